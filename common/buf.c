@@ -1,0 +1,157 @@
+/* buf: bounded growable buffer; see buf.h. */
+#include "common/buf.h"
+#include "common/xalloc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void buf_init(struct buf *b, size_t max)
+{
+    memset(b, 0, sizeof *b);
+    b->max = max;
+}
+
+void buf_free(struct buf *b)
+{
+    xfree(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+    b->failed = BUF_OK;
+}
+
+void buf_reset(struct buf *b)
+{
+    b->len = 0;
+    b->failed = BUF_OK;
+    if (b->data)
+        b->data[0] = '\0';
+}
+
+/* Makes room for n more bytes plus the NUL; returns 0 or sets the error. */
+static int reserve(struct buf *b, size_t n)
+{
+    size_t need, cap;
+    char *p;
+
+    if (b->failed)
+        return -1;
+    if (n > b->max - b->len) {
+        b->failed = BUF_TOOBIG;
+        return -1;
+    }
+    need = b->len + n + 1;
+    if (need <= b->cap)
+        return 0;
+    cap = b->cap ? b->cap : 256;
+    while (cap < need)
+        cap *= 2;
+    if (cap > b->max + 1)
+        cap = b->max + 1;
+    p = xrealloc(b->data, cap);
+    if (p == NULL) {
+        b->failed = BUF_NOMEM;
+        return -1;
+    }
+    b->data = p;
+    b->cap = cap;
+    return 0;
+}
+
+void buf_append(struct buf *b, const void *p, size_t n)
+{
+    if (reserve(b, n) != 0)
+        return;
+    if (n)
+        memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+void buf_puts(struct buf *b, const char *s)
+{
+    buf_append(b, s, strlen(s));
+}
+
+void buf_putc(struct buf *b, char c)
+{
+    buf_append(b, &c, 1);
+}
+
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    int n;
+
+    if (b->failed)
+        return;
+    va_copy(ap2, ap);
+    n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0 || reserve(b, (size_t)n) != 0)
+        return;
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+char *fmt_double(char *out, size_t outsz, double v)
+{
+    int prec;
+    if (!isfinite(v)) {
+        snprintf(out, outsz, "0");
+        return out;
+    }
+    /* Shortest precision that round-trips, so 0.1 prints as 0.1. */
+    for (prec = 1; prec <= 17; prec++) {
+        snprintf(out, outsz, "%.*g", prec, v);
+        if (strtod(out, NULL) == v)
+            break;
+    }
+    return out;
+}
+
+void buf_num(struct buf *b, double v)
+{
+    char tmp[40];
+    buf_puts(b, fmt_double(tmp, sizeof tmp, v));
+}
+
+int buf_failed(const struct buf *b)
+{
+    return b->failed;
+}
+
+const char *buf_str(const struct buf *b)
+{
+    return b->data ? b->data : "";
+}
+
+char *buf_detach(struct buf *b, size_t *len_out)
+{
+    char *p;
+    size_t max = b->max;
+
+    if (b->failed) {
+        buf_free(b);
+        buf_init(b, max);
+        return NULL;
+    }
+    if (b->data == NULL) {
+        p = xstrdup("");
+    } else {
+        p = b->data;
+    }
+    if (len_out)
+        *len_out = b->len;
+    buf_init(b, max);
+    return p;
+}

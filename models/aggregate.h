@@ -1,0 +1,43 @@
+/* aggregate: combine repeated measurements at the same x.
+ *
+ * Repeated runs of one configuration are normal; every modeling method first
+ * groups points by x and reduces each group to one value (mean, median or
+ * min), keeping the spread (min, max, standard deviation, count) for error
+ * bars and intervals. Pure computation.
+ */
+#ifndef PROPHECY_AGGREGATE_H
+#define PROPHECY_AGGREGATE_H
+
+#include <stddef.h>
+
+#include "common/err.h"
+
+enum agg_kind { AGG_MEAN = 0, AGG_MEDIAN = 1, AGG_MIN = 2 };
+
+/* One distinct x after aggregation. */
+struct agg_point {
+    double x;
+    double y;    /* the aggregated value */
+    double ymin; /* spread of the repetitions */
+    double ymax;
+    double sd; /* sample standard deviation; 0 for a single repetition */
+    int n;     /* number of repetitions */
+};
+
+/* Parses "mean" | "median" | "min" (NULL or "" = mean). Returns 0, or -1 with
+ * a 422 error naming `field`. */
+int agg_parse(const char *s, enum agg_kind *out, const char *field, struct err *err);
+const char *agg_name(enum agg_kind k);
+
+/* Groups the n (x, y) pairs by exact x and aggregates each group. Writes at
+ * most n points to out (caller-allocated, n entries), sorted by x ascending.
+ * Returns the number of distinct x, or -1 on out of memory. Inputs must be
+ * finite (the caller validates). */
+int agg_points(const double *x, const double *y, size_t n, enum agg_kind kind,
+               struct agg_point *out, struct err *err);
+
+/* Reduces n values with the given aggregate; n must be >= 1. The array is
+ * reordered (sorted) when kind is AGG_MEDIAN. */
+double agg_reduce(double *v, size_t n, enum agg_kind kind);
+
+#endif

@@ -1,0 +1,90 @@
+/* Unit tests for common/: err, buf, arena, xalloc. */
+#include "common/arena.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/xalloc.h"
+#include "tests/harness.h"
+
+static void test_err_first_wins(void)
+{
+    struct err e = {0};
+    CHECK_INT(err_set(&e, 422, "invalid", "nprocs", "nprocs must be >= 1"), -1);
+    err_set(&e, 500, "other", NULL, "later");
+    CHECK_INT(e.status, 422);
+    CHECK_STR(e.code, "invalid");
+    CHECK_STR(e.message, "nprocs must be >= 1");
+    err_prefix_field(&e, "runs[3]");
+    CHECK_STR(e.field, "runs[3].nprocs");
+    CHECK_INT(err_set(NULL, 400, "x", NULL, "ignored"), -1);
+}
+
+static void test_buf_limit_is_sticky(void)
+{
+    struct buf b;
+    buf_init(&b, 8);
+    buf_puts(&b, "abcd");
+    buf_printf(&b, "%d", 123);
+    CHECK_STR(buf_str(&b), "abcd123");
+    buf_puts(&b, "xy");
+    CHECK_INT(buf_failed(&b), BUF_TOOBIG);
+    buf_puts(&b, "z");
+    CHECK_INT(b.len, 7);
+    CHECK(buf_detach(&b, NULL) == NULL);
+    buf_free(&b);
+}
+
+static void test_buf_num(void)
+{
+    struct buf b;
+    buf_init(&b, 1024);
+    buf_num(&b, 0.1);
+    buf_putc(&b, ' ');
+    buf_num(&b, 263.8402);
+    buf_putc(&b, ' ');
+    buf_num(&b, NAN);
+    buf_putc(&b, ' ');
+    buf_num(&b, -INFINITY);
+    buf_putc(&b, ' ');
+    buf_num(&b, 1e300);
+    CHECK_STR(buf_str(&b), "0.1 263.8402 0 0 1e+300");
+    buf_free(&b);
+}
+
+static void test_buf_nomem(void)
+{
+    struct buf b;
+    buf_init(&b, 1 << 20);
+    xalloc_fail_at(1);
+    buf_puts(&b, "hello");
+    xalloc_fail_at(0);
+    CHECK_INT(buf_failed(&b), BUF_NOMEM);
+    buf_free(&b);
+}
+
+static void test_arena(void)
+{
+    arena *a = arena_new();
+    char *s, *big;
+    int i;
+    CHECK(a != NULL);
+    s = arena_printf(a, "%s-%d", "run", 42);
+    CHECK_STR(s, "run-42");
+    big = arena_alloc(a, 100000);
+    CHECK(big != NULL && big[99999] == 0);
+    for (i = 0; i < 1000; i++)
+        CHECK(arena_alloc(a, 37) != NULL);
+    CHECK_STR(s, "run-42");
+    CHECK(arena_used(a) >= 100000 + 37000);
+    arena_free(a);
+    arena_free(NULL);
+}
+
+int main(void)
+{
+    RUN(test_err_first_wins);
+    RUN(test_buf_limit_is_sticky);
+    RUN(test_buf_num);
+    RUN(test_buf_nomem);
+    RUN(test_arena);
+    return harness_report();
+}
