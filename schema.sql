@@ -1,0 +1,158 @@
+-- Prophecy database schema.
+--
+-- This file is embedded in prophecyd at build time. It is a sequence of
+-- migrations; each begins with a line "-- migration N" and is applied once,
+-- in order, inside one transaction, when PRAGMA user_version < N. Never edit
+-- a migration that has shipped: add a new one below.
+--
+-- Conventions: INTEGER PRIMARY KEY ids; names are TEXT, unique where the
+-- product says so; times are REAL seconds; timestamps are ISO 8601 UTC text.
+-- Child rows that are only ever read with their parent (a run's inputs,
+-- metrics and kernels) are WITHOUT ROWID tables clustered on the parent id,
+-- which gives the per-run lookup for free instead of a separate index
+-- (an extra index on kernels(run_id) costs ~40 % of ingest, FACTS.md).
+
+-- migration 1
+CREATE TABLE applications (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL UNIQUE,
+    description TEXT NOT NULL DEFAULT '',
+    demo        INTEGER NOT NULL DEFAULT 0,
+    created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+
+CREATE TABLE executables (
+    id         INTEGER PRIMARY KEY,
+    app_id     INTEGER NOT NULL REFERENCES applications(id),
+    name       TEXT NOT NULL,
+    compiler   TEXT NOT NULL DEFAULT '',
+    flags      TEXT NOT NULL DEFAULT '',
+    version    TEXT NOT NULL DEFAULT '',
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    UNIQUE (app_id, name)
+);
+
+CREATE TABLE systems (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL UNIQUE,
+    description TEXT NOT NULL DEFAULT '',
+    processor   TEXT NOT NULL DEFAULT '',
+    cores       INTEGER,
+    network     TEXT NOT NULL DEFAULT '',
+    metadata    TEXT NOT NULL DEFAULT '{}',   -- free-form JSON object
+    demo        INTEGER NOT NULL DEFAULT 0,
+    created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+
+-- One execution. app_id is denormalised from the executable so that the
+-- application page pages through its runs by (app_id, id) without a join.
+CREATE TABLE runs (
+    id         INTEGER PRIMARY KEY,
+    uid        TEXT UNIQUE,                    -- client-chosen id; repeats are not stored twice
+    app_id     INTEGER NOT NULL REFERENCES applications(id),
+    exe_id     INTEGER NOT NULL REFERENCES executables(id),
+    system_id  INTEGER NOT NULL REFERENCES systems(id),
+    nprocs     INTEGER NOT NULL CHECK (nprocs >= 1),
+    runtime    REAL NOT NULL CHECK (runtime >= 0),
+    started_at TEXT,
+    submitter  TEXT NOT NULL DEFAULT '',
+    created_at TEXT NOT NULL
+);
+-- Model queries select by executable, system and processor count and read the
+-- runtime: covering, so an aggregate never touches the table (FACTS.md: 5 ms
+-- instead of 49 ms for 10 % of 1M runs).
+CREATE INDEX runs_by_config ON runs (exe_id, system_id, nprocs, runtime);
+-- Application pages and filters page through runs in id order.
+CREATE INDEX runs_by_app ON runs (app_id);
+CREATE INDEX runs_by_system ON runs (system_id);
+
+CREATE TABLE run_inputs (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    name   TEXT NOT NULL,
+    value  REAL NOT NULL,
+    PRIMARY KEY (run_id, name)
+) WITHOUT ROWID;
+-- "runs where N = 1000" and fits over an input axis.
+CREATE INDEX run_inputs_by_value ON run_inputs (name, value);
+
+CREATE TABLE run_metrics (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    name   TEXT NOT NULL,
+    value  REAL NOT NULL,
+    PRIMARY KEY (run_id, name)
+) WITHOUT ROWID;
+
+CREATE TABLE kernels (
+    run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    seq     INTEGER NOT NULL,                  -- order within the run, from 0
+    name    TEXT NOT NULL,
+    time    REAL NOT NULL CHECK (time >= 0),
+    calls   INTEGER NOT NULL DEFAULT 1 CHECK (calls >= 0),
+    metrics TEXT,                              -- JSON object or NULL
+    PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+
+CREATE TABLE system_benchmarks (
+    id         INTEGER PRIMARY KEY,
+    system_id  INTEGER NOT NULL REFERENCES systems(id),
+    name       TEXT NOT NULL,                  -- e.g. MPISR, MPIBC, ADDM
+    args       TEXT NOT NULL DEFAULT '{}',     -- JSON object, e.g. {"L":1024,"P":2}
+    time       REAL NOT NULL CHECK (time >= 0),
+    stat       TEXT NOT NULL DEFAULT '',       -- min, median, mean, ...
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+CREATE INDEX system_benchmarks_by_name ON system_benchmarks (system_id, name);
+
+-- name is the parameter's name (ADDM, MPISR); args its formal arguments,
+-- comma-separated ("L"), empty for a constant.
+CREATE TABLE system_parameters (
+    system_id  INTEGER NOT NULL REFERENCES systems(id),
+    name       TEXT NOT NULL,
+    args       TEXT NOT NULL DEFAULT '',
+    expression TEXT NOT NULL,
+    source     TEXT NOT NULL DEFAULT '',
+    updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    PRIMARY KEY (system_id, name)
+);
+
+CREATE TABLE templates (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL UNIQUE,
+    app_id      INTEGER NOT NULL REFERENCES applications(id),
+    kernel      TEXT NOT NULL DEFAULT '',      -- '' = the whole application
+    expression  TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT '',
+    created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+
+-- A chain of adjacent kernels measured alone and together at one configuration.
+CREATE TABLE couplings (
+    id         INTEGER PRIMARY KEY,
+    app_id     INTEGER NOT NULL REFERENCES applications(id),
+    system_id  INTEGER NOT NULL REFERENCES systems(id),
+    nprocs     INTEGER NOT NULL CHECK (nprocs >= 1),
+    inputs     TEXT NOT NULL DEFAULT '{}',     -- JSON object of the configuration
+    kernels    TEXT NOT NULL,                  -- JSON array of kernel names
+    alone      TEXT NOT NULL,                  -- JSON array of times, one per kernel
+    together   REAL NOT NULL CHECK (together >= 0),
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+CREATE INDEX couplings_by_app ON couplings (app_id, system_id);
+
+CREATE TABLE models (
+    id         INTEGER PRIMARY KEY,
+    method     TEXT NOT NULL CHECK (method IN ('fit', 'parameterize', 'couple')),
+    app_id     INTEGER REFERENCES applications(id),
+    formula    TEXT NOT NULL DEFAULT '',
+    request    TEXT NOT NULL,                  -- the JSON request that built it
+    result     TEXT NOT NULL,                  -- the JSON answer (model, statistics)
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+
+CREATE TABLE tokens (
+    id         INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL UNIQUE,
+    hash       BLOB NOT NULL,                  -- SHA-256 of the token; the token itself is never stored
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    revoked_at TEXT
+);

@@ -110,6 +110,11 @@ char *fmt_double(char *out, size_t outsz, double v)
         snprintf(out, outsz, "0");
         return out;
     }
+    /* Whole numbers print plainly (100, not 1e+02) while exact in a double. */
+    if (v == floor(v) && fabs(v) < 1e15) {
+        snprintf(out, outsz, "%.0f", v);
+        return out;
+    }
     /* Shortest precision that round-trips, so 0.1 prints as 0.1. */
     for (prec = 1; prec <= 17; prec++) {
         snprintf(out, outsz, "%.*g", prec, v);

@@ -1,4 +1,480 @@
-int main(void)
+/* prophecyd: the Prophecy server and its administrative commands.
+ *
+ *   prophecyd serve [--db FILE] [--listen HOST:PORT] [--threads N] [--demo] ...
+ *   prophecyd token create|list|revoke NAME [--db FILE]
+ *   prophecyd import FILE.csv|FILE.json [--db FILE]
+ *   prophecyd export [--db FILE] [--format csv|json]
+ *   prophecyd backup DEST [--db FILE]
+ *
+ * serve takes an exclusive lock on FILE.lock so that a second server on the
+ * same database refuses with a clear message instead of competing for it;
+ * the other commands work beside a running server (SQLite WAL, busy timeout).
+ */
+#include "common/sha256.h"
+#include "common/xalloc.h"
+#include "db/catalog.h"
+#include "db/runs.h"
+#include "db/writer.h"
+#include "server/demo.h"
+#include "server/export.h"
+#include "server/http.h"
+#include "server/rundoc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gsl/gsl_errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char usage[] =
+    "usage: prophecyd COMMAND [OPTIONS]\n"
+    "\n"
+    "commands:\n"
+    "  serve [--db FILE] [--listen HOST:PORT] [--threads N] [--demo]\n"
+    "        [--max-body BYTES] [--sync full|normal] [--protect-reads] [--quiet]\n"
+    "      Run the HTTP server (default --db ./prophecy.db --listen 127.0.0.1:8080,\n"
+    "      --threads = number of cores). --demo loads the example data set into an\n"
+    "      empty database. --sync full (default) fsyncs every commit; normal may lose\n"
+    "      the last commits on power loss (never on a process crash).\n"
+    "      --protect-reads: reads need a token too.\n"
+    "  token create NAME [--db FILE]   print a new write token once (only its hash is "
+    "kept)\n"
+    "  token list [--db FILE]          list tokens\n"
+    "  token revoke NAME [--db FILE]   revoke a token\n"
+    "  import FILE.csv|FILE.json [--db FILE]\n"
+    "      Store runs from a file (all or nothing), with the upload rules.\n"
+    "  export [--db FILE] [--format csv|json]   write all runs to standard output\n"
+    "  backup DEST [--db FILE]         consistent online copy of the database\n"
+    "  --help                          this text\n";
+
+struct opts {
+    struct config cfg;
+    const char *format;
+    const char *args[4];
+    int nargs;
+};
+
+static int parse_listen(const char *s, struct config *cfg)
 {
+    const char *colon = strrchr(s, ':');
+    static char host[64];
+    char *end;
+    long port;
+    if (colon == NULL || (size_t)(colon - s) >= sizeof host)
+        return -1;
+    memcpy(host, s, (size_t)(colon - s));
+    host[colon - s] = '\0';
+    errno = 0;
+    port = strtol(colon + 1, &end, 10);
+    if (*end != '\0' || errno || port < 0 || port > 65535)
+        return -1;
+    cfg->listen_host = strcmp(host, "localhost") == 0 ? "127.0.0.1" : host;
+    cfg->port = (int)port;
     return 0;
+}
+
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtol(s, &end, 10);
+    return (*end != '\0' || errno || *out < lo || *out > hi) ? -1 : 0;
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+    int i;
+    long v;
+    for (i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--db") == 0 && next) {
+            o->cfg.db_path = next;
+            i++;
+        } else if (strcmp(a, "--listen") == 0 && next) {
+            if (parse_listen(next, &o->cfg) != 0) {
+                fprintf(stderr, "prophecyd: --listen wants HOST:PORT, got %s\n", next);
+                return -1;
+            }
+            i++;
+        } else if (strcmp(a, "--threads") == 0 && next) {
+            if (parse_long(next, 1, 256, &v) != 0) {
+                fprintf(stderr, "prophecyd: --threads wants 1..256\n");
+                return -1;
+            }
+            o->cfg.threads = (int)v;
+            i++;
+        } else if (strcmp(a, "--max-body") == 0 && next) {
+            if (parse_long(next, 1024, 1L << 30, &v) != 0) {
+                fprintf(stderr, "prophecyd: --max-body wants 1024..1073741824 bytes\n");
+                return -1;
+            }
+            o->cfg.max_body = (size_t)v;
+            i++;
+        } else if (strcmp(a, "--sync") == 0 && next) {
+            if (strcmp(next, "full") == 0)
+                o->cfg.sync = DB_SYNC_FULL;
+            else if (strcmp(next, "normal") == 0)
+                o->cfg.sync = DB_SYNC_NORMAL;
+            else {
+                fprintf(stderr, "prophecyd: --sync wants full or normal\n");
+                return -1;
+            }
+            i++;
+        } else if (strcmp(a, "--format") == 0 && next) {
+            o->format = next;
+            i++;
+        } else if (strcmp(a, "--demo") == 0) {
+            o->cfg.demo = 1;
+        } else if (strcmp(a, "--protect-reads") == 0) {
+            o->cfg.protect_reads = 1;
+        } else if (strcmp(a, "--quiet") == 0) {
+            o->cfg.quiet = 1;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "prophecyd: unknown option %s\n\n%s", a, usage);
+            return -1;
+        } else if (o->nargs < 4) {
+            o->args[o->nargs++] = a;
+        } else {
+            fprintf(stderr, "prophecyd: too many arguments\n");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Takes the server lock next to the database; returns the fd or -1. */
+static int take_lock(const char *db_path)
+{
+    char path[4096], pid[32];
+    int fd;
+    snprintf(path, sizeof path, "%s.lock", db_path);
+    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "prophecyd: cannot create %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        ssize_t n = read(fd, pid, sizeof pid - 1);
+        pid[n > 0 ? n : 0] = '\0';
+        pid[strcspn(pid, "\n")] = '\0';
+        fprintf(stderr,
+                "prophecyd: another prophecyd (pid %s) is already serving %s; "
+                "stop it first or use another --db\n",
+                pid[0] ? pid : "?", db_path);
+        close(fd);
+        return -1;
+    }
+    if (ftruncate(fd, 0) == 0) {
+        int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+        if (write(fd, pid, (size_t)n) < 0)
+            perror("prophecyd: writing the lock file");
+    }
+    return fd;
+}
+
+static int cmd_serve(struct opts *o)
+{
+    struct app app = {0};
+    struct err e = {0};
+    sigset_t set;
+    int sig, lockfd, rc = 1;
+    struct db_options wopt = {o->cfg.sync, 0, 10000};
+
+    lockfd = take_lock(o->cfg.db_path);
+    if (lockfd < 0)
+        return 1;
+    app.cfg = &o->cfg;
+    /* Block the shutdown signals in every thread; the main thread waits for them. */
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    if (db_writer_start(&app.writer, o->cfg.db_path, &wopt, 1000, &e) != 0 ||
+        db_pool_open(&app.pool, o->cfg.db_path, o->cfg.threads + 2, &e) != 0)
+        goto out;
+    if (demo_maybe_load(&app, &e) != 0)
+        goto out;
+    if (http_start(&app, &e) != 0)
+        goto out;
+    if (!o->cfg.quiet)
+        fprintf(stderr, "prophecyd: serving %s on http://%s:%d/ (%d threads)\n",
+                o->cfg.db_path, o->cfg.listen_host, app.port, o->cfg.threads);
+    fflush(stderr);
+    sigwait(&set, &sig);
+    if (!o->cfg.quiet)
+        fprintf(stderr, "prophecyd: %s received, finishing requests\n",
+                sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    http_stop(&app, 10000);
+    rc = 0;
+out:
+    if (rc != 0)
+        fprintf(stderr, "prophecyd: %s\n", e.message);
+    db_writer_stop(app.writer);
+    db_pool_close(app.pool);
+    close(lockfd);
+    return rc;
+}
+
+static int open_db(struct opts *o, db **d)
+{
+    struct err e = {0};
+    struct db_options opt = {DB_SYNC_FULL, 0, 10000};
+    if (db_open(d, o->cfg.db_path, &opt, &e) != 0) {
+        fprintf(stderr, "prophecyd: %s\n", e.message);
+        return -1;
+    }
+    return 0;
+}
+
+static int cmd_token(struct opts *o)
+{
+    struct err e = {0};
+    db *d = NULL;
+    int rc = 1;
+    if (o->nargs < 1 || (strcmp(o->args[0], "list") != 0 && o->nargs < 2)) {
+        fprintf(stderr,
+                "usage: prophecyd token create|revoke NAME | token list [--db FILE]\n");
+        return 64;
+    }
+    if (open_db(o, &d) != 0)
+        return 1;
+    if (strcmp(o->args[0], "create") == 0) {
+        uint8_t raw[24], hash[SHA256_LEN];
+        char token[3 + 2 * sizeof raw + 1];
+        size_t i;
+        if (rundoc_check_name(o->args[1], strlen(o->args[1]), "NAME", &e) != 0 ||
+            random_bytes(raw, sizeof raw) != 0) {
+            fprintf(stderr, "prophecyd: %s\n",
+                    e.message[0] ? e.message : "no randomness");
+            goto out;
+        }
+        memcpy(token, "pt_", 3);
+        for (i = 0; i < sizeof raw; i++)
+            snprintf(token + 3 + 2 * i, 3, "%02x", raw[i]);
+        sha256(token, strlen(token), hash);
+        if (db_token_create(d, o->args[1], hash, &e) != 0) {
+            fprintf(stderr, "prophecyd: %s\n", e.message);
+            goto out;
+        }
+        printf("%s\n", token);
+        rc = 0;
+    } else if (strcmp(o->args[0], "revoke") == 0) {
+        if (db_token_revoke(d, o->args[1], &e) != 0) {
+            fprintf(stderr, "prophecyd: %s\n", e.message);
+            goto out;
+        }
+        rc = 0;
+    } else if (strcmp(o->args[0], "list") == 0) {
+        json_t *list = db_tokens_list(d, &e), *t;
+        size_t i;
+        if (list == NULL) {
+            fprintf(stderr, "prophecyd: %s\n", e.message);
+            goto out;
+        }
+        json_array_foreach(list, i, t)
+        {
+            json_t *rev = json_object_get(t, "revoked_at");
+            printf("%s\tcreated %s\t%s%s\n",
+                   json_string_value(json_object_get(t, "name")),
+                   json_string_value(json_object_get(t, "created_at")),
+                   json_is_string(rev) ? "revoked " : "active",
+                   json_is_string(rev) ? json_string_value(rev) : "");
+        }
+        json_decref(list);
+        rc = 0;
+    } else {
+        fprintf(stderr, "prophecyd: unknown token command %s\n", o->args[0]);
+        rc = 64;
+    }
+out:
+    db_close(d);
+    return rc;
+}
+
+static char *read_file(const char *path, size_t max, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *data;
+    struct stat st;
+    if (f == NULL)
+        return NULL;
+    if (fstat(fileno(f), &st) != 0 || (size_t)st.st_size > max) {
+        fclose(f);
+        errno = EFBIG;
+        return NULL;
+    }
+    data = xmalloc((size_t)st.st_size + 1);
+    if (data == NULL) {
+        fclose(f);
+        return NULL;
+    }
+    *len = fread(data, 1, (size_t)st.st_size, f);
+    data[*len] = '\0';
+    fclose(f);
+    return data;
+}
+
+static int cmd_import(struct opts *o)
+{
+    struct err e = {0};
+    size_t len, n = 0, i, created = 0;
+    char *data;
+    arena *a = arena_new();
+    struct db_run *runs = NULL;
+    long long *ids;
+    int *existed, rc = 1;
+    db *d = NULL;
+    const char *path = o->nargs > 0 ? o->args[0] : NULL;
+
+    if (path == NULL || a == NULL) {
+        fprintf(stderr, "usage: prophecyd import FILE.csv|FILE.json [--db FILE]\n");
+        arena_free(a);
+        return 64;
+    }
+    data = read_file(path, 1u << 30, &len);
+    if (data == NULL) {
+        fprintf(stderr, "prophecyd: cannot read %s: %s\n", path, strerror(errno));
+        arena_free(a);
+        return 1;
+    }
+    if (len >= 4 && strcmp(path + strlen(path) - 4, ".csv") == 0) {
+        if (rundoc_parse_csv(data, len, a, &runs, &n, &e) != 0)
+            goto fail;
+    } else {
+        json_error_t je;
+        json_t *body = json_loadb(data, len, JSON_REJECT_DUPLICATES, &je);
+        if (body == NULL) {
+            err_set(&e, 400, "malformed_json", NULL, "line %d column %d: %s", je.line,
+                    je.column, je.text);
+            goto fail;
+        }
+        if (rundoc_parse_body(body, a, &runs, &n, &e) != 0) {
+            json_decref(body);
+            goto fail;
+        }
+        json_decref(body);
+    }
+    ids = arena_alloc(a, n * sizeof *ids);
+    existed = arena_alloc(a, n * sizeof *existed);
+    if (ids == NULL || existed == NULL || open_db(o, &d) != 0)
+        goto fail;
+    for (i = 0; i < n; i++)
+        runs[i].submitter = "import";
+    if (db_begin(d, &e) != 0 || db_runs_insert(d, runs, n, ids, existed, &e) != 0 ||
+        db_commit(d, &e) != 0) {
+        db_rollback(d);
+        goto fail;
+    }
+    for (i = 0; i < n; i++)
+        created += !existed[i];
+    printf("imported %zu runs (%zu already stored) from %s\n", created, n - created,
+           path);
+    rc = 0;
+    goto out;
+fail:
+    fprintf(stderr, "prophecyd: %s: %s%s%s\n", path, e.message[0] ? e.message : "failed",
+            e.field[0] ? " (field " : "", e.field[0] ? e.field : "");
+    if (e.field[0])
+        fprintf(stderr, ")\n");
+    fprintf(stderr, "prophecyd: nothing was imported\n");
+out:
+    db_close(d);
+    xfree(data);
+    arena_free(a);
+    return rc;
+}
+
+static int cmd_export(struct opts *o)
+{
+    struct exporter *x;
+    struct buf out;
+    db *d = NULL;
+    int more = 1;
+
+    if (o->format && strcmp(o->format, "json") != 0 && strcmp(o->format, "csv") != 0) {
+        fprintf(stderr, "prophecyd: --format wants csv or json\n");
+        return 64;
+    }
+    if (open_db(o, &d) != 0)
+        return 1;
+    x = export_new(o->format && strcmp(o->format, "csv") == 0);
+    buf_init(&out, 64u << 20);
+    while (x != NULL && more > 0) {
+        buf_reset(&out);
+        more = export_page(x, d, &out);
+        if (more >= 0)
+            fwrite(out.data ? out.data : "", 1, out.len, stdout);
+    }
+    buf_free(&out);
+    export_free(x);
+    db_close(d);
+    if (x == NULL || more < 0 || fflush(stdout) != 0) {
+        fprintf(stderr, "prophecyd: export failed\n");
+        return 1;
+    }
+    return 0;
+}
+
+static int cmd_backup(struct opts *o)
+{
+    struct err e = {0};
+    db *d = NULL;
+    int rc;
+    if (o->nargs < 1) {
+        fprintf(stderr, "usage: prophecyd backup DEST [--db FILE]\n");
+        return 64;
+    }
+    if (open_db(o, &d) != 0)
+        return 1;
+    rc = db_backup(d, o->args[0], &e);
+    db_close(d);
+    if (rc != 0) {
+        fprintf(stderr, "prophecyd: %s\n", e.message);
+        return 1;
+    }
+    printf("backed up %s to %s\n", o->cfg.db_path, o->args[0]);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct opts o;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+    memset(&o, 0, sizeof o);
+    o.cfg.db_path = "./prophecy.db";
+    o.cfg.listen_host = "127.0.0.1";
+    o.cfg.port = 8080;
+    o.cfg.threads = ncpu > 0 ? (int)ncpu : 2;
+    o.cfg.max_body = 8u << 20;
+    o.cfg.sync = DB_SYNC_FULL;
+    gsl_set_error_handler_off();
+
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        fputs(usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 64 : 0;
+    }
+    if (parse_opts(argc, argv, &o) != 0)
+        return 64;
+    if (strcmp(argv[1], "serve") == 0)
+        return cmd_serve(&o);
+    if (strcmp(argv[1], "token") == 0)
+        return cmd_token(&o);
+    if (strcmp(argv[1], "import") == 0)
+        return cmd_import(&o);
+    if (strcmp(argv[1], "export") == 0)
+        return cmd_export(&o);
+    if (strcmp(argv[1], "backup") == 0)
+        return cmd_backup(&o);
+    fprintf(stderr, "prophecyd: unknown command %s\n\n%s", argv[1], usage);
+    return 64;
 }

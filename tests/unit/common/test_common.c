@@ -2,6 +2,7 @@
 #include "common/arena.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/sha256.h"
 #include "common/xalloc.h"
 #include "tests/harness.h"
 
@@ -79,8 +80,35 @@ static void test_arena(void)
     arena_free(NULL);
 }
 
+static void hex(const uint8_t *d, char *out)
+{
+    for (int i = 0; i < SHA256_LEN; i++)
+        snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+/* FIPS 180-4 test vectors, including the two-block padding case. */
+static void test_sha256(void)
+{
+    uint8_t d[SHA256_LEN], e[SHA256_LEN];
+    char h[65];
+    sha256("", 0, d);
+    hex(d, h);
+    CHECK_STR(h, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    sha256("abc", 3, d);
+    hex(d, h);
+    CHECK_STR(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    sha256("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56, d);
+    hex(d, h);
+    CHECK_STR(h, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    sha256("abc", 3, e);
+    CHECK(!ct_equal(d, e, SHA256_LEN));
+    sha256("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56, e);
+    CHECK(ct_equal(d, e, SHA256_LEN));
+}
+
 int main(void)
 {
+    RUN(test_sha256);
     RUN(test_err_first_wins);
     RUN(test_buf_limit_is_sticky);
     RUN(test_buf_num);

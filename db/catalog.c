@@ -1,0 +1,597 @@
+/* catalog: everything but runs; see catalog.h.
+ *
+ * Reads go through db_query_json, which turns rows into JSON objects by
+ * column name, so each read below is one SQL constant. Aggregates in the list
+ * queries use the covering indexes of schema.sql.
+ */
+#include "db/catalog.h"
+#include "common/sha256.h"
+#include "common/xalloc.h"
+
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <string.h>
+
+static void bindv(sqlite3_stmt *st, const char *fmt, va_list ap)
+{
+    int i;
+    for (i = 0; fmt && fmt[i]; i++) {
+        switch (fmt[i]) {
+        case 't': {
+            const char *s = va_arg(ap, const char *);
+            if (s)
+                sqlite3_bind_text(st, i + 1, s, -1, SQLITE_TRANSIENT);
+            else
+                sqlite3_bind_null(st, i + 1);
+            break;
+        }
+        case 'i':
+            sqlite3_bind_int64(st, i + 1, va_arg(ap, long long));
+            break;
+        case 'd':
+            sqlite3_bind_double(st, i + 1, va_arg(ap, double));
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+static json_t *column_value(sqlite3_stmt *st, int i)
+{
+    switch (sqlite3_column_type(st, i)) {
+    case SQLITE_INTEGER:
+        return json_integer(sqlite3_column_int64(st, i));
+    case SQLITE_FLOAT:
+        return json_real(sqlite3_column_double(st, i));
+    case SQLITE_TEXT:
+        return json_stringn((const char *)sqlite3_column_text(st, i),
+                            (size_t)sqlite3_column_bytes(st, i));
+    default:
+        return json_null();
+    }
+}
+
+static json_t *rows_json(db *d, sqlite3_stmt *st, struct err *err)
+{
+    json_t *arr = json_array();
+    int rc, ncol = sqlite3_column_count(st), i;
+
+    if (arr == NULL) {
+        err_nomem(err);
+        return NULL;
+    }
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        json_t *obj = json_object();
+        for (i = 0; i < ncol; i++) {
+            const char *name = sqlite3_column_name(st, i);
+            size_t len = strlen(name);
+            json_t *v;
+            if (len > 5 && strcmp(name + len - 5, "_json") == 0) {
+                const char *txt = (const char *)sqlite3_column_text(st, i);
+                char key[64];
+                v = txt ? json_loads(txt, JSON_DECODE_ANY, NULL) : json_null();
+                if (v == NULL)
+                    v = json_null();
+                snprintf(key, sizeof key, "%.*s", (int)(len - 5), name);
+                json_object_set_new(obj, key, v);
+            } else {
+                json_object_set_new(obj, name, column_value(st, i));
+            }
+        }
+        json_array_append_new(arr, obj);
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE) {
+        json_decref(arr);
+        db_fail(d, err);
+        return NULL;
+    }
+    return arr;
+}
+
+json_t *db_query_json(db *d, const char *sql, struct err *err, const char *fmt, ...)
+{
+    sqlite3_stmt *st = db_stmt(d, sql, err);
+    va_list ap;
+    if (st == NULL)
+        return NULL;
+    va_start(ap, fmt);
+    bindv(st, fmt, ap);
+    va_end(ap);
+    return rows_json(d, st, err);
+}
+
+json_t *db_query_one(db *d, const char *what, const char *sql, struct err *err,
+                     const char *fmt, ...)
+{
+    sqlite3_stmt *st = db_stmt(d, sql, err);
+    json_t *arr, *one;
+    va_list ap;
+    if (st == NULL)
+        return NULL;
+    va_start(ap, fmt);
+    bindv(st, fmt, ap);
+    va_end(ap);
+    arr = rows_json(d, st, err);
+    if (arr == NULL)
+        return NULL;
+    one = json_array_get(arr, 0);
+    if (one == NULL) {
+        json_decref(arr);
+        err_set(err, 404, "not_found", NULL, "%s not found", what);
+        return NULL;
+    }
+    json_incref(one);
+    json_decref(arr);
+    return one;
+}
+
+int db_run_sql(db *d, const char *sql, struct err *err, const char *fmt, ...)
+{
+    sqlite3_stmt *st = db_stmt(d, sql, err);
+    va_list ap;
+    int rc;
+    if (st == NULL)
+        return -1;
+    va_start(ap, fmt);
+    bindv(st, fmt, ap);
+    va_end(ap);
+    rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return db_fail(d, err);
+    return sqlite3_changes(db_handle(d));
+}
+
+static long long scalar_id(db *d, const char *sql, const char *name, struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, sql, err);
+    long long id = 0;
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        id = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    return id;
+}
+
+long long db_app_id(db *d, const char *name, int create, struct err *err)
+{
+    long long id = scalar_id(d, "SELECT id FROM applications WHERE name = ?1", name, err);
+    if (id != 0 || !create)
+        return id;
+    if (db_run_sql(d, "INSERT INTO applications (name) VALUES (?1)", err, "t", name) < 0)
+        return -1;
+    return sqlite3_last_insert_rowid(db_handle(d));
+}
+
+long long db_system_id(db *d, const char *name, int create, struct err *err)
+{
+    long long id = scalar_id(d, "SELECT id FROM systems WHERE name = ?1", name, err);
+    if (id != 0 || !create)
+        return id;
+    if (db_run_sql(d, "INSERT INTO systems (name) VALUES (?1)", err, "t", name) < 0)
+        return -1;
+    return sqlite3_last_insert_rowid(db_handle(d));
+}
+
+/* ---- applications and systems ------------------------------------------ */
+
+json_t *db_apps_list(db *d, struct err *err)
+{
+    return db_query_json(
+        d,
+        "SELECT a.name, a.description, a.demo, a.created_at, "
+        "(SELECT count(*) FROM executables e WHERE e.app_id = a.id) AS executables, "
+        "(SELECT count(*) FROM runs r WHERE r.app_id = a.id) AS runs, "
+        "(SELECT count(DISTINCT r.system_id) FROM runs r WHERE r.app_id = a.id) AS "
+        "systems, "
+        "(SELECT count(*) FROM templates t WHERE t.app_id = a.id) AS templates "
+        "FROM applications a ORDER BY a.name",
+        err, "");
+}
+
+json_t *db_app_get(db *d, const char *name, struct err *err)
+{
+    json_t *app, *v;
+    long long id;
+
+    app = db_query_one(d, "application",
+                       "SELECT id, name, description, demo, created_at, "
+                       "(SELECT count(*) FROM runs r WHERE r.app_id = a.id) AS runs "
+                       "FROM applications a WHERE name = ?1",
+                       err, "t", name);
+    if (app == NULL)
+        return NULL;
+    id = json_integer_value(json_object_get(app, "id"));
+    json_object_del(app, "id");
+#define ADD(key, sql)                                                                    \
+    do {                                                                                 \
+        v = db_query_json(d, sql, err, "i", id);                                         \
+        if (v == NULL) {                                                                 \
+            json_decref(app);                                                            \
+            return NULL;                                                                 \
+        }                                                                                \
+        json_object_set_new(app, key, v);                                                \
+    } while (0)
+    ADD("executables", "SELECT e.name, e.compiler, e.flags, e.version, "
+                       "(SELECT count(*) FROM runs r WHERE r.exe_id = e.id) AS runs "
+                       "FROM executables e WHERE e.app_id = ?1 ORDER BY e.name");
+    ADD("systems",
+        "SELECT s.name, count(*) AS runs, min(r.nprocs) AS min_nprocs, "
+        "max(r.nprocs) AS max_nprocs FROM runs r JOIN systems s ON "
+        "s.id = r.system_id WHERE r.app_id = ?1 GROUP BY s.id ORDER BY s.name");
+    ADD("nprocs", "SELECT DISTINCT nprocs FROM runs WHERE app_id = ?1 ORDER BY nprocs");
+    ADD("inputs", "SELECT i.name, count(DISTINCT i.value) AS values_count, "
+                  "min(i.value) AS min, max(i.value) AS max FROM run_inputs i "
+                  "JOIN runs r ON r.id = i.run_id WHERE r.app_id = ?1 GROUP BY i.name "
+                  "ORDER BY i.name");
+    ADD("metrics", "SELECT DISTINCT m.name FROM run_metrics m JOIN runs r ON "
+                   "r.id = m.run_id WHERE r.app_id = ?1 ORDER BY m.name");
+    ADD("kernels",
+        "SELECT k.name, count(*) AS records FROM kernels k JOIN runs r ON "
+        "r.id = k.run_id WHERE r.app_id = ?1 GROUP BY k.name ORDER BY min(k.seq)");
+    ADD("templates", "SELECT name, kernel, expression, description FROM templates "
+                     "WHERE app_id = ?1 ORDER BY name");
+#undef ADD
+    return app;
+}
+
+json_t *db_systems_list(db *d, struct err *err)
+{
+    return db_query_json(
+        d,
+        "SELECT s.name, s.description, s.processor, s.cores, s.network, s.demo, "
+        "(SELECT count(*) FROM runs r WHERE r.system_id = s.id) AS runs, "
+        "(SELECT count(*) FROM system_benchmarks b WHERE b.system_id = s.id) AS "
+        "benchmarks, "
+        "(SELECT count(*) FROM system_parameters p WHERE p.system_id = s.id) AS "
+        "parameters "
+        "FROM systems s ORDER BY s.name",
+        err, "");
+}
+
+json_t *db_system_get(db *d, const char *name, struct err *err)
+{
+    json_t *sys, *v;
+    sys = db_query_one(d, "system",
+                       "SELECT name, description, processor, cores, network, "
+                       "metadata AS metadata_json, demo, created_at, "
+                       "(SELECT count(*) FROM runs r WHERE r.system_id = s.id) AS runs "
+                       "FROM systems s WHERE name = ?1",
+                       err, "t", name);
+    if (sys == NULL)
+        return NULL;
+    v = db_params_list(d, name, err);
+    if (v == NULL) {
+        json_decref(sys);
+        return NULL;
+    }
+    json_object_set_new(sys, "parameters", v);
+    v = db_query_json(
+        d,
+        "SELECT b.name, count(*) AS measurements, min(b.time) AS min_time, "
+        "max(b.time) AS max_time FROM system_benchmarks b JOIN systems s ON "
+        "s.id = b.system_id WHERE s.name = ?1 GROUP BY b.name ORDER BY b.name",
+        err, "t", name);
+    if (v == NULL) {
+        json_decref(sys);
+        return NULL;
+    }
+    json_object_set_new(sys, "benchmarks", v);
+    return sys;
+}
+
+json_t *db_counts(db *d, struct err *err)
+{
+    return db_query_one(
+        d, "counts",
+        "SELECT (SELECT count(*) FROM applications) AS applications, "
+        "(SELECT count(*) FROM systems) AS systems, "
+        "(SELECT count(*) FROM runs) AS runs, "
+        "(SELECT count(*) FROM models) AS models, "
+        "(SELECT count(*) FROM templates) AS templates, "
+        "(SELECT count(*) FROM applications WHERE demo = 1) AS demo_applications",
+        err, "");
+}
+
+static const char *str_field(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+int db_app_upsert(db *d, const char *name, json_t *fields, int demo, struct err *err)
+{
+    if (db_app_id(d, name, 1, err) < 0)
+        return -1;
+    if (db_run_sql(d,
+                   "UPDATE applications SET description = coalesce(?2, description), "
+                   "demo = max(demo, ?3) WHERE name = ?1",
+                   err, "tti", name, str_field(fields, "description"),
+                   (long long)demo) < 0)
+        return -1;
+    return 0;
+}
+
+int db_system_upsert(db *d, const char *name, json_t *fields, int demo, struct err *err)
+{
+    json_t *cores = json_object_get(fields, "cores");
+    json_t *meta = json_object_get(fields, "metadata");
+    char *meta_txt = NULL;
+    int rc;
+
+    if (db_system_id(d, name, 1, err) < 0)
+        return -1;
+    if (json_is_object(meta))
+        meta_txt = json_dumps(meta, JSON_COMPACT | JSON_SORT_KEYS);
+    rc = db_run_sql(
+        d,
+        "UPDATE systems SET description = coalesce(?2, description), "
+        "processor = coalesce(?3, processor), network = coalesce(?4, network), "
+        "cores = CASE WHEN ?5 >= 0 THEN ?5 ELSE cores END, "
+        "metadata = coalesce(?6, metadata) WHERE name = ?1",
+        err, "ttttit", name, str_field(fields, "description"),
+        str_field(fields, "processor"), str_field(fields, "network"),
+        json_is_integer(cores) ? (long long)json_integer_value(cores) : -1LL, meta_txt);
+    free(meta_txt);
+    if (rc < 0)
+        return -1;
+    if (demo &&
+        db_run_sql(d, "UPDATE systems SET demo = 1 WHERE name = ?1", err, "t", name) < 0)
+        return -1;
+    return 0;
+}
+
+/* ---- benchmarks and parameters ------------------------------------------ */
+
+int db_benchmarks_add(db *d, const char *system, const struct db_benchmark *b, size_t n,
+                      struct err *err)
+{
+    long long sid = db_system_id(d, system, 1, err);
+    size_t i;
+    if (sid < 0)
+        return -1;
+    for (i = 0; i < n; i++) {
+        if (db_run_sql(
+                d,
+                "INSERT INTO system_benchmarks (system_id, name, args, time, stat) "
+                "VALUES (?1, ?2, ?3, ?4, ?5)",
+                err, "ittdt", sid, b[i].name, b[i].args_json, b[i].time,
+                b[i].stat ? b[i].stat : "") < 0)
+            return -1;
+    }
+    return 0;
+}
+
+json_t *db_benchmarks_list(db *d, const char *system, const char *name, struct err *err)
+{
+    return db_query_json(
+        d,
+        "SELECT b.name, b.args AS args_json, b.time, b.stat, b.created_at "
+        "FROM system_benchmarks b JOIN systems s ON s.id = b.system_id "
+        "WHERE s.name = ?1 AND (?2 IS NULL OR b.name = ?2) "
+        "ORDER BY b.name, b.id",
+        err, "tt", system, name);
+}
+
+int db_params_set(db *d, const char *system, const struct db_param *p, size_t n,
+                  struct err *err)
+{
+    long long sid = db_system_id(d, system, 1, err);
+    size_t i;
+    if (sid < 0)
+        return -1;
+    for (i = 0; i < n; i++) {
+        if (db_run_sql(
+                d,
+                "INSERT INTO system_parameters (system_id, name, args, expression, "
+                "source) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (system_id, name) "
+                "DO UPDATE SET args = excluded.args, expression = excluded.expression, "
+                "source = excluded.source, "
+                "updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')",
+                err, "itttt", sid, p[i].name, p[i].args, p[i].expression,
+                p[i].source ? p[i].source : "") < 0)
+            return -1;
+    }
+    return 0;
+}
+
+json_t *db_params_list(db *d, const char *system, struct err *err)
+{
+    return db_query_json(
+        d,
+        "SELECT p.name, p.args, p.expression, p.source, p.updated_at, "
+        "CASE WHEN p.args = '' THEN p.name ELSE p.name || '(' || p.args "
+        "|| ')' END AS signature FROM system_parameters p JOIN systems s "
+        "ON s.id = p.system_id WHERE s.name = ?1 ORDER BY p.name",
+        err, "t", system);
+}
+
+int db_param_delete(db *d, const char *system, const char *name, struct err *err)
+{
+    int n = db_run_sql(d,
+                       "DELETE FROM system_parameters WHERE name = ?2 AND system_id = "
+                       "(SELECT id FROM systems WHERE name = ?1)",
+                       err, "tt", system, name);
+    if (n == 0)
+        return err_set(err, 404, "not_found", NULL, "parameter %s not found", name);
+    return n < 0 ? -1 : 0;
+}
+
+/* ---- templates ------------------------------------------------------------ */
+
+int db_template_put(db *d, const char *name, const char *application, const char *kernel,
+                    const char *expression, const char *description, struct err *err)
+{
+    long long aid = db_app_id(d, application, 1, err);
+    if (aid < 0)
+        return -1;
+    if (db_run_sql(
+            d,
+            "INSERT INTO templates (name, app_id, kernel, expression, description) "
+            "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (name) DO UPDATE SET "
+            "app_id = excluded.app_id, kernel = excluded.kernel, "
+            "expression = excluded.expression, description = excluded.description",
+            err, "tittt", name, aid, kernel ? kernel : "", expression,
+            description ? description : "") < 0)
+        return -1;
+    return 0;
+}
+
+json_t *db_templates_list(db *d, const char *application, struct err *err)
+{
+    return db_query_json(
+        d,
+        "SELECT t.name, a.name AS application, t.kernel, t.expression, "
+        "t.description, t.created_at FROM templates t JOIN applications a "
+        "ON a.id = t.app_id WHERE ?1 IS NULL OR a.name = ?1 "
+        "ORDER BY a.name, t.name",
+        err, "t", application);
+}
+
+json_t *db_template_get(db *d, const char *name, struct err *err)
+{
+    return db_query_one(
+        d, "template",
+        "SELECT t.name, a.name AS application, t.kernel, t.expression, "
+        "t.description, t.created_at FROM templates t JOIN applications a "
+        "ON a.id = t.app_id WHERE t.name = ?1",
+        err, "t", name);
+}
+
+/* ---- couplings ------------------------------------------------------------ */
+
+int db_couplings_add(db *d, const struct db_coupling *c, size_t n, long long *ids,
+                     struct err *err)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        long long aid = db_app_id(d, c[i].application, 1, err);
+        long long sid = aid < 0 ? -1 : db_system_id(d, c[i].system, 1, err);
+        if (sid < 0)
+            return -1;
+        if (db_run_sql(
+                d,
+                "INSERT INTO couplings (app_id, system_id, nprocs, inputs, kernels, "
+                "alone, together) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                err, "iiitttd", aid, sid, c[i].nprocs, c[i].inputs_json,
+                c[i].kernels_json, c[i].alone_json, c[i].together) < 0)
+            return -1;
+        ids[i] = sqlite3_last_insert_rowid(db_handle(d));
+    }
+    return 0;
+}
+
+json_t *db_couplings_list(db *d, const char *application, const char *system,
+                          struct err *err)
+{
+    return db_query_json(
+        d,
+        "SELECT c.id, a.name AS application, s.name AS system, c.nprocs, "
+        "c.inputs AS inputs_json, c.kernels AS kernels_json, "
+        "c.alone AS alone_json, c.together, c.created_at FROM couplings c "
+        "JOIN applications a ON a.id = c.app_id JOIN systems s ON "
+        "s.id = c.system_id WHERE (?1 IS NULL OR a.name = ?1) AND "
+        "(?2 IS NULL OR s.name = ?2) ORDER BY c.id",
+        err, "tt", application, system);
+}
+
+/* ---- models ----------------------------------------------------------------- */
+
+int db_model_save(db *d, const char *method, const char *application, const char *formula,
+                  const char *request_json, const char *result_json, long long *id,
+                  struct err *err)
+{
+    long long aid = 0;
+    if (application && (aid = db_app_id(d, application, 0, err)) < 0)
+        return -1;
+    if (db_run_sql(d,
+                   "INSERT INTO models (method, app_id, formula, request, result) VALUES "
+                   "(?1, nullif(?2, 0), ?3, ?4, ?5)",
+                   err, "tittt", method, aid, formula ? formula : "", request_json,
+                   result_json) < 0)
+        return -1;
+    *id = sqlite3_last_insert_rowid(db_handle(d));
+    return 0;
+}
+
+json_t *db_model_get(db *d, long long id, struct err *err)
+{
+    return db_query_one(
+        d, "model",
+        "SELECT m.id, m.method, a.name AS application, m.formula, "
+        "m.request AS request_json, m.result AS result_json, m.created_at "
+        "FROM models m LEFT JOIN applications a ON a.id = m.app_id "
+        "WHERE m.id = ?1",
+        err, "i", id);
+}
+
+json_t *db_models_list(db *d, int limit, struct err *err)
+{
+    return db_query_json(d,
+                         "SELECT m.id, m.method, a.name AS application, m.formula, "
+                         "m.created_at FROM models m LEFT JOIN applications a ON "
+                         "a.id = m.app_id ORDER BY m.id DESC LIMIT ?1",
+                         err, "i", (long long)limit);
+}
+
+/* ---- tokens ------------------------------------------------------------------ */
+
+int db_token_create(db *d, const char *name, const uint8_t hash[32], struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, "INSERT INTO tokens (name, hash) VALUES (?1, ?2)", err);
+    int rc;
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 2, hash, 32, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE) {
+        if ((sqlite3_extended_errcode(db_handle(d)) & 0xff) == SQLITE_CONSTRAINT)
+            return err_set(err, 409, "conflict", "name",
+                           "a token named %s already exists", name);
+        return db_fail(d, err);
+    }
+    return 0;
+}
+
+int db_token_revoke(db *d, const char *name, struct err *err)
+{
+    int n =
+        db_run_sql(d,
+                   "UPDATE tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') "
+                   "WHERE name = ?1 AND revoked_at IS NULL",
+                   err, "t", name);
+    if (n == 0)
+        return err_set(err, 404, "not_found", "name", "no active token named %s", name);
+    return n < 0 ? -1 : 0;
+}
+
+json_t *db_tokens_list(db *d, struct err *err)
+{
+    return db_query_json(
+        d, "SELECT name, created_at, revoked_at FROM tokens ORDER BY name", err, "");
+}
+
+char *db_token_check(db *d, const uint8_t hash[32], struct err *err)
+{
+    sqlite3_stmt *st =
+        db_stmt(d, "SELECT name, hash FROM tokens WHERE revoked_at IS NULL", err);
+    char *found = NULL;
+    if (st == NULL)
+        return NULL;
+    /* Compare against every active token without stopping early, so the time
+     * taken does not depend on which (if any) matches. */
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const uint8_t *h = sqlite3_column_blob(st, 1);
+        int match = sqlite3_column_bytes(st, 1) == 32 && ct_equal(h, hash, 32);
+        if (match && found == NULL)
+            found = xstrdup((const char *)sqlite3_column_text(st, 0));
+    }
+    sqlite3_reset(st);
+    return found;
+}

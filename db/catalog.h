@@ -1,0 +1,106 @@
+/* catalog: applications, systems, benchmarks, system parameters, templates,
+ * coupling measurements, saved models and tokens.
+ *
+ * Reads return Jansson values shaped as the API shows them (the same value
+ * serves the JSON API and the HTML pages); the caller owns the returned
+ * reference (json_decref). Writes run inside the caller's transaction (the
+ * writer's job) and return 0 or -1 with err set. A name that does not exist
+ * is a 404 for reads of one thing.
+ */
+#ifndef PROPHECY_CATALOG_H
+#define PROPHECY_CATALOG_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "common/err.h"
+#include "db/db.h"
+
+/* Runs sql with parameters bound from fmt ('t' const char *, NULL binds NULL;
+ * 'i' long long; 'd' double) and returns an array with one object per row,
+ * keyed by column name. INTEGER, REAL, TEXT and NULL map to JSON; a column
+ * whose name ends in "_json" is parsed as JSON and stored without the
+ * suffix. Returns a new reference, or NULL with err set. */
+json_t *db_query_json(db *d, const char *sql, struct err *err, const char *fmt, ...);
+/* Like db_query_json but returns the first row (new reference), or NULL with
+ * a 404 "not_found" error naming `what` when there is none. */
+json_t *db_query_one(db *d, const char *what, const char *sql, struct err *err,
+                     const char *fmt, ...);
+/* Runs a statement without results with the same binding rules; returns the
+ * number of rows changed, or -1 with err set. */
+int db_run_sql(db *d, const char *sql, struct err *err, const char *fmt, ...);
+
+/* Resolves names to ids; creates on first use when `create` is set. Returns the
+ * id, 0 when absent and not created, -1 on error. */
+long long db_app_id(db *d, const char *name, int create, struct err *err);
+long long db_system_id(db *d, const char *name, int create, struct err *err);
+
+json_t *db_apps_list(db *d, struct err *err);
+json_t *db_app_get(db *d, const char *name, struct err *err);
+json_t *db_systems_list(db *d, struct err *err);
+json_t *db_system_get(db *d, const char *name, struct err *err);
+json_t *db_counts(db *d, struct err *err);
+
+/* Creates or updates an application's or system's descriptive fields; `fields`
+ * is a validated JSON object (description, processor, cores, network,
+ * metadata). */
+int db_app_upsert(db *d, const char *name, json_t *fields, int demo, struct err *err);
+int db_system_upsert(db *d, const char *name, json_t *fields, int demo, struct err *err);
+
+struct db_benchmark {
+    const char *name;
+    const char *args_json; /* canonical JSON object text */
+    double time;
+    const char *stat;
+};
+int db_benchmarks_add(db *d, const char *system, const struct db_benchmark *b, size_t n,
+                      struct err *err);
+/* name NULL = all benchmarks of the system. */
+json_t *db_benchmarks_list(db *d, const char *system, const char *name, struct err *err);
+
+struct db_param {
+    const char *name;
+    const char *args; /* "L" or "L,P" or "" */
+    const char *expression;
+    const char *source;
+};
+int db_params_set(db *d, const char *system, const struct db_param *p, size_t n,
+                  struct err *err);
+json_t *db_params_list(db *d, const char *system, struct err *err);
+int db_param_delete(db *d, const char *system, const char *name, struct err *err);
+
+int db_template_put(db *d, const char *name, const char *application, const char *kernel,
+                    const char *expression, const char *description, struct err *err);
+json_t *db_templates_list(db *d, const char *application, struct err *err);
+json_t *db_template_get(db *d, const char *name, struct err *err);
+
+struct db_coupling {
+    const char *application, *system;
+    long long nprocs;
+    const char *inputs_json;  /* JSON object text */
+    const char *kernels_json; /* JSON array of names */
+    const char *alone_json;   /* JSON array of times */
+    double together;
+};
+int db_couplings_add(db *d, const struct db_coupling *c, size_t n, long long *ids,
+                     struct err *err);
+json_t *db_couplings_list(db *d, const char *application, const char *system,
+                          struct err *err);
+
+/* Saves a model; *id gets its id. */
+int db_model_save(db *d, const char *method, const char *application, const char *formula,
+                  const char *request_json, const char *result_json, long long *id,
+                  struct err *err);
+json_t *db_model_get(db *d, long long id, struct err *err);
+json_t *db_models_list(db *d, int limit, struct err *err);
+
+/* Tokens: the hash is SHA-256 of the token text. */
+int db_token_create(db *d, const char *name, const uint8_t hash[32], struct err *err);
+int db_token_revoke(db *d, const char *name, struct err *err);
+json_t *db_tokens_list(db *d, struct err *err);
+/* Returns the name of the active token whose hash equals hash (compared in
+ * constant time against every active token), as a malloc'd string (xfree), or
+ * NULL when none matches (err untouched) or on error (err set). */
+char *db_token_check(db *d, const uint8_t hash[32], struct err *err);
+
+#endif

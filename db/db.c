@@ -1,0 +1,256 @@
+/* db: connection, migrations, statement cache; see db.h.
+ *
+ * Migrations come from the embedded schema.sql: "-- migration N" lines split
+ * it into steps, each applied in its own transaction with user_version set in
+ * the same transaction, so a crash mid-migration leaves the old version.
+ */
+#include "db/db.h"
+#include "common/xalloc.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+extern const char db_schema_sql[];
+
+#define STMT_CACHE 96
+
+struct stmt_slot {
+    const char *sql;
+    sqlite3_stmt *stmt;
+};
+
+struct db {
+    sqlite3 *h;
+    int nstmt;
+    struct stmt_slot stmts[STMT_CACHE];
+};
+
+sqlite3 *db_handle(db *d)
+{
+    return d->h;
+}
+
+int db_fail(db *d, struct err *err)
+{
+    int code = sqlite3_extended_errcode(d->h);
+    if ((code & 0xff) == SQLITE_CONSTRAINT)
+        return err_set(err, 409, "conflict", NULL, "conflict: %s", sqlite3_errmsg(d->h));
+    if ((code & 0xff) == SQLITE_FULL)
+        return err_set(err, 507, "disk_full", NULL, "database or disk is full");
+    return err_set(err, 500, "database", NULL, "database error: %s",
+                   sqlite3_errmsg(d->h));
+}
+
+int db_exec(db *d, const char *sql, struct err *err)
+{
+    if (sqlite3_exec(d->h, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return db_fail(d, err);
+    return 0;
+}
+
+sqlite3_stmt *db_stmt(db *d, const char *sql, struct err *err)
+{
+    int i;
+    sqlite3_stmt *st = NULL;
+
+    for (i = 0; i < d->nstmt; i++) {
+        if (d->stmts[i].sql == sql) {
+            st = d->stmts[i].stmt;
+            sqlite3_reset(st);
+            sqlite3_clear_bindings(st);
+            return st;
+        }
+    }
+    if (sqlite3_prepare_v3(d->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) !=
+        SQLITE_OK) {
+        db_fail(d, err);
+        return NULL;
+    }
+    if (d->nstmt < STMT_CACHE) {
+        d->stmts[d->nstmt].sql = sql;
+        d->stmts[d->nstmt].stmt = st;
+        d->nstmt++;
+    } else {
+        /* The cache is sized for every constant statement in db/; reaching
+         * this means a new one was added: evict the oldest rather than leak. */
+        sqlite3_finalize(d->stmts[0].stmt);
+        memmove(d->stmts, d->stmts + 1, (STMT_CACHE - 1) * sizeof d->stmts[0]);
+        d->stmts[STMT_CACHE - 1].sql = sql;
+        d->stmts[STMT_CACHE - 1].stmt = st;
+    }
+    return st;
+}
+
+int db_schema_version(void)
+{
+    const char *p = db_schema_sql;
+    int v = 0;
+    while ((p = strstr(p, "\n-- migration ")) != NULL) {
+        p += strlen("\n-- migration ");
+        v = (int)strtol(p, NULL, 10);
+    }
+    return v;
+}
+
+static int user_version(db *d)
+{
+    sqlite3_stmt *st;
+    int v = -1;
+    if (sqlite3_prepare_v2(d->h, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    if (sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+/* Applies every migration above the database's user_version. */
+static int migrate(db *d, struct err *err)
+{
+    const char *p = db_schema_sql, *next;
+    int have = user_version(d), target = db_schema_version();
+    char setv[64];
+
+    if (have < 0)
+        return db_fail(d, err);
+    if (have > target)
+        return err_set(err, 500, "schema", NULL,
+                       "database schema version %d is newer than this prophecyd (%d): "
+                       "upgrade prophecyd",
+                       have, target);
+    while ((p = strstr(p, "\n-- migration ")) != NULL) {
+        int v = (int)strtol(p + strlen("\n-- migration "), NULL, 10);
+        char *sql;
+        next = strstr(p + 1, "\n-- migration ");
+        if (v <= have) {
+            p = next ? next : p + strlen(p);
+            continue;
+        }
+        sql = xstrndup(p, next ? (size_t)(next - p) : strlen(p));
+        if (sql == NULL)
+            return err_nomem(err);
+        snprintf(setv, sizeof setv, "PRAGMA user_version = %d", v);
+        if (db_exec(d, "BEGIN IMMEDIATE", err) != 0 || db_exec(d, sql, err) != 0 ||
+            db_exec(d, setv, err) != 0 || db_exec(d, "COMMIT", err) != 0) {
+            xfree(sql);
+            db_rollback(d);
+            return -1;
+        }
+        xfree(sql);
+        p = next ? next : p + strlen(p);
+    }
+    return 0;
+}
+
+int db_open(db **out, const char *path, const struct db_options *opt, struct err *err)
+{
+    struct db_options defaults = {DB_SYNC_FULL, 0, 10000};
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+    static const char *sync_sql[] = {"PRAGMA synchronous = FULL",
+                                     "PRAGMA synchronous = NORMAL",
+                                     "PRAGMA synchronous = OFF"};
+    db *d;
+
+    *out = NULL;
+    if (opt == NULL)
+        opt = &defaults;
+    d = xcalloc(1, sizeof *d);
+    if (d == NULL)
+        return err_nomem(err);
+    if (sqlite3_open_v2(path, &d->h, flags, NULL) != SQLITE_OK) {
+        err_set(err, 500, "database", NULL, "cannot open database %s: %s", path,
+                d->h ? sqlite3_errmsg(d->h) : "out of memory");
+        db_close(d);
+        return -1;
+    }
+    sqlite3_extended_result_codes(d->h, 1);
+    sqlite3_busy_timeout(d->h, opt->busy_ms > 0 ? opt->busy_ms : 10000);
+    if (db_exec(d, "PRAGMA journal_mode = WAL", err) != 0 ||
+        db_exec(d, "PRAGMA foreign_keys = ON", err) != 0 ||
+        db_exec(d, sync_sql[opt->sync], err) != 0 ||
+        db_exec(d, "PRAGMA temp_store = MEMORY", err) != 0) {
+        db_close(d);
+        return -1;
+    }
+    if (!opt->readonly && migrate(d, err) != 0) {
+        db_close(d);
+        return -1;
+    }
+    if (opt->readonly && db_exec(d, "PRAGMA query_only = ON", err) != 0) {
+        db_close(d);
+        return -1;
+    }
+    *out = d;
+    return 0;
+}
+
+void db_close(db *d)
+{
+    int i;
+    if (d == NULL)
+        return;
+    for (i = 0; i < d->nstmt; i++)
+        sqlite3_finalize(d->stmts[i].stmt);
+    sqlite3_close(d->h);
+    xfree(d);
+}
+
+int db_begin(db *d, struct err *err)
+{
+    return db_exec(d, "BEGIN IMMEDIATE", err);
+}
+
+int db_commit(db *d, struct err *err)
+{
+    return db_exec(d, "COMMIT", err);
+}
+
+void db_rollback(db *d)
+{
+    if (!sqlite3_get_autocommit(d->h))
+        sqlite3_exec(d->h, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int db_backup(db *d, const char *dest, struct err *err)
+{
+    sqlite3 *out = NULL;
+    sqlite3_backup *bk;
+    int rc;
+
+    if (sqlite3_open(dest, &out) != SQLITE_OK) {
+        err_set(err, 500, "backup", NULL, "cannot open %s", dest);
+        sqlite3_close(out);
+        return -1;
+    }
+    bk = sqlite3_backup_init(out, "main", d->h, "main");
+    if (bk == NULL) {
+        err_set(err, 500, "backup", NULL, "backup failed: %s", sqlite3_errmsg(out));
+        sqlite3_close(out);
+        return -1;
+    }
+    /* Copy in steps so that writers are not held off for the whole copy. */
+    do {
+        rc = sqlite3_backup_step(bk, 1024);
+        if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+            sqlite3_sleep(5);
+    } while (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED);
+    sqlite3_backup_finish(bk);
+    if (rc != SQLITE_DONE) {
+        err_set(err, 500, "backup", NULL, "backup failed: %s", sqlite3_errstr(rc));
+        sqlite3_close(out);
+        return -1;
+    }
+    sqlite3_close(out);
+    return 0;
+}
+
+void db_now(char out[32])
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}

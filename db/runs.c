@@ -1,0 +1,479 @@
+/* runs: run storage; see runs.h.
+ *
+ * Inserts reuse cached statements and remember the last application,
+ * executable and system resolved, since a batch almost always names the same
+ * ones. Listing builds its WHERE clause from a fixed set of variants (one per
+ * combination of filters), made once, so every variant is a cached prepared
+ * statement that can use the right index.
+ */
+#include "db/runs.h"
+#include "common/buf.h"
+#include "common/xalloc.h"
+
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+
+static long long lookup_id(db *d, const char *select_sql, const char *insert_sql,
+                           const char *name, long long parent, struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, select_sql, err);
+    int k = 1;
+    if (st == NULL)
+        return -1;
+    if (parent > 0)
+        sqlite3_bind_int64(st, k++, parent);
+    sqlite3_bind_text(st, k, name, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        long long id = sqlite3_column_int64(st, 0);
+        sqlite3_reset(st);
+        return id;
+    }
+    sqlite3_reset(st);
+    st = db_stmt(d, insert_sql, err);
+    if (st == NULL)
+        return -1;
+    k = 1;
+    if (parent > 0)
+        sqlite3_bind_int64(st, k++, parent);
+    sqlite3_bind_text(st, k, name, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_DONE) {
+        db_fail(d, err);
+        sqlite3_reset(st);
+        return -1;
+    }
+    sqlite3_reset(st);
+    return sqlite3_last_insert_rowid(db_handle(d));
+}
+
+static const char SQL_APP_SEL[] = "SELECT id FROM applications WHERE name = ?1";
+static const char SQL_APP_INS[] = "INSERT INTO applications (name) VALUES (?1)";
+static const char SQL_EXE_SEL[] =
+    "SELECT id FROM executables WHERE app_id = ?1 AND name = ?2";
+static const char SQL_EXE_INS[] =
+    "INSERT INTO executables (app_id, name) VALUES (?1, ?2)";
+static const char SQL_SYS_SEL[] = "SELECT id FROM systems WHERE name = ?1";
+static const char SQL_SYS_INS[] = "INSERT INTO systems (name) VALUES (?1)";
+static const char SQL_UID_SEL[] = "SELECT id FROM runs WHERE uid = ?1";
+static const char SQL_RUN_INS[] =
+    "INSERT INTO runs (uid, app_id, exe_id, system_id, nprocs, runtime, started_at, "
+    "submitter, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+static const char SQL_INPUT_INS[] =
+    "INSERT INTO run_inputs (run_id, name, value) VALUES (?1, ?2, ?3)";
+static const char SQL_METRIC_INS[] =
+    "INSERT INTO run_metrics (run_id, name, value) VALUES (?1, ?2, ?3)";
+static const char SQL_KERNEL_INS[] =
+    "INSERT INTO kernels (run_id, seq, name, time, calls, metrics) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+
+static int step_done(db *d, sqlite3_stmt *st, struct err *err)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
+    return 0;
+}
+
+static int insert_kvs(db *d, const char *sql, long long run_id, const struct db_kv *kv,
+                      size_t n, struct err *err)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        sqlite3_stmt *st = db_stmt(d, sql, err);
+        if (st == NULL)
+            return -1;
+        sqlite3_bind_int64(st, 1, run_id);
+        sqlite3_bind_text(st, 2, kv[i].name, -1, SQLITE_STATIC);
+        sqlite3_bind_double(st, 3, kv[i].value);
+        if (step_done(d, st, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+struct resolved {
+    const char *app, *exe, *sys;
+    long long app_id, exe_id, sys_id;
+};
+
+static int resolve(db *d, struct resolved *c, const struct db_run *r, struct err *err)
+{
+    if (c->app == NULL || strcmp(c->app, r->application) != 0) {
+        c->app_id = lookup_id(d, SQL_APP_SEL, SQL_APP_INS, r->application, 0, err);
+        if (c->app_id < 0)
+            return -1;
+        c->app = r->application;
+        c->exe = NULL;
+    }
+    if (c->exe == NULL || strcmp(c->exe, r->executable) != 0) {
+        c->exe_id = lookup_id(d, SQL_EXE_SEL, SQL_EXE_INS, r->executable, c->app_id, err);
+        if (c->exe_id < 0)
+            return -1;
+        c->exe = r->executable;
+    }
+    if (c->sys == NULL || strcmp(c->sys, r->system) != 0) {
+        c->sys_id = lookup_id(d, SQL_SYS_SEL, SQL_SYS_INS, r->system, 0, err);
+        if (c->sys_id < 0)
+            return -1;
+        c->sys = r->system;
+    }
+    return 0;
+}
+
+int db_runs_insert(db *d, const struct db_run *runs, size_t n, long long *ids,
+                   int *existed, struct err *err)
+{
+    struct resolved c = {0};
+    char now[32];
+    size_t i, k;
+
+    db_now(now);
+    for (i = 0; i < n; i++) {
+        const struct db_run *r = &runs[i];
+        sqlite3_stmt *st;
+        long long id;
+
+        existed[i] = 0;
+        if (r->uid != NULL) {
+            st = db_stmt(d, SQL_UID_SEL, err);
+            if (st == NULL)
+                return -1;
+            sqlite3_bind_text(st, 1, r->uid, -1, SQLITE_STATIC);
+            if (sqlite3_step(st) == SQLITE_ROW) {
+                ids[i] = sqlite3_column_int64(st, 0);
+                existed[i] = 1;
+                sqlite3_reset(st);
+                continue;
+            }
+            sqlite3_reset(st);
+        }
+        if (resolve(d, &c, r, err) != 0)
+            return -1;
+        st = db_stmt(d, SQL_RUN_INS, err);
+        if (st == NULL)
+            return -1;
+        if (r->uid)
+            sqlite3_bind_text(st, 1, r->uid, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 2, c.app_id);
+        sqlite3_bind_int64(st, 3, c.exe_id);
+        sqlite3_bind_int64(st, 4, c.sys_id);
+        sqlite3_bind_int64(st, 5, r->nprocs);
+        sqlite3_bind_double(st, 6, r->runtime);
+        if (r->started_at)
+            sqlite3_bind_text(st, 7, r->started_at, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 8, r->submitter ? r->submitter : "", -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 9, now, -1, SQLITE_STATIC);
+        if (step_done(d, st, err) != 0)
+            return -1;
+        id = sqlite3_last_insert_rowid(db_handle(d));
+        ids[i] = id;
+        if (insert_kvs(d, SQL_INPUT_INS, id, r->inputs, r->ninputs, err) != 0 ||
+            insert_kvs(d, SQL_METRIC_INS, id, r->metrics, r->nmetrics, err) != 0)
+            return -1;
+        for (k = 0; k < r->nkernels; k++) {
+            const struct db_kernel *kr = &r->kernels[k];
+            st = db_stmt(d, SQL_KERNEL_INS, err);
+            if (st == NULL)
+                return -1;
+            sqlite3_bind_int64(st, 1, id);
+            sqlite3_bind_int64(st, 2, (long long)k);
+            sqlite3_bind_text(st, 3, kr->name, -1, SQLITE_STATIC);
+            sqlite3_bind_double(st, 4, kr->time);
+            sqlite3_bind_int64(st, 5, kr->calls);
+            if (kr->metrics_json)
+                sqlite3_bind_text(st, 6, kr->metrics_json, -1, SQLITE_STATIC);
+            if (step_done(d, st, err) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- reading ---------------------------------------------------------- */
+
+enum {
+    F_APP = 1,
+    F_EXE = 2,
+    F_SYS = 4,
+    F_NP = 8,
+    F_DESC = 16,
+    F_COUNT = 32,
+    NVARIANT = 64
+};
+
+static char *variants[NVARIANT];
+static pthread_once_t variants_once = PTHREAD_ONCE_INIT;
+
+/* Parameters are always bound by number: ?1 app, ?2 exe, ?3 system, ?4
+ * nprocs, ?5 cursor, ?6 limit; a variant uses only those it names. */
+static void make_variants(void)
+{
+    int m;
+    for (m = 0; m < NVARIANT; m++) {
+        struct buf b;
+        buf_init(&b, 4096);
+        if (m & F_COUNT)
+            buf_puts(&b, "SELECT count(*) FROM runs r WHERE 1");
+        else
+            buf_puts(&b,
+                     "SELECT r.id, r.uid, a.name, e.name, s.name, r.nprocs, r.runtime, "
+                     "r.started_at, r.submitter, r.created_at FROM runs r "
+                     "JOIN applications a ON a.id = r.app_id "
+                     "JOIN executables e ON e.id = r.exe_id "
+                     "JOIN systems s ON s.id = r.system_id WHERE 1");
+        if (m & F_APP)
+            buf_puts(&b, " AND r.app_id = (SELECT id FROM applications WHERE name = ?1)");
+        if (m & F_EXE) {
+            if (m & F_APP)
+                buf_puts(&b, " AND r.exe_id = (SELECT x.id FROM executables x JOIN "
+                             "applications y ON y.id = x.app_id WHERE y.name = ?1 AND "
+                             "x.name = ?2)");
+            else
+                buf_puts(&b,
+                         " AND r.exe_id IN (SELECT id FROM executables WHERE name = ?2)");
+        }
+        if (m & F_SYS)
+            buf_puts(&b, " AND r.system_id = (SELECT id FROM systems WHERE name = ?3)");
+        if (m & F_NP)
+            buf_puts(&b, " AND r.nprocs = ?4");
+        if (!(m & F_COUNT)) {
+            if (m & F_DESC)
+                buf_puts(&b, " AND r.id < ?5 ORDER BY r.id DESC LIMIT ?6");
+            else
+                buf_puts(&b, " AND r.id > ?5 ORDER BY r.id LIMIT ?6");
+        }
+        variants[m] = buf_detach(&b, NULL);
+    }
+}
+
+static const char *variant(const struct db_run_filter *f, int extra)
+{
+    int m = extra;
+    pthread_once(&variants_once, make_variants);
+    if (f->application)
+        m |= F_APP;
+    if (f->executable)
+        m |= F_EXE;
+    if (f->system)
+        m |= F_SYS;
+    if (f->nprocs > 0)
+        m |= F_NP;
+    if (!(extra & F_COUNT) && f->before > 0)
+        m |= F_DESC;
+    return variants[m];
+}
+
+static void bind_filter(sqlite3_stmt *st, const struct db_run_filter *f)
+{
+    if (f->application)
+        sqlite3_bind_text(st, 1, f->application, -1, SQLITE_STATIC);
+    if (f->executable)
+        sqlite3_bind_text(st, 2, f->executable, -1, SQLITE_STATIC);
+    if (f->system)
+        sqlite3_bind_text(st, 3, f->system, -1, SQLITE_STATIC);
+    if (f->nprocs > 0)
+        sqlite3_bind_int64(st, 4, f->nprocs);
+}
+
+static const char *col_text(arena *a, sqlite3_stmt *st, int i)
+{
+    const unsigned char *t = sqlite3_column_text(st, i);
+    return t ? arena_strdup(a, (const char *)t) : NULL;
+}
+
+static const char SQL_INPUTS[] = "SELECT name, value FROM run_inputs WHERE run_id = ?1";
+static const char SQL_METRICS[] = "SELECT name, value FROM run_metrics WHERE run_id = ?1";
+static const char SQL_KERNELS[] =
+    "SELECT name, time, calls, metrics FROM kernels WHERE run_id = ?1 ORDER BY seq";
+
+static int read_kvs(db *d, const char *sql, long long id, arena *a, struct db_kv **out,
+                    size_t *n, struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, sql, err);
+    size_t cap = 0;
+    struct db_kv *kv = NULL;
+
+    *n = 0;
+    *out = NULL;
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_int64(st, 1, id);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (*n == cap) {
+            struct db_kv *nk;
+            cap = cap ? cap * 2 : 8;
+            nk = arena_alloc(a, cap * sizeof *nk);
+            if (nk == NULL) {
+                sqlite3_reset(st);
+                return err_nomem(err);
+            }
+            if (*n)
+                memcpy(nk, kv, *n * sizeof *nk);
+            kv = nk;
+        }
+        kv[*n].name = col_text(a, st, 0);
+        kv[*n].value = sqlite3_column_double(st, 1);
+        (*n)++;
+    }
+    sqlite3_reset(st);
+    *out = kv;
+    return 0;
+}
+
+static int read_kernels(db *d, long long id, arena *a, struct db_run *r, struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, SQL_KERNELS, err);
+    size_t cap = 0;
+
+    r->kernels = NULL;
+    r->nkernels = 0;
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_int64(st, 1, id);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        struct db_kernel *k;
+        if (r->nkernels == cap) {
+            struct db_kernel *nk;
+            cap = cap ? cap * 2 : 8;
+            nk = arena_alloc(a, cap * sizeof *nk);
+            if (nk == NULL) {
+                sqlite3_reset(st);
+                return err_nomem(err);
+            }
+            if (r->nkernels)
+                memcpy(nk, r->kernels, r->nkernels * sizeof *nk);
+            r->kernels = nk;
+        }
+        k = &r->kernels[r->nkernels++];
+        k->name = col_text(a, st, 0);
+        k->time = sqlite3_column_double(st, 1);
+        k->calls = sqlite3_column_int64(st, 2);
+        k->metrics_json = col_text(a, st, 3);
+    }
+    sqlite3_reset(st);
+    return 0;
+}
+
+static void read_row(sqlite3_stmt *st, arena *a, struct db_run_row *row)
+{
+    struct db_run *r = &row->run;
+    memset(row, 0, sizeof *row);
+    row->id = sqlite3_column_int64(st, 0);
+    r->uid = col_text(a, st, 1);
+    r->application = col_text(a, st, 2);
+    r->executable = col_text(a, st, 3);
+    r->system = col_text(a, st, 4);
+    r->nprocs = sqlite3_column_int64(st, 5);
+    r->runtime = sqlite3_column_double(st, 6);
+    r->started_at = col_text(a, st, 7);
+    r->submitter = col_text(a, st, 8);
+    row->created_at = col_text(a, st, 9);
+}
+
+static int read_children(db *d, arena *a, struct db_run_row *row, struct err *err)
+{
+    struct db_run *r = &row->run;
+    if (read_kvs(d, SQL_INPUTS, row->id, a, &r->inputs, &r->ninputs, err) != 0 ||
+        read_kvs(d, SQL_METRICS, row->id, a, &r->metrics, &r->nmetrics, err) != 0 ||
+        read_kernels(d, row->id, a, r, err) != 0)
+        return -1;
+    return 0;
+}
+
+int db_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_row **rows,
+                 struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, variant(f, 0), err);
+    int limit = f->limit > 0 && f->limit <= 1000 ? f->limit : 100;
+    int n = 0, i;
+    struct db_run_row *out;
+
+    *rows = NULL;
+    if (st == NULL)
+        return -1;
+    out = arena_alloc(a, (size_t)limit * sizeof *out);
+    if (out == NULL)
+        return err_nomem(err);
+    bind_filter(st, f);
+    sqlite3_bind_int64(st, 5, f->before > 0 ? f->before : f->after);
+    sqlite3_bind_int(st, 6, limit);
+    while (n < limit && sqlite3_step(st) == SQLITE_ROW)
+        read_row(st, a, &out[n++]);
+    sqlite3_reset(st);
+    /* Children are read after the main statement is reset: one statement at a
+     * time per connection keeps the statement cache simple. */
+    for (i = 0; i < n; i++)
+        if (read_children(d, a, &out[i], err) != 0)
+            return -1;
+    *rows = out;
+    return n;
+}
+
+long long db_runs_count(db *d, const struct db_run_filter *f, struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, variant(f, F_COUNT), err);
+    long long n = -1;
+    if (st == NULL)
+        return -1;
+    bind_filter(st, f);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    else
+        db_fail(d, err);
+    sqlite3_reset(st);
+    return n;
+}
+
+static const char SQL_RUN_GET[] =
+    "SELECT r.id, r.uid, a.name, e.name, s.name, r.nprocs, r.runtime, r.started_at, "
+    "r.submitter, r.created_at FROM runs r JOIN applications a ON a.id = r.app_id "
+    "JOIN executables e ON e.id = r.exe_id JOIN systems s ON s.id = r.system_id "
+    "WHERE r.id = ?1";
+
+int db_run_get(db *d, long long id, arena *a, struct db_run_row *row, struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, SQL_RUN_GET, err);
+    int found;
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_int64(st, 1, id);
+    found = sqlite3_step(st) == SQLITE_ROW;
+    if (found)
+        read_row(st, a, row);
+    sqlite3_reset(st);
+    if (!found)
+        return 0;
+    return read_children(d, a, row, err) != 0 ? -1 : 1;
+}
+
+int db_runs_foreach(db *d, int (*fn)(const struct db_run_row *row, void *arg), void *arg,
+                    struct err *err)
+{
+    struct db_run_filter f = {0};
+    f.limit = 500;
+    for (;;) {
+        arena *a = arena_new();
+        struct db_run_row *rows;
+        int n, i;
+        if (a == NULL)
+            return err_nomem(err);
+        n = db_runs_list(d, &f, a, &rows, err);
+        if (n < 0) {
+            arena_free(a);
+            return -1;
+        }
+        for (i = 0; i < n; i++) {
+            if (fn(&rows[i], arg) != 0) {
+                arena_free(a);
+                return -1;
+            }
+        }
+        if (n > 0)
+            f.after = rows[n - 1].id;
+        arena_free(a);
+        if (n < f.limit)
+            return 0;
+    }
+}

@@ -1,0 +1,87 @@
+/* runs: storing and reading runs with their inputs, metrics and kernels.
+ *
+ * The documents are plain structs validated by the caller (server/rundoc.c);
+ * this module only stores and reads them. Application, executable and system
+ * are named and created on first use.
+ */
+#ifndef PROPHECY_RUNS_H
+#define PROPHECY_RUNS_H
+
+#include <stddef.h>
+
+#include "common/arena.h"
+#include "common/err.h"
+#include "db/db.h"
+
+struct db_kv {
+    const char *name;
+    double value;
+};
+
+struct db_kernel {
+    const char *name;
+    double time;
+    long long calls;
+    const char *metrics_json; /* JSON object text or NULL */
+};
+
+struct db_run {
+    const char *uid; /* client id or NULL */
+    const char *application;
+    const char *executable;
+    const char *system;
+    long long nprocs;
+    double runtime;
+    const char *started_at; /* ISO 8601 or NULL */
+    const char *submitter;  /* token name or "" */
+    struct db_kv *inputs;
+    size_t ninputs;
+    struct db_kv *metrics;
+    size_t nmetrics;
+    struct db_kernel *kernels;
+    size_t nkernels;
+};
+
+/* Stores n runs (inside the caller's transaction). For each run, ids[i] gets
+ * the stored id and existed[i] 1 when a run with the same uid was already
+ * stored (nothing new is written for it). Returns 0 or -1 with err set; on -1
+ * the caller rolls back. */
+int db_runs_insert(db *d, const struct db_run *runs, size_t n, long long *ids,
+                   int *existed, struct err *err);
+
+/* Filter for listing runs; NULL/0 fields do not filter. */
+struct db_run_filter {
+    const char *application;
+    const char *executable;
+    const char *system;
+    long long nprocs; /* 0 = any */
+    long long after;  /* return runs with id > after (cursor); 0 = from start */
+    long long before; /* return runs with id < before, newest first; 0 = unused */
+    int limit;        /* 1..1000 */
+};
+
+/* A stored run as read back; strings live in the arena given to the reader. */
+struct db_run_row {
+    long long id;
+    struct db_run run;
+    const char *created_at;
+};
+
+/* Lists runs matching f in ascending id order (descending when f->before is
+ * set), with inputs, metrics and kernels. Returns the number of rows written
+ * to *rows (arena-allocated), or -1 with err set. */
+int db_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_row **rows,
+                 struct err *err);
+
+/* Reads one run by id. Returns 1 found, 0 not found, -1 error. */
+int db_run_get(db *d, long long id, arena *a, struct db_run_row *row, struct err *err);
+
+/* Counts runs matching f (ignoring after/limit). Returns the count or -1. */
+long long db_runs_count(db *d, const struct db_run_filter *f, struct err *err);
+
+/* Calls fn for every run in id order (for export), reading in pages so memory
+ * stays flat. Returns 0 or -1 (also when fn returns non-zero). */
+int db_runs_foreach(db *d, int (*fn)(const struct db_run_row *row, void *arg), void *arg,
+                    struct err *err);
+
+#endif

@@ -1,0 +1,193 @@
+/* writer: single writer thread with group commit; see writer.h. */
+#include "db/writer.h"
+#include "common/xalloc.h"
+
+#include <pthread.h>
+#include <stdio.h>
+
+struct db_writer {
+    db *conn;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    struct db_job *head, *tail;
+    int stopping;
+    int max_batch;
+    long commits, jobs;
+};
+
+/* Runs a batch in one transaction, each job in its own savepoint. */
+static void run_batch(db_writer *w, struct db_job *batch)
+{
+    struct db_job *j;
+    struct err terr = {0};
+    int any_ok = 0;
+
+    if (db_begin(w->conn, &terr) != 0) {
+        for (j = batch; j; j = j->next) {
+            j->rc = -1;
+            j->err = terr;
+        }
+        return;
+    }
+    for (j = batch; j; j = j->next) {
+        err_clear(&j->err);
+        if (db_exec(w->conn, "SAVEPOINT job", &j->err) != 0) {
+            j->rc = -1;
+            continue;
+        }
+        j->rc = j->fn(w->conn, j->arg, &j->err);
+        if (j->rc != 0) {
+            if (j->err.status == 0)
+                err_set(&j->err, 500, "internal", NULL, "write failed");
+            db_exec(w->conn, "ROLLBACK TO job", NULL);
+        } else {
+            any_ok = 1;
+        }
+        db_exec(w->conn, "RELEASE job", NULL);
+    }
+    if (!any_ok) {
+        db_rollback(w->conn);
+        return;
+    }
+    if (db_commit(w->conn, &terr) != 0) {
+        db_rollback(w->conn);
+        for (j = batch; j; j = j->next) {
+            if (j->rc == 0) {
+                j->rc = -1;
+                j->err = terr;
+            }
+        }
+        return;
+    }
+    w->commits++;
+}
+
+static void *writer_main(void *arg)
+{
+    db_writer *w = arg;
+    for (;;) {
+        struct db_job *batch, *j, *next, *last;
+        int n = 0;
+
+        pthread_mutex_lock(&w->lock);
+        while (w->head == NULL && !w->stopping)
+            pthread_cond_wait(&w->wake, &w->lock);
+        if (w->head == NULL && w->stopping) {
+            pthread_mutex_unlock(&w->lock);
+            break;
+        }
+        /* Take up to max_batch jobs: everything that queued while the last
+         * commit was being synced rides on this one. */
+        batch = last = w->head;
+        while (last->next && ++n < w->max_batch)
+            last = last->next;
+        w->head = last->next;
+        if (w->head == NULL)
+            w->tail = NULL;
+        last->next = NULL;
+        pthread_mutex_unlock(&w->lock);
+
+        run_batch(w, batch);
+        for (j = batch; j; j = next) {
+            next = j->next;
+            w->jobs++;
+            j->done(j);
+        }
+    }
+    return NULL;
+}
+
+int db_writer_start(db_writer **out, const char *path, const struct db_options *opt,
+                    int max_batch, struct err *err)
+{
+    db_writer *w = xcalloc(1, sizeof *w);
+    *out = NULL;
+    if (w == NULL)
+        return err_nomem(err);
+    if (db_open(&w->conn, path, opt, err) != 0) {
+        xfree(w);
+        return -1;
+    }
+    w->max_batch = max_batch > 0 ? max_batch : 256;
+    pthread_mutex_init(&w->lock, NULL);
+    pthread_cond_init(&w->wake, NULL);
+    if (pthread_create(&w->thread, NULL, writer_main, w) != 0) {
+        db_close(w->conn);
+        xfree(w);
+        return err_set(err, 500, "internal", NULL, "cannot start the writer thread");
+    }
+    *out = w;
+    return 0;
+}
+
+void db_writer_stop(db_writer *w)
+{
+    if (w == NULL)
+        return;
+    pthread_mutex_lock(&w->lock);
+    w->stopping = 1;
+    pthread_cond_signal(&w->wake);
+    pthread_mutex_unlock(&w->lock);
+    pthread_join(w->thread, NULL);
+    db_close(w->conn);
+    pthread_mutex_destroy(&w->lock);
+    pthread_cond_destroy(&w->wake);
+    xfree(w);
+}
+
+int db_writer_submit(db_writer *w, struct db_job *job)
+{
+    job->next = NULL;
+    job->rc = -1;
+    err_clear(&job->err);
+    pthread_mutex_lock(&w->lock);
+    if (w->stopping) {
+        pthread_mutex_unlock(&w->lock);
+        return err_set(&job->err, 503, "unavailable", NULL, "server is shutting down");
+    }
+    if (w->tail)
+        w->tail->next = job;
+    else
+        w->head = job;
+    w->tail = job;
+    pthread_cond_signal(&w->wake);
+    pthread_mutex_unlock(&w->lock);
+    return 0;
+}
+
+struct waiter {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int finished;
+};
+
+static void wake_waiter(struct db_job *job)
+{
+    struct waiter *wt = job->done_arg;
+    pthread_mutex_lock(&wt->lock);
+    wt->finished = 1;
+    pthread_cond_signal(&wt->cond);
+    pthread_mutex_unlock(&wt->lock);
+}
+
+int db_writer_run(db_writer *w, struct db_job *job)
+{
+    struct waiter wt = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+    job->done = wake_waiter;
+    job->done_arg = &wt;
+    if (db_writer_submit(w, job) != 0)
+        return -1;
+    pthread_mutex_lock(&wt.lock);
+    while (!wt.finished)
+        pthread_cond_wait(&wt.cond, &wt.lock);
+    pthread_mutex_unlock(&wt.lock);
+    return job->rc;
+}
+
+void db_writer_stats(db_writer *w, long *commits, long *jobs)
+{
+    /* Read without the lock: the figures are monotonic counters for reports. */
+    *commits = w->commits;
+    *jobs = w->jobs;
+}

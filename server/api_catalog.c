@@ -1,0 +1,439 @@
+/* api_catalog: applications, systems, benchmarks, system parameters,
+ * templates, couplings and saved models over the JSON API (SPEC §4).
+ *
+ * Each write validates its whole body first, then runs as one writer job, so
+ * a rejected request stores nothing.
+ */
+#include "db/catalog.h"
+#include "server/routes.h"
+#include "server/rundoc.h"
+#include "server/validate.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- shared helpers ---------------------------------------------------------- */
+
+/* Runs a read with a pooled connection and answers with its JSON. */
+static int read_json(struct req *r, json_t *(*fn)(db *, const char *, struct err *),
+                     const char *arg)
+{
+    struct err e = {0};
+    db *d = db_pool_get(r->app->pool);
+    json_t *v = fn(d, arg, &e);
+    db_pool_put(r->app->pool, d);
+    if (v == NULL)
+        return http_error(r, &e);
+    return http_json(r, 200, v);
+}
+
+/* A write whose answer is known before it runs: ctx holds the answer. */
+struct simple_write {
+    int (*fn)(db *d, void *arg, struct err *err);
+    void *arg;
+    json_t *answer;
+    int status;
+};
+
+static int simple_job(db *d, void *arg, struct err *err)
+{
+    struct simple_write *w = arg;
+    return w->fn(d, w->arg, err);
+}
+
+static int simple_finish(struct req *r)
+{
+    struct simple_write *w = r->ctx;
+    return http_json(r, w->status, w->answer);
+}
+
+static int defer_simple(struct req *r, int (*fn)(db *, void *, struct err *), void *arg,
+                        int status, json_t *answer)
+{
+    struct simple_write *w = arena_alloc(r->arena, sizeof *w);
+    struct err e = {0};
+    if (w == NULL) {
+        json_decref(answer);
+        err_nomem(&e);
+        return http_error(r, &e);
+    }
+    w->fn = fn;
+    w->arg = arg;
+    w->answer = answer;
+    w->status = status;
+    r->ctx = w;
+    return http_defer_write(r, simple_job, w, simple_finish);
+}
+
+/* ---- applications and systems -------------------------------------------------- */
+
+static json_t *apps_list(db *d, const char *unused, struct err *err)
+{
+    json_t *v = db_apps_list(d, err);
+    (void)unused;
+    return v ? json_pack("{s:o}", "applications", v) : NULL;
+}
+
+static json_t *systems_list(db *d, const char *unused, struct err *err)
+{
+    json_t *v = db_systems_list(d, err);
+    (void)unused;
+    return v ? json_pack("{s:o}", "systems", v) : NULL;
+}
+
+int api_apps_list(struct req *r)
+{
+    return read_json(r, apps_list, NULL);
+}
+
+int api_app_get(struct req *r)
+{
+    return read_json(r, db_app_get, r->params[0]);
+}
+
+int api_systems_list(struct req *r)
+{
+    return read_json(r, systems_list, NULL);
+}
+
+int api_system_get(struct req *r)
+{
+    return read_json(r, db_system_get, r->params[0]);
+}
+
+struct upsert {
+    const char *name;
+    json_t *fields;
+};
+
+static int app_upsert_job(db *d, void *arg, struct err *err)
+{
+    struct upsert *u = arg;
+    return db_app_upsert(d, u->name, u->fields, 0, err);
+}
+
+static int system_upsert_job(db *d, void *arg, struct err *err)
+{
+    struct upsert *u = arg;
+    return db_system_upsert(d, u->name, u->fields, 0, err);
+}
+
+/* Owns body: it is kept alive by the answer until the response is sent. */
+static int put_entity(struct req *r, const char *const *allowed,
+                      int (*job)(db *, void *, struct err *))
+{
+    struct err e = {0};
+    json_t *body = http_body_json(r, &e);
+    struct upsert *u;
+
+    if (body == NULL)
+        return http_error(r, &e);
+    if (rundoc_check_name(r->params[0], strlen(r->params[0]), "name", &e) != 0 ||
+        validate_fields(body, allowed, &e) != 0) {
+        json_decref(body);
+        return http_error(r, &e);
+    }
+    u = arena_alloc(r->arena, sizeof *u);
+    if (u == NULL) {
+        json_decref(body);
+        err_nomem(&e);
+        return http_error(r, &e);
+    }
+    u->name = r->params[0];
+    u->fields = body;
+    return defer_simple(r, job, u, 200,
+                        json_pack("{s:s, s:o}", "name", r->params[0], "updated", body));
+}
+
+int api_app_put(struct req *r)
+{
+    static const char *const allowed[] = {"description", NULL};
+    return put_entity(r, allowed, app_upsert_job);
+}
+
+int api_system_put(struct req *r)
+{
+    static const char *const allowed[] = {"description", "processor", "cores",
+                                          "network",     "metadata",  NULL};
+    return put_entity(r, allowed, system_upsert_job);
+}
+
+/* ---- benchmarks ------------------------------------------------------------------ */
+
+struct bench_write {
+    const char *system;
+    struct db_benchmark *b;
+    size_t n;
+};
+
+static int bench_job(db *d, void *arg, struct err *err)
+{
+    struct bench_write *w = arg;
+    return db_benchmarks_add(d, w->system, w->b, w->n, err);
+}
+
+int api_benchmarks_post(struct req *r)
+{
+    struct err e = {0};
+    json_t *body = http_body_json(r, &e);
+    struct bench_write *w = arena_alloc(r->arena, sizeof *w);
+
+    if (body == NULL)
+        return http_error(r, &e);
+    if (w == NULL ||
+        rundoc_check_name(r->params[0], strlen(r->params[0]), "system", &e) != 0 ||
+        validate_benchmarks(body, r->arena, &w->b, &w->n, &e) != 0) {
+        json_decref(body);
+        if (w == NULL)
+            err_nomem(&e);
+        return http_error(r, &e);
+    }
+    json_decref(body);
+    w->system = r->params[0];
+    return defer_simple(
+        r, bench_job, w, 201,
+        json_pack("{s:s, s:I}", "system", r->params[0], "stored", (json_int_t)w->n));
+}
+
+int api_benchmarks_list(struct req *r)
+{
+    struct err e = {0};
+    db *d = db_pool_get(r->app->pool);
+    json_t *sys = db_system_get(d, r->params[0], &e);
+    json_t *v =
+        sys ? db_benchmarks_list(d, r->params[0], http_query(r, "name"), &e) : NULL;
+    db_pool_put(r->app->pool, d);
+    json_decref(sys);
+    if (v == NULL)
+        return http_error(r, &e);
+    return http_json(r, 200,
+                     json_pack("{s:s, s:o}", "system", r->params[0], "benchmarks", v));
+}
+
+/* ---- parameters ------------------------------------------------------------------- */
+
+struct param_write {
+    const char *system;
+    struct db_param *p;
+    size_t n;
+    const char *delete_name;
+};
+
+static int param_job(db *d, void *arg, struct err *err)
+{
+    struct param_write *w = arg;
+    if (w->delete_name)
+        return db_param_delete(d, w->system, w->delete_name, err);
+    return db_params_set(d, w->system, w->p, w->n, err);
+}
+
+int api_params_post(struct req *r)
+{
+    struct err e = {0};
+    json_t *body = http_body_json(r, &e), *answer;
+    struct param_write *w = arena_alloc(r->arena, sizeof *w);
+    size_t i;
+
+    if (body == NULL)
+        return http_error(r, &e);
+    if (w == NULL ||
+        rundoc_check_name(r->params[0], strlen(r->params[0]), "system", &e) != 0 ||
+        validate_parameters(body, r->arena, &w->p, &w->n, &e) != 0) {
+        json_decref(body);
+        if (w == NULL)
+            err_nomem(&e);
+        return http_error(r, &e);
+    }
+    json_decref(body);
+    w->system = r->params[0];
+    answer = json_object();
+    for (i = 0; i < w->n; i++) {
+        const char *sig =
+            w->p[i].args[0] ? arena_printf(r->arena, "%s(%s)", w->p[i].name, w->p[i].args)
+                            : w->p[i].name;
+        json_object_set_new(answer, sig, json_string(w->p[i].expression));
+    }
+    return defer_simple(
+        r, param_job, w, 201,
+        json_pack("{s:s, s:o}", "system", r->params[0], "parameters", answer));
+}
+
+int api_params_list(struct req *r)
+{
+    struct err e = {0};
+    db *d = db_pool_get(r->app->pool);
+    json_t *sys = db_system_get(d, r->params[0], &e);
+    json_t *v = sys ? db_params_list(d, r->params[0], &e) : NULL;
+    db_pool_put(r->app->pool, d);
+    json_decref(sys);
+    if (v == NULL)
+        return http_error(r, &e);
+    return http_json(r, 200,
+                     json_pack("{s:s, s:o}", "system", r->params[0], "parameters", v));
+}
+
+int api_param_delete(struct req *r)
+{
+    struct param_write *w = arena_alloc(r->arena, sizeof *w);
+    struct err e = {0};
+    if (w == NULL) {
+        err_nomem(&e);
+        return http_error(r, &e);
+    }
+    w->system = r->params[0];
+    w->delete_name = r->params[1];
+    return defer_simple(
+        r, param_job, w, 200,
+        json_pack("{s:s, s:s}", "system", r->params[0], "deleted", r->params[1]));
+}
+
+/* ---- templates -------------------------------------------------------------------- */
+
+struct template_write {
+    const char *name, *application, *kernel, *expression, *description;
+};
+
+static int template_job(db *d, void *arg, struct err *err)
+{
+    struct template_write *t = arg;
+    return db_template_put(d, t->name, t->application, t->kernel, t->expression,
+                           t->description, err);
+}
+
+int api_templates_list(struct req *r)
+{
+    struct err e = {0};
+    db *d = db_pool_get(r->app->pool);
+    json_t *v = db_templates_list(d, http_query(r, "application"), &e);
+    db_pool_put(r->app->pool, d);
+    if (v == NULL)
+        return http_error(r, &e);
+    return http_json(r, 200, json_pack("{s:o}", "templates", v));
+}
+
+int api_template_get(struct req *r)
+{
+    return read_json(r, db_template_get, r->params[0]);
+}
+
+int api_templates_post(struct req *r)
+{
+    struct err e = {0};
+    json_t *body = http_body_json(r, &e);
+    struct template_write *t = arena_alloc(r->arena, sizeof *t);
+
+    if (body == NULL)
+        return http_error(r, &e);
+    if (t == NULL ||
+        validate_template(body, r->arena, &t->name, &t->application, &t->kernel,
+                          &t->expression, &t->description, &e) != 0) {
+        json_decref(body);
+        if (t == NULL)
+            err_nomem(&e);
+        return http_error(r, &e);
+    }
+    json_decref(body);
+    return defer_simple(r, template_job, t, 201,
+                        json_pack("{s:s, s:s, s:s, s:s}", "name", t->name, "application",
+                                  t->application, "kernel", t->kernel, "expression",
+                                  t->expression));
+}
+
+/* ---- couplings -------------------------------------------------------------------- */
+
+struct coupling_write {
+    struct db_coupling *c;
+    size_t n;
+    long long *ids;
+};
+
+static int coupling_job(db *d, void *arg, struct err *err)
+{
+    struct coupling_write *w = arg;
+    return db_couplings_add(d, w->c, w->n, w->ids, err);
+}
+
+static int coupling_finish(struct req *r)
+{
+    struct coupling_write *w = r->ctx;
+    json_t *ids = json_array();
+    size_t i;
+    for (i = 0; i < w->n; i++)
+        json_array_append_new(ids, json_integer(w->ids[i]));
+    return http_json(r, 201,
+                     json_pack("{s:o, s:I}", "ids", ids, "stored", (json_int_t)w->n));
+}
+
+int api_couplings_post(struct req *r)
+{
+    struct err e = {0};
+    json_t *body = http_body_json(r, &e);
+    struct coupling_write *w = arena_alloc(r->arena, sizeof *w);
+
+    if (body == NULL)
+        return http_error(r, &e);
+    if (w == NULL || validate_couplings(body, r->arena, &w->c, &w->n, &e) != 0) {
+        json_decref(body);
+        if (w == NULL)
+            err_nomem(&e);
+        return http_error(r, &e);
+    }
+    json_decref(body);
+    w->ids = arena_alloc(r->arena, w->n * sizeof *w->ids);
+    if (w->ids == NULL) {
+        err_nomem(&e);
+        return http_error(r, &e);
+    }
+    r->ctx = w;
+    return http_defer_write(r, coupling_job, w, coupling_finish);
+}
+
+int api_couplings_list(struct req *r)
+{
+    struct err e = {0};
+    db *d = db_pool_get(r->app->pool);
+    json_t *v =
+        db_couplings_list(d, http_query(r, "application"), http_query(r, "system"), &e);
+    db_pool_put(r->app->pool, d);
+    if (v == NULL)
+        return http_error(r, &e);
+    return http_json(r, 200, json_pack("{s:o}", "couplings", v));
+}
+
+/* ---- models ----------------------------------------------------------------------- */
+
+int api_models_list(struct req *r)
+{
+    struct err e = {0};
+    db *d = db_pool_get(r->app->pool);
+    json_t *v = db_models_list(d, 1000, &e);
+    db_pool_put(r->app->pool, d);
+    if (v == NULL)
+        return http_error(r, &e);
+    return http_json(r, 200, json_pack("{s:o}", "models", v));
+}
+
+int api_model_get(struct req *r)
+{
+    struct err e = {0};
+    char *end;
+    long long id;
+    json_t *v;
+    db *d;
+
+    errno = 0;
+    id = strtoll(r->params[0], &end, 10);
+    if (*end != '\0' || errno == ERANGE || id < 1) {
+        err_set(&e, 404, "not_found", NULL, "no model with id %s", r->params[0]);
+        return http_error(r, &e);
+    }
+    d = db_pool_get(r->app->pool);
+    v = db_model_get(d, id, &e);
+    db_pool_put(r->app->pool, d);
+    if (v == NULL)
+        return http_error(r, &e);
+    return http_json(r, 200, v);
+}

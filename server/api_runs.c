@@ -1,0 +1,260 @@
+/* api_runs: uploading, listing and exporting runs (SPEC §4).
+ *
+ * An upload is validated completely on the pool thread, then handed to the
+ * writer as one job: the whole request commits or nothing does, and it shares
+ * its commit (and fsync) with whatever else is queued (group commit).
+ */
+#include "common/xalloc.h"
+#include "db/catalog.h"
+#include "db/runs.h"
+#include "server/export.h"
+#include "server/routes.h"
+#include "server/rundoc.h"
+
+#include <errno.h>
+#include <microhttpd.h>
+#include <stdlib.h>
+#include <string.h>
+
+int api_health(struct req *r)
+{
+    return http_json(r, 200,
+                     json_pack("{s:s, s:s, s:i}", "status", "ok", "version", "0.1.0",
+                               "schema", db_schema_version()));
+}
+
+struct upload {
+    struct db_run *runs;
+    size_t n;
+    long long *ids;
+    int *existed;
+};
+
+static int upload_job(db *d, void *arg, struct err *err)
+{
+    struct upload *u = arg;
+    return db_runs_insert(d, u->runs, u->n, u->ids, u->existed, err);
+}
+
+static int upload_finish(struct req *r)
+{
+    struct upload *u = r->ctx;
+    json_t *ids = json_array(), *list = json_array();
+    size_t i, created = 0;
+
+    for (i = 0; i < u->n; i++) {
+        json_array_append_new(ids, json_integer(u->ids[i]));
+        json_array_append_new(list,
+                              json_pack("{s:I, s:s?, s:s}", "id", (json_int_t)u->ids[i],
+                                        "uid", u->runs[i].uid, "status",
+                                        u->existed[i] ? "existing" : "created"));
+        created += !u->existed[i];
+    }
+    return http_json(r, created ? 201 : 200,
+                     json_pack("{s:o, s:I, s:I, s:o}", "ids", ids, "created",
+                               (json_int_t)created, "existing",
+                               (json_int_t)(u->n - created), "runs", list));
+}
+
+/* Validates the body of a run upload (JSON or CSV) into r->ctx. */
+static int parse_upload(struct req *r, struct upload *u, struct err *err)
+{
+    const char *ct = http_header(r, "Content-Type");
+    size_t i;
+
+    if (ct && strncmp(ct, "text/csv", 8) == 0) {
+        if (rundoc_parse_csv(r->body.data ? r->body.data : "", r->body.len, r->arena,
+                             &u->runs, &u->n, err) != 0)
+            return -1;
+    } else {
+        json_t *body = http_body_json(r, err);
+        int rc;
+        if (body == NULL)
+            return -1;
+        rc = rundoc_parse_body(body, r->arena, &u->runs, &u->n, err);
+        json_decref(body);
+        if (rc != 0)
+            return -1;
+    }
+    for (i = 0; i < u->n; i++)
+        u->runs[i].submitter = r->token_name;
+    u->ids = arena_alloc(r->arena, u->n * sizeof *u->ids);
+    u->existed = arena_alloc(r->arena, u->n * sizeof *u->existed);
+    if (u->ids == NULL || u->existed == NULL)
+        return err_nomem(err);
+    return 0;
+}
+
+int api_runs_post(struct req *r)
+{
+    struct err e = {0};
+    struct upload *u = arena_alloc(r->arena, sizeof *u);
+    if (u == NULL) {
+        err_nomem(&e);
+        return http_error(r, &e);
+    }
+    if (parse_upload(r, u, &e) != 0)
+        return http_error(r, &e);
+    r->ctx = u;
+    return http_defer_write(r, upload_job, u, upload_finish);
+}
+
+/* Parses an optional integer query parameter within [lo, hi]. */
+static int query_int(struct req *r, const char *name, long long lo, long long hi,
+                     long long *out, struct err *err)
+{
+    const char *s = http_query(r, name);
+    char *end;
+    long long v;
+    if (s == NULL || *s == '\0')
+        return 0;
+    errno = 0;
+    v = strtoll(s, &end, 10);
+    if (*end != '\0' || errno == ERANGE || v < lo || v > hi)
+        return err_set(err, 400, "bad_parameter", name,
+                       "%s must be an integer from %lld to %lld", name, lo, hi);
+    *out = v;
+    return 0;
+}
+
+int api_runs_list(struct req *r)
+{
+    struct db_run_filter f = {0};
+    struct err e = {0};
+    struct db_run_row *rows;
+    long long limit = 100, after = 0, nprocs = 0;
+    json_t *arr, *out;
+    db *d;
+    int n, i;
+
+    if (query_int(r, "limit", 1, 1000, &limit, &e) != 0 ||
+        query_int(r, "after", 0, (1LL << 62), &after, &e) != 0 ||
+        query_int(r, "nprocs", 1, 100000000, &nprocs, &e) != 0)
+        return http_error(r, &e);
+    f.application = http_query(r, "application");
+    f.executable = http_query(r, "executable");
+    f.system = http_query(r, "system");
+    f.nprocs = nprocs;
+    f.after = after;
+    f.limit = (int)limit;
+    d = db_pool_get(r->app->pool);
+    n = db_runs_list(d, &f, r->arena, &rows, &e);
+    db_pool_put(r->app->pool, d);
+    if (n < 0)
+        return http_error(r, &e);
+    arr = json_array();
+    for (i = 0; i < n; i++)
+        json_array_append_new(arr, rundoc_to_json(&rows[i]));
+    out = json_pack("{s:o}", "runs", arr);
+    /* The cursor is the last id: stable under concurrent inserts, since new
+     * runs always get larger ids. */
+    if (n == (int)limit)
+        json_object_set_new(out, "next_after", json_integer(rows[n - 1].id));
+    else
+        json_object_set_new(out, "next_after", json_null());
+    return http_json(r, 200, out);
+}
+
+int api_run_get(struct req *r)
+{
+    struct err e = {0};
+    struct db_run_row row;
+    char *end;
+    long long id;
+    db *d;
+    int found;
+
+    errno = 0;
+    id = strtoll(r->params[0], &end, 10);
+    if (*end != '\0' || errno == ERANGE || id < 1) {
+        err_set(&e, 404, "not_found", NULL, "no run with id %s", r->params[0]);
+        return http_error(r, &e);
+    }
+    d = db_pool_get(r->app->pool);
+    found = db_run_get(d, id, r->arena, &row, &e);
+    db_pool_put(r->app->pool, d);
+    if (found < 0)
+        return http_error(r, &e);
+    if (found == 0) {
+        err_set(&e, 404, "not_found", NULL, "no run with id %lld", id);
+        return http_error(r, &e);
+    }
+    return http_json(r, 200, rundoc_to_json(&row));
+}
+
+/* ---- export: streamed in pages so memory stays flat ------------------------ */
+
+struct export_stream {
+    struct app *app;
+    struct exporter *x;
+    struct buf out;
+    size_t pos;
+    int more;
+};
+
+static ssize_t export_read(void *cls, uint64_t pos, char *dst, size_t max)
+{
+    struct export_stream *st = cls;
+    size_t avail;
+    (void)pos;
+    while (st->pos >= st->out.len) {
+        db *d;
+        if (!st->more)
+            return MHD_CONTENT_READER_END_OF_STREAM;
+        buf_reset(&st->out);
+        st->pos = 0;
+        /* One pooled connection per page, returned between pages, so a slow
+         * client never holds a reader. */
+        d = db_pool_get(st->app->pool);
+        st->more = export_page(st->x, d, &st->out);
+        db_pool_put(st->app->pool, d);
+        if (st->more < 0)
+            return MHD_CONTENT_READER_END_WITH_ERROR;
+    }
+    avail = st->out.len - st->pos;
+    if (avail > max)
+        avail = max;
+    memcpy(dst, st->out.data + st->pos, avail);
+    st->pos += avail;
+    return (ssize_t)avail;
+}
+
+static void export_stream_free(void *cls)
+{
+    struct export_stream *st = cls;
+    export_free(st->x);
+    buf_free(&st->out);
+    xfree(st);
+}
+
+int api_export(struct req *r)
+{
+    const char *fmt = http_query(r, "format");
+    struct export_stream *st;
+    struct err e = {0};
+    int csv = fmt && strcmp(fmt, "csv") == 0;
+
+    if (fmt && !csv && strcmp(fmt, "json") != 0) {
+        err_set(&e, 400, "bad_parameter", "format", "format must be csv or json");
+        return http_error(r, &e);
+    }
+    st = xcalloc(1, sizeof *st);
+    if (st == NULL || (st->x = export_new(csv)) == NULL) {
+        xfree(st);
+        err_nomem(&e);
+        return http_error(r, &e);
+    }
+    st->app = r->app;
+    st->more = 1;
+    buf_init(&st->out, 64u << 20);
+    r->stream = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024,
+                                                  export_read, st, export_stream_free);
+    if (r->stream == NULL) {
+        export_stream_free(st);
+        err_nomem(&e);
+        return http_error(r, &e);
+    }
+    r->status = 200;
+    r->content_type = csv ? "text/csv; charset=utf-8" : "application/json";
+    return 0;
+}

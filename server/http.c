@@ -1,0 +1,447 @@
+/* http: libmicrohttpd integration; see http.h. */
+#include "server/http.h"
+#include "common/sha256.h"
+#include "common/xalloc.h"
+#include "db/catalog.h"
+#include "server/api_error.h"
+#include "server/routes.h"
+#include "web/html.h"
+
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static atomic_int active_requests;
+
+/* ---- helpers for handlers ------------------------------------------------ */
+
+int http_body(struct req *r, int status, const char *content_type, const char *body,
+              size_t len)
+{
+    r->status = status;
+    r->content_type = content_type;
+    r->resp = body;
+    r->resp_len = len;
+    r->resp_free = 0;
+    return 0;
+}
+
+int http_json(struct req *r, int status, json_t *v)
+{
+    /* 16 significant digits: 11.2 reads as 11.2, not 11.199999999999999;
+     * exports use 17 and are lossless. */
+    char *s = v ? json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(16)) : NULL;
+    json_decref(v);
+    if (s == NULL) {
+        struct err e = {0};
+        err_nomem(&e);
+        return http_error(r, &e);
+    }
+    r->status = status;
+    r->content_type = "application/json";
+    r->resp = s;
+    r->resp_len = strlen(s);
+    r->resp_free = 1;
+    return 0;
+}
+
+int http_redirect(struct req *r, const char *location)
+{
+    r->location = location;
+    return http_body(r, 303, "text/plain; charset=utf-8", "see other", 9);
+}
+
+int http_error(struct req *r, const struct err *e)
+{
+    char *body;
+    size_t len;
+    int status;
+
+    if (r->route && (r->route->flags & R_HTML)) {
+        struct buf b;
+        status = e->status >= 400 ? e->status : 500;
+        buf_init(&b, 1 << 16);
+        buf_puts(
+            &b, "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+                "<title>Error</title><link rel=\"stylesheet\" href=\"/static/style.css\">"
+                "</head><body><main><h1>Error ");
+        buf_printf(&b, "%d</h1><p class=\"error\">", status);
+        web_html_text(&b, e->message[0] ? e->message : "internal error");
+        buf_puts(
+            &b, "</p><p><a href=\"/\">Back to the overview</a></p></main></body></html>");
+        body = buf_detach(&b, &len);
+        if (body) {
+            r->status = status;
+            r->content_type = "text/html; charset=utf-8";
+            r->resp = body;
+            r->resp_len = len;
+            r->resp_free = 1;
+            return 0;
+        }
+    }
+    status = api_error_json(e, &body, &len);
+    r->status = status;
+    r->content_type = "application/json";
+    r->resp =
+        body ? body
+             : "{\"error\":{\"code\":\"out_of_memory\",\"message\":\"out of memory\"}}";
+    r->resp_len = body ? len : strlen(r->resp);
+    r->resp_free = body != NULL;
+    return 0;
+}
+
+static int hexval(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+char *http_decode(arena *a, const char *s, size_t n, int plus)
+{
+    char *out = arena_alloc(a, n + 1), *o = out;
+    size_t i;
+    if (out == NULL)
+        return NULL;
+    for (i = 0; i < n; i++) {
+        if (s[i] == '%') {
+            int h, l;
+            if (i + 2 >= n)
+                return NULL;
+            h = hexval((unsigned char)s[i + 1]);
+            l = hexval((unsigned char)s[i + 2]);
+            if (h < 0 || l < 0 || (h == 0 && l == 0))
+                return NULL;
+            *o++ = (char)(h * 16 + l);
+            i += 2;
+        } else if (plus && s[i] == '+') {
+            *o++ = ' ';
+        } else {
+            *o++ = s[i];
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+const char *http_query(struct req *r, const char *name)
+{
+    const char *raw = MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, name);
+    if (raw == NULL)
+        return NULL;
+    return http_decode(r->arena, raw, strlen(raw), 1);
+}
+
+const char *http_header(struct req *r, const char *name)
+{
+    return MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, name);
+}
+
+json_t *http_body_json(struct req *r, struct err *err)
+{
+    const char *ct = http_header(r, "Content-Type");
+    json_error_t je;
+    json_t *v;
+
+    if (ct == NULL || strncmp(ct, "application/json", 16) != 0 ||
+        (ct[16] != '\0' && ct[16] != ';' && ct[16] != ' ')) {
+        err_set(err, 400, "content_type", NULL,
+                "Content-Type must be application/json (got %s)", ct ? ct : "none");
+        return NULL;
+    }
+    v = json_loadb(r->body.data ? r->body.data : "", r->body.len, JSON_REJECT_DUPLICATES,
+                   &je);
+    if (v == NULL) {
+        err_set(err, 400, "malformed_json", NULL,
+                "malformed JSON at line %d column %d: %s", je.line, je.column, je.text);
+        return NULL;
+    }
+    return v;
+}
+
+/* Looks the presented token up; sets r->token_name when valid. */
+static int check_token(struct req *r)
+{
+    const char *auth = http_header(r, "Authorization");
+    uint8_t hash[SHA256_LEN];
+    struct err e = {0};
+    char *name;
+    db *d;
+
+    if (auth == NULL || strncmp(auth, "Bearer ", 7) != 0)
+        return 0;
+    auth += 7;
+    while (*auth == ' ')
+        auth++;
+    sha256(auth, strlen(auth), hash);
+    d = db_pool_get(r->app->pool);
+    name = db_token_check(d, hash, &e);
+    db_pool_put(r->app->pool, d);
+    if (name) {
+        r->token_name = arena_strdup(r->arena, name);
+        xfree(name);
+    }
+    return 0;
+}
+
+int http_require_token(struct req *r, struct err *err)
+{
+    if (r->token_name)
+        return 0;
+    if (http_header(r, "Authorization") == NULL)
+        return err_set(err, 401, "unauthorized", NULL,
+                       "this request needs a write token: Authorization: Bearer TOKEN "
+                       "(create one with 'prophecyd token create NAME')");
+    return err_set(err, 401, "unauthorized", NULL, "unknown or revoked token");
+}
+
+/* ---- deferred writes --------------------------------------------------- */
+
+static void write_done(struct db_job *job)
+{
+    struct req *r = job->done_arg;
+    r->state = REQ_DONE;
+    MHD_resume_connection(r->conn);
+}
+
+int http_defer_write(struct req *r, int (*fn)(db *d, void *arg, struct err *err),
+                     void *arg, handler_fn finish)
+{
+    r->job.fn = fn;
+    r->job.arg = arg;
+    r->job.done = write_done;
+    r->job.done_arg = r;
+    r->finish = finish;
+    r->state = REQ_WAITING;
+    /* Suspend before submitting: the writer may finish (and resume) at once. */
+    MHD_suspend_connection(r->conn);
+    if (db_writer_submit(r->app->writer, &r->job) != 0) {
+        r->state = REQ_DONE;
+        MHD_resume_connection(r->conn);
+    }
+    return 0;
+}
+
+/* ---- the MHD callbacks ---------------------------------------------------- */
+
+static struct req *req_new(struct app *app, struct MHD_Connection *conn,
+                           const char *method, const char *url)
+{
+    struct req *r = xcalloc(1, sizeof *r);
+    if (r == NULL)
+        return NULL;
+    r->arena = arena_new();
+    if (r->arena == NULL) {
+        xfree(r);
+        return NULL;
+    }
+    r->app = app;
+    r->conn = conn;
+    r->method = arena_strdup(r->arena, method);
+    r->path = arena_strdup(r->arena, url);
+    buf_init(&r->body, app->cfg->max_body);
+    atomic_fetch_add(&active_requests, 1);
+    return r;
+}
+
+static void req_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                          enum MHD_RequestTerminationCode toe)
+{
+    struct req *r = *con_cls;
+    (void)cls;
+    (void)conn;
+    (void)toe;
+    if (r == NULL)
+        return;
+    if (r->stream)
+        MHD_destroy_response(r->stream);
+    if (r->resp_free)
+        free((void *)r->resp);
+    buf_free(&r->body);
+    arena_free(r->arena);
+    xfree(r);
+    *con_cls = NULL;
+    atomic_fetch_sub(&active_requests, 1);
+}
+
+static enum MHD_Result send_response(struct req *r)
+{
+    struct MHD_Response *resp;
+    enum MHD_Result ret;
+
+    if (r->resp == NULL && r->stream == NULL) {
+        struct err e = {0};
+        err_set(&e, 500, "internal", NULL, "handler produced no response");
+        http_error(r, &e);
+    }
+    if (r->stream) {
+        resp = r->stream;
+        r->stream = NULL;
+    } else {
+        resp = MHD_create_response_from_buffer(r->resp_len, (void *)r->resp,
+                                               r->resp_free ? MHD_RESPMEM_MUST_FREE
+                                                            : MHD_RESPMEM_PERSISTENT);
+    }
+    if (resp == NULL)
+        return MHD_NO;
+    r->resp_free = 0; /* MHD owns it now */
+    MHD_add_response_header(resp, "Content-Type", r->content_type);
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    if (strncmp(r->content_type, "text/html", 9) == 0)
+        MHD_add_response_header(resp, "Content-Security-Policy",
+                                "default-src 'none'; style-src 'self'; img-src 'self'; "
+                                "script-src 'self'; form-action 'self'; "
+                                "frame-ancestors 'none'; base-uri 'none'");
+    if (strncmp(r->content_type, "image/svg", 9) == 0)
+        MHD_add_response_header(resp, "Content-Security-Policy",
+                                "default-src 'none'; style-src 'unsafe-inline'");
+    if (r->location)
+        MHD_add_response_header(resp, "Location", r->location);
+    if (r->extra_header[0])
+        MHD_add_response_header(resp, r->extra_header[0], r->extra_header[1]);
+    if (r->status == 405 && r->route == NULL)
+        MHD_add_response_header(resp, "Allow", "GET, POST, PUT, DELETE");
+    ret = MHD_queue_response(r->conn, (unsigned)r->status, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
+static void dispatch(struct req *r)
+{
+    struct err e = {0};
+    int method_mismatch = 0;
+
+    r->route = routes_match(r, &method_mismatch);
+    if (r->route == NULL) {
+        if (method_mismatch)
+            err_set(&e, 405, "method_not_allowed", NULL, "%s is not allowed on %s",
+                    r->method, r->path);
+        else
+            err_set(&e, 404, "not_found", NULL, "no such resource: %s", r->path);
+        http_error(r, &e);
+        return;
+    }
+    if (r->body_too_big) {
+        err_set(&e, 413, "too_large", NULL, "request body over the limit of %zu bytes",
+                r->app->cfg->max_body);
+        http_error(r, &e);
+        return;
+    }
+    check_token(r);
+    if ((r->route->flags & R_WRITE) || r->app->cfg->protect_reads) {
+        if (http_require_token(r, &e) != 0) {
+            http_error(r, &e);
+            return;
+        }
+    }
+    if (r->route->fn(r) != 0 && r->resp == NULL && r->stream == NULL &&
+        r->state != REQ_WAITING) {
+        err_set(&e, 500, "internal", NULL, "internal error");
+        http_error(r, &e);
+    }
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_data_size,
+                                  void **con_cls)
+{
+    struct app *app = cls;
+    struct req *r = *con_cls;
+    (void)version;
+
+    if (r == NULL) {
+        r = req_new(app, conn, method, url);
+        if (r == NULL)
+            return MHD_NO;
+        *con_cls = r;
+        return MHD_YES;
+    }
+    if (*upload_data_size > 0) {
+        if (!r->body_too_big) {
+            buf_append(&r->body, upload_data, *upload_data_size);
+            if (buf_failed(&r->body))
+                r->body_too_big = 1;
+        }
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
+    if (r->state == REQ_WAITING)
+        return MHD_YES; /* spurious call while suspended */
+    if (r->state == REQ_DONE) {
+        if (r->resp == NULL) {
+            if (r->job.rc != 0)
+                http_error(r, &r->job.err);
+            else
+                r->finish(r);
+        }
+        return send_response(r);
+    }
+    dispatch(r);
+    if (r->state == REQ_WAITING)
+        return MHD_YES;
+    return send_response(r);
+}
+
+/* Keep the URL raw: paths are split on '/' first and each segment decoded
+ * after, so that a name containing "%2F" stays one segment. Query values are
+ * decoded in http_query. */
+static size_t no_unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+    (void)cls;
+    (void)c;
+    return strlen(s);
+}
+
+int http_start(struct app *app, struct err *err)
+{
+    const struct config *cfg = app->cfg;
+    struct sockaddr_in addr;
+    const union MHD_DaemonInfo *info;
+
+    memset(&addr, 0, sizeof addr);
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons((uint16_t)cfg->port);
+    if (inet_pton(AF_INET, cfg->listen_host, &addr.sin_addr) != 1)
+        return err_set(err, 400, "usage", NULL,
+                       "cannot use listen address %s (IPv4 only)", cfg->listen_host);
+    app->daemon = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
+            MHD_USE_TURBO,
+        (uint16_t)cfg->port, NULL, NULL, on_request, app, MHD_OPTION_SOCK_ADDR, &addr,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->threads, MHD_OPTION_NOTIFY_COMPLETED,
+        req_completed, app, MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, NULL,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60, MHD_OPTION_CONNECTION_LIMIT,
+        (unsigned)1000, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+        MHD_OPTION_END);
+    if (app->daemon == NULL)
+        return err_set(err, 500, "listen", NULL, "cannot listen on %s:%d (in use?)",
+                       cfg->listen_host, cfg->port);
+    info = MHD_get_daemon_info(app->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    app->port = info ? info->port : cfg->port;
+    return 0;
+}
+
+void http_stop(struct app *app, int timeout_ms)
+{
+    int waited = 0;
+    if (app->daemon == NULL)
+        return;
+    MHD_quiesce_daemon(app->daemon);
+    while (atomic_load(&active_requests) > 0 && waited < timeout_ms) {
+        struct timespec ts = {0, 10 * 1000000L};
+        nanosleep(&ts, NULL);
+        waited += 10;
+    }
+    MHD_stop_daemon(app->daemon);
+    app->daemon = NULL;
+}

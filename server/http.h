@@ -1,0 +1,132 @@
+/* http: the HTTP layer of prophecyd on libmicrohttpd.
+ *
+ * Threading: MHD's internal epoll thread pool (--threads N, default one per
+ * core). Reads run on the pool threads with a borrowed read connection.
+ * Writes are handed to the single writer thread (db/writer.h); the request's
+ * connection is suspended meanwhile and resumed when the write is durable, so
+ * a pool thread never waits for an fsync and many uploads share one commit.
+ *
+ * Every request gets an arena that lives until MHD reports the request
+ * complete; handlers build bodies in it. Responses are queued only after the
+ * whole request has been read (never on the headers-only first call, which
+ * would cost keep-alive: FACTS.md).
+ */
+#ifndef PROPHECY_HTTP_H
+#define PROPHECY_HTTP_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "common/arena.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "db/pool.h"
+#include "db/writer.h"
+
+struct config {
+    const char *db_path;
+    const char *listen_host;
+    int port;
+    int threads;
+    size_t max_body;   /* bytes; default 8 MiB */
+    int protect_reads; /* reads need a token too */
+    int demo;          /* load example data into an empty database */
+    enum db_sync sync;
+    int quiet;
+};
+
+struct app {
+    const struct config *cfg;
+    db_writer *writer;
+    db_pool *pool;
+    struct MHD_Daemon *daemon;
+    int port; /* the port actually bound (for --listen host:0) */
+};
+
+struct req;
+typedef int (*handler_fn)(struct req *r);
+
+enum route_flags {
+    R_WRITE = 1, /* needs a write token */
+    R_HTML = 2,  /* errors are rendered as an HTML page */
+};
+
+struct route {
+    const char *method;  /* "GET", "POST", "PUT", "DELETE" */
+    const char *pattern; /* "/api/v1/systems/{}/benchmarks": {} captures one segment */
+    handler_fn fn;
+    int flags;
+};
+
+#define REQ_MAX_PARAMS 4
+
+struct req {
+    struct app *app;
+    struct MHD_Connection *conn;
+    arena *arena;
+    const char *method;
+    const char *path; /* raw path, not decoded */
+    const struct route *route;
+    const char *params[REQ_MAX_PARAMS]; /* decoded path captures */
+    struct buf body;
+    int body_too_big;
+    const char *token_name; /* set when a valid token was presented */
+
+    /* response */
+    int status;
+    const char *content_type;
+    const char *resp; /* arena- or malloc-owned, see resp_free */
+    size_t resp_len;
+    int resp_free;               /* 1: free() after sending */
+    const char *location;        /* Location header for redirects */
+    const char *extra_header[2]; /* name, value (e.g. Cache-Control) */
+    struct MHD_Response *stream; /* a streamed response built by the handler */
+
+    /* deferred write */
+    struct db_job job;
+    handler_fn finish; /* builds the response once the job is done */
+    int state;         /* REQ_NEW, REQ_WAITING, REQ_DONE */
+    void *ctx;         /* handler's own state between the two halves */
+};
+
+enum { REQ_NEW = 0, REQ_WAITING = 1, REQ_DONE = 2 };
+
+/* Starts the daemon per cfg. Returns 0 or -1 with err set. */
+int http_start(struct app *app, struct err *err);
+/* Stops accepting, lets in-flight requests finish (up to timeout_ms), stops. */
+void http_stop(struct app *app, int timeout_ms);
+
+/* ---- for handlers ------------------------------------------------------- */
+
+/* Responds with a JSON value (takes ownership of v) and status. Returns 0. */
+int http_json(struct req *r, int status, json_t *v);
+/* Responds with an error as JSON (or HTML for R_HTML routes). Returns 0. */
+int http_error(struct req *r, const struct err *e);
+/* Responds with text of the given type; body must live in the arena or be
+ * static. Returns 0. */
+int http_body(struct req *r, int status, const char *content_type, const char *body,
+              size_t len);
+/* Redirects (303 See Other) to location. Returns 0. */
+int http_redirect(struct req *r, const char *location);
+
+/* Returns the decoded query parameter (arena), or NULL. */
+const char *http_query(struct req *r, const char *name);
+/* Returns a request header, or NULL. */
+const char *http_header(struct req *r, const char *name);
+/* Parses the body as JSON (content type must be application/json). Returns a
+ * new reference, or NULL with a 400 error. */
+json_t *http_body_json(struct req *r, struct err *err);
+/* Requires a valid write token (or records a 401); returns 0 or -1. */
+int http_require_token(struct req *r, struct err *err);
+
+/* Queues fn(conn, arg) on the writer; when it completes, finish(r) is called
+ * on a pool thread to build the response (r->job.rc / r->job.err hold the
+ * outcome). Returns 0; the handler must return immediately after. */
+int http_defer_write(struct req *r, int (*fn)(db *d, void *arg, struct err *err),
+                     void *arg, handler_fn finish);
+
+/* Decodes %XX (and '+' as space when plus is set) into the arena. Returns
+ * NULL on invalid encoding or a decoded NUL byte. */
+char *http_decode(arena *a, const char *s, size_t n, int plus);
+
+#endif

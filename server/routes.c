@@ -1,0 +1,85 @@
+/* routes: the route table and its matcher; see routes.h. */
+#include "server/routes.h"
+
+#include <string.h>
+
+/* clang-format off */
+static const struct route table[] = {
+    {"GET",    "/api/v1/health",                      api_health,          0},
+    {"POST",   "/api/v1/runs",                        api_runs_post,       R_WRITE},
+    {"GET",    "/api/v1/runs",                        api_runs_list,       0},
+    {"GET",    "/api/v1/runs/{}",                     api_run_get,         0},
+    {"GET",    "/api/v1/export",                      api_export,          0},
+    {"GET",    "/api/v1/applications",                api_apps_list,       0},
+    {"GET",    "/api/v1/applications/{}",             api_app_get,         0},
+    {"PUT",    "/api/v1/applications/{}",             api_app_put,         R_WRITE},
+    {"GET",    "/api/v1/systems",                     api_systems_list,    0},
+    {"GET",    "/api/v1/systems/{}",                  api_system_get,      0},
+    {"PUT",    "/api/v1/systems/{}",                  api_system_put,      R_WRITE},
+    {"POST",   "/api/v1/systems/{}/benchmarks",       api_benchmarks_post, R_WRITE},
+    {"GET",    "/api/v1/systems/{}/benchmarks",       api_benchmarks_list, 0},
+    {"POST",   "/api/v1/systems/{}/parameters",       api_params_post,     R_WRITE},
+    {"GET",    "/api/v1/systems/{}/parameters",       api_params_list,     0},
+    {"DELETE", "/api/v1/systems/{}/parameters/{}",    api_param_delete,    R_WRITE},
+    {"GET",    "/api/v1/templates",                   api_templates_list,  0},
+    {"POST",   "/api/v1/templates",                   api_templates_post,  R_WRITE},
+    {"GET",    "/api/v1/templates/{}",                api_template_get,    0},
+    {"GET",    "/api/v1/couplings",                   api_couplings_list,  0},
+    {"POST",   "/api/v1/couplings",                   api_couplings_post,  R_WRITE},
+    {"GET",    "/api/v1/models",                      api_models_list,     0},
+    {"GET",    "/api/v1/models/{}",                   api_model_get,       0},
+};
+/* clang-format on */
+
+/* Matches pattern against path segment by segment; fills captures. */
+static int match(const char *pattern, const char *path, struct req *r, const char **caps,
+                 int *ncap)
+{
+    *ncap = 0;
+    while (*pattern && *path) {
+        if (*pattern != '/' || *path != '/')
+            return 0;
+        pattern++;
+        path++;
+        if (strncmp(pattern, "{}", 2) == 0) {
+            size_t n = strcspn(path, "/");
+            if (n == 0 || *ncap == REQ_MAX_PARAMS)
+                return 0;
+            if (r != NULL) {
+                caps[*ncap] = http_decode(r->arena, path, n, 0);
+                if (caps[*ncap] == NULL)
+                    return 0;
+            }
+            (*ncap)++;
+            pattern += 2;
+            path += n;
+        } else {
+            size_t n = strcspn(pattern, "/");
+            if (strncmp(pattern, path, n) != 0 || (path[n] != '/' && path[n] != '\0'))
+                return 0;
+            pattern += n;
+            path += n;
+        }
+    }
+    return *pattern == '\0' && *path == '\0';
+}
+
+const struct route *routes_match(struct req *r, int *method_mismatch)
+{
+    size_t i;
+    const char *caps[REQ_MAX_PARAMS];
+    int ncap;
+
+    *method_mismatch = 0;
+    for (i = 0; i < sizeof table / sizeof table[0]; i++) {
+        if (!match(table[i].pattern, r->path, NULL, caps, &ncap))
+            continue;
+        if (strcmp(table[i].method, r->method) != 0) {
+            *method_mismatch = 1;
+            continue;
+        }
+        match(table[i].pattern, r->path, r, r->params, &ncap);
+        return &table[i];
+    }
+    return NULL;
+}

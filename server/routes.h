@@ -1,0 +1,38 @@
+/* routes: the declarative route table of prophecyd. Reading routes.c tells
+ * the whole HTTP surface: method, path pattern, handler, flags. */
+#ifndef PROPHECY_ROUTES_H
+#define PROPHECY_ROUTES_H
+
+#include "server/http.h"
+
+/* Finds the route for r->method and r->path and fills r->params with the
+ * decoded captures. Returns NULL when none matches; *method_mismatch is set
+ * when the path exists with another method. */
+const struct route *routes_match(struct req *r, int *method_mismatch);
+
+/* Handlers, by module. */
+int api_health(struct req *r);
+int api_runs_post(struct req *r);
+int api_runs_list(struct req *r);
+int api_run_get(struct req *r);
+int api_export(struct req *r);
+int api_apps_list(struct req *r);
+int api_app_get(struct req *r);
+int api_app_put(struct req *r);
+int api_systems_list(struct req *r);
+int api_system_get(struct req *r);
+int api_system_put(struct req *r);
+int api_benchmarks_post(struct req *r);
+int api_benchmarks_list(struct req *r);
+int api_params_post(struct req *r);
+int api_params_list(struct req *r);
+int api_param_delete(struct req *r);
+int api_templates_list(struct req *r);
+int api_template_get(struct req *r);
+int api_templates_post(struct req *r);
+int api_couplings_list(struct req *r);
+int api_couplings_post(struct req *r);
+int api_models_list(struct req *r);
+int api_model_get(struct req *r);
+
+#endif

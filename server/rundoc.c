@@ -1,0 +1,376 @@
+/* rundoc: run document validation; see rundoc.h.
+ *
+ * Unknown fields are rejected rather than ignored: a typo such as "runtme"
+ * would otherwise store a run without the value the user meant to send.
+ */
+#include "server/rundoc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int utf8_valid(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = s[i];
+        size_t k;
+        unsigned cp;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf)
+            k = 1, cp = c & 0x1f;
+        else if (c >= 0xe0 && c <= 0xef)
+            k = 2, cp = c & 0x0f;
+        else if (c >= 0xf0 && c <= 0xf4)
+            k = 3, cp = c & 0x07;
+        else
+            return 0;
+        if (i + k >= n)
+            return 0;
+        for (size_t j = 1; j <= k; j++) {
+            if ((s[i + j] & 0xc0) != 0x80)
+                return 0;
+            cp = (cp << 6) | (s[i + j] & 0x3f);
+        }
+        if ((k == 2 && cp < 0x800) || (k == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
+            (cp >= 0xd800 && cp <= 0xdfff))
+            return 0;
+        i += k + 1;
+    }
+    return 1;
+}
+
+int rundoc_check_name(const char *s, size_t len, const char *field, struct err *err)
+{
+    size_t i;
+    if (len == 0)
+        return err_invalid(err, field, "%s must not be empty", field);
+    if (len > RUNDOC_MAX_NAME)
+        return err_invalid(err, field, "%s is longer than %d bytes", field,
+                           RUNDOC_MAX_NAME);
+    if (!utf8_valid((const unsigned char *)s, len))
+        return err_invalid(err, field, "%s is not valid UTF-8", field);
+    for (i = 0; i < len; i++)
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+            return err_invalid(err, field, "%s contains a control character", field);
+    return 0;
+}
+
+static int get_name(json_t *doc, const char *key, int required, arena *a,
+                    const char **out, struct err *err)
+{
+    json_t *v = json_object_get(doc, key);
+    *out = NULL;
+    if (v == NULL || json_is_null(v)) {
+        if (required)
+            return err_invalid(err, key, "%s is required", key);
+        return 0;
+    }
+    if (!json_is_string(v))
+        return err_invalid(err, key, "%s must be a string", key);
+    if (rundoc_check_name(json_string_value(v), json_string_length(v), key, err) != 0)
+        return -1;
+    *out = arena_strndup(a, json_string_value(v), json_string_length(v));
+    return *out ? 0 : err_nomem(err);
+}
+
+static int get_number(json_t *v, const char *field, int nonneg, double *out,
+                      struct err *err)
+{
+    double x;
+    if (!json_is_number(v))
+        return err_invalid(err, field, "%s must be a number", field);
+    x = json_number_value(v);
+    if (!isfinite(x))
+        return err_invalid(err, field, "%s must be finite", field);
+    if (nonneg && x < 0)
+        return err_invalid(err, field, "%s must not be negative", field);
+    *out = x;
+    return 0;
+}
+
+static int get_kvs(json_t *obj, const char *what, size_t max, arena *a,
+                   struct db_kv **out, size_t *n, struct err *err)
+{
+    const char *key;
+    json_t *v;
+    size_t i = 0;
+    char field[ERR_FIELD_MAX];
+
+    *out = NULL;
+    *n = 0;
+    if (obj == NULL || json_is_null(obj))
+        return 0;
+    if (!json_is_object(obj))
+        return err_invalid(err, what, "%s must be an object of name: number", what);
+    if (json_object_size(obj) > max)
+        return err_invalid(err, what, "%s has more than %zu entries", what, max);
+    *out = arena_alloc(a, (json_object_size(obj) + 1) * sizeof **out);
+    if (*out == NULL)
+        return err_nomem(err);
+    json_object_foreach(obj, key, v)
+    {
+        snprintf(field, sizeof field, "%s.%s", what, key);
+        if (rundoc_check_name(key, strlen(key), field, err) != 0 ||
+            get_number(v, field, 0, &(*out)[i].value, err) != 0)
+            return -1;
+        (*out)[i].name = arena_strdup(a, key);
+        i++;
+    }
+    *n = i;
+    return 0;
+}
+
+static int get_kernels(json_t *arr, arena *a, struct db_run *r, struct err *err)
+{
+    size_t i;
+    json_t *k;
+    char field[64];
+
+    if (arr == NULL || json_is_null(arr))
+        return 0;
+    if (!json_is_array(arr))
+        return err_invalid(err, "kernels", "kernels must be an array");
+    if (json_array_size(arr) > RUNDOC_MAX_KERNELS)
+        return err_invalid(err, "kernels", "more than %d kernels in one run",
+                           RUNDOC_MAX_KERNELS);
+    r->kernels = arena_alloc(a, (json_array_size(arr) + 1) * sizeof *r->kernels);
+    if (r->kernels == NULL)
+        return err_nomem(err);
+    json_array_foreach(arr, i, k)
+    {
+        struct db_kernel *kr = &r->kernels[i];
+        const char *key;
+        json_t *v;
+        snprintf(field, sizeof field, "kernels[%zu]", i);
+        if (!json_is_object(k))
+            return err_invalid(err, field, "%s must be an object", field);
+        json_object_foreach(k, key, v)
+        {
+            if (strcmp(key, "name") && strcmp(key, "time") && strcmp(key, "calls") &&
+                strcmp(key, "metrics")) {
+                err_invalid(err, key, "unknown field %s", key);
+                err_prefix_field(err, field);
+                return -1;
+            }
+        }
+        if (get_name(k, "name", 1, a, &kr->name, err) != 0 ||
+            (json_object_get(k, "time") == NULL &&
+             err_invalid(err, "time", "time is required") != 0) ||
+            get_number(json_object_get(k, "time"), "time", 1, &kr->time, err) != 0) {
+            err_prefix_field(err, field);
+            return -1;
+        }
+        v = json_object_get(k, "calls");
+        kr->calls = 1;
+        if (v != NULL && !json_is_null(v)) {
+            if (!json_is_integer(v) || json_integer_value(v) < 0) {
+                err_invalid(err, "calls", "calls must be a non-negative integer");
+                err_prefix_field(err, field);
+                return -1;
+            }
+            kr->calls = json_integer_value(v);
+        }
+        v = json_object_get(k, "metrics");
+        if (v != NULL && !json_is_null(v)) {
+            struct db_kv *kv;
+            size_t nkv;
+            char *txt;
+            if (get_kvs(v, "metrics", RUNDOC_MAX_METRICS, a, &kv, &nkv, err) != 0) {
+                err_prefix_field(err, field);
+                return -1;
+            }
+            txt = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+            kr->metrics_json = txt ? arena_strdup(a, txt) : NULL;
+            free(txt);
+        }
+    }
+    r->nkernels = json_array_size(arr);
+    return 0;
+}
+
+/* Accepts "YYYY-MM-DDTHH:MM:SS" with optional fraction and "Z" or +hh:mm. */
+int rundoc_valid_timestamp(const char *s)
+{
+    int y, mo, d, h, mi, se, n = 0;
+    if (strlen(s) > 40 ||
+        sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &se, &n) != 6 ||
+        n != 19)
+        return 0;
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
+        return 0;
+    s += n;
+    if (*s == '.') {
+        s++;
+        if (*s < '0' || *s > '9')
+            return 0;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    if (strcmp(s, "Z") == 0 || *s == '\0')
+        return 1;
+    if ((*s == '+' || *s == '-') && strlen(s) == 6 && s[3] == ':')
+        return 1;
+    return 0;
+}
+
+int rundoc_parse(json_t *doc, arena *a, struct db_run *r, struct err *err)
+{
+    static const char *const known[] = {"id",      "application", "executable", "system",
+                                        "nprocs",  "inputs",      "runtime",    "kernels",
+                                        "metrics", "started_at",  NULL};
+    const char *key;
+    json_t *v;
+
+    memset(r, 0, sizeof *r);
+    if (!json_is_object(doc))
+        return err_invalid(err, NULL, "a run document must be a JSON object");
+    json_object_foreach(doc, key, v)
+    {
+        int ok = 0;
+        for (int i = 0; known[i]; i++)
+            ok |= strcmp(key, known[i]) == 0;
+        if (!ok)
+            return err_invalid(err, key, "unknown field %s", key);
+    }
+    if (get_name(doc, "id", 0, a, &r->uid, err) != 0 ||
+        get_name(doc, "application", 1, a, &r->application, err) != 0 ||
+        get_name(doc, "executable", 1, a, &r->executable, err) != 0 ||
+        get_name(doc, "system", 1, a, &r->system, err) != 0)
+        return -1;
+    v = json_object_get(doc, "nprocs");
+    if (v == NULL)
+        return err_invalid(err, "nprocs", "nprocs is required");
+    if (!json_is_integer(v))
+        return err_invalid(err, "nprocs", "nprocs must be an integer");
+    if (json_integer_value(v) < 1)
+        return err_invalid(err, "nprocs", "nprocs must be at least 1");
+    if (json_integer_value(v) > 100000000)
+        return err_invalid(err, "nprocs", "nprocs is larger than 100000000");
+    r->nprocs = json_integer_value(v);
+    v = json_object_get(doc, "runtime");
+    if (v == NULL)
+        return err_invalid(err, "runtime", "runtime is required");
+    if (get_number(v, "runtime", 1, &r->runtime, err) != 0)
+        return -1;
+    if (get_kvs(json_object_get(doc, "inputs"), "inputs", RUNDOC_MAX_INPUTS, a,
+                &r->inputs, &r->ninputs, err) != 0 ||
+        get_kvs(json_object_get(doc, "metrics"), "metrics", RUNDOC_MAX_METRICS, a,
+                &r->metrics, &r->nmetrics, err) != 0 ||
+        get_kernels(json_object_get(doc, "kernels"), a, r, err) != 0)
+        return -1;
+    v = json_object_get(doc, "started_at");
+    if (v != NULL && !json_is_null(v)) {
+        if (!json_is_string(v) || !rundoc_valid_timestamp(json_string_value(v)))
+            return err_invalid(err, "started_at",
+                               "started_at must be an ISO 8601 time such as "
+                               "2026-11-21T10:00:00Z");
+        r->started_at = arena_strdup(a, json_string_value(v));
+    }
+    return 0;
+}
+
+int rundoc_parse_body(json_t *body, arena *a, struct db_run **runs, size_t *n,
+                      struct err *err)
+{
+    json_t *arr = json_is_object(body) ? json_object_get(body, "runs") : NULL;
+    size_t i;
+    json_t *doc;
+    char field[32];
+
+    *runs = NULL;
+    *n = 0;
+    if (!json_is_object(body))
+        return err_invalid(err, NULL,
+                           "the body must be a run document or {\"runs\": [...]}");
+    if (arr == NULL) {
+        *runs = arena_alloc(a, sizeof **runs);
+        if (*runs == NULL)
+            return err_nomem(err);
+        *n = 1;
+        return rundoc_parse(body, a, *runs, err);
+    }
+    if (json_object_size(body) != 1)
+        return err_invalid(err, NULL,
+                           "a batch is {\"runs\": [...]} with no other fields");
+    if (!json_is_array(arr))
+        return err_invalid(err, "runs", "runs must be an array");
+    if (json_array_size(arr) == 0)
+        return err_invalid(err, "runs", "runs must not be empty");
+    if (json_array_size(arr) > RUNDOC_MAX_BATCH)
+        return err_invalid(err, "runs", "more than %d runs in one batch",
+                           RUNDOC_MAX_BATCH);
+    *runs = arena_alloc(a, json_array_size(arr) * sizeof **runs);
+    if (*runs == NULL)
+        return err_nomem(err);
+    json_array_foreach(arr, i, doc)
+    {
+        if (rundoc_parse(doc, a, &(*runs)[i], err) != 0) {
+            snprintf(field, sizeof field, "runs[%zu]", i);
+            err_prefix_field(err, field);
+            return -1;
+        }
+    }
+    *n = json_array_size(arr);
+    return 0;
+}
+
+json_t *rundoc_to_json(const struct db_run_row *row)
+{
+    const struct db_run *r = &row->run;
+    json_t *o = json_object(), *inputs = json_object(), *metrics = json_object(),
+           *kernels = json_array();
+    size_t i;
+
+    for (i = 0; i < r->ninputs; i++)
+        json_object_set_new(inputs, r->inputs[i].name, json_real(r->inputs[i].value));
+    for (i = 0; i < r->nmetrics; i++)
+        json_object_set_new(metrics, r->metrics[i].name, json_real(r->metrics[i].value));
+    for (i = 0; i < r->nkernels; i++) {
+        json_t *k =
+            json_pack("{s:s, s:f, s:I}", "name", r->kernels[i].name, "time",
+                      r->kernels[i].time, "calls", (json_int_t)r->kernels[i].calls);
+        if (k && r->kernels[i].metrics_json) {
+            json_t *m = json_loads(r->kernels[i].metrics_json, 0, NULL);
+            if (m)
+                json_object_set_new(k, "metrics", m);
+        }
+        json_array_append_new(kernels, k);
+    }
+    json_object_set_new(o, "id", json_integer(row->id));
+    json_object_set_new(o, "uid", r->uid ? json_string(r->uid) : json_null());
+    json_object_set_new(o, "application", json_string(r->application));
+    json_object_set_new(o, "executable", json_string(r->executable));
+    json_object_set_new(o, "system", json_string(r->system));
+    json_object_set_new(o, "nprocs", json_integer(r->nprocs));
+    json_object_set_new(o, "inputs", inputs);
+    json_object_set_new(o, "runtime", json_real(r->runtime));
+    json_object_set_new(o, "kernels", kernels);
+    json_object_set_new(o, "metrics", metrics);
+    json_object_set_new(o, "started_at",
+                        r->started_at ? json_string(r->started_at) : json_null());
+    json_object_set_new(o, "submitter", json_string(r->submitter ? r->submitter : ""));
+    json_object_set_new(o, "created_at",
+                        json_string(row->created_at ? row->created_at : ""));
+    return o;
+}
+
+json_t *rundoc_export_json(const struct db_run_row *row)
+{
+    json_t *o = rundoc_to_json(row);
+    json_t *uid = json_object_get(o, "uid");
+    if (json_is_string(uid))
+        json_object_set(o, "id", uid);
+    else
+        json_object_del(o, "id");
+    json_object_del(o, "uid");
+    json_object_del(o, "submitter");
+    json_object_del(o, "created_at");
+    if (json_is_null(json_object_get(o, "started_at")))
+        json_object_del(o, "started_at");
+    return o;
+}

@@ -1,0 +1,51 @@
+/* rundoc: validating run documents from outside into db_run structs.
+ *
+ * One set of rules for every way a run arrives (JSON API, CSV import, web
+ * form, prophecyd import): required fields, types, limits (SPEC §4). All
+ * strings and arrays are allocated in the caller's arena. On the first rule
+ * broken the error names the field ("runs[3].kernels[2].time").
+ */
+#ifndef PROPHECY_RUNDOC_H
+#define PROPHECY_RUNDOC_H
+
+#include <jansson.h>
+
+#include "common/arena.h"
+#include "common/err.h"
+#include "db/runs.h"
+
+#define RUNDOC_MAX_NAME 256
+#define RUNDOC_MAX_KERNELS 10000
+#define RUNDOC_MAX_INPUTS 64
+#define RUNDOC_MAX_METRICS 256
+#define RUNDOC_MAX_BATCH 10000
+
+/* Validates a body that is one run document or {"runs": [...]}. Sets *runs
+ * (arena) and *n. Returns 0, or -1 with a 422 error naming the field. */
+int rundoc_parse_body(json_t *body, arena *a, struct db_run **runs, size_t *n,
+                      struct err *err);
+
+/* Validates one run document object into *out. */
+int rundoc_parse(json_t *doc, arena *a, struct db_run *out, struct err *err);
+
+/* Checks a name: non-empty, at most RUNDOC_MAX_NAME bytes, valid UTF-8, no
+ * control characters. Returns 0 or -1 with a 422 error naming field. */
+int rundoc_check_name(const char *s, size_t len, const char *field, struct err *err);
+
+/* Parses a CSV document (header application,executable,system,nprocs,runtime,
+ * then input columns) into runs. Returns 0 or -1 with a 422 error naming the
+ * line and column. */
+int rundoc_parse_csv(const char *text, size_t len, arena *a, struct db_run **runs,
+                     size_t *n, struct err *err);
+
+/* Returns 1 for "YYYY-MM-DDTHH:MM:SS[.fff][Z|+hh:mm]", else 0. */
+int rundoc_valid_timestamp(const char *s);
+
+/* Returns a JSON object for a stored run as the API shows it (new reference). */
+json_t *rundoc_to_json(const struct db_run_row *row);
+
+/* Returns the run as an import-compatible run document (new reference): what
+ * rundoc_parse accepts, so an export can be imported elsewhere. */
+json_t *rundoc_export_json(const struct db_run_row *row);
+
+#endif

@@ -1,0 +1,47 @@
+/* validate: checking the bodies of catalog writes (benchmarks, parameters,
+ * templates, couplings, entity fields) before anything is stored. Each
+ * returns 0 or -1 with a 422 error naming the field; results live in the
+ * arena. */
+#ifndef PROPHECY_VALIDATE_H
+#define PROPHECY_VALIDATE_H
+
+#include <jansson.h>
+
+#include "common/arena.h"
+#include "common/err.h"
+#include "db/catalog.h"
+
+#define VALIDATE_MAX_EXPR 4096
+#define VALIDATE_MAX_BENCHMARKS 100000
+#define VALIDATE_MAX_PARAMS 256
+#define VALIDATE_MAX_CHAIN 16
+
+/* Rejects keys of obj not in allowed (NULL-terminated) and non-string values
+ * except "cores" (integer) and "metadata" (object). */
+int validate_fields(json_t *obj, const char *const *allowed, struct err *err);
+
+/* An identifier: [A-Za-z_][A-Za-z0-9_]*, at most 64 bytes. */
+int validate_ident(const char *s, const char *field, struct err *err);
+
+/* Parses a parameter signature "NAME" or "NAME(a, b)" into name and a
+ * comma-separated argument list ("a,b"). */
+int validate_signature(const char *sig, arena *a, const char **name, const char **args,
+                       const char *field, struct err *err);
+
+/* Checks that an expression parses (template or parameter body; args is the
+ * parameter's comma-separated formal arguments or NULL). The error keeps the
+ * parser's column and names `field`. */
+int validate_expression(const char *src, const char *args, const char *field,
+                        struct err *err);
+
+int validate_benchmarks(json_t *body, arena *a, struct db_benchmark **out, size_t *n,
+                        struct err *err);
+int validate_parameters(json_t *body, arena *a, struct db_param **out, size_t *n,
+                        struct err *err);
+int validate_template(json_t *body, arena *a, const char **name, const char **application,
+                      const char **kernel, const char **expression,
+                      const char **description, struct err *err);
+int validate_couplings(json_t *body, arena *a, struct db_coupling **out, size_t *n,
+                       struct err *err);
+
+#endif
