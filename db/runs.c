@@ -55,7 +55,10 @@ static const char SQL_EXE_INS[] =
     "INSERT INTO executables (app_id, name) VALUES (?1, ?2)";
 static const char SQL_SYS_SEL[] = "SELECT id FROM systems WHERE name = ?1";
 static const char SQL_SYS_INS[] = "INSERT INTO systems (name) VALUES (?1)";
-static const char SQL_UID_SEL[] = "SELECT id FROM runs WHERE uid = ?1";
+static const char SQL_UID_SEL[] =
+    "SELECT r.id, a.name, e.name, s.name, r.nprocs, r.runtime FROM runs r "
+    "JOIN applications a ON a.id = r.app_id JOIN executables e ON e.id = r.exe_id "
+    "JOIN systems s ON s.id = r.system_id WHERE r.uid = ?1";
 static const char SQL_RUN_INS[] =
     "INSERT INTO runs (uid, app_id, exe_id, system_id, nprocs, runtime, started_at, "
     "submitter, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
@@ -142,9 +145,23 @@ int db_runs_insert(db *d, const struct db_run *runs, size_t n, long long *ids,
                 return -1;
             sqlite3_bind_text(st, 1, r->uid, -1, SQLITE_STATIC);
             if (sqlite3_step(st) == SQLITE_ROW) {
+                /* A repeat must be the same run: the same id with other
+                 * content is a client bug that must not pass silently. */
+                int same =
+                    strcmp((const char *)sqlite3_column_text(st, 1), r->application) ==
+                        0 &&
+                    strcmp((const char *)sqlite3_column_text(st, 2), r->executable) ==
+                        0 &&
+                    strcmp((const char *)sqlite3_column_text(st, 3), r->system) == 0 &&
+                    sqlite3_column_int64(st, 4) == r->nprocs &&
+                    sqlite3_column_double(st, 5) == r->runtime;
                 ids[i] = sqlite3_column_int64(st, 0);
                 existed[i] = 1;
                 sqlite3_reset(st);
+                if (!same)
+                    return err_set(err, 409, "conflict", "id",
+                                   "run id %s is already stored with different content",
+                                   r->uid);
                 continue;
             }
             sqlite3_reset(st);

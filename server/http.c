@@ -225,6 +225,7 @@ int http_defer_write(struct req *r, int (*fn)(db *d, void *arg, struct err *err)
     /* Suspend before submitting: the writer may finish (and resume) at once. */
     MHD_suspend_connection(r->conn);
     if (db_writer_submit(r->app->writer, &r->job) != 0) {
+        r->job.rc = -1;
         r->state = REQ_DONE;
         MHD_resume_connection(r->conn);
     }
@@ -344,7 +345,7 @@ static void dispatch(struct req *r)
         }
     }
     if (r->route->fn(r) != 0 && r->resp == NULL && r->stream == NULL &&
-        r->state != REQ_WAITING) {
+        r->finish == NULL) {
         err_set(&e, 500, "internal", NULL, "internal error");
         http_error(r, &e);
     }
@@ -387,7 +388,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return send_response(r);
     }
     dispatch(r);
-    if (r->state == REQ_WAITING)
+    /* A deferred write answers when it is resumed. Test the handler's own
+     * mark, not r->state: the writer may already have set REQ_DONE. */
+    if (r->finish != NULL)
         return MHD_YES;
     return send_response(r);
 }
