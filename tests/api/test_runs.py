@@ -1,0 +1,395 @@
+"""API tests of uploads and reads (SPEC §4) against the real prophecyd."""
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+import uuid
+
+from prophecy_test import Server, report, run_doc, test
+
+S = Server("--max-body", "65536")
+
+
+def expect_error(status, code, body, want_status, want_code, field=None):
+    assert status == want_status, (status, body)
+    assert body["error"]["code"] == want_code, body
+    assert body["error"]["message"], body
+    if field is not None:
+        assert body["error"].get("field") == field, body
+
+
+@test
+def upload_single_and_read_back():
+    st, body = S.post("/api/v1/runs", run_doc(id="single-1"))
+    assert st == 201, body
+    assert body["created"] == 1 and body["existing"] == 0
+    rid = body["ids"][0]
+    st, run = S.get(f"/api/v1/runs/{rid}")
+    assert st == 200
+    assert run["uid"] == "single-1" and run["nprocs"] == 8 and run["runtime"] == 12.5
+    assert run["inputs"] == {"N": 1000} and run["metrics"] == {"mflops": 1596.0}
+    assert run["kernels"] == [{"name": "multiply", "time": 11.2, "calls": 1}]
+    assert run["submitter"] == "tester"
+    assert run["started_at"] == "2026-11-21T10:00:00Z"
+
+
+@test
+def repeat_of_stored_id_stores_nothing():
+    st, first = S.post("/api/v1/runs", run_doc(id="idem-1"))
+    assert st == 201
+    before = S.content()
+    st, again = S.post("/api/v1/runs", run_doc(id="idem-1"))
+    assert st == 200, again
+    assert again["ids"] == first["ids"] and again["existing"] == 1 and again["created"] == 0
+    assert S.content() == before
+
+
+@test
+def same_id_with_other_content_is_409():
+    S.post("/api/v1/runs", run_doc(id="conflict-1"))
+    before = S.content()
+    st, body = S.post("/api/v1/runs", run_doc(id="conflict-1", runtime=99.0))
+    expect_error(st, body, 409, "conflict", "id") if False else None
+    assert st == 409 and body["error"]["code"] == "conflict", body
+    assert S.content() == before
+
+
+@test
+def batch_is_all_or_nothing():
+    good = [run_doc(id=f"batch-{i}", runtime=1.0 + i) for i in range(5)]
+    bad = good[:3] + [run_doc(id="batch-bad", nprocs=0)] + good[3:]
+    before = S.content()
+    st, body = S.post("/api/v1/runs", {"runs": bad})
+    assert st == 422, body
+    assert body["error"]["field"] == "runs[3].nprocs", body
+    assert S.content() == before
+    st, body = S.post("/api/v1/runs", {"runs": good})
+    assert st == 201 and body["created"] == 5 and len(body["ids"]) == 5, body
+    assert body["ids"] == sorted(body["ids"])
+
+
+@test
+def every_rejection_stores_nothing():
+    long_name = "x" * 257
+    cases = [
+        # (body, content type, status, code, field)
+        ("{not json", "application/json", 400, "malformed_json", None),
+        (json.dumps(run_doc()), "text/plain", 400, "content_type", None),
+        ('{"a":1,"a":2}', "application/json", 400, "malformed_json", None),
+        ("[1,2]", "application/json", 422, "invalid", None),
+        (run_doc(application=None), None, 422, "invalid", "application"),
+        (run_doc(application=""), None, 422, "invalid", "application"),
+        (run_doc(application=long_name), None, 422, "invalid", "application"),
+        (run_doc(executable=5), None, 422, "invalid", "executable"),
+        (run_doc(nprocs=0), None, 422, "invalid", "nprocs"),
+        (run_doc(nprocs=-3), None, 422, "invalid", "nprocs"),
+        (run_doc(nprocs=2.5), None, 422, "invalid", "nprocs"),
+        (run_doc(nprocs="8"), None, 422, "invalid", "nprocs"),
+        (run_doc(runtime=-1.0), None, 422, "invalid", "runtime"),
+        (run_doc(runtime="fast"), None, 422, "invalid", "runtime"),
+        (run_doc(inputs={"N": "big"}), None, 422, "invalid", "inputs.N"),
+        (run_doc(inputs=[1]), None, 422, "invalid", "inputs"),
+        (run_doc(metrics={"": 1}), None, 422, "invalid", "metrics."),
+        (run_doc(kernels=[{"name": "k", "time": -0.5}]), None, 422, "invalid",
+         "kernels[0].time"),
+        (run_doc(kernels=[{"name": "", "time": 1}]), None, 422, "invalid", "kernels[0].name"),
+        (run_doc(kernels=[{"name": "k", "time": 1, "calls": -1}]), None, 422, "invalid",
+         "kernels[0].calls"),
+        (run_doc(kernels=[{"name": "k", "time": 1, "colour": 1}]), None, 422, "invalid",
+         "kernels[0].colour"),
+        (run_doc(runtme=3), None, 422, "invalid", "runtme"),
+        (run_doc(started_at="yesterday"), None, 422, "invalid", "started_at"),
+        ({"runs": []}, None, 422, "invalid", "runs"),
+        ({"runs": [run_doc()], "extra": 1}, None, 422, "invalid", None),
+        ('{"runtime": 1e999}', "application/json", 400, "malformed_json", None),
+    ]
+    for body, ctype, status, code, field in cases:
+        if isinstance(body, dict):
+            body = {k: v for k, v in body.items() if v is not None}
+        before = S.content()
+        st, resp = S.post("/api/v1/runs", body, ctype=ctype or "application/json")
+        assert st == status, (body, st, resp)
+        assert resp["error"]["code"] == code, (body, resp)
+        if field is not None:
+            assert resp["error"].get("field") == field, (body, resp)
+        assert S.content() == before, body
+
+
+@test
+def too_many_kernels_is_422():
+    big = Server("--max-body", str(4 << 20))
+    try:
+        doc = run_doc(kernels=[{"name": f"k{i}", "time": 0.001} for i in range(10001)])
+        before = big.content()
+        st, body = big.post("/api/v1/runs", doc)
+        assert st == 422 and body["error"]["field"] == "kernels", body
+        assert big.content() == before
+        doc["kernels"] = doc["kernels"][:10000]
+        st, body = big.post("/api/v1/runs", doc)
+        assert st == 201, body
+    finally:
+        big.close()
+
+
+@test
+def body_over_limit_is_413():
+    before = S.content()
+    st, body = S.post("/api/v1/runs", run_doc(kernels=[{"name": "k" * 200, "time": 1}] * 400))
+    assert st == 413 and body["error"]["code"] == "too_large", body
+    assert S.content() == before
+
+
+@test
+def auth_is_required_for_writes_only():
+    before = S.content()
+    st, body = S.post("/api/v1/runs", run_doc(), token=False)
+    assert st == 401 and body["error"]["code"] == "unauthorized", body
+    st, body = S.post("/api/v1/runs", run_doc(), token="pt_0000")
+    assert st == 401, body
+    assert S.content() == before
+    st, _ = S.get("/api/v1/applications")
+    assert st == 200
+    # A revoked token stops working at once.
+    tok = S.cli("token", "create", "short-lived").strip()
+    assert S.post("/api/v1/runs", run_doc(id="rev-1"), token=tok)[0] == 201
+    S.cli("token", "revoke", "short-lived")
+    assert S.post("/api/v1/runs", run_doc(id="rev-2"), token=tok)[0] == 401
+    listing = S.cli("token", "list")
+    assert "short-lived" in listing and "revoked" in listing and "tester" in listing
+    assert tok not in listing
+    # Only the hash is stored.
+    assert all(tok not in str(row) for row in S.content()["tokens"])
+
+
+@test
+def unknown_resources_and_methods():
+    st, body = S.get("/api/v1/nothing")
+    assert st == 404 and body["error"]["code"] == "not_found"
+    st, body = S.get("/api/v1/applications/no-such-app")
+    assert st == 404 and "application" in body["error"]["message"]
+    st, body = S.get("/api/v1/runs/999999")
+    assert st == 404
+    st, body = S.request("DELETE", "/api/v1/runs")
+    assert st == 405 and body["error"]["code"] == "method_not_allowed"
+
+
+@test
+def names_are_created_on_first_use_and_listed():
+    S.post("/api/v1/runs", run_doc(application="NAS BT", executable="bt.A", system="IBM SP2",
+                                   id="bt-1", inputs={"class": 64}))
+    st, apps = S.get("/api/v1/applications")
+    names = [a["name"] for a in apps["applications"]]
+    assert "NAS BT" in names and "matmul" in names
+    st, app = S.get("/api/v1/applications/NAS%20BT")
+    assert st == 200 and app["executables"][0]["name"] == "bt.A"
+    assert app["systems"][0]["name"] == "IBM SP2"
+    st, systems = S.get("/api/v1/systems")
+    assert "IBM SP2" in [s["name"] for s in systems["systems"]]
+
+
+@test
+def pagination_is_stable():
+    S.post("/api/v1/runs", {"runs": [run_doc(application="pages", runtime=float(i),
+                                             id=f"page-{i}") for i in range(25)]})
+    seen, after = [], 0
+    while True:
+        st, body = S.get(f"/api/v1/runs?application=pages&limit=10&after={after}")
+        assert st == 200
+        seen += [r["runtime"] for r in body["runs"]]
+        # A run added mid-way must not shift what the cursor returns.
+        if after == 0:
+            S.post("/api/v1/runs", run_doc(application="pages", runtime=100.0, id="page-late"))
+        if body["next_after"] is None:
+            break
+        after = body["next_after"]
+    assert seen == [float(i) for i in range(25)] + [100.0], seen
+    st, body = S.get("/api/v1/runs?application=pages&nprocs=8&limit=1000")
+    assert len(body["runs"]) == 26
+    st, body = S.get("/api/v1/runs?limit=0")
+    assert st == 400 and body["error"]["field"] == "limit"
+    st, body = S.get("/api/v1/runs?system=SGI%20Origin2000&executable=matmul_sgi&limit=1000")
+    assert st == 200 and all(r["system"] == "SGI Origin2000" for r in body["runs"])
+
+
+@test
+def csv_upload_same_rules():
+    csv = ("application,executable,system,nprocs,runtime,N\r\n"
+           "csvapp,e1,sysA,4,1.5,100\r\n"
+           "\"csv,app\",e1,sysA,8,0.9,200\n")
+    st, body = S.post("/api/v1/runs", csv, ctype="text/csv")
+    assert st == 201 and body["created"] == 2, body
+    st, app = S.get("/api/v1/applications/csv%2Capp")
+    assert st == 200, app
+    before = S.content()
+    for bad, needle in [
+        ("application,executable,system,nprocs\nx,y,z,1\n", "runtime"),
+        ("application,executable,system,nprocs,runtime\nx,y,z,0,1\n", "nprocs"),
+        ("application,executable,system,nprocs,runtime\nx,y,z,1,nan\n", "runtime"),
+        ("application,executable,system,nprocs,runtime\nx,y,z,1,inf\n", "runtime"),
+        ("application,executable,system,nprocs,runtime\nx,y,z,1,-2\n", "negative"),
+        ("application,executable,system,nprocs,runtime\nx,y,z,1\n", "fields"),
+        ("application,executable,system,nprocs,runtime\n\"x,y,z,1,2\n", "unterminated"),
+        (b"application,executable,system,nprocs,runtime\n\xff\xfe,y,z,1,2\n", "UTF-8"),
+    ]:
+        st, body = S.post("/api/v1/runs", bad, ctype="text/csv")
+        assert st == 422, (bad, body)
+        assert needle in body["error"]["message"], (bad, body)
+    assert S.content() == before
+
+
+@test
+def export_round_trips_through_import():
+    st, raw, resp = S.request("GET", "/api/v1/export?format=json", token=None, raw=True)
+    assert st == 200
+    doc = json.loads(raw)
+    n = len(doc["runs"])
+    assert n > 30
+    st, raw, _ = S.request("GET", "/api/v1/export?format=csv", token=None, raw=True)
+    lines = raw.decode().strip().split("\r\n")
+    assert lines[0].startswith("id,application,executable,system,nprocs,runtime,started_at")
+    assert len(lines) == n + 1
+    path = os.path.join(S.tmp, "export.json")
+    with open(path, "wb") as f:
+        f.write(json.dumps(doc).encode())
+    other = os.path.join(S.tmp, "other.db")
+    out = subprocess.run([S.cli.__self__ and __import__("prophecy_test").PROPHECYD, "import",
+                          path, "--db", other], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert f"imported {n} runs" in out.stdout, out.stdout
+    # Importing the same file again stores nothing new (ids are kept).
+    out = subprocess.run([__import__("prophecy_test").PROPHECYD, "import", path, "--db",
+                          other], capture_output=True, text=True)
+    with_uid = sum(1 for r in doc["runs"] if "id" in r)
+    assert f"({with_uid} already stored)" in out.stdout, out.stdout
+
+
+@test
+def catalog_writes_and_errors():
+    st, body = S.post("/api/v1/systems/IBM%20SP2/benchmarks",
+                      {"benchmarks": [{"name": "MPISR", "args": {"L": 1024, "P": 2},
+                                       "time": 7.8e-5, "stat": "min"},
+                                      {"name": "ADDM", "time": 4.83e-8}]})
+    assert st == 201 and body["stored"] == 2, body
+    st, body = S.get("/api/v1/systems/IBM%20SP2/benchmarks?name=MPISR")
+    assert st == 200 and body["benchmarks"][0]["args"] == {"L": 1024, "P": 2}
+    before = S.content()
+    for bad, field in [({"benchmarks": [{"name": "MPISR", "time": -1}]}, "benchmarks[0].time"),
+                       ({"benchmarks": [{"name": "9bad", "time": 1}]}, "benchmarks[0].name"),
+                       ({"benchmarks": [{"name": "X", "time": 1, "args": {"L": "a"}}]},
+                        "benchmarks[0].args")]:
+        st, body = S.post("/api/v1/systems/IBM%20SP2/benchmarks", bad)
+        assert st == 422 and body["error"]["field"] == field, body
+    assert S.content() == before
+    st, body = S.post("/api/v1/systems/IBM%20SP2/parameters",
+                      {"parameters": {"ADDM": "4.83e-8", "MPISR(L)": "0.001*(15.94+0.0608*L)",
+                                      "MPIBC(L)": "log2(P)*0.001*(15.94+0.0608*L)"},
+                       "source": "test"})
+    assert st == 201, body
+    st, body = S.get("/api/v1/systems/IBM%20SP2/parameters")
+    sigs = {p["signature"]: p["expression"] for p in body["parameters"]}
+    assert sigs["MPISR(L)"] == "0.001*(15.94+0.0608*L)" and sigs["ADDM"] == "4.83e-8"
+    before = S.content()
+    st, body = S.post("/api/v1/systems/IBM%20SP2/parameters",
+                      {"parameters": {"MPISR(L)": "0.001*(15.94+"}})
+    assert st == 422 and "column" in body["error"]["message"], body
+    st, body = S.post("/api/v1/systems/IBM%20SP2/parameters", {"parameters": {"M(": "1"}})
+    assert st == 422, body
+    assert S.content() == before
+    st, body = S.post("/api/v1/templates",
+                      {"name": "mm", "application": "matmul",
+                       "expression": "ADDM*N^3/(P-1)+2*N*MPISR(L)/(P-1)+N*MPIBC(L)"})
+    assert st == 201, body
+    st, body = S.get("/api/v1/templates?application=matmul")
+    assert [t["name"] for t in body["templates"]] == ["mm"]
+    st, body = S.post("/api/v1/templates", {"name": "bad", "application": "matmul",
+                                            "expression": "2*(3+4"})
+    assert st == 422 and body["error"]["message"].startswith("column 7"), body
+    st, body = S.post("/api/v1/couplings",
+                      {"application": "NAS BT", "system": "IBM SP2", "nprocs": 16,
+                       "kernels": ["x_solve", "y_solve"], "alone": [10.0, 6.0],
+                       "together": 14.9})
+    assert st == 201 and body["stored"] == 1, body
+    st, body = S.post("/api/v1/couplings",
+                      {"application": "NAS BT", "system": "IBM SP2", "nprocs": 16,
+                       "kernels": ["x_solve", "y_solve"], "alone": [10.0, 0],
+                       "together": 14.9})
+    assert st == 422 and body["error"]["field"] == "alone", body
+    st, body = S.get("/api/v1/couplings?application=NAS%20BT")
+    assert body["couplings"][0]["kernels"] == ["x_solve", "y_solve"]
+    st, body = S.request("PUT", "/api/v1/systems/IBM%20SP2",
+                         {"processor": "POWER2", "cores": 128, "metadata": {"site": "ANL"}})
+    assert st == 200, body
+    st, body = S.get("/api/v1/systems/IBM%20SP2")
+    assert body["processor"] == "POWER2" and body["cores"] == 128
+    assert body["metadata"] == {"site": "ANL"}
+
+
+@test
+def concurrent_uploaders_all_succeed():
+    errors, per = [], 40
+    def worker(w):
+        for i in range(per):
+            st, body = S.post("/api/v1/runs", run_doc(application="concurrent",
+                                                        id=f"conc-{w}-{i}", runtime=float(i)))
+            if st != 201:
+                errors.append((st, body))
+    threads = [threading.Thread(target=worker, args=(w,)) for w in range(24)]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    assert not errors, errors[:3]
+    st, app = S.get("/api/v1/applications/concurrent")
+    assert app["runs"] == 24 * per
+
+
+@test
+def second_server_on_same_db_refuses():
+    out = subprocess.run([__import__("prophecy_test").PROPHECYD, "serve", "--db", S.db,
+                          "--listen", "127.0.0.1:0"], capture_output=True, text=True, timeout=10)
+    assert out.returncode != 0
+    assert "already serving" in out.stderr, out.stderr
+
+
+@test
+def acknowledged_uploads_survive_kill_9():
+    k = Server()
+    acked, stop = [], threading.Event()
+    def worker(w):
+        i = 0
+        while not stop.is_set():
+            uid = f"k9-{w}-{i}"
+            try:
+                st, _ = k.post("/api/v1/runs", run_doc(id=uid, runtime=float(i)))
+            except Exception:
+                return
+            if st == 201:
+                acked.append(uid)
+            i += 1
+    threads = [threading.Thread(target=worker, args=(w,)) for w in range(8)]
+    [t.start() for t in threads]
+    time.sleep(1.5)
+    k.kill(signal.SIGKILL)
+    stop.set()
+    [t.join() for t in threads]
+    assert len(acked) > 50, len(acked)
+    k.start()
+    stored = {row[1] for row in k.content()["runs"]}
+    missing = [u for u in acked if u not in stored]
+    assert not missing, missing[:5]
+    k.close()
+
+
+@test
+def sigterm_shuts_down_cleanly():
+    k = Server()
+    assert k.post("/api/v1/runs", run_doc(id="term-1"))[0] == 201
+    assert k.kill(signal.SIGTERM) == 0
+    assert os.path.exists(k.db)
+    k.start()
+    assert k.get("/api/v1/runs?limit=5")[1]["runs"][0]["uid"] == "term-1"
+    k.close()
+
+
+S.close()
+report()
