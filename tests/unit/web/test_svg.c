@@ -1,0 +1,1038 @@
+/* test_svg: the SVG plot renderer (web/svg.h).
+ *
+ * Every plot kind is checked with a small XML well-formedness checker written
+ * here (balanced, properly nested tags, quoted attributes, only known
+ * entities, valid UTF-8, exactly one root <svg>), for escaping of hostile
+ * text, determinism, nice ticks, log ticks, the dashed extrapolation, the
+ * prediction marker, absence of nan/inf, the 3-D size and time budget, the
+ * input limits and allocation failures. With SVG_EXAMPLES_DIR set, one
+ * example of each kind is written there for looking at.
+ */
+#include "tests/harness.h"
+#include "web/svg.h"
+#include "common/xalloc.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <time.h>
+
+/* ---- a small XML well-formedness checker ------------------------------------- */
+
+static const char *xml_why;
+
+static int xml_fail(const char *why)
+{
+    xml_why = why;
+    return 0;
+}
+
+static int is_name_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '-' || c == '_' || c == ':' || c == '.';
+}
+
+/* An entity at s ("&..."); returns its length or 0. */
+static size_t entity_len(const char *s)
+{
+    static const char *const named[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&apos;"};
+    size_t i;
+
+    for (i = 0; i < sizeof named / sizeof named[0]; i++)
+        if (strncmp(s, named[i], strlen(named[i])) == 0)
+            return strlen(named[i]);
+    if (s[1] == '#') {
+        i = 2;
+        if (s[2] == 'x') {
+            i = 3;
+            while (isxdigit((unsigned char)s[i]))
+                i++;
+        } else {
+            while (isdigit((unsigned char)s[i]))
+                i++;
+        }
+        if (i > 2 && s[i] == ';' && isxdigit((unsigned char)s[i - 1]))
+            return i + 1;
+    }
+    return 0;
+}
+
+static int utf8_ok(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int n, i;
+        if (*p < 0x80) {
+            if (*p < 0x20 && *p != '\n' && *p != '\t' && *p != '\r')
+                return 0;
+            p++;
+            continue;
+        }
+        if (*p >= 0xc2 && *p <= 0xdf)
+            n = 1;
+        else if (*p >= 0xe0 && *p <= 0xef)
+            n = 2;
+        else if (*p >= 0xf0 && *p <= 0xf4)
+            n = 3;
+        else
+            return 0;
+        for (i = 1; i <= n; i++)
+            if ((p[i] & 0xc0) != 0x80)
+                return 0;
+        p += n + 1;
+    }
+    return 1;
+}
+
+/* Returns 1 when doc is a well-formed XML document whose one root is <svg>. */
+static int xml_well_formed(const char *doc)
+{
+    const char *stack[64];
+    size_t stack_len[64];
+    int depth = 0, roots = 0;
+    const char *s = doc;
+
+    xml_why = "";
+    if (!utf8_ok(doc))
+        return xml_fail("invalid UTF-8 or control character");
+    if (strncmp(s, "<?xml ", 6) == 0) {
+        s = strstr(s, "?>");
+        if (s == NULL)
+            return xml_fail("unterminated declaration");
+        s += 2;
+    }
+    while (*s) {
+        if (*s == '<') {
+            if (strncmp(s, "<!--", 4) == 0) {
+                s = strstr(s, "-->");
+                if (s == NULL)
+                    return xml_fail("unterminated comment");
+                s += 3;
+            } else if (s[1] == '/') {
+                const char *name = s + 2;
+                size_t n = 0;
+                while (is_name_char(name[n]))
+                    n++;
+                if (depth == 0 || n != stack_len[depth - 1] ||
+                    strncmp(name, stack[depth - 1], n) != 0)
+                    return xml_fail("mismatched closing tag");
+                depth--;
+                s = name + n;
+                while (isspace((unsigned char)*s))
+                    s++;
+                if (*s != '>')
+                    return xml_fail("bad closing tag");
+                s++;
+            } else {
+                const char *name = s + 1;
+                size_t n = 0;
+                while (is_name_char(name[n]))
+                    n++;
+                if (n == 0 || !isalpha((unsigned char)name[0]))
+                    return xml_fail("bad tag name");
+                if (depth == 0) {
+                    if (roots++ > 0)
+                        return xml_fail("more than one root element");
+                    if (n != 3 || strncmp(name, "svg", 3) != 0)
+                        return xml_fail("root is not <svg>");
+                }
+                s = name + n;
+                for (;;) {
+                    const char *an;
+                    size_t alen = 0;
+                    char q;
+                    int had_space = 0;
+                    while (isspace((unsigned char)*s)) {
+                        s++;
+                        had_space = 1;
+                    }
+                    if (*s == '>' || (s[0] == '/' && s[1] == '>'))
+                        break;
+                    if (!had_space)
+                        return xml_fail("attributes not separated");
+                    an = s;
+                    while (is_name_char(an[alen]))
+                        alen++;
+                    if (alen == 0 || an[alen] != '=')
+                        return xml_fail("bad attribute");
+                    q = an[alen + 1];
+                    if (q != '"' && q != '\'')
+                        return xml_fail("unquoted attribute");
+                    s = an + alen + 2;
+                    while (*s && *s != q) {
+                        if (*s == '<')
+                            return xml_fail("'<' in attribute");
+                        if (*s == '&') {
+                            size_t e = entity_len(s);
+                            if (e == 0)
+                                return xml_fail("raw '&' in attribute");
+                            s += e;
+                        } else {
+                            s++;
+                        }
+                    }
+                    if (*s != q)
+                        return xml_fail("unterminated attribute");
+                    s++;
+                }
+                if (*s == '/') {
+                    s += 2; /* empty element */
+                } else {
+                    if (depth == 64)
+                        return xml_fail("nesting too deep");
+                    stack[depth] = name;
+                    stack_len[depth++] = n;
+                    s++;
+                }
+            }
+        } else if (*s == '&') {
+            size_t e = entity_len(s);
+            if (e == 0)
+                return xml_fail("raw '&' in text");
+            if (depth == 0)
+                return xml_fail("entity outside the root");
+            s += e;
+        } else {
+            if (depth == 0 && !isspace((unsigned char)*s))
+                return xml_fail("text outside the root");
+            if (*s == '>' && depth == 0)
+                return xml_fail("stray '>'");
+            s++;
+        }
+    }
+    if (depth != 0)
+        return xml_fail("unclosed element");
+    if (roots != 1)
+        return xml_fail("no root element");
+    return 1;
+}
+
+static int no_nan_inf(const char *doc)
+{
+    const char *s;
+    for (s = doc; *s; s++) {
+        if (strncasecmp(s, "nan", 3) == 0 || strncasecmp(s, "inf", 3) == 0)
+            return 0;
+    }
+    return 1;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    const char *s = hay;
+    while ((s = strstr(s, needle)) != NULL) {
+        n++;
+        s += strlen(needle);
+    }
+    return n;
+}
+
+static void save_example(const char *name, const struct buf *b)
+{
+    const char *dir = getenv("SVG_EXAMPLES_DIR");
+    char path[512];
+    FILE *f;
+
+    if (dir == NULL || *dir == '\0')
+        return;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    if (f == NULL)
+        return;
+    fputs(buf_str(b), f);
+    fclose(f);
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+#define CHECK_WF(doc)                                                                    \
+    do {                                                                                 \
+        int wf_ = xml_well_formed(doc);                                                  \
+        if (!wf_)                                                                        \
+            fprintf(stderr, "not well-formed: %s\n", xml_why);                           \
+        CHECK(wf_);                                                                      \
+    } while (0)
+
+/* ---- fixtures ------------------------------------------------------------------- */
+
+#define HOSTILE "<script>alert(1)</script> & \"x\""
+#define HOSTILE_ESCAPED "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot;"
+
+static struct svg_point fit_points[6];
+static double curve_x[400], curve_y[400];
+static struct svg_series fit_series;
+static struct svg_curve fit_curve;
+static struct svg_prediction fit_prediction;
+
+/* A cubic scaling study: 6 measured sizes with error bars, a 400-sample fit
+ * to N = 600 extrapolated to the prediction at N = 1200. */
+static struct svg_plot2d cubic_plot(void)
+{
+    struct svg_plot2d p;
+    int i;
+
+    for (i = 0; i < 6; i++) {
+        double x = 100.0 * (i + 1), y = 1e-8 * x * x * x + 0.05;
+        fit_points[i].x = x;
+        fit_points[i].y = y;
+        fit_points[i].has_err = 1;
+        fit_points[i].ymin = y * 0.95;
+        fit_points[i].ymax = y * 1.06;
+    }
+    for (i = 0; i < 400; i++) {
+        curve_x[i] = 100 + 1100.0 * i / 399;
+        curve_y[i] = 1e-8 * curve_x[i] * curve_x[i] * curve_x[i] + 0.05;
+    }
+    memset(&fit_series, 0, sizeof fit_series);
+    fit_series.label = "measured (mean of 5 runs)";
+    fit_series.points = fit_points;
+    fit_series.n = 6;
+    memset(&fit_curve, 0, sizeof fit_curve);
+    fit_curve.label = "cubic fit";
+    fit_curve.x = curve_x;
+    fit_curve.y = curve_y;
+    fit_curve.n = 400;
+    fit_curve.has_fit_max = 1;
+    fit_curve.x_fit_max = 600;
+    memset(&fit_prediction, 0, sizeof fit_prediction);
+    fit_prediction.x = 1200;
+    fit_prediction.y = 16.5;
+    fit_prediction.has_interval = 1;
+    fit_prediction.lo = 15.9;
+    fit_prediction.hi = 17.1;
+
+    memset(&p, 0, sizeof p);
+    p.title = "matmul on SGI Origin2000";
+    p.xlabel = "N";
+    p.ylabel = "runtime [s]";
+    p.series = &fit_series;
+    p.nseries = 1;
+    p.curves = &fit_curve;
+    p.ncurves = 1;
+    p.prediction = &fit_prediction;
+    p.formula = "y = 0.05 + 1e-08*x^3   (R^2 = 0.999)";
+    return p;
+}
+
+static double grid_x[SVG_MAX_GRID], grid_y[SVG_MAX_GRID];
+static double grid_z[SVG_MAX_GRID * SVG_MAX_GRID];
+
+/* The paper's IBM SP2 model over N and P on an n x n grid. */
+static struct svg_plot3d surface_plot(size_t n)
+{
+    struct svg_plot3d p;
+    size_t i, j;
+
+    for (i = 0; i < n; i++) {
+        grid_x[i] = 100 + 900.0 * i / (n - 1);
+        grid_y[i] = 2 + 62.0 * i / (n - 1);
+    }
+    for (j = 0; j < n; j++)
+        for (i = 0; i < n; i++) {
+            double N = grid_x[i], P = grid_y[j], comm = 0.001 * (15.94 + 0.0608 * 1024);
+            grid_z[j * n + i] = 4.83e-8 * N * N * N / (P - 1) + 2 * N * comm / (P - 1) +
+                                N * log2(P) * comm;
+        }
+    memset(&p, 0, sizeof p);
+    p.title = "IBM SP2 model";
+    p.xlabel = "N";
+    p.ylabel = "P";
+    p.zlabel = "runtime [s]";
+    p.x = grid_x;
+    p.nx = n;
+    p.y = grid_y;
+    p.ny = n;
+    p.z = grid_z;
+    return p;
+}
+
+static const char *const bar_categories[] = {"P=4", "P=8", "P=16", "P=32 <big>"};
+static const char *const bar_components[] = {"init", "solve & exchange", "io"};
+static const double bar_values[] = {2.0, 10.0, 0.5, 1.1, 5.2, 0.5,
+                                    0.8, 2.9,  0.6, 0.7, 1.8, NAN};
+
+static struct svg_stacked bars_plot(void)
+{
+    struct svg_stacked p;
+    memset(&p, 0, sizeof p);
+    p.title = "kernel breakdown";
+    p.xlabel = "configuration";
+    p.ylabel = "time [s]";
+    p.categories = bar_categories;
+    p.ncategories = 4;
+    p.components = bar_components;
+    p.ncomponents = 3;
+    p.values = bar_values;
+    return p;
+}
+
+static double heat_values[SVG_MAX_HEAT * SVG_MAX_HEAT];
+
+static struct svg_heatmap heat_plot(size_t n)
+{
+    struct svg_heatmap p;
+    size_t r, c;
+    for (r = 0; r < n; r++)
+        for (c = 0; c < n; c++)
+            heat_values[r * n + c] =
+                r == c ? NAN : 1.0 / (1 + (double)(r > c ? r - c : c - r));
+    memset(&p, 0, sizeof p);
+    p.title = "message traffic";
+    p.xlabel = "receiver rank";
+    p.ylabel = "sender rank";
+    p.zlabel = "MB";
+    p.nrows = n;
+    p.ncols = n;
+    p.values = heat_values;
+    return p;
+}
+
+/* ---- ticks ---------------------------------------------------------------------- */
+
+static void test_nice_ticks(void)
+{
+    double t[SVG_MAX_TICKS], step = 0;
+    int n = -1;
+
+    CHECK_INT(svg_nice_ticks(0, 0.93, 8, t, &n, &step), 0);
+    CHECK_INT(n, 6);
+    CHECK(step == 0.2);
+    CHECK(t[0] == 0 && t[1] == 0.2 && t[2] == 0.4 && t[3] == 0.6 && t[4] == 0.8 &&
+          t[5] == 1);
+
+    CHECK_INT(svg_nice_ticks(0, 100, 8, t, &n, &step), 0);
+    CHECK_INT(n, 6);
+    CHECK(step == 20 && t[0] == 0 && t[5] == 100);
+
+    CHECK_INT(svg_nice_ticks(0.1, 0.7, 8, t, &n, &step), 0);
+    CHECK_INT(n, 7);
+    CHECK(step == 0.1 && t[0] == 0.1 && t[2] == 0.3 && t[6] == 0.7);
+
+    CHECK_INT(svg_nice_ticks(-3.7, 12.2, 6, t, &n, &step), 0);
+    CHECK_INT(n, 5);
+    CHECK(step == 5 && t[0] == -5 && t[1] == 0 && t[4] == 15);
+
+    CHECK_INT(svg_nice_ticks(1e6, 2.5e6, 8, t, &n, &step), 0);
+    CHECK_INT(n, 4);
+    CHECK(step == 5e5 && t[0] == 1e6 && t[3] == 2.5e6);
+
+    /* Reversed and equal ends. */
+    CHECK_INT(svg_nice_ticks(0.93, 0, 8, t, &n, &step), 0);
+    CHECK_INT(n, 6);
+    CHECK_INT(svg_nice_ticks(5, 5, 8, t, &n, &step), 0);
+    CHECK(n >= 2 && t[0] <= 5 && t[n - 1] >= 5 && step > 0);
+    CHECK_INT(svg_nice_ticks(0, 0, 8, t, &n, &step), 0);
+    CHECK(n >= 2 && t[0] <= 0 && t[n - 1] >= 0);
+
+    /* Tiny and huge ranges stay within max_ticks and exact. */
+    CHECK_INT(svg_nice_ticks(0.00012, 0.00049, 5, t, &n, &step), 0);
+    CHECK(n <= 5 && step == 0.0001 && t[0] == 0.0001 && t[n - 1] == 0.0005);
+    CHECK_INT(svg_nice_ticks(-1e300, 1e300, 8, t, &n, &step), 0);
+    CHECK(n >= 2 && n <= 8);
+
+    CHECK_INT(svg_nice_ticks(NAN, 1, 8, t, &n, &step), -1);
+    CHECK_INT(n, 0);
+    CHECK_INT(svg_nice_ticks(0, INFINITY, 8, t, &n, &step), -1);
+    CHECK_INT(svg_nice_ticks(-1.7e308, 1.7e308, 8, t, &n, &step), -1);
+}
+
+static void test_fmt_tick(void)
+{
+    char s[48];
+    CHECK_STR(svg_fmt_tick(s, sizeof s, 0.001, 0.001), "0.001");
+    CHECK_STR(svg_fmt_tick(s, sizeof s, 0.4, 0.2), "0.4");
+    CHECK_STR(svg_fmt_tick(s, sizeof s, -0.6, 0.2), "-0.6");
+    CHECK_STR(svg_fmt_tick(s, sizeof s, 1200, 200), "1200");
+    CHECK_STR(svg_fmt_tick(s, sizeof s, 2.5e6, 5e5), "2.5e+06");
+    CHECK_STR(svg_fmt_tick(s, sizeof s, 1e6, 1e6), "1e+06");
+    CHECK_STR(svg_fmt_tick(s, sizeof s, 1e-5, 1e-5), "1e-05");
+    CHECK_STR(svg_fmt_tick(s, sizeof s, 0, 0.2), "0");
+    CHECK_STR(svg_fmt_tick(s, sizeof s, 1e-17, 0.2), "0");
+    CHECK_STR(svg_fmt_tick(s, sizeof s, 2.5, 0.5), "2.5");
+    CHECK_STR(svg_fmt_tick(s, sizeof s, NAN, 1), "0");
+    CHECK_STR(svg_fmt_tick(s, sizeof s, 100, 0), "100");
+}
+
+static void test_text_escaping(void)
+{
+    struct buf b;
+    buf_init(&b, 1024);
+    svg_text(&b, "a<b>&\"c'\x01\xff\xc3\xa9");
+    CHECK_STR(buf_str(&b), "a&lt;b&gt;&amp;&quot;c&#39;\xef\xbf\xbd\xc3\xa9");
+    buf_reset(&b);
+    svg_text(&b, "\xed\xa0\x80"); /* a UTF-16 surrogate: not valid UTF-8 */
+    CHECK_STR(buf_str(&b), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+    buf_reset(&b);
+    svg_text(&b, NULL);
+    CHECK_STR(buf_str(&b), "");
+    buf_free(&b);
+}
+
+/* ---- 2-D -------------------------------------------------------------------------- */
+
+static void test_plot2d_basic(void)
+{
+    struct svg_plot2d p = cubic_plot();
+    struct buf a, b;
+    struct err e = {0};
+
+    buf_init(&a, 1 << 22);
+    buf_init(&b, 1 << 22);
+    CHECK_INT(svg_plot2d(&a, &p, &e), 0);
+    CHECK_INT(svg_plot2d(&b, &p, &e), 0);
+    CHECK_WF(buf_str(&a));
+    CHECK(strcmp(buf_str(&a), buf_str(&b)) == 0); /* deterministic */
+    CHECK(strstr(buf_str(&a), "xmlns=\"http://www.w3.org/2000/svg\"") != NULL);
+    CHECK(strstr(buf_str(&a), "viewBox=\"0 0 760 480\"") != NULL);
+    CHECK(strstr(buf_str(&a), "<title>matmul on SGI Origin2000</title>") != NULL);
+    CHECK(strstr(buf_str(&a), "<desc>") != NULL);
+    /* Extrapolated part dashed, fitted part solid, both present. */
+    CHECK(strstr(buf_str(&a), "stroke-dasharray=\"6 4\"") != NULL);
+    CHECK_INT(count(buf_str(&a), "stroke=\"#ff7f0e\" stroke-width=\"2\""), 2);
+    /* Prediction with interval and its default label. */
+    CHECK(strstr(buf_str(&a), "class=\"interval\"") != NULL);
+    CHECK(strstr(buf_str(&a), "prediction at x=1200: 16.5 [15.9, 17.1]") != NULL);
+    CHECK(strstr(buf_str(&a), "y = 0.05 + 1e-08*x^3") != NULL);
+    CHECK(strstr(buf_str(&a), ">measured (mean of 5 runs)</text>") != NULL);
+    /* Nice y ticks 0, 5, 10, 15 (the interval reaches 17.1). */
+    CHECK(strstr(buf_str(&a), ">0</text>") != NULL);
+    CHECK(strstr(buf_str(&a), ">15</text>") != NULL);
+    CHECK(strstr(buf_str(&a), ">2.5</text>") == NULL);
+    CHECK(strstr(buf_str(&a), ">1200</text>") != NULL);
+    CHECK(no_nan_inf(buf_str(&a)));
+    /* The curve is one compact path: no coordinate has more than 2 decimals. */
+    CHECK(strstr(buf_str(&a), ".000") == NULL);
+    save_example("plot2d.svg", &a);
+
+    /* Without x_fit_max nothing is dashed (the prediction guide is "1 3"). */
+    fit_curve.has_fit_max = 0;
+    buf_reset(&a);
+    CHECK_INT(svg_plot2d(&a, &p, &e), 0);
+    CHECK(strstr(buf_str(&a), "stroke-dasharray=\"6 4\"") == NULL);
+    /* x_fit_max beyond every sample: nothing dashed either. */
+    fit_curve.has_fit_max = 1;
+    fit_curve.x_fit_max = 5000;
+    buf_reset(&a);
+    CHECK_INT(svg_plot2d(&a, &p, &e), 0);
+    CHECK(strstr(buf_str(&a), "stroke-dasharray=\"6 4\"") == NULL);
+    CHECK_INT(e.status, 0);
+    buf_free(&a);
+    buf_free(&b);
+}
+
+static void test_plot2d_escaping(void)
+{
+    struct svg_plot2d p = cubic_plot();
+    struct svg_series s[2];
+    struct buf b;
+    struct err e = {0};
+    const char *doc;
+
+    p.title = HOSTILE;
+    p.xlabel = HOSTILE;
+    p.ylabel = HOSTILE;
+    p.formula = HOSTILE " \x02\xc0\xaf";
+    s[0] = fit_series;
+    s[0].label = HOSTILE;
+    s[1] = fit_series;
+    s[1].label = "bad utf-8 \xff\xfe";
+    p.series = s;
+    p.nseries = 2;
+    fit_prediction.label = HOSTILE;
+    buf_init(&b, 1 << 22);
+    CHECK_INT(svg_plot2d(&b, &p, &e), 0);
+    doc = buf_str(&b);
+    CHECK_WF(doc);
+    CHECK(strstr(doc, "<script") == NULL);
+    CHECK(strstr(doc, "\"x\"") == NULL);
+    CHECK(strstr(doc, "<title>" HOSTILE_ESCAPED "</title>") != NULL);
+    CHECK(count(doc, HOSTILE_ESCAPED) >= 5);
+    fit_prediction.label = NULL;
+    buf_free(&b);
+}
+
+static void test_plot2d_log(void)
+{
+    struct svg_point pts[4] = {
+        {1, 0.5, 0, 0, 0}, {10, 5, 0, 0, 0}, {100, 50, 0, 0, 0}, {1000, 500, 1, -3, 600}};
+    struct svg_series s = {"runs", pts, 4, 0};
+    struct svg_plot2d p;
+    struct buf b;
+    struct err e = {0};
+    const char *doc;
+
+    memset(&p, 0, sizeof p);
+    p.title = "log-log";
+    p.xscale = SVG_LOG10;
+    p.yscale = SVG_LOG10;
+    p.series = &s;
+    p.nseries = 1;
+    buf_init(&b, 1 << 20);
+    CHECK_INT(svg_plot2d(&b, &p, &e), 0);
+    doc = buf_str(&b);
+    CHECK_WF(doc);
+    /* Majors at powers of ten on both axes. */
+    CHECK(strstr(doc, ">1</text>") != NULL);
+    CHECK(strstr(doc, ">10</text>") != NULL);
+    CHECK(strstr(doc, ">100</text>") != NULL);
+    CHECK(strstr(doc, ">1000</text>") != NULL);
+    CHECK(strstr(doc, ">20</text>") == NULL); /* minors unlabelled over 3+ decades */
+    CHECK(strstr(doc, "stroke=\"#f1f1f1\"") != NULL); /* minor grid 2..9 */
+    CHECK(no_nan_inf(doc));
+    save_example("plot2d-log.svg", &b);
+
+    /* Non-positive values are skipped on a log axis ... */
+    pts[1].y = -5;
+    pts[2].x = 0;
+    buf_reset(&b);
+    CHECK_INT(svg_plot2d(&b, &p, &e), 0);
+    CHECK_WF(buf_str(&b));
+    CHECK(strstr(buf_str(&b), "were skipped") != NULL);
+    CHECK(no_nan_inf(buf_str(&b)));
+    CHECK_INT(count(buf_str(&b), "<circle"), 2 + 1); /* + the legend's */
+
+    /* ... and a log axis with nothing positive falls back to linear. */
+    pts[0].y = pts[1].y = pts[2].y = pts[3].y = -1;
+    buf_reset(&b);
+    CHECK_INT(svg_plot2d(&b, &p, &e), 0);
+    CHECK_WF(buf_str(&b));
+    CHECK(strstr(buf_str(&b), "y axis linear (log10 requested, no positive values)") !=
+          NULL);
+    CHECK(no_nan_inf(buf_str(&b)));
+    buf_free(&b);
+}
+
+static void test_plot2d_non_finite(void)
+{
+    struct svg_point pts[4] = {{NAN, 1, 0, 0, 0},
+                               {1, INFINITY, 0, 0, 0},
+                               {2, 3, 1, NAN, 4},
+                               {3, 4, 1, 3.5, -INFINITY}};
+    double cx[5] = {0, 1, NAN, 3, 4}, cy[5] = {1, NAN, 2, 3, INFINITY};
+    struct svg_series s = {"s", pts, 4, 0};
+    struct svg_curve c = {"c", cx, cy, 5, 1, NAN, 0};
+    struct svg_prediction pr = {NAN, 1, 1, NAN, INFINITY, NULL};
+    struct svg_plot2d p;
+    struct buf b;
+    struct err e = {0};
+    int xs, ys;
+
+    memset(&p, 0, sizeof p);
+    p.series = &s;
+    p.nseries = 1;
+    p.curves = &c;
+    p.ncurves = 1;
+    p.prediction = &pr;
+    buf_init(&b, 1 << 20);
+    for (xs = 0; xs < 2; xs++)
+        for (ys = 0; ys < 2; ys++) {
+            p.xscale = xs ? SVG_LOG10 : SVG_LINEAR;
+            p.yscale = ys ? SVG_LOG10 : SVG_LINEAR;
+            buf_reset(&b);
+            CHECK_INT(svg_plot2d(&b, &p, &e), 0);
+            CHECK_WF(buf_str(&b));
+            CHECK(no_nan_inf(buf_str(&b)));
+        }
+    /* Nothing at all: an empty frame, still valid. */
+    memset(&p, 0, sizeof p);
+    buf_reset(&b);
+    CHECK_INT(svg_plot2d(&b, &p, &e), 0);
+    CHECK_WF(buf_str(&b));
+    CHECK(strstr(buf_str(&b), "<title></title>") != NULL);
+    /* All values equal. */
+    pts[0].x = pts[1].x = pts[2].x = pts[3].x = 7;
+    pts[0].y = pts[1].y = pts[2].y = pts[3].y = 7;
+    p.series = &s;
+    p.nseries = 1;
+    buf_reset(&b);
+    CHECK_INT(svg_plot2d(&b, &p, &e), 0);
+    CHECK_WF(buf_str(&b));
+    CHECK(no_nan_inf(buf_str(&b)));
+    CHECK_INT(e.status, 0);
+    buf_free(&b);
+}
+
+static void test_plot2d_many_series(void)
+{
+    static struct svg_point pts[100][10];
+    static struct svg_series s[100];
+    static char labels[100][32];
+    struct svg_plot2d p;
+    struct buf b;
+    struct err e = {0};
+    int i, j;
+
+    for (i = 0; i < 100; i++) {
+        for (j = 0; j < 10; j++) {
+            pts[i][j].x = j;
+            pts[i][j].y = i + j * 0.1;
+        }
+        snprintf(labels[i], sizeof labels[i], "series %d", i);
+        s[i].label = labels[i];
+        s[i].points = pts[i];
+        s[i].n = 10;
+    }
+    memset(&p, 0, sizeof p);
+    p.series = s;
+    p.nseries = 100;
+    p.formula =
+        "a very long formula that has to wrap: y = 1 + 2*x + 3*x^2 + 4*x^3 + 5*x^4 "
+        "+ 6*x^5 + 7*x^6 + 8/x + 9/x^2 + 10/x^3 + 11/x^4 + 12/x^5 + 13/x^6 + "
+        "repeated: y = 1 + 2*x + 3*x^2 + 4*x^3 + 5*x^4 + 6*x^5 + 7*x^6 + 8/x + "
+        "9/x^2 + 10/x^3 + 11/x^4 + 12/x^5 + 13/x^6 and once more y = 1 + 2*x + "
+        "3*x^2 + 4*x^3 + 5*x^4 + 6*x^5 + 7*x^6 + 8/x + 9/x^2 + 10/x^3 + 11/x^4 "
+        "and again y = 1 + 2*x + 3*x^2 + 4*x^3 + 5*x^4 + 6*x^5 + 7*x^6 + 8/x";
+    buf_init(&b, 1 << 22);
+    CHECK_INT(svg_plot2d(&b, &p, &e), 0);
+    CHECK_WF(buf_str(&b));
+    CHECK(strstr(buf_str(&b), "more</text>") != NULL); /* legend "… and N more" */
+    CHECK_INT(count(buf_str(&b), "class=\"formula\""), 1);
+    CHECK(count(buf_str(&b), "<text x=\"12\"") >= 3); /* wrapped */
+    buf_free(&b);
+}
+
+/* ---- 3-D -------------------------------------------------------------------------- */
+
+static void test_plot3d(void)
+{
+    struct svg_plot3d p = surface_plot(200);
+    struct svg_point3 pts[2] = {{500, 8, 20}, {NAN, 1, 1}};
+    struct buf a, b;
+    struct err e = {0};
+    double t0, ms;
+    int i, reps = 10;
+
+    p.points = pts;
+    p.npoints = 2;
+    buf_init(&a, 1 << 24);
+    buf_init(&b, 1 << 24);
+    t0 = now_ms();
+    for (i = 0; i < reps; i++) {
+        buf_reset(&a);
+        CHECK_INT(svg_plot3d(&a, &p, &e), 0);
+    }
+    ms = (now_ms() - t0) / reps;
+    printf("3-D 200x200 grid: %.2f ms per render, %zu bytes\n", ms, a.len);
+    CHECK(a.len < 1000000);
+    CHECK(ms < 100); /* generous for sanitizer builds; a few ms when optimised */
+    CHECK_WF(buf_str(&a));
+    CHECK(no_nan_inf(buf_str(&a)));
+    CHECK(strstr(buf_str(&a), "<title>IBM SP2 model</title>") != NULL);
+    CHECK(strstr(buf_str(&a), "resampled") != NULL);
+    /* At most 60 x 60 quads, and a 64-band colour bar. */
+    CHECK(count(buf_str(&a), "z\" fill=\"#") <= SVG_MAX_QUADS_SIDE * SVG_MAX_QUADS_SIDE);
+    CHECK(count(buf_str(&a), "z\" fill=\"#") > 3000);
+    CHECK_INT(count(buf_str(&a), "<rect x="), 65);
+    CHECK(strstr(buf_str(&a), ">runtime [s]</text>") != NULL);
+    CHECK(strstr(buf_str(&a), "(1 of 2 inside the box)") != NULL);
+    CHECK_INT(svg_plot3d(&b, &p, &e), 0);
+    CHECK(strcmp(buf_str(&a), buf_str(&b)) == 0);
+    save_example("plot3d.svg", &a);
+
+    /* Small grid with holes; decreasing y is fine. */
+    p = surface_plot(5);
+    grid_z[7] = NAN;
+    grid_z[12] = -INFINITY;
+    for (i = 0; i < 5; i++)
+        grid_y[i] = 10 - i;
+    buf_reset(&a);
+    CHECK_INT(svg_plot3d(&a, &p, &e), 0);
+    CHECK_WF(buf_str(&a));
+    CHECK(no_nan_inf(buf_str(&a)));
+    CHECK(count(buf_str(&a), "z\" fill=\"#") < 16);
+    /* Constant surface. */
+    for (i = 0; i < 25; i++)
+        grid_z[i] = 3;
+    buf_reset(&a);
+    CHECK_INT(svg_plot3d(&a, &p, &e), 0);
+    CHECK_WF(buf_str(&a));
+    CHECK_INT(count(buf_str(&a), "z\" fill=\"#"), 16);
+    CHECK_INT(e.status, 0);
+    buf_free(&a);
+    buf_free(&b);
+}
+
+static void test_plot3d_limits(void)
+{
+    struct svg_plot3d p = surface_plot(10);
+    struct buf b;
+    struct err e;
+    size_t i;
+
+    buf_init(&b, 1 << 20);
+    p.nx = 201;
+    err_clear(&e);
+    CHECK_INT(svg_plot3d(&b, &p, &e), -1);
+    CHECK_INT(e.status, 422);
+    CHECK_STR(e.field, "grid");
+    p = surface_plot(10);
+    p.ny = 1;
+    err_clear(&e);
+    CHECK_INT(svg_plot3d(&b, &p, &e), -1);
+    CHECK_INT(e.status, 422);
+    p = surface_plot(10);
+    grid_x[4] = grid_x[3];
+    err_clear(&e);
+    CHECK_INT(svg_plot3d(&b, &p, &e), -1);
+    CHECK_INT(e.status, 422);
+    CHECK_STR(e.field, "x");
+    p = surface_plot(10);
+    grid_y[2] = NAN;
+    err_clear(&e);
+    CHECK_INT(svg_plot3d(&b, &p, &e), -1);
+    CHECK_STR(e.field, "y");
+    p = surface_plot(10);
+    for (i = 0; i < 100; i++)
+        grid_z[i] = NAN;
+    err_clear(&e);
+    CHECK_INT(svg_plot3d(&b, &p, &e), -1);
+    CHECK_STR(e.field, "z");
+    CHECK_INT(e.status, 422);
+    CHECK_INT(b.len, 0);
+    CHECK_INT(svg_plot3d(&b, NULL, &e), -1);
+    buf_free(&b);
+}
+
+/* ---- stacked bars and heat map --------------------------------------------------- */
+
+static void test_stacked(void)
+{
+    struct svg_stacked p = bars_plot();
+    struct buf a, b;
+    struct err e = {0};
+    double neg[12];
+
+    buf_init(&a, 1 << 20);
+    buf_init(&b, 1 << 20);
+    CHECK_INT(svg_stacked(&a, &p, &e), 0);
+    CHECK_INT(svg_stacked(&b, &p, &e), 0);
+    CHECK_WF(buf_str(&a));
+    CHECK(strcmp(buf_str(&a), buf_str(&b)) == 0);
+    CHECK(no_nan_inf(buf_str(&a)));
+    CHECK(strstr(buf_str(&a), "P=32 &lt;big&gt;") != NULL);
+    CHECK(strstr(buf_str(&a), ">solve &amp; exchange</text>") != NULL);
+    CHECK_INT(count(buf_str(&a), "<title>"), 1 + 11); /* document + 11 finite segments */
+    CHECK(strstr(buf_str(&a), ">15</text>") != NULL); /* y ticks 0..15 step 5 */
+    save_example("stacked.svg", &a);
+
+    memcpy(neg, bar_values, sizeof neg);
+    neg[4] = -1;
+    p.values = neg;
+    err_clear(&e);
+    CHECK_INT(svg_stacked(&a, &p, &e), -1);
+    CHECK_INT(e.status, 422);
+    CHECK_STR(e.field, "values[1][1]");
+    p = bars_plot();
+    p.ncomponents = SVG_MAX_COMPONENTS + 1;
+    err_clear(&e);
+    CHECK_INT(svg_stacked(&a, &p, &e), -1);
+    CHECK_INT(e.status, 422);
+    p.ncomponents = 0;
+    err_clear(&e);
+    CHECK_INT(svg_stacked(&a, &p, &e), -1);
+    buf_free(&a);
+    buf_free(&b);
+}
+
+static void test_heatmap(void)
+{
+    struct svg_heatmap p = heat_plot(8);
+    static const char *const rows[3] = {"rank 0", "rank <1>", NULL};
+    struct buf a, b;
+    struct err e = {0};
+
+    buf_init(&a, 1 << 22);
+    buf_init(&b, 1 << 22);
+    CHECK_INT(svg_heatmap(&a, &p, &e), 0);
+    CHECK_INT(svg_heatmap(&b, &p, &e), 0);
+    CHECK_WF(buf_str(&a));
+    CHECK(strcmp(buf_str(&a), buf_str(&b)) == 0);
+    CHECK(no_nan_inf(buf_str(&a)));
+    CHECK(strstr(buf_str(&a), "fill=\"#d9d9d9\"") != NULL); /* the NaN diagonal */
+    CHECK(strstr(buf_str(&a), ">MB</text>") != NULL);
+    save_example("heatmap.svg", &a);
+
+    /* The largest matrix stays compact. */
+    p = heat_plot(SVG_MAX_HEAT);
+    buf_reset(&a);
+    CHECK_INT(svg_heatmap(&a, &p, &e), 0);
+    CHECK_WF(buf_str(&a));
+    CHECK(a.len < 1000000);
+
+    p = heat_plot(3);
+    p.row_labels = rows;
+    buf_reset(&a);
+    CHECK_INT(svg_heatmap(&a, &p, &e), 0);
+    CHECK(strstr(buf_str(&a), ">rank &lt;1&gt;</text>") != NULL);
+    CHECK(strstr(buf_str(&a), ">2</text>") != NULL); /* NULL label: the index */
+
+    p.nrows = SVG_MAX_HEAT + 1;
+    err_clear(&e);
+    CHECK_INT(svg_heatmap(&a, &p, &e), -1);
+    CHECK_INT(e.status, 422);
+    p.nrows = 0;
+    err_clear(&e);
+    CHECK_INT(svg_heatmap(&a, &p, &e), -1);
+    buf_free(&a);
+    buf_free(&b);
+}
+
+/* ---- limits and failures ------------------------------------------------------------
+ */
+
+static void test_limits(void)
+{
+    static struct svg_series s[SVG_MAX_SERIES + 1];
+    static struct svg_point pts[SVG_MAX_POINTS / 2 + 1];
+    static char long_text[SVG_MAX_TEXT + 2];
+    struct svg_plot2d p;
+    struct buf b;
+    struct err e;
+    size_t i;
+
+    buf_init(&b, 1 << 20);
+    memset(&p, 0, sizeof p);
+    p.series = s;
+    p.nseries = SVG_MAX_SERIES + 1;
+    err_clear(&e);
+    CHECK_INT(svg_plot2d(&b, &p, &e), -1);
+    CHECK_INT(e.status, 422);
+    CHECK_STR(e.field, "series");
+
+    for (i = 0; i < 3; i++) {
+        s[i].points = pts;
+        s[i].n = SVG_MAX_POINTS / 2 + 1 - i;
+    }
+    p.nseries = 3;
+    err_clear(&e);
+    CHECK_INT(svg_plot2d(&b, &p, &e), -1);
+    CHECK_INT(e.status, 422);
+    CHECK_STR(e.field, "points");
+
+    memset(long_text, 'a', SVG_MAX_TEXT + 1);
+    memset(&p, 0, sizeof p);
+    p.title = long_text;
+    err_clear(&e);
+    CHECK_INT(svg_plot2d(&b, &p, &e), -1);
+    CHECK_STR(e.field, "title");
+    p.title = NULL;
+    p.width = 50;
+    err_clear(&e);
+    CHECK_INT(svg_plot2d(&b, &p, &e), -1);
+    CHECK_STR(e.field, "width");
+    p.width = 0;
+    p.xscale = (enum svg_scale)7;
+    err_clear(&e);
+    CHECK_INT(svg_plot2d(&b, &p, &e), -1);
+    CHECK_STR(e.field, "xscale");
+    CHECK_INT(b.len, 0);
+    buf_free(&b);
+}
+
+static void test_output_limit(void)
+{
+    struct svg_plot2d p = cubic_plot();
+    struct buf b;
+    struct err e;
+
+    buf_init(&b, 2000);
+    buf_puts(&b, "kept");
+    err_clear(&e);
+    CHECK_INT(svg_plot2d(&b, &p, &e), -1);
+    CHECK_INT(e.status, 422);
+    CHECK_STR(e.code, "plot_too_large");
+    CHECK_STR(buf_str(&b), "kept"); /* partial document dropped */
+    CHECK_INT(buf_failed(&b), BUF_OK);
+    buf_free(&b);
+}
+
+static void test_alloc_failures(void)
+{
+    struct svg_plot2d p2 = cubic_plot();
+    struct svg_plot3d p3 = surface_plot(80);
+    struct svg_stacked ps = bars_plot();
+    struct svg_heatmap ph = heat_plot(16);
+    struct buf b;
+    struct err e;
+    long nth;
+    int kind;
+
+    for (kind = 0; kind < 4; kind++)
+        for (nth = 1; nth <= 40; nth++) {
+            int rc;
+            buf_init(&b, 1 << 22);
+            err_clear(&e);
+            xalloc_fail_at(nth);
+            if (kind == 0)
+                rc = svg_plot2d(&b, &p2, &e);
+            else if (kind == 1)
+                rc = svg_plot3d(&b, &p3, &e);
+            else if (kind == 2)
+                rc = svg_stacked(&b, &ps, &e);
+            else
+                rc = svg_heatmap(&b, &ph, &e);
+            xalloc_fail_at(0);
+            if (rc == 0) {
+                CHECK_WF(buf_str(&b));
+            } else {
+                CHECK_INT(e.status, 500);
+                CHECK_INT(b.len, 0);
+            }
+            buf_free(&b);
+        }
+}
+
+/* The smallest canvas still gives valid, finite output for every kind. */
+static void test_small_canvas(void)
+{
+    struct svg_plot2d p2 = cubic_plot();
+    struct svg_plot3d p3 = surface_plot(20);
+    struct svg_stacked ps = bars_plot();
+    struct svg_heatmap ph = heat_plot(40);
+    struct buf b;
+    struct err e = {0};
+
+    p2.width = p2.height = p3.width = p3.height = SVG_MIN_SIZE;
+    ps.width = ps.height = ph.width = ph.height = SVG_MIN_SIZE;
+    p2.formula = "y = 1 + 2*x + 3*x^2 + 4*x^3 + 5*x^4 + 6*x^5 + 7*x^6 + 8/x + 9/x^2 + "
+                 "10/x^3 + 11/x^4 + 12/x^5 + 13/x^6";
+    buf_init(&b, 1 << 22);
+    CHECK_INT(svg_plot2d(&b, &p2, &e), 0);
+    CHECK_INT(svg_plot3d(&b, &p3, &e), 0);
+    CHECK_INT(svg_stacked(&b, &ps, &e), 0);
+    CHECK_INT(svg_heatmap(&b, &ph, &e), 0);
+    CHECK(no_nan_inf(buf_str(&b)));
+    CHECK_INT(e.status, 0);
+    buf_reset(&b);
+    CHECK_INT(svg_plot2d(&b, &p2, &e), 0);
+    CHECK_WF(buf_str(&b));
+    CHECK(strstr(buf_str(&b), "class=\"formula\"") != NULL);
+    buf_free(&b);
+}
+
+int main(void)
+{
+    RUN(test_nice_ticks);
+    RUN(test_fmt_tick);
+    RUN(test_text_escaping);
+    RUN(test_plot2d_basic);
+    RUN(test_plot2d_escaping);
+    RUN(test_plot2d_log);
+    RUN(test_plot2d_non_finite);
+    RUN(test_plot2d_many_series);
+    RUN(test_plot3d);
+    RUN(test_plot3d_limits);
+    RUN(test_stacked);
+    RUN(test_heatmap);
+    RUN(test_small_canvas);
+    RUN(test_limits);
+    RUN(test_output_limit);
+    RUN(test_alloc_failures);
+    return harness_report();
+}

@@ -1,0 +1,205 @@
+/* svg: Prophecy's own SVG plot renderer (no gnuplot, no external program).
+ *
+ * Four plot kinds, each described by a plain value struct that callers fill
+ * in (the renderer knows nothing of fitting, the database or HTTP):
+ *   svg_plot2d   measured points with error bars, fitted curves whose
+ *                extrapolated part is dashed, a prediction with its interval,
+ *                a legend and the formula, on linear or log10 axes;
+ *   svg_plot3d   a shaded surface z(x, y) in an oblique projection with a
+ *                colour scale;
+ *   svg_stacked  stacked bars (per-kernel breakdown per run/configuration);
+ *   svg_heatmap  an n x m matrix (wait times, message traffic).
+ *
+ * Each renderer validates its input first (every limit below is a 422 error
+ * with the field at fault), then appends one complete standalone SVG document
+ * (xmlns, viewBox, width/height, <title>, <desc>) to a struct buf. It does no
+ * I/O, keeps no state and uses no globals, so it is thread-safe; the output is
+ * a pure function of the input (no time, no random ids, no element ids at
+ * all, so several plots can be inlined in one page). All user text is escaped
+ * for XML and invalid UTF-8 is replaced; numbers never print as nan/inf:
+ * non-finite data values are skipped as documented per plot kind.
+ */
+#ifndef PROPHECY_SVG_H
+#define PROPHECY_SVG_H
+
+#include <stddef.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+
+/* Input limits; exceeding one is a 422 "invalid" error naming the field. */
+#define SVG_MAX_SERIES 100 /* point series, and separately curves, per 2-D plot */
+#define SVG_MAX_POINTS                                                                   \
+    100000                /* points + curve samples per 2-D plot; cells per bar chart */
+#define SVG_MAX_TEXT 4096 /* bytes of any one title, label or formula */
+#define SVG_MIN_GRID 2    /* 3-D grid: at least 2 x 2 values ... */
+#define SVG_MAX_GRID 200  /* ... and at most 200 x 200 */
+#define SVG_MAX_QUADS_SIDE 60   /* 3-D: larger grids are resampled to <= 60 x 60 quads */
+#define SVG_MAX_3D_POINTS 10000 /* measured points overlaid on a 3-D surface */
+#define SVG_MAX_CATEGORIES 1000 /* bars in a stacked chart */
+#define SVG_MAX_COMPONENTS 100  /* stacked components (kernels) per bar */
+#define SVG_MAX_HEAT 256        /* heat map rows and columns */
+#define SVG_MIN_SIZE 200        /* width/height in px; 0 selects the default */
+#define SVG_MAX_SIZE 4000
+#define SVG_MAX_TICKS 32 /* capacity svg_nice_ticks() may need in out[] */
+
+enum svg_scale { SVG_LINEAR = 0, SVG_LOG10 = 1 };
+
+/* ---- 2-D plot ------------------------------------------------------------ */
+
+/* One measured point. When has_err is set, [ymin, ymax] is the spread of the
+ * repeated runs and is drawn as a vertical error bar with caps. */
+struct svg_point {
+    double x, y;
+    int has_err;
+    double ymin, ymax;
+};
+
+struct svg_series {
+    const char *label; /* legend text; NULL or "" = not in the legend */
+    const struct svg_point *points;
+    size_t n;
+    int color; /* 0 = next palette colour; k > 0 = palette colour k (1-based, cyclic) */
+};
+
+/* A sampled curve, drawn as one polyline through (x[i], y[i]) in the given
+ * order. When has_fit_max is set, the part with x > x_fit_max (the
+ * extrapolation beyond the fitted data) is drawn dashed; the curve is split
+ * exactly at x_fit_max. Non-finite samples break the line. */
+struct svg_curve {
+    const char *label;
+    const double *x, *y;
+    size_t n;
+    int has_fit_max;
+    double x_fit_max;
+    int color; /* as in svg_series */
+};
+
+/* A prediction marker at (x, y); with has_interval, [lo, hi] is drawn as a
+ * vertical bar with caps. label NULL = "prediction at x=X: Y [LO, HI]". */
+struct svg_prediction {
+    double x, y;
+    int has_interval;
+    double lo, hi;
+    const char *label;
+};
+
+struct svg_plot2d {
+    const char *title, *xlabel, *ylabel; /* each may be NULL */
+    enum svg_scale xscale, yscale;
+    const struct svg_series *series;
+    size_t nseries;
+    const struct svg_curve *curves;
+    size_t ncurves;
+    const struct svg_prediction *prediction; /* NULL = none */
+    const char *formula;                     /* printed under the plot; NULL = none */
+    int width, height;                       /* px; 0 = 760 x 480 */
+};
+
+/* Appends a 2-D plot to out. Axis ranges cover every finite point, error bar,
+ * curve sample and the prediction with a small margin. On a log10 axis,
+ * non-positive values are skipped (points and samples dropped, error bars
+ * and intervals clipped to the axis); if no positive value is left the axis
+ * falls back to linear and <desc> says so. Returns 0, or -1 with err set: 422
+ * for invalid input or output over the buffer's maximum, 500 out of memory
+ * or when out had already failed on entry (then it is left untouched). On
+ * error out is restored to its length and state on entry. */
+int svg_plot2d(struct buf *out, const struct svg_plot2d *p, struct err *err);
+
+/* ---- 3-D surface ---------------------------------------------------------- */
+
+struct svg_point3 {
+    double x, y, z;
+};
+
+/* z holds nx * ny values, z[j * nx + i] = f(x[i], y[j]); x and y must be
+ * finite and strictly monotonic (increasing or decreasing). Non-finite z
+ * values leave holes (quads touching them are not drawn). */
+struct svg_plot3d {
+    const char *title, *xlabel, *ylabel, *zlabel;
+    const double *x;
+    size_t nx;
+    const double *y;
+    size_t ny;
+    const double *z;
+    const struct svg_point3 *points; /* measured runs overlaid; may be NULL */
+    size_t npoints;
+    const char *points_label; /* legend text for the points; NULL = "measured" */
+    int width, height;        /* px; 0 = 760 x 560 */
+};
+
+/* Appends a 3-D surface: orthographic projection from azimuth -60 degrees,
+ * elevation 30 degrees, quads in painter's order, coloured by z through a
+ * viridis-like map and shaded by their slope, with x/y/z axes, ticks and a
+ * colour bar. Grids over 61 x 61 values are resampled to at most 60 x 60
+ * quads (docs/plots.md). Errors and out as for svg_plot2d; also 422 when no
+ * z value is finite. */
+int svg_plot3d(struct buf *out, const struct svg_plot3d *p, struct err *err);
+
+/* ---- stacked bars --------------------------------------------------------- */
+
+/* values holds ncategories * ncomponents values, values[c * ncomponents + k]
+ * = component k of bar c; each must be >= 0 or non-finite (treated as
+ * missing, i.e. 0). Component colours follow the palette and repeat after
+ * SVG_PALETTE_SIZE. */
+struct svg_stacked {
+    const char *title, *xlabel, *ylabel;
+    const char *const *categories; /* ncategories labels (NULL entries allowed) */
+    size_t ncategories;
+    const char *const *components; /* ncomponents legend labels */
+    size_t ncomponents;
+    const double *values;
+    int width, height; /* px; 0 = 760 x 480 */
+};
+
+/* Appends a stacked bar chart (linear y axis from 0). Errors and out as for
+ * svg_plot2d; a negative value is a 422. */
+int svg_stacked(struct buf *out, const struct svg_stacked *p, struct err *err);
+
+/* ---- heat map ------------------------------------------------------------- */
+
+/* values holds nrows * ncols values, values[r * ncols + c]; non-finite values
+ * are drawn as grey "no data" cells. Row 0 is at the top. */
+struct svg_heatmap {
+    const char *title, *xlabel, *ylabel, *zlabel; /* zlabel names the colour scale */
+    const char *const *row_labels;                /* NULL = 0, 1, 2, ... */
+    size_t nrows;
+    const char *const *col_labels; /* NULL = 0, 1, 2, ... */
+    size_t ncols;
+    const double *values;
+    int width, height; /* px; 0 = 760 x 600 */
+};
+
+/* Appends a heat map with a colour scale (64 colour levels). Errors and out
+ * as for svg_plot2d; 1..SVG_MAX_HEAT rows and columns. */
+int svg_heatmap(struct buf *out, const struct svg_heatmap *p, struct err *err);
+
+/* ---- helpers shared with the web pages ------------------------------------ */
+
+#define SVG_PALETTE_SIZE 10
+
+/* Returns palette colour i (cyclic, 0-based) as "#rrggbb"; static storage. */
+const char *svg_palette(size_t i);
+
+/* Appends s escaped for XML text or a quoted attribute (& < > " '), with
+ * control characters XML forbids dropped and invalid UTF-8 replaced by
+ * U+FFFD, so the result is always well-formed. NULL appends nothing. */
+void svg_text(struct buf *b, const char *s);
+
+/* Round-number ticks ("nice numbers"): the step is the smallest of
+ * 1, 2, 5 x 10^k for which the ticks from floor(min/step)*step to
+ * ceil(max/step)*step number at most max_ticks (clamped to 3..SVG_MAX_TICKS),
+ * so the ticks cover [min, max]. Tick values are exact decimals (0.6, not
+ * 0.6000000000000001). min > max is swapped; min == max is widened. OUT:
+ * out[] (room for max_ticks values), *n, *step. Returns 0, or -1 (and *n = 0)
+ * if min or max is not finite or their difference overflows. */
+int svg_nice_ticks(double min, double max, int max_ticks, double *out, int *n,
+                   double *step);
+
+/* Formats a tick value compactly for the given tick step: fixed notation with
+ * as many decimals as the step needs ("0.001", "2.5", "1200"), exponent
+ * notation when |v| >= 1e6 or 0 < |v| < 1e-4 ("2.5e+06"), "0" for zero.
+ * Non-finite v gives "0". Returns out (outsz >= 32 recommended). */
+char *svg_fmt_tick(char *out, size_t outsz, double v, double step);
+
+#endif

@@ -1,0 +1,299 @@
+/* svg_bars: the stacked bar chart (svg_stacked in svg.h), e.g. the time of
+ * each kernel per run or per configuration ("P=4", "P=8", ...).
+ *
+ * One bar per category, its components stacked bottom-up in input order, a
+ * linear y axis from 0 with nice ticks, the legend in a column on the right.
+ * Each segment carries a <title> (category, component, value) that browsers
+ * show on hover. Category labels are rotated when they do not fit under their
+ * bar and thinned when the bars are narrow. No I/O, no state.
+ */
+#include "web/svg.h"
+#include "web/svg_priv.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define DEFAULT_W 760
+#define DEFAULT_H 480
+#define LEGEND_FS 11
+#define LEGEND_ROW 18
+
+static int validate(const struct svg_stacked *p, struct err *err)
+{
+    size_t c, k;
+    char field[64];
+
+    if (p == NULL)
+        return err_invalid(err, NULL, "no chart given");
+    if (svg_check_text(p->title, "title", err) ||
+        svg_check_text(p->xlabel, "xlabel", err) ||
+        svg_check_text(p->ylabel, "ylabel", err) ||
+        svg_check_size(p->width, p->height, err))
+        return -1;
+    if (p->ncategories < 1 || p->ncategories > SVG_MAX_CATEGORIES)
+        return err_invalid(err, "categories",
+                           "a stacked chart needs 1..%d categories, not %zu",
+                           SVG_MAX_CATEGORIES, p->ncategories);
+    if (p->ncomponents < 1 || p->ncomponents > SVG_MAX_COMPONENTS)
+        return err_invalid(err, "components",
+                           "a stacked chart needs 1..%d components, not %zu",
+                           SVG_MAX_COMPONENTS, p->ncomponents);
+    if (p->ncategories * p->ncomponents > SVG_MAX_POINTS)
+        return err_invalid(err, "values", "more than %d values in one chart (%zu)",
+                           SVG_MAX_POINTS, p->ncategories * p->ncomponents);
+    if (p->categories == NULL || p->components == NULL || p->values == NULL)
+        return err_invalid(err, "values", "categories, components or values missing");
+    for (c = 0; c < p->ncategories; c++) {
+        snprintf(field, sizeof field, "categories[%zu]", c);
+        if (svg_check_text(p->categories[c], field, err))
+            return -1;
+    }
+    for (k = 0; k < p->ncomponents; k++) {
+        snprintf(field, sizeof field, "components[%zu]", k);
+        if (svg_check_text(p->components[k], field, err))
+            return -1;
+    }
+    for (c = 0; c < p->ncategories; c++)
+        for (k = 0; k < p->ncomponents; k++) {
+            double v = p->values[c * p->ncomponents + k];
+            if (isfinite(v) && v < 0) {
+                snprintf(field, sizeof field, "values[%zu][%zu]", c, k);
+                return err_invalid(err, field, "stacked values must not be negative (%g)",
+                                   v);
+            }
+        }
+    return 0;
+}
+
+static double value_at(const struct svg_stacked *p, size_t c, size_t k)
+{
+    double v = p->values[c * p->ncomponents + k];
+    return isfinite(v) && v > 0 && v <= 1e150 ? v : 0;
+}
+
+/* Label of category c, or its 1-based number when the caller gave none. */
+static const char *category_label(const struct svg_stacked *p, size_t c, char *tmp,
+                                  size_t tmpsz)
+{
+    if (p->categories[c] != NULL && *p->categories[c])
+        return p->categories[c];
+    snprintf(tmp, tmpsz, "%zu", c + 1);
+    return tmp;
+}
+
+static const char *component_label(const struct svg_stacked *p, size_t k, char *tmp,
+                                   size_t tmpsz)
+{
+    if (p->components[k] != NULL && *p->components[k])
+        return p->components[k];
+    snprintf(tmp, tmpsz, "component %zu", k + 1);
+    return tmp;
+}
+
+int svg_stacked(struct buf *out, const struct svg_stacked *pin, struct err *err)
+{
+    struct svg_stacked p;
+    struct svg_axis ay;
+    size_t start = out->len, c, k, maxcat = 0, maxcomp = 0, maxlab = 0, every = 1;
+    size_t legend_rows, legend_shown;
+    double maxtotal = 0, top, bottom, left, legend_w, x0, x1, y0, y1, slot, bw;
+    double t[SVG_MAX_TICKS], step = 1, labw;
+    int n = 0, i, rotate = 0;
+    char tmp[48], s[48], desc[256];
+
+    if (buf_failed(out))
+        return err_set(err, 500, "internal", NULL, "output buffer already failed");
+    if (validate(pin, err) != 0)
+        return -1;
+    p = *pin;
+    if (p.width == 0)
+        p.width = DEFAULT_W;
+    if (p.height == 0)
+        p.height = DEFAULT_H;
+
+    for (c = 0; c < p.ncategories; c++) {
+        double total = 0;
+        for (k = 0; k < p.ncomponents; k++)
+            total += value_at(&p, c, k);
+        if (total > maxtotal)
+            maxtotal = total;
+        {
+            size_t nc = svg_utf8_chars(category_label(&p, c, tmp, sizeof tmp));
+            if (nc > maxcat)
+                maxcat = nc;
+        }
+    }
+    for (k = 0; k < p.ncomponents; k++) {
+        size_t nc = svg_utf8_chars(component_label(&p, k, tmp, sizeof tmp));
+        if (nc > maxcomp)
+            maxcomp = nc;
+    }
+    if (maxcat > 24)
+        maxcat = 24;
+
+    /* y axis from 0 to the loose nice tick above the tallest bar. */
+    memset(&ay, 0, sizeof ay);
+    if (!(maxtotal > 0) || svg_nice_ticks(0, maxtotal, 7, t, &n, &step) != 0 || n < 2) {
+        t[0] = 0;
+        t[1] = 1;
+        n = 2;
+        step = 1;
+    }
+    ay.lo = 0;
+    ay.hi = t[n - 1];
+    ay.step = step;
+    for (i = 0; i < n; i++) {
+        ay.major[i] = t[i];
+        ay.labelled[i] = 1;
+        if (strlen(svg_axis_tick_label(&ay, i, s, sizeof s)) > maxlab)
+            maxlab = strlen(s);
+    }
+    ay.nmajor = n;
+
+    /* Layout. */
+    top = (p.title != NULL && *p.title) ? 40 : 16;
+    legend_w = 40 + svg_text_width(maxcomp, LEGEND_FS);
+    if (legend_w > p.width * 0.3)
+        legend_w = p.width * 0.3;
+    left =
+        14 + ((p.ylabel != NULL && *p.ylabel) ? 18 : 0) + svg_text_width(maxlab, 11) + 8;
+    x0 = left;
+    x1 = p.width - legend_w - 16;
+    slot = (x1 - x0) / p.ncategories;
+    bw = slot * 0.7;
+    labw = svg_text_width(maxcat, 11);
+    if (labw + 4 > slot)
+        rotate = 1;
+    /* Rotated labels need about 14 px of slot each; thin them below that. */
+    while ((rotate ? 14.0 : labw + 4) > slot * every)
+        every++;
+    bottom =
+        20 + (rotate ? labw * 0.72 + 8 : 18) + ((p.xlabel != NULL && *p.xlabel) ? 20 : 0);
+    if (bottom > p.height * 0.4)
+        bottom = p.height * 0.4;
+    y0 = top;
+    y1 = p.height - bottom;
+    ay.p0 = y1;
+    ay.p1 = y0;
+
+    snprintf(desc, sizeof desc, "Prophecy stacked bar chart: %zu bars of %zu components",
+             p.ncategories, p.ncomponents);
+    svg_begin(out, p.width, p.height, p.title, desc);
+    svg_title(out, p.width, p.title);
+
+    /* Grid, frame, ticks. */
+    buf_puts(out, "<path stroke=\"#e2e2e2\" d=\"");
+    for (i = 0; i < n; i++) {
+        buf_putc(out, 'M');
+        svg_num(out, x0);
+        buf_putc(out, ' ');
+        svg_num(out, svg_axis_px(&ay, t[i]));
+        buf_putc(out, 'H');
+        svg_num(out, x1);
+    }
+    buf_puts(out, "\"/>\n<path stroke=\"#444444\" fill=\"none\" d=\"M");
+    svg_num(out, x0);
+    buf_putc(out, ' ');
+    svg_num(out, y0);
+    buf_putc(out, 'V');
+    svg_num(out, y1);
+    buf_putc(out, 'H');
+    svg_num(out, x1);
+    for (i = 0; i < n; i++) {
+        buf_putc(out, 'M');
+        svg_num(out, x0);
+        buf_putc(out, ' ');
+        svg_num(out, svg_axis_px(&ay, t[i]));
+        buf_puts(out, "h-5");
+    }
+    buf_puts(out, "\"/>\n<g font-size=\"11\" fill=\"#333333\">\n");
+    for (i = 0; i < n; i++) {
+        svg_axis_tick_label(&ay, i, s, sizeof s);
+        svg_label(out, x0 - 8, svg_axis_px(&ay, t[i]) + 4, "end", NULL, s, 24);
+    }
+    for (c = 0; c < p.ncategories; c += every) {
+        double cx = x0 + (c + 0.5) * slot;
+        const char *lab = category_label(&p, c, tmp, sizeof tmp);
+        if (rotate) {
+            char tr[80];
+            snprintf(tr, sizeof tr, "transform=\"rotate(-40 %.2f %.2f)\"", cx + 3,
+                     y1 + 14);
+            svg_label(out, cx + 3, y1 + 14, "end", tr, lab, 24);
+        } else {
+            svg_label(out, cx, y1 + 16, "middle", NULL, lab, 24);
+        }
+    }
+    buf_puts(out, "</g>\n");
+    if (p.xlabel != NULL && *p.xlabel)
+        svg_label(out, (x0 + x1) / 2, p.height - 10, "middle", NULL, p.xlabel,
+                  svg_fit_chars(x1 - x0, 12));
+    if (p.ylabel != NULL && *p.ylabel) {
+        char tr[80];
+        double cy = (y0 + y1) / 2;
+        snprintf(tr, sizeof tr, "transform=\"rotate(-90 16 %.2f)\"", cy);
+        svg_label(out, 16, cy, "middle", tr, p.ylabel, svg_fit_chars(y1 - y0, 12));
+    }
+
+    /* Bars. */
+    buf_puts(out, "<g class=\"bars\">\n");
+    for (c = 0; c < p.ncategories; c++) {
+        double base = 0, bx = x0 + c * slot + (slot - bw) / 2;
+        for (k = 0; k < p.ncomponents; k++) {
+            double v = value_at(&p, c, k), ya, yb;
+            char ctmp[48];
+            if (v <= 0)
+                continue;
+            ya = svg_axis_px(&ay, base);
+            yb = svg_axis_px(&ay, base + v);
+            base += v;
+            buf_puts(out, "<rect x=\"");
+            svg_num(out, bx);
+            buf_puts(out, "\" y=\"");
+            svg_num(out, yb);
+            buf_puts(out, "\" width=\"");
+            svg_num(out, bw);
+            buf_puts(out, "\" height=\"");
+            svg_num(out, ya - yb);
+            buf_puts(out, "\" fill=\"");
+            buf_puts(out, svg_palette(k));
+            buf_puts(out, "\"><title>");
+            svg_text_fit(out, category_label(&p, c, ctmp, sizeof ctmp), 80);
+            buf_puts(out, " \xe2\x80\x94 ");
+            svg_text_fit(out, component_label(&p, k, tmp, sizeof tmp), 80);
+            buf_puts(out, ": ");
+            buf_printf(out, "%.4g", v);
+            buf_puts(out, "</title></rect>\n");
+        }
+    }
+    buf_puts(out, "</g>\n");
+
+    /* Legend, top component first so it reads in the order of the stack. */
+    legend_rows = (size_t)((y1 - y0) / LEGEND_ROW);
+    if (legend_rows < 1)
+        legend_rows = 1;
+    legend_shown = p.ncomponents <= legend_rows ? p.ncomponents : legend_rows - 1;
+    buf_printf(out, "<g class=\"legend\" font-size=\"%d\">\n", LEGEND_FS);
+    for (i = 0; i < (int)legend_shown; i++) {
+        size_t kk = p.ncomponents - 1 - (size_t)i;
+        double ly = y0 + 4 + i * LEGEND_ROW;
+        buf_puts(out, "<rect x=\"");
+        svg_num(out, x1 + 16);
+        buf_puts(out, "\" y=\"");
+        svg_num(out, ly);
+        buf_puts(out, "\" width=\"12\" height=\"12\" fill=\"");
+        buf_puts(out, svg_palette(kk));
+        buf_puts(out, "\"/>");
+        svg_label(out, x1 + 34, ly + 10, "start", NULL,
+                  component_label(&p, kk, tmp, sizeof tmp),
+                  svg_fit_chars(legend_w - 20, LEGEND_FS));
+    }
+    if (legend_shown < p.ncomponents) {
+        snprintf(s, sizeof s, "\xe2\x80\xa6 and %zu more", p.ncomponents - legend_shown);
+        svg_label(out, x1 + 34, y0 + 14 + legend_shown * LEGEND_ROW, "start",
+                  "fill=\"#555555\"", s, 40);
+    }
+    buf_puts(out, "</g>\n");
+    svg_end(out);
+    return svg_finish(out, start, 0, err);
+}

@@ -1,0 +1,248 @@
+/* svg_heatmap: the heat map (svg_heatmap in svg.h), for matrices such as the
+ * wait time or message traffic between ranks.
+ *
+ * Values are quantised to 64 colour levels of the viridis-like map. The
+ * cells live in a group scaled so that one cell is one unit, and all cells of
+ * one level form a single path of horizontal runs ("M3 7h2v1h-2z"), so a
+ * 256 x 256 matrix stays well under a megabyte. Non-finite values are grey
+ * "no data" cells. Row and column labels are thinned when cells are small.
+ * No I/O, no state.
+ */
+#include "web/svg.h"
+#include "web/svg_priv.h"
+#include "common/xalloc.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define DEFAULT_W 760
+#define DEFAULT_H 600
+#define LEVELS 64
+#define MISSING 255
+#define MISSING_FILL "#d9d9d9"
+
+static int validate(const struct svg_heatmap *p, struct err *err)
+{
+    size_t i;
+    char field[64];
+
+    if (p == NULL)
+        return err_invalid(err, NULL, "no heat map given");
+    if (svg_check_text(p->title, "title", err) ||
+        svg_check_text(p->xlabel, "xlabel", err) ||
+        svg_check_text(p->ylabel, "ylabel", err) ||
+        svg_check_text(p->zlabel, "zlabel", err) ||
+        svg_check_size(p->width, p->height, err))
+        return -1;
+    if (p->nrows < 1 || p->ncols < 1 || p->nrows > SVG_MAX_HEAT ||
+        p->ncols > SVG_MAX_HEAT)
+        return err_invalid(err, "values", "a heat map must be 1x1 to %dx%d, not %zux%zu",
+                           SVG_MAX_HEAT, SVG_MAX_HEAT, p->nrows, p->ncols);
+    if (p->values == NULL)
+        return err_invalid(err, "values", "values missing");
+    for (i = 0; p->row_labels != NULL && i < p->nrows; i++) {
+        snprintf(field, sizeof field, "row_labels[%zu]", i);
+        if (svg_check_text(p->row_labels[i], field, err))
+            return -1;
+    }
+    for (i = 0; p->col_labels != NULL && i < p->ncols; i++) {
+        snprintf(field, sizeof field, "col_labels[%zu]", i);
+        if (svg_check_text(p->col_labels[i], field, err))
+            return -1;
+    }
+    return 0;
+}
+
+static int usable(double v)
+{
+    return isfinite(v) && fabs(v) <= 1e150;
+}
+
+static const char *label_of(const char *const *labels, size_t i, char *tmp, size_t tmpsz)
+{
+    if (labels != NULL && labels[i] != NULL)
+        return labels[i];
+    snprintf(tmp, tmpsz, "%zu", i);
+    return tmp;
+}
+
+static size_t max_label_chars(const char *const *labels, size_t n)
+{
+    size_t i, m = 0;
+    char tmp[32];
+    for (i = 0; i < n; i++) {
+        size_t c = svg_utf8_chars(label_of(labels, i, tmp, sizeof tmp));
+        if (c > m)
+            m = c;
+    }
+    return m > 20 ? 20 : m;
+}
+
+/* Appends the runs of cells at one level as subpaths in cell units. */
+static void level_path(struct buf *b, const unsigned char *lv, size_t nrows, size_t ncols,
+                       unsigned char level)
+{
+    size_t r, c, run;
+    for (r = 0; r < nrows; r++)
+        for (c = 0; c < ncols; c += run) {
+            run = 1;
+            if (lv[r * ncols + c] != level)
+                continue;
+            while (c + run < ncols && lv[r * ncols + c + run] == level)
+                run++;
+            buf_printf(b, "M%zu %zuh%zuv1h-%zuz", c, r, run, run);
+        }
+}
+
+int svg_heatmap(struct buf *out, const struct svg_heatmap *pin, struct err *err)
+{
+    struct svg_heatmap p;
+    unsigned char *lv = NULL, used[LEVELS + 1];
+    size_t start = out->len, i, n, rowch, colch, revery = 1, cevery = 1;
+    double zmin = 0, zmax = 0, top, bottom, left, x0, x1, y0, y1, cw, chh, colw;
+    int have = 0, rc = -1, rotate = 0, l;
+    char tmp[32], desc[256];
+
+    if (buf_failed(out))
+        return err_set(err, 500, "internal", NULL, "output buffer already failed");
+    if (validate(pin, err) != 0)
+        return -1;
+    p = *pin;
+    if (p.width == 0)
+        p.width = DEFAULT_W;
+    if (p.height == 0)
+        p.height = DEFAULT_H;
+    n = p.nrows * p.ncols;
+
+    lv = xmalloc(n);
+    if (lv == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    for (i = 0; i < n; i++) {
+        double v = p.values[i];
+        if (!usable(v))
+            continue;
+        if (!have || v < zmin)
+            zmin = v;
+        if (!have || v > zmax)
+            zmax = v;
+        have = 1;
+    }
+    memset(used, 0, sizeof used);
+    for (i = 0; i < n; i++) {
+        double v = p.values[i];
+        int level;
+        if (!usable(v)) {
+            lv[i] = MISSING;
+            used[LEVELS] = 1;
+            continue;
+        }
+        level = zmax > zmin ? (int)((v - zmin) / (zmax - zmin) * LEVELS) : LEVELS / 2;
+        if (level >= LEVELS)
+            level = LEVELS - 1;
+        if (level < 0)
+            level = 0;
+        lv[i] = (unsigned char)level;
+        used[level] = 1;
+    }
+
+    /* Layout: row labels left, column labels below, colour bar right. */
+    rowch = max_label_chars(p.row_labels, p.nrows);
+    colch = max_label_chars(p.col_labels, p.ncols);
+    top = (p.title != NULL && *p.title) ? 40 : 16;
+    left =
+        12 + ((p.ylabel != NULL && *p.ylabel) ? 20 : 0) + svg_text_width(rowch, 11) + 6;
+    x0 = left;
+    x1 = p.width - 130;
+    cw = (x1 - x0) / p.ncols;
+    colw = svg_text_width(colch, 11);
+    if (colw + 4 > cw)
+        rotate = 1;
+    while ((rotate ? 13.0 : colw + 4) > cw * cevery)
+        cevery++;
+    bottom = 14 + (rotate ? colw * 0.72 + 10 : 18) +
+             ((p.xlabel != NULL && *p.xlabel) ? 20 : 0);
+    if (bottom > p.height * 0.35)
+        bottom = p.height * 0.35;
+    y0 = top;
+    y1 = p.height - bottom;
+    chh = (y1 - y0) / p.nrows;
+    while (13.0 > chh * revery)
+        revery++;
+
+    snprintf(desc, sizeof desc,
+             "Prophecy heat map: %zu rows by %zu columns; values from %.6g to %.6g in %d "
+             "colour levels%s",
+             p.nrows, p.ncols, zmin, zmax, LEVELS,
+             used[LEVELS] ? "; grey cells have no data" : "");
+    svg_begin(out, p.width, p.height, p.title, desc);
+    svg_title(out, p.width, p.title);
+
+    buf_puts(out,
+             "<g class=\"cells\" shape-rendering=\"crispEdges\" transform=\"translate(");
+    svg_num(out, x0);
+    buf_putc(out, ' ');
+    svg_num(out, y0);
+    /* Scale with more precision than coordinates: it is multiplied by up to
+     * 256 cells. */
+    buf_printf(out, ") scale(%.5f %.5f)\">\n", cw, chh);
+    for (l = 0; l <= LEVELS; l++) {
+        if (!used[l])
+            continue;
+        buf_puts(out, "<path fill=\"");
+        if (l == LEVELS) {
+            buf_puts(out, MISSING_FILL);
+        } else {
+            unsigned char rgb[3];
+            svg_cmap((l + 0.5) / LEVELS, rgb);
+            svg_rgb(out, rgb);
+        }
+        buf_puts(out, "\" d=\"");
+        level_path(out, lv, p.nrows, p.ncols, l == LEVELS ? MISSING : (unsigned char)l);
+        buf_puts(out, "\"/>\n");
+    }
+    buf_puts(out, "</g>\n<rect x=\"");
+    svg_num(out, x0);
+    buf_puts(out, "\" y=\"");
+    svg_num(out, y0);
+    buf_puts(out, "\" width=\"");
+    svg_num(out, x1 - x0);
+    buf_puts(out, "\" height=\"");
+    svg_num(out, y1 - y0);
+    buf_puts(out, "\" fill=\"none\" stroke=\"#444444\"/>\n");
+
+    buf_puts(out, "<g font-size=\"11\" fill=\"#333333\">\n");
+    for (i = 0; i < p.nrows; i += revery)
+        svg_label(out, x0 - 6, y0 + (i + 0.5) * chh + 4, "end", NULL,
+                  label_of(p.row_labels, i, tmp, sizeof tmp), 20);
+    for (i = 0; i < p.ncols; i += cevery) {
+        double cx = x0 + (i + 0.5) * cw;
+        const char *lab = label_of(p.col_labels, i, tmp, sizeof tmp);
+        if (rotate) {
+            char tr[80];
+            snprintf(tr, sizeof tr, "transform=\"rotate(-45 %.2f %.2f)\"", cx + 3,
+                     y1 + 12);
+            svg_label(out, cx + 3, y1 + 12, "end", tr, lab, 20);
+        } else {
+            svg_label(out, cx, y1 + 15, "middle", NULL, lab, 20);
+        }
+    }
+    buf_puts(out, "</g>\n");
+    if (p.xlabel != NULL && *p.xlabel)
+        svg_label(out, (x0 + x1) / 2, p.height - 8, "middle", NULL, p.xlabel,
+                  svg_fit_chars(x1 - x0, 12));
+    if (p.ylabel != NULL && *p.ylabel) {
+        char tr[80];
+        double cy = (y0 + y1) / 2;
+        snprintf(tr, sizeof tr, "transform=\"rotate(-90 16 %.2f)\"", cy);
+        svg_label(out, 16, cy, "middle", tr, p.ylabel, svg_fit_chars(y1 - y0, 12));
+    }
+    svg_colorbar(out, p.width - 110, y0, 16, y1 - y0, zmin, zmax, p.zlabel, LEVELS);
+    svg_end(out);
+    rc = 0;
+out:
+    xfree(lv);
+    return svg_finish(out, start, rc, err);
+}
