@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""prophecy-bench --quick on 2 ranks, uploading to the real prophecyd: the
+benchmarks and fitted parameters must be stored for the system."""
+import os
+import subprocess
+import sys
+import time
+import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import serverlib  # noqa: E402
+
+bench = os.path.join(serverlib.bin_dir(), "prophecy-bench")
+if not os.access(bench, os.X_OK):
+    print("SKIP: %s not built" % bench)
+    sys.exit(serverlib.SKIP)
+mpiexec = os.environ.get("MPIEXEC") or "mpirun"
+srv = serverlib.Server()
+system = "bench box/2"  # a name that needs URL encoding
+
+
+def mpirun(*args):
+    extra = []
+    ver = subprocess.run([mpiexec, "--version"], capture_output=True, text=True)
+    if "open" in (ver.stdout + ver.stderr).lower():
+        extra = ["--oversubscribe", "--allow-run-as-root"]
+    return subprocess.run([mpiexec] + extra + ["-np", "2", bench] + list(args),
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_quick_upload():
+    t0 = time.time()
+    r = mpirun("--quick", "--system", system, "--server", srv.url, "--token", srv.token)
+    took = time.time() - t0
+    assert r.returncode == 0, (r.returncode, r.stdout, r.stderr)
+    assert took < 5 + 3, "took %.1f s" % took  # < 5 s of measuring, plus MPI start-up
+    name = urllib.parse.quote(system, safe="")
+    b = srv.get("/api/v1/systems/%s/benchmarks" % name)["benchmarks"]
+    names = {x["name"] for x in b}
+    assert {"MPISR", "MPIBC", "IADD", "MULADD", "FMA"} <= names, names
+    assert len([x for x in b if x["name"] == "MPISR"]) == 22, len(b)  # 11 sizes x min/median
+    p = srv.get("/api/v1/systems/%s/parameters" % name)["parameters"]
+    text = str(p)
+    for key in ("MPISR", "MPIBC", "ADDM", "FMA"):
+        assert key in text, p
+
+
+def test_bad_token_rejected():
+    r = mpirun("--quick", "--quiet", "--system", system, "--server", srv.url,
+               "--token", "not-a-token")
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert "401" in r.stderr, r.stderr
+    assert '"benchmarks"' in r.stdout  # measurements kept on stdout
+
+
+def test_dry_run():
+    r = mpirun("--quick", "--quiet", "--dry-run")
+    assert r.returncode == 0 and '"MPISR(L)"' in r.stdout, r.stderr
+
+
+checks = serverlib.Checks()
+for t in [test_quick_upload, test_bad_token_rejected, test_dry_run]:
+    checks.run(t)
+rc = checks.report()
+srv.close(rc == 0)
+sys.exit(rc)

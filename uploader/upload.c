@@ -1,0 +1,853 @@
+/* prophecy-upload: submit run documents to a Prophecy server without losing any.
+ *
+ * Three commands: submit files (JSON or CSV), `exec` (run a program, time it,
+ * collect what its probe library wrote, submit the run) and `flush` (retry the
+ * spool now). Every run carries an id before it is sent, so resending is
+ * always safe; anything that is not definitely accepted or definitely refused
+ * lands in the spool, on disk, before the program says so. Exit codes:
+ * 0 all delivered, 1 some spooled, 2 some rejected, 64 usage error (exec: the
+ * command's own non-zero status wins).
+ */
+#include "uploader/upl_http.h"
+#include "uploader/upl_run.h"
+#include "uploader/upl_spool.h"
+
+#include "common/buf.h"
+#include "common/xalloc.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define EXIT_SPOOLED 1
+#define EXIT_REJECTED 2
+#define EXIT_USAGE 64
+#define BATCH_RUNS 1000 /* runs per request */
+#define BATCH_BYTES                                                                      \
+    ((size_t)4 << 20)         /* body bytes per request, under the 8 MiB default */
+#define AUTO_FLUSH_SECONDS 10 /* budget of the flush before every command */
+#define PROGRESS_OVER 100     /* progress lines for inputs of more runs */
+
+static const char usage_text[] =
+    "usage: prophecy-upload [options] FILE...          submit run documents\n"
+    "       prophecy-upload [options] exec --application A --executable E --system S\n"
+    "                       --nprocs P [--input NAME=VALUE]... [--metric NAME=VALUE]...\n"
+    "                       [--always] -- COMMAND [ARGS...]\n"
+    "       prophecy-upload [options] flush [--rejected]\n"
+    "\n"
+    "Files hold one run object or {\"runs\": [...]} (JSON), or with --csv a table with\n"
+    "the header application,executable,system,nprocs,runtime,<input columns...>.\n"
+    "\n"
+    "options:\n"
+    "  --server URL   server (default $PROPHECY_URL or http://127.0.0.1:8080)\n"
+    "  --token T      write token (default $PROPHECY_TOKEN)\n"
+    "  --spool DIR    spool directory (default $PROPHECY_SPOOL or "
+    "~/.cache/prophecy/spool)\n"
+    "  --csv          files are CSV\n"
+    "  --timeout S    seconds per request (default 30)\n"
+    "  --no-flush     do not retry the spool before this command\n"
+    "  --dry-run      print the documents that would be sent, send nothing\n"
+    "  --quiet        only errors on stderr\n"
+    "  --help         this text\n"
+    "\n"
+    "exec runs COMMAND (no shell) with PROBE_OUTPUT set to a temporary file, times it\n"
+    "with CLOCK_MONOTONIC and submits the run with the probe's kernels and metrics.\n"
+    "A run is submitted only when the command exits 0, unless --always (then the\n"
+    "metric exit_status is added). exec exits with the command's status when it is\n"
+    "not 0, else with the upload's.\n"
+    "\n"
+    "Runs without an \"id\" get one, so a resend never stores a run twice. Documents\n"
+    "the server cannot take now (unreachable, timeout, 5xx, 408, 429) are written to\n"
+    "the spool and retried with backoff (30 s doubling, at most 6 h) before every\n"
+    "command, or at once by `flush`. A 4xx answer is printed and the document moved\n"
+    "to <spool>/rejected/ (`flush --rejected` resends those, e.g. after a token fix).\n"
+    "\n"
+    "exit status: 0 all delivered; 1 some spooled; 2 some rejected (or an input file\n"
+    "unreadable or invalid); 64 usage error.\n"
+    "\n"
+    "examples:\n"
+    "  prophecy-upload --server http://perf:8080 --token $TOK results/*.json\n"
+    "  prophecy-upload --csv runs.csv\n"
+    "  prophecy-upload exec --application matmul --executable matmul_gcc \\\n"
+    "      --system cluster1 --nprocs 8 --input N=1000 -- mpirun -np 8 ./matmul 1000\n"
+    "  prophecy-upload flush\n";
+
+struct opts {
+    const char *server, *token, *spool;
+    long timeout;
+    int csv, quiet, dry_run, no_flush, always, rejected;
+    const char *application, *executable, *system;
+    long nprocs;
+    json_t *inputs, *metrics;
+    char **pos; /* positional arguments (files, or the command after "--") */
+    int npos;
+    int dashdash; /* "--" was seen */
+};
+
+struct ctx {
+    const struct opts *o;
+    upl_http *http;
+    upl_spool *spool;
+    int down;                            /* server unreachable: spool without trying */
+    size_t delivered, spooled, rejected; /* runs */
+    size_t bad_inputs;                   /* files we could not read or parse */
+    size_t total, done;                  /* progress of the current source */
+};
+
+static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "prophecy-upload: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n(prophecy-upload --help shows the usage)\n");
+}
+
+/* ---- delivery ------------------------------------------------------------- */
+
+static void progress(struct ctx *c, size_t n)
+{
+    c->done += n;
+    if (!c->o->quiet && c->total > PROGRESS_OVER)
+        fprintf(stderr, "uploaded %zu/%zu runs\n", c->done, c->total);
+}
+
+static void describe(char *out, size_t outsz, json_t *runs, size_t from, size_t n)
+{
+    const char *id = json_string_value(json_object_get(json_array_get(runs, from), "id"));
+    if (n == 1)
+        snprintf(out, outsz, "run %zu (id %s)", from + 1, id ? id : "?");
+    else
+        snprintf(out, outsz, "runs %zu-%zu", from + 1, from + n);
+}
+
+/* Last resort when even the spool cannot be written: the document goes to
+ * stdout so that it is in the job's log rather than nowhere. */
+static void spool_or_print(struct ctx *c, json_t *body, size_t n, const char *reason)
+{
+    struct err e = {0};
+    char *path = NULL;
+
+    if (upl_spool_put(c->spool, body, reason, &path, &e) != 0) {
+        char *text = json_dumps(body, JSON_COMPACT);
+        fprintf(stderr,
+                "prophecy-upload: cannot spool (%s); the undelivered document is "
+                "printed on stdout\n",
+                e.message);
+        if (text)
+            printf("%s\n", text);
+        free(text);
+    } else if (!c->o->quiet) {
+        fprintf(stderr, "prophecy-upload: %zu run%s spooled to %s\n", n,
+                n == 1 ? "" : "s", path);
+    }
+    xfree(path);
+    c->spooled += n;
+}
+
+static void reject(struct ctx *c, json_t *body, json_t *runs, size_t from, size_t n,
+                   const struct upl_reply *r, const char *src)
+{
+    struct err e = {0};
+    char what[128];
+
+    describe(what, sizeof what, runs, from, n);
+    fprintf(stderr, "prophecy-upload: %s: %s rejected by the server (%ld %s): %s%s%s%s\n",
+            src, what, r->status, r->code, r->message, r->field[0] ? " [field " : "",
+            r->field, r->field[0] ? "]" : "");
+    if (upl_spool_reject(c->spool, body, r->status, r->code, r->message, r->field, &e) !=
+        0)
+        fprintf(stderr, "prophecy-upload: cannot keep it in %s/rejected: %s\n",
+                upl_spool_dir(c->spool), e.message);
+    c->rejected += n;
+}
+
+static void send_runs(struct ctx *c, json_t *runs, size_t from, size_t n,
+                      const char *src);
+
+/* The index k when the server blamed "runs[k]..." of a batch, else -1. */
+static long blamed_run(const char *field, size_t n)
+{
+    char *end;
+    long k;
+
+    if (strncmp(field, "runs[", 5) != 0)
+        return -1;
+    errno = 0;
+    k = strtol(field + 5, &end, 10);
+    if (errno || end == field + 5 || *end != ']' || k < 0 || (size_t)k >= n)
+        return -1;
+    return k;
+}
+
+/* Acts on a refusal of runs[from .. from+n) (sent as `body`): a batch that
+ * was too large is halved; a batch refused for one run is resent without it
+ * (the server takes batches all or nothing); anything else is rejected. */
+static void on_rejected(struct ctx *c, json_t *body, json_t *runs, size_t from, size_t n,
+                        const struct upl_reply *r, const char *src)
+{
+    long k;
+
+    if (n > 1 && r->status == 413) {
+        send_runs(c, runs, from, n / 2, src);
+        send_runs(c, runs, from + n / 2, n - n / 2, src);
+        return;
+    }
+    k = n > 1 ? blamed_run(r->field, n) : -1;
+    if (k >= 0) {
+        json_t *one = upl_batch_body(runs, from + (size_t)k, 1);
+        struct upl_reply r1 = *r;
+        /* Field relative to the run itself, as if sent alone. */
+        const char *dot = strchr(r->field, ']');
+        snprintf(r1.field, sizeof r1.field, "%s", dot && dot[1] == '.' ? dot + 2 : "");
+        if (one)
+            reject(c, one, runs, from + (size_t)k, 1, &r1, src);
+        json_decref(one);
+        if (k > 0)
+            send_runs(c, runs, from, (size_t)k, src);
+        if ((size_t)k + 1 < n)
+            send_runs(c, runs, from + (size_t)k + 1, n - (size_t)k - 1, src);
+        return;
+    }
+    reject(c, body, runs, from, n, r, src);
+}
+
+static void note_down(struct ctx *c, const struct upl_reply *r)
+{
+    if (r->unreachable && !c->down) {
+        c->down = 1;
+        if (!c->o->quiet)
+            fprintf(stderr,
+                    "prophecy-upload: server %s unreachable (%s); spooling the rest\n",
+                    c->o->server, r->message);
+    }
+}
+
+/* Sends runs[from .. from+n) as one request and files the outcome. */
+static void send_runs(struct ctx *c, json_t *runs, size_t from, size_t n, const char *src)
+{
+    json_t *body = upl_batch_body(runs, from, n);
+    struct upl_reply r;
+    char *text = NULL;
+    size_t len;
+
+    if (body == NULL || (text = json_dumps(body, JSON_COMPACT)) == NULL) {
+        fprintf(stderr, "prophecy-upload: %s: out of memory\n", src);
+        c->rejected += n;
+        goto out;
+    }
+    len = strlen(text);
+    if (len > BATCH_BYTES && n > 1) {
+        free(text);
+        text = NULL;
+        send_runs(c, runs, from, n / 2, src);
+        send_runs(c, runs, from + n / 2, n - n / 2, src);
+        goto out;
+    }
+    if (c->o->dry_run) {
+        printf("%s\n", text);
+        c->delivered += n;
+        goto out;
+    }
+    if (c->down) {
+        spool_or_print(c, body, n, "server unreachable");
+        goto out;
+    }
+    upl_http_post(c->http, "/api/v1/runs", text, len, &r);
+    free(text);
+    text = NULL;
+    switch (r.outcome) {
+    case UPL_DELIVERED:
+        c->delivered += n;
+        progress(c, n);
+        break;
+    case UPL_RETRY:
+        note_down(c, &r);
+        if (!c->o->quiet && !r.unreachable)
+            fprintf(stderr, "prophecy-upload: %s: server answered %ld: %s\n", src,
+                    r.status, r.message);
+        spool_or_print(c, body, n, r.message);
+        break;
+    case UPL_REJECTED:
+        on_rejected(c, body, runs, from, n, &r, src);
+        break;
+    }
+out:
+    free(text);
+    json_decref(body);
+}
+
+static void deliver(struct ctx *c, json_t *runs, const char *src)
+{
+    size_t n = json_array_size(runs), i;
+
+    c->total = n;
+    c->done = 0;
+    for (i = 0; i < n; i += BATCH_RUNS)
+        send_runs(c, runs, i, n - i < BATCH_RUNS ? n - i : BATCH_RUNS, src);
+}
+
+/* ---- spool flushing ------------------------------------------------------------ */
+
+/* Retries spooled documents: all of them when `force`, else those whose
+ * backoff has passed, until `deadline` (0 = none). `rejected` resends
+ * <spool>/rejected/ instead. Returns the number of entries left waiting. */
+static size_t flush_spool(struct ctx *c, int force, double deadline, int rejected)
+{
+    struct upl_spool_entry *v = NULL;
+    struct err e = {0};
+    size_t n = 0, i, left = 0;
+    int lk = upl_spool_trylock(c->spool);
+
+    if (lk != 0) {
+        if (lk > 0 && !c->o->quiet)
+            fprintf(stderr, "prophecy-upload: another prophecy-upload is flushing %s\n",
+                    upl_spool_dir(c->spool));
+        return 0;
+    }
+    if (upl_spool_list(c->spool, rejected, &v, &n, &e) != 0) {
+        fprintf(stderr, "prophecy-upload: %s\n", e.message);
+        return 0;
+    }
+    for (i = 0; i < n; i++) {
+        struct upl_spool_entry *en = &v[i];
+        json_t *runs = upl_body_runs(en->body);
+        size_t nr = json_array_size(runs);
+        const char *name = strrchr(en->path, '/') ? strrchr(en->path, '/') + 1 : en->path;
+        struct upl_reply r;
+        char *text;
+
+        if (runs == NULL || c->down ||
+            (!force && en->next_attempt > (double)time(NULL)) ||
+            (deadline > 0 && (double)time(NULL) >= deadline)) {
+            json_decref(runs);
+            left++;
+            continue;
+        }
+        text = json_dumps(en->body, JSON_COMPACT);
+        if (text == NULL) {
+            json_decref(runs);
+            left++;
+            continue;
+        }
+        upl_http_post(c->http, "/api/v1/runs", text, strlen(text), &r);
+        free(text);
+        memset(&e, 0, sizeof e);
+        if (r.outcome == UPL_DELIVERED) {
+            c->delivered += nr;
+            if (!c->o->quiet)
+                fprintf(stderr, "prophecy-upload: delivered %zu spooled run%s (%s)\n", nr,
+                        nr == 1 ? "" : "s", name);
+            upl_spool_remove(c->spool, en, &e);
+        } else if (r.outcome == UPL_RETRY) {
+            note_down(c, &r);
+            left++;
+            if (rejected) {
+                if (upl_spool_put(c->spool, en->body, r.message, NULL, &e) == 0)
+                    upl_spool_remove(c->spool, en, &e);
+            } else {
+                upl_spool_defer(c->spool, en, r.message, &e);
+            }
+        } else if (rejected) {
+            fprintf(stderr, "prophecy-upload: %s: still rejected (%ld %s): %s\n", name,
+                    r.status, r.code, r.message);
+            c->rejected += nr;
+        } else {
+            /* Filed again piece by piece (rejected/ or a fresh spool entry)
+             * before the entry is removed, so nothing is lost on a crash. */
+            on_rejected(c, en->body, runs, 0, nr, &r, name);
+            upl_spool_remove(c->spool, en, &e);
+        }
+        if (e.status)
+            fprintf(stderr, "prophecy-upload: %s\n", e.message);
+        json_decref(runs);
+    }
+    upl_spool_entries_free(v, n);
+    return left;
+}
+
+/* ---- exec ----------------------------------------------------------------------- */
+
+static double mono_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Runs argv with PROBE_OUTPUT=probe_path. OUT: *seconds. Returns the exit
+ * status (128 + signal when killed, 127 when it could not be started). */
+static int run_command(char **argv, const char *probe_path, double *seconds)
+{
+    struct sigaction ign, old_int, old_quit;
+    double t0;
+    int status = 0;
+    pid_t pid;
+
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    /* Like system(): ^C goes to the command; we stay to submit or spool. */
+    sigaction(SIGINT, &ign, &old_int);
+    sigaction(SIGQUIT, &ign, &old_quit);
+    fflush(NULL);
+    t0 = mono_seconds();
+    pid = fork();
+    if (pid == 0) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGQUIT, &old_quit, NULL);
+        if (setenv("PROBE_OUTPUT", probe_path, 1) != 0)
+            _exit(127);
+        execvp(argv[0], argv);
+        fprintf(stderr, "prophecy-upload: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    if (pid < 0) {
+        fprintf(stderr, "prophecy-upload: fork: %s\n", strerror(errno));
+        status = 127;
+    } else {
+        while (waitpid(pid, &status, 0) < 0) {
+            if (errno != EINTR) {
+                status = 127 << 8;
+                break;
+            }
+        }
+        status = WIFEXITED(status)     ? WEXITSTATUS(status)
+                 : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+                                       : 127;
+    }
+    *seconds = mono_seconds() - t0;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    return status;
+}
+
+/* Reads the probe's fragment into run (kernels and metrics). An empty file
+ * (program not instrumented) adds nothing; a broken one is reported. */
+static void add_probe_output(json_t *run, const char *path, int quiet)
+{
+    struct err e = {0};
+    json_error_t jerr;
+    json_t *frag, *k, *m;
+    char *data = NULL;
+    size_t len = 0;
+
+    if (upl_read_file(path, UPL_FILE_MAX, &data, &len, &e) != 0) {
+        fprintf(stderr, "prophecy-upload: probe output: %s\n", e.message);
+        return;
+    }
+    if (len == 0) {
+        if (!quiet)
+            fprintf(stderr,
+                    "prophecy-upload: no probe output (program not instrumented "
+                    "or it did not exit normally); submitting the total time only\n");
+        xfree(data);
+        return;
+    }
+    frag = json_loadb(data, len, 0, &jerr);
+    xfree(data);
+    if (!json_is_object(frag)) {
+        fprintf(stderr, "prophecy-upload: probe output %s is not valid: %s\n", path,
+                frag ? "not an object" : jerr.text);
+        json_decref(frag);
+        return;
+    }
+    k = json_object_get(frag, "kernels");
+    if (json_is_array(k) && json_array_size(k) > 0)
+        json_object_set(run, "kernels", k);
+    m = json_object_get(frag, "metrics");
+    if (json_is_object(m) && json_object_size(m) > 0)
+        json_object_set(run, "metrics", m);
+    json_decref(frag);
+}
+
+static int cmd_exec(struct ctx *c, const struct opts *o)
+{
+    char probe_path[] = "/tmp/prophecy-probe-XXXXXX";
+    char id[UPL_ID_LEN + 1], when[32];
+    struct err e = {0};
+    json_t *run = NULL, *runs = NULL, *metrics;
+    double seconds;
+    int fd, status, rc;
+
+    fd = mkstemp(probe_path);
+    if (fd < 0) {
+        fprintf(stderr, "prophecy-upload: cannot create a temporary file: %s\n",
+                strerror(errno));
+        return EXIT_USAGE;
+    }
+    close(fd);
+    if (upl_random_id(id, sizeof id, &e) != 0) {
+        fprintf(stderr, "prophecy-upload: %s\n", e.message);
+        unlink(probe_path);
+        return EXIT_USAGE;
+    }
+    upl_iso8601_now(when, sizeof when);
+    status = run_command(o->pos, probe_path, &seconds);
+    if (status != 0 && !o->always) {
+        if (!o->quiet)
+            fprintf(stderr,
+                    "prophecy-upload: command exited with status %d; run not submitted "
+                    "(--always submits failed runs)\n",
+                    status);
+        unlink(probe_path);
+        return status;
+    }
+    run = json_pack("{s:s, s:s, s:s, s:s, s:I, s:O, s:f, s:s}", "id", id, "application",
+                    o->application, "executable", o->executable, "system", o->system,
+                    "nprocs", (json_int_t)o->nprocs, "inputs", o->inputs, "runtime",
+                    seconds, "started_at", when);
+    if (run == NULL) {
+        fprintf(stderr, "prophecy-upload: names must be valid UTF-8\n");
+        unlink(probe_path);
+        return status ? status : EXIT_USAGE;
+    }
+    add_probe_output(run, probe_path, o->quiet);
+    unlink(probe_path);
+    metrics = json_object_get(run, "metrics");
+    if (metrics == NULL) {
+        metrics = json_object();
+        json_object_set_new(run, "metrics", metrics);
+    }
+    json_object_update(metrics, o->metrics); /* --metric wins over the probe */
+    if (status != 0)
+        json_object_set_new(metrics, "exit_status", json_integer(status));
+    if (json_object_size(metrics) == 0)
+        json_object_del(run, "metrics");
+    runs = json_array();
+    json_array_append(runs, run);
+    deliver(c, runs, "exec");
+    json_decref(run);
+    json_decref(runs);
+    if (status != 0)
+        return status;
+    rc = c->rejected ? EXIT_REJECTED : c->spooled ? EXIT_SPOOLED : 0;
+    if (!o->quiet && rc == 0 && !o->dry_run)
+        fprintf(stderr, "prophecy-upload: run %s submitted (%.3f s)\n", id, seconds);
+    return rc;
+}
+
+/* ---- files ---------------------------------------------------------------------- */
+
+static void submit_file(struct ctx *c, const char *path)
+{
+    struct err e = {0};
+    json_t *runs;
+    char *data = NULL;
+    size_t len;
+
+    if (upl_read_file(path, UPL_FILE_MAX, &data, &len, &e) != 0) {
+        fprintf(stderr, "prophecy-upload: %s\n", e.message);
+        c->bad_inputs++;
+        return;
+    }
+    runs = upl_parse_runs(data, len, c->o->csv, &e);
+    xfree(data);
+    if (runs == NULL) {
+        fprintf(stderr, "prophecy-upload: %s: %s%s%s\n", path, e.message,
+                e.field[0] ? " (column/field " : "", e.field[0] ? e.field : "");
+        if (e.field[0])
+            fprintf(stderr, ")\n");
+        c->bad_inputs++;
+        return;
+    }
+    deliver(c, runs, path);
+    json_decref(runs);
+}
+
+/* ---- arguments ------------------------------------------------------------------ */
+
+static int parse_number_arg(const char *name, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtod(s, &end);
+    if (*s == '\0' || *end != '\0' || errno == ERANGE || !isfinite(*out)) {
+        fprintf(stderr, "prophecy-upload: %s: not a finite number: %s\n", name, s);
+        return -1;
+    }
+    return 0;
+}
+
+/* NAME=VALUE into obj (integers stay integers). */
+static int add_pair(json_t *obj, const char *opt, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    char name[257];
+    double v;
+    json_t *num;
+
+    if (eq == NULL || eq == arg || (size_t)(eq - arg) >= sizeof name) {
+        usage_error("%s expects NAME=VALUE with a non-empty name of at most 256 bytes",
+                    opt);
+        return -1;
+    }
+    memcpy(name, arg, (size_t)(eq - arg));
+    name[eq - arg] = '\0';
+    if (parse_number_arg(opt, eq + 1, &v) != 0)
+        return -1;
+    num = (v == floor(v) && fabs(v) < 9007199254740992.0) ? json_integer((json_int_t)v)
+                                                          : json_real(v);
+    if (json_object_set_new(obj, name, num) != 0) {
+        usage_error("%s: name is not valid UTF-8", opt);
+        return -1;
+    }
+    return 0;
+}
+
+static int takes_value(const char *opt)
+{
+    static const char *const with_value[] = {
+        "--server",     "--token",  "--spool",  "--timeout", "--application",
+        "--executable", "--system", "--nprocs", "--input",   "--metric"};
+    size_t i;
+    for (i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
+        if (strcmp(opt, with_value[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Parses options from argv[i..]; non-options are positional. A "--" makes
+ * everything after it positional. Returns 0, 1 for --help, -1 usage error. */
+static int parse_args(int argc, char **argv, int i, struct opts *o)
+{
+    for (; i < argc; i++) {
+        const char *a = argv[i], *val = NULL, *eq;
+        char name[32];
+        size_t nl;
+
+        if (!o->dashdash && strcmp(a, "-h") == 0)
+            return 1;
+        if (o->dashdash || a[0] != '-' || a[1] != '-') {
+            if (!o->dashdash && a[0] == '-' && a[1] != '\0') {
+                usage_error("unknown option %s", a);
+                return -1;
+            }
+            o->pos[o->npos++] = argv[i];
+            continue;
+        }
+        if (a[2] == '\0') {
+            o->dashdash = 1;
+            continue;
+        }
+        eq = strchr(a, '=');
+        nl = eq ? (size_t)(eq - a) : strlen(a);
+        if (nl >= sizeof name) {
+            usage_error("unknown option %s", a);
+            return -1;
+        }
+        memcpy(name, a, nl);
+        name[nl] = '\0';
+#define FLAG(s, field)                                                                   \
+    if (strcmp(name, s) == 0) {                                                          \
+        if (eq) {                                                                        \
+            usage_error("%s takes no value", s);                                         \
+            return -1;                                                                   \
+        }                                                                                \
+        o->field = 1;                                                                    \
+        continue;                                                                        \
+    }
+        FLAG("--csv", csv)
+        FLAG("--quiet", quiet)
+        FLAG("--dry-run", dry_run)
+        FLAG("--no-flush", no_flush)
+        FLAG("--always", always)
+        FLAG("--rejected", rejected)
+#undef FLAG
+        if (strcmp(name, "--help") == 0)
+            return 1;
+        if (eq)
+            val = eq + 1;
+        else if (i + 1 < argc)
+            val = argv[++i];
+        else {
+            usage_error("%s needs a value", name);
+            return -1;
+        }
+        if (strcmp(name, "--server") == 0)
+            o->server = val;
+        else if (strcmp(name, "--token") == 0)
+            o->token = val;
+        else if (strcmp(name, "--spool") == 0)
+            o->spool = val;
+        else if (strcmp(name, "--application") == 0)
+            o->application = val;
+        else if (strcmp(name, "--executable") == 0)
+            o->executable = val;
+        else if (strcmp(name, "--system") == 0)
+            o->system = val;
+        else if (strcmp(name, "--nprocs") == 0 || strcmp(name, "--timeout") == 0) {
+            char *end;
+            long v;
+            errno = 0;
+            v = strtol(val, &end, 10);
+            if (*val == '\0' || *end != '\0' || errno || v < 1 || v > 100000000) {
+                usage_error("%s expects a whole number >= 1", name);
+                return -1;
+            }
+            if (name[2] == 'n')
+                o->nprocs = v;
+            else
+                o->timeout = v;
+        } else if (strcmp(name, "--input") == 0) {
+            if (add_pair(o->inputs, "--input", val) != 0)
+                return -1;
+        } else if (strcmp(name, "--metric") == 0) {
+            if (add_pair(o->metrics, "--metric", val) != 0)
+                return -1;
+        } else {
+            usage_error("unknown option %s", name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct opts o;
+    struct ctx c;
+    struct err e = {0};
+    char spool_dir[4096];
+    enum { SUBMIT, EXEC, FLUSH } cmd = SUBMIT;
+    int rc = EXIT_USAGE, pr, first = 1;
+    size_t left = 0;
+
+    memset(&o, 0, sizeof o);
+    memset(&c, 0, sizeof c);
+    c.o = &o;
+    o.timeout = 30;
+    o.inputs = json_object();
+    o.metrics = json_object();
+    o.pos = xcalloc((size_t)argc + 1, sizeof *o.pos);
+    if (o.inputs == NULL || o.metrics == NULL || o.pos == NULL) {
+        fprintf(stderr, "prophecy-upload: out of memory\n");
+        goto out;
+    }
+    /* The command word is the first argument that is neither an option nor
+     * an option's value (so a file named "exec" needs "./exec"). */
+    while (first < argc && strncmp(argv[first], "--", 2) == 0 && argv[first][2] != '\0')
+        first += (strchr(argv[first], '=') == NULL && takes_value(argv[first])) ? 2 : 1;
+    if (first < argc && strcmp(argv[first], "exec") == 0)
+        cmd = EXEC;
+    else if (first < argc && strcmp(argv[first], "flush") == 0)
+        cmd = FLUSH;
+    if (cmd != SUBMIT) {
+        /* Remove the command word so the option parser does not see it. */
+        memmove(&argv[first], &argv[first + 1],
+                (size_t)(argc - first - 1) * sizeof *argv);
+        argc--;
+    }
+    pr = parse_args(argc, argv, 1, &o);
+    if (pr == 1) {
+        fputs(usage_text, stdout);
+        rc = 0;
+        goto out;
+    }
+    if (pr < 0)
+        goto out;
+    if (o.server == NULL)
+        o.server = getenv("PROPHECY_URL");
+    if (o.server == NULL || *o.server == '\0')
+        o.server = "http://127.0.0.1:8080";
+    if (o.token == NULL)
+        o.token = getenv("PROPHECY_TOKEN");
+    if (o.spool == NULL) {
+        if (upl_spool_default_dir(spool_dir, sizeof spool_dir) != 0) {
+            usage_error("%s", "spool directory name too long");
+            goto out;
+        }
+        o.spool = spool_dir;
+    }
+    if (cmd == EXEC) {
+        if (!o.dashdash || o.npos == 0) {
+            usage_error("%s", "exec needs -- COMMAND [ARGS...]");
+            goto out;
+        }
+        if (!o.application || !o.executable || !o.system || o.nprocs < 1) {
+            usage_error("%s",
+                        "exec needs --application, --executable, --system and --nprocs");
+            goto out;
+        }
+    } else if (o.always || o.application || o.executable || o.system || o.nprocs ||
+               json_object_size(o.inputs) || json_object_size(o.metrics)) {
+        usage_error("%s", "--application/--executable/--system/--nprocs/--input/--metric/"
+                          "--always belong to exec");
+        goto out;
+    }
+    if (cmd == SUBMIT && o.npos == 0) {
+        usage_error("%s", "no FILE given");
+        goto out;
+    }
+    if (cmd == FLUSH && o.npos > 0) {
+        usage_error("flush takes no files (got %s)", o.pos[0]);
+        goto out;
+    }
+    if (cmd != FLUSH && o.rejected) {
+        usage_error("%s", "--rejected belongs to flush");
+        goto out;
+    }
+    if (!o.dry_run && (o.token == NULL || *o.token == '\0')) {
+        usage_error("%s", "no token: pass --token T or set PROPHECY_TOKEN "
+                          "(create one with `prophecyd token create NAME`)");
+        goto out;
+    }
+    if (upl_http_global_init() != 0) {
+        fprintf(stderr, "prophecy-upload: cannot initialise libcurl\n");
+        goto out;
+    }
+    c.spool = upl_spool_open(o.spool, &e);
+    if (c.spool == NULL) {
+        fprintf(stderr, "prophecy-upload: %s\n", e.message);
+        goto out;
+    }
+    c.http = upl_http_new(o.server, o.token, o.timeout, &e);
+    if (c.http == NULL) {
+        fprintf(stderr, "prophecy-upload: %s\n", e.message);
+        goto out;
+    }
+    if (cmd == FLUSH) {
+        left = flush_spool(&c, 1, 0, o.rejected);
+        rc = c.rejected ? EXIT_REJECTED : left ? EXIT_SPOOLED : 0;
+        if (!o.quiet)
+            fprintf(stderr, "prophecy-upload: %zu run%s delivered, %zu entr%s still %s\n",
+                    c.delivered, c.delivered == 1 ? "" : "s", left,
+                    left == 1 ? "y" : "ies",
+                    o.rejected ? "rejected or spooled" : "spooled");
+        goto out;
+    }
+    if (!o.no_flush && !o.dry_run) {
+        /* Older results first, within a bounded time and with short timeouts. */
+        upl_http_set_timeout(c.http, o.timeout < 5 ? o.timeout : 5);
+        flush_spool(&c, 0, (double)time(NULL) + AUTO_FLUSH_SECONDS, 0);
+        upl_http_set_timeout(c.http, o.timeout);
+        c.delivered = 0;
+    }
+    if (cmd == EXEC) {
+        rc = cmd_exec(&c, &o);
+        goto out;
+    }
+    for (pr = 0; pr < o.npos; pr++)
+        submit_file(&c, o.pos[pr]);
+    rc = (c.rejected || c.bad_inputs) ? EXIT_REJECTED : c.spooled ? EXIT_SPOOLED : 0;
+    if (!o.quiet && !o.dry_run)
+        fprintf(stderr, "prophecy-upload: %zu delivered, %zu spooled, %zu rejected\n",
+                c.delivered, c.spooled, c.rejected);
+out:
+    upl_http_free(c.http);
+    upl_spool_close(c.spool);
+    json_decref(o.inputs);
+    json_decref(o.metrics);
+    xfree(o.pos);
+    return rc;
+}
