@@ -1,0 +1,28 @@
+/* Fuzz target: CSV run import. Any input must give runs that obey the
+ * upload rules or a 422 with a message. */
+#include "server/rundoc.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct err e = {0};
+    struct db_run *runs;
+    size_t n, i;
+    arena *a = arena_new();
+
+    if (a == NULL)
+        return 0;
+    if (rundoc_parse_csv((const char *)data, size, a, &runs, &n, &e) == 0) {
+        for (i = 0; i < n; i++)
+            if (runs[i].nprocs < 1 || !(runs[i].runtime >= 0) ||
+                !isfinite(runs[i].runtime))
+                __builtin_trap();
+    } else if (e.status != 422 || e.message[0] == '\0') {
+        __builtin_trap();
+    }
+    arena_free(a);
+    return 0;
+}
