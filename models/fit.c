@@ -1,0 +1,843 @@
+/* fit: graph types, aggregation, weighted least squares by scaled QR,
+ * statistics, prediction intervals and formulas; see fit.h. The `auto` search
+ * lives in fit_search.c. Least squares never forms normal equations: the
+ * design is column-scaled and factored by GSL's Householder QR. */
+#include "models/fit.h"
+#include "common/xalloc.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_vector.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Relative size of a diagonal entry of R below which the scaled columns are
+ * treated as linearly dependent. */
+#define FIT_RANK_TOL 1e-12
+
+static const struct {
+    const char *name;
+    enum fit_graph g;
+} graph_names[] = {
+    {"poly1", FIT_POLY1},
+    {"poly2", FIT_POLY1 + 1},
+    {"poly3", FIT_POLY1 + 2},
+    {"poly4", FIT_POLY1 + 3},
+    {"poly5", FIT_POLY1 + 4},
+    {"poly6", FIT_POLY6},
+    {"inv1", FIT_INV1},
+    {"inv2", FIT_INV1 + 1},
+    {"inv3", FIT_INV1 + 2},
+    {"inv4", FIT_INV1 + 3},
+    {"inv5", FIT_INV1 + 4},
+    {"inv6", FIT_INV6},
+    {"unknown", FIT_UNKNOWN},
+    {"auto", FIT_AUTO},
+    {"linear", FIT_POLY1},
+    {"quadratic", FIT_POLY1 + 1},
+    {"cubic", FIT_POLY1 + 2},
+    {"4th", FIT_POLY1 + 3},
+    {"5th", FIT_POLY1 + 4},
+    {"6th", FIT_POLY6},
+    {"inverse linear", FIT_INV1},
+    {"inverse quadratic", FIT_INV1 + 1},
+    {"inverse cubic", FIT_INV1 + 2},
+    {"inverse 4th", FIT_INV1 + 3},
+    {"inverse 5th", FIT_INV1 + 4},
+    {"inverse 6th", FIT_INV6},
+};
+
+int fit_graph_parse(const char *s, enum fit_graph *out, struct err *err)
+{
+    size_t i;
+
+    if (s == NULL || *s == '\0') {
+        *out = FIT_UNKNOWN;
+        return 0;
+    }
+    for (i = 0; i < sizeof graph_names / sizeof graph_names[0]; i++)
+        if (strcmp(s, graph_names[i].name) == 0) {
+            *out = graph_names[i].g;
+            return 0;
+        }
+    return err_invalid(err, "graph",
+                       "unknown graph type; use poly1..poly6, inv1..inv6, linear, "
+                       "quadratic, cubic, 4th, 5th, 6th, \"inverse linear\" .. "
+                       "\"inverse 6th\", unknown or auto");
+}
+
+const char *fit_graph_name(enum fit_graph g)
+{
+    size_t i;
+
+    if (g == FIT_NORMAL)
+        return "normal";
+    for (i = 0; i < sizeof graph_names / sizeof graph_names[0]; i++)
+        if (graph_names[i].g == g)
+            return graph_names[i].name;
+    return "invalid";
+}
+
+/* ---- terms ---- */
+
+/* x^e exactly by repeated multiplication for small integer e (pow() is
+ * usually exact there too, but this is faster and certain). */
+static double ipow(double x, int e)
+{
+    double r = 1;
+    int k = e < 0 ? -e : e;
+
+    while (k-- > 0)
+        r *= x;
+    return e < 0 ? 1 / r : r;
+}
+
+static int is_small_int(double e)
+{
+    return e == floor(e) && fabs(e) <= 16;
+}
+
+/* Whether the factor x^e log2(x)^l is only defined for x > 0. */
+static int factor_needs_positive(double e, int l)
+{
+    return l > 0 || e < 0 || !is_small_int(e);
+}
+
+static int term_needs_positive(const struct fit_term *t, int nvars, int v)
+{
+    (void)nvars;
+    return factor_needs_positive(t->expo[v], t->logp[v]);
+}
+
+static double factor_value(double x, double e, int l)
+{
+    double f = is_small_int(e) ? ipow(x, (int)e) : pow(x, e);
+
+    if (l > 0) {
+        double lg = log2(x);
+        f *= ipow(lg, l);
+    }
+    return f;
+}
+
+static double term_value(const struct fit_term *t, int nvars, const double *x)
+{
+    double f = 1;
+    int v;
+
+    for (v = 0; v < nvars; v++)
+        if (t->expo[v] != 0 || t->logp[v] != 0)
+            f *= factor_value(x[v], t->expo[v], t->logp[v]);
+    return f;
+}
+
+/* Terms of poly k / inv k in coefficient order. Returns the count k + 1. */
+static int graph_terms(enum fit_graph g, struct fit_term *t)
+{
+    int k, j, inv = g >= FIT_INV1;
+
+    k = inv ? (int)g - FIT_INV1 + 1 : (int)g - FIT_POLY1 + 1;
+    memset(t, 0, (size_t)(k + 1) * sizeof *t);
+    for (j = 1; j <= k; j++)
+        t[j].expo[0] = inv ? -j : j;
+    return k + 1;
+}
+
+/* ---- aggregation ---- */
+
+static int cmp_idx2(const void *a, const void *b, const double *x)
+{
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    int v;
+
+    for (v = 0; v < 2; v++)
+        if (x[2 * i + v] != x[2 * j + v])
+            return x[2 * i + v] < x[2 * j + v] ? -1 : 1;
+    return (i > j) - (i < j);
+}
+
+/* qsort has no context argument in C11; sort indices with a small merge sort
+ * instead of a global. */
+static void sort_idx2(size_t *idx, size_t *tmp, size_t n, const double *x)
+{
+    size_t mid, i, j, k;
+
+    if (n < 2)
+        return;
+    mid = n / 2;
+    sort_idx2(idx, tmp, mid, x);
+    sort_idx2(idx + mid, tmp, n - mid, x);
+    for (i = 0, j = mid, k = 0; i < mid || j < n;)
+        if (j >= n || (i < mid && cmp_idx2(&idx[i], &idx[j], x) <= 0))
+            tmp[k++] = idx[i++];
+        else
+            tmp[k++] = idx[j++];
+    memcpy(idx, tmp, n * sizeof *idx);
+}
+
+static size_t find_x1(const struct fit_point *p, size_t m, double x)
+{
+    size_t lo = 0, hi = m;
+
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (p[mid].x[0] <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Groups the raw data into pts (n entries allocated by the caller). Returns
+ * the number of distinct points or -1. */
+static long aggregate(const struct fit_input *in, struct fit_point *pts, struct err *err)
+{
+    size_t i, m = 0;
+
+    if (in->nvars == 1) {
+        struct agg_point *ap = xmalloc(in->n * sizeof *ap);
+        int k;
+
+        if (ap == NULL)
+            return err_nomem(err);
+        k = agg_points(in->x, in->y, in->n, in->agg, ap, err);
+        if (k < 0) {
+            xfree(ap);
+            return -1;
+        }
+        m = (size_t)k;
+        for (i = 0; i < m; i++) {
+            memset(&pts[i], 0, sizeof pts[i]);
+            pts[i].x[0] = ap[i].x;
+            pts[i].y = ap[i].y;
+            pts[i].ymin = ap[i].ymin;
+            pts[i].ymax = ap[i].ymax;
+            pts[i].sd = ap[i].sd;
+            pts[i].n = ap[i].n;
+        }
+        xfree(ap);
+        /* The sum of squares about the aggregated value (not only about the
+         * mean), so median and min aggregation are handled by one formula. */
+        for (i = 0; i < in->n; i++) {
+            size_t j = find_x1(pts, m, in->x[i]);
+            double d = in->y[i] - pts[j].y;
+            pts[j].ss += d * d;
+        }
+        return (long)m;
+    } else {
+        size_t *idx = xmalloc(in->n * sizeof *idx), *tmp = xmalloc(in->n * sizeof *tmp);
+        double *yv = xmalloc(in->n * sizeof *yv);
+        size_t a, b;
+
+        if (idx == NULL || tmp == NULL || yv == NULL) {
+            xfree(idx);
+            xfree(tmp);
+            xfree(yv);
+            return err_nomem(err);
+        }
+        for (i = 0; i < in->n; i++)
+            idx[i] = i;
+        sort_idx2(idx, tmp, in->n, in->x);
+        for (a = 0; a < in->n; a = b) {
+            struct fit_point *p = &pts[m++];
+            double mean = 0, ss = 0;
+            size_t k, cnt;
+
+            for (b = a + 1; b < in->n && in->x[2 * idx[b]] == in->x[2 * idx[a]] &&
+                            in->x[2 * idx[b] + 1] == in->x[2 * idx[a] + 1];
+                 b++)
+                ;
+            cnt = b - a;
+            memset(p, 0, sizeof *p);
+            p->x[0] = in->x[2 * idx[a]];
+            p->x[1] = in->x[2 * idx[a] + 1];
+            p->ymin = p->ymax = in->y[idx[a]];
+            for (k = 0; k < cnt; k++) {
+                double v = in->y[idx[a + k]];
+                yv[k] = v;
+                mean += v;
+                p->ymin = v < p->ymin ? v : p->ymin;
+                p->ymax = v > p->ymax ? v : p->ymax;
+            }
+            mean /= (double)cnt;
+            for (k = 0; k < cnt; k++)
+                ss += (yv[k] - mean) * (yv[k] - mean);
+            p->sd = cnt > 1 ? sqrt(ss / (double)(cnt - 1)) : 0;
+            p->y = agg_reduce(yv, cnt, in->agg);
+            p->n = (int)cnt;
+            for (k = 0; k < cnt; k++) {
+                double d = in->y[idx[a + k]] - p->y;
+                p->ss += d * d;
+            }
+        }
+        xfree(idx);
+        xfree(tmp);
+        xfree(yv);
+        return (long)m;
+    }
+}
+
+/* ---- least squares ---- */
+
+int fit_terms(const struct fit_point *pts, size_t m, int nvars,
+              const struct fit_term *terms, int nterms, int relative,
+              struct fit_model *out, struct err *err)
+{
+    double *a = NULL, *b = NULL, *work = NULL;
+    double *tau, *cs, *res;
+    size_t i, nobs = 0;
+    int j, k, v, p = nterms, rc = -1;
+    double ss_within = 0, wrss = 0, rmax = 0;
+
+    if (nterms < 1 || nterms > FIT_MAX_TERMS || nvars < 1 || nvars > FIT_MAX_VARS)
+        return err_invalid(err, NULL, "model needs 1 to %d terms", FIT_MAX_TERMS);
+    if (m < (size_t)nterms)
+        return err_set(err, 422, "degenerate", "data",
+                       "%zu distinct point%s cannot determine %d coefficients; give at "
+                       "least %d distinct x values or choose a type with fewer terms",
+                       m, m == 1 ? "" : "s", nterms, nterms);
+    for (j = 0; j < p; j++)
+        for (v = 0; v < nvars; v++)
+            if (term_needs_positive(&terms[j], nvars, v))
+                for (i = 0; i < m; i++)
+                    if (!(pts[i].x[v] > 0))
+                        return err_set(err, 422, "degenerate", "data",
+                                       "x = %g: inverse, fractional and log terms need "
+                                       "x > 0",
+                                       pts[i].x[v]);
+
+    a = xmalloc(m * (size_t)p * sizeof *a);
+    b = xmalloc(m * sizeof *b);
+    work = xmalloc((3 * (size_t)p + m) * sizeof *work);
+    if (a == NULL || b == NULL || work == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    tau = work;
+    cs = work + p;
+    res = work + 2 * p + p;
+
+    memset(out, 0, sizeof *out);
+    out->relative = relative != 0;
+    out->nvars = nvars;
+    out->nterms = p;
+    out->graph = out->chosen = FIT_NORMAL;
+    memcpy(out->term, terms, (size_t)p * sizeof *terms);
+    for (v = 0; v < nvars; v++) {
+        out->xmin[v] = out->xmax[v] = pts[0].x[v];
+        for (i = 1; i < m; i++) {
+            out->xmin[v] = pts[i].x[v] < out->xmin[v] ? pts[i].x[v] : out->xmin[v];
+            out->xmax[v] = pts[i].x[v] > out->xmax[v] ? pts[i].x[v] : out->xmax[v];
+        }
+    }
+
+    /* Weighted rows sqrt(n_i) * (f(x_i), y_i): for mean aggregation this is
+     * exactly least squares on every raw observation. */
+    for (i = 0; i < m; i++) {
+        double sw = sqrt((double)(pts[i].n > 0 ? pts[i].n : 1));
+        if (relative) {
+            if (!(pts[i].y != 0)) {
+                err_set(err, 422, "degenerate", "data",
+                        "relative least squares needs every y nonzero");
+                goto out;
+            }
+            sw /= fabs(pts[i].y);
+        }
+        for (j = 0; j < p; j++)
+            a[i * (size_t)p + (size_t)j] = sw * term_value(&terms[j], nvars, pts[i].x);
+        b[i] = sw * pts[i].y;
+        nobs += (size_t)(pts[i].n > 0 ? pts[i].n : 1);
+        ss_within += relative ? pts[i].ss / (pts[i].y * pts[i].y) : pts[i].ss;
+    }
+    for (j = 0; j < p; j++) {
+        double d = 0;
+        for (i = 0; i < m; i++) {
+            double t = fabs(a[i * (size_t)p + (size_t)j]);
+            if (!isfinite(t)) {
+                err_set(err, 422, "degenerate", "data",
+                        "term %d overflows at x = %g; rescale the data", j, pts[i].x[0]);
+                goto out;
+            }
+            d = t > d ? t : d;
+        }
+        if (d == 0) {
+            err_set(err, 422, "degenerate", "data",
+                    "term %d is zero at every point; the data cannot determine it", j);
+            goto out;
+        }
+        out->scale[j] = d;
+        for (i = 0; i < m; i++)
+            a[i * (size_t)p + (size_t)j] /= d;
+    }
+
+    {
+        gsl_matrix_view A = gsl_matrix_view_array(a, m, (size_t)p);
+        gsl_vector_view T = gsl_vector_view_array(tau, (size_t)p);
+        gsl_vector_view B = gsl_vector_view_array(b, m);
+        gsl_vector_view C = gsl_vector_view_array(cs, (size_t)p);
+        gsl_vector_view R = gsl_vector_view_array(res, m);
+
+        if (gsl_linalg_QR_decomp(&A.matrix, &T.vector) != GSL_SUCCESS) {
+            err_set(err, 422, "degenerate", "data", "QR factorisation failed");
+            goto out;
+        }
+        for (j = 0; j < p; j++) {
+            double d = fabs(a[(size_t)j * (size_t)p + (size_t)j]);
+            rmax = d > rmax ? d : rmax;
+        }
+        for (j = 0; j < p; j++)
+            if (!(fabs(a[(size_t)j * (size_t)p + (size_t)j]) > FIT_RANK_TOL * rmax)) {
+                err_set(err, 422, "degenerate", "data",
+                        "the x values cannot separate the %d terms (rank deficient); "
+                        "give more distinct x values or fewer terms",
+                        p);
+                goto out;
+            }
+        if (gsl_linalg_QR_lssolve(&A.matrix, &T.vector, &B.vector, &C.vector,
+                                  &R.vector) != GSL_SUCCESS) {
+            err_set(err, 422, "degenerate", "data", "least-squares solve failed");
+            goto out;
+        }
+    }
+    for (j = 0; j < p; j++) {
+        out->coef[j] = cs[j] / out->scale[j];
+        for (k = j; k < p; k++)
+            out->r[j * p + k] = a[(size_t)j * (size_t)p + (size_t)k];
+    }
+    for (i = 0; i < m; i++)
+        wrss += res[i] * res[i];
+    for (j = 0; j < p; j++)
+        if (!isfinite(out->coef[j])) {
+            err_set(err, 422, "degenerate", "data", "coefficients are not finite");
+            goto out;
+        }
+    out->dof = (int)(nobs - (size_t)p);
+    if (out->dof > 0) {
+        out->s2 = (wrss + ss_within) / out->dof;
+        out->has_interval = isfinite(out->s2);
+        if (!out->has_interval)
+            out->s2 = 0;
+    }
+    rc = 0;
+out:
+    xfree(a);
+    xfree(b);
+    xfree(work);
+    return rc;
+}
+
+/* ---- evaluation and intervals ---- */
+
+static int check_x(const struct fit_model *m, const double *x, struct err *err)
+{
+    int j, v;
+
+    for (v = 0; v < m->nvars; v++) {
+        if (!isfinite(x[v]))
+            return err_invalid(err, "x", "x must be finite");
+        for (j = 0; j < m->nterms; j++)
+            if (term_needs_positive(&m->term[j], m->nvars, v) && !(x[v] > 0))
+                return err_invalid(err, "x",
+                                   "the model has inverse, fractional or log terms: "
+                                   "x = %g must be > 0",
+                                   x[v]);
+    }
+    return 0;
+}
+
+int fit_model_check(const struct fit_model *m, struct err *err)
+{
+    int j, k, v;
+
+    if (m->nvars < 1 || m->nvars > FIT_MAX_VARS || m->nterms < 1 ||
+        m->nterms > FIT_MAX_TERMS)
+        return err_invalid(err, "model",
+                           "model has an invalid number of variables or terms");
+    for (j = 0; j < m->nterms; j++) {
+        if (!isfinite(m->coef[j]) || !(m->scale[j] > 0) || !isfinite(m->scale[j]))
+            return err_invalid(err, "model", "model coefficient %d is not finite", j);
+        if (!(fabs(m->r[j * m->nterms + j]) > 0))
+            return err_invalid(err, "model", "model factor R is singular");
+        for (k = 0; k < m->nterms; k++)
+            if (!isfinite(m->r[j * m->nterms + k]))
+                return err_invalid(err, "model", "model factor R is not finite");
+        for (v = 0; v < m->nvars; v++)
+            if (!isfinite(m->term[j].expo[v]) || m->term[j].logp[v] < 0 ||
+                m->term[j].logp[v] > 8)
+                return err_invalid(err, "model", "model term %d is invalid", j);
+    }
+    if (!isfinite(m->s2) || m->s2 < 0 || m->dof < 0)
+        return err_invalid(err, "model", "model variance is invalid");
+    return 0;
+}
+
+int fit_eval(const struct fit_model *m, const double *x, double *y, struct err *err)
+{
+    double s = 0;
+    int j;
+
+    if (check_x(m, x, err) < 0)
+        return -1;
+    for (j = 0; j < m->nterms; j++)
+        s += m->coef[j] * term_value(&m->term[j], m->nvars, x);
+    if (!isfinite(s))
+        return err_invalid(err, "x", "the prediction overflows at this x");
+    *y = s;
+    return 0;
+}
+
+/* x^T (X^T W X)^-1 x = |R^-T D^-1 f(x)|^2, by forward substitution. */
+static double leverage(const struct fit_model *m, const double *x)
+{
+    double w[FIT_MAX_TERMS], h = 0;
+    int j, k, p = m->nterms;
+
+    for (j = 0; j < p; j++) {
+        double z = term_value(&m->term[j], m->nvars, x) / m->scale[j];
+        for (k = 0; k < j; k++)
+            z -= m->r[k * p + j] * w[k];
+        w[j] = z / m->r[j * p + j];
+        h += w[j] * w[j];
+    }
+    return h;
+}
+
+int fit_predict(const struct fit_model *m, const double *x, double *y, double *lo,
+                double *hi, struct err *err)
+{
+    double v, half;
+
+    if (fit_eval(m, x, &v, err) < 0)
+        return -1;
+    *y = *lo = *hi = v;
+    if (!m->has_interval || m->dof < 1)
+        return 0;
+    half = gsl_cdf_tdist_Pinv(0.975, (double)m->dof) *
+           sqrt(m->s2 * ((m->relative ? v * v : 1) + leverage(m, x)));
+    if (!isfinite(half))
+        return err_invalid(err, "x", "the prediction interval overflows at this x");
+    *lo = v - half;
+    *hi = v + half;
+    return 0;
+}
+
+/* ---- formulas ---- */
+
+static void put_expo(struct buf *b, double e)
+{
+    static const int dens[] = {1, 2, 3, 4, 6, 12};
+    size_t i;
+
+    for (i = 0; i < sizeof dens / sizeof dens[0]; i++) {
+        double num = e * dens[i];
+        if (fabs(num - floor(num + 0.5)) < 1e-9 && fabs(num) < 1e6) {
+            long n = (long)floor(num + 0.5);
+            if (dens[i] == 1)
+                buf_printf(b, "%ld", n);
+            else
+                buf_printf(b, "(%ld/%d)", n, dens[i]);
+            return;
+        }
+    }
+    buf_putc(b, '(');
+    buf_num(b, e);
+    buf_putc(b, ')');
+}
+
+/* Writes the factors of one term after its coefficient: "*N^3*log2(N)" and
+ * "/P^2" (machine, mul = "*") or with "·" (human). */
+static void put_factors(struct buf *b, const struct fit_term *t, int nvars,
+                        const char *const *names, const char *mul)
+{
+    int v, pass;
+
+    for (pass = 0; pass < 2; pass++)
+        for (v = 0; v < nvars; v++) {
+            double e = t->expo[v];
+            if (pass == 0) {
+                if (e > 0) {
+                    buf_puts(b, mul);
+                    buf_puts(b, names[v]);
+                    if (e != 1) {
+                        buf_putc(b, '^');
+                        put_expo(b, e);
+                    }
+                }
+                if (t->logp[v] > 0) {
+                    buf_puts(b, mul);
+                    buf_printf(b, "log2(%s)", names[v]);
+                    if (t->logp[v] > 1)
+                        buf_printf(b, "^%d", t->logp[v]);
+                }
+            } else if (e < 0) {
+                buf_putc(b, '/');
+                buf_puts(b, names[v]);
+                if (e != -1) {
+                    buf_putc(b, '^');
+                    put_expo(b, -e);
+                }
+            }
+        }
+}
+
+static const char *const *default_names(int nvars, const char *const *names)
+{
+    static const char *const one[] = {"x"};
+    static const char *const two[] = {"x1", "x2"};
+
+    if (names != NULL)
+        return names;
+    return nvars == 1 ? one : two;
+}
+
+static int put_formula(const struct fit_model *m, const char *const *varnames,
+                       struct buf *b, int human)
+{
+    const char *const *names = default_names(m->nvars, varnames);
+    int j;
+
+    if (human)
+        buf_puts(b, "y = ");
+    for (j = 0; j < m->nterms; j++) {
+        double c = m->coef[j];
+        const struct fit_term *t = &m->term[j];
+        int constant = 1, v;
+
+        for (v = 0; v < m->nvars; v++)
+            if (t->expo[v] != 0 || t->logp[v] != 0)
+                constant = 0;
+        if (j > 0 || c < 0) {
+            if (human)
+                buf_puts(b, j == 0 ? "-" : c < 0 ? " - " : " + ");
+            else
+                buf_putc(b, c < 0 ? '-' : '+');
+        }
+        if (human)
+            buf_printf(b, "%.6g", fabs(c));
+        else
+            buf_num(b, fabs(c));
+        if (!constant)
+            put_factors(b, t, m->nvars, names, human ? "\xc2\xb7" : "*");
+    }
+    return buf_failed(b) ? -1 : 0;
+}
+
+int fit_formula(const struct fit_model *m, const char *const *varnames, struct buf *b)
+{
+    return put_formula(m, varnames, b, 1);
+}
+
+int fit_machine_formula(const struct fit_model *m, const char *const *varnames,
+                        struct buf *b)
+{
+    return put_formula(m, varnames, b, 0);
+}
+
+/* ---- the driver ---- */
+
+static void compute_stats(struct fit_result *r, size_t nobs)
+{
+    struct fit_stats *s = &r->stats;
+    size_t i, m = r->npoints;
+    double mean = 0, tss = 0, sm = 0;
+    int p = r->model.nterms;
+
+    memset(s, 0, sizeof *s);
+    s->npoints = m;
+    s->nobs = nobs;
+    for (i = 0; i < m; i++)
+        mean += r->points[i].y;
+    mean /= (double)m;
+    for (i = 0; i < m; i++) {
+        struct fit_point *pt = &r->points[i];
+        double yh = 0, d, den;
+        if (fit_eval(&r->model, pt->x, &yh, NULL) < 0)
+            yh = 0; /* cannot happen: the fit already checked the domain */
+        pt->yhat = yh;
+        pt->resid = pt->y - yh;
+        s->rss += pt->resid * pt->resid;
+        tss += (pt->y - mean) * (pt->y - mean);
+        d = fabs(pt->resid);
+        den = fabs(pt->y) + fabs(yh);
+        sm += den > 0 ? 200 * d / den : 0;
+    }
+    s->resnorm = sqrt(s->rss);
+    s->r2 = tss > 0 ? 1 - s->rss / tss : (s->rss > 0 ? 0 : 1);
+    s->adj_r2 = (size_t)p < m
+                    ? 1 - (1 - s->r2) * (double)(m - 1) / (double)(m - (size_t)p)
+                    : s->r2;
+    s->rmse = sqrt(s->rss / (double)m);
+    s->smape = sm / (double)m;
+    /* PRESS: the leave-one-x-out residual is e_i / (1 - h_ii) with h_ii the
+     * weighted leverage n_i * f(x_i)^T (X^T W X)^-1 f(x_i). */
+    if ((size_t)p < m) {
+        double press = 0;
+        int ok = 1;
+        for (i = 0; i < m && ok; i++) {
+            double h = leverage(&r->model, r->points[i].x) * r->points[i].n;
+            if (r->model.relative)
+                h /= r->points[i].y * r->points[i].y;
+            if (!(1 - h > 1e-12))
+                ok = 0;
+            else
+                press += (r->points[i].resid / (1 - h)) * (r->points[i].resid / (1 - h));
+        }
+        s->cv_rmse = ok && isfinite(press) ? sqrt(press / (double)m) : 0;
+    }
+}
+
+static int fit_graph_type(const struct fit_point *pts, size_t m, enum fit_graph g,
+                          struct fit_model *out, struct err *err)
+{
+    struct fit_term t[FIT_MAX_TERMS];
+    int p = graph_terms(g, t);
+
+    if (fit_terms(pts, m, 1, t, p, 0, out, err) < 0)
+        return -1;
+    out->graph = out->chosen = g;
+    return 0;
+}
+
+static double model_rss(const struct fit_model *mod, const struct fit_point *pts,
+                        size_t m)
+{
+    double rss = 0, y;
+    size_t i;
+
+    for (i = 0; i < m; i++) {
+        if (fit_eval(mod, pts[i].x, &y, NULL) < 0)
+            return INFINITY;
+        rss += (pts[i].y - y) * (pts[i].y - y);
+    }
+    return rss;
+}
+
+/* The paper's rule: least residual norm among the types that can be fitted;
+ * ties (within rounding) go to fewer terms, then poly before inv. */
+static int fit_unknown(const struct fit_point *pts, size_t m, struct fit_model *out,
+                       struct err *err)
+{
+    struct fit_model cand;
+    double best = INFINITY, tss = 0, mean = 0;
+    int k, inv, found = 0;
+    size_t i;
+
+    for (i = 0; i < m; i++)
+        mean += pts[i].y;
+    mean /= (double)m;
+    for (i = 0; i < m; i++)
+        tss += (pts[i].y - mean) * (pts[i].y - mean);
+    for (k = 1; k <= 6; k++)
+        for (inv = 0; inv < 2; inv++) {
+            enum fit_graph g = (enum fit_graph)((inv ? FIT_INV1 : FIT_POLY1) + k - 1);
+            struct err e2 = {0};
+            double rss;
+            if (fit_graph_type(pts, m, g, &cand, &e2) < 0) {
+                if (strcmp(e2.code, "out_of_memory") == 0)
+                    return err_set(err, e2.status, e2.code, NULL, "%s", e2.message);
+                continue;
+            }
+            rss = model_rss(&cand, pts, m);
+            if (!found || rss < best - 1e-12 * (tss > 0 ? tss : 1)) {
+                best = rss;
+                *out = cand;
+                found = 1;
+            }
+        }
+    if (!found)
+        return err_set(err, 422, "degenerate", "data",
+                       "none of the 12 graph types can be fitted to %zu distinct point%s",
+                       m, m == 1 ? "" : "s");
+    out->graph = FIT_UNKNOWN;
+    return 0;
+}
+
+int fit_run(const struct fit_input *in, struct fit_result *out, struct err *err)
+{
+    struct fit_point *pts = NULL;
+    enum fit_graph g;
+    size_t i, m;
+    long k;
+    int v;
+
+    memset(out, 0, sizeof *out);
+    if (in->nvars < 1 || in->nvars > FIT_MAX_VARS)
+        return err_invalid(err, "vars", "a fit takes 1 or 2 variables");
+    if (in->n > FIT_MAX_POINTS)
+        return err_set(err, 413, "too_large", "data",
+                       "%zu points exceed the limit of %d points per fit", in->n,
+                       FIT_MAX_POINTS);
+    if (in->n == 0 || in->x == NULL || in->y == NULL)
+        return err_set(err, 422, "degenerate", "data", "no data points to fit");
+    if (fit_graph_parse(in->graph, &g, err) < 0)
+        return -1;
+    if (in->nvars == 2 && g != FIT_AUTO)
+        return err_invalid(err, "graph",
+                           "graph type %s fits one variable; use \"auto\" for two",
+                           fit_graph_name(g));
+    for (i = 0; i < in->n; i++) {
+        int bad = !isfinite(in->y[i]);
+        for (v = 0; v < in->nvars; v++)
+            bad |= !isfinite(in->x[i * (size_t)in->nvars + (size_t)v]);
+        if (bad)
+            return err_set(err, 422, "invalid", "data",
+                           "data[%zu] is not a finite number", i);
+    }
+
+    pts = xmalloc(in->n * sizeof *pts);
+    if (pts == NULL)
+        return err_nomem(err);
+    k = aggregate(in, pts, err);
+    if (k < 0)
+        goto fail;
+    m = (size_t)k;
+    for (v = 0; v < in->nvars; v++) {
+        int varies = 0;
+        for (i = 1; i < m; i++)
+            varies |= pts[i].x[v] != pts[0].x[v];
+        if (!varies) {
+            err_set(
+                err, 422, "degenerate", "data",
+                "all x%s values are equal (%g); a fit needs at least 2 distinct values",
+                in->nvars == 2 ? (v == 0 ? "1" : "2") : "", pts[0].x[v]);
+            goto fail;
+        }
+    }
+
+    if (g == FIT_UNKNOWN) {
+        if (fit_unknown(pts, m, &out->model, err) < 0)
+            goto fail;
+    } else if (g == FIT_AUTO) {
+        struct fit_term t[FIT_MAX_TERMS];
+        enum fit_graph chosen;
+        int p, rel;
+        if (fit_auto_select(pts, m, in->nvars, t, &p, &chosen, &rel, err) < 0 ||
+            fit_terms(pts, m, in->nvars, t, p, rel, &out->model, err) < 0)
+            goto fail;
+        out->model.graph = FIT_AUTO;
+        out->model.chosen = chosen;
+    } else if (fit_graph_type(pts, m, g, &out->model, err) < 0) {
+        goto fail;
+    }
+    out->points = pts;
+    out->npoints = m;
+    compute_stats(out, in->n);
+    return 0;
+fail:
+    xfree(pts);
+    memset(out, 0, sizeof *out);
+    return -1;
+}
+
+void fit_result_free(struct fit_result *r)
+{
+    if (r == NULL)
+        return;
+    xfree(r->points);
+    r->points = NULL;
+    r->npoints = 0;
+}

@@ -1,0 +1,188 @@
+/* fit: least-squares curve fitting and model selection (SPEC §5.1, §5.4).
+ *
+ * Fits y against one variable (or two, for `auto`) on points aggregated by x,
+ * with the paper's 12 graph types (poly1..poly6, inv1..inv6), the paper's
+ * `unknown` rule (least residual norm of the 12) and `auto`, a selection over
+ * the performance-model normal form c0 + sum c_k * prod_v x_v^i * log2(x_v)^j
+ * by leave-one-out cross-validation (PRESS) with a parsimony rule. The result
+ * is a plain value struct (struct fit_model) that can be stored and evaluated
+ * again later, prediction intervals included. docs/models-fitting.md has the
+ * mathematics.
+ *
+ * Pure computation: no I/O, no JSON, no globals; every function is
+ * thread-safe on distinct arguments. GSL must run with its error handler off
+ * (the program's main calls gsl_set_error_handler_off()); all GSL statuses are
+ * checked. Errors are reported through struct err: 422 "invalid" for bad
+ * requests (unknown graph name, non-finite values), 422 "degenerate" for data
+ * that cannot determine the model, 413 "too_large" for more than
+ * FIT_MAX_POINTS points, 500 "out_of_memory".
+ */
+#ifndef PROPHECY_FIT_H
+#define PROPHECY_FIT_H
+
+#include <stddef.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "models/aggregate.h"
+
+#define FIT_MAX_VARS 2
+#define FIT_MAX_TERMS 7 /* constant + up to 6 (poly6, inv6) */
+#define FIT_MAX_POINTS 100000
+
+enum fit_graph {
+    FIT_POLY1 = 1, /* FIT_POLY1 + k - 1 = poly k, k = 1..6 */
+    FIT_POLY6 = 6,
+    FIT_INV1 = 7, /* FIT_INV1 + k - 1 = inv k, k = 1..6 */
+    FIT_INV6 = 12,
+    FIT_UNKNOWN = 13, /* the paper's least-residual-norm rule over the 12 */
+    FIT_AUTO = 14,    /* cross-validated normal-form search */
+    FIT_NORMAL = 15   /* only as fit_model.chosen: a normal-form law outside the 12 */
+};
+
+/* One term: prod over variables v < nvars of x_v^expo[v] * log2(x_v)^logp[v].
+ * All zero = the constant term. expo < 0 is an inverse power. */
+struct fit_term {
+    double expo[FIT_MAX_VARS];
+    int logp[FIT_MAX_VARS];
+};
+
+/* A fitted model: a plain value, safe to copy with `=` and to serialize field
+ * by field. Evaluating needs nvars, nterms, term, coef; prediction intervals
+ * also need scale, r, s2, dof, has_interval.
+ *
+ * Least squares is solved on the weighted, column-scaled design A = W^1/2 X D^-1
+ * (W = repetition counts n_i, or n_i / y_i^2 when relative; D = diag(scale),
+ * scale[j] = max |column j|) by
+ * Householder QR, A = QR. r is R (upper triangle, row-major, nterms x nterms,
+ * below-diagonal entries 0), so (X^T W X)^-1 = D^-1 R^-1 R^-T D^-1 and the
+ * interval at x needs only a triangular solve, never an explicit inverse. */
+struct fit_model {
+    int nvars;             /* 1 or 2 */
+    int nterms;            /* 1..FIT_MAX_TERMS; term[0] is the constant */
+    enum fit_graph graph;  /* the graph as requested (poly*, inv*, unknown, auto) */
+    enum fit_graph chosen; /* what was fitted: one of the 12, or FIT_NORMAL */
+    struct fit_term term[FIT_MAX_TERMS];
+    double coef[FIT_MAX_TERMS]; /* a0, a1, ... in term order */
+    double scale[FIT_MAX_TERMS];
+    double r[FIT_MAX_TERMS * FIT_MAX_TERMS];
+    int relative;     /* 1: relative least squares (weights n_i / y_i^2), used by `auto`
+                         when all y > 0; s2 is then a relative variance */
+    double s2;        /* residual variance of one observation */
+    int dof;          /* observations - nterms; intervals need dof >= 1 */
+    int has_interval; /* 0: exact fit (dof 0), intervals collapse to the value */
+    double xmin[FIT_MAX_VARS]; /* training range, for plots and extrapolation notes */
+    double xmax[FIT_MAX_VARS];
+};
+
+/* One aggregated point (one distinct x, or (x1, x2) pair). */
+struct fit_point {
+    double x[FIT_MAX_VARS];
+    double y;          /* aggregated value (mean, median or min) */
+    double ymin, ymax; /* spread of the repetitions */
+    double sd;         /* sample standard deviation; 0 for one repetition */
+    double ss;         /* sum of squares of the repetitions about y */
+    int n;             /* repetitions */
+    double yhat;       /* fitted value (set by fit_run) */
+    double resid;      /* y - yhat (set by fit_run) */
+};
+
+/* Statistics on the aggregated points (unweighted: each distinct x counts once). */
+struct fit_stats {
+    double rss;     /* sum of squared residuals */
+    double resnorm; /* sqrt(rss), the paper's "norm of residuals" */
+    double r2;      /* 1 - rss/tss; 1 when tss = rss = 0, 0 when tss = 0 < rss */
+    double adj_r2;  /* 1 - (1-r2)(m-1)/(m-p); equals r2 when m <= p */
+    double rmse;    /* sqrt(rss/m) */
+    double smape;   /* mean of 200|y-yhat|/(|y|+|yhat|), percent; a 0/0 term is 0 */
+    double cv_rmse; /* leave-one-x-out RMS error from PRESS; 0 when m <= p */
+    size_t npoints; /* m, distinct x */
+    size_t nobs;    /* raw observations */
+};
+
+struct fit_input {
+    int nvars;         /* 1 or 2 */
+    const double *x;   /* n * nvars values, row-major: x[i*nvars + v] */
+    const double *y;   /* n values */
+    size_t n;          /* 1..FIT_MAX_POINTS */
+    const char *graph; /* graph name, see fit_graph_parse; NULL = "unknown" */
+    enum agg_kind agg; /* how repetitions at one x are reduced */
+};
+
+struct fit_result {
+    struct fit_model model;
+    struct fit_stats stats;
+    struct fit_point *points; /* owned: npoints aggregated points sorted by x */
+    size_t npoints;
+};
+
+/* Parses a graph name: poly1..poly6, inv1..inv6, unknown, auto, and the aliases
+ * linear, quadratic, cubic, 4th, 5th, 6th and "inverse linear" ... "inverse
+ * 6th". Returns 0, or -1 with 422 "invalid" (field "graph"). */
+int fit_graph_parse(const char *s, enum fit_graph *out, struct err *err);
+
+/* Canonical id ("poly3", "inv2", "unknown", "auto", "normal"); static string. */
+const char *fit_graph_name(enum fit_graph g);
+
+/* Aggregates, fits and selects. On success returns 0 and fills *out (caller
+ * frees out->points with fit_result_free). On failure returns -1 with err set
+ * and *out holds nothing to free. n > FIT_MAX_POINTS gives 413 "too_large";
+ * non-finite x or y, nvars not 1 or 2, an unknown graph name, or a one-variable
+ * graph type with two variables give 422 "invalid"; too few distinct points for
+ * the type, all-equal x, x <= 0 where a type needs x > 0, or rank-deficient data
+ * give 422 "degenerate". Never produces NaN or inf. */
+int fit_run(const struct fit_input *in, struct fit_result *out, struct err *err);
+
+/* Frees what fit_run allocated; r may be NULL; safe to call twice. */
+void fit_result_free(struct fit_result *r);
+
+/* Fits the given terms (terms[0] must be the constant) to m aggregated points
+ * by weighted least squares (weights = repetition counts, divided by y^2 when
+ * `relative` is 1; every y must then be nonzero) and fills *out
+ * (graph and chosen are set to FIT_NORMAL; callers overwrite them). Errors:
+ * 422 "degenerate" when m < nterms, when a term needs x > 0 and some x <= 0,
+ * or when the columns are linearly dependent; 500 on out of memory. */
+int fit_terms(const struct fit_point *pts, size_t m, int nvars,
+              const struct fit_term *terms, int nterms, int relative,
+              struct fit_model *out, struct err *err);
+
+/* Selects the `auto` law for m aggregated points: writes its terms (constant
+ * first, at most FIT_MAX_TERMS) to terms and their count to *nterms, and
+ * whether it is one of the 12 types to *chosen (else FIT_NORMAL), and whether
+ * it was selected in relative least squares (all y > 0) to *relative. Does not
+ * fit the final model (call fit_terms with that flag). Errors: 422 "degenerate" for fewer
+ * than 3 distinct points, 500 on out of memory. Implemented in fit_search.c. */
+int fit_auto_select(const struct fit_point *pts, size_t m, int nvars,
+                    struct fit_term *terms, int *nterms, enum fit_graph *chosen,
+                    int *relative, struct err *err);
+
+/* Checks that a model restored from storage is usable (sizes in range, values
+ * finite, R nonsingular). Returns 0, or -1 with 422 "invalid". */
+int fit_model_check(const struct fit_model *m, struct err *err);
+
+/* Evaluates the model at x (nvars values) into *y. Returns 0, or -1 with
+ * 422 "invalid" when x is non-finite, x <= 0 for a term with an inverse,
+ * fractional or log factor, or the value overflows. */
+int fit_eval(const struct fit_model *m, const double *x, double *y, struct err *err);
+
+/* Like fit_eval, plus the 95 % prediction interval of one fresh observation:
+ * y +- t(0.975, dof) * sqrt(s2 * (1 + x^T (X^T W X)^-1 x)), with 1 replaced by
+ * y^2 for a relative model. OUT: y, lo, hi.
+ * Without degrees of freedom (has_interval = 0) lo = hi = y and 0 is returned. */
+int fit_predict(const struct fit_model *m, const double *x, double *y, double *lo,
+                double *hi, struct err *err);
+
+/* Appends the human-readable formula ("y = 0.61 + 1.2e-05·N^3", UTF-8 middle
+ * dot, 6 significant digits) with the given variable names (NULL: "x", or
+ * "x1", "x2"). Returns 0, or -1 if the buffer failed. */
+int fit_formula(const struct fit_model *m, const char *const *varnames, struct buf *b);
+
+/* Appends the machine form: an expression over numbers (shortest round-trip),
+ * variable names, + - * / ^, parentheses and log2(), e.g.
+ * "0.61+1.2e-05*N^3+2.5*N^(1/2)*log2(N)-3/N". Negative coefficients are
+ * written "-c*..."; inverse powers as "/N^k"; fractional exponents in
+ * parentheses. Returns 0, or -1 if the buffer failed. */
+int fit_machine_formula(const struct fit_model *m, const char *const *varnames,
+                        struct buf *b);
+
+#endif

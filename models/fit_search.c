@@ -1,0 +1,810 @@
+/* fit_search: the `auto` model selection; see fit_auto_select in fit.h and
+ * docs/models-fitting.md.
+ *
+ * Candidates are c0 + up to two normal-form terms x^i log2(x)^j (one
+ * variable; plus poly3..6 and inv3..6), or c0 + up to three products of such
+ * factors (two variables, after screening each variable's factors on the
+ * slices where the other is fixed). Each candidate is scored by its
+ * leave-one-x-out error from PRESS, e_i / (1 - h_ii), which needs only the
+ * residuals and the hat diagonal of one least-squares fit. Both come from an
+ * orthonormal basis of the (weighted) columns built by Gram-Schmidt with
+ * reorthogonalisation ("twice is enough"), so the search never forms normal
+ * equations. The columns of every term are orthonormalised against the
+ * constant once; a candidate then costs one or two more orthogonalisations of
+ * length m, in preallocated workspace (no allocation in the inner loop).
+ *
+ * Candidates are grouped in classes (number of terms, complexity); the
+ * simplest class whose best member passes the lack-of-fit test against the
+ * repetitions' pure error wins (without repetitions: the one-standard-error
+ * rule on PRESS). With all y > 0 the fits are relative least squares and laws
+ * of two or more terms must have non-negative term coefficients. The chosen
+ * law is refitted by fit_terms. Must not allocate per candidate, print, or
+ * keep state between calls.
+ */
+#include "models/fit.h"
+#include "common/xalloc.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Complexity classes: a term's complexity is its log power plus one for a
+ * fractional exponent, summed over variables and terms. */
+#define MAXCX 20
+#define MAXDEPTH 6
+/* A column whose part orthogonal to the previous ones is below this fraction
+ * of its length adds no information (near-collinear pair): skip it. */
+#define COLLINEAR 1e-7
+/* Per variable, how many factors the two-variable screening keeps. */
+#define FACTORS_2D 5
+/* One-variable pair search: above this many (pairs x points), only pairs with
+ * one of the best SCREEN_TOP single terms are tried (forward screening). */
+#define FULL_PAIR_BUDGET 3000000.0
+#define SCREEN_TOP 12
+
+static const double pos_expo[] = {0,       0.25,    1.0 / 3, 0.5,     2.0 / 3, 0.75, 1,
+                                  1.25,    4.0 / 3, 1.5,     5.0 / 3, 1.75,    2,    2.25,
+                                  7.0 / 3, 2.5,     8.0 / 3, 2.75,    3};
+#define NPOS (sizeof pos_expo / sizeof pos_expo[0])
+#define MAX_FACTORS (2 * NPOS * 3)
+
+struct factor {
+    double e;
+    int l;
+};
+
+/* Single-variable factors x^e log2(x)^l, all e in +-pos_expo, l in 0..2,
+ * without the constant; only x, x^2, x^3 when some x <= 0. */
+static int catalogue(int positive, struct factor *f)
+{
+    int n = 0, s, l;
+    size_t i;
+
+    for (s = 1; s >= -1; s -= 2)
+        for (i = 0; i < NPOS; i++)
+            for (l = 0; l <= 2; l++) {
+                double e = s * pos_expo[i];
+                if ((e == 0 && l == 0) || (s < 0 && i == 0))
+                    continue;
+                if (!positive && (l > 0 || e < 0 || e != floor(e)))
+                    continue;
+                f[n].e = e;
+                f[n].l = l;
+                n++;
+            }
+    return n;
+}
+
+static double fval(double x, double e, int l)
+{
+    double f = 1;
+    int k;
+
+    if (e == floor(e) && fabs(e) <= 16) {
+        for (k = 0; k < (int)fabs(e); k++)
+            f *= x;
+        if (e < 0)
+            f = 1 / f;
+    } else {
+        f = pow(x, e);
+    }
+    for (k = 0; k < l; k++)
+        f *= log2(x);
+    return f;
+}
+
+static double tval(const struct fit_term *t, int nvars, const double *x)
+{
+    double f = 1;
+    int v;
+
+    for (v = 0; v < nvars; v++)
+        if (t->expo[v] != 0 || t->logp[v] != 0)
+            f *= fval(x[v], t->expo[v], t->logp[v]);
+    return f;
+}
+
+static double dot(const double *a, const double *b, size_t m)
+{
+    double s = 0;
+    size_t i;
+
+    for (i = 0; i < m; i++)
+        s += a[i] * b[i];
+    return s;
+}
+
+/* The scoring state for one set of points. */
+struct cv {
+    size_t m;
+    const double *g; /* per point: 1/sqrt(w_i), turns weighted into plain errors */
+    double *sw;      /* row weights: sqrt(n_i), divided by |y_i| when relative */
+    double *q0;      /* unit constant column sw/|sw| */
+    double *e0, *h0; /* residual and leverage of the constant-only model */
+    double crit0;    /* PRESS of the constant model, 1 when that is 0 */
+    double raw0;     /* PRESS of the constant model as computed */
+    double se0;      /* its standard error */
+    double rss0;     /* its weighted residual sum of squares */
+    double ss_pe;    /* pure error: weighted sum of squares within repetitions */
+    double dof_pe;   /* its degrees of freedom, sum of (n_i - 1) */
+};
+
+/* Leave-one-out sum of squares from residuals e and leverages h. OUT: st[0],
+ * the standard error of that sum (from the spread of the m squared errors);
+ * st[1], the weighted residual sum of squares. */
+static double press(const struct cv *c, const double *e, const double *h, double *st)
+{
+    double s = 0, s2 = 0, rss = 0, mean, var;
+    size_t i;
+
+    for (i = 0; i < c->m; i++) {
+        double d = 1 - h[i], r;
+        if (!(d > 1e-10)) {
+            st[0] = st[1] = INFINITY;
+            return INFINITY;
+        }
+        rss += e[i] * e[i];
+        r = c->g[i] * e[i] / d;
+        r *= r;
+        s += r;
+        s2 += r * r;
+    }
+    mean = s / (double)c->m;
+    var = (s2 / (double)c->m - mean * mean) * (double)c->m / (double)(c->m - 1);
+    st[0] = sqrt((var > 0 ? var : 0) * (double)c->m);
+    st[1] = rss;
+    return s;
+}
+
+/* Removes from v its components along the k unit vectors in basis, twice,
+ * and normalises it. OUT (if rc is not NULL): rc[0..k-1], the components
+ * removed, and rc[k], the norm that was left: v_in = sum rc[j] basis[j] +
+ * rc[k] v_out, one column of the R factor. Returns 0, or -1 when what
+ * remains is below COLLINEAR. */
+static int orth(double *v, double *const *basis, int k, size_t m, double *rc)
+{
+    double n0 = sqrt(dot(v, v, m)), n;
+    int pass, j;
+    size_t i;
+
+    if (!(n0 > 0) || !isfinite(n0))
+        return -1;
+    for (j = 0; j < k && rc != NULL; j++)
+        rc[j] = 0;
+    for (pass = 0; pass < 2; pass++)
+        for (j = 0; j < k; j++) {
+            double c = dot(basis[j], v, m);
+            for (i = 0; i < m; i++)
+                v[i] -= c * basis[j][i];
+            if (rc != NULL)
+                rc[j] += c;
+        }
+    n = sqrt(dot(v, v, m));
+    if (!(n > COLLINEAR * n0))
+        return -1;
+    if (rc != NULL)
+        rc[k] = n;
+    for (i = 0; i < m; i++)
+        v[i] /= n;
+    return 0;
+}
+
+/* Adds unit vector q (orthogonal to everything before) to a model with
+ * residual e_prev and leverage h_prev; writes the new ones; returns PRESS. */
+static double extend(const struct cv *c, const double *e_prev, const double *h_prev,
+                     const double *q, double *e, double *h, double *st)
+{
+    double b = dot(q, e_prev, c->m);
+    size_t i;
+
+    st[2] = b;
+    for (i = 0; i < c->m; i++) {
+        e[i] = e_prev[i] - b * q[i];
+        h[i] = h_prev[i] + q[i] * q[i];
+    }
+    return press(c, e, h, st);
+}
+
+/* The search over subsets of nt columns. */
+struct search {
+    struct cv c;
+    int rel; /* relative least squares (all y > 0) */
+    int nt;
+    double **q;      /* nt unit columns orthogonal to q0, or NULL if invalid */
+    double **qstore; /* the storage behind q (q[j] is reset from it) */
+    int maxdepth;    /* most non-constant terms in a candidate */
+    double *lq[4];   /* per depth 1..3: basis vector, residual, leverage */
+    double *le[4], *lh[4];
+    const unsigned char *allow1; /* optional: single terms allowed as first of a pair */
+    const int *cx;               /* complexity of each term */
+    double r[4][4];              /* R factor of the current terms, levels 1..3 */
+    double gam[4];               /* coordinates of y in the current basis */
+    /* best PRESS (and its standard error and terms) per number of
+     * non-constant terms and complexity */
+    double best[MAXDEPTH + 1][MAXCX];
+    double bse[MAXDEPTH + 1][MAXCX];
+    double brss[MAXDEPTH + 1][MAXCX];
+    int bidx[MAXDEPTH + 1][MAXCX][3];
+    /* optional accumulation of PRESS/crit0 for singles and pairs (screening) */
+    double *acc1, *acc2;
+};
+
+static void record(struct search *s, int depth, const int *idx, double crit,
+                   const double *st)
+{
+    int k, cx = 0;
+
+    if (s->acc1 != NULL && depth == 1)
+        s->acc1[idx[0]] += isfinite(crit) ? crit / s->c.crit0 : 1;
+    if (s->acc2 != NULL && depth == 2)
+        s->acc2[idx[0] * s->nt + idx[1]] += isfinite(crit) ? crit / s->c.crit0 : 1;
+    for (k = 0; k < depth; k++)
+        cx += s->cx[idx[k]];
+    cx = cx < MAXCX ? cx : MAXCX - 1;
+    if (crit < s->best[depth][cx]) {
+        s->best[depth][cx] = crit;
+        s->bse[depth][cx] = st[0];
+        s->brss[depth][cx] = st[1];
+        memcpy(s->bidx[depth][cx], idx, (size_t)depth * sizeof *idx);
+    }
+}
+
+/* Whether the law of the current L terms has a negative term coefficient:
+ * solves R beta = gam by back substitution (the columns are positive
+ * multiples of the terms, so the signs are those of the coefficients). */
+static int has_negative(const struct search *s, int L)
+{
+    double beta[4];
+    int k, j;
+
+    for (k = L; k >= 1; k--) {
+        double t = s->gam[k];
+        for (j = k + 1; j <= L; j++)
+            t -= s->r[k][j] * beta[j];
+        beta[k] = t / s->r[k][k];
+        if (beta[k] < 0)
+            return 1;
+    }
+    return 0;
+}
+
+static void search_rec(struct search *s, int depth, int start, int *idx)
+{
+    size_t m = s->c.m;
+    int j;
+
+    for (j = start; j < s->nt; j++) {
+        double *v = s->lq[depth + 1], crit, st[3], rc[4];
+        int L = depth + 1, k;
+        const double *ep = depth == 0 ? s->c.e0 : s->le[depth];
+        const double *hp = depth == 0 ? s->c.h0 : s->lh[depth];
+
+        if (s->q[j] == NULL)
+            continue;
+        if (depth == 1 && s->allow1 != NULL && !s->allow1[idx[0]] && !s->allow1[j])
+            continue;
+        idx[depth] = j;
+        memcpy(v, s->q[j], m * sizeof *v);
+        rc[0] = 1;
+        if (depth > 0 && orth(v, s->lq + 1, depth, m, rc) < 0) {
+            if (s->acc2 != NULL && depth == 1)
+                s->acc2[idx[0] * s->nt + j] += 1;
+            continue;
+        }
+        for (k = 0; k < L; k++)
+            s->r[k + 1][L] = rc[k];
+        crit = extend(&s->c, ep, hp, v, s->le[L], s->lh[L], st);
+        s->gam[L] = st[2];
+        if (L >= 2 && s->rel && has_negative(s, L))
+            crit = INFINITY;
+        record(s, L, idx, crit, st);
+        if (depth + 1 < s->maxdepth)
+            search_rec(s, depth + 1, j + 1, idx);
+    }
+}
+
+/* Workspace for one search over up to nt columns of m points. */
+struct work {
+    double *mem;
+    double **qp;
+};
+
+static int work_init(struct work *w, struct search *s, struct cv *c, size_t m, int nt,
+                     struct err *err)
+{
+    size_t need = m * (size_t)(5 + nt + 9);
+    double *p;
+    int d;
+
+    w->mem = xcalloc(need, sizeof *w->mem);
+    w->qp = xcalloc(2 * (size_t)nt + 1, sizeof *w->qp);
+    if (w->mem == NULL || w->qp == NULL) {
+        xfree(w->mem);
+        xfree(w->qp);
+        return err_nomem(err);
+    }
+    p = w->mem;
+    memset(c, 0, sizeof *c);
+    memset(s, 0, sizeof *s);
+    c->m = m;
+    c->q0 = p, p += m;
+    c->e0 = p, p += m;
+    c->h0 = p, p += m;
+    c->g = p, p += m;
+    c->sw = p, p += m;
+    for (d = 1; d <= 3; d++) {
+        s->lq[d] = p, p += m;
+        s->le[d] = p, p += m;
+        s->lh[d] = p, p += m;
+    }
+    for (d = 0; d < nt; d++)
+        w->qp[d] = p, p += m;
+    s->qstore = w->qp;
+    s->q = w->qp + nt;
+    return 0;
+}
+
+static void work_free(struct work *w)
+{
+    xfree(w->mem);
+    xfree(w->qp);
+}
+
+/* Sets up the constant model and the orthonormal term columns for the points
+ * sel[0..m-1] of pts (sel NULL: all), the terms t[0..nt-1]. */
+static void prepare(struct search *s, const struct fit_point *pts, const size_t *sel,
+                    int nvars, const struct fit_term *t, int nt)
+{
+    struct cv *c = &s->c;
+    size_t i, m = c->m;
+    double *g = (double *)c->g, nq = 0, y0;
+    int j;
+
+    /* g turns a weighted residual back into a (relative) error per point. */
+    c->ss_pe = c->dof_pe = 0;
+    for (i = 0; i < m; i++) {
+        const struct fit_point *p = &pts[sel ? sel[i] : i];
+        double sn = sqrt((double)(p->n > 0 ? p->n : 1));
+        double sw = s->rel ? sn / fabs(p->y) : sn;
+        c->sw[i] = c->q0[i] = sw;
+        g[i] = 1 / sn;
+        c->ss_pe += s->rel ? p->ss / (p->y * p->y) : p->ss;
+        c->dof_pe += (double)(p->n > 0 ? p->n - 1 : 0);
+        c->e0[i] = sw * p->y;
+        nq += sw * sw;
+    }
+    nq = sqrt(nq);
+    for (i = 0; i < m; i++)
+        c->q0[i] /= nq;
+    y0 = dot(c->q0, c->e0, m);
+    for (i = 0; i < m; i++) {
+        c->e0[i] -= y0 * c->q0[i];
+        c->h0[i] = c->q0[i] * c->q0[i];
+    }
+    {
+        double st[3];
+        c->crit0 = c->raw0 = press(c, c->e0, c->h0, st);
+        c->se0 = st[0];
+        c->rss0 = st[1];
+    }
+    if (!(c->crit0 > 0) || !isfinite(c->crit0))
+        c->crit0 = 1;
+    s->nt = nt;
+    for (j = 0; j < nt; j++) {
+        double *v = s->q[j] = s->qstore[j];
+        int ok = 1;
+        for (i = 0; i < m; i++) {
+            const struct fit_point *p = &pts[sel ? sel[i] : i];
+            v[i] = c->sw[i] * tval(&t[j], nvars, p->x);
+            ok &= isfinite(v[i]);
+        }
+        if (!ok || orth(v, &c->q0, 1, m, NULL) < 0)
+            s->q[j] = NULL;
+    }
+    for (j = 0; j <= MAXDEPTH; j++)
+        for (i = 0; i < MAXCX; i++)
+            s->best[j][i] = INFINITY;
+}
+
+/* Whether a candidate with p parameters and weighted residual sum of squares
+ * rss passes the lack-of-fit F test against the pure error of the
+ * repetitions at the 5 % level. */
+static int adequate(const struct cv *c, int p, double rss)
+{
+    double dof = (double)c->m - p, f;
+
+    if (dof < 1 || !isfinite(rss))
+        return 0;
+    f = (rss / dof) / (c->ss_pe / c->dof_pe);
+    return f <= gsl_cdf_fdist_Pinv(0.95, dof, c->dof_pe);
+}
+
+/* The parsimony rule. Classes are ordered by number of terms, then by
+ * complexity; each class is represented by its candidate with the least
+ * PRESS. With repetitions (pure error available), the first class whose
+ * representative passes the lack-of-fit test is chosen: the simplest law the
+ * data cannot tell from the truth. Without repetitions, or when no class
+ * passes, the "one standard error" rule: the first class whose PRESS is
+ * within the standard error of its difference to the least PRESS of all
+ * (approximated as sqrt(se^2 + se_min^2)). With thousands of candidates the
+ * least PRESS is optimistic; both rules guard against taking it at face
+ * value. OUT: depth (non-constant terms) and complexity class. */
+static void choose(const struct search *s, int *depth, int *cx)
+{
+    double mn = s->c.raw0, se = s->c.se0;
+    int d, k;
+
+    *depth = 0;
+    *cx = 0;
+    if (s->c.dof_pe > 0 && s->c.ss_pe > 0) {
+        if (adequate(&s->c, 1, s->c.rss0))
+            return;
+        for (d = 1; d <= MAXDEPTH; d++)
+            for (k = 0; k < MAXCX; k++)
+                if (isfinite(s->best[d][k]) && adequate(&s->c, d + 1, s->brss[d][k])) {
+                    *depth = d;
+                    *cx = k;
+                    return;
+                }
+    }
+    for (d = 1; d <= MAXDEPTH; d++)
+        for (k = 0; k < MAXCX; k++)
+            if (s->best[d][k] < mn) {
+                mn = s->best[d][k];
+                se = s->bse[d][k];
+            }
+    se = isfinite(se) ? se : 0;
+    if (s->c.raw0 - mn <= hypot(se, s->c.se0))
+        return;
+    for (d = 1; d <= MAXDEPTH; d++)
+        for (k = 0; k < MAXCX; k++)
+            if (s->best[d][k] - mn <= hypot(se, s->bse[d][k])) {
+                *depth = d;
+                *cx = k;
+                return;
+            }
+}
+
+static int cmp_term(const void *a, const void *b)
+{
+    const struct fit_term *p = a, *q = b;
+    int v;
+
+    for (v = 0; v < FIT_MAX_VARS; v++) {
+        if (p->expo[v] != q->expo[v])
+            return p->expo[v] > q->expo[v] ? -1 : 1;
+        if (p->logp[v] != q->logp[v])
+            return p->logp[v] > q->logp[v] ? -1 : 1;
+    }
+    return 0;
+}
+
+/* Scores poly k / inv k for k = 3..6 (the smaller ones are in the catalogue)
+ * with a fresh basis; returns PRESS, OUT: its standard error. */
+static double score_type(struct search *s, const struct fit_point *pts, int k, int inv,
+                         double *const *basis, double *st)
+{
+    size_t i, m = s->c.m;
+    int j;
+    double crit = INFINITY, *e = s->le[1], *h = s->lh[1];
+    double *eprev = s->le[2], *hprev = s->lh[2];
+
+    memcpy(eprev, s->c.e0, m * sizeof *eprev);
+    memcpy(hprev, s->c.h0, m * sizeof *hprev);
+    for (j = 1; j <= k; j++) {
+        double *v = basis[j - 1];
+        for (i = 0; i < m; i++) {
+            double x = pts[i].x[0], f = 1;
+            int r;
+            for (r = 0; r < j; r++)
+                f *= x;
+            v[i] = (inv ? 1 / f : f) * s->c.sw[i];
+        }
+        if (orth(v, &s->c.q0, 1, m, NULL) < 0 || orth(v, basis, j - 1, m, NULL) < 0)
+            return INFINITY;
+        crit = extend(&s->c, eprev, hprev, v, e, h, st);
+        memcpy(eprev, e, m * sizeof *e);
+        memcpy(hprev, h, m * sizeof *h);
+    }
+    return crit;
+}
+
+static int factor_cx(double e, int l)
+{
+    return l + (e != floor(e));
+}
+
+static int select_1d(const struct fit_point *pts, size_t m, int rel,
+                     struct fit_term *terms, int *nterms, enum fit_graph *chosen,
+                     struct err *err)
+{
+    struct factor f[MAX_FACTORS];
+    struct fit_term t[MAX_FACTORS];
+    struct search s;
+    struct work w;
+    unsigned char allow[MAX_FACTORS];
+    int idx[3], cx[MAX_FACTORS], nt, positive = 1, j, k, d, dcx, inv;
+    int pmax = (int)m - 1, type_inv[MAXDEPTH + 1] = {0};
+    size_t i;
+    double *basis[6], st[3];
+
+    for (i = 0; i < m; i++)
+        positive &= pts[i].x[0] > 0;
+    nt = catalogue(positive, f);
+    memset(t, 0, sizeof t);
+    for (j = 0; j < nt; j++) {
+        t[j].expo[0] = f[j].e;
+        t[j].logp[0] = f[j].l;
+        cx[j] = factor_cx(f[j].e, f[j].l);
+    }
+    if (work_init(&w, &s, &s.c, m, nt + 6, err) < 0)
+        return -1;
+    s.rel = rel;
+    prepare(&s, pts, NULL, 1, t, nt);
+    s.cx = cx;
+    for (j = 0; j < 6; j++)
+        basis[j] = w.qp[nt + j];
+    s.maxdepth = pmax - 1 < 2 ? pmax - 1 : 2;
+    if (s.maxdepth == 2 && 0.5 * nt * (nt - 1) * (double)m > FULL_PAIR_BUDGET) {
+        /* Forward screening for many points: only pairs containing one of
+         * the best single terms. */
+        double crit1[MAX_FACTORS];
+        for (j = 0; j < nt; j++) {
+            crit1[j] = INFINITY;
+            if (s.q[j] != NULL)
+                crit1[j] = extend(&s.c, s.c.e0, s.c.h0, s.q[j], s.le[1], s.lh[1], st);
+        }
+        for (j = 0; j < nt; j++) {
+            int better = 0;
+            for (k = 0; k < nt; k++)
+                better += crit1[k] < crit1[j];
+            allow[j] = better < SCREEN_TOP;
+        }
+        s.allow1 = allow;
+    }
+    if (s.maxdepth >= 1)
+        search_rec(&s, 0, 0, idx);
+    /* poly3..6 and inv3..6 compete in their own size classes (complexity 0). */
+    for (k = 3; k <= 6 && k + 1 <= pmax; k++)
+        for (inv = 0; inv <= (positive ? 1 : 0); inv++) {
+            double c = score_type(&s, pts, k, inv, basis, st);
+            if (c < s.best[k][0]) {
+                s.best[k][0] = c;
+                s.bse[k][0] = st[0];
+                s.brss[k][0] = st[1];
+                type_inv[k] = inv;
+            }
+        }
+    choose(&s, &d, &dcx);
+    memset(terms, 0, FIT_MAX_TERMS * sizeof *terms);
+    *chosen = FIT_NORMAL;
+    *nterms = d + 1;
+    if (d >= 3) {
+        for (j = 1; j <= d; j++)
+            terms[j].expo[0] = type_inv[d] ? -j : j;
+        *chosen = (enum fit_graph)((type_inv[d] ? FIT_INV1 : FIT_POLY1) + d - 1);
+    } else {
+        for (j = 0; j < d; j++)
+            terms[j + 1] = t[s.bidx[d][dcx][j]];
+        qsort(terms + 1, (size_t)d, sizeof *terms, cmp_term);
+        /* Name it after the paper's type when it is one (ascending order). */
+        if (d >= 1) {
+            int ispoly = 1, isinv = 1;
+            for (j = 1; j <= d; j++) {
+                const struct fit_term *q = &terms[j];
+                ispoly &= q->logp[0] == 0 && q->expo[0] == d + 1 - j;
+                isinv &= q->logp[0] == 0 && q->expo[0] == -j;
+            }
+            if (ispoly || isinv) {
+                for (j = 1; j <= d; j++)
+                    terms[j].expo[0] = isinv ? -j : j;
+                *chosen = (enum fit_graph)((isinv ? FIT_INV1 : FIT_POLY1) + d - 1);
+            }
+        }
+    }
+    work_free(&w);
+    return 0;
+}
+
+struct keyed {
+    double key;
+    size_t i;
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+    const struct keyed *p = a, *q = b;
+    if (p->key != q->key)
+        return p->key < q->key ? -1 : 1;
+    return (p->i > q->i) - (p->i < q->i);
+}
+
+/* Two variables: screen the factors of each variable on the slices where the
+ * other variable is fixed, then search sums of up to three products. */
+static int screen_var(const struct fit_point *pts, size_t m, int rel, int v, int positive,
+                      struct factor *out, int *nout, size_t *sel, struct err *err)
+{
+    struct factor f[MAX_FACTORS];
+    struct fit_term tv[MAX_FACTORS];
+    int cx[MAX_FACTORS];
+    struct search s;
+    struct work w;
+    struct keyed *keys = NULL;
+    double *acc1 = NULL, *acc2 = NULL;
+    int nt, j, k, idx[3], slices = 0, rc = -1, pass;
+    size_t a, b, i, ns;
+
+    nt = catalogue(positive, f);
+    for (j = 0; j < nt; j++)
+        cx[j] = factor_cx(f[j].e, f[j].l);
+    acc1 = xcalloc((size_t)nt, sizeof *acc1);
+    acc2 = xcalloc((size_t)nt * (size_t)nt, sizeof *acc2);
+    keys = xmalloc(m * sizeof *keys);
+    if (acc1 == NULL || acc2 == NULL || keys == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    if (work_init(&w, &s, &s.c, m, nt, err) < 0)
+        goto out;
+    s.rel = rel;
+    /* Slices: points sharing the other variable's value, as runs of the
+     * points sorted by that value. */
+    for (i = 0; i < m; i++) {
+        keys[i].key = pts[i].x[1 - v];
+        keys[i].i = i;
+    }
+    qsort(keys, m, sizeof *keys, cmp_key);
+    memset(tv, 0, sizeof tv);
+    for (j = 0; j < nt; j++) {
+        tv[j].expo[v] = f[j].e;
+        tv[j].logp[v] = f[j].l;
+    }
+    s.acc1 = acc1;
+    s.acc2 = acc2;
+    for (pass = 0; pass < 2 && slices == 0; pass++)
+        for (a = 0; a < m; a = b) {
+            if (pass == 0) {
+                for (b = a + 1; b < m && keys[b].key == keys[a].key; b++)
+                    ;
+                for (ns = 0, i = a; i < b; i++)
+                    sel[ns++] = keys[i].i;
+            } else { /* no slice of 4 points: all points, ignoring x[1-v] */
+                for (ns = 0; ns < m; ns++)
+                    sel[ns] = ns;
+                b = m;
+            }
+            if (ns < 4)
+                continue;
+            s.c.m = ns;
+            prepare(&s, pts, sel, 2, tv, nt);
+            s.cx = cx;
+            if (!(s.c.raw0 > 0))
+                continue; /* a constant slice says nothing about the shape */
+            s.maxdepth = 2;
+            search_rec(&s, 0, 0, idx);
+            slices++;
+        }
+    /* Factors of the best pair overall, of the best pairs of complexity at
+     * most 1 and 0 (the parsimony rule of the final search needs the simple
+     * alternatives to be present), then of the best single term. */
+    *nout = 0;
+    for (k = 0; k < 4 && *nout < FACTORS_2D; k++) {
+        double best = INFINITY;
+        int bi = -1, bj = -1, maxcx = k == 0 ? MAXCX : k == 1 ? 1 : 0;
+        if (k < 3) {
+            for (i = 0; i < (size_t)nt * (size_t)nt; i++) {
+                int a0 = (int)(i / (size_t)nt), b0 = (int)(i % (size_t)nt);
+                if (acc2[i] > 0 && acc2[i] < best && cx[a0] + cx[b0] <= maxcx) {
+                    best = acc2[i];
+                    bi = a0;
+                    bj = b0;
+                }
+            }
+        } else {
+            for (j = 0; j < nt; j++)
+                if (acc1[j] > 0 && acc1[j] < best) {
+                    best = acc1[j];
+                    bi = j;
+                }
+        }
+        for (pass = 0; pass < 2; pass++) {
+            int c = pass == 0 ? bi : bj, dup = 0;
+            if (c < 0 || *nout >= FACTORS_2D)
+                continue;
+            for (j = 0; j < *nout; j++)
+                dup |= out[j].e == f[c].e && out[j].l == f[c].l;
+            if (!dup)
+                out[(*nout)++] = f[c];
+        }
+    }
+    rc = 0;
+    work_free(&w);
+out:
+    xfree(keys);
+    xfree(acc1);
+    xfree(acc2);
+    return rc;
+}
+
+static int select_2d(const struct fit_point *pts, size_t m, int rel,
+                     struct fit_term *terms, int *nterms, enum fit_graph *chosen,
+                     struct err *err)
+{
+    struct factor fv[2][FACTORS_2D + 1];
+    struct fit_term t[(FACTORS_2D + 1) * (FACTORS_2D + 1)];
+    int nf[2], v, a, b, nt = 0, idx[3], d, dcx, j, pmax = (int)m - 1;
+    int cx[(FACTORS_2D + 1) * (FACTORS_2D + 1)];
+    size_t *sel, i;
+    struct search s;
+    struct work w;
+
+    sel = xmalloc(m * sizeof *sel);
+    if (sel == NULL)
+        return err_nomem(err);
+    for (v = 0; v < 2; v++) {
+        int positive = 1;
+        for (i = 0; i < m; i++)
+            positive &= pts[i].x[v] > 0;
+        if (screen_var(pts, m, rel, v, positive, fv[v] + 1, &nf[v], sel, err) < 0) {
+            xfree(sel);
+            return -1;
+        }
+        fv[v][0].e = 0;
+        fv[v][0].l = 0;
+    }
+    xfree(sel);
+    memset(t, 0, sizeof t);
+    for (a = 0; a <= nf[0]; a++)
+        for (b = 0; b <= nf[1]; b++) {
+            if (a == 0 && b == 0)
+                continue;
+            t[nt].expo[0] = fv[0][a].e;
+            t[nt].logp[0] = fv[0][a].l;
+            t[nt].expo[1] = fv[1][b].e;
+            t[nt].logp[1] = fv[1][b].l;
+            nt++;
+        }
+    for (j = 0; j < nt; j++)
+        cx[j] =
+            factor_cx(t[j].expo[0], t[j].logp[0]) + factor_cx(t[j].expo[1], t[j].logp[1]);
+    if (work_init(&w, &s, &s.c, m, nt, err) < 0)
+        return -1;
+    s.rel = rel;
+    prepare(&s, pts, NULL, 2, t, nt);
+    s.cx = cx;
+    s.maxdepth = pmax - 1 < 3 ? pmax - 1 : 3;
+    if (s.maxdepth >= 1)
+        search_rec(&s, 0, 0, idx);
+    choose(&s, &d, &dcx);
+    memset(terms, 0, FIT_MAX_TERMS * sizeof *terms);
+    *nterms = d + 1;
+    for (j = 0; j < d; j++)
+        terms[j + 1] = t[s.bidx[d][dcx][j]];
+    qsort(terms + 1, (size_t)d, sizeof *terms, cmp_term);
+    *chosen = FIT_NORMAL;
+    work_free(&w);
+    return 0;
+}
+
+int fit_auto_select(const struct fit_point *pts, size_t m, int nvars,
+                    struct fit_term *terms, int *nterms, enum fit_graph *chosen,
+                    int *relative, struct err *err)
+{
+    size_t i;
+    int rel = 1;
+
+    if (m < 3)
+        return err_set(err, 422, "degenerate", "data",
+                       "auto selection needs at least 3 distinct x values (got %zu); "
+                       "choose a graph type",
+                       m);
+    /* Run times and rates are positive with roughly proportional noise:
+     * then fit and score relative errors. */
+    for (i = 0; i < m; i++)
+        rel &= pts[i].y > 0;
+    *relative = rel;
+    if (nvars == 2)
+        return select_2d(pts, m, rel, terms, nterms, chosen, err);
+    return select_1d(pts, m, rel, terms, nterms, chosen, err);
+}
