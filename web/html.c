@@ -1,37 +1,14 @@
 /* html: context-specific escaping; see html.h. */
 #include "web/html.h"
+#include "web/svg.h"
 
 #include <string.h>
 
+/* One escaper for HTML and SVG: svg_text also replaces invalid UTF-8 with
+ * U+FFFD and drops control characters, which is right for pages too. */
 void web_html_text(struct buf *b, const char *s)
 {
-    const char *run = s;
-    for (; *s; s++) {
-        const char *rep;
-        switch (*s) {
-        case '&':
-            rep = "&amp;";
-            break;
-        case '<':
-            rep = "&lt;";
-            break;
-        case '>':
-            rep = "&gt;";
-            break;
-        case '"':
-            rep = "&quot;";
-            break;
-        case '\'':
-            rep = "&#39;";
-            break;
-        default:
-            continue;
-        }
-        buf_append(b, run, (size_t)(s - run));
-        buf_puts(b, rep);
-        run = s + 1;
-    }
-    buf_append(b, run, (size_t)(s - run));
+    svg_text(b, s);
 }
 
 void web_html_attr(struct buf *b, const char *s)
