@@ -391,5 +391,17 @@ def sigterm_shuts_down_cleanly():
     k.close()
 
 
+@test
+def protect_reads_needs_a_token():
+    k = Server("--protect-reads")
+    try:
+        st, body = k.get("/api/v1/applications")
+        assert st == 401 and body["error"]["code"] == "unauthorized", body
+        st, body = k.get("/api/v1/applications", token=k.token)
+        assert st == 200, body
+    finally:
+        k.close()
+
+
 S.close()
 report()
