@@ -68,6 +68,48 @@ static int defer_simple(struct req *r, int (*fn)(db *, void *, struct err *), vo
     return http_defer_write(r, simple_job, w, simple_finish);
 }
 
+/* Parses the JSON body into a zeroed arena struct of `size` bytes with check.
+ * Returns the struct, or NULL after answering the error (the handler then
+ * returns 0). The body is released either way: check copies what it keeps
+ * into the arena. */
+static void *checked_body(struct req *r, size_t size,
+                          int (*check)(json_t *body, struct req *r, void *out,
+                                       struct err *err))
+{
+    struct err e = {0};
+    json_t *body = http_body_json(r, &e);
+    void *out = NULL;
+
+    if (body != NULL) {
+        out = arena_alloc(r->arena, size);
+        if (out == NULL)
+            err_nomem(&e);
+        else if (check(body, r, out, &e) != 0)
+            out = NULL;
+        json_decref(body);
+    }
+    if (out == NULL)
+        http_error(r, &e);
+    return out;
+}
+
+/* Answers {"system": NAME, key: list(...)} for the system named in the path,
+ * or 404 when there is no such system. */
+static int system_list(struct req *r, const char *key,
+                       json_t *(*list)(db *d, struct req *r, struct err *err))
+{
+    struct err e = {0};
+    db *d = db_pool_get(r->app->pool);
+    long long id = db_system_id(d, r->params[0], 0, &e);
+    json_t *v = id > 0 ? list(d, r, &e) : NULL;
+    db_pool_put(r->app->pool, d);
+    if (id == 0)
+        err_set(&e, 404, "not_found", NULL, "system %s not found", r->params[0]);
+    if (v == NULL)
+        return http_error(r, &e);
+    return http_json(r, 200, json_pack("{s:s, s:o}", "system", r->params[0], key, v));
+}
+
 /* ---- applications and systems -------------------------------------------------- */
 
 static json_t *apps_list(db *d, const char *unused, struct err *err)
@@ -175,42 +217,33 @@ static int bench_job(db *d, void *arg, struct err *err)
     return db_benchmarks_add(d, w->system, w->b, w->n, err);
 }
 
+static int check_benchmarks(json_t *body, struct req *r, void *out, struct err *err)
+{
+    struct bench_write *w = out;
+    w->system = r->params[0];
+    if (rundoc_check_name(w->system, strlen(w->system), "system", err) != 0)
+        return -1;
+    return validate_benchmarks(body, r->arena, &w->b, &w->n, err);
+}
+
 int api_benchmarks_post(struct req *r)
 {
-    struct err e = {0};
-    json_t *body = http_body_json(r, &e);
-    struct bench_write *w = arena_alloc(r->arena, sizeof *w);
-
-    if (body == NULL)
-        return http_error(r, &e);
-    if (w == NULL ||
-        rundoc_check_name(r->params[0], strlen(r->params[0]), "system", &e) != 0 ||
-        validate_benchmarks(body, r->arena, &w->b, &w->n, &e) != 0) {
-        json_decref(body);
-        if (w == NULL)
-            err_nomem(&e);
-        return http_error(r, &e);
-    }
-    json_decref(body);
-    w->system = r->params[0];
+    struct bench_write *w = checked_body(r, sizeof *w, check_benchmarks);
+    if (w == NULL)
+        return 0;
     return defer_simple(
         r, bench_job, w, 201,
-        json_pack("{s:s, s:I}", "system", r->params[0], "stored", (json_int_t)w->n));
+        json_pack("{s:s, s:I}", "system", w->system, "stored", (json_int_t)w->n));
+}
+
+static json_t *benchmarks_of(db *d, struct req *r, struct err *err)
+{
+    return db_benchmarks_list(d, r->params[0], http_query(r, "name"), err);
 }
 
 int api_benchmarks_list(struct req *r)
 {
-    struct err e = {0};
-    db *d = db_pool_get(r->app->pool);
-    json_t *sys = db_system_get(d, r->params[0], &e);
-    json_t *v =
-        sys ? db_benchmarks_list(d, r->params[0], http_query(r, "name"), &e) : NULL;
-    db_pool_put(r->app->pool, d);
-    json_decref(sys);
-    if (v == NULL)
-        return http_error(r, &e);
-    return http_json(r, 200,
-                     json_pack("{s:s, s:o}", "system", r->params[0], "benchmarks", v));
+    return system_list(r, "benchmarks", benchmarks_of);
 }
 
 /* ---- parameters ------------------------------------------------------------------- */
@@ -230,25 +263,23 @@ static int param_job(db *d, void *arg, struct err *err)
     return db_params_set(d, w->system, w->p, w->n, err);
 }
 
+static int check_parameters(json_t *body, struct req *r, void *out, struct err *err)
+{
+    struct param_write *w = out;
+    w->system = r->params[0];
+    if (rundoc_check_name(w->system, strlen(w->system), "system", err) != 0)
+        return -1;
+    return validate_parameters(body, r->arena, &w->p, &w->n, err);
+}
+
 int api_params_post(struct req *r)
 {
-    struct err e = {0};
-    json_t *body = http_body_json(r, &e), *answer;
-    struct param_write *w = arena_alloc(r->arena, sizeof *w);
+    struct param_write *w = checked_body(r, sizeof *w, check_parameters);
+    json_t *answer;
     size_t i;
 
-    if (body == NULL)
-        return http_error(r, &e);
-    if (w == NULL ||
-        rundoc_check_name(r->params[0], strlen(r->params[0]), "system", &e) != 0 ||
-        validate_parameters(body, r->arena, &w->p, &w->n, &e) != 0) {
-        json_decref(body);
-        if (w == NULL)
-            err_nomem(&e);
-        return http_error(r, &e);
-    }
-    json_decref(body);
-    w->system = r->params[0];
+    if (w == NULL)
+        return 0;
     answer = json_object();
     for (i = 0; i < w->n; i++) {
         const char *sig =
@@ -258,21 +289,17 @@ int api_params_post(struct req *r)
     }
     return defer_simple(
         r, param_job, w, 201,
-        json_pack("{s:s, s:o}", "system", r->params[0], "parameters", answer));
+        json_pack("{s:s, s:o}", "system", w->system, "parameters", answer));
+}
+
+static json_t *params_of(db *d, struct req *r, struct err *err)
+{
+    return db_params_list(d, r->params[0], err);
 }
 
 int api_params_list(struct req *r)
 {
-    struct err e = {0};
-    db *d = db_pool_get(r->app->pool);
-    json_t *sys = db_system_get(d, r->params[0], &e);
-    json_t *v = sys ? db_params_list(d, r->params[0], &e) : NULL;
-    db_pool_put(r->app->pool, d);
-    json_decref(sys);
-    if (v == NULL)
-        return http_error(r, &e);
-    return http_json(r, 200,
-                     json_pack("{s:s, s:o}", "system", r->params[0], "parameters", v));
+    return system_list(r, "parameters", params_of);
 }
 
 int api_param_delete(struct req *r)
@@ -319,23 +346,18 @@ int api_template_get(struct req *r)
     return read_json(r, db_template_get, r->params[0]);
 }
 
+static int check_template(json_t *body, struct req *r, void *out, struct err *err)
+{
+    struct template_write *t = out;
+    return validate_template(body, r->arena, &t->name, &t->application, &t->kernel,
+                             &t->expression, &t->description, err);
+}
+
 int api_templates_post(struct req *r)
 {
-    struct err e = {0};
-    json_t *body = http_body_json(r, &e);
-    struct template_write *t = arena_alloc(r->arena, sizeof *t);
-
-    if (body == NULL)
-        return http_error(r, &e);
-    if (t == NULL ||
-        validate_template(body, r->arena, &t->name, &t->application, &t->kernel,
-                          &t->expression, &t->description, &e) != 0) {
-        json_decref(body);
-        if (t == NULL)
-            err_nomem(&e);
-        return http_error(r, &e);
-    }
-    json_decref(body);
+    struct template_write *t = checked_body(r, sizeof *t, check_template);
+    if (t == NULL)
+        return 0;
     return defer_simple(r, template_job, t, 201,
                         json_pack("{s:s, s:s, s:s, s:s}", "name", t->name, "application",
                                   t->application, "kernel", t->kernel, "expression",
@@ -367,26 +389,20 @@ static int coupling_finish(struct req *r)
                      json_pack("{s:o, s:I}", "ids", ids, "stored", (json_int_t)w->n));
 }
 
+static int check_couplings(json_t *body, struct req *r, void *out, struct err *err)
+{
+    struct coupling_write *w = out;
+    if (validate_couplings(body, r->arena, &w->c, &w->n, err) != 0)
+        return -1;
+    w->ids = arena_alloc(r->arena, w->n * sizeof *w->ids);
+    return w->ids ? 0 : err_nomem(err);
+}
+
 int api_couplings_post(struct req *r)
 {
-    struct err e = {0};
-    json_t *body = http_body_json(r, &e);
-    struct coupling_write *w = arena_alloc(r->arena, sizeof *w);
-
-    if (body == NULL)
-        return http_error(r, &e);
-    if (w == NULL || validate_couplings(body, r->arena, &w->c, &w->n, &e) != 0) {
-        json_decref(body);
-        if (w == NULL)
-            err_nomem(&e);
-        return http_error(r, &e);
-    }
-    json_decref(body);
-    w->ids = arena_alloc(r->arena, w->n * sizeof *w->ids);
-    if (w->ids == NULL) {
-        err_nomem(&e);
-        return http_error(r, &e);
-    }
+    struct coupling_write *w = checked_body(r, sizeof *w, check_couplings);
+    if (w == NULL)
+        return 0;
     r->ctx = w;
     return http_defer_write(r, coupling_job, w, coupling_finish);
 }

@@ -272,6 +272,9 @@ def catalog_writes_and_errors():
                                        "time": 7.8e-5, "stat": "min"},
                                       {"name": "ADDM", "time": 4.83e-8}]})
     assert st == 201 and body["stored"] == 2, body
+    for what in ("benchmarks", "parameters"):
+        st, body = S.get(f"/api/v1/systems/no-such-system/{what}")
+        assert st == 404 and "no-such-system" in body["error"]["message"], body
     st, body = S.get("/api/v1/systems/IBM%20SP2/benchmarks?name=MPISR")
     assert st == 200 and body["benchmarks"][0]["args"] == {"L": 1024, "P": 2}
     before = S.content()
