@@ -352,6 +352,20 @@ size_t svg_fit_chars(double width, double fs)
     return (size_t)n;
 }
 
+void svg_axis_titles(struct buf *b, double x0, double x1, double y0, double y1,
+                     double xlabel_y, const char *xlabel, const char *ylabel)
+{
+    if (xlabel != NULL && *xlabel)
+        svg_label(b, (x0 + x1) / 2, xlabel_y, "middle", NULL, xlabel,
+                  svg_fit_chars(x1 - x0, 12));
+    if (ylabel != NULL && *ylabel) {
+        char tr[80];
+        double cy = (y0 + y1) / 2;
+        snprintf(tr, sizeof tr, "transform=\"rotate(-90 16 %.2f)\"", cy);
+        svg_label(b, 16, cy, "middle", tr, ylabel, svg_fit_chars(y1 - y0, 12));
+    }
+}
+
 void svg_label(struct buf *b, double x, double y, const char *anchor, const char *extra,
                const char *s, size_t maxchars)
 {

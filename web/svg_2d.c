@@ -556,15 +556,7 @@ static void draw_axes(struct buf *b, const struct plot *c)
     }
     buf_puts(b, "</g>\n");
 
-    if (p->xlabel != NULL && *p->xlabel)
-        svg_label(b, (c->x0 + c->x1) / 2, c->y1 + 36, "middle", NULL, p->xlabel,
-                  svg_fit_chars(c->x1 - c->x0, 12));
-    if (p->ylabel != NULL && *p->ylabel) {
-        char tr[80];
-        double cy = (c->y0 + c->y1) / 2;
-        snprintf(tr, sizeof tr, "transform=\"rotate(-90 16 %.2f)\"", cy);
-        svg_label(b, 16, cy, "middle", tr, p->ylabel, svg_fit_chars(c->y1 - c->y0, 12));
-    }
+    svg_axis_titles(b, c->x0, c->x1, c->y0, c->y1, c->y1 + 36, p->xlabel, p->ylabel);
 }
 
 static void draw_curves(struct buf *b, const struct plot *c, const char *const *colors)

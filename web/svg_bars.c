@@ -225,15 +225,7 @@ int svg_stacked(struct buf *out, const struct svg_stacked *pin, struct err *err)
         }
     }
     buf_puts(out, "</g>\n");
-    if (p.xlabel != NULL && *p.xlabel)
-        svg_label(out, (x0 + x1) / 2, p.height - 10, "middle", NULL, p.xlabel,
-                  svg_fit_chars(x1 - x0, 12));
-    if (p.ylabel != NULL && *p.ylabel) {
-        char tr[80];
-        double cy = (y0 + y1) / 2;
-        snprintf(tr, sizeof tr, "transform=\"rotate(-90 16 %.2f)\"", cy);
-        svg_label(out, 16, cy, "middle", tr, p.ylabel, svg_fit_chars(y1 - y0, 12));
-    }
+    svg_axis_titles(out, x0, x1, y0, y1, p.height - 10, p.xlabel, p.ylabel);
 
     /* Bars. */
     buf_puts(out, "<g class=\"bars\">\n");

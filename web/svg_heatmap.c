@@ -230,15 +230,7 @@ int svg_heatmap(struct buf *out, const struct svg_heatmap *pin, struct err *err)
         }
     }
     buf_puts(out, "</g>\n");
-    if (p.xlabel != NULL && *p.xlabel)
-        svg_label(out, (x0 + x1) / 2, p.height - 8, "middle", NULL, p.xlabel,
-                  svg_fit_chars(x1 - x0, 12));
-    if (p.ylabel != NULL && *p.ylabel) {
-        char tr[80];
-        double cy = (y0 + y1) / 2;
-        snprintf(tr, sizeof tr, "transform=\"rotate(-90 16 %.2f)\"", cy);
-        svg_label(out, 16, cy, "middle", tr, p.ylabel, svg_fit_chars(y1 - y0, 12));
-    }
+    svg_axis_titles(out, x0, x1, y0, y1, p.height - 8, p.xlabel, p.ylabel);
     svg_colorbar(out, p.width - 110, y0, 16, y1 - y0, zmin, zmax, p.zlabel, LEVELS);
     svg_end(out);
     rc = 0;

@@ -49,6 +49,12 @@ size_t svg_fit_chars(double width, double fs);
 void svg_label(struct buf *b, double x, double y, const char *anchor, const char *extra,
                const char *s, size_t maxchars);
 
+/* Appends the axis titles of a plot area (x0..x1, y0..y1): xlabel centred
+ * under it at baseline xlabel_y, ylabel rotated along the left edge. NULL or
+ * "" labels are skipped. */
+void svg_axis_titles(struct buf *b, double x0, double x1, double y0, double y1,
+                     double xlabel_y, const char *xlabel, const char *ylabel);
+
 /* Validation: NULL or a string of at most SVG_MAX_TEXT bytes. */
 int svg_check_text(const char *s, const char *field, struct err *err);
 /* Validation: width/height 0 (default) or within SVG_MIN_SIZE..SVG_MAX_SIZE. */
