@@ -4,45 +4,12 @@
  * would otherwise store a run without the value the user meant to send.
  */
 #include "server/rundoc.h"
+#include "common/utf8.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int utf8_valid(const unsigned char *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        unsigned c = s[i];
-        size_t k;
-        unsigned cp;
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        if (c >= 0xc2 && c <= 0xdf)
-            k = 1, cp = c & 0x1f;
-        else if (c >= 0xe0 && c <= 0xef)
-            k = 2, cp = c & 0x0f;
-        else if (c >= 0xf0 && c <= 0xf4)
-            k = 3, cp = c & 0x07;
-        else
-            return 0;
-        if (i + k >= n)
-            return 0;
-        for (size_t j = 1; j <= k; j++) {
-            if ((s[i + j] & 0xc0) != 0x80)
-                return 0;
-            cp = (cp << 6) | (s[i + j] & 0x3f);
-        }
-        if ((k == 2 && cp < 0x800) || (k == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
-            (cp >= 0xd800 && cp <= 0xdfff))
-            return 0;
-        i += k + 1;
-    }
-    return 1;
-}
 
 int rundoc_check_name(const char *s, size_t len, const char *field, struct err *err)
 {
@@ -52,7 +19,7 @@ int rundoc_check_name(const char *s, size_t len, const char *field, struct err *
     if (len > RUNDOC_MAX_NAME)
         return err_invalid(err, field, "%s is longer than %d bytes", field,
                            RUNDOC_MAX_NAME);
-    if (!utf8_valid((const unsigned char *)s, len))
+    if (!utf8_valid(s, len))
         return err_invalid(err, field, "%s is not valid UTF-8", field);
     for (i = 0; i < len; i++)
         if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)

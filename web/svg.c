@@ -5,6 +5,7 @@
  */
 #include "web/svg.h"
 #include "web/svg_priv.h"
+#include "common/utf8.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -202,36 +203,13 @@ char *svg_fmt_tick(char *out, size_t outsz, double v, double step)
 
 /* ---- text ----------------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes available) whose
- * code point XML allows, or 0 when invalid. */
-static size_t utf8_valid(const unsigned char *s, size_t n)
+/* Length of the valid UTF-8 sequence at s whose code point XML allows (not
+ * U+FFFE or U+FFFF), or 0. */
+static size_t xml_char(const unsigned char *s, size_t n)
 {
-    unsigned cp;
-    size_t len, i;
-
-    if (s[0] < 0x80)
-        return 1;
-    if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-        len = 2;
-        cp = s[0] & 0x1f;
-    } else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-        len = 3;
-        cp = s[0] & 0x0f;
-    } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-        len = 4;
-        cp = s[0] & 0x07;
-    } else {
-        return 0;
-    }
-    if (len > n)
-        return 0;
-    for (i = 1; i < len; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10ffff ||
-        (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
+    unsigned cp = 0;
+    size_t len = utf8_seq(s, n, &cp);
+    if (len == 0 || cp == 0xfffe || cp == 0xffff)
         return 0;
     return len;
 }
@@ -273,7 +251,7 @@ void svg_text_n(struct buf *b, const char *s, size_t n)
             if (c < 0x20 || c == 0x7f) {
                 rep = ""; /* not allowed in XML 1.0 */
             } else if (c >= 0x80) {
-                len = utf8_valid(p + i, n - i);
+                len = xml_char(p + i, n - i);
                 if (len == 0) {
                     rep = "\xef\xbf\xbd"; /* U+FFFD */
                     len = 1;

@@ -3,6 +3,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/sha256.h"
+#include "common/utf8.h"
 #include "common/xalloc.h"
 #include "tests/harness.h"
 
@@ -106,8 +107,26 @@ static void test_sha256(void)
     CHECK(ct_equal(d, e, SHA256_LEN));
 }
 
+static void test_utf8(void)
+{
+    unsigned cp = 0;
+    CHECK(utf8_valid("plain ascii", 11));
+    CHECK(utf8_valid("\xc3\xa9t\xc3\xa9 \xe2\x82\xac \xf0\x9f\x9a\x80", 14));
+    CHECK_INT(utf8_seq((const unsigned char *)"\xf0\x9f\x9a\x80", 4, &cp), 4);
+    CHECK_INT(cp, 0x1f680);
+    CHECK(!utf8_valid("\xc0\xaf", 2));         /* overlong '/' */
+    CHECK(!utf8_valid("\xe0\x80\xaf", 3));     /* overlong, 3 bytes */
+    CHECK(!utf8_valid("\xed\xa0\x80", 3));     /* surrogate U+D800 */
+    CHECK(!utf8_valid("\xf4\x90\x80\x80", 4)); /* above U+10FFFF */
+    CHECK(!utf8_valid("\xe2\x82", 2));         /* truncated */
+    CHECK(!utf8_valid("\x80", 1));             /* lone continuation */
+    CHECK(!utf8_valid("\xff", 1));
+    CHECK(utf8_valid("\xef\xbf\xbf", 3)); /* U+FFFF is valid UTF-8 */
+}
+
 int main(void)
 {
+    RUN(test_utf8);
     RUN(test_sha256);
     RUN(test_err_first_wins);
     RUN(test_buf_limit_is_sticky);
