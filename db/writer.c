@@ -3,6 +3,7 @@
 #include "common/xalloc.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 
 struct db_writer {
@@ -13,7 +14,7 @@ struct db_writer {
     struct db_job *head, *tail;
     int stopping;
     int max_batch;
-    long commits, jobs;
+    atomic_long commits, jobs; /* read by db_writer_stats from other threads */
 };
 
 /* Runs a batch in one transaction, each job in its own savepoint. */
@@ -187,7 +188,6 @@ int db_writer_run(db_writer *w, struct db_job *job)
 
 void db_writer_stats(db_writer *w, long *commits, long *jobs)
 {
-    /* Read without the lock: the figures are monotonic counters for reports. */
-    *commits = w->commits;
-    *jobs = w->jobs;
+    *commits = atomic_load(&w->commits);
+    *jobs = atomic_load(&w->jobs);
 }

@@ -19,8 +19,8 @@
 int api_health(struct req *r)
 {
     return http_json(r, 200,
-                     json_pack("{s:s, s:s, s:i}", "status", "ok", "version", "0.1.0",
-                               "schema", db_schema_version()));
+                     json_pack("{s:s, s:s, s:i}", "status", "ok", "version",
+                               PROPHECY_VERSION, "schema", db_schema_version()));
 }
 
 struct upload {

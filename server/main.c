@@ -54,18 +54,20 @@ static const char usage[] =
 
 struct opts {
     struct config cfg;
+    char host[64]; /* storage for cfg.listen_host from --listen */
     const char *format;
     const char *args[4];
     int nargs;
 };
 
-static int parse_listen(const char *s, struct config *cfg)
+static int parse_listen(const char *s, struct opts *o)
 {
+    struct config *cfg = &o->cfg;
     const char *colon = strrchr(s, ':');
-    static char host[64];
+    char *host = o->host;
     char *end;
     long port;
-    if (colon == NULL || (size_t)(colon - s) >= sizeof host)
+    if (colon == NULL || (size_t)(colon - s) >= sizeof o->host)
         return -1;
     memcpy(host, s, (size_t)(colon - s));
     host[colon - s] = '\0';
@@ -97,7 +99,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             o->cfg.db_path = next;
             i++;
         } else if (strcmp(a, "--listen") == 0 && next) {
-            if (parse_listen(next, &o->cfg) != 0) {
+            if (parse_listen(next, o) != 0) {
                 fprintf(stderr, "prophecyd: --listen wants HOST:PORT, got %s\n", next);
                 return -1;
             }
