@@ -210,15 +210,7 @@ int db_runs_insert(db *d, const struct db_run *runs, size_t n, long long *ids,
 
 /* ---- reading ---------------------------------------------------------- */
 
-enum {
-    F_APP = 1,
-    F_EXE = 2,
-    F_SYS = 4,
-    F_NP = 8,
-    F_DESC = 16,
-    F_COUNT = 32,
-    NVARIANT = 64
-};
+enum { F_APP = 1, F_EXE = 2, F_SYS = 4, F_NP = 8, NVARIANT = 16 };
 
 static char *variants[NVARIANT];
 static pthread_once_t variants_once = PTHREAD_ONCE_INIT;
@@ -231,11 +223,7 @@ static void make_variants(void)
     for (m = 0; m < NVARIANT; m++) {
         struct buf b;
         buf_init(&b, 4096);
-        if (m & F_COUNT)
-            buf_puts(&b, "SELECT count(*) FROM runs r WHERE 1");
-        else
-            buf_puts(&b,
-                     "SELECT r.id, r.uid, a.name, e.name, s.name, r.nprocs, r.runtime, "
+        buf_puts(&b, "SELECT r.id, r.uid, a.name, e.name, s.name, r.nprocs, r.runtime, "
                      "r.started_at, r.submitter, r.created_at FROM runs r "
                      "JOIN applications a ON a.id = r.app_id "
                      "JOIN executables e ON e.id = r.exe_id "
@@ -255,19 +243,14 @@ static void make_variants(void)
             buf_puts(&b, " AND r.system_id = (SELECT id FROM systems WHERE name = ?3)");
         if (m & F_NP)
             buf_puts(&b, " AND r.nprocs = ?4");
-        if (!(m & F_COUNT)) {
-            if (m & F_DESC)
-                buf_puts(&b, " AND r.id < ?5 ORDER BY r.id DESC LIMIT ?6");
-            else
-                buf_puts(&b, " AND r.id > ?5 ORDER BY r.id LIMIT ?6");
-        }
+        buf_puts(&b, " AND r.id > ?5 ORDER BY r.id LIMIT ?6");
         variants[m] = buf_detach(&b, NULL);
     }
 }
 
-static const char *variant(const struct db_run_filter *f, int extra)
+static const char *variant(const struct db_run_filter *f)
 {
-    int m = extra;
+    int m = 0;
     pthread_once(&variants_once, make_variants);
     if (f->application)
         m |= F_APP;
@@ -277,8 +260,6 @@ static const char *variant(const struct db_run_filter *f, int extra)
         m |= F_SYS;
     if (f->nprocs > 0)
         m |= F_NP;
-    if (!(extra & F_COUNT) && f->before > 0)
-        m |= F_DESC;
     return variants[m];
 }
 
@@ -402,7 +383,7 @@ static int read_children(db *d, arena *a, struct db_run_row *row, struct err *er
 int db_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_row **rows,
                  struct err *err)
 {
-    sqlite3_stmt *st = db_stmt(d, variant(f, 0), err);
+    sqlite3_stmt *st = db_stmt(d, variant(f), err);
     int limit = f->limit > 0 && f->limit <= 1000 ? f->limit : 100;
     int n = 0, i;
     struct db_run_row *out;
@@ -414,7 +395,7 @@ int db_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_r
     if (out == NULL)
         return err_nomem(err);
     bind_filter(st, f);
-    sqlite3_bind_int64(st, 5, f->before > 0 ? f->before : f->after);
+    sqlite3_bind_int64(st, 5, f->after);
     sqlite3_bind_int(st, 6, limit);
     while (n < limit && sqlite3_step(st) == SQLITE_ROW)
         read_row(st, a, &out[n++]);
@@ -425,21 +406,6 @@ int db_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_r
         if (read_children(d, a, &out[i], err) != 0)
             return -1;
     *rows = out;
-    return n;
-}
-
-long long db_runs_count(db *d, const struct db_run_filter *f, struct err *err)
-{
-    sqlite3_stmt *st = db_stmt(d, variant(f, F_COUNT), err);
-    long long n = -1;
-    if (st == NULL)
-        return -1;
-    bind_filter(st, f);
-    if (sqlite3_step(st) == SQLITE_ROW)
-        n = sqlite3_column_int64(st, 0);
-    else
-        db_fail(d, err);
-    sqlite3_reset(st);
     return n;
 }
 
@@ -463,34 +429,4 @@ int db_run_get(db *d, long long id, arena *a, struct db_run_row *row, struct err
     if (!found)
         return 0;
     return read_children(d, a, row, err) != 0 ? -1 : 1;
-}
-
-int db_runs_foreach(db *d, int (*fn)(const struct db_run_row *row, void *arg), void *arg,
-                    struct err *err)
-{
-    struct db_run_filter f = {0};
-    f.limit = 500;
-    for (;;) {
-        arena *a = arena_new();
-        struct db_run_row *rows;
-        int n, i;
-        if (a == NULL)
-            return err_nomem(err);
-        n = db_runs_list(d, &f, a, &rows, err);
-        if (n < 0) {
-            arena_free(a);
-            return -1;
-        }
-        for (i = 0; i < n; i++) {
-            if (fn(&rows[i], arg) != 0) {
-                arena_free(a);
-                return -1;
-            }
-        }
-        if (n > 0)
-            f.after = rows[n - 1].id;
-        arena_free(a);
-        if (n < f.limit)
-            return 0;
-    }
 }

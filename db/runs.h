@@ -56,7 +56,6 @@ struct db_run_filter {
     const char *system;
     long long nprocs; /* 0 = any */
     long long after;  /* return runs with id > after (cursor); 0 = from start */
-    long long before; /* return runs with id < before, newest first; 0 = unused */
     int limit;        /* 1..1000 */
 };
 
@@ -67,21 +66,12 @@ struct db_run_row {
     const char *created_at;
 };
 
-/* Lists runs matching f in ascending id order (descending when f->before is
- * set), with inputs, metrics and kernels. Returns the number of rows written
- * to *rows (arena-allocated), or -1 with err set. */
+/* Lists runs matching f in ascending id order, with inputs, metrics and kernels. Returns
+ * the number of rows written to *rows (arena-allocated), or -1 with err set. */
 int db_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_row **rows,
                  struct err *err);
 
 /* Reads one run by id. Returns 1 found, 0 not found, -1 error. */
 int db_run_get(db *d, long long id, arena *a, struct db_run_row *row, struct err *err);
-
-/* Counts runs matching f (ignoring after/limit). Returns the count or -1. */
-long long db_runs_count(db *d, const struct db_run_filter *f, struct err *err);
-
-/* Calls fn for every run in id order (for export), reading in pages so memory
- * stays flat. Returns 0 or -1 (also when fn returns non-zero). */
-int db_runs_foreach(db *d, int (*fn)(const struct db_run_row *row, void *arg), void *arg,
-                    struct err *err);
 
 #endif

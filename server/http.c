@@ -5,7 +5,6 @@
 #include "db/catalog.h"
 #include "server/api_error.h"
 #include "server/routes.h"
-#include "web/html.h"
 
 #include <arpa/inet.h>
 #include <microhttpd.h>
@@ -50,40 +49,12 @@ int http_json(struct req *r, int status, json_t *v)
     return 0;
 }
 
-int http_redirect(struct req *r, const char *location)
-{
-    r->location = location;
-    return http_body(r, 303, "text/plain; charset=utf-8", "see other", 9);
-}
-
 int http_error(struct req *r, const struct err *e)
 {
     char *body;
     size_t len;
     int status;
 
-    if (r->route && (r->route->flags & R_HTML)) {
-        struct buf b;
-        status = e->status >= 400 ? e->status : 500;
-        buf_init(&b, 1 << 16);
-        buf_puts(
-            &b, "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-                "<title>Error</title><link rel=\"stylesheet\" href=\"/static/style.css\">"
-                "</head><body><main><h1>Error ");
-        buf_printf(&b, "%d</h1><p class=\"error\">", status);
-        web_html_text(&b, e->message[0] ? e->message : "internal error");
-        buf_puts(
-            &b, "</p><p><a href=\"/\">Back to the overview</a></p></main></body></html>");
-        body = buf_detach(&b, &len);
-        if (body) {
-            r->status = status;
-            r->content_type = "text/html; charset=utf-8";
-            r->resp = body;
-            r->resp_len = len;
-            r->resp_free = 1;
-            return 0;
-        }
-    }
     status = api_error_json(e, &body, &len);
     r->status = status;
     r->content_type = "application/json";
@@ -305,8 +276,6 @@ static enum MHD_Result send_response(struct req *r)
     if (strncmp(r->content_type, "image/svg", 9) == 0)
         MHD_add_response_header(resp, "Content-Security-Policy",
                                 "default-src 'none'; style-src 'unsafe-inline'");
-    if (r->location)
-        MHD_add_response_header(resp, "Location", r->location);
     if (r->extra_header[0])
         MHD_add_response_header(resp, r->extra_header[0], r->extra_header[1]);
     if (r->status == 405 && r->route == NULL)

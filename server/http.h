@@ -48,7 +48,6 @@ typedef int (*handler_fn)(struct req *r);
 
 enum route_flags {
     R_WRITE = 1, /* needs a write token */
-    R_HTML = 2,  /* errors are rendered as an HTML page */
 };
 
 struct route {
@@ -78,7 +77,6 @@ struct req {
     const char *resp; /* arena- or malloc-owned, see resp_free */
     size_t resp_len;
     int resp_free;               /* 1: free() after sending */
-    const char *location;        /* Location header for redirects */
     const char *extra_header[2]; /* name, value (e.g. Cache-Control) */
     struct MHD_Response *stream; /* a streamed response built by the handler */
 
@@ -100,15 +98,12 @@ void http_stop(struct app *app, int timeout_ms);
 
 /* Responds with a JSON value (takes ownership of v) and status. Returns 0. */
 int http_json(struct req *r, int status, json_t *v);
-/* Responds with an error as JSON (or HTML for R_HTML routes). Returns 0. */
+/* Responds with an error as JSON. Returns 0. */
 int http_error(struct req *r, const struct err *e);
 /* Responds with text of the given type; body must live in the arena or be
  * static. Returns 0. */
 int http_body(struct req *r, int status, const char *content_type, const char *body,
               size_t len);
-/* Redirects (303 See Other) to location. Returns 0. */
-int http_redirect(struct req *r, const char *location);
-
 /* Returns the decoded query parameter (arena), or NULL. */
 const char *http_query(struct req *r, const char *name);
 /* Returns a request header, or NULL. */
