@@ -244,13 +244,6 @@ static void save_example(const char *name, const struct buf *b)
     fclose(f);
 }
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
 #define CHECK_WF(doc)                                                                    \
     do {                                                                                 \
         int wf_ = xml_well_formed(doc);                                                  \
@@ -705,22 +698,15 @@ static void test_plot3d(void)
     struct svg_point3 pts[2] = {{500, 8, 20}, {NAN, 1, 1}};
     struct buf a, b;
     struct err e = {0};
-    double t0, ms;
-    int i, reps = 10;
+    int i;
 
+    /* Render time is measured in bench/param, not asserted here. */
     p.points = pts;
     p.npoints = 2;
     buf_init(&a, 1 << 24);
     buf_init(&b, 1 << 24);
-    t0 = now_ms();
-    for (i = 0; i < reps; i++) {
-        buf_reset(&a);
-        CHECK_INT(svg_plot3d(&a, &p, &e), 0);
-    }
-    ms = (now_ms() - t0) / reps;
-    printf("3-D 200x200 grid: %.2f ms per render, %zu bytes\n", ms, a.len);
+    CHECK_INT(svg_plot3d(&a, &p, &e), 0);
     CHECK(a.len < 1000000);
-    CHECK(ms < 100); /* generous for sanitizer builds; a few ms when optimised */
     CHECK_WF(buf_str(&a));
     CHECK(no_nan_inf(buf_str(&a)));
     CHECK(strstr(buf_str(&a), "<title>IBM SP2 model</title>") != NULL);
