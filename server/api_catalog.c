@@ -418,38 +418,3 @@ int api_couplings_list(struct req *r)
         return http_error(r, &e);
     return http_json(r, 200, json_pack("{s:o}", "couplings", v));
 }
-
-/* ---- models ----------------------------------------------------------------------- */
-
-int api_models_list(struct req *r)
-{
-    struct err e = {0};
-    db *d = db_pool_get(r->app->pool);
-    json_t *v = db_models_list(d, 1000, &e);
-    db_pool_put(r->app->pool, d);
-    if (v == NULL)
-        return http_error(r, &e);
-    return http_json(r, 200, json_pack("{s:o}", "models", v));
-}
-
-int api_model_get(struct req *r)
-{
-    struct err e = {0};
-    char *end;
-    long long id;
-    json_t *v;
-    db *d;
-
-    errno = 0;
-    id = strtoll(r->params[0], &end, 10);
-    if (*end != '\0' || errno == ERANGE || id < 1) {
-        err_set(&e, 404, "not_found", NULL, "no model with id %s", r->params[0]);
-        return http_error(r, &e);
-    }
-    d = db_pool_get(r->app->pool);
-    v = db_model_get(d, id, &e);
-    db_pool_put(r->app->pool, d);
-    if (v == NULL)
-        return http_error(r, &e);
-    return http_json(r, 200, v);
-}

@@ -136,7 +136,9 @@ static int matmul(db *d, unsigned *seed, struct err *err)
             double sp2t = 4.83e-8 * N * N * N / (P - 1) +
                           2 * N * 0.001 * (15.94 + 0.0608 * L) / (P - 1) +
                           N * log2(P) * 0.001 * (15.94 + 0.0608 * L);
-            double sgit = 2e-9 * N * N * N * 8 / P + 0.004 * log2(P);
+            /* Agrees with the N series above at P = 8. */
+            double sgit = (2e-9 * N * N * N + 1e-6 * N * N + 1e-4 * N) * 8 / P + 0.01 +
+                          0.004 * log2(P / 8);
             if (add_run(d, MATMUL, "matmul_sp2", SP2, p, sp2t * noise(seed, 0.03), in, 2,
                         NULL, 0, err) != 0 ||
                 add_run(d, MATMUL, "matmul_sgi", SGI, p, sgit * noise(seed, 0.02), in, 2,

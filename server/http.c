@@ -112,6 +112,44 @@ const char *http_query(struct req *r, const char *name)
     return http_decode(r->arena, raw, strlen(raw), 1);
 }
 
+struct query_walk {
+    struct req *r;
+    json_t *obj;
+    int bad, count;
+};
+
+static enum MHD_Result query_one(void *cls, enum MHD_ValueKind kind, const char *key,
+                                 const char *value)
+{
+    struct query_walk *w = cls;
+    char *k = http_decode(w->r->arena, key, strlen(key), 1);
+    char *v = value ? http_decode(w->r->arena, value, strlen(value), 1) : "";
+    json_t *s = v ? json_string(v) : NULL; /* NULL for invalid UTF-8 */
+    (void)kind;
+    if (k == NULL || s == NULL || ++w->count > REQ_MAX_QUERY) {
+        json_decref(s);
+        w->bad = 1;
+        return MHD_NO;
+    }
+    if (json_object_set_new(w->obj, k, s) != 0) /* a key with invalid UTF-8 */
+        w->bad = 1;
+    return w->bad ? MHD_NO : MHD_YES;
+}
+
+json_t *http_query_object(struct req *r, struct err *err)
+{
+    struct query_walk w = {r, json_object(), 0, 0};
+    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, query_one, &w);
+    if (w.bad) {
+        json_decref(w.obj);
+        err_set(err, 400, "bad_query", NULL,
+                "the query string is malformed or has more than %d parameters",
+                REQ_MAX_QUERY);
+        return NULL;
+    }
+    return w.obj;
+}
+
 const char *http_header(struct req *r, const char *name)
 {
     return MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, name);

@@ -106,6 +106,11 @@ int http_body(struct req *r, int status, const char *content_type, const char *b
               size_t len);
 /* Returns the decoded query parameter (arena), or NULL. */
 const char *http_query(struct req *r, const char *name);
+/* Returns every query parameter as an object of decoded strings (a name
+ * given twice keeps the last value), or NULL with a 400 error for a bad
+ * encoding or more than REQ_MAX_QUERY parameters. New reference. */
+#define REQ_MAX_QUERY 64
+json_t *http_query_object(struct req *r, struct err *err);
 /* Returns a request header, or NULL. */
 const char *http_header(struct req *r, const char *name);
 /* Parses the body as JSON (content type must be application/json). Returns a

@@ -26,9 +26,12 @@ static const struct route table[] = {
     {"GET",    "/api/v1/templates/{}",                api_template_get,    0},
     {"GET",    "/api/v1/couplings",                   api_couplings_list,  0},
     {"POST",   "/api/v1/couplings",                   api_couplings_post,  R_WRITE},
-    {"POST",   "/api/v1/fit",                         api_fit,             0},
+    {"POST",   "/api/v1/fit",                         api_model_post,      0},
     {"GET",    "/api/v1/models",                      api_models_list,     0},
     {"GET",    "/api/v1/models/{}",                   api_model_get,       0},
+    {"GET",    "/api/v1/models/{}/predict",           api_model_predict,   0},
+    {"GET",    "/api/v1/predict",                     api_predict,         0},
+    {"GET",    "/plots/{}",                           api_plot,            0},
 };
 /* clang-format on */
 

@@ -32,8 +32,11 @@ int api_template_get(struct req *r);
 int api_templates_post(struct req *r);
 int api_couplings_list(struct req *r);
 int api_couplings_post(struct req *r);
-int api_fit(struct req *r);
+int api_model_post(struct req *r); /* POST /api/v1/{fit,parameterize,couple} */
 int api_models_list(struct req *r);
 int api_model_get(struct req *r);
+int api_model_predict(struct req *r);
+int api_predict(struct req *r);
+int api_plot(struct req *r);
 
 #endif
