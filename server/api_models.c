@@ -295,12 +295,28 @@ int api_model_predict(struct req *r)
 /* The string-valued query keys of each method's request; every other key is
  * a variable: its value is the prediction point when it is the model's x,
  * else a fixed value (fit, couple) or a variable (parameterize). */
-static const char *const string_keys[][9] = {
-    {"method", "application", "executable", "system", "x", "graph", "y", "aggregate",
-     NULL},
-    {"method", "template", "expression", "system", "application", NULL},
-    {"method", "application", "executable", "system", "x", NULL},
+static const char *const string_keys[][10] = {
+    {"method", "range", "application", "executable", "system", "x", "graph", "y",
+     "aggregate", NULL},
+    {"method", "range", "template", "expression", "system", "application", NULL},
+    {"method", "range", "application", "executable", "system", "x", NULL},
 };
+
+/* "range=100,1000" -> [100, 1000]; NULL with err when malformed. */
+static json_t *range_of(const char *s, struct err *e)
+{
+    char *end, *end2;
+    double lo = strtod(s, &end), hi;
+    if (end == s || *end != ',' || !isfinite(lo))
+        goto bad;
+    hi = strtod(end + 1, &end2);
+    if (end2 == end + 1 || *end2 != '\0' || !isfinite(hi))
+        goto bad;
+    return json_pack("[f, f]", lo, hi);
+bad:
+    err_invalid(e, "range", "range must be MIN,MAX");
+    return NULL;
+}
 
 /* Builds the method's request from the query string. */
 static json_t *request_of(const struct method *m, json_t *query, struct err *e)
@@ -309,9 +325,19 @@ static json_t *request_of(const struct method *m, json_t *query, struct err *e)
     const char *x = str_at(query, "x", NULL);
     json_t *req = json_object(), *point, *v;
 
-    for (size_t i = 1; string_keys[mi][i]; i++)
+    for (size_t i = 2; string_keys[mi][i]; i++)
         if ((v = json_object_get(query, string_keys[mi][i])) != NULL)
             json_object_set(req, string_keys[mi][i], v);
+    if ((v = json_object_get(query, "range")) != NULL) {
+        json_t *range = mi == 1 ? NULL : range_of(json_string_value(v), e);
+        if (range == NULL) {
+            if (mi == 1)
+                err_invalid(e, "range", "parameterize takes ranges in vars, not range");
+            json_decref(req);
+            return NULL;
+        }
+        json_object_set_new(req, "range", range);
+    }
     if ((point = point_of(query, string_keys[mi], e)) == NULL) {
         json_decref(req);
         return NULL;

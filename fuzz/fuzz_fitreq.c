@@ -1,0 +1,40 @@
+/* Fuzz target: the curve-fitting request decoder and everything a decoded
+ * request reaches without a database (aggregation, fitting, selection,
+ * predictions, the answer, the saved-model round trip and the plot). The
+ * database form fails cleanly here (no connection). */
+#include "common/buf.h"
+#include "server/modeling.h"
+
+#include <gsl/gsl_errno.h>
+#include <stddef.h>
+#include <stdint.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static int init;
+    struct err e = {0};
+    json_t *req, *ans, *point, *p;
+    struct buf b;
+
+    if (!init) {
+        gsl_set_error_handler_off();
+        init = 1;
+    }
+    req = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, NULL);
+    if (req == NULL)
+        return 0;
+    ans = fit_answer(NULL, req, &e);
+    if (ans != NULL) {
+        /* Predict where the first point was, then draw the plot. */
+        point = json_pack("{s:f, s:f, s:f}", "x", 2.0, "N", 100.0, "P", 4.0);
+        p = fit_predict_saved(ans, point, &e);
+        json_decref(p);
+        json_decref(point);
+        buf_init(&b, 1 << 22);
+        fit_plot(ans, &b, &e);
+        buf_free(&b);
+        json_decref(ans);
+    }
+    json_decref(req);
+    return 0;
+}
