@@ -463,4 +463,5 @@ def fit_needs_a_token_and_stores_nothing_on_error():
     assert S.content()["system_parameters"] == before
 
 
+S.close()
 report()
