@@ -1036,7 +1036,8 @@ static int check_env(const struct expr_env *env, int collect, struct err *err)
 /* Parses and expands src in arena a. Returns the expanded root or NULL. */
 static struct node *build_tree(arena *a, const char *src, const struct expr_env *env,
                                int collect, struct expr_names *names,
-                               unsigned char used[EXPR_MAX_VARS], struct err *err)
+                               unsigned char used[EXPR_MAX_VARS], unsigned char *pused,
+                               struct err *err)
 {
     struct build b = {0};
     struct scope top = {NULL, NULL};
@@ -1061,11 +1062,16 @@ static struct node *build_tree(arena *a, const char *src, const struct expr_env 
     root = expand(&b, tree, &top);
     if (root && used)
         memcpy(used, b.used, sizeof b.used);
+    /* A body is parsed the first time its parameter is expanded, so the
+     * parsed bodies are exactly the parameters the template uses. */
+    for (size_t i = 0; root && pused && i < np; i++)
+        pused[i] = b.bodies[i] != NULL;
     return root;
 }
 
-int expr_free_vars(const char *src, const struct expr_param *params, size_t nparams,
-                   struct expr_names *out, struct err *err)
+/* The collect-mode pass behind expr_free_vars and expr_used_params. */
+static int collect(const char *src, const struct expr_param *params, size_t nparams,
+                   struct expr_names *out, unsigned char *pused, struct err *err)
 {
     struct expr_env env = {NULL, 0, params, nparams};
     arena *a = arena_new();
@@ -1075,13 +1081,32 @@ int expr_free_vars(const char *src, const struct expr_param *params, size_t npar
     out->n = 0;
     if (a == NULL)
         return err_nomem(err);
-    root = build_tree(a, src, &env, 1, out, NULL, err);
+    root = build_tree(a, src, &env, 1, out, NULL, pused, err);
     arena_free(a);
     if (root == NULL) {
         expr_names_free(out);
         return -1;
     }
     return 0;
+}
+
+int expr_free_vars(const char *src, const struct expr_param *params, size_t nparams,
+                   struct expr_names *out, struct err *err)
+{
+    return collect(src, params, nparams, out, NULL, err);
+}
+
+int expr_used_params(const char *src, const struct expr_param *params, size_t nparams,
+                     unsigned char *used, struct err *err)
+{
+    struct expr_names names;
+    int rc;
+
+    if (nparams)
+        memset(used, 0, nparams);
+    rc = collect(src, params, nparams, &names, used, err);
+    expr_names_free(&names);
+    return rc;
 }
 
 void expr_names_free(struct expr_names *n)
@@ -1179,7 +1204,7 @@ expr *expr_compile(const char *src, const struct expr_env *env, struct err *err)
         err_nomem(err);
         return NULL;
     }
-    e->root = build_tree(e->a, src, env, 0, NULL, used, err);
+    e->root = build_tree(e->a, src, env, 0, NULL, used, NULL, err);
     if (e->root == NULL)
         goto fail;
     e->nvars = env ? env->nvars : 0;

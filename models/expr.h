@@ -126,6 +126,13 @@ int expr_param_validate(const struct expr_param *p, struct err *err);
 int expr_free_vars(const char *src, const struct expr_param *params, size_t nparams,
                    struct expr_names *out /* OUT */, struct err *err);
 
+/* Marks the parameters a template uses, directly or through other
+ * parameters' bodies: used[i] = 1 when params[i] is used, else 0 (used
+ * holds nparams entries). Checks what expr_free_vars checks. Returns 0, or
+ * -1 with an error (used is then unspecified). Thread-safe. */
+int expr_used_params(const char *src, const struct expr_param *params, size_t nparams,
+                     unsigned char *used /* OUT */, struct err *err);
+
 /* Frees the names held by a list and empties it; NULL does nothing. */
 void expr_names_free(struct expr_names *n);
 

@@ -74,7 +74,7 @@ static int check_points(const double *L, const double *P, const double *t, size_
 static void fit_stats(const double *t, const double *f, size_t n,
                       struct sysparam_fit *out)
 {
-    double ss = 0, rs = 0, maxrel = 0, d;
+    double ss = 0, rs = 0, as = 0, maxrel = 0, d;
     size_t i, nrel = 0;
 
     for (i = 0; i < n; i++) {
@@ -83,6 +83,7 @@ static void fit_stats(const double *t, const double *f, size_t n,
         if (t[i] != 0) {
             d = fabs(d / t[i]);
             rs += d * d;
+            as += d;
             nrel++;
             if (d > maxrel)
                 maxrel = d;
@@ -92,6 +93,7 @@ static void fit_stats(const double *t, const double *f, size_t n,
     out->rmse = sqrt(ss / (double)n);
     out->rel_rmse = nrel ? sqrt(rs / (double)nrel) : 0;
     out->max_rel_err = maxrel;
+    out->mean_rel_err = nrel ? as / (double)nrel : 0;
 }
 
 /* Writes v rounded to SYSPARAM_DIGITS significant digits: far beyond what a

@@ -50,6 +50,7 @@ struct sysparam_fit {
     size_t n;                     /* measurements used */
     double rmse;                  /* sqrt(mean (t_i - f_i)^2), in t's unit */
     double max_rel_err;           /* max |t_i - f_i| / |t_i| over t_i != 0 */
+    double mean_rel_err;          /* mean |t_i - f_i| / |t_i| over t_i != 0 */
     double rel_rmse;              /* sqrt(mean ((t_i - f_i) / t_i)^2) over t_i != 0 */
 };
 

@@ -47,6 +47,10 @@ static int simple_job(db *d, void *arg, struct err *err)
 static int simple_finish(struct req *r)
 {
     struct simple_write *w = r->ctx;
+    if (r->job.rc != 0) {
+        json_decref(w->answer);
+        return http_error(r, &r->job.err);
+    }
     return http_json(r, w->status, w->answer);
 }
 
@@ -381,8 +385,11 @@ static int coupling_job(db *d, void *arg, struct err *err)
 static int coupling_finish(struct req *r)
 {
     struct coupling_write *w = r->ctx;
-    json_t *ids = json_array();
+    json_t *ids;
     size_t i;
+    if (r->job.rc != 0)
+        return http_error(r, &r->job.err);
+    ids = json_array();
     for (i = 0; i < w->n; i++)
         json_array_append_new(ids, json_integer(w->ids[i]));
     return http_json(r, 201,

@@ -30,6 +30,7 @@
 
 static const struct method methods[] = {
     {"fit", fit_answer, fit_predict_saved, fit_plot},
+    {"parameterize", param_answer, param_predict_saved, param_plot},
 };
 
 const struct method *method_find(const char *name)

@@ -39,9 +39,13 @@ static int upload_job(db *d, void *arg, struct err *err)
 static int upload_finish(struct req *r)
 {
     struct upload *u = r->ctx;
-    json_t *ids = json_array(), *list = json_array();
+    json_t *ids, *list;
     size_t i, created = 0;
 
+    if (r->job.rc != 0)
+        return http_error(r, &r->job.err);
+    ids = json_array();
+    list = json_array();
     for (i = 0; i < u->n; i++) {
         json_array_append_new(ids, json_integer(u->ids[i]));
         json_array_append_new(list,

@@ -386,12 +386,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (r->state == REQ_WAITING)
         return MHD_YES; /* spurious call while suspended */
     if (r->state == REQ_DONE) {
-        if (r->resp == NULL) {
-            if (r->job.rc != 0)
-                http_error(r, &r->job.err);
-            else
-                r->finish(r);
-        }
+        if (r->resp == NULL)
+            r->finish(r); /* answers the error too, and frees what it holds */
         return send_response(r);
     }
     dispatch(r);

@@ -120,8 +120,9 @@ json_t *http_body_json(struct req *r, struct err *err);
 int http_require_token(struct req *r, struct err *err);
 
 /* Queues fn(conn, arg) on the writer; when it completes, finish(r) is called
- * on a pool thread to build the response (r->job.rc / r->job.err hold the
- * outcome). Returns 0; the handler must return immediately after. */
+ * on a pool thread to build the response, whatever the outcome: when
+ * r->job.rc != 0 it must answer http_error(r, &r->job.err) (and release what
+ * r->ctx holds). Returns 0; the handler must return immediately after. */
 int http_defer_write(struct req *r, int (*fn)(db *d, void *arg, struct err *err),
                      void *arg, handler_fn finish);
 

@@ -27,6 +27,7 @@ int api_benchmarks_list(struct req *r);
 int api_params_post(struct req *r);
 int api_params_list(struct req *r);
 int api_param_delete(struct req *r);
+int api_param_fit(struct req *r);
 int api_templates_list(struct req *r);
 int api_template_get(struct req *r);
 int api_templates_post(struct req *r);

@@ -620,6 +620,28 @@ static void test_free_vars(void)
     CHECK(names.names == NULL);
 }
 
+static void test_used_params(void)
+{
+    static const char *const arg_x[] = {"x"};
+    /* B is used only through A's body; C not at all (its body would not even
+     * parse, and nothing reads it). */
+    const struct expr_param chain[] = {
+        {"A", arg_x, 1, "2*B+x"}, {"B", NULL, 0, "3"}, {"C", NULL, 0, "1+*"}};
+    unsigned char used[3] = {9, 9, 9};
+    struct err err = {0};
+
+    CHECK_INT(expr_used_params(matmul_tpl, sp2, 3, used, &err), 0);
+    CHECK(used[0] == 1 && used[1] == 1 && used[2] == 1);
+    CHECK_INT(expr_used_params("ADDM*N", sp2, 3, used, &err), 0);
+    CHECK(used[0] == 1 && used[1] == 0 && used[2] == 0);
+    CHECK_INT(expr_used_params("A(N)", chain, 3, used, &err), 0);
+    CHECK(used[0] == 1 && used[1] == 1 && used[2] == 0);
+    CHECK_INT(expr_used_params("N+1", chain, 3, used, &err), 0);
+    CHECK(used[0] == 0 && used[1] == 0 && used[2] == 0);
+    CHECK_INT(expr_used_params("C", chain, 3, used, &err), -1);
+    CHECK_INT(err.status, 422);
+}
+
 static void test_param_head(void)
 {
     struct expr_param_head h;
@@ -705,6 +727,7 @@ int main(void)
     RUN(test_print_substituted);
     RUN(test_poly);
     RUN(test_free_vars);
+    RUN(test_used_params);
     RUN(test_param_head);
     RUN(test_out_of_memory);
     return harness_report();

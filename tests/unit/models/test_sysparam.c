@@ -173,6 +173,11 @@ static void test_constant(void)
     CHECK_INT(f.kind, SYSPARAM_CONSTANT);
     CHECK_NEAR(eval_fit(&f, 0, 0), 4.83e-8, 1e-20);
     CHECK(f.max_rel_err > 0.9); /* the outlier */
+    CHECK_NEAR(f.mean_rel_err,
+               ((4.9e-8 - 4.83e-8) / 4.9e-8 + (9e-7 - 4.83e-8) / 9e-7 +
+                (4.83e-8 - 4.8e-8) / 4.8e-8) /
+                   5,
+               1e-12);
     CHECK_INT(sysparam_fit_constant("ADDM", t, 5, AGG_MEAN, &f, &err), 0);
     CHECK_NEAR(f.a, (4.9e-8 + 4.83e-8 + 9e-7 + 4.8e-8 + 4.83e-8) / 5, 1e-20);
 }
