@@ -27,6 +27,7 @@ static const struct route table[] = {
     {"GET",    "/api/v1/couplings",                   api_couplings_list,  0},
     {"POST",   "/api/v1/couplings",                   api_couplings_post,  R_WRITE},
     {"POST",   "/api/v1/fit",                         api_fit,             0},
+    {"POST",   "/api/v1/couple",                      api_couple,          0},
     {"GET",    "/api/v1/models",                      api_models_list,     0},
     {"GET",    "/api/v1/models/{}",                   api_model_get,       0},
 };

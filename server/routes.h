@@ -33,6 +33,7 @@ int api_templates_post(struct req *r);
 int api_couplings_list(struct req *r);
 int api_couplings_post(struct req *r);
 int api_fit(struct req *r);
+int api_couple(struct req *r);
 int api_models_list(struct req *r);
 int api_model_get(struct req *r);
 
