@@ -75,13 +75,14 @@ static int invalid(struct err *err, const char *field, const char *fmt, ...)
     return err_invalid(err, field, "%s", msg);
 }
 
-/* Re-records an error from a lower layer as "<prefix>: <message>" on err,
- * keeping its status and code and replacing the field. */
+/* Re-records an error from a lower layer as "<what> <name>: <message>" on
+ * err ("kernel x_solve: ..."), keeping its status and code and replacing the
+ * field. */
 static int rewrap(struct err *err, const struct err *inner, const char *field,
-                  const char *prefix)
+                  const char *what, const char *name)
 {
-    char msg[2 * ERR_MESSAGE_MAX + 8];
-    snprintf(msg, sizeof msg, "%s: %s", prefix, inner->message);
+    char msg[3 * ERR_MESSAGE_MAX + 8];
+    snprintf(msg, sizeof msg, "%s %s: %s", what, name, inner->message);
     msg[ERR_MESSAGE_MAX - 1] = '\0';
     utf8_cut(msg);
     return err_set(err, inner->status ? inner->status : 422,
@@ -519,7 +520,7 @@ static int parse_settings(struct build *b, struct kin *k, json_t *o, const char 
     k->graph = g ? arena_strdup(b->a, json_string_value(g)) : default_graph;
     if (fit_graph_parse(k->graph, &dummy, &e2) != 0) {
         snprintf(f, sizeof f, "%s.graph", field);
-        return rewrap(err, &e2, f, k->name);
+        return rewrap(err, &e2, f, "kernel", k->name);
     }
     return 0;
 }
@@ -935,8 +936,8 @@ static int order_loop(struct build *b, const char **loop, size_t nloop, const ch
         if (k == NULL)
             return invalid(
                 err, field,
-                "loop kernel %s has no kernel records in the selected runs and no "
-                "expression",
+                "loop kernel %s is not a kernel of the model: the selected runs "
+                "have no records of it, or \"kernels\" leaves it out",
                 loop[i]);
         k->loop = 1;
     }
@@ -1136,6 +1137,16 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
                     other[i].name, other[i].first, other[i].second, other[i].name);
             goto out;
         }
+    /* A variable every selected run shares is part of the configuration the
+     * model describes: it joins "fixed", so isocoupling prefers couplings
+     * measured at that value. */
+    for (i = 0; i < nother && json_object_size(b->fixed) < CP_MAX_FIXED; i++)
+        if (strlen(other[i].name) <= CP_MAX_VAR &&
+            json_object_set_new(b->fixed, other[i].name, json_real(other[i].first)) !=
+                0) {
+            err_nomem(err);
+            goto out;
+        }
     /* Kernels in run order (first position); settings-only kernels that the
      * runs do not record must be expressions. */
     for (i = 0; i < b->nk; i++) {
@@ -1288,7 +1299,7 @@ static int kernel_params(struct build *b, struct kin *k, struct expr_param **out
         size_t j;
         struct err e2 = {0};
         if (expr_param_head_parse(key, &h, &e2) != 0)
-            return rewrap(err, &e2, field, k->name);
+            return rewrap(err, &e2, field, "kernel", k->name);
         args = arena_alloc(b->a, (h.nargs + 1) * sizeof *args);
         p[*n].name = arena_strdup(b->a, h.name);
         p[*n].body = json_string_value(v);
@@ -1391,7 +1402,7 @@ static json_t *kernel_json(struct build *b, struct kin *k, struct err *err)
         e = expr_compile(k->expression, &ee, &e2);
         if (e == NULL) {
             snprintf(field, sizeof field, "%s.expression", k->field);
-            rewrap(err, &e2, field, k->name);
+            rewrap(err, &e2, field, "kernel", k->name);
             return NULL;
         }
         buf_init(&parsed, CP_FORMULA_MAX);
@@ -1439,7 +1450,7 @@ static json_t *kernel_json(struct build *b, struct kin *k, struct err *err)
         in.graph = k->graph;
         in.agg = b->agg;
         if (fit_run(&in, &res, &e2) != 0) {
-            rewrap(err, &e2, k->field, k->name);
+            rewrap(err, &e2, k->field, "kernel", k->name);
             return NULL;
         }
         model = fit_model_json(&res, b->xname, err);
@@ -1672,7 +1683,7 @@ static int saved_eval(struct saved *s, double x, size_t conf, struct eval *out,
             contrib[i] = s->coef[conf * s->nk + i] * y[i];
         continue;
     fail:
-        rewrap(err, &e2, s->xname, k->name);
+        rewrap(err, &e2, s->xname, "kernel", k->name);
         goto out;
     }
     out->conf = conf;
@@ -1802,9 +1813,7 @@ static json_t *answer_build(struct build *b, struct err *err)
                 snprintf(e2.field, sizeof e2.field, "couplings");
             if (b->nc > 1 || json_object_size(b->c[c].values) > 0) {
                 struct err e3 = {0};
-                char pre[200];
-                snprintf(pre, sizeof pre, "couplings at %s", where);
-                rewrap(&e3, &e2, e2.field, pre);
+                rewrap(&e3, &e2, e2.field, "couplings at", where);
                 e2 = e3;
             }
             if (first.status == 0)
@@ -2318,7 +2327,8 @@ int couple_plot_breakdown(json_t *answer, struct buf *b, struct err *err)
                 vals[i * s.nk + j] = 0; /* a negative contribution cannot be stacked */
     }
     memset(&st, 0, sizeof st);
-    plot_title(answer, title, sizeof title);
+    plot_title(answer, title, sizeof title - 40);
+    snprintf(title + strlen(title), 40, ": per-kernel breakdown");
     st.title = title;
     st.xlabel = s.xname;
     st.ylabel = "coupled kernel time (s)";
