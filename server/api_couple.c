@@ -41,9 +41,9 @@
 #define CP_MAX_PREDICT 1000
 #define CP_MAX_CONFIGS 1000
 #define CP_MAX_FIXED 16
-#define CP_MAX_RUNS 20000          /* runs selected by the database form */
-#define CP_MAX_KERNEL_ROWS 1000000 /* kernel records read for them */
-#define CP_MAX_MEASURED 100000     /* measured totals given inline */
+#define CP_MAX_RUNS 20000         /* runs selected by the database form */
+#define CP_MAX_KERNEL_ROWS 200000 /* kernel records read for them */
+#define CP_MAX_MEASURED 100000    /* measured totals given inline */
 #define CP_MAX_NAME 256
 #define CP_MAX_VAR 64
 #define CP_MAX_ENV (2 + 2 * CP_MAX_FIXED)
@@ -295,9 +295,13 @@ static struct kin *kernel_find(struct build *b, const char *name)
 
 static int point_add(struct kin *k, double x, double y, struct err *err)
 {
-    if (k->n == FIT_MAX_POINTS)
-        return err_set(err, 413, "too_large", "kernels",
-                       "kernel has more than %d measurements", FIT_MAX_POINTS);
+    if (k->n == FIT_MAX_POINTS) {
+        char msg[ERR_MESSAGE_MAX];
+        snprintf(msg, sizeof msg, "kernel %s has more than %d measurements", k->name,
+                 FIT_MAX_POINTS);
+        utf8_cut(msg);
+        return err_set(err, 413, "too_large", k->field, "%s", msg);
+    }
     if (k->n == k->cap) {
         size_t cap = k->cap ? 2 * k->cap : 32;
         double *nx = xrealloc(k->x, cap * sizeof *nx), *ny;
@@ -317,11 +321,20 @@ static int point_add(struct kin *k, double x, double y, struct err *err)
 }
 
 /* Finds or creates the configuration whose canonical text is that of values
- * (takes the reference). */
+ * (takes the reference; numbers are made reals first, so 16 and 16.0 are one
+ * configuration). */
 static struct cin *config_get(struct build *b, json_t *values, struct err *err)
 {
-    char *key = json_dumps(values, JSON_COMPACT | JSON_SORT_KEYS);
+    char *key = NULL;
+    const char *name;
+    json_t *v;
     size_t i;
+    json_object_foreach(values, name, v)
+    {
+        if (json_is_integer(v))
+            json_object_set_new(values, name, json_real(json_number_value(v)));
+    }
+    key = json_dumps(values, JSON_COMPACT | JSON_SORT_KEYS);
     if (key == NULL) {
         json_decref(values);
         err_nomem(err);
@@ -1147,6 +1160,13 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
             err_nomem(err);
             goto out;
         }
+    if (b->nk == 0) {
+        invalid(err, "kernels",
+                "the selected runs of %s on %s record no kernel times; kernel coupling "
+                "models an application by its kernels",
+                b->application, b->system);
+        goto out;
+    }
     /* Kernels in run order (first position); settings-only kernels that the
      * runs do not record must be expressions. */
     for (i = 0; i < b->nk; i++) {
