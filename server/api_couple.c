@@ -6,13 +6,18 @@
  * database selection of runs' kernel records and stored couplings), fits one
  * model per kernel (models/fit, or a parameterization through models/expr),
  * computes the coupling values and coefficients of every measured
- * configuration (models/couple) and writes the answer. Everything later uses
- * of the answer need travels in it: each kernel's fitted state
+ * configuration (models/couple) and writes the answer. Everything a later
+ * use of the answer needs travels in it: each kernel's fitted state
  * (server/fit_json), the substituted expression of parameterized kernels, the
  * coefficients of every configuration. Predictions, curves and breakdowns
  * are then computed from the answer alone by one loader (saved_load) and one
  * evaluator (saved_eval), so the answer, a saved model's predict and the
  * plots cannot disagree. docs/models-coupling.md has the mathematics.
+ *
+ * Ownership: couple_answer and couple_predict_saved return a new JSON
+ * reference (json_decref) or NULL with err set; the plot functions append to
+ * the caller's buffer. All are thread-safe on distinct arguments (the answer
+ * is only read); per-request memory lives in an arena freed before return.
  *
  * The coupling computation itself (values, weighted averages, adjacency
  * rules, the isocoupling distance) lives in models/couple.
@@ -261,8 +266,20 @@ static void build_free(struct build *b)
     json_decref(b->fixed);
 }
 
+/* A copy of s in the request's arena; NULL with a 500 on out of memory. */
+static char *sdup(struct build *b, const char *s, struct err *err)
+{
+    char *c = arena_strdup(b->a, s);
+    if (c == NULL)
+        err_nomem(err);
+    return c;
+}
+
+/* Adds a kernel named name (NULL: an earlier copy failed; err is set). */
 static struct kin *kernel_add(struct build *b, const char *name, struct err *err)
 {
+    if (name == NULL)
+        return NULL;
     if (b->nk == COUPLE_MAX_KERNELS) {
         invalid(err, "kernels", "at most %d kernels in one coupling model",
                 COUPLE_MAX_KERNELS);
@@ -413,7 +430,8 @@ static int parse_common(struct build *b, json_t *req, struct err *err)
             json_string_length(v) > CP_MAX_VAR)
             return invalid(err, "x", "x must name nprocs or an input (1 to %d bytes)",
                            CP_MAX_VAR);
-        b->xname = arena_strdup(b->a, json_string_value(v));
+        if ((b->xname = sdup(b, json_string_value(v), err)) == NULL)
+            return -1;
     }
     v = json_object_get(req, "fixed");
     b->fixed = json_object();
@@ -498,7 +516,8 @@ static int parse_settings(struct build *b, struct kin *k, json_t *o, const char 
             return invalid(err, f, "kernel %s: expression must be 1 to %d bytes", k->name,
                            EXPR_MAX_LEN);
         }
-        k->expression = arena_strdup(b->a, json_string_value(ex));
+        if ((k->expression = sdup(b, json_string_value(ex), err)) == NULL)
+            return -1;
         if (pa != NULL) {
             const char *key;
             json_t *v;
@@ -530,7 +549,9 @@ static int parse_settings(struct build *b, struct kin *k, json_t *o, const char 
         return invalid(err, f, "kernel %s: graph must be a string such as \"inv1\"",
                        k->name);
     }
-    k->graph = g ? arena_strdup(b->a, json_string_value(g)) : default_graph;
+    k->graph = g ? sdup(b, json_string_value(g), err) : default_graph;
+    if (k->graph == NULL)
+        return -1;
     if (fit_graph_parse(k->graph, &dummy, &e2) != 0) {
         snprintf(f, sizeof f, "%s.graph", field);
         return rewrap(err, &e2, f, "kernel", k->name);
@@ -578,7 +599,7 @@ static int parse_inline(struct build *b, json_t *req, struct err *err)
         if (kernel_find(b, json_string_value(name)) != NULL)
             return invalid(err, field, "kernel %s is listed twice",
                            json_string_value(name));
-        k = kernel_add(b, arena_strdup(b->a, json_string_value(name)), err);
+        k = kernel_add(b, sdup(b, json_string_value(name), err), err);
         if (k == NULL)
             return -1;
         snprintf(k->field, sizeof k->field, "kernels[%zu]", i);
@@ -670,7 +691,8 @@ static int parse_inline(struct build *b, json_t *req, struct err *err)
             json_t *s = json_array_get(kn, j);
             if (!json_is_string(s))
                 return invalid(err, field, "%s.kernels must be kernel names", field);
-            m->kernel[j] = arena_strdup(b->a, json_string_value(s));
+            if ((m->kernel[j] = sdup(b, json_string_value(s), err)) == NULL)
+                return -1;
             if (number_of(json_array_get(al, j), &m->alone[j]) != 0)
                 return invalid(err, field, "%s.alone must hold numbers", field);
         }
@@ -788,7 +810,7 @@ static int parse_db_kernels(struct build *b, json_t *spec, int *listed, struct e
             if (check_name(key, "kernels", err) != 0 ||
                 only_keys(o, keys + 1, "kernels", err) != 0)
                 return -1;
-            if ((k = kernel_add(b, arena_strdup(b->a, key), err)) == NULL ||
+            if ((k = kernel_add(b, sdup(b, key, err), err)) == NULL ||
                 parse_settings(b, k, o, "kernels", "auto", err) != 0)
                 return -1;
             k->order = -1; /* only settings; whether the kernel exists is decided later */
@@ -817,7 +839,7 @@ static int parse_db_kernels(struct build *b, json_t *spec, int *listed, struct e
             return -1;
         if (kernel_find(b, name) != NULL)
             return invalid(err, field, "kernel %s is listed twice", name);
-        if ((k = kernel_add(b, arena_strdup(b->a, name), err)) == NULL)
+        if ((k = kernel_add(b, sdup(b, name, err), err)) == NULL)
             return -1;
         snprintf(k->field, sizeof k->field, "%s", field);
         k->graph = "auto";
@@ -979,17 +1001,20 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
     v = json_object_get(req, "application");
     if (!json_is_string(v) || check_name(json_string_value(v), "application", err) != 0)
         return invalid(err, "application", "application must name an application");
-    b->application = arena_strdup(b->a, json_string_value(v));
+    if ((b->application = sdup(b, json_string_value(v), err)) == NULL)
+        return -1;
     v = json_object_get(req, "system");
     if (!json_is_string(v) || check_name(json_string_value(v), "system", err) != 0)
         return invalid(err, "system", "system must name a system");
-    b->system = arena_strdup(b->a, json_string_value(v));
+    if ((b->system = sdup(b, json_string_value(v), err)) == NULL)
+        return -1;
     v = json_object_get(req, "executable");
     if (v != NULL) {
         if (!json_is_string(v) ||
             check_name(json_string_value(v), "executable", err) != 0)
             return invalid(err, "executable", "executable must name an executable");
-        b->executable = arena_strdup(b->a, json_string_value(v));
+        if ((b->executable = sdup(b, json_string_value(v), err)) == NULL)
+            return -1;
     }
     spec = json_object_get(req, "kernels");
     if (parse_db_kernels(b, spec, &listed, err) != 0)
@@ -1119,7 +1144,7 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
                         COUPLE_MAX_KERNELS);
                     goto out;
                 }
-                if ((k = kernel_add(b, arena_strdup(b->a, nm), err)) == NULL)
+                if ((k = kernel_add(b, sdup(b, nm, err), err)) == NULL)
                     goto out;
                 k->graph = "auto";
                 k->order = seq;
@@ -1214,7 +1239,8 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
                 invalid(err, "loop", "loop must list kernel names");
                 goto out;
             }
-            loop[i] = arena_strdup(b->a, json_string_value(s));
+            if ((loop[i] = sdup(b, json_string_value(s), err)) == NULL)
+                goto out;
         }
     } else if (derive_loop(b, cps, &loop, &nloop, err) != 0) {
         goto out;
@@ -1244,7 +1270,8 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
         m->index = (size_t)json_integer_value(json_object_get(row, "id"));
         for (j = 0; j < m->n; j++) {
             const char *s = json_string_value(json_array_get(ks, j));
-            m->kernel[j] = arena_strdup(b->a, s ? s : "");
+            if ((m->kernel[j] = sdup(b, s ? s : "", err)) == NULL)
+                goto out;
             m->alone[j] = json_number_value(json_array_get(al, j));
         }
         m->together = json_number_value(json_object_get(row, "together"));
@@ -1279,7 +1306,10 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
                 goto out;
             }
             for (j = 0; j < h.nargs; j++)
-                args[j] = arena_strdup(b->a, h.args[j]);
+                if ((args[j] = sdup(b, h.args[j], err)) == NULL) {
+                    json_decref(ps);
+                    goto out;
+                }
             q->args = (const char *const *)args;
             q->nargs = h.nargs;
             b->nsysparams++;
@@ -1326,7 +1356,8 @@ static int kernel_params(struct build *b, struct kin *k, struct expr_param **out
         if (args == NULL || p[*n].name == NULL)
             return err_nomem(err);
         for (j = 0; j < h.nargs; j++)
-            args[j] = arena_strdup(b->a, h.args[j]);
+            if ((args[j] = sdup(b, h.args[j], err)) == NULL)
+                return -1;
         p[*n].args = (const char *const *)args;
         p[*n].nargs = h.nargs;
         (*n)++;
@@ -1447,6 +1478,13 @@ static json_t *kernel_json(struct build *b, struct kin *k, struct err *err)
             struct agg_point *ap = xmalloc(k->n * sizeof *ap);
             int m = ap ? agg_points(k->x, k->y, k->n, b->agg, ap, err) : -1;
             int i;
+            if (m < 0) {
+                xfree(ap);
+                json_decref(points);
+                json_decref(model);
+                err_nomem(err);
+                return NULL;
+            }
             for (i = 0; i < m; i++)
                 json_array_append_new(points, json_pack("{s:o, s:o, s:o, s:o, s:i}", "x",
                                                         num(ap[i].x), "y", num(ap[i].y),

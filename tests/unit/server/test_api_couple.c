@@ -3,6 +3,7 @@
  * after a round trip through text, as a saved model is stored), both plots,
  * and rejection of a malformed saved answer. The database form and the HTTP
  * errors are covered by tests/api/test_couple.py. */
+#include "common/xalloc.h"
 #include "server/modeling.h"
 #include "tests/harness.h"
 
@@ -210,6 +211,49 @@ static void test_malformed_saved(void)
     json_decref(a);
 }
 
+/* Every allocation of ours that fails (the nth, for each n until none is
+ * left) gives a clean error, never a crash, a leak (ASan) or a half answer. */
+static void test_allocation_failures(void)
+{
+    json_t *req = json_loads(SPEC, 0, NULL), *a, *pt = json_pack("{s:i}", "nprocs", 50);
+    json_t *good;
+    struct err e = {0};
+    long n, last = 0;
+    int done = 0;
+
+    good = couple_answer(NULL, req, &e);
+    CHECK(good != NULL);
+    for (n = 1; n < 100000 && !done; n++) {
+        struct buf b;
+        int rc1, rc2;
+        json_t *q;
+        err_clear(&e);
+        xalloc_fail_at(n);
+        a = couple_answer(NULL, req, &e);
+        q = good ? couple_predict_saved(good, pt, &e) : NULL;
+        buf_init(&b, 1 << 22);
+        rc1 = good ? couple_plot(good, &b, &e) : -1;
+        buf_reset(&b);
+        rc2 = good ? couple_plot_breakdown(good, &b, &e) : -1;
+        buf_free(&b);
+        done = xalloc_count() < n; /* the nth allocation never happened: all ran */
+        xalloc_fail_at(0);
+        if (a == NULL || q == NULL || rc1 != 0 || rc2 != 0)
+            CHECK(e.status == 500 || e.status == 422);
+        if (done)
+            CHECK(a != NULL && q != NULL && rc1 == 0 && rc2 == 0);
+        json_decref(a);
+        json_decref(q);
+        last = n;
+    }
+    CHECK(done);
+    CHECK(last > 10);
+    printf("     %ld allocation failures injected\n", last - 1);
+    json_decref(good);
+    json_decref(pt);
+    json_decref(req);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -217,5 +261,6 @@ int main(void)
     RUN(test_plots);
     RUN(test_isocoupling_inline);
     RUN(test_malformed_saved);
+    RUN(test_allocation_failures);
     return harness_report();
 }
