@@ -243,7 +243,6 @@ struct build {
     double *pred;
     size_t npred;
     double *mx, *my; /* measured totals */
-    int *min_range;
     size_t nmeas;
     struct expr_param *sysparams; /* database form: the system's parameters */
     size_t nsysparams;
@@ -708,8 +707,7 @@ static int parse_inline(struct build *b, json_t *req, struct err *err)
         b->nmeas = json_array_size(ms);
         b->mx = arena_alloc(b->a, (b->nmeas + 1) * sizeof *b->mx);
         b->my = arena_alloc(b->a, (b->nmeas + 1) * sizeof *b->my);
-        b->min_range = arena_alloc(b->a, (b->nmeas + 1) * sizeof *b->min_range);
-        if (b->mx == NULL || b->my == NULL || b->min_range == NULL)
+        if (b->mx == NULL || b->my == NULL)
             return err_nomem(err);
         json_array_foreach(ms, i, row)
         {
@@ -720,7 +718,6 @@ static int parse_inline(struct build *b, json_t *req, struct err *err)
                 return invalid(err, field, "%s must be [x, runtime] of finite numbers",
                                field);
             }
-            b->min_range[i] = 1;
         }
     }
     return 0;
@@ -1057,8 +1054,7 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
     }
     b->mx = arena_alloc(b->a, (json_array_size(runs) + 1) * sizeof *b->mx);
     b->my = arena_alloc(b->a, (json_array_size(runs) + 1) * sizeof *b->my);
-    b->min_range = arena_alloc(b->a, (json_array_size(runs) + 1) * sizeof *b->min_range);
-    if (b->mx == NULL || b->my == NULL || b->min_range == NULL) {
+    if (b->mx == NULL || b->my == NULL) {
         err_nomem(err);
         goto out;
     }
@@ -1122,7 +1118,6 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
         in_range = !b->has_range || (x >= b->range[0] && x <= b->range[1]);
         b->mx[b->nmeas] = x;
         b->my[b->nmeas] = rt;
-        b->min_range[b->nmeas] = in_range;
         b->nmeas++;
         if (!in_range)
             continue;
@@ -1937,10 +1932,8 @@ static json_t *answer_build(struct build *b, struct err *err)
         if (ap != NULL)
             m = agg_points(b->mx, b->my, b->nmeas, b->agg, ap, err);
         for (j = 0; j < m; j++) {
-            int in_range = 0;
-            for (i = 0; i < b->nmeas; i++)
-                if (b->mx[i] == ap[j].x && b->min_range[i])
-                    in_range = 1;
+            int in_range =
+                !b->has_range || (ap[j].x >= b->range[0] && ap[j].x <= b->range[1]);
             json_array_append_new(
                 points, json_pack("{s:o, s:o, s:o, s:o, s:i, s:b}", "x", num(ap[j].x),
                                   "y", num(ap[j].y), "ymin", num(ap[j].ymin), "ymax",
@@ -2067,8 +2060,6 @@ json_t *couple_answer(db *d, json_t *req, struct err *err)
                 }
             k->n = n;
         }
-        for (i = 0; b.has_range && i < b.nmeas; i++)
-            b.min_range[i] = b.mx[i] >= b.range[0] && b.mx[i] <= b.range[1];
     }
     out = answer_build(&b, err);
 out:

@@ -171,6 +171,22 @@ def parameterized_kernel_and_measured_runs():
     assert [pt["x"] for pt in a["points"]] == [4, 16]
 
 
+@test
+def inline_range_limits_the_fitted_data():
+    body = {"kernels": [{"name": "A", "data": [[4, 10.0], [9, 4.6], [16, 2.7], [25, 9.9]],
+                         "graph": "inv1"}],
+            "measured": [[4, 10.1], [25, 2.0]], "range": [4, 16], "predict": [25]}
+    st, a = couple(body)
+    assert st == 200, a
+    ka, kb, _ = inv1_fit(body["kernels"][0]["data"][:3])
+    c = a["kernels"][0]["model"]["coefficients"]
+    assert close(c[0], ka, 1e-12) and close(c[1], kb, 1e-12), c
+    assert a["kernels"][0]["model"]["x_range"] == [4, 16]
+    assert [(p["x"], p["in_range"]) for p in a["points"]] == [(4, True), (25, False)]
+    p = a["predictions"][0]
+    assert close(p["y"], ka + kb / 25, 1e-12) and p["actual"] == 2.0
+
+
 def stored_couplings():
     q = urllib.parse.urlencode({"application": BT, "system": SP2})
     st, body = S.get("/api/v1/couplings?" + q)
