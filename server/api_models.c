@@ -31,6 +31,7 @@
 static const struct method methods[] = {
     {"fit", fit_answer, fit_predict_saved, fit_plot},
     {"parameterize", param_answer, param_predict_saved, param_plot},
+    {"couple", couple_answer, couple_predict_saved, couple_plot},
 };
 
 const struct method *method_find(const char *name)

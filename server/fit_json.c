@@ -1,117 +1,218 @@
 /* fit_json: struct fit_model <-> JSON; see fit_json.h. */
 #include "server/fit_json.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+/* Graph ids by enum value; fit_graph_name gives the canonical names. */
+static int graph_from_name(const char *s, enum fit_graph *out)
+{
+    int g;
+    for (g = FIT_POLY1; g <= FIT_NORMAL; g++)
+        if (strcmp(s, fit_graph_name((enum fit_graph)g)) == 0) {
+            *out = (enum fit_graph)g;
+            return 0;
+        }
+    return -1;
+}
 
 static json_t *reals(const double *v, int n)
 {
     json_t *a = json_array();
-    for (int i = 0; i < n; i++)
-        json_array_append_new(a, json_real(v[i]));
+    int i;
+    if (a == NULL)
+        return NULL;
+    for (i = 0; i < n; i++)
+        if (json_array_append_new(a, json_real(v[i])) != 0) {
+            json_decref(a);
+            return NULL;
+        }
     return a;
 }
 
 json_t *fit_model_to_json(const struct fit_model *m)
 {
-    json_t *terms = json_array();
+    json_t *terms, *out;
     int j, v;
 
+    if (m->nvars < 1 || m->nvars > FIT_MAX_VARS || m->nterms < 1 ||
+        m->nterms > FIT_MAX_TERMS)
+        return NULL;
+    terms = json_array();
+    if (terms == NULL)
+        return NULL;
     for (j = 0; j < m->nterms; j++) {
-        json_t *expo = reals(m->term[j].expo, m->nvars), *logp = json_array();
-        for (v = 0; v < m->nvars; v++)
-            json_array_append_new(logp, json_integer(m->term[j].logp[v]));
-        json_array_append_new(terms, json_pack("{s:o, s:o}", "expo", expo, "log", logp));
+        json_t *logp = json_array(), *t;
+        for (v = 0; logp && v < m->nvars; v++)
+            if (json_array_append_new(logp, json_integer(m->term[j].logp[v])) != 0) {
+                json_decref(logp);
+                logp = NULL;
+            }
+        t = json_pack("{s:o, s:o}", "expo", reals(m->term[j].expo, m->nvars), "logp",
+                      logp);
+        if (t == NULL || json_array_append_new(terms, t) != 0) {
+            json_decref(terms);
+            return NULL;
+        }
     }
-    return json_pack("{s:i, s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:f, s:i, s:b, s:o, s:o}",
-                     "nvars", m->nvars, "graph", fit_graph_name(m->graph), "chosen",
-                     fit_graph_name(m->chosen), "terms", terms, "coef",
-                     reals(m->coef, m->nterms), "scale", reals(m->scale, m->nterms), "r",
-                     reals(m->r, m->nterms * m->nterms), "relative", m->relative, "s2",
-                     m->s2, "dof", m->dof, "has_interval", m->has_interval, "xmin",
-                     reals(m->xmin, m->nvars), "xmax", reals(m->xmax, m->nvars));
+    out = json_pack("{s:i, s:i, s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:o, s:i, s:b, s:o, "
+                    "s:o}",
+                    "nvars", m->nvars, "nterms", m->nterms, "graph",
+                    fit_graph_name(m->graph), "chosen", fit_graph_name(m->chosen),
+                    "terms", terms, "coef", reals(m->coef, m->nterms), "scale",
+                    reals(m->scale, m->nterms), "r", reals(m->r, m->nterms * m->nterms),
+                    "relative", m->relative, "s2", json_real(m->s2), "dof", m->dof,
+                    "has_interval", m->has_interval, "xmin", reals(m->xmin, m->nvars),
+                    "xmax", reals(m->xmax, m->nvars));
+    return out;
 }
 
-/* Reads exactly n finite numbers from the array a into out. */
-static int read_reals(json_t *a, size_t n, double *out)
+/* ---- reading ---- */
+
+static int fail(struct err *err, const char *key, const char *what)
 {
-    size_t i;
-    if (!json_is_array(a) || json_array_size(a) != n)
-        return -1;
-    for (i = 0; i < n; i++) {
-        json_t *x = json_array_get(a, i);
-        if (!json_is_number(x) || !isfinite(json_number_value(x)))
-            return -1;
-        out[i] = json_number_value(x);
+    char field[64];
+    snprintf(field, sizeof field, "model.%s", key);
+    return err_invalid(err, field, "saved model: %s %s", key, what);
+}
+
+static int get_int(json_t *o, const char *key, int lo, int hi, int *out, struct err *err)
+{
+    json_t *v = json_object_get(o, key);
+    char what[64];
+    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
+        snprintf(what, sizeof what, "must be an integer from %d to %d", lo, hi);
+        return fail(err, key, what);
     }
+    *out = (int)json_integer_value(v);
     return 0;
 }
 
-static int read_graph(json_t *v, enum fit_graph *g)
+static int get_bool(json_t *o, const char *key, int *out, struct err *err)
 {
-    struct err ignored = {0};
-    if (!json_is_string(v))
-        return -1;
-    if (strcmp(json_string_value(v), "normal") == 0) {
-        *g = FIT_NORMAL;
-        return 0;
-    }
-    return fit_graph_parse(json_string_value(v), g, &ignored);
+    json_t *v = json_object_get(o, key);
+    if (!json_is_boolean(v))
+        return fail(err, key, "must be true or false");
+    *out = json_is_true(v);
+    return 0;
 }
 
-int fit_model_from_json(json_t *v, struct fit_model *m, struct err *err)
+static int get_num(json_t *v, const char *key, double *out, struct err *err)
 {
-    json_t *terms, *t, *x;
-    size_t j, k;
-    int n;
+    if (!json_is_number(v) || !isfinite(json_number_value(v)))
+        return fail(err, key, "must hold finite numbers");
+    *out = json_number_value(v);
+    return 0;
+}
 
-    memset(m, 0, sizeof *m);
-    if (!json_is_object(v))
-        goto bad;
-    x = json_object_get(v, "nvars");
-    terms = json_object_get(v, "terms");
-    if (!json_is_integer(x) || json_integer_value(x) < 1 ||
-        json_integer_value(x) > FIT_MAX_VARS || !json_is_array(terms) ||
-        json_array_size(terms) < 1 || json_array_size(terms) > FIT_MAX_TERMS)
-        goto bad;
-    m->nvars = (int)json_integer_value(x);
-    m->nterms = n = (int)json_array_size(terms);
-    json_array_foreach(terms, j, t)
+static int get_reals(json_t *o, const char *key, int n, double *out, struct err *err)
+{
+    json_t *a = json_object_get(o, key);
+    char what[64];
+    int i;
+    if (!json_is_array(a) || json_array_size(a) != (size_t)n) {
+        snprintf(what, sizeof what, "must be an array of %d numbers", n);
+        return fail(err, key, what);
+    }
+    for (i = 0; i < n; i++)
+        if (get_num(json_array_get(a, (size_t)i), key, &out[i], err) != 0)
+            return -1;
+    return 0;
+}
+
+static int get_graph(json_t *o, const char *key, enum fit_graph *out, struct err *err)
+{
+    json_t *v = json_object_get(o, key);
+    if (!json_is_string(v) || graph_from_name(json_string_value(v), out) != 0)
+        return fail(err, key,
+                    "must be a graph id (poly1..poly6, inv1..inv6, unknown, "
+                    "auto, normal)");
+    return 0;
+}
+
+static int only_keys(json_t *o, const char *const *keys, const char *where,
+                     struct err *err)
+{
+    const char *k;
+    json_t *v;
+    size_t i;
+    json_object_foreach(o, k, v)
     {
-        json_t *logp = json_object_get(t, "log");
-        if (read_reals(json_object_get(t, "expo"), (size_t)m->nvars, m->term[j].expo) ||
-            !json_is_array(logp) || json_array_size(logp) != (size_t)m->nvars)
-            goto bad;
-        for (k = 0; k < (size_t)m->nvars; k++) {
-            json_t *p = json_array_get(logp, k);
-            if (!json_is_integer(p) || json_integer_value(p) < 0 ||
-                json_integer_value(p) > 8)
-                goto bad;
-            m->term[j].logp[k] = (int)json_integer_value(p);
+        int ok = 0;
+        for (i = 0; keys[i] && !ok; i++)
+            ok = strcmp(k, keys[i]) == 0;
+        if (!ok)
+            return err_invalid(err, where, "saved model: unknown key %s in %s",
+                               strlen(k) <= 40 ? k : "(over 40 bytes)", where);
+    }
+    for (i = 0; keys[i]; i++)
+        if (json_object_get(o, keys[i]) == NULL) {
+            char field[64];
+            snprintf(field, sizeof field, "%s.%s", where, keys[i]);
+            return err_invalid(err, field, "saved model: %s is missing in %s", keys[i],
+                               where);
+        }
+    return 0;
+}
+
+static int read_model(json_t *v, struct fit_model *m, struct err *err)
+{
+    static const char *const keys[] = {
+        "nvars",    "nterms", "graph", "chosen",       "terms", "coef", "scale", "r",
+        "relative", "s2",     "dof",   "has_interval", "xmin",  "xmax", NULL};
+    static const char *const term_keys[] = {"expo", "logp", NULL};
+    json_t *terms;
+    int j, k;
+
+    if (!json_is_object(v))
+        return err_invalid(err, "model", "saved model must be an object");
+    if (only_keys(v, keys, "model", err) != 0 ||
+        get_int(v, "nvars", 1, FIT_MAX_VARS, &m->nvars, err) != 0 ||
+        get_int(v, "nterms", 1, FIT_MAX_TERMS, &m->nterms, err) != 0 ||
+        get_graph(v, "graph", &m->graph, err) != 0 ||
+        get_graph(v, "chosen", &m->chosen, err) != 0 ||
+        get_reals(v, "coef", m->nterms, m->coef, err) != 0 ||
+        get_reals(v, "scale", m->nterms, m->scale, err) != 0 ||
+        get_reals(v, "r", m->nterms * m->nterms, m->r, err) != 0 ||
+        get_bool(v, "relative", &m->relative, err) != 0 ||
+        get_num(json_object_get(v, "s2"), "s2", &m->s2, err) != 0 ||
+        get_int(v, "dof", 0, INT_MAX, &m->dof, err) != 0 ||
+        get_bool(v, "has_interval", &m->has_interval, err) != 0 ||
+        get_reals(v, "xmin", m->nvars, m->xmin, err) != 0 ||
+        get_reals(v, "xmax", m->nvars, m->xmax, err) != 0)
+        return -1;
+    terms = json_object_get(v, "terms");
+    if (!json_is_array(terms) || json_array_size(terms) != (size_t)m->nterms)
+        return fail(err, "terms", "must be an array of nterms terms");
+    for (j = 0; j < m->nterms; j++) {
+        json_t *t = json_array_get(terms, (size_t)j), *logp;
+        if (!json_is_object(t) || only_keys(t, term_keys, "model.terms", err) != 0 ||
+            get_reals(t, "expo", m->nvars, m->term[j].expo, err) != 0)
+            return fail(err, "terms", "must hold {\"expo\": [...], \"logp\": [...]}");
+        logp = json_object_get(t, "logp");
+        if (!json_is_array(logp) || json_array_size(logp) != (size_t)m->nvars)
+            return fail(err, "terms", "logp must hold nvars integers");
+        for (k = 0; k < m->nvars; k++) {
+            json_t *x = json_array_get(logp, (size_t)k);
+            if (!json_is_integer(x) || json_integer_value(x) < 0 ||
+                json_integer_value(x) > 8)
+                return fail(err, "terms", "logp must hold integers from 0 to 8");
+            m->term[j].logp[k] = (int)json_integer_value(x);
         }
     }
-    if (read_graph(json_object_get(v, "graph"), &m->graph) ||
-        read_graph(json_object_get(v, "chosen"), &m->chosen) ||
-        read_reals(json_object_get(v, "coef"), (size_t)n, m->coef) ||
-        read_reals(json_object_get(v, "scale"), (size_t)n, m->scale) ||
-        read_reals(json_object_get(v, "r"), (size_t)(n * n), m->r) ||
-        read_reals(json_object_get(v, "xmin"), (size_t)m->nvars, m->xmin) ||
-        read_reals(json_object_get(v, "xmax"), (size_t)m->nvars, m->xmax))
-        goto bad;
-    x = json_object_get(v, "s2");
-    if (!json_is_number(x))
-        goto bad;
-    m->s2 = json_number_value(x);
-    x = json_object_get(v, "dof");
-    if (!json_is_integer(x) || json_integer_value(x) < 0 || json_integer_value(x) > 1e9)
-        goto bad;
-    m->dof = (int)json_integer_value(x);
-    if (!json_is_boolean(json_object_get(v, "relative")) ||
-        !json_is_boolean(json_object_get(v, "has_interval")))
-        goto bad;
-    m->relative = json_is_true(json_object_get(v, "relative"));
-    m->has_interval = json_is_true(json_object_get(v, "has_interval"));
+    if (m->chosen == FIT_UNKNOWN || m->chosen == FIT_AUTO)
+        return fail(err, "chosen", "must be one of the 12 graph types or normal");
     return fit_model_check(m, err);
-bad:
-    return err_invalid(err, "model", "the stored model state is malformed");
+}
+
+int fit_model_from_json(json_t *v, struct fit_model *out, struct err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (read_model(v, out, err) != 0) {
+        memset(out, 0, sizeof *out);
+        return -1;
+    }
+    return 0;
 }

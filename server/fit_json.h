@@ -1,11 +1,17 @@
 /* fit_json: a fitted model (struct fit_model) to JSON and back.
  *
- * Saved models are stored as their JSON answer and evaluated again later, so
- * the whole state of a fit — terms, coefficients, column scales, the R factor
- * and the residual variance behind the prediction intervals — travels as a
- * JSON object. With 17 significant digits (JSON_REAL_PRECISION(17)) the round
- * trip is bit-exact. Reading checks every field and the model as a whole
- * (fit_model_check), because a stored answer is outside input too.
+ * A saved model is its stored answer and is never re-fitted (modeling.h), so
+ * whatever evaluates it later, prediction intervals included, must travel in
+ * the JSON: these two functions write every field of struct fit_model and
+ * read it back bit for bit (doubles are written with 17 significant digits,
+ * which Jansson's reader turns back into the same double). Used by the
+ * coupling method for each kernel's model and by saved curve fits.
+ *
+ * Shape (arrays of nvars or nterms entries; r is row-major nterms x nterms):
+ *   {"nvars": 1, "nterms": 2, "graph": "inv1", "chosen": "inv1",
+ *    "terms": [{"expo": [0], "logp": [0]}, {"expo": [-1], "logp": [0]}],
+ *    "coef": [...], "scale": [...], "r": [...], "relative": false,
+ *    "s2": ..., "dof": 3, "has_interval": true, "xmin": [...], "xmax": [...]}
  */
 #ifndef PROPHECY_FIT_JSON_H
 #define PROPHECY_FIT_JSON_H
@@ -15,11 +21,17 @@
 #include "common/err.h"
 #include "models/fit.h"
 
-/* Returns a new object holding every field of m, or NULL on out of memory. */
+/* Returns a new JSON object holding m (caller json_decref's it), or NULL on
+ * out of memory or when m holds a non-finite number or sizes out of range.
+ * Thread-safe. */
 json_t *fit_model_to_json(const struct fit_model *m);
 
-/* Reads what fit_model_to_json wrote into *m. Returns 0, or -1 with 422
- * "invalid" (field "model") for a missing, mistyped or out-of-range field. */
-int fit_model_from_json(json_t *v, struct fit_model *m, struct err *err);
+/* Reads a model written by fit_model_to_json into *out and checks it with
+ * fit_model_check. Every key is required and no other key is allowed; sizes
+ * are checked before any array is read (nvars 1..FIT_MAX_VARS, nterms
+ * 1..FIT_MAX_TERMS, arrays of exactly the stated length). Returns 0, or -1
+ * with a 422 "invalid" error whose field names the key at fault
+ * ("model.coef"); *out is then zeroed. Thread-safe. */
+int fit_model_from_json(json_t *v, struct fit_model *out /* OUT */, struct err *err);
 
 #endif

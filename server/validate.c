@@ -419,7 +419,7 @@ int validate_couplings(json_t *body, arena *a, struct db_coupling **out, size_t 
             }
         }
 #undef FAIL
-        txt = json_dumps(inputs ? inputs : json_object(), JSON_COMPACT | JSON_SORT_KEYS);
+        txt = inputs ? json_dumps(inputs, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
         x->inputs_json = arena_strdup(a, txt ? txt : "{}");
         free(txt);
         txt = json_dumps(k, JSON_COMPACT);

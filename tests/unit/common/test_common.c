@@ -7,6 +7,8 @@
 #include "common/xalloc.h"
 #include "tests/harness.h"
 
+#include <string.h>
+
 static void test_err_first_wins(void)
 {
     struct err e = {0};
@@ -18,6 +20,27 @@ static void test_err_first_wins(void)
     err_prefix_field(&e, "runs[3]");
     CHECK_STR(e.field, "runs[3].nprocs");
     CHECK_INT(err_set(NULL, 400, "x", NULL, "ignored"), -1);
+}
+
+/* A message cut at the buffer's end never ends inside a UTF-8 sequence. */
+static void test_err_truncation_keeps_utf8(void)
+{
+    char name[3 * ERR_MESSAGE_MAX];
+    for (int shift = 0; shift < 4; shift++) {
+        struct err e = {0};
+        size_t i, n = 0;
+        for (i = 0; i < (size_t)shift; i++)
+            name[n++] = 'a';
+        while (n + 4 < sizeof name) {
+            memcpy(name + n, "\xe2\x82\xac", 3); /* U+20AC, 3 bytes */
+            n += 3;
+        }
+        name[n] = '\0';
+        err_set(&e, 422, "invalid", name, "kernel %s", name);
+        CHECK(strlen(e.message) > ERR_MESSAGE_MAX - 5);
+        CHECK(utf8_valid(e.message, strlen(e.message)));
+        CHECK(utf8_valid(e.field, strlen(e.field)));
+    }
 }
 
 static void test_buf_limit_is_sticky(void)
@@ -129,6 +152,7 @@ int main(void)
     RUN(test_utf8);
     RUN(test_sha256);
     RUN(test_err_first_wins);
+    RUN(test_err_truncation_keeps_utf8);
     RUN(test_buf_limit_is_sticky);
     RUN(test_buf_num);
     RUN(test_buf_nomem);

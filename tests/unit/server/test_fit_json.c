@@ -1,0 +1,270 @@
+/* Tests of server/fit_json: every field of struct fit_model survives
+ * to_json -> text -> from_json bit for bit, and malformed or oversized
+ * saved models are rejected with a field. */
+#include "server/fit_json.h"
+#include "tests/harness.h"
+
+#include <gsl/gsl_errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int same_double(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* Field-by-field bit equality (no memcmp of the struct: padding). */
+static int same_model(const struct fit_model *a, const struct fit_model *b)
+{
+    int ok = a->nvars == b->nvars && a->nterms == b->nterms && a->graph == b->graph &&
+             a->chosen == b->chosen && a->relative == b->relative &&
+             same_double(a->s2, b->s2) && a->dof == b->dof &&
+             a->has_interval == b->has_interval;
+    int j, v;
+    for (j = 0; ok && j < a->nterms; j++) {
+        ok = same_double(a->coef[j], b->coef[j]) && same_double(a->scale[j], b->scale[j]);
+        for (v = 0; ok && v < a->nvars; v++)
+            ok = same_double(a->term[j].expo[v], b->term[j].expo[v]) &&
+                 a->term[j].logp[v] == b->term[j].logp[v];
+    }
+    for (j = 0; ok && j < a->nterms * a->nterms; j++)
+        ok = same_double(a->r[j], b->r[j]);
+    for (v = 0; ok && v < a->nvars; v++)
+        ok = same_double(a->xmin[v], b->xmin[v]) && same_double(a->xmax[v], b->xmax[v]);
+    return ok;
+}
+
+/* to_json, dump to text, parse the text, from_json. */
+static int round_trip(const struct fit_model *m, struct fit_model *back, struct err *e)
+{
+    json_t *j = fit_model_to_json(m), *again;
+    char *text;
+    int rc;
+    if (j == NULL)
+        return -2;
+    text = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    if (text == NULL)
+        return -2;
+    again = json_loads(text, 0, NULL);
+    free(text);
+    if (again == NULL)
+        return -2;
+    rc = fit_model_from_json(again, back, e);
+    json_decref(again);
+    return rc;
+}
+
+static void fit_and_check(const char *graph, int nvars, const double *x, const double *y,
+                          size_t n)
+{
+    struct fit_input in;
+    struct fit_result res;
+    struct fit_model back;
+    struct err e = {0};
+
+    memset(&in, 0, sizeof in);
+    in.nvars = nvars;
+    in.x = x;
+    in.y = y;
+    in.n = n;
+    in.graph = graph;
+    CHECK_INT(fit_run(&in, &res, &e), 0);
+    if (e.status)
+        fprintf(stderr, "fit %s: %s\n", graph, e.message);
+    CHECK_INT(round_trip(&res.model, &back, &e), 0);
+    CHECK(same_model(&res.model, &back));
+    /* Evaluations agree exactly, interval included. */
+    {
+        double xs[2] = {x[0] * 1.7, nvars == 2 ? x[1] * 1.3 : 0};
+        double y1, l1, h1, y2, l2, h2;
+        CHECK_INT(fit_predict(&res.model, xs, &y1, &l1, &h1, &e), 0);
+        CHECK_INT(fit_predict(&back, xs, &y2, &l2, &h2, &e), 0);
+        CHECK(same_double(y1, y2) && same_double(l1, l2) && same_double(h1, h2));
+    }
+    fit_result_free(&res);
+}
+
+static void test_round_trip_fitted(void)
+{
+    double x[12], y[12], x2[24], y2[12];
+    int i;
+    for (i = 0; i < 12; i++) {
+        x[i] = 1 + i * 3;
+        y[i] = 120.0 / x[i] + 1.2 + 0.01 * ((i * 7919) % 13 - 6);
+    }
+    fit_and_check("poly3", 1, x, y, 12);
+    fit_and_check("inv2", 1, x, y, 12);
+    fit_and_check("unknown", 1, x, y, 12);
+    fit_and_check("auto", 1, x, y, 12);
+    fit_and_check("poly1", 1, x, y, 2); /* exact fit: no interval */
+    for (i = 0; i < 12; i++) {
+        x2[2 * i] = 100 * (1 + i % 4);
+        x2[2 * i + 1] = 1 << (i / 4);
+        y2[i] = 1e-6 * x2[2 * i] * x2[2 * i] / x2[2 * i + 1] + 0.1 +
+                0.001 * ((i * 31) % 7 - 3);
+    }
+    fit_and_check("auto", 2, x2, y2, 12);
+}
+
+/* A hand-made model with awkward doubles: -0, a subnormal, 17-digit values. */
+static struct fit_model odd_model(void)
+{
+    struct fit_model m;
+    memset(&m, 0, sizeof m);
+    m.nvars = 2;
+    m.nterms = 3;
+    m.graph = FIT_AUTO;
+    m.chosen = FIT_NORMAL;
+    m.term[1].expo[0] = 1.0 / 3;
+    m.term[1].logp[0] = 2;
+    m.term[2].expo[1] = -2.5;
+    m.term[2].logp[1] = 1;
+    m.coef[0] = -0.0;
+    m.coef[1] = 4.9406564584124654e-324;
+    m.coef[2] = 0.1 + 0.2;
+    m.scale[0] = 1;
+    m.scale[1] = 1e300;
+    m.scale[2] = 3.0000000000000004;
+    m.r[0] = 1;
+    m.r[1] = -2.2250738585072014e-308;
+    m.r[4] = 2.5;
+    m.r[8] = -7;
+    m.relative = 1;
+    m.s2 = 1.2345678901234567e-5;
+    m.dof = 9;
+    m.has_interval = 1;
+    m.xmin[0] = 0.001;
+    m.xmax[0] = 1e6;
+    m.xmin[1] = 2;
+    m.xmax[1] = 64;
+    return m;
+}
+
+static void test_round_trip_odd_doubles(void)
+{
+    struct fit_model m = odd_model(), back;
+    struct err e = {0};
+    CHECK_INT(round_trip(&m, &back, &e), 0);
+    CHECK(same_model(&m, &back));
+    CHECK(signbit(back.coef[0]));
+}
+
+/* Parses text and expects a rejection naming field. */
+static void rejects(const char *text, const char *field)
+{
+    struct fit_model m;
+    struct err e = {0};
+    json_t *v = json_loads(text, JSON_DECODE_ANY, NULL);
+    CHECK(v != NULL);
+    m.nterms = 99;
+    CHECK_INT(fit_model_from_json(v, &m, &e), -1);
+    CHECK_INT(e.status, 422);
+    CHECK_STR(e.field, field);
+    CHECK_INT(m.nterms, 0); /* zeroed on failure */
+    json_decref(v);
+}
+
+static void test_rejects_malformed(void)
+{
+    struct fit_model m = odd_model();
+    json_t *good = fit_model_to_json(&m), *v;
+    char *text;
+    struct {
+        const char *key;
+        json_t *value; /* NULL: delete the key */
+        const char *field;
+    } cases[] = {
+        {"nvars", json_integer(3), "model.nvars"},
+        {"nvars", json_real(2.0), "model.nvars"},
+        {"nterms", json_integer(FIT_MAX_TERMS + 1), "model.nterms"},
+        {"nterms", json_integer(0), "model.nterms"},
+        {"coef", json_pack("[f,f]", 1.0, 2.0), "model.coef"},
+        {"coef", json_pack("[f,s,f]", 1.0, "x", 2.0), "model.coef"},
+        {"r", json_pack("[f,f,f]", 1.0, 0.0, 1.0), "model.r"},
+        {"graph", json_string("poly7"), "model.graph"},
+        {"chosen", json_string("auto"), "model.chosen"},
+        {"dof", json_integer(-1), "model.dof"},
+        {"dof", json_integer(1LL << 40), "model.dof"},
+        {"relative", json_integer(1), "model.relative"},
+        {"s2", json_string("0.1"), "model.s2"},
+        {"s2", json_real(-1), "model"}, /* fit_model_check: negative variance */
+        {"scale", json_pack("[f,f,f]", 1.0, 0.0, 1.0), "model"},
+        {"xmax", NULL, "model.xmax"},
+        {"extra", json_true(), "model"},
+        {"terms", json_pack("[{s:[f,f],s:[i,i]}]", "expo", 0.0, 0.0, "logp", 0, 0),
+         "model.terms"},
+        {"terms",
+         json_pack("[{s:[f,f],s:[i,i]},{s:[f,f],s:[i,i]},{s:[f,f],s:[i,i]}]", "expo", 0.0,
+                   0.0, "logp", 0, 0, "expo", 1.0, 0.0, "logp", 9, 0, "expo", 0.0, -1.0,
+                   "logp", 0, 0),
+         "model.terms"},
+        {"terms",
+         json_pack("[{s:[f,f],s:[i,i],s:i},{s:[f,f],s:[i,i]},{s:[f,f],s:[i,i]}]", "expo",
+                   0.0, 0.0, "logp", 0, 0, "x", 1, "expo", 1.0, 0.0, "logp", 0, 0, "expo",
+                   0.0, -1.0, "logp", 0, 0),
+         "model.terms"},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        v = json_deep_copy(good);
+        if (cases[i].value)
+            json_object_set_new(v, cases[i].key, cases[i].value);
+        else
+            json_object_del(v, cases[i].key);
+        text = json_dumps(v, JSON_COMPACT);
+        rejects(text, cases[i].field);
+        if (harness_cur_failed)
+            fprintf(stderr, "  case %zu (%s)\n", i, cases[i].key);
+        free(text);
+        json_decref(v);
+    }
+    /* Singular R: fit_model_check. */
+    v = json_deep_copy(good);
+    json_array_set_new(json_object_get(v, "r"), 4, json_real(0));
+    text = json_dumps(v, JSON_COMPACT);
+    rejects(text, "model");
+    free(text);
+    json_decref(v);
+    json_decref(good);
+
+    rejects("[]", "model");
+    rejects("null", "model");
+    rejects("{}", "model.nvars");
+    /* Oversized: a million coefficients are refused by the length check. */
+    {
+        struct buf b;
+        int k;
+        buf_init(&b, 1 << 24);
+        buf_puts(&b, "{\"nvars\":1,\"nterms\":2,\"graph\":\"poly1\",\"chosen\":\"poly1\","
+                     "\"terms\":[],\"coef\":[");
+        for (k = 0; k < 1000000; k++)
+            buf_puts(&b, k ? ",1" : "1");
+        buf_puts(&b, "],\"scale\":[1,1],\"r\":[1,0,0,1],\"relative\":false,\"s2\":0,"
+                     "\"dof\":0,\"has_interval\":false,\"xmin\":[1],\"xmax\":[2]}");
+        CHECK(!buf_failed(&b));
+        rejects(buf_str(&b), "model.coef");
+        buf_free(&b);
+    }
+}
+
+static void test_to_json_refuses_bad_models(void)
+{
+    struct fit_model m = odd_model();
+    m.nterms = FIT_MAX_TERMS + 1;
+    CHECK(fit_model_to_json(&m) == NULL);
+    m = odd_model();
+    m.s2 = NAN;
+    CHECK(fit_model_to_json(&m) == NULL);
+}
+
+int main(void)
+{
+    gsl_set_error_handler_off();
+    RUN(test_round_trip_fitted);
+    RUN(test_round_trip_odd_doubles);
+    RUN(test_rejects_malformed);
+    RUN(test_to_json_refuses_bad_models);
+    return harness_report();
+}
