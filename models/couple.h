@@ -10,7 +10,7 @@
  *   coef_k = (C_{k-1,k} P_{k-1,k} + C_{k,k+1} P_{k,k+1}) / (P_{k-1,k} + P_{k,k+1}).
  * Kernels outside the loop have coefficient 1. The application model is
  * T(x) = sum_k coef_k * model_k(x); couple_compose combines the kernels'
- * predictions and their intervals. docs/models-coupling.md has the
+ * predictions and their intervals. docs/models.md (kernel coupling) has the
  * mathematics, the assumptions and the rules for chains, duplicates, loops of
  * one or two kernels and isocoupling (couple_nearest).
  *

@@ -6,7 +6,7 @@
  * the performance-model normal form c0 + sum c_k * prod_v x_v^i * log2(x_v)^j
  * by leave-one-out cross-validation (PRESS) with a parsimony rule. The result
  * is a plain value struct (struct fit_model) that can be stored and evaluated
- * again later, prediction intervals included. docs/models-fitting.md has the
+ * again later, prediction intervals included. docs/models.md (curve fitting) has the
  * mathematics.
  *
  * Pure computation: no I/O, no JSON, no globals; every function is

@@ -1,5 +1,5 @@
 /* fit_search: the `auto` model selection; see fit_auto_select in fit.h and
- * docs/models-fitting.md.
+ * docs/models.md (curve fitting).
  *
  * Candidates are c0 + up to two normal-form terms x^i log2(x)^j (one
  * variable; plus poly3..6 and inv3..6), or c0 + up to three products of such

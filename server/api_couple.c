@@ -12,7 +12,7 @@
  * coefficients of every configuration. Predictions, curves and breakdowns
  * are then computed from the answer alone by one loader (saved_load) and one
  * evaluator (saved_eval), so the answer, a saved model's predict and the
- * plots cannot disagree. docs/models-coupling.md has the mathematics.
+ * plots cannot disagree. docs/models.md (kernel coupling) has the mathematics.
  *
  * Ownership: couple_answer and couple_predict_saved return a new JSON
  * reference (json_decref) or NULL with err set; the plot functions append to

@@ -53,7 +53,7 @@ static void test_paper_three_kernels(void)
     CHECK_NEAR(r.coef[1], psi, 1e-15);
     CHECK_NEAR(r.coef[2], zeta, 1e-15);
     CHECK_NEAR(r.coef[3], kappa, 1e-15);
-    /* The same figures from Python, as docs/models-coupling.md quotes them. */
+    /* The same figures from Python, as docs/models.md (kernel coupling) quotes them. */
     CHECK_NEAR(r.coef[1], 0.9310345441595442, 1e-14);
     CHECK_NEAR(r.coef[2], 0.9750371513488798, 1e-14);
     CHECK_NEAR(r.coef[3], 0.9804690916318823, 1e-14);

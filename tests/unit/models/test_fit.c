@@ -306,7 +306,7 @@ static void fit_law(const struct law *L, double noise, int reps, uint64_t seed,
 }
 
 /* Which (law, noise) cases must recover the law; the others are printed as
- * measured limits (docs/models-fitting.md): at 3-5 % noise on these few points
+ * measured limits (docs/models.md (curve fitting)): at 3-5 % noise on these few points
  * the lack-of-fit test cannot tell 0.5 log2 p from a small linear term, nor
  * 0.05 p + 500/p from 500/p alone, nor n^3 + n^2 from n^(5/2). */
 static const int must_recover[5][3] = {
