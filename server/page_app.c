@@ -513,8 +513,8 @@ static void runs_table(struct page *p, const struct view *v,
                 "sorted by %s (%s).</p>\n",
                 v->total, v->page, v->pages, v->sort == 0 ? "run" : sort_names[v->sort],
                 v->desc ? "descending" : "ascending");
-    page_table_open(p, "Runs");
-    page_puts(p, "<thead><tr>");
+    page_puts(p, "<div class=\"table-wrap\" id=\"runs-table\"><table>"
+                 "<caption class=\"vh\">Runs</caption>\n<thead><tr>");
     sort_header(p, v, 0, "Run", 1);
     page_puts(p, "<th>Executable</th><th>System</th>");
     sort_header(p, v, 1, "Processors", 1);
@@ -734,7 +734,7 @@ static void templates(struct page *p, json_t *app)
             page_puts(p, "<span class=\"muted\">whole application</span>");
         page_puts(p, "</td><td><code>");
         page_text(p, json_string_value(json_object_get(x, "expression")));
-        page_puts(p, "</code></td><td>");
+        page_puts(p, "</code></td><td class=\"desc\">");
         page_text(p, json_string_value(json_object_get(x, "description")));
         page_puts(p, "</td></tr>\n");
     }

@@ -47,7 +47,7 @@ static void apps_table(struct page *p, json_t *apps)
         page_puts(p, "<tr><td class=\"name\">");
         page_link(p, "/applications/", str(a, "name"), NULL);
         example_badge(p, a);
-        page_puts(p, "</td><td>");
+        page_puts(p, "</td><td class=\"desc\">");
         page_text(p, str(a, "description"));
         page_printf(p,
                     "</td><td class=\"num\">%lld</td><td class=\"num\">%lld</td>"

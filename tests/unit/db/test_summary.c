@@ -18,7 +18,8 @@ static const char *path(const char *name)
     return p;
 }
 
-static void add(db *d, const char *exe, long long np, double rt, double N, int with_inputs)
+static void add(db *d, const char *exe, long long np, double rt, double N,
+                int with_inputs)
 {
     struct err e = {0};
     struct db_kv in[2] = {{"N", N}, {"L", 64}};
@@ -112,11 +113,15 @@ static void test_migration_backfills(void)
             "PRAGMA user_version = 1;"
             "INSERT INTO applications (id, name) VALUES (1, 'app');"
             "INSERT INTO systems (id, name) VALUES (1, 'sys');"
-            "INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'a.x'), (2, 1, 'b.x');"
-            "INSERT INTO runs (id, app_id, exe_id, system_id, nprocs, runtime, created_at) "
+            "INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'a.x'), (2, 1, "
+            "'b.x');"
+            "INSERT INTO runs (id, app_id, exe_id, system_id, nprocs, runtime, "
+            "created_at) "
             "VALUES (1, 1, 1, 1, 2, 1.0, 'x'), (2, 1, 1, 1, 2, 2.0, 'x'), "
-            "(3, 1, 1, 1, 4, 0.5, 'x'), (4, 1, 1, 1, 2, 4.0, 'x'), (5, 1, 2, 1, 2, 7.0, 'x');"
-            "INSERT INTO run_inputs (run_id, name, value) VALUES (1, 'N', 100), (1, 'L', 64), "
+            "(3, 1, 1, 1, 4, 0.5, 'x'), (4, 1, 1, 1, 2, 4.0, 'x'), (5, 1, 2, 1, 2, 7.0, "
+            "'x');"
+            "INSERT INTO run_inputs (run_id, name, value) VALUES (1, 'N', 100), (1, 'L', "
+            "64), "
             "(2, 'L', 64), (2, 'N', 100), (3, 'N', 100), (3, 'L', 64), (4, 'N', 200), "
             "(4, 'L', 64);",
             NULL, NULL, NULL),
@@ -172,7 +177,8 @@ static void test_runs_page(void)
         n = db_runs_page(d, &q, a, &rows, &e);
         CHECK_INT(n, 5);
         for (i = 0; i < n; i++) {
-            CHECK(rows[i].runtime > prev || (rows[i].runtime == prev && rows[i].id > previd));
+            CHECK(rows[i].runtime > prev ||
+                  (rows[i].runtime == prev && rows[i].id > previd));
             prev = rows[i].runtime;
             previd = rows[i].id;
         }
@@ -187,9 +193,10 @@ static void test_runs_page(void)
         json_t *app_json = db_summary_app(d, "app", &e);
         json_t *x;
         size_t k;
-        json_array_foreach(json_object_get(app_json, "executables"), k, x) if (
-            strcmp(json_string_value(json_object_get(x, "name")), "b.x") == 0) exe =
-            json_integer_value(json_object_get(x, "id"));
+        json_array_foreach(
+            json_object_get(app_json, "executables"), k,
+            x) if (strcmp(json_string_value(json_object_get(x, "name")), "b.x") == 0)
+            exe = json_integer_value(json_object_get(x, "id"));
         json_decref(app_json);
         struct db_page_query q = {app, exe, 0, DB_SORT_NPROCS, 1, 0, 100};
         n = db_runs_page(d, &q, a, &rows, &e);

@@ -1,0 +1,82 @@
+// Every page of the dashboard renders in real Chromium without console
+// errors or failed requests, at 1280 px and at phone width (390 px) with no
+// sideways overflow of the body; screenshots of each are saved as artifacts.
+import { execFileSync } from "node:child_process";
+import { test, run, watchedPage, screenshot, assert, assertNoHorizontalOverflow } from "./lib.mjs";
+
+const enc = encodeURIComponent;
+
+// A saved model, as the modeling layer stores one (the lead's forms will
+// save them; here one row is written directly so the model pages render).
+function insertModel(db) {
+  const answer = {
+    model: { graph: "cubic", formula: "y = 0.01 + 0.0001*N + 1e-06*N^2 + 2e-09*N^3",
+             coefficients: [0.01, 0.0001, 1e-6, 2e-9], r2: 0.999, rmse: 0.01 },
+    predictions: [{ x: 1200, y: 4.0, lo: 3.9, hi: 4.1 }], vars: ["N"],
+  };
+  const py = `import sqlite3, sys
+c = sqlite3.connect(sys.argv[1], timeout=10)
+cur = c.execute("INSERT INTO models (method, app_id, formula, request, result) VALUES ('fit', (SELECT id FROM applications WHERE name = 'matmul (example)'), ?, ?, ?)", (sys.argv[2], sys.argv[3], sys.argv[4]))
+c.commit(); print(cur.lastrowid)`;
+  return execFileSync("python3", ["-c", py, db, answer.model.formula,
+    JSON.stringify({ graph: "cubic", x: "N" }), JSON.stringify(answer)]).toString().trim();
+}
+
+test("every page, desktop and phone", async ({ server, browser }) => {
+  const mid = insertModel(server.db);
+  const runs = await server.api("GET", "/api/v1/runs?limit=1&application=" + enc("NAS BT (example)"));
+  const rid = runs.body.runs[0].id;
+  const pages = [
+    ["overview", "/"],
+    ["applications", "/applications"],
+    ["app-matmul", "/applications/" + enc("matmul (example)")],
+    ["app-bt", "/applications/" + enc("NAS BT (example)")],
+    ["app-sorted", "/applications/" + enc("matmul (example)") + "?sort=runtime&dir=desc&page=2"],
+    ["run", `/runs/${rid}`],
+    ["systems", "/systems"],
+    ["system-sp2", "/systems/" + enc("IBM SP2 (example)")],
+    ["system-sgi", "/systems/" + enc("SGI Origin2000 (example)")],
+    ["models", "/models"],
+    ["model", `/models/${mid}`],
+    ["upload", "/upload"],
+    ["not-found", "/no/such/page", 404],
+  ];
+  for (const [width, suffix] of [[1280, "1280"], [390, "390"]]) {
+    const page = await watchedPage(browser, width, width === 390 ? 844 : 900);
+    for (const [name, path, status] of pages) {
+      const url = server.base + path;
+      if (status) page.expectStatus.set(url, status);
+      const res = await page.goto(url, { waitUntil: "load" });
+      assert(res.status() === (status || 200), `${path}: HTTP ${res.status()}`);
+      assert((await page.title()).endsWith("· Prophecy"), `${path}: title ${await page.title()}`);
+      assert(await page.locator("nav[aria-label=Main] a").count() === 5, `${path}: navigation`);
+      // the stylesheet applied (the header is dark) and plots fit their box
+      const bg = await page.locator("header.top").evaluate((e) => getComputedStyle(e).backgroundColor);
+      assert(bg === "rgb(23, 32, 43)", `${path}: stylesheet not applied (${bg})`);
+      const wide = await page.$$eval("figure.plot svg, figure.plot img", (els) =>
+        els.filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).length);
+      assert(wide === 0, `${path}: ${wide} plots wider than the window`);
+      await assertNoHorizontalOverflow(page, `${path} at ${width}px`);
+      await screenshot(page, `${name}-${suffix}`);
+      page.assertClean(`${path} at ${width}px`);
+    }
+    await page.context().close();
+  }
+});
+
+test("the model page answers the stored figures and links", async ({ server, browser }) => {
+  const page = await watchedPage(browser);
+  await page.goto(server.base + "/models");
+  await page.locator("table a[href^='/models/']").first().click();
+  assert(/\/models\/\d+$/.test(page.url()), page.url());
+  const text = await page.locator("main").innerText();
+  assert(text.includes("y = 0.01 + 0.0001*N"), "formula shown");
+  assert(text.includes("Predictions") && text.includes("1200"), "stored prediction shown");
+  const json = await page.locator("a[href^='/api/v1/models/']").getAttribute("href");
+  const res = await page.request.get(server.base + json);
+  assert(res.status() === 200 && (await res.json()).method === "fit", "JSON link works");
+  page.assertClean("model page");
+  await page.context().close();
+});
+
+run();
