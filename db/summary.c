@@ -222,15 +222,20 @@ json_t *db_kernels_of_runs(db *d, const char *ids_json, struct err *err)
 /* ---- one page of runs ---------------------------------------------------- */
 
 /* The id scans, one constant per order (the statement cache is keyed by the
- * address). The filters short-circuit when 0, so an unfiltered page never
- * reads the table: the runtime and nprocs orders use covering indexes. */
+ * address). The runtime and nprocs orders follow their covering index
+ * (app_id, key, exe_id, system_id, rowid) exactly, ties broken by
+ * executable, system, then id, so a deep page skips index entries without
+ * sorting and the filters are read from the index; the filters
+ * short-circuit when 0. */
 #define PAGE_IDS(order)                                                                  \
     "SELECT id FROM runs WHERE app_id = ?1 AND (?2 = 0 OR exe_id = ?2) AND "             \
     "(?3 = 0 OR system_id = ?3) ORDER BY " order " LIMIT ?4 OFFSET ?5"
 static const char *const page_ids_sql[3][2] = {
     {PAGE_IDS("id"), PAGE_IDS("id DESC")},
-    {PAGE_IDS("nprocs, id"), PAGE_IDS("nprocs DESC, id DESC")},
-    {PAGE_IDS("runtime, id"), PAGE_IDS("runtime DESC, id DESC")},
+    {PAGE_IDS("nprocs, exe_id, system_id, id"),
+     PAGE_IDS("nprocs DESC, exe_id DESC, system_id DESC, id DESC")},
+    {PAGE_IDS("runtime, exe_id, system_id, id"),
+     PAGE_IDS("runtime DESC, exe_id DESC, system_id DESC, id DESC")},
 };
 
 static const char SQL_PAGE_ROWS[] =

@@ -89,10 +89,12 @@ struct db_page_row {
     size_t ninputs;
 };
 
-/* Reads one page of runs in the query's order (ties broken by id in the same
- * direction). The ids come from a covering index scan (schema.sql migration
- * 2), then the page's rows, inputs and kernel counts are read for those ids
- * only. Returns the number of rows in *rows (arena), or -1 with err set. */
+/* Reads one page of runs in the query's order: by id, or by nprocs or
+ * runtime with ties broken by executable, system, then id (all in the same
+ * direction), which is the order of their covering indexes (schema.sql
+ * migration 2). The ids come from that index scan, then the page's rows,
+ * inputs and kernel counts are read for those ids only. Returns the number
+ * of rows in *rows (arena), or -1 with err set. */
 int db_runs_page(db *d, const struct db_page_query *q, arena *a,
                  struct db_page_row **rows, struct err *err);
 
