@@ -85,11 +85,13 @@ static void fill(const char *path, long n)
             r[m].inputs = in[m];
             r[m].ninputs = 2;
             for (j = 0; j < 5; j++)
-                k[m][j] = (struct db_kernel){kn[j], r[m].runtime * (j + 1) / 15.0, 1, NULL};
+                k[m][j] =
+                    (struct db_kernel){kn[j], r[m].runtime * (j + 1) / 15.0, 1, NULL};
             r[m].kernels = k[m];
             r[m].nkernels = 5;
         }
-        if (db_begin(d, &e) != 0 || db_runs_insert(d, r, (size_t)m, ids, existed, &e) != 0 ||
+        if (db_begin(d, &e) != 0 ||
+            db_runs_insert(d, r, (size_t)m, ids, existed, &e) != 0 ||
             db_commit(d, &e) != 0) {
             fprintf(stderr, "bench_pages: %s\n", e.message);
             exit(1);
@@ -110,7 +112,8 @@ static size_t sink(char *p, size_t s, size_t n, void *u)
 }
 
 /* Median and p90 of reps GETs of url on one keep-alive connection. */
-static void measure(CURL *c, const char *base, const char *path, int reps, const char *label)
+static void measure(CURL *c, const char *base, const char *path, int reps,
+                    const char *label)
 {
     char url[1024];
     double *t = malloc((size_t)reps * sizeof *t), med, p90;
@@ -220,7 +223,8 @@ int main(int argc, char **argv)
             keep = 1;
     }
     if (runs < 100 || reps < 5) {
-        fprintf(stderr, "usage: bench_pages [--runs N>=100] [--reps N>=5] [--prophecyd P]\n");
+        fprintf(stderr,
+                "usage: bench_pages [--runs N>=100] [--reps N>=5] [--prophecyd P]\n");
         return 64;
     }
     if (prophecyd == NULL) {
@@ -258,12 +262,14 @@ int main(int argc, char **argv)
     bare_reads(dbpath, reps, 0, 0, 1, "ceiling: bare reads of the app page, first page");
     bare_reads(dbpath, reps, runs / 2, 2, 0,
                "ceiling: bare reads, runtime order, middle page");
-    measure(c, base, "/applications/bench%20app", reps, "app page, first page (default order)");
+    measure(c, base, "/applications/bench%20app", reps,
+            "app page, first page (default order)");
     {
         char path[256];
         snprintf(path, sizeof path, "/applications/bench%%20app?page=%ld", runs / 100);
         measure(c, base, path, reps, "app page, middle page (page runs/100)");
-        snprintf(path, sizeof path, "/applications/bench%%20app?page=%ld", (runs + 49) / 50);
+        snprintf(path, sizeof path, "/applications/bench%%20app?page=%ld",
+                 (runs + 49) / 50);
         measure(c, base, path, reps, "app page, last page");
         measure(c, base, "/applications/bench%20app?sort=runtime&dir=desc", reps,
                 "app page, sorted by runtime (desc), first page");
@@ -275,8 +281,8 @@ int main(int argc, char **argv)
         measure(c, base, path, reps, "app page, sorted by nprocs, middle page");
         measure(c, base, "/applications/bench%20app?system=system-a", reps,
                 "app page, filtered by system, first page");
-        snprintf(path, sizeof path,
-                 "/applications/bench%%20app?system=system-a&page=%ld", runs / 200);
+        snprintf(path, sizeof path, "/applications/bench%%20app?system=system-a&page=%ld",
+                 runs / 200);
         measure(c, base, path, reps, "app page, filtered by system, middle page");
     }
     measure(c, base, "/", reps, "overview");

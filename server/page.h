@@ -72,6 +72,19 @@ int page_error(struct req *r, const struct err *e);
 /* The same page as a malloc'd body (for http_error); NULL on out of memory. */
 char *page_error_html(const struct err *e, int status, size_t *len);
 
+/* ---- cross-site protection of forms that write (docs/web.md) ------------- */
+
+/* A CSRF token for a hidden field named "csrf": "TIME.HMAC", HMAC-SHA256
+ * under the server's random per-process secret (struct app). Arena string. */
+const char *page_csrf_token(struct req *r);
+/* Checks a submitted CSRF token: made by this server process, at most 24 h
+ * old. Returns 0, or -1 with a 403 "forbidden" error. */
+int page_check_csrf(struct req *r, const char *token, struct err *err);
+/* Refuses a request the browser marks as cross-site: Sec-Fetch-Site other
+ * than same-origin, or an Origin other than http(s):// + Host, when sent.
+ * Returns 0, or -1 with a 403 "forbidden" error. */
+int page_check_origin(struct req *r, struct err *err);
+
 /* ---- shared pieces for modeling pages -------------------------------------- */
 
 /* Renders the key figures of a modeling answer (server/modeling.h): its

@@ -7,11 +7,8 @@
  * all-or-nothing job, so a rejected form stores nothing. Errors are shown
  * next to the field the error names, with the values kept.
  *
- * Cross-site requests are refused three ways (docs/web.md): the browser's
- * Sec-Fetch-Site must say same-origin and Origin must match Host when they
- * are sent, and the form must carry a CSRF token: "TIME.HMAC" where HMAC is
- * HMAC-SHA256(server secret, "csrf:" TIME), valid for CSRF_MAX_AGE. The
- * secret is random per server process (struct app).
+ * Cross-site requests are refused by page_check_origin and page_check_csrf
+ * (server/page.h, docs/web.md).
  */
 #include "common/sha256.h"
 #include "db/runs.h"
@@ -27,11 +24,8 @@
 #include <string.h>
 #include <time.h>
 
-#define CSRF_MAX_AGE (24 * 3600) /* seconds a rendered form stays valid */
-#define MAX_LINES 10000          /* lines of one inputs/kernels/metrics box */
-#define SHOW_IDS 100             /* stored runs listed after a CSV upload */
-
-/* ---- CSRF ------------------------------------------------------------------------ */
+#define MAX_LINES 10000 /* lines of one inputs/kernels/metrics box */
+#define SHOW_IDS 100    /* stored runs listed after a CSV upload */
 
 static void hex(const uint8_t *d, size_t n, char *out)
 {
@@ -42,72 +36,6 @@ static void hex(const uint8_t *d, size_t n, char *out)
         out[2 * i + 1] = digits[d[i] & 15];
     }
     out[2 * n] = '\0';
-}
-
-static void csrf_mac(const struct app *app, long long t, char out[2 * SHA256_LEN + 1])
-{
-    char msg[48];
-    uint8_t mac[SHA256_LEN];
-    int n = snprintf(msg, sizeof msg, "csrf:%lld", t);
-    hmac_sha256(app->secret, sizeof app->secret, msg, (size_t)n, mac);
-    hex(mac, SHA256_LEN, out);
-}
-
-static const char *csrf_token(struct req *r)
-{
-    char mac[2 * SHA256_LEN + 1];
-    long long t = (long long)time(NULL);
-    csrf_mac(r->app, t, mac);
-    return arena_printf(r->arena, "%lld.%s", t, mac);
-}
-
-static int csrf_check(struct req *r, const char *token, struct err *err)
-{
-    char mac[2 * SHA256_LEN + 1], *end;
-    long long t, now = (long long)time(NULL);
-    if (token == NULL || *token == '\0')
-        return err_set(err, 403, "forbidden", NULL,
-                       "the form has no CSRF token; load the upload page and submit it "
-                       "from there");
-    errno = 0;
-    t = strtoll(token, &end, 10);
-    if (*end != '.' || errno == ERANGE || strlen(end + 1) != 2 * SHA256_LEN)
-        return err_set(err, 403, "forbidden", NULL, "the form's CSRF token is malformed");
-    csrf_mac(r->app, t, mac);
-    if (!ct_equal((const uint8_t *)mac, (const uint8_t *)end + 1, 2 * SHA256_LEN))
-        return err_set(
-            err, 403, "forbidden", NULL,
-            "the form's CSRF token is not valid (the server may have restarted): "
-            "submit the form again");
-    if (t > now + 300 || now - t > CSRF_MAX_AGE)
-        return err_set(err, 403, "forbidden", NULL,
-                       "the form has expired: submit it again");
-    return 0;
-}
-
-/* Refuses a request a browser marks as coming from another site. */
-static int same_origin(struct req *r, struct err *err)
-{
-    const char *site = http_header(r, "Sec-Fetch-Site");
-    const char *origin = http_header(r, "Origin"), *host = http_header(r, "Host");
-    if (site != NULL && strcmp(site, "same-origin") != 0)
-        return err_set(err, 403, "forbidden", NULL,
-                       "cross-site form submissions are refused (Sec-Fetch-Site: %.40s)",
-                       site);
-    if (origin != NULL) {
-        const char *o = origin;
-        if (strncmp(o, "http://", 7) == 0)
-            o += 7;
-        else if (strncmp(o, "https://", 8) == 0)
-            o += 8;
-        else
-            o = NULL;
-        if (o == NULL || host == NULL || strcmp(o, host) != 0)
-            return err_set(err, 403, "forbidden", NULL,
-                           "cross-origin form submissions are refused (Origin: %.100s)",
-                           origin);
-    }
-    return 0;
 }
 
 /* ---- the page ---------------------------------------------------------------------- */
@@ -210,7 +138,7 @@ static void input_field(struct page *p, const char *form, const struct field_def
 static void hidden_fields(struct page *p, struct req *r, int with_id)
 {
     page_puts(p, "<input type=\"hidden\" name=\"csrf\" value=\"");
-    page_attr(p, csrf_token(r));
+    page_attr(p, page_csrf_token(r));
     page_puts(p, "\">");
     if (with_id) {
         /* A fresh client id per rendered form: submitting the same form twice
@@ -508,7 +436,7 @@ static struct web_upload *begin_upload(struct req *r, int which)
         return NULL;
     }
     u->which = which;
-    if (same_origin(r, &e) != 0) {
+    if (page_check_origin(r, &e) != 0) {
         page_error(r, &e);
         return NULL;
     }
@@ -517,7 +445,7 @@ static struct web_upload *begin_upload(struct req *r, int which)
         page_error(r, &e);
         return NULL;
     }
-    if (csrf_check(r, form_get(&u->form, "csrf"), &e) != 0 ||
+    if (page_check_csrf(r, form_get(&u->form, "csrf"), &e) != 0 ||
         http_check_token(r, form_get(&u->form, "token"), "token", &e) != 0) {
         upload_page(r, e.status, which, &u->form, &e);
         return NULL;
