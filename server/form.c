@@ -55,6 +55,9 @@ static char *url_decode(arena *a, const char *s, size_t n, size_t *outlen,
             i += 2;
         } else if (s[i] == '+') {
             *o++ = ' ';
+        } else if (s[i] == '\0') {
+            err_set(err, 400, "bad_form", NULL, "a NUL byte in the %s of a field", what);
+            return NULL;
         } else {
             *o++ = s[i];
         }
@@ -152,7 +155,7 @@ static char *param_value(arena *a, const char **pp, const char *end, size_t max)
         while (p < end && *p != '"') {
             if (*p == '\\' && p + 1 < end)
                 p++;
-            if (n == max)
+            if (n == max || *p == '\0')
                 return NULL;
             out[n++] = *p++;
         }
@@ -161,7 +164,7 @@ static char *param_value(arena *a, const char **pp, const char *end, size_t max)
         p++; /* closing quote */
     } else {
         while (p < end && *p != ';' && *p != ' ' && *p != '\t') {
-            if (n == max)
+            if (n == max || *p == '\0')
                 return NULL;
             out[n++] = *p++;
         }

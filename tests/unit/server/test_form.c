@@ -45,6 +45,20 @@ static void test_urlencoded_errors(void)
     size_t i;
     char *big;
 
+    /* a raw NUL byte (not %00) in a name or a value */
+    CHECK_INT(form_parse_urlencoded("a\0b=1", 5, a, &f, &e), -1);
+    CHECK_STR(e.code, "bad_form");
+    err_clear(&e);
+    CHECK_INT(form_parse_urlencoded("a=1\0", 4, a, &f, &e), -1);
+    CHECK_INT(e.status, 400);
+    err_clear(&e);
+    {
+        static const char nul_name[] =
+            "--B\r\nContent-Disposition: form-data; name=\"a\0b\"\r\n\r\nx\r\n--B--";
+        CHECK_INT(form_parse_multipart(nul_name, sizeof nul_name - 1, "B", a, &f, &e),
+                  -1);
+        CHECK_INT(e.status, 400);
+    }
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err_clear(&e);
         CHECK_INT(form_parse_urlencoded(bad[i], strlen(bad[i]), a, &f, &e), -1);
