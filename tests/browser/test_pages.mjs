@@ -79,4 +79,23 @@ test("the model page answers the stored figures and links", async ({ server, bro
   await page.context().close();
 });
 
+test("long names without spaces do not widen a phone's page", async ({ server, browser }) => {
+  const app = "A".repeat(250), sys = "S".repeat(250), exe = "E".repeat(250);
+  const up = await server.api("POST", "/api/v1/runs", {
+    runs: [2, 4].map((p) => ({ application: app, executable: exe, system: sys, nprocs: p,
+                               runtime: 1 / p, inputs: { ["N".repeat(200)]: 1 },
+                               kernels: [{ name: "K".repeat(250), time: 0.5 / p }] })),
+  });
+  assert(up.status === 201, `upload ${up.status}`);
+  const page = await watchedPage(browser, 390, 844);
+  for (const path of ["/", "/applications", "/applications/" + app, "/systems/" + sys,
+                      `/runs/${up.body.ids[0]}`]) {
+    await page.goto(server.base + path);
+    await assertNoHorizontalOverflow(page, `${path.slice(0, 40)}… at 390px`);
+    page.assertClean(path.slice(0, 40));
+  }
+  await screenshot(page, "long-names-390");
+  await page.context().close();
+});
+
 run();
