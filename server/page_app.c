@@ -81,14 +81,13 @@ static double input_of(const struct cfg *c, const char *name, int *has)
     return *has ? json_number_value(v) : 0;
 }
 
-/* "N=1000, L=1024" for the inputs of c except `skip`; escaped. */
-static void inputs_text(struct page *p, struct buf *b, const struct cfg *c,
-                        const char *skip)
+/* "N=1000, L=1024" for the inputs of c except `skip` (plain text: plot
+ * labels are escaped by the SVG renderer). */
+static void inputs_text(struct buf *b, const struct cfg *c, const char *skip)
 {
     const char *key;
     json_t *v;
     int first = 1;
-    (void)p;
     json_object_foreach(c->inputs, key, v)
     {
         if (skip && strcmp(key, skip) == 0)
@@ -202,7 +201,7 @@ static int scaling_plot(struct page *p, arena *a, const struct view *v,
         if (strcmp(xname, "nprocs") != 0)
             buf_printf(&label, "P=%lld%s", c0->c->nprocs,
                        json_object_size(c0->inputs) > 1 ? ", " : "");
-        inputs_text(p, &label, c0, strcmp(xname, "nprocs") == 0 ? NULL : xname);
+        inputs_text(&label, c0, strcmp(xname, "nprocs") == 0 ? NULL : xname);
         lbl = arena_strdup(a, buf_str(&label));
         series[k].label = lbl && *lbl ? lbl : "runs";
         series[k].points = pts;
@@ -291,9 +290,8 @@ static size_t members(arena *a, const struct cfg *cfgs, size_t n, const char *xn
 
 /* ---- kernel breakdown -------------------------------------------------------------- */
 
-static void kernel_breakdown(struct page *p, struct req *r, const struct cfg *cfgs,
-                             const long long *run_ids, const char **cats, size_t nbars,
-                             const char *subtitle)
+static void kernel_breakdown(struct page *p, struct req *r, const long long *run_ids,
+                             const char **cats, size_t nbars, const char *subtitle)
 {
     struct err e = {0};
     struct buf ids, svg;
@@ -302,7 +300,6 @@ static void kernel_breakdown(struct page *p, struct req *r, const struct cfg *cf
     size_t ncomp = 0, i, c, other = (size_t)-1;
     double *values;
     db *d;
-    (void)cfgs;
 
     buf_init(&ids, 1 << 16);
     buf_putc(&ids, '[');
@@ -446,7 +443,7 @@ static void plots(struct page *p, struct req *r, struct view *v,
             buf_printf(&lb, "%s on %s", c0->c->executable, c0->c->system);
             if (json_object_size(c0->inputs) > 0) {
                 buf_puts(&lb, ", ");
-                inputs_text(p, &lb, c0, NULL);
+                inputs_text(&lb, c0, NULL);
             }
         } else {
             /* No processor series: the most recent configurations. */
@@ -473,7 +470,7 @@ static void plots(struct page *p, struct req *r, struct view *v,
                       "executable on one system at two or more processor counts (or "
                       "input values) with everything else fixed.</p>\n");
         if (nbars > 0)
-            kernel_breakdown(p, r, cfgs, ids, cats, nbars, sub);
+            kernel_breakdown(p, r, ids, cats, nbars, sub);
     }
     for (i = 0; i < (size_t)nc; i++)
         json_decref(cfgs[i].inputs);
