@@ -156,3 +156,42 @@ CREATE TABLE tokens (
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
     revoked_at TEXT
 );
+
+-- migration 2
+-- One row per configuration of an application (executable, system, nprocs
+-- and the exact inputs) with the count, sum, min and max of its runtimes and
+-- its latest run. Kept by db_runs_insert in the same transaction as the run,
+-- so the dashboard's scaling plots, run counts and kernel breakdowns read a
+-- few rows per configuration instead of every run (an application page over
+-- 100,000 runs stays within milliseconds). `inputs` is the canonical JSON
+-- object of the run's inputs, keys in name order, as SQLite's
+-- json_group_object writes it (the same expression fills it on both paths).
+CREATE TABLE run_configs (
+    id          INTEGER PRIMARY KEY,
+    app_id      INTEGER NOT NULL REFERENCES applications(id),
+    exe_id      INTEGER NOT NULL REFERENCES executables(id),
+    system_id   INTEGER NOT NULL REFERENCES systems(id),
+    nprocs      INTEGER NOT NULL,
+    inputs      TEXT NOT NULL,
+    runs        INTEGER NOT NULL,
+    sum_runtime REAL NOT NULL,
+    min_runtime REAL NOT NULL,
+    max_runtime REAL NOT NULL,
+    last_run_id INTEGER NOT NULL,
+    UNIQUE (app_id, exe_id, system_id, nprocs, inputs)
+);
+INSERT INTO run_configs (app_id, exe_id, system_id, nprocs, inputs, runs, sum_runtime,
+                         min_runtime, max_runtime, last_run_id)
+SELECT app_id, exe_id, system_id, nprocs, inputs, count(*), sum(runtime), min(runtime),
+       max(runtime), max(id)
+FROM (SELECT r.id, r.app_id, r.exe_id, r.system_id, r.nprocs, r.runtime,
+             (SELECT coalesce(json_group_object(name, value), '{}') FROM
+                 (SELECT name, value FROM run_inputs i WHERE i.run_id = r.id
+                  ORDER BY name)) AS inputs
+      FROM runs r)
+GROUP BY app_id, exe_id, system_id, nprocs, inputs;
+-- The application page's runs table pages through one application's runs
+-- sorted by runtime or processors; covering (with the filter columns), so a
+-- deep page skips index entries without touching the table.
+CREATE INDEX runs_page_runtime ON runs (app_id, runtime, exe_id, system_id);
+CREATE INDEX runs_page_nprocs ON runs (app_id, nprocs, exe_id, system_id);

@@ -1,5 +1,6 @@
 /* sha256: straightforward FIPS 180-4 implementation; see sha256.h. */
 #include "common/sha256.h"
+#include "common/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -71,6 +72,36 @@ void sha256(const void *data, size_t n, uint8_t out[SHA256_LEN])
         out[4 * i + 2] = (uint8_t)(h[i] >> 8);
         out[4 * i + 3] = (uint8_t)h[i];
     }
+}
+
+int hmac_sha256(const void *key, size_t klen, const void *data, size_t n,
+                uint8_t out[SHA256_LEN])
+{
+    uint8_t k[64], inner[SHA256_LEN], outer[64 + SHA256_LEN];
+    uint8_t *msg;
+    size_t i;
+
+    memset(k, 0, sizeof k);
+    if (klen > sizeof k)
+        sha256(key, klen, k);
+    else if (klen > 0)
+        memcpy(k, key, klen);
+    msg = xmalloc(64 + n);
+    if (msg == NULL) {
+        memset(out, 0, SHA256_LEN);
+        return -1;
+    }
+    for (i = 0; i < 64; i++)
+        msg[i] = k[i] ^ 0x36;
+    if (n > 0)
+        memcpy(msg + 64, data, n);
+    sha256(msg, 64 + n, inner);
+    xfree(msg);
+    for (i = 0; i < 64; i++)
+        outer[i] = k[i] ^ 0x5c;
+    memcpy(outer + 64, inner, SHA256_LEN);
+    sha256(outer, sizeof outer, out);
+    return 0;
 }
 
 int ct_equal(const uint8_t *a, const uint8_t *b, size_t n)

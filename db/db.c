@@ -15,7 +15,7 @@
 
 extern const char db_schema_sql[];
 
-#define STMT_CACHE 96
+#define STMT_CACHE 160
 
 struct stmt_slot {
     const char *sql;

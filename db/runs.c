@@ -10,6 +10,7 @@
 #include "common/buf.h"
 #include "db/catalog.h"
 #include "common/xalloc.h"
+#include "db/summary.h"
 
 #include <pthread.h>
 #include <sqlite3.h>
@@ -205,6 +206,8 @@ int db_runs_insert(db *d, const struct db_run *runs, size_t n, long long *ids,
             if (step_done(d, st, err) != 0)
                 return -1;
         }
+        if (db_summary_add_run(d, id, err) != 0)
+            return -1;
     }
     return 0;
 }

@@ -43,7 +43,8 @@ struct db_run {
     size_t nkernels;
 };
 
-/* Stores n runs (inside the caller's transaction). For each run, ids[i] gets
+/* Stores n runs (inside the caller's transaction) and adds each to its
+ * configuration summary (db/summary.h). For each run, ids[i] gets
  * the stored id and existed[i] 1 when a run with the same uid was already
  * stored (nothing new is written for it). Returns 0 or -1 with err set; on -1
  * the caller rolls back. */

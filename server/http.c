@@ -4,6 +4,7 @@
 #include "common/xalloc.h"
 #include "db/catalog.h"
 #include "server/api_error.h"
+#include "server/page.h"
 #include "server/routes.h"
 
 #include <arpa/inet.h>
@@ -49,12 +50,23 @@ int http_json(struct req *r, int status, json_t *v)
     return 0;
 }
 
+/* Pages answer errors as pages; so does any unknown path outside the API
+ * (a mistyped dashboard URL), while /api/ stays JSON. */
+static int wants_html(const struct req *r)
+{
+    if (r->route != NULL)
+        return (r->route->flags & R_HTML) != 0;
+    return r->path == NULL || strncmp(r->path, "/api/", 5) != 0;
+}
+
 int http_error(struct req *r, const struct err *e)
 {
     char *body;
     size_t len;
     int status;
 
+    if (wants_html(r))
+        return page_error(r, e);
     status = api_error_json(e, &body, &len);
     r->status = status;
     r->content_type = "application/json";
@@ -64,6 +76,13 @@ int http_error(struct req *r, const struct err *e)
     r->resp_len = body ? len : strlen(r->resp);
     r->resp_free = body != NULL;
     return 0;
+}
+
+int http_redirect(struct req *r, const char *location)
+{
+    r->extra_header[0] = "Location";
+    r->extra_header[1] = location;
+    return http_body(r, 303, "text/plain; charset=utf-8", "See Other\n", 10);
 }
 
 static int hexval(int c)
@@ -177,27 +196,67 @@ json_t *http_body_json(struct req *r, struct err *err)
     return v;
 }
 
-/* Looks the presented token up; sets r->token_name when valid. */
-static int check_token(struct req *r)
+/* Looks token up; sets r->token_name when it is an active token. */
+static void lookup_token(struct req *r, const char *token, size_t len)
 {
-    const char *auth = http_header(r, "Authorization");
     uint8_t hash[SHA256_LEN];
     struct err e = {0};
     char *name;
     db *d;
 
-    if (auth == NULL || strncmp(auth, "Bearer ", 7) != 0)
-        return 0;
-    auth += 7;
-    while (*auth == ' ')
-        auth++;
-    sha256(auth, strlen(auth), hash);
+    sha256(token, len, hash);
     d = db_pool_get(r->app->pool);
     name = db_token_check(d, hash, &e);
     db_pool_put(r->app->pool, d);
     if (name) {
         r->token_name = arena_strdup(r->arena, name);
         xfree(name);
+    }
+}
+
+/* Decodes standard base64 (with padding) into out; returns the length or -1. */
+static long base64_decode(const char *s, char *out, size_t outsz)
+{
+    static const char alphabet[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    unsigned acc = 0;
+    int bits = 0;
+    size_t n = 0;
+    for (; *s && *s != '='; s++) {
+        const char *c = strchr(alphabet, *s);
+        if (c == NULL)
+            return -1;
+        acc = (acc << 6) | (unsigned)(c - alphabet);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            if (n + 1 >= outsz)
+                return -1;
+            out[n++] = (char)((acc >> bits) & 0xff);
+        }
+    }
+    out[n] = '\0';
+    return (long)n;
+}
+
+/* Reads the Authorization header: "Bearer TOKEN", or "Basic" with the token
+ * as the password (browsers, --protect-reads). */
+static int check_token(struct req *r)
+{
+    const char *auth = http_header(r, "Authorization");
+    if (auth == NULL)
+        return 0;
+    if (strncmp(auth, "Bearer ", 7) == 0) {
+        auth += 7;
+        while (*auth == ' ')
+            auth++;
+        lookup_token(r, auth, strlen(auth));
+    } else if (strncmp(auth, "Basic ", 6) == 0 && strlen(auth) < 1024) {
+        char plain[800];
+        long n = base64_decode(auth + 6, plain, sizeof plain);
+        const char *colon = n > 0 ? memchr(plain, ':', (size_t)n) : NULL;
+        if (colon != NULL)
+            lookup_token(r, colon + 1, (size_t)(plain + n - colon - 1));
     }
     return 0;
 }
@@ -211,6 +270,18 @@ int http_require_token(struct req *r, struct err *err)
                        "this request needs a write token: Authorization: Bearer TOKEN "
                        "(create one with 'prophecyd token create NAME')");
     return err_set(err, 401, "unauthorized", NULL, "unknown or revoked token");
+}
+
+int http_check_token(struct req *r, const char *token, const char *field, struct err *err)
+{
+    if (token == NULL || *token == '\0')
+        return err_set(err, 401, "unauthorized", field,
+                       "a write token is needed (create one with 'prophecyd token "
+                       "create NAME')");
+    lookup_token(r, token, strlen(token));
+    if (r->token_name == NULL)
+        return err_set(err, 401, "unauthorized", field, "unknown or revoked token");
+    return 0;
 }
 
 /* ---- deferred writes --------------------------------------------------- */
@@ -345,8 +416,14 @@ static void dispatch(struct req *r)
         return;
     }
     check_token(r);
-    if ((r->route->flags & R_WRITE) || r->app->cfg->protect_reads) {
+    if ((r->route->flags & R_WRITE) ||
+        (r->app->cfg->protect_reads && !(r->route->flags & R_PUBLIC))) {
         if (http_require_token(r, &e) != 0) {
+            /* A browser asks for the token (as the password) on a page. */
+            if (r->route->flags & R_HTML) {
+                r->extra_header[0] = "WWW-Authenticate";
+                r->extra_header[1] = "Basic realm=\"Prophecy\", charset=\"UTF-8\"";
+            }
             http_error(r, &e);
             return;
         }
@@ -414,6 +491,8 @@ int http_start(struct app *app, struct err *err)
     struct sockaddr_in addr;
     const union MHD_DaemonInfo *info;
 
+    if (random_bytes(app->secret, sizeof app->secret) != 0)
+        return err_set(err, 500, "random", NULL, "no randomness for the form secret");
     memset(&addr, 0, sizeof addr);
     addr.sin_family = AF_INET;
     addr.sin_port = htons((uint16_t)cfg->port);

@@ -40,14 +40,17 @@ struct app {
     db_writer *writer;
     db_pool *pool;
     struct MHD_Daemon *daemon;
-    int port; /* the port actually bound (for --listen host:0) */
+    int port;                 /* the port actually bound (for --listen host:0) */
+    unsigned char secret[32]; /* random per process; keys the forms' CSRF tokens */
 };
 
 struct req;
 typedef int (*handler_fn)(struct req *r);
 
 enum route_flags {
-    R_WRITE = 1, /* needs a write token */
+    R_WRITE = 1,  /* needs a write token */
+    R_HTML = 2,   /* a dashboard page: errors are HTML pages, not JSON */
+    R_PUBLIC = 4, /* open even with --protect-reads (static assets) */
 };
 
 struct route {
@@ -82,9 +85,9 @@ struct req {
 
     /* deferred write */
     struct db_job job;
-    handler_fn finish; /* builds the response once the job is done */
-    int state;         /* REQ_NEW, REQ_WAITING, REQ_DONE */
-    void *ctx;         /* handler's own state between the two halves */
+    handler_fn finish;   /* builds the response once the job is done */
+    int state;           /* REQ_NEW, REQ_WAITING, REQ_DONE */
+    void *ctx;           /* handler's own state between the two halves */
 };
 
 enum { REQ_NEW = 0, REQ_WAITING = 1, REQ_DONE = 2 };
@@ -98,8 +101,11 @@ void http_stop(struct app *app, int timeout_ms);
 
 /* Responds with a JSON value (takes ownership of v) and status. Returns 0. */
 int http_json(struct req *r, int status, json_t *v);
-/* Responds with an error as JSON. Returns 0. */
+/* Responds with an error: JSON, or an HTML page for R_HTML routes and for
+ * unknown paths outside /api/. Returns 0. */
 int http_error(struct req *r, const struct err *e);
+/* Redirects (303 See Other) to location (arena or static). Returns 0. */
+int http_redirect(struct req *r, const char *location);
 /* Responds with text of the given type; body must live in the arena or be
  * static. Returns 0. */
 int http_body(struct req *r, int status, const char *content_type, const char *body,
@@ -116,8 +122,17 @@ const char *http_header(struct req *r, const char *name);
 /* Parses the body as JSON (content type must be application/json). Returns a
  * new reference, or NULL with a 400 error. */
 json_t *http_body_json(struct req *r, struct err *err);
-/* Requires a valid write token (or records a 401); returns 0 or -1. */
+/* Requires a valid write token (or records a 401); returns 0 or -1. The
+ * token comes from "Authorization: Bearer TOKEN", or from HTTP Basic
+ * authentication with the token as the password (how a browser sends it for
+ * the pages of a server run with --protect-reads). */
 int http_require_token(struct req *r, struct err *err);
+/* Checks a token given in a form field with the same rule as the
+ * Authorization header (hash, constant-time compare against every active
+ * token); sets r->token_name. Returns 0, or -1 with a 401 error naming
+ * `field`. */
+int http_check_token(struct req *r, const char *token, const char *field,
+                     struct err *err);
 
 /* Queues fn(conn, arg) on the writer; when it completes, finish(r) is called
  * on a pool thread to build the response, whatever the outcome: when

@@ -35,6 +35,20 @@ static const struct route table[] = {
     {"GET",    "/api/v1/models/{}/predict",           api_model_predict,   0},
     {"GET",    "/api/v1/predict",                     api_predict,         0},
     {"GET",    "/plots/{}",                           api_plot,            0},
+
+    /* The web dashboard (server/page_*.c, docs/web.md). */
+    {"GET",    "/",                                   page_overview,       R_HTML},
+    {"GET",    "/applications",                       page_apps,           R_HTML},
+    {"GET",    "/applications/{}",                    page_app,            R_HTML},
+    {"GET",    "/runs/{}",                            page_run,            R_HTML},
+    {"GET",    "/systems",                            page_systems,        R_HTML},
+    {"GET",    "/systems/{}",                         page_system,         R_HTML},
+    {"GET",    "/models",                             page_models,         R_HTML},
+    {"GET",    "/models/{}",                          page_model,          R_HTML},
+    {"GET",    "/upload",                             page_upload,         R_HTML},
+    {"POST",   "/upload/run",                         page_upload_run,     R_HTML},
+    {"POST",   "/upload/csv",                         page_upload_csv,     R_HTML},
+    {"GET",    "/static/{}",                          page_static,         R_HTML | R_PUBLIC},
 };
 /* clang-format on */
 
@@ -89,4 +103,16 @@ const struct route *routes_match(struct req *r, int *method_mismatch)
         return &table[i];
     }
     return NULL;
+}
+
+int routes_serves(const char *method, const char *path)
+{
+    size_t i;
+    const char *caps[REQ_MAX_PARAMS];
+    int ncap;
+    for (i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(table[i].method, method) == 0 &&
+            match(table[i].pattern, path, NULL, caps, &ncap))
+            return 1;
+    return 0;
 }

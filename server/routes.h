@@ -10,6 +10,10 @@
  * when the path exists with another method. */
 const struct route *routes_match(struct req *r, int *method_mismatch);
 
+/* Returns 1 when some route answers method on path (a page shows a link or
+ * an image only where the server serves it), else 0. */
+int routes_serves(const char *method, const char *path);
+
 /* Handlers, by module. */
 int api_health(struct req *r);
 int api_runs_post(struct req *r);
@@ -39,5 +43,19 @@ int api_model_get(struct req *r);
 int api_model_predict(struct req *r);
 int api_predict(struct req *r);
 int api_plot(struct req *r);
+
+/* The web dashboard. */
+int page_overview(struct req *r);
+int page_apps(struct req *r);
+int page_app(struct req *r);
+int page_run(struct req *r);
+int page_systems(struct req *r);
+int page_system(struct req *r);
+int page_models(struct req *r);
+int page_model(struct req *r);
+int page_upload(struct req *r);
+int page_upload_run(struct req *r);
+int page_upload_csv(struct req *r);
+int page_static(struct req *r);
 
 #endif

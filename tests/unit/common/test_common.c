@@ -130,6 +130,25 @@ static void test_sha256(void)
     CHECK(ct_equal(d, e, SHA256_LEN));
 }
 
+/* RFC 4231 test cases 1, 2 and 6 (a key longer than the block is hashed). */
+static void test_hmac_sha256(void)
+{
+    uint8_t key[131], d[SHA256_LEN];
+    const char *m6 = "Test Using Larger Than Block-Size Key - Hash Key First";
+    char h[65];
+    memset(key, 0x0b, 20);
+    CHECK_INT(hmac_sha256(key, 20, "Hi There", 8, d), 0);
+    hex(d, h);
+    CHECK_STR(h, "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+    CHECK_INT(hmac_sha256("Jefe", 4, "what do ya want for nothing?", 28, d), 0);
+    hex(d, h);
+    CHECK_STR(h, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+    memset(key, 0xaa, sizeof key);
+    CHECK_INT(hmac_sha256(key, sizeof key, m6, strlen(m6), d), 0);
+    hex(d, h);
+    CHECK_STR(h, "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+}
+
 static void test_utf8(void)
 {
     unsigned cp = 0;
@@ -151,6 +170,7 @@ int main(void)
 {
     RUN(test_utf8);
     RUN(test_sha256);
+    RUN(test_hmac_sha256);
     RUN(test_err_first_wins);
     RUN(test_err_truncation_keeps_utf8);
     RUN(test_buf_limit_is_sticky);

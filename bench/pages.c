@@ -1,0 +1,306 @@
+/* bench_pages: latency of the dashboard's pages over HTTP with 100,000 runs
+ * of one application, next to the machine's ceiling measured in the same run.
+ *
+ * The database: one application, one executable, two systems, processors
+ * 1..64 (7 values), input N (10 values) and L, 5 kernels per run: 140
+ * configurations of ~714 repeated runs each. The real prophecyd serves it;
+ * one keep-alive libcurl client asks each URL many times (after a warm-up)
+ * and the median and 90th percentile are printed.
+ *
+ * Ceilings in the same run: a trivial request through the same server
+ * (GET /api/v1/health: HTTP and routing, no page), and the bare database
+ * reads the application page needs (the summaries, the run count, one page
+ * of runs, the configurations), called directly on a connection: what is
+ * left for rendering HTML and SVG is the difference. For comparison, the
+ * API's application read (db_app_get), which aggregates over every run.
+ * Usage: bench_pages [--runs N] [--reps N] [--prophecyd PATH] [--keep]
+ * (--keep leaves the database in /tmp for inspection).
+ */
+#include "common/arena.h"
+#include "db/catalog.h"
+#include "db/db.h"
+#include "db/runs.h"
+#include "db/summary.h"
+
+#include <curl/curl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double pct(double *v, int n, double q)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[(int)(q * (n - 1) + 0.5)];
+}
+
+static void fill(const char *path, long n)
+{
+    static const char *kn[5] = {"init", "rhs", "solve", "exchange", "final"};
+    struct err e = {0};
+    struct db_options opt = {DB_SYNC_OFF, 0, 10000};
+    db *d;
+    long i;
+    unsigned seed = 12345;
+
+    if (db_open(&d, path, &opt, &e) != 0) {
+        fprintf(stderr, "bench_pages: %s\n", e.message);
+        exit(1);
+    }
+    for (i = 0; i < n;) {
+        struct db_run r[1000];
+        struct db_kv in[1000][2];
+        struct db_kernel k[1000][5];
+        long long ids[1000];
+        int existed[1000], j, m = 0;
+        for (; m < 1000 && i < n; m++, i++) {
+            int np = 1 << (i % 7), N = 100 * (1 + (int)((i / 7) % 10));
+            double base = 1e-9 * N * N * N / np + 0.01 * np;
+            seed = seed * 1103515245u + 12345u;
+            memset(&r[m], 0, sizeof r[m]);
+            r[m].application = "bench app";
+            r[m].executable = "bench.x";
+            r[m].system = (i / 70) % 2 ? "system-a" : "system-b";
+            r[m].nprocs = np;
+            r[m].runtime = base * (0.95 + 0.1 * ((seed >> 8) & 0xffff) / 65535.0);
+            r[m].submitter = "bench";
+            in[m][0] = (struct db_kv){"N", N};
+            in[m][1] = (struct db_kv){"L", 1024};
+            r[m].inputs = in[m];
+            r[m].ninputs = 2;
+            for (j = 0; j < 5; j++)
+                k[m][j] =
+                    (struct db_kernel){kn[j], r[m].runtime * (j + 1) / 15.0, 1, NULL};
+            r[m].kernels = k[m];
+            r[m].nkernels = 5;
+        }
+        if (db_begin(d, &e) != 0 ||
+            db_runs_insert(d, r, (size_t)m, ids, existed, &e) != 0 ||
+            db_commit(d, &e) != 0) {
+            fprintf(stderr, "bench_pages: %s\n", e.message);
+            exit(1);
+        }
+    }
+    db_close(d);
+}
+
+struct body {
+    size_t len;
+};
+
+static size_t sink(char *p, size_t s, size_t n, void *u)
+{
+    (void)p;
+    ((struct body *)u)->len += s * n;
+    return s * n;
+}
+
+/* Median and p90 of reps GETs of url on one keep-alive connection. */
+static void measure(CURL *c, const char *base, const char *path, int reps,
+                    const char *label)
+{
+    char url[1024];
+    double *t = malloc((size_t)reps * sizeof *t), med, p90;
+    struct body b = {0};
+    long status = 0;
+    int i;
+
+    snprintf(url, sizeof url, "%s%s", base, path);
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, sink);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
+    for (i = 0; i < 3; i++) /* warm-up: statement caches, page cache */
+        curl_easy_perform(c);
+    for (i = 0; i < reps; i++) {
+        double t0 = now();
+        b.len = 0;
+        if (curl_easy_perform(c) != CURLE_OK) {
+            fprintf(stderr, "bench_pages: %s failed\n", url);
+            exit(1);
+        }
+        t[i] = (now() - t0) * 1e3;
+    }
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+    med = pct(t, reps, 0.5);
+    p90 = pct(t, reps, 0.9);
+    printf("%-58s %9.2f %9.2f %8zu%s\n", label, med, p90, b.len,
+           status == 200 ? "" : "  (!! not 200)");
+    free(t);
+}
+
+/* Median of the bare reads of the application page, straight on SQLite. */
+static void bare_reads(const char *path, int reps, long long offset, int sort, int desc,
+                       const char *label)
+{
+    struct err e = {0};
+    struct db_options opt = {DB_SYNC_FULL, 1, 10000};
+    double *t = malloc((size_t)reps * sizeof *t);
+    db *d;
+    int i;
+
+    if (db_open(&d, path, &opt, &e) != 0) {
+        fprintf(stderr, "bench_pages: %s\n", e.message);
+        exit(1);
+    }
+    for (i = -3; i < reps; i++) {
+        arena *a = arena_new();
+        struct db_page_row *rows;
+        struct db_config *c;
+        double t0 = now();
+        json_t *app = db_summary_app(d, "bench app", &e);
+        long long id = json_integer_value(json_object_get(app, "id"));
+        struct db_page_query q = {id, 0, 0, (enum db_sort)sort, desc, offset, 50};
+        if (app == NULL || db_summary_count(d, id, 0, 0, &e) < 0 ||
+            db_runs_page(d, &q, a, &rows, &e) != 50 ||
+            db_summary_configs(d, id, 0, 0, 2001, a, &c, &e) < 0) {
+            fprintf(stderr, "bench_pages: bare reads failed: %s\n", e.message);
+            exit(1);
+        }
+        json_decref(app);
+        arena_free(a);
+        if (i >= 0)
+            t[i] = (now() - t0) * 1e3;
+    }
+    printf("%-58s %9.2f %9.2f %8s\n", label, pct(t, reps, 0.5), pct(t, reps, 0.9), "-");
+    db_close(d);
+    free(t);
+}
+
+static void api_app_read(const char *path, int reps)
+{
+    struct err e = {0};
+    struct db_options opt = {DB_SYNC_FULL, 1, 10000};
+    double *t = malloc((size_t)reps * sizeof *t);
+    db *d;
+    int i;
+    if (db_open(&d, path, &opt, &e) != 0)
+        exit(1);
+    for (i = 0; i < reps; i++) {
+        double t0 = now();
+        json_decref(db_app_get(d, "bench app", &e));
+        t[i] = (now() - t0) * 1e3;
+    }
+    printf("%-58s %9.2f %9.2f %8s\n", "for comparison: db_app_get (aggregates every run)",
+           pct(t, reps, 0.5), pct(t, reps, 0.9), "-");
+    db_close(d);
+    free(t);
+}
+
+int main(int argc, char **argv)
+{
+    const char *prophecyd = NULL;
+    char dir[] = "/tmp/prophecy-bench-pages-XXXXXX", dbpath[600], base[64], exe[512];
+    long runs = 100000;
+    int reps = 200, i, port, keep = 0;
+    double t0;
+    pid_t pid;
+    CURL *c;
+
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
+            runs = strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+            reps = (int)strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--prophecyd") == 0 && i + 1 < argc)
+            prophecyd = argv[++i];
+        else if (strcmp(argv[i], "--keep") == 0)
+            keep = 1;
+    }
+    if (runs < 100 || reps < 5) {
+        fprintf(stderr,
+                "usage: bench_pages [--runs N>=100] [--reps N>=5] [--prophecyd P]\n");
+        return 64;
+    }
+    if (prophecyd == NULL) {
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 20);
+        exe[n > 0 ? n : 0] = '\0';
+        *(strrchr(exe, '/') ? strrchr(exe, '/') : exe) = '\0';
+        snprintf(exe + strlen(exe), 20, "/prophecyd");
+        prophecyd = exe;
+    }
+    if (mkdtemp(dir) == NULL)
+        return 1;
+    snprintf(dbpath, sizeof dbpath, "%s/pages.db", dir);
+    t0 = now();
+    fill(dbpath, runs);
+    printf("bench_pages: %ld runs of one application (140 configurations, 5 kernels "
+           "each) stored in %.1f s; %d requests per URL, one keep-alive client\n\n",
+           runs, now() - t0, reps);
+
+    port = 20000 + (int)(getpid() % 20000);
+    pid = fork();
+    if (pid == 0) {
+        char listen[64];
+        snprintf(listen, sizeof listen, "127.0.0.1:%d", port);
+        execl(prophecyd, "prophecyd", "serve", "--db", dbpath, "--listen", listen,
+              "--quiet", (char *)NULL);
+        _exit(127);
+    }
+    usleep(500000);
+    snprintf(base, sizeof base, "http://127.0.0.1:%d", port);
+    curl_global_init(CURL_GLOBAL_ALL);
+    c = curl_easy_init();
+
+    printf("%-58s %9s %9s %8s\n", "", "median ms", "p90 ms", "bytes");
+    measure(c, base, "/api/v1/health", reps, "ceiling: GET /api/v1/health (no page)");
+    bare_reads(dbpath, reps, 0, 0, 1, "ceiling: bare reads of the app page, first page");
+    bare_reads(dbpath, reps, runs / 2, 2, 0,
+               "ceiling: bare reads, runtime order, middle page");
+    measure(c, base, "/applications/bench%20app", reps,
+            "app page, first page (default order)");
+    {
+        char path[256];
+        snprintf(path, sizeof path, "/applications/bench%%20app?page=%ld", runs / 100);
+        measure(c, base, path, reps, "app page, middle page (page runs/100)");
+        snprintf(path, sizeof path, "/applications/bench%%20app?page=%ld",
+                 (runs + 49) / 50);
+        measure(c, base, path, reps, "app page, last page");
+        measure(c, base, "/applications/bench%20app?sort=runtime&dir=desc", reps,
+                "app page, sorted by runtime (desc), first page");
+        snprintf(path, sizeof path, "/applications/bench%%20app?sort=runtime&page=%ld",
+                 runs / 100);
+        measure(c, base, path, reps, "app page, sorted by runtime, middle page");
+        snprintf(path, sizeof path, "/applications/bench%%20app?sort=nprocs&page=%ld",
+                 runs / 100);
+        measure(c, base, path, reps, "app page, sorted by nprocs, middle page");
+        measure(c, base, "/applications/bench%20app?system=system-a", reps,
+                "app page, filtered by system, first page");
+        snprintf(path, sizeof path, "/applications/bench%%20app?system=system-a&page=%ld",
+                 runs / 200);
+        measure(c, base, path, reps, "app page, filtered by system, middle page");
+    }
+    measure(c, base, "/", reps, "overview");
+    measure(c, base, "/runs/1", reps, "run page");
+    measure(c, base, "/systems/system-a", reps, "system page");
+    api_app_read(dbpath, reps < 20 ? reps : 20);
+
+    curl_easy_cleanup(c);
+    curl_global_cleanup();
+    kill(pid, SIGTERM);
+    waitpid(pid, NULL, 0);
+    if (keep) {
+        printf("\nthe database is kept: %s\n", dbpath);
+    } else {
+        char cmd[700];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "bench_pages: could not remove %s\n", dir);
+    }
+    return 0;
+}

@@ -1,0 +1,367 @@
+/* summary: configuration summaries and the dashboard's reads; see summary.h.
+ *
+ * Every statement here is bounded by the number of configurations or by one
+ * page of runs; none reads all runs of an application.
+ */
+#include "db/summary.h"
+#include "common/buf.h"
+#include "db/catalog.h"
+
+#include <sqlite3.h>
+#include <string.h>
+
+/* The inputs key is computed by SQL on both paths (this insert and the
+ * migration's backfill), so the two always agree on the text. */
+static const char SQL_CONFIG_ADD[] =
+    "INSERT INTO run_configs (app_id, exe_id, system_id, nprocs, inputs, runs, "
+    "sum_runtime, min_runtime, max_runtime, last_run_id) "
+    "SELECT r.app_id, r.exe_id, r.system_id, r.nprocs, "
+    "(SELECT coalesce(json_group_object(name, value), '{}') FROM "
+    "(SELECT name, value FROM run_inputs i WHERE i.run_id = r.id ORDER BY name)), "
+    "1, r.runtime, r.runtime, r.runtime, r.id FROM runs r WHERE r.id = ?1 "
+    "ON CONFLICT (app_id, exe_id, system_id, nprocs, inputs) DO UPDATE SET "
+    "runs = runs + 1, sum_runtime = sum_runtime + excluded.sum_runtime, "
+    "min_runtime = min(min_runtime, excluded.min_runtime), "
+    "max_runtime = max(max_runtime, excluded.max_runtime), "
+    "last_run_id = max(last_run_id, excluded.last_run_id)";
+
+int db_summary_add_run(db *d, long long run_id, struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, SQL_CONFIG_ADD, err);
+    int rc;
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_int64(st, 1, run_id);
+    rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
+    return 0;
+}
+
+static const char *col_text(arena *a, sqlite3_stmt *st, int i)
+{
+    const unsigned char *t = sqlite3_column_text(st, i);
+    return t ? arena_strndup(a, (const char *)t, (size_t)sqlite3_column_bytes(st, i))
+             : NULL;
+}
+
+static const char SQL_CONFIGS[] =
+    "SELECT c.exe_id, e.name, c.system_id, s.name, c.nprocs, c.inputs, c.runs, "
+    "c.last_run_id, c.sum_runtime, c.min_runtime, c.max_runtime FROM run_configs c "
+    "JOIN executables e ON e.id = c.exe_id JOIN systems s ON s.id = c.system_id "
+    "WHERE c.app_id = ?1 AND (?2 = 0 OR c.exe_id = ?2) AND (?3 = 0 OR c.system_id = ?3) "
+    "ORDER BY c.exe_id, c.system_id, c.inputs, c.nprocs LIMIT ?4";
+
+int db_summary_configs(db *d, long long app_id, long long exe_id, long long system_id,
+                       int limit, arena *a, struct db_config **out, struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, SQL_CONFIGS, err);
+    struct db_config *c;
+    int n = 0, rc;
+
+    *out = NULL;
+    if (st == NULL)
+        return -1;
+    if (limit < 1)
+        limit = 1;
+    c = arena_alloc(a, (size_t)limit * sizeof *c);
+    if (c == NULL)
+        return err_nomem(err);
+    sqlite3_bind_int64(st, 1, app_id);
+    sqlite3_bind_int64(st, 2, exe_id);
+    sqlite3_bind_int64(st, 3, system_id);
+    sqlite3_bind_int(st, 4, limit);
+    while (n < limit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        struct db_config *x = &c[n++];
+        x->exe_id = sqlite3_column_int64(st, 0);
+        x->executable = col_text(a, st, 1);
+        x->system_id = sqlite3_column_int64(st, 2);
+        x->system = col_text(a, st, 3);
+        x->nprocs = sqlite3_column_int64(st, 4);
+        x->inputs_json = col_text(a, st, 5);
+        x->runs = sqlite3_column_int64(st, 6);
+        x->last_run_id = sqlite3_column_int64(st, 7);
+        x->sum_runtime = sqlite3_column_double(st, 8);
+        x->min_runtime = sqlite3_column_double(st, 9);
+        x->max_runtime = sqlite3_column_double(st, 10);
+        if (x->executable == NULL || x->system == NULL || x->inputs_json == NULL) {
+            sqlite3_reset(st);
+            return err_nomem(err);
+        }
+    }
+    if (n < limit && rc != SQLITE_DONE) {
+        sqlite3_reset(st);
+        return db_fail(d, err);
+    }
+    sqlite3_reset(st);
+    *out = c;
+    return n;
+}
+
+json_t *db_summary_apps(db *d, struct err *err)
+{
+    return db_query_json(
+        d,
+        "SELECT a.name, a.description, a.demo, "
+        "(SELECT count(*) FROM executables e WHERE e.app_id = a.id) AS executables, "
+        "(SELECT coalesce(sum(c.runs), 0) FROM run_configs c WHERE c.app_id = a.id) "
+        "AS runs, "
+        "(SELECT count(DISTINCT c.system_id) FROM run_configs c WHERE c.app_id = a.id) "
+        "AS systems, "
+        "(SELECT max(c.last_run_id) FROM run_configs c WHERE c.app_id = a.id) AS "
+        "last_run FROM applications a ORDER BY a.name",
+        err, "");
+}
+
+json_t *db_summary_systems(db *d, struct err *err)
+{
+    return db_query_json(
+        d,
+        "SELECT s.name, s.description, s.processor, s.cores, s.network, s.demo, "
+        "(SELECT coalesce(sum(c.runs), 0) FROM run_configs c WHERE c.system_id = s.id) "
+        "AS runs, "
+        "(SELECT count(DISTINCT c.app_id) FROM run_configs c WHERE c.system_id = s.id) "
+        "AS applications, "
+        "(SELECT count(*) FROM system_benchmarks b WHERE b.system_id = s.id) AS "
+        "benchmarks, "
+        "(SELECT count(*) FROM system_parameters p WHERE p.system_id = s.id) AS "
+        "parameters FROM systems s ORDER BY s.name",
+        err, "");
+}
+
+json_t *db_summary_app(db *d, const char *name, struct err *err)
+{
+    json_t *app, *v;
+    long long id;
+
+    app = db_query_one(d, "application",
+                       "SELECT a.id, a.name, a.description, a.demo, a.created_at, "
+                       "(SELECT coalesce(sum(c.runs), 0) FROM run_configs c WHERE "
+                       "c.app_id = a.id) AS runs FROM applications a WHERE a.name = ?1",
+                       err, "t", name);
+    if (app == NULL)
+        return NULL;
+    id = json_integer_value(json_object_get(app, "id"));
+#define ADD(key, sql)                                                                    \
+    do {                                                                                 \
+        v = db_query_json(d, sql, err, "i", id);                                         \
+        if (v == NULL) {                                                                 \
+            json_decref(app);                                                            \
+            return NULL;                                                                 \
+        }                                                                                \
+        json_object_set_new(app, key, v);                                                \
+    } while (0)
+    ADD("executables",
+        "SELECT e.id, e.name, e.compiler, e.flags, e.version, "
+        "(SELECT coalesce(sum(c.runs), 0) FROM run_configs c WHERE c.app_id = ?1 AND "
+        "c.exe_id = e.id) AS runs FROM executables e WHERE e.app_id = ?1 ORDER BY "
+        "e.name");
+    ADD("systems", "SELECT s.id, s.name, sum(c.runs) AS runs, min(c.nprocs) AS "
+                   "min_nprocs, max(c.nprocs) AS max_nprocs FROM run_configs c JOIN "
+                   "systems s ON s.id = c.system_id WHERE c.app_id = ?1 GROUP BY s.id "
+                   "ORDER BY s.name");
+    ADD("templates", "SELECT name, kernel, expression, description FROM templates "
+                     "WHERE app_id = ?1 ORDER BY name");
+#undef ADD
+    return app;
+}
+
+json_t *db_summary_system_apps(db *d, const char *system, struct err *err)
+{
+    return db_query_json(
+        d,
+        "SELECT a.name, sum(c.runs) AS runs, min(c.nprocs) AS min_nprocs, "
+        "max(c.nprocs) AS max_nprocs FROM run_configs c JOIN applications a ON "
+        "a.id = c.app_id WHERE c.system_id = (SELECT id FROM systems WHERE name = ?1) "
+        "GROUP BY a.id ORDER BY a.name",
+        err, "t", system);
+}
+
+json_t *db_recent_runs(db *d, int limit, struct err *err)
+{
+    return db_query_json(
+        d,
+        "SELECT r.id, a.name AS application, e.name AS executable, s.name AS system, "
+        "r.nprocs, r.runtime, r.created_at FROM runs r JOIN applications a ON "
+        "a.id = r.app_id JOIN executables e ON e.id = r.exe_id JOIN systems s ON "
+        "s.id = r.system_id ORDER BY r.id DESC LIMIT ?1",
+        err, "i", (long long)limit);
+}
+
+long long db_summary_count(db *d, long long app_id, long long exe_id, long long system_id,
+                           struct err *err)
+{
+    sqlite3_stmt *st =
+        db_stmt(d,
+                "SELECT coalesce(sum(runs), 0) FROM run_configs WHERE app_id = ?1 AND "
+                "(?2 = 0 OR exe_id = ?2) AND (?3 = 0 OR system_id = ?3)",
+                err);
+    long long n = -1;
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_int64(st, 1, app_id);
+    sqlite3_bind_int64(st, 2, exe_id);
+    sqlite3_bind_int64(st, 3, system_id);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    if (n < 0)
+        return db_fail(d, err);
+    return n;
+}
+
+json_t *db_kernels_of_runs(db *d, const char *ids_json, struct err *err)
+{
+    return db_query_json(d,
+                         "SELECT k.run_id, k.name, k.time FROM json_each(?1) j "
+                         "JOIN kernels k ON k.run_id = j.value ORDER BY j.key, k.seq",
+                         err, "t", ids_json);
+}
+
+/* ---- one page of runs ---------------------------------------------------- */
+
+/* The id scans, one constant per order (the statement cache is keyed by the
+ * address). The runtime and nprocs orders follow their covering index
+ * (app_id, key, exe_id, system_id, rowid) exactly, ties broken by
+ * executable, system, then id, so a deep page skips index entries without
+ * sorting and the filters are read from the index; the filters
+ * short-circuit when 0. */
+#define PAGE_IDS(order)                                                                  \
+    "SELECT id FROM runs WHERE app_id = ?1 AND (?2 = 0 OR exe_id = ?2) AND "             \
+    "(?3 = 0 OR system_id = ?3) ORDER BY " order " LIMIT ?4 OFFSET ?5"
+static const char *const page_ids_sql[3][2] = {
+    {PAGE_IDS("id"), PAGE_IDS("id DESC")},
+    {PAGE_IDS("nprocs, exe_id, system_id, id"),
+     PAGE_IDS("nprocs DESC, exe_id DESC, system_id DESC, id DESC")},
+    {PAGE_IDS("runtime, exe_id, system_id, id"),
+     PAGE_IDS("runtime DESC, exe_id DESC, system_id DESC, id DESC")},
+};
+
+static const char SQL_PAGE_ROWS[] =
+    "SELECT j.key, r.id, e.name, s.name, r.nprocs, r.runtime, r.started_at, "
+    "r.created_at, (SELECT count(*) FROM kernels k WHERE k.run_id = r.id) "
+    "FROM json_each(?1) j JOIN runs r ON r.id = j.value JOIN executables e ON "
+    "e.id = r.exe_id JOIN systems s ON s.id = r.system_id";
+static const char SQL_PAGE_INPUTS[] =
+    "SELECT j.key, i.name, i.value FROM json_each(?1) j JOIN run_inputs i ON "
+    "i.run_id = j.value ORDER BY j.key, i.name";
+
+int db_runs_page(db *d, const struct db_page_query *q, arena *a,
+                 struct db_page_row **rows, struct err *err)
+{
+    int sort = q->sort >= DB_SORT_ID && q->sort <= DB_SORT_RUNTIME ? (int)q->sort : 0;
+    int limit = q->limit >= 1 && q->limit <= 1000 ? q->limit : 50;
+    sqlite3_stmt *st = db_stmt(d, page_ids_sql[sort][q->desc ? 1 : 0], err);
+    struct db_page_row *out;
+    struct buf ids;
+    int n = 0, rc;
+
+    *rows = NULL;
+    if (st == NULL)
+        return -1;
+    out = arena_alloc(a, (size_t)limit * sizeof *out);
+    if (out == NULL)
+        return err_nomem(err);
+    buf_init(&ids, 64 * 1024);
+    buf_putc(&ids, '[');
+    sqlite3_bind_int64(st, 1, q->app_id);
+    sqlite3_bind_int64(st, 2, q->exe_id);
+    sqlite3_bind_int64(st, 3, q->system_id);
+    sqlite3_bind_int(st, 4, limit);
+    sqlite3_bind_int64(st, 5, q->offset > 0 ? q->offset : 0);
+    while (n < limit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        out[n].id = sqlite3_column_int64(st, 0);
+        buf_printf(&ids, "%s%lld", n ? "," : "", out[n].id);
+        n++;
+    }
+    sqlite3_reset(st);
+    if (n < limit && rc != SQLITE_DONE) {
+        buf_free(&ids);
+        return db_fail(d, err);
+    }
+    buf_putc(&ids, ']');
+    if (buf_failed(&ids)) {
+        buf_free(&ids);
+        return err_nomem(err);
+    }
+    if (n == 0) {
+        buf_free(&ids);
+        *rows = out;
+        return 0;
+    }
+
+    st = db_stmt(d, SQL_PAGE_ROWS, err);
+    if (st == NULL)
+        goto fail;
+    sqlite3_bind_text(st, 1, buf_str(&ids), (int)ids.len, SQLITE_STATIC);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        long long k = sqlite3_column_int64(st, 0);
+        struct db_page_row *r;
+        if (k < 0 || k >= n)
+            continue;
+        r = &out[k];
+        r->id = sqlite3_column_int64(st, 1);
+        r->executable = col_text(a, st, 2);
+        r->system = col_text(a, st, 3);
+        r->nprocs = sqlite3_column_int64(st, 4);
+        r->runtime = sqlite3_column_double(st, 5);
+        r->started_at = col_text(a, st, 6);
+        r->created_at = col_text(a, st, 7);
+        r->nkernels = sqlite3_column_int64(st, 8);
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE) {
+        db_fail(d, err);
+        goto fail;
+    }
+
+    st = db_stmt(d, SQL_PAGE_INPUTS, err);
+    if (st == NULL)
+        goto fail;
+    sqlite3_bind_text(st, 1, buf_str(&ids), (int)ids.len, SQLITE_STATIC);
+    {
+        /* Inputs arrive grouped by row; each row's are copied once complete. */
+        struct db_kv tmp[DB_PAGE_MAX_INPUTS];
+        long long cur = -1;
+        size_t nt = 0;
+        for (;;) {
+            long long k = -2;
+            rc = sqlite3_step(st);
+            if (rc == SQLITE_ROW)
+                k = sqlite3_column_int64(st, 0);
+            if (k != cur && cur >= 0 && cur < n && nt > 0) {
+                out[cur].inputs = arena_alloc(a, nt * sizeof *out[cur].inputs);
+                if (out[cur].inputs == NULL) {
+                    sqlite3_reset(st);
+                    err_nomem(err);
+                    goto fail;
+                }
+                memcpy(out[cur].inputs, tmp, nt * sizeof *tmp);
+                out[cur].ninputs = nt;
+            }
+            if (rc != SQLITE_ROW)
+                break;
+            if (k != cur) {
+                cur = k;
+                nt = 0;
+            }
+            if (nt < DB_PAGE_MAX_INPUTS) {
+                tmp[nt].name = col_text(a, st, 1);
+                tmp[nt].value = sqlite3_column_double(st, 2);
+                nt++;
+            }
+        }
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE) {
+        db_fail(d, err);
+        goto fail;
+    }
+    buf_free(&ids);
+    *rows = out;
+    return n;
+fail:
+    buf_free(&ids);
+    return -1;
+}

@@ -1,0 +1,101 @@
+/* summary: per-configuration summaries of runs, and the reads of the web
+ * dashboard that must stay fast however many runs are stored.
+ *
+ * A configuration is (application, executable, system, nprocs, inputs); the
+ * table run_configs (schema.sql, migration 2) holds its run count, runtime
+ * sum/min/max and latest run, and is kept by db_runs_insert in the same
+ * transaction as each run. Pages and scaling plots read configurations (a few
+ * hundred rows) instead of runs (possibly millions), and the runs table is
+ * read one page at a time (db_runs_page), never whole.
+ *
+ * Reads take a connection used by one thread at a time; strings of struct
+ * results live in the caller's arena; JSON results are new references.
+ */
+#ifndef PROPHECY_SUMMARY_H
+#define PROPHECY_SUMMARY_H
+
+#include <jansson.h>
+
+#include "common/arena.h"
+#include "common/err.h"
+#include "db/db.h"
+#include "db/runs.h"
+
+/* Adds the stored run run_id (with its inputs already inserted) to its
+ * configuration's summary. Inside the caller's transaction. Returns 0 or -1. */
+int db_summary_add_run(db *d, long long run_id, struct err *err);
+
+struct db_config {
+    long long exe_id, system_id, nprocs;
+    const char *executable, *system;
+    const char *inputs_json; /* canonical JSON object, e.g. {"L":1024.0,"N":1000.0} */
+    long long runs, last_run_id;
+    double sum_runtime, min_runtime, max_runtime;
+};
+
+/* Reads up to `limit` configurations of application app_id, restricted to
+ * exe_id / system_id when non-zero, ordered by executable, system, inputs,
+ * nprocs. Returns the number read into *out (arena), or -1 with err set. */
+int db_summary_configs(db *d, long long app_id, long long exe_id, long long system_id,
+                       int limit, arena *a, struct db_config **out, struct err *err);
+
+/* Applications with counts: [{name, description, demo, executables, runs,
+ * systems, last_run}] by name. */
+json_t *db_summary_apps(db *d, struct err *err);
+/* Systems with counts: [{name, description, processor, cores, network, demo,
+ * runs, applications, benchmarks, parameters}] by name. */
+json_t *db_summary_systems(db *d, struct err *err);
+/* One application: {id, name, description, demo, created_at, runs,
+ * executables: [{id, name, compiler, flags, version, runs}],
+ * systems: [{id, name, runs, min_nprocs, max_nprocs}], templates: [...]};
+ * 404 when absent. */
+json_t *db_summary_app(db *d, const char *name, struct err *err);
+/* Applications measured on a system: [{name, runs, min_nprocs, max_nprocs}]. */
+json_t *db_summary_system_apps(db *d, const char *system, struct err *err);
+/* The newest runs over all applications: [{id, application, executable,
+ * system, nprocs, runtime, created_at}], newest first. */
+json_t *db_recent_runs(db *d, int limit, struct err *err);
+/* Number of runs of app_id (exe_id / system_id 0 = any), from the summaries. */
+long long db_summary_count(db *d, long long app_id, long long exe_id, long long system_id,
+                           struct err *err);
+
+/* Kernel records of the given runs, [{run_id, name, time}] in run then
+ * sequence order. ids_json is a JSON array of run ids ("[3,17]"). */
+json_t *db_kernels_of_runs(db *d, const char *ids_json, struct err *err);
+
+/* ---- one page of an application's runs -------------------------------- */
+
+#define DB_PAGE_MAX_INPUTS 64 /* inputs shown per row (the upload limit) */
+
+enum db_sort { DB_SORT_ID = 0, DB_SORT_NPROCS = 1, DB_SORT_RUNTIME = 2 };
+
+struct db_page_query {
+    long long app_id;
+    long long exe_id, system_id; /* 0 = any */
+    enum db_sort sort;
+    int desc;
+    long long offset;
+    int limit; /* 1..1000 */
+};
+
+struct db_page_row {
+    long long id;
+    const char *executable, *system;
+    long long nprocs;
+    double runtime;
+    const char *started_at, *created_at; /* started_at may be NULL */
+    long long nkernels;
+    struct db_kv *inputs; /* in name order */
+    size_t ninputs;
+};
+
+/* Reads one page of runs in the query's order: by id, or by nprocs or
+ * runtime with ties broken by executable, system, then id (all in the same
+ * direction), which is the order of their covering indexes (schema.sql
+ * migration 2). The ids come from that index scan, then the page's rows,
+ * inputs and kernel counts are read for those ids only. Returns the number
+ * of rows in *rows (arena), or -1 with err set. */
+int db_runs_page(db *d, const struct db_page_query *q, arena *a,
+                 struct db_page_row **rows, struct err *err);
+
+#endif

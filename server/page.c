@@ -1,0 +1,573 @@
+/* page: layout, escaping helpers and HTML error pages; see page.h. */
+#include "server/page.h"
+#include "common/sha256.h"
+#include "common/xalloc.h"
+#include "web/html.h"
+#include "web/static.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const struct {
+    const char *key, *href, *label;
+} nav_items[] = {
+    {"overview", "/", "Overview"},      {"applications", "/applications", "Applications"},
+    {"systems", "/systems", "Systems"}, {"models", "/models", "Models"},
+    {"upload", "/upload", "Upload"},
+};
+
+static void asset_url(struct buf *b, const char *name)
+{
+    struct web_asset a;
+    buf_printf(b, "/static/%s", name);
+    if (web_asset_find(name, &a) == 0)
+        buf_printf(b, "?v=%s", a.hash);
+}
+
+/* Doctype, head and header; leaves <main> open. */
+static void layout_head(struct buf *b, const char *title, const char *nav)
+{
+    size_t i;
+    buf_puts(b,
+             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+             "<title>");
+    web_html_text(b, title);
+    buf_puts(b, " · Prophecy</title>\n<link rel=\"stylesheet\" href=\"");
+    asset_url(b, "style.css");
+    buf_puts(b, "\">\n<link rel=\"icon\" type=\"image/svg+xml\" href=\"");
+    asset_url(b, "favicon.svg");
+    buf_puts(b, "\">\n<script src=\"");
+    asset_url(b, "app.js");
+    buf_puts(b, "\" defer></script>\n</head>\n<body>\n"
+                "<a class=\"skip\" href=\"#main\">Skip to content</a>\n"
+                "<header class=\"top\"><div class=\"inner\">"
+                "<a class=\"brand\" href=\"/\">Prophecy</a>\n"
+                "<nav aria-label=\"Main\"><ul>");
+    for (i = 0; i < sizeof nav_items / sizeof nav_items[0]; i++) {
+        buf_printf(b, "<li><a href=\"%s\"%s>%s</a></li>", nav_items[i].href,
+                   nav && strcmp(nav, nav_items[i].key) == 0 ? " aria-current=\"page\""
+                                                             : "",
+                   nav_items[i].label);
+    }
+    buf_puts(b, "</ul></nav></div></header>\n<main id=\"main\">\n");
+}
+
+static void layout_foot(struct buf *b)
+{
+    buf_puts(b, "</main>\n<footer><div class=\"inner\">Prophecy " PROPHECY_VERSION
+                " · performance database and modeling service · "
+                "<a href=\"/api/v1/health\">JSON API</a> (<code>/api/v1/</code>)"
+                "</div></footer>\n</body>\n</html>\n");
+}
+
+void page_begin(struct page *p, struct req *r, const char *title, const char *nav)
+{
+    p->r = r;
+    buf_init(&p->b, PAGE_MAX);
+    layout_head(&p->b, title, nav);
+}
+
+void page_free(struct page *p)
+{
+    buf_free(&p->b);
+}
+
+int page_end(struct page *p, int status)
+{
+    struct req *r = p->r;
+    size_t len;
+    char *html;
+
+    layout_foot(&p->b);
+    if (buf_failed(&p->b)) {
+        struct err e = {0};
+        int toobig = buf_failed(&p->b) == BUF_TOOBIG;
+        buf_free(&p->b);
+        if (toobig)
+            err_set(&e, 500, "internal", NULL, "the page is larger than %u bytes",
+                    PAGE_MAX);
+        else
+            err_nomem(&e);
+        return page_error(r, &e);
+    }
+    html = buf_detach(&p->b, &len);
+    if (html == NULL) {
+        struct err e = {0};
+        err_nomem(&e);
+        return page_error(r, &e);
+    }
+    r->status = status;
+    r->content_type = "text/html; charset=utf-8";
+    r->resp = html;
+    r->resp_len = len;
+    r->resp_free = 1;
+    return 0;
+}
+
+void page_puts(struct page *p, const char *html)
+{
+    buf_puts(&p->b, html);
+}
+
+void page_printf(struct page *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(&p->b, fmt, ap);
+    va_end(ap);
+}
+
+void page_text(struct page *p, const char *s)
+{
+    if (s)
+        web_html_text(&p->b, s);
+}
+
+void page_attr(struct page *p, const char *s)
+{
+    if (s)
+        web_html_attr(&p->b, s);
+}
+
+void page_url(struct page *p, const char *s)
+{
+    if (s)
+        web_url_encode(&p->b, s);
+}
+
+void page_num(struct page *p, double v)
+{
+    if (!isfinite(v))
+        buf_puts(&p->b, "–");
+    else
+        buf_printf(&p->b, "%.6g", v);
+}
+
+void page_link(struct page *p, const char *prefix, const char *name, const char *text)
+{
+    buf_printf(&p->b, "<a href=\"%s", prefix);
+    web_url_encode(&p->b, name);
+    buf_puts(&p->b, "\">");
+    web_html_text(&p->b, text ? text : name);
+    buf_puts(&p->b, "</a>");
+}
+
+void page_svg(struct page *p, const struct buf *svg, const char *caption)
+{
+    const char *s = buf_str(svg);
+    /* An XML declaration is not allowed (nor needed) inside HTML. */
+    if (strncmp(s, "<?xml", 5) == 0) {
+        const char *end = strstr(s, "?>");
+        if (end) {
+            s = end + 2;
+            while (*s == '\n')
+                s++;
+        }
+    }
+    buf_puts(&p->b, "<figure class=\"plot\">");
+    buf_puts(&p->b, s);
+    if (caption) {
+        buf_puts(&p->b, "<figcaption>");
+        web_html_text(&p->b, caption);
+        buf_puts(&p->b, "</figcaption>");
+    }
+    buf_puts(&p->b, "</figure>\n");
+}
+
+void page_table_open(struct page *p, const char *caption)
+{
+    buf_puts(&p->b, "<div class=\"table-wrap\"><table>");
+    if (caption) {
+        buf_puts(&p->b, "<caption class=\"vh\">");
+        web_html_text(&p->b, caption);
+        buf_puts(&p->b, "</caption>");
+    }
+    buf_putc(&p->b, '\n');
+}
+
+void page_table_close(struct page *p)
+{
+    buf_puts(&p->b, "</table></div>\n");
+}
+
+int page_query_int(struct req *r, const char *name, long long lo, long long hi,
+                   long long def, long long *out, struct err *err)
+{
+    const char *s = http_query(r, name);
+    char *end;
+    long long v;
+    *out = def;
+    if (s == NULL || *s == '\0')
+        return 0;
+    errno = 0;
+    v = strtoll(s, &end, 10);
+    if (*end != '\0' || errno == ERANGE || v < lo || v > hi)
+        return err_set(err, 400, "bad_parameter", name,
+                       "%s must be a whole number from %lld to %lld", name, lo, hi);
+    *out = v;
+    return 0;
+}
+
+/* ---- error pages ---------------------------------------------------------- */
+
+static const char *status_title(int status)
+{
+    switch (status) {
+    case 400:
+        return "Bad request";
+    case 401:
+        return "Token needed";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not found";
+    case 405:
+        return "Method not allowed";
+    case 409:
+        return "Conflict";
+    case 413:
+        return "Too large";
+    case 422:
+        return "Invalid input";
+    case 503:
+        return "Unavailable";
+    default:
+        return status >= 500 ? "Server error" : "Error";
+    }
+}
+
+char *page_error_html(const struct err *e, int status, size_t *len)
+{
+    struct buf b;
+    char title[64];
+    snprintf(title, sizeof title, "%d %s", status, status_title(status));
+    buf_init(&b, 1 << 16);
+    layout_head(&b, title, NULL);
+    buf_puts(&b, "<h1>");
+    web_html_text(&b, title);
+    buf_puts(&b, "</h1>\n<p class=\"notice bad\">");
+    web_html_text(&b, e->message[0] ? e->message : status_title(status));
+    buf_puts(&b, "</p>\n<p><a href=\"/\">Back to the overview</a></p>\n");
+    layout_foot(&b);
+    return buf_detach(&b, len);
+}
+
+int page_error(struct req *r, const struct err *e)
+{
+    int status = e->status >= 400 && e->status <= 599 ? e->status : 500;
+    size_t len;
+    char *html = page_error_html(e, status, &len);
+    r->status = status;
+    r->content_type = "text/html; charset=utf-8";
+    if (html == NULL) {
+        static const char fallback[] =
+            "<!DOCTYPE html><title>Error</title><p>out of memory";
+        r->resp = fallback;
+        r->resp_len = sizeof fallback - 1;
+        r->resp_free = 0;
+        return 0;
+    }
+    r->resp = html;
+    r->resp_len = len;
+    r->resp_free = 1;
+    return 0;
+}
+
+/* ---- modeling answers -------------------------------------------------------- */
+
+static void json_cell(struct page *p, json_t *v)
+{
+    size_t i;
+    json_t *x;
+    if (json_is_number(v)) {
+        page_num(p, json_number_value(v));
+    } else if (json_is_string(v)) {
+        page_text(p, json_string_value(v));
+    } else if (json_is_boolean(v)) {
+        page_puts(p, json_is_true(v) ? "yes" : "no");
+    } else if (json_is_array(v) && json_array_size(v) <= 16) {
+        int numbers = 1;
+        json_array_foreach(v, i, x) numbers &= json_is_number(x) || json_is_string(x);
+        if (numbers) {
+            json_array_foreach(v, i, x)
+            {
+                if (i)
+                    page_puts(p, ", ");
+                json_cell(p, x);
+            }
+            return;
+        }
+        goto dump;
+    } else if (json_is_null(v) || v == NULL) {
+        page_puts(p, "–");
+    } else {
+        char *s;
+    dump:
+        s = json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(6));
+        page_puts(p, "<code>");
+        page_text(p, s ? s : "");
+        page_puts(p, "</code>");
+        free(s);
+    }
+}
+
+/* A table of an array of objects; columns are the keys of the first rows. */
+static void json_table(struct page *p, const char *title, json_t *arr, size_t max_rows)
+{
+    const char *cols[16];
+    size_t ncol = 0, i, c;
+    json_t *row, *v;
+    const char *key;
+
+    json_array_foreach(arr, i, row)
+    {
+        if (i == 20)
+            break;
+        if (!json_is_object(row))
+            return;
+        json_object_foreach(row, key, v)
+        {
+            for (c = 0; c < ncol && strcmp(cols[c], key) != 0; c++)
+                ;
+            if (c == ncol && ncol < 16)
+                cols[ncol++] = key;
+        }
+    }
+    if (ncol == 0)
+        return;
+    page_puts(p, "<h3>");
+    page_text(p, title);
+    page_puts(p, "</h3>\n");
+    page_table_open(p, title);
+    page_puts(p, "<thead><tr>");
+    for (c = 0; c < ncol; c++) {
+        page_puts(p, "<th>");
+        page_text(p, cols[c]);
+        page_puts(p, "</th>");
+    }
+    page_puts(p, "</tr></thead><tbody>\n");
+    json_array_foreach(arr, i, row)
+    {
+        if (i == max_rows)
+            break;
+        page_puts(p, "<tr>");
+        for (c = 0; c < ncol; c++) {
+            v = json_object_get(row, cols[c]);
+            page_puts(p, json_is_number(v) ? "<td class=\"num\">" : "<td>");
+            json_cell(p, v);
+            page_puts(p, "</td>");
+        }
+        page_puts(p, "</tr>\n");
+    }
+    page_puts(p, "</tbody>");
+    page_table_close(p);
+    if (json_array_size(arr) > max_rows)
+        page_printf(p,
+                    "<p class=\"muted\">First %zu of %zu rows; the JSON has all.</p>\n",
+                    max_rows, json_array_size(arr));
+}
+
+static void facts_of(struct page *p, json_t *obj, int *open)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach(obj, key, v)
+    {
+        if (!(json_is_number(v) || json_is_string(v) || json_is_boolean(v)))
+            continue;
+        if (strcmp(key, "formula") == 0 || strcmp(key, "parsed") == 0 ||
+            strcmp(key, "plot") == 0 || strcmp(key, "id") == 0)
+            continue;
+        if (!*open) {
+            page_puts(p, "<dl class=\"facts\">\n");
+            *open = 1;
+        }
+        page_puts(p, "<dt>");
+        page_text(p, key);
+        page_puts(p, "</dt><dd>");
+        json_cell(p, v);
+        page_puts(p, "</dd>\n");
+    }
+}
+
+void page_model_answer(struct page *p, json_t *answer)
+{
+    json_t *model = json_object_get(answer, "model"), *v;
+    const char *formula = NULL, *key;
+    int open = 0;
+
+    if (json_is_string(json_object_get(model, "formula")))
+        formula = json_string_value(json_object_get(model, "formula"));
+    else if (json_is_string(json_object_get(answer, "formula")))
+        formula = json_string_value(json_object_get(answer, "formula"));
+    if (formula) {
+        page_puts(p, "<h2>Formula</h2>\n<code class=\"formula\">");
+        page_text(p, formula);
+        page_puts(p, "</code>\n");
+    }
+    if (json_is_string(json_object_get(answer, "parsed"))) {
+        page_puts(p, "<h3>With the system's parameters substituted</h3>\n"
+                     "<code class=\"formula\">");
+        page_text(p, json_string_value(json_object_get(answer, "parsed")));
+        page_puts(p, "</code>\n");
+    }
+    page_puts(p, "<h2>Key figures</h2>\n");
+    if (json_is_object(model))
+        facts_of(p, model, &open);
+    facts_of(p, answer, &open);
+    v = json_object_get(model, "coefficients");
+    if (!json_is_array(v))
+        v = json_object_get(answer, "coefficients");
+    if (json_is_array(v) && json_array_size(v) > 0) {
+        size_t i;
+        json_t *c;
+        if (!open) {
+            page_puts(p, "<dl class=\"facts\">\n");
+            open = 1;
+        }
+        page_puts(p, "<dt>coefficients</dt><dd>");
+        json_array_foreach(v, i, c)
+        {
+            page_printf(p, "%sa%zu = ", i ? ", " : "", i);
+            json_cell(p, c);
+        }
+        page_puts(p, "</dd>\n");
+    } else if (json_is_object(v)) {
+        json_t *c;
+        if (!open) {
+            page_puts(p, "<dl class=\"facts\">\n");
+            open = 1;
+        }
+        json_object_foreach(v, key, c)
+        {
+            page_puts(p, "<dt>coefficient ");
+            page_text(p, key);
+            page_puts(p, "</dt><dd>");
+            json_cell(p, c);
+            page_puts(p, "</dd>\n");
+        }
+    }
+    if (open)
+        page_puts(p, "</dl>\n");
+    else
+        page_puts(p,
+                  "<p class=\"muted\">The answer holds no single-valued figures.</p>\n");
+    /* Arrays of records: predictions first, then whatever else the method
+     * reports (couplings, kernels, points), each as a table. */
+    v = json_object_get(answer, "predictions");
+    if (json_is_array(v) && json_array_size(v) > 0)
+        json_table(p, "Predictions", v, 200);
+    json_object_foreach(answer, key, v)
+    {
+        if (strcmp(key, "predictions") == 0 || !json_is_array(v) ||
+            json_array_size(v) == 0 || !json_is_object(json_array_get(v, 0)))
+            continue;
+        json_table(p, key, v, 50);
+    }
+}
+
+#define CSRF_MAX_AGE (24 * 3600) /* seconds a rendered form stays valid */
+
+/* ---- cross-site protection of forms
+ * ------------------------------------------------------------------------ */
+
+static void hexdigits(const uint8_t *d, size_t n, char *out)
+{
+    static const char digits[] = "0123456789abcdef";
+    size_t i;
+    for (i = 0; i < n; i++) {
+        out[2 * i] = digits[d[i] >> 4];
+        out[2 * i + 1] = digits[d[i] & 15];
+    }
+    out[2 * n] = '\0';
+}
+
+static void csrf_mac(const struct app *app, long long t, char out[2 * SHA256_LEN + 1])
+{
+    char msg[48];
+    uint8_t mac[SHA256_LEN];
+    int n = snprintf(msg, sizeof msg, "csrf:%lld", t);
+    hmac_sha256(app->secret, sizeof app->secret, msg, (size_t)n, mac);
+    hexdigits(mac, SHA256_LEN, out);
+}
+
+const char *page_csrf_token(struct req *r)
+{
+    char mac[2 * SHA256_LEN + 1];
+    long long t = (long long)time(NULL);
+    csrf_mac(r->app, t, mac);
+    return arena_printf(r->arena, "%lld.%s", t, mac);
+}
+
+int page_check_csrf(struct req *r, const char *token, struct err *err)
+{
+    char mac[2 * SHA256_LEN + 1], *end;
+    long long t, now = (long long)time(NULL);
+    if (token == NULL || *token == '\0')
+        return err_set(err, 403, "forbidden", NULL,
+                       "the form has no CSRF token; load the page and submit the form "
+                       "from there");
+    errno = 0;
+    t = strtoll(token, &end, 10);
+    if (*end != '.' || errno == ERANGE || strlen(end + 1) != 2 * SHA256_LEN)
+        return err_set(err, 403, "forbidden", NULL, "the form's CSRF token is malformed");
+    csrf_mac(r->app, t, mac);
+    if (!ct_equal((const uint8_t *)mac, (const uint8_t *)end + 1, 2 * SHA256_LEN))
+        return err_set(
+            err, 403, "forbidden", NULL,
+            "the form's CSRF token is not valid (the server may have restarted): "
+            "submit the form again");
+    if (t > now + 300 || now - t > CSRF_MAX_AGE)
+        return err_set(err, 403, "forbidden", NULL,
+                       "the form has expired: submit it again");
+    return 0;
+}
+
+int page_check_origin(struct req *r, struct err *err)
+{
+    const char *site = http_header(r, "Sec-Fetch-Site");
+    const char *origin = http_header(r, "Origin"), *host = http_header(r, "Host");
+    if (site != NULL && strcmp(site, "same-origin") != 0)
+        return err_set(err, 403, "forbidden", NULL,
+                       "cross-site form submissions are refused (Sec-Fetch-Site: %.40s)",
+                       site);
+    if (origin != NULL) {
+        const char *o = origin;
+        if (strncmp(o, "http://", 7) == 0)
+            o += 7;
+        else if (strncmp(o, "https://", 8) == 0)
+            o += 8;
+        else
+            o = NULL;
+        if (o == NULL || host == NULL || strcmp(o, host) != 0)
+            return err_set(err, 403, "forbidden", NULL,
+                           "cross-origin form submissions are refused (Origin: %.100s)",
+                           origin);
+    }
+    return 0;
+}
+
+/* ---- /static/ ------------------------------------------------------------------ */
+
+int page_static(struct req *r)
+{
+    struct web_asset a;
+    const char *v = http_query(r, "v");
+    if (web_asset_find(r->params[0], &a) != 0) {
+        struct err e = {0};
+        err_set(&e, 404, "not_found", NULL, "no such file: /static/%.100s", r->params[0]);
+        return page_error(r, &e);
+    }
+    /* Pages link assets with ?v=HASH, so such a URL never changes content. */
+    r->extra_header[0] = "Cache-Control";
+    r->extra_header[1] = v && strcmp(v, a.hash) == 0
+                             ? "public, max-age=31536000, immutable"
+                             : "public, max-age=3600";
+    return http_body(r, 200, a.content_type, a.data, a.len);
+}

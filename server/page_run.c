@@ -1,0 +1,168 @@
+/* page_run: one run (/runs/{id}) with every field, its inputs, metrics and
+ * kernel records, and the kernel breakdown as a stacked bar. */
+#include "db/runs.h"
+#include "server/page.h"
+#include "server/routes.h"
+#include "web/svg.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+static void kv_table(struct page *p, const char *title, const char *what,
+                     const struct db_kv *kv, size_t n)
+{
+    size_t i;
+    page_printf(p, "<h2>%s</h2>\n", title);
+    if (n == 0) {
+        page_printf(p, "<p class=\"muted\">No %s recorded.</p>\n", what);
+        return;
+    }
+    page_table_open(p, title);
+    page_puts(p, "<thead><tr><th>Name</th><th class=\"num\">Value</th></tr></thead>"
+                 "<tbody>\n");
+    for (i = 0; i < n; i++) {
+        page_puts(p, "<tr><td>");
+        page_text(p, kv[i].name);
+        page_puts(p, "</td><td class=\"num\">");
+        page_num(p, kv[i].value);
+        page_puts(p, "</td></tr>\n");
+    }
+    page_puts(p, "</tbody>");
+    page_table_close(p);
+}
+
+static void kernels(struct page *p, const struct db_run_row *row, arena *a)
+{
+    const struct db_run *run = &row->run;
+    double total = 0;
+    size_t i;
+
+    page_puts(p, "<h2>Kernels</h2>\n");
+    if (run->nkernels == 0) {
+        page_puts(p, "<p class=\"muted\">This run has no kernel records.</p>\n");
+        return;
+    }
+    for (i = 0; i < run->nkernels; i++)
+        total += run->kernels[i].time;
+    if (run->nkernels <= SVG_MAX_COMPONENTS) {
+        const char **names = arena_alloc(a, run->nkernels * sizeof *names);
+        double *values = arena_alloc(a, run->nkernels * sizeof *values);
+        char label[64];
+        const char *cat[1];
+        struct svg_stacked s = {0};
+        struct buf svg;
+        struct err e = {0};
+        if (names && values) {
+            for (i = 0; i < run->nkernels; i++) {
+                names[i] = run->kernels[i].name;
+                values[i] = run->kernels[i].time;
+            }
+            snprintf(label, sizeof label, "run %lld", row->id);
+            cat[0] = label;
+            s.title = "Kernel breakdown";
+            s.ylabel = "time (s)";
+            s.categories = cat;
+            s.ncategories = 1;
+            s.components = names;
+            s.ncomponents = run->nkernels;
+            s.values = values;
+            s.width = 520;
+            s.height = 420;
+            buf_init(&svg, 4u << 20);
+            if (svg_stacked(&svg, &s, &e) == 0)
+                page_svg(p, &svg, NULL);
+            else
+                page_printf(p, "<p class=\"muted\">No breakdown plot: %s</p>\n",
+                            "the kernel records cannot be drawn");
+            buf_free(&svg);
+        }
+    }
+    page_table_open(p, "Kernels");
+    page_puts(p, "<thead><tr><th class=\"num\">#</th><th>Kernel</th>"
+                 "<th class=\"num\">Time (s)</th><th class=\"num\">Share</th>"
+                 "<th class=\"num\">Calls</th><th>Metrics</th></tr></thead><tbody>\n");
+    for (i = 0; i < run->nkernels; i++) {
+        const struct db_kernel *k = &run->kernels[i];
+        page_printf(p, "<tr><td class=\"num\">%zu</td><td>", i + 1);
+        page_text(p, k->name);
+        page_puts(p, "</td><td class=\"num\">");
+        page_num(p, k->time);
+        page_puts(p, "</td><td class=\"num\">");
+        if (total > 0)
+            page_printf(p, "%.1f %%", 100.0 * k->time / total);
+        page_printf(p, "</td><td class=\"num\">%lld</td><td>", k->calls);
+        if (k->metrics_json) {
+            page_puts(p, "<code>");
+            page_text(p, k->metrics_json);
+            page_puts(p, "</code>");
+        }
+        page_puts(p, "</td></tr>\n");
+    }
+    page_puts(p, "</tbody>");
+    page_table_close(p);
+}
+
+int page_run(struct req *r)
+{
+    struct err e = {0};
+    struct db_run_row row;
+    struct page p;
+    char *end, title[48];
+    long long id;
+    int found;
+    db *d;
+
+    errno = 0;
+    id = strtoll(r->params[0], &end, 10);
+    if (*end != '\0' || errno == ERANGE || id < 1) {
+        err_set(&e, 404, "not_found", NULL, "no run with id %.40s", r->params[0]);
+        return page_error(r, &e);
+    }
+    d = db_pool_get(r->app->pool);
+    found = db_run_get(d, id, r->arena, &row, &e);
+    db_pool_put(r->app->pool, d);
+    if (found <= 0) {
+        if (found == 0)
+            err_set(&e, 404, "not_found", NULL, "no run with id %lld", id);
+        return page_error(r, &e);
+    }
+    snprintf(title, sizeof title, "Run %lld", id);
+    page_begin(&p, r, title, "applications");
+    page_puts(&p, "<p class=\"crumbs\">");
+    page_link(&p, "/applications/", row.run.application, NULL);
+    page_printf(&p, " › run %lld</p>\n<h1>Run %lld</h1>\n", id, id);
+    if (http_query(r, "stored") != NULL)
+        page_puts(&p,
+                  "<p class=\"notice good\" role=\"status\">The run was stored.</p>\n");
+    page_puts(&p, "<dl class=\"facts\">\n<dt>Application</dt><dd>");
+    page_link(&p, "/applications/", row.run.application, NULL);
+    page_puts(&p, "</dd>\n<dt>Executable</dt><dd>");
+    page_text(&p, row.run.executable);
+    page_puts(&p, "</dd>\n<dt>System</dt><dd>");
+    page_link(&p, "/systems/", row.run.system, NULL);
+    page_printf(&p, "</dd>\n<dt>Processors</dt><dd>%lld</dd>\n<dt>Runtime</dt><dd>",
+                row.run.nprocs);
+    page_num(&p, row.run.runtime);
+    page_puts(&p, " s</dd>\n<dt>Client id</dt><dd>");
+    if (row.run.uid)
+        page_text(&p, row.run.uid);
+    else
+        page_puts(&p, "<span class=\"muted\">none</span>");
+    page_puts(&p, "</dd>\n<dt>Started</dt><dd>");
+    if (row.run.started_at)
+        page_text(&p, row.run.started_at);
+    else
+        page_puts(&p, "<span class=\"muted\">not given</span>");
+    page_puts(&p, "</dd>\n<dt>Stored</dt><dd>");
+    page_text(&p, row.created_at);
+    page_puts(&p, "</dd>\n<dt>Submitted by</dt><dd>");
+    page_text(&p, row.run.submitter);
+    page_printf(&p,
+                "</dd>\n<dt>JSON</dt><dd><a href=\"/api/v1/runs/%lld\">/api/v1/runs/"
+                "%lld</a></dd>\n</dl>\n",
+                id, id);
+    kv_table(&p, "Inputs", "inputs", row.run.inputs, row.run.ninputs);
+    kv_table(&p, "Metrics", "metrics", row.run.metrics, row.run.nmetrics);
+    kernels(&p, &row, r->arena);
+    return page_end(&p, 200);
+}

@@ -1,0 +1,377 @@
+"""HTTP tests of the web dashboard (SPEC §7) against the real prophecyd:
+every page's status, type and headers, HTML escaping, sorting and paging of
+the runs table, the upload forms (stored runs, errors next to the field, an
+unchanged database after every rejection), cross-site protections, saved
+model pages and --protect-reads with HTTP Basic."""
+import base64
+import html
+import json
+import re
+import sqlite3
+import urllib.parse
+import uuid
+
+from prophecy_test import Server, report, run_doc, test
+
+S = Server("--demo")
+
+MATMUL = "/applications/" + urllib.parse.quote("matmul (example)")
+BT = "/applications/" + urllib.parse.quote("NAS BT (example)")
+SP2 = "/systems/" + urllib.parse.quote("IBM SP2 (example)")
+
+
+def page(path, status=200, **kw):
+    st, body, resp = S.request("GET", path, token=None, raw=True, **kw)
+    assert st == status, (path, st, body[:300])
+    return body.decode(), resp
+
+
+def csrf():
+    body, _ = page("/upload")
+    return re.search(r'name="csrf" value="([^"]+)"', body).group(1)
+
+
+def form_post(path, fields, headers=None):
+    body = urllib.parse.urlencode(fields)
+    st, payload, resp = S.request("POST", path, body, token=None,
+                                  ctype="application/x-www-form-urlencoded",
+                                  headers=headers, raw=True)
+    return st, payload.decode(), resp
+
+
+def multipart_post(path, fields, files, headers=None):
+    boundary = "----prophecy" + uuid.uuid4().hex
+    out = []
+    for k, v in fields.items():
+        out.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n')
+    for k, (fname, data) in files.items():
+        out.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"; '
+                   f'filename="{fname}"\r\nContent-Type: text/csv\r\n\r\n{data}\r\n')
+    out.append(f"--{boundary}--\r\n")
+    st, payload, resp = S.request("POST", path, "".join(out).encode(), token=None,
+                                  ctype="multipart/form-data; boundary=" + boundary,
+                                  headers=headers, raw=True)
+    return st, payload.decode(), resp
+
+
+def field_error(body, form, field):
+    m = re.search(rf'<p class="field-error" id="{form}-{field}-error">(.*?)</p>', body)
+    return html.unescape(m.group(1)) if m else None
+
+
+@test
+def every_page_is_html_with_csp():
+    for path in ["/", "/applications", "/systems", "/models", "/upload", MATMUL, BT, SP2,
+                 "/systems/" + urllib.parse.quote("SGI Origin2000 (example)"), "/runs/1"]:
+        body, resp = page(path)
+        assert resp.getheader("Content-Type") == "text/html; charset=utf-8", path
+        csp = resp.getheader("Content-Security-Policy")
+        assert "default-src 'none'" in csp and "script-src 'self'" in csp, csp
+        assert "unsafe-inline" not in csp
+        assert resp.getheader("X-Content-Type-Options") == "nosniff"
+        assert body.startswith("<!DOCTYPE html>"), path
+        assert '<nav aria-label="Main">' in body and "</html>" in body
+        # no inline script or style anywhere (the CSP would block them)
+        assert "<style" not in body and not re.search(r"<script(?![^>]*\bsrc=)", body), path
+        assert " style=" not in body and "onclick" not in body, path
+
+
+@test
+def static_assets_are_cached_and_typed():
+    body, _ = page("/")
+    css = re.search(r'href="(/static/style\.css\?v=[0-9a-f]{12})"', body).group(1)
+    js = re.search(r'src="(/static/app\.js\?v=[0-9a-f]{12})"', body).group(1)
+    text, resp = page(css)
+    assert resp.getheader("Content-Type") == "text/css; charset=utf-8"
+    assert "immutable" in resp.getheader("Cache-Control")
+    assert ".table-wrap" in text
+    _, resp = page(js)
+    assert resp.getheader("Content-Type").startswith("text/javascript")
+    _, resp = page("/static/style.css?v=old")
+    assert resp.getheader("Cache-Control") == "public, max-age=3600"
+    page("/static/nothing.css", 404)
+
+
+@test
+def errors_are_html_for_pages_and_json_for_the_api():
+    body, resp = page("/no/such/page", 404)
+    assert resp.getheader("Content-Type").startswith("text/html")
+    assert "404 Not found" in body and "/no/such/page" in body
+    page("/runs/999999", 404)
+    page("/runs/abc", 404)
+    page("/models/1", 404)
+    page(MATMUL + "?sort=bogus", 400)
+    page(MATMUL + "?page=0", 400)
+    page(MATMUL + "?system=nowhere", 404)
+    st, body = S.get("/api/v1/nothing")
+    assert st == 404 and body["error"]["code"] == "not_found"
+    st, body, resp = S.request("DELETE", "/upload", token=None, raw=True)
+    assert st == 405 and resp.getheader("Content-Type").startswith("text/html")
+
+
+@test
+def overview_counts_and_example_badge():
+    body, _ = page("/")
+    assert "example data" in body
+    st, runs = S.get("/api/v1/runs?limit=1000")
+    n = len(runs["runs"])
+    assert re.search(rf'<span class="n">{n}</span><span class="label">runs</span>', body), n
+    assert 'href="/applications/matmul%20%28example%29"' in body
+    assert "Recent runs" in body
+
+
+@test
+def hostile_names_are_text():
+    name = "<script>alert(1)</script>"
+    st, _ = S.post("/api/v1/runs", run_doc(application=name, system='sys "<b>&',
+                                           executable="e'x", inputs={"<i>": 1}))
+    assert st == 201
+    for path in ["/", "/applications", "/applications/" + urllib.parse.quote(name, safe="")]:
+        body, _ = page(path)
+        assert "<script>alert(1)" not in body and "<b>&" not in body, path
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body, path
+    body, _ = page("/applications/" + urllib.parse.quote(name, safe=""))
+    assert "&lt;i&gt;=1" in body and "e&#39;x" in body
+    body, _ = page("/systems/" + urllib.parse.quote('sys "<b>&', safe=""))
+    assert "sys &quot;&lt;b&gt;&amp;" in body
+
+
+@test
+def runs_table_sorts_and_pages():
+    app = "paging-" + uuid.uuid4().hex[:6]
+    runs = [run_doc(application=app, nprocs=1 + (i % 7), runtime=float((i * 37) % 120),
+                    inputs={"N": 100 * (1 + i % 3)}) for i in range(120)]
+    st, out = S.post("/api/v1/runs", {"runs": runs})
+    assert st == 201
+    ids = out["ids"]
+    base = "/applications/" + app
+
+    def rows(path):
+        body, _ = page(path)
+        table = body[body.index('id="runs"'):]
+        return [(int(a), float(b)) for a, b in re.findall(
+            r'<tr><td class="num"><a href="/runs/(\d+)">\d+</a></td>.*?'
+            r'<td class="num">([0-9.e+-]+)</td><td class="num">\d+</td>', table)], body
+
+    r, body = rows(base)
+    assert [x[0] for x in r] == sorted(ids, reverse=True)[:50]
+    assert "120 runs; page 1 of 3" in body
+    r, body = rows(base + "?page=3")
+    assert [x[0] for x in r] == sorted(ids, reverse=True)[100:]
+    assert 'rel="prev"' in body and 'rel="next"' not in body
+    r, _ = rows(base + "?sort=runtime&dir=asc")
+    want = sorted(zip([d["runtime"] for d in runs], ids))[:50]
+    assert [x[1] for x in r] == [w[0] for w in want]
+    assert [x[0] for x in r] == [w[1] for w in want]   # ties broken by id
+    r, body = rows(base + "?sort=runtime&dir=desc&page=2")
+    want = sorted(zip([d["runtime"] for d in runs], ids), reverse=True)[50:100]
+    assert [x[0] for x in r] == [w[1] for w in want]
+    assert 'aria-sort="descending"' in body
+    # the sort links keep the order and reset the page; paging keeps the sort
+    assert f'href="{base}?sort=runtime&amp;dir=desc&amp;page=3#runs" rel="next"' in body
+    body, _ = page(base + "?sort=nprocs")
+    assert f'href="{base}?sort=nprocs&amp;dir=desc#runs" data-sort="nprocs"' in body
+    # a page past the end shows the last page
+    r, _ = rows(base + "?page=99")
+    assert len(r) == 20
+    # plots: runtime over processors and over N, from the configuration summaries
+    body, _ = page(base)
+    assert "Runtime over processors" in body and "Runtime over input N" in body
+    assert body.count("<svg") >= 2
+
+
+@test
+def app_page_filters():
+    body, _ = page(MATMUL + "?system=" + urllib.parse.quote("IBM SP2 (example)"))
+    assert "12 runs; page 1 of 1" in body
+    table = body[body.index('id="runs"'):body.index('id="executables"')]
+    assert table.count("matmul_sp2</td>") == 12 and "matmul_sgi</td>" not in table
+
+
+@test
+def kernel_breakdown_and_run_page():
+    body, _ = page(BT)
+    assert "Kernel breakdown" in body and "compute_rhs" in body
+    st, runs = S.get("/api/v1/runs?application=" + urllib.parse.quote("NAS BT (example)"))
+    rid = runs["runs"][0]["id"]
+    body, _ = page(f"/runs/{rid}")
+    for k in ["initialize", "compute_rhs", "x_solve", "verify"]:
+        assert f"<td>{k}</td>" in body, k
+    assert f'href="/api/v1/runs/{rid}"' in body and "class_size" in body
+
+
+@test
+def system_page_plots_parameters():
+    body, _ = page(SP2)
+    assert "MPISR(L): benchmark points and the fitted parameter" in body
+    assert "MPIBC(L): benchmark points and the fitted parameter" in body
+    assert "0.001*(15.94+0.0608*L)" in body and "4.83e-8" in body
+
+
+def upload_fields(**over):
+    f = {"csrf": csrf(), "token": S.token, "id": "web-" + uuid.uuid4().hex,
+         "application": "web form app", "executable": "wf.x", "system": "wf-sys",
+         "nprocs": "16", "runtime": "3.25", "inputs": "N=2000\r\nL=64",
+         "kernels": "setup=0.25\r\nsolve=2.5", "metrics": "mflops=900", "started_at": ""}
+    f.update(over)
+    return f
+
+
+@test
+def upload_form_stores_a_run():
+    st, body, resp = form_post("/upload/run", upload_fields())
+    assert st == 303, body
+    loc = resp.getheader("Location")
+    rid = int(re.match(r"/runs/(\d+)\?stored=1$", loc).group(1))
+    st, run = S.get(f"/api/v1/runs/{rid}")
+    assert run["application"] == "web form app" and run["nprocs"] == 16
+    assert run["runtime"] == 3.25 and run["inputs"] == {"N": 2000, "L": 64}
+    assert run["kernels"] == [{"name": "setup", "time": 0.25, "calls": 1},
+                              {"name": "solve", "time": 2.5, "calls": 1}]
+    assert run["metrics"] == {"mflops": 900} and run["submitter"] == "tester"
+    body, _ = page(loc)
+    assert "The run was stored." in body
+    # the same rendered form sent twice stores the run once
+    f = upload_fields()
+    st1, _, r1 = form_post("/upload/run", f)
+    before = S.content()
+    st2, _, r2 = form_post("/upload/run", f)
+    assert st1 == st2 == 303 and r1.getheader("Location") == r2.getheader("Location")
+    assert S.content() == before
+
+
+@test
+def upload_form_errors_next_to_the_field_store_nothing():
+    cases = [
+        ({"nprocs": "0"}, 422, "nprocs", "nprocs must be at least 1"),
+        ({"nprocs": "eight"}, 422, "nprocs", "whole number"),
+        ({"runtime": "-1"}, 422, "runtime", "must not be negative"),
+        ({"runtime": "nan"}, 422, "runtime", "number of seconds"),
+        ({"application": ""}, 422, "application", "application is required"),
+        ({"system": "x" * 300}, 422, "system", "longer than 256 bytes"),
+        ({"inputs": "N=1000\r\nL"}, 422, "inputs", "line 2: write name=value"),
+        ({"inputs": "N=1\r\nN=2"}, 422, "inputs", "N is given twice"),
+        ({"kernels": "solve=-2"}, 422, "kernels", "must not be negative"),
+        ({"metrics": "m=1e999"}, 422, "metrics", "not a finite number"),
+        ({"started_at": "yesterday"}, 422, "started_at", "ISO 8601"),
+        ({"token": "pt_wrong"}, 401, "token", "unknown or revoked token"),
+        ({"token": ""}, 401, "token", "write token is needed"),
+    ]
+    for over, status, field, text in cases:
+        before = S.content()
+        st, body, _ = form_post("/upload/run", upload_fields(**over))
+        assert st == status, (over, st)
+        msg = field_error(body, "run", field)
+        assert msg and text in msg, (over, msg)
+        assert 'id="upload-error"' in body
+        assert f'id="run-{field}" ' in body and 'aria-invalid="true"' in body
+        # the values typed are kept (except the token)
+        if field != "application":
+            assert 'value="web form app"' in body, over
+        assert "pt_" + "wrong" not in body
+        assert S.content() == before, over
+
+
+@test
+def csv_upload_stores_and_rejects():
+    good = "application,executable,system,nprocs,runtime,N\r\ncsv-app,c.x,c-sys,4,2.5,100\r\n" \
+           "csv-app,c.x,c-sys,8,1.5,100\r\n"
+    st, body, _ = multipart_post("/upload/csv", {"csrf": csrf(), "token": S.token},
+                                 {"file": ("runs.csv", good)})
+    assert st == 200, body
+    assert "Stored 2 new runs from the file (0 already stored)." in body
+    st, runs = S.get("/api/v1/runs?application=csv-app")
+    assert [r["nprocs"] for r in runs["runs"]] == [4, 8]
+    assert runs["runs"][0]["submitter"] == "tester"
+    bad = good + "csv-app,c.x,c-sys,x,1.5,100\r\n"
+    for fields, files, status, field, text in [
+        ({"token": S.token}, {"file": ("runs.csv", bad)}, 422, "file", "line 4: nprocs"),
+        ({"token": S.token}, {"file": ("e.csv", "")}, 422, "file", "choose a CSV file"),
+        ({"token": S.token}, {}, 422, "file", "choose a CSV file"),
+        ({"token": "nope"}, {"file": ("runs.csv", good)}, 401, "token", "unknown"),
+    ]:
+        before = S.content()
+        fields = dict(fields, csrf=csrf())
+        st, body, _ = multipart_post("/upload/csv", fields, files)
+        assert st == status, (st, field)
+        msg = field_error(body, "csv", field)
+        assert msg and text in msg, (field, msg)
+        assert S.content() == before
+
+
+@test
+def cross_site_posts_are_refused():
+    good = upload_fields()
+    attempts = [
+        (dict(good, csrf=""), None),
+        (dict(good, csrf="1700000000." + "0" * 64), None),
+        ({k: v for k, v in good.items() if k != "csrf"}, None),
+        (good, {"Sec-Fetch-Site": "cross-site"}),
+        (good, {"Sec-Fetch-Site": "same-site"}),
+        (good, {"Origin": "http://evil.example"}),
+        (good, {"Origin": "null"}),
+    ]
+    for fields, headers in attempts:
+        before = S.content()
+        st, body, _ = form_post("/upload/run", fields, headers=headers)
+        assert st == 403, (headers, st)
+        assert S.content() == before
+    # a browser's own same-origin request passes
+    st, _, _ = form_post("/upload/run", upload_fields(),
+                         headers={"Sec-Fetch-Site": "same-origin",
+                                  "Origin": f"http://127.0.0.1:{S.port}"})
+    assert st == 303
+    # JSON is not a form
+    st, body, _ = S.request("POST", "/upload/run", "{}", token=None, raw=True)
+    assert st == 400
+
+
+@test
+def saved_model_pages():
+    con = sqlite3.connect(S.db, timeout=10)
+    answer = {"model": {"graph": "cubic", "formula": "y = 1 + 2*<x>", "coefficients": [1, 2],
+                        "r2": 0.99, "rmse": 0.5},
+              "predictions": [{"x": 1200, "y": 2401, "lo": 2300, "hi": 2500}],
+              "vars": ["N"]}
+    cur = con.execute("INSERT INTO models (method, app_id, formula, request, result) VALUES "
+                      "('fit', (SELECT id FROM applications WHERE name = 'matmul (example)'), "
+                      "?, ?, ?)", ("y = 1 + 2*<x>", json.dumps({"graph": "cubic"}),
+                                   json.dumps(answer)))
+    mid = cur.lastrowid
+    con.commit()
+    con.close()
+    body, _ = page("/models")
+    assert f'<a href="/models/{mid}">{mid}</a>' in body and "y = 1 + 2*&lt;x&gt;" in body
+    body, _ = page(f"/models/{mid}")
+    assert "y = 1 + 2*&lt;x&gt;" in body and "<x>" not in body
+    assert f'href="/api/v1/models/{mid}"' in body and f'href="/models/{mid}"' in body
+    assert "a0 = 1, a1 = 2" in body and "2401" in body and "Predictions" in body
+
+
+@test
+def protect_reads_asks_the_browser_for_the_token():
+    P = Server("--protect-reads")
+    try:
+        st, body, resp = P.request("GET", "/", token=None, raw=True)
+        assert st == 401 and resp.getheader("WWW-Authenticate").startswith("Basic")
+        assert resp.getheader("Content-Type").startswith("text/html")
+        basic = "Basic " + base64.b64encode(("me:" + P.token).encode()).decode()
+        st, body, _ = P.request("GET", "/", token=None, raw=True,
+                                headers={"Authorization": basic})
+        assert st == 200
+        bad = "Basic " + base64.b64encode(b"me:pt_nope").decode()
+        st, _, _ = P.request("GET", "/", token=None, raw=True,
+                             headers={"Authorization": bad})
+        assert st == 401
+        st, _, _ = P.request("GET", "/static/style.css", token=None, raw=True)
+        assert st == 200
+        st, body = P.get("/api/v1/runs")
+        assert st == 401 and body["error"]["code"] == "unauthorized"
+    finally:
+        P.close()
+
+
+try:
+    report()
+finally:
+    S.close()

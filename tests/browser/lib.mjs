@@ -1,0 +1,173 @@
+// Shared harness of the browser tests: starts the real prophecyd (--demo,
+// fresh temporary database, free port), creates a write token, launches
+// Debian's headless Chromium through playwright-core, watches every page for
+// console errors, page errors, failed requests and unexpected HTTP errors,
+// and saves screenshots as artifacts.
+//
+// Environment: PROPHECY_BIN (directory of prophecyd), PROPHECY_ARTIFACTS
+// (where screenshots go), CHROMIUM (default /usr/bin/chromium).
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { createServer, connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const BIN = process.env.PROPHECY_BIN || join(here, "../../build/bin");
+export const ARTIFACTS = process.env.PROPHECY_ARTIFACTS || join(here, "artifacts");
+const PROPHECYD = join(BIN, "prophecyd");
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function waitForPort(port, proc, ms) {
+  const deadline = Date.now() + ms;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      if (proc.exitCode !== null) return reject(new Error(`prophecyd exited ${proc.exitCode}`));
+      const c = connect(port, "127.0.0.1");
+      c.on("connect", () => { c.destroy(); resolve(); });
+      c.on("error", () => {
+        c.destroy();
+        if (Date.now() > deadline) reject(new Error("prophecyd did not start"));
+        else setTimeout(attempt, 50);
+      });
+    };
+    attempt();
+  });
+}
+
+export async function startServer() {
+  const tmp = mkdtempSync(join(tmpdir(), "prophecy-browser-"));
+  const db = join(tmp, "test.db");
+  const port = await freePort();
+  const proc = spawn(PROPHECYD, ["serve", "--db", db, "--listen", `127.0.0.1:${port}`,
+    "--demo", "--quiet"], { stdio: ["ignore", "inherit", "inherit"] });
+  await waitForPort(port, proc, 15000);
+  const token = execFileSync(PROPHECYD, ["token", "create", "browser", "--db", db])
+    .toString().trim();
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    base, db, token, tmp,
+    async api(method, path, body) {
+      const res = await fetch(base + path, {
+        method,
+        headers: { "Authorization": "Bearer " + token, "Content-Type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : null };
+    },
+    // Everything stored, for "nothing changed" checks.
+    async snapshot() {
+      const res = await fetch(base + "/api/v1/export?format=json");
+      return await res.text();
+    },
+    async stop() {
+      proc.kill("SIGTERM");
+      await new Promise((r) => proc.exitCode !== null ? r() : proc.on("exit", r));
+      rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
+}
+
+// A page that records everything that would be a defect: console errors and
+// warnings, uncaught exceptions, dialogs (alert() from injected script),
+// failed requests and HTTP errors other than those the test expects.
+export async function watchedPage(browser, width = 1280, height = 900) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  const problems = [];
+  page.expectStatus = new Map(); // url -> status the test expects
+  page.on("console", (m) => {
+    if (m.type() !== "error" && m.type() !== "warning") return;
+    // Chromium logs every HTTP error response; one the test asked for is no defect.
+    const want = page.expectStatus.get(m.location().url);
+    if (want !== undefined && m.text().includes(`status of ${want}`)) return;
+    problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("dialog", async (d) => { problems.push(`dialog: ${d.message()}`); await d.dismiss(); });
+  page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on("response", (r) => {
+    const want = page.expectStatus.get(r.url());
+    if (want !== undefined ? r.status() !== want : r.status() >= 400)
+      problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  });
+  page.problems = problems;
+  page.assertClean = (what) => {
+    if (problems.length) {
+      const list = problems.splice(0).join("\n  ");
+      throw new Error(`${what}:\n  ${list}`);
+    }
+  };
+  return page;
+}
+
+export async function screenshot(page, name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+// The body must not be wider than the viewport (nothing scrolls sideways but
+// the table boxes made for it).
+export async function assertNoHorizontalOverflow(page, what) {
+  const { scroll, inner } = await page.evaluate(() => ({
+    scroll: Math.max(document.documentElement.scrollWidth, document.body.scrollWidth),
+    inner: window.innerWidth,
+  }));
+  if (scroll > inner) throw new Error(`${what}: the page is ${scroll}px wide in a ${inner}px window`);
+}
+
+export function assert(cond, msg) {
+  if (!cond) throw new Error(msg);
+}
+
+let passed = 0, failed = 0;
+const tests = [];
+export function test(name, fn) { tests.push({ name, fn }); }
+
+// Runs the registered tests in order against one server and one browser,
+// printing "ok"/"FAIL" per test and the closing "N passed, M failed".
+export async function run() {
+  let server, browser;
+  try {
+    server = await startServer();
+    browser = await launch();
+    for (const t of tests) {
+      try {
+        await t.fn({ server, browser });
+        passed++;
+        console.log(`ok   ${t.name}`);
+      } catch (e) {
+        failed++;
+        console.log(`FAIL ${t.name}\n${e.stack || e}`);
+      }
+    }
+  } catch (e) {
+    failed++;
+    console.log(`FAIL setup\n${e.stack || e}`);
+  } finally {
+    if (browser) await browser.close();
+    if (server) await server.stop();
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}

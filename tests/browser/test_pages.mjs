@@ -1,0 +1,96 @@
+// Every page of the dashboard renders in real Chromium without console
+// errors or failed requests, at 1280 px and at phone width (390 px) with no
+// sideways overflow of the body; screenshots of each are saved as artifacts.
+import { test, run, watchedPage, screenshot, assert, assertNoHorizontalOverflow } from "./lib.mjs";
+
+const enc = encodeURIComponent;
+
+// A saved model, made the way users make one: a fit of the demo data saved
+// over the API (the model page then shows its plot and prediction form).
+async function saveModel(server) {
+  const res = await server.api("POST", "/api/v1/fit", {
+    application: "matmul (example)", executable: "matmul_sgi",
+    system: "SGI Origin2000 (example)", x: "N", fixed: { nprocs: 8 }, graph: "cubic",
+    predict: [1200], save: true });
+  assert(res.status === 201, "saving a model: " + JSON.stringify(res.body));
+  return res.body.id;
+}
+
+test("every page, desktop and phone", async ({ server, browser }) => {
+  const mid = await saveModel(server);
+  const runs = await server.api("GET", "/api/v1/runs?limit=1&application=" + enc("NAS BT (example)"));
+  const rid = runs.body.runs[0].id;
+  const pages = [
+    ["overview", "/"],
+    ["applications", "/applications"],
+    ["app-matmul", "/applications/" + enc("matmul (example)")],
+    ["app-bt", "/applications/" + enc("NAS BT (example)")],
+    ["app-sorted", "/applications/" + enc("matmul (example)") + "?sort=runtime&dir=desc&page=2"],
+    ["run", `/runs/${rid}`],
+    ["systems", "/systems"],
+    ["system-sp2", "/systems/" + enc("IBM SP2 (example)")],
+    ["system-sgi", "/systems/" + enc("SGI Origin2000 (example)")],
+    ["models", "/models"],
+    ["model", `/models/${mid}`],
+    ["upload", "/upload"],
+    ["not-found", "/no/such/page", 404],
+  ];
+  for (const [width, suffix] of [[1280, "1280"], [390, "390"]]) {
+    const page = await watchedPage(browser, width, width === 390 ? 844 : 900);
+    for (const [name, path, status] of pages) {
+      const url = server.base + path;
+      if (status) page.expectStatus.set(url, status);
+      const res = await page.goto(url, { waitUntil: "load" });
+      assert(res.status() === (status || 200), `${path}: HTTP ${res.status()}`);
+      assert((await page.title()).endsWith("· Prophecy"), `${path}: title ${await page.title()}`);
+      assert(await page.locator("nav[aria-label=Main] a").count() === 5, `${path}: navigation`);
+      // the stylesheet applied (the header is dark) and plots fit their box
+      const bg = await page.locator("header.top").evaluate((e) => getComputedStyle(e).backgroundColor);
+      assert(bg === "rgb(23, 32, 43)", `${path}: stylesheet not applied (${bg})`);
+      const wide = await page.$$eval("figure.plot svg, figure.plot img", (els) =>
+        els.filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).length);
+      assert(wide === 0, `${path}: ${wide} plots wider than the window`);
+      await assertNoHorizontalOverflow(page, `${path} at ${width}px`);
+      await screenshot(page, `${name}-${suffix}`);
+      page.assertClean(`${path} at ${width}px`);
+    }
+    await page.context().close();
+  }
+});
+
+test("the model page answers the stored figures and links", async ({ server, browser }) => {
+  await saveModel(server);
+  const page = await watchedPage(browser);
+  await page.goto(server.base + "/models");
+  await page.locator("table a[href^='/models/']").first().click();
+  assert(/\/models\/\d+$/.test(page.url()), page.url());
+  const text = await page.locator("main").innerText();
+  assert(/y = [-0-9.e]+ [+-] [0-9.e-]+·N/.test(text) && text.includes("N^3"), "formula shown");
+  assert(text.includes("Predictions") && text.includes("1200"), "stored prediction shown");
+  const json = await page.locator("a[href^='/api/v1/models/']").getAttribute("href");
+  const res = await page.request.get(server.base + json);
+  assert(res.status() === 200 && (await res.json()).method === "fit", "JSON link works");
+  page.assertClean("model page");
+  await page.context().close();
+});
+
+test("long names without spaces do not widen a phone's page", async ({ server, browser }) => {
+  const app = "A".repeat(250), sys = "S".repeat(250), exe = "E".repeat(250);
+  const up = await server.api("POST", "/api/v1/runs", {
+    runs: [2, 4].map((p) => ({ application: app, executable: exe, system: sys, nprocs: p,
+                               runtime: 1 / p, inputs: { ["N".repeat(200)]: 1 },
+                               kernels: [{ name: "K".repeat(250), time: 0.5 / p }] })),
+  });
+  assert(up.status === 201, `upload ${up.status}`);
+  const page = await watchedPage(browser, 390, 844);
+  for (const path of ["/", "/applications", "/applications/" + app, "/systems/" + sys,
+                      `/runs/${up.body.ids[0]}`]) {
+    await page.goto(server.base + path);
+    await assertNoHorizontalOverflow(page, `${path.slice(0, 40)}… at 390px`);
+    page.assertClean(path.slice(0, 40));
+  }
+  await screenshot(page, "long-names-390");
+  await page.context().close();
+});
+
+run();

@@ -1,0 +1,226 @@
+/* Unit tests for db/summary: configuration summaries kept on insert and
+ * backfilled by the migration, and one page of runs in each order. */
+#include "db/catalog.h"
+#include "db/runs.h"
+#include "db/summary.h"
+#include "tests/harness.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static char dir[] = "/tmp/prophecy-sumtest-XXXXXX";
+
+static const char *path(const char *name)
+{
+    static char p[256];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return p;
+}
+
+static void add(db *d, const char *exe, long long np, double rt, double N,
+                int with_inputs)
+{
+    struct err e = {0};
+    struct db_kv in[2] = {{"N", N}, {"L", 64}};
+    struct db_run r = {0};
+    long long id;
+    int existed;
+    r.application = "app";
+    r.executable = exe;
+    r.system = "sys";
+    r.nprocs = np;
+    r.runtime = rt;
+    r.inputs = in;
+    r.ninputs = with_inputs ? 2 : 0;
+    CHECK_INT(db_begin(d, &e), 0);
+    CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), 0);
+    CHECK_INT(db_commit(d, &e), 0);
+}
+
+static void check_configs(db *d)
+{
+    struct err e = {0};
+    struct db_config *c;
+    arena *a = arena_new();
+    long long app = db_app_id(d, "app", 0, &e);
+    int n = db_summary_configs(d, app, 0, 0, 100, a, &c, &e);
+
+    /* (a.x, 2, N=100) x2, (a.x, 4, N=100), (a.x, 2, N=200), (b.x, 2, none) */
+    CHECK_INT(n, 4);
+    if (n == 4) {
+        CHECK_STR(c[0].executable, "a.x");
+        CHECK_STR(c[0].inputs_json, "{\"L\":64.0,\"N\":100.0}");
+        CHECK_INT(c[0].nprocs, 2);
+        CHECK_INT(c[0].runs, 2);
+        CHECK_NEAR(c[0].sum_runtime, 3.0, 1e-12);
+        CHECK_NEAR(c[0].min_runtime, 1.0, 0);
+        CHECK_NEAR(c[0].max_runtime, 2.0, 0);
+        CHECK_INT(c[0].last_run_id, 2);
+        CHECK_INT(c[1].nprocs, 4);
+        CHECK_STR(c[2].inputs_json, "{\"L\":64.0,\"N\":200.0}");
+        CHECK_STR(c[3].executable, "b.x");
+        CHECK_STR(c[3].inputs_json, "{}");
+    }
+    CHECK_INT(db_summary_count(d, app, 0, 0, &e), 5);
+    CHECK_INT(db_summary_count(d, app, db_app_id(d, "nothing", 0, &e), 0, &e), 5);
+    arena_free(a);
+}
+
+static void test_summary_on_insert(void)
+{
+    struct err e = {0};
+    db *d;
+    CHECK_INT(db_open(&d, path("s.db"), NULL, &e), 0);
+    add(d, "a.x", 2, 1.0, 100, 1);
+    add(d, "a.x", 2, 2.0, 100, 1);
+    add(d, "a.x", 4, 0.5, 100, 1);
+    add(d, "a.x", 2, 4.0, 200, 1);
+    add(d, "b.x", 2, 7.0, 0, 0);
+    check_configs(d);
+    db_close(d);
+}
+
+/* A version-1 database with runs gets its summaries from the migration. */
+static void test_migration_backfills(void)
+{
+    struct err e = {0};
+    sqlite3 *h;
+    db *d;
+    char *schema = NULL, *cut;
+    size_t len = 0;
+    FILE *f;
+    char sp[512];
+
+    snprintf(sp, sizeof sp, "%s/../../schema.sql", getenv("PROPHECY_TEST_DATA"));
+    f = fopen(sp, "rb");
+    CHECK(f != NULL);
+    if (f == NULL)
+        return;
+    schema = malloc(1 << 20);
+    len = fread(schema, 1, (1 << 20) - 1, f);
+    fclose(f);
+    schema[len] = '\0';
+    cut = strstr(schema, "\n-- migration 2");
+    CHECK(cut != NULL);
+    if (cut)
+        *cut = '\0';
+    CHECK_INT(sqlite3_open(path("v1.db"), &h), SQLITE_OK);
+    CHECK_INT(sqlite3_exec(h, schema, NULL, NULL, NULL), SQLITE_OK);
+    CHECK_INT(
+        sqlite3_exec(
+            h,
+            "PRAGMA user_version = 1;"
+            "INSERT INTO applications (id, name) VALUES (1, 'app');"
+            "INSERT INTO systems (id, name) VALUES (1, 'sys');"
+            "INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'a.x'), (2, 1, "
+            "'b.x');"
+            "INSERT INTO runs (id, app_id, exe_id, system_id, nprocs, runtime, "
+            "created_at) "
+            "VALUES (1, 1, 1, 1, 2, 1.0, 'x'), (2, 1, 1, 1, 2, 2.0, 'x'), "
+            "(3, 1, 1, 1, 4, 0.5, 'x'), (4, 1, 1, 1, 2, 4.0, 'x'), (5, 1, 2, 1, 2, 7.0, "
+            "'x');"
+            "INSERT INTO run_inputs (run_id, name, value) VALUES (1, 'N', 100), (1, 'L', "
+            "64), "
+            "(2, 'L', 64), (2, 'N', 100), (3, 'N', 100), (3, 'L', 64), (4, 'N', 200), "
+            "(4, 'L', 64);",
+            NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(h);
+    free(schema);
+    CHECK_INT(db_open(&d, path("v1.db"), NULL, &e), 0);
+    check_configs(d);
+    /* and new runs join the backfilled rows */
+    add(d, "a.x", 2, 0.5, 100, 1);
+    {
+        struct db_config *c;
+        arena *a = arena_new();
+        CHECK_INT(db_summary_configs(d, 1, 1, 0, 100, a, &c, &e), 3);
+        CHECK_INT(c[0].runs, 3);
+        CHECK_NEAR(c[0].min_runtime, 0.5, 0);
+        CHECK_INT(c[0].last_run_id, 6);
+        arena_free(a);
+    }
+    db_close(d);
+}
+
+static void test_runs_page(void)
+{
+    struct err e = {0};
+    struct db_page_row *rows;
+    arena *a = arena_new();
+    db *d;
+    int i, n;
+    long long app;
+
+    CHECK_INT(db_open(&d, path("p.db"), NULL, &e), 0);
+    for (i = 0; i < 30; i++)
+        add(d, i % 2 ? "a.x" : "b.x", 1 + i % 4, (double)((i * 7) % 10), 100 + i, 1);
+    app = db_app_id(d, "app", 0, &e);
+    {
+        struct db_page_query q = {app, 0, 0, DB_SORT_ID, 1, 0, 10};
+        n = db_runs_page(d, &q, a, &rows, &e);
+        CHECK_INT(n, 10);
+        for (i = 0; i < n; i++)
+            CHECK_INT(rows[i].id, 30 - i);
+        CHECK_STR(rows[0].executable, "a.x");
+        CHECK_STR(rows[0].system, "sys");
+        CHECK_INT(rows[0].ninputs, 2);
+        CHECK_STR(rows[0].inputs[0].name, "L");
+        CHECK_NEAR(rows[0].inputs[1].value, 129, 0);
+    }
+    {
+        /* runtime ascending with ties by id: runtimes (i*7)%10 */
+        struct db_page_query q = {app, 0, 0, DB_SORT_RUNTIME, 0, 3, 5};
+        double prev = -1;
+        long long previd = 0;
+        n = db_runs_page(d, &q, a, &rows, &e);
+        CHECK_INT(n, 5);
+        for (i = 0; i < n; i++) {
+            CHECK(rows[i].runtime > prev ||
+                  (rows[i].runtime == prev && rows[i].id > previd));
+            prev = rows[i].runtime;
+            previd = rows[i].id;
+        }
+        /* runtime 0 for i = 0, 10, 20 (ids 1, 11, 21); runtime 1 for i = 3, 13,
+         * 23 (ids 4, 14, 24): offset 3 starts at id 4 */
+        CHECK_INT(rows[0].id, 4);
+        CHECK_NEAR(rows[0].runtime, 1, 0);
+    }
+    {
+        /* filtered: only b.x (even i), nprocs descending */
+        long long exe = 0;
+        json_t *app_json = db_summary_app(d, "app", &e);
+        json_t *x;
+        size_t k;
+        json_array_foreach(
+            json_object_get(app_json, "executables"), k,
+            x) if (strcmp(json_string_value(json_object_get(x, "name")), "b.x") == 0)
+            exe = json_integer_value(json_object_get(x, "id"));
+        json_decref(app_json);
+        struct db_page_query q = {app, exe, 0, DB_SORT_NPROCS, 1, 0, 100};
+        n = db_runs_page(d, &q, a, &rows, &e);
+        CHECK_INT(n, 15);
+        CHECK_INT(db_summary_count(d, app, exe, 0, &e), 15);
+        for (i = 0; i < n; i++)
+            CHECK_STR(rows[i].executable, "b.x");
+        CHECK_INT(rows[0].nprocs, 3);
+        CHECK_INT(rows[n - 1].nprocs, 1);
+    }
+    {
+        struct db_page_query q = {app, 0, 0, DB_SORT_ID, 0, 1000, 10};
+        CHECK_INT(db_runs_page(d, &q, a, &rows, &e), 0);
+    }
+    arena_free(a);
+    db_close(d);
+}
+
+int main(void)
+{
+    if (mkdtemp(dir) == NULL)
+        return 1;
+    RUN(test_summary_on_insert);
+    RUN(test_migration_backfills);
+    RUN(test_runs_page);
+    return harness_report();
+}
