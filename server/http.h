@@ -85,9 +85,9 @@ struct req {
 
     /* deferred write */
     struct db_job job;
-    handler_fn finish;   /* builds the response once the job is done */
-    int state;           /* REQ_NEW, REQ_WAITING, REQ_DONE */
-    void *ctx;           /* handler's own state between the two halves */
+    handler_fn finish; /* builds the response once the job is done */
+    int state;         /* REQ_NEW, REQ_WAITING, REQ_DONE */
+    void *ctx;         /* handler's own state between the two halves */
 };
 
 enum { REQ_NEW = 0, REQ_WAITING = 1, REQ_DONE = 2 };
