@@ -1,25 +1,9 @@
 /* err: first-error-wins error records; see err.h. */
 #include "common/err.h"
+#include "common/utf8.h"
 
 #include <stdio.h>
 #include <string.h>
-
-/* Cuts an incomplete UTF-8 sequence off the end of s (left by truncating a
- * formatted message), so the message stays valid UTF-8 for JSON. */
-static void trim_partial_utf8(char *s)
-{
-    size_t n = strlen(s), i = n, need;
-    unsigned char lead;
-
-    while (i > 0 && n - i < 4 && ((unsigned char)s[i - 1] & 0xc0) == 0x80)
-        i--;
-    if (i == 0)
-        return;
-    lead = (unsigned char)s[i - 1];
-    need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-    if (lead >= 0x80 && (i - 1) + need > n)
-        s[i - 1] = '\0';
-}
 
 int err_setv(struct err *e, int status, const char *code, const char *field,
              const char *fmt, va_list ap)
@@ -29,10 +13,10 @@ int err_setv(struct err *e, int status, const char *code, const char *field,
     e->status = status;
     snprintf(e->code, sizeof e->code, "%s", code ? code : "error");
     if (vsnprintf(e->message, sizeof e->message, fmt, ap) >= (int)sizeof e->message)
-        trim_partial_utf8(e->message);
+        utf8_cut(e->message);
     if (snprintf(e->field, sizeof e->field, "%s", field ? field : "") >=
         (int)sizeof e->field)
-        trim_partial_utf8(e->field);
+        utf8_cut(e->field);
     return -1;
 }
 

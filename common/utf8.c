@@ -1,6 +1,8 @@
 /* utf8: strict decoding; see utf8.h. */
 #include "common/utf8.h"
 
+#include <string.h>
+
 size_t utf8_seq(const unsigned char *s, size_t n, unsigned *cp_out)
 {
     unsigned cp;
@@ -49,4 +51,12 @@ int utf8_valid(const char *s, size_t n)
         i += len;
     }
     return 1;
+}
+
+void utf8_cut(char *s)
+{
+    size_t n = strlen(s), i = 0, l;
+    while (i < n && (l = utf8_seq((const unsigned char *)s + i, n - i, NULL)) > 0)
+        i += l;
+    s[i] = '\0';
 }

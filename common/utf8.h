@@ -13,4 +13,9 @@ size_t utf8_seq(const unsigned char *s, size_t n, unsigned *cp);
 /* Returns 1 when s[0..n) is entirely valid UTF-8, else 0. */
 int utf8_valid(const char *s, size_t n);
 
+/* Cuts the NUL-terminated s at the end of its longest valid UTF-8 prefix (a
+ * message truncated by snprintf may end inside a sequence, and JSON strings
+ * must be valid). */
+void utf8_cut(char *s);
+
 #endif

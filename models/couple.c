@@ -54,30 +54,6 @@ static const char *loop_text(const struct couple_kernel *k, const size_t *loop,
     return out;
 }
 
-/* Cuts s at the end of its longest valid UTF-8 prefix (a message truncated
- * by snprintf may end inside a sequence, and JSON strings must be valid). */
-static void utf8_cut(char *s)
-{
-    size_t n = strlen(s), i = 0, l;
-    while (i < n && (l = utf8_seq((const unsigned char *)s + i, n - i, NULL)) > 0)
-        i += l;
-    s[i] = '\0';
-}
-
-/* err_invalid with the message cut at a UTF-8 boundary (names may be long). */
-static int invalid(struct err *err, const char *field, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int invalid(struct err *err, const char *field, const char *fmt, ...)
-{
-    char msg[ERR_MESSAGE_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    utf8_cut(msg);
-    return err_invalid(err, field, "%s", msg);
-}
-
 /* Records a 422 for measurement m: "coupling [A, B]: <message>". */
 static int bad(struct err *err, const struct couple_measurement *m, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -91,7 +67,7 @@ static int bad(struct err *err, const struct couple_measurement *m, const char *
     snprintf(field, sizeof field, "couplings[%zu]", m->index);
     chain_text(m, chain, sizeof chain);
     utf8_cut(chain);
-    return invalid(err, field, "coupling %s: %s", chain, msg);
+    return err_invalid(err, field, "coupling %s: %s", chain, msg);
 }
 
 /* Finds a kernel by name; NO_POS when absent. */
@@ -203,7 +179,8 @@ int couple_coefficients(const struct couple_kernel *k, size_t nk,
             return err_invalid(err, "kernels", "kernel %zu has an empty name", i);
         for (j = 0; j < i; j++)
             if (strcmp(k[i].name, k[j].name) == 0)
-                return invalid(err, "kernels", "kernel %s is listed twice", k[i].name);
+                return err_invalid(err, "kernels", "kernel %s is listed twice",
+                                   k[i].name);
     }
     pos = xcalloc(nk + 1, sizeof *pos);
     out->loop = xcalloc(nk + 1, sizeof *out->loop);
@@ -281,20 +258,21 @@ int couple_coefficients(const struct couple_kernel *k, size_t nk,
         if (!covered) {
             const char *a = k[out->loop[i]].name, *b = k[out->loop[(i + 1) % nloop]].name;
             if (nloop == 1)
-                invalid(err, "couplings",
-                        "loop kernel %s has no measured coupling with its own next "
-                        "iteration: measure the pair [%s, %s]",
-                        a, a, a);
+                err_invalid(err, "couplings",
+                            "loop kernel %s has no measured coupling with its own next "
+                            "iteration: measure the pair [%s, %s]",
+                            a, a, a);
             else if (nloop == 2)
-                invalid(err, "couplings",
-                        "loop kernels %s and %s have no measured coupling: measure the "
-                        "pair [%s, %s]",
-                        a, b, a, b);
+                err_invalid(
+                    err, "couplings",
+                    "loop kernels %s and %s have no measured coupling: measure the "
+                    "pair [%s, %s]",
+                    a, b, a, b);
             else
-                invalid(err, "couplings",
-                        "loop kernel %s has no measured coupling with the next loop "
-                        "kernel %s: measure the pair [%s, %s] (loop %s)",
-                        a, b, a, b, loop_text(k, out->loop, nloop, lt, sizeof lt));
+                err_invalid(err, "couplings",
+                            "loop kernel %s has no measured coupling with the next loop "
+                            "kernel %s: measure the pair [%s, %s] (loop %s)",
+                            a, b, a, b, loop_text(k, out->loop, nloop, lt, sizeof lt));
             goto fail;
         }
     }
@@ -307,10 +285,10 @@ int couple_coefficients(const struct couple_kernel *k, size_t nk,
                 den += ch[j].together;
             }
         if (!(den > 0) || !isfinite(num) || !isfinite(num / den)) {
-            invalid(err, "couplings",
-                    "the coupling coefficient of %s is out of range (together times "
-                    "too large)",
-                    k[out->loop[i]].name);
+            err_invalid(err, "couplings",
+                        "the coupling coefficient of %s is out of range (together times "
+                        "too large)",
+                        k[out->loop[i]].name);
             goto fail;
         }
         out->coef[out->loop[i]] = num / den;

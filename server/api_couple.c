@@ -57,41 +57,15 @@
 
 /* ---- small helpers ------------------------------------------------------------- */
 
-/* Cuts s at the end of its longest valid UTF-8 prefix. */
-static void utf8_cut(char *s)
-{
-    size_t n = strlen(s), i = 0, l;
-    while (i < n && (l = utf8_seq((const unsigned char *)s + i, n - i, NULL)) > 0)
-        i += l;
-    s[i] = '\0';
-}
-
-/* err_invalid with a message that stays valid UTF-8 when truncated. */
-static int invalid(struct err *err, const char *field, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int invalid(struct err *err, const char *field, const char *fmt, ...)
-{
-    char msg[ERR_MESSAGE_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    utf8_cut(msg);
-    return err_invalid(err, field, "%s", msg);
-}
-
 /* Re-records an error from a lower layer as "<what> <name>: <message>" on
  * err ("kernel x_solve: ..."), keeping its status and code and replacing the
  * field. */
 static int rewrap(struct err *err, const struct err *inner, const char *field,
                   const char *what, const char *name)
 {
-    char msg[3 * ERR_MESSAGE_MAX + 8];
-    snprintf(msg, sizeof msg, "%s %s: %s", what, name, inner->message);
-    msg[ERR_MESSAGE_MAX - 1] = '\0';
-    utf8_cut(msg);
     return err_set(err, inner->status ? inner->status : 422,
-                   inner->code[0] ? inner->code : "invalid", field, "%s", msg);
+                   inner->code[0] ? inner->code : "invalid", field, "%s %s: %s", what,
+                   name, inner->message);
 }
 
 static int is_builtin(const char *s)
@@ -141,9 +115,9 @@ static int only_keys(json_t *o, const char *const *allowed, const char *where,
         for (i = 0; allowed[i] && !ok; i++)
             ok = strcmp(key, allowed[i]) == 0;
         if (!ok)
-            return invalid(err, where[0] ? where : key, "unknown field %s%s%s",
-                           strlen(key) <= 64 ? key : "(over 64 bytes)",
-                           where[0] ? " in " : "", where);
+            return err_invalid(err, where[0] ? where : key, "unknown field %s%s%s",
+                               strlen(key) <= 64 ? key : "(over 64 bytes)",
+                               where[0] ? " in " : "", where);
     }
     return 0;
 }
@@ -280,8 +254,8 @@ static struct kin *kernel_add(struct build *b, const char *name, struct err *err
     if (name == NULL)
         return NULL;
     if (b->nk == COUPLE_MAX_KERNELS) {
-        invalid(err, "kernels", "at most %d kernels in one coupling model",
-                COUPLE_MAX_KERNELS);
+        err_invalid(err, "kernels", "at most %d kernels in one coupling model",
+                    COUPLE_MAX_KERNELS);
         return NULL;
     }
     if (b->nk == b->kcap) {
@@ -311,13 +285,10 @@ static struct kin *kernel_find(struct build *b, const char *name)
 
 static int point_add(struct kin *k, double x, double y, struct err *err)
 {
-    if (k->n == FIT_MAX_POINTS) {
-        char msg[ERR_MESSAGE_MAX];
-        snprintf(msg, sizeof msg, "kernel %s has more than %d measurements", k->name,
-                 FIT_MAX_POINTS);
-        utf8_cut(msg);
-        return err_set(err, 413, "too_large", k->field, "%s", msg);
-    }
+    if (k->n == FIT_MAX_POINTS)
+        return err_set(err, 413, "too_large", k->field,
+                       "kernel %s has more than %d measurements", k->name,
+                       FIT_MAX_POINTS);
     if (k->n == k->cap) {
         size_t cap = k->cap ? 2 * k->cap : 32;
         double *nx = xrealloc(k->x, cap * sizeof *nx), *ny;
@@ -365,8 +336,8 @@ static struct cin *config_get(struct build *b, json_t *values, struct err *err)
     if (b->nc == CP_MAX_CONFIGS) {
         free(key);
         json_decref(values);
-        invalid(err, "couplings", "couplings measured at more than %d configurations",
-                CP_MAX_CONFIGS);
+        err_invalid(err, "couplings", "couplings measured at more than %d configurations",
+                    CP_MAX_CONFIGS);
         return NULL;
     }
     if (b->nc % 16 == 0) {
@@ -395,8 +366,8 @@ static struct couple_measurement *measurement_add(struct cin *c, size_t *total,
                                                   struct err *err)
 {
     if (*total == COUPLE_MAX_MEASUREMENTS) {
-        invalid(err, "couplings", "at most %d coupling measurements",
-                COUPLE_MAX_MEASUREMENTS);
+        err_invalid(err, "couplings", "at most %d coupling measurements",
+                    COUPLE_MAX_MEASUREMENTS);
         return NULL;
     }
     if (c->nm == c->cap) {
@@ -427,8 +398,8 @@ static int parse_common(struct build *b, json_t *req, struct err *err)
     if (v != NULL) {
         if (!json_is_string(v) || json_string_length(v) == 0 ||
             json_string_length(v) > CP_MAX_VAR)
-            return invalid(err, "x", "x must name nprocs or an input (1 to %d bytes)",
-                           CP_MAX_VAR);
+            return err_invalid(err, "x", "x must name nprocs or an input (1 to %d bytes)",
+                               CP_MAX_VAR);
         if ((b->xname = sdup(b, json_string_value(v), err)) == NULL)
             return -1;
     }
@@ -439,20 +410,21 @@ static int parse_common(struct build *b, json_t *req, struct err *err)
     if (v != NULL) {
         json_t *val;
         if (!json_is_object(v) || json_object_size(v) > CP_MAX_FIXED)
-            return invalid(err, "fixed",
-                           "fixed must be an object of at most %d name: number",
-                           CP_MAX_FIXED);
+            return err_invalid(err, "fixed",
+                               "fixed must be an object of at most %d name: number",
+                               CP_MAX_FIXED);
         json_object_foreach(v, key, val)
         {
             double d;
             if (strlen(key) == 0 || strlen(key) > CP_MAX_VAR)
-                return invalid(err, "fixed", "fixed variable names must be 1 to %d bytes",
-                               CP_MAX_VAR);
+                return err_invalid(err, "fixed",
+                                   "fixed variable names must be 1 to %d bytes",
+                                   CP_MAX_VAR);
             if (strcmp(key, b->xname) == 0)
-                return invalid(err, "fixed", "%s is the x variable and cannot be fixed",
-                               key);
+                return err_invalid(err, "fixed",
+                                   "%s is the x variable and cannot be fixed", key);
             if (number_of(val, &d) != 0)
-                return invalid(err, "fixed", "fixed.%s must be a finite number", key);
+                return err_invalid(err, "fixed", "fixed.%s must be a finite number", key);
             json_object_set_new(b->fixed, key, json_real(d));
         }
     }
@@ -462,21 +434,21 @@ static int parse_common(struct build *b, json_t *req, struct err *err)
             number_of(json_array_get(v, 0), &b->range[0]) != 0 ||
             number_of(json_array_get(v, 1), &b->range[1]) != 0 ||
             b->range[0] > b->range[1])
-            return invalid(err, "range", "range must be [min, max] with min <= max");
+            return err_invalid(err, "range", "range must be [min, max] with min <= max");
         b->has_range = 1;
     }
     v = json_object_get(req, "aggregate");
     if (v != NULL && !json_is_string(v))
-        return invalid(err, "aggregate", "aggregate must be mean, median or min");
+        return err_invalid(err, "aggregate", "aggregate must be mean, median or min");
     if (agg_parse(v ? json_string_value(v) : NULL, &b->agg, "aggregate", err) != 0)
         return -1;
     v = json_object_get(req, "predict");
     if (v != NULL) {
         json_t *p;
         if (!json_is_array(v) || json_array_size(v) > CP_MAX_PREDICT)
-            return invalid(err, "predict",
-                           "predict must be an array of at most %d numbers",
-                           CP_MAX_PREDICT);
+            return err_invalid(err, "predict",
+                               "predict must be an array of at most %d numbers",
+                               CP_MAX_PREDICT);
         b->npred = json_array_size(v);
         b->pred = arena_alloc(b->a, (b->npred + 1) * sizeof *b->pred);
         if (b->pred == NULL)
@@ -486,7 +458,7 @@ static int parse_common(struct build *b, json_t *req, struct err *err)
             char field[32];
             snprintf(field, sizeof field, "predict[%zu]", i);
             if (number_of(p, &b->pred[i]) != 0)
-                return invalid(err, field, "%s must be a finite number", field);
+                return err_invalid(err, field, "%s must be a finite number", field);
         }
     }
     return 0;
@@ -506,14 +478,14 @@ static int parse_settings(struct build *b, struct kin *k, json_t *o, const char 
     if (ex != NULL) {
         if (g != NULL) {
             snprintf(f, sizeof f, "%s.graph", field);
-            return invalid(err, f, "kernel %s: give a graph or an expression, not both",
-                           k->name);
+            return err_invalid(
+                err, f, "kernel %s: give a graph or an expression, not both", k->name);
         }
         if (!json_is_string(ex) || json_string_length(ex) == 0 ||
             json_string_length(ex) > EXPR_MAX_LEN) {
             snprintf(f, sizeof f, "%s.expression", field);
-            return invalid(err, f, "kernel %s: expression must be 1 to %d bytes", k->name,
-                           EXPR_MAX_LEN);
+            return err_invalid(err, f, "kernel %s: expression must be 1 to %d bytes",
+                               k->name, EXPR_MAX_LEN);
         }
         if ((k->expression = sdup(b, json_string_value(ex), err)) == NULL)
             return -1;
@@ -522,18 +494,20 @@ static int parse_settings(struct build *b, struct kin *k, json_t *o, const char 
             json_t *v;
             snprintf(f, sizeof f, "%s.parameters", field);
             if (!json_is_object(pa) || json_object_size(pa) > EXPR_MAX_PARAMS)
-                return invalid(err, f,
-                               "kernel %s: parameters must be an object of at most %d "
-                               "\"NAME(args)\": \"expression\"",
-                               k->name, EXPR_MAX_PARAMS);
+                return err_invalid(
+                    err, f,
+                    "kernel %s: parameters must be an object of at most %d "
+                    "\"NAME(args)\": \"expression\"",
+                    k->name, EXPR_MAX_PARAMS);
             json_object_foreach(pa, key, v)
             {
                 if (!json_is_string(v) || json_string_length(v) == 0 ||
                     json_string_length(v) > EXPR_MAX_LEN)
-                    return invalid(err, f,
-                                   "kernel %s: each parameter must be an expression of 1 "
-                                   "to %d bytes",
-                                   k->name, EXPR_MAX_LEN);
+                    return err_invalid(
+                        err, f,
+                        "kernel %s: each parameter must be an expression of 1 "
+                        "to %d bytes",
+                        k->name, EXPR_MAX_LEN);
             }
             k->params = pa;
         }
@@ -541,12 +515,12 @@ static int parse_settings(struct build *b, struct kin *k, json_t *o, const char 
     }
     if (pa != NULL) {
         snprintf(f, sizeof f, "%s.parameters", field);
-        return invalid(err, f, "kernel %s: parameters need an expression", k->name);
+        return err_invalid(err, f, "kernel %s: parameters need an expression", k->name);
     }
     if (g != NULL && !json_is_string(g)) {
         snprintf(f, sizeof f, "%s.graph", field);
-        return invalid(err, f, "kernel %s: graph must be a string such as \"inv1\"",
-                       k->name);
+        return err_invalid(err, f, "kernel %s: graph must be a string such as \"inv1\"",
+                           k->name);
     }
     k->graph = g ? sdup(b, json_string_value(g), err) : default_graph;
     if (k->graph == NULL)
@@ -577,48 +551,50 @@ static int parse_inline(struct build *b, json_t *req, struct err *err)
     char field[128];
 
     if (!json_is_array(ks) || json_array_size(ks) == 0)
-        return invalid(err, "kernels",
-                       "kernels must be a non-empty array of "
-                       "{\"name\", \"loop\", \"data\", \"graph\"}");
+        return err_invalid(err, "kernels",
+                           "kernels must be a non-empty array of "
+                           "{\"name\", \"loop\", \"data\", \"graph\"}");
     if (json_array_size(ks) > COUPLE_MAX_KERNELS)
-        return invalid(err, "kernels", "at most %d kernels in one coupling model",
-                       COUPLE_MAX_KERNELS);
+        return err_invalid(err, "kernels", "at most %d kernels in one coupling model",
+                           COUPLE_MAX_KERNELS);
     json_array_foreach(ks, i, o)
     {
         json_t *name = json_object_get(o, "name"), *loop, *data, *row;
         struct kin *k;
         snprintf(field, sizeof field, "kernels[%zu]", i);
         if (!json_is_object(o))
-            return invalid(err, field, "%s must be an object", field);
+            return err_invalid(err, field, "%s must be an object", field);
         if (only_keys(o, kernel_keys, field, err) != 0)
             return -1;
         snprintf(field, sizeof field, "kernels[%zu].name", i);
         if (!json_is_string(name) || check_name(json_string_value(name), field, err) != 0)
-            return invalid(err, field, "%s must be a kernel name", field);
+            return err_invalid(err, field, "%s must be a kernel name", field);
         if (kernel_find(b, json_string_value(name)) != NULL)
-            return invalid(err, field, "kernel %s is listed twice",
-                           json_string_value(name));
+            return err_invalid(err, field, "kernel %s is listed twice",
+                               json_string_value(name));
         k = kernel_add(b, sdup(b, json_string_value(name), err), err);
         if (k == NULL)
             return -1;
         snprintf(k->field, sizeof k->field, "kernels[%zu]", i);
         loop = json_object_get(o, "loop");
         if (loop != NULL && !json_is_boolean(loop))
-            return invalid(err, field, "kernel %s: loop must be true or false", k->name);
+            return err_invalid(err, field, "kernel %s: loop must be true or false",
+                               k->name);
         k->loop = json_is_true(loop);
         if (parse_settings(b, k, o, k->field, "auto", err) != 0)
             return -1;
         data = json_object_get(o, "data");
         if (data == NULL && k->expression == NULL)
-            return invalid(err, k->field,
-                           "kernel %s needs data [[x, time], ...] or an expression",
-                           k->name);
+            return err_invalid(err, k->field,
+                               "kernel %s needs data [[x, time], ...] or an expression",
+                               k->name);
         if (data == NULL)
             continue;
         snprintf(field, sizeof field, "%s.data", k->field);
         if (!json_is_array(data))
-            return invalid(err, field,
-                           "kernel %s: data must be an array of [x, time] rows", k->name);
+            return err_invalid(err, field,
+                               "kernel %s: data must be an array of [x, time] rows",
+                               k->name);
         if (json_array_size(data) > FIT_MAX_POINTS)
             return err_set(err, 413, "too_large", field, "kernel %s: more than %d points",
                            k->name, FIT_MAX_POINTS);
@@ -629,18 +605,18 @@ static int parse_inline(struct build *b, json_t *req, struct err *err)
                 number_of(json_array_get(row, 0), &x) != 0 ||
                 number_of(json_array_get(row, 1), &y) != 0) {
                 snprintf(field, sizeof field, "%s.data[%zu]", k->field, j);
-                return invalid(err, field,
-                               "kernel %s: %s must be [x, time] of finite numbers",
-                               k->name, field);
+                return err_invalid(err, field,
+                                   "kernel %s: %s must be [x, time] of finite numbers",
+                                   k->name, field);
             }
             if (point_add(k, x, y, err) != 0)
                 return -1;
         }
     }
     if (cs != NULL && !json_is_array(cs))
-        return invalid(err, "couplings",
-                       "couplings must be an array of "
-                       "{\"kernels\", \"alone\", \"together\"}");
+        return err_invalid(err, "couplings",
+                           "couplings must be an array of "
+                           "{\"kernels\", \"alone\", \"together\"}");
     json_array_foreach(cs, i, o)
     {
         json_t *kn = json_object_get(o, "kernels"), *al = json_object_get(o, "alone"),
@@ -649,31 +625,32 @@ static int parse_inline(struct build *b, json_t *req, struct err *err)
         struct cin *c;
         snprintf(field, sizeof field, "couplings[%zu]", i);
         if (!json_is_object(o))
-            return invalid(err, field, "%s must be an object", field);
+            return err_invalid(err, field, "%s must be an object", field);
         if (only_keys(o, coupling_keys, field, err) != 0)
             return -1;
         if (!json_is_array(kn) || json_array_size(kn) < 2 ||
             json_array_size(kn) > COUPLE_MAX_CHAIN)
-            return invalid(err, field, "%s.kernels must name 2 to %d adjacent kernels",
-                           field, COUPLE_MAX_CHAIN);
+            return err_invalid(err, field,
+                               "%s.kernels must name 2 to %d adjacent kernels", field,
+                               COUPLE_MAX_CHAIN);
         if (!json_is_array(al) || json_array_size(al) != json_array_size(kn))
-            return invalid(err, field, "%s.alone must give one time per kernel (%zu)",
-                           field, json_array_size(kn));
+            return err_invalid(err, field, "%s.alone must give one time per kernel (%zu)",
+                               field, json_array_size(kn));
         if (cf != NULL) {
             const char *key;
             json_t *v;
             if (!json_is_object(cf) || json_object_size(cf) > CP_MAX_FIXED + 1)
-                return invalid(err, field,
-                               "%s.configuration must be an object of at most %d "
-                               "name: number",
-                               field, CP_MAX_FIXED + 1);
+                return err_invalid(err, field,
+                                   "%s.configuration must be an object of at most %d "
+                                   "name: number",
+                                   field, CP_MAX_FIXED + 1);
             json_object_foreach(cf, key, v)
             {
                 double d;
                 if (number_of(v, &d) != 0 || strlen(key) == 0 || strlen(key) > CP_MAX_VAR)
-                    return invalid(err, field,
-                                   "%s.configuration values must be finite numbers",
-                                   field);
+                    return err_invalid(err, field,
+                                       "%s.configuration values must be finite numbers",
+                                       field);
             }
             values = json_deep_copy(cf);
         } else {
@@ -689,21 +666,22 @@ static int parse_inline(struct build *b, json_t *req, struct err *err)
         for (j = 0; j < m->n; j++) {
             json_t *s = json_array_get(kn, j);
             if (!json_is_string(s))
-                return invalid(err, field, "%s.kernels must be kernel names", field);
+                return err_invalid(err, field, "%s.kernels must be kernel names", field);
             if ((m->kernel[j] = sdup(b, json_string_value(s), err)) == NULL)
                 return -1;
             if (number_of(json_array_get(al, j), &m->alone[j]) != 0)
-                return invalid(err, field, "%s.alone must hold numbers", field);
+                return err_invalid(err, field, "%s.alone must hold numbers", field);
         }
         if (number_of(json_object_get(o, "together"), &m->together) != 0)
-            return invalid(err, field, "%s.together must be a number", field);
+            return err_invalid(err, field, "%s.together must be a number", field);
     }
     if (ms != NULL) {
         json_t *row;
         if (!json_is_array(ms) || json_array_size(ms) > CP_MAX_MEASURED)
-            return invalid(err, "measured",
-                           "measured must be an array of at most %d [x, runtime] rows",
-                           CP_MAX_MEASURED);
+            return err_invalid(
+                err, "measured",
+                "measured must be an array of at most %d [x, runtime] rows",
+                CP_MAX_MEASURED);
         b->nmeas = json_array_size(ms);
         b->mx = arena_alloc(b->a, (b->nmeas + 1) * sizeof *b->mx);
         b->my = arena_alloc(b->a, (b->nmeas + 1) * sizeof *b->my);
@@ -715,8 +693,8 @@ static int parse_inline(struct build *b, json_t *req, struct err *err)
                 number_of(json_array_get(row, 0), &b->mx[i]) != 0 ||
                 number_of(json_array_get(row, 1), &b->my[i]) != 0) {
                 snprintf(field, sizeof field, "measured[%zu]", i);
-                return invalid(err, field, "%s must be [x, runtime] of finite numbers",
-                               field);
+                return err_invalid(err, field,
+                                   "%s must be [x, runtime] of finite numbers", field);
             }
         }
     }
@@ -796,14 +774,14 @@ static int parse_db_kernels(struct build *b, json_t *spec, int *listed, struct e
         return 0;
     if (json_is_object(spec)) {
         if (json_object_size(spec) > COUPLE_MAX_KERNELS)
-            return invalid(err, "kernels", "at most %d kernels in one coupling model",
-                           COUPLE_MAX_KERNELS);
+            return err_invalid(err, "kernels", "at most %d kernels in one coupling model",
+                               COUPLE_MAX_KERNELS);
         json_object_foreach(spec, key, o)
         {
             struct kin *k;
             if (!json_is_object(o))
-                return invalid(err, "kernels", "kernels.%s must be an object of settings",
-                               key);
+                return err_invalid(err, "kernels",
+                                   "kernels.%s must be an object of settings", key);
             if (check_name(key, "kernels", err) != 0 ||
                 only_keys(o, keys + 1, "kernels", err) != 0)
                 return -1;
@@ -816,9 +794,10 @@ static int parse_db_kernels(struct build *b, json_t *spec, int *listed, struct e
         return 0;
     }
     if (!json_is_array(spec))
-        return invalid(err, "kernels",
-                       "kernels must be an object {\"name\": {settings}} or a list of "
-                       "names or {\"name\", settings}");
+        return err_invalid(
+            err, "kernels",
+            "kernels must be an object {\"name\": {settings}} or a list of "
+            "names or {\"name\", settings}");
     *listed = 1;
     json_array_foreach(spec, i, o)
     {
@@ -830,12 +809,12 @@ static int parse_db_kernels(struct build *b, json_t *spec, int *listed, struct e
         else if (json_is_object(o) && json_is_string(json_object_get(o, "name")))
             name = json_string_value(json_object_get(o, "name"));
         else
-            return invalid(err, field, "%s must be a kernel name or {\"name\", settings}",
-                           field);
+            return err_invalid(err, field,
+                               "%s must be a kernel name or {\"name\", settings}", field);
         if (check_name(name, field, err) != 0)
             return -1;
         if (kernel_find(b, name) != NULL)
-            return invalid(err, field, "kernel %s is listed twice", name);
+            return err_invalid(err, field, "kernel %s is listed twice", name);
         if ((k = kernel_add(b, sdup(b, name, err), err)) == NULL)
             return -1;
         snprintf(k->field, sizeof k->field, "%s", field);
@@ -868,9 +847,9 @@ static int derive_loop(struct build *b, json_t *rows, const char ***loop, size_t
             ;                                                                            \
         if ((out) == n) {                                                                \
             if (n == COUPLE_MAX_KERNELS)                                                 \
-                return invalid(err, "couplings",                                         \
-                               "the stored couplings name more than %d kernels",         \
-                               COUPLE_MAX_KERNELS);                                      \
+                return err_invalid(err, "couplings",                                     \
+                                   "the stored couplings name more than %d kernels",     \
+                                   COUPLE_MAX_KERNELS);                                  \
             node[n] = (nm);                                                              \
             succ[n] = pred[n] = NULL;                                                    \
             n++;                                                                         \
@@ -884,18 +863,18 @@ static int derive_loop(struct build *b, json_t *rows, const char ***loop, size_t
                        *c = json_string_value(json_array_get(ks, j + 1));
             size_t ia, ic;
             if (a == NULL || c == NULL)
-                return invalid(err, "couplings",
-                               "a stored coupling has a bad kernel list");
+                return err_invalid(err, "couplings",
+                                   "a stored coupling has a bad kernel list");
             NODE_INDEX(a, ia);
             NODE_INDEX(c, ic);
             if (succ[ia] != NULL && strcmp(succ[ia], c) != 0)
-                return invalid(
+                return err_invalid(
                     err, "loop",
                     "the stored couplings do not form one loop: %s is followed by "
                     "both %s and %s; give the loop order with \"loop\": [...]",
                     a, succ[ia], c);
             if (pred[ic] != NULL && strcmp(pred[ic], a) != 0)
-                return invalid(
+                return err_invalid(
                     err, "loop",
                     "the stored couplings do not form one loop: %s follows both "
                     "%s and %s; give the loop order with \"loop\": [...]",
@@ -945,7 +924,7 @@ static int derive_loop(struct build *b, json_t *rows, const char ***loop, size_t
         i = nx;
     }
     if (count < n)
-        return invalid(
+        return err_invalid(
             err, "loop",
             "the stored couplings form more than one chain (from %s: %zu of %zu "
             "kernels); give the loop order with \"loop\": [...]",
@@ -964,9 +943,9 @@ static int order_loop(struct build *b, const char **loop, size_t nloop, const ch
         struct kin *k = kernel_find(b, loop[i]);
         for (j = 0; j < i; j++)
             if (strcmp(loop[i], loop[j]) == 0)
-                return invalid(err, field, "loop kernel %s is listed twice", loop[i]);
+                return err_invalid(err, field, "loop kernel %s is listed twice", loop[i]);
         if (k == NULL)
-            return invalid(
+            return err_invalid(
                 err, field,
                 "loop kernel %s is not a kernel of the model: the selected runs "
                 "have no records of it, or \"kernels\" leaves it out",
@@ -997,19 +976,19 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
 
     v = json_object_get(req, "application");
     if (!json_is_string(v) || check_name(json_string_value(v), "application", err) != 0)
-        return invalid(err, "application", "application must name an application");
+        return err_invalid(err, "application", "application must name an application");
     if ((b->application = sdup(b, json_string_value(v), err)) == NULL)
         return -1;
     v = json_object_get(req, "system");
     if (!json_is_string(v) || check_name(json_string_value(v), "system", err) != 0)
-        return invalid(err, "system", "system must name a system");
+        return err_invalid(err, "system", "system must name a system");
     if ((b->system = sdup(b, json_string_value(v), err)) == NULL)
         return -1;
     v = json_object_get(req, "executable");
     if (v != NULL) {
         if (!json_is_string(v) ||
             check_name(json_string_value(v), "executable", err) != 0)
-            return invalid(err, "executable", "executable must name an executable");
+            return err_invalid(err, "executable", "executable must name an executable");
         if ((b->executable = sdup(b, json_string_value(v), err)) == NULL)
             return -1;
     }
@@ -1132,7 +1111,7 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
                 if (listed)
                     continue;
                 if (b->nk == COUPLE_MAX_KERNELS) {
-                    invalid(
+                    err_invalid(
                         err, "kernels",
                         "the runs record more than %d distinct kernels; choose kernels "
                         "with a list in \"kernels\"",
@@ -1157,17 +1136,19 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
         }
     }
     if (nmatch == 0) {
-        invalid(err, NULL, "no runs of %s on %s%s%s match x = %s and the fixed variables",
-                b->application, b->system, b->executable ? " with executable " : "",
-                b->executable ? b->executable : "", b->xname);
+        err_invalid(err, NULL,
+                    "no runs of %s on %s%s%s match x = %s and the fixed variables",
+                    b->application, b->system, b->executable ? " with executable " : "",
+                    b->executable ? b->executable : "", b->xname);
         goto out;
     }
     for (i = 0; i < nother; i++)
         if (other[i].varies) {
-            invalid(err, "fixed",
-                    "the selected runs differ in %s (%g and %g); fix it with \"fixed\": "
-                    "{\"%s\": ...}",
-                    other[i].name, other[i].first, other[i].second, other[i].name);
+            err_invalid(
+                err, "fixed",
+                "the selected runs differ in %s (%g and %g); fix it with \"fixed\": "
+                "{\"%s\": ...}",
+                other[i].name, other[i].first, other[i].second, other[i].name);
             goto out;
         }
     /* A variable every selected run shares is part of the configuration the
@@ -1181,10 +1162,11 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
             goto out;
         }
     if (b->nk == 0) {
-        invalid(err, "kernels",
-                "the selected runs of %s on %s record no kernel times; kernel coupling "
-                "models an application by its kernels",
-                b->application, b->system);
+        err_invalid(
+            err, "kernels",
+            "the selected runs of %s on %s record no kernel times; kernel coupling "
+            "models an application by its kernels",
+            b->application, b->system);
         goto out;
     }
     /* Kernels in run order (first position); settings-only kernels that the
@@ -1192,10 +1174,11 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
     for (i = 0; i < b->nk; i++) {
         struct kin *k = &b->k[i];
         if (k->order < 0 && k->n == 0 && k->expression == NULL) {
-            invalid(err, "kernels",
-                    "kernel %s has no kernel records in the selected runs (x range and "
-                    "fixed variables included)",
-                    k->name);
+            err_invalid(
+                err, "kernels",
+                "kernel %s has no kernel records in the selected runs (x range and "
+                "fixed variables included)",
+                k->name);
             goto out;
         }
         if (k->expression != NULL)
@@ -1219,7 +1202,7 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
     if (v != NULL) {
         json_t *s;
         if (!json_is_array(v) || json_array_size(v) > COUPLE_MAX_KERNELS) {
-            invalid(err, "loop", "loop must list the loop kernels in order");
+            err_invalid(err, "loop", "loop must list the loop kernels in order");
             goto out;
         }
         nloop = json_array_size(v);
@@ -1231,7 +1214,7 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
         json_array_foreach(v, i, s)
         {
             if (!json_is_string(s)) {
-                invalid(err, "loop", "loop must list kernel names");
+                err_invalid(err, "loop", "loop must list kernel names");
                 goto out;
             }
             if ((loop[i] = sdup(b, json_string_value(s), err)) == NULL)
@@ -1456,10 +1439,10 @@ static json_t *kernel_json(struct build *b, struct kin *k, struct err *err)
         expr_free(e);
         if (buf_failed(&parsed)) {
             buf_free(&parsed);
-            invalid(err, k->field,
-                    "kernel %s: the expression is over %d bytes once the "
-                    "parameters are substituted",
-                    k->name, CP_FORMULA_MAX);
+            err_invalid(err, k->field,
+                        "kernel %s: the expression is over %d bytes once the "
+                        "parameters are substituted",
+                        k->name, CP_FORMULA_MAX);
             return NULL;
         }
         model = json_pack("{s:s, s:s, s:s, s:s, s:o}", "type", "expression", "template",
@@ -1492,7 +1475,7 @@ static json_t *kernel_json(struct build *b, struct kin *k, struct err *err)
         struct fit_result res;
         struct err e2 = {0};
         if (k->n == 0) {
-            invalid(err, k->field, "kernel %s has no measurements to fit", k->name);
+            err_invalid(err, k->field, "kernel %s has no measurements to fit", k->name);
             return NULL;
         }
         memset(&in, 0, sizeof in);
@@ -1606,15 +1589,16 @@ static int saved_load(json_t *ans, struct saved *s, struct err *err)
     memset(s, 0, sizeof *s);
     if (!json_is_object(ans) || !json_is_string(x) || !json_is_array(ks) ||
         json_array_size(ks) == 0 || json_array_size(ks) > COUPLE_MAX_KERNELS)
-        return invalid(err, "model", "not a coupling model answer");
+        return err_invalid(err, "model", "not a coupling model answer");
     s->xname = json_string_value(x);
     s->fixed = json_object_get(ans, "fixed");
     if (!json_is_object(s->fixed) || json_object_size(s->fixed) > CP_MAX_FIXED)
-        return invalid(err, "model", "coupling model: fixed must be an object");
+        return err_invalid(err, "model", "coupling model: fixed must be an object");
     json_object_foreach(s->fixed, key, v)
     {
         if (!json_is_number(v))
-            return invalid(err, "model", "coupling model: fixed values must be numbers");
+            return err_invalid(err, "model",
+                               "coupling model: fixed values must be numbers");
     }
     s->nk = json_array_size(ks);
     s->k = xcalloc(s->nk, sizeof *s->k);
@@ -1690,7 +1674,7 @@ static int saved_load(json_t *ans, struct saved *s, struct err *err)
     return 0;
 bad:
     saved_free(s);
-    return invalid(err, "model", "coupling model: the saved answer is malformed");
+    return err_invalid(err, "model", "coupling model: the saved answer is malformed");
 }
 
 /* The configuration used at x (isocoupling). */
@@ -1805,8 +1789,8 @@ static int set_formulas(struct saved *s, size_t c, json_t *target, struct err *e
     buf_init(&m, CP_FORMULA_MAX);
     buf_init(&n, CP_FORMULA_MAX);
     if (compose_formulas(s, c, &h, &m, &n) != 0)
-        rc = invalid(err, "kernels", "the composed formula is over %d bytes",
-                     CP_FORMULA_MAX);
+        rc = err_invalid(err, "kernels", "the composed formula is over %d bytes",
+                         CP_FORMULA_MAX);
     else if (json_object_set_new(target, "formula", json_string(buf_str(&h))) != 0 ||
              json_object_set_new(target, "expression", json_string(buf_str(&m))) != 0 ||
              json_object_set_new(target, "composition", json_string(buf_str(&n))) != 0)
@@ -2025,7 +2009,7 @@ json_t *couple_answer(db *d, json_t *req, struct err *err)
 
     memset(&b, 0, sizeof b);
     if (!json_is_object(req)) {
-        invalid(err, NULL, "the body must be a JSON object");
+        err_invalid(err, NULL, "the body must be a JSON object");
         return NULL;
     }
     b.a = arena_new();
@@ -2094,7 +2078,7 @@ json_t *couple_predict_saved(json_t *answer, json_t *point, struct err *err)
         v = NULL;
     }
     if (v == NULL) {
-        invalid(err, s.xname, "the model needs %s, a finite number", s.xname);
+        err_invalid(err, s.xname, "the model needs %s, a finite number", s.xname);
         saved_free(&s);
         return NULL;
     }
