@@ -67,8 +67,11 @@ static int in_list(json_t *list, const char *name)
 {
     size_t i;
     json_t *x;
-    json_array_foreach(list, i,
-                       x) if (name && strcmp(str(x, "name"), name) == 0) return 1;
+    json_array_foreach(list, i, x)
+    {
+        if (name && strcmp(str(x, "name"), name) == 0)
+            return 1;
+    }
     return 0;
 }
 
@@ -308,7 +311,10 @@ static void names_select(struct fctx *c, json_t *list, const char *field,
     const char **labels = arena_alloc(c->r->arena, (n + 2) * sizeof *labels);
     if (values == NULL || labels == NULL)
         return;
-    json_array_foreach(list, i, x) values[i] = labels[i] = str(x, "name");
+    json_array_foreach(list, i, x)
+    {
+        values[i] = labels[i] = str(x, "name");
+    }
     if (extra_value) {
         values[n] = extra_value;
         labels[n++] = extra_label;
@@ -744,12 +750,14 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
     else
         page_puts(&c->p, "<p class=\"muted\">No prediction point was given (step 3): the "
                          "composed model is shown.</p>\n");
+    page_puts(&c->p, "<div class=\"plots\">\n");
     forms_plot(c, c->m->plot, ans,
                "Measured total runtimes, the coupled model and the plain sum of the "
                "kernel models, with the first prediction and its interval.");
     forms_plot(c, couple_plot_breakdown, ans,
                "Each kernel's share (its coefficient times its model) stacked, at the "
                "measured and predicted x.");
+    page_puts(&c->p, "</div>\n");
     page_puts(&c->p, "<h3>Composed model</h3>\n<code class=\"formula\" id=\"formula\">");
     page_text(&c->p, str(ans, "formula"));
     page_puts(&c->p, "</code>\n<p><code>");

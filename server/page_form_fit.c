@@ -108,12 +108,17 @@ static int check1(struct fctx *c, struct fit_data *d, int strict, struct err *er
     if (json_array_size(d->apps) == 0)
         return err_invalid(err, "application",
                            "there are no applications yet: upload runs first");
-    json_array_foreach(d->apps, i, a) found |= app && strcmp(str(a, "name"), app) == 0;
+    json_array_foreach(d->apps, i, a)
+    {
+        found |= app && strcmp(str(a, "name"), app) == 0;
+    }
     if (app == NULL) {
         /* The first application with runs. */
-        json_array_foreach(d->apps, i,
-                           a) if (json_integer_value(json_object_get(a, "runs")) > 0 &&
-                                  app == NULL) app = str(a, "name");
+        json_array_foreach(d->apps, i, a)
+        {
+            if (app == NULL && json_integer_value(json_object_get(a, "runs")) > 0)
+                app = str(a, "name");
+        }
         if (app == NULL)
             app = str(json_array_get(d->apps, 0), "name");
         fs_set(c, "application", app);
@@ -136,9 +141,11 @@ static int check1(struct fctx *c, struct fit_data *d, int strict, struct err *er
             return err_invalid(err, "executable",
                                "%.200s has no runs of executable %.200s", app, v);
         v = NULL;
-        json_array_foreach(json_object_get(d->app, "executables"), i,
-                           e) if (v == NULL && exe_has_runs(d, str(e, "name"))) v =
-            str(e, "name");
+        json_array_foreach(json_object_get(d->app, "executables"), i, e)
+        {
+            if (v == NULL && exe_has_runs(d, str(e, "name")))
+                v = str(e, "name");
+        }
         fs_set(c, "executable", v ? v : "");
     }
     d->exe = fs_val(c, "executable");
@@ -167,12 +174,14 @@ static int y_ok(struct fit_data *d, const char *y)
     if (strcmp(y, "runtime") == 0 || strcmp(y, "speedup") == 0 ||
         strcmp(y, "efficiency") == 0)
         return 1;
-    if (strncmp(y, "metric:", 7) == 0)
-        json_array_foreach(d->metrics, i,
-                           n) if (strcmp(json_string_value(n), y + 7) == 0) return 1;
-    if (strncmp(y, "kernel:", 7) == 0)
-        json_array_foreach(d->kernels, i,
-                           n) if (strcmp(json_string_value(n), y + 7) == 0) return 1;
+    if (strncmp(y, "metric:", 7) == 0 || strncmp(y, "kernel:", 7) == 0) {
+        json_t *names = y[0] == 'm' ? d->metrics : d->kernels;
+        json_array_foreach(names, i, n)
+        {
+            if (strcmp(json_string_value(n), y + 7) == 0)
+                return 1;
+        }
+    }
     return 0;
 }
 

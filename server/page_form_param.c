@@ -69,8 +69,11 @@ static int in_list(json_t *list, const char *name)
 {
     size_t i;
     json_t *x;
-    json_array_foreach(list, i,
-                       x) if (name && strcmp(str(x, "name"), name) == 0) return 1;
+    json_array_foreach(list, i, x)
+    {
+        if (name && strcmp(str(x, "name"), name) == 0)
+            return 1;
+    }
     return 0;
 }
 
@@ -113,15 +116,20 @@ static int check1(struct fctx *c, struct param_data *d, int strict, struct err *
         fs_set(c, "template", str(json_array_get(d->templates, 0), "name"));
     }
     d->tpl = fs_val(c, "template");
-    json_array_foreach(d->templates, i, s) if (strcmp(str(s, "name"), d->tpl) == 0)
-        d->expression = str(s, "expression");
+    json_array_foreach(d->templates, i, s)
+    {
+        if (strcmp(str(s, "name"), d->tpl) == 0)
+            d->expression = str(s, "expression");
+    }
     /* Systems with parameters; by default the first one the application ran on. */
     if ((all = forms_keep(c, db_summary_systems(c->d, err))) == NULL)
         return -1;
     d->systems = forms_keep(c, json_array());
-    json_array_foreach(all, i,
-                       s) if (json_integer_value(json_object_get(s, "parameters")) > 0)
-        json_array_append(d->systems, s);
+    json_array_foreach(all, i, s)
+    {
+        if (json_integer_value(json_object_get(s, "parameters")) > 0)
+            json_array_append(d->systems, s);
+    }
     if (json_array_size(d->systems) == 0)
         return err_invalid(err, "system",
                            "no system has parameters yet (POST "
@@ -139,9 +147,11 @@ static int check1(struct fctx *c, struct param_data *d, int strict, struct err *
         if (v != NULL && strict)
             return err_invalid(err, "system", "%.200s has no parameters", v);
         v = NULL;
-        json_array_foreach(d->systems, i,
-                           s) if (v == NULL && in_list(d->app_systems, str(s, "name")))
-            v = str(s, "name");
+        json_array_foreach(d->systems, i, s)
+        {
+            if (v == NULL && in_list(d->app_systems, str(s, "name")))
+                v = str(s, "name");
+        }
         fs_set(c, "system", v ? v : str(json_array_get(d->systems, 0), "name"));
     }
     d->sys = fs_val(c, "system");
@@ -272,8 +282,6 @@ static void names_select(struct fctx *c, json_t *list, const char *field,
 
 static void render1(struct fctx *c, struct param_data *d)
 {
-    size_t i;
-    json_t *t;
     page_puts(&c->p, "<div class=\"fields\">\n");
     names_select(c, d->apps, "application", "Application", "those with templates", NULL,
                  NULL);
@@ -281,10 +289,9 @@ static void render1(struct fctx *c, struct param_data *d)
     names_select(c, d->systems, "system", "System", "those with parameters", "parameters",
                  "parameters");
     page_puts(&c->p, "</div>\n");
-    json_array_foreach(d->templates, i, t) if (strcmp(str(t, "name"), d->tpl) == 0)
-    {
+    if (d->expression) {
         page_puts(&c->p, "<p class=\"muted\">Template: <code>");
-        page_text(&c->p, str(t, "expression"));
+        page_text(&c->p, d->expression);
         page_puts(&c->p, "</code></p>\n");
     }
 }

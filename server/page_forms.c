@@ -55,22 +55,6 @@ void fs_set(struct fctx *c, const char *name, const char *value)
     c->st.n++;
 }
 
-size_t fs_prefixed(struct fctx *c, const char *prefix, const char **names, size_t max)
-{
-    size_t i, j, n = 0, pl = strlen(prefix);
-    for (i = 0; i < c->st.n && n < max; i++) {
-        const char *nm = c->st.fields[i].name;
-        int dup = 0;
-        if (strncmp(nm, prefix, pl) != 0 || nm[pl] == '\0')
-            continue;
-        for (j = 0; j < n; j++)
-            dup |= strcmp(names[j], nm) == 0;
-        if (!dup)
-            names[n++] = nm;
-    }
-    return n;
-}
-
 const char *fs_name(struct fctx *c, const char *prefix, const char *rest)
 {
     return arena_printf(c->r->arena, "%s%s", prefix, rest);
@@ -242,7 +226,7 @@ static int err_here(struct fctx *c, const char *name)
 }
 
 static void label_open(struct fctx *c, const char *id, const char *label,
-                       const char *hint, int bad)
+                       const char *hint)
 {
     page_printf(&c->p, "<div class=\"field\"><label for=\"%s\">", id);
     page_text(&c->p, label);
@@ -252,7 +236,6 @@ static void label_open(struct fctx *c, const char *id, const char *label,
         page_puts(&c->p, "</span>");
     }
     page_puts(&c->p, "</label>");
-    (void)bad;
 }
 
 static void field_close(struct fctx *c, const char *id, int bad)
@@ -273,7 +256,7 @@ void ff_select(struct fctx *c, const char *name, const char *label, const char *
     const char *id = field_id(c, name);
     int bad = err_here(c, name);
     size_t i;
-    label_open(c, id, label, hint, bad);
+    label_open(c, id, label, hint);
     page_printf(&c->p, "<select id=\"%s\" name=\"", id);
     page_attr(&c->p, name);
     page_puts(&c->p, "\"");
@@ -301,7 +284,7 @@ void ff_text(struct fctx *c, const char *name, const char *label, const char *hi
 {
     const char *id = field_id(c, name);
     int bad = err_here(c, name);
-    label_open(c, id, label, hint, bad);
+    label_open(c, id, label, hint);
     page_printf(&c->p, "<input type=\"text\" id=\"%s\" name=\"", id);
     page_attr(&c->p, name);
     page_puts(&c->p, "\" value=\"");
@@ -500,7 +483,10 @@ json_t *forms_names(struct fctx *c, const struct fconf *cf, int n, const char *e
     if (rows == NULL)
         return NULL;
     out = json_array();
-    json_array_foreach(rows, i, row) json_array_append(out, json_object_get(row, "name"));
+    json_array_foreach(rows, i, row)
+    {
+        json_array_append(out, json_object_get(row, "name"));
+    }
     json_decref(rows);
     return forms_keep(c, out);
 }
@@ -650,7 +636,7 @@ void forms_xstep_render(struct fctx *c, const struct xstep *s)
         nfixed += strcmp(s->vars[i], s->x) != 0;
     if (nfixed) {
         ff_group_open(c, "Fixed values of the other variables",
-                      "only runs with exactly these values are used", NULL);
+                      "only runs with exactly these values are used", "fixed");
         for (i = 0; i < s->nvars; i++)
             if (strcmp(s->vars[i], s->x) != 0)
                 fixed_field(c, s, s->vars[i]);
@@ -756,10 +742,12 @@ const char *forms_xstep_field(struct fctx *c, const struct xstep *s, const struc
         return "predict";
     if (IS("aggregate"))
         return "aggregate";
-    if (IS("fixed") && s->x != NULL)
-        for (i = 0; i < s->nvars; i++)
+    if (IS("fixed")) {
+        for (i = 0; s->x != NULL && i < s->nvars; i++)
             if (strcmp(s->vars[i], s->x) != 0 && forms_mentions(e->message, s->vars[i]))
                 return fs_name(c, "fix.", s->vars[i]);
+        return "fixed"; /* the group of fixed values */
+    }
 #undef IS
     return NULL;
 }

@@ -94,8 +94,6 @@ const char *fs_get(struct fctx *c, const char *name);
 const char *fs_val(struct fctx *c, const char *name);
 /* Sets a field (replacing the first of that name, or appending). */
 void fs_set(struct fctx *c, const char *name, const char *value);
-/* Field names with a prefix ("fix."), in state order. Returns the count. */
-size_t fs_prefixed(struct fctx *c, const char *prefix, const char **names, size_t max);
 /* name = prefix + rest, in the arena. */
 const char *fs_name(struct fctx *c, const char *prefix, const char *rest);
 
@@ -125,7 +123,8 @@ void ff_select(struct fctx *c, const char *name, const char *label, const char *
 /* A text field. */
 void ff_text(struct fctx *c, const char *name, const char *label, const char *hint,
              const char *value, const char *placeholder, const char *inputmode);
-/* Opens and closes a group of fields (<fieldset> with a legend, plain text). */
+/* Opens and closes a group of fields (<fieldset> with a legend, plain text).
+ * An error at `field` (may be NULL) is shown at the top of the group. */
 void ff_group_open(struct fctx *c, const char *legend, const char *hint,
                    const char *field);
 void ff_group_close(struct fctx *c);
@@ -203,8 +202,8 @@ void forms_xstep_summary(struct fctx *c, const struct xstep *s);
 int forms_xstep_request(struct fctx *c, const struct xstep *s, json_t *req,
                         struct err *err);
 /* The form field of this step an answer's error names (range -> xmin,
- * predict[i] -> predict, fixed -> fix.V of a variable the message names), or
- * NULL. */
+ * predict[i] -> predict, fixed -> fix.V of a variable the message names, else
+ * "fixed", the group), or NULL. */
 const char *forms_xstep_field(struct fctx *c, const struct xstep *s, const struct err *e);
 
 /* ---- result pieces ----------------------------------------------------------------- */
