@@ -19,7 +19,7 @@ async function pick(page, name, value, reloads) {
     const before = page.url();
     await sel.selectOption(value);
     await page.waitForURL((u) => u.href !== before);
-    await page.waitForLoadState("load");
+    await page.waitForLoadState("networkidle");
   } else {
     await sel.selectOption(value);
   }
@@ -27,7 +27,7 @@ async function pick(page, name, value, reloads) {
 
 async function next(page, heading) {
   await page.locator("#next").click();
-  await page.waitForLoadState("load");
+  await page.waitForLoadState("networkidle");
   const h = await page.locator("main").innerText();
   assert(h.includes(heading), `expected "${heading}", got: ${h.slice(0, 400)}`);
 }
@@ -60,6 +60,7 @@ async function saveAndOpen(page, server, method, what) {
   await page.fill("#save-token", server.token);
   await page.locator("#save-button").click();
   await page.waitForURL(/\/models\/\d+$/);
+  await page.waitForLoadState("networkidle");
   const id = Number(page.url().match(/\/models\/(\d+)$/)[1]);
   const text = await page.locator("main").innerText();
   assert(text.includes(`Model ${id}`) && text.includes(method), `${what}: model page`);
@@ -75,10 +76,13 @@ async function saveAndOpen(page, server, method, what) {
 
 test("curve fitting in three steps, saved", async ({ server, browser }) => {
   const page = await watchedPage(browser);
-  await page.goto(server.base + "/");
+  await page.goto(server.base + "/", { waitUntil: "networkidle" });
   await page.locator("nav[aria-label=Main]").getByRole("link", { name: "Model", exact: true }).click();
+  await page.waitForURL(/\/model$/);
+  await page.waitForLoadState("networkidle");
   await page.locator("a[href='/model/fit']").click();
   await page.waitForURL(/\/model\/fit$/);
+  await page.waitForLoadState("networkidle");
   // step 1: choosing the application refreshes the executables and systems
   await pick(page, "application", MATMUL, true);
   assert(JSON.stringify(await options(page, "executable")) ===
@@ -120,7 +124,7 @@ test("curve fitting in three steps, saved", async ({ server, browser }) => {
   await screenshot(page, "form-fit-result-1280");
   page.assertClean("fit walk");
   await saveAndOpen(page, server, "fit", "fit");
-  await page.goto(server.base + perm);
+  await page.goto(server.base + perm, { waitUntil: "networkidle" });
   assert(await predictedValue(page) === shown, "permanent link");
   page.assertClean("fit saved");
   await page.context().close();
@@ -128,9 +132,10 @@ test("curve fitting in three steps, saved", async ({ server, browser }) => {
 
 test("parameterization in two steps, saved", async ({ server, browser }) => {
   const page = await watchedPage(browser);
-  await page.goto(server.base + "/model");
+  await page.goto(server.base + "/model", { waitUntil: "networkidle" });
   await page.locator("a[href='/model/parameterize']").click();
   await page.waitForURL(/\/model\/parameterize$/);
+  await page.waitForLoadState("networkidle");
   await pick(page, "application", MATMUL, false); // the only one with templates
   await pick(page, "template", "matmul master/slave", false);
   await pick(page, "system", SGI, true);
@@ -161,7 +166,7 @@ test("parameterization in two steps, saved", async ({ server, browser }) => {
 
 test("kernel coupling in three steps, saved", async ({ server, browser }) => {
   const page = await watchedPage(browser);
-  await page.goto(server.base + "/model/couple");
+  await page.goto(server.base + "/model/couple", { waitUntil: "networkidle" });
   await pick(page, "application", BT, false);
   await pick(page, "system", SP2, false);
   await next(page, "Step 2: Kernels and loop");
@@ -197,7 +202,7 @@ test("kernel coupling in three steps, saved", async ({ server, browser }) => {
 test("without JavaScript the button refreshes the lists", async ({ server, browser }) => {
   const ctx = await browser.newContext({ javaScriptEnabled: false });
   const page = await ctx.newPage();
-  await page.goto(server.base + "/model/fit");
+  await page.goto(server.base + "/model/fit", { waitUntil: "networkidle" });
   await page.selectOption("select[name=application]", MATMUL);
   // nothing happens until the button: the executables are still BT's
   assert(JSON.stringify(await options(page, "executable")) === JSON.stringify(["bt.A", ""]), "no script");
@@ -218,10 +223,10 @@ test("bad input is shown next to its field and stores nothing", async ({ server,
   const before = await server.snapshot();
   const q = new URLSearchParams({ application: MATMUL, executable: "matmul_sgi", system: SGI,
     graph: "poly3", x: "N", y: "runtime", "fix.nprocs": "8", step: "3" });
-  await page.goto(`${server.base}/model/fit?${q}`);
+  await page.goto(`${server.base}/model/fit?${q}`, { waitUntil: "networkidle" });
   await page.fill("input[name=predict]", "twelve hundred");
   await page.locator("#next").click();
-  await page.waitForLoadState("load");
+  await page.waitForLoadState("networkidle");
   // the 422 of the form's own URL is expected; anything else is a defect
   const rest = page.problems.splice(0).filter((p) =>
     !/^HTTP 422: .*\/model\/fit\?/.test(p) && !/status of 422/.test(p));
@@ -240,7 +245,7 @@ test("bad input is shown next to its field and stores nothing", async ({ server,
     graph: "poly3", x: "N", y: "speedup", "fix.nprocs": "8", predict: "1200", step: "result" });
   const u2 = `${server.base}/model/fit?${q2}`;
   page.expectStatus.set(u2, 422);
-  await page.goto(u2);
+  await page.goto(u2, { waitUntil: "networkidle" });
   assert((await page.locator("#f-y-error").innerText()).includes("speedup needs x"), "y error");
   assert(await server.snapshot() === before, "nothing was stored");
   page.assertClean("bad input");
@@ -258,7 +263,8 @@ test("the forms and results fit a phone", async ({ server, browser }) => {
     ["couple-step2", "/model/couple?step=2"],
     ["couple-result", "/model/couple?predict=64&step=result"],
   ]) {
-    await page.goto(server.base + path);
+    // networkidle: leaving a page while its icon still loads would abort that request
+    await page.goto(server.base + path, { waitUntil: "networkidle" });
     await assertNoHorizontalOverflow(page, `${path} at 390px`);
     const wide = await page.$$eval("figure.plot svg", (els) =>
       els.filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).length);

@@ -85,7 +85,9 @@ test("long names without spaces do not widen a phone's page", async ({ server, b
   const page = await watchedPage(browser, 390, 844);
   for (const path of ["/", "/applications", "/applications/" + app, "/systems/" + sys,
                       `/runs/${up.body.ids[0]}`]) {
-    await page.goto(server.base + path);
+    // networkidle: leaving a page while its icon still loads would abort that
+    // request and be reported as a failed request of the next page
+    await page.goto(server.base + path, { waitUntil: "networkidle" });
     await assertNoHorizontalOverflow(page, `${path.slice(0, 40)}… at 390px`);
     page.assertClean(path.slice(0, 40));
   }
