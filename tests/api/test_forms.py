@@ -534,7 +534,8 @@ def hostile_names_are_escaped_in_the_forms():
     name = "<script>alert(1)</script>"
     runs = [{"application": name, "executable": '"><img src=x>', "system": "sys&<b>",
              "nprocs": p, "runtime": 10.0 / p, "inputs": {"N<i>": 5},
-             "kernels": [{"name": "k<svg onload=x>", "time": 5.0 / p}]} for p in (1, 2, 4)]
+             "kernels": [{"name": "k<svg onload=x>", "time": 5.0 / p},
+                         {"name": "K" * 250, "time": 1.0 + 1.0 / p}]} for p in (1, 2, 4)]
     st, _ = S.post("/api/v1/runs", {"runs": runs})
     assert st in (200, 201)
     for path in (url("/model/fit", application=name, step=2),
@@ -546,6 +547,16 @@ def hostile_names_are_escaped_in_the_forms():
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body
     body, _ = get(url("/model/fit", application=name, predict="8", step="result"))
     assert "<script>alert" not in body and 'id="predicted"' in body
+    # a kernel name of 250 bytes travels through every step and Save
+    body, _ = get(url("/model/couple", application=name, step=2, next=1))
+    f = Form(body)
+    assert f.inputs["graph." + "K" * 250] == "auto" and "<h2>Step 3:" in body
+    body, _ = get(url("/model/couple", application=name, **{"graph." + "K" * 250: "inv1"},
+                      predict="8", step="result"))
+    assert 'id="predicted"' in body and "<svg onload" not in body
+    n = models_count()
+    st, page, _ = save_post("/model/couple", dict(save_form(body), token=S.token))
+    assert st == 303 and models_count() == n + 1, (st, page[:300])
 
 
 @test
@@ -561,7 +572,8 @@ def form_pages_are_clean_html():
     st, _, _ = S.request("DELETE", "/model/fit", token=None, raw=True)
     assert st == 405
     get(url("/model/fit", step="9"))  # an unknown step starts over
-    get("/model/fit?" + "&".join(f"a{i}=1" for i in range(200)), 400)
+    get("/model/fit?" + "&".join(f"a{i}=1" for i in range(600)), 400)
+    get("/model/fit?" + "n" * 321 + "=1", 400)
 
 
 try:
