@@ -40,7 +40,7 @@ test("every page, desktop and phone", async ({ server, browser }) => {
     for (const [name, path, status] of pages) {
       const url = server.base + path;
       if (status) page.expectStatus.set(url, status);
-      const res = await page.goto(url, { waitUntil: "load" });
+      const res = await page.goto(url, { waitUntil: "networkidle" });
       assert(res.status() === (status || 200), `${path}: HTTP ${res.status()}`);
       assert((await page.title()).endsWith("· Prophecy"), `${path}: title ${await page.title()}`);
       assert(await page.locator("nav[aria-label=Main] a").count() === 6, `${path}: navigation`);
