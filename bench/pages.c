@@ -285,6 +285,17 @@ int main(int argc, char **argv)
                  runs / 200);
         measure(c, base, path, reps, "app page, filtered by system, middle page");
     }
+    /* The modeling forms (docs/web.md): the steps read configurations and
+     * the latest run of each; a result is one answer of the method, whose
+     * cost is the method's (the fit reads the system's runs). */
+    measure(c, base, "/model/fit?application=bench%20app&step=3", reps,
+            "fit form, step 3 (lists from the configurations)");
+    measure(c, base, "/model/couple?application=bench%20app&system=system-a&step=2", reps,
+            "coupling form, step 2 (kernels, stored couplings)");
+    measure(c, base,
+            "/model/fit?application=bench%20app&system=system-a&x=N&graph=poly3&"
+            "fix.nprocs=8&fix.L=1024&predict=1200&step=result",
+            reps < 20 ? reps : 20, "fit form, result (fit of 7,140 of 50,000 runs)");
     measure(c, base, "/", reps, "overview");
     measure(c, base, "/runs/1", reps, "run page");
     measure(c, base, "/systems/system-a", reps, "system page");

@@ -52,9 +52,7 @@ static json_t *build(struct req *r, const struct method *m, json_t *request,
     return ans;
 }
 
-/* The plot URL of an unsaved request, or NULL when the request is too long
- * to travel in a URL. Allocated in the arena. */
-static const char *plot_url(struct req *r, const struct method *m, json_t *request)
+const char *model_plot_url(struct req *r, const struct method *m, json_t *request)
 {
     char *text = json_dumps(request, JSON_COMPACT | JSON_SORT_KEYS);
     struct buf b;
@@ -81,38 +79,81 @@ static const char *str_at(json_t *v, const char *k1, const char *k2)
     return json_string_value(x);
 }
 
-struct save {
-    const struct method *m;
-    json_t *answer; /* owned */
-    char *request_text, *answer_text;
-    const char *application, *formula;
-    long long id;
-};
-
 static int save_job(db *d, void *arg, struct err *err)
 {
-    struct save *s = arg;
+    struct model_save *s = arg;
     return db_model_save(d, s->m->name, s->application, s->formula, s->request_text,
                          s->answer_text, &s->id, err);
 }
 
-static int save_finish(struct req *r)
+/* Runs when the write is done: frees the texts, lets the caller answer, then
+ * drops the answer. */
+static int save_done(struct req *r)
 {
-    struct save *s = r->ctx;
-    json_t *ans = s->answer;
+    struct model_save *s = r->ctx;
+    int rc;
 
     free(s->request_text);
     free(s->answer_text);
-    if (r->job.rc != 0) {
-        json_decref(ans);
-        return http_error(r, &r->job.err);
+    s->request_text = s->answer_text = NULL;
+    rc = s->finish(r);
+    json_decref(s->answer);
+    s->answer = NULL;
+    return rc;
+}
+
+int model_save(struct req *r, const struct method *m, json_t *request, json_t *answer,
+               handler_fn finish, void *user, struct err *err)
+{
+    struct model_save *s = arena_alloc(r->arena, sizeof *s);
+
+    if (s == NULL) {
+        json_decref(answer);
+        return err_nomem(err);
     }
+    memset(s, 0, sizeof *s);
+    s->m = m;
+    s->answer = answer;
+    s->finish = finish;
+    s->user = user;
+    /* 17 digits: the stored answer round-trips bit-exactly (fit_json.h). */
+    s->request_text = json_dumps(request, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    s->answer_text = json_dumps(answer, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    s->application = str_at(request, "application", NULL);
+    if (s->application == NULL)
+        s->application = str_at(answer, "application", NULL);
+    s->application = s->application ? arena_strdup(r->arena, s->application) : NULL;
+    s->formula = str_at(answer, "model", "formula");
+    if (s->formula == NULL)
+        s->formula = str_at(answer, "formula", NULL);
+    if (s->formula == NULL)
+        s->formula = str_at(answer, "parsed", NULL);
+    s->formula = s->formula ? arena_strdup(r->arena, s->formula) : NULL;
+    if (s->request_text == NULL || s->answer_text == NULL) {
+        free(s->request_text);
+        free(s->answer_text);
+        json_decref(answer);
+        return err_nomem(err);
+    }
+    r->ctx = s;
+    return http_defer_write(r, save_job, s, save_done);
+}
+
+/* The JSON API's answer once a model is stored: 201 with the answer, its id,
+ * plot and page. */
+static int api_saved(struct req *r)
+{
+    struct model_save *s = r->ctx;
+    json_t *ans = s->answer;
+
+    if (r->job.rc != 0)
+        return http_error(r, &r->job.err);
     json_object_set_new(ans, "id", json_integer(s->id));
     json_object_set_new(
         ans, "plot", json_string(arena_printf(r->arena, "/plots/model-%lld.svg", s->id)));
     json_object_set_new(ans, "url",
                         json_string(arena_printf(r->arena, "/models/%lld", s->id)));
-    return http_json(r, 201, ans);
+    return http_json(r, 201, json_incref(ans));
 }
 
 int api_model_post(struct req *r)
@@ -122,7 +163,7 @@ int api_model_post(struct req *r)
     const struct method *m = method_find(slash ? slash + 1 : NULL);
     json_t *body = http_body_json(r, &e), *save, *ans;
     const char *url;
-    struct save *s;
+    int rc;
 
     if (m == NULL) /* the route table only sends the three methods here */
         err_set(&e, 404, "not_found", NULL, "no such modeling method");
@@ -147,46 +188,16 @@ int api_model_post(struct req *r)
         return http_error(r, &e);
     }
     if (!json_is_true(save)) {
-        url = plot_url(r, m, body);
+        url = model_plot_url(r, m, body);
         json_object_set_new(ans, "plot", url ? json_string(url) : json_null());
         json_decref(save);
         json_decref(body);
         return http_json(r, 200, ans);
     }
     json_decref(save);
-    s = arena_alloc(r->arena, sizeof *s);
-    if (s == NULL) {
-        json_decref(body);
-        json_decref(ans);
-        err_nomem(&e);
-        return http_error(r, &e);
-    }
-    memset(s, 0, sizeof *s);
-    s->m = m;
-    s->answer = ans;
-    /* 17 digits: the stored answer round-trips bit-exactly (fit_json.h). */
-    s->request_text = json_dumps(body, JSON_COMPACT | JSON_REAL_PRECISION(17));
-    s->answer_text = json_dumps(ans, JSON_COMPACT | JSON_REAL_PRECISION(17));
-    s->application = str_at(body, "application", NULL);
-    if (s->application == NULL)
-        s->application = str_at(ans, "application", NULL);
-    s->application = s->application ? arena_strdup(r->arena, s->application) : NULL;
-    s->formula = str_at(ans, "model", "formula");
-    if (s->formula == NULL)
-        s->formula = str_at(ans, "formula", NULL);
-    if (s->formula == NULL)
-        s->formula = str_at(ans, "parsed", NULL);
-    s->formula = s->formula ? arena_strdup(r->arena, s->formula) : NULL;
+    rc = model_save(r, m, body, ans, api_saved, NULL, &e);
     json_decref(body);
-    if (s->request_text == NULL || s->answer_text == NULL) {
-        free(s->request_text);
-        free(s->answer_text);
-        json_decref(ans);
-        err_nomem(&e);
-        return http_error(r, &e);
-    }
-    r->ctx = s;
-    return http_defer_write(r, save_job, s, save_finish);
+    return rc == 0 ? 0 : http_error(r, &e);
 }
 
 /* ---- saved models ------------------------------------------------------------ */

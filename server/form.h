@@ -20,8 +20,11 @@
 #include "common/arena.h"
 #include "common/err.h"
 
-#define FORM_MAX_FIELDS 128       /* fields (parts) in one submission */
-#define FORM_MAX_NAME 128         /* bytes of a field name */
+/* A modeling form's state has two or five fields per kernel or variable,
+ * named by a prefix and the kernel's or variable's name (up to 256 bytes):
+ * "graph.x_solve", "fix.nprocs" (docs/web.md). */
+#define FORM_MAX_FIELDS 512       /* fields (parts) in one submission */
+#define FORM_MAX_NAME 320         /* bytes of a field name */
 #define FORM_MAX_TEXT (1u << 20)  /* bytes of one field that is not a file */
 #define FORM_MAX_BOUNDARY 70      /* RFC 2046 */
 #define FORM_MAX_PART_HEADERS 16  /* header lines of one multipart part */

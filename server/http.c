@@ -4,6 +4,7 @@
 #include "common/xalloc.h"
 #include "db/catalog.h"
 #include "server/api_error.h"
+#include "server/form.h"
 #include "server/page.h"
 #include "server/routes.h"
 
@@ -167,6 +168,49 @@ json_t *http_query_object(struct req *r, struct err *err)
         return NULL;
     }
     return w.obj;
+}
+
+struct query_fields {
+    struct req *r;
+    struct form *f;
+    size_t cap;
+    int bad;
+};
+
+static enum MHD_Result query_field(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   const char *value)
+{
+    struct query_fields *w = cls;
+    char *k = http_decode(w->r->arena, key, strlen(key), 1);
+    char *v = value ? http_decode(w->r->arena, value, strlen(value), 1) : "";
+    (void)kind;
+    if (k == NULL || v == NULL || w->f->n == w->cap || strlen(k) > FORM_MAX_NAME) {
+        w->bad = 1;
+        return MHD_NO;
+    }
+    w->f->fields[w->f->n].name = k;
+    w->f->fields[w->f->n].value = v;
+    w->f->fields[w->f->n].len = strlen(v);
+    w->f->fields[w->f->n].filename = NULL;
+    w->f->fields[w->f->n].content_type = NULL;
+    w->f->n++;
+    return MHD_YES;
+}
+
+int http_query_form(struct req *r, struct form *out, struct err *err)
+{
+    struct query_fields w = {r, out, FORM_MAX_FIELDS, 0};
+    out->n = 0;
+    out->fields = arena_alloc(r->arena, FORM_MAX_FIELDS * sizeof *out->fields);
+    if (out->fields == NULL)
+        return err_nomem(err);
+    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, query_field, &w);
+    if (w.bad)
+        return err_set(err, 400, "bad_query", NULL,
+                       "the query string is malformed or has more than %d parameters "
+                       "(or a name over %d bytes)",
+                       FORM_MAX_FIELDS, FORM_MAX_NAME);
+    return 0;
 }
 
 const char *http_header(struct req *r, const char *name)

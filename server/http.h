@@ -117,6 +117,12 @@ const char *http_query(struct req *r, const char *name);
  * encoding or more than REQ_MAX_QUERY parameters. New reference. */
 #define REQ_MAX_QUERY 64
 json_t *http_query_object(struct req *r, struct err *err);
+/* Returns every query parameter, decoded, in the order sent, as the fields
+ * of a form (server/form.h; arena), so a GET form is read like a POSTed one.
+ * At most FORM_MAX_FIELDS parameters with names of FORM_MAX_NAME bytes; more,
+ * or a bad encoding, is a 400 error. */
+struct form;
+int http_query_form(struct req *r, struct form *out, struct err *err);
 /* Returns a request header, or NULL. */
 const char *http_header(struct req *r, const char *name);
 /* Parses the body as JSON (content type must be application/json). Returns a

@@ -56,4 +56,36 @@ int couple_plot(json_t *answer, struct buf *b, struct err *err);
  * kernel model) stacked per x, at the measured and predicted x values. */
 int couple_plot_breakdown(json_t *answer, struct buf *b, struct err *err);
 
+/* ---- saving (server/api_models.c) ------------------------------------------
+ *
+ * The one path by which a model is stored, shared by POST /api/v1/<method>
+ * with "save": true and the Save button of the modeling forms (docs/web.md):
+ * the request and the answer are stored as JSON through the writer thread
+ * (models table; application and one-line formula for the catalog). */
+
+struct req;
+struct model_save {
+    const struct method *m;
+    json_t *answer; /* owned; dropped after finish returns */
+    char *request_text, *answer_text;
+    const char *application, *formula;
+    long long id; /* the stored model's id once the write succeeded */
+    int (*finish)(struct req *r);
+    void *user; /* the caller's */
+};
+
+/* Stores request (borrowed: serialized before return) and answer (taken)
+ * through http_defer_write. When the write is done, finish(r) runs with
+ * r->ctx pointing at the struct model_save: r->job.rc != 0 means nothing was
+ * stored (r->job.err says why), else s->id is the new model. Returns 0 once
+ * deferred (the handler must return at once), or -1 with err set when
+ * nothing could be queued (the answer is then released). */
+int model_save(struct req *r, const struct method *m, json_t *request, json_t *answer,
+               int (*finish)(struct req *r), void *user, struct err *err);
+
+/* The /plots URL of an unsaved request (the "plot" field of an unsaved
+ * answer), in the request's arena; NULL when the request is too long to
+ * travel in a URL. */
+const char *model_plot_url(struct req *r, const struct method *m, json_t *request);
+
 #endif

@@ -17,8 +17,8 @@ static const struct {
     const char *key, *href, *label;
 } nav_items[] = {
     {"overview", "/", "Overview"},      {"applications", "/applications", "Applications"},
-    {"systems", "/systems", "Systems"}, {"models", "/models", "Models"},
-    {"upload", "/upload", "Upload"},
+    {"systems", "/systems", "Systems"}, {"model", "/model", "Model"},
+    {"models", "/models", "Models"},    {"upload", "/upload", "Upload"},
 };
 
 static void asset_url(struct buf *b, const char *name)
@@ -133,6 +133,26 @@ void page_attr(struct page *p, const char *s)
 {
     if (s)
         web_html_attr(&p->b, s);
+}
+
+void page_pre(struct page *p, const char *s)
+{
+    const char *nl;
+    buf_puts(&p->b, "<pre>");
+    while (s && (nl = strchr(s, '\n')) != NULL) {
+        char *line = xstrndup(s, (size_t)(nl - s));
+        if (line == NULL) {
+            buf_puts(&p->b, "…");
+            break;
+        }
+        web_html_text(&p->b, line);
+        xfree(line);
+        buf_putc(&p->b, '\n');
+        s = nl + 1;
+    }
+    if (s)
+        web_html_text(&p->b, s);
+    buf_puts(&p->b, "</pre>\n");
 }
 
 void page_url(struct page *p, const char *s)

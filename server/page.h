@@ -34,7 +34,8 @@ struct page {
 
 /* Starts a page: doctype, head (title "TITLE · Prophecy", stylesheet, icon,
  * script) and the header whose navigation marks `nav` ("overview",
- * "applications", "systems", "models", "upload"; NULL for none) as current.
+ * "applications", "systems", "model", "models", "upload"; NULL for
+ * none) as current.
  * title is escaped here. */
 void page_begin(struct page *p, struct req *r, const char *title, const char *nav);
 /* Closes main, writes the footer and answers with status as text/html. The
@@ -52,6 +53,8 @@ void page_printf(struct page *p, const char *fmt, ...)
 /* Escaped text content and attribute values (NULL writes nothing). */
 void page_text(struct page *p, const char *s);
 void page_attr(struct page *p, const char *s);
+/* Preformatted text (<pre>): escaped as page_text, line breaks kept. */
+void page_pre(struct page *p, const char *s);
 /* s percent-encoded for a path segment or query value (then safe in an
  * attribute as well). */
 void page_url(struct page *p, const char *s);

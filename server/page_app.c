@@ -8,6 +8,7 @@
  * executable, system, processors and inputs; db/summary.h) and the table
  * reads one page of runs: the page never loads all runs.
  */
+#include "db/catalog.h"
 #include "db/summary.h"
 #include "server/page.h"
 #include "server/routes.h"
@@ -747,7 +748,7 @@ int page_app(struct req *r)
     struct db_page_row *rows = NULL;
     struct db_config *configs = NULL;
     json_t *app;
-    int n = 0, nc = 0;
+    int n = 0, nc = 0, has_kernels = 0;
     long long app_id;
     db *d;
 
@@ -776,6 +777,18 @@ int page_app(struct req *r)
                             &configs, &e);
     if (nc < 0)
         goto fail;
+    /* Kernel coupling needs kernel records (the latest run of a configuration
+     * is enough to tell). */
+    {
+        json_t *k = db_query_json(d,
+                                  "SELECT 1 AS k FROM run_configs c JOIN kernels k ON "
+                                  "k.run_id = c.last_run_id WHERE c.app_id = ?1 LIMIT 1",
+                                  &e, "i", app_id);
+        if (k == NULL)
+            goto fail;
+        has_kernels = json_array_size(k) > 0;
+        json_decref(k);
+    }
     db_pool_put(r->app->pool, d);
     d = NULL;
 
@@ -810,6 +823,21 @@ int page_app(struct req *r)
     page_puts(&p, "\">/api/v1/applications/");
     page_text(&p, v.name);
     page_puts(&p, "</a></p>\n");
+    /* The modeling forms, with this application chosen. */
+    page_puts(&p, "<p class=\"model-links\">Model it: <a href=\"/model/fit?application=");
+    page_url(&p, v.name);
+    page_puts(&p, "\">curve fitting</a>");
+    if (json_array_size(json_object_get(app, "templates")) > 0) {
+        page_puts(&p, " · <a href=\"/model/parameterize?application=");
+        page_url(&p, v.name);
+        page_puts(&p, "\">parameterization</a>");
+    }
+    if (has_kernels) {
+        page_puts(&p, " · <a href=\"/model/couple?application=");
+        page_url(&p, v.name);
+        page_puts(&p, "\">kernel coupling</a>");
+    }
+    page_puts(&p, "</p>\n");
     filters(&p, &v, app);
     plots(&p, r, &v, configs, nc > MAX_CONFIGS ? MAX_CONFIGS : nc, nc > MAX_CONFIGS);
     runs_table(&p, &v, rows, n);

@@ -209,6 +209,34 @@ static void predict_form(struct page *p, struct req *r, long long id, const char
     json_decref(point);
 }
 
+/* The <img> of the model's plot, or a note when the answer has none to draw
+ * (a parameterization at one point): the plot is rendered here once to know,
+ * so the page never links an image that would fail. */
+static void plot(struct page *p, const char *method, json_t *answer, const char *url,
+                 long long id)
+{
+    const struct method *m = method_find(method);
+    struct err e = {0};
+    struct buf svg;
+    int ok;
+
+    if (m == NULL || m->plot == NULL)
+        return;
+    buf_init(&svg, 16u << 20);
+    ok = m->plot(answer, &svg, &e) == 0;
+    buf_free(&svg);
+    if (ok) {
+        page_printf(p,
+                    "<figure class=\"plot\"><img src=\"%s\" alt=\"Plot of model %lld\" "
+                    "width=\"760\" height=\"480\"></figure>\n",
+                    url, id);
+    } else {
+        page_puts(p, "<p class=\"muted\">No plot: ");
+        page_text(p, e.message);
+        page_puts(p, "</p>\n");
+    }
+}
+
 int page_model(struct req *r)
 {
     struct err e = {0};
@@ -261,18 +289,14 @@ int page_model(struct req *r)
     }
     snprintf(url, sizeof url, "/plots/model-%lld.svg", id);
     if (routes_serves("GET", url))
-        page_printf(&p,
-                    "<figure class=\"plot\"><img src=\"%s\" alt=\"Plot of model %lld\" "
-                    "width=\"760\" height=\"480\"></figure>\n",
-                    url, id);
+        plot(&p, str(m, "method"), answer, url, id);
     if (json_is_object(answer))
         page_model_answer(&p, answer);
     predict_form(&p, r, id, str(m, "method"), request, answer);
     if (json_is_object(request)) {
         char *s = json_dumps(request, JSON_INDENT(2) | JSON_REAL_PRECISION(16));
-        page_puts(&p, "<h2>Request</h2>\n<pre>");
-        page_text(&p, s ? s : "");
-        page_puts(&p, "</pre>\n");
+        page_puts(&p, "<h2>Request</h2>\n");
+        page_pre(&p, s ? s : "");
         free(s);
     }
     json_decref(m);

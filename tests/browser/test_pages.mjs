@@ -40,10 +40,10 @@ test("every page, desktop and phone", async ({ server, browser }) => {
     for (const [name, path, status] of pages) {
       const url = server.base + path;
       if (status) page.expectStatus.set(url, status);
-      const res = await page.goto(url, { waitUntil: "load" });
+      const res = await page.goto(url, { waitUntil: "networkidle" });
       assert(res.status() === (status || 200), `${path}: HTTP ${res.status()}`);
       assert((await page.title()).endsWith("· Prophecy"), `${path}: title ${await page.title()}`);
-      assert(await page.locator("nav[aria-label=Main] a").count() === 5, `${path}: navigation`);
+      assert(await page.locator("nav[aria-label=Main] a").count() === 6, `${path}: navigation`);
       // the stylesheet applied (the header is dark) and plots fit their box
       const bg = await page.locator("header.top").evaluate((e) => getComputedStyle(e).backgroundColor);
       assert(bg === "rgb(23, 32, 43)", `${path}: stylesheet not applied (${bg})`);
@@ -85,7 +85,9 @@ test("long names without spaces do not widen a phone's page", async ({ server, b
   const page = await watchedPage(browser, 390, 844);
   for (const path of ["/", "/applications", "/applications/" + app, "/systems/" + sys,
                       `/runs/${up.body.ids[0]}`]) {
-    await page.goto(server.base + path);
+    // networkidle: leaving a page while its icon still loads would abort that
+    // request and be reported as a failed request of the next page
+    await page.goto(server.base + path, { waitUntil: "networkidle" });
     await assertNoHorizontalOverflow(page, `${path.slice(0, 40)}… at 390px`);
     page.assertClean(path.slice(0, 40));
   }

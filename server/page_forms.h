@@ -1,0 +1,218 @@
+/* page_forms: the step forms of the three modeling methods (SPEC §7,
+ * docs/web.md "Modeling forms"): curve fitting in 3 steps (/model/fit),
+ * parameterization in 2 (/model/parameterize), kernel coupling in 3
+ * (/model/couple).
+ *
+ * Every step is the same URL with more query parameters (a GET form), so each
+ * step and the result are bookmarkable and work without JavaScript. The whole
+ * state of a form is its fields (struct form, from the query string or, for
+ * Save, from the hidden field "q"); a step's page carries the fields of the
+ * earlier steps as hidden inputs, the hidden "step" names the step shown and
+ * the "next" button moves on (a submission without "next", as the
+ * auto-submitting selects send, shows the same step with its lists
+ * refreshed). The result page builds the method's JSON request from the
+ * fields, calls method->answer once (server/modeling.h) and renders the
+ * answer; Save (POST to the same path) rebuilds the request from the same
+ * fields and stores it through model_save, the JSON API's own path.
+ *
+ * page_forms.c is the driver (steps, errors next to fields, result layout,
+ * Save, the JSON link); page_form_fit.c, page_form_param.c and
+ * page_form_couple.c describe each method with a struct form_def.
+ */
+#ifndef PROPHECY_PAGE_FORMS_H
+#define PROPHECY_PAGE_FORMS_H
+
+#include <jansson.h>
+
+#include "db/summary.h"
+#include "server/form.h"
+#include "server/modeling.h"
+#include "server/page.h"
+
+#define FORM_RESULT 99         /* the "step" of the result page */
+#define FORMS_MAX_CONFIGS 5000 /* configurations read for the lists */
+#define FORMS_MAX_VARS 64      /* variables (nprocs and inputs) listed */
+#define FORMS_MAX_VALUES 200   /* distinct values offered in a select */
+#define FORMS_MAX_VALUE 4096   /* bytes of one field value */
+
+struct fctx;
+
+struct form_def {
+    const char *method; /* "fit": method_find name */
+    const char *path;   /* "/model/fit" */
+    const char *title;  /* "Curve fitting" */
+    const char *lead;   /* introduction (trusted markup) */
+    int nsteps;
+    const char *const *step_names; /* nsteps labels */
+    unsigned refresh;              /* bit k: step k has lists to refresh (a button) */
+    /* The step a field of the state belongs to, 0 for none ("step", "next",
+     * "format" and unknown names). */
+    int (*field_step)(const char *name);
+    /* Validates step k's fields and fills the absent ones with defaults
+     * (loading what the step needs). strict: the step is behind the one
+     * shown, so a bad value is an error (with err->field a form field);
+     * otherwise it is replaced by the default. Returns 0 or -1. */
+    int (*check)(struct fctx *c, int k, int strict, struct err *err);
+    /* Writes the fields of step k inside the step's form. */
+    void (*render_step)(struct fctx *c, int k);
+    /* One line of text saying what step k chose (for the summary). */
+    void (*summary)(struct fctx *c, int k);
+    /* Builds the method's JSON request from the checked fields; errors name
+     * a form field. */
+    json_t *(*request)(struct fctx *c, struct err *err);
+    /* The step and form field (NULL: none) an error of check, request or
+     * the method's answer belongs to. */
+    int (*error_at)(struct fctx *c, const struct err *e, const char **field);
+    /* Renders the answer: headline, plots, figures. */
+    void (*render_result)(struct fctx *c, json_t *request, json_t *answer);
+};
+
+struct fctx {
+    struct req *r;
+    const struct form_def *def;
+    const struct method *m;
+    struct form st; /* the state */
+    db *d;          /* pooled read connection, held for the request */
+    struct page p;
+    int step;              /* shown: 1..nsteps or FORM_RESULT */
+    struct err err;        /* the error shown, if err.status */
+    const char *err_field; /* the form field it is shown at, or NULL */
+    int err_shown;         /* set once a field showed it */
+    int nid;               /* element id counter */
+    json_t *keep;          /* JSON values freed with the context */
+    void *data;            /* the method's own (arena) */
+};
+
+/* The form definitions. */
+extern const struct form_def form_fit, form_param, form_couple;
+
+/* ---- the state ---------------------------------------------------------------- */
+
+/* The value of field name, or NULL when absent ("" when sent empty). */
+const char *fs_get(struct fctx *c, const char *name);
+/* The value when present and not empty, else NULL. */
+const char *fs_val(struct fctx *c, const char *name);
+/* Sets a field (replacing the first of that name, or appending). */
+void fs_set(struct fctx *c, const char *name, const char *value);
+/* name = prefix + rest, in the arena. */
+const char *fs_name(struct fctx *c, const char *prefix, const char *rest);
+
+/* ---- numbers -------------------------------------------------------------------- */
+
+/* Parses a finite number; empty or absent is 1 (absent), bad is -1 with a
+ * 422 naming field. Returns 0 when *out was set. */
+int fnum(const char *s, const char *field, const char *what, double *out,
+         struct err *err);
+/* "1200", "1200, 1500" or "1200 1500": up to max numbers. Returns the count,
+ * or -1 with a 422 naming field. */
+int fnums(const char *s, const char *field, double *out, int max, struct err *err);
+/* A number for a JSON request: an integer when it is a whole number of
+ * moderate size (a request reads {"nprocs": 8}), else a real. */
+json_t *forms_jnum(double v);
+/* A number as its shortest exact text (arena). */
+const char *fnumtext(struct fctx *c, double v);
+
+/* ---- fields ---------------------------------------------------------------------- */
+
+/* A <select> field. values/labels (labels NULL: the values) of n options;
+ * the selected one is `selected`. label and hint are plain text. With
+ * autosubmit the select submits its form when changed (web/static/app.js). */
+void ff_select(struct fctx *c, const char *name, const char *label, const char *hint,
+               const char *const *values, const char *const *labels, size_t n,
+               const char *selected, int autosubmit);
+/* A text field. */
+void ff_text(struct fctx *c, const char *name, const char *label, const char *hint,
+             const char *value, const char *placeholder, const char *inputmode);
+/* Opens and closes a group of fields (<fieldset> with a legend, plain text).
+ * An error at `field` (may be NULL) is shown at the top of the group. */
+void ff_group_open(struct fctx *c, const char *legend, const char *hint,
+                   const char *field);
+void ff_group_close(struct fctx *c);
+
+/* ---- data shared by the forms ------------------------------------------------------ */
+
+/* One configuration with its inputs parsed. */
+struct fconf {
+    const struct db_config *c;
+    json_t *inputs;
+};
+
+/* The configurations of application app_id on system_id (0: all). Returns
+ * the count (capped at FORMS_MAX_CONFIGS) or -1. */
+int forms_configs(struct fctx *c, long long app_id, long long system_id,
+                  struct fconf **out, struct err *err);
+
+/* One value a variable takes, with the number of runs. */
+struct fval {
+    double v;
+    long long runs;
+};
+
+/* Does configuration f match the executable and system (NULL: any)? */
+int fconf_match(const struct fconf *f, const char *exe, const char *sys);
+/* The value of variable var (nprocs or an input) in f; 0 when absent. */
+int fconf_var(const struct fconf *f, const char *var, double *out);
+/* The variables of the matching configurations: "nprocs", then the inputs
+ * in name order. Returns the count. */
+size_t forms_vars(const struct fconf *cf, int n, const char *exe, const char *sys,
+                  const char **out, size_t max);
+/* Distinct values of var over the matching configurations, ascending, with
+ * run counts. Returns the count (at most max; *more set when there were more). */
+size_t forms_values(const struct fconf *cf, int n, const char *exe, const char *sys,
+                    const char *var, struct fval *out, size_t max, int *more);
+/* The value with the most runs (ties: the smallest); NAN when none. */
+double forms_common(const struct fval *v, size_t n);
+/* The names of the metrics ("metrics") or kernels ("kernels", in the order
+ * the runs record them) of the latest run of each matching configuration:
+ * a JSON array of strings, or NULL with err. */
+json_t *forms_names(struct fctx *c, const struct fconf *cf, int n, const char *exe,
+                    const char *sys, const char *what, struct err *err);
+/* Keeps v (taken) until the request ends; returns v. */
+json_t *forms_keep(struct fctx *c, json_t *v);
+
+/* The graph types of curve fitting: values and labels. */
+extern const char *const forms_graphs[];
+extern const char *const forms_graph_labels[];
+#define FORMS_NGRAPHS 14
+int forms_graph_ok(const char *g);
+
+/* Does text mention word as a whole word? */
+int forms_mentions(const char *text, const char *word);
+
+/* ---- the "x range, fixed values, prediction" step (fit and couple) --------------------
+ * *
+ *
+ * Fields xmin, xmax (the range of x), fix.V for every variable V other than
+ * x ("" = not fixed; absent = the value with the most runs), predict,
+ * aggregate. vars/nvars are the variables of the selected configurations. */
+
+struct xstep {
+    const struct fconf *cf;
+    int ncf;
+    const char *exe, *sys; /* the configurations' filter */
+    const char *const *vars;
+    size_t nvars;
+    const char *x;
+};
+
+int forms_xstep_check(struct fctx *c, const struct xstep *s, int strict, struct err *err);
+void forms_xstep_render(struct fctx *c, const struct xstep *s);
+void forms_xstep_summary(struct fctx *c, const struct xstep *s);
+/* Adds "fixed", "range", "predict" and "aggregate" to req. */
+int forms_xstep_request(struct fctx *c, const struct xstep *s, json_t *req,
+                        struct err *err);
+/* The form field of this step an answer's error names (range -> xmin,
+ * predict[i] -> predict, fixed -> fix.V of a variable the message names, else
+ * "fixed", the group), or NULL. */
+const char *forms_xstep_field(struct fctx *c, const struct xstep *s, const struct err *e);
+
+/* ---- result pieces ----------------------------------------------------------------- */
+
+/* A plot rendered by fn(answer) inline, or a muted note when it cannot be
+ * drawn. */
+void forms_plot(struct fctx *c, int (*fn)(json_t *, struct buf *, struct err *),
+                json_t *answer, const char *caption);
+/* A number with 10 significant digits (headline figures). */
+void forms_num10(struct fctx *c, double v);
+
+#endif

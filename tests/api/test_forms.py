@@ -1,0 +1,582 @@
+"""HTTP tests of the modeling forms (SPEC §7, docs/web.md "Modeling forms")
+against the real prophecyd with the example data: each step of curve fitting,
+parameterization and kernel coupling offers the right choices, a result page
+shows the prediction the JSON API gives for the same request (and, for the
+fit and the template, the number computed here independently), the JSON link
+answers what POST /api/v1/<method> answers, Save needs a token, a CSRF token
+and the same origin and stores exactly one model, and bad input is shown next
+to its field with nothing stored."""
+import html
+import json
+import math
+import re
+import urllib.parse
+from html.parser import HTMLParser
+
+from prophecy_test import Server, report, test
+
+S = Server("--demo")
+
+MATMUL, BT = "matmul (example)", "NAS BT (example)"
+SGI, SP2 = "SGI Origin2000 (example)", "IBM SP2 (example)"
+
+
+class Form(HTMLParser):
+    """Selects (options, selected), inputs and field errors of a page."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.selects, self.inputs, self.errors, self.ids = {}, {}, {}, {}
+        self.invalid, self._sel, self._opt, self._err = {}, None, None, None
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            self.ids[a["id"]] = a
+        if tag == "select":
+            self._sel = a["name"]
+            self.selects[self._sel] = []
+            if a.get("aria-invalid") == "true":
+                self.invalid[a["name"]] = a["aria-describedby"]
+        elif tag == "option" and self._sel is not None:
+            self._opt = [a.get("value"), "", "selected" in a]
+            self.selects[self._sel].append(self._opt)
+        elif tag == "input":
+            self.inputs.setdefault(a.get("name"), a.get("value"))
+            if a.get("aria-invalid") == "true":
+                self.invalid[a["name"]] = a["aria-describedby"]
+        elif tag == "p" and "field-error" in (a.get("class") or ""):
+            self._err = a.get("id", "")
+            self.errors[self._err] = ""
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self._sel = None
+        elif tag == "option":
+            self._opt = None
+        elif tag == "p":
+            self._err = None
+
+    def handle_data(self, data):
+        if self._opt is not None:
+            self._opt[1] += data
+        if self._err is not None:
+            self.errors[self._err] += data
+
+    def values(self, name):
+        return [o[0] for o in self.selects[name]]
+
+    def selected(self, name):
+        return [o[0] for o in self.selects[name] if o[2]]
+
+    def error_at(self, name):
+        """The message shown next to field `name` (its aria-describedby)."""
+        return self.errors.get(self.invalid.get(name))
+
+
+def get(path, status=200):
+    st, body, resp = S.request("GET", path, token=None, raw=True)
+    assert st == status, (path, st, body[:400])
+    return body.decode(), resp
+
+
+def url(path, **fields):
+    return path + "?" + urllib.parse.urlencode(fields)
+
+
+def predicted(body):
+    m = re.search(r'<strong id="predicted">([^<]+)</strong>', body)
+    assert m, "no prediction on the page"
+    return float(m.group(1))
+
+
+def request_json(body):
+    m = re.search(r'<details class="request" id="request">.*?<pre>(.*?)</pre>', body, re.S)
+    return json.loads(html.unescape(m.group(1)))
+
+
+def close10(shown, exact):
+    """The page prints 10 significant digits."""
+    return float("%.10g" % exact) == shown
+
+
+FIT = dict(application=MATMUL, executable="matmul_sgi", system=SGI, graph="poly3",
+           x="N", y="runtime")
+
+
+@test
+def model_index_and_navigation():
+    body, resp = get("/model")
+    assert resp.getheader("Content-Type") == "text/html; charset=utf-8"
+    assert "default-src 'none'" in resp.getheader("Content-Security-Policy")
+    for href in ("/model/fit", "/model/parameterize", "/model/couple"):
+        assert f'href="{href}"' in body
+    assert '<a href="/model" aria-current="page">Model</a>' in body
+    body, _ = get("/applications/" + urllib.parse.quote(BT))
+    assert 'href="/model/couple?application=NAS%20BT%20%28example%29"' in body
+    assert "/model/parameterize?" not in body  # BT has no template
+    body, _ = get("/applications/" + urllib.parse.quote(MATMUL))
+    assert "/model/parameterize?application=matmul%20%28example%29" in body
+    assert "/model/couple?" not in body  # matmul records no kernels
+
+
+@test
+def fit_step1_lists_follow_the_application():
+    body, _ = get("/model/fit")
+    f = Form(body)
+    assert f.values("application") == [BT, MATMUL]
+    assert 'data-autosubmit' in body and 'id="refresh"' in body
+    body, _ = get(url("/model/fit", application=MATMUL))
+    f = Form(body)
+    assert f.selected("application") == [MATMUL]
+    assert f.values("executable") == ["matmul_sgi", "matmul_sp2", ""]
+    assert f.selected("executable") == ["matmul_sgi"]
+    assert f.values("system") == [SGI]
+    body, _ = get(url("/model/fit", application=MATMUL, executable="matmul_sp2"))
+    assert Form(body).values("system") == [SP2]
+    # all executables: both systems
+    body, _ = get(url("/model/fit", application=MATMUL, executable=""))
+    assert Form(body).values("system") == [SP2, SGI]
+    # a stale executable of the application chosen before: the lists refresh...
+    body, _ = get(url("/model/fit", application=MATMUL, executable="bt.A", system=SP2,
+                      step=1))
+    f = Form(body)
+    assert f.selected("executable") == ["matmul_sgi"] and f.selected("system") == [SGI]
+    assert not f.invalid
+    # ...but "Next" with it shows the error at the field
+    body, _ = get(url("/model/fit", application=MATMUL, executable="bt.A", system=SGI,
+                      step=1, next=1), 422)
+    f = Form(body)
+    assert "has no runs of executable bt.A" in f.error_at("executable")
+    assert "<h2>Step 1:" in body
+
+
+@test
+def fit_step2_axes_from_the_runs():
+    body, _ = get(url("/model/fit", application=MATMUL, executable="matmul_sgi",
+                      system=SGI, step=1, next=1))
+    f = Form(body)
+    assert "<h2>Step 2:" in body
+    assert len(f.values("graph")) == 14 and f.selected("graph") == ["unknown"]
+    assert {"poly1", "poly6", "inv1", "inv6", "unknown", "auto"} <= set(f.values("graph"))
+    assert f.values("x") == ["nprocs", "L", "N"]
+    assert f.values("y") == ["runtime", "speedup", "efficiency"]
+    # earlier choices travel as hidden fields
+    assert f.inputs["application"] == MATMUL and f.inputs["step"] == "2"
+    # kernels of the application's runs are y axes
+    body, _ = get(url("/model/fit", application=BT, step=2))
+    ys = Form(body).values("y")
+    assert ys[:3] == ["runtime", "speedup", "efficiency"]
+    assert ys[3:] == ["kernel:" + k for k in ("initialize", "compute_rhs", "x_solve",
+                                               "y_solve", "z_solve", "add", "verify")]
+    assert Form(body).values("x") == ["nprocs", "class_size"]
+
+
+@test
+def fit_step3_fixed_values_prefilled_from_the_runs():
+    body, _ = get(url("/model/fit", **FIT, step=2, next=1))
+    f = Form(body)
+    assert "<h2>Step 3:" in body
+    assert f.values("fix.nprocs") == ["", "2", "4", "8", "16", "32", "64"]
+    assert f.selected("fix.nprocs") == ["8"]  # the value with the most runs (32)
+    assert f.values("fix.L") == ["", "1024"] and f.selected("fix.L") == ["1024"]
+    assert "fix.N" not in f.selects  # x is not fixed
+    assert 'placeholder="100"' in body and 'placeholder="1000"' in body
+    assert f.selected("aggregate") == ["mean"]
+    # the summary of steps 1 and 2 with links back
+    assert "matmul_sgi on SGI Origin2000 (example)" in body
+    assert "runtime over N, graph cubic" in body
+
+
+def least_squares_cubic(points):
+    """Weighted least squares y = a0 + a1 x + a2 x^2 + a3 x^3 (weights = counts),
+    on columns scaled by their largest value, by Gaussian elimination."""
+    scale = [max(abs(x) ** k for x, _, _ in points) for k in range(4)]
+    a = [[0.0] * 5 for _ in range(4)]
+    for x, y, w in points:
+        row = [x ** k / scale[k] for k in range(4)]
+        for i in range(4):
+            for j in range(4):
+                a[i][j] += w * row[i] * row[j]
+            a[i][4] += w * row[i] * y
+    for i in range(4):
+        p = max(range(i, 4), key=lambda r: abs(a[r][i]))
+        a[i], a[p] = a[p], a[i]
+        for r in range(4):
+            if r != i:
+                f = a[r][i] / a[i][i]
+                a[r] = [u - f * v for u, v in zip(a[r], a[i])]
+    return [a[i][4] / a[i][i] / scale[i] for i in range(4)]
+
+
+@test
+def fit_result_matches_the_api_and_an_independent_fit():
+    fields = dict(FIT, **{"fix.nprocs": "8", "fix.L": "1024"}, predict="1200",
+                  step=3, next=1)
+    body, _ = get(url("/model/fit", **fields))
+    assert "<title>Curve fitting: result" in body
+    req = request_json(body)
+    assert req == {"application": MATMUL, "executable": "matmul_sgi", "system": SGI,
+                   "x": "N", "y": "runtime", "graph": "poly3",
+                   "fixed": {"nprocs": 8, "L": 1024}, "predict": [1200],
+                   "aggregate": "mean"}, req
+    st, api = S.post("/api/v1/fit", {"application": MATMUL, "executable": "matmul_sgi",
+                                     "system": SGI, "x": "N", "fixed": {"nprocs": 8},
+                                     "graph": "cubic", "predict": [1200]}, token=None)
+    assert st == 200, api
+    y = api["predictions"][0]["y"]
+    assert close10(predicted(body), y), (predicted(body), y)
+    assert api["model"]["formula"] in html.unescape(body)
+    assert body.count("<svg") == 1 and "</svg>" in body
+    # independently: the runs of matmul_sgi on SGI at nprocs 8, mean per N
+    st, runs = S.get("/api/v1/runs?limit=1000&application=" + urllib.parse.quote(MATMUL))
+    by_n = {}
+    for r in runs["runs"]:
+        if r["executable"] == "matmul_sgi" and r["nprocs"] == 8:
+            by_n.setdefault(r["inputs"]["N"], []).append(r["runtime"])
+    assert len(by_n) == 10 and sum(map(len, by_n.values())) == 32
+    pts = [(n, sum(v) / len(v), len(v)) for n, v in by_n.items()]
+    a = least_squares_cubic(pts)
+    mine = sum(a[k] * 1200.0 ** k for k in range(4))
+    assert math.isclose(mine, y, rel_tol=1e-7), (mine, y)
+    # the permanent link is the same page, the JSON link the API's answer
+    perm = html.unescape(re.search(r'id="permalink" href="([^"]+)"', body).group(1))
+    again, _ = get(perm)
+    assert predicted(again) == predicted(body)
+    jl = html.unescape(re.search(r'id="json-link" href="([^"]+)"', body).group(1))
+    st, ans = S.get(jl)
+    assert st == 200 and ans["predictions"] == api["predictions"]
+    assert ans["model"]["coefficients"] == api["model"]["coefficients"]
+    assert ans["plot"].startswith("/plots/fit.svg?request=")
+
+
+@test
+def fit_bad_input_is_shown_next_to_its_field():
+    before = S.content()
+    cases = [
+        (dict(predict="abc"), "predict", "predict takes numbers", 3),
+        (dict(y="speedup", predict="1200"), "y", "speedup needs x", 2),
+        (dict(xmin="1000", xmax="100"), "xmin", "min <= max", 3),
+        (dict(xmin="100"), "xmax", "give both ends", 3),
+        ({"fix.nprocs": ""}, "fix.nprocs", "differ in nprocs", 3),
+        ({"fix.nprocs": "eight"}, "fix.nprocs", "must be a number", 3),
+        (dict(graph="poly9"), "graph", "graph type", 2),
+    ]
+    for over, field, text, step in cases:
+        fields = dict(FIT, **{"fix.nprocs": "8"}, step="result")
+        fields.update(over)
+        body, _ = get(url("/model/fit", **fields), 422)
+        f = Form(body)
+        msg = f.error_at(field)
+        assert msg and text in msg, (over, f.errors, f.invalid)
+        assert f'<h2>Step {step}:' in body, over
+        assert 'id="form-error"' in body
+        # the values typed are kept
+        if field in f.inputs and field in fields:
+            assert f.inputs[field] == fields[field]
+    # an unknown application is a 404 shown at its field, with the list to choose from
+    body, _ = get(url("/model/fit", application="no such app"), 404)
+    f = Form(body)
+    assert "no application named no such app" in f.error_at("application")
+    assert f.values("application") == [BT, MATMUL]
+    # an error naming no field is shown above the form
+    body, _ = get(url("/model/fit", **FIT, **{"fix.nprocs": "7"}, step="result"), 422)
+    assert "Not computed: no runs of matmul (example) / matmul_sgi" in body
+    assert S.content() == before
+
+
+@test
+def json_link_of_a_bad_request_is_a_json_error():
+    st, body = S.get(url("/model/fit", **FIT, predict="x", format="json"))
+    assert st == 422 and body["error"]["field"] == "predict", body
+    st, body = S.get(url("/model/fit", application="nothing", format="json"))
+    assert st == 404 and body["error"]["field"] == "application", body
+
+
+PARAM = dict(application=MATMUL, template="matmul master/slave", system=SP2)
+
+
+@test
+def param_steps_offer_templates_systems_and_variables():
+    body, _ = get("/model/parameterize")
+    f = Form(body)
+    assert f.values("application") == [MATMUL]
+    assert f.values("template") == ["matmul master/slave"]
+    assert f.values("system") == [SP2, SGI] and f.selected("system") == [SP2]
+    assert "ADDM*N^3/(P-1)+2*N*MPISR(L)/(P-1)+N*MPIBC(L)" in body
+    body, _ = get(url("/model/parameterize", **PARAM, step=1, next=1))
+    f = Form(body)
+    assert "<h2>Step 2:" in body
+    # the variables of the template with the SP2's parameters, in order
+    assert [n[5:] for n in f.selects if n.startswith("mode.")] == ["N", "P", "L"]
+    assert f.inputs["v.N"] == "1000" and f.inputs["v.L"] == "1024"
+    assert f.inputs["min.P"] == "2" and f.inputs["max.P"] == "64"
+    assert f.selected("mode.P") == ["fixed"]
+    # an application without templates is refused at its field
+    body, _ = get(url("/model/parameterize", application=BT), 422)
+    assert "has no model templates" in Form(body).error_at("application")
+
+
+def param_fields(**vals):
+    out = dict(PARAM)
+    for v, x in vals.items():
+        if isinstance(x, tuple):
+            out.update({f"mode.{v}": "range", f"min.{v}": str(x[0]), f"max.{v}": str(x[1])})
+            if len(x) == 3:
+                out[f"steps.{v}"] = str(x[2])
+        else:
+            out.update({f"mode.{v}": "fixed", f"v.{v}": str(x)})
+    return out
+
+
+@test
+def param_result_value_alpha_overlay_and_plot():
+    body, _ = get(url("/model/parameterize", **param_fields(N=1000, P=8, L=1024),
+                      **{"min.P": "2", "max.P": "64"}, step=2, next=1))
+    # the paper's worked check, computed here
+    n, p, l = 1000.0, 8.0, 1024.0
+    want = (4.83e-8 * n ** 3 / (p - 1) + 2 * n * 0.001 * (15.94 + 0.0608 * l) / (p - 1)
+            + n * math.log2(p) * 0.001 * (15.94 + 0.0608 * l))
+    assert close10(predicted(body), want), (predicted(body), want)
+    assert predicted(body) == 263.8402286
+    assert "4.83e-08*N^3/(P-1)" in body  # parsed
+    assert re.search(r'id="alpha">.*polynomial in N \(degree 3\)', body)
+    assert re.search(r'id="overlay">Mean \|error\| 1\.20686 %', body)
+    assert body.count("<svg") == 1 and "through the point" in body
+    assert request_json(body) == {"template": "matmul master/slave", "system": SP2,
+                                  "vars": {"N": 1000, "P": 8, "L": 1024}}
+    st, api = S.post("/api/v1/parameterize", request_json(body), token=None)
+    assert st == 200 and close10(predicted(body), api["value"])
+    # a range gives a curve, two a surface
+    body, _ = get(url("/model/parameterize", **param_fields(N=1000, P=(2, 64, 32), L=1024),
+                      step="result"))
+    assert 'id="predicted"' not in body and body.count("<svg") == 1
+    assert "Prophecy 2-D plot" in body
+    body, _ = get(url("/model/parameterize",
+                      **param_fields(N=(100, 1000, 10), P=(2, 64, 10), L=1024),
+                      step="result"))
+    assert body.count("<svg") == 1 and "Prophecy 3-D surface: 10x10 grid" in body
+
+
+@test
+def param_bad_input_next_to_the_field():
+    before = S.content()
+    for vals, field, text in [
+        (dict(N=1000, P="", L=1024), "v.P", "give a value for P"),
+        (dict(N=1000, P=(64, 2), L=1024), "min.P", "needs min < max"),
+        (dict(N=1000, P=(2, 64, 500), L=1024), "steps.P", "steps must be"),
+        (dict(N=1000, P="x", L=1024), "v.P", "must be a number"),
+    ]:
+        body, _ = get(url("/model/parameterize", **param_fields(**vals), step="result"),
+                      422)
+        msg = Form(body).error_at(field)
+        assert msg and text in msg, (vals, Form(body).errors)
+    # P = 1 divides by zero: said above the variables
+    body, _ = get(url("/model/parameterize", **param_fields(N=1000, P=1, L=1024),
+                      step="result"), 422)
+    assert "<h2>Step 2:" in body and "evaluates to a non-finite value" in body
+    assert S.content() == before
+
+
+COUPLE = dict(application=BT, system=SP2)
+LOOP = ["compute_rhs", "x_solve", "y_solve", "z_solve", "add"]
+KERNELS = ["initialize"] + LOOP + ["verify"]
+
+
+@test
+def couple_steps_offer_kernels_loop_and_axes():
+    body, _ = get("/model/couple")
+    f = Form(body)
+    assert f.values("application") == [BT]  # the only one whose runs record kernels
+    assert f.values("system") == [SP2]
+    assert "executable" not in f.selects  # one executable
+    body, _ = get(url("/model/couple", **COUPLE, step=1, next=1))
+    f = Form(body)
+    assert [n[6:] for n in f.selects if n.startswith("graph.")] == KERNELS
+    assert all(f.selected("graph." + k) == ["auto"] for k in KERNELS)
+    # the loop from the stored couplings' chains
+    for i, k in enumerate(LOOP):
+        assert f.selected("pos." + k) == [str(i + 1)], k
+    assert f.selected("pos.initialize") == [""] and f.selected("pos.verify") == [""]
+    assert "10 stored measurements" in body
+    body, _ = get(url("/model/couple", **COUPLE, step=2, next=1))
+    f = Form(body)
+    assert f.values("x") == ["nprocs", "class_size"]
+    assert 'name="x" data-autosubmit' in body and 'id="refresh"' in body
+    assert f.selected("fix.class_size") == ["64"]
+    # with x = class_size, nprocs becomes a fixed value
+    body, _ = get(url("/model/couple", **COUPLE, x="class_size", step=3))
+    f = Form(body)
+    assert "fix.nprocs" in f.selects and "fix.class_size" not in f.selects
+
+
+@test
+def couple_result_matches_the_api():
+    body, _ = get(url("/model/couple", **COUPLE, predict="64", step="result"))
+    st, api = S.post("/api/v1/couple", {"application": BT, "system": SP2, "x": "nprocs",
+                                        "predict": [64]}, token=None)
+    assert st == 200, api
+    p = api["predictions"][0]
+    assert close10(predicted(body), p["y"]), (predicted(body), p["y"])
+    text = html.unescape(re.sub(r"<[^>]+>", "", body))
+    assert "The plain sum of the kernel models: %.6g" % p["summation"]["y"] in text
+    assert "Measured: %.6g (2 runs)" % p["actual"] in text
+    assert body.count("<svg") == 2 and "per-kernel breakdown" in body
+    assert api["formula"] in text and api["composition"] in text
+    req = request_json(body)
+    assert req["loop"] == LOOP and "kernels" not in req
+    # a kernel's model type reaches the request and the answer
+    body, _ = get(url("/model/couple", **COUPLE, **{"graph.x_solve": "inv1"},
+                      predict="64", step="result"))
+    req = request_json(body)
+    assert req["kernels"] == {"x_solve": {"graph": "inv1"}}
+    st, api2 = S.post("/api/v1/couple", req, token=None)
+    assert close10(predicted(body), api2["predictions"][0]["y"])
+
+
+@test
+def couple_bad_arrangement_next_to_the_kernel():
+    before = S.content()
+    pos = {f"pos.{k}": str(i + 1) for i, k in enumerate(LOOP)}
+    body, _ = get(url("/model/couple", **COUPLE, **dict(pos, **{"pos.add": "4"}),
+                      predict="64", step="result"), 422)
+    assert "also given to z_solve" in Form(body).error_at("pos.add")
+    body, _ = get(url("/model/couple", **COUPLE, **dict(pos, **{"pos.add": ""}),
+                      predict="64", step="result"), 422)
+    msg = Form(body).error_at("pos.add")
+    assert msg and "add is outside the loop" in msg, Form(body).errors
+    body, _ = get(url("/model/couple", **COUPLE, predict="0", step="result"), 422)
+    assert "must be > 0" in Form(body).error_at("predict")
+    assert S.content() == before
+
+
+def save_post(path, fields, headers=None):
+    st, payload, resp = S.request("POST", path, urllib.parse.urlencode(fields),
+                                  token=None, ctype="application/x-www-form-urlencoded",
+                                  headers=headers, raw=True)
+    return st, payload.decode(), resp
+
+
+def save_form(body):
+    f = Form(body)
+    return {"csrf": f.inputs["csrf"], "q": f.inputs["q"]}
+
+
+def models_count():
+    return len(S.get("/api/v1/models")[1]["models"])
+
+
+@test
+def save_needs_token_csrf_and_same_origin_and_stores_one_model():
+    for path, fields in [
+        ("/model/fit", dict(FIT, **{"fix.nprocs": "8"}, predict="1200")),
+        ("/model/parameterize", param_fields(N=1000, P=8, L=1024)),
+        ("/model/couple", dict(COUPLE, predict="64")),
+    ]:
+        body, _ = get(url(path, **fields, step="result"))
+        form = save_form(body)
+        before = S.content()
+        n = models_count()
+        for over, headers, status in [
+            ({}, None, 401),  # no token
+            ({"token": "pt_wrong"}, None, 401),
+            ({"token": S.token, "csrf": ""}, None, 403),
+            ({"token": S.token, "csrf": "1.abcd"}, None, 403),
+            ({"token": S.token}, {"Origin": "http://evil.example"}, 403),
+            ({"token": S.token}, {"Sec-Fetch-Site": "cross-site"}, 403),
+        ]:
+            st, page, _ = save_post(path, dict(form, **over), headers)
+            assert st == status, (path, over, st, page[:300])
+            assert S.content() == before, (path, over)
+        # a token error is shown at the token field, the result stays
+        st, page, _ = save_post(path, form)
+        assert "save-token-error" in page and 'id="predicted"' in page or path.endswith(
+            "parameterize") is False or "save-token-error" in page
+        st, page, resp = save_post(path, dict(form, token=S.token),
+                                   {"Origin": f"http://127.0.0.1:{S.port}",
+                                    "Sec-Fetch-Site": "same-origin"})
+        assert st == 303, (st, page[:300])
+        loc = resp.getheader("Location")
+        assert re.fullmatch(r"/models/\d+", loc), loc
+        assert models_count() == n + 1
+        mid = int(loc.rsplit("/", 1)[1])
+        st, model = S.get(f"/api/v1/models/{mid}")
+        assert model["request"] == request_json(body), (model["request"], request_json(body))
+        assert model["method"] == {"/model/fit": "fit", "/model/parameterize": "parameterize",
+                                   "/model/couple": "couple"}[path]
+        page, _ = get(loc)
+        assert f"Model {mid}" in page
+        if path == "/model/parameterize":
+            # one value has no plot: the page says so instead of a broken image
+            assert f'src="/plots/model-{mid}.svg"' not in page and "No plot:" in page
+        else:
+            assert f'src="/plots/model-{mid}.svg"' in page
+            get(f"/plots/model-{mid}.svg")
+
+
+@test
+def save_with_bad_input_stores_nothing():
+    body, _ = get(url("/model/fit", **FIT, **{"fix.nprocs": "8"}, predict="1200",
+                      step="result"))
+    form = save_form(body)
+    before = S.content()
+    bad = form["q"].replace("predict=1200", "predict=abc")
+    st, page, _ = save_post("/model/fit", dict(form, q=bad, token=S.token))
+    assert st == 422 and "predict takes numbers" in Form(page).error_at("predict")
+    st, page, _ = save_post("/model/fit", {"csrf": form["csrf"], "token": S.token})
+    assert st == 400
+    assert S.content() == before
+
+
+@test
+def hostile_names_are_escaped_in_the_forms():
+    name = "<script>alert(1)</script>"
+    runs = [{"application": name, "executable": '"><img src=x>', "system": "sys&<b>",
+             "nprocs": p, "runtime": 10.0 / p, "inputs": {"N<i>": 5},
+             "kernels": [{"name": "k<svg onload=x>", "time": 5.0 / p},
+                         {"name": "K" * 250, "time": 1.0 + 1.0 / p}]} for p in (1, 2, 4)]
+    st, _ = S.post("/api/v1/runs", {"runs": runs})
+    assert st in (200, 201)
+    for path in (url("/model/fit", application=name, step=2),
+                 url("/model/fit", application=name, step=3),
+                 url("/model/couple", application=name, step=2)):
+        body, _ = get(path)
+        assert "<script>alert" not in body and "<img src=x>" not in body
+        assert "<svg onload" not in body and "<b>" not in body
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body
+    body, _ = get(url("/model/fit", application=name, predict="8", step="result"))
+    assert "<script>alert" not in body and 'id="predicted"' in body
+    # a kernel name of 250 bytes travels through every step and Save
+    body, _ = get(url("/model/couple", application=name, step=2, next=1))
+    f = Form(body)
+    assert f.inputs["graph." + "K" * 250] == "auto" and "<h2>Step 3:" in body
+    body, _ = get(url("/model/couple", application=name, **{"graph." + "K" * 250: "inv1"},
+                      predict="8", step="result"))
+    assert 'id="predicted"' in body and "<svg onload" not in body
+    n = models_count()
+    st, page, _ = save_post("/model/couple", dict(save_form(body), token=S.token))
+    assert st == 303 and models_count() == n + 1, (st, page[:300])
+
+
+@test
+def form_pages_are_clean_html():
+    for path in ["/model", "/model/fit", url("/model/fit", **FIT, step=3),
+                 url("/model/parameterize", step=2), url("/model/couple", step=2),
+                 url("/model/couple", predict="64", step="result")]:
+        body, resp = get(path)
+        assert body.startswith("<!DOCTYPE html>") and body.rstrip().endswith("</html>")
+        assert "<style" not in body and not re.search(r"<script(?![^>]*\bsrc=)", body)
+        assert " style=" not in body and "onclick" not in body
+        assert "unsafe-inline" not in resp.getheader("Content-Security-Policy")
+    st, _, _ = S.request("DELETE", "/model/fit", token=None, raw=True)
+    assert st == 405
+    get(url("/model/fit", step="9"))  # an unknown step starts over
+    get("/model/fit?" + "&".join(f"a{i}=1" for i in range(600)), 400)
+    get("/model/fit?" + "n" * 321 + "=1", 400)
+
+
+try:
+    report()
+finally:
+    S.close()
