@@ -20,8 +20,10 @@
 #include "server/modeling.h"
 #include "web/svg.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define FIT_MAX_PREDICT 1000
@@ -389,29 +391,35 @@ static int check_uniform(const struct fit_req *q, json_t *rows, const char *kept
     return rc;
 }
 
+/* The runs of the database form. Bound: ?1 application, ?2 system,
+ * ?3 executable or NULL, ?4 the metric or kernel name, ?5 the limit, ?6..?7
+ * the nprocs bounds, ?8 the fixed inputs as a JSON object ({} = none); the
+ * caller checks x, its range and the uniformity of the rest. */
+#define RUNS_INPUTS                                                                      \
+    ", (SELECT json_group_object(name, value) FROM run_inputs WHERE run_id = r.id) AS "  \
+    "inputs_json"
+/* CROSS JOIN fixes the loop order (application, system, executables, runs)
+ * so the runs come from runs_by_config (exe_id, system_id, nprocs). */
+#define RUNS_WHERE                                                                       \
+    " FROM applications a CROSS JOIN systems s CROSS JOIN executables e CROSS JOIN "     \
+    "runs "                                                                              \
+    "r WHERE e.app_id = a.id AND r.exe_id = e.id AND r.system_id = s.id AND a.name = "   \
+    "?1 "                                                                                \
+    "AND s.name = ?2 AND (?3 IS NULL OR e.name = ?3) AND r.nprocs BETWEEN ?6 AND ?7 "    \
+    "AND "                                                                               \
+    "NOT EXISTS (SELECT 1 FROM json_each(?8) f WHERE NOT EXISTS (SELECT 1 FROM "         \
+    "run_inputs i WHERE i.run_id = r.id AND i.name = f.key AND i.value = f.value))"
 static const char *const select_runs[] = {
-    [Y_RUNTIME] =
-        "SELECT r.id, r.nprocs, r.runtime AS y, (SELECT json_group_object(name, "
-        "value) FROM run_inputs WHERE run_id = r.id) AS inputs_json FROM runs r "
-        "JOIN applications a ON a.id = r.app_id JOIN systems s ON s.id = "
-        "r.system_id JOIN executables e ON e.id = r.exe_id WHERE a.name = ?1 AND "
-        "s.name = ?2 AND (?3 IS NULL OR e.name = ?3) AND ?4 IS NULL "
-        "ORDER BY r.id LIMIT ?5",
-    [Y_METRIC] =
-        "SELECT r.id, r.nprocs, m.value AS y, (SELECT json_group_object(name, "
-        "value) FROM run_inputs WHERE run_id = r.id) AS inputs_json FROM runs r "
-        "JOIN applications a ON a.id = r.app_id JOIN systems s ON s.id = "
-        "r.system_id JOIN executables e ON e.id = r.exe_id JOIN run_metrics m ON "
-        "m.run_id = r.id AND m.name = ?4 WHERE a.name = ?1 AND s.name = ?2 AND "
-        "(?3 IS NULL OR e.name = ?3) ORDER BY r.id LIMIT ?5",
-    [Y_KERNEL] =
-        "SELECT r.id, r.nprocs, k.y, (SELECT json_group_object(name, value) FROM "
-        "run_inputs WHERE run_id = r.id) AS inputs_json FROM runs r JOIN "
-        "applications a ON a.id = r.app_id JOIN systems s ON s.id = r.system_id "
-        "JOIN executables e ON e.id = r.exe_id JOIN (SELECT run_id, sum(time) AS "
-        "y FROM kernels WHERE name = ?4 GROUP BY run_id) k ON k.run_id = r.id "
-        "WHERE a.name = ?1 AND s.name = ?2 AND (?3 IS NULL OR e.name = ?3) "
-        "ORDER BY r.id LIMIT ?5",
+    [Y_RUNTIME] = "SELECT r.id, r.nprocs, r.runtime AS y" RUNS_INPUTS RUNS_WHERE
+                  " AND ?4 IS NULL ORDER BY r.id LIMIT ?5",
+    [Y_METRIC] = "SELECT r.id, r.nprocs, (SELECT value FROM run_metrics WHERE run_id = "
+                 "r.id AND name = ?4) AS y" RUNS_INPUTS RUNS_WHERE
+                 " AND EXISTS (SELECT 1 FROM run_metrics WHERE run_id = r.id AND name = "
+                 "?4) ORDER BY r.id LIMIT ?5",
+    [Y_KERNEL] = "SELECT r.id, r.nprocs, (SELECT sum(time) FROM kernels WHERE run_id = "
+                 "r.id AND name = ?4) AS y" RUNS_INPUTS RUNS_WHERE
+                 " AND EXISTS (SELECT 1 FROM kernels WHERE run_id = r.id AND name = ?4) "
+                 "ORDER BY r.id LIMIT ?5",
 };
 
 /* Explains an empty selection: which name does not exist, or that nothing
@@ -441,14 +449,35 @@ static int select_points(db *d, arena *a, struct fit_req *q, struct err *err)
     const char *key;
     char *kept;
     size_t i, n = 0, nv = (size_t)q->nvars;
-    double pmin = INFINITY, tref = 0;
+    double pmin = INFINITY, tref = 0, np_lo = -DBL_MAX, np_hi = DBL_MAX;
+    json_t *inputs;
+    char *text;
     int j, nref = 0, rc = -1;
 
     if (d == NULL)
         return err_invalid(err, "data", "the database form needs a database");
-    rows = db_query_json(d, select_runs[k], err, "tttti", q->application, q->system,
+    /* Narrow in SQL what can be: nprocs (fixed, or x with a range) and the
+     * fixed inputs; the loop below checks everything again. */
+    inputs = json_object();
+    json_object_foreach(q->fixed, key, v)
+    {
+        if (strcmp(key, "nprocs") == 0)
+            np_lo = np_hi = json_number_value(v);
+        else
+            json_object_set(inputs, key, v);
+    }
+    if (q->nvars == 1 && strcmp(q->names[0], "nprocs") == 0) {
+        np_lo = q->lo[0] > np_lo ? q->lo[0] : np_lo;
+        np_hi = q->hi[0] < np_hi ? q->hi[0] : np_hi;
+    }
+    text = json_dumps(inputs, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    json_decref(inputs);
+    if (text == NULL)
+        return err_nomem(err);
+    rows = db_query_json(d, select_runs[k], err, "ttttiddt", q->application, q->system,
                          q->executable, k == Y_RUNTIME ? NULL : q->y_arg,
-                         (long long)FIT_MAX_POINTS + 1);
+                         (long long)FIT_MAX_POINTS + 1, np_lo, np_hi, text);
+    free(text);
     if (rows == NULL)
         return -1;
     if (json_array_size(rows) > FIT_MAX_POINTS) {
