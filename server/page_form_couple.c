@@ -35,12 +35,7 @@ struct couple_data {
 
 static struct couple_data *cd(struct fctx *c)
 {
-    if (c->data == NULL) {
-        c->data = arena_alloc(c->r->arena, sizeof(struct couple_data));
-        if (c->data)
-            memset(c->data, 0, sizeof(struct couple_data));
-    }
-    return c->data;
+    return forms_data(c, sizeof(struct couple_data));
 }
 
 static int field_step(const char *n)

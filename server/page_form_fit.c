@@ -31,12 +31,7 @@ struct fit_data {
 
 static struct fit_data *fd(struct fctx *c)
 {
-    if (c->data == NULL) {
-        c->data = arena_alloc(c->r->arena, sizeof(struct fit_data));
-        if (c->data)
-            memset(c->data, 0, sizeof(struct fit_data));
-    }
-    return c->data;
+    return forms_data(c, sizeof(struct fit_data));
 }
 
 static int field_step(const char *n)

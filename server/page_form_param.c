@@ -36,12 +36,7 @@ struct param_data {
 
 static struct param_data *pd(struct fctx *c)
 {
-    if (c->data == NULL) {
-        c->data = arena_alloc(c->r->arena, sizeof(struct param_data));
-        if (c->data)
-            memset(c->data, 0, sizeof(struct param_data));
-    }
-    return c->data;
+    return forms_data(c, sizeof(struct param_data));
 }
 
 static const char *const var_fields[] = {"mode.", "v.", "min.", "max.", "steps."};

@@ -1242,3 +1242,10 @@ int page_model_index(struct req *r)
         "under <a href=\"/models\">Models</a>.</p>\n");
     return page_end(&p, 200);
 }
+
+void *forms_data(struct fctx *c, size_t size)
+{
+    if (c->data == NULL && (c->data = arena_alloc(c->r->arena, size)) != NULL)
+        memset(c->data, 0, size);
+    return c->data;
+}

@@ -86,6 +86,10 @@ struct fctx {
 /* The form definitions. */
 extern const struct form_def form_fit, form_param, form_couple;
 
+/* The method's own data of c: size zeroed arena bytes, made on first use
+ * (later calls return the same block). NULL on out of memory. */
+void *forms_data(struct fctx *c, size_t size);
+
 /* ---- the state ---------------------------------------------------------------- */
 
 /* The value of field name, or NULL when absent ("" when sent empty). */
