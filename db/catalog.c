@@ -102,6 +102,13 @@ json_t *db_query_json(db *d, const char *sql, struct err *err, const char *fmt, 
     return rows_json(d, st, err);
 }
 
+int db_attach_rows(db *d, json_t *obj, const char *key, const char *sql, long long id,
+                   struct err *err)
+{
+    json_t *rows = db_query_json(d, sql, err, "i", id);
+    return rows != NULL && json_object_set_new(obj, key, rows) == 0;
+}
+
 json_t *db_query_one(db *d, const char *what, const char *sql, struct err *err,
                      const char *fmt, ...)
 {
@@ -195,8 +202,9 @@ json_t *db_apps_list(db *d, struct err *err)
 
 json_t *db_app_get(db *d, const char *name, struct err *err)
 {
-    json_t *app, *v;
+    json_t *app;
     long long id;
+    int ok = 1;
 
     app = db_query_one(d, "application",
                        "SELECT id, name, description, demo, created_at, "
@@ -207,35 +215,48 @@ json_t *db_app_get(db *d, const char *name, struct err *err)
         return NULL;
     id = json_integer_value(json_object_get(app, "id"));
     json_object_del(app, "id");
-#define ADD(key, sql)                                                                    \
-    do {                                                                                 \
-        v = db_query_json(d, sql, err, "i", id);                                         \
-        if (v == NULL) {                                                                 \
-            json_decref(app);                                                            \
-            return NULL;                                                                 \
-        }                                                                                \
-        json_object_set_new(app, key, v);                                                \
-    } while (0)
-    ADD("executables", "SELECT e.name, e.compiler, e.flags, e.version, "
-                       "(SELECT count(*) FROM runs r WHERE r.exe_id = e.id) AS runs "
-                       "FROM executables e WHERE e.app_id = ?1 ORDER BY e.name");
-    ADD("systems",
-        "SELECT s.name, count(*) AS runs, min(r.nprocs) AS min_nprocs, "
-        "max(r.nprocs) AS max_nprocs FROM runs r JOIN systems s ON "
-        "s.id = r.system_id WHERE r.app_id = ?1 GROUP BY s.id ORDER BY s.name");
-    ADD("nprocs", "SELECT DISTINCT nprocs FROM runs WHERE app_id = ?1 ORDER BY nprocs");
-    ADD("inputs", "SELECT i.name, count(DISTINCT i.value) AS values_count, "
-                  "min(i.value) AS min, max(i.value) AS max FROM run_inputs i "
-                  "JOIN runs r ON r.id = i.run_id WHERE r.app_id = ?1 GROUP BY i.name "
-                  "ORDER BY i.name");
-    ADD("metrics", "SELECT DISTINCT m.name FROM run_metrics m JOIN runs r ON "
-                   "r.id = m.run_id WHERE r.app_id = ?1 ORDER BY m.name");
-    ADD("kernels",
-        "SELECT k.name, count(*) AS records FROM kernels k JOIN runs r ON "
-        "r.id = k.run_id WHERE r.app_id = ?1 GROUP BY k.name ORDER BY min(k.seq)");
-    ADD("templates", "SELECT name, kernel, expression, description FROM templates "
-                     "WHERE app_id = ?1 ORDER BY name");
-#undef ADD
+    ok = ok &&
+         db_attach_rows(d, app, "executables",
+                        "SELECT e.name, e.compiler, e.flags, e.version, "
+                        "(SELECT count(*) FROM runs r WHERE r.exe_id = e.id) AS runs "
+                        "FROM executables e WHERE e.app_id = ?1 ORDER BY e.name",
+                        id, err);
+    ok = ok && db_attach_rows(
+                   d, app, "systems",
+                   "SELECT s.name, count(*) AS runs, min(r.nprocs) AS min_nprocs, "
+                   "max(r.nprocs) AS max_nprocs FROM runs r JOIN systems s ON "
+                   "s.id = r.system_id WHERE r.app_id = ?1 GROUP BY s.id ORDER BY s.name",
+                   id, err);
+    ok = ok && db_attach_rows(
+                   d, app, "nprocs",
+                   "SELECT DISTINCT nprocs FROM runs WHERE app_id = ?1 ORDER BY nprocs",
+                   id, err);
+    ok = ok && db_attach_rows(
+                   d, app, "inputs",
+                   "SELECT i.name, count(DISTINCT i.value) AS values_count, "
+                   "min(i.value) AS min, max(i.value) AS max FROM run_inputs i "
+                   "JOIN runs r ON r.id = i.run_id WHERE r.app_id = ?1 GROUP BY i.name "
+                   "ORDER BY i.name",
+                   id, err);
+    ok = ok && db_attach_rows(d, app, "metrics",
+                              "SELECT DISTINCT m.name FROM run_metrics m JOIN runs r ON "
+                              "r.id = m.run_id WHERE r.app_id = ?1 ORDER BY m.name",
+                              id, err);
+    ok = ok &&
+         db_attach_rows(
+             d, app, "kernels",
+             "SELECT k.name, count(*) AS records FROM kernels k JOIN runs r ON "
+             "r.id = k.run_id WHERE r.app_id = ?1 GROUP BY k.name ORDER BY min(k.seq)",
+             id, err);
+    ok = ok &&
+         db_attach_rows(d, app, "templates",
+                        "SELECT name, kernel, expression, description FROM templates "
+                        "WHERE app_id = ?1 ORDER BY name",
+                        id, err);
+    if (!ok) {
+        json_decref(app);
+        return NULL;
+    }
     return app;
 }
 

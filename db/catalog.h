@@ -30,6 +30,10 @@ json_t *db_query_one(db *d, const char *what, const char *sql, struct err *err,
  * number of rows changed, or -1 with err set. */
 int db_run_sql(db *d, const char *sql, struct err *err, const char *fmt, ...);
 
+/* Runs sql with ?1 bound to id and stores its rows (db_query_json) under
+ * key in obj. Returns 1, or 0 with err set. */
+int db_attach_rows(db *d, json_t *obj, const char *key, const char *sql, long long id,
+                   struct err *err);
 /* Resolves names to ids; creates on first use when `create` is set. Returns the
  * id, 0 when absent and not created, -1 on error. */
 long long db_app_id(db *d, const char *name, int create, struct err *err);

@@ -132,8 +132,9 @@ json_t *db_summary_systems(db *d, struct err *err)
 
 json_t *db_summary_app(db *d, const char *name, struct err *err)
 {
-    json_t *app, *v;
+    json_t *app;
     long long id;
+    int ok = 1;
 
     app = db_query_one(d, "application",
                        "SELECT a.id, a.name, a.description, a.demo, a.created_at, "
@@ -143,27 +144,31 @@ json_t *db_summary_app(db *d, const char *name, struct err *err)
     if (app == NULL)
         return NULL;
     id = json_integer_value(json_object_get(app, "id"));
-#define ADD(key, sql)                                                                    \
-    do {                                                                                 \
-        v = db_query_json(d, sql, err, "i", id);                                         \
-        if (v == NULL) {                                                                 \
-            json_decref(app);                                                            \
-            return NULL;                                                                 \
-        }                                                                                \
-        json_object_set_new(app, key, v);                                                \
-    } while (0)
-    ADD("executables",
-        "SELECT e.id, e.name, e.compiler, e.flags, e.version, "
-        "(SELECT coalesce(sum(c.runs), 0) FROM run_configs c WHERE c.app_id = ?1 AND "
-        "c.exe_id = e.id) AS runs FROM executables e WHERE e.app_id = ?1 ORDER BY "
-        "e.name");
-    ADD("systems", "SELECT s.id, s.name, sum(c.runs) AS runs, min(c.nprocs) AS "
+    ok =
+        ok &&
+        db_attach_rows(
+            d, app, "executables",
+            "SELECT e.id, e.name, e.compiler, e.flags, e.version, "
+            "(SELECT coalesce(sum(c.runs), 0) FROM run_configs c WHERE c.app_id = ?1 AND "
+            "c.exe_id = e.id) AS runs FROM executables e WHERE e.app_id = ?1 ORDER BY "
+            "e.name",
+            id, err);
+    ok = ok && db_attach_rows(
+                   d, app, "systems",
+                   "SELECT s.id, s.name, sum(c.runs) AS runs, min(c.nprocs) AS "
                    "min_nprocs, max(c.nprocs) AS max_nprocs FROM run_configs c JOIN "
                    "systems s ON s.id = c.system_id WHERE c.app_id = ?1 GROUP BY s.id "
-                   "ORDER BY s.name");
-    ADD("templates", "SELECT name, kernel, expression, description FROM templates "
-                     "WHERE app_id = ?1 ORDER BY name");
-#undef ADD
+                   "ORDER BY s.name",
+                   id, err);
+    ok = ok &&
+         db_attach_rows(d, app, "templates",
+                        "SELECT name, kernel, expression, description FROM templates "
+                        "WHERE app_id = ?1 ORDER BY name",
+                        id, err);
+    if (!ok) {
+        json_decref(app);
+        return NULL;
+    }
     return app;
 }
 

@@ -103,24 +103,6 @@ int api_runs_post(struct req *r)
     return http_defer_write(r, upload_job, u, upload_finish);
 }
 
-/* Parses an optional integer query parameter within [lo, hi]. */
-static int query_int(struct req *r, const char *name, long long lo, long long hi,
-                     long long *out, struct err *err)
-{
-    const char *s = http_query(r, name);
-    char *end;
-    long long v;
-    if (s == NULL || *s == '\0')
-        return 0;
-    errno = 0;
-    v = strtoll(s, &end, 10);
-    if (*end != '\0' || errno == ERANGE || v < lo || v > hi)
-        return err_set(err, 400, "bad_parameter", name,
-                       "%s must be an integer from %lld to %lld", name, lo, hi);
-    *out = v;
-    return 0;
-}
-
 int api_runs_list(struct req *r)
 {
     struct db_run_filter f = {0};
@@ -131,9 +113,9 @@ int api_runs_list(struct req *r)
     db *d;
     int n, i;
 
-    if (query_int(r, "limit", 1, 1000, &limit, &e) != 0 ||
-        query_int(r, "after", 0, (1LL << 62), &after, &e) != 0 ||
-        query_int(r, "nprocs", 1, 100000000, &nprocs, &e) != 0)
+    if (http_query_int(r, "limit", 1, 1000, &limit, &e) != 0 ||
+        http_query_int(r, "after", 0, (1LL << 62), &after, &e) != 0 ||
+        http_query_int(r, "nprocs", 1, 100000000, &nprocs, &e) != 0)
         return http_error(r, &e);
     f.application = http_query(r, "application");
     f.executable = http_query(r, "executable");

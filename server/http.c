@@ -9,6 +9,7 @@
 #include "server/routes.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <stdatomic.h>
@@ -130,6 +131,23 @@ const char *http_query(struct req *r, const char *name)
     if (raw == NULL)
         return NULL;
     return http_decode(r->arena, raw, strlen(raw), 1);
+}
+
+int http_query_int(struct req *r, const char *name, long long lo, long long hi,
+                   long long *out, struct err *err)
+{
+    const char *s = http_query(r, name);
+    char *end;
+    long long v;
+    if (s == NULL || *s == '\0')
+        return 0;
+    errno = 0;
+    v = strtoll(s, &end, 10);
+    if (*end != '\0' || errno == ERANGE || v < lo || v > hi)
+        return err_set(err, 400, "bad_parameter", name,
+                       "%s must be a whole number from %lld to %lld", name, lo, hi);
+    *out = v;
+    return 0;
 }
 
 struct query_walk {

@@ -123,6 +123,11 @@ json_t *http_query_object(struct req *r, struct err *err);
  * or a bad encoding, is a 400 error. */
 struct form;
 int http_query_form(struct req *r, struct form *out, struct err *err);
+/* Reads ?name= as an integer in [lo, hi] into *out; absent or empty leaves
+ * *out as it is (the caller's default). Returns 0, or -1 with a 400
+ * "bad_parameter" error naming the parameter. */
+int http_query_int(struct req *r, const char *name, long long lo, long long hi,
+                   long long *out, struct err *err);
 /* Returns a request header, or NULL. */
 const char *http_header(struct req *r, const char *name);
 /* Parses the body as JSON (content type must be application/json). Returns a

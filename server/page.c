@@ -216,24 +216,6 @@ void page_table_close(struct page *p)
     buf_puts(&p->b, "</table></div>\n");
 }
 
-int page_query_int(struct req *r, const char *name, long long lo, long long hi,
-                   long long def, long long *out, struct err *err)
-{
-    const char *s = http_query(r, name);
-    char *end;
-    long long v;
-    *out = def;
-    if (s == NULL || *s == '\0')
-        return 0;
-    errno = 0;
-    v = strtoll(s, &end, 10);
-    if (*end != '\0' || errno == ERANGE || v < lo || v > hi)
-        return err_set(err, 400, "bad_parameter", name,
-                       "%s must be a whole number from %lld to %lld", name, lo, hi);
-    *out = v;
-    return 0;
-}
-
 /* ---- error pages ---------------------------------------------------------- */
 
 static const char *status_title(int status)

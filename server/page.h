@@ -97,9 +97,4 @@ int page_check_origin(struct req *r, struct err *err);
  * meant for the result pages of the modeling forms. */
 void page_model_answer(struct page *p, json_t *answer);
 
-/* Reads ?name= as an integer in [lo, hi]; absent or empty gives def. Returns
- * 0, or -1 with a 400 error naming the parameter. */
-int page_query_int(struct req *r, const char *name, long long lo, long long hi,
-                   long long def, long long *out, struct err *err);
-
 #endif

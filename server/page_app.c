@@ -627,7 +627,7 @@ static long long id_in(json_t *list, const char *name)
 static int parse_view(struct req *r, struct view *v, json_t *app, struct err *e)
 {
     const char *sort = http_query(r, "sort"), *dir = http_query(r, "dir");
-    long long page;
+    long long page = 1;
     size_t i;
 
     v->sort = 0;
@@ -645,7 +645,7 @@ static int parse_view(struct req *r, struct view *v, json_t *app, struct err *e)
             return err_set(e, 400, "bad_parameter", "dir", "dir must be asc or desc");
         v->desc = strcmp(dir, "desc") == 0;
     }
-    if (page_query_int(r, "page", 1, 1000000000, 1, &page, e) != 0)
+    if (http_query_int(r, "page", 1, 1000000000, &page, e) != 0)
         return -1;
     v->page = page;
     v->exe = http_query(r, "executable");

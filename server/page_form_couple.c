@@ -53,23 +53,6 @@ static int field_step(const char *n)
     return 0;
 }
 
-static const char *str(json_t *o, const char *key)
-{
-    return json_string_value(json_object_get(o, key));
-}
-
-static int in_list(json_t *list, const char *name)
-{
-    size_t i;
-    json_t *x;
-    json_array_foreach(list, i, x)
-    {
-        if (name && strcmp(str(x, "name"), name) == 0)
-            return 1;
-    }
-    return 0;
-}
-
 static const char *kname(struct couple_data *d, size_t i)
 {
     return json_string_value(json_array_get(d->kernels, i));
@@ -95,8 +78,8 @@ static int check1(struct fctx *c, struct couple_data *d, int strict, struct err 
             "models an application by its kernels");
     v = fs_val(c, "application");
     if (v == NULL)
-        fs_set(c, "application", v = str(json_array_get(d->apps, 0), "name"));
-    else if (!in_list(d->apps, v))
+        fs_set(c, "application", v = forms_str(json_array_get(d->apps, 0), "name"));
+    else if (!forms_in_list(d->apps, v))
         return err_invalid(err, "application",
                            "the runs of %.200s record no kernel times: kernel coupling "
                            "models an application by its kernels",
@@ -113,11 +96,11 @@ static int check1(struct fctx *c, struct couple_data *d, int strict, struct err 
     if (d->systems == NULL)
         return -1;
     v = fs_get(c, "system");
-    if (!in_list(d->systems, v)) {
+    if (!forms_in_list(d->systems, v)) {
         if (v != NULL && strict)
             return err_invalid(err, "system",
                                "no runs of %.200s on %.200s record kernels", d->app, v);
-        fs_set(c, "system", str(json_array_get(d->systems, 0), "name"));
+        fs_set(c, "system", forms_str(json_array_get(d->systems, 0), "name"));
     }
     d->sys = fs_val(c, "system");
     d->exes = forms_keep(
@@ -133,7 +116,7 @@ static int check1(struct fctx *c, struct couple_data *d, int strict, struct err 
         return -1;
     v = fs_get(c, "executable");
     if (json_array_size(d->exes) < 2 || v == NULL ||
-        (*v != '\0' && !in_list(d->exes, v))) {
+        (*v != '\0' && !forms_in_list(d->exes, v))) {
         if (v != NULL && *v != '\0' && strict && json_array_size(d->exes) >= 2)
             return err_invalid(
                 err, "executable",
@@ -308,7 +291,7 @@ static void names_select(struct fctx *c, json_t *list, const char *field,
         return;
     json_array_foreach(list, i, x)
     {
-        values[i] = labels[i] = str(x, "name");
+        values[i] = labels[i] = forms_str(x, "name");
     }
     if (extra_value) {
         values[n] = extra_value;
@@ -716,16 +699,16 @@ static void kernels_table(struct fctx *c, json_t *ans)
     json_array_foreach(ks, i, k)
     {
         json_t *m = json_object_get(k, "model");
-        const char *chosen = str(m, "chosen");
+        const char *chosen = forms_str(m, "chosen");
         page_puts(&c->p, "<tr><td>");
-        page_text(&c->p, str(k, "name"));
+        page_text(&c->p, forms_str(k, "name"));
         page_printf(&c->p, "</td><td>%s</td><td class=\"num\">",
                     json_is_true(json_object_get(k, "loop")) ? "yes" : "no");
         page_num(&c->p, num(k, "coefficient"));
         page_puts(&c->p, "</td><td><code>");
-        page_text(&c->p, str(m, "formula"));
+        page_text(&c->p, forms_str(m, "formula"));
         page_puts(&c->p, "</code></td><td>");
-        page_text(&c->p, chosen ? chosen : str(m, "type"));
+        page_text(&c->p, chosen ? chosen : forms_str(m, "type"));
         page_puts(&c->p, "</td><td class=\"num\">");
         page_num(&c->p, num(m, "r2"));
         page_puts(&c->p, "</td></tr>\n");
@@ -754,9 +737,9 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
                "measured and predicted x.");
     page_puts(&c->p, "</div>\n");
     page_puts(&c->p, "<h3>Composed model</h3>\n<code class=\"formula\" id=\"formula\">");
-    page_text(&c->p, str(ans, "formula"));
+    page_text(&c->p, forms_str(ans, "formula"));
     page_puts(&c->p, "</code>\n<p><code>");
-    page_text(&c->p, str(ans, "composition"));
+    page_text(&c->p, forms_str(ans, "composition"));
     page_puts(&c->p, "</code></p>\n");
     skipped = json_object_get(ans, "skipped_configurations");
     if (json_array_size(skipped) > 0)

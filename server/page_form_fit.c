@@ -47,11 +47,6 @@ static int field_step(const char *n)
     return 0;
 }
 
-static const char *str(json_t *o, const char *key)
-{
-    return json_string_value(json_object_get(o, key));
-}
-
 /* Executables of the application with runs, and whether name is one. */
 static int exe_has_runs(struct fit_data *d, const char *name)
 {
@@ -71,7 +66,7 @@ static size_t systems_of(struct fit_data *d, const char *exe, const char **out,
     int k;
     json_array_foreach(sys, i, s)
     {
-        const char *name = str(s, "name");
+        const char *name = forms_str(s, "name");
         for (k = 0; k < d->ncf; k++)
             if (fconf_match(&d->cf[k], exe, name))
                 break;
@@ -105,17 +100,17 @@ static int check1(struct fctx *c, struct fit_data *d, int strict, struct err *er
                            "there are no applications yet: upload runs first");
     json_array_foreach(d->apps, i, a)
     {
-        found |= app && strcmp(str(a, "name"), app) == 0;
+        found |= app && strcmp(forms_str(a, "name"), app) == 0;
     }
     if (app == NULL) {
         /* The first application with runs. */
         json_array_foreach(d->apps, i, a)
         {
             if (app == NULL && json_integer_value(json_object_get(a, "runs")) > 0)
-                app = str(a, "name");
+                app = forms_str(a, "name");
         }
         if (app == NULL)
-            app = str(json_array_get(d->apps, 0), "name");
+            app = forms_str(json_array_get(d->apps, 0), "name");
         fs_set(c, "application", app);
     } else if (!found) {
         return err_set(err, 404, "not_found", "application",
@@ -138,8 +133,8 @@ static int check1(struct fctx *c, struct fit_data *d, int strict, struct err *er
         v = NULL;
         json_array_foreach(json_object_get(d->app, "executables"), i, e)
         {
-            if (v == NULL && exe_has_runs(d, str(e, "name")))
-                v = str(e, "name");
+            if (v == NULL && exe_has_runs(d, forms_str(e, "name")))
+                v = forms_str(e, "name");
         }
         fs_set(c, "executable", v ? v : "");
     }
@@ -249,7 +244,7 @@ static void render1(struct fctx *c, struct fit_data *d)
         return;
     json_array_foreach(d->apps, i, a)
     {
-        values[i] = str(a, "name");
+        values[i] = forms_str(a, "name");
         labels[i] =
             arena_printf(c->r->arena, "%s (%lld runs)", values[i],
                          (long long)json_integer_value(json_object_get(a, "runs")));
@@ -260,7 +255,7 @@ static void render1(struct fctx *c, struct fit_data *d)
     n = 0;
     json_array_foreach(json_object_get(d->app, "executables"), i, a)
     {
-        const char *name = str(a, "name");
+        const char *name = forms_str(a, "name");
         if (!exe_has_runs(d, name) || n >= 256)
             continue;
         values[n] = name;

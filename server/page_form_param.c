@@ -55,23 +55,6 @@ static int field_step(const char *n)
     return 0;
 }
 
-static const char *str(json_t *o, const char *key)
-{
-    return json_string_value(json_object_get(o, key));
-}
-
-static int in_list(json_t *list, const char *name)
-{
-    size_t i;
-    json_t *x;
-    json_array_foreach(list, i, x)
-    {
-        if (name && strcmp(str(x, "name"), name) == 0)
-            return 1;
-    }
-    return 0;
-}
-
 /* The process-count variable: its values are the runs' nprocs. */
 static const char *run_var(const char *v)
 {
@@ -97,24 +80,24 @@ static int check1(struct fctx *c, struct param_data *d, int strict, struct err *
                            "/api/v1/templates adds one)");
     v = fs_val(c, "application");
     if (v == NULL)
-        fs_set(c, "application", v = str(json_array_get(d->apps, 0), "name"));
-    else if (!in_list(d->apps, v))
+        fs_set(c, "application", v = forms_str(json_array_get(d->apps, 0), "name"));
+    else if (!forms_in_list(d->apps, v))
         return err_invalid(err, "application", "%.200s has no model templates", v);
     d->app = v;
     if ((d->templates = forms_keep(c, db_templates_list(c->d, d->app, err))) == NULL)
         return -1;
     v = fs_get(c, "template");
-    if (!in_list(d->templates, v)) {
+    if (!forms_in_list(d->templates, v)) {
         if (v != NULL && strict)
             return err_invalid(err, "template", "%.200s has no template %.200s", d->app,
                                v);
-        fs_set(c, "template", str(json_array_get(d->templates, 0), "name"));
+        fs_set(c, "template", forms_str(json_array_get(d->templates, 0), "name"));
     }
     d->tpl = fs_val(c, "template");
     json_array_foreach(d->templates, i, s)
     {
-        if (strcmp(str(s, "name"), d->tpl) == 0)
-            d->expression = str(s, "expression");
+        if (strcmp(forms_str(s, "name"), d->tpl) == 0)
+            d->expression = forms_str(s, "expression");
     }
     /* Systems with parameters; by default the first one the application ran on. */
     if ((all = forms_keep(c, db_summary_systems(c->d, err))) == NULL)
@@ -138,16 +121,16 @@ static int check1(struct fctx *c, struct param_data *d, int strict, struct err *
     if (d->app_systems == NULL)
         return -1;
     v = fs_get(c, "system");
-    if (!in_list(d->systems, v)) {
+    if (!forms_in_list(d->systems, v)) {
         if (v != NULL && strict)
             return err_invalid(err, "system", "%.200s has no parameters", v);
         v = NULL;
         json_array_foreach(d->systems, i, s)
         {
-            if (v == NULL && in_list(d->app_systems, str(s, "name")))
-                v = str(s, "name");
+            if (v == NULL && forms_in_list(d->app_systems, forms_str(s, "name")))
+                v = forms_str(s, "name");
         }
-        fs_set(c, "system", v ? v : str(json_array_get(d->systems, 0), "name"));
+        fs_set(c, "system", v ? v : forms_str(json_array_get(d->systems, 0), "name"));
     }
     d->sys = fs_val(c, "system");
     return 0;
@@ -174,7 +157,8 @@ static int template_vars(struct fctx *c, struct param_data *d, struct err *err)
     json_array_foreach(rows, i, row)
     {
         struct err ignored = {0};
-        const char *sig = str(row, "signature"), *body = str(row, "expression");
+        const char *sig = forms_str(row, "signature"),
+                   *body = forms_str(row, "expression");
         if (sig == NULL || body == NULL || n >= EXPR_MAX_PARAMS ||
             expr_param_head_parse(sig, &heads[n], &ignored) != 0)
             continue;
@@ -264,7 +248,7 @@ static void names_select(struct fctx *c, json_t *list, const char *field,
         return;
     json_array_foreach(list, i, x)
     {
-        values[i] = str(x, "name");
+        values[i] = forms_str(x, "name");
         labels[i] =
             count_key
                 ? arena_printf(

@@ -1249,3 +1249,21 @@ void *forms_data(struct fctx *c, size_t size)
         memset(c->data, 0, size);
     return c->data;
 }
+
+const char *forms_str(json_t *o, const char *key)
+{
+    return json_string_value(json_object_get(o, key));
+}
+
+int forms_in_list(json_t *list, const char *name)
+{
+    size_t i;
+    json_t *x;
+    json_array_foreach(list, i, x)
+    {
+        const char *n = forms_str(x, "name");
+        if (name && n && strcmp(n, name) == 0)
+            return 1;
+    }
+    return 0;
+}

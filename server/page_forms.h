@@ -86,6 +86,11 @@ struct fctx {
 /* The form definitions. */
 extern const struct form_def form_fit, form_param, form_couple;
 
+/* The string member key of o, or NULL. */
+const char *forms_str(json_t *o, const char *key);
+/* Whether the array of objects list has one whose "name" is name. */
+int forms_in_list(json_t *list, const char *name);
+
 /* The method's own data of c: size zeroed arena bytes, made on first use
  * (later calls return the same block). NULL on out of memory. */
 void *forms_data(struct fctx *c, size_t size);
