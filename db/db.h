@@ -1,10 +1,14 @@
-/* db: the database connection, migrations, statement cache and transactions.
+/* db: the store contract — opening a database, transactions, backup.
  *
- * db/ is the only code that speaks SQL. A `db` is one SQLite connection with
- * its own cache of prepared statements (re-preparing costs ~1.6 µs a
- * statement, FACTS.md). A connection is used by one thread at a time: the
- * server keeps one writer connection (db_writer) and a pool of readers
- * (db_pool). Store modules (runs.h, catalog.h, ...) take a `db *`.
+ * db/ is the only code that speaks SQL, and its public headers (the .h files of db/) say
+ * nothing about which engine runs: no SQL text goes in or out and no engine
+ * type is visible. The SQLite backend lives in db/sqlite/ (its internal SQL
+ * toolkit is db/sqlite/sql.h, for code inside db/ only).
+ *
+ * A `db` is one connection with its own cache of prepared statements. A
+ * connection is used by one thread at a time: the server keeps one writer
+ * connection (db_writer) and a pool of readers (db_pool). Store modules
+ * (runs.h, catalog.h, ...) take a `db *`.
  */
 #ifndef PROPHECY_DB_H
 #define PROPHECY_DB_H
@@ -14,7 +18,6 @@
 #include "common/err.h"
 
 typedef struct db db;
-typedef struct sqlite3_stmt sqlite3_stmt;
 
 enum db_sync { DB_SYNC_FULL = 0, DB_SYNC_NORMAL = 1, DB_SYNC_OFF = 2 };
 
@@ -34,22 +37,6 @@ void db_close(db *d);
 /* Returns the schema version (PRAGMA user_version) the embedded schema.sql
  * brings a database to. */
 int db_schema_version(void);
-
-/* Returns the cached prepared statement for sql, reset and with bindings
- * cleared. `sql` must be a string constant: the cache is keyed by its address.
- * Returns NULL with err set (500) when preparing fails. The statement belongs to
- * the connection; do not finalize it. */
-sqlite3_stmt *db_stmt(db *d, const char *sql, struct err *err);
-
-/* Executes SQL without results (BEGIN, SAVEPOINT, ...). Returns 0 or -1. */
-int db_exec(db *d, const char *sql, struct err *err);
-
-/* Records a SQLite failure of the last call on d as a 500 "database" error
- * (or 409 for a constraint violation) and returns -1. */
-int db_fail(db *d, struct err *err);
-
-/* The underlying handle, for store modules inside db/ only. */
-struct sqlite3 *db_handle(db *d);
 
 /* Begins / commits / rolls back a transaction (BEGIN IMMEDIATE for writes). */
 int db_begin(db *d, struct err *err);

@@ -26,6 +26,7 @@
 #include "common/utf8.h"
 #include "common/xalloc.h"
 #include "db/catalog.h"
+#include "db/sqlite/sql.h" /* transitional: SQL still outside db/ (issue 11) */
 #include "models/couple.h"
 #include "models/expr.h"
 #include "models/fit.h"

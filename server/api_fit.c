@@ -15,6 +15,7 @@
 #include "common/arena.h"
 #include "common/xalloc.h"
 #include "db/catalog.h"
+#include "db/sqlite/sql.h" /* transitional: SQL still outside db/ (issue 11) */
 #include "models/fit.h"
 #include "server/fit_json.h"
 #include "server/modeling.h"

@@ -2,6 +2,7 @@
 #include "server/export.h"
 #include "common/xalloc.h"
 #include "db/catalog.h"
+#include "db/sqlite/sql.h" /* transitional: SQL still outside db/ (issue 11) */
 #include "db/runs.h"
 #include "server/rundoc.h"
 

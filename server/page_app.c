@@ -9,6 +9,7 @@
  * reads one page of runs: the page never loads all runs.
  */
 #include "db/catalog.h"
+#include "db/sqlite/sql.h" /* transitional: SQL still outside db/ (issue 11) */
 #include "db/summary.h"
 #include "server/page.h"
 #include "server/routes.h"

@@ -12,6 +12,7 @@
  * xmax, fix.V, predict, aggregate.
  */
 #include "db/catalog.h"
+#include "db/sqlite/sql.h" /* transitional: SQL still outside db/ (issue 11) */
 #include "server/page_forms.h"
 
 #include <math.h>

@@ -14,6 +14,7 @@
  * method's predict (no second answer).
  */
 #include "db/catalog.h"
+#include "db/sqlite/sql.h" /* transitional: SQL still outside db/ (issue 11) */
 #include "models/expr.h"
 #include "server/page_forms.h"
 #include "web/svg.h"

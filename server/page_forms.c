@@ -4,6 +4,7 @@
 #include "server/page_forms.h"
 #include "common/utf8.h"
 #include "db/catalog.h"
+#include "db/sqlite/sql.h" /* transitional: SQL still outside db/ (issue 11) */
 #include "models/expr.h"
 #include "server/api_error.h"
 #include "server/routes.h"

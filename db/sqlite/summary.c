@@ -4,6 +4,7 @@
  * page of runs; none reads all runs of an application.
  */
 #include "db/summary.h"
+#include "db/sqlite/sql.h"
 #include "common/buf.h"
 #include "db/catalog.h"
 

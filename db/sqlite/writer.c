@@ -1,5 +1,6 @@
 /* writer: single writer thread with group commit; see writer.h. */
 #include "db/writer.h"
+#include "db/sqlite/sql.h"
 #include "common/xalloc.h"
 
 #include <pthread.h>

@@ -5,6 +5,7 @@
  * queries use the covering indexes of schema.sql.
  */
 #include "db/catalog.h"
+#include "db/sqlite/sql.h"
 #include "common/sha256.h"
 #include "common/xalloc.h"
 

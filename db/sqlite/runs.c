@@ -7,6 +7,7 @@
  * statement that can use the right index.
  */
 #include "db/runs.h"
+#include "db/sqlite/sql.h"
 #include "common/buf.h"
 #include "db/catalog.h"
 #include "common/xalloc.h"

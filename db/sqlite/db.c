@@ -5,6 +5,7 @@
  * the same transaction, so a crash mid-migration leaves the old version.
  */
 #include "db/db.h"
+#include "db/sqlite/sql.h"
 #include "common/xalloc.h"
 
 #include <sqlite3.h>

@@ -1,0 +1,52 @@
+/* sql: the SQLite backend's internal toolkit — statement cache, execution,
+ * error mapping and rows as JSON.
+ *
+ * For code inside db/sqlite/ only: nothing outside db/ may include this
+ * header (../shared/tools/check-layout checks it), so that the public db/
+ * headers stay engine-neutral and a second backend (db/pg/) can implement
+ * them without any caller knowing.
+ */
+#ifndef PROPHECY_DB_SQLITE_SQL_H
+#define PROPHECY_DB_SQLITE_SQL_H
+
+#include <jansson.h>
+#include <sqlite3.h>
+
+#include "common/err.h"
+#include "db/db.h"
+
+/* Returns the cached prepared statement for sql, reset and with bindings
+ * cleared. `sql` must be a string constant: the cache is keyed by its address.
+ * Returns NULL with err set (500) when preparing fails. The statement belongs to
+ * the connection; do not finalize it. */
+sqlite3_stmt *db_stmt(db *d, const char *sql, struct err *err);
+
+/* Executes SQL without results (BEGIN, SAVEPOINT, ...). Returns 0 or -1. */
+int db_exec(db *d, const char *sql, struct err *err);
+
+/* Records a SQLite failure of the last call on d as a 500 "database" error
+ * (or 409 for a constraint violation) and returns -1. */
+int db_fail(db *d, struct err *err);
+
+/* The underlying handle. */
+sqlite3 *db_handle(db *d);
+
+/* Runs sql with parameters bound from fmt ('t' const char *, NULL binds NULL;
+ * 'i' long long; 'd' double) and returns an array with one object per row,
+ * keyed by column name. INTEGER, REAL, TEXT and NULL map to JSON; a column
+ * whose name ends in "_json" is parsed as JSON and stored without the
+ * suffix. Returns a new reference, or NULL with err set. */
+json_t *db_query_json(db *d, const char *sql, struct err *err, const char *fmt, ...);
+/* Like db_query_json but returns the first row (new reference), or NULL with
+ * a 404 "not_found" error naming `what` when there is none. */
+json_t *db_query_one(db *d, const char *what, const char *sql, struct err *err,
+                     const char *fmt, ...);
+/* Runs a statement without results with the same binding rules; returns the
+ * number of rows changed, or -1 with err set. */
+int db_run_sql(db *d, const char *sql, struct err *err, const char *fmt, ...);
+
+/* Runs sql with ?1 bound to id and stores its rows (db_query_json) under
+ * key in obj. Returns 1, or 0 with err set. */
+int db_attach_rows(db *d, json_t *obj, const char *key, const char *sql, long long id,
+                   struct err *err);
+#endif

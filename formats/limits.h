@@ -1,0 +1,66 @@
+/* limits: every limit on outside input, in one place.
+ *
+ * Whatever a user, a job or a file sends is bounded by a number here, and
+ * every layer that reads such input (run documents, CSV, imports, the JSON
+ * API's modeling requests, the web forms, the pages' query strings) takes
+ * its bound from this header. One number per kind of thing, so that anything
+ * that can be stored can also be selected, fitted, plotted and shown: a
+ * kernel name the upload accepts is a kernel name the fit accepts.
+ *
+ * Plain macros only: this header includes nothing and may be included from
+ * any layer (models/ excepted, which stays free of our other headers; the
+ * expression language's own bounds live in models/expr.h).
+ */
+#ifndef PROPHECY_FORMATS_LIMITS_H
+#define PROPHECY_FORMATS_LIMITS_H
+
+/* ---- transport ------------------------------------------------------------ */
+#define LIMIT_BODY_DEFAULT (8u << 20) /* bytes of one request body (--max-body) */
+#define LIMIT_PATH_PARAMS 4           /* captured segments of one route */
+#define LIMIT_QUERY_PARAMS 64         /* parameters of one query string */
+
+/* ---- names and text ------------------------------------------------------- */
+/* Bytes of any name: application, executable, system, kernel, input, metric,
+ * template, system parameter, benchmark, token, and a variable used as x. */
+#define LIMIT_NAME 256
+#define LIMIT_DESCRIPTION 4096 /* bytes of a description or other free text */
+#define LIMIT_EXPR 4096        /* bytes of one template or parameter expression */
+#define LIMIT_STAT 32          /* bytes of a benchmark statistic's name */
+
+/* ---- run documents (and every importer's runs) ---------------------------- */
+#define LIMIT_KERNELS 10000     /* kernel records in one run */
+#define LIMIT_INPUTS 64         /* named inputs of one run */
+#define LIMIT_METRICS 256       /* named metrics of one run (and of one kernel) */
+#define LIMIT_BATCH 10000       /* runs in one request, file or import */
+#define LIMIT_BENCHMARKS 100000 /* system benchmark records in one request */
+#define LIMIT_PARAMS 256        /* system parameters in one request */
+#define LIMIT_CHAIN 16          /* kernels in one coupling chain */
+
+/* ---- CSV -------------------------------------------------------------------- */
+#define LIMIT_CSV_COLS 128   /* columns of one CSV row */
+#define LIMIT_CSV_FIELD 4096 /* bytes of one CSV field */
+
+/* ---- modeling requests ------------------------------------------------------ */
+#define LIMIT_PREDICT 1000 /* prediction points in one request */
+#define LIMIT_FIT_POINTS                                                                 \
+    100000 /* points of one fit (models/fit.h FIT_MAX_POINTS agrees) */
+#define LIMIT_COUPLE_CONFIGS 1000       /* configurations in one coupling request */
+#define LIMIT_COUPLE_FIXED 16           /* fixed variables of one coupling selection */
+#define LIMIT_COUPLE_RUNS 20000         /* runs selected by coupling's database form */
+#define LIMIT_COUPLE_KERNEL_ROWS 200000 /* kernel records read for them */
+#define LIMIT_COUPLE_MEASURED 100000    /* measured totals given inline */
+#define LIMIT_PARAM_RANGES 2   /* variables given as ranges (2-D curve, 3-D surface) */
+#define LIMIT_PARAM_RUNS 10000 /* runs considered for a measured overlay */
+#define LIMIT_PLOT_URL_REQUEST 6000 /* bytes of a request that travels in a plot URL */
+
+/* ---- web forms -------------------------------------------------------------- */
+#define LIMIT_FORM_FIELDS 512 /* fields (parts) in one submission */
+#define LIMIT_FORM_NAME 320   /* bytes of a field name (a LIMIT_NAME plus a prefix) */
+#define LIMIT_FORM_TEXT (1u << 20)  /* bytes of one field that is not a file */
+#define LIMIT_FORM_BOUNDARY 70      /* RFC 2046 */
+#define LIMIT_FORM_PART_HEADERS 16  /* header lines of one multipart part */
+#define LIMIT_FORM_HEADER_LINE 1024 /* bytes of one such header line */
+#define LIMIT_FORM_FILENAME 256     /* bytes of a file name */
+#define LIMIT_FORM_LINES 10000      /* lines of one inputs/kernels/metrics box */
+
+#endif
