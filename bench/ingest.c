@@ -30,8 +30,8 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void fill_run(struct db_run *r, struct db_kernel *k, struct db_kv *in,
-                     struct db_kv *m, char *uid, size_t uidsz, long i)
+static void fill_run(struct run_record *r, struct rec_kernel *k, struct rec_kv *in,
+                     struct rec_kv *m, char *uid, size_t uidsz, long i)
 {
     static const char *kn[10] = {"init", "rhs",  "xsolve", "ysolve", "zsolve",
                                  "add",  "exch", "norm",   "io",     "final"};
@@ -45,13 +45,13 @@ static void fill_run(struct db_run *r, struct db_kernel *k, struct db_kv *in,
     r->nprocs = 1 + i % 64;
     r->runtime = 1.0 + (double)(i % 100) * 0.01;
     r->submitter = "bench";
-    in[0] = (struct db_kv){"N", (double)(i % 1000)};
-    in[1] = (struct db_kv){"M", 64};
-    in[2] = (struct db_kv){"iters", 200};
-    m[0] = (struct db_kv){"mflops", 1500.0};
-    m[1] = (struct db_kv){"bytes", 1e9};
+    in[0] = (struct rec_kv){"N", (double)(i % 1000)};
+    in[1] = (struct rec_kv){"M", 64};
+    in[2] = (struct rec_kv){"iters", 200};
+    m[0] = (struct rec_kv){"mflops", 1500.0};
+    m[1] = (struct rec_kv){"bytes", 1e9};
     for (j = 0; j < 10; j++)
-        k[j] = (struct db_kernel){kn[j], 0.1 * (j + 1), 1, NULL};
+        k[j] = (struct rec_kernel){kn[j], 0.1 * (j + 1), 1, NULL};
     r->inputs = in;
     r->ninputs = 3;
     r->metrics = m;
@@ -77,9 +77,9 @@ static double ceiling(const char *dir, long n)
     }
     t0 = now();
     for (i = 0; i < n; i++) {
-        struct db_run r;
-        struct db_kernel k[10];
-        struct db_kv in[3], m[2];
+        struct run_record r;
+        struct rec_kernel k[10];
+        struct rec_kv in[3], m[2];
         char uid[32];
         long long id;
         int existed;

@@ -64,9 +64,9 @@ static void fill(const char *path, long n)
         exit(1);
     }
     for (i = 0; i < n;) {
-        struct db_run r[1000];
-        struct db_kv in[1000][2];
-        struct db_kernel k[1000][5];
+        struct run_record r[1000];
+        struct rec_kv in[1000][2];
+        struct rec_kernel k[1000][5];
         long long ids[1000];
         int existed[1000], j, m = 0;
         for (; m < 1000 && i < n; m++, i++) {
@@ -80,13 +80,13 @@ static void fill(const char *path, long n)
             r[m].nprocs = np;
             r[m].runtime = base * (0.95 + 0.1 * ((seed >> 8) & 0xffff) / 65535.0);
             r[m].submitter = "bench";
-            in[m][0] = (struct db_kv){"N", N};
-            in[m][1] = (struct db_kv){"L", 1024};
+            in[m][0] = (struct rec_kv){"N", N};
+            in[m][1] = (struct rec_kv){"L", 1024};
             r[m].inputs = in[m];
             r[m].ninputs = 2;
             for (j = 0; j < 5; j++)
                 k[m][j] =
-                    (struct db_kernel){kn[j], r[m].runtime * (j + 1) / 15.0, 1, NULL};
+                    (struct rec_kernel){kn[j], r[m].runtime * (j + 1) / 15.0, 1, NULL};
             r[m].kernels = k[m];
             r[m].nkernels = 5;
         }

@@ -15,6 +15,7 @@
 
 #include "common/err.h"
 #include "db/db.h"
+#include "formats/record.h"
 
 /* Resolves names to ids; creates on first use when `create` is set. Returns the
  * id, 0 when absent and not created, -1 on error. */
@@ -33,13 +34,7 @@ json_t *db_counts(db *d, struct err *err);
 int db_app_upsert(db *d, const char *name, json_t *fields, int demo, struct err *err);
 int db_system_upsert(db *d, const char *name, json_t *fields, int demo, struct err *err);
 
-struct db_benchmark {
-    const char *name;
-    const char *args_json; /* canonical JSON object text */
-    double time;
-    const char *stat;
-};
-int db_benchmarks_add(db *d, const char *system, const struct db_benchmark *b, size_t n,
+int db_benchmarks_add(db *d, const char *system, const struct bench_record *b, size_t n,
                       struct err *err);
 /* name NULL = all benchmarks of the system. */
 json_t *db_benchmarks_list(db *d, const char *system, const char *name, struct err *err);

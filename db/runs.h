@@ -13,42 +13,14 @@
 #include "common/arena.h"
 #include "common/err.h"
 #include "db/db.h"
-
-struct db_kv {
-    const char *name;
-    double value;
-};
-
-struct db_kernel {
-    const char *name;
-    double time;
-    long long calls;
-    const char *metrics_json; /* JSON object text or NULL */
-};
-
-struct db_run {
-    const char *uid; /* client id or NULL */
-    const char *application;
-    const char *executable;
-    const char *system;
-    long long nprocs;
-    double runtime;
-    const char *started_at; /* ISO 8601 or NULL */
-    const char *submitter;  /* token name or "" */
-    struct db_kv *inputs;
-    size_t ninputs;
-    struct db_kv *metrics;
-    size_t nmetrics;
-    struct db_kernel *kernels;
-    size_t nkernels;
-};
+#include "formats/record.h"
 
 /* Stores n runs (inside the caller's transaction) and adds each to its
  * configuration summary (db/summary.h). For each run, ids[i] gets
  * the stored id and existed[i] 1 when a run with the same uid was already
  * stored (nothing new is written for it). Returns 0 or -1 with err set; on -1
  * the caller rolls back. */
-int db_runs_insert(db *d, const struct db_run *runs, size_t n, long long *ids,
+int db_runs_insert(db *d, const struct run_record *runs, size_t n, long long *ids,
                    int *existed, struct err *err);
 
 /* Filter for listing runs; NULL/0 fields do not filter. */
@@ -64,7 +36,7 @@ struct db_run_filter {
 /* A stored run as read back; strings live in the arena given to the reader. */
 struct db_run_row {
     long long id;
-    struct db_run run;
+    struct run_record run;
     const char *created_at;
 };
 

@@ -85,7 +85,7 @@ struct db_page_row {
     double runtime;
     const char *started_at, *created_at; /* started_at may be NULL */
     long long nkernels;
-    struct db_kv *inputs; /* in name order */
+    struct rec_kv *inputs; /* in name order */
     size_t ninputs;
 };
 

@@ -9,7 +9,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct err e = {0};
-    struct db_run *runs;
+    struct run_record *runs;
     size_t n, i;
     arena *a = arena_new();
 

@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     json_error_t je;
     json_t *body = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, &je);
     struct err e = {0};
-    struct db_run *runs;
+    struct run_record *runs;
     size_t n, i;
     arena *a;
 

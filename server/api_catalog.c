@@ -211,7 +211,7 @@ int api_system_put(struct req *r)
 
 struct bench_write {
     const char *system;
-    struct db_benchmark *b;
+    struct bench_record *b;
     size_t n;
 };
 

@@ -24,7 +24,7 @@ int api_health(struct req *r)
 }
 
 struct upload {
-    struct db_run *runs;
+    struct run_record *runs;
     size_t n;
     long long *ids;
     int *existed;

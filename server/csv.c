@@ -100,7 +100,7 @@ static int parse_num(const char *s, double *out)
 
 enum { C_APP, C_EXE, C_SYS, C_NP, C_RT, C_ID, C_START, C_INPUT, C_METRIC };
 
-int rundoc_parse_csv(const char *text, size_t len, arena *a, struct db_run **runs,
+int rundoc_parse_csv(const char *text, size_t len, arena *a, struct run_record **runs,
                      size_t *n, struct err *err)
 {
     static const char *const names[] = {
@@ -109,7 +109,7 @@ int rundoc_parse_csv(const char *text, size_t len, arena *a, struct db_run **run
     char *hdr[CSV_MAX_COLS], *f[CSV_MAX_COLS];
     int kind[CSV_MAX_COLS], nh, nf, i, have[C_INPUT] = {0};
     size_t cap = 64, ninputs = 0, nmetrics = 0;
-    struct db_run *out;
+    struct run_record *out;
     char field[64];
 
     *runs = NULL;
@@ -150,7 +150,7 @@ int rundoc_parse_csv(const char *text, size_t len, arena *a, struct db_run **run
     if (out == NULL)
         return err_nomem(err);
     while ((nf = read_record(&c, a, f, err)) != 0) {
-        struct db_run *r;
+        struct run_record *r;
         int line = c.line - 1;
         if (nf < 0)
             return -1;
@@ -163,7 +163,7 @@ int rundoc_parse_csv(const char *text, size_t len, arena *a, struct db_run **run
             return err_invalid(err, NULL, "more than %d runs in one CSV file",
                                RUNDOC_MAX_BATCH);
         if (*n == cap) {
-            struct db_run *bigger = arena_alloc(a, 2 * cap * sizeof *bigger);
+            struct run_record *bigger = arena_alloc(a, 2 * cap * sizeof *bigger);
             if (bigger == NULL)
                 return err_nomem(err);
             memcpy(bigger, out, cap * sizeof *out);

@@ -22,10 +22,10 @@ static double noise(unsigned *state, double amp)
 }
 
 static int add_run(db *d, const char *app, const char *exe, const char *sys, long long np,
-                   double runtime, struct db_kv *inputs, size_t ninputs,
-                   struct db_kernel *kernels, size_t nkernels, struct err *err)
+                   double runtime, struct rec_kv *inputs, size_t ninputs,
+                   struct rec_kernel *kernels, size_t nkernels, struct err *err)
 {
-    struct db_run r;
+    struct run_record r;
     long long id;
     int existed;
     memset(&r, 0, sizeof r);
@@ -90,7 +90,7 @@ static int matmul(db *d, unsigned *seed, struct err *err)
     for (n = 0; n <= 16; n += 2) {
         double L = (double)(1 << n);
         char args[64];
-        struct db_benchmark b[2];
+        struct bench_record b[2];
         snprintf(args, sizeof args, "{\"L\":%.0f,\"P\":2}", L);
         b[0].name = "MPISR";
         b[0].args_json = args;
@@ -107,7 +107,7 @@ static int matmul(db *d, unsigned *seed, struct err *err)
             return -1;
     }
     {
-        struct db_benchmark b = {"ADDM", "{}", 4.83e-8, "median"};
+        struct bench_record b = {"ADDM", "{}", 4.83e-8, "median"};
         if (db_benchmarks_add(d, SP2, &b, 1, err) != 0)
             return -1;
     }
@@ -121,7 +121,7 @@ static int matmul(db *d, unsigned *seed, struct err *err)
     /* The paper's Figure 6: N = 100..1000 at P = 8 on the Origin2000. */
     for (n = 100; n <= 1000; n += 100) {
         for (rep = 0; rep < 3; rep++) {
-            struct db_kv in[2] = {{"N", n}, {"L", 1024}};
+            struct rec_kv in[2] = {{"N", n}, {"L", 1024}};
             double t = 2e-9 * n * n * n + 1e-6 * n * n + 1e-4 * n + 0.01;
             if (add_run(d, MATMUL, "matmul_sgi", SGI, 8, t * noise(seed, 0.02), in, 2,
                         NULL, 0, err) != 0)
@@ -131,7 +131,7 @@ static int matmul(db *d, unsigned *seed, struct err *err)
     /* Strong scaling at N = 1000 on both systems. */
     for (p = 2; p <= 64; p *= 2) {
         for (rep = 0; rep < 2; rep++) {
-            struct db_kv in[2] = {{"N", 1000}, {"L", 1024}};
+            struct rec_kv in[2] = {{"N", 1000}, {"L", 1024}};
             double N = 1000, L = 1024, P = p;
             double sp2t = 4.83e-8 * N * N * N / (P - 1) +
                           2 * N * 0.001 * (15.94 + 0.0608 * L) / (P - 1) +
@@ -180,8 +180,8 @@ static int bt(db *d, unsigned *seed, struct err *err)
     for (pi = 0; pi < 7; pi++) {
         double P = procs[pi];
         for (rep = 0; rep < 2; rep++) {
-            struct db_kernel kr[7];
-            struct db_kv in[1] = {{"class_size", 64}};
+            struct rec_kernel kr[7];
+            struct rec_kv in[1] = {{"class_size", 64}};
             double total = 0;
             for (i = 0; i < 7; i++) {
                 kr[i].name = k[i].name;

@@ -49,7 +49,7 @@ static void csv_field(struct buf *b, const char *s)
     buf_putc(b, '"');
 }
 
-static void csv_values(struct buf *b, json_t *names, const struct db_kv *kv, size_t n)
+static void csv_values(struct buf *b, json_t *names, const struct rec_kv *kv, size_t n)
 {
     size_t i, k;
     json_t *v;
@@ -65,7 +65,7 @@ static void csv_values(struct buf *b, json_t *names, const struct db_kv *kv, siz
 
 static void csv_row(struct exporter *x, const struct db_run_row *row, struct buf *b)
 {
-    const struct db_run *run = &row->run;
+    const struct run_record *run = &row->run;
     csv_field(b, run->uid ? run->uid : "");
     buf_putc(b, ',');
     csv_field(b, run->application);

@@ -330,7 +330,7 @@ static int cmd_import(struct opts *o)
     size_t len, n = 0, i, created = 0;
     char *data;
     arena *a = arena_new();
-    struct db_run *runs = NULL;
+    struct run_record *runs = NULL;
     long long *ids;
     int *existed, rc = 1;
     db *d = NULL;

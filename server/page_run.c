@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 static void kv_table(struct page *p, const char *title, const char *what,
-                     const struct db_kv *kv, size_t n)
+                     const struct rec_kv *kv, size_t n)
 {
     size_t i;
     page_printf(p, "<h2>%s</h2>\n", title);
@@ -33,7 +33,7 @@ static void kv_table(struct page *p, const char *title, const char *what,
 
 static void kernels(struct page *p, const struct db_run_row *row, arena *a)
 {
-    const struct db_run *run = &row->run;
+    const struct run_record *run = &row->run;
     double total = 0;
     size_t i;
 
@@ -82,7 +82,7 @@ static void kernels(struct page *p, const struct db_run_row *row, arena *a)
                  "<th class=\"num\">Time (s)</th><th class=\"num\">Share</th>"
                  "<th class=\"num\">Calls</th><th>Metrics</th></tr></thead><tbody>\n");
     for (i = 0; i < run->nkernels; i++) {
-        const struct db_kernel *k = &run->kernels[i];
+        const struct rec_kernel *k = &run->kernels[i];
         page_printf(p, "<tr><td class=\"num\">%zu</td><td>", i + 1);
         page_text(p, k->name);
         page_puts(p, "</td><td class=\"num\">");

@@ -233,7 +233,7 @@ int page_upload(struct req *r)
  */
 
 struct web_upload {
-    struct db_run *runs;
+    struct run_record *runs;
     size_t n;
     long long *ids;
     int *existed;

@@ -61,7 +61,7 @@ static int get_number(json_t *v, const char *field, int nonneg, double *out,
 }
 
 static int get_kvs(json_t *obj, const char *what, size_t max, arena *a,
-                   struct db_kv **out, size_t *n, struct err *err)
+                   struct rec_kv **out, size_t *n, struct err *err)
 {
     const char *key;
     json_t *v;
@@ -92,7 +92,7 @@ static int get_kvs(json_t *obj, const char *what, size_t max, arena *a,
     return 0;
 }
 
-static int get_kernels(json_t *arr, arena *a, struct db_run *r, struct err *err)
+static int get_kernels(json_t *arr, arena *a, struct run_record *r, struct err *err)
 {
     size_t i;
     json_t *k;
@@ -110,7 +110,7 @@ static int get_kernels(json_t *arr, arena *a, struct db_run *r, struct err *err)
         return err_nomem(err);
     json_array_foreach(arr, i, k)
     {
-        struct db_kernel *kr = &r->kernels[i];
+        struct rec_kernel *kr = &r->kernels[i];
         const char *key;
         json_t *v;
         snprintf(field, sizeof field, "kernels[%zu]", i);
@@ -144,7 +144,7 @@ static int get_kernels(json_t *arr, arena *a, struct db_run *r, struct err *err)
         }
         v = json_object_get(k, "metrics");
         if (v != NULL && !json_is_null(v)) {
-            struct db_kv *kv;
+            struct rec_kv *kv;
             size_t nkv;
             char *txt;
             if (get_kvs(v, "metrics", RUNDOC_MAX_METRICS, a, &kv, &nkv, err) != 0) {
@@ -185,7 +185,7 @@ int rundoc_valid_timestamp(const char *s)
     return 0;
 }
 
-int rundoc_parse(json_t *doc, arena *a, struct db_run *r, struct err *err)
+int rundoc_parse(json_t *doc, arena *a, struct run_record *r, struct err *err)
 {
     static const char *const known[] = {"id",      "application", "executable", "system",
                                         "nprocs",  "inputs",      "runtime",    "kernels",
@@ -241,7 +241,7 @@ int rundoc_parse(json_t *doc, arena *a, struct db_run *r, struct err *err)
     return 0;
 }
 
-int rundoc_parse_body(json_t *body, arena *a, struct db_run **runs, size_t *n,
+int rundoc_parse_body(json_t *body, arena *a, struct run_record **runs, size_t *n,
                       struct err *err)
 {
     json_t *arr = json_is_object(body) ? json_object_get(body, "runs") : NULL;
@@ -288,7 +288,7 @@ int rundoc_parse_body(json_t *body, arena *a, struct db_run **runs, size_t *n,
 
 json_t *rundoc_to_json(const struct db_run_row *row)
 {
-    const struct db_run *r = &row->run;
+    const struct run_record *r = &row->run;
     json_t *o = json_object(), *inputs = json_object(), *metrics = json_object(),
            *kernels = json_array();
     size_t i;

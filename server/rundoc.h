@@ -22,11 +22,11 @@
 
 /* Validates a body that is one run document or {"runs": [...]}. Sets *runs
  * (arena) and *n. Returns 0, or -1 with a 422 error naming the field. */
-int rundoc_parse_body(json_t *body, arena *a, struct db_run **runs, size_t *n,
+int rundoc_parse_body(json_t *body, arena *a, struct run_record **runs, size_t *n,
                       struct err *err);
 
 /* Validates one run document object into *out. */
-int rundoc_parse(json_t *doc, arena *a, struct db_run *out, struct err *err);
+int rundoc_parse(json_t *doc, arena *a, struct run_record *out, struct err *err);
 
 /* Checks a name: non-empty, at most RUNDOC_MAX_NAME bytes, valid UTF-8, no
  * control characters. Returns 0 or -1 with a 422 error naming field. */
@@ -35,7 +35,7 @@ int rundoc_check_name(const char *s, size_t len, const char *field, struct err *
 /* Parses a CSV document (header application,executable,system,nprocs,runtime,
  * then input columns) into runs. Returns 0 or -1 with a 422 error naming the
  * line and column. */
-int rundoc_parse_csv(const char *text, size_t len, arena *a, struct db_run **runs,
+int rundoc_parse_csv(const char *text, size_t len, arena *a, struct run_record **runs,
                      size_t *n, struct err *err);
 
 /* Returns 1 for "YYYY-MM-DDTHH:MM:SS[.fff][Z|+hh:mm]", else 0. */

@@ -162,7 +162,7 @@ static json_t *items(json_t *body, const char *key, size_t max, struct err *err)
     return json_incref(arr);
 }
 
-int validate_benchmarks(json_t *body, arena *a, struct db_benchmark **out, size_t *n,
+int validate_benchmarks(json_t *body, arena *a, struct bench_record **out, size_t *n,
                         struct err *err)
 {
     json_t *arr = items(body, "benchmarks", VALIDATE_MAX_BENCHMARKS, err), *b;
@@ -179,7 +179,7 @@ int validate_benchmarks(json_t *body, arena *a, struct db_benchmark **out, size_
     }
     json_array_foreach(arr, i, b)
     {
-        struct db_benchmark *x = &(*out)[i];
+        struct bench_record *x = &(*out)[i];
         json_t *args = json_object_get(b, "args"), *v;
         const char *key;
         char *txt;

@@ -34,7 +34,7 @@ int validate_signature(const char *sig, arena *a, const char **name, const char 
 int validate_expression(const char *src, const char *args, const char *field,
                         struct err *err);
 
-int validate_benchmarks(json_t *body, arena *a, struct db_benchmark **out, size_t *n,
+int validate_benchmarks(json_t *body, arena *a, struct bench_record **out, size_t *n,
                         struct err *err);
 int validate_parameters(json_t *body, arena *a, struct db_param **out, size_t *n,
                         struct err *err);

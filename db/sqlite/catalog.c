@@ -369,7 +369,7 @@ int db_system_upsert(db *d, const char *name, json_t *fields, int demo, struct e
 
 /* ---- benchmarks and parameters ------------------------------------------ */
 
-int db_benchmarks_add(db *d, const char *system, const struct db_benchmark *b, size_t n,
+int db_benchmarks_add(db *d, const char *system, const struct bench_record *b, size_t n,
                       struct err *err)
 {
     long long sid = db_system_id(d, system, 1, err);

@@ -82,7 +82,7 @@ static int step_done(db *d, sqlite3_stmt *st, struct err *err)
     return 0;
 }
 
-static int insert_kvs(db *d, const char *sql, long long run_id, const struct db_kv *kv,
+static int insert_kvs(db *d, const char *sql, long long run_id, const struct rec_kv *kv,
                       size_t n, struct err *err)
 {
     size_t i;
@@ -104,7 +104,7 @@ struct resolved {
     long long app_id, exe_id, sys_id;
 };
 
-static int resolve(db *d, struct resolved *c, const struct db_run *r, struct err *err)
+static int resolve(db *d, struct resolved *c, const struct run_record *r, struct err *err)
 {
     if (c->app == NULL || strcmp(c->app, r->application) != 0) {
         c->app_id = lookup_id(d, SQL_APP_SEL, SQL_APP_INS, r->application, 0, err);
@@ -128,7 +128,7 @@ static int resolve(db *d, struct resolved *c, const struct db_run *r, struct err
     return 0;
 }
 
-int db_runs_insert(db *d, const struct db_run *runs, size_t n, long long *ids,
+int db_runs_insert(db *d, const struct run_record *runs, size_t n, long long *ids,
                    int *existed, struct err *err)
 {
     struct resolved c = {0};
@@ -137,7 +137,7 @@ int db_runs_insert(db *d, const struct db_run *runs, size_t n, long long *ids,
 
     db_now(now);
     for (i = 0; i < n; i++) {
-        const struct db_run *r = &runs[i];
+        const struct run_record *r = &runs[i];
         sqlite3_stmt *st;
         long long id;
 
@@ -193,7 +193,7 @@ int db_runs_insert(db *d, const struct db_run *runs, size_t n, long long *ids,
             insert_kvs(d, SQL_METRIC_INS, id, r->metrics, r->nmetrics, err) != 0)
             return -1;
         for (k = 0; k < r->nkernels; k++) {
-            const struct db_kernel *kr = &r->kernels[k];
+            const struct rec_kernel *kr = &r->kernels[k];
             st = db_stmt(d, SQL_KERNEL_INS, err);
             if (st == NULL)
                 return -1;
@@ -291,12 +291,12 @@ static const char SQL_METRICS[] = "SELECT name, value FROM run_metrics WHERE run
 static const char SQL_KERNELS[] =
     "SELECT name, time, calls, metrics FROM kernels WHERE run_id = ?1 ORDER BY seq";
 
-static int read_kvs(db *d, const char *sql, long long id, arena *a, struct db_kv **out,
+static int read_kvs(db *d, const char *sql, long long id, arena *a, struct rec_kv **out,
                     size_t *n, struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d, sql, err);
     size_t cap = 0;
-    struct db_kv *kv = NULL;
+    struct rec_kv *kv = NULL;
 
     *n = 0;
     *out = NULL;
@@ -305,7 +305,7 @@ static int read_kvs(db *d, const char *sql, long long id, arena *a, struct db_kv
     sqlite3_bind_int64(st, 1, id);
     while (sqlite3_step(st) == SQLITE_ROW) {
         if (*n == cap) {
-            struct db_kv *nk;
+            struct rec_kv *nk;
             cap = cap ? cap * 2 : 8;
             nk = arena_alloc(a, cap * sizeof *nk);
             if (nk == NULL) {
@@ -325,7 +325,7 @@ static int read_kvs(db *d, const char *sql, long long id, arena *a, struct db_kv
     return 0;
 }
 
-static int read_kernels(db *d, long long id, arena *a, struct db_run *r, struct err *err)
+static int read_kernels(db *d, long long id, arena *a, struct run_record *r, struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d, SQL_KERNELS, err);
     size_t cap = 0;
@@ -336,9 +336,9 @@ static int read_kernels(db *d, long long id, arena *a, struct db_run *r, struct 
         return -1;
     sqlite3_bind_int64(st, 1, id);
     while (sqlite3_step(st) == SQLITE_ROW) {
-        struct db_kernel *k;
+        struct rec_kernel *k;
         if (r->nkernels == cap) {
-            struct db_kernel *nk;
+            struct rec_kernel *nk;
             cap = cap ? cap * 2 : 8;
             nk = arena_alloc(a, cap * sizeof *nk);
             if (nk == NULL) {
@@ -361,7 +361,7 @@ static int read_kernels(db *d, long long id, arena *a, struct db_run *r, struct 
 
 static void read_row(sqlite3_stmt *st, arena *a, struct db_run_row *row)
 {
-    struct db_run *r = &row->run;
+    struct run_record *r = &row->run;
     memset(row, 0, sizeof *row);
     row->id = sqlite3_column_int64(st, 0);
     r->uid = col_text(a, st, 1);
@@ -377,7 +377,7 @@ static void read_row(sqlite3_stmt *st, arena *a, struct db_run_row *row)
 
 static int read_children(db *d, arena *a, struct db_run_row *row, struct err *err)
 {
-    struct db_run *r = &row->run;
+    struct run_record *r = &row->run;
     if (read_kvs(d, SQL_INPUTS, row->id, a, &r->inputs, &r->ninputs, err) != 0 ||
         read_kvs(d, SQL_METRICS, row->id, a, &r->metrics, &r->nmetrics, err) != 0 ||
         read_kernels(d, row->id, a, r, err) != 0)

@@ -328,7 +328,7 @@ int db_runs_page(db *d, const struct db_page_query *q, arena *a,
     sqlite3_bind_text(st, 1, buf_str(&ids), (int)ids.len, SQLITE_STATIC);
     {
         /* Inputs arrive grouped by row; each row's are copied once complete. */
-        struct db_kv tmp[DB_PAGE_MAX_INPUTS];
+        struct rec_kv tmp[DB_PAGE_MAX_INPUTS];
         long long cur = -1;
         size_t nt = 0;
         for (;;) {

@@ -22,11 +22,11 @@ static const char *path(const char *name)
     return p;
 }
 
-static struct db_run make_run(const char *uid, const char *app, long long np, double rt)
+static struct run_record make_run(const char *uid, const char *app, long long np, double rt)
 {
-    static struct db_kv in[1] = {{"N", 1000}};
-    static struct db_kernel k[2] = {{"a", 1.0, 1, NULL}, {"b", 2.0, 3, "{\"x\":1}"}};
-    struct db_run r = {0};
+    static struct rec_kv in[1] = {{"N", 1000}};
+    static struct rec_kernel k[2] = {{"a", 1.0, 1, NULL}, {"b", 2.0, 3, "{\"x\":1}"}};
+    struct run_record r = {0};
     r.uid = uid;
     r.application = app;
     r.executable = "exe";
@@ -59,7 +59,7 @@ static void test_migrate_and_version(void)
 static void test_runs_insert_list_idempotent(void)
 {
     struct err e = {0};
-    struct db_run runs[3];
+    struct run_record runs[3];
     long long ids[3];
     int existed[3];
     struct db_run_filter f = {0};

@@ -22,8 +22,8 @@ static void add(db *d, const char *exe, long long np, double rt, double N,
                 int with_inputs)
 {
     struct err e = {0};
-    struct db_kv in[2] = {{"N", N}, {"L", 64}};
-    struct db_run r = {0};
+    struct rec_kv in[2] = {{"N", N}, {"L", 64}};
+    struct run_record r = {0};
     long long id;
     int existed;
     r.application = "app";

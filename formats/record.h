@@ -1,0 +1,55 @@
+/* record: the typed records that outside data becomes.
+ *
+ * Every parser of outside input (run documents, CSV, the importers of SPEC
+ * §12, traces) produces these plain value structs, and the store (db/)
+ * takes them; neither side knows the other's details. Strings and arrays are
+ * borrowed: they live in the arena or buffer of whoever parsed them, for as
+ * long as that lives. A record is checked (formats/validate) before it is
+ * stored, against the bounds of formats/limits.h.
+ */
+#ifndef PROPHECY_FORMATS_RECORD_H
+#define PROPHECY_FORMATS_RECORD_H
+
+#include <stddef.h>
+
+/* A named number: one input (N = 1000) or one metric (mflops = 1596). */
+struct rec_kv {
+    const char *name;
+    double value;
+};
+
+/* One kernel record within a run. */
+struct rec_kernel {
+    const char *name;
+    double time;
+    long long calls;
+    const char *metrics_json; /* JSON object text or NULL */
+};
+
+/* One run: an execution of an executable on a system (SPEC §3). */
+struct run_record {
+    const char *uid; /* client id or NULL */
+    const char *application;
+    const char *executable;
+    const char *system;
+    long long nprocs;
+    double runtime;
+    const char *started_at; /* ISO 8601 or NULL */
+    const char *submitter;  /* token name or "" */
+    struct rec_kv *inputs;
+    size_t ninputs;
+    struct rec_kv *metrics;
+    size_t nmetrics;
+    struct rec_kernel *kernels;
+    size_t nkernels;
+};
+
+/* One system benchmark measurement (MPISR over L = 1024: 0.000078 s). */
+struct bench_record {
+    const char *name;
+    const char *args_json; /* canonical JSON object text */
+    double time;
+    const char *stat;
+};
+
+#endif
