@@ -257,6 +257,9 @@ static int check3(struct fctx *c, struct couple_data *d, int strict, struct err 
     for (i = 0; v && i < d->nvars && strcmp(d->vars[i], v) != 0; i++)
         ;
     if (v == NULL || i == d->nvars) {
+        /* the step is rendered again next to the error: its fields need an x the
+         * runs know (issue 12: an unknown x reached strcmp as NULL) */
+        d->x = "nprocs";
         if (v != NULL && strict)
             return err_invalid(err, "x", "the runs have no variable %.200s", v);
         fs_set(c, "x", "nprocs");
