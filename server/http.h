@@ -35,6 +35,8 @@ struct config {
     int quiet;
 };
 
+struct req;
+
 struct app {
     const struct config *cfg;
     db_writer *writer;
@@ -42,9 +44,11 @@ struct app {
     struct MHD_Daemon *daemon;
     int port;                 /* the port actually bound (for --listen host:0) */
     unsigned char secret[32]; /* random per process; keys the forms' CSRF tokens */
+    /* Answers an error of an R_HTML route (or an unknown path outside /api/)
+     * as a page; NULL: JSON everywhere. Set once at start (server/dash.h). */
+    int (*error_page)(struct req *r, const struct err *e);
 };
 
-struct req;
 typedef int (*handler_fn)(struct req *r);
 
 enum route_flags {

@@ -11,7 +11,7 @@
 #include "db/catalog.h"
 #include "db/sqlite/sql.h" /* transitional: SQL still outside db/ (issue 11) */
 #include "db/summary.h"
-#include "server/page.h"
+#include "server/dash.h"
 #include "server/routes.h"
 #include "web/svg.h"
 
@@ -793,7 +793,7 @@ int page_app(struct req *r)
     db_pool_put(r->app->pool, d);
     d = NULL;
 
-    page_begin(&p, r, v.name, "applications");
+    dash_begin(&p, r, v.name, "applications");
     page_puts(&p, "<p class=\"crumbs\"><a href=\"/applications\">Applications</a> ›</p>\n"
                   "<h1>");
     page_text(&p, v.name);
@@ -845,10 +845,10 @@ int page_app(struct req *r)
     small_tables(&p, app);
     templates(&p, app);
     json_decref(app);
-    return page_end(&p, 200);
+    return dash_end(r, &p, 200);
 fail:
     if (d)
         db_pool_put(r->app->pool, d);
     json_decref(app);
-    return page_error(r, &e);
+    return dash_error(r, &e);
 }

@@ -2,6 +2,7 @@
  * page_forms.h. Routes: GET /model (the three methods), GET and POST
  * /model/{fit,parameterize,couple} (steps and result; Save). */
 #include "server/page_forms.h"
+#include "server/csrf.h"
 #include "common/utf8.h"
 #include "db/catalog.h"
 #include "db/sqlite/sql.h" /* transitional: SQL still outside db/ (issue 11) */
@@ -783,7 +784,7 @@ static void header(struct fctx *c, int shown)
     else
         snprintf(title, sizeof title, "%s: step %d of %d", c->def->title, shown,
                  c->def->nsteps);
-    page_begin(&c->p, c->r, title, "model");
+    dash_begin(&c->p, c->r, title, "model");
     page_puts(&c->p, "<p class=\"crumbs\"><a href=\"/model\">Model</a> ›</p>\n<h1>");
     page_text(&c->p, c->def->title);
     page_puts(&c->p, "</h1>\n<p class=\"lead\">");
@@ -887,7 +888,7 @@ static int step_page(struct fctx *c, int k, int status)
                     ? "<button type=\"submit\" class=\"secondary\" id=\"refresh\">"
                       "Update the lists</button>"
                     : "");
-    return page_end(&c->p, status);
+    return dash_end(c->r, &c->p, status);
 }
 
 /* The result page; save_err (may be NULL) is the Save form's error. */
@@ -935,7 +936,7 @@ static int result_page(struct fctx *c, json_t *request, json_t *answer,
                 "enctype=\"application/x-www-form-urlencoded\">\n"
                 "<input type=\"hidden\" name=\"csrf\" value=\"",
                 c->def->path);
-    page_attr(&c->p, page_csrf_token(c->r));
+    page_attr(&c->p, csrf_token(c->r));
     page_puts(&c->p, "\"><input type=\"hidden\" name=\"q\" value=\"");
     buf_init(&q, 1 << 20);
     state_query(c, &q, c->def->nsteps, NULL);
@@ -957,7 +958,7 @@ static int result_page(struct fctx *c, json_t *request, json_t *answer,
     }
     page_puts(&c->p, "</div></div>\n<button type=\"submit\" id=\"save-button\">Save the "
                      "model</button>\n</form>\n");
-    return page_end(&c->p, status);
+    return dash_end(c->r, &c->p, status);
 }
 
 /* ---- the driver -----------------------------------------------------------------------
@@ -982,7 +983,7 @@ static int run_checks(struct fctx *c, int target)
             const char *field = NULL;
             int at;
             if (e.status >= 500 || e.status == 0) {
-                page_error(c->r, &e);
+                dash_error(c->r, &e);
                 return -1;
             }
             set_error(c, &e);
@@ -1012,7 +1013,7 @@ static int compute(struct fctx *c, json_t **request, json_t **answer)
     if (e.status >= 500 || e.status == 0) {
         json_decref(*request);
         *request = NULL;
-        page_error(c->r, &e);
+        dash_error(c->r, &e);
         return -1;
     }
     set_error(c, &e);
@@ -1029,7 +1030,7 @@ static int json_error(struct req *r, const struct err *e)
     size_t len;
     int status = api_error_json(e, &body, &len);
     if (body == NULL)
-        return page_error(r, e);
+        return dash_error(r, e);
     http_body(r, status, "application/json", body, len);
     r->resp_free = 1;
     return 0;
@@ -1066,11 +1067,11 @@ static int form_page(struct req *r, const struct form_def *def)
     if (ctx_init(&c, r, def) != 0) {
         ctx_done(&c);
         err_nomem(&e);
-        return page_error(r, &e);
+        return dash_error(r, &e);
     }
     if (http_query_form(r, &c.st, &e) != 0 || state_ok(&c.st, &e) != 0) {
         ctx_done(&c);
-        return page_error(r, &e);
+        return dash_error(r, &e);
     }
     s = fs_get(&c, "step");
     if (s && strcmp(s, "result") == 0)
@@ -1117,7 +1118,7 @@ static int saved(struct req *r)
 {
     struct model_save *s = r->ctx;
     if (r->job.rc != 0)
-        return page_error(r, &r->job.err);
+        return dash_error(r, &r->job.err);
     return http_redirect(r, arena_printf(r->arena, "/models/%lld", s->id));
 }
 
@@ -1130,29 +1131,29 @@ static int form_save(struct req *r, const struct form_def *def)
     json_t *request = NULL, *answer = NULL;
     int shown, rc;
 
-    if (page_check_origin(r, &e) != 0 ||
+    if (csrf_check_origin(r, &e) != 0 ||
         form_parse(http_header(r, "Content-Type"), r->body.data ? r->body.data : "",
                    r->body.len, r->arena, &body, &e) != 0)
-        return page_error(r, &e);
+        return dash_error(r, &e);
     q = form_get(&body, "q");
     if (q == NULL) {
         err_set(&e, 400, "bad_form", "q",
                 "the form has no field q: save from a result page of the form");
-        return page_error(r, &e);
+        return dash_error(r, &e);
     }
     if (ctx_init(&c, r, def) != 0) {
         ctx_done(&c);
         err_nomem(&e);
-        return page_error(r, &e);
+        return dash_error(r, &e);
     }
     if (form_parse_urlencoded(q, strlen(q), r->arena, &c.st, &e) != 0 ||
         state_ok(&c.st, &e) != 0) {
         ctx_done(&c);
-        return page_error(r, &e);
+        return dash_error(r, &e);
     }
     /* Cross-site and token checks come first; their errors are shown on the
      * result page, which is computed anyway (nothing is stored). */
-    if (page_check_csrf(r, form_get(&body, "csrf"), &save_err) == 0)
+    if (csrf_check(r, form_get(&body, "csrf"), &save_err) == 0)
         http_check_token(r, form_get(&body, "token"), "token", &save_err);
 
     shown = run_checks(&c, FORM_RESULT);
@@ -1171,7 +1172,7 @@ static int form_save(struct req *r, const struct form_def *def)
         rc = model_save(r, c.m, request, answer, saved, NULL, &e);
         answer = NULL; /* taken */
         if (rc != 0)
-            rc = page_error(r, &e);
+            rc = dash_error(r, &e);
     }
     json_decref(request);
     json_decref(answer);
@@ -1215,7 +1216,7 @@ int page_form_couple_save(struct req *r)
 int page_model_index(struct req *r)
 {
     struct page p;
-    page_begin(&p, r, "Model", "model");
+    dash_begin(&p, r, "Model", "model");
     page_puts(
         &p,
         "<h1>Build a model</h1>\n<p class=\"lead\">Three methods, each a short form that "
@@ -1241,7 +1242,7 @@ int page_model_index(struct req *r)
         "<p>The same models over HTTP: <code>POST /api/v1/fit</code>, "
         "<code>/api/v1/parameterize</code>, <code>/api/v1/couple</code>; saved ones are "
         "under <a href=\"/models\">Models</a>.</p>\n");
-    return page_end(&p, 200);
+    return dash_end(r, &p, 200);
 }
 
 void *forms_data(struct fctx *c, size_t size)

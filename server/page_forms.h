@@ -27,7 +27,7 @@
 #include "db/summary.h"
 #include "server/form.h"
 #include "server/modeling.h"
-#include "server/page.h"
+#include "server/dash.h"
 
 #define FORM_RESULT 99         /* the "step" of the result page */
 #define FORMS_MAX_CONFIGS 5000 /* configurations read for the lists */

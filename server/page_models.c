@@ -11,7 +11,7 @@
  */
 #include "db/catalog.h"
 #include "server/modeling.h"
-#include "server/page.h"
+#include "server/dash.h"
 #include "server/routes.h"
 
 #include <errno.h>
@@ -39,8 +39,8 @@ int page_models(struct req *r)
     list = db_models_list(d, 1000, &e);
     db_pool_put(r->app->pool, d);
     if (list == NULL)
-        return page_error(r, &e);
-    page_begin(&p, r, "Saved models", "models");
+        return dash_error(r, &e);
+    dash_begin(&p, r, "Saved models", "models");
     page_puts(&p,
               "<h1>Saved models</h1>\n<p class=\"lead\">Models built by curve fitting, "
               "parameterization or kernel coupling and saved with "
@@ -75,7 +75,7 @@ int page_models(struct req *r)
             page_puts(&p, "<p class=\"muted\">The 1000 newest models.</p>\n");
     }
     json_decref(list);
-    return page_end(&p, 200);
+    return dash_end(r, &p, 200);
 }
 
 /* The variables a saved model is evaluated over: the answer's "vars" (an
@@ -250,17 +250,17 @@ int page_model(struct req *r)
     id = strtoll(r->params[0], &end, 10);
     if (*end != '\0' || errno == ERANGE || id < 1) {
         err_set(&e, 404, "not_found", NULL, "no model with id %.40s", r->params[0]);
-        return page_error(r, &e);
+        return dash_error(r, &e);
     }
     d = db_pool_get(r->app->pool);
     m = db_model_get(d, id, &e);
     db_pool_put(r->app->pool, d);
     if (m == NULL)
-        return page_error(r, &e);
+        return dash_error(r, &e);
     request = json_object_get(m, "request");
     answer = json_object_get(m, "result");
     snprintf(title, sizeof title, "Model %lld", id);
-    page_begin(&p, r, title, "models");
+    dash_begin(&p, r, title, "models");
     page_printf(&p,
                 "<p class=\"crumbs\"><a href=\"/models\">Saved models</a> ›</p>\n"
                 "<h1>Model %lld <span class=\"muted\">(",
@@ -300,5 +300,5 @@ int page_model(struct req *r)
         free(s);
     }
     json_decref(m);
-    return page_end(&p, 200);
+    return dash_end(r, &p, 200);
 }

@@ -4,7 +4,7 @@
  * million. */
 #include "db/catalog.h"
 #include "db/summary.h"
-#include "server/page.h"
+#include "server/dash.h"
 #include "server/routes.h"
 
 #define RECENT_RUNS 10
@@ -145,9 +145,9 @@ int page_overview(struct req *r)
         json_decref(counts);
         json_decref(apps);
         json_decref(systems);
-        return page_error(r, &e);
+        return dash_error(r, &e);
     }
-    page_begin(&p, r, "Overview", "overview");
+    dash_begin(&p, r, "Overview", "overview");
     page_puts(&p, "<h1>Performance database</h1>\n<p class=\"lead\">Measured runs of "
                   "parallel applications, the systems they ran on, and the performance "
                   "models built from them.</p>\n");
@@ -179,7 +179,7 @@ int page_overview(struct req *r)
     json_decref(apps);
     json_decref(systems);
     json_decref(recent);
-    return page_end(&p, 200);
+    return dash_end(r, &p, 200);
 }
 
 int page_apps(struct req *r)
@@ -190,14 +190,14 @@ int page_apps(struct req *r)
     json_t *apps = db_summary_apps(d, &e);
     db_pool_put(r->app->pool, d);
     if (apps == NULL)
-        return page_error(r, &e);
-    page_begin(&p, r, "Applications", "applications");
+        return dash_error(r, &e);
+    dash_begin(&p, r, "Applications", "applications");
     page_puts(&p, "<h1>Applications</h1>\n<p class=\"lead\">Each application's page has "
                   "its runs, scaling plots and kernel breakdown. JSON: "
                   "<a href=\"/api/v1/applications\">/api/v1/applications</a>.</p>\n");
     apps_table(&p, apps);
     json_decref(apps);
-    return page_end(&p, 200);
+    return dash_end(r, &p, 200);
 }
 
 int page_systems(struct req *r)
@@ -208,12 +208,12 @@ int page_systems(struct req *r)
     json_t *systems = db_summary_systems(d, &e);
     db_pool_put(r->app->pool, d);
     if (systems == NULL)
-        return page_error(r, &e);
-    page_begin(&p, r, "Systems", "systems");
+        return dash_error(r, &e);
+    dash_begin(&p, r, "Systems", "systems");
     page_puts(&p, "<h1>Systems</h1>\n<p class=\"lead\">Machines, their benchmark "
                   "measurements and the system parameters fitted from them. JSON: "
                   "<a href=\"/api/v1/systems\">/api/v1/systems</a>.</p>\n");
     systems_table(&p, systems);
     json_decref(systems);
-    return page_end(&p, 200);
+    return dash_end(r, &p, 200);
 }

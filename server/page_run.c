@@ -1,7 +1,7 @@
 /* page_run: one run (/runs/{id}) with every field, its inputs, metrics and
  * kernel records, and the kernel breakdown as a stacked bar. */
 #include "db/runs.h"
-#include "server/page.h"
+#include "server/dash.h"
 #include "server/routes.h"
 #include "web/svg.h"
 
@@ -116,7 +116,7 @@ int page_run(struct req *r)
     id = strtoll(r->params[0], &end, 10);
     if (*end != '\0' || errno == ERANGE || id < 1) {
         err_set(&e, 404, "not_found", NULL, "no run with id %.40s", r->params[0]);
-        return page_error(r, &e);
+        return dash_error(r, &e);
     }
     d = db_pool_get(r->app->pool);
     found = db_run_get(d, id, r->arena, &row, &e);
@@ -124,10 +124,10 @@ int page_run(struct req *r)
     if (found <= 0) {
         if (found == 0)
             err_set(&e, 404, "not_found", NULL, "no run with id %lld", id);
-        return page_error(r, &e);
+        return dash_error(r, &e);
     }
     snprintf(title, sizeof title, "Run %lld", id);
-    page_begin(&p, r, title, "applications");
+    dash_begin(&p, r, title, "applications");
     page_puts(&p, "<p class=\"crumbs\">");
     page_link(&p, "/applications/", row.run.application, NULL);
     page_printf(&p, " › run %lld</p>\n<h1>Run %lld</h1>\n", id, id);
@@ -164,5 +164,5 @@ int page_run(struct req *r)
     kv_table(&p, "Inputs", "inputs", row.run.inputs, row.run.ninputs);
     kv_table(&p, "Metrics", "metrics", row.run.metrics, row.run.nmetrics);
     kernels(&p, &row, r->arena);
-    return page_end(&p, 200);
+    return dash_end(r, &p, 200);
 }

@@ -7,7 +7,7 @@
 #include "db/summary.h"
 #include "models/aggregate.h"
 #include "models/expr.h"
-#include "server/page.h"
+#include "server/dash.h"
 #include "server/routes.h"
 #include "web/svg.h"
 
@@ -332,9 +332,9 @@ int page_system(struct req *r)
     if (bench == NULL) {
         json_decref(sys);
         json_decref(apps);
-        return page_error(r, &e);
+        return dash_error(r, &e);
     }
-    page_begin(&p, r, r->params[0], "systems");
+    dash_begin(&p, r, r->params[0], "systems");
     page_puts(&p, "<p class=\"crumbs\"><a href=\"/systems\">Systems</a> ›</p>\n<h1>");
     page_text(&p, r->params[0]);
     if (json_integer_value(json_object_get(sys, "demo")))
@@ -404,5 +404,5 @@ int page_system(struct req *r)
     json_decref(sys);
     json_decref(apps);
     json_decref(bench);
-    return page_end(&p, 200);
+    return dash_end(r, &p, 200);
 }

@@ -13,7 +13,8 @@
 #include "common/sha256.h"
 #include "db/runs.h"
 #include "server/form.h"
-#include "server/page.h"
+#include "server/csrf.h"
+#include "server/dash.h"
 #include "server/routes.h"
 #include "server/rundoc.h"
 
@@ -138,7 +139,7 @@ static void input_field(struct page *p, const char *form, const struct field_def
 static void hidden_fields(struct page *p, struct req *r, int with_id)
 {
     page_puts(p, "<input type=\"hidden\" name=\"csrf\" value=\"");
-    page_attr(p, page_csrf_token(r));
+    page_attr(p, csrf_token(r));
     page_puts(p, "\">");
     if (with_id) {
         /* A fresh client id per rendered form: submitting the same form twice
@@ -165,7 +166,7 @@ static int upload_page(struct req *r, int status, int which, const struct form *
     size_t i;
     const struct err *run_err = which == 1 ? e : NULL, *csv_err = which == 2 ? e : NULL;
 
-    page_begin(&p, r, "Upload", "upload");
+    dash_begin(&p, r, "Upload", "upload");
     page_puts(&p, "<h1>Upload results</h1>\n<p class=\"lead\">Store one run by hand, or "
                   "many from a CSV file. Both need a write token and follow the rules of "
                   "<code>POST /api/v1/runs</code>; a rejected upload stores nothing. "
@@ -221,7 +222,7 @@ static int upload_page(struct req *r, int status, int which, const struct form *
     page_puts(&p, "</div>\n");
     input_field(&p, "csv", &token_field, NULL, csv_err, 1);
     page_puts(&p, "</div>\n<button type=\"submit\">Upload the file</button>\n</form>\n");
-    return page_end(&p, status);
+    return dash_end(r, &p, status);
 }
 
 int page_upload(struct req *r)
@@ -271,7 +272,7 @@ static int csv_finish(struct req *r)
                            &r->job.err);
     for (i = 0; i < u->n; i++)
         created += !u->existed[i];
-    page_begin(&p, r, "Upload", "upload");
+    dash_begin(&p, r, "Upload", "upload");
     page_printf(&p,
                 "<h1>Upload results</h1>\n<p class=\"notice good\" role=\"status\" "
                 "id=\"upload-result\">Stored %zu new run%s from the file (%zu already "
@@ -300,7 +301,7 @@ static int csv_finish(struct req *r)
         page_printf(&p, "<p class=\"muted\">The first %d of %zu runs.</p>\n", SHOW_IDS,
                     u->n);
     page_puts(&p, "<p><a href=\"/upload\">Upload more</a></p>\n");
-    return page_end(&p, 200);
+    return dash_end(r, &p, 200);
 }
 
 /* Parses "name=value" lines of a text box into obj (numbers) or, for
@@ -432,20 +433,20 @@ static struct web_upload *begin_upload(struct req *r, int which)
 
     if (u == NULL) {
         err_nomem(&e);
-        page_error(r, &e);
+        dash_error(r, &e);
         return NULL;
     }
     u->which = which;
-    if (page_check_origin(r, &e) != 0) {
-        page_error(r, &e);
+    if (csrf_check_origin(r, &e) != 0) {
+        dash_error(r, &e);
         return NULL;
     }
     if (form_parse(http_header(r, "Content-Type"), r->body.data, r->body.len, r->arena,
                    &u->form, &e) != 0) {
-        page_error(r, &e);
+        dash_error(r, &e);
         return NULL;
     }
-    if (page_check_csrf(r, form_get(&u->form, "csrf"), &e) != 0 ||
+    if (csrf_check(r, form_get(&u->form, "csrf"), &e) != 0 ||
         http_check_token(r, form_get(&u->form, "token"), "token", &e) != 0) {
         upload_page(r, e.status, which, &u->form, &e);
         return NULL;
@@ -461,7 +462,7 @@ static int defer_store(struct req *r, struct web_upload *u, handler_fn finish)
     u->existed = arena_alloc(r->arena, (u->n + 1) * sizeof *u->existed);
     if (u->ids == NULL || u->existed == NULL) {
         err_nomem(&e);
-        return page_error(r, &e);
+        return dash_error(r, &e);
     }
     for (i = 0; i < u->n; i++)
         u->runs[i].submitter = r->token_name;
@@ -485,7 +486,7 @@ int page_upload_run(struct req *r)
     if (u->runs == NULL) {
         json_decref(doc);
         err_nomem(&e);
-        return page_error(r, &e);
+        return dash_error(r, &e);
     }
     u->n = 1;
     rc = rundoc_parse(doc, r->arena, &u->runs[0], &e);

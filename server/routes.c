@@ -55,7 +55,7 @@ static const struct route table[] = {
     {"GET",    "/upload",                             page_upload,         R_HTML},
     {"POST",   "/upload/run",                         page_upload_run,     R_HTML},
     {"POST",   "/upload/csv",                         page_upload_csv,     R_HTML},
-    {"GET",    "/static/{}",                          page_static,         R_HTML | R_PUBLIC},
+    {"GET",    "/static/{}",                          dash_static,         R_HTML | R_PUBLIC},
 };
 /* clang-format on */
 

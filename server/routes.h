@@ -63,6 +63,6 @@ int page_form_couple_save(struct req *r);
 int page_upload(struct req *r);
 int page_upload_run(struct req *r);
 int page_upload_csv(struct req *r);
-int page_static(struct req *r);
+int dash_static(struct req *r);
 
 #endif
