@@ -1,0 +1,43 @@
+/* browse: the data of the dashboard's pages (SPEC §7), gathered through the
+ * typed reads of db/ so that a page's adapter (server/dash*.c) makes one
+ * call and hands the result to a view (web/view.h). Counts come from the
+ * configuration summaries (db/summary.h), so the pages cost the same with a
+ * thousand runs or a million.
+ *
+ * Every function takes a connection used by one thread at a time, returns 0
+ * or -1 with err set (404 for a name or id that is not stored), and fills a
+ * struct whose JSON members are new references (free the struct with its
+ * _free function; _free of a zeroed struct does nothing) and whose strings
+ * live in the caller's arena. No HTTP, SQL or HTML here.
+ */
+#ifndef PROPHECY_BROWSE_H
+#define PROPHECY_BROWSE_H
+
+#include <jansson.h>
+
+#include "common/arena.h"
+#include "common/err.h"
+#include "db/db.h"
+#include "db/runs.h"
+#include "db/summary.h"
+
+#define BROWSE_RECENT_RUNS 10 /* runs listed on the overview */
+
+/* The overview: counts {applications, systems, runs, templates, models,
+ * demo_applications}, the application and system summaries and the newest
+ * runs (db/summary.h for their members). */
+struct browse_overview {
+    json_t *counts, *apps, *systems, *recent;
+};
+int browse_overview(db *d, struct browse_overview *out, struct err *err);
+void browse_overview_free(struct browse_overview *o);
+
+/* The lists of applications or systems with their counts (db/summary.h).
+ * New reference, or NULL with err. */
+json_t *browse_apps(db *d, struct err *err);
+json_t *browse_systems(db *d, struct err *err);
+
+/* One run with every record (arena); 404 when id is not stored. */
+int browse_run(db *d, long long id, arena *a, struct db_run_row *out, struct err *err);
+
+#endif
