@@ -43,3 +43,23 @@ int browse_run(db *d, long long id, arena *a, struct db_run_row *out, struct err
         return err_set(err, 404, "not_found", NULL, "no run with id %lld", id);
     return found < 0 ? -1 : 0;
 }
+
+int browse_system(db *d, const char *name, struct browse_system *o, struct err *err)
+{
+    memset(o, 0, sizeof *o);
+    if ((o->system = db_system_get(d, name, err)) == NULL ||
+        (o->apps = db_summary_system_apps(d, name, err)) == NULL ||
+        (o->benchmarks = db_benchmarks_list(d, name, NULL, err)) == NULL) {
+        browse_system_free(o);
+        return -1;
+    }
+    return 0;
+}
+
+void browse_system_free(struct browse_system *o)
+{
+    json_decref(o->system);
+    json_decref(o->apps);
+    json_decref(o->benchmarks);
+    memset(o, 0, sizeof *o);
+}

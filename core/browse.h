@@ -40,4 +40,12 @@ json_t *browse_systems(db *d, struct err *err);
 /* One run with every record (arena); 404 when id is not stored. */
 int browse_run(db *d, long long id, arena *a, struct db_run_row *out, struct err *err);
 
+/* One system: db_system_get, the applications measured on it and its
+ * benchmark measurements; 404 when not stored. */
+struct browse_system {
+    json_t *system, *apps, *benchmarks;
+};
+int browse_system(db *d, const char *name, struct browse_system *out, struct err *err);
+void browse_system_free(struct browse_system *o);
+
 #endif

@@ -100,3 +100,24 @@ int page_run(struct req *r)
     view_run(&p, &v);
     return dash_end(r, &p, 200);
 }
+
+int page_system(struct req *r)
+{
+    struct err e = {0};
+    struct browse_system o;
+    struct view_system v;
+    struct page p;
+    db *d = db_pool_get(r->app->pool);
+    int rc = browse_system(d, r->params[0], &o, &e);
+    db_pool_put(r->app->pool, d);
+    if (rc != 0)
+        return dash_error(r, &e);
+    v.name = r->params[0];
+    v.system = o.system;
+    v.apps = o.apps;
+    v.benchmarks = o.benchmarks;
+    dash_begin(&p, r, r->params[0], "systems");
+    view_system(&p, &v);
+    browse_system_free(&o);
+    return dash_end(r, &p, 200);
+}

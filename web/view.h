@@ -42,4 +42,37 @@ struct view_run {
 };
 void view_run(struct page *p, const struct view_run *d);
 
+/* ---- one system (view_system.c) ---------------------------------------- */
+
+struct view_system {
+    const char *name;
+    json_t *system;     /* db_system_get: {name, description, processor, cores,
+                           network, demo, runs, metadata, parameters, benchmarks} */
+    json_t *apps;       /* [{name, runs, min_nprocs, max_nprocs}] */
+    json_t *benchmarks; /* db_benchmarks_list: the measurements */
+};
+void view_system(struct page *p, const struct view_system *d);
+
+/* ---- saved models (view_models.c) ----------------------------------------- */
+
+/* The list: db_models_list, [{id, method, application, formula, created_at}]
+ * (1000 at most). */
+void view_models(struct page *p, json_t *list);
+
+struct view_model {
+    long long id;
+    json_t *model;             /* db_model_get: {method, application, created_at,
+                                  formula, request, result} */
+    const char *plot_url;      /* the <img> of the model's plot, or NULL */
+    const char *plot_error;    /* why there is no plot (shown), or NULL */
+    int predictable;           /* the method predicts: show the form */
+    const char *const *vars;   /* the form's fields, nvars of them */
+    const char *const *values; /* their submitted values (NULL: none) */
+    size_t nvars;
+    int asked;               /* every variable was given */
+    json_t *prediction;      /* {y, lo?, hi?}, or NULL */
+    const struct err *error; /* the prediction's error (at a field), or NULL */
+};
+void view_model(struct page *p, const struct view_model *d);
+
 #endif
