@@ -48,4 +48,36 @@ struct browse_system {
 int browse_system(db *d, const char *name, struct browse_system *out, struct err *err);
 void browse_system_free(struct browse_system *o);
 
+/* ---- one application ------------------------------------------------------ */
+
+/* The application's summary (db_summary_app); 404 when not stored. New
+ * reference, or NULL with err. */
+json_t *browse_app_summary(db *d, const char *name, struct err *err);
+
+struct browse_app_query {
+    long long exe_id, sys_id; /* filters, 0 = any */
+    int sort, desc;           /* enum db_sort, direction */
+    long long page;           /* 1-based; clamped to the last page */
+    int per_page;             /* runs per page (1..1000) */
+    int max_configs;          /* configurations read for the plots */
+};
+
+struct browse_app {
+    json_t *app;                  /* set by the caller (browse_app_summary) */
+    long long total, pages, page; /* runs matching, pages of them, the page read */
+    struct db_config *configs;    /* at most max_configs (arena) */
+    int nconfigs, truncated;      /* truncated: there were more */
+    struct db_page_row *rows;     /* the page of runs (arena) */
+    int nrows;
+    int has_kernels; /* some configuration's latest run has kernel records */
+};
+/* Reads the page of runs, the configurations and whether kernel coupling
+ * applies for the application b->app under q. Returns 0 or -1 with err. */
+int browse_app(db *d, const struct browse_app_query *q, arena *a, struct browse_app *b,
+               struct err *err);
+
+/* Kernel records [{run_id, name, time}] of the n runs ids, in run then
+ * sequence order ([] when n is 0). New reference, or NULL with err. */
+json_t *browse_kernels_of_runs(db *d, const long long *ids, size_t n, struct err *err);
+
 #endif

@@ -75,4 +75,59 @@ struct view_model {
 };
 void view_model(struct page *p, const struct view_model *d);
 
+/* ---- one application (view_app.c) ---------------------------------------- */
+
+#define VIEW_APP_PER_PAGE 50      /* runs per page of the runs table */
+#define VIEW_APP_MAX_CONFIGS 2000 /* configurations the plots use */
+#define VIEW_APP_MAX_BARS 24      /* configurations in the kernel breakdown */
+
+/* The ?sort= names of the runs table, by column (0 = run id). */
+extern const char *const view_app_sorts[3];
+
+/* One configuration's summary (db/summary.h struct db_config). */
+struct view_config {
+    long long exe_id, system_id, nprocs;
+    const char *executable, *system;
+    const char *inputs_json; /* canonical JSON object of the inputs */
+    long long runs, last_run_id;
+    double sum_runtime, min_runtime, max_runtime;
+};
+
+/* One row of the runs table (db/summary.h struct db_page_row). */
+struct view_run_row {
+    long long id;
+    const char *executable, *system;
+    long long nprocs;
+    double runtime;
+    const char *created_at;
+    long long nkernels;
+    const struct rec_kv *inputs;
+    size_t ninputs;
+};
+
+struct view_app {
+    /* the view state, from the query */
+    const char *name;
+    const char *exe, *sys; /* filters by name, or NULL */
+    long long exe_id, sys_id;
+    int sort, desc; /* sort: index of view_app_sorts */
+    long long page, pages, total;
+    int many_exe, many_sys; /* series labels need to name them */
+    /* the data */
+    json_t *app; /* db_summary_app: {name, description, demo, runs, executables,
+                    systems, templates} */
+    const struct view_config *configs;
+    int nconfigs;  /* at most VIEW_APP_MAX_CONFIGS */
+    int truncated; /* the application has more configurations */
+    const struct view_run_row *rows;
+    int nrows;
+    int has_kernels; /* link the kernel-coupling form */
+    json_t *kernels; /* [{run_id, name, time}] of view_app_kernel_runs' runs */
+};
+void view_app(struct page *p, const struct view_app *v);
+/* The runs whose kernel records the breakdown of these configurations may
+ * show (at most 2 * VIEW_APP_MAX_BARS, into ids). Returns their number. */
+size_t view_app_kernel_runs(arena *a, const struct view_config *c, int nc,
+                            long long *ids);
+
 #endif
