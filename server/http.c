@@ -4,7 +4,7 @@
 #include "common/xalloc.h"
 #include "db/catalog.h"
 #include "server/api_error.h"
-#include "server/form.h"
+#include "formats/form.h"
 #include "server/routes.h"
 
 #include <arpa/inet.h>

@@ -122,7 +122,7 @@ const char *http_query(struct req *r, const char *name);
 #define REQ_MAX_QUERY 64
 json_t *http_query_object(struct req *r, struct err *err);
 /* Returns every query parameter, decoded, in the order sent, as the fields
- * of a form (server/form.h; arena), so a GET form is read like a POSTed one.
+ * of a form (formats/form.h; arena), so a GET form is read like a POSTed one.
  * At most FORM_MAX_FIELDS parameters with names of FORM_MAX_NAME bytes; more,
  * or a bad encoding, is a 400 error. */
 struct form;

@@ -25,7 +25,7 @@
 #include <jansson.h>
 
 #include "db/summary.h"
-#include "server/form.h"
+#include "formats/form.h"
 #include "server/modeling.h"
 #include "server/dash.h"
 

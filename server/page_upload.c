@@ -12,7 +12,7 @@
  */
 #include "common/sha256.h"
 #include "db/runs.h"
-#include "server/form.h"
+#include "formats/form.h"
 #include "server/csrf.h"
 #include "server/dash.h"
 #include "server/routes.h"
