@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 
+#include "formats/form.h"
 #include "formats/record.h"
 #include "web/page.h"
 
@@ -129,5 +130,20 @@ void view_app(struct page *p, const struct view_app *v);
  * show (at most 2 * VIEW_APP_MAX_BARS, into ids). Returns their number. */
 size_t view_app_kernel_runs(arena *a, const struct view_config *c, int nc,
                             long long *ids);
+
+/* ---- upload (view_upload.c) ------------------------------------------------- */
+
+struct view_upload {
+    int which;               /* the form submitted: 0 none, 1 one run, 2 CSV */
+    const struct form *form; /* its values, kept in the fields; or NULL */
+    const struct err *error; /* shown next to the field it names, or on top */
+    const char *client_id;   /* the run form's fresh "id" (a resend stores once) */
+};
+/* The upload page; its forms carry p->csrf. */
+void view_upload(struct page *p, const struct view_upload *d);
+/* After a CSV upload: the n runs with their ids and whether each was
+ * already stored. */
+void view_upload_done(struct page *p, const struct run_record *runs, const long long *ids,
+                      const int *existed, size_t n);
 
 #endif

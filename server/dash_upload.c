@@ -1,5 +1,5 @@
-/* page_upload: the upload pages (/upload): one run by form (POST /upload/run,
- * url-encoded) and many runs by CSV file (POST /upload/csv, multipart).
+/* dash_upload: the adapters of the upload pages (/upload): one run by form (POST
+ * /upload/run, url-encoded) and many runs by CSV file (POST /upload/csv, multipart).
  *
  * Both validate with the API's rules (server/rundoc.c: the form becomes a run
  * document; the file goes to the CSV importer), need a write token (checked
@@ -7,8 +7,8 @@
  * all-or-nothing job, so a rejected form stores nothing. Errors are shown
  * next to the field the error names, with the values kept.
  *
- * Cross-site requests are refused by page_check_origin and page_check_csrf
- * (server/page.h, docs/web.md).
+ * Cross-site requests are refused by csrf_check_origin and csrf_check
+ * (server/csrf.h, docs/web.md). The pages are web/view_upload.c.
  */
 #include "common/sha256.h"
 #include "db/runs.h"
@@ -16,6 +16,7 @@
 #include "server/csrf.h"
 #include "server/dash.h"
 #include "server/routes.h"
+#include "web/view.h"
 #include "server/rundoc.h"
 
 #include <errno.h>
@@ -26,7 +27,6 @@
 #include <time.h>
 
 #define MAX_LINES 10000 /* lines of one inputs/kernels/metrics box */
-#define SHOW_IDS 100    /* stored runs listed after a CSV upload */
 
 static void hex(const uint8_t *d, size_t n, char *out)
 {
@@ -39,189 +39,27 @@ static void hex(const uint8_t *d, size_t n, char *out)
     out[2 * n] = '\0';
 }
 
-/* ---- the page ---------------------------------------------------------------------- */
-
-struct field_def {
-    const char *name, *label, *hint;
-    int kind; /* 0 text, 1 textarea, 2 password */
-    int required;
-    const char *inputmode, *placeholder;
-};
-
-static const struct field_def run_fields[] = {
-    {"application", "Application", NULL, 0, 1, NULL, "matmul"},
-    {"executable", "Executable", NULL, 0, 1, NULL, "matmul_sgi"},
-    {"system", "System", NULL, 0, 1, NULL, "SGI Origin2000"},
-    {"nprocs", "Processors", NULL, 0, 1, "numeric", "8"},
-    {"runtime", "Runtime (s)", NULL, 0, 1, "decimal", "12.5"},
-    {"started_at", "Started at", "optional, ISO 8601", 0, 0, NULL,
-     "2026-11-21T10:00:00Z"},
-    {"inputs", "Inputs", "one name=value per line", 1, 0, NULL, "N=1000"},
-    {"kernels", "Kernels", "optional, one name=time (s) per line", 1, 0, NULL,
-     "multiply=11.2"},
-    {"metrics", "Metrics", "optional, one name=value per line", 1, 0, NULL,
-     "mflops=1596"},
-};
-
-/* The form field an error names: "inputs.N" -> inputs, "kernels[2].time"
- * -> kernels, "line 3: nprocs" (CSV) -> file. */
-static int error_is_for(const struct err *e, const char *field, int csv)
-{
-    size_t n;
-    if (e == NULL || e->status == 0)
-        return 0;
-    if (csv) {
-        /* Every error of the importer concerns the file, whatever line it
-         * names; the token's and the CSRF check's do not. */
-        if (strcmp(field, "file") == 0)
-            return e->status != 403 && strcmp(e->field, "token") != 0;
-        return strcmp(e->field, field) == 0;
-    }
-    n = strcspn(e->field, ".[");
-    return n == strlen(field) && strncmp(e->field, field, n) == 0;
-}
-
-static void field_error(struct page *p, const char *id, const struct err *e)
-{
-    page_printf(p, "<p class=\"field-error\" id=\"%s-error\">", id);
-    page_text(p, e->message);
-    page_puts(p, "</p>");
-}
-
-static void input_field(struct page *p, const char *form, const struct field_def *d,
-                        const char *value, const struct err *e, int csv)
-{
-    int bad = error_is_for(e, d->name, csv);
-    char id[64];
-    snprintf(id, sizeof id, "%s-%s", form, d->name);
-    page_printf(p, "<div class=\"field%s\"><label for=\"%s\">%s",
-                d->kind == 1 ? " wide" : "", id, d->label);
-    if (d->hint)
-        page_printf(p, " <span class=\"hint\">%s</span>", d->hint);
-    page_puts(p, "</label>");
-    if (d->kind == 1) {
-        page_printf(p, "<textarea id=\"%s\" name=\"%s\" rows=\"3\" placeholder=\"", id,
-                    d->name);
-        page_attr(p, d->placeholder);
-        page_puts(p, "\"");
-    } else {
-        page_printf(p, "<input type=\"%s\" id=\"%s\" name=\"%s\"",
-                    d->kind == 2 ? "password" : "text", id, d->name);
-        if (d->inputmode)
-            page_printf(p, " inputmode=\"%s\"", d->inputmode);
-        if (d->placeholder) {
-            page_puts(p, " placeholder=\"");
-            page_attr(p, d->placeholder);
-            page_puts(p, "\"");
-        }
-        if (d->kind == 2)
-            page_puts(p, " autocomplete=\"off\"");
-        else {
-            page_puts(p, " value=\"");
-            page_attr(p, value ? value : "");
-            page_puts(p, "\"");
-        }
-    }
-    if (d->required)
-        page_puts(p, " required");
-    if (bad)
-        page_printf(p, " aria-invalid=\"true\" aria-describedby=\"%s-error\"", id);
-    page_puts(p, ">");
-    if (d->kind == 1) {
-        page_text(p, value ? value : "");
-        page_puts(p, "</textarea>");
-    }
-    if (bad)
-        field_error(p, id, e);
-    page_puts(p, "</div>\n");
-}
-
-static void hidden_fields(struct page *p, struct req *r, int with_id)
-{
-    page_puts(p, "<input type=\"hidden\" name=\"csrf\" value=\"");
-    page_attr(p, csrf_token(r));
-    page_puts(p, "\">");
-    if (with_id) {
-        /* A fresh client id per rendered form: submitting the same form twice
-         * (double click, back and resend) stores the run once. */
-        uint8_t raw[12];
-        char h[25];
-        if (random_bytes(raw, sizeof raw) == 0) {
-            hex(raw, sizeof raw, h);
-            page_printf(p, "<input type=\"hidden\" name=\"id\" value=\"web-%s\">", h);
-        }
-    }
-    page_puts(p, "\n");
-}
-
-static const struct field_def token_field = {
-    "token", "Write token", "from prophecyd token create NAME", 2, 1, NULL, "pt_…"};
-
 /* Renders /upload. which: 0 none, 1 the run form, 2 the CSV form is the one
  * submitted (values and error belong to it). */
 static int upload_page(struct req *r, int status, int which, const struct form *f,
                        const struct err *e)
 {
+    struct view_upload v = {0};
     struct page p;
-    size_t i;
-    const struct err *run_err = which == 1 ? e : NULL, *csv_err = which == 2 ? e : NULL;
-
-    dash_begin(&p, r, "Upload", "upload");
-    page_puts(&p, "<h1>Upload results</h1>\n<p class=\"lead\">Store one run by hand, or "
-                  "many from a CSV file. Both need a write token and follow the rules of "
-                  "<code>POST /api/v1/runs</code>; a rejected upload stores nothing. "
-                  "Jobs upload with <code>prophecy-upload</code>.</p>\n");
-    if (e && e->status) {
-        int fielded = 0;
-        if (which == 1) {
-            for (i = 0; i < sizeof run_fields / sizeof run_fields[0]; i++)
-                fielded |= error_is_for(e, run_fields[i].name, 0);
-            fielded |= error_is_for(e, "token", 0);
-        } else if (which == 2) {
-            fielded = error_is_for(e, "file", 1) || error_is_for(e, "token", 1);
-        }
-        page_puts(&p, "<div class=\"notice bad\" role=\"alert\" id=\"upload-error\">");
-        page_puts(&p, fielded ? "Nothing was stored: see the field marked below. "
-                              : "Nothing was stored: ");
-        if (!fielded)
-            page_text(&p, e->message);
-        page_puts(&p, "</div>\n");
+    /* A fresh client id per rendered form: submitting the same form twice
+     * (double click, back and resend) stores the run once. */
+    uint8_t raw[12];
+    char h[25];
+    if (random_bytes(raw, sizeof raw) == 0) {
+        hex(raw, sizeof raw, h);
+        v.client_id = arena_printf(r->arena, "web-%s", h);
     }
-
-    page_puts(&p, "<h2 id=\"one\">One run</h2>\n<form class=\"card\" id=\"run-form\" "
-                  "method=\"post\" action=\"/upload/run\" "
-                  "enctype=\"application/x-www-form-urlencoded\">\n");
-    hidden_fields(&p, r, 1);
-    page_puts(&p, "<div class=\"fields\">\n");
-    for (i = 0; i < sizeof run_fields / sizeof run_fields[0]; i++)
-        input_field(&p, "run", &run_fields[i],
-                    which == 1 && f ? form_get(f, run_fields[i].name) : NULL, run_err, 0);
-    input_field(&p, "run", &token_field, NULL, run_err, 0);
-    page_puts(&p, "</div>\n<button type=\"submit\">Store the run</button>\n</form>\n");
-
-    page_puts(
-        &p, "<h2 id=\"csv\">Many runs from a CSV file</h2>\n<p>A header row naming the "
-            "columns <code>application,executable,system,nprocs,runtime</code> (any "
-            "order), optionally <code>id</code>, <code>started_at</code> and "
-            "<code>metric.NAME</code>; every other column is a numeric input such as "
-            "<code>N</code>. Up to 10,000 runs per file, stored all or nothing.</p>\n"
-            "<form class=\"card\" id=\"csv-form\" method=\"post\" action=\"/upload/csv\" "
-            "enctype=\"multipart/form-data\">\n");
-    hidden_fields(&p, r, 0);
-    page_puts(
-        &p, "<div class=\"fields\">\n<div class=\"field wide\">"
-            "<label for=\"csv-file\">CSV file</label>"
-            "<input type=\"file\" id=\"csv-file\" name=\"file\" accept=\".csv,text/csv\" "
-            "required");
-    if (error_is_for(csv_err, "file", 1))
-        page_puts(&p, " aria-invalid=\"true\" aria-describedby=\"csv-file-error\">");
-    else
-        page_puts(&p, ">");
-    if (error_is_for(csv_err, "file", 1))
-        field_error(&p, "csv-file", csv_err);
-    page_puts(&p, "</div>\n");
-    input_field(&p, "csv", &token_field, NULL, csv_err, 1);
-    page_puts(&p, "</div>\n<button type=\"submit\">Upload the file</button>\n</form>\n");
+    v.which = which;
+    v.form = f;
+    v.error = e;
+    dash_begin(&p, r, "Upload", "upload");
+    p.csrf = csrf_token(r);
+    view_upload(&p, &v);
     return dash_end(r, &p, status);
 }
 
@@ -266,41 +104,11 @@ static int csv_finish(struct req *r)
 {
     struct web_upload *u = r->ctx;
     struct page p;
-    size_t i, created = 0;
     if (r->job.rc != 0)
         return upload_page(r, r->job.err.status ? r->job.err.status : 500, 2, &u->form,
                            &r->job.err);
-    for (i = 0; i < u->n; i++)
-        created += !u->existed[i];
     dash_begin(&p, r, "Upload", "upload");
-    page_printf(&p,
-                "<h1>Upload results</h1>\n<p class=\"notice good\" role=\"status\" "
-                "id=\"upload-result\">Stored %zu new run%s from the file (%zu already "
-                "stored).</p>\n",
-                created, created == 1 ? "" : "s", u->n - created);
-    page_table_open(&p, "Stored runs");
-    page_puts(&p,
-              "<thead><tr><th class=\"num\">Run</th><th>Application</th>"
-              "<th>System</th><th class=\"num\">Processors</th>"
-              "<th class=\"num\">Runtime (s)</th><th>Status</th></tr></thead><tbody>\n");
-    for (i = 0; i < u->n && i < SHOW_IDS; i++) {
-        page_printf(&p, "<tr><td class=\"num\"><a href=\"/runs/%lld\">%lld</a></td><td>",
-                    u->ids[i], u->ids[i]);
-        page_link(&p, "/applications/", u->runs[i].application, NULL);
-        page_puts(&p, "</td><td>");
-        page_text(&p, u->runs[i].system);
-        page_printf(&p, "</td><td class=\"num\">%lld</td><td class=\"num\">",
-                    u->runs[i].nprocs);
-        page_num(&p, u->runs[i].runtime);
-        page_printf(&p, "</td><td>%s</td></tr>\n",
-                    u->existed[i] ? "already stored" : "new");
-    }
-    page_puts(&p, "</tbody>");
-    page_table_close(&p);
-    if (u->n > SHOW_IDS)
-        page_printf(&p, "<p class=\"muted\">The first %d of %zu runs.</p>\n", SHOW_IDS,
-                    u->n);
-    page_puts(&p, "<p><a href=\"/upload\">Upload more</a></p>\n");
+    view_upload_done(&p, u->runs, u->ids, u->existed, u->n);
     return dash_end(r, &p, 200);
 }
 
