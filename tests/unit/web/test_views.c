@@ -5,6 +5,7 @@
  * field. */
 #include "tests/harness.h"
 #include "common/xalloc.h"
+#include "web/form.h"
 #include "web/page.h"
 #include "web/view.h"
 
@@ -261,6 +262,106 @@ static void test_upload_form_error_at_field(void)
     xfree(html);
 }
 
+/* ---- a modeling form step from a source of hand-built lists ------------------------ */
+
+static json_t *fake_apps(void *ctx, struct err *err)
+{
+    (void)ctx;
+    (void)err;
+    return json_pack("[{s:s,s:i},{s:s,s:i}]", "name", EVIL, "runs", 3, "name", "other",
+                     "runs", 0);
+}
+
+static json_t *fake_app(void *ctx, const char *name, struct err *err)
+{
+    (void)ctx;
+    if (strcmp(name, EVIL) != 0) {
+        err_set(err, 404, "not_found", NULL, "no application %s", name);
+        return NULL;
+    }
+    return json_pack("{s:i,s:s,s:[{s:i,s:s}],s:[{s:i,s:s}]}", "id", 1, "name", EVIL,
+                     "executables", "id", 1, "name", "a.out", "systems", "id", 1, "name",
+                     "SP2 & co");
+}
+
+static int fake_configs(void *ctx, long long app_id, long long system_id, int max,
+                        arena *a, struct view_config **out, struct err *err)
+{
+    static const struct view_config cfg[2] = {
+        {1, 1, 1, "a.out", "SP2 & co", "{}", 2, 11, 20.0, 9.0, 11.0},
+        {1, 1, 2, "a.out", "SP2 & co", "{}", 1, 12, 5.5, 5.5, 5.5},
+    };
+    (void)ctx;
+    (void)system_id;
+    (void)max;
+    (void)err;
+    *out = arena_alloc(a, sizeof cfg);
+    if (*out == NULL)
+        return -1;
+    memcpy(*out, cfg, sizeof cfg);
+    return app_id == 1 ? 2 : 0;
+}
+
+static const struct form_source fake = {NULL, fake_apps, fake_app,     NULL,
+                                        NULL, NULL,      NULL,         NULL,
+                                        NULL, NULL,      fake_configs, NULL};
+
+static char *fit_step1(const char *application, int strict, int *status)
+{
+    struct fctx c;
+    struct err e = {0};
+    int shown = 1;
+    char *html;
+    memset(&c, 0, sizeof c);
+    c.arena = A;
+    c.def = &form_fit;
+    c.method_name = "fit";
+    c.src = &fake;
+    c.keep = json_array();
+    if (application)
+        fs_set(&c, "application", application);
+    if (c.def->check(&c, 1, strict, &e) != 0)
+        shown = forms_fail(&c, &e, 1);
+    *status = c.err.status;
+    forms_step_page(&c, shown);
+    page_finish(&c.p);
+    CHECK(buf_failed(&c.p.b) == BUF_OK);
+    html = buf_detach(&c.p.b, NULL);
+    page_free(&c.p);
+    json_decref(c.keep);
+    return html;
+}
+
+static void test_form_step(void)
+{
+    int status;
+    char *html = fit_step1(NULL, 0, &status);
+    check_structure(html);
+    CHECK_INT(status, 0);
+    CHECK(strstr(html, "<title>Curve fitting: step 1 of 3 · Prophecy</title>") != NULL);
+    CHECK(strstr(html, "<li aria-current=\"step\">1. Application</li>") != NULL);
+    CHECK(
+        strstr(html, "<form class=\"card step\" method=\"get\" action=\"/model/fit\"") !=
+        NULL);
+    CHECK(strstr(html, "<input type=\"hidden\" name=\"step\" value=\"1\">") != NULL);
+    /* the first application with runs is chosen, its name escaped */
+    CHECK(strstr(html, "<option value=\"" EVIL_TEXT "\" selected>" EVIL_TEXT
+                       " (3 runs)</option>") != NULL);
+    CHECK(strstr(html, "SP2 &amp; co (3 runs)") != NULL);
+    CHECK(strstr(html, "aria-invalid") == NULL);
+    xfree(html);
+
+    /* an application that is not stored: the error at its field, 404 */
+    html = fit_step1("<i>nope</i>", 1, &status);
+    check_structure(html);
+    CHECK_INT(status, 404);
+    CHECK(strstr(html, "Not computed: see the field marked below.") != NULL);
+    CHECK(strstr(html, "aria-invalid=\"true\"") != NULL);
+    CHECK(strstr(html, "no application named &lt;i&gt;nope&lt;/i&gt;") != NULL);
+    CHECK(strstr(html, "<i>") == NULL);
+    xfree(html);
+}
+
 int main(void)
 {
     A = arena_new();
@@ -269,6 +370,7 @@ int main(void)
     RUN(test_app);
     RUN(test_error_page);
     RUN(test_upload_form_error_at_field);
+    RUN(test_form_step);
     arena_free(A);
     return harness_report();
 }
