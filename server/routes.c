@@ -36,7 +36,7 @@ static const struct route table[] = {
     {"GET",    "/api/v1/predict",                     api_predict,         0},
     {"GET",    "/plots/{}",                           api_plot,            0},
 
-    /* The web dashboard (server/page_*.c, docs/web.md). */
+    /* The web dashboard (server/dash*.c -> web/, docs/web.md). */
     {"GET",    "/",                                   page_overview,       R_HTML},
     {"GET",    "/applications",                       page_apps,           R_HTML},
     {"GET",    "/applications/{}",                    page_app,            R_HTML},

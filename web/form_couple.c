@@ -1,11 +1,11 @@
-/* page_form_couple: kernel coupling in three steps (GET /model/couple), as
+/* form_couple: kernel coupling in three steps (GET /model/couple), as
  * in the paper: 1. application (those whose runs record kernels) and system
  * (and the executable when there are several); 2. a model type per kernel
  * and the arrangement of the loop (which kernels are in it, in order: by
  * default the chains of the stored coupling measurements); 3. x (nprocs or an
  * input), its range, the fixed values of the other variables and the
  * prediction points. The result is POST /api/v1/couple's answer for the
- * request the fields make (database form). See page_forms.h for the driver.
+ * request the fields make (database form). See form.h for the driver.
  *
  * Fields: application, system, executable ("" = all); graph.K and pos.K for
  * each kernel K ("" = not in the loop, else its place 1, 2, ...); x, xmin,

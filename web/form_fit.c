@@ -1,8 +1,8 @@
-/* page_form_fit: curve fitting in three steps (GET /model/fit), as in the
+/* form_fit: curve fitting in three steps (GET /model/fit), as in the
  * paper: 1. application, executable and system; 2. graph type, x axis and y
  * axis; 3. range of x, fixed values of the other variables, prediction
  * points. The result is POST /api/v1/fit's answer for the request the fields
- * make (database form). See page_forms.h for the driver.
+ * make (database form). See form.h for the driver.
  *
  * Fields: application, executable ("" = all), system; graph (poly1..inv6,
  * unknown, auto), x (nprocs or an input), y (runtime, speedup, efficiency,

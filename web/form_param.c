@@ -1,9 +1,9 @@
-/* page_form_param: parameterization in two steps (GET /model/parameterize):
+/* form_param: parameterization in two steps (GET /model/parameterize):
  * 1. application (those with templates), template and system (those with
  * parameters); 2. every variable the template needs with this system's
  * parameters (expr_free_vars), fixed at a value or a range (min, max,
  * steps). The result is POST /api/v1/parameterize's answer for the request
- * {template, system, vars}. See page_forms.h for the driver.
+ * {template, system, vars}. See form.h for the driver.
  *
  * Fields: application, template, system; mode.V (fixed | range), v.V, min.V,
  * max.V, steps.V for each variable V.

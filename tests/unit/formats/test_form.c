@@ -1,4 +1,4 @@
-/* Unit tests for server/form: url-encoded and multipart decoding, limits and
+/* Unit tests for formats/form: url-encoded and multipart decoding, limits and
  * malformed bodies. */
 #include "formats/form.h"
 #include "tests/harness.h"
