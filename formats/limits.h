@@ -60,8 +60,10 @@
 #define LIMIT_FORM_BOUNDARY 70      /* RFC 2046 */
 #define LIMIT_FORM_PART_HEADERS 16  /* header lines of one multipart part */
 #define LIMIT_FORM_HEADER_LINE 1024 /* bytes of one such header line */
-#define LIMIT_FORM_FILENAME 256     /* bytes of a file name */
-#define LIMIT_FORM_LINES 10000      /* lines of one inputs/kernels/metrics box */
+#define LIMIT_FORM_FILENAME 256
+#define LIMIT_FORM_LINES                                                                 \
+    10000 /* name=value lines of one upload-form text box */ /* bytes of a file name */
+#define LIMIT_FORM_LINES 10000 /* lines of one inputs/kernels/metrics box */
 
 /* ---- web form submissions (formats/form.h) ---------------------------------- */
 /* A modeling form's state has two or five fields per kernel or variable,

@@ -43,6 +43,20 @@ int dash_end(struct req *r, struct page *p, int status)
     return 0;
 }
 
+struct view_config *dash_configs(arena *a, const struct db_config *c, int n)
+{
+    struct view_config *out = arena_alloc(a, ((size_t)n + 1) * sizeof *out);
+    int i;
+    for (i = 0; out && i < n; i++) {
+        struct view_config x = {c[i].exe_id,      c[i].system_id,   c[i].nprocs,
+                                c[i].executable,  c[i].system,      c[i].inputs_json,
+                                c[i].runs,        c[i].last_run_id, c[i].sum_runtime,
+                                c[i].min_runtime, c[i].max_runtime};
+        out[i] = x;
+    }
+    return out;
+}
+
 int dash_error(struct req *r, const struct err *e)
 {
     static const char fallback[] = "out of memory\n";

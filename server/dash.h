@@ -9,8 +9,10 @@
 #define PROPHECY_DASH_H
 
 #include "common/err.h"
+#include "db/summary.h"
 #include "server/http.h"
 #include "web/page.h"
+#include "web/view.h"
 
 /* Opens a page for r (its arena serves the views' temporary strings). */
 void dash_begin(struct page *p, struct req *r, const char *title, const char *nav);
@@ -21,5 +23,9 @@ int dash_end(struct req *r, struct page *p, int status);
 /* Answers e as the HTML error page with e's status (500 when not an HTTP
  * error status). Returns 0. */
 int dash_error(struct req *r, const struct err *e);
+
+/* The configuration summaries c[0..n) as the views' rows (arena; the
+ * strings are shared). NULL on out of memory. */
+struct view_config *dash_configs(arena *a, const struct db_config *c, int n);
 
 #endif

@@ -66,20 +66,6 @@ static int parse_view(struct req *r, struct view_app *v, json_t *app, struct err
 }
 
 /* The db rows as the view's (arena). */
-static struct view_config *configs_of(arena *a, const struct db_config *c, int n)
-{
-    struct view_config *out = arena_alloc(a, ((size_t)n + 1) * sizeof *out);
-    int i;
-    for (i = 0; out && i < n; i++) {
-        struct view_config x = {c[i].exe_id,      c[i].system_id,   c[i].nprocs,
-                                c[i].executable,  c[i].system,      c[i].inputs_json,
-                                c[i].runs,        c[i].last_run_id, c[i].sum_runtime,
-                                c[i].min_runtime, c[i].max_runtime};
-        out[i] = x;
-    }
-    return out;
-}
-
 static struct view_run_row *rows_of(arena *a, const struct db_page_row *r, int n)
 {
     struct view_run_row *out = arena_alloc(a, ((size_t)n + 1) * sizeof *out);
@@ -123,7 +109,7 @@ int page_app(struct req *r)
     v.total = b.total;
     v.pages = b.pages;
     v.page = b.page;
-    v.configs = configs_of(r->arena, b.configs, b.nconfigs);
+    v.configs = dash_configs(r->arena, b.configs, b.nconfigs);
     v.nconfigs = b.nconfigs;
     v.truncated = b.truncated;
     v.rows = rows_of(r->arena, b.rows, b.nrows);

@@ -86,21 +86,11 @@ static int src_configs(void *d, long long app_id, long long system_id, int max, 
                        struct view_config **out, struct err *err)
 {
     struct db_config *c;
-    struct view_config *v;
-    int n = db_summary_configs(d, app_id, 0, system_id, max, a, &c, err), i;
+    int n = db_summary_configs(d, app_id, 0, system_id, max, a, &c, err);
     if (n < 0)
         return -1;
-    v = arena_alloc(a, ((size_t)n + 1) * sizeof *v);
-    if (v == NULL)
+    if ((*out = dash_configs(a, c, n)) == NULL)
         return err_nomem(err);
-    for (i = 0; i < n; i++) {
-        struct view_config x = {c[i].exe_id,      c[i].system_id,   c[i].nprocs,
-                                c[i].executable,  c[i].system,      c[i].inputs_json,
-                                c[i].runs,        c[i].last_run_id, c[i].sum_runtime,
-                                c[i].min_runtime, c[i].max_runtime};
-        v[i] = x;
-    }
-    *out = v;
     return n;
 }
 

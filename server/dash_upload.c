@@ -26,8 +26,6 @@
 #include <string.h>
 #include <time.h>
 
-#define MAX_LINES 10000 /* lines of one inputs/kernels/metrics box */
-
 static void hex(const uint8_t *d, size_t n, char *out)
 {
     static const char digits[] = "0123456789abcdef";
@@ -126,8 +124,8 @@ static int parse_lines(const char *text, const char *box, json_t *out, struct er
         size_t nlen;
         line++;
         p = *e ? e + 1 : e;
-        if (line > MAX_LINES)
-            return err_invalid(err, box, "%s: more than %d lines", box, MAX_LINES);
+        if (line > LIMIT_FORM_LINES)
+            return err_invalid(err, box, "%s: more than %d lines", box, LIMIT_FORM_LINES);
         while (s < e && (*s == ' ' || *s == '\t' || *s == '\r'))
             s++;
         while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
