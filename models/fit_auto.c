@@ -355,6 +355,7 @@ static int choose_law(const struct fit_point *pts, size_t m, int nvars, int rel,
     struct fold folds[4];
     int nfolds = make_folds(pts, m, nvars, folds), j, b = -1, increasing = 0;
     int ord[FIT_MAX_CANDS];
+    size_t nobs = 0;
     double smin = INFINITY, sumw = 0, spread = 0;
     size_t i;
 
@@ -363,8 +364,17 @@ static int choose_law(const struct fit_point *pts, size_t m, int nvars, int rel,
         for (i = 1; i < m; i++)
             increasing &= pts[i].y > pts[i - 1].y;
     }
+    for (i = 0; i < m; i++)
+        nobs += (size_t)(pts[i].n > 0 ? pts[i].n : 1);
     for (j = 0; j < cs->n; j++) {
         score_cand(pts, m, nvars, rel, increasing, &cs->c[j], folds, nfolds, w, &sc[j]);
+        /* Two degrees of freedom at least from 4 observations on: with one,
+         * the t quantile (12.7) makes the interval useless (measured on the
+         * synthetic corpus: 4-point cases 0.164 median error instead of
+         * 0.177, intervals 198 % wide instead of 257 %). Three points keep
+         * their two-term laws. */
+        if (nobs >= 4 && (double)nobs - cs->c[j].nterms < 2)
+            sc[j].ok = 0;
         if (sc[j].ok && sc[j].total < smin)
             smin = sc[j].total;
     }

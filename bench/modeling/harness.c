@@ -19,6 +19,7 @@
  * Usage: bench_modeling [DATA_DIR] (default bench/modeling/data). Not a test.
  */
 #include "common/xalloc.h"
+#include "models/couple.h"
 #include "models/fit.h"
 
 #include <dirent.h>
@@ -440,6 +441,138 @@ static void real(const char *dir, struct tally *t, int verbose)
     }
 }
 
+/* ---- kernel coupling across configurations ---- */
+
+#define MAXCONF 64
+struct conf {
+    double n, p;
+    double t[9]; /* K1..K4, K1K2, K2K3, K3K4, K4K1, ALL: least time measured */
+    int cnt[9];
+    double coef[4];
+    int ok;
+};
+
+static int chain_index(const char *s)
+{
+    static const char *const names[9] = {"K1",   "K2",   "K3",   "K4", "K1K2",
+                                         "K2K3", "K3K4", "K4K1", "ALL"};
+    int i;
+
+    for (i = 0; i < 9; i++)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* Four loop kernels measured alone, in pairs and together at (n, P): the loop
+ * time predicted by plain summation, by the coefficients of the nearest
+ * other configuration (couple_nearest), and by each coefficient modeled over
+ * n at the same P (couple_model_value), against the measured loop time. */
+static void couple_eval(const char *dir)
+{
+    static const struct couple_kernel kern[4] = {
+        {"K1", 1}, {"K2", 1}, {"K3", 1}, {"K4", 1}};
+    struct conf cf[MAXCONF];
+    char path[1024], chain[16];
+    double n, p, t, esum = 0, enear = 0, emod = 0;
+    int nc = 0, i, j, k, ntarget = 0;
+    FILE *f;
+
+    if (strlen(dir) > 800)
+        return;
+    snprintf(path, sizeof path, "%.800s/couple/kernels.txt", dir);
+    f = fopen(path, "r");
+    if (f == NULL) {
+        printf("(no coupling data in %s)\n", path);
+        return;
+    }
+    memset(cf, 0, sizeof cf);
+    while (fscanf(f, "%lf %lf %15s %lf", &n, &p, chain, &t) == 4) {
+        int c = chain_index(chain);
+        for (i = 0; i < nc && !(cf[i].n == n && cf[i].p == p); i++)
+            ;
+        if (c < 0 || (i == nc && nc == MAXCONF))
+            continue;
+        if (i == nc) {
+            cf[nc].n = n;
+            cf[nc].p = p;
+            nc++;
+        }
+        /* The least of the repetitions: on a shared machine the other
+         * programs only ever add time. */
+        cf[i].t[c] = cf[i].cnt[c] == 0 || t < cf[i].t[c] ? t : cf[i].t[c];
+        cf[i].cnt[c]++;
+    }
+    fclose(f);
+    for (i = 0; i < nc; i++) {
+        struct couple_measurement m[4];
+        struct couple_result r;
+        struct err e = {0};
+        int ok = 1;
+        for (k = 0; k < 9; k++) {
+            ok &= cf[i].cnt[k] > 0;
+        }
+        for (k = 0; k < 4 && ok; k++) {
+            memset(&m[k], 0, sizeof m[k]);
+            m[k].n = 2;
+            m[k].kernel[0] = kern[k].name;
+            m[k].kernel[1] = kern[(k + 1) % 4].name;
+            m[k].alone[0] = cf[i].t[k];
+            m[k].alone[1] = cf[i].t[(k + 1) % 4];
+            m[k].together = cf[i].t[4 + k];
+            m[k].index = (size_t)k;
+        }
+        if (ok && couple_coefficients(kern, 4, m, 4, &r, &e) == 0) {
+            for (k = 0; k < 4; k++)
+                cf[i].coef[k] = r.coef[k];
+            couple_result_free(&r);
+            cf[i].ok = 1;
+        }
+    }
+    for (i = 0; i < nc; i++) {
+        double conf[2 * MAXCONF], target[2] = {cf[i].n, cf[i].p}, dx;
+        double xs[MAXCONF], cs[MAXCONF], sum = 0, near = 0, mod = 0, meas = cf[i].t[8];
+        int idx[MAXCONF], no = 0, ns;
+        if (!cf[i].ok)
+            continue;
+        for (j = 0; j < nc; j++)
+            if (j != i && cf[j].ok) {
+                conf[2 * no] = cf[j].n;
+                conf[2 * no + 1] = cf[j].p;
+                idx[no++] = j;
+            }
+        if (no == 0)
+            continue;
+        j = idx[couple_nearest(conf, (size_t)no, 2, target, 0, &dx)];
+        for (k = 0; k < 4; k++) {
+            double c = cf[j].coef[k];
+            sum += cf[i].t[k];
+            near += c * cf[i].t[k];
+            ns = 0;
+            for (int q = 0; q < nc; q++)
+                if (q != i && cf[q].ok && cf[q].p == cf[i].p) {
+                    xs[ns] = cf[q].n;
+                    cs[ns++] = cf[q].coef[k];
+                }
+            if (ns == 0 || couple_model_value(xs, cs, (size_t)ns, cf[i].n, &c, NULL) < 0)
+                c = cf[j].coef[k];
+            mod += c * cf[i].t[k];
+        }
+        esum += fabs(sum - meas) / meas;
+        enear += fabs(near - meas) / meas;
+        emod += fabs(mod - meas) / meas;
+        ntarget++;
+    }
+    if (ntarget == 0)
+        return;
+    printf("\nkernel coupling, %d configurations (n x P), each predicted from the "
+           "others; mean relative error of the loop time:\n",
+           ntarget);
+    printf("  plain summation %.1f%%, nearest configuration %.1f%%, coupling modeled "
+           "over n %.1f%%\n",
+           100 * esum / ntarget, 100 * enear / ntarget, 100 * emod / ntarget);
+}
+
 static void print_row(const char *corpus, const char *sel, struct tally *t)
 {
     double me = median(t->err, t->n), mw = median(t->width, t->n);
@@ -465,6 +598,7 @@ int main(int argc, char **argv)
     print_row("synthetic", "new", &syn[1]);
     print_row("real", "old", &re[0]);
     print_row("real", "new", &re[1]);
+    couple_eval(dir);
     for (i = 0; i < 2; i++) {
         xfree(syn[i].err);
         xfree(syn[i].width);
