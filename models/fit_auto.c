@@ -40,6 +40,14 @@
  * validation score wins (measured on the synthetic corpus: 2..3 give the
  * least median error; the one-standard-error rule on PRESS is worse). */
 #define NOREP_TOLERANCE 3.0
+/* Regime changes are looked for only when the law of all points
+ * extrapolates its largest x with an error above BREAK_GATE (relative, rms
+ * over the forward folds), among at
+ * most BREAK_TRIES break points, on at most BREAK_MAX_POINTS points (each
+ * try is a whole selection). */
+#define BREAK_GATE 0.1
+#define BREAK_TRIES 4
+#define BREAK_MAX_POINTS 64
 /* ... and only when its forward error is beyond what the noise explains:
  * mean squared forward error above this many times the leave-one-out one
  * (3 standard deviations). */
@@ -487,6 +495,7 @@ static int copy_chosen(const struct fit_cand *c, struct fit_term *terms, int *nt
 struct pick {
     struct fit_cand law;
     double xunc, total, fwd1, fwd, loo, fz;
+    double coef[FIT_MAX_TERMS]; /* the law fitted to the points it was chosen on */
     enum fit_graph chosen;
 };
 
@@ -523,6 +532,7 @@ static int select_law(const struct fit_point *pts, size_t m, int nvars, int rel,
     out->fwd = sc[b].fwd;
     out->loo = sc[b].loo;
     out->fz = sc[b].fz;
+    memcpy(out->coef, sc[b].coef, sizeof out->coef);
     copy_chosen(&cs->c[b], terms, &nt, &out->chosen);
     memcpy(out->law.term, terms, sizeof terms);
     rc = 0;
@@ -634,18 +644,29 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
         if (select_law(sub, n, nvars, rel, &p, err) < 0)
             goto out;
     }
-    /* A break: the law of all points mispredicts the largest x far beyond
-     * its noise, and the law of an upper regime (at least 4 points, at least
-     * 2 below it) predicts it within its own noise and 8x better. */
-    if (nvars == 1 && rel && n >= 7 && p.fz > FORWARD_SIGNIFICANT) {
-        size_t k;
-        double bestf = p.fwd / 8;
-        for (k = 2; n - k >= 4; k++) {
+    /* A break (two regimes): the law of an upper regime (at least 4 points,
+     * at least 2 below it) validates 8x better than the law of all points,
+     * extrapolates its largest x 4x better, and misses the points below it
+     * by far more than either law's error: the lower points follow another
+     * law. The model then describes the upper regime (seg_x). */
+    if (nvars == 1 && rel && n >= 7 && n <= BREAK_MAX_POINTS &&
+        p.fwd > BREAK_GATE * BREAK_GATE) {
+        size_t k, j, step = (n - 5 + BREAK_TRIES - 1) / BREAK_TRIES;
+        double bestq = INFINITY;
+        for (k = 2; n - k >= 4; k += step) {
             struct err e2 = {0};
+            double low = 0;
             if (select_law(sub + k, n - k, 1, rel, &q, &e2) < 0)
                 continue;
-            if (q.fwd < bestf && q.fz <= FORWARD_SIGNIFICANT) {
-                bestf = q.fwd;
+            for (j = 0; j < k; j++) {
+                double d =
+                    pred_err(law_val(q.law.term, q.law.nterms, 1, q.coef, sub[j].x),
+                             sub[j].y, rel);
+                low += d * d / (double)k;
+            }
+            if (q.total * 8 < p.total && q.fwd * 4 < p.fwd &&
+                low > 9 * fmax(q.total, p.total) && q.total < bestq) {
+                bestq = q.total;
                 start = k;
             }
         }

@@ -46,6 +46,9 @@ static double gauss(void)
     return sqrt(-2 * log(u > 1e-300 ? u : 1e-300)) * cos(2 * M_PI * v);
 }
 
+/* Fits of the new selection that found a regime change / left out points. */
+static size_t n_breaks, n_outliers, n_fits;
+
 /* One scored prediction per selection. */
 struct tally {
     double *err, *width;
@@ -103,6 +106,11 @@ static int score(int neu, const double *x, const double *y, size_t n, const doub
     if ((neu ? fit_run(&in, &r, &e) : fit_run_v1(&in, &r, &e)) < 0) {
         t->failed += nq;
         return -1;
+    }
+    if (neu) {
+        n_fits++;
+        n_breaks += r.model.seg_x > 0;
+        n_outliers += r.model.outliers > 0;
     }
     for (k = 0; k < nq; k++) {
         double yp, lo, hi, err, width;
@@ -598,6 +606,9 @@ int main(int argc, char **argv)
     print_row("synthetic", "new", &syn[1]);
     print_row("real", "old", &re[0]);
     print_row("real", "new", &re[1]);
+    printf("new selection: %zu fits, %zu with a regime change, %zu with outliers left "
+           "out\n",
+           n_fits, n_breaks, n_outliers);
     couple_eval(dir);
     for (i = 0; i < 2; i++) {
         xfree(syn[i].err);

@@ -940,6 +940,40 @@ static void test_outlier_is_left_out(void)
     fit_result_free(&r);
 }
 
+/* Two regimes: flat until p = 32, then linear. The model describes the
+ * upper regime and extrapolates it; the old selection fits one smooth law. */
+static double two_regimes(double p)
+{
+    return p < 32 ? 5 + 0.01 * p : 0.5 * p;
+}
+
+static void test_regime_change(void)
+{
+    double x[10], y[10], xq = 2048, yp, lo, hi;
+    struct fit_result r;
+    struct err e = {0};
+    struct buf b;
+    int i;
+
+    for (i = 0; i < 10; i++) {
+        x[i] = pow(2, i);
+        y[i] = two_regimes(x[i]) * (1 + 0.01 * sin(7.0 * i));
+    }
+    CHECK_INT(run1(x, y, 10, "auto", &r, &e), 0);
+    CHECK(r.model.seg_x >= 32);
+    CHECK_INT(fit_predict_ext(&r.model, &xq, &yp, &lo, &hi, &e), 0);
+    printf("     two regimes: break at %g, p=2048 -> %.1f [%.1f, %.1f], truth %.1f\n",
+           r.model.seg_x, yp, lo, hi, two_regimes(xq));
+    CHECK_REL(yp, two_regimes(xq), 0.05);
+    CHECK(lo <= two_regimes(xq) && two_regimes(xq) <= hi);
+    buf_init(&b, 512);
+    xq = 2;
+    CHECK_INT(fit_predict_ext(&r.model, &xq, &yp, &lo, &hi, &e), 0);
+    CHECK_INT(fit_warning(&r.model, &xq, yp, lo, hi, &b), 1);
+    buf_free(&b);
+    fit_result_free(&r);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -963,5 +997,6 @@ int main(void)
     RUN(test_extrapolation_and_warning);
     RUN(test_suggest);
     RUN(test_outlier_is_left_out);
+    RUN(test_regime_change);
     return harness_report();
 }
