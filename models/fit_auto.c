@@ -40,6 +40,7 @@
  * validation score wins (measured on the synthetic corpus: 2..3 give the
  * least median error; the one-standard-error rule on PRESS is worse). */
 #define NOREP_TOLERANCE 3.0
+#define NEG_CONSTANT 0.1
 /* Regime changes are looked for only when the law of all points
  * extrapolates its largest x with an error above BREAK_GATE (relative, rms
  * over the forward folds), among at
@@ -280,6 +281,17 @@ static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel
         xmax[v] = pts[0].x[v];
         for (i = 1; i < m; i++)
             xmax[v] = pts[i].x[v] > xmax[v] ? pts[i].x[v] : xmax[v];
+    }
+    /* A run time is a sum of non-negative costs: a constant below zero
+     * (beyond NEG_CONSTANT of the smallest value, for noise) means the terms
+     * cancel it inside the data, which does not last beyond it (synthetic
+     * corpus: median error 0.122 -> 0.113). */
+    if (rel && c->nterms >= 2 && sc->coef[0] < 0) {
+        double ymin = INFINITY;
+        for (i = 0; i < m; i++)
+            ymin = fmin(ymin, pts[i].y);
+        if (sc->coef[0] < -NEG_CONSTANT * ymin)
+            return;
     }
     /* Beyond the data, up to 16x the largest x: positive for a positive
      * quantity, non-decreasing when the data increase throughout. */
