@@ -28,7 +28,8 @@ int main(int argc, char **argv)
     for (it = 0; it < 50; it++) {
         MPI_Sendrecv(&p[(size_t)1 * n], n, MPI_DOUBLE, up >= 0 ? up : MPI_PROC_NULL, 0,
                      &p[(size_t)(rows + 1) * n], n, MPI_DOUBLE,
-                     dn < size ? dn : MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                     dn < size ? dn : MPI_PROC_NULL, 0, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
         MPI_Sendrecv(&p[(size_t)rows * n], n, MPI_DOUBLE, dn < size ? dn : MPI_PROC_NULL,
                      1, &p[0], n, MPI_DOUBLE, up >= 0 ? up : MPI_PROC_NULL, 1,
                      MPI_COMM_WORLD, MPI_STATUS_IGNORE);
