@@ -59,6 +59,7 @@
 /* Floor of xunc: even a law that validates perfectly is not known beyond the
  * data to better than this per doubling. */
 #define XUNC_FLOOR 0.08
+#define XUNC_MAX 3.0
 
 static double term_val(const struct fit_term *t, int nvars, const double *x)
 {
@@ -474,8 +475,12 @@ static int choose_law(const struct fit_point *pts, size_t m, int nvars, int rel,
         spread = sumw > 0 ? spread / sumw : 0;
     }
     *xunc = XUNC_SCALE * sqrt(spread + sc[b].fwd1 * sc[b].fwd1);
-    if (*xunc < XUNC_FLOOR)
+    if (!(*xunc >= XUNC_FLOOR))
         *xunc = XUNC_FLOOR;
+    /* A factor e^XUNC_MAX per doubling already says "unknown"; more would
+     * only overflow the interval. */
+    if (*xunc > XUNC_MAX)
+        *xunc = XUNC_MAX;
     return 0;
 }
 
