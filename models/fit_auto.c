@@ -800,7 +800,21 @@ int fit_suggest(const struct fit_result *r, const double *target, const double *
         err_nomem(err);
         goto out;
     }
-    memcpy(pts, r->points, np * sizeof *pts);
+    /* The points the model was fitted to: above a regime change, and
+     * without the points it left out as outliers (those with the largest
+     * relative residuals). */
+    for (np = 0, i = 0; i < r->npoints; i++)
+        if (!(m->seg_x > 0 && r->points[i].x[0] < m->seg_x))
+            pts[np++] = r->points[i];
+    for (c = 0; c < (size_t)m->outliers && np > 0; c++) {
+        size_t worst = 0;
+        for (i = 1; i < np; i++)
+            if (fabs(pts[i].resid) / fmax(fabs(pts[i].y), 1e-300) >
+                fabs(pts[worst].resid) / fmax(fabs(pts[worst].y), 1e-300))
+                worst = i;
+        memmove(pts + worst, pts + worst + 1, (np - worst - 1) * sizeof *pts);
+        np--;
+    }
     for (c = 0; c < ncand; c++) {
         struct fit_point *p = &pts[np];
         const double *x = cand + c * (size_t)m->nvars;

@@ -971,6 +971,15 @@ static void test_regime_change(void)
     CHECK_INT(fit_predict_ext(&r.model, &xq, &yp, &lo, &hi, &e), 0);
     CHECK_INT(fit_warning(&r.model, &xq, yp, lo, hi, &b), 1);
     buf_free(&b);
+    {
+        /* Where to measure next uses the points of the upper regime: a point
+         * below the break cannot narrow the interval at 2048 much. */
+        double cand[3] = {4, 1024, 2048}, gain[3], target = 2048;
+        size_t order[3];
+        CHECK_INT(fit_suggest(&r, &target, cand, 3, gain, order, &e), 0);
+        CHECK_INT((int)order[0], 2);
+        CHECK(gain[0] < gain[1] && gain[1] <= gain[2] && gain[2] < 1);
+    }
     fit_result_free(&r);
 }
 
