@@ -331,6 +331,44 @@ static void named_cases(void)
     printf("200/p+0.5log2p+1, p<=64, 5%% noise, at p=128/256 (truth %.3f/%.3f): "
            "old %.4g/%.4g, new %.4g/%.4g\n",
            tr[0], tr[1], pred[0][0], pred[0][1], pred[1][0], pred[1][1]);
+    /* The worst case over 40 draws (1 observation per point, 1-5 % noise). */
+    {
+        double worst[2] = {0, 0}, wp[2] = {0, 0};
+        int s2, lawi;
+        for (lawi = 0; lawi < 2; lawi++) {
+            worst[0] = worst[1] = 0;
+            for (s2 = 0; s2 < 40; s2++) {
+                double nz = 0.01 * (1 + s2 % 5);
+                size_t q = 0, nq = lawi ? 2 : 1;
+                rng = 1000 + (uint64_t)s2;
+                for (k = 0; k < (lawi ? 6u : 7u); k++) {
+                    x[q] = lawi ? 2 * pow(2, (double)k) : 4 * pow(2, (double)k);
+                    y[q] = (lawi ? strong_log(x[q]) : weak(x[q])) * (1 + nz * gauss());
+                    q++;
+                }
+                for (k = 0; k < nq; k++) {
+                    xq[k] = lawi ? 128 * pow(2, (double)k) : 1024;
+                    tr[k] = lawi ? strong_log(xq[k]) : weak(xq[k]);
+                    o[k][0] = tr[k];
+                    op[k] = o[k];
+                }
+                for (neu = 0; neu < 2; neu++) {
+                    if (score(neu, x, y, q, xq, tr, op, nobs, nq, &t[neu], pred[neu]) < 0)
+                        continue;
+                    for (k = 0; k < nq; k++)
+                        if (fabs(pred[neu][k] - tr[k]) / tr[k] > worst[neu]) {
+                            worst[neu] = fabs(pred[neu][k] - tr[k]) / tr[k];
+                            wp[neu] = pred[neu][k];
+                        }
+                }
+            }
+            printf("%s, 40 draws of 1 observation per point at 1-5%% noise: worst "
+                   "relative error old %.3g (predicted %.4g), new %.3g (predicted "
+                   "%.4g)\n",
+                   lawi ? "200/p+0.5log2p+1 on p<=64" : "weak scaling on p=4..256",
+                   worst[0], wp[0], worst[1], wp[1]);
+        }
+    }
     for (neu = 0; neu < 2; neu++) {
         xfree(t[neu].err);
         xfree(t[neu].width);
