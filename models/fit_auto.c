@@ -321,7 +321,7 @@ static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel
                 w->sel[n++] = i;
                 from = pts[i].x[folds[k].v] > from ? pts[i].x[folds[k].v] : from;
             }
-        if (n < (size_t)c->nterms + (n > (size_t)c->nterms + 1) ||
+        if (n < (size_t)c->nterms ||
             lsq(pts, w->sel, n, nvars, c->term, c->nterms, rel, w, cf) < 0) {
             sc->fwd += 1; /* cannot be validated: a large error */
             sc->fz += 1;
