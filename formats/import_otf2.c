@@ -50,6 +50,7 @@ int import_otf2(const struct fmt_file *files, size_t nfiles,
 #else
 
 #include <errno.h>
+#include <stdarg.h>
 #include <otf2/otf2.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -193,12 +194,19 @@ static long find(const uint64_t *refs, size_t n, uint64_t ref)
 
 static long find_loc(struct o2 *o, uint64_t ref)
 {
-    static size_t last; /* no: keep state in o */
-    (void)last;
     for (size_t i = 0; i < o->nloc; i++)
         if (o->loc[i].ref == ref)
             return (long)i;
     return -1;
+}
+
+/* The library prints its errors to stderr by default; our own message names
+ * what failed, so its detail stays quiet. */
+static OTF2_ErrorCode quiet(void *u, const char *file, uint64_t line, const char *fn,
+                            OTF2_ErrorCode code, const char *fmt, va_list ap)
+{
+    (void)u, (void)file, (void)line, (void)fn, (void)fmt, (void)ap;
+    return code;
 }
 
 static OTF2_CallbackCode on_enter(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
@@ -509,6 +517,7 @@ int import_otf2(const struct fmt_file *files, size_t nfiles,
     }
     o.err = err;
     dir[0] = '\0';
+    OTF2_Error_RegisterCallback(quiet, NULL);
     made = unpack(files, nfiles, dir, sizeof dir, anchor, sizeof anchor, err) == 0;
     if (made && read_trace(&o, anchor) == 0)
         rc = emit(&o, opt, sink);

@@ -565,6 +565,49 @@ static void test_sink_error(void)
               "x.txt: extrap-text holds runs, which this import does not take");
 }
 
+/* A real trace written by Debian's OTF2 library (tests/data/import/otf2/
+ * make_trace.c.txt): two ranks, main > compute, MPI_Barrier, 1000 ticks/s. */
+static void test_otf2(void)
+{
+    static const char *const names[] = {"trace/traces.otf2",  "trace/traces.def",
+                                        "trace/traces/0.def", "trace/traces/0.evt",
+                                        "trace/traces/1.def", "trace/traces/1.evt"};
+    struct fmt_file f[6];
+    char *data[6];
+    struct got g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, NULL, &g};
+    int rc;
+
+    for (size_t i = 0; i < 6; i++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "otf2/%s", names[i]);
+        data[i] = slurp(rel, &f[i].len);
+        f[i].name = names[i];
+        f[i].data = data[i];
+    }
+    CHECK(fmt_detect(f, 6, NULL) == fmt_find("otf2"));
+    rc = fmt_parse("auto", f, 6, NULL, &sink, &e);
+#ifdef PROPHECY_HAVE_OTF2
+    CHECK_INT(rc, 0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0],
+              "traces|traces|unknown|np=2|rt=1.2|in:|m:|k:main=1.2x1{\"mean\": 1.1, "
+              "\"min\": 1};compute=0.75x2{\"mean\": 0.65, \"min\": "
+              "0.55};MPI_Barrier=0.3x1{\"mean\": 0.3, \"min\": 0.3}");
+    /* a trace without its event files is refused */
+    got_free(&g);
+    CHECK_INT(fmt_parse("otf2", f, 2, NULL, &sink, &e), -1);
+    CHECK_STR(e.message, "trace/traces.otf2: the events cannot be read");
+    CHECK_INT(g.n, 0);
+#else
+    CHECK_INT(rc, -1);
+#endif
+    got_free(&g);
+    for (size_t i = 0; i < 6; i++)
+        xfree(data[i]);
+}
+
 int main(void)
 {
     RUN(test_table);
@@ -585,5 +628,6 @@ int main(void)
     RUN(test_gbench);
     RUN(test_rundoc_rows);
     RUN(test_sink_error);
+    RUN(test_otf2);
     return harness_report();
 }
