@@ -187,8 +187,10 @@ int imp_lines_next(struct imp_lines *l, const char *file, const char **line, siz
     return 1;
 }
 
-static int fail_v(struct err *err, const char *field, const char *prefix, const char *fmt,
-                  va_list ap)
+__attribute__((format(printf, 4, 0))) static int fail_v(struct err *err,
+                                                        const char *field,
+                                                        const char *prefix,
+                                                        const char *fmt, va_list ap)
 {
     char msg[ERR_MESSAGE_MAX];
     vsnprintf(msg, sizeof msg, fmt, ap);

@@ -14,6 +14,7 @@
  * Several outputs may follow each other in one file.
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -212,7 +213,7 @@ static int row(struct osu *o, const char *s, size_t n, const struct fmt_options 
             return imp_fail_line(err, o->file, line, "\"%.*s\" is not a number",
                                  (int)(j - i < 40 ? j - i : 40), s + i);
         if (first && o->has_size) {
-            if (v != (double)(long long)v || v > 1e15)
+            if (v > 1e15 || v != floor(v))
                 return imp_fail_line(err, o->file, line,
                                      "the message size must be an integer");
             L = v;
