@@ -81,12 +81,31 @@ static int check_time(double v)
     return isfinite(v) && v >= 0;
 }
 
-static void hash_kv(struct buf *h, const char *tag, const struct rec_kv *kv, size_t n)
+/* Numbers enter the uid hash as their IEEE 754 bytes (little-endian order
+ * fixed here): exact, and far cheaper than formatting them. */
+static void hash_num(struct buf *h, double v)
+{
+    unsigned char b[8];
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    for (int i = 0; i < 8; i++)
+        b[i] = (unsigned char)(u >> (8 * i));
+    buf_append(h, b, sizeof b);
+}
+
+static void hash_str(struct buf *h, const char *s, char sep)
+{
+    if (s)
+        buf_puts(h, s);
+    buf_putc(h, sep);
+}
+
+static void hash_kv(struct buf *h, char tag, const struct rec_kv *kv, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        buf_printf(h, "%s\x1f%s\x1f", tag, kv[i].name);
-        buf_num(h, kv[i].value);
-        buf_putc(h, '\x1e');
+        buf_putc(h, tag);
+        hash_str(h, kv[i].name, '\x1f');
+        hash_num(h, kv[i].value);
     }
 }
 
@@ -120,21 +139,29 @@ int imp_batch_commit(struct imp_batch *b, const char *identity, struct err *err)
                                   identity, r->kernels[i].name);
 
     buf_init(&h, 64u << 20);
-    buf_printf(&h, "%s\x1d%s\x1d%s\x1d%s\x1d%s\x1d%lld\x1d", b->format, identity,
-               r->application, r->executable, r->system, r->nprocs);
-    buf_num(&h, r->runtime);
-    hash_kv(&h, "i", r->inputs, r->ninputs);
-    hash_kv(&h, "m", r->metrics, r->nmetrics);
+    hash_str(&h, b->format, '\x1d');
+    hash_str(&h, identity, '\x1d');
+    hash_str(&h, r->application, '\x1d');
+    hash_str(&h, r->executable, '\x1d');
+    hash_str(&h, r->system, '\x1d');
+    hash_num(&h, (double)r->nprocs);
+    hash_num(&h, r->runtime);
+    hash_kv(&h, 'i', r->inputs, r->ninputs);
+    hash_kv(&h, 'm', r->metrics, r->nmetrics);
     for (size_t i = 0; i < r->nkernels; i++) {
-        buf_printf(&h, "k\x1f%s\x1f%lld\x1f", r->kernels[i].name, r->kernels[i].calls);
-        buf_num(&h, r->kernels[i].time);
-        buf_printf(&h, "\x1f%s\x1e",
-                   r->kernels[i].metrics_json ? r->kernels[i].metrics_json : "");
+        buf_putc(&h, 'k');
+        hash_str(&h, r->kernels[i].name, '\x1f');
+        hash_num(&h, (double)r->kernels[i].calls);
+        hash_num(&h, r->kernels[i].time);
+        hash_str(&h, r->kernels[i].metrics_json, '\x1e');
     }
-    buf_printf(&h, "\x1d%s\x1d%s\x1d%s", r->commit ? r->commit : "",
-               r->branch ? r->branch : "", r->started_at ? r->started_at : "");
-    for (size_t i = 0; i < r->ntags; i++)
-        buf_printf(&h, "\x1dt\x1f%s\x1f%s", r->tags[i].key, r->tags[i].value);
+    hash_str(&h, r->commit, '\x1d');
+    hash_str(&h, r->branch, '\x1d');
+    hash_str(&h, r->started_at, '\x1d');
+    for (size_t i = 0; i < r->ntags; i++) {
+        hash_str(&h, r->tags[i].key, '\x1f');
+        hash_str(&h, r->tags[i].value, '\x1e');
+    }
     if (buf_failed(&h)) {
         buf_free(&h);
         return err_nomem(err);
