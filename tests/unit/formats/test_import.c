@@ -608,6 +608,93 @@ static void test_otf2(void)
         xfree(data[i]);
 }
 
+/* Malformed inputs of the JSON formats: each refused with the field at fault,
+ * and nothing handed to the sink. */
+static void test_malformed_json_formats(void)
+{
+    static const struct {
+        const char *fmt, *text, *message;
+    } cases[] = {
+        {"caliper-json", "[{\"path\": \"main\", \"count\": 3}]",
+         "x.json: no record holds a time column (such as sum#time.duration)"},
+        {"caliper-json",
+         "{\"nodes\": [{\"label\": \"a\", \"parent\": 0}], \"columns\": "
+         "[\"path\", \"time\"], \"data\": []}",
+         "x.json: nodes[0] needs a label and an earlier parent"},
+        {"gbench",
+         "{\"context\": {}, \"benchmarks\": [{\"name\": \"BM_A\", "
+         "\"run_type\": \"iteration\", \"error_occurred\": true, "
+         "\"error_message\": \"boom\"}]}",
+         "x.json: benchmarks[0] (BM_A) reported an error: boom"},
+        {"gbench",
+         "{\"context\": {}, \"benchmarks\": [{\"name\": \"BM_A\", "
+         "\"real_time\": 1, \"time_unit\": \"fortnights\"}]}",
+         "x.json: benchmarks[0] has an unknown time_unit"},
+        {"lnt-json",
+         "{\"format_version\": \"3\", \"machine\": {}, \"run\": {}, "
+         "\"tests\": []}",
+         "x.json: format_version must be \"2\""},
+        {"lnt-json",
+         "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, "
+         "\"run\": {}, \"tests\": [{\"name\": \"t\", \"code_size\": 1}]}",
+         "x.json: tests[0] (t) has neither execution_time nor compile_time"},
+        {"extrap-json",
+         "{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"time\": "
+         "[{\"point\": [1, 2], \"values\": [1]}]}}}",
+         "x.json: measurements.a.time[0].point must hold 1 coordinates"},
+        {"extrap-json",
+         "{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"visits\": "
+         "[{\"point\": [1], \"values\": [1]}]}}}",
+         "x.json: no metric is named time: a run needs kernel times (in seconds)"},
+        {"extrap-json",
+         "{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"time\": "
+         "[{\"point\": [0.5], \"values\": [1]}]}}}",
+         "x.json: parameter p is the process count and must be a positive integer"},
+        {"bmf", "{\"b\": {\"latency\": {\"value\": \"fast\"}}}",
+         "x.json: b.latency.value must be a number"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct got g = {0};
+        struct err e = {0};
+        struct fmt_sink sink = {take_runs, take_benchmarks, &g};
+        struct fmt_file f = {"x.json", cases[i].text, strlen(cases[i].text)};
+        CHECK_INT(fmt_parse(cases[i].fmt, &f, 1, NULL, &sink, &e), -1);
+        CHECK_STR(e.message, cases[i].message);
+        CHECK_INT(e.status, 422);
+        CHECK_INT(g.n, 0);
+    }
+}
+
+/* A tar whose header checksum is wrong, and one with a symbolic link. */
+static void test_tar_malformed(void)
+{
+    char block[1536];
+    struct fmt_file *files;
+    size_t n, len;
+    struct err e = {0};
+    arena *a = arena_new();
+    char *tar = slurp("tau/run.tar", &len);
+    memcpy(block, tar, sizeof block);
+    block[0] ^= 1; /* the name changes, the checksum does not */
+    CHECK_INT(fmt_tar_read(block, sizeof block, a, &files, &n, &e), -1);
+    CHECK_STR(e.message, "tar: member 1 has a bad header checksum (not a tar archive?)");
+    err_clear(&e);
+    memcpy(block, tar, sizeof block);
+    block[156] = '2'; /* a symbolic link: fix the checksum */
+    {
+        unsigned sum = 0;
+        memset(block + 148, ' ', 8);
+        for (int i = 0; i < 512; i++)
+            sum += (unsigned char)block[i];
+        snprintf(block + 148, 8, "%06o", sum);
+    }
+    CHECK_INT(fmt_tar_read(block, sizeof block, a, &files, &n, &e), -1);
+    CHECK_STR(e.message,
+              "tar: member profile.0.0.0 is not a regular file or directory (type 2)");
+    xfree(tar);
+    arena_free(a);
+}
+
 int main(void)
 {
     RUN(test_table);
@@ -629,5 +716,7 @@ int main(void)
     RUN(test_rundoc_rows);
     RUN(test_sink_error);
     RUN(test_otf2);
+    RUN(test_malformed_json_formats);
+    RUN(test_tar_malformed);
     return harness_report();
 }
