@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/buf.h"
 #include "formats/import.h"
 #include "formats/limits.h"
 
@@ -99,6 +98,17 @@ int fmt_parse(const char *name, const struct fmt_file *files, size_t nfiles,
         if (files[i].len > LIMIT_IMPORT_FILE)
             return imp_fail_field(err, files[i].name, "file", "larger than %llu bytes",
                                   (unsigned long long)LIMIT_IMPORT_FILE);
+    if ((name == NULL || strcmp(name, "auto") == 0) && nfiles > 1) {
+        /* a directory format takes the set; otherwise each file is itself */
+        for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+            if (table[i].directory && table[i].sniff(files, nfiles))
+                return table[i].parse(files, nfiles, opt, sink, err);
+        for (size_t i = 0; i < nfiles; i++)
+            if ((f = fmt_detect(&files[i], 1, err)) == NULL ||
+                f->parse(&files[i], 1, opt, sink, err) != 0)
+                return -1;
+        return 0;
+    }
     if (name == NULL || strcmp(name, "auto") == 0)
         f = fmt_detect(files, nfiles, err);
     else if ((f = fmt_find(name)) == NULL) {

@@ -95,8 +95,11 @@ const struct fmt_format *fmt_detect(const struct fmt_file *files, size_t nfiles,
                                     struct err *err);
 
 /* Parses files with format `name` ("auto" or NULL: detect). Checks the number
- * and size of the files (LIMIT_IMPORT_FILES, LIMIT_IMPORT_FILE) first, and a
- * single-file format is given each file in turn. Returns 0 or -1 with err. */
+ * and size of the files (LIMIT_IMPORT_FILES, LIMIT_IMPORT_FILE) first. A
+ * single-file format is given each file in turn; with "auto" and several
+ * files, a directory format that recognises the set takes it, else each file
+ * is detected on its own. Stops at the first failure (the caller discards
+ * what the sink received). Returns 0 or -1 with err. */
 int fmt_parse(const char *name, const struct fmt_file *files, size_t nfiles,
               const struct fmt_options *opt, const struct fmt_sink *sink,
               struct err *err);

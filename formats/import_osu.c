@@ -114,7 +114,7 @@ static int header(struct osu *o, const char *s, size_t n, size_t line, struct er
     o->ncol = 0;
     o->has_size = 0;
     while (i < n) {
-        size_t k, best = 0;
+        size_t k;
         while (i < n && s[i] == ' ')
             i++;
         if (i >= n)
@@ -131,8 +131,6 @@ static int header(struct osu *o, const char *s, size_t n, size_t line, struct er
         }
         if (k == sizeof labels / sizeof labels[0]) {
             /* an unknown column still takes a place in each row */
-            best = COL_SKIP;
-            (void)best;
             if (o->ncol >= 8)
                 return imp_fail_line(err, o->file, line, "too many columns");
             o->col[o->ncol++] = (struct col){COL_SKIP, NULL};

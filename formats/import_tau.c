@@ -159,7 +159,7 @@ static int fn_line(struct tau *t, const char *file, size_t lineno, const char *s
         return imp_fail_line(err, file, lineno,
                              "a function name must be in double quotes");
     if ((f = fn_get(t, file, s + 1, (size_t)(end - s - 2), err)) == NULL)
-        return imp_at_line(err, err, file, lineno);
+        return -1;
     num[2] *= 1e-6;
     num[3] *= 1e-6;
     if (f->n == 0 || num[3] > f->max)

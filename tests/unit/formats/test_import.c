@@ -695,6 +695,23 @@ static void test_tar_malformed(void)
     arena_free(a);
 }
 
+/* "auto" over several files of different single-file formats. */
+static void test_auto_several(void)
+{
+    size_t l1, l2;
+    char *a = slurp("extrap-text/one.txt", &l1), *b = slurp("csv/runs.csv", &l2);
+    struct fmt_file f[2] = {{"one.txt", a, l1}, {"runs.csv", b, l2}};
+    struct got g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, NULL, &g};
+    CHECK_INT(fmt_parse("auto", f, 2, NULL, &sink, &e), 0);
+    CHECK_INT(g.n, 4);
+    CHECK_STR(g.line[3], "app|app.x|sys|np=4|rt=1.5|in:N=100|m:|k:");
+    got_free(&g);
+    xfree(a);
+    xfree(b);
+}
+
 int main(void)
 {
     RUN(test_table);
@@ -718,5 +735,6 @@ int main(void)
     RUN(test_otf2);
     RUN(test_malformed_json_formats);
     RUN(test_tar_malformed);
+    RUN(test_auto_several);
     return harness_report();
 }
