@@ -13,7 +13,8 @@
  * sum#sum#time.duration, time.duration, avg#inclusive#sum#time.duration,
  * avg#sum#time.duration (seconds, as Caliper reports time.duration; a column
  * ending in ".ns" is converted from nanoseconds); every other numeric column
- * is a kernel metric. A path met in several records (per-rank records) keeps
+ * is a kernel metric (but mpi.rank, mpi.world.size and thread.id, which say
+ * where a record was measured). A path met in several records (per-rank records) keeps
  * the largest time. The run time is the sum of the top-level regions' times
  * when the time is inclusive, else the sum of all. nprocs is mpi.world.size
  * when the file's globals hold it, else 1.
@@ -135,6 +136,13 @@ static void globals(struct cal *c, json_t *g)
     }
 }
 
+/* Attributes that say where a record was measured, not what: not metrics. */
+static int identity(const char *key)
+{
+    return strcmp(key, "mpi.rank") == 0 || strcmp(key, "mpi.world.size") == 0 ||
+           strcmp(key, "thread.id") == 0;
+}
+
 static const char *record_path(json_t *r, size_t *len)
 {
     static const char *const keys[] = {"path", "region", "function", NULL};
@@ -181,7 +189,8 @@ static int records(struct cal *c, json_t *list, struct err *err)
             return -1;
         json_object_foreach(r, key, v)
         {
-            if (json_is_number(v) && set_value(c, k, key, json_number_value(v), err) != 0)
+            if (json_is_number(v) && !identity(key) &&
+                set_value(c, k, key, json_number_value(v), err) != 0)
                 return -1;
         }
     }
@@ -340,8 +349,10 @@ int sniff_caliper_json(const struct fmt_file *files, size_t nfiles)
     if (nfiles != 1)
         return 0;
     if (imp_starts_with(&files[0], "{"))
-        return imp_contains(&files[0], "\"nodes\"") &&
-               imp_contains(&files[0], "\"columns\"");
+        return (imp_contains(&files[0], "\"nodes\"") &&
+                imp_contains(&files[0], "\"columns\"")) ||
+               (imp_contains(&files[0], "\"records\"") &&
+                imp_contains(&files[0], "time.duration"));
     return imp_starts_with(&files[0], "[") &&
            (imp_contains(&files[0], "time.duration") ||
             imp_contains(&files[0], "time.inclusive.duration"));

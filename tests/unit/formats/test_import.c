@@ -358,6 +358,11 @@ static void test_caliper(void)
     CHECK_STR(g.line[0], "split|split|unknown|np=16|rt=3|in:|m:|k:main=3{\"time\": "
                          "0.5};main/solve=2{\"time\": 2};main/io=0.5{\"time\": 0.5}");
     got_free(&g);
+    /* json(object): globals give nprocs; per-rank records keep the largest */
+    CHECK_INT(import("auto", "caliper-json/object.json", NULL, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0], "object|object|unknown|np=2|rt=2.5|in:|m:|k:main=2.5");
+    got_free(&g);
     CHECK_INT(import("caliper-json", "caliper-json/truncated.json", NULL, &g, &e), -1);
     CHECK_INT(strncmp(e.message, "truncated.json:3: column ", 25), 0);
     CHECK_INT(g.n, 0);
