@@ -493,3 +493,31 @@ const char *imp_json_name(arena *a, json_t *obj, const char *key)
         return NULL;
     return imp_name(a, json_string_value(v), json_string_length(v), NULL, key, NULL);
 }
+
+void imp_json_tags(arena *a, json_t *obj, const char *const *skip, struct rec_tag **tags,
+                   size_t *n)
+{
+    const char *key;
+    json_t *v;
+
+    *tags = NULL;
+    *n = 0;
+    if (!json_is_object(obj) ||
+        (*tags = arena_alloc(a, LIMIT_TAGS * sizeof **tags)) == NULL)
+        return;
+    json_object_foreach(obj, key, v)
+    {
+        int skipped = 0;
+        const char *k, *val;
+        if (*n >= LIMIT_TAGS || !json_is_string(v))
+            continue;
+        for (size_t i = 0; skip[i]; i++)
+            skipped |= strcmp(key, skip[i]) == 0;
+        if (skipped)
+            continue;
+        k = imp_name(a, key, strlen(key), NULL, "tag", NULL);
+        val = imp_name(a, json_string_value(v), json_string_length(v), NULL, "tag", NULL);
+        if (k && val)
+            (*tags)[(*n)++] = (struct rec_tag){k, val};
+    }
+}

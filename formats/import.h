@@ -110,6 +110,12 @@ const char *imp_timestamp(arena *a, const char *s);
  * returns NULL when absent or not a string (no error). */
 const char *imp_json_name(arena *a, json_t *obj, const char *key);
 
+/* Collects the string fields of a JSON object as provenance tags (key =
+ * value), skipping the keys in skip[] (NULL-terminated), values longer than
+ * LIMIT_NAME and anything beyond LIMIT_TAGS. Sets *tags (arena) and *n. */
+void imp_json_tags(arena *a, json_t *obj, const char *const *skip, struct rec_tag **tags,
+                   size_t *n);
+
 /* Returns the name a parameter becomes: 1 when it is the process count (p,
  * np, nprocs, procs, ranks, processes; any case), else 0 (an input). */
 int imp_is_nprocs(const char *param);

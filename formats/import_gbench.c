@@ -11,7 +11,8 @@
  * left out: they follow from the repetitions. A benchmark that reported an
  * error is refused. context.host_name is the system, context.executable's base
  * name the application, context.date the start time, and context.commit /
- * context.branch (set with --benchmark_context=commit=...) the provenance.
+ * context.branch (set with --benchmark_context=commit=...) the provenance,
+ * and the context's other string fields (library_build_type, ...) its tags.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -147,6 +148,11 @@ static int one(struct imp_batch *b, json_t *bm, size_t idx, const char *app,
     r->started_at = imp_timestamp(b->a, json_string_value(json_object_get(ctx, "date")));
     r->commit = imp_json_name(b->a, ctx, "commit");
     r->branch = imp_json_name(b->a, ctx, "branch");
+    {
+        static const char *const skip[] = {"date",   "host_name", "executable",
+                                           "commit", "branch",    NULL};
+        imp_json_tags(b->a, ctx, skip, &r->tags, &r->ntags);
+    }
     snprintf(id, sizeof id, "benchmarks[%zu]", idx);
     return imp_batch_commit(b, id, err);
 }

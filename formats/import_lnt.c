@@ -8,7 +8,8 @@
  * mem_bytes, score, ...) is a run metric, taken from the same sample index
  * when it is a list. machine.name is the system; run.llvm_project_revision
  * (or run.revision, run.git_sha) is the commit, run.branch the branch and
- * run.start_time the start time. Format version 1 ("Machine", "Run",
+ * run.start_time the start time; the run's other string fields (tag, ...)
+ * are provenance tags. Format version 1 ("Machine", "Run",
  * "Tests") is refused with a hint.
  */
 #include <jansson.h>
@@ -35,6 +36,8 @@ static int sample(json_t *v, size_t i, double *out)
 
 struct lnt_ctx {
     const char *app, *system, *commit, *branch, *started;
+    struct rec_tag *tags;
+    size_t ntags;
 };
 
 static int one_test(struct imp_batch *b, json_t *t, size_t ti, const struct lnt_ctx *c,
@@ -75,6 +78,8 @@ static int one_test(struct imp_batch *b, json_t *t, size_t ti, const struct lnt_
         r->commit = c->commit;
         r->branch = c->branch;
         r->started_at = c->started;
+        r->tags = c->tags;
+        r->ntags = c->ntags;
         r->metrics = arena_alloc(b->a, (LIMIT_METRICS + 1) * sizeof *r->metrics);
         if (r->executable == NULL)
             return -1;
@@ -164,6 +169,13 @@ int import_lnt_json(const struct fmt_file *files, size_t nfiles,
     c.branch = imp_json_name(names, run, "branch");
     c.started =
         imp_timestamp(names, json_string_value(json_object_get(run, "start_time")));
+    {
+        static const char *const skip[] = {
+            "start_time", "end_time", "llvm_project_revision",
+            "revision",   "git_sha",  "commit",
+            "branch",     NULL};
+        imp_json_tags(names, run, skip, &c.tags, &c.ntags);
+    }
     if (json_array_size(tests) == 0) {
         imp_fail_field(err, files[0].name, "tests", "the report holds no tests");
         goto out;

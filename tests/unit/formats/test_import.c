@@ -58,6 +58,8 @@ static int take_runs(void *ctx, const struct run_record *r, size_t n, struct err
         if (r[i].commit || r[i].started_at)
             buf_printf(&b, "|c=%s|t=%s", r[i].commit ? r[i].commit : "",
                        r[i].started_at ? r[i].started_at : "");
+        for (size_t t = 0; t < r[i].ntags; t++)
+            buf_printf(&b, "|%s=%s", r[i].tags[t].key, r[i].tags[t].value);
         g->line[g->n] = xstrdup(buf_str(&b));
         g->uid[g->n++] = xstrdup(r[i].uid ? r[i].uid : "(none)");
         buf_free(&b);
@@ -480,14 +482,14 @@ static void test_lnt(void)
     CHECK_STR(g.line[0],
               "report|SingleSource/Benchmarks/Misc/himenobmtxpa|buildbot-x86|np=1|"
               "rt=0.5|in:|m:compile_time=1.25,code_size=4096|k:|c=a1b2c3d|t=2026-11-"
-              "20T10:00:00");
+              "20T10:00:00|tag=nts");
     CHECK_STR(g.line[1],
               "report|SingleSource/Benchmarks/Misc/himenobmtxpa|buildbot-x86|np=1|"
               "rt=0.52|in:|m:compile_time=1.25,code_size=4096|k:|c="
-              "a1b2c3d|t=2026-11-20T10:00:00");
+              "a1b2c3d|t=2026-11-20T10:00:00|tag=nts");
     CHECK_STR(g.line[2],
               "report|SingleSource/Benchmarks/Misc/oourafft|buildbot-x86|np=1|rt=0.75|"
-              "in:|m:|k:|c=a1b2c3d|t=2026-11-20T10:00:00");
+              "in:|m:|k:|c=a1b2c3d|t=2026-11-20T10:00:00|tag=nts");
     got_free(&g);
     CHECK_INT(import("lnt-json", "lnt-json/v1.json", NULL, &g, &e), -1);
     CHECK_STR(e.message,
@@ -523,11 +525,12 @@ static void test_gbench(void)
     CHECK_STR(g.line[0],
               "bench_set|BM_SetInsert|bench-host|np=1|rt=2.5e-06|in:arg1=1024,arg2=8,"
               "threads=1|m:iterations=1000,cpu_time=2.4000000000000003e-06,items_per_"
-              "second=400000|k:|c=deadbeef|t=2026-11-21T09:15:00+01:00");
+              "second=400000|k:|c=deadbeef|t=2026-11-21T09:15:00+01:00|library_build_"
+              "type=release");
     CHECK_STR(g.line[2],
               "bench_set|BM_Copy|bench-host|np=1|rt=0.0015|in:size=64,threads=4|m:"
               "iterations=50,cpu_time=0.00125,bytes_per_second=1000000000|k:|c="
-              "deadbeef|t=2026-11-21T09:15:00+01:00");
+              "deadbeef|t=2026-11-21T09:15:00+01:00|library_build_type=release");
     got_free(&g);
 }
 
