@@ -6,8 +6,8 @@
  */
 #include "db/catalog.h"
 #include "server/routes.h"
-#include "server/rundoc.h"
-#include "server/validate.h"
+#include "formats/rundoc.h"
+#include "formats/validate.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -254,7 +254,7 @@ int api_benchmarks_list(struct req *r)
 
 struct param_write {
     const char *system;
-    struct db_param *p;
+    struct param_record *p;
     size_t n;
     const char *delete_name;
 };
@@ -371,7 +371,7 @@ int api_templates_post(struct req *r)
 /* ---- couplings -------------------------------------------------------------------- */
 
 struct coupling_write {
-    struct db_coupling *c;
+    struct coupling_record *c;
     size_t n;
     long long *ids;
 };

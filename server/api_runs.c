@@ -7,9 +7,9 @@
 #include "common/xalloc.h"
 #include "db/catalog.h"
 #include "db/runs.h"
-#include "server/export.h"
+#include "core/export.h"
 #include "server/routes.h"
-#include "server/rundoc.h"
+#include "formats/rundoc.h"
 
 #include <errno.h>
 #include <microhttpd.h>
@@ -130,7 +130,8 @@ int api_runs_list(struct req *r)
         return http_error(r, &e);
     arr = json_array();
     for (i = 0; i < n; i++)
-        json_array_append_new(arr, rundoc_to_json(&rows[i]));
+        json_array_append_new(
+            arr, rundoc_to_json(rows[i].id, &rows[i].run, rows[i].created_at));
     out = json_pack("{s:o}", "runs", arr);
     /* The cursor is the last id: stable under concurrent inserts, since new
      * runs always get larger ids. */
@@ -165,7 +166,7 @@ int api_run_get(struct req *r)
         err_set(&e, 404, "not_found", NULL, "no run with id %lld", id);
         return http_error(r, &e);
     }
-    return http_json(r, 200, rundoc_to_json(&row));
+    return http_json(r, 200, rundoc_to_json(row.id, &row.run, row.created_at));
 }
 
 /* ---- export: streamed in pages so memory stays flat ------------------------ */
@@ -192,7 +193,7 @@ static ssize_t export_read(void *cls, uint64_t pos, char *dst, size_t max)
         /* One pooled connection per page, returned between pages, so a slow
          * client never holds a reader. */
         d = db_pool_get(st->app->pool);
-        st->more = export_page(st->x, d, &st->out);
+        st->more = export_page(st->x, d, &st->out, NULL);
         db_pool_put(st->app->pool, d);
         if (st->more < 0)
             return MHD_CONTENT_READER_END_WITH_ERROR;

@@ -44,12 +44,12 @@ static int add_run(db *d, const char *app, const char *exe, const char *sys, lon
 
 static int matmul(db *d, unsigned *seed, struct err *err)
 {
-    static const struct db_param sp2[] = {
+    static const struct param_record sp2[] = {
         {"ADDM", "", "4.83e-8", "example"},
         {"MPISR", "L", "0.001*(15.94+0.0608*L)", "example"},
         {"MPIBC", "L", "log2(P)*0.001*(15.94+0.0608*L)", "example"},
     };
-    static const struct db_param sgi[] = {
+    static const struct param_record sgi[] = {
         {"ADDM", "", "2.1e-8", "example"},
         {"MPISR", "L", "0.001*(11.2+0.0125*L)", "example"},
         {"MPIBC", "L", "log2(P)*0.001*(11.2+0.0125*L)", "example"},
@@ -202,7 +202,7 @@ static int bt(db *d, unsigned *seed, struct err *err)
             double ta = k[i + 1].a / P + k[i + 1].b, tb = k[j + 1].a / P + k[j + 1].b;
             double c = 0.5 * (coupling[i] + coupling[j]);
             char kernels[128], alone[128];
-            struct db_coupling cp;
+            struct coupling_record cp;
             long long id;
             snprintf(kernels, sizeof kernels, "[\"%s\",\"%s\"]", loop[i], loop[j]);
             snprintf(alone, sizeof alone, "[%.6g,%.6g]", ta, tb);

@@ -16,9 +16,9 @@
 #include "db/runs.h"
 #include "db/writer.h"
 #include "server/demo.h"
-#include "server/export.h"
+#include "core/export.h"
 #include "server/http.h"
-#include "server/rundoc.h"
+#include "formats/rundoc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -396,6 +396,7 @@ out:
 
 static int cmd_export(struct opts *o)
 {
+    struct err e = {0};
     struct exporter *x;
     struct buf out;
     db *d = NULL;
@@ -411,7 +412,7 @@ static int cmd_export(struct opts *o)
     buf_init(&out, 64u << 20);
     while (x != NULL && more > 0) {
         buf_reset(&out);
-        more = export_page(x, d, &out);
+        more = export_page(x, d, &out, &e);
         if (more >= 0)
             fwrite(out.data ? out.data : "", 1, out.len, stdout);
     }
@@ -419,7 +420,8 @@ static int cmd_export(struct opts *o)
     export_free(x);
     db_close(d);
     if (x == NULL || more < 0 || fflush(stdout) != 0) {
-        fprintf(stderr, "prophecyd: export failed\n");
+        fprintf(stderr, "prophecyd: export failed%s%s\n", e.message[0] ? ": " : "",
+                e.message);
         return 1;
     }
     return 0;

@@ -15,7 +15,7 @@
 #include "server/form.h"
 #include "server/page.h"
 #include "server/routes.h"
-#include "server/rundoc.h"
+#include "formats/rundoc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -312,7 +312,7 @@ static int parse_lines(const char *text, const char *box, json_t *out, struct er
     while (*p) {
         size_t len = strcspn(p, "\n");
         const char *s = p, *e = p + len, *eq;
-        char name[RUNDOC_MAX_NAME + 1], num[64], *end;
+        char name[LIMIT_NAME + 1], num[64], *end;
         double v;
         size_t nlen;
         line++;
@@ -331,9 +331,9 @@ static int parse_lines(const char *text, const char *box, json_t *out, struct er
         nlen = (size_t)(eq - s);
         while (nlen > 0 && (s[nlen - 1] == ' ' || s[nlen - 1] == '\t'))
             nlen--;
-        if (nlen == 0 || nlen > RUNDOC_MAX_NAME)
+        if (nlen == 0 || nlen > LIMIT_NAME)
             return err_invalid(err, box, "%s, line %d: the name must be 1 to %d bytes",
-                               box, line, RUNDOC_MAX_NAME);
+                               box, line, LIMIT_NAME);
         memcpy(name, s, nlen);
         name[nlen] = '\0';
         eq++;

@@ -399,7 +399,7 @@ json_t *db_benchmarks_list(db *d, const char *system, const char *name, struct e
         err, "tt", system, name);
 }
 
-int db_params_set(db *d, const char *system, const struct db_param *p, size_t n,
+int db_params_set(db *d, const char *system, const struct param_record *p, size_t n,
                   struct err *err)
 {
     long long sid = db_system_id(d, system, 1, err);
@@ -486,7 +486,7 @@ json_t *db_template_get(db *d, const char *name, struct err *err)
 
 /* ---- couplings ------------------------------------------------------------ */
 
-int db_couplings_add(db *d, const struct db_coupling *c, size_t n, long long *ids,
+int db_couplings_add(db *d, const struct coupling_record *c, size_t n, long long *ids,
                      struct err *err)
 {
     size_t i;

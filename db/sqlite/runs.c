@@ -325,7 +325,8 @@ static int read_kvs(db *d, const char *sql, long long id, arena *a, struct rec_k
     return 0;
 }
 
-static int read_kernels(db *d, long long id, arena *a, struct run_record *r, struct err *err)
+static int read_kernels(db *d, long long id, arena *a, struct run_record *r,
+                        struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d, SQL_KERNELS, err);
     size_t cap = 0;
@@ -434,6 +435,54 @@ int db_run_get(db *d, long long id, arena *a, struct db_run_row *row, struct err
     if (!found)
         return 0;
     return read_children(d, a, row, err) != 0 ? -1 : 1;
+}
+
+static int read_names(db *d, const char *sql, arena *a, const char ***out, size_t *n,
+                      struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, sql, err);
+    const char **names = NULL;
+    size_t cap = 0;
+    int rc;
+
+    *out = NULL;
+    *n = 0;
+    if (st == NULL)
+        return -1;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n == cap) {
+            const char **nn;
+            cap = cap ? cap * 2 : 16;
+            nn = arena_alloc(a, cap * sizeof *nn);
+            if (nn == NULL) {
+                sqlite3_reset(st);
+                return err_nomem(err);
+            }
+            if (*n)
+                memcpy(nn, names, *n * sizeof *nn);
+            names = nn;
+        }
+        names[(*n)++] = col_text(a, st, 0);
+    }
+    if (rc != SQLITE_DONE) {
+        db_fail(d, err);
+        sqlite3_reset(st);
+        return -1;
+    }
+    sqlite3_reset(st);
+    *out = names;
+    return 0;
+}
+
+int db_runs_names(db *d, arena *a, const char ***inputs, size_t *ninputs,
+                  const char ***metrics, size_t *nmetrics, struct err *err)
+{
+    if (read_names(d, "SELECT DISTINCT name FROM run_inputs ORDER BY name", a, inputs,
+                   ninputs, err) != 0 ||
+        read_names(d, "SELECT DISTINCT name FROM run_metrics ORDER BY name", a, metrics,
+                   nmetrics, err) != 0)
+        return -1;
+    return 0;
 }
 
 json_t *db_runs_overlay(db *d, const char *application, const char *system,

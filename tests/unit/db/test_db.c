@@ -22,7 +22,8 @@ static const char *path(const char *name)
     return p;
 }
 
-static struct run_record make_run(const char *uid, const char *app, long long np, double rt)
+static struct run_record make_run(const char *uid, const char *app, long long np,
+                                  double rt)
 {
     static struct rec_kv in[1] = {{"N", 1000}};
     static struct rec_kernel k[2] = {{"a", 1.0, 1, NULL}, {"b", 2.0, 3, "{\"x\":1}"}};
@@ -107,7 +108,8 @@ static void test_runs_insert_list_idempotent(void)
 static void test_catalog_and_tokens(void)
 {
     struct err e = {0};
-    struct db_param p[2] = {{"ADDM", "", "4.83e-8", "t"}, {"MPISR", "L", "a+b*L", "t"}};
+    struct param_record p[2] = {{"ADDM", "", "4.83e-8", "t"},
+                                {"MPISR", "L", "a+b*L", "t"}};
     uint8_t h1[32], h2[32];
     json_t *v;
     char *name;

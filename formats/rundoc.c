@@ -3,7 +3,7 @@
  * Unknown fields are rejected rather than ignored: a typo such as "runtme"
  * would otherwise store a run without the value the user meant to send.
  */
-#include "server/rundoc.h"
+#include "formats/rundoc.h"
 #include "common/utf8.h"
 
 #include <math.h>
@@ -16,9 +16,8 @@ int rundoc_check_name(const char *s, size_t len, const char *field, struct err *
     size_t i;
     if (len == 0)
         return err_invalid(err, field, "%s must not be empty", field);
-    if (len > RUNDOC_MAX_NAME)
-        return err_invalid(err, field, "%s is longer than %d bytes", field,
-                           RUNDOC_MAX_NAME);
+    if (len > LIMIT_NAME)
+        return err_invalid(err, field, "%s is longer than %d bytes", field, LIMIT_NAME);
     if (!utf8_valid(s, len))
         return err_invalid(err, field, "%s is not valid UTF-8", field);
     for (i = 0; i < len; i++)
@@ -102,9 +101,9 @@ static int get_kernels(json_t *arr, arena *a, struct run_record *r, struct err *
         return 0;
     if (!json_is_array(arr))
         return err_invalid(err, "kernels", "kernels must be an array");
-    if (json_array_size(arr) > RUNDOC_MAX_KERNELS)
+    if (json_array_size(arr) > LIMIT_KERNELS)
         return err_invalid(err, "kernels", "more than %d kernels in one run",
-                           RUNDOC_MAX_KERNELS);
+                           LIMIT_KERNELS);
     r->kernels = arena_alloc(a, (json_array_size(arr) + 1) * sizeof *r->kernels);
     if (r->kernels == NULL)
         return err_nomem(err);
@@ -147,7 +146,7 @@ static int get_kernels(json_t *arr, arena *a, struct run_record *r, struct err *
             struct rec_kv *kv;
             size_t nkv;
             char *txt;
-            if (get_kvs(v, "metrics", RUNDOC_MAX_METRICS, a, &kv, &nkv, err) != 0) {
+            if (get_kvs(v, "metrics", LIMIT_METRICS, a, &kv, &nkv, err) != 0) {
                 err_prefix_field(err, field);
                 return -1;
             }
@@ -224,10 +223,10 @@ int rundoc_parse(json_t *doc, arena *a, struct run_record *r, struct err *err)
         return err_invalid(err, "runtime", "runtime is required");
     if (get_number(v, "runtime", 1, &r->runtime, err) != 0)
         return -1;
-    if (get_kvs(json_object_get(doc, "inputs"), "inputs", RUNDOC_MAX_INPUTS, a,
-                &r->inputs, &r->ninputs, err) != 0 ||
-        get_kvs(json_object_get(doc, "metrics"), "metrics", RUNDOC_MAX_METRICS, a,
-                &r->metrics, &r->nmetrics, err) != 0 ||
+    if (get_kvs(json_object_get(doc, "inputs"), "inputs", LIMIT_INPUTS, a, &r->inputs,
+                &r->ninputs, err) != 0 ||
+        get_kvs(json_object_get(doc, "metrics"), "metrics", LIMIT_METRICS, a, &r->metrics,
+                &r->nmetrics, err) != 0 ||
         get_kernels(json_object_get(doc, "kernels"), a, r, err) != 0)
         return -1;
     v = json_object_get(doc, "started_at");
@@ -268,9 +267,8 @@ int rundoc_parse_body(json_t *body, arena *a, struct run_record **runs, size_t *
         return err_invalid(err, "runs", "runs must be an array");
     if (json_array_size(arr) == 0)
         return err_invalid(err, "runs", "runs must not be empty");
-    if (json_array_size(arr) > RUNDOC_MAX_BATCH)
-        return err_invalid(err, "runs", "more than %d runs in one batch",
-                           RUNDOC_MAX_BATCH);
+    if (json_array_size(arr) > LIMIT_BATCH)
+        return err_invalid(err, "runs", "more than %d runs in one batch", LIMIT_BATCH);
     *runs = arena_alloc(a, json_array_size(arr) * sizeof **runs);
     if (*runs == NULL)
         return err_nomem(err);
@@ -286,9 +284,8 @@ int rundoc_parse_body(json_t *body, arena *a, struct run_record **runs, size_t *
     return 0;
 }
 
-json_t *rundoc_to_json(const struct db_run_row *row)
+json_t *rundoc_to_json(long long id, const struct run_record *r, const char *created_at)
 {
-    const struct run_record *r = &row->run;
     json_t *o = json_object(), *inputs = json_object(), *metrics = json_object(),
            *kernels = json_array();
     size_t i;
@@ -308,7 +305,7 @@ json_t *rundoc_to_json(const struct db_run_row *row)
         }
         json_array_append_new(kernels, k);
     }
-    json_object_set_new(o, "id", json_integer(row->id));
+    json_object_set_new(o, "id", json_integer(id));
     json_object_set_new(o, "uid", r->uid ? json_string(r->uid) : json_null());
     json_object_set_new(o, "application", json_string(r->application));
     json_object_set_new(o, "executable", json_string(r->executable));
@@ -321,14 +318,13 @@ json_t *rundoc_to_json(const struct db_run_row *row)
     json_object_set_new(o, "started_at",
                         r->started_at ? json_string(r->started_at) : json_null());
     json_object_set_new(o, "submitter", json_string(r->submitter ? r->submitter : ""));
-    json_object_set_new(o, "created_at",
-                        json_string(row->created_at ? row->created_at : ""));
+    json_object_set_new(o, "created_at", json_string(created_at ? created_at : ""));
     return o;
 }
 
-json_t *rundoc_export_json(const struct db_run_row *row)
+json_t *rundoc_export_json(const struct run_record *run)
 {
-    json_t *o = rundoc_to_json(row);
+    json_t *o = rundoc_to_json(0, run, NULL);
     json_t *uid = json_object_get(o, "uid");
     if (json_is_string(uid))
         json_object_set(o, "id", uid);

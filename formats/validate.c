@@ -1,7 +1,7 @@
 /* validate: catalog write bodies; see validate.h. */
-#include "server/validate.h"
+#include "formats/validate.h"
 #include "models/expr.h"
-#include "server/rundoc.h"
+#include "formats/rundoc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -165,7 +165,7 @@ static json_t *items(json_t *body, const char *key, size_t max, struct err *err)
 int validate_benchmarks(json_t *body, arena *a, struct bench_record **out, size_t *n,
                         struct err *err)
 {
-    json_t *arr = items(body, "benchmarks", VALIDATE_MAX_BENCHMARKS, err), *b;
+    json_t *arr = items(body, "benchmarks", LIMIT_BENCHMARKS, err), *b;
     size_t i;
     char field[64];
 
@@ -240,7 +240,7 @@ int validate_benchmarks(json_t *body, arena *a, struct bench_record **out, size_
     return 0;
 }
 
-int validate_parameters(json_t *body, arena *a, struct db_param **out, size_t *n,
+int validate_parameters(json_t *body, arena *a, struct param_record **out, size_t *n,
                         struct err *err)
 {
     json_t *params, *src, *v;
@@ -261,9 +261,8 @@ int validate_parameters(json_t *body, arena *a, struct db_param **out, size_t *n
         return err_invalid(err, "parameters",
                            "parameters must be an object such as {\"MPISR(L)\": "
                            "\"0.001*(15.94+0.0608*L)\", \"ADDM\": \"4.83e-8\"}");
-    if (json_object_size(params) > VALIDATE_MAX_PARAMS)
-        return err_invalid(err, "parameters", "more than %d parameters",
-                           VALIDATE_MAX_PARAMS);
+    if (json_object_size(params) > LIMIT_PARAMS)
+        return err_invalid(err, "parameters", "more than %d parameters", LIMIT_PARAMS);
     if (src != NULL && (!json_is_string(src) || json_string_length(src) > 256))
         return err_invalid(err, "source", "source must be a string of at most 256 bytes");
     *n = json_object_size(params);
@@ -272,7 +271,7 @@ int validate_parameters(json_t *body, arena *a, struct db_param **out, size_t *n
         return err_nomem(err);
     json_object_foreach(params, key, v)
     {
-        struct db_param *p = &(*out)[i++];
+        struct param_record *p = &(*out)[i++];
         snprintf(field, sizeof field, "parameters.%s", key);
         if (validate_signature(arena_strdup(a, key), a, &p->name, &p->args, field, err) !=
             0)
@@ -284,12 +283,12 @@ int validate_parameters(json_t *body, arena *a, struct db_param **out, size_t *n
             p->expression =
                 arena_strdup(a, fmt_double(num, sizeof num, json_number_value(v)));
         } else if (json_is_string(v) && json_string_length(v) > 0 &&
-                   json_string_length(v) <= VALIDATE_MAX_EXPR) {
+                   json_string_length(v) <= LIMIT_EXPR) {
             p->expression = arena_strdup(a, json_string_value(v));
         } else {
             return err_invalid(err, field,
                                "%s must be an expression string of 1 to %d bytes", field,
-                               VALIDATE_MAX_EXPR);
+                               LIMIT_EXPR);
         }
         if (validate_expression(p->expression, p->args, field, err) != 0)
             return -1;
@@ -322,13 +321,13 @@ int validate_template(json_t *body, arena *a, const char **name, const char **ap
         rundoc_check_name(*application, strlen(*application), "application", err) != 0 ||
         (**kernel && rundoc_check_name(*kernel, strlen(*kernel), "kernel", err) != 0))
         return -1;
-    if (**expression == '\0' || strlen(*expression) > VALIDATE_MAX_EXPR)
+    if (**expression == '\0' || strlen(*expression) > LIMIT_EXPR)
         return err_invalid(err, "expression", "expression must be 1 to %d bytes",
-                           VALIDATE_MAX_EXPR);
+                           LIMIT_EXPR);
     return validate_expression(*expression, NULL, "expression", err);
 }
 
-int validate_couplings(json_t *body, arena *a, struct db_coupling **out, size_t *n,
+int validate_couplings(json_t *body, arena *a, struct coupling_record **out, size_t *n,
                        struct err *err)
 {
     json_t *arr = items(body, "couplings", 10000, err), *c;
@@ -345,7 +344,7 @@ int validate_couplings(json_t *body, arena *a, struct db_coupling **out, size_t 
     }
     json_array_foreach(arr, i, c)
     {
-        struct db_coupling *x = &(*out)[i];
+        struct coupling_record *x = &(*out)[i];
         json_t *k = json_object_get(c, "kernels"), *al = json_object_get(c, "alone");
         json_t *inputs = json_object_get(c, "inputs"), *np = json_object_get(c, "nprocs"),
                *v;
@@ -389,9 +388,9 @@ int validate_couplings(json_t *body, arena *a, struct db_coupling **out, size_t 
         if (inputs != NULL && !json_is_object(inputs))
             FAIL("inputs", "inputs must be an object of name: number");
         if (!json_is_array(k) || json_array_size(k) < 2 ||
-            json_array_size(k) > VALIDATE_MAX_CHAIN)
+            json_array_size(k) > LIMIT_CHAIN)
             FAIL("kernels", "kernels must list 2 to %d adjacent kernel names",
-                 VALIDATE_MAX_CHAIN);
+                 LIMIT_CHAIN);
         if (!json_is_array(al) || json_array_size(al) != json_array_size(k))
             FAIL("alone", "alone must give one time per kernel (%zu)",
                  json_array_size(k));
