@@ -5,7 +5,7 @@
  * its commit (and fsync) with whatever else is queued (group commit).
  */
 #include "common/xalloc.h"
-#include "db/catalog.h"
+#include "core/ingest.h"
 #include "db/runs.h"
 #include "core/export.h"
 #include "server/routes.h"
@@ -23,84 +23,56 @@ int api_health(struct req *r)
                                PROPHECY_VERSION, "schema", db_schema_version()));
 }
 
-struct upload {
-    struct run_record *runs;
-    size_t n;
-    long long *ids;
-    int *existed;
-};
-
-static int upload_job(db *d, void *arg, struct err *err)
-{
-    struct upload *u = arg;
-    return db_runs_insert(d, u->runs, u->n, u->ids, u->existed, err);
-}
-
 static int upload_finish(struct req *r)
 {
-    struct upload *u = r->ctx;
+    struct ingest *in = r->ctx;
     json_t *ids, *list;
-    size_t i, created = 0;
+    size_t i;
 
     if (r->job.rc != 0)
         return http_error(r, &r->job.err);
+    ingest_committed(in);
     ids = json_array();
     list = json_array();
-    for (i = 0; i < u->n; i++) {
-        json_array_append_new(ids, json_integer(u->ids[i]));
+    for (i = 0; i < in->n; i++) {
+        json_array_append_new(ids, json_integer(in->ids[i]));
         json_array_append_new(list,
-                              json_pack("{s:I, s:s?, s:s}", "id", (json_int_t)u->ids[i],
-                                        "uid", u->runs[i].uid, "status",
-                                        u->existed[i] ? "existing" : "created"));
-        created += !u->existed[i];
+                              json_pack("{s:I, s:s?, s:s}", "id", (json_int_t)in->ids[i],
+                                        "uid", in->runs[i].uid, "status",
+                                        in->existed[i] ? "existing" : "created"));
     }
-    return http_json(r, created ? 201 : 200,
+    return http_json(r, in->created ? 201 : 200,
                      json_pack("{s:o, s:I, s:I, s:o}", "ids", ids, "created",
-                               (json_int_t)created, "existing",
-                               (json_int_t)(u->n - created), "runs", list));
+                               (json_int_t)in->created, "existing",
+                               (json_int_t)(in->n - in->created), "runs", list));
 }
 
-/* Validates the body of a run upload (JSON or CSV) into r->ctx. */
-static int parse_upload(struct req *r, struct upload *u, struct err *err)
-{
-    const char *ct = http_header(r, "Content-Type");
-    size_t i;
-
-    if (ct && strncmp(ct, "text/csv", 8) == 0) {
-        if (rundoc_parse_csv(r->body.data ? r->body.data : "", r->body.len, r->arena,
-                             &u->runs, &u->n, err) != 0)
-            return -1;
-    } else {
-        json_t *body = http_body_json(r, err);
-        int rc;
-        if (body == NULL)
-            return -1;
-        rc = rundoc_parse_body(body, r->arena, &u->runs, &u->n, err);
-        json_decref(body);
-        if (rc != 0)
-            return -1;
-    }
-    for (i = 0; i < u->n; i++)
-        u->runs[i].submitter = r->token_name;
-    u->ids = arena_alloc(r->arena, u->n * sizeof *u->ids);
-    u->existed = arena_alloc(r->arena, u->n * sizeof *u->existed);
-    if (u->ids == NULL || u->existed == NULL)
-        return err_nomem(err);
-    return 0;
-}
-
+/* An upload (JSON or CSV) is validated completely here, on the pool thread,
+ * then stored by the writer as one job (core/ingest.h). */
 int api_runs_post(struct req *r)
 {
+    const char *ct = http_header(r, "Content-Type");
     struct err e = {0};
-    struct upload *u = arena_alloc(r->arena, sizeof *u);
-    if (u == NULL) {
+    struct ingest *in = arena_alloc(r->arena, sizeof *in);
+    int rc;
+
+    if (in == NULL) {
         err_nomem(&e);
         return http_error(r, &e);
     }
-    if (parse_upload(r, u, &e) != 0)
+    if (ct && strncmp(ct, "text/csv", 8) == 0) {
+        rc = ingest_csv(in, r->body.data, r->body.len, r->token_name, r->arena, &e);
+    } else {
+        json_t *body = http_body_json(r, &e);
+        if (body == NULL)
+            return http_error(r, &e);
+        rc = ingest_json(in, body, r->token_name, r->arena, &e);
+        json_decref(body);
+    }
+    if (rc != 0)
         return http_error(r, &e);
-    r->ctx = u;
-    return http_defer_write(r, upload_job, u, upload_finish);
+    r->ctx = in;
+    return http_defer_write(r, ingest_job, in, upload_finish);
 }
 
 int api_runs_list(struct req *r)

@@ -17,6 +17,7 @@
 #include "db/writer.h"
 #include "server/demo.h"
 #include "core/export.h"
+#include "core/ingest.h"
 #include "server/http.h"
 #include "formats/rundoc.h"
 
@@ -327,12 +328,11 @@ static char *read_file(const char *path, size_t max, size_t *len)
 static int cmd_import(struct opts *o)
 {
     struct err e = {0};
-    size_t len, n = 0, i, created = 0;
+    size_t len;
     char *data;
     arena *a = arena_new();
-    struct run_record *runs = NULL;
-    long long *ids;
-    int *existed, rc = 1;
+    struct ingest in;
+    int rc = 1;
     db *d = NULL;
     const char *path = o->nargs > 0 ? o->args[0] : NULL;
 
@@ -348,7 +348,7 @@ static int cmd_import(struct opts *o)
         return 1;
     }
     if (len >= 4 && strcmp(path + strlen(path) - 4, ".csv") == 0) {
-        if (rundoc_parse_csv(data, len, a, &runs, &n, &e) != 0)
+        if (ingest_csv(&in, data, len, "import", a, &e) != 0)
             goto fail;
     } else {
         json_error_t je;
@@ -358,27 +358,16 @@ static int cmd_import(struct opts *o)
                     je.column, je.text);
             goto fail;
         }
-        if (rundoc_parse_body(body, a, &runs, &n, &e) != 0) {
+        if (ingest_json(&in, body, "import", a, &e) != 0) {
             json_decref(body);
             goto fail;
         }
         json_decref(body);
     }
-    ids = arena_alloc(a, n * sizeof *ids);
-    existed = arena_alloc(a, n * sizeof *existed);
-    if (ids == NULL || existed == NULL || open_db(o, &d) != 0)
+    if (open_db(o, &d) != 0 || ingest_commit(d, &in, &e) != 0)
         goto fail;
-    for (i = 0; i < n; i++)
-        runs[i].submitter = "import";
-    if (db_begin(d, &e) != 0 || db_runs_insert(d, runs, n, ids, existed, &e) != 0 ||
-        db_commit(d, &e) != 0) {
-        db_rollback(d);
-        goto fail;
-    }
-    for (i = 0; i < n; i++)
-        created += !existed[i];
-    printf("imported %zu runs (%zu already stored) from %s\n", created, n - created,
-           path);
+    printf("imported %zu runs (%zu already stored) from %s\n", in.created,
+           in.n - in.created, path);
     rc = 0;
     goto out;
 fail:

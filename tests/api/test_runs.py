@@ -56,6 +56,24 @@ def same_id_with_other_content_is_409():
 
 
 @test
+def same_id_with_other_inputs_kernels_metrics_or_start_is_409():
+    # Issue 12: only application, executable, system, nprocs and runtime used
+    # to be compared, so these answered 200 "existing" and dropped the content.
+    S.post("/api/v1/runs", run_doc(id="conflict-2"))
+    before = S.content()
+    for other in ({"inputs": {"N": 2000}}, {"inputs": {"N": 1000, "M": 1}},
+                  {"kernels": [{"name": "multiply", "time": 11.3, "calls": 1}]},
+                  {"kernels": []}, {"metrics": {"mflops": 1.0}},
+                  {"started_at": "2026-11-21T11:00:00Z"}):
+        st, body = S.post("/api/v1/runs", run_doc(id="conflict-2", **other))
+        expect_error(st, body, 409, "conflict", "id")
+        assert "conflict-2" in body["error"]["message"], body
+        assert S.content() == before, other
+    st, body = S.post("/api/v1/runs", run_doc(id="conflict-2"))
+    assert st == 200 and body["runs"][0]["status"] == "existing", body
+
+
+@test
 def batch_is_all_or_nothing():
     good = [run_doc(id=f"batch-{i}", runtime=1.0 + i) for i in range(5)]
     bad = good[:3] + [run_doc(id="batch-bad", nprocs=0)] + good[3:]
