@@ -192,6 +192,7 @@ int api_export(struct req *r)
     struct export_stream *st;
     struct err e = {0};
     int csv = fmt && strcmp(fmt, "csv") == 0;
+    db *d;
 
     if (fmt && !csv && strcmp(fmt, "json") != 0) {
         err_set(&e, 400, "bad_parameter", "format", "format must be csv or json");
@@ -204,8 +205,17 @@ int api_export(struct req *r)
         return http_error(r, &e);
     }
     st->app = r->app;
-    st->more = 1;
     buf_init(&st->out, 64u << 20);
+    /* The first page is made before answering, so that a store that cannot
+     * be read (a damaged database) answers an error status instead of a
+     * cut-off 200. */
+    d = db_pool_get(r->app->pool);
+    st->more = export_page(st->x, d, &st->out, &e);
+    db_pool_put(r->app->pool, d);
+    if (st->more < 0) {
+        export_stream_free(st);
+        return http_error(r, &e);
+    }
     r->stream = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024,
                                                   export_read, st, export_stream_free);
     if (r->stream == NULL) {

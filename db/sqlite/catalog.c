@@ -156,12 +156,16 @@ static long long scalar_id(db *d, const char *sql, const char *name, struct err 
 {
     sqlite3_stmt *st = db_stmt(d, sql, err);
     long long id = 0;
+    int rc;
     if (st == NULL)
         return -1;
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW)
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
         id = sqlite3_column_int64(st, 0);
     sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return db_fail(d, err);
     return id;
 }
 
@@ -604,16 +608,22 @@ char *db_token_check(db *d, const uint8_t hash[32], struct err *err)
     sqlite3_stmt *st =
         db_stmt(d, "SELECT name, hash FROM tokens WHERE revoked_at IS NULL", err);
     char *found = NULL;
+    int rc;
     if (st == NULL)
         return NULL;
     /* Compare against every active token without stopping early, so the time
      * taken does not depend on which (if any) matches. */
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         const uint8_t *h = sqlite3_column_blob(st, 1);
         int match = sqlite3_column_bytes(st, 1) == 32 && ct_equal(h, hash, 32);
         if (match && found == NULL)
             found = xstrdup((const char *)sqlite3_column_text(st, 0));
     }
     sqlite3_reset(st);
+    if (rc != SQLITE_DONE) { /* a damaged store is an error, not "no such token" */
+        xfree(found);
+        db_fail(d, err);
+        return NULL;
+    }
     return found;
 }

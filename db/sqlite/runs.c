@@ -22,18 +22,21 @@ static long long lookup_id(db *d, const char *select_sql, const char *insert_sql
                            const char *name, long long parent, struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d, select_sql, err);
-    int k = 1;
+    int k = 1, rc;
     if (st == NULL)
         return -1;
     if (parent > 0)
         sqlite3_bind_int64(st, k++, parent);
     sqlite3_bind_text(st, k, name, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW) {
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
         long long id = sqlite3_column_int64(st, 0);
         sqlite3_reset(st);
         return id;
     }
     sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
     st = db_stmt(d, insert_sql, err);
     if (st == NULL)
         return -1;
@@ -351,13 +354,14 @@ static int read_kvs(db *d, const char *sql, long long id, arena *a, struct rec_k
     sqlite3_stmt *st = db_stmt(d, sql, err);
     size_t cap = 0;
     struct rec_kv *kv = NULL;
+    int rc;
 
     *n = 0;
     *out = NULL;
     if (st == NULL)
         return -1;
     sqlite3_bind_int64(st, 1, id);
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (*n == cap) {
             struct rec_kv *nk;
             cap = cap ? cap * 2 : 8;
@@ -375,6 +379,8 @@ static int read_kvs(db *d, const char *sql, long long id, arena *a, struct rec_k
         (*n)++;
     }
     sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
     *out = kv;
     return 0;
 }
@@ -384,13 +390,14 @@ static int read_kernels(db *d, long long id, arena *a, struct run_record *r,
 {
     sqlite3_stmt *st = db_stmt(d, SQL_KERNELS, err);
     size_t cap = 0;
+    int rc;
 
     r->kernels = NULL;
     r->nkernels = 0;
     if (st == NULL)
         return -1;
     sqlite3_bind_int64(st, 1, id);
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         struct rec_kernel *k;
         if (r->nkernels == cap) {
             struct rec_kernel *nk;
@@ -411,6 +418,8 @@ static int read_kernels(db *d, long long id, arena *a, struct run_record *r,
         k->metrics_json = col_text(a, st, 3);
     }
     sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
     return 0;
 }
 
@@ -445,7 +454,7 @@ int db_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_r
 {
     sqlite3_stmt *st = db_stmt(d, variant(f), err);
     int limit = f->limit > 0 && f->limit <= 1000 ? f->limit : 100;
-    int n = 0, i;
+    int n = 0, i, rc = SQLITE_DONE;
     struct db_run_row *out;
 
     *rows = NULL;
@@ -457,9 +466,11 @@ int db_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_r
     bind_filter(st, f);
     sqlite3_bind_int64(st, 5, f->after);
     sqlite3_bind_int(st, 6, limit);
-    while (n < limit && sqlite3_step(st) == SQLITE_ROW)
+    while (n < limit && (rc = sqlite3_step(st)) == SQLITE_ROW)
         read_row(st, a, &out[n++]);
     sqlite3_reset(st);
+    if (n < limit && rc != SQLITE_DONE)
+        return db_fail(d, err);
     /* Children are read after the main statement is reset: one statement at a
      * time per connection keeps the statement cache simple. */
     for (i = 0; i < n; i++)
@@ -478,16 +489,18 @@ static const char SQL_RUN_GET[] =
 int db_run_get(db *d, long long id, arena *a, struct db_run_row *row, struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d, SQL_RUN_GET, err);
-    int found;
+    int rc;
     if (st == NULL)
         return -1;
     sqlite3_bind_int64(st, 1, id);
-    found = sqlite3_step(st) == SQLITE_ROW;
-    if (found)
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
         read_row(st, a, row);
     sqlite3_reset(st);
-    if (!found)
+    if (rc == SQLITE_DONE)
         return 0;
+    if (rc != SQLITE_ROW)
+        return db_fail(d, err);
     return read_children(d, a, row, err) != 0 ? -1 : 1;
 }
 
