@@ -45,6 +45,12 @@ static int read_record(struct csv *c, arena *a, char **fields, struct err *err)
                         break;
                     }
                 }
+                if (*c->p == '\0')
+                    return err_invalid(
+                        err, NULL,
+                        "line %d, column %d: a NUL byte is not allowed in a "
+                        "CSV field",
+                        c->line, nf + 1);
                 if (*c->p == '\n')
                     c->line++;
                 if (len == sizeof buf - 1)
@@ -60,6 +66,13 @@ static int read_record(struct csv *c, arena *a, char **fields, struct err *err)
                 if (*c->p == '"')
                     return err_invalid(
                         err, NULL, "line %d: quote inside an unquoted field", c->line);
+                if (*c->p == '\0')
+                    return err_invalid(
+                        err, NULL,
+                        "line %d, column %d: a NUL byte is not allowed in a "
+                        "CSV field",
+                        c->line, nf + 1);
+
                 if (len == sizeof buf - 1)
                     return err_invalid(err, NULL, "line %d: field longer than %d bytes",
                                        c->line, LIMIT_CSV_FIELD - 1);

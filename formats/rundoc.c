@@ -160,16 +160,35 @@ static int get_kernels(json_t *arr, arena *a, struct run_record *r, struct err *
 }
 
 /* Accepts "YYYY-MM-DDTHH:MM:SS" with optional fraction and "Z" or +hh:mm. */
+/* Whether s[0..n) are all ASCII digits. */
+static int digits(const char *s, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+    return 1;
+}
+
+static int two(const char *s)
+{
+    return (s[0] - '0') * 10 + (s[1] - '0');
+}
+
 int rundoc_valid_timestamp(const char *s)
 {
-    int y, mo, d, h, mi, se, n = 0;
-    if (strlen(s) > 40 ||
-        sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &se, &n) != 6 ||
-        n != 19)
+    int mo, d;
+    if (strlen(s) > 40 || strlen(s) < 19 || !digits(s, 4) || s[4] != '-' ||
+        !digits(s + 5, 2) || s[7] != '-' || !digits(s + 8, 2) || s[10] != 'T' ||
+        !digits(s + 11, 2) || s[13] != ':' || !digits(s + 14, 2) || s[16] != ':' ||
+        !digits(s + 17, 2))
         return 0;
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
+    mo = two(s + 5);
+    d = two(s + 8);
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || two(s + 11) > 23 || two(s + 14) > 59 ||
+        two(s + 17) > 60)
         return 0;
-    s += n;
+    s += 19;
     if (*s == '.') {
         s++;
         if (*s < '0' || *s > '9')
@@ -179,7 +198,9 @@ int rundoc_valid_timestamp(const char *s)
     }
     if (strcmp(s, "Z") == 0 || *s == '\0')
         return 1;
-    if ((*s == '+' || *s == '-') && strlen(s) == 6 && s[3] == ':')
+    /* An offset from UTC: +hh:mm or -hh:mm, hours 00-23, minutes 00-59. */
+    if ((*s == '+' || *s == '-') && strlen(s) == 6 && digits(s + 1, 2) && s[3] == ':' &&
+        digits(s + 4, 2) && two(s + 1) <= 23 && two(s + 4) <= 59)
         return 1;
     return 0;
 }

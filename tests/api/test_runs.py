@@ -118,6 +118,10 @@ def every_rejection_stores_nothing():
          "kernels[0].colour"),
         (run_doc(runtme=3), None, 422, "invalid", "runtme"),
         (run_doc(started_at="yesterday"), None, 422, "invalid", "started_at"),
+        (run_doc(started_at="2026-11-21T10:00:00+99:99"), None, 422, "invalid", "started_at"),
+        (run_doc(started_at="2026-11-21T10:00:00+ab:cd"), None, 422, "invalid", "started_at"),
+        (run_doc(started_at="2026-11-21T10:00:00+24:00"), None, 422, "invalid", "started_at"),
+        (run_doc(started_at="+026-11-21T10:00:00Z"), None, 422, "invalid", "started_at"),
         ({"runs": []}, None, 422, "invalid", "runs"),
         ({"runs": [run_doc()], "extra": 1}, None, 422, "invalid", None),
         ('{"runtime": 1e999}', "application/json", 400, "malformed_json", None),
@@ -249,6 +253,13 @@ def csv_upload_same_rules():
         ("application,executable,system,nprocs,runtime\nx,y,z,1\n", "fields"),
         ("application,executable,system,nprocs,runtime\n\"x,y,z,1,2\n", "unterminated"),
         (b"application,executable,system,nprocs,runtime\n\xff\xfe,y,z,1,2\n", "UTF-8"),
+        # Issue 12: a NUL byte used to cut the field short silently.
+        (b"application,executable,system,nprocs,runtime\nx,y\x00tail,z,1,2\n",
+         "line 2, column 2: a NUL byte"),
+        (b"application,executable,system,nprocs,runtime\nx,\"y\x00\",z,1,2\n",
+         "line 2, column 2: a NUL byte"),
+        ("application,executable,system,nprocs,runtime,started_at\n"
+         "x,y,z,1,2,2026-11-21T10:00:00+99:99\n", "ISO 8601"),
     ]:
         st, body = S.post("/api/v1/runs", bad, ctype="text/csv")
         assert st == 422, (bad, body)
