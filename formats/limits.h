@@ -35,6 +35,7 @@
 #define LIMIT_BENCHMARKS 100000 /* system benchmark records in one request */
 #define LIMIT_PARAMS 256        /* system parameters in one request */
 #define LIMIT_CHAIN 16          /* kernels in one coupling chain */
+#define LIMIT_COUPLINGS 10000   /* coupling measurements in one request */
 
 /* ---- CSV -------------------------------------------------------------------- */
 #define LIMIT_CSV_COLS 128   /* columns of one CSV row */

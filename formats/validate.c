@@ -330,7 +330,7 @@ int validate_template(json_t *body, arena *a, const char **name, const char **ap
 int validate_couplings(json_t *body, arena *a, struct coupling_record **out, size_t *n,
                        struct err *err)
 {
-    json_t *arr = items(body, "couplings", 10000, err), *c;
+    json_t *arr = items(body, "couplings", LIMIT_COUPLINGS, err), *c;
     size_t i;
     char field[64];
 

@@ -189,6 +189,26 @@ long long db_system_id(db *d, const char *name, int create, struct err *err)
     return sqlite3_last_insert_rowid(db_handle(d));
 }
 
+/* The id of an application or system that must already exist: catalog
+ * writes (benchmarks, parameters, templates, couplings) never create one
+ * (only a run does, SPEC §4), so a misspelt name is a 404 naming it. */
+static long long existing_app(db *d, const char *name, const char *field, struct err *err)
+{
+    long long id = db_app_id(d, name, 0, err);
+    if (id == 0)
+        return err_set(err, 404, "not_found", field, "no application named %s", name);
+    return id;
+}
+
+static long long existing_system(db *d, const char *name, const char *field,
+                                 struct err *err)
+{
+    long long id = db_system_id(d, name, 0, err);
+    if (id == 0)
+        return err_set(err, 404, "not_found", field, "no system named %s", name);
+    return id;
+}
+
 /* ---- applications and systems ------------------------------------------ */
 
 json_t *db_apps_list(db *d, struct err *err)
@@ -376,7 +396,7 @@ int db_system_upsert(db *d, const char *name, json_t *fields, int demo, struct e
 int db_benchmarks_add(db *d, const char *system, const struct bench_record *b, size_t n,
                       struct err *err)
 {
-    long long sid = db_system_id(d, system, 1, err);
+    long long sid = existing_system(d, system, NULL, err);
     size_t i;
     if (sid < 0)
         return -1;
@@ -406,7 +426,7 @@ json_t *db_benchmarks_list(db *d, const char *system, const char *name, struct e
 int db_params_set(db *d, const char *system, const struct param_record *p, size_t n,
                   struct err *err)
 {
-    long long sid = db_system_id(d, system, 1, err);
+    long long sid = existing_system(d, system, NULL, err);
     size_t i;
     if (sid < 0)
         return -1;
@@ -452,7 +472,7 @@ int db_param_delete(db *d, const char *system, const char *name, struct err *err
 int db_template_put(db *d, const char *name, const char *application, const char *kernel,
                     const char *expression, const char *description, struct err *err)
 {
-    long long aid = db_app_id(d, application, 1, err);
+    long long aid = existing_app(d, application, "application", err);
     if (aid < 0)
         return -1;
     if (db_run_sql(
@@ -495,8 +515,8 @@ int db_couplings_add(db *d, const struct coupling_record *c, size_t n, long long
 {
     size_t i;
     for (i = 0; i < n; i++) {
-        long long aid = db_app_id(d, c[i].application, 1, err);
-        long long sid = aid < 0 ? -1 : db_system_id(d, c[i].system, 1, err);
+        long long aid = existing_app(d, c[i].application, "application", err);
+        long long sid = aid < 0 ? -1 : existing_system(d, c[i].system, "system", err);
         if (sid < 0)
             return -1;
         if (db_run_sql(

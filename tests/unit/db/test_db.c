@@ -116,6 +116,18 @@ static void test_catalog_and_tokens(void)
     db *d;
 
     CHECK_INT(db_open(&d, path("c.db"), NULL, &e), 0);
+    /* Catalog writes never create the system or application they name. */
+    CHECK_INT(db_params_set(d, "sp2", p, 2, &e), -1);
+    CHECK_INT(e.status, 404);
+    CHECK_STR(e.message, "no system named sp2");
+    err_clear(&e);
+    CHECK(db_system_get(d, "sp2", &e) == NULL);
+    err_clear(&e);
+    CHECK_INT(db_template_put(d, "t", "noapp", NULL, "1", "", &e), -1);
+    CHECK_INT(e.status, 404);
+    CHECK_STR(e.message, "no application named noapp");
+    err_clear(&e);
+    CHECK_INT(db_system_upsert(d, "sp2", NULL, 0, &e), 0);
     CHECK_INT(db_params_set(d, "sp2", p, 2, &e), 0);
     v = db_params_list(d, "sp2", &e);
     CHECK_INT(json_array_size(v), 2);
