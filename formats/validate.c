@@ -27,9 +27,9 @@ int validate_fields(json_t *obj, const char *const *allowed, struct err *err)
         } else if (strcmp(key, "metadata") == 0) {
             if (!json_is_object(v))
                 return err_invalid(err, key, "metadata must be an object");
-        } else if (!json_is_string(v) || json_string_length(v) > 4096) {
-            return err_invalid(err, key, "%s must be a string of at most 4096 bytes",
-                               key);
+        } else if (!json_is_string(v) || json_string_length(v) > LIMIT_DESCRIPTION) {
+            return err_invalid(err, key, "%s must be a string of at most %d bytes", key,
+                               LIMIT_DESCRIPTION);
         }
     }
     return 0;
@@ -38,8 +38,9 @@ int validate_fields(json_t *obj, const char *const *allowed, struct err *err)
 int validate_ident(const char *s, const char *field, struct err *err)
 {
     size_t i, n = strlen(s);
-    if (n == 0 || n > 64)
-        return err_invalid(err, field, "%s must be a name of 1 to 64 characters", field);
+    if (n == 0 || n > LIMIT_IDENT)
+        return err_invalid(err, field, "%s must be a name of 1 to %d characters", field,
+                           LIMIT_IDENT);
     for (i = 0; i < n; i++) {
         char c = s[i];
         int ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
@@ -206,9 +207,10 @@ int validate_benchmarks(json_t *body, arena *a, struct bench_record **out, size_
             return -1;
         }
         if (args != NULL) {
-            if (!json_is_object(args) || json_object_size(args) > 16) {
+            if (!json_is_object(args) || json_object_size(args) > LIMIT_BENCH_ARGS) {
                 json_decref(arr);
-                err_invalid(err, "args", "args must be an object of at most 16 numbers");
+                err_invalid(err, "args", "args must be an object of at most %d numbers",
+                            LIMIT_BENCH_ARGS);
                 err_prefix_field(err, field);
                 return -1;
             }
@@ -228,7 +230,7 @@ int validate_benchmarks(json_t *body, arena *a, struct bench_record **out, size_
         x->args_json = arena_strdup(a, txt ? txt : "{}");
         free(txt);
         v = json_object_get(b, "stat");
-        if (v != NULL && (!json_is_string(v) || json_string_length(v) > 32)) {
+        if (v != NULL && (!json_is_string(v) || json_string_length(v) > LIMIT_STAT)) {
             json_decref(arr);
             err_invalid(err, "stat", "stat must be a short string such as \"min\"");
             err_prefix_field(err, field);
@@ -263,8 +265,9 @@ int validate_parameters(json_t *body, arena *a, struct param_record **out, size_
                            "\"0.001*(15.94+0.0608*L)\", \"ADDM\": \"4.83e-8\"}");
     if (json_object_size(params) > LIMIT_PARAMS)
         return err_invalid(err, "parameters", "more than %d parameters", LIMIT_PARAMS);
-    if (src != NULL && (!json_is_string(src) || json_string_length(src) > 256))
-        return err_invalid(err, "source", "source must be a string of at most 256 bytes");
+    if (src != NULL && (!json_is_string(src) || json_string_length(src) > LIMIT_NAME))
+        return err_invalid(err, "source", "source must be a string of at most %d bytes",
+                           LIMIT_NAME);
     *n = json_object_size(params);
     *out = arena_alloc(a, *n * sizeof **out);
     if (*out == NULL)
