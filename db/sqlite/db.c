@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-    extern const char db_schema_sql[];
+extern const char db_schema_sql[];
 
 #define STMT_CACHE 160
 
