@@ -4,6 +4,7 @@
  * CSV entry points store the same runs. */
 #include "core/ingest.h"
 #include "db/runs.h"
+#include "db/writer.h"
 #include "tests/harness.h"
 
 #include <stdlib.h>
@@ -151,6 +152,47 @@ static void test_hook_error_rolls_back(void)
     db_close(d);
 }
 
+/* The server's path: ingest_job as a group-commit writer job. A hook error
+ * rolls back that job alone (its SAVEPOINT); a good job beside it commits. */
+static void test_writer_job_rolls_back_on_hook_error(void)
+{
+    struct counts c = {0};
+    struct ingest_hooks h = {on_stored, on_committed, &c};
+    struct ingest in;
+    struct db_job job;
+    struct err e = {0};
+    arena *a = arena_new();
+    json_t *body = json_loads(DOC, 0, NULL);
+    db_writer *w;
+    db *d;
+
+    CHECK_INT(db_writer_start(&w, path("w.db"), NULL, 8, &e), 0);
+    ingest_set_hooks(&h);
+    c.fail = 1;
+    CHECK_INT(ingest_json(&in, body, "tester", a, &e), 0);
+    memset(&job, 0, sizeof job);
+    job.fn = ingest_job;
+    job.arg = &in;
+    CHECK_INT(db_writer_run(w, &job), -1);
+    CHECK_STR(job.err.code, "rejected");
+    c.fail = 0;
+    CHECK_INT(ingest_json(&in, body, "tester", a, &e), 0);
+    memset(&job, 0, sizeof job);
+    job.fn = ingest_job;
+    job.arg = &in;
+    CHECK_INT(db_writer_run(w, &job), 0);
+    ingest_committed(&in);
+    CHECK_INT(c.stored, 2);
+    CHECK_INT(c.committed, 1);
+    db_writer_stop(w);
+    CHECK_INT(db_open(&d, path("w.db"), NULL, &e), 0);
+    CHECK_INT(count_runs(d), 2);
+    db_close(d);
+    ingest_set_hooks(NULL);
+    json_decref(body);
+    arena_free(a);
+}
+
 static void test_conflicting_id_fails_batch(void)
 {
     struct ingest in;
@@ -186,6 +228,7 @@ int main(void)
         return 1;
     RUN(test_hook_counts_calls);
     RUN(test_hook_error_rolls_back);
+    RUN(test_writer_job_rolls_back_on_hook_error);
     RUN(test_conflicting_id_fails_batch);
     rc = harness_report();
     {

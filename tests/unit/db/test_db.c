@@ -54,6 +54,11 @@ static void test_migrate_and_version(void)
     db_close(d);
     /* Opening again applies nothing and keeps the data. */
     CHECK_INT(db_open(&d, path("m.db"), NULL, &e), 0);
+    {
+        char *problems = NULL;
+        CHECK_INT(db_check(d, &problems, &e), 1); /* a sound database */
+        CHECK(problems == NULL);
+    }
     db_close(d);
 }
 
