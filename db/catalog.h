@@ -39,13 +39,7 @@ int db_benchmarks_add(db *d, const char *system, const struct bench_record *b, s
 /* name NULL = all benchmarks of the system. */
 json_t *db_benchmarks_list(db *d, const char *system, const char *name, struct err *err);
 
-struct db_param {
-    const char *name;
-    const char *args; /* "L" or "L,P" or "" */
-    const char *expression;
-    const char *source;
-};
-int db_params_set(db *d, const char *system, const struct db_param *p, size_t n,
+int db_params_set(db *d, const char *system, const struct param_record *p, size_t n,
                   struct err *err);
 json_t *db_params_list(db *d, const char *system, struct err *err);
 int db_param_delete(db *d, const char *system, const char *name, struct err *err);
@@ -55,15 +49,7 @@ int db_template_put(db *d, const char *name, const char *application, const char
 json_t *db_templates_list(db *d, const char *application, struct err *err);
 json_t *db_template_get(db *d, const char *name, struct err *err);
 
-struct db_coupling {
-    const char *application, *system;
-    long long nprocs;
-    const char *inputs_json;  /* JSON object text */
-    const char *kernels_json; /* JSON array of names */
-    const char *alone_json;   /* JSON array of times */
-    double together;
-};
-int db_couplings_add(db *d, const struct db_coupling *c, size_t n, long long *ids,
+int db_couplings_add(db *d, const struct coupling_record *c, size_t n, long long *ids,
                      struct err *err);
 json_t *db_couplings_list(db *d, const char *application, const char *system,
                           struct err *err);

@@ -47,6 +47,13 @@ void db_rollback(db *d);
  * API; readers and writers continue meanwhile). Returns 0 or -1. */
 int db_backup(db *d, const char *dest, struct err *err);
 
+/* Checks the whole database for damage (every page, index and record;
+ * SQLite's integrity check). Returns 1 when sound; 0 when damaged, with
+ * *problems (malloc'd text, one problem a line, at most 100; free with
+ * xfree) saying what is wrong; or -1 with err set when the check could not
+ * run at all. */
+int db_check(db *d, char **problems, struct err *err);
+
 /* Current UTC time as ISO 8601 ("2026-11-21T10:00:00Z") into out[32]. */
 void db_now(char out[32]);
 

@@ -1,6 +1,6 @@
 /* runs: storing and reading runs with their inputs, metrics and kernels.
  *
- * The documents are plain structs validated by the caller (server/rundoc.c);
+ * The documents are plain structs validated by the caller (formats/rundoc.c);
  * this module only stores and reads them. Application, executable and system
  * are named and created on first use.
  */
@@ -44,6 +44,12 @@ struct db_run_row {
  * the number of rows written to *rows (arena-allocated), or -1 with err set. */
 int db_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_row **rows,
                  struct err *err);
+
+/* The distinct input names and metric names of all stored runs, each sorted
+ * (the columns of a CSV export). Arrays and strings live in a. Returns 0 or
+ * -1 with err set. */
+int db_runs_names(db *d, arena *a, const char ***inputs, size_t *ninputs,
+                  const char ***metrics, size_t *nmetrics, struct err *err);
 
 /* Reads one run by id. Returns 1 found, 0 not found, -1 error. */
 int db_run_get(db *d, long long id, arena *a, struct db_run_row *row, struct err *err);

@@ -26,6 +26,8 @@
 #define LIMIT_DESCRIPTION 4096 /* bytes of a description or other free text */
 #define LIMIT_EXPR 4096        /* bytes of one template or parameter expression */
 #define LIMIT_STAT 32          /* bytes of a benchmark statistic's name */
+#define LIMIT_IDENT 64      /* bytes of an identifier (a parameter or benchmark name) */
+#define LIMIT_BENCH_ARGS 16 /* arguments of one benchmark measurement */
 
 /* ---- run documents (and every importer's runs) ---------------------------- */
 #define LIMIT_KERNELS 10000     /* kernel records in one run */
@@ -35,6 +37,7 @@
 #define LIMIT_BENCHMARKS 100000 /* system benchmark records in one request */
 #define LIMIT_PARAMS 256        /* system parameters in one request */
 #define LIMIT_CHAIN 16          /* kernels in one coupling chain */
+#define LIMIT_COUPLINGS 10000   /* coupling measurements in one request */
 
 /* ---- CSV -------------------------------------------------------------------- */
 #define LIMIT_CSV_COLS 128   /* columns of one CSV row */

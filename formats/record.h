@@ -64,4 +64,22 @@ struct bench_record {
     const char *stat;
 };
 
+/* One system parameter (MPISR(L) = a + b*L), SPEC §5.2. */
+struct param_record {
+    const char *name;
+    const char *args; /* "L" or "L,P" or "" */
+    const char *expression;
+    const char *source;
+};
+
+/* One measured coupling of a chain of kernels (SPEC §5.3). */
+struct coupling_record {
+    const char *application, *system;
+    long long nprocs;
+    const char *inputs_json;  /* JSON object text */
+    const char *kernels_json; /* JSON array of names */
+    const char *alone_json;   /* JSON array of times */
+    double together;
+};
+
 #endif

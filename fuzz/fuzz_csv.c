@@ -1,6 +1,6 @@
 /* Fuzz target: CSV run import. Any input must give runs that obey the
  * upload rules or a 422 with a message. */
-#include "server/rundoc.h"
+#include "formats/rundoc.h"
 
 #include <math.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* Fuzz target: run-document validation (JSON body -> db_run structs), the
  * path every upload takes. Any input must give 0 or a clean error. */
-#include "server/rundoc.h"
+#include "formats/rundoc.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -4,10 +4,11 @@
  * Each write validates its whole body first, then runs as one writer job, so
  * a rejected request stores nothing.
  */
+#include "core/catalog.h"
 #include "db/catalog.h"
 #include "server/routes.h"
-#include "server/rundoc.h"
-#include "server/validate.h"
+#include "formats/rundoc.h"
+#include "formats/validate.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -209,34 +210,18 @@ int api_system_put(struct req *r)
 
 /* ---- benchmarks ------------------------------------------------------------------ */
 
-struct bench_write {
-    const char *system;
-    struct bench_record *b;
-    size_t n;
-};
-
-static int bench_job(db *d, void *arg, struct err *err)
-{
-    struct bench_write *w = arg;
-    return db_benchmarks_add(d, w->system, w->b, w->n, err);
-}
-
 static int check_benchmarks(json_t *body, struct req *r, void *out, struct err *err)
 {
-    struct bench_write *w = out;
-    w->system = r->params[0];
-    if (rundoc_check_name(w->system, strlen(w->system), "system", err) != 0)
-        return -1;
-    return validate_benchmarks(body, r->arena, &w->b, &w->n, err);
+    return catalog_benchmarks_parse(out, r->params[0], body, r->arena, err);
 }
 
 int api_benchmarks_post(struct req *r)
 {
-    struct bench_write *w = checked_body(r, sizeof *w, check_benchmarks);
+    struct catalog_benchmarks *w = checked_body(r, sizeof *w, check_benchmarks);
     if (w == NULL)
         return 0;
     return defer_simple(
-        r, bench_job, w, 201,
+        r, catalog_benchmarks_job, w, 201,
         json_pack("{s:s, s:I}", "system", w->system, "stored", (json_int_t)w->n));
 }
 
@@ -252,47 +237,25 @@ int api_benchmarks_list(struct req *r)
 
 /* ---- parameters ------------------------------------------------------------------- */
 
-struct param_write {
-    const char *system;
-    struct db_param *p;
-    size_t n;
-    const char *delete_name;
-};
-
-static int param_job(db *d, void *arg, struct err *err)
-{
-    struct param_write *w = arg;
-    if (w->delete_name)
-        return db_param_delete(d, w->system, w->delete_name, err);
-    return db_params_set(d, w->system, w->p, w->n, err);
-}
-
 static int check_parameters(json_t *body, struct req *r, void *out, struct err *err)
 {
-    struct param_write *w = out;
-    w->system = r->params[0];
-    if (rundoc_check_name(w->system, strlen(w->system), "system", err) != 0)
-        return -1;
-    return validate_parameters(body, r->arena, &w->p, &w->n, err);
+    return catalog_params_parse(out, r->params[0], body, r->arena, err);
 }
 
 int api_params_post(struct req *r)
 {
-    struct param_write *w = checked_body(r, sizeof *w, check_parameters);
+    struct catalog_params *w = checked_body(r, sizeof *w, check_parameters);
     json_t *answer;
     size_t i;
 
     if (w == NULL)
         return 0;
     answer = json_object();
-    for (i = 0; i < w->n; i++) {
-        const char *sig =
-            w->p[i].args[0] ? arena_printf(r->arena, "%s(%s)", w->p[i].name, w->p[i].args)
-                            : w->p[i].name;
-        json_object_set_new(answer, sig, json_string(w->p[i].expression));
-    }
+    for (i = 0; i < w->n; i++)
+        json_object_set_new(answer, catalog_param_signature(w, i, r->arena),
+                            json_string(w->p[i].expression));
     return defer_simple(
-        r, param_job, w, 201,
+        r, catalog_params_job, w, 201,
         json_pack("{s:s, s:o}", "system", w->system, "parameters", answer));
 }
 
@@ -308,31 +271,21 @@ int api_params_list(struct req *r)
 
 int api_param_delete(struct req *r)
 {
-    struct param_write *w = arena_alloc(r->arena, sizeof *w);
+    struct catalog_params *w = arena_alloc(r->arena, sizeof *w);
     struct err e = {0};
     if (w == NULL) {
         err_nomem(&e);
         return http_error(r, &e);
     }
+    memset(w, 0, sizeof *w);
     w->system = r->params[0];
     w->delete_name = r->params[1];
     return defer_simple(
-        r, param_job, w, 200,
+        r, catalog_params_job, w, 200,
         json_pack("{s:s, s:s}", "system", r->params[0], "deleted", r->params[1]));
 }
 
 /* ---- templates -------------------------------------------------------------------- */
-
-struct template_write {
-    const char *name, *application, *kernel, *expression, *description;
-};
-
-static int template_job(db *d, void *arg, struct err *err)
-{
-    struct template_write *t = arg;
-    return db_template_put(d, t->name, t->application, t->kernel, t->expression,
-                           t->description, err);
-}
 
 int api_templates_list(struct req *r)
 {
@@ -352,17 +305,15 @@ int api_template_get(struct req *r)
 
 static int check_template(json_t *body, struct req *r, void *out, struct err *err)
 {
-    struct template_write *t = out;
-    return validate_template(body, r->arena, &t->name, &t->application, &t->kernel,
-                             &t->expression, &t->description, err);
+    return catalog_template_parse(out, body, r->arena, err);
 }
 
 int api_templates_post(struct req *r)
 {
-    struct template_write *t = checked_body(r, sizeof *t, check_template);
+    struct catalog_template *t = checked_body(r, sizeof *t, check_template);
     if (t == NULL)
         return 0;
-    return defer_simple(r, template_job, t, 201,
+    return defer_simple(r, catalog_template_job, t, 201,
                         json_pack("{s:s, s:s, s:s, s:s}", "name", t->name, "application",
                                   t->application, "kernel", t->kernel, "expression",
                                   t->expression));
@@ -370,21 +321,9 @@ int api_templates_post(struct req *r)
 
 /* ---- couplings -------------------------------------------------------------------- */
 
-struct coupling_write {
-    struct db_coupling *c;
-    size_t n;
-    long long *ids;
-};
-
-static int coupling_job(db *d, void *arg, struct err *err)
-{
-    struct coupling_write *w = arg;
-    return db_couplings_add(d, w->c, w->n, w->ids, err);
-}
-
 static int coupling_finish(struct req *r)
 {
-    struct coupling_write *w = r->ctx;
+    struct catalog_couplings *w = r->ctx;
     json_t *ids;
     size_t i;
     if (r->job.rc != 0)
@@ -398,20 +337,16 @@ static int coupling_finish(struct req *r)
 
 static int check_couplings(json_t *body, struct req *r, void *out, struct err *err)
 {
-    struct coupling_write *w = out;
-    if (validate_couplings(body, r->arena, &w->c, &w->n, err) != 0)
-        return -1;
-    w->ids = arena_alloc(r->arena, w->n * sizeof *w->ids);
-    return w->ids ? 0 : err_nomem(err);
+    return catalog_couplings_parse(out, body, r->arena, err);
 }
 
 int api_couplings_post(struct req *r)
 {
-    struct coupling_write *w = checked_body(r, sizeof *w, check_couplings);
+    struct catalog_couplings *w = checked_body(r, sizeof *w, check_couplings);
     if (w == NULL)
         return 0;
     r->ctx = w;
-    return http_defer_write(r, coupling_job, w, coupling_finish);
+    return http_defer_write(r, catalog_couplings_job, w, coupling_finish);
 }
 
 int api_couplings_list(struct req *r)

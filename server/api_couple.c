@@ -33,7 +33,7 @@
 #include "server/fit_json.h"
 #include "server/modeling.h"
 #include "server/routes.h"
-#include "server/rundoc.h"
+#include "formats/rundoc.h"
 #include "web/svg.h"
 
 #include <errno.h>

@@ -21,7 +21,7 @@
 #include "models/expr.h"
 #include "server/modeling.h"
 #include "server/routes.h"
-#include "server/rundoc.h"
+#include "formats/rundoc.h"
 #include "web/svg.h"
 
 #include <math.h>

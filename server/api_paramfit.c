@@ -12,8 +12,8 @@
 #include "db/catalog.h"
 #include "models/sysparam.h"
 #include "server/routes.h"
-#include "server/rundoc.h"
-#include "server/validate.h"
+#include "formats/rundoc.h"
+#include "formats/validate.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -274,7 +274,7 @@ static json_t *answer(const char *system, const struct pfit_req *q,
 /* The write: the fitted parameter, as POST .../parameters would store it. */
 struct pfit_write {
     const char *system;
-    struct db_param p;
+    struct param_record p;
     const char *answer; /* JSON text in the arena: nothing to free if the write fails */
 };
 

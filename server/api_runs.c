@@ -5,11 +5,11 @@
  * its commit (and fsync) with whatever else is queued (group commit).
  */
 #include "common/xalloc.h"
-#include "db/catalog.h"
+#include "core/ingest.h"
 #include "db/runs.h"
-#include "server/export.h"
+#include "core/export.h"
 #include "server/routes.h"
-#include "server/rundoc.h"
+#include "formats/rundoc.h"
 
 #include <errno.h>
 #include <microhttpd.h>
@@ -23,84 +23,56 @@ int api_health(struct req *r)
                                PROPHECY_VERSION, "schema", db_schema_version()));
 }
 
-struct upload {
-    struct run_record *runs;
-    size_t n;
-    long long *ids;
-    int *existed;
-};
-
-static int upload_job(db *d, void *arg, struct err *err)
-{
-    struct upload *u = arg;
-    return db_runs_insert(d, u->runs, u->n, u->ids, u->existed, err);
-}
-
 static int upload_finish(struct req *r)
 {
-    struct upload *u = r->ctx;
+    struct ingest *in = r->ctx;
     json_t *ids, *list;
-    size_t i, created = 0;
+    size_t i;
 
     if (r->job.rc != 0)
         return http_error(r, &r->job.err);
+    ingest_committed(in);
     ids = json_array();
     list = json_array();
-    for (i = 0; i < u->n; i++) {
-        json_array_append_new(ids, json_integer(u->ids[i]));
+    for (i = 0; i < in->n; i++) {
+        json_array_append_new(ids, json_integer(in->ids[i]));
         json_array_append_new(list,
-                              json_pack("{s:I, s:s?, s:s}", "id", (json_int_t)u->ids[i],
-                                        "uid", u->runs[i].uid, "status",
-                                        u->existed[i] ? "existing" : "created"));
-        created += !u->existed[i];
+                              json_pack("{s:I, s:s?, s:s}", "id", (json_int_t)in->ids[i],
+                                        "uid", in->runs[i].uid, "status",
+                                        in->existed[i] ? "existing" : "created"));
     }
-    return http_json(r, created ? 201 : 200,
+    return http_json(r, in->created ? 201 : 200,
                      json_pack("{s:o, s:I, s:I, s:o}", "ids", ids, "created",
-                               (json_int_t)created, "existing",
-                               (json_int_t)(u->n - created), "runs", list));
+                               (json_int_t)in->created, "existing",
+                               (json_int_t)(in->n - in->created), "runs", list));
 }
 
-/* Validates the body of a run upload (JSON or CSV) into r->ctx. */
-static int parse_upload(struct req *r, struct upload *u, struct err *err)
-{
-    const char *ct = http_header(r, "Content-Type");
-    size_t i;
-
-    if (ct && strncmp(ct, "text/csv", 8) == 0) {
-        if (rundoc_parse_csv(r->body.data ? r->body.data : "", r->body.len, r->arena,
-                             &u->runs, &u->n, err) != 0)
-            return -1;
-    } else {
-        json_t *body = http_body_json(r, err);
-        int rc;
-        if (body == NULL)
-            return -1;
-        rc = rundoc_parse_body(body, r->arena, &u->runs, &u->n, err);
-        json_decref(body);
-        if (rc != 0)
-            return -1;
-    }
-    for (i = 0; i < u->n; i++)
-        u->runs[i].submitter = r->token_name;
-    u->ids = arena_alloc(r->arena, u->n * sizeof *u->ids);
-    u->existed = arena_alloc(r->arena, u->n * sizeof *u->existed);
-    if (u->ids == NULL || u->existed == NULL)
-        return err_nomem(err);
-    return 0;
-}
-
+/* An upload (JSON or CSV) is validated completely here, on the pool thread,
+ * then stored by the writer as one job (core/ingest.h). */
 int api_runs_post(struct req *r)
 {
+    const char *ct = http_header(r, "Content-Type");
     struct err e = {0};
-    struct upload *u = arena_alloc(r->arena, sizeof *u);
-    if (u == NULL) {
+    struct ingest *in = arena_alloc(r->arena, sizeof *in);
+    int rc;
+
+    if (in == NULL) {
         err_nomem(&e);
         return http_error(r, &e);
     }
-    if (parse_upload(r, u, &e) != 0)
+    if (ct && strncmp(ct, "text/csv", 8) == 0) {
+        rc = ingest_csv(in, r->body.data, r->body.len, r->token_name, r->arena, &e);
+    } else {
+        json_t *body = http_body_json(r, &e);
+        if (body == NULL)
+            return http_error(r, &e);
+        rc = ingest_json(in, body, r->token_name, r->arena, &e);
+        json_decref(body);
+    }
+    if (rc != 0)
         return http_error(r, &e);
-    r->ctx = u;
-    return http_defer_write(r, upload_job, u, upload_finish);
+    r->ctx = in;
+    return http_defer_write(r, ingest_job, in, upload_finish);
 }
 
 int api_runs_list(struct req *r)
@@ -130,7 +102,8 @@ int api_runs_list(struct req *r)
         return http_error(r, &e);
     arr = json_array();
     for (i = 0; i < n; i++)
-        json_array_append_new(arr, rundoc_to_json(&rows[i]));
+        json_array_append_new(
+            arr, rundoc_to_json(rows[i].id, &rows[i].run, rows[i].created_at));
     out = json_pack("{s:o}", "runs", arr);
     /* The cursor is the last id: stable under concurrent inserts, since new
      * runs always get larger ids. */
@@ -165,7 +138,7 @@ int api_run_get(struct req *r)
         err_set(&e, 404, "not_found", NULL, "no run with id %lld", id);
         return http_error(r, &e);
     }
-    return http_json(r, 200, rundoc_to_json(&row));
+    return http_json(r, 200, rundoc_to_json(row.id, &row.run, row.created_at));
 }
 
 /* ---- export: streamed in pages so memory stays flat ------------------------ */
@@ -192,7 +165,7 @@ static ssize_t export_read(void *cls, uint64_t pos, char *dst, size_t max)
         /* One pooled connection per page, returned between pages, so a slow
          * client never holds a reader. */
         d = db_pool_get(st->app->pool);
-        st->more = export_page(st->x, d, &st->out);
+        st->more = export_page(st->x, d, &st->out, NULL);
         db_pool_put(st->app->pool, d);
         if (st->more < 0)
             return MHD_CONTENT_READER_END_WITH_ERROR;
@@ -219,6 +192,7 @@ int api_export(struct req *r)
     struct export_stream *st;
     struct err e = {0};
     int csv = fmt && strcmp(fmt, "csv") == 0;
+    db *d;
 
     if (fmt && !csv && strcmp(fmt, "json") != 0) {
         err_set(&e, 400, "bad_parameter", "format", "format must be csv or json");
@@ -231,8 +205,17 @@ int api_export(struct req *r)
         return http_error(r, &e);
     }
     st->app = r->app;
-    st->more = 1;
     buf_init(&st->out, 64u << 20);
+    /* The first page is made before answering, so that a store that cannot
+     * be read (a damaged database) answers an error status instead of a
+     * cut-off 200. */
+    d = db_pool_get(r->app->pool);
+    st->more = export_page(st->x, d, &st->out, &e);
+    db_pool_put(r->app->pool, d);
+    if (st->more < 0) {
+        export_stream_free(st);
+        return http_error(r, &e);
+    }
     r->stream = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024,
                                                   export_read, st, export_stream_free);
     if (r->stream == NULL) {

@@ -11,13 +11,14 @@
  * (server/csrf.h, docs/web.md). The pages are web/view_upload.c.
  */
 #include "common/sha256.h"
+#include "core/ingest.h"
 #include "db/runs.h"
 #include "formats/form.h"
 #include "server/csrf.h"
 #include "server/dash.h"
 #include "server/routes.h"
 #include "web/view.h"
-#include "server/rundoc.h"
+#include "formats/rundoc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -76,13 +77,8 @@ struct web_upload {
     int *existed;
     int which;
     struct form form;
+    struct ingest in; /* the one ingest path (core/ingest.h) */
 };
-
-static int store_job(db *d, void *arg, struct err *err)
-{
-    struct web_upload *u = arg;
-    return db_runs_insert(d, u->runs, u->n, u->ids, u->existed, err);
-}
 
 static int run_finish(struct req *r)
 {
@@ -95,6 +91,7 @@ static int run_finish(struct req *r)
                      "is new: submit it again");
         return upload_page(r, e.status ? e.status : 500, 1, &u->form, &e);
     }
+    ingest_committed(&u->in);
     return http_redirect(r, arena_printf(r->arena, "/runs/%lld?stored=1", u->ids[0]));
 }
 
@@ -105,6 +102,7 @@ static int csv_finish(struct req *r)
     if (r->job.rc != 0)
         return upload_page(r, r->job.err.status ? r->job.err.status : 500, 2, &u->form,
                            &r->job.err);
+    ingest_committed(&u->in);
     dash_begin(&p, r, "Upload", "upload");
     view_upload_done(&p, u->runs, u->ids, u->existed, u->n);
     return dash_end(r, &p, 200);
@@ -119,7 +117,7 @@ static int parse_lines(const char *text, const char *box, json_t *out, struct er
     while (*p) {
         size_t len = strcspn(p, "\n");
         const char *s = p, *e = p + len, *eq;
-        char name[RUNDOC_MAX_NAME + 1], num[64], *end;
+        char name[LIMIT_NAME + 1], num[64], *end;
         double v;
         size_t nlen;
         line++;
@@ -138,9 +136,9 @@ static int parse_lines(const char *text, const char *box, json_t *out, struct er
         nlen = (size_t)(eq - s);
         while (nlen > 0 && (s[nlen - 1] == ' ' || s[nlen - 1] == '\t'))
             nlen--;
-        if (nlen == 0 || nlen > RUNDOC_MAX_NAME)
+        if (nlen == 0 || nlen > LIMIT_NAME)
             return err_invalid(err, box, "%s, line %d: the name must be 1 to %d bytes",
-                               box, line, RUNDOC_MAX_NAME);
+                               box, line, LIMIT_NAME);
         memcpy(name, s, nlen);
         name[nlen] = '\0';
         eq++;
@@ -263,17 +261,12 @@ static struct web_upload *begin_upload(struct req *r, int which)
 static int defer_store(struct req *r, struct web_upload *u, handler_fn finish)
 {
     struct err e = {0};
-    size_t i;
-    u->ids = arena_alloc(r->arena, (u->n + 1) * sizeof *u->ids);
-    u->existed = arena_alloc(r->arena, (u->n + 1) * sizeof *u->existed);
-    if (u->ids == NULL || u->existed == NULL) {
-        err_nomem(&e);
+    if (ingest_records(&u->in, u->runs, u->n, r->token_name, r->arena, &e) != 0)
         return dash_error(r, &e);
-    }
-    for (i = 0; i < u->n; i++)
-        u->runs[i].submitter = r->token_name;
+    u->ids = u->in.ids;
+    u->existed = u->in.existed;
     r->ctx = u;
-    return http_defer_write(r, store_job, u, finish);
+    return http_defer_write(r, ingest_job, &u->in, finish);
 }
 
 int page_upload_run(struct req *r)

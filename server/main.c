@@ -17,9 +17,10 @@
 #include "db/writer.h"
 #include "server/dash.h"
 #include "server/demo.h"
-#include "server/export.h"
+#include "core/export.h"
+#include "core/ingest.h"
 #include "server/http.h"
-#include "server/rundoc.h"
+#include "formats/rundoc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,6 +52,7 @@ static const char usage[] =
     "      Store runs from a file (all or nothing), with the upload rules.\n"
     "  export [--db FILE] [--format csv|json]   write all runs to standard output\n"
     "  backup DEST [--db FILE]         consistent online copy of the database\n"
+    "  check [--db FILE]               check the database for damage (exit 0: sound)\n"
     "  --help                          this text\n";
 
 struct opts {
@@ -329,12 +331,11 @@ static char *read_file(const char *path, size_t max, size_t *len)
 static int cmd_import(struct opts *o)
 {
     struct err e = {0};
-    size_t len, n = 0, i, created = 0;
+    size_t len;
     char *data;
     arena *a = arena_new();
-    struct run_record *runs = NULL;
-    long long *ids;
-    int *existed, rc = 1;
+    struct ingest in;
+    int rc = 1;
     db *d = NULL;
     const char *path = o->nargs > 0 ? o->args[0] : NULL;
 
@@ -350,7 +351,7 @@ static int cmd_import(struct opts *o)
         return 1;
     }
     if (len >= 4 && strcmp(path + strlen(path) - 4, ".csv") == 0) {
-        if (rundoc_parse_csv(data, len, a, &runs, &n, &e) != 0)
+        if (ingest_csv(&in, data, len, "import", a, &e) != 0)
             goto fail;
     } else {
         json_error_t je;
@@ -360,27 +361,16 @@ static int cmd_import(struct opts *o)
                     je.column, je.text);
             goto fail;
         }
-        if (rundoc_parse_body(body, a, &runs, &n, &e) != 0) {
+        if (ingest_json(&in, body, "import", a, &e) != 0) {
             json_decref(body);
             goto fail;
         }
         json_decref(body);
     }
-    ids = arena_alloc(a, n * sizeof *ids);
-    existed = arena_alloc(a, n * sizeof *existed);
-    if (ids == NULL || existed == NULL || open_db(o, &d) != 0)
+    if (open_db(o, &d) != 0 || ingest_commit(d, &in, &e) != 0)
         goto fail;
-    for (i = 0; i < n; i++)
-        runs[i].submitter = "import";
-    if (db_begin(d, &e) != 0 || db_runs_insert(d, runs, n, ids, existed, &e) != 0 ||
-        db_commit(d, &e) != 0) {
-        db_rollback(d);
-        goto fail;
-    }
-    for (i = 0; i < n; i++)
-        created += !existed[i];
-    printf("imported %zu runs (%zu already stored) from %s\n", created, n - created,
-           path);
+    printf("imported %zu runs (%zu already stored) from %s\n", in.created,
+           in.n - in.created, path);
     rc = 0;
     goto out;
 fail:
@@ -398,6 +388,7 @@ out:
 
 static int cmd_export(struct opts *o)
 {
+    struct err e = {0};
     struct exporter *x;
     struct buf out;
     db *d = NULL;
@@ -413,7 +404,7 @@ static int cmd_export(struct opts *o)
     buf_init(&out, 64u << 20);
     while (x != NULL && more > 0) {
         buf_reset(&out);
-        more = export_page(x, d, &out);
+        more = export_page(x, d, &out, &e);
         if (more >= 0)
             fwrite(out.data ? out.data : "", 1, out.len, stdout);
     }
@@ -421,10 +412,49 @@ static int cmd_export(struct opts *o)
     export_free(x);
     db_close(d);
     if (x == NULL || more < 0 || fflush(stdout) != 0) {
-        fprintf(stderr, "prophecyd: export failed\n");
+        fprintf(stderr, "prophecyd: export failed%s%s\n", e.message[0] ? ": " : "",
+                e.message);
         return 1;
     }
     return 0;
+}
+
+/* `prophecyd check`: the store's integrity check in plain words; exit 0 when
+ * sound, 1 when damaged or when the file cannot be checked (docs/operations.md). */
+static int cmd_check(struct opts *o)
+{
+    struct db_options opt = {DB_SYNC_FULL, 1, 10000};
+    struct err e = {0};
+    struct stat sb;
+    char *problems = NULL;
+    db *d = NULL;
+    int sound;
+
+    if (stat(o->cfg.db_path, &sb) != 0) {
+        fprintf(stderr, "prophecyd: cannot check %s: %s\n", o->cfg.db_path,
+                strerror(errno));
+        return 1;
+    }
+    if (db_open(&d, o->cfg.db_path, &opt, &e) != 0) {
+        printf("%s is damaged or not a Prophecy database: %s\n", o->cfg.db_path,
+               e.message);
+        return 1;
+    }
+    sound = db_check(d, &problems, &e);
+    db_close(d);
+    if (sound < 0) {
+        fprintf(stderr, "prophecyd: cannot check %s: %s\n", o->cfg.db_path, e.message);
+        return 1;
+    }
+    if (sound) {
+        printf("%s is sound: every page, index and record checked\n", o->cfg.db_path);
+        return 0;
+    }
+    printf(
+        "%s is DAMAGED; restore it from a backup (prophecyd backup). Problems found:\n%s",
+        o->cfg.db_path, problems);
+    xfree(problems);
+    return 1;
 }
 
 static int cmd_backup(struct opts *o)
@@ -479,6 +509,8 @@ int main(int argc, char **argv)
         return cmd_export(&o);
     if (strcmp(argv[1], "backup") == 0)
         return cmd_backup(&o);
+    if (strcmp(argv[1], "check") == 0)
+        return cmd_check(&o);
     fprintf(stderr, "prophecyd: unknown command %s\n\n%s", argv[1], usage);
     return 64;
 }

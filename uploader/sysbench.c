@@ -337,6 +337,8 @@ static json_t *parameters_body(const struct linefit *sr, const struct linefit *b
                      "ADDM", v[2], "source", "prophecy-bench");
 }
 
+/* what NULL: PUT {} to the system itself, which registers it when new and
+ * changes nothing when it exists (benchmarks never create their system). */
 static int post(upl_http *h, const char *system, const char *what, json_t *body)
 {
     char *esc = upl_http_escape(h, system), *text = json_dumps(body, JSON_COMPACT);
@@ -349,19 +351,19 @@ static int post(upl_http *h, const char *system, const char *what, json_t *body)
         fprintf(stderr, "prophecy-bench: out of memory\n");
         goto out;
     }
-    buf_printf(&path, "/api/v1/systems/%s/%s", esc, what);
+    buf_printf(&path, "/api/v1/systems/%s%s%s", esc, what ? "/" : "", what ? what : "");
     if (buf_failed(&path)) {
         fprintf(stderr, "prophecy-bench: system name too long\n");
         rc = EXIT_USAGE;
         goto out;
     }
-    upl_http_post(h, buf_str(&path), text, strlen(text), &r);
+    upl_http_send(h, what ? "POST" : "PUT", buf_str(&path), text, strlen(text), &r);
     if (r.outcome == UPL_DELIVERED) {
         rc = 0;
     } else {
-        fprintf(stderr, "prophecy-bench: POST %s: %s%ld %s: %s%s%s\n", buf_str(&path),
-                r.status ? "" : "no answer ", r.status, r.code, r.message,
-                r.field[0] ? " field " : "", r.field);
+        fprintf(stderr, "prophecy-bench: %s %s: %s%ld %s: %s%s%s\n",
+                what ? "POST" : "PUT", buf_str(&path), r.status ? "" : "no answer ",
+                r.status, r.code, r.message, r.field[0] ? " field " : "", r.field);
         rc = r.outcome == UPL_REJECTED ? EXIT_REJECTED : EXIT_UNAVAILABLE;
     }
 out:
@@ -510,7 +512,11 @@ int main(int argc, char **argv)
                         e.message[0] ? e.message : "curl");
                 rc = EXIT_UNAVAILABLE;
             } else {
-                rc = post(h, o.system, "benchmarks", bodies[0]);
+                json_t *none = json_object();
+                rc = post(h, o.system, NULL, none);
+                json_decref(none);
+                if (rc == 0)
+                    rc = post(h, o.system, "benchmarks", bodies[0]);
                 if (rc == 0)
                     rc = post(h, o.system, "parameters", bodies[1]);
                 upl_http_free(h);

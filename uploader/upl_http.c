@@ -130,6 +130,12 @@ static void parse_error(const char *text, size_t len, struct upl_reply *out)
 int upl_http_post(upl_http *h, const char *path, const char *body, size_t len,
                   struct upl_reply *out)
 {
+    return upl_http_send(h, "POST", path, body, len, out);
+}
+
+int upl_http_send(upl_http *h, const char *method, const char *path, const char *body,
+                  size_t len, struct upl_reply *out)
+{
     struct buf url;
     CURLcode cc;
     long status = 0;
@@ -148,6 +154,9 @@ int upl_http_post(upl_http *h, const char *path, const char *body, size_t len,
     curl_easy_setopt(h->curl, CURLOPT_POST, 1L);
     curl_easy_setopt(h->curl, CURLOPT_POSTFIELDS, body);
     curl_easy_setopt(h->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+    /* POST's body handling with another verb (PUT); NULL restores POST. */
+    curl_easy_setopt(h->curl, CURLOPT_CUSTOMREQUEST,
+                     strcmp(method, "POST") == 0 ? NULL : method);
     curl_easy_setopt(h->curl, CURLOPT_TIMEOUT, h->timeout_s);
     curl_easy_setopt(h->curl, CURLOPT_CONNECTTIMEOUT,
                      h->timeout_s < 5 ? h->timeout_s : 5L);

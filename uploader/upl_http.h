@@ -47,6 +47,10 @@ void upl_http_set_timeout(upl_http *h, long timeout_s);
 int upl_http_post(upl_http *h, const char *path, const char *body, size_t len,
                   struct upl_reply *out);
 
+/* The same with another method sending a JSON body ("PUT"). */
+int upl_http_send(upl_http *h, const char *method, const char *path, const char *body,
+                  size_t len, struct upl_reply *out);
+
 /* URL-encodes s for one path segment into a new string (free with
  * upl_http_free_str), or NULL when out of memory. */
 char *upl_http_escape(upl_http *h, const char *s);

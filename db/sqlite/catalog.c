@@ -156,12 +156,16 @@ static long long scalar_id(db *d, const char *sql, const char *name, struct err 
 {
     sqlite3_stmt *st = db_stmt(d, sql, err);
     long long id = 0;
+    int rc;
     if (st == NULL)
         return -1;
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW)
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
         id = sqlite3_column_int64(st, 0);
     sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return db_fail(d, err);
     return id;
 }
 
@@ -183,6 +187,26 @@ long long db_system_id(db *d, const char *name, int create, struct err *err)
     if (db_run_sql(d, "INSERT INTO systems (name) VALUES (?1)", err, "t", name) < 0)
         return -1;
     return sqlite3_last_insert_rowid(db_handle(d));
+}
+
+/* The id of an application or system that must already exist: catalog
+ * writes (benchmarks, parameters, templates, couplings) never create one
+ * (only a run does, SPEC §4), so a misspelt name is a 404 naming it. */
+static long long existing_app(db *d, const char *name, const char *field, struct err *err)
+{
+    long long id = db_app_id(d, name, 0, err);
+    if (id == 0)
+        return err_set(err, 404, "not_found", field, "no application named %s", name);
+    return id;
+}
+
+static long long existing_system(db *d, const char *name, const char *field,
+                                 struct err *err)
+{
+    long long id = db_system_id(d, name, 0, err);
+    if (id == 0)
+        return err_set(err, 404, "not_found", field, "no system named %s", name);
+    return id;
 }
 
 /* ---- applications and systems ------------------------------------------ */
@@ -372,7 +396,7 @@ int db_system_upsert(db *d, const char *name, json_t *fields, int demo, struct e
 int db_benchmarks_add(db *d, const char *system, const struct bench_record *b, size_t n,
                       struct err *err)
 {
-    long long sid = db_system_id(d, system, 1, err);
+    long long sid = existing_system(d, system, NULL, err);
     size_t i;
     if (sid < 0)
         return -1;
@@ -399,10 +423,10 @@ json_t *db_benchmarks_list(db *d, const char *system, const char *name, struct e
         err, "tt", system, name);
 }
 
-int db_params_set(db *d, const char *system, const struct db_param *p, size_t n,
+int db_params_set(db *d, const char *system, const struct param_record *p, size_t n,
                   struct err *err)
 {
-    long long sid = db_system_id(d, system, 1, err);
+    long long sid = existing_system(d, system, NULL, err);
     size_t i;
     if (sid < 0)
         return -1;
@@ -448,7 +472,7 @@ int db_param_delete(db *d, const char *system, const char *name, struct err *err
 int db_template_put(db *d, const char *name, const char *application, const char *kernel,
                     const char *expression, const char *description, struct err *err)
 {
-    long long aid = db_app_id(d, application, 1, err);
+    long long aid = existing_app(d, application, "application", err);
     if (aid < 0)
         return -1;
     if (db_run_sql(
@@ -486,13 +510,13 @@ json_t *db_template_get(db *d, const char *name, struct err *err)
 
 /* ---- couplings ------------------------------------------------------------ */
 
-int db_couplings_add(db *d, const struct db_coupling *c, size_t n, long long *ids,
+int db_couplings_add(db *d, const struct coupling_record *c, size_t n, long long *ids,
                      struct err *err)
 {
     size_t i;
     for (i = 0; i < n; i++) {
-        long long aid = db_app_id(d, c[i].application, 1, err);
-        long long sid = aid < 0 ? -1 : db_system_id(d, c[i].system, 1, err);
+        long long aid = existing_app(d, c[i].application, "application", err);
+        long long sid = aid < 0 ? -1 : existing_system(d, c[i].system, "system", err);
         if (sid < 0)
             return -1;
         if (db_run_sql(
@@ -604,16 +628,22 @@ char *db_token_check(db *d, const uint8_t hash[32], struct err *err)
     sqlite3_stmt *st =
         db_stmt(d, "SELECT name, hash FROM tokens WHERE revoked_at IS NULL", err);
     char *found = NULL;
+    int rc;
     if (st == NULL)
         return NULL;
     /* Compare against every active token without stopping early, so the time
      * taken does not depend on which (if any) matches. */
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         const uint8_t *h = sqlite3_column_blob(st, 1);
         int match = sqlite3_column_bytes(st, 1) == 32 && ct_equal(h, hash, 32);
         if (match && found == NULL)
             found = xstrdup((const char *)sqlite3_column_text(st, 0));
     }
     sqlite3_reset(st);
+    if (rc != SQLITE_DONE) { /* a damaged store is an error, not "no such token" */
+        xfree(found);
+        db_fail(d, err);
+        return NULL;
+    }
     return found;
 }

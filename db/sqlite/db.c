@@ -6,6 +6,7 @@
  */
 #include "db/db.h"
 #include "db/sqlite/sql.h"
+#include "common/buf.h"
 #include "common/xalloc.h"
 
 #include <sqlite3.h>
@@ -213,6 +214,52 @@ void db_rollback(db *d)
 {
     if (!sqlite3_get_autocommit(d->h))
         sqlite3_exec(d->h, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int db_check(db *d, char **problems, struct err *err)
+{
+    sqlite3_stmt *st;
+    struct buf out;
+    int rc, sound = 0;
+
+    *problems = NULL;
+    buf_init(&out, 1u << 20);
+    rc = sqlite3_prepare_v2(d->h, "PRAGMA integrity_check(100)", -1, &st, NULL);
+    if (rc != SQLITE_OK) {
+        if ((rc & 0xff) != SQLITE_CORRUPT && (rc & 0xff) != SQLITE_NOTADB)
+            return db_fail(d, err);
+        buf_printf(&out, "%s\n", sqlite3_errmsg(d->h));
+    } else {
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+            const char *line = (const char *)sqlite3_column_text(st, 0);
+            if (line && strcmp(line, "ok") == 0)
+                sound = 1;
+            else
+                buf_printf(&out, "%s\n", line ? line : "(no description)");
+        }
+        if (rc != SQLITE_DONE) {
+            /* Damage bad enough to stop the check is still damage found. */
+            if ((rc & 0xff) != SQLITE_CORRUPT && (rc & 0xff) != SQLITE_NOTADB) {
+                db_fail(d, err);
+                sqlite3_finalize(st);
+                buf_free(&out);
+                return -1;
+            }
+            buf_printf(&out, "%s\n", sqlite3_errmsg(d->h));
+            sound = 0;
+        }
+        sqlite3_finalize(st);
+    }
+    if (sound && out.len == 0) {
+        buf_free(&out);
+        return 1;
+    }
+    if (buf_failed(&out) || (*problems = xstrdup(out.data ? out.data : "")) == NULL) {
+        buf_free(&out);
+        return err_nomem(err);
+    }
+    buf_free(&out);
+    return 0;
 }
 
 int db_backup(db *d, const char *dest, struct err *err)

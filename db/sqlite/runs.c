@@ -22,18 +22,21 @@ static long long lookup_id(db *d, const char *select_sql, const char *insert_sql
                            const char *name, long long parent, struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d, select_sql, err);
-    int k = 1;
+    int k = 1, rc;
     if (st == NULL)
         return -1;
     if (parent > 0)
         sqlite3_bind_int64(st, k++, parent);
     sqlite3_bind_text(st, k, name, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW) {
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
         long long id = sqlite3_column_int64(st, 0);
         sqlite3_reset(st);
         return id;
     }
     sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
     st = db_stmt(d, insert_sql, err);
     if (st == NULL)
         return -1;
@@ -58,10 +61,7 @@ static const char SQL_EXE_INS[] =
     "INSERT INTO executables (app_id, name) VALUES (?1, ?2)";
 static const char SQL_SYS_SEL[] = "SELECT id FROM systems WHERE name = ?1";
 static const char SQL_SYS_INS[] = "INSERT INTO systems (name) VALUES (?1)";
-static const char SQL_UID_SEL[] =
-    "SELECT r.id, a.name, e.name, s.name, r.nprocs, r.runtime FROM runs r "
-    "JOIN applications a ON a.id = r.app_id JOIN executables e ON e.id = r.exe_id "
-    "JOIN systems s ON s.id = r.system_id WHERE r.uid = ?1";
+static const char SQL_UID_SEL[] = "SELECT id FROM runs WHERE uid = ?1";
 static const char SQL_RUN_INS[] =
     "INSERT INTO runs (uid, app_id, exe_id, system_id, nprocs, runtime, started_at, "
     "submitter, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
@@ -128,6 +128,63 @@ static int resolve(db *d, struct resolved *c, const struct run_record *r, struct
     return 0;
 }
 
+static int str_eq(const char *a, const char *b)
+{
+    if (a == NULL || b == NULL)
+        return a == b;
+    return strcmp(a, b) == 0;
+}
+
+/* The same named values, in any order (names are unique within a run). */
+static int kvs_eq(const struct rec_kv *a, size_t na, const struct rec_kv *b, size_t nb)
+{
+    size_t i, k;
+    if (na != nb)
+        return 0;
+    for (i = 0; i < na; i++) {
+        for (k = 0; k < nb; k++)
+            if (strcmp(a[i].name, b[k].name) == 0)
+                break;
+        if (k == nb || a[i].value != b[k].value)
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether the stored run `id` has exactly the content of r (everything but
+ * the submitter and the time it was stored). Returns 1, 0, or -1 on error. */
+static int same_as_stored(db *d, long long id, const struct run_record *r,
+                          struct err *err)
+{
+    struct db_run_row row;
+    const struct run_record *s = &row.run;
+    arena *a = arena_new();
+    int found, same;
+    size_t k;
+
+    if (a == NULL)
+        return err_nomem(err);
+    found = db_run_get(d, id, a, &row, err);
+    if (found <= 0) {
+        arena_free(a);
+        return found < 0 ? -1 : 0;
+    }
+    same = str_eq(s->application, r->application) &&
+           str_eq(s->executable, r->executable) && str_eq(s->system, r->system) &&
+           s->nprocs == r->nprocs && s->runtime == r->runtime &&
+           str_eq(s->started_at, r->started_at) &&
+           kvs_eq(s->inputs, s->ninputs, r->inputs, r->ninputs) &&
+           kvs_eq(s->metrics, s->nmetrics, r->metrics, r->nmetrics) &&
+           s->nkernels == r->nkernels;
+    for (k = 0; same && k < r->nkernels; k++)
+        same = str_eq(s->kernels[k].name, r->kernels[k].name) &&
+               s->kernels[k].time == r->kernels[k].time &&
+               s->kernels[k].calls == r->kernels[k].calls &&
+               str_eq(s->kernels[k].metrics_json, r->kernels[k].metrics_json);
+    arena_free(a);
+    return same;
+}
+
 int db_runs_insert(db *d, const struct run_record *runs, size_t n, long long *ids,
                    int *existed, struct err *err)
 {
@@ -140,6 +197,7 @@ int db_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
         const struct run_record *r = &runs[i];
         sqlite3_stmt *st;
         long long id;
+        int rc, same;
 
         existed[i] = 0;
         if (r->uid != NULL) {
@@ -147,27 +205,26 @@ int db_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
             if (st == NULL)
                 return -1;
             sqlite3_bind_text(st, 1, r->uid, -1, SQLITE_STATIC);
-            if (sqlite3_step(st) == SQLITE_ROW) {
+            rc = sqlite3_step(st);
+            if (rc == SQLITE_ROW) {
+                id = sqlite3_column_int64(st, 0);
+                sqlite3_reset(st);
                 /* A repeat must be the same run: the same id with other
                  * content is a client bug that must not pass silently. */
-                int same =
-                    strcmp((const char *)sqlite3_column_text(st, 1), r->application) ==
-                        0 &&
-                    strcmp((const char *)sqlite3_column_text(st, 2), r->executable) ==
-                        0 &&
-                    strcmp((const char *)sqlite3_column_text(st, 3), r->system) == 0 &&
-                    sqlite3_column_int64(st, 4) == r->nprocs &&
-                    sqlite3_column_double(st, 5) == r->runtime;
-                ids[i] = sqlite3_column_int64(st, 0);
-                existed[i] = 1;
-                sqlite3_reset(st);
+                same = same_as_stored(d, id, r, err);
+                if (same < 0)
+                    return -1;
                 if (!same)
                     return err_set(err, 409, "conflict", "id",
                                    "run id %s is already stored with different content",
                                    r->uid);
+                ids[i] = id;
+                existed[i] = 1;
                 continue;
             }
             sqlite3_reset(st);
+            if (rc != SQLITE_DONE)
+                return db_fail(d, err);
         }
         if (resolve(d, &c, r, err) != 0)
             return -1;
@@ -297,13 +354,14 @@ static int read_kvs(db *d, const char *sql, long long id, arena *a, struct rec_k
     sqlite3_stmt *st = db_stmt(d, sql, err);
     size_t cap = 0;
     struct rec_kv *kv = NULL;
+    int rc;
 
     *n = 0;
     *out = NULL;
     if (st == NULL)
         return -1;
     sqlite3_bind_int64(st, 1, id);
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (*n == cap) {
             struct rec_kv *nk;
             cap = cap ? cap * 2 : 8;
@@ -321,6 +379,8 @@ static int read_kvs(db *d, const char *sql, long long id, arena *a, struct rec_k
         (*n)++;
     }
     sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
     *out = kv;
     return 0;
 }
@@ -330,13 +390,14 @@ static int read_kernels(db *d, long long id, arena *a, struct run_record *r,
 {
     sqlite3_stmt *st = db_stmt(d, SQL_KERNELS, err);
     size_t cap = 0;
+    int rc;
 
     r->kernels = NULL;
     r->nkernels = 0;
     if (st == NULL)
         return -1;
     sqlite3_bind_int64(st, 1, id);
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         struct rec_kernel *k;
         if (r->nkernels == cap) {
             struct rec_kernel *nk;
@@ -357,6 +418,8 @@ static int read_kernels(db *d, long long id, arena *a, struct run_record *r,
         k->metrics_json = col_text(a, st, 3);
     }
     sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
     return 0;
 }
 
@@ -391,7 +454,7 @@ int db_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_r
 {
     sqlite3_stmt *st = db_stmt(d, variant(f), err);
     int limit = f->limit > 0 && f->limit <= 1000 ? f->limit : 100;
-    int n = 0, i;
+    int n = 0, i, rc = SQLITE_DONE;
     struct db_run_row *out;
 
     *rows = NULL;
@@ -403,9 +466,11 @@ int db_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_r
     bind_filter(st, f);
     sqlite3_bind_int64(st, 5, f->after);
     sqlite3_bind_int(st, 6, limit);
-    while (n < limit && sqlite3_step(st) == SQLITE_ROW)
+    while (n < limit && (rc = sqlite3_step(st)) == SQLITE_ROW)
         read_row(st, a, &out[n++]);
     sqlite3_reset(st);
+    if (n < limit && rc != SQLITE_DONE)
+        return db_fail(d, err);
     /* Children are read after the main statement is reset: one statement at a
      * time per connection keeps the statement cache simple. */
     for (i = 0; i < n; i++)
@@ -424,17 +489,67 @@ static const char SQL_RUN_GET[] =
 int db_run_get(db *d, long long id, arena *a, struct db_run_row *row, struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d, SQL_RUN_GET, err);
-    int found;
+    int rc;
     if (st == NULL)
         return -1;
     sqlite3_bind_int64(st, 1, id);
-    found = sqlite3_step(st) == SQLITE_ROW;
-    if (found)
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
         read_row(st, a, row);
     sqlite3_reset(st);
-    if (!found)
+    if (rc == SQLITE_DONE)
         return 0;
+    if (rc != SQLITE_ROW)
+        return db_fail(d, err);
     return read_children(d, a, row, err) != 0 ? -1 : 1;
+}
+
+static int read_names(db *d, const char *sql, arena *a, const char ***out, size_t *n,
+                      struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, sql, err);
+    const char **names = NULL;
+    size_t cap = 0;
+    int rc;
+
+    *out = NULL;
+    *n = 0;
+    if (st == NULL)
+        return -1;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n == cap) {
+            const char **nn;
+            cap = cap ? cap * 2 : 16;
+            nn = arena_alloc(a, cap * sizeof *nn);
+            if (nn == NULL) {
+                sqlite3_reset(st);
+                return err_nomem(err);
+            }
+            if (*n)
+                memcpy(nn, names, *n * sizeof *nn);
+            names = nn;
+        }
+        names[(*n)++] = col_text(a, st, 0);
+    }
+    if (rc != SQLITE_DONE) {
+        db_fail(d, err);
+        sqlite3_reset(st);
+        return -1;
+    }
+    sqlite3_reset(st);
+    *out = names;
+    return 0;
+}
+
+int db_runs_names(db *d, arena *a, const char ***inputs, size_t *ninputs,
+                  const char ***metrics, size_t *nmetrics, struct err *err)
+{
+    if (read_names(d, "SELECT DISTINCT name FROM run_inputs ORDER BY name", a, inputs,
+                   ninputs, err) != 0 ||
+        read_names(d, "SELECT DISTINCT name FROM run_metrics ORDER BY name", a, metrics,
+                   nmetrics, err) != 0)
+        return -1;
+    return 0;
 }
 
 json_t *db_runs_overlay(db *d, const char *application, const char *system,

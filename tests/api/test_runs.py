@@ -56,6 +56,24 @@ def same_id_with_other_content_is_409():
 
 
 @test
+def same_id_with_other_inputs_kernels_metrics_or_start_is_409():
+    # Issue 12: only application, executable, system, nprocs and runtime used
+    # to be compared, so these answered 200 "existing" and dropped the content.
+    S.post("/api/v1/runs", run_doc(id="conflict-2"))
+    before = S.content()
+    for other in ({"inputs": {"N": 2000}}, {"inputs": {"N": 1000, "M": 1}},
+                  {"kernels": [{"name": "multiply", "time": 11.3, "calls": 1}]},
+                  {"kernels": []}, {"metrics": {"mflops": 1.0}},
+                  {"started_at": "2026-11-21T11:00:00Z"}):
+        st, body = S.post("/api/v1/runs", run_doc(id="conflict-2", **other))
+        expect_error(st, body, 409, "conflict", "id")
+        assert "conflict-2" in body["error"]["message"], body
+        assert S.content() == before, other
+    st, body = S.post("/api/v1/runs", run_doc(id="conflict-2"))
+    assert st == 200 and body["runs"][0]["status"] == "existing", body
+
+
+@test
 def batch_is_all_or_nothing():
     good = [run_doc(id=f"batch-{i}", runtime=1.0 + i) for i in range(5)]
     bad = good[:3] + [run_doc(id="batch-bad", nprocs=0)] + good[3:]
@@ -100,6 +118,10 @@ def every_rejection_stores_nothing():
          "kernels[0].colour"),
         (run_doc(runtme=3), None, 422, "invalid", "runtme"),
         (run_doc(started_at="yesterday"), None, 422, "invalid", "started_at"),
+        (run_doc(started_at="2026-11-21T10:00:00+99:99"), None, 422, "invalid", "started_at"),
+        (run_doc(started_at="2026-11-21T10:00:00+ab:cd"), None, 422, "invalid", "started_at"),
+        (run_doc(started_at="2026-11-21T10:00:00+24:00"), None, 422, "invalid", "started_at"),
+        (run_doc(started_at="+026-11-21T10:00:00Z"), None, 422, "invalid", "started_at"),
         ({"runs": []}, None, 422, "invalid", "runs"),
         ({"runs": [run_doc()], "extra": 1}, None, 422, "invalid", None),
         ('{"runtime": 1e999}', "application/json", 400, "malformed_json", None),
@@ -231,6 +253,13 @@ def csv_upload_same_rules():
         ("application,executable,system,nprocs,runtime\nx,y,z,1\n", "fields"),
         ("application,executable,system,nprocs,runtime\n\"x,y,z,1,2\n", "unterminated"),
         (b"application,executable,system,nprocs,runtime\n\xff\xfe,y,z,1,2\n", "UTF-8"),
+        # Issue 12: a NUL byte used to cut the field short silently.
+        (b"application,executable,system,nprocs,runtime\nx,y\x00tail,z,1,2\n",
+         "line 2, column 2: a NUL byte"),
+        (b"application,executable,system,nprocs,runtime\nx,\"y\x00\",z,1,2\n",
+         "line 2, column 2: a NUL byte"),
+        ("application,executable,system,nprocs,runtime,started_at\n"
+         "x,y,z,1,2,2026-11-21T10:00:00+99:99\n", "ISO 8601"),
     ]:
         st, body = S.post("/api/v1/runs", bad, ctype="text/csv")
         assert st == 422, (bad, body)

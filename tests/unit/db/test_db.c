@@ -54,6 +54,11 @@ static void test_migrate_and_version(void)
     db_close(d);
     /* Opening again applies nothing and keeps the data. */
     CHECK_INT(db_open(&d, path("m.db"), NULL, &e), 0);
+    {
+        char *problems = NULL;
+        CHECK_INT(db_check(d, &problems, &e), 1); /* a sound database */
+        CHECK(problems == NULL);
+    }
     db_close(d);
 }
 
@@ -108,13 +113,26 @@ static void test_runs_insert_list_idempotent(void)
 static void test_catalog_and_tokens(void)
 {
     struct err e = {0};
-    struct db_param p[2] = {{"ADDM", "", "4.83e-8", "t"}, {"MPISR", "L", "a+b*L", "t"}};
+    struct param_record p[2] = {{"ADDM", "", "4.83e-8", "t"},
+                                {"MPISR", "L", "a+b*L", "t"}};
     uint8_t h1[32], h2[32];
     json_t *v;
     char *name;
     db *d;
 
     CHECK_INT(db_open(&d, path("c.db"), NULL, &e), 0);
+    /* Catalog writes never create the system or application they name. */
+    CHECK_INT(db_params_set(d, "sp2", p, 2, &e), -1);
+    CHECK_INT(e.status, 404);
+    CHECK_STR(e.message, "no system named sp2");
+    err_clear(&e);
+    CHECK(db_system_get(d, "sp2", &e) == NULL);
+    err_clear(&e);
+    CHECK_INT(db_template_put(d, "t", "noapp", NULL, "1", "", &e), -1);
+    CHECK_INT(e.status, 404);
+    CHECK_STR(e.message, "no application named noapp");
+    err_clear(&e);
+    CHECK_INT(db_system_upsert(d, "sp2", NULL, 0, &e), 0);
     CHECK_INT(db_params_set(d, "sp2", p, 2, &e), 0);
     v = db_params_list(d, "sp2", &e);
     CHECK_INT(json_array_size(v), 2);

@@ -70,7 +70,7 @@ static void test_predict_from_saved_answer(void)
                             "\"P\": 8, \"L\": 1024}}",
                             &e);
     json_t *pt, *out;
-    struct db_param p = {"ADDM", "", "1", "test"};
+    struct param_record p = {"ADDM", "", "1", "test"};
 
     CHECK(ans != NULL);
     if (ans == NULL) {

@@ -1,20 +1,17 @@
-/* csv: CSV run import (RFC 4180 quoting) into db_run structs; declared in
+/* csv: CSV run import (RFC 4180 quoting) into run records; declared in
  * rundoc.h so that every way a run arrives shares one set of rules.
  *
  * Columns: application, executable, system, nprocs, runtime are required (in
  * any order); "id" and "started_at" are optional; a column "metric.NAME"
  * becomes a metric; every other column is a numeric input (e.g. N).
  */
-#include "server/rundoc.h"
+#include "formats/rundoc.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CSV_MAX_COLS 128
-#define CSV_MAX_FIELD 4096
 
 struct csv {
     const char *p, *end;
@@ -29,11 +26,11 @@ static int read_record(struct csv *c, arena *a, char **fields, struct err *err)
     if (c->p >= c->end)
         return 0;
     for (;;) {
-        char buf[CSV_MAX_FIELD];
+        char buf[LIMIT_CSV_FIELD];
         size_t len = 0;
-        if (nf == CSV_MAX_COLS)
+        if (nf == LIMIT_CSV_COLS)
             return err_invalid(err, NULL, "line %d: more than %d columns", c->line,
-                               CSV_MAX_COLS);
+                               LIMIT_CSV_COLS);
         if (c->p < c->end && *c->p == '"') {
             c->p++;
             for (;;) {
@@ -48,11 +45,17 @@ static int read_record(struct csv *c, arena *a, char **fields, struct err *err)
                         break;
                     }
                 }
+                if (*c->p == '\0')
+                    return err_invalid(
+                        err, NULL,
+                        "line %d, column %d: a NUL byte is not allowed in a "
+                        "CSV field",
+                        c->line, nf + 1);
                 if (*c->p == '\n')
                     c->line++;
                 if (len == sizeof buf - 1)
                     return err_invalid(err, NULL, "line %d: field longer than %d bytes",
-                                       c->line, CSV_MAX_FIELD - 1);
+                                       c->line, LIMIT_CSV_FIELD - 1);
                 buf[len++] = *c->p++;
             }
             if (c->p < c->end && *c->p != ',' && *c->p != '\n' && *c->p != '\r')
@@ -63,9 +66,16 @@ static int read_record(struct csv *c, arena *a, char **fields, struct err *err)
                 if (*c->p == '"')
                     return err_invalid(
                         err, NULL, "line %d: quote inside an unquoted field", c->line);
+                if (*c->p == '\0')
+                    return err_invalid(
+                        err, NULL,
+                        "line %d, column %d: a NUL byte is not allowed in a "
+                        "CSV field",
+                        c->line, nf + 1);
+
                 if (len == sizeof buf - 1)
                     return err_invalid(err, NULL, "line %d: field longer than %d bytes",
-                                       c->line, CSV_MAX_FIELD - 1);
+                                       c->line, LIMIT_CSV_FIELD - 1);
                 buf[len++] = *c->p++;
             }
         }
@@ -106,8 +116,8 @@ int rundoc_parse_csv(const char *text, size_t len, arena *a, struct run_record *
     static const char *const names[] = {
         "application", "executable", "system", "nprocs", "runtime", "id", "started_at"};
     struct csv c = {text, text + len, 1};
-    char *hdr[CSV_MAX_COLS], *f[CSV_MAX_COLS];
-    int kind[CSV_MAX_COLS], nh, nf, i, have[C_INPUT] = {0};
+    char *hdr[LIMIT_CSV_COLS], *f[LIMIT_CSV_COLS];
+    int kind[LIMIT_CSV_COLS], nh, nf, i, have[C_INPUT] = {0};
     size_t cap = 64, ninputs = 0, nmetrics = 0;
     struct run_record *out;
     char field[64];
@@ -159,9 +169,9 @@ int rundoc_parse_csv(const char *text, size_t len, arena *a, struct run_record *
         if (nf != nh)
             return err_invalid(err, NULL, "line %d: %d fields, the header has %d", line,
                                nf, nh);
-        if (*n == RUNDOC_MAX_BATCH)
+        if (*n == LIMIT_BATCH)
             return err_invalid(err, NULL, "more than %d runs in one CSV file",
-                               RUNDOC_MAX_BATCH);
+                               LIMIT_BATCH);
         if (*n == cap) {
             struct run_record *bigger = arena_alloc(a, 2 * cap * sizeof *bigger);
             if (bigger == NULL)

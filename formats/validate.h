@@ -2,19 +2,15 @@
  * templates, couplings, entity fields) before anything is stored. Each
  * returns 0 or -1 with a 422 error naming the field; results live in the
  * arena. */
-#ifndef PROPHECY_VALIDATE_H
-#define PROPHECY_VALIDATE_H
+#ifndef PROPHECY_FORMATS_VALIDATE_H
+#define PROPHECY_FORMATS_VALIDATE_H
 
 #include <jansson.h>
 
 #include "common/arena.h"
 #include "common/err.h"
-#include "db/catalog.h"
-
-#define VALIDATE_MAX_EXPR 4096
-#define VALIDATE_MAX_BENCHMARKS 100000
-#define VALIDATE_MAX_PARAMS 256
-#define VALIDATE_MAX_CHAIN 16
+#include "formats/limits.h"
+#include "formats/record.h"
 
 /* Rejects keys of obj not in allowed (NULL-terminated) and non-string values
  * except "cores" (integer) and "metadata" (object). */
@@ -36,12 +32,12 @@ int validate_expression(const char *src, const char *args, const char *field,
 
 int validate_benchmarks(json_t *body, arena *a, struct bench_record **out, size_t *n,
                         struct err *err);
-int validate_parameters(json_t *body, arena *a, struct db_param **out, size_t *n,
+int validate_parameters(json_t *body, arena *a, struct param_record **out, size_t *n,
                         struct err *err);
 int validate_template(json_t *body, arena *a, const char **name, const char **application,
                       const char **kernel, const char **expression,
                       const char **description, struct err *err);
-int validate_couplings(json_t *body, arena *a, struct db_coupling **out, size_t *n,
+int validate_couplings(json_t *body, arena *a, struct coupling_record **out, size_t *n,
                        struct err *err);
 
 #endif

@@ -3,7 +3,7 @@
  * Unknown fields are rejected rather than ignored: a typo such as "runtme"
  * would otherwise store a run without the value the user meant to send.
  */
-#include "server/rundoc.h"
+#include "formats/rundoc.h"
 #include "common/utf8.h"
 
 #include <math.h>
@@ -16,9 +16,8 @@ int rundoc_check_name(const char *s, size_t len, const char *field, struct err *
     size_t i;
     if (len == 0)
         return err_invalid(err, field, "%s must not be empty", field);
-    if (len > RUNDOC_MAX_NAME)
-        return err_invalid(err, field, "%s is longer than %d bytes", field,
-                           RUNDOC_MAX_NAME);
+    if (len > LIMIT_NAME)
+        return err_invalid(err, field, "%s is longer than %d bytes", field, LIMIT_NAME);
     if (!utf8_valid(s, len))
         return err_invalid(err, field, "%s is not valid UTF-8", field);
     for (i = 0; i < len; i++)
@@ -102,9 +101,9 @@ static int get_kernels(json_t *arr, arena *a, struct run_record *r, struct err *
         return 0;
     if (!json_is_array(arr))
         return err_invalid(err, "kernels", "kernels must be an array");
-    if (json_array_size(arr) > RUNDOC_MAX_KERNELS)
+    if (json_array_size(arr) > LIMIT_KERNELS)
         return err_invalid(err, "kernels", "more than %d kernels in one run",
-                           RUNDOC_MAX_KERNELS);
+                           LIMIT_KERNELS);
     r->kernels = arena_alloc(a, (json_array_size(arr) + 1) * sizeof *r->kernels);
     if (r->kernels == NULL)
         return err_nomem(err);
@@ -147,7 +146,7 @@ static int get_kernels(json_t *arr, arena *a, struct run_record *r, struct err *
             struct rec_kv *kv;
             size_t nkv;
             char *txt;
-            if (get_kvs(v, "metrics", RUNDOC_MAX_METRICS, a, &kv, &nkv, err) != 0) {
+            if (get_kvs(v, "metrics", LIMIT_METRICS, a, &kv, &nkv, err) != 0) {
                 err_prefix_field(err, field);
                 return -1;
             }
@@ -161,16 +160,35 @@ static int get_kernels(json_t *arr, arena *a, struct run_record *r, struct err *
 }
 
 /* Accepts "YYYY-MM-DDTHH:MM:SS" with optional fraction and "Z" or +hh:mm. */
+/* Whether s[0..n) are all ASCII digits. */
+static int digits(const char *s, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+    return 1;
+}
+
+static int two(const char *s)
+{
+    return (s[0] - '0') * 10 + (s[1] - '0');
+}
+
 int rundoc_valid_timestamp(const char *s)
 {
-    int y, mo, d, h, mi, se, n = 0;
-    if (strlen(s) > 40 ||
-        sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &se, &n) != 6 ||
-        n != 19)
+    int mo, d;
+    if (strlen(s) > 40 || strlen(s) < 19 || !digits(s, 4) || s[4] != '-' ||
+        !digits(s + 5, 2) || s[7] != '-' || !digits(s + 8, 2) || s[10] != 'T' ||
+        !digits(s + 11, 2) || s[13] != ':' || !digits(s + 14, 2) || s[16] != ':' ||
+        !digits(s + 17, 2))
         return 0;
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
+    mo = two(s + 5);
+    d = two(s + 8);
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || two(s + 11) > 23 || two(s + 14) > 59 ||
+        two(s + 17) > 60)
         return 0;
-    s += n;
+    s += 19;
     if (*s == '.') {
         s++;
         if (*s < '0' || *s > '9')
@@ -180,7 +198,9 @@ int rundoc_valid_timestamp(const char *s)
     }
     if (strcmp(s, "Z") == 0 || *s == '\0')
         return 1;
-    if ((*s == '+' || *s == '-') && strlen(s) == 6 && s[3] == ':')
+    /* An offset from UTC: +hh:mm or -hh:mm, hours 00-23, minutes 00-59. */
+    if ((*s == '+' || *s == '-') && strlen(s) == 6 && digits(s + 1, 2) && s[3] == ':' &&
+        digits(s + 4, 2) && two(s + 1) <= 23 && two(s + 4) <= 59)
         return 1;
     return 0;
 }
@@ -224,10 +244,10 @@ int rundoc_parse(json_t *doc, arena *a, struct run_record *r, struct err *err)
         return err_invalid(err, "runtime", "runtime is required");
     if (get_number(v, "runtime", 1, &r->runtime, err) != 0)
         return -1;
-    if (get_kvs(json_object_get(doc, "inputs"), "inputs", RUNDOC_MAX_INPUTS, a,
-                &r->inputs, &r->ninputs, err) != 0 ||
-        get_kvs(json_object_get(doc, "metrics"), "metrics", RUNDOC_MAX_METRICS, a,
-                &r->metrics, &r->nmetrics, err) != 0 ||
+    if (get_kvs(json_object_get(doc, "inputs"), "inputs", LIMIT_INPUTS, a, &r->inputs,
+                &r->ninputs, err) != 0 ||
+        get_kvs(json_object_get(doc, "metrics"), "metrics", LIMIT_METRICS, a, &r->metrics,
+                &r->nmetrics, err) != 0 ||
         get_kernels(json_object_get(doc, "kernels"), a, r, err) != 0)
         return -1;
     v = json_object_get(doc, "started_at");
@@ -268,9 +288,8 @@ int rundoc_parse_body(json_t *body, arena *a, struct run_record **runs, size_t *
         return err_invalid(err, "runs", "runs must be an array");
     if (json_array_size(arr) == 0)
         return err_invalid(err, "runs", "runs must not be empty");
-    if (json_array_size(arr) > RUNDOC_MAX_BATCH)
-        return err_invalid(err, "runs", "more than %d runs in one batch",
-                           RUNDOC_MAX_BATCH);
+    if (json_array_size(arr) > LIMIT_BATCH)
+        return err_invalid(err, "runs", "more than %d runs in one batch", LIMIT_BATCH);
     *runs = arena_alloc(a, json_array_size(arr) * sizeof **runs);
     if (*runs == NULL)
         return err_nomem(err);
@@ -286,9 +305,8 @@ int rundoc_parse_body(json_t *body, arena *a, struct run_record **runs, size_t *
     return 0;
 }
 
-json_t *rundoc_to_json(const struct db_run_row *row)
+json_t *rundoc_to_json(long long id, const struct run_record *r, const char *created_at)
 {
-    const struct run_record *r = &row->run;
     json_t *o = json_object(), *inputs = json_object(), *metrics = json_object(),
            *kernels = json_array();
     size_t i;
@@ -308,7 +326,7 @@ json_t *rundoc_to_json(const struct db_run_row *row)
         }
         json_array_append_new(kernels, k);
     }
-    json_object_set_new(o, "id", json_integer(row->id));
+    json_object_set_new(o, "id", json_integer(id));
     json_object_set_new(o, "uid", r->uid ? json_string(r->uid) : json_null());
     json_object_set_new(o, "application", json_string(r->application));
     json_object_set_new(o, "executable", json_string(r->executable));
@@ -321,14 +339,13 @@ json_t *rundoc_to_json(const struct db_run_row *row)
     json_object_set_new(o, "started_at",
                         r->started_at ? json_string(r->started_at) : json_null());
     json_object_set_new(o, "submitter", json_string(r->submitter ? r->submitter : ""));
-    json_object_set_new(o, "created_at",
-                        json_string(row->created_at ? row->created_at : ""));
+    json_object_set_new(o, "created_at", json_string(created_at ? created_at : ""));
     return o;
 }
 
-json_t *rundoc_export_json(const struct db_run_row *row)
+json_t *rundoc_export_json(const struct run_record *run)
 {
-    json_t *o = rundoc_to_json(row);
+    json_t *o = rundoc_to_json(0, run, NULL);
     json_t *uid = json_object_get(o, "uid");
     if (json_is_string(uid))
         json_object_set(o, "id", uid);

@@ -1,7 +1,7 @@
 /* validate: catalog write bodies; see validate.h. */
-#include "server/validate.h"
+#include "formats/validate.h"
 #include "models/expr.h"
-#include "server/rundoc.h"
+#include "formats/rundoc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -27,9 +27,9 @@ int validate_fields(json_t *obj, const char *const *allowed, struct err *err)
         } else if (strcmp(key, "metadata") == 0) {
             if (!json_is_object(v))
                 return err_invalid(err, key, "metadata must be an object");
-        } else if (!json_is_string(v) || json_string_length(v) > 4096) {
-            return err_invalid(err, key, "%s must be a string of at most 4096 bytes",
-                               key);
+        } else if (!json_is_string(v) || json_string_length(v) > LIMIT_DESCRIPTION) {
+            return err_invalid(err, key, "%s must be a string of at most %d bytes", key,
+                               LIMIT_DESCRIPTION);
         }
     }
     return 0;
@@ -38,8 +38,9 @@ int validate_fields(json_t *obj, const char *const *allowed, struct err *err)
 int validate_ident(const char *s, const char *field, struct err *err)
 {
     size_t i, n = strlen(s);
-    if (n == 0 || n > 64)
-        return err_invalid(err, field, "%s must be a name of 1 to 64 characters", field);
+    if (n == 0 || n > LIMIT_IDENT)
+        return err_invalid(err, field, "%s must be a name of 1 to %d characters", field,
+                           LIMIT_IDENT);
     for (i = 0; i < n; i++) {
         char c = s[i];
         int ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
@@ -165,7 +166,7 @@ static json_t *items(json_t *body, const char *key, size_t max, struct err *err)
 int validate_benchmarks(json_t *body, arena *a, struct bench_record **out, size_t *n,
                         struct err *err)
 {
-    json_t *arr = items(body, "benchmarks", VALIDATE_MAX_BENCHMARKS, err), *b;
+    json_t *arr = items(body, "benchmarks", LIMIT_BENCHMARKS, err), *b;
     size_t i;
     char field[64];
 
@@ -206,9 +207,10 @@ int validate_benchmarks(json_t *body, arena *a, struct bench_record **out, size_
             return -1;
         }
         if (args != NULL) {
-            if (!json_is_object(args) || json_object_size(args) > 16) {
+            if (!json_is_object(args) || json_object_size(args) > LIMIT_BENCH_ARGS) {
                 json_decref(arr);
-                err_invalid(err, "args", "args must be an object of at most 16 numbers");
+                err_invalid(err, "args", "args must be an object of at most %d numbers",
+                            LIMIT_BENCH_ARGS);
                 err_prefix_field(err, field);
                 return -1;
             }
@@ -228,7 +230,7 @@ int validate_benchmarks(json_t *body, arena *a, struct bench_record **out, size_
         x->args_json = arena_strdup(a, txt ? txt : "{}");
         free(txt);
         v = json_object_get(b, "stat");
-        if (v != NULL && (!json_is_string(v) || json_string_length(v) > 32)) {
+        if (v != NULL && (!json_is_string(v) || json_string_length(v) > LIMIT_STAT)) {
             json_decref(arr);
             err_invalid(err, "stat", "stat must be a short string such as \"min\"");
             err_prefix_field(err, field);
@@ -240,7 +242,7 @@ int validate_benchmarks(json_t *body, arena *a, struct bench_record **out, size_
     return 0;
 }
 
-int validate_parameters(json_t *body, arena *a, struct db_param **out, size_t *n,
+int validate_parameters(json_t *body, arena *a, struct param_record **out, size_t *n,
                         struct err *err)
 {
     json_t *params, *src, *v;
@@ -261,18 +263,18 @@ int validate_parameters(json_t *body, arena *a, struct db_param **out, size_t *n
         return err_invalid(err, "parameters",
                            "parameters must be an object such as {\"MPISR(L)\": "
                            "\"0.001*(15.94+0.0608*L)\", \"ADDM\": \"4.83e-8\"}");
-    if (json_object_size(params) > VALIDATE_MAX_PARAMS)
-        return err_invalid(err, "parameters", "more than %d parameters",
-                           VALIDATE_MAX_PARAMS);
-    if (src != NULL && (!json_is_string(src) || json_string_length(src) > 256))
-        return err_invalid(err, "source", "source must be a string of at most 256 bytes");
+    if (json_object_size(params) > LIMIT_PARAMS)
+        return err_invalid(err, "parameters", "more than %d parameters", LIMIT_PARAMS);
+    if (src != NULL && (!json_is_string(src) || json_string_length(src) > LIMIT_NAME))
+        return err_invalid(err, "source", "source must be a string of at most %d bytes",
+                           LIMIT_NAME);
     *n = json_object_size(params);
     *out = arena_alloc(a, *n * sizeof **out);
     if (*out == NULL)
         return err_nomem(err);
     json_object_foreach(params, key, v)
     {
-        struct db_param *p = &(*out)[i++];
+        struct param_record *p = &(*out)[i++];
         snprintf(field, sizeof field, "parameters.%s", key);
         if (validate_signature(arena_strdup(a, key), a, &p->name, &p->args, field, err) !=
             0)
@@ -284,12 +286,12 @@ int validate_parameters(json_t *body, arena *a, struct db_param **out, size_t *n
             p->expression =
                 arena_strdup(a, fmt_double(num, sizeof num, json_number_value(v)));
         } else if (json_is_string(v) && json_string_length(v) > 0 &&
-                   json_string_length(v) <= VALIDATE_MAX_EXPR) {
+                   json_string_length(v) <= LIMIT_EXPR) {
             p->expression = arena_strdup(a, json_string_value(v));
         } else {
             return err_invalid(err, field,
                                "%s must be an expression string of 1 to %d bytes", field,
-                               VALIDATE_MAX_EXPR);
+                               LIMIT_EXPR);
         }
         if (validate_expression(p->expression, p->args, field, err) != 0)
             return -1;
@@ -322,16 +324,16 @@ int validate_template(json_t *body, arena *a, const char **name, const char **ap
         rundoc_check_name(*application, strlen(*application), "application", err) != 0 ||
         (**kernel && rundoc_check_name(*kernel, strlen(*kernel), "kernel", err) != 0))
         return -1;
-    if (**expression == '\0' || strlen(*expression) > VALIDATE_MAX_EXPR)
+    if (**expression == '\0' || strlen(*expression) > LIMIT_EXPR)
         return err_invalid(err, "expression", "expression must be 1 to %d bytes",
-                           VALIDATE_MAX_EXPR);
+                           LIMIT_EXPR);
     return validate_expression(*expression, NULL, "expression", err);
 }
 
-int validate_couplings(json_t *body, arena *a, struct db_coupling **out, size_t *n,
+int validate_couplings(json_t *body, arena *a, struct coupling_record **out, size_t *n,
                        struct err *err)
 {
-    json_t *arr = items(body, "couplings", 10000, err), *c;
+    json_t *arr = items(body, "couplings", LIMIT_COUPLINGS, err), *c;
     size_t i;
     char field[64];
 
@@ -345,7 +347,7 @@ int validate_couplings(json_t *body, arena *a, struct db_coupling **out, size_t 
     }
     json_array_foreach(arr, i, c)
     {
-        struct db_coupling *x = &(*out)[i];
+        struct coupling_record *x = &(*out)[i];
         json_t *k = json_object_get(c, "kernels"), *al = json_object_get(c, "alone");
         json_t *inputs = json_object_get(c, "inputs"), *np = json_object_get(c, "nprocs"),
                *v;
@@ -389,9 +391,9 @@ int validate_couplings(json_t *body, arena *a, struct db_coupling **out, size_t 
         if (inputs != NULL && !json_is_object(inputs))
             FAIL("inputs", "inputs must be an object of name: number");
         if (!json_is_array(k) || json_array_size(k) < 2 ||
-            json_array_size(k) > VALIDATE_MAX_CHAIN)
+            json_array_size(k) > LIMIT_CHAIN)
             FAIL("kernels", "kernels must list 2 to %d adjacent kernel names",
-                 VALIDATE_MAX_CHAIN);
+                 LIMIT_CHAIN);
         if (!json_is_array(al) || json_array_size(al) != json_array_size(k))
             FAIL("alone", "alone must give one time per kernel (%zu)",
                  json_array_size(k));

@@ -1,0 +1,94 @@
+/* ingest: the one path every run takes; see ingest.h. */
+#include "core/ingest.h"
+#include "db/runs.h"
+#include "formats/rundoc.h"
+
+#include <string.h>
+
+static struct ingest_hooks hooks;
+
+void ingest_set_hooks(const struct ingest_hooks *h)
+{
+    if (h)
+        hooks = *h;
+    else
+        memset(&hooks, 0, sizeof hooks);
+}
+
+int ingest_records(struct ingest *in, struct run_record *runs, size_t n,
+                   const char *submitter, arena *a, struct err *err)
+{
+    size_t i;
+
+    memset(in, 0, sizeof *in);
+    in->runs = runs;
+    in->n = n;
+    if (submitter)
+        for (i = 0; i < n; i++)
+            runs[i].submitter = submitter;
+    /* One element at least, so that an empty batch still has arrays. */
+    in->ids = arena_alloc(a, (n ? n : 1) * sizeof *in->ids);
+    in->existed = arena_alloc(a, (n ? n : 1) * sizeof *in->existed);
+    if (in->ids == NULL || in->existed == NULL)
+        return err_nomem(err);
+    return 0;
+}
+
+int ingest_json(struct ingest *in, json_t *body, const char *submitter, arena *a,
+                struct err *err)
+{
+    struct run_record *runs;
+    size_t n;
+
+    if (rundoc_parse_body(body, a, &runs, &n, err) != 0)
+        return -1;
+    return ingest_records(in, runs, n, submitter, a, err);
+}
+
+int ingest_csv(struct ingest *in, const char *text, size_t len, const char *submitter,
+               arena *a, struct err *err)
+{
+    struct run_record *runs;
+    size_t n;
+
+    if (rundoc_parse_csv(text ? text : "", len, a, &runs, &n, err) != 0)
+        return -1;
+    return ingest_records(in, runs, n, submitter, a, err);
+}
+
+int ingest_store(db *d, struct ingest *in, struct err *err)
+{
+    size_t i;
+
+    if (db_runs_insert(d, in->runs, in->n, in->ids, in->existed, err) != 0)
+        return -1;
+    in->created = 0;
+    for (i = 0; i < in->n; i++)
+        in->created += !in->existed[i];
+    if (hooks.stored && hooks.stored(d, in, hooks.arg, err) != 0)
+        return -1;
+    return 0;
+}
+
+int ingest_job(db *d, void *arg, struct err *err)
+{
+    return ingest_store(d, arg, err);
+}
+
+void ingest_committed(const struct ingest *in)
+{
+    if (hooks.committed)
+        hooks.committed(in, hooks.arg);
+}
+
+int ingest_commit(db *d, struct ingest *in, struct err *err)
+{
+    if (db_begin(d, err) != 0)
+        return -1;
+    if (ingest_store(d, in, err) != 0 || db_commit(d, err) != 0) {
+        db_rollback(d);
+        return -1;
+    }
+    ingest_committed(in);
+    return 0;
+}

@@ -1,0 +1,85 @@
+/* ingest: the one path every run takes into the store.
+ *
+ * Runs arrive five ways — POST /api/v1/runs as JSON or CSV, the web upload
+ * form, `prophecyd import`, and the demo loader — and all of them go
+ * through here:
+ *
+ *   1. parse and validate (formats/rundoc.h) into a struct ingest, with
+ *      ingest_json / ingest_csv, or ingest_records for runs a caller built
+ *      itself (the upload form's run document, the demo data);
+ *   2. store inside one transaction with ingest_store: every run is inserted
+ *      (db/runs.h), then the stored hook judges the stored runs in the same
+ *      transaction; any error (a conflicting id, a hook error) fails the
+ *      whole batch and the caller rolls back. In the server ingest_job is the
+ *      group-commit writer's job function (db/writer.h: the job's SAVEPOINT
+ *      is the transaction); the CLI uses ingest_commit, which brackets
+ *      ingest_store with db_begin/db_commit;
+ *   3. after the commit is durable, ingest_committed runs the committed hook
+ *      (the server calls it from the request's finish step when the job
+ *      succeeded; ingest_commit calls it itself).
+ *
+ * Hooks (issue 14's regression detection judges each stored run in the
+ * `stored` hook) are registered once at start-up, before any thread ingests.
+ */
+#ifndef PROPHECY_CORE_INGEST_H
+#define PROPHECY_CORE_INGEST_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "common/arena.h"
+#include "common/err.h"
+#include "db/db.h"
+#include "formats/record.h"
+
+/* One batch of runs on its way in; everything lives in the arena given to
+ * the ingest_* function that filled it. */
+struct ingest {
+    struct run_record *runs;
+    size_t n;
+    long long *ids; /* OUT of ingest_store: the stored id of each run */
+    int *existed;   /* OUT: 1 when an identical run with the same id was stored */
+    size_t created; /* OUT: runs newly stored */
+};
+
+/* Hooks around the store. Either function may be NULL. */
+struct ingest_hooks {
+    /* Inside the transaction, after all n runs are stored (existed[i] tells
+     * which were already there). Returns 0, or -1 with err set: the batch
+     * fails and is rolled back. */
+    int (*stored)(db *d, const struct ingest *in, void *arg, struct err *err);
+    /* After the commit is durable; cannot fail the batch. */
+    void (*committed)(const struct ingest *in, void *arg);
+    void *arg;
+};
+
+/* Registers the hooks (a copy is kept; NULL removes them). Not thread-safe:
+ * call at start-up, or in a test before ingesting. */
+void ingest_set_hooks(const struct ingest_hooks *h);
+
+/* Fills in from a JSON body (one run document or {"runs": [...]}), setting
+ * each run's submitter. Returns 0 or -1 with a 422 error naming the field. */
+int ingest_json(struct ingest *in, json_t *body, const char *submitter, arena *a,
+                struct err *err);
+/* Fills in from CSV text (formats/csv.c). Errors name line and column. */
+int ingest_csv(struct ingest *in, const char *text, size_t len, const char *submitter,
+               arena *a, struct err *err);
+/* Fills in from n runs the caller built or parsed itself (borrowed, not
+ * copied), setting each submitter unless submitter is NULL. Returns 0 or -1. */
+int ingest_records(struct ingest *in, struct run_record *runs, size_t n,
+                   const char *submitter, arena *a, struct err *err);
+
+/* Stores the batch inside the caller's transaction and runs the stored
+ * hook. Returns 0, or -1 with err set (409 for an id already stored with
+ * other content); on -1 the caller rolls back. */
+int ingest_store(db *d, struct ingest *in, struct err *err);
+/* The same as a group-commit writer job: arg is a struct ingest *. */
+int ingest_job(db *d, void *arg, struct err *err);
+/* Runs the committed hook; call once the transaction has committed. */
+void ingest_committed(const struct ingest *in);
+
+/* For a connection of one's own (the CLI, tests): begin, store, commit,
+ * then the committed hook; rolls back on any error. Returns 0 or -1. */
+int ingest_commit(db *d, struct ingest *in, struct err *err);
+
+#endif

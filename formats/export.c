@@ -1,0 +1,93 @@
+/* export: run records as CSV or JSON text; see export.h. */
+#include "formats/export.h"
+#include "formats/rundoc.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void csv_field(struct buf *b, const char *s)
+{
+    if (strpbrk(s, ",\"\r\n") == NULL) {
+        buf_puts(b, s);
+        return;
+    }
+    buf_putc(b, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            buf_putc(b, '"');
+        buf_putc(b, *s);
+    }
+    buf_putc(b, '"');
+}
+
+static void csv_values(struct buf *b, const char *const *names, size_t nnames,
+                       const struct rec_kv *kv, size_t n)
+{
+    size_t i, k;
+    for (i = 0; i < nnames; i++) {
+        buf_putc(b, ',');
+        for (k = 0; k < n; k++)
+            if (strcmp(kv[k].name, names[i]) == 0)
+                buf_num(b, kv[k].value);
+    }
+}
+
+void export_csv_header(const struct export_columns *c, struct buf *out)
+{
+    size_t k;
+    buf_puts(out, "id,application,executable,system,nprocs,runtime,started_at");
+    for (k = 0; k < c->ninputs; k++) {
+        buf_putc(out, ',');
+        csv_field(out, c->inputs[k]);
+    }
+    for (k = 0; k < c->nmetrics; k++) {
+        buf_puts(out, ",metric.");
+        csv_field(out, c->metrics[k]);
+    }
+    buf_puts(out, "\r\n");
+}
+
+void export_csv_row(const struct export_columns *c, const struct run_record *run,
+                    struct buf *b)
+{
+    csv_field(b, run->uid ? run->uid : "");
+    buf_putc(b, ',');
+    csv_field(b, run->application);
+    buf_putc(b, ',');
+    csv_field(b, run->executable);
+    buf_putc(b, ',');
+    csv_field(b, run->system);
+    buf_printf(b, ",%lld,", run->nprocs);
+    buf_num(b, run->runtime);
+    buf_putc(b, ',');
+    csv_field(b, run->started_at ? run->started_at : "");
+    csv_values(b, c->inputs, c->ninputs, run->inputs, run->ninputs);
+    csv_values(b, c->metrics, c->nmetrics, run->metrics, run->nmetrics);
+    buf_puts(b, "\r\n");
+}
+
+void export_json_begin(struct buf *out)
+{
+    buf_puts(out, "{\"runs\": [\n");
+}
+
+void export_json_row(const struct run_record *run, int first, struct buf *out)
+{
+    json_t *o = rundoc_export_json(run);
+    char *s = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+    json_decref(o);
+    if (!first)
+        buf_puts(out, ",\n");
+    if (s == NULL) { /* out of memory: make the buffer report it */
+        out->failed = BUF_NOMEM;
+        return;
+    }
+    buf_puts(out, s);
+    free(s);
+}
+
+void export_json_end(struct buf *out)
+{
+    buf_puts(out, "\n]}\n");
+}
