@@ -13,7 +13,7 @@
 
 #include "formats/import.h"
 #include "formats/limits.h"
-#include "server/rundoc.h"
+#include "formats/rundoc.h"
 
 /* Hands runs[0..n) to the sink in batches, each with its uid. */
 static int hand_over(const char *format, const char *file, struct run_record *runs,

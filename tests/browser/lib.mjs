@@ -105,7 +105,15 @@ export async function watchedPage(browser, width = 1280, height = 900) {
   });
   page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
   page.on("dialog", async (d) => { problems.push(`dialog: ${d.message()}`); await d.dismiss(); });
-  page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  // A request the browser itself cancelled (net::ERR_ABORTED: the next
+  // navigation started while a subresource such as the icon was still
+  // loading, which happens on a loaded machine) says nothing about the
+  // server; every other failure, and every response >= 400, is a problem.
+  page.on("requestfailed", (r) => {
+    const why = r.failure()?.errorText || "";
+    if (why === "net::ERR_ABORTED" && r.resourceType() !== "document") return;
+    problems.push(`request failed: ${r.url()} ${why}`);
+  });
   page.on("response", (r) => {
     const want = page.expectStatus.get(r.url());
     if (want !== undefined ? r.status() !== want : r.status() >= 400)
