@@ -16,6 +16,8 @@
 #include "common/xalloc.h"
 #include "db/catalog.h"
 #include "db/sqlite/sql.h" /* transitional: SQL still outside db/ (issue 11) */
+#include "formats/json.h"
+#include "formats/limits.h"
 #include "models/fit.h"
 #include "server/fit_json.h"
 #include "server/modeling.h"
@@ -27,8 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FIT_MAX_PREDICT 1000
-#define FIT_MAX_NAME 64
+#define FIT_MAX_PREDICT LIMIT_PREDICT
+/* y: runtime, speedup, efficiency, or metric:NAME / kernel:NAME with a name */
+#define FIT_MAX_Y (LIMIT_NAME + sizeof "kernel:" - 1)
 
 enum y_kind { Y_RUNTIME, Y_SPEEDUP, Y_EFFICIENCY, Y_METRIC, Y_KERNEL };
 
@@ -52,40 +55,11 @@ struct fit_req {
     size_t runs; /* runs selected */
 };
 
-static int number_at(json_t *v, const char *field, double *out, struct err *err)
-{
-    if (!json_is_number(v) || !isfinite(json_number_value(v)))
-        return err_invalid(err, field, "%s must be a finite number", field);
-    *out = json_number_value(v);
-    return 0;
-}
-
-/* A variable or catalog name: a non-empty string of at most max bytes. */
+/* A catalog name of the request: key's value, 1 to max bytes. */
 static const char *name_at(json_t *obj, const char *key, size_t max, arena *a,
                            struct err *err)
 {
-    json_t *v = json_object_get(obj, key);
-    if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) > max) {
-        err_invalid(err, key, "%s must be a string of 1 to %zu bytes", key, max);
-        return NULL;
-    }
-    return arena_strdup(a, json_string_value(v));
-}
-
-static int only_fields(json_t *body, const char *const *allowed, const char *form,
-                       struct err *err)
-{
-    const char *key;
-    json_t *v;
-    json_object_foreach(body, key, v)
-    {
-        int ok = 0;
-        for (size_t i = 0; allowed[i]; i++)
-            ok |= strcmp(key, allowed[i]) == 0;
-        if (!ok)
-            return err_invalid(err, key, "unknown field %s in the %s form", key, form);
-    }
-    return 0;
+    return json_get_name(json_object_get(obj, key), key, max, a, err);
 }
 
 static int decode_vars(json_t *body, arena *a, struct fit_req *q, struct err *err)
@@ -106,16 +80,19 @@ static int decode_vars(json_t *body, arena *a, struct fit_req *q, struct err *er
         q->nvars = (int)json_array_size(vars);
         for (i = 0; i < json_array_size(vars); i++) {
             json_t *v = json_array_get(vars, i);
-            if (!json_is_string(v) || json_string_length(v) == 0 ||
-                json_string_length(v) > FIT_MAX_NAME)
-                return err_invalid(err, x ? "x" : "vars",
-                                   "variable names must be 1 to %d bytes", FIT_MAX_NAME);
-            q->names[i] = arena_strdup(a, json_string_value(v));
+            if ((q->names[i] = json_get_name(v, x ? "x" : "vars", LIMIT_NAME, a, err)) ==
+                    NULL ||
+                (!q->from_db &&
+                 json_check_ident(q->names[i], x ? "x" : "vars", err) != 0))
+                return -1;
         }
         if (q->nvars == 2 && strcmp(q->names[0], q->names[1]) == 0)
             return err_invalid(err, x ? "x" : "vars", "the two variables must differ");
     } else if (x != NULL) {
-        if ((q->names[0] = name_at(body, "x", FIT_MAX_NAME, a, err)) == NULL)
+        /* Inline names appear in the formula text, so they must be
+         * identifiers; the database form's x names an input as stored. */
+        if ((q->names[0] = name_at(body, "x", LIMIT_NAME, a, err)) == NULL ||
+            (!q->from_db && json_check_ident(q->names[0], "x", err) != 0))
             return -1;
     }
     return 0;
@@ -141,14 +118,15 @@ static int decode_predict(json_t *body, arena *a, struct fit_req *q, struct err 
     {
         snprintf(field, sizeof field, "predict[%zu]", i);
         if (q->nvars == 1) {
-            if (number_at(row, field, &q->pred[i], err) != 0)
+            if (json_get_number(row, field, &q->pred[i], err) != 0)
                 return -1;
             continue;
         }
         if (!json_is_array(row) || json_array_size(row) != 2)
             return err_invalid(err, field, "%s must be [x1, x2]", field);
         for (j = 0; j < 2; j++)
-            if (number_at(json_array_get(row, j), field, &q->pred[i * 2 + j], err) != 0)
+            if (json_get_number(json_array_get(row, j), field, &q->pred[i * 2 + j],
+                                err) != 0)
                 return -1;
     }
     return 0;
@@ -177,9 +155,10 @@ static int decode_data(json_t *body, arena *a, struct fit_req *q, struct err *er
             return err_invalid(err, field, "%s must be [%s]", field,
                                nv == 1 ? "x, y" : "x1, x2, y");
         for (j = 0; j < nv; j++)
-            if (number_at(json_array_get(row, j), field, &q->x[i * nv + j], err) != 0)
+            if (json_get_number(json_array_get(row, j), field, &q->x[i * nv + j], err) !=
+                0)
                 return -1;
-        if (number_at(json_array_get(row, nv), field, &q->y[i], err) != 0)
+        if (json_get_number(json_array_get(row, nv), field, &q->y[i], err) != 0)
             return -1;
     }
     return 0;
@@ -200,7 +179,7 @@ static int decode_y(json_t *body, arena *a, struct fit_req *q, struct err *err)
     size_t i;
 
     if (json_object_get(body, "y") != NULL &&
-        (y = name_at(body, "y", 200, a, err)) == NULL)
+        (y = name_at(body, "y", FIT_MAX_Y, a, err)) == NULL)
         return -1;
     q->y_name = y;
     for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
@@ -240,8 +219,8 @@ static int decode_range(json_t *body, struct fit_req *q, struct err *err)
         if (r == NULL)
             continue;
         if (!json_is_array(r) || json_array_size(r) != 2 ||
-            number_at(json_array_get(r, 0), "range", &q->lo[v], err) != 0 ||
-            number_at(json_array_get(r, 1), "range", &q->hi[v], err) != 0 ||
+            json_get_number(json_array_get(r, 0), "range", &q->lo[v], err) != 0 ||
+            json_get_number(json_array_get(r, 1), "range", &q->hi[v], err) != 0 ||
             q->lo[v] > q->hi[v])
             return err_invalid(err, "range",
                                "range must be [min, max] with min <= max (or an object "
@@ -261,9 +240,10 @@ static int decode_fixed(json_t *body, struct fit_req *q, struct err *err)
     q->fixed = json_object_get(body, "fixed");
     if (q->fixed == NULL)
         return 0;
-    if (!json_is_object(q->fixed) || json_object_size(q->fixed) > 64)
+    if (!json_is_object(q->fixed) || json_object_size(q->fixed) > LIMIT_INPUTS)
         return err_invalid(err, "fixed",
-                           "fixed must be an object of at most 64 variables");
+                           "fixed must be an object of at most %d variables",
+                           LIMIT_INPUTS);
     json_object_foreach(q->fixed, key, v)
     {
         if (!json_is_number(v) || !isfinite(json_number_value(v)))
@@ -290,8 +270,8 @@ static int decode(json_t *body, arena *a, struct fit_req *q, struct err *err)
     if (!json_is_object(body))
         return err_invalid(err, NULL, "the body must be a JSON object");
     q->from_db = json_object_get(body, "data") == NULL;
-    if (only_fields(body, q->from_db ? db_fields : inline_fields,
-                    q->from_db ? "database" : "inline", err) != 0)
+    if (json_only_fields(body, q->from_db ? db_fields : inline_fields,
+                         q->from_db ? "database form" : "inline form", err) != 0)
         return -1;
     if (decode_vars(body, a, q, err) != 0)
         return -1;
@@ -306,7 +286,7 @@ static int decode(json_t *body, arena *a, struct fit_req *q, struct err *err)
     if (agg_parse(v ? json_string_value(v) : NULL, &q->agg, "aggregate", err) != 0)
         return -1;
     if (json_object_get(body, "application") != NULL &&
-        (q->application = name_at(body, "application", 256, a, err)) == NULL)
+        (q->application = name_at(body, "application", LIMIT_NAME, a, err)) == NULL)
         return -1;
     if (!q->from_db)
         return decode_data(body, a, q, err) || decode_predict(body, a, q, err);
@@ -314,10 +294,10 @@ static int decode(json_t *body, arena *a, struct fit_req *q, struct err *err)
         return err_invalid(err, "application",
                            "give inline \"data\", or \"application\" and \"system\" to "
                            "fit stored runs");
-    if ((q->system = name_at(body, "system", 256, a, err)) == NULL)
+    if ((q->system = name_at(body, "system", LIMIT_NAME, a, err)) == NULL)
         return -1;
     if (json_object_get(body, "executable") != NULL &&
-        (q->executable = name_at(body, "executable", 256, a, err)) == NULL)
+        (q->executable = name_at(body, "executable", LIMIT_NAME, a, err)) == NULL)
         return -1;
     return decode_y(body, a, q, err) || decode_range(body, q, err) ||
            decode_fixed(body, q, err) || decode_predict(body, a, q, err);
@@ -585,6 +565,27 @@ static json_t *model_json(const struct fit_req *q, const struct fit_result *res)
     return model;
 }
 
+/* A fit whose statistics or residuals overflow a double cannot be answered
+ * in JSON (which has no inf); that is the data's fault, so a 422. */
+static int check_finite(const struct fit_result *res, struct err *err)
+{
+    const struct fit_stats *st = &res->stats;
+    int ok = isfinite(st->rss) && isfinite(st->resnorm) && isfinite(st->r2) &&
+             isfinite(st->adj_r2) && isfinite(st->rmse) && isfinite(st->smape) &&
+             isfinite(st->cv_rmse) && isfinite(res->model.s2);
+    size_t i;
+    for (int k = 0; ok && k < res->model.nterms; k++)
+        ok = isfinite(res->model.coef[k]);
+    for (i = 0; ok && i < res->npoints; i++)
+        ok = isfinite(res->points[i].yhat) && isfinite(res->points[i].resid) &&
+             isfinite(res->points[i].ymin) && isfinite(res->points[i].ymax);
+    if (!ok)
+        return err_set(err, 422, "degenerate", "data",
+                       "the fit's residuals or statistics overflow a double; rescale y "
+                       "(say to other units) and fit again");
+    return 0;
+}
+
 /* One prediction: {"x", "y", "lo", "hi", "interval"}, or NULL with err. */
 static json_t *prediction(const struct fit_model *m, const double *x, struct err *err)
 {
@@ -664,7 +665,9 @@ json_t *fit_answer(db *d, json_t *request, struct err *err)
     in.agg = q.agg;
     if (fit_run(&in, &res, err) != 0)
         goto done;
-    out = answer(&q, &res, err);
+    if (check_finite(&res, err) == 0 && (out = answer(&q, &res, err)) == NULL &&
+        err->status == 0)
+        err_nomem(err);
     fit_result_free(&res);
 done:
     arena_free(a);
@@ -708,7 +711,7 @@ json_t *fit_predict_saved(json_t *ans, json_t *point, struct err *err)
             err_invalid(err, names[v], "give the value of %s", names[v]);
             return NULL;
         }
-        if (number_at(val, names[v], &x[v], err) != 0)
+        if (json_get_number(val, names[v], &x[v], err) != 0)
             return NULL;
     }
     if ((out = prediction(&m, x, err)) == NULL)

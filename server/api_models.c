@@ -14,6 +14,7 @@
  */
 #include "common/xalloc.h"
 #include "db/catalog.h"
+#include "formats/json.h"
 #include "server/modeling.h"
 #include "server/routes.h"
 #include "web/html.h"
@@ -262,18 +263,14 @@ static json_t *point_of(json_t *query, const char *const *skip, struct err *e)
     json_object_foreach(query, key, v)
     {
         const char *s = json_string_value(v);
-        char *end;
         double x;
         int skipped = 0;
         for (size_t i = 0; skip && skip[i]; i++)
             skipped |= strcmp(key, skip[i]) == 0;
         if (skipped)
             continue;
-        errno = 0;
-        x = strtod(s, &end);
-        if (end == s || *end != '\0' || !isfinite(x)) {
+        if (json_parse_decimal(s, key, &x, e) != 0) {
             json_decref(point);
-            err_invalid(e, key, "%s must be a number", key);
             return NULL;
         }
         json_object_set_new(point, key, json_real(x));

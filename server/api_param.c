@@ -860,6 +860,27 @@ static int ctx_from_answer(struct pctx *c, json_t *answer, struct err *err)
     return check_and_compile(c, err);
 }
 
+/* The point's value for v, or NULL: P and nprocs name the same variable
+ * (the number of processes), so a query may give either whichever the model
+ * calls it; giving both with different values is a 422. */
+static int point_value(json_t *point, const struct pvar *v, json_t **out, struct err *err)
+{
+    json_t *p, *q;
+    if (point == NULL)
+        return 0;
+    *out = json_object_get(point, v->name);
+    if (!v->np)
+        return 0;
+    p = json_object_get(point, "P");
+    q = json_object_get(point, "nprocs");
+    if (p != NULL && q != NULL && !json_equal(p, q))
+        return err_invalid(err, "nprocs",
+                           "P and nprocs both stand for the number of processes and "
+                           "differ; give one of them");
+    *out = p ? p : q;
+    return 0;
+}
+
 json_t *param_predict_saved(json_t *answer, json_t *point, struct err *err)
 {
     struct pctx c;
@@ -877,7 +898,9 @@ json_t *param_predict_saved(json_t *answer, json_t *point, struct err *err)
     xo = json_object();
     for (i = 0; i < c.nvars; i++) {
         const struct pvar *v = &c.vars[i];
-        json_t *p = point ? json_object_get(point, v->name) : NULL;
+        json_t *p = NULL;
+        if (point_value(point, v, &p, err) != 0)
+            goto out;
         if (p != NULL) {
             if (number_of(p, v->name, &x[i], err) != 0)
                 goto out;
