@@ -30,7 +30,7 @@
 #include "models/couple.h"
 #include "models/expr.h"
 #include "models/fit.h"
-#include "server/fit_json.h"
+#include "core/fit_json.h"
 #include "server/modeling.h"
 #include "server/routes.h"
 #include "server/rundoc.h"

@@ -19,7 +19,7 @@
 #include "formats/json.h"
 #include "formats/limits.h"
 #include "models/fit.h"
-#include "server/fit_json.h"
+#include "core/fit_json.h"
 #include "server/modeling.h"
 #include "web/svg.h"
 

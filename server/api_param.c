@@ -17,7 +17,8 @@
  */
 #include "common/xalloc.h"
 #include "db/catalog.h"
-#include "db/runs.h"
+#include "db/select.h"
+#include "formats/limits.h"
 #include "models/expr.h"
 #include "server/modeling.h"
 #include "server/routes.h"
@@ -34,7 +35,7 @@
 #define PARAM_MAX_STEPS SVG_MAX_GRID /* 200 per axis */
 #define PARAM_STEPS_1D 50
 #define PARAM_STEPS_2D 30
-#define PARAM_MAX_RUNS 10000        /* runs considered for the measured overlay */
+#define PARAM_MAX_RUNS LIMIT_PARAM_RUNS
 #define PARAM_MAX_PARSED (4u << 20) /* bytes of the substituted expression */
 #define PARAM_SIG_MAX (EXPR_MAX_NAME * (EXPR_MAX_ARGS + 1) + EXPR_MAX_ARGS + 4)
 
@@ -502,10 +503,12 @@ static double tol(double v)
 }
 
 /* The value of variable v in a run row, or NAN when the run lacks it. */
-static double run_value(const struct pvar *v, json_t *row)
+static double run_value(const struct pvar *v, const struct db_sel_row *row)
 {
-    json_t *x = v->np ? json_object_get(row, "nprocs")
-                      : json_object_get(json_object_get(row, "inputs"), v->name);
+    json_t *x;
+    if (v->np)
+        return row->nprocs;
+    x = json_object_get(row->inputs, v->name);
     return json_is_number(x) ? json_number_value(x) : NAN;
 }
 
@@ -514,10 +517,10 @@ static double run_value(const struct pvar *v, json_t *row)
  * ranges, one entry per configuration of the range variables. */
 static int overlay(db *d, const struct pctx *c, json_t *out, struct err *err)
 {
-    json_t *filter = json_object(), *rows = NULL, *measured = json_array();
+    json_t *filter = json_object(), *measured = json_array();
+    struct db_sel_rows rows = {NULL, 0};
     long long np_lo = 1, np_hi = (long long)1 << 53;
     struct mrun *runs = NULL;
-    char *ftext = NULL;
     double x[EXPR_MAX_VARS], sum_abs = 0, max_abs = 0;
     size_t i, n = 0, npoints = 0, ngood = 0;
     int rc = -1, capped = 0, k;
@@ -544,16 +547,11 @@ static int overlay(db *d, const struct pctx *c, json_t *out, struct err *err)
         }
     }
     if (np_lo <= np_hi) {
-        ftext = json_dumps(filter, JSON_COMPACT | JSON_REAL_PRECISION(17));
-        if (ftext == NULL) {
-            err_nomem(err);
+        struct db_sel_overlay q = {c->application, c->system, c->kernel,         np_lo,
+                                   np_hi,          filter,    PARAM_MAX_RUNS + 1};
+        if (db_select_overlay(d, &q, &rows, err) != 0)
             goto out;
-        }
-        rows = db_runs_overlay(d, c->application, c->system, c->kernel, np_lo, np_hi,
-                               ftext, PARAM_MAX_RUNS + 1, err);
-        if (rows == NULL)
-            goto out;
-        n = json_array_size(rows);
+        n = rows.n;
         if (n > PARAM_MAX_RUNS) {
             n = PARAM_MAX_RUNS;
             capped = 1;
@@ -565,15 +563,15 @@ static int overlay(db *d, const struct pctx *c, json_t *out, struct err *err)
         goto out;
     }
     for (i = 0; i < n; i++) {
-        json_t *row = json_array_get(rows, i), *t = json_object_get(row, "time");
+        const struct db_sel_row *row = &rows.row[i];
         struct mrun *m = &runs[ngood];
-        int ok = json_is_number(t) && isfinite(json_number_value(t));
+        int ok = row->has_y && isfinite(row->y);
         for (k = 0; k < PARAM_MAX_RANGES; k++) {
             m->key[k] = k < c->nranges ? run_value(&c->vars[c->range[k]], row) : 0;
             ok &= isfinite(m->key[k]);
         }
         if (ok) {
-            m->t = json_number_value(t);
+            m->t = row->y;
             ngood++;
         }
     }
@@ -624,8 +622,7 @@ static int overlay(db *d, const struct pctx *c, json_t *out, struct err *err)
     rc = 0;
 out:
     xfree(runs);
-    free(ftext);
-    json_decref(rows);
+    db_sel_rows_free(&rows);
     json_decref(filter);
     json_decref(measured);
     return rc;

@@ -1,0 +1,73 @@
+/* select: the one measurement selection — which stored runs a model is built
+ * from or checked against.
+ *
+ * Typed requests in, typed rows out; no SQL and no engine types here (the
+ * SQLite implementation is db/sqlite/select.c). Used by curve fitting's
+ * database form (db_select_runs) and the parameterization's measured
+ * overlay (db_select_overlay); coupling's database form is to follow.
+ *
+ * Both read through a pooled read connection, return the runs lowest id
+ * first, at most `limit` of them (ask for one more than you accept to learn
+ * that there were more), and fail with err set (500 "database") when the
+ * database cannot be read to the end: a damaged file never reads as an empty
+ * selection. An unknown application or system selects nothing.
+ */
+#ifndef PROPHECY_DB_SELECT_H
+#define PROPHECY_DB_SELECT_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "common/err.h"
+#include "db/db.h"
+
+/* One selected run. */
+struct db_sel_row {
+    long long id;
+    double nprocs;
+    int has_y;      /* the run has the value asked for (y is then set) */
+    double y;       /* runtime, a metric, or a kernel's time summed over records */
+    json_t *inputs; /* owned: the run's inputs, {name: number} */
+};
+
+struct db_sel_rows {
+    struct db_sel_row *row; /* owned */
+    size_t n;
+};
+
+/* Releases rows (and their inputs); leaves *rows empty. */
+void db_sel_rows_free(struct db_sel_rows *rows);
+
+/* What a run's y is. */
+enum db_sel_y { DB_SEL_RUNTIME, DB_SEL_METRIC, DB_SEL_KERNEL };
+
+/* Curve fitting's selection: the runs of application (optionally one of its
+ * executables) on system with nprocs in [np_lo, np_hi], every input named in
+ * `inputs` ({name: number}, NULL = none) equal to the given value, and having
+ * y (a metric or kernel named y_name; the runtime when y is DB_SEL_RUNTIME). */
+struct db_sel_fit {
+    const char *application, *system, *executable; /* executable NULL = all */
+    enum db_sel_y y;
+    const char *y_name; /* the metric or kernel; NULL for the runtime */
+    double np_lo, np_hi;
+    json_t *inputs; /* borrowed */
+    size_t limit;
+};
+int db_select_runs(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,
+                   struct err *err);
+
+/* The parameterization's measured overlay: the runs of application (every
+ * executable) on system with nprocs in [np_lo, np_hi], every input named in
+ * `ranges` ({name: [lo, hi]}, NULL = none) within its range, and — with a
+ * kernel — a record of that kernel; y is then the kernel's summed time, else
+ * the runtime. */
+struct db_sel_overlay {
+    const char *application, *system, *kernel; /* kernel NULL = the runtime */
+    long long np_lo, np_hi;
+    json_t *ranges; /* borrowed */
+    size_t limit;
+};
+int db_select_overlay(db *d, const struct db_sel_overlay *q, struct db_sel_rows *out,
+                      struct err *err);
+
+#endif
