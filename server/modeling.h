@@ -14,19 +14,16 @@
 #include "common/err.h"
 #include "core/method.h"
 #include "core/method_fit.h"
+#include "core/method_param.h"
 #include "db/db.h"
 #include "web/chart.h"
 
 /* The method named name, or NULL. The table is in server/api_models.c until
- * parameterization and coupling have moved to core/ and web/ too (issue 11);
+ * coupling has moved to core/ and web/ too (issue 11);
  * it then moves to the one place that sees both. */
 const struct method *method_find(const char *name);
 
-/* The methods still in server/ (transitional, issue 11). */
-json_t *param_answer(db *d, json_t *request, struct err *err);
-json_t *param_predict_saved(json_t *answer, json_t *point, struct err *err);
-int param_plot(json_t *answer, struct buf *b, struct err *err);
-
+/* The method still in server/ (transitional, issue 11). */
 json_t *couple_answer(db *d, json_t *request, struct err *err);
 json_t *couple_predict_saved(json_t *answer, json_t *point, struct err *err);
 int couple_plot(json_t *answer, struct buf *b, struct err *err);

@@ -17,4 +17,8 @@
  * the fitted surface and the points (two). */
 int fit_plot(json_t *answer, struct buf *b, struct err *err);
 
+/* Parameterization: the curve over one range with the measured runs, or the
+ * surface over two; a 422 when the answer has no range. */
+int param_plot(json_t *answer, struct buf *b, struct err *err);
+
 #endif
