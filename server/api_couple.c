@@ -1,6 +1,7 @@
-/* api_couple: kernel coupling over HTTP (SPEC §5.3) and the coupling method
- * of modeling.h: couple_answer, couple_predict_saved, couple_plot and
- * couple_plot_breakdown.
+/* api_couple: the coupling method (SPEC §5.3): couple_answer and
+ * couple_predict_saved. Its answer is loaded and evaluated by
+ * core/couple_saved.h, its plots are web/chart_couple.c; this file (decoding,
+ * the database selection, the answer) is still to move to core/ (issue 11).
  *
  * couple_answer reads the request (inline kernels and couplings, or a
  * database selection of runs' kernel records and stored couplings), fits one
@@ -8,10 +9,10 @@
  * computes the coupling values and coefficients of every measured
  * configuration (models/couple) and writes the answer. Everything a later
  * use of the answer needs travels in it: each kernel's fitted state
- * (server/fit_json), the substituted expression of parameterized kernels, the
+ * (core/fit_json), the substituted expression of parameterized kernels, the
  * coefficients of every configuration. Predictions, curves and breakdowns
- * are then computed from the answer alone by one loader (saved_load) and one
- * evaluator (saved_eval), so the answer, a saved model's predict and the
+ * are then computed from the answer alone by one loader (couple_saved_load) and one
+ * evaluator (couple_saved_eval), so the answer, a saved model's predict and the
  * plots cannot disagree. docs/models.md (kernel coupling) has the mathematics.
  *
  * Ownership: couple_answer and couple_predict_saved return a new JSON
@@ -26,15 +27,16 @@
 #include "common/utf8.h"
 #include "common/xalloc.h"
 #include "db/catalog.h"
+#include "formats/limits.h"
 #include "db/sqlite/sql.h" /* transitional: SQL still outside db/ (issue 11) */
 #include "models/couple.h"
 #include "models/expr.h"
 #include "models/fit.h"
+#include "core/couple_saved.h"
 #include "core/fit_json.h"
 #include "server/modeling.h"
 #include "server/routes.h"
 #include "server/rundoc.h"
-#include "web/svg.h"
 
 #include <errno.h>
 #include <math.h>
@@ -44,56 +46,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CP_MAX_PREDICT 1000
-#define CP_MAX_CONFIGS 1000
-#define CP_MAX_FIXED 16
-#define CP_MAX_RUNS 20000         /* runs selected by the database form */
-#define CP_MAX_KERNEL_ROWS 200000 /* kernel records read for them */
-#define CP_MAX_MEASURED 100000    /* measured totals given inline */
-#define CP_MAX_NAME 256
-#define CP_MAX_VAR 64
-#define CP_MAX_ENV (2 + 2 * CP_MAX_FIXED)
+#define CP_MAX_PREDICT LIMIT_PREDICT
+#define CP_MAX_RUNS LIMIT_COUPLE_RUNS
+#define CP_MAX_KERNEL_ROWS LIMIT_COUPLE_KERNEL_ROWS
+#define CP_MAX_MEASURED LIMIT_COUPLE_MEASURED
+#define CP_MAX_NAME LIMIT_NAME
 #define CP_FORMULA_MAX (1 << 20)
-#define CP_SAMPLES 200
 
 /* ---- small helpers ------------------------------------------------------------- */
-
-/* Re-records an error from a lower layer as "<what> <name>: <message>" on
- * err ("kernel x_solve: ..."), keeping its status and code and replacing the
- * field. */
-static int rewrap(struct err *err, const struct err *inner, const char *field,
-                  const char *what, const char *name)
-{
-    return err_set(err, inner->status ? inner->status : 422,
-                   inner->code[0] ? inner->code : "invalid", field, "%s %s: %s", what,
-                   name, inner->message);
-}
-
-static int is_builtin(const char *s)
-{
-    static const char *const names[] = {"log", "log2", "log10", "sqrt",  "exp", "abs",
-                                        "min", "max",  "ceil",  "floor", NULL};
-    size_t i;
-    for (i = 0; names[i]; i++)
-        if (strcmp(s, names[i]) == 0)
-            return 1;
-    return 0;
-}
-
-/* A name an expression can use as a variable. */
-static int usable_var(const char *s)
-{
-    size_t i, n = strlen(s);
-    if (n == 0 || n > CP_MAX_VAR || is_builtin(s))
-        return 0;
-    for (i = 0; i < n; i++) {
-        char c = s[i];
-        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
-              (i > 0 && c >= '0' && c <= '9')))
-            return 0;
-    }
-    return 1;
-}
 
 static int number_of(json_t *v, double *out)
 {
@@ -126,58 +86,6 @@ static int only_keys(json_t *o, const char *const *allowed, const char *where,
 static json_t *num(double v)
 {
     return json_real(isfinite(v) ? v : 0);
-}
-
-/* ---- the variables an expression kernel sees --------------------------------- */
-
-/* Names and values of the expression environment: the x variable (and P as
- * its alias when x is nprocs), then the fixed variables (nprocs also as P).
- * Names that cannot be expression variables are left out. isx[i] marks the
- * slots that take the x value. */
-struct env {
-    const char *name[CP_MAX_ENV];
-    double val[CP_MAX_ENV];
-    int isx[CP_MAX_ENV];
-    size_t n;
-};
-
-static void env_add(struct env *e, const char *name, double v, int isx)
-{
-    size_t i;
-    if (!usable_var(name) || e->n == CP_MAX_ENV)
-        return;
-    for (i = 0; i < e->n; i++)
-        if (strcmp(e->name[i], name) == 0)
-            return;
-    e->name[e->n] = name;
-    e->val[e->n] = v;
-    e->isx[e->n] = isx;
-    e->n++;
-}
-
-/* fixed is an object of finite numbers (checked by the caller). */
-static void env_make(struct env *e, const char *xname, json_t *fixed)
-{
-    const char *key;
-    json_t *v;
-    memset(e, 0, sizeof *e);
-    env_add(e, xname, 0, 1);
-    if (strcmp(xname, "nprocs") == 0)
-        env_add(e, "P", 0, 1);
-    json_object_foreach(fixed, key, v)
-    {
-        env_add(e, key, json_number_value(v), 0);
-        if (strcmp(key, "nprocs") == 0)
-            env_add(e, "P", json_number_value(v), 0);
-    }
-}
-
-static void env_at(struct env *e, double x)
-{
-    size_t i;
-    for (i = 0; i < e->n; i++)
-        if (e->isx[i])
-            e->val[i] = x;
 }
 
 /* ==== building: request -> kernels, data, couplings ============================== */
@@ -334,11 +242,11 @@ static struct cin *config_get(struct build *b, json_t *values, struct err *err)
             json_decref(values);
             return &b->c[i];
         }
-    if (b->nc == CP_MAX_CONFIGS) {
+    if (b->nc == LIMIT_COUPLE_CONFIGS) {
         free(key);
         json_decref(values);
         err_invalid(err, "couplings", "couplings measured at more than %d configurations",
-                    CP_MAX_CONFIGS);
+                    LIMIT_COUPLE_CONFIGS);
         return NULL;
     }
     if (b->nc % 16 == 0) {
@@ -398,9 +306,9 @@ static int parse_common(struct build *b, json_t *req, struct err *err)
     b->xname = "nprocs";
     if (v != NULL) {
         if (!json_is_string(v) || json_string_length(v) == 0 ||
-            json_string_length(v) > CP_MAX_VAR)
+            json_string_length(v) > EXPR_MAX_NAME)
             return err_invalid(err, "x", "x must name nprocs or an input (1 to %d bytes)",
-                               CP_MAX_VAR);
+                               EXPR_MAX_NAME);
         if ((b->xname = sdup(b, json_string_value(v), err)) == NULL)
             return -1;
     }
@@ -410,17 +318,17 @@ static int parse_common(struct build *b, json_t *req, struct err *err)
         return err_nomem(err);
     if (v != NULL) {
         json_t *val;
-        if (!json_is_object(v) || json_object_size(v) > CP_MAX_FIXED)
+        if (!json_is_object(v) || json_object_size(v) > LIMIT_COUPLE_FIXED)
             return err_invalid(err, "fixed",
                                "fixed must be an object of at most %d name: number",
-                               CP_MAX_FIXED);
+                               LIMIT_COUPLE_FIXED);
         json_object_foreach(v, key, val)
         {
             double d;
-            if (strlen(key) == 0 || strlen(key) > CP_MAX_VAR)
+            if (strlen(key) == 0 || strlen(key) > EXPR_MAX_NAME)
                 return err_invalid(err, "fixed",
                                    "fixed variable names must be 1 to %d bytes",
-                                   CP_MAX_VAR);
+                                   EXPR_MAX_NAME);
             if (strcmp(key, b->xname) == 0)
                 return err_invalid(err, "fixed",
                                    "%s is the x variable and cannot be fixed", key);
@@ -528,7 +436,7 @@ static int parse_settings(struct build *b, struct kin *k, json_t *o, const char 
         return -1;
     if (fit_graph_parse(k->graph, &dummy, &e2) != 0) {
         snprintf(f, sizeof f, "%s.graph", field);
-        return rewrap(err, &e2, f, "kernel", k->name);
+        return couple_rewrap(err, &e2, f, "kernel", k->name);
     }
     return 0;
 }
@@ -640,15 +548,16 @@ static int parse_inline(struct build *b, json_t *req, struct err *err)
         if (cf != NULL) {
             const char *key;
             json_t *v;
-            if (!json_is_object(cf) || json_object_size(cf) > CP_MAX_FIXED + 1)
+            if (!json_is_object(cf) || json_object_size(cf) > LIMIT_COUPLE_FIXED + 1)
                 return err_invalid(err, field,
                                    "%s.configuration must be an object of at most %d "
                                    "name: number",
-                                   field, CP_MAX_FIXED + 1);
+                                   field, LIMIT_COUPLE_FIXED + 1);
             json_object_foreach(cf, key, v)
             {
                 double d;
-                if (number_of(v, &d) != 0 || strlen(key) == 0 || strlen(key) > CP_MAX_VAR)
+                if (number_of(v, &d) != 0 || strlen(key) == 0 ||
+                    strlen(key) > EXPR_MAX_NAME)
                     return err_invalid(err, field,
                                        "%s.configuration values must be finite numbers",
                                        field);
@@ -1155,8 +1064,8 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
     /* A variable every selected run shares is part of the configuration the
      * model describes: it joins "fixed", so isocoupling prefers couplings
      * measured at that value. */
-    for (i = 0; i < nother && json_object_size(b->fixed) < CP_MAX_FIXED; i++)
-        if (strlen(other[i].name) <= CP_MAX_VAR &&
+    for (i = 0; i < nother && json_object_size(b->fixed) < LIMIT_COUPLE_FIXED; i++)
+        if (strlen(other[i].name) <= EXPR_MAX_NAME &&
             json_object_set_new(b->fixed, other[i].name, json_real(other[i].first)) !=
                 0) {
             err_nomem(err);
@@ -1328,7 +1237,7 @@ static int kernel_params(struct build *b, struct kin *k, struct expr_param **out
         size_t j;
         struct err e2 = {0};
         if (expr_param_head_parse(key, &h, &e2) != 0)
-            return rewrap(err, &e2, field, "kernel", k->name);
+            return couple_rewrap(err, &e2, field, "kernel", k->name);
         args = arena_alloc(b->a, (h.nargs + 1) * sizeof *args);
         p[*n].name = arena_strdup(b->a, h.name);
         p[*n].body = json_string_value(v);
@@ -1415,7 +1324,7 @@ static json_t *kernel_json(struct build *b, struct kin *k, struct err *err)
     if (k->expression != NULL) {
         struct expr_param *p = NULL;
         size_t np = 0;
-        struct env env;
+        struct couple_env env;
         struct expr_env ee;
         expr *e;
         struct buf parsed;
@@ -1424,7 +1333,7 @@ static json_t *kernel_json(struct build *b, struct kin *k, struct err *err)
 
         if (kernel_params(b, k, &p, &np, err) != 0)
             return NULL;
-        env_make(&env, b->xname, b->fixed);
+        couple_env_make(&env, b->xname, b->fixed);
         ee.vars = env.name;
         ee.nvars = env.n;
         ee.params = p;
@@ -1432,7 +1341,7 @@ static json_t *kernel_json(struct build *b, struct kin *k, struct err *err)
         e = expr_compile(k->expression, &ee, &e2);
         if (e == NULL) {
             snprintf(field, sizeof field, "%s.expression", k->field);
-            rewrap(err, &e2, field, "kernel", k->name);
+            couple_rewrap(err, &e2, field, "kernel", k->name);
             return NULL;
         }
         buf_init(&parsed, CP_FORMULA_MAX);
@@ -1487,7 +1396,7 @@ static json_t *kernel_json(struct build *b, struct kin *k, struct err *err)
         in.graph = k->graph;
         in.agg = b->agg;
         if (fit_run(&in, &res, &e2) != 0) {
-            rewrap(err, &e2, k->field, "kernel", k->name);
+            couple_rewrap(err, &e2, k->field, "kernel", k->name);
             return NULL;
         }
         model = fit_model_json(&res, b->xname, err);
@@ -1543,201 +1452,9 @@ static void config_text(json_t *values, char *out, size_t size)
     utf8_cut(out);
 }
 
-/* ==== the saved model: loading and evaluating an answer ============================ */
-
-struct skernel {
-    const char *name;
-    int loop;
-    int is_expr;
-    struct fit_model fm;
-    expr *e;
-    const char *formula, *expression; /* the kernel's own, from the answer */
-};
-
-struct saved {
-    const char *xname;
-    json_t *fixed;
-    size_t nk;
-    struct skernel *k;
-    size_t nconf;
-    json_t *confs; /* the answer's configurations (borrowed) */
-    double *coef;  /* nconf * nk */
-    size_t nvars;
-    const char *vars[1 + CP_MAX_FIXED];
-    double target[1 + CP_MAX_FIXED];
-    double *coords; /* nconf * nvars */
-    struct env env;
-    int interval; /* some kernel has an interval */
-};
-
-static void saved_free(struct saved *s)
-{
-    size_t i;
-    for (i = 0; s->k && i < s->nk; i++)
-        expr_free(s->k[i].e);
-    xfree(s->k);
-    xfree(s->coef);
-    xfree(s->coords);
-    memset(s, 0, sizeof *s);
-}
-
-static int saved_load(json_t *ans, struct saved *s, struct err *err)
-{
-    json_t *ks = json_object_get(ans, "kernels"), *x = json_object_get(ans, "x"), *o, *v;
-    const char *key;
-    size_t i, c;
-
-    memset(s, 0, sizeof *s);
-    if (!json_is_object(ans) || !json_is_string(x) || !json_is_array(ks) ||
-        json_array_size(ks) == 0 || json_array_size(ks) > COUPLE_MAX_KERNELS)
-        return err_invalid(err, "model", "not a coupling model answer");
-    s->xname = json_string_value(x);
-    s->fixed = json_object_get(ans, "fixed");
-    if (!json_is_object(s->fixed) || json_object_size(s->fixed) > CP_MAX_FIXED)
-        return err_invalid(err, "model", "coupling model: fixed must be an object");
-    json_object_foreach(s->fixed, key, v)
-    {
-        if (!json_is_number(v))
-            return err_invalid(err, "model",
-                               "coupling model: fixed values must be numbers");
-    }
-    s->nk = json_array_size(ks);
-    s->k = xcalloc(s->nk, sizeof *s->k);
-    if (s->k == NULL)
-        return err_nomem(err);
-    env_make(&s->env, s->xname, s->fixed);
-    json_array_foreach(ks, i, o)
-    {
-        struct skernel *k = &s->k[i];
-        json_t *m = json_object_get(o, "model");
-        const char *type = json_string_value(json_object_get(m, "type"));
-        k->name = json_string_value(json_object_get(o, "name"));
-        k->loop = json_is_true(json_object_get(o, "loop"));
-        k->formula = json_string_value(json_object_get(m, "formula"));
-        k->expression = json_string_value(json_object_get(m, "expression"));
-        if (k->name == NULL || type == NULL || k->formula == NULL ||
-            k->expression == NULL)
-            goto bad;
-        if (strcmp(type, "fit") == 0) {
-            if (fit_model_from_json(json_object_get(m, "state"), &k->fm, err) != 0)
-                goto bad;
-            if (k->fm.nvars != 1)
-                goto bad;
-            s->interval |= k->fm.has_interval;
-        } else if (strcmp(type, "expression") == 0) {
-            struct expr_env ee;
-            memset(&ee, 0, sizeof ee);
-            ee.vars = s->env.name;
-            ee.nvars = s->env.n;
-            k->is_expr = 1;
-            k->e = expr_compile(k->expression, &ee, err);
-            if (k->e == NULL)
-                goto bad;
-        } else {
-            goto bad;
-        }
-    }
-    s->confs = json_object_get(ans, "configurations");
-    if (!json_is_array(s->confs) || json_array_size(s->confs) == 0 ||
-        json_array_size(s->confs) > CP_MAX_CONFIGS)
-        goto bad;
-    s->nconf = json_array_size(s->confs);
-    s->vars[s->nvars++] = s->xname;
-    json_object_foreach(s->fixed, key, v)
-    {
-        s->target[s->nvars] = json_number_value(v);
-        s->vars[s->nvars++] = key;
-    }
-    s->coef = xcalloc(s->nconf * s->nk, sizeof *s->coef);
-    s->coords = xcalloc(s->nconf * s->nvars, sizeof *s->coords);
-    if (s->coef == NULL || s->coords == NULL) {
-        saved_free(s);
-        return err_nomem(err);
-    }
-    for (c = 0; c < s->nconf; c++) {
-        json_t *conf = json_array_get(s->confs, c);
-        json_t *vals = json_object_get(conf, "configuration"),
-               *coefs = json_object_get(conf, "coefficients");
-        if (!json_is_object(vals) || !json_is_object(coefs))
-            goto bad;
-        for (i = 0; i < s->nvars; i++) {
-            json_t *cv = json_object_get(vals, s->vars[i]);
-            s->coords[c * s->nvars + i] =
-                json_is_number(cv) ? json_number_value(cv) : NAN;
-        }
-        for (i = 0; i < s->nk; i++) {
-            json_t *cv = json_object_get(coefs, s->k[i].name);
-            if (!json_is_number(cv) || !isfinite(json_number_value(cv)))
-                goto bad;
-            s->coef[c * s->nk + i] = json_number_value(cv);
-        }
-    }
-    return 0;
-bad:
-    saved_free(s);
-    return err_invalid(err, "model", "coupling model: the saved answer is malformed");
-}
-
-/* The configuration used at x (isocoupling). */
-static size_t saved_nearest(struct saved *s, double x)
-{
-    s->target[0] = x;
-    return couple_nearest(s->coords, s->nconf, s->nvars, s->target, 0, NULL);
-}
-
-struct eval {
-    double y, half, sum, sum_half;
-    size_t conf;
-};
-
-/* Evaluates the composed model at x with configuration conf. contrib (nk
- * entries, may be NULL) gets coef_k * model_k(x). */
-static int saved_eval(struct saved *s, double x, size_t conf, struct eval *out,
-                      double *contrib, struct err *err)
-{
-    double *y = xcalloc(s->nk + 1, 3 * sizeof *y), *half, *one;
-    size_t i;
-    int rc = -1;
-
-    if (y == NULL)
-        return err_nomem(err);
-    half = y + s->nk + 1;
-    one = half + s->nk + 1;
-    env_at(&s->env, x);
-    for (i = 0; i < s->nk; i++) {
-        struct skernel *k = &s->k[i];
-        struct err e2 = {0};
-        one[i] = 1;
-        if (k->is_expr) {
-            if (expr_eval_checked(k->e, s->env.val, &y[i], &e2) != 0)
-                goto fail;
-        } else {
-            double lo, hi;
-            if (fit_predict(&k->fm, &x, &y[i], &lo, &hi, &e2) != 0)
-                goto fail;
-            half[i] = 0.5 * (hi - lo);
-        }
-        if (contrib != NULL)
-            contrib[i] = s->coef[conf * s->nk + i] * y[i];
-        continue;
-    fail:
-        rewrap(err, &e2, s->xname, "kernel", k->name);
-        goto out;
-    }
-    out->conf = conf;
-    if (couple_compose(s->coef + conf * s->nk, y, half, s->nk, &out->y, &out->half,
-                       err) != 0 ||
-        couple_compose(one, y, half, s->nk, &out->sum, &out->sum_half, err) != 0)
-        goto out;
-    rc = 0;
-out:
-    xfree(y);
-    return rc;
-}
-
 /* {"x", "y", "lo", "hi", "summation": {...}, "configuration": {...}, ...} */
-static json_t *prediction_json(struct saved *s, double x, const struct eval *ev,
-                               const double *contrib)
+static json_t *prediction_json(struct couple_saved *s, double x,
+                               const struct couple_eval *ev, const double *contrib)
 {
     json_t *conf = json_array_get(s->confs, ev->conf), *kern = json_object(), *p;
     size_t i;
@@ -1753,7 +1470,7 @@ static json_t *prediction_json(struct saved *s, double x, const struct eval *ev,
 }
 
 /* Composed formulas of configuration c: human, machine and by kernel name. */
-static int compose_formulas(struct saved *s, size_t c, struct buf *human,
+static int compose_formulas(struct couple_saved *s, size_t c, struct buf *human,
                             struct buf *machine, struct buf *names)
 {
     size_t i;
@@ -1782,7 +1499,7 @@ static int compose_formulas(struct saved *s, size_t c, struct buf *human,
     return buf_failed(human) || buf_failed(machine) || buf_failed(names) ? -1 : 0;
 }
 
-static int set_formulas(struct saved *s, size_t c, json_t *target, struct err *err)
+static int set_formulas(struct couple_saved *s, size_t c, json_t *target, struct err *err)
 {
     struct buf h, m, n;
     int rc = 0;
@@ -1809,7 +1526,7 @@ static json_t *answer_build(struct build *b, struct err *err)
     json_t *ans = NULL, *kernels = json_array(), *confs = json_array(),
            *skipped = json_array(), *loop = json_array(), *preds = NULL, *points = NULL;
     struct couple_kernel *ck = NULL;
-    struct saved s;
+    struct couple_saved s;
     struct err first = {0};
     size_t i, c, def = 0;
     double mid = NAN, lo = INFINITY, hi = -INFINITY;
@@ -1851,7 +1568,7 @@ static json_t *answer_build(struct build *b, struct err *err)
                 snprintf(e2.field, sizeof e2.field, "couplings");
             if (b->nc > 1 || json_object_size(b->c[c].values) > 0) {
                 struct err e3 = {0};
-                rewrap(&e3, &e2, e2.field, "couplings at", where);
+                couple_rewrap(&e3, &e2, e2.field, "couplings at", where);
                 e2 = e3;
             }
             if (first.status == 0)
@@ -1890,7 +1607,7 @@ static json_t *answer_build(struct build *b, struct err *err)
     if (b->has_range)
         json_object_set_new(ans, "range", json_pack("[f,f]", b->range[0], b->range[1]));
     /* From here on everything is computed from the answer itself. */
-    if (saved_load(ans, &s, err) != 0)
+    if (couple_saved_load(ans, &s, err) != 0)
         goto fail;
     loaded = 1;
     contrib = xcalloc(s.nk + 1, sizeof *contrib);
@@ -1906,7 +1623,7 @@ static json_t *answer_build(struct build *b, struct err *err)
         }
     if (lo <= hi)
         mid = lo > 0 ? sqrt(lo * hi) : 0.5 * (lo + hi);
-    def = saved_nearest(&s, b->npred > 0 ? b->pred[0] : mid);
+    def = couple_saved_nearest(&s, b->npred > 0 ? b->pred[0] : mid);
     /* measured totals */
     points = json_array();
     if (points == NULL)
@@ -1932,12 +1649,12 @@ static json_t *answer_build(struct build *b, struct err *err)
         }
     }
     for (i = 0; i < b->npred; i++) {
-        struct eval ev;
+        struct couple_eval ev;
         json_t *p, *pt;
         size_t j;
         char field[32];
-        if (saved_eval(&s, b->pred[i], saved_nearest(&s, b->pred[i]), &ev, contrib,
-                       err) != 0) {
+        if (couple_saved_eval(&s, b->pred[i], couple_saved_nearest(&s, b->pred[i]), &ev,
+                              contrib, err) != 0) {
             snprintf(field, sizeof field, "predict[%zu]", i);
             snprintf(err->field, sizeof err->field, "%s", field);
             goto fail;
@@ -1985,7 +1702,7 @@ fail:
     ans = NULL;
 done:
     if (loaded)
-        saved_free(&s);
+        couple_saved_free(&s);
     xfree(contrib);
     xfree(ck);
     json_decref(preds);
@@ -2057,13 +1774,13 @@ out:
 
 json_t *couple_predict_saved(json_t *answer, json_t *point, struct err *err)
 {
-    struct saved s;
-    struct eval ev;
+    struct couple_saved s;
+    struct couple_eval ev;
     json_t *v, *out = NULL;
     double x;
     double *contrib;
 
-    if (saved_load(answer, &s, err) != 0)
+    if (couple_saved_load(answer, &s, err) != 0)
         return NULL;
     v = json_object_get(point, s.xname);
     if (v == NULL && strcmp(s.xname, "nprocs") == 0)
@@ -2080,308 +1797,17 @@ json_t *couple_predict_saved(json_t *answer, json_t *point, struct err *err)
     }
     if (v == NULL) {
         err_invalid(err, s.xname, "the model needs %s, a finite number", s.xname);
-        saved_free(&s);
+        couple_saved_free(&s);
         return NULL;
     }
     contrib = xcalloc(s.nk + 1, sizeof *contrib);
     if (contrib == NULL)
         err_nomem(err);
-    else if (saved_eval(&s, x, saved_nearest(&s, x), &ev, contrib, err) == 0 &&
+    else if (couple_saved_eval(&s, x, couple_saved_nearest(&s, x), &ev, contrib, err) ==
+                 0 &&
              (out = prediction_json(&s, x, &ev, contrib)) == NULL)
         err_nomem(err);
     xfree(contrib);
-    saved_free(&s);
+    couple_saved_free(&s);
     return out;
-}
-
-/* ==== plots ======================================================================== */
-
-/* The x values to draw over: measured points, the fitted ranges of the
- * kernels and the predictions. */
-static void plot_range(struct saved *s, json_t *ans, double *lo, double *hi,
-                       double *fit_max)
-{
-    json_t *p;
-    size_t i;
-    *lo = INFINITY;
-    *hi = -INFINITY;
-    *fit_max = -INFINITY;
-    for (i = 0; i < s->nk; i++)
-        if (!s->k[i].is_expr) {
-            *lo = fmin(*lo, s->k[i].fm.xmin[0]);
-            *hi = fmax(*hi, s->k[i].fm.xmax[0]);
-            *fit_max = fmax(*fit_max, s->k[i].fm.xmax[0]);
-        }
-    json_array_foreach(json_object_get(ans, "points"), i, p)
-    {
-        double x = json_number_value(json_object_get(p, "x"));
-        *lo = fmin(*lo, x);
-        *hi = fmax(*hi, x);
-    }
-    json_array_foreach(json_object_get(ans, "predictions"), i, p)
-    {
-        double x = json_number_value(json_object_get(p, "x"));
-        *lo = fmin(*lo, x);
-        *hi = fmax(*hi, x);
-    }
-    if (!(*lo <= *hi)) {
-        *lo = 1;
-        *hi = 64;
-    }
-    if (*lo == *hi) {
-        *lo = *lo > 0 ? *lo / 2 : *lo - 1;
-        *hi = *hi > 0 ? *hi * 2 : *hi + 1;
-    }
-}
-
-/* Copies s into out (size bytes), cut at a UTF-8 boundary with "…" if long. */
-static const char *clip(const char *s, char *out, size_t size)
-{
-    size_t n = strlen(s);
-    if (n < size) {
-        memcpy(out, s, n + 1);
-        return out;
-    }
-    memcpy(out, s, size - 4);
-    out[size - 4] = '\0';
-    utf8_cut(out);
-    memcpy(out + strlen(out), "\xe2\x80\xa6", 4);
-    return out;
-}
-
-static void plot_title(json_t *ans, char *title, size_t size)
-{
-    const char *app = json_string_value(json_object_get(ans, "application")),
-               *sys = json_string_value(json_object_get(ans, "system"));
-    if (app && sys)
-        snprintf(title, size, "Kernel coupling: %s on %s", app, sys);
-    else
-        snprintf(title, size, "Kernel coupling model");
-    utf8_cut(title);
-}
-
-int couple_plot(json_t *answer, struct buf *b, struct err *err)
-{
-    struct saved s;
-    struct svg_plot2d p;
-    struct svg_series series[3];
-    struct svg_curve curves[2];
-    struct svg_prediction pred;
-    struct svg_point *in = NULL, *out = NULL, *pp = NULL;
-    double *cx = NULL, *cy = NULL, *sy = NULL, lo, hi, fit_max;
-    size_t nin = 0, nout = 0, npp = 0, i, ns = 0;
-    json_t *pt, *points = json_object_get(answer, "points"),
-                *preds = json_object_get(answer, "predictions");
-    char title[300], formula[SVG_MAX_TEXT];
-    int rc = -1, logx;
-
-    if (saved_load(answer, &s, err) != 0)
-        return -1;
-    in = xcalloc(json_array_size(points) + 1, sizeof *in);
-    out = xcalloc(json_array_size(points) + 1, sizeof *out);
-    pp = xcalloc(json_array_size(preds) + 1, sizeof *pp);
-    cx = xcalloc(CP_SAMPLES, sizeof *cx);
-    cy = xcalloc(CP_SAMPLES, sizeof *cy);
-    sy = xcalloc(CP_SAMPLES, sizeof *sy);
-    if (in == NULL || out == NULL || pp == NULL || cx == NULL || cy == NULL ||
-        sy == NULL) {
-        err_nomem(err);
-        goto done;
-    }
-    json_array_foreach(points, i, pt)
-    {
-        struct svg_point q;
-        q.x = json_number_value(json_object_get(pt, "x"));
-        q.y = json_number_value(json_object_get(pt, "y"));
-        q.ymin = json_number_value(json_object_get(pt, "ymin"));
-        q.ymax = json_number_value(json_object_get(pt, "ymax"));
-        q.has_err = json_integer_value(json_object_get(pt, "n")) > 1;
-        if (json_is_false(json_object_get(pt, "in_range")))
-            out[nout++] = q;
-        else
-            in[nin++] = q;
-    }
-    json_array_foreach(preds, i, pt)
-    {
-        pp[npp].x = json_number_value(json_object_get(pt, "x"));
-        pp[npp].y = json_number_value(json_object_get(pt, "y"));
-        pp[npp].ymin = json_number_value(json_object_get(pt, "lo"));
-        pp[npp].ymax = json_number_value(json_object_get(pt, "hi"));
-        pp[npp].has_err = 1;
-        npp++;
-    }
-    /* The curves: coupled (each x with its nearest configuration) and the
-     * plain sum of the kernel models. */
-    plot_range(&s, answer, &lo, &hi, &fit_max);
-    logx = lo > 0 && hi / lo > 20;
-    for (i = 0; i < CP_SAMPLES; i++) {
-        double t = (double)i / (CP_SAMPLES - 1), x;
-        struct eval ev;
-        struct err e2 = {0};
-        x = logx ? exp(log(lo) + t * (log(hi) - log(lo))) : lo + t * (hi - lo);
-        cx[i] = x;
-        if (saved_eval(&s, x, saved_nearest(&s, x), &ev, NULL, &e2) == 0) {
-            cy[i] = ev.y;
-            sy[i] = ev.sum;
-        } else {
-            cy[i] = sy[i] = NAN; /* outside a kernel model's domain: a gap */
-        }
-    }
-    memset(&p, 0, sizeof p);
-    memset(series, 0, sizeof series);
-    memset(curves, 0, sizeof curves);
-    if (nin > 0) {
-        series[ns].label = "measured runtime";
-        series[ns].points = in;
-        series[ns].n = nin;
-        series[ns].color = 1;
-        ns++;
-    }
-    if (nout > 0) {
-        series[ns].label = "measured runtime (outside the fitted range)";
-        series[ns].points = out;
-        series[ns].n = nout;
-        series[ns].color = 4;
-        ns++;
-    }
-    if (npp > 1) {
-        series[ns].label = "predictions (95 % interval)";
-        series[ns].points = pp;
-        series[ns].n = npp;
-        series[ns].color = 3;
-        ns++;
-    }
-    curves[0].label = "coupled model";
-    curves[0].x = cx;
-    curves[0].y = cy;
-    curves[0].n = CP_SAMPLES;
-    curves[0].color = 2;
-    curves[1].label = "summation of kernel models";
-    curves[1].x = cx;
-    curves[1].y = sy;
-    curves[1].n = CP_SAMPLES;
-    curves[1].color = 5;
-    if (isfinite(fit_max)) {
-        curves[0].has_fit_max = curves[1].has_fit_max = 1;
-        curves[0].x_fit_max = curves[1].x_fit_max = fit_max;
-    }
-    if (npp > 0) {
-        memset(&pred, 0, sizeof pred);
-        pred.x = pp[0].x;
-        pred.y = pp[0].y;
-        pred.lo = pp[0].ymin;
-        pred.hi = pp[0].ymax;
-        pred.has_interval = pred.hi > pred.lo;
-        p.prediction = &pred;
-    }
-    plot_title(answer, title, sizeof title);
-    p.title = title;
-    p.xlabel = s.xname;
-    p.ylabel = "runtime (s)";
-    p.series = series;
-    p.nseries = ns;
-    p.curves = curves;
-    p.ncurves = 2;
-    if (json_is_string(json_object_get(answer, "formula")))
-        p.formula = clip(json_string_value(json_object_get(answer, "formula")), formula,
-                         sizeof formula);
-    rc = svg_plot2d(b, &p, err);
-done:
-    xfree(in);
-    xfree(out);
-    xfree(pp);
-    xfree(cx);
-    xfree(cy);
-    xfree(sy);
-    saved_free(&s);
-    return rc;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-int couple_plot_breakdown(json_t *answer, struct buf *b, struct err *err)
-{
-    struct saved s;
-    struct svg_stacked st;
-    json_t *pt;
-    double *xs = NULL, *vals = NULL, lo, hi, fit_max;
-    char **labels = NULL, title[300];
-    const char **names = NULL;
-    size_t nx = 0, n = 0, i, j;
-    int rc = -1;
-
-    if (saved_load(answer, &s, err) != 0)
-        return -1;
-    n = json_array_size(json_object_get(answer, "points")) +
-        json_array_size(json_object_get(answer, "predictions"));
-    xs = xcalloc(n + 8, sizeof *xs);
-    if (xs == NULL)
-        goto nomem;
-    json_array_foreach(json_object_get(answer, "points"), i, pt) xs[nx++] =
-        json_number_value(json_object_get(pt, "x"));
-    json_array_foreach(json_object_get(answer, "predictions"), i, pt) xs[nx++] =
-        json_number_value(json_object_get(pt, "x"));
-    if (nx == 0) { /* nothing measured or predicted: 8 steps over the fitted range */
-        plot_range(&s, answer, &lo, &hi, &fit_max);
-        for (i = 0; i < 8; i++)
-            xs[nx++] = lo + (hi - lo) * (double)i / 7;
-    }
-    qsort(xs, nx, sizeof *xs, cmp_double);
-    for (i = 0, j = 0; i < nx; i++)
-        if (j == 0 || xs[i] != xs[j - 1])
-            xs[j++] = xs[i];
-    nx = j;
-    if (nx > SVG_MAX_CATEGORIES)
-        nx = SVG_MAX_CATEGORIES;
-    vals = xcalloc(nx * s.nk + 1, sizeof *vals);
-    labels = xcalloc(nx + 1, sizeof *labels);
-    names = xcalloc(s.nk + 1, sizeof *names);
-    if (vals == NULL || labels == NULL || names == NULL)
-        goto nomem;
-    for (i = 0; i < s.nk; i++)
-        names[i] = s.k[i].name;
-    for (i = 0; i < nx; i++) {
-        struct eval ev;
-        struct err e2 = {0};
-        char lab[64];
-        snprintf(lab, sizeof lab, "%g", xs[i]);
-        labels[i] = xstrdup(lab);
-        if (labels[i] == NULL)
-            goto nomem;
-        if (saved_eval(&s, xs[i], saved_nearest(&s, xs[i]), &ev, vals + i * s.nk, &e2) !=
-            0)
-            for (j = 0; j < s.nk; j++)
-                vals[i * s.nk + j] = NAN; /* outside a model's domain: missing */
-        for (j = 0; j < s.nk; j++)
-            if (vals[i * s.nk + j] < 0)
-                vals[i * s.nk + j] = 0; /* a negative contribution cannot be stacked */
-    }
-    memset(&st, 0, sizeof st);
-    plot_title(answer, title, sizeof title - 40);
-    snprintf(title + strlen(title), 40, ": per-kernel breakdown");
-    st.title = title;
-    st.xlabel = s.xname;
-    st.ylabel = "coupled kernel time (s)";
-    st.categories = (const char *const *)labels;
-    st.ncategories = nx;
-    st.components = names;
-    st.ncomponents = s.nk;
-    st.values = vals;
-    rc = svg_stacked(b, &st, err);
-    goto done;
-nomem:
-    err_nomem(err);
-done:
-    for (i = 0; labels && i < nx; i++)
-        xfree(labels[i]);
-    xfree(labels);
-    xfree(names);
-    xfree(vals);
-    xfree(xs);
-    saved_free(&s);
-    return rc;
 }

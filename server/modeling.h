@@ -26,10 +26,6 @@ const struct method *method_find(const char *name);
 /* The method still in server/ (transitional, issue 11). */
 json_t *couple_answer(db *d, json_t *request, struct err *err);
 json_t *couple_predict_saved(json_t *answer, json_t *point, struct err *err);
-int couple_plot(json_t *answer, struct buf *b, struct err *err);
-/* The coupling method's second plot: the per-kernel breakdown (coefficient x
- * kernel model) stacked per x, at the measured and predicted x values. */
-int couple_plot_breakdown(json_t *answer, struct buf *b, struct err *err);
 
 /* ---- saving (server/api_models.c) ------------------------------------------
  *

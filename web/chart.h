@@ -21,4 +21,10 @@ int fit_plot(json_t *answer, struct buf *b, struct err *err);
  * surface over two; a 422 when the answer has no range. */
 int param_plot(json_t *answer, struct buf *b, struct err *err);
 
+/* Kernel coupling: the composed model over x with the measured totals and
+ * the predictions; and the per-kernel breakdown (coefficient x kernel
+ * model) stacked per x, at the measured and predicted x values. */
+int couple_plot(json_t *answer, struct buf *b, struct err *err);
+int couple_plot_breakdown(json_t *answer, struct buf *b, struct err *err);
+
 #endif
