@@ -4,7 +4,8 @@
  * Typed requests in, typed rows out; no SQL and no engine types here (the
  * SQLite implementation is db/sqlite/select.c). Used by curve fitting's
  * database form (db_select_runs) and the parameterization's measured
- * overlay (db_select_overlay); coupling's database form is to follow.
+ * overlay (db_select_overlay), and kernel coupling's database form
+ * (db_select_couple).
  *
  * Both read through a pooled read connection, return the runs lowest id
  * first, at most `limit` of them (ask for one more than you accept to learn
@@ -18,6 +19,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "common/arena.h"
 #include "common/err.h"
 #include "db/db.h"
 
@@ -69,5 +71,42 @@ struct db_sel_overlay {
 };
 int db_select_overlay(db *d, const struct db_sel_overlay *q, struct db_sel_rows *out,
                       struct err *err);
+
+/* Kernel coupling's selection: the runs of an application (by id) on a
+ * system (by id), optionally of one executable and one nprocs, with their
+ * inputs and kernel records. Each list is ordered by run id (inputs then by
+ * name, kernel records by seq); runs are cut at max_runs + 1 and kernel
+ * records at max_kernels + 1 so the caller can tell that there were more.
+ * Names live in the arena. */
+struct db_sel_couple {
+    long long app_id, sys_id;
+    const char *executable; /* NULL = every executable */
+    long long nprocs;       /* < 0 = any */
+    size_t max_runs, max_kernels;
+};
+struct db_couple_run {
+    long long id;
+    double nprocs, runtime;
+};
+struct db_couple_input {
+    long long run_id;
+    const char *name;
+    double value;
+};
+struct db_couple_kernel {
+    long long run_id, seq;
+    const char *name;
+    double time;
+};
+struct db_couple_rows {
+    struct db_couple_run *runs; /* in the arena */
+    size_t nruns;
+    struct db_couple_input *inputs;
+    size_t ninputs;
+    struct db_couple_kernel *kernels;
+    size_t nkernels;
+};
+int db_select_couple(db *d, const struct db_sel_couple *q, arena *a,
+                     struct db_couple_rows *out, struct err *err);
 
 #endif

@@ -28,7 +28,7 @@
 #include "common/xalloc.h"
 #include "db/catalog.h"
 #include "formats/limits.h"
-#include "db/sqlite/sql.h" /* transitional: SQL still outside db/ (issue 11) */
+#include "db/select.h"
 #include "models/couple.h"
 #include "models/expr.h"
 #include "models/fit.h"
@@ -613,23 +613,6 @@ static int parse_inline(struct build *b, json_t *req, struct err *err)
 
 /* ---- database form ---- */
 
-/* Runs of the selection, read through the catalog's JSON reader. */
-static const char SQL_RUNS[] =
-    "SELECT r.id, r.nprocs, r.runtime FROM runs r JOIN executables e ON e.id = r.exe_id "
-    "WHERE r.app_id = ?1 AND r.system_id = ?2 AND (?3 IS NULL OR e.name = ?3) "
-    "AND (?4 < 0 OR r.nprocs = ?4) ORDER BY r.id LIMIT ?5";
-static const char SQL_INPUTS[] =
-    "SELECT i.run_id, i.name, i.value FROM run_inputs i JOIN runs r ON r.id = i.run_id "
-    "JOIN executables e ON e.id = r.exe_id WHERE r.app_id = ?1 AND r.system_id = ?2 "
-    "AND (?3 IS NULL OR e.name = ?3) AND (?4 < 0 OR r.nprocs = ?4) "
-    "ORDER BY i.run_id, i.name";
-static const char SQL_KERNELS[] =
-    "SELECT k.run_id, k.seq, k.name, k.time FROM kernels k JOIN runs r ON r.id = "
-    "k.run_id "
-    "JOIN executables e ON e.id = r.exe_id WHERE r.app_id = ?1 AND r.system_id = ?2 "
-    "AND (?3 IS NULL OR e.name = ?3) AND (?4 < 0 OR r.nprocs = ?4) "
-    "ORDER BY k.run_id, k.seq LIMIT ?5";
-
 /* A variable the selected runs record besides x and the fixed ones. */
 struct other {
     const char *name;
@@ -658,16 +641,15 @@ static int other_note(struct other *o, size_t *n, size_t max, const char *name, 
 }
 
 /* Looks input `name` up among a run's inputs rows [from, to). */
-static int run_input(json_t *inputs, size_t from, size_t to, const char *name, double *v)
+static int run_input(const struct db_couple_rows *rows, size_t from, size_t to,
+                     const char *name, double *v)
 {
     size_t i;
-    for (i = from; i < to; i++) {
-        json_t *row = json_array_get(inputs, i);
-        if (strcmp(json_string_value(json_object_get(row, "name")), name) == 0) {
-            *v = json_number_value(json_object_get(row, "value"));
+    for (i = from; i < to; i++)
+        if (strcmp(rows->inputs[i].name, name) == 0) {
+            *v = rows->inputs[i].value;
             return 1;
         }
-    }
     return 0;
 }
 
@@ -876,7 +858,9 @@ static int order_loop(struct build *b, const char **loop, size_t nloop, const ch
 
 static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
 {
-    json_t *runs = NULL, *inputs = NULL, *krows = NULL, *cps = NULL, *v, *spec;
+    json_t *cps = NULL, *v, *spec;
+    struct db_couple_rows rows;
+    struct db_sel_couple sel;
     long long app_id, sys_id, fixed_np = -1;
     size_t i, ii = 0, ki = 0, nother = 0, nmatch = 0, total = 0;
     struct other other[64];
@@ -917,78 +901,68 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
         double np = json_number_value(v);
         fixed_np = np >= 1 && np <= 1e15 && np == floor(np) ? (long long)np : 0;
     }
-    runs = db_query_json(d, SQL_RUNS, err, "iitii", app_id, sys_id, b->executable,
-                         fixed_np, (long long)CP_MAX_RUNS + 1);
-    if (runs == NULL)
+    memset(&sel, 0, sizeof sel);
+    sel.app_id = app_id;
+    sel.sys_id = sys_id;
+    sel.executable = b->executable;
+    sel.nprocs = fixed_np;
+    sel.max_runs = CP_MAX_RUNS;
+    sel.max_kernels = CP_MAX_KERNEL_ROWS;
+    if (db_select_couple(d, &sel, b->a, &rows, err) != 0)
         goto out;
-    if (json_array_size(runs) > CP_MAX_RUNS) {
+    if (rows.nruns > CP_MAX_RUNS) {
         err_set(err, 413, "too_large", NULL,
                 "the selection holds more than %d runs; narrow it with executable or "
                 "fixed",
                 CP_MAX_RUNS);
         goto out;
     }
-    inputs = db_query_json(d, SQL_INPUTS, err, "iiti", app_id, sys_id, b->executable,
-                           fixed_np);
-    krows = db_query_json(d, SQL_KERNELS, err, "iitii", app_id, sys_id, b->executable,
-                          fixed_np, (long long)CP_MAX_KERNEL_ROWS + 1);
-    if (inputs == NULL || krows == NULL)
-        goto out;
-    if (json_array_size(krows) > CP_MAX_KERNEL_ROWS) {
+    if (rows.nkernels > CP_MAX_KERNEL_ROWS) {
         err_set(err, 413, "too_large", NULL,
                 "the selection holds more than %d kernel records; narrow it with "
                 "executable or fixed",
                 CP_MAX_KERNEL_ROWS);
         goto out;
     }
-    b->mx = arena_alloc(b->a, (json_array_size(runs) + 1) * sizeof *b->mx);
-    b->my = arena_alloc(b->a, (json_array_size(runs) + 1) * sizeof *b->my);
+    b->mx = arena_alloc(b->a, (rows.nruns + 1) * sizeof *b->mx);
+    b->my = arena_alloc(b->a, (rows.nruns + 1) * sizeof *b->my);
     if (b->mx == NULL || b->my == NULL) {
         err_nomem(err);
         goto out;
     }
-    for (i = 0; i < json_array_size(runs); i++) {
-        json_t *run = json_array_get(runs, i);
-        long long id = json_integer_value(json_object_get(run, "id"));
-        double np = (double)json_integer_value(json_object_get(run, "nprocs"));
-        double rt = json_number_value(json_object_get(run, "runtime"));
+    for (i = 0; i < rows.nruns; i++) {
+        long long id = rows.runs[i].id;
+        double np = rows.runs[i].nprocs;
+        double rt = rows.runs[i].runtime;
         size_t i0, i1, k0, k1, j;
         double x = 0, fv;
         const char *key;
         json_t *val;
         int ok = 1, in_range;
 
-        while (ii < json_array_size(inputs) &&
-               json_integer_value(json_object_get(json_array_get(inputs, ii), "run_id")) <
-                   id)
+        while (ii < rows.ninputs && rows.inputs[ii].run_id < id)
             ii++;
         i0 = ii;
-        while (ii < json_array_size(inputs) &&
-               json_integer_value(
-                   json_object_get(json_array_get(inputs, ii), "run_id")) == id)
+        while (ii < rows.ninputs && rows.inputs[ii].run_id == id)
             ii++;
         i1 = ii;
-        while (ki < json_array_size(krows) &&
-               json_integer_value(json_object_get(json_array_get(krows, ki), "run_id")) <
-                   id)
+        while (ki < rows.nkernels && rows.kernels[ki].run_id < id)
             ki++;
         k0 = ki;
-        while (ki < json_array_size(krows) &&
-               json_integer_value(json_object_get(json_array_get(krows, ki), "run_id")) ==
-                   id)
+        while (ki < rows.nkernels && rows.kernels[ki].run_id == id)
             ki++;
         k1 = ki;
         /* x and the fixed variables */
         if (strcmp(b->xname, "nprocs") == 0)
             x = np;
-        else if (!run_input(inputs, i0, i1, b->xname, &x))
+        else if (!run_input(&rows, i0, i1, b->xname, &x))
             continue;
         json_object_foreach(b->fixed, key, val)
         {
             if (strcmp(key, "nprocs") == 0)
                 ok = ok && np == json_number_value(val);
             else
-                ok = ok && run_input(inputs, i0, i1, key, &fv) &&
+                ok = ok && run_input(&rows, i0, i1, key, &fv) &&
                      fv == json_number_value(val);
         }
         if (!ok)
@@ -998,11 +972,9 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
             json_object_get(b->fixed, "nprocs") == NULL)
             other_note(other, &nother, 64, "nprocs", np);
         for (j = i0; j < i1; j++) {
-            json_t *row = json_array_get(inputs, j);
-            const char *nm = json_string_value(json_object_get(row, "name"));
+            const char *nm = rows.inputs[j].name;
             if (strcmp(nm, b->xname) != 0 && json_object_get(b->fixed, nm) == NULL)
-                other_note(other, &nother, 64, nm,
-                           json_number_value(json_object_get(row, "value")));
+                other_note(other, &nother, 64, nm, rows.inputs[j].value);
         }
         in_range = !b->has_range || (x >= b->range[0] && x <= b->range[1]);
         b->mx[b->nmeas] = x;
@@ -1012,10 +984,9 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
             continue;
         /* kernel times: records of the same name in one run are summed */
         for (j = k0; j < k1; j++) {
-            json_t *row = json_array_get(krows, j);
-            const char *nm = json_string_value(json_object_get(row, "name"));
-            long long seq = json_integer_value(json_object_get(row, "seq"));
-            double t = json_number_value(json_object_get(row, "time"));
+            const char *nm = rows.kernels[j].name;
+            long long seq = rows.kernels[j].seq;
+            double t = rows.kernels[j].time;
             struct kin *k = kernel_find(b, nm);
             if (k == NULL) {
                 if (listed)
@@ -1206,9 +1177,6 @@ static int parse_db(struct build *b, db *d, json_t *req, struct err *err)
     }
     rc = 0;
 out:
-    json_decref(runs);
-    json_decref(inputs);
-    json_decref(krows);
     json_decref(cps);
     return rc;
 }

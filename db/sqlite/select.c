@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/arena.h"
 #include "common/xalloc.h"
 #include "db/sqlite/sql.h"
 
@@ -192,4 +193,117 @@ int db_select_overlay(db *d, const struct db_sel_overlay *q, struct db_sel_rows 
     rc = read_rows(d, st, q->limit, out, err);
     free(ranges);
     return rc;
+}
+
+/* Coupling: ?1 application id, ?2 system id, ?3 executable or NULL, ?4 nprocs
+ * or -1, ?5 the limit. */
+static const char couple_runs_sql[] =
+    "SELECT r.id, r.nprocs, r.runtime FROM runs r JOIN executables e ON e.id = r.exe_id "
+    "WHERE r.app_id = ?1 AND r.system_id = ?2 AND (?3 IS NULL OR e.name = ?3) "
+    "AND (?4 < 0 OR r.nprocs = ?4) ORDER BY r.id LIMIT ?5";
+static const char couple_inputs_sql[] =
+    "SELECT i.run_id, i.name, i.value FROM run_inputs i JOIN runs r ON r.id = i.run_id "
+    "JOIN executables e ON e.id = r.exe_id WHERE r.app_id = ?1 AND r.system_id = ?2 "
+    "AND (?3 IS NULL OR e.name = ?3) AND (?4 < 0 OR r.nprocs = ?4) AND ?5 >= 0 "
+    "ORDER BY i.run_id, i.name";
+static const char couple_kernels_sql[] =
+    "SELECT k.run_id, k.seq, k.name, k.time FROM kernels k JOIN runs r ON r.id = "
+    "k.run_id JOIN executables e ON e.id = r.exe_id WHERE r.app_id = ?1 AND "
+    "r.system_id = ?2 AND (?3 IS NULL OR e.name = ?3) AND (?4 < 0 OR r.nprocs = ?4) "
+    "ORDER BY k.run_id, k.seq LIMIT ?5";
+
+enum couple_part { CP_RUNS, CP_INPUTS, CP_KERNELS };
+
+/* Runs one of the three statements and stores its rows in the arena. */
+static int couple_part(db *d, const struct db_sel_couple *q, enum couple_part part,
+                       long long limit, arena *a, struct db_couple_rows *out,
+                       struct err *err)
+{
+    static const char *const sql[] = {couple_runs_sql, couple_inputs_sql,
+                                      couple_kernels_sql};
+    static const size_t size[] = {sizeof(struct db_couple_run),
+                                  sizeof(struct db_couple_input),
+                                  sizeof(struct db_couple_kernel)};
+    sqlite3_stmt *st = db_stmt(d, sql[part], err);
+    size_t n = 0, cap = 0;
+    char *rows = NULL;
+    int rc;
+
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_int64(st, 1, q->app_id);
+    sqlite3_bind_int64(st, 2, q->sys_id);
+    bind_text(st, 3, q->executable);
+    sqlite3_bind_int64(st, 4, q->nprocs);
+    sqlite3_bind_int64(st, 5, limit);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (n == cap) {
+            size_t ncap = cap ? cap * 2 : 256;
+            char *p = arena_alloc(a, ncap * size[part]);
+            if (p == NULL) {
+                sqlite3_reset(st);
+                return err_nomem(err);
+            }
+            if (n > 0)
+                memcpy(p, rows, n * size[part]);
+            rows = p;
+            cap = ncap;
+        }
+        if (part == CP_RUNS) {
+            struct db_couple_run *r = (struct db_couple_run *)(void *)rows + n;
+            r->id = sqlite3_column_int64(st, 0);
+            r->nprocs = sqlite3_column_double(st, 1);
+            r->runtime = sqlite3_column_double(st, 2);
+        } else if (part == CP_INPUTS) {
+            struct db_couple_input *r = (struct db_couple_input *)(void *)rows + n;
+            r->run_id = sqlite3_column_int64(st, 0);
+            r->name = arena_strndup(a, (const char *)sqlite3_column_text(st, 1),
+                                    (size_t)sqlite3_column_bytes(st, 1));
+            r->value = sqlite3_column_double(st, 2);
+            if (r->name == NULL) {
+                sqlite3_reset(st);
+                return err_nomem(err);
+            }
+        } else {
+            struct db_couple_kernel *r = (struct db_couple_kernel *)(void *)rows + n;
+            r->run_id = sqlite3_column_int64(st, 0);
+            r->seq = sqlite3_column_int64(st, 1);
+            r->name = arena_strndup(a, (const char *)sqlite3_column_text(st, 2),
+                                    (size_t)sqlite3_column_bytes(st, 2));
+            r->time = sqlite3_column_double(st, 3);
+            if (r->name == NULL) {
+                sqlite3_reset(st);
+                return err_nomem(err);
+            }
+        }
+        n++;
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
+    if (part == CP_RUNS) {
+        out->runs = (struct db_couple_run *)(void *)rows;
+        out->nruns = n;
+    } else if (part == CP_INPUTS) {
+        out->inputs = (struct db_couple_input *)(void *)rows;
+        out->ninputs = n;
+    } else {
+        out->kernels = (struct db_couple_kernel *)(void *)rows;
+        out->nkernels = n;
+    }
+    return 0;
+}
+
+int db_select_couple(db *d, const struct db_sel_couple *q, arena *a,
+                     struct db_couple_rows *out, struct err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (couple_part(d, q, CP_RUNS, (long long)q->max_runs + 1, a, out, err) != 0)
+        return -1;
+    if (out->nruns > q->max_runs)
+        return 0; /* the caller refuses the selection */
+    if (couple_part(d, q, CP_INPUTS, 0, a, out, err) != 0 ||
+        couple_part(d, q, CP_KERNELS, (long long)q->max_kernels + 1, a, out, err) != 0)
+        return -1;
+    return 0;
 }
