@@ -1,9 +1,9 @@
 /* modeling: the server's side of the modeling methods (SPEC §5).
  *
  * The row type and its contract (answer, predict, plot) are core/method.h;
- * curve fitting is core/method_fit.h with its chart in web/chart.h. Here:
- * the table lookup, saving (model_save) and the plot URLs of unsaved
- * requests.
+ * the methods are core/method_*.h with their charts in web/chart.h, and the
+ * table (method_find) is web/methods.h. Here: saving (model_save) and the
+ * plot URLs of unsaved requests.
  */
 #ifndef PROPHECY_MODELING_H
 #define PROPHECY_MODELING_H
@@ -18,11 +18,7 @@
 #include "core/method_param.h"
 #include "db/db.h"
 #include "web/chart.h"
-
-/* The method named name, or NULL. The table is in server/api_models.c, the
- * one place that sees both core/ (computing) and web/ (charts) today; it
- * belongs in web/ once the forms that look methods up have moved there. */
-const struct method *method_find(const char *name);
+#include "web/methods.h" /* method_find */
 
 /* ---- saving (server/api_models.c) ------------------------------------------
  *

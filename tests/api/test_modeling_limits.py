@@ -86,6 +86,19 @@ def predictions_take_decimal_numbers_only():
 
 
 @test
+def one_call_predictions_take_decimal_numbers_only():
+    base = {"application": "matmul (example)", "system": "SGI Origin2000 (example)",
+            "executable": "matmul_sgi", "x": "N", "nprocs": 8, "graph": "cubic"}
+    st, p = S.get("/api/v1/predict?" + urllib.parse.urlencode(
+        dict(base, N=1200, range="100,1000")))
+    assert st == 200, p
+    for bad in [{"N": "0x4b0"}, {"N": "1200", "range": "0x64,1000"},
+                {"N": "1200", "range": "100,inf"}, {"nprocs": "0x8", "N": "1200"}]:
+        st, p = S.get("/api/v1/predict?" + urllib.parse.urlencode(dict(base, **bad)))
+        assert st == 422, (bad, p)
+
+
+@test
 def saved_parameterization_takes_nprocs_for_p():
     st, body = S.post("/api/v1/parameterize",
                       {"template": "matmul master/slave", "system": SP2,
