@@ -187,15 +187,6 @@ static int params_from_object(struct pctx *c, json_t *obj, const char *prefix,
     return 0;
 }
 
-/* Reads a finite number or fails naming field. */
-static int number_of(json_t *v, const char *field, double *out, struct err *err)
-{
-    if (!json_is_number(v) || !isfinite(json_number_value(v)))
-        return err_invalid(err, field, "%s must be a finite number", field);
-    *out = json_number_value(v);
-    return 0;
-}
-
 /* Decodes "vars": {name: number | [min, max] | [min, max, steps]}. */
 static int decode_vars(struct pctx *c, json_t *vars, struct err *err)
 {
@@ -222,13 +213,13 @@ static int decode_vars(struct pctx *c, json_t *vars, struct err *err)
         if (pv->name == NULL)
             return err_nomem(err);
         if (json_is_number(v)) {
-            if (number_of(v, field, &pv->value, err) != 0)
+            if (json_get_number(v, field, &pv->value, err) != 0)
                 return -1;
         } else if (json_is_array(v) &&
                    (json_array_size(v) == 2 || json_array_size(v) == 3)) {
             pv->range = 1;
-            if (number_of(json_array_get(v, 0), field, &pv->lo, err) != 0 ||
-                number_of(json_array_get(v, 1), field, &pv->hi, err) != 0)
+            if (json_get_number(json_array_get(v, 0), field, &pv->lo, err) != 0 ||
+                json_get_number(json_array_get(v, 1), field, &pv->hi, err) != 0)
                 return -1;
             if (!(pv->lo < pv->hi))
                 return err_invalid(err, field, "%s: the range [min, max] needs min < max",
@@ -898,7 +889,7 @@ json_t *param_predict_saved(json_t *answer, json_t *point, struct err *err)
         if (point_value(point, v, &p, err) != 0)
             goto out;
         if (p != NULL) {
-            if (number_of(p, v->name, &x[i], err) != 0)
+            if (json_get_number(p, v->name, &x[i], err) != 0)
                 goto out;
         } else if (v->range) {
             err_invalid(err, v->name,
