@@ -3,12 +3,12 @@
  *
  * Typed requests in, typed rows out; no SQL and no engine types here (the
  * SQLite implementation is db/sqlite/select.c). Used by curve fitting's
- * database form (db_select_runs) and the parameterization's measured
- * overlay (db_select_overlay), and kernel coupling's database form
+ * database form (db_select_runs), the parameterization's measured overlay
+ * (db_select_overlay) and kernel coupling's database form
  * (db_select_couple).
  *
- * Both read through a pooled read connection, return the runs lowest id
- * first, at most `limit` of them (ask for one more than you accept to learn
+ * All read through a pooled read connection, return the runs lowest id
+ * first, at most a limit of them (ask for one more than you accept to learn
  * that there were more), and fail with err set (500 "database") when the
  * database cannot be read to the end: a damaged file never reads as an empty
  * selection. An unknown application or system selects nothing.
