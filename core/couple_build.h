@@ -67,9 +67,6 @@ struct build {
 };
 
 /* Helpers shared by the two files. */
-int cb_number_of(json_t *v, double *out);
-int cb_only_keys(json_t *o, const char *const *allowed, const char *where,
-                 struct err *err);
 json_t *cb_num(double v);
 void cb_build_free(struct build *b);
 char *cb_sdup(struct build *b, const char *s, struct err *err);

@@ -24,34 +24,6 @@
 
 /* ---- small helpers ------------------------------------------------------------- */
 
-int cb_number_of(json_t *v, double *out)
-{
-    if (!json_is_number(v) || !isfinite(json_number_value(v)))
-        return -1;
-    *out = json_number_value(v);
-    return 0;
-}
-
-/* Rejects keys of o that are not in allowed (NULL-terminated). */
-int cb_only_keys(json_t *o, const char *const *allowed, const char *where,
-                 struct err *err)
-{
-    const char *key;
-    json_t *v;
-    json_object_foreach(o, key, v)
-    {
-        size_t i;
-        int ok = 0;
-        for (i = 0; allowed[i] && !ok; i++)
-            ok = strcmp(key, allowed[i]) == 0;
-        if (!ok)
-            return err_invalid(err, where[0] ? where : key, "unknown field %s%s%s",
-                               strlen(key) <= 64 ? key : "(over 64 bytes)",
-                               where[0] ? " in " : "", where);
-    }
-    return 0;
-}
-
 json_t *cb_num(double v)
 {
     return json_real(isfinite(v) ? v : 0);
@@ -260,7 +232,7 @@ int cb_parse_common(struct build *b, json_t *req, struct err *err)
             if (strcmp(key, b->xname) == 0)
                 return err_invalid(err, "fixed",
                                    "%s is the x variable and cannot be fixed", key);
-            if (cb_number_of(val, &d) != 0)
+            if (json_finite_number(val, &d) != 0)
                 return err_invalid(err, "fixed", "fixed.%s must be a finite number", key);
             json_object_set_new(b->fixed, key, json_real(d));
         }
@@ -268,8 +240,8 @@ int cb_parse_common(struct build *b, json_t *req, struct err *err)
     v = json_object_get(req, "range");
     if (v != NULL) {
         if (!json_is_array(v) || json_array_size(v) != 2 ||
-            cb_number_of(json_array_get(v, 0), &b->range[0]) != 0 ||
-            cb_number_of(json_array_get(v, 1), &b->range[1]) != 0 ||
+            json_finite_number(json_array_get(v, 0), &b->range[0]) != 0 ||
+            json_finite_number(json_array_get(v, 1), &b->range[1]) != 0 ||
             b->range[0] > b->range[1])
             return err_invalid(err, "range", "range must be [min, max] with min <= max");
         b->has_range = 1;
@@ -294,7 +266,7 @@ int cb_parse_common(struct build *b, json_t *req, struct err *err)
         {
             char field[32];
             snprintf(field, sizeof field, "predict[%zu]", i);
-            if (cb_number_of(p, &b->pred[i]) != 0)
+            if (json_finite_number(p, &b->pred[i]) != 0)
                 return err_invalid(err, field, "%s must be a finite number", field);
         }
     }
@@ -401,7 +373,7 @@ int cb_parse_inline(struct build *b, json_t *req, struct err *err)
         snprintf(field, sizeof field, "kernels[%zu]", i);
         if (!json_is_object(o))
             return err_invalid(err, field, "%s must be an object", field);
-        if (cb_only_keys(o, kernel_keys, field, err) != 0)
+        if (json_only_fields_at(o, kernel_keys, field, err) != 0)
             return -1;
         snprintf(field, sizeof field, "kernels[%zu].name", i);
         if (!json_is_string(name) || check_name(json_string_value(name), field, err) != 0)
@@ -439,8 +411,8 @@ int cb_parse_inline(struct build *b, json_t *req, struct err *err)
         {
             double x, y;
             if (!json_is_array(row) || json_array_size(row) != 2 ||
-                cb_number_of(json_array_get(row, 0), &x) != 0 ||
-                cb_number_of(json_array_get(row, 1), &y) != 0) {
+                json_finite_number(json_array_get(row, 0), &x) != 0 ||
+                json_finite_number(json_array_get(row, 1), &y) != 0) {
                 snprintf(field, sizeof field, "%s.data[%zu]", k->field, j);
                 return err_invalid(err, field,
                                    "kernel %s: %s must be [x, time] of finite numbers",
@@ -463,7 +435,7 @@ int cb_parse_inline(struct build *b, json_t *req, struct err *err)
         snprintf(field, sizeof field, "couplings[%zu]", i);
         if (!json_is_object(o))
             return err_invalid(err, field, "%s must be an object", field);
-        if (cb_only_keys(o, coupling_keys, field, err) != 0)
+        if (json_only_fields_at(o, coupling_keys, field, err) != 0)
             return -1;
         if (!json_is_array(kn) || json_array_size(kn) < 2 ||
             json_array_size(kn) > COUPLE_MAX_CHAIN)
@@ -484,7 +456,7 @@ int cb_parse_inline(struct build *b, json_t *req, struct err *err)
             json_object_foreach(cf, key, v)
             {
                 double d;
-                if (cb_number_of(v, &d) != 0 || strlen(key) == 0 ||
+                if (json_finite_number(v, &d) != 0 || strlen(key) == 0 ||
                     strlen(key) > EXPR_MAX_NAME)
                     return err_invalid(err, field,
                                        "%s.configuration values must be finite numbers",
@@ -507,10 +479,10 @@ int cb_parse_inline(struct build *b, json_t *req, struct err *err)
                 return err_invalid(err, field, "%s.kernels must be kernel names", field);
             if ((m->kernel[j] = cb_sdup(b, json_string_value(s), err)) == NULL)
                 return -1;
-            if (cb_number_of(json_array_get(al, j), &m->alone[j]) != 0)
+            if (json_finite_number(json_array_get(al, j), &m->alone[j]) != 0)
                 return err_invalid(err, field, "%s.alone must hold numbers", field);
         }
-        if (cb_number_of(json_object_get(o, "together"), &m->together) != 0)
+        if (json_finite_number(json_object_get(o, "together"), &m->together) != 0)
             return err_invalid(err, field, "%s.together must be a number", field);
     }
     if (ms != NULL) {
@@ -528,8 +500,8 @@ int cb_parse_inline(struct build *b, json_t *req, struct err *err)
         json_array_foreach(ms, i, row)
         {
             if (!json_is_array(row) || json_array_size(row) != 2 ||
-                cb_number_of(json_array_get(row, 0), &b->mx[i]) != 0 ||
-                cb_number_of(json_array_get(row, 1), &b->my[i]) != 0) {
+                json_finite_number(json_array_get(row, 0), &b->mx[i]) != 0 ||
+                json_finite_number(json_array_get(row, 1), &b->my[i]) != 0) {
                 snprintf(field, sizeof field, "measured[%zu]", i);
                 return err_invalid(err, field,
                                    "%s must be [x, runtime] of finite numbers", field);
@@ -603,7 +575,7 @@ static int parse_db_kernels(struct build *b, json_t *spec, int *listed, struct e
                 return err_invalid(err, "kernels",
                                    "kernels.%s must be an object of settings", key);
             if (check_name(key, "kernels", err) != 0 ||
-                cb_only_keys(o, keys + 1, "kernels", err) != 0)
+                json_only_fields_at(o, keys + 1, "kernels", err) != 0)
                 return -1;
             if ((k = kernel_add(b, cb_sdup(b, key, err), err)) == NULL ||
                 parse_settings(b, k, o, "kernels", "auto", err) != 0)
@@ -639,7 +611,7 @@ static int parse_db_kernels(struct build *b, json_t *spec, int *listed, struct e
             return -1;
         snprintf(k->field, sizeof k->field, "%s", field);
         k->graph = "auto";
-        if (json_is_object(o) && (cb_only_keys(o, keys, field, err) != 0 ||
+        if (json_is_object(o) && (json_only_fields_at(o, keys, field, err) != 0 ||
                                   parse_settings(b, k, o, field, "auto", err) != 0))
             return -1;
         k->order = -1;

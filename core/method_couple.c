@@ -571,7 +571,7 @@ json_t *couple_answer(db *d, json_t *req, struct err *err)
         return NULL;
     }
     b.dbform = json_object_get(req, "application") != NULL;
-    if (cb_only_keys(req, b.dbform ? db_keys : inline_keys, "", err) != 0 ||
+    if (json_only_fields_at(req, b.dbform ? db_keys : inline_keys, "", err) != 0 ||
         cb_parse_common(&b, req, err) != 0)
         goto out;
     if (b.dbform) {
@@ -627,7 +627,7 @@ json_t *couple_predict_saved(json_t *answer, json_t *point, struct err *err)
         if (*end != '\0' || end == json_string_value(v) || errno == ERANGE ||
             !isfinite(x))
             v = NULL;
-    } else if (cb_number_of(v, &x) != 0) {
+    } else if (json_finite_number(v, &x) != 0) {
         v = NULL;
     }
     if (v == NULL) {

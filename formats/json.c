@@ -109,6 +109,32 @@ int json_only_fields(json_t *obj, const char *const *allowed, const char *what,
     return 0;
 }
 
+int json_only_fields_at(json_t *obj, const char *const *allowed, const char *path,
+                        struct err *err)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach(obj, key, v)
+    {
+        int ok = 0;
+        for (size_t i = 0; allowed[i] && !ok; i++)
+            ok = strcmp(key, allowed[i]) == 0;
+        if (!ok)
+            return err_invalid(err, path[0] ? path : key, "unknown field %s%s%s",
+                               strlen(key) <= 64 ? key : "(over 64 bytes)",
+                               path[0] ? " in " : "", path);
+    }
+    return 0;
+}
+
+int json_finite_number(json_t *v, double *out)
+{
+    if (!json_is_number(v) || !isfinite(json_number_value(v)))
+        return -1;
+    *out = json_number_value(v);
+    return 0;
+}
+
 static const char *digits(const char *p, size_t *n)
 {
     *n = 0;

@@ -47,6 +47,16 @@ int json_check_ident(const char *s, const char *path, struct err *err);
 int json_only_fields(json_t *obj, const char *const *allowed, const char *what,
                      struct err *err);
 
+/* Strict nested objects: every key of obj must be one of allowed; else 422
+ * "unknown field KEY in PATH" whose field is path ("kernels[2]"), or, with
+ * path "", "unknown field KEY" whose field is the key. */
+int json_only_fields_at(json_t *obj, const char *const *allowed, const char *path,
+                        struct err *err);
+
+/* v as a finite number into *out: 0, or -1 without recording an error (for
+ * callers that word their own, naming more than one field). */
+int json_finite_number(json_t *v, double *out);
+
 /* A decimal number in text, as the query strings of predictions carry it:
  * [+-]? digits [. digits] [(e|E) [+-]? digits], with at least one digit
  * before the exponent and no space, no hex, no inf or nan. The value must be
