@@ -40,6 +40,22 @@
 #define LIMIT_CSV_COLS 128   /* columns of one CSV row */
 #define LIMIT_CSV_FIELD 4096 /* bytes of one CSV field */
 
+/* ---- imports (SPEC §12) ------------------------------------------------------ */
+#define LIMIT_IMPORT_FILE (1ull << 30)     /* bytes of one imported file (streamed) */
+#define LIMIT_IMPORT_FILES 100000          /* files of one directory import or tar */
+#define LIMIT_IMPORT_LINE (16u << 20)      /* bytes of one line (text, JSON lines) */
+#define LIMIT_IMPORT_DOC (64u << 20)       /* bytes of one whole-document JSON import */
+#define LIMIT_IMPORT_PARAMS 16             /* parameters of an Extra-P experiment */
+#define LIMIT_IMPORT_POINTS 100000         /* points of an Extra-P experiment */
+#define LIMIT_IMPORT_REPS 1000             /* repetitions of one point */
+#define LIMIT_IMPORT_VALUES 4000000        /* measured values of an Extra-P experiment */
+#define LIMIT_IMPORT_RUNS 1000000          /* runs of one import (streamed in batches) */
+#define LIMIT_IMPORT_BATCH 256             /* runs handed to the sink at once */
+#define LIMIT_IMPORT_TAU_FUNCS 100000      /* functions of one TAU profile */
+#define LIMIT_IMPORT_OTF2_EVENTS 100000000 /* events read from one OTF2 trace */
+#define LIMIT_COMMIT 64                    /* bytes of a commit (SPEC §11) */
+#define LIMIT_TAGS 32                      /* tags of one run (SPEC §11) */
+
 /* ---- modeling requests ------------------------------------------------------ */
 #define LIMIT_PREDICT 1000 /* prediction points in one request */
 #define LIMIT_FIT_POINTS                                                                 \
@@ -62,7 +78,21 @@
 #define LIMIT_FORM_BOUNDARY 70      /* RFC 2046 */
 #define LIMIT_FORM_PART_HEADERS 16  /* header lines of one multipart part */
 #define LIMIT_FORM_HEADER_LINE 1024 /* bytes of one such header line */
+#define LIMIT_FORM_FILENAME 256
+#define LIMIT_FORM_LINES                                                                 \
+    10000 /* name=value lines of one upload-form text box */ /* bytes of a file name */
+#define LIMIT_FORM_LINES 10000 /* lines of one inputs/kernels/metrics box */
+
+/* ---- web form submissions (formats/form.h) ---------------------------------- */
+/* A modeling form's state has two or five fields per kernel or variable,
+ * named by a prefix and the kernel's or variable's name (up to LIMIT_NAME
+ * bytes): "graph.x_solve", "fix.nprocs" (docs/web.md). */
+#define LIMIT_FORM_FIELDS 512       /* fields (parts) in one submission */
+#define LIMIT_FORM_NAME 320         /* bytes of a field name */
+#define LIMIT_FORM_TEXT (1u << 20)  /* bytes of one field that is not a file */
+#define LIMIT_FORM_BOUNDARY 70      /* RFC 2046 */
+#define LIMIT_FORM_PART_HEADERS 16  /* header lines of one multipart part */
+#define LIMIT_FORM_HEADER_LINE 1024 /* bytes of one such header line */
 #define LIMIT_FORM_FILENAME 256     /* bytes of a file name */
-#define LIMIT_FORM_LINES 10000      /* lines of one inputs/kernels/metrics box */
 
 #endif

@@ -26,6 +26,12 @@ struct rec_kernel {
     const char *metrics_json; /* JSON object text or NULL */
 };
 
+/* One tag of a run's provenance (SPEC §11): key = value. */
+struct rec_tag {
+    const char *key;
+    const char *value;
+};
+
 /* One run: an execution of an executable on a system (SPEC §3). */
 struct run_record {
     const char *uid; /* client id or NULL */
@@ -42,6 +48,12 @@ struct run_record {
     size_t nmetrics;
     struct rec_kernel *kernels;
     size_t nkernels;
+    /* Provenance (SPEC §11), filled by the importers; NULL / 0 when unknown.
+     * Not stored yet (issue 14). */
+    const char *commit;
+    const char *branch;
+    struct rec_tag *tags;
+    size_t ntags;
 };
 
 /* One system benchmark measurement (MPISR over L = 1024: 0.000078 s). */

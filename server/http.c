@@ -4,8 +4,7 @@
 #include "common/xalloc.h"
 #include "db/catalog.h"
 #include "server/api_error.h"
-#include "server/form.h"
-#include "server/page.h"
+#include "formats/form.h"
 #include "server/routes.h"
 
 #include <arpa/inet.h>
@@ -67,8 +66,8 @@ int http_error(struct req *r, const struct err *e)
     size_t len;
     int status;
 
-    if (wants_html(r))
-        return page_error(r, e);
+    if (r->app != NULL && r->app->error_page != NULL && wants_html(r))
+        return r->app->error_page(r, e);
     status = api_error_json(e, &body, &len);
     r->status = status;
     r->content_type = "application/json";

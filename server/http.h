@@ -35,6 +35,8 @@ struct config {
     int quiet;
 };
 
+struct req;
+
 struct app {
     const struct config *cfg;
     db_writer *writer;
@@ -42,9 +44,11 @@ struct app {
     struct MHD_Daemon *daemon;
     int port;                 /* the port actually bound (for --listen host:0) */
     unsigned char secret[32]; /* random per process; keys the forms' CSRF tokens */
+    /* Answers an error of an R_HTML route (or an unknown path outside /api/)
+     * as a page; NULL: JSON everywhere. Set once at start (server/dash.h). */
+    int (*error_page)(struct req *r, const struct err *e);
 };
 
-struct req;
 typedef int (*handler_fn)(struct req *r);
 
 enum route_flags {
@@ -118,7 +122,7 @@ const char *http_query(struct req *r, const char *name);
 #define REQ_MAX_QUERY 64
 json_t *http_query_object(struct req *r, struct err *err);
 /* Returns every query parameter, decoded, in the order sent, as the fields
- * of a form (server/form.h; arena), so a GET form is read like a POSTed one.
+ * of a form (formats/form.h; arena), so a GET form is read like a POSTed one.
  * At most FORM_MAX_FIELDS parameters with names of FORM_MAX_NAME bytes; more,
  * or a bad encoding, is a 400 error. */
 struct form;

@@ -36,7 +36,7 @@ static const struct route table[] = {
     {"GET",    "/api/v1/predict",                     api_predict,         0},
     {"GET",    "/plots/{}",                           api_plot,            0},
 
-    /* The web dashboard (server/page_*.c, docs/web.md). */
+    /* The web dashboard (server/dash*.c -> web/, docs/web.md). */
     {"GET",    "/",                                   page_overview,       R_HTML},
     {"GET",    "/applications",                       page_apps,           R_HTML},
     {"GET",    "/applications/{}",                    page_app,            R_HTML},
@@ -55,7 +55,7 @@ static const struct route table[] = {
     {"GET",    "/upload",                             page_upload,         R_HTML},
     {"POST",   "/upload/run",                         page_upload_run,     R_HTML},
     {"POST",   "/upload/csv",                         page_upload_csv,     R_HTML},
-    {"GET",    "/static/{}",                          page_static,         R_HTML | R_PUBLIC},
+    {"GET",    "/static/{}",                          dash_static,         R_HTML | R_PUBLIC},
 };
 /* clang-format on */
 

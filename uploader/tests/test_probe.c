@@ -40,28 +40,72 @@ static void busy_ms(int ms)
     } while ((b.tv_sec - a.tv_sec) * 1000.0 + (b.tv_nsec - a.tv_nsec) / 1e6 < ms);
 }
 
+/* Bounds of each kernel's true total, measured by the threads themselves
+ * with the monotonic clock: "inside" from just after BEGIN to just before END,
+ * "outside" from just before BEGIN to just after END. Whatever the load, the
+ * probe's total must lie between the two sums, so the check needs no guess
+ * about how long a sleep takes on a busy machine. */
+enum { K_OUTER, K_INNER, K_BUSY, K_N };
+static double inside[K_N], outside[K_N];
+static pthread_mutex_t bounds_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 static void *worker(void *arg)
 {
     int idx = (int)(intptr_t)arg, i;
     /* A name at another address with the same text is the same kernel. */
     char inner_copy[] = "inner";
     const char *inner = (idx % 2) ? inner_copy : "inner";
+    double in[K_N] = {0}, out[K_N] = {0};
 
     for (i = 0; i < ITERS; i++) {
+        double o0, o1, i0, i1, n0, n1, m0, m1, b0, b1, c0, c1;
+        o0 = now_s();
         PROBE_BEGIN("outer");
+        o1 = now_s();
         sleep_ms(OUTER_MS);
+        n0 = now_s();
         PROBE_BEGIN(inner);
+        n1 = now_s();
         sleep_ms(INNER_MS);
+        m0 = now_s();
         PROBE_END(inner);
+        m1 = now_s();
+        i0 = now_s();
         PROBE_END("outer");
+        i1 = now_s();
+        in[K_OUTER] += i0 - o1;
+        out[K_OUTER] += i1 - o0;
+        in[K_INNER] += m0 - n1;
+        out[K_INNER] += m1 - n0;
+        b0 = now_s();
         PROBE_BEGIN("busy");
+        b1 = now_s();
         busy_ms(BUSY_MS);
+        c0 = now_s();
         PROBE_END("busy");
+        c1 = now_s();
+        in[K_BUSY] += c0 - b1;
+        out[K_BUSY] += c1 - b0;
         PROBE_COUNT("items", 3);
         PROBE_VALUE("thread", idx);
     }
+    pthread_mutex_lock(&bounds_lock);
+    for (i = 0; i < K_N; i++) {
+        inside[i] += in[i];
+        outside[i] += out[i];
+    }
+    pthread_mutex_unlock(&bounds_lock);
     (void)inner;
     (void)idx;
+    (void)in;
+    (void)out;
     return NULL;
 }
 
@@ -96,19 +140,26 @@ static double metric(const char *name)
     return v ? json_number_value(v) : -1;
 }
 
-static void check_kernel(const char *name, double calls, double expect_s)
+static void check_kernel(const char *name, double calls, int which)
 {
     json_t *k = kernel(name);
-    double t;
+    double t, lo = inside[which], hi = outside[which];
     CHECK(k != NULL);
     if (k == NULL)
         return;
     CHECK_INT(json_integer_value(json_object_get(k, "calls")), (long long)calls);
     t = json_number_value(json_object_get(k, "time"));
-    /* Never less than the time slept; generous above (a loaded 2-core box). */
-    if (!(t >= expect_s * 0.999 && t <= expect_s * 3 + 0.05))
-        fprintf(stderr, "kernel %s: time %g, expected ~%g\n", name, t, expect_s);
-    CHECK(t >= expect_s * 0.999 && t <= expect_s * 3 + 0.05);
+    /* The probe's own clock reads are a few ns on either side of ours. */
+    if (!(t >= lo * 0.9999 && t <= hi * 1.0001 + 1e-6))
+        fprintf(stderr, "kernel %s: time %.9f, measured between %.9f and %.9f\n", name, t,
+                lo, hi);
+    CHECK(t >= lo * 0.9999 && t <= hi * 1.0001 + 1e-6);
+    /* and the threads really slept or spun as long as asked */
+    CHECK(lo >= calls *
+                    (which == K_OUTER   ? (OUTER_MS + INNER_MS) / 1e3
+                     : which == K_INNER ? INNER_MS / 1e3
+                                        : BUSY_MS / 1e3) *
+                    0.999);
 }
 
 static void test_threads(void)
@@ -133,9 +184,9 @@ static void test_threads(void)
         fprintf(stderr, "%s\n", jerr.text);
         return;
     }
-    check_kernel("outer", THREADS * ITERS, THREADS * ITERS * (OUTER_MS + INNER_MS) / 1e3);
-    check_kernel("inner", THREADS * ITERS, THREADS * ITERS * INNER_MS / 1e3);
-    check_kernel("busy", THREADS * ITERS, THREADS * ITERS * BUSY_MS / 1e3);
+    check_kernel("outer", THREADS * ITERS, K_OUTER);
+    check_kernel("inner", THREADS * ITERS, K_INNER);
+    check_kernel("busy", THREADS * ITERS, K_BUSY);
     CHECK(kernel("a") != NULL);
     CHECK(kernel("b") == NULL); /* never closed */
     CHECK(kernel("never-begun") == NULL);

@@ -1,0 +1,265 @@
+/* formats: the one table of formats (see formats.h), the dispatch that every
+ * caller goes through, and a small bounded ustar reader for the API's tar
+ * bodies. Why one table: the CLI's --format, the API's ?format= and the
+ * upload page's list are all read from it, so a format added here is
+ * everywhere at once. */
+#include "formats/formats.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "formats/import.h"
+#include "formats/limits.h"
+
+/* Detection tries rows in this order: the most specific signatures first
+ * (OTF2's anchor, TAU's profile names, fixed keywords), the loosest last. */
+static const struct fmt_format table[] = {
+    {"otf2", "application/x-tar", 1,
+     "OTF2 trace (anchor file *.otf2 with its .def/.evt files)", sniff_otf2, import_otf2},
+    {"tau", "application/x-tar", 1, "TAU profile directory (profile.N.0.0 per rank)",
+     sniff_tau, import_tau},
+    {"extrap-text", "text/plain", 0,
+     "Extra-P text input (PARAMETER, POINTS, REGION, DATA)", sniff_extrap_text,
+     import_extrap_text},
+    {"osu", "text/plain", 0, "OSU micro-benchmark output", sniff_osu, import_osu},
+    {"gbench", "application/json", 0, "Google Benchmark JSON (--benchmark_format=json)",
+     sniff_gbench, import_gbench},
+    {"lnt-json", "application/json", 0, "LLVM LNT report (format version 2)",
+     sniff_lnt_json, import_lnt_json},
+    {"caliper-json", "application/json", 0, "Caliper json or json-split output",
+     sniff_caliper_json, import_caliper_json},
+    {"extrap-json", "application/json", 0, "Extra-P JSON input", sniff_extrap_json,
+     import_extrap_json},
+    {"extrap-jsonl", "application/x-ndjson", 0, "Extra-P JSON-lines input",
+     sniff_extrap_jsonl, import_extrap_jsonl},
+    {"json", "application/json", 0, "Prophecy run documents ({\"runs\": [...]})",
+     sniff_rundoc_json, import_rundoc_json},
+    {"bmf", "application/json", 0, "Bencher Metric Format", sniff_bmf, import_bmf},
+    {"csv", "text/csv", 0,
+     "Prophecy CSV (application,executable,system,nprocs,runtime,...)", sniff_rundoc_csv,
+     import_rundoc_csv},
+};
+
+const struct fmt_format *fmt_table(size_t *n)
+{
+    *n = sizeof table / sizeof table[0];
+    return table;
+}
+
+const struct fmt_format *fmt_find(const char *name)
+{
+    if (name == NULL)
+        return NULL;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(table[i].name, name) == 0)
+            return &table[i];
+    return NULL;
+}
+
+static void list_names(char *out, size_t n)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof table / sizeof table[0] && used < n; i++) {
+        int w = snprintf(out + used, n - used, "%s%s", i ? ", " : "", table[i].name);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+const struct fmt_format *fmt_detect(const struct fmt_file *files, size_t nfiles,
+                                    struct err *err)
+{
+    char names[256];
+
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (table[i].sniff(files, nfiles))
+            return &table[i];
+    list_names(names, sizeof names);
+    err_set(err, 422, "unknown_format", "format",
+            "%s: the format is not recognised; name it with format= (one of %s)",
+            nfiles > 0 && files[0].name ? files[0].name : "input", names);
+    return NULL;
+}
+
+int fmt_parse(const char *name, const struct fmt_file *files, size_t nfiles,
+              const struct fmt_options *opt, const struct fmt_sink *sink, struct err *err)
+{
+    const struct fmt_format *f;
+    char names[256];
+
+    if (nfiles == 0)
+        return err_set(err, 422, "invalid_import", "files", "no file to import");
+    if (nfiles > LIMIT_IMPORT_FILES)
+        return err_set(err, 422, "invalid_import", "files", "more than %d files",
+                       LIMIT_IMPORT_FILES);
+    for (size_t i = 0; i < nfiles; i++)
+        if (files[i].len > LIMIT_IMPORT_FILE)
+            return imp_fail_field(err, files[i].name, "file", "larger than %llu bytes",
+                                  (unsigned long long)LIMIT_IMPORT_FILE);
+    if ((name == NULL || strcmp(name, "auto") == 0) && nfiles > 1) {
+        /* a directory format takes the set; otherwise each file is itself */
+        for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+            if (table[i].directory && table[i].sniff(files, nfiles))
+                return table[i].parse(files, nfiles, opt, sink, err);
+        for (size_t i = 0; i < nfiles; i++)
+            if ((f = fmt_detect(&files[i], 1, err)) == NULL ||
+                f->parse(&files[i], 1, opt, sink, err) != 0)
+                return -1;
+        return 0;
+    }
+    if (name == NULL || strcmp(name, "auto") == 0)
+        f = fmt_detect(files, nfiles, err);
+    else if ((f = fmt_find(name)) == NULL) {
+        list_names(names, sizeof names);
+        err_set(err, 422, "unknown_format", "format", "unknown format %.64s (one of %s)",
+                name, names);
+    }
+    if (f == NULL)
+        return -1;
+    if (f->directory || nfiles == 1)
+        return f->parse(files, nfiles, opt, sink, err);
+    for (size_t i = 0; i < nfiles; i++)
+        if (f->parse(&files[i], 1, opt, sink, err) != 0)
+            return -1;
+    return 0;
+}
+
+/* ---- tar -------------------------------------------------------------------- */
+
+/* Reads an octal field (NUL or space terminated). Returns 0 or -1. */
+static int octal(const unsigned char *p, size_t n, unsigned long long *out)
+{
+    size_t i = 0;
+    unsigned long long v = 0;
+
+    while (i < n && p[i] == ' ')
+        i++;
+    if (i == n || p[i] < '0' || p[i] > '7')
+        return -1;
+    for (; i < n && p[i] >= '0' && p[i] <= '7'; i++) {
+        if (v > (~0ull >> 3))
+            return -1;
+        v = v * 8 + (unsigned)(p[i] - '0');
+    }
+    for (; i < n; i++)
+        if (p[i] != ' ' && p[i] != '\0')
+            return -1;
+    *out = v;
+    return 0;
+}
+
+static int zero_block(const unsigned char *p)
+{
+    for (int i = 0; i < 512; i++)
+        if (p[i])
+            return 0;
+    return 1;
+}
+
+/* Takes "path=" from a pax extended header's records ("LEN key=value\n"). */
+static char *pax_path(arena *a, const char *p, size_t n)
+{
+    char *path = NULL;
+    size_t i = 0;
+
+    while (i < n) {
+        size_t len = 0, j = i;
+        while (j < n && p[j] >= '0' && p[j] <= '9' && len < n)
+            len = len * 10 + (size_t)(p[j++] - '0');
+        if (j == i || j >= n || p[j] != ' ' || len == 0 || len > n - i)
+            return NULL;
+        if (len - (j + 1 - i) > 5 && memcmp(p + j + 1, "path=", 5) == 0)
+            path = arena_strndup(a, p + j + 6, len - (j + 1 - i) - 6);
+        i += len;
+    }
+    return path;
+}
+
+int fmt_tar_read(const char *data, size_t len, arena *a, struct fmt_file **files,
+                 size_t *nfiles, struct err *err)
+{
+    const unsigned char *u = (const unsigned char *)data;
+    size_t off = 0, n = 0, cap = 0;
+    char *next_name = NULL;
+    struct fmt_file *out = NULL;
+
+    *files = NULL;
+    *nfiles = 0;
+    for (;;) {
+        const unsigned char *h = u + off;
+        unsigned long long size, sum, want = 0;
+        char name[256 + 2];
+        size_t member = n + 1;
+        char type;
+
+        if (len - off < 512)
+            return err_set(err, 422, "invalid_import", "tar",
+                           "tar: the archive is truncated at byte %zu (member %zu)", off,
+                           member);
+        if (zero_block(h))
+            break;
+        for (int i = 0; i < 512; i++)
+            want += (i >= 148 && i < 156) ? ' ' : h[i];
+        if (octal(h + 148, 8, &sum) != 0 || sum != want)
+            return err_set(
+                err, 422, "invalid_import", "tar",
+                "tar: member %zu has a bad header checksum (not a tar archive?)", member);
+        if (octal(h + 124, 12, &size) != 0)
+            return err_set(err, 422, "invalid_import", "tar",
+                           "tar: member %zu has a bad size", member);
+        if (size > len - off - 512)
+            return err_set(err, 422, "invalid_import", "tar",
+                           "tar: member %zu is truncated (%llu bytes announced)", member,
+                           size);
+        type = (char)h[156];
+        if (h[345] && memcmp(h + 257, "ustar", 5) == 0)
+            snprintf(name, sizeof name, "%.155s/%.100s", (const char *)h + 345,
+                     (const char *)h);
+        else
+            snprintf(name, sizeof name, "%.100s", (const char *)h);
+        if (type == 'x' || type == 'L') {
+            next_name = type == 'x'
+                            ? pax_path(a, data + off + 512, (size_t)size)
+                            : arena_strndup(a, data + off + 512,
+                                            strnlen(data + off + 512, (size_t)size));
+        } else if (type == '0' || type == '\0' || type == '7') {
+            const char *nm = next_name ? next_name : name;
+            if (n >= LIMIT_IMPORT_FILES)
+                return err_set(err, 422, "invalid_import", "tar",
+                               "tar: more than %d files", LIMIT_IMPORT_FILES);
+            if (n == cap) {
+                size_t nc = cap ? cap * 2 : 16;
+                struct fmt_file *nf = arena_alloc(a, nc * sizeof *nf);
+                if (nf == NULL)
+                    return err_nomem(err);
+                if (n)
+                    memcpy(nf, out, n * sizeof *nf);
+                out = nf;
+                cap = nc;
+            }
+            out[n].name = arena_strdup(a, nm);
+            out[n].data = data + off + 512;
+            out[n].len = (size_t)size;
+            if (out[n].name == NULL)
+                return err_nomem(err);
+            n++;
+            next_name = NULL;
+        } else if (type == '5' || type == 'g') {
+            next_name = NULL;
+        } else {
+            return err_set(
+                err, 422, "invalid_import", "tar",
+                "tar: member %.100s is not a regular file or directory (type %c)", name,
+                type >= ' ' && type < 127 ? type : '?');
+        }
+        off += 512 + (size_t)((size + 511) / 512 * 512);
+        if (off > len)
+            return err_set(err, 422, "invalid_import", "tar",
+                           "tar: member %zu is truncated", member);
+    }
+    *files = out;
+    *nfiles = n;
+    return 0;
+}

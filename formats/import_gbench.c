@@ -1,0 +1,226 @@
+/* import_gbench: Google Benchmark's JSON output (--benchmark_format=json or
+ * --benchmark_out=FILE) into runs.
+ *
+ * Each measured repetition (run_type "iteration") is one run: the benchmark's
+ * family name ("BM_SetInsert" of "BM_SetInsert/1024/8") is the executable,
+ * its arguments are inputs ("size:1024" -> size = 1024, a positional one ->
+ * arg1, arg2, ...; threads:N -> threads), the per-iteration real time is the
+ * run time and cpu_time, iterations and every other number (bytes_per_second,
+ * items_per_second, user counters) are metrics; times are converted from
+ * time_unit (ns, us, ms, s) to seconds. Aggregates (mean, median, stddev) are
+ * left out: they follow from the repetitions. A benchmark that reported an
+ * error is refused. context.host_name is the system, context.executable's base
+ * name the application, context.date the start time, and context.commit /
+ * context.branch (set with --benchmark_context=commit=...) the provenance,
+ * and the context's other string fields (library_build_type, ...) its tags.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "formats/import.h"
+#include "formats/limits.h"
+
+static double unit_scale(const char *u)
+{
+    if (u == NULL || strcmp(u, "ns") == 0)
+        return 1e-9;
+    if (strcmp(u, "us") == 0)
+        return 1e-6;
+    if (strcmp(u, "ms") == 0)
+        return 1e-3;
+    if (strcmp(u, "s") == 0)
+        return 1;
+    return -1;
+}
+
+/* Fields that are not metrics: identity, bookkeeping, or turned into inputs. */
+static int not_metric(const char *k)
+{
+    static const char *const skip[] = {"name",           "family_index",
+                                       "run_name",       "run_type",
+                                       "repetitions",    "repetition_index",
+                                       "threads",        "real_time",
+                                       "time_unit",      "aggregate_name",
+                                       "aggregate_unit", "per_family_instance_index",
+                                       "error_occurred", "error_message",
+                                       "label",          NULL};
+    for (int i = 0; skip[i]; i++)
+        if (strcmp(k, skip[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int one(struct imp_batch *b, json_t *bm, size_t idx, const char *app,
+               const char *system, const struct fmt_options *opt, json_t *ctx,
+               struct err *err)
+{
+    char field[64], id[80];
+    const char *name = json_string_value(json_object_get(bm, "run_name"));
+    const char *key, *slash, *arg;
+    double scale = unit_scale(json_string_value(json_object_get(bm, "time_unit")));
+    struct run_record *r;
+    json_t *v;
+    size_t npos = 0;
+
+    snprintf(field, sizeof field, "benchmarks[%zu]", idx);
+    if (name == NULL)
+        name = json_string_value(json_object_get(bm, "name"));
+    if (name == NULL)
+        return imp_fail_field(err, b->file, field, "%s has no name", field);
+    if (json_is_true(json_object_get(bm, "error_occurred")))
+        return imp_fail_field(
+            err, b->file, field, "%s (%.64s) reported an error: %.80s", field, name,
+            json_string_value(json_object_get(bm, "error_message"))
+                ? json_string_value(json_object_get(bm, "error_message"))
+                : "");
+    if (scale < 0)
+        return imp_fail_field(err, b->file, field, "%s has an unknown time_unit", field);
+    if ((r = imp_batch_slot(b, err)) == NULL)
+        return -1;
+    r->application = opt && opt->application ? opt->application : app;
+    slash = strchr(name, '/');
+    r->executable =
+        opt && opt->executable
+            ? opt->executable
+            : imp_name(b->a, name, slash ? (size_t)(slash - name) : strlen(name), b->file,
+                       field, err);
+    r->system = system;
+    r->nprocs = 1;
+    r->inputs = arena_alloc(b->a, (LIMIT_INPUTS + 1) * sizeof *r->inputs);
+    r->metrics = arena_alloc(b->a, (LIMIT_METRICS + 1) * sizeof *r->metrics);
+    if (r->executable == NULL || r->inputs == NULL || r->metrics == NULL)
+        return err ? (err->status ? -1 : err_nomem(err)) : -1;
+    for (arg = slash; arg && *arg == '/'; arg = slash) {
+        const char *s = arg + 1, *colon;
+        size_t len;
+        double d;
+        slash = strchr(s, '/');
+        len = slash ? (size_t)(slash - s) : strlen(s);
+        colon = memchr(s, ':', len);
+        if (r->ninputs >= LIMIT_INPUTS)
+            return imp_fail_field(err, b->file, field, "%s has more than %d arguments",
+                                  field, LIMIT_INPUTS);
+        if (colon) {
+            if (imp_number(colon + 1, len - (size_t)(colon + 1 - s), &d) != 0)
+                continue; /* a non-numeric part such as "real_time" or "process_time" */
+            r->inputs[r->ninputs].name =
+                imp_name(b->a, s, (size_t)(colon - s), b->file, field, err);
+        } else {
+            if (imp_number(s, len, &d) != 0)
+                continue;
+            r->inputs[r->ninputs].name = arena_printf(b->a, "arg%zu", ++npos);
+        }
+        if (r->inputs[r->ninputs].name == NULL)
+            return -1;
+        r->inputs[r->ninputs++].value = d;
+    }
+    v = json_object_get(bm, "threads");
+    if (json_is_integer(v) && r->ninputs < LIMIT_INPUTS) {
+        int dup = 0;
+        for (size_t i = 0; i < r->ninputs; i++)
+            dup |= strcmp(r->inputs[i].name, "threads") == 0;
+        if (!dup)
+            r->inputs[r->ninputs++] =
+                (struct rec_kv){"threads", (double)json_integer_value(v)};
+    }
+    v = json_object_get(bm, "real_time");
+    if (!json_is_number(v))
+        return imp_fail_field(err, b->file, field, "%s has no real_time", field);
+    r->runtime = json_number_value(v) * scale;
+    json_object_foreach(bm, key, v)
+    {
+        double d;
+        if (not_metric(key) || !json_is_number(v))
+            continue;
+        d = json_number_value(v);
+        if (strcmp(key, "cpu_time") == 0)
+            d *= scale;
+        if (r->nmetrics >= LIMIT_METRICS)
+            return imp_fail_field(err, b->file, field, "%s has more than %d metrics",
+                                  field, LIMIT_METRICS);
+        r->metrics[r->nmetrics].name =
+            imp_name(b->a, key, strlen(key), b->file, key, err);
+        if (r->metrics[r->nmetrics].name == NULL)
+            return -1;
+        r->metrics[r->nmetrics++].value = d;
+    }
+    r->started_at = imp_timestamp(b->a, json_string_value(json_object_get(ctx, "date")));
+    r->commit = imp_json_name(b->a, ctx, "commit");
+    r->branch = imp_json_name(b->a, ctx, "branch");
+    {
+        static const char *const skip[] = {"date",   "host_name", "executable",
+                                           "commit", "branch",    NULL};
+        imp_json_tags(b->a, ctx, skip, &r->tags, &r->ntags);
+    }
+    snprintf(id, sizeof id, "benchmarks[%zu]", idx);
+    return imp_batch_commit(b, id, err);
+}
+
+int import_gbench(const struct fmt_file *files, size_t nfiles,
+                  const struct fmt_options *opt, const struct fmt_sink *sink,
+                  struct err *err)
+{
+    struct imp_batch b = {0};
+    json_t *doc, *ctx, *list, *bm;
+    const char *app, *system;
+    arena *names = NULL;
+    size_t i, taken = 0;
+    int rc = -1;
+
+    if (nfiles != 1)
+        return imp_fail_field(err, NULL, "files", "gbench reads one file at a time");
+    if ((doc = imp_json_load(&files[0], err)) == NULL)
+        return -1;
+    ctx = json_object_get(doc, "context");
+    list = json_object_get(doc, "benchmarks");
+    if (!json_is_object(ctx) || !json_is_array(list)) {
+        imp_fail_field(err, files[0].name, "benchmarks",
+                       "a Google Benchmark file needs \"context\" and \"benchmarks\"");
+        goto out;
+    }
+    if ((names = arena_new()) == NULL ||
+        imp_batch_init(&b, "gbench", files[0].name, sink, err) != 0) {
+        err_nomem(err);
+        goto out;
+    }
+    app =
+        json_is_string(json_object_get(ctx, "executable"))
+            ? imp_base_name(names, json_string_value(json_object_get(ctx, "executable")))
+            : imp_base_name(names, files[0].name);
+    system = opt && opt->system ? opt->system : imp_json_name(names, ctx, "host_name");
+    if (system == NULL)
+        system = "unknown";
+    json_array_foreach(list, i, bm)
+    {
+        const char *type = json_string_value(json_object_get(bm, "run_type"));
+        if (!json_is_object(bm)) {
+            imp_fail_field(err, files[0].name, "benchmarks",
+                           "benchmarks[%zu] is not an object", i);
+            goto out;
+        }
+        if (type && strcmp(type, "aggregate") == 0)
+            continue;
+        if (one(&b, bm, i, app, system, opt, ctx, err) != 0)
+            goto out;
+        taken++;
+    }
+    if (taken == 0) {
+        imp_fail_field(err, files[0].name, "benchmarks",
+                       "the file holds no measured benchmark");
+        goto out;
+    }
+    rc = imp_batch_finish(&b, err);
+out:
+    imp_batch_free(&b);
+    arena_free(names);
+    json_decref(doc);
+    return rc;
+}
+
+int sniff_gbench(const struct fmt_file *files, size_t nfiles)
+{
+    return nfiles == 1 && imp_starts_with(&files[0], "{") &&
+           imp_contains(&files[0], "\"context\"") &&
+           imp_contains(&files[0], "\"benchmarks\"");
+}

@@ -1,0 +1,308 @@
+/* import_osu: OSU micro-benchmark output into system benchmarks.
+ *
+ * The OSU tests print a title ("# OSU MPI Broadcast Latency Test v7.3"), a
+ * header naming the columns ("# Size  Avg Latency(us)  Min Latency(us) ...")
+ * and one line per message size. Each value becomes one system benchmark
+ * record (as prophecy-bench stores them, ready for the parameter fits of
+ * SPEC §5.2): the test gives the name (osu_latency -> MPISR, osu_bcast ->
+ * MPIBC, osu_allreduce -> MPIAR, ...), the size is L and the process count P
+ * (2 for point-to-point tests; for collectives the caller's nprocs, since the
+ * output does not print it), the column gives the statistic (mean for the
+ * average, min, max, median for P50, p90, p99), and times are converted from
+ * microseconds to seconds. A bandwidth (MB/s, 10^6 bytes per second) becomes
+ * the time to move one message of L bytes: L / (bandwidth * 10^6) seconds.
+ * Several outputs may follow each other in one file.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "formats/import.h"
+#include "formats/limits.h"
+
+static const struct {
+    const char *test; /* between "OSU MPI" and "Test" in the title */
+    const char *name; /* the system benchmark */
+    int p2p;          /* point to point: P = 2 */
+} tests[] = {
+    {"Latency", "MPISR", 1},           {"Multi Latency", "MPISR", 1},
+    {"Bandwidth", "MPIBW", 1},         {"Bi-Directional Bandwidth", "MPIBIBW", 1},
+    {"Broadcast Latency", "MPIBC", 0}, {"Allreduce Latency", "MPIAR", 0},
+    {"Reduce Latency", "MPIRD", 0},    {"Reduce_scatter Latency", "MPIRS", 0},
+    {"Allgather Latency", "MPIAG", 0}, {"Allgatherv Latency", "MPIAGV", 0},
+    {"Alltoall Latency", "MPIA2A", 0}, {"Alltoallv Latency", "MPIA2AV", 0},
+    {"Gather Latency", "MPIGA", 0},    {"Gatherv Latency", "MPIGAV", 0},
+    {"Scatter Latency", "MPISC", 0},   {"Scatterv Latency", "MPISCV", 0},
+    {"Barrier Latency", "MPIBAR", 0},
+};
+
+enum { COL_TIME, COL_BW, COL_SKIP };
+
+struct col {
+    int kind;
+    const char *stat;
+};
+
+struct osu {
+    const char *file;
+    const char *name; /* current test's benchmark, NULL before a title */
+    int p2p;
+    int has_size; /* barrier prints no size column */
+    struct col col[8];
+    size_t ncol;
+    struct bench_record *rec;
+    size_t n, cap;
+    arena *a;
+};
+
+static int ieq(const char *a, size_t n, const char *b)
+{
+    if (strlen(b) != n)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i]))
+            return 0;
+    return 1;
+}
+
+/* "# OSU MPI[-CUDA] Broadcast Latency Test v7.3": picks the benchmark. */
+static int title(struct osu *o, const char *s, size_t n, size_t line, struct err *err)
+{
+    const char *p = memchr(s, 'O', n), *end;
+    size_t i;
+
+    if (p == NULL || (size_t)(s + n - p) < 8 || memcmp(p, "OSU MPI", 7) != 0)
+        return imp_fail_line(err, o->file, line, "not an OSU title");
+    p += 7;
+    while (p < s + n && *p != ' ')
+        p++; /* "-CUDA" and the like */
+    while (p < s + n && *p == ' ')
+        p++;
+    for (end = s + n; end > p + 4 && memcmp(end - 5, " Test", 5) != 0; end--)
+        ;
+    if (end <= p + 4)
+        return imp_fail_line(err, o->file, line, "the OSU title names no test");
+    end -= 5;
+    for (i = 0; i < sizeof tests / sizeof tests[0]; i++)
+        if (ieq(p, (size_t)(end - p), tests[i].test)) {
+            o->name = tests[i].name;
+            o->p2p = tests[i].p2p;
+            o->ncol = 0;
+            return 0;
+        }
+    return imp_fail_line(err, o->file, line,
+                         "the OSU test \"%.*s\" is not one Prophecy reads",
+                         (int)(end - p < 60 ? end - p : 60), p);
+}
+
+/* "# Size  Avg Latency(us)  Min Latency(us)  Max Latency(us)  Iterations". */
+static int header(struct osu *o, const char *s, size_t n, size_t line, struct err *err)
+{
+    static const struct {
+        const char *label;
+        int kind;
+        const char *stat;
+    } labels[] = {{"Avg Latency", COL_TIME, "mean"}, {"Min Latency", COL_TIME, "min"},
+                  {"Max Latency", COL_TIME, "max"},  {"P50 Tail Lat", COL_TIME, "median"},
+                  {"P90 Tail Lat", COL_TIME, "p90"}, {"P99 Tail Lat", COL_TIME, "p99"},
+                  {"Latency", COL_TIME, "mean"},     {"Bandwidth", COL_BW, "mean"},
+                  {"MB/s", COL_BW, "mean"},          {"Iterations", COL_SKIP, NULL},
+                  {"Messages/s", COL_SKIP, NULL}};
+    size_t i = 1;
+
+    o->ncol = 0;
+    o->has_size = 0;
+    while (i < n) {
+        size_t k;
+        while (i < n && s[i] == ' ')
+            i++;
+        if (i >= n)
+            break;
+        if (n - i >= 4 && memcmp(s + i, "Size", 4) == 0) {
+            o->has_size = 1;
+            i += 4;
+            continue;
+        }
+        for (k = 0; k < sizeof labels / sizeof labels[0]; k++) {
+            size_t len = strlen(labels[k].label);
+            if (n - i >= len && memcmp(s + i, labels[k].label, len) == 0)
+                break;
+        }
+        if (k == sizeof labels / sizeof labels[0]) {
+            /* an unknown column still takes a place in each row */
+            if (o->ncol >= 8)
+                return imp_fail_line(err, o->file, line, "too many columns");
+            o->col[o->ncol++] = (struct col){COL_SKIP, NULL};
+        } else {
+            if (o->ncol >= 8)
+                return imp_fail_line(err, o->file, line, "too many columns");
+            o->col[o->ncol++] = (struct col){labels[k].kind, labels[k].stat};
+            i += strlen(labels[k].label);
+            if (labels[k].kind == COL_TIME &&
+                !(n - i >= 4 && memcmp(s + i, "(us)", 4) == 0) &&
+                !(n - i >= 5 && memcmp(s + i, " (us)", 5) == 0))
+                return imp_fail_line(err, o->file, line, "a latency column is not in us");
+        }
+        /* skip to the next column: two blanks or more end a label */
+        while (i < n && !(s[i] == ' ' && i + 1 < n && s[i + 1] == ' '))
+            i++;
+    }
+    if (o->ncol == 0)
+        return imp_fail_line(err, o->file, line, "the header names no column");
+    return 0;
+}
+
+static int add(struct osu *o, const char *stat, double L, double t,
+               const struct fmt_options *opt, size_t line, struct err *err)
+{
+    long long P = o->p2p ? 2 : (opt ? opt->nprocs : 0);
+    struct bench_record *r;
+
+    if (o->n >= LIMIT_BENCHMARKS)
+        return imp_fail_line(err, o->file, line, "more than %d benchmark records",
+                             LIMIT_BENCHMARKS);
+    if (o->n == o->cap) {
+        size_t nc = o->cap ? o->cap * 2 : 64;
+        struct bench_record *nr = arena_alloc(o->a, nc * sizeof *nr);
+        if (nr == NULL)
+            return err_nomem(err);
+        if (o->n)
+            memcpy(nr, o->rec, o->n * sizeof *nr);
+        o->rec = nr;
+        o->cap = nc;
+    }
+    r = &o->rec[o->n++];
+    r->name = o->name;
+    r->stat = stat;
+    r->time = t;
+    if (!o->has_size)
+        r->args_json = P > 0 ? arena_printf(o->a, "{\"P\":%lld}", P) : "{}";
+    else if (P > 0)
+        r->args_json = arena_printf(o->a, "{\"L\":%.0f,\"P\":%lld}", L, P);
+    else
+        r->args_json = arena_printf(o->a, "{\"L\":%.0f}", L);
+    return r->args_json ? 0 : err_nomem(err);
+}
+
+static int row(struct osu *o, const char *s, size_t n, const struct fmt_options *opt,
+               size_t line, struct err *err)
+{
+    double L = 0, v;
+    size_t i = 0, c = 0;
+    int first = 1;
+
+    if (o->name == NULL)
+        return imp_fail_line(err, o->file, line,
+                             "a value before the \"# OSU MPI ... Test\" title");
+    if (o->ncol == 0)
+        return imp_fail_line(err, o->file, line,
+                             "a value before the \"# Size ...\" header");
+    while (i < n) {
+        size_t j;
+        while (i < n && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+        if (i >= n)
+            break;
+        j = i;
+        while (j < n && s[j] != ' ' && s[j] != '\t')
+            j++;
+        if (imp_number(s + i, j - i, &v) != 0 || v < 0)
+            return imp_fail_line(err, o->file, line, "\"%.*s\" is not a number",
+                                 (int)(j - i < 40 ? j - i : 40), s + i);
+        if (first && o->has_size) {
+            if (v > 1e15 || v != floor(v))
+                return imp_fail_line(err, o->file, line,
+                                     "the message size must be an integer");
+            L = v;
+        } else {
+            if (c >= o->ncol)
+                return imp_fail_line(err, o->file, line,
+                                     "more values than the header's columns");
+            if (o->col[c].kind == COL_TIME) {
+                if (add(o, o->col[c].stat, L, v * 1e-6, opt, line, err) != 0)
+                    return -1;
+            } else if (o->col[c].kind == COL_BW) {
+                if (v <= 0)
+                    return imp_fail_line(err, o->file, line,
+                                         "a bandwidth must be positive");
+                if (L > 0 &&
+                    add(o, o->col[c].stat, L, L / (v * 1e6), opt, line, err) != 0)
+                    return -1;
+            }
+            c++;
+        }
+        first = 0;
+        i = j;
+    }
+    if (c != o->ncol)
+        return imp_fail_line(err, o->file, line,
+                             "%zu values for %zu columns (truncated?)", c, o->ncol);
+    return 0;
+}
+
+int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_options *opt,
+               const struct fmt_sink *sink, struct err *err)
+{
+    struct osu o = {0};
+    struct imp_lines l;
+    const char *line;
+    size_t len;
+    int rc;
+
+    if (nfiles != 1)
+        return imp_fail_field(err, NULL, "files", "osu reads one file at a time");
+    o.file = files[0].name;
+    if ((o.a = arena_new()) == NULL)
+        return err_nomem(err);
+    imp_lines_init(&l, files[0].data, files[0].len);
+    while ((rc = imp_lines_next(&l, o.file, &line, &len, err)) == 1) {
+        while (len > 0 && (*line == ' ' || *line == '\t')) {
+            line++;
+            len--;
+        }
+        if (len == 0)
+            continue;
+        if (line[0] == '#') {
+            const char *t = line + 1;
+            size_t tn = len - 1;
+            while (tn > 0 && *t == ' ') {
+                t++;
+                tn--;
+            }
+            if (tn >= 7 && memcmp(t, "OSU MPI", 7) == 0)
+                rc = title(&o, line, len, l.lineno, err);
+            else if ((tn >= 4 && memcmp(t, "Size", 4) == 0) ||
+                     (tn >= 3 && memcmp(t, "Avg", 3) == 0 && o.name))
+                rc = header(&o, line, len, l.lineno, err);
+            else
+                rc = 0; /* "# Datatype: MPI_CHAR." and other notes */
+        } else {
+            rc = row(&o, line, len, opt, l.lineno, err);
+        }
+        if (rc != 0)
+            break;
+    }
+    if (rc == 0 && o.n == 0)
+        rc = imp_fail_field(err, o.file, "file", "no OSU measurements in the file");
+    if (rc == 0) {
+        const char *system = opt && opt->system ? opt->system : "unknown";
+        if (sink == NULL || sink->benchmarks == NULL)
+            rc = imp_fail_field(
+                err, o.file, "format",
+                "osu holds system benchmarks, which this import does not take");
+        else if (sink->benchmarks(sink->ctx, system, o.rec, o.n, err) != 0) {
+            if (err && err->status == 0)
+                err_set(err, 500, "sink_failed", NULL, "storing the benchmarks failed");
+            rc = -1;
+        }
+    }
+    arena_free(o.a);
+    return rc < 0 ? -1 : 0;
+}
+
+int sniff_osu(const struct fmt_file *files, size_t nfiles)
+{
+    return nfiles == 1 && imp_starts_with(&files[0], "#") &&
+           imp_contains(&files[0], "# OSU MPI");
+}

@@ -1,0 +1,543 @@
+/* import_otf2: an OTF2 trace (the anchor file *.otf2 with its global
+ * definitions and per-location event files, as Score-P writes them) into a
+ * run, through Debian's OTF2 library (libotf2-trace-dev).
+ *
+ * Each region is a kernel whose time is its largest inclusive time over the
+ * locations (recursion counted once), with the mean and min over the
+ * locations that entered it as metrics and the largest number of entries as
+ * calls; times are converted from timer ticks to seconds with the clock's
+ * resolution. nprocs is the number of process location groups (MPI ranks),
+ * else of locations; the run time is the trace length. The library reads
+ * from a directory, so the named files are written to a private temporary
+ * directory first (names with ".." or a leading "/" are refused) and removed
+ * afterwards. Events are bounded by LIMIT_IMPORT_OTF2_EVENTS.
+ *
+ * The per-rank event list for the trace analyses (formats/trace.h, SPEC §13)
+ * joins at the merge with the traces branch; this reader gives the run and
+ * its kernels.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "formats/import.h"
+#include "formats/limits.h"
+
+int sniff_otf2(const struct fmt_file *files, size_t nfiles)
+{
+    for (size_t i = 0; i < nfiles; i++) {
+        size_t n = files[i].name ? strlen(files[i].name) : 0;
+        if (n > 5 && strcmp(files[i].name + n - 5, ".otf2") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+#ifndef PROPHECY_HAVE_OTF2
+
+int import_otf2(const struct fmt_file *files, size_t nfiles,
+                const struct fmt_options *opt, const struct fmt_sink *sink,
+                struct err *err)
+{
+    (void)nfiles;
+    (void)opt;
+    (void)sink;
+    return imp_fail_field(
+        err, files ? files[0].name : NULL, "format",
+        "this prophecyd was built without OTF2 (install libotf2-trace-dev "
+        "and rebuild)");
+}
+
+#else
+
+#include <errno.h>
+#include <stdarg.h>
+#include <otf2/otf2.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/xalloc.h"
+
+struct o2_loc {
+    uint64_t ref;
+    uint32_t *stack; /* region indexes */
+    uint64_t *since; /* enter times */
+    size_t depth, cap;
+};
+
+struct o2 {
+    const char *file;
+    struct err *err;
+    uint64_t resolution, length;
+    uint64_t *str_ref;
+    char **str;
+    size_t nstr, capstr;
+    uint64_t *reg_ref;
+    uint64_t *reg_name; /* string refs */
+    size_t nreg, capreg;
+    struct o2_loc *loc;
+    size_t nloc, caploc;
+    size_t groups;
+    uint64_t *incl;   /* nloc * nreg ticks */
+    uint64_t *enters; /* nloc * nreg */
+    uint32_t *active; /* nloc * nreg: how often on the stack */
+    uint64_t events;
+    int failed;
+};
+
+static int grow(void **p, size_t *cap, size_t n, size_t size)
+{
+    void *np;
+    size_t nc;
+    if (n < *cap)
+        return 0;
+    nc = *cap ? *cap * 2 : 64;
+    if ((np = xrealloc(*p, nc * size)) == NULL)
+        return -1;
+    *p = np;
+    *cap = nc;
+    return 0;
+}
+
+static OTF2_CallbackCode on_clock(void *u, uint64_t res, uint64_t off, uint64_t len,
+                                  uint64_t real)
+{
+    struct o2 *o = u;
+    (void)off;
+    (void)real;
+    o->resolution = res;
+    o->length = len;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_string(void *u, OTF2_StringRef self, const char *s)
+{
+    struct o2 *o = u;
+    size_t c1 = o->capstr, c2 = o->capstr;
+    if (grow((void **)&o->str_ref, &c1, o->nstr, sizeof *o->str_ref) ||
+        grow((void **)&o->str, &c2, o->nstr, sizeof *o->str)) {
+        o->failed = err_nomem(o->err);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    o->capstr = c1;
+    o->str_ref[o->nstr] = self;
+    o->str[o->nstr] = xstrdup(s ? s : "");
+    if (o->str[o->nstr] == NULL) {
+        o->failed = err_nomem(o->err);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    o->nstr++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_region(void *u, OTF2_RegionRef self, OTF2_StringRef name,
+                                   OTF2_StringRef canon, OTF2_StringRef desc,
+                                   OTF2_RegionRole role, OTF2_Paradigm par,
+                                   OTF2_RegionFlag fl, OTF2_StringRef src, uint32_t b,
+                                   uint32_t e)
+{
+    struct o2 *o = u;
+    size_t c1 = o->capreg, c2 = o->capreg;
+    (void)canon, (void)desc, (void)role, (void)par, (void)fl, (void)src, (void)b, (void)e;
+    if (o->nreg >= LIMIT_KERNELS) {
+        o->failed = imp_fail_field(o->err, o->file, "regions", "more than %d regions",
+                                   LIMIT_KERNELS);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    if (grow((void **)&o->reg_ref, &c1, o->nreg, sizeof *o->reg_ref) ||
+        grow((void **)&o->reg_name, &c2, o->nreg, sizeof *o->reg_name)) {
+        o->failed = err_nomem(o->err);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    o->capreg = c1;
+    o->reg_ref[o->nreg] = self;
+    o->reg_name[o->nreg++] = name;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_location(void *u, OTF2_LocationRef self, OTF2_StringRef name,
+                                     OTF2_LocationType type, uint64_t nevents,
+                                     OTF2_LocationGroupRef group)
+{
+    struct o2 *o = u;
+    (void)name, (void)type, (void)group;
+    if (o->nloc >= 1000000 ||
+        grow((void **)&o->loc, &o->caploc, o->nloc, sizeof *o->loc) != 0) {
+        o->failed = err_nomem(o->err);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    memset(&o->loc[o->nloc], 0, sizeof o->loc[o->nloc]);
+    o->loc[o->nloc++].ref = self;
+    o->events += nevents;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_group(void *u, OTF2_LocationGroupRef self,
+                                  OTF2_StringRef name, OTF2_LocationGroupType type,
+                                  OTF2_SystemTreeNodeRef parent,
+                                  OTF2_LocationGroupRef creator)
+{
+    struct o2 *o = u;
+    (void)self, (void)name, (void)parent, (void)creator;
+    if (type == OTF2_LOCATION_GROUP_TYPE_PROCESS)
+        o->groups++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static long find(const uint64_t *refs, size_t n, uint64_t ref)
+{
+    for (size_t i = 0; i < n; i++)
+        if (refs[i] == ref)
+            return (long)i;
+    return -1;
+}
+
+static long find_loc(struct o2 *o, uint64_t ref)
+{
+    for (size_t i = 0; i < o->nloc; i++)
+        if (o->loc[i].ref == ref)
+            return (long)i;
+    return -1;
+}
+
+/* The library prints its errors to stderr by default; our own message names
+ * what failed, so its detail stays quiet. */
+static OTF2_ErrorCode quiet(void *u, const char *file, uint64_t line, const char *fn,
+                            OTF2_ErrorCode code, const char *fmt, va_list ap)
+{
+    (void)u, (void)file, (void)line, (void)fn, (void)fmt, (void)ap;
+    return code;
+}
+
+static OTF2_CallbackCode on_enter(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
+                                  OTF2_AttributeList *al, OTF2_RegionRef region)
+{
+    struct o2 *o = u;
+    long l = find_loc(o, where), r = find(o->reg_ref, o->nreg, region);
+    struct o2_loc *L;
+    size_t c1, c2;
+    (void)al;
+    if (l < 0 || r < 0) {
+        o->failed = imp_fail_field(o->err, o->file, "events",
+                                   "an event refers to an undefined location or region");
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    L = &o->loc[l];
+    if (L->depth >= 10000) {
+        o->failed =
+            imp_fail_field(o->err, o->file, "events", "regions nest deeper than 10000");
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    c1 = c2 = L->cap;
+    if (grow((void **)&L->stack, &c1, L->depth, sizeof *L->stack) ||
+        grow((void **)&L->since, &c2, L->depth, sizeof *L->since)) {
+        o->failed = err_nomem(o->err);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    L->cap = c1;
+    L->stack[L->depth] = (uint32_t)r;
+    L->since[L->depth++] = t;
+    o->active[(size_t)l * o->nreg + (size_t)r]++;
+    o->enters[(size_t)l * o->nreg + (size_t)r]++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_leave(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
+                                  OTF2_AttributeList *al, OTF2_RegionRef region)
+{
+    struct o2 *o = u;
+    long l = find_loc(o, where), r = find(o->reg_ref, o->nreg, region);
+    struct o2_loc *L;
+    size_t cell;
+    (void)al;
+    if (l < 0 || r < 0 || o->loc[l].depth == 0 ||
+        o->loc[l].stack[o->loc[l].depth - 1] != (uint32_t)r) {
+        o->failed = imp_fail_field(o->err, o->file, "events",
+                                   "a leave event does not match the last enter");
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    L = &o->loc[l];
+    L->depth--;
+    cell = (size_t)l * o->nreg + (size_t)r;
+    if (--o->active[cell] == 0 && t >= L->since[L->depth])
+        o->incl[cell] += t - L->since[L->depth];
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Writes the files under a fresh temporary directory; sets *anchor. */
+static int unpack(const struct fmt_file *files, size_t n, char *dir, size_t dirsz,
+                  char *anchor, size_t asz, struct err *err)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, dirsz, "%s/prophecy-otf2-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (mkdtemp(dir) == NULL)
+        return err_set(err, 500, "io_error", NULL,
+                       "cannot make a temporary directory: %s", strerror(errno));
+    anchor[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        const char *name = files[i].name;
+        char path[4096];
+        FILE *f;
+        size_t len = strlen(name);
+        if (name[0] == '/' || strstr(name, "..") != NULL || len == 0)
+            return imp_fail_field(err, name, "files",
+                                  "a file name must be relative, "
+                                  "without \"..\"");
+        if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+            return imp_fail_field(err, name, "files", "the file name is too long");
+        for (char *s = path + strlen(dir) + 1; (s = strchr(s, '/')) != NULL; s++) {
+            *s = '\0';
+            if (mkdir(path, 0700) != 0 && errno != EEXIST)
+                return err_set(err, 500, "io_error", NULL, "cannot write %s", name);
+            *s = '/';
+        }
+        if ((f = fopen(path, "wb")) == NULL ||
+            fwrite(files[i].data, 1, files[i].len, f) != files[i].len) {
+            if (f)
+                fclose(f);
+            return err_set(err, 500, "io_error", NULL, "cannot write %s", name);
+        }
+        if (fclose(f) != 0)
+            return err_set(err, 500, "io_error", NULL, "cannot write %s", name);
+        if (len > 5 && strcmp(name + len - 5, ".otf2") == 0) {
+            if (anchor[0])
+                return imp_fail_field(err, name, "files",
+                                      "more than one anchor file (*.otf2)");
+            snprintf(anchor, asz, "%s", path);
+        }
+    }
+    if (!anchor[0])
+        return imp_fail_field(err, NULL, "files",
+                              "no anchor file (*.otf2) among the files");
+    return 0;
+}
+
+static int remove_tree(const char *dir, const struct fmt_file *files, size_t n)
+{
+    /* remove the files, then each directory from the deepest */
+    char path[4096];
+    for (size_t i = 0; i < n; i++) {
+        if (files[i].name[0] == '/' || strstr(files[i].name, "..") != NULL)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
+        unlink(path);
+    }
+    for (size_t i = 0; i < n; i++) {
+        char *s;
+        if (files[i].name[0] == '/' || strstr(files[i].name, "..") != NULL)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
+        while ((s = strrchr(path + strlen(dir), '/')) != NULL && s > path + strlen(dir)) {
+            *s = '\0';
+            rmdir(path);
+        }
+    }
+    return rmdir(dir);
+}
+
+static int read_trace(struct o2 *o, const char *anchor)
+{
+    OTF2_Reader *rd = OTF2_Reader_Open(anchor);
+    OTF2_GlobalDefReader *gdr;
+    OTF2_GlobalDefReaderCallbacks *dcb = NULL;
+    OTF2_GlobalEvtReader *ger = NULL;
+    OTF2_GlobalEvtReaderCallbacks *ecb = NULL;
+    uint64_t n;
+    int rc = -1;
+
+    if (rd == NULL)
+        return imp_fail_field(o->err, o->file, "file",
+                              "the OTF2 library cannot open the trace");
+    OTF2_Reader_SetSerialCollectiveCallbacks(rd);
+    if ((gdr = OTF2_Reader_GetGlobalDefReader(rd)) == NULL ||
+        (dcb = OTF2_GlobalDefReaderCallbacks_New()) == NULL) {
+        imp_fail_field(o->err, o->file, "file", "the trace has no readable definitions");
+        goto out;
+    }
+    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(dcb, on_clock);
+    OTF2_GlobalDefReaderCallbacks_SetStringCallback(dcb, on_string);
+    OTF2_GlobalDefReaderCallbacks_SetRegionCallback(dcb, on_region);
+    OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dcb, on_location);
+    OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(dcb, on_group);
+    OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, dcb, o);
+    if (OTF2_Reader_ReadAllGlobalDefinitions(rd, gdr, &n) != OTF2_SUCCESS || o->failed) {
+        imp_fail_field(o->err, o->file, "definitions",
+                       "the global definitions are damaged");
+        goto out;
+    }
+    if (o->resolution == 0 || o->nloc == 0) {
+        imp_fail_field(o->err, o->file, "definitions",
+                       "the trace has no clock or no location");
+        goto out;
+    }
+    if (o->events > LIMIT_IMPORT_OTF2_EVENTS) {
+        imp_fail_field(o->err, o->file, "events", "more than %d events",
+                       LIMIT_IMPORT_OTF2_EVENTS);
+        goto out;
+    }
+    if (o->nreg > 0 && o->nloc > (size_t)50000000 / o->nreg) {
+        imp_fail_field(o->err, o->file, "regions", "too many regions times locations");
+        goto out;
+    }
+    o->incl = xcalloc(o->nloc * o->nreg + 1, sizeof *o->incl);
+    o->enters = xcalloc(o->nloc * o->nreg + 1, sizeof *o->enters);
+    o->active = xcalloc(o->nloc * o->nreg + 1, sizeof *o->active);
+    if (!o->incl || !o->enters || !o->active) {
+        err_nomem(o->err);
+        goto out;
+    }
+    for (size_t i = 0; i < o->nloc; i++)
+        OTF2_Reader_SelectLocation(rd, o->loc[i].ref);
+    if (OTF2_Reader_OpenEvtFiles(rd) != OTF2_SUCCESS) {
+        imp_fail_field(o->err, o->file, "events", "the event files cannot be opened");
+        goto out;
+    }
+    OTF2_Reader_OpenDefFiles(rd);
+    for (size_t i = 0; i < o->nloc; i++) {
+        OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rd, o->loc[i].ref);
+        if (dr) {
+            uint64_t m;
+            OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &m);
+            OTF2_Reader_CloseDefReader(rd, dr);
+        }
+        OTF2_Reader_GetEvtReader(rd, o->loc[i].ref);
+    }
+    OTF2_Reader_CloseDefFiles(rd);
+    if ((ger = OTF2_Reader_GetGlobalEvtReader(rd)) == NULL ||
+        (ecb = OTF2_GlobalEvtReaderCallbacks_New()) == NULL) {
+        imp_fail_field(o->err, o->file, "events", "the events cannot be read");
+        goto out;
+    }
+    OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(ecb, on_enter);
+    OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(ecb, on_leave);
+    OTF2_Reader_RegisterGlobalEvtCallbacks(rd, ger, ecb, o);
+    if (OTF2_Reader_ReadAllGlobalEvents(rd, ger, &n) != OTF2_SUCCESS || o->failed) {
+        imp_fail_field(o->err, o->file, "events",
+                       "the event files are damaged or truncated");
+        goto out;
+    }
+    rc = 0;
+out:
+    if (ecb)
+        OTF2_GlobalEvtReaderCallbacks_Delete(ecb);
+    if (ger)
+        OTF2_Reader_CloseGlobalEvtReader(rd, ger);
+    if (dcb)
+        OTF2_GlobalDefReaderCallbacks_Delete(dcb);
+    OTF2_Reader_Close(rd);
+    return rc;
+}
+
+static int emit(struct o2 *o, const struct fmt_options *opt, const struct fmt_sink *sink)
+{
+    struct imp_batch b = {0};
+    struct run_record *r;
+    double res = (double)o->resolution;
+    int rc = -1;
+
+    if (imp_batch_init(&b, "otf2", o->file, sink, o->err) != 0 ||
+        (r = imp_batch_slot(&b, o->err)) == NULL)
+        goto out;
+    r->application =
+        opt && opt->application ? opt->application : imp_base_name(b.a, o->file);
+    r->executable = opt && opt->executable ? opt->executable : r->application;
+    r->system = opt && opt->system ? opt->system : "unknown";
+    r->nprocs = o->groups ? (long long)o->groups : (long long)o->nloc;
+    r->runtime = (double)o->length / res;
+    if ((r->kernels = arena_alloc(b.a, (o->nreg + 1) * sizeof *r->kernels)) == NULL) {
+        err_nomem(o->err);
+        goto out;
+    }
+    for (size_t g = 0; g < o->nreg; g++) {
+        double max = 0, min = 0, sum = 0;
+        long long calls = 0;
+        size_t seen = 0;
+        long s = find(o->str_ref, o->nstr, o->reg_name[g]);
+        struct rec_kernel *k;
+        struct rec_kv m[2];
+        int failed = 0;
+        for (size_t l = 0; l < o->nloc; l++) {
+            size_t cell = l * o->nreg + g;
+            double t = (double)o->incl[cell] / res;
+            if (o->enters[cell] == 0)
+                continue;
+            if (seen == 0 || t > max)
+                max = t;
+            if (seen == 0 || t < min)
+                min = t;
+            if ((long long)o->enters[cell] > calls)
+                calls = (long long)o->enters[cell];
+            sum += t;
+            seen++;
+        }
+        if (seen == 0)
+            continue;
+        k = &r->kernels[r->nkernels++];
+        k->name = s >= 0 ? imp_name(b.a, o->str[s], strlen(o->str[s]), o->file, "region",
+                                    o->err)
+                         : NULL;
+        if (k->name == NULL) {
+            imp_fail_field(o->err, o->file, "regions", "a region has no valid name");
+            goto out;
+        }
+        k->time = max;
+        k->calls = calls;
+        m[0] = (struct rec_kv){"mean", sum / (double)seen};
+        m[1] = (struct rec_kv){"min", min};
+        k->metrics_json = imp_metrics_json(b.a, m, 2, &failed);
+        if (failed) {
+            err_nomem(o->err);
+            goto out;
+        }
+    }
+    if (r->runtime <= 0)
+        for (size_t i = 0; i < r->nkernels; i++)
+            if (r->kernels[i].time > r->runtime)
+                r->runtime = r->kernels[i].time;
+    if (imp_batch_commit(&b, "trace", o->err) != 0)
+        goto out;
+    rc = imp_batch_finish(&b, o->err);
+out:
+    imp_batch_free(&b);
+    return rc;
+}
+
+int import_otf2(const struct fmt_file *files, size_t nfiles,
+                const struct fmt_options *opt, const struct fmt_sink *sink,
+                struct err *err)
+{
+    struct o2 o = {0};
+    char dir[4096], anchor[4096];
+    int rc = -1, made;
+
+    for (size_t i = 0; i < nfiles; i++) {
+        size_t n = strlen(files[i].name);
+        if (n > 5 && strcmp(files[i].name + n - 5, ".otf2") == 0)
+            o.file = files[i].name;
+    }
+    o.err = err;
+    dir[0] = '\0';
+    OTF2_Error_RegisterCallback(quiet, NULL);
+    made = unpack(files, nfiles, dir, sizeof dir, anchor, sizeof anchor, err) == 0;
+    if (made && read_trace(&o, anchor) == 0)
+        rc = emit(&o, opt, sink);
+    if (dir[0])
+        remove_tree(dir, files, nfiles);
+    for (size_t i = 0; i < o.nstr; i++)
+        xfree(o.str[i]);
+    for (size_t i = 0; i < o.nloc; i++) {
+        xfree(o.loc[i].stack);
+        xfree(o.loc[i].since);
+    }
+    xfree(o.str);
+    xfree(o.str_ref);
+    xfree(o.reg_ref);
+    xfree(o.reg_name);
+    xfree(o.loc);
+    xfree(o.incl);
+    xfree(o.enters);
+    xfree(o.active);
+    return rc;
+}
+
+#endif

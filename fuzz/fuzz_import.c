@@ -1,0 +1,90 @@
+/* Fuzz target: one importer of the table of formats, chosen at build time
+ * (FUZZ_FORMAT, e.g. "extrap-text"; fuzz/CMakeLists.txt makes one target
+ * fuzz_import_<name> per format). Directory formats (tau, otf2) take the
+ * input as a tar archive, so the tar reader is fuzzed with them. Any input
+ * must either give records that keep the upload rules (every string
+ * readable, nprocs >= 1, finite non-negative times, a uid on every run) or
+ * fail with a 4xx and a message, and never both hand over records and
+ * succeed partially. */
+#include "common/arena.h"
+#include "formats/formats.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifndef FUZZ_FORMAT
+#define FUZZ_FORMAT "auto"
+#endif
+
+static size_t touch(const char *s)
+{
+    return s ? strlen(s) : 0;
+}
+
+static int runs(void *ctx, const struct run_record *r, size_t n, struct err *err)
+{
+    size_t *total = ctx;
+    (void)err;
+    for (size_t i = 0; i < n; i++) {
+        *total += touch(r[i].application) + touch(r[i].executable) + touch(r[i].system) +
+                  touch(r[i].commit) + touch(r[i].branch) + touch(r[i].started_at);
+        if (r[i].uid == NULL || r[i].nprocs < 1 || !isfinite(r[i].runtime) ||
+            r[i].runtime <= 0)
+            __builtin_trap();
+        for (size_t k = 0; k < r[i].nkernels; k++) {
+            *total += touch(r[i].kernels[k].name) + touch(r[i].kernels[k].metrics_json);
+            if (!isfinite(r[i].kernels[k].time) || r[i].kernels[k].time < 0)
+                __builtin_trap();
+        }
+        for (size_t k = 0; k < r[i].ninputs; k++)
+            *total += touch(r[i].inputs[k].name);
+        for (size_t k = 0; k < r[i].nmetrics; k++)
+            *total += touch(r[i].metrics[k].name);
+    }
+    return 0;
+}
+
+static int benchmarks(void *ctx, const char *system, const struct bench_record *b,
+                      size_t n, struct err *err)
+{
+    size_t *total = ctx;
+    (void)err;
+    *total += touch(system);
+    for (size_t i = 0; i < n; i++) {
+        *total += touch(b[i].name) + touch(b[i].args_json) + touch(b[i].stat);
+        if (!isfinite(b[i].time) || b[i].time < 0)
+            __builtin_trap();
+    }
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    size_t total = 0;
+    struct fmt_sink sink = {runs, benchmarks, &total};
+    const struct fmt_format *f = fmt_find(FUZZ_FORMAT);
+    struct err e = {0};
+    struct fmt_file one = {"fuzz.in", (const char *)data, size}, *files = &one;
+    size_t n = 1;
+    arena *a = arena_new();
+    int rc;
+
+    if (a == NULL)
+        return 0;
+    if (f && f->directory &&
+        fmt_tar_read((const char *)data, size, a, &files, &n, &e) != 0) {
+        if (e.status != 422 || e.message[0] == '\0')
+            __builtin_trap();
+        arena_free(a);
+        return 0;
+    }
+    rc = fmt_parse(FUZZ_FORMAT, files, n, NULL, &sink, &e);
+    if (rc != 0 && (e.status < 400 || e.status >= 600 || e.message[0] == '\0'))
+        __builtin_trap();
+    if (rc == 0 && e.status != 0)
+        __builtin_trap();
+    arena_free(a);
+    return 0;
+}

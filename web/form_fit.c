@@ -1,0 +1,479 @@
+/* form_fit: curve fitting in three steps (GET /model/fit), as in the
+ * paper: 1. application, executable and system; 2. graph type, x axis and y
+ * axis; 3. range of x, fixed values of the other variables, prediction
+ * points. The result is POST /api/v1/fit's answer for the request the fields
+ * make (database form). See form.h for the driver.
+ *
+ * Fields: application, executable ("" = all), system; graph (poly1..inv6,
+ * unknown, auto), x (nprocs or an input), y (runtime, speedup, efficiency,
+ * metric:NAME, kernel:NAME); xmin, xmax, fix.VAR ("" = not fixed), predict
+ * (numbers separated by commas or spaces), aggregate.
+ */
+#include "web/form.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+struct fit_data {
+    json_t *apps; /* [{name, runs, ...}] */
+    json_t *app;  /* the chosen application's summary */
+    struct fconf *cf;
+    int ncf;
+    const char *exe; /* NULL: all executables */
+    const char *sys;
+    const char *vars[FORMS_MAX_VARS];
+    size_t nvars;
+    json_t *metrics, *kernels; /* names */
+    const char *x;
+};
+
+static struct fit_data *fd(struct fctx *c)
+{
+    return forms_data(c, sizeof(struct fit_data));
+}
+
+static int field_step(const char *n)
+{
+    if (strcmp(n, "application") == 0 || strcmp(n, "executable") == 0 ||
+        strcmp(n, "system") == 0)
+        return 1;
+    if (strcmp(n, "graph") == 0 || strcmp(n, "x") == 0 || strcmp(n, "y") == 0)
+        return 2;
+    if (strcmp(n, "xmin") == 0 || strcmp(n, "xmax") == 0 || strcmp(n, "predict") == 0 ||
+        strcmp(n, "aggregate") == 0 || (strncmp(n, "fix.", 4) == 0 && n[4] != '\0'))
+        return 3;
+    return 0;
+}
+
+/* Executables of the application with runs, and whether name is one. */
+static int exe_has_runs(struct fit_data *d, const char *name)
+{
+    int i;
+    for (i = 0; i < d->ncf; i++)
+        if (strcmp(d->cf[i].c->executable, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Systems with runs of the executable (NULL: any), in name order. */
+static size_t systems_of(struct fit_data *d, const char *exe, const char **out,
+                         size_t max)
+{
+    json_t *sys = json_object_get(d->app, "systems"), *s;
+    size_t i, n = 0;
+    int k;
+    json_array_foreach(sys, i, s)
+    {
+        const char *name = forms_str(s, "name");
+        for (k = 0; k < d->ncf; k++)
+            if (fconf_match(&d->cf[k], exe, name))
+                break;
+        if (k < d->ncf && n < max)
+            out[n++] = name;
+    }
+    return n;
+}
+
+static long long runs_of(struct fit_data *d, const char *exe, const char *sys)
+{
+    long long n = 0;
+    int k;
+    for (k = 0; k < d->ncf; k++)
+        if (fconf_match(&d->cf[k], exe, sys))
+            n += d->cf[k].c->runs;
+    return n;
+}
+
+static int check1(struct fctx *c, struct fit_data *d, int strict, struct err *err)
+{
+    const char *app = fs_val(c, "application"), *v, *sys[256];
+    json_t *a;
+    size_t i, nsys;
+    int found = 0;
+
+    if ((d->apps = forms_keep(c, c->src->apps(c->src->ctx, err))) == NULL)
+        return -1;
+    if (json_array_size(d->apps) == 0)
+        return err_invalid(err, "application",
+                           "there are no applications yet: upload runs first");
+    json_array_foreach(d->apps, i, a)
+    {
+        found |= app && strcmp(forms_str(a, "name"), app) == 0;
+    }
+    if (app == NULL) {
+        /* The first application with runs. */
+        json_array_foreach(d->apps, i, a)
+        {
+            if (app == NULL && json_integer_value(json_object_get(a, "runs")) > 0)
+                app = forms_str(a, "name");
+        }
+        if (app == NULL)
+            app = forms_str(json_array_get(d->apps, 0), "name");
+        fs_set(c, "application", app);
+    } else if (!found) {
+        return err_set(err, 404, "not_found", "application",
+                       "no application named %.200s", app);
+    }
+    if ((d->app = forms_keep(c, c->src->app(c->src->ctx, app, err))) == NULL)
+        return -1;
+    d->ncf = forms_configs(c, json_integer_value(json_object_get(d->app, "id")), 0,
+                           &d->cf, err);
+    if (d->ncf < 0)
+        return -1;
+    if (d->ncf == 0)
+        return err_invalid(err, "application", "%.200s has no runs to fit yet", app);
+    v = fs_get(c, "executable");
+    if (v == NULL || (*v != '\0' && !exe_has_runs(d, v))) {
+        json_t *e;
+        if (v != NULL && strict)
+            return err_invalid(err, "executable",
+                               "%.200s has no runs of executable %.200s", app, v);
+        v = NULL;
+        json_array_foreach(json_object_get(d->app, "executables"), i, e)
+        {
+            if (v == NULL && exe_has_runs(d, forms_str(e, "name")))
+                v = forms_str(e, "name");
+        }
+        fs_set(c, "executable", v ? v : "");
+    }
+    d->exe = fs_val(c, "executable");
+    nsys = systems_of(d, d->exe, sys, 256);
+    v = fs_get(c, "system");
+    for (i = 0; v && i < nsys && strcmp(sys[i], v) != 0; i++)
+        ;
+    if (v == NULL || i == nsys) {
+        if (v != NULL && *v && strict)
+            return err_invalid(err, "system", "%.200s%s%.200s has no runs on %.200s", app,
+                               d->exe ? " / " : "", d->exe ? d->exe : "", v);
+        if (nsys == 0)
+            return err_invalid(err, "executable", "no runs of %.200s", d->exe);
+        fs_set(c, "system", sys[0]);
+    }
+    d->sys = fs_val(c, "system");
+    return 0;
+}
+
+static int y_ok(struct fit_data *d, const char *y)
+{
+    size_t i;
+    json_t *n;
+    if (y == NULL)
+        return 0;
+    if (strcmp(y, "runtime") == 0 || strcmp(y, "speedup") == 0 ||
+        strcmp(y, "efficiency") == 0)
+        return 1;
+    if (strncmp(y, "metric:", 7) == 0 || strncmp(y, "kernel:", 7) == 0) {
+        json_t *names = y[0] == 'm' ? d->metrics : d->kernels;
+        json_array_foreach(names, i, n)
+        {
+            if (strcmp(json_string_value(n), y + 7) == 0)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static int check2(struct fctx *c, struct fit_data *d, int strict, struct err *err)
+{
+    const char *v = fs_get(c, "graph");
+    size_t i;
+
+    if (!forms_graph_ok(v)) {
+        if (v != NULL && strict)
+            return err_invalid(err, "graph", "choose a graph type of the list");
+        fs_set(c, "graph", "unknown");
+    }
+    d->nvars = forms_vars(d->cf, d->ncf, d->exe, d->sys, d->vars, FORMS_MAX_VARS);
+    v = fs_get(c, "x");
+    for (i = 0; v && i < d->nvars && strcmp(d->vars[i], v) != 0; i++)
+        ;
+    if (v == NULL || i == d->nvars) {
+        if (v != NULL && strict)
+            return err_invalid(err, "x", "the runs have no variable %.200s", v);
+        fs_set(c, "x", "nprocs");
+    }
+    d->x = fs_val(c, "x");
+    if ((d->metrics = forms_names(c, d->cf, d->ncf, d->exe, d->sys, "metrics", err)) ==
+            NULL ||
+        (d->kernels = forms_names(c, d->cf, d->ncf, d->exe, d->sys, "kernels", err)) ==
+            NULL)
+        return -1;
+    v = fs_get(c, "y");
+    if (!y_ok(d, v)) {
+        if (v != NULL && strict)
+            return err_invalid(err, "y", "the runs record no %.200s", v);
+        fs_set(c, "y", "runtime");
+    }
+    return 0;
+}
+
+static struct xstep xs(struct fit_data *d)
+{
+    struct xstep s = {d->cf, d->ncf, d->exe, d->sys, d->vars, d->nvars, d->x};
+    return s;
+}
+
+static int check(struct fctx *c, int k, int strict, struct err *err)
+{
+    struct fit_data *d = fd(c);
+    if (d == NULL)
+        return err_nomem(err);
+    if (k == 1)
+        return check1(c, d, strict, err);
+    if (k == 2)
+        return check2(c, d, strict, err);
+    {
+        struct xstep x = xs(d);
+        return forms_xstep_check(c, &x, strict, err);
+    }
+}
+
+/* ---- steps ------------------------------------------------------------------------- */
+
+static void render1(struct fctx *c, struct fit_data *d)
+{
+    size_t n = json_array_size(d->apps), i, ns;
+    const char **values = arena_alloc(c->arena, (n + 300) * sizeof *values);
+    const char **labels = arena_alloc(c->arena, (n + 300) * sizeof *labels);
+    const char *sys[256];
+    json_t *a;
+
+    if (values == NULL || labels == NULL)
+        return;
+    json_array_foreach(d->apps, i, a)
+    {
+        values[i] = forms_str(a, "name");
+        labels[i] =
+            arena_printf(c->arena, "%s (%lld runs)", values[i],
+                         (long long)json_integer_value(json_object_get(a, "runs")));
+    }
+    page_puts(&c->p, "<div class=\"fields\">\n");
+    ff_select(c, "application", "Application", NULL, values, labels, n,
+              fs_get(c, "application"), 1);
+    n = 0;
+    json_array_foreach(json_object_get(d->app, "executables"), i, a)
+    {
+        const char *name = forms_str(a, "name");
+        if (!exe_has_runs(d, name) || n >= 256)
+            continue;
+        values[n] = name;
+        labels[n] =
+            arena_printf(c->arena, "%s (%lld runs)", name, runs_of(d, name, NULL));
+        n++;
+    }
+    values[n] = "";
+    labels[n++] = "all executables";
+    ff_select(c, "executable", "Executable", NULL, values, labels, n,
+              fs_get(c, "executable"), 1);
+    ns = systems_of(d, d->exe, sys, 256);
+    for (i = 0; i < ns; i++) {
+        values[i] = sys[i];
+        labels[i] =
+            arena_printf(c->arena, "%s (%lld runs)", sys[i], runs_of(d, d->exe, sys[i]));
+    }
+    ff_select(c, "system", "System", "where the runs were measured", values, labels, ns,
+              fs_get(c, "system"), 1);
+    page_puts(&c->p, "</div>\n");
+}
+
+static void render2(struct fctx *c, struct fit_data *d)
+{
+    size_t n = 0, i, cap = 3 + json_array_size(d->metrics) + json_array_size(d->kernels);
+    const char **values = arena_alloc(c->arena, (cap + d->nvars) * sizeof *values);
+    const char **labels = arena_alloc(c->arena, (cap + d->nvars) * sizeof *labels);
+    json_t *nm;
+
+    if (values == NULL || labels == NULL)
+        return;
+    page_puts(&c->p, "<div class=\"fields\">\n");
+    ff_select(c, "graph", "Graph type", "the paper's 12 forms, or let the data choose",
+              forms_graphs, forms_graph_labels, FORMS_NGRAPHS, fs_get(c, "graph"), 0);
+    for (i = 0; i < d->nvars; i++) {
+        values[i] = d->vars[i];
+        labels[i] = i == 0 ? "nprocs (processors)"
+                           : arena_printf(c->arena, "%s (input)", d->vars[i]);
+    }
+    ff_select(c, "x", "x axis", NULL, values, labels, d->nvars, fs_get(c, "x"), 0);
+    values[n] = "runtime";
+    labels[n++] = "runtime (s)";
+    values[n] = "speedup";
+    labels[n++] = "speedup (x = nprocs)";
+    values[n] = "efficiency";
+    labels[n++] = "efficiency (x = nprocs)";
+    json_array_foreach(d->metrics, i, nm)
+    {
+        values[n] = arena_printf(c->arena, "metric:%s", json_string_value(nm));
+        labels[n++] = arena_printf(c->arena, "metric %s", json_string_value(nm));
+    }
+    json_array_foreach(d->kernels, i, nm)
+    {
+        values[n] = arena_printf(c->arena, "kernel:%s", json_string_value(nm));
+        labels[n++] = arena_printf(c->arena, "kernel %s (s)", json_string_value(nm));
+    }
+    ff_select(c, "y", "y axis", NULL, values, labels, n, fs_get(c, "y"), 0);
+    page_puts(&c->p, "</div>\n");
+}
+
+static void render_step(struct fctx *c, int k)
+{
+    struct fit_data *d = fd(c);
+    if (k == 1)
+        render1(c, d);
+    else if (k == 2)
+        render2(c, d);
+    else {
+        struct xstep x = xs(d);
+        forms_xstep_render(c, &x);
+    }
+}
+
+static const char *graph_label(const char *g)
+{
+    int i;
+    for (i = 0; g && i < FORMS_NGRAPHS; i++)
+        if (strcmp(g, forms_graphs[i]) == 0)
+            return forms_graph_labels[i];
+    return g;
+}
+
+static void summary(struct fctx *c, int k)
+{
+    struct fit_data *d = fd(c);
+    if (k == 1) {
+        page_text(&c->p, fs_get(c, "application"));
+        page_puts(&c->p, " / ");
+        page_text(&c->p, d->exe ? d->exe : "all executables");
+        page_puts(&c->p, " on ");
+        page_text(&c->p, fs_get(c, "system"));
+    } else if (k == 2) {
+        page_text(&c->p, fs_get(c, "y"));
+        page_puts(&c->p, " over ");
+        page_text(&c->p, fs_get(c, "x"));
+        page_puts(&c->p, ", graph ");
+        page_text(&c->p, graph_label(fs_get(c, "graph")));
+    } else {
+        struct xstep x = xs(d);
+        forms_xstep_summary(c, &x);
+    }
+}
+
+/* ---- request and answer
+ * ---------------------------------------------------------------- */
+
+static json_t *request(struct fctx *c, struct err *err)
+{
+    struct fit_data *d = fd(c);
+    struct xstep x = xs(d);
+    json_t *req = json_object();
+
+    json_object_set_new(req, "application", json_string(fs_get(c, "application")));
+    if (d->exe)
+        json_object_set_new(req, "executable", json_string(d->exe));
+    json_object_set_new(req, "system", json_string(d->sys));
+    json_object_set_new(req, "x", json_string(d->x));
+    json_object_set_new(req, "y", json_string(fs_get(c, "y")));
+    json_object_set_new(req, "graph", json_string(fs_get(c, "graph")));
+    if (forms_xstep_request(c, &x, req, err) != 0) {
+        json_decref(req);
+        return NULL;
+    }
+    return req;
+}
+
+static int error_at(struct fctx *c, const struct err *e, const char **field)
+{
+    struct fit_data *d = fd(c);
+    const char *f = e->field;
+    size_t n = strcspn(f, "[.");
+    int s = field_step(f);
+
+    *field = NULL;
+    if (s > 0) {
+        *field = f;
+        return s;
+    }
+#define IS(name) (n == strlen(name) && strncmp(f, name, n) == 0)
+    if (IS("application") || IS("executable") || IS("system")) {
+        *field = IS("application") ? "application"
+                 : IS("system")    ? "system"
+                                   : "executable";
+        return 1;
+    }
+    if (IS("graph") || IS("x") || IS("vars") || IS("y")) {
+        *field = IS("graph") ? "graph" : IS("y") ? "y" : "x";
+        return 2;
+    }
+    if (d != NULL && d->x != NULL) {
+        struct xstep x = xs(d);
+        *field = forms_xstep_field(c, &x, e);
+    }
+#undef IS
+    return 3;
+}
+
+static void render_result(struct fctx *c, json_t *request, json_t *ans)
+{
+    json_t *preds = json_object_get(ans, "predictions"), *p = json_array_get(preds, 0);
+    json_t *sel = json_object_get(ans, "selection");
+    const char *y = json_string_value(json_object_get(ans, "y"));
+    const char *x = json_string_value(json_array_get(json_object_get(ans, "vars"), 0));
+    (void)request;
+
+    page_puts(&c->p, "<h2 id=\"result\">Result</h2>\n");
+    if (p != NULL) {
+        json_t *lo = json_object_get(p, "lo"), *hi = json_object_get(p, "hi");
+        page_puts(&c->p, "<p class=\"notice good headline\" id=\"prediction\" "
+                         "role=\"status\">Predicted ");
+        page_text(&c->p, y ? y : "y");
+        page_puts(&c->p, " at ");
+        page_text(&c->p, x ? x : "x");
+        page_puts(&c->p, " = ");
+        page_num(&c->p, json_number_value(json_object_get(p, "x")));
+        page_puts(&c->p, ": <strong id=\"predicted\">");
+        forms_num10(c, json_number_value(json_object_get(p, "y")));
+        page_puts(&c->p, "</strong>");
+        if (json_is_true(json_object_get(p, "interval")) && json_is_number(lo) &&
+            json_is_number(hi)) {
+            page_puts(&c->p, " <span class=\"interval\">(95 % prediction interval ");
+            page_num(&c->p, json_number_value(lo));
+            page_puts(&c->p, " to ");
+            page_num(&c->p, json_number_value(hi));
+            page_puts(&c->p, ")</span>");
+        }
+        page_puts(&c->p, "</p>\n");
+    } else {
+        page_puts(&c->p, "<p class=\"muted\">No prediction point was given (step 3): the "
+                         "model and its fit are shown.</p>\n");
+    }
+    if (sel != NULL)
+        page_printf(&c->p, "<p class=\"muted\">Fitted to %lld runs.</p>\n",
+                    (long long)json_integer_value(json_object_get(sel, "runs")));
+    forms_plot(c, c->plot, ans,
+               "Measured points (mean and spread of repetitions), the fitted curve "
+               "(dashed beyond the measured range) and the first prediction with its "
+               "interval.");
+    page_model_answer(&c->p, ans);
+}
+
+static const char *const steps[] = {"Application", "Graph and axes",
+                                    "Range and prediction"};
+
+const struct form_def form_fit = {
+    "fit",
+    "/model/fit",
+    "Curve fitting",
+    "Fit a curve to the stored runs of one application on one system, as in the "
+    "Prophecy paper: choose the runs, the graph type and the axes, then the range, "
+    "the fixed values and where to predict.",
+    3,
+    steps,
+    1u << 1,
+    field_step,
+    check,
+    render_step,
+    summary,
+    request,
+    error_at,
+    render_result,
+};

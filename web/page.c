@@ -1,0 +1,425 @@
+/* page: layout, escaping writers and the HTML error page; see page.h. */
+#include "web/page.h"
+#include "common/xalloc.h"
+#include "web/html.h"
+#include "web/static.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *key, *href, *label;
+} nav_items[] = {
+    {"overview", "/", "Overview"},      {"applications", "/applications", "Applications"},
+    {"systems", "/systems", "Systems"}, {"model", "/model", "Model"},
+    {"models", "/models", "Models"},    {"upload", "/upload", "Upload"},
+};
+
+static void asset_url(struct buf *b, const char *name)
+{
+    struct web_asset a;
+    buf_printf(b, "/static/%s", name);
+    if (web_asset_find(name, &a) == 0)
+        buf_printf(b, "?v=%s", a.hash);
+}
+
+/* Doctype, head and header; leaves <main> open. */
+static void layout_head(struct buf *b, const char *title, const char *nav)
+{
+    size_t i;
+    buf_puts(b,
+             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+             "<title>");
+    web_html_text(b, title);
+    buf_puts(b, " · Prophecy</title>\n<link rel=\"stylesheet\" href=\"");
+    asset_url(b, "style.css");
+    buf_puts(b, "\">\n<link rel=\"icon\" type=\"image/svg+xml\" href=\"");
+    asset_url(b, "favicon.svg");
+    buf_puts(b, "\">\n<script src=\"");
+    asset_url(b, "app.js");
+    buf_puts(b, "\" defer></script>\n</head>\n<body>\n"
+                "<a class=\"skip\" href=\"#main\">Skip to content</a>\n"
+                "<header class=\"top\"><div class=\"inner\">"
+                "<a class=\"brand\" href=\"/\">Prophecy</a>\n"
+                "<nav aria-label=\"Main\"><ul>");
+    for (i = 0; i < sizeof nav_items / sizeof nav_items[0]; i++) {
+        buf_printf(b, "<li><a href=\"%s\"%s>%s</a></li>", nav_items[i].href,
+                   nav && strcmp(nav, nav_items[i].key) == 0 ? " aria-current=\"page\""
+                                                             : "",
+                   nav_items[i].label);
+    }
+    buf_puts(b, "</ul></nav></div></header>\n<main id=\"main\">\n");
+}
+
+static void layout_foot(struct buf *b)
+{
+    buf_puts(b, "</main>\n<footer><div class=\"inner\">Prophecy " PROPHECY_VERSION
+                " · performance database and modeling service · "
+                "<a href=\"/api/v1/health\">JSON API</a> (<code>/api/v1/</code>)"
+                "</div></footer>\n</body>\n</html>\n");
+}
+
+void page_begin(struct page *p, arena *a, const char *title, const char *nav)
+{
+    buf_init(&p->b, PAGE_MAX);
+    p->arena = a;
+    p->csrf = NULL;
+    layout_head(&p->b, title, nav);
+}
+
+void page_finish(struct page *p)
+{
+    layout_foot(&p->b);
+}
+
+void page_free(struct page *p)
+{
+    buf_free(&p->b);
+}
+
+void page_puts(struct page *p, const char *html)
+{
+    buf_puts(&p->b, html);
+}
+
+void page_printf(struct page *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(&p->b, fmt, ap);
+    va_end(ap);
+}
+
+void page_text(struct page *p, const char *s)
+{
+    if (s)
+        web_html_text(&p->b, s);
+}
+
+void page_attr(struct page *p, const char *s)
+{
+    if (s)
+        web_html_attr(&p->b, s);
+}
+
+void page_pre(struct page *p, const char *s)
+{
+    const char *nl;
+    buf_puts(&p->b, "<pre>");
+    while (s && (nl = strchr(s, '\n')) != NULL) {
+        char *line = xstrndup(s, (size_t)(nl - s));
+        if (line == NULL) {
+            buf_puts(&p->b, "…");
+            break;
+        }
+        web_html_text(&p->b, line);
+        xfree(line);
+        buf_putc(&p->b, '\n');
+        s = nl + 1;
+    }
+    if (s)
+        web_html_text(&p->b, s);
+    buf_puts(&p->b, "</pre>\n");
+}
+
+void page_url(struct page *p, const char *s)
+{
+    if (s)
+        web_url_encode(&p->b, s);
+}
+
+void page_num(struct page *p, double v)
+{
+    if (!isfinite(v))
+        buf_puts(&p->b, "–");
+    else
+        buf_printf(&p->b, "%.6g", v);
+}
+
+void page_link(struct page *p, const char *prefix, const char *name, const char *text)
+{
+    buf_printf(&p->b, "<a href=\"%s", prefix);
+    web_url_encode(&p->b, name);
+    buf_puts(&p->b, "\">");
+    web_html_text(&p->b, text ? text : name);
+    buf_puts(&p->b, "</a>");
+}
+
+void page_svg(struct page *p, const struct buf *svg, const char *caption)
+{
+    const char *s = buf_str(svg);
+    /* An XML declaration is not allowed (nor needed) inside HTML. */
+    if (strncmp(s, "<?xml", 5) == 0) {
+        const char *end = strstr(s, "?>");
+        if (end) {
+            s = end + 2;
+            while (*s == '\n')
+                s++;
+        }
+    }
+    buf_puts(&p->b, "<figure class=\"plot\">");
+    buf_puts(&p->b, s);
+    if (caption) {
+        buf_puts(&p->b, "<figcaption>");
+        web_html_text(&p->b, caption);
+        buf_puts(&p->b, "</figcaption>");
+    }
+    buf_puts(&p->b, "</figure>\n");
+}
+
+void page_table_open(struct page *p, const char *caption)
+{
+    buf_puts(&p->b, "<div class=\"table-wrap\"><table>");
+    if (caption) {
+        buf_puts(&p->b, "<caption class=\"vh\">");
+        web_html_text(&p->b, caption);
+        buf_puts(&p->b, "</caption>");
+    }
+    buf_putc(&p->b, '\n');
+}
+
+void page_table_close(struct page *p)
+{
+    buf_puts(&p->b, "</table></div>\n");
+}
+
+/* ---- error pages ---------------------------------------------------------- */
+
+static const char *status_title(int status)
+{
+    switch (status) {
+    case 400:
+        return "Bad request";
+    case 401:
+        return "Token needed";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not found";
+    case 405:
+        return "Method not allowed";
+    case 409:
+        return "Conflict";
+    case 413:
+        return "Too large";
+    case 422:
+        return "Invalid input";
+    case 503:
+        return "Unavailable";
+    default:
+        return status >= 500 ? "Server error" : "Error";
+    }
+}
+
+char *page_error_html(const struct err *e, int status, size_t *len)
+{
+    struct buf b;
+    char title[64];
+    snprintf(title, sizeof title, "%d %s", status, status_title(status));
+    buf_init(&b, 1 << 16);
+    layout_head(&b, title, NULL);
+    buf_puts(&b, "<h1>");
+    web_html_text(&b, title);
+    buf_puts(&b, "</h1>\n<p class=\"notice bad\">");
+    web_html_text(&b, e->message[0] ? e->message : status_title(status));
+    buf_puts(&b, "</p>\n<p><a href=\"/\">Back to the overview</a></p>\n");
+    layout_foot(&b);
+    return buf_detach(&b, len);
+}
+
+/* ---- modeling answers -------------------------------------------------------- */
+
+static void json_cell(struct page *p, json_t *v)
+{
+    size_t i;
+    json_t *x;
+    if (json_is_number(v)) {
+        page_num(p, json_number_value(v));
+    } else if (json_is_string(v)) {
+        page_text(p, json_string_value(v));
+    } else if (json_is_boolean(v)) {
+        page_puts(p, json_is_true(v) ? "yes" : "no");
+    } else if (json_is_array(v) && json_array_size(v) <= 16) {
+        int numbers = 1;
+        json_array_foreach(v, i, x) numbers &= json_is_number(x) || json_is_string(x);
+        if (numbers) {
+            json_array_foreach(v, i, x)
+            {
+                if (i)
+                    page_puts(p, ", ");
+                json_cell(p, x);
+            }
+            return;
+        }
+        goto dump;
+    } else if (json_is_null(v) || v == NULL) {
+        page_puts(p, "–");
+    } else {
+        char *s;
+    dump:
+        s = json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(6));
+        page_puts(p, "<code>");
+        page_text(p, s ? s : "");
+        page_puts(p, "</code>");
+        free(s);
+    }
+}
+
+/* A table of an array of objects; columns are the keys of the first rows. */
+static void json_table(struct page *p, const char *title, json_t *arr, size_t max_rows)
+{
+    const char *cols[16];
+    size_t ncol = 0, i, c;
+    json_t *row, *v;
+    const char *key;
+
+    json_array_foreach(arr, i, row)
+    {
+        if (i == 20)
+            break;
+        if (!json_is_object(row))
+            return;
+        json_object_foreach(row, key, v)
+        {
+            for (c = 0; c < ncol && strcmp(cols[c], key) != 0; c++)
+                ;
+            if (c == ncol && ncol < 16)
+                cols[ncol++] = key;
+        }
+    }
+    if (ncol == 0)
+        return;
+    page_puts(p, "<h3>");
+    page_text(p, title);
+    page_puts(p, "</h3>\n");
+    page_table_open(p, title);
+    page_puts(p, "<thead><tr>");
+    for (c = 0; c < ncol; c++) {
+        page_puts(p, "<th>");
+        page_text(p, cols[c]);
+        page_puts(p, "</th>");
+    }
+    page_puts(p, "</tr></thead><tbody>\n");
+    json_array_foreach(arr, i, row)
+    {
+        if (i == max_rows)
+            break;
+        page_puts(p, "<tr>");
+        for (c = 0; c < ncol; c++) {
+            v = json_object_get(row, cols[c]);
+            page_puts(p, json_is_number(v) ? "<td class=\"num\">" : "<td>");
+            json_cell(p, v);
+            page_puts(p, "</td>");
+        }
+        page_puts(p, "</tr>\n");
+    }
+    page_puts(p, "</tbody>");
+    page_table_close(p);
+    if (json_array_size(arr) > max_rows)
+        page_printf(p,
+                    "<p class=\"muted\">First %zu of %zu rows; the JSON has all.</p>\n",
+                    max_rows, json_array_size(arr));
+}
+
+static void facts_of(struct page *p, json_t *obj, int *open)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach(obj, key, v)
+    {
+        if (!(json_is_number(v) || json_is_string(v) || json_is_boolean(v)))
+            continue;
+        if (strcmp(key, "formula") == 0 || strcmp(key, "parsed") == 0 ||
+            strcmp(key, "plot") == 0 || strcmp(key, "id") == 0)
+            continue;
+        if (!*open) {
+            page_puts(p, "<dl class=\"facts\">\n");
+            *open = 1;
+        }
+        page_puts(p, "<dt>");
+        page_text(p, key);
+        page_puts(p, "</dt><dd>");
+        json_cell(p, v);
+        page_puts(p, "</dd>\n");
+    }
+}
+
+void page_model_answer(struct page *p, json_t *answer)
+{
+    json_t *model = json_object_get(answer, "model"), *v;
+    const char *formula = NULL, *key;
+    int open = 0;
+
+    if (json_is_string(json_object_get(model, "formula")))
+        formula = json_string_value(json_object_get(model, "formula"));
+    else if (json_is_string(json_object_get(answer, "formula")))
+        formula = json_string_value(json_object_get(answer, "formula"));
+    if (formula) {
+        page_puts(p, "<h2>Formula</h2>\n<code class=\"formula\">");
+        page_text(p, formula);
+        page_puts(p, "</code>\n");
+    }
+    if (json_is_string(json_object_get(answer, "parsed"))) {
+        page_puts(p, "<h3>With the system's parameters substituted</h3>\n"
+                     "<code class=\"formula\">");
+        page_text(p, json_string_value(json_object_get(answer, "parsed")));
+        page_puts(p, "</code>\n");
+    }
+    page_puts(p, "<h2>Key figures</h2>\n");
+    if (json_is_object(model))
+        facts_of(p, model, &open);
+    facts_of(p, answer, &open);
+    v = json_object_get(model, "coefficients");
+    if (!json_is_array(v))
+        v = json_object_get(answer, "coefficients");
+    if (json_is_array(v) && json_array_size(v) > 0) {
+        size_t i;
+        json_t *c;
+        if (!open) {
+            page_puts(p, "<dl class=\"facts\">\n");
+            open = 1;
+        }
+        page_puts(p, "<dt>coefficients</dt><dd>");
+        json_array_foreach(v, i, c)
+        {
+            page_printf(p, "%sa%zu = ", i ? ", " : "", i);
+            json_cell(p, c);
+        }
+        page_puts(p, "</dd>\n");
+    } else if (json_is_object(v)) {
+        json_t *c;
+        if (!open) {
+            page_puts(p, "<dl class=\"facts\">\n");
+            open = 1;
+        }
+        json_object_foreach(v, key, c)
+        {
+            page_puts(p, "<dt>coefficient ");
+            page_text(p, key);
+            page_puts(p, "</dt><dd>");
+            json_cell(p, c);
+            page_puts(p, "</dd>\n");
+        }
+    }
+    if (open)
+        page_puts(p, "</dl>\n");
+    else
+        page_puts(p,
+                  "<p class=\"muted\">The answer holds no single-valued figures.</p>\n");
+    /* Arrays of records: predictions first, then whatever else the method
+     * reports (couplings, kernels, points), each as a table. */
+    v = json_object_get(answer, "predictions");
+    if (json_is_array(v) && json_array_size(v) > 0)
+        json_table(p, "Predictions", v, 200);
+    json_object_foreach(answer, key, v)
+    {
+        if (strcmp(key, "predictions") == 0 || !json_is_array(v) ||
+            json_array_size(v) == 0 || !json_is_object(json_array_get(v, 0)))
+            continue;
+        json_table(p, key, v, 50);
+    }
+}

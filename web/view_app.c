@@ -1,0 +1,792 @@
+/* view_app: an application's page (/applications/{name}); see view.h.
+ *
+ * Executables, systems, scaling plots of runtime over processors and over
+ * each input, the kernel breakdown, and the runs table, sortable and
+ * paginated through query parameters (?sort=runtime&dir=desc&page=2, plus
+ * ?executable= and ?system= filters), so every link works without
+ * JavaScript. Plots are built from the configuration summaries (one row per
+ * executable, system, processors and inputs; db/summary.h) and the table
+ * reads one page of runs: the page never loads all runs. The adapter
+ * (server/dash_app.c) decodes the view state from the query and hands the
+ * summaries, the page of runs and the kernel records of the runs the
+ * breakdown may show (view_app_kernel_runs) to view_app.
+ */
+#include "web/svg.h"
+#include "web/view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SERIES 8       /* series per scaling plot */
+#define MAX_INPUT_PLOTS 6  /* inputs that get a plot */
+#define MAX_INPUT_NAMES 32 /* distinct input names considered */
+#define MAX_BARS VIEW_APP_MAX_BARS
+
+const char *const view_app_sorts[3] = {"run", "nprocs", "runtime"};
+#define sort_names view_app_sorts
+
+/* Writes the URL of this page with the view's filters and the given order
+ * and page, omitting defaults; '&' written as "&amp;" for an attribute. */
+static void view_url(struct page *p, const struct view_app *v, int sort, int desc,
+                     long long page)
+{
+    const char *sep = "?";
+    page_puts(p, "/applications/");
+    page_url(p, v->name);
+    if (v->exe) {
+        page_printf(p, "%sexecutable=", sep);
+        page_url(p, v->exe);
+        sep = "&amp;";
+    }
+    if (v->sys) {
+        page_printf(p, "%ssystem=", sep);
+        page_url(p, v->sys);
+        sep = "&amp;";
+    }
+    if (sort != 0) {
+        page_printf(p, "%ssort=%s", sep, sort_names[sort]);
+        sep = "&amp;";
+    }
+    if (desc != (sort == 0)) {
+        page_printf(p, "%sdir=%s", sep, desc ? "desc" : "asc");
+        sep = "&amp;";
+    }
+    if (page > 1)
+        page_printf(p, "%spage=%lld", sep, page);
+    page_puts(p, "#runs");
+}
+
+/* ---- inputs of a configuration ---------------------------------------------- */
+
+struct cfg {
+    const struct view_config *c;
+    json_t *inputs; /* object name -> number */
+};
+
+static double input_of(const struct cfg *c, const char *name, int *has)
+{
+    json_t *v = json_object_get(c->inputs, name);
+    *has = json_is_number(v);
+    return *has ? json_number_value(v) : 0;
+}
+
+/* "N=1000, L=1024" for the inputs of c except `skip` (plain text: plot
+ * labels are escaped by the SVG renderer). */
+static void inputs_text(struct buf *b, const struct cfg *c, const char *skip)
+{
+    const char *key;
+    json_t *v;
+    int first = 1;
+    json_object_foreach(c->inputs, key, v)
+    {
+        if (skip && strcmp(key, skip) == 0)
+            continue;
+        buf_printf(b, "%s%s=%.6g", first ? "" : ", ", key, json_number_value(v));
+        first = 0;
+    }
+}
+
+/* ---- scaling plots --------------------------------------------------------------- */
+
+struct group {
+    size_t first, n; /* members in the sorted index array */
+    long long runs;
+};
+
+static int cmp_group_runs(const void *a, const void *b)
+{
+    const struct group *x = a, *y = b;
+    return x->runs < y->runs ? 1 : x->runs > y->runs ? -1 : 0;
+}
+
+struct member {
+    const char *key;
+    double x;
+    size_t cfg;
+};
+
+static int cmp_member(const void *a, const void *b)
+{
+    const struct member *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    if (c)
+        return c;
+    return x->x < y->x ? -1 : x->x > y->x ? 1 : 0;
+}
+
+/* The series of members m sorted by key then x: each key with two or more x
+ * values, the most runs first. Returns their number (0 on out of memory). */
+static size_t find_groups(arena *a, const struct cfg *cfgs, const struct member *m,
+                          size_t nm, struct group **out)
+{
+    struct group *groups = arena_alloc(a, (nm + 1) * sizeof *groups);
+    size_t ng = 0, i, j;
+    *out = groups;
+    if (groups == NULL)
+        return 0;
+    for (i = 0; i < nm; i = j) {
+        long long runs = 0;
+        for (j = i; j < nm && strcmp(m[j].key, m[i].key) == 0; j++)
+            runs += cfgs[m[j].cfg].c->runs;
+        if (j - i >= 2) {
+            groups[ng].first = i;
+            groups[ng].n = j - i;
+            groups[ng].runs = runs;
+            ng++;
+        }
+    }
+    qsort(groups, ng, sizeof *groups, cmp_group_runs);
+    return ng;
+}
+
+/* Renders one scaling plot over `xname` from members sorted by key then x:
+ * each key with two or more x values is a series (the largest MAX_SERIES by
+ * runs). Returns 1 when a plot was drawn, 0 when no key had two points.
+ * best (may be NULL) gets the members of the largest series. */
+static int scaling_plot(struct page *p, arena *a, const struct view_app *v,
+                        const struct cfg *cfgs, struct member *m, size_t nm,
+                        const char *xname, const char *xlabel, struct group *best)
+{
+    struct group *groups;
+    struct svg_series *series;
+    struct svg_curve *curves;
+    struct svg_plot2d plot = {0};
+    size_t ng = 0, i, k, ns;
+    double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+    struct buf svg, label;
+    struct err e = {0};
+    char title[160];
+    int drawn = 0;
+
+    ng = find_groups(a, cfgs, m, nm, &groups);
+    if (ng == 0)
+        return 0;
+    ns = ng < MAX_SERIES ? ng : MAX_SERIES;
+    if (best)
+        *best = groups[0];
+    series = arena_alloc(a, ns * sizeof *series);
+    curves = arena_alloc(a, ns * sizeof *curves);
+    if (series == NULL || curves == NULL)
+        return 0;
+    buf_init(&label, 1 << 16);
+    for (k = 0; k < ns; k++) {
+        const struct group *g = &groups[k];
+        struct svg_point *pts = arena_alloc(a, g->n * sizeof *pts);
+        double *cx = arena_alloc(a, g->n * sizeof *cx),
+               *cy = arena_alloc(a, g->n * sizeof *cy);
+        const struct cfg *c0 = &cfgs[m[g->first].cfg];
+        const char *lbl;
+        if (pts == NULL || cx == NULL || cy == NULL) {
+            buf_free(&label);
+            return 0;
+        }
+        for (i = 0; i < g->n; i++) {
+            const struct view_config *c = cfgs[m[g->first + i].cfg].c;
+            pts[i].x = cx[i] = m[g->first + i].x;
+            pts[i].y = cy[i] = c->sum_runtime / (double)c->runs;
+            pts[i].has_err = c->runs > 1 && c->max_runtime > c->min_runtime;
+            pts[i].ymin = c->min_runtime;
+            pts[i].ymax = c->max_runtime;
+            xmin = fmin(xmin, pts[i].x);
+            xmax = fmax(xmax, pts[i].x);
+            ymin = fmin(ymin, c->min_runtime);
+            ymax = fmax(ymax, c->max_runtime);
+        }
+        /* Label what tells the series apart: executable and system when the
+         * application has several, then the fixed variables. */
+        buf_reset(&label);
+        if (v->many_exe)
+            buf_printf(&label, "%s ", c0->c->executable);
+        if (v->many_sys)
+            buf_printf(&label, "%s%s ", v->many_exe ? "on " : "", c0->c->system);
+        if (strcmp(xname, "nprocs") != 0)
+            buf_printf(&label, "P=%lld%s", c0->c->nprocs,
+                       json_object_size(c0->inputs) > 1 ? ", " : "");
+        inputs_text(&label, c0, strcmp(xname, "nprocs") == 0 ? NULL : xname);
+        lbl = arena_strdup(a, buf_str(&label));
+        series[k].label = lbl && *lbl ? lbl : "runs";
+        series[k].points = pts;
+        series[k].n = g->n;
+        series[k].color = (int)k + 1;
+        curves[k].label = NULL;
+        curves[k].x = cx;
+        curves[k].y = cy;
+        curves[k].n = g->n;
+        curves[k].color = (int)k + 1;
+    }
+    buf_free(&label);
+    snprintf(title, sizeof title, "Runtime over %.100s", xlabel);
+    plot.title = title;
+    plot.xlabel = xlabel;
+    plot.ylabel = "runtime (s), mean with min-max of repeated runs";
+    plot.xscale = xmin > 0 && xmax / xmin >= 16 ? SVG_LOG10 : SVG_LINEAR;
+    plot.yscale = ymin > 0 && ymax / ymin >= 100 ? SVG_LOG10 : SVG_LINEAR;
+    plot.series = series;
+    plot.nseries = ns;
+    plot.curves = curves;
+    plot.ncurves = ns;
+    plot.width = 760;
+    plot.height = 480;
+    buf_init(&svg, 8u << 20);
+    if (svg_plot2d(&svg, &plot, &e) == 0) {
+        char cap[200];
+        if (ng > ns)
+            snprintf(cap, sizeof cap,
+                     "The %zu series with the most runs of %zu; filter by executable or "
+                     "system to see others.",
+                     ns, ng);
+        else
+            snprintf(cap, sizeof cap, "%zu series; each point is the mean of its runs.",
+                     ns);
+        page_svg(p, &svg, cap);
+        drawn = 1;
+    } else {
+        page_puts(p, "<p class=\"notice bad\">This plot could not be drawn: ");
+        page_text(p, e.message);
+        page_puts(p, "</p>\n");
+    }
+    buf_free(&svg);
+    return drawn;
+}
+
+/* Builds the member array for the plot over xname ("nprocs" or an input):
+ * key = executable, system, the other variables; x = the variable. */
+static size_t members(arena *a, const struct cfg *cfgs, size_t n, const char *xname,
+                      struct member *m)
+{
+    size_t i, nm = 0;
+    int nprocs = strcmp(xname, "nprocs") == 0;
+    struct buf key;
+    buf_init(&key, 1 << 16);
+    for (i = 0; i < n; i++) {
+        const struct view_config *c = cfgs[i].c;
+        const char *k;
+        json_t *val;
+        int has = 1;
+        double x = nprocs ? (double)c->nprocs : input_of(&cfgs[i], xname, &has);
+        if (!has)
+            continue;
+        buf_reset(&key);
+        /* Names hold no control characters, so \x1f cannot collide. */
+        buf_printf(&key, "%lld\x1f%lld\x1f", c->exe_id, c->system_id);
+        if (!nprocs)
+            buf_printf(&key, "%lld\x1f", c->nprocs);
+        json_object_foreach(cfgs[i].inputs, k, val)
+        {
+            if (!nprocs && strcmp(k, xname) == 0)
+                continue;
+            buf_printf(&key, "%s\x1f%.17g\x1f", k, json_number_value(val));
+        }
+        m[nm].key = arena_strdup(a, buf_str(&key));
+        if (m[nm].key == NULL)
+            break;
+        m[nm].x = x;
+        m[nm].cfg = i;
+        nm++;
+    }
+    buf_free(&key);
+    qsort(m, nm, sizeof *m, cmp_member);
+    return nm;
+}
+
+/* ---- kernel breakdown -------------------------------------------------------------- */
+
+/* The kernel records ks ([{run_id, name, time}], of more runs than the bars
+ * show) of the bars' runs. */
+static void kernel_breakdown(struct page *p, json_t *ks, const long long *run_ids,
+                             const char **cats, size_t nbars, const char *subtitle)
+{
+    struct err e = {0};
+    struct buf svg;
+    json_t *k;
+    const char *comps[SVG_MAX_COMPONENTS];
+    size_t ncomp = 0, i, c, other = (size_t)-1, nk = 0;
+    double *values;
+
+    json_array_foreach(ks, i, k)
+    {
+        long long rid = json_integer_value(json_object_get(k, "run_id"));
+        size_t bar;
+        for (bar = 0; bar < nbars && run_ids[bar] != rid; bar++)
+            ;
+        nk += bar < nbars;
+    }
+    if (nk == 0)
+        return;
+    values = arena_alloc(p->arena, nbars * SVG_MAX_COMPONENTS * sizeof *values);
+    if (values == NULL)
+        return;
+    json_array_foreach(ks, i, k)
+    {
+        const char *name = json_string_value(json_object_get(k, "name"));
+        long long rid = json_integer_value(json_object_get(k, "run_id"));
+        size_t bar;
+        if (name == NULL)
+            continue;
+        for (bar = 0; bar < nbars && run_ids[bar] != rid; bar++)
+            ;
+        if (bar == nbars)
+            continue; /* a run of the other candidate list */
+        for (c = 0; c < ncomp && strcmp(comps[c], name) != 0; c++)
+            ;
+        if (c == ncomp) {
+            if (ncomp < SVG_MAX_COMPONENTS - 1) {
+                comps[ncomp] = arena_strdup(p->arena, name);
+                ncomp++;
+            } else {
+                if (other == (size_t)-1) {
+                    other = ncomp;
+                    comps[ncomp++] = "other kernels";
+                }
+                c = other;
+            }
+        }
+        for (bar = 0; bar < nbars; bar++)
+            if (run_ids[bar] == rid)
+                values[bar * SVG_MAX_COMPONENTS + c] +=
+                    json_number_value(json_object_get(k, "time"));
+    }
+    /* Compact the value matrix to ncomp columns. */
+    for (i = 0; i < nbars; i++)
+        for (c = 0; c < ncomp; c++)
+            values[i * ncomp + c] = values[i * SVG_MAX_COMPONENTS + c];
+    {
+        struct svg_stacked s = {0};
+        char title[200];
+        snprintf(title, sizeof title, "Kernel times, latest run per configuration");
+        s.title = title;
+        s.xlabel = subtitle;
+        s.ylabel = "time (s)";
+        s.categories = cats;
+        s.ncategories = nbars;
+        s.components = comps;
+        s.ncomponents = ncomp;
+        s.values = values;
+        buf_init(&svg, 8u << 20);
+        page_puts(p, "<h2 id=\"kernels\">Kernel breakdown</h2>\n");
+        if (svg_stacked(&svg, &s, &e) == 0)
+            page_svg(
+                p, &svg,
+                "Each bar is the latest run of one configuration; the run pages list "
+                "every kernel record.");
+        else {
+            page_puts(p, "<p class=\"notice bad\">");
+            page_text(p, e.message);
+            page_puts(p, "</p>\n");
+        }
+        buf_free(&svg);
+    }
+}
+
+/* ---- the page -------------------------------------------------------------------- */
+
+static void plots(struct page *p, const struct view_app *v)
+{
+    arena *a = p->arena;
+    const struct view_config *c = v->configs;
+    int nc = v->nconfigs, truncated = v->truncated;
+    struct cfg *cfgs = arena_alloc(a, ((size_t)nc + 1) * sizeof *cfgs);
+    struct member *m = arena_alloc(a, ((size_t)nc + 1) * sizeof *m);
+    const char *names[MAX_INPUT_NAMES];
+    size_t nnames = 0, i, j, nm;
+    struct group best = {0};
+    int any = 0, have_best;
+    char xlabel[160];
+
+    if (cfgs == NULL || m == NULL)
+        return;
+    for (i = 0; i < (size_t)nc; i++) {
+        const char *key;
+        json_t *val;
+        cfgs[i].c = &c[i];
+        cfgs[i].inputs = json_loads(c[i].inputs_json, 0, NULL);
+        if (!json_is_object(cfgs[i].inputs)) {
+            json_decref(cfgs[i].inputs);
+            cfgs[i].inputs = json_object();
+        }
+        json_object_foreach(cfgs[i].inputs, key, val)
+        {
+            for (j = 0; j < nnames && strcmp(names[j], key) != 0; j++)
+                ;
+            if (j == nnames && nnames < MAX_INPUT_NAMES)
+                names[nnames++] = arena_strdup(a, key);
+        }
+    }
+    page_puts(p, "<h2 id=\"scaling\">Scaling</h2>\n");
+    if (truncated)
+        page_printf(
+            p,
+            "<p class=\"muted\">This application has more than %d configurations; "
+            "the plots use the first %d. Filter by executable or system to narrow "
+            "them.</p>\n",
+            VIEW_APP_MAX_CONFIGS, VIEW_APP_MAX_CONFIGS);
+    page_puts(p, "<div class=\"plots\">\n");
+    nm = members(a, cfgs, (size_t)nc, "nprocs", m);
+    have_best = scaling_plot(p, a, v, cfgs, m, nm, "nprocs", "processors", &best);
+    any |= have_best;
+    /* The kernel breakdown follows the largest processor series. */
+    {
+        long long ids[MAX_BARS];
+        const char *cats[MAX_BARS];
+        size_t nbars = 0;
+        char sub[300];
+        struct buf lb;
+        buf_init(&lb, 4096);
+        if (have_best) {
+            const struct cfg *c0 = &cfgs[m[best.first].cfg];
+            for (i = 0; i < best.n && nbars < MAX_BARS; i++) {
+                const struct cfg *x = &cfgs[m[best.first + i].cfg];
+                ids[nbars] = x->c->last_run_id;
+                cats[nbars] = arena_printf(a, "P=%lld", x->c->nprocs);
+                nbars++;
+            }
+            buf_printf(&lb, "%s on %s", c0->c->executable, c0->c->system);
+            if (json_object_size(c0->inputs) > 0) {
+                buf_puts(&lb, ", ");
+                inputs_text(&lb, c0, NULL);
+            }
+        } else {
+            /* No processor series: the most recent configurations. */
+            for (i = (size_t)nc; i > 0 && nbars < MAX_BARS; i--) {
+                ids[nbars] = cfgs[i - 1].c->last_run_id;
+                cats[nbars] = arena_printf(a, "run %lld", cfgs[i - 1].c->last_run_id);
+                nbars++;
+            }
+            buf_puts(&lb, "latest run of each configuration");
+        }
+        snprintf(sub, sizeof sub, "%s", buf_failed(&lb) ? "" : buf_str(&lb));
+        buf_free(&lb);
+        /* Inputs plots first (they belong with the scaling section), the
+         * breakdown after; so render inputs now. */
+        for (j = 0; j < nnames && j < MAX_INPUT_PLOTS; j++) {
+            nm = members(a, cfgs, (size_t)nc, names[j], m);
+            snprintf(xlabel, sizeof xlabel, "input %s", names[j]);
+            any |= scaling_plot(p, a, v, cfgs, m, nm, names[j], xlabel, NULL);
+        }
+        page_puts(p, "</div>\n");
+        if (!any)
+            page_puts(p,
+                      "<p class=\"muted\">No scaling plot yet: a plot needs runs of one "
+                      "executable on one system at two or more processor counts (or "
+                      "input values) with everything else fixed.</p>\n");
+        if (nbars > 0)
+            kernel_breakdown(p, v->kernels, ids, cats, nbars, sub);
+    }
+    for (i = 0; i < (size_t)nc; i++)
+        json_decref(cfgs[i].inputs);
+}
+
+static void sort_header(struct page *p, const struct view_app *v, int sort,
+                        const char *label, int num)
+{
+    int active = v->sort == sort;
+    /* Clicking the current column reverses it; another column starts with
+     * its natural order (newest runs first, else ascending). */
+    int desc = active ? !v->desc : sort == 0;
+    page_printf(p, "<th%s", num ? " class=\"num\"" : "");
+    if (active)
+        page_printf(p, " aria-sort=\"%s\"", v->desc ? "descending" : "ascending");
+    page_puts(p, "><a href=\"");
+    view_url(p, v, sort, desc, 1);
+    page_printf(p, "\" data-sort=\"%s\">%s", sort_names[sort], label);
+    if (active)
+        page_printf(p, "<span class=\"sort-mark\" aria-hidden=\"true\">%s</span>",
+                    v->desc ? "▼" : "▲");
+    page_puts(p, "</a></th>");
+}
+
+static void runs_table(struct page *p, const struct view_app *v,
+                       const struct view_run_row *rows, int n)
+{
+    int i;
+    size_t k;
+    page_printf(p, "<h2 id=\"runs\">Runs</h2>\n");
+    if (v->total == 0) {
+        page_puts(p, "<p class=\"muted\">No runs match.</p>\n");
+        return;
+    }
+    page_printf(p,
+                "<p class=\"muted\" id=\"runs-summary\">%lld runs; page %lld of %lld, "
+                "sorted by %s (%s).</p>\n",
+                v->total, v->page, v->pages, v->sort == 0 ? "run" : sort_names[v->sort],
+                v->desc ? "descending" : "ascending");
+    page_puts(p, "<div class=\"table-wrap\" id=\"runs-table\"><table>"
+                 "<caption class=\"vh\">Runs</caption>\n<thead><tr>");
+    sort_header(p, v, 0, "Run", 1);
+    page_puts(p, "<th>Executable</th><th>System</th>");
+    sort_header(p, v, 1, "Processors", 1);
+    page_puts(p, "<th>Inputs</th>");
+    sort_header(p, v, 2, "Runtime (s)", 1);
+    page_puts(p, "<th class=\"num\">Kernels</th><th>Stored</th></tr></thead><tbody>\n");
+    for (i = 0; i < n; i++) {
+        const struct view_run_row *r = &rows[i];
+        page_printf(p, "<tr><td class=\"num\"><a href=\"/runs/%lld\">%lld</a></td><td>",
+                    r->id, r->id);
+        page_text(p, r->executable);
+        page_puts(p, "</td><td>");
+        page_link(p, "/systems/", r->system, NULL);
+        page_printf(p, "</td><td class=\"num\">%lld</td><td>", r->nprocs);
+        for (k = 0; k < r->ninputs; k++) {
+            if (k)
+                page_puts(p, ", ");
+            page_text(p, r->inputs[k].name);
+            page_puts(p, "=");
+            page_num(p, r->inputs[k].value);
+        }
+        page_puts(p, "</td><td class=\"num\">");
+        page_num(p, r->runtime);
+        page_printf(p, "</td><td class=\"num\">%lld</td><td>", r->nkernels);
+        page_text(p, r->created_at);
+        page_puts(p, "</td></tr>\n");
+    }
+    page_puts(p, "</tbody>");
+    page_table_close(p);
+    page_puts(p, "<nav class=\"pager\" aria-label=\"Pages of runs\">");
+    if (v->page > 1) {
+        page_puts(p, "<a href=\"");
+        view_url(p, v, v->sort, v->desc, 1);
+        page_puts(p, "\" rel=\"first\">« First</a><a href=\"");
+        view_url(p, v, v->sort, v->desc, v->page - 1);
+        page_puts(p, "\" rel=\"prev\">‹ Previous</a>");
+    } else {
+        page_puts(
+            p, "<span class=\"off\">« First</span><span class=\"off\">‹ Previous</span>");
+    }
+    page_printf(p, "<span>Page %lld of %lld</span>", v->page, v->pages);
+    if (v->page < v->pages) {
+        page_puts(p, "<a href=\"");
+        view_url(p, v, v->sort, v->desc, v->page + 1);
+        page_puts(p, "\" rel=\"next\">Next ›</a><a href=\"");
+        view_url(p, v, v->sort, v->desc, v->pages);
+        page_puts(p, "\" rel=\"last\">Last »</a>");
+    } else {
+        page_puts(p,
+                  "<span class=\"off\">Next ›</span><span class=\"off\">Last »</span>");
+    }
+    page_puts(p, "</nav>\n");
+}
+
+static void filters(struct page *p, const struct view_app *v, json_t *app)
+{
+    json_t *list, *x;
+    size_t i;
+    page_puts(p, "<form class=\"filters card\" method=\"get\" action=\"/applications/");
+    page_url(p, v->name);
+    page_puts(p, "#runs\" data-autosubmit>\n");
+    page_puts(p,
+              "<div class=\"field\"><label for=\"f-exe\">Executable</label>"
+              "<select id=\"f-exe\" name=\"executable\"><option value=\"\">all</option>");
+    list = json_object_get(app, "executables");
+    json_array_foreach(list, i, x)
+    {
+        const char *n = json_string_value(json_object_get(x, "name"));
+        page_puts(p, "<option value=\"");
+        page_attr(p, n);
+        page_printf(p, "\"%s>", v->exe && strcmp(v->exe, n) == 0 ? " selected" : "");
+        page_text(p, n);
+        page_puts(p, "</option>");
+    }
+    page_puts(p,
+              "</select></div>\n<div class=\"field\"><label for=\"f-sys\">System</label>"
+              "<select id=\"f-sys\" name=\"system\"><option value=\"\">all</option>");
+    list = json_object_get(app, "systems");
+    json_array_foreach(list, i, x)
+    {
+        const char *n = json_string_value(json_object_get(x, "name"));
+        page_puts(p, "<option value=\"");
+        page_attr(p, n);
+        page_printf(p, "\"%s>", v->sys && strcmp(v->sys, n) == 0 ? " selected" : "");
+        page_text(p, n);
+        page_puts(p, "</option>");
+    }
+    page_puts(p, "</select></div>\n");
+    if (v->sort != 0)
+        page_printf(p, "<input type=\"hidden\" name=\"sort\" value=\"%s\">",
+                    sort_names[v->sort]);
+    if (v->desc != (v->sort == 0))
+        page_printf(p, "<input type=\"hidden\" name=\"dir\" value=\"%s\">",
+                    v->desc ? "desc" : "asc");
+    page_puts(p, "<div class=\"field\"><button type=\"submit\">Apply</button></div>"
+                 "</form>\n");
+}
+
+static void small_tables(struct page *p, json_t *app)
+{
+    json_t *list = json_object_get(app, "executables"), *x;
+    size_t i;
+    page_puts(p, "<h2 id=\"executables\">Executables and systems</h2>\n");
+    page_table_open(p, "Executables");
+    page_puts(p, "<thead><tr><th>Executable</th><th>Compiler</th><th>Flags</th>"
+                 "<th>Version</th><th class=\"num\">Runs</th></tr></thead><tbody>\n");
+    json_array_foreach(list, i, x)
+    {
+        page_puts(p, "<tr><td>");
+        page_text(p, json_string_value(json_object_get(x, "name")));
+        page_puts(p, "</td><td>");
+        page_text(p, json_string_value(json_object_get(x, "compiler")));
+        page_puts(p, "</td><td><code>");
+        page_text(p, json_string_value(json_object_get(x, "flags")));
+        page_puts(p, "</code></td><td>");
+        page_text(p, json_string_value(json_object_get(x, "version")));
+        page_printf(p, "</td><td class=\"num\">%lld</td></tr>\n",
+                    (long long)json_integer_value(json_object_get(x, "runs")));
+    }
+    page_puts(p, "</tbody>");
+    page_table_close(p);
+    list = json_object_get(app, "systems");
+    if (json_array_size(list) == 0)
+        return;
+    page_table_open(p, "Systems");
+    page_puts(p, "<thead><tr><th>System</th><th class=\"num\">Runs</th>"
+                 "<th class=\"num\">Processors</th></tr></thead><tbody>\n");
+    json_array_foreach(list, i, x)
+    {
+        const char *n = json_string_value(json_object_get(x, "name"));
+        page_puts(p, "<tr><td>");
+        page_link(p, "/systems/", n, NULL);
+        page_printf(p,
+                    "</td><td class=\"num\">%lld</td><td class=\"num\">%lld–%lld</td>"
+                    "</tr>\n",
+                    (long long)json_integer_value(json_object_get(x, "runs")),
+                    (long long)json_integer_value(json_object_get(x, "min_nprocs")),
+                    (long long)json_integer_value(json_object_get(x, "max_nprocs")));
+    }
+    page_puts(p, "</tbody>");
+    page_table_close(p);
+}
+
+static void templates(struct page *p, json_t *app)
+{
+    json_t *list = json_object_get(app, "templates"), *x;
+    size_t i;
+    if (json_array_size(list) == 0)
+        return;
+    page_puts(p, "<h2 id=\"templates\">Model templates</h2>\n");
+    page_table_open(p, "Templates");
+    page_puts(p, "<thead><tr><th>Template</th><th>Kernel</th><th>Expression</th>"
+                 "<th>Description</th></tr></thead><tbody>\n");
+    json_array_foreach(list, i, x)
+    {
+        const char *k = json_string_value(json_object_get(x, "kernel"));
+        page_puts(p, "<tr><td>");
+        page_text(p, json_string_value(json_object_get(x, "name")));
+        page_puts(p, "</td><td>");
+        if (k && *k)
+            page_text(p, k);
+        else
+            page_puts(p, "<span class=\"muted\">whole application</span>");
+        page_puts(p, "</td><td><code>");
+        page_text(p, json_string_value(json_object_get(x, "expression")));
+        page_puts(p, "</code></td><td class=\"desc\">");
+        page_text(p, json_string_value(json_object_get(x, "description")));
+        page_puts(p, "</td></tr>\n");
+    }
+    page_puts(p, "</tbody>");
+    page_table_close(p);
+}
+
+/* The configurations of v with their inputs parsed (free with cfgs_free). */
+static struct cfg *cfgs_new(arena *a, const struct view_config *c, int nc)
+{
+    struct cfg *cfgs = arena_alloc(a, ((size_t)nc + 1) * sizeof *cfgs);
+    int i;
+    if (cfgs == NULL)
+        return NULL;
+    for (i = 0; i < nc; i++) {
+        cfgs[i].c = &c[i];
+        cfgs[i].inputs = json_loads(c[i].inputs_json, 0, NULL);
+        if (!json_is_object(cfgs[i].inputs)) {
+            json_decref(cfgs[i].inputs);
+            cfgs[i].inputs = json_object();
+        }
+    }
+    return cfgs;
+}
+
+static void cfgs_free(struct cfg *cfgs, int nc)
+{
+    int i;
+    for (i = 0; cfgs && i < nc; i++)
+        json_decref(cfgs[i].inputs);
+}
+
+size_t view_app_kernel_runs(arena *a, const struct view_config *c, int nc, long long *ids)
+{
+    struct cfg *cfgs = cfgs_new(a, c, nc);
+    struct member *m = arena_alloc(a, ((size_t)nc + 1) * sizeof *m);
+    struct group *groups;
+    size_t n = 0, i, nm, ng;
+    if (cfgs == NULL || m == NULL) {
+        cfgs_free(cfgs, nc);
+        return 0;
+    }
+    /* the largest processor series (when its plot is drawn) ... */
+    nm = members(a, cfgs, (size_t)nc, "nprocs", m);
+    ng = find_groups(a, cfgs, m, nm, &groups);
+    for (i = 0; ng > 0 && i < groups[0].n && n < VIEW_APP_MAX_BARS; i++)
+        ids[n++] = cfgs[m[groups[0].first + i].cfg].c->last_run_id;
+    /* ... else the most recent configurations */
+    for (i = (size_t)nc;
+         i > 0 && n < 2 * VIEW_APP_MAX_BARS && i + VIEW_APP_MAX_BARS > (size_t)nc; i--)
+        ids[n++] = cfgs[i - 1].c->last_run_id;
+    cfgs_free(cfgs, nc);
+    return n;
+}
+
+void view_app(struct page *p, const struct view_app *v)
+{
+    json_t *app = v->app;
+
+    page_puts(p, "<p class=\"crumbs\"><a href=\"/applications\">Applications</a> ›</p>\n"
+                 "<h1>");
+    page_text(p, v->name);
+    if (json_integer_value(json_object_get(app, "demo")))
+        page_puts(p, " <span class=\"badge\">example data</span>");
+    page_puts(p, "</h1>\n");
+    {
+        const char *desc = json_string_value(json_object_get(app, "description"));
+        if (desc && *desc) {
+            page_puts(p, "<p class=\"lead\">");
+            page_text(p, desc);
+            page_puts(p, "</p>\n");
+        }
+    }
+    page_printf(
+        p,
+        "<ul class=\"stats\"><li><span class=\"n\">%lld</span><span class=\"label\">"
+        "runs</span></li><li><span class=\"n\">%zu</span><span class=\"label\">"
+        "executables</span></li><li><span class=\"n\">%zu</span><span "
+        "class=\"label\">systems</span></li><li><span class=\"n\">%d%s</span>"
+        "<span class=\"label\">configurations</span></li></ul>\n",
+        (long long)json_integer_value(json_object_get(app, "runs")),
+        json_array_size(json_object_get(app, "executables")),
+        json_array_size(json_object_get(app, "systems")), v->nconfigs,
+        v->truncated ? "+" : "");
+    page_puts(p, "<p>JSON: <a href=\"/api/v1/applications/");
+    page_url(p, v->name);
+    page_puts(p, "\">/api/v1/applications/");
+    page_text(p, v->name);
+    page_puts(p, "</a></p>\n");
+    /* The modeling forms, with this application chosen. */
+    page_puts(p, "<p class=\"model-links\">Model it: <a href=\"/model/fit?application=");
+    page_url(p, v->name);
+    page_puts(p, "\">curve fitting</a>");
+    if (json_array_size(json_object_get(app, "templates")) > 0) {
+        page_puts(p, " · <a href=\"/model/parameterize?application=");
+        page_url(p, v->name);
+        page_puts(p, "\">parameterization</a>");
+    }
+    if (v->has_kernels) {
+        page_puts(p, " · <a href=\"/model/couple?application=");
+        page_url(p, v->name);
+        page_puts(p, "\">kernel coupling</a>");
+    }
+    page_puts(p, "</p>\n");
+    filters(p, v, app);
+    plots(p, v);
+    runs_table(p, v, v->rows, v->nrows);
+    small_tables(p, app);
+    templates(p, app);
+}

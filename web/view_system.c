@@ -1,0 +1,386 @@
+/* view_system: a system's page (/systems/{name}): description, applications
+ * measured on it, benchmark measurements, system parameters with their
+ * expressions, and for each parameter with arguments a plot of the
+ * benchmark points of the same name with the parameter's curve (the
+ * expression evaluated by models/expr over the measured range); see view.h. */
+#include "models/aggregate.h"
+#include "models/expr.h"
+#include "web/svg.h"
+#include "web/view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_GROUPS 6     /* curves per parameter plot (values of the other variables) */
+#define CURVE_SAMPLES 96 /* samples of a parameter's curve */
+
+static const char *str(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_string(v) ? json_string_value(v) : "";
+}
+
+/* The system's parameters as an expr environment (strings stay in params). */
+static struct expr_param *env_params(arena *a, json_t *params, size_t *n)
+{
+    struct expr_param *out = arena_alloc(a, (json_array_size(params) + 1) * sizeof *out);
+    size_t i;
+    json_t *x;
+    *n = 0;
+    if (out == NULL)
+        return NULL;
+    json_array_foreach(params, i, x)
+    {
+        const char *args = str(x, "args");
+        const char **argv = arena_alloc(a, (EXPR_MAX_ARGS + 1) * sizeof *argv);
+        size_t na = 0;
+        if (argv == NULL)
+            return NULL;
+        while (*args && na < EXPR_MAX_ARGS) {
+            size_t len = strcspn(args, ",");
+            char *one = arena_strndup(a, args, len), *s = one, *e;
+            if (one == NULL)
+                return NULL;
+            while (*s == ' ')
+                s++;
+            e = s + strlen(s);
+            while (e > s && e[-1] == ' ')
+                *--e = '\0';
+            argv[na++] = s;
+            args += len;
+            if (*args == ',')
+                args++;
+        }
+        out[*n].name = str(x, "name");
+        out[*n].args = argv;
+        out[*n].nargs = na;
+        out[*n].body = str(x, "expression");
+        (*n)++;
+    }
+    return out;
+}
+
+struct bpoint {
+    double key; /* value of the other variable (or 0) */
+    double x, t;
+};
+
+static int cmp_bpoint(const void *a, const void *b)
+{
+    const struct bpoint *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->x < y->x ? -1 : x->x > y->x ? 1 : 0;
+}
+
+/* Plots the benchmark points named like parameter `pi` with its curve. */
+static void param_plot(struct page *p, arena *a, const struct expr_param *params,
+                       size_t np, size_t pi, json_t *benchmarks)
+{
+    const struct expr_param *par = &params[pi];
+    struct expr_names vars = {0};
+    struct err e = {0};
+    struct buf src, svg, formula;
+    struct bpoint *pts;
+    struct svg_series series[MAX_GROUPS];
+    struct svg_curve curves[MAX_GROUPS];
+    struct svg_plot2d plot = {0};
+    size_t nb = 0, i, j, g, ng = 0, xi = 0, oi = (size_t)-1;
+    double vals[EXPR_MAX_VARS];
+    double xmin = INFINITY, xmax = -INFINITY, tmin = INFINITY, tmax = -INFINITY;
+    expr *ex = NULL;
+    json_t *b;
+    char title[200], oname[EXPR_MAX_NAME + 1] = "";
+
+    if (par->nargs == 0)
+        return;
+    buf_init(&src, 4096);
+    buf_init(&svg, 4u << 20);
+    buf_init(&formula, 8192);
+    buf_puts(&src, par->name);
+    buf_putc(&src, '(');
+    for (i = 0; i < par->nargs; i++)
+        buf_printf(&src, "%s%s", i ? "," : "", par->args[i]);
+    buf_putc(&src, ')');
+    /* The variables the parameter needs: its arguments, and P for a broadcast. */
+    if (expr_free_vars(buf_str(&src), params, np, &vars, &e) != 0 || vars.n == 0 ||
+        vars.n > 2)
+        goto out;
+    {
+        struct expr_env env = {(const char *const *)vars.names, vars.n, params, np};
+        ex = expr_compile(buf_str(&src), &env, &e);
+    }
+    if (ex == NULL)
+        goto out;
+    for (i = 0; i < vars.n; i++)
+        if (strcmp(vars.names[i], par->args[0]) == 0)
+            xi = i;
+    if (vars.n == 2) {
+        oi = 1 - xi;
+        snprintf(oname, sizeof oname, "%s", vars.names[oi]);
+    }
+    pts = arena_alloc(a, (json_array_size(benchmarks) + 1) * sizeof *pts);
+    if (pts == NULL)
+        goto out;
+    json_array_foreach(benchmarks, i, b)
+    {
+        json_t *args = json_object_get(b, "args"), *xv, *ov = NULL;
+        double t = json_number_value(json_object_get(b, "time"));
+        if (strcmp(str(b, "name"), par->name) != 0)
+            continue;
+        xv = json_object_get(args, vars.names[xi]);
+        if (oi != (size_t)-1)
+            ov = json_object_get(args, oname);
+        if (!json_is_number(xv) || (oi != (size_t)-1 && !json_is_number(ov)) ||
+            !isfinite(t))
+            continue;
+        pts[nb].x = json_number_value(xv);
+        pts[nb].key = ov ? json_number_value(ov) : 0;
+        pts[nb].t = t;
+        nb++;
+    }
+    if (nb == 0)
+        goto out;
+    qsort(pts, nb, sizeof *pts, cmp_bpoint);
+    for (i = 0; i < nb; i++) {
+        xmin = fmin(xmin, pts[i].x);
+        xmax = fmax(xmax, pts[i].x);
+    }
+    plot.xscale = xmin > 0 && xmax / xmin >= 100 ? SVG_LOG10 : SVG_LINEAR;
+    for (i = 0; i < nb && ng < MAX_GROUPS; i = j) {
+        double *xs, *ts, *cx, *cy;
+        struct agg_point *ag;
+        struct svg_point *sp;
+        int nag;
+        size_t k;
+        for (j = i; j < nb && pts[j].key == pts[i].key; j++)
+            ;
+        xs = arena_alloc(a, (j - i) * sizeof *xs);
+        ts = arena_alloc(a, (j - i) * sizeof *ts);
+        ag = arena_alloc(a, (j - i) * sizeof *ag);
+        sp = arena_alloc(a, (j - i) * sizeof *sp);
+        cx = arena_alloc(a, CURVE_SAMPLES * sizeof *cx);
+        cy = arena_alloc(a, CURVE_SAMPLES * sizeof *cy);
+        if (!xs || !ts || !ag || !sp || !cx || !cy)
+            goto out;
+        for (k = i; k < j; k++) {
+            xs[k - i] = pts[k].x;
+            ts[k - i] = pts[k].t;
+        }
+        nag = agg_points(xs, ts, j - i, AGG_MEAN, ag, &e);
+        if (nag <= 0)
+            goto out;
+        for (k = 0; k < (size_t)nag; k++) {
+            sp[k].x = ag[k].x;
+            sp[k].y = ag[k].y;
+            sp[k].has_err = ag[k].n > 1 && ag[k].ymax > ag[k].ymin;
+            sp[k].ymin = ag[k].ymin;
+            sp[k].ymax = ag[k].ymax;
+            tmin = fmin(tmin, ag[k].ymin);
+            tmax = fmax(tmax, ag[k].ymax);
+        }
+        /* The curve over the measured range, evenly spaced on the x axis. */
+        for (k = 0; k < CURVE_SAMPLES; k++) {
+            double f = (double)k / (CURVE_SAMPLES - 1);
+            double x = plot.xscale == SVG_LOG10 ? xmin * pow(xmax / xmin, f)
+                                                : xmin + (xmax - xmin) * f;
+            vals[xi] = x;
+            if (oi != (size_t)-1)
+                vals[oi] = pts[i].key;
+            cx[k] = x;
+            cy[k] = expr_eval(ex, vals);
+            if (isfinite(cy[k]) && cy[k] > 0) {
+                tmin = fmin(tmin, cy[k]);
+                tmax = fmax(tmax, cy[k]);
+            }
+        }
+        series[ng].label = oi != (size_t)-1
+                               ? arena_printf(a, "measured, %s=%.6g", oname, pts[i].key)
+                               : "measured";
+        series[ng].points = sp;
+        series[ng].n = (size_t)nag;
+        series[ng].color = (int)ng + 1;
+        curves[ng].label = oi != (size_t)-1
+                               ? arena_printf(a, "parameter, %s=%.6g", oname, pts[i].key)
+                               : "parameter";
+        curves[ng].x = cx;
+        curves[ng].y = cy;
+        curves[ng].n = CURVE_SAMPLES;
+        curves[ng].color = (int)ng + 1;
+        ng++;
+    }
+    g = ng;
+    buf_printf(&formula, "%s = %s", buf_str(&src), par->body);
+    snprintf(title, sizeof title, "%.64s: benchmark points and the fitted parameter",
+             buf_str(&src));
+    plot.title = title;
+    plot.xlabel = vars.names[xi];
+    plot.ylabel = "time (s)";
+    plot.yscale = tmin > 0 && tmax / tmin >= 100 ? SVG_LOG10 : SVG_LINEAR;
+    plot.series = series;
+    plot.nseries = g;
+    plot.curves = curves;
+    plot.ncurves = g;
+    plot.formula = buf_str(&formula);
+    if (svg_plot2d(&svg, &plot, &e) == 0)
+        page_svg(p, &svg, NULL);
+out:
+    if (e.status && e.message[0]) {
+        page_puts(p, "<p class=\"notice bad\">No plot for ");
+        page_text(p, par->name);
+        page_puts(p, ": ");
+        page_text(p, e.message);
+        page_puts(p, "</p>\n");
+    }
+    expr_free(ex);
+    expr_names_free(&vars);
+    buf_free(&src);
+    buf_free(&svg);
+    buf_free(&formula);
+}
+
+static void parameters(struct page *p, arena *a, json_t *sys, json_t *benchmarks)
+{
+    json_t *params = json_object_get(sys, "parameters"), *x;
+    struct expr_param *env;
+    size_t np, i;
+
+    page_puts(p, "<h2 id=\"parameters\">System parameters</h2>\n");
+    if (json_array_size(params) == 0) {
+        page_puts(p, "<p class=\"muted\">No parameters yet. <code>prophecy-bench</code> "
+                     "fits them from benchmarks; they can also be entered over the API "
+                     "(<code>POST /api/v1/systems/NAME/parameters</code>).</p>\n");
+        return;
+    }
+    page_table_open(p, "System parameters");
+    page_puts(p, "<thead><tr><th>Parameter</th><th>Expression</th><th>Source</th>"
+                 "<th>Updated</th></tr></thead><tbody>\n");
+    json_array_foreach(params, i, x)
+    {
+        page_puts(p, "<tr><td><code>");
+        page_text(p, str(x, "signature"));
+        page_puts(p, "</code></td><td><code>");
+        page_text(p, str(x, "expression"));
+        page_puts(p, "</code></td><td>");
+        page_text(p, str(x, "source"));
+        page_puts(p, "</td><td>");
+        page_text(p, str(x, "updated_at"));
+        page_puts(p, "</td></tr>\n");
+    }
+    page_puts(p, "</tbody>");
+    page_table_close(p);
+    env = env_params(a, params, &np);
+    if (env == NULL)
+        return;
+    page_puts(p, "<div class=\"plots\">\n");
+    for (i = 0; i < np; i++)
+        param_plot(p, a, env, np, i, benchmarks);
+    page_puts(p, "</div>\n");
+}
+
+static void benchmark_table(struct page *p, json_t *sys)
+{
+    json_t *list = json_object_get(sys, "benchmarks"), *x;
+    size_t i;
+    page_puts(p, "<h2 id=\"benchmarks\">Benchmarks</h2>\n");
+    if (json_array_size(list) == 0) {
+        page_puts(p, "<p class=\"muted\">No benchmark measurements.</p>\n");
+        return;
+    }
+    page_table_open(p, "Benchmarks");
+    page_puts(p, "<thead><tr><th>Benchmark</th><th class=\"num\">Measurements</th>"
+                 "<th class=\"num\">Min time (s)</th><th class=\"num\">Max time (s)</th>"
+                 "</tr></thead><tbody>\n");
+    json_array_foreach(list, i, x)
+    {
+        page_puts(p, "<tr><td>");
+        page_text(p, str(x, "name"));
+        page_printf(p, "</td><td class=\"num\">%lld</td><td class=\"num\">",
+                    (long long)json_integer_value(json_object_get(x, "measurements")));
+        page_num(p, json_number_value(json_object_get(x, "min_time")));
+        page_puts(p, "</td><td class=\"num\">");
+        page_num(p, json_number_value(json_object_get(x, "max_time")));
+        page_puts(p, "</td></tr>\n");
+    }
+    page_puts(p, "</tbody>");
+    page_table_close(p);
+    page_puts(p, "<p>All measurements as JSON: <a href=\"/api/v1/systems/");
+    page_url(p, str(sys, "name"));
+    page_puts(p, "/benchmarks\">/api/v1/systems/…/benchmarks</a></p>\n");
+}
+
+void view_system(struct page *p, const struct view_system *d)
+{
+    json_t *sys = d->system, *apps = d->apps, *x, *meta;
+    const char *key;
+    size_t i;
+
+    page_puts(p, "<p class=\"crumbs\"><a href=\"/systems\">Systems</a> ›</p>\n<h1>");
+    page_text(p, d->name);
+    if (json_integer_value(json_object_get(sys, "demo")))
+        page_puts(p, " <span class=\"badge\">example data</span>");
+    page_puts(p, "</h1>\n");
+    if (*str(sys, "description")) {
+        page_puts(p, "<p class=\"lead\">");
+        page_text(p, str(sys, "description"));
+        page_puts(p, "</p>\n");
+    }
+    page_puts(p, "<dl class=\"facts\">\n<dt>Processor</dt><dd>");
+    page_text(p, *str(sys, "processor") ? str(sys, "processor") : "–");
+    page_puts(p, "</dd>\n<dt>Cores</dt><dd>");
+    if (json_is_integer(json_object_get(sys, "cores")))
+        page_printf(p, "%lld",
+                    (long long)json_integer_value(json_object_get(sys, "cores")));
+    else
+        page_puts(p, "–");
+    page_puts(p, "</dd>\n<dt>Network</dt><dd>");
+    page_text(p, *str(sys, "network") ? str(sys, "network") : "–");
+    page_printf(p, "</dd>\n<dt>Runs</dt><dd>%lld</dd>\n",
+                (long long)json_integer_value(json_object_get(sys, "runs")));
+    meta = json_object_get(sys, "metadata");
+    json_object_foreach(meta, key, x)
+    {
+        page_puts(p, "<dt>");
+        page_text(p, key);
+        page_puts(p, "</dt><dd>");
+        if (json_is_string(x))
+            page_text(p, json_string_value(x));
+        else {
+            char *s = json_dumps(x, JSON_COMPACT | JSON_ENCODE_ANY);
+            page_text(p, s ? s : "");
+            free(s);
+        }
+        page_puts(p, "</dd>\n");
+    }
+    page_puts(p, "<dt>JSON</dt><dd><a href=\"/api/v1/systems/");
+    page_url(p, d->name);
+    page_puts(p, "\">/api/v1/systems/");
+    page_text(p, d->name);
+    page_puts(p, "</a></dd>\n</dl>\n");
+
+    page_puts(p, "<h2 id=\"applications\">Applications measured here</h2>\n");
+    if (json_array_size(apps) == 0) {
+        page_puts(p, "<p class=\"muted\">No runs on this system.</p>\n");
+    } else {
+        page_table_open(p, "Applications");
+        page_puts(p, "<thead><tr><th>Application</th><th class=\"num\">Runs</th>"
+                     "<th class=\"num\">Processors</th></tr></thead><tbody>\n");
+        json_array_foreach(apps, i, x)
+        {
+            page_puts(p, "<tr><td>");
+            page_link(p, "/applications/", str(x, "name"), NULL);
+            page_printf(p,
+                        "</td><td class=\"num\">%lld</td><td class=\"num\">%lld–%lld</td>"
+                        "</tr>\n",
+                        (long long)json_integer_value(json_object_get(x, "runs")),
+                        (long long)json_integer_value(json_object_get(x, "min_nprocs")),
+                        (long long)json_integer_value(json_object_get(x, "max_nprocs")));
+        }
+        page_puts(p, "</tbody>");
+        page_table_close(p);
+    }
+    parameters(p, p->arena, sys, d->benchmarks);
+    benchmark_table(p, sys);
+}
