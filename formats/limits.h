@@ -70,6 +70,8 @@
 #define LIMIT_COUPLE_MEASURED 100000    /* measured totals given inline */
 #define LIMIT_PARAM_RANGES 2   /* variables given as ranges (2-D curve, 3-D surface) */
 #define LIMIT_PARAM_RUNS 10000 /* runs considered for a measured overlay */
+#define LIMIT_PARAM_STEPS                                                                \
+    200 /* grid points per range axis (web/svg.h SVG_MAX_GRID agrees) */
 #define LIMIT_PLOT_URL_REQUEST 6000 /* bytes of a request that travels in a plot URL */
 
 /* ---- web forms -------------------------------------------------------------- */
