@@ -15,6 +15,7 @@
 #define PROPHECY_HTTP_H
 
 #include <jansson.h>
+#include <pthread.h>
 #include <stddef.h>
 
 #include "common/arena.h"
@@ -33,6 +34,13 @@ struct config {
     int demo;          /* load example data into an empty database */
     enum db_sync sync;
     int quiet;
+    /* budgets and deadlines against hostile or broken clients */
+    int max_conns;            /* open connections in total */
+    int max_conns_per_client; /* open connections from one address */
+    size_t max_buffered;      /* body bytes buffered across all connections */
+    int request_timeout;      /* seconds to deliver a whole request (headers+body) */
+    int workers;              /* threads for R_COSTLY requests (fits, plots) */
+    int queue;                /* R_COSTLY requests waiting for a worker; more: 503 */
 };
 
 struct app {
@@ -42,6 +50,7 @@ struct app {
     struct MHD_Daemon *daemon;
     int port;                 /* the port actually bound (for --listen host:0) */
     unsigned char secret[32]; /* random per process; keys the forms' CSRF tokens */
+    struct http_guard *guard; /* budgets, deadlines, model workers (http.c) */
 };
 
 struct req;
@@ -50,7 +59,8 @@ typedef int (*handler_fn)(struct req *r);
 enum route_flags {
     R_WRITE = 1,  /* needs a write token */
     R_HTML = 2,   /* a dashboard page: errors are HTML pages, not JSON */
-    R_PUBLIC = 4, /* open even with --protect-reads (static assets) */
+    R_PUBLIC = 4, /* open even with --protect-reads (static assets, health) */
+    R_COSTLY = 8, /* runs on the bounded pool of model workers (fits, plots) */
 };
 
 struct route {
@@ -58,9 +68,38 @@ struct route {
     const char *pattern; /* "/api/v1/systems/{}/benchmarks": {} captures one segment */
     handler_fn fn;
     int flags;
+    /* The query parameters the handler reads, comma-separated ("limit,after");
+     * NULL for none, "*" for data-named ones. Any other is a 400. */
+    const char *query;
 };
 
 #define REQ_MAX_PARAMS 4
+
+/* A request given in process (fuzz/fuzz_http.c): header names and query
+ * parameters as sent on the wire (query names and values still
+ * percent-encoded). */
+struct http_kv {
+    const char *name, *value;
+};
+struct http_inproc {
+    const char *method, *path;
+    const struct http_kv *headers;
+    size_t nheaders;
+    const struct http_kv *query;
+    size_t nquery;
+    const char *body;
+    size_t body_len;
+};
+struct http_answer {
+    int status;
+    char *body; /* malloc'd copy (NULL for a streamed answer); free() it */
+    size_t len;
+    int streamed;
+};
+struct inproc_wait {
+    pthread_mutex_t lock;
+    pthread_cond_t done;
+};
 
 struct req {
     struct app *app;
@@ -72,6 +111,11 @@ struct req {
     const char *params[REQ_MAX_PARAMS]; /* decoded path captures */
     struct buf body;
     int body_too_big;
+    int too_many_query; /* the query string had more parameters than allowed */
+    size_t reserved;    /* body bytes reserved from the shared budget */
+    int on_worker;      /* being answered on a model worker */
+    const struct http_inproc *inproc; /* set for an in-process request */
+    struct inproc_wait *inproc_wait;
     const char *token_name; /* set when a valid token was presented */
 
     /* response */
@@ -86,16 +130,21 @@ struct req {
     /* deferred write */
     struct db_job job;
     handler_fn finish; /* builds the response once the job is done */
-    int state;         /* REQ_NEW, REQ_WAITING, REQ_DONE */
+    int state;         /* REQ_NEW, REQ_WAITING, REQ_DONE, REQ_SENT */
     void *ctx;         /* handler's own state between the two halves */
 };
 
-enum { REQ_NEW = 0, REQ_WAITING = 1, REQ_DONE = 2 };
+enum { REQ_NEW = 0, REQ_WAITING = 1, REQ_DONE = 2, REQ_SENT = 3 };
 
 /* Starts the daemon per cfg. Returns 0 or -1 with err set. */
 int http_start(struct app *app, struct err *err);
 /* Stops accepting, lets in-flight requests finish (up to timeout_ms), stops. */
 void http_stop(struct app *app, int timeout_ms);
+
+/* Answers one request in process through the same checks, handlers and
+ * writer as the daemon (no sockets; app needs writer and pool, no daemon).
+ * Returns 0 with *out filled, or -1 when out of memory. */
+int http_dispatch(struct app *app, const struct http_inproc *in, struct http_answer *out);
 
 /* ---- for handlers ------------------------------------------------------- */
 
