@@ -157,6 +157,19 @@ def test_exec():
                                     for s in stored), stored
 
 
+def test_exec_short_run_keeps_its_time():
+    # The probe used to wait up to 50 ms at exit to calibrate its timer, and
+    # exec counted the wait: every run under ~50 ms was stored as ~0.052 s.
+    prog = os.path.join(serverlib.bin_dir(), "..", "tests", "probe_short")
+    assert os.access(prog, os.X_OK), prog + " is not built"
+    r = up("exec", "--application", "app_short", "--executable", "e", "--system",
+           "testbox", "--nprocs", "1", "--", prog)
+    assert r.returncode == 0, r.stderr
+    run = srv.runs("app_short")[0]
+    assert any(k["name"] == "nap" for k in run.get("kernels") or []), run
+    assert 0.005 <= run["runtime"] < 0.030, run
+
+
 def test_usage_errors():
     assert up("--bogus").returncode == 64
     assert up("exec", "--application", "a", "--", "true").returncode == 64
@@ -235,7 +248,8 @@ def test_auto_flush_honours_backoff():
 checks = serverlib.Checks()
 for t in [test_success_and_same_file_twice, test_explicit_id_twice,
           test_large_batch_progress, test_csv, test_rejected_single,
-          test_rejected_in_batch_rest_delivered, test_exec, test_usage_errors,
+          test_rejected_in_batch_rest_delivered, test_exec,
+          test_exec_short_run_keeps_its_time, test_usage_errors,
           test_spool_then_flush, test_spooled_duplicate_is_not_stored_twice,
           test_auto_flush_honours_backoff]:
     checks.run(t)
