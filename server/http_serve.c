@@ -67,20 +67,21 @@ static void req_completed(void *cls, struct MHD_Connection *conn, void **con_cls
 }
 
 /* Counts the query parameters of the raw request target and, past the
- * limit, empties the query so that libmicrohttpd does not run out of
- * connection memory parsing them (it would drop the connection without an
- * answer); the request is then answered 400. The URI is libmicrohttpd's
- * writable read buffer; it parses the query after this callback. */
+ * limits (LIMIT_FORM_FIELDS parameters, LIMIT_QUERY_BYTES bytes), empties
+ * the query so that libmicrohttpd does not run out of connection memory
+ * parsing them (it would drop the connection without an answer); the
+ * request is then answered 400. The URI is libmicrohttpd's writable read
+ * buffer; it parses the query after this callback. */
 static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 {
     struct req *r = req_new(cls, conn);
-    const char *q = strchr(uri, '?');
+    const char *q = strchr(uri, '?'), *p;
     size_t n = 0;
     if (r == NULL || q == NULL)
         return r;
-    for (const char *p = q + 1; *p; p++)
+    for (p = q + 1; *p && *p != ' '; p++)
         n += *p == '&' || *p == ';';
-    if (n + 1 > LIMIT_FORM_FIELDS) {
+    if (n + 1 > LIMIT_FORM_FIELDS || (size_t)(p - q - 1) > LIMIT_QUERY_BYTES) {
         r->too_many_query = 1;
         ((char *)q)[1] = '\0';
     }
@@ -365,7 +366,7 @@ int http_start(struct app *app, struct err *err)
         no_unescape, NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->request_timeout,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_conns,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_conns_per_client,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024), MHD_OPTION_END);
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(128 * 1024), MHD_OPTION_END);
     if (app->daemon == NULL) {
         guard_stop(app);
         return err_set(err, 500, "listen", NULL, "cannot listen on %s:%d (in use?)",

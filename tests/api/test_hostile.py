@@ -139,6 +139,27 @@ def many_query_parameters_are_400():
 
 
 @test
+def long_query_strings_are_answered():
+    # Long enough to exhaust libmicrohttpd's connection memory while it parses
+    # them (it used to drop the connection without a word).
+    for n, width in ((512, 80), (400, 100), (100, 600), (1, 70000)):
+        q = "&".join(f"p{i}=" + "v" * width for i in range(n))
+        r = req("GET", "/api/v1/predict?" + q, [("Connection", "close")])
+        assert r is not None and r[0] == 400, (n, width, r)
+    healthy()
+
+
+@test
+def oversized_and_repeated_headers_are_answered():
+    for hs in ([("X-Big", "a" * 60000)], [(f"X-A{i}", "1") for i in range(1000)],
+               [(f"X-A{i}", "1") for i in range(3000)],
+               [("Authorization", "Bearer x"), ("Authorization", "Bearer y")]):
+        r = req("GET", "/api/v1/health", hs + [("Connection", "close")])
+        assert r is not None and r[0] in (200, 400, 431), (len(hs), r)
+    healthy()
+
+
+@test
 def unknown_query_parameters_are_400_naming_them():
     for target, name in [("/api/v1/runs?aplication=x", "aplication"),
                          ("/api/v1/runs?started_after=2026", "started_after"),
