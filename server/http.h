@@ -6,10 +6,23 @@
  * connection is suspended meanwhile and resumed when the write is durable, so
  * a pool thread never waits for an fsync and many uploads share one commit.
  *
+ * Routes flagged R_COSTLY (fits, plots, predictions, the model form pages)
+ * run on their own bounded pool of model workers (--workers, --queue; 503
+ * past it) with the connection suspended, so that cheap requests such as
+ * /api/v1/health keep answering while they compute (http_guard.c).
+ *
+ * Everything the request line and headers decide (path encoding, route and
+ * method, Content-Length sanity and limit, token, query parameters, the
+ * shared budget of buffered body bytes) is checked before any body byte is
+ * read; a rejected request with a body is answered at once, unread. A
+ * reaper drops connections that do not deliver a whole request within
+ * --request-timeout; connections are limited in total and per client.
+ *
  * Every request gets an arena that lives until MHD reports the request
  * complete; handlers build bodies in it. Responses are queued only after the
  * whole request has been read (never on the headers-only first call, which
- * would cost keep-alive: FACTS.md).
+ * would cost keep-alive: FACTS.md), except for a request rejected on its
+ * headers while a body is pending, which is worth a closed connection.
  */
 #ifndef PROPHECY_HTTP_H
 #define PROPHECY_HTTP_H
