@@ -283,6 +283,37 @@ def body_budget_answers_503_with_retry_after():
 
 
 @test
+def costly_requests_queue_on_workers_and_health_keeps_answering():
+    import threading
+    k = Server("--workers", "1", "--queue", "1", "--threads", "1")
+    try:
+        data = [[1 + i % 100, 1 + i // 100, 3.0 * (1 + i % 100) + 0.5 * (1 + i // 100)]
+                for i in range(3000)]
+        doc = json.dumps({"vars": ["n", "p"], "data": data}).encode()
+        got = []
+
+        def fit():
+            got.append(req("POST", "/api/v1/fit", [("Content-Type", "application/json"),
+                                                   ("Content-Length", str(len(doc))),
+                                                   ("Connection", "close")], doc, srv=k,
+                           timeout=120))
+        ts = [threading.Thread(target=fit) for _ in range(4)]
+        for t in ts:
+            t.start()
+        time.sleep(0.3)
+        t0 = time.time()
+        healthy(k)  # one MHD thread, yet not stuck behind the fits
+        assert time.time() - t0 < 1, time.time() - t0
+        for t in ts:
+            t.join()
+        codes = sorted(r[0] for r in got)
+        assert codes.count(200) >= 2 and 503 in codes, codes
+        assert all(r[1].get("retry-after") for r in got if r[0] == 503), got
+    finally:
+        k.close()
+
+
+@test
 def bearer_scheme_is_case_insensitive():
     doc = json.dumps(run_doc(id="lower-" + uuid.uuid4().hex)).encode()
     r = req("POST", "/api/v1/runs", [("Authorization", "bearer " + S.token),
