@@ -122,12 +122,35 @@ static inline uint64_t __rdtsc(void)
 }
 #endif
 
+/* Reads CLOCK_MONOTONIC and the TSC at the same instant: of a few tries,
+ * the one whose bracketing TSC reads are closest (not preempted between
+ * them), with the TSC at their midpoint. */
+static void clock_pair(uint64_t *ns, uint64_t *tsc)
+{
+    uint64_t best = UINT64_MAX;
+    int i;
+    for (i = 0; i < 5; i++) {
+        uint64_t a = (uint64_t)__rdtsc(), n = now_ns(), b = (uint64_t)__rdtsc();
+        if (b >= a && b - a < best) {
+            best = b - a;
+            *ns = n;
+            *tsc = a + (b - a) / 2;
+        }
+    }
+    if (best == UINT64_MAX) {
+        *ns = now_ns();
+        *tsc = (uint64_t)__rdtsc();
+    }
+}
+
 static void timer_init(void)
 {
     const char *t = getenv("PROBE_TIMER");
     use_tsc = tsc_invariant() && !(t && strcmp(t, "clock") == 0);
-    cal_ns0 = now_ns();
-    cal_tsc0 = use_tsc ? (uint64_t)__rdtsc() : cal_ns0;
+    if (use_tsc)
+        clock_pair(&cal_ns0, &cal_tsc0);
+    else
+        cal_tsc0 = cal_ns0 = now_ns();
 }
 
 /* Seconds per tick, measured over the run so far. A run shorter than
@@ -142,10 +165,9 @@ static double tick_seconds(void)
     uint64_t ns1, tsc1;
     if (!use_tsc)
         return 1e-9;
-    do
-        ns1 = now_ns();
-    while (ns1 - cal_ns0 < CAL_MIN_NS);
-    tsc1 = (uint64_t)__rdtsc();
+    while (now_ns() - cal_ns0 < CAL_MIN_NS)
+        ;
+    clock_pair(&ns1, &tsc1);
     if (tsc1 <= cal_tsc0)
         return 1e-9;
     return (double)(ns1 - cal_ns0) * 1e-9 / (double)(tsc1 - cal_tsc0);

@@ -162,12 +162,17 @@ def test_exec_short_run_keeps_its_time():
     # exec counted the wait: every run under ~50 ms was stored as ~0.052 s.
     prog = os.path.join(serverlib.bin_dir(), "..", "tests", "probe_short")
     assert os.access(prog, os.X_OK), prog + " is not built"
-    r = up("exec", "--application", "app_short", "--executable", "e", "--system",
-           "testbox", "--nprocs", "1", "--", prog)
-    assert r.returncode == 0, r.stderr
-    run = srv.runs("app_short")[0]
-    assert any(k["name"] == "nap" for k in run.get("kernels") or []), run
-    assert 0.005 <= run["runtime"] < 0.030, run
+    # Three runs, the fastest judged: a loaded machine may slow one down, but
+    # the old wait put every one of them at 0.050 s or more.
+    for _ in range(3):
+        r = up("exec", "--application", "app_short", "--executable", "e", "--system",
+               "testbox", "--nprocs", "1", "--", prog)
+        assert r.returncode == 0, r.stderr
+    runs = srv.runs("app_short")
+    assert len(runs) == 3, runs
+    assert all(any(k["name"] == "nap" for k in run.get("kernels") or []) for run in runs)
+    fastest = min(run["runtime"] for run in runs)
+    assert 0.005 <= fastest < 0.040, runs
 
 
 def test_usage_errors():
