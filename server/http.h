@@ -81,8 +81,9 @@ struct route {
     const char *pattern; /* "/api/v1/systems/{}/benchmarks": {} captures one segment */
     handler_fn fn;
     int flags;
-    /* The query parameters the handler reads, comma-separated ("limit,after");
-     * NULL for none, "*" for data-named ones. Any other is a 400. */
+    /* The query parameters the handler reads, comma-separated ("limit,after"),
+     * "v.*" for a prefix, NULL for none, "*" for data-named ones (model
+     * variables). Any other is a 400 naming it. */
     const char *query;
 };
 

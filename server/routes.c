@@ -3,6 +3,13 @@
 
 #include <string.h>
 
+/* The query of the modeling forms' steps (server/page_forms.c): the fields
+ * of every step and the per-variable and per-kernel fields under their
+ * prefixes ("v.N", "graph.solve"). */
+#define FORM_STEPS                                                                       \
+    "step,next,format,application,executable,system,template,x,y,xmin,xmax,predict,"     \
+    "aggregate,graph,fix.*,graph.*,max.*,min.*,mode.*,pos.*,steps.*,v.*"
+
 /* clang-format off */
 static const struct route table[] = {
     {"GET", "/api/v1/health", api_health, R_PUBLIC, NULL},
@@ -46,11 +53,11 @@ static const struct route table[] = {
     {"GET", "/models", page_models, R_HTML, NULL},
     {"GET", "/models/{}", page_model, R_HTML|R_COSTLY, "*"},
     {"GET", "/model", page_model_index, R_HTML, NULL},
-    {"GET", "/model/fit", page_form_fit, R_HTML|R_COSTLY, "*"},
+    {"GET", "/model/fit", page_form_fit, R_HTML|R_COSTLY, FORM_STEPS},
     {"POST", "/model/fit", page_form_fit_save, R_HTML|R_COSTLY, NULL},
-    {"GET", "/model/parameterize", page_form_param, R_HTML|R_COSTLY, "*"},
+    {"GET", "/model/parameterize", page_form_param, R_HTML|R_COSTLY, FORM_STEPS},
     {"POST", "/model/parameterize", page_form_param_save, R_HTML|R_COSTLY, NULL},
-    {"GET", "/model/couple", page_form_couple, R_HTML|R_COSTLY, "*"},
+    {"GET", "/model/couple", page_form_couple, R_HTML|R_COSTLY, FORM_STEPS},
     {"POST", "/model/couple", page_form_couple_save, R_HTML|R_COSTLY, NULL},
     {"GET", "/upload", page_upload, R_HTML, NULL},
     {"POST", "/upload/run", page_upload_run, R_HTML, NULL},
@@ -166,6 +173,9 @@ int routes_query_allowed(const struct route *rt, const char *name)
     while (*s) {
         size_t n = strcspn(s, ",");
         if (n == 1 && s[0] == '*')
+            return 1;
+        /* "v.*": any name under the prefix "v." */
+        if (n > 1 && s[n - 1] == '*' && len > n - 1 && strncmp(s, name, n - 1) == 0)
             return 1;
         if (n == len && strncmp(s, name, n) == 0)
             return 1;

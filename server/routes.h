@@ -14,9 +14,9 @@ const struct route *routes_match(struct req *r, int *status);
 /* The methods the path answers, for an Allow header ("GET, HEAD, POST"). */
 const char *routes_allowed(const char *path);
 
-/* Returns 1 when the route reads the query parameter name (its query list,
- * or "*" for routes whose parameters are data: model variables, the form
- * steps' fields), else 0. */
+/* Returns 1 when the route reads the query parameter name: a name of its
+ * query list, a name under a prefix of it ("v.*"), or anything for "*"
+ * (routes whose parameter names are data: model variables). Else 0. */
 int routes_query_allowed(const struct route *rt, const char *name);
 
 /* Returns 1 when some route answers method on path (a page shows a link or

@@ -172,6 +172,11 @@ def unknown_query_parameters_are_400_naming_them():
     # the ones a route reads pass
     r = req("GET", "/api/v1/runs?application=x&limit=5", [("Connection", "close")])
     assert r[0] == 200, r
+    # the form steps: their own names and prefixes pass, others are a 400 page
+    r = req("GET", "/model/parameterize?step=1&v.N=3&mode.N=fixed", [("Connection", "close")])
+    assert r[0] in (200, 422) and b"Parameterization" in r[2], (r[0], r[2][:300])
+    r = req("GET", "/model/fit?step=1&aplication=x", [("Connection", "close")])
+    assert r[0] == 400 and b"aplication" in r[2], (r[0], r[2][:300])
 
 
 @test
