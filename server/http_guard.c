@@ -235,6 +235,8 @@ void guard_stop(struct app *app)
 {
     struct http_guard *g = app->guard;
     int i;
+    if (g != NULL && g->stopping)
+        return;
     if (g == NULL)
         return;
     pthread_mutex_lock(&g->lock);
@@ -245,6 +247,16 @@ void guard_stop(struct app *app)
         pthread_join(g->reaper, NULL);
     for (i = 0; i < g->nworkers; i++)
         pthread_join(g->workers[i], NULL);
+    g->reaper_started = 0;
+    g->nworkers = 0;
+}
+
+void guard_free(struct app *app)
+{
+    struct http_guard *g = app->guard;
+    if (g == NULL)
+        return;
+    guard_stop(app);
     xfree(g->queue);
     xfree(g->workers);
     pthread_mutex_destroy(&g->lock);

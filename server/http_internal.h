@@ -34,7 +34,11 @@ void http_run_handler(struct req *r);
 /* ---- http_guard.c ------------------------------------------------------------ */
 
 int guard_start(struct app *app, struct err *err);
+/* Stops the reaper and the workers; the workers first finish every queued
+ * request (the daemon must still run to resume their connections). */
 void guard_stop(struct app *app);
+/* Stops if needed and frees; after the daemon has stopped. */
+void guard_free(struct app *app);
 /* MHD_OPTION_NOTIFY_CONNECTION: registers connections with the reaper. */
 void guard_on_connection(void *cls, struct MHD_Connection *conn, void **socket_ctx,
                          enum MHD_ConnectionNotificationCode code);

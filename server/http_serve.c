@@ -205,7 +205,8 @@ static int check_head(struct req *r, int *has_body)
                 "conflicting or malformed Content-Length headers");
     } else if (r->too_many_query) {
         err_set(&e, 400, "bad_query", NULL,
-                "the query string has more than %d parameters", LIMIT_FORM_FIELDS);
+                "the query string has more than %d parameters or %d bytes",
+                LIMIT_FORM_FIELDS, LIMIT_QUERY_BYTES);
     } else if (r->route == NULL) {
         if (status == 405)
             err_set(&e, 405, "method_not_allowed", NULL, "%s is not allowed on %.200s",
@@ -268,6 +269,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 {
     struct app *app = cls;
     struct req *r = *con_cls;
+    struct err e = {0};
     (void)version;
 
     if (r == NULL) { /* no URI callback ran (cannot happen; be safe) */
@@ -314,7 +316,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if ((r->route->flags & R_COSTLY) && guard_has_workers(app) && !r->body_too_big) {
         if (guard_to_worker(r) == 0)
             return MHD_YES;
-        struct err e = {0};
         err_set(&e, 503, "busy", NULL,
                 "too many model computations are queued; retry shortly");
         http_error(r, &e);
@@ -353,7 +354,7 @@ int http_start(struct app *app, struct err *err)
         return err_set(err, 400, "usage", NULL,
                        "cannot use listen address %s (IPv4 only)", cfg->listen_host);
     if (guard_start(app, err) != 0) {
-        guard_stop(app);
+        guard_free(app);
         return -1;
     }
     app->daemon = MHD_start_daemon(
@@ -368,7 +369,7 @@ int http_start(struct app *app, struct err *err)
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_conns_per_client,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(128 * 1024), MHD_OPTION_END);
     if (app->daemon == NULL) {
-        guard_stop(app);
+        guard_free(app);
         return err_set(err, 500, "listen", NULL, "cannot listen on %s:%d (in use?)",
                        cfg->listen_host, cfg->port);
     }
@@ -388,9 +389,10 @@ void http_stop(struct app *app, int timeout_ms)
         nanosleep(&ts, NULL);
         waited += 10;
     }
+    guard_stop(app); /* the workers resume their connections: daemon still up */
     MHD_stop_daemon(app->daemon);
     app->daemon = NULL;
-    guard_stop(app);
+    guard_free(app);
 }
 
 /* ---- in-process dispatch ------------------------------------------------- */
