@@ -187,6 +187,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fprintf(stderr, "fuzz_http: no answer (status %d)\n", out.status);
             abort();
         }
+        if (getenv("FUZZ_HTTP_VERBOSE") != NULL) /* see what a seed reaches */
+            fprintf(stderr, "fuzz_http: %s %s -> %d %.200s\n", in.method, in.path,
+                    out.status, out.body ? out.body : "(streamed)");
         free(out.body);
     }
     free(copy);
