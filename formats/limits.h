@@ -61,7 +61,21 @@
 #define LIMIT_FORM_BOUNDARY 70      /* RFC 2046 */
 #define LIMIT_FORM_PART_HEADERS 16  /* header lines of one multipart part */
 #define LIMIT_FORM_HEADER_LINE 1024 /* bytes of one such header line */
+#define LIMIT_FORM_FILENAME 256
+#define LIMIT_FORM_LINES                                                                 \
+    10000 /* name=value lines of one upload-form text box */ /* bytes of a file name */
+#define LIMIT_FORM_LINES 10000 /* lines of one inputs/kernels/metrics box */
+
+/* ---- web form submissions (formats/form.h) ---------------------------------- */
+/* A modeling form's state has two or five fields per kernel or variable,
+ * named by a prefix and the kernel's or variable's name (up to LIMIT_NAME
+ * bytes): "graph.x_solve", "fix.nprocs" (docs/web.md). */
+#define LIMIT_FORM_FIELDS 512       /* fields (parts) in one submission */
+#define LIMIT_FORM_NAME 320         /* bytes of a field name */
+#define LIMIT_FORM_TEXT (1u << 20)  /* bytes of one field that is not a file */
+#define LIMIT_FORM_BOUNDARY 70      /* RFC 2046 */
+#define LIMIT_FORM_PART_HEADERS 16  /* header lines of one multipart part */
+#define LIMIT_FORM_HEADER_LINE 1024 /* bytes of one such header line */
 #define LIMIT_FORM_FILENAME 256     /* bytes of a file name */
-#define LIMIT_FORM_LINES 10000      /* lines of one inputs/kernels/metrics box */
 
 #endif

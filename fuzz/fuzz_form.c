@@ -1,7 +1,7 @@
 /* Fuzz target: HTML form decoding (SPEC §9). The input's first line is the
  * Content-Type, the rest the body. Any input must decode into fields within
  * the limits, or fail with a 400/413 and a message. */
-#include "server/form.h"
+#include "formats/form.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -11,6 +11,7 @@
 #include "common/sha256.h"
 #include "db/catalog.h"
 #include "db/db.h"
+#include "server/dash.h"
 #include "server/http.h"
 
 #include <gsl/gsl_errno.h>
@@ -86,6 +87,7 @@ static void setup(void)
     cfg.sync = DB_SYNC_NORMAL;
     cfg.quiet = 1;
     app.cfg = &cfg;
+    app.error_page = dash_error; /* as prophecyd serve does */
     sha256("pt_fuzz", 7, hash);
     if (db_open(&d, path, &opt, &e) != 0 || db_token_create(d, "fuzz", hash, &e) != 0)
         abort();

@@ -364,3 +364,42 @@ size_t couple_nearest(const double *conf, size_t nconf, size_t nvars,
         *dx = nconf > 0 ? best_x : 0;
     return best;
 }
+
+int couple_model_value(const double *x, const double *c, size_t n, double xt, double *out,
+                       struct err *err)
+{
+    double su = 0, sc = 0, suu = 0, suc = 0, umin = INFINITY, umax = -INFINITY, u, b;
+    int logx = xt > 0;
+    size_t i;
+
+    if (n == 0)
+        return err_invalid(err, "couplings", "no coupling values to model");
+    if (!isfinite(xt))
+        return err_invalid(err, "x", "x must be finite");
+    for (i = 0; i < n; i++) {
+        if (!isfinite(x[i]) || !isfinite(c[i]))
+            return err_invalid(err, "couplings", "coupling value %zu is not finite", i);
+        logx &= x[i] > 0;
+    }
+    for (i = 0; i < n; i++) {
+        u = logx ? log2(x[i]) : x[i];
+        su += u;
+        sc += c[i];
+        umin = u < umin ? u : umin;
+        umax = u > umax ? u : umax;
+    }
+    su /= (double)n;
+    sc /= (double)n;
+    for (i = 0; i < n; i++) {
+        u = (logx ? log2(x[i]) : x[i]) - su;
+        suu += u * u;
+        suc += u * (c[i] - sc);
+    }
+    b = suu > 0 ? suc / suu : 0;
+    u = logx ? log2(xt) : xt;
+    u = u < umin ? umin : u > umax ? umax : u;
+    *out = sc + b * (u - su);
+    if (!isfinite(*out))
+        return err_invalid(err, "x", "the modeled coupling overflows at this x");
+    return 0;
+}

@@ -109,4 +109,17 @@ int couple_compose(const double *coef, const double *y, const double *half, size
 size_t couple_nearest(const double *conf, size_t nconf, size_t nvars,
                       const double *target, size_t xvar, double *dx);
 
+/* Coupling across configurations: models one coupling value (or a kernel's
+ * coefficient) over the configuration variable x from its values c[i]
+ * measured at n configurations x[i] (the other variables fixed), and
+ * evaluates it at xt into *out. The model is the least-squares line in
+ * log2 x (in x when some x <= 0), through the mean when n = 1 or all x are
+ * equal; beyond the measured range the value of the nearest end is held
+ * (couplings are ratios near 1 that saturate: extrapolating their trend
+ * costs more than it gains). Use it instead of couple_nearest where
+ * couplings are measured at several configurations. Returns 0, or -1 with
+ * 422 "invalid" when n is 0 or a value is not finite. */
+int couple_model_value(const double *x, const double *c, size_t n, double xt,
+                       double *out /* OUT */, struct err *err);
+
 #endif

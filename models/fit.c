@@ -3,6 +3,7 @@
  * lives in fit_search.c. Least squares never forms normal equations: the
  * design is column-scaled and factored by GSL's Householder QR. */
 #include "models/fit.h"
+#include "models/fit_cand.h"
 #include "common/xalloc.h"
 
 #include <gsl/gsl_cdf.h>
@@ -472,6 +473,8 @@ int fit_model_check(const struct fit_model *m, struct err *err)
     }
     if (!isfinite(m->s2) || m->s2 < 0 || m->dof < 0)
         return err_invalid(err, "model", "model variance is invalid");
+    if (!isfinite(m->xunc) || m->xunc < 0 || !isfinite(m->seg_x) || m->outliers < 0)
+        return err_invalid(err, "model", "model extrapolation terms are invalid");
     return 0;
 }
 
@@ -523,6 +526,43 @@ int fit_predict(const struct fit_model *m, const double *x, double *y, double *l
     *lo = v - half;
     *hi = v + half;
     return 0;
+}
+
+int fit_predict_ext(const struct fit_model *m, const double *x, double *y, double *lo,
+                    double *hi, struct err *err)
+{
+    double v, half;
+
+    if (m->xunc <= 0)
+        return fit_predict(m, x, y, lo, hi, err);
+    if (fit_eval(m, x, &v, err) < 0)
+        return -1;
+    *y = *lo = *hi = v;
+    if (!m->has_interval || m->dof < 1)
+        return 0;
+    {
+        /* The extrapolating `auto`: the law's own uncertainty grows with the
+         * distance beyond the data; relative models get a multiplicative
+         * interval (never below 0 for a positive quantity). */
+        double d = fit_extrapolation(m, x) * m->xunc, t;
+        t = gsl_cdf_tdist_Pinv(0.975, (double)m->dof);
+        if (m->relative && v > 0) {
+            double z = t * sqrt(m->s2 * (1 + leverage(m, x) / (v * v)) + d * d);
+            if (!isfinite(z) || z > 700)
+                return err_invalid(err, "x",
+                                   "the prediction interval overflows at this x");
+            *lo = v * exp(-z);
+            *hi = v * exp(z);
+            return 0;
+        }
+        half = t *
+               sqrt(m->s2 * ((m->relative ? v * v : 1) + leverage(m, x)) + v * v * d * d);
+        if (!isfinite(half))
+            return err_invalid(err, "x", "the prediction interval overflows at this x");
+        *lo = v - half;
+        *hi = v + half;
+        return 0;
+    }
 }
 
 /* ---- formulas ---- */
@@ -756,7 +796,8 @@ static int fit_unknown(const struct fit_point *pts, size_t m, struct fit_model *
     return 0;
 }
 
-int fit_run(const struct fit_input *in, struct fit_result *out, struct err *err)
+static int run(const struct fit_input *in, struct fit_result *out, int v1,
+               struct err *err)
 {
     struct fit_point *pts = NULL;
     enum fit_graph g;
@@ -811,11 +852,14 @@ int fit_run(const struct fit_input *in, struct fit_result *out, struct err *err)
     if (g == FIT_UNKNOWN) {
         if (fit_unknown(pts, m, &out->model, err) < 0)
             goto fail;
+    } else if (g == FIT_AUTO && !v1) {
+        if (fit_auto_model(pts, m, in->nvars, &out->model, err) < 0)
+            goto fail;
     } else if (g == FIT_AUTO) {
         struct fit_term t[FIT_MAX_TERMS];
         enum fit_graph chosen;
         int p, rel;
-        if (fit_auto_select(pts, m, in->nvars, t, &p, &chosen, &rel, err) < 0 ||
+        if (fit_auto_select_v1(pts, m, in->nvars, t, &p, &chosen, &rel, err) < 0 ||
             fit_terms(pts, m, in->nvars, t, p, rel, &out->model, err) < 0)
             goto fail;
         out->model.graph = FIT_AUTO;
@@ -831,6 +875,16 @@ fail:
     xfree(pts);
     memset(out, 0, sizeof *out);
     return -1;
+}
+
+int fit_run(const struct fit_input *in, struct fit_result *out, struct err *err)
+{
+    return run(in, out, 0, err);
+}
+
+int fit_run_v1(const struct fit_input *in, struct fit_result *out, struct err *err)
+{
+    return run(in, out, 1, err);
 }
 
 void fit_result_free(struct fit_result *r)

@@ -73,6 +73,15 @@ struct fit_model {
     int has_interval; /* 0: exact fit (dof 0), intervals collapse to the value */
     double xmin[FIT_MAX_VARS]; /* training range, for plots and extrapolation notes */
     double xmax[FIT_MAX_VARS];
+    /* Added by the extrapolating `auto` (0 in other models and in models
+     * stored before it, which then predict exactly as before): */
+    double xunc;  /* relative standard deviation of the law itself per unit of
+                     extrapolation (fit_extrapolation), from the spread of the
+                     plausible laws and the forward-validation error; used by
+                     fit_predict_ext (fit_predict keeps the classical interval) */
+    int outliers; /* points left out of the fit as outliers (robust step) */
+    double seg_x; /* > 0: a regime change was found; the law holds for x >= seg_x
+                     (the upper regime, one variable), and xmin[0] = seg_x */
 };
 
 /* One aggregated point (one distinct x, or (x1, x2) pair). */
@@ -156,6 +165,45 @@ int fit_auto_select(const struct fit_point *pts, size_t m, int nvars,
                     struct fit_term *terms, int *nterms, enum fit_graph *chosen,
                     int *relative, struct err *err);
 
+/* The selection `auto` used before the extrapolating one (issue 13): the
+ * normal-form search with PRESS and parsimony only, poly3..6 and inv3..6
+ * included. Kept for comparison (bench/modeling); same contract as
+ * fit_auto_select. */
+int fit_auto_select_v1(const struct fit_point *pts, size_t m, int nvars,
+                       struct fit_term *terms, int *nterms, enum fit_graph *chosen,
+                       int *relative, struct err *err);
+
+/* fit_run with graph "auto" answered by fit_auto_select_v1 and fit_terms, as
+ * before issue 13 (no xunc, no robust step). Same contract as fit_run. */
+int fit_run_v1(const struct fit_input *in, struct fit_result *out, struct err *err);
+
+/* How far x reaches beyond the training range: 0 inside [xmin, xmax] (every
+ * variable); beyond it, for positive x and range, log2 of the ratio to the
+ * nearest measured end (x = 4 * xmax gives 2); otherwise the distance in
+ * units of the range's width. The largest over the variables. */
+double fit_extrapolation(const struct fit_model *m, const double *x);
+
+/* Appends one sentence saying why the prediction y [lo, hi] at x cannot be
+ * trusted, or nothing when it can. Reasons: no interval (exact fit), x far
+ * beyond the data (extrapolation > 2, i.e. more than 4x the measured end),
+ * an interval wider than the value itself, a prediction <= 0 of a positive
+ * quantity, and points left out as outliers. Returns 1 when a warning was
+ * written, 0 when none, -1 if the buffer failed. */
+int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
+                double hi, struct buf *b);
+
+/* Ranks where to measure next. For each of the ncand candidate points cand
+ * (ncand * nvars values, row-major) estimates the expected narrowing of the
+ * 95 % interval at target: the fraction 1 - w'/w, w the interval width now
+ * and w' the width after one more measurement at the candidate (same law and
+ * noise, the candidate's leverage and the shorter extrapolation). OUT:
+ * gain[ncand], and order[ncand] (may be NULL), the candidate indices sorted
+ * by gain, largest first (ties: lower index). Returns 0, or -1 with 422
+ * "invalid" for a non-finite or out-of-domain target or candidate, or a model
+ * without an interval, 500 on out of memory. */
+int fit_suggest(const struct fit_result *r, const double *target, const double *cand,
+                size_t ncand, double *gain, size_t *order, struct err *err);
+
 /* Checks that a model restored from storage is usable (sizes in range, values
  * finite, R nonsingular). Returns 0, or -1 with 422 "invalid". */
 int fit_model_check(const struct fit_model *m, struct err *err);
@@ -171,6 +219,15 @@ int fit_eval(const struct fit_model *m, const double *x, double *y, struct err *
  * Without degrees of freedom (has_interval = 0) lo = hi = y and 0 is returned. */
 int fit_predict(const struct fit_model *m, const double *x, double *y, double *lo,
                 double *hi, struct err *err);
+
+/* Like fit_predict, with the interval of the extrapolating `auto` when the
+ * model has xunc > 0 (otherwise exactly fit_predict): the law's own
+ * uncertainty, xunc per unit of fit_extrapolation(m, x), is added to the
+ * noise, and a relative model's interval is multiplicative,
+ * y * exp(+-t * sqrt(s2 (1 + h/y^2) + (xunc * d)^2)), so never below 0 for a
+ * positive quantity. OUT: y, lo, hi. Errors as fit_predict. */
+int fit_predict_ext(const struct fit_model *m, const double *x, double *y, double *lo,
+                    double *hi, struct err *err);
 
 /* Appends the human-readable formula ("y = 0.61 + 1.2e-05·N^3", UTF-8 middle
  * dot, 6 significant digits) with the given variable names (NULL: "x", or

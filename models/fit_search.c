@@ -23,6 +23,7 @@
  */
 #include "models/fit.h"
 #include "common/xalloc.h"
+#include "models/fit_cand.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -515,9 +516,43 @@ static int factor_cx(double e, int l)
     return l + (e != floor(e));
 }
 
+/* Writes the representative of every class of up to maxd non-constant terms
+ * (the constant model first) to cands; returns how many. */
+static int collect(const struct search *s, const struct fit_term *t, int maxd,
+                   struct fit_cands *cands)
+{
+    int d, k, j, n = 0;
+
+    memset(&cands->c[0], 0, sizeof cands->c[0]);
+    cands->c[n].nterms = 1;
+    cands->c[n].press = s->c.raw0;
+    cands->c[n].se = s->c.se0;
+    cands->c[n].rss = s->c.rss0;
+    n++;
+    for (d = 1; d <= maxd && d <= 3; d++)
+        for (k = 0; k < MAXCX && n < FIT_MAX_CANDS; k++) {
+            if (!isfinite(s->best[d][k]))
+                continue;
+            memset(&cands->c[n], 0, sizeof cands->c[n]);
+            cands->c[n].nterms = d + 1;
+            cands->c[n].cx = k;
+            cands->c[n].press = s->best[d][k];
+            cands->c[n].se = s->bse[d][k];
+            cands->c[n].rss = s->brss[d][k];
+            for (j = 0; j < d; j++)
+                cands->c[n].term[j + 1] = t[s->bidx[d][k][j]];
+            qsort(cands->c[n].term + 1, (size_t)d, sizeof *t, cmp_term);
+            n++;
+        }
+    cands->n = n;
+    cands->ss_pe = s->c.ss_pe;
+    cands->dof_pe = s->c.dof_pe;
+    return n;
+}
+
 static int select_1d(const struct fit_point *pts, size_t m, int rel,
                      struct fit_term *terms, int *nterms, enum fit_graph *chosen,
-                     struct err *err)
+                     struct fit_cands *cands, struct err *err)
 {
     struct factor f[MAX_FACTORS];
     struct fit_term t[MAX_FACTORS];
@@ -565,6 +600,13 @@ static int select_1d(const struct fit_point *pts, size_t m, int rel,
     }
     if (s.maxdepth >= 1)
         search_rec(&s, 0, 0, idx);
+    if (cands != NULL) {
+        /* The extrapolating selection: poly3..6 and inv3..6 stay explicit
+         * graph types only. */
+        collect(&s, t, s.maxdepth, cands);
+        work_free(&w);
+        return 0;
+    }
     /* poly3..6 and inv3..6 compete in their own size classes (complexity 0). */
     for (k = 3; k <= 6 && k + 1 <= pmax; k++)
         for (inv = 0; inv <= (positive ? 1 : 0); inv++) {
@@ -729,7 +771,7 @@ out:
 
 static int select_2d(const struct fit_point *pts, size_t m, int rel,
                      struct fit_term *terms, int *nterms, enum fit_graph *chosen,
-                     struct err *err)
+                     struct fit_cands *cands, struct err *err)
 {
     struct factor fv[2][FACTORS_2D + 1];
     struct fit_term t[(FACTORS_2D + 1) * (FACTORS_2D + 1)];
@@ -776,6 +818,11 @@ static int select_2d(const struct fit_point *pts, size_t m, int rel,
     s.maxdepth = pmax - 1 < 3 ? pmax - 1 : 3;
     if (s.maxdepth >= 1)
         search_rec(&s, 0, 0, idx);
+    if (cands != NULL) {
+        collect(&s, t, s.maxdepth, cands);
+        work_free(&w);
+        return 0;
+    }
     choose(&s, &d, &dcx);
     memset(terms, 0, FIT_MAX_TERMS * sizeof *terms);
     *nterms = d + 1;
@@ -787,24 +834,53 @@ static int select_2d(const struct fit_point *pts, size_t m, int rel,
     return 0;
 }
 
-int fit_auto_select(const struct fit_point *pts, size_t m, int nvars,
-                    struct fit_term *terms, int *nterms, enum fit_graph *chosen,
-                    int *relative, struct err *err)
+static int check_m(size_t m, struct err *err)
 {
-    size_t i;
-    int rel = 1;
-
     if (m < 3)
         return err_set(err, 422, "degenerate", "data",
                        "auto selection needs at least 3 distinct x values (got %zu); "
                        "choose a graph type",
                        m);
+    return 0;
+}
+
+static int all_positive(const struct fit_point *pts, size_t m)
+{
+    size_t i;
+    int rel = 1;
+
     /* Run times and rates are positive with roughly proportional noise:
      * then fit and score relative errors. */
     for (i = 0; i < m; i++)
         rel &= pts[i].y > 0;
-    *relative = rel;
+    return rel;
+}
+
+int fit_auto_select_v1(const struct fit_point *pts, size_t m, int nvars,
+                       struct fit_term *terms, int *nterms, enum fit_graph *chosen,
+                       int *relative, struct err *err)
+{
+    int rel;
+
+    if (check_m(m, err) < 0)
+        return -1;
+    rel = *relative = all_positive(pts, m);
     if (nvars == 2)
-        return select_2d(pts, m, rel, terms, nterms, chosen, err);
-    return select_1d(pts, m, rel, terms, nterms, chosen, err);
+        return select_2d(pts, m, rel, terms, nterms, chosen, NULL, err);
+    return select_1d(pts, m, rel, terms, nterms, chosen, NULL, err);
+}
+
+int fit_search_cands(const struct fit_point *pts, size_t m, int nvars, int rel,
+                     struct fit_cands *out, struct err *err)
+{
+    struct fit_term t[FIT_MAX_TERMS];
+    enum fit_graph chosen;
+    int p;
+
+    if (check_m(m, err) < 0)
+        return -1;
+    out->n = 0;
+    if (nvars == 2)
+        return select_2d(pts, m, rel, t, &p, &chosen, out, err);
+    return select_1d(pts, m, rel, t, &p, &chosen, out, err);
 }

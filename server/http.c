@@ -6,8 +6,7 @@
 #include "common/xalloc.h"
 #include "db/catalog.h"
 #include "server/api_error.h"
-#include "server/form.h"
-#include "server/page.h"
+#include "formats/form.h"
 #include "server/http_internal.h"
 #include "server/routes.h"
 
@@ -64,8 +63,8 @@ int http_error(struct req *r, const struct err *e)
     size_t len;
     int status;
 
-    if (wants_html(r))
-        return page_error(r, e);
+    if (r->app != NULL && r->app->error_page != NULL && wants_html(r))
+        return r->app->error_page(r, e);
     status = api_error_json(e, &body, &len);
     r->status = status;
     r->content_type = "application/json";

@@ -56,6 +56,8 @@ struct config {
     int queue;                /* R_COSTLY requests waiting for a worker; more: 503 */
 };
 
+struct req;
+
 struct app {
     const struct config *cfg;
     db_writer *writer;
@@ -63,10 +65,12 @@ struct app {
     struct MHD_Daemon *daemon;
     int port;                 /* the port actually bound (for --listen host:0) */
     unsigned char secret[32]; /* random per process; keys the forms' CSRF tokens */
-    struct http_guard *guard; /* budgets, deadlines, model workers (http.c) */
+    struct http_guard *guard; /* budgets, deadlines, model workers (http_guard.c) */
+    /* Answers an error of an R_HTML route (or an unknown path outside /api/)
+     * as a page; NULL: JSON everywhere. Set once at start (server/dash.h). */
+    int (*error_page)(struct req *r, const struct err *e);
 };
 
-struct req;
 typedef int (*handler_fn)(struct req *r);
 
 enum route_flags {
@@ -181,7 +185,7 @@ const char *http_query(struct req *r, const char *name);
 #define REQ_MAX_QUERY 64
 json_t *http_query_object(struct req *r, struct err *err);
 /* Returns every query parameter, decoded, in the order sent, as the fields
- * of a form (server/form.h; arena), so a GET form is read like a POSTed one.
+ * of a form (formats/form.h; arena), so a GET form is read like a POSTed one.
  * At most FORM_MAX_FIELDS parameters with names of FORM_MAX_NAME bytes; more,
  * or a bad encoding, is a 400 error. */
 struct form;

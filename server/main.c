@@ -15,6 +15,7 @@
 #include "db/catalog.h"
 #include "db/runs.h"
 #include "db/writer.h"
+#include "server/dash.h"
 #include "server/demo.h"
 #include "server/export.h"
 #include "server/http.h"
@@ -271,6 +272,7 @@ static int cmd_serve(struct opts *o)
     if (lockfd < 0)
         return 1;
     app.cfg = &o->cfg;
+    app.error_page = dash_error;
     /* Block the shutdown signals in every thread; the main thread waits for them. */
     sigemptyset(&set);
     sigaddset(&set, SIGINT);

@@ -43,7 +43,7 @@ static const struct route table[] = {
     {"GET", "/api/v1/predict", api_predict, R_COSTLY, "*"},
     {"GET", "/plots/{}", api_plot, R_COSTLY, "request"},
 
-    /* The web dashboard (server/page_*.c, docs/web.md). */
+    /* The web dashboard (server/dash*.c -> web/, docs/web.md). */
     {"GET", "/", page_overview, R_HTML, NULL},
     {"GET", "/applications", page_apps, R_HTML, NULL},
     {"GET", "/applications/{}", page_app, R_HTML, "sort,dir,page,executable,system"},
@@ -62,7 +62,7 @@ static const struct route table[] = {
     {"GET", "/upload", page_upload, R_HTML, NULL},
     {"POST", "/upload/run", page_upload_run, R_HTML, NULL},
     {"POST", "/upload/csv", page_upload_csv, R_HTML, NULL},
-    {"GET", "/static/{}", page_static, R_HTML|R_PUBLIC, "v"},
+    {"GET", "/static/{}", dash_static, R_HTML|R_PUBLIC, "v"},
 };
 /* clang-format on */
 

@@ -62,7 +62,7 @@ int page_systems(struct req *r);
 int page_system(struct req *r);
 int page_models(struct req *r);
 int page_model(struct req *r);
-int page_model_index(struct req *r); /* the modeling forms (page_forms.c) */
+int page_model_index(struct req *r); /* the modeling forms (dash_forms.c) */
 int page_form_fit(struct req *r);
 int page_form_fit_save(struct req *r);
 int page_form_param(struct req *r);
@@ -72,6 +72,6 @@ int page_form_couple_save(struct req *r);
 int page_upload(struct req *r);
 int page_upload_run(struct req *r);
 int page_upload_csv(struct req *r);
-int page_static(struct req *r);
+int dash_static(struct req *r);
 
 #endif

@@ -325,7 +325,8 @@ static int read_kvs(db *d, const char *sql, long long id, arena *a, struct rec_k
     return 0;
 }
 
-static int read_kernels(db *d, long long id, arena *a, struct run_record *r, struct err *err)
+static int read_kernels(db *d, long long id, arena *a, struct run_record *r,
+                        struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d, SQL_KERNELS, err);
     size_t cap = 0;

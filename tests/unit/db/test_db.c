@@ -22,7 +22,8 @@ static const char *path(const char *name)
     return p;
 }
 
-static struct run_record make_run(const char *uid, const char *app, long long np, double rt)
+static struct run_record make_run(const char *uid, const char *app, long long np,
+                                  double rt)
 {
     static struct rec_kv in[1] = {{"N", 1000}};
     static struct rec_kernel k[2] = {{"a", 1.0, 1, NULL}, {"b", 2.0, 3, "{\"x\":1}"}};

@@ -435,6 +435,29 @@ static void test_nearest(void)
     }
 }
 
+/* Coupling modeled over x: a line in log2 x through the measured values,
+ * held at the measured ends; one value is its own model. */
+static void test_model_value(void)
+{
+    double x[4] = {512, 1024, 2048, 4096}, c[4] = {1.0, 1.1, 1.2, 1.3}, v;
+    struct err e = {0};
+
+    CHECK_INT(couple_model_value(x, c, 4, 1448.1546878700492, &v, &e), 0);
+    CHECK(fabs(v - 1.15) < 1e-12);
+    CHECK_INT(couple_model_value(x, c, 4, 1e6, &v, &e), 0);
+    CHECK(fabs(v - 1.3) < 1e-12);
+    CHECK_INT(couple_model_value(x, c, 4, 1, &v, &e), 0);
+    CHECK(fabs(v - 1.0) < 1e-12);
+    CHECK_INT(couple_model_value(x, c, 1, 4096, &v, &e), 0);
+    CHECK(v == 1.0);
+    CHECK_INT(couple_model_value(x, c, 0, 4096, &v, &e), -1);
+    CHECK_INT(e.status, 422);
+    c[2] = NAN;
+    e = (struct err){0};
+    CHECK_INT(couple_model_value(x, c, 4, 4096, &v, &e), -1);
+    CHECK_INT(e.status, 422);
+}
+
 int main(void)
 {
     RUN(test_paper_three_kernels);
@@ -446,5 +469,6 @@ int main(void)
     RUN(test_long_names_stay_utf8);
     RUN(test_compose);
     RUN(test_nearest);
+    RUN(test_model_value);
     return harness_report();
 }

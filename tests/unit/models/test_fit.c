@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* |a - b| <= tol * |b|: relative, for coefficients of any magnitude. */
 #define CHECK_REL(a, b, tol)                                                             \
@@ -775,6 +776,213 @@ static void test_out_of_memory(void)
     CHECK(fails > 0);
 }
 
+/* ---- issue 13: auto validated for extrapolation, honest intervals ---- */
+
+static double weak_law(double p)
+{
+    return 5 + 0.1 * sqrt(p) + 0.3 * log2(p);
+}
+
+/* The two cases of issue 13 over many seeds: `auto` never picks the paper's
+ * high-degree types, predicts the far point sanely, and the interval of
+ * fit_predict_ext holds the truth in nearly every draw. */
+static void test_auto_extrapolates(void)
+{
+    double x[64], y[64];
+    int seed, held = 0, draws = 0, sane = 0;
+
+    for (seed = 0; seed < 40; seed++) {
+        struct fit_result r;
+        struct err e = {0};
+        size_t n = 0;
+        int i, k, law = seed % 2;
+        rng_seed(7000 + (uint64_t)seed);
+        for (i = 0; i < (law ? 6 : 7); i++)
+            for (k = 0; k < (law ? 4 : 1); k++) {
+                x[n] = law ? 2 * pow(2, i) : 4 * pow(2, i);
+                y[n] = (law ? law_inv_log(x[n]) : weak_law(x[n])) *
+                       (1 + (law ? 0.05 : 0.01) * rng_gauss());
+                n++;
+            }
+        CHECK_INT(run1(x, y, n, "auto", &r, &e), 0);
+        CHECK(r.model.chosen < FIT_POLY1 + 2 || r.model.chosen > FIT_POLY6);
+        CHECK(r.model.chosen < FIT_INV1 + 2 || r.model.chosen > FIT_INV6);
+        CHECK(r.model.xunc > 0);
+        for (k = 0; k < 2; k++) {
+            double xq = law ? 128 * pow(2, k) : 1024, yp, lo, hi;
+            double truth = law ? law_inv_log(xq) : weak_law(xq);
+            CHECK_INT(fit_predict_ext(&r.model, &xq, &yp, &lo, &hi, &e), 0);
+            draws++;
+            held += lo <= truth && truth <= hi;
+            sane += fabs(yp - truth) <= 0.25 * truth;
+            CHECK(lo > 0 && lo < yp && yp < hi);
+        }
+        fit_result_free(&r);
+    }
+    printf("     issue-13 cases: %d/%d predictions within 25 %%, %d/%d intervals hold "
+           "the truth\n",
+           sane, draws, held, draws);
+    CHECK(sane >= draws * 9 / 10);
+    CHECK(held >= draws * 9 / 10);
+}
+
+/* Four single points give an honestly wide interval, not a 5 % one. */
+static void test_thin_data_is_wide(void)
+{
+    double x[4] = {2, 4, 8, 16}, y[4], xq = 64, yp, lo, hi;
+    struct fit_result r;
+    struct err e = {0};
+    int i;
+
+    rng_seed(99);
+    for (i = 0; i < 4; i++)
+        y[i] = law_inv(x[i]) * (1 + 0.05 * rng_gauss());
+    CHECK_INT(run1(x, y, 4, "auto", &r, &e), 0);
+    CHECK_INT(fit_predict_ext(&r.model, &xq, &yp, &lo, &hi, &e), 0);
+    printf("     4 points of 100/p+2 at 5 %%: p=64 -> %.3f [%.3f, %.3f], truth %.3f\n",
+           yp, lo, hi, law_inv(64));
+    CHECK((hi - lo) / yp > 0.3);
+    CHECK(lo <= law_inv(64) && law_inv(64) <= hi);
+    fit_result_free(&r);
+}
+
+static void test_extrapolation_and_warning(void)
+{
+    double x[6] = {2, 4, 8, 16, 32, 64}, y[6], xa[5] = {-1, 0, 1, 2, 3}, ya[5];
+    double q, yp, lo, hi;
+    struct fit_result r;
+    struct err e = {0};
+    struct buf b;
+    int i;
+
+    for (i = 0; i < 6; i++)
+        y[i] = law_inv(x[i]) * (1 + 0.01 * (i % 2 ? 1 : -1));
+    CHECK_INT(run1(x, y, 6, "auto", &r, &e), 0);
+    q = 32;
+    CHECK(fit_extrapolation(&r.model, &q) == 0);
+    q = 256;
+    CHECK_REL(fit_extrapolation(&r.model, &q), 2, 1e-12);
+    q = 1;
+    CHECK_REL(fit_extrapolation(&r.model, &q), 1, 1e-12);
+    buf_init(&b, 1024);
+    q = 32;
+    CHECK_INT(fit_predict_ext(&r.model, &q, &yp, &lo, &hi, &e), 0);
+    CHECK_INT(fit_warning(&r.model, &q, yp, lo, hi, &b), 0);
+    CHECK_INT((int)b.len, 0);
+    q = 4096;
+    CHECK_INT(fit_predict_ext(&r.model, &q, &yp, &lo, &hi, &e), 0);
+    CHECK_INT(fit_warning(&r.model, &q, yp, lo, hi, &b), 1);
+    CHECK(strstr(buf_str(&b), "6 doublings beyond the measured range") != NULL);
+    buf_free(&b);
+    fit_result_free(&r);
+    /* Non-positive x: distance in widths of the range. */
+    for (i = 0; i < 5; i++)
+        ya[i] = 1 + 2 * xa[i] + 0.01 * (i % 2);
+    CHECK_INT(run1(xa, ya, 5, "linear", &r, &e), 0);
+    q = 7;
+    CHECK_REL(fit_extrapolation(&r.model, &q), 1, 1e-12);
+    fit_result_free(&r);
+}
+
+/* Measuring at the target narrows its interval most, then nearer to it. */
+static void test_suggest(void)
+{
+    double x[8], y[8], cand[5] = {3, 16, 32, 64, 128}, target = 128, gain[5];
+    size_t order[5], n = 0;
+    struct fit_result r;
+    struct err e = {0};
+    int i, k;
+
+    rng_seed(5);
+    for (i = 0; i < 4; i++)
+        for (k = 0; k < 2; k++) {
+            x[n] = 2 * pow(2, i);
+            y[n] = law_inv(x[n]) * (1 + 0.03 * rng_gauss());
+            n++;
+        }
+    CHECK_INT(run1(x, y, n, "auto", &r, &e), 0);
+    CHECK_INT(fit_suggest(&r, &target, cand, 5, gain, order, &e), 0);
+    printf("     suggest at p=128: gains %.3f %.3f %.3f %.3f %.3f\n", gain[0], gain[1],
+           gain[2], gain[3], gain[4]);
+    CHECK_INT((int)order[0], 4);
+    CHECK(gain[4] >= gain[3] && gain[3] >= gain[2] && gain[2] > gain[0]);
+    for (i = 0; i < 5; i++)
+        CHECK(gain[i] >= 0 && gain[i] < 1);
+    target = -1;
+    CHECK_INT(fit_suggest(&r, &target, cand, 5, gain, order, &e), -1);
+    CHECK_INT(e.status, 422);
+    fit_result_free(&r);
+}
+
+/* One wild point among eight is left out; the law survives it. */
+static void test_outlier_is_left_out(void)
+{
+    double x[8], y[8], xq = 512, yp, lo, hi;
+    struct fit_result r;
+    struct err e = {0};
+    int i;
+
+    rng_seed(11);
+    for (i = 0; i < 8; i++) {
+        x[i] = 2 * pow(2, i);
+        y[i] = law_inv(x[i]) * (1 + 0.01 * rng_gauss());
+    }
+    y[5] *= 2;
+    CHECK_INT(run1(x, y, 8, "auto", &r, &e), 0);
+    CHECK_INT(r.model.outliers, 1);
+    CHECK_INT(fit_predict_ext(&r.model, &xq, &yp, &lo, &hi, &e), 0);
+    CHECK_REL(yp, law_inv(512), 0.05);
+    fit_result_free(&r);
+    /* The old selection had no such step. */
+    CHECK_INT(fit_run_v1(&(struct fit_input){1, x, y, 8, "auto", AGG_MEAN}, &r, &e), 0);
+    CHECK_INT(r.model.outliers, 0);
+    CHECK(r.model.xunc == 0);
+    fit_result_free(&r);
+}
+
+/* Two regimes: flat until p = 32, then linear. The model describes the
+ * upper regime and extrapolates it; the old selection fits one smooth law. */
+static double two_regimes(double p)
+{
+    return p < 32 ? 5 + 0.01 * p : 0.5 * p;
+}
+
+static void test_regime_change(void)
+{
+    double x[10], y[10], xq = 2048, yp, lo, hi;
+    struct fit_result r;
+    struct err e = {0};
+    struct buf b;
+    int i;
+
+    for (i = 0; i < 10; i++) {
+        x[i] = pow(2, i);
+        y[i] = two_regimes(x[i]) * (1 + 0.01 * sin(7.0 * i));
+    }
+    CHECK_INT(run1(x, y, 10, "auto", &r, &e), 0);
+    CHECK(r.model.seg_x >= 32);
+    CHECK_INT(fit_predict_ext(&r.model, &xq, &yp, &lo, &hi, &e), 0);
+    printf("     two regimes: break at %g, p=2048 -> %.1f [%.1f, %.1f], truth %.1f\n",
+           r.model.seg_x, yp, lo, hi, two_regimes(xq));
+    CHECK_REL(yp, two_regimes(xq), 0.05);
+    CHECK(lo <= two_regimes(xq) && two_regimes(xq) <= hi);
+    buf_init(&b, 512);
+    xq = 2;
+    CHECK_INT(fit_predict_ext(&r.model, &xq, &yp, &lo, &hi, &e), 0);
+    CHECK_INT(fit_warning(&r.model, &xq, yp, lo, hi, &b), 1);
+    buf_free(&b);
+    {
+        /* Where to measure next uses the points of the upper regime: a point
+         * below the break cannot narrow the interval at 2048 much. */
+        double cand[3] = {4, 1024, 2048}, gain[3], target = 2048;
+        size_t order[3];
+        CHECK_INT(fit_suggest(&r, &target, cand, 3, gain, order, &e), 0);
+        CHECK_INT((int)order[0], 2);
+        CHECK(gain[0] < gain[1] && gain[1] <= gain[2] && gain[2] < 1);
+    }
+    fit_result_free(&r);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -793,5 +1001,11 @@ int main(void)
     RUN(test_model_is_a_value);
     RUN(test_degenerate);
     RUN(test_out_of_memory);
+    RUN(test_auto_extrapolates);
+    RUN(test_thin_data_is_wide);
+    RUN(test_extrapolation_and_warning);
+    RUN(test_suggest);
+    RUN(test_outlier_is_left_out);
+    RUN(test_regime_change);
     return harness_report();
 }

@@ -1,4 +1,4 @@
-/* page_forms: the step forms of the three modeling methods (SPEC §7,
+/* form: the step forms of the three modeling methods (SPEC §7,
  * docs/web.md "Modeling forms"): curve fitting in 3 steps (/model/fit),
  * parameterization in 2 (/model/parameterize), kernel coupling in 3
  * (/model/couple).
@@ -11,23 +11,26 @@
  * the "next" button moves on (a submission without "next", as the
  * auto-submitting selects send, shows the same step with its lists
  * refreshed). The result page builds the method's JSON request from the
- * fields, calls method->answer once (server/modeling.h) and renders the
- * answer; Save (POST to the same path) rebuilds the request from the same
- * fields and stores it through model_save, the JSON API's own path.
+ * fields, calls method->answer once and renders the answer; Save (POST to
+ * the same path) rebuilds the request from the same fields and stores it
+ * through model_save, the JSON API's own path.
  *
- * page_forms.c is the driver (steps, errors next to fields, result layout,
- * Save, the JSON link); page_form_fit.c, page_form_param.c and
- * page_form_couple.c describe each method with a struct form_def.
+ * web/form.c holds the state, the fields, the shared steps and the pages
+ * (steps, errors next to fields, result layout, Save form, the JSON link);
+ * web/form_fit.c, form_param.c and form_couple.c describe each method with a
+ * struct form_def. The HTTP side (decoding, running the checks, calling the
+ * method, Save, answering) is server/dash_forms.c. The forms know no
+ * database: the lists a step offers come through struct form_source, which
+ * the adapter fills from core/browse.h.
  */
 #ifndef PROPHECY_PAGE_FORMS_H
 #define PROPHECY_PAGE_FORMS_H
 
 #include <jansson.h>
 
-#include "db/summary.h"
-#include "server/form.h"
-#include "server/modeling.h"
-#include "server/page.h"
+#include "formats/form.h"
+#include "web/page.h"
+#include "web/view.h"
 
 #define FORM_RESULT 99         /* the "step" of the result page */
 #define FORMS_MAX_CONFIGS 5000 /* configurations read for the lists */
@@ -36,6 +39,41 @@
 #define FORMS_MAX_VALUE 4096   /* bytes of one field value */
 
 struct fctx;
+
+/* The lists the forms offer (names in [{"name": ...}] arrays). */
+enum form_list {
+    FORM_LIST_KERNEL_APPS,    /* applications whose runs record kernels */
+    FORM_LIST_KERNEL_SYSTEMS, /* systems where app's runs record kernels */
+    FORM_LIST_KERNEL_EXES,    /* executables of app on sys recording kernels */
+    FORM_LIST_TEMPLATE_APPS,  /* applications with a model template */
+    FORM_LIST_APP_SYSTEMS,    /* systems app ran on */
+};
+
+/* Where the forms read what they offer, filled by the adapter
+ * (server/dash_forms.c). JSON results are new references in the shapes of
+ * db/summary.h and db/catalog.h; NULL or a negative count with err set on
+ * failure. */
+struct form_source {
+    void *ctx;
+    json_t *(*apps)(void *ctx, struct err *err);                  /* summaries */
+    json_t *(*app)(void *ctx, const char *name, struct err *err); /* one, 404 */
+    json_t *(*systems)(void *ctx, struct err *err);               /* summaries */
+    json_t *(*templates)(void *ctx, const char *app, struct err *err);
+    json_t *(*params)(void *ctx, const char *sys, struct err *err);
+    json_t *(*couplings)(void *ctx, const char *app, const char *sys, struct err *err);
+    json_t *(*list)(void *ctx, enum form_list which, const char *app, const char *sys,
+                    struct err *err);
+    /* Ids by name: 0 when not stored. */
+    long long (*app_id)(void *ctx, const char *name, struct err *err);
+    long long (*system_id)(void *ctx, const char *name, struct err *err);
+    /* Configurations of app_id on system_id (0: all), at most max (arena). */
+    int (*configs)(void *ctx, long long app_id, long long system_id, int max, arena *a,
+                   struct view_config **out, struct err *err);
+    /* Distinct metric ("metrics") or kernel ("kernels", in recorded order)
+     * names of the runs ids: an array of strings (200 at most). */
+    json_t *(*names)(void *ctx, const long long *ids, size_t n, const char *what,
+                     struct err *err);
+};
 
 struct form_def {
     const char *method; /* "fit": method_find name */
@@ -68,11 +106,16 @@ struct form_def {
 };
 
 struct fctx {
-    struct req *r;
+    arena *arena; /* the request's */
     const struct form_def *def;
-    const struct method *m;
+    const char *method_name; /* "fit": its POST /api/v1/ path */
+    /* the method's plot and predict (core/), NULL when it has none */
+    int (*plot)(json_t *answer, struct buf *out, struct err *err);
+    json_t *(*predict)(json_t *answer, json_t *point, struct err *err);
+    /* a second plot of the answer (kernel coupling's breakdown), or NULL */
+    int (*plot_extra)(json_t *answer, struct buf *out, struct err *err);
+    const struct form_source *src;
     struct form st; /* the state */
-    db *d;          /* pooled read connection, held for the request */
     struct page p;
     int step;              /* shown: 1..nsteps or FORM_RESULT */
     struct err err;        /* the error shown, if err.status */
@@ -142,7 +185,7 @@ void ff_group_close(struct fctx *c);
 
 /* One configuration with its inputs parsed. */
 struct fconf {
-    const struct db_config *c;
+    const struct view_config *c;
     json_t *inputs;
 };
 
@@ -150,6 +193,9 @@ struct fconf {
  * the count (capped at FORMS_MAX_CONFIGS) or -1. */
 int forms_configs(struct fctx *c, long long app_id, long long system_id,
                   struct fconf **out, struct err *err);
+/* A list of names through the source (kept until the request ends). */
+json_t *forms_list(struct fctx *c, enum form_list which, const char *app, const char *sys,
+                   struct err *err);
 
 /* One value a variable takes, with the number of runs. */
 struct fval {
@@ -223,5 +269,25 @@ void forms_plot(struct fctx *c, int (*fn)(json_t *, struct buf *, struct err *),
                 json_t *answer, const char *caption);
 /* A number with 10 significant digits (headline figures). */
 void forms_num10(struct fctx *c, double v);
+
+/* ---- the pages (the adapter opens nothing: these begin c->p) ------------------------
+ */
+
+/* Checks the state's names and sizes. Returns 0 or -1 with a 400/413. */
+int forms_state_ok(const struct form *f, struct err *err);
+/* The step the request asks for: 1..nsteps or FORM_RESULT ("step", "next",
+ * "format=json"); *as_json set for format=json. */
+int forms_target(struct fctx *c, int *as_json);
+/* Records e as the error shown and returns the step it belongs to (at most
+ * upto). */
+int forms_fail(struct fctx *c, const struct err *e, int upto);
+/* Writes step k's page into c->p (begun here; the caller finishes it). */
+void forms_step_page(struct fctx *c, int k);
+/* Writes the result page into c->p; save_err (may be NULL) is the Save
+ * form's error, csrf the token its form carries. */
+void forms_result_page(struct fctx *c, json_t *request, json_t *answer,
+                       const struct err *save_err, const char *csrf);
+/* The /model page: the three methods. */
+void view_model_index(struct page *p);
 
 #endif

@@ -1,16 +1,15 @@
-/* page_form_fit: curve fitting in three steps (GET /model/fit), as in the
+/* form_fit: curve fitting in three steps (GET /model/fit), as in the
  * paper: 1. application, executable and system; 2. graph type, x axis and y
  * axis; 3. range of x, fixed values of the other variables, prediction
  * points. The result is POST /api/v1/fit's answer for the request the fields
- * make (database form). See page_forms.h for the driver.
+ * make (database form). See form.h for the driver.
  *
  * Fields: application, executable ("" = all), system; graph (poly1..inv6,
  * unknown, auto), x (nprocs or an input), y (runtime, speedup, efficiency,
  * metric:NAME, kernel:NAME); xmin, xmax, fix.VAR ("" = not fixed), predict
  * (numbers separated by commas or spaces), aggregate.
  */
-#include "db/catalog.h"
-#include "server/page_forms.h"
+#include "web/form.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -93,7 +92,7 @@ static int check1(struct fctx *c, struct fit_data *d, int strict, struct err *er
     size_t i, nsys;
     int found = 0;
 
-    if ((d->apps = forms_keep(c, db_summary_apps(c->d, err))) == NULL)
+    if ((d->apps = forms_keep(c, c->src->apps(c->src->ctx, err))) == NULL)
         return -1;
     if (json_array_size(d->apps) == 0)
         return err_invalid(err, "application",
@@ -116,7 +115,7 @@ static int check1(struct fctx *c, struct fit_data *d, int strict, struct err *er
         return err_set(err, 404, "not_found", "application",
                        "no application named %.200s", app);
     }
-    if ((d->app = forms_keep(c, db_summary_app(c->d, app, err))) == NULL)
+    if ((d->app = forms_keep(c, c->src->app(c->src->ctx, app, err))) == NULL)
         return -1;
     d->ncf = forms_configs(c, json_integer_value(json_object_get(d->app, "id")), 0,
                            &d->cf, err);
@@ -235,8 +234,8 @@ static int check(struct fctx *c, int k, int strict, struct err *err)
 static void render1(struct fctx *c, struct fit_data *d)
 {
     size_t n = json_array_size(d->apps), i, ns;
-    const char **values = arena_alloc(c->r->arena, (n + 300) * sizeof *values);
-    const char **labels = arena_alloc(c->r->arena, (n + 300) * sizeof *labels);
+    const char **values = arena_alloc(c->arena, (n + 300) * sizeof *values);
+    const char **labels = arena_alloc(c->arena, (n + 300) * sizeof *labels);
     const char *sys[256];
     json_t *a;
 
@@ -246,7 +245,7 @@ static void render1(struct fctx *c, struct fit_data *d)
     {
         values[i] = forms_str(a, "name");
         labels[i] =
-            arena_printf(c->r->arena, "%s (%lld runs)", values[i],
+            arena_printf(c->arena, "%s (%lld runs)", values[i],
                          (long long)json_integer_value(json_object_get(a, "runs")));
     }
     page_puts(&c->p, "<div class=\"fields\">\n");
@@ -260,7 +259,7 @@ static void render1(struct fctx *c, struct fit_data *d)
             continue;
         values[n] = name;
         labels[n] =
-            arena_printf(c->r->arena, "%s (%lld runs)", name, runs_of(d, name, NULL));
+            arena_printf(c->arena, "%s (%lld runs)", name, runs_of(d, name, NULL));
         n++;
     }
     values[n] = "";
@@ -270,8 +269,8 @@ static void render1(struct fctx *c, struct fit_data *d)
     ns = systems_of(d, d->exe, sys, 256);
     for (i = 0; i < ns; i++) {
         values[i] = sys[i];
-        labels[i] = arena_printf(c->r->arena, "%s (%lld runs)", sys[i],
-                                 runs_of(d, d->exe, sys[i]));
+        labels[i] =
+            arena_printf(c->arena, "%s (%lld runs)", sys[i], runs_of(d, d->exe, sys[i]));
     }
     ff_select(c, "system", "System", "where the runs were measured", values, labels, ns,
               fs_get(c, "system"), 1);
@@ -281,8 +280,8 @@ static void render1(struct fctx *c, struct fit_data *d)
 static void render2(struct fctx *c, struct fit_data *d)
 {
     size_t n = 0, i, cap = 3 + json_array_size(d->metrics) + json_array_size(d->kernels);
-    const char **values = arena_alloc(c->r->arena, (cap + d->nvars) * sizeof *values);
-    const char **labels = arena_alloc(c->r->arena, (cap + d->nvars) * sizeof *labels);
+    const char **values = arena_alloc(c->arena, (cap + d->nvars) * sizeof *values);
+    const char **labels = arena_alloc(c->arena, (cap + d->nvars) * sizeof *labels);
     json_t *nm;
 
     if (values == NULL || labels == NULL)
@@ -293,7 +292,7 @@ static void render2(struct fctx *c, struct fit_data *d)
     for (i = 0; i < d->nvars; i++) {
         values[i] = d->vars[i];
         labels[i] = i == 0 ? "nprocs (processors)"
-                           : arena_printf(c->r->arena, "%s (input)", d->vars[i]);
+                           : arena_printf(c->arena, "%s (input)", d->vars[i]);
     }
     ff_select(c, "x", "x axis", NULL, values, labels, d->nvars, fs_get(c, "x"), 0);
     values[n] = "runtime";
@@ -304,13 +303,13 @@ static void render2(struct fctx *c, struct fit_data *d)
     labels[n++] = "efficiency (x = nprocs)";
     json_array_foreach(d->metrics, i, nm)
     {
-        values[n] = arena_printf(c->r->arena, "metric:%s", json_string_value(nm));
-        labels[n++] = arena_printf(c->r->arena, "metric %s", json_string_value(nm));
+        values[n] = arena_printf(c->arena, "metric:%s", json_string_value(nm));
+        labels[n++] = arena_printf(c->arena, "metric %s", json_string_value(nm));
     }
     json_array_foreach(d->kernels, i, nm)
     {
-        values[n] = arena_printf(c->r->arena, "kernel:%s", json_string_value(nm));
-        labels[n++] = arena_printf(c->r->arena, "kernel %s (s)", json_string_value(nm));
+        values[n] = arena_printf(c->arena, "kernel:%s", json_string_value(nm));
+        labels[n++] = arena_printf(c->arena, "kernel %s (s)", json_string_value(nm));
     }
     ff_select(c, "y", "y axis", NULL, values, labels, n, fs_get(c, "y"), 0);
     page_puts(&c->p, "</div>\n");
@@ -450,7 +449,7 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
     if (sel != NULL)
         page_printf(&c->p, "<p class=\"muted\">Fitted to %lld runs.</p>\n",
                     (long long)json_integer_value(json_object_get(sel, "runs")));
-    forms_plot(c, c->m->plot, ans,
+    forms_plot(c, c->plot, ans,
                "Measured points (mean and spread of repetitions), the fitted curve "
                "(dashed beyond the measured range) and the first prediction with its "
                "interval.");

@@ -1,12 +1,9 @@
-/* page_run: one run (/runs/{id}) with every field, its inputs, metrics and
- * kernel records, and the kernel breakdown as a stacked bar. */
-#include "db/runs.h"
-#include "server/page.h"
-#include "server/routes.h"
+/* view_run: one run (/runs/{id}) with every field, its inputs, metrics and
+ * kernel records, and the kernel breakdown as a stacked bar; see view.h. */
 #include "web/svg.h"
+#include "web/view.h"
 
-#include <errno.h>
-#include <stdlib.h>
+#include <stdio.h>
 
 static void kv_table(struct page *p, const char *title, const char *what,
                      const struct rec_kv *kv, size_t n)
@@ -31,9 +28,9 @@ static void kv_table(struct page *p, const char *title, const char *what,
     page_table_close(p);
 }
 
-static void kernels(struct page *p, const struct db_run_row *row, arena *a)
+static void kernels(struct page *p, long long id, const struct run_record *run)
 {
-    const struct run_record *run = &row->run;
+    arena *a = p->arena;
     double total = 0;
     size_t i;
 
@@ -57,7 +54,7 @@ static void kernels(struct page *p, const struct db_run_row *row, arena *a)
                 names[i] = run->kernels[i].name;
                 values[i] = run->kernels[i].time;
             }
-            snprintf(label, sizeof label, "run %lld", row->id);
+            snprintf(label, sizeof label, "run %lld", id);
             cat[0] = label;
             s.title = "Kernel breakdown";
             s.ylabel = "time (s)";
@@ -102,67 +99,44 @@ static void kernels(struct page *p, const struct db_run_row *row, arena *a)
     page_table_close(p);
 }
 
-int page_run(struct req *r)
+void view_run(struct page *p, const struct view_run *d)
 {
-    struct err e = {0};
-    struct db_run_row row;
-    struct page p;
-    char *end, title[48];
-    long long id;
-    int found;
-    db *d;
-
-    errno = 0;
-    id = strtoll(r->params[0], &end, 10);
-    if (*end != '\0' || errno == ERANGE || id < 1) {
-        err_set(&e, 404, "not_found", NULL, "no run with id %.40s", r->params[0]);
-        return page_error(r, &e);
-    }
-    d = db_pool_get(r->app->pool);
-    found = db_run_get(d, id, r->arena, &row, &e);
-    db_pool_put(r->app->pool, d);
-    if (found <= 0) {
-        if (found == 0)
-            err_set(&e, 404, "not_found", NULL, "no run with id %lld", id);
-        return page_error(r, &e);
-    }
-    snprintf(title, sizeof title, "Run %lld", id);
-    page_begin(&p, r, title, "applications");
-    page_puts(&p, "<p class=\"crumbs\">");
-    page_link(&p, "/applications/", row.run.application, NULL);
-    page_printf(&p, " › run %lld</p>\n<h1>Run %lld</h1>\n", id, id);
-    if (http_query(r, "stored") != NULL)
-        page_puts(&p,
+    const struct run_record *run = d->run;
+    long long id = d->id;
+    page_puts(p, "<p class=\"crumbs\">");
+    page_link(p, "/applications/", run->application, NULL);
+    page_printf(p, " › run %lld</p>\n<h1>Run %lld</h1>\n", id, id);
+    if (d->stored)
+        page_puts(p,
                   "<p class=\"notice good\" role=\"status\">The run was stored.</p>\n");
-    page_puts(&p, "<dl class=\"facts\">\n<dt>Application</dt><dd>");
-    page_link(&p, "/applications/", row.run.application, NULL);
-    page_puts(&p, "</dd>\n<dt>Executable</dt><dd>");
-    page_text(&p, row.run.executable);
-    page_puts(&p, "</dd>\n<dt>System</dt><dd>");
-    page_link(&p, "/systems/", row.run.system, NULL);
-    page_printf(&p, "</dd>\n<dt>Processors</dt><dd>%lld</dd>\n<dt>Runtime</dt><dd>",
-                row.run.nprocs);
-    page_num(&p, row.run.runtime);
-    page_puts(&p, " s</dd>\n<dt>Client id</dt><dd>");
-    if (row.run.uid)
-        page_text(&p, row.run.uid);
+    page_puts(p, "<dl class=\"facts\">\n<dt>Application</dt><dd>");
+    page_link(p, "/applications/", run->application, NULL);
+    page_puts(p, "</dd>\n<dt>Executable</dt><dd>");
+    page_text(p, run->executable);
+    page_puts(p, "</dd>\n<dt>System</dt><dd>");
+    page_link(p, "/systems/", run->system, NULL);
+    page_printf(p, "</dd>\n<dt>Processors</dt><dd>%lld</dd>\n<dt>Runtime</dt><dd>",
+                run->nprocs);
+    page_num(p, run->runtime);
+    page_puts(p, " s</dd>\n<dt>Client id</dt><dd>");
+    if (run->uid)
+        page_text(p, run->uid);
     else
-        page_puts(&p, "<span class=\"muted\">none</span>");
-    page_puts(&p, "</dd>\n<dt>Started</dt><dd>");
-    if (row.run.started_at)
-        page_text(&p, row.run.started_at);
+        page_puts(p, "<span class=\"muted\">none</span>");
+    page_puts(p, "</dd>\n<dt>Started</dt><dd>");
+    if (run->started_at)
+        page_text(p, run->started_at);
     else
-        page_puts(&p, "<span class=\"muted\">not given</span>");
-    page_puts(&p, "</dd>\n<dt>Stored</dt><dd>");
-    page_text(&p, row.created_at);
-    page_puts(&p, "</dd>\n<dt>Submitted by</dt><dd>");
-    page_text(&p, row.run.submitter);
-    page_printf(&p,
+        page_puts(p, "<span class=\"muted\">not given</span>");
+    page_puts(p, "</dd>\n<dt>Stored</dt><dd>");
+    page_text(p, d->created_at);
+    page_puts(p, "</dd>\n<dt>Submitted by</dt><dd>");
+    page_text(p, run->submitter);
+    page_printf(p,
                 "</dd>\n<dt>JSON</dt><dd><a href=\"/api/v1/runs/%lld\">/api/v1/runs/"
                 "%lld</a></dd>\n</dl>\n",
                 id, id);
-    kv_table(&p, "Inputs", "inputs", row.run.inputs, row.run.ninputs);
-    kv_table(&p, "Metrics", "metrics", row.run.metrics, row.run.nmetrics);
-    kernels(&p, &row, r->arena);
-    return page_end(&p, 200);
+    kv_table(p, "Inputs", "inputs", run->inputs, run->ninputs);
+    kv_table(p, "Metrics", "metrics", run->metrics, run->nmetrics);
+    kernels(p, id, run);
 }

@@ -1,6 +1,6 @@
-/* Unit tests for server/form: url-encoded and multipart decoding, limits and
+/* Unit tests for formats/form: url-encoded and multipart decoding, limits and
  * malformed bodies. */
-#include "server/form.h"
+#include "formats/form.h"
 #include "tests/harness.h"
 
 #include <stdlib.h>

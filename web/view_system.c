@@ -1,15 +1,12 @@
-/* page_system: a system's page (/systems/{name}): description, applications
+/* view_system: a system's page (/systems/{name}): description, applications
  * measured on it, benchmark measurements, system parameters with their
  * expressions, and for each parameter with arguments a plot of the
  * benchmark points of the same name with the parameter's curve (the
- * expression evaluated by models/expr over the measured range). */
-#include "db/catalog.h"
-#include "db/summary.h"
+ * expression evaluated by models/expr over the measured range); see view.h. */
 #include "models/aggregate.h"
 #include "models/expr.h"
-#include "server/page.h"
-#include "server/routes.h"
 #include "web/svg.h"
+#include "web/view.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -314,95 +311,76 @@ static void benchmark_table(struct page *p, json_t *sys)
     page_puts(p, "/benchmarks\">/api/v1/systems/…/benchmarks</a></p>\n");
 }
 
-int page_system(struct req *r)
+void view_system(struct page *p, const struct view_system *d)
 {
-    struct err e = {0};
-    struct page p;
-    json_t *sys, *apps = NULL, *bench = NULL, *x, *meta;
+    json_t *sys = d->system, *apps = d->apps, *x, *meta;
     const char *key;
     size_t i;
-    db *d = db_pool_get(r->app->pool);
 
-    sys = db_system_get(d, r->params[0], &e);
-    if (sys)
-        apps = db_summary_system_apps(d, r->params[0], &e);
-    if (apps)
-        bench = db_benchmarks_list(d, r->params[0], NULL, &e);
-    db_pool_put(r->app->pool, d);
-    if (bench == NULL) {
-        json_decref(sys);
-        json_decref(apps);
-        return page_error(r, &e);
-    }
-    page_begin(&p, r, r->params[0], "systems");
-    page_puts(&p, "<p class=\"crumbs\"><a href=\"/systems\">Systems</a> ›</p>\n<h1>");
-    page_text(&p, r->params[0]);
+    page_puts(p, "<p class=\"crumbs\"><a href=\"/systems\">Systems</a> ›</p>\n<h1>");
+    page_text(p, d->name);
     if (json_integer_value(json_object_get(sys, "demo")))
-        page_puts(&p, " <span class=\"badge\">example data</span>");
-    page_puts(&p, "</h1>\n");
+        page_puts(p, " <span class=\"badge\">example data</span>");
+    page_puts(p, "</h1>\n");
     if (*str(sys, "description")) {
-        page_puts(&p, "<p class=\"lead\">");
-        page_text(&p, str(sys, "description"));
-        page_puts(&p, "</p>\n");
+        page_puts(p, "<p class=\"lead\">");
+        page_text(p, str(sys, "description"));
+        page_puts(p, "</p>\n");
     }
-    page_puts(&p, "<dl class=\"facts\">\n<dt>Processor</dt><dd>");
-    page_text(&p, *str(sys, "processor") ? str(sys, "processor") : "–");
-    page_puts(&p, "</dd>\n<dt>Cores</dt><dd>");
+    page_puts(p, "<dl class=\"facts\">\n<dt>Processor</dt><dd>");
+    page_text(p, *str(sys, "processor") ? str(sys, "processor") : "–");
+    page_puts(p, "</dd>\n<dt>Cores</dt><dd>");
     if (json_is_integer(json_object_get(sys, "cores")))
-        page_printf(&p, "%lld",
+        page_printf(p, "%lld",
                     (long long)json_integer_value(json_object_get(sys, "cores")));
     else
-        page_puts(&p, "–");
-    page_puts(&p, "</dd>\n<dt>Network</dt><dd>");
-    page_text(&p, *str(sys, "network") ? str(sys, "network") : "–");
-    page_printf(&p, "</dd>\n<dt>Runs</dt><dd>%lld</dd>\n",
+        page_puts(p, "–");
+    page_puts(p, "</dd>\n<dt>Network</dt><dd>");
+    page_text(p, *str(sys, "network") ? str(sys, "network") : "–");
+    page_printf(p, "</dd>\n<dt>Runs</dt><dd>%lld</dd>\n",
                 (long long)json_integer_value(json_object_get(sys, "runs")));
     meta = json_object_get(sys, "metadata");
     json_object_foreach(meta, key, x)
     {
-        page_puts(&p, "<dt>");
-        page_text(&p, key);
-        page_puts(&p, "</dt><dd>");
+        page_puts(p, "<dt>");
+        page_text(p, key);
+        page_puts(p, "</dt><dd>");
         if (json_is_string(x))
-            page_text(&p, json_string_value(x));
+            page_text(p, json_string_value(x));
         else {
             char *s = json_dumps(x, JSON_COMPACT | JSON_ENCODE_ANY);
-            page_text(&p, s ? s : "");
+            page_text(p, s ? s : "");
             free(s);
         }
-        page_puts(&p, "</dd>\n");
+        page_puts(p, "</dd>\n");
     }
-    page_puts(&p, "<dt>JSON</dt><dd><a href=\"/api/v1/systems/");
-    page_url(&p, r->params[0]);
-    page_puts(&p, "\">/api/v1/systems/");
-    page_text(&p, r->params[0]);
-    page_puts(&p, "</a></dd>\n</dl>\n");
+    page_puts(p, "<dt>JSON</dt><dd><a href=\"/api/v1/systems/");
+    page_url(p, d->name);
+    page_puts(p, "\">/api/v1/systems/");
+    page_text(p, d->name);
+    page_puts(p, "</a></dd>\n</dl>\n");
 
-    page_puts(&p, "<h2 id=\"applications\">Applications measured here</h2>\n");
+    page_puts(p, "<h2 id=\"applications\">Applications measured here</h2>\n");
     if (json_array_size(apps) == 0) {
-        page_puts(&p, "<p class=\"muted\">No runs on this system.</p>\n");
+        page_puts(p, "<p class=\"muted\">No runs on this system.</p>\n");
     } else {
-        page_table_open(&p, "Applications");
-        page_puts(&p, "<thead><tr><th>Application</th><th class=\"num\">Runs</th>"
-                      "<th class=\"num\">Processors</th></tr></thead><tbody>\n");
+        page_table_open(p, "Applications");
+        page_puts(p, "<thead><tr><th>Application</th><th class=\"num\">Runs</th>"
+                     "<th class=\"num\">Processors</th></tr></thead><tbody>\n");
         json_array_foreach(apps, i, x)
         {
-            page_puts(&p, "<tr><td>");
-            page_link(&p, "/applications/", str(x, "name"), NULL);
-            page_printf(&p,
+            page_puts(p, "<tr><td>");
+            page_link(p, "/applications/", str(x, "name"), NULL);
+            page_printf(p,
                         "</td><td class=\"num\">%lld</td><td class=\"num\">%lld–%lld</td>"
                         "</tr>\n",
                         (long long)json_integer_value(json_object_get(x, "runs")),
                         (long long)json_integer_value(json_object_get(x, "min_nprocs")),
                         (long long)json_integer_value(json_object_get(x, "max_nprocs")));
         }
-        page_puts(&p, "</tbody>");
-        page_table_close(&p);
+        page_puts(p, "</tbody>");
+        page_table_close(p);
     }
-    parameters(&p, r->arena, sys, bench);
-    benchmark_table(&p, sys);
-    json_decref(sys);
-    json_decref(apps);
-    json_decref(bench);
-    return page_end(&p, 200);
+    parameters(p, p->arena, sys, d->benchmarks);
+    benchmark_table(p, sys);
 }

@@ -1,13 +1,9 @@
-/* page_forms: the driver of the modeling forms and their shared pieces; see
- * page_forms.h. Routes: GET /model (the three methods), GET and POST
+/* form: the modeling forms' state, fields, shared steps and pages; see
+ * form.h. Routes: GET /model (the three methods), GET and POST
  * /model/{fit,parameterize,couple} (steps and result; Save). */
-#include "server/page_forms.h"
+#include "web/form.h"
 #include "common/utf8.h"
-#include "db/catalog.h"
-#include "db/sqlite/sql.h" /* transitional: SQL still outside db/ (issue 11) */
 #include "models/expr.h"
-#include "server/api_error.h"
-#include "server/routes.h"
 #include "web/html.h"
 
 #include <errno.h>
@@ -33,7 +29,7 @@ void fs_set(struct fctx *c, const char *name, const char *value)
 {
     struct form_field *f;
     size_t i;
-    value = arena_strdup(c->r->arena, value ? value : "");
+    value = arena_strdup(c->arena, value ? value : "");
     if (value == NULL)
         return;
     for (i = 0; i < c->st.n; i++)
@@ -42,8 +38,8 @@ void fs_set(struct fctx *c, const char *name, const char *value)
             c->st.fields[i].len = strlen(value);
             return;
         }
-    f = arena_alloc(c->r->arena, (c->st.n + 1) * sizeof *f);
-    name = arena_strdup(c->r->arena, name);
+    f = arena_alloc(c->arena, (c->st.n + 1) * sizeof *f);
+    name = arena_strdup(c->arena, name);
     if (f == NULL || name == NULL)
         return;
     if (c->st.n)
@@ -58,12 +54,12 @@ void fs_set(struct fctx *c, const char *name, const char *value)
 
 const char *fs_name(struct fctx *c, const char *prefix, const char *rest)
 {
-    return arena_printf(c->r->arena, "%s%s", prefix, rest);
+    return arena_printf(c->arena, "%s%s", prefix, rest);
 }
 
 /* Rejects a state that is not text: every name and value valid UTF-8 of
  * bounded length. */
-static int state_ok(const struct form *f, struct err *err)
+int forms_state_ok(const struct form *f, struct err *err)
 {
     size_t i;
     for (i = 0; i < f->n; i++) {
@@ -175,7 +171,7 @@ const char *fnumtext(struct fctx *c, double v)
     const char *s;
     buf_init(&b, 64);
     expr_print_number(&b, v);
-    s = arena_strdup(c->r->arena, buf_str(&b));
+    s = arena_strdup(c->arena, buf_str(&b));
     buf_free(&b);
     return s ? s : "0";
 }
@@ -216,7 +212,7 @@ static const char *field_id(struct fctx *c, const char *name)
         plain = 0;
     if (!plain)
         buf_printf(&b, "-%d", ++c->nid);
-    id = arena_strdup(c->r->arena, buf_str(&b));
+    id = arena_strdup(c->arena, buf_str(&b));
     buf_free(&b);
     return id ? id : "f";
 }
@@ -342,14 +338,14 @@ json_t *forms_keep(struct fctx *c, json_t *v)
 int forms_configs(struct fctx *c, long long app_id, long long system_id,
                   struct fconf **out, struct err *err)
 {
-    struct db_config *cfgs;
+    struct view_config *cfgs;
     struct fconf *f;
-    int n = db_summary_configs(c->d, app_id, 0, system_id, FORMS_MAX_CONFIGS, c->r->arena,
-                               &cfgs, err);
+    int n = c->src->configs(c->src->ctx, app_id, system_id, FORMS_MAX_CONFIGS, c->arena,
+                            &cfgs, err);
     int i;
     if (n < 0)
         return -1;
-    f = arena_alloc(c->r->arena, ((size_t)n + 1) * sizeof *f);
+    f = arena_alloc(c->arena, ((size_t)n + 1) * sizeof *f);
     if (f == NULL)
         return err_nomem(err);
     for (i = 0; i < n; i++) {
@@ -360,6 +356,12 @@ int forms_configs(struct fctx *c, long long app_id, long long system_id,
     }
     *out = f;
     return n;
+}
+
+json_t *forms_list(struct fctx *c, enum form_list which, const char *app, const char *sys,
+                   struct err *err)
+{
+    return forms_keep(c, c->src->list(c->src->ctx, which, app, sys, err));
 }
 
 int fconf_match(const struct fconf *f, const char *exe, const char *sys)
@@ -458,38 +460,18 @@ double forms_common(const struct fval *v, size_t n)
 json_t *forms_names(struct fctx *c, const struct fconf *cf, int n, const char *exe,
                     const char *sys, const char *what, struct err *err)
 {
-    static const char sql_metrics[] =
-        "SELECT DISTINCT m.name FROM json_each(?1) j JOIN run_metrics m ON m.run_id = "
-        "j.value ORDER BY m.name LIMIT 200";
-    static const char sql_kernels[] =
-        "SELECT k.name FROM json_each(?1) j JOIN kernels k ON k.run_id = j.value "
-        "GROUP BY k.name ORDER BY min(k.seq), k.name LIMIT 200";
-    json_t *ids = json_array(), *rows, *out, *row;
-    char *text;
-    size_t i;
+    long long *ids = arena_alloc(c->arena, ((size_t)n + 1) * sizeof *ids);
+    size_t nids = 0;
     int k;
 
-    for (k = 0; k < n; k++)
-        if (fconf_match(&cf[k], exe, sys))
-            json_array_append_new(ids, json_integer(cf[k].c->last_run_id));
-    text = json_dumps(ids, JSON_COMPACT);
-    json_decref(ids);
-    if (text == NULL) {
+    if (ids == NULL) {
         err_nomem(err);
         return NULL;
     }
-    rows = db_query_json(c->d, strcmp(what, "kernels") == 0 ? sql_kernels : sql_metrics,
-                         err, "t", text);
-    free(text);
-    if (rows == NULL)
-        return NULL;
-    out = json_array();
-    json_array_foreach(rows, i, row)
-    {
-        json_array_append(out, json_object_get(row, "name"));
-    }
-    json_decref(rows);
-    return forms_keep(c, out);
+    for (k = 0; k < n; k++)
+        if (fconf_match(&cf[k], exe, sys))
+            ids[nids++] = cf[k].c->last_run_id;
+    return forms_keep(c, c->src->names(c->src->ctx, ids, nids, what, err));
 }
 
 const char *const forms_graphs[FORMS_NGRAPHS] = {
@@ -608,7 +590,7 @@ static void fixed_field(struct fctx *c, const struct xstep *s, const char *var)
     labels[0] = "not fixed";
     for (i = 0; i < nv; i++) {
         values[i + 1] = fnumtext(c, vals[i].v);
-        labels[i + 1] = arena_printf(c->r->arena, "%s (%lld run%s)", values[i + 1],
+        labels[i + 1] = arena_printf(c->arena, "%s (%lld run%s)", values[i + 1],
                                      vals[i].runs, vals[i].runs == 1 ? "" : "s");
     }
     ff_select(c, name, var, NULL, values, labels, nv + 1, fs_get(c, name), 0);
@@ -624,10 +606,10 @@ void forms_xstep_render(struct fctx *c, const struct xstep *s)
 
     nv = forms_values(s->cf, s->ncf, s->exe, s->sys, s->x, vals, FORMS_MAX_VALUES, &more);
     if (nv > 0)
-        hint = arena_printf(c->r->arena, "measured: %s to %s%s; empty: every run",
+        hint = arena_printf(c->arena, "measured: %s to %s%s; empty: every run",
                             fnumtext(c, vals[0].v), fnumtext(c, vals[nv - 1].v),
                             more ? " and more" : "");
-    ff_group_open(c, arena_printf(c->r->arena, "Range of %s to fit", s->x), hint, NULL);
+    ff_group_open(c, arena_printf(c->arena, "Range of %s to fit", s->x), hint, NULL);
     ff_text(c, "xmin", "from", NULL, fs_get(c, "xmin"),
             nv ? fnumtext(c, vals[0].v) : NULL, "decimal");
     ff_text(c, "xmax", "to", NULL, fs_get(c, "xmax"),
@@ -644,7 +626,7 @@ void forms_xstep_render(struct fctx *c, const struct xstep *s)
         ff_group_close(c);
     }
     page_puts(&c->p, "<div class=\"fields\">\n");
-    ff_text(c, "predict", arena_printf(c->r->arena, "Predict at %s =", s->x),
+    ff_text(c, "predict", arena_printf(c->arena, "Predict at %s =", s->x),
             "one or more values, separated by commas", fs_get(c, "predict"), NULL,
             "decimal");
     ff_select(c, "aggregate", "Repetitions", "how runs of one configuration combine",
@@ -761,6 +743,8 @@ void forms_plot(struct fctx *c, int (*fn)(json_t *, struct buf *, struct err *),
 {
     struct buf svg;
     struct err e = {0};
+    if (fn == NULL)
+        return; /* the method draws no such plot */
     buf_init(&svg, 16u << 20);
     if (fn(answer, &svg, &e) == 0 && !buf_failed(&svg)) {
         page_svg(&c->p, &svg, caption);
@@ -783,7 +767,7 @@ static void header(struct fctx *c, int shown)
     else
         snprintf(title, sizeof title, "%s: step %d of %d", c->def->title, shown,
                  c->def->nsteps);
-    page_begin(&c->p, c->r, title, "model");
+    page_begin(&c->p, c->arena, title, "model");
     page_puts(&c->p, "<p class=\"crumbs\"><a href=\"/model\">Model</a> ›</p>\n<h1>");
     page_text(&c->p, c->def->title);
     page_puts(&c->p, "</h1>\n<p class=\"lead\">");
@@ -846,7 +830,7 @@ static void error_notice(struct fctx *c)
     page_puts(&c->p, "</div>\n");
 }
 
-static int step_page(struct fctx *c, int k, int status)
+void forms_step_page(struct fctx *c, int k)
 {
     size_t i;
     int last = k == c->def->nsteps;
@@ -887,12 +871,10 @@ static int step_page(struct fctx *c, int k, int status)
                     ? "<button type=\"submit\" class=\"secondary\" id=\"refresh\">"
                       "Update the lists</button>"
                     : "");
-    return page_end(&c->p, status);
 }
 
-/* The result page; save_err (may be NULL) is the Save form's error. */
-static int result_page(struct fctx *c, json_t *request, json_t *answer,
-                       const struct err *save_err, int status)
+void forms_result_page(struct fctx *c, json_t *request, json_t *answer,
+                       const struct err *save_err, const char *csrf)
 {
     char *text;
     int token_bad = save_err && save_err->status == 401;
@@ -911,12 +893,12 @@ static int result_page(struct fctx *c, json_t *request, json_t *answer,
     page_printf(&c->p,
                 "\">the answer as JSON</a>, the same as <code>POST /api/v1/%s</code> "
                 "with the request below</dd>\n</dl>\n",
-                c->m->name);
+                c->method_name);
     text = json_dumps(request, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
     page_printf(&c->p,
                 "<details class=\"request\" id=\"request\"><summary>Request "
                 "(<code>POST /api/v1/%s</code>)</summary>",
-                c->m->name);
+                c->method_name);
     page_pre(&c->p, text ? text : "");
     page_puts(&c->p, "</details>\n");
     free(text);
@@ -935,7 +917,7 @@ static int result_page(struct fctx *c, json_t *request, json_t *answer,
                 "enctype=\"application/x-www-form-urlencoded\">\n"
                 "<input type=\"hidden\" name=\"csrf\" value=\"",
                 c->def->path);
-    page_attr(&c->p, page_csrf_token(c->r));
+    page_attr(&c->p, csrf);
     page_puts(&c->p, "\"><input type=\"hidden\" name=\"q\" value=\"");
     buf_init(&q, 1 << 20);
     state_query(c, &q, c->def->nsteps, NULL);
@@ -957,267 +939,45 @@ static int result_page(struct fctx *c, json_t *request, json_t *answer,
     }
     page_puts(&c->p, "</div></div>\n<button type=\"submit\" id=\"save-button\">Save the "
                      "model</button>\n</form>\n");
-    return page_end(&c->p, status);
 }
 
-/* ---- the driver -----------------------------------------------------------------------
- */
+/* ---- the driver's pure parts ------------------------------------------------------ */
 
-static void set_error(struct fctx *c, const struct err *e)
+int forms_fail(struct fctx *c, const struct err *e, int upto)
 {
+    const char *field = NULL;
+    int at;
     c->err = *e;
     c->err_field = NULL;
     c->err_shown = 0;
-}
-
-/* Checks steps 1..upto (strictly those before `target`); returns the step
- * to show: target, or the step whose check failed (its error set). -1 on a
- * server error (answered). */
-static int run_checks(struct fctx *c, int target)
-{
-    int k, upto = target == FORM_RESULT ? c->def->nsteps : target;
-    for (k = 1; k <= upto; k++) {
-        struct err e = {0};
-        if (c->def->check(c, k, k < target, &e) != 0) {
-            const char *field = NULL;
-            int at;
-            if (e.status >= 500 || e.status == 0) {
-                page_error(c->r, &e);
-                return -1;
-            }
-            set_error(c, &e);
-            at = c->def->error_at(c, &c->err, &field);
-            c->err_field = field;
-            return at >= 1 && at <= k ? at : k;
-        }
-    }
-    return target;
-}
-
-/* Builds the request and the answer. Returns 0, or the step to show with
- * the error set (never a server error: those are answered, -1). */
-static int compute(struct fctx *c, json_t **request, json_t **answer)
-{
-    struct err e = {0};
-    const char *field = NULL;
-    int at;
-
-    *answer = NULL;
-    *request = c->def->request(c, &e);
-    if (*request != NULL) {
-        *answer = c->m->answer(c->d, *request, &e);
-        if (*answer != NULL)
-            return 0;
-    }
-    if (e.status >= 500 || e.status == 0) {
-        json_decref(*request);
-        *request = NULL;
-        page_error(c->r, &e);
-        return -1;
-    }
-    set_error(c, &e);
     at = c->def->error_at(c, &c->err, &field);
     c->err_field = field;
-    json_decref(*request);
-    *request = NULL;
-    return at >= 1 && at <= c->def->nsteps ? at : c->def->nsteps;
+    return at >= 1 && at <= upto ? at : upto;
 }
 
-static int json_error(struct req *r, const struct err *e)
+int forms_target(struct fctx *c, int *as_json)
 {
-    char *body;
-    size_t len;
-    int status = api_error_json(e, &body, &len);
-    if (body == NULL)
-        return page_error(r, e);
-    http_body(r, status, "application/json", body, len);
-    r->resp_free = 1;
-    return 0;
-}
-
-static int ctx_init(struct fctx *c, struct req *r, const struct form_def *def)
-{
-    memset(c, 0, sizeof *c);
-    c->r = r;
-    c->def = def;
-    c->m = method_find(def->method);
-    c->keep = json_array();
-    c->d = db_pool_get(r->app->pool);
-    return c->m != NULL && c->keep != NULL ? 0 : -1;
-}
-
-static void ctx_done(struct fctx *c)
-{
-    if (c->d)
-        db_pool_put(c->r->app->pool, c->d);
-    c->d = NULL;
-    json_decref(c->keep);
-    c->keep = NULL;
-}
-
-static int form_page(struct req *r, const struct form_def *def)
-{
-    struct fctx c;
-    struct err e = {0};
-    const char *s;
-    json_t *request = NULL, *answer = NULL;
-    int target = 1, shown, as_json, rc;
-
-    if (ctx_init(&c, r, def) != 0) {
-        ctx_done(&c);
-        err_nomem(&e);
-        return page_error(r, &e);
-    }
-    if (http_query_form(r, &c.st, &e) != 0 || state_ok(&c.st, &e) != 0) {
-        ctx_done(&c);
-        return page_error(r, &e);
-    }
-    s = fs_get(&c, "step");
+    const char *s = fs_get(c, "step");
+    int target = 1, n = c->def->nsteps;
     if (s && strcmp(s, "result") == 0)
         target = FORM_RESULT;
-    else if (s && s[0] >= '1' && s[0] <= '0' + def->nsteps && s[1] == '\0')
+    else if (s && s[0] >= '1' && s[0] <= '0' + n && s[1] == '\0')
         target = s[0] - '0';
-    if (fs_get(&c, "next") && target != FORM_RESULT)
-        target = target == def->nsteps ? FORM_RESULT : target + 1;
-    as_json = (s = fs_get(&c, "format")) != NULL && strcmp(s, "json") == 0;
-    if (as_json)
+    if (fs_get(c, "next") && target != FORM_RESULT)
+        target = target == n ? FORM_RESULT : target + 1;
+    *as_json = (s = fs_get(c, "format")) != NULL && strcmp(s, "json") == 0;
+    if (*as_json)
         target = FORM_RESULT;
-
-    shown = run_checks(&c, target);
-    if (shown == FORM_RESULT && (shown = compute(&c, &request, &answer)) == 0)
-        shown = FORM_RESULT;
-    if (shown < 0) {
-        ctx_done(&c);
-        return 0; /* answered */
-    }
-    if (as_json) {
-        if (shown != FORM_RESULT) {
-            rc = json_error(r, &c.err);
-        } else {
-            const char *url = model_plot_url(r, c.m, request);
-            json_object_set_new(answer, "plot", url ? json_string(url) : json_null());
-            rc = http_json(r, 200, answer);
-            answer = NULL;
-        }
-    } else if (shown == FORM_RESULT) {
-        rc = result_page(&c, request, answer, NULL, 200);
-    } else {
-        rc = step_page(&c, shown, c.err.status ? c.err.status : 200);
-    }
-    json_decref(request);
-    json_decref(answer);
-    ctx_done(&c);
-    return rc;
-}
-
-/* ---- Save -----------------------------------------------------------------------------
- */
-
-static int saved(struct req *r)
-{
-    struct model_save *s = r->ctx;
-    if (r->job.rc != 0)
-        return page_error(r, &r->job.err);
-    return http_redirect(r, arena_printf(r->arena, "/models/%lld", s->id));
-}
-
-static int form_save(struct req *r, const struct form_def *def)
-{
-    struct fctx c;
-    struct err e = {0}, save_err = {0};
-    struct form body;
-    const char *q;
-    json_t *request = NULL, *answer = NULL;
-    int shown, rc;
-
-    if (page_check_origin(r, &e) != 0 ||
-        form_parse(http_header(r, "Content-Type"), r->body.data ? r->body.data : "",
-                   r->body.len, r->arena, &body, &e) != 0)
-        return page_error(r, &e);
-    q = form_get(&body, "q");
-    if (q == NULL) {
-        err_set(&e, 400, "bad_form", "q",
-                "the form has no field q: save from a result page of the form");
-        return page_error(r, &e);
-    }
-    if (ctx_init(&c, r, def) != 0) {
-        ctx_done(&c);
-        err_nomem(&e);
-        return page_error(r, &e);
-    }
-    if (form_parse_urlencoded(q, strlen(q), r->arena, &c.st, &e) != 0 ||
-        state_ok(&c.st, &e) != 0) {
-        ctx_done(&c);
-        return page_error(r, &e);
-    }
-    /* Cross-site and token checks come first; their errors are shown on the
-     * result page, which is computed anyway (nothing is stored). */
-    if (page_check_csrf(r, form_get(&body, "csrf"), &save_err) == 0)
-        http_check_token(r, form_get(&body, "token"), "token", &save_err);
-
-    shown = run_checks(&c, FORM_RESULT);
-    if (shown == FORM_RESULT && (shown = compute(&c, &request, &answer)) == 0)
-        shown = FORM_RESULT;
-    if (shown < 0) {
-        ctx_done(&c);
-        return 0;
-    }
-    if (shown != FORM_RESULT) {
-        rc = step_page(&c, shown, c.err.status ? c.err.status : 422);
-    } else if (save_err.status) {
-        rc = result_page(&c, request, answer, &save_err, save_err.status);
-    } else {
-        ctx_done(&c); /* the connection goes back before the write */
-        rc = model_save(r, c.m, request, answer, saved, NULL, &e);
-        answer = NULL; /* taken */
-        if (rc != 0)
-            rc = page_error(r, &e);
-    }
-    json_decref(request);
-    json_decref(answer);
-    ctx_done(&c);
-    return rc;
-}
-
-int page_form_fit(struct req *r)
-{
-    return form_page(r, &form_fit);
-}
-
-int page_form_fit_save(struct req *r)
-{
-    return form_save(r, &form_fit);
-}
-
-int page_form_param(struct req *r)
-{
-    return form_page(r, &form_param);
-}
-
-int page_form_param_save(struct req *r)
-{
-    return form_save(r, &form_param);
-}
-
-int page_form_couple(struct req *r)
-{
-    return form_page(r, &form_couple);
-}
-
-int page_form_couple_save(struct req *r)
-{
-    return form_save(r, &form_couple);
+    return target;
 }
 
 /* ---- /model
  * ----------------------------------------------------------------------------- */
 
-int page_model_index(struct req *r)
+void view_model_index(struct page *p)
 {
-    struct page p;
-    page_begin(&p, r, "Model", "model");
     page_puts(
-        &p,
+        p,
         "<h1>Build a model</h1>\n<p class=\"lead\">Three methods, each a short form that "
         "follows the Prophecy paper. Every step is a link you can keep; the result "
         "shows the model, its plot and its prediction, and can be saved.</p>\n"
@@ -1241,12 +1001,11 @@ int page_model_index(struct req *r)
         "<p>The same models over HTTP: <code>POST /api/v1/fit</code>, "
         "<code>/api/v1/parameterize</code>, <code>/api/v1/couple</code>; saved ones are "
         "under <a href=\"/models\">Models</a>.</p>\n");
-    return page_end(&p, 200);
 }
 
 void *forms_data(struct fctx *c, size_t size)
 {
-    if (c->data == NULL && (c->data = arena_alloc(c->r->arena, size)) != NULL)
+    if (c->data == NULL && (c->data = arena_alloc(c->arena, size)) != NULL)
         memset(c->data, 0, size);
     return c->data;
 }

@@ -1,4 +1,6 @@
-/* form: decoding HTML form submissions from a complete request body.
+/* form: decoding HTML form submissions from a complete request body
+ * (outside data -> fields; formats/, so that views and fuzzers use it
+ * without the server).
  *
  * Two encodings, as browsers send them: application/x-www-form-urlencoded
  * (name=value&..., '+' for space, %XX escapes) and multipart/form-data
@@ -19,17 +21,16 @@
 
 #include "common/arena.h"
 #include "common/err.h"
+#include "formats/limits.h"
 
-/* A modeling form's state has two or five fields per kernel or variable,
- * named by a prefix and the kernel's or variable's name (up to 256 bytes):
- * "graph.x_solve", "fix.nprocs" (docs/web.md). */
-#define FORM_MAX_FIELDS 512       /* fields (parts) in one submission */
-#define FORM_MAX_NAME 320         /* bytes of a field name */
-#define FORM_MAX_TEXT (1u << 20)  /* bytes of one field that is not a file */
-#define FORM_MAX_BOUNDARY 70      /* RFC 2046 */
-#define FORM_MAX_PART_HEADERS 16  /* header lines of one multipart part */
-#define FORM_MAX_HEADER_LINE 1024 /* bytes of one such header line */
-#define FORM_MAX_FILENAME 256     /* bytes of a file name */
+/* The limits, by their formats/limits.h names. */
+#define FORM_MAX_FIELDS LIMIT_FORM_FIELDS
+#define FORM_MAX_NAME LIMIT_FORM_NAME
+#define FORM_MAX_TEXT LIMIT_FORM_TEXT
+#define FORM_MAX_BOUNDARY LIMIT_FORM_BOUNDARY
+#define FORM_MAX_PART_HEADERS LIMIT_FORM_PART_HEADERS
+#define FORM_MAX_HEADER_LINE LIMIT_FORM_HEADER_LINE
+#define FORM_MAX_FILENAME LIMIT_FORM_FILENAME
 
 struct form_field {
     const char *name;         /* NUL-terminated */

@@ -1,13 +1,7 @@
-/* page_overview: the overview (/) and the lists of applications (/applications)
- * and systems (/systems). Counts come from the configuration summaries
- * (db/summary.h), so these pages cost the same with a thousand runs or a
- * million. */
-#include "db/catalog.h"
-#include "db/summary.h"
-#include "server/page.h"
-#include "server/routes.h"
-
-#define RECENT_RUNS 10
+/* view_overview: the overview (/) and the lists of applications
+ * (/applications) and systems (/systems), rendered from the summaries the
+ * adapter hands over (core/browse.h); see view.h. */
+#include "web/view.h"
 
 static void example_badge(struct page *p, json_t *row)
 {
@@ -126,38 +120,19 @@ static void recent_table(struct page *p, json_t *runs)
     page_table_close(p);
 }
 
-int page_overview(struct req *r)
+void view_overview(struct page *p, const struct view_overview *d)
 {
-    struct err e = {0};
-    struct page p;
-    json_t *counts, *apps = NULL, *systems = NULL, *recent = NULL;
-    db *d = db_pool_get(r->app->pool);
-
-    counts = db_counts(d, &e);
-    if (counts)
-        apps = db_summary_apps(d, &e);
-    if (apps)
-        systems = db_summary_systems(d, &e);
-    if (systems)
-        recent = db_recent_runs(d, RECENT_RUNS, &e);
-    db_pool_put(r->app->pool, d);
-    if (recent == NULL) {
-        json_decref(counts);
-        json_decref(apps);
-        json_decref(systems);
-        return page_error(r, &e);
-    }
-    page_begin(&p, r, "Overview", "overview");
-    page_puts(&p, "<h1>Performance database</h1>\n<p class=\"lead\">Measured runs of "
-                  "parallel applications, the systems they ran on, and the performance "
-                  "models built from them.</p>\n");
+    json_t *counts = d->counts;
+    page_puts(p, "<h1>Performance database</h1>\n<p class=\"lead\">Measured runs of "
+                 "parallel applications, the systems they ran on, and the performance "
+                 "models built from them.</p>\n");
     if (num(counts, "demo_applications") > 0)
-        page_puts(&p, "<p class=\"notice\">This database holds <strong>example "
-                      "data</strong> (marked <span class=\"badge\">example data</span>), "
-                      "loaded by <code>prophecyd serve --demo</code> so that every page "
-                      "has something to show.</p>\n");
+        page_puts(p, "<p class=\"notice\">This database holds <strong>example "
+                     "data</strong> (marked <span class=\"badge\">example data</span>), "
+                     "loaded by <code>prophecyd serve --demo</code> so that every page "
+                     "has something to show.</p>\n");
     page_printf(
-        &p,
+        p,
         "<ul class=\"stats\">"
         "<li><span class=\"n\">%lld</span><span class=\"label\">applications</span>"
         "</li><li><span class=\"n\">%lld</span><span class=\"label\">systems</span>"
@@ -167,53 +142,28 @@ int page_overview(struct req *r)
         "models</span></li></ul>\n",
         num(counts, "applications"), num(counts, "systems"), num(counts, "runs"),
         num(counts, "templates"), num(counts, "models"));
-    page_puts(&p, "<h2 id=\"applications\">Applications</h2>\n");
-    apps_table(&p, apps);
-    page_puts(&p, "<h2 id=\"systems\">Systems</h2>\n");
-    systems_table(&p, systems);
-    page_puts(&p, "<h2 id=\"recent\">Recent runs</h2>\n");
-    if (json_array_size(recent) == 0)
-        page_puts(&p, "<p class=\"muted\">No runs yet.</p>\n");
-    recent_table(&p, recent);
-    json_decref(counts);
-    json_decref(apps);
-    json_decref(systems);
-    json_decref(recent);
-    return page_end(&p, 200);
+    page_puts(p, "<h2 id=\"applications\">Applications</h2>\n");
+    apps_table(p, d->apps);
+    page_puts(p, "<h2 id=\"systems\">Systems</h2>\n");
+    systems_table(p, d->systems);
+    page_puts(p, "<h2 id=\"recent\">Recent runs</h2>\n");
+    if (json_array_size(d->recent) == 0)
+        page_puts(p, "<p class=\"muted\">No runs yet.</p>\n");
+    recent_table(p, d->recent);
 }
 
-int page_apps(struct req *r)
+void view_apps(struct page *p, json_t *apps)
 {
-    struct err e = {0};
-    struct page p;
-    db *d = db_pool_get(r->app->pool);
-    json_t *apps = db_summary_apps(d, &e);
-    db_pool_put(r->app->pool, d);
-    if (apps == NULL)
-        return page_error(r, &e);
-    page_begin(&p, r, "Applications", "applications");
-    page_puts(&p, "<h1>Applications</h1>\n<p class=\"lead\">Each application's page has "
-                  "its runs, scaling plots and kernel breakdown. JSON: "
-                  "<a href=\"/api/v1/applications\">/api/v1/applications</a>.</p>\n");
-    apps_table(&p, apps);
-    json_decref(apps);
-    return page_end(&p, 200);
+    page_puts(p, "<h1>Applications</h1>\n<p class=\"lead\">Each application's page has "
+                 "its runs, scaling plots and kernel breakdown. JSON: "
+                 "<a href=\"/api/v1/applications\">/api/v1/applications</a>.</p>\n");
+    apps_table(p, apps);
 }
 
-int page_systems(struct req *r)
+void view_systems(struct page *p, json_t *systems)
 {
-    struct err e = {0};
-    struct page p;
-    db *d = db_pool_get(r->app->pool);
-    json_t *systems = db_summary_systems(d, &e);
-    db_pool_put(r->app->pool, d);
-    if (systems == NULL)
-        return page_error(r, &e);
-    page_begin(&p, r, "Systems", "systems");
-    page_puts(&p, "<h1>Systems</h1>\n<p class=\"lead\">Machines, their benchmark "
-                  "measurements and the system parameters fitted from them. JSON: "
-                  "<a href=\"/api/v1/systems\">/api/v1/systems</a>.</p>\n");
-    systems_table(&p, systems);
-    json_decref(systems);
-    return page_end(&p, 200);
+    page_puts(p, "<h1>Systems</h1>\n<p class=\"lead\">Machines, their benchmark "
+                 "measurements and the system parameters fitted from them. JSON: "
+                 "<a href=\"/api/v1/systems\">/api/v1/systems</a>.</p>\n");
+    systems_table(p, systems);
 }

@@ -1,4 +1,4 @@
-/* page_app: an application's page (/applications/{name}).
+/* view_app: an application's page (/applications/{name}); see view.h.
  *
  * Executables, systems, scaling plots of runtime over processors and over
  * each input, the kernel breakdown, and the runs table, sortable and
@@ -6,41 +6,30 @@
  * ?executable= and ?system= filters), so every link works without
  * JavaScript. Plots are built from the configuration summaries (one row per
  * executable, system, processors and inputs; db/summary.h) and the table
- * reads one page of runs: the page never loads all runs.
+ * reads one page of runs: the page never loads all runs. The adapter
+ * (server/dash_app.c) decodes the view state from the query and hands the
+ * summaries, the page of runs and the kernel records of the runs the
+ * breakdown may show (view_app_kernel_runs) to view_app.
  */
-#include "db/catalog.h"
-#include "db/sqlite/sql.h" /* transitional: SQL still outside db/ (issue 11) */
-#include "db/summary.h"
-#include "server/page.h"
-#include "server/routes.h"
 #include "web/svg.h"
+#include "web/view.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define PER_PAGE 50
-#define MAX_CONFIGS 2000   /* configurations read for the plots */
 #define MAX_SERIES 8       /* series per scaling plot */
 #define MAX_INPUT_PLOTS 6  /* inputs that get a plot */
 #define MAX_INPUT_NAMES 32 /* distinct input names considered */
-#define MAX_BARS 24        /* configurations in the kernel breakdown */
+#define MAX_BARS VIEW_APP_MAX_BARS
 
-static const char *const sort_names[] = {"run", "nprocs", "runtime"};
-
-struct view {
-    const char *name;
-    const char *exe, *sys; /* filters by name, or NULL */
-    long long exe_id, sys_id;
-    int sort, desc;
-    long long page, pages, total;
-    int many_exe, many_sys; /* labels need to name them */
-};
+const char *const view_app_sorts[3] = {"run", "nprocs", "runtime"};
+#define sort_names view_app_sorts
 
 /* Writes the URL of this page with the view's filters and the given order
  * and page, omitting defaults; '&' written as "&amp;" for an attribute. */
-static void view_url(struct page *p, const struct view *v, int sort, int desc,
+static void view_url(struct page *p, const struct view_app *v, int sort, int desc,
                      long long page)
 {
     const char *sep = "?";
@@ -72,7 +61,7 @@ static void view_url(struct page *p, const struct view *v, int sort, int desc,
 /* ---- inputs of a configuration ---------------------------------------------- */
 
 struct cfg {
-    const struct db_config *c;
+    const struct view_config *c;
     json_t *inputs; /* object name -> number */
 };
 
@@ -127,25 +116,14 @@ static int cmp_member(const void *a, const void *b)
     return x->x < y->x ? -1 : x->x > y->x ? 1 : 0;
 }
 
-/* Renders one scaling plot over `xname` from members sorted by key then x:
- * each key with two or more x values is a series (the largest MAX_SERIES by
- * runs). Returns 1 when a plot was drawn, 0 when no key had two points.
- * best (may be NULL) gets the members of the largest series. */
-static int scaling_plot(struct page *p, arena *a, const struct view *v,
-                        const struct cfg *cfgs, struct member *m, size_t nm,
-                        const char *xname, const char *xlabel, struct group *best)
+/* The series of members m sorted by key then x: each key with two or more x
+ * values, the most runs first. Returns their number (0 on out of memory). */
+static size_t find_groups(arena *a, const struct cfg *cfgs, const struct member *m,
+                          size_t nm, struct group **out)
 {
     struct group *groups = arena_alloc(a, (nm + 1) * sizeof *groups);
-    struct svg_series *series;
-    struct svg_curve *curves;
-    struct svg_plot2d plot = {0};
-    size_t ng = 0, i, j, k, ns;
-    double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
-    struct buf svg, label;
-    struct err e = {0};
-    char title[160];
-    int drawn = 0;
-
+    size_t ng = 0, i, j;
+    *out = groups;
     if (groups == NULL)
         return 0;
     for (i = 0; i < nm; i = j) {
@@ -159,9 +137,32 @@ static int scaling_plot(struct page *p, arena *a, const struct view *v,
             ng++;
         }
     }
+    qsort(groups, ng, sizeof *groups, cmp_group_runs);
+    return ng;
+}
+
+/* Renders one scaling plot over `xname` from members sorted by key then x:
+ * each key with two or more x values is a series (the largest MAX_SERIES by
+ * runs). Returns 1 when a plot was drawn, 0 when no key had two points.
+ * best (may be NULL) gets the members of the largest series. */
+static int scaling_plot(struct page *p, arena *a, const struct view_app *v,
+                        const struct cfg *cfgs, struct member *m, size_t nm,
+                        const char *xname, const char *xlabel, struct group *best)
+{
+    struct group *groups;
+    struct svg_series *series;
+    struct svg_curve *curves;
+    struct svg_plot2d plot = {0};
+    size_t ng = 0, i, k, ns;
+    double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+    struct buf svg, label;
+    struct err e = {0};
+    char title[160];
+    int drawn = 0;
+
+    ng = find_groups(a, cfgs, m, nm, &groups);
     if (ng == 0)
         return 0;
-    qsort(groups, ng, sizeof *groups, cmp_group_runs);
     ns = ng < MAX_SERIES ? ng : MAX_SERIES;
     if (best)
         *best = groups[0];
@@ -182,7 +183,7 @@ static int scaling_plot(struct page *p, arena *a, const struct view *v,
             return 0;
         }
         for (i = 0; i < g->n; i++) {
-            const struct db_config *c = cfgs[m[g->first + i].cfg].c;
+            const struct view_config *c = cfgs[m[g->first + i].cfg].c;
             pts[i].x = cx[i] = m[g->first + i].x;
             pts[i].y = cy[i] = c->sum_runtime / (double)c->runs;
             pts[i].has_err = c->runs > 1 && c->max_runtime > c->min_runtime;
@@ -260,7 +261,7 @@ static size_t members(arena *a, const struct cfg *cfgs, size_t n, const char *xn
     struct buf key;
     buf_init(&key, 1 << 16);
     for (i = 0; i < n; i++) {
-        const struct db_config *c = cfgs[i].c;
+        const struct view_config *c = cfgs[i].c;
         const char *k;
         json_t *val;
         int has = 1;
@@ -292,36 +293,31 @@ static size_t members(arena *a, const struct cfg *cfgs, size_t n, const char *xn
 
 /* ---- kernel breakdown -------------------------------------------------------------- */
 
-static void kernel_breakdown(struct page *p, struct req *r, const long long *run_ids,
+/* The kernel records ks ([{run_id, name, time}], of more runs than the bars
+ * show) of the bars' runs. */
+static void kernel_breakdown(struct page *p, json_t *ks, const long long *run_ids,
                              const char **cats, size_t nbars, const char *subtitle)
 {
     struct err e = {0};
-    struct buf ids, svg;
-    json_t *ks = NULL, *k;
+    struct buf svg;
+    json_t *k;
     const char *comps[SVG_MAX_COMPONENTS];
-    size_t ncomp = 0, i, c, other = (size_t)-1;
+    size_t ncomp = 0, i, c, other = (size_t)-1, nk = 0;
     double *values;
-    db *d;
 
-    buf_init(&ids, 1 << 16);
-    buf_putc(&ids, '[');
-    for (i = 0; i < nbars; i++)
-        buf_printf(&ids, "%s%lld", i ? "," : "", run_ids[i]);
-    buf_putc(&ids, ']');
-    d = db_pool_get(r->app->pool);
-    if (!buf_failed(&ids))
-        ks = db_kernels_of_runs(d, buf_str(&ids), &e);
-    db_pool_put(r->app->pool, d);
-    buf_free(&ids);
-    if (ks == NULL || json_array_size(ks) == 0) {
-        json_decref(ks);
-        return;
+    json_array_foreach(ks, i, k)
+    {
+        long long rid = json_integer_value(json_object_get(k, "run_id"));
+        size_t bar;
+        for (bar = 0; bar < nbars && run_ids[bar] != rid; bar++)
+            ;
+        nk += bar < nbars;
     }
-    values = arena_alloc(r->arena, nbars * SVG_MAX_COMPONENTS * sizeof *values);
-    if (values == NULL) {
-        json_decref(ks);
+    if (nk == 0)
         return;
-    }
+    values = arena_alloc(p->arena, nbars * SVG_MAX_COMPONENTS * sizeof *values);
+    if (values == NULL)
+        return;
     json_array_foreach(ks, i, k)
     {
         const char *name = json_string_value(json_object_get(k, "name"));
@@ -329,11 +325,15 @@ static void kernel_breakdown(struct page *p, struct req *r, const long long *run
         size_t bar;
         if (name == NULL)
             continue;
+        for (bar = 0; bar < nbars && run_ids[bar] != rid; bar++)
+            ;
+        if (bar == nbars)
+            continue; /* a run of the other candidate list */
         for (c = 0; c < ncomp && strcmp(comps[c], name) != 0; c++)
             ;
         if (c == ncomp) {
             if (ncomp < SVG_MAX_COMPONENTS - 1) {
-                comps[ncomp] = arena_strdup(r->arena, name);
+                comps[ncomp] = arena_strdup(p->arena, name);
                 ncomp++;
             } else {
                 if (other == (size_t)-1) {
@@ -348,7 +348,6 @@ static void kernel_breakdown(struct page *p, struct req *r, const long long *run
                 values[bar * SVG_MAX_COMPONENTS + c] +=
                     json_number_value(json_object_get(k, "time"));
     }
-    json_decref(ks);
     /* Compact the value matrix to ncomp columns. */
     for (i = 0; i < nbars; i++)
         for (c = 0; c < ncomp; c++)
@@ -383,10 +382,11 @@ static void kernel_breakdown(struct page *p, struct req *r, const long long *run
 
 /* ---- the page -------------------------------------------------------------------- */
 
-static void plots(struct page *p, struct req *r, struct view *v,
-                  const struct db_config *c, int nc, int truncated)
+static void plots(struct page *p, const struct view_app *v)
 {
-    arena *a = r->arena;
+    arena *a = p->arena;
+    const struct view_config *c = v->configs;
+    int nc = v->nconfigs, truncated = v->truncated;
     struct cfg *cfgs = arena_alloc(a, ((size_t)nc + 1) * sizeof *cfgs);
     struct member *m = arena_alloc(a, ((size_t)nc + 1) * sizeof *m);
     const char *names[MAX_INPUT_NAMES];
@@ -421,7 +421,7 @@ static void plots(struct page *p, struct req *r, struct view *v,
             "<p class=\"muted\">This application has more than %d configurations; "
             "the plots use the first %d. Filter by executable or system to narrow "
             "them.</p>\n",
-            MAX_CONFIGS, MAX_CONFIGS);
+            VIEW_APP_MAX_CONFIGS, VIEW_APP_MAX_CONFIGS);
     page_puts(p, "<div class=\"plots\">\n");
     nm = members(a, cfgs, (size_t)nc, "nprocs", m);
     have_best = scaling_plot(p, a, v, cfgs, m, nm, "nprocs", "processors", &best);
@@ -472,14 +472,14 @@ static void plots(struct page *p, struct req *r, struct view *v,
                       "executable on one system at two or more processor counts (or "
                       "input values) with everything else fixed.</p>\n");
         if (nbars > 0)
-            kernel_breakdown(p, r, ids, cats, nbars, sub);
+            kernel_breakdown(p, v->kernels, ids, cats, nbars, sub);
     }
     for (i = 0; i < (size_t)nc; i++)
         json_decref(cfgs[i].inputs);
 }
 
-static void sort_header(struct page *p, const struct view *v, int sort, const char *label,
-                        int num)
+static void sort_header(struct page *p, const struct view_app *v, int sort,
+                        const char *label, int num)
 {
     int active = v->sort == sort;
     /* Clicking the current column reverses it; another column starts with
@@ -497,8 +497,8 @@ static void sort_header(struct page *p, const struct view *v, int sort, const ch
     page_puts(p, "</a></th>");
 }
 
-static void runs_table(struct page *p, const struct view *v,
-                       const struct db_page_row *rows, int n)
+static void runs_table(struct page *p, const struct view_app *v,
+                       const struct view_run_row *rows, int n)
 {
     int i;
     size_t k;
@@ -521,7 +521,7 @@ static void runs_table(struct page *p, const struct view *v,
     sort_header(p, v, 2, "Runtime (s)", 1);
     page_puts(p, "<th class=\"num\">Kernels</th><th>Stored</th></tr></thead><tbody>\n");
     for (i = 0; i < n; i++) {
-        const struct db_page_row *r = &rows[i];
+        const struct view_run_row *r = &rows[i];
         page_printf(p, "<tr><td class=\"num\"><a href=\"/runs/%lld\">%lld</a></td><td>",
                     r->id, r->id);
         page_text(p, r->executable);
@@ -568,7 +568,7 @@ static void runs_table(struct page *p, const struct view *v,
     page_puts(p, "</nav>\n");
 }
 
-static void filters(struct page *p, const struct view *v, json_t *app)
+static void filters(struct page *p, const struct view_app *v, json_t *app)
 {
     json_t *list, *x;
     size_t i;
@@ -610,60 +610,6 @@ static void filters(struct page *p, const struct view *v, json_t *app)
                     v->desc ? "desc" : "asc");
     page_puts(p, "<div class=\"field\"><button type=\"submit\">Apply</button></div>"
                  "</form>\n");
-}
-
-/* Finds name in the list (executables or systems of the app); returns its id. */
-static long long id_in(json_t *list, const char *name)
-{
-    size_t i;
-    json_t *x;
-    json_array_foreach(list, i, x)
-    {
-        if (strcmp(json_string_value(json_object_get(x, "name")), name) == 0)
-            return json_integer_value(json_object_get(x, "id"));
-    }
-    return 0;
-}
-
-static int parse_view(struct req *r, struct view *v, json_t *app, struct err *e)
-{
-    const char *sort = http_query(r, "sort"), *dir = http_query(r, "dir");
-    long long page = 1;
-    size_t i;
-
-    v->sort = 0;
-    if (sort && *sort) {
-        for (i = 0; i < 3 && strcmp(sort, sort_names[i]) != 0; i++)
-            ;
-        if (i == 3)
-            return err_set(e, 400, "bad_parameter", "sort",
-                           "sort must be run, nprocs or runtime");
-        v->sort = (int)i;
-    }
-    v->desc = v->sort == 0;
-    if (dir && *dir) {
-        if (strcmp(dir, "asc") != 0 && strcmp(dir, "desc") != 0)
-            return err_set(e, 400, "bad_parameter", "dir", "dir must be asc or desc");
-        v->desc = strcmp(dir, "desc") == 0;
-    }
-    if (http_query_int(r, "page", 1, 1000000000, &page, e) != 0)
-        return -1;
-    v->page = page;
-    v->exe = http_query(r, "executable");
-    v->sys = http_query(r, "system");
-    if (v->exe && *v->exe == '\0')
-        v->exe = NULL;
-    if (v->sys && *v->sys == '\0')
-        v->sys = NULL;
-    if (v->exe && (v->exe_id = id_in(json_object_get(app, "executables"), v->exe)) == 0)
-        return err_set(e, 404, "not_found", "executable",
-                       "%.200s has no executable %.200s", v->name, v->exe);
-    if (v->sys && (v->sys_id = id_in(json_object_get(app, "systems"), v->sys)) == 0)
-        return err_set(e, 404, "not_found", "system", "%.200s has no runs on %.200s",
-                       v->name, v->sys);
-    v->many_exe = json_array_size(json_object_get(app, "executables")) > 1 && !v->exe;
-    v->many_sys = json_array_size(json_object_get(app, "systems")) > 1 && !v->sys;
-    return 0;
 }
 
 static void small_tables(struct page *p, json_t *app)
@@ -741,75 +687,74 @@ static void templates(struct page *p, json_t *app)
     page_table_close(p);
 }
 
-int page_app(struct req *r)
+/* The configurations of v with their inputs parsed (free with cfgs_free). */
+static struct cfg *cfgs_new(arena *a, const struct view_config *c, int nc)
 {
-    struct err e = {0};
-    struct view v = {0};
-    struct page p;
-    struct db_page_row *rows = NULL;
-    struct db_config *configs = NULL;
-    json_t *app;
-    int n = 0, nc = 0, has_kernels = 0;
-    long long app_id;
-    db *d;
-
-    v.name = r->params[0];
-    d = db_pool_get(r->app->pool);
-    app = db_summary_app(d, v.name, &e);
-    if (app == NULL || parse_view(r, &v, app, &e) != 0)
-        goto fail;
-    app_id = json_integer_value(json_object_get(app, "id"));
-    v.total = db_summary_count(d, app_id, v.exe_id, v.sys_id, &e);
-    if (v.total < 0)
-        goto fail;
-    v.pages = v.total > 0 ? (v.total + PER_PAGE - 1) / PER_PAGE : 1;
-    if (v.page > v.pages)
-        v.page = v.pages;
-    {
-        struct db_page_query q = {app_id,   v.exe_id,
-                                  v.sys_id, (enum db_sort)v.sort,
-                                  v.desc,   (v.page - 1) * PER_PAGE,
-                                  PER_PAGE};
-        n = db_runs_page(d, &q, r->arena, &rows, &e);
+    struct cfg *cfgs = arena_alloc(a, ((size_t)nc + 1) * sizeof *cfgs);
+    int i;
+    if (cfgs == NULL)
+        return NULL;
+    for (i = 0; i < nc; i++) {
+        cfgs[i].c = &c[i];
+        cfgs[i].inputs = json_loads(c[i].inputs_json, 0, NULL);
+        if (!json_is_object(cfgs[i].inputs)) {
+            json_decref(cfgs[i].inputs);
+            cfgs[i].inputs = json_object();
+        }
     }
-    if (n < 0)
-        goto fail;
-    nc = db_summary_configs(d, app_id, v.exe_id, v.sys_id, MAX_CONFIGS + 1, r->arena,
-                            &configs, &e);
-    if (nc < 0)
-        goto fail;
-    /* Kernel coupling needs kernel records (the latest run of a configuration
-     * is enough to tell). */
-    {
-        json_t *k = db_query_json(d,
-                                  "SELECT 1 AS k FROM run_configs c JOIN kernels k ON "
-                                  "k.run_id = c.last_run_id WHERE c.app_id = ?1 LIMIT 1",
-                                  &e, "i", app_id);
-        if (k == NULL)
-            goto fail;
-        has_kernels = json_array_size(k) > 0;
-        json_decref(k);
-    }
-    db_pool_put(r->app->pool, d);
-    d = NULL;
+    return cfgs;
+}
 
-    page_begin(&p, r, v.name, "applications");
-    page_puts(&p, "<p class=\"crumbs\"><a href=\"/applications\">Applications</a> ›</p>\n"
-                  "<h1>");
-    page_text(&p, v.name);
+static void cfgs_free(struct cfg *cfgs, int nc)
+{
+    int i;
+    for (i = 0; cfgs && i < nc; i++)
+        json_decref(cfgs[i].inputs);
+}
+
+size_t view_app_kernel_runs(arena *a, const struct view_config *c, int nc, long long *ids)
+{
+    struct cfg *cfgs = cfgs_new(a, c, nc);
+    struct member *m = arena_alloc(a, ((size_t)nc + 1) * sizeof *m);
+    struct group *groups;
+    size_t n = 0, i, nm, ng;
+    if (cfgs == NULL || m == NULL) {
+        cfgs_free(cfgs, nc);
+        return 0;
+    }
+    /* the largest processor series (when its plot is drawn) ... */
+    nm = members(a, cfgs, (size_t)nc, "nprocs", m);
+    ng = find_groups(a, cfgs, m, nm, &groups);
+    for (i = 0; ng > 0 && i < groups[0].n && n < VIEW_APP_MAX_BARS; i++)
+        ids[n++] = cfgs[m[groups[0].first + i].cfg].c->last_run_id;
+    /* ... else the most recent configurations */
+    for (i = (size_t)nc;
+         i > 0 && n < 2 * VIEW_APP_MAX_BARS && i + VIEW_APP_MAX_BARS > (size_t)nc; i--)
+        ids[n++] = cfgs[i - 1].c->last_run_id;
+    cfgs_free(cfgs, nc);
+    return n;
+}
+
+void view_app(struct page *p, const struct view_app *v)
+{
+    json_t *app = v->app;
+
+    page_puts(p, "<p class=\"crumbs\"><a href=\"/applications\">Applications</a> ›</p>\n"
+                 "<h1>");
+    page_text(p, v->name);
     if (json_integer_value(json_object_get(app, "demo")))
-        page_puts(&p, " <span class=\"badge\">example data</span>");
-    page_puts(&p, "</h1>\n");
+        page_puts(p, " <span class=\"badge\">example data</span>");
+    page_puts(p, "</h1>\n");
     {
         const char *desc = json_string_value(json_object_get(app, "description"));
         if (desc && *desc) {
-            page_puts(&p, "<p class=\"lead\">");
-            page_text(&p, desc);
-            page_puts(&p, "</p>\n");
+            page_puts(p, "<p class=\"lead\">");
+            page_text(p, desc);
+            page_puts(p, "</p>\n");
         }
     }
     page_printf(
-        &p,
+        p,
         "<ul class=\"stats\"><li><span class=\"n\">%lld</span><span class=\"label\">"
         "runs</span></li><li><span class=\"n\">%zu</span><span class=\"label\">"
         "executables</span></li><li><span class=\"n\">%zu</span><span "
@@ -817,38 +762,31 @@ int page_app(struct req *r)
         "<span class=\"label\">configurations</span></li></ul>\n",
         (long long)json_integer_value(json_object_get(app, "runs")),
         json_array_size(json_object_get(app, "executables")),
-        json_array_size(json_object_get(app, "systems")),
-        nc > MAX_CONFIGS ? MAX_CONFIGS : nc, nc > MAX_CONFIGS ? "+" : "");
-    page_puts(&p, "<p>JSON: <a href=\"/api/v1/applications/");
-    page_url(&p, v.name);
-    page_puts(&p, "\">/api/v1/applications/");
-    page_text(&p, v.name);
-    page_puts(&p, "</a></p>\n");
+        json_array_size(json_object_get(app, "systems")), v->nconfigs,
+        v->truncated ? "+" : "");
+    page_puts(p, "<p>JSON: <a href=\"/api/v1/applications/");
+    page_url(p, v->name);
+    page_puts(p, "\">/api/v1/applications/");
+    page_text(p, v->name);
+    page_puts(p, "</a></p>\n");
     /* The modeling forms, with this application chosen. */
-    page_puts(&p, "<p class=\"model-links\">Model it: <a href=\"/model/fit?application=");
-    page_url(&p, v.name);
-    page_puts(&p, "\">curve fitting</a>");
+    page_puts(p, "<p class=\"model-links\">Model it: <a href=\"/model/fit?application=");
+    page_url(p, v->name);
+    page_puts(p, "\">curve fitting</a>");
     if (json_array_size(json_object_get(app, "templates")) > 0) {
-        page_puts(&p, " · <a href=\"/model/parameterize?application=");
-        page_url(&p, v.name);
-        page_puts(&p, "\">parameterization</a>");
+        page_puts(p, " · <a href=\"/model/parameterize?application=");
+        page_url(p, v->name);
+        page_puts(p, "\">parameterization</a>");
     }
-    if (has_kernels) {
-        page_puts(&p, " · <a href=\"/model/couple?application=");
-        page_url(&p, v.name);
-        page_puts(&p, "\">kernel coupling</a>");
+    if (v->has_kernels) {
+        page_puts(p, " · <a href=\"/model/couple?application=");
+        page_url(p, v->name);
+        page_puts(p, "\">kernel coupling</a>");
     }
-    page_puts(&p, "</p>\n");
-    filters(&p, &v, app);
-    plots(&p, r, &v, configs, nc > MAX_CONFIGS ? MAX_CONFIGS : nc, nc > MAX_CONFIGS);
-    runs_table(&p, &v, rows, n);
-    small_tables(&p, app);
-    templates(&p, app);
-    json_decref(app);
-    return page_end(&p, 200);
-fail:
-    if (d)
-        db_pool_put(r->app->pool, d);
-    json_decref(app);
-    return page_error(r, &e);
+    page_puts(p, "</p>\n");
+    filters(p, v, app);
+    plots(p, v);
+    runs_table(p, v, v->rows, v->nrows);
+    small_tables(p, app);
+    templates(p, app);
 }

@@ -1,19 +1,17 @@
-/* page_form_couple: kernel coupling in three steps (GET /model/couple), as
+/* form_couple: kernel coupling in three steps (GET /model/couple), as
  * in the paper: 1. application (those whose runs record kernels) and system
  * (and the executable when there are several); 2. a model type per kernel
  * and the arrangement of the loop (which kernels are in it, in order: by
  * default the chains of the stored coupling measurements); 3. x (nprocs or an
  * input), its range, the fixed values of the other variables and the
  * prediction points. The result is POST /api/v1/couple's answer for the
- * request the fields make (database form). See page_forms.h for the driver.
+ * request the fields make (database form). See form.h for the driver.
  *
  * Fields: application, system, executable ("" = all); graph.K and pos.K for
  * each kernel K ("" = not in the loop, else its place 1, 2, ...); x, xmin,
  * xmax, fix.V, predict, aggregate.
  */
-#include "db/catalog.h"
-#include "db/sqlite/sql.h" /* transitional: SQL still outside db/ (issue 11) */
-#include "server/page_forms.h"
+#include "web/form.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -63,13 +61,7 @@ static int check1(struct fctx *c, struct couple_data *d, int strict, struct err 
 {
     const char *v;
 
-    d->apps = forms_keep(
-        c,
-        db_query_json(c->d,
-                      "SELECT a.name AS name FROM applications a WHERE EXISTS (SELECT 1 "
-                      "FROM run_configs c JOIN kernels k ON k.run_id = c.last_run_id "
-                      "WHERE c.app_id = a.id) ORDER BY a.name",
-                      err, ""));
+    d->apps = forms_list(c, FORM_LIST_KERNEL_APPS, NULL, NULL, err);
     if (d->apps == NULL)
         return -1;
     if (json_array_size(d->apps) == 0)
@@ -86,14 +78,7 @@ static int check1(struct fctx *c, struct couple_data *d, int strict, struct err 
                            "models an application by its kernels",
                            v);
     d->app = v;
-    d->systems = forms_keep(
-        c,
-        db_query_json(c->d,
-                      "SELECT DISTINCT s.name AS name FROM run_configs c JOIN systems s "
-                      "ON s.id = c.system_id WHERE c.app_id = (SELECT id FROM "
-                      "applications WHERE name = ?1) AND EXISTS (SELECT 1 FROM kernels "
-                      "k WHERE k.run_id = c.last_run_id) ORDER BY s.name",
-                      err, "t", d->app));
+    d->systems = forms_list(c, FORM_LIST_KERNEL_SYSTEMS, d->app, NULL, err);
     if (d->systems == NULL)
         return -1;
     v = fs_get(c, "system");
@@ -104,15 +89,7 @@ static int check1(struct fctx *c, struct couple_data *d, int strict, struct err 
         fs_set(c, "system", forms_str(json_array_get(d->systems, 0), "name"));
     }
     d->sys = fs_val(c, "system");
-    d->exes = forms_keep(
-        c,
-        db_query_json(c->d,
-                      "SELECT DISTINCT e.name AS name FROM run_configs c JOIN "
-                      "executables e ON e.id = c.exe_id WHERE c.app_id = (SELECT id "
-                      "FROM applications WHERE name = ?1) AND c.system_id = (SELECT id "
-                      "FROM systems WHERE name = ?2) AND EXISTS (SELECT 1 FROM kernels "
-                      "k WHERE k.run_id = c.last_run_id) ORDER BY e.name",
-                      err, "tt", d->app, d->sys));
+    d->exes = forms_list(c, FORM_LIST_KERNEL_EXES, d->app, d->sys, err);
     if (d->exes == NULL)
         return -1;
     v = fs_get(c, "executable");
@@ -184,8 +161,8 @@ static int check2(struct fctx *c, struct couple_data *d, int strict, struct err 
     int seen[MAX_KERNELS + 1];
     size_t i, j;
 
-    if ((app_id = db_app_id(c->d, d->app, 0, err)) < 0 ||
-        (sys_id = db_system_id(c->d, d->sys, 0, err)) < 0)
+    if ((app_id = c->src->app_id(c->src->ctx, d->app, err)) < 0 ||
+        (sys_id = c->src->system_id(c->src->ctx, d->sys, err)) < 0)
         return -1;
     d->ncf = forms_configs(c, app_id, sys_id, &d->cf, err);
     if (d->ncf < 0)
@@ -198,8 +175,8 @@ static int check2(struct fctx *c, struct couple_data *d, int strict, struct err 
         d->nk = MAX_KERNELS;
     if (d->nk == 0)
         return err_invalid(err, "system", "these runs record no kernel times");
-    if ((d->couplings = forms_keep(c, db_couplings_list(c->d, d->app, d->sys, err))) ==
-        NULL)
+    if ((d->couplings =
+             forms_keep(c, c->src->couplings(c->src->ctx, d->app, d->sys, err))) == NULL)
         return -1;
     default_loop(d);
     memset(seen, 0, sizeof seen);
@@ -257,6 +234,9 @@ static int check3(struct fctx *c, struct couple_data *d, int strict, struct err 
     for (i = 0; v && i < d->nvars && strcmp(d->vars[i], v) != 0; i++)
         ;
     if (v == NULL || i == d->nvars) {
+        /* the step is rendered again next to the error: its fields need an x the
+         * runs know (issue 12: an unknown x reached strcmp as NULL) */
+        d->x = "nprocs";
         if (v != NULL && strict)
             return err_invalid(err, "x", "the runs have no variable %.200s", v);
         fs_set(c, "x", "nprocs");
@@ -285,9 +265,9 @@ static void names_select(struct fctx *c, json_t *list, const char *field,
                          const char *extra_label)
 {
     size_t n = json_array_size(list), i;
-    const char **values = arena_alloc(c->r->arena, (n + 2) * sizeof *values);
+    const char **values = arena_alloc(c->arena, (n + 2) * sizeof *values);
     json_t *x;
-    const char **labels = arena_alloc(c->r->arena, (n + 2) * sizeof *labels);
+    const char **labels = arena_alloc(c->arena, (n + 2) * sizeof *labels);
     if (values == NULL || labels == NULL)
         return;
     json_array_foreach(list, i, x)
@@ -314,8 +294,8 @@ static void render1(struct fctx *c, struct couple_data *d)
 
 static void render2(struct fctx *c, struct couple_data *d)
 {
-    const char **places = arena_alloc(c->r->arena, (d->nk + 2) * sizeof *places);
-    const char **labels = arena_alloc(c->r->arena, (d->nk + 2) * sizeof *labels);
+    const char **places = arena_alloc(c->arena, (d->nk + 2) * sizeof *places);
+    const char **labels = arena_alloc(c->arena, (d->nk + 2) * sizeof *labels);
     size_t i;
 
     if (places == NULL || labels == NULL)
@@ -324,7 +304,7 @@ static void render2(struct fctx *c, struct couple_data *d)
     labels[0] = "not in the loop";
     for (i = 1; i <= d->nk; i++) {
         places[i] = fnumtext(c, (double)i);
-        labels[i] = arena_printf(c->r->arena, "place %zu in the loop", i);
+        labels[i] = arena_printf(c->arena, "place %zu in the loop", i);
     }
     page_printf(&c->p,
                 "<p class=\"muted\">Each kernel gets its own model of its time over x "
@@ -336,7 +316,7 @@ static void render2(struct fctx *c, struct couple_data *d)
                 json_array_size(d->couplings) == 1 ? "" : "s");
     for (i = 0; i < d->nk; i++) {
         const char *K = kname(d, i);
-        ff_group_open(c, arena_printf(c->r->arena, "Kernel %s", K), NULL, NULL);
+        ff_group_open(c, arena_printf(c->arena, "Kernel %s", K), NULL, NULL);
         ff_select(c, fs_name(c, "graph.", K), "model type", NULL, forms_graphs,
                   forms_graph_labels, FORMS_NGRAPHS, fs_get(c, fs_name(c, "graph.", K)),
                   0);
@@ -348,14 +328,14 @@ static void render2(struct fctx *c, struct couple_data *d)
 
 static void render3(struct fctx *c, struct couple_data *d)
 {
-    const char **labels = arena_alloc(c->r->arena, (d->nvars + 1) * sizeof *labels);
+    const char **labels = arena_alloc(c->arena, (d->nvars + 1) * sizeof *labels);
     struct xstep x = xs(d);
     size_t i;
     if (labels == NULL)
         return;
     for (i = 0; i < d->nvars; i++)
         labels[i] = i == 0 ? "nprocs (processors)"
-                           : arena_printf(c->r->arena, "%s (input)", d->vars[i]);
+                           : arena_printf(c->arena, "%s (input)", d->vars[i]);
     page_puts(&c->p, "<div class=\"fields\">\n");
     ff_select(c, "x", "x axis", "changing it updates the fields below", d->vars, labels,
               d->nvars, fs_get(c, "x"), 1);
@@ -730,10 +710,10 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
         page_puts(&c->p, "<p class=\"muted\">No prediction point was given (step 3): the "
                          "composed model is shown.</p>\n");
     page_puts(&c->p, "<div class=\"plots\">\n");
-    forms_plot(c, c->m->plot, ans,
+    forms_plot(c, c->plot, ans,
                "Measured total runtimes, the coupled model and the plain sum of the "
                "kernel models, with the first prediction and its interval.");
-    forms_plot(c, couple_plot_breakdown, ans,
+    forms_plot(c, c->plot_extra, ans,
                "Each kernel's share (its coefficient times its model) stacked, at the "
                "measured and predicted x.");
     page_puts(&c->p, "</div>\n");

@@ -1,17 +1,14 @@
-/* page: layout, escaping helpers and HTML error pages; see page.h. */
-#include "server/page.h"
-#include "common/sha256.h"
+/* page: layout, escaping writers and the HTML error page; see page.h. */
+#include "web/page.h"
 #include "common/xalloc.h"
 #include "web/html.h"
 #include "web/static.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const struct {
     const char *key, *href, *label;
@@ -66,48 +63,22 @@ static void layout_foot(struct buf *b)
                 "</div></footer>\n</body>\n</html>\n");
 }
 
-void page_begin(struct page *p, struct req *r, const char *title, const char *nav)
+void page_begin(struct page *p, arena *a, const char *title, const char *nav)
 {
-    p->r = r;
     buf_init(&p->b, PAGE_MAX);
+    p->arena = a;
+    p->csrf = NULL;
     layout_head(&p->b, title, nav);
+}
+
+void page_finish(struct page *p)
+{
+    layout_foot(&p->b);
 }
 
 void page_free(struct page *p)
 {
     buf_free(&p->b);
-}
-
-int page_end(struct page *p, int status)
-{
-    struct req *r = p->r;
-    size_t len;
-    char *html;
-
-    layout_foot(&p->b);
-    if (buf_failed(&p->b)) {
-        struct err e = {0};
-        int toobig = buf_failed(&p->b) == BUF_TOOBIG;
-        buf_free(&p->b);
-        if (toobig)
-            err_set(&e, 500, "internal", NULL, "the page is larger than %u bytes",
-                    PAGE_MAX);
-        else
-            err_nomem(&e);
-        return page_error(r, &e);
-    }
-    html = buf_detach(&p->b, &len);
-    if (html == NULL) {
-        struct err e = {0};
-        err_nomem(&e);
-        return page_error(r, &e);
-    }
-    r->status = status;
-    r->content_type = "text/html; charset=utf-8";
-    r->resp = html;
-    r->resp_len = len;
-    r->resp_free = 1;
-    return 0;
 }
 
 void page_puts(struct page *p, const char *html)
@@ -258,27 +229,6 @@ char *page_error_html(const struct err *e, int status, size_t *len)
     buf_puts(&b, "</p>\n<p><a href=\"/\">Back to the overview</a></p>\n");
     layout_foot(&b);
     return buf_detach(&b, len);
-}
-
-int page_error(struct req *r, const struct err *e)
-{
-    int status = e->status >= 400 && e->status <= 599 ? e->status : 500;
-    size_t len;
-    char *html = page_error_html(e, status, &len);
-    r->status = status;
-    r->content_type = "text/html; charset=utf-8";
-    if (html == NULL) {
-        static const char fallback[] =
-            "<!DOCTYPE html><title>Error</title><p>out of memory";
-        r->resp = fallback;
-        r->resp_len = sizeof fallback - 1;
-        r->resp_free = 0;
-        return 0;
-    }
-    r->resp = html;
-    r->resp_len = len;
-    r->resp_free = 1;
-    return 0;
 }
 
 /* ---- modeling answers -------------------------------------------------------- */
@@ -472,104 +422,4 @@ void page_model_answer(struct page *p, json_t *answer)
             continue;
         json_table(p, key, v, 50);
     }
-}
-
-#define CSRF_MAX_AGE (24 * 3600) /* seconds a rendered form stays valid */
-
-/* ---- cross-site protection of forms
- * ------------------------------------------------------------------------ */
-
-static void hexdigits(const uint8_t *d, size_t n, char *out)
-{
-    static const char digits[] = "0123456789abcdef";
-    size_t i;
-    for (i = 0; i < n; i++) {
-        out[2 * i] = digits[d[i] >> 4];
-        out[2 * i + 1] = digits[d[i] & 15];
-    }
-    out[2 * n] = '\0';
-}
-
-static void csrf_mac(const struct app *app, long long t, char out[2 * SHA256_LEN + 1])
-{
-    char msg[48];
-    uint8_t mac[SHA256_LEN];
-    int n = snprintf(msg, sizeof msg, "csrf:%lld", t);
-    hmac_sha256(app->secret, sizeof app->secret, msg, (size_t)n, mac);
-    hexdigits(mac, SHA256_LEN, out);
-}
-
-const char *page_csrf_token(struct req *r)
-{
-    char mac[2 * SHA256_LEN + 1];
-    long long t = (long long)time(NULL);
-    csrf_mac(r->app, t, mac);
-    return arena_printf(r->arena, "%lld.%s", t, mac);
-}
-
-int page_check_csrf(struct req *r, const char *token, struct err *err)
-{
-    char mac[2 * SHA256_LEN + 1], *end;
-    long long t, now = (long long)time(NULL);
-    if (token == NULL || *token == '\0')
-        return err_set(err, 403, "forbidden", NULL,
-                       "the form has no CSRF token; load the page and submit the form "
-                       "from there");
-    errno = 0;
-    t = strtoll(token, &end, 10);
-    if (*end != '.' || errno == ERANGE || strlen(end + 1) != 2 * SHA256_LEN)
-        return err_set(err, 403, "forbidden", NULL, "the form's CSRF token is malformed");
-    csrf_mac(r->app, t, mac);
-    if (!ct_equal((const uint8_t *)mac, (const uint8_t *)end + 1, 2 * SHA256_LEN))
-        return err_set(
-            err, 403, "forbidden", NULL,
-            "the form's CSRF token is not valid (the server may have restarted): "
-            "submit the form again");
-    if (t > now + 300 || now - t > CSRF_MAX_AGE)
-        return err_set(err, 403, "forbidden", NULL,
-                       "the form has expired: submit it again");
-    return 0;
-}
-
-int page_check_origin(struct req *r, struct err *err)
-{
-    const char *site = http_header(r, "Sec-Fetch-Site");
-    const char *origin = http_header(r, "Origin"), *host = http_header(r, "Host");
-    if (site != NULL && strcmp(site, "same-origin") != 0)
-        return err_set(err, 403, "forbidden", NULL,
-                       "cross-site form submissions are refused (Sec-Fetch-Site: %.40s)",
-                       site);
-    if (origin != NULL) {
-        const char *o = origin;
-        if (strncmp(o, "http://", 7) == 0)
-            o += 7;
-        else if (strncmp(o, "https://", 8) == 0)
-            o += 8;
-        else
-            o = NULL;
-        if (o == NULL || host == NULL || strcmp(o, host) != 0)
-            return err_set(err, 403, "forbidden", NULL,
-                           "cross-origin form submissions are refused (Origin: %.100s)",
-                           origin);
-    }
-    return 0;
-}
-
-/* ---- /static/ ------------------------------------------------------------------ */
-
-int page_static(struct req *r)
-{
-    struct web_asset a;
-    const char *v = http_query(r, "v");
-    if (web_asset_find(r->params[0], &a) != 0) {
-        struct err e = {0};
-        err_set(&e, 404, "not_found", NULL, "no such file: /static/%.100s", r->params[0]);
-        return page_error(r, &e);
-    }
-    /* Pages link assets with ?v=HASH, so such a URL never changes content. */
-    r->extra_header[0] = "Cache-Control";
-    r->extra_header[1] = v && strcmp(v, a.hash) == 0
-                             ? "public, max-age=31536000, immutable"
-                             : "public, max-age=3600";
-    return http_body(r, 200, a.content_type, a.data, a.len);
 }

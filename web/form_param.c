@@ -1,9 +1,9 @@
-/* page_form_param: parameterization in two steps (GET /model/parameterize):
+/* form_param: parameterization in two steps (GET /model/parameterize):
  * 1. application (those with templates), template and system (those with
  * parameters); 2. every variable the template needs with this system's
  * parameters (expr_free_vars), fixed at a value or a range (min, max,
  * steps). The result is POST /api/v1/parameterize's answer for the request
- * {template, system, vars}. See page_forms.h for the driver.
+ * {template, system, vars}. See form.h for the driver.
  *
  * Fields: application, template, system; mode.V (fixed | range), v.V, min.V,
  * max.V, steps.V for each variable V.
@@ -13,10 +13,8 @@
  * max differ (prefilled from the runs), evaluated from the answer by the
  * method's predict (no second answer).
  */
-#include "db/catalog.h"
-#include "db/sqlite/sql.h" /* transitional: SQL still outside db/ (issue 11) */
 #include "models/expr.h"
-#include "server/page_forms.h"
+#include "web/form.h"
 #include "web/svg.h"
 
 #include <math.h>
@@ -68,11 +66,7 @@ static int check1(struct fctx *c, struct param_data *d, int strict, struct err *
     json_t *all, *s;
     size_t i;
 
-    d->apps = forms_keep(
-        c, db_query_json(c->d,
-                         "SELECT DISTINCT a.name AS name FROM templates t JOIN "
-                         "applications a ON a.id = t.app_id ORDER BY a.name",
-                         err, ""));
+    d->apps = forms_list(c, FORM_LIST_TEMPLATE_APPS, NULL, NULL, err);
     if (d->apps == NULL)
         return -1;
     if (json_array_size(d->apps) == 0)
@@ -85,7 +79,8 @@ static int check1(struct fctx *c, struct param_data *d, int strict, struct err *
     else if (!forms_in_list(d->apps, v))
         return err_invalid(err, "application", "%.200s has no model templates", v);
     d->app = v;
-    if ((d->templates = forms_keep(c, db_templates_list(c->d, d->app, err))) == NULL)
+    if ((d->templates = forms_keep(c, c->src->templates(c->src->ctx, d->app, err))) ==
+        NULL)
         return -1;
     v = fs_get(c, "template");
     if (!forms_in_list(d->templates, v)) {
@@ -101,7 +96,7 @@ static int check1(struct fctx *c, struct param_data *d, int strict, struct err *
             d->expression = forms_str(s, "expression");
     }
     /* Systems with parameters; by default the first one the application ran on. */
-    if ((all = forms_keep(c, db_summary_systems(c->d, err))) == NULL)
+    if ((all = forms_keep(c, c->src->systems(c->src->ctx, err))) == NULL)
         return -1;
     d->systems = forms_keep(c, json_array());
     json_array_foreach(all, i, s)
@@ -113,12 +108,7 @@ static int check1(struct fctx *c, struct param_data *d, int strict, struct err *
         return err_invalid(err, "system",
                            "no system has parameters yet (POST "
                            "/api/v1/systems/NAME/parameters adds them)");
-    d->app_systems = forms_keep(
-        c, db_query_json(c->d,
-                         "SELECT DISTINCT s.name AS name FROM run_configs c JOIN systems "
-                         "s ON s.id = c.system_id WHERE c.app_id = (SELECT id FROM "
-                         "applications WHERE name = ?1) ORDER BY s.name",
-                         err, "t", d->app));
+    d->app_systems = forms_list(c, FORM_LIST_APP_SYSTEMS, d->app, NULL, err);
     if (d->app_systems == NULL)
         return -1;
     v = fs_get(c, "system");
@@ -140,7 +130,7 @@ static int check1(struct fctx *c, struct param_data *d, int strict, struct err *
 /* The variables the template needs with the system's parameters. */
 static int template_vars(struct fctx *c, struct param_data *d, struct err *err)
 {
-    json_t *rows = db_params_list(c->d, d->sys, err), *row;
+    json_t *rows = c->src->params(c->src->ctx, d->sys, err), *row;
     struct expr_param *ps;
     struct expr_param_head *heads;
     struct expr_names names = {0};
@@ -149,8 +139,8 @@ static int template_vars(struct fctx *c, struct param_data *d, struct err *err)
 
     if (rows == NULL)
         return -1;
-    ps = arena_alloc(c->r->arena, (json_array_size(rows) + 1) * sizeof *ps);
-    heads = arena_alloc(c->r->arena, (json_array_size(rows) + 1) * sizeof *heads);
+    ps = arena_alloc(c->arena, (json_array_size(rows) + 1) * sizeof *ps);
+    heads = arena_alloc(c->arena, (json_array_size(rows) + 1) * sizeof *heads);
     if (ps == NULL || heads == NULL) {
         err_nomem(err);
         goto out;
@@ -166,7 +156,7 @@ static int template_vars(struct fctx *c, struct param_data *d, struct err *err)
         ps[n].name = heads[n].name;
         ps[n].args = heads[n].argv;
         ps[n].nargs = heads[n].nargs;
-        ps[n].body = arena_strdup(c->r->arena, body);
+        ps[n].body = arena_strdup(c->arena, body);
         n++;
     }
     if (expr_free_vars(d->expression ? d->expression : "", ps, n, &names, err) != 0) {
@@ -179,7 +169,7 @@ static int template_vars(struct fctx *c, struct param_data *d, struct err *err)
         goto out;
     }
     for (i = 0; i < names.n && d->nvars < EXPR_MAX_VARS; i++)
-        d->vars[d->nvars++] = arena_strdup(c->r->arena, names.names[i]);
+        d->vars[d->nvars++] = arena_strdup(c->arena, names.names[i]);
     rc = 0;
 out:
     expr_names_free(&names);
@@ -196,8 +186,8 @@ static int check2(struct fctx *c, struct param_data *d, int strict, struct err *
 
     if (template_vars(c, d, err) != 0)
         return -1;
-    if ((app_id = db_app_id(c->d, d->app, 0, err)) < 0 ||
-        (sys_id = db_system_id(c->d, d->sys, 0, err)) < 0)
+    if ((app_id = c->src->app_id(c->src->ctx, d->app, err)) < 0 ||
+        (sys_id = c->src->system_id(c->src->ctx, d->sys, err)) < 0)
         return -1;
     d->ncf = app_id > 0 && sys_id > 0 ? forms_configs(c, app_id, sys_id, &d->cf, err) : 0;
     if (d->ncf < 0)
@@ -242,8 +232,8 @@ static void names_select(struct fctx *c, json_t *list, const char *field,
                          const char *unit)
 {
     size_t n = json_array_size(list), i;
-    const char **values = arena_alloc(c->r->arena, (n + 1) * sizeof *values);
-    const char **labels = arena_alloc(c->r->arena, (n + 1) * sizeof *labels);
+    const char **values = arena_alloc(c->arena, (n + 1) * sizeof *values);
+    const char **labels = arena_alloc(c->arena, (n + 1) * sizeof *labels);
     json_t *x;
     if (values == NULL || labels == NULL)
         return;
@@ -253,7 +243,7 @@ static void names_select(struct fctx *c, json_t *list, const char *field,
         labels[i] =
             count_key
                 ? arena_printf(
-                      c->r->arena, "%s (%lld %s)", values[i],
+                      c->arena, "%s (%lld %s)", values[i],
                       (long long)json_integer_value(json_object_get(x, count_key)), unit)
                 : values[i];
     }
@@ -293,10 +283,10 @@ static void render2(struct fctx *c, struct param_data *d)
         page_puts(&c->p, "<p>The template uses no variables: it is one number.</p>\n");
     for (i = 0; i < d->nvars; i++) {
         const char *V = d->vars[i];
-        ff_group_open(c,
-                      arena_printf(c->r->arena, "%s%s", V,
-                                   strcmp(V, "P") == 0 ? " (processes)" : ""),
-                      NULL, NULL);
+        ff_group_open(
+            c,
+            arena_printf(c->arena, "%s%s", V, strcmp(V, "P") == 0 ? " (processes)" : ""),
+            NULL, NULL);
         ff_select(c, fs_name(c, "mode.", V), "as", NULL, modes, mode_labels, 2,
                   fs_get(c, fs_name(c, "mode.", V)), 0);
         ff_text(c, fs_name(c, "v.", V), "value", NULL, fs_get(c, fs_name(c, "v.", V)),
@@ -479,13 +469,13 @@ static void curve_through(struct fctx *c, json_t *ans)
         struct err ignored = {0};
         cx[i] = logx ? lo * pow(hi / lo, t) : lo + (hi - lo) * t;
         json_object_set_new(point, over, json_real(cx[i]));
-        res = c->m->predict(ans, point, &ignored);
+        res = c->predict(ans, point, &ignored);
         cy[i] = res ? json_number_value(json_object_get(res, "y")) : NAN;
         json_decref(res);
     }
     json_decref(point);
     meas = json_object_get(ans, "measured");
-    pts = arena_alloc(c->r->arena, (json_array_size(meas) + 1) * sizeof *pts);
+    pts = arena_alloc(c->arena, (json_array_size(meas) + 1) * sizeof *pts);
     json_array_foreach(meas, i, m)
     {
         json_t *x = json_object_get(json_object_get(m, "x"), over);
@@ -504,7 +494,7 @@ static void curve_through(struct fctx *c, json_t *ans)
     pr.x = json_number_value(json_object_get(vars, over));
     pr.y = json_number_value(json_object_get(ans, "value"));
     memset(&plot, 0, sizeof plot);
-    plot.title = arena_printf(c->r->arena, "%s on %s, through the point", d->tpl, d->sys);
+    plot.title = arena_printf(c->arena, "%s on %s, through the point", d->tpl, d->sys);
     plot.xlabel = over;
     plot.ylabel = "model value";
     plot.xscale = logx ? SVG_LOG10 : SVG_LINEAR;
@@ -518,7 +508,7 @@ static void curve_through(struct fctx *c, json_t *ans)
     if (svg_plot2d(&svg, &plot, &e) == 0)
         page_svg(
             &c->p, &svg,
-            arena_printf(c->r->arena,
+            arena_printf(c->arena,
                          "The model over %s from %s to %s with the other variables "
                          "at the point, the point itself and the runs measured there.",
                          over, fnumtext(c, lo), fnumtext(c, hi)));
@@ -557,7 +547,7 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
         page_puts(&c->p, "</strong></p>\n");
         curve_through(c, ans);
     } else {
-        forms_plot(c, c->m->plot, ans,
+        forms_plot(c, c->plot, ans,
                    "The model over the range (a surface for two ranges), with the "
                    "measured runs where they exist.");
     }

@@ -5,7 +5,7 @@
  * inside [body, body + len).
  */
 #define _GNU_SOURCE /* memmem */
-#include "server/form.h"
+#include "formats/form.h"
 
 #include <ctype.h>
 #include <string.h>

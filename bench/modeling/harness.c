@@ -1,0 +1,658 @@
+/* bench_modeling: the evaluation harness of `auto` (issue 13). Builds a
+ * corpus of extrapolation cases and prints, side by side for the OLD
+ * selection (fit_run_v1 with fit_predict, `auto` before issue 13) and the
+ * NEW one (fit_run with fit_predict_ext): median relative error of the
+ * prediction, how many predictions are within 10 %, how many 95 % intervals
+ * hold the truth, and the median interval width relative to the prediction.
+ *
+ * Corpus:
+ *  - synthetic: scaling laws over realistic designs (4..8 points, geometric
+ *    spacing, 1..4 observations per point, 1..10 % multiplicative noise, an
+ *    outlier in some cases, laws with a regime change), fixed seeds; each
+ *    fitted case is asked at 2x and 4x its largest x. The truth for the
+ *    error is the law; for coverage a fresh noisy observation of it.
+ *  - real: bench/modeling/data/<case>.txt (x y per line, repetitions as
+ *    repeated x), measured on this machine with Open MPI by
+ *    bench/modeling/measure. Trained on the smaller ~60 % of the distinct x
+ *    (at least 4), asked at every larger x; the truth is each measured value
+ *    (coverage) and their median (error).
+ * Usage: bench_modeling [DATA_DIR] (default bench/modeling/data). Not a test.
+ */
+#include "common/xalloc.h"
+#include "models/couple.h"
+#include "models/fit.h"
+
+#include <dirent.h>
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng;
+
+static double uniform(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return (double)((rng * 2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static double gauss(void)
+{
+    double u = uniform(), v = uniform();
+    return sqrt(-2 * log(u > 1e-300 ? u : 1e-300)) * cos(2 * M_PI * v);
+}
+
+/* Fits of the new selection that found a regime change / left out points. */
+static size_t n_breaks, n_outliers, n_fits;
+
+/* One scored prediction per selection. */
+struct tally {
+    double *err, *width;
+    size_t n, cap, within, covered, failed;
+};
+
+static void tally_add(struct tally *t, double err, double width, int covered)
+{
+    if (t->n == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 256;
+        t->err = xrealloc(t->err, t->cap * sizeof *t->err);
+        t->width = xrealloc(t->width, t->cap * sizeof *t->width);
+        if (t->err == NULL || t->width == NULL)
+            exit(1);
+    }
+    t->err[t->n] = err;
+    t->width[t->n] = width;
+    t->n++;
+    t->within += err <= 0.10;
+    t->covered += covered;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    qsort(v, n, sizeof *v, cmp);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Fits x, y with the old or new `auto`; predicts at each of the nq points
+ * xq; scores against truth[k] (error) and obs[k][0..nobs[k]-1] (coverage,
+ * each observation counts). Returns 0, or -1 when the fit failed. */
+static int score(int neu, const double *x, const double *y, size_t n, const double *xq,
+                 const double *truth, double *const *obs, const size_t *nobs, size_t nq,
+                 struct tally *t, double *pred_out)
+{
+    struct fit_input in = {0};
+    struct fit_result r;
+    struct err e = {0};
+    size_t k, j;
+
+    in.nvars = 1;
+    in.x = x;
+    in.y = y;
+    in.n = n;
+    in.graph = "auto";
+    in.agg = AGG_MEAN;
+    if ((neu ? fit_run(&in, &r, &e) : fit_run_v1(&in, &r, &e)) < 0) {
+        t->failed += nq;
+        return -1;
+    }
+    if (neu) {
+        n_fits++;
+        n_breaks += r.model.seg_x > 0;
+        n_outliers += r.model.outliers > 0;
+    }
+    for (k = 0; k < nq; k++) {
+        double yp, lo, hi, err, width;
+        if ((neu ? fit_predict_ext(&r.model, &xq[k], &yp, &lo, &hi, NULL)
+                 : fit_predict(&r.model, &xq[k], &yp, &lo, &hi, NULL)) < 0) {
+            t->failed++;
+            continue;
+        }
+        if (pred_out != NULL)
+            pred_out[k] = yp;
+        err = fabs(yp - truth[k]) / fabs(truth[k]);
+        width = fabs(yp) > 0 ? (hi - lo) / fabs(yp) : INFINITY;
+        for (j = 0; j < nobs[k]; j++)
+            tally_add(t, err, width, obs[k][j] >= lo && obs[k][j] <= hi);
+    }
+    fit_result_free(&r);
+    return 0;
+}
+
+/* ---- synthetic laws ---- */
+
+struct law {
+    const char *name;
+    double lo; /* first x of the design */
+    double ratio;
+    double (*f)(double);
+};
+
+static double weak(double p)
+{
+    return 5 + 0.1 * sqrt(p) + 0.3 * log2(p);
+}
+static double strong_log(double p)
+{
+    return 200 / p + 0.5 * log2(p) + 1;
+}
+static double plogp(double p)
+{
+    return 3 + 0.5 * p * log2(p);
+}
+static double inv(double p)
+{
+    return 100 / p + 2;
+}
+static double inv_lin(double p)
+{
+    return 500 / p + 0.05 * p + 1;
+}
+static double amdahl(double p)
+{
+    return 10 * (0.05 + 0.95 / p);
+}
+static double cubic(double n)
+{
+    return 2e-9 * n * n * n + 1e-6 * n * n + 0.01;
+}
+static double nlogn(double n)
+{
+    return 1e-6 * n * log2(n) + 1e-3;
+}
+static double latbw(double m)
+{
+    return 5e-6 + 1e-9 * m;
+}
+static double sqrt_law(double p)
+{
+    return 2 + 0.8 * sqrt(p);
+}
+/* Regime changes: a protocol switch at 16 KiB inside the range, and a node
+ * boundary at p = 16 (from there a log2 p network term). */
+static double protocol(double m)
+{
+    return m < 16384 ? 5e-6 + 1.2e-9 * m : 2.5e-5 + 0.6e-9 * m;
+}
+static double node(double p)
+{
+    return p < 16 ? 4 + 0.05 * p : 3.2 + 0.05 * p + 0.4 * log2(p);
+}
+
+static const struct law laws[] = {
+    {"weak 5+0.1sqrt(p)+0.3log2p", 4, 2, weak},
+    {"200/p+0.5log2p+1", 2, 2, strong_log},
+    {"3+0.5p log2p", 2, 2, plogp},
+    {"100/p+2", 2, 2, inv},
+    {"500/p+0.05p+1", 2, 2, inv_lin},
+    {"Amdahl 5% serial", 1, 2, amdahl},
+    {"2e-9n^3+1e-6n^2+0.01", 64, 1.5, cubic},
+    {"1e-6 n log2 n+1e-3", 1024, 2, nlogn},
+    {"latency+bandwidth", 8, 4, latbw},
+    {"2+0.8sqrt(p)", 1, 2, sqrt_law},
+    {"protocol switch", 256, 2, protocol},
+    {"node boundary", 2, 2, node},
+};
+#define NLAWS (sizeof laws / sizeof laws[0])
+
+static void print_row(const char *corpus, const char *sel, struct tally *t);
+
+static void tally_free(struct tally *t)
+{
+    xfree(t->err);
+    xfree(t->width);
+    memset(t, 0, sizeof *t);
+}
+
+static void synthetic(struct tally *t, int verbose)
+{
+    struct tally by[3][12][2] = {{{{0}}}};
+    char label[64];
+    static const int npts[] = {4, 5, 6, 8};
+    static const int reps[] = {1, 2, 4};
+    static const double noise[] = {0.01, 0.03, 0.05, 0.10};
+    size_t li, a, b, c;
+    int s;
+
+    for (li = 0; li < NLAWS; li++)
+        for (a = 0; a < 4; a++)
+            for (b = 0; b < 3; b++)
+                for (c = 0; c < 4; c++)
+                    for (s = 0; s < 3; s++) {
+                        const struct law *L = &laws[li];
+                        double x[32], y[32], xq[2], tr[2], o[2][1], *op[2];
+                        size_t n = 0, nobs[2] = {1, 1}, i;
+                        int r, k, outlier;
+                        rng = 0x9e3779b97f4a7c15ULL ^
+                              (uint64_t)(((li * 4 + a) * 3 + b) * 4 + c) * 7919u ^
+                              (uint64_t)s * 104729u;
+                        for (k = 0; k < 8; k++)
+                            uniform();
+                        outlier = s == 2; /* one case in three has an outlier */
+                        for (i = 0; i < (size_t)npts[a]; i++)
+                            for (r = 0; r < reps[b]; r++) {
+                                x[n] = L->lo * pow(L->ratio, (double)i);
+                                y[n] = L->f(x[n]) * exp(noise[c] * gauss());
+                                n++;
+                            }
+                        if (outlier) {
+                            size_t at = (size_t)(uniform() * (double)n);
+                            y[at] *= 1.5 + uniform();
+                        }
+                        for (k = 0; k < 2; k++) {
+                            xq[k] = x[n - 1] * (k == 0 ? 2 : 4);
+                            tr[k] = L->f(xq[k]);
+                            o[k][0] = tr[k] * exp(noise[c] * gauss());
+                            op[k] = o[k];
+                        }
+                        score(0, x, y, n, xq, tr, op, nobs, 2, &t[0], NULL);
+                        score(1, x, y, n, xq, tr, op, nobs, 2, &t[1], NULL);
+                        if (verbose)
+                            for (k = 0; k < 2; k++) {
+                                score(k, x, y, n, xq, tr, op, nobs, 2, &by[0][a][k],
+                                      NULL);
+                                score(k, x, y, n, xq, tr, op, nobs, 2, &by[1][c][k],
+                                      NULL);
+                                score(k, x, y, n, xq, tr, op, nobs, 2, &by[2][li][k],
+                                      NULL);
+                            }
+                    }
+    if (!verbose)
+        return;
+    for (a = 0; a < 3; a++)
+        for (b = 0; b < (a == 0 ? 4 : a == 1 ? 4 : NLAWS); b++)
+            for (c = 0; c < 2; c++) {
+                if (a == 0)
+                    snprintf(label, sizeof label, "%d points", npts[b]);
+                else if (a == 1)
+                    snprintf(label, sizeof label, "noise %.0f%%", 100 * noise[b]);
+                else
+                    snprintf(label, sizeof label, "%.24s", laws[b].name);
+                print_row(label, c ? "new" : "old", &by[a][b][c]);
+                tally_free(&by[a][b][c]);
+            }
+}
+
+/* The two cases issue 13 names, printed in full. */
+static void named_cases(void)
+{
+    double x[64], y[64], xq[3], tr[3], o[3][1], *op[3], pred[2][3];
+    size_t n, k, nobs[3] = {1, 1, 1};
+    struct tally t[2] = {{0}};
+    int neu;
+
+    /* Weak scaling over p = 4..256 (4 observations per point, 1 % noise),
+     * asked at p = 1024 (the truth 11.2). */
+    rng = 42;
+    n = 0;
+    for (k = 0; k < 7; k++)
+        for (int r = 0; r < 2; r++) {
+            x[n] = 4 * pow(2, (double)k);
+            y[n] = weak(x[n]) * (1 + 0.01 * gauss());
+            n++;
+        }
+    xq[0] = 1024;
+    tr[0] = weak(1024);
+    o[0][0] = tr[0];
+    op[0] = o[0];
+    for (neu = 0; neu < 2; neu++)
+        score(neu, x, y, n, xq, tr, op, nobs, 1, &t[neu], pred[neu]);
+    printf("weak scaling 5+0.1sqrt(p)+0.3log2p, p=4..256, at p=1024 (truth %.3f): "
+           "old %.4g, new %.4g\n",
+           tr[0], pred[0][0], pred[1][0]);
+    /* 200/p + 0.5 log2 p + 1 on p = 2..64 at 5 % noise, asked at 128, 256. */
+    rng = 4242;
+    n = 0;
+    for (k = 0; k < 6; k++)
+        for (int r = 0; r < 4; r++) {
+            x[n] = 2 * pow(2, (double)k);
+            y[n] = strong_log(x[n]) * (1 + 0.05 * gauss());
+            n++;
+        }
+    for (k = 0; k < 2; k++) {
+        xq[k] = 128 * pow(2, (double)k);
+        tr[k] = strong_log(xq[k]);
+        o[k][0] = tr[k];
+        op[k] = o[k];
+    }
+    for (neu = 0; neu < 2; neu++)
+        score(neu, x, y, n, xq, tr, op, nobs, 2, &t[neu], pred[neu]);
+    printf("200/p+0.5log2p+1, p<=64, 5%% noise, at p=128/256 (truth %.3f/%.3f): "
+           "old %.4g/%.4g, new %.4g/%.4g\n",
+           tr[0], tr[1], pred[0][0], pred[0][1], pred[1][0], pred[1][1]);
+    /* The worst case over 40 draws (1 observation per point, 1-5 % noise). */
+    {
+        double worst[2] = {0, 0}, wp[2] = {0, 0};
+        int s2, lawi;
+        for (lawi = 0; lawi < 2; lawi++) {
+            worst[0] = worst[1] = 0;
+            for (s2 = 0; s2 < 40; s2++) {
+                double nz = 0.01 * (1 + s2 % 5);
+                size_t q = 0, nq = lawi ? 2 : 1;
+                rng = 1000 + (uint64_t)s2;
+                for (k = 0; k < (lawi ? 6u : 7u); k++) {
+                    x[q] = lawi ? 2 * pow(2, (double)k) : 4 * pow(2, (double)k);
+                    y[q] = (lawi ? strong_log(x[q]) : weak(x[q])) * (1 + nz * gauss());
+                    q++;
+                }
+                for (k = 0; k < nq; k++) {
+                    xq[k] = lawi ? 128 * pow(2, (double)k) : 1024;
+                    tr[k] = lawi ? strong_log(xq[k]) : weak(xq[k]);
+                    o[k][0] = tr[k];
+                    op[k] = o[k];
+                }
+                for (neu = 0; neu < 2; neu++) {
+                    if (score(neu, x, y, q, xq, tr, op, nobs, nq, &t[neu], pred[neu]) < 0)
+                        continue;
+                    for (k = 0; k < nq; k++)
+                        if (fabs(pred[neu][k] - tr[k]) / tr[k] > worst[neu]) {
+                            worst[neu] = fabs(pred[neu][k] - tr[k]) / tr[k];
+                            wp[neu] = pred[neu][k];
+                        }
+                }
+            }
+            printf("%s, 40 draws of 1 observation per point at 1-5%% noise: worst "
+                   "relative error old %.3g (predicted %.4g), new %.3g (predicted "
+                   "%.4g)\n",
+                   lawi ? "200/p+0.5log2p+1 on p<=64" : "weak scaling on p=4..256",
+                   worst[0], wp[0], worst[1], wp[1]);
+        }
+    }
+    for (neu = 0; neu < 2; neu++) {
+        xfree(t[neu].err);
+        xfree(t[neu].width);
+    }
+}
+
+/* ---- real measurements ---- */
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const double *p = a, *q = b;
+    return (p[0] > q[0]) - (p[0] < q[0]);
+}
+
+static void real_case(const char *path, const char *name, struct tally *t, int verbose)
+{
+    FILE *f = fopen(path, "r");
+    double *xy = NULL, a, b;
+    size_t n = 0, cap = 0, nd = 0, i, j, ntrain, ntr, nq = 0;
+    double dx[256], *x = NULL, *y = NULL, xq[256], tr[256], *op[256];
+    size_t nobs[256];
+    int neu;
+
+    if (f == NULL)
+        return;
+    while (fscanf(f, "%lf %lf", &a, &b) == 2) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            xy = xrealloc(xy, 2 * cap * sizeof *xy);
+            if (xy == NULL)
+                exit(1);
+        }
+        xy[2 * n] = a;
+        xy[2 * n + 1] = b;
+        n++;
+    }
+    fclose(f);
+    qsort(xy, n, 2 * sizeof *xy, cmp_pair);
+    for (i = 0; i < n; i++)
+        if ((nd == 0 || xy[2 * i] != dx[nd - 1]) && nd < 256)
+            dx[nd++] = xy[2 * i];
+    if (nd < 6) {
+        xfree(xy);
+        return;
+    }
+    ntrain = (size_t)ceil(0.6 * (double)nd);
+    ntrain = ntrain < 4 ? 4 : ntrain;
+    x = xmalloc(n * sizeof *x);
+    y = xmalloc(n * sizeof *y);
+    for (ntr = 0, i = 0; i < n && xy[2 * i] <= dx[ntrain - 1]; i++, ntr++) {
+        x[ntr] = xy[2 * i];
+        y[ntr] = xy[2 * i + 1];
+    }
+    for (j = ntrain; j < nd; j++) {
+        double v[64];
+        size_t k = 0;
+        xq[nq] = dx[j];
+        op[nq] = xy; /* placeholder, set below */
+        for (i = 0; i < n; i++)
+            if (xy[2 * i] == dx[j] && k < 64)
+                v[k++] = xy[2 * i + 1];
+        nobs[nq] = k;
+        op[nq] = xmalloc(k * sizeof **op);
+        memcpy(op[nq], v, k * sizeof *v);
+        tr[nq] = median(v, k);
+        nq++;
+    }
+    for (neu = 0; neu < 2; neu++) {
+        double pred[256];
+        size_t before = t[neu].n;
+        score(neu, x, y, ntr, xq, tr, op, nobs, nq, &t[neu], pred);
+        if (verbose) {
+            size_t cov = 0;
+            for (i = before; i < t[neu].n; i++)
+                cov += 0;
+            printf("  %-16s %s: train x<=%g,", name, neu ? "new" : "old", dx[ntrain - 1]);
+            for (j = 0; j < nq; j++)
+                printf(" %g:%.3g(%.3g)", xq[j], pred[j], tr[j]);
+            printf("\n");
+            (void)cov;
+        }
+    }
+    for (j = 0; j < nq; j++)
+        xfree(op[j]);
+    xfree(x);
+    xfree(y);
+    xfree(xy);
+}
+
+static void real(const char *dir, struct tally *t, int verbose)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    char names[64][128];
+    int nn = 0, i;
+
+    if (d == NULL) {
+        printf("(no real data in %s)\n", dir);
+        return;
+    }
+    while ((de = readdir(d)) != NULL && nn < 64) {
+        size_t l = strlen(de->d_name);
+        if (l > 4 && l < 120 && strcmp(de->d_name + l - 4, ".txt") == 0)
+            snprintf(names[nn++], sizeof names[0], "%s", de->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)nn, sizeof names[0],
+          (int (*)(const void *, const void *))strcmp);
+    for (i = 0; i < nn; i++) {
+        char path[1024];
+        if (strlen(dir) > 800)
+            return;
+        snprintf(path, sizeof path, "%.800s/%.120s", dir, names[i]);
+        names[i][strlen(names[i]) - 4] = '\0';
+        real_case(path, names[i], t, verbose);
+    }
+}
+
+/* ---- kernel coupling across configurations ---- */
+
+#define MAXCONF 64
+struct conf {
+    double n, p;
+    double t[9]; /* K1..K4, K1K2, K2K3, K3K4, K4K1, ALL: least time measured */
+    int cnt[9];
+    double coef[4];
+    int ok;
+};
+
+static int chain_index(const char *s)
+{
+    static const char *const names[9] = {"K1",   "K2",   "K3",   "K4", "K1K2",
+                                         "K2K3", "K3K4", "K4K1", "ALL"};
+    int i;
+
+    for (i = 0; i < 9; i++)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* Four loop kernels measured alone, in pairs and together at (n, P): the loop
+ * time predicted by plain summation, by the coefficients of the nearest
+ * other configuration (couple_nearest), and by each coefficient modeled over
+ * n at the same P (couple_model_value), against the measured loop time. */
+static void couple_eval(const char *dir)
+{
+    static const struct couple_kernel kern[4] = {
+        {"K1", 1}, {"K2", 1}, {"K3", 1}, {"K4", 1}};
+    struct conf cf[MAXCONF];
+    char path[1024], chain[16];
+    double n, p, t, esum = 0, enear = 0, emod = 0;
+    int nc = 0, i, j, k, ntarget = 0;
+    FILE *f;
+
+    if (strlen(dir) > 800)
+        return;
+    snprintf(path, sizeof path, "%.800s/couple/kernels.txt", dir);
+    f = fopen(path, "r");
+    if (f == NULL) {
+        printf("(no coupling data in %s)\n", path);
+        return;
+    }
+    memset(cf, 0, sizeof cf);
+    while (fscanf(f, "%lf %lf %15s %lf", &n, &p, chain, &t) == 4) {
+        int c = chain_index(chain);
+        for (i = 0; i < nc && !(cf[i].n == n && cf[i].p == p); i++)
+            ;
+        if (c < 0 || (i == nc && nc == MAXCONF))
+            continue;
+        if (i == nc) {
+            cf[nc].n = n;
+            cf[nc].p = p;
+            nc++;
+        }
+        /* The least of the repetitions: on a shared machine the other
+         * programs only ever add time. */
+        cf[i].t[c] = cf[i].cnt[c] == 0 || t < cf[i].t[c] ? t : cf[i].t[c];
+        cf[i].cnt[c]++;
+    }
+    fclose(f);
+    for (i = 0; i < nc; i++) {
+        struct couple_measurement m[4];
+        struct couple_result r;
+        struct err e = {0};
+        int ok = 1;
+        for (k = 0; k < 9; k++) {
+            ok &= cf[i].cnt[k] > 0;
+        }
+        for (k = 0; k < 4 && ok; k++) {
+            memset(&m[k], 0, sizeof m[k]);
+            m[k].n = 2;
+            m[k].kernel[0] = kern[k].name;
+            m[k].kernel[1] = kern[(k + 1) % 4].name;
+            m[k].alone[0] = cf[i].t[k];
+            m[k].alone[1] = cf[i].t[(k + 1) % 4];
+            m[k].together = cf[i].t[4 + k];
+            m[k].index = (size_t)k;
+        }
+        if (ok && couple_coefficients(kern, 4, m, 4, &r, &e) == 0) {
+            for (k = 0; k < 4; k++)
+                cf[i].coef[k] = r.coef[k];
+            couple_result_free(&r);
+            cf[i].ok = 1;
+        }
+    }
+    for (i = 0; i < nc; i++) {
+        double conf[2 * MAXCONF], target[2] = {cf[i].n, cf[i].p}, dx;
+        double xs[MAXCONF], cs[MAXCONF], sum = 0, near = 0, mod = 0, meas = cf[i].t[8];
+        int idx[MAXCONF], no = 0, ns;
+        if (!cf[i].ok)
+            continue;
+        for (j = 0; j < nc; j++)
+            if (j != i && cf[j].ok) {
+                conf[2 * no] = cf[j].n;
+                conf[2 * no + 1] = cf[j].p;
+                idx[no++] = j;
+            }
+        if (no == 0)
+            continue;
+        j = idx[couple_nearest(conf, (size_t)no, 2, target, 0, &dx)];
+        for (k = 0; k < 4; k++) {
+            double c = cf[j].coef[k];
+            sum += cf[i].t[k];
+            near += c * cf[i].t[k];
+            ns = 0;
+            for (int q = 0; q < nc; q++)
+                if (q != i && cf[q].ok && cf[q].p == cf[i].p) {
+                    xs[ns] = cf[q].n;
+                    cs[ns++] = cf[q].coef[k];
+                }
+            if (ns == 0 || couple_model_value(xs, cs, (size_t)ns, cf[i].n, &c, NULL) < 0)
+                c = cf[j].coef[k];
+            mod += c * cf[i].t[k];
+        }
+        esum += fabs(sum - meas) / meas;
+        enear += fabs(near - meas) / meas;
+        emod += fabs(mod - meas) / meas;
+        ntarget++;
+    }
+    if (ntarget == 0)
+        return;
+    printf("\nkernel coupling, %d configurations (n x P), each predicted from the "
+           "others; mean relative error of the loop time:\n",
+           ntarget);
+    printf("  plain summation %.1f%%, nearest configuration %.1f%%, coupling modeled "
+           "over n %.1f%%\n",
+           100 * esum / ntarget, 100 * enear / ntarget, 100 * emod / ntarget);
+}
+
+static void print_row(const char *corpus, const char *sel, struct tally *t)
+{
+    double me = median(t->err, t->n), mw = median(t->width, t->n);
+    printf("%-24s %-4s %6zu %10.3f %8zu (%4.1f%%) %8.1f%% %10.1f%% %6zu\n", corpus, sel,
+           t->n, me, t->within, 100.0 * (double)t->within / (double)(t->n ? t->n : 1),
+           100.0 * (double)t->covered / (double)(t->n ? t->n : 1), 100 * mw, t->failed);
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : "bench/modeling/data";
+    struct tally syn[2] = {{0}}, re[2] = {{0}};
+    int i;
+
+    gsl_set_error_handler_off();
+    named_cases();
+    printf("real cases (x:prediction(measured median)):\n");
+    real(dir, re, 1);
+    synthetic(syn, argc > 2);
+    printf("\n%-24s %-4s %6s %10s %17s %9s %11s %6s\n", "corpus", "sel", "preds",
+           "med.err", "within 10%", "coverage", "med.width", "failed");
+    print_row("synthetic", "old", &syn[0]);
+    print_row("synthetic", "new", &syn[1]);
+    print_row("real", "old", &re[0]);
+    print_row("real", "new", &re[1]);
+    printf("new selection: %zu fits, %zu with a regime change, %zu with outliers left "
+           "out\n",
+           n_fits, n_breaks, n_outliers);
+    couple_eval(dir);
+    for (i = 0; i < 2; i++) {
+        xfree(syn[i].err);
+        xfree(syn[i].width);
+        xfree(re[i].err);
+        xfree(re[i].width);
+    }
+    return 0;
+}

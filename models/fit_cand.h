@@ -1,0 +1,38 @@
+/* fit_cand: the interface between the candidate search (fit_search.c) and the
+ * extrapolating `auto` selection (fit_auto.c). Internal to models/fit*.c. */
+#ifndef PROPHECY_FIT_CAND_H
+#define PROPHECY_FIT_CAND_H
+
+#include "models/fit.h"
+
+#define FIT_MAX_CANDS 64
+
+/* The best law (least PRESS) of one class (number of terms, complexity). */
+struct fit_cand {
+    struct fit_term term[FIT_MAX_TERMS]; /* term[0] is the constant */
+    int nterms;
+    int cx;       /* complexity: log powers plus fractional exponents */
+    double press; /* leave-one-x-out sum of squares (relative when rel) */
+    double se;    /* its standard error */
+    double rss;   /* weighted residual sum of squares */
+};
+
+struct fit_cands {
+    struct fit_cand c[FIT_MAX_CANDS]; /* c[0] is the constant model */
+    int n;
+    double ss_pe, dof_pe; /* pure error of the repetitions (weighted) */
+};
+
+/* Runs the normal-form search of fit_auto_select_v1 (without poly3..6 and
+ * inv3..6) and writes every class's best law to *out. rel: relative least
+ * squares (every y > 0). Errors: 422 "degenerate" for m < 3, 500. */
+int fit_search_cands(const struct fit_point *pts, size_t m, int nvars, int rel,
+                     struct fit_cands *out, struct err *err);
+
+/* The extrapolating `auto` (fit_auto.c): selects, fits and fills *out, with
+ * graph FIT_AUTO; out->xunc and out->outliers are set. pts are the m
+ * aggregated points sorted by x. Errors as fit_run. */
+int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
+                   struct fit_model *out, struct err *err);
+
+#endif

@@ -1,0 +1,135 @@
+/* dash_app: the adapter of an application's page (/applications/{name}):
+ * decodes the view state (?sort=runtime&dir=desc&page=2, ?executable= and
+ * ?system= filters), reads the summaries, one page of runs and the kernel
+ * records the breakdown needs through core/browse.h, and renders
+ * web/view_app.c. */
+#include "core/browse.h"
+#include "server/dash.h"
+#include "server/routes.h"
+#include "web/view.h"
+
+#include <string.h>
+
+/* Finds name in the list (executables or systems of the app); returns its id. */
+static long long id_in(json_t *list, const char *name)
+{
+    size_t i;
+    json_t *x;
+    json_array_foreach(list, i, x)
+    {
+        const char *n = json_string_value(json_object_get(x, "name"));
+        if (n && strcmp(n, name) == 0)
+            return json_integer_value(json_object_get(x, "id"));
+    }
+    return 0;
+}
+
+static int parse_view(struct req *r, struct view_app *v, json_t *app, struct err *e)
+{
+    const char *sort = http_query(r, "sort"), *dir = http_query(r, "dir");
+    long long page = 1;
+    size_t i;
+
+    v->sort = 0;
+    if (sort && *sort) {
+        for (i = 0; i < 3 && strcmp(sort, view_app_sorts[i]) != 0; i++)
+            ;
+        if (i == 3)
+            return err_set(e, 400, "bad_parameter", "sort",
+                           "sort must be run, nprocs or runtime");
+        v->sort = (int)i;
+    }
+    v->desc = v->sort == 0;
+    if (dir && *dir) {
+        if (strcmp(dir, "asc") != 0 && strcmp(dir, "desc") != 0)
+            return err_set(e, 400, "bad_parameter", "dir", "dir must be asc or desc");
+        v->desc = strcmp(dir, "desc") == 0;
+    }
+    if (http_query_int(r, "page", 1, 1000000000, &page, e) != 0)
+        return -1;
+    v->page = page;
+    v->exe = http_query(r, "executable");
+    v->sys = http_query(r, "system");
+    if (v->exe && *v->exe == '\0')
+        v->exe = NULL;
+    if (v->sys && *v->sys == '\0')
+        v->sys = NULL;
+    if (v->exe && (v->exe_id = id_in(json_object_get(app, "executables"), v->exe)) == 0)
+        return err_set(e, 404, "not_found", "executable",
+                       "%.200s has no executable %.200s", v->name, v->exe);
+    if (v->sys && (v->sys_id = id_in(json_object_get(app, "systems"), v->sys)) == 0)
+        return err_set(e, 404, "not_found", "system", "%.200s has no runs on %.200s",
+                       v->name, v->sys);
+    v->many_exe = json_array_size(json_object_get(app, "executables")) > 1 && !v->exe;
+    v->many_sys = json_array_size(json_object_get(app, "systems")) > 1 && !v->sys;
+    return 0;
+}
+
+/* The db rows as the view's (arena). */
+static struct view_run_row *rows_of(arena *a, const struct db_page_row *r, int n)
+{
+    struct view_run_row *out = arena_alloc(a, ((size_t)n + 1) * sizeof *out);
+    int i;
+    for (i = 0; out && i < n; i++) {
+        struct view_run_row x = {r[i].id,       r[i].executable, r[i].system,
+                                 r[i].nprocs,   r[i].runtime,    r[i].created_at,
+                                 r[i].nkernels, r[i].inputs,     r[i].ninputs};
+        out[i] = x;
+    }
+    return out;
+}
+
+int page_app(struct req *r)
+{
+    struct err e = {0};
+    struct view_app v = {0};
+    struct browse_app b = {0};
+    struct page p;
+    long long ids[2 * VIEW_APP_MAX_BARS];
+    size_t nids;
+    db *d;
+
+    v.name = r->params[0];
+    d = db_pool_get(r->app->pool);
+    if ((b.app = browse_app_summary(d, v.name, &e)) == NULL ||
+        parse_view(r, &v, b.app, &e) != 0)
+        goto fail;
+    {
+        struct browse_app_query q = {v.exe_id,
+                                     v.sys_id,
+                                     v.sort,
+                                     v.desc,
+                                     v.page,
+                                     VIEW_APP_PER_PAGE,
+                                     VIEW_APP_MAX_CONFIGS};
+        if (browse_app(d, &q, r->arena, &b, &e) != 0)
+            goto fail;
+    }
+    v.app = b.app;
+    v.total = b.total;
+    v.pages = b.pages;
+    v.page = b.page;
+    v.configs = dash_configs(r->arena, b.configs, b.nconfigs);
+    v.nconfigs = b.nconfigs;
+    v.truncated = b.truncated;
+    v.rows = rows_of(r->arena, b.rows, b.nrows);
+    v.nrows = b.nrows;
+    v.has_kernels = b.has_kernels;
+    if (v.configs == NULL || v.rows == NULL) {
+        err_nomem(&e);
+        goto fail;
+    }
+    nids = view_app_kernel_runs(r->arena, v.configs, v.nconfigs, ids);
+    if ((v.kernels = browse_kernels_of_runs(d, ids, nids, &e)) == NULL)
+        goto fail;
+    db_pool_put(r->app->pool, d);
+    dash_begin(&p, r, v.name, "applications");
+    view_app(&p, &v);
+    json_decref(v.kernels);
+    json_decref(b.app);
+    return dash_end(r, &p, 200);
+fail:
+    db_pool_put(r->app->pool, d);
+    json_decref(b.app);
+    return dash_error(r, &e);
+}

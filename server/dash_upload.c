@@ -1,0 +1,321 @@
+/* dash_upload: the adapters of the upload pages (/upload): one run by form (POST
+ * /upload/run, url-encoded) and many runs by CSV file (POST /upload/csv, multipart).
+ *
+ * Both validate with the API's rules (server/rundoc.c: the form becomes a run
+ * document; the file goes to the CSV importer), need a write token (checked
+ * as the Authorization header is) and store through the writer thread as one
+ * all-or-nothing job, so a rejected form stores nothing. Errors are shown
+ * next to the field the error names, with the values kept.
+ *
+ * Cross-site requests are refused by csrf_check_origin and csrf_check
+ * (server/csrf.h, docs/web.md). The pages are web/view_upload.c.
+ */
+#include "common/sha256.h"
+#include "db/runs.h"
+#include "formats/form.h"
+#include "server/csrf.h"
+#include "server/dash.h"
+#include "server/routes.h"
+#include "web/view.h"
+#include "server/rundoc.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void hex(const uint8_t *d, size_t n, char *out)
+{
+    static const char digits[] = "0123456789abcdef";
+    size_t i;
+    for (i = 0; i < n; i++) {
+        out[2 * i] = digits[d[i] >> 4];
+        out[2 * i + 1] = digits[d[i] & 15];
+    }
+    out[2 * n] = '\0';
+}
+
+/* Renders /upload. which: 0 none, 1 the run form, 2 the CSV form is the one
+ * submitted (values and error belong to it). */
+static int upload_page(struct req *r, int status, int which, const struct form *f,
+                       const struct err *e)
+{
+    struct view_upload v = {0};
+    struct page p;
+    /* A fresh client id per rendered form: submitting the same form twice
+     * (double click, back and resend) stores the run once. */
+    uint8_t raw[12];
+    char h[25];
+    if (random_bytes(raw, sizeof raw) == 0) {
+        hex(raw, sizeof raw, h);
+        v.client_id = arena_printf(r->arena, "web-%s", h);
+    }
+    v.which = which;
+    v.form = f;
+    v.error = e;
+    dash_begin(&p, r, "Upload", "upload");
+    p.csrf = csrf_token(r);
+    view_upload(&p, &v);
+    return dash_end(r, &p, status);
+}
+
+int page_upload(struct req *r)
+{
+    return upload_page(r, 200, 0, NULL, NULL);
+}
+
+/* ---- storing ------------------------------------------------------------------------
+ */
+
+struct web_upload {
+    struct run_record *runs;
+    size_t n;
+    long long *ids;
+    int *existed;
+    int which;
+    struct form form;
+};
+
+static int store_job(db *d, void *arg, struct err *err)
+{
+    struct web_upload *u = arg;
+    return db_runs_insert(d, u->runs, u->n, u->ids, u->existed, err);
+}
+
+static int run_finish(struct req *r)
+{
+    struct web_upload *u = r->ctx;
+    if (r->job.rc != 0) {
+        struct err e = r->job.err;
+        if (e.status == 409)
+            snprintf(e.message, sizeof e.message, "%s",
+                     "this form was already submitted with other values; the form below "
+                     "is new: submit it again");
+        return upload_page(r, e.status ? e.status : 500, 1, &u->form, &e);
+    }
+    return http_redirect(r, arena_printf(r->arena, "/runs/%lld?stored=1", u->ids[0]));
+}
+
+static int csv_finish(struct req *r)
+{
+    struct web_upload *u = r->ctx;
+    struct page p;
+    if (r->job.rc != 0)
+        return upload_page(r, r->job.err.status ? r->job.err.status : 500, 2, &u->form,
+                           &r->job.err);
+    dash_begin(&p, r, "Upload", "upload");
+    view_upload_done(&p, u->runs, u->ids, u->existed, u->n);
+    return dash_end(r, &p, 200);
+}
+
+/* Parses "name=value" lines of a text box into obj (numbers) or, for
+ * kernels, into an array of {"name", "time"}. Errors name the box. */
+static int parse_lines(const char *text, const char *box, json_t *out, struct err *err)
+{
+    const char *p = text ? text : "";
+    int line = 0;
+    while (*p) {
+        size_t len = strcspn(p, "\n");
+        const char *s = p, *e = p + len, *eq;
+        char name[RUNDOC_MAX_NAME + 1], num[64], *end;
+        double v;
+        size_t nlen;
+        line++;
+        p = *e ? e + 1 : e;
+        if (line > LIMIT_FORM_LINES)
+            return err_invalid(err, box, "%s: more than %d lines", box, LIMIT_FORM_LINES);
+        while (s < e && (*s == ' ' || *s == '\t' || *s == '\r'))
+            s++;
+        while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+            e--;
+        if (s == e || *s == '#')
+            continue;
+        eq = memchr(s, '=', (size_t)(e - s));
+        if (eq == NULL)
+            return err_invalid(err, box, "%s, line %d: write name=value", box, line);
+        nlen = (size_t)(eq - s);
+        while (nlen > 0 && (s[nlen - 1] == ' ' || s[nlen - 1] == '\t'))
+            nlen--;
+        if (nlen == 0 || nlen > RUNDOC_MAX_NAME)
+            return err_invalid(err, box, "%s, line %d: the name must be 1 to %d bytes",
+                               box, line, RUNDOC_MAX_NAME);
+        memcpy(name, s, nlen);
+        name[nlen] = '\0';
+        eq++;
+        while (eq < e && (*eq == ' ' || *eq == '\t'))
+            eq++;
+        if ((size_t)(e - eq) >= sizeof num || e == eq)
+            return err_invalid(err, box, "%s, line %d: %s needs a number after '='", box,
+                               line, name);
+        memcpy(num, eq, (size_t)(e - eq));
+        num[e - eq] = '\0';
+        errno = 0;
+        v = strtod(num, &end);
+        if (*end != '\0' || errno == ERANGE || !isfinite(v))
+            return err_invalid(err, box, "%s, line %d: %.64s is not a finite number", box,
+                               line, num);
+        /* Names are added unchecked: the run validator reports invalid UTF-8
+         * with the field, where a checked setter would drop the entry. */
+        if (json_is_array(out)) {
+            json_t *k = json_object();
+            json_object_set_new(k, "name", json_string_nocheck(name));
+            json_object_set_new(k, "time", json_real(v));
+            json_array_append_new(out, k);
+        } else {
+            if (json_object_get(out, name))
+                return err_invalid(err, box, "%s, line %d: %.64s is given twice", box,
+                                   line, name);
+            json_object_set_new_nocheck(out, name, json_real(v));
+        }
+    }
+    return 0;
+}
+
+/* Builds the run document from the form fields; the API's validator then
+ * applies every rule. */
+static json_t *run_document(const struct form *f, struct err *err)
+{
+    static const char *const names[] = {"id", "application", "executable", "system",
+                                        "started_at"};
+    json_t *doc = json_object(), *inputs = json_object(), *metrics = json_object(),
+           *kernels = json_array();
+    const char *s;
+    size_t i;
+
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        s = form_get(f, names[i]);
+        if (s && *s)
+            json_object_set_new(doc, names[i], json_string_nocheck(s));
+    }
+    s = form_get(f, "nprocs");
+    if (s && *s) {
+        char *end;
+        long long np;
+        errno = 0;
+        np = strtoll(s, &end, 10);
+        if (*end != '\0' || errno == ERANGE) {
+            err_invalid(err, "nprocs", "nprocs must be a whole number (got %.40s)", s);
+            goto fail;
+        }
+        json_object_set_new(doc, "nprocs", json_integer(np));
+    }
+    s = form_get(f, "runtime");
+    if (s && *s) {
+        char *end;
+        double v;
+        errno = 0;
+        v = strtod(s, &end);
+        if (*end != '\0' || errno == ERANGE || !isfinite(v)) {
+            err_invalid(err, "runtime", "runtime must be a number of seconds (got %.40s)",
+                        s);
+            goto fail;
+        }
+        json_object_set_new(doc, "runtime", json_real(v));
+    }
+    if (parse_lines(form_get(f, "inputs"), "inputs", inputs, err) != 0 ||
+        parse_lines(form_get(f, "kernels"), "kernels", kernels, err) != 0 ||
+        parse_lines(form_get(f, "metrics"), "metrics", metrics, err) != 0)
+        goto fail;
+    json_object_set_new(doc, "inputs", inputs);
+    json_object_set_new(doc, "metrics", metrics);
+    json_object_set_new(doc, "kernels", kernels);
+    return doc;
+fail:
+    json_decref(doc);
+    json_decref(inputs);
+    json_decref(metrics);
+    json_decref(kernels);
+    return NULL;
+}
+
+/* The checks both forms share. Returns the upload (arena) or NULL after
+ * answering. */
+static struct web_upload *begin_upload(struct req *r, int which)
+{
+    struct web_upload *u = arena_alloc(r->arena, sizeof *u);
+    struct err e = {0};
+
+    if (u == NULL) {
+        err_nomem(&e);
+        dash_error(r, &e);
+        return NULL;
+    }
+    u->which = which;
+    if (csrf_check_origin(r, &e) != 0) {
+        dash_error(r, &e);
+        return NULL;
+    }
+    if (form_parse(http_header(r, "Content-Type"), r->body.data, r->body.len, r->arena,
+                   &u->form, &e) != 0) {
+        dash_error(r, &e);
+        return NULL;
+    }
+    if (csrf_check(r, form_get(&u->form, "csrf"), &e) != 0 ||
+        http_check_token(r, form_get(&u->form, "token"), "token", &e) != 0) {
+        upload_page(r, e.status, which, &u->form, &e);
+        return NULL;
+    }
+    return u;
+}
+
+static int defer_store(struct req *r, struct web_upload *u, handler_fn finish)
+{
+    struct err e = {0};
+    size_t i;
+    u->ids = arena_alloc(r->arena, (u->n + 1) * sizeof *u->ids);
+    u->existed = arena_alloc(r->arena, (u->n + 1) * sizeof *u->existed);
+    if (u->ids == NULL || u->existed == NULL) {
+        err_nomem(&e);
+        return dash_error(r, &e);
+    }
+    for (i = 0; i < u->n; i++)
+        u->runs[i].submitter = r->token_name;
+    r->ctx = u;
+    return http_defer_write(r, store_job, u, finish);
+}
+
+int page_upload_run(struct req *r)
+{
+    struct web_upload *u = begin_upload(r, 1);
+    struct err e = {0};
+    json_t *doc;
+    int rc;
+
+    if (u == NULL)
+        return 0;
+    doc = run_document(&u->form, &e);
+    if (doc == NULL)
+        return upload_page(r, e.status, 1, &u->form, &e);
+    u->runs = arena_alloc(r->arena, sizeof *u->runs);
+    if (u->runs == NULL) {
+        json_decref(doc);
+        err_nomem(&e);
+        return dash_error(r, &e);
+    }
+    u->n = 1;
+    rc = rundoc_parse(doc, r->arena, &u->runs[0], &e);
+    json_decref(doc);
+    if (rc != 0)
+        return upload_page(r, e.status, 1, &u->form, &e);
+    return defer_store(r, u, run_finish);
+}
+
+int page_upload_csv(struct req *r)
+{
+    struct web_upload *u = begin_upload(r, 2);
+    const struct form_field *file;
+    struct err e = {0};
+
+    if (u == NULL)
+        return 0;
+    file = form_find(&u->form, "file");
+    if (file == NULL || file->filename == NULL || file->len == 0) {
+        err_invalid(&e, "file", "choose a CSV file (it must not be empty)");
+        return upload_page(r, 422, 2, &u->form, &e);
+    }
+    if (rundoc_parse_csv(file->value, file->len, r->arena, &u->runs, &u->n, &e) != 0)
+        return upload_page(r, e.status, 2, &u->form, &e);
+    return defer_store(r, u, csv_finish);
+}

@@ -1,0 +1,376 @@
+/* test_views: the dashboard's views (web/view.h, web/page.h) rendered from
+ * hand-built data, without HTTP or a database: the layout, escaping of
+ * hostile names in text, attributes and URLs, the structure of tables,
+ * forms and plots, the error page and a form with an error next to its
+ * field. */
+#include "tests/harness.h"
+#include "common/xalloc.h"
+#include "web/form.h"
+#include "web/page.h"
+#include "web/view.h"
+
+#include <stdlib.h>
+
+#define EVIL "<script>alert(1)</script>&\"'"
+#define EVIL_TEXT "&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;&#39;"
+#define EVIL_URL "%3Cscript%3Ealert%281%29%3C%2Fscript%3E%26%22%27"
+
+static arena *A;
+
+static int count(const char *s, const char *needle)
+{
+    int n = 0;
+    size_t len = strlen(needle);
+    while ((s = strstr(s, needle)) != NULL) {
+        n++;
+        s += len;
+    }
+    return n;
+}
+
+/* Every element that must close is closed as often as opened, and no
+ * hostile markup got through. */
+static void check_structure(const char *html)
+{
+    static const char *const tags[] = {"table",  "tr", "td", "th",   "div", "form",
+                                       "select", "p",  "ul", "li",   "dl",  "figure",
+                                       "svg",    "h1", "h2", "main", "nav", "a"};
+    size_t i;
+    char open[16], close[16], open_sp[16];
+    CHECK(strncmp(html, "<!DOCTYPE html>\n", 16) == 0);
+    CHECK(strstr(html, "</html>\n") != NULL);
+    CHECK(strstr(html, "<script>") == NULL);
+    for (i = 0; i < sizeof tags / sizeof tags[0]; i++) {
+        snprintf(open, sizeof open, "<%s>", tags[i]);
+        snprintf(open_sp, sizeof open_sp, "<%s ", tags[i]);
+        snprintf(close, sizeof close, "</%s>", tags[i]);
+        if (count(html, open) + count(html, open_sp) != count(html, close)) {
+            fprintf(stderr, "unbalanced <%s>: %d+%d opened, %d closed\n", tags[i],
+                    count(html, open), count(html, open_sp), count(html, close));
+            CHECK(0);
+        }
+    }
+}
+
+/* Renders with fn into a fresh page; returns the malloc'd HTML. */
+static char *render(const char *title, const char *nav,
+                    void (*fn)(struct page *, const void *), const void *data)
+{
+    struct page p;
+    char *html;
+    page_begin(&p, A, title, nav);
+    fn(&p, data);
+    page_finish(&p);
+    CHECK(buf_failed(&p.b) == BUF_OK);
+    html = buf_detach(&p.b, NULL);
+    page_free(&p);
+    return html;
+}
+
+static void overview_fn(struct page *p, const void *d)
+{
+    view_overview(p, d);
+}
+
+static void test_overview(void)
+{
+    struct view_overview v;
+    char *html;
+    v.counts = json_pack("{s:i,s:i,s:i,s:i,s:i,s:i}", "applications", 1, "systems", 1,
+                         "runs", 3, "templates", 0, "models", 2, "demo_applications", 1);
+    v.apps = json_pack("[{s:s,s:s,s:i,s:i,s:i,s:i}]", "name", EVIL, "description", EVIL,
+                       "demo", 1, "executables", 1, "systems", 1, "runs", 3);
+    v.systems = json_pack("[{s:s,s:s,s:i,s:s,s:i,s:i,s:i,s:i}]", "name", "SP2 & co",
+                          "processor", "P2SC", "cores", 64, "network", "SP switch",
+                          "applications", 1, "runs", 3, "benchmarks", 0, "parameters", 0);
+    v.recent = json_pack("[{s:i,s:s,s:s,s:s,s:i,s:f,s:s}]", "id", 7, "application", EVIL,
+                         "executable", "a.out", "system", "SP2 & co", "nprocs", 16,
+                         "runtime", 1.5, "created_at", "2026-11-24 07:00:00");
+    html = render("Overview", "overview", overview_fn, &v);
+    check_structure(html);
+    CHECK(strstr(html, "<title>Overview · Prophecy</title>") != NULL);
+    CHECK(strstr(html, "<a href=\"/\" aria-current=\"page\">Overview</a>") != NULL);
+    CHECK(strstr(html, "<span class=\"n\">3</span><span class=\"label\">runs</span>"));
+    CHECK(strstr(html, "example data") != NULL);
+    CHECK_INT(count(html, "<a href=\"/applications/" EVIL_URL "\">" EVIL_TEXT "</a>"), 2);
+    CHECK(strstr(html, "<a href=\"/systems/SP2%20%26%20co\">SP2 &amp; co</a>") != NULL);
+    CHECK(strstr(html, "<a href=\"/runs/7\">7</a>") != NULL);
+    CHECK(strstr(html, "<td class=\"num\">1.5</td>") != NULL);
+    xfree(html);
+    json_decref(v.counts);
+    json_decref(v.apps);
+    json_decref(v.systems);
+    json_decref(v.recent);
+}
+
+static void run_fn(struct page *p, const void *d)
+{
+    view_run(p, d);
+}
+
+static void test_run(void)
+{
+    struct rec_kv inputs[] = {{"N", 1000}}, metrics[] = {{EVIL, 2.5}};
+    struct rec_kernel kernels[] = {{"solve", 3.0, 10, NULL}, {EVIL, 1.0, 1, "{\"x\":1}"}};
+    struct run_record run = {0};
+    struct view_run v = {42, &run, "2026-11-24 07:00:00", 1};
+    char *html;
+    run.application = EVIL;
+    run.executable = "a.out";
+    run.system = "SP2";
+    run.nprocs = 8;
+    run.runtime = 4.0;
+    run.submitter = "tester";
+    run.inputs = inputs;
+    run.ninputs = 1;
+    run.metrics = metrics;
+    run.nmetrics = 1;
+    run.kernels = kernels;
+    run.nkernels = 2;
+    html = render("Run 42", "applications", run_fn, &v);
+    check_structure(html);
+    CHECK(strstr(html, "<h1>Run 42</h1>") != NULL);
+    CHECK(strstr(html, "The run was stored.") != NULL);
+    CHECK(strstr(html, "<span class=\"muted\">none</span>") != NULL); /* no client id */
+    CHECK(strstr(html, "<figure class=\"plot\"><svg") != NULL);       /* the breakdown */
+    CHECK(strstr(html, "<?xml") == NULL);
+    CHECK(strstr(html, "<td class=\"num\">75.0 %</td>") != NULL);
+    CHECK(strstr(html, "<code>{&quot;x&quot;:1}</code>") != NULL);
+    CHECK(count(html, EVIL_TEXT) >= 3);
+    CHECK(strstr(html, "href=\"/api/v1/runs/42\"") != NULL);
+    xfree(html);
+}
+
+static void app_fn(struct page *p, const void *d)
+{
+    view_app(p, d);
+}
+
+static void test_app(void)
+{
+    struct view_config cfg[3] = {
+        {1, 1, 1, "a.out", "SP2", "{\"N\":1000.0}", 2, 11, 20.0, 9.0, 11.0},
+        {1, 1, 2, "a.out", "SP2", "{\"N\":1000.0}", 1, 12, 5.5, 5.5, 5.5},
+        {1, 1, 4, "a.out", "SP2", "{\"N\":1000.0}", 1, 13, 3.0, 3.0, 3.0},
+    };
+    struct rec_kv in[] = {{"N", 1000}};
+    struct view_run_row rows[2] = {{13, "a.out", "SP2", 4, 3.0, "2026-11-24", 2, in, 1},
+                                   {12, "a.out", "SP2", 2, 5.5, "2026-11-24", 2, in, 1}};
+    struct view_app v = {0};
+    long long ids[2 * VIEW_APP_MAX_BARS];
+    size_t nids;
+    char *html;
+
+    v.name = EVIL;
+    v.sort = 2;
+    v.desc = 1;
+    v.page = 2;
+    v.pages = 3;
+    v.total = 120;
+    v.app = json_pack("{s:s,s:s,s:i,s:i,s:[{s:i,s:s,s:s,s:s,s:s,s:i}],s:[{s:i,s:s,s:i,"
+                      "s:i,s:i}],s:[]}",
+                      "name", EVIL, "description", "d", "demo", 0, "runs", 4,
+                      "executables", "id", 1, "name", "a.out", "compiler", "cc", "flags",
+                      "-O2", "version", "1", "runs", 4, "systems", "id", 1, "name", "SP2",
+                      "runs", 4, "min_nprocs", 1, "max_nprocs", 4, "templates");
+    v.configs = cfg;
+    v.nconfigs = 3;
+    v.rows = rows;
+    v.nrows = 2;
+    v.has_kernels = 1;
+    nids = view_app_kernel_runs(A, cfg, 3, ids);
+    CHECK(nids >= 3);
+    CHECK_INT(ids[0], 11); /* the processor series, by nprocs */
+    CHECK_INT(ids[1], 12);
+    CHECK_INT(ids[2], 13);
+    v.kernels = json_pack("[{s:i,s:s,s:f},{s:i,s:s,s:f},{s:i,s:s,s:f},{s:i,s:s,s:f}]",
+                          "run_id", 11, "name", "solve", "time", 9.0, "run_id", 12,
+                          "name", "solve", "time", 5.0, "run_id", 13, "name", EVIL,
+                          "time", 2.0, "run_id", 99, "name", "not shown", "time", 1.0);
+    html = render(EVIL, "applications", app_fn, &v);
+    check_structure(html);
+    CHECK(strstr(html, "<title>" EVIL_TEXT " · Prophecy</title>") != NULL);
+    CHECK(strstr(html, "href=\"/model/couple?application=" EVIL_URL "\"") != NULL);
+    CHECK(strstr(html, "href=\"/model/parameterize") == NULL); /* no templates */
+    CHECK(strstr(html, "<h2 id=\"scaling\">Scaling</h2>") != NULL);
+    CHECK(strstr(html, "Runtime over processors") != NULL);
+    CHECK(strstr(html, "<h2 id=\"kernels\">Kernel breakdown</h2>") != NULL);
+    CHECK(strstr(html, "not shown") == NULL); /* a kernel of a run without a bar */
+    CHECK(strstr(html, "120 runs; page 2 of 3, sorted by runtime (descending).") != NULL);
+    CHECK(strstr(html, "aria-sort=\"descending\"") != NULL);
+    CHECK(strstr(html, "href=\"/applications/" EVIL_URL
+                       "?sort=runtime&amp;dir=desc&amp;page=3#runs\" "
+                       "rel=\"last\"") != NULL);
+    CHECK(strstr(html, "<a href=\"/runs/13\">13</a>") != NULL);
+    xfree(html);
+    json_decref(v.app);
+    json_decref(v.kernels);
+}
+
+static void test_error_page(void)
+{
+    struct err e = {0};
+    size_t len;
+    char *html;
+    err_set(&e, 404, "not_found", NULL, "no application %s", EVIL);
+    html = page_error_html(&e, 404, &len);
+    CHECK(html != NULL);
+    if (html == NULL)
+        return;
+    CHECK_INT(len, strlen(html));
+    check_structure(html);
+    CHECK(strstr(html, "<title>404 Not found · Prophecy</title>") != NULL);
+    CHECK(strstr(html, "<h1>404 Not found</h1>") != NULL);
+    CHECK(strstr(html, "<p class=\"notice bad\">no application " EVIL_TEXT "</p>") !=
+          NULL);
+    CHECK(strstr(html, "aria-current") == NULL);
+    xfree(html);
+    memset(&e, 0, sizeof e);
+    html = page_error_html(&e, 503, &len);
+    CHECK(html && strstr(html, "<p class=\"notice bad\">Unavailable</p>") != NULL);
+    xfree(html);
+}
+
+static void upload_fn(struct page *p, const void *d)
+{
+    p->csrf = "123.abc";
+    view_upload(p, d);
+}
+
+static void test_upload_form_error_at_field(void)
+{
+    struct form_field fields[] = {{"application", EVIL, strlen(EVIL), NULL, NULL},
+                                  {"nprocs", "eight", 5, NULL, NULL}};
+    struct form f = {fields, 2};
+    struct err e = {0};
+    struct view_upload v = {1, &f, &e, "web-00ff"};
+    char *html;
+    err_set(&e, 422, "invalid", "nprocs", "nprocs must be a positive integer, not %s",
+            "\"eight\"");
+    html = render("Upload", "upload", upload_fn, &v);
+    check_structure(html);
+    CHECK(strstr(html, "Nothing was stored: see the field marked below.") != NULL);
+    CHECK(strstr(html, "id=\"run-nprocs\" name=\"nprocs\" inputmode=\"numeric\" "
+                       "placeholder=\"8\" value=\"eight\" required aria-invalid=\"true\" "
+                       "aria-describedby=\"run-nprocs-error\">") != NULL);
+    CHECK(strstr(html, "<p class=\"field-error\" id=\"run-nprocs-error\">nprocs must be "
+                       "a positive integer, not &quot;eight&quot;</p>") != NULL);
+    CHECK(strstr(html, "value=\"" EVIL_TEXT "\"") != NULL); /* kept, escaped */
+    CHECK_INT(count(html, "<input type=\"hidden\" name=\"csrf\" value=\"123.abc\">"), 2);
+    CHECK(strstr(html, "<input type=\"hidden\" name=\"id\" value=\"web-00ff\">") != NULL);
+    CHECK_INT(count(html, "aria-invalid"), 1); /* only that field */
+    xfree(html);
+}
+
+/* ---- a modeling form step from a source of hand-built lists ------------------------ */
+
+static json_t *fake_apps(void *ctx, struct err *err)
+{
+    (void)ctx;
+    (void)err;
+    return json_pack("[{s:s,s:i},{s:s,s:i}]", "name", EVIL, "runs", 3, "name", "other",
+                     "runs", 0);
+}
+
+static json_t *fake_app(void *ctx, const char *name, struct err *err)
+{
+    (void)ctx;
+    if (strcmp(name, EVIL) != 0) {
+        err_set(err, 404, "not_found", NULL, "no application %s", name);
+        return NULL;
+    }
+    return json_pack("{s:i,s:s,s:[{s:i,s:s}],s:[{s:i,s:s}]}", "id", 1, "name", EVIL,
+                     "executables", "id", 1, "name", "a.out", "systems", "id", 1, "name",
+                     "SP2 & co");
+}
+
+static int fake_configs(void *ctx, long long app_id, long long system_id, int max,
+                        arena *a, struct view_config **out, struct err *err)
+{
+    static const struct view_config cfg[2] = {
+        {1, 1, 1, "a.out", "SP2 & co", "{}", 2, 11, 20.0, 9.0, 11.0},
+        {1, 1, 2, "a.out", "SP2 & co", "{}", 1, 12, 5.5, 5.5, 5.5},
+    };
+    (void)ctx;
+    (void)system_id;
+    (void)max;
+    (void)err;
+    *out = arena_alloc(a, sizeof cfg);
+    if (*out == NULL)
+        return -1;
+    memcpy(*out, cfg, sizeof cfg);
+    return app_id == 1 ? 2 : 0;
+}
+
+static const struct form_source fake = {NULL, fake_apps, fake_app,     NULL,
+                                        NULL, NULL,      NULL,         NULL,
+                                        NULL, NULL,      fake_configs, NULL};
+
+static char *fit_step1(const char *application, int strict, int *status)
+{
+    struct fctx c;
+    struct err e = {0};
+    int shown = 1;
+    char *html;
+    memset(&c, 0, sizeof c);
+    c.arena = A;
+    c.def = &form_fit;
+    c.method_name = "fit";
+    c.src = &fake;
+    c.keep = json_array();
+    if (application)
+        fs_set(&c, "application", application);
+    if (c.def->check(&c, 1, strict, &e) != 0)
+        shown = forms_fail(&c, &e, 1);
+    *status = c.err.status;
+    forms_step_page(&c, shown);
+    page_finish(&c.p);
+    CHECK(buf_failed(&c.p.b) == BUF_OK);
+    html = buf_detach(&c.p.b, NULL);
+    page_free(&c.p);
+    json_decref(c.keep);
+    return html;
+}
+
+static void test_form_step(void)
+{
+    int status;
+    char *html = fit_step1(NULL, 0, &status);
+    check_structure(html);
+    CHECK_INT(status, 0);
+    CHECK(strstr(html, "<title>Curve fitting: step 1 of 3 · Prophecy</title>") != NULL);
+    CHECK(strstr(html, "<li aria-current=\"step\">1. Application</li>") != NULL);
+    CHECK(
+        strstr(html, "<form class=\"card step\" method=\"get\" action=\"/model/fit\"") !=
+        NULL);
+    CHECK(strstr(html, "<input type=\"hidden\" name=\"step\" value=\"1\">") != NULL);
+    /* the first application with runs is chosen, its name escaped */
+    CHECK(strstr(html, "<option value=\"" EVIL_TEXT "\" selected>" EVIL_TEXT
+                       " (3 runs)</option>") != NULL);
+    CHECK(strstr(html, "SP2 &amp; co (3 runs)") != NULL);
+    CHECK(strstr(html, "aria-invalid") == NULL);
+    xfree(html);
+
+    /* an application that is not stored: the error at its field, 404 */
+    html = fit_step1("<i>nope</i>", 1, &status);
+    check_structure(html);
+    CHECK_INT(status, 404);
+    CHECK(strstr(html, "Not computed: see the field marked below.") != NULL);
+    CHECK(strstr(html, "aria-invalid=\"true\"") != NULL);
+    CHECK(strstr(html, "no application named &lt;i&gt;nope&lt;/i&gt;") != NULL);
+    CHECK(strstr(html, "<i>") == NULL);
+    xfree(html);
+}
+
+int main(void)
+{
+    A = arena_new();
+    RUN(test_overview);
+    RUN(test_run);
+    RUN(test_app);
+    RUN(test_error_page);
+    RUN(test_upload_form_error_at_field);
+    RUN(test_form_step);
+    arena_free(A);
+    return harness_report();
+}

@@ -1,0 +1,84 @@
+/* page: the HTML layout and escaping writers of the web dashboard (SPEC §7).
+ *
+ * Every page is server-rendered HTML5 that works without JavaScript: one
+ * layout (header with the navigation, main, footer), the stylesheet and the
+ * small script served from /static/ (the Content-Security-Policy set in
+ * server/http.c allows no inline style or script), and every string that
+ * comes from users or the database written through page_text / page_attr /
+ * page_url, which escape for their context. Plots are inline SVG (the
+ * renderer escapes its own text) or <img> of a /plots/ URL.
+ *
+ * A page is a bounded buffer (PAGE_MAX) plus what a view needs to know
+ * beyond its data: the request's arena for temporary strings and the CSRF
+ * token of forms that write. It knows nothing of HTTP or the database: the
+ * server adapters (server/dash.h) open it, hand the data to a view
+ * (web/view.h) and send the buffer.
+ */
+#ifndef PROPHECY_PAGE_H
+#define PROPHECY_PAGE_H
+
+#include <jansson.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/arena.h"
+
+#define PAGE_MAX (16u << 20) /* bytes of one page */
+
+struct page {
+    struct buf b;
+    arena *arena;     /* temporary strings of the views; not owned */
+    const char *csrf; /* the CSRF token forms that write carry, or NULL */
+};
+
+/* Starts a page in p: doctype, head (title "TITLE · Prophecy", stylesheet,
+ * icon, script) and the header whose navigation marks `nav` ("overview",
+ * "applications", "systems", "model", "models", "upload"; NULL for none) as
+ * current. title is escaped here. a (may be NULL when no view needs
+ * temporary strings) is not owned. */
+void page_begin(struct page *p, arena *a, const char *title, const char *nav);
+/* Closes main and writes the footer. The caller checks buf_failed(&p->b)
+ * and takes the buffer. */
+void page_finish(struct page *p);
+/* Frees the page's buffer (page_free(NULL-initialised page) is harmless). */
+void page_free(struct page *p);
+
+/* Trusted markup: string constants of the program only. */
+void page_puts(struct page *p, const char *html);
+/* Trusted markup with printf formatting: every %s argument must be a
+ * constant or already escaped; numbers are safe. */
+void page_printf(struct page *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Escaped text content and attribute values (NULL writes nothing). */
+void page_text(struct page *p, const char *s);
+void page_attr(struct page *p, const char *s);
+/* Preformatted text (<pre>): escaped as page_text, line breaks kept. */
+void page_pre(struct page *p, const char *s);
+/* s percent-encoded for a path segment or query value (then safe in an
+ * attribute as well). */
+void page_url(struct page *p, const char *s);
+/* A number for people: %.6g, never nan/inf ("–" for a non-finite value). */
+void page_num(struct page *p, double v);
+/* <a href="PREFIX<url-encoded name>">escaped text</a>. */
+void page_link(struct page *p, const char *prefix, const char *name, const char *text);
+/* Inlines an SVG document rendered by web/svg.h (without its XML
+ * declaration) inside <figure class="plot">, with an optional caption. */
+void page_svg(struct page *p, const struct buf *svg, const char *caption);
+/* Opens and closes a horizontally scrollable table box. */
+void page_table_open(struct page *p, const char *caption);
+void page_table_close(struct page *p);
+
+/* The error page of status (404 "Not found", 422 ...) with e's message and a
+ * way back, as a malloc'd body (free with xfree); NULL on out of memory. */
+char *page_error_html(const struct err *e, int status, size_t *len);
+
+/* ---- shared pieces for modeling pages -------------------------------------- */
+
+/* Renders the key figures of a modeling answer (the modeling methods): its
+ * formula ("model.formula", "formula" or "parsed"), the statistics and
+ * values that are numbers at the top level or under "model", coefficients,
+ * and the "predictions" array as a table. Used by the saved-model page and
+ * meant for the result pages of the modeling forms. */
+void page_model_answer(struct page *p, json_t *answer);
+
+#endif

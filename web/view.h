@@ -1,0 +1,149 @@
+/* view: the pages of the web dashboard (SPEC §7, docs/web.md), each rendered
+ * into a struct page (web/page.h) from data handed to it. A view knows no
+ * HTTP and no database: the adapters of server/ (server/dash*.c) decode the
+ * request, gather the data (core/browse.h) and call the view between
+ * page_begin and page_finish, so every view can be rendered from hand-built
+ * data (tests/unit/web/test_views.c).
+ *
+ * JSON arguments are borrowed (the shapes are those of db/summary.h and
+ * db/catalog.h, named at each view); strings are borrowed; temporary
+ * strings go to p->arena, which must be set.
+ */
+#ifndef PROPHECY_VIEW_H
+#define PROPHECY_VIEW_H
+
+#include <jansson.h>
+
+#include "formats/form.h"
+#include "formats/record.h"
+#include "web/page.h"
+
+/* ---- the overview and the lists (view_overview.c) ----------------------- */
+
+struct view_overview {
+    json_t *counts;  /* {applications, systems, runs, templates, models,
+                        demo_applications} */
+    json_t *apps;    /* [{name, description, demo, executables, systems, runs}] */
+    json_t *systems; /* [{name, processor, cores, network, demo, applications,
+                        runs, benchmarks, parameters}] */
+    json_t *recent;  /* [{id, application, executable, system, nprocs, runtime,
+                        created_at}], newest first */
+};
+void view_overview(struct page *p, const struct view_overview *d);
+void view_apps(struct page *p, json_t *apps);
+void view_systems(struct page *p, json_t *systems);
+
+/* ---- one run (view_run.c) ----------------------------------------------- */
+
+struct view_run {
+    long long id;
+    const struct run_record *run;
+    const char *created_at;
+    int stored; /* show "The run was stored" (after an upload) */
+};
+void view_run(struct page *p, const struct view_run *d);
+
+/* ---- one system (view_system.c) ---------------------------------------- */
+
+struct view_system {
+    const char *name;
+    json_t *system;     /* db_system_get: {name, description, processor, cores,
+                           network, demo, runs, metadata, parameters, benchmarks} */
+    json_t *apps;       /* [{name, runs, min_nprocs, max_nprocs}] */
+    json_t *benchmarks; /* db_benchmarks_list: the measurements */
+};
+void view_system(struct page *p, const struct view_system *d);
+
+/* ---- saved models (view_models.c) ----------------------------------------- */
+
+/* The list: db_models_list, [{id, method, application, formula, created_at}]
+ * (1000 at most). */
+void view_models(struct page *p, json_t *list);
+
+struct view_model {
+    long long id;
+    json_t *model;             /* db_model_get: {method, application, created_at,
+                                  formula, request, result} */
+    const char *plot_url;      /* the <img> of the model's plot, or NULL */
+    const char *plot_error;    /* why there is no plot (shown), or NULL */
+    int predictable;           /* the method predicts: show the form */
+    const char *const *vars;   /* the form's fields, nvars of them */
+    const char *const *values; /* their submitted values (NULL: none) */
+    size_t nvars;
+    int asked;               /* every variable was given */
+    json_t *prediction;      /* {y, lo?, hi?}, or NULL */
+    const struct err *error; /* the prediction's error (at a field), or NULL */
+};
+void view_model(struct page *p, const struct view_model *d);
+
+/* ---- one application (view_app.c) ---------------------------------------- */
+
+#define VIEW_APP_PER_PAGE 50      /* runs per page of the runs table */
+#define VIEW_APP_MAX_CONFIGS 2000 /* configurations the plots use */
+#define VIEW_APP_MAX_BARS 24      /* configurations in the kernel breakdown */
+
+/* The ?sort= names of the runs table, by column (0 = run id). */
+extern const char *const view_app_sorts[3];
+
+/* One configuration's summary (db/summary.h struct db_config). */
+struct view_config {
+    long long exe_id, system_id, nprocs;
+    const char *executable, *system;
+    const char *inputs_json; /* canonical JSON object of the inputs */
+    long long runs, last_run_id;
+    double sum_runtime, min_runtime, max_runtime;
+};
+
+/* One row of the runs table (db/summary.h struct db_page_row). */
+struct view_run_row {
+    long long id;
+    const char *executable, *system;
+    long long nprocs;
+    double runtime;
+    const char *created_at;
+    long long nkernels;
+    const struct rec_kv *inputs;
+    size_t ninputs;
+};
+
+struct view_app {
+    /* the view state, from the query */
+    const char *name;
+    const char *exe, *sys; /* filters by name, or NULL */
+    long long exe_id, sys_id;
+    int sort, desc; /* sort: index of view_app_sorts */
+    long long page, pages, total;
+    int many_exe, many_sys; /* series labels need to name them */
+    /* the data */
+    json_t *app; /* db_summary_app: {name, description, demo, runs, executables,
+                    systems, templates} */
+    const struct view_config *configs;
+    int nconfigs;  /* at most VIEW_APP_MAX_CONFIGS */
+    int truncated; /* the application has more configurations */
+    const struct view_run_row *rows;
+    int nrows;
+    int has_kernels; /* link the kernel-coupling form */
+    json_t *kernels; /* [{run_id, name, time}] of view_app_kernel_runs' runs */
+};
+void view_app(struct page *p, const struct view_app *v);
+/* The runs whose kernel records the breakdown of these configurations may
+ * show (at most 2 * VIEW_APP_MAX_BARS, into ids). Returns their number. */
+size_t view_app_kernel_runs(arena *a, const struct view_config *c, int nc,
+                            long long *ids);
+
+/* ---- upload (view_upload.c) ------------------------------------------------- */
+
+struct view_upload {
+    int which;               /* the form submitted: 0 none, 1 one run, 2 CSV */
+    const struct form *form; /* its values, kept in the fields; or NULL */
+    const struct err *error; /* shown next to the field it names, or on top */
+    const char *client_id;   /* the run form's fresh "id" (a resend stores once) */
+};
+/* The upload page; its forms carry p->csrf. */
+void view_upload(struct page *p, const struct view_upload *d);
+/* After a CSV upload: the n runs with their ids and whether each was
+ * already stored. */
+void view_upload_done(struct page *p, const struct run_record *runs, const long long *ids,
+                      const int *existed, size_t n);
+
+#endif

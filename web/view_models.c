@@ -1,0 +1,184 @@
+/* view_models: saved models (/models) and one model (/models/{id}): method,
+ * formula, the stored answer's key figures, its plot, a prediction form, the
+ * permanent link and the JSON link; see view.h.
+ *
+ * A saved model is its stored request and answer; the page never re-fits.
+ * The prediction form is a GET form (one field per variable of the model);
+ * the adapter (server/dash_models.c) asks the method for the prediction and
+ * whether the answer can be plotted, and hands both here.
+ */
+#include "web/view.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *str(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_string(v) ? json_string_value(v) : "";
+}
+
+void view_models(struct page *p, json_t *list)
+{
+    json_t *m;
+    size_t i;
+
+    page_puts(p,
+              "<h1>Saved models</h1>\n<p class=\"lead\">Models built by curve fitting, "
+              "parameterization or kernel coupling and saved with "
+              "<code>\"save\": true</code>. Each has a permanent page and answers "
+              "predictions. JSON: <a href=\"/api/v1/models\">/api/v1/models</a>.</p>\n");
+    if (json_array_size(list) == 0) {
+        page_puts(p, "<p class=\"muted\">No saved models yet.</p>\n");
+    } else {
+        page_table_open(p, "Saved models");
+        page_puts(p, "<thead><tr><th class=\"num\">Model</th><th>Method</th>"
+                     "<th>Application</th><th>Formula</th><th>Saved</th></tr></thead>"
+                     "<tbody>\n");
+        json_array_foreach(list, i, m)
+        {
+            long long id = json_integer_value(json_object_get(m, "id"));
+            page_printf(
+                p, "<tr><td class=\"num\"><a href=\"/models/%lld\">%lld</a></td><td>", id,
+                id);
+            page_text(p, str(m, "method"));
+            page_puts(p, "</td><td>");
+            if (*str(m, "application"))
+                page_link(p, "/applications/", str(m, "application"), NULL);
+            page_puts(p, "</td><td><code>");
+            page_text(p, str(m, "formula"));
+            page_puts(p, "</code></td><td>");
+            page_text(p, str(m, "created_at"));
+            page_puts(p, "</td></tr>\n");
+        }
+        page_puts(p, "</tbody>");
+        page_table_close(p);
+        if (json_array_size(list) == 1000)
+            page_puts(p, "<p class=\"muted\">The 1000 newest models.</p>\n");
+    }
+}
+
+static void predict_form(struct page *p, const struct view_model *d)
+{
+    const struct err *err = d->error;
+    struct err none = {0};
+    const struct err *ep = err ? err : &none;
+    json_t *res = d->prediction;
+    size_t nv = d->nvars, i;
+    long long id = d->id;
+
+    page_printf(p,
+                "<h2 id=\"predict\">Predict</h2>\n<form class=\"card\" method=\"get\" "
+                "action=\"/models/%lld#predict\">\n<div class=\"fields\">\n",
+                id);
+    for (i = 0; i < nv; i++) {
+        const char *val = d->values[i];
+        int bad = ep->status && strcmp(ep->field, d->vars[i]) == 0;
+        page_printf(p, "<div class=\"field\"><label for=\"v-%zu\">", i);
+        page_text(p, d->vars[i]);
+        page_printf(p,
+                    "</label><input type=\"text\" inputmode=\"decimal\" id=\"v-%zu\" "
+                    "name=\"",
+                    i);
+        page_attr(p, d->vars[i]);
+        page_puts(p, "\" value=\"");
+        page_attr(p, val ? val : "");
+        page_puts(p, "\" required");
+        if (bad)
+            page_printf(p, " aria-invalid=\"true\" aria-describedby=\"v-%zu-error\"", i);
+        page_puts(p, ">");
+        if (bad) {
+            page_printf(p, "<p class=\"field-error\" id=\"v-%zu-error\">", i);
+            page_text(p, ep->message);
+            page_puts(p, "</p>");
+        }
+        page_puts(p, "</div>\n");
+    }
+    page_puts(p, "</div>\n<button type=\"submit\">Predict</button>\n</form>\n");
+    if (res != NULL) {
+        json_t *lo = json_object_get(res, "lo"), *hi = json_object_get(res, "hi");
+        page_puts(p, "<p class=\"notice good\" id=\"prediction\" role=\"status\">"
+                     "Predicted: <strong>");
+        page_num(p, json_number_value(json_object_get(res, "y")));
+        page_puts(p, "</strong>");
+        if (json_is_number(lo) && json_is_number(hi)) {
+            page_puts(p, " (95 % prediction interval ");
+            page_num(p, json_number_value(lo));
+            page_puts(p, " to ");
+            page_num(p, json_number_value(hi));
+            page_puts(p, ")");
+        }
+        page_puts(p, "</p>\n");
+    } else if (ep->status && ep->field[0] == '\0') {
+        page_puts(p, "<p class=\"notice bad\">");
+        page_text(p, ep->message);
+        page_puts(p, "</p>\n");
+    } else if (d->asked && ep->status) {
+        /* An error naming a field the form does not have. */
+        int shown = 0;
+        for (i = 0; i < nv; i++)
+            shown |= strcmp(ep->field, d->vars[i]) == 0;
+        if (!shown) {
+            page_puts(p, "<p class=\"notice bad\">");
+            page_text(p, ep->message);
+            page_puts(p, "</p>\n");
+        }
+    }
+}
+
+void view_model(struct page *p, const struct view_model *d)
+{
+    json_t *m = d->model;
+    json_t *request = json_object_get(m, "request"),
+           *answer = json_object_get(m, "result");
+    long long id = d->id;
+
+    page_printf(p,
+                "<p class=\"crumbs\"><a href=\"/models\">Saved models</a> ›</p>\n"
+                "<h1>Model %lld <span class=\"muted\">(",
+                id);
+    page_text(p, str(m, "method"));
+    page_puts(p, ")</span></h1>\n<dl class=\"facts\">\n<dt>Method</dt><dd>");
+    page_text(p, str(m, "method"));
+    page_puts(p, "</dd>\n<dt>Application</dt><dd>");
+    if (*str(m, "application"))
+        page_link(p, "/applications/", str(m, "application"), NULL);
+    else
+        page_puts(p, "<span class=\"muted\">inline data</span>");
+    page_puts(p, "</dd>\n<dt>Saved</dt><dd>");
+    page_text(p, str(m, "created_at"));
+    page_printf(
+        p,
+        "</dd>\n<dt>Permanent link</dt><dd><a href=\"/models/%lld\">/models/%lld</a>"
+        "</dd>\n<dt>JSON</dt><dd><a href=\"/api/v1/models/%lld\">/api/v1/models/"
+        "%lld</a></dd>\n</dl>\n",
+        id, id, id, id);
+    if (*str(m, "formula") && !json_object_get(answer, "model") &&
+        !json_object_get(answer, "formula")) {
+        page_puts(p, "<h2>Formula</h2>\n<code class=\"formula\">");
+        page_text(p, str(m, "formula"));
+        page_puts(p, "</code>\n");
+    }
+    if (d->plot_url) {
+        page_puts(p, "<figure class=\"plot\"><img src=\"");
+        page_attr(p, d->plot_url);
+        page_printf(
+            p, "\" alt=\"Plot of model %lld\" width=\"760\" height=\"480\"></figure>\n",
+            id);
+    } else if (d->plot_error) {
+        page_puts(p, "<p class=\"muted\">No plot: ");
+        page_text(p, d->plot_error);
+        page_puts(p, "</p>\n");
+    }
+    if (json_is_object(answer))
+        page_model_answer(p, answer);
+    if (d->predictable)
+        predict_form(p, d);
+    if (json_is_object(request)) {
+        char *s = json_dumps(request, JSON_INDENT(2) | JSON_REAL_PRECISION(16));
+        page_puts(p, "<h2>Request</h2>\n");
+        page_pre(p, s ? s : "");
+        free(s);
+    }
+}

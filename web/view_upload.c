@@ -1,0 +1,223 @@
+/* view_upload: the upload page (/upload) with its two forms, one run by
+ * hand and many runs by CSV file, errors shown next to the field they name
+ * with the values kept; and the page after a CSV upload listing what was
+ * stored. See view.h; the adapter is server/dash_upload.c.
+ */
+#include "web/view.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define SHOW_IDS 100 /* stored runs listed after a CSV upload */
+
+/* ---- the page ---------------------------------------------------------------------- */
+
+struct field_def {
+    const char *name, *label, *hint;
+    int kind; /* 0 text, 1 textarea, 2 password */
+    int required;
+    const char *inputmode, *placeholder;
+};
+
+static const struct field_def run_fields[] = {
+    {"application", "Application", NULL, 0, 1, NULL, "matmul"},
+    {"executable", "Executable", NULL, 0, 1, NULL, "matmul_sgi"},
+    {"system", "System", NULL, 0, 1, NULL, "SGI Origin2000"},
+    {"nprocs", "Processors", NULL, 0, 1, "numeric", "8"},
+    {"runtime", "Runtime (s)", NULL, 0, 1, "decimal", "12.5"},
+    {"started_at", "Started at", "optional, ISO 8601", 0, 0, NULL,
+     "2026-11-21T10:00:00Z"},
+    {"inputs", "Inputs", "one name=value per line", 1, 0, NULL, "N=1000"},
+    {"kernels", "Kernels", "optional, one name=time (s) per line", 1, 0, NULL,
+     "multiply=11.2"},
+    {"metrics", "Metrics", "optional, one name=value per line", 1, 0, NULL,
+     "mflops=1596"},
+};
+
+/* The form field an error names: "inputs.N" -> inputs, "kernels[2].time"
+ * -> kernels, "line 3: nprocs" (CSV) -> file. */
+static int error_is_for(const struct err *e, const char *field, int csv)
+{
+    size_t n;
+    if (e == NULL || e->status == 0)
+        return 0;
+    if (csv) {
+        /* Every error of the importer concerns the file, whatever line it
+         * names; the token's and the CSRF check's do not. */
+        if (strcmp(field, "file") == 0)
+            return e->status != 403 && strcmp(e->field, "token") != 0;
+        return strcmp(e->field, field) == 0;
+    }
+    n = strcspn(e->field, ".[");
+    return n == strlen(field) && strncmp(e->field, field, n) == 0;
+}
+
+static void field_error(struct page *p, const char *id, const struct err *e)
+{
+    page_printf(p, "<p class=\"field-error\" id=\"%s-error\">", id);
+    page_text(p, e->message);
+    page_puts(p, "</p>");
+}
+
+static void input_field(struct page *p, const char *form, const struct field_def *d,
+                        const char *value, const struct err *e, int csv)
+{
+    int bad = error_is_for(e, d->name, csv);
+    char id[64];
+    snprintf(id, sizeof id, "%s-%s", form, d->name);
+    page_printf(p, "<div class=\"field%s\"><label for=\"%s\">%s",
+                d->kind == 1 ? " wide" : "", id, d->label);
+    if (d->hint)
+        page_printf(p, " <span class=\"hint\">%s</span>", d->hint);
+    page_puts(p, "</label>");
+    if (d->kind == 1) {
+        page_printf(p, "<textarea id=\"%s\" name=\"%s\" rows=\"3\" placeholder=\"", id,
+                    d->name);
+        page_attr(p, d->placeholder);
+        page_puts(p, "\"");
+    } else {
+        page_printf(p, "<input type=\"%s\" id=\"%s\" name=\"%s\"",
+                    d->kind == 2 ? "password" : "text", id, d->name);
+        if (d->inputmode)
+            page_printf(p, " inputmode=\"%s\"", d->inputmode);
+        if (d->placeholder) {
+            page_puts(p, " placeholder=\"");
+            page_attr(p, d->placeholder);
+            page_puts(p, "\"");
+        }
+        if (d->kind == 2)
+            page_puts(p, " autocomplete=\"off\"");
+        else {
+            page_puts(p, " value=\"");
+            page_attr(p, value ? value : "");
+            page_puts(p, "\"");
+        }
+    }
+    if (d->required)
+        page_puts(p, " required");
+    if (bad)
+        page_printf(p, " aria-invalid=\"true\" aria-describedby=\"%s-error\"", id);
+    page_puts(p, ">");
+    if (d->kind == 1) {
+        page_text(p, value ? value : "");
+        page_puts(p, "</textarea>");
+    }
+    if (bad)
+        field_error(p, id, e);
+    page_puts(p, "</div>\n");
+}
+
+static void hidden_fields(struct page *p, const char *client_id)
+{
+    page_puts(p, "<input type=\"hidden\" name=\"csrf\" value=\"");
+    page_attr(p, p->csrf);
+    page_puts(p, "\">");
+    if (client_id) {
+        page_puts(p, "<input type=\"hidden\" name=\"id\" value=\"");
+        page_attr(p, client_id);
+        page_puts(p, "\">");
+    }
+    page_puts(p, "\n");
+}
+
+static const struct field_def token_field = {
+    "token", "Write token", "from prophecyd token create NAME", 2, 1, NULL, "pt_…"};
+
+void view_upload(struct page *p, const struct view_upload *d)
+{
+    size_t i;
+    int which = d->which;
+    const struct form *f = d->form;
+    const struct err *e = d->error;
+    const struct err *run_err = which == 1 ? e : NULL, *csv_err = which == 2 ? e : NULL;
+
+    page_puts(p, "<h1>Upload results</h1>\n<p class=\"lead\">Store one run by hand, or "
+                 "many from a CSV file. Both need a write token and follow the rules of "
+                 "<code>POST /api/v1/runs</code>; a rejected upload stores nothing. "
+                 "Jobs upload with <code>prophecy-upload</code>.</p>\n");
+    if (e && e->status) {
+        int fielded = 0;
+        if (which == 1) {
+            for (i = 0; i < sizeof run_fields / sizeof run_fields[0]; i++)
+                fielded |= error_is_for(e, run_fields[i].name, 0);
+            fielded |= error_is_for(e, "token", 0);
+        } else if (which == 2) {
+            fielded = error_is_for(e, "file", 1) || error_is_for(e, "token", 1);
+        }
+        page_puts(p, "<div class=\"notice bad\" role=\"alert\" id=\"upload-error\">");
+        page_puts(p, fielded ? "Nothing was stored: see the field marked below. "
+                             : "Nothing was stored: ");
+        if (!fielded)
+            page_text(p, e->message);
+        page_puts(p, "</div>\n");
+    }
+
+    page_puts(p, "<h2 id=\"one\">One run</h2>\n<form class=\"card\" id=\"run-form\" "
+                 "method=\"post\" action=\"/upload/run\" "
+                 "enctype=\"application/x-www-form-urlencoded\">\n");
+    hidden_fields(p, d->client_id);
+    page_puts(p, "<div class=\"fields\">\n");
+    for (i = 0; i < sizeof run_fields / sizeof run_fields[0]; i++)
+        input_field(p, "run", &run_fields[i],
+                    which == 1 && f ? form_get(f, run_fields[i].name) : NULL, run_err, 0);
+    input_field(p, "run", &token_field, NULL, run_err, 0);
+    page_puts(p, "</div>\n<button type=\"submit\">Store the run</button>\n</form>\n");
+
+    page_puts(
+        p, "<h2 id=\"csv\">Many runs from a CSV file</h2>\n<p>A header row naming the "
+           "columns <code>application,executable,system,nprocs,runtime</code> (any "
+           "order), optionally <code>id</code>, <code>started_at</code> and "
+           "<code>metric.NAME</code>; every other column is a numeric input such as "
+           "<code>N</code>. Up to 10,000 runs per file, stored all or nothing.</p>\n"
+           "<form class=\"card\" id=\"csv-form\" method=\"post\" action=\"/upload/csv\" "
+           "enctype=\"multipart/form-data\">\n");
+    hidden_fields(p, NULL);
+    page_puts(
+        p, "<div class=\"fields\">\n<div class=\"field wide\">"
+           "<label for=\"csv-file\">CSV file</label>"
+           "<input type=\"file\" id=\"csv-file\" name=\"file\" accept=\".csv,text/csv\" "
+           "required");
+    if (error_is_for(csv_err, "file", 1))
+        page_puts(p, " aria-invalid=\"true\" aria-describedby=\"csv-file-error\">");
+    else
+        page_puts(p, ">");
+    if (error_is_for(csv_err, "file", 1))
+        field_error(p, "csv-file", csv_err);
+    page_puts(p, "</div>\n");
+    input_field(p, "csv", &token_field, NULL, csv_err, 1);
+    page_puts(p, "</div>\n<button type=\"submit\">Upload the file</button>\n</form>\n");
+}
+
+void view_upload_done(struct page *p, const struct run_record *runs, const long long *ids,
+                      const int *existed, size_t n)
+{
+    size_t i, created = 0;
+    for (i = 0; i < n; i++)
+        created += !existed[i];
+    page_printf(p,
+                "<h1>Upload results</h1>\n<p class=\"notice good\" role=\"status\" "
+                "id=\"upload-result\">Stored %zu new run%s from the file (%zu already "
+                "stored).</p>\n",
+                created, created == 1 ? "" : "s", n - created);
+    page_table_open(p, "Stored runs");
+    page_puts(p,
+              "<thead><tr><th class=\"num\">Run</th><th>Application</th>"
+              "<th>System</th><th class=\"num\">Processors</th>"
+              "<th class=\"num\">Runtime (s)</th><th>Status</th></tr></thead><tbody>\n");
+    for (i = 0; i < n && i < SHOW_IDS; i++) {
+        page_printf(p, "<tr><td class=\"num\"><a href=\"/runs/%lld\">%lld</a></td><td>",
+                    ids[i], ids[i]);
+        page_link(p, "/applications/", runs[i].application, NULL);
+        page_puts(p, "</td><td>");
+        page_text(p, runs[i].system);
+        page_printf(p, "</td><td class=\"num\">%lld</td><td class=\"num\">",
+                    runs[i].nprocs);
+        page_num(p, runs[i].runtime);
+        page_printf(p, "</td><td>%s</td></tr>\n", existed[i] ? "already stored" : "new");
+    }
+    page_puts(p, "</tbody>");
+    page_table_close(p);
+    if (n > SHOW_IDS)
+        page_printf(p, "<p class=\"muted\">The first %d of %zu runs.</p>\n", SHOW_IDS, n);
+    page_puts(p, "<p><a href=\"/upload\">Upload more</a></p>\n");
+}
