@@ -18,6 +18,7 @@
 #define LIMIT_BODY_DEFAULT (8u << 20) /* bytes of one request body (--max-body) */
 #define LIMIT_PATH_PARAMS 4           /* captured segments of one route */
 #define LIMIT_QUERY_PARAMS 64         /* parameters of one query string */
+#define LIMIT_QUERY_BYTES 32768       /* bytes of one query string (raw) */
 
 /* ---- names and text ------------------------------------------------------- */
 /* Bytes of any name: application, executable, system, kernel, input, metric,
