@@ -5,10 +5,13 @@
  *   prophecyd import FILE.csv|FILE.json [--db FILE]
  *   prophecyd export [--db FILE] [--format csv|json]
  *   prophecyd backup DEST [--db FILE]
+ *   prophecyd check [--db FILE]
  *
- * serve takes an exclusive lock on FILE.lock so that a second server on the
- * same database refuses with a clear message instead of competing for it;
- * the other commands work beside a running server (SQLite WAL, busy timeout).
+ * This file parses the command line and runs the administrative commands;
+ * serve lives in server/serve.c. serve takes an exclusive lock named after
+ * the database file's identity so that a second server on the same database
+ * refuses with a clear message instead of competing for it; the other
+ * commands work beside a running server (SQLite WAL, busy timeout).
  */
 #include "common/sha256.h"
 #include "common/xalloc.h"
@@ -20,6 +23,7 @@
 #include "core/export.h"
 #include "core/ingest.h"
 #include "server/http.h"
+#include "server/serve.h"
 #include "formats/rundoc.h"
 
 #include <errno.h>
@@ -201,112 +205,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         }
     }
     return 0;
-}
-
-/* Takes the server lock; returns the fd or -1. The lock file is named
- * after the database file's identity (device and inode), not its name, so a
- * second server reaching the same file through a symlink or a hard link is
- * refused too. It lives in the directory of the file itself (symlinks
- * resolved). */
-static int take_lock(const char *db_path)
-{
-    char path[4096], pid[32], *real;
-    struct stat st;
-    int fd;
-
-    if (stat(db_path, &st) != 0) {
-        /* A new database: create it empty so that it has an identity. */
-        fd = open(db_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-        if (fd < 0 || fstat(fd, &st) != 0) {
-            fprintf(stderr, "prophecyd: cannot create %s: %s\n", db_path,
-                    strerror(errno));
-            if (fd >= 0)
-                close(fd);
-            return -1;
-        }
-        close(fd);
-    }
-    real = realpath(db_path, NULL);
-    if (real == NULL) {
-        fprintf(stderr, "prophecyd: cannot resolve %s: %s\n", db_path, strerror(errno));
-        return -1;
-    }
-    {
-        char *slash = strrchr(real, '/');
-        int dirlen = slash ? (int)(slash - real) : 0;
-        snprintf(path, sizeof path, "%.*s/.prophecyd-%llx-%llx.lock", dirlen, real,
-                 (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
-    }
-    free(real);
-    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        fprintf(stderr, "prophecyd: cannot create %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        ssize_t n = read(fd, pid, sizeof pid - 1);
-        pid[n > 0 ? n : 0] = '\0';
-        pid[strcspn(pid, "\n")] = '\0';
-        fprintf(stderr,
-                "prophecyd: another prophecyd (pid %s) is already serving %s; "
-                "stop it first or use another --db\n",
-                pid[0] ? pid : "?", db_path);
-        close(fd);
-        return -1;
-    }
-    if (ftruncate(fd, 0) == 0) {
-        int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-        if (write(fd, pid, (size_t)n) < 0)
-            perror("prophecyd: writing the lock file");
-    }
-    return fd;
-}
-
-static int cmd_serve(struct opts *o)
-{
-    struct app app = {0};
-    struct err e = {0};
-    sigset_t set;
-    int sig, lockfd, rc = 1;
-    struct db_options wopt = {o->cfg.sync, 0, 10000};
-
-    lockfd = take_lock(o->cfg.db_path);
-    if (lockfd < 0)
-        return 1;
-    app.cfg = &o->cfg;
-    app.error_page = dash_error;
-    /* Block the shutdown signals in every thread; the main thread waits for them. */
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set, NULL);
-    signal(SIGPIPE, SIG_IGN);
-
-    if (db_writer_start(&app.writer, o->cfg.db_path, &wopt, 1000, &e) != 0 ||
-        db_pool_open(&app.pool, o->cfg.db_path, o->cfg.threads + o->cfg.workers + 2,
-                     &e) != 0)
-        goto out;
-    if (demo_maybe_load(&app, &e) != 0)
-        goto out;
-    if (http_start(&app, &e) != 0)
-        goto out;
-    if (!o->cfg.quiet)
-        fprintf(stderr, "prophecyd: serving %s on http://%s:%d/ (%d threads)\n",
-                o->cfg.db_path, o->cfg.listen_host, app.port, o->cfg.threads);
-    fflush(stderr);
-    sigwait(&set, &sig);
-    if (!o->cfg.quiet)
-        fprintf(stderr, "prophecyd: %s received, finishing requests\n",
-                sig == SIGTERM ? "SIGTERM" : "SIGINT");
-    http_stop(&app, 10000);
-    rc = 0;
-out:
-    if (rc != 0)
-        fprintf(stderr, "prophecyd: %s\n", e.message);
-    db_writer_stop(app.writer);
-    db_pool_close(app.pool);
-    close(lockfd);
-    return rc;
 }
 
 static int open_db(struct opts *o, db **d, int may_create)
@@ -602,7 +500,7 @@ int main(int argc, char **argv)
     if (o.cfg.max_buffered < o.cfg.max_body)
         o.cfg.max_buffered = o.cfg.max_body;
     if (strcmp(argv[1], "serve") == 0)
-        return cmd_serve(&o);
+        return serve_run(&o.cfg);
     if (strcmp(argv[1], "token") == 0)
         return cmd_token(&o);
     if (strcmp(argv[1], "import") == 0)
