@@ -368,10 +368,12 @@ static void traffic_p2p(void *vctx, const struct side *s, const struct side *r)
     size_t k = (size_t)s->src * (size_t)c->tr->nranks + (size_t)s->dst;
     double from = s->begin > r->begin ? s->begin : r->begin;
     const struct trace_event *e = &c->t->ranks[s->src].ev[s->idx];
-    if (r->end > from) {
-        c->xfer[k] += r->end - from;
-        c->xbytes[k] += e->bytes;
-    }
+    double d = r->end - from;
+    /* below the clocks' agreement, the sender's own call bounds the transfer */
+    if (d < s->end - s->begin)
+        d = s->end - s->begin;
+    c->xfer[k] += d;
+    c->xbytes[k] += e->bytes;
 }
 
 int trace_traffic(const struct trace *t, struct trace_traffic **out, struct err *err)

@@ -91,6 +91,7 @@ struct trace {
     int nnames;
     char **names; /* probe state names */
     struct trace_rank *ranks;
+    long long dropped; /* events the recorder could not keep (buffers full) */
 };
 
 /* Frees a trace whose names, names[i], ranks and ranks[i].ev were malloc'd. */
@@ -129,7 +130,8 @@ void trace_wait_free(struct trace_wait *w);
 /* ---- traffic ----------------------------------------------------------------
  * Point-to-point: msgs/bytes[i*p+j] sent by i to j; rate[i*p+j] = bytes over the
  * summed transfer time of the matched messages (from when both sides had
- * posted until the receive completed; 0 when unknown). Collectives apart:
+ * posted until the receive completed, at least the send call's own
+ * duration; 0 when no message was matched). Collectives apart:
  * rooted ones give coll_bytes[root→rank] (bcast, scatter) or [rank→root]
  * (reduce, gather); every collective adds to coll_calls/coll_sent[rank]. */
 struct trace_traffic {
