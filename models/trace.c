@@ -779,6 +779,36 @@ nomem:
     return err_nomem(err);
 }
 
+int trace_occupancy_fit(const double *x, const double *frac, size_t nruns, int stride,
+                        int c, const char *graph, struct fit_result *out, struct err *err)
+{
+    struct fit_input in = {0};
+    double *y;
+    int rc;
+
+    memset(out, 0, sizeof *out);
+    if (c < 0 || c >= stride)
+        return err_invalid(err, "class", "class %d is not among the %d classes", c,
+                           stride);
+    if (nruns > FIT_MAX_POINTS)
+        return err_set(err, 413, "too_large", NULL, "at most %d runs can be fitted",
+                       FIT_MAX_POINTS);
+    y = xmalloc((nruns ? nruns : 1) * sizeof *y);
+    if (y == NULL)
+        return err_nomem(err);
+    for (size_t i = 0; i < nruns; i++)
+        y[i] = frac[i * (size_t)stride + (size_t)c];
+    in.nvars = 1;
+    in.x = x;
+    in.y = y;
+    in.n = nruns;
+    in.graph = graph;
+    in.agg = AGG_MEAN;
+    rc = fit_run(&in, out, err);
+    xfree(y);
+    return rc;
+}
+
 /* ---- clusters ---------------------------------------------------------------- */
 
 void trace_clusters_free(struct trace_clusters *c)

@@ -15,6 +15,8 @@
 #ifndef PROPHECY_MODELS_TRACE_H
 #define PROPHECY_MODELS_TRACE_H
 
+#include "models/fit.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -191,6 +193,17 @@ struct trace_occupancy {
 };
 int trace_occupancy(const struct trace *t, struct trace_occupancy **out, struct err *err);
 void trace_occupancy_free(struct trace_occupancy *o);
+
+/* Lyon's fitted estimator of one class's occupancy across runs of one
+ * application: the class's occupancy fraction (trace_occupancy's fraction[c])
+ * of run i against x[i] (nprocs or an input), fitted through fit_run with
+ * `graph` (NULL = "unknown", "auto" for the selected law). frac[i*stride + c]
+ * is run i's fraction, so the rows of several occupancy answers can be laid
+ * side by side. On success fills *out (free with fit_result_free); errors as
+ * fit_run, plus 422 when c is outside 0..stride-1. */
+int trace_occupancy_fit(const double *x, const double *frac, size_t nruns, int stride,
+                        int c, const char *graph, struct fit_result *out,
+                        struct err *err);
 
 /* ---- clusters (Pablo) ------------------------------------------------------
  * Each rank's vector: seconds per routine and per class (dims = TRACE_OP_COUNT -

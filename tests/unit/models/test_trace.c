@@ -224,6 +224,25 @@ out:
     trace_free(t);
 }
 
+/* Lyon's estimator: a class whose occupancy fraction is 0.1 + 0.05 p across
+ * four runs is recovered exactly by a first-degree fit over nprocs. */
+static void test_occupancy_fit(void)
+{
+    double x[4] = {2, 4, 8, 16}, frac[4 * 5];
+    struct fit_result f;
+    struct err err = {0};
+
+    for (int i = 0; i < 4; i++)
+        for (int c = 0; c < 5; c++)
+            frac[i * 5 + c] = c == TRACE_CLASS_WAIT ? 0.1 + 0.05 * x[i] : 0.2;
+    CHECK_INT(trace_occupancy_fit(x, frac, 4, 5, TRACE_CLASS_WAIT, "poly1", &f, &err), 0);
+    CHECK(fabs(f.model.coef[0] - 0.1) < 1e-9);
+    CHECK(fabs(f.model.coef[1] - 0.05) < 1e-9);
+    fit_result_free(&f);
+    CHECK_INT(trace_occupancy_fit(x, frac, 4, 5, 5, NULL, &f, &err), -1);
+    CHECK_STR(err.field, "class");
+}
+
 static void test_invalid(void)
 {
     struct trace empty = {0};
@@ -248,6 +267,7 @@ int main(void)
     RUN(test_late_sender);
     RUN(test_collective_last_arriver);
     RUN(test_clusters_two_groups);
+    RUN(test_occupancy_fit);
     RUN(test_invalid);
     return harness_report();
 }
