@@ -234,6 +234,85 @@ fail:
     return -1;
 }
 
+static void put16(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+    put16(p, v & 0xffff);
+    put16(p + 2, v >> 16);
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+    put32(p, (uint32_t)v);
+    put32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint64_t to_ns(double s)
+{
+    return (uint64_t)(s * 1e9 + 0.5);
+}
+
+int trace_encode(const struct trace *t, int rank, unsigned char **buf, size_t *len,
+                 struct err *err)
+{
+    const struct trace_rank *rk;
+    size_t sz = TRACE_HEADER_SIZE;
+    unsigned char *b, *p;
+
+    *buf = NULL;
+    if (t == NULL || rank < 0 || rank >= t->nranks)
+        return BAD("rank %d is not in the trace", rank);
+    rk = &t->ranks[rank];
+    if (!(rk->t_end >= 0) || t->nnames > LIMIT_TRACE_NAMES)
+        return BAD("rank %d cannot be encoded", rank);
+    for (int i = 0; i < t->nnames; i++)
+        sz += 2 + strlen(t->names[i]);
+    for (size_t i = 0; i < rk->nevents; i++)
+        if (!(rk->ev[i].begin >= 0) || !(rk->ev[i].end >= rk->ev[i].begin) ||
+            rk->ev[i].op >= TRACE_OP_COUNT)
+            return BAD("rank %d event %zu cannot be encoded", rank, i);
+    sz += rk->nevents * TRACE_EVENT_SIZE;
+    b = xcalloc(1, sz);
+    if (b == NULL)
+        return err_nomem(err);
+    memcpy(b, TRACE_MAGIC, 8);
+    put32(b + 8, TRACE_FORMAT_VERSION);
+    put32(b + 12, (uint32_t)rank);
+    put32(b + 16, (uint32_t)t->nranks);
+    put32(b + 20, (uint32_t)t->nnames);
+    put64(b + 24, rk->nevents);
+    put64(b + 32, to_ns(rk->t_end));
+    put32(b + 48, TRACE_EVENT_SIZE);
+    p = b + TRACE_HEADER_SIZE;
+    for (int i = 0; i < t->nnames; i++) {
+        size_t n = strlen(t->names[i]);
+        put16(p, (uint32_t)n);
+        memcpy(p + 2, t->names[i], n);
+        p += 2 + n;
+    }
+    for (size_t i = 0; i < rk->nevents; i++, p += TRACE_EVENT_SIZE) {
+        const struct trace_event *e = &rk->ev[i];
+        put64(p, to_ns(e->begin));
+        put64(p + 8, to_ns(e->end));
+        put64(p + 16, (uint64_t)e->bytes);
+        put32(p + 24, (uint32_t)e->peer);
+        put32(p + 28, (uint32_t)e->peer2);
+        put32(p + 32, (uint32_t)e->tag);
+        put32(p + 36, (uint32_t)e->tag2);
+        put32(p + 40, e->comm_size);
+        put16(p + 44, e->op);
+        put16(p + 46, e->name);
+    }
+    *buf = b;
+    *len = sz;
+    return 0;
+}
+
 /* Reads a whole file of at most `max` bytes into *buf (xmalloc'd). */
 static int slurp(const char *path, unsigned long long max, unsigned char **buf,
                  size_t *len, struct err *err)

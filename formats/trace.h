@@ -55,4 +55,11 @@ int trace_parse(const void *const *bufs, const size_t *lens, int n, struct trace
  * trace_parse. Errors as trace_parse, or status 404 when DIR has no trace.0. */
 int trace_read_dir(const char *dir, struct trace **out, struct err *err);
 
+/* Encodes rank `rank` of t in the format above (the inverse of trace_parse, to
+ * the nanosecond): *buf is xmalloc'd, the caller frees it with xfree. Fails
+ * (-1, 422) when the rank is out of range or an event cannot be represented
+ * (negative times, an unknown routine). Thread-safe. */
+int trace_encode(const struct trace *t, int rank, unsigned char **buf, size_t *len,
+                 struct err *err);
+
 #endif
