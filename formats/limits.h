@@ -68,6 +68,6 @@
 #define LIMIT_TRACE_EVENTS_RANK 4000000   /* events recorded by one rank */
 #define LIMIT_TRACE_EVENTS 16000000       /* events of a whole trace */
 #define LIMIT_TRACE_BYTES (1024ull << 20) /* bytes of a whole trace */
-#define LIMIT_TRACE_NAMES 256             /* probe state names of one rank */
+#define LIMIT_TRACE_NAMES 256             /* probe state names of a trace */
 
 #endif

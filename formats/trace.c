@@ -72,12 +72,15 @@ static int parse_header(const unsigned char *b, size_t len, int file, struct hdr
     return 0;
 }
 
-/* Finds or adds a state name to the trace's global table; returns its index. */
+/* Finds or adds a state name to the trace's global table; returns its index,
+ * -1 out of memory, -2 when the table is full (LIMIT_TRACE_NAMES). */
 static int intern(struct trace *t, const char *s, size_t n, int *cap)
 {
     for (int i = 0; i < t->nnames; i++)
         if (strlen(t->names[i]) == n && memcmp(t->names[i], s, n) == 0)
             return i;
+    if (t->nnames == LIMIT_TRACE_NAMES)
+        return -2;
     if (t->nnames == *cap) {
         int nc = *cap ? *cap * 2 : 16;
         char **nn = xrealloc(t->names, (size_t)nc * sizeof *nn);
@@ -115,6 +118,9 @@ static int parse_rank(struct trace *t, const unsigned char *b, size_t len,
         if (n == 0 || n > LIMIT_NAME || len - off < n)
             return BAD("rank %u: state name %u is empty, too long or truncated", r, i);
         map[i] = intern(t, (const char *)b + off, n, cap);
+        if (map[i] == -2)
+            return BAD("the trace has more than %d distinct state names",
+                       LIMIT_TRACE_NAMES);
         if (map[i] < 0)
             return err_nomem(err);
         off += n;

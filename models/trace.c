@@ -613,8 +613,9 @@ int trace_timeline(const struct trace *t, int width, struct trace_timeline **out
     *out = NULL;
     if (check_trace(t, err) < 0)
         return -1;
-    if (width < 1 || width > 100000)
-        return err_invalid(err, "width", "the width must be between 1 and 100000 pixels");
+    if (width < 1 || width > TRACE_MAX_WIDTH)
+        return err_invalid(err, "width", "the width must be between 1 and %d pixels",
+                           TRACE_MAX_WIDTH);
     nc = trace_nclasses(t);
     tl = xcalloc(1, sizeof *tl);
     if (tl == NULL)
@@ -749,6 +750,16 @@ int trace_occupancy(const struct trace *t, struct trace_occupancy **out, struct 
         } else {
             if (o->nrows == rows_cap) {
                 size_t rc = rows_cap ? rows_cap * 2 : 64;
+                if ((o->nrows + 1) * (size_t)nc > TRACE_MAX_OCCUPANCY_CELLS) {
+                    xfree(dl);
+                    xfree(cur);
+                    trace_occupancy_free(o);
+                    return err_set(err, 413, "too_large", NULL,
+                                   "more than %u macrostate cells (rows x states)",
+                                   TRACE_MAX_OCCUPANCY_CELLS);
+                }
+                if (rc * (size_t)nc > TRACE_MAX_OCCUPANCY_CELLS)
+                    rc = TRACE_MAX_OCCUPANCY_CELLS / (size_t)nc;
                 int *c2 = xrealloc(o->count, rc * (size_t)nc * sizeof *c2);
                 double *d2;
                 if (c2 == NULL)

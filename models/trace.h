@@ -165,6 +165,11 @@ void trace_load_free(struct trace_load *l);
  * t_end, none (-1). nclasses = TRACE_CLASS_USER + nnames. */
 int trace_nclasses(const struct trace *t);
 
+/* Bounds of the answers (models/ includes none of formats/limits.h). */
+#define TRACE_MAX_WIDTH 10000 /* pixels of a timeline */
+#define TRACE_MAX_OCCUPANCY_CELLS                                                        \
+    (32u << 20) /* macrostate rows x classes; beyond: 413 "too_large" */
+
 /* ---- timeline: per-rank states downsampled to `width` pixels ------------------
  * cls[rank*width + x] = the class occupying most of pixel x of [0, span), -1 if
  * the rank had ended. */

@@ -276,3 +276,81 @@ int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
     svg_end(out);
     return svg_finish(out, start, 0, err);
 }
+
+/* The name of clustering dimension d (see struct trace_clusters). */
+static const char *dim_name(int d, const char *const *names)
+{
+    if (d < TRACE_OP_COUNT - 1)
+        return trace_op_name(d + 1);
+    return class_label(d - (TRACE_OP_COUNT - 1), names);
+}
+
+#define SPM_PANEL 150
+#define SPM_GAP 10
+#define SPM_TOP 60
+
+int chart_trace_clusters(struct buf *out, const struct trace_clusters *c,
+                         const char *const *names, struct err *err)
+{
+    size_t start = out->len;
+    int nd = c->ndims, side = nd > 1 ? nd : 1;
+    int w = 40 + side * (SPM_PANEL + SPM_GAP),
+        h = SPM_TOP + side * (SPM_PANEL + SPM_GAP) + 20;
+    double lo[4] = {0}, hi[4] = {0};
+    char title[128];
+
+    if (buf_failed(out))
+        return err_set(err, 500, "internal", NULL, "output buffer already failed");
+    if (w < 400)
+        w = 400;
+    snprintf(title, sizeof title, "Clusters: k = %d, silhouette %.2f", c->k,
+             c->silhouette);
+    svg_begin(out, w, h, title, "Scatterplot matrix of the ranks' main dimensions");
+    svg_title(out, w, title);
+    if (nd < 2) {
+        svg_label(out, w / 2.0, SPM_TOP + 40, "middle", NULL,
+                  "fewer than two dimensions vary between ranks", 60);
+        svg_end(out);
+        return svg_finish(out, start, 0, err);
+    }
+    for (int a = 0; a < nd; a++)
+        for (int r = 0; r < c->nranks; r++) {
+            double v = c->x[(size_t)r * (size_t)c->ndims_all + (size_t)c->dims[a]];
+            if (r == 0 || v < lo[a])
+                lo[a] = v;
+            if (r == 0 || v > hi[a])
+                hi[a] = v;
+        }
+    for (int i = 0; i < nd; i++)       /* row: y dimension */
+        for (int j = 0; j < nd; j++) { /* column: x dimension */
+            double x0 = 20 + j * (SPM_PANEL + SPM_GAP),
+                   y0 = SPM_TOP + i * (SPM_PANEL + SPM_GAP);
+            buf_puts(out, "<rect x=\"");
+            svg_num(out, x0);
+            buf_puts(out, "\" y=\"");
+            svg_num(out, y0);
+            buf_printf(out,
+                       "\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n",
+                       SPM_PANEL, SPM_PANEL);
+            if (i == j) {
+                svg_label(out, x0 + SPM_PANEL / 2.0, y0 + SPM_PANEL / 2.0, "middle", NULL,
+                          dim_name(c->dims[i], names), 20);
+                continue;
+            }
+            for (int r = 0; r < c->nranks; r++) {
+                const double *x = &c->x[(size_t)r * (size_t)c->ndims_all];
+                double u =
+                    hi[j] > lo[j] ? (x[c->dims[j]] - lo[j]) / (hi[j] - lo[j]) : 0.5;
+                double v =
+                    hi[i] > lo[i] ? (x[c->dims[i]] - lo[i]) / (hi[i] - lo[i]) : 0.5;
+                buf_puts(out, "<circle cx=\"");
+                svg_num(out, x0 + 8 + u * (SPM_PANEL - 16));
+                buf_puts(out, "\" cy=\"");
+                svg_num(out, y0 + SPM_PANEL - 8 - v * (SPM_PANEL - 16));
+                buf_printf(out, "\" r=\"3\" fill=\"%s\"/>\n",
+                           svg_palette((size_t)c->label[r]));
+            }
+        }
+    svg_end(out);
+    return svg_finish(out, start, 0, err);
+}

@@ -41,4 +41,10 @@ int chart_trace_occupancy(struct buf *out, const struct trace_occupancy *o,
                           const char *const *names, int width, int height,
                           struct err *err);
 
+/* Scatterplot matrix (Pablo) of the clusters' main dimensions: one panel per
+ * pair, a point per rank coloured by its cluster, the dimension names on the
+ * diagonal. With fewer than two main dimensions, a single panel says so. */
+int chart_trace_clusters(struct buf *out, const struct trace_clusters *c,
+                         const char *const *names, struct err *err);
+
 #endif

@@ -124,6 +124,17 @@ static int r_occupancy(struct buf *out, const struct trace *t, struct err *err)
     return rc;
 }
 
+static int r_clusters(struct buf *out, const struct trace *t, struct err *err)
+{
+    struct trace_clusters *c;
+    int rc;
+    if (trace_clusters(t, &c, err) < 0)
+        return -1;
+    rc = chart_trace_clusters(out, c, (const char *const *)t->names, err);
+    trace_clusters_free(c);
+    return rc;
+}
+
 static void test_all_charts(void)
 {
     static const struct {
@@ -136,6 +147,7 @@ static void test_all_charts(void)
         {"traffic", "Point-to-point bytes from rank i to rank j", r_traffic},
         {"timeline", "Timeline: state of each rank", r_timeline},
         {"occupancy", "Mean node occupancy per state (Lyon)", r_occupancy},
+        {"clusters", "Clusters: k = ", r_clusters},
     };
     struct trace *t = late_sender();
 
@@ -165,6 +177,12 @@ static void test_all_charts(void)
              * plus 5 legend squares */
             CHECK_INT(count(a.data, "<rect x="), 6 + 5 + 3 + 5);
             CHECK(strstr(a.data, ">solve<") != NULL);
+        }
+        if (strcmp(charts[i].name, "clusters") == 0) {
+            /* 3 ranks in an n x n matrix: n(n-1) scatter panels of 3 points */
+            size_t n = (size_t)sqrt((double)count(a.data, "<rect x="));
+            CHECK(n >= 2 && n <= 4);
+            CHECK_INT(count(a.data, "<circle"), 3 * n * (n - 1));
         }
         buf_free(&a);
         buf_free(&b);
