@@ -243,6 +243,66 @@ static void test_occupancy_fit(void)
     CHECK_STR(err.field, "class");
 }
 
+/* Every analysis under fault injection: each of its allocations failing in
+ * turn gives -1, "out of memory" and no answer, never a crash. */
+static int run_analysis(int which, const struct trace *t, struct err *err)
+{
+    void *a = NULL;
+    int rc = -1;
+    switch (which) {
+    case 0:
+        rc = trace_profile(t, (struct trace_profile **)&a, err);
+        trace_profile_free(a);
+        break;
+    case 1:
+        rc = trace_wait(t, (struct trace_wait **)&a, err);
+        trace_wait_free(a);
+        break;
+    case 2:
+        rc = trace_traffic(t, (struct trace_traffic **)&a, err);
+        trace_traffic_free(a);
+        break;
+    case 3:
+        rc = trace_load(t, (struct trace_load **)&a, err);
+        trace_load_free(a);
+        break;
+    case 4:
+        rc = trace_timeline(t, 29, (struct trace_timeline **)&a, err);
+        trace_timeline_free(a);
+        break;
+    case 5:
+        rc = trace_occupancy(t, (struct trace_occupancy **)&a, err);
+        trace_occupancy_free(a);
+        break;
+    case 6:
+        rc = trace_clusters(t, (struct trace_clusters **)&a, err);
+        trace_clusters_free(a);
+        break;
+    }
+    return rc;
+}
+
+static void test_out_of_memory(void)
+{
+    struct trace *t = abcd();
+    for (int which = 0; which < 7; which++) {
+        struct err err = {0};
+        long n;
+        xalloc_fail_at(0);
+        CHECK_INT(run_analysis(which, t, &err), 0);
+        n = xalloc_count();
+        CHECK(n > 0);
+        for (long k = 1; k <= n; k++) {
+            err_clear(&err);
+            xalloc_fail_at(k);
+            CHECK_INT(run_analysis(which, t, &err), -1);
+            CHECK_INT(err.status, 500);
+        }
+        xalloc_fail_at(0);
+    }
+    trace_free(t);
+}
+
 static void test_invalid(void)
 {
     struct trace empty = {0};
@@ -268,6 +328,7 @@ int main(void)
     RUN(test_collective_last_arriver);
     RUN(test_clusters_two_groups);
     RUN(test_occupancy_fit);
+    RUN(test_out_of_memory);
     RUN(test_invalid);
     return harness_report();
 }
