@@ -57,7 +57,6 @@ static struct {
     struct {
         MPI_Request req;
         MPI_Comm comm;
-        int type_size;
     } recv[RECV_REQS];
     int nrecv;
 } T;
@@ -403,8 +402,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
     p2p(push(TRACE_OP_IRECV, b), comm, source, tag, nbytes(count, type));
     if (rc == MPI_SUCCESS && T.nrecv < RECV_REQS) {
         T.recv[T.nrecv].req = *req;
-        T.recv[T.nrecv].comm = comm;
-        T.recv[T.nrecv++].type_size = (int)nbytes(1, type);
+        T.recv[T.nrecv++].comm = comm;
     }
     return rc;
 }
@@ -442,13 +440,12 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
     MPI_Comm comm = MPI_COMM_NULL;
     struct rec *r;
     uint64_t b;
-    int rc, tsize = 0;
+    int rc;
     if (!tracing())
         return PMPI_Wait(req, status);
     for (int i = 0; i < T.nrecv; i++)
         if (T.recv[i].req == *req) {
             comm = T.recv[i].comm;
-            tsize = T.recv[i].type_size;
             T.recv[i] = T.recv[--T.nrecv];
             break;
         }
@@ -461,7 +458,6 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
         int n = 0;
         PMPI_Get_count(status, MPI_BYTE, &n);
         p2p(r, comm, status->MPI_SOURCE, status->MPI_TAG, n);
-        (void)tsize;
     }
     return rc;
 }
