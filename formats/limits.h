@@ -99,4 +99,11 @@
 #define LIMIT_FORM_HEADER_LINE 1024 /* bytes of one such header line */
 #define LIMIT_FORM_FILENAME 256     /* bytes of a file name */
 
+/* ---- traces (formats/trace.h) ------------------------------------------------ */
+#define LIMIT_TRACE_RANKS 4096            /* ranks (files) of one trace */
+#define LIMIT_TRACE_EVENTS_RANK 4000000   /* events recorded by one rank */
+#define LIMIT_TRACE_EVENTS 16000000       /* events of a whole trace */
+#define LIMIT_TRACE_BYTES (1024ull << 20) /* bytes of a whole trace */
+#define LIMIT_TRACE_NAMES 256             /* probe state names of a trace */
+
 #endif

@@ -310,11 +310,18 @@ static inline int lookup(struct tdata *t, const char *name, uint32_t *out)
     return 0;
 }
 
+/* The trace recorder's hook (uploader/trace/, libprophecy_trace): a weak
+ * reference, NULL unless the recorder is linked or preloaded, so that the
+ * probe states appear in MPI traces. */
+extern void prophecy_trace_state(const char *name, int begin) __attribute__((weak));
+
 void probe_begin(const char *name)
 {
     struct tdata *t = tls;
     uint32_t s;
 
+    if (prophecy_trace_state != NULL && name != NULL)
+        prophecy_trace_state(name, 1);
     if (t == NULL && (t = tdata_get()) == NULL)
         return;
     if (name == NULL || lookup(t, name, &s) != 0)
@@ -335,6 +342,8 @@ void probe_end(const char *name)
     uint32_t s;
     int i;
 
+    if (prophecy_trace_state != NULL && name != NULL)
+        prophecy_trace_state(name, 0);
     if (t == NULL || name == NULL)
         return;
     if (t->lost > 0) {
