@@ -63,6 +63,7 @@ static const struct route table[] = {
     {"GET", "/upload", page_upload, R_HTML, NULL},
     {"POST", "/upload/run", page_upload_run, R_HTML, NULL},
     {"POST", "/upload/csv", page_upload_csv, R_HTML, NULL},
+    {"POST", "/upload/import", page_upload_import, R_HTML, NULL},
     {"GET", "/static/{}", dash_static, R_HTML|R_PUBLIC, "v"},
 };
 /* clang-format on */

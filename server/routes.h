@@ -73,6 +73,7 @@ int page_form_couple_save(struct req *r);
 int page_upload(struct req *r);
 int page_upload_run(struct req *r);
 int page_upload_csv(struct req *r);
+int page_upload_import(struct req *r);
 int dash_static(struct req *r);
 
 #endif
