@@ -248,10 +248,12 @@ def the_worked_example_of_docs_import_md_runs_as_written():
     assert len(blocks) == 2 and len(answers) == 2 and len(texts) == 1, section
     env = dict(os.environ, PATH=BIN + ":" + os.environ["PATH"])
     outputs = []
+    work = os.path.join(S.tmp, "worked-example")  # the reader's own directory
+    os.mkdir(work)
     for block in blocks:
         script = block.replace("localhost:8080", f"127.0.0.1:{S.port}").replace(
             "prophecy.db", S.db)
-        out = subprocess.run(["bash", "-eo", "pipefail", "-c", script], cwd=SRC, env=env,
+        out = subprocess.run(["bash", "-eo", "pipefail", "-c", script], cwd=work, env=env,
                              capture_output=True, text=True)
         assert out.returncode == 0, (script, out.stderr)
         outputs.append(out.stdout)
