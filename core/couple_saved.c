@@ -3,8 +3,10 @@
 #include "core/couple_saved.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "common/utf8.h"
 #include "common/xalloc.h"
 #include "core/fit_json.h"
 #include "models/couple.h"
@@ -217,6 +219,8 @@ int couple_saved_eval(struct couple_saved *s, double x, size_t conf,
         return err_nomem(err);
     half = y + s->nk + 1;
     one = half + s->nk + 1;
+    out->reach = 0;
+    out->warning[0] = '\0';
     couple_env_at(&s->env, x);
     for (i = 0; i < s->nk; i++) {
         struct couple_skernel *k = &s->k[i];
@@ -226,10 +230,23 @@ int couple_saved_eval(struct couple_saved *s, double x, size_t conf,
             if (expr_eval_checked(k->e, s->env.val, &y[i], &e2) != 0)
                 goto fail;
         } else {
-            double lo, hi;
-            if (fit_predict(&k->fm, &x, &y[i], &lo, &hi, &e2) != 0)
+            double lo, hi, reach;
+            if (fit_predict_ext(&k->fm, &x, &y[i], &lo, &hi, &e2) != 0)
                 goto fail;
             half[i] = 0.5 * (hi - lo);
+            reach = fit_extrapolation(&k->fm, &x);
+            if (isfinite(reach) && reach > out->reach)
+                out->reach = reach;
+            if (out->warning[0] == '\0') {
+                struct buf w;
+                buf_init(&w, 4096);
+                buf_printf(&w, "kernel %s: ", k->name);
+                if (fit_warning(&k->fm, &x, y[i], lo, hi, &w) > 0 && !buf_failed(&w)) {
+                    snprintf(out->warning, sizeof out->warning, "%s", buf_str(&w));
+                    utf8_cut(out->warning);
+                }
+                buf_free(&w);
+            }
         }
         if (contrib != NULL)
             contrib[i] = s->coef[conf * s->nk + i] * y[i];

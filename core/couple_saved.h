@@ -77,10 +77,16 @@ size_t couple_saved_nearest(struct couple_saved *s, double x);
 struct couple_eval {
     double y, half, sum, sum_half;
     size_t conf;
+    double reach;      /* largest fit_extrapolation of the fitted kernels at x */
+    char warning[640]; /* "kernel A: <fit_warning>" of the first kernel that
+                          has one, or "" */
 };
 
 /* Evaluates the composed model at x with configuration conf. contrib (nk
- * entries, may be NULL) gets coef_k * model_k(x). */
+ * entries, may be NULL) gets coef_k * model_k(x). Fitted kernels are
+ * evaluated with fit_predict_ext (their intervals include the law's own
+ * uncertainty beyond the data); out->reach and out->warning say how far x
+ * reaches beyond the kernels' data. */
 int couple_saved_eval(struct couple_saved *s, double x, size_t conf,
                       struct couple_eval *out, double *contrib, struct err *err);
 

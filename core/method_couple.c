@@ -300,6 +300,11 @@ static json_t *prediction_json(struct couple_saved *s, double x,
                   cb_num(ev->sum - ev->sum_half), "hi", cb_num(ev->sum + ev->sum_half),
                   "configuration", json_object_get(conf, "configuration"),
                   "configuration_index", (json_int_t)ev->conf, "kernels", kern);
+    if (p != NULL) {
+        json_object_set_new(p, "extrapolation", cb_num(ev->reach));
+        if (ev->warning[0] != '\0')
+            json_object_set_new(p, "warning", json_string(ev->warning));
+    }
     return p;
 }
 

@@ -574,14 +574,30 @@ static int check_finite(const struct fit_result *res, struct err *err)
     return 0;
 }
 
-/* One prediction: {"x", "y", "lo", "hi", "interval"}, or NULL with err. */
+/* One prediction: {"x", "y", "lo", "hi", "interval", "extrapolation",
+ * "warning"?}, or NULL with err. The interval includes the uncertainty of
+ * the law itself beyond the data (fit_predict_ext); "extrapolation" is 0
+ * inside the measured range and log2 of the ratio to the nearest measured
+ * end beyond it; "warning" is there when fit_warning has a sentence. */
 static json_t *prediction(const struct fit_model *m, const double *x, struct err *err)
 {
-    double y, lo, hi;
-    if (fit_predict(m, x, &y, &lo, &hi, err) != 0)
+    double y, lo, hi, reach;
+    struct buf w;
+    json_t *p;
+
+    if (fit_predict_ext(m, x, &y, &lo, &hi, err) != 0)
         return NULL;
-    return json_pack("{s:o, s:f, s:f, s:f, s:b}", "x", xs_json(x, m->nvars), "y", y, "lo",
-                     lo, "hi", hi, "interval", m->has_interval);
+    reach = fit_extrapolation(m, x);
+    p = json_pack("{s:o, s:f, s:f, s:f, s:b, s:f}", "x", xs_json(x, m->nvars), "y", y,
+                  "lo", lo, "hi", hi, "interval", m->has_interval, "extrapolation",
+                  isfinite(reach) ? reach : 0.0);
+    if (p == NULL)
+        return NULL;
+    buf_init(&w, 4096);
+    if (fit_warning(m, x, y, lo, hi, &w) > 0)
+        json_object_set_new(p, "warning", json_string(buf_str(&w)));
+    buf_free(&w);
+    return p;
 }
 
 static json_t *answer(const struct fit_req *q, const struct fit_result *res,
