@@ -46,6 +46,10 @@ struct fit_req {
     enum agg_kind agg;
     double *pred; /* npred * nvars */
     size_t npred;
+    /* suggest: the target and the candidate points (ncand * nvars) */
+    double target[FIT_MAX_VARS];
+    double *cand;
+    size_t ncand;
     /* database form */
     int from_db;
     const char *application, *executable, *system;
@@ -259,20 +263,75 @@ static int decode_fixed(json_t *body, struct fit_req *q, struct err *err)
     return 0;
 }
 
-static int decode(json_t *body, arena *a, struct fit_req *q, struct err *err)
+/* One point of `nvars` numbers: a number (one variable) or [x1, x2]. */
+static int decode_point(json_t *v, const char *field, int nvars, double *out,
+                        struct err *err)
+{
+    size_t j;
+    if (nvars == 1)
+        return json_get_number(v, field, out, err);
+    if (!json_is_array(v) || json_array_size(v) != 2)
+        return err_invalid(err, field, "%s must be [x1, x2]", field);
+    for (j = 0; j < 2; j++)
+        if (json_get_number(json_array_get(v, j), field, &out[j], err) != 0)
+            return -1;
+    return 0;
+}
+
+/* suggest: "target" (one point) and "candidates" (1..LIMIT_SUGGEST points). */
+static int decode_suggest(json_t *body, arena *a, struct fit_req *q, struct err *err)
+{
+    json_t *cand = json_object_get(body, "candidates"), *row;
+    char field[64];
+    size_t i;
+
+    if (json_object_get(body, "target") == NULL)
+        return err_invalid(err, "target",
+                           "give the \"target\" at which the interval should narrow");
+    if (decode_point(json_object_get(body, "target"), "target", q->nvars, q->target,
+                     err) != 0)
+        return -1;
+    if (!json_is_array(cand) || json_array_size(cand) == 0)
+        return err_invalid(err, "candidates",
+                           "give \"candidates\": a non-empty array of the points one "
+                           "could measure");
+    if (json_array_size(cand) > LIMIT_SUGGEST)
+        return err_invalid(err, "candidates", "at most %d candidates", LIMIT_SUGGEST);
+    q->ncand = json_array_size(cand);
+    q->cand = arena_alloc(a, q->ncand * (size_t)q->nvars * sizeof *q->cand);
+    if (q->cand == NULL)
+        return err_nomem(err);
+    json_array_foreach(cand, i, row)
+    {
+        snprintf(field, sizeof field, "candidates[%zu]", i);
+        if (decode_point(row, field, q->nvars, &q->cand[i * (size_t)q->nvars], err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int decode(json_t *body, arena *a, struct fit_req *q, int suggest, struct err *err)
 {
     static const char *const inline_fields[] = {
         "data", "vars", "graph", "predict", "aggregate", "x", "application", NULL};
     static const char *const db_fields[] = {
         "application", "executable", "system",  "x",         "fixed", "range",
         "y",           "graph",      "predict", "aggregate", NULL};
+    static const char *const inline_suggest[] = {"data",      "vars",       "graph",
+                                                 "aggregate", "x",          "application",
+                                                 "target",    "candidates", NULL};
+    static const char *const db_suggest[] = {
+        "application", "executable", "system", "x",          "fixed",     "range",
+        "y",           "graph",      "target", "candidates", "aggregate", NULL};
     json_t *v;
 
     memset(q, 0, sizeof *q);
     if (!json_is_object(body))
         return err_invalid(err, NULL, "the body must be a JSON object");
     q->from_db = json_object_get(body, "data") == NULL;
-    if (json_only_fields(body, q->from_db ? db_fields : inline_fields,
+    if (json_only_fields(body,
+                         q->from_db ? (suggest ? db_suggest : db_fields)
+                                    : (suggest ? inline_suggest : inline_fields),
                          q->from_db ? "database form" : "inline form", err) != 0)
         return -1;
     if (decode_vars(body, a, q, err) != 0)
@@ -291,7 +350,8 @@ static int decode(json_t *body, arena *a, struct fit_req *q, struct err *err)
         (q->application = name_at(body, "application", LIMIT_NAME, a, err)) == NULL)
         return -1;
     if (!q->from_db)
-        return decode_data(body, a, q, err) || decode_predict(body, a, q, err);
+        return decode_data(body, a, q, err) || decode_predict(body, a, q, err) ||
+               (suggest && decode_suggest(body, a, q, err));
     if (q->application == NULL)
         return err_invalid(err, "application",
                            "give inline \"data\", or \"application\" and \"system\" to "
@@ -302,7 +362,8 @@ static int decode(json_t *body, arena *a, struct fit_req *q, struct err *err)
         (q->executable = name_at(body, "executable", LIMIT_NAME, a, err)) == NULL)
         return -1;
     return decode_y(body, a, q, err) || decode_range(body, q, err) ||
-           decode_fixed(body, q, err) || decode_predict(body, a, q, err);
+           decode_fixed(body, q, err) || decode_predict(body, a, q, err) ||
+           (suggest && decode_suggest(body, a, q, err));
 }
 
 /* ---- database form ------------------------------------------------------- */
@@ -645,11 +706,36 @@ static json_t *answer(const struct fit_req *q, const struct fit_result *res,
     return out;
 }
 
+/* Decodes a request (a suggest request when suggest is 1), gathers its
+ * points and fits them. 0 with *res to free (fit_result_free), or -1. */
+static int fit_request(db *d, json_t *request, arena *a, int suggest, struct fit_req *q,
+                       struct fit_result *res, struct err *err)
+{
+    struct fit_input in;
+
+    if (decode(request, a, q, suggest, err) != 0 ||
+        (q->from_db && select_points(d, a, q, err) != 0))
+        return -1;
+    memset(&in, 0, sizeof in);
+    in.nvars = q->nvars;
+    in.x = q->x;
+    in.y = q->y;
+    in.n = q->n;
+    in.graph = q->graph;
+    in.agg = q->agg;
+    if (fit_run(&in, res, err) != 0)
+        return -1;
+    if (check_finite(res, err) != 0) {
+        fit_result_free(res);
+        return -1;
+    }
+    return 0;
+}
+
 json_t *fit_answer(db *d, json_t *request, struct err *err)
 {
     arena *a = arena_new();
     struct fit_req q;
-    struct fit_input in;
     struct fit_result res;
     json_t *out = NULL;
 
@@ -657,21 +743,86 @@ json_t *fit_answer(db *d, json_t *request, struct err *err)
         err_nomem(err);
         return NULL;
     }
-    if (decode(request, a, &q, err) != 0 ||
-        (q.from_db && select_points(d, a, &q, err) != 0))
+    if (fit_request(d, request, a, 0, &q, &res, err) != 0)
         goto done;
-    memset(&in, 0, sizeof in);
-    in.nvars = q.nvars;
-    in.x = q.x;
-    in.y = q.y;
-    in.n = q.n;
-    in.graph = q.graph;
-    in.agg = q.agg;
-    if (fit_run(&in, &res, err) != 0)
-        goto done;
-    if (check_finite(&res, err) == 0 && (out = answer(&q, &res, err)) == NULL &&
-        err->status == 0)
+    if ((out = answer(&q, &res, err)) == NULL && err->status == 0)
         err_nomem(err);
+    fit_result_free(&res);
+done:
+    arena_free(a);
+    return out;
+}
+
+/* The suggestions, ranked (order from fit_suggest), or NULL. */
+static json_t *suggestions(const struct fit_req *q, const double *gain,
+                           const size_t *order)
+{
+    json_t *out = json_array();
+    size_t i;
+    for (i = 0; out != NULL && i < q->ncand; i++) {
+        size_t c = order[i];
+        json_t *s = json_pack("{s:o, s:f}", "x",
+                              xs_json(&q->cand[c * (size_t)q->nvars], q->nvars),
+                              "narrowing", gain[c]);
+        if (s == NULL || json_array_append_new(out, s) != 0) {
+            json_decref(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+json_t *fit_suggest_answer(db *d, json_t *request, struct err *err)
+{
+    arena *a = arena_new();
+    struct fit_req q;
+    struct fit_result res;
+    json_t *out = NULL, *at = NULL, *list;
+    double *gain;
+    size_t *order;
+
+    if (a == NULL) {
+        err_nomem(err);
+        return NULL;
+    }
+    if (fit_request(d, request, a, 1, &q, &res, err) != 0)
+        goto done;
+    gain = arena_alloc(a, q.ncand * sizeof *gain);
+    order = arena_alloc(a, q.ncand * sizeof *order);
+    if (gain == NULL || order == NULL) {
+        err_nomem(err);
+        goto free_fit;
+    }
+    if (!res.model.has_interval) {
+        err_set(
+            err, 422, "degenerate", "data",
+            "the fit leaves no degrees of freedom, so there is no interval to narrow; "
+            "measure more points or choose a simpler graph");
+        goto free_fit;
+    }
+    if ((at = prediction(&res.model, q.target, err)) == NULL) {
+        snprintf(err->field, sizeof err->field, "target");
+        goto free_fit;
+    }
+    if (fit_suggest(&res, q.target, q.cand, q.ncand, gain, order, err) != 0)
+        goto free_fit;
+    if ((list = suggestions(&q, gain, order)) == NULL ||
+        (out = json_pack("{s:o, s:O, s:{s:s, s:s, s:s}}", "suggestions", list, "target",
+                         at, "model", "graph", fit_graph_name(res.model.graph), "chosen",
+                         fit_graph_name(res.model.chosen), "formula", "")) == NULL) {
+        err_nomem(err);
+        goto free_fit;
+    }
+    {
+        struct buf f;
+        buf_init(&f, 1 << 16);
+        fit_formula(&res.model, q.names, &f);
+        json_object_set_new(json_object_get(out, "model"), "formula",
+                            json_string(buf_str(&f)));
+        buf_free(&f);
+    }
+free_fit:
+    json_decref(at);
     fit_result_free(&res);
 done:
     arena_free(a);

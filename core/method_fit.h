@@ -28,6 +28,18 @@
 /* The answer to a fit request (new reference), or NULL with err set. */
 json_t *fit_answer(db *d, json_t *request, struct err *err);
 
+/* POST /api/v1/suggest (SPEC §14): the request of fit_answer (either form)
+ * without "predict", plus "target" (a point) and "candidates" (1 to
+ * LIMIT_SUGGEST points). Fits, then ranks the candidates by how much one more
+ * measurement there is expected to narrow the 95 % interval at the target
+ * (fit_suggest). Answer: {"suggestions": [{"x", "narrowing"}, ...] largest
+ * narrowing first, "target": <a prediction as in "predictions">, "model":
+ * {"graph", "chosen", "formula"}}. NULL with a 422 for a missing or
+ * non-finite target, no or too many candidates, a target or candidate out of
+ * the law's domain (x <= 0 under a log or inverse term), or a fit without an
+ * interval. */
+json_t *fit_suggest_answer(db *d, json_t *request, struct err *err);
+
 /* A saved (or fresh) answer evaluated at point ({name: number}). */
 json_t *fit_predict_saved(json_t *answer, json_t *point, struct err *err);
 

@@ -30,6 +30,7 @@ static const struct route table[] = {
     {"POST",   "/api/v1/fit",                         api_model_post,      0},
     {"POST",   "/api/v1/parameterize",                api_model_post,      0},
     {"POST",   "/api/v1/couple",                      api_model_post,      0},
+    {"POST",   "/api/v1/suggest",                     api_suggest,         0},
     {"GET",    "/api/v1/models",                      api_models_list,     0},
     {"GET",    "/api/v1/models/{}",                   api_model_get,       0},
     {"GET",    "/api/v1/models/{}/predict",           api_model_predict,   0},
