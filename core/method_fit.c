@@ -876,3 +876,115 @@ json_t *fit_predict_saved(json_t *ans, json_t *point, struct err *err)
     json_object_set_new(out, "x", xo);
     return out;
 }
+
+/* The answer's points back as aggregated points of a fit_result (what
+ * fit_suggest reads: x, y, n, the fitted value and the residual). */
+static int points_read(json_t *ans, int nvars, struct fit_result *res, struct err *err)
+{
+    json_t *pts = json_object_get(ans, "points"), *p;
+    size_t i;
+
+    if (!json_is_array(pts) || json_array_size(pts) == 0 ||
+        json_array_size(pts) > FIT_MAX_POINTS)
+        return err_invalid(err, "model", "the stored model has no points");
+    res->points = xcalloc(json_array_size(pts), sizeof *res->points);
+    if (res->points == NULL)
+        return err_nomem(err);
+    res->npoints = json_array_size(pts);
+    json_array_foreach(pts, i, p)
+    {
+        struct fit_point *q = &res->points[i];
+        json_t *x = json_object_get(p, "x");
+        int v, ok = 1;
+        for (v = 0; v < nvars; v++) {
+            json_t *xv = nvars == 1 ? x : json_array_get(x, (size_t)v);
+            ok = ok && json_is_number(xv);
+            q->x[v] = json_number_value(xv);
+        }
+        ok = ok && json_is_number(json_object_get(p, "y")) &&
+             json_is_integer(json_object_get(p, "n"));
+        q->y = json_number_value(json_object_get(p, "y"));
+        q->ymin = json_number_value(json_object_get(p, "ymin"));
+        q->ymax = json_number_value(json_object_get(p, "ymax"));
+        q->n = (int)json_integer_value(json_object_get(p, "n"));
+        q->yhat = json_number_value(json_object_get(p, "fit"));
+        q->resid = json_number_value(json_object_get(p, "residual"));
+        if (!ok || q->n < 1) {
+            fit_result_free(res);
+            return err_invalid(err, "model", "the stored model's points are malformed");
+        }
+    }
+    return 0;
+}
+
+json_t *fit_suggest_saved(json_t *ans, const double *target, const double *cand,
+                          size_t ncand, struct err *err)
+{
+    struct fit_result res;
+    const char *names[FIT_MAX_VARS];
+    double *gain = NULL;
+    size_t *order = NULL, i;
+    json_t *out = NULL, *at = NULL, *list = NULL;
+
+    memset(&res, 0, sizeof res);
+    if (ncand == 0 || ncand > LIMIT_SUGGEST) {
+        err_invalid(err, "candidates", "give 1 to %d candidates", LIMIT_SUGGEST);
+        return NULL;
+    }
+    if (fit_answer_read(ans, &res.model, names, err) != 0 ||
+        points_read(ans, res.model.nvars, &res, err) != 0)
+        return NULL;
+    gain = xcalloc(ncand, sizeof *gain);
+    order = xcalloc(ncand, sizeof *order);
+    if (gain == NULL || order == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    if ((at = prediction(&res.model, target, err)) == NULL ||
+        fit_suggest(&res, target, cand, ncand, gain, order, err) != 0)
+        goto out;
+    list = json_array();
+    for (i = 0; list != NULL && i < ncand; i++) {
+        size_t c = order[i];
+        json_array_append_new(
+            list, json_pack("{s:o, s:f}", "x",
+                            xs_json(&cand[c * (size_t)res.model.nvars], res.model.nvars),
+                            "narrowing", gain[c]));
+    }
+    out = json_pack("{s:o, s:O}", "suggestions", list, "target", at);
+    if (out == NULL)
+        err_nomem(err);
+out:
+    json_decref(at);
+    xfree(gain);
+    xfree(order);
+    fit_result_free(&res);
+    return out;
+}
+
+size_t fit_suggest_candidates(const struct fit_model *m, double target, double *cand,
+                              size_t max)
+{
+    double hi = m->xmax[0], lo = m->xmin[0], x;
+    size_t n = 0;
+
+    if (m->nvars != 1 || max == 0 || !isfinite(target))
+        return 0;
+    /* A repetition at the measured end nearest the target, then the powers
+     * of two from there towards the target, then the target itself. */
+    if (target > hi) {
+        cand[n++] = hi;
+        for (x = hi > 0 ? exp2(floor(log2(hi)) + 1) : hi + (hi - lo);
+             n + 1 < max && x < target && isfinite(x); x = hi > 0 ? 2 * x : x + (hi - lo))
+            cand[n++] = x;
+    } else if (target < lo) {
+        cand[n++] = lo;
+        for (x = lo > 0 && target > 0 ? exp2(ceil(log2(lo)) - 1) : lo - (hi - lo);
+             n + 1 < max && x > target && isfinite(x) && (target <= 0 || x > 0);
+             x = lo > 0 && target > 0 ? x / 2 : x - (hi - lo))
+            cand[n++] = x;
+    }
+    if (n < max && (n == 0 || cand[n - 1] != target))
+        cand[n++] = target;
+    return n;
+}

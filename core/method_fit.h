@@ -40,6 +40,20 @@ json_t *fit_answer(db *d, json_t *request, struct err *err);
  * interval. */
 json_t *fit_suggest_answer(db *d, json_t *request, struct err *err);
 
+/* The same ranking from an answer alone (a fresh or saved fit answer: its
+ * model state and points), as the form's "Measure next" table uses it:
+ * target (nvars values), ncand (1..LIMIT_SUGGEST) candidate points.
+ * {"suggestions": [...], "target": <prediction>} or NULL with err. */
+json_t *fit_suggest_saved(json_t *answer, const double *target, const double *cand,
+                          size_t ncand, struct err *err);
+
+/* Sensible candidates for one variable (at most max): a repetition at the
+ * measured end nearest the target, the powers of two between that end and
+ * the target, and the target itself (inside the range: the target alone).
+ * Returns how many were written; 0 for two variables. */
+size_t fit_suggest_candidates(const struct fit_model *m, double target, double *cand,
+                              size_t max);
+
 /* A saved (or fresh) answer evaluated at point ({name: number}). */
 json_t *fit_predict_saved(json_t *answer, json_t *point, struct err *err);
 

@@ -111,12 +111,11 @@ static int plot2d(json_t *ans, const struct fit_model *m, const char *name, stru
         pr.has_interval = json_is_true(json_object_get(first, "interval"));
         /* How far the prediction reaches, and the warning under the plot. */
         if (reach > 0 || warn != NULL) {
-            buf_printf(&label, "%sprediction at x=%g: %.4g", warn ? "\xe2\x9a\xa0 " : "",
-                       pr.x, pr.y);
+            buf_printf(&label, "%sx=%g: %.4g", warn ? "\xe2\x9a\xa0 " : "", pr.x, pr.y);
             if (pr.has_interval)
                 buf_printf(&label, " [%.4g, %.4g]", pr.lo, pr.hi);
             if (reach > 0)
-                buf_printf(&label, ", extrapolated %.2g doublings", reach);
+                buf_printf(&label, ", %.2g doublings out", reach);
             pr.label = buf_str(&label);
         }
         if (warn != NULL) {

@@ -9,6 +9,7 @@
  * metric:NAME, kernel:NAME); xmin, xmax, fix.VAR ("" = not fixed), predict
  * (numbers separated by commas or spaces), aggregate.
  */
+#include "core/method_fit.h"
 #include "web/form.h"
 
 #include <math.h>
@@ -412,6 +413,60 @@ static int error_at(struct fctx *c, const struct err *e, const char **field)
     return 3;
 }
 
+/* "Measure next": where one more measurement narrows the 95 % interval at
+ * the first prediction (or, without one, at four times the measured end)
+ * most; fit_suggest over the candidates fit_suggest_candidates proposes, the
+ * ranking POST /api/v1/suggest gives. One variable only. */
+static void measure_next(struct fctx *c, json_t *ans, const char *x)
+{
+    json_t *first = json_array_get(json_object_get(ans, "predictions"), 0), *sug, *row;
+    struct fit_model m;
+    const char *names[FIT_MAX_VARS];
+    double target, cand[10];
+    struct err e = {0};
+    size_t n, i;
+
+    if (fit_answer_read(ans, &m, names, &e) != 0 || m.nvars != 1)
+        return;
+    page_puts(&c->p, "<section id=\"measure-next\">\n<h3>Measure next</h3>\n");
+    if (first != NULL)
+        target = json_number_value(json_object_get(first, "x"));
+    else
+        target = m.xmax[0] > 0 ? 4 * m.xmax[0] : m.xmax[0] + 2 * (m.xmax[0] - m.xmin[0]);
+    n = fit_suggest_candidates(&m, target, cand, sizeof cand / sizeof cand[0]);
+    sug = n > 0 && m.has_interval ? fit_suggest_saved(ans, &target, cand, n, &e) : NULL;
+    if (sug == NULL) {
+        page_puts(&c->p, "<p class=\"muted\">No suggestion: ");
+        page_text(&c->p, e.status ? e.message
+                                  : "the fit has no interval to narrow; measure more "
+                                    "points first.");
+        page_puts(&c->p, "</p>\n</section>\n");
+        return;
+    }
+    page_puts(&c->p,
+              "<p>One more measurement at each of these points, ranked by how much it "
+              "is expected to narrow the 95 % interval at ");
+    page_text(&c->p, x ? x : "x");
+    page_puts(&c->p, " = ");
+    page_num(&c->p, target);
+    page_puts(&c->p, ":</p>\n");
+    page_table_open(&c->p, "Measure next");
+    page_puts(&c->p,
+              "<thead><tr><th>measure at</th><th>expected narrowing</th></tr></thead>"
+              "<tbody>\n");
+    json_array_foreach(json_object_get(sug, "suggestions"), i, row)
+    {
+        double g = json_number_value(json_object_get(row, "narrowing"));
+        page_puts(&c->p, "<tr><td class=\"num\">");
+        page_num(&c->p, json_number_value(json_object_get(row, "x")));
+        page_printf(&c->p, "</td><td class=\"num\">%.0f %%</td></tr>\n", 100 * g);
+    }
+    page_puts(&c->p, "</tbody>");
+    page_table_close(&c->p);
+    page_puts(&c->p, "</section>\n");
+    json_decref(sug);
+}
+
 static void render_result(struct fctx *c, json_t *request, json_t *ans)
 {
     json_t *preds = json_object_get(ans, "predictions"), *p = json_array_get(preds, 0);
@@ -441,7 +496,18 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
             page_num(&c->p, json_number_value(hi));
             page_puts(&c->p, ")</span>");
         }
+        if (json_number_value(json_object_get(p, "extrapolation")) > 0)
+            page_printf(&c->p,
+                        " <span class=\"reach\" id=\"extrapolation\">extrapolated %.2g "
+                        "doublings beyond the measured range</span>",
+                        json_number_value(json_object_get(p, "extrapolation")));
         page_puts(&c->p, "</p>\n");
+        if (json_is_string(json_object_get(p, "warning"))) {
+            page_puts(&c->p, "<p class=\"notice bad\" id=\"prediction-warning\" "
+                             "role=\"alert\">Warning: ");
+            page_text(&c->p, json_string_value(json_object_get(p, "warning")));
+            page_puts(&c->p, "</p>\n");
+        }
     } else {
         page_puts(&c->p, "<p class=\"muted\">No prediction point was given (step 3): the "
                          "model and its fit are shown.</p>\n");
@@ -453,6 +519,7 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
                "Measured points (mean and spread of repetitions), the fitted curve "
                "(dashed beyond the measured range) and the first prediction with its "
                "interval.");
+    measure_next(c, ans, x);
     page_model_answer(&c->p, ans);
 }
 
