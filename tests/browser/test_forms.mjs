@@ -165,6 +165,38 @@ test("curve fitting in three steps, saved", async ({ server, browser }) => {
   await page.context().close();
 });
 
+test("curve fitting over two axes: the 3-D surface", async ({ server, browser }) => {
+  const page = await watchedPage(browser);
+  await page.goto(server.base + "/model/fit", { waitUntil: "networkidle" });
+  await pick(page, "application", MATMUL, true);
+  await pick(page, "executable", "matmul_sgi", true);
+  await next(page, "Step 2: Graph and axes");
+  await page.selectOption("select[name=x]", "N");
+  assert((await options(page, "x2")).includes("nprocs"), "nprocs offered as the second axis");
+  await page.selectOption("select[name=x2]", "nprocs");
+  await next(page, "Step 3: Range and prediction");
+  // the second axis is not a fixed value; predictions are pairs
+  assert(await page.locator("select[name='fix.nprocs']").count() === 0, "nprocs not fixed");
+  assert(await page.locator("#predict-pairs").isVisible(), "pairs explained");
+  await page.fill("input[name=predict]", "1200, 16");
+  await next(page, "Result");
+  const text = await page.locator("main").innerText();
+  assert(text.includes("runtime over N and nprocs, graph auto"), "summary names both axes");
+  const desc = await page.locator("figure.plot svg desc").first().textContent();
+  assert(desc.includes("3-D surface"), `a surface: ${desc}`);
+  await plotVisible(page, "fit surface");
+  const api = await server.api("POST", "/api/v1/fit", {
+    application: MATMUL, executable: "matmul_sgi", system: SGI, x: ["N", "nprocs"],
+    fixed: { L: 1024 }, graph: "auto", predict: [[1200, 16]] });
+  assert(api.status === 200, `API fit ${api.status} ${JSON.stringify(api.body)}`);
+  assert(same10(await predictedValue(page), api.body.predictions[0].y),
+    `surface: page ${await predictedValue(page)}, API ${api.body.predictions[0].y}`);
+  assert(text.includes("N = 1200, nprocs = 16"), "the prediction names both axes");
+  await screenshot(page, "form-fit-surface-1280");
+  page.assertClean("fit surface");
+  await page.context().close();
+});
+
 test("parameterization in two steps, saved", async ({ server, browser }) => {
   const page = await watchedPage(browser);
   await page.goto(server.base + "/model", { waitUntil: "networkidle" });
