@@ -1,7 +1,9 @@
 /* Fuzz target: the curve-fitting request decoder and everything a decoded
  * request reaches without a database (aggregation, fitting, selection,
- * predictions, the answer, the saved-model round trip and the plot). The
- * database form fails cleanly here (no connection). */
+ * predictions, the answer, the saved-model round trip and the plot), and
+ * the same input as a suggest request (target, candidates) and the form's
+ * suggestion from the answer. The database form fails cleanly here (no
+ * connection). */
 #include "common/buf.h"
 #include "core/method_fit.h"
 #include "web/chart.h"
@@ -34,8 +36,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         buf_init(&b, 1 << 22);
         fit_plot(ans, &b, &e);
         buf_free(&b);
+        {
+            struct fit_model m;
+            const char *names[FIT_MAX_VARS];
+            double cand[10], target;
+            size_t n;
+            if (fit_answer_read(ans, &m, names, &e) == 0 && m.nvars == 1) {
+                target = 4 * m.xmax[0];
+                n = fit_suggest_candidates(&m, target, cand, 10);
+                if (n > 0)
+                    json_decref(fit_suggest_saved(ans, &target, cand, n, &e));
+            }
+        }
         json_decref(ans);
     }
+    json_decref(fit_suggest_answer(NULL, req, &e));
     json_decref(req);
     return 0;
 }

@@ -559,8 +559,11 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
     page_puts(&c->p, "<h2 id=\"result\">Result</h2>\n");
     if (p != NULL) {
         json_t *lo = json_object_get(p, "lo"), *hi = json_object_get(p, "hi");
-        page_puts(&c->p, "<p class=\"notice good headline\" id=\"prediction\" "
-                         "role=\"status\">Predicted ");
+        /* Green only for a prediction without a warning. */
+        page_printf(&c->p,
+                    "<p class=\"notice%s headline\" id=\"prediction\" "
+                    "role=\"status\">Predicted ",
+                    json_object_get(p, "warning") ? "" : " good");
         page_text(&c->p, y ? y : "y");
         page_puts(&c->p, " at ");
         if (json_is_array(json_object_get(p, "x"))) {
