@@ -115,7 +115,7 @@ static int plot2d(json_t *ans, const struct fit_model *m, const char *name, stru
             if (pr.has_interval)
                 buf_printf(&label, " [%.4g, %.4g]", pr.lo, pr.hi);
             if (reach > 0)
-                buf_printf(&label, ", %.2g doublings out", reach);
+                buf_printf(&label, ", %.2g doubling%s out", reach, reach == 1 ? "" : "s");
             pr.label = buf_str(&label);
         }
         if (warn != NULL) {

@@ -592,11 +592,13 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
             page_num(&c->p, json_number_value(hi));
             page_puts(&c->p, ")</span>");
         }
-        if (json_number_value(json_object_get(p, "extrapolation")) > 0)
+        if (json_number_value(json_object_get(p, "extrapolation")) > 0) {
+            double reach = json_number_value(json_object_get(p, "extrapolation"));
             page_printf(&c->p,
                         " <span class=\"reach\" id=\"extrapolation\">extrapolated %.2g "
-                        "doublings beyond the measured range</span>",
-                        json_number_value(json_object_get(p, "extrapolation")));
+                        "doubling%s beyond the measured range</span>",
+                        reach, reach == 1 ? "" : "s");
+        }
         page_puts(&c->p, "</p>\n");
         if (json_is_string(json_object_get(p, "warning"))) {
             page_puts(&c->p, "<p class=\"notice bad\" id=\"prediction-warning\" "
