@@ -5,10 +5,13 @@
  *   prophecyd import FILE.csv|FILE.json [--db FILE]
  *   prophecyd export [--db FILE] [--format csv|json]
  *   prophecyd backup DEST [--db FILE]
+ *   prophecyd check [--db FILE]
  *
- * serve takes an exclusive lock on FILE.lock so that a second server on the
- * same database refuses with a clear message instead of competing for it;
- * the other commands work beside a running server (SQLite WAL, busy timeout).
+ * This file parses the command line and runs the administrative commands;
+ * serve lives in server/serve.c. serve takes an exclusive lock named after
+ * the database file's identity so that a second server on the same database
+ * refuses with a clear message instead of competing for it; the other
+ * commands work beside a running server (SQLite WAL, busy timeout).
  */
 #include "common/sha256.h"
 #include "common/xalloc.h"
@@ -20,6 +23,7 @@
 #include "core/export.h"
 #include "core/ingest.h"
 #include "server/http.h"
+#include "server/serve.h"
 #include "formats/rundoc.h"
 
 #include <errno.h>
@@ -43,7 +47,12 @@ static const char usage[] =
     "      --threads = number of cores). --demo loads the example data set into an\n"
     "      empty database. --sync full (default) fsyncs every commit; normal may lose\n"
     "      the last commits on power loss (never on a process crash).\n"
-    "      --protect-reads: reads need a token too.\n"
+    "      --protect-reads: reads need a token too (/api/v1/health stays open).\n"
+    "      Budgets against hostile clients: --max-conns N (1000) open connections,\n"
+    "      --max-conns-per-client N (64) from one address, --max-buffered BYTES\n"
+    "      (64 MiB) of request bodies held at once (past it: 503), --request-timeout\n"
+    "      S (30) to deliver a whole request, --workers N (cores) threads for fits,\n"
+    "      plots and predictions with --queue N (32) waiting (past it: 503).\n"
     "  token create NAME [--db FILE]   print a new write token once (only its hash is "
     "kept)\n"
     "  token list [--db FILE]          list tokens\n"
@@ -61,6 +70,7 @@ struct opts {
     const char *format;
     const char *args[4];
     int nargs;
+    int help; /* --help after the command */
 };
 
 static int parse_listen(const char *s, struct opts *o)
@@ -131,6 +141,50 @@ static int parse_opts(int argc, char **argv, struct opts *o)
                 return -1;
             }
             i++;
+        } else if (strcmp(a, "--max-conns") == 0 && next) {
+            if (parse_long(next, 1, 100000, &v) != 0) {
+                fprintf(stderr, "prophecyd: --max-conns wants 1..100000\n");
+                return -1;
+            }
+            o->cfg.max_conns = (int)v;
+            i++;
+        } else if (strcmp(a, "--max-conns-per-client") == 0 && next) {
+            if (parse_long(next, 1, 100000, &v) != 0) {
+                fprintf(stderr, "prophecyd: --max-conns-per-client wants 1..100000\n");
+                return -1;
+            }
+            o->cfg.max_conns_per_client = (int)v;
+            i++;
+        } else if (strcmp(a, "--max-buffered") == 0 && next) {
+            if (parse_long(next, 1024, 1L << 40, &v) != 0) {
+                fprintf(stderr, "prophecyd: --max-buffered wants 1024.. bytes\n");
+                return -1;
+            }
+            o->cfg.max_buffered = (size_t)v;
+            i++;
+        } else if (strcmp(a, "--request-timeout") == 0 && next) {
+            if (parse_long(next, 1, 3600, &v) != 0) {
+                fprintf(stderr, "prophecyd: --request-timeout wants 1..3600 seconds\n");
+                return -1;
+            }
+            o->cfg.request_timeout = (int)v;
+            i++;
+        } else if (strcmp(a, "--workers") == 0 && next) {
+            if (parse_long(next, 1, 256, &v) != 0) {
+                fprintf(stderr, "prophecyd: --workers wants 1..256\n");
+                return -1;
+            }
+            o->cfg.workers = (int)v;
+            i++;
+        } else if (strcmp(a, "--queue") == 0 && next) {
+            if (parse_long(next, 1, 100000, &v) != 0) {
+                fprintf(stderr, "prophecyd: --queue wants 1..100000\n");
+                return -1;
+            }
+            o->cfg.queue = (int)v;
+            i++;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            o->help = 1;
         } else if (strcmp(a, "--format") == 0 && next) {
             o->format = next;
             i++;
@@ -153,86 +207,20 @@ static int parse_opts(int argc, char **argv, struct opts *o)
     return 0;
 }
 
-/* Takes the server lock next to the database; returns the fd or -1. */
-static int take_lock(const char *db_path)
-{
-    char path[4096], pid[32];
-    int fd;
-    snprintf(path, sizeof path, "%s.lock", db_path);
-    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        fprintf(stderr, "prophecyd: cannot create %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        ssize_t n = read(fd, pid, sizeof pid - 1);
-        pid[n > 0 ? n : 0] = '\0';
-        pid[strcspn(pid, "\n")] = '\0';
-        fprintf(stderr,
-                "prophecyd: another prophecyd (pid %s) is already serving %s; "
-                "stop it first or use another --db\n",
-                pid[0] ? pid : "?", db_path);
-        close(fd);
-        return -1;
-    }
-    if (ftruncate(fd, 0) == 0) {
-        int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-        if (write(fd, pid, (size_t)n) < 0)
-            perror("prophecyd: writing the lock file");
-    }
-    return fd;
-}
-
-static int cmd_serve(struct opts *o)
-{
-    struct app app = {0};
-    struct err e = {0};
-    sigset_t set;
-    int sig, lockfd, rc = 1;
-    struct db_options wopt = {o->cfg.sync, 0, 10000};
-
-    lockfd = take_lock(o->cfg.db_path);
-    if (lockfd < 0)
-        return 1;
-    app.cfg = &o->cfg;
-    app.error_page = dash_error;
-    /* Block the shutdown signals in every thread; the main thread waits for them. */
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set, NULL);
-    signal(SIGPIPE, SIG_IGN);
-
-    if (db_writer_start(&app.writer, o->cfg.db_path, &wopt, 1000, &e) != 0 ||
-        db_pool_open(&app.pool, o->cfg.db_path, o->cfg.threads + 2, &e) != 0)
-        goto out;
-    if (demo_maybe_load(&app, &e) != 0)
-        goto out;
-    if (http_start(&app, &e) != 0)
-        goto out;
-    if (!o->cfg.quiet)
-        fprintf(stderr, "prophecyd: serving %s on http://%s:%d/ (%d threads)\n",
-                o->cfg.db_path, o->cfg.listen_host, app.port, o->cfg.threads);
-    fflush(stderr);
-    sigwait(&set, &sig);
-    if (!o->cfg.quiet)
-        fprintf(stderr, "prophecyd: %s received, finishing requests\n",
-                sig == SIGTERM ? "SIGTERM" : "SIGINT");
-    http_stop(&app, 10000);
-    rc = 0;
-out:
-    if (rc != 0)
-        fprintf(stderr, "prophecyd: %s\n", e.message);
-    db_writer_stop(app.writer);
-    db_pool_close(app.pool);
-    close(lockfd);
-    return rc;
-}
-
-static int open_db(struct opts *o, db **d)
+static int open_db(struct opts *o, db **d, int may_create)
 {
     struct err e = {0};
     struct db_options opt = {DB_SYNC_FULL, 0, 10000};
+    struct stat st;
+    /* Only serve and import create a database: a mistyped --db must not
+     * silently become a new empty one for token, export or backup. */
+    if (!may_create && stat(o->cfg.db_path, &st) != 0) {
+        fprintf(stderr,
+                "prophecyd: no database at %s (%s); 'prophecyd serve --db %s' creates "
+                "one\n",
+                o->cfg.db_path, strerror(errno), o->cfg.db_path);
+        return -1;
+    }
     if (db_open(d, o->cfg.db_path, &opt, &e) != 0) {
         fprintf(stderr, "prophecyd: %s\n", e.message);
         return -1;
@@ -250,7 +238,7 @@ static int cmd_token(struct opts *o)
                 "usage: prophecyd token create|revoke NAME | token list [--db FILE]\n");
         return 64;
     }
-    if (open_db(o, &d) != 0)
+    if (open_db(o, &d, 0) != 0)
         return 1;
     if (strcmp(o->args[0], "create") == 0) {
         uint8_t raw[24], hash[SHA256_LEN];
@@ -367,7 +355,7 @@ static int cmd_import(struct opts *o)
         }
         json_decref(body);
     }
-    if (open_db(o, &d) != 0 || ingest_commit(d, &in, &e) != 0)
+    if (open_db(o, &d, 1) != 0 || ingest_commit(d, &in, &e) != 0)
         goto fail;
     printf("imported %zu runs (%zu already stored) from %s\n", in.created,
            in.n - in.created, path);
@@ -398,7 +386,7 @@ static int cmd_export(struct opts *o)
         fprintf(stderr, "prophecyd: --format wants csv or json\n");
         return 64;
     }
-    if (open_db(o, &d) != 0)
+    if (open_db(o, &d, 0) != 0)
         return 1;
     x = export_new(o->format && strcmp(o->format, "csv") == 0);
     buf_init(&out, 64u << 20);
@@ -466,7 +454,7 @@ static int cmd_backup(struct opts *o)
         fprintf(stderr, "usage: prophecyd backup DEST [--db FILE]\n");
         return 64;
     }
-    if (open_db(o, &d) != 0)
+    if (open_db(o, &d, 0) != 0)
         return 1;
     rc = db_backup(d, o->args[0], &e);
     db_close(d);
@@ -490,6 +478,12 @@ int main(int argc, char **argv)
     o.cfg.threads = ncpu > 0 ? (int)ncpu : 2;
     o.cfg.max_body = 8u << 20;
     o.cfg.sync = DB_SYNC_FULL;
+    o.cfg.max_conns = 1000;
+    o.cfg.max_conns_per_client = 64;
+    o.cfg.max_buffered = 64u << 20;
+    o.cfg.request_timeout = 30;
+    o.cfg.workers = o.cfg.threads;
+    o.cfg.queue = 32;
     gsl_set_error_handler_off();
 
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
@@ -499,8 +493,14 @@ int main(int argc, char **argv)
     }
     if (parse_opts(argc, argv, &o) != 0)
         return 64;
+    if (o.help) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (o.cfg.max_buffered < o.cfg.max_body)
+        o.cfg.max_buffered = o.cfg.max_body;
     if (strcmp(argv[1], "serve") == 0)
-        return cmd_serve(&o);
+        return serve_run(&o.cfg);
     if (strcmp(argv[1], "token") == 0)
         return cmd_token(&o);
     if (strcmp(argv[1], "import") == 0)

@@ -5,10 +5,19 @@
 
 #include "server/http.h"
 
-/* Finds the route for r->method and r->path and fills r->params with the
- * decoded captures. Returns NULL when none matches; *method_mismatch is set
- * when the path exists with another method. */
-const struct route *routes_match(struct req *r, int *method_mismatch);
+/* Finds the route for r->method and r->path (HEAD is matched as GET) and
+ * fills r->params with the decoded captures. Returns NULL when none matches,
+ * with *status 404 (no such path), 405 (the path exists with another method)
+ * or 400 (a captured segment is not valid percent-encoding). */
+const struct route *routes_match(struct req *r, int *status);
+
+/* The methods the path answers, for an Allow header ("GET, HEAD, POST"). */
+const char *routes_allowed(const char *path);
+
+/* Returns 1 when the route reads the query parameter name: a name of its
+ * query list, a name under a prefix of it ("v.*"), or anything for "*"
+ * (routes whose parameter names are data: model variables). Else 0. */
+int routes_query_allowed(const struct route *rt, const char *name);
 
 /* Returns 1 when some route answers method on path (a page shows a link or
  * an image only where the server serves it), else 0. */
