@@ -39,13 +39,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         {
             struct fit_model m;
             const char *names[FIT_MAX_VARS];
-            double cand[10], target;
+            double cand[2 * 10], target[FIT_MAX_VARS];
             size_t n;
-            if (fit_answer_read(ans, &m, names, &e) == 0 && m.nvars == 1) {
-                target = 4 * m.xmax[0];
+            if (fit_answer_read(ans, &m, names, &e) == 0) {
+                target[0] = 4 * m.xmax[0];
+                target[1] = 2 * m.xmax[1];
                 n = fit_suggest_candidates(&m, target, cand, 10);
                 if (n > 0)
-                    json_decref(fit_suggest_saved(ans, &target, cand, n, &e));
+                    json_decref(fit_suggest_saved(ans, target, cand, n, &e));
             }
         }
         json_decref(ans);

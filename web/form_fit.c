@@ -494,28 +494,48 @@ static int error_at(struct fctx *c, const struct err *e, const char **field)
     return 3;
 }
 
+/* A point of the answer: a number, or [x1, x2] written "x1, x2". */
+static void point_text(struct fctx *c, json_t *x)
+{
+    size_t v;
+    if (!json_is_array(x)) {
+        page_num(&c->p, json_number_value(x));
+        return;
+    }
+    for (v = 0; v < json_array_size(x); v++) {
+        page_puts(&c->p, v ? ", " : "");
+        page_num(&c->p, json_number_value(json_array_get(x, v)));
+    }
+}
+
 /* "Measure next": where one more measurement narrows the 95 % interval at
- * the first prediction (or, without one, at four times the measured end)
- * most; fit_suggest over the candidates fit_suggest_candidates proposes, the
- * ranking POST /api/v1/suggest gives. One variable only. */
-static void measure_next(struct fctx *c, json_t *ans, const char *x)
+ * the first prediction (or, without one, at four times the measured end of
+ * each axis) most; fit_suggest over the candidates fit_suggest_candidates
+ * proposes, the ranking POST /api/v1/suggest gives. */
+static void measure_next(struct fctx *c, json_t *ans)
 {
     json_t *first = json_array_get(json_object_get(ans, "predictions"), 0), *sug, *row;
     struct fit_model m;
     const char *names[FIT_MAX_VARS];
-    double target, cand[10];
+    double target[FIT_MAX_VARS], cand[FIT_MAX_VARS * 12];
     struct err e = {0};
     size_t n, i;
+    int v;
 
-    if (fit_answer_read(ans, &m, names, &e) != 0 || m.nvars != 1)
+    if (fit_answer_read(ans, &m, names, &e) != 0)
         return;
     page_puts(&c->p, "<section id=\"measure-next\">\n<h3>Measure next</h3>\n");
-    if (first != NULL)
-        target = json_number_value(json_object_get(first, "x"));
-    else
-        target = m.xmax[0] > 0 ? 4 * m.xmax[0] : m.xmax[0] + 2 * (m.xmax[0] - m.xmin[0]);
-    n = fit_suggest_candidates(&m, target, cand, sizeof cand / sizeof cand[0]);
-    sug = n > 0 && m.has_interval ? fit_suggest_saved(ans, &target, cand, n, &e) : NULL;
+    for (v = 0; v < m.nvars; v++) {
+        json_t *x = first ? json_object_get(first, "x") : NULL;
+        if (x != NULL)
+            target[v] =
+                json_number_value(m.nvars == 1 ? x : json_array_get(x, (size_t)v));
+        else
+            target[v] =
+                m.xmax[v] > 0 ? 4 * m.xmax[v] : m.xmax[v] + 2 * (m.xmax[v] - m.xmin[v]);
+    }
+    n = fit_suggest_candidates(&m, target, cand, 12);
+    sug = n > 0 && m.has_interval ? fit_suggest_saved(ans, target, cand, n, &e) : NULL;
     if (sug == NULL) {
         page_puts(&c->p, "<p class=\"muted\">No suggestion: ");
         page_text(&c->p, e.status ? e.message
@@ -527,19 +547,28 @@ static void measure_next(struct fctx *c, json_t *ans, const char *x)
     page_puts(&c->p,
               "<p>One more measurement at each of these points, ranked by how much it "
               "is expected to narrow the 95 % interval at ");
-    page_text(&c->p, x ? x : "x");
-    page_puts(&c->p, " = ");
-    page_num(&c->p, target);
+    for (v = 0; v < m.nvars; v++) {
+        page_puts(&c->p, v ? ", " : "");
+        page_text(&c->p, names[v]);
+        page_puts(&c->p, " = ");
+        page_num(&c->p, target[v]);
+    }
     page_puts(&c->p, ":</p>\n");
     page_table_open(&c->p, "Measure next");
-    page_puts(&c->p,
-              "<thead><tr><th>measure at</th><th>expected narrowing</th></tr></thead>"
-              "<tbody>\n");
+    page_puts(&c->p, "<thead><tr><th>measure at");
+    if (m.nvars == 2) {
+        page_puts(&c->p, " (");
+        page_text(&c->p, names[0]);
+        page_puts(&c->p, ", ");
+        page_text(&c->p, names[1]);
+        page_puts(&c->p, ")");
+    }
+    page_puts(&c->p, "</th><th>expected narrowing</th></tr></thead><tbody>\n");
     json_array_foreach(json_object_get(sug, "suggestions"), i, row)
     {
         double g = json_number_value(json_object_get(row, "narrowing"));
         page_puts(&c->p, "<tr><td class=\"num\">");
-        page_num(&c->p, json_number_value(json_object_get(row, "x")));
+        point_text(c, json_object_get(row, "x"));
         page_printf(&c->p, "</td><td class=\"num\">%.0f %%</td></tr>\n", 100 * g);
     }
     page_puts(&c->p, "</tbody>");
@@ -622,7 +651,7 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
                    "Measured points (mean and spread of repetitions), the fitted curve "
                    "(dashed beyond the measured range) and the first prediction with its "
                    "interval.");
-    measure_next(c, ans, x);
+    measure_next(c, ans);
     page_model_answer(&c->p, ans);
 }
 

@@ -192,6 +192,17 @@ test("curve fitting over two axes: the 3-D surface", async ({ server, browser })
   assert(same10(await predictedValue(page), api.body.predictions[0].y),
     `surface: page ${await predictedValue(page)}, API ${api.body.predictions[0].y}`);
   assert(text.includes("N = 1200, nprocs = 16"), "the prediction names both axes");
+  // measure next over both axes, ranked as the API ranks the same pairs
+  const rows = await page.locator("#measure-next tbody tr").evaluateAll((trs) =>
+    trs.map((tr) => [...tr.cells].map((td) => td.innerText.trim())));
+  assert(rows.length >= 2, `measure-next rows: ${JSON.stringify(rows)}`);
+  const pairs = rows.map((r) => r[0].split(",").map(Number));
+  const sug = await server.api("POST", "/api/v1/suggest", {
+    application: MATMUL, executable: "matmul_sgi", system: SGI, x: ["N", "nprocs"],
+    fixed: { L: 1024 }, graph: "auto", target: [1200, 16], candidates: [...pairs].reverse() });
+  assert(sug.status === 200, `suggest ${sug.status} ${JSON.stringify(sug.body)}`);
+  assert(JSON.stringify(sug.body.suggestions.map((s) => s.x)) === JSON.stringify(pairs),
+    `page ${JSON.stringify(pairs)}, API ${JSON.stringify(sug.body.suggestions)}`);
   await screenshot(page, "form-fit-surface-1280");
   page.assertClean("fit surface");
   await page.context().close();

@@ -135,22 +135,41 @@ static void test_suggest_candidates(void)
     m.nvars = 1;
     m.xmin[0] = 2;
     m.xmax[0] = 64;
-    CHECK_INT((int)fit_suggest_candidates(&m, 1000, c, 10), 5);
+    CHECK_INT((int)fit_suggest_candidates(&m, (double[]){1000, 0}, c, 10), 5);
     CHECK(c[0] == 64 && c[1] == 128 && c[2] == 256 && c[3] == 512 && c[4] == 1000);
-    CHECK_INT((int)fit_suggest_candidates(&m, 1000, c, 3),
+    CHECK_INT((int)fit_suggest_candidates(&m, (double[]){1000, 0}, c, 3),
               3); /* room kept for the target */
     CHECK(c[0] == 64 && c[1] == 128 && c[2] == 1000);
-    CHECK_INT((int)fit_suggest_candidates(&m, 0.25, c, 10), 4);
+    CHECK_INT((int)fit_suggest_candidates(&m, (double[]){0.25, 0}, c, 10), 4);
     CHECK(c[0] == 2 && c[1] == 1 && c[2] == 0.5 && c[3] == 0.25);
-    CHECK_INT((int)fit_suggest_candidates(&m, 10, c, 10), 1);
+    CHECK_INT((int)fit_suggest_candidates(&m, (double[]){10, 0}, c, 10), 1);
     CHECK(c[0] == 10);
     m.xmax[0] = 1000; /* not a power of two: the next one */
-    CHECK_INT((int)fit_suggest_candidates(&m, 4096, c, 10), 4);
+    CHECK_INT((int)fit_suggest_candidates(&m, (double[]){4096, 0}, c, 10), 4);
     CHECK(c[0] == 1000 && c[1] == 1024 && c[2] == 2048 && c[3] == 4096);
     t = NAN;
-    CHECK_INT((int)fit_suggest_candidates(&m, t, c, 10), 0);
+    CHECK_INT((int)fit_suggest_candidates(&m, &t, c, 10), 0);
+    /* two variables: along N alone, along P alone, along both, the target */
     m.nvars = 2;
-    CHECK_INT((int)fit_suggest_candidates(&m, 4096, c, 10), 0);
+    m.xmin[0] = 100;
+    m.xmax[0] = 400;
+    m.xmin[1] = 1;
+    m.xmax[1] = 4;
+    {
+        double c2[20], t2[2] = {1600, 16};
+        const double want[] = {400, 4,   512, 4,   1024, 4,    1600, 4,    400,
+                               8,   400, 16,  512, 8,    1024, 16,   1600, 16};
+        size_t k;
+        CHECK_INT((int)fit_suggest_candidates(&m, t2, c2, 10), 9);
+        for (k = 0; k < 18; k++)
+            CHECK(c2[k] == want[k]);
+        CHECK_INT((int)fit_suggest_candidates(&m, t2, c2, 3), 3); /* target kept */
+        CHECK(c2[4] == 1600 && c2[5] == 16);
+        t2[0] = 200; /* inside on N: only P moves */
+        CHECK_INT((int)fit_suggest_candidates(&m, t2, c2, 10), 3);
+        CHECK(c2[0] == 200 && c2[1] == 4 && c2[2] == 200 && c2[3] == 8 && c2[4] == 200 &&
+              c2[5] == 16);
+    }
 }
 
 /* The form's ranking (from an answer, fresh or stored) is the API's. */
