@@ -62,6 +62,7 @@
 
 /* ---- modeling requests ------------------------------------------------------ */
 #define LIMIT_PREDICT 1000 /* prediction points in one request */
+#define LIMIT_SUGGEST 256  /* candidate points of one suggest request */
 #define LIMIT_FIT_POINTS                                                                 \
     100000 /* points of one fit (models/fit.h FIT_MAX_POINTS agrees) */
 #define LIMIT_COUPLE_CONFIGS 1000       /* configurations in one coupling request */

@@ -7,7 +7,7 @@
  * of every step and the per-variable and per-kernel fields under their
  * prefixes ("v.N", "graph.solve"). */
 #define FORM_STEPS                                                                       \
-    "step,next,format,application,executable,system,template,x,y,xmin,xmax,predict,"     \
+    "step,next,format,application,executable,system,template,x,x2,y,xmin,xmax,predict,"  \
     "aggregate,graph,fix.*,graph.*,max.*,min.*,mode.*,pos.*,steps.*,v.*"
 
 /* clang-format off */
@@ -38,6 +38,7 @@ static const struct route table[] = {
     {"POST", "/api/v1/fit", api_model_post, R_COSTLY, NULL},
     {"POST", "/api/v1/parameterize", api_model_post, R_COSTLY, NULL},
     {"POST", "/api/v1/couple", api_model_post, R_COSTLY, NULL},
+    {"POST", "/api/v1/suggest", api_suggest, R_COSTLY, NULL},
     {"GET", "/api/v1/models", api_models_list, 0, NULL},
     {"GET", "/api/v1/models/{}", api_model_get, 0, NULL},
     {"GET", "/api/v1/models/{}/predict", api_model_predict, R_COSTLY, "*"},

@@ -48,6 +48,7 @@ int api_templates_post(struct req *r);
 int api_couplings_list(struct req *r);
 int api_couplings_post(struct req *r);
 int api_model_post(struct req *r); /* POST /api/v1/{fit,parameterize,couple} */
+int api_suggest(struct req *r);    /* POST /api/v1/suggest */
 int api_models_list(struct req *r);
 int api_model_get(struct req *r);
 int api_model_predict(struct req *r);
