@@ -9,6 +9,7 @@
 #include "formats/trace.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -138,13 +139,26 @@ static json_t *llmat(const long long *m, int p)
     return a;
 }
 
-static const char *class_name(const struct trace *t, int c)
+/* The name of class c in answers: the built-in classes by name, user
+ * states by theirs, "NAME (state)" when a state is named like a built-in
+ * class (an OTF2 region called "compute"), so that names stay distinct. */
+struct label {
+    char s[320];
+};
+static const char *class_name_in(const struct trace *t, int c, struct label *l)
 {
     const char *n = trace_class_name(c);
     if (n != NULL)
         return n;
-    return c - TRACE_CLASS_USER < t->nnames ? t->names[c - TRACE_CLASS_USER] : "state";
+    n = c - TRACE_CLASS_USER < t->nnames ? t->names[c - TRACE_CLASS_USER] : "state";
+    for (int b = 0; b < TRACE_CLASS_USER; b++)
+        if (strcmp(n, trace_class_name(b)) == 0) {
+            snprintf(l->s, sizeof l->s, "%.300s (state)", n);
+            return l->s;
+        }
+    return n;
 }
+#define class_name(t, c) class_name_in((t), (c), &(struct label){{0}})
 
 static json_t *class_names(const struct trace *t)
 {
@@ -253,20 +267,21 @@ static json_t *occupancy_json(const struct trace *t, const struct trace_occupanc
                      "fraction", frac, "nrows", (json_int_t)o->nrows, "rows", rows);
 }
 
-static const char *dim_name(const struct trace *t, int d)
+static const char *dim_name(const struct trace *t, int d, struct label *l)
 {
     if (d < TRACE_OP_COUNT - 1)
         return trace_op_name(d + 1);
-    return class_name(t, d - (TRACE_OP_COUNT - 1));
+    return class_name_in(t, d - (TRACE_OP_COUNT - 1), l);
 }
 
 static json_t *clusters_json(const struct trace *t, const struct trace_clusters *c)
 {
     json_t *dims = json_array(), *main = json_array(), *ranks = json_array();
+    struct label l;
     for (int d = 0; d < c->ndims_all; d++)
-        json_array_append_new(dims, json_string(dim_name(t, d)));
+        json_array_append_new(dims, json_string(dim_name(t, d, &l)));
     for (int d = 0; d < c->ndims; d++)
-        json_array_append_new(main, json_string(dim_name(t, c->dims[d])));
+        json_array_append_new(main, json_string(dim_name(t, c->dims[d], &l)));
     for (int r = 0; r < c->nranks; r++)
         json_array_append_new(
             ranks,
@@ -468,7 +483,18 @@ int run_trace_from_trace(struct run_trace_upload *up, long long run_id, struct t
         up->lens[r] = n;
         up->bytes += n;
     }
-    up->nevents = count_events(t);
+    /* What is stored must read back: check the encoding with the reader,
+     * and analyse what it reads. */
+    {
+        struct trace *checked;
+        if (trace_parse(up->ranks, up->lens, t->nranks, &checked, err) != 0) {
+            run_trace_upload_free(up);
+            return -1;
+        }
+        trace_free(up->t);
+        up->t = checked;
+    }
+    up->nevents = count_events(up->t);
     if (analyse(up, draw, err) != 0) {
         run_trace_upload_free(up);
         return -1;
@@ -498,6 +524,30 @@ int run_trace_store(db *d, void *arg, struct err *err)
         an[k].svg = up->svg[k];
     }
     return db_trace_insert(d, &info, up->ranks, up->lens, an, RUN_TRACE_COUNT, err);
+}
+
+int run_trace_import(db *d, const char *uid, struct trace *t, arena *a,
+                     run_trace_draw_fn draw, struct err *err)
+{
+    struct run_trace_upload up;
+    long long id;
+    int rc = db_trace_run_by_uid(d, uid, &id, err);
+
+    if (rc <= 0) {
+        trace_free(t);
+        if (rc == 0)
+            err_set(err, 404, "not_found", NULL, "no run with client id %.80s", uid);
+        return -1;
+    }
+    if ((rc = db_trace_info(d, id, NULL, NULL, err)) != 0) {
+        trace_free(t);
+        return rc < 0 ? -1 : 0; /* already traced: an import repeated */
+    }
+    if (run_trace_from_trace(&up, id, t, a, draw, err) != 0)
+        return -1;
+    rc = run_trace_store(d, &up, err);
+    run_trace_upload_free(&up);
+    return rc;
 }
 
 /* ---- reading -------------------------------------------------------------- */

@@ -102,6 +102,17 @@ void run_trace_upload_free(struct run_trace_upload *up);
  * upload). 404 when the run does not exist, 409 when it has a trace. */
 int run_trace_store(db *d, void *arg, struct err *err);
 
+/* An imported trace (formats/formats.h's sink `traces`: OTF2) stored for
+ * the run with client id `uid`, inside the caller's transaction and after
+ * that run was stored (a sink keeps the traces the parser hands over and
+ * calls this once its runs are in, in the same transaction). Takes
+ * ownership of t. The trace is encoded in the recorder's format and read
+ * back by its checked reader before anything is computed. 404 when no run
+ * has that uid; a run that already has a trace keeps it (returns 0).
+ * Returns 0 or -1. */
+int run_trace_import(db *d, const char *uid, struct trace *t, arena *a,
+                     run_trace_draw_fn draw, struct err *err);
+
 /* Reads a stored analysis: JSON (svg = 0) or SVG (svg = 1) text in the
  * arena. 404 when the run has no trace. Returns 0 or -1. */
 int run_trace_stored(db *d, long long run_id, int kind, int svg, arena *a,

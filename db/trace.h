@@ -55,6 +55,10 @@ int db_trace_analysis(db *d, long long run_id, const char *name, int svg, arena 
 int db_trace_ranks(db *d, long long run_id, arena *a, const void ***ranks, size_t **lens,
                    int *n, struct err *err);
 
+/* The id of the run stored with client id `uid`: 1 found (*id set), 0 none,
+ * -1 with err set. */
+int db_trace_run_by_uid(db *d, const char *uid, long long *id, struct err *err);
+
 /* The traces of one application's runs, for estimators across runs: run ids,
  * their nprocs and the value of input `input` (NAN when the run lacks it;
  * input NULL: none). At most max rows, in run id order; *rows in a. Returns

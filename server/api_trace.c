@@ -6,6 +6,7 @@
 #include "core/trace.h"
 #include "server/dash.h"
 #include "server/routes.h"
+#include "server/trace_draw.h"
 #include "web/chart_trace.h"
 #include "web/view_trace.h"
 
@@ -14,8 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Draws analysis `kind` of s with the charts of web/chart_trace.h. */
-static int draw(const struct run_trace_set *s, int kind, struct buf *out, struct err *err)
+int trace_draw(const struct run_trace_set *s, int kind, struct buf *out, struct err *err)
 {
     const char *const *names = (const char *const *)s->t->names;
     switch (kind) {
@@ -87,7 +87,8 @@ int api_trace_post(struct req *r)
         err_nomem(&e);
         return http_error(r, &e);
     }
-    if (run_trace_from_tar(up, id, r->body.data, r->body.len, r->arena, draw, &e) != 0)
+    if (run_trace_from_tar(up, id, r->body.data, r->body.len, r->arena, trace_draw, &e) !=
+        0)
         return http_error(r, &e);
     r->ctx = up;
     return http_defer_write(r, run_trace_store, up, post_finish);
@@ -113,7 +114,7 @@ static int timeline_at(struct req *r, long long id, int width, int svg)
     if (run_trace_compute(&s, RUN_TRACE_TIMELINE, width, &e) != 0)
         goto fail;
     if (svg) {
-        if (draw(&s, RUN_TRACE_TIMELINE, &b, &e) != 0)
+        if (trace_draw(&s, RUN_TRACE_TIMELINE, &b, &e) != 0)
             goto fail;
     } else {
         json_t *j = run_trace_json(&s, RUN_TRACE_TIMELINE);

@@ -243,3 +243,22 @@ int db_trace_runs_of_app(db *d, const char *application, const char *input, int 
         return db_fail(d, err);
     return n;
 }
+
+int db_trace_run_by_uid(db *d, const char *uid, long long *id, struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, "SELECT id FROM runs WHERE uid = ?1", err);
+    int rc;
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_text(st, 1, uid, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *id = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    if (rc == SQLITE_ROW)
+        return 1;
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
+    return 0;
+}
