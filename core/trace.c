@@ -3,6 +3,7 @@
 
 #include "common/xalloc.h"
 #include "core/fit_json.h"
+#include "core/ingest.h"
 #include "db/trace.h"
 #include "formats/formats.h"
 #include "formats/limits.h"
@@ -389,6 +390,13 @@ static const char *base_name(const char *s)
 int run_trace_from_tar(struct run_trace_upload *up, long long run_id, const char *data,
                        size_t len, arena *a, run_trace_draw_fn draw, struct err *err)
 {
+    return run_trace_from_archive(up, run_id, data, len, NULL, a, draw, err);
+}
+
+int run_trace_from_archive(struct run_trace_upload *up, long long run_id,
+                           const char *data, size_t len, struct fmt_file *doc, arena *a,
+                           run_trace_draw_fn draw, struct err *err)
+{
     struct fmt_file *files;
     size_t nfiles, i;
     const void **bufs;
@@ -417,6 +425,28 @@ int run_trace_from_tar(struct run_trace_upload *up, long long run_id, const char
     up->lens = arena_alloc(a, nfiles * sizeof *up->lens);
     if (bufs == NULL || lens == NULL || up->ranks == NULL || up->lens == NULL)
         return err_nomem(err);
+    if (doc != NULL) {
+        /* the run document travels as run.json, once */
+        size_t k = 0;
+        memset(doc, 0, sizeof *doc);
+        for (i = 0; i < nfiles; i++) {
+            if (strcmp(base_name(files[i].name), "run.json") != 0) {
+                files[k++] = files[i];
+                continue;
+            }
+            if (doc->name != NULL)
+                return err_set(err, 422, "invalid_trace", files[i].name,
+                               "the archive holds run.json twice");
+            *doc = files[i];
+        }
+        if (doc->name == NULL)
+            return err_set(err, 422, "invalid_trace", NULL,
+                           "the archive holds no run.json (the run document)");
+        nfiles = k;
+        if (nfiles == 0)
+            return err_set(err, 422, "invalid_trace", NULL,
+                           "the archive holds no trace.RANK file");
+    }
     for (i = 0; i < nfiles; i++) {
         const char *b = base_name(files[i].name), *end;
         if (strncmp(b, "trace.", 6) != 0 || b[6] < '0' || b[6] > '9' ||
@@ -548,6 +578,25 @@ int run_trace_import(db *d, const char *uid, struct trace *t, arena *a,
     rc = run_trace_store(d, &up, err);
     run_trace_upload_free(&up);
     return rc;
+}
+
+int run_trace_bundle_job(db *d, void *arg, struct err *err)
+{
+    struct run_trace_bundle *b = arg;
+    int rc;
+    if (ingest_store(d, &b->in, err) != 0)
+        return -1;
+    b->up.run_id = b->in.ids[0];
+    rc = db_trace_info(d, b->up.run_id, NULL, NULL, err);
+    if (rc < 0)
+        return -1;
+    b->trace_existed = rc == 1;
+    if (b->trace_existed && b->in.existed[0])
+        return 0; /* the same run and a trace again: nothing new */
+    if (b->trace_existed)
+        return err_set(err, 409, "conflict", NULL, "run %lld already has a trace",
+                       b->up.run_id);
+    return run_trace_store(d, &b->up, err);
 }
 
 /* ---- reading -------------------------------------------------------------- */

@@ -21,8 +21,10 @@
 #include "common/arena.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "core/ingest.h"
 #include "db/db.h"
 #include "db/trace.h"
+#include "formats/formats.h"
 #include "models/trace.h"
 
 /* The analyses, in page order. */
@@ -92,6 +94,13 @@ struct run_trace_upload {
  * holds nothing to free. Free with run_trace_upload_free. */
 int run_trace_from_tar(struct run_trace_upload *up, long long run_id, const char *data,
                        size_t len, arena *a, run_trace_draw_fn draw, struct err *err);
+/* The same from an archive that may hold the run document as well: with doc
+ * not NULL, the archive must hold one member named run.json besides the
+ * trace files, returned in *doc (borrowed from data); with doc NULL such a
+ * member is refused. */
+int run_trace_from_archive(struct run_trace_upload *up, long long run_id,
+                           const char *data, size_t len, struct fmt_file *doc, arena *a,
+                           run_trace_draw_fn draw, struct err *err);
 /* The same from a parsed trace (takes ownership of t; an import). The rank
  * files are encoded from t (formats/trace.h) into the arena. */
 int run_trace_from_trace(struct run_trace_upload *up, long long run_id, struct trace *t,
@@ -112,6 +121,18 @@ int run_trace_store(db *d, void *arg, struct err *err);
  * Returns 0 or -1. */
 int run_trace_import(db *d, const char *uid, struct trace *t, arena *a,
                      run_trace_draw_fn draw, struct err *err);
+
+/* A run and its trace in one go (POST /api/v1/traces): the run (an ingest
+ * of one run, core/ingest.h) and the trace stored in one writer job,
+ * run_trace_bundle_job (arg: the bundle); both or nothing. The same run
+ * sent again with its trace stores nothing (trace_existed); a stored run
+ * that has another trace is a 409. */
+struct run_trace_bundle {
+    struct ingest in;
+    struct run_trace_upload up;
+    int trace_existed; /* OUT */
+};
+int run_trace_bundle_job(db *d, void *arg, struct err *err);
 
 /* Reads a stored analysis: JSON (svg = 0) or SVG (svg = 1) text in the
  * arena. 404 when the run has no trace. Returns 0 or -1. */

@@ -94,6 +94,62 @@ int api_trace_post(struct req *r)
     return http_defer_write(r, run_trace_store, up, post_finish);
 }
 
+static int bundle_finish(struct req *r)
+{
+    struct run_trace_bundle *b = r->ctx;
+    int rc;
+    if (r->job.rc != 0) {
+        run_trace_upload_free(&b->up);
+        return http_error(r, &r->job.err);
+    }
+    ingest_committed(&b->in);
+    rc = http_json(r, b->trace_existed ? 200 : 201,
+                   json_pack("{s:I, s:s, s:s, s:i, s:I}", "run_id",
+                             (json_int_t)b->up.run_id, "run",
+                             b->in.existed[0] ? "existing" : "created", "trace",
+                             b->trace_existed ? "existing" : "created", "nranks",
+                             b->up.nranks, "nevents", (json_int_t)b->up.nevents));
+    run_trace_upload_free(&b->up);
+    return rc;
+}
+
+/* POST /api/v1/traces: a tar of run.json (one run document) and the
+ * trace.RANK files; the run and its trace are stored together or not at
+ * all. */
+int api_traces_post(struct req *r)
+{
+    struct err e = {0};
+    struct run_trace_bundle *b = arena_alloc(r->arena, sizeof *b);
+    struct fmt_file doc;
+    json_error_t je;
+    json_t *body;
+
+    if (b == NULL) {
+        err_nomem(&e);
+        return http_error(r, &e);
+    }
+    memset(b, 0, sizeof *b);
+    if (run_trace_from_archive(&b->up, 0, r->body.data, r->body.len, &doc, r->arena,
+                               trace_draw, &e) != 0)
+        return http_error(r, &e);
+    body = json_loadb(doc.data, doc.len, JSON_REJECT_DUPLICATES, &je);
+    if (body == NULL) {
+        err_set(&e, 422, "invalid", "run.json", "run.json is not JSON: line %d: %s",
+                je.line, je.text);
+    } else if (ingest_json(&b->in, body, r->token_name, r->arena, &e) == 0 &&
+               b->in.n != 1) {
+        err_set(&e, 422, "invalid", "run.json", "run.json must hold one run, not %zu",
+                b->in.n);
+    }
+    json_decref(body);
+    if (e.status != 0) {
+        run_trace_upload_free(&b->up);
+        return http_error(r, &e);
+    }
+    r->ctx = b;
+    return http_defer_write(r, run_trace_bundle_job, b, bundle_finish);
+}
+
 /* The timeline at another width than the stored one, from the stored files. */
 static int timeline_at(struct req *r, long long id, int width, int svg)
 {

@@ -73,8 +73,8 @@ static uint64_t le64(const unsigned char *b)
     return v;
 }
 
-int upl_trace_tar(const char *dir, struct buf *out, struct upl_trace_info *info,
-                  struct err *err)
+int upl_trace_tar(const char *dir, const char *run_json, struct buf *out,
+                  struct upl_trace_info *info, struct err *err)
 {
     static const char zeros[2 * TAR_BLOCK];
     DIR *dh = opendir(dir);
@@ -135,6 +135,8 @@ int upl_trace_tar(const char *dir, struct buf *out, struct upl_trace_info *info,
                        "%s holds no trace.RANK file (was the program run with "
                        "libprophecy_trace.so and PROPHECY_TRACE_DIR?)",
                        dir);
+    if (run_json != NULL)
+        tar_member(out, "run.json", run_json, strlen(run_json));
     buf_append(out, zeros, sizeof zeros);
     if (buf_failed(out))
         return err_set(err, 413, "too_large", NULL, "the trace in %s is too large", dir);
@@ -147,28 +149,6 @@ int upl_trace_send(upl_http *h, long long run_id, const struct buf *tar,
     char path[64];
     snprintf(path, sizeof path, "/api/v1/runs/%lld/trace", run_id);
     return upl_http_post_tar(h, path, tar->data, tar->len, r);
-}
-
-int upl_trace_post_run(upl_http *h, json_t *run, long long *id, struct upl_reply *r)
-{
-    char *text = json_dumps(run, JSON_COMPACT);
-    const char *ans;
-    size_t len;
-    json_t *j;
-    int rc;
-
-    *id = 0;
-    if (text == NULL)
-        return -1;
-    rc = upl_http_post(h, "/api/v1/runs", text, strlen(text), r);
-    free(text);
-    if (rc != 0 || r->outcome != UPL_DELIVERED)
-        return rc;
-    ans = upl_http_answer(h, &len);
-    j = json_loadb(ans, len, 0, NULL);
-    *id = (long long)json_integer_value(json_array_get(json_object_get(j, "ids"), 0));
-    json_decref(j);
-    return 0;
 }
 
 const char *upl_trace_library(void)
@@ -199,24 +179,42 @@ int upl_trace_deliver(upl_http *h, json_t *run, long long run_id, const char *di
     struct buf tar;
     int rc = 0;
 
+    char *doc = run ? json_dumps(run, JSON_COMPACT) : NULL;
+
     *stored_id = 0;
-    buf_init(&tar, UPL_TRACE_MAX_BYTES + ((size_t)UPL_TRACE_MAX_RANKS + 2) * 1024);
-    if (upl_trace_tar(dir, &tar, &info, &e) != 0) {
-        fprintf(stderr, "prophecy-upload: trace: %s\n", e.message);
+    buf_init(&tar, UPL_TRACE_MAX_BYTES + ((size_t)UPL_TRACE_MAX_RANKS + 3) * 1024 +
+                       (doc ? strlen(doc) : 0));
+    if ((run && doc == NULL) || upl_trace_tar(dir, doc, &tar, &info, &e) != 0) {
+        fprintf(stderr, "prophecy-upload: trace: %s\n",
+                run && doc == NULL ? "out of memory" : e.message);
         buf_free(&tar);
+        free(doc);
         return 2;
     }
+    free(doc);
     if (run != NULL) {
-        if (upl_trace_post_run(h, run, &run_id, &r) != 0 || r.outcome != UPL_DELIVERED) {
-            fprintf(stderr, "prophecy-upload: run not stored: %s\n", r.message);
+        /* The run and its trace in one request, stored together or not at all. */
+        if (upl_http_post_tar(h, "/api/v1/traces", tar.data, tar.len, &r) != 0 ||
+            r.outcome != UPL_DELIVERED) {
+            fprintf(stderr, "prophecy-upload: run and trace not stored: %s%s%s%s\n",
+                    r.message, r.field[0] ? " (" : "", r.field, r.field[0] ? ")" : "");
             buf_free(&tar);
             return r.outcome == UPL_REJECTED ? 2 : 1;
         }
-        if (run_id < 1) {
-            fprintf(stderr, "prophecy-upload: the server did not say the run's id\n");
-            buf_free(&tar);
-            return 2;
+        {
+            size_t len;
+            const char *ans = upl_http_answer(h, &len);
+            json_t *j = json_loadb(ans, len, 0, NULL);
+            *stored_id = (long long)json_integer_value(json_object_get(j, "run_id"));
+            json_decref(j);
         }
+        if (!quiet)
+            fprintf(stderr,
+                    "prophecy-upload: run %lld and its trace stored (%d ranks, "
+                    "%zu bytes)\n",
+                    *stored_id, info.nranks, tar.len);
+        buf_free(&tar);
+        return 0;
     }
     *stored_id = run_id;
     if (upl_trace_send(h, run_id, &tar, &r) != 0 || r.outcome != UPL_DELIVERED) {

@@ -23,28 +23,26 @@ struct upl_trace_info {
     double span; /* seconds */
 };
 
-/* Archives DIR/trace.0 .. trace.N-1 (every trace.NUMBER file of DIR) as a
- * ustar archive into out and reads their headers into *info. Returns 0, or
+/* Archives DIR/trace.0 .. trace.N-1 (every trace.NUMBER file of DIR), and
+ * run_json as run.json when not NULL, as a ustar archive into out and reads
+ * the trace files' headers into *info. Returns 0, or
  * -1 with err (400 "io" for an unreadable directory or file, 422 when it
  * holds no trace file or a file too short to be one, 413 over the bounds). */
-int upl_trace_tar(const char *dir, struct buf *out, struct upl_trace_info *info,
-                  struct err *err);
+int upl_trace_tar(const char *dir, const char *run_json, struct buf *out,
+                  struct upl_trace_info *info, struct err *err);
 
 /* POSTs the archive to /api/v1/runs/RUN_ID/trace. Returns 0 with *r filled
  * (see upl_http_post), -1 when the request could not be built. */
 int upl_trace_send(upl_http *h, long long run_id, const struct buf *tar,
                    struct upl_reply *r);
 
-/* POSTs one run document to /api/v1/runs and reads the stored run's id into
- * *id (0 when the answer had none). Returns as upl_trace_send. */
-int upl_trace_post_run(upl_http *h, json_t *run, long long *id, struct upl_reply *r);
-
-/* Sends the trace of DIR: first the run (when run is not NULL: its stored id
- * becomes run_id), then the trace. Says on stderr what happened (unless
+/* Sends the trace of DIR: with run not NULL, the run and the trace in one
+ * request (POST /api/v1/traces: both stored or neither); else the trace for
+ * the stored run run_id. Says on stderr what happened (unless
  * quiet; errors always) and, when the trace could not be stored, how to
  * resend it. Returns 0 when both are stored, 1 when the run could not be
  * delivered now (nothing stored; the caller may spool the run), 2 when the
- * server refused (the run, or the trace: the run then stays stored) or the
+ * server refused (the run with its trace, or the trace of run_id) or the
  * directory cannot be read. *stored_id gets the run's id (0: none). */
 int upl_trace_deliver(upl_http *h, json_t *run, long long run_id, const char *dir,
                       int quiet, long long *stored_id);

@@ -489,7 +489,7 @@ static int cmd_trace(struct ctx *c, const struct opts *o)
     if (!o->run_id) {
         /* The run from the trace: its ranks and its longest rank's time. */
         buf_init(&tar, UPL_TRACE_MAX_BYTES + ((size_t)UPL_TRACE_MAX_RANKS + 2) * 1024);
-        t = upl_trace_tar(o->pos[0], &tar, &info, &e);
+        t = upl_trace_tar(o->pos[0], NULL, &tar, &info, &e);
         buf_free(&tar);
         if (t != 0) {
             fprintf(stderr, "prophecy-upload: trace: %s\n", e.message);

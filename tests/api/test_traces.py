@@ -3,6 +3,7 @@
 Open MPI with `prophecy-upload exec --trace`, each analysis checked against
 the program's construction; hostile trace uploads; the page and the charts;
 Lyon's estimator across runs."""
+import glob
 import io
 import json
 import os
@@ -64,6 +65,7 @@ DIR = record(os.path.join(TMP, "pattern"))
 FILES = trace_files(DIR)
 
 # The run stored by exec --trace, found by its application's name.
+TRACE_DIRS = set(glob.glob("/tmp/prophecy-trace-*"))
 r = upload("exec", "--trace", "--application", "pattern", "--executable", "pattern",
            "--system", "test", "--nprocs", "4", "--", MPIRUN, *MPI_FLAGS, "-np", "4",
            PATTERN)
@@ -88,8 +90,9 @@ def close(got, want, slack=0.2):
 def exec_trace_stores_the_run_and_its_trace():
     st, run = S.get(f"/api/v1/runs/{RID}")
     assert st == 200 and run["nprocs"] == 4 and run["runtime"] > 0.5, run
+    assert f"run {RID} and its trace stored (4 ranks" in r.stderr, r.stderr
     # the temporary trace directory is gone once the trace is stored
-    assert "trace of run" in r.stderr, r.stderr
+    assert set(glob.glob("/tmp/prophecy-trace-*")) <= TRACE_DIRS
 
 
 @test
@@ -284,6 +287,43 @@ def trace_command_for_a_stored_run_and_creating_one():
     os.makedirs(empty, exist_ok=True)
     r = upload("trace", empty, "--run", str(rid), check=False)
     assert r.returncode == 2 and "no trace.RANK" in r.stderr, r.stderr
+
+
+def refused_at(path, body, status, code=None):
+    before = S.content()
+    st, ans = S.post(path, body, ctype="application/x-tar")
+    assert st == status, (st, ans)
+    if code:
+        assert ans["error"]["code"] == code, ans
+    assert S.content() == before, "a refused upload changed the database"
+
+
+@test
+def run_and_trace_in_one_go():
+    doc = json.dumps(run_doc(id="one-go", application="onego", nprocs=4)).encode()
+    files = dict(FILES, **{"run.json": doc})
+    st, ans = S.post("/api/v1/traces", tar_of(files), ctype="application/x-tar")
+    assert st == 201 and ans["run"] == "created" and ans["trace"] == "created", ans
+    rid = ans["run_id"]
+    st, w = S.get(f"/api/v1/runs/{rid}/trace/wait")
+    assert st == 200 and w["nranks"] == 4
+    # the same again: nothing new
+    before = S.content()
+    st, ans = S.post("/api/v1/traces", tar_of(files), ctype="application/x-tar")
+    assert st == 200 and ans["run"] == "existing" and ans["trace"] == "existing", ans
+    assert ans["run_id"] == rid and S.content() == before
+    # all or nothing: a bad trace stores no run, a bad run no trace
+    bad = dict(files)
+    bad["run.json"] = json.dumps(run_doc(id="one-go-2", application="onego")).encode()
+    bad["trace.2"] = bad["trace.2"][:70]
+    refused_at("/api/v1/traces", tar_of(bad), 422, "invalid_trace")
+    bad = dict(FILES, **{"run.json": json.dumps(run_doc(id="one-go-3", nprocs=0)).encode()})
+    refused_at("/api/v1/traces", tar_of(bad), 422)
+    refused_at("/api/v1/traces", tar_of(FILES), 422, "invalid_trace")  # no run.json
+    bad = dict(FILES, **{"run.json": b"{not json"})
+    refused_at("/api/v1/traces", tar_of(bad), 422)
+    st, listing = S.get("/api/v1/runs?application=onego")
+    assert len(listing["runs"]) == 1, listing
 
 
 @test
