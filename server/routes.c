@@ -17,7 +17,7 @@ static const struct route table[] = {
     {"GET", "/api/v1/runs", api_runs_list, 0, "limit,after,nprocs,application,executable,system"},
     {"GET", "/api/v1/runs/{}", api_run_get, 0, NULL},
     {"POST", "/api/v1/runs/{}/trace", api_trace_post, R_WRITE|R_COSTLY, NULL},
-    {"GET", "/api/v1/runs/{}/trace/{}", api_trace_get, 0, "width"},
+    {"GET", "/api/v1/runs/{}/trace/{}", api_trace_get, R_COSTLY, "width"},
     {"POST", "/api/v1/traces", api_traces_post, R_WRITE|R_COSTLY, NULL},
     {"GET", "/api/v1/export", api_export, 0, "format"},
     {"GET", "/api/v1/applications", api_apps_list, 0, NULL},
