@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import socket
+import struct
 import subprocess
 import tarfile
 import tempfile
@@ -96,33 +97,92 @@ def exec_trace_stores_the_run_and_its_trace():
     assert set(glob.glob("/tmp/prophecy-trace-*")) <= TRACE_DIRS
 
 
+def new_run(uid):
+    st, b = S.post("/api/v1/runs", run_doc(id=uid, nprocs=4))
+    assert st == 201, b
+    return b["ids"][0]
+
+
+def read_trace(files):
+    """The recorder's files (docs/traces.md's format) as per-rank event lists
+    of (op, begin, end, bytes, peer, peer2, tag, tag2, comm_size)."""
+    ranks = {}
+    for name, b in files.items():
+        rank, nranks, nnames = struct.unpack_from("<III", b, 12)
+        nevents = struct.unpack_from("<Q", b, 24)[0]
+        at = 64
+        for _ in range(nnames):
+            at += 2 + struct.unpack_from("<H", b, at)[0]
+        evs = []
+        for k in range(nevents):
+            (begin, end, nbytes, peer, peer2, tag, tag2, comm,
+             op, _) = struct.unpack_from("<QQqiiiiIHH", b, at + 48 * k)
+            evs.append((op, begin / 1e9, end / 1e9, nbytes, peer, peer2, tag, tag2, comm))
+        ranks[rank] = sorted(evs, key=lambda e: e[1])
+    return [ranks[r] for r in range(len(ranks))]
+
+
+SENDS = {1, 2, 3, 4, 5}       # MPI_Send, Ssend, Rsend, Bsend, Isend
+RECV, SENDRECV, WAIT = 6, 8, 9
+COLLECTIVES = set(range(13, 21))
+
+
+def expected_wait(ranks):
+    """Fernandes' wait matrix by its definition (docs/traces.md), computed
+    here independently of models/trace.c: the n-th receive on i from j with a
+    tag waits from its begin until the n-th send from j to i with that tag
+    began; the k-th collective waits until its last rank arrived, charged to
+    that rank; no call waits longer than it lasted."""
+    p = len(ranks)
+    w = [[0.0] * p for _ in range(p)]
+    sends, recvs = {}, {}
+    for r, evs in enumerate(ranks):
+        for op, b, e, n, peer, peer2, tag, tag2, comm in evs:
+            if op in SENDS or op == SENDRECV:
+                sends.setdefault((r, peer, tag), []).append(b)
+            if op == RECV or (op == WAIT and peer >= 0):
+                recvs.setdefault((peer, r, tag), []).append((b, e))
+            if op == SENDRECV:
+                recvs.setdefault((peer2, r, tag2), []).append((b, e))
+    for (src, dst, tag), rbs in recvs.items():
+        for (rb, re), sb in zip(rbs, sends.get((src, dst, tag), [])):
+            w[dst][src] += max(0.0, min(sb - rb, re - rb))
+    colls = [[e for e in evs if e[0] in COLLECTIVES] for evs in ranks]
+    for k in range(min(len(c) for c in colls)):
+        begins = [c[k][1] for c in colls]
+        last = max(range(p), key=lambda r: begins[r])
+        for i in range(p):
+            if i != last:
+                w[i][last] += max(0.0, min(begins[last] - begins[i], colls[i][k][2] - begins[i]))
+    return w
+
+
 @test
-def wait_matrix_matches_the_construction():
-    w = get("wait")
-    # Waits fixed by one sleep each: the barrier's last arriver (rank 3,
-    # 0.3 s) and the late sender (rank 0's 0.2 s state before its send).
-    # Rank 2's waits for 3 (0.1 s late Irecv, then the barrier's 0.3 s) and
-    # for 0 (its tag-3 messages) shift between each other when a sleep
-    # overshoots on a loaded machine, as does rank 3's wait for 2 in the
-    # ring; their sum and their presence are what the construction fixes.
-    want = [[0, 0, 0, 0.3], [0.2, 0, 0, 0.3], [None, 0, 0, None], [0, 0, None, 0]]
-    m = w["wait"]
+def wait_matrix_is_the_definition_applied_to_the_trace():
+    rid = new_run("wait-exact")
+    st, ans = S.post(f"/api/v1/runs/{rid}/trace", tar_of(FILES), ctype="application/x-tar")
+    assert st == 201, ans
+    st, w = S.get(f"/api/v1/runs/{rid}/trace/wait")
+    want = expected_wait(read_trace(FILES))
     for i in range(4):
         for j in range(4):
-            got = m[i][j]
-            if want[i][j] is None:
-                assert got > 0.01, (i, j, w)
-            else:
-                assert (close(got, want[i][j]) if want[i][j] else got < 0.1), (i, j, w)
-            rel = w["relative_exec"][i][j]
-            assert abs(rel - got / w["exec"][i]) < 1e-9
-            assert abs(w["relative_total"][i][j] - got / w["total"]) < 1e-9
+            assert abs(w["wait"][i][j] - want[i][j]) < 1e-6, (i, j, w["wait"], want)
+            assert abs(w["relative_exec"][i][j] - w["wait"][i][j] / w["exec"][i]) < 1e-9
+            assert abs(w["relative_total"][i][j] - w["wait"][i][j] / w["total"]) < 1e-9
         assert abs(w["rank_wait"][i] - sum(w["wait"][i])) < 1e-9
-    assert close(m[2][0] + m[2][3], 0.5), w
-    # rank 1 waited for rank 0 exactly as long as rank 0 slept in its state
-    sleep = get("occupancy")["mean"]["sleep"] * 4
-    assert abs(m[1][0] - sleep) < 0.03, (m[1][0], sleep)
     assert w["unmatched"] == 0 and w["nranks"] == 4
+
+
+@test
+def wait_matrix_matches_the_construction():
+    # The run recorded by exec --trace: the barrier's last arriver is rank 3,
+    # which slept 0.3 s before it; rank 1 waits for rank 0's 0.2 s state.
+    # (Exact figures: the test above; a loaded machine shifts sleeps.)
+    w = get("wait")
+    m = w["wait"]
+    for i in range(3):
+        assert m[i][3] > 0.1, w
+    assert m[1][0] > 0.05 and w["unmatched"] == 0 and w["nranks"] == 4, w
 
 
 @test
@@ -219,12 +279,6 @@ def charts_page_and_run_link():
     assert st == 404, body
     st, body = S.get(f"/api/v1/runs/{RID}/trace/nonsense")
     assert st == 404, body
-
-
-def new_run(uid):
-    st, b = S.post("/api/v1/runs", run_doc(id=uid, nprocs=4))
-    assert st == 201, b
-    return b["ids"][0]
 
 
 def refused(rid, body, status, code=None, ctype="application/x-tar"):
