@@ -409,7 +409,9 @@ int run_trace_from_archive(struct run_trace_upload *up, long long run_id,
         return err_set(err, 413, "too_large", NULL, "a trace is at most %llu bytes",
                        (unsigned long long)LIMIT_TRACE_BYTES);
     if (fmt_tar_read(data, len, a, &files, &nfiles, err) != 0) {
+        /* the archive's fault is the trace's: one code for every refusal */
         err->status = 422;
+        snprintf(err->code, sizeof err->code, "invalid_trace");
         return -1;
     }
     if (nfiles == 0)

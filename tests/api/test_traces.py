@@ -295,8 +295,10 @@ def refused(rid, body, status, code=None, ctype="application/x-tar"):
 @test
 def hostile_traces_are_refused_and_change_nothing():
     rid = new_run("hostile")
-    refused(rid, b"this is not a tar archive at all" * 40, 422)
-    refused(rid, tar_of({}), 422)
+    refused(rid, b"this is not a tar archive at all" * 40, 422, "invalid_trace")
+    refused(rid, b"", 422, "invalid_trace")
+    refused(rid, tar_of({}), 422, "invalid_trace")
+    refused(rid, tar_of(FILES)[:3000], 422, "invalid_trace")  # a truncated archive
     files = dict(FILES)
     files["trace.1"] = files["trace.1"][:100]  # truncated
     ans = refused(rid, tar_of(files), 422, "invalid_trace")
