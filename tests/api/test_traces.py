@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import socket
+import sqlite3
 import struct
 import subprocess
 import tarfile
@@ -420,6 +421,38 @@ def occupancy_estimator_across_runs():
     assert st == 404, ans
     st, ans = S.get("/api/v1/applications/lyon/occupancy?bogus=1")
     assert st == 400, ans
+
+
+@test
+def a_damaged_trace_store_is_an_error_never_no_trace():
+    """Every step loop of db/sqlite/trace.c checks its end: a damaged table
+    answers 500 database, never "this run has no trace"."""
+    D = Server()
+    try:
+        st, b = D.post("/api/v1/runs", run_doc(id="damaged", nprocs=4))
+        rid = b["ids"][0]
+        st, ans = D.post(f"/api/v1/runs/{rid}/trace", tar_of(FILES), ctype="application/x-tar")
+        assert st == 201, ans
+        D.kill()
+        con = sqlite3.connect(D.db)
+        size = con.execute("PRAGMA page_size").fetchone()[0]
+        roots = {t: con.execute("SELECT rootpage FROM sqlite_master WHERE name = ?",
+                                (t,)).fetchone()[0]
+                 for t in ("traces", "trace_analyses", "trace_ranks")}
+        con.close()
+        with open(D.db, "r+b") as f:
+            for page in roots.values():
+                f.seek((page - 1) * size)
+                f.write(bytes([0xA5]) * size)
+        D.start()
+        for path in (f"/api/v1/runs/{rid}/trace/wait", f"/plots/run-{rid}-wait.svg",
+                     f"/api/v1/runs/{rid}/trace/timeline?width=50"):
+            st, body = D.get(path)
+            assert st == 500 and body["error"]["code"] == "database", (path, st, body)
+        st, body, _ = D.request("GET", f"/runs/{rid}/trace", raw=True, token=None)
+        assert st == 500, st
+    finally:
+        D.close()
 
 
 try:
