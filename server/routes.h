@@ -27,6 +27,7 @@ int routes_serves(const char *method, const char *path);
 int api_health(struct req *r);
 int api_runs_post(struct req *r);
 int api_runs_list(struct req *r);
+int api_import_post(struct req *r); /* api_import.c */
 int api_run_get(struct req *r);
 int api_export(struct req *r);
 int api_apps_list(struct req *r);
@@ -80,6 +81,7 @@ int page_form_couple_save(struct req *r);
 int page_upload(struct req *r);
 int page_upload_run(struct req *r);
 int page_upload_csv(struct req *r);
+int page_upload_import(struct req *r);
 int dash_static(struct req *r);
 
 #endif
