@@ -423,6 +423,68 @@ def occupancy_estimator_across_runs():
     assert st == 400, ans
 
 
+OTF2 = os.path.join(os.environ.get("PROPHECY_SRC", os.path.join(os.path.dirname(
+    __file__), "../..")), "tests/data/import/otf2/trace")
+
+
+def otf2_tar():
+    bio = io.BytesIO()
+    with tarfile.open(fileobj=bio, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        for root, _, files in sorted(os.walk(OTF2)):
+            for f in sorted(files):
+                path = os.path.join(root, f)
+                t.add(path, arcname=os.path.relpath(path, OTF2))
+    return bio.getvalue()
+
+
+def check_otf2_analyses(srv, rid):
+    """The fixture (tests/data/import/otf2/make_trace.c.txt): two ranks,
+    1000 ticks/s; rank 0 in MPI_Barrier over [0.6, 0.9] s, rank 1 over
+    [0.8, 1.1] s: rank 0 waits 0.2 s for rank 1."""
+    st, w = srv.get(f"/api/v1/runs/{rid}/trace/wait")
+    assert st == 200, w
+    assert w["nranks"] == 2 and abs(w["wait"][0][1] - 0.2) < 1e-9 and w["wait"][1][0] == 0, w
+    st, p = srv.get(f"/api/v1/runs/{rid}/trace/profile")
+    assert [rk["calls"]["MPI_Barrier"] for rk in p["ranks"]] == [1, 1], p
+    assert [round(rk["exec"], 9) for rk in p["ranks"]] == [1.0, 1.2], p
+    st, o = srv.get(f"/api/v1/runs/{rid}/trace/occupancy")
+    assert abs(o["mean"]["compute (state)"] - (0.55 + 0.75) / 2) < 1e-9, o
+    for name in NAMES:
+        st, body, _ = srv.request("GET", f"/plots/run-{rid}-{name}.svg", raw=True,
+                                  token=None)
+        assert st == 200 and b"<svg" in body, name
+
+
+@test
+def otf2_import_stores_the_run_with_its_trace():
+    st, ans = S.request("POST", "/api/v1/import?format=otf2&application=otf2trace",
+                        otf2_tar(), ctype="application/octet-stream")
+    assert st == 201, ans
+    st, listing = S.get("/api/v1/runs?application=otf2trace")
+    rid = listing["runs"][0]["id"]
+    check_otf2_analyses(S, rid)
+    # again: nothing new, the trace kept
+    before = S.content()
+    st, ans = S.request("POST", "/api/v1/import?format=otf2&application=otf2trace",
+                        otf2_tar(), ctype="application/octet-stream")
+    assert st == 200, ans
+    assert S.content() == before
+
+
+@test
+def otf2_import_on_the_command_line():
+    C = Server()
+    try:
+        C.kill()
+        out = C.cli("import", "--format", "otf2", "--application", "cli otf2", OTF2)
+        assert "imported 1 runs" in out, out
+        C.start()
+        st, listing = C.get("/api/v1/runs")
+        check_otf2_analyses(C, listing["runs"][0]["id"])
+    finally:
+        C.close()
+
+
 @test
 def a_damaged_trace_store_is_an_error_never_no_trace():
     """Every step loop of db/sqlite/trace.c checks its end: a damaged table
