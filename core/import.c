@@ -167,12 +167,34 @@ static int on_benchmarks(void *ctx, const char *system, const struct bench_recor
     return 0;
 }
 
+/* A run's trace (OTF2): stored with its analyses for the run just stored. */
+static int on_traces(void *ctx, const char *uid, struct trace *t, struct err *err)
+{
+    struct sink_ctx *c = ctx;
+    arena *a;
+    int rc;
+
+    if (c->im->trace_draw == NULL) {
+        trace_free(t);
+        return 0;
+    }
+    if ((a = arena_new()) == NULL) {
+        trace_free(t);
+        return err_nomem(err);
+    }
+    rc = run_trace_import(c->d, uid, t, a, c->im->trace_draw, err);
+    arena_free(a);
+    if (rc == 0)
+        c->im->traces++;
+    return rc;
+}
+
 int import_store(db *d, struct import *im, struct err *err)
 {
     struct sink_ctx c = {d, im};
-    struct fmt_sink sink = {on_runs, on_benchmarks, &c};
+    struct fmt_sink sink = {on_runs, on_benchmarks, &c, on_traces};
 
-    im->runs = im->created = im->benchmarks = im->benchmarks_created = 0;
+    im->runs = im->created = im->benchmarks = im->benchmarks_created = im->traces = 0;
     im->system = NULL;
     if (import_check(im, err) != 0)
         return -1;

@@ -26,6 +26,7 @@
 
 #include "common/err.h"
 #include "db/db.h"
+#include "core/trace.h"
 #include "formats/formats.h"
 
 struct import {
@@ -35,6 +36,11 @@ struct import {
     size_t nfiles;
     struct fmt_options opt; /* names the caller gives (override the file's) */
     const char *submitter;  /* token name, "import" for the CLI */
+    /* Draws the trace charts (server/trace_draw.h): with it, a trace that
+     * comes with a run (OTF2's event list) is stored with its analyses
+     * (core/trace.h run_trace_import); NULL drops traces. Set it after
+     * import_init. */
+    run_trace_draw_fn trace_draw;
     /* OUT */
     const char *format_used; /* the row's name; "auto" for a mix of formats */
     size_t runs;             /* runs read */
@@ -43,6 +49,7 @@ struct import {
     size_t benchmarks;       /* system benchmarks read */
     size_t benchmarks_created;
     const char *system; /* the system the benchmarks were stored for, or NULL */
+    size_t traces;      /* traces of runs stored (or already there) */
     size_t cap;         /* private */
 };
 

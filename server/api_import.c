@@ -11,6 +11,7 @@
  */
 #include "core/import.h"
 #include "server/routes.h"
+#include "server/trace_draw.h"
 
 #include <string.h>
 
@@ -90,6 +91,7 @@ int api_import_post(struct req *r)
         nfiles = 1;
     }
     import_init(im, format, files, nfiles, &opt, r->token_name);
+    im->trace_draw = trace_draw; /* OTF2: the run's trace too */
     if (import_check(im, &e) != 0)
         return http_error(r, &e);
     r->ctx = im;

@@ -470,6 +470,13 @@ int api_plot(struct req *r)
     }
     memcpy(name, seg, (size_t)(dot - seg));
     name[dot - seg] = '\0';
+    if (strncmp(name, "run-", 4) == 0)
+        return api_trace_plot(r, name + 4);
+    if (http_query(r, "width") != NULL) {
+        err_set(&e, 400, "bad_parameter", "width",
+                "width is a trace timeline's parameter");
+        return http_error(r, &e);
+    }
     if (strncmp(name, "model-", 6) == 0) {
         if ((model = load_model(r, model_id(name + 6), &e)) == NULL)
             return http_error(r, &e);

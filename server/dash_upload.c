@@ -14,6 +14,7 @@
 #include "common/sha256.h"
 #include "core/import.h"
 #include "core/ingest.h"
+#include "server/trace_draw.h"
 #include "db/runs.h"
 #include "formats/form.h"
 #include "server/csrf.h"
@@ -409,6 +410,7 @@ int page_upload_import(struct req *r)
     opt.executable = given(&w->form, "executable");
     opt.system = given(&w->form, "system");
     import_init(&w->im, format, files, nfiles, &opt, r->token_name);
+    w->im.trace_draw = trace_draw; /* OTF2: the run's trace too */
     if (import_check(&w->im, &e) != 0)
         return upload_page(r, e.status, 3, &w->form, &e);
     r->ctx = w;

@@ -26,6 +26,7 @@
 #include "core/ingest.h"
 #include "server/http.h"
 #include "server/serve.h"
+#include "server/trace_draw.h"
 #include "formats/rundoc.h"
 
 #include <errno.h>
@@ -344,6 +345,7 @@ static int cmd_import(struct opts *o)
         return 1;
     }
     import_init(&im, o->format, files.files, files.n, &o->names, "import");
+    im.trace_draw = trace_draw; /* OTF2: the run's trace too */
     if (import_check(&im, &e) == 0 && open_db(o, &d, 1) == 0 &&
         import_commit(d, &im, &e) == 0) {
         const char *from = o->nargs == 1 ? o->args[0] : "the files";

@@ -54,6 +54,14 @@ int api_model_get(struct req *r);
 int api_model_predict(struct req *r);
 int api_predict(struct req *r);
 int api_plot(struct req *r);
+/* Traces (api_trace.c). */
+int api_trace_post(struct req *r);
+int api_trace_get(struct req *r);
+int api_traces_post(struct req *r); /* a run and its trace in one go */
+int api_trace_occupancy_fit(struct req *r);
+/* /plots/run-ID-NAME.svg: api_plot hands "ID-NAME" over. */
+int api_trace_plot(struct req *r, const char *name);
+int page_trace(struct req *r);
 
 /* The web dashboard. */
 int page_overview(struct req *r);

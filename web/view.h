@@ -39,7 +39,8 @@ struct view_run {
     long long id;
     const struct run_record *run;
     const char *created_at;
-    int stored; /* show "The run was stored" (after an upload) */
+    int stored;    /* show "The run was stored" (after an upload) */
+    int has_trace; /* link the trace page (/runs/{id}/trace) */
 };
 void view_run(struct page *p, const struct view_run *d);
 

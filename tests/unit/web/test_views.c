@@ -113,7 +113,7 @@ static void test_run(void)
     struct rec_kv inputs[] = {{"N", 1000}}, metrics[] = {{EVIL, 2.5}};
     struct rec_kernel kernels[] = {{"solve", 3.0, 10, NULL}, {EVIL, 1.0, 1, "{\"x\":1}"}};
     struct run_record run = {0};
-    struct view_run v = {42, &run, "2026-11-24 07:00:00", 1};
+    struct view_run v = {42, &run, "2026-11-24 07:00:00", 1, 0};
     char *html;
     run.application = EVIL;
     run.executable = "a.out";
