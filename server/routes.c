@@ -14,7 +14,7 @@
 static const struct route table[] = {
     {"GET", "/api/v1/health", api_health, R_PUBLIC, NULL},
     {"POST", "/api/v1/runs", api_runs_post, R_WRITE, NULL},
-    {"GET", "/api/v1/runs", api_runs_list, 0, "limit,after,nprocs,application,executable,system"},
+    {"GET", "/api/v1/runs", api_runs_list, 0, "limit,after,nprocs,application,executable,system,commit,branch,tag.*"},
     {"GET", "/api/v1/runs/{}", api_run_get, 0, NULL},
     {"GET", "/api/v1/export", api_export, 0, "format"},
     {"GET", "/api/v1/applications", api_apps_list, 0, NULL},

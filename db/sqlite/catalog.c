@@ -478,8 +478,8 @@ int db_template_put(db *d, const char *name, const char *application, const char
     if (db_run_sql(
             d,
             "INSERT INTO templates (name, app_id, kernel, expression, description) "
-            "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (name) DO UPDATE SET "
-            "app_id = excluded.app_id, kernel = excluded.kernel, "
+            "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (app_id, name) DO UPDATE SET "
+            "kernel = excluded.kernel, "
             "expression = excluded.expression, description = excluded.description",
             err, "tittt", name, aid, kernel ? kernel : "", expression,
             description ? description : "") < 0)
@@ -500,6 +500,19 @@ json_t *db_templates_list(db *d, const char *application, struct err *err)
 
 json_t *db_template_get(db *d, const char *name, struct err *err)
 {
+    /* Templates are scoped to an application (migration 3); the global name
+     * still finds one when it is unique, and says so when it is not. */
+    json_t *all = db_query_json(d, "SELECT app_id FROM templates WHERE name = ?1 LIMIT 2",
+                                err, "t", name);
+    size_t n = all ? json_array_size(all) : 0;
+    json_decref(all);
+    if (all == NULL)
+        return NULL;
+    if (n > 1) {
+        err_set(err, 409, "conflict", NULL,
+                "template %s exists in several applications: name the application", name);
+        return NULL;
+    }
     return db_query_one(
         d, "template",
         "SELECT t.name, a.name AS application, t.kernel, t.expression, "
