@@ -214,7 +214,8 @@ UPDATE runs SET config_id = (
       AND c.inputs = (SELECT coalesce(json_group_object(name, value), '{}') FROM
                         (SELECT name, value FROM run_inputs i WHERE i.run_id = runs.id
                          ORDER BY name)));
-CREATE INDEX runs_series ON runs (config_id, coalesce(started_at, created_at), id, runtime);
+CREATE INDEX runs_series ON runs (config_id, coalesce(started_at, created_at), id, runtime,
+                                 vcs_commit);
 CREATE INDEX runs_by_commit ON runs (vcs_commit) WHERE vcs_commit IS NOT NULL;
 CREATE INDEX runs_by_branch ON runs (vcs_branch) WHERE vcs_branch IS NOT NULL;
 
@@ -264,7 +265,7 @@ CREATE TABLE watches (
     y          TEXT NOT NULL DEFAULT 'runtime',
     test       TEXT,                           -- zscore|ttest|percent|iqr, NULL for a model
     threshold  REAL,
-    window     INTEGER,
+    history    INTEGER,                        -- window: runs looked back on
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
 );
 CREATE INDEX watches_by_app ON watches (app_id);

@@ -42,9 +42,10 @@ static int upload_finish(struct req *r)
                                         in->existed[i] ? "existing" : "created"));
     }
     return http_json(r, in->created ? 201 : 200,
-                     json_pack("{s:o, s:I, s:I, s:o}", "ids", ids, "created",
+                     json_pack("{s:o, s:I, s:I, s:o, s:o}", "ids", ids, "created",
                                (json_int_t)in->created, "existing",
-                               (json_int_t)(in->n - in->created), "runs", list));
+                               (json_int_t)(in->n - in->created), "runs", list, "alerts",
+                               api_upload_alerts(r, in->alerts, in->nalerts)));
 }
 
 /* An upload (JSON or CSV) is validated completely here, on the pool thread,
