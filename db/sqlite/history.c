@@ -172,24 +172,31 @@ int db_history_series(db *d, long long config_id, const char *y, arena *a,
 
 /* ---- comparison sides ----------------------------------------------------- */
 
-static const char SQL_SIDE[] =
-    "WITH sel AS (SELECT r.id, r.config_id, r.runtime FROM runs r JOIN run_configs c ON "
-    "c.id = r.config_id WHERE r.app_id = ?1 AND (?2 IS NULL OR r.exe_id = (SELECT x.id "
-    "FROM executables x WHERE x.app_id = ?1 AND x.name = ?2)) AND (?3 IS NULL OR "
-    "r.system_id = (SELECT y.id FROM systems y WHERE y.name = ?3)) AND (?4 = 0 OR "
-    "r.nprocs = ?4) AND " INPUTS_MATCH(
-        "?5",
-        "c.inputs") " AND CASE ?6 WHEN 0 THEN r.id = ?7 WHEN 1 THEN r.vcs_commit = ?8 "
-                    "WHEN 2 THEN r.vcs_branch = ?8 ELSE r.id IN (SELECT t.run_id FROM "
-                    "run_tags t WHERE "
-                    "t.key = ?8 AND t.value = ?9) END) "
-                    "SELECT config_id, 'runtime', runtime FROM sel "
-                    "UNION ALL SELECT s.config_id, 'kernel:' || k.name, sum(k.time) FROM "
-                    "sel s JOIN "
-                    "kernels k ON k.run_id = s.id GROUP BY s.id, k.name "
-                    "UNION ALL SELECT s.config_id, 'metric:' || m.name, m.value FROM sel "
-                    "s JOIN "
-                    "run_metrics m ON m.run_id = s.id";
+/* One statement per kind of side, so that each reaches its runs through its
+ * own index (primary key, runs_by_commit, runs_by_branch, run_tags_by_value)
+ * instead of scanning the application. */
+#define SIDE_SQL(cond)                                                                   \
+    "WITH sel AS (SELECT r.id, r.config_id, r.runtime FROM runs r JOIN run_configs c "   \
+    "ON "                                                                                \
+    "c.id = r.config_id WHERE " cond " AND r.app_id = ?1 AND (?2 IS NULL OR r.exe_id = " \
+    "(SELECT x.id FROM executables x WHERE x.app_id = ?1 AND x.name = ?2)) AND (?3 IS "  \
+    "NULL OR r.system_id = (SELECT y.id FROM systems y WHERE y.name = ?3)) AND (?4 = 0 " \
+    "OR r.nprocs = ?4) AND " INPUTS_MATCH(                                               \
+        "?5", "c.inputs") ") SELECT config_id, 'runtime', runtime FROM sel "             \
+                          "UNION ALL SELECT s.config_id, 'kernel:' || k.name, "          \
+                          "sum(k.time) FROM sel s JOIN "                                 \
+                          "kernels k ON k.run_id = s.id GROUP BY s.id, k.name "          \
+                          "UNION ALL SELECT s.config_id, 'metric:' || m.name, m.value "  \
+                          "FROM sel s JOIN "                                             \
+                          "run_metrics m ON m.run_id = s.id"
+
+static const char *const SQL_SIDE[4] = {
+    [DB_SIDE_RUN] = SIDE_SQL("r.id = ?7"),
+    [DB_SIDE_COMMIT] = SIDE_SQL("r.vcs_commit = ?8"),
+    [DB_SIDE_BRANCH] = SIDE_SQL("r.vcs_branch = ?8"),
+    [DB_SIDE_TAG] = SIDE_SQL("r.id IN (SELECT t.run_id FROM run_tags t WHERE t.key = ?8 "
+                             "AND t.value = ?9)"),
+};
 
 int db_history_side(db *d, const struct db_history_filter *f, const struct db_side *s,
                     arena *a, struct db_side_value **out, size_t *n, struct err *err)
@@ -207,7 +214,7 @@ int db_history_side(db *d, const struct db_history_filter *f, const struct db_si
     if (app == 0)
         return err_set(err, 404, "not_found", "application", "no application named %s",
                        f->application);
-    st = db_stmt(d, SQL_SIDE, err);
+    st = db_stmt(d, SQL_SIDE[s->kind], err);
     if (st == NULL)
         return -1;
     sqlite3_bind_int64(st, 1, app);
@@ -218,7 +225,6 @@ int db_history_side(db *d, const struct db_history_filter *f, const struct db_si
     sqlite3_bind_int64(st, 4, f->nprocs);
     if (f->inputs_json)
         sqlite3_bind_text(st, 5, f->inputs_json, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 6, (int)s->kind);
     sqlite3_bind_int64(st, 7, s->run);
     if (s->value)
         sqlite3_bind_text(st, 8, s->value, -1, SQLITE_STATIC);
