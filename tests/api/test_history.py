@@ -1,8 +1,11 @@
 """API tests of history, comparison and regression detection (SPEC §11):
 provenance, series, compare, watches, alerts, the ledger and deletes."""
+import json
 import math
 import os
+import re
 import subprocess
+import urllib.parse
 
 from prophecy_test import PROPHECYD, Server, report, run_doc, test
 
@@ -297,18 +300,27 @@ def every_ingest_path_raises_the_same_alert():
            "paths,matmul_sgi,SGI Origin2000,2,9.0,%s,1000\r\n" % day(11))
     st, b = S.request("POST", "/api/v1/runs", csv, ctype="text/csv")
     assert st == 201 and len(b["alerts"]) == 1, b
+    # the web upload form (CSRF token from the page, write token in the form)
+    st, page, _ = S.request("GET", "/upload", token=None, raw=True)
+    tok = re.search(r'name="csrf" value="([^"]+)"', page.decode()).group(1)
+    form = {"csrf": tok, "token": S.token, "id": "", "application": "paths",
+            "executable": "matmul_sgi", "system": "SGI Origin2000", "nprocs": "2",
+            "runtime": "9.0", "inputs": "N=1000", "kernels": "", "metrics": "",
+            "started_at": day(13)}
+    st, _, _ = S.request("POST", "/upload/run", urllib.parse.urlencode(form), token=None,
+                         ctype="application/x-www-form-urlencoded", raw=True)
+    assert st == 303, st
     # the CLI import (with the server stopped: it holds the lock)
     S.kill()
     path = os.path.join(S.tmp, "imp.json")
     with open(path, "w") as f:
-        import json
         json.dump(doc("paths", 9.0, day(12), nprocs=2), f)
     subprocess.run([PROPHECYD, "import", path, "--db", S.db], check=True,
                    capture_output=True)
     S.start()
     st, al = S.get("/api/v1/alerts")
     mine = [a for a in al["alerts"] if a["application"] == "paths"]
-    assert len(mine) == 3, mine
+    assert len(mine) == 4, mine
     assert all(a["value"] == 9.0 and a["direction"] == "up" for a in mine)
 
 
