@@ -440,3 +440,34 @@ out:
     arena_free(a);
     return out;
 }
+
+/* ---- executables' build settings -------------------------------------------- */
+
+int history_build_check(json_t *body, struct history_build *out, struct err *err)
+{
+    static const char *const fields[] = {"compiler", "flags", "version", NULL};
+    const char **slot[3] = {&out->compiler, &out->flags, &out->version};
+    int i;
+
+    memset(out, 0, sizeof *out);
+    if (!json_is_object(body))
+        return err_invalid(err, NULL,
+                           "the body must be {\"compiler\", \"flags\", "
+                           "\"version\"}");
+    if (json_only_fields(body, fields, "executable", err) != 0)
+        return -1;
+    for (i = 0; i < 3; i++) {
+        json_t *v = json_object_get(body, fields[i]);
+        if (v == NULL)
+            continue;
+        if (!json_is_string(v))
+            return err_invalid(err, fields[i], "%s must be a string", fields[i]);
+        /* Flags may be empty (built without any); control characters never. */
+        if (json_string_length(v) > 0 &&
+            json_check_name(json_string_value(v), json_string_length(v), fields[i],
+                            LIMIT_NAME, err) != 0)
+            return -1;
+        *slot[i] = json_string_value(v);
+    }
+    return 0;
+}

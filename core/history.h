@@ -25,6 +25,15 @@ json_t *history_series(db *d, json_t *query, struct err *err);
  * n, mean, spread, ratio to side a, Welch's significance at 5 %. */
 json_t *history_compare(db *d, json_t *query, struct err *err);
 
+/* An executable's build settings as PUT /api/v1/applications/{app}/
+ * executables/{name} takes them: {"compiler", "flags", "version"}, each an
+ * optional string of at most LIMIT_NAME bytes (omitted: unchanged). */
+struct history_build {
+    const char *compiler, *flags, *version;
+};
+/* Checks body into out (strings borrowed from body). 0 or -1 (422). */
+int history_build_check(json_t *body, struct history_build *out, struct err *err);
+
 /* Reads the configuration filter of a query (application, executable,
  * system, nprocs, input.NAME) into f, with inputs_json in a. Returns 0 or
  * -1 (400 for a malformed nprocs or input value). For core/watch.c too. */

@@ -153,6 +153,15 @@ json_t *db_alerts_list(db *d, const char *state, long long id, struct err *err);
 /* Sets an alert's state (one of the four). 0, or -1 (404). */
 int db_alert_set_state(db *d, long long id, const char *state, struct err *err);
 
+/* ---- executables' build settings ------------------------------------------- */
+
+/* Sets an executable's compiler, flags and version (NULL keeps the stored
+ * value), creating the executable in an existing application. Returns 0, or
+ * -1 (404 for an unknown application). */
+int db_executable_put(db *d, const char *application, const char *name,
+                      const char *compiler, const char *flags, const char *version,
+                      struct err *err);
+
 /* ---- deletes -------------------------------------------------------------- */
 
 /* Each deletes one thing with everything that depends on it (judgements,

@@ -58,6 +58,7 @@ struct hist_write {
     int (*fn)(db *d, struct hist_write *w, struct err *err);
     long long id;
     const char *name, *application, *state;
+    struct history_build build;
     json_t *body;
     int status;
     json_t *answer; /* for a write whose answer is known before it runs */
@@ -311,4 +312,36 @@ json_t *api_upload_alerts(struct req *r, const long long *ids, size_t n)
     }
     db_pool_put(r->app->pool, d);
     return out;
+}
+
+/* ---- executables' build settings -------------------------------------------- */
+
+static int executable_put_job(db *d, struct hist_write *w, struct err *err)
+{
+    return db_executable_put(d, w->application, w->name, w->build.compiler,
+                             w->build.flags, w->build.version, err);
+}
+
+int api_executable_put(struct req *r)
+{
+    struct err e = {0};
+    json_t *body = http_body_json(r, &e);
+    struct hist_write *w;
+    if (body == NULL)
+        return http_error(r, &e);
+    w = new_write(r, executable_put_job, 200);
+    if (w == NULL) {
+        json_decref(body);
+        return nomem(r);
+    }
+    if (history_build_check(body, &w->build, &e) != 0) {
+        json_decref(body);
+        return http_error(r, &e);
+    }
+    w->body = body; /* the strings of w->build live in it until the answer */
+    w->application = r->params[0];
+    w->name = r->params[1];
+    w->answer =
+        json_pack("{s:s, s:s}", "application", w->application, "executable", w->name);
+    return defer(r, w);
 }

@@ -57,6 +57,7 @@ static const struct route table[] = {
     {"PATCH", "/api/v1/alerts/{}", api_alert_patch, R_WRITE, NULL},
     {"DELETE", "/api/v1/runs/{}", api_run_delete, R_WRITE, NULL},
     {"DELETE", "/api/v1/applications/{}", api_app_delete, R_WRITE, NULL},
+    {"PUT", "/api/v1/applications/{}/executables/{}", api_executable_put, R_WRITE, NULL},
     {"DELETE", "/api/v1/models/{}", api_model_delete, R_WRITE, NULL},
     {"DELETE", "/api/v1/templates/{}", api_template_delete, R_WRITE, "application"},
 

@@ -65,6 +65,7 @@ int api_run_delete(struct req *r);
 int api_app_delete(struct req *r);
 int api_model_delete(struct req *r);
 int api_template_delete(struct req *r);
+int api_executable_put(struct req *r);
 /* The alerts an upload raised, as the API shows them (new reference). */
 json_t *api_upload_alerts(struct req *r, const long long *ids, size_t n);
 

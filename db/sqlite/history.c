@@ -635,6 +635,32 @@ int db_alert_set_state(db *d, long long id, const char *state, struct err *err)
     return 0;
 }
 
+/* ---- executables' build settings ------------------------------------------- */
+
+int db_executable_put(db *d, const char *application, const char *name,
+                      const char *compiler, const char *flags, const char *version,
+                      struct err *err)
+{
+    long long app = db_app_id(d, application, 0, err);
+    if (app < 0)
+        return -1;
+    if (app == 0)
+        return err_set(err, 404, "not_found", NULL, "no application named %s",
+                       application);
+    return db_run_sql(d,
+                      "INSERT INTO executables (app_id, name, compiler, flags, version) "
+                      "VALUES (?1, ?2, coalesce(?3, ''), coalesce(?4, ''), coalesce(?5, "
+                      "'')) ON CONFLICT (app_id, name) DO UPDATE SET compiler = "
+                      "coalesce(?3, compiler), flags = coalesce(?4, flags), version = "
+                      "coalesce(?5, version)",
+                      err,
+                      "ittt"
+                      "t",
+                      app, name, compiler, flags, version) < 0
+               ? -1
+               : 0;
+}
+
 /* ---- deletes -------------------------------------------------------------- */
 
 /* Recomputes a configuration's summary from its runs, and drops it when it

@@ -372,5 +372,41 @@ def templates_scoped_to_application():
     assert st == 200 and t["application"] == "tplB"
 
 
+@test
+def executable_build_settings():
+    post(doc("build", 1.0, day(0)))
+    url = "/api/v1/applications/build/executables/matmul_sgi"
+    st, b = S.request("PUT", url, {"compiler": "gcc 12.2", "flags": "-O3 -march=native",
+                                   "version": "1.4.0"})
+    assert st == 200, b
+    st, app = S.get("/api/v1/applications/build")
+    exe = [e for e in app["executables"] if e["name"] == "matmul_sgi"][0]
+    assert (exe["compiler"], exe["flags"], exe["version"]) == ("gcc 12.2", "-O3 -march=native", "1.4.0")
+    st, b = S.request("PUT", url, {"version": "1.5.0"})
+    st, app = S.get("/api/v1/applications/build")
+    exe = [e for e in app["executables"] if e["name"] == "matmul_sgi"][0]
+    assert exe["compiler"] == "gcc 12.2" and exe["version"] == "1.5.0"
+    before = S.content()
+    st, b = S.request("PUT", url, {"compiler": 12})
+    expect_error(st, b, 422, "invalid", "compiler")
+    st, b = S.request("PUT", url, {"cc": "x"})
+    expect_error(st, b, 422, "invalid", "cc")
+    st, b = S.request("PUT", "/api/v1/applications/none/executables/x", {"version": "1"})
+    expect_error(st, b, 404, "not_found")
+    st, b = S.request("PUT", url, {"version": "1"}, token=False)
+    expect_error(st, b, 401, "unauthorized")
+    assert S.content() == before
+
+
+@test
+def allow_header_lists_every_method():
+    st, b, resp = S.request("POST", "/api/v1/alerts/1", {}, raw=True)
+    assert st == 405 and resp.getheader("Allow") == "PATCH", resp.getheader("Allow")
+    st, b, resp = S.request("POST", "/api/v1/runs/1", {}, raw=True)
+    assert st == 405 and resp.getheader("Allow") == "GET, HEAD, DELETE"
+    st, b, resp = S.request("DELETE", "/api/v1/watches", raw=True)
+    assert st == 405 and resp.getheader("Allow") == "GET, HEAD, POST"
+
+
 S.close()
 report()
