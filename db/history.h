@@ -162,6 +162,9 @@ int db_executable_put(db *d, const char *application, const char *name,
                       const char *compiler, const char *flags, const char *version,
                       struct err *err);
 
+/* Names saved model id (SPEC §11: a saved model's optional name). 0 or -1. */
+int db_model_name(db *d, long long id, const char *name, struct err *err);
+
 /* ---- deletes -------------------------------------------------------------- */
 
 /* Each deletes one thing with everything that depends on it (judgements,

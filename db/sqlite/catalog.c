@@ -568,8 +568,9 @@ int db_model_save(db *d, const char *method, const char *application, const char
     if (application && (aid = db_app_id(d, application, 0, err)) < 0)
         return -1;
     if (db_run_sql(d,
-                   "INSERT INTO models (method, app_id, formula, request, result) VALUES "
-                   "(?1, nullif(?2, 0), ?3, ?4, ?5)",
+                   "INSERT INTO models (method, app_id, formula, request, result, "
+                   "system_id) VALUES (?1, nullif(?2, 0), ?3, ?4, ?5, (SELECT id FROM "
+                   "systems WHERE name = json_extract(?4, '$.system')))",
                    err, "tittt", method, aid, formula ? formula : "", request_json,
                    result_json) < 0)
         return -1;
@@ -581,19 +582,20 @@ json_t *db_model_get(db *d, long long id, struct err *err)
 {
     return db_query_one(
         d, "model",
-        "SELECT m.id, m.method, a.name AS application, m.formula, "
-        "m.request AS request_json, m.result AS result_json, m.created_at "
+        "SELECT m.id, m.method, m.name, a.name AS application, s.name AS system, "
+        "m.formula, m.request AS request_json, m.result AS result_json, m.created_at "
         "FROM models m LEFT JOIN applications a ON a.id = m.app_id "
-        "WHERE m.id = ?1",
+        "LEFT JOIN systems s ON s.id = m.system_id WHERE m.id = ?1",
         err, "i", id);
 }
 
 json_t *db_models_list(db *d, int limit, struct err *err)
 {
     return db_query_json(d,
-                         "SELECT m.id, m.method, a.name AS application, m.formula, "
-                         "m.created_at FROM models m LEFT JOIN applications a ON "
-                         "a.id = m.app_id ORDER BY m.id DESC LIMIT ?1",
+                         "SELECT m.id, m.method, m.name, a.name AS application, "
+                         "s.name AS system, m.formula, m.created_at FROM models m "
+                         "LEFT JOIN applications a ON a.id = m.app_id LEFT JOIN systems "
+                         "s ON s.id = m.system_id ORDER BY m.id DESC LIMIT ?1",
                          err, "i", (long long)limit);
 }
 

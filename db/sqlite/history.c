@@ -661,6 +661,14 @@ int db_executable_put(db *d, const char *application, const char *name,
                : 0;
 }
 
+int db_model_name(db *d, long long id, const char *name, struct err *err)
+{
+    return db_run_sql(d, "UPDATE models SET name = ?2 WHERE id = ?1", err, "it", id,
+                      name) < 0
+               ? -1
+               : 0;
+}
+
 /* ---- deletes -------------------------------------------------------------- */
 
 /* Recomputes a configuration's summary from its runs, and drops it when it

@@ -262,8 +262,14 @@ def model_watch_and_ledger():
     for p, rt in ((1, 100.5), (2, 49.8), (4, 25.2), (8, 12.4), (16, 6.3)):
         post(doc("mw", rt, day(0), nprocs=p))
     st, m = S.post("/api/v1/fit", {"application": "mw", "system": "SGI Origin2000",
-                                   "x": "nprocs", "fixed": {"N": 1000}, "save": True})
+                                   "x": "nprocs", "fixed": {"N": 1000}, "save": True,
+                                   "name": "mw scaling"})
     assert st == 201, m
+    st, saved = S.get(f"/api/v1/models/{m['id']}")
+    assert saved["name"] == "mw scaling" and saved["system"] == "SGI Origin2000", saved
+    st, b = S.post("/api/v1/fit", {"application": "mw", "system": "SGI Origin2000",
+                                   "x": "nprocs", "name": "unsaved"})
+    expect_error(st, b, 422, "invalid", "name")
     st, b = S.post("/api/v1/watches", {"detector": {"model": m["id"]}})
     assert st == 201, b
     st, inside = post(doc("mw", m["predictions"][0]["y"] if m.get("predictions") else 12.5,
