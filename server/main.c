@@ -416,7 +416,7 @@ static int cmd_export(struct opts *o)
  * under them, in one transaction. */
 static int cmd_demo(struct opts *o)
 {
-    struct db_options opt = {DB_SYNC_FULL, 1, 10000};
+    struct db_options opt = {DB_SYNC_FULL, 0, 10000};
     struct err e = {0};
     db *d = NULL;
     int n = -1;

@@ -414,5 +414,37 @@ def allow_header_lists_every_method():
     assert st == 405 and resp.getheader("Allow") == "GET, HEAD, POST"
 
 
+@test
+def demo_remove_removes_the_example_and_nothing_else():
+    D = Server("--demo")
+    try:
+        st, apps = D.get("/api/v1/applications")
+        demo_apps = [a["name"] for a in apps["applications"] if a["demo"]]
+        assert demo_apps, apps
+        st, systems = D.get("/api/v1/systems")
+        demo_sys = [x["name"] for x in systems["systems"] if x["demo"]]
+        # the user's own run, on a system of their own and on a demo system
+        st, b = D.post("/api/v1/runs", doc("mine", 1.0, day(0), system="my-sys"))
+        assert st == 201, b
+        st, b = D.post("/api/v1/runs", doc("mine", 2.0, day(1), system=demo_sys[0]))
+        assert st == 201, b
+        D.kill()
+        out = D.cli("demo", "remove")
+        assert "removed %d demo application" % len(demo_apps) in out, out
+        D.start()
+        st, apps = D.get("/api/v1/applications")
+        assert [a["name"] for a in apps["applications"]] == ["mine"], apps
+        st, systems = D.get("/api/v1/systems")
+        names = sorted(x["name"] for x in systems["systems"])
+        # a demo system the user's run refers to stays; the others go
+        assert names == sorted(["my-sys", demo_sys[0]]), names
+        st, runs = D.get("/api/v1/runs?application=mine")
+        assert len(runs["runs"]) == 2
+        r = subprocess.run([PROPHECYD, "demo", "bogus", "--db", D.db], capture_output=True)
+        assert r.returncode == 64
+    finally:
+        D.close()
+
+
 S.close()
 report()
