@@ -271,11 +271,14 @@ CREATE TABLE watches (
 CREATE INDEX watches_by_app ON watches (app_id);
 
 -- Every judgement a watch made of a run (the prediction ledger for model
--- watches): the band the value had to fall in and the verdict.
+-- watches): the band the value had to fall in and the verdict. Clustered on
+-- (run_id, watch_id) without a rowid: the judgements of a new run append at
+-- the right edge of one b-tree, so judging adds about one page per commit
+-- whatever the number of watches (an index per watch would add one page per
+-- judgement). Reads by watch (the ledger, the watch list's counts) scan it.
 CREATE TABLE judgements (
-    id        INTEGER PRIMARY KEY,
-    watch_id  INTEGER NOT NULL REFERENCES watches(id),
     run_id    INTEGER NOT NULL REFERENCES runs(id),
+    watch_id  INTEGER NOT NULL REFERENCES watches(id),
     x         REAL,                            -- the model's x at the run, NULL for a test
     value     REAL NOT NULL,
     expected  REAL NOT NULL,
@@ -284,18 +287,20 @@ CREATE TABLE judgements (
     score     REAL NOT NULL DEFAULT 0,
     ready     INTEGER NOT NULL,
     out       INTEGER NOT NULL,
-    direction INTEGER NOT NULL
-);
-CREATE INDEX judgements_by_watch ON judgements (watch_id, run_id);
-CREATE INDEX judgements_by_run ON judgements (run_id);
+    direction INTEGER NOT NULL,
+    PRIMARY KEY (run_id, watch_id)
+) WITHOUT ROWID;
 
 -- A run judged out raises one alert per judgement.
 CREATE TABLE alerts (
-    id           INTEGER PRIMARY KEY,
-    judgement_id INTEGER NOT NULL UNIQUE REFERENCES judgements(id),
-    state        TEXT NOT NULL DEFAULT 'open'
-                 CHECK (state IN ('open', 'acknowledged', 'false_positive', 'resolved')),
-    created_at   TEXT NOT NULL,
-    updated_at   TEXT NOT NULL
+    id         INTEGER PRIMARY KEY,
+    run_id     INTEGER NOT NULL,
+    watch_id   INTEGER NOT NULL,
+    state      TEXT NOT NULL DEFAULT 'open'
+               CHECK (state IN ('open', 'acknowledged', 'false_positive', 'resolved')),
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (run_id, watch_id),
+    FOREIGN KEY (run_id, watch_id) REFERENCES judgements (run_id, watch_id)
 );
 CREATE INDEX alerts_by_state ON alerts (state, id);

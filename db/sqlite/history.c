@@ -304,11 +304,11 @@ json_t *db_watches_list(db *d, struct err *err)
         d,
         "SELECT w.id, w.model_id AS model, a.name AS application, e.name AS executable, "
         "s.name AS system, w.nprocs, w.inputs AS inputs_json, w.y, w.test, w.threshold, "
-        "w.history AS window, w.created_at, (SELECT count(*) FROM judgements j WHERE "
-        "j.watch_id = w.id) AS judged, (SELECT count(*) FROM judgements j WHERE "
-        "j.watch_id = w.id AND j.out = 1) AS out FROM watches w JOIN applications a ON "
-        "a.id = w.app_id LEFT JOIN executables e ON e.id = w.exe_id LEFT JOIN systems s "
-        "ON s.id = w.system_id ORDER BY w.id",
+        "w.history AS window, w.created_at, coalesce(n.judged, 0) AS judged, "
+        "coalesce(n.out, 0) AS out FROM watches w JOIN applications a ON a.id = w.app_id "
+        "LEFT JOIN executables e ON e.id = w.exe_id LEFT JOIN systems s ON s.id = "
+        "w.system_id LEFT JOIN (SELECT watch_id, count(*) AS judged, sum(out) AS out "
+        "FROM judgements GROUP BY watch_id) n ON n.watch_id = w.id ORDER BY w.id",
         err, "");
 }
 
@@ -316,10 +316,7 @@ static int delete_watches(db *d, const char *where, long long id, struct err *er
 {
     /* where selects watch ids with ?1 = id; the three statements share it. */
     char sql[3][512];
-    snprintf(sql[0], sizeof sql[0],
-             "DELETE FROM alerts WHERE judgement_id IN (SELECT id FROM judgements WHERE "
-             "watch_id IN (%s))",
-             where);
+    snprintf(sql[0], sizeof sql[0], "DELETE FROM alerts WHERE watch_id IN (%s)", where);
     snprintf(sql[1], sizeof sql[1], "DELETE FROM judgements WHERE watch_id IN (%s)",
              where);
     snprintf(sql[2], sizeof sql[2], "DELETE FROM watches WHERE id IN (%s)", where);
@@ -494,14 +491,13 @@ static const char SQL_JUDGE_INS[] =
     "out, "
     "direction, x) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
 static const char SQL_ALERT_INS[] =
-    "INSERT INTO alerts (judgement_id, state, created_at, updated_at) "
-    "VALUES (?1, 'open', ?2, ?2)";
+    "INSERT INTO alerts (run_id, watch_id, state, created_at, updated_at) "
+    "VALUES (?1, ?3, 'open', ?2, ?2)";
 
 int db_judgement_add(db *d, const struct db_judgement *j, long long *alert_id,
                      struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d, SQL_JUDGE_INS, err);
-    long long jid;
     char now[32];
     int rc;
 
@@ -526,13 +522,13 @@ int db_judgement_add(db *d, const struct db_judgement *j, long long *alert_id,
         return db_fail(d, err);
     if (!j->out)
         return 0;
-    jid = sqlite3_last_insert_rowid(db_handle(d));
     st = db_stmt(d, SQL_ALERT_INS, err);
     if (st == NULL)
         return -1;
     db_now(now);
-    sqlite3_bind_int64(st, 1, jid);
+    sqlite3_bind_int64(st, 1, j->run_id);
     sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, j->watch_id);
     rc = sqlite3_step(st);
     sqlite3_reset(st);
     if (rc != SQLITE_DONE)
@@ -564,7 +560,8 @@ json_t *db_history_judgements(db *d, long long config_id, json_t **watches,
         "j.hi, j.ready, j.out, j.direction, a.id AS alert FROM runs r JOIN judgements j "
         "ON "
         "j.run_id = r.id JOIN watches w ON w.id = j.watch_id LEFT JOIN alerts a ON "
-        "a.judgement_id = j.id WHERE r.config_id = ?1 ORDER BY j.run_id, j.watch_id",
+        "a.run_id = j.run_id AND a.watch_id = j.watch_id WHERE r.config_id = ?1 "
+        "ORDER BY j.run_id, j.watch_id",
         err, "i", config_id);
     if (rows == NULL) {
         json_decref(*watches);
@@ -596,9 +593,9 @@ json_t *db_model_judgements(db *d, long long model_id, struct err *err)
         d,
         "SELECT j.run_id AS run, j.watch_id AS watch, coalesce(r.started_at, "
         "r.created_at) AS at, r.vcs_commit AS \"commit\", j.x, j.expected AS predicted, "
-        "j.lo, j.hi, j.value AS actual, j.out FROM watches w JOIN judgements j ON "
-        "j.watch_id = w.id JOIN runs r ON r.id = j.run_id WHERE w.model_id = ?1 "
-        "ORDER BY j.id",
+        "j.lo, j.hi, j.value AS actual, j.out FROM judgements j JOIN runs r ON r.id = "
+        "j.run_id WHERE j.watch_id IN (SELECT id FROM watches WHERE model_id = ?1) "
+        "ORDER BY j.run_id, j.watch_id",
         err, "i", model_id);
 }
 
@@ -613,7 +610,8 @@ json_t *db_alerts_list(db *d, const char *state, long long id, struct err *err)
         "c.inputs AS inputs_json, w.y, r.vcs_commit AS \"commit\", r.vcs_branch AS "
         "branch, "
         "j.value, j.expected, j.lo, j.hi, j.direction, al.created_at, al.updated_at "
-        "FROM alerts al JOIN judgements j ON j.id = al.judgement_id JOIN watches w ON "
+        "FROM alerts al JOIN judgements j ON j.run_id = al.run_id AND j.watch_id = "
+        "al.watch_id JOIN watches w ON "
         "w.id = j.watch_id JOIN runs r ON r.id = j.run_id JOIN applications a ON a.id = "
         "r.app_id JOIN executables e ON e.id = r.exe_id JOIN systems s ON s.id = "
         "r.system_id LEFT JOIN run_configs c ON c.id = r.config_id WHERE (?1 IS NULL OR "
@@ -700,10 +698,7 @@ int db_run_delete(db *d, long long id, struct err *err)
         return -1;
     config_id = json_integer_value(json_object_get(row, "config_id"));
     json_decref(row);
-    if (db_run_sql(d,
-                   "DELETE FROM alerts WHERE judgement_id IN (SELECT id FROM judgements "
-                   "WHERE run_id = ?1)",
-                   err, "i", id) < 0 ||
+    if (db_run_sql(d, "DELETE FROM alerts WHERE run_id = ?1", err, "i", id) < 0 ||
         db_run_sql(d, "DELETE FROM judgements WHERE run_id = ?1", err, "i", id) < 0 ||
         db_run_sql(d, "DELETE FROM runs WHERE id = ?1", err, "i", id) < 0)
         return -1;
@@ -719,8 +714,7 @@ static int app_delete_id(db *d, long long app, struct err *err)
     if (delete_watches(d, APP_WATCHES, app, err) != 0 ||
         db_run_sql(
             d,
-            "DELETE FROM alerts WHERE judgement_id IN (SELECT j.id FROM judgements j "
-            "JOIN runs r ON r.id = j.run_id WHERE r.app_id = ?1)",
+            "DELETE FROM alerts WHERE run_id IN (SELECT id FROM runs WHERE app_id = ?1)",
             err, "i", app) < 0 ||
         db_run_sql(d,
                    "DELETE FROM judgements WHERE run_id IN (SELECT id FROM runs WHERE "
