@@ -268,7 +268,7 @@ CREATE TABLE watches (
     history    INTEGER,                        -- window: runs looked back on
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
 );
-CREATE INDEX watches_by_app ON watches (app_id);
+CREATE INDEX watches_by_config ON watches (app_id, nprocs);
 
 -- Every judgement a watch made of a run (the prediction ledger for model
 -- watches): the band the value had to fall in and the verdict. Clustered on

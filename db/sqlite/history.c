@@ -361,15 +361,21 @@ long long db_watches_count(db *d, struct err *err)
     return n;
 }
 
+/* The watches covering run ?1 whose nprocs is `np` (r.nprocs or NULL): two
+ * probes of watches_by_config, so a run costs the watches of its processor
+ * count and the any-count ones, not every watch of the application. */
+#define WATCHES_FOR_RUN(np)                                                              \
+    "SELECT w.id, coalesce(w.model_id, 0), w.app_id, coalesce(w.exe_id, 0), "            \
+    "coalesce(w.system_id, 0), coalesce(w.nprocs, 0), w.inputs, w.y, w.test, "           \
+    "coalesce(w.threshold, 0), coalesce(w.history, 0) FROM runs r JOIN watches w ON "    \
+    "w.app_id = r.app_id AND w.nprocs " np " WHERE r.id = ?1 AND (w.exe_id IS NULL OR "  \
+    "w.exe_id = r.exe_id) AND (w.system_id IS NULL OR w.system_id = r.system_id) AND "   \
+    "(w.inputs IS NULL OR NOT EXISTS (SELECT 1 FROM json_each(w.inputs) f WHERE NOT "    \
+    "EXISTS (SELECT 1 FROM run_inputs i WHERE i.run_id = r.id AND i.name = f.key AND "   \
+    "i.value = f.value)))"
+
 static const char SQL_WATCHES_FOR_RUN[] =
-    "SELECT w.id, coalesce(w.model_id, 0), w.app_id, coalesce(w.exe_id, 0), "
-    "coalesce(w.system_id, 0), coalesce(w.nprocs, 0), w.inputs, w.y, w.test, "
-    "coalesce(w.threshold, 0), coalesce(w.history, 0) FROM runs r JOIN watches w ON "
-    "w.app_id = r.app_id WHERE r.id = ?1 AND (w.exe_id IS NULL OR w.exe_id = r.exe_id) "
-    "AND (w.system_id IS NULL OR w.system_id = r.system_id) AND (w.nprocs IS NULL OR "
-    "w.nprocs = r.nprocs) AND (w.inputs IS NULL OR NOT EXISTS (SELECT 1 FROM "
-    "json_each(w.inputs) f WHERE NOT EXISTS (SELECT 1 FROM run_inputs i WHERE "
-    "i.run_id = r.id AND i.name = f.key AND i.value = f.value))) ORDER BY w.id";
+    WATCHES_FOR_RUN("= r.nprocs") " UNION ALL " WATCHES_FOR_RUN("IS NULL") " ORDER BY 1";
 
 int db_watches_for_run(db *d, long long run_id, arena *a, struct db_watch **out,
                        struct err *err)
