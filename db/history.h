@@ -176,6 +176,10 @@ int db_app_delete(db *d, const char *name, struct err *err);
 int db_model_delete(db *d, long long id, struct err *err);
 /* application NULL: the only template of that name (409 when several). */
 int db_template_delete(db *d, const char *name, const char *application, struct err *err);
+/* The template `name` of one application (templates are scoped, SPEC §11),
+ * as db_template_get shows it; new reference, or NULL (404). */
+json_t *db_template_get_in(db *d, const char *name, const char *application,
+                           struct err *err);
 /* Removes the example data set: the demo applications and systems with
  * everything under them. Returns the number of applications removed or -1. */
 int db_demo_remove(db *d, struct err *err);

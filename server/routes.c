@@ -33,7 +33,7 @@ static const struct route table[] = {
     {"POST", "/api/v1/systems/{}/parameters/fit", api_param_fit, R_WRITE|R_COSTLY, NULL},
     {"GET", "/api/v1/templates", api_templates_list, 0, "application"},
     {"POST", "/api/v1/templates", api_templates_post, R_WRITE, NULL},
-    {"GET", "/api/v1/templates/{}", api_template_get, 0, NULL},
+    {"GET", "/api/v1/templates/{}", api_template_get, 0, "application"},
     {"GET", "/api/v1/couplings", api_couplings_list, 0, "application,system"},
     {"POST", "/api/v1/couplings", api_couplings_post, R_WRITE, NULL},
     {"POST", "/api/v1/fit", api_model_post, R_COSTLY, NULL},

@@ -783,6 +783,16 @@ int db_template_delete(db *d, const char *name, const char *application, struct 
                                                                                   : 0;
 }
 
+json_t *db_template_get_in(db *d, const char *name, const char *application,
+                           struct err *err)
+{
+    return db_query_one(d, "template",
+                        "SELECT t.name, a.name AS application, t.kernel, t.expression, "
+                        "t.description, t.created_at FROM templates t JOIN applications "
+                        "a ON a.id = t.app_id WHERE t.name = ?1 AND a.name = ?2",
+                        err, "tt", name, application);
+}
+
 int db_demo_remove(db *d, struct err *err)
 {
     json_t *apps =

@@ -372,6 +372,10 @@ def templates_scoped_to_application():
     expect_error(st, b, 409, "conflict")
     st, b = S.request("DELETE", "/api/v1/templates/shared")
     expect_error(st, b, 409, "conflict")
+    st, t = S.get("/api/v1/templates/shared?application=tplA")
+    assert st == 200 and t["application"] == "tplA" and t["expression"] == "a*N", t
+    st, b = S.get("/api/v1/templates/shared?application=nope")
+    expect_error(st, b, 404, "not_found")
     st, b = S.request("DELETE", "/api/v1/templates/shared?application=tplA")
     assert st == 200
     st, t = S.get("/api/v1/templates/shared")
