@@ -196,6 +196,115 @@ GROUP BY app_id, exe_id, system_id, nprocs, inputs;
 CREATE INDEX runs_page_runtime ON runs (app_id, runtime, exe_id, system_id);
 CREATE INDEX runs_page_nprocs ON runs (app_id, nprocs, exe_id, system_id);
 
+-- migration 3
+-- Issue 14: history, comparison and regression detection (SPEC §11).
+--
+-- Provenance of a run: the commit and branch it was built from and free
+-- key = value tags. ("commit" is an SQL keyword, hence the vcs_ prefix.)
+ALTER TABLE runs ADD COLUMN vcs_commit TEXT;
+ALTER TABLE runs ADD COLUMN vcs_branch TEXT;
+-- The run's configuration (run_configs): a series is one configuration's runs
+-- in time order, read from one covering index range instead of a scan of the
+-- application's runs.
+ALTER TABLE runs ADD COLUMN config_id INTEGER REFERENCES run_configs(id);
+UPDATE runs SET config_id = (
+    SELECT c.id FROM run_configs c
+    WHERE c.app_id = runs.app_id AND c.exe_id = runs.exe_id
+      AND c.system_id = runs.system_id AND c.nprocs = runs.nprocs
+      AND c.inputs = (SELECT coalesce(json_group_object(name, value), '{}') FROM
+                        (SELECT name, value FROM run_inputs i WHERE i.run_id = runs.id
+                         ORDER BY name)));
+CREATE INDEX runs_series ON runs (config_id, coalesce(started_at, created_at), id, runtime,
+                                 vcs_commit);
+CREATE INDEX runs_by_commit ON runs (vcs_commit) WHERE vcs_commit IS NOT NULL;
+CREATE INDEX runs_by_branch ON runs (vcs_branch) WHERE vcs_branch IS NOT NULL;
+
+CREATE TABLE run_tags (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    key    TEXT NOT NULL,
+    value  TEXT NOT NULL,
+    PRIMARY KEY (run_id, key)
+) WITHOUT ROWID;
+CREATE INDEX run_tags_by_value ON run_tags (key, value);
+
+-- Saved models may be named and tied to a system.
+ALTER TABLE models ADD COLUMN name TEXT;
+ALTER TABLE models ADD COLUMN system_id INTEGER REFERENCES systems(id);
+
+-- Templates are scoped to their application: two applications may each have
+-- a template of one name (the UNIQUE(name) of migration 1 cannot be dropped
+-- in place, so the table is rebuilt with its rows and ids).
+CREATE TABLE templates_scoped (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL,
+    app_id      INTEGER NOT NULL REFERENCES applications(id),
+    kernel      TEXT NOT NULL DEFAULT '',
+    expression  TEXT NOT NULL,
+    description TEXT NOT NULL DEFAULT '',
+    created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    UNIQUE (app_id, name)
+);
+INSERT INTO templates_scoped SELECT id, name, app_id, kernel, expression, description,
+                                    created_at FROM templates;
+DROP TABLE templates;
+ALTER TABLE templates_scoped RENAME TO templates;
+CREATE INDEX templates_by_name ON templates (name);
+
+-- A watch: a saved model (model_id) or a statistical test (test, threshold,
+-- window) over the runs of one application and system; exe_id, nprocs and
+-- inputs NULL match any value. y is "runtime", "metric:NAME" or "kernel:NAME".
+-- For a model watch the selection columns are the model's own.
+CREATE TABLE watches (
+    id         INTEGER PRIMARY KEY,
+    model_id   INTEGER REFERENCES models(id),
+    app_id     INTEGER NOT NULL REFERENCES applications(id),
+    exe_id     INTEGER REFERENCES executables(id),
+    system_id  INTEGER REFERENCES systems(id),
+    nprocs     INTEGER,
+    inputs     TEXT,                           -- JSON object of fixed inputs, or NULL
+    y          TEXT NOT NULL DEFAULT 'runtime',
+    test       TEXT,                           -- zscore|ttest|percent|iqr, NULL for a model
+    threshold  REAL,
+    history    INTEGER,                        -- window: runs looked back on
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+CREATE INDEX watches_by_config ON watches (app_id, nprocs);
+
+-- Every judgement a watch made of a run (the prediction ledger for model
+-- watches): the band the value had to fall in and the verdict. Clustered on
+-- (run_id, watch_id) without a rowid: the judgements of a new run append at
+-- the right edge of one b-tree, so judging adds about one page per commit
+-- whatever the number of watches (an index per watch would add one page per
+-- judgement). Reads by watch (the ledger, the watch list's counts) scan it.
+CREATE TABLE judgements (
+    run_id    INTEGER NOT NULL REFERENCES runs(id),
+    watch_id  INTEGER NOT NULL REFERENCES watches(id),
+    x         REAL,                            -- the model's x at the run, NULL for a test
+    value     REAL NOT NULL,
+    expected  REAL NOT NULL,
+    lo        REAL NOT NULL,
+    hi        REAL NOT NULL,
+    score     REAL NOT NULL DEFAULT 0,
+    ready     INTEGER NOT NULL,
+    out       INTEGER NOT NULL,
+    direction INTEGER NOT NULL,
+    PRIMARY KEY (run_id, watch_id)
+) WITHOUT ROWID;
+
+-- A run judged out raises one alert per judgement.
+CREATE TABLE alerts (
+    id         INTEGER PRIMARY KEY,
+    run_id     INTEGER NOT NULL,
+    watch_id   INTEGER NOT NULL,
+    state      TEXT NOT NULL DEFAULT 'open'
+               CHECK (state IN ('open', 'acknowledged', 'false_positive', 'resolved')),
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (run_id, watch_id),
+    FOREIGN KEY (run_id, watch_id) REFERENCES judgements (run_id, watch_id)
+);
+CREATE INDEX alerts_by_state ON alerts (state, id);
+
 -- migration 4
 -- A run's MPI trace (SPEC §13): the per-rank files as the recorder wrote them
 -- (formats/trace.h, 48 bytes an event: compact, and read back by the same

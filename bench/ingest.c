@@ -7,10 +7,23 @@
  * single-run POSTs from 8 keep-alive libcurl clients (throughput, p50/p99
  * latency), batches of 100, and the server's resident memory over 100,000
  * uploads. Usage: bench_ingest [--runs N] [--clients C] [--prophecyd PATH]
+ *
+ * --watches N instead measures what regression detection adds to single-run
+ * ingest (issue 14): the same runs stored one per transaction through
+ * core/ingest (ingest_commit, the stored hook installed; sync=NORMAL, so
+ * that fsync does not dilute the figure), first
+ * with no watch, then with N statistical watches that all cover every run
+ * (the worst case: each judges it against its configuration's window),
+ * alternating rounds and quoting medians.
  */
 #include "common/arena.h"
 #include "db/db.h"
 #include "db/runs.h"
+#include "core/ingest.h"
+#include "core/watch.h"
+#include "db/history.h"
+#include "formats/limits.h"
+#include <jansson.h>
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -93,6 +106,148 @@ static double ceiling(const char *dir, long n)
     t = now() - t0;
     db_close(d);
     return (double)n / t;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* CPU seconds of the last ingest_round. */
+static double round_cpu;
+
+/* Seconds for n single-run ingest_commit calls, runs numbered from first. */
+static double ingest_round(db *d, long first, long n)
+{
+    struct err e = {0};
+    double t0 = now(), c0 = cpu_now();
+    long i;
+    for (i = first; i < first + n; i++) {
+        struct run_record r;
+        struct rec_kernel k[10];
+        struct rec_kv in[3], m[2];
+        struct ingest batch;
+        char uid[32];
+        arena *a = arena_new();
+        fill_run(&r, k, in, m, uid, sizeof uid, i);
+        if (a == NULL || ingest_records(&batch, &r, 1, NULL, a, &e) != 0 ||
+            ingest_commit(d, &batch, &e) != 0) {
+            fprintf(stderr, "watches: %s\n", e.message);
+            exit(1);
+        }
+        arena_free(a);
+    }
+    round_cpu = cpu_now() - c0;
+    return now() - t0;
+}
+
+/* Adds nwatches statistical watches covering every run, in one transaction. */
+static int set_watches(db *d, int nwatches, int spread, long long *ids)
+{
+    static const char *const tests[4] = {"zscore", "ttest", "percent", "iqr"};
+    struct err e = {0};
+    int j;
+    if (db_begin(d, &e) != 0)
+        return -1;
+    for (j = 0; j < nwatches; j++) {
+        json_t *body;
+        body =
+            json_pack("{s:s, s:s, s:s, s:{s:s, s:i}}", "application", "bench", "system",
+                      "bench-system", "y", j % 2 ? "runtime" : "kernel:xsolve",
+                      "detector", "test", tests[j % 4], "window", 20);
+        /* spread: watch j covers one processor count (runs use 1..64), so
+         * a run is covered by one or two of the watches, not all. */
+        if (spread)
+            json_object_set_new(body, "nprocs", json_integer(1 + j % 64));
+        if (watch_create(d, body, &ids[j], &e) != 0) {
+            json_decref(body);
+            break;
+        }
+        json_decref(body);
+    }
+    if (j < nwatches || db_commit(d, &e) != 0) {
+        fprintf(stderr, "watches: %s\n", e.message);
+        db_rollback(d);
+        return -1;
+    }
+    return 0;
+}
+
+static int watch_overhead(const char *dir, long n, int nwatches)
+{
+    char path[512];
+    struct err e = {0};
+    struct db_options opt = {DB_SYNC_NORMAL, 0, 10000};
+    double t[3][5], c[3][5], med[3], cmed[3];
+    long long ids[LIMIT_WATCHES];
+    long next = 1000;
+    db *d;
+    int round, mode, j;
+
+    if (nwatches > LIMIT_WATCHES)
+        nwatches = LIMIT_WATCHES;
+    snprintf(path, sizeof path, "%s/watches.db", dir);
+    if (db_open(&d, path, &opt, &e) != 0) {
+        fprintf(stderr, "watches: %s\n", e.message);
+        return 1;
+    }
+    watch_install();
+    ingest_round(d, 0, next); /* history for the windows, warm caches */
+    /* Alternating rounds: none, N watches of one processor count each, N
+     * watches all covering every run. */
+    for (round = 0; round < 5; round++)
+        for (mode = 0; mode < 3; mode++) {
+            if (mode > 0 && set_watches(d, nwatches, mode == 1, ids) != 0)
+                return 1;
+            t[mode][round] = ingest_round(d, next, n) / (double)n;
+            c[mode][round] = round_cpu / (double)n;
+            next += n;
+            if (mode == 0)
+                continue;
+            if (db_begin(d, &e) != 0)
+                return 1;
+            for (j = 0; j < nwatches; j++)
+                if (db_watch_delete(d, ids[j], &e) != 0) {
+                    fprintf(stderr, "watches: %s\n", e.message);
+                    return 1;
+                }
+            if (db_commit(d, &e) != 0)
+                return 1;
+        }
+    db_close(d);
+    for (mode = 0; mode < 3; mode++) {
+        qsort(t[mode], 5, sizeof t[mode][0], cmp_double);
+        med[mode] = t[mode][2];
+        qsort(c[mode], 5, sizeof c[mode][0], cmp_double);
+        cmed[mode] = c[mode][2];
+    }
+    printf(
+        "single-run ingest (ingest_commit, sync=NORMAL), median of 5 alternating rounds "
+        "of %ld runs:\n",
+        n);
+    printf("  (wall time; CPU time of this process in brackets: the disk's share is "
+           "the rest)\n");
+    printf("  no watch:                                %8.1f us/run [%6.1f]\n",
+           med[0] * 1e6, cmed[0] * 1e6);
+    printf(
+        "  %4d watches, one processor count each:  %8.1f us/run [%6.1f] (%+.1f %% wall, "
+        "%+.1f %% CPU; target <= +10 %%)\n",
+        nwatches, med[1] * 1e6, cmed[1] * 1e6, (med[1] - med[0]) / med[0] * 100,
+        (cmed[1] - cmed[0]) / cmed[0] * 100);
+    printf(
+        "  %4d watches all covering every run:     %8.1f us/run [%6.1f] (%+.1f %% wall, "
+        "%+.1f %% CPU; worst case)\n",
+        nwatches, med[2] * 1e6, cmed[2] * 1e6, (med[2] - med[0]) / med[0] * 100,
+        (cmed[2] - cmed[0]) / cmed[0] * 100);
+    return 0;
 }
 
 static const char run_fmt[] =
@@ -232,7 +387,7 @@ int main(int argc, char **argv)
     char dir[] = "/tmp/prophecy-bench-XXXXXX", dbpath[600], cmd[1400], token[128],
          auth[200], url[128], exe[512];
     long runs = 20000, mem_runs = 100000, failures;
-    int clients = 8, port, i;
+    int clients = 8, port, i, watches = -1;
     double ceil_rate, rate, brate, p50, p99, bp50, bp99;
     pid_t pid;
     FILE *p;
@@ -246,6 +401,8 @@ int main(int argc, char **argv)
             prophecyd = argv[++i];
         else if (strcmp(argv[i], "--mem-runs") == 0 && i + 1 < argc)
             mem_runs = strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--watches") == 0 && i + 1 < argc)
+            watches = (int)strtol(argv[++i], NULL, 10);
     }
     if (prophecyd == NULL) {
         ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 20);
@@ -256,6 +413,13 @@ int main(int argc, char **argv)
     }
     if (mkdtemp(dir) == NULL)
         return 1;
+    if (watches >= 0) {
+        int rc = watch_overhead(dir, runs < 5000 ? runs : 500, watches);
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "could not remove %s\n", dir);
+        return rc;
+    }
     curl_global_init(CURL_GLOBAL_ALL);
     printf("bench_ingest: %ld single-run uploads from %d keep-alive clients, then "
            "batches of "

@@ -34,7 +34,7 @@ void export_free(struct exporter *x)
 
 static int start(struct exporter *x, db *d, struct buf *out, struct err *err)
 {
-    const char **inputs, **metrics;
+    const char **inputs, **metrics, **tags;
 
     if (!x->csv) {
         export_json_begin(out);
@@ -48,6 +48,10 @@ static int start(struct exporter *x, db *d, struct buf *out, struct err *err)
         return -1;
     x->cols.inputs = inputs;
     x->cols.metrics = metrics;
+    x->cols.provenance = db_runs_tag_names(d, x->names, &tags, &x->cols.ntags, err);
+    if (x->cols.provenance < 0)
+        return -1;
+    x->cols.tags = tags;
     export_csv_header(&x->cols, out);
     return 0;
 }

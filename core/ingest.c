@@ -23,6 +23,7 @@ int ingest_records(struct ingest *in, struct run_record *runs, size_t n,
     memset(in, 0, sizeof *in);
     in->runs = runs;
     in->n = n;
+    in->arena = a;
     if (submitter)
         for (i = 0; i < n; i++)
             runs[i].submitter = submitter;
@@ -63,6 +64,7 @@ int ingest_store(db *d, struct ingest *in, struct err *err)
     if (db_runs_insert(d, in->runs, in->n, in->ids, in->existed, err) != 0)
         return -1;
     in->created = 0;
+    in->nalerts = 0;
     for (i = 0; i < in->n; i++)
         in->created += !in->existed[i];
     if (hooks.stored && hooks.stored(d, in, hooks.arg, err) != 0)

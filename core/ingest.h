@@ -37,9 +37,12 @@
 struct ingest {
     struct run_record *runs;
     size_t n;
-    long long *ids; /* OUT of ingest_store: the stored id of each run */
-    int *existed;   /* OUT: 1 when an identical run with the same id was stored */
-    size_t created; /* OUT: runs newly stored */
+    long long *ids;    /* OUT of ingest_store: the stored id of each run */
+    int *existed;      /* OUT: 1 when an identical run with the same id was stored */
+    size_t created;    /* OUT: runs newly stored */
+    arena *arena;      /* the arena the batch lives in (for the hooks' results) */
+    long long *alerts; /* OUT of the stored hook: ids of the alerts raised (arena) */
+    size_t nalerts;
 };
 
 /* Hooks around the store. Either function may be NULL. */
@@ -47,7 +50,7 @@ struct ingest_hooks {
     /* Inside the transaction, after all n runs are stored (existed[i] tells
      * which were already there). Returns 0, or -1 with err set: the batch
      * fails and is rolled back. */
-    int (*stored)(db *d, const struct ingest *in, void *arg, struct err *err);
+    int (*stored)(db *d, struct ingest *in, void *arg, struct err *err);
     /* After the commit is durable; cannot fail the batch. */
     void (*committed)(const struct ingest *in, void *arg);
     void *arg;

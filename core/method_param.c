@@ -18,6 +18,7 @@
 #include "common/xalloc.h"
 #include "core/method_param.h"
 #include "db/catalog.h"
+#include "db/history.h"
 #include "db/select.h"
 #include "formats/json.h"
 #include "formats/limits.h"
@@ -631,9 +632,18 @@ static int resolve_stored(db *d, struct pctx *c, struct err *err)
         return err_set(err, 500, "internal", NULL, "no database connection");
     if (c->template_name) {
         struct err local = {0};
-        tpl = db_template_get(d, c->template_name, &local);
+        /* Templates are scoped to an application: a request that names its
+         * application picks that one's template; without it the name must be
+         * unique (db_template_get answers 409 when two applications share it). */
+        tpl = c->application
+                  ? db_template_get_in(d, c->template_name, c->application, &local)
+                  : db_template_get(d, c->template_name, &local);
         if (tpl == NULL) {
-            if (local.status == 404)
+            if (local.status == 404 && c->application)
+                err_set(err, 404, "not_found", "template",
+                        "application %s has no template %s", c->application,
+                        c->template_name);
+            else if (local.status == 404)
                 err_set(err, 404, "not_found", "template", "template %s not found",
                         c->template_name);
             else if (err->status == 0)

@@ -29,8 +29,12 @@ struct db_run_filter {
     const char *executable;
     const char *system;
     long long nprocs; /* 0 = any */
-    long long after;  /* return runs with id > after (cursor); 0 = from start */
-    int limit;        /* 1..1000 */
+    const char *commit;
+    const char *branch;
+    const char *tag_key; /* with tag_value: runs tagged tag_key = tag_value */
+    const char *tag_value;
+    long long after; /* return runs with id > after (cursor); 0 = from start */
+    int limit;       /* 1..1000 */
 };
 
 /* A stored run as read back; strings live in the arena given to the reader. */
@@ -50,6 +54,12 @@ int db_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_r
  * -1 with err set. */
 int db_runs_names(db *d, arena *a, const char ***inputs, size_t *ninputs,
                   const char ***metrics, size_t *nmetrics, struct err *err);
+
+/* The distinct tag names of all stored runs, sorted, into *tags (in a).
+ * Returns 1 when any run has a commit, branch or tag, 0 when none has,
+ * -1 with err set. */
+int db_runs_tag_names(db *d, arena *a, const char ***tags, size_t *ntags,
+                      struct err *err);
 
 /* Reads one run by id. Returns 1 found, 0 not found, -1 error. */
 int db_run_get(db *d, long long id, arena *a, struct db_run_row *row, struct err *err);

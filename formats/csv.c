@@ -108,17 +108,31 @@ static int parse_num(const char *s, double *out)
     return 0;
 }
 
-enum { C_APP, C_EXE, C_SYS, C_NP, C_RT, C_ID, C_START, C_INPUT, C_METRIC };
+enum {
+    C_APP,
+    C_EXE,
+    C_SYS,
+    C_NP,
+    C_RT,
+    C_ID,
+    C_START,
+    C_COMMIT,
+    C_BRANCH,
+    C_INPUT,
+    C_METRIC,
+    C_TAG
+};
 
 int rundoc_parse_csv(const char *text, size_t len, arena *a, struct run_record **runs,
                      size_t *n, struct err *err)
 {
-    static const char *const names[] = {
-        "application", "executable", "system", "nprocs", "runtime", "id", "started_at"};
+    static const char *const names[] = {"application", "executable", "system",
+                                        "nprocs",      "runtime",    "id",
+                                        "started_at",  "commit",     "branch"};
     struct csv c = {text, text + len, 1};
     char *hdr[LIMIT_CSV_COLS], *f[LIMIT_CSV_COLS];
     int kind[LIMIT_CSV_COLS], nh, nf, i, have[C_INPUT] = {0};
-    size_t cap = 64, ninputs = 0, nmetrics = 0;
+    size_t cap = 64, ninputs = 0, nmetrics = 0, ntags = 0;
     struct run_record *out;
     char field[64];
 
@@ -141,6 +155,11 @@ int rundoc_parse_csv(const char *text, size_t len, arena *a, struct run_record *
             k = C_METRIC;
             nmetrics++;
             if (rundoc_check_name(hdr[i] + 7, strlen(hdr[i] + 7), "metric", err) != 0)
+                return -1;
+        } else if (strncmp(hdr[i], "tag.", 4) == 0) {
+            k = C_TAG;
+            ntags++;
+            if (rundoc_check_name(hdr[i] + 4, strlen(hdr[i] + 4), "tag", err) != 0)
                 return -1;
         } else {
             k = C_INPUT;
@@ -184,7 +203,8 @@ int rundoc_parse_csv(const char *text, size_t len, arena *a, struct run_record *
         memset(r, 0, sizeof *r);
         r->inputs = arena_alloc(a, (ninputs + 1) * sizeof *r->inputs);
         r->metrics = arena_alloc(a, (nmetrics + 1) * sizeof *r->metrics);
-        if (r->inputs == NULL || r->metrics == NULL)
+        r->tags = arena_alloc(a, (ntags + 1) * sizeof *r->tags);
+        if (r->inputs == NULL || r->metrics == NULL || r->tags == NULL)
             return err_nomem(err);
         for (i = 0; i < nh; i++) {
             double v;
@@ -235,6 +255,18 @@ int rundoc_parse_csv(const char *text, size_t len, arena *a, struct run_record *
                     return err_invalid(err, field, "%s: not an ISO 8601 time", field);
                 r->started_at = f[i][0] ? f[i] : NULL;
                 break;
+            case C_COMMIT:
+                r->commit = f[i][0] ? f[i] : NULL;
+                break;
+            case C_BRANCH:
+                r->branch = f[i][0] ? f[i] : NULL;
+                break;
+            case C_TAG:
+                if (f[i][0] == '\0')
+                    break; /* an empty cell: the run has no such tag */
+                r->tags[r->ntags].key = hdr[i] + 4;
+                r->tags[r->ntags++].value = f[i];
+                break;
             case C_INPUT:
             case C_METRIC:
                 if (f[i][0] == '\0')
@@ -251,6 +283,11 @@ int rundoc_parse_csv(const char *text, size_t len, arena *a, struct run_record *
                 }
                 break;
             }
+        }
+        if (rundoc_check_provenance(r, err) != 0) {
+            snprintf(field, sizeof field, "line %d", line);
+            err_prefix_field(err, field);
+            return -1;
         }
         (*n)++;
     }

@@ -45,6 +45,13 @@ void export_csv_header(const struct export_columns *c, struct buf *out)
         buf_puts(out, ",metric.");
         csv_field(out, c->metrics[k]);
     }
+    if (c->provenance) {
+        buf_puts(out, ",commit,branch");
+        for (k = 0; k < c->ntags; k++) {
+            buf_puts(out, ",tag.");
+            csv_field(out, c->tags[k]);
+        }
+    }
     buf_puts(out, "\r\n");
 }
 
@@ -64,6 +71,19 @@ void export_csv_row(const struct export_columns *c, const struct run_record *run
     csv_field(b, run->started_at ? run->started_at : "");
     csv_values(b, c->inputs, c->ninputs, run->inputs, run->ninputs);
     csv_values(b, c->metrics, c->nmetrics, run->metrics, run->nmetrics);
+    if (c->provenance) {
+        size_t i, k;
+        buf_putc(b, ',');
+        csv_field(b, run->commit ? run->commit : "");
+        buf_putc(b, ',');
+        csv_field(b, run->branch ? run->branch : "");
+        for (i = 0; i < c->ntags; i++) {
+            buf_putc(b, ',');
+            for (k = 0; k < run->ntags; k++)
+                if (strcmp(run->tags[k].key, c->tags[i]) == 0)
+                    csv_field(b, run->tags[k].value);
+        }
+    }
     buf_puts(b, "\r\n");
 }
 

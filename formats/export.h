@@ -21,6 +21,11 @@ struct export_columns {
     size_t ninputs;
     const char *const *metrics;
     size_t nmetrics;
+    /* Provenance (SPEC §11): when set, "commit,branch" and then tag.NAME for
+     * each tag name follow the metrics (the CSV import reads them back). */
+    int provenance;
+    const char *const *tags;
+    size_t ntags;
 };
 
 /* The header line: id,application,executable,system,nprocs,runtime,

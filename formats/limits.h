@@ -59,6 +59,9 @@
 #define LIMIT_IMPORT_OTF2_EVENTS 100000000 /* events read from one OTF2 trace */
 #define LIMIT_COMMIT 64                    /* bytes of a commit (SPEC §11) */
 #define LIMIT_TAGS 32                      /* tags of one run (SPEC §11) */
+#define LIMIT_COMPARE_CONFIGS 10000        /* configurations one comparison reports */
+#define LIMIT_COMPARE_VALUES 2000000       /* values the sides of a comparison hold */
+#define LIMIT_WATCHES 1000                 /* watches in one database */
 
 /* ---- modeling requests ------------------------------------------------------ */
 #define LIMIT_PREDICT 1000 /* prediction points in one request */

@@ -205,11 +205,77 @@ int rundoc_valid_timestamp(const char *s)
     return 0;
 }
 
+int rundoc_check_provenance(const struct run_record *r, struct err *err)
+{
+    size_t i, k;
+
+    if (r->commit != NULL &&
+        rundoc_check_name(r->commit, strlen(r->commit), "commit", err) != 0)
+        return -1;
+    if (r->commit != NULL && strlen(r->commit) > LIMIT_COMMIT)
+        return err_invalid(err, "commit", "commit is longer than %d bytes", LIMIT_COMMIT);
+    if (r->branch != NULL &&
+        rundoc_check_name(r->branch, strlen(r->branch), "branch", err) != 0)
+        return -1;
+    if (r->ntags > LIMIT_TAGS)
+        return err_invalid(err, "tags", "more than %d tags", LIMIT_TAGS);
+    for (i = 0; i < r->ntags; i++) {
+        char field[LIMIT_IDENT + 8];
+        snprintf(field, sizeof field, "tags.%.*s", LIMIT_IDENT, r->tags[i].key);
+        if (rundoc_check_name(r->tags[i].key, strlen(r->tags[i].key), "tags", err) != 0)
+            return -1;
+        if (strlen(r->tags[i].key) > LIMIT_IDENT)
+            return err_invalid(err, "tags", "a tag name is longer than %d bytes",
+                               LIMIT_IDENT);
+        if (rundoc_check_name(r->tags[i].value, strlen(r->tags[i].value), field, err) !=
+            0)
+            return -1;
+        for (k = 0; k < i; k++)
+            if (strcmp(r->tags[k].key, r->tags[i].key) == 0)
+                return err_invalid(err, field, "tag %s given twice", r->tags[i].key);
+    }
+    return 0;
+}
+
+/* "commit", "branch" and "tags" (SPEC §11), each optional. */
+static int get_provenance(json_t *doc, arena *a, struct run_record *r, struct err *err)
+{
+    json_t *tags = json_object_get(doc, "tags"), *v;
+    const char *key;
+    size_t i = 0;
+
+    if (get_name(doc, "commit", 0, a, &r->commit, err) != 0 ||
+        get_name(doc, "branch", 0, a, &r->branch, err) != 0)
+        return -1;
+    if (tags != NULL && !json_is_null(tags)) {
+        if (!json_is_object(tags))
+            return err_invalid(err, "tags", "tags must be an object of strings");
+        if (json_object_size(tags) > LIMIT_TAGS)
+            return err_invalid(err, "tags", "more than %d tags", LIMIT_TAGS);
+        r->tags = arena_alloc(a, (json_object_size(tags) + 1) * sizeof *r->tags);
+        if (r->tags == NULL)
+            return err_nomem(err);
+        json_object_foreach(tags, key, v)
+        {
+            if (!json_is_string(v))
+                return err_invalid(err, "tags", "tag %s must be a string", key);
+            r->tags[i].key = arena_strdup(a, key);
+            r->tags[i].value =
+                arena_strndup(a, json_string_value(v), json_string_length(v));
+            if (r->tags[i].key == NULL || r->tags[i].value == NULL)
+                return err_nomem(err);
+            i++;
+        }
+        r->ntags = i;
+    }
+    return rundoc_check_provenance(r, err);
+}
+
 int rundoc_parse(json_t *doc, arena *a, struct run_record *r, struct err *err)
 {
-    static const char *const known[] = {"id",      "application", "executable", "system",
-                                        "nprocs",  "inputs",      "runtime",    "kernels",
-                                        "metrics", "started_at",  NULL};
+    static const char *const known[] = {
+        "id",      "application", "executable", "system", "nprocs", "inputs", "runtime",
+        "kernels", "metrics",     "started_at", "commit", "branch", "tags",   NULL};
     const char *key;
     json_t *v;
 
@@ -258,7 +324,7 @@ int rundoc_parse(json_t *doc, arena *a, struct run_record *r, struct err *err)
                                "2026-11-21T10:00:00Z");
         r->started_at = arena_strdup(a, json_string_value(v));
     }
-    return 0;
+    return get_provenance(doc, a, r, err);
 }
 
 int rundoc_parse_body(json_t *body, arena *a, struct run_record **runs, size_t *n,
@@ -338,6 +404,14 @@ json_t *rundoc_to_json(long long id, const struct run_record *r, const char *cre
     json_object_set_new(o, "metrics", metrics);
     json_object_set_new(o, "started_at",
                         r->started_at ? json_string(r->started_at) : json_null());
+    json_object_set_new(o, "commit", r->commit ? json_string(r->commit) : json_null());
+    json_object_set_new(o, "branch", r->branch ? json_string(r->branch) : json_null());
+    {
+        json_t *tags = json_object();
+        for (i = 0; i < r->ntags; i++)
+            json_object_set_new(tags, r->tags[i].key, json_string(r->tags[i].value));
+        json_object_set_new(o, "tags", tags);
+    }
     json_object_set_new(o, "submitter", json_string(r->submitter ? r->submitter : ""));
     json_object_set_new(o, "created_at", json_string(created_at ? created_at : ""));
     return o;
@@ -356,5 +430,11 @@ json_t *rundoc_export_json(const struct run_record *run)
     json_object_del(o, "created_at");
     if (json_is_null(json_object_get(o, "started_at")))
         json_object_del(o, "started_at");
+    if (json_is_null(json_object_get(o, "commit")))
+        json_object_del(o, "commit");
+    if (json_is_null(json_object_get(o, "branch")))
+        json_object_del(o, "branch");
+    if (json_object_size(json_object_get(o, "tags")) == 0)
+        json_object_del(o, "tags");
     return o;
 }

@@ -6,6 +6,7 @@
  */
 #include "core/catalog.h"
 #include "db/catalog.h"
+#include "db/history.h"
 #include "server/routes.h"
 #include "formats/rundoc.h"
 #include "formats/validate.h"
@@ -300,7 +301,19 @@ int api_templates_list(struct req *r)
 
 int api_template_get(struct req *r)
 {
-    return read_json(r, db_template_get, r->params[0]);
+    const char *app = http_query(r, "application");
+    struct err e = {0};
+    db *d;
+    json_t *v;
+    if (app == NULL)
+        return read_json(r, db_template_get, r->params[0]);
+    /* Templates are scoped to an application (two may share a name). */
+    d = db_pool_get(r->app->pool);
+    v = db_template_get_in(d, r->params[0], app, &e);
+    db_pool_put(r->app->pool, d);
+    if (v == NULL)
+        return http_error(r, &e);
+    return http_json(r, 200, v);
 }
 
 static int check_template(json_t *body, struct req *r, void *out, struct err *err)

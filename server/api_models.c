@@ -15,6 +15,8 @@
  */
 #include "common/xalloc.h"
 #include "db/catalog.h"
+#include "db/history.h"
+#include "formats/limits.h"
 #include "formats/json.h"
 #include "server/modeling.h"
 #include "server/routes.h"
@@ -70,8 +72,10 @@ static const char *str_at(json_t *v, const char *k1, const char *k2)
 static int save_job(db *d, void *arg, struct err *err)
 {
     struct model_save *s = arg;
-    return db_model_save(d, s->m->name, s->application, s->formula, s->request_text,
-                         s->answer_text, &s->id, err);
+    if (db_model_save(d, s->m->name, s->application, s->formula, s->request_text,
+                      s->answer_text, &s->id, err) != 0)
+        return -1;
+    return s->name ? db_model_name(d, s->id, s->name, err) : 0;
 }
 
 /* Runs when the write is done: frees the texts, lets the caller answer, then
@@ -91,7 +95,7 @@ static int save_done(struct req *r)
 }
 
 int model_save(struct req *r, const struct method *m, json_t *request, json_t *answer,
-               handler_fn finish, void *user, struct err *err)
+               const char *name, handler_fn finish, void *user, struct err *err)
 {
     struct model_save *s = arena_alloc(r->arena, sizeof *s);
 
@@ -104,6 +108,7 @@ int model_save(struct req *r, const struct method *m, json_t *request, json_t *a
     s->answer = answer;
     s->finish = finish;
     s->user = user;
+    s->name = name ? arena_strdup(r->arena, name) : NULL;
     /* 17 digits: the stored answer round-trips bit-exactly (fit_json.h). */
     s->request_text = json_dumps(request, JSON_COMPACT | JSON_REAL_PRECISION(17));
     s->answer_text = json_dumps(answer, JSON_COMPACT | JSON_REAL_PRECISION(17));
@@ -149,8 +154,8 @@ int api_model_post(struct req *r)
     struct err e = {0};
     const char *slash = strrchr(r->path, '/');
     const struct method *m = method_find(slash ? slash + 1 : NULL);
-    json_t *body = http_body_json(r, &e), *save, *ans;
-    const char *url;
+    json_t *body = http_body_json(r, &e), *save, *ans, *name;
+    const char *url, *name_text;
     int rc;
 
     if (m == NULL) /* the route table only sends the three methods here */
@@ -167,6 +172,20 @@ int api_model_post(struct req *r)
         json_decref(body);
         return http_error(r, &e);
     }
+    /* "name" (optional, with save) names the stored model; like "save" it
+     * is not part of the modeling request. */
+    name = json_object_get(body, "name");
+    if (name != NULL &&
+        (!json_is_string(name) || !json_is_true(save) ||
+         json_check_name(json_string_value(name), json_string_length(name), "name",
+                         LIMIT_NAME, &e) != 0)) {
+        json_decref(body);
+        err_invalid(&e, "name", "name must be a string of 1 to %d bytes, with save",
+                    LIMIT_NAME);
+        return http_error(r, &e);
+    }
+    name_text = name ? arena_strdup(r->arena, json_string_value(name)) : NULL;
+    json_object_del(body, "name");
     save = json_incref(save);
     json_object_del(body, "save");
     ans = build(r, m, body, &e);
@@ -183,7 +202,7 @@ int api_model_post(struct req *r)
         return http_json(r, 200, ans);
     }
     json_decref(save);
-    rc = model_save(r, m, body, ans, api_saved, NULL, &e);
+    rc = model_save(r, m, body, ans, name_text, api_saved, NULL, &e);
     json_decref(body);
     return rc == 0 ? 0 : http_error(r, &e);
 }

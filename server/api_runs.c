@@ -42,9 +42,10 @@ static int upload_finish(struct req *r)
                                         in->existed[i] ? "existing" : "created"));
     }
     return http_json(r, in->created ? 201 : 200,
-                     json_pack("{s:o, s:I, s:I, s:o}", "ids", ids, "created",
+                     json_pack("{s:o, s:I, s:I, s:o, s:o}", "ids", ids, "created",
                                (json_int_t)in->created, "existing",
-                               (json_int_t)(in->n - in->created), "runs", list));
+                               (json_int_t)(in->n - in->created), "runs", list, "alerts",
+                               api_upload_alerts(r, in->alerts, in->nalerts)));
 }
 
 /* An upload (JSON or CSV) is validated completely here, on the pool thread,
@@ -75,6 +76,32 @@ int api_runs_post(struct req *r)
     return http_defer_write(r, ingest_job, in, upload_finish);
 }
 
+/* The one tag.KEY=VALUE filter of a run listing, if any. */
+static int query_tag(struct req *r, const char **key, const char **value, struct err *e)
+{
+    json_t *q = http_query_object(r, e), *v;
+    const char *name;
+    int n = 0;
+
+    *key = *value = NULL;
+    if (q == NULL)
+        return -1;
+    json_object_foreach(q, name, v)
+    {
+        if (strncmp(name, "tag.", 4) != 0)
+            continue;
+        if (n++ > 0 || name[4] == '\0') {
+            json_decref(q);
+            return err_set(e, 400, "bad_parameter", name,
+                           "give one tag.KEY=VALUE filter with a non-empty KEY");
+        }
+        *key = arena_strdup(r->arena, name + 4);
+        *value = arena_strdup(r->arena, json_string_value(v));
+    }
+    json_decref(q);
+    return 0;
+}
+
 int api_runs_list(struct req *r)
 {
     struct db_run_filter f = {0};
@@ -93,6 +120,10 @@ int api_runs_list(struct req *r)
     f.executable = http_query(r, "executable");
     f.system = http_query(r, "system");
     f.nprocs = nprocs;
+    f.commit = http_query(r, "commit");
+    f.branch = http_query(r, "branch");
+    if (query_tag(r, &f.tag_key, &f.tag_value, &e) != 0)
+        return http_error(r, &e);
     f.after = after;
     f.limit = (int)limit;
     d = db_pool_get(r->app->pool);

@@ -315,7 +315,7 @@ static int form_save(struct req *r, const struct form_def *def)
         rc = result_page(r, c, request, answer, &save_err, save_err.status);
     } else {
         ctx_done(&x); /* the connection goes back before the write */
-        rc = model_save(r, x.m, request, answer, saved, NULL, &e);
+        rc = model_save(r, x.m, request, answer, NULL, saved, NULL, &e);
         answer = NULL; /* taken */
         if (rc != 0)
             rc = dash_error(r, &e);

@@ -21,6 +21,8 @@
 #include "db/writer.h"
 #include "server/dash.h"
 #include "server/demo.h"
+#include "core/watch.h"
+#include "db/history.h"
 #include "core/export.h"
 #include "core/import.h"
 #include "core/ingest.h"
@@ -69,6 +71,7 @@ static const char usage[] =
     "  export [--db FILE] [--format csv|json]   write all runs to standard output\n"
     "  backup DEST [--db FILE]         consistent online copy of the database\n"
     "  check [--db FILE]               check the database for damage (exit 0: sound)\n"
+    "  demo remove [--db FILE]         remove the example data set and nothing else\n"
     "  --help                          this text\n";
 
 struct opts {
@@ -406,6 +409,35 @@ static int cmd_export(struct opts *o)
 
 /* `prophecyd check`: the store's integrity check in plain words; exit 0 when
  * sound, 1 when damaged or when the file cannot be checked (docs/operations.md). */
+/* prophecyd demo remove: the demo applications and systems with everything
+ * under them, in one transaction. */
+static int cmd_demo(struct opts *o)
+{
+    struct db_options opt = {DB_SYNC_FULL, 0, 10000};
+    struct err e = {0};
+    db *d = NULL;
+    int n = -1;
+
+    if (o->nargs != 1 || strcmp(o->args[0], "remove") != 0) {
+        fprintf(stderr, "usage: prophecyd demo remove [--db FILE]\n");
+        return 64;
+    }
+    if (db_open(&d, o->cfg.db_path, &opt, &e) == 0 && db_begin(d, &e) == 0) {
+        n = db_demo_remove(d, &e);
+        if (n < 0 || db_commit(d, &e) != 0) {
+            db_rollback(d);
+            n = -1;
+        }
+    }
+    db_close(d);
+    if (n < 0) {
+        fprintf(stderr, "prophecyd: demo remove: %s\n", e.message);
+        return 1;
+    }
+    printf("removed %d demo application%s\n", n, n == 1 ? "" : "s");
+    return 0;
+}
+
 static int cmd_check(struct opts *o)
 {
     struct db_options opt = {DB_SYNC_FULL, 1, 10000};
@@ -482,6 +514,7 @@ int main(int argc, char **argv)
     o.cfg.workers = o.cfg.threads;
     o.cfg.queue = 32;
     gsl_set_error_handler_off();
+    watch_install(); /* every ingest path judges what the watches cover */
 
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
@@ -508,6 +541,8 @@ int main(int argc, char **argv)
         return cmd_backup(&o);
     if (strcmp(argv[1], "check") == 0)
         return cmd_check(&o);
+    if (strcmp(argv[1], "demo") == 0)
+        return cmd_demo(&o);
     fprintf(stderr, "prophecyd: unknown command %s\n\n%s", argv[1], usage);
     return 64;
 }

@@ -33,7 +33,8 @@ struct model_save {
     json_t *answer; /* owned; dropped after finish returns */
     char *request_text, *answer_text;
     const char *application, *formula;
-    long long id; /* the stored model's id once the write succeeded */
+    const char *name; /* the model's optional name (SPEC §11) or NULL */
+    long long id;     /* the stored model's id once the write succeeded */
     int (*finish)(struct req *r);
     void *user; /* the caller's */
 };
@@ -41,11 +42,13 @@ struct model_save {
 /* Stores request (borrowed: serialized before return) and answer (taken)
  * through http_defer_write. When the write is done, finish(r) runs with
  * r->ctx pointing at the struct model_save: r->job.rc != 0 means nothing was
- * stored (r->job.err says why), else s->id is the new model. Returns 0 once
+ * stored (r->job.err says why), else s->id is the new model. name (copied)
+ * names the model, or NULL. Returns 0 once
  * deferred (the handler must return at once), or -1 with err set when
  * nothing could be queued (the answer is then released). */
 int model_save(struct req *r, const struct method *m, json_t *request, json_t *answer,
-               int (*finish)(struct req *r), void *user, struct err *err);
+               const char *name, int (*finish)(struct req *r), void *user,
+               struct err *err);
 
 /* The /plots URL of an unsaved request (the "plot" field of an unsaved
  * answer), in the request's arena; NULL when the request is too long to

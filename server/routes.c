@@ -1,6 +1,8 @@
 /* routes: the route table and its matcher; see routes.h. */
 #include "server/routes.h"
 
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The query of the modeling forms' steps (server/page_forms.c): the fields
@@ -15,7 +17,7 @@ static const struct route table[] = {
     {"GET", "/api/v1/health", api_health, R_PUBLIC, NULL},
     {"POST", "/api/v1/runs", api_runs_post, R_WRITE, NULL},
     {"POST", "/api/v1/import", api_import_post, R_WRITE, "format,application,executable,system,nprocs,filename"},
-    {"GET", "/api/v1/runs", api_runs_list, 0, "limit,after,nprocs,application,executable,system"},
+    {"GET", "/api/v1/runs", api_runs_list, 0, "limit,after,nprocs,application,executable,system,commit,branch,tag.*"},
     {"GET", "/api/v1/runs/{}", api_run_get, 0, NULL},
     {"POST", "/api/v1/runs/{}/trace", api_trace_post, R_WRITE|R_COSTLY, NULL},
     {"GET", "/api/v1/runs/{}/trace/{}", api_trace_get, R_COSTLY, "width"},
@@ -36,7 +38,7 @@ static const struct route table[] = {
     {"POST", "/api/v1/systems/{}/parameters/fit", api_param_fit, R_WRITE|R_COSTLY, NULL},
     {"GET", "/api/v1/templates", api_templates_list, 0, "application"},
     {"POST", "/api/v1/templates", api_templates_post, R_WRITE, NULL},
-    {"GET", "/api/v1/templates/{}", api_template_get, 0, NULL},
+    {"GET", "/api/v1/templates/{}", api_template_get, 0, "application"},
     {"GET", "/api/v1/couplings", api_couplings_list, 0, "application,system"},
     {"POST", "/api/v1/couplings", api_couplings_post, R_WRITE, NULL},
     {"POST", "/api/v1/fit", api_model_post, R_COSTLY, NULL},
@@ -48,6 +50,22 @@ static const struct route table[] = {
     {"GET", "/api/v1/models/{}/predict", api_model_predict, R_COSTLY, "*"},
     {"GET", "/api/v1/predict", api_predict, R_COSTLY, "*"},
     {"GET", "/plots/{}", api_plot, R_COSTLY, "request,width"},
+
+    /* History, comparison and regression detection (SPEC §11, api_history.c). */
+    {"GET", "/api/v1/series", api_series, 0, "application,executable,system,nprocs,input.*,y"},
+    {"GET", "/api/v1/compare", api_compare, 0,
+     "a,b,c,d,e,f,g,h,application,executable,system,nprocs,input.*"},
+    {"POST", "/api/v1/watches", api_watches_post, R_WRITE, NULL},
+    {"GET", "/api/v1/watches", api_watches_list, 0, NULL},
+    {"DELETE", "/api/v1/watches/{}", api_watch_delete, R_WRITE, NULL},
+    {"GET", "/api/v1/models/{}/ledger", api_model_ledger, 0, NULL},
+    {"GET", "/api/v1/alerts", api_alerts_list, 0, "state"},
+    {"PATCH", "/api/v1/alerts/{}", api_alert_patch, R_WRITE, NULL},
+    {"DELETE", "/api/v1/runs/{}", api_run_delete, R_WRITE, NULL},
+    {"DELETE", "/api/v1/applications/{}", api_app_delete, R_WRITE, NULL},
+    {"PUT", "/api/v1/applications/{}/executables/{}", api_executable_put, R_WRITE, NULL},
+    {"DELETE", "/api/v1/models/{}", api_model_delete, R_WRITE, NULL},
+    {"DELETE", "/api/v1/templates/{}", api_template_delete, R_WRITE, "application"},
 
     /* The web dashboard (server/dash*.c -> web/, docs/web.md). */
     {"GET", "/", page_overview, R_HTML, NULL},
@@ -145,31 +163,38 @@ const struct route *routes_match(struct req *r, int *status)
     return NULL;
 }
 
+/* The Allow header for each set of methods (bit 0 GET, 1 POST, 2 PUT, 3
+ * PATCH, 4 DELETE), built once. */
+static char allow_text[32][48];
+static pthread_once_t allow_once = PTHREAD_ONCE_INIT;
+
+static void make_allow(void)
+{
+    static const char *const names[5] = {"GET, HEAD", "POST", "PUT", "PATCH", "DELETE"};
+    for (int m = 0; m < 32; m++) {
+        size_t len = 0;
+        for (int k = 0; k < 5; k++)
+            if (m & (1 << k))
+                len += (size_t)snprintf(allow_text[m] + len, sizeof allow_text[m] - len,
+                                        "%s%s", len ? ", " : "", names[k]);
+    }
+}
+
 const char *routes_allowed(const char *path)
 {
-    size_t i;
-    int has[4] = {0, 0, 0, 0};
+    static const char *const methods[5] = {"GET", "POST", "PUT", "PATCH", "DELETE"};
     const char *caps[REQ_MAX_PARAMS];
+    size_t i;
+    int m = 0, k;
+    pthread_once(&allow_once, make_allow);
     for (i = 0; i < sizeof table / sizeof table[0]; i++) {
         if (!match(table[i].pattern, path, NULL, caps))
             continue;
-        has[strcmp(table[i].method, "GET") == 0    ? 0
-            : strcmp(table[i].method, "POST") == 0 ? 1
-            : strcmp(table[i].method, "PUT") == 0  ? 2
-                                                   : 3] = 1;
+        for (k = 0; k < 5; k++)
+            if (strcmp(table[i].method, methods[k]) == 0)
+                m |= 1 << k;
     }
-    /* The combinations our table holds; anything else answers the full list. */
-    if (has[0] && !has[1] && !has[2] && !has[3])
-        return "GET, HEAD";
-    if (!has[0] && has[1] && !has[2] && !has[3])
-        return "POST";
-    if (has[0] && has[1] && !has[2] && !has[3])
-        return "GET, HEAD, POST";
-    if (has[0] && !has[1] && has[2] && !has[3])
-        return "GET, HEAD, PUT";
-    if (!has[0] && !has[1] && !has[2] && has[3])
-        return "DELETE";
-    return "GET, HEAD, POST, PUT, DELETE";
+    return m ? allow_text[m] : allow_text[31];
 }
 
 int routes_query_allowed(const struct route *rt, const char *name)

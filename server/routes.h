@@ -62,6 +62,22 @@ int api_trace_occupancy_fit(struct req *r);
 /* /plots/run-ID-NAME.svg: api_plot hands "ID-NAME" over. */
 int api_trace_plot(struct req *r, const char *name);
 int page_trace(struct req *r);
+/* History, comparison and regression detection (server/api_history.c). */
+int api_series(struct req *r);
+int api_compare(struct req *r);
+int api_watches_post(struct req *r);
+int api_watches_list(struct req *r);
+int api_watch_delete(struct req *r);
+int api_model_ledger(struct req *r);
+int api_alerts_list(struct req *r);
+int api_alert_patch(struct req *r);
+int api_run_delete(struct req *r);
+int api_app_delete(struct req *r);
+int api_model_delete(struct req *r);
+int api_template_delete(struct req *r);
+int api_executable_put(struct req *r);
+/* The alerts an upload raised, as the API shows them (new reference). */
+json_t *api_upload_alerts(struct req *r, const long long *ids, size_t n);
 
 /* The web dashboard. */
 int page_overview(struct req *r);

@@ -503,8 +503,8 @@ int db_template_put(db *d, const char *name, const char *application, const char
     if (db_run_sql(
             d,
             "INSERT INTO templates (name, app_id, kernel, expression, description) "
-            "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (name) DO UPDATE SET "
-            "app_id = excluded.app_id, kernel = excluded.kernel, "
+            "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (app_id, name) DO UPDATE SET "
+            "kernel = excluded.kernel, "
             "expression = excluded.expression, description = excluded.description",
             err, "tittt", name, aid, kernel ? kernel : "", expression,
             description ? description : "") < 0)
@@ -525,6 +525,19 @@ json_t *db_templates_list(db *d, const char *application, struct err *err)
 
 json_t *db_template_get(db *d, const char *name, struct err *err)
 {
+    /* Templates are scoped to an application (migration 3); the global name
+     * still finds one when it is unique, and says so when it is not. */
+    json_t *all = db_query_json(d, "SELECT app_id FROM templates WHERE name = ?1 LIMIT 2",
+                                err, "t", name);
+    size_t n = all ? json_array_size(all) : 0;
+    json_decref(all);
+    if (all == NULL)
+        return NULL;
+    if (n > 1) {
+        err_set(err, 409, "conflict", NULL,
+                "template %s exists in several applications: name the application", name);
+        return NULL;
+    }
     return db_query_one(
         d, "template",
         "SELECT t.name, a.name AS application, t.kernel, t.expression, "
@@ -580,8 +593,9 @@ int db_model_save(db *d, const char *method, const char *application, const char
     if (application && (aid = db_app_id(d, application, 0, err)) < 0)
         return -1;
     if (db_run_sql(d,
-                   "INSERT INTO models (method, app_id, formula, request, result) VALUES "
-                   "(?1, nullif(?2, 0), ?3, ?4, ?5)",
+                   "INSERT INTO models (method, app_id, formula, request, result, "
+                   "system_id) VALUES (?1, nullif(?2, 0), ?3, ?4, ?5, (SELECT id FROM "
+                   "systems WHERE name = json_extract(?4, '$.system')))",
                    err, "tittt", method, aid, formula ? formula : "", request_json,
                    result_json) < 0)
         return -1;
@@ -593,19 +607,20 @@ json_t *db_model_get(db *d, long long id, struct err *err)
 {
     return db_query_one(
         d, "model",
-        "SELECT m.id, m.method, a.name AS application, m.formula, "
-        "m.request AS request_json, m.result AS result_json, m.created_at "
+        "SELECT m.id, m.method, m.name, a.name AS application, s.name AS system, "
+        "m.formula, m.request AS request_json, m.result AS result_json, m.created_at "
         "FROM models m LEFT JOIN applications a ON a.id = m.app_id "
-        "WHERE m.id = ?1",
+        "LEFT JOIN systems s ON s.id = m.system_id WHERE m.id = ?1",
         err, "i", id);
 }
 
 json_t *db_models_list(db *d, int limit, struct err *err)
 {
     return db_query_json(d,
-                         "SELECT m.id, m.method, a.name AS application, m.formula, "
-                         "m.created_at FROM models m LEFT JOIN applications a ON "
-                         "a.id = m.app_id ORDER BY m.id DESC LIMIT ?1",
+                         "SELECT m.id, m.method, m.name, a.name AS application, "
+                         "s.name AS system, m.formula, m.created_at FROM models m "
+                         "LEFT JOIN applications a ON a.id = m.app_id LEFT JOIN systems "
+                         "s ON s.id = m.system_id ORDER BY m.id DESC LIMIT ?1",
                          err, "i", (long long)limit);
 }
 

@@ -12,6 +12,7 @@
 #include "db/catalog.h"
 #include "common/xalloc.h"
 #include "db/summary.h"
+#include "formats/limits.h"
 
 #include <pthread.h>
 #include <sqlite3.h>
@@ -64,7 +65,10 @@ static const char SQL_SYS_INS[] = "INSERT INTO systems (name) VALUES (?1)";
 static const char SQL_UID_SEL[] = "SELECT id FROM runs WHERE uid = ?1";
 static const char SQL_RUN_INS[] =
     "INSERT INTO runs (uid, app_id, exe_id, system_id, nprocs, runtime, started_at, "
-    "submitter, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+    "submitter, created_at, vcs_commit, vcs_branch) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+static const char SQL_TAG_INS[] =
+    "INSERT INTO run_tags (run_id, key, value) VALUES (?1, ?2, ?3)";
 static const char SQL_INPUT_INS[] =
     "INSERT INTO run_inputs (run_id, name, value) VALUES (?1, ?2, ?3)";
 static const char SQL_METRIC_INS[] =
@@ -135,6 +139,22 @@ static int str_eq(const char *a, const char *b)
     return strcmp(a, b) == 0;
 }
 
+/* The same tags, in any order (keys are unique within a run). */
+static int tags_eq(const struct rec_tag *a, size_t na, const struct rec_tag *b, size_t nb)
+{
+    size_t i, k;
+    if (na != nb)
+        return 0;
+    for (i = 0; i < na; i++) {
+        for (k = 0; k < nb; k++)
+            if (strcmp(a[i].key, b[k].key) == 0)
+                break;
+        if (k == nb || strcmp(a[i].value, b[k].value) != 0)
+            return 0;
+    }
+    return 1;
+}
+
 /* The same named values, in any order (names are unique within a run). */
 static int kvs_eq(const struct rec_kv *a, size_t na, const struct rec_kv *b, size_t nb)
 {
@@ -172,7 +192,9 @@ static int same_as_stored(db *d, long long id, const struct run_record *r,
     same = str_eq(s->application, r->application) &&
            str_eq(s->executable, r->executable) && str_eq(s->system, r->system) &&
            s->nprocs == r->nprocs && s->runtime == r->runtime &&
-           str_eq(s->started_at, r->started_at) &&
+           str_eq(s->started_at, r->started_at) && str_eq(s->commit, r->commit) &&
+           str_eq(s->branch, r->branch) &&
+           tags_eq(s->tags, s->ntags, r->tags, r->ntags) &&
            kvs_eq(s->inputs, s->ninputs, r->inputs, r->ninputs) &&
            kvs_eq(s->metrics, s->nmetrics, r->metrics, r->nmetrics) &&
            s->nkernels == r->nkernels;
@@ -242,6 +264,10 @@ int db_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
             sqlite3_bind_text(st, 7, r->started_at, -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 8, r->submitter ? r->submitter : "", -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 9, now, -1, SQLITE_STATIC);
+        if (r->commit)
+            sqlite3_bind_text(st, 10, r->commit, -1, SQLITE_STATIC);
+        if (r->branch)
+            sqlite3_bind_text(st, 11, r->branch, -1, SQLITE_STATIC);
         if (step_done(d, st, err) != 0)
             return -1;
         id = sqlite3_last_insert_rowid(db_handle(d));
@@ -264,6 +290,16 @@ int db_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
             if (step_done(d, st, err) != 0)
                 return -1;
         }
+        for (k = 0; k < r->ntags; k++) {
+            st = db_stmt(d, SQL_TAG_INS, err);
+            if (st == NULL)
+                return -1;
+            sqlite3_bind_int64(st, 1, id);
+            sqlite3_bind_text(st, 2, r->tags[k].key, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 3, r->tags[k].value, -1, SQLITE_STATIC);
+            if (step_done(d, st, err) != 0)
+                return -1;
+        }
         if (db_summary_add_run(d, id, err) != 0)
             return -1;
     }
@@ -272,13 +308,23 @@ int db_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
 
 /* ---- reading ---------------------------------------------------------- */
 
-enum { F_APP = 1, F_EXE = 2, F_SYS = 4, F_NP = 8, NVARIANT = 16 };
+enum {
+    F_APP = 1,
+    F_EXE = 2,
+    F_SYS = 4,
+    F_NP = 8,
+    F_COMMIT = 16,
+    F_BRANCH = 32,
+    F_TAG = 64,
+    NVARIANT = 128
+};
 
 static char *variants[NVARIANT];
 static pthread_once_t variants_once = PTHREAD_ONCE_INIT;
 
 /* Parameters are always bound by number: ?1 app, ?2 exe, ?3 system, ?4
- * nprocs, ?5 cursor, ?6 limit; a variant uses only those it names. */
+ * nprocs, ?5 cursor, ?6 limit, ?7 commit, ?8 branch, ?9 tag key, ?10 tag
+ * value; a variant uses only those it names. */
 static void make_variants(void)
 {
     int m;
@@ -286,8 +332,8 @@ static void make_variants(void)
         struct buf b;
         buf_init(&b, 4096);
         buf_puts(&b, "SELECT r.id, r.uid, a.name, e.name, s.name, r.nprocs, r.runtime, "
-                     "r.started_at, r.submitter, r.created_at FROM runs r "
-                     "JOIN applications a ON a.id = r.app_id "
+                     "r.started_at, r.submitter, r.created_at, r.vcs_commit, "
+                     "r.vcs_branch FROM runs r JOIN applications a ON a.id = r.app_id "
                      "JOIN executables e ON e.id = r.exe_id "
                      "JOIN systems s ON s.id = r.system_id WHERE 1");
         if (m & F_APP)
@@ -305,6 +351,13 @@ static void make_variants(void)
             buf_puts(&b, " AND r.system_id = (SELECT id FROM systems WHERE name = ?3)");
         if (m & F_NP)
             buf_puts(&b, " AND r.nprocs = ?4");
+        if (m & F_COMMIT)
+            buf_puts(&b, " AND r.vcs_commit = ?7");
+        if (m & F_BRANCH)
+            buf_puts(&b, " AND r.vcs_branch = ?8");
+        if (m & F_TAG)
+            buf_puts(&b, " AND r.id IN (SELECT run_id FROM run_tags WHERE key = ?9 AND "
+                         "value = ?10)");
         buf_puts(&b, " AND r.id > ?5 ORDER BY r.id LIMIT ?6");
         variants[m] = buf_detach(&b, NULL);
     }
@@ -322,6 +375,12 @@ static const char *variant(const struct db_run_filter *f)
         m |= F_SYS;
     if (f->nprocs > 0)
         m |= F_NP;
+    if (f->commit)
+        m |= F_COMMIT;
+    if (f->branch)
+        m |= F_BRANCH;
+    if (f->tag_key && f->tag_value)
+        m |= F_TAG;
     return variants[m];
 }
 
@@ -335,6 +394,14 @@ static void bind_filter(sqlite3_stmt *st, const struct db_run_filter *f)
         sqlite3_bind_text(st, 3, f->system, -1, SQLITE_STATIC);
     if (f->nprocs > 0)
         sqlite3_bind_int64(st, 4, f->nprocs);
+    if (f->commit)
+        sqlite3_bind_text(st, 7, f->commit, -1, SQLITE_STATIC);
+    if (f->branch)
+        sqlite3_bind_text(st, 8, f->branch, -1, SQLITE_STATIC);
+    if (f->tag_key && f->tag_value) {
+        sqlite3_bind_text(st, 9, f->tag_key, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 10, f->tag_value, -1, SQLITE_STATIC);
+    }
 }
 
 static const char *col_text(arena *a, sqlite3_stmt *st, int i)
@@ -437,6 +504,35 @@ static void read_row(sqlite3_stmt *st, arena *a, struct db_run_row *row)
     r->started_at = col_text(a, st, 7);
     r->submitter = col_text(a, st, 8);
     row->created_at = col_text(a, st, 9);
+    r->commit = col_text(a, st, 10);
+    r->branch = col_text(a, st, 11);
+}
+
+static const char SQL_TAGS[] =
+    "SELECT key, value FROM run_tags WHERE run_id = ?1 ORDER BY key";
+
+static int read_tags(db *d, long long id, arena *a, struct run_record *r, struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, SQL_TAGS, err);
+    int rc;
+
+    r->tags = NULL;
+    r->ntags = 0;
+    if (st == NULL)
+        return -1;
+    r->tags = arena_alloc(a, LIMIT_TAGS * sizeof *r->tags);
+    if (r->tags == NULL)
+        return err_nomem(err);
+    sqlite3_bind_int64(st, 1, id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && r->ntags < LIMIT_TAGS) {
+        r->tags[r->ntags].key = col_text(a, st, 0);
+        r->tags[r->ntags].value = col_text(a, st, 1);
+        r->ntags++;
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return db_fail(d, err);
+    return 0;
 }
 
 static int read_children(db *d, arena *a, struct db_run_row *row, struct err *err)
@@ -444,7 +540,7 @@ static int read_children(db *d, arena *a, struct db_run_row *row, struct err *er
     struct run_record *r = &row->run;
     if (read_kvs(d, SQL_INPUTS, row->id, a, &r->inputs, &r->ninputs, err) != 0 ||
         read_kvs(d, SQL_METRICS, row->id, a, &r->metrics, &r->nmetrics, err) != 0 ||
-        read_kernels(d, row->id, a, r, err) != 0)
+        read_kernels(d, row->id, a, r, err) != 0 || read_tags(d, row->id, a, r, err) != 0)
         return -1;
     return 0;
 }
@@ -482,7 +578,8 @@ int db_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_r
 
 static const char SQL_RUN_GET[] =
     "SELECT r.id, r.uid, a.name, e.name, s.name, r.nprocs, r.runtime, r.started_at, "
-    "r.submitter, r.created_at FROM runs r JOIN applications a ON a.id = r.app_id "
+    "r.submitter, r.created_at, r.vcs_commit, r.vcs_branch FROM runs r JOIN applications "
+    "a ON a.id = r.app_id "
     "JOIN executables e ON e.id = r.exe_id JOIN systems s ON s.id = r.system_id "
     "WHERE r.id = ?1";
 
@@ -550,4 +647,18 @@ int db_runs_names(db *d, arena *a, const char ***inputs, size_t *ninputs,
                    nmetrics, err) != 0)
         return -1;
     return 0;
+}
+
+int db_runs_tag_names(db *d, arena *a, const char ***tags, size_t *ntags, struct err *err)
+{
+    const char **any;
+    size_t nany;
+    if (read_names(d, "SELECT DISTINCT key FROM run_tags ORDER BY key", a, tags, ntags,
+                   err) != 0 ||
+        read_names(d,
+                   "SELECT 1 WHERE EXISTS (SELECT 1 FROM runs WHERE vcs_commit IS NOT "
+                   "NULL OR vcs_branch IS NOT NULL)",
+                   a, &any, &nany, err) != 0)
+        return -1;
+    return *ntags > 0 || nany > 0;
 }

@@ -24,7 +24,9 @@ static const char SQL_CONFIG_ADD[] =
     "runs = runs + 1, sum_runtime = sum_runtime + excluded.sum_runtime, "
     "min_runtime = min(min_runtime, excluded.min_runtime), "
     "max_runtime = max(max_runtime, excluded.max_runtime), "
-    "last_run_id = max(last_run_id, excluded.last_run_id)";
+    "last_run_id = max(last_run_id, excluded.last_run_id) RETURNING id";
+/* The run's configuration, for the series index (migration 3). */
+static const char SQL_RUN_CONFIG[] = "UPDATE runs SET config_id = ?2 WHERE id = ?1";
 
 int db_summary_add_run(db *d, long long run_id, struct err *err)
 {
@@ -32,7 +34,23 @@ int db_summary_add_run(db *d, long long run_id, struct err *err)
     int rc;
     if (st == NULL)
         return -1;
+    long long config_id;
     sqlite3_bind_int64(st, 1, run_id);
+    rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        sqlite3_reset(st);
+        return db_fail(d, err);
+    }
+    config_id = sqlite3_column_int64(st, 0);
+    rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
+    st = db_stmt(d, SQL_RUN_CONFIG, err);
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_int64(st, 1, run_id);
+    sqlite3_bind_int64(st, 2, config_id);
     rc = sqlite3_step(st);
     sqlite3_reset(st);
     if (rc != SQLITE_DONE)

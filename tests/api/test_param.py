@@ -335,9 +335,13 @@ def bad_fields():
     err(st, body, "invalid", "parameters.A")
     st, body = param({"expression": "P", "vars": {"P": 1, "nprocs": 2}})
     err(st, body, "invalid", "vars.nprocs")
+    # Templates are scoped to an application (SPEC §11): naming another
+    # application looks the template up there, where there is none.
     st, body = param({"template": "matmul master/slave", "application": "NAS BT (example)",
                       "vars": {}})
-    err(st, body, "invalid", "application")
+    assert st == 404, (st, body)
+    e = err(st, body, "not_found", "template")
+    assert e["message"] == "application NAS BT (example) has no template matmul master/slave", e
     st, body = param({"expression": "N/(P-1)", "vars": {"N": 1, "P": 1}})
     e = err(st, body, "expression")
     assert "non-finite" in e["message"]

@@ -48,7 +48,7 @@ static long long count_runs(db *d)
 static int stored_calls;
 static size_t stored_runs;
 
-static int on_stored(db *d, const struct ingest *in, void *arg, struct err *err)
+static int on_stored(db *d, struct ingest *in, void *arg, struct err *err)
 {
     (void)d, (void)arg, (void)err;
     stored_calls++;

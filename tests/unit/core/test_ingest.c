@@ -26,7 +26,7 @@ struct counts {
     int fail; /* make the stored hook fail */
 };
 
-static int on_stored(db *d, const struct ingest *in, void *arg, struct err *err)
+static int on_stored(db *d, struct ingest *in, void *arg, struct err *err)
 {
     struct counts *c = arg;
     struct db_run_row row;

@@ -29,7 +29,7 @@ static void test_csv(void)
 {
     static const char *const inputs[] = {"M", "N"};
     static const char *const metrics[] = {"mflops"};
-    struct export_columns c = {inputs, 2, metrics, 1};
+    struct export_columns c = {inputs, 2, metrics, 1, 0, NULL, 0};
     struct run_record a = run("u1", "mat,mul", 1000), b = run(NULL, "plain", 2000);
     struct buf out;
 

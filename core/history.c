@@ -1,0 +1,473 @@
+/* history: series and comparisons; see history.h.
+ *
+ * A comparison gathers every value of every side (db_history_side), sorts
+ * them by (configuration, quantity, side) and sweeps once, so its cost is
+ * the sides' values, with no per-row query.
+ */
+#include "core/history.h"
+#include "common/arena.h"
+#include "db/history.h"
+#include "formats/json.h"
+#include "formats/limits.h"
+#include "models/detect.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SIDES 8 /* a .. h */
+
+static const char *qstr(json_t *q, const char *name)
+{
+    return json_string_value(json_object_get(q, name));
+}
+
+static int bad_param(struct err *err, const char *name, const char *what)
+{
+    return err_set(err, 400, "bad_parameter", name, "%s %s", name, what);
+}
+
+int history_query_filter(json_t *query, arena *a, struct db_history_filter *f,
+                         struct err *err)
+{
+    const char *key, *np = qstr(query, "nprocs");
+    json_t *v, *inputs = json_object();
+    char *s;
+
+    memset(f, 0, sizeof *f);
+    f->application = qstr(query, "application");
+    f->executable = qstr(query, "executable");
+    f->system = qstr(query, "system");
+    if (f->application == NULL) {
+        json_decref(inputs);
+        return err_set(err, 422, "invalid", "application", "application is required");
+    }
+    if (np != NULL) {
+        char *end;
+        long long n;
+        errno = 0;
+        n = strtoll(np, &end, 10);
+        if (*np == '\0' || *end != '\0' || errno == ERANGE || n < 1 || n > 100000000) {
+            json_decref(inputs);
+            return bad_param(err, "nprocs", "must be an integer of at least 1");
+        }
+        f->nprocs = n;
+    }
+    json_object_foreach(query, key, v)
+    {
+        double x;
+        if (strncmp(key, "input.", 6) != 0)
+            continue;
+        struct err local = {0};
+        if (key[6] == '\0' ||
+            json_parse_decimal(json_string_value(v), key, &x, &local) != 0) {
+            json_decref(inputs);
+            return err_set(err, 400, "bad_parameter", key, "%s must be input.NAME=NUMBER",
+                           key);
+        }
+        json_object_set_new(inputs, key + 6, json_real(x));
+    }
+    if (json_object_size(inputs) > 0) {
+        s = json_dumps(inputs, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+        f->inputs_json = s ? arena_strdup(a, s) : NULL;
+        free(s);
+        if (f->inputs_json == NULL) {
+            json_decref(inputs);
+            return err_nomem(err);
+        }
+    }
+    json_decref(inputs);
+    return 0;
+}
+
+static json_t *num_or_null(double x)
+{
+    return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *direction(json_t *dir)
+{
+    json_int_t d = json_integer_value(dir);
+    return d > 0 ? json_string("up") : d < 0 ? json_string("down") : json_null();
+}
+
+static int check_y(const char *y, struct err *err)
+{
+    if (y == NULL)
+        return err_set(err, 422, "invalid", "y",
+                       "y is required: runtime, metric:NAME or kernel:NAME");
+    if (strcmp(y, "runtime") == 0 ||
+        ((strncmp(y, "metric:", 7) == 0 || strncmp(y, "kernel:", 7) == 0) && y[7]))
+        return 0;
+    return err_set(err, 400, "bad_parameter", "y",
+                   "y must be runtime, metric:NAME or kernel:NAME");
+}
+
+json_t *history_series(db *d, json_t *query, struct err *err)
+{
+    struct db_history_filter f;
+    struct db_history_config *c;
+    struct db_series_point *p;
+    const char *y = qstr(query, "y");
+    json_t *out = NULL, *points, *judged = NULL, *watches = NULL, *inputs;
+    arena *a = arena_new();
+    int n, i;
+
+    if (a == NULL) {
+        err_nomem(err);
+        return NULL;
+    }
+    if (history_query_filter(query, a, &f, err) != 0 || check_y(y, err) != 0)
+        goto out;
+    if (f.system == NULL) {
+        err_set(err, 422, "invalid", "system", "system is required");
+        goto out;
+    }
+    n = db_history_configs(d, &f, 2, a, &c, err);
+    if (n < 0)
+        goto out;
+    if (n == 0) {
+        err_set(err, 404, "not_found", NULL, "no configuration of %s matches",
+                f.application);
+        goto out;
+    }
+    if (n > 1) {
+        err_set(err, 422, "ambiguous", NULL,
+                "several configurations match; narrow with executable=, nprocs= or "
+                "input.NAME= (e.g. %s nprocs=%lld inputs %s)",
+                c[0].executable, c[0].nprocs, c[0].inputs_json);
+        goto out;
+    }
+    n = db_history_series(d, c[0].id, y, a, &p, err);
+    if (n < 0)
+        goto out;
+    judged = db_history_judgements(d, c[0].id, &watches, err);
+    if (judged == NULL)
+        goto out;
+    points = json_array();
+    for (i = 0; i < n; i++) {
+        char key[32];
+        json_t *list = json_array(), *js, *j;
+        size_t k;
+        snprintf(key, sizeof key, "%lld", p[i].run);
+        js = json_object_get(judged, key);
+        json_array_foreach(js, k, j)
+        {
+            json_array_append_new(
+                list, json_pack("{s:O, s:O, s:O, s:O, s:O, s:b, s:o, s:O}", "watch",
+                                json_object_get(j, "watch"), "model",
+                                json_object_get(j, "model"), "expected",
+                                json_object_get(j, "expected"), "lo",
+                                json_object_get(j, "lo"), "hi", json_object_get(j, "hi"),
+                                "out", (int)json_integer_value(json_object_get(j, "out")),
+                                "direction", direction(json_object_get(j, "direction")),
+                                "alert", json_object_get(j, "alert")));
+        }
+        json_array_append_new(
+            points, json_pack("{s:I, s:s?, s:s?, s:o, s:o}", "run", (json_int_t)p[i].run,
+                              "at", p[i].at, "commit", p[i].commit, "value",
+                              num_or_null(p[i].value), "judgements", list));
+    }
+    inputs = json_loads(c[0].inputs_json, 0, NULL);
+    out = json_pack("{s:s, s:s, s:s, s:I, s:o, s:s, s:o, s:O}", "application",
+                    f.application, "executable", c[0].executable, "system", c[0].system,
+                    "nprocs", (json_int_t)c[0].nprocs, "inputs",
+                    inputs ? inputs : json_object(), "y", y, "points", points, "watches",
+                    watches);
+    if (out == NULL)
+        err_nomem(err);
+out:
+    json_decref(judged);
+    json_decref(watches);
+    arena_free(a);
+    return out;
+}
+
+/* ---- compare ---------------------------------------------------------------- */
+
+struct val {
+    long long config_id;
+    const char *y;
+    int side;
+    double value;
+};
+
+static int y_rank(const char *y)
+{
+    return strcmp(y, "runtime") == 0 ? 0 : strncmp(y, "kernel:", 7) == 0 ? 1 : 2;
+}
+
+static int cmp_val(const void *pa, const void *pb)
+{
+    const struct val *a = pa, *b = pb;
+    int c;
+    if (a->config_id != b->config_id)
+        return a->config_id < b->config_id ? -1 : 1;
+    if (y_rank(a->y) != y_rank(b->y))
+        return y_rank(a->y) - y_rank(b->y);
+    if ((c = strcmp(a->y, b->y)) != 0)
+        return c;
+    return a->side - b->side;
+}
+
+struct cfg_pos {
+    long long id;
+    int order;
+    const struct db_history_config *c;
+};
+
+static int cmp_cfg(const void *pa, const void *pb)
+{
+    const struct cfg_pos *a = pa, *b = pb;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+struct row {
+    int order;  /* the configuration's place */
+    size_t idx; /* the row's place in quantity order within it */
+    json_t *json;
+};
+
+static int cmp_row(const void *pa, const void *pb)
+{
+    const struct row *a = pa, *b = pb;
+    if (a->order != b->order)
+        return a->order - b->order;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static int parse_side(const char *name, const char *s, arena *a, struct db_side *out,
+                      struct err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (strncmp(s, "run:", 4) == 0) {
+        char *end;
+        errno = 0;
+        out->kind = DB_SIDE_RUN;
+        out->run = strtoll(s + 4, &end, 10);
+        if (s[4] == '\0' || *end != '\0' || errno == ERANGE || out->run < 1)
+            return bad_param(err, name, "run:ID needs a run id");
+        return 0;
+    }
+    if (strncmp(s, "commit:", 7) == 0 && s[7]) {
+        out->kind = DB_SIDE_COMMIT;
+        out->value = s + 7;
+        return 0;
+    }
+    if (strncmp(s, "branch:", 7) == 0 && s[7]) {
+        out->kind = DB_SIDE_BRANCH;
+        out->value = s + 7;
+        return 0;
+    }
+    if (strncmp(s, "tag:", 4) == 0) {
+        const char *eq = strchr(s + 4, '=');
+        if (eq == NULL || eq == s + 4)
+            return bad_param(err, name, "tag:KEY=VALUE needs a key and a value");
+        out->kind = DB_SIDE_TAG;
+        out->value = arena_strndup(a, s + 4, (size_t)(eq - s - 4));
+        out->tag_value = eq + 1;
+        return out->value ? 0 : err_nomem(err);
+    }
+    return bad_param(err, name, "must be run:ID, commit:C, branch:B or tag:K=V");
+}
+
+/* Mean and sample standard deviation of v[0..n). */
+static void stats(const struct val *v, size_t n, double *mean, double *sd)
+{
+    double m = 0, s = 0;
+    size_t i;
+    for (i = 0; i < n; i++)
+        m += v[i].value;
+    m /= (double)n;
+    for (i = 0; i < n; i++)
+        s += (v[i].value - m) * (v[i].value - m);
+    *mean = m;
+    *sd = n > 1 ? sqrt(s / (double)(n - 1)) : 0;
+}
+
+json_t *history_compare(db *d, json_t *query, struct err *err)
+{
+    static const char names[MAX_SIDES][2] = {"a", "b", "c", "d", "e", "f", "g", "h"};
+    struct db_history_filter f;
+    struct db_history_config *cfgs;
+    struct cfg_pos *pos = NULL;
+    struct db_side sides[MAX_SIDES];
+    struct val *all = NULL;
+    struct row *rows = NULL;
+    size_t nall = 0, cap = 0, nrows = 0, i, k;
+    int nsides = 0, ncfg, s;
+    json_t *out = NULL, *side_names, *arr;
+    arena *a = arena_new();
+
+    if (a == NULL) {
+        err_nomem(err);
+        return NULL;
+    }
+    if (history_query_filter(query, a, &f, err) != 0)
+        goto out;
+    for (s = 0; s < MAX_SIDES; s++) {
+        const char *v = qstr(query, names[s]);
+        if (v == NULL)
+            break;
+        if (parse_side(names[s], v, a, &sides[s], err) != 0)
+            goto out;
+        nsides++;
+    }
+    for (s = nsides; s < MAX_SIDES; s++)
+        if (qstr(query, names[s]) != NULL)
+            break;
+    if (nsides < 2 || s < MAX_SIDES) {
+        err_set(err, 400, "bad_parameter", s < MAX_SIDES ? names[s] : names[nsides],
+                "compare needs sides a and b (then c, d, ... in order)");
+        goto out;
+    }
+    ncfg = db_history_configs(d, &f, LIMIT_COMPARE_CONFIGS, a, &cfgs, err);
+    if (ncfg < 0)
+        goto out;
+    pos = arena_alloc(a, ((size_t)ncfg + 1) * sizeof *pos);
+    if (pos == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    for (s = 0; s < ncfg; s++)
+        pos[s] = (struct cfg_pos){cfgs[s].id, s, &cfgs[s]};
+    qsort(pos, (size_t)ncfg, sizeof *pos, cmp_cfg);
+    for (s = 0; s < nsides; s++) {
+        struct db_side_value *v;
+        size_t n;
+        if (db_history_side(d, &f, &sides[s], a, &v, &n, err) != 0)
+            goto out;
+        if (nall + n > LIMIT_COMPARE_VALUES) {
+            err_set(err, 413, "too_large", NULL,
+                    "the sides hold more than %d values; narrow with system=, "
+                    "executable=, nprocs= or input.NAME=",
+                    LIMIT_COMPARE_VALUES);
+            goto out;
+        }
+        if (nall + n > cap) {
+            struct val *bigger;
+            cap = (nall + n) * 2;
+            bigger = arena_alloc(a, cap * sizeof *bigger);
+            if (bigger == NULL) {
+                err_nomem(err);
+                goto out;
+            }
+            if (nall)
+                memcpy(bigger, all, nall * sizeof *all);
+            all = bigger;
+        }
+        for (k = 0; k < n; k++)
+            all[nall++] = (struct val){v[k].config_id, v[k].y, s, v[k].value};
+    }
+    if (nall)
+        qsort(all, nall, sizeof *all, cmp_val);
+    rows = arena_alloc(a, (nall + 1) * sizeof *rows);
+    if (rows == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    for (i = 0; i < nall;) {
+        struct cfg_pos key = {all[i].config_id, 0, NULL}, *cp;
+        double mean[MAX_SIDES], sd[MAX_SIDES];
+        long cnt[MAX_SIDES] = {0};
+        size_t j = i, start;
+        json_t *js;
+        while (j < nall && all[j].config_id == all[i].config_id &&
+               strcmp(all[j].y, all[i].y) == 0)
+            j++;
+        for (start = i; start < j;) {
+            size_t e = start;
+            while (e < j && all[e].side == all[start].side)
+                e++;
+            stats(&all[start], e - start, &mean[all[start].side], &sd[all[start].side]);
+            cnt[all[start].side] = (long)(e - start);
+            start = e;
+        }
+        cp = bsearch(&key, pos, (size_t)ncfg, sizeof *pos, cmp_cfg);
+        if (cp == NULL) { /* outside the filter's first configurations */
+            i = j;
+            continue;
+        }
+        js = json_array();
+        for (s = 0; s < nsides; s++) {
+            struct detect_welch w = {0};
+            int sig = 0;
+            json_t *ratio = json_null();
+            if (s > 0 && cnt[s] >= 2 && cnt[0] >= 2 &&
+                detect_welch(mean[0], sd[0], cnt[0], mean[s], sd[s], cnt[s], 0.05, &w,
+                             NULL) == 0)
+                sig = w.significant;
+            if (s > 0 && cnt[s] && cnt[0] && mean[0] != 0) {
+                json_decref(ratio);
+                ratio = num_or_null(mean[s] / mean[0]);
+            }
+            if (cnt[s])
+                json_array_append_new(
+                    js, json_pack("{s:i, s:o, s:o, s:o, s:b}", "n", (int)cnt[s], "mean",
+                                  num_or_null(mean[s]), "spread", num_or_null(sd[s]),
+                                  "ratio", ratio, "significant", sig));
+            else
+                json_array_append_new(js, json_pack("{s:i, s:n, s:n, s:o, s:b}", "n", 0,
+                                                    "mean", "spread", "ratio", ratio,
+                                                    "significant", 0));
+        }
+        rows[nrows].order = cp->order;
+        rows[nrows].idx = nrows;
+        rows[nrows].json = json_pack(
+            "{s:s, s:s, s:I, s:o, s:s, s:o}", "executable", cp->c->executable, "system",
+            cp->c->system, "nprocs", (json_int_t)cp->c->nprocs, "inputs",
+            json_loads(cp->c->inputs_json, 0, NULL), "y", all[i].y, "sides", js);
+        nrows++;
+        i = j;
+    }
+    /* Configurations in their filter order, quantities in the order swept. */
+    qsort(rows, nrows, sizeof *rows, cmp_row);
+    side_names = json_array();
+    for (s = 0; s < nsides; s++)
+        json_array_append_new(side_names, json_string(qstr(query, names[s])));
+    arr = json_array();
+    for (i = 0; i < nrows; i++)
+        json_array_append_new(arr, rows[i].json);
+    nrows = 0;
+    out = json_pack("{s:s, s:o, s:o}", "application", f.application, "sides", side_names,
+                    "rows", arr);
+    if (out == NULL)
+        err_nomem(err);
+out:
+    for (i = 0; rows && i < nrows; i++)
+        json_decref(rows[i].json);
+    arena_free(a);
+    return out;
+}
+
+/* ---- executables' build settings -------------------------------------------- */
+
+int history_build_check(json_t *body, struct history_build *out, struct err *err)
+{
+    static const char *const fields[] = {"compiler", "flags", "version", NULL};
+    const char **slot[3] = {&out->compiler, &out->flags, &out->version};
+    int i;
+
+    memset(out, 0, sizeof *out);
+    if (!json_is_object(body))
+        return err_invalid(err, NULL,
+                           "the body must be {\"compiler\", \"flags\", "
+                           "\"version\"}");
+    if (json_only_fields(body, fields, "executable", err) != 0)
+        return -1;
+    for (i = 0; i < 3; i++) {
+        json_t *v = json_object_get(body, fields[i]);
+        if (v == NULL)
+            continue;
+        if (!json_is_string(v))
+            return err_invalid(err, fields[i], "%s must be a string", fields[i]);
+        /* Flags may be empty (built without any); control characters never. */
+        if (json_string_length(v) > 0 &&
+            json_check_name(json_string_value(v), json_string_length(v), fields[i],
+                            LIMIT_NAME, err) != 0)
+            return -1;
+        *slot[i] = json_string_value(v);
+    }
+    return 0;
+}

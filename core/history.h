@@ -1,0 +1,44 @@
+/* history: series and comparisons of stored runs (SPEC §11).
+ *
+ * Both take the request's query parameters as a JSON object of decoded
+ * strings (what the adapter read off the URL) and answer the JSON of
+ * docs/api.md ("History, comparison and regression detection"). They read
+ * through db/history.h and compute with models/detect.h; no HTTP, no SQL.
+ */
+#ifndef PROPHECY_CORE_HISTORY_H
+#define PROPHECY_CORE_HISTORY_H
+
+#include <jansson.h>
+
+#include "common/arena.h"
+#include "common/err.h"
+#include "db/db.h"
+
+/* GET /api/v1/series: one configuration's values of y in time order, with
+ * the judgements of the watches covering it. Errors: 400 bad_parameter for
+ * a malformed value, 422 for a missing parameter or several matching
+ * configurations ("ambiguous"), 404 for none. Returns a new reference or
+ * NULL with err set. */
+json_t *history_series(db *d, json_t *query, struct err *err);
+
+/* GET /api/v1/compare: sides a, b, ... h, per configuration and quantity:
+ * n, mean, spread, ratio to side a, Welch's significance at 5 %. */
+json_t *history_compare(db *d, json_t *query, struct err *err);
+
+/* An executable's build settings as PUT /api/v1/applications/{app}/
+ * executables/{name} takes them: {"compiler", "flags", "version"}, each an
+ * optional string of at most LIMIT_NAME bytes (omitted: unchanged). */
+struct history_build {
+    const char *compiler, *flags, *version;
+};
+/* Checks body into out (strings borrowed from body). 0 or -1 (422). */
+int history_build_check(json_t *body, struct history_build *out, struct err *err);
+
+/* Reads the configuration filter of a query (application, executable,
+ * system, nprocs, input.NAME) into f, with inputs_json in a. Returns 0 or
+ * -1 (400 for a malformed nprocs or input value). For core/watch.c too. */
+struct db_history_filter;
+int history_query_filter(json_t *query, arena *a, struct db_history_filter *f,
+                         struct err *err);
+
+#endif

@@ -1,0 +1,187 @@
+/* history: the store side of SPEC §11 — series, comparison sides, watches,
+ * judgements, alerts and deletes.
+ *
+ * Engine-neutral: typed values in, typed values or JSON shaped as the API
+ * shows it out (as db/catalog.h). Writes run inside the caller's
+ * transaction (the writer's job, or the ingest `stored` hook). Strings of
+ * typed results live in the arena given. A quantity `y` is "runtime",
+ * "metric:NAME" or "kernel:NAME" (the sum of the run's kernel records of
+ * that name).
+ */
+#ifndef PROPHECY_DB_HISTORY_H
+#define PROPHECY_DB_HISTORY_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "common/arena.h"
+#include "common/err.h"
+#include "db/db.h"
+
+/* Narrows configurations of one application; NULL / 0 match any value.
+ * inputs_json is a JSON object of input values every matching configuration
+ * has (it may have more inputs). */
+struct db_history_filter {
+    const char *application; /* required */
+    const char *executable;
+    const char *system;
+    long long nprocs;
+    const char *inputs_json;
+};
+
+/* One configuration (run_configs). */
+struct db_history_config {
+    long long id;
+    const char *executable, *system;
+    long long nprocs;
+    const char *inputs_json; /* canonical JSON object, keys in name order */
+};
+
+/* The configurations matching f, in (executable, system, inputs, nprocs)
+ * order, at most max of them. Returns their number, or -1 with err set (404
+ * for an unknown application). */
+int db_history_configs(db *d, const struct db_history_filter *f, int max, arena *a,
+                       struct db_history_config **out, struct err *err);
+
+/* One point of a series. */
+struct db_series_point {
+    long long run;
+    const char *at; /* started_at, else the time the run was stored */
+    const char *commit;
+    double value;
+};
+
+/* The values of y for configuration config_id in time order (ties by run
+ * id); runs without y are left out. Returns the number of points (*out in
+ * a), or -1 with err set. */
+int db_history_series(db *d, long long config_id, const char *y, arena *a,
+                      struct db_series_point **out, struct err *err);
+
+/* A side of a comparison. */
+enum db_side_kind { DB_SIDE_RUN, DB_SIDE_COMMIT, DB_SIDE_BRANCH, DB_SIDE_TAG };
+struct db_side {
+    enum db_side_kind kind;
+    long long run;     /* DB_SIDE_RUN */
+    const char *value; /* commit, branch or tag key */
+    const char *tag_value;
+};
+
+/* One measured value of a side: run's configuration, quantity and value. */
+struct db_side_value {
+    long long config_id;
+    const char *y;
+    double value;
+};
+
+/* Every runtime, kernel total and metric of the side's runs within f.
+ * Returns 0 and *out / *n (in a), or -1 with err set. */
+int db_history_side(db *d, const struct db_history_filter *f, const struct db_side *s,
+                    arena *a, struct db_side_value **out, size_t *n, struct err *err);
+
+/* ---- watches -------------------------------------------------------------- */
+
+struct db_watch {
+    long long id;
+    long long model_id;                          /* 0: a statistical watch */
+    long long app_id, exe_id, system_id, nprocs; /* 0: any */
+    const char *inputs_json;                     /* NULL: any */
+    const char *y;
+    const char *test; /* zscore|ttest|percent|iqr, NULL for a model */
+    double threshold;
+    long long window;
+};
+
+/* Adds a watch over the named application (and executable, system: NULL
+ * any). Returns 0 and *id, or -1 (404 naming the unknown one). */
+int db_watch_add(db *d, const struct db_watch *w, const char *application,
+                 const char *executable, const char *system, long long *id,
+                 struct err *err);
+/* Every watch as the API lists it (docs/api.md), new reference. */
+json_t *db_watches_list(db *d, struct err *err);
+/* Deletes a watch with its judgements and alerts. 0, or -1 (404). */
+int db_watch_delete(db *d, long long id, struct err *err);
+/* The number of watches (0 means the ingest hook has nothing to do).
+ * Returns it or -1. */
+long long db_watches_count(db *d, struct err *err);
+
+/* The watches that cover run_id (its application, and system, executable,
+ * nprocs and inputs where the watch fixes them). Returns their number (*out
+ * in a) or -1. */
+int db_watches_for_run(db *d, long long run_id, arena *a, struct db_watch **out,
+                       struct err *err);
+
+/* The value of y for run_id: 1 and *value, 0 when the run lacks it, -1. */
+int db_run_value(db *d, long long run_id, const char *y, double *value, struct err *err);
+
+/* The values of y of at most `window` runs of run_id's configuration that
+ * come before it in time order (the latest ones). Writes them to hist
+ * (room for window values) and returns their number, or -1. */
+int db_history_window(db *d, long long run_id, const char *y, long long window,
+                      double *hist, struct err *err);
+
+/* One judgement of a run by a watch. */
+struct db_judgement {
+    long long watch_id, run_id;
+    int has_x;
+    double x; /* the model's x at the run (model watches) */
+    double value, expected, lo, hi, score;
+    int ready, out, direction;
+};
+
+/* Stores a judgement and, when it is out, an alert. Returns 0 and
+ * *alert_id (0 when none was raised), or -1. */
+int db_judgement_add(db *d, const struct db_judgement *j, long long *alert_id,
+                     struct err *err);
+
+/* The judgements of a configuration's runs, as JSON objects keyed by run id
+ * text: {"17": [{"watch", "model", "expected", "lo", "hi", "out",
+ * "direction", "alert"}]}, and *watches the array of watch ids covering the
+ * configuration. New references, or NULL with err set. */
+json_t *db_history_judgements(db *d, long long config_id, json_t **watches,
+                              struct err *err);
+
+/* The judgements of every watch of a model in run order: run, watch, at,
+ * commit, x, predicted, lo, hi, actual, out (JSON, new reference), or NULL
+ * with err set. */
+json_t *db_model_judgements(db *d, long long model_id, struct err *err);
+
+/* ---- alerts --------------------------------------------------------------- */
+
+/* Alerts newest first, filtered by state (NULL: any) or one id (> 0), as the
+ * API shows them. New reference or NULL. */
+json_t *db_alerts_list(db *d, const char *state, long long id, struct err *err);
+/* Sets an alert's state (one of the four). 0, or -1 (404). */
+int db_alert_set_state(db *d, long long id, const char *state, struct err *err);
+
+/* ---- executables' build settings ------------------------------------------- */
+
+/* Sets an executable's compiler, flags and version (NULL keeps the stored
+ * value), creating the executable in an existing application. Returns 0, or
+ * -1 (404 for an unknown application). */
+int db_executable_put(db *d, const char *application, const char *name,
+                      const char *compiler, const char *flags, const char *version,
+                      struct err *err);
+
+/* Names saved model id (SPEC §11: a saved model's optional name). 0 or -1. */
+int db_model_name(db *d, long long id, const char *name, struct err *err);
+
+/* ---- deletes -------------------------------------------------------------- */
+
+/* Each deletes one thing with everything that depends on it (judgements,
+ * alerts, watches of a model, an application's runs, executables,
+ * templates, couplings, models and watches) and keeps the configuration
+ * summaries right. Returns 0, or -1 with err set (404 when absent). */
+int db_run_delete(db *d, long long id, struct err *err);
+int db_app_delete(db *d, const char *name, struct err *err);
+int db_model_delete(db *d, long long id, struct err *err);
+/* application NULL: the only template of that name (409 when several). */
+int db_template_delete(db *d, const char *name, const char *application, struct err *err);
+/* The template `name` of one application (templates are scoped, SPEC §11),
+ * as db_template_get shows it; new reference, or NULL (404). */
+json_t *db_template_get_in(db *d, const char *name, const char *application,
+                           struct err *err);
+/* Removes the example data set: the demo applications and systems with
+ * everything under them. Returns the number of applications removed or -1. */
+int db_demo_remove(db *d, struct err *err);
+
+#endif

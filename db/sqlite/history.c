@@ -1,0 +1,842 @@
+/* history: series, comparison sides, watches, judgements, alerts and
+ * deletes in SQLite; see history.h.
+ *
+ * A series reads one configuration's range of the runs_series index
+ * (config_id, time, id, runtime, commit), so its cost is the configuration's
+ * runs, not the application's. Every step loop checks its final result.
+ */
+#include "db/history.h"
+#include "db/catalog.h"
+#include "db/sqlite/sql.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *col_text(arena *a, sqlite3_stmt *st, int i)
+{
+    const unsigned char *t = sqlite3_column_text(st, i);
+    return t ? arena_strndup(a, (const char *)t, (size_t)sqlite3_column_bytes(st, i))
+             : NULL;
+}
+
+/* Grows an arena array of n elements of size sz to at least n + 1. */
+static void *grow(arena *a, void *p, size_t n, size_t *cap, size_t sz)
+{
+    void *q;
+    if (n < *cap)
+        return p;
+    *cap = *cap ? *cap * 2 : 64;
+    q = arena_alloc(a, *cap * sz);
+    if (q != NULL && n)
+        memcpy(q, p, n * sz);
+    return q;
+}
+
+/* "runtime" -> 0; "metric:NAME" -> 1 and *name; "kernel:NAME" -> 2; else -1. */
+static int y_kind(const char *y, const char **name)
+{
+    *name = NULL;
+    if (strcmp(y, "runtime") == 0)
+        return 0;
+    if (strncmp(y, "metric:", 7) == 0 && y[7]) {
+        *name = y + 7;
+        return 1;
+    }
+    if (strncmp(y, "kernel:", 7) == 0 && y[7]) {
+        *name = y + 7;
+        return 2;
+    }
+    return -1;
+}
+
+static int bad_y(const char *y, struct err *err)
+{
+    return err_set(err, 422, "invalid", "y",
+                   "y must be runtime, metric:NAME or kernel:NAME, not %s", y);
+}
+
+/* ---- configurations and series -------------------------------------------- */
+
+/* Every input of the filter (?5, a JSON object) equals the configuration's. */
+#define INPUTS_MATCH(filter, inputs)                                                     \
+    "(" filter " IS NULL OR NOT EXISTS (SELECT 1 FROM json_each(" filter                 \
+    ") f WHERE NOT EXISTS (SELECT 1 FROM json_each(" inputs ") ci WHERE ci.key = "       \
+    "f.key AND ci.value = f.value)))"
+
+static const char SQL_CONFIGS[] =
+    "SELECT c.id, e.name, s.name, c.nprocs, c.inputs FROM run_configs c "
+    "JOIN executables e ON e.id = c.exe_id JOIN systems s ON s.id = c.system_id "
+    "WHERE c.app_id = ?1 AND (?2 IS NULL OR e.name = ?2) AND (?3 IS NULL OR s.name = ?3) "
+    "AND (?4 = 0 OR c.nprocs = ?4) AND " INPUTS_MATCH(
+        "?5", "c.inputs") " ORDER BY e.name, s.name, c.inputs, c.nprocs LIMIT ?6";
+
+int db_history_configs(db *d, const struct db_history_filter *f, int max, arena *a,
+                       struct db_history_config **out, struct err *err)
+{
+    long long app = db_app_id(d, f->application, 0, err);
+    sqlite3_stmt *st;
+    struct db_history_config *c;
+    int n = 0, rc = SQLITE_DONE;
+
+    *out = NULL;
+    if (app < 0)
+        return -1;
+    if (app == 0)
+        return err_set(err, 404, "not_found", "application", "no application named %s",
+                       f->application);
+    if (max < 1)
+        max = 1;
+    c = arena_alloc(a, (size_t)max * sizeof *c);
+    st = c ? db_stmt(d, SQL_CONFIGS, err) : NULL;
+    if (c == NULL)
+        return err_nomem(err);
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_int64(st, 1, app);
+    if (f->executable)
+        sqlite3_bind_text(st, 2, f->executable, -1, SQLITE_STATIC);
+    if (f->system)
+        sqlite3_bind_text(st, 3, f->system, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 4, f->nprocs);
+    if (f->inputs_json)
+        sqlite3_bind_text(st, 5, f->inputs_json, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 6, max);
+    while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        c[n].id = sqlite3_column_int64(st, 0);
+        c[n].executable = col_text(a, st, 1);
+        c[n].system = col_text(a, st, 2);
+        c[n].nprocs = sqlite3_column_int64(st, 3);
+        c[n].inputs_json = col_text(a, st, 4);
+        if (!c[n].executable || !c[n].system || !c[n].inputs_json) {
+            sqlite3_reset(st);
+            return err_nomem(err);
+        }
+        n++;
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return db_fail(d, err);
+    *out = c;
+    return n;
+}
+
+#define AT "coalesce(r.started_at, r.created_at)"
+
+static const char *const SQL_SERIES[3] = {
+    "SELECT r.id, " AT ", r.vcs_commit, r.runtime FROM runs r WHERE r.config_id = ?1 "
+    "ORDER BY " AT ", r.id",
+    "SELECT r.id, " AT ", r.vcs_commit, m.value FROM runs r JOIN run_metrics m ON "
+    "m.run_id = r.id AND m.name = ?2 WHERE r.config_id = ?1 ORDER BY " AT ", r.id",
+    "SELECT id, at, vcs_commit, v FROM (SELECT r.id, " AT " AS at, r.vcs_commit, "
+    "(SELECT sum(k.time) FROM kernels k WHERE k.run_id = r.id AND k.name = ?2) AS v "
+    "FROM runs r WHERE r.config_id = ?1 ORDER BY " AT ", r.id) WHERE v IS NOT NULL",
+};
+
+int db_history_series(db *d, long long config_id, const char *y, arena *a,
+                      struct db_series_point **out, struct err *err)
+{
+    const char *name;
+    int kind = y_kind(y, &name), rc;
+    sqlite3_stmt *st;
+    struct db_series_point *p = NULL;
+    size_t n = 0, cap = 0;
+
+    *out = NULL;
+    if (kind < 0)
+        return bad_y(y, err);
+    st = db_stmt(d, SQL_SERIES[kind], err);
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_int64(st, 1, config_id);
+    if (name)
+        sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        p = grow(a, p, n, &cap, sizeof *p);
+        if (p == NULL) {
+            sqlite3_reset(st);
+            return err_nomem(err);
+        }
+        p[n].run = sqlite3_column_int64(st, 0);
+        p[n].at = col_text(a, st, 1);
+        p[n].commit = col_text(a, st, 2);
+        p[n].value = sqlite3_column_double(st, 3);
+        n++;
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
+    *out = p;
+    return (int)n;
+}
+
+/* ---- comparison sides ----------------------------------------------------- */
+
+/* One statement per kind of side, so that each reaches its runs through its
+ * own index (primary key, runs_by_commit, runs_by_branch, run_tags_by_value)
+ * instead of scanning the application. */
+#define SIDE_SQL(cond)                                                                   \
+    "WITH sel AS (SELECT r.id, r.config_id, r.runtime FROM runs r JOIN run_configs c "   \
+    "ON "                                                                                \
+    "c.id = r.config_id WHERE " cond " AND r.app_id = ?1 AND (?2 IS NULL OR r.exe_id = " \
+    "(SELECT x.id FROM executables x WHERE x.app_id = ?1 AND x.name = ?2)) AND (?3 IS "  \
+    "NULL OR r.system_id = (SELECT y.id FROM systems y WHERE y.name = ?3)) AND (?4 = 0 " \
+    "OR r.nprocs = ?4) AND " INPUTS_MATCH(                                               \
+        "?5", "c.inputs") ") SELECT config_id, 'runtime', runtime FROM sel "             \
+                          "UNION ALL SELECT s.config_id, 'kernel:' || k.name, "          \
+                          "sum(k.time) FROM sel s JOIN "                                 \
+                          "kernels k ON k.run_id = s.id GROUP BY s.id, k.name "          \
+                          "UNION ALL SELECT s.config_id, 'metric:' || m.name, m.value "  \
+                          "FROM sel s JOIN "                                             \
+                          "run_metrics m ON m.run_id = s.id"
+
+static const char *const SQL_SIDE[4] = {
+    [DB_SIDE_RUN] = SIDE_SQL("r.id = ?7"),
+    [DB_SIDE_COMMIT] = SIDE_SQL("r.vcs_commit = ?8"),
+    [DB_SIDE_BRANCH] = SIDE_SQL("r.vcs_branch = ?8"),
+    [DB_SIDE_TAG] = SIDE_SQL("r.id IN (SELECT t.run_id FROM run_tags t WHERE t.key = ?8 "
+                             "AND t.value = ?9)"),
+};
+
+int db_history_side(db *d, const struct db_history_filter *f, const struct db_side *s,
+                    arena *a, struct db_side_value **out, size_t *n, struct err *err)
+{
+    long long app = db_app_id(d, f->application, 0, err);
+    sqlite3_stmt *st;
+    struct db_side_value *v = NULL;
+    size_t cap = 0;
+    int rc;
+
+    *out = NULL;
+    *n = 0;
+    if (app < 0)
+        return -1;
+    if (app == 0)
+        return err_set(err, 404, "not_found", "application", "no application named %s",
+                       f->application);
+    st = db_stmt(d, SQL_SIDE[s->kind], err);
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_int64(st, 1, app);
+    if (f->executable)
+        sqlite3_bind_text(st, 2, f->executable, -1, SQLITE_STATIC);
+    if (f->system)
+        sqlite3_bind_text(st, 3, f->system, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 4, f->nprocs);
+    if (f->inputs_json)
+        sqlite3_bind_text(st, 5, f->inputs_json, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 7, s->run);
+    if (s->value)
+        sqlite3_bind_text(st, 8, s->value, -1, SQLITE_STATIC);
+    if (s->tag_value)
+        sqlite3_bind_text(st, 9, s->tag_value, -1, SQLITE_STATIC);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        v = grow(a, v, *n, &cap, sizeof *v);
+        if (v == NULL) {
+            sqlite3_reset(st);
+            return err_nomem(err);
+        }
+        v[*n].config_id = sqlite3_column_int64(st, 0);
+        v[*n].y = col_text(a, st, 1);
+        v[*n].value = sqlite3_column_double(st, 2);
+        if (v[*n].y == NULL) {
+            sqlite3_reset(st);
+            return err_nomem(err);
+        }
+        (*n)++;
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
+    *out = v;
+    return 0;
+}
+
+/* ---- watches -------------------------------------------------------------- */
+
+int db_watch_add(db *d, const struct db_watch *w, const char *application,
+                 const char *executable, const char *system, long long *id,
+                 struct err *err)
+{
+    long long app = db_app_id(d, application, 0, err), exe = 0, sys = 0;
+    json_t *row;
+
+    if (app < 0)
+        return -1;
+    if (app == 0)
+        return err_set(err, 404, "not_found", "application", "no application named %s",
+                       application);
+    if (executable) {
+        row =
+            db_query_json(d, "SELECT id FROM executables WHERE app_id = ?1 AND name = ?2",
+                          err, "it", app, executable);
+        if (row == NULL)
+            return -1;
+        exe = json_integer_value(json_object_get(json_array_get(row, 0), "id"));
+        json_decref(row);
+        if (exe == 0)
+            return err_set(err, 404, "not_found", "executable",
+                           "no executable named %s in %s", executable, application);
+    }
+    if (system) {
+        sys = db_system_id(d, system, 0, err);
+        if (sys < 0)
+            return -1;
+        if (sys == 0)
+            return err_set(err, 404, "not_found", "system", "no system named %s", system);
+    }
+    if (db_run_sql(
+            d,
+            "INSERT INTO watches (model_id, app_id, exe_id, system_id, nprocs, "
+            "inputs, y, test, threshold, history, created_at) VALUES (nullif(?1, 0), "
+            "?2, nullif(?3, 0), nullif(?4, 0), nullif(?5, 0), ?6, ?7, ?8, ?9, "
+            "nullif(?10, 0), strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
+            err, "iiiiitttdi", w->model_id, app, exe, sys, w->nprocs, w->inputs_json,
+            w->y, w->test, w->threshold, w->window) < 0)
+        return -1;
+    *id = sqlite3_last_insert_rowid(db_handle(d));
+    return 0;
+}
+
+json_t *db_watches_list(db *d, struct err *err)
+{
+    return db_query_json(
+        d,
+        "SELECT w.id, w.model_id AS model, a.name AS application, e.name AS executable, "
+        "s.name AS system, w.nprocs, w.inputs AS inputs_json, w.y, w.test, w.threshold, "
+        "w.history AS window, w.created_at, coalesce(n.judged, 0) AS judged, "
+        "coalesce(n.out, 0) AS out FROM watches w JOIN applications a ON a.id = w.app_id "
+        "LEFT JOIN executables e ON e.id = w.exe_id LEFT JOIN systems s ON s.id = "
+        "w.system_id LEFT JOIN (SELECT watch_id, count(*) AS judged, sum(out) AS out "
+        "FROM judgements GROUP BY watch_id) n ON n.watch_id = w.id ORDER BY w.id",
+        err, "");
+}
+
+static int delete_watches(db *d, const char *where, long long id, struct err *err)
+{
+    /* where selects watch ids with ?1 = id; the three statements share it. */
+    char sql[3][512];
+    snprintf(sql[0], sizeof sql[0], "DELETE FROM alerts WHERE watch_id IN (%s)", where);
+    snprintf(sql[1], sizeof sql[1], "DELETE FROM judgements WHERE watch_id IN (%s)",
+             where);
+    snprintf(sql[2], sizeof sql[2], "DELETE FROM watches WHERE id IN (%s)", where);
+    for (int i = 0; i < 3; i++) {
+        /* Not cached (db_stmt keys by address): deletes are rare. */
+        sqlite3_stmt *st;
+        int rc;
+        if (sqlite3_prepare_v2(db_handle(d), sql[i], -1, &st, NULL) != SQLITE_OK)
+            return db_fail(d, err);
+        sqlite3_bind_int64(st, 1, id);
+        rc = sqlite3_step(st);
+        sqlite3_finalize(st);
+        if (rc != SQLITE_DONE)
+            return db_fail(d, err);
+    }
+    return 0;
+}
+
+int db_watch_delete(db *d, long long id, struct err *err)
+{
+    int n;
+    if (delete_watches(d, "SELECT ?1", id, err) != 0)
+        return -1;
+    n = sqlite3_changes(db_handle(d));
+    if (n == 0)
+        return err_set(err, 404, "not_found", NULL, "no watch %lld", id);
+    return 0;
+}
+
+long long db_watches_count(db *d, struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, "SELECT count(*) FROM watches", err);
+    long long n;
+    int rc;
+    if (st == NULL)
+        return -1;
+    rc = sqlite3_step(st);
+    n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW)
+        return db_fail(d, err);
+    return n;
+}
+
+/* The watches covering run ?1 whose nprocs is `np` (r.nprocs or NULL): two
+ * probes of watches_by_config, so a run costs the watches of its processor
+ * count and the any-count ones, not every watch of the application. */
+#define WATCHES_FOR_RUN(np)                                                              \
+    "SELECT w.id, coalesce(w.model_id, 0), w.app_id, coalesce(w.exe_id, 0), "            \
+    "coalesce(w.system_id, 0), coalesce(w.nprocs, 0), w.inputs, w.y, w.test, "           \
+    "coalesce(w.threshold, 0), coalesce(w.history, 0) FROM runs r JOIN watches w ON "    \
+    "w.app_id = r.app_id AND w.nprocs " np " WHERE r.id = ?1 AND (w.exe_id IS NULL OR "  \
+    "w.exe_id = r.exe_id) AND (w.system_id IS NULL OR w.system_id = r.system_id) AND "   \
+    "(w.inputs IS NULL OR NOT EXISTS (SELECT 1 FROM json_each(w.inputs) f WHERE NOT "    \
+    "EXISTS (SELECT 1 FROM run_inputs i WHERE i.run_id = r.id AND i.name = f.key AND "   \
+    "i.value = f.value)))"
+
+static const char SQL_WATCHES_FOR_RUN[] =
+    WATCHES_FOR_RUN("= r.nprocs") " UNION ALL " WATCHES_FOR_RUN("IS NULL") " ORDER BY 1";
+
+int db_watches_for_run(db *d, long long run_id, arena *a, struct db_watch **out,
+                       struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, SQL_WATCHES_FOR_RUN, err);
+    struct db_watch *w = NULL;
+    size_t n = 0, cap = 0;
+    int rc;
+
+    *out = NULL;
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_int64(st, 1, run_id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        w = grow(a, w, n, &cap, sizeof *w);
+        if (w == NULL) {
+            sqlite3_reset(st);
+            return err_nomem(err);
+        }
+        w[n].id = sqlite3_column_int64(st, 0);
+        w[n].model_id = sqlite3_column_int64(st, 1);
+        w[n].app_id = sqlite3_column_int64(st, 2);
+        w[n].exe_id = sqlite3_column_int64(st, 3);
+        w[n].system_id = sqlite3_column_int64(st, 4);
+        w[n].nprocs = sqlite3_column_int64(st, 5);
+        w[n].inputs_json = col_text(a, st, 6);
+        w[n].y = col_text(a, st, 7);
+        w[n].test = col_text(a, st, 8);
+        w[n].threshold = sqlite3_column_double(st, 9);
+        w[n].window = sqlite3_column_int64(st, 10);
+        if (w[n].y == NULL) {
+            sqlite3_reset(st);
+            return err_nomem(err);
+        }
+        n++;
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
+    *out = w;
+    return (int)n;
+}
+
+static const char *const SQL_VALUE[3] = {
+    "SELECT runtime FROM runs WHERE id = ?1",
+    "SELECT value FROM run_metrics WHERE run_id = ?1 AND name = ?2",
+    "SELECT sum(time) FROM kernels WHERE run_id = ?1 AND name = ?2 HAVING count(*) > 0",
+};
+
+int db_run_value(db *d, long long run_id, const char *y, double *value, struct err *err)
+{
+    const char *name;
+    int kind = y_kind(y, &name), rc;
+    sqlite3_stmt *st;
+
+    if (kind < 0)
+        return bad_y(y, err);
+    st = db_stmt(d, SQL_VALUE[kind], err);
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_int64(st, 1, run_id);
+    if (name)
+        sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *value = sqlite3_column_double(st, 0);
+    sqlite3_reset(st);
+    if (rc == SQLITE_ROW)
+        return 1;
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
+    return 0;
+}
+
+/* The runs of x's configuration before x in (time, id) order, latest first. */
+#define BEFORE                                                                           \
+    "FROM runs r, runs x WHERE x.id = ?1 AND r.config_id = x.config_id AND (" AT         \
+    ", r.id) < (coalesce(x.started_at, x.created_at), x.id)"
+
+static const char *const SQL_WINDOW[3] = {
+    "SELECT r.runtime " BEFORE " ORDER BY " AT " DESC, r.id DESC LIMIT ?3",
+    "SELECT v FROM (SELECT (SELECT m.value FROM run_metrics m WHERE m.run_id = r.id AND "
+    "m.name = ?2) AS v, " AT " AS at, r.id AS id " BEFORE " ORDER BY " AT
+    " DESC, r.id DESC) WHERE v IS NOT NULL LIMIT ?3",
+    "SELECT v FROM (SELECT (SELECT sum(k.time) FROM kernels k WHERE k.run_id = r.id AND "
+    "k.name = ?2) AS v, " AT " AS at, r.id AS id " BEFORE " ORDER BY " AT
+    " DESC, r.id DESC) WHERE v IS NOT NULL LIMIT ?3",
+};
+
+int db_history_window(db *d, long long run_id, const char *y, long long window,
+                      double *hist, struct err *err)
+{
+    const char *name;
+    int kind = y_kind(y, &name), rc;
+    sqlite3_stmt *st;
+    long long n = 0;
+
+    if (kind < 0)
+        return bad_y(y, err);
+    st = db_stmt(d, SQL_WINDOW[kind], err);
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_int64(st, 1, run_id);
+    if (name)
+        sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, window);
+    while (n < window && (rc = sqlite3_step(st)) == SQLITE_ROW)
+        hist[n++] = sqlite3_column_double(st, 0);
+    if (n == window)
+        rc = SQLITE_DONE; /* LIMIT reached; the statement has nothing more */
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
+    return (int)n;
+}
+
+static const char SQL_JUDGE_INS[] =
+    "INSERT INTO judgements (watch_id, run_id, value, expected, lo, hi, score, ready, "
+    "out, "
+    "direction, x) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+static const char SQL_ALERT_INS[] =
+    "INSERT INTO alerts (run_id, watch_id, state, created_at, updated_at) "
+    "VALUES (?1, ?3, 'open', ?2, ?2)";
+
+int db_judgement_add(db *d, const struct db_judgement *j, long long *alert_id,
+                     struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, SQL_JUDGE_INS, err);
+    char now[32];
+    int rc;
+
+    *alert_id = 0;
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_int64(st, 1, j->watch_id);
+    sqlite3_bind_int64(st, 2, j->run_id);
+    sqlite3_bind_double(st, 3, j->value);
+    sqlite3_bind_double(st, 4, j->expected);
+    sqlite3_bind_double(st, 5, j->lo);
+    sqlite3_bind_double(st, 6, j->hi);
+    sqlite3_bind_double(st, 7, j->score);
+    sqlite3_bind_int(st, 8, j->ready);
+    sqlite3_bind_int(st, 9, j->out);
+    sqlite3_bind_int(st, 10, j->direction);
+    if (j->has_x)
+        sqlite3_bind_double(st, 11, j->x);
+    rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
+    if (!j->out)
+        return 0;
+    st = db_stmt(d, SQL_ALERT_INS, err);
+    if (st == NULL)
+        return -1;
+    db_now(now);
+    sqlite3_bind_int64(st, 1, j->run_id);
+    sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, j->watch_id);
+    rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
+    *alert_id = sqlite3_last_insert_rowid(db_handle(d));
+    return 0;
+}
+
+json_t *db_history_judgements(db *d, long long config_id, json_t **watches,
+                              struct err *err)
+{
+    json_t *rows, *by_run, *row;
+    size_t i;
+
+    *watches = db_query_json(
+        d,
+        "SELECT w.id FROM watches w, run_configs c WHERE c.id = ?1 AND w.app_id = "
+        "c.app_id AND (w.exe_id IS NULL OR w.exe_id = c.exe_id) AND (w.system_id IS NULL "
+        "OR w.system_id = c.system_id) AND (w.nprocs IS NULL OR w.nprocs = c.nprocs) "
+        "AND " INPUTS_MATCH("w.inputs", "c.inputs") " ORDER BY w.id",
+        err, "i", config_id);
+    if (*watches == NULL)
+        return NULL;
+    json_array_foreach(*watches, i, row) json_array_set_new(
+        *watches, i, json_integer(json_integer_value(json_object_get(row, "id"))));
+    rows = db_query_json(
+        d,
+        "SELECT j.run_id, j.watch_id AS watch, w.model_id AS model, j.expected, j.lo, "
+        "j.hi, j.ready, j.out, j.direction, a.id AS alert FROM runs r JOIN judgements j "
+        "ON "
+        "j.run_id = r.id JOIN watches w ON w.id = j.watch_id LEFT JOIN alerts a ON "
+        "a.run_id = j.run_id AND a.watch_id = j.watch_id WHERE r.config_id = ?1 "
+        "ORDER BY j.run_id, j.watch_id",
+        err, "i", config_id);
+    if (rows == NULL) {
+        json_decref(*watches);
+        *watches = NULL;
+        return NULL;
+    }
+    by_run = json_object();
+    json_array_foreach(rows, i, row)
+    {
+        char key[32];
+        json_t *list;
+        snprintf(key, sizeof key, "%lld",
+                 (long long)json_integer_value(json_object_get(row, "run_id")));
+        list = json_object_get(by_run, key);
+        if (list == NULL) {
+            list = json_array();
+            json_object_set_new(by_run, key, list);
+        }
+        json_object_del(row, "run_id");
+        json_array_append(list, row);
+    }
+    json_decref(rows);
+    return by_run;
+}
+
+json_t *db_model_judgements(db *d, long long model_id, struct err *err)
+{
+    return db_query_json(
+        d,
+        "SELECT j.run_id AS run, j.watch_id AS watch, coalesce(r.started_at, "
+        "r.created_at) AS at, r.vcs_commit AS \"commit\", j.x, j.expected AS predicted, "
+        "j.lo, j.hi, j.value AS actual, j.out FROM judgements j JOIN runs r ON r.id = "
+        "j.run_id WHERE j.watch_id IN (SELECT id FROM watches WHERE model_id = ?1) "
+        "ORDER BY j.run_id, j.watch_id",
+        err, "i", model_id);
+}
+
+/* ---- alerts --------------------------------------------------------------- */
+
+json_t *db_alerts_list(db *d, const char *state, long long id, struct err *err)
+{
+    return db_query_json(
+        d,
+        "SELECT al.id, al.state, j.run_id AS run, j.watch_id AS watch, w.model_id AS "
+        "model, a.name AS application, e.name AS executable, s.name AS system, r.nprocs, "
+        "c.inputs AS inputs_json, w.y, r.vcs_commit AS \"commit\", r.vcs_branch AS "
+        "branch, "
+        "j.value, j.expected, j.lo, j.hi, j.direction, al.created_at, al.updated_at "
+        "FROM alerts al JOIN judgements j ON j.run_id = al.run_id AND j.watch_id = "
+        "al.watch_id JOIN watches w ON "
+        "w.id = j.watch_id JOIN runs r ON r.id = j.run_id JOIN applications a ON a.id = "
+        "r.app_id JOIN executables e ON e.id = r.exe_id JOIN systems s ON s.id = "
+        "r.system_id LEFT JOIN run_configs c ON c.id = r.config_id WHERE (?1 IS NULL OR "
+        "al.state = ?1) AND (?2 = 0 OR al.id = ?2) ORDER BY al.id DESC LIMIT 1000",
+        err, "ti", state, id);
+}
+
+int db_alert_set_state(db *d, long long id, const char *state, struct err *err)
+{
+    char now[32];
+    int n;
+    db_now(now);
+    n = db_run_sql(d, "UPDATE alerts SET state = ?2, updated_at = ?3 WHERE id = ?1", err,
+                   "itt", id, state, now);
+    if (n < 0)
+        return -1;
+    if (n == 0)
+        return err_set(err, 404, "not_found", NULL, "no alert %lld", id);
+    return 0;
+}
+
+/* ---- executables' build settings ------------------------------------------- */
+
+int db_executable_put(db *d, const char *application, const char *name,
+                      const char *compiler, const char *flags, const char *version,
+                      struct err *err)
+{
+    long long app = db_app_id(d, application, 0, err);
+    if (app < 0)
+        return -1;
+    if (app == 0)
+        return err_set(err, 404, "not_found", NULL, "no application named %s",
+                       application);
+    return db_run_sql(d,
+                      "INSERT INTO executables (app_id, name, compiler, flags, version) "
+                      "VALUES (?1, ?2, coalesce(?3, ''), coalesce(?4, ''), coalesce(?5, "
+                      "'')) ON CONFLICT (app_id, name) DO UPDATE SET compiler = "
+                      "coalesce(?3, compiler), flags = coalesce(?4, flags), version = "
+                      "coalesce(?5, version)",
+                      err,
+                      "ittt"
+                      "t",
+                      app, name, compiler, flags, version) < 0
+               ? -1
+               : 0;
+}
+
+int db_model_name(db *d, long long id, const char *name, struct err *err)
+{
+    return db_run_sql(d, "UPDATE models SET name = ?2 WHERE id = ?1", err, "it", id,
+                      name) < 0
+               ? -1
+               : 0;
+}
+
+/* ---- deletes -------------------------------------------------------------- */
+
+/* Recomputes a configuration's summary from its runs, and drops it when it
+ * has none left. */
+static int config_refresh(db *d, long long config_id, struct err *err)
+{
+    if (db_run_sql(
+            d,
+            "UPDATE run_configs SET runs = (SELECT count(*) FROM runs WHERE "
+            "config_id = ?1), sum_runtime = coalesce((SELECT sum(runtime) FROM runs "
+            "WHERE config_id = ?1), 0), min_runtime = coalesce((SELECT min(runtime) "
+            "FROM runs WHERE config_id = ?1), 0), max_runtime = coalesce((SELECT "
+            "max(runtime) FROM runs WHERE config_id = ?1), 0), last_run_id = "
+            "coalesce((SELECT max(id) FROM runs WHERE config_id = ?1), 0) WHERE id "
+            "= ?1",
+            err, "i", config_id) < 0 ||
+        db_run_sql(d, "DELETE FROM run_configs WHERE id = ?1 AND runs = 0", err, "i",
+                   config_id) < 0)
+        return -1;
+    return 0;
+}
+
+int db_run_delete(db *d, long long id, struct err *err)
+{
+    json_t *row =
+        db_query_one(d, "run", "SELECT config_id FROM runs WHERE id = ?1", err, "i", id);
+    long long config_id;
+    if (row == NULL)
+        return -1;
+    config_id = json_integer_value(json_object_get(row, "config_id"));
+    json_decref(row);
+    if (db_run_sql(d, "DELETE FROM alerts WHERE run_id = ?1", err, "i", id) < 0 ||
+        db_run_sql(d, "DELETE FROM judgements WHERE run_id = ?1", err, "i", id) < 0 ||
+        db_run_sql(d, "DELETE FROM runs WHERE id = ?1", err, "i", id) < 0)
+        return -1;
+    return config_refresh(d, config_id, err);
+}
+
+static const char APP_WATCHES[] =
+    "SELECT id FROM watches WHERE app_id = ?1 OR model_id IN (SELECT id FROM models "
+    "WHERE app_id = ?1)";
+
+static int app_delete_id(db *d, long long app, struct err *err)
+{
+    if (delete_watches(d, APP_WATCHES, app, err) != 0 ||
+        db_run_sql(
+            d,
+            "DELETE FROM alerts WHERE run_id IN (SELECT id FROM runs WHERE app_id = ?1)",
+            err, "i", app) < 0 ||
+        db_run_sql(d,
+                   "DELETE FROM judgements WHERE run_id IN (SELECT id FROM runs WHERE "
+                   "app_id = ?1)",
+                   err, "i", app) < 0 ||
+        db_run_sql(d, "DELETE FROM models WHERE app_id = ?1", err, "i", app) < 0 ||
+        db_run_sql(d, "DELETE FROM templates WHERE app_id = ?1", err, "i", app) < 0 ||
+        db_run_sql(d, "DELETE FROM couplings WHERE app_id = ?1", err, "i", app) < 0 ||
+        db_run_sql(d, "DELETE FROM runs WHERE app_id = ?1", err, "i", app) < 0 ||
+        db_run_sql(d, "DELETE FROM run_configs WHERE app_id = ?1", err, "i", app) < 0 ||
+        db_run_sql(d, "DELETE FROM executables WHERE app_id = ?1", err, "i", app) < 0 ||
+        db_run_sql(d, "DELETE FROM applications WHERE id = ?1", err, "i", app) < 0)
+        return -1;
+    return 0;
+}
+
+int db_app_delete(db *d, const char *name, struct err *err)
+{
+    long long app = db_app_id(d, name, 0, err);
+    if (app < 0)
+        return -1;
+    if (app == 0)
+        return err_set(err, 404, "not_found", NULL, "no application named %s", name);
+    return app_delete_id(d, app, err);
+}
+
+int db_model_delete(db *d, long long id, struct err *err)
+{
+    int n;
+    if (delete_watches(d, "SELECT id FROM watches WHERE model_id = ?1", id, err) != 0)
+        return -1;
+    n = db_run_sql(d, "DELETE FROM models WHERE id = ?1", err, "i", id);
+    if (n < 0)
+        return -1;
+    if (n == 0)
+        return err_set(err, 404, "not_found", NULL, "no model %lld", id);
+    return 0;
+}
+
+int db_template_delete(db *d, const char *name, const char *application, struct err *err)
+{
+    json_t *rows = db_query_json(
+        d,
+        "SELECT t.id FROM templates t JOIN applications a ON a.id = t.app_id WHERE "
+        "t.name = ?1 AND (?2 IS NULL OR a.name = ?2) LIMIT 2",
+        err, "tt", name, application);
+    size_t n = rows ? json_array_size(rows) : 0;
+    long long id;
+    if (rows == NULL)
+        return -1;
+    id = n ? json_integer_value(json_object_get(json_array_get(rows, 0), "id")) : 0;
+    json_decref(rows);
+    if (n == 0)
+        return err_set(err, 404, "not_found", NULL, "no template named %s", name);
+    if (n > 1)
+        return err_set(
+            err, 409, "conflict", "application",
+            "template %s exists in several applications: add ?application=", name);
+    return db_run_sql(d, "DELETE FROM templates WHERE id = ?1", err, "i", id) < 0 ? -1
+                                                                                  : 0;
+}
+
+json_t *db_template_get_in(db *d, const char *name, const char *application,
+                           struct err *err)
+{
+    return db_query_one(d, "template",
+                        "SELECT t.name, a.name AS application, t.kernel, t.expression, "
+                        "t.description, t.created_at FROM templates t JOIN applications "
+                        "a ON a.id = t.app_id WHERE t.name = ?1 AND a.name = ?2",
+                        err, "tt", name, application);
+}
+
+int db_demo_remove(db *d, struct err *err)
+{
+    json_t *apps =
+        db_query_json(d, "SELECT id FROM applications WHERE demo = 1", err, "");
+    json_t *row;
+    size_t i;
+
+    if (apps == NULL)
+        return -1;
+    json_array_foreach(apps, i, row)
+    {
+        if (app_delete_id(d, json_integer_value(json_object_get(row, "id")), err) != 0) {
+            json_decref(apps);
+            return -1;
+        }
+    }
+    json_decref(apps);
+    /* A demo system goes only when nothing of the user's still refers to it. */
+    if (db_run_sql(
+            d,
+            "DELETE FROM system_benchmarks WHERE system_id IN (SELECT s.id FROM "
+            "systems s WHERE s.demo = 1 AND NOT EXISTS (SELECT 1 FROM runs r WHERE "
+            "r.system_id = s.id) AND NOT EXISTS (SELECT 1 FROM couplings c WHERE "
+            "c.system_id = s.id) AND NOT EXISTS (SELECT 1 FROM watches w WHERE "
+            "w.system_id = s.id) AND NOT EXISTS (SELECT 1 FROM models m WHERE "
+            "m.system_id = s.id))",
+            err, "") < 0 ||
+        db_run_sql(
+            d,
+            "DELETE FROM system_parameters WHERE system_id IN (SELECT s.id FROM "
+            "systems s WHERE s.demo = 1 AND NOT EXISTS (SELECT 1 FROM runs r WHERE "
+            "r.system_id = s.id) AND NOT EXISTS (SELECT 1 FROM couplings c WHERE "
+            "c.system_id = s.id) AND NOT EXISTS (SELECT 1 FROM watches w WHERE "
+            "w.system_id = s.id) AND NOT EXISTS (SELECT 1 FROM models m WHERE "
+            "m.system_id = s.id))",
+            err, "") < 0 ||
+        db_run_sql(
+            d,
+            "DELETE FROM systems WHERE demo = 1 AND NOT EXISTS (SELECT 1 FROM runs "
+            "r WHERE r.system_id = systems.id) AND NOT EXISTS (SELECT 1 FROM "
+            "couplings c WHERE c.system_id = systems.id) AND NOT EXISTS (SELECT 1 "
+            "FROM watches w WHERE w.system_id = systems.id) AND NOT EXISTS (SELECT "
+            "1 FROM models m WHERE m.system_id = systems.id)",
+            err, "") < 0)
+        return -1;
+    return (int)i;
+}

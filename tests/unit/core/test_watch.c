@@ -1,0 +1,205 @@
+/* Unit tests for core/watch and core/history: the stored hook judges each
+ * new run against the watches covering it inside the storing transaction
+ * (exact windows, bands and alerts; a rolled-back batch leaves no
+ * judgement), series come in time order, and compare's numbers are the
+ * hand-computed means, spreads, ratios and Welch verdicts. */
+#include "core/history.h"
+#include "core/ingest.h"
+#include "core/watch.h"
+#include "db/history.h"
+#include "tests/harness.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char dir[] = "/tmp/prophecy-watchtest-XXXXXX";
+
+static const char *path(const char *name)
+{
+    static char p[256];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return p;
+}
+
+/* Stores one run of app "a" on "s" at P processors. */
+static long long put(db *d, long long p, double runtime, const char *at,
+                     const char *commit, size_t *nalerts)
+{
+    struct err e = {0};
+    arena *a = arena_new();
+    struct run_record r;
+    struct ingest in;
+    long long id = -1;
+
+    memset(&r, 0, sizeof r);
+    r.application = "a";
+    r.executable = "x";
+    r.system = "s";
+    r.nprocs = p;
+    r.runtime = runtime;
+    r.started_at = at;
+    r.commit = commit;
+    if (ingest_records(&in, &r, 1, "t", a, &e) == 0 && ingest_commit(d, &in, &e) == 0) {
+        id = in.ids[0];
+        if (nalerts)
+            *nalerts = in.nalerts;
+    }
+    arena_free(a);
+    return id;
+}
+
+static long long watch(db *d, const char *json)
+{
+    struct err e = {0};
+    json_t *body = json_loads(json, 0, NULL);
+    long long id = 0;
+    CHECK_INT(watch_check(body, &e), 0);
+    CHECK_INT(db_begin(d, &e), 0);
+    CHECK_INT(watch_create(d, body, &id, &e), 0);
+    CHECK_INT(db_commit(d, &e), 0);
+    json_decref(body);
+    return id;
+}
+
+static void test_zscore_window_and_alert(void)
+{
+    struct err e = {0};
+    size_t na = 9;
+    json_t *alerts, *al;
+    db *d;
+
+    CHECK_INT(db_open(&d, path("z.db"), NULL, &e), 0);
+    watch_install();
+    put(d, 4, 10.0, "2026-01-01T00:00:00Z", NULL, NULL);
+    put(d, 4, 12.0, "2026-01-02T00:00:00Z", NULL, NULL);
+    put(d, 8, 99.0, "2026-01-02T00:00:00Z", NULL, NULL); /* another configuration */
+    watch(d, "{\"application\": \"a\", \"system\": \"s\", \"detector\": {\"test\": "
+             "\"zscore\", \"threshold\": 2, \"window\": 3}}");
+    /* window {10, 12}: mean 11, sd sqrt(2); band 11 +- 2*sqrt(2) */
+    put(d, 4, 13.0, "2026-01-03T00:00:00Z", NULL, &na);
+    CHECK_INT(na, 0);
+    /* window {10, 12, 13} (the last 3 before it): mean 35/3, sd 1.5275 */
+    put(d, 4, 20.0, "2026-01-04T00:00:00Z", "c9", &na);
+    CHECK_INT(na, 1);
+    /* a run stored later but dated earlier is judged against the runs before
+     * it in time: window {} for P = 4 on 2025-12-31 -> not ready, not out */
+    put(d, 4, 500.0, "2025-12-31T00:00:00Z", NULL, &na);
+    CHECK_INT(na, 0);
+    alerts = alert_list(d, "open", 0, &e);
+    CHECK(alerts != NULL);
+    CHECK_INT(json_array_size(alerts), 1);
+    al = json_array_get(alerts, 0);
+    CHECK_NEAR(json_number_value(json_object_get(al, "expected")), 35.0 / 3, 1e-12);
+    CHECK_NEAR(json_number_value(json_object_get(al, "hi")),
+               35.0 / 3 + 2 * sqrt((1.0 / 9 + 16.0 / 9 + 25.0 / 9) / 2), 1e-9);
+    CHECK_STR(json_string_value(json_object_get(al, "commit")), "c9");
+    CHECK_STR(json_string_value(json_object_get(al, "direction")), "up");
+    json_decref(alerts);
+    db_close(d);
+}
+
+static int fail_after(db *d, struct ingest *in, void *arg, struct err *err)
+{
+    (void)arg;
+    if (watch_judge(d, in, NULL, err) != 0)
+        return -1;
+    return err_set(err, 500, "internal", NULL, "injected after judging");
+}
+
+static void test_rollback_keeps_no_judgement(void)
+{
+    struct err e = {0};
+    struct ingest_hooks h = {fail_after, NULL, NULL};
+    json_t *w;
+    db *d;
+
+    CHECK_INT(db_open(&d, path("r.db"), NULL, &e), 0);
+    watch_install();
+    put(d, 4, 1.0, "2026-01-01T00:00:00Z", NULL, NULL);
+    watch(d, "{\"application\": \"a\", \"system\": \"s\", \"detector\": {\"test\": "
+             "\"percent\"}}");
+    ingest_set_hooks(&h);
+    CHECK_INT(put(d, 4, 5.0, "2026-01-02T00:00:00Z", NULL, NULL), -1);
+    watch_install();
+    w = watch_list(d, &e);
+    CHECK_INT(json_integer_value(json_object_get(
+                  json_array_get(json_object_get(w, "watches"), 0), "judged")),
+              0);
+    json_decref(w);
+    json_decref(alert_list(d, NULL, 0, &e));
+    put(d, 4, 5.0, "2026-01-02T00:00:00Z", NULL, NULL);
+    w = watch_list(d, &e);
+    CHECK_INT(json_integer_value(json_object_get(
+                  json_array_get(json_object_get(w, "watches"), 0), "out")),
+              1);
+    json_decref(w);
+    db_close(d);
+}
+
+static void test_series_and_compare(void)
+{
+    struct err e = {0};
+    json_t *q, *v, *rows, *sides;
+    db *d;
+
+    CHECK_INT(db_open(&d, path("c.db"), NULL, &e), 0);
+    ingest_set_hooks(NULL);
+    put(d, 2, 3.0, "2026-01-03T00:00:00Z", "new", NULL);
+    put(d, 2, 1.0, "2026-01-01T00:00:00Z", "old", NULL);
+    put(d, 2, 2.0, "2026-01-02T00:00:00Z", "old", NULL);
+    put(d, 2, 5.0, "2026-01-04T00:00:00Z", "new", NULL);
+    q = json_pack("{s:s, s:s, s:s}", "application", "a", "system", "s", "y", "runtime");
+    v = history_series(d, q, &e);
+    CHECK(v != NULL);
+    CHECK_INT(json_array_size(json_object_get(v, "points")), 4);
+    CHECK_NEAR(json_real_value(json_object_get(
+                   json_array_get(json_object_get(v, "points"), 0), "value")),
+               1.0, 0);
+    CHECK_STR(json_string_value(json_object_get(
+                  json_array_get(json_object_get(v, "points"), 3), "commit")),
+              "new");
+    json_decref(v);
+    json_decref(q);
+
+    q = json_pack("{s:s, s:s, s:s}", "application", "a", "a", "commit:old", "b",
+                  "commit:new");
+    v = history_compare(d, q, &e);
+    CHECK(v != NULL);
+    rows = json_object_get(v, "rows");
+    CHECK_INT(json_array_size(rows), 1);
+    sides = json_object_get(json_array_get(rows, 0), "sides");
+    /* old {1, 2}: mean 1.5, sd 0.7071; new {3, 5}: mean 4, sd 1.4142 */
+    CHECK_NEAR(json_real_value(json_object_get(json_array_get(sides, 0), "mean")), 1.5,
+               1e-12);
+    CHECK_NEAR(json_real_value(json_object_get(json_array_get(sides, 0), "spread")),
+               sqrt(0.5), 1e-12);
+    CHECK_NEAR(json_real_value(json_object_get(json_array_get(sides, 1), "spread")),
+               sqrt(2.0), 1e-12);
+    CHECK_NEAR(json_real_value(json_object_get(json_array_get(sides, 1), "ratio")),
+               4.0 / 1.5, 1e-12);
+    /* Welch: t = 2.5 / sqrt(0.25 + 1) = 2.236, df = 1.47: p ~ 0.2, not significant */
+    CHECK(json_is_false(json_object_get(json_array_get(sides, 1), "significant")));
+    json_decref(v);
+    json_decref(q);
+    db_close(d);
+}
+
+int main(void)
+{
+    int rc;
+    if (mkdtemp(dir) == NULL)
+        return 1;
+    RUN(test_zscore_window_and_alert);
+    RUN(test_rollback_keeps_no_judgement);
+    RUN(test_series_and_compare);
+    rc = harness_report();
+    {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        if (system(cmd) != 0)
+            rc = 1;
+    }
+    return rc;
+}

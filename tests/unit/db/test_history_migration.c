@@ -1,0 +1,121 @@
+/* Migration 3 on a database written by migration 2: every run gets its
+ * configuration (config_id) and the series reads them in time order,
+ * templates keep their rows and ids (and may now share a name across
+ * applications), and the new tables start empty. The version-2 database is
+ * built with the first two migrations of the embedded schema itself. */
+#include "db/catalog.h"
+#include "db/history.h"
+#include "db/sqlite/sql.h"
+#include "tests/harness.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern const char db_schema_sql[];
+
+static char dir[] = "/tmp/prophecy-migr3-XXXXXX";
+
+static void make_v2(const char *path)
+{
+    const char *end = strstr(db_schema_sql, "-- migration 3");
+    char *sql = strndup(db_schema_sql, (size_t)(end - db_schema_sql));
+    sqlite3 *h;
+    CHECK(sqlite3_open(path, &h) == SQLITE_OK);
+    CHECK(sqlite3_exec(h, sql, NULL, NULL, NULL) == SQLITE_OK);
+    CHECK(
+        sqlite3_exec(
+            h,
+            "INSERT INTO applications (id, name) VALUES (1, 'a'), (2, 'b');"
+            "INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'x');"
+            "INSERT INTO systems (id, name) VALUES (1, 's');"
+            "INSERT INTO runs (id, app_id, exe_id, system_id, nprocs, runtime, "
+            "started_at, created_at) VALUES "
+            "(1, 1, 1, 1, 4, 3.0, '2026-01-03T00:00:00Z', '2026-02-01T00:00:00Z'),"
+            "(2, 1, 1, 1, 4, 1.0, NULL, '2026-01-01T00:00:00Z'),"
+            "(3, 1, 1, 1, 4, 2.0, '2026-01-02T00:00:00Z', '2026-02-01T00:00:00Z'),"
+            "(4, 1, 1, 1, 8, 9.0, NULL, '2026-01-01T00:00:00Z');"
+            "INSERT INTO run_inputs VALUES (1, 'N', 10), (2, 'N', 10), (3, 'N', 10),"
+            "(4, 'N', 10);"
+            "INSERT INTO templates (id, name, app_id, expression) VALUES (7, 't', 1, "
+            "'a*N');"
+            "INSERT INTO run_configs (app_id, exe_id, system_id, nprocs, inputs, runs, "
+            "sum_runtime, min_runtime, max_runtime, last_run_id) SELECT app_id, exe_id, "
+            "system_id, nprocs, '{\"N\":10.0}', count(*), sum(runtime), min(runtime), "
+            "max(runtime), max(id) FROM runs GROUP BY nprocs;"
+            "PRAGMA user_version = 2;",
+            NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(h);
+    free(sql);
+}
+
+static void test_backfill(void)
+{
+    char path[256];
+    struct err e = {0};
+    struct db_history_filter f = {"a", NULL, "s", 4, NULL};
+    struct db_history_config *c;
+    struct db_series_point *p;
+    arena *a = arena_new();
+    json_t *v;
+    db *d;
+
+    snprintf(path, sizeof path, "%s/v2.db", dir);
+    make_v2(path);
+    CHECK_INT(db_open(&d, path, NULL, &e), 0);
+    v = db_query_one(d, "n", "SELECT count(*) AS n FROM runs WHERE config_id IS NULL", &e,
+                     "");
+    CHECK_INT(json_integer_value(json_object_get(v, "n")), 0);
+    json_decref(v);
+    CHECK_INT(db_history_configs(d, &f, 10, a, &c, &e), 1);
+    CHECK_INT(db_history_series(d, c[0].id, "runtime", a, &p, &e), 3);
+    /* started_at, else created_at: run 2 (Jan 1), 3 (Jan 2), 1 (Jan 3) */
+    CHECK_INT(p[0].run, 2);
+    CHECK_INT(p[1].run, 3);
+    CHECK_INT(p[2].run, 1);
+    v = db_template_get(d, "t", &e);
+    CHECK(v != NULL);
+    CHECK_STR(json_string_value(json_object_get(v, "expression")), "a*N");
+    json_decref(v);
+    /* the same template name in another application is now allowed */
+    CHECK_INT(db_template_put(d, "t", "b", "", "b*N", "", &e), 0);
+    v = db_template_get(d, "t", &e);
+    CHECK(v == NULL && e.status == 409);
+    /* deleting a run keeps its configuration's summary right */
+    memset(&e, 0, sizeof e);
+    CHECK_INT(db_run_delete(d, 1, &e), 0);
+    v = db_query_one(
+        d, "c",
+        "SELECT runs, sum_runtime, max_runtime, last_run_id FROM run_configs "
+        "WHERE nprocs = 4",
+        &e, "");
+    CHECK_INT(json_integer_value(json_object_get(v, "runs")), 2);
+    CHECK_NEAR(json_real_value(json_object_get(v, "sum_runtime")), 3.0, 0);
+    CHECK_NEAR(json_real_value(json_object_get(v, "max_runtime")), 2.0, 0);
+    CHECK_INT(json_integer_value(json_object_get(v, "last_run_id")), 3);
+    json_decref(v);
+    CHECK_INT(db_run_delete(d, 4, &e), 0);
+    v = db_query_one(d, "c", "SELECT count(*) AS n FROM run_configs WHERE nprocs = 8", &e,
+                     "");
+    CHECK_INT(json_integer_value(json_object_get(v, "n")), 0);
+    json_decref(v);
+    db_close(d);
+    arena_free(a);
+}
+
+int main(void)
+{
+    int rc;
+    if (mkdtemp(dir) == NULL)
+        return 1;
+    RUN(test_backfill);
+    rc = harness_report();
+    {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        if (system(cmd) != 0)
+            rc = 1;
+    }
+    return rc;
+}
