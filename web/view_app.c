@@ -293,6 +293,53 @@ static size_t members(arena *a, const struct cfg *cfgs, size_t n, const char *xn
 
 /* ---- kernel breakdown -------------------------------------------------------------- */
 
+/* Configuration order for bars that are not one processor series: by
+ * executable, system, each input by value (not by its JSON text, where
+ * "1000" sorts before "200"), then processors. */
+static int cmp_cfg_ptr(const void *pa, const void *pb)
+{
+    const struct cfg *a = *(const struct cfg *const *)pa,
+                     *b = *(const struct cfg *const *)pb;
+    const char *k;
+    json_t *va;
+    int c = strcmp(a->c->executable, b->c->executable);
+    if (c == 0)
+        c = strcmp(a->c->system, b->c->system);
+    if (c)
+        return c;
+    json_object_foreach(a->inputs, k, va)
+    {
+        json_t *vb = json_object_get(b->inputs, k);
+        double x, y;
+        if (vb == NULL)
+            return 1; /* b lacks an input a has: b first */
+        x = json_number_value(va);
+        y = json_number_value(vb);
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    if (json_object_size(a->inputs) != json_object_size(b->inputs))
+        return json_object_size(a->inputs) < json_object_size(b->inputs) ? -1 : 1;
+    return a->c->nprocs < b->c->nprocs ? -1 : a->c->nprocs > b->c->nprocs ? 1 : 0;
+}
+
+/* The bar label of a configuration: what tells it apart from the others. */
+static const char *cfg_label(arena *a, const struct view_app *v, const struct cfg *c)
+{
+    struct buf b;
+    const char *out;
+    buf_init(&b, 4096);
+    if (v->many_exe)
+        buf_printf(&b, "%s ", c->c->executable);
+    if (v->many_sys)
+        buf_printf(&b, "%s%s ", v->many_exe ? "on " : "", c->c->system);
+    buf_printf(&b, "P=%lld%s", c->c->nprocs, json_object_size(c->inputs) ? ", " : "");
+    inputs_text(&b, c, NULL);
+    out = buf_failed(&b) ? NULL : arena_strdup(a, buf_str(&b));
+    buf_free(&b);
+    return out ? out : "";
+}
+
 /* The kernel records ks ([{run_id, name, time}], of more runs than the bars
  * show) of the bars' runs. */
 static void kernel_breakdown(struct page *p, json_t *ks, const long long *run_ids,
@@ -448,10 +495,17 @@ static void plots(struct page *p, const struct view_app *v)
                 inputs_text(&lb, c0, NULL);
             }
         } else {
-            /* No processor series: the most recent configurations. */
-            for (i = (size_t)nc; i > 0 && nbars < MAX_BARS; i--) {
-                ids[nbars] = cfgs[i - 1].c->last_run_id;
-                cats[nbars] = arena_printf(a, "run %lld", cfgs[i - 1].c->last_run_id);
+            /* No processor series: the last configurations (those whose
+             * kernel records view_app_kernel_runs asked for), each bar
+             * labelled by its configuration, in configuration order. */
+            const struct cfg *pick[MAX_BARS];
+            size_t np = 0;
+            for (i = (size_t)nc; i > 0 && np < MAX_BARS; i--)
+                pick[np++] = &cfgs[i - 1];
+            qsort(pick, np, sizeof *pick, cmp_cfg_ptr);
+            for (i = 0; i < np; i++) {
+                ids[nbars] = pick[i]->c->last_run_id;
+                cats[nbars] = cfg_label(a, v, pick[i]);
                 nbars++;
             }
             buf_puts(&lb, "latest run of each configuration");

@@ -207,6 +207,47 @@ static void test_app(void)
     json_decref(v.kernels);
 }
 
+/* Without a processor series the breakdown shows the last configurations,
+ * each bar labelled by its configuration (not its run id) and in order of
+ * the input's value, not of the inputs' JSON text or of run ids. */
+static void test_app_breakdown_by_configuration(void)
+{
+    struct view_config cfg[3] = {
+        {1, 1, 4, "a.out", "SP2", "{\"N\":1000.0}", 1, 31, 9.0, 9.0, 9.0},
+        {1, 1, 4, "a.out", "SP2", "{\"N\":200.0}", 1, 37, 2.0, 2.0, 2.0},
+        {1, 1, 4, "a.out", "SP2", "{\"N\":50.0}", 1, 35, 0.5, 0.5, 0.5},
+    };
+    struct view_app v = {0};
+    long long ids[2 * VIEW_APP_MAX_BARS];
+    const char *p50, *p200, *p1000;
+    char *html;
+
+    v.name = "app";
+    v.page = 1;
+    v.pages = 1;
+    v.app = json_pack("{s:s,s:i,s:i,s:[],s:[],s:[]}", "name", "app", "demo", 0, "runs", 3,
+                      "executables", "systems", "templates");
+    v.configs = cfg;
+    v.nconfigs = 3;
+    v.has_kernels = 1;
+    CHECK_INT(view_app_kernel_runs(A, cfg, 3, ids), 3);
+    v.kernels = json_pack("[{s:i,s:s,s:f},{s:i,s:s,s:f},{s:i,s:s,s:f}]", "run_id", 31,
+                          "name", "solve", "time", 8.0, "run_id", 37, "name", "solve",
+                          "time", 1.5, "run_id", 35, "name", "solve", "time", 0.4);
+    html = render("app", "applications", app_fn, &v);
+    check_structure(html);
+    CHECK(strstr(html, "<h2 id=\"kernels\">Kernel breakdown</h2>") != NULL);
+    CHECK(strstr(html, ">run 3") == NULL);
+    p50 = strstr(html, ">P=4, N=50<");
+    p200 = strstr(html, ">P=4, N=200<");
+    p1000 = strstr(html, ">P=4, N=1000<");
+    CHECK(p50 != NULL && p200 != NULL && p1000 != NULL);
+    CHECK(p50 < p200 && p200 < p1000);
+    xfree(html);
+    json_decref(v.app);
+    json_decref(v.kernels);
+}
+
 static void test_error_page(void)
 {
     struct err e = {0};
@@ -368,6 +409,7 @@ int main(void)
     RUN(test_overview);
     RUN(test_run);
     RUN(test_app);
+    RUN(test_app_breakdown_by_configuration);
     RUN(test_error_page);
     RUN(test_upload_form_error_at_field);
     RUN(test_form_step);
