@@ -906,15 +906,22 @@ void forms_result_page(struct fctx *c, json_t *request, json_t *answer,
     page_puts(&c->p, "<h2 id=\"save\">Save</h2>\n<p>A saved model keeps this answer: it "
                      "has a permanent page and answers predictions, and runs uploaded "
                      "later do not change it.</p>\n");
-    if (save_err && !token_bad) {
+    if (save_err) {
+        /* The answer to a failed Save is this page at the form's POST
+         * address: the form's action ends in #save so the browser lands
+         * here, next to the error, not at the top; the permanent link is
+         * repeated here (and app.js puts it back in the address bar). */
         page_puts(&c->p, "<div class=\"notice bad\" role=\"alert\" id=\"save-error\">"
                          "Not saved: ");
         page_text(&c->p, save_err->message);
-        page_puts(&c->p, "</div>\n");
+        page_puts(&c->p, " The result is unchanged: <a id=\"save-permalink\" "
+                         "data-permalink href=\"");
+        step_href(c, "result", NULL);
+        page_puts(&c->p, "\">its permanent link</a>.</div>\n");
     }
     page_printf(&c->p,
-                "<form class=\"card\" method=\"post\" action=\"%s\" id=\"save-form\" "
-                "enctype=\"application/x-www-form-urlencoded\">\n"
+                "<form class=\"card\" method=\"post\" action=\"%s#save\" "
+                "id=\"save-form\" enctype=\"application/x-www-form-urlencoded\">\n"
                 "<input type=\"hidden\" name=\"csrf\" value=\"",
                 c->def->path);
     page_attr(&c->p, csrf);
@@ -929,8 +936,8 @@ void forms_result_page(struct fctx *c, json_t *request, json_t *answer,
                      "id=\"save-token\" name=\"token\" autocomplete=\"off\" required "
                      "placeholder=\"pt_…\"");
     if (token_bad)
-        page_puts(&c->p, " aria-invalid=\"true\" aria-describedby=\"save-token-error\">"
-                         "<p class=\"field-error\" id=\"save-token-error\">");
+        page_puts(&c->p, " aria-invalid=\"true\" aria-describedby=\"save-token-error\" "
+                         "autofocus><p class=\"field-error\" id=\"save-token-error\">");
     else
         page_puts(&c->p, ">");
     if (token_bad) {
