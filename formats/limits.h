@@ -71,6 +71,7 @@
 #define LIMIT_PARAM_RANGES 2   /* variables given as ranges (2-D curve, 3-D surface) */
 #define LIMIT_PARAM_RUNS 10000 /* runs considered for a measured overlay */
 #define LIMIT_PLOT_URL_REQUEST 6000 /* bytes of a request that travels in a plot URL */
+#define LIMIT_TABLE_CSV_RUNS 100000 /* runs of one CSV download of a page's table */
 
 /* ---- web forms -------------------------------------------------------------- */
 #define LIMIT_FORM_FIELDS 512 /* fields (parts) in one submission */

@@ -84,6 +84,9 @@ void view_model(struct page *p, const struct view_model *d);
 
 /* The ?sort= names of the runs table, by column (0 = run id). */
 extern const char *const view_app_sorts[3];
+/* The ?axes= names of the plots' scales: "" (0, automatic: log where the data
+ * spans decades), "linear" (1), "log" (2). */
+extern const char *const view_app_axes[3];
 
 /* One configuration's summary (db/summary.h struct db_config). */
 struct view_config {
@@ -112,6 +115,7 @@ struct view_app {
     const char *exe, *sys; /* filters by name, or NULL */
     long long exe_id, sys_id;
     int sort, desc; /* sort: index of view_app_sorts */
+    int axes;       /* index of view_app_axes */
     long long page, pages, total;
     int many_exe, many_sys; /* series labels need to name them */
     /* the data */
@@ -126,6 +130,13 @@ struct view_app {
     json_t *kernels; /* [{run_id, name, time}] of view_app_kernel_runs' runs */
 };
 void view_app(struct page *p, const struct view_app *v);
+/* Appends the runs table as CSV: the header run,executable,system,nprocs,
+ * one column per input name the rows have (sorted), runtime,kernels,stored,
+ * then one line per row in the given order; RFC 4180 quoting, CRLF. A text
+ * cell a spreadsheet would take for a formula (it starts with = + - @ or a
+ * tab) gets a leading '. Temporary memory from a (an arena). Returns 0, or
+ * -1 when a is out of memory (out's own overflow shows as buf_failed). */
+int view_app_csv(struct buf *out, arena *a, const struct view_run_row *rows, size_t n);
 /* The runs whose kernel records the breakdown of these configurations may
  * show (at most 2 * VIEW_APP_MAX_BARS, into ids). Returns their number. */
 size_t view_app_kernel_runs(arena *a, const struct view_config *c, int nc,

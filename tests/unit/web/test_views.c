@@ -202,9 +202,54 @@ static void test_app(void)
                        "?sort=runtime&amp;dir=desc&amp;page=3#runs\" "
                        "rel=\"last\"") != NULL);
     CHECK(strstr(html, "<a href=\"/runs/13\">13</a>") != NULL);
+    /* speedup and efficiency beside the runtime plot, with the ideal line */
+    CHECK(strstr(html, "Speedup over processors") != NULL);
+    CHECK(strstr(html, "Parallel efficiency over processors") != NULL);
+    CHECK(count(html, ">ideal</text>") == 2);
+    /* the axes toggle keeps the view (filters, order, page) and marks the choice */
+    CHECK(strstr(html, "<a href=\"/applications/" EVIL_URL
+                       "?sort=runtime&amp;dir=desc&amp;page=2&amp;axes=log#scaling\" "
+                       "data-axes=\"log\">logarithmic</a>") != NULL);
+    CHECK(strstr(html,
+                 "?sort=runtime&amp;dir=desc&amp;page=2#scaling\" data-axes=\"auto\" "
+                 "aria-current=\"true\">automatic</a>") != NULL);
+    /* the CSV is the whole filtered table in its order, not the page */
+    CHECK(strstr(html,
+                 "<a id=\"runs-csv\" href=\"/applications/" EVIL_URL
+                 "?sort=runtime&amp;dir=desc&amp;format=csv\" download=\"") != NULL);
+    CHECK(strstr(html, "Download the 120 runs as CSV</a>") != NULL);
+    xfree(html);
+    /* linear axes asked for: the table's links keep the choice */
+    v.axes = 1;
+    html = render(EVIL, "applications", app_fn, &v);
+    CHECK(strstr(html, "data-axes=\"linear\" aria-current=\"true\">linear</a>") != NULL);
+    CHECK(strstr(html, "dir=desc&amp;page=3&amp;axes=linear#runs\" rel=\"last\"") !=
+          NULL);
     xfree(html);
     json_decref(v.app);
     json_decref(v.kernels);
+}
+
+/* The table as CSV: one column per input name of any row, quoting, formula
+ * guard, empty cells for inputs a run lacks. */
+static void test_app_csv(void)
+{
+    struct rec_kv in1[] = {{"N", 1000}, {"M", 2.5}};
+    struct rec_kv in2[] = {{"L", 8}};
+    struct view_run_row rows[2] = {
+        {13, "a,out", "=cmd", 4, 3.25, "2026-11-24 10:00:00", 2, in1, 2},
+        {12, "b \"x\"", "SP2", 2, 5.5, "2026-11-24 09:00:00", 0, in2, 1}};
+    struct buf b;
+    buf_init(&b, 1 << 20);
+    CHECK_INT(view_app_csv(&b, A, rows, 2), 0);
+    CHECK_STR(buf_str(&b),
+              "run,executable,system,nprocs,L,M,N,runtime,kernels,stored\r\n"
+              "13,\"a,out\",\"'=cmd\",4,,2.5,1000,3.25,2,2026-11-24 10:00:00\r\n"
+              "12,\"b \"\"x\"\"\",SP2,2,8,,,5.5,0,2026-11-24 09:00:00\r\n");
+    buf_reset(&b);
+    CHECK_INT(view_app_csv(&b, A, rows, 0), 0);
+    CHECK_STR(buf_str(&b), "run,executable,system,nprocs,runtime,kernels,stored\r\n");
+    buf_free(&b);
 }
 
 /* Without a processor series the breakdown shows the last configurations,
@@ -410,6 +455,7 @@ int main(void)
     RUN(test_run);
     RUN(test_app);
     RUN(test_app_breakdown_by_configuration);
+    RUN(test_app_csv);
     RUN(test_error_page);
     RUN(test_upload_form_error_at_field);
     RUN(test_form_step);
