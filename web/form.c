@@ -873,14 +873,68 @@ void forms_step_page(struct fctx *c, int k)
                     : "");
 }
 
+/* The Save section. After a failed Save (save_err) it comes first, right
+ * under the heading, so that the answer to the POST shows the error where
+ * the page opens, with the result's permanent link beside it (app.js also
+ * puts that link back in the address bar and focuses a refused token). */
+static void save_section(struct fctx *c, const struct err *save_err, const char *csrf)
+{
+    int token_bad = save_err && save_err->status == 401;
+    struct buf q;
+
+    page_puts(&c->p, "<h2 id=\"save\">Save</h2>\n<p>A saved model keeps this answer: it "
+                     "has a permanent page and answers predictions, and runs uploaded "
+                     "later do not change it.</p>\n");
+    if (save_err) {
+        page_puts(&c->p, "<div class=\"notice bad\" role=\"alert\" id=\"save-error\">"
+                         "Not saved: ");
+        page_text(&c->p, save_err->message);
+        {
+            size_t n = strlen(save_err->message);
+            page_puts(&c->p, n && save_err->message[n - 1] == '.' ? "" : ".");
+        }
+        page_puts(&c->p, " The result is unchanged: <a id=\"save-permalink\" "
+                         "data-permalink href=\"");
+        step_href(c, "result", NULL);
+        page_puts(&c->p, "\">its permanent link</a>.</div>\n");
+    }
+    page_printf(&c->p,
+                "<form class=\"card\" method=\"post\" action=\"%s\" "
+                "id=\"save-form\" enctype=\"application/x-www-form-urlencoded\">\n"
+                "<input type=\"hidden\" name=\"csrf\" value=\"",
+                c->def->path);
+    page_attr(&c->p, csrf);
+    page_puts(&c->p, "\"><input type=\"hidden\" name=\"q\" value=\"");
+    buf_init(&q, 1 << 20);
+    state_query(c, &q, c->def->nsteps, NULL);
+    page_attr(&c->p, buf_str(&q));
+    buf_free(&q);
+    page_puts(&c->p, "\">\n<div class=\"fields\"><div class=\"field\">"
+                     "<label for=\"save-token\">Write token <span class=\"hint\">from "
+                     "prophecyd token create NAME</span></label><input type=\"password\" "
+                     "id=\"save-token\" name=\"token\" autocomplete=\"off\" required "
+                     "placeholder=\"pt_…\"");
+    if (token_bad)
+        page_puts(&c->p, " aria-invalid=\"true\" aria-describedby=\"save-token-error\">"
+                         "<p class=\"field-error\" id=\"save-token-error\">");
+    else
+        page_puts(&c->p, ">");
+    if (token_bad) {
+        page_text(&c->p, save_err->message);
+        page_puts(&c->p, "</p>");
+    }
+    page_puts(&c->p, "</div></div>\n<button type=\"submit\" id=\"save-button\">Save the "
+                     "model</button>\n</form>\n");
+}
+
 void forms_result_page(struct fctx *c, json_t *request, json_t *answer,
                        const struct err *save_err, const char *csrf)
 {
     char *text;
-    int token_bad = save_err && save_err->status == 401;
-    struct buf q;
 
     header(c, FORM_RESULT);
+    if (save_err)
+        save_section(c, save_err, csrf);
     c->def->render_result(c, request, answer);
 
     page_puts(&c->p, "<h2 id=\"links\">Links</h2>\n<dl class=\"facts\">\n"
@@ -903,49 +957,8 @@ void forms_result_page(struct fctx *c, json_t *request, json_t *answer,
     page_puts(&c->p, "</details>\n");
     free(text);
 
-    page_puts(&c->p, "<h2 id=\"save\">Save</h2>\n<p>A saved model keeps this answer: it "
-                     "has a permanent page and answers predictions, and runs uploaded "
-                     "later do not change it.</p>\n");
-    if (save_err) {
-        /* The answer to a failed Save is this page at the form's POST
-         * address: the form's action ends in #save so the browser lands
-         * here, next to the error, not at the top; the permanent link is
-         * repeated here (and app.js puts it back in the address bar). */
-        page_puts(&c->p, "<div class=\"notice bad\" role=\"alert\" id=\"save-error\">"
-                         "Not saved: ");
-        page_text(&c->p, save_err->message);
-        page_puts(&c->p, " The result is unchanged: <a id=\"save-permalink\" "
-                         "data-permalink href=\"");
-        step_href(c, "result", NULL);
-        page_puts(&c->p, "\">its permanent link</a>.</div>\n");
-    }
-    page_printf(&c->p,
-                "<form class=\"card\" method=\"post\" action=\"%s#save\" "
-                "id=\"save-form\" enctype=\"application/x-www-form-urlencoded\">\n"
-                "<input type=\"hidden\" name=\"csrf\" value=\"",
-                c->def->path);
-    page_attr(&c->p, csrf);
-    page_puts(&c->p, "\"><input type=\"hidden\" name=\"q\" value=\"");
-    buf_init(&q, 1 << 20);
-    state_query(c, &q, c->def->nsteps, NULL);
-    page_attr(&c->p, buf_str(&q));
-    buf_free(&q);
-    page_puts(&c->p, "\">\n<div class=\"fields\"><div class=\"field\">"
-                     "<label for=\"save-token\">Write token <span class=\"hint\">from "
-                     "prophecyd token create NAME</span></label><input type=\"password\" "
-                     "id=\"save-token\" name=\"token\" autocomplete=\"off\" required "
-                     "placeholder=\"pt_…\"");
-    if (token_bad)
-        page_puts(&c->p, " aria-invalid=\"true\" aria-describedby=\"save-token-error\" "
-                         "autofocus><p class=\"field-error\" id=\"save-token-error\">");
-    else
-        page_puts(&c->p, ">");
-    if (token_bad) {
-        page_text(&c->p, save_err->message);
-        page_puts(&c->p, "</p>");
-    }
-    page_puts(&c->p, "</div></div>\n<button type=\"submit\" id=\"save-button\">Save the "
-                     "model</button>\n</form>\n");
+    if (save_err == NULL)
+        save_section(c, NULL, csrf);
 }
 
 /* ---- the driver's pure parts ------------------------------------------------------ */

@@ -24,6 +24,8 @@
 #define MAX_INPUT_PLOTS 6  /* inputs that get a plot */
 #define MAX_INPUT_NAMES 32 /* distinct input names considered */
 #define MAX_BARS VIEW_APP_MAX_BARS
+#define NARROW_W 400 /* the phone drawing of each plot (page_svg_pair) */
+#define NARROW_H 340
 
 const char *const view_app_sorts[3] = {"run", "nprocs", "runtime"};
 const char *const view_app_axes[3] = {"", "linear", "log"};
@@ -177,7 +179,7 @@ static int scaling_plot(struct page *p, arena *a, const struct view_app *v,
     struct svg_plot2d plot = {0};
     size_t ng = 0, i, k, ns;
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
-    struct buf svg, label;
+    struct buf svg, narrow, label;
     struct err e = {0};
     char title[160];
     int drawn = 0;
@@ -305,7 +307,12 @@ static int scaling_plot(struct page *p, arena *a, const struct view_app *v,
     plot.width = 760;
     plot.height = 480;
     buf_init(&svg, 8u << 20);
+    buf_init(&narrow, 8u << 20);
     if (svg_plot2d(&svg, &plot, &e) == 0) {
+        struct svg_plot2d small = plot;
+        struct err e2 = {0};
+        small.width = NARROW_W;
+        small.height = NARROW_H;
         char cap[200];
         if (ng > ns)
             snprintf(cap, sizeof cap,
@@ -320,7 +327,10 @@ static int scaling_plot(struct page *p, arena *a, const struct view_app *v,
                      "%zu series, from the mean runtimes; P0 is each series' smallest "
                      "processor count, the dashed line perfect scaling.",
                      ns);
-        page_svg(p, &svg, cap);
+        if (svg_plot2d(&narrow, &small, &e2) == 0)
+            page_svg_pair(p, &svg, &narrow, cap);
+        else
+            page_svg(p, &svg, cap);
         drawn = 1;
     } else {
         page_puts(p, "<p class=\"notice bad\">This plot could not be drawn: ");
@@ -328,6 +338,7 @@ static int scaling_plot(struct page *p, arena *a, const struct view_app *v,
         page_puts(p, "</p>\n");
     }
     buf_free(&svg);
+    buf_free(&narrow);
     return drawn;
 }
 
@@ -426,7 +437,7 @@ static void kernel_breakdown(struct page *p, json_t *ks, const long long *run_id
                              const char **cats, size_t nbars, const char *subtitle)
 {
     struct err e = {0};
-    struct buf svg;
+    struct buf svg, narrow;
     json_t *k;
     const char *comps[SVG_MAX_COMPONENTS];
     size_t ncomp = 0, i, c, other = (size_t)-1, nk = 0;
@@ -492,18 +503,27 @@ static void kernel_breakdown(struct page *p, json_t *ks, const long long *run_id
         s.ncomponents = ncomp;
         s.values = values;
         buf_init(&svg, 8u << 20);
+        buf_init(&narrow, 8u << 20);
         page_puts(p, "<h2 id=\"kernels\">Kernel breakdown</h2>\n");
-        if (svg_stacked(&svg, &s, &e) == 0)
-            page_svg(
-                p, &svg,
+        if (svg_stacked(&svg, &s, &e) == 0) {
+            static const char cap[] =
                 "Each bar is the latest run of one configuration; the run pages list "
-                "every kernel record.");
-        else {
+                "every kernel record.";
+            struct svg_stacked small = s;
+            struct err e2 = {0};
+            small.width = NARROW_W;
+            small.height = NARROW_H;
+            if (svg_stacked(&narrow, &small, &e2) == 0)
+                page_svg_pair(p, &svg, &narrow, cap);
+            else
+                page_svg(p, &svg, cap);
+        } else {
             page_puts(p, "<p class=\"notice bad\">");
             page_text(p, e.message);
             page_puts(p, "</p>\n");
         }
         buf_free(&svg);
+        buf_free(&narrow);
     }
 }
 

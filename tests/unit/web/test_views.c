@@ -205,7 +205,8 @@ static void test_app(void)
     /* speedup and efficiency beside the runtime plot, with the ideal line */
     CHECK(strstr(html, "Speedup over processors") != NULL);
     CHECK(strstr(html, "Parallel efficiency over processors") != NULL);
-    CHECK(count(html, ">ideal</text>") == 2);
+    CHECK(count(html, ">ideal</text>") == 4); /* wide and narrow drawings */
+    CHECK(count(html, "<svg class=\"narrow\" ") == count(html, "<svg class=\"wide\" "));
     /* the axes toggle keeps the view (filters, order, page) and marks the choice */
     CHECK(strstr(html, "<a href=\"/applications/" EVIL_URL
                        "?sort=runtime&amp;dir=desc&amp;page=2&amp;axes=log#scaling\" "
