@@ -142,6 +142,54 @@ int view_app_csv(struct buf *out, arena *a, const struct view_run_row *rows, siz
 size_t view_app_kernel_runs(arena *a, const struct view_config *c, int nc,
                             long long *ids);
 
+/* ---- history, alerts, compare (view_history.c; SPEC §11) ---------------------- */
+
+/* The alert states, in order: open, acknowledged, false_positive, resolved. */
+extern const char *const view_alert_states[4];
+
+/* The alerts page (/alerts). alerts: [{id, state, run (id, or {id, commit}),
+ * commit, application, executable, system, nprocs, inputs (or these in
+ * "configuration"), y, value, expected, low, high, message, created_at}];
+ * state: the filter shown as current (NULL: all); error: a refused triage,
+ * shown on top (NULL: none). With p->csrf set each alert gets a triage form
+ * (POST /alerts/{id}: csrf, state, token). */
+struct view_alerts {
+    json_t *alerts;
+    const char *state;
+    const struct err *error;
+};
+void view_alerts(struct page *p, const struct view_alerts *d);
+
+struct chart_hist_point;
+/* A configuration's history page (/history?...): config {application,
+ * executable, system, nprocs, inputs}; y as in GET /api/v1/series ("runtime",
+ * "metric:NAME", "kernel:NAME"); ylabel the axis title (NULL: y); the series
+ * decoded into chart points in time order (web/chart_history.h) with the
+ * indices of its change points; model the watching model (0: none); alerts
+ * of the configuration in the shape of view_alerts. */
+struct view_series {
+    json_t *config;
+    const char *y, *ylabel;
+    const struct chart_hist_point *points;
+    size_t n;
+    const size_t *changes;
+    size_t nchanges;
+    long long model;
+    json_t *alerts;
+};
+void view_series(struct page *p, const struct view_series *d);
+
+/* The compare page (/compare?a=SIDE&b=SIDE...): sides[0..nsides) the side
+ * specs as asked (a first); compare the answer of GET /api/v1/compare:
+ * {"rows": [{configuration (or its fields in the row), kernel, metric,
+ * sides: [{mean, n, spread[, ratio, significant]}], [ratio, significant]}]}. */
+struct view_compare {
+    json_t *compare;
+    const char *const *sides;
+    size_t nsides;
+};
+void view_compare(struct page *p, const struct view_compare *d);
+
 /* ---- upload (view_upload.c) ------------------------------------------------- */
 
 struct view_upload {
