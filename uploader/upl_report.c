@@ -14,6 +14,7 @@
 /* One row of the compare answer, read once. */
 struct row {
     const json_t *cfg;  /* object holding application, executable, ... */
+    const char *app;    /* the application (of the row or of the answer) */
     const char *kernel; /* NULL: the whole run */
     const char *metric; /* "runtime" unless named */
     char y[300];        /* the series' y: runtime | kernel:K | metric:M */
@@ -57,13 +58,14 @@ static void num(struct buf *out, double v)
     }
 }
 
-/* "matmul/mm_gcc on sgi, 8 procs, N=1000", markdown-escaped. */
-static void md_config(struct buf *out, const json_t *cfg)
+/* "matmul/mm_gcc on sgi, 8 procs, N=1000", markdown-escaped; app names the
+ * application when cfg does not (the compare answer names it once, on top). */
+static void md_config(struct buf *out, const json_t *cfg, const char *app)
 {
     const json_t *inputs = json_object_get(cfg, "inputs"), *v;
     const char *k;
 
-    md(out, str(cfg, "application") ? str(cfg, "application") : "?");
+    md(out, str(cfg, "application") ? str(cfg, "application") : app ? app : "?");
     if (str(cfg, "executable")) {
         buf_putc(out, '/');
         md(out, str(cfg, "executable"));
@@ -124,7 +126,9 @@ static int alert_matches(const json_t *al, const struct row *rw)
 
     if (cfg == NULL)
         cfg = al;
-    for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+    if (str(cfg, "application") && rw->app && strcmp(str(cfg, "application"), rw->app))
+        return 0;
+    for (i = 1; i < sizeof keys / sizeof keys[0]; i++)
         if (str(cfg, keys[i]) && str(rw->cfg, keys[i]) &&
             strcmp(str(cfg, keys[i]), str(rw->cfg, keys[i])) != 0)
             return 0;
@@ -166,7 +170,7 @@ static int alert_counts(const json_t *al, const char *commit)
 }
 
 static void read_row(const json_t *r, const json_t *alerts, const char *commit,
-                     struct row *rw)
+                     const char *app, struct row *rw)
 {
     const json_t *v, *al;
     size_t i;
@@ -176,8 +180,16 @@ static void read_row(const json_t *r, const json_t *alerts, const char *commit,
     rw->cfg = json_object_get(r, "configuration");
     if (!json_is_object(rw->cfg))
         rw->cfg = r;
+    rw->app = str(rw->cfg, "application") ? str(rw->cfg, "application") : app;
     rw->kernel = str(r, "kernel");
     rw->metric = str(r, "metric") ? str(r, "metric") : "runtime";
+    if (str(r, "y")) { /* the answer's "y": runtime | kernel:NAME | metric:NAME */
+        const char *y = str(r, "y");
+        if (strncmp(y, "kernel:", 7) == 0)
+            rw->kernel = y + 7;
+        else if (strncmp(y, "metric:", 7) == 0)
+            rw->metric = y + 7;
+    }
     if (rw->kernel)
         snprintf(rw->y, sizeof rw->y, "kernel:%s", rw->kernel);
     else if (strcmp(rw->metric, "runtime") == 0)
@@ -245,9 +257,11 @@ static void md_alert(struct buf *out, const json_t *al)
         buf_putc(out, ')');
     }
     buf_puts(out, ": ");
-    md_config(out, json_is_object(json_object_get(al, "configuration"))
-                       ? json_object_get(al, "configuration")
-                       : al);
+    md_config(out,
+              json_is_object(json_object_get(al, "configuration"))
+                  ? json_object_get(al, "configuration")
+                  : al,
+              NULL);
     if (str(al, "y")) {
         buf_puts(out, ", ");
         md(out, str(al, "y"));
@@ -260,13 +274,17 @@ static void md_alert(struct buf *out, const json_t *al)
         buf_puts(out, ", expected ");
         num(out, json_number_value(v));
     }
-    if (json_is_number(json_object_get(al, "low")) &&
-        json_is_number(json_object_get(al, "high"))) {
-        buf_puts(out, " [");
-        num(out, json_number_value(json_object_get(al, "low")));
-        buf_puts(out, ", ");
-        num(out, json_number_value(json_object_get(al, "high")));
-        buf_putc(out, ']');
+    {
+        const char *lk = json_is_number(json_object_get(al, "lo")) ? "lo" : "low";
+        const char *hk = json_is_number(json_object_get(al, "hi")) ? "hi" : "high";
+        if (json_is_number(json_object_get(al, lk)) &&
+            json_is_number(json_object_get(al, hk))) {
+            buf_puts(out, " [");
+            num(out, json_number_value(json_object_get(al, lk)));
+            buf_puts(out, ", ");
+            num(out, json_number_value(json_object_get(al, hk)));
+            buf_putc(out, ']');
+        }
     }
     if (str(al, "message")) {
         buf_puts(out, " - ");
@@ -326,16 +344,28 @@ int upl_report_render(const json_t *compare, const json_t *alerts, const char *c
     json_array_foreach(rows, i, r)
     {
         struct row rw;
-        read_row(r, alerts, commit, &rw);
+        read_row(r, alerts, commit, str(compare, "application"), &rw);
         s.rows++;
         if (strcmp(rw.verdict, "slower") == 0)
             s.regressions++;
         if (fmt == UPL_REPORT_JSON) {
-            json_t *o =
-                json_pack("{s:O, s:s?, s:s, s:o, s:o, s:o, s:o, s:o, s:s}",
-                          "configuration", rw.cfg, "kernel", rw.kernel, "metric",
-                          rw.metric, "baseline", json_num_or_null(rw.has_a, rw.a),
-                          "value", json_num_or_null(rw.has_b, rw.b), "change",
+            json_t *cfg = json_deep_copy(rw.cfg), *o;
+            if (cfg == NULL)
+                goto nomem;
+            /* a row holding its configuration itself: keep only that */
+            json_object_del(cfg, "sides");
+            json_object_del(cfg, "ratio");
+            json_object_del(cfg, "significant");
+            json_object_del(cfg, "y");
+            json_object_del(cfg, "kernel");
+            json_object_del(cfg, "metric");
+            if (!json_object_get(cfg, "application") && str(compare, "application"))
+                json_object_set_new(cfg, "application",
+                                    json_string(str(compare, "application")));
+            o = json_pack("{s:o, s:s?, s:s, s:o, s:o, s:o, s:o, s:o, s:s}",
+                          "configuration", cfg, "kernel", rw.kernel, "metric", rw.metric,
+                          "baseline", json_num_or_null(rw.has_a, rw.a), "value",
+                          json_num_or_null(rw.has_b, rw.b), "change",
                           json_num_or_null(rw.has_ratio, rw.ratio - 1), "significant",
                           rw.significant < 0 ? json_null() : json_boolean(rw.significant),
                           "alert", json_boolean(rw.alert), "verdict", rw.verdict);
@@ -344,7 +374,7 @@ int upl_report_render(const json_t *compare, const json_t *alerts, const char *c
             continue;
         }
         buf_puts(out, "| ");
-        md_config(out, rw.cfg);
+        md_config(out, rw.cfg, str(compare, "application"));
         buf_puts(out, " | ");
         if (rw.kernel) {
             buf_puts(out, "kernel ");

@@ -262,18 +262,34 @@ static void note_alerts(struct ctx *c, const char *src)
 
     json_array_foreach(json_object_get(j, "alerts"), i, al)
     {
-        const char *msg = json_string_value(json_object_get(al, "message"));
-        json_t *id = json_object_get(al, "id");
+        json_t *id = json_object_get(al, "id"), *run = json_object_get(al, "run");
+        const char *y = json_string_value(json_object_get(al, "y"));
+        const char *commit = json_string_value(json_object_get(al, "commit"));
         c->alerts++;
-        if (!c->o->quiet) {
-            fprintf(stderr, "prophecy-upload: %s: alert", src);
-            if (json_is_integer(id))
-                fprintf(stderr, " %lld", (long long)json_integer_value(id));
-            if (json_string_value(json_object_get(al, "run")))
-                fprintf(stderr, " for run %s",
-                        json_string_value(json_object_get(al, "run")));
-            fprintf(stderr, "%s%s\n", msg ? ": " : "", msg ? msg : "");
-        }
+        if (c->o->quiet)
+            continue;
+        fprintf(stderr, "prophecy-upload: %s: alert", src);
+        if (json_is_integer(id))
+            fprintf(stderr, " %lld", (long long)json_integer_value(id));
+        if (json_string_value(json_object_get(al, "application")))
+            fprintf(stderr, " on %s",
+                    json_string_value(json_object_get(al, "application")));
+        if (json_is_integer(json_object_get(al, "nprocs")))
+            fprintf(stderr, " (%lld procs)",
+                    (long long)json_integer_value(json_object_get(al, "nprocs")));
+        if (y && json_is_number(json_object_get(al, "value")))
+            fprintf(stderr, ": %s %g", y,
+                    json_number_value(json_object_get(al, "value")));
+        if (json_is_number(json_object_get(al, "lo")) &&
+            json_is_number(json_object_get(al, "hi")))
+            fprintf(stderr, " outside [%g, %g]",
+                    json_number_value(json_object_get(al, "lo")),
+                    json_number_value(json_object_get(al, "hi")));
+        if (json_is_integer(run))
+            fprintf(stderr, ", run %lld", (long long)json_integer_value(run));
+        if (commit)
+            fprintf(stderr, ", commit %s", commit);
+        fputc('\n', stderr);
     }
     json_decref(j);
 }

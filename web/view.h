@@ -178,6 +178,15 @@ struct view_series {
     json_t *alerts;
 };
 void view_series(struct page *p, const struct view_series *d);
+/* Decodes the answer of GET /api/v1/series ({"points": [{run, at, commit,
+ * value, judgements: [{watch, model, expected, lo, hi, out, alert}]}]}) into
+ * chart points (arena a): a point is marked when a judgement raised an alert,
+ * and its band is a model judgement's interval (else the first judgement's).
+ * OUT: *out, *model (the watching model, 0 none). Returns the number of
+ * points, or -1 with err (out of memory; 502 when a point's time is not
+ * ISO 8601). */
+long view_series_points(arena *a, json_t *series, struct chart_hist_point **out,
+                        long long *model, struct err *err);
 
 /* The compare page (/compare?a=SIDE&b=SIDE...): sides[0..nsides) the side
  * specs as asked (a first); compare the answer of GET /api/v1/compare:

@@ -43,12 +43,13 @@ static const json_t *config_of(const json_t *o)
     return json_is_object(c) ? c : o;
 }
 
-/* "app/exe on sys, 8 procs, N=1000" as escaped text. */
-static void config_text(struct page *p, const json_t *c)
+/* "app/exe on sys, 8 procs, N=1000" as escaped text; app names the
+ * application when c does not (a compare answer names it once, on top). */
+static void config_text(struct page *p, const json_t *c, const char *app)
 {
     const char *k;
     json_t *v;
-    page_text(p, str(c, "application") ? str(c, "application") : "?");
+    page_text(p, str(c, "application") ? str(c, "application") : app ? app : "?");
     if (str(c, "executable")) {
         page_puts(p, "/");
         page_text(p, str(c, "executable"));
@@ -70,13 +71,13 @@ static void config_text(struct page *p, const json_t *c)
 }
 
 /* The history page's URL of a configuration and y ('&' as &amp;). */
-static void history_href(struct page *p, const json_t *c, const char *y)
+static void history_href(struct page *p, const json_t *c, const char *app, const char *y)
 {
     const char *k;
     json_t *v;
     char n[64];
     page_puts(p, "/history?application=");
-    page_url(p, str(c, "application") ? str(c, "application") : "");
+    page_url(p, str(c, "application") ? str(c, "application") : app ? app : "");
     if (str(c, "executable")) {
         page_puts(p, "&amp;executable=");
         page_url(p, str(c, "executable"));
@@ -139,12 +140,12 @@ static void alerts_table(struct page *p, json_t *alerts, int triage, int link_hi
         page_puts(p, "</td><td>");
         if (link_history) {
             page_puts(p, "<a href=\"");
-            history_href(p, c, str(al, "y"));
+            history_href(p, c, NULL, str(al, "y"));
             page_puts(p, "\">");
-            config_text(p, c);
+            config_text(p, c, NULL);
             page_puts(p, "</a>");
         } else {
-            config_text(p, c);
+            config_text(p, c, NULL);
         }
         page_puts(p, "</td><td>");
         page_text(p, str(al, "y") ? str(al, "y") : "runtime");
@@ -257,7 +258,7 @@ void view_series(struct page *p, const struct view_series *d)
     page_puts(p, "\">");
     page_text(p, str(d->config, "application"));
     page_puts(p, "</a> ›</p>\n<h1>History: ");
-    config_text(p, d->config);
+    config_text(p, d->config, NULL);
     page_puts(p, "</h1>\n<p class=\"lead\">");
     page_text(p, d->y && *d->y ? d->y : "runtime");
     page_printf(p, " of %zu run%s in time order", d->n, d->n == 1 ? "" : "s");
@@ -450,6 +451,11 @@ static const char *measure_of(arena *a, const json_t *r)
 {
     const char *k = str(r, "kernel"),
                *m = str(r, "metric") ? str(r, "metric") : "runtime";
+    const char *y = str(r, "y"); /* the API's form: runtime | kernel:K | metric:M */
+    if (y && strncmp(y, "kernel:", 7) == 0)
+        k = y + 7;
+    else if (y && strncmp(y, "metric:", 7) == 0)
+        m = y + 7;
     if (k)
         return strcmp(m, "runtime") == 0 ? arena_printf(a, "kernel %s", k)
                                          : arena_printf(a, "kernel %s %s", k, m);
@@ -460,6 +466,7 @@ void view_compare(struct page *p, const struct view_compare *d)
 {
     const json_t *rows = json_object_get(d->compare, "rows"), *r;
     size_t nrows = json_array_size(rows), ns = d->nsides, i, k;
+    const char *app = str(d->compare, "application");
     struct chart_compare_row *crow;
     double *ratios;
     int *sig;
@@ -537,16 +544,18 @@ void view_compare(struct page *p, const struct view_compare *d)
         const json_t *c = config_of(r);
         const char *k0 = str(r, "kernel"), *m = str(r, "metric");
         char y[400];
-        if (k0)
+        if (str(r, "y"))
+            snprintf(y, sizeof y, "%s", str(r, "y"));
+        else if (k0)
             snprintf(y, sizeof y, "kernel:%s", k0);
         else if (m && strcmp(m, "runtime") != 0)
             snprintf(y, sizeof y, "metric:%s", m);
         else
             snprintf(y, sizeof y, "runtime");
         page_puts(p, "<tr><td><a href=\"");
-        history_href(p, c, y);
+        history_href(p, c, app, y);
         page_puts(p, "\">");
-        config_text(p, c);
+        config_text(p, c, app);
         page_puts(p, "</a></td><td>");
         page_text(p, measure_of(p->arena, r));
         page_puts(p, "</td>");
@@ -571,4 +580,47 @@ void view_compare(struct page *p, const struct view_compare *d)
     }
     page_puts(p, "</tbody>");
     page_table_close(p);
+}
+
+long view_series_points(arena *a, json_t *series, struct chart_hist_point **out,
+                        long long *model, struct err *err)
+{
+    json_t *pts = json_object_get(series, "points"), *pt;
+    size_t n = json_array_size(pts), i;
+    struct chart_hist_point *v = arena_alloc(a, (n + 1) * sizeof *v);
+
+    *model = 0;
+    *out = v;
+    if (v == NULL)
+        return err_nomem(err);
+    json_array_foreach(pts, i, pt)
+    {
+        json_t *js = json_object_get(pt, "judgements"), *j, *band = NULL;
+        size_t k;
+        memset(&v[i], 0, sizeof v[i]);
+        if (chart_parse_time(str(pt, "at"), &v[i].t) != 0)
+            return err_set(err, 502, "bad_answer", "points", "point %zu has no time", i);
+        v[i].y = has_num(pt, "value") ? num(pt, "value") : NAN;
+        v[i].run = json_integer_value(json_object_get(pt, "run"));
+        v[i].commit = str(pt, "commit");
+        json_array_foreach(js, k, j)
+        {
+            json_t *al = json_object_get(j, "alert");
+            if (al && !json_is_null(al))
+                v[i].alert = 1;
+            /* the band: a model's judgement first, else the first one's */
+            if (has_num(j, "lo") && has_num(j, "hi") &&
+                (band == NULL || (json_is_integer(json_object_get(j, "model")) &&
+                                  !json_is_integer(json_object_get(band, "model")))))
+                band = j;
+        }
+        if (band) {
+            v[i].has_band = 1;
+            v[i].lo = num(band, "lo");
+            v[i].hi = num(band, "hi");
+            if (json_is_integer(json_object_get(band, "model")) && *model == 0)
+                *model = json_integer_value(json_object_get(band, "model"));
+        }
+    }
+    return (long)n;
 }

@@ -172,6 +172,77 @@ static void test_json_alerts(void)
     json_decref(a);
 }
 
+/* The answer exactly as the history API documents it (docs/api.md): the
+ * application named once on top, "y" naming the quantity, ratio and
+ * significant per side, alerts with lo/hi and an integer run. */
+static void test_api_shapes(void)
+{
+    json_t *c = load(
+        "{\"application\": \"matmul\", \"sides\": [\"branch:main\", \"commit:a01b2c3\"],"
+        " \"rows\": ["
+        "  {\"executable\": \"matmul_sgi\", \"system\": \"SGI\", \"nprocs\": 8,"
+        "   \"inputs\": {\"N\": 1000}, \"y\": \"runtime\","
+        "   \"sides\": [{\"n\": 4, \"mean\": 12.5, \"spread\": 0.2, \"ratio\": null,"
+        "               \"significant\": false},"
+        "              {\"n\": 3, \"mean\": 14.9, \"spread\": 0.1, \"ratio\": 1.192,"
+        "               \"significant\": true}]},"
+        "  {\"executable\": \"matmul_sgi\", \"system\": \"SGI\", \"nprocs\": 8,"
+        "   \"inputs\": {\"N\": 1000}, \"y\": \"kernel:multiply\","
+        "   \"sides\": [{\"n\": 4, \"mean\": 11.0, \"spread\": 0.2, \"ratio\": null,"
+        "               \"significant\": false},"
+        "              {\"n\": 3, \"mean\": 9.0, \"spread\": 0.1, \"ratio\": 0.818,"
+        "               \"significant\": true}]}]}");
+    json_t *a = load("{\"alerts\": [{\"id\": 5, \"state\": \"open\", \"run\": 18,"
+                     " \"watch\": 2, \"model\": 3, \"application\": \"matmul\","
+                     " \"executable\": \"matmul_sgi\", \"system\": \"SGI\","
+                     " \"nprocs\": 8, \"inputs\": {\"N\": 1000}, \"y\": \"runtime\","
+                     " \"commit\": \"a01b2c3\", \"value\": 14.9, \"expected\": 12.4,"
+                     " \"lo\": 11.9, \"hi\": 12.9, \"direction\": \"up\"},"
+                     "{\"id\": 6, \"state\": \"open\", \"application\": \"other\","
+                     " \"executable\": \"matmul_sgi\", \"system\": \"SGI\","
+                     " \"nprocs\": 8, \"y\": \"kernel:multiply\","
+                     " \"commit\": \"a01b2c3\"}]}");
+    struct upl_report_summary sum;
+    struct buf out;
+    json_t *doc, *rows;
+
+    buf_init(&out, 1 << 20);
+    CHECK_INT(upl_report_render(c, a, "a01b2c3", "branch:main", UPL_REPORT_MARKDOWN, &out,
+                                &sum),
+              0);
+    CHECK(strstr(buf_str(&out),
+                 "| matmul/matmul\\_sgi on SGI, 8 procs, N=1000 | runtime | "
+                 "12.5 (n=4) | 14.9 (n=3) | +19.2 % | **alert** |\n") != NULL);
+    /* the other application's alert on the kernel does not mark this row */
+    CHECK(strstr(buf_str(&out),
+                 "| matmul/matmul\\_sgi on SGI, 8 procs, N=1000 | kernel "
+                 "multiply | 11 (n=4) | 9 (n=3) | -18.2 % | faster |\n") != NULL);
+    CHECK(strstr(buf_str(&out),
+                 "- alert 5 (open): matmul/matmul\\_sgi on SGI, 8 procs, "
+                 "N=1000, runtime: 14.9, expected 12.4 [11.9, 12.9]\n") != NULL);
+    CHECK_INT(sum.alerts, 2); /* both alerts are the commit's */
+    buf_reset(&out);
+    CHECK_INT(
+        upl_report_render(c, a, "a01b2c3", "branch:main", UPL_REPORT_JSON, &out, NULL),
+        0);
+    doc = json_loads(buf_str(&out), 0, NULL);
+    rows = json_object_get(doc, "configurations");
+    CHECK_STR(
+        json_string_value(json_object_get(
+            json_object_get(json_array_get(rows, 0), "configuration"), "application")),
+        "matmul");
+    CHECK(json_object_get(json_object_get(json_array_get(rows, 0), "configuration"),
+                          "sides") == NULL);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(rows, 1), "kernel")),
+              "multiply");
+    CHECK_NEAR(json_number_value(json_object_get(json_array_get(rows, 1), "change")),
+               -0.182, 1e-9);
+    json_decref(doc);
+    buf_free(&out);
+    json_decref(c);
+    json_decref(a);
+}
+
 /* Names from the server cannot inject markup into the comment. */
 static void test_escaping(void)
 {
@@ -211,6 +282,7 @@ int main(void)
     RUN(test_markdown);
     RUN(test_verdicts_without_alerts);
     RUN(test_json_alerts);
+    RUN(test_api_shapes);
     RUN(test_escaping);
     RUN(test_bad_answer);
     return harness_report();

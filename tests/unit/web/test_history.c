@@ -344,6 +344,68 @@ static void test_view_compare(void)
     json_decref(v.compare);
 }
 
+/* The answers as the history API documents them (docs/api.md). */
+static void test_api_shapes(void)
+{
+    static const char *const sides[2] = {"branch:main", "commit:a01b2c3"};
+    json_t *series = json_loads(
+        "{\"application\": \"matmul\", \"executable\": \"matmul_sgi\", \"system\": "
+        "\"SGI\","
+        " \"nprocs\": 8, \"inputs\": {\"N\": 1000}, \"y\": \"runtime\","
+        " \"points\": ["
+        "  {\"run\": 17, \"at\": \"2026-11-21T10:00:00Z\", \"commit\": \"9f2c1e0\","
+        "   \"value\": 12.5, \"judgements\": []},"
+        "  {\"run\": 18, \"at\": \"2026-11-22T10:00:00Z\", \"commit\": \"a01b2c3\","
+        "   \"value\": 14.9, \"judgements\": [{\"watch\": 4, \"model\": null, \"lo\": 1,"
+        "   \"hi\": 2, \"alert\": null}, {\"watch\": 2, \"model\": 3, \"expected\": 12.4,"
+        "   \"lo\": 11.9, \"hi\": 12.9, \"out\": true, \"direction\": \"up\", \"alert\": "
+        "5}]}],"
+        " \"watches\": [2]}",
+        0, NULL);
+    struct view_compare v = {NULL, sides, 2};
+    struct chart_hist_point *pt;
+    struct err e = {0};
+    long long model;
+    char *html;
+
+    CHECK_INT(view_series_points(A, series, &pt, &model, &e), 2);
+    CHECK_INT(model, 3);
+    CHECK_INT(pt[0].run, 17);
+    CHECK_NEAR(pt[0].t, 1795255200, 0);
+    CHECK(!pt[0].alert && !pt[0].has_band);
+    CHECK_STR(pt[1].commit, "a01b2c3");
+    CHECK(pt[1].alert && pt[1].has_band);
+    CHECK_NEAR(pt[1].lo, 11.9, 0);
+    CHECK_NEAR(pt[1].hi, 12.9, 0);
+    json_object_set_new(json_array_get(json_object_get(series, "points"), 0), "at",
+                        json_string("yesterday"));
+    CHECK_INT(view_series_points(A, series, &pt, &model, &e), -1);
+    CHECK_INT(e.status, 502);
+    json_decref(series);
+
+    v.compare = json_loads(
+        "{\"application\": \"matmul\", \"sides\": [\"branch:main\", \"commit:a01b2c3\"],"
+        " \"rows\": [{\"executable\": \"matmul_sgi\", \"system\": \"SGI\", \"nprocs\": 8,"
+        "  \"inputs\": {\"N\": 1000}, \"y\": \"kernel:multiply\","
+        "  \"sides\": [{\"n\": 4, \"mean\": 12.5, \"spread\": 0.2, \"ratio\": null,"
+        "              \"significant\": false},"
+        "             {\"n\": 3, \"mean\": 14.9, \"spread\": 0.1, \"ratio\": 1.192,"
+        "              \"significant\": true}]}]}",
+        0, NULL);
+    html = render(compare_fn, &v, NULL);
+    check_structure(html);
+    CHECK(strstr(html,
+                 "<a href=\"/history?application=matmul&amp;executable=matmul_sgi&amp;"
+                 "system=SGI&amp;nprocs=8&amp;input.N=1000&amp;y=kernel%3Amultiply\">"
+                 "matmul/matmul_sgi on SGI, 8 procs, N=1000</a></td><td>kernel "
+                 "multiply</td>") != NULL);
+    CHECK(
+        strstr(html, "<td class=\"num worse\">1.192 <strong>significant</strong></td>") !=
+        NULL);
+    xfree(html);
+    json_decref(v.compare);
+}
+
 int main(void)
 {
     A = arena_new();
@@ -354,6 +416,7 @@ int main(void)
     RUN(test_view_alerts);
     RUN(test_view_series);
     RUN(test_view_compare);
+    RUN(test_api_shapes);
     arena_free(A);
     return harness_report();
 }
