@@ -128,6 +128,7 @@ struct view_app {
     int nrows;
     int has_kernels; /* link the kernel-coupling form */
     json_t *kernels; /* [{run_id, name, time}] of view_app_kernel_runs' runs */
+    int history;     /* link each configuration to its history page (/history) */
 };
 void view_app(struct page *p, const struct view_app *v);
 /* Appends the runs table as CSV: the header run,executable,system,nprocs,

@@ -529,6 +529,58 @@ static void kernel_breakdown(struct page *p, json_t *ks, const long long *run_id
 
 /* ---- the page -------------------------------------------------------------------- */
 
+#define MAX_HISTORY_LINKS 100 /* configurations listed with their history link */
+
+/* Each configuration (the first MAX_HISTORY_LINKS) linked to its history
+ * page: GET /history with the series' query (SPEC §11). */
+static void history_links(struct page *p, const struct view_app *v)
+{
+    int i, n = v->nconfigs < MAX_HISTORY_LINKS ? v->nconfigs : MAX_HISTORY_LINKS;
+    page_puts(p, "<h2 id=\"history\">History</h2>\n<p class=\"muted\">The runtime of "
+                 "each configuration over time, with the interval of a model that "
+                 "watches it and its alerts.</p>\n<ul class=\"history-links\">\n");
+    for (i = 0; i < n; i++) {
+        const struct view_config *c = &v->configs[i];
+        json_t *inputs = json_loads(c->inputs_json, 0, NULL), *val;
+        const char *k;
+        char num[64];
+        page_puts(p, "<li><a href=\"/history?application=");
+        page_url(p, v->name);
+        page_puts(p, "&amp;executable=");
+        page_url(p, c->executable);
+        page_puts(p, "&amp;system=");
+        page_url(p, c->system);
+        page_printf(p, "&amp;nprocs=%lld", c->nprocs);
+        json_object_foreach(inputs, k, val)
+        {
+            page_puts(p, "&amp;input.");
+            page_url(p, k);
+            snprintf(num, sizeof num, "%.17g", json_number_value(val));
+            page_puts(p, "=");
+            page_url(p, num);
+        }
+        page_puts(p, "&amp;y=runtime\">");
+        page_text(p, c->executable);
+        page_puts(p, " on ");
+        page_text(p, c->system);
+        page_printf(p, ", P=%lld", c->nprocs);
+        json_object_foreach(inputs, k, val)
+        {
+            page_puts(p, ", ");
+            page_text(p, k);
+            page_puts(p, "=");
+            page_num(p, json_number_value(val));
+        }
+        page_printf(p, "</a> <span class=\"muted\">(%lld run%s)</span></li>\n", c->runs,
+                    c->runs == 1 ? "" : "s");
+        json_decref(inputs);
+    }
+    page_puts(p, "</ul>\n");
+    if (v->nconfigs > n || v->truncated)
+        page_puts(p, "<p class=\"muted\">More configurations than listed: filter by "
+                     "executable or system.</p>\n");
+}
+
 static void plots(struct page *p, const struct view_app *v)
 {
     arena *a = p->arena;
@@ -1055,6 +1107,8 @@ void view_app(struct page *p, const struct view_app *v)
     page_puts(p, "</p>\n");
     filters(p, v, app);
     plots(p, v);
+    if (v->history && v->nconfigs > 0)
+        history_links(p, v);
     runs_table(p, v, v->rows, v->nrows);
     small_tables(p, app);
     templates(p, app);

@@ -219,6 +219,7 @@ static void test_app(void)
                  "<a id=\"runs-csv\" href=\"/applications/" EVIL_URL
                  "?sort=runtime&amp;dir=desc&amp;format=csv\" download=\"") != NULL);
     CHECK(strstr(html, "Download the 120 runs as CSV</a>") != NULL);
+    CHECK(strstr(html, "id=\"history\"") == NULL); /* no history links until wired */
     xfree(html);
     /* linear axes asked for: the table's links keep the choice */
     v.axes = 1;
@@ -226,6 +227,17 @@ static void test_app(void)
     CHECK(strstr(html, "data-axes=\"linear\" aria-current=\"true\">linear</a>") != NULL);
     CHECK(strstr(html, "dir=desc&amp;page=3&amp;axes=linear#runs\" rel=\"last\"") !=
           NULL);
+    xfree(html);
+    /* each configuration links to its history page */
+    v.history = 1;
+    html = render(EVIL, "applications", app_fn, &v);
+    check_structure(html);
+    CHECK(strstr(html,
+                 "<li><a href=\"/history?application=" EVIL_URL
+                 "&amp;executable=a.out&amp;system=SP2&amp;nprocs=2&amp;input.N=1000"
+                 "&amp;y=runtime\">a.out on SP2, P=2, N=1000</a> <span "
+                 "class=\"muted\">(1 run)</span></li>") != NULL);
+    CHECK_INT(count(html, "<li><a href=\"/history?"), 3);
     xfree(html);
     json_decref(v.app);
     json_decref(v.kernels);
