@@ -2,8 +2,8 @@
  *
  * Writes return void; the first failure (out of memory or over the maximum)
  * sets a sticky flag and later writes do nothing, so a renderer writes freely
- * and checks buf_failed() once before using the result (sqlite3_str). The
- * contents are always NUL-terminated when non-empty.
+ * and checks buf_failed() once before using the result (as SQLite's string builder does).
+ * The contents are always NUL-terminated when non-empty.
  */
 #ifndef PROPHECY_BUF_H
 #define PROPHECY_BUF_H

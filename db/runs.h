@@ -54,19 +54,4 @@ int db_runs_names(db *d, arena *a, const char ***inputs, size_t *ninputs,
 /* Reads one run by id. Returns 1 found, 0 not found, -1 error. */
 int db_run_get(db *d, long long id, arena *a, struct db_run_row *row, struct err *err);
 
-/* Selection of runs to compare with a model (the measured overlay of a
- * parameterization, SPEC §5.2): runs of `application` on `system` with
- * nprocs in [np_lo, np_hi] and, for every key of `inputs` (JSON object text
- * such as {"N": [999.9999, 1000.0001], "L": [1024, 1024]}), an input of
- * that name with a value in [lo, hi]. When kernel is non-NULL the measured
- * time is the summed time of that kernel's records in the run and runs
- * without it are left out; otherwise it is the run's runtime. Uses the
- * runs_by_config index through the application's executables.
- * Returns at most `limit` rows, lowest ids first, as
- * [{"id", "nprocs", "time", "inputs": {name: value, ...}}] (new reference;
- * an unknown application or system gives []), or NULL with err set. */
-json_t *db_runs_overlay(db *d, const char *application, const char *system,
-                        const char *kernel, long long np_lo, long long np_hi,
-                        const char *inputs, int limit, struct err *err);
-
 #endif

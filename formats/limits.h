@@ -18,6 +18,7 @@
 #define LIMIT_BODY_DEFAULT (8u << 20) /* bytes of one request body (--max-body) */
 #define LIMIT_PATH_PARAMS 4           /* captured segments of one route */
 #define LIMIT_QUERY_PARAMS 64         /* parameters of one query string */
+#define LIMIT_QUERY_BYTES 32768       /* bytes of one query string (raw) */
 
 /* ---- names and text ------------------------------------------------------- */
 /* Bytes of any name: application, executable, system, kernel, input, metric,
@@ -70,6 +71,8 @@
 #define LIMIT_COUPLE_MEASURED 100000    /* measured totals given inline */
 #define LIMIT_PARAM_RANGES 2   /* variables given as ranges (2-D curve, 3-D surface) */
 #define LIMIT_PARAM_RUNS 10000 /* runs considered for a measured overlay */
+#define LIMIT_PARAM_STEPS                                                                \
+    200 /* grid points per range axis (web/svg.h SVG_MAX_GRID agrees) */
 #define LIMIT_PLOT_URL_REQUEST 6000 /* bytes of a request that travels in a plot URL */
 #define LIMIT_TABLE_CSV_RUNS 100000 /* runs of one CSV download of a page's table */
 
@@ -96,5 +99,12 @@
 #define LIMIT_FORM_PART_HEADERS 16  /* header lines of one multipart part */
 #define LIMIT_FORM_HEADER_LINE 1024 /* bytes of one such header line */
 #define LIMIT_FORM_FILENAME 256     /* bytes of a file name */
+
+/* ---- traces (formats/trace.h) ------------------------------------------------ */
+#define LIMIT_TRACE_RANKS 4096            /* ranks (files) of one trace */
+#define LIMIT_TRACE_EVENTS_RANK 4000000   /* events recorded by one rank */
+#define LIMIT_TRACE_EVENTS 16000000       /* events of a whole trace */
+#define LIMIT_TRACE_BYTES (1024ull << 20) /* bytes of a whole trace */
+#define LIMIT_TRACE_NAMES 256             /* probe state names of a trace */
 
 #endif

@@ -3,7 +3,8 @@
  * predictions, the answer, the saved-model round trip and the plot). The
  * database form fails cleanly here (no connection). */
 #include "common/buf.h"
-#include "server/modeling.h"
+#include "core/method_fit.h"
+#include "web/chart.h"
 
 #include <gsl/gsl_errno.h>
 #include <stddef.h>

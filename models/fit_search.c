@@ -716,14 +716,18 @@ static int screen_var(const struct fit_point *pts, size_t m, int rel, int v, int
                     sel[ns] = ns;
                 b = m;
             }
-            if (ns < 4)
+            /* A slice of 3 points (a 3 x 3 grid) can still rank single
+             * factors; pairs need 4. Without this a small grid fell back to
+             * screening all points at once, where the other variable's
+             * spread hides the shape (a constant law for N^3 log2 P). */
+            if (ns < 3)
                 continue;
             s.c.m = ns;
             prepare(&s, pts, sel, 2, tv, nt);
             s.cx = cx;
             if (!(s.c.raw0 > 0))
                 continue; /* a constant slice says nothing about the shape */
-            s.maxdepth = 2;
+            s.maxdepth = ns >= 4 ? 2 : 1;
             search_rec(&s, 0, 0, idx);
             slices++;
         }

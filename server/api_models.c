@@ -14,6 +14,7 @@
  */
 #include "common/xalloc.h"
 #include "db/catalog.h"
+#include "formats/json.h"
 #include "server/modeling.h"
 #include "server/routes.h"
 #include "web/html.h"
@@ -27,20 +28,6 @@
  * get "plot": null (save the model to get a plot URL). */
 #define PLOT_URL_MAX_REQUEST 6000
 #define SAVED_PLOT_CACHE "public, max-age=86400"
-
-static const struct method methods[] = {
-    {"fit", fit_answer, fit_predict_saved, fit_plot},
-    {"parameterize", param_answer, param_predict_saved, param_plot},
-    {"couple", couple_answer, couple_predict_saved, couple_plot},
-};
-
-const struct method *method_find(const char *name)
-{
-    for (size_t i = 0; name && i < sizeof methods / sizeof methods[0]; i++)
-        if (strcmp(methods[i].name, name) == 0)
-            return &methods[i];
-    return NULL;
-}
 
 /* Runs the method's answer on a pooled read connection. */
 static json_t *build(struct req *r, const struct method *m, json_t *request,
@@ -262,18 +249,14 @@ static json_t *point_of(json_t *query, const char *const *skip, struct err *e)
     json_object_foreach(query, key, v)
     {
         const char *s = json_string_value(v);
-        char *end;
         double x;
         int skipped = 0;
         for (size_t i = 0; skip && skip[i]; i++)
             skipped |= strcmp(key, skip[i]) == 0;
         if (skipped)
             continue;
-        errno = 0;
-        x = strtod(s, &end);
-        if (end == s || *end != '\0' || !isfinite(x)) {
+        if (json_parse_decimal(s, key, &x, e) != 0) {
             json_decref(point);
-            err_invalid(e, key, "%s must be a number", key);
             return NULL;
         }
         json_object_set_new(point, key, json_real(x));
@@ -308,6 +291,8 @@ int api_model_predict(struct req *r)
 /* The string-valued query keys of each method's request; every other key is
  * a variable: its value is the prediction point when it is the model's x,
  * else a fixed value (fit, couple) or a variable (parameterize). */
+/* The string parameters of each method's one-call form, in the order
+ * fit, parameterize, couple (method_index). */
 static const char *const string_keys[][10] = {
     {"method", "range", "application", "executable", "system", "x", "graph", "y",
      "aggregate", NULL},
@@ -315,15 +300,26 @@ static const char *const string_keys[][10] = {
     {"method", "range", "application", "executable", "system", "x", NULL},
 };
 
+static size_t method_index(const struct method *m)
+{
+    return strcmp(m->name, "fit") == 0 ? 0 : strcmp(m->name, "parameterize") == 0 ? 1 : 2;
+}
+
 /* "range=100,1000" -> [100, 1000]; NULL with err when malformed. */
 static json_t *range_of(const char *s, struct err *e)
 {
-    char *end, *end2;
-    double lo = strtod(s, &end), hi;
-    if (end == s || *end != ',' || !isfinite(lo))
+    const char *comma = strchr(s, ',');
+    struct err ignored = {0};
+    char lo_text[64];
+    double lo, hi;
+
+    /* Decimal numbers only, like every other number of the query. */
+    if (comma == NULL || (size_t)(comma - s) >= sizeof lo_text)
         goto bad;
-    hi = strtod(end + 1, &end2);
-    if (end2 == end + 1 || *end2 != '\0' || !isfinite(hi))
+    memcpy(lo_text, s, (size_t)(comma - s));
+    lo_text[comma - s] = '\0';
+    if (json_parse_decimal(lo_text, "range", &lo, &ignored) != 0 ||
+        json_parse_decimal(comma + 1, "range", &hi, &ignored) != 0)
         goto bad;
     return json_pack("[f, f]", lo, hi);
 bad:
@@ -334,7 +330,7 @@ bad:
 /* Builds the method's request from the query string. */
 static json_t *request_of(const struct method *m, json_t *query, struct err *e)
 {
-    size_t mi = (size_t)(m - methods);
+    size_t mi = method_index(m);
     const char *x = str_at(query, "x", NULL);
     json_t *req = json_object(), *point, *v;
 

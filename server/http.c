@@ -1,23 +1,20 @@
-/* http: libmicrohttpd integration; see http.h. */
+/* http: the helpers handlers use (answers, query, headers, tokens, deferred
+ * writes); the daemon is in http_serve.c, the defenses in http_guard.c. See
+ * http.h. */
 #include "server/http.h"
 #include "common/sha256.h"
 #include "common/xalloc.h"
 #include "db/catalog.h"
 #include "server/api_error.h"
 #include "formats/form.h"
+#include "server/http_internal.h"
 #include "server/routes.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <microhttpd.h>
-#include <netinet/in.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-
-static atomic_int active_requests;
+#include <strings.h>
 
 /* ---- helpers for handlers ------------------------------------------------ */
 
@@ -86,47 +83,52 @@ int http_redirect(struct req *r, const char *location)
     return http_body(r, 303, "text/plain; charset=utf-8", "See Other\n", 10);
 }
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 char *http_decode(arena *a, const char *s, size_t n, int plus)
 {
-    char *out = arena_alloc(a, n + 1), *o = out;
-    size_t i;
-    if (out == NULL)
-        return NULL;
-    for (i = 0; i < n; i++) {
-        if (s[i] == '%') {
-            int h, l;
-            if (i + 2 >= n)
-                return NULL;
-            h = hexval((unsigned char)s[i + 1]);
-            l = hexval((unsigned char)s[i + 2]);
-            if (h < 0 || l < 0 || (h == 0 && l == 0))
-                return NULL;
-            *o++ = (char)(h * 16 + l);
-            i += 2;
-        } else if (plus && s[i] == '+') {
-            *o++ = ' ';
-        } else {
-            *o++ = s[i];
-        }
+    const char *why;
+    return form_url_decode(a, s, n, plus, NULL, &why);
+}
+
+/* ---- request values: from the connection, or from an in-process request -- */
+
+static const struct http_kv *inproc_list(const struct req *r, enum MHD_ValueKind kind,
+                                         size_t *n)
+{
+    *n = kind == MHD_HEADER_KIND ? r->inproc->nheaders : r->inproc->nquery;
+    return kind == MHD_HEADER_KIND ? r->inproc->headers : r->inproc->query;
+}
+
+const char *http_lookup_value(struct req *r, enum MHD_ValueKind kind, const char *name)
+{
+    const struct http_kv *kv;
+    size_t i, n;
+    if (r->inproc == NULL)
+        return MHD_lookup_connection_value(r->conn, kind, name);
+    kv = inproc_list(r, kind, &n);
+    for (i = 0; i < n; i++)
+        if (kind == MHD_HEADER_KIND ? strcasecmp(kv[i].name, name) == 0
+                                    : strcmp(kv[i].name, name) == 0)
+            return kv[i].value;
+    return NULL;
+}
+
+void http_each_value(struct req *r, enum MHD_ValueKind kind, http_value_fn fn, void *cls)
+{
+    const struct http_kv *kv;
+    size_t i, n;
+    if (r->inproc == NULL) {
+        MHD_get_connection_values(r->conn, kind, fn, cls);
+        return;
     }
-    *o = '\0';
-    return out;
+    kv = inproc_list(r, kind, &n);
+    for (i = 0; i < n; i++)
+        if (fn(cls, kind, kv[i].name, kv[i].value) != MHD_YES)
+            return;
 }
 
 const char *http_query(struct req *r, const char *name)
 {
-    const char *raw = MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, name);
+    const char *raw = http_lookup_value(r, MHD_GET_ARGUMENT_KIND, name);
     if (raw == NULL)
         return NULL;
     return http_decode(r->arena, raw, strlen(raw), 1);
@@ -176,7 +178,7 @@ static enum MHD_Result query_one(void *cls, enum MHD_ValueKind kind, const char 
 json_t *http_query_object(struct req *r, struct err *err)
 {
     struct query_walk w = {r, json_object(), 0, 0};
-    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, query_one, &w);
+    http_each_value(r, MHD_GET_ARGUMENT_KIND, query_one, &w);
     if (w.bad) {
         json_decref(w.obj);
         err_set(err, 400, "bad_query", NULL,
@@ -221,7 +223,7 @@ int http_query_form(struct req *r, struct form *out, struct err *err)
     out->fields = arena_alloc(r->arena, FORM_MAX_FIELDS * sizeof *out->fields);
     if (out->fields == NULL)
         return err_nomem(err);
-    MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, query_field, &w);
+    http_each_value(r, MHD_GET_ARGUMENT_KIND, query_field, &w);
     if (w.bad)
         return err_set(err, 400, "bad_query", NULL,
                        "the query string is malformed or has more than %d parameters "
@@ -232,7 +234,7 @@ int http_query_form(struct req *r, struct form *out, struct err *err)
 
 const char *http_header(struct req *r, const char *name)
 {
-    return MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, name);
+    return http_lookup_value(r, MHD_HEADER_KIND, name);
 }
 
 json_t *http_body_json(struct req *r, struct err *err)
@@ -302,24 +304,24 @@ static long base64_decode(const char *s, char *out, size_t outsz)
 
 /* Reads the Authorization header: "Bearer TOKEN", or "Basic" with the token
  * as the password (browsers, --protect-reads). */
-static int check_token(struct req *r)
+void http_read_auth(struct req *r)
 {
     const char *auth = http_header(r, "Authorization");
     if (auth == NULL)
-        return 0;
-    if (strncmp(auth, "Bearer ", 7) == 0) {
+        return;
+    /* The scheme is case-insensitive (RFC 9110 11.1). */
+    if (strncasecmp(auth, "Bearer ", 7) == 0) {
         auth += 7;
         while (*auth == ' ')
             auth++;
         lookup_token(r, auth, strlen(auth));
-    } else if (strncmp(auth, "Basic ", 6) == 0 && strlen(auth) < 1024) {
+    } else if (strncasecmp(auth, "Basic ", 6) == 0 && strlen(auth) < 1024) {
         char plain[800];
         long n = base64_decode(auth + 6, plain, sizeof plain);
         const char *colon = n > 0 ? memchr(plain, ':', (size_t)n) : NULL;
         if (colon != NULL)
             lookup_token(r, colon + 1, (size_t)(plain + n - colon - 1));
     }
-    return 0;
 }
 
 int http_require_token(struct req *r, struct err *err)
@@ -339,6 +341,9 @@ int http_check_token(struct req *r, const char *token, const char *field, struct
         return err_set(err, 401, "unauthorized", field,
                        "a write token is needed (create one with 'prophecyd token "
                        "create NAME')");
+    /* The form's token stands on its own: a valid Authorization header sent
+     * along must not make a wrong form token pass. */
+    r->token_name = NULL;
     lookup_token(r, token, strlen(token));
     if (r->token_name == NULL)
         return err_set(err, 401, "unauthorized", field, "unknown or revoked token");
@@ -347,11 +352,26 @@ int http_check_token(struct req *r, const char *token, const char *field, struct
 
 /* ---- deferred writes --------------------------------------------------- */
 
-static void write_done(struct db_job *job)
+void http_write_done(struct db_job *job)
 {
     struct req *r = job->done_arg;
+    if (r->inproc != NULL) {
+        pthread_mutex_lock(&r->inproc_wait->lock);
+        r->state = REQ_DONE;
+        pthread_cond_signal(&r->inproc_wait->done);
+        pthread_mutex_unlock(&r->inproc_wait->lock);
+        return;
+    }
     r->state = REQ_DONE;
     MHD_resume_connection(r->conn);
+}
+
+void http_submit_write(struct req *r)
+{
+    if (db_writer_submit(r->app->writer, &r->job) != 0) {
+        r->job.rc = -1;
+        http_write_done(&r->job);
+    }
 }
 
 int http_defer_write(struct req *r, int (*fn)(db *d, void *arg, struct err *err),
@@ -359,235 +379,16 @@ int http_defer_write(struct req *r, int (*fn)(db *d, void *arg, struct err *err)
 {
     r->job.fn = fn;
     r->job.arg = arg;
-    r->job.done = write_done;
+    r->job.done = http_write_done;
     r->job.done_arg = r;
     r->finish = finish;
     r->state = REQ_WAITING;
+    /* On a model worker (or in process) the connection is already suspended
+     * and the caller submits once the handler has returned. */
+    if (r->on_worker || r->inproc != NULL)
+        return 0;
     /* Suspend before submitting: the writer may finish (and resume) at once. */
     MHD_suspend_connection(r->conn);
-    if (db_writer_submit(r->app->writer, &r->job) != 0) {
-        r->job.rc = -1;
-        r->state = REQ_DONE;
-        MHD_resume_connection(r->conn);
-    }
+    http_submit_write(r);
     return 0;
-}
-
-/* ---- the MHD callbacks ---------------------------------------------------- */
-
-static struct req *req_new(struct app *app, struct MHD_Connection *conn,
-                           const char *method, const char *url)
-{
-    struct req *r = xcalloc(1, sizeof *r);
-    if (r == NULL)
-        return NULL;
-    r->arena = arena_new();
-    if (r->arena == NULL) {
-        xfree(r);
-        return NULL;
-    }
-    r->app = app;
-    r->conn = conn;
-    r->method = arena_strdup(r->arena, method);
-    r->path = arena_strdup(r->arena, url);
-    buf_init(&r->body, app->cfg->max_body);
-    atomic_fetch_add(&active_requests, 1);
-    return r;
-}
-
-static void req_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
-                          enum MHD_RequestTerminationCode toe)
-{
-    struct req *r = *con_cls;
-    (void)cls;
-    (void)conn;
-    (void)toe;
-    if (r == NULL)
-        return;
-    if (r->stream)
-        MHD_destroy_response(r->stream);
-    if (r->resp_free)
-        free((void *)r->resp);
-    buf_free(&r->body);
-    arena_free(r->arena);
-    xfree(r);
-    *con_cls = NULL;
-    atomic_fetch_sub(&active_requests, 1);
-}
-
-static enum MHD_Result send_response(struct req *r)
-{
-    struct MHD_Response *resp;
-    enum MHD_Result ret;
-
-    if (r->resp == NULL && r->stream == NULL) {
-        struct err e = {0};
-        err_set(&e, 500, "internal", NULL, "handler produced no response");
-        http_error(r, &e);
-    }
-    if (r->stream) {
-        resp = r->stream;
-        r->stream = NULL;
-    } else {
-        resp = MHD_create_response_from_buffer(r->resp_len, (void *)r->resp,
-                                               r->resp_free ? MHD_RESPMEM_MUST_FREE
-                                                            : MHD_RESPMEM_PERSISTENT);
-    }
-    if (resp == NULL)
-        return MHD_NO;
-    r->resp_free = 0; /* MHD owns it now */
-    MHD_add_response_header(resp, "Content-Type", r->content_type);
-    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
-    if (strncmp(r->content_type, "text/html", 9) == 0)
-        MHD_add_response_header(resp, "Content-Security-Policy",
-                                "default-src 'none'; style-src 'self'; img-src 'self'; "
-                                "script-src 'self'; form-action 'self'; "
-                                "frame-ancestors 'none'; base-uri 'none'");
-    if (strncmp(r->content_type, "image/svg", 9) == 0)
-        MHD_add_response_header(resp, "Content-Security-Policy",
-                                "default-src 'none'; style-src 'unsafe-inline'");
-    if (r->extra_header[0])
-        MHD_add_response_header(resp, r->extra_header[0], r->extra_header[1]);
-    if (r->status == 405 && r->route == NULL)
-        MHD_add_response_header(resp, "Allow", "GET, POST, PUT, DELETE");
-    ret = MHD_queue_response(r->conn, (unsigned)r->status, resp);
-    MHD_destroy_response(resp);
-    return ret;
-}
-
-static void dispatch(struct req *r)
-{
-    struct err e = {0};
-    int method_mismatch = 0;
-
-    r->route = routes_match(r, &method_mismatch);
-    if (r->route == NULL) {
-        if (method_mismatch)
-            err_set(&e, 405, "method_not_allowed", NULL, "%s is not allowed on %s",
-                    r->method, r->path);
-        else
-            err_set(&e, 404, "not_found", NULL, "no such resource: %s", r->path);
-        http_error(r, &e);
-        return;
-    }
-    if (r->body_too_big) {
-        err_set(&e, 413, "too_large", NULL, "request body over the limit of %zu bytes",
-                r->app->cfg->max_body);
-        http_error(r, &e);
-        return;
-    }
-    check_token(r);
-    if ((r->route->flags & R_WRITE) ||
-        (r->app->cfg->protect_reads && !(r->route->flags & R_PUBLIC))) {
-        if (http_require_token(r, &e) != 0) {
-            /* A browser asks for the token (as the password) on a page. */
-            if (r->route->flags & R_HTML) {
-                r->extra_header[0] = "WWW-Authenticate";
-                r->extra_header[1] = "Basic realm=\"Prophecy\", charset=\"UTF-8\"";
-            }
-            http_error(r, &e);
-            return;
-        }
-    }
-    if (r->route->fn(r) != 0 && r->resp == NULL && r->stream == NULL &&
-        r->finish == NULL) {
-        err_set(&e, 500, "internal", NULL, "internal error");
-        http_error(r, &e);
-    }
-}
-
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
-                                  const char *method, const char *version,
-                                  const char *upload_data, size_t *upload_data_size,
-                                  void **con_cls)
-{
-    struct app *app = cls;
-    struct req *r = *con_cls;
-    (void)version;
-
-    if (r == NULL) {
-        r = req_new(app, conn, method, url);
-        if (r == NULL)
-            return MHD_NO;
-        *con_cls = r;
-        return MHD_YES;
-    }
-    if (*upload_data_size > 0) {
-        if (!r->body_too_big) {
-            buf_append(&r->body, upload_data, *upload_data_size);
-            if (buf_failed(&r->body))
-                r->body_too_big = 1;
-        }
-        *upload_data_size = 0;
-        return MHD_YES;
-    }
-    if (r->state == REQ_WAITING)
-        return MHD_YES; /* spurious call while suspended */
-    if (r->state == REQ_DONE) {
-        if (r->resp == NULL)
-            r->finish(r); /* answers the error too, and frees what it holds */
-        return send_response(r);
-    }
-    dispatch(r);
-    /* A deferred write answers when it is resumed. Test the handler's own
-     * mark, not r->state: the writer may already have set REQ_DONE. */
-    if (r->finish != NULL)
-        return MHD_YES;
-    return send_response(r);
-}
-
-/* Keep the URL raw: paths are split on '/' first and each segment decoded
- * after, so that a name containing "%2F" stays one segment. Query values are
- * decoded in http_query. */
-static size_t no_unescape(void *cls, struct MHD_Connection *c, char *s)
-{
-    (void)cls;
-    (void)c;
-    return strlen(s);
-}
-
-int http_start(struct app *app, struct err *err)
-{
-    const struct config *cfg = app->cfg;
-    struct sockaddr_in addr;
-    const union MHD_DaemonInfo *info;
-
-    if (random_bytes(app->secret, sizeof app->secret) != 0)
-        return err_set(err, 500, "random", NULL, "no randomness for the form secret");
-    memset(&addr, 0, sizeof addr);
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons((uint16_t)cfg->port);
-    if (inet_pton(AF_INET, cfg->listen_host, &addr.sin_addr) != 1)
-        return err_set(err, 400, "usage", NULL,
-                       "cannot use listen address %s (IPv4 only)", cfg->listen_host);
-    app->daemon = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
-            MHD_USE_TURBO,
-        (uint16_t)cfg->port, NULL, NULL, on_request, app, MHD_OPTION_SOCK_ADDR, &addr,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->threads, MHD_OPTION_NOTIFY_COMPLETED,
-        req_completed, app, MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, NULL,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60, MHD_OPTION_CONNECTION_LIMIT,
-        (unsigned)1000, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
-        MHD_OPTION_END);
-    if (app->daemon == NULL)
-        return err_set(err, 500, "listen", NULL, "cannot listen on %s:%d (in use?)",
-                       cfg->listen_host, cfg->port);
-    info = MHD_get_daemon_info(app->daemon, MHD_DAEMON_INFO_BIND_PORT);
-    app->port = info ? info->port : cfg->port;
-    return 0;
-}
-
-void http_stop(struct app *app, int timeout_ms)
-{
-    int waited = 0;
-    if (app->daemon == NULL)
-        return;
-    MHD_quiesce_daemon(app->daemon);
-    while (atomic_load(&active_requests) > 0 && waited < timeout_ms) {
-        struct timespec ts = {0, 10 * 1000000L};
-        nanosleep(&ts, NULL);
-        waited += 10;
-    }
-    MHD_stop_daemon(app->daemon);
-    app->daemon = NULL;
 }

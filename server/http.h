@@ -6,15 +6,29 @@
  * connection is suspended meanwhile and resumed when the write is durable, so
  * a pool thread never waits for an fsync and many uploads share one commit.
  *
+ * Routes flagged R_COSTLY (fits, plots, predictions, the model form pages)
+ * run on their own bounded pool of model workers (--workers, --queue; 503
+ * past it) with the connection suspended, so that cheap requests such as
+ * /api/v1/health keep answering while they compute (http_guard.c).
+ *
+ * Everything the request line and headers decide (path encoding, route and
+ * method, Content-Length sanity and limit, token, query parameters, the
+ * shared budget of buffered body bytes) is checked before any body byte is
+ * read; a rejected request with a body is answered at once, unread. A
+ * reaper drops connections that do not deliver a whole request within
+ * --request-timeout; connections are limited in total and per client.
+ *
  * Every request gets an arena that lives until MHD reports the request
  * complete; handlers build bodies in it. Responses are queued only after the
  * whole request has been read (never on the headers-only first call, which
- * would cost keep-alive: FACTS.md).
+ * would cost keep-alive: FACTS.md), except for a request rejected on its
+ * headers while a body is pending, which is worth a closed connection.
  */
 #ifndef PROPHECY_HTTP_H
 #define PROPHECY_HTTP_H
 
 #include <jansson.h>
+#include <pthread.h>
 #include <stddef.h>
 
 #include "common/arena.h"
@@ -33,6 +47,13 @@ struct config {
     int demo;          /* load example data into an empty database */
     enum db_sync sync;
     int quiet;
+    /* budgets and deadlines against hostile or broken clients */
+    int max_conns;            /* open connections in total */
+    int max_conns_per_client; /* open connections from one address */
+    size_t max_buffered;      /* body bytes buffered across all connections */
+    int request_timeout;      /* seconds to deliver a whole request (headers+body) */
+    int workers;              /* threads for R_COSTLY requests (fits, plots) */
+    int queue;                /* R_COSTLY requests waiting for a worker; more: 503 */
 };
 
 struct req;
@@ -44,6 +65,7 @@ struct app {
     struct MHD_Daemon *daemon;
     int port;                 /* the port actually bound (for --listen host:0) */
     unsigned char secret[32]; /* random per process; keys the forms' CSRF tokens */
+    struct http_guard *guard; /* budgets, deadlines, model workers (http_guard.c) */
     /* Answers an error of an R_HTML route (or an unknown path outside /api/)
      * as a page; NULL: JSON everywhere. Set once at start (server/dash.h). */
     int (*error_page)(struct req *r, const struct err *e);
@@ -54,7 +76,8 @@ typedef int (*handler_fn)(struct req *r);
 enum route_flags {
     R_WRITE = 1,  /* needs a write token */
     R_HTML = 2,   /* a dashboard page: errors are HTML pages, not JSON */
-    R_PUBLIC = 4, /* open even with --protect-reads (static assets) */
+    R_PUBLIC = 4, /* open even with --protect-reads (static assets, health) */
+    R_COSTLY = 8, /* runs on the bounded pool of model workers (fits, plots) */
 };
 
 struct route {
@@ -62,9 +85,39 @@ struct route {
     const char *pattern; /* "/api/v1/systems/{}/benchmarks": {} captures one segment */
     handler_fn fn;
     int flags;
+    /* The query parameters the handler reads, comma-separated ("limit,after"),
+     * "v.*" for a prefix, NULL for none, "*" for data-named ones (model
+     * variables). Any other is a 400 naming it. */
+    const char *query;
 };
 
 #define REQ_MAX_PARAMS 4
+
+/* A request given in process (fuzz/fuzz_http.c): header names and query
+ * parameters as sent on the wire (query names and values still
+ * percent-encoded). */
+struct http_kv {
+    const char *name, *value;
+};
+struct http_inproc {
+    const char *method, *path;
+    const struct http_kv *headers;
+    size_t nheaders;
+    const struct http_kv *query;
+    size_t nquery;
+    const char *body;
+    size_t body_len;
+};
+struct http_answer {
+    int status;
+    char *body; /* malloc'd copy (NULL for a streamed answer); free() it */
+    size_t len;
+    int streamed;
+};
+struct inproc_wait {
+    pthread_mutex_t lock;
+    pthread_cond_t done;
+};
 
 struct req {
     struct app *app;
@@ -76,6 +129,11 @@ struct req {
     const char *params[REQ_MAX_PARAMS]; /* decoded path captures */
     struct buf body;
     int body_too_big;
+    int too_many_query; /* the query string had more parameters than allowed */
+    size_t reserved;    /* body bytes reserved from the shared budget */
+    int on_worker;      /* being answered on a model worker */
+    const struct http_inproc *inproc; /* set for an in-process request */
+    struct inproc_wait *inproc_wait;
     const char *token_name; /* set when a valid token was presented */
 
     /* response */
@@ -90,16 +148,21 @@ struct req {
     /* deferred write */
     struct db_job job;
     handler_fn finish; /* builds the response once the job is done */
-    int state;         /* REQ_NEW, REQ_WAITING, REQ_DONE */
+    int state;         /* REQ_NEW, REQ_WAITING, REQ_DONE, REQ_SENT */
     void *ctx;         /* handler's own state between the two halves */
 };
 
-enum { REQ_NEW = 0, REQ_WAITING = 1, REQ_DONE = 2 };
+enum { REQ_NEW = 0, REQ_WAITING = 1, REQ_DONE = 2, REQ_SENT = 3 };
 
 /* Starts the daemon per cfg. Returns 0 or -1 with err set. */
 int http_start(struct app *app, struct err *err);
 /* Stops accepting, lets in-flight requests finish (up to timeout_ms), stops. */
 void http_stop(struct app *app, int timeout_ms);
+
+/* Answers one request in process through the same checks, handlers and
+ * writer as the daemon (no sockets; app needs writer and pool, no daemon).
+ * Returns 0 with *out filled, or -1 when out of memory. */
+int http_dispatch(struct app *app, const struct http_inproc *in, struct http_answer *out);
 
 /* ---- for handlers ------------------------------------------------------- */
 

@@ -2,13 +2,17 @@
  *
  *   prophecyd serve [--db FILE] [--listen HOST:PORT] [--threads N] [--demo] ...
  *   prophecyd token create|list|revoke NAME [--db FILE]
- *   prophecyd import FILE.csv|FILE.json [--db FILE]
+ *   prophecyd import [--format NAME] [--application A] [--executable E]
+ *                    [--system S] [--nprocs P] PATH... [--db FILE]
  *   prophecyd export [--db FILE] [--format csv|json]
  *   prophecyd backup DEST [--db FILE]
+ *   prophecyd check [--db FILE]
  *
- * serve takes an exclusive lock on FILE.lock so that a second server on the
- * same database refuses with a clear message instead of competing for it;
- * the other commands work beside a running server (SQLite WAL, busy timeout).
+ * This file parses the command line and runs the administrative commands;
+ * serve lives in server/serve.c. serve takes an exclusive lock named after
+ * the database file's identity so that a second server on the same database
+ * refuses with a clear message instead of competing for it; the other
+ * commands work beside a running server (SQLite WAL, busy timeout).
  */
 #include "common/sha256.h"
 #include "common/xalloc.h"
@@ -18,8 +22,10 @@
 #include "server/dash.h"
 #include "server/demo.h"
 #include "core/export.h"
+#include "core/import.h"
 #include "core/ingest.h"
 #include "server/http.h"
+#include "server/serve.h"
 #include "formats/rundoc.h"
 
 #include <errno.h>
@@ -43,13 +49,22 @@ static const char usage[] =
     "      --threads = number of cores). --demo loads the example data set into an\n"
     "      empty database. --sync full (default) fsyncs every commit; normal may lose\n"
     "      the last commits on power loss (never on a process crash).\n"
-    "      --protect-reads: reads need a token too.\n"
+    "      --protect-reads: reads need a token too (/api/v1/health stays open).\n"
+    "      Budgets against hostile clients: --max-conns N (1000) open connections,\n"
+    "      --max-conns-per-client N (64) from one address, --max-buffered BYTES\n"
+    "      (64 MiB) of request bodies held at once (past it: 503), --request-timeout\n"
+    "      S (30) to deliver a whole request, --workers N (cores) threads for fits,\n"
+    "      plots and predictions with --queue N (32) waiting (past it: 503).\n"
     "  token create NAME [--db FILE]   print a new write token once (only its hash is "
     "kept)\n"
     "  token list [--db FILE]          list tokens\n"
     "  token revoke NAME [--db FILE]   revoke a token\n"
-    "  import FILE.csv|FILE.json [--db FILE]\n"
-    "      Store runs from a file (all or nothing), with the upload rules.\n"
+    "  import [--format NAME] [--application A] [--executable E] [--system S]\n"
+    "         [--nprocs P] PATH... [--db FILE]\n"
+    "      Store runs (or system benchmarks) from other tools' files, all or nothing;\n"
+    "      importing a file twice stores nothing new. --format auto (default)\n"
+    "      recognises the format; a PATH may be a directory (tau, otf2).\n"
+    "      Formats: docs/import.md, or 'prophecyd import --format list'.\n"
     "  export [--db FILE] [--format csv|json]   write all runs to standard output\n"
     "  backup DEST [--db FILE]         consistent online copy of the database\n"
     "  check [--db FILE]               check the database for damage (exit 0: sound)\n"
@@ -59,8 +74,11 @@ struct opts {
     struct config cfg;
     char host[64]; /* storage for cfg.listen_host from --listen */
     const char *format;
-    const char *args[4];
+    struct fmt_options
+        names; /* import: --application, --executable, --system, --nprocs */
+    const char *args[256];
     int nargs;
+    int help; /* --help after the command */
 };
 
 static int parse_listen(const char *s, struct opts *o)
@@ -131,8 +149,68 @@ static int parse_opts(int argc, char **argv, struct opts *o)
                 return -1;
             }
             i++;
+        } else if (strcmp(a, "--max-conns") == 0 && next) {
+            if (parse_long(next, 1, 100000, &v) != 0) {
+                fprintf(stderr, "prophecyd: --max-conns wants 1..100000\n");
+                return -1;
+            }
+            o->cfg.max_conns = (int)v;
+            i++;
+        } else if (strcmp(a, "--max-conns-per-client") == 0 && next) {
+            if (parse_long(next, 1, 100000, &v) != 0) {
+                fprintf(stderr, "prophecyd: --max-conns-per-client wants 1..100000\n");
+                return -1;
+            }
+            o->cfg.max_conns_per_client = (int)v;
+            i++;
+        } else if (strcmp(a, "--max-buffered") == 0 && next) {
+            if (parse_long(next, 1024, 1L << 40, &v) != 0) {
+                fprintf(stderr, "prophecyd: --max-buffered wants 1024.. bytes\n");
+                return -1;
+            }
+            o->cfg.max_buffered = (size_t)v;
+            i++;
+        } else if (strcmp(a, "--request-timeout") == 0 && next) {
+            if (parse_long(next, 1, 3600, &v) != 0) {
+                fprintf(stderr, "prophecyd: --request-timeout wants 1..3600 seconds\n");
+                return -1;
+            }
+            o->cfg.request_timeout = (int)v;
+            i++;
+        } else if (strcmp(a, "--workers") == 0 && next) {
+            if (parse_long(next, 1, 256, &v) != 0) {
+                fprintf(stderr, "prophecyd: --workers wants 1..256\n");
+                return -1;
+            }
+            o->cfg.workers = (int)v;
+            i++;
+        } else if (strcmp(a, "--queue") == 0 && next) {
+            if (parse_long(next, 1, 100000, &v) != 0) {
+                fprintf(stderr, "prophecyd: --queue wants 1..100000\n");
+                return -1;
+            }
+            o->cfg.queue = (int)v;
+            i++;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            o->help = 1;
         } else if (strcmp(a, "--format") == 0 && next) {
             o->format = next;
+            i++;
+        } else if (strcmp(a, "--application") == 0 && next) {
+            o->names.application = next;
+            i++;
+        } else if (strcmp(a, "--executable") == 0 && next) {
+            o->names.executable = next;
+            i++;
+        } else if (strcmp(a, "--system") == 0 && next) {
+            o->names.system = next;
+            i++;
+        } else if (strcmp(a, "--nprocs") == 0 && next) {
+            if (parse_long(next, 1, 100000000, &v) != 0) {
+                fprintf(stderr, "prophecyd: --nprocs wants 1..100000000\n");
+                return -1;
+            }
+            o->names.nprocs = v;
             i++;
         } else if (strcmp(a, "--demo") == 0) {
             o->cfg.demo = 1;
@@ -143,7 +221,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         } else if (a[0] == '-') {
             fprintf(stderr, "prophecyd: unknown option %s\n\n%s", a, usage);
             return -1;
-        } else if (o->nargs < 4) {
+        } else if (o->nargs < (int)(sizeof o->args / sizeof o->args[0])) {
             o->args[o->nargs++] = a;
         } else {
             fprintf(stderr, "prophecyd: too many arguments\n");
@@ -153,86 +231,20 @@ static int parse_opts(int argc, char **argv, struct opts *o)
     return 0;
 }
 
-/* Takes the server lock next to the database; returns the fd or -1. */
-static int take_lock(const char *db_path)
-{
-    char path[4096], pid[32];
-    int fd;
-    snprintf(path, sizeof path, "%s.lock", db_path);
-    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        fprintf(stderr, "prophecyd: cannot create %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        ssize_t n = read(fd, pid, sizeof pid - 1);
-        pid[n > 0 ? n : 0] = '\0';
-        pid[strcspn(pid, "\n")] = '\0';
-        fprintf(stderr,
-                "prophecyd: another prophecyd (pid %s) is already serving %s; "
-                "stop it first or use another --db\n",
-                pid[0] ? pid : "?", db_path);
-        close(fd);
-        return -1;
-    }
-    if (ftruncate(fd, 0) == 0) {
-        int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-        if (write(fd, pid, (size_t)n) < 0)
-            perror("prophecyd: writing the lock file");
-    }
-    return fd;
-}
-
-static int cmd_serve(struct opts *o)
-{
-    struct app app = {0};
-    struct err e = {0};
-    sigset_t set;
-    int sig, lockfd, rc = 1;
-    struct db_options wopt = {o->cfg.sync, 0, 10000};
-
-    lockfd = take_lock(o->cfg.db_path);
-    if (lockfd < 0)
-        return 1;
-    app.cfg = &o->cfg;
-    app.error_page = dash_error;
-    /* Block the shutdown signals in every thread; the main thread waits for them. */
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set, NULL);
-    signal(SIGPIPE, SIG_IGN);
-
-    if (db_writer_start(&app.writer, o->cfg.db_path, &wopt, 1000, &e) != 0 ||
-        db_pool_open(&app.pool, o->cfg.db_path, o->cfg.threads + 2, &e) != 0)
-        goto out;
-    if (demo_maybe_load(&app, &e) != 0)
-        goto out;
-    if (http_start(&app, &e) != 0)
-        goto out;
-    if (!o->cfg.quiet)
-        fprintf(stderr, "prophecyd: serving %s on http://%s:%d/ (%d threads)\n",
-                o->cfg.db_path, o->cfg.listen_host, app.port, o->cfg.threads);
-    fflush(stderr);
-    sigwait(&set, &sig);
-    if (!o->cfg.quiet)
-        fprintf(stderr, "prophecyd: %s received, finishing requests\n",
-                sig == SIGTERM ? "SIGTERM" : "SIGINT");
-    http_stop(&app, 10000);
-    rc = 0;
-out:
-    if (rc != 0)
-        fprintf(stderr, "prophecyd: %s\n", e.message);
-    db_writer_stop(app.writer);
-    db_pool_close(app.pool);
-    close(lockfd);
-    return rc;
-}
-
-static int open_db(struct opts *o, db **d)
+static int open_db(struct opts *o, db **d, int may_create)
 {
     struct err e = {0};
     struct db_options opt = {DB_SYNC_FULL, 0, 10000};
+    struct stat st;
+    /* Only serve and import create a database: a mistyped --db must not
+     * silently become a new empty one for token, export or backup. */
+    if (!may_create && stat(o->cfg.db_path, &st) != 0) {
+        fprintf(stderr,
+                "prophecyd: no database at %s (%s); 'prophecyd serve --db %s' creates "
+                "one\n",
+                o->cfg.db_path, strerror(errno), o->cfg.db_path);
+        return -1;
+    }
     if (db_open(d, o->cfg.db_path, &opt, &e) != 0) {
         fprintf(stderr, "prophecyd: %s\n", e.message);
         return -1;
@@ -250,7 +262,7 @@ static int cmd_token(struct opts *o)
                 "usage: prophecyd token create|revoke NAME | token list [--db FILE]\n");
         return 64;
     }
-    if (open_db(o, &d) != 0)
+    if (open_db(o, &d, 0) != 0)
         return 1;
     if (strcmp(o->args[0], "create") == 0) {
         uint8_t raw[24], hash[SHA256_LEN];
@@ -305,84 +317,55 @@ out:
     return rc;
 }
 
-static char *read_file(const char *path, size_t max, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *data;
-    struct stat st;
-    if (f == NULL)
-        return NULL;
-    if (fstat(fileno(f), &st) != 0 || (size_t)st.st_size > max) {
-        fclose(f);
-        errno = EFBIG;
-        return NULL;
-    }
-    data = xmalloc((size_t)st.st_size + 1);
-    if (data == NULL) {
-        fclose(f);
-        return NULL;
-    }
-    *len = fread(data, 1, (size_t)st.st_size, f);
-    data[*len] = '\0';
-    fclose(f);
-    return data;
-}
-
+/* `prophecyd import`: options and paths here; the feature is core/import. */
 static int cmd_import(struct opts *o)
 {
     struct err e = {0};
-    size_t len;
-    char *data;
-    arena *a = arena_new();
-    struct ingest in;
-    int rc = 1;
+    struct import_files files;
+    struct import im;
     db *d = NULL;
-    const char *path = o->nargs > 0 ? o->args[0] : NULL;
+    int rc = 1;
 
-    if (path == NULL || a == NULL) {
-        fprintf(stderr, "usage: prophecyd import FILE.csv|FILE.json [--db FILE]\n");
-        arena_free(a);
+    if (o->format && strcmp(o->format, "list") == 0) {
+        size_t n;
+        const struct fmt_format *t = fmt_table(&n);
+        for (size_t i = 0; i < n; i++)
+            printf("%-13s %s\n", t[i].name, t[i].summary);
+        return 0;
+    }
+    if (o->nargs < 1) {
+        fprintf(stderr,
+                "usage: prophecyd import [--format NAME] [--application A] "
+                "[--executable E] [--system S] [--nprocs P] PATH... [--db FILE]\n");
         return 64;
     }
-    data = read_file(path, 1u << 30, &len);
-    if (data == NULL) {
-        fprintf(stderr, "prophecyd: cannot read %s: %s\n", path, strerror(errno));
-        arena_free(a);
+    if (import_load_paths(o->args, (size_t)o->nargs, &files, &e) != 0) {
+        fprintf(stderr, "prophecyd: %s\nprophecyd: nothing was imported\n", e.message);
         return 1;
     }
-    if (len >= 4 && strcmp(path + strlen(path) - 4, ".csv") == 0) {
-        if (ingest_csv(&in, data, len, "import", a, &e) != 0)
-            goto fail;
-    } else {
-        json_error_t je;
-        json_t *body = json_loadb(data, len, JSON_REJECT_DUPLICATES, &je);
-        if (body == NULL) {
-            err_set(&e, 400, "malformed_json", NULL, "line %d column %d: %s", je.line,
-                    je.column, je.text);
-            goto fail;
-        }
-        if (ingest_json(&in, body, "import", a, &e) != 0) {
-            json_decref(body);
-            goto fail;
-        }
-        json_decref(body);
+    import_init(&im, o->format, files.files, files.n, &o->names, "import");
+    if (import_check(&im, &e) == 0 && open_db(o, &d, 1) == 0 &&
+        import_commit(d, &im, &e) == 0) {
+        const char *from = o->nargs == 1 ? o->args[0] : "the files";
+        if (im.runs > 0 || im.benchmarks == 0)
+            printf("imported %zu runs (%zu already stored) from %s (%s)\n", im.created,
+                   im.runs - im.created, from, im.format_used);
+        if (im.benchmarks > 0)
+            printf("imported %zu system benchmarks of %s (%zu already stored) from %s "
+                   "(%s)\n",
+                   im.benchmarks_created, im.system,
+                   im.benchmarks - im.benchmarks_created, from, im.format_used);
+        rc = 0;
+    } else if (d != NULL || e.message[0]) {
+        int say_field = e.field[0] && strstr(e.message, e.field) == NULL;
+        fprintf(stderr, "prophecyd: %s%s%s%s\n", e.message[0] ? e.message : "failed",
+                say_field ? " (field " : "", say_field ? e.field : "",
+                say_field ? ")" : "");
+        fprintf(stderr, "prophecyd: nothing was imported\n");
     }
-    if (open_db(o, &d) != 0 || ingest_commit(d, &in, &e) != 0)
-        goto fail;
-    printf("imported %zu runs (%zu already stored) from %s\n", in.created,
-           in.n - in.created, path);
-    rc = 0;
-    goto out;
-fail:
-    fprintf(stderr, "prophecyd: %s: %s%s%s\n", path, e.message[0] ? e.message : "failed",
-            e.field[0] ? " (field " : "", e.field[0] ? e.field : "");
-    if (e.field[0])
-        fprintf(stderr, ")\n");
-    fprintf(stderr, "prophecyd: nothing was imported\n");
-out:
     db_close(d);
-    xfree(data);
-    arena_free(a);
+    import_free(&im);
+    import_files_free(&files);
     return rc;
 }
 
@@ -398,7 +381,7 @@ static int cmd_export(struct opts *o)
         fprintf(stderr, "prophecyd: --format wants csv or json\n");
         return 64;
     }
-    if (open_db(o, &d) != 0)
+    if (open_db(o, &d, 0) != 0)
         return 1;
     x = export_new(o->format && strcmp(o->format, "csv") == 0);
     buf_init(&out, 64u << 20);
@@ -466,7 +449,7 @@ static int cmd_backup(struct opts *o)
         fprintf(stderr, "usage: prophecyd backup DEST [--db FILE]\n");
         return 64;
     }
-    if (open_db(o, &d) != 0)
+    if (open_db(o, &d, 0) != 0)
         return 1;
     rc = db_backup(d, o->args[0], &e);
     db_close(d);
@@ -490,6 +473,12 @@ int main(int argc, char **argv)
     o.cfg.threads = ncpu > 0 ? (int)ncpu : 2;
     o.cfg.max_body = 8u << 20;
     o.cfg.sync = DB_SYNC_FULL;
+    o.cfg.max_conns = 1000;
+    o.cfg.max_conns_per_client = 64;
+    o.cfg.max_buffered = 64u << 20;
+    o.cfg.request_timeout = 30;
+    o.cfg.workers = o.cfg.threads;
+    o.cfg.queue = 32;
     gsl_set_error_handler_off();
 
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
@@ -499,8 +488,14 @@ int main(int argc, char **argv)
     }
     if (parse_opts(argc, argv, &o) != 0)
         return 64;
+    if (o.help) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (o.cfg.max_buffered < o.cfg.max_body)
+        o.cfg.max_buffered = o.cfg.max_body;
     if (strcmp(argv[1], "serve") == 0)
-        return cmd_serve(&o);
+        return serve_run(&o.cfg);
     if (strcmp(argv[1], "token") == 0)
         return cmd_token(&o);
     if (strcmp(argv[1], "import") == 0)

@@ -5,10 +5,19 @@
 
 #include "server/http.h"
 
-/* Finds the route for r->method and r->path and fills r->params with the
- * decoded captures. Returns NULL when none matches; *method_mismatch is set
- * when the path exists with another method. */
-const struct route *routes_match(struct req *r, int *method_mismatch);
+/* Finds the route for r->method and r->path (HEAD is matched as GET) and
+ * fills r->params with the decoded captures. Returns NULL when none matches,
+ * with *status 404 (no such path), 405 (the path exists with another method)
+ * or 400 (a captured segment is not valid percent-encoding). */
+const struct route *routes_match(struct req *r, int *status);
+
+/* The methods the path answers, for an Allow header ("GET, HEAD, POST"). */
+const char *routes_allowed(const char *path);
+
+/* Returns 1 when the route reads the query parameter name: a name of its
+ * query list, a name under a prefix of it ("v.*"), or anything for "*"
+ * (routes whose parameter names are data: model variables). Else 0. */
+int routes_query_allowed(const struct route *rt, const char *name);
 
 /* Returns 1 when some route answers method on path (a page shows a link or
  * an image only where the server serves it), else 0. */
@@ -18,6 +27,7 @@ int routes_serves(const char *method, const char *path);
 int api_health(struct req *r);
 int api_runs_post(struct req *r);
 int api_runs_list(struct req *r);
+int api_import_post(struct req *r); /* api_import.c */
 int api_run_get(struct req *r);
 int api_export(struct req *r);
 int api_apps_list(struct req *r);
@@ -63,6 +73,7 @@ int page_form_couple_save(struct req *r);
 int page_upload(struct req *r);
 int page_upload_run(struct req *r);
 int page_upload_csv(struct req *r);
+int page_upload_import(struct req *r);
 int dash_static(struct req *r);
 
 #endif

@@ -551,32 +551,3 @@ int db_runs_names(db *d, arena *a, const char ***inputs, size_t *ninputs,
         return -1;
     return 0;
 }
-
-json_t *db_runs_overlay(db *d, const char *application, const char *system,
-                        const char *kernel, long long np_lo, long long np_hi,
-                        const char *inputs, int limit, struct err *err)
-{
-    /* The input filter is one bound JSON object walked with json_each, so
-     * the statement is a constant whatever the number of variables. */
-    return db_query_json(
-        d,
-        "SELECT r.id, r.nprocs, "
-        "CASE WHEN ?3 IS NULL THEN r.runtime ELSE (SELECT sum(k.time) FROM kernels k "
-        "WHERE k.run_id = r.id AND k.name = ?3) END AS time, "
-        "(SELECT json_group_object(i.name, i.value) FROM run_inputs i "
-        "WHERE i.run_id = r.id) AS inputs_json "
-        "FROM runs r "
-        "WHERE r.exe_id IN (SELECT e.id FROM executables e JOIN applications a "
-        "ON a.id = e.app_id WHERE a.name = ?1) "
-        "AND r.system_id = (SELECT s.id FROM systems s WHERE s.name = ?2) "
-        "AND r.nprocs BETWEEN ?4 AND ?5 "
-        "AND NOT EXISTS (SELECT 1 FROM json_each(?6) f WHERE NOT EXISTS ("
-        "SELECT 1 FROM run_inputs i WHERE i.run_id = r.id AND i.name = f.key "
-        "AND i.value BETWEEN json_extract(f.value, '$[0]') "
-        "AND json_extract(f.value, '$[1]'))) "
-        "AND (?3 IS NULL OR EXISTS (SELECT 1 FROM kernels k WHERE k.run_id = r.id "
-        "AND k.name = ?3)) "
-        "ORDER BY r.id LIMIT ?7",
-        err, "tttiiti", application, system, kernel, np_lo, np_hi, inputs,
-        (long long)limit);
-}

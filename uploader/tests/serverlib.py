@@ -48,6 +48,9 @@ class Server:
         self.port = free_port()
         self.url = "http://127.0.0.1:%d" % self.port
         self.proc = None
+        # token create refuses a database that does not exist (a mistyped
+        # --db must not become a new one): make the new one on purpose.
+        open(self.db, "a").close()
         out = subprocess.run([self.prophecyd, "token", "create", "uploader-test", "--db",
                               self.db], capture_output=True, text=True, check=True)
         self.token = out.stdout.strip().splitlines()[-1].strip()

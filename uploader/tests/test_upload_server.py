@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import serverlib  # noqa: E402
@@ -157,6 +158,33 @@ def test_exec():
                                     for s in stored), stored
 
 
+def test_exec_short_run_keeps_its_time():
+    # The probe used to wait up to 50 ms at exit to calibrate its timer, and
+    # exec counted the wait: every run under ~50 ms was stored as ~0.052 s.
+    prog = os.path.join(serverlib.bin_dir(), "..", "tests", "probe_short")
+    assert os.access(prog, os.X_OK), prog + " is not built"
+    # Judged against the same program run directly (no PROBE_OUTPUT: the
+    # probe writes nothing and calibrates nothing), fastest of three each, so
+    # that process start-up (slow under ASan or on a loaded machine) cancels
+    # out; the old wait added ~45 ms to every such run.
+    direct = []
+    env = {k: v for k, v in os.environ.items() if k != "PROBE_OUTPUT"}
+    for _ in range(3):
+        t = time.monotonic()
+        subprocess.run([prog], env=env, check=True)
+        direct.append(time.monotonic() - t)
+    for _ in range(3):
+        r = up("exec", "--application", "app_short", "--executable", "e", "--system",
+               "testbox", "--nprocs", "1", "--", prog)
+        assert r.returncode == 0, r.stderr
+    runs = srv.runs("app_short")
+    assert len(runs) == 3, runs
+    assert all(any(k["name"] == "nap" for k in run.get("kernels") or []) for run in runs)
+    fastest = min(run["runtime"] for run in runs)
+    assert fastest >= 0.005, runs
+    assert fastest - min(direct) < 0.025, (fastest, direct, runs)
+
+
 def test_usage_errors():
     assert up("--bogus").returncode == 64
     assert up("exec", "--application", "a", "--", "true").returncode == 64
@@ -235,7 +263,8 @@ def test_auto_flush_honours_backoff():
 checks = serverlib.Checks()
 for t in [test_success_and_same_file_twice, test_explicit_id_twice,
           test_large_batch_progress, test_csv, test_rejected_single,
-          test_rejected_in_batch_rest_delivered, test_exec, test_usage_errors,
+          test_rejected_in_batch_rest_delivered, test_exec,
+          test_exec_short_run_keeps_its_time, test_usage_errors,
           test_spool_then_flush, test_spooled_duplicate_is_not_stored_twice,
           test_auto_flush_honours_backoff]:
     checks.run(t)

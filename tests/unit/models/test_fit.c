@@ -509,6 +509,46 @@ static void test_two_param(void)
     }
 }
 
+/* A 3 x 3 grid (the smallest a user is likely to measure) of two laws in
+ * the hypothesis class, noise-free: each must come back exactly. The
+ * screening used to skip slices of fewer than 4 points and so fell back to
+ * mixing all points, which gave a constant (R2 < 0) for the first law. */
+static void test_two_param_small_grid(void)
+{
+    static const double ns[3] = {200, 400, 800}, ps[3] = {2, 4, 8};
+    double x[18], y[9], xp[2] = {2000, 64}, yp, lo, hi;
+    struct fit_result r;
+    struct err e = {0};
+    int law, i, j, n;
+
+    for (law = 0; law < 2; law++) {
+        n = 0;
+        for (i = 0; i < 3; i++)
+            for (j = 0; j < 3; j++) {
+                x[2 * n] = ns[i];
+                x[2 * n + 1] = ps[j];
+                y[n] = 0.01 + 1e-9 * ns[i] * ns[i] * ns[i] *
+                                  (law == 0 ? log2(ps[j]) : 1 / ps[j]);
+                n++;
+            }
+        {
+            struct fit_input in = {2, x, y, (size_t)n, "auto", AGG_MEAN};
+            CHECK_INT(fit_run(&in, &r, &e), 0);
+        }
+        if (e.status)
+            return;
+        CHECK_INT(r.model.nterms, 2);
+        CHECK(r.model.term[1].expo[0] == 3 && r.model.term[1].logp[0] == 0);
+        if (law == 0)
+            CHECK(r.model.term[1].expo[1] == 0 && r.model.term[1].logp[1] == 1);
+        else
+            CHECK(r.model.term[1].expo[1] == -1 && r.model.term[1].logp[1] == 0);
+        CHECK_INT(fit_predict(&r.model, xp, &yp, &lo, &hi, NULL), 0);
+        CHECK_REL(yp, law == 0 ? 48.01 : 0.135, 1e-9);
+        fit_result_free(&r);
+    }
+}
+
 /* ---- prediction interval coverage ---- */
 
 static void coverage(int reps, int npts, double *rate)
@@ -994,6 +1034,7 @@ int main(void)
     RUN(test_auto_recovers_laws);
     RUN(test_unknown_vs_auto_extrapolation);
     RUN(test_two_param);
+    RUN(test_two_param_small_grid);
     RUN(test_interval_coverage);
     RUN(test_exact_fit_has_no_interval);
     RUN(test_statistics);

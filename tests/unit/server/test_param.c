@@ -1,10 +1,11 @@
-/* Unit tests of the parameterization method (server/api_param.c) through
- * server/modeling.h: param_answer on the demo database, and the parts no
+/* Unit tests of the parameterization method (core/method_param.c, its chart
+ * web/chart_param.c): param_answer on the demo database, and the parts no
  * route of this branch reaches: param_predict_saved and param_plot, which
  * must work from a saved answer alone. */
+#include "core/method_param.h"
 #include "db/catalog.h"
-#include "server/demo.h"
-#include "server/modeling.h"
+#include "server/demo.h" /* the example data set (server/ until it moves) */
+#include "web/chart.h"
 #include "tests/harness.h"
 
 #include <jansson.h>

@@ -1,10 +1,13 @@
-/* Tests of the coupling method's interface (server/modeling.h) without HTTP:
+/* Tests of the coupling method (core/method_couple.h) and its charts
+ * (web/chart_couple.c) without HTTP; here in the web layer's tests because
+ * the plots are web/:
  * couple_answer on inline requests, couple_predict_saved on the answer (also
  * after a round trip through text, as a saved model is stored), both plots,
  * and rejection of a malformed saved answer. The database form and the HTTP
  * errors are covered by tests/api/test_couple.py. */
 #include "common/xalloc.h"
-#include "server/modeling.h"
+#include "core/method_couple.h"
+#include "web/chart.h"
 #include "tests/harness.h"
 
 #include <gsl/gsl_errno.h>

@@ -1,5 +1,5 @@
-/* api_param: parameterization (SPEC §5.2) behind server/modeling.h, and
- * POST /api/v1/parameterize (through the generic layer, api_models.c).
+/* method_param: parameterization (SPEC §5.2) behind core/method.h; the
+ * answer schema is in core/method_param.h.
  *
  * A request names a template expression (inline, or a stored template), the
  * system parameters it is evaluated with (a stored system's, inline ones, or
@@ -7,7 +7,7 @@
  * answer holds everything a saved model needs: the expression, the
  * parameters it uses, the variables, the value / curve / surface, the alpha
  * coefficients where the model is a polynomial, and the measured runs it was
- * checked against. param_predict_saved and param_plot read only the answer,
+ * checked against. param_predict_saved and web/chart_param.c read only the answer,
  * never the database, so a saved model never changes when the system's
  * parameters are edited later.
  *
@@ -16,13 +16,12 @@
  * that is not finite is null, a statistic without data is left out.
  */
 #include "common/xalloc.h"
+#include "core/method_param.h"
 #include "db/catalog.h"
-#include "db/runs.h"
+#include "db/select.h"
+#include "formats/json.h"
+#include "formats/limits.h"
 #include "models/expr.h"
-#include "server/modeling.h"
-#include "server/routes.h"
-#include "formats/rundoc.h"
-#include "web/svg.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -31,10 +30,10 @@
 
 #define PARAM_MAX_RANGES 2
 #define PARAM_MIN_STEPS 2
-#define PARAM_MAX_STEPS SVG_MAX_GRID /* 200 per axis */
+#define PARAM_MAX_STEPS LIMIT_PARAM_STEPS
 #define PARAM_STEPS_1D 50
 #define PARAM_STEPS_2D 30
-#define PARAM_MAX_RUNS 10000        /* runs considered for the measured overlay */
+#define PARAM_MAX_RUNS LIMIT_PARAM_RUNS
 #define PARAM_MAX_PARSED (4u << 20) /* bytes of the substituted expression */
 #define PARAM_SIG_MAX (EXPR_MAX_NAME * (EXPR_MAX_ARGS + 1) + EXPR_MAX_ARGS + 4)
 
@@ -92,7 +91,8 @@ static int name_field(json_t *req, const char *key, arena *a, const char **out,
         return 0;
     if (!json_is_string(v))
         return err_invalid(err, key, "%s must be a name (a string)", key);
-    if (rundoc_check_name(json_string_value(v), json_string_length(v), key, err) != 0)
+    if (json_check_name(json_string_value(v), json_string_length(v), key, LIMIT_NAME,
+                        err) != 0)
         return -1;
     *out = arena_strdup(a, json_string_value(v));
     return *out ? 0 : err_nomem(err);
@@ -187,15 +187,6 @@ static int params_from_object(struct pctx *c, json_t *obj, const char *prefix,
     return 0;
 }
 
-/* Reads a finite number or fails naming field. */
-static int number_of(json_t *v, const char *field, double *out, struct err *err)
-{
-    if (!json_is_number(v) || !isfinite(json_number_value(v)))
-        return err_invalid(err, field, "%s must be a finite number", field);
-    *out = json_number_value(v);
-    return 0;
-}
-
 /* Decodes "vars": {name: number | [min, max] | [min, max, steps]}. */
 static int decode_vars(struct pctx *c, json_t *vars, struct err *err)
 {
@@ -222,13 +213,13 @@ static int decode_vars(struct pctx *c, json_t *vars, struct err *err)
         if (pv->name == NULL)
             return err_nomem(err);
         if (json_is_number(v)) {
-            if (number_of(v, field, &pv->value, err) != 0)
+            if (json_get_number(v, field, &pv->value, err) != 0)
                 return -1;
         } else if (json_is_array(v) &&
                    (json_array_size(v) == 2 || json_array_size(v) == 3)) {
             pv->range = 1;
-            if (number_of(json_array_get(v, 0), field, &pv->lo, err) != 0 ||
-                number_of(json_array_get(v, 1), field, &pv->hi, err) != 0)
+            if (json_get_number(json_array_get(v, 0), field, &pv->lo, err) != 0 ||
+                json_get_number(json_array_get(v, 1), field, &pv->hi, err) != 0)
                 return -1;
             if (!(pv->lo < pv->hi))
                 return err_invalid(err, field, "%s: the range [min, max] needs min < max",
@@ -502,10 +493,12 @@ static double tol(double v)
 }
 
 /* The value of variable v in a run row, or NAN when the run lacks it. */
-static double run_value(const struct pvar *v, json_t *row)
+static double run_value(const struct pvar *v, const struct db_sel_row *row)
 {
-    json_t *x = v->np ? json_object_get(row, "nprocs")
-                      : json_object_get(json_object_get(row, "inputs"), v->name);
+    json_t *x;
+    if (v->np)
+        return row->nprocs;
+    x = json_object_get(row->inputs, v->name);
     return json_is_number(x) ? json_number_value(x) : NAN;
 }
 
@@ -514,10 +507,10 @@ static double run_value(const struct pvar *v, json_t *row)
  * ranges, one entry per configuration of the range variables. */
 static int overlay(db *d, const struct pctx *c, json_t *out, struct err *err)
 {
-    json_t *filter = json_object(), *rows = NULL, *measured = json_array();
+    json_t *filter = json_object(), *measured = json_array();
+    struct db_sel_rows rows = {NULL, 0};
     long long np_lo = 1, np_hi = (long long)1 << 53;
     struct mrun *runs = NULL;
-    char *ftext = NULL;
     double x[EXPR_MAX_VARS], sum_abs = 0, max_abs = 0;
     size_t i, n = 0, npoints = 0, ngood = 0;
     int rc = -1, capped = 0, k;
@@ -544,16 +537,11 @@ static int overlay(db *d, const struct pctx *c, json_t *out, struct err *err)
         }
     }
     if (np_lo <= np_hi) {
-        ftext = json_dumps(filter, JSON_COMPACT | JSON_REAL_PRECISION(17));
-        if (ftext == NULL) {
-            err_nomem(err);
+        struct db_sel_overlay q = {c->application, c->system, c->kernel,         np_lo,
+                                   np_hi,          filter,    PARAM_MAX_RUNS + 1};
+        if (db_select_overlay(d, &q, &rows, err) != 0)
             goto out;
-        }
-        rows = db_runs_overlay(d, c->application, c->system, c->kernel, np_lo, np_hi,
-                               ftext, PARAM_MAX_RUNS + 1, err);
-        if (rows == NULL)
-            goto out;
-        n = json_array_size(rows);
+        n = rows.n;
         if (n > PARAM_MAX_RUNS) {
             n = PARAM_MAX_RUNS;
             capped = 1;
@@ -565,15 +553,15 @@ static int overlay(db *d, const struct pctx *c, json_t *out, struct err *err)
         goto out;
     }
     for (i = 0; i < n; i++) {
-        json_t *row = json_array_get(rows, i), *t = json_object_get(row, "time");
+        const struct db_sel_row *row = &rows.row[i];
         struct mrun *m = &runs[ngood];
-        int ok = json_is_number(t) && isfinite(json_number_value(t));
+        int ok = row->has_y && isfinite(row->y);
         for (k = 0; k < PARAM_MAX_RANGES; k++) {
             m->key[k] = k < c->nranges ? run_value(&c->vars[c->range[k]], row) : 0;
             ok &= isfinite(m->key[k]);
         }
         if (ok) {
-            m->t = json_number_value(t);
+            m->t = row->y;
             ngood++;
         }
     }
@@ -624,8 +612,7 @@ static int overlay(db *d, const struct pctx *c, json_t *out, struct err *err)
     rc = 0;
 out:
     xfree(runs);
-    free(ftext);
-    json_decref(rows);
+    db_sel_rows_free(&rows);
     json_decref(filter);
     json_decref(measured);
     return rc;
@@ -860,6 +847,27 @@ static int ctx_from_answer(struct pctx *c, json_t *answer, struct err *err)
     return check_and_compile(c, err);
 }
 
+/* The point's value for v, or NULL: P and nprocs name the same variable
+ * (the number of processes), so a query may give either whichever the model
+ * calls it; giving both with different values is a 422. */
+static int point_value(json_t *point, const struct pvar *v, json_t **out, struct err *err)
+{
+    json_t *p, *q;
+    if (point == NULL)
+        return 0;
+    *out = json_object_get(point, v->name);
+    if (!v->np)
+        return 0;
+    p = json_object_get(point, "P");
+    q = json_object_get(point, "nprocs");
+    if (p != NULL && q != NULL && !json_equal(p, q))
+        return err_invalid(err, "nprocs",
+                           "P and nprocs both stand for the number of processes and "
+                           "differ; give one of them");
+    *out = p ? p : q;
+    return 0;
+}
+
 json_t *param_predict_saved(json_t *answer, json_t *point, struct err *err)
 {
     struct pctx c;
@@ -877,9 +885,11 @@ json_t *param_predict_saved(json_t *answer, json_t *point, struct err *err)
     xo = json_object();
     for (i = 0; i < c.nvars; i++) {
         const struct pvar *v = &c.vars[i];
-        json_t *p = point ? json_object_get(point, v->name) : NULL;
+        json_t *p = NULL;
+        if (point_value(point, v, &p, err) != 0)
+            goto out;
         if (p != NULL) {
-            if (number_of(p, v->name, &x[i], err) != 0)
+            if (json_get_number(p, v->name, &x[i], err) != 0)
                 goto out;
         } else if (v->range) {
             err_invalid(err, v->name,
@@ -899,193 +909,4 @@ out:
     json_decref(xo);
     ctx_free(&c);
     return out;
-}
-
-/* Reads a JSON array of numbers (null = NAN) of exactly n entries into out. */
-static int numbers(json_t *arr, size_t n, double *out)
-{
-    size_t i;
-    if (!json_is_array(arr) || json_array_size(arr) != n)
-        return -1;
-    for (i = 0; i < n; i++) {
-        json_t *v = json_array_get(arr, i);
-        if (json_is_number(v))
-            out[i] = json_number_value(v);
-        else if (json_is_null(v))
-            out[i] = NAN;
-        else
-            return -1;
-    }
-    return 0;
-}
-
-/* "matmul master/slave on IBM SP2" and the like, into the arena. */
-static const char *plot_title(arena *a, json_t *answer)
-{
-    const char *t = json_string_value(json_object_get(answer, "template"));
-    const char *s = json_string_value(json_object_get(answer, "system"));
-    return arena_printf(a, "%s%s%s", t ? t : "parameterized model", s ? " on " : "",
-                        s ? s : "");
-}
-
-/* The expression with the fixed variables, printed under a 2-D plot. */
-static const char *plot_formula(arena *a, json_t *answer)
-{
-    json_t *vars = json_object_get(answer, "vars"), *v;
-    const char *key, *ex = json_string_value(json_object_get(answer, "expression"));
-    struct buf b;
-    const char *s;
-    int first = 1;
-
-    buf_init(&b, SVG_MAX_TEXT - 1);
-    buf_puts(&b, ex ? ex : "");
-    json_object_foreach(vars, key, v)
-    {
-        if (!json_is_number(v))
-            continue;
-        buf_printf(&b, "%s%s=", first ? "   at " : ", ", key);
-        expr_print_number(&b, json_number_value(v));
-        first = 0;
-    }
-    s = buf_failed(&b) ? ex : arena_strdup(a, buf_str(&b));
-    buf_free(&b);
-    return s;
-}
-
-static int bad_answer(struct err *err)
-{
-    return err_set(err, 500, "internal", NULL, "the saved model's grid is malformed");
-}
-
-static int plot_2d(json_t *answer, json_t *grid, arena *a, struct buf *b, struct err *err)
-{
-    json_t *xs = json_object_get(grid, "xs"),
-           *measured = json_object_get(answer, "measured");
-    const char *xname = json_string_value(json_object_get(grid, "x"));
-    size_t n = json_array_size(xs), i, m = 0;
-    double *x, *y;
-    struct svg_point *pts;
-    struct svg_curve curve;
-    struct svg_series series;
-    struct svg_plot2d p;
-    json_t *e;
-
-    if (xname == NULL || n < PARAM_MIN_STEPS || n > PARAM_MAX_STEPS)
-        return bad_answer(err);
-    x = arena_alloc(a, n * sizeof *x);
-    y = arena_alloc(a, n * sizeof *y);
-    pts = arena_alloc(a, (json_array_size(measured) + 1) * sizeof *pts);
-    if (x == NULL || y == NULL || pts == NULL)
-        return err_nomem(err);
-    if (numbers(xs, n, x) != 0 || numbers(json_object_get(grid, "ys"), n, y) != 0)
-        return bad_answer(err);
-    json_array_foreach(measured, i, e)
-    {
-        json_t *px = json_object_get(json_object_get(e, "x"), xname);
-        json_t *t = json_object_get(e, "runtime");
-        if (!json_is_number(px) || !json_is_number(t))
-            continue;
-        pts[m].x = json_number_value(px);
-        pts[m].y = json_number_value(t);
-        pts[m].has_err = json_integer_value(json_object_get(e, "runs")) > 1;
-        pts[m].ymin = json_number_value(json_object_get(e, "min"));
-        pts[m].ymax = json_number_value(json_object_get(e, "max"));
-        m++;
-    }
-    memset(&curve, 0, sizeof curve);
-    curve.label = "model";
-    curve.x = x;
-    curve.y = y;
-    curve.n = n;
-    curve.color = 1;
-    memset(&series, 0, sizeof series);
-    series.label = "measured (mean, min-max)";
-    series.points = pts;
-    series.n = m;
-    series.color = 2;
-    memset(&p, 0, sizeof p);
-    p.title = plot_title(a, answer);
-    p.xlabel = xname;
-    p.ylabel = "time (s)";
-    p.curves = &curve;
-    p.ncurves = 1;
-    p.series = &series;
-    p.nseries = m ? 1 : 0;
-    p.formula = plot_formula(a, answer);
-    return svg_plot2d(b, &p, err);
-}
-
-static int plot_3d(json_t *answer, json_t *grid, arena *a, struct buf *b, struct err *err)
-{
-    json_t *xs = json_object_get(grid, "xs"), *ys = json_object_get(grid, "ys");
-    json_t *z = json_object_get(grid, "z"),
-           *measured = json_object_get(answer, "measured");
-    const char *xname = json_string_value(json_object_get(grid, "x"));
-    const char *yname = json_string_value(json_object_get(grid, "y"));
-    size_t nx = json_array_size(xs), ny = json_array_size(ys), j, m = 0;
-    double *x, *y, *zz;
-    struct svg_point3 *pts;
-    struct svg_plot3d p;
-    json_t *e;
-
-    if (xname == NULL || yname == NULL || nx < PARAM_MIN_STEPS || nx > PARAM_MAX_STEPS ||
-        ny < PARAM_MIN_STEPS || ny > PARAM_MAX_STEPS || json_array_size(z) != ny)
-        return bad_answer(err);
-    x = arena_alloc(a, nx * sizeof *x);
-    y = arena_alloc(a, ny * sizeof *y);
-    zz = arena_alloc(a, nx * ny * sizeof *zz);
-    pts = arena_alloc(a, (json_array_size(measured) + 1) * sizeof *pts);
-    if (x == NULL || y == NULL || zz == NULL || pts == NULL)
-        return err_nomem(err);
-    if (numbers(xs, nx, x) != 0 || numbers(ys, ny, y) != 0)
-        return bad_answer(err);
-    for (j = 0; j < ny; j++)
-        if (numbers(json_array_get(z, j), nx, zz + j * nx) != 0)
-            return bad_answer(err);
-    json_array_foreach(measured, j, e)
-    {
-        json_t *mx = json_object_get(e, "x");
-        json_t *px = json_object_get(mx, xname), *py = json_object_get(mx, yname);
-        json_t *t = json_object_get(e, "runtime");
-        if (!json_is_number(px) || !json_is_number(py) || !json_is_number(t) ||
-            m == SVG_MAX_3D_POINTS)
-            continue;
-        pts[m].x = json_number_value(px);
-        pts[m].y = json_number_value(py);
-        pts[m].z = json_number_value(t);
-        m++;
-    }
-    memset(&p, 0, sizeof p);
-    p.title = plot_title(a, answer);
-    p.xlabel = xname;
-    p.ylabel = yname;
-    p.zlabel = "time (s)";
-    p.x = x;
-    p.nx = nx;
-    p.y = y;
-    p.ny = ny;
-    p.z = zz;
-    p.points = m ? pts : NULL;
-    p.npoints = m;
-    p.points_label = "measured (mean)";
-    return svg_plot3d(b, &p, err);
-}
-
-int param_plot(json_t *answer, struct buf *b, struct err *err)
-{
-    json_t *grid = json_object_get(answer, "grid");
-    arena *a;
-    int rc;
-
-    if (grid == NULL)
-        return err_invalid(err, "vars",
-                           "a plot needs a range: give one or two variables as "
-                           "[min, max]");
-    a = arena_new();
-    if (a == NULL)
-        return err_nomem(err);
-    rc = json_object_get(grid, "z") ? plot_3d(answer, grid, a, b, err)
-                                    : plot_2d(answer, grid, a, b, err);
-    arena_free(a);
-    return rc;
 }

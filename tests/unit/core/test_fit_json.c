@@ -1,7 +1,7 @@
-/* Tests of server/fit_json: every field of struct fit_model survives
+/* Tests of core/fit_json: every field of struct fit_model survives
  * to_json -> text -> from_json bit for bit, and malformed or oversized
  * saved models are rejected with a field. */
-#include "server/fit_json.h"
+#include "core/fit_json.h"
 #include "tests/harness.h"
 
 #include <gsl/gsl_errno.h>

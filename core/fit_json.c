@@ -1,5 +1,5 @@
 /* fit_json: struct fit_model <-> JSON; see fit_json.h. */
-#include "server/fit_json.h"
+#include "core/fit_json.h"
 
 #include <limits.h>
 #include <math.h>

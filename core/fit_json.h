@@ -13,8 +13,8 @@
  *    "coef": [...], "scale": [...], "r": [...], "relative": false,
  *    "s2": ..., "dof": 3, "has_interval": true, "xmin": [...], "xmax": [...]}
  */
-#ifndef PROPHECY_FIT_JSON_H
-#define PROPHECY_FIT_JSON_H
+#ifndef PROPHECY_CORE_FIT_JSON_H
+#define PROPHECY_CORE_FIT_JSON_H
 
 #include <jansson.h>
 

@@ -1,8 +1,11 @@
-/* api_fit: curve fitting as a modeling method (SPEC §5.1, server/modeling.h).
+/* method_fit: curve fitting as a modeling method (SPEC §5.1, core/method.h).
  *
- * fit_answer decodes a request in either form, gathers the points, runs
- * models/fit and builds the answer; fit_predict_saved and fit_plot work from
- * a saved answer alone (its "model"."state" holds the whole fitted model).
+ * fit_answer decodes a request in either form (decode), gathers the points
+ * (the database form through db/select.h), runs models/fit and writes the
+ * answer (answer); fit_predict_saved and fit_answer_read work from a saved
+ * answer alone (its "model"."state" holds the whole fitted model), so a
+ * saved answer and a fresh one are read by the same code. The plot is
+ * web/chart_fit.c.
  *
  * Inline form: {"data": [[x, y], ...], "x": "N", "graph": "cubic",
  * "predict": [1200], "aggregate": "mean"} or with two variables
@@ -14,12 +17,13 @@
  */
 #include "common/arena.h"
 #include "common/xalloc.h"
+#include "core/method_fit.h"
 #include "db/catalog.h"
-#include "db/sqlite/sql.h" /* transitional: SQL still outside db/ (issue 11) */
+#include "db/select.h"
+#include "formats/json.h"
+#include "formats/limits.h"
 #include "models/fit.h"
-#include "server/fit_json.h"
-#include "server/modeling.h"
-#include "web/svg.h"
+#include "core/fit_json.h"
 
 #include <float.h>
 #include <math.h>
@@ -27,8 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FIT_MAX_PREDICT 1000
-#define FIT_MAX_NAME 64
+#define FIT_MAX_PREDICT LIMIT_PREDICT
+/* y: runtime, speedup, efficiency, or metric:NAME / kernel:NAME with a name */
+#define FIT_MAX_Y (LIMIT_NAME + sizeof "kernel:" - 1)
 
 enum y_kind { Y_RUNTIME, Y_SPEEDUP, Y_EFFICIENCY, Y_METRIC, Y_KERNEL };
 
@@ -52,40 +57,11 @@ struct fit_req {
     size_t runs; /* runs selected */
 };
 
-static int number_at(json_t *v, const char *field, double *out, struct err *err)
-{
-    if (!json_is_number(v) || !isfinite(json_number_value(v)))
-        return err_invalid(err, field, "%s must be a finite number", field);
-    *out = json_number_value(v);
-    return 0;
-}
-
-/* A variable or catalog name: a non-empty string of at most max bytes. */
+/* A catalog name of the request: key's value, 1 to max bytes. */
 static const char *name_at(json_t *obj, const char *key, size_t max, arena *a,
                            struct err *err)
 {
-    json_t *v = json_object_get(obj, key);
-    if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) > max) {
-        err_invalid(err, key, "%s must be a string of 1 to %zu bytes", key, max);
-        return NULL;
-    }
-    return arena_strdup(a, json_string_value(v));
-}
-
-static int only_fields(json_t *body, const char *const *allowed, const char *form,
-                       struct err *err)
-{
-    const char *key;
-    json_t *v;
-    json_object_foreach(body, key, v)
-    {
-        int ok = 0;
-        for (size_t i = 0; allowed[i]; i++)
-            ok |= strcmp(key, allowed[i]) == 0;
-        if (!ok)
-            return err_invalid(err, key, "unknown field %s in the %s form", key, form);
-    }
-    return 0;
+    return json_get_name(json_object_get(obj, key), key, max, a, err);
 }
 
 static int decode_vars(json_t *body, arena *a, struct fit_req *q, struct err *err)
@@ -106,16 +82,19 @@ static int decode_vars(json_t *body, arena *a, struct fit_req *q, struct err *er
         q->nvars = (int)json_array_size(vars);
         for (i = 0; i < json_array_size(vars); i++) {
             json_t *v = json_array_get(vars, i);
-            if (!json_is_string(v) || json_string_length(v) == 0 ||
-                json_string_length(v) > FIT_MAX_NAME)
-                return err_invalid(err, x ? "x" : "vars",
-                                   "variable names must be 1 to %d bytes", FIT_MAX_NAME);
-            q->names[i] = arena_strdup(a, json_string_value(v));
+            if ((q->names[i] = json_get_name(v, x ? "x" : "vars", LIMIT_NAME, a, err)) ==
+                    NULL ||
+                (!q->from_db &&
+                 json_check_ident(q->names[i], x ? "x" : "vars", err) != 0))
+                return -1;
         }
         if (q->nvars == 2 && strcmp(q->names[0], q->names[1]) == 0)
             return err_invalid(err, x ? "x" : "vars", "the two variables must differ");
     } else if (x != NULL) {
-        if ((q->names[0] = name_at(body, "x", FIT_MAX_NAME, a, err)) == NULL)
+        /* Inline names appear in the formula text, so they must be
+         * identifiers; the database form's x names an input as stored. */
+        if ((q->names[0] = name_at(body, "x", LIMIT_NAME, a, err)) == NULL ||
+            (!q->from_db && json_check_ident(q->names[0], "x", err) != 0))
             return -1;
     }
     return 0;
@@ -141,14 +120,15 @@ static int decode_predict(json_t *body, arena *a, struct fit_req *q, struct err 
     {
         snprintf(field, sizeof field, "predict[%zu]", i);
         if (q->nvars == 1) {
-            if (number_at(row, field, &q->pred[i], err) != 0)
+            if (json_get_number(row, field, &q->pred[i], err) != 0)
                 return -1;
             continue;
         }
         if (!json_is_array(row) || json_array_size(row) != 2)
             return err_invalid(err, field, "%s must be [x1, x2]", field);
         for (j = 0; j < 2; j++)
-            if (number_at(json_array_get(row, j), field, &q->pred[i * 2 + j], err) != 0)
+            if (json_get_number(json_array_get(row, j), field, &q->pred[i * 2 + j],
+                                err) != 0)
                 return -1;
     }
     return 0;
@@ -177,9 +157,10 @@ static int decode_data(json_t *body, arena *a, struct fit_req *q, struct err *er
             return err_invalid(err, field, "%s must be [%s]", field,
                                nv == 1 ? "x, y" : "x1, x2, y");
         for (j = 0; j < nv; j++)
-            if (number_at(json_array_get(row, j), field, &q->x[i * nv + j], err) != 0)
+            if (json_get_number(json_array_get(row, j), field, &q->x[i * nv + j], err) !=
+                0)
                 return -1;
-        if (number_at(json_array_get(row, nv), field, &q->y[i], err) != 0)
+        if (json_get_number(json_array_get(row, nv), field, &q->y[i], err) != 0)
             return -1;
     }
     return 0;
@@ -200,7 +181,7 @@ static int decode_y(json_t *body, arena *a, struct fit_req *q, struct err *err)
     size_t i;
 
     if (json_object_get(body, "y") != NULL &&
-        (y = name_at(body, "y", 200, a, err)) == NULL)
+        (y = name_at(body, "y", FIT_MAX_Y, a, err)) == NULL)
         return -1;
     q->y_name = y;
     for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
@@ -240,8 +221,8 @@ static int decode_range(json_t *body, struct fit_req *q, struct err *err)
         if (r == NULL)
             continue;
         if (!json_is_array(r) || json_array_size(r) != 2 ||
-            number_at(json_array_get(r, 0), "range", &q->lo[v], err) != 0 ||
-            number_at(json_array_get(r, 1), "range", &q->hi[v], err) != 0 ||
+            json_get_number(json_array_get(r, 0), "range", &q->lo[v], err) != 0 ||
+            json_get_number(json_array_get(r, 1), "range", &q->hi[v], err) != 0 ||
             q->lo[v] > q->hi[v])
             return err_invalid(err, "range",
                                "range must be [min, max] with min <= max (or an object "
@@ -261,9 +242,10 @@ static int decode_fixed(json_t *body, struct fit_req *q, struct err *err)
     q->fixed = json_object_get(body, "fixed");
     if (q->fixed == NULL)
         return 0;
-    if (!json_is_object(q->fixed) || json_object_size(q->fixed) > 64)
+    if (!json_is_object(q->fixed) || json_object_size(q->fixed) > LIMIT_INPUTS)
         return err_invalid(err, "fixed",
-                           "fixed must be an object of at most 64 variables");
+                           "fixed must be an object of at most %d variables",
+                           LIMIT_INPUTS);
     json_object_foreach(q->fixed, key, v)
     {
         if (!json_is_number(v) || !isfinite(json_number_value(v)))
@@ -290,8 +272,8 @@ static int decode(json_t *body, arena *a, struct fit_req *q, struct err *err)
     if (!json_is_object(body))
         return err_invalid(err, NULL, "the body must be a JSON object");
     q->from_db = json_object_get(body, "data") == NULL;
-    if (only_fields(body, q->from_db ? db_fields : inline_fields,
-                    q->from_db ? "database" : "inline", err) != 0)
+    if (json_only_fields(body, q->from_db ? db_fields : inline_fields,
+                         q->from_db ? "database form" : "inline form", err) != 0)
         return -1;
     if (decode_vars(body, a, q, err) != 0)
         return -1;
@@ -306,7 +288,7 @@ static int decode(json_t *body, arena *a, struct fit_req *q, struct err *err)
     if (agg_parse(v ? json_string_value(v) : NULL, &q->agg, "aggregate", err) != 0)
         return -1;
     if (json_object_get(body, "application") != NULL &&
-        (q->application = name_at(body, "application", 256, a, err)) == NULL)
+        (q->application = name_at(body, "application", LIMIT_NAME, a, err)) == NULL)
         return -1;
     if (!q->from_db)
         return decode_data(body, a, q, err) || decode_predict(body, a, q, err);
@@ -314,10 +296,10 @@ static int decode(json_t *body, arena *a, struct fit_req *q, struct err *err)
         return err_invalid(err, "application",
                            "give inline \"data\", or \"application\" and \"system\" to "
                            "fit stored runs");
-    if ((q->system = name_at(body, "system", 256, a, err)) == NULL)
+    if ((q->system = name_at(body, "system", LIMIT_NAME, a, err)) == NULL)
         return -1;
     if (json_object_get(body, "executable") != NULL &&
-        (q->executable = name_at(body, "executable", 256, a, err)) == NULL)
+        (q->executable = name_at(body, "executable", LIMIT_NAME, a, err)) == NULL)
         return -1;
     return decode_y(body, a, q, err) || decode_range(body, q, err) ||
            decode_fixed(body, q, err) || decode_predict(body, a, q, err);
@@ -325,12 +307,15 @@ static int decode(json_t *body, arena *a, struct fit_req *q, struct err *err)
 
 /* ---- database form ------------------------------------------------------- */
 
-/* The value of variable `name` of one selected row: nprocs or an input. */
-static int var_of(json_t *row, const char *name, double *out)
+/* The value of variable `name` of one selected run: nprocs or an input. */
+static int var_of(const struct db_sel_row *row, const char *name, double *out)
 {
-    json_t *v = strcmp(name, "nprocs") == 0
-                    ? json_object_get(row, "nprocs")
-                    : json_object_get(json_object_get(row, "inputs"), name);
+    json_t *v;
+    if (strcmp(name, "nprocs") == 0) {
+        *out = row->nprocs;
+        return 0;
+    }
+    v = json_object_get(row->inputs, name);
     if (!json_is_number(v))
         return -1;
     *out = json_number_value(v);
@@ -340,22 +325,21 @@ static int var_of(json_t *row, const char *name, double *out)
 /* Rejects a selection whose runs differ in a variable that is neither an x
  * nor fixed: mixing two problem sizes in one curve is never what is meant.
  * kept[i] says whether row i was selected; nkept of them were. */
-static int check_uniform(const struct fit_req *q, json_t *rows, const char *kept,
-                         size_t nkept, struct err *err)
+static int check_uniform(const struct fit_req *q, const struct db_sel_rows *rows,
+                         const char *kept, size_t nkept, struct err *err)
 {
-    json_t *seen = json_object(), *row, *v;
+    json_t *seen = json_object(), *v;
     struct buf names;
     const char *key;
     size_t i;
     int k, rc = 0;
 
-    json_array_foreach(rows, i, row)
-    {
+    for (i = 0; i < rows->n; i++) {
         json_t *vals;
         if (!kept[i])
             continue;
-        vals = json_deep_copy(json_object_get(row, "inputs"));
-        json_object_set(vals, "nprocs", json_object_get(row, "nprocs"));
+        vals = json_deep_copy(rows->row[i].inputs);
+        json_object_set_new(vals, "nprocs", json_real(rows->row[i].nprocs));
         json_object_foreach(vals, key, v)
         {
             json_t *s = json_object_get(seen, key);
@@ -392,37 +376,6 @@ static int check_uniform(const struct fit_req *q, json_t *rows, const char *kept
     return rc;
 }
 
-/* The runs of the database form. Bound: ?1 application, ?2 system,
- * ?3 executable or NULL, ?4 the metric or kernel name, ?5 the limit, ?6..?7
- * the nprocs bounds, ?8 the fixed inputs as a JSON object ({} = none); the
- * caller checks x, its range and the uniformity of the rest. */
-#define RUNS_INPUTS                                                                      \
-    ", (SELECT json_group_object(name, value) FROM run_inputs WHERE run_id = r.id) AS "  \
-    "inputs_json"
-/* CROSS JOIN fixes the loop order (application, system, executables, runs)
- * so the runs come from runs_by_config (exe_id, system_id, nprocs). */
-#define RUNS_WHERE                                                                       \
-    " FROM applications a CROSS JOIN systems s CROSS JOIN executables e CROSS JOIN "     \
-    "runs "                                                                              \
-    "r WHERE e.app_id = a.id AND r.exe_id = e.id AND r.system_id = s.id AND a.name = "   \
-    "?1 "                                                                                \
-    "AND s.name = ?2 AND (?3 IS NULL OR e.name = ?3) AND r.nprocs BETWEEN ?6 AND ?7 "    \
-    "AND "                                                                               \
-    "NOT EXISTS (SELECT 1 FROM json_each(?8) f WHERE NOT EXISTS (SELECT 1 FROM "         \
-    "run_inputs i WHERE i.run_id = r.id AND i.name = f.key AND i.value = f.value))"
-static const char *const select_runs[] = {
-    [Y_RUNTIME] = "SELECT r.id, r.nprocs, r.runtime AS y" RUNS_INPUTS RUNS_WHERE
-                  " AND ?4 IS NULL ORDER BY r.id LIMIT ?5",
-    [Y_METRIC] = "SELECT r.id, r.nprocs, (SELECT value FROM run_metrics WHERE run_id = "
-                 "r.id AND name = ?4) AS y" RUNS_INPUTS RUNS_WHERE
-                 " AND EXISTS (SELECT 1 FROM run_metrics WHERE run_id = r.id AND name = "
-                 "?4) ORDER BY r.id LIMIT ?5",
-    [Y_KERNEL] = "SELECT r.id, r.nprocs, (SELECT sum(time) FROM kernels WHERE run_id = "
-                 "r.id AND name = ?4) AS y" RUNS_INPUTS RUNS_WHERE
-                 " AND EXISTS (SELECT 1 FROM kernels WHERE run_id = r.id AND name = ?4) "
-                 "ORDER BY r.id LIMIT ?5",
-};
-
 /* Explains an empty selection: which name does not exist, or that nothing
  * matched. Always returns -1. */
 static int no_runs(db *d, const struct fit_req *q, struct err *err)
@@ -441,63 +394,96 @@ static int no_runs(db *d, const struct fit_req *q, struct err *err)
                    q->executable ? q->executable : "", q->system);
 }
 
+/* Speedup or efficiency from runtimes: relative to the mean runtime at the
+ * smallest nprocs p0, scaled so that S(p0) = p0: S(p) = p0 * T(p0) / T(p),
+ * E(p) = S(p) / p. */
+static int relative_y(struct fit_req *q, size_t n, struct err *err)
+{
+    double pmin = INFINITY, tref = 0;
+    size_t i;
+    int nref = 0;
+
+    for (i = 0; i < n; i++)
+        pmin = q->x[i] < pmin ? q->x[i] : pmin;
+    for (i = 0; i < n; i++)
+        if (q->x[i] == pmin) {
+            tref += q->y[i];
+            nref++;
+        }
+    tref /= nref;
+    for (i = 0; i < n; i++) {
+        if (!(q->y[i] > 0) || !(q->x[i] > 0))
+            return err_set(err, 422, "degenerate", "y",
+                           "speedup needs positive runtimes and nprocs");
+        q->y[i] = pmin * tref / q->y[i] / (q->ykind == Y_EFFICIENCY ? q->x[i] : 1.0);
+    }
+    return 0;
+}
+
 /* Selects the runs of the database form and fills q->x, q->y, q->n. */
 static int select_points(db *d, arena *a, struct fit_req *q, struct err *err)
 {
-    enum y_kind k =
-        q->ykind == Y_SPEEDUP || q->ykind == Y_EFFICIENCY ? Y_RUNTIME : q->ykind;
-    json_t *rows, *row, *v;
+    static const enum db_sel_y kinds[] = {[Y_RUNTIME] = DB_SEL_RUNTIME,
+                                          [Y_SPEEDUP] = DB_SEL_RUNTIME,
+                                          [Y_EFFICIENCY] = DB_SEL_RUNTIME,
+                                          [Y_METRIC] = DB_SEL_METRIC,
+                                          [Y_KERNEL] = DB_SEL_KERNEL};
+    struct db_sel_fit sel;
+    struct db_sel_rows rows = {NULL, 0};
+    json_t *v;
     const char *key;
     char *kept;
     size_t i, n = 0, nv = (size_t)q->nvars;
-    double pmin = INFINITY, tref = 0, np_lo = -DBL_MAX, np_hi = DBL_MAX;
-    json_t *inputs;
-    char *text;
-    int j, nref = 0, rc = -1;
+    int j, rc = -1;
 
     if (d == NULL)
         return err_invalid(err, "data", "the database form needs a database");
-    /* Narrow in SQL what can be: nprocs (fixed, or x with a range) and the
-     * fixed inputs; the loop below checks everything again. */
-    inputs = json_object();
+    /* Narrow in the selection what can be: nprocs (fixed, or x with a range)
+     * and the fixed inputs; the loop below checks everything again. */
+    memset(&sel, 0, sizeof sel);
+    sel.application = q->application;
+    sel.system = q->system;
+    sel.executable = q->executable;
+    sel.y = kinds[q->ykind];
+    sel.y_name = sel.y == DB_SEL_RUNTIME ? NULL : q->y_arg;
+    sel.np_lo = -DBL_MAX;
+    sel.np_hi = DBL_MAX;
+    sel.limit = (size_t)FIT_MAX_POINTS + 1;
+    sel.inputs = json_object();
+    if (sel.inputs == NULL)
+        return err_nomem(err);
     json_object_foreach(q->fixed, key, v)
     {
         if (strcmp(key, "nprocs") == 0)
-            np_lo = np_hi = json_number_value(v);
+            sel.np_lo = sel.np_hi = json_number_value(v);
         else
-            json_object_set(inputs, key, v);
+            json_object_set(sel.inputs, key, v);
     }
     if (q->nvars == 1 && strcmp(q->names[0], "nprocs") == 0) {
-        np_lo = q->lo[0] > np_lo ? q->lo[0] : np_lo;
-        np_hi = q->hi[0] < np_hi ? q->hi[0] : np_hi;
+        sel.np_lo = q->lo[0] > sel.np_lo ? q->lo[0] : sel.np_lo;
+        sel.np_hi = q->hi[0] < sel.np_hi ? q->hi[0] : sel.np_hi;
     }
-    text = json_dumps(inputs, JSON_COMPACT | JSON_REAL_PRECISION(17));
-    json_decref(inputs);
-    if (text == NULL)
-        return err_nomem(err);
-    rows = db_query_json(d, select_runs[k], err, "ttttiddt", q->application, q->system,
-                         q->executable, k == Y_RUNTIME ? NULL : q->y_arg,
-                         (long long)FIT_MAX_POINTS + 1, np_lo, np_hi, text);
-    free(text);
-    if (rows == NULL)
+    j = db_select_runs(d, &sel, &rows, err);
+    json_decref(sel.inputs);
+    if (j != 0)
         return -1;
-    if (json_array_size(rows) > FIT_MAX_POINTS) {
+    if (rows.n > FIT_MAX_POINTS) {
         err_set(err, 413, "too_large", NULL,
                 "more than %d runs match; narrow the selection with executable, fixed or "
                 "range",
                 FIT_MAX_POINTS);
         goto out;
     }
-    kept = arena_alloc(a, json_array_size(rows) + 1);
-    q->x = arena_alloc(a, (json_array_size(rows) + 1) * nv * sizeof *q->x);
-    q->y = arena_alloc(a, (json_array_size(rows) + 1) * sizeof *q->y);
+    kept = arena_alloc(a, rows.n + 1);
+    q->x = arena_alloc(a, (rows.n + 1) * nv * sizeof *q->x);
+    q->y = arena_alloc(a, (rows.n + 1) * sizeof *q->y);
     if (kept == NULL || q->x == NULL || q->y == NULL) {
         err_nomem(err);
         goto out;
     }
-    json_array_foreach(rows, i, row)
-    {
-        int ok = json_is_number(json_object_get(row, "y"));
+    for (i = 0; i < rows.n; i++) {
+        const struct db_sel_row *row = &rows.row[i];
+        int ok = row->has_y;
         for (j = 0; ok && j < q->nvars; j++)
             ok = var_of(row, q->names[j], &q->x[n * nv + (size_t)j]) == 0 &&
                  q->x[n * nv + (size_t)j] >= q->lo[j] &&
@@ -510,7 +496,7 @@ static int select_points(db *d, arena *a, struct fit_req *q, struct err *err)
         kept[i] = (char)ok;
         if (!ok)
             continue;
-        q->y[n] = json_number_value(json_object_get(row, "y"));
+        q->y[n] = row->y;
         n++;
     }
     q->n = q->runs = n;
@@ -518,31 +504,13 @@ static int select_points(db *d, arena *a, struct fit_req *q, struct err *err)
         no_runs(d, q, err);
         goto out;
     }
-    if (check_uniform(q, rows, kept, n, err) != 0)
+    if (check_uniform(q, &rows, kept, n, err) != 0)
         goto out;
-    if (q->ykind == Y_SPEEDUP || q->ykind == Y_EFFICIENCY) {
-        /* Relative to the mean runtime at the smallest nprocs p0, scaled so that
-         * S(p0) = p0: S(p) = p0 * T(p0) / T(p), E(p) = S(p) / p. */
-        for (i = 0; i < n; i++)
-            pmin = q->x[i] < pmin ? q->x[i] : pmin;
-        for (i = 0; i < n; i++)
-            if (q->x[i] == pmin) {
-                tref += q->y[i];
-                nref++;
-            }
-        tref /= nref;
-        for (i = 0; i < n; i++) {
-            if (!(q->y[i] > 0) || !(q->x[i] > 0)) {
-                err_set(err, 422, "degenerate", "y",
-                        "speedup needs positive runtimes and nprocs");
-                goto out;
-            }
-            q->y[i] = pmin * tref / q->y[i] / (q->ykind == Y_EFFICIENCY ? q->x[i] : 1.0);
-        }
-    }
+    if ((q->ykind == Y_SPEEDUP || q->ykind == Y_EFFICIENCY) && relative_y(q, n, err) != 0)
+        goto out;
     rc = 0;
 out:
-    json_decref(rows);
+    db_sel_rows_free(&rows);
     return rc;
 }
 
@@ -583,6 +551,27 @@ static json_t *model_json(const struct fit_req *q, const struct fit_result *res)
     buf_free(&human);
     buf_free(&machine);
     return model;
+}
+
+/* A fit whose statistics or residuals overflow a double cannot be answered
+ * in JSON (which has no inf); that is the data's fault, so a 422. */
+static int check_finite(const struct fit_result *res, struct err *err)
+{
+    const struct fit_stats *st = &res->stats;
+    int ok = isfinite(st->rss) && isfinite(st->resnorm) && isfinite(st->r2) &&
+             isfinite(st->adj_r2) && isfinite(st->rmse) && isfinite(st->smape) &&
+             isfinite(st->cv_rmse) && isfinite(res->model.s2);
+    size_t i;
+    for (int k = 0; ok && k < res->model.nterms; k++)
+        ok = isfinite(res->model.coef[k]);
+    for (i = 0; ok && i < res->npoints; i++)
+        ok = isfinite(res->points[i].yhat) && isfinite(res->points[i].resid) &&
+             isfinite(res->points[i].ymin) && isfinite(res->points[i].ymax);
+    if (!ok)
+        return err_set(err, 422, "degenerate", "data",
+                       "the fit's residuals or statistics overflow a double; rescale y "
+                       "(say to other units) and fit again");
+    return 0;
 }
 
 /* One prediction: {"x", "y", "lo", "hi", "interval"}, or NULL with err. */
@@ -664,7 +653,9 @@ json_t *fit_answer(db *d, json_t *request, struct err *err)
     in.agg = q.agg;
     if (fit_run(&in, &res, err) != 0)
         goto done;
-    out = answer(&q, &res, err);
+    if (check_finite(&res, err) == 0 && (out = answer(&q, &res, err)) == NULL &&
+        err->status == 0)
+        err_nomem(err);
     fit_result_free(&res);
 done:
     arena_free(a);
@@ -673,8 +664,7 @@ done:
 
 /* ---- saved answers -------------------------------------------------------- */
 
-/* Restores the model and its variable names from a saved answer. */
-static int restore(json_t *ans, struct fit_model *m, const char **names, struct err *err)
+int fit_answer_read(json_t *ans, struct fit_model *m, const char **names, struct err *err)
 {
     json_t *vars = json_object_get(ans, "vars");
     int v;
@@ -700,7 +690,7 @@ json_t *fit_predict_saved(json_t *ans, json_t *point, struct err *err)
     json_t *out, *xo;
     int v;
 
-    if (restore(ans, &m, names, err) != 0)
+    if (fit_answer_read(ans, &m, names, err) != 0)
         return NULL;
     for (v = 0; v < m.nvars; v++) {
         json_t *val = json_object_get(point, names[v]);
@@ -708,7 +698,7 @@ json_t *fit_predict_saved(json_t *ans, json_t *point, struct err *err)
             err_invalid(err, names[v], "give the value of %s", names[v]);
             return NULL;
         }
-        if (number_at(val, names[v], &x[v], err) != 0)
+        if (json_get_number(val, names[v], &x[v], err) != 0)
             return NULL;
     }
     if ((out = prediction(&m, x, err)) == NULL)
@@ -718,175 +708,4 @@ json_t *fit_predict_saved(json_t *ans, json_t *point, struct err *err)
         json_object_set_new(xo, names[v], json_real(x[v]));
     json_object_set_new(out, "x", xo);
     return out;
-}
-
-/* ---- plots ---------------------------------------------------------------------- */
-
-#define CURVE_SAMPLES 200
-#define SURFACE_SIDE 40
-
-static double num(json_t *o, const char *key)
-{
-    json_t *v = json_object_get(o, key);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-/* A title such as "matmul (example) on SGI Origin2000 (example): runtime". */
-static void title_of(json_t *ans, struct buf *b)
-{
-    json_t *sel = json_object_get(ans, "selection");
-    const char *y = json_string_value(json_object_get(ans, "y"));
-    if (sel != NULL)
-        buf_printf(b,
-                   "%s on %s: ", json_string_value(json_object_get(sel, "application")),
-                   json_string_value(json_object_get(sel, "system")));
-    else
-        buf_puts(b, "Curve fit: ");
-    buf_puts(b, y ? y : "y");
-}
-
-static int plot2d(json_t *ans, const struct fit_model *m, const char *name, struct buf *b,
-                  struct err *err)
-{
-    json_t *points = json_object_get(ans, "points"),
-           *preds = json_object_get(ans, "predictions");
-    json_t *p, *first = json_array_get(preds, 0);
-    struct svg_point *pts = xcalloc(json_array_size(points) + 1, sizeof *pts);
-    double cx[CURVE_SAMPLES], cy[CURVE_SAMPLES], lo = m->xmin[0], hi = m->xmax[0];
-    struct svg_series series = {"measured", pts, 0, 1};
-    struct svg_curve curve = {"fitted model", cx, cy, CURVE_SAMPLES, 1, m->xmax[0], 2};
-    struct svg_prediction pr;
-    struct svg_plot2d plot;
-    struct buf title;
-    struct err ignored = {0};
-    const char *y = json_string_value(json_object_get(ans, "y"));
-    char ylabel[256];
-    size_t i;
-    int rc, logx;
-
-    if (pts == NULL)
-        return err_nomem(err);
-    json_array_foreach(points, i, p)
-    {
-        pts[i].x = num(p, "x");
-        pts[i].y = num(p, "y");
-        pts[i].ymin = num(p, "ymin");
-        pts[i].ymax = num(p, "ymax");
-        pts[i].has_err = json_integer_value(json_object_get(p, "n")) > 1;
-    }
-    series.n = json_array_size(points);
-    json_array_foreach(preds, i, p)
-    {
-        double x = num(p, "x");
-        lo = x < lo ? x : lo;
-        hi = x > hi ? x : hi;
-    }
-    /* Log axis for ranges over more than a factor 16 (processor counts). */
-    logx = lo > 0 && hi / lo >= 16;
-    for (i = 0; i < CURVE_SAMPLES; i++) {
-        double t = (double)i / (CURVE_SAMPLES - 1);
-        cx[i] = logx ? lo * pow(hi / lo, t) : lo + (hi - lo) * t;
-        if (fit_eval(m, &cx[i], &cy[i], &ignored) != 0)
-            cy[i] = NAN;
-    }
-    memset(&plot, 0, sizeof plot);
-    buf_init(&title, 4096);
-    title_of(ans, &title);
-    plot.title = buf_str(&title);
-    plot.xlabel = name;
-    if (y == NULL || strcmp(y, "runtime") == 0 || strncmp(y, "kernel:", 7) == 0)
-        snprintf(ylabel, sizeof ylabel, "%.200s%stime [s]", y && y[0] == 'k' ? y + 7 : "",
-                 y && y[0] == 'k' ? " " : "run");
-    else
-        snprintf(ylabel, sizeof ylabel, "%.200s", y);
-    plot.ylabel = ylabel;
-    plot.xscale = logx ? SVG_LOG10 : SVG_LINEAR;
-    plot.series = &series;
-    plot.nseries = 1;
-    plot.curves = &curve;
-    plot.ncurves = 1;
-    plot.formula =
-        json_string_value(json_object_get(json_object_get(ans, "model"), "formula"));
-    if (first != NULL) {
-        memset(&pr, 0, sizeof pr);
-        pr.x = num(first, "x");
-        pr.y = num(first, "y");
-        pr.lo = num(first, "lo");
-        pr.hi = num(first, "hi");
-        pr.has_interval = json_is_true(json_object_get(first, "interval"));
-        plot.prediction = &pr;
-    }
-    rc = svg_plot2d(b, &plot, err);
-    buf_free(&title);
-    xfree(pts);
-    return rc;
-}
-
-static int plot3d(json_t *ans, const struct fit_model *m, const char *const *names,
-                  struct buf *b, struct err *err)
-{
-    json_t *points = json_object_get(ans, "points"), *p;
-    double gx[SURFACE_SIDE], gy[SURFACE_SIDE], z[SURFACE_SIDE * SURFACE_SIDE];
-    struct svg_point3 *pts = xcalloc(json_array_size(points) + 1, sizeof *pts);
-    struct svg_plot3d plot;
-    struct buf title;
-    struct err ignored = {0};
-    size_t i, j, n = 0;
-    int rc;
-
-    if (pts == NULL)
-        return err_nomem(err);
-    for (i = 0; i < SURFACE_SIDE; i++) {
-        double t = (double)i / (SURFACE_SIDE - 1);
-        gx[i] = m->xmin[0] + (m->xmax[0] - m->xmin[0]) * t;
-        gy[i] = m->xmin[1] + (m->xmax[1] - m->xmin[1]) * t;
-    }
-    for (j = 0; j < SURFACE_SIDE; j++)
-        for (i = 0; i < SURFACE_SIDE; i++) {
-            double x[2] = {gx[i], gy[j]};
-            if (fit_eval(m, x, &z[j * SURFACE_SIDE + i], &ignored) != 0)
-                z[j * SURFACE_SIDE + i] = NAN;
-        }
-    json_array_foreach(points, i, p)
-    {
-        json_t *x = json_object_get(p, "x");
-        if (n >= SVG_MAX_3D_POINTS)
-            break;
-        pts[n].x = json_number_value(json_array_get(x, 0));
-        pts[n].y = json_number_value(json_array_get(x, 1));
-        pts[n].z = num(p, "y");
-        n++;
-    }
-    memset(&plot, 0, sizeof plot);
-    buf_init(&title, 4096);
-    title_of(ans, &title);
-    plot.title = buf_str(&title);
-    plot.xlabel = names[0];
-    plot.ylabel = names[1];
-    plot.zlabel = json_string_value(json_object_get(ans, "y"));
-    plot.x = gx;
-    plot.nx = SURFACE_SIDE;
-    plot.y = gy;
-    plot.ny = SURFACE_SIDE;
-    plot.z = z;
-    plot.points = pts;
-    plot.npoints = n;
-    rc = svg_plot3d(b, &plot, err);
-    buf_free(&title);
-    xfree(pts);
-    return rc;
-}
-
-int fit_plot(json_t *ans, struct buf *b, struct err *err)
-{
-    struct fit_model m;
-    const char *names[FIT_MAX_VARS];
-
-    if (restore(ans, &m, names, err) != 0)
-        return -1;
-    if (m.nvars == 1)
-        return plot2d(ans, &m, names[0], b, err);
-    if (!(m.xmax[0] > m.xmin[0]) || !(m.xmax[1] > m.xmin[1]))
-        return err_invalid(err, "model", "a surface needs a range in both variables");
-    return plot3d(ans, &m, names, b, err);
 }

@@ -1,0 +1,87 @@
+/* couple_saved: a kernel-coupling answer, loaded and evaluated (SPEC §5.3).
+ *
+ * One loader and one evaluator for the coupling method's answer, used by the
+ * method itself (its predictions and couple_predict_saved), and by the
+ * charts (web/chart_couple.c), so the answer, a saved model's predict and
+ * the plots cannot disagree. Answer schema: docs/api.md "Kernel coupling"
+ * (kernels[].model.state is core/fit_json.h).
+ */
+#ifndef PROPHECY_CORE_COUPLE_SAVED_H
+#define PROPHECY_CORE_COUPLE_SAVED_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "common/err.h"
+#include "formats/limits.h"
+#include "models/expr.h"
+#include "models/fit.h"
+
+#define COUPLE_MAX_ENV (2 + 2 * LIMIT_COUPLE_FIXED)
+
+/* Names and values of the expression environment: the x variable (and P as
+ * its alias when x is nprocs), then the fixed variables (nprocs also as P).
+ * Names that cannot be expression variables are left out. isx[i] marks the
+ * slots that take the x value. */
+struct couple_env {
+    const char *name[COUPLE_MAX_ENV];
+    double val[COUPLE_MAX_ENV];
+    int isx[COUPLE_MAX_ENV];
+    size_t n;
+};
+
+/* fixed is an object of finite numbers (checked by the caller). */
+void couple_env_make(struct couple_env *e, const char *xname, json_t *fixed);
+/* Sets the x slots to x. */
+void couple_env_at(struct couple_env *e, double x);
+
+/* Re-records an error from a lower layer as "<what> <name>: <message>" on
+ * err ("kernel x_solve: ..."), keeping its status and code and replacing the
+ * field. Returns -1. */
+int couple_rewrap(struct err *err, const struct err *inner, const char *field,
+                  const char *what, const char *name);
+
+struct couple_skernel {
+    const char *name;
+    int loop;
+    int is_expr;
+    struct fit_model fm;
+    expr *e;
+    const char *formula, *expression; /* the kernel's own, from the answer */
+};
+
+struct couple_saved {
+    const char *xname;
+    json_t *fixed;
+    size_t nk;
+    struct couple_skernel *k;
+    size_t nconf;
+    json_t *confs; /* the answer's configurations (borrowed) */
+    double *coef;  /* nconf * nk */
+    size_t nvars;
+    const char *vars[1 + LIMIT_COUPLE_FIXED];
+    double target[1 + LIMIT_COUPLE_FIXED];
+    double *coords; /* nconf * nvars */
+    struct couple_env env;
+    int interval; /* some kernel has an interval */
+};
+
+/* Loads an answer (borrowed; s points into it). 0, or -1 with a 422
+ * "coupling model: ..." (field "model"); s is then empty. */
+int couple_saved_load(json_t *ans, struct couple_saved *s, struct err *err);
+void couple_saved_free(struct couple_saved *s);
+
+/* The configuration used at x (isocoupling). */
+size_t couple_saved_nearest(struct couple_saved *s, double x);
+
+struct couple_eval {
+    double y, half, sum, sum_half;
+    size_t conf;
+};
+
+/* Evaluates the composed model at x with configuration conf. contrib (nk
+ * entries, may be NULL) gets coef_k * model_k(x). */
+int couple_saved_eval(struct couple_saved *s, double x, size_t conf,
+                      struct couple_eval *out, double *contrib, struct err *err);
+
+#endif

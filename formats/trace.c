@@ -1,0 +1,417 @@
+/* trace: the reader of the per-rank binary trace files (format in trace.h).
+ * Checks before it trusts: every count against the bytes present and the
+ * limits, every field against the world it claims. */
+#include "formats/trace.h"
+
+#include "common/err.h"
+#include "common/xalloc.h"
+#include "formats/limits.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint16_t get16(const unsigned char *p)
+{
+    return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
+static uint64_t get64(const unsigned char *p)
+{
+    return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+#define BAD(...) err_set(err, 422, "invalid_trace", NULL, __VA_ARGS__)
+
+struct hdr {
+    uint32_t rank, nranks, nnames, evsize;
+    uint64_t nevents, t_end, dropped;
+};
+
+static int parse_header(const unsigned char *b, size_t len, int file, struct hdr *h,
+                        struct err *err)
+{
+    if (len < TRACE_HEADER_SIZE)
+        return BAD(
+            "trace file %d is truncated: %zu bytes, shorter than the %d-byte header",
+            file, len, TRACE_HEADER_SIZE);
+    if (memcmp(b, TRACE_MAGIC, 8) != 0)
+        return BAD("trace file %d is not a Prophecy trace (wrong magic)", file);
+    if (get32(b + 8) != TRACE_FORMAT_VERSION)
+        return BAD("trace file %d has format version %u; this reader knows version %d",
+                   file, get32(b + 8), TRACE_FORMAT_VERSION);
+    h->rank = get32(b + 12);
+    h->nranks = get32(b + 16);
+    h->nnames = get32(b + 20);
+    h->nevents = get64(b + 24);
+    h->t_end = get64(b + 32);
+    h->dropped = get64(b + 40);
+    h->evsize = get32(b + 48);
+    if (h->evsize != TRACE_EVENT_SIZE)
+        return BAD("trace file %d has %u-byte events; expected %d", file, h->evsize,
+                   TRACE_EVENT_SIZE);
+    if (h->nranks < 1 || h->nranks > LIMIT_TRACE_RANKS)
+        return BAD("trace file %d claims %u ranks; a trace has 1 to %d", file, h->nranks,
+                   LIMIT_TRACE_RANKS);
+    if (h->rank >= h->nranks)
+        return BAD("trace file %d is rank %u of a %u-rank run", file, h->rank, h->nranks);
+    if (h->nnames > LIMIT_TRACE_NAMES)
+        return BAD("rank %u has %u state names; the limit is %d", h->rank, h->nnames,
+                   LIMIT_TRACE_NAMES);
+    if (h->nevents > LIMIT_TRACE_EVENTS_RANK)
+        return BAD("rank %u has %llu events; the limit is %d per rank", h->rank,
+                   (unsigned long long)h->nevents, LIMIT_TRACE_EVENTS_RANK);
+    return 0;
+}
+
+/* Finds or adds a state name to the trace's global table; returns its index,
+ * -1 out of memory, -2 when the table is full (LIMIT_TRACE_NAMES). */
+static int intern(struct trace *t, const char *s, size_t n, int *cap)
+{
+    for (int i = 0; i < t->nnames; i++)
+        if (strlen(t->names[i]) == n && memcmp(t->names[i], s, n) == 0)
+            return i;
+    if (t->nnames == LIMIT_TRACE_NAMES)
+        return -2;
+    if (t->nnames == *cap) {
+        int nc = *cap ? *cap * 2 : 16;
+        char **nn = xrealloc(t->names, (size_t)nc * sizeof *nn);
+        if (nn == NULL)
+            return -1;
+        t->names = nn;
+        *cap = nc;
+    }
+    t->names[t->nnames] = xstrndup(s, n);
+    if (t->names[t->nnames] == NULL)
+        return -1;
+    return t->nnames++;
+}
+
+static int ev_cmp(const void *a, const void *b)
+{
+    const struct trace_event *x = a, *y = b;
+    return x->begin < y->begin ? -1 : x->begin > y->begin;
+}
+
+static int parse_rank(struct trace *t, const unsigned char *b, size_t len,
+                      const struct hdr *h, int *cap, struct err *err)
+{
+    size_t off = TRACE_HEADER_SIZE;
+    int map[LIMIT_TRACE_NAMES];
+    struct trace_rank *rk = &t->ranks[h->rank];
+    unsigned r = h->rank;
+
+    for (uint32_t i = 0; i < h->nnames; i++) {
+        size_t n;
+        if (len - off < 2)
+            return BAD("rank %u is truncated in its state names", r);
+        n = get16(b + off);
+        off += 2;
+        if (n == 0 || n > LIMIT_NAME || len - off < n)
+            return BAD("rank %u: state name %u is empty, too long or truncated", r, i);
+        map[i] = intern(t, (const char *)b + off, n, cap);
+        if (map[i] == -2)
+            return BAD("the trace has more than %d distinct state names",
+                       LIMIT_TRACE_NAMES);
+        if (map[i] < 0)
+            return err_nomem(err);
+        off += n;
+    }
+    if ((len - off) / TRACE_EVENT_SIZE < h->nevents)
+        return BAD("rank %u is truncated: %llu events announced, room for %zu", r,
+                   (unsigned long long)h->nevents, (len - off) / TRACE_EVENT_SIZE);
+    if (len - off != h->nevents * TRACE_EVENT_SIZE)
+        return BAD("rank %u has %zu bytes after its last event", r,
+                   len - off - (size_t)h->nevents * TRACE_EVENT_SIZE);
+    rk->t_end = (double)h->t_end * 1e-9;
+    rk->nevents = (size_t)h->nevents;
+    rk->ev = xmalloc((rk->nevents ? rk->nevents : 1) * sizeof *rk->ev);
+    if (rk->ev == NULL)
+        return err_nomem(err);
+    for (size_t i = 0; i < rk->nevents; i++, off += TRACE_EVENT_SIZE) {
+        const unsigned char *p = b + off;
+        struct trace_event *e = &rk->ev[i];
+        uint64_t tb = get64(p), te = get64(p + 8);
+        int32_t peer = (int32_t)get32(p + 24), peer2 = (int32_t)get32(p + 28);
+        uint16_t op = get16(p + 44), name = get16(p + 46);
+        if (tb > te || te > h->t_end)
+            return BAD("rank %u event %zu: its times are out of order or after the end",
+                       r, i);
+        if (op >= TRACE_OP_COUNT)
+            return BAD("rank %u event %zu: unknown routine %u", r, i, op);
+        if (peer < -1 || peer >= (int32_t)h->nranks || peer2 < -1 ||
+            peer2 >= (int32_t)h->nranks)
+            return BAD("rank %u event %zu: peer outside the %u ranks", r, i, h->nranks);
+        if (op == TRACE_OP_STATE ? name >= h->nnames : name != 0)
+            return BAD("rank %u event %zu: state name %u is not in its table", r, i,
+                       name);
+        e->begin = (double)tb * 1e-9;
+        e->end = (double)te * 1e-9;
+        e->bytes = (int64_t)get64(p + 16);
+        e->peer = peer;
+        e->peer2 = peer2;
+        e->tag = (int32_t)get32(p + 32);
+        e->tag2 = (int32_t)get32(p + 36);
+        e->comm_size = get32(p + 40);
+        e->op = op;
+        e->name = op == TRACE_OP_STATE ? (uint16_t)map[name] : 0;
+        if (e->bytes < 0 || e->comm_size > h->nranks)
+            return BAD("rank %u event %zu: negative bytes or a communicator larger "
+                       "than the world",
+                       r, i);
+    }
+    /* the recorder writes states when they end: put everything in begin order
+     * (qsort is not stable, but ties between a rank's calls cannot occur) */
+    qsort(rk->ev, rk->nevents, sizeof *rk->ev, ev_cmp);
+    return 0;
+}
+
+int trace_parse(const void *const *bufs, const size_t *lens, int n, struct trace **out,
+                struct err *err)
+{
+    struct trace *t = NULL;
+    struct hdr h0, h;
+    unsigned long long total_ev = 0, total_bytes = 0;
+    char *seen = NULL;
+    int cap = 0;
+
+    *out = NULL;
+    if (n < 1)
+        return BAD("a trace needs at least one rank file");
+    if (n > LIMIT_TRACE_RANKS)
+        return BAD("a trace has at most %d rank files; got %d", LIMIT_TRACE_RANKS, n);
+    for (int i = 0; i < n; i++) {
+        total_bytes += lens[i];
+        if (total_bytes > LIMIT_TRACE_BYTES)
+            return BAD("the trace is larger than %llu bytes",
+                       (unsigned long long)LIMIT_TRACE_BYTES);
+    }
+    if (parse_header(bufs[0], lens[0], 0, &h0, err) < 0)
+        return -1;
+    if (h0.nranks != (uint32_t)n)
+        return BAD("rank files disagree with the run: %d files for a %u-rank run", n,
+                   h0.nranks);
+    t = xcalloc(1, sizeof *t);
+    seen = xcalloc((size_t)n, 1);
+    if (t == NULL || seen == NULL)
+        goto nomem;
+    t->nranks = n;
+    t->ranks = xcalloc((size_t)n, sizeof *t->ranks);
+    if (t->ranks == NULL)
+        goto nomem;
+    for (int i = 0; i < n; i++) {
+        if (parse_header(bufs[i], lens[i], i, &h, err) < 0)
+            goto fail;
+        if (h.nranks != h0.nranks) {
+            BAD("inconsistent rank counts: file 0 says %u ranks, file %d says %u",
+                h0.nranks, i, h.nranks);
+            goto fail;
+        }
+        if (seen[h.rank]) {
+            BAD("rank %u appears twice", h.rank);
+            goto fail;
+        }
+        seen[h.rank] = 1;
+        total_ev += h.nevents;
+        if (total_ev > LIMIT_TRACE_EVENTS) {
+            BAD("the trace has more than %d events", LIMIT_TRACE_EVENTS);
+            goto fail;
+        }
+        t->dropped += (long long)h.dropped;
+        if (parse_rank(t, bufs[i], lens[i], &h, &cap, err) < 0)
+            goto fail;
+    }
+    xfree(seen);
+    *out = t;
+    return 0;
+nomem:
+    err_nomem(err);
+fail:
+    xfree(seen);
+    trace_free(t);
+    return -1;
+}
+
+static void put16(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+    put16(p, v & 0xffff);
+    put16(p + 2, v >> 16);
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+    put32(p, (uint32_t)v);
+    put32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint64_t to_ns(double s)
+{
+    return (uint64_t)(s * 1e9 + 0.5);
+}
+
+int trace_encode(const struct trace *t, int rank, unsigned char **buf, size_t *len,
+                 struct err *err)
+{
+    const struct trace_rank *rk;
+    size_t sz = TRACE_HEADER_SIZE;
+    unsigned char *b, *p;
+
+    *buf = NULL;
+    if (t == NULL || rank < 0 || rank >= t->nranks)
+        return BAD("rank %d is not in the trace", rank);
+    rk = &t->ranks[rank];
+    if (!(rk->t_end >= 0) || t->nnames > LIMIT_TRACE_NAMES)
+        return BAD("rank %d cannot be encoded", rank);
+    for (int i = 0; i < t->nnames; i++)
+        sz += 2 + strlen(t->names[i]);
+    for (size_t i = 0; i < rk->nevents; i++)
+        if (!(rk->ev[i].begin >= 0) || !(rk->ev[i].end >= rk->ev[i].begin) ||
+            rk->ev[i].op >= TRACE_OP_COUNT)
+            return BAD("rank %d event %zu cannot be encoded", rank, i);
+    sz += rk->nevents * TRACE_EVENT_SIZE;
+    b = xcalloc(1, sz);
+    if (b == NULL)
+        return err_nomem(err);
+    memcpy(b, TRACE_MAGIC, 8);
+    put32(b + 8, TRACE_FORMAT_VERSION);
+    put32(b + 12, (uint32_t)rank);
+    put32(b + 16, (uint32_t)t->nranks);
+    put32(b + 20, (uint32_t)t->nnames);
+    put64(b + 24, rk->nevents);
+    put64(b + 32, to_ns(rk->t_end));
+    put32(b + 48, TRACE_EVENT_SIZE);
+    p = b + TRACE_HEADER_SIZE;
+    for (int i = 0; i < t->nnames; i++) {
+        size_t n = strlen(t->names[i]);
+        put16(p, (uint32_t)n);
+        memcpy(p + 2, t->names[i], n);
+        p += 2 + n;
+    }
+    for (size_t i = 0; i < rk->nevents; i++, p += TRACE_EVENT_SIZE) {
+        const struct trace_event *e = &rk->ev[i];
+        put64(p, to_ns(e->begin));
+        put64(p + 8, to_ns(e->end));
+        put64(p + 16, (uint64_t)e->bytes);
+        put32(p + 24, (uint32_t)e->peer);
+        put32(p + 28, (uint32_t)e->peer2);
+        put32(p + 32, (uint32_t)e->tag);
+        put32(p + 36, (uint32_t)e->tag2);
+        put32(p + 40, e->comm_size);
+        put16(p + 44, e->op);
+        put16(p + 46, e->name);
+    }
+    *buf = b;
+    *len = sz;
+    return 0;
+}
+
+/* Reads a whole file of at most `max` bytes into *buf (xmalloc'd). */
+static int slurp(const char *path, unsigned long long max, unsigned char **buf,
+                 size_t *len, struct err *err)
+{
+    FILE *f = fopen(path, "rb");
+    long sz;
+    *buf = NULL;
+    if (f == NULL)
+        return err_set(err, errno == ENOENT ? 404 : 422, "invalid_trace", NULL,
+                       "cannot open %s: %s", path, strerror(errno));
+    if (fseek(f, 0, SEEK_END) != 0 || (sz = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return BAD("cannot read %s", path);
+    }
+    if ((unsigned long long)sz > max) {
+        fclose(f);
+        return BAD("the trace is larger than %llu bytes",
+                   (unsigned long long)LIMIT_TRACE_BYTES);
+    }
+    *buf = xmalloc(sz ? (size_t)sz : 1);
+    if (*buf == NULL) {
+        fclose(f);
+        return err_nomem(err);
+    }
+    if (fread(*buf, 1, (size_t)sz, f) != (size_t)sz) {
+        fclose(f);
+        xfree(*buf);
+        *buf = NULL;
+        return BAD("cannot read %s", path);
+    }
+    fclose(f);
+    *len = (size_t)sz;
+    return 0;
+}
+
+int trace_read_dir(const char *dir, struct trace **out, struct err *err)
+{
+    unsigned char **bufs = NULL;
+    size_t *lens = NULL;
+    unsigned long long left = LIMIT_TRACE_BYTES;
+    char path[4096];
+    struct hdr h;
+    int n = 0, rc = -1;
+    FILE *extra;
+
+    *out = NULL;
+    bufs = xcalloc(1, sizeof *bufs);
+    lens = xcalloc(1, sizeof *lens);
+    if (bufs == NULL || lens == NULL)
+        goto nomem;
+    snprintf(path, sizeof path, "%s/trace.0", dir);
+    if (slurp(path, left, &bufs[0], &lens[0], err) < 0)
+        goto out;
+    if (parse_header(bufs[0], lens[0], 0, &h, err) < 0)
+        goto out;
+    n = (int)h.nranks;
+    {
+        unsigned char **b2 = xrealloc(bufs, (size_t)n * sizeof *b2);
+        size_t *l2;
+        if (b2 == NULL)
+            goto nomem;
+        bufs = b2;
+        memset(bufs + 1, 0, (size_t)(n - 1) * sizeof *bufs);
+        l2 = xrealloc(lens, (size_t)n * sizeof *l2);
+        if (l2 == NULL)
+            goto nomem;
+        lens = l2;
+    }
+    left -= lens[0];
+    for (int i = 1; i < n; i++) {
+        snprintf(path, sizeof path, "%s/trace.%d", dir, i);
+        if (slurp(path, left, &bufs[i], &lens[i], err) < 0) {
+            err_clear(err);
+            BAD("rank file trace.%d of a %d-rank run is missing or unreadable", i, n);
+            goto out;
+        }
+        left -= lens[i];
+    }
+    snprintf(path, sizeof path, "%s/trace.%d", dir, n);
+    extra = fopen(path, "rb");
+    if (extra != NULL) {
+        fclose(extra);
+        BAD("trace.%d exists but trace.0 says the run had %d ranks", n, n);
+        goto out;
+    }
+    rc = trace_parse((const void *const *)bufs, lens, n, out, err);
+    goto out;
+nomem:
+    err_nomem(err);
+out:
+    for (int i = 0; i < (n ? n : 1) && bufs; i++)
+        xfree(bufs[i]);
+    xfree(bufs);
+    xfree(lens);
+    return rc;
+}

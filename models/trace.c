@@ -1,0 +1,1036 @@
+/* trace: the analyses of an MPI trace (see trace.h). Pure computation: no I/O,
+ * no globals. Every analysis is linear or n log n in the number of events, so
+ * that a 64-rank, 1,000,000-event trace answers well under a second. */
+#include "models/trace.h"
+
+#include "common/err.h"
+#include "common/xalloc.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const op_names[TRACE_OP_COUNT] = {
+    "state",       "MPI_Send",      "MPI_Ssend",  "MPI_Rsend",     "MPI_Bsend",
+    "MPI_Isend",   "MPI_Recv",      "MPI_Irecv",  "MPI_Sendrecv",  "MPI_Wait",
+    "MPI_Waitall", "MPI_Waitany",   "MPI_Probe",  "MPI_Barrier",   "MPI_Bcast",
+    "MPI_Reduce",  "MPI_Allreduce", "MPI_Gather", "MPI_Allgather", "MPI_Scatter",
+    "MPI_Alltoall"};
+
+const char *trace_op_name(int op)
+{
+    return op >= 0 && op < TRACE_OP_COUNT ? op_names[op] : NULL;
+}
+
+int trace_op_class(int op)
+{
+    if (op >= TRACE_OP_SEND && op <= TRACE_OP_SENDRECV)
+        return TRACE_CLASS_P2P;
+    if (op >= TRACE_OP_WAIT && op <= TRACE_OP_PROBE)
+        return TRACE_CLASS_WAIT;
+    if (op >= TRACE_OP_BARRIER && op < TRACE_OP_COUNT)
+        return TRACE_CLASS_COLLECTIVE;
+    return -1;
+}
+
+const char *trace_class_name(int cls)
+{
+    static const char *const n[] = {"compute", "p2p", "collective", "wait"};
+    return cls >= 0 && cls < TRACE_CLASS_USER ? n[cls] : NULL;
+}
+
+int trace_nclasses(const struct trace *t)
+{
+    return TRACE_CLASS_USER + t->nnames;
+}
+
+void trace_free(struct trace *t)
+{
+    if (t == NULL)
+        return;
+    for (int i = 0; i < t->nnames && t->names; i++)
+        xfree(t->names[i]);
+    xfree(t->names);
+    for (int r = 0; r < t->nranks && t->ranks; r++)
+        xfree(t->ranks[r].ev);
+    xfree(t->ranks);
+    xfree(t);
+}
+
+static int check_trace(const struct trace *t, struct err *err)
+{
+    if (t == NULL || t->nranks < 1 || t->ranks == NULL)
+        return err_invalid(err, NULL, "a trace needs at least one rank");
+    return 0;
+}
+
+static int is_send(int op)
+{
+    return op == TRACE_OP_SEND || op == TRACE_OP_SSEND || op == TRACE_OP_RSEND ||
+           op == TRACE_OP_BSEND || op == TRACE_OP_ISEND || op == TRACE_OP_SENDRECV;
+}
+
+static int is_rooted(int op)
+{
+    return op == TRACE_OP_BCAST || op == TRACE_OP_REDUCE || op == TRACE_OP_GATHER ||
+           op == TRACE_OP_SCATTER;
+}
+
+/* ---- profile -------------------------------------------------------------- */
+
+void trace_profile_free(struct trace_profile *p)
+{
+    if (p == NULL)
+        return;
+    xfree(p->time);
+    xfree(p->calls);
+    xfree(p->mpi);
+    xfree(p->compute);
+    xfree(p->exec);
+    xfree(p);
+}
+
+int trace_profile(const struct trace *t, struct trace_profile **out, struct err *err)
+{
+    struct trace_profile *p = NULL;
+    int n;
+
+    *out = NULL;
+    if (check_trace(t, err) < 0)
+        return -1;
+    n = t->nranks;
+    p = xcalloc(1, sizeof *p);
+    if (p == NULL)
+        return err_nomem(err);
+    p->nranks = n;
+    p->time = xcalloc((size_t)n * TRACE_OP_COUNT, sizeof *p->time);
+    p->calls = xcalloc((size_t)n * TRACE_OP_COUNT, sizeof *p->calls);
+    p->mpi = xcalloc((size_t)n, sizeof *p->mpi);
+    p->compute = xcalloc((size_t)n, sizeof *p->compute);
+    p->exec = xcalloc((size_t)n, sizeof *p->exec);
+    if (!p->time || !p->calls || !p->mpi || !p->compute || !p->exec) {
+        trace_profile_free(p);
+        return err_nomem(err);
+    }
+    for (int r = 0; r < n; r++) {
+        const struct trace_rank *rk = &t->ranks[r];
+        for (size_t i = 0; i < rk->nevents; i++) {
+            const struct trace_event *e = &rk->ev[i];
+            double d = e->end - e->begin;
+            if (e->op >= TRACE_OP_COUNT)
+                continue;
+            p->time[(size_t)r * TRACE_OP_COUNT + e->op] += d;
+            p->calls[(size_t)r * TRACE_OP_COUNT + e->op]++;
+            if (e->op != TRACE_OP_STATE)
+                p->mpi[r] += d;
+        }
+        p->exec[r] = rk->t_end;
+        p->compute[r] = rk->t_end - p->mpi[r];
+    }
+    *out = p;
+    return 0;
+}
+
+/* ---- message matching ----------------------------------------------------- */
+
+/* One side of a point-to-point message: sender's begin, or a completing
+ * receive's [begin, end]. `idx` keeps each rank's program order. */
+struct side {
+    int32_t src, dst, tag;
+    uint32_t idx;
+    double begin, end;
+};
+
+static int side_cmp(const void *a, const void *b)
+{
+    const struct side *x = a, *y = b;
+    if (x->src != y->src)
+        return x->src < y->src ? -1 : 1;
+    if (x->dst != y->dst)
+        return x->dst < y->dst ? -1 : 1;
+    if (x->tag != y->tag)
+        return x->tag < y->tag ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* A matched message: receiver side r waiting from rb to re for sender s, whose
+ * send began at sb. */
+typedef void (*match_fn)(void *ctx, const struct side *send, const struct side *recv);
+
+/* Collects both sides, sorts them and pairs the n-th send with the n-th receive
+ * of each (src, dst, tag). Returns the number of unmatched receives, or -1. */
+static long long match_messages(const struct trace *t, match_fn fn, void *ctx)
+{
+    size_t ns = 0, nr = 0, is = 0, ir = 0;
+    struct side *s = NULL, *rv = NULL;
+    long long unmatched = 0;
+    int p = t->nranks;
+
+    for (int r = 0; r < p; r++)
+        for (size_t i = 0; i < t->ranks[r].nevents; i++) {
+            const struct trace_event *e = &t->ranks[r].ev[i];
+            if (is_send(e->op) && e->peer >= 0 && e->peer < p)
+                ns++;
+            if ((e->op == TRACE_OP_RECV || e->op == TRACE_OP_WAIT) && e->peer >= 0 &&
+                e->peer < p)
+                nr++;
+            if (e->op == TRACE_OP_SENDRECV && e->peer2 >= 0 && e->peer2 < p)
+                nr++;
+        }
+    s = xmalloc((ns ? ns : 1) * sizeof *s);
+    rv = xmalloc((nr ? nr : 1) * sizeof *rv);
+    if (s == NULL || rv == NULL) {
+        xfree(s);
+        xfree(rv);
+        return -1;
+    }
+    ns = nr = 0;
+    for (int r = 0; r < p; r++)
+        for (size_t i = 0; i < t->ranks[r].nevents; i++) {
+            const struct trace_event *e = &t->ranks[r].ev[i];
+            if (is_send(e->op) && e->peer >= 0 && e->peer < p)
+                s[ns++] =
+                    (struct side){r, e->peer, e->tag, (uint32_t)i, e->begin, e->end};
+            if ((e->op == TRACE_OP_RECV || e->op == TRACE_OP_WAIT) && e->peer >= 0 &&
+                e->peer < p)
+                rv[nr++] =
+                    (struct side){e->peer, r, e->tag, (uint32_t)i, e->begin, e->end};
+            if (e->op == TRACE_OP_SENDRECV && e->peer2 >= 0 && e->peer2 < p)
+                rv[nr++] =
+                    (struct side){e->peer2, r, e->tag2, (uint32_t)i, e->begin, e->end};
+        }
+    qsort(s, ns, sizeof *s, side_cmp);
+    qsort(rv, nr, sizeof *rv, side_cmp);
+    while (ir < nr) {
+        int c = 1;
+        if (is < ns) {
+            struct side a = s[is], b = rv[ir];
+            a.idx = b.idx = 0;
+            c = side_cmp(&a, &b);
+        }
+        if (c < 0) {
+            is++;
+        } else if (c > 0) {
+            unmatched++;
+            ir++;
+        } else {
+            fn(ctx, &s[is], &rv[ir]);
+            is++;
+            ir++;
+        }
+    }
+    xfree(s);
+    xfree(rv);
+    return unmatched;
+}
+
+/* The collectives over all ranks, matched by their order: calls back with the
+ * k-th such call of every rank. Stops at the first call whose routine differs
+ * between ranks (the rest cannot be matched reliably). */
+typedef void (*coll_fn)(void *ctx, const struct trace_event *const *calls, int p);
+
+static int match_collectives(const struct trace *t, coll_fn fn, void *ctx)
+{
+    int p = t->nranks;
+    size_t *pos = xcalloc((size_t)p, sizeof *pos);
+    const struct trace_event **calls = xcalloc((size_t)p, sizeof *calls);
+
+    if (pos == NULL || calls == NULL) {
+        xfree(pos);
+        xfree(calls);
+        return -1;
+    }
+    for (;;) {
+        int done = 0;
+        for (int r = 0; r < p && !done; r++) {
+            const struct trace_rank *rk = &t->ranks[r];
+            while (pos[r] < rk->nevents &&
+                   (trace_op_class(rk->ev[pos[r]].op) != TRACE_CLASS_COLLECTIVE ||
+                    rk->ev[pos[r]].comm_size != (uint32_t)p))
+                pos[r]++;
+            if (pos[r] == rk->nevents)
+                done = 1;
+            else
+                calls[r] = &rk->ev[pos[r]++];
+            if (!done && r > 0 && calls[r]->op != calls[0]->op)
+                done = 1;
+        }
+        if (done)
+            break;
+        fn(ctx, calls, p);
+    }
+    xfree(pos);
+    xfree(calls);
+    return 0;
+}
+
+/* ---- wait ------------------------------------------------------------------ */
+
+void trace_wait_free(struct trace_wait *w)
+{
+    if (w == NULL)
+        return;
+    xfree(w->w);
+    xfree(w->rank_wait);
+    xfree(w->exec);
+    xfree(w);
+}
+
+static void wait_p2p(void *ctx, const struct side *s, const struct side *r)
+{
+    struct trace_wait *w = ctx;
+    double late = s->begin - r->begin, len = r->end - r->begin;
+    if (late > len)
+        late = len;
+    if (late > 0)
+        w->w[(size_t)r->dst * (size_t)w->nranks + (size_t)r->src] += late;
+}
+
+static void wait_coll(void *ctx, const struct trace_event *const *c, int p)
+{
+    struct trace_wait *w = ctx;
+    int last = 0;
+    for (int r = 1; r < p; r++)
+        if (c[r]->begin > c[last]->begin)
+            last = r;
+    for (int r = 0; r < p; r++) {
+        double d = c[last]->begin - c[r]->begin, len = c[r]->end - c[r]->begin;
+        if (d > len)
+            d = len;
+        if (r != last && d > 0)
+            w->w[(size_t)r * (size_t)p + (size_t)last] += d;
+    }
+}
+
+int trace_wait(const struct trace *t, struct trace_wait **out, struct err *err)
+{
+    struct trace_wait *w;
+    long long um;
+    int p;
+
+    *out = NULL;
+    if (check_trace(t, err) < 0)
+        return -1;
+    p = t->nranks;
+    w = xcalloc(1, sizeof *w);
+    if (w == NULL)
+        return err_nomem(err);
+    w->nranks = p;
+    w->w = xcalloc((size_t)p * (size_t)p, sizeof *w->w);
+    w->rank_wait = xcalloc((size_t)p, sizeof *w->rank_wait);
+    w->exec = xcalloc((size_t)p, sizeof *w->exec);
+    if (!w->w || !w->rank_wait || !w->exec)
+        goto nomem;
+    um = match_messages(t, wait_p2p, w);
+    if (um < 0 || match_collectives(t, wait_coll, w) < 0)
+        goto nomem;
+    w->unmatched = um;
+    for (int i = 0; i < p; i++) {
+        w->exec[i] = t->ranks[i].t_end;
+        for (int j = 0; j < p; j++)
+            w->rank_wait[i] += w->w[(size_t)i * (size_t)p + (size_t)j];
+        w->total += w->rank_wait[i];
+    }
+    *out = w;
+    return 0;
+nomem:
+    trace_wait_free(w);
+    return err_nomem(err);
+}
+
+/* ---- traffic --------------------------------------------------------------- */
+
+void trace_traffic_free(struct trace_traffic *tr)
+{
+    if (tr == NULL)
+        return;
+    xfree(tr->msgs);
+    xfree(tr->bytes);
+    xfree(tr->rate);
+    xfree(tr->coll_msgs);
+    xfree(tr->coll_bytes);
+    xfree(tr->coll_calls);
+    xfree(tr->coll_sent);
+    xfree(tr);
+}
+
+struct traffic_ctx {
+    struct trace_traffic *tr;
+    const struct trace *t;
+    double *xfer; /* [i*p+j] seconds of transfer */
+    int64_t *xbytes;
+};
+
+static void traffic_p2p(void *vctx, const struct side *s, const struct side *r)
+{
+    struct traffic_ctx *c = vctx;
+    size_t k = (size_t)s->src * (size_t)c->tr->nranks + (size_t)s->dst;
+    double from = s->begin > r->begin ? s->begin : r->begin;
+    const struct trace_event *e = &c->t->ranks[s->src].ev[s->idx];
+    double d = r->end - from;
+    /* below the clocks' agreement, the sender's own call bounds the transfer */
+    if (d < s->end - s->begin)
+        d = s->end - s->begin;
+    c->xfer[k] += d;
+    c->xbytes[k] += e->bytes;
+}
+
+int trace_traffic(const struct trace *t, struct trace_traffic **out, struct err *err)
+{
+    struct trace_traffic *tr;
+    struct traffic_ctx c = {0};
+    size_t pp;
+    int p;
+
+    *out = NULL;
+    if (check_trace(t, err) < 0)
+        return -1;
+    p = t->nranks;
+    pp = (size_t)p * (size_t)p;
+    tr = xcalloc(1, sizeof *tr);
+    if (tr == NULL)
+        return err_nomem(err);
+    tr->nranks = p;
+    tr->msgs = xcalloc(pp, sizeof *tr->msgs);
+    tr->bytes = xcalloc(pp, sizeof *tr->bytes);
+    tr->rate = xcalloc(pp, sizeof *tr->rate);
+    tr->coll_msgs = xcalloc(pp, sizeof *tr->coll_msgs);
+    tr->coll_bytes = xcalloc(pp, sizeof *tr->coll_bytes);
+    tr->coll_calls = xcalloc((size_t)p, sizeof *tr->coll_calls);
+    tr->coll_sent = xcalloc((size_t)p, sizeof *tr->coll_sent);
+    c.xfer = xcalloc(pp, sizeof *c.xfer);
+    c.xbytes = xcalloc(pp, sizeof *c.xbytes);
+    c.tr = tr;
+    c.t = t;
+    if (!tr->msgs || !tr->bytes || !tr->rate || !tr->coll_msgs || !tr->coll_bytes ||
+        !tr->coll_calls || !tr->coll_sent || !c.xfer || !c.xbytes)
+        goto nomem;
+    for (int r = 0; r < p; r++)
+        for (size_t i = 0; i < t->ranks[r].nevents; i++) {
+            const struct trace_event *e = &t->ranks[r].ev[i];
+            if (is_send(e->op) && e->peer >= 0 && e->peer < p) {
+                tr->msgs[(size_t)r * (size_t)p + (size_t)e->peer]++;
+                tr->bytes[(size_t)r * (size_t)p + (size_t)e->peer] += e->bytes;
+            } else if (trace_op_class(e->op) == TRACE_CLASS_COLLECTIVE) {
+                tr->coll_calls[r]++;
+                tr->coll_sent[r] += e->bytes;
+                if (is_rooted(e->op) && e->peer >= 0 && e->peer < p && e->peer != r) {
+                    int from = e->op == TRACE_OP_BCAST || e->op == TRACE_OP_SCATTER
+                                   ? e->peer
+                                   : r;
+                    int to = from == r ? e->peer : r;
+                    tr->coll_msgs[(size_t)from * (size_t)p + (size_t)to]++;
+                    tr->coll_bytes[(size_t)from * (size_t)p + (size_t)to] += e->bytes;
+                }
+            }
+        }
+    if (match_messages(t, traffic_p2p, &c) < 0)
+        goto nomem;
+    for (size_t k = 0; k < pp; k++)
+        tr->rate[k] = c.xfer[k] > 0 ? (double)c.xbytes[k] / c.xfer[k] : 0;
+    xfree(c.xfer);
+    xfree(c.xbytes);
+    *out = tr;
+    return 0;
+nomem:
+    xfree(c.xfer);
+    xfree(c.xbytes);
+    trace_traffic_free(tr);
+    return err_nomem(err);
+}
+
+/* ---- load ------------------------------------------------------------------- */
+
+void trace_load_free(struct trace_load *l)
+{
+    if (l == NULL)
+        return;
+    xfree(l->compute);
+    xfree(l->comm);
+    xfree(l);
+}
+
+static double imbalance(const double *v, int n)
+{
+    double max = 0, sum = 0;
+    for (int i = 0; i < n; i++) {
+        sum += v[i];
+        if (v[i] > max)
+            max = v[i];
+    }
+    return sum > 0 ? max / (sum / n) : 0;
+}
+
+int trace_load(const struct trace *t, struct trace_load **out, struct err *err)
+{
+    struct trace_profile *p = NULL;
+    struct trace_load *l;
+
+    *out = NULL;
+    if (trace_profile(t, &p, err) < 0)
+        return -1;
+    l = xcalloc(1, sizeof *l);
+    if (l == NULL) {
+        trace_profile_free(p);
+        return err_nomem(err);
+    }
+    l->nranks = p->nranks;
+    l->compute = p->compute;
+    l->comm = p->mpi;
+    p->compute = p->mpi = NULL;
+    trace_profile_free(p);
+    l->compute_imbalance = imbalance(l->compute, l->nranks);
+    l->comm_imbalance = imbalance(l->comm, l->nranks);
+    *out = l;
+    return 0;
+}
+
+/* ---- states ----------------------------------------------------------------- */
+
+struct seg {
+    double t0, t1;
+    int cls;
+};
+
+struct point {
+    double t;
+    int kind; /* 0 = end of MPI, 1 = end of state, 2 = begin of state, 3 = begin MPI */
+    int val;
+};
+
+static int point_cmp(const void *a, const void *b)
+{
+    const struct point *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->kind - y->kind;
+}
+
+#define STATE_DEPTH 64 /* deeper probe nesting is attributed to the 64th level */
+
+/* The rank's state as segments covering [0, t_end), adjacent equal classes
+ * merged. *out is xmalloc'd; the caller frees it. */
+static int rank_segments(const struct trace *t, int r, struct seg **out, size_t *nout)
+{
+    const struct trace_rank *rk = &t->ranks[r];
+    struct point *pt = xmalloc((2 * rk->nevents + 1) * sizeof *pt);
+    struct seg *sg = xmalloc((2 * rk->nevents + 2) * sizeof *sg);
+    int stack[STATE_DEPTH], depth = 0, over = 0, mpi = -1;
+    size_t np = 0, ns = 0;
+    double prev = 0;
+
+    if (pt == NULL || sg == NULL) {
+        xfree(pt);
+        xfree(sg);
+        return -1;
+    }
+    for (size_t i = 0; i < rk->nevents; i++) {
+        const struct trace_event *e = &rk->ev[i];
+        int st = e->op == TRACE_OP_STATE;
+        int cls = st ? TRACE_CLASS_USER + e->name : trace_op_class(e->op);
+        if (cls < 0)
+            continue;
+        pt[np++] = (struct point){e->begin, st ? 2 : 3, cls};
+        pt[np++] = (struct point){e->end, st ? 1 : 0, cls};
+    }
+    qsort(pt, np, sizeof *pt, point_cmp);
+    for (size_t i = 0; i <= np; i++) {
+        double now = i < np ? pt[i].t : rk->t_end;
+        int cur = mpi >= 0 ? mpi : depth > 0 ? stack[depth - 1] : TRACE_CLASS_COMPUTE;
+        if (now > rk->t_end)
+            now = rk->t_end;
+        if (now > prev) {
+            if (ns > 0 && sg[ns - 1].cls == cur && sg[ns - 1].t1 == prev)
+                sg[ns - 1].t1 = now;
+            else
+                sg[ns++] = (struct seg){prev, now, cur};
+            prev = now;
+        }
+        if (i == np)
+            break;
+        switch (pt[i].kind) {
+        case 0:
+            mpi = -1;
+            break;
+        case 3:
+            mpi = pt[i].val;
+            break;
+        case 2:
+            if (depth < STATE_DEPTH)
+                stack[depth++] = pt[i].val;
+            else
+                over++;
+            break;
+        case 1:
+            if (over > 0) {
+                over--;
+            } else {
+                /* close the innermost open state of that name */
+                for (int k = depth - 1; k >= 0; k--)
+                    if (stack[k] == pt[i].val) {
+                        memmove(&stack[k], &stack[k + 1],
+                                (size_t)(depth - k - 1) * sizeof *stack);
+                        depth--;
+                        break;
+                    }
+            }
+            break;
+        }
+    }
+    xfree(pt);
+    *out = sg;
+    *nout = ns;
+    return 0;
+}
+
+static double span_of(const struct trace *t)
+{
+    double s = 0;
+    for (int r = 0; r < t->nranks; r++)
+        if (t->ranks[r].t_end > s)
+            s = t->ranks[r].t_end;
+    return s;
+}
+
+/* ---- timeline --------------------------------------------------------------- */
+
+void trace_timeline_free(struct trace_timeline *tl)
+{
+    if (tl == NULL)
+        return;
+    xfree(tl->cls);
+    xfree(tl);
+}
+
+int trace_timeline(const struct trace *t, int width, struct trace_timeline **out,
+                   struct err *err)
+{
+    struct trace_timeline *tl;
+    double *acc = NULL;
+    int nc;
+
+    *out = NULL;
+    if (check_trace(t, err) < 0)
+        return -1;
+    if (width < 1 || width > TRACE_MAX_WIDTH)
+        return err_invalid(err, "width", "the width must be between 1 and %d pixels",
+                           TRACE_MAX_WIDTH);
+    nc = trace_nclasses(t);
+    tl = xcalloc(1, sizeof *tl);
+    if (tl == NULL)
+        return err_nomem(err);
+    tl->nranks = t->nranks;
+    tl->width = width;
+    tl->span = span_of(t);
+    tl->cls = xmalloc((size_t)t->nranks * (size_t)width * sizeof *tl->cls);
+    acc = xmalloc((size_t)width * (size_t)nc * sizeof *acc);
+    if (tl->cls == NULL || acc == NULL)
+        goto nomem;
+    for (int r = 0; r < t->nranks; r++) {
+        struct seg *sg;
+        size_t ns;
+        double px = tl->span > 0 ? tl->span / width : 1;
+        if (rank_segments(t, r, &sg, &ns) < 0)
+            goto nomem;
+        memset(acc, 0, (size_t)width * (size_t)nc * sizeof *acc);
+        for (size_t i = 0; i < ns; i++) {
+            int x0 = (int)(sg[i].t0 / px), x1 = (int)(sg[i].t1 / px);
+            if (x1 >= width)
+                x1 = width - 1;
+            for (int x = x0; x <= x1 && x < width; x++) {
+                double a = sg[i].t0 > x * px ? sg[i].t0 : x * px;
+                double b = sg[i].t1 < (x + 1) * px ? sg[i].t1 : (x + 1) * px;
+                if (b > a)
+                    acc[(size_t)x * (size_t)nc + (size_t)sg[i].cls] += b - a;
+            }
+        }
+        xfree(sg);
+        for (int x = 0; x < width; x++) {
+            int best = -1;
+            double bv = 0;
+            for (int c = 0; c < nc; c++)
+                if (acc[(size_t)x * (size_t)nc + (size_t)c] > bv) {
+                    bv = acc[(size_t)x * (size_t)nc + (size_t)c];
+                    best = c;
+                }
+            tl->cls[(size_t)r * (size_t)width + (size_t)x] = (int16_t)best;
+        }
+    }
+    xfree(acc);
+    *out = tl;
+    return 0;
+nomem:
+    xfree(acc);
+    trace_timeline_free(tl);
+    return err_nomem(err);
+}
+
+/* ---- occupancy ----------------------------------------------------------- */
+
+void trace_occupancy_free(struct trace_occupancy *o)
+{
+    if (o == NULL)
+        return;
+    xfree(o->count);
+    xfree(o->duration);
+    xfree(o->mean);
+    xfree(o->fraction);
+    xfree(o);
+}
+
+struct delta {
+    double t;
+    int cls, d;
+};
+
+static int delta_cmp(const void *a, const void *b)
+{
+    const struct delta *x = a, *y = b;
+    return x->t < y->t ? -1 : x->t > y->t;
+}
+
+int trace_occupancy(const struct trace *t, struct trace_occupancy **out, struct err *err)
+{
+    struct trace_occupancy *o;
+    struct delta *dl = NULL;
+    int *cur = NULL;
+    size_t nd = 0, cap = 0, rows_cap = 0;
+    int nc;
+
+    *out = NULL;
+    if (check_trace(t, err) < 0)
+        return -1;
+    nc = trace_nclasses(t);
+    o = xcalloc(1, sizeof *o);
+    if (o == NULL)
+        return err_nomem(err);
+    o->nranks = t->nranks;
+    o->nclasses = nc;
+    o->span = span_of(t);
+    o->mean = xcalloc((size_t)nc, sizeof *o->mean);
+    o->fraction = xcalloc((size_t)nc, sizeof *o->fraction);
+    cur = xcalloc((size_t)nc, sizeof *cur);
+    if (!o->mean || !o->fraction || !cur)
+        goto nomem;
+    for (int r = 0; r < t->nranks; r++) {
+        struct seg *sg;
+        size_t ns;
+        if (rank_segments(t, r, &sg, &ns) < 0)
+            goto nomem;
+        if (nd + 2 * ns > cap) {
+            size_t nc2 = (nd + 2 * ns) * 2;
+            struct delta *n2 = xrealloc(dl, nc2 * sizeof *dl);
+            if (n2 == NULL) {
+                xfree(sg);
+                goto nomem;
+            }
+            dl = n2;
+            cap = nc2;
+        }
+        for (size_t i = 0; i < ns; i++) {
+            dl[nd++] = (struct delta){sg[i].t0, sg[i].cls, 1};
+            dl[nd++] = (struct delta){sg[i].t1, sg[i].cls, -1};
+        }
+        xfree(sg);
+    }
+    qsort(dl, nd, sizeof *dl, delta_cmp);
+    for (size_t i = 0; i < nd;) {
+        double now = dl[i].t, next;
+        while (i < nd && dl[i].t == now) {
+            cur[dl[i].cls] += dl[i].d;
+            i++;
+        }
+        if (i == nd)
+            break;
+        next = dl[i].t;
+        if (o->nrows > 0 && memcmp(&o->count[(o->nrows - 1) * (size_t)nc], cur,
+                                   (size_t)nc * sizeof *cur) == 0) {
+            o->duration[o->nrows - 1] += next - now;
+        } else {
+            if (o->nrows == rows_cap) {
+                size_t rc = rows_cap ? rows_cap * 2 : 64;
+                if ((o->nrows + 1) * (size_t)nc > TRACE_MAX_OCCUPANCY_CELLS) {
+                    xfree(dl);
+                    xfree(cur);
+                    trace_occupancy_free(o);
+                    return err_set(err, 413, "too_large", NULL,
+                                   "more than %u macrostate cells (rows x states)",
+                                   TRACE_MAX_OCCUPANCY_CELLS);
+                }
+                if (rc * (size_t)nc > TRACE_MAX_OCCUPANCY_CELLS)
+                    rc = TRACE_MAX_OCCUPANCY_CELLS / (size_t)nc;
+                int *c2 = xrealloc(o->count, rc * (size_t)nc * sizeof *c2);
+                double *d2;
+                if (c2 == NULL)
+                    goto nomem;
+                o->count = c2;
+                d2 = xrealloc(o->duration, rc * sizeof *d2);
+                if (d2 == NULL)
+                    goto nomem;
+                o->duration = d2;
+                rows_cap = rc;
+            }
+            memcpy(&o->count[o->nrows * (size_t)nc], cur, (size_t)nc * sizeof *cur);
+            o->duration[o->nrows++] = next - now;
+        }
+        for (int c = 0; c < nc; c++)
+            o->mean[c] += (double)cur[c] / t->nranks * (next - now);
+    }
+    for (int c = 0; c < nc; c++)
+        o->fraction[c] = o->span > 0 ? o->mean[c] / o->span : 0;
+    xfree(dl);
+    xfree(cur);
+    *out = o;
+    return 0;
+nomem:
+    xfree(dl);
+    xfree(cur);
+    trace_occupancy_free(o);
+    return err_nomem(err);
+}
+
+int trace_occupancy_fit(const double *x, const double *frac, size_t nruns, int stride,
+                        int c, const char *graph, struct fit_result *out, struct err *err)
+{
+    struct fit_input in = {0};
+    double *y;
+    int rc;
+
+    memset(out, 0, sizeof *out);
+    if (c < 0 || c >= stride)
+        return err_invalid(err, "class", "class %d is not among the %d classes", c,
+                           stride);
+    if (nruns > FIT_MAX_POINTS)
+        return err_set(err, 413, "too_large", NULL, "at most %d runs can be fitted",
+                       FIT_MAX_POINTS);
+    y = xmalloc((nruns ? nruns : 1) * sizeof *y);
+    if (y == NULL)
+        return err_nomem(err);
+    for (size_t i = 0; i < nruns; i++)
+        y[i] = frac[i * (size_t)stride + (size_t)c];
+    in.nvars = 1;
+    in.x = x;
+    in.y = y;
+    in.n = nruns;
+    in.graph = graph;
+    in.agg = AGG_MEAN;
+    rc = fit_run(&in, out, err);
+    xfree(y);
+    return rc;
+}
+
+/* ---- clusters ---------------------------------------------------------------- */
+
+void trace_clusters_free(struct trace_clusters *c)
+{
+    if (c == NULL)
+        return;
+    xfree(c->label);
+    xfree(c->x);
+    xfree(c);
+}
+
+static double dist2(const double *a, const double *b, int d)
+{
+    double s = 0;
+    for (int i = 0; i < d; i++)
+        s += (a[i] - b[i]) * (a[i] - b[i]);
+    return s;
+}
+
+/* k-means on z[n][d] with farthest-point seeding from point 0 (deterministic). */
+static void kmeans(const double *z, int n, int d, int k, int *label, double *cent)
+{
+    memcpy(cent, z, (size_t)d * sizeof *cent);
+    for (int c = 1; c < k; c++) {
+        int far = 0;
+        double fd = -1;
+        for (int i = 0; i < n; i++) {
+            double m = DBL_MAX;
+            for (int j = 0; j < c; j++) {
+                double v = dist2(&z[(size_t)i * d], &cent[(size_t)j * d], d);
+                if (v < m)
+                    m = v;
+            }
+            if (m > fd) {
+                fd = m;
+                far = i;
+            }
+        }
+        memcpy(&cent[(size_t)c * d], &z[(size_t)far * d], (size_t)d * sizeof *cent);
+    }
+    for (int it = 0; it < 100; it++) {
+        int moved = 0;
+        for (int i = 0; i < n; i++) {
+            int best = 0;
+            double bv = DBL_MAX;
+            for (int c = 0; c < k; c++) {
+                double v = dist2(&z[(size_t)i * d], &cent[(size_t)c * d], d);
+                if (v < bv) {
+                    bv = v;
+                    best = c;
+                }
+            }
+            if (it == 0 || label[i] != best)
+                moved = 1;
+            label[i] = best;
+        }
+        if (!moved)
+            break;
+        for (int c = 0; c < k; c++) {
+            int cnt = 0;
+            double *m = &cent[(size_t)c * d];
+            memset(m, 0, (size_t)d * sizeof *m);
+            for (int i = 0; i < n; i++)
+                if (label[i] == c) {
+                    cnt++;
+                    for (int j = 0; j < d; j++)
+                        m[j] += z[(size_t)i * d + j];
+                }
+            for (int j = 0; j < d && cnt > 0; j++)
+                m[j] /= cnt;
+        }
+    }
+}
+
+/* Mean silhouette of a labelling (Rousseeuw): s(i) = (b - a) / max(a, b). */
+static double silhouette(const double *z, int n, int d, int k, const int *label,
+                         double *sum)
+{
+    double total = 0;
+    int *cnt = (int *)(sum + k);
+    for (int i = 0; i < n; i++) {
+        double a, b = DBL_MAX;
+        memset(sum, 0, (size_t)k * sizeof *sum);
+        memset(cnt, 0, (size_t)k * sizeof *cnt);
+        for (int j = 0; j < n; j++) {
+            sum[label[j]] += sqrt(dist2(&z[(size_t)i * d], &z[(size_t)j * d], d));
+            cnt[label[j]]++;
+        }
+        if (cnt[label[i]] <= 1)
+            continue; /* s(i) = 0 for a singleton */
+        a = sum[label[i]] / (cnt[label[i]] - 1);
+        for (int c = 0; c < k; c++)
+            if (c != label[i] && cnt[c] > 0 && sum[c] / cnt[c] < b)
+                b = sum[c] / cnt[c];
+        if (b == DBL_MAX)
+            continue;
+        if (a > 0 || b > 0)
+            total += (b - a) / (a > b ? a : b);
+    }
+    return total / n;
+}
+
+int trace_clusters(const struct trace *t, struct trace_clusters **out, struct err *err)
+{
+    struct trace_profile *pr = NULL;
+    struct trace_clusters *cl = NULL;
+    double *z = NULL, *cent = NULL, *scratch = NULL, *var = NULL;
+    int *lab = NULL, *keep = NULL;
+    int n, nc, nd, dz = 0, nops = TRACE_OP_COUNT - 1;
+
+    *out = NULL;
+    if (trace_profile(t, &pr, err) < 0)
+        return -1;
+    n = t->nranks;
+    nc = trace_nclasses(t);
+    nd = nops + nc;
+    cl = xcalloc(1, sizeof *cl);
+    if (cl == NULL)
+        goto nomem;
+    cl->nranks = n;
+    cl->ndims_all = nd;
+    cl->label = xcalloc((size_t)n, sizeof *cl->label);
+    cl->x = xcalloc((size_t)n * (size_t)nd, sizeof *cl->x);
+    z = xcalloc((size_t)n * (size_t)nd, sizeof *z);
+    cent = xcalloc((size_t)8 * (size_t)nd, sizeof *cent);
+    scratch = xcalloc(16, sizeof *scratch);
+    var = xcalloc((size_t)nd, sizeof *var);
+    lab = xcalloc((size_t)n, sizeof *lab);
+    keep = xcalloc((size_t)nd, sizeof *keep);
+    if (!cl->label || !cl->x || !z || !cent || !scratch || !var || !lab || !keep)
+        goto nomem;
+    for (int r = 0; r < n; r++) {
+        struct seg *sg;
+        size_t ns;
+        double *x = &cl->x[(size_t)r * nd];
+        for (int op = 1; op < TRACE_OP_COUNT; op++)
+            x[op - 1] = pr->time[(size_t)r * TRACE_OP_COUNT + op];
+        if (rank_segments(t, r, &sg, &ns) < 0)
+            goto nomem;
+        for (size_t i = 0; i < ns; i++)
+            x[nops + sg[i].cls] += sg[i].t1 - sg[i].t0;
+        xfree(sg);
+    }
+    /* z-score each dimension that varies */
+    for (int j = 0; j < nd; j++) {
+        double m = 0, v = 0;
+        for (int r = 0; r < n; r++)
+            m += cl->x[(size_t)r * nd + j];
+        m /= n;
+        for (int r = 0; r < n; r++)
+            v += (cl->x[(size_t)r * nd + j] - m) * (cl->x[(size_t)r * nd + j] - m);
+        var[j] = v / n;
+        if (var[j] > 1e-24) {
+            for (int r = 0; r < n; r++)
+                z[(size_t)r * nd + dz] = (cl->x[(size_t)r * nd + j] - m) / sqrt(var[j]);
+            keep[dz++] = j;
+        }
+    }
+    /* compact z to dz columns */
+    for (int r = 0; r < n; r++)
+        for (int j = 0; j < dz; j++)
+            z[(size_t)r * dz + j] = z[(size_t)r * nd + j];
+    cl->k = 1;
+    if (n >= 3 && dz > 0) {
+        int kmax = n - 1 < 8 ? n - 1 : 8;
+        for (int k = 2; k <= kmax; k++) {
+            double s;
+            kmeans(z, n, dz, k, lab, cent);
+            s = silhouette(z, n, dz, k, lab, scratch);
+            if (s > cl->silhouette + 1e-12) {
+                cl->silhouette = s;
+                cl->k = k;
+                memcpy(cl->label, lab, (size_t)n * sizeof *lab);
+            }
+        }
+        if (cl->silhouette < 0.25) {
+            cl->k = 1;
+            cl->silhouette = 0;
+            memset(cl->label, 0, (size_t)n * sizeof *cl->label);
+        }
+    }
+    /* main dimensions: largest variance of the unscaled vectors first */
+    for (int m = 0; m < 4 && m < dz; m++) {
+        int best = -1;
+        for (int j = 0; j < dz; j++) {
+            int used = 0;
+            for (int q = 0; q < m; q++)
+                used |= cl->dims[q] == keep[j];
+            if (!used && (best < 0 || var[keep[j]] > var[best]))
+                best = keep[j];
+        }
+        cl->dims[m] = best;
+        cl->ndims = m + 1;
+    }
+    trace_profile_free(pr);
+    xfree(z);
+    xfree(cent);
+    xfree(scratch);
+    xfree(var);
+    xfree(lab);
+    xfree(keep);
+    *out = cl;
+    return 0;
+nomem:
+    trace_profile_free(pr);
+    xfree(z);
+    xfree(cent);
+    xfree(scratch);
+    xfree(var);
+    xfree(lab);
+    xfree(keep);
+    trace_clusters_free(cl);
+    return err_nomem(err);
+}

@@ -1,0 +1,266 @@
+/* http_guard: the defenses of the HTTP layer against hostile or broken
+ * clients: a deadline for receiving a whole request (the reaper), the
+ * budget of buffered body bytes shared by every connection, and the bounded
+ * pool of model workers that answers R_COSTLY routes so that cheap requests
+ * keep answering meanwhile. See http_internal.h. */
+#include "common/xalloc.h"
+#include "server/http_internal.h"
+
+#include <microhttpd.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/socket.h>
+#include <time.h>
+
+/* ---- the guard: budgets, deadlines and the model workers ----------------- */
+
+/* One open connection, known to the reaper. */
+struct conn_rec {
+    struct conn_rec *prev, *next;
+    int fd;
+    int busy;              /* 1: the request is whole and being answered */
+    struct timespec since; /* when the connection became ready for a request */
+};
+
+struct http_guard {
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    struct conn_rec conns; /* list head */
+    int stopping;
+    pthread_t reaper;
+    int reaper_started;
+    atomic_size_t buffered; /* body bytes reserved by requests being read */
+
+    /* the model workers: a bounded queue of suspended requests */
+    struct req **queue;
+    size_t qcap, qhead, qlen;
+    pthread_t *workers;
+    int nworkers;
+};
+
+static double since_s(const struct timespec *t)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+/* Drops connections that have not delivered a whole request within the
+ * request timeout: idle ones, slow-drip headers and slow-drip bodies alike
+ * (libmicrohttpd's own timeout restarts on every byte). */
+static void *reaper_main(void *arg)
+{
+    struct app *app = arg;
+    struct http_guard *g = app->guard;
+    double limit = (double)app->cfg->request_timeout;
+
+    pthread_mutex_lock(&g->lock);
+    while (!g->stopping) {
+        struct timespec until;
+        struct conn_rec *c;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 250 * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&g->wake, &g->lock, &until);
+        for (c = g->conns.next; c != &g->conns; c = c->next)
+            if (!c->busy && c->fd >= 0 && since_s(&c->since) > limit) {
+                shutdown(c->fd, SHUT_RDWR); /* MHD sees the end and closes it */
+                c->fd = -1;
+            }
+    }
+    pthread_mutex_unlock(&g->lock);
+    return NULL;
+}
+
+void guard_on_connection(void *cls, struct MHD_Connection *conn, void **socket_ctx,
+                         enum MHD_ConnectionNotificationCode code)
+{
+    struct app *app = cls;
+    struct http_guard *g = app->guard;
+    struct conn_rec *c = *socket_ctx;
+
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *info =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        c = xcalloc(1, sizeof *c);
+        if (c == NULL)
+            return;
+        c->fd = info ? info->connect_fd : -1;
+        clock_gettime(CLOCK_MONOTONIC, &c->since);
+        pthread_mutex_lock(&g->lock);
+        c->next = g->conns.next;
+        c->prev = &g->conns;
+        g->conns.next->prev = c;
+        g->conns.next = c;
+        pthread_mutex_unlock(&g->lock);
+        *socket_ctx = c;
+    } else if (c != NULL) {
+        pthread_mutex_lock(&g->lock);
+        c->prev->next = c->next;
+        c->next->prev = c->prev;
+        pthread_mutex_unlock(&g->lock);
+        xfree(c);
+        *socket_ctx = NULL;
+    }
+}
+
+/* Marks the connection busy (a whole request is being answered) or ready
+ * for the next request (its deadline starts now). */
+void guard_conn_mark(struct req *r, int busy)
+{
+    const union MHD_ConnectionInfo *info;
+    struct conn_rec *c;
+    if (r->conn == NULL || r->app->guard == NULL)
+        return;
+    info = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    c = info ? info->socket_context : NULL;
+    if (c == NULL)
+        return;
+    pthread_mutex_lock(&r->app->guard->lock);
+    c->busy = busy;
+    if (!busy)
+        clock_gettime(CLOCK_MONOTONIC, &c->since);
+    pthread_mutex_unlock(&r->app->guard->lock);
+}
+
+/* Reserves body bytes from the budget shared by every connection. */
+int guard_reserve_body(struct req *r, size_t n)
+{
+    struct http_guard *g = r->app->guard;
+    size_t cur;
+    if (g == NULL || n == 0)
+        return 0;
+    cur = atomic_load(&g->buffered);
+    do {
+        if (cur + n > r->app->cfg->max_buffered)
+            return -1;
+    } while (!atomic_compare_exchange_weak(&g->buffered, &cur, cur + n));
+    r->reserved = n;
+    return 0;
+}
+
+void guard_release_body(struct req *r)
+{
+    if (r->reserved && r->app->guard)
+        atomic_fetch_sub(&r->app->guard->buffered, r->reserved);
+    r->reserved = 0;
+}
+
+int guard_has_workers(const struct app *app)
+{
+    return app->guard != NULL && app->guard->nworkers > 0;
+}
+
+static void *worker_main(void *arg)
+{
+    struct app *app = arg;
+    struct http_guard *g = app->guard;
+    for (;;) {
+        struct req *r;
+        pthread_mutex_lock(&g->lock);
+        while (g->qlen == 0 && !g->stopping)
+            pthread_cond_wait(&g->wake, &g->lock);
+        if (g->qlen == 0) {
+            pthread_mutex_unlock(&g->lock);
+            return NULL;
+        }
+        r = g->queue[g->qhead];
+        g->qhead = (g->qhead + 1) % g->qcap;
+        g->qlen--;
+        pthread_mutex_unlock(&g->lock);
+
+        http_run_handler(r);
+        /* r may be freed as soon as the connection resumes: decide first. */
+        if (r->finish != NULL) {
+            http_submit_write(r);
+        } else {
+            r->state = REQ_DONE;
+            MHD_resume_connection(r->conn);
+        }
+    }
+}
+
+/* Hands a costly request to the model workers; -1 when the queue is full. */
+int guard_to_worker(struct req *r)
+{
+    struct http_guard *g = r->app->guard;
+    int rc = -1;
+    pthread_mutex_lock(&g->lock);
+    if (g->qlen < g->qcap && !g->stopping) {
+        r->on_worker = 1;
+        r->state = REQ_WAITING;
+        MHD_suspend_connection(r->conn);
+        g->queue[(g->qhead + g->qlen) % g->qcap] = r;
+        g->qlen++;
+        pthread_cond_broadcast(&g->wake);
+        rc = 0;
+    }
+    pthread_mutex_unlock(&g->lock);
+    return rc;
+}
+
+int guard_start(struct app *app, struct err *err)
+{
+    const struct config *cfg = app->cfg;
+    struct http_guard *g = xcalloc(1, sizeof *g);
+    int i;
+    if (g == NULL)
+        return err_nomem(err);
+    pthread_mutex_init(&g->lock, NULL);
+    pthread_cond_init(&g->wake, NULL);
+    g->conns.next = g->conns.prev = &g->conns;
+    atomic_init(&g->buffered, 0);
+    g->qcap = cfg->queue > 0 ? (size_t)cfg->queue : 1;
+    g->queue = xcalloc(g->qcap, sizeof *g->queue);
+    g->workers =
+        xcalloc((size_t)(cfg->workers > 0 ? cfg->workers : 1), sizeof *g->workers);
+    app->guard = g;
+    if (g->queue == NULL || g->workers == NULL)
+        return err_nomem(err);
+    if (pthread_create(&g->reaper, NULL, reaper_main, app) != 0)
+        return err_set(err, 500, "thread", NULL, "cannot start a thread");
+    g->reaper_started = 1;
+    for (i = 0; i < cfg->workers; i++) {
+        if (pthread_create(&g->workers[i], NULL, worker_main, app) != 0)
+            return err_set(err, 500, "thread", NULL, "cannot start a thread");
+        g->nworkers++;
+    }
+    return 0;
+}
+
+void guard_stop(struct app *app)
+{
+    struct http_guard *g = app->guard;
+    int i;
+    if (g != NULL && g->stopping)
+        return;
+    if (g == NULL)
+        return;
+    pthread_mutex_lock(&g->lock);
+    g->stopping = 1;
+    pthread_cond_broadcast(&g->wake);
+    pthread_mutex_unlock(&g->lock);
+    if (g->reaper_started)
+        pthread_join(g->reaper, NULL);
+    for (i = 0; i < g->nworkers; i++)
+        pthread_join(g->workers[i], NULL);
+    g->reaper_started = 0;
+    g->nworkers = 0;
+}
+
+void guard_free(struct app *app)
+{
+    struct http_guard *g = app->guard;
+    if (g == NULL)
+        return;
+    guard_stop(app);
+    xfree(g->queue);
+    xfree(g->workers);
+    pthread_mutex_destroy(&g->lock);
+    pthread_cond_destroy(&g->wake);
+    xfree(g);
+    app->guard = NULL;
+}

@@ -1,0 +1,121 @@
+/* serve: the serve command; see serve.h. */
+#include "server/serve.h"
+#include "db/writer.h"
+#include "server/dash.h"
+#include "server/demo.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Takes the server lock; returns the fd or -1. The lock file is named
+ * after the database file's identity (device and inode), not its name, so a
+ * second server reaching the same file through a symlink or a hard link is
+ * refused too. It lives in the directory of the file itself (symlinks
+ * resolved). */
+static int take_lock(const char *db_path)
+{
+    char path[4096], pid[32], *real;
+    struct stat st;
+    int fd;
+
+    if (stat(db_path, &st) != 0) {
+        /* A new database: create it empty so that it has an identity. */
+        fd = open(db_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0 || fstat(fd, &st) != 0) {
+            fprintf(stderr, "prophecyd: cannot create %s: %s\n", db_path,
+                    strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            return -1;
+        }
+        close(fd);
+    }
+    real = realpath(db_path, NULL);
+    if (real == NULL) {
+        fprintf(stderr, "prophecyd: cannot resolve %s: %s\n", db_path, strerror(errno));
+        return -1;
+    }
+    {
+        char *slash = strrchr(real, '/');
+        int dirlen = slash ? (int)(slash - real) : 0;
+        snprintf(path, sizeof path, "%.*s/.prophecyd-%llx-%llx.lock", dirlen, real,
+                 (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+    }
+    free(real);
+    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "prophecyd: cannot create %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        ssize_t n = read(fd, pid, sizeof pid - 1);
+        pid[n > 0 ? n : 0] = '\0';
+        pid[strcspn(pid, "\n")] = '\0';
+        fprintf(stderr,
+                "prophecyd: another prophecyd (pid %s) is already serving %s; "
+                "stop it first or use another --db\n",
+                pid[0] ? pid : "?", db_path);
+        close(fd);
+        return -1;
+    }
+    if (ftruncate(fd, 0) == 0) {
+        int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+        if (write(fd, pid, (size_t)n) < 0)
+            perror("prophecyd: writing the lock file");
+    }
+    return fd;
+}
+
+int serve_run(const struct config *cfg)
+{
+    struct app app = {0};
+    struct err e = {0};
+    sigset_t set;
+    int sig, lockfd, rc = 1;
+    struct db_options wopt = {cfg->sync, 0, 10000};
+
+    lockfd = take_lock(cfg->db_path);
+    if (lockfd < 0)
+        return 1;
+    app.cfg = cfg;
+    app.error_page = dash_error;
+    /* Block the shutdown signals in every thread; the main thread waits for them. */
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    if (db_writer_start(&app.writer, cfg->db_path, &wopt, 1000, &e) != 0 ||
+        db_pool_open(&app.pool, cfg->db_path, cfg->threads + cfg->workers + 2, &e) != 0)
+        goto out;
+    if (demo_maybe_load(&app, &e) != 0)
+        goto out;
+    if (http_start(&app, &e) != 0)
+        goto out;
+    if (!cfg->quiet)
+        fprintf(stderr, "prophecyd: serving %s on http://%s:%d/ (%d threads)\n",
+                cfg->db_path, cfg->listen_host, app.port, cfg->threads);
+    fflush(stderr);
+    sigwait(&set, &sig);
+    if (!cfg->quiet)
+        fprintf(stderr, "prophecyd: %s received, finishing requests\n",
+                sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    http_stop(&app, 10000);
+    rc = 0;
+out:
+    if (rc != 0)
+        fprintf(stderr, "prophecyd: %s\n", e.message);
+    db_writer_stop(app.writer);
+    db_pool_close(app.pool);
+    close(lockfd);
+    return rc;
+}

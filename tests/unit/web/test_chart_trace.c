@@ -1,0 +1,214 @@
+/* Unit tests for web/chart_trace: every trace chart renders a complete SVG
+ * document, byte-identical on a second rendering, with the content its
+ * answer fixes (one Gantt bar per stretch of equal state, the titles), and
+ * too large an answer is refused with the output left as it was. */
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/xalloc.h"
+#include "models/trace.h"
+#include "tests/harness.h"
+#include "web/chart_trace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void add(struct trace *t, int r, int op, double b, double e, int peer, int tag,
+                long long bytes)
+{
+    struct trace_rank *rk = &t->ranks[r];
+    rk->ev = xrealloc(rk->ev, (rk->nevents + 1) * sizeof *rk->ev);
+    rk->ev[rk->nevents++] = (struct trace_event){.begin = b,
+                                                 .end = e,
+                                                 .bytes = bytes,
+                                                 .peer = peer,
+                                                 .peer2 = -1,
+                                                 .tag = tag,
+                                                 .comm_size = 3,
+                                                 .op = (uint16_t)op};
+}
+
+/* The three-rank late-sender case of test_trace.c, plus a "solve" state. */
+static struct trace *late_sender(void)
+{
+    struct trace *t = xcalloc(1, sizeof *t);
+    t->nranks = 3;
+    t->ranks = xcalloc(3, sizeof *t->ranks);
+    t->nnames = 1;
+    t->names = xcalloc(1, sizeof *t->names);
+    t->names[0] = xstrdup("solve");
+    for (int r = 0; r < 3; r++)
+        t->ranks[r].t_end = 10;
+    add(t, 0, TRACE_OP_STATE, 0, 2, -1, 0, 0);
+    add(t, 0, TRACE_OP_SEND, 3, 3.1, 1, 7, 100);
+    add(t, 0, TRACE_OP_SEND, 5, 5.1, 2, 0, 200);
+    add(t, 1, TRACE_OP_RECV, 0.5, 3.2, 0, 7, 100);
+    add(t, 1, TRACE_OP_SEND, 3.3, 3.4, 2, 0, 300);
+    add(t, 2, TRACE_OP_RECV, 1, 5.2, 0, 0, 200);
+    add(t, 2, TRACE_OP_RECV, 5.2, 5.3, 1, 0, 300);
+    return t;
+}
+
+static size_t count(const char *s, const char *sub)
+{
+    size_t n = 0;
+    for (const char *p = strstr(s, sub); p; p = strstr(p + 1, sub))
+        n++;
+    return n;
+}
+
+typedef int (*render_fn)(struct buf *out, const struct trace *t, struct err *err);
+
+static int r_profile(struct buf *out, const struct trace *t, struct err *err)
+{
+    struct trace_profile *p;
+    int rc;
+    if (trace_profile(t, &p, err) < 0)
+        return -1;
+    rc = chart_trace_profile(out, p, 0, 0, err);
+    trace_profile_free(p);
+    return rc;
+}
+
+static int r_load(struct buf *out, const struct trace *t, struct err *err)
+{
+    struct trace_load *l;
+    int rc;
+    if (trace_load(t, &l, err) < 0)
+        return -1;
+    rc = chart_trace_load(out, l, 0, 0, err);
+    trace_load_free(l);
+    return rc;
+}
+
+static int r_wait(struct buf *out, const struct trace *t, struct err *err)
+{
+    struct trace_wait *w;
+    int rc;
+    if (trace_wait(t, &w, err) < 0)
+        return -1;
+    rc = chart_trace_wait(out, w, 0, 0, err);
+    trace_wait_free(w);
+    return rc;
+}
+
+static int r_traffic(struct buf *out, const struct trace *t, struct err *err)
+{
+    struct trace_traffic *tr;
+    int rc;
+    if (trace_traffic(t, &tr, err) < 0)
+        return -1;
+    rc = chart_trace_traffic(out, tr, 0, 0, err);
+    trace_traffic_free(tr);
+    return rc;
+}
+
+static int r_timeline(struct buf *out, const struct trace *t, struct err *err)
+{
+    struct trace_timeline *tl;
+    int rc;
+    if (trace_timeline(t, 100, &tl, err) < 0)
+        return -1;
+    rc = chart_trace_timeline(out, tl, (const char *const *)t->names, t->nnames, err);
+    trace_timeline_free(tl);
+    return rc;
+}
+
+static int r_occupancy(struct buf *out, const struct trace *t, struct err *err)
+{
+    struct trace_occupancy *o;
+    int rc;
+    if (trace_occupancy(t, &o, err) < 0)
+        return -1;
+    rc = chart_trace_occupancy(out, o, (const char *const *)t->names, 0, 0, err);
+    trace_occupancy_free(o);
+    return rc;
+}
+
+static int r_clusters(struct buf *out, const struct trace *t, struct err *err)
+{
+    struct trace_clusters *c;
+    int rc;
+    if (trace_clusters(t, &c, err) < 0)
+        return -1;
+    rc = chart_trace_clusters(out, c, (const char *const *)t->names, err);
+    trace_clusters_free(c);
+    return rc;
+}
+
+static void test_all_charts(void)
+{
+    static const struct {
+        const char *name, *title;
+        render_fn fn;
+    } charts[] = {
+        {"profile", "Time per routine per rank", r_profile},
+        {"load", "Load: compute imbalance", r_load},
+        {"wait", "Wait time: rank i waited for rank j", r_wait},
+        {"traffic", "Point-to-point bytes from rank i to rank j", r_traffic},
+        {"timeline", "Timeline: state of each rank", r_timeline},
+        {"occupancy", "Mean node occupancy per state (Lyon)", r_occupancy},
+        {"clusters", "Clusters: k = ", r_clusters},
+    };
+    struct trace *t = late_sender();
+
+    for (size_t i = 0; i < sizeof charts / sizeof charts[0]; i++) {
+        struct buf a, b;
+        struct err err = {0};
+        buf_init(&a, 1 << 22);
+        buf_init(&b, 1 << 22);
+        CHECK_INT(charts[i].fn(&a, t, &err), 0);
+        CHECK_INT(charts[i].fn(&b, t, &err), 0);
+        buf_putc(&a, '\0');
+        buf_putc(&b, '\0');
+        if (err.status)
+            fprintf(stderr, "%s: %s\n", charts[i].name, err.message);
+        CHECK(!buf_failed(&a) && a.data != NULL);
+        if (a.data == NULL || b.data == NULL)
+            continue;
+        CHECK(strstr(a.data, "<svg") != NULL);
+        CHECK(strstr(a.data, "</svg>") != NULL);
+        CHECK(strstr(a.data, charts[i].title) != NULL);
+        CHECK(strstr(a.data, "nan") == NULL && strstr(a.data, "inf") == NULL);
+        CHECK(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
+        if (strcmp(charts[i].name, "timeline") == 0) {
+            /* rank 0: solve, compute, p2p, compute, p2p, compute = 6 bars;
+             * rank 1: compute, recv, compute (3.2-3.3 s, one pixel), send,
+             * compute = 5; rank 2: compute, two receives merged, compute = 3;
+             * plus 5 legend squares */
+            CHECK_INT(count(a.data, "<rect x="), 6 + 5 + 3 + 5);
+            CHECK(strstr(a.data, ">solve<") != NULL);
+        }
+        if (strcmp(charts[i].name, "clusters") == 0) {
+            /* 3 ranks in an n x n matrix: n(n-1) scatter panels of 3 points */
+            size_t n = (size_t)sqrt((double)count(a.data, "<rect x="));
+            CHECK(n >= 2 && n <= 4);
+            CHECK_INT(count(a.data, "<circle"), 3 * n * (n - 1));
+        }
+        buf_free(&a);
+        buf_free(&b);
+    }
+    trace_free(t);
+}
+
+static void test_too_large(void)
+{
+    struct trace_timeline tl = {.nranks = 300, .width = 10, .span = 1};
+    struct buf out;
+    struct err err = {0};
+
+    tl.cls = xcalloc(3000, sizeof *tl.cls);
+    buf_init(&out, 1 << 20);
+    buf_puts(&out, "kept");
+    CHECK_INT(chart_trace_timeline(&out, &tl, NULL, 0, &err), -1);
+    CHECK_INT(err.status, 422);
+    CHECK_INT(out.len, 4);
+    buf_free(&out);
+    xfree(tl.cls);
+}
+
+int main(void)
+{
+    RUN(test_all_charts);
+    RUN(test_too_large);
+    return harness_report();
+}

@@ -1,0 +1,239 @@
+/* Checks the trace of tests/pattern.c, read with formats/trace, against the
+ * pattern's construction (see pattern.c), then checks that damaged copies of
+ * the same files (truncated, wrong or inconsistent rank counts, a duplicated
+ * rank, huge counts) are refused with clear errors.
+ * Usage: trace_check DIR. Exit 0 when every check holds. */
+#include "common/err.h"
+#include "formats/limits.h"
+#include "formats/trace.h"
+#include "tests/harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *dir;
+
+/* Expected wait of i for j in seconds (0 elsewhere): ranks 0-2 wait 0.3 s for
+ * the barrier's last arriver 3; 1 waits 0.2 s for 0 (late sender); 2 waits
+ * 0.1 s for 3 (Irecv + Wait) and 0.1 s for 0 (0 starts sending tag 3 at 0.5 s,
+ * 2 is ready at 0.4 s); 3 waits 0.1 s for 2 in the ring. */
+static double expected_wait(int i, int j)
+{
+    static const double w[4][4] = {
+        {0, 0, 0, 0.3}, {0.2, 0, 0, 0.3}, {0.1, 0, 0, 0.4}, {0, 0, 0.1, 0}};
+    return w[i][j];
+}
+
+static void test_analyses(void)
+{
+    struct trace *t = NULL;
+    struct trace_wait *w = NULL;
+    struct trace_traffic *tr = NULL;
+    struct trace_profile *p = NULL;
+    struct trace_load *l = NULL;
+    struct trace_timeline *tl = NULL;
+    struct trace_occupancy *o = NULL;
+    struct trace_clusters *c = NULL;
+    struct err err = {0};
+    double sum = 0, mean_end = 0;
+
+    CHECK_INT(trace_read_dir(dir, &t, &err), 0);
+    if (t == NULL) {
+        fprintf(stderr, "%s\n", err.message);
+        return;
+    }
+    CHECK_INT(t->nranks, 4);
+    CHECK_INT(t->dropped, 0);
+    CHECK_INT(t->nnames, 1);
+    CHECK_STR(t->names[0], "sleep");
+    CHECK_INT(trace_wait(t, &w, &err), 0);
+    CHECK_INT(trace_traffic(t, &tr, &err), 0);
+    CHECK_INT(trace_profile(t, &p, &err), 0);
+    CHECK_INT(trace_load(t, &l, &err), 0);
+    CHECK_INT(trace_timeline(t, 100, &tl, &err), 0);
+    CHECK_INT(trace_occupancy(t, &o, &err), 0);
+    CHECK_INT(trace_clusters(t, &c, &err), 0);
+    if (!w || !tr || !p || !l || !tl || !o || !c)
+        goto out;
+
+    for (int i = 0; i < 4; i++) {
+        for (int j = 0; j < 4; j++) {
+            double got = w->w[i * 4 + j], want = expected_wait(i, j);
+            printf("%7.3f", got);
+            /* sleeps overshoot on a loaded machine: late, never early */
+            if (want > 0)
+                CHECK(got > want - 0.03 && got < want + 0.2);
+            else
+                CHECK(got < 0.1);
+        }
+        printf("   | exec %.3f s\n", w->exec[i]);
+    }
+    CHECK_INT(w->unmatched, 0);
+
+    /* traffic, exact by construction */
+    CHECK_INT(tr->msgs[0 * 4 + 1], 2); /* the late send and the ring */
+    CHECK_INT(tr->bytes[0 * 4 + 1], 1000 + 256);
+    CHECK_INT(tr->msgs[0 * 4 + 2], 10);
+    CHECK_INT(tr->bytes[0 * 4 + 2], 8000);
+    CHECK_INT(tr->msgs[3 * 4 + 2], 1);
+    CHECK_INT(tr->bytes[3 * 4 + 2], 4000);
+    CHECK_INT(tr->msgs[1 * 4 + 2], 1);
+    CHECK_INT(tr->msgs[2 * 4 + 3], 1);
+    CHECK_INT(tr->msgs[3 * 4 + 0], 1);
+    CHECK_INT(tr->msgs[1 * 4 + 0], 0);
+    CHECK(tr->rate[0 * 4 + 2] > 0);
+    for (int r = 0; r < 4; r++) {
+        CHECK_INT(tr->coll_calls[r], 5); /* 3 barriers, bcast, allreduce */
+        CHECK_INT(tr->coll_bytes[1 * 4 + r], r == 1 ? 0 : 512);
+    }
+
+    /* profile and load */
+    CHECK_INT(p->calls[0 * TRACE_OP_COUNT + TRACE_OP_SEND], 11);
+    CHECK_INT(p->calls[2 * TRACE_OP_COUNT + TRACE_OP_RECV], 10);
+    CHECK_INT(p->calls[2 * TRACE_OP_COUNT + TRACE_OP_IRECV], 1);
+    CHECK_INT(p->calls[2 * TRACE_OP_COUNT + TRACE_OP_WAIT], 1);
+    CHECK_INT(p->calls[3 * TRACE_OP_COUNT + TRACE_OP_SENDRECV], 1);
+    /* rank 1 waited for rank 0 as long as rank 0 slept in its "sleep" state */
+    CHECK(p->time[0 * TRACE_OP_COUNT + TRACE_OP_STATE] >= 0.2);
+    CHECK(fabs(p->time[0 * TRACE_OP_COUNT + TRACE_OP_STATE] - w->w[1 * 4 + 0]) < 0.03);
+    CHECK(l->compute[3] > 0.39 && l->compute[0] > 0.19);
+    CHECK(l->compute_imbalance >= 1);
+
+    /* timeline: at 0.15 s ranks 0-2 sit in the barrier, rank 3 computes */
+    {
+        int x = (int)(0.15 / tl->span * 100);
+        for (int r = 0; r < 3; r++)
+            CHECK_INT(tl->cls[r * 100 + x], TRACE_CLASS_COLLECTIVE);
+        CHECK_INT(tl->cls[3 * 100 + x], TRACE_CLASS_COMPUTE);
+    }
+
+    /* occupancy: the "sleep" state held by one rank of four for 0.2 s */
+    CHECK_INT(o->nclasses, TRACE_CLASS_USER + 1);
+    CHECK(fabs(o->mean[TRACE_CLASS_USER] -
+               p->time[0 * TRACE_OP_COUNT + TRACE_OP_STATE] / 4) < 1e-9);
+    for (int k = 0; k < o->nclasses; k++)
+        sum += o->mean[k];
+    for (int r = 0; r < 4; r++)
+        mean_end += t->ranks[r].t_end / 4;
+    CHECK(fabs(sum - mean_end) < 1e-9);
+    CHECK(o->nrows >= 5);
+
+    CHECK(c->k >= 1 && c->k <= 3);
+out:
+    trace_wait_free(w);
+    trace_traffic_free(tr);
+    trace_profile_free(p);
+    trace_load_free(l);
+    trace_timeline_free(tl);
+    trace_occupancy_free(o);
+    trace_clusters_free(c);
+    trace_free(t);
+}
+
+static unsigned char *slurp(int r, size_t *len)
+{
+    char path[4096];
+    FILE *f;
+    unsigned char *b;
+    long n;
+    snprintf(path, sizeof path, "%s/trace.%d", dir, r);
+    f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    b = malloc((size_t)n);
+    if (b == NULL || fread(b, 1, (size_t)n, f) != (size_t)n) {
+        fclose(f);
+        free(b);
+        return NULL;
+    }
+    fclose(f);
+    *len = (size_t)n;
+    return b;
+}
+
+/* Parses n files; returns "" on success, else the error message. */
+static const char *parse_with(unsigned char **bufs, size_t *lens, int n)
+{
+    static struct err err;
+    struct trace *t = NULL;
+    err_clear(&err);
+    if (trace_parse((const void *const *)bufs, lens, n, &t, &err) == 0) {
+        trace_free(t);
+        return "";
+    }
+    CHECK(t == NULL);
+    CHECK_INT(err.status, 422);
+    CHECK_STR(err.code, "invalid_trace");
+    printf("refused: %s\n", err.message);
+    return err.message;
+}
+
+static void test_hostile(void)
+{
+    unsigned char *b[4];
+    size_t len[4], saved;
+    struct trace *t = NULL;
+    struct err err = {0};
+
+    for (int r = 0; r < 4; r++)
+        b[r] = slurp(r, &len[r]);
+    CHECK(b[0] && b[1] && b[2] && b[3]);
+    if (!(b[0] && b[1] && b[2] && b[3]))
+        return;
+    CHECK_STR(parse_with(b, len, 4), "");
+    /* truncated */
+    saved = len[2];
+    len[2] -= 7;
+    CHECK(strstr(parse_with(b, len, 4), "rank 2 is truncated") != NULL);
+    len[2] = 20;
+    CHECK(strstr(parse_with(b, len, 4), "truncated") != NULL);
+    len[2] = saved;
+    /* wrong number of files */
+    CHECK(strstr(parse_with(b, len, 3), "3 files for a 4-rank run") != NULL);
+    /* inconsistent rank counts */
+    b[2][16] = 5;
+    CHECK(strstr(parse_with(b, len, 4), "inconsistent rank counts") != NULL);
+    b[2][16] = 4;
+    /* a rank twice */
+    {
+        unsigned char *b2[4] = {b[0], b[0], b[2], b[3]};
+        size_t l2[4] = {len[0], len[0], len[2], len[3]};
+        CHECK(strstr(parse_with(b2, l2, 4), "rank 0 appears twice") != NULL);
+    }
+    /* huge: more events than the limit, and more ranks than the limit */
+    memcpy(&saved, b[1] + 24, sizeof saved);
+    b[1][24] = 0xff, b[1][25] = 0xff, b[1][26] = 0xff, b[1][27] = 0x7f;
+    CHECK(strstr(parse_with(b, len, 4), "the limit is") != NULL);
+    memcpy(b[1] + 24, &saved, sizeof saved);
+    b[0][16] = 0xff, b[0][17] = 0xff;
+    CHECK(strstr(parse_with(b, len, 4), "a trace has 1 to") != NULL);
+    b[0][16] = 4, b[0][17] = 0;
+    /* wrong magic, unknown version */
+    b[3][0] = 'X';
+    CHECK(strstr(parse_with(b, len, 4), "not a Prophecy trace") != NULL);
+    b[3][0] = 'P';
+    b[3][8] = 9;
+    CHECK(strstr(parse_with(b, len, 4), "format version 9") != NULL);
+    b[3][8] = 1;
+    CHECK_STR(parse_with(b, len, 4), "");
+    /* a directory without a trace */
+    CHECK_INT(trace_read_dir("/nonexistent-dir", &t, &err), -1);
+    CHECK_INT(err.status, 404);
+    for (int r = 0; r < 4; r++)
+        free(b[r]);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: trace_check DIR\n");
+        return 2;
+    }
+    dir = argv[1];
+    RUN(test_analyses);
+    RUN(test_hostile);
+    return harness_report();
+}

@@ -1,0 +1,30 @@
+/* chart: a modeling method's answer -> SVG (through web/svg.h).
+ *
+ * Each function reads a saved or fresh answer (the schema of the method's
+ * core/method_*.h), renders deterministically into b (the same answer gives
+ * the same bytes) and returns 0, or -1 with err set (422 for an answer it
+ * cannot read). They are the `plot` column of the table in web/methods.c.
+ */
+#ifndef PROPHECY_WEB_CHART_H
+#define PROPHECY_WEB_CHART_H
+
+#include <jansson.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+
+/* Curve fitting: measured points, fitted curve, first prediction (one x);
+ * the fitted surface and the points (two). */
+int fit_plot(json_t *answer, struct buf *b, struct err *err);
+
+/* Parameterization: the curve over one range with the measured runs, or the
+ * surface over two; a 422 when the answer has no range. */
+int param_plot(json_t *answer, struct buf *b, struct err *err);
+
+/* Kernel coupling: the composed model over x with the measured totals and
+ * the predictions; and the per-kernel breakdown (coefficient x kernel
+ * model) stacked per x, at the measured and predicted x values. */
+int couple_plot(json_t *answer, struct buf *b, struct err *err);
+int couple_plot_breakdown(json_t *answer, struct buf *b, struct err *err);
+
+#endif

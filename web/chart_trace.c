@@ -1,0 +1,356 @@
+/* chart_trace: trace analyses → SVG (see chart_trace.h). Bars and matrices go
+ * through svg_stacked and svg_heatmap; the Gantt chart is drawn here with the
+ * renderer's own helpers, so every chart shares its fonts, escaping and
+ * number formatting. */
+#include "web/chart_trace.h"
+
+#include "common/err.h"
+#include "common/xalloc.h"
+#include "web/svg.h"
+#include "web/svg_priv.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define LABEL 24 /* bytes of a "rank 4095" label */
+
+/* p labels "0" .. "p-1" in one block: labels[i] points into it. xfree both. */
+static int rank_labels(int p, const char ***labels, char **block, struct err *err)
+{
+    *labels = xcalloc((size_t)p, sizeof **labels);
+    *block = xcalloc((size_t)p, LABEL);
+    if (*labels == NULL || *block == NULL) {
+        xfree(*labels);
+        xfree(*block);
+        return err_nomem(err);
+    }
+    for (int i = 0; i < p; i++) {
+        snprintf(*block + (size_t)i * LABEL, LABEL, "%d", i);
+        (*labels)[i] = *block + (size_t)i * LABEL;
+    }
+    return 0;
+}
+
+static const char *class_label(int c, const char *const *names)
+{
+    const char *n = trace_class_name(c);
+    return n ? n : names ? names[c - TRACE_CLASS_USER] : "state";
+}
+
+int chart_trace_profile(struct buf *out, const struct trace_profile *p, int width,
+                        int height, struct err *err)
+{
+    const char **cats = NULL, *comps[TRACE_OP_COUNT];
+    char *block = NULL;
+    double *v = NULL;
+    int ops[TRACE_OP_COUNT], nops = 0, rc = -1;
+    struct svg_stacked s = {0};
+
+    for (int op = 1; op < TRACE_OP_COUNT; op++) {
+        int used = 0;
+        for (int r = 0; r < p->nranks; r++)
+            used |= p->calls[(size_t)r * TRACE_OP_COUNT + (size_t)op] > 0;
+        if (used)
+            ops[nops++] = op;
+    }
+    if (rank_labels(p->nranks, &cats, &block, err) < 0)
+        return -1;
+    v = xcalloc((size_t)p->nranks * (size_t)(nops + 1), sizeof *v);
+    if (v == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    comps[0] = "compute";
+    for (int k = 0; k < nops; k++)
+        comps[k + 1] = trace_op_name(ops[k]);
+    for (int r = 0; r < p->nranks; r++) {
+        double *row = &v[(size_t)r * (size_t)(nops + 1)];
+        row[0] = p->compute[r] > 0 ? p->compute[r] : 0;
+        for (int k = 0; k < nops; k++)
+            row[k + 1] = p->time[(size_t)r * TRACE_OP_COUNT + (size_t)ops[k]];
+    }
+    s.title = "Time per routine per rank";
+    s.xlabel = "rank";
+    s.ylabel = "seconds";
+    s.categories = cats;
+    s.ncategories = (size_t)p->nranks;
+    s.components = comps;
+    s.ncomponents = (size_t)nops + 1;
+    s.values = v;
+    s.width = width;
+    s.height = height;
+    rc = svg_stacked(out, &s, err);
+out:
+    xfree(v);
+    xfree(cats);
+    xfree(block);
+    return rc;
+}
+
+int chart_trace_load(struct buf *out, const struct trace_load *l, int width, int height,
+                     struct err *err)
+{
+    static const char *const comps[2] = {"compute", "communication"};
+    const char **cats = NULL;
+    char *block = NULL, title[128];
+    double *v;
+    int rc = -1;
+    struct svg_stacked s = {0};
+
+    if (rank_labels(l->nranks, &cats, &block, err) < 0)
+        return -1;
+    v = xcalloc((size_t)l->nranks * 2, sizeof *v);
+    if (v == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    for (int r = 0; r < l->nranks; r++) {
+        v[2 * r] = l->compute[r] > 0 ? l->compute[r] : 0;
+        v[2 * r + 1] = l->comm[r];
+    }
+    snprintf(title, sizeof title,
+             "Load: compute imbalance %.2f, communication %.2f (max/mean)",
+             l->compute_imbalance, l->comm_imbalance);
+    s.title = title;
+    s.xlabel = "rank";
+    s.ylabel = "seconds";
+    s.categories = cats;
+    s.ncategories = (size_t)l->nranks;
+    s.components = comps;
+    s.ncomponents = 2;
+    s.values = v;
+    s.width = width;
+    s.height = height;
+    rc = svg_stacked(out, &s, err);
+out:
+    xfree(v);
+    xfree(cats);
+    xfree(block);
+    return rc;
+}
+
+static int matrix(struct buf *out, int p, const double *vals, const char *title,
+                  const char *zlabel, int width, int height, struct err *err)
+{
+    const char **labels = NULL;
+    char *block = NULL;
+    struct svg_heatmap h = {0};
+    int rc;
+
+    if (rank_labels(p, &labels, &block, err) < 0)
+        return -1;
+    h.title = title;
+    h.xlabel = "rank j";
+    h.ylabel = "rank i";
+    h.zlabel = zlabel;
+    h.row_labels = labels;
+    h.col_labels = labels;
+    h.nrows = h.ncols = (size_t)p;
+    h.values = vals;
+    h.width = width;
+    h.height = height;
+    rc = svg_heatmap(out, &h, err);
+    xfree(labels);
+    xfree(block);
+    return rc;
+}
+
+int chart_trace_wait(struct buf *out, const struct trace_wait *w, int width, int height,
+                     struct err *err)
+{
+    return matrix(out, w->nranks, w->w, "Wait time: rank i waited for rank j", "seconds",
+                  width, height, err);
+}
+
+int chart_trace_traffic(struct buf *out, const struct trace_traffic *tr, int width,
+                        int height, struct err *err)
+{
+    size_t pp = (size_t)tr->nranks * (size_t)tr->nranks;
+    double *v = xmalloc((pp ? pp : 1) * sizeof *v);
+    int rc;
+
+    if (v == NULL)
+        return err_nomem(err);
+    for (size_t k = 0; k < pp; k++)
+        v[k] = (double)tr->bytes[k];
+    rc = matrix(out, tr->nranks, v, "Point-to-point bytes from rank i to rank j", "bytes",
+                width, height, err);
+    xfree(v);
+    return rc;
+}
+
+int chart_trace_occupancy(struct buf *out, const struct trace_occupancy *o,
+                          const char *const *names, int width, int height,
+                          struct err *err)
+{
+    const char **comps = xcalloc((size_t)o->nclasses, sizeof *comps);
+    static const char *const cat[1] = {"mean node"};
+    struct svg_stacked s = {0};
+    int rc;
+
+    if (comps == NULL)
+        return err_nomem(err);
+    for (int c = 0; c < o->nclasses; c++)
+        comps[c] = class_label(c, names);
+    s.title = "Mean node occupancy per state (Lyon)";
+    s.ylabel = "seconds";
+    s.categories = cat;
+    s.ncategories = 1;
+    s.components = comps;
+    s.ncomponents = (size_t)o->nclasses;
+    s.values = o->mean;
+    s.width = width;
+    s.height = height;
+    rc = svg_stacked(out, &s, err);
+    xfree(comps);
+    return rc;
+}
+
+#define GANTT_LEFT 60
+#define GANTT_TOP 40
+#define GANTT_ROW 14
+#define GANTT_LEGEND 24
+
+int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
+                         const char *const *names, int nnames, struct err *err)
+{
+    size_t start = out->len;
+    int ncls = TRACE_CLASS_USER + nnames, shown = ncls < 12 ? ncls : 12;
+    int w = tl->width + GANTT_LEFT + 20;
+    int h = GANTT_TOP + tl->nranks * GANTT_ROW + 40 + GANTT_LEGEND;
+    char desc[128];
+
+    if (buf_failed(out))
+        return err_set(err, 500, "internal", NULL, "output buffer already failed");
+    if (w < GANTT_LEFT + 90 * shown + 20) /* room for the legend and the title */
+        w = GANTT_LEFT + 90 * shown + 20;
+    if (tl->nranks > SVG_MAX_HEAT || w > SVG_MAX_SIZE || h > SVG_MAX_SIZE)
+        return err_invalid(err, "width",
+                           "a timeline of %d ranks by %d pixels is too large "
+                           "to draw",
+                           tl->nranks, tl->width);
+    snprintf(desc, sizeof desc, "Per-rank state timeline of %d ranks over %.6g s",
+             tl->nranks, tl->span);
+    svg_begin(out, w, h, "Timeline", desc);
+    svg_title(out, w, "Timeline: state of each rank");
+    for (int r = 0; r < tl->nranks; r++) {
+        const int16_t *row = &tl->cls[(size_t)r * (size_t)tl->width];
+        char lab[LABEL];
+        double y = GANTT_TOP + r * GANTT_ROW;
+        snprintf(lab, sizeof lab, "%d", r);
+        svg_label(out, GANTT_LEFT - 6, y + GANTT_ROW - 3, "end", NULL, lab, 8);
+        for (int x = 0; x < tl->width;) {
+            int x1 = x + 1;
+            while (x1 < tl->width && row[x1] == row[x])
+                x1++;
+            if (row[x] >= 0) {
+                buf_puts(out, "<rect x=\"");
+                svg_num(out, GANTT_LEFT + x);
+                buf_puts(out, "\" y=\"");
+                svg_num(out, y);
+                buf_printf(out, "\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", x1 - x,
+                           GANTT_ROW - 2, svg_palette((size_t)row[x]));
+            }
+            x = x1;
+        }
+    }
+    /* x axis: seconds at both ends; legend */
+    {
+        char t[64];
+        double y = GANTT_TOP + tl->nranks * GANTT_ROW + 14;
+        svg_label(out, GANTT_LEFT, y, "start", NULL, "0 s", 16);
+        snprintf(t, sizeof t, "%.6g s", tl->span);
+        svg_label(out, GANTT_LEFT + tl->width, y, "end", NULL, t, 24);
+        y += 22;
+        for (int c = 0; c < shown; c++) {
+            double x = GANTT_LEFT + c * 90;
+            buf_puts(out, "<rect x=\"");
+            svg_num(out, x);
+            buf_puts(out, "\" y=\"");
+            svg_num(out, y - 10);
+            buf_printf(out, "\" width=\"10\" height=\"10\" fill=\"%s\"/>\n",
+                       svg_palette((size_t)c));
+            svg_label(out, x + 14, y, "start", NULL, class_label(c, names), 10);
+        }
+    }
+    svg_end(out);
+    return svg_finish(out, start, 0, err);
+}
+
+/* The name of clustering dimension d (see struct trace_clusters). */
+static const char *dim_name(int d, const char *const *names)
+{
+    if (d < TRACE_OP_COUNT - 1)
+        return trace_op_name(d + 1);
+    return class_label(d - (TRACE_OP_COUNT - 1), names);
+}
+
+#define SPM_PANEL 150
+#define SPM_GAP 10
+#define SPM_TOP 60
+
+int chart_trace_clusters(struct buf *out, const struct trace_clusters *c,
+                         const char *const *names, struct err *err)
+{
+    size_t start = out->len;
+    int nd = c->ndims, side = nd > 1 ? nd : 1;
+    int w = 40 + side * (SPM_PANEL + SPM_GAP),
+        h = SPM_TOP + side * (SPM_PANEL + SPM_GAP) + 20;
+    double lo[4] = {0}, hi[4] = {0};
+    char title[128];
+
+    if (buf_failed(out))
+        return err_set(err, 500, "internal", NULL, "output buffer already failed");
+    if (w < 400)
+        w = 400;
+    snprintf(title, sizeof title, "Clusters: k = %d, silhouette %.2f", c->k,
+             c->silhouette);
+    svg_begin(out, w, h, title, "Scatterplot matrix of the ranks' main dimensions");
+    svg_title(out, w, title);
+    if (nd < 2) {
+        svg_label(out, w / 2.0, SPM_TOP + 40, "middle", NULL,
+                  "fewer than two dimensions vary between ranks", 60);
+        svg_end(out);
+        return svg_finish(out, start, 0, err);
+    }
+    for (int a = 0; a < nd; a++)
+        for (int r = 0; r < c->nranks; r++) {
+            double v = c->x[(size_t)r * (size_t)c->ndims_all + (size_t)c->dims[a]];
+            if (r == 0 || v < lo[a])
+                lo[a] = v;
+            if (r == 0 || v > hi[a])
+                hi[a] = v;
+        }
+    for (int i = 0; i < nd; i++)       /* row: y dimension */
+        for (int j = 0; j < nd; j++) { /* column: x dimension */
+            double x0 = 20 + j * (SPM_PANEL + SPM_GAP),
+                   y0 = SPM_TOP + i * (SPM_PANEL + SPM_GAP);
+            buf_puts(out, "<rect x=\"");
+            svg_num(out, x0);
+            buf_puts(out, "\" y=\"");
+            svg_num(out, y0);
+            buf_printf(out,
+                       "\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n",
+                       SPM_PANEL, SPM_PANEL);
+            if (i == j) {
+                svg_label(out, x0 + SPM_PANEL / 2.0, y0 + SPM_PANEL / 2.0, "middle", NULL,
+                          dim_name(c->dims[i], names), 20);
+                continue;
+            }
+            for (int r = 0; r < c->nranks; r++) {
+                const double *x = &c->x[(size_t)r * (size_t)c->ndims_all];
+                double u =
+                    hi[j] > lo[j] ? (x[c->dims[j]] - lo[j]) / (hi[j] - lo[j]) : 0.5;
+                double v =
+                    hi[i] > lo[i] ? (x[c->dims[i]] - lo[i]) / (hi[i] - lo[i]) : 0.5;
+                buf_puts(out, "<circle cx=\"");
+                svg_num(out, x0 + 8 + u * (SPM_PANEL - 16));
+                buf_puts(out, "\" cy=\"");
+                svg_num(out, y0 + SPM_PANEL - 8 - v * (SPM_PANEL - 16));
+                buf_printf(out, "\" r=\"3\" fill=\"%s\"/>\n",
+                           svg_palette((size_t)c->label[r]));
+            }
+        }
+    svg_end(out);
+    return svg_finish(out, start, 0, err);
+}

@@ -1,0 +1,50 @@
+/* chart_trace: the trace analyses (models/trace.h) drawn as SVG.
+ *
+ * Each function appends one standalone SVG document to `out` through the
+ * renderer of web/svg.h, deterministically (same answer, same bytes); no I/O,
+ * no HTTP, no database. Return 0, or -1 with err set (422 when the answer is
+ * too large to draw, e.g. more ranks than SVG_MAX_HEAT for a matrix; 500 out of
+ * memory); on failure `out` is left as it was. width/height 0 = the default.
+ * Thread-safe.
+ */
+#ifndef PROPHECY_WEB_CHART_TRACE_H
+#define PROPHECY_WEB_CHART_TRACE_H
+
+#include "common/buf.h"
+#include "models/trace.h"
+
+struct err;
+
+/* Stacked bars per rank: compute time and the time of each routine used. */
+int chart_trace_profile(struct buf *out, const struct trace_profile *p, int width,
+                        int height, struct err *err);
+
+/* Stacked bars per rank: compute vs communication; the imbalance in the title. */
+int chart_trace_load(struct buf *out, const struct trace_load *l, int width, int height,
+                     struct err *err);
+
+/* Heat map of the wait matrix (seconds rank i waited for rank j). */
+int chart_trace_wait(struct buf *out, const struct trace_wait *w, int width, int height,
+                     struct err *err);
+
+/* Heat map of point-to-point bytes sent from rank i to rank j. */
+int chart_trace_traffic(struct buf *out, const struct trace_traffic *tr, int width,
+                        int height, struct err *err);
+
+/* Gantt chart: one row per rank, one coloured run per stretch of equal class;
+ * `names` are the user state names (nnames of them, as in struct trace). */
+int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
+                         const char *const *names, int nnames, struct err *err);
+
+/* Bars of the mean node occupancy of each class (Lyon). */
+int chart_trace_occupancy(struct buf *out, const struct trace_occupancy *o,
+                          const char *const *names, int width, int height,
+                          struct err *err);
+
+/* Scatterplot matrix (Pablo) of the clusters' main dimensions: one panel per
+ * pair, a point per rank coloured by its cluster, the dimension names on the
+ * diagonal. With fewer than two main dimensions, a single panel says so. */
+int chart_trace_clusters(struct buf *out, const struct trace_clusters *c,
+                         const char *const *names, struct err *err);
+
+#endif
