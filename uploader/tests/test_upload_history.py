@@ -10,6 +10,7 @@ with the alert as markdown and JSON (and exits 3 with --fail-on-alert).
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -129,4 +130,6 @@ for t in tests:
     checks.run(t)
 rc = checks.report()
 srv.close(rc == 0)
+if rc == 0:
+    shutil.rmtree(work, ignore_errors=True)
 sys.exit(rc)
