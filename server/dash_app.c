@@ -1,9 +1,11 @@
 /* dash_app: the adapter of an application's page (/applications/{name}):
  * decodes the view state (?sort=runtime&dir=desc&page=2, ?executable= and
- * ?system= filters), reads the summaries, one page of runs and the kernel
- * records the breakdown needs through core/browse.h, and renders
- * web/view_app.c. */
+ * ?system= filters, ?axes=linear|log), reads the summaries, one page of runs
+ * and the kernel records the breakdown needs through core/browse.h, and
+ * renders web/view_app.c. With ?format=csv it answers every run of the
+ * table's filter, in the table's order, as CSV (view_app_csv). */
 #include "core/browse.h"
+#include "formats/limits.h"
 #include "server/dash.h"
 #include "server/routes.h"
 #include "web/view.h"
@@ -47,6 +49,18 @@ static int parse_view(struct req *r, struct view_app *v, json_t *app, struct err
     }
     if (http_query_int(r, "page", 1, 1000000000, &page, e) != 0)
         return -1;
+    {
+        const char *axes = http_query(r, "axes");
+        v->axes = 0;
+        if (axes && *axes) {
+            for (i = 1; i < 3 && strcmp(axes, view_app_axes[i]) != 0; i++)
+                ;
+            if (i == 3)
+                return err_set(e, 400, "bad_parameter", "axes",
+                               "axes must be linear or log (or absent: automatic)");
+            v->axes = (int)i;
+        }
+    }
     v->page = page;
     v->exe = http_query(r, "executable");
     v->sys = http_query(r, "system");
@@ -79,6 +93,62 @@ static struct view_run_row *rows_of(arena *a, const struct db_page_row *r, int n
     return out;
 }
 
+/* ?format=csv: all the filtered runs, read a page of 1000 at a time. */
+static int app_csv(struct req *r, db *d, struct view_app *v, struct browse_app *b,
+                   struct err *e)
+{
+    struct browse_app_query q = {v->exe_id, v->sys_id, v->sort, v->desc, 1, 1000, 1};
+    struct view_run_row *all = NULL;
+    size_t n = 0, cap = 0;
+    struct buf out;
+    int rc;
+
+    for (;;) {
+        if (browse_app(d, &q, r->arena, b, e) != 0)
+            return -1;
+        if (b->total > LIMIT_TABLE_CSV_RUNS)
+            return err_set(e, 413, "too_large", NULL,
+                           "%lld runs are more than one CSV download holds (%d): filter "
+                           "by executable or system, or use GET /api/v1/export",
+                           b->total, LIMIT_TABLE_CSV_RUNS);
+        if (cap == 0) {
+            cap = (size_t)b->total + 1;
+            all = arena_alloc(r->arena, cap * sizeof *all);
+            if (all == NULL)
+                return err_nomem(e);
+        }
+        {
+            struct view_run_row *page = rows_of(r->arena, b->rows, b->nrows);
+            if (page == NULL)
+                return err_nomem(e);
+            /* runs stored meanwhile: the count read first bounds the file */
+            for (rc = 0; rc < b->nrows && n < cap - 1; rc++)
+                all[n++] = page[rc];
+        }
+        if (b->page >= b->pages || b->nrows == 0 || n >= cap - 1)
+            break;
+        q.page = b->page + 1;
+    }
+    buf_init(&out, 512u << 20);
+    if (view_app_csv(&out, r->arena, all, n) != 0 || buf_failed(&out)) {
+        buf_free(&out);
+        return err_nomem(e);
+    }
+    {
+        size_t len;
+        char *text = buf_detach(&out, &len);
+        buf_free(&out);
+        if (text == NULL)
+            return err_nomem(e);
+        r->status = 200;
+        r->content_type = "text/csv; charset=utf-8";
+        r->resp = text; /* freed with the request, as dash_end's pages */
+        r->resp_len = len;
+        r->resp_free = 1;
+    }
+    return 0;
+}
+
 int page_app(struct req *r)
 {
     struct err e = {0};
@@ -87,13 +157,27 @@ int page_app(struct req *r)
     struct page p;
     long long ids[2 * VIEW_APP_MAX_BARS];
     size_t nids;
+    const char *fmt;
     db *d;
 
     v.name = r->params[0];
+    v.history = 1; /* /history answers each configuration's series */
+    fmt = http_query(r, "format");
+    if (fmt && *fmt && strcmp(fmt, "csv") != 0 && strcmp(fmt, "html") != 0) {
+        err_set(&e, 400, "bad_parameter", "format", "format must be csv or html");
+        return dash_error(r, &e);
+    }
     d = db_pool_get(r->app->pool);
     if ((b.app = browse_app_summary(d, v.name, &e)) == NULL ||
         parse_view(r, &v, b.app, &e) != 0)
         goto fail;
+    if (fmt && strcmp(fmt, "csv") == 0) {
+        if (app_csv(r, d, &v, &b, &e) != 0)
+            goto fail;
+        db_pool_put(r->app->pool, d);
+        json_decref(b.app);
+        return 0;
+    }
     {
         struct browse_app_query q = {v.exe_id,
                                      v.sys_id,

@@ -80,6 +80,12 @@ int api_executable_put(struct req *r);
 json_t *api_upload_alerts(struct req *r, const long long *ids, size_t n);
 
 /* The web dashboard. */
+/* History pages (dash_history.c): alerts with triage, a configuration's
+ * history, a comparison. */
+int page_alerts(struct req *r);
+int page_alert_triage(struct req *r);
+int page_history(struct req *r);
+int page_compare(struct req *r);
 int page_overview(struct req *r);
 int page_apps(struct req *r);
 int page_app(struct req *r);

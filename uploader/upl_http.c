@@ -144,6 +144,19 @@ static int send_with(upl_http *h, const char *method, const char *path,
                      struct curl_slist *headers, const char *body, size_t len,
                      struct upl_reply *out);
 
+int upl_http_get(upl_http *h, const char *path, struct upl_reply *out)
+{
+    return upl_http_send(h, "GET", path, NULL, 0, out);
+}
+
+const char *upl_http_body(upl_http *h, size_t *len)
+{
+    if (buf_failed(&h->reply))
+        return NULL;
+    *len = h->reply.len;
+    return buf_str(&h->reply);
+}
+
 int upl_http_send(upl_http *h, const char *method, const char *path, const char *body,
                   size_t len, struct upl_reply *out)
 {
@@ -154,12 +167,6 @@ int upl_http_post_tar(upl_http *h, const char *path, const char *body, size_t le
                       struct upl_reply *out)
 {
     return send_with(h, "POST", path, h->tar_headers, body, len, out);
-}
-
-const char *upl_http_answer(upl_http *h, size_t *len)
-{
-    *len = h->reply.len;
-    return buf_str(&h->reply);
 }
 
 static int send_with(upl_http *h, const char *method, const char *path,
@@ -182,12 +189,17 @@ static int send_with(upl_http *h, const char *method, const char *path,
     buf_reset(&h->reply);
     curl_easy_setopt(h->curl, CURLOPT_URL, buf_str(&url));
     curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(h->curl, CURLOPT_POST, 1L);
-    curl_easy_setopt(h->curl, CURLOPT_POSTFIELDS, body);
-    curl_easy_setopt(h->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-    /* POST's body handling with another verb (PUT); NULL restores POST. */
-    curl_easy_setopt(h->curl, CURLOPT_CUSTOMREQUEST,
-                     strcmp(method, "POST") == 0 ? NULL : method);
+    if (strcmp(method, "GET") == 0) {
+        curl_easy_setopt(h->curl, CURLOPT_CUSTOMREQUEST, NULL);
+        curl_easy_setopt(h->curl, CURLOPT_HTTPGET, 1L);
+    } else {
+        curl_easy_setopt(h->curl, CURLOPT_POST, 1L);
+        curl_easy_setopt(h->curl, CURLOPT_POSTFIELDS, body);
+        curl_easy_setopt(h->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+        /* POST's body handling with another verb (PUT); NULL restores POST. */
+        curl_easy_setopt(h->curl, CURLOPT_CUSTOMREQUEST,
+                         strcmp(method, "POST") == 0 ? NULL : method);
+    }
     curl_easy_setopt(h->curl, CURLOPT_TIMEOUT, h->timeout_s);
     curl_easy_setopt(h->curl, CURLOPT_CONNECTTIMEOUT,
                      h->timeout_s < 5 ? h->timeout_s : 5L);

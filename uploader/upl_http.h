@@ -56,9 +56,15 @@ int upl_http_send(upl_http *h, const char *method, const char *path, const char 
 int upl_http_post_tar(upl_http *h, const char *path, const char *body, size_t len,
                       struct upl_reply *out);
 
-/* The body of the last answer (at most 1 MiB kept), NUL-terminated; valid
- * until the next request. */
-const char *upl_http_answer(upl_http *h, size_t *len);
+/* GETs server + path (path starts with '/', query included). Fills *out as
+ * upl_http_post does; the answer's body is then upl_http_body(). Returns 0
+ * when a classification was made, -1 only when the request could not be built. */
+int upl_http_get(upl_http *h, const char *path, struct upl_reply *out);
+
+/* The body of the last answer (any status), NUL-terminated, owned by h and
+ * valid until the next request; *len gets its length. Bodies over 1 MiB are
+ * cut short: then NULL. */
+const char *upl_http_body(upl_http *h, size_t *len);
 
 /* URL-encodes s for one path segment into a new string (free with
  * upl_http_free_str), or NULL when out of memory. */

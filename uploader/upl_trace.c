@@ -202,9 +202,9 @@ int upl_trace_deliver(upl_http *h, json_t *run, long long run_id, const char *di
             return r.outcome == UPL_REJECTED ? 2 : 1;
         }
         {
-            size_t len;
-            const char *ans = upl_http_answer(h, &len);
-            json_t *j = json_loadb(ans, len, 0, NULL);
+            size_t len = 0;
+            const char *ans = upl_http_body(h, &len); /* NULL: over 1 MiB */
+            json_t *j = ans ? json_loadb(ans, len, 0, NULL) : NULL;
             *stored_id = (long long)json_integer_value(json_object_get(j, "run_id"));
             json_decref(j);
         }

@@ -1,14 +1,17 @@
 /* prophecy-upload: submit run documents to a Prophecy server without losing any.
  *
- * Three commands: submit files (JSON or CSV), `exec` (run a program, time it,
- * collect what its probe library wrote, submit the run) and `flush` (retry the
- * spool now). Every run carries an id before it is sent, so resending is
- * always safe; anything that is not definitely accepted or definitely refused
- * lands in the spool, on disk, before the program says so. Exit codes:
- * 0 all delivered, 1 some spooled, 2 some rejected, 64 usage error (exec: the
- * command's own non-zero status wins).
+ * Four commands: submit files (JSON or CSV), `exec` (run a program, time it,
+ * collect what its probe library wrote, submit the run), `flush` (retry the
+ * spool now) and `report` (a commit's comparison and alerts for a pull-request
+ * comment, rendered by upl_report). Every run carries an id before it is sent,
+ * so resending is always safe; anything that is not definitely accepted or
+ * definitely refused lands in the spool, on disk, before the program says so.
+ * Exit codes: 0 all delivered, 1 some spooled, 2 some rejected, 3 an alert
+ * (with --fail-on-alert), 64 usage error (exec: the command's own non-zero
+ * status wins).
  */
 #include "uploader/upl_http.h"
+#include "uploader/upl_report.h"
 #include "uploader/upl_run.h"
 #include "uploader/upl_spool.h"
 #include "uploader/upl_trace.h"
@@ -29,6 +32,7 @@
 
 #define EXIT_SPOOLED 1
 #define EXIT_REJECTED 2
+#define EXIT_ALERT 3
 #define EXIT_USAGE 64
 #define BATCH_RUNS 1000 /* runs per request */
 #define BATCH_BYTES                                                                      \
@@ -44,6 +48,8 @@ static const char usage_text[] =
     "       prophecy-upload [options] trace DIR (--run ID | --application A\n"
     "                       --executable E --system S [--nprocs P] [--input N=V]...)\n"
     "       prophecy-upload [options] flush [--rejected]\n"
+    "       prophecy-upload [options] report --commit C [--against B]\n"
+    "                       [--format markdown|json] [--application A]\n"
     "\n"
     "Files hold one run object or {\"runs\": [...]} (JSON), or with --csv a table with\n"
     "the header application,executable,system,nprocs,runtime,<input columns...>.\n"
@@ -58,6 +64,8 @@ static const char usage_text[] =
     "  --no-flush     do not retry the spool before this command\n"
     "  --dry-run      print the documents that would be sent, send nothing\n"
     "  --quiet        only errors on stderr\n"
+    "  --fail-on-alert  exit 3 when the server raised an alert for a delivered run\n"
+    "                 (report: when the commit has an open alert)\n"
     "  --help         this text\n"
     "\n"
     "exec runs COMMAND (no shell) with PROBE_OUTPUT set to a temporary file, times it\n"
@@ -81,21 +89,31 @@ static const char usage_text[] =
     "command, or at once by `flush`. A 4xx answer is printed and the document moved\n"
     "to <spool>/rejected/ (`flush --rejected` resends those, e.g. after a token fix).\n"
     "\n"
+    "report compares the runs of commit C with those of branch B (default main; a\n"
+    "side such as tag:K=V or commit:X is taken as given) through GET /api/v1/compare\n"
+    "and lists the commit's alerts (GET /api/v1/alerts): per configuration the\n"
+    "value, the change and a verdict, as markdown for a pull-request comment or as\n"
+    "JSON. --application, --executable, --system, --nprocs and --input narrow it.\n"
+    "\n"
     "exit status: 0 all delivered; 1 some spooled; 2 some rejected (or an input file\n"
-    "unreadable or invalid); 64 usage error.\n"
+    "unreadable or invalid); 3 alert raised (--fail-on-alert, when nothing was\n"
+    "rejected); 64 usage error. report: 0 printed, 1 server unreachable, 2 refused.\n"
     "\n"
     "examples:\n"
     "  prophecy-upload --server http://perf:8080 --token $TOK results/*.json\n"
     "  prophecy-upload --csv runs.csv\n"
     "  prophecy-upload exec --application matmul --executable matmul_gcc \\\n"
     "      --system cluster1 --nprocs 8 --input N=1000 -- mpirun -np 8 ./matmul 1000\n"
-    "  prophecy-upload flush\n";
+    "  prophecy-upload flush\n"
+    "  prophecy-upload --fail-on-alert results/*.json\n"
+    "  prophecy-upload report --commit $SHA --against main --format markdown\n";
 
 struct opts {
     const char *server, *token, *spool;
     long timeout;
-    int csv, quiet, dry_run, no_flush, always, rejected, trace;
-    long long run_id; /* trace --run */
+    int csv, quiet, dry_run, no_flush, always, rejected, trace, fail_on_alert;
+    long long run_id;                      /* trace --run */
+    const char *commit, *against, *format; /* report */
     const char *application, *executable, *system;
     long nprocs;
     json_t *inputs, *metrics;
@@ -111,6 +129,7 @@ struct ctx {
     int down;                            /* server unreachable: spool without trying */
     size_t delivered, spooled, rejected; /* runs */
     size_t bad_inputs;                   /* files we could not read or parse */
+    size_t alerts;                       /* alerts the server raised for our runs */
     size_t total, done;                  /* progress of the current source */
 };
 
@@ -246,6 +265,48 @@ static void note_down(struct ctx *c, const struct upl_reply *r)
     }
 }
 
+/* Counts and shows the alerts a delivered batch raised: the upload answer
+ * lists them as "alerts": [...] (SPEC §11). */
+static void note_alerts(struct ctx *c, const char *src)
+{
+    size_t len = 0, i;
+    const char *body = upl_http_body(c->http, &len);
+    json_t *j = body ? json_loadb(body, len, 0, NULL) : NULL, *al;
+
+    json_array_foreach(json_object_get(j, "alerts"), i, al)
+    {
+        json_t *id = json_object_get(al, "id"), *run = json_object_get(al, "run");
+        const char *y = json_string_value(json_object_get(al, "y"));
+        const char *commit = json_string_value(json_object_get(al, "commit"));
+        c->alerts++;
+        if (c->o->quiet)
+            continue;
+        fprintf(stderr, "prophecy-upload: %s: alert", src);
+        if (json_is_integer(id))
+            fprintf(stderr, " %lld", (long long)json_integer_value(id));
+        if (json_string_value(json_object_get(al, "application")))
+            fprintf(stderr, " on %s",
+                    json_string_value(json_object_get(al, "application")));
+        if (json_is_integer(json_object_get(al, "nprocs")))
+            fprintf(stderr, " (%lld procs)",
+                    (long long)json_integer_value(json_object_get(al, "nprocs")));
+        if (y && json_is_number(json_object_get(al, "value")))
+            fprintf(stderr, ": %s %g", y,
+                    json_number_value(json_object_get(al, "value")));
+        if (json_is_number(json_object_get(al, "lo")) &&
+            json_is_number(json_object_get(al, "hi")))
+            fprintf(stderr, " outside [%g, %g]",
+                    json_number_value(json_object_get(al, "lo")),
+                    json_number_value(json_object_get(al, "hi")));
+        if (json_is_integer(run))
+            fprintf(stderr, ", run %lld", (long long)json_integer_value(run));
+        if (commit)
+            fprintf(stderr, ", commit %s", commit);
+        fputc('\n', stderr);
+    }
+    json_decref(j);
+}
+
 /* Sends runs[from .. from+n) as one request and files the outcome. */
 static void send_runs(struct ctx *c, json_t *runs, size_t from, size_t n, const char *src)
 {
@@ -282,6 +343,7 @@ static void send_runs(struct ctx *c, json_t *runs, size_t from, size_t n, const 
     switch (r.outcome) {
     case UPL_DELIVERED:
         c->delivered += n;
+        note_alerts(c, src);
         progress(c, n);
         break;
     case UPL_RETRY:
@@ -358,6 +420,7 @@ static size_t flush_spool(struct ctx *c, int force, double deadline, int rejecte
         memset(&e, 0, sizeof e);
         if (r.outcome == UPL_DELIVERED) {
             c->delivered += nr;
+            note_alerts(c, name);
             if (!c->o->quiet)
                 fprintf(stderr, "prophecy-upload: delivered %zu spooled run%s (%s)\n", nr,
                         nr == 1 ? "" : "s", name);
@@ -692,6 +755,8 @@ static int cmd_exec(struct ctx *c, const struct opts *o)
     if (status != 0)
         return status;
     rc = c->rejected ? EXIT_REJECTED : c->spooled ? EXIT_SPOOLED : 0;
+    if (o->fail_on_alert && c->alerts && rc != EXIT_REJECTED)
+        rc = EXIT_ALERT;
     if (!o->quiet && rc == 0 && !o->dry_run)
         fprintf(stderr, "prophecy-upload: run %s submitted (%.3f s)\n", id, seconds);
     return rc;
@@ -723,6 +788,138 @@ static void submit_file(struct ctx *c, const char *path)
     }
     deliver(c, runs, path);
     json_decref(runs);
+}
+
+/* ---- report --------------------------------------------------------------------- */
+
+/* Appends "key=escaped(value)" to the query, '&'-separated; *bad is set when
+ * out of memory. */
+static void query_param(struct buf *q, upl_http *h, const char *key, const char *value,
+                        int *bad)
+{
+    char *esc = upl_http_escape(h, value);
+    if (esc == NULL) {
+        *bad = 1;
+        return;
+    }
+    buf_printf(q, "%s%s=%s", q->data[q->len - 1] == '?' ? "" : "&", key, esc);
+    upl_http_free_str(esc);
+}
+
+/* GETs path and parses the answer. Returns NULL (after saying why) unless the
+ * server answered 2xx with JSON; *rc gets the exit status for that case. */
+static json_t *get_json(struct ctx *c, const char *path, int *rc)
+{
+    struct upl_reply r;
+    json_error_t jerr;
+    const char *body;
+    size_t len = 0;
+    json_t *j;
+
+    upl_http_get(c->http, path, &r);
+    if (r.outcome != UPL_DELIVERED) {
+        if (r.status)
+            fprintf(stderr, "prophecy-upload: GET %s: %ld %s%s%s\n", path, r.status,
+                    r.code, r.code[0] ? ": " : "", r.message);
+        else
+            fprintf(stderr, "prophecy-upload: GET %s: no answer: %s\n", path, r.message);
+        *rc = r.outcome == UPL_RETRY ? EXIT_SPOOLED : EXIT_REJECTED;
+        return NULL;
+    }
+    body = upl_http_body(c->http, &len);
+    j = body ? json_loadb(body, len, 0, &jerr) : NULL;
+    if (!json_is_object(j)) {
+        fprintf(stderr, "prophecy-upload: GET %s: the answer is not a JSON object%s%s\n",
+                path, j || !body ? "" : ": ", j || !body ? "" : jerr.text);
+        json_decref(j);
+        *rc = EXIT_REJECTED;
+        return NULL;
+    }
+    return j;
+}
+
+/* A side spec: kept when it already names its kind, else a branch name. */
+static void side_spec(char *out, size_t outsz, const char *kind, const char *v)
+{
+    if (strncmp(v, "run:", 4) == 0 || strncmp(v, "commit:", 7) == 0 ||
+        strncmp(v, "branch:", 7) == 0 || strncmp(v, "tag:", 4) == 0)
+        snprintf(out, outsz, "%s", v);
+    else
+        snprintf(out, outsz, "%s:%s", kind, v);
+}
+
+static int cmd_report(struct ctx *c, const struct opts *o)
+{
+    enum upl_report_format fmt =
+        strcmp(o->format, "json") == 0 ? UPL_REPORT_JSON : UPL_REPORT_MARKDOWN;
+    char a[512], b[512], num[64];
+    struct upl_report_summary sum;
+    json_t *compare = NULL, *alerts = NULL, *v;
+    struct buf q, out;
+    const char *k;
+    int rc = 0, bad = 0;
+
+    buf_init(&q, 16384);
+    buf_init(&out, (size_t)64 << 20);
+    side_spec(a, sizeof a, "branch", o->against ? o->against : "main");
+    side_spec(b, sizeof b, "commit", o->commit);
+    buf_puts(&q, "/api/v1/compare?");
+    query_param(&q, c->http, "a", a, &bad);
+    query_param(&q, c->http, "b", b, &bad);
+    if (o->application)
+        query_param(&q, c->http, "application", o->application, &bad);
+    if (o->executable)
+        query_param(&q, c->http, "executable", o->executable, &bad);
+    if (o->system)
+        query_param(&q, c->http, "system", o->system, &bad);
+    if (o->nprocs) {
+        snprintf(num, sizeof num, "%ld", o->nprocs);
+        query_param(&q, c->http, "nprocs", num, &bad);
+    }
+    json_object_foreach(o->inputs, k, v)
+    {
+        char key[300];
+        if (json_is_integer(v))
+            snprintf(num, sizeof num, "%lld", (long long)json_integer_value(v));
+        else
+            snprintf(num, sizeof num, "%.17g", json_number_value(v));
+        snprintf(key, sizeof key, "input.%s", k);
+        query_param(&q, c->http, key, num, &bad);
+    }
+    if (bad || buf_failed(&q)) {
+        fprintf(stderr, "prophecy-upload: report: query too long\n");
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    compare = get_json(c, buf_str(&q), &rc);
+    if (compare == NULL)
+        goto out;
+    alerts = get_json(c, "/api/v1/alerts", &rc);
+    if (alerts == NULL)
+        goto out;
+    if (upl_report_render(compare, alerts, b + 7, a, fmt, &out, &sum) != 0) {
+        fprintf(stderr, "prophecy-upload: report: the compare answer has no \"rows\"\n");
+        rc = EXIT_REJECTED;
+        goto out;
+    }
+    if (buf_failed(&out)) {
+        fprintf(stderr, "prophecy-upload: report: out of memory\n");
+        rc = EXIT_REJECTED;
+        goto out;
+    }
+    fwrite(buf_str(&out), 1, out.len, stdout);
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "prophecy-upload: report: cannot write: %s\n", strerror(errno));
+        rc = EXIT_REJECTED;
+        goto out;
+    }
+    rc = o->fail_on_alert && sum.alerts ? EXIT_ALERT : 0;
+out:
+    json_decref(compare);
+    json_decref(alerts);
+    buf_free(&q);
+    buf_free(&out);
+    return rc;
 }
 
 /* ---- arguments ------------------------------------------------------------------ */
@@ -768,8 +965,9 @@ static int add_pair(json_t *obj, const char *opt, const char *arg)
 static int takes_value(const char *opt)
 {
     static const char *const with_value[] = {
-        "--server", "--token",  "--spool", "--timeout", "--application", "--executable",
-        "--system", "--nprocs", "--input", "--metric",  "--run"};
+        "--server",     "--token",  "--spool",   "--timeout", "--application",
+        "--executable", "--system", "--nprocs",  "--input",   "--metric",
+        "--run",        "--commit", "--against", "--format"};
     size_t i;
     for (i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
         if (strcmp(opt, with_value[i]) == 0)
@@ -824,6 +1022,7 @@ static int parse_args(int argc, char **argv, int i, struct opts *o)
         FLAG("--always", always)
         FLAG("--rejected", rejected)
         FLAG("--trace", trace)
+        FLAG("--fail-on-alert", fail_on_alert)
 #undef FLAG
         if (strcmp(name, "--help") == 0)
             return 1;
@@ -855,7 +1054,13 @@ static int parse_args(int argc, char **argv, int i, struct opts *o)
                 usage_error("%s expects a run id >= 1", name);
                 return -1;
             }
-        } else if (strcmp(name, "--nprocs") == 0 || strcmp(name, "--timeout") == 0) {
+        } else if (strcmp(name, "--commit") == 0)
+            o->commit = val;
+        else if (strcmp(name, "--against") == 0)
+            o->against = val;
+        else if (strcmp(name, "--format") == 0)
+            o->format = val;
+        else if (strcmp(name, "--nprocs") == 0 || strcmp(name, "--timeout") == 0) {
             char *end;
             long v;
             errno = 0;
@@ -888,7 +1093,7 @@ int main(int argc, char **argv)
     struct ctx c;
     struct err e = {0};
     char spool_dir[4096];
-    enum { SUBMIT, EXEC, FLUSH, TRACE } cmd = SUBMIT;
+    enum { SUBMIT, EXEC, FLUSH, TRACE, REPORT } cmd = SUBMIT;
     int rc = EXIT_USAGE, pr, first = 1;
     size_t left = 0;
 
@@ -913,6 +1118,8 @@ int main(int argc, char **argv)
         cmd = FLUSH;
     else if (first < argc && strcmp(argv[first], "trace") == 0)
         cmd = TRACE;
+    else if (first < argc && strcmp(argv[first], "report") == 0)
+        cmd = REPORT;
     if (cmd != SUBMIT) {
         /* Remove the command word so the option parser does not see it. */
         memmove(&argv[first], &argv[first + 1],
@@ -953,6 +1160,22 @@ int main(int argc, char **argv)
     } else if (cmd == TRACE) {
         if (check_trace_args(&o) != 0)
             goto out;
+    } else if (cmd == REPORT) {
+        if (o.commit == NULL || *o.commit == '\0' || strchr(o.commit, ':')) {
+            usage_error("%s", "report needs --commit C (a commit id, no kind prefix)");
+            goto out;
+        }
+        if (o.format == NULL)
+            o.format = "markdown";
+        if (strcmp(o.format, "markdown") != 0 && strcmp(o.format, "json") != 0) {
+            usage_error("--format is markdown or json, not %s", o.format);
+            goto out;
+        }
+        if (o.npos > 0 || o.always || json_object_size(o.metrics) || o.csv || o.dry_run) {
+            usage_error("%s", "report takes only --commit, --against, --format, "
+                              "--fail-on-alert and the configuration filters");
+            goto out;
+        }
     } else if (o.always || o.application || o.executable || o.system || o.nprocs ||
                json_object_size(o.inputs) || json_object_size(o.metrics)) {
         usage_error("%s", "--application/--executable/--system/--nprocs/--input/--metric/"
@@ -973,6 +1196,24 @@ int main(int argc, char **argv)
     }
     if (cmd != FLUSH && o.rejected) {
         usage_error("%s", "--rejected belongs to flush");
+        goto out;
+    }
+    if (cmd != REPORT && (o.commit || o.against || o.format)) {
+        usage_error("%s", "--commit/--against/--format belong to report");
+        goto out;
+    }
+    if (cmd == REPORT) {
+        /* Reading needs no token and no spool: a fork's CI job can report too. */
+        if (upl_http_global_init() != 0) {
+            fprintf(stderr, "prophecy-upload: cannot initialise libcurl\n");
+            goto out;
+        }
+        c.http = upl_http_new(o.server, o.token, o.timeout, &e);
+        if (c.http == NULL) {
+            fprintf(stderr, "prophecy-upload: %s\n", e.message);
+            goto out;
+        }
+        rc = cmd_report(&c, &o);
         goto out;
     }
     if (!o.dry_run && (o.token == NULL || *o.token == '\0')) {
@@ -1022,9 +1263,13 @@ int main(int argc, char **argv)
     for (pr = 0; pr < o.npos; pr++)
         submit_file(&c, o.pos[pr]);
     rc = (c.rejected || c.bad_inputs) ? EXIT_REJECTED : c.spooled ? EXIT_SPOOLED : 0;
+    if (o.fail_on_alert && c.alerts && rc != EXIT_REJECTED)
+        rc = EXIT_ALERT;
     if (!o.quiet && !o.dry_run)
-        fprintf(stderr, "prophecy-upload: %zu delivered, %zu spooled, %zu rejected\n",
-                c.delivered, c.spooled, c.rejected);
+        fprintf(
+            stderr,
+            "prophecy-upload: %zu delivered, %zu spooled, %zu rejected, %zu alert%s\n",
+            c.delivered, c.spooled, c.rejected, c.alerts, c.alerts == 1 ? "" : "s");
 out:
     upl_http_free(c.http);
     upl_spool_close(c.spool);

@@ -873,48 +873,34 @@ void forms_step_page(struct fctx *c, int k)
                     : "");
 }
 
-void forms_result_page(struct fctx *c, json_t *request, json_t *answer,
-                       const struct err *save_err, const char *csrf)
+/* The Save section. After a failed Save (save_err) it comes first, right
+ * under the heading, so that the answer to the POST shows the error where
+ * the page opens, with the result's permanent link beside it (app.js also
+ * puts that link back in the address bar and focuses a refused token). */
+static void save_section(struct fctx *c, const struct err *save_err, const char *csrf)
 {
-    char *text;
     int token_bad = save_err && save_err->status == 401;
     struct buf q;
-
-    header(c, FORM_RESULT);
-    c->def->render_result(c, request, answer);
-
-    page_puts(&c->p, "<h2 id=\"links\">Links</h2>\n<dl class=\"facts\">\n"
-                     "<dt>Permanent link</dt><dd><a id=\"permalink\" href=\"");
-    step_href(c, "result", NULL);
-    page_puts(&c->p, "\">this result</a> (the form's fields; computed again from the "
-                     "runs stored when it is opened)</dd>\n<dt>JSON</dt><dd><a "
-                     "id=\"json-link\" href=\"");
-    step_href(c, "result", "&format=json");
-    page_printf(&c->p,
-                "\">the answer as JSON</a>, the same as <code>POST /api/v1/%s</code> "
-                "with the request below</dd>\n</dl>\n",
-                c->method_name);
-    text = json_dumps(request, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
-    page_printf(&c->p,
-                "<details class=\"request\" id=\"request\"><summary>Request "
-                "(<code>POST /api/v1/%s</code>)</summary>",
-                c->method_name);
-    page_pre(&c->p, text ? text : "");
-    page_puts(&c->p, "</details>\n");
-    free(text);
 
     page_puts(&c->p, "<h2 id=\"save\">Save</h2>\n<p>A saved model keeps this answer: it "
                      "has a permanent page and answers predictions, and runs uploaded "
                      "later do not change it.</p>\n");
-    if (save_err && !token_bad) {
+    if (save_err) {
         page_puts(&c->p, "<div class=\"notice bad\" role=\"alert\" id=\"save-error\">"
                          "Not saved: ");
         page_text(&c->p, save_err->message);
-        page_puts(&c->p, "</div>\n");
+        {
+            size_t n = strlen(save_err->message);
+            page_puts(&c->p, n && save_err->message[n - 1] == '.' ? "" : ".");
+        }
+        page_puts(&c->p, " The result is unchanged: <a id=\"save-permalink\" "
+                         "data-permalink href=\"");
+        step_href(c, "result", NULL);
+        page_puts(&c->p, "\">its permanent link</a>.</div>\n");
     }
     page_printf(&c->p,
-                "<form class=\"card\" method=\"post\" action=\"%s\" id=\"save-form\" "
-                "enctype=\"application/x-www-form-urlencoded\">\n"
+                "<form class=\"card\" method=\"post\" action=\"%s\" "
+                "id=\"save-form\" enctype=\"application/x-www-form-urlencoded\">\n"
                 "<input type=\"hidden\" name=\"csrf\" value=\"",
                 c->def->path);
     page_attr(&c->p, csrf);
@@ -939,6 +925,40 @@ void forms_result_page(struct fctx *c, json_t *request, json_t *answer,
     }
     page_puts(&c->p, "</div></div>\n<button type=\"submit\" id=\"save-button\">Save the "
                      "model</button>\n</form>\n");
+}
+
+void forms_result_page(struct fctx *c, json_t *request, json_t *answer,
+                       const struct err *save_err, const char *csrf)
+{
+    char *text;
+
+    header(c, FORM_RESULT);
+    if (save_err)
+        save_section(c, save_err, csrf);
+    c->def->render_result(c, request, answer);
+
+    page_puts(&c->p, "<h2 id=\"links\">Links</h2>\n<dl class=\"facts\">\n"
+                     "<dt>Permanent link</dt><dd><a id=\"permalink\" href=\"");
+    step_href(c, "result", NULL);
+    page_puts(&c->p, "\">this result</a> (the form's fields; computed again from the "
+                     "runs stored when it is opened)</dd>\n<dt>JSON</dt><dd><a "
+                     "id=\"json-link\" href=\"");
+    step_href(c, "result", "&format=json");
+    page_printf(&c->p,
+                "\">the answer as JSON</a>, the same as <code>POST /api/v1/%s</code> "
+                "with the request below</dd>\n</dl>\n",
+                c->method_name);
+    text = json_dumps(request, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    page_printf(&c->p,
+                "<details class=\"request\" id=\"request\"><summary>Request "
+                "(<code>POST /api/v1/%s</code>)</summary>",
+                c->method_name);
+    page_pre(&c->p, text ? text : "");
+    page_puts(&c->p, "</details>\n");
+    free(text);
+
+    if (save_err == NULL)
+        save_section(c, NULL, csrf);
 }
 
 /* ---- the driver's pure parts ------------------------------------------------------ */

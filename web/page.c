@@ -15,7 +15,8 @@ static const struct {
 } nav_items[] = {
     {"overview", "/", "Overview"},      {"applications", "/applications", "Applications"},
     {"systems", "/systems", "Systems"}, {"model", "/model", "Model"},
-    {"models", "/models", "Models"},    {"upload", "/upload", "Upload"},
+    {"models", "/models", "Models"},    {"alerts", "/alerts", "Alerts"},
+    {"upload", "/upload", "Upload"},
 };
 
 static void asset_url(struct buf *b, const char *name)
@@ -149,10 +150,11 @@ void page_link(struct page *p, const char *prefix, const char *name, const char 
     buf_puts(&p->b, "</a>");
 }
 
-void page_svg(struct page *p, const struct buf *svg, const char *caption)
+/* The SVG document without its XML declaration, which is not allowed (nor
+ * needed) inside HTML. */
+static const char *svg_body(const struct buf *svg)
 {
     const char *s = buf_str(svg);
-    /* An XML declaration is not allowed (nor needed) inside HTML. */
     if (strncmp(s, "<?xml", 5) == 0) {
         const char *end = strstr(s, "?>");
         if (end) {
@@ -161,6 +163,38 @@ void page_svg(struct page *p, const struct buf *svg, const char *caption)
                 s++;
         }
     }
+    return s;
+}
+
+/* Writes the SVG with class="cls" added to its root element. */
+static void svg_classed(struct page *p, const struct buf *svg, const char *cls)
+{
+    const char *s = svg_body(svg);
+    if (strncmp(s, "<svg ", 5) != 0) {
+        buf_puts(&p->b, s);
+        return;
+    }
+    buf_printf(&p->b, "<svg class=\"%s\" ", cls);
+    buf_puts(&p->b, s + 5);
+}
+
+void page_svg_pair(struct page *p, const struct buf *wide, const struct buf *narrow,
+                   const char *caption)
+{
+    buf_puts(&p->b, "<figure class=\"plot\">");
+    svg_classed(p, wide, "wide");
+    svg_classed(p, narrow, "narrow");
+    if (caption) {
+        buf_puts(&p->b, "<figcaption>");
+        web_html_text(&p->b, caption);
+        buf_puts(&p->b, "</figcaption>");
+    }
+    buf_puts(&p->b, "</figure>\n");
+}
+
+void page_svg(struct page *p, const struct buf *svg, const char *caption)
+{
+    const char *s = svg_body(svg);
     buf_puts(&p->b, "<figure class=\"plot\">");
     buf_puts(&p->b, s);
     if (caption) {

@@ -64,6 +64,12 @@ void page_link(struct page *p, const char *prefix, const char *name, const char 
 /* Inlines an SVG document rendered by web/svg.h (without its XML
  * declaration) inside <figure class="plot">, with an optional caption. */
 void page_svg(struct page *p, const struct buf *svg, const char *caption);
+/* The same plot rendered twice, wide (desktop) and narrow (a viewBox about
+ * 400 wide, for phones), in one figure: the stylesheet shows one of them by
+ * the window's width, so that a phone shows text at a readable size instead
+ * of a desktop plot shrunk to half. */
+void page_svg_pair(struct page *p, const struct buf *wide, const struct buf *narrow,
+                   const char *caption);
 /* Opens and closes a horizontally scrollable table box. */
 void page_table_open(struct page *p, const char *caption);
 void page_table_close(struct page *p);

@@ -642,7 +642,7 @@ void svg_colorbar(struct buf *b, double x, double y, double w, double h, double 
 
     if (zmax > zmin && svg_nice_ticks(zmin, zmax, 7, t, &n, &step) == 0) {
         double eps = (zmax - zmin) * 1e-9;
-        buf_puts(b, "<g font-size=\"11\">\n");
+        buf_printf(b, "<g font-size=\"%d\">\n", SVG_FS_SMALL);
         for (i = 0; i < n; i++) {
             double py;
             size_t len;
@@ -665,11 +665,11 @@ void svg_colorbar(struct buf *b, double x, double y, double w, double h, double 
         /* Constant data: one label for the single value. */
         svg_fmt_tick(s, sizeof s, zmin, fabs(zmin) > 0 ? fabs(zmin) / 1000 : 1);
         maxw = strlen(s);
-        svg_label(b, x + w + 7, y + h / 2 + 4, "start", "font-size=\"11\"", s, 24);
+        svg_label(b, x + w + 7, y + h / 2 + 4, "start", "font-size=\"12\"", s, 24);
     }
     if (label != NULL && *label) {
         char tr[96];
-        double lx = x + w + 24 + svg_text_width(maxw, 11);
+        double lx = x + w + 24 + svg_text_width(maxw, SVG_FS_SMALL);
         snprintf(tr, sizeof tr, "transform=\"rotate(-90 %.2f %.2f)\"", lx, y + h / 2);
         svg_label(b, lx, y + h / 2, "middle", tr, label, svg_fit_chars(h, 12));
     }

@@ -18,7 +18,7 @@
 
 #define DEFAULT_W 760
 #define DEFAULT_H 480
-#define LEGEND_FS 11
+#define LEGEND_FS SVG_FS_SMALL
 #define LEGEND_ROW 18
 #define FORMULA_LINES 4
 #define DASH_EXTRAPOLATED "6 4"
@@ -528,8 +528,8 @@ static void draw_axes(struct buf *b, const struct plot *c)
 
     /* x tick labels, thinned to every k-th when they would overlap. */
     for (i = 0; i < c->ax.nmajor; i++) {
-        double w =
-            svg_text_width(strlen(svg_axis_tick_label(&c->ax, i, s, sizeof s)), 11);
+        double w = svg_text_width(strlen(svg_axis_tick_label(&c->ax, i, s, sizeof s)),
+                                  SVG_FS_SMALL);
         if (w > maxw)
             maxw = w;
         if (i > 0) {
@@ -541,7 +541,7 @@ static void draw_axes(struct buf *b, const struct plot *c)
     }
     for (k = 1; k < SVG_MAX_TICKS && (maxw + 8) > spacing * k; k++)
         ;
-    buf_puts(b, "<g font-size=\"11\" fill=\"#333333\">\n");
+    buf_printf(b, "<g font-size=\"%d\" fill=\"#333333\">\n", SVG_FS_SMALL);
     for (i = 0; i < c->ax.nmajor; i++) {
         if (i % k != 0)
             continue;
@@ -884,8 +884,8 @@ int svg_plot2d(struct buf *out, const struct svg_plot2d *pin, struct err *err)
         if (n > maxlab)
             maxlab = n;
     }
-    left =
-        14 + ((p.ylabel != NULL && *p.ylabel) ? 18 : 0) + svg_text_width(maxlab, 11) + 8;
+    left = 14 + ((p.ylabel != NULL && *p.ylabel) ? 18 : 0) +
+           svg_text_width(maxlab, SVG_FS_SMALL) + 8;
     c.x0 = left;
     c.x1 = p.width - 20;
     svg_axis_setup(&c.ax, c.xlog, xmn, xmx, xh, p.width >= 560 ? 8 : 5);

@@ -221,7 +221,7 @@ static void edge_axis(struct buf *b, const struct view *v, struct vec3 a, struct
         buf_putc(b, ' ');
         svg_num(b, dy * 0.6);
     }
-    buf_puts(b, "\"/>\n<g font-size=\"11\" fill=\"#333333\">\n");
+    buf_printf(b, "\"/>\n<g font-size=\"%d\" fill=\"#333333\">\n", SVG_FS_SMALL);
     for (i = 0; i < n; i++) {
         struct vec3 p = v3(a.x + e.x * f[i], a.y + e.y * f[i], a.z + e.z * f[i]);
         project(v, p, &mx, &my);
@@ -535,8 +535,10 @@ int svg_plot3d(struct buf *out, const struct svg_plot3d *pin, struct err *err)
             buf_puts(out, "\" r=\"3.5\"/>");
             drawn++;
         }
-        buf_puts(out, "</g>\n<g class=\"legend\" font-size=\"11\">"
-                      "<circle fill=\"#d62728\" r=\"3.5\" cx=\"20\" cy=\"");
+        buf_printf(out,
+                   "</g>\n<g class=\"legend\" font-size=\"%d\">"
+                   "<circle fill=\"#d62728\" r=\"3.5\" cx=\"20\" cy=\"",
+                   SVG_FS_SMALL);
         svg_num(out, p.height - 16);
         buf_puts(out, "\"/>");
         {
@@ -546,7 +548,7 @@ int svg_plot3d(struct buf *out, const struct svg_plot3d *pin, struct err *err)
                                                                : "measured",
                      drawn, p.npoints);
             svg_label(out, 30, p.height - 12, "start", NULL, lab,
-                      svg_fit_chars(p.width - 40, 11));
+                      svg_fit_chars(p.width - 40, SVG_FS_SMALL));
         }
         buf_puts(out, "</g>\n");
     }

@@ -16,7 +16,7 @@
 
 #define DEFAULT_W 760
 #define DEFAULT_H 480
-#define LEGEND_FS 11
+#define LEGEND_FS SVG_FS_SMALL
 #define LEGEND_ROW 18
 
 static int validate(const struct svg_stacked *p, struct err *err)
@@ -156,13 +156,13 @@ int svg_stacked(struct buf *out, const struct svg_stacked *pin, struct err *err)
     legend_w = 40 + svg_text_width(maxcomp, LEGEND_FS);
     if (legend_w > p.width * 0.3)
         legend_w = p.width * 0.3;
-    left =
-        14 + ((p.ylabel != NULL && *p.ylabel) ? 18 : 0) + svg_text_width(maxlab, 11) + 8;
+    left = 14 + ((p.ylabel != NULL && *p.ylabel) ? 18 : 0) +
+           svg_text_width(maxlab, SVG_FS_SMALL) + 8;
     x0 = left;
     x1 = p.width - legend_w - 16;
     slot = (x1 - x0) / p.ncategories;
     bw = slot * 0.7;
-    labw = svg_text_width(maxcat, 11);
+    labw = svg_text_width(maxcat, SVG_FS_SMALL);
     if (labw + 4 > slot)
         rotate = 1;
     /* Rotated labels need about 14 px of slot each; thin them below that. */
@@ -207,7 +207,7 @@ int svg_stacked(struct buf *out, const struct svg_stacked *pin, struct err *err)
         svg_num(out, svg_axis_px(&ay, t[i]));
         buf_puts(out, "h-5");
     }
-    buf_puts(out, "\"/>\n<g font-size=\"11\" fill=\"#333333\">\n");
+    buf_printf(out, "\"/>\n<g font-size=\"%d\" fill=\"#333333\">\n", SVG_FS_SMALL);
     for (i = 0; i < n; i++) {
         svg_axis_tick_label(&ay, i, s, sizeof s);
         svg_label(out, x0 - 8, svg_axis_px(&ay, t[i]) + 4, "end", NULL, s, 24);

@@ -152,12 +152,12 @@ int svg_heatmap(struct buf *out, const struct svg_heatmap *pin, struct err *err)
     rowch = max_label_chars(p.row_labels, p.nrows);
     colch = max_label_chars(p.col_labels, p.ncols);
     top = (p.title != NULL && *p.title) ? 40 : 16;
-    left =
-        12 + ((p.ylabel != NULL && *p.ylabel) ? 20 : 0) + svg_text_width(rowch, 11) + 6;
+    left = 12 + ((p.ylabel != NULL && *p.ylabel) ? 20 : 0) +
+           svg_text_width(rowch, SVG_FS_SMALL) + 6;
     x0 = left;
     x1 = p.width - 130;
     cw = (x1 - x0) / p.ncols;
-    colw = svg_text_width(colch, 11);
+    colw = svg_text_width(colch, SVG_FS_SMALL);
     if (colw + 4 > cw)
         rotate = 1;
     while ((rotate ? 13.0 : colw + 4) > cw * cevery)
@@ -213,7 +213,7 @@ int svg_heatmap(struct buf *out, const struct svg_heatmap *pin, struct err *err)
     svg_num(out, y1 - y0);
     buf_puts(out, "\" fill=\"none\" stroke=\"#444444\"/>\n");
 
-    buf_puts(out, "<g font-size=\"11\" fill=\"#333333\">\n");
+    buf_printf(out, "<g font-size=\"%d\" fill=\"#333333\">\n", SVG_FS_SMALL);
     for (i = 0; i < p.nrows; i += revery)
         svg_label(out, x0 - 6, y0 + (i + 0.5) * chh + 4, "end", NULL,
                   label_of(p.row_labels, i, tmp, sizeof tmp), 20);

@@ -17,6 +17,12 @@
  * used to estimate text widths for layout and truncation. */
 #define SVG_GLYPH 0.6
 
+/* Font size of tick labels, legends and colour-bar labels (the base text is
+ * 12, titles 15). 12 rather than 11: a plot scaled to a 390 px phone (the
+ * stylesheet keeps it at least 600 px wide there, scrolling in its box)
+ * still shows them at about 9.5 px. */
+#define SVG_FS_SMALL 12
+
 /* Appends v rounded to 2 decimals with trailing zeros dropped ("12.5", "3",
  * "-0.25"); non-finite gives "0" and |v| is clamped to 1e7. */
 void svg_num(struct buf *b, double v);

@@ -85,6 +85,9 @@ void view_model(struct page *p, const struct view_model *d);
 
 /* The ?sort= names of the runs table, by column (0 = run id). */
 extern const char *const view_app_sorts[3];
+/* The ?axes= names of the plots' scales: "" (0, automatic: log where the data
+ * spans decades), "linear" (1), "log" (2). */
+extern const char *const view_app_axes[3];
 
 /* One configuration's summary (db/summary.h struct db_config). */
 struct view_config {
@@ -113,6 +116,7 @@ struct view_app {
     const char *exe, *sys; /* filters by name, or NULL */
     long long exe_id, sys_id;
     int sort, desc; /* sort: index of view_app_sorts */
+    int axes;       /* index of view_app_axes */
     long long page, pages, total;
     int many_exe, many_sys; /* series labels need to name them */
     /* the data */
@@ -125,12 +129,77 @@ struct view_app {
     int nrows;
     int has_kernels; /* link the kernel-coupling form */
     json_t *kernels; /* [{run_id, name, time}] of view_app_kernel_runs' runs */
+    int history;     /* link each configuration to its history page (/history) */
 };
 void view_app(struct page *p, const struct view_app *v);
+/* Appends the runs table as CSV: the header run,executable,system,nprocs,
+ * one column per input name the rows have (sorted), runtime,kernels,stored,
+ * then one line per row in the given order; RFC 4180 quoting, CRLF. A text
+ * cell a spreadsheet would take for a formula (it starts with = + - @ or a
+ * tab) gets a leading '. Temporary memory from a (an arena). Returns 0, or
+ * -1 when a is out of memory (out's own overflow shows as buf_failed). */
+int view_app_csv(struct buf *out, arena *a, const struct view_run_row *rows, size_t n);
 /* The runs whose kernel records the breakdown of these configurations may
  * show (at most 2 * VIEW_APP_MAX_BARS, into ids). Returns their number. */
 size_t view_app_kernel_runs(arena *a, const struct view_config *c, int nc,
                             long long *ids);
+
+/* ---- history, alerts, compare (view_history.c; SPEC §11) ---------------------- */
+
+/* The alert states, in order: open, acknowledged, false_positive, resolved. */
+extern const char *const view_alert_states[4];
+
+/* The alerts page (/alerts). alerts: [{id, state, run (id, or {id, commit}),
+ * commit, application, executable, system, nprocs, inputs (or these in
+ * "configuration"), y, value, expected, low, high, message, created_at}];
+ * state: the filter shown as current (NULL: all); error: a refused triage,
+ * shown on top (NULL: none). With p->csrf set each alert gets a triage form
+ * (POST /alerts/{id}: csrf, state, token). */
+struct view_alerts {
+    json_t *alerts;
+    const char *state;
+    const struct err *error;
+};
+void view_alerts(struct page *p, const struct view_alerts *d);
+
+struct chart_hist_point;
+/* A configuration's history page (/history?...): config {application,
+ * executable, system, nprocs, inputs}; y as in GET /api/v1/series ("runtime",
+ * "metric:NAME", "kernel:NAME"); ylabel the axis title (NULL: y); the series
+ * decoded into chart points in time order (web/chart_history.h) with the
+ * indices of its change points; model the watching model (0: none); alerts
+ * of the configuration in the shape of view_alerts. */
+struct view_series {
+    json_t *config;
+    const char *y, *ylabel;
+    const struct chart_hist_point *points;
+    size_t n;
+    const size_t *changes;
+    size_t nchanges;
+    long long model;
+    json_t *alerts;
+};
+void view_series(struct page *p, const struct view_series *d);
+/* Decodes the answer of GET /api/v1/series ({"points": [{run, at, commit,
+ * value, judgements: [{watch, model, expected, lo, hi, out, alert}]}]}) into
+ * chart points (arena a): a point is marked when a judgement raised an alert,
+ * and its band is a model judgement's interval (else the first judgement's).
+ * OUT: *out, *model (the watching model, 0 none). Returns the number of
+ * points, or -1 with err (out of memory; 502 when a point's time is not
+ * ISO 8601). */
+long view_series_points(arena *a, json_t *series, struct chart_hist_point **out,
+                        long long *model, struct err *err);
+
+/* The compare page (/compare?a=SIDE&b=SIDE...): sides[0..nsides) the side
+ * specs as asked (a first); compare the answer of GET /api/v1/compare:
+ * {"rows": [{configuration (or its fields in the row), kernel, metric,
+ * sides: [{mean, n, spread[, ratio, significant]}], [ratio, significant]}]}. */
+struct view_compare {
+    json_t *compare;
+    const char *const *sides;
+    size_t nsides;
+};
+void view_compare(struct page *p, const struct view_compare *d);
 
 /* ---- upload (view_upload.c) ------------------------------------------------- */
 

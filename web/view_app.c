@@ -1,15 +1,16 @@
 /* view_app: an application's page (/applications/{name}); see view.h.
  *
- * Executables, systems, scaling plots of runtime over processors and over
- * each input, the kernel breakdown, and the runs table, sortable and
- * paginated through query parameters (?sort=runtime&dir=desc&page=2, plus
- * ?executable= and ?system= filters), so every link works without
- * JavaScript. Plots are built from the configuration summaries (one row per
- * executable, system, processors and inputs; db/summary.h) and the table
- * reads one page of runs: the page never loads all runs. The adapter
- * (server/dash_app.c) decodes the view state from the query and hands the
- * summaries, the page of runs and the kernel records of the runs the
- * breakdown may show (view_app_kernel_runs) to view_app.
+ * Executables, systems, scaling plots of runtime over processors (with the
+ * speedup and parallel efficiency they imply) and over each input, the kernel
+ * breakdown, and the runs table, sortable and paginated through query
+ * parameters (?sort=runtime&dir=desc&page=2, plus ?executable= and ?system=
+ * filters, ?axes=linear|log for the plots), so every link works without
+ * JavaScript; the table's filtered runs also come as CSV (view_app_csv). Plots are built
+ * from the configuration summaries (one row per executable, system, processors and
+ * inputs; db/summary.h) and the table reads one page of runs: the page never loads all
+ * runs. The adapter (server/dash_app.c) decodes the view state from the query and hands
+ * the summaries, the page of runs and the kernel records of the runs the breakdown may
+ * show (view_app_kernel_runs) to view_app.
  */
 #include "web/svg.h"
 #include "web/view.h"
@@ -23,14 +24,18 @@
 #define MAX_INPUT_PLOTS 6  /* inputs that get a plot */
 #define MAX_INPUT_NAMES 32 /* distinct input names considered */
 #define MAX_BARS VIEW_APP_MAX_BARS
+#define NARROW_W 400 /* the phone drawing of each plot (page_svg_pair) */
+#define NARROW_H 340
 
 const char *const view_app_sorts[3] = {"run", "nprocs", "runtime"};
+const char *const view_app_axes[3] = {"", "linear", "log"};
 #define sort_names view_app_sorts
 
-/* Writes the URL of this page with the view's filters and the given order
- * and page, omitting defaults; '&' written as "&amp;" for an attribute. */
-static void view_url(struct page *p, const struct view_app *v, int sort, int desc,
-                     long long page)
+/* Writes the URL of this page with the view's filters, the given order,
+ * page and axes, omitting defaults, then `tail` (a fragment, or "" );
+ * '&' written as "&amp;" for an attribute. */
+static void view_href(struct page *p, const struct view_app *v, int sort, int desc,
+                      long long page, int axes, const char *tail)
 {
     const char *sep = "?";
     page_puts(p, "/applications/");
@@ -53,9 +58,20 @@ static void view_url(struct page *p, const struct view_app *v, int sort, int des
         page_printf(p, "%sdir=%s", sep, desc ? "desc" : "asc");
         sep = "&amp;";
     }
-    if (page > 1)
+    if (page > 1) {
         page_printf(p, "%spage=%lld", sep, page);
-    page_puts(p, "#runs");
+        sep = "&amp;";
+    }
+    if (axes > 0 && axes < 3)
+        page_printf(p, "%saxes=%s", sep, view_app_axes[axes]);
+    page_puts(p, tail);
+}
+
+/* A link of the runs table: the view's axes kept, landing at the table. */
+static void view_url(struct page *p, const struct view_app *v, int sort, int desc,
+                     long long page)
+{
+    view_href(p, v, sort, desc, page, v->axes, "#runs");
 }
 
 /* ---- inputs of a configuration ---------------------------------------------- */
@@ -141,13 +157,21 @@ static size_t find_groups(arena *a, const struct cfg *cfgs, const struct member 
     return ng;
 }
 
+/* What a scaling plot shows of each configuration's mean runtime T(P). With
+ * P0 the smallest processor count of a series, the speedup is
+ * S(P) = P0 * T(P0) / T(P) (so that perfect scaling is S = P for every series,
+ * one ideal line) and the efficiency E(P) = S(P) / P (ideal 1). */
+enum plot_kind { PLOT_RUNTIME, PLOT_SPEEDUP, PLOT_EFFICIENCY };
+
 /* Renders one scaling plot over `xname` from members sorted by key then x:
  * each key with two or more x values is a series (the largest MAX_SERIES by
  * runs). Returns 1 when a plot was drawn, 0 when no key had two points.
- * best (may be NULL) gets the members of the largest series. */
+ * best (may be NULL) gets the members of the largest series. Speedup and
+ * efficiency are over processors only. */
 static int scaling_plot(struct page *p, arena *a, const struct view_app *v,
                         const struct cfg *cfgs, struct member *m, size_t nm,
-                        const char *xname, const char *xlabel, struct group *best)
+                        const char *xname, const char *xlabel, struct group *best,
+                        enum plot_kind kind)
 {
     struct group *groups;
     struct svg_series *series;
@@ -155,7 +179,7 @@ static int scaling_plot(struct page *p, arena *a, const struct view_app *v,
     struct svg_plot2d plot = {0};
     size_t ng = 0, i, k, ns;
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
-    struct buf svg, label;
+    struct buf svg, narrow, label;
     struct err e = {0};
     char title[160];
     int drawn = 0;
@@ -167,7 +191,7 @@ static int scaling_plot(struct page *p, arena *a, const struct view_app *v,
     if (best)
         *best = groups[0];
     series = arena_alloc(a, ns * sizeof *series);
-    curves = arena_alloc(a, ns * sizeof *curves);
+    curves = arena_alloc(a, (ns + 1) * sizeof *curves);
     if (series == NULL || curves == NULL)
         return 0;
     buf_init(&label, 1 << 16);
@@ -177,6 +201,8 @@ static int scaling_plot(struct page *p, arena *a, const struct view_app *v,
         double *cx = arena_alloc(a, g->n * sizeof *cx),
                *cy = arena_alloc(a, g->n * sizeof *cy);
         const struct cfg *c0 = &cfgs[m[g->first].cfg];
+        /* the series' base: its smallest x (members are sorted by x) */
+        double x0 = m[g->first].x, t0 = c0->c->sum_runtime / (double)c0->c->runs;
         const char *lbl;
         if (pts == NULL || cx == NULL || cy == NULL) {
             buf_free(&label);
@@ -184,15 +210,23 @@ static int scaling_plot(struct page *p, arena *a, const struct view_app *v,
         }
         for (i = 0; i < g->n; i++) {
             const struct view_config *c = cfgs[m[g->first + i].cfg].c;
-            pts[i].x = cx[i] = m[g->first + i].x;
-            pts[i].y = cy[i] = c->sum_runtime / (double)c->runs;
-            pts[i].has_err = c->runs > 1 && c->max_runtime > c->min_runtime;
-            pts[i].ymin = c->min_runtime;
-            pts[i].ymax = c->max_runtime;
-            xmin = fmin(xmin, pts[i].x);
-            xmax = fmax(xmax, pts[i].x);
-            ymin = fmin(ymin, c->min_runtime);
-            ymax = fmax(ymax, c->max_runtime);
+            double t = c->sum_runtime / (double)c->runs, x = m[g->first + i].x;
+            pts[i].x = cx[i] = x;
+            if (kind == PLOT_RUNTIME) {
+                pts[i].y = cy[i] = t;
+                pts[i].has_err = c->runs > 1 && c->max_runtime > c->min_runtime;
+                pts[i].ymin = c->min_runtime;
+                pts[i].ymax = c->max_runtime;
+            } else {
+                /* derived from means: no spread is drawn */
+                double sp = t > 0 ? x0 * t0 / t : NAN;
+                pts[i].y = cy[i] = kind == PLOT_SPEEDUP ? sp : sp / x;
+                pts[i].has_err = 0;
+            }
+            xmin = fmin(xmin, x);
+            xmax = fmax(xmax, x);
+            ymin = fmin(ymin, pts[i].has_err ? pts[i].ymin : pts[i].y);
+            ymax = fmax(ymax, pts[i].has_err ? pts[i].ymax : pts[i].y);
         }
         /* Label what tells the series apart: executable and system when the
          * application has several, then the fixed variables. */
@@ -217,30 +251,86 @@ static int scaling_plot(struct page *p, arena *a, const struct view_app *v,
         curves[k].color = (int)k + 1;
     }
     buf_free(&label);
-    snprintf(title, sizeof title, "Runtime over %.100s", xlabel);
+    plot.ncurves = ns;
+    if (kind != PLOT_RUNTIME) {
+        /* the ideal: S = P, E = 1; dashed (all of it lies past x_fit_max) */
+        double *ix = arena_alloc(a, 2 * sizeof *ix), *iy = arena_alloc(a, 2 * sizeof *iy);
+        if (ix == NULL || iy == NULL)
+            return 0;
+        ix[0] = xmin;
+        ix[1] = xmax;
+        iy[0] = kind == PLOT_SPEEDUP ? xmin : 1;
+        iy[1] = kind == PLOT_SPEEDUP ? xmax : 1;
+        curves[ns].label = "ideal";
+        curves[ns].x = ix;
+        curves[ns].y = iy;
+        curves[ns].n = 2;
+        curves[ns].has_fit_max = 1;
+        curves[ns].x_fit_max = xmin;
+        curves[ns].color = (int)ns + 1;
+        plot.ncurves = ns + 1;
+        ymin = fmin(ymin, iy[0]);
+        ymax = fmax(ymax, iy[1]);
+    }
+    switch (kind) {
+    case PLOT_RUNTIME:
+        snprintf(title, sizeof title, "Runtime over %.100s", xlabel);
+        plot.ylabel = "runtime (s), mean with min-max of repeated runs";
+        break;
+    case PLOT_SPEEDUP:
+        snprintf(title, sizeof title, "Speedup over %.100s", xlabel);
+        plot.ylabel = "speedup P0·T(P0)/T(P), ideal = P";
+        break;
+    case PLOT_EFFICIENCY:
+        snprintf(title, sizeof title, "Parallel efficiency over %.100s", xlabel);
+        plot.ylabel = "efficiency P0·T(P0)/(P·T(P)), ideal = 1";
+        break;
+    }
     plot.title = title;
     plot.xlabel = xlabel;
-    plot.ylabel = "runtime (s), mean with min-max of repeated runs";
-    plot.xscale = xmin > 0 && xmax / xmin >= 16 ? SVG_LOG10 : SVG_LINEAR;
-    plot.yscale = ymin > 0 && ymax / ymin >= 100 ? SVG_LOG10 : SVG_LINEAR;
+    /* ?axes=: automatic (log where the data spans decades), or as asked */
+    if (v->axes == 1) {
+        plot.xscale = plot.yscale = SVG_LINEAR;
+    } else if (v->axes == 2) {
+        plot.xscale = plot.yscale = SVG_LOG10;
+        if (kind == PLOT_EFFICIENCY)
+            plot.yscale = SVG_LINEAR; /* a ratio near 1: decades say nothing */
+    } else {
+        plot.xscale = xmin > 0 && xmax / xmin >= 16 ? SVG_LOG10 : SVG_LINEAR;
+        plot.yscale = kind == PLOT_RUNTIME && ymin > 0 && ymax / ymin >= 100 ? SVG_LOG10
+                      : kind == PLOT_SPEEDUP                                 ? plot.xscale
+                                                                             : SVG_LINEAR;
+    }
     plot.series = series;
     plot.nseries = ns;
     plot.curves = curves;
-    plot.ncurves = ns;
     plot.width = 760;
     plot.height = 480;
     buf_init(&svg, 8u << 20);
+    buf_init(&narrow, 8u << 20);
     if (svg_plot2d(&svg, &plot, &e) == 0) {
+        struct svg_plot2d small = plot;
+        struct err e2 = {0};
+        small.width = NARROW_W;
+        small.height = NARROW_H;
         char cap[200];
         if (ng > ns)
             snprintf(cap, sizeof cap,
                      "The %zu series with the most runs of %zu; filter by executable or "
                      "system to see others.",
                      ns, ng);
-        else
+        else if (kind == PLOT_RUNTIME)
             snprintf(cap, sizeof cap, "%zu series; each point is the mean of its runs.",
                      ns);
-        page_svg(p, &svg, cap);
+        else
+            snprintf(cap, sizeof cap,
+                     "%zu series, from the mean runtimes; P0 is each series' smallest "
+                     "processor count, the dashed line perfect scaling.",
+                     ns);
+        if (svg_plot2d(&narrow, &small, &e2) == 0)
+            page_svg_pair(p, &svg, &narrow, cap);
+        else
+            page_svg(p, &svg, cap);
         drawn = 1;
     } else {
         page_puts(p, "<p class=\"notice bad\">This plot could not be drawn: ");
@@ -248,6 +338,7 @@ static int scaling_plot(struct page *p, arena *a, const struct view_app *v,
         page_puts(p, "</p>\n");
     }
     buf_free(&svg);
+    buf_free(&narrow);
     return drawn;
 }
 
@@ -293,13 +384,60 @@ static size_t members(arena *a, const struct cfg *cfgs, size_t n, const char *xn
 
 /* ---- kernel breakdown -------------------------------------------------------------- */
 
+/* Configuration order for bars that are not one processor series: by
+ * executable, system, each input by value (not by its JSON text, where
+ * "1000" sorts before "200"), then processors. */
+static int cmp_cfg_ptr(const void *pa, const void *pb)
+{
+    const struct cfg *a = *(const struct cfg *const *)pa,
+                     *b = *(const struct cfg *const *)pb;
+    const char *k;
+    json_t *va;
+    int c = strcmp(a->c->executable, b->c->executable);
+    if (c == 0)
+        c = strcmp(a->c->system, b->c->system);
+    if (c)
+        return c;
+    json_object_foreach(a->inputs, k, va)
+    {
+        json_t *vb = json_object_get(b->inputs, k);
+        double x, y;
+        if (vb == NULL)
+            return 1; /* b lacks an input a has: b first */
+        x = json_number_value(va);
+        y = json_number_value(vb);
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    if (json_object_size(a->inputs) != json_object_size(b->inputs))
+        return json_object_size(a->inputs) < json_object_size(b->inputs) ? -1 : 1;
+    return a->c->nprocs < b->c->nprocs ? -1 : a->c->nprocs > b->c->nprocs ? 1 : 0;
+}
+
+/* The bar label of a configuration: what tells it apart from the others. */
+static const char *cfg_label(arena *a, const struct view_app *v, const struct cfg *c)
+{
+    struct buf b;
+    const char *out;
+    buf_init(&b, 4096);
+    if (v->many_exe)
+        buf_printf(&b, "%s ", c->c->executable);
+    if (v->many_sys)
+        buf_printf(&b, "%s%s ", v->many_exe ? "on " : "", c->c->system);
+    buf_printf(&b, "P=%lld%s", c->c->nprocs, json_object_size(c->inputs) ? ", " : "");
+    inputs_text(&b, c, NULL);
+    out = buf_failed(&b) ? NULL : arena_strdup(a, buf_str(&b));
+    buf_free(&b);
+    return out ? out : "";
+}
+
 /* The kernel records ks ([{run_id, name, time}], of more runs than the bars
  * show) of the bars' runs. */
 static void kernel_breakdown(struct page *p, json_t *ks, const long long *run_ids,
                              const char **cats, size_t nbars, const char *subtitle)
 {
     struct err e = {0};
-    struct buf svg;
+    struct buf svg, narrow;
     json_t *k;
     const char *comps[SVG_MAX_COMPONENTS];
     size_t ncomp = 0, i, c, other = (size_t)-1, nk = 0;
@@ -365,22 +503,83 @@ static void kernel_breakdown(struct page *p, json_t *ks, const long long *run_id
         s.ncomponents = ncomp;
         s.values = values;
         buf_init(&svg, 8u << 20);
+        buf_init(&narrow, 8u << 20);
         page_puts(p, "<h2 id=\"kernels\">Kernel breakdown</h2>\n");
-        if (svg_stacked(&svg, &s, &e) == 0)
-            page_svg(
-                p, &svg,
+        if (svg_stacked(&svg, &s, &e) == 0) {
+            static const char cap[] =
                 "Each bar is the latest run of one configuration; the run pages list "
-                "every kernel record.");
-        else {
+                "every kernel record.";
+            struct svg_stacked small = s;
+            struct err e2 = {0};
+            small.width = NARROW_W;
+            small.height = NARROW_H;
+            if (svg_stacked(&narrow, &small, &e2) == 0)
+                page_svg_pair(p, &svg, &narrow, cap);
+            else
+                page_svg(p, &svg, cap);
+        } else {
             page_puts(p, "<p class=\"notice bad\">");
             page_text(p, e.message);
             page_puts(p, "</p>\n");
         }
         buf_free(&svg);
+        buf_free(&narrow);
     }
 }
 
 /* ---- the page -------------------------------------------------------------------- */
+
+#define MAX_HISTORY_LINKS 100 /* configurations listed with their history link */
+
+/* Each configuration (the first MAX_HISTORY_LINKS) linked to its history
+ * page: GET /history with the series' query (SPEC §11). */
+static void history_links(struct page *p, const struct view_app *v)
+{
+    int i, n = v->nconfigs < MAX_HISTORY_LINKS ? v->nconfigs : MAX_HISTORY_LINKS;
+    page_puts(p, "<h2 id=\"history\">History</h2>\n<p class=\"muted\">The runtime of "
+                 "each configuration over time, with the interval of a model that "
+                 "watches it and its alerts.</p>\n<ul class=\"history-links\">\n");
+    for (i = 0; i < n; i++) {
+        const struct view_config *c = &v->configs[i];
+        json_t *inputs = json_loads(c->inputs_json, 0, NULL), *val;
+        const char *k;
+        char num[64];
+        page_puts(p, "<li><a href=\"/history?application=");
+        page_url(p, v->name);
+        page_puts(p, "&amp;executable=");
+        page_url(p, c->executable);
+        page_puts(p, "&amp;system=");
+        page_url(p, c->system);
+        page_printf(p, "&amp;nprocs=%lld", c->nprocs);
+        json_object_foreach(inputs, k, val)
+        {
+            page_puts(p, "&amp;input.");
+            page_url(p, k);
+            snprintf(num, sizeof num, "%.17g", json_number_value(val));
+            page_puts(p, "=");
+            page_url(p, num);
+        }
+        page_puts(p, "&amp;y=runtime\">");
+        page_text(p, c->executable);
+        page_puts(p, " on ");
+        page_text(p, c->system);
+        page_printf(p, ", P=%lld", c->nprocs);
+        json_object_foreach(inputs, k, val)
+        {
+            page_puts(p, ", ");
+            page_text(p, k);
+            page_puts(p, "=");
+            page_num(p, json_number_value(val));
+        }
+        page_printf(p, "</a> <span class=\"muted\">(%lld run%s)</span></li>\n", c->runs,
+                    c->runs == 1 ? "" : "s");
+        json_decref(inputs);
+    }
+    page_puts(p, "</ul>\n");
+    if (v->nconfigs > n || v->truncated)
+        page_puts(p, "<p class=\"muted\">More configurations than listed: filter by "
+                     "executable or system.</p>\n");
+}
 
 static void plots(struct page *p, const struct view_app *v)
 {
@@ -414,7 +613,15 @@ static void plots(struct page *p, const struct view_app *v)
                 names[nnames++] = arena_strdup(a, key);
         }
     }
-    page_puts(p, "<h2 id=\"scaling\">Scaling</h2>\n");
+    page_puts(p, "<h2 id=\"scaling\">Scaling</h2>\n<p class=\"axes\" id=\"axes\">Axes: ");
+    for (i = 0; i < 3; i++) {
+        static const char *const names_shown[3] = {"automatic", "linear", "logarithmic"};
+        page_puts(p, i ? " · <a href=\"" : "<a href=\"");
+        view_href(p, v, v->sort, v->desc, v->page, (int)i, "#scaling");
+        page_printf(p, "\" data-axes=\"%s\"%s>%s</a>", i ? view_app_axes[i] : "auto",
+                    v->axes == (int)i ? " aria-current=\"true\"" : "", names_shown[i]);
+    }
+    page_puts(p, "</p>\n");
     if (truncated)
         page_printf(
             p,
@@ -424,8 +631,13 @@ static void plots(struct page *p, const struct view_app *v)
             VIEW_APP_MAX_CONFIGS, VIEW_APP_MAX_CONFIGS);
     page_puts(p, "<div class=\"plots\">\n");
     nm = members(a, cfgs, (size_t)nc, "nprocs", m);
-    have_best = scaling_plot(p, a, v, cfgs, m, nm, "nprocs", "processors", &best);
+    have_best =
+        scaling_plot(p, a, v, cfgs, m, nm, "nprocs", "processors", &best, PLOT_RUNTIME);
     any |= have_best;
+    if (have_best) {
+        scaling_plot(p, a, v, cfgs, m, nm, "nprocs", "processors", NULL, PLOT_SPEEDUP);
+        scaling_plot(p, a, v, cfgs, m, nm, "nprocs", "processors", NULL, PLOT_EFFICIENCY);
+    }
     /* The kernel breakdown follows the largest processor series. */
     {
         long long ids[MAX_BARS];
@@ -448,10 +660,17 @@ static void plots(struct page *p, const struct view_app *v)
                 inputs_text(&lb, c0, NULL);
             }
         } else {
-            /* No processor series: the most recent configurations. */
-            for (i = (size_t)nc; i > 0 && nbars < MAX_BARS; i--) {
-                ids[nbars] = cfgs[i - 1].c->last_run_id;
-                cats[nbars] = arena_printf(a, "run %lld", cfgs[i - 1].c->last_run_id);
+            /* No processor series: the last configurations (those whose
+             * kernel records view_app_kernel_runs asked for), each bar
+             * labelled by its configuration, in configuration order. */
+            const struct cfg *pick[MAX_BARS];
+            size_t np = 0;
+            for (i = (size_t)nc; i > 0 && np < MAX_BARS; i--)
+                pick[np++] = &cfgs[i - 1];
+            qsort(pick, np, sizeof *pick, cmp_cfg_ptr);
+            for (i = 0; i < np; i++) {
+                ids[nbars] = pick[i]->c->last_run_id;
+                cats[nbars] = cfg_label(a, v, pick[i]);
                 nbars++;
             }
             buf_puts(&lb, "latest run of each configuration");
@@ -463,7 +682,8 @@ static void plots(struct page *p, const struct view_app *v)
         for (j = 0; j < nnames && j < MAX_INPUT_PLOTS; j++) {
             nm = members(a, cfgs, (size_t)nc, names[j], m);
             snprintf(xlabel, sizeof xlabel, "input %s", names[j]);
-            any |= scaling_plot(p, a, v, cfgs, m, nm, names[j], xlabel, NULL);
+            any |=
+                scaling_plot(p, a, v, cfgs, m, nm, names[j], xlabel, NULL, PLOT_RUNTIME);
         }
         page_puts(p, "</div>\n");
         if (!any)
@@ -512,6 +732,14 @@ static void runs_table(struct page *p, const struct view_app *v,
                 "sorted by %s (%s).</p>\n",
                 v->total, v->page, v->pages, v->sort == 0 ? "run" : sort_names[v->sort],
                 v->desc ? "descending" : "ascending");
+    /* every run of the table's filter and order, not just this page */
+    page_puts(p, "<p class=\"downloads\"><a id=\"runs-csv\" href=\"");
+    view_href(p, v, v->sort, v->desc, 1, 0, "");
+    page_printf(p, "%sformat=csv\" download=\"",
+                v->exe || v->sys || v->sort != 0 || v->desc != (v->sort == 0) ? "&amp;"
+                                                                              : "?");
+    page_attr(p, v->name);
+    page_printf(p, "-runs.csv\">Download the %lld runs as CSV</a></p>\n", v->total);
     page_puts(p, "<div class=\"table-wrap\" id=\"runs-table\"><table>"
                  "<caption class=\"vh\">Runs</caption>\n<thead><tr>");
     sort_header(p, v, 0, "Run", 1);
@@ -687,6 +915,99 @@ static void templates(struct page *p, json_t *app)
     page_table_close(p);
 }
 
+/* ---- CSV of the runs table ------------------------------------------------------- */
+
+static void csv_text(struct buf *out, const char *s)
+{
+    int formula = s && (*s == '=' || *s == '+' || *s == '-' || *s == '@' || *s == '\t');
+    if (s == NULL)
+        return;
+    if (!formula && strpbrk(s, ",\"\r\n") == NULL) {
+        buf_puts(out, s);
+        return;
+    }
+    buf_putc(out, '"');
+    if (formula)
+        buf_putc(out, '\'');
+    for (; *s; s++) {
+        if (*s == '"')
+            buf_putc(out, '"');
+        buf_putc(out, *s);
+    }
+    buf_putc(out, '"');
+}
+
+static void csv_num(struct buf *out, double v)
+{
+    char s[64];
+    if (isfinite(v)) {
+        snprintf(s, sizeof s, "%.17g", v);
+        buf_puts(out, s);
+    }
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int view_app_csv(struct buf *out, arena *a, const struct view_run_row *rows, size_t n)
+{
+    const char **names = NULL;
+    size_t nn = 0, cap = 0, i, k, j;
+
+    /* the input names of the rows, sorted, each once */
+    for (i = 0; i < n; i++)
+        for (k = 0; k < rows[i].ninputs; k++) {
+            const char *nm = rows[i].inputs[k].name;
+            for (j = 0; j < nn && strcmp(names[j], nm) != 0; j++)
+                ;
+            if (j < nn)
+                continue;
+            if (nn == cap) {
+                const char **grown;
+                cap = cap ? 2 * cap : 16;
+                grown = arena_alloc(a, cap * sizeof *grown);
+                if (grown == NULL)
+                    return -1;
+                if (nn)
+                    memcpy(grown, names, nn * sizeof *names);
+                names = grown;
+            }
+            names[nn++] = nm;
+        }
+    if (nn)
+        qsort(names, nn, sizeof *names, cmp_str);
+    buf_puts(out, "run,executable,system,nprocs");
+    for (j = 0; j < nn; j++) {
+        buf_putc(out, ',');
+        csv_text(out, names[j]);
+    }
+    buf_puts(out, ",runtime,kernels,stored\r\n");
+    for (i = 0; i < n; i++) {
+        const struct view_run_row *r = &rows[i];
+        buf_printf(out, "%lld,", r->id);
+        csv_text(out, r->executable);
+        buf_putc(out, ',');
+        csv_text(out, r->system);
+        buf_printf(out, ",%lld", r->nprocs);
+        for (j = 0; j < nn; j++) {
+            buf_putc(out, ',');
+            for (k = 0; k < r->ninputs; k++)
+                if (strcmp(r->inputs[k].name, names[j]) == 0) {
+                    csv_num(out, r->inputs[k].value);
+                    break;
+                }
+        }
+        buf_putc(out, ',');
+        csv_num(out, r->runtime);
+        buf_printf(out, ",%lld,", r->nkernels);
+        csv_text(out, r->created_at);
+        buf_puts(out, "\r\n");
+    }
+    return 0;
+}
+
 /* The configurations of v with their inputs parsed (free with cfgs_free). */
 static struct cfg *cfgs_new(arena *a, const struct view_config *c, int nc)
 {
@@ -786,6 +1107,8 @@ void view_app(struct page *p, const struct view_app *v)
     page_puts(p, "</p>\n");
     filters(p, v, app);
     plots(p, v);
+    if (v->history && v->nconfigs > 0)
+        history_links(p, v);
     runs_table(p, v, v->rows, v->nrows);
     small_tables(p, app);
     templates(p, app);

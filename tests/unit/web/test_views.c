@@ -202,6 +202,105 @@ static void test_app(void)
                        "?sort=runtime&amp;dir=desc&amp;page=3#runs\" "
                        "rel=\"last\"") != NULL);
     CHECK(strstr(html, "<a href=\"/runs/13\">13</a>") != NULL);
+    /* speedup and efficiency beside the runtime plot, with the ideal line */
+    CHECK(strstr(html, "Speedup over processors") != NULL);
+    CHECK(strstr(html, "Parallel efficiency over processors") != NULL);
+    CHECK(count(html, ">ideal</text>") == 4); /* wide and narrow drawings */
+    CHECK(count(html, "<svg class=\"narrow\" ") == count(html, "<svg class=\"wide\" "));
+    /* the axes toggle keeps the view (filters, order, page) and marks the choice */
+    CHECK(strstr(html, "<a href=\"/applications/" EVIL_URL
+                       "?sort=runtime&amp;dir=desc&amp;page=2&amp;axes=log#scaling\" "
+                       "data-axes=\"log\">logarithmic</a>") != NULL);
+    CHECK(strstr(html,
+                 "?sort=runtime&amp;dir=desc&amp;page=2#scaling\" data-axes=\"auto\" "
+                 "aria-current=\"true\">automatic</a>") != NULL);
+    /* the CSV is the whole filtered table in its order, not the page */
+    CHECK(strstr(html,
+                 "<a id=\"runs-csv\" href=\"/applications/" EVIL_URL
+                 "?sort=runtime&amp;dir=desc&amp;format=csv\" download=\"") != NULL);
+    CHECK(strstr(html, "Download the 120 runs as CSV</a>") != NULL);
+    CHECK(strstr(html, "id=\"history\"") == NULL); /* no history links until wired */
+    xfree(html);
+    /* linear axes asked for: the table's links keep the choice */
+    v.axes = 1;
+    html = render(EVIL, "applications", app_fn, &v);
+    CHECK(strstr(html, "data-axes=\"linear\" aria-current=\"true\">linear</a>") != NULL);
+    CHECK(strstr(html, "dir=desc&amp;page=3&amp;axes=linear#runs\" rel=\"last\"") !=
+          NULL);
+    xfree(html);
+    /* each configuration links to its history page */
+    v.history = 1;
+    html = render(EVIL, "applications", app_fn, &v);
+    check_structure(html);
+    CHECK(strstr(html,
+                 "<li><a href=\"/history?application=" EVIL_URL
+                 "&amp;executable=a.out&amp;system=SP2&amp;nprocs=2&amp;input.N=1000"
+                 "&amp;y=runtime\">a.out on SP2, P=2, N=1000</a> <span "
+                 "class=\"muted\">(1 run)</span></li>") != NULL);
+    CHECK_INT(count(html, "<li><a href=\"/history?"), 3);
+    xfree(html);
+    json_decref(v.app);
+    json_decref(v.kernels);
+}
+
+/* The table as CSV: one column per input name of any row, quoting, formula
+ * guard, empty cells for inputs a run lacks. */
+static void test_app_csv(void)
+{
+    struct rec_kv in1[] = {{"N", 1000}, {"M", 2.5}};
+    struct rec_kv in2[] = {{"L", 8}};
+    struct view_run_row rows[2] = {
+        {13, "a,out", "=cmd", 4, 3.25, "2026-11-24 10:00:00", 2, in1, 2},
+        {12, "b \"x\"", "SP2", 2, 5.5, "2026-11-24 09:00:00", 0, in2, 1}};
+    struct buf b;
+    buf_init(&b, 1 << 20);
+    CHECK_INT(view_app_csv(&b, A, rows, 2), 0);
+    CHECK_STR(buf_str(&b),
+              "run,executable,system,nprocs,L,M,N,runtime,kernels,stored\r\n"
+              "13,\"a,out\",\"'=cmd\",4,,2.5,1000,3.25,2,2026-11-24 10:00:00\r\n"
+              "12,\"b \"\"x\"\"\",SP2,2,8,,,5.5,0,2026-11-24 09:00:00\r\n");
+    buf_reset(&b);
+    CHECK_INT(view_app_csv(&b, A, rows, 0), 0);
+    CHECK_STR(buf_str(&b), "run,executable,system,nprocs,runtime,kernels,stored\r\n");
+    buf_free(&b);
+}
+
+/* Without a processor series the breakdown shows the last configurations,
+ * each bar labelled by its configuration (not its run id) and in order of
+ * the input's value, not of the inputs' JSON text or of run ids. */
+static void test_app_breakdown_by_configuration(void)
+{
+    struct view_config cfg[3] = {
+        {1, 1, 4, "a.out", "SP2", "{\"N\":1000.0}", 1, 31, 9.0, 9.0, 9.0},
+        {1, 1, 4, "a.out", "SP2", "{\"N\":200.0}", 1, 37, 2.0, 2.0, 2.0},
+        {1, 1, 4, "a.out", "SP2", "{\"N\":50.0}", 1, 35, 0.5, 0.5, 0.5},
+    };
+    struct view_app v = {0};
+    long long ids[2 * VIEW_APP_MAX_BARS];
+    const char *p50, *p200, *p1000;
+    char *html;
+
+    v.name = "app";
+    v.page = 1;
+    v.pages = 1;
+    v.app = json_pack("{s:s,s:i,s:i,s:[],s:[],s:[]}", "name", "app", "demo", 0, "runs", 3,
+                      "executables", "systems", "templates");
+    v.configs = cfg;
+    v.nconfigs = 3;
+    v.has_kernels = 1;
+    CHECK_INT(view_app_kernel_runs(A, cfg, 3, ids), 3);
+    v.kernels = json_pack("[{s:i,s:s,s:f},{s:i,s:s,s:f},{s:i,s:s,s:f}]", "run_id", 31,
+                          "name", "solve", "time", 8.0, "run_id", 37, "name", "solve",
+                          "time", 1.5, "run_id", 35, "name", "solve", "time", 0.4);
+    html = render("app", "applications", app_fn, &v);
+    check_structure(html);
+    CHECK(strstr(html, "<h2 id=\"kernels\">Kernel breakdown</h2>") != NULL);
+    CHECK(strstr(html, ">run 3") == NULL);
+    p50 = strstr(html, ">P=4, N=50<");
+    p200 = strstr(html, ">P=4, N=200<");
+    p1000 = strstr(html, ">P=4, N=1000<");
+    CHECK(p50 != NULL && p200 != NULL && p1000 != NULL);
+    CHECK(p50 < p200 && p200 < p1000);
     xfree(html);
     json_decref(v.app);
     json_decref(v.kernels);
@@ -406,6 +505,8 @@ int main(void)
     RUN(test_overview);
     RUN(test_run);
     RUN(test_app);
+    RUN(test_app_breakdown_by_configuration);
+    RUN(test_app_csv);
     RUN(test_error_page);
     RUN(test_upload_form_error_at_field);
     RUN(test_upload_import_form);

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""The history pages (SPEC §11) over HTTP against the real server: the alerts
+page and its triage form (CSRF + token, the same rule as PATCH
+/api/v1/alerts/{id}, nothing changed on refusal), a configuration's history
+page (the series of GET /api/v1/series as SVG, change points), the compare
+page, and the application page's links to each configuration's history."""
+import html
+import re
+import urllib.parse
+
+from prophecy_test import Server, report, test
+
+S = Server()
+CONF = {"application": "hp", "executable": "e", "system": "s", "nprocs": 4,
+        "inputs": {"N": 100}}
+QUERY = "application=hp&executable=e&system=s&nprocs=4&input.N=100&y=runtime"
+
+
+def post_run(runtime, commit, branch, day):
+    doc = dict(CONF, runtime=runtime, commit=commit, branch=branch,
+               started_at="2026-11-%02dT10:00:00Z" % day)
+    st, b = S.post("/api/v1/runs", doc)
+    assert st == 201, b
+    return b
+
+
+def page(path, status=200):
+    st, body, _ = S.request("GET", path, token=None, raw=True)
+    assert st == status, (path, st, body[:300])
+    return body.decode()
+
+
+def triage(alert, fields):
+    body = urllib.parse.urlencode(fields)
+    origin = "http://127.0.0.1:%d" % S.port
+    st, payload, resp = S.request("POST", "/alerts/%d" % alert, body, token=None,
+                                  ctype="application/x-www-form-urlencoded",
+                                  headers={"Origin": origin}, raw=True)
+    return st, payload.decode(), resp
+
+
+# Ten steady runs on main (10 and 11 s alternately), a watch, then a slow run
+# on a branch: the watch raises one alert.
+for day in range(1, 11):
+    post_run(10.0 + day % 2, "c%d" % day, "main", day)
+st, w = S.post("/api/v1/watches", {"application": "hp", "system": "s", "y": "runtime",
+                                   "detector": {"test": "zscore", "threshold": 3,
+                                                "window": 10}})
+assert st == 201, w
+ANSWER = post_run(30.0, "slow1", "feature", 11)
+ALERT = ANSWER["alerts"][0]["id"]
+post_run(30.5, "slow2", "feature", 12)
+post_run(29.5, "slow3", "feature", 13)
+
+
+@test
+def alerts_page_lists_the_alert_with_a_triage_form():
+    body = page("/alerts")
+    assert "slow1" in body and "hp" in body, body[:2000]
+    assert re.search(r'<form [^>]*method="post" action="/alerts/%d"' % ALERT, body), body[:3000]
+    assert 'name="csrf"' in body and 'name="token"' in body
+    # the filter by state is the API's: open lists it, resolved does not
+    assert "slow1" in page("/alerts?state=open")
+    assert "slow1" not in page("/alerts?state=resolved")
+
+
+@test
+def triage_needs_csrf_and_a_token_and_a_known_state():
+    body = page("/alerts")
+    csrf = re.search(r'name="csrf" value="([^"]+)"', body).group(1)
+    before = S.content()
+    st, _, _ = triage(ALERT, {"csrf": csrf, "state": "resolved", "token": "wrong"})
+    assert st == 401
+    st, _, _ = triage(ALERT, {"csrf": "1.abcd", "state": "resolved", "token": S.token})
+    assert st == 403
+    st, out, _ = triage(ALERT, {"csrf": csrf, "state": "closed", "token": S.token})
+    assert st == 422 and "state" in html.unescape(out), out[:500]
+    st, _, _ = triage(99999, {"csrf": csrf, "state": "resolved", "token": S.token})
+    assert st == 404
+    assert S.content() == before
+    st, _, resp = triage(ALERT, {"csrf": csrf, "state": "false_positive", "token": S.token})
+    assert st == 303 and resp.getheader("Location") == "/alerts", st
+    st, a = S.get("/api/v1/alerts?state=false_positive")
+    assert [x["id"] for x in a["alerts"]] == [ALERT], a
+
+
+@test
+def history_page_draws_the_series_with_its_change_point():
+    body = page("/history?" + QUERY)
+    assert "<svg" in body and "History" in body
+    # every run of the configuration is a point titled with its commit
+    for c in ("c1", "c10", "slow1", "slow3"):
+        assert c in body, c
+    # the shift from ~10.5 s to ~30 s is marked where it happened
+    assert "change" in body.lower(), body[:3000]
+    # the same errors as the API: y is required, an unknown configuration is 404
+    page("/history?" + QUERY.replace("&y=runtime", ""), 422)
+    page("/history?" + QUERY.replace("nprocs=4", "nprocs=5"), 404)
+    page("/history?" + QUERY + "&colour=red", 400)
+
+
+@test
+def compare_page_shows_the_ratio_and_the_test():
+    body = page("/compare?a=branch:main&b=branch:feature&application=hp")
+    assert "<svg" in body and "branch:feature" in html.unescape(body), body[:2000]
+    st, c = S.get("/api/v1/compare?a=branch:main&b=branch:feature&application=hp")
+    assert st == 200, c
+    row = c["rows"][0]
+    ratio = row["sides"][1]["ratio"]
+    assert abs(ratio - 30.0 / 10.5) < 1e-9, ratio  # means 30.0 and 10.5
+    assert row["sides"][1]["significant"] is True
+    assert ("%.3g" % ratio) in body or ("%.2f" % ratio) in body, body[:3000]
+    # one side only: the page refuses it as the API does, with the same status
+    st, b = S.get("/api/v1/compare?a=branch:main&application=hp")
+    assert st in (400, 422), (st, b)
+    page("/compare?a=branch:main&application=hp", st)
+
+
+@test
+def application_page_links_each_configuration_to_its_history():
+    body = page("/applications/hp")
+    links = re.findall(r'href="(/history\?[^"]+)"', body)
+    assert links, body[:2000]
+    assert html.unescape(links[0]).endswith("y=runtime")
+    page(html.unescape(links[0]))
+
+
+S.close()
+report()

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""prophecy-upload's CI side against the real prophecyd (SPEC §11).
+
+Without arguments: the usage of `report` and `--fail-on-alert` (needs no
+history API). With --history: end to end against the history API — a
+statistical watch on a configuration, ten quiet runs on branch main, then a
+run of commit pr1 twice as slow: `--fail-on-alert` exits 3 and names the
+alert, a quiet run exits 0, and `report --commit pr1` prints the comparison
+with the alert as markdown and JSON (and exits 3 with --fail-on-alert).
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import serverlib  # noqa: E402
+
+HISTORY = "--history" in sys.argv[1:]
+srv = serverlib.Server()
+upload = os.path.join(serverlib.bin_dir(), "prophecy-upload")
+if not os.access(upload, os.X_OK):
+    print("SKIP: %s not built" % upload)
+    sys.exit(serverlib.SKIP)
+work = tempfile.mkdtemp(prefix="prophecy-upl-hist-")
+spool = os.path.join(work, "spool")
+APP = "ci_app"
+
+
+def run_doc(runtime, commit, branch, i):
+    return {"id": "ci-%s-%d" % (commit, i), "application": APP, "executable": "ci_gcc",
+            "system": "testbox", "nprocs": 4, "inputs": {"N": 100}, "runtime": runtime,
+            "commit": commit, "branch": branch,
+            "started_at": "2026-01-01T00:%02d:00Z" % i}
+
+
+def write(name, content):
+    path = os.path.join(work, name)
+    with open(path, "w") as f:
+        f.write(json.dumps(content))
+    return path
+
+
+def up(*args):
+    env = dict(os.environ)
+    env.pop("PROPHECY_URL", None)
+    env.pop("PROPHECY_TOKEN", None)
+    env["PROPHECY_SPOOL"] = spool
+    base = [upload, "--server", srv.url, "--token", srv.token, "--timeout", "10"]
+    return subprocess.run(base + list(args), capture_output=True, text=True, env=env,
+                          timeout=120)
+
+
+def test_report_usage():
+    for args, want in [
+            (["report"], "report needs --commit"),
+            (["report", "--commit", "commit:x"], "report needs --commit"),
+            (["report", "--commit", "x", "--format", "xml"], "--format is markdown or json"),
+            (["report", "--commit", "x", "file.json"], "report takes only"),
+            (["--commit", "x", write("one.json", run_doc(1.0, "u", "main", 0))],
+             "belong to report")]:
+        r = up(*args)
+        assert r.returncode == 64, (args, r.returncode, r.stderr)
+        assert want in r.stderr, (args, r.stderr)
+    r = up("--help")
+    assert "--fail-on-alert" in r.stdout and "report --commit" in r.stdout
+
+
+def test_report_server_refuses():
+    # A side the server cannot take ("tag:" with no key; before the history
+    # API: no such route at all): its refusal is shown and the exit status is
+    # 2, never an empty "PASS" on stdout.
+    r = up("report", "--commit", "abc", "--against", "tag:")
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert "GET /api/v1/compare?a=tag%3A&b=commit%3Aabc: 4" in r.stderr, r.stderr
+    assert r.stdout == "", r.stdout
+    # Unreachable server: exit 1.
+    r = subprocess.run([upload, "--server", "http://127.0.0.1:1", "report", "--commit",
+                        "abc"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1 and "no answer" in r.stderr, (r.returncode, r.stderr)
+
+
+def test_fail_on_alert_end_to_end():
+    # the history first (a watch needs its application), then the watch
+    quiet = [run_doc(1.0 + 0.01 * (i % 3), "base%d" % i, "main", i) for i in range(10)]
+    r = up("--fail-on-alert", write("base.json", {"runs": quiet}))
+    assert r.returncode == 0, (r.returncode, r.stderr)
+    st, ans = srv.post("/api/v1/watches", {
+        "application": APP, "executable": "ci_gcc", "system": "testbox", "nprocs": 4,
+        "inputs": {"N": 100}, "y": "runtime",
+        "detector": {"test": "zscore", "threshold": 3, "window": 10}})
+    assert st == 201, (st, ans)
+    r = up("--fail-on-alert", write("slow.json", run_doc(2.0, "pr1", "feature", 20)))
+    assert r.returncode == 3, (r.returncode, r.stderr)
+    assert "alert" in r.stderr and "1 alert" in r.stderr, r.stderr
+    # the same without the flag: delivered, exit 0
+    r = up(write("slow2.json", run_doc(2.01, "pr1", "feature", 21)))
+    assert r.returncode == 0, (r.returncode, r.stderr)
+    r = up("--fail-on-alert", write("fine.json", run_doc(1.01, "pr2", "feature", 22)))
+    assert r.returncode == 0, (r.returncode, r.stderr)
+
+
+def test_report_end_to_end():
+    r = up("report", "--commit", "pr1", "--against", "main", "--application", APP)
+    assert r.returncode == 0, (r.returncode, r.stderr)
+    md = r.stdout
+    assert md.startswith("### Prophecy: commit pr1 against branch:main\n"), md
+    assert "**FAIL**" in md and "| **alert** |" in md, md
+    assert "ci\\_app/ci\\_gcc on testbox, 4 procs, N=100 | runtime |" in md, md
+    r = up("report", "--commit", "pr1", "--format", "json", "--application", APP)
+    assert r.returncode == 0, (r.returncode, r.stderr)
+    doc = json.loads(r.stdout)
+    assert doc["verdict"] == "fail" and doc["commit"] == "pr1", doc
+    row = [c for c in doc["configurations"] if c["metric"] == "runtime"][0]
+    assert row["verdict"] == "alert" and abs(row["change"] - 0.99) < 0.05, row
+    assert len(doc["alerts"]) >= 1, doc
+    r = up("report", "--commit", "pr1", "--fail-on-alert", "--application", APP)
+    assert r.returncode == 3, (r.returncode, r.stderr)
+    r = up("report", "--commit", "pr2", "--fail-on-alert", "--application", APP)
+    assert r.returncode == 0 and "**PASS**" in r.stdout, (r.returncode, r.stdout)
+
+
+checks = serverlib.Checks()
+tests = [test_report_usage, test_report_server_refuses]
+if HISTORY:
+    tests += [test_fail_on_alert_end_to_end, test_report_end_to_end]
+for t in tests:
+    checks.run(t)
+rc = checks.report()
+srv.close(rc == 0)
+if rc == 0:
+    shutil.rmtree(work, ignore_errors=True)
+sys.exit(rc)

@@ -1,0 +1,626 @@
+/* view_history: the pages of run history (SPEC §11); see view.h.
+ *
+ * The alerts page (/alerts, a state filter and a triage form per alert), a
+ * configuration's history page (/history?application=&executable=&system=
+ * &nprocs=&input.NAME=&y=, the chart of web/chart_history.c with the model's
+ * band, alerts and change points, and the runs of the series) and the
+ * compare page (/compare?a=SIDE&b=SIDE..., a table per configuration, kernel
+ * and metric, and the ratio bar chart). Built from data handed to them: the
+ * alerts and the compare answer in the shapes of the JSON API (borrowed),
+ * the series already decoded into chart points by the adapter.
+ */
+#include "web/chart_history.h"
+#include "web/view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const view_alert_states[4] = {"open", "acknowledged", "false_positive",
+                                          "resolved"};
+static const char *const state_shown[4] = {"open", "acknowledged", "false positive",
+                                           "resolved"};
+
+static const char *str(const json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+static int has_num(const json_t *o, const char *k)
+{
+    return json_is_number(json_object_get(o, k));
+}
+
+static double num(const json_t *o, const char *k)
+{
+    return json_number_value(json_object_get(o, k));
+}
+
+/* An object's configuration: its "configuration" member, else itself. */
+static const json_t *config_of(const json_t *o)
+{
+    const json_t *c = json_object_get(o, "configuration");
+    return json_is_object(c) ? c : o;
+}
+
+/* "app/exe on sys, 8 procs, N=1000" as escaped text; app names the
+ * application when c does not (a compare answer names it once, on top). */
+static void config_text(struct page *p, const json_t *c, const char *app)
+{
+    const char *k;
+    json_t *v;
+    page_text(p, str(c, "application") ? str(c, "application") : app ? app : "?");
+    if (str(c, "executable")) {
+        page_puts(p, "/");
+        page_text(p, str(c, "executable"));
+    }
+    if (str(c, "system")) {
+        page_puts(p, " on ");
+        page_text(p, str(c, "system"));
+    }
+    if (json_is_integer(json_object_get(c, "nprocs")))
+        page_printf(p, ", %lld procs",
+                    (long long)json_integer_value(json_object_get(c, "nprocs")));
+    json_object_foreach(json_object_get(c, "inputs"), k, v)
+    {
+        page_puts(p, ", ");
+        page_text(p, k);
+        page_puts(p, "=");
+        page_num(p, json_number_value(v));
+    }
+}
+
+/* The history page's URL of a configuration and y ('&' as &amp;). */
+static void history_href(struct page *p, const json_t *c, const char *app, const char *y)
+{
+    const char *k;
+    json_t *v;
+    char n[64];
+    page_puts(p, "/history?application=");
+    page_url(p, str(c, "application") ? str(c, "application") : app ? app : "");
+    if (str(c, "executable")) {
+        page_puts(p, "&amp;executable=");
+        page_url(p, str(c, "executable"));
+    }
+    if (str(c, "system")) {
+        page_puts(p, "&amp;system=");
+        page_url(p, str(c, "system"));
+    }
+    if (json_is_integer(json_object_get(c, "nprocs")))
+        page_printf(p, "&amp;nprocs=%lld",
+                    (long long)json_integer_value(json_object_get(c, "nprocs")));
+    json_object_foreach(json_object_get(c, "inputs"), k, v)
+    {
+        page_puts(p, "&amp;input.");
+        page_url(p, k);
+        snprintf(n, sizeof n, "%.17g", json_number_value(v));
+        page_puts(p, "=");
+        page_url(p, n);
+    }
+    if (y && *y) {
+        page_puts(p, "&amp;y=");
+        page_url(p, y);
+    }
+}
+
+static int state_index(const char *s)
+{
+    int i;
+    for (i = 0; s && i < 4; i++)
+        if (strcmp(s, view_alert_states[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* ---- alerts ------------------------------------------------------------------- */
+
+/* The table of alerts; `triage` adds the form that changes an alert's state. */
+static void alerts_table(struct page *p, json_t *alerts, int triage, int link_history)
+{
+    size_t i;
+    json_t *al;
+
+    page_table_open(p, "Alerts");
+    page_puts(p, "<thead><tr><th class=\"num\">Alert</th><th>State</th>"
+                 "<th>Configuration</th><th>Measure</th><th class=\"num\">Value</th>"
+                 "<th>Expected</th><th>Run</th><th>Commit</th><th>Raised</th>");
+    if (triage)
+        page_puts(p, "<th>Triage</th>");
+    page_puts(p, "</tr></thead><tbody>\n");
+    json_array_foreach(alerts, i, al)
+    {
+        const json_t *c = config_of(al), *run = json_object_get(al, "run");
+        long long id = json_integer_value(json_object_get(al, "id"));
+        int st = state_index(str(al, "state"));
+        const char *commit = str(al, "commit") ? str(al, "commit") : str(run, "commit");
+        page_printf(
+            p, "<tr id=\"alert-%lld\" class=\"alert-%s\"><td class=\"num\">%lld</td><td>",
+            id, st >= 0 ? view_alert_states[st] : "unknown", id);
+        page_text(p, st >= 0 ? state_shown[st] : str(al, "state"));
+        page_puts(p, "</td><td>");
+        if (link_history) {
+            page_puts(p, "<a href=\"");
+            history_href(p, c, NULL, str(al, "y"));
+            page_puts(p, "\">");
+            config_text(p, c, NULL);
+            page_puts(p, "</a>");
+        } else {
+            config_text(p, c, NULL);
+        }
+        page_puts(p, "</td><td>");
+        page_text(p, str(al, "y") ? str(al, "y") : "runtime");
+        page_puts(p, "</td><td class=\"num\">");
+        if (has_num(al, "value"))
+            page_num(p, num(al, "value"));
+        page_puts(p, "</td><td>");
+        if (has_num(al, "expected"))
+            page_num(p, num(al, "expected"));
+        if (has_num(al, "low") && has_num(al, "high")) {
+            page_puts(p, " [");
+            page_num(p, num(al, "low"));
+            page_puts(p, ", ");
+            page_num(p, num(al, "high"));
+            page_puts(p, "]");
+        }
+        if (str(al, "message")) {
+            page_puts(p, "<br><span class=\"muted\">");
+            page_text(p, str(al, "message"));
+            page_puts(p, "</span>");
+        }
+        page_puts(p, "</td><td>");
+        if (json_is_integer(run) || json_is_integer(json_object_get(run, "id"))) {
+            long long rid =
+                json_is_integer(run)
+                    ? (long long)json_integer_value(run)
+                    : (long long)json_integer_value(json_object_get(run, "id"));
+            page_printf(p, "<a href=\"/runs/%lld\">%lld</a>", rid, rid);
+        } else if (json_is_string(run)) {
+            page_text(p, json_string_value(run));
+        }
+        page_puts(p, "</td><td><code>");
+        page_text(p, commit);
+        page_puts(p, "</code></td><td>");
+        page_text(p, str(al, "created_at"));
+        page_puts(p, "</td>");
+        if (triage) {
+            int k;
+            page_printf(
+                p,
+                "<td><form class=\"triage\" method=\"post\" action=\"/alerts/%lld\">"
+                "<input type=\"hidden\" name=\"csrf\" value=\"",
+                id);
+            page_attr(p, p->csrf);
+            page_printf(p,
+                        "\"><label class=\"vh\" for=\"state-%lld\">New state</label>"
+                        "<select id=\"state-%lld\" name=\"state\">",
+                        id, id);
+            for (k = 0; k < 4; k++)
+                page_printf(p, "<option value=\"%s\"%s>%s</option>", view_alert_states[k],
+                            k == st ? " selected" : "", state_shown[k]);
+            page_printf(
+                p,
+                "</select><label class=\"vh\" for=\"token-%lld\">Write token</label>"
+                "<input type=\"password\" id=\"token-%lld\" name=\"token\" "
+                "autocomplete=\"off\" required placeholder=\"token\">"
+                "<button type=\"submit\">Set</button></form></td>",
+                id, id);
+        }
+        page_puts(p, "</tr>\n");
+    }
+    page_puts(p, "</tbody>");
+    page_table_close(p);
+}
+
+void view_alerts(struct page *p, const struct view_alerts *d)
+{
+    int i, cur = state_index(d->state);
+    size_t n = json_array_size(d->alerts);
+
+    page_puts(p,
+              "<h1>Alerts</h1>\n<p class=\"lead\">Runs that a watch judged out of line: "
+              "outside a saved model's 95 % prediction interval, or against the "
+              "recent runs of their configuration. Triage each one; the CI report "
+              "no longer counts false positives and resolved alerts.</p>\n");
+    page_puts(p, "<p class=\"axes\" id=\"alert-states\">Show: ");
+    page_printf(p, "<a href=\"/alerts\"%s>all</a>",
+                cur < 0 ? " aria-current=\"true\"" : "");
+    for (i = 0; i < 4; i++)
+        page_printf(p, " · <a href=\"/alerts?state=%s\"%s>%s</a>", view_alert_states[i],
+                    cur == i ? " aria-current=\"true\"" : "", state_shown[i]);
+    page_puts(p, "</p>\n");
+    if (d->error) {
+        page_puts(p, "<div class=\"notice bad\" role=\"alert\" id=\"triage-error\">");
+        page_text(p, d->error->message);
+        page_puts(p, "</div>\n");
+    }
+    if (n == 0) {
+        page_printf(p, "<p class=\"muted\" id=\"alerts-none\">No %s%salerts.</p>\n",
+                    cur >= 0 ? state_shown[cur] : "", cur >= 0 ? " " : "");
+        return;
+    }
+    page_printf(p, "<p class=\"muted\" id=\"alerts-summary\">%zu alert%s.</p>\n", n,
+                n == 1 ? "" : "s");
+    alerts_table(p, d->alerts, p->csrf != NULL, 1);
+}
+
+/* ---- a configuration's history ------------------------------------------------ */
+
+void view_series(struct page *p, const struct view_series *d)
+{
+    struct chart_history h = {0};
+    struct buf svg, narrow;
+    struct err e = {0};
+    char title[400], when[32];
+    size_t i, k;
+
+    page_puts(p, "<p class=\"crumbs\"><a href=\"/applications/");
+    page_url(p, str(d->config, "application"));
+    page_puts(p, "\">");
+    page_text(p, str(d->config, "application"));
+    page_puts(p, "</a> ›</p>\n<h1>History: ");
+    config_text(p, d->config, NULL);
+    page_puts(p, "</h1>\n<p class=\"lead\">");
+    page_text(p, d->y && *d->y ? d->y : "runtime");
+    page_printf(p, " of %zu run%s in time order", d->n, d->n == 1 ? "" : "s");
+    if (d->model > 0)
+        page_printf(p,
+                    "; watched by <a href=\"/models/%lld\">model %lld</a>, whose 95 %% "
+                    "prediction interval is the band",
+                    d->model, d->model);
+    page_puts(p, ".</p>\n");
+    if (d->n == 0) {
+        page_puts(p, "<p class=\"muted\">No runs of this configuration yet.</p>\n");
+        return;
+    }
+    snprintf(title, sizeof title, "%.300s over time", d->y && *d->y ? d->y : "runtime");
+    h.title = title;
+    h.ylabel = d->ylabel ? d->ylabel : (d->y && *d->y ? d->y : "runtime (s)");
+    h.points = d->points;
+    h.n = d->n;
+    h.changes = d->changes;
+    h.nchanges = d->nchanges;
+    buf_init(&svg, 16u << 20);
+    buf_init(&narrow, 16u << 20);
+    if (chart_history(&svg, &h, &e) == 0) {
+        struct chart_history small = h;
+        struct err e2 = {0};
+        static const char cap[] = "Each point is a run (hover for its run, commit and "
+                                  "time); red points raised an alert; dashed lines mark "
+                                  "where the series shifted.";
+        small.width = 400;
+        small.height = 320;
+        if (chart_history(&narrow, &small, &e2) == 0)
+            page_svg_pair(p, &svg, &narrow, cap);
+        else
+            page_svg(p, &svg, cap);
+    } else {
+        page_puts(p, "<p class=\"notice bad\">The chart could not be drawn: ");
+        page_text(p, e.message);
+        page_puts(p, "</p>\n");
+    }
+    buf_free(&svg);
+    buf_free(&narrow);
+
+    if (d->nchanges > 0) {
+        page_puts(p, "<h2 id=\"changes\">Change points</h2>\n<ul class=\"changes\">\n");
+        for (k = 0; k < d->nchanges; k++) {
+            const struct chart_hist_point *pt = &d->points[d->changes[k]];
+            chart_format_time(pt->t, when, sizeof when);
+            page_puts(p, "<li>Shifted at ");
+            if (pt->commit && *pt->commit) {
+                page_puts(p, "commit <code>");
+                page_text(p, pt->commit);
+                page_puts(p, "</code>, ");
+            }
+            page_printf(p, "<a href=\"/runs/%lld\">run %lld</a>, %s", pt->run, pt->run,
+                        when);
+            if (d->changes[k] > 0) {
+                page_puts(p, " (from ");
+                page_num(p, d->points[d->changes[k] - 1].y);
+                page_puts(p, " to ");
+                page_num(p, pt->y);
+                page_puts(p, ")");
+            }
+            page_puts(p, "</li>\n");
+        }
+        page_puts(p, "</ul>\n");
+    }
+    if (json_array_size(d->alerts) > 0) {
+        page_puts(p, "<h2 id=\"alerts\">Alerts</h2>\n");
+        alerts_table(p, d->alerts, 0, 0);
+    }
+
+    page_puts(p, "<h2 id=\"runs\">Runs</h2>\n");
+    page_table_open(p, "Runs of the series");
+    page_puts(p, "<thead><tr><th>Time (UTC)</th><th class=\"num\">Run</th><th>Commit</th>"
+                 "<th class=\"num\">Value</th><th>Interval</th><th>Verdict</th></tr>"
+                 "</thead><tbody>\n");
+    for (i = d->n; i > 0; i--) { /* newest first */
+        const struct chart_hist_point *pt = &d->points[i - 1];
+        chart_format_time(pt->t, when, sizeof when);
+        page_printf(p, "<tr%s><td>%s</td><td class=\"num\">",
+                    pt->alert ? " class=\"alert\"" : "", when);
+        if (pt->run)
+            page_printf(p, "<a href=\"/runs/%lld\">%lld</a>", pt->run, pt->run);
+        page_puts(p, "</td><td><code>");
+        page_text(p, pt->commit);
+        page_puts(p, "</code></td><td class=\"num\">");
+        page_num(p, pt->y);
+        page_puts(p, "</td><td>");
+        if (pt->has_band) {
+            page_puts(p, "[");
+            page_num(p, pt->lo);
+            page_puts(p, ", ");
+            page_num(p, pt->hi);
+            page_puts(p, "]");
+        }
+        page_printf(p, "</td><td>%s</td></tr>\n",
+                    pt->alert                                            ? "alert"
+                    : pt->has_band && (pt->y < pt->lo || pt->y > pt->hi) ? "outside"
+                    : pt->has_band                                       ? "inside"
+                                                                         : "");
+    }
+    page_puts(p, "</tbody>");
+    page_table_close(p);
+}
+
+/* ---- compare ------------------------------------------------------------------- */
+
+/* Side i's value of row r: sides[i] = {mean, n, spread}. */
+static void side_cell(struct page *p, const json_t *r, size_t i)
+{
+    const json_t *s = json_array_get(json_object_get(r, "sides"), i);
+    const json_t *n = json_object_get(s, "n");
+    if (!has_num(s, "mean") || (json_is_integer(n) && json_integer_value(n) == 0)) {
+        page_puts(p, "<td class=\"num\">–</td>");
+        return;
+    }
+    page_puts(p, "<td class=\"num\">");
+    page_num(p, num(s, "mean"));
+    if (has_num(s, "spread") && num(s, "spread") > 0) {
+        page_puts(p, " ± ");
+        page_num(p, num(s, "spread"));
+    }
+    if (json_is_integer(n))
+        page_printf(p, " <span class=\"muted\">(n=%lld)</span>",
+                    (long long)json_integer_value(n));
+    page_puts(p, "</td>");
+}
+
+/* The ratio and significance of side i (>= 1) to side a: sides[i].ratio,
+ * else ratio[i], else a number ratio (two sides), else from the means. */
+static const json_t *side_field(const json_t *r, size_t i, const char *key)
+{
+    const json_t *s = json_array_get(json_object_get(r, "sides"), i), *v;
+    v = json_object_get(s, key);
+    if (v && !json_is_null(v))
+        return v;
+    v = json_object_get(r, key);
+    if (json_is_array(v))
+        return json_array_get(v, i);
+    return i == 1 && v && !json_is_null(v) ? v : NULL;
+}
+
+static double side_ratio(const json_t *r, size_t i)
+{
+    const json_t *v = side_field(r, i, "ratio");
+    const json_t *a = json_array_get(json_object_get(r, "sides"), 0),
+                 *b = json_array_get(json_object_get(r, "sides"), i);
+    if (json_is_number(v))
+        return json_number_value(v);
+    if (has_num(a, "mean") && has_num(b, "mean") && num(a, "mean") != 0)
+        return num(b, "mean") / num(a, "mean");
+    return NAN;
+}
+
+/* 1 significant, 0 not, -1 not tested. */
+static int side_significant(const json_t *r, size_t i)
+{
+    const json_t *v = side_field(r, i, "significant");
+    return json_is_boolean(v) ? json_is_true(v) : -1;
+}
+
+/* A short plain-text label of a configuration for chart rows (the SVG
+ * renderer escapes it): "exe on sys, P=8, N=1000". */
+static void config_plain(struct buf *b, const json_t *c)
+{
+    const char *k;
+    json_t *v;
+    const char *sep = "";
+    if (str(c, "executable")) {
+        buf_puts(b, str(c, "executable"));
+        sep = " ";
+    }
+    if (str(c, "system")) {
+        buf_printf(b, "%son %s", sep, str(c, "system"));
+        sep = ", ";
+    }
+    if (json_is_integer(json_object_get(c, "nprocs"))) {
+        buf_printf(b, "%sP=%lld", sep,
+                   (long long)json_integer_value(json_object_get(c, "nprocs")));
+        sep = ", ";
+    }
+    json_object_foreach(json_object_get(c, "inputs"), k, v)
+    {
+        buf_printf(b, "%s%s=%.6g", sep, k, json_number_value(v));
+        sep = ", ";
+    }
+}
+
+static const char *measure_of(arena *a, const json_t *r)
+{
+    const char *k = str(r, "kernel"),
+               *m = str(r, "metric") ? str(r, "metric") : "runtime";
+    const char *y = str(r, "y"); /* the API's form: runtime | kernel:K | metric:M */
+    if (y && strncmp(y, "kernel:", 7) == 0)
+        k = y + 7;
+    else if (y && strncmp(y, "metric:", 7) == 0)
+        m = y + 7;
+    if (k)
+        return strcmp(m, "runtime") == 0 ? arena_printf(a, "kernel %s", k)
+                                         : arena_printf(a, "kernel %s %s", k, m);
+    return m;
+}
+
+void view_compare(struct page *p, const struct view_compare *d)
+{
+    const json_t *rows = json_object_get(d->compare, "rows"), *r;
+    size_t nrows = json_array_size(rows), ns = d->nsides, i, k;
+    const char *app = str(d->compare, "application");
+    struct chart_compare_row *crow;
+    double *ratios;
+    int *sig;
+
+    page_puts(p, "<h1>Compare</h1>\n<p class=\"lead\">");
+    for (k = 0; k < ns; k++) {
+        page_printf(p, "%s<strong>%c</strong> = <code>", k ? ", " : "", (char)('a' + k));
+        page_text(p, d->sides[k]);
+        page_puts(p, "</code>");
+    }
+    page_puts(p, ". Per configuration, kernel and metric: each side's mean ± spread "
+                 "(n runs), its ratio to a, and whether the difference is significant "
+                 "(Welch's t-test at 5 % where both sides have repetitions).</p>\n");
+    if (nrows == 0 || ns < 2) {
+        page_puts(p, "<p class=\"muted\" id=\"compare-none\">No configuration has runs "
+                     "on two sides.</p>\n");
+        return;
+    }
+    /* the chart: at most 200 rows, the table has them all */
+    crow = arena_alloc(p->arena, nrows * sizeof *crow);
+    ratios = arena_alloc(p->arena, nrows * ns * sizeof *ratios);
+    sig = arena_alloc(p->arena, nrows * ns * sizeof *sig);
+    if (crow && ratios && sig) {
+        struct chart_compare c = {0};
+        struct buf svg;
+        struct err e = {0};
+        json_array_foreach(rows, i, r)
+        {
+            struct buf lb;
+            buf_init(&lb, 1024);
+            config_plain(&lb, config_of(r));
+            buf_puts(&lb, " · ");
+            buf_puts(&lb, measure_of(p->arena, r));
+            crow[i].label = arena_strdup(p->arena, buf_failed(&lb) ? "" : buf_str(&lb));
+            buf_free(&lb);
+            for (k = 1; k < ns; k++) {
+                int s = side_significant(r, k);
+                ratios[i * ns + k - 1] = side_ratio(r, k);
+                sig[i * ns + k - 1] = s > 0;
+            }
+            crow[i].ratio = &ratios[i * ns];
+            crow[i].significant = &sig[i * ns];
+        }
+        c.title = "Ratio to a per configuration and measure";
+        c.sides = d->sides;
+        c.nsides = ns;
+        c.rows = crow;
+        c.nrows = nrows < 200 ? nrows : 200;
+        buf_init(&svg, 16u << 20);
+        if (chart_compare(&svg, &c, &e) == 0)
+            page_svg(p, &svg,
+                     nrows > 200
+                         ? "The first 200 rows; the table lists them all. Red: "
+                           "larger than a, green: smaller; pale bars are not "
+                           "significant."
+                         : "Red: larger than a, green: smaller; pale bars are not "
+                           "significant.");
+        else {
+            page_puts(p, "<p class=\"notice bad\">The chart could not be drawn: ");
+            page_text(p, e.message);
+            page_puts(p, "</p>\n");
+        }
+        buf_free(&svg);
+    }
+
+    page_table_open(p, "Comparison");
+    page_puts(p, "<thead><tr><th>Configuration</th><th>Measure</th>");
+    for (k = 0; k < ns; k++)
+        page_printf(p, "<th class=\"num\">%c</th>", (char)('a' + k));
+    for (k = 1; k < ns; k++)
+        page_printf(p, "<th class=\"num\">%c / a</th>", (char)('a' + k));
+    page_puts(p, "</tr></thead><tbody>\n");
+    json_array_foreach(rows, i, r)
+    {
+        const json_t *c = config_of(r);
+        const char *k0 = str(r, "kernel"), *m = str(r, "metric");
+        char y[400];
+        if (str(r, "y"))
+            snprintf(y, sizeof y, "%s", str(r, "y"));
+        else if (k0)
+            snprintf(y, sizeof y, "kernel:%s", k0);
+        else if (m && strcmp(m, "runtime") != 0)
+            snprintf(y, sizeof y, "metric:%s", m);
+        else
+            snprintf(y, sizeof y, "runtime");
+        page_puts(p, "<tr><td><a href=\"");
+        history_href(p, c, app, y);
+        page_puts(p, "\">");
+        config_text(p, c, app);
+        page_puts(p, "</a></td><td>");
+        page_text(p, measure_of(p->arena, r));
+        page_puts(p, "</td>");
+        for (k = 0; k < ns; k++)
+            side_cell(p, r, k);
+        for (k = 1; k < ns; k++) {
+            double ratio = side_ratio(r, k);
+            int s = side_significant(r, k);
+            page_printf(p, "<td class=\"num%s\">",
+                        s > 0 ? (ratio > 1 ? " worse" : " better") : "");
+            if (isfinite(ratio)) {
+                page_num(p, ratio);
+                page_puts(p, s > 0    ? " <strong>significant</strong>"
+                             : s == 0 ? " <span class=\"muted\">n.s.</span>"
+                                      : " <span class=\"muted\">not tested</span>");
+            } else {
+                page_puts(p, "–");
+            }
+            page_puts(p, "</td>");
+        }
+        page_puts(p, "</tr>\n");
+    }
+    page_puts(p, "</tbody>");
+    page_table_close(p);
+}
+
+long view_series_points(arena *a, json_t *series, struct chart_hist_point **out,
+                        long long *model, struct err *err)
+{
+    json_t *pts = json_object_get(series, "points"), *pt;
+    size_t n = json_array_size(pts), i;
+    struct chart_hist_point *v = arena_alloc(a, (n + 1) * sizeof *v);
+
+    *model = 0;
+    *out = v;
+    if (v == NULL)
+        return err_nomem(err);
+    json_array_foreach(pts, i, pt)
+    {
+        json_t *js = json_object_get(pt, "judgements"), *j, *band = NULL;
+        size_t k;
+        memset(&v[i], 0, sizeof v[i]);
+        if (chart_parse_time(str(pt, "at"), &v[i].t) != 0)
+            return err_set(err, 502, "bad_answer", "points", "point %zu has no time", i);
+        v[i].y = has_num(pt, "value") ? num(pt, "value") : NAN;
+        v[i].run = json_integer_value(json_object_get(pt, "run"));
+        v[i].commit = str(pt, "commit");
+        json_array_foreach(js, k, j)
+        {
+            json_t *al = json_object_get(j, "alert");
+            if (al && !json_is_null(al))
+                v[i].alert = 1;
+            /* the band: a model's judgement first, else the first one's */
+            if (has_num(j, "lo") && has_num(j, "hi") &&
+                (band == NULL || (json_is_integer(json_object_get(j, "model")) &&
+                                  !json_is_integer(json_object_get(band, "model")))))
+                band = j;
+        }
+        if (band) {
+            v[i].has_band = 1;
+            v[i].lo = num(band, "lo");
+            v[i].hi = num(band, "hi");
+            if (json_is_integer(json_object_get(band, "model")) && *model == 0)
+                *model = json_integer_value(json_object_get(band, "model"));
+        }
+    }
+    return (long)n;
+}
