@@ -225,6 +225,11 @@ json_t *db_apps_list(db *d, struct err *err)
         err, "");
 }
 
+/* Everything but the templates comes from the summaries kept with each run
+ * (run_configs, app_kernels, app_metrics: schema.sql), so the read costs a
+ * few rows per configuration however many runs the application holds. The
+ * inputs' minimum and maximum are read from the configurations' canonical
+ * inputs, whose numbers SQLite writes with 15 significant digits. */
 json_t *db_app_get(db *d, const char *name, struct err *err)
 {
     json_t *app;
@@ -233,46 +238,44 @@ json_t *db_app_get(db *d, const char *name, struct err *err)
 
     app = db_query_one(d, "application",
                        "SELECT id, name, description, demo, created_at, "
-                       "(SELECT count(*) FROM runs r WHERE r.app_id = a.id) AS runs "
-                       "FROM applications a WHERE name = ?1",
+                       "(SELECT coalesce(sum(c.runs), 0) FROM run_configs c WHERE "
+                       "c.app_id = a.id) AS runs FROM applications a WHERE name = ?1",
                        err, "t", name);
     if (app == NULL)
         return NULL;
     id = json_integer_value(json_object_get(app, "id"));
     json_object_del(app, "id");
-    ok = ok &&
-         db_attach_rows(d, app, "executables",
-                        "SELECT e.name, e.compiler, e.flags, e.version, "
-                        "(SELECT count(*) FROM runs r WHERE r.exe_id = e.id) AS runs "
-                        "FROM executables e WHERE e.app_id = ?1 ORDER BY e.name",
-                        id, err);
-    ok = ok && db_attach_rows(
-                   d, app, "systems",
-                   "SELECT s.name, count(*) AS runs, min(r.nprocs) AS min_nprocs, "
-                   "max(r.nprocs) AS max_nprocs FROM runs r JOIN systems s ON "
-                   "s.id = r.system_id WHERE r.app_id = ?1 GROUP BY s.id ORDER BY s.name",
-                   id, err);
-    ok = ok && db_attach_rows(
-                   d, app, "nprocs",
-                   "SELECT DISTINCT nprocs FROM runs WHERE app_id = ?1 ORDER BY nprocs",
-                   id, err);
-    ok = ok && db_attach_rows(
-                   d, app, "inputs",
-                   "SELECT i.name, count(DISTINCT i.value) AS values_count, "
-                   "min(i.value) AS min, max(i.value) AS max FROM run_inputs i "
-                   "JOIN runs r ON r.id = i.run_id WHERE r.app_id = ?1 GROUP BY i.name "
-                   "ORDER BY i.name",
-                   id, err);
-    ok = ok && db_attach_rows(d, app, "metrics",
-                              "SELECT DISTINCT m.name FROM run_metrics m JOIN runs r ON "
-                              "r.id = m.run_id WHERE r.app_id = ?1 ORDER BY m.name",
+    ok = ok && db_attach_rows(d, app, "executables",
+                              "SELECT e.name, e.compiler, e.flags, e.version, "
+                              "(SELECT coalesce(sum(c.runs), 0) FROM run_configs c WHERE "
+                              "c.app_id = ?1 AND c.exe_id = e.id) AS runs "
+                              "FROM executables e WHERE e.app_id = ?1 ORDER BY e.name",
+                              id, err);
+    ok =
+        ok && db_attach_rows(d, app, "systems",
+                             "SELECT s.name, sum(c.runs) AS runs, min(c.nprocs) AS "
+                             "min_nprocs, max(c.nprocs) AS max_nprocs FROM run_configs c "
+                             "JOIN systems s ON s.id = c.system_id WHERE c.app_id = ?1 "
+                             "GROUP BY s.id ORDER BY s.name",
+                             id, err);
+    ok = ok && db_attach_rows(d, app, "nprocs",
+                              "SELECT DISTINCT nprocs FROM run_configs WHERE app_id = ?1 "
+                              "ORDER BY nprocs",
+                              id, err);
+    ok = ok && db_attach_rows(d, app, "inputs",
+                              "SELECT j.key AS name, count(DISTINCT j.value) AS "
+                              "values_count, min(j.value) AS min, max(j.value) AS max "
+                              "FROM run_configs c, json_each(c.inputs) j WHERE "
+                              "c.app_id = ?1 GROUP BY j.key ORDER BY j.key",
                               id, err);
     ok = ok &&
-         db_attach_rows(
-             d, app, "kernels",
-             "SELECT k.name, count(*) AS records FROM kernels k JOIN runs r ON "
-             "r.id = k.run_id WHERE r.app_id = ?1 GROUP BY k.name ORDER BY min(k.seq)",
-             id, err);
+         db_attach_rows(d, app, "metrics",
+                        "SELECT name FROM app_metrics WHERE app_id = ?1 ORDER BY name",
+                        id, err);
+    ok = ok && db_attach_rows(d, app, "kernels",
+                              "SELECT name, records FROM app_kernels WHERE app_id = ?1 "
+                              "ORDER BY first_seq, name",
+                              id, err);
     ok = ok &&
          db_attach_rows(d, app, "templates",
                         "SELECT name, kernel, expression, description FROM templates "
