@@ -2,11 +2,13 @@
  * backfilled by the migration, and one page of runs in each order. */
 #include "db/catalog.h"
 #include "db/runs.h"
+#include "db/sqlite/sql.h"
 #include "db/summary.h"
 #include "tests/harness.h"
 
 #include <sqlite3.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static char dir[] = "/tmp/prophecy-sumtest-XXXXXX";
@@ -81,6 +83,64 @@ static void test_summary_on_insert(void)
     db_close(d);
 }
 
+/* The application read (db_app_get) answers from the summaries what the
+ * runs say: kernels (name:records in run order) and metric names as given,
+ * and the counts and input ranges recomputed here from every run. */
+static void check_app_read(db *d, const char *kernels, const char *metrics)
+{
+    struct err e = {0};
+    json_t *app = db_app_get(d, "app", &e), *v, *want;
+    char got[512] = "";
+    size_t i, len = 0;
+
+    CHECK(app != NULL);
+    if (app == NULL)
+        return;
+    json_array_foreach(json_object_get(app, "kernels"), i, v) len +=
+        (size_t)snprintf(got + len, sizeof got - len, "%s%s:%lld", i ? "," : "",
+                         json_string_value(json_object_get(v, "name")),
+                         (long long)json_integer_value(json_object_get(v, "records")));
+    CHECK_STR(got, kernels);
+    /* the same as aggregating every run's kernels */
+    want =
+        db_query_json(d,
+                      "SELECT k.name, count(*) AS records FROM kernels k JOIN runs r ON "
+                      "r.id = k.run_id WHERE r.app_id = 1 GROUP BY k.name ORDER BY "
+                      "min(k.seq)",
+                      &e, "");
+    CHECK(json_equal(want, json_object_get(app, "kernels")));
+    json_decref(want);
+    len = 0;
+    got[0] = '\0';
+    json_array_foreach(json_object_get(app, "metrics"), i, v) len +=
+        (size_t)snprintf(got + len, sizeof got - len, "%s%s", i ? "," : "",
+                         json_string_value(json_object_get(v, "name")));
+    CHECK_STR(got, metrics);
+    want = db_query_one(
+        d, "app",
+        "SELECT (SELECT count(*) FROM runs) AS runs, (SELECT count(DISTINCT nprocs) "
+        "FROM runs) AS nprocs, (SELECT count(DISTINCT value) FROM run_inputs WHERE name "
+        "= 'N') AS n_values, (SELECT max(value) FROM run_inputs WHERE name = 'N') AS "
+        "n_max",
+        &e, "");
+    CHECK(want != NULL);
+    CHECK_INT(json_integer_value(json_object_get(app, "runs")),
+              json_integer_value(json_object_get(want, "runs")));
+    CHECK_INT((long long)json_array_size(json_object_get(app, "nprocs")),
+              json_integer_value(json_object_get(want, "nprocs")));
+    for (i = 0; i < json_array_size(json_object_get(app, "inputs")); i++) {
+        v = json_array_get(json_object_get(app, "inputs"), i);
+        if (strcmp(json_string_value(json_object_get(v, "name")), "N") != 0)
+            continue;
+        CHECK_INT(json_integer_value(json_object_get(v, "values_count")),
+                  json_integer_value(json_object_get(want, "n_values")));
+        CHECK_NEAR(json_number_value(json_object_get(v, "max")),
+                   json_number_value(json_object_get(want, "n_max")), 0);
+    }
+    json_decref(want);
+    json_decref(app);
+}
+
 /* A version-1 database with runs gets its summaries from the migration. */
 static void test_migration_backfills(void)
 {
@@ -123,13 +183,19 @@ static void test_migration_backfills(void)
             "INSERT INTO run_inputs (run_id, name, value) VALUES (1, 'N', 100), (1, 'L', "
             "64), "
             "(2, 'L', 64), (2, 'N', 100), (3, 'N', 100), (3, 'L', 64), (4, 'N', 200), "
-            "(4, 'L', 64);",
+            "(4, 'L', 64);"
+            "INSERT INTO kernels (run_id, seq, name, time) VALUES (1, 0, 'setup', 0.1), "
+            "(1, 1, 'solve', 0.5), (1, 2, 'solve', 0.3), (2, 0, 'setup', 0.1), "
+            "(5, 0, 'io', 0.2);"
+            "INSERT INTO run_metrics (run_id, name, value) VALUES (1, 'flops', 1e9), "
+            "(3, 'flops', 2e9), (3, 'bytes', 5);",
             NULL, NULL, NULL),
         SQLITE_OK);
     sqlite3_close(h);
     free(schema);
     CHECK_INT(db_open(&d, path("v1.db"), NULL, &e), 0);
     check_configs(d);
+    check_app_read(d, "io:1,setup:2,solve:2", "bytes,flops");
     /* and new runs join the backfilled rows */
     add(d, "a.x", 2, 0.5, 100, 1);
     {
@@ -141,6 +207,30 @@ static void test_migration_backfills(void)
         CHECK_INT(c[0].last_run_id, 6);
         arena_free(a);
     }
+    /* kernels and metrics of new runs join the backfilled summaries */
+    {
+        struct rec_kernel k[2] = {{"solve", 0.2, 1, NULL}, {"halo", 0.1, 1, NULL}};
+        struct rec_kv m[1] = {{"energy", 3}};
+        struct rec_kv in[2] = {{"N", 300}, {"L", 64}};
+        struct run_record r = {0};
+        long long id;
+        int existed;
+        r.application = "app";
+        r.executable = "a.x";
+        r.system = "sys";
+        r.nprocs = 8;
+        r.runtime = 1;
+        r.inputs = in;
+        r.ninputs = 2;
+        r.metrics = m;
+        r.nmetrics = 1;
+        r.kernels = k;
+        r.nkernels = 2;
+        CHECK_INT(db_begin(d, &e), 0);
+        CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), 0);
+        CHECK_INT(db_commit(d, &e), 0);
+    }
+    check_app_read(d, "io:1,setup:2,solve:3,halo:1", "bytes,energy,flops");
     db_close(d);
 }
 
