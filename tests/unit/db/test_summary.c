@@ -248,7 +248,7 @@ static void test_runs_page(void)
         add(d, i % 2 ? "a.x" : "b.x", 1 + i % 4, (double)((i * 7) % 10), 100 + i, 1);
     app = db_app_id(d, "app", 0, &e);
     {
-        struct db_page_query q = {app, 0, 0, DB_SORT_ID, 1, 0, 10};
+        struct db_page_query q = {app, 0, 0, DB_SORT_ID, 1, 0, 10, 0};
         n = db_runs_page(d, &q, a, &rows, &e);
         CHECK_INT(n, 10);
         for (i = 0; i < n; i++)
@@ -260,8 +260,30 @@ static void test_runs_page(void)
         CHECK_NEAR(rows[0].inputs[1].value, 129, 0);
     }
     {
+        /* Given the total, pages past the middle are read from the other end:
+         * the same rows in the same order, every order, filter and offset. */
+        long long exe = 1; /* b.x, the first stored: 15 of the 30 runs */
+        int sort, desc, f, off;
+        CHECK_INT(db_summary_count(d, app, exe, 0, &e), 15);
+        for (sort = DB_SORT_ID; sort <= DB_SORT_RUNTIME; sort++)
+            for (desc = 0; desc < 2; desc++)
+                for (f = 0; f < 2; f++)
+                    for (off = 0; off < 32; off += 3) {
+                        struct db_page_query q = {
+                            app, f ? exe : 0, 0, (enum db_sort)sort, desc, off, 7, 0};
+                        struct db_page_row *r0, *r1;
+                        int n0 = db_runs_page(d, &q, a, &r0, &e), k;
+                        q.total = f ? 15 : 30;
+                        CHECK_INT(db_runs_page(d, &q, a, &r1, &e), n0);
+                        for (k = 0; k < n0; k++)
+                            CHECK_INT(r1[k].id, r0[k].id);
+                        if (n0 > 0)
+                            CHECK_NEAR(r1[n0 - 1].runtime, r0[n0 - 1].runtime, 0);
+                    }
+    }
+    {
         /* runtime ascending with ties by id: runtimes (i*7)%10 */
-        struct db_page_query q = {app, 0, 0, DB_SORT_RUNTIME, 0, 3, 5};
+        struct db_page_query q = {app, 0, 0, DB_SORT_RUNTIME, 0, 3, 5, 0};
         double prev = -1;
         long long previd = 0;
         n = db_runs_page(d, &q, a, &rows, &e);
@@ -288,7 +310,7 @@ static void test_runs_page(void)
             x) if (strcmp(json_string_value(json_object_get(x, "name")), "b.x") == 0)
             exe = json_integer_value(json_object_get(x, "id"));
         json_decref(app_json);
-        struct db_page_query q = {app, exe, 0, DB_SORT_NPROCS, 1, 0, 100};
+        struct db_page_query q = {app, exe, 0, DB_SORT_NPROCS, 1, 0, 100, 0};
         n = db_runs_page(d, &q, a, &rows, &e);
         CHECK_INT(n, 15);
         CHECK_INT(db_summary_count(d, app, exe, 0, &e), 15);
@@ -298,7 +320,7 @@ static void test_runs_page(void)
         CHECK_INT(rows[n - 1].nprocs, 1);
     }
     {
-        struct db_page_query q = {app, 0, 0, DB_SORT_ID, 0, 1000, 10};
+        struct db_page_query q = {app, 0, 0, DB_SORT_ID, 0, 1000, 10, 0};
         CHECK_INT(db_runs_page(d, &q, a, &rows, &e), 0);
     }
     arena_free(a);
