@@ -236,6 +236,13 @@ json_t *db_kernels_of_runs(db *d, const char *ids_json, struct err *err)
 #define PAGE_IDS(order)                                                                  \
     "SELECT id FROM runs WHERE app_id = ?1 AND (?2 = 0 OR exe_id = ?2) AND "             \
     "(?3 = 0 OR system_id = ?3) ORDER BY " order " LIMIT ?4 OFFSET ?5"
+/* In id order with a system: equalities on runs_by_system_app (system_id,
+ * app_id, rowid), which is then in id order and covering. */
+#define PAGE_IDS_SYSTEM(order)                                                           \
+    "SELECT id FROM runs WHERE system_id = ?3 AND app_id = ?1 AND (?2 = 0 OR exe_id = "  \
+    "?2) ORDER BY " order " LIMIT ?4 OFFSET ?5"
+static const char *const page_ids_system_sql[2] = {PAGE_IDS_SYSTEM("id"),
+                                                   PAGE_IDS_SYSTEM("id DESC")};
 static const char *const page_ids_sql[3][2] = {
     {PAGE_IDS("id"), PAGE_IDS("id DESC")},
     {PAGE_IDS("nprocs, exe_id, system_id, id"),
@@ -277,7 +284,11 @@ int db_runs_page(db *d, const struct db_page_query *q, arena *a,
             offset = 0;
         }
     }
-    st = db_stmt(d, page_ids_sql[sort][(q->desc ? 1 : 0) ^ flip], err);
+    st = db_stmt(d,
+                 sort == DB_SORT_ID && q->system_id != 0
+                     ? page_ids_system_sql[(q->desc ? 1 : 0) ^ flip]
+                     : page_ids_sql[sort][(q->desc ? 1 : 0) ^ flip],
+                 err);
     if (st == NULL)
         return -1;
     out = arena_alloc(a, (size_t)limit * sizeof *out);

@@ -267,13 +267,15 @@ static void test_runs_page(void)
         CHECK_INT(db_summary_count(d, app, exe, 0, &e), 15);
         for (sort = DB_SORT_ID; sort <= DB_SORT_RUNTIME; sort++)
             for (desc = 0; desc < 2; desc++)
-                for (f = 0; f < 2; f++)
+                for (f = 0; f < 3; f++) /* no filter, b.x, the system (all runs) */
                     for (off = 0; off < 32; off += 3) {
                         struct db_page_query q = {
-                            app, f ? exe : 0, 0, (enum db_sort)sort, desc, off, 7, 0};
+                            app, f == 1 ? exe : 0, 0, (enum db_sort)sort, desc, off, 7,
+                            0};
                         struct db_page_row *r0, *r1;
                         int n0 = db_runs_page(d, &q, a, &r0, &e), k;
-                        q.total = f ? 15 : 30;
+                        q.total = f == 1 ? 15 : 30;
+                        q.system_id = f == 2 ? db_system_id(d, "sys", 0, &e) : 0;
                         CHECK_INT(db_runs_page(d, &q, a, &r1, &e), n0);
                         for (k = 0; k < n0; k++)
                             CHECK_INT(r1[k].id, r0[k].id);
