@@ -1,8 +1,9 @@
 /* catalog: everything but runs; see catalog.h.
  *
  * Reads go through db_query_json, which turns rows into JSON objects by
- * column name, so each read below is one SQL constant. Aggregates in the list
- * queries use the covering indexes of schema.sql.
+ * column name, so each read below is one SQL constant. Run counts come from
+ * the configuration summaries (run_configs, kept with each run), so a list or
+ * a count costs a few rows per configuration, not a walk over every run.
  */
 #include "db/catalog.h"
 #include "db/sqlite/sql.h"
@@ -217,9 +218,10 @@ json_t *db_apps_list(db *d, struct err *err)
         d,
         "SELECT a.name, a.description, a.demo, a.created_at, "
         "(SELECT count(*) FROM executables e WHERE e.app_id = a.id) AS executables, "
-        "(SELECT count(*) FROM runs r WHERE r.app_id = a.id) AS runs, "
-        "(SELECT count(DISTINCT r.system_id) FROM runs r WHERE r.app_id = a.id) AS "
-        "systems, "
+        "(SELECT coalesce(sum(c.runs), 0) FROM run_configs c WHERE c.app_id = a.id) AS "
+        "runs, "
+        "(SELECT count(DISTINCT c.system_id) FROM run_configs c WHERE c.app_id = a.id) "
+        "AS systems, "
         "(SELECT count(*) FROM templates t WHERE t.app_id = a.id) AS templates "
         "FROM applications a ORDER BY a.name",
         err, "");
@@ -293,7 +295,8 @@ json_t *db_systems_list(db *d, struct err *err)
     return db_query_json(
         d,
         "SELECT s.name, s.description, s.processor, s.cores, s.network, s.demo, "
-        "(SELECT count(*) FROM runs r WHERE r.system_id = s.id) AS runs, "
+        "(SELECT coalesce(sum(c.runs), 0) FROM run_configs c WHERE c.system_id = s.id) "
+        "AS runs, "
         "(SELECT count(*) FROM system_benchmarks b WHERE b.system_id = s.id) AS "
         "benchmarks, "
         "(SELECT count(*) FROM system_parameters p WHERE p.system_id = s.id) AS "
@@ -308,7 +311,8 @@ json_t *db_system_get(db *d, const char *name, struct err *err)
     sys = db_query_one(d, "system",
                        "SELECT name, description, processor, cores, network, "
                        "metadata AS metadata_json, demo, created_at, "
-                       "(SELECT count(*) FROM runs r WHERE r.system_id = s.id) AS runs "
+                       "(SELECT coalesce(sum(c.runs), 0) FROM run_configs c WHERE "
+                       "c.system_id = s.id) AS runs "
                        "FROM systems s WHERE name = ?1",
                        err, "t", name);
     if (sys == NULL)
@@ -339,7 +343,7 @@ json_t *db_counts(db *d, struct err *err)
         d, "counts",
         "SELECT (SELECT count(*) FROM applications) AS applications, "
         "(SELECT count(*) FROM systems) AS systems, "
-        "(SELECT count(*) FROM runs) AS runs, "
+        "(SELECT coalesce(sum(runs), 0) FROM run_configs) AS runs, "
         "(SELECT count(*) FROM models) AS models, "
         "(SELECT count(*) FROM templates) AS templates, "
         "(SELECT count(*) FROM applications WHERE demo = 1) AS demo_applications",
