@@ -373,8 +373,8 @@ int main(int argc, char **argv)
            runs, load, load > 0 ? (double)runs / load : 0, (double)sb.st_size / runs,
            1e9 * runs / (double)sb.st_size);
 
-    snprintf(cmd, sizeof cmd, "%s token create bench-scale --db %s 2>/dev/null",
-             prophecyd, dbpath);
+    snprintf(cmd, sizeof cmd, "%s token create bench-scale-%ld --db %s 2>/dev/null",
+             prophecyd, (long)getpid(), dbpath);
     if ((p = popen(cmd, "r")) != NULL) {
         if (fgets(token, sizeof token, p) == NULL)
             token[0] = '\0';
@@ -430,7 +430,8 @@ int main(int argc, char **argv)
              runs / 200);
     snprintf(sql, sizeof sql,
              "SELECT id, runtime, nprocs FROM runs WHERE system_id = (SELECT id FROM "
-             "systems WHERE name = 'system-a') AND id < %lld ORDER BY id DESC LIMIT 50",
+             "systems WHERE name = 'system-a') AND app_id = 1 AND id < %lld ORDER BY id "
+             "DESC LIMIT 50",
              sys_mid);
     measure(c, base, path, NULL, sql, "app page, filtered by system, middle page");
     snprintf(path, sizeof path, "/runs/%lld", mid);
