@@ -196,6 +196,35 @@ GROUP BY app_id, exe_id, system_id, nprocs, inputs;
 CREATE INDEX runs_page_runtime ON runs (app_id, runtime, exe_id, system_id);
 CREATE INDEX runs_page_nprocs ON runs (app_id, nprocs, exe_id, system_id);
 
+-- migration 4
+-- A run's MPI trace (SPEC §13): the per-rank files as the recorder wrote them
+-- (formats/trace.h, 48 bytes an event: compact, and read back by the same
+-- checked reader), one row per rank, with the trace's bounds on the parent.
+-- The analyses are computed once when the trace arrives and kept as their
+-- JSON answer and their SVG chart, so pages and API reads never recompute.
+CREATE TABLE traces (
+    run_id     INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+    nranks     INTEGER NOT NULL CHECK (nranks >= 1),
+    nevents    INTEGER NOT NULL CHECK (nevents >= 0),
+    span       REAL NOT NULL CHECK (span >= 0),
+    dropped    INTEGER NOT NULL DEFAULT 0,
+    bytes      INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE trace_ranks (
+    run_id INTEGER NOT NULL REFERENCES traces(run_id) ON DELETE CASCADE,
+    rank   INTEGER NOT NULL,
+    data   BLOB NOT NULL,
+    PRIMARY KEY (run_id, rank)
+) WITHOUT ROWID;
+CREATE TABLE trace_analyses (
+    run_id INTEGER NOT NULL REFERENCES traces(run_id) ON DELETE CASCADE,
+    name   TEXT NOT NULL,
+    answer TEXT NOT NULL,   -- the JSON answer of GET /api/v1/runs/{id}/trace/NAME
+    svg    TEXT NOT NULL,   -- its chart, /plots/run-{id}-NAME.svg
+    PRIMARY KEY (run_id, name)
+) WITHOUT ROWID;
+
 -- migration 5
 -- What the application read (GET /api/v1/applications/{name}) lists besides
 -- the configurations: each application's kernel names with their record

@@ -5,7 +5,15 @@
  * The trace: each rank iterates a "solve" probe state holding an
  * MPI_Send to the next rank and an MPI_Recv from the previous one, with
  * rank-dependent compute, and an MPI_Allreduce every 50 iterations. Written in
- * the binary format of formats/trace.h, one buffer per rank, then parsed. */
+ * the binary format of formats/trace.h, one buffer per rank, then parsed.
+ *
+ * Then the stored path (unless --no-http): the real prophecyd (next to this
+ * program, or --prophecyd PATH) on a temporary database; the trace is
+ * POSTed as a tar to /api/v1/runs/{id}/trace (parse, every analysis and
+ * chart, store: once), and each analysis is read back over HTTP as JSON and
+ * as SVG (median wall time of a few reads on one keep-alive connection),
+ * with the timeline at another width than the stored one (read from the
+ * store, parsed and computed per request). */
 #include "common/err.h"
 #include "formats/trace.h"
 
@@ -14,6 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <curl/curl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define P 64
 #define ITERS 5180 /* 3 events per iteration + the allreduces: ~1,000,000 events */
@@ -86,8 +98,233 @@ static unsigned char *make_rank(int r, size_t *len, size_t *nev)
     return b;
 }
 
-int main(void)
+/* ---- the stored path, over HTTP ---------------------------------------------- */
+
+static double wall(void)
 {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void octal(char *dst, size_t width, unsigned long long v)
+{
+    dst[width - 1] = '\0';
+    for (size_t i = width - 1; i-- > 0; v >>= 3)
+        dst[i] = (char)('0' + (v & 7));
+}
+
+/* A ustar archive of trace.0 .. trace.P-1. */
+static unsigned char *make_tar(unsigned char **bufs, const size_t *lens, size_t *len)
+{
+    size_t cap = 1024, n = 0;
+    unsigned char *t;
+    for (int r = 0; r < P; r++)
+        cap += 512 + (lens[r] + 511) / 512 * 512;
+    if ((t = calloc(1, cap)) == NULL)
+        return NULL;
+    for (int r = 0; r < P; r++) {
+        unsigned char *h = t + n;
+        unsigned sum = 0;
+        snprintf((char *)h, 100, "trace.%d", r);
+        octal((char *)h + 100, 8, 0644);
+        octal((char *)h + 108, 8, 0);
+        octal((char *)h + 116, 8, 0);
+        octal((char *)h + 124, 12, lens[r]);
+        octal((char *)h + 136, 12, 0);
+        memset(h + 148, ' ', 8);
+        h[156] = '0';
+        memcpy(h + 257, "ustar", 6);
+        memcpy(h + 263, "00", 2);
+        for (int i = 0; i < 512; i++)
+            sum += h[i];
+        octal((char *)h + 148, 7, sum);
+        h[155] = ' ';
+        memcpy(h + 512, bufs[r], lens[r]);
+        n += 512 + (lens[r] + 511) / 512 * 512;
+    }
+    *len = n + 1024;
+    return t;
+}
+
+struct got {
+    char *data;
+    size_t len;
+};
+
+static size_t keep(char *p, size_t s, size_t n, void *u)
+{
+    struct got *g = u;
+    char *nd = realloc(g->data, g->len + s * n + 1);
+    if (nd == NULL)
+        return 0;
+    memcpy(nd + g->len, p, s * n);
+    g->data = nd;
+    g->len += s * n;
+    g->data[g->len] = '\0';
+    return s * n;
+}
+
+/* One request; returns the status, the body in *g (caller frees g->data). */
+static long request(CURL *c, const char *url, const char *token, const char *ctype,
+                    const void *body, size_t len, struct got *g)
+{
+    struct curl_slist *h = NULL;
+    char auth[256];
+    long status = 0;
+    g->data = NULL;
+    g->len = 0;
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, keep);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, g);
+    if (body != NULL) {
+        snprintf(auth, sizeof auth, "Authorization: Bearer %s", token);
+        h = curl_slist_append(h, auth);
+        h = curl_slist_append(h, ctype);
+        curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+        curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+    } else {
+        curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
+        curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+    }
+    if (curl_easy_perform(c) == CURLE_OK)
+        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+    curl_slist_free_all(h);
+    return status;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median wall time of reps GETs of url (ms), and the body size. */
+static double median_get(CURL *c, const char *url, int reps, size_t *size, long *status)
+{
+    double t[16];
+    struct got g;
+    for (int i = 0; i < reps && i < 16; i++) {
+        double a = wall();
+        *status = request(c, url, NULL, NULL, NULL, 0, &g);
+        t[i] = (wall() - a) * 1e3;
+        *size = g.len;
+        free(g.data);
+    }
+    qsort(t, (size_t)reps, sizeof t[0], cmp_double);
+    return t[reps / 2];
+}
+
+static int stored_path(const char *prophecyd, unsigned char **bufs, const size_t *lens,
+                       double read_ms)
+{
+    static const char *const names[] = {"profile",  "wait",      "traffic", "load",
+                                        "timeline", "occupancy", "clusters"};
+    char dir[] = "/tmp/bench-trace-XXXXXX", dbpath[256], cmd[8192], token[128] = "";
+    char listen[64], base[96], url[256];
+    unsigned char *tar;
+    size_t tarlen, size;
+    struct got g;
+    long status;
+    int port = 20000 + (int)(getpid() % 20000);
+    pid_t pid;
+    CURL *c;
+    FILE *f;
+    double a;
+    int rc = 1;
+
+    if (mkdtemp(dir) == NULL)
+        return 1;
+    snprintf(dbpath, sizeof dbpath, "%s/b.db", dir);
+    snprintf(listen, sizeof listen, "127.0.0.1:%d", port);
+    snprintf(base, sizeof base, "http://%s", listen);
+    pid = fork();
+    if (pid == 0) {
+        execl(prophecyd, "prophecyd", "serve", "--db", dbpath, "--listen", listen,
+              "--quiet", "--max-body", "200000000", "--request-timeout", "600",
+              (char *)NULL);
+        _exit(127);
+    }
+    usleep(500000);
+    snprintf(cmd, sizeof cmd, "'%s' token create bench --db '%s'", prophecyd, dbpath);
+    if ((f = popen(cmd, "r")) == NULL || fgets(token, sizeof token, f) == NULL) {
+        fprintf(stderr, "bench_trace: cannot create a token with %s\n", prophecyd);
+        if (f)
+            pclose(f);
+        c = NULL;
+        tar = NULL;
+        goto out;
+    }
+    pclose(f);
+    token[strcspn(token, "\n")] = '\0';
+    c = curl_easy_init();
+    tar = make_tar(bufs, lens, &tarlen);
+    if (c == NULL || tar == NULL)
+        goto out;
+    snprintf(url, sizeof url, "%s/api/v1/runs", base);
+    status = request(c, url, token, "Content-Type: application/json",
+                     "{\"application\": \"bench\", \"executable\": \"b\", \"system\": "
+                     "\"s\", \"nprocs\": 64, \"runtime\": 0.1}",
+                     strlen("{\"application\": \"bench\", \"executable\": \"b\", "
+                            "\"system\": \"s\", \"nprocs\": 64, \"runtime\": 0.1}"),
+                     &g);
+    free(g.data);
+    if (status != 201) {
+        fprintf(stderr, "bench_trace: storing the run answered %ld\n", status);
+        goto out;
+    }
+    snprintf(url, sizeof url, "%s/api/v1/runs/1/trace", base);
+    a = wall();
+    status = request(c, url, token, "Content-Type: application/x-tar", tar, tarlen, &g);
+    printf("\nstored path over HTTP (wall time; read above: %.1f ms CPU)\n", read_ms);
+    printf("%-22s %8.1f ms  (%.1f MB tar: parse, 7 analyses and charts, store; once)\n",
+           "POST trace", (wall() - a) * 1e3, (double)tarlen / 1e6);
+    if (status != 201) {
+        fprintf(stderr, "bench_trace: POST trace answered %ld: %s\n", status,
+                g.data ? g.data : "");
+        free(g.data);
+        goto out;
+    }
+    free(g.data);
+    rc = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        double ms;
+        snprintf(url, sizeof url, "%s/api/v1/runs/1/trace/%s", base, names[i]);
+        ms = median_get(c, url, 5, &size, &status);
+        printf("GET %-18s %8.2f ms  %9zu bytes JSON%s\n", names[i], ms, size,
+               status == 200 ? "" : "  (!! not 200)");
+        rc |= status != 200 || ms >= 1000;
+        snprintf(url, sizeof url, "%s/plots/run-1-%s.svg", base, names[i]);
+        ms = median_get(c, url, 5, &size, &status);
+        printf("GET %-18s %8.2f ms  %9zu bytes SVG%s\n", names[i], ms, size,
+               status == 200 ? "" : "  (!! not 200)");
+        rc |= status != 200 || ms >= 1000;
+    }
+    snprintf(url, sizeof url, "%s/api/v1/runs/1/trace/timeline?width=1000", base);
+    {
+        double ms = median_get(c, url, 3, &size, &status);
+        printf(
+            "GET %-18s %8.2f ms  %9zu bytes JSON (not stored: read, parse, compute)%s\n",
+            "timeline?width=1000", ms, size, status == 200 ? "" : "  (!! not 200)");
+        rc |= status != 200 || ms >= 1000;
+    }
+out:
+    if (c)
+        curl_easy_cleanup(c);
+    free(tar);
+    kill(pid, SIGTERM);
+    waitpid(pid, NULL, 0);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "bench_trace: could not remove %s\n", dir);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    char prophecyd[4096];
+    int http = 1;
     unsigned char *bufs[P];
     size_t lens[P], total = 0, nev;
     struct trace *t = NULL;
@@ -99,6 +336,23 @@ int main(void)
         if (bufs[r] == NULL)
             return 1;
         total += nev;
+    }
+    snprintf(prophecyd, sizeof prophecyd, "%s", argv[0]);
+    if (strrchr(prophecyd, '/'))
+        snprintf(strrchr(prophecyd, '/') + 1,
+                 sizeof prophecyd - (size_t)(strrchr(prophecyd, '/') + 1 - prophecyd),
+                 "prophecyd");
+    else
+        snprintf(prophecyd, sizeof prophecyd, "prophecyd");
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--no-http") == 0)
+            http = 0;
+        else if (strcmp(argv[i], "--prophecyd") == 0 && i + 1 < argc)
+            snprintf(prophecyd, sizeof prophecyd, "%s", argv[++i]);
+        else {
+            fprintf(stderr, "usage: bench_trace [--no-http] [--prophecyd PATH]\n");
+            return 64;
+        }
     }
     t0 = now();
     if (trace_parse((const void *const *)bufs, lens, P, &t, &err) < 0) {
@@ -143,7 +397,10 @@ int main(void)
               trace_clusters_free(c)));
     }
     trace_free(t);
-    for (int r = 0; r < P; r++)
-        free(bufs[r]);
-    return 0;
+    {
+        int rc = http ? stored_path(prophecyd, bufs, lens, (t1 - t0) * 1e3) : 0;
+        for (int r = 0; r < P; r++)
+            free(bufs[r]);
+        return rc;
+    }
 }

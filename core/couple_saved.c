@@ -3,8 +3,10 @@
 #include "core/couple_saved.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "common/utf8.h"
 #include "common/xalloc.h"
 #include "core/fit_json.h"
 #include "models/couple.h"
@@ -204,10 +206,10 @@ size_t couple_saved_nearest(struct couple_saved *s, double x)
     return couple_nearest(s->coords, s->nconf, s->nvars, s->target, 0, NULL);
 }
 
-/* Evaluates the composed model at x with configuration conf. contrib (nk
- * entries, may be NULL) gets coef_k * model_k(x). */
-int couple_saved_eval(struct couple_saved *s, double x, size_t conf,
-                      struct couple_eval *out, double *contrib, struct err *err)
+/* Evaluates the composed model at x with the coefficients coef (nk
+ * entries). contrib (nk entries, may be NULL) gets coef_k * model_k(x). */
+static int eval_coef(struct couple_saved *s, double x, const double *coef,
+                     struct couple_eval *out, double *contrib, struct err *err)
 {
     double *y = xcalloc(s->nk + 1, 3 * sizeof *y), *half, *one;
     size_t i;
@@ -217,6 +219,8 @@ int couple_saved_eval(struct couple_saved *s, double x, size_t conf,
         return err_nomem(err);
     half = y + s->nk + 1;
     one = half + s->nk + 1;
+    out->reach = 0;
+    out->warning[0] = '\0';
     couple_env_at(&s->env, x);
     for (i = 0; i < s->nk; i++) {
         struct couple_skernel *k = &s->k[i];
@@ -226,25 +230,130 @@ int couple_saved_eval(struct couple_saved *s, double x, size_t conf,
             if (expr_eval_checked(k->e, s->env.val, &y[i], &e2) != 0)
                 goto fail;
         } else {
-            double lo, hi;
-            if (fit_predict(&k->fm, &x, &y[i], &lo, &hi, &e2) != 0)
+            double lo, hi, reach;
+            if (fit_predict_ext(&k->fm, &x, &y[i], &lo, &hi, &e2) != 0)
                 goto fail;
             half[i] = 0.5 * (hi - lo);
+            reach = fit_extrapolation(&k->fm, &x);
+            if (isfinite(reach) && reach > out->reach)
+                out->reach = reach;
+            if (out->warning[0] == '\0') {
+                struct buf w;
+                buf_init(&w, 4096);
+                buf_printf(&w, "kernel %s: ", k->name);
+                if (fit_warning(&k->fm, &x, y[i], lo, hi, &w) > 0 && !buf_failed(&w)) {
+                    snprintf(out->warning, sizeof out->warning, "%s", buf_str(&w));
+                    utf8_cut(out->warning);
+                }
+                buf_free(&w);
+            }
         }
         if (contrib != NULL)
-            contrib[i] = s->coef[conf * s->nk + i] * y[i];
+            contrib[i] = coef[i] * y[i];
         continue;
     fail:
         couple_rewrap(err, &e2, s->xname, "kernel", k->name);
         goto out;
     }
-    out->conf = conf;
-    if (couple_compose(s->coef + conf * s->nk, y, half, s->nk, &out->y, &out->half,
-                       err) != 0 ||
+    if (couple_compose(coef, y, half, s->nk, &out->y, &out->half, err) != 0 ||
         couple_compose(one, y, half, s->nk, &out->sum, &out->sum_half, err) != 0)
         goto out;
     rc = 0;
 out:
     xfree(y);
+    return rc;
+}
+
+int couple_saved_eval(struct couple_saved *s, double x, size_t conf,
+                      struct couple_eval *out, double *contrib, struct err *err)
+{
+    if (eval_coef(s, x, s->coef + conf * s->nk, out, contrib, err) != 0)
+        return -1;
+    out->conf = conf;
+    out->modeled = 0;
+    out->near_y = out->y;
+    out->near_half = out->half;
+    return 0;
+}
+
+/* The distance of models/couple.h (couple_nearest): |ln a - ln b| when both
+ * are > 0, else |a - b|; an unrecorded value (NaN) matches anything. */
+static double distance(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return 0;
+    return a > 0 && b > 0 ? fabs(log(a) - log(b)) : fabs(a - b);
+}
+
+size_t couple_saved_modeled(struct couple_saved *s, double x, double *coef)
+{
+    double best = INFINITY, *xs, *cs, x0 = NAN;
+    size_t c, i, k, n = 0, used = 0;
+    int distinct = 0;
+
+    if (s->nconf < 2)
+        return 0;
+    /* The configurations that match the fixed variables best, as
+     * couple_nearest ranks them, with a recorded x. */
+    for (c = 0; c < s->nconf; c++) {
+        double d = 0;
+        for (i = 1; i < s->nvars; i++)
+            d += distance(s->coords[c * s->nvars + i], s->target[i]);
+        if (!isnan(s->coords[c * s->nvars]) && d < best)
+            best = d;
+    }
+    xs = xcalloc(2 * s->nconf + 1, sizeof *xs);
+    if (xs == NULL)
+        return 0;
+    cs = xs + s->nconf;
+    for (k = 0; k < s->nk; k++) {
+        n = 0;
+        for (c = 0; c < s->nconf; c++) {
+            double d = 0, xc = s->coords[c * s->nvars];
+            for (i = 1; i < s->nvars; i++)
+                d += distance(s->coords[c * s->nvars + i], s->target[i]);
+            if (isnan(xc) || d != best)
+                continue;
+            if (k == 0 && n > 0 && xc != x0)
+                distinct = 1;
+            x0 = n == 0 ? xc : x0;
+            xs[n] = xc;
+            cs[n++] = s->coef[c * s->nk + k];
+        }
+        if (k == 0 && !distinct)
+            break;
+        if (couple_model_value(xs, cs, n, x, &coef[k], NULL) != 0)
+            break;
+        used = n;
+    }
+    xfree(xs);
+    return k == s->nk && distinct ? used : 0;
+}
+
+int couple_saved_predict(struct couple_saved *s, double x, struct couple_eval *out,
+                         double *contrib, struct err *err)
+{
+    size_t conf = couple_saved_nearest(s, x), n;
+    double *coef = xcalloc(s->nk + 1, sizeof *coef);
+    struct couple_eval near;
+    int rc = -1;
+
+    if (coef == NULL)
+        return err_nomem(err);
+    if (couple_saved_eval(s, x, conf, &near, contrib, err) != 0)
+        goto out;
+    *out = near;
+    n = couple_saved_modeled(s, x, coef);
+    if (n >= 2) {
+        if (eval_coef(s, x, coef, out, contrib, err) != 0)
+            goto out;
+        out->conf = conf;
+        out->modeled = n;
+        out->near_y = near.y;
+        out->near_half = near.half;
+    }
+    rc = 0;
+out:
+    xfree(coef);
     return rc;
 }

@@ -77,11 +77,37 @@ size_t couple_saved_nearest(struct couple_saved *s, double x);
 struct couple_eval {
     double y, half, sum, sum_half;
     size_t conf;
+    size_t modeled;           /* configurations whose coefficients were modeled over
+                                 x (couple_saved_predict), 0: the nearest one's used */
+    double near_y, near_half; /* the value with the nearest configuration's
+                                 coefficients (= y, half when not modeled) */
+    double reach;             /* largest fit_extrapolation of the fitted kernels at x */
+    char warning[640];        /* "kernel A: <fit_warning>" of the first kernel that
+                                 has one, or "" */
 };
 
 /* Evaluates the composed model at x with configuration conf. contrib (nk
- * entries, may be NULL) gets coef_k * model_k(x). */
+ * entries, may be NULL) gets coef_k * model_k(x). Fitted kernels are
+ * evaluated with fit_predict_ext (their intervals include the law's own
+ * uncertainty beyond the data); out->reach and out->warning say how far x
+ * reaches beyond the kernels' data. */
 int couple_saved_eval(struct couple_saved *s, double x, size_t conf,
                       struct couple_eval *out, double *contrib, struct err *err);
+
+/* Coupling across configurations: where the configurations that match the
+ * fixed variables best (as couple_nearest ranks them) were measured at two or
+ * more distinct x, each loop kernel's coefficient is modeled over x from them
+ * (couple_model_value: a line in log2 x, held at the measured ends) and
+ * evaluated at x into coef (nk entries). Returns the number of configurations
+ * used, or 0 when the coefficients cannot be modeled (one x only). */
+size_t couple_saved_modeled(struct couple_saved *s, double x, double *coef);
+
+/* The prediction at x: with modeled coefficients where couple_saved_modeled
+ * can give them (out->modeled > 0), else with the nearest configuration's;
+ * out->conf is the nearest configuration and out->near_y / near_half its
+ * value either way. The default of the answer, saved predict and plots
+ * (docs/models.md, kernel coupling §5: measured on bench/modeling). */
+int couple_saved_predict(struct couple_saved *s, double x, struct couple_eval *out,
+                         double *contrib, struct err *err);
 
 #endif

@@ -66,6 +66,15 @@ json_t *fit_model_to_json(const struct fit_model *m)
                     "relative", m->relative, "s2", json_real(m->s2), "dof", m->dof,
                     "has_interval", m->has_interval, "xmin", reals(m->xmin, m->nvars),
                     "xmax", reals(m->xmax, m->nvars));
+    /* The extrapolating `auto`'s fields (models/fit.h); models stored
+     * before them have none and read back as 0. */
+    if (out != NULL &&
+        (json_object_set_new(out, "xunc", json_real(m->xunc)) != 0 ||
+         json_object_set_new(out, "outliers", json_integer(m->outliers)) != 0 ||
+         json_object_set_new(out, "seg_x", json_real(m->seg_x)) != 0)) {
+        json_decref(out);
+        return NULL;
+    }
     return out;
 }
 
@@ -132,8 +141,9 @@ static int get_graph(json_t *o, const char *key, enum fit_graph *out, struct err
     return 0;
 }
 
-static int only_keys(json_t *o, const char *const *keys, const char *where,
-                     struct err *err)
+/* Every key of keys must be present; those of optional may be; no other. */
+static int only_keys(json_t *o, const char *const *keys, const char *const *optional,
+                     const char *where, struct err *err)
 {
     const char *k;
     json_t *v;
@@ -143,6 +153,8 @@ static int only_keys(json_t *o, const char *const *keys, const char *where,
         int ok = 0;
         for (i = 0; keys[i] && !ok; i++)
             ok = strcmp(k, keys[i]) == 0;
+        for (i = 0; optional != NULL && optional[i] && !ok; i++)
+            ok = strcmp(k, optional[i]) == 0;
         if (!ok)
             return err_invalid(err, where, "saved model: unknown key %s in %s",
                                strlen(k) <= 40 ? k : "(over 40 bytes)", where);
@@ -162,13 +174,14 @@ static int read_model(json_t *v, struct fit_model *m, struct err *err)
     static const char *const keys[] = {
         "nvars",    "nterms", "graph", "chosen",       "terms", "coef", "scale", "r",
         "relative", "s2",     "dof",   "has_interval", "xmin",  "xmax", NULL};
+    static const char *const optional[] = {"xunc", "outliers", "seg_x", NULL};
     static const char *const term_keys[] = {"expo", "logp", NULL};
-    json_t *terms;
+    json_t *terms, *o;
     int j, k;
 
     if (!json_is_object(v))
         return err_invalid(err, "model", "saved model must be an object");
-    if (only_keys(v, keys, "model", err) != 0 ||
+    if (only_keys(v, keys, optional, "model", err) != 0 ||
         get_int(v, "nvars", 1, FIT_MAX_VARS, &m->nvars, err) != 0 ||
         get_int(v, "nterms", 1, FIT_MAX_TERMS, &m->nterms, err) != 0 ||
         get_graph(v, "graph", &m->graph, err) != 0 ||
@@ -183,12 +196,22 @@ static int read_model(json_t *v, struct fit_model *m, struct err *err)
         get_reals(v, "xmin", m->nvars, m->xmin, err) != 0 ||
         get_reals(v, "xmax", m->nvars, m->xmax, err) != 0)
         return -1;
+    if ((o = json_object_get(v, "xunc")) != NULL &&
+        (get_num(o, "xunc", &m->xunc, err) != 0 || m->xunc < 0))
+        return fail(err, "xunc", "must be a finite number >= 0");
+    if (json_object_get(v, "outliers") != NULL &&
+        get_int(v, "outliers", 0, FIT_MAX_POINTS, &m->outliers, err) != 0)
+        return -1;
+    if ((o = json_object_get(v, "seg_x")) != NULL &&
+        (get_num(o, "seg_x", &m->seg_x, err) != 0 || m->seg_x < 0))
+        return fail(err, "seg_x", "must be a finite number >= 0");
     terms = json_object_get(v, "terms");
     if (!json_is_array(terms) || json_array_size(terms) != (size_t)m->nterms)
         return fail(err, "terms", "must be an array of nterms terms");
     for (j = 0; j < m->nterms; j++) {
         json_t *t = json_array_get(terms, (size_t)j), *logp;
-        if (!json_is_object(t) || only_keys(t, term_keys, "model.terms", err) != 0 ||
+        if (!json_is_object(t) ||
+            only_keys(t, term_keys, NULL, "model.terms", err) != 0 ||
             get_reals(t, "expo", m->nvars, m->term[j].expo, err) != 0)
             return fail(err, "terms", "must hold {\"expo\": [...], \"logp\": [...]}");
         logp = json_object_get(t, "logp");

@@ -11,7 +11,11 @@
  *   {"nvars": 1, "nterms": 2, "graph": "inv1", "chosen": "inv1",
  *    "terms": [{"expo": [0], "logp": [0]}, {"expo": [-1], "logp": [0]}],
  *    "coef": [...], "scale": [...], "r": [...], "relative": false,
- *    "s2": ..., "dof": 3, "has_interval": true, "xmin": [...], "xmax": [...]}
+ *    "s2": ..., "dof": 3, "has_interval": true, "xmin": [...], "xmax": [...],
+ *    "xunc": 0.05, "outliers": 0, "seg_x": 0}
+ * xunc, outliers and seg_x (the extrapolating `auto`, models/fit.h) are
+ * optional on reading: models saved before them load with 0, which predicts
+ * exactly as they did.
  */
 #ifndef PROPHECY_CORE_FIT_JSON_H
 #define PROPHECY_CORE_FIT_JSON_H
@@ -27,7 +31,8 @@
 json_t *fit_model_to_json(const struct fit_model *m);
 
 /* Reads a model written by fit_model_to_json into *out and checks it with
- * fit_model_check. Every key is required and no other key is allowed; sizes
+ * fit_model_check. Every key but xunc, outliers and seg_x is required and no other key is
+ * allowed; sizes
  * are checked before any array is read (nvars 1..FIT_MAX_VARS, nterms
  * 1..FIT_MAX_TERMS, arrays of exactly the stated length). Returns 0, or -1
  * with a 422 "invalid" error whose field names the key at fault

@@ -300,6 +300,22 @@ static json_t *prediction_json(struct couple_saved *s, double x,
                   cb_num(ev->sum - ev->sum_half), "hi", cb_num(ev->sum + ev->sum_half),
                   "configuration", json_object_get(conf, "configuration"),
                   "configuration_index", (json_int_t)ev->conf, "kernels", kern);
+    if (p != NULL) {
+        /* Coupling across configurations: the coefficients modeled over x
+         * from the configurations measured (the default), and beside it the
+         * value with the nearest configuration's. */
+        json_object_set_new(p, "coupling",
+                            json_string(ev->modeled ? "modeled" : "nearest"));
+        if (ev->modeled)
+            json_object_set_new(p, "nearest",
+                                json_pack("{s:o, s:o, s:o, s:I}", "y", cb_num(ev->near_y),
+                                          "lo", cb_num(ev->near_y - ev->near_half), "hi",
+                                          cb_num(ev->near_y + ev->near_half),
+                                          "configurations", (json_int_t)ev->modeled));
+        json_object_set_new(p, "extrapolation", cb_num(ev->reach));
+        if (ev->warning[0] != '\0')
+            json_object_set_new(p, "warning", json_string(ev->warning));
+    }
     return p;
 }
 
@@ -488,8 +504,7 @@ static json_t *answer_build(struct build *b, struct err *err)
         json_t *p, *pt;
         size_t j;
         char field[32];
-        if (couple_saved_eval(&s, b->pred[i], couple_saved_nearest(&s, b->pred[i]), &ev,
-                              contrib, err) != 0) {
+        if (couple_saved_predict(&s, b->pred[i], &ev, contrib, err) != 0) {
             snprintf(field, sizeof field, "predict[%zu]", i);
             snprintf(err->field, sizeof err->field, "%s", field);
             goto fail;
@@ -638,8 +653,7 @@ json_t *couple_predict_saved(json_t *answer, json_t *point, struct err *err)
     contrib = xcalloc(s.nk + 1, sizeof *contrib);
     if (contrib == NULL)
         err_nomem(err);
-    else if (couple_saved_eval(&s, x, couple_saved_nearest(&s, x), &ev, contrib, err) ==
-                 0 &&
+    else if (couple_saved_predict(&s, x, &ev, contrib, err) == 0 &&
              (out = prediction_json(&s, x, &ev, contrib)) == NULL)
         err_nomem(err);
     xfree(contrib);

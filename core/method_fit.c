@@ -46,6 +46,10 @@ struct fit_req {
     enum agg_kind agg;
     double *pred; /* npred * nvars */
     size_t npred;
+    /* suggest: the target and the candidate points (ncand * nvars) */
+    double target[FIT_MAX_VARS];
+    double *cand;
+    size_t ncand;
     /* database form */
     int from_db;
     const char *application, *executable, *system;
@@ -259,20 +263,75 @@ static int decode_fixed(json_t *body, struct fit_req *q, struct err *err)
     return 0;
 }
 
-static int decode(json_t *body, arena *a, struct fit_req *q, struct err *err)
+/* One point of `nvars` numbers: a number (one variable) or [x1, x2]. */
+static int decode_point(json_t *v, const char *field, int nvars, double *out,
+                        struct err *err)
+{
+    size_t j;
+    if (nvars == 1)
+        return json_get_number(v, field, out, err);
+    if (!json_is_array(v) || json_array_size(v) != 2)
+        return err_invalid(err, field, "%s must be [x1, x2]", field);
+    for (j = 0; j < 2; j++)
+        if (json_get_number(json_array_get(v, j), field, &out[j], err) != 0)
+            return -1;
+    return 0;
+}
+
+/* suggest: "target" (one point) and "candidates" (1..LIMIT_SUGGEST points). */
+static int decode_suggest(json_t *body, arena *a, struct fit_req *q, struct err *err)
+{
+    json_t *cand = json_object_get(body, "candidates"), *row;
+    char field[64];
+    size_t i;
+
+    if (json_object_get(body, "target") == NULL)
+        return err_invalid(err, "target",
+                           "give the \"target\" at which the interval should narrow");
+    if (decode_point(json_object_get(body, "target"), "target", q->nvars, q->target,
+                     err) != 0)
+        return -1;
+    if (!json_is_array(cand) || json_array_size(cand) == 0)
+        return err_invalid(err, "candidates",
+                           "give \"candidates\": a non-empty array of the points one "
+                           "could measure");
+    if (json_array_size(cand) > LIMIT_SUGGEST)
+        return err_invalid(err, "candidates", "at most %d candidates", LIMIT_SUGGEST);
+    q->ncand = json_array_size(cand);
+    q->cand = arena_alloc(a, q->ncand * (size_t)q->nvars * sizeof *q->cand);
+    if (q->cand == NULL)
+        return err_nomem(err);
+    json_array_foreach(cand, i, row)
+    {
+        snprintf(field, sizeof field, "candidates[%zu]", i);
+        if (decode_point(row, field, q->nvars, &q->cand[i * (size_t)q->nvars], err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int decode(json_t *body, arena *a, struct fit_req *q, int suggest, struct err *err)
 {
     static const char *const inline_fields[] = {
         "data", "vars", "graph", "predict", "aggregate", "x", "application", NULL};
     static const char *const db_fields[] = {
         "application", "executable", "system",  "x",         "fixed", "range",
         "y",           "graph",      "predict", "aggregate", NULL};
+    static const char *const inline_suggest[] = {"data",      "vars",       "graph",
+                                                 "aggregate", "x",          "application",
+                                                 "target",    "candidates", NULL};
+    static const char *const db_suggest[] = {
+        "application", "executable", "system", "x",          "fixed",     "range",
+        "y",           "graph",      "target", "candidates", "aggregate", NULL};
     json_t *v;
 
     memset(q, 0, sizeof *q);
     if (!json_is_object(body))
         return err_invalid(err, NULL, "the body must be a JSON object");
     q->from_db = json_object_get(body, "data") == NULL;
-    if (json_only_fields(body, q->from_db ? db_fields : inline_fields,
+    if (json_only_fields(body,
+                         q->from_db ? (suggest ? db_suggest : db_fields)
+                                    : (suggest ? inline_suggest : inline_fields),
                          q->from_db ? "database form" : "inline form", err) != 0)
         return -1;
     if (decode_vars(body, a, q, err) != 0)
@@ -291,7 +350,8 @@ static int decode(json_t *body, arena *a, struct fit_req *q, struct err *err)
         (q->application = name_at(body, "application", LIMIT_NAME, a, err)) == NULL)
         return -1;
     if (!q->from_db)
-        return decode_data(body, a, q, err) || decode_predict(body, a, q, err);
+        return decode_data(body, a, q, err) || decode_predict(body, a, q, err) ||
+               (suggest && decode_suggest(body, a, q, err));
     if (q->application == NULL)
         return err_invalid(err, "application",
                            "give inline \"data\", or \"application\" and \"system\" to "
@@ -302,7 +362,8 @@ static int decode(json_t *body, arena *a, struct fit_req *q, struct err *err)
         (q->executable = name_at(body, "executable", LIMIT_NAME, a, err)) == NULL)
         return -1;
     return decode_y(body, a, q, err) || decode_range(body, q, err) ||
-           decode_fixed(body, q, err) || decode_predict(body, a, q, err);
+           decode_fixed(body, q, err) || decode_predict(body, a, q, err) ||
+           (suggest && decode_suggest(body, a, q, err));
 }
 
 /* ---- database form ------------------------------------------------------- */
@@ -574,14 +635,30 @@ static int check_finite(const struct fit_result *res, struct err *err)
     return 0;
 }
 
-/* One prediction: {"x", "y", "lo", "hi", "interval"}, or NULL with err. */
+/* One prediction: {"x", "y", "lo", "hi", "interval", "extrapolation",
+ * "warning"?}, or NULL with err. The interval includes the uncertainty of
+ * the law itself beyond the data (fit_predict_ext); "extrapolation" is 0
+ * inside the measured range and log2 of the ratio to the nearest measured
+ * end beyond it; "warning" is there when fit_warning has a sentence. */
 static json_t *prediction(const struct fit_model *m, const double *x, struct err *err)
 {
-    double y, lo, hi;
-    if (fit_predict(m, x, &y, &lo, &hi, err) != 0)
+    double y, lo, hi, reach;
+    struct buf w;
+    json_t *p;
+
+    if (fit_predict_ext(m, x, &y, &lo, &hi, err) != 0)
         return NULL;
-    return json_pack("{s:o, s:f, s:f, s:f, s:b}", "x", xs_json(x, m->nvars), "y", y, "lo",
-                     lo, "hi", hi, "interval", m->has_interval);
+    reach = fit_extrapolation(m, x);
+    p = json_pack("{s:o, s:f, s:f, s:f, s:b, s:f}", "x", xs_json(x, m->nvars), "y", y,
+                  "lo", lo, "hi", hi, "interval", m->has_interval, "extrapolation",
+                  isfinite(reach) ? reach : 0.0);
+    if (p == NULL)
+        return NULL;
+    buf_init(&w, 4096);
+    if (fit_warning(m, x, y, lo, hi, &w) > 0)
+        json_object_set_new(p, "warning", json_string(buf_str(&w)));
+    buf_free(&w);
+    return p;
 }
 
 static json_t *answer(const struct fit_req *q, const struct fit_result *res,
@@ -629,11 +706,36 @@ static json_t *answer(const struct fit_req *q, const struct fit_result *res,
     return out;
 }
 
+/* Decodes a request (a suggest request when suggest is 1), gathers its
+ * points and fits them. 0 with *res to free (fit_result_free), or -1. */
+static int fit_request(db *d, json_t *request, arena *a, int suggest, struct fit_req *q,
+                       struct fit_result *res, struct err *err)
+{
+    struct fit_input in;
+
+    if (decode(request, a, q, suggest, err) != 0 ||
+        (q->from_db && select_points(d, a, q, err) != 0))
+        return -1;
+    memset(&in, 0, sizeof in);
+    in.nvars = q->nvars;
+    in.x = q->x;
+    in.y = q->y;
+    in.n = q->n;
+    in.graph = q->graph;
+    in.agg = q->agg;
+    if (fit_run(&in, res, err) != 0)
+        return -1;
+    if (check_finite(res, err) != 0) {
+        fit_result_free(res);
+        return -1;
+    }
+    return 0;
+}
+
 json_t *fit_answer(db *d, json_t *request, struct err *err)
 {
     arena *a = arena_new();
     struct fit_req q;
-    struct fit_input in;
     struct fit_result res;
     json_t *out = NULL;
 
@@ -641,21 +743,86 @@ json_t *fit_answer(db *d, json_t *request, struct err *err)
         err_nomem(err);
         return NULL;
     }
-    if (decode(request, a, &q, err) != 0 ||
-        (q.from_db && select_points(d, a, &q, err) != 0))
+    if (fit_request(d, request, a, 0, &q, &res, err) != 0)
         goto done;
-    memset(&in, 0, sizeof in);
-    in.nvars = q.nvars;
-    in.x = q.x;
-    in.y = q.y;
-    in.n = q.n;
-    in.graph = q.graph;
-    in.agg = q.agg;
-    if (fit_run(&in, &res, err) != 0)
-        goto done;
-    if (check_finite(&res, err) == 0 && (out = answer(&q, &res, err)) == NULL &&
-        err->status == 0)
+    if ((out = answer(&q, &res, err)) == NULL && err->status == 0)
         err_nomem(err);
+    fit_result_free(&res);
+done:
+    arena_free(a);
+    return out;
+}
+
+/* The suggestions, ranked (order from fit_suggest), or NULL. */
+static json_t *suggestions(const struct fit_req *q, const double *gain,
+                           const size_t *order)
+{
+    json_t *out = json_array();
+    size_t i;
+    for (i = 0; out != NULL && i < q->ncand; i++) {
+        size_t c = order[i];
+        json_t *s = json_pack("{s:o, s:f}", "x",
+                              xs_json(&q->cand[c * (size_t)q->nvars], q->nvars),
+                              "narrowing", gain[c]);
+        if (s == NULL || json_array_append_new(out, s) != 0) {
+            json_decref(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+json_t *fit_suggest_answer(db *d, json_t *request, struct err *err)
+{
+    arena *a = arena_new();
+    struct fit_req q;
+    struct fit_result res;
+    json_t *out = NULL, *at = NULL, *list;
+    double *gain;
+    size_t *order;
+
+    if (a == NULL) {
+        err_nomem(err);
+        return NULL;
+    }
+    if (fit_request(d, request, a, 1, &q, &res, err) != 0)
+        goto done;
+    gain = arena_alloc(a, q.ncand * sizeof *gain);
+    order = arena_alloc(a, q.ncand * sizeof *order);
+    if (gain == NULL || order == NULL) {
+        err_nomem(err);
+        goto free_fit;
+    }
+    if (!res.model.has_interval) {
+        err_set(
+            err, 422, "degenerate", "data",
+            "the fit leaves no degrees of freedom, so there is no interval to narrow; "
+            "measure more points or choose a simpler graph");
+        goto free_fit;
+    }
+    if ((at = prediction(&res.model, q.target, err)) == NULL) {
+        snprintf(err->field, sizeof err->field, "target");
+        goto free_fit;
+    }
+    if (fit_suggest(&res, q.target, q.cand, q.ncand, gain, order, err) != 0)
+        goto free_fit;
+    if ((list = suggestions(&q, gain, order)) == NULL ||
+        (out = json_pack("{s:o, s:O, s:{s:s, s:s, s:s}}", "suggestions", list, "target",
+                         at, "model", "graph", fit_graph_name(res.model.graph), "chosen",
+                         fit_graph_name(res.model.chosen), "formula", "")) == NULL) {
+        err_nomem(err);
+        goto free_fit;
+    }
+    {
+        struct buf f;
+        buf_init(&f, 1 << 16);
+        fit_formula(&res.model, q.names, &f);
+        json_object_set_new(json_object_get(out, "model"), "formula",
+                            json_string(buf_str(&f)));
+        buf_free(&f);
+    }
+free_fit:
+    json_decref(at);
     fit_result_free(&res);
 done:
     arena_free(a);
@@ -708,4 +875,175 @@ json_t *fit_predict_saved(json_t *ans, json_t *point, struct err *err)
         json_object_set_new(xo, names[v], json_real(x[v]));
     json_object_set_new(out, "x", xo);
     return out;
+}
+
+/* The answer's points back as aggregated points of a fit_result (what
+ * fit_suggest reads: x, y, n, the fitted value and the residual). */
+static int points_read(json_t *ans, int nvars, struct fit_result *res, struct err *err)
+{
+    json_t *pts = json_object_get(ans, "points"), *p;
+    size_t i;
+
+    if (!json_is_array(pts) || json_array_size(pts) == 0 ||
+        json_array_size(pts) > FIT_MAX_POINTS)
+        return err_invalid(err, "model", "the stored model has no points");
+    res->points = xcalloc(json_array_size(pts), sizeof *res->points);
+    if (res->points == NULL)
+        return err_nomem(err);
+    res->npoints = json_array_size(pts);
+    json_array_foreach(pts, i, p)
+    {
+        struct fit_point *q = &res->points[i];
+        json_t *x = json_object_get(p, "x");
+        int v, ok = 1;
+        for (v = 0; v < nvars; v++) {
+            json_t *xv = nvars == 1 ? x : json_array_get(x, (size_t)v);
+            ok = ok && json_is_number(xv);
+            q->x[v] = json_number_value(xv);
+        }
+        ok = ok && json_is_number(json_object_get(p, "y")) &&
+             json_is_integer(json_object_get(p, "n"));
+        q->y = json_number_value(json_object_get(p, "y"));
+        q->ymin = json_number_value(json_object_get(p, "ymin"));
+        q->ymax = json_number_value(json_object_get(p, "ymax"));
+        q->n = (int)json_integer_value(json_object_get(p, "n"));
+        q->yhat = json_number_value(json_object_get(p, "fit"));
+        q->resid = json_number_value(json_object_get(p, "residual"));
+        if (!ok || q->n < 1) {
+            fit_result_free(res);
+            return err_invalid(err, "model", "the stored model's points are malformed");
+        }
+    }
+    return 0;
+}
+
+json_t *fit_suggest_saved(json_t *ans, const double *target, const double *cand,
+                          size_t ncand, struct err *err)
+{
+    struct fit_result res;
+    const char *names[FIT_MAX_VARS];
+    double *gain = NULL;
+    size_t *order = NULL, i;
+    json_t *out = NULL, *at = NULL, *list = NULL;
+
+    memset(&res, 0, sizeof res);
+    if (ncand == 0 || ncand > LIMIT_SUGGEST) {
+        err_invalid(err, "candidates", "give 1 to %d candidates", LIMIT_SUGGEST);
+        return NULL;
+    }
+    if (fit_answer_read(ans, &res.model, names, err) != 0 ||
+        points_read(ans, res.model.nvars, &res, err) != 0)
+        return NULL;
+    gain = xcalloc(ncand, sizeof *gain);
+    order = xcalloc(ncand, sizeof *order);
+    if (gain == NULL || order == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    if ((at = prediction(&res.model, target, err)) == NULL ||
+        fit_suggest(&res, target, cand, ncand, gain, order, err) != 0)
+        goto out;
+    list = json_array();
+    for (i = 0; list != NULL && i < ncand; i++) {
+        size_t c = order[i];
+        json_array_append_new(
+            list, json_pack("{s:o, s:f}", "x",
+                            xs_json(&cand[c * (size_t)res.model.nvars], res.model.nvars),
+                            "narrowing", gain[c]));
+    }
+    out = json_pack("{s:o, s:O}", "suggestions", list, "target", at);
+    if (out == NULL)
+        err_nomem(err);
+out:
+    json_decref(at);
+    xfree(gain);
+    xfree(order);
+    fit_result_free(&res);
+    return out;
+}
+
+/* The points of one axis from the measured range [lo, hi] towards target:
+ * the measured end nearest it, the powers of two between, the target (inside
+ * the range: the target alone). At most max; returns how many. */
+static size_t axis_path(double lo, double hi, double target, double *out, size_t max)
+{
+    double x;
+    size_t n = 0;
+
+    if (max == 0 || !isfinite(target))
+        return 0;
+    if (target > hi) {
+        out[n++] = hi;
+        for (x = hi > 0 ? exp2(floor(log2(hi)) + 1) : hi + (hi - lo);
+             n + 1 < max && x < target && isfinite(x); x = hi > 0 ? 2 * x : x + (hi - lo))
+            out[n++] = x;
+    } else if (target < lo) {
+        out[n++] = lo;
+        for (x = lo > 0 && target > 0 ? exp2(ceil(log2(lo)) - 1) : lo - (hi - lo);
+             n + 1 < max && x > target && isfinite(x) && (target <= 0 || x > 0);
+             x = lo > 0 && target > 0 ? x / 2 : x - (hi - lo))
+            out[n++] = x;
+    }
+    if (n < max && (n == 0 || out[n - 1] != target))
+        out[n++] = target;
+    return n;
+}
+
+size_t fit_suggest_candidates(const struct fit_model *m, const double *target,
+                              double *cand, size_t max)
+{
+    double p0[16], p1[16];
+    size_t n0, n1, n = 0, k, i;
+
+    if (m->nvars == 1)
+        return axis_path(m->xmin[0], m->xmax[0], target[0], cand, max);
+    if (m->nvars != 2)
+        return 0;
+    n0 = axis_path(m->xmin[0], m->xmax[0], target[0], p0, 16);
+    n1 = axis_path(m->xmin[1], m->xmax[1], target[1], p1, 16);
+    if (n0 == 0 || n1 == 0)
+        return 0;
+    /* From the measured corner nearest the target: along each axis alone,
+     * then along both, and the target last. p[0] is the measured end (or the
+     * target itself when it lies inside on that axis). */
+    for (k = 0; k < 3 * 16 + 1; k++) {
+        double x0, x1;
+        size_t j;
+        int dup = 0;
+        if (k == 3 * 16) {
+            x0 = target[0];
+            x1 = target[1];
+        } else if (k < 16) { /* axis 0 alone */
+            if (k >= n0)
+                continue;
+            x0 = p0[k];
+            x1 = p1[0];
+        } else if (k < 32) { /* axis 1 alone */
+            if (k - 16 >= n1)
+                continue;
+            x0 = p0[0];
+            x1 = p1[k - 16];
+        } else { /* both */
+            j = k - 32;
+            if (j >= n0 && j >= n1)
+                continue;
+            x0 = p0[j < n0 ? j : n0 - 1];
+            x1 = p1[j < n1 ? j : n1 - 1];
+        }
+        for (i = 0; i < n && !dup; i++)
+            dup = cand[2 * i] == x0 && cand[2 * i + 1] == x1;
+        if (dup)
+            continue;
+        if (n == max) { /* keep the target: it replaces the last one */
+            if (k == 3 * 16) {
+                cand[2 * n - 2] = x0;
+                cand[2 * n - 1] = x1;
+            }
+            continue;
+        }
+        cand[2 * n] = x0;
+        cand[2 * n + 1] = x1;
+        n++;
+    }
+    return n;
 }

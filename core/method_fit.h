@@ -28,6 +28,35 @@
 /* The answer to a fit request (new reference), or NULL with err set. */
 json_t *fit_answer(db *d, json_t *request, struct err *err);
 
+/* POST /api/v1/suggest (SPEC §14): the request of fit_answer (either form)
+ * without "predict", plus "target" (a point) and "candidates" (1 to
+ * LIMIT_SUGGEST points). Fits, then ranks the candidates by how much one more
+ * measurement there is expected to narrow the 95 % interval at the target
+ * (fit_suggest). Answer: {"suggestions": [{"x", "narrowing"}, ...] largest
+ * narrowing first, "target": <a prediction as in "predictions">, "model":
+ * {"graph", "chosen", "formula"}}. NULL with a 422 for a missing or
+ * non-finite target, no or too many candidates, a target or candidate out of
+ * the law's domain (x <= 0 under a log or inverse term), or a fit without an
+ * interval. */
+json_t *fit_suggest_answer(db *d, json_t *request, struct err *err);
+
+/* The same ranking from an answer alone (a fresh or saved fit answer: its
+ * model state and points), as the form's "Measure next" table uses it:
+ * target (nvars values), ncand (1..LIMIT_SUGGEST) candidate points.
+ * {"suggestions": [...], "target": <prediction>} or NULL with err. */
+json_t *fit_suggest_saved(json_t *answer, const double *target, const double *cand,
+                          size_t ncand, struct err *err);
+
+/* Sensible candidates to measure (at most max points of nvars values into
+ * cand). One variable: a repetition at the measured end nearest target[0],
+ * the powers of two between that end and the target, and the target itself
+ * (inside the range: the target alone). Two variables: the same path along
+ * each axis from the measured corner nearest the target, first along each
+ * axis alone, then along both, and the target (always kept). Returns how
+ * many were written (0 for a non-finite target). */
+size_t fit_suggest_candidates(const struct fit_model *m, const double *target,
+                              double *cand, size_t max);
+
 /* A saved (or fresh) answer evaluated at point ({name: number}). */
 json_t *fit_predict_saved(json_t *answer, json_t *point, struct err *err);
 

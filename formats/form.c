@@ -22,18 +22,14 @@ static int hexval(int c)
     return -1;
 }
 
-/* Decodes %XX and '+' into the arena; *outlen gets the length. NULL with err
- * set on a bad escape. A decoded NUL byte is refused: field values are C
- * strings for everything that reads them. */
-static char *url_decode(arena *a, const char *s, size_t n, size_t *outlen,
-                        const char *what, struct err *err)
+char *form_url_decode(arena *a, const char *s, size_t n, int plus, size_t *outlen,
+                      const char **why)
 {
     char *out = arena_alloc(a, n + 1), *o = out;
     size_t i;
-    if (out == NULL) {
-        err_nomem(err);
+    *why = NULL;
+    if (out == NULL)
         return NULL;
-    }
     for (i = 0; i < n; i++) {
         if (s[i] == '%') {
             int h = -1, l = -1;
@@ -42,28 +38,42 @@ static char *url_decode(arena *a, const char *s, size_t n, size_t *outlen,
                 l = hexval((unsigned char)s[i + 2]);
             }
             if (h < 0 || l < 0) {
-                err_set(err, 400, "bad_form", NULL, "bad %%-escape in the %s of a field",
-                        what);
+                *why = "bad %-escape";
                 return NULL;
             }
             if (h == 0 && l == 0) {
-                err_set(err, 400, "bad_form", NULL,
-                        "a NUL byte (%%00) in the %s of a field", what);
+                *why = "a NUL byte (%00)";
                 return NULL;
             }
             *o++ = (char)(h * 16 + l);
             i += 2;
-        } else if (s[i] == '+') {
+        } else if (plus && s[i] == '+') {
             *o++ = ' ';
         } else if (s[i] == '\0') {
-            err_set(err, 400, "bad_form", NULL, "a NUL byte in the %s of a field", what);
+            *why = "a NUL byte";
             return NULL;
         } else {
             *o++ = s[i];
         }
     }
     *o = '\0';
-    *outlen = (size_t)(o - out);
+    if (outlen)
+        *outlen = (size_t)(o - out);
+    return out;
+}
+
+/* A field's name or value, decoded; NULL with a 400 naming the part. */
+static char *url_decode(arena *a, const char *s, size_t n, size_t *outlen,
+                        const char *what, struct err *err)
+{
+    const char *why;
+    char *out = form_url_decode(a, s, n, 1, outlen, &why);
+    if (out == NULL) {
+        if (why == NULL)
+            err_nomem(err);
+        else
+            err_set(err, 400, "bad_form", NULL, "%s in the %s of a field", why, what);
+    }
     return out;
 }
 

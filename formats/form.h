@@ -45,6 +45,14 @@ struct form {
     size_t n;
 };
 
+/* Percent-decodes s[0..n) into the arena, and '+' as a space when plus is
+ * set: the one decoder of URL paths, query strings and urlencoded forms.
+ * Returns the NUL-terminated result (its length in *outlen unless NULL), or
+ * NULL with *why saying what was wrong ("bad %-escape", a NUL byte raw or
+ * as %00, which no C string can carry) or *why NULL on out of memory. */
+char *form_url_decode(arena *a, const char *s, size_t n, int plus, size_t *outlen,
+                      const char **why);
+
 /* Decodes body according to content_type (the request's Content-Type header,
  * parameters included). Returns 0 and fills *out (arena), or -1 with err set. */
 int form_parse(const char *content_type, const char *body, size_t len, arena *a,

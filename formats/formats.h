@@ -34,6 +34,8 @@
 #include "common/err.h"
 #include "formats/record.h"
 
+struct trace;
+
 /* One input file: a name for messages (and, for directory formats, for the
  * role of the file: "profile.3.0.0", "trace.otf2") and its bytes. Borrowed. */
 struct fmt_file {
@@ -62,6 +64,11 @@ struct fmt_sink {
     int (*benchmarks)(void *ctx, const char *system, const struct bench_record *b,
                       size_t n, struct err *err);
     void *ctx;
+    /* The MPI trace of a run handed over before (OTF2): `uid` is that run's
+     * uid; the sink takes ownership of t (formats/trace.h's record type; it
+     * frees it with trace_free, also when it fails). NULL: traces are not
+     * kept (the runs still are). */
+    int (*traces)(void *ctx, const char *uid, struct trace *t, struct err *err);
 };
 
 /* Sniffer: returns 1 when the files look like this format, else 0. Looks at

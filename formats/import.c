@@ -119,9 +119,11 @@ int imp_batch_commit(struct imp_batch *b, const char *identity, struct err *err)
     if (r->nprocs < 1 || r->nprocs > 100000000)
         return imp_fail_field(err, b->file, "nprocs", "%s: nprocs %lld is out of range",
                               identity, r->nprocs);
-    if (!check_time(r->runtime) || r->runtime <= 0)
+    /* the API's rule (SPEC §4): a run time is a non-negative number, so that
+     * what POST /api/v1/runs stored and export wrote imports again */
+    if (!check_time(r->runtime))
         return imp_fail_field(err, b->file, "runtime",
-                              "%s: the run time must be a positive number of seconds",
+                              "%s: the run time must be a non-negative number of seconds",
                               identity);
     if (r->nkernels > LIMIT_KERNELS)
         return imp_fail_field(err, b->file, "kernels", "%s: more than %d kernels",

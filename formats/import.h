@@ -41,7 +41,7 @@ void imp_batch_free(struct imp_batch *b);
 struct run_record *imp_batch_slot(struct imp_batch *b, struct err *err);
 
 /* Completes the slot last returned: checks it (names, nprocs >= 1, finite
- * non-negative times, runtime > 0, counts against limits.h) and sets its uid
+ * non-negative times, as the API checks them; counts against limits.h) and sets its uid
  * from the format, `identity` (where the run sits in the file: "point 3
  * repetition 2") and its values. Returns 0 or -1 with err naming the file. */
 int imp_batch_commit(struct imp_batch *b, const char *identity, struct err *err);

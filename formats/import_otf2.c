@@ -12,9 +12,17 @@
  * directory first (names with ".." or a leading "/" are refused) and removed
  * afterwards. Events are bounded by LIMIT_IMPORT_OTF2_EVENTS.
  *
- * The per-rank event list for the trace analyses (formats/trace.h, SPEC §13)
- * joins at the merge with the traces branch; this reader gives the run and
- * its kernels.
+ * The run's trace for the analyses of SPEC §13 goes to the sink's `traces`
+ * callback (formats/trace.h's record type) after the run: every region named
+ * like an MPI routine the recorder knows (MPI_Send ... MPI_Alltoall) is a
+ * call, with its peer, tag and bytes from the MpiSend/MpiIsend/MpiRecv/
+ * MpiIrecv/MpiCollectiveEnd records inside it (a receive completed in
+ * MPI_Wait gives the Wait its source, as the recorder does); every other
+ * region is a user state (the first LIMIT_TRACE_NAMES names; regions beyond
+ * are not states). A location is a rank, and peers and roots are taken as
+ * ranks of MPI_COMM_WORLD (OTF2's communicator-local ranks are not
+ * translated; a peer outside the world is dropped to -1). A trace whose
+ * process groups hold several locations (threads) gives the run only.
  */
 #include <stdio.h>
 #include <string.h>
@@ -57,12 +65,19 @@ int import_otf2(const struct fmt_file *files, size_t nfiles,
 #include <unistd.h>
 
 #include "common/xalloc.h"
+#include "formats/trace.h"
 
 struct o2_loc {
     uint64_t ref;
     uint32_t *stack; /* region indexes */
     uint64_t *since; /* enter times */
     size_t depth, cap;
+    /* the trace: events, the last time seen, the MPI call open now */
+    struct trace_event *ev;
+    size_t nev, capev;
+    uint64_t last;
+    int cur_op;              /* routine of the open MPI region, or 0 */
+    struct trace_event pend; /* what its MPI records said */
 };
 
 struct o2 {
@@ -83,6 +98,13 @@ struct o2 {
     uint32_t *active; /* nloc * nreg: how often on the stack */
     uint64_t events;
     int failed;
+    /* the trace */
+    uint64_t offset; /* global offset of the clock */
+    int *reg_op;     /* [region] routine (enum trace_op), 0 for a state */
+    int *reg_state;  /* [region] state name index, or -1 */
+    char **names;    /* state names */
+    int nnames;
+    uint64_t nev; /* events recorded for the trace */
 };
 
 static int grow(void **p, size_t *cap, size_t n, size_t size)
@@ -103,10 +125,10 @@ static OTF2_CallbackCode on_clock(void *u, uint64_t res, uint64_t off, uint64_t 
                                   uint64_t real)
 {
     struct o2 *o = u;
-    (void)off;
     (void)real;
     o->resolution = res;
     o->length = len;
+    o->offset = off;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -239,7 +261,205 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef where, OTF2_TimeStamp t, void
     L->since[L->depth++] = t;
     o->active[(size_t)l * o->nreg + (size_t)r]++;
     o->enters[(size_t)l * o->nreg + (size_t)r]++;
+    if (t > L->last)
+        L->last = t;
+    if (o->reg_op[r] > 0) {
+        memset(&L->pend, 0, sizeof L->pend);
+        L->pend.peer = L->pend.peer2 = -1;
+        L->cur_op = o->reg_op[r];
+    }
     return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Seconds since the clock's offset. */
+static double secs(const struct o2 *o, uint64_t t)
+{
+    return t > o->offset ? (double)(t - o->offset) / (double)o->resolution : 0.0;
+}
+
+/* One call or state of the trace, closed at t. */
+static int record(struct o2 *o, struct o2_loc *L, long r, uint64_t t)
+{
+    struct trace_event *e;
+    size_t cap = L->capev;
+    if (o->nev >= LIMIT_TRACE_EVENTS || L->nev >= LIMIT_TRACE_EVENTS_RANK) {
+        o->failed = imp_fail_field(o->err, o->file, "events",
+                                   "more than %d events in one location, or %d in all, "
+                                   "for the trace analyses",
+                                   LIMIT_TRACE_EVENTS_RANK, LIMIT_TRACE_EVENTS);
+        return -1;
+    }
+    if (grow((void **)&L->ev, &cap, L->nev, sizeof *L->ev) != 0) {
+        o->failed = err_nomem(o->err);
+        return -1;
+    }
+    L->capev = cap;
+    e = &L->ev[L->nev++];
+    o->nev++;
+    if (o->reg_op[r] > 0) {
+        *e = L->pend;
+        e->op = (uint16_t)o->reg_op[r];
+        e->comm_size = (uint32_t)o->nloc;
+        L->cur_op = 0;
+    } else {
+        memset(e, 0, sizeof *e);
+        e->peer = e->peer2 = -1;
+        e->op = TRACE_OP_STATE;
+        e->name = (uint16_t)o->reg_state[r];
+    }
+    e->begin = secs(o, L->since[L->depth]);
+    e->end = secs(o, t);
+    return 0;
+}
+
+static struct o2_loc *mpi_loc(struct o2 *o, OTF2_LocationRef where)
+{
+    long l = find_loc(o, where);
+    return l >= 0 && o->loc[l].cur_op > 0 ? &o->loc[l] : NULL;
+}
+
+static int32_t world_rank(const struct o2 *o, uint32_t r)
+{
+    return r < o->nloc ? (int32_t)r : -1;
+}
+
+static OTF2_CallbackCode on_send(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
+                                 OTF2_AttributeList *al, uint32_t receiver,
+                                 OTF2_CommRef comm, uint32_t tag, uint64_t len)
+{
+    struct o2 *o = u;
+    struct o2_loc *L = mpi_loc(o, where);
+    (void)t, (void)al, (void)comm;
+    if (L != NULL) {
+        L->pend.peer = world_rank(o, receiver);
+        L->pend.tag = (int32_t)tag;
+        L->pend.bytes = (int64_t)(len > INT64_MAX ? INT64_MAX : len);
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_isend(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
+                                  OTF2_AttributeList *al, uint32_t receiver,
+                                  OTF2_CommRef comm, uint32_t tag, uint64_t len,
+                                  uint64_t request)
+{
+    (void)request;
+    return on_send(where, t, u, al, receiver, comm, tag, len);
+}
+
+static OTF2_CallbackCode on_recv(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
+                                 OTF2_AttributeList *al, uint32_t sender,
+                                 OTF2_CommRef comm, uint32_t tag, uint64_t len)
+{
+    struct o2 *o = u;
+    struct o2_loc *L = mpi_loc(o, where);
+    (void)t, (void)al, (void)comm;
+    if (L == NULL)
+        return OTF2_CALLBACK_SUCCESS;
+    if (L->cur_op == TRACE_OP_SENDRECV) { /* its receive half */
+        L->pend.peer2 = world_rank(o, sender);
+        L->pend.tag2 = (int32_t)tag;
+    } else {
+        L->pend.peer = world_rank(o, sender);
+        L->pend.tag = (int32_t)tag;
+        L->pend.bytes = (int64_t)(len > INT64_MAX ? INT64_MAX : len);
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_irecv(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
+                                  OTF2_AttributeList *al, uint32_t sender,
+                                  OTF2_CommRef comm, uint32_t tag, uint64_t len,
+                                  uint64_t request)
+{
+    (void)request;
+    return on_recv(where, t, u, al, sender, comm, tag, len);
+}
+
+static OTF2_CallbackCode on_coll_end(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
+                                     OTF2_AttributeList *al, OTF2_CollectiveOp op,
+                                     OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                                     uint64_t received)
+{
+    struct o2 *o = u;
+    struct o2_loc *L = mpi_loc(o, where);
+    (void)t, (void)al, (void)op, (void)comm, (void)received;
+    if (L != NULL) {
+        L->pend.peer = root == OTF2_UNDEFINED_UINT32 ? -1 : world_rank(o, root);
+        L->pend.bytes = (int64_t)(sent > INT64_MAX ? INT64_MAX : sent);
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Each region as a routine of the recorder's (by its name) or a user state. */
+static int classify_regions(struct o2 *o)
+{
+    o->reg_op = xcalloc(o->nreg + 1, sizeof *o->reg_op);
+    o->reg_state = xcalloc(o->nreg + 1, sizeof *o->reg_state);
+    o->names = xcalloc((size_t)LIMIT_TRACE_NAMES + 1, sizeof *o->names);
+    if (o->reg_op == NULL || o->reg_state == NULL || o->names == NULL)
+        return err_nomem(o->err);
+    for (size_t g = 0; g < o->nreg; g++) {
+        long s = find(o->str_ref, o->nstr, o->reg_name[g]);
+        const char *name = s >= 0 ? o->str[s] : "";
+        int k;
+        o->reg_state[g] = -1;
+        for (int op = 1; op < TRACE_OP_COUNT; op++)
+            if (strcmp(name, trace_op_name(op)) == 0)
+                o->reg_op[g] = op;
+        if (o->reg_op[g] > 0 || *name == '\0')
+            continue;
+        for (k = 0; k < o->nnames && strcmp(o->names[k], name) != 0; k++)
+            ;
+        if (k == o->nnames) {
+            if (o->nnames == LIMIT_TRACE_NAMES)
+                continue;
+            if ((o->names[o->nnames] = xstrdup(name)) == NULL)
+                return err_nomem(o->err);
+            o->nnames++;
+        }
+        o->reg_state[g] = k;
+    }
+    return 0;
+}
+
+static int ev_order(const void *a, const void *b)
+{
+    const struct trace_event *x = a, *y = b;
+    if (x->begin != y->begin)
+        return x->begin < y->begin ? -1 : 1;
+    return x->end > y->end ? -1 : x->end < y->end; /* the enclosing one first */
+}
+
+/* The trace of the run (ownership of the events and names moves to it), or
+ * NULL when the locations are not one per process. */
+static struct trace *build_trace(struct o2 *o, struct err *err, int *failed)
+{
+    struct trace *t;
+    *failed = 0;
+    if (o->groups != 0 && o->groups != o->nloc)
+        return NULL;
+    t = xcalloc(1, sizeof *t);
+    if (t == NULL || (t->ranks = xcalloc(o->nloc, sizeof *t->ranks)) == NULL) {
+        xfree(t);
+        *failed = err_nomem(err);
+        return NULL;
+    }
+    t->nranks = (int)o->nloc;
+    t->names = o->names;
+    t->nnames = o->nnames;
+    o->names = NULL;
+    o->nnames = 0;
+    for (size_t l = 0; l < o->nloc; l++) {
+        struct o2_loc *L = &o->loc[l];
+        qsort(L->ev, L->nev, sizeof *L->ev, ev_order);
+        t->ranks[l].ev = L->ev;
+        t->ranks[l].nevents = L->nev;
+        t->ranks[l].t_end = secs(o, L->last);
+        L->ev = NULL;
+        L->nev = 0;
+    }
+    return t;
 }
 
 static OTF2_CallbackCode on_leave(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
@@ -261,6 +481,10 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef where, OTF2_TimeStamp t, void
     cell = (size_t)l * o->nreg + (size_t)r;
     if (--o->active[cell] == 0 && t >= L->since[L->depth])
         o->incl[cell] += t - L->since[L->depth];
+    if (t > L->last)
+        L->last = t;
+    if ((o->reg_op[r] > 0 || o->reg_state[r] >= 0) && record(o, L, r, t) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -379,6 +603,8 @@ static int read_trace(struct o2 *o, const char *anchor)
         imp_fail_field(o->err, o->file, "regions", "too many regions times locations");
         goto out;
     }
+    if (classify_regions(o) != 0)
+        goto out;
     o->incl = xcalloc(o->nloc * o->nreg + 1, sizeof *o->incl);
     o->enters = xcalloc(o->nloc * o->nreg + 1, sizeof *o->enters);
     o->active = xcalloc(o->nloc * o->nreg + 1, sizeof *o->active);
@@ -410,6 +636,11 @@ static int read_trace(struct o2 *o, const char *anchor)
     }
     OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(ecb, on_enter);
     OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(ecb, on_leave);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(ecb, on_send);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(ecb, on_isend);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(ecb, on_recv);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(ecb, on_irecv);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(ecb, on_coll_end);
     OTF2_Reader_RegisterGlobalEvtCallbacks(rd, ger, ecb, o);
     if (OTF2_Reader_ReadAllGlobalEvents(rd, ger, &n) != OTF2_SUCCESS || o->failed) {
         imp_fail_field(o->err, o->file, "events",
@@ -433,6 +664,7 @@ static int emit(struct o2 *o, const struct fmt_options *opt, const struct fmt_si
     struct imp_batch b = {0};
     struct run_record *r;
     double res = (double)o->resolution;
+    char *uid = NULL;
     int rc = -1;
 
     if (imp_batch_init(&b, "otf2", o->file, sink, o->err) != 0 ||
@@ -496,8 +728,23 @@ static int emit(struct o2 *o, const struct fmt_options *opt, const struct fmt_si
                 r->runtime = r->kernels[i].time;
     if (imp_batch_commit(&b, "trace", o->err) != 0)
         goto out;
-    rc = imp_batch_finish(&b, o->err);
+    if (r->uid != NULL && (uid = xstrdup(r->uid)) == NULL) {
+        err_nomem(o->err);
+        goto out;
+    }
+    if (imp_batch_finish(&b, o->err) != 0)
+        goto out;
+    rc = 0;
+    if (sink->traces != NULL && uid != NULL) {
+        int failed;
+        struct trace *t = build_trace(o, o->err, &failed);
+        if (failed)
+            rc = -1;
+        else if (t != NULL)
+            rc = sink->traces(sink->ctx, uid, t, o->err);
+    }
 out:
+    xfree(uid);
     imp_batch_free(&b);
     return rc;
 }
@@ -528,7 +775,13 @@ int import_otf2(const struct fmt_file *files, size_t nfiles,
     for (size_t i = 0; i < o.nloc; i++) {
         xfree(o.loc[i].stack);
         xfree(o.loc[i].since);
+        xfree(o.loc[i].ev);
     }
+    for (int i = 0; i < o.nnames; i++)
+        xfree(o.names[i]);
+    xfree(o.names);
+    xfree(o.reg_op);
+    xfree(o.reg_state);
     xfree(o.str);
     xfree(o.str_ref);
     xfree(o.reg_ref);

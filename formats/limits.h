@@ -62,6 +62,7 @@
 
 /* ---- modeling requests ------------------------------------------------------ */
 #define LIMIT_PREDICT 1000 /* prediction points in one request */
+#define LIMIT_SUGGEST 256  /* candidate points of one suggest request */
 #define LIMIT_FIT_POINTS                                                                 \
     100000 /* points of one fit (models/fit.h FIT_MAX_POINTS agrees) */
 #define LIMIT_COUPLE_CONFIGS 1000       /* configurations in one coupling request */
@@ -105,5 +106,7 @@
 #define LIMIT_TRACE_EVENTS 16000000       /* events of a whole trace */
 #define LIMIT_TRACE_BYTES (1024ull << 20) /* bytes of a whole trace */
 #define LIMIT_TRACE_NAMES 256             /* probe state names of a trace */
+#define LIMIT_TRACE_TABLE_ROWS 10000      /* macrostate rows in an occupancy answer */
+#define LIMIT_TRACE_FIT_RUNS 1000         /* traced runs in an occupancy estimator */
 
 #endif

@@ -1,7 +1,9 @@
 /* Fuzz target: the curve-fitting request decoder and everything a decoded
  * request reaches without a database (aggregation, fitting, selection,
- * predictions, the answer, the saved-model round trip and the plot). The
- * database form fails cleanly here (no connection). */
+ * predictions, the answer, the saved-model round trip and the plot), and
+ * the same input as a suggest request (target, candidates) and the form's
+ * suggestion from the answer. The database form fails cleanly here (no
+ * connection). */
 #include "common/buf.h"
 #include "core/method_fit.h"
 #include "web/chart.h"
@@ -34,8 +36,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         buf_init(&b, 1 << 22);
         fit_plot(ans, &b, &e);
         buf_free(&b);
+        {
+            struct fit_model m;
+            const char *names[FIT_MAX_VARS];
+            double cand[2 * 10], target[FIT_MAX_VARS];
+            size_t n;
+            if (fit_answer_read(ans, &m, names, &e) == 0) {
+                target[0] = 4 * m.xmax[0];
+                target[1] = 2 * m.xmax[1];
+                n = fit_suggest_candidates(&m, target, cand, 10);
+                if (n > 0)
+                    json_decref(fit_suggest_saved(ans, target, cand, n, &e));
+            }
+        }
         json_decref(ans);
     }
+    json_decref(fit_suggest_answer(NULL, req, &e));
     json_decref(req);
     return 0;
 }

@@ -63,7 +63,7 @@ static int benchmarks(void *ctx, const char *system, const struct bench_record *
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     size_t total = 0;
-    struct fmt_sink sink = {runs, benchmarks, &total};
+    struct fmt_sink sink = {runs, benchmarks, &total, NULL};
     const struct fmt_format *f = fmt_find(FUZZ_FORMAT);
     struct err e = {0};
     struct fmt_file one = {"fuzz.in", (const char *)data, size}, *files = &one;

@@ -3,6 +3,7 @@
  * URLs, and predictions from saved models or in one call (SPEC §5, §5.4, §6).
  *
  *   POST /api/v1/{fit,parameterize,couple}   build; "save": true stores it (token)
+ *   POST /api/v1/suggest                     where to measure next (a fit's request)
  *   GET  /api/v1/models, /api/v1/models/{id} saved models
  *   GET  /api/v1/models/{id}/predict?N=1200  evaluate a saved model
  *   GET  /api/v1/predict?method=fit&...      build and evaluate in one call
@@ -185,6 +186,22 @@ int api_model_post(struct req *r)
     rc = model_save(r, m, body, ans, api_saved, NULL, &e);
     json_decref(body);
     return rc == 0 ? 0 : http_error(r, &e);
+}
+
+/* POST /api/v1/suggest: where to measure next (core/method_fit.h). */
+int api_suggest(struct req *r)
+{
+    struct err e = {0};
+    json_t *body = http_body_json(r, &e), *ans;
+    db *d;
+
+    if (body == NULL)
+        return http_error(r, &e);
+    d = db_pool_get(r->app->pool);
+    ans = fit_suggest_answer(d, body, &e);
+    db_pool_put(r->app->pool, d);
+    json_decref(body);
+    return ans ? http_json(r, 200, ans) : http_error(r, &e);
 }
 
 /* ---- saved models ------------------------------------------------------------ */
@@ -453,6 +470,13 @@ int api_plot(struct req *r)
     }
     memcpy(name, seg, (size_t)(dot - seg));
     name[dot - seg] = '\0';
+    if (strncmp(name, "run-", 4) == 0)
+        return api_trace_plot(r, name + 4);
+    if (http_query(r, "width") != NULL) {
+        err_set(&e, 400, "bad_parameter", "width",
+                "width is a trace timeline's parameter");
+        return http_error(r, &e);
+    }
     if (strncmp(name, "model-", 6) == 0) {
         if ((model = load_model(r, model_id(name + 6), &e)) == NULL)
             return http_error(r, &e);

@@ -2,6 +2,7 @@
  * path and query, read the data through core/browse.h, render a view of
  * web/view.h. No markup here. */
 #include "core/browse.h"
+#include "core/trace.h"
 #include "server/dash.h"
 #include "server/routes.h"
 #include "web/view.h"
@@ -88,8 +89,9 @@ int page_run(struct req *r)
         return dash_error(r, &e);
     d = db_pool_get(r->app->pool);
     rc = browse_run(d, id, r->arena, &row, &e);
+    v.has_trace = rc == 0 ? run_trace_exists(d, id, &e) : 0;
     db_pool_put(r->app->pool, d);
-    if (rc != 0)
+    if (rc != 0 || v.has_trace < 0)
         return dash_error(r, &e);
     v.id = id;
     v.run = &row.run;

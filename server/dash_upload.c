@@ -1,5 +1,6 @@
 /* dash_upload: the adapters of the upload pages (/upload): one run by form (POST
- * /upload/run, url-encoded) and many runs by CSV file (POST /upload/csv, multipart).
+ * /upload/run, url-encoded), many runs by CSV file (POST /upload/csv, multipart)
+ * and another tool's file imported (POST /upload/import, multipart: core/import).
  *
  * Both validate with the API's rules (server/rundoc.c: the form becomes a run
  * document; the file goes to the CSV importer), need a write token (checked
@@ -11,7 +12,9 @@
  * (server/csrf.h, docs/web.md). The pages are web/view_upload.c.
  */
 #include "common/sha256.h"
+#include "core/import.h"
 #include "core/ingest.h"
+#include "server/trace_draw.h"
 #include "db/runs.h"
 #include "formats/form.h"
 #include "server/csrf.h"
@@ -38,8 +41,8 @@ static void hex(const uint8_t *d, size_t n, char *out)
     out[2 * n] = '\0';
 }
 
-/* Renders /upload. which: 0 none, 1 the run form, 2 the CSV form is the one
- * submitted (values and error belong to it). */
+/* Renders /upload. which: 0 none, 1 the run form, 2 the CSV form, 3 the
+ * import form is the one submitted (values and error belong to it). */
 static int upload_page(struct req *r, int status, int which, const struct form *f,
                        const struct err *e)
 {
@@ -56,6 +59,17 @@ static int upload_page(struct req *r, int status, int which, const struct form *
     v.which = which;
     v.form = f;
     v.error = e;
+    {
+        size_t n;
+        const struct fmt_format *t = fmt_table(&n);
+        struct view_choice *c = arena_alloc(r->arena, n * sizeof *c);
+        for (size_t i = 0; c && i < n; i++) {
+            c[i].value = t[i].name;
+            c[i].label = t[i].summary;
+        }
+        v.formats = c;
+        v.nformats = c ? n : 0;
+    }
     dash_begin(&p, r, "Upload", "upload");
     p.csrf = csrf_token(r);
     view_upload(&p, &v);
@@ -311,4 +325,94 @@ int page_upload_csv(struct req *r)
     if (rundoc_parse_csv(file->value, file->len, r->arena, &u->runs, &u->n, &e) != 0)
         return upload_page(r, e.status, 2, &u->form, &e);
     return defer_store(r, u, csv_finish);
+}
+
+/* ---- import ---------------------------------------------------------------------- */
+
+struct web_import {
+    struct form form;
+    struct import im;
+};
+
+static int import_finish(struct req *r)
+{
+    struct web_import *w = r->ctx;
+    struct view_import_done d = {0};
+    struct page p;
+    int rc;
+
+    if (r->job.rc != 0) {
+        import_free(&w->im);
+        return upload_page(r, r->job.err.status ? r->job.err.status : 500, 3, &w->form,
+                           &r->job.err);
+    }
+    d.format = w->im.format_used;
+    d.runs = w->im.runs;
+    d.created = w->im.created;
+    d.ids = w->im.ids;
+    d.system = w->im.system;
+    d.benchmarks = w->im.benchmarks;
+    d.benchmarks_created = w->im.benchmarks_created;
+    dash_begin(&p, r, "Upload", "upload");
+    view_import_done(&p, &d);
+    rc = dash_end(r, &p, 200);
+    import_free(&w->im);
+    return rc;
+}
+
+/* An empty form field is "not given" (the file's own names apply). */
+static const char *given(const struct form *f, const char *name)
+{
+    const char *s = form_get(f, name);
+    return s && *s ? s : NULL;
+}
+
+int page_upload_import(struct req *r)
+{
+    struct web_upload *u = begin_upload(r, 3);
+    struct web_import *w;
+    const struct form_field *file;
+    struct fmt_options opt = {0};
+    struct fmt_file *files = NULL;
+    size_t nfiles = 0;
+    const char *format;
+    struct err e = {0};
+
+    if (u == NULL)
+        return 0;
+    w = arena_alloc(r->arena, sizeof *w);
+    if (w == NULL) {
+        err_nomem(&e);
+        return dash_error(r, &e);
+    }
+    w->form = u->form;
+    file = form_find(&w->form, "file");
+    if (file == NULL || file->filename == NULL || file->len == 0) {
+        err_invalid(&e, "file", "choose a file to import (it must not be empty)");
+        return upload_page(r, 422, 3, &w->form, &e);
+    }
+    format = given(&w->form, "format");
+    if (file->len >= 512 && memcmp(file->value + 257, "ustar", 5) == 0) {
+        if (fmt_tar_read(file->value, file->len, r->arena, &files, &nfiles, &e) != 0)
+            return upload_page(r, e.status, 3, &w->form, &e);
+    } else {
+        files = arena_alloc(r->arena, sizeof *files);
+        if (files == NULL) {
+            err_nomem(&e);
+            return dash_error(r, &e);
+        }
+        files->name = file->filename[0] ? file->filename : "upload";
+        files->data = file->value;
+        files->len = file->len;
+        nfiles = 1;
+    }
+    opt.application = given(&w->form, "application");
+    opt.executable = given(&w->form, "executable");
+    opt.system = given(&w->form, "system");
+    import_init(&w->im, format, files, nfiles, &opt, r->token_name);
+    w->im.trace_draw = trace_draw; /* OTF2: the run's trace too */
+    if (import_check(&w->im, &e) != 0)
+        return upload_page(r, e.status, 3, &w->form, &e);
+    r->ctx = w;
+    return http_defer_write(r, import_job, &w->im, import_finish);
 }

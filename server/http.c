@@ -83,42 +83,10 @@ int http_redirect(struct req *r, const char *location)
     return http_body(r, 303, "text/plain; charset=utf-8", "See Other\n", 10);
 }
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 char *http_decode(arena *a, const char *s, size_t n, int plus)
 {
-    char *out = arena_alloc(a, n + 1), *o = out;
-    size_t i;
-    if (out == NULL)
-        return NULL;
-    for (i = 0; i < n; i++) {
-        if (s[i] == '%') {
-            int h, l;
-            if (i + 2 >= n)
-                return NULL;
-            h = hexval((unsigned char)s[i + 1]);
-            l = hexval((unsigned char)s[i + 2]);
-            if (h < 0 || l < 0 || (h == 0 && l == 0))
-                return NULL;
-            *o++ = (char)(h * 16 + l);
-            i += 2;
-        } else if (plus && s[i] == '+') {
-            *o++ = ' ';
-        } else {
-            *o++ = s[i];
-        }
-    }
-    *o = '\0';
-    return out;
+    const char *why;
+    return form_url_decode(a, s, n, plus, NULL, &why);
 }
 
 /* ---- request values: from the connection, or from an in-process request -- */

@@ -2,7 +2,8 @@
  *
  *   prophecyd serve [--db FILE] [--listen HOST:PORT] [--threads N] [--demo] ...
  *   prophecyd token create|list|revoke NAME [--db FILE]
- *   prophecyd import FILE.csv|FILE.json [--db FILE]
+ *   prophecyd import [--format NAME] [--application A] [--executable E]
+ *                    [--system S] [--nprocs P] PATH... [--db FILE]
  *   prophecyd export [--db FILE] [--format csv|json]
  *   prophecyd backup DEST [--db FILE]
  *   prophecyd check [--db FILE]
@@ -21,9 +22,11 @@
 #include "server/dash.h"
 #include "server/demo.h"
 #include "core/export.h"
+#include "core/import.h"
 #include "core/ingest.h"
 #include "server/http.h"
 #include "server/serve.h"
+#include "server/trace_draw.h"
 #include "formats/rundoc.h"
 
 #include <errno.h>
@@ -57,8 +60,12 @@ static const char usage[] =
     "kept)\n"
     "  token list [--db FILE]          list tokens\n"
     "  token revoke NAME [--db FILE]   revoke a token\n"
-    "  import FILE.csv|FILE.json [--db FILE]\n"
-    "      Store runs from a file (all or nothing), with the upload rules.\n"
+    "  import [--format NAME] [--application A] [--executable E] [--system S]\n"
+    "         [--nprocs P] PATH... [--db FILE]\n"
+    "      Store runs (or system benchmarks) from other tools' files, all or nothing;\n"
+    "      importing a file twice stores nothing new. --format auto (default)\n"
+    "      recognises the format; a PATH may be a directory (tau, otf2).\n"
+    "      Formats: docs/import.md, or 'prophecyd import --format list'.\n"
     "  export [--db FILE] [--format csv|json]   write all runs to standard output\n"
     "  backup DEST [--db FILE]         consistent online copy of the database\n"
     "  check [--db FILE]               check the database for damage (exit 0: sound)\n"
@@ -68,7 +75,9 @@ struct opts {
     struct config cfg;
     char host[64]; /* storage for cfg.listen_host from --listen */
     const char *format;
-    const char *args[4];
+    struct fmt_options
+        names; /* import: --application, --executable, --system, --nprocs */
+    const char *args[256];
     int nargs;
     int help; /* --help after the command */
 };
@@ -188,6 +197,22 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         } else if (strcmp(a, "--format") == 0 && next) {
             o->format = next;
             i++;
+        } else if (strcmp(a, "--application") == 0 && next) {
+            o->names.application = next;
+            i++;
+        } else if (strcmp(a, "--executable") == 0 && next) {
+            o->names.executable = next;
+            i++;
+        } else if (strcmp(a, "--system") == 0 && next) {
+            o->names.system = next;
+            i++;
+        } else if (strcmp(a, "--nprocs") == 0 && next) {
+            if (parse_long(next, 1, 100000000, &v) != 0) {
+                fprintf(stderr, "prophecyd: --nprocs wants 1..100000000\n");
+                return -1;
+            }
+            o->names.nprocs = v;
+            i++;
         } else if (strcmp(a, "--demo") == 0) {
             o->cfg.demo = 1;
         } else if (strcmp(a, "--protect-reads") == 0) {
@@ -197,7 +222,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         } else if (a[0] == '-') {
             fprintf(stderr, "prophecyd: unknown option %s\n\n%s", a, usage);
             return -1;
-        } else if (o->nargs < 4) {
+        } else if (o->nargs < (int)(sizeof o->args / sizeof o->args[0])) {
             o->args[o->nargs++] = a;
         } else {
             fprintf(stderr, "prophecyd: too many arguments\n");
@@ -293,84 +318,56 @@ out:
     return rc;
 }
 
-static char *read_file(const char *path, size_t max, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *data;
-    struct stat st;
-    if (f == NULL)
-        return NULL;
-    if (fstat(fileno(f), &st) != 0 || (size_t)st.st_size > max) {
-        fclose(f);
-        errno = EFBIG;
-        return NULL;
-    }
-    data = xmalloc((size_t)st.st_size + 1);
-    if (data == NULL) {
-        fclose(f);
-        return NULL;
-    }
-    *len = fread(data, 1, (size_t)st.st_size, f);
-    data[*len] = '\0';
-    fclose(f);
-    return data;
-}
-
+/* `prophecyd import`: options and paths here; the feature is core/import. */
 static int cmd_import(struct opts *o)
 {
     struct err e = {0};
-    size_t len;
-    char *data;
-    arena *a = arena_new();
-    struct ingest in;
-    int rc = 1;
+    struct import_files files;
+    struct import im;
     db *d = NULL;
-    const char *path = o->nargs > 0 ? o->args[0] : NULL;
+    int rc = 1;
 
-    if (path == NULL || a == NULL) {
-        fprintf(stderr, "usage: prophecyd import FILE.csv|FILE.json [--db FILE]\n");
-        arena_free(a);
+    if (o->format && strcmp(o->format, "list") == 0) {
+        size_t n;
+        const struct fmt_format *t = fmt_table(&n);
+        for (size_t i = 0; i < n; i++)
+            printf("%-13s %s\n", t[i].name, t[i].summary);
+        return 0;
+    }
+    if (o->nargs < 1) {
+        fprintf(stderr,
+                "usage: prophecyd import [--format NAME] [--application A] "
+                "[--executable E] [--system S] [--nprocs P] PATH... [--db FILE]\n");
         return 64;
     }
-    data = read_file(path, 1u << 30, &len);
-    if (data == NULL) {
-        fprintf(stderr, "prophecyd: cannot read %s: %s\n", path, strerror(errno));
-        arena_free(a);
+    if (import_load_paths(o->args, (size_t)o->nargs, &files, &e) != 0) {
+        fprintf(stderr, "prophecyd: %s\nprophecyd: nothing was imported\n", e.message);
         return 1;
     }
-    if (len >= 4 && strcmp(path + strlen(path) - 4, ".csv") == 0) {
-        if (ingest_csv(&in, data, len, "import", a, &e) != 0)
-            goto fail;
-    } else {
-        json_error_t je;
-        json_t *body = json_loadb(data, len, JSON_REJECT_DUPLICATES, &je);
-        if (body == NULL) {
-            err_set(&e, 400, "malformed_json", NULL, "line %d column %d: %s", je.line,
-                    je.column, je.text);
-            goto fail;
-        }
-        if (ingest_json(&in, body, "import", a, &e) != 0) {
-            json_decref(body);
-            goto fail;
-        }
-        json_decref(body);
+    import_init(&im, o->format, files.files, files.n, &o->names, "import");
+    im.trace_draw = trace_draw; /* OTF2: the run's trace too */
+    if (import_check(&im, &e) == 0 && open_db(o, &d, 1) == 0 &&
+        import_commit(d, &im, &e) == 0) {
+        const char *from = o->nargs == 1 ? o->args[0] : "the files";
+        if (im.runs > 0 || im.benchmarks == 0)
+            printf("imported %zu runs (%zu already stored) from %s (%s)\n", im.created,
+                   im.runs - im.created, from, im.format_used);
+        if (im.benchmarks > 0)
+            printf("imported %zu system benchmarks of %s (%zu already stored) from %s "
+                   "(%s)\n",
+                   im.benchmarks_created, im.system,
+                   im.benchmarks - im.benchmarks_created, from, im.format_used);
+        rc = 0;
+    } else if (d != NULL || e.message[0]) {
+        int say_field = e.field[0] && strstr(e.message, e.field) == NULL;
+        fprintf(stderr, "prophecyd: %s%s%s%s\n", e.message[0] ? e.message : "failed",
+                say_field ? " (field " : "", say_field ? e.field : "",
+                say_field ? ")" : "");
+        fprintf(stderr, "prophecyd: nothing was imported\n");
     }
-    if (open_db(o, &d, 1) != 0 || ingest_commit(d, &in, &e) != 0)
-        goto fail;
-    printf("imported %zu runs (%zu already stored) from %s\n", in.created,
-           in.n - in.created, path);
-    rc = 0;
-    goto out;
-fail:
-    fprintf(stderr, "prophecyd: %s: %s%s%s\n", path, e.message[0] ? e.message : "failed",
-            e.field[0] ? " (field " : "", e.field[0] ? e.field : "");
-    if (e.field[0])
-        fprintf(stderr, ")\n");
-    fprintf(stderr, "prophecyd: nothing was imported\n");
-out:
     db_close(d);
-    xfree(data);
-    arena_free(a);
+    import_free(&im);
+    import_files_free(&files);
     return rc;
 }
 

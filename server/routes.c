@@ -7,19 +7,24 @@
  * of every step and the per-variable and per-kernel fields under their
  * prefixes ("v.N", "graph.solve"). */
 #define FORM_STEPS                                                                       \
-    "step,next,format,application,executable,system,template,x,y,xmin,xmax,predict,"     \
+    "step,next,format,application,executable,system,template,x,x2,y,xmin,xmax,predict,"  \
     "aggregate,graph,fix.*,graph.*,max.*,min.*,mode.*,pos.*,steps.*,v.*"
 
 /* clang-format off */
 static const struct route table[] = {
     {"GET", "/api/v1/health", api_health, R_PUBLIC, NULL},
     {"POST", "/api/v1/runs", api_runs_post, R_WRITE, NULL},
+    {"POST", "/api/v1/import", api_import_post, R_WRITE, "format,application,executable,system,nprocs,filename"},
     {"GET", "/api/v1/runs", api_runs_list, 0, "limit,after,nprocs,application,executable,system"},
     {"GET", "/api/v1/runs/{}", api_run_get, 0, NULL},
+    {"POST", "/api/v1/runs/{}/trace", api_trace_post, R_WRITE|R_COSTLY, NULL},
+    {"GET", "/api/v1/runs/{}/trace/{}", api_trace_get, R_COSTLY, "width"},
+    {"POST", "/api/v1/traces", api_traces_post, R_WRITE|R_COSTLY, NULL},
     {"GET", "/api/v1/export", api_export, 0, "format"},
     {"GET", "/api/v1/applications", api_apps_list, 0, NULL},
     {"GET", "/api/v1/applications/{}", api_app_get, 0, NULL},
     {"PUT", "/api/v1/applications/{}", api_app_put, R_WRITE, NULL},
+    {"GET", "/api/v1/applications/{}/occupancy", api_trace_occupancy_fit, R_COSTLY, "x,graph"},
     {"GET", "/api/v1/systems", api_systems_list, 0, NULL},
     {"GET", "/api/v1/systems/{}", api_system_get, 0, NULL},
     {"PUT", "/api/v1/systems/{}", api_system_put, R_WRITE, NULL},
@@ -37,17 +42,19 @@ static const struct route table[] = {
     {"POST", "/api/v1/fit", api_model_post, R_COSTLY, NULL},
     {"POST", "/api/v1/parameterize", api_model_post, R_COSTLY, NULL},
     {"POST", "/api/v1/couple", api_model_post, R_COSTLY, NULL},
+    {"POST", "/api/v1/suggest", api_suggest, R_COSTLY, NULL},
     {"GET", "/api/v1/models", api_models_list, 0, NULL},
     {"GET", "/api/v1/models/{}", api_model_get, 0, NULL},
     {"GET", "/api/v1/models/{}/predict", api_model_predict, R_COSTLY, "*"},
     {"GET", "/api/v1/predict", api_predict, R_COSTLY, "*"},
-    {"GET", "/plots/{}", api_plot, R_COSTLY, "request"},
+    {"GET", "/plots/{}", api_plot, R_COSTLY, "request,width"},
 
     /* The web dashboard (server/dash*.c -> web/, docs/web.md). */
     {"GET", "/", page_overview, R_HTML, NULL},
     {"GET", "/applications", page_apps, R_HTML, NULL},
     {"GET", "/applications/{}", page_app, R_HTML, "sort,dir,page,executable,system"},
     {"GET", "/runs/{}", page_run, R_HTML, "stored"},
+    {"GET", "/runs/{}/trace", page_trace, R_HTML, NULL},
     {"GET", "/systems", page_systems, R_HTML, NULL},
     {"GET", "/systems/{}", page_system, R_HTML, NULL},
     {"GET", "/models", page_models, R_HTML, NULL},
@@ -62,6 +69,7 @@ static const struct route table[] = {
     {"GET", "/upload", page_upload, R_HTML, NULL},
     {"POST", "/upload/run", page_upload_run, R_HTML, NULL},
     {"POST", "/upload/csv", page_upload_csv, R_HTML, NULL},
+    {"POST", "/upload/import", page_upload_import, R_HTML, NULL},
     {"GET", "/static/{}", dash_static, R_HTML|R_PUBLIC, "v"},
 };
 /* clang-format on */

@@ -27,6 +27,7 @@ int routes_serves(const char *method, const char *path);
 int api_health(struct req *r);
 int api_runs_post(struct req *r);
 int api_runs_list(struct req *r);
+int api_import_post(struct req *r); /* api_import.c */
 int api_run_get(struct req *r);
 int api_export(struct req *r);
 int api_apps_list(struct req *r);
@@ -47,11 +48,20 @@ int api_templates_post(struct req *r);
 int api_couplings_list(struct req *r);
 int api_couplings_post(struct req *r);
 int api_model_post(struct req *r); /* POST /api/v1/{fit,parameterize,couple} */
+int api_suggest(struct req *r);    /* POST /api/v1/suggest */
 int api_models_list(struct req *r);
 int api_model_get(struct req *r);
 int api_model_predict(struct req *r);
 int api_predict(struct req *r);
 int api_plot(struct req *r);
+/* Traces (api_trace.c). */
+int api_trace_post(struct req *r);
+int api_trace_get(struct req *r);
+int api_traces_post(struct req *r); /* a run and its trace in one go */
+int api_trace_occupancy_fit(struct req *r);
+/* /plots/run-ID-NAME.svg: api_plot hands "ID-NAME" over. */
+int api_trace_plot(struct req *r, const char *name);
+int page_trace(struct req *r);
 
 /* The web dashboard. */
 int page_overview(struct req *r);
@@ -72,6 +82,7 @@ int page_form_couple_save(struct req *r);
 int page_upload(struct req *r);
 int page_upload_run(struct req *r);
 int page_upload_csv(struct req *r);
+int page_upload_import(struct req *r);
 int dash_static(struct req *r);
 
 #endif

@@ -20,6 +20,7 @@ struct upl_http {
     CURL *curl;
     char *server;
     struct curl_slist *headers;
+    struct curl_slist *tar_headers; /* the same with Content-Type: application/x-tar */
     long timeout_s;
     struct buf reply;
 };
@@ -57,7 +58,8 @@ upl_http *upl_http_new(const char *server, const char *token, long timeout_s,
     while (n > 0 && h->server[n - 1] == '/')
         h->server[--n] = '\0'; /* "http://host:8080/" and "...:8080" mean the same */
     h->headers = curl_slist_append(NULL, "Content-Type: application/json");
-    if (h->headers == NULL)
+    h->tar_headers = curl_slist_append(NULL, "Content-Type: application/x-tar");
+    if (h->headers == NULL || h->tar_headers == NULL)
         goto fail;
     if (token && *token) {
         struct curl_slist *l;
@@ -68,6 +70,10 @@ upl_http *upl_http_new(const char *server, const char *token, long timeout_s,
         if (l == NULL)
             goto fail;
         h->headers = l;
+        l = curl_slist_append(h->tar_headers, buf_str(&auth));
+        if (l == NULL)
+            goto fail;
+        h->tar_headers = l;
     }
     buf_free(&auth);
     h->timeout_s = timeout_s > 0 ? timeout_s : 30;
@@ -91,6 +97,7 @@ void upl_http_free(upl_http *h)
     if (h->curl)
         curl_easy_cleanup(h->curl);
     curl_slist_free_all(h->headers);
+    curl_slist_free_all(h->tar_headers);
     buf_free(&h->reply);
     xfree(h->server);
     xfree(h);
@@ -133,8 +140,31 @@ int upl_http_post(upl_http *h, const char *path, const char *body, size_t len,
     return upl_http_send(h, "POST", path, body, len, out);
 }
 
+static int send_with(upl_http *h, const char *method, const char *path,
+                     struct curl_slist *headers, const char *body, size_t len,
+                     struct upl_reply *out);
+
 int upl_http_send(upl_http *h, const char *method, const char *path, const char *body,
                   size_t len, struct upl_reply *out)
+{
+    return send_with(h, method, path, h->headers, body, len, out);
+}
+
+int upl_http_post_tar(upl_http *h, const char *path, const char *body, size_t len,
+                      struct upl_reply *out)
+{
+    return send_with(h, "POST", path, h->tar_headers, body, len, out);
+}
+
+const char *upl_http_answer(upl_http *h, size_t *len)
+{
+    *len = h->reply.len;
+    return buf_str(&h->reply);
+}
+
+static int send_with(upl_http *h, const char *method, const char *path,
+                     struct curl_slist *headers, const char *body, size_t len,
+                     struct upl_reply *out)
 {
     struct buf url;
     CURLcode cc;
@@ -151,6 +181,7 @@ int upl_http_send(upl_http *h, const char *method, const char *path, const char 
     }
     buf_reset(&h->reply);
     curl_easy_setopt(h->curl, CURLOPT_URL, buf_str(&url));
+    curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(h->curl, CURLOPT_POST, 1L);
     curl_easy_setopt(h->curl, CURLOPT_POSTFIELDS, body);
     curl_easy_setopt(h->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);

@@ -51,6 +51,15 @@ int upl_http_post(upl_http *h, const char *path, const char *body, size_t len,
 int upl_http_send(upl_http *h, const char *method, const char *path, const char *body,
                   size_t len, struct upl_reply *out);
 
+/* POSTs a tar archive (Content-Type: application/x-tar), classified as
+ * upl_http_post. */
+int upl_http_post_tar(upl_http *h, const char *path, const char *body, size_t len,
+                      struct upl_reply *out);
+
+/* The body of the last answer (at most 1 MiB kept), NUL-terminated; valid
+ * until the next request. */
+const char *upl_http_answer(upl_http *h, size_t *len);
+
 /* URL-encodes s for one path segment into a new string (free with
  * upl_http_free_str), or NULL when out of memory. */
 char *upl_http_escape(upl_http *h, const char *s);

@@ -11,6 +11,7 @@
 #include "uploader/upl_http.h"
 #include "uploader/upl_run.h"
 #include "uploader/upl_spool.h"
+#include "uploader/upl_trace.h"
 
 #include "common/buf.h"
 #include "common/xalloc.h"
@@ -39,7 +40,9 @@ static const char usage_text[] =
     "usage: prophecy-upload [options] FILE...          submit run documents\n"
     "       prophecy-upload [options] exec --application A --executable E --system S\n"
     "                       --nprocs P [--input NAME=VALUE]... [--metric NAME=VALUE]...\n"
-    "                       [--always] -- COMMAND [ARGS...]\n"
+    "                       [--always] [--trace] -- COMMAND [ARGS...]\n"
+    "       prophecy-upload [options] trace DIR (--run ID | --application A\n"
+    "                       --executable E --system S [--nprocs P] [--input N=V]...)\n"
     "       prophecy-upload [options] flush [--rejected]\n"
     "\n"
     "Files hold one run object or {\"runs\": [...]} (JSON), or with --csv a table with\n"
@@ -63,6 +66,15 @@ static const char usage_text[] =
     "metric exit_status is added). exec exits with the command's status when it is\n"
     "not 0, else with the upload's.\n"
     "\n"
+    "exec --trace also records every MPI call: COMMAND runs with LD_PRELOAD of\n"
+    "libprophecy_trace.so ($PROPHECY_TRACE_LIB, else the installed one) and\n"
+    "PROPHECY_TRACE_DIR set to a temporary directory (with Open MPI pass them on:\n"
+    "mpirun -x LD_PRELOAD -x PROPHECY_TRACE_DIR ...); the run is sent, then its trace.\n"
+    "trace DIR sends the trace.RANK files of DIR for the stored run ID, or creates\n"
+    "the run from the trace (runtime = the longest rank, nprocs = the ranks). Traces\n"
+    "are not spooled: one that cannot be sent stays where it is, and the message\n"
+    "says how to resend it.\n"
+    "\n"
     "Runs without an \"id\" get one, so a resend never stores a run twice. Documents\n"
     "the server cannot take now (unreachable, timeout, 5xx, 408, 429) are written to\n"
     "the spool and retried with backoff (30 s doubling, at most 6 h) before every\n"
@@ -82,7 +94,8 @@ static const char usage_text[] =
 struct opts {
     const char *server, *token, *spool;
     long timeout;
-    int csv, quiet, dry_run, no_flush, always, rejected;
+    int csv, quiet, dry_run, no_flush, always, rejected, trace;
+    long long run_id; /* trace --run */
     const char *application, *executable, *system;
     long nprocs;
     json_t *inputs, *metrics;
@@ -385,9 +398,134 @@ static double mono_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* ---- traces (uploader/upl_trace.h) ---------------------------------------------- */
+
+/* In the child of exec --trace: LD_PRELOAD gets the recorder (in front of
+ * what was preloaded already) and PROPHECY_TRACE_DIR the trace directory. */
+static int trace_env(const char *dir, const char *lib)
+{
+    const char *old = getenv("LD_PRELOAD");
+    struct buf b;
+    int rc;
+    buf_init(&b, 65536);
+    buf_printf(&b, "%s%s%s", lib, old && *old ? " " : "", old && *old ? old : "");
+    rc = buf_failed(&b) || setenv("LD_PRELOAD", buf_str(&b), 1) != 0 ||
+                 setenv("PROPHECY_TRACE_DIR", dir, 1) != 0
+             ? -1
+             : 0;
+    buf_free(&b);
+    return rc;
+}
+
+/* Removes the trace.* files of a temporary trace directory and the directory. */
+static void remove_trace_dir(const char *dir)
+{
+    for (int i = 0; i < UPL_TRACE_MAX_RANKS; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/trace.%d", dir, i);
+        if (unlink(path) != 0 && errno == ENOENT)
+            break;
+    }
+    rmdir(dir);
+}
+
+/* exec --trace, once the command ran: the run, then its trace. */
+static void exec_send_traced(struct ctx *c, json_t *run, json_t *runs, const char *dir)
+{
+    long long id;
+    int t = upl_trace_deliver(c->http, run, 0, dir, c->o->quiet, &id);
+    if (t == 1) {
+        fprintf(
+            stderr,
+            "prophecy-upload: the run goes to the spool; its trace stays in %s: once "
+            "the run is stored, send it with `prophecy-upload trace %s --run ID` (the "
+            "run's client id is %s)\n",
+            dir, dir, json_string_value(json_object_get(run, "id")));
+        deliver(c, runs, "exec");
+        return;
+    }
+    if (id > 0)
+        c->delivered++;
+    if (t != 0)
+        c->rejected++;
+    else
+        remove_trace_dir(dir);
+}
+
+static int check_trace_args(const struct opts *o)
+{
+    if (o->npos != 1) {
+        usage_error("%s", "trace needs one DIR");
+        return -1;
+    }
+    if (o->run_id && (o->application || o->executable || o->system || o->nprocs ||
+                      json_object_size(o->inputs))) {
+        usage_error("%s", "trace takes --run ID or the run's names, not both");
+        return -1;
+    }
+    if (!o->run_id && (!o->application || !o->executable || !o->system)) {
+        usage_error("%s",
+                    "trace needs --run ID, or --application, --executable and --system");
+        return -1;
+    }
+    if (o->always || json_object_size(o->metrics)) {
+        usage_error("%s", "--always and --metric belong to exec");
+        return -1;
+    }
+    return 0;
+}
+
+/* prophecy-upload trace DIR (--run ID | the run's names). */
+static int cmd_trace(struct ctx *c, const struct opts *o)
+{
+    struct upl_trace_info info;
+    struct err e = {0};
+    struct buf tar;
+    json_t *run = NULL;
+    long long id;
+    char uid[UPL_ID_LEN + 1];
+    int t;
+
+    if (!o->run_id) {
+        /* The run from the trace: its ranks and its longest rank's time. */
+        buf_init(&tar, UPL_TRACE_MAX_BYTES + ((size_t)UPL_TRACE_MAX_RANKS + 2) * 1024);
+        t = upl_trace_tar(o->pos[0], NULL, &tar, &info, &e);
+        buf_free(&tar);
+        if (t != 0) {
+            fprintf(stderr, "prophecy-upload: trace: %s\n", e.message);
+            return EXIT_REJECTED;
+        }
+        if (upl_random_id(uid, sizeof uid, &e) != 0) {
+            fprintf(stderr, "prophecy-upload: %s\n", e.message);
+            return EXIT_USAGE;
+        }
+        run = json_pack("{s:s, s:s, s:s, s:s, s:I, s:O, s:f}", "id", uid, "application",
+                        o->application, "executable", o->executable, "system", o->system,
+                        "nprocs", (json_int_t)(o->nprocs ? o->nprocs : info.nranks),
+                        "inputs", o->inputs, "runtime", info.span);
+        if (run == NULL) {
+            fprintf(stderr, "prophecy-upload: names must be valid UTF-8\n");
+            return EXIT_USAGE;
+        }
+    }
+    if (o->dry_run) {
+        if (run)
+            json_dumpf(run, stdout, JSON_INDENT(2));
+        printf("\n(trace of %s not sent: --dry-run)\n", o->pos[0]);
+        json_decref(run);
+        return 0;
+    }
+    t = upl_trace_deliver(c->http, run, o->run_id, o->pos[0], o->quiet, &id);
+    json_decref(run);
+    if (t == 0 && !o->quiet)
+        printf("%lld\n", id);
+    return t == 0 ? 0 : t == 1 ? EXIT_SPOOLED : EXIT_REJECTED;
+}
+
 /* Runs argv with PROBE_OUTPUT=probe_path. OUT: *seconds. Returns the exit
  * status (128 + signal when killed, 127 when it could not be started). */
-static int run_command(char **argv, const char *probe_path, double *seconds)
+static int run_command(char **argv, const char *probe_path, const char *trace_dir,
+                       const char *trace_lib, double *seconds)
 {
     struct sigaction ign, old_int, old_quit;
     double t0;
@@ -406,7 +544,8 @@ static int run_command(char **argv, const char *probe_path, double *seconds)
     if (pid == 0) {
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGQUIT, &old_quit, NULL);
-        if (setenv("PROBE_OUTPUT", probe_path, 1) != 0)
+        if (setenv("PROBE_OUTPUT", probe_path, 1) != 0 ||
+            (trace_dir && trace_env(trace_dir, trace_lib) != 0))
             _exit(127);
         execvp(argv[0], argv);
         fprintf(stderr, "prophecy-upload: cannot run %s: %s\n", argv[0], strerror(errno));
@@ -474,6 +613,8 @@ static void add_probe_output(json_t *run, const char *path, int quiet)
 static int cmd_exec(struct ctx *c, const struct opts *o)
 {
     char probe_path[] = "/tmp/prophecy-probe-XXXXXX";
+    char trace_dir[] = "/tmp/prophecy-trace-XXXXXX";
+    const char *trace_lib = NULL;
     char id[UPL_ID_LEN + 1], when[32];
     struct err e = {0};
     json_t *run = NULL, *runs = NULL, *metrics;
@@ -493,8 +634,22 @@ static int cmd_exec(struct ctx *c, const struct opts *o)
         return EXIT_USAGE;
     }
     upl_iso8601_now(when, sizeof when);
-    status = run_command(o->pos, probe_path, &seconds);
+    if (o->trace) {
+        trace_lib = upl_trace_library();
+        if (trace_lib == NULL || mkdtemp(trace_dir) == NULL) {
+            fprintf(stderr, "prophecy-upload: %s\n",
+                    trace_lib ? "cannot create a temporary trace directory"
+                              : "exec --trace: libprophecy_trace.so not found (set "
+                                "PROPHECY_TRACE_LIB to its path)");
+            unlink(probe_path);
+            return EXIT_USAGE;
+        }
+    }
+    status =
+        run_command(o->pos, probe_path, o->trace ? trace_dir : NULL, trace_lib, &seconds);
     if (status != 0 && !o->always) {
+        if (o->trace)
+            remove_trace_dir(trace_dir);
         if (!o->quiet)
             fprintf(stderr,
                     "prophecy-upload: command exited with status %d; run not submitted "
@@ -526,7 +681,12 @@ static int cmd_exec(struct ctx *c, const struct opts *o)
         json_object_del(run, "metrics");
     runs = json_array();
     json_array_append(runs, run);
-    deliver(c, runs, "exec");
+    if (o->trace && !o->dry_run)
+        exec_send_traced(c, run, runs, trace_dir);
+    else
+        deliver(c, runs, "exec");
+    if (o->trace && o->dry_run)
+        remove_trace_dir(trace_dir);
     json_decref(run);
     json_decref(runs);
     if (status != 0)
@@ -608,8 +768,8 @@ static int add_pair(json_t *obj, const char *opt, const char *arg)
 static int takes_value(const char *opt)
 {
     static const char *const with_value[] = {
-        "--server",     "--token",  "--spool",  "--timeout", "--application",
-        "--executable", "--system", "--nprocs", "--input",   "--metric"};
+        "--server", "--token",  "--spool", "--timeout", "--application", "--executable",
+        "--system", "--nprocs", "--input", "--metric",  "--run"};
     size_t i;
     for (i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
         if (strcmp(opt, with_value[i]) == 0)
@@ -663,6 +823,7 @@ static int parse_args(int argc, char **argv, int i, struct opts *o)
         FLAG("--no-flush", no_flush)
         FLAG("--always", always)
         FLAG("--rejected", rejected)
+        FLAG("--trace", trace)
 #undef FLAG
         if (strcmp(name, "--help") == 0)
             return 1;
@@ -686,7 +847,15 @@ static int parse_args(int argc, char **argv, int i, struct opts *o)
             o->executable = val;
         else if (strcmp(name, "--system") == 0)
             o->system = val;
-        else if (strcmp(name, "--nprocs") == 0 || strcmp(name, "--timeout") == 0) {
+        else if (strcmp(name, "--run") == 0) {
+            char *end;
+            errno = 0;
+            o->run_id = strtoll(val, &end, 10);
+            if (*val == '\0' || *end != '\0' || errno || o->run_id < 1) {
+                usage_error("%s expects a run id >= 1", name);
+                return -1;
+            }
+        } else if (strcmp(name, "--nprocs") == 0 || strcmp(name, "--timeout") == 0) {
             char *end;
             long v;
             errno = 0;
@@ -719,7 +888,7 @@ int main(int argc, char **argv)
     struct ctx c;
     struct err e = {0};
     char spool_dir[4096];
-    enum { SUBMIT, EXEC, FLUSH } cmd = SUBMIT;
+    enum { SUBMIT, EXEC, FLUSH, TRACE } cmd = SUBMIT;
     int rc = EXIT_USAGE, pr, first = 1;
     size_t left = 0;
 
@@ -742,6 +911,8 @@ int main(int argc, char **argv)
         cmd = EXEC;
     else if (first < argc && strcmp(argv[first], "flush") == 0)
         cmd = FLUSH;
+    else if (first < argc && strcmp(argv[first], "trace") == 0)
+        cmd = TRACE;
     if (cmd != SUBMIT) {
         /* Remove the command word so the option parser does not see it. */
         memmove(&argv[first], &argv[first + 1],
@@ -779,6 +950,9 @@ int main(int argc, char **argv)
                         "exec needs --application, --executable, --system and --nprocs");
             goto out;
         }
+    } else if (cmd == TRACE) {
+        if (check_trace_args(&o) != 0)
+            goto out;
     } else if (o.always || o.application || o.executable || o.system || o.nprocs ||
                json_object_size(o.inputs) || json_object_size(o.metrics)) {
         usage_error("%s", "--application/--executable/--system/--nprocs/--input/--metric/"
@@ -791,6 +965,10 @@ int main(int argc, char **argv)
     }
     if (cmd == FLUSH && o.npos > 0) {
         usage_error("flush takes no files (got %s)", o.pos[0]);
+        goto out;
+    }
+    if ((cmd != EXEC && o.trace) || (cmd != TRACE && o.run_id)) {
+        usage_error("%s", "--trace belongs to exec, --run to trace");
         goto out;
     }
     if (cmd != FLUSH && o.rejected) {
@@ -835,6 +1013,10 @@ int main(int argc, char **argv)
     }
     if (cmd == EXEC) {
         rc = cmd_exec(&c, &o);
+        goto out;
+    }
+    if (cmd == TRACE) {
+        rc = cmd_trace(&c, &o);
         goto out;
     }
     for (pr = 0; pr < o.npos; pr++)

@@ -142,7 +142,7 @@ int couple_plot(json_t *answer, struct buf *b, struct err *err)
         struct err e2 = {0};
         x = logx ? exp(log(lo) + t * (log(hi) - log(lo))) : lo + t * (hi - lo);
         cx[i] = x;
-        if (couple_saved_eval(&s, x, couple_saved_nearest(&s, x), &ev, NULL, &e2) == 0) {
+        if (couple_saved_predict(&s, x, &ev, NULL, &e2) == 0) {
             cy[i] = ev.y;
             sy[i] = ev.sum;
         } else {
@@ -274,8 +274,7 @@ int couple_plot_breakdown(json_t *answer, struct buf *b, struct err *err)
         labels[i] = xstrdup(lab);
         if (labels[i] == NULL)
             goto nomem;
-        if (couple_saved_eval(&s, xs[i], couple_saved_nearest(&s, xs[i]), &ev,
-                              vals + i * s.nk, &e2) != 0)
+        if (couple_saved_predict(&s, xs[i], &ev, vals + i * s.nk, &e2) != 0)
             for (j = 0; j < s.nk; j++)
                 vals[i * s.nk + j] = NAN; /* outside a model's domain: missing */
         for (j = 0; j < s.nk; j++)

@@ -48,7 +48,7 @@ static int plot2d(json_t *ans, const struct fit_model *m, const char *name, stru
     struct svg_curve curve = {"fitted model", cx, cy, CURVE_SAMPLES, 1, m->xmax[0], 2};
     struct svg_prediction pr;
     struct svg_plot2d plot;
-    struct buf title;
+    struct buf title, label, note;
     struct err ignored = {0};
     const char *y = json_string_value(json_object_get(ans, "y"));
     char ylabel[256];
@@ -98,16 +98,36 @@ static int plot2d(json_t *ans, const struct fit_model *m, const char *name, stru
     plot.ncurves = 1;
     plot.formula =
         json_string_value(json_object_get(json_object_get(ans, "model"), "formula"));
+    buf_init(&label, 4096);
+    buf_init(&note, 1 << 16);
     if (first != NULL) {
+        const char *warn = json_string_value(json_object_get(first, "warning"));
+        double reach = num(first, "extrapolation");
         memset(&pr, 0, sizeof pr);
         pr.x = num(first, "x");
         pr.y = num(first, "y");
         pr.lo = num(first, "lo");
         pr.hi = num(first, "hi");
         pr.has_interval = json_is_true(json_object_get(first, "interval"));
+        /* How far the prediction reaches, and the warning under the plot. */
+        if (reach > 0 || warn != NULL) {
+            buf_printf(&label, "%sx=%g: %.4g", warn ? "\xe2\x9a\xa0 " : "", pr.x, pr.y);
+            if (pr.has_interval)
+                buf_printf(&label, " [%.4g, %.4g]", pr.lo, pr.hi);
+            if (reach > 0)
+                buf_printf(&label, ", %.2g doubling%s out", reach, reach == 1 ? "" : "s");
+            pr.label = buf_str(&label);
+        }
+        if (warn != NULL) {
+            buf_printf(&note, "%s  \xe2\x80\x94  Warning: %s",
+                       plot.formula ? plot.formula : "", warn);
+            plot.formula = buf_str(&note);
+        }
         plot.prediction = &pr;
     }
     rc = svg_plot2d(b, &plot, err);
+    buf_free(&label);
+    buf_free(&note);
     buf_free(&title);
     xfree(pts);
     return rc;

@@ -5,10 +5,13 @@
  * make (database form). See form.h for the driver.
  *
  * Fields: application, executable ("" = all), system; graph (poly1..inv6,
- * unknown, auto), x (nprocs or an input), y (runtime, speedup, efficiency,
- * metric:NAME, kernel:NAME); xmin, xmax, fix.VAR ("" = not fixed), predict
- * (numbers separated by commas or spaces), aggregate.
+ * unknown, auto), x (nprocs or an input), x2 (a second axis, "" = none; with
+ * it the model is `auto` in two variables and the plot a surface), y
+ * (runtime, speedup, efficiency, metric:NAME, kernel:NAME); xmin, xmax (the
+ * range of x), fix.VAR ("" = not fixed), predict (numbers separated by commas
+ * or spaces; pairs x, x2 with two axes), aggregate.
  */
+#include "core/method_fit.h"
 #include "web/form.h"
 
 #include <math.h>
@@ -26,6 +29,9 @@ struct fit_data {
     size_t nvars;
     json_t *metrics, *kernels; /* names */
     const char *x;
+    const char *x2;                   /* NULL: one axis */
+    const char *rest[FORMS_MAX_VARS]; /* vars without x2: the x step's variables */
+    size_t nrest;
 };
 
 static struct fit_data *fd(struct fctx *c)
@@ -38,7 +44,8 @@ static int field_step(const char *n)
     if (strcmp(n, "application") == 0 || strcmp(n, "executable") == 0 ||
         strcmp(n, "system") == 0)
         return 1;
-    if (strcmp(n, "graph") == 0 || strcmp(n, "x") == 0 || strcmp(n, "y") == 0)
+    if (strcmp(n, "graph") == 0 || strcmp(n, "x") == 0 || strcmp(n, "x2") == 0 ||
+        strcmp(n, "y") == 0)
         return 2;
     if (strcmp(n, "xmin") == 0 || strcmp(n, "xmax") == 0 || strcmp(n, "predict") == 0 ||
         strcmp(n, "aggregate") == 0 || (strncmp(n, "fix.", 4) == 0 && n[4] != '\0'))
@@ -194,6 +201,23 @@ static int check2(struct fctx *c, struct fit_data *d, int strict, struct err *er
         fs_set(c, "x", "nprocs");
     }
     d->x = fs_val(c, "x");
+    /* The second axis: another variable of the runs, or none. */
+    v = fs_get(c, "x2");
+    for (i = 0; v && *v && i < d->nvars && strcmp(d->vars[i], v) != 0; i++)
+        ;
+    if (v == NULL || (*v && (i == d->nvars || strcmp(v, d->x) == 0))) {
+        if (v != NULL && strict)
+            return err_invalid(err, "x2", "choose a second axis other than %.200s", d->x);
+        fs_set(c, "x2", "");
+    }
+    d->x2 = fs_val(c, "x2");
+    d->nrest = 0;
+    for (i = 0; i < d->nvars; i++)
+        if (d->x2 == NULL || strcmp(d->vars[i], d->x2) != 0)
+            d->rest[d->nrest++] = d->vars[i];
+    /* Two axes: the normal form in two variables (the 12 types have one). */
+    if (d->x2 != NULL && strcmp(fs_val(c, "graph"), "auto") != 0)
+        fs_set(c, "graph", "auto");
     if ((d->metrics = forms_names(c, d->cf, d->ncf, d->exe, d->sys, "metrics", err)) ==
             NULL ||
         (d->kernels = forms_names(c, d->cf, d->ncf, d->exe, d->sys, "kernels", err)) ==
@@ -208,9 +232,10 @@ static int check2(struct fctx *c, struct fit_data *d, int strict, struct err *er
     return 0;
 }
 
+/* The x step sees every variable but the second axis (neither is fixed). */
 static struct xstep xs(struct fit_data *d)
 {
-    struct xstep s = {d->cf, d->ncf, d->exe, d->sys, d->vars, d->nvars, d->x};
+    struct xstep s = {d->cf, d->ncf, d->exe, d->sys, d->rest, d->nrest, d->x};
     return s;
 }
 
@@ -295,6 +320,24 @@ static void render2(struct fctx *c, struct fit_data *d)
                            : arena_printf(c->arena, "%s (input)", d->vars[i]);
     }
     ff_select(c, "x", "x axis", NULL, values, labels, d->nvars, fs_get(c, "x"), 0);
+    /* The second axis: none, or another variable (a 3-D surface). */
+    {
+        const char **v2 = arena_alloc(c->arena, (d->nvars + 1) * sizeof *v2);
+        const char **l2 = arena_alloc(c->arena, (d->nvars + 1) * sizeof *l2);
+        size_t k = 0;
+        if (v2 != NULL && l2 != NULL) {
+            v2[k] = "";
+            l2[k++] = "none (a curve)";
+            for (i = 0; i < d->nvars; i++) {
+                v2[k] = values[i];
+                l2[k++] = labels[i];
+            }
+            ff_select(c, "x2", "Second axis",
+                      "a model over two variables, the `auto` normal form, with a 3-D "
+                      "plot",
+                      v2, l2, k, fs_get(c, "x2"), 0);
+        }
+    }
     values[n] = "runtime";
     labels[n++] = "runtime (s)";
     values[n] = "speedup";
@@ -325,6 +368,16 @@ static void render_step(struct fctx *c, int k)
     else {
         struct xstep x = xs(d);
         forms_xstep_render(c, &x);
+        if (d->x2 != NULL) {
+            page_puts(&c->p, "<p class=\"muted\" id=\"predict-pairs\">With two axes, "
+                             "give each prediction as a pair ");
+            page_text(&c->p, d->x);
+            page_puts(&c->p, ", ");
+            page_text(&c->p, d->x2);
+            page_puts(&c->p, " (for example 1200, 16, 1500, 32); every value of ");
+            page_text(&c->p, d->x2);
+            page_puts(&c->p, " measured is used.</p>\n");
+        }
     }
 }
 
@@ -350,6 +403,10 @@ static void summary(struct fctx *c, int k)
         page_text(&c->p, fs_get(c, "y"));
         page_puts(&c->p, " over ");
         page_text(&c->p, fs_get(c, "x"));
+        if (d->x2 != NULL) {
+            page_puts(&c->p, " and ");
+            page_text(&c->p, d->x2);
+        }
         page_puts(&c->p, ", graph ");
         page_text(&c->p, graph_label(fs_get(c, "graph")));
     } else {
@@ -361,6 +418,24 @@ static void summary(struct fctx *c, int k)
 /* ---- request and answer
  * ---------------------------------------------------------------- */
 
+/* With two axes the typed predictions are pairs: [a, b, c, d] -> [[a, b], [c, d]]. */
+static int pair_predictions(json_t *req, const struct fit_data *d, struct err *err)
+{
+    json_t *pred = json_object_get(req, "predict"), *pairs;
+    size_t i;
+
+    if (pred == NULL)
+        return 0;
+    if (json_array_size(pred) % 2 != 0)
+        return err_invalid(err, "predict",
+                           "with two axes give pairs: %.200s, %.200s, ...", d->x, d->x2);
+    pairs = json_array();
+    for (i = 0; i + 1 < json_array_size(pred); i += 2)
+        json_array_append_new(pairs, json_pack("[O, O]", json_array_get(pred, i),
+                                               json_array_get(pred, i + 1)));
+    return json_object_set_new(req, "predict", pairs) == 0 ? 0 : err_nomem(err);
+}
+
 static json_t *request(struct fctx *c, struct err *err)
 {
     struct fit_data *d = fd(c);
@@ -371,10 +446,17 @@ static json_t *request(struct fctx *c, struct err *err)
     if (d->exe)
         json_object_set_new(req, "executable", json_string(d->exe));
     json_object_set_new(req, "system", json_string(d->sys));
-    json_object_set_new(req, "x", json_string(d->x));
+    if (d->x2 != NULL)
+        json_object_set_new(req, "x", json_pack("[s, s]", d->x, d->x2));
+    else
+        json_object_set_new(req, "x", json_string(d->x));
     json_object_set_new(req, "y", json_string(fs_get(c, "y")));
     json_object_set_new(req, "graph", json_string(fs_get(c, "graph")));
     if (forms_xstep_request(c, &x, req, err) != 0) {
+        json_decref(req);
+        return NULL;
+    }
+    if (d->x2 != NULL && pair_predictions(req, d, err) != 0) {
         json_decref(req);
         return NULL;
     }
@@ -412,6 +494,89 @@ static int error_at(struct fctx *c, const struct err *e, const char **field)
     return 3;
 }
 
+/* A point of the answer: a number, or [x1, x2] written "x1, x2". */
+static void point_text(struct fctx *c, json_t *x)
+{
+    size_t v;
+    if (!json_is_array(x)) {
+        page_num(&c->p, json_number_value(x));
+        return;
+    }
+    for (v = 0; v < json_array_size(x); v++) {
+        page_puts(&c->p, v ? ", " : "");
+        page_num(&c->p, json_number_value(json_array_get(x, v)));
+    }
+}
+
+/* "Measure next": where one more measurement narrows the 95 % interval at
+ * the first prediction (or, without one, at four times the measured end of
+ * each axis) most; fit_suggest over the candidates fit_suggest_candidates
+ * proposes, the ranking POST /api/v1/suggest gives. */
+static void measure_next(struct fctx *c, json_t *ans)
+{
+    json_t *first = json_array_get(json_object_get(ans, "predictions"), 0), *sug, *row;
+    struct fit_model m;
+    const char *names[FIT_MAX_VARS];
+    double target[FIT_MAX_VARS], cand[FIT_MAX_VARS * 12];
+    struct err e = {0};
+    size_t n, i;
+    int v;
+
+    if (fit_answer_read(ans, &m, names, &e) != 0)
+        return;
+    page_puts(&c->p, "<section id=\"measure-next\">\n<h3>Measure next</h3>\n");
+    for (v = 0; v < m.nvars; v++) {
+        json_t *x = first ? json_object_get(first, "x") : NULL;
+        if (x != NULL)
+            target[v] =
+                json_number_value(m.nvars == 1 ? x : json_array_get(x, (size_t)v));
+        else
+            target[v] =
+                m.xmax[v] > 0 ? 4 * m.xmax[v] : m.xmax[v] + 2 * (m.xmax[v] - m.xmin[v]);
+    }
+    n = fit_suggest_candidates(&m, target, cand, 12);
+    sug = n > 0 && m.has_interval ? fit_suggest_saved(ans, target, cand, n, &e) : NULL;
+    if (sug == NULL) {
+        page_puts(&c->p, "<p class=\"muted\">No suggestion: ");
+        page_text(&c->p, e.status ? e.message
+                                  : "the fit has no interval to narrow; measure more "
+                                    "points first.");
+        page_puts(&c->p, "</p>\n</section>\n");
+        return;
+    }
+    page_puts(&c->p,
+              "<p>One more measurement at each of these points, ranked by how much it "
+              "is expected to narrow the 95 % interval at ");
+    for (v = 0; v < m.nvars; v++) {
+        page_puts(&c->p, v ? ", " : "");
+        page_text(&c->p, names[v]);
+        page_puts(&c->p, " = ");
+        page_num(&c->p, target[v]);
+    }
+    page_puts(&c->p, ":</p>\n");
+    page_table_open(&c->p, "Measure next");
+    page_puts(&c->p, "<thead><tr><th>measure at");
+    if (m.nvars == 2) {
+        page_puts(&c->p, " (");
+        page_text(&c->p, names[0]);
+        page_puts(&c->p, ", ");
+        page_text(&c->p, names[1]);
+        page_puts(&c->p, ")");
+    }
+    page_puts(&c->p, "</th><th>expected narrowing</th></tr></thead><tbody>\n");
+    json_array_foreach(json_object_get(sug, "suggestions"), i, row)
+    {
+        double g = json_number_value(json_object_get(row, "narrowing"));
+        page_puts(&c->p, "<tr><td class=\"num\">");
+        point_text(c, json_object_get(row, "x"));
+        page_printf(&c->p, "</td><td class=\"num\">%.0f %%</td></tr>\n", 100 * g);
+    }
+    page_puts(&c->p, "</tbody>");
+    page_table_close(&c->p);
+    page_puts(&c->p, "</section>\n");
+    json_decref(sug);
+}
+
 static void render_result(struct fctx *c, json_t *request, json_t *ans)
 {
     json_t *preds = json_object_get(ans, "predictions"), *p = json_array_get(preds, 0);
@@ -423,13 +588,28 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
     page_puts(&c->p, "<h2 id=\"result\">Result</h2>\n");
     if (p != NULL) {
         json_t *lo = json_object_get(p, "lo"), *hi = json_object_get(p, "hi");
-        page_puts(&c->p, "<p class=\"notice good headline\" id=\"prediction\" "
-                         "role=\"status\">Predicted ");
+        /* Green only for a prediction without a warning. */
+        page_printf(&c->p,
+                    "<p class=\"notice%s headline\" id=\"prediction\" "
+                    "role=\"status\">Predicted ",
+                    json_object_get(p, "warning") ? "" : " good");
         page_text(&c->p, y ? y : "y");
         page_puts(&c->p, " at ");
-        page_text(&c->p, x ? x : "x");
-        page_puts(&c->p, " = ");
-        page_num(&c->p, json_number_value(json_object_get(p, "x")));
+        if (json_is_array(json_object_get(p, "x"))) {
+            json_t *vars = json_object_get(ans, "vars");
+            size_t v;
+            for (v = 0; v < json_array_size(vars); v++) {
+                page_puts(&c->p, v ? ", " : "");
+                page_text(&c->p, json_string_value(json_array_get(vars, v)));
+                page_puts(&c->p, " = ");
+                page_num(&c->p,
+                         json_number_value(json_array_get(json_object_get(p, "x"), v)));
+            }
+        } else {
+            page_text(&c->p, x ? x : "x");
+            page_puts(&c->p, " = ");
+            page_num(&c->p, json_number_value(json_object_get(p, "x")));
+        }
         page_puts(&c->p, ": <strong id=\"predicted\">");
         forms_num10(c, json_number_value(json_object_get(p, "y")));
         page_puts(&c->p, "</strong>");
@@ -441,7 +621,20 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
             page_num(&c->p, json_number_value(hi));
             page_puts(&c->p, ")</span>");
         }
+        if (json_number_value(json_object_get(p, "extrapolation")) > 0) {
+            double reach = json_number_value(json_object_get(p, "extrapolation"));
+            page_printf(&c->p,
+                        " <span class=\"reach\" id=\"extrapolation\">extrapolated %.2g "
+                        "doubling%s beyond the measured range</span>",
+                        reach, reach == 1 ? "" : "s");
+        }
         page_puts(&c->p, "</p>\n");
+        if (json_is_string(json_object_get(p, "warning"))) {
+            page_puts(&c->p, "<p class=\"notice bad\" id=\"prediction-warning\" "
+                             "role=\"alert\">Warning: ");
+            page_text(&c->p, json_string_value(json_object_get(p, "warning")));
+            page_puts(&c->p, "</p>\n");
+        }
     } else {
         page_puts(&c->p, "<p class=\"muted\">No prediction point was given (step 3): the "
                          "model and its fit are shown.</p>\n");
@@ -449,10 +642,16 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
     if (sel != NULL)
         page_printf(&c->p, "<p class=\"muted\">Fitted to %lld runs.</p>\n",
                     (long long)json_integer_value(json_object_get(sel, "runs")));
-    forms_plot(c, c->plot, ans,
-               "Measured points (mean and spread of repetitions), the fitted curve "
-               "(dashed beyond the measured range) and the first prediction with its "
-               "interval.");
+    if (json_array_size(json_object_get(ans, "vars")) == 2)
+        forms_plot(c, c->plot, ans,
+                   "The fitted surface over the measured range of both axes, with the "
+                   "measured points.");
+    else
+        forms_plot(c, c->plot, ans,
+                   "Measured points (mean and spread of repetitions), the fitted curve "
+                   "(dashed beyond the measured range) and the first prediction with its "
+                   "interval.");
+    measure_next(c, ans);
     page_model_answer(&c->p, ans);
 }
 

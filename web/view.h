@@ -39,7 +39,8 @@ struct view_run {
     long long id;
     const struct run_record *run;
     const char *created_at;
-    int stored; /* show "The run was stored" (after an upload) */
+    int stored;    /* show "The run was stored" (after an upload) */
+    int has_trace; /* link the trace page (/runs/{id}/trace) */
 };
 void view_run(struct page *p, const struct view_run *d);
 
@@ -133,11 +134,18 @@ size_t view_app_kernel_runs(arena *a, const struct view_config *c, int nc,
 
 /* ---- upload (view_upload.c) ------------------------------------------------- */
 
+/* One choice of a select: its value and a label. */
+struct view_choice {
+    const char *value, *label;
+};
+
 struct view_upload {
-    int which;               /* the form submitted: 0 none, 1 one run, 2 CSV */
+    int which;               /* the form submitted: 0 none, 1 one run, 2 CSV, 3 import */
     const struct form *form; /* its values, kept in the fields; or NULL */
     const struct err *error; /* shown next to the field it names, or on top */
     const char *client_id;   /* the run form's fresh "id" (a resend stores once) */
+    const struct view_choice *formats; /* the import form's formats (after "auto") */
+    size_t nformats;
 };
 /* The upload page; its forms carry p->csrf. */
 void view_upload(struct page *p, const struct view_upload *d);
@@ -145,5 +153,14 @@ void view_upload(struct page *p, const struct view_upload *d);
  * already stored. */
 void view_upload_done(struct page *p, const struct run_record *runs, const long long *ids,
                       const int *existed, size_t n);
+/* After an import: what was read and stored. */
+struct view_import_done {
+    const char *format;
+    size_t runs, created;
+    const long long *ids; /* runs of them */
+    const char *system;   /* of the benchmarks, or NULL */
+    size_t benchmarks, benchmarks_created;
+};
+void view_import_done(struct page *p, const struct view_import_done *d);
 
 #endif

@@ -109,6 +109,12 @@ void view_run(struct page *p, const struct view_run *d)
     if (d->stored)
         page_puts(p,
                   "<p class=\"notice good\" role=\"status\">The run was stored.</p>\n");
+    if (d->has_trace)
+        page_printf(p,
+                    "<p class=\"trace-link\">This run has an MPI trace: "
+                    "<a href=\"/runs/%lld/trace\">where the time goes across ranks</a>."
+                    "</p>\n",
+                    id);
     page_puts(p, "<dl class=\"facts\">\n<dt>Application</dt><dd>");
     page_link(p, "/applications/", run->application, NULL);
     page_puts(p, "</dd>\n<dt>Executable</dt><dd>");

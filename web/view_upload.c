@@ -1,7 +1,8 @@
-/* view_upload: the upload page (/upload) with its two forms, one run by
- * hand and many runs by CSV file, errors shown next to the field they name
- * with the values kept; and the page after a CSV upload listing what was
- * stored. See view.h; the adapter is server/dash_upload.c.
+/* view_upload: the upload page (/upload) with its three forms, one run by
+ * hand, many runs by CSV file and a file of another tool imported (SPEC
+ * §12), errors shown next to the field they name with the values kept; and
+ * the pages after a CSV upload and an import listing what was stored. See view.h; the
+ * adapter is server/dash_upload.c.
  */
 #include "web/view.h"
 
@@ -41,6 +42,18 @@ static int error_is_for(const struct err *e, const char *field, int csv)
     size_t n;
     if (e == NULL || e->status == 0)
         return 0;
+    if (csv == 2) {
+        /* An import's errors name a field of the form (format, application,
+         * executable, system, token) or else the file ("lulesh.txt:5"). */
+        static const char *const own[] = {"format", "application", "executable", "system",
+                                          "token"};
+        int named = 0;
+        for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+            named |= strcmp(e->field, own[i]) == 0;
+        if (strcmp(field, "file") == 0)
+            return !named && e->status != 403;
+        return strcmp(e->field, field) == 0;
+    }
     if (csv) {
         /* Every error of the importer concerns the file, whatever line it
          * names; the token's and the CSRF check's do not. */
@@ -123,6 +136,66 @@ static void hidden_fields(struct page *p, const char *client_id)
 static const struct field_def token_field = {
     "token", "Write token", "from prophecyd token create NAME", 2, 1, NULL, "pt_…"};
 
+static const struct field_def import_fields[] = {
+    {"application", "Application", "optional: overrides the file's", 0, 0, NULL, NULL},
+    {"executable", "Executable", "optional", 0, 0, NULL, NULL},
+    {"system", "System", "needed for OSU output", 0, 0, NULL, NULL},
+};
+
+/* The third form: a file of another tool (docs/import.md), its format from
+ * the table of formats, names that override the file's. */
+static void import_form(struct page *p, const struct view_upload *d, const struct err *e)
+{
+    const struct form *f = d->which == 3 ? d->form : NULL;
+    const char *chosen = f ? form_get(f, "format") : NULL;
+    int bad;
+
+    page_puts(p, "<h2 id=\"import\">Import a file</h2>\n<p>Output of Extra-P, Caliper, "
+                 "TAU, OSU micro-benchmarks, LLVM LNT, Bencher, Google Benchmark or an "
+                 "OTF2 trace: one file, or a tar archive of a TAU profile directory or "
+                 "an OTF2 trace. Importing a file twice stores nothing new. See "
+                 "<code>docs/import.md</code>.</p>\n"
+                 "<form class=\"card\" id=\"import-form\" method=\"post\" "
+                 "action=\"/upload/import\" enctype=\"multipart/form-data\">\n");
+    hidden_fields(p, NULL);
+    page_puts(p, "<div class=\"fields\">\n<div class=\"field wide\">"
+                 "<label for=\"import-file\">File</label>"
+                 "<input type=\"file\" id=\"import-file\" name=\"file\" required");
+    bad = error_is_for(e, "file", 2);
+    page_puts(p, bad ? " aria-invalid=\"true\" aria-describedby=\"import-file-error\">"
+                     : ">");
+    if (bad)
+        field_error(p, "import-file", e);
+    page_puts(p,
+              "</div>\n<div class=\"field\"><label for=\"import-format\">Format</label>"
+              "<select id=\"import-format\" name=\"format\"");
+    bad = error_is_for(e, "format", 2);
+    if (bad)
+        page_puts(p, " aria-invalid=\"true\" aria-describedby=\"import-format-error\"");
+    page_puts(p, "><option value=\"auto\">auto (recognise it)</option>");
+    for (size_t i = 0; i < d->nformats; i++) {
+        page_puts(p, "<option value=\"");
+        page_attr(p, d->formats[i].value);
+        page_puts(p, "\"");
+        if (chosen && strcmp(chosen, d->formats[i].value) == 0)
+            page_puts(p, " selected");
+        page_puts(p, ">");
+        page_text(p, d->formats[i].value);
+        page_puts(p, " — ");
+        page_text(p, d->formats[i].label);
+        page_puts(p, "</option>");
+    }
+    page_puts(p, "</select>");
+    if (bad)
+        field_error(p, "import-format", e);
+    page_puts(p, "</div>\n");
+    for (size_t i = 0; i < sizeof import_fields / sizeof import_fields[0]; i++)
+        input_field(p, "import", &import_fields[i],
+                    f ? form_get(f, import_fields[i].name) : NULL, e, 2);
+    input_field(p, "import", &token_field, NULL, e, 2);
+    page_puts(p, "</div>\n<button type=\"submit\">Import the file</button>\n</form>\n");
+}
+
 void view_upload(struct page *p, const struct view_upload *d)
 {
     size_t i;
@@ -130,11 +203,13 @@ void view_upload(struct page *p, const struct view_upload *d)
     const struct form *f = d->form;
     const struct err *e = d->error;
     const struct err *run_err = which == 1 ? e : NULL, *csv_err = which == 2 ? e : NULL;
+    const struct err *imp_err = which == 3 ? e : NULL;
 
-    page_puts(p, "<h1>Upload results</h1>\n<p class=\"lead\">Store one run by hand, or "
-                 "many from a CSV file. Both need a write token and follow the rules of "
-                 "<code>POST /api/v1/runs</code>; a rejected upload stores nothing. "
-                 "Jobs upload with <code>prophecy-upload</code>.</p>\n");
+    page_puts(p, "<h1>Upload results</h1>\n<p class=\"lead\">Store one run by hand, "
+                 "many from a CSV file, or import another tool's file. All need a write "
+                 "token and follow the rules of <code>POST /api/v1/runs</code>; a "
+                 "rejected upload stores nothing. Jobs upload with "
+                 "<code>prophecy-upload</code>.</p>\n");
     if (e && e->status) {
         int fielded = 0;
         if (which == 1) {
@@ -143,6 +218,8 @@ void view_upload(struct page *p, const struct view_upload *d)
             fielded |= error_is_for(e, "token", 0);
         } else if (which == 2) {
             fielded = error_is_for(e, "file", 1) || error_is_for(e, "token", 1);
+        } else if (which == 3) {
+            fielded = e->status != 403;
         }
         page_puts(p, "<div class=\"notice bad\" role=\"alert\" id=\"upload-error\">");
         page_puts(p, fielded ? "Nothing was stored: see the field marked below. "
@@ -186,6 +263,7 @@ void view_upload(struct page *p, const struct view_upload *d)
     page_puts(p, "</div>\n");
     input_field(p, "csv", &token_field, NULL, csv_err, 1);
     page_puts(p, "</div>\n<button type=\"submit\">Upload the file</button>\n</form>\n");
+    import_form(p, d, imp_err);
 }
 
 void view_upload_done(struct page *p, const struct run_record *runs, const long long *ids,
@@ -220,4 +298,35 @@ void view_upload_done(struct page *p, const struct run_record *runs, const long 
     if (n > SHOW_IDS)
         page_printf(p, "<p class=\"muted\">The first %d of %zu runs.</p>\n", SHOW_IDS, n);
     page_puts(p, "<p><a href=\"/upload\">Upload more</a></p>\n");
+}
+
+void view_import_done(struct page *p, const struct view_import_done *d)
+{
+    size_t i;
+
+    page_puts(p, "<h1>Upload results</h1>\n<p class=\"notice good\" role=\"status\" "
+                 "id=\"import-result\">");
+    if (d->runs > 0 || d->benchmarks == 0)
+        page_printf(p, "Imported %zu new run%s (%zu already stored)", d->created,
+                    d->created == 1 ? "" : "s", d->runs - d->created);
+    if (d->benchmarks > 0) {
+        page_printf(p, "%sImported %zu new system benchmark%s of ",
+                    d->runs > 0 ? "; " : "", d->benchmarks_created,
+                    d->benchmarks_created == 1 ? "" : "s");
+        page_link(p, "/systems/", d->system, NULL);
+        page_printf(p, " (%zu already stored)", d->benchmarks - d->benchmarks_created);
+    }
+    page_puts(p, " from the ");
+    page_text(p, d->format);
+    page_puts(p, " file.</p>\n");
+    if (d->runs > 0) {
+        page_puts(p, "<p>Runs: ");
+        for (i = 0; i < d->runs && i < SHOW_IDS; i++)
+            page_printf(p, "%s<a href=\"/runs/%lld\">%lld</a>", i ? ", " : "", d->ids[i],
+                        d->ids[i]);
+        if (d->runs > SHOW_IDS)
+            page_printf(p, " … (the first %d of %zu)", SHOW_IDS, d->runs);
+        page_puts(p, "</p>\n");
+    }
+    page_puts(p, "<p><a href=\"/upload#import\">Import more</a></p>\n");
 }

@@ -419,6 +419,31 @@ int db_benchmarks_add(db *d, const char *system, const struct bench_record *b, s
     return 0;
 }
 
+int db_benchmarks_import(db *d, const char *system, const struct bench_record *b,
+                         size_t n, size_t *added, struct err *err)
+{
+    long long sid = db_system_id(d, system, 1, err);
+    size_t i;
+    int rc;
+    *added = 0;
+    if (sid < 0)
+        return -1;
+    for (i = 0; i < n; i++) {
+        rc = db_run_sql(
+            d,
+            "INSERT INTO system_benchmarks (system_id, name, args, time, stat) "
+            "SELECT ?1, ?2, ?3, ?4, ?5 WHERE NOT EXISTS (SELECT 1 FROM "
+            "system_benchmarks WHERE system_id = ?1 AND name = ?2 AND "
+            "args = ?3 AND time = ?4 AND stat = ?5)",
+            err, "ittdt", sid, b[i].name, b[i].args_json, b[i].time,
+            b[i].stat ? b[i].stat : "");
+        if (rc < 0)
+            return -1;
+        *added += (size_t)rc;
+    }
+    return 0;
+}
+
 json_t *db_benchmarks_list(db *d, const char *system, const char *name, struct err *err)
 {
     return db_query_json(

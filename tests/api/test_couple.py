@@ -230,12 +230,26 @@ def database_form_beats_summation_on_demo_bt():
     coupled_err, sum_err = abs(p["error_pct"]), abs(p["summation_error_pct"])
     print(f"     demo BT at P=64 from P<=49: actual {actual:.4f} s, coupled {p['y']:.4f} s "
           f"({p['error_pct']:+.2f} %), summation {p['summation']['y']:.4f} s "
-          f"({p['summation_error_pct']:+.2f} %)")
+          f"({p['summation_error_pct']:+.2f} %), nearest configuration "
+          f"{p['nearest']['y']:.4f} s ({100 * (p['nearest']['y'] - actual) / actual:+.2f} %)")
     assert coupled_err < sum_err, (coupled_err, sum_err)
     assert coupled_err < 1.5 and sum_err > 3, (coupled_err, sum_err)
     assert p["lo"] < p["y"] < p["hi"]
     outside = [pt for pt in a["points"] if not pt["in_range"]]
     assert [pt["x"] for pt in outside] == [64]
+
+
+def modeled_coefficient(points, x):
+    """A coefficient modeled over x (docs/models.md, kernel coupling): the
+    least-squares line in log2 x through the configurations' values, held at
+    the value of the nearest measured end beyond them."""
+    us = [math.log2(px) for px, _ in points]
+    cs = [c for _, c in points]
+    mu, mc = sum(us) / len(us), sum(cs) / len(cs)
+    suu = sum((u - mu) ** 2 for u in us)
+    b = sum((u - mu) * (c - mc) for u, c in zip(us, cs)) / suu if suu > 0 else 0
+    u = min(max(math.log2(x), min(us)), max(us))
+    return mc + b * (u - mu)
 
 
 @test
@@ -249,10 +263,21 @@ def isocoupling_picks_the_nearest_configuration():
     for p in a["predictions"]:
         conf = a["configurations"][p["configuration_index"]]
         assert conf["configuration"] == p["configuration"]
+        # beside the default, the value with the nearest configuration's coefficients
+        near = sum(conf["coefficients"][k] *
+                   machine_eval(next(x for x in a["kernels"] if x["name"] == k)["model"]
+                                ["expression"], p["x"]) for k in p["kernels"])
+        assert close(p["nearest"]["y"], near, 1e-9), (p["nearest"], near)
+        # the default: every coefficient modeled over nprocs from the configurations
+        # measured at class_size 64 (couplings across configurations)
+        same = [c for c in a["configurations"] if c["configuration"]["class_size"] == 64]
+        assert p["coupling"] == "modeled" and p["nearest"]["configurations"] == len(same), p
         for k, v in p["kernels"].items():
             model = next(x for x in a["kernels"] if x["name"] == k)["model"]
-            assert close(v, conf["coefficients"][k] * machine_eval(model["expression"], p["x"]),
-                         1e-9), (k, v)
+            coef = modeled_coefficient([(c["configuration"]["nprocs"], c["coefficients"][k])
+                                        for c in same], p["x"])
+            assert close(v, coef * machine_eval(model["expression"], p["x"]), 1e-9), (k, v)
+        assert close(p["y"], sum(p["kernels"].values()), 1e-12)
     # the top-level couplings/coefficients are those of the first prediction's
     assert a["configuration"]["nprocs"] == 16
     # couplings stored for another class size are not used for class_size 64

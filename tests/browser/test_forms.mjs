@@ -126,7 +126,85 @@ test("curve fitting in three steps, saved", async ({ server, browser }) => {
   await saveAndOpen(page, server, "fit", "fit");
   await page.goto(server.base + perm, { waitUntil: "networkidle" });
   assert(await predictedValue(page) === shown, "permanent link");
+  assert(await page.locator("#measure-next tbody tr").count() >= 2, "measure-next table");
   page.assertClean("fit saved");
+  // Far beyond the data (16 times the largest N): the reach, the warning on
+  // the page and on the plot, and the measure-next table ranked as
+  // POST /api/v1/suggest ranks the same candidates.
+  const far = new URL(server.base + perm);
+  far.searchParams.set("predict", "16000");
+  await page.goto(far.href, { waitUntil: "networkidle" });
+  const farReq = { application: MATMUL, executable: "matmul_sgi", system: SGI, x: "N",
+    fixed: { nprocs: 8 }, graph: "cubic" };
+  const farApi = await server.api("POST", "/api/v1/fit", { ...farReq, predict: [16000] });
+  const farPred = farApi.body.predictions[0];
+  assert(farPred.extrapolation === 4 && farPred.warning, `API reach ${JSON.stringify(farPred)}`);
+  assert(await predictedValue(page) === Number(farPred.y.toPrecision(10)), "far prediction");
+  assert((await page.locator("#extrapolation").innerText()).includes("extrapolated 4 doublings"),
+    "the reach is shown next to the prediction");
+  const warn = await page.locator("#prediction-warning").innerText();
+  assert(await page.locator("#prediction-warning").isVisible() && warn.includes(farPred.warning),
+    `the warning is shown: ${warn}`);
+  const svgText = await page.locator("figure.plot svg").first().textContent();
+  assert(svgText.includes("Warning: ") && svgText.includes("4 doublings out"),
+    "the plot marks the warning and the reach");
+  const rows = await page.locator("#measure-next tbody tr").evaluateAll((trs) =>
+    trs.map((tr) => [...tr.cells].map((td) => td.innerText.trim())));
+  assert(rows.length >= 3, `measure-next rows: ${JSON.stringify(rows)}`);
+  const xs = rows.map((r) => Number(r[0]));
+  assert(xs.includes(16000) && xs.includes(2048) && xs.includes(8192), `candidates ${xs}`);
+  const sug = await server.api("POST", "/api/v1/suggest",
+    { ...farReq, target: 16000, candidates: [...xs].sort((a, b) => a - b) });
+  assert(sug.status === 200, `suggest ${sug.status}`);
+  assert(JSON.stringify(sug.body.suggestions.map((s) => s.x)) === JSON.stringify(xs),
+    `page order ${xs}, API ${JSON.stringify(sug.body.suggestions)}`);
+  sug.body.suggestions.forEach((s, i) =>
+    assert(rows[i][1] === `${Math.round(100 * s.narrowing)} %`, `narrowing ${rows[i]} vs ${s.narrowing}`));
+  await screenshot(page, "form-fit-warning-1280");
+  page.assertClean("fit far");
+  await page.context().close();
+});
+
+test("curve fitting over two axes: the 3-D surface", async ({ server, browser }) => {
+  const page = await watchedPage(browser);
+  await page.goto(server.base + "/model/fit", { waitUntil: "networkidle" });
+  await pick(page, "application", MATMUL, true);
+  await pick(page, "executable", "matmul_sgi", true);
+  await next(page, "Step 2: Graph and axes");
+  await page.selectOption("select[name=x]", "N");
+  assert((await options(page, "x2")).includes("nprocs"), "nprocs offered as the second axis");
+  await page.selectOption("select[name=x2]", "nprocs");
+  await next(page, "Step 3: Range and prediction");
+  // the second axis is not a fixed value; predictions are pairs
+  assert(await page.locator("select[name='fix.nprocs']").count() === 0, "nprocs not fixed");
+  assert(await page.locator("#predict-pairs").isVisible(), "pairs explained");
+  await page.fill("input[name=predict]", "1200, 16");
+  await next(page, "Result");
+  const text = await page.locator("main").innerText();
+  assert(text.includes("runtime over N and nprocs, graph auto"), "summary names both axes");
+  const desc = await page.locator("figure.plot svg desc").first().textContent();
+  assert(desc.includes("3-D surface"), `a surface: ${desc}`);
+  await plotVisible(page, "fit surface");
+  const api = await server.api("POST", "/api/v1/fit", {
+    application: MATMUL, executable: "matmul_sgi", system: SGI, x: ["N", "nprocs"],
+    fixed: { L: 1024 }, graph: "auto", predict: [[1200, 16]] });
+  assert(api.status === 200, `API fit ${api.status} ${JSON.stringify(api.body)}`);
+  assert(same10(await predictedValue(page), api.body.predictions[0].y),
+    `surface: page ${await predictedValue(page)}, API ${api.body.predictions[0].y}`);
+  assert(text.includes("N = 1200, nprocs = 16"), "the prediction names both axes");
+  // measure next over both axes, ranked as the API ranks the same pairs
+  const rows = await page.locator("#measure-next tbody tr").evaluateAll((trs) =>
+    trs.map((tr) => [...tr.cells].map((td) => td.innerText.trim())));
+  assert(rows.length >= 2, `measure-next rows: ${JSON.stringify(rows)}`);
+  const pairs = rows.map((r) => r[0].split(",").map(Number));
+  const sug = await server.api("POST", "/api/v1/suggest", {
+    application: MATMUL, executable: "matmul_sgi", system: SGI, x: ["N", "nprocs"],
+    fixed: { L: 1024 }, graph: "auto", target: [1200, 16], candidates: [...pairs].reverse() });
+  assert(sug.status === 200, `suggest ${sug.status} ${JSON.stringify(sug.body)}`);
+  assert(JSON.stringify(sug.body.suggestions.map((s) => s.x)) === JSON.stringify(pairs),
+    `page ${JSON.stringify(pairs)}, API ${JSON.stringify(sug.body.suggestions)}`);
+  await screenshot(page, "form-fit-surface-1280");
+  page.assertClean("fit surface");
   await page.context().close();
 });
 

@@ -5,6 +5,7 @@
 #include "tests/harness.h"
 
 #include <gsl/gsl_errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,8 @@ static int same_model(const struct fit_model *a, const struct fit_model *b)
     int ok = a->nvars == b->nvars && a->nterms == b->nterms && a->graph == b->graph &&
              a->chosen == b->chosen && a->relative == b->relative &&
              same_double(a->s2, b->s2) && a->dof == b->dof &&
-             a->has_interval == b->has_interval;
+             a->has_interval == b->has_interval && same_double(a->xunc, b->xunc) &&
+             a->outliers == b->outliers && same_double(a->seg_x, b->seg_x);
     int j, v;
     for (j = 0; ok && j < a->nterms; j++) {
         ok = same_double(a->coef[j], b->coef[j]) && same_double(a->scale[j], b->scale[j]);
@@ -81,6 +83,11 @@ static void fit_and_check(const char *graph, int nvars, const double *x, const d
         CHECK_INT(fit_predict(&res.model, xs, &y1, &l1, &h1, &e), 0);
         CHECK_INT(fit_predict(&back, xs, &y2, &l2, &h2, &e), 0);
         CHECK(same_double(y1, y2) && same_double(l1, l2) && same_double(h1, h2));
+        /* and the interval with the model choice's uncertainty, far beyond */
+        xs[0] = x[0] * 1000;
+        CHECK_INT(fit_predict_ext(&res.model, xs, &y1, &l1, &h1, &e), 0);
+        CHECK_INT(fit_predict_ext(&back, xs, &y2, &l2, &h2, &e), 0);
+        CHECK(same_double(y1, y2) && same_double(l1, l2) && same_double(h1, h2));
     }
     fit_result_free(&res);
 }
@@ -105,6 +112,75 @@ static void test_round_trip_fitted(void)
                 0.001 * ((i * 31) % 7 - 3);
     }
     fit_and_check("auto", 2, x2, y2, 12);
+}
+
+static struct fit_model odd_model(void);
+
+/* The extrapolating `auto`'s own fields travel too: the law's uncertainty
+ * (xunc), a point left out as an outlier, and a regime change (seg_x); the
+ * saved model then predicts, interval included, what the fresh one did. */
+static void test_round_trip_extrapolating_auto(void)
+{
+    double x[10], y[10];
+    struct fit_input in;
+    struct fit_result res;
+    struct err e = {0};
+    int i;
+
+    for (i = 0; i < 8; i++) {
+        x[i] = 2 * pow(2, i);
+        y[i] = (200 / x[i] + 0.5 * log2(x[i]) + 1) * (1 + 0.01 * sin(3.0 * i));
+    }
+    y[5] *= 2;
+    memset(&in, 0, sizeof in);
+    in.nvars = 1;
+    in.x = x;
+    in.y = y;
+    in.n = 8;
+    in.graph = "auto";
+    CHECK_INT(fit_run(&in, &res, &e), 0);
+    CHECK_INT(res.model.outliers, 1);
+    CHECK(res.model.xunc > 0);
+    fit_result_free(&res);
+    fit_and_check("auto", 1, x, y, 8);
+    for (i = 0; i < 10; i++) {
+        x[i] = pow(2, i);
+        y[i] = (x[i] < 32 ? 5 + 0.01 * x[i] : 0.5 * x[i]) * (1 + 0.01 * sin(7.0 * i));
+    }
+    in.n = 10;
+    CHECK_INT(fit_run(&in, &res, &e), 0);
+    CHECK(res.model.seg_x >= 32);
+    fit_result_free(&res);
+    fit_and_check("auto", 1, x, y, 10);
+}
+
+/* A model saved before xunc, outliers and seg_x existed loads with 0 in
+ * them and predicts exactly as fit_predict (the classical interval). */
+static void test_old_saved_model_loads(void)
+{
+    struct fit_model m = odd_model(), back;
+    struct err e = {0};
+    json_t *j;
+    double x[2] = {3e6, 100}, y1, l1, h1, y2, l2, h2;
+
+    m.xunc = 0.25;
+    m.outliers = 2;
+    m.seg_x = 0.5;
+    j = fit_model_to_json(&m);
+    CHECK(j != NULL);
+    CHECK(json_object_get(j, "xunc") != NULL && json_object_get(j, "seg_x") != NULL);
+    json_object_del(j, "xunc");
+    json_object_del(j, "outliers");
+    json_object_del(j, "seg_x");
+    CHECK_INT(fit_model_from_json(j, &back, &e), 0);
+    CHECK(back.xunc == 0 && back.outliers == 0 && back.seg_x == 0);
+    CHECK_INT(fit_predict(&back, x, &y1, &l1, &h1, &e), 0);
+    CHECK_INT(fit_predict_ext(&back, x, &y2, &l2, &h2, &e), 0);
+    CHECK(same_double(y1, y2) && same_double(l1, l2) && same_double(h1, h2));
+    json_object_set_new(j, "xunc", json_real(-1));
+    CHECK_INT(fit_model_from_json(j, &back, &e), -1);
+    CHECK_STR(e.field, "model.xunc");
+    json_decref(j);
 }
 
 /* A hand-made model with awkward doubles: -0, a subnormal, 17-digit values. */
@@ -264,6 +340,8 @@ int main(void)
     gsl_set_error_handler_off();
     RUN(test_round_trip_fitted);
     RUN(test_round_trip_odd_doubles);
+    RUN(test_round_trip_extrapolating_auto);
+    RUN(test_old_saved_model_loads);
     RUN(test_rejects_malformed);
     RUN(test_to_json_refuses_bad_models);
     return harness_report();

@@ -7,6 +7,7 @@
 #include "tests/harness.h"
 
 #include <gsl/gsl_errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,6 +125,100 @@ static void test_fit_refusals(void)
     check_refused(fit_answer, "{\"data\": [[1, 2], [2, \"3\"]]}", 422, "data[1]");
 }
 
+/* The candidates the form proposes: the measured end nearest the target, the
+ * powers of two towards it, the target. */
+static void test_suggest_candidates(void)
+{
+    struct fit_model m;
+    double c[10], t;
+    memset(&m, 0, sizeof m);
+    m.nvars = 1;
+    m.xmin[0] = 2;
+    m.xmax[0] = 64;
+    CHECK_INT((int)fit_suggest_candidates(&m, (double[]){1000, 0}, c, 10), 5);
+    CHECK(c[0] == 64 && c[1] == 128 && c[2] == 256 && c[3] == 512 && c[4] == 1000);
+    CHECK_INT((int)fit_suggest_candidates(&m, (double[]){1000, 0}, c, 3),
+              3); /* room kept for the target */
+    CHECK(c[0] == 64 && c[1] == 128 && c[2] == 1000);
+    CHECK_INT((int)fit_suggest_candidates(&m, (double[]){0.25, 0}, c, 10), 4);
+    CHECK(c[0] == 2 && c[1] == 1 && c[2] == 0.5 && c[3] == 0.25);
+    CHECK_INT((int)fit_suggest_candidates(&m, (double[]){10, 0}, c, 10), 1);
+    CHECK(c[0] == 10);
+    m.xmax[0] = 1000; /* not a power of two: the next one */
+    CHECK_INT((int)fit_suggest_candidates(&m, (double[]){4096, 0}, c, 10), 4);
+    CHECK(c[0] == 1000 && c[1] == 1024 && c[2] == 2048 && c[3] == 4096);
+    t = NAN;
+    CHECK_INT((int)fit_suggest_candidates(&m, &t, c, 10), 0);
+    /* two variables: along N alone, along P alone, along both, the target */
+    m.nvars = 2;
+    m.xmin[0] = 100;
+    m.xmax[0] = 400;
+    m.xmin[1] = 1;
+    m.xmax[1] = 4;
+    {
+        double c2[20], t2[2] = {1600, 16};
+        const double want[] = {400, 4,   512, 4,   1024, 4,    1600, 4,    400,
+                               8,   400, 16,  512, 8,    1024, 16,   1600, 16};
+        size_t k;
+        CHECK_INT((int)fit_suggest_candidates(&m, t2, c2, 10), 9);
+        for (k = 0; k < 18; k++)
+            CHECK(c2[k] == want[k]);
+        CHECK_INT((int)fit_suggest_candidates(&m, t2, c2, 3), 3); /* target kept */
+        CHECK(c2[4] == 1600 && c2[5] == 16);
+        t2[0] = 200; /* inside on N: only P moves */
+        CHECK_INT((int)fit_suggest_candidates(&m, t2, c2, 10), 3);
+        CHECK(c2[0] == 200 && c2[1] == 4 && c2[2] == 200 && c2[3] == 8 && c2[4] == 200 &&
+              c2[5] == 16);
+    }
+}
+
+/* The form's ranking (from an answer, fresh or stored) is the API's. */
+static void test_suggest_from_answer_is_the_api_one(void)
+{
+    static const char fit_req[] =
+        "{\"x\": \"p\", \"graph\": \"auto\", \"data\": [[2, 103], [4, 52.5], "
+        "[8, 27.1], [16, 15.9], [32, 9.6], [64, 7.3], [64, 7.1]]}";
+    static const char sug_req[] =
+        "{\"x\": \"p\", \"graph\": \"auto\", \"data\": [[2, 103], [4, 52.5], "
+        "[8, 27.1], [16, 15.9], [32, 9.6], [64, 7.3], [64, 7.1]], \"target\": 1000, "
+        "\"candidates\": [64, 128, 256, 512, 1000]}";
+    const double cand[] = {64, 128, 256, 512, 1000}, target = 1000;
+    struct err e = {0};
+    json_t *rq = request(fit_req), *rs = request(sug_req), *ans, *back, *a, *b, *c;
+    size_t i;
+
+    ans = fit_answer(NULL, rq, &e);
+    CHECK(ans != NULL);
+    a = fit_suggest_answer(NULL, rs, &e);
+    CHECK(a != NULL);
+    back = stored(ans);
+    b = fit_suggest_saved(ans, &target, cand, 5, &e);
+    c = fit_suggest_saved(back, &target, cand, 5, &e);
+    CHECK(b != NULL && c != NULL);
+    for (i = 0; a && b && c && i < 5; i++) {
+        json_t *sa = json_array_get(json_object_get(a, "suggestions"), i);
+        json_t *sb = json_array_get(json_object_get(b, "suggestions"), i);
+        json_t *sc = json_array_get(json_object_get(c, "suggestions"), i);
+        double na = json_number_value(json_object_get(sa, "narrowing"));
+        CHECK(json_equal(json_object_get(sa, "x"), json_object_get(sb, "x")));
+        CHECK(json_equal(json_object_get(sa, "x"), json_object_get(sc, "x")));
+        CHECK(same_double(na, json_number_value(json_object_get(sb, "narrowing"))));
+        CHECK(same_double(na, json_number_value(json_object_get(sc, "narrowing"))));
+    }
+    CHECK(a && b &&
+          json_equal(json_object_get(a, "target"), json_object_get(b, "target")));
+    /* refusals */
+    CHECK(fit_suggest_saved(ans, &target, cand, 0, &e) == NULL);
+    CHECK_STR(e.field, "candidates");
+    json_decref(a);
+    json_decref(b);
+    json_decref(c);
+    json_decref(back);
+    json_decref(ans);
+    json_decref(rq);
+    json_decref(rs);
+}
+
 static void test_param_answer_round_trip(void)
 {
     struct err e = {0};
@@ -172,6 +267,8 @@ int main(void)
     gsl_set_error_handler_off();
     RUN(test_fit_answer_round_trip);
     RUN(test_fit_refusals);
+    RUN(test_suggest_candidates);
+    RUN(test_suggest_from_answer_is_the_api_one);
     RUN(test_param_answer_round_trip);
     return harness_report();
 }

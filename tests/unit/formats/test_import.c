@@ -130,7 +130,7 @@ static char *slurp(const char *rel, size_t *len)
 static int import(const char *fmt, const char *rel, const struct fmt_options *opt,
                   struct got *g, struct err *e)
 {
-    struct fmt_sink sink = {take_runs, take_benchmarks, g};
+    struct fmt_sink sink = {take_runs, take_benchmarks, g, NULL};
     struct fmt_file f;
     size_t len = 0;
     char *data = slurp(rel, &len);
@@ -329,7 +329,7 @@ static void test_extrap_jsonl_batches(void)
     struct buf b;
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL};
     struct fmt_file f;
     buf_init(&b, 1 << 24);
     for (int i = 1; i <= 600; i++)
@@ -392,7 +392,7 @@ static void test_tau(void)
 {
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL};
     struct fmt_options o = {"app", NULL, NULL, 0};
     char *a, *b;
     size_t n;
@@ -421,7 +421,7 @@ static void test_tar(void)
 {
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL};
     struct fmt_options o = {"app", NULL, NULL, 0};
     struct fmt_file *files;
     size_t n, len;
@@ -560,7 +560,7 @@ static int refuse(void *ctx, const struct run_record *r, size_t n, struct err *e
 
 static void test_sink_error(void)
 {
-    struct fmt_sink sink = {refuse, NULL, NULL};
+    struct fmt_sink sink = {refuse, NULL, NULL, NULL};
     struct err e = {0};
     struct fmt_file f = {"x.txt", "PARAMETER x\nPOINTS 1\nREGION r\nDATA 1\n", 36};
     CHECK_INT(fmt_parse("extrap-text", &f, 1, NULL, &sink, &e), -1);
@@ -584,7 +584,7 @@ static void test_otf2(void)
     char *data[6];
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL};
     int rc;
 
     for (size_t i = 0; i < 6; i++) {
@@ -664,7 +664,7 @@ static void test_malformed_json_formats(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct got g = {0};
         struct err e = {0};
-        struct fmt_sink sink = {take_runs, take_benchmarks, &g};
+        struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
         struct fmt_file f = {"x.json", cases[i].text, strlen(cases[i].text)};
         CHECK_INT(fmt_parse(cases[i].fmt, &f, 1, NULL, &sink, &e), -1);
         CHECK_STR(e.message, cases[i].message);
@@ -711,7 +711,7 @@ static void test_auto_several(void)
     struct fmt_file f[2] = {{"one.txt", a, l1}, {"runs.csv", b, l2}};
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL};
     CHECK_INT(fmt_parse("auto", f, 2, NULL, &sink, &e), 0);
     CHECK_INT(g.n, 4);
     CHECK_STR(g.line[3], "app|app.x|sys|np=4|rt=1.5|in:N=100|m:|k:");

@@ -12,6 +12,7 @@
 
 #include <gsl/gsl_errno.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 static const char SPEC[] =
@@ -168,7 +169,7 @@ static void test_isocoupling_inline(void)
     struct err e = {0};
     json_t *a = answer_of(req, &e), *p;
     size_t i;
-    /* |ln x - ln 16| vs |ln x - ln 64|: the switch is at sqrt(16*64) = 32 */
+    /* nearest: |ln x - ln 16| vs |ln x - ln 64|, the switch is at sqrt(16*64) = 32 */
     const double want[] = {0.9, 0.9, 0.8, 0.8};
 
     CHECK(a != NULL);
@@ -178,9 +179,15 @@ static void test_isocoupling_inline(void)
     }
     json_array_foreach(json_object_get(a, "predictions"), i, p)
     {
-        double c = want[i];
+        double c = want[i], x = get(p, "x");
+        /* modeled over x: the line through (log2 16, 0.9) and (log2 64, 0.8),
+         * held at 0.8 beyond 64 */
+        double m = x >= 64 ? 0.8 : 0.9 - 0.05 * (log2(x) - 4);
         CHECK_NEAR(get(p, "configuration.nprocs"), c == 0.9 ? 16 : 64, 0);
-        CHECK_NEAR(get(p, "y"), c * get(p, "summation.y"), 1e-14);
+        CHECK_NEAR(get(p, "nearest.y"), c * get(p, "summation.y"), 1e-14);
+        CHECK_NEAR(get(p, "y"), m * get(p, "summation.y"), 1e-13);
+        CHECK_STR(json_string_value(json_object_get(p, "coupling")), "modeled");
+        CHECK_NEAR(get(p, "nearest.configurations"), 2, 0);
     }
     CHECK_INT(json_array_size(json_object_get(a, "configurations")), 2);
     CHECK_NEAR(get(a, "configuration.nprocs"), 16, 0); /* that of the first prediction */

@@ -113,7 +113,7 @@ static void test_run(void)
     struct rec_kv inputs[] = {{"N", 1000}}, metrics[] = {{EVIL, 2.5}};
     struct rec_kernel kernels[] = {{"solve", 3.0, 10, NULL}, {EVIL, 1.0, 1, "{\"x\":1}"}};
     struct run_record run = {0};
-    struct view_run v = {42, &run, "2026-11-24 07:00:00", 1};
+    struct view_run v = {42, &run, "2026-11-24 07:00:00", 1, 0};
     char *html;
     run.application = EVIL;
     run.executable = "a.out";
@@ -243,7 +243,7 @@ static void test_upload_form_error_at_field(void)
                                   {"nprocs", "eight", 5, NULL, NULL}};
     struct form f = {fields, 2};
     struct err e = {0};
-    struct view_upload v = {1, &f, &e, "web-00ff"};
+    struct view_upload v = {.which = 1, .form = &f, .error = &e, .client_id = "web-00ff"};
     char *html;
     err_set(&e, 422, "invalid", "nprocs", "nprocs must be a positive integer, not %s",
             "\"eight\"");
@@ -256,9 +256,47 @@ static void test_upload_form_error_at_field(void)
     CHECK(strstr(html, "<p class=\"field-error\" id=\"run-nprocs-error\">nprocs must be "
                        "a positive integer, not &quot;eight&quot;</p>") != NULL);
     CHECK(strstr(html, "value=\"" EVIL_TEXT "\"") != NULL); /* kept, escaped */
-    CHECK_INT(count(html, "<input type=\"hidden\" name=\"csrf\" value=\"123.abc\">"), 2);
+    /* three forms: one run, CSV, import */
+    CHECK_INT(count(html, "<input type=\"hidden\" name=\"csrf\" value=\"123.abc\">"), 3);
     CHECK(strstr(html, "<input type=\"hidden\" name=\"id\" value=\"web-00ff\">") != NULL);
     CHECK_INT(count(html, "aria-invalid"), 1); /* only that field */
+    xfree(html);
+}
+
+/* The import form: formats from the caller's table after "auto", the chosen one
+ * kept; a file error (FILE:LINE) next to the file, a system error next to it. */
+static void test_upload_import_form(void)
+{
+    struct form_field fields[] = {{"format", "osu", 3, NULL, NULL},
+                                  {"application", EVIL, strlen(EVIL), NULL, NULL}};
+    struct form f = {fields, 2};
+    struct view_choice formats[] = {{"extrap-text", "Extra-P text input"},
+                                    {"osu", "OSU <micro-benchmark> output"}};
+    struct err e = {0};
+    struct view_upload v = {
+        .which = 3, .form = &f, .error = &e, .formats = formats, .nformats = 2};
+    char *html;
+
+    err_set(&e, 422, "invalid_import", "lat.txt:4", "lat.txt:4: a number is missing");
+    html = render("Upload", "upload", upload_fn, &v);
+    check_structure(html);
+    CHECK(strstr(html, "<select id=\"import-format\" name=\"format\"><option "
+                       "value=\"auto\">auto (recognise it)</option><option "
+                       "value=\"extrap-text\">extrap-text — Extra-P text input</option>"
+                       "<option value=\"osu\" selected>osu — OSU &lt;micro-benchmark&gt; "
+                       "output</option></select>") != NULL);
+    CHECK(strstr(html, "<p class=\"field-error\" id=\"import-file-error\">lat.txt:4: a "
+                       "number is missing</p>") != NULL);
+    CHECK(strstr(html, "value=\"" EVIL_TEXT "\"") != NULL);
+    CHECK_INT(count(html, "aria-invalid"), 1);
+    xfree(html);
+
+    err_clear(&e);
+    err_set(&e, 422, "missing_field", "system", "give the system");
+    html = render("Upload", "upload", upload_fn, &v);
+    CHECK(strstr(html, "<p class=\"field-error\" id=\"import-system-error\">give the "
+                       "system</p>") != NULL);
+    CHECK_INT(count(html, "aria-invalid"), 1);
     xfree(html);
 }
 
@@ -370,6 +408,7 @@ int main(void)
     RUN(test_app);
     RUN(test_error_page);
     RUN(test_upload_form_error_at_field);
+    RUN(test_upload_import_form);
     RUN(test_form_step);
     arena_free(A);
     return harness_report();

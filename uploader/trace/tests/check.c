@@ -60,14 +60,22 @@ static void test_analyses(void)
         for (int j = 0; j < 4; j++) {
             double got = w->w[i * 4 + j], want = expected_wait(i, j);
             printf("%7.3f", got);
-            /* sleeps overshoot on a loaded machine: late, never early */
-            if (want > 0)
-                CHECK(got > want - 0.03 && got < want + 0.2);
+            /* sleeps overshoot on a loaded machine: late, never early.
+             * Rank 2's waits for 3 and for 0, and rank 3's for 2 in the
+             * ring, shift between each other when a sleep overshoots: for
+             * them the construction fixes their presence (and, below,
+             * rank 2's sum). */
+            if ((i == 2 && (j == 0 || j == 3)) || (i == 3 && j == 2))
+                CHECK(got > 0.01);
+            else if (want > 0)
+                CHECK(got > want - 0.03 && got < want + 0.5);
             else
                 CHECK(got < 0.1);
         }
         printf("   | exec %.3f s\n", w->exec[i]);
     }
+    CHECK(w->w[2 * 4 + 0] + w->w[2 * 4 + 3] > 0.5 - 0.03 &&
+          w->w[2 * 4 + 0] + w->w[2 * 4 + 3] < 0.5 + 0.5);
     CHECK_INT(w->unmatched, 0);
 
     /* traffic, exact by construction */
@@ -95,7 +103,10 @@ static void test_analyses(void)
     CHECK_INT(p->calls[3 * TRACE_OP_COUNT + TRACE_OP_SENDRECV], 1);
     /* rank 1 waited for rank 0 as long as rank 0 slept in its "sleep" state */
     CHECK(p->time[0 * TRACE_OP_COUNT + TRACE_OP_STATE] >= 0.2);
-    CHECK(fabs(p->time[0 * TRACE_OP_COUNT + TRACE_OP_STATE] - w->w[1 * 4 + 0]) < 0.03);
+    /* (at least that long: rank 0 may be descheduled between PROBE_END and
+     * MPI_Send on a loaded machine) */
+    CHECK(w->w[1 * 4 + 0] - p->time[0 * TRACE_OP_COUNT + TRACE_OP_STATE] > -0.03 &&
+          w->w[1 * 4 + 0] - p->time[0 * TRACE_OP_COUNT + TRACE_OP_STATE] < 0.2);
     CHECK(l->compute[3] > 0.39 && l->compute[0] > 0.19);
     CHECK(l->compute_imbalance >= 1);
 

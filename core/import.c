@@ -1,0 +1,357 @@
+/* import: other tools' files into the store; see import.h. */
+#include "core/import.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/arena.h"
+#include "common/xalloc.h"
+#include "core/ingest.h"
+#include "db/catalog.h"
+#include "formats/limits.h"
+
+void import_init(struct import *im, const char *format, const struct fmt_file *files,
+                 size_t nfiles, const struct fmt_options *opt, const char *submitter)
+{
+    memset(im, 0, sizeof *im);
+    im->format = format;
+    im->files = files;
+    im->nfiles = nfiles;
+    if (opt)
+        im->opt = *opt;
+    im->submitter = submitter;
+}
+
+void import_free(struct import *im)
+{
+    xfree(im->ids);
+    im->ids = NULL;
+    im->cap = 0;
+}
+
+static int is_auto(const char *format)
+{
+    return format == NULL || format[0] == '\0' || strcmp(format, "auto") == 0;
+}
+
+int import_check(const struct import *im, struct err *err)
+{
+    if (!is_auto(im->format) && fmt_find(im->format) == NULL) {
+        size_t n, used = 0;
+        const struct fmt_format *t = fmt_table(&n);
+        char names[512];
+        names[0] = '\0';
+        for (size_t i = 0; i < n && used < sizeof names; i++) {
+            int w = snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                             t[i].name);
+            if (w < 0)
+                break;
+            used += (size_t)w;
+        }
+        return err_set(err, 422, "unknown_format", "format",
+                       "unknown format %.64s (one of auto, %s)", im->format, names);
+    }
+    if (im->nfiles == 0)
+        return err_set(err, 422, "invalid_import", "files", "no file to import");
+    if (im->nfiles > LIMIT_IMPORT_FILES)
+        return err_set(err, 422, "invalid_import", "files", "more than %d files",
+                       LIMIT_IMPORT_FILES);
+    for (size_t i = 0; i < im->nfiles; i++)
+        if (im->files[i].len > LIMIT_IMPORT_FILE)
+            return err_set(err, 413, "too_large", "file", "%s: larger than %llu bytes",
+                           im->files[i].name, (unsigned long long)LIMIT_IMPORT_FILE);
+    return 0;
+}
+
+/* The format the parse will use, for the answer: the named one, else what
+ * detection picks for the set (a directory format, or the one file's). */
+static const char *format_used(const struct import *im)
+{
+    const struct fmt_format *f;
+    struct err ignored = {0};
+
+    if (!is_auto(im->format))
+        return im->format;
+    f = fmt_detect(im->files, im->nfiles, &ignored);
+    if (f == NULL)
+        return "auto";
+    if (im->nfiles == 1 || f->directory)
+        return f->name;
+    for (size_t i = 0; i < im->nfiles; i++) {
+        const struct fmt_format *g = fmt_detect(&im->files[i], 1, &ignored);
+        if (g != f)
+            return "auto";
+    }
+    return f->name;
+}
+
+struct sink_ctx {
+    db *d;
+    struct import *im;
+};
+
+static int keep_ids(struct import *im, const long long *ids, size_t n, struct err *err)
+{
+    if (im->runs + n > im->cap) {
+        size_t cap = im->cap ? im->cap : 256;
+        long long *p;
+        while (cap < im->runs + n)
+            cap *= 2;
+        p = xrealloc(im->ids, cap * sizeof *p);
+        if (p == NULL)
+            return err_nomem(err);
+        im->ids = p;
+        im->cap = cap;
+    }
+    memcpy(im->ids + im->runs, ids, n * sizeof *ids);
+    return 0;
+}
+
+/* One batch of runs: through the ingest path, inside the transaction. */
+static int on_runs(void *ctx, const struct run_record *runs, size_t n, struct err *err)
+{
+    struct sink_ctx *c = ctx;
+    struct import *im = c->im;
+    arena *a = arena_new();
+    struct run_record *copy;
+    struct ingest in;
+    int rc = -1;
+
+    if (a == NULL)
+        return err_nomem(err);
+    /* the parser's records are read-only to us; ingest sets the submitter */
+    copy = arena_alloc(a, (n ? n : 1) * sizeof *copy);
+    if (copy == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    memcpy(copy, runs, n * sizeof *copy);
+    if (ingest_records(&in, copy, n, im->submitter, a, err) != 0 ||
+        ingest_store(c->d, &in, err) != 0 || keep_ids(im, in.ids, n, err) != 0)
+        goto out;
+    im->runs += n;
+    im->created += in.created;
+    rc = 0;
+out:
+    arena_free(a);
+    return rc;
+}
+
+/* System benchmarks (OSU output): into the catalog of the system named. */
+static int on_benchmarks(void *ctx, const char *system, const struct bench_record *b,
+                         size_t n, struct err *err)
+{
+    struct sink_ctx *c = ctx;
+    struct import *im = c->im;
+    size_t added = 0;
+
+    /* The output does not say which machine it measured; the parser's
+     * fallback "unknown" must not become a system. */
+    if (im->opt.system == NULL || im->opt.system[0] == '\0')
+        return err_set(err, 422, "missing_field", "system",
+                       "system benchmarks (%s) need the system they measured: give "
+                       "system= (--system)",
+                       im->format_used ? im->format_used : "osu");
+    if (db_benchmarks_import(c->d, system, b, n, &added, err) != 0)
+        return -1;
+    im->benchmarks += n;
+    im->benchmarks_created += added;
+    im->system = im->opt.system;
+    return 0;
+}
+
+/* A run's trace (OTF2): stored with its analyses for the run just stored. */
+static int on_traces(void *ctx, const char *uid, struct trace *t, struct err *err)
+{
+    struct sink_ctx *c = ctx;
+    arena *a;
+    int rc;
+
+    if (c->im->trace_draw == NULL) {
+        trace_free(t);
+        return 0;
+    }
+    if ((a = arena_new()) == NULL) {
+        trace_free(t);
+        return err_nomem(err);
+    }
+    rc = run_trace_import(c->d, uid, t, a, c->im->trace_draw, err);
+    arena_free(a);
+    if (rc == 0)
+        c->im->traces++;
+    return rc;
+}
+
+int import_store(db *d, struct import *im, struct err *err)
+{
+    struct sink_ctx c = {d, im};
+    struct fmt_sink sink = {on_runs, on_benchmarks, &c, on_traces};
+
+    im->runs = im->created = im->benchmarks = im->benchmarks_created = im->traces = 0;
+    im->system = NULL;
+    if (import_check(im, err) != 0)
+        return -1;
+    im->format_used = format_used(im);
+    return fmt_parse(is_auto(im->format) ? "auto" : im->format, im->files, im->nfiles,
+                     &im->opt, &sink, err);
+}
+
+int import_job(db *d, void *arg, struct err *err)
+{
+    return import_store(d, arg, err);
+}
+
+int import_commit(db *d, struct import *im, struct err *err)
+{
+    if (db_begin(d, err) != 0)
+        return -1;
+    if (import_store(d, im, err) != 0 || db_commit(d, err) != 0) {
+        db_rollback(d);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- reading paths --------------------------------------------------------- */
+
+#define IMPORT_MAX_DEPTH 8
+
+static int add_file(struct import_files *out, const char *path, const char *name,
+                    struct err *err)
+{
+    struct fmt_file *f;
+    struct stat st;
+    int fd;
+    void *map = NULL;
+
+    if (out->n >= LIMIT_IMPORT_FILES)
+        return err_set(err, 422, "invalid_import", "files", "%s: more than %d files",
+                       path, LIMIT_IMPORT_FILES);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return err_set(err, 422, "invalid_import", "files", "cannot read %s: %s", path,
+                       strerror(errno));
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return err_set(err, 422, "invalid_import", "files", "%s is not a regular file",
+                       path);
+    }
+    if ((unsigned long long)st.st_size > LIMIT_IMPORT_FILE) {
+        close(fd);
+        return err_set(err, 413, "too_large", "file", "%s: larger than %llu bytes", path,
+                       (unsigned long long)LIMIT_IMPORT_FILE);
+    }
+    if (st.st_size > 0) {
+        map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map == MAP_FAILED) {
+            close(fd);
+            return err_set(err, 422, "invalid_import", "files", "cannot map %s: %s", path,
+                           strerror(errno));
+        }
+    }
+    close(fd);
+    if (out->n == out->cap) {
+        size_t cap = out->cap ? out->cap * 2 : 16;
+        struct fmt_file *p = xrealloc(out->files, cap * sizeof *p);
+        if (p == NULL) {
+            if (map)
+                munmap(map, (size_t)st.st_size);
+            return err_nomem(err);
+        }
+        out->files = p;
+        out->cap = cap;
+    }
+    f = &out->files[out->n];
+    f->name = xstrdup(name);
+    f->data = map ? map : "";
+    f->len = (size_t)st.st_size;
+    if (f->name == NULL) {
+        if (map)
+            munmap(map, f->len);
+        return err_nomem(err);
+    }
+    out->n++;
+    return 0;
+}
+
+/* Adds the regular files under dir (named prefix/NAME), sorted. */
+static int add_dir(struct import_files *out, const char *dir, const char *prefix,
+                   int depth, struct err *err)
+{
+    struct dirent **ents = NULL;
+    int n, i, rc = 0;
+
+    if (depth > IMPORT_MAX_DEPTH)
+        return err_set(err, 422, "invalid_import", "files",
+                       "%s: directories nested more than %d deep", dir, IMPORT_MAX_DEPTH);
+    n = scandir(dir, &ents, NULL, alphasort);
+    if (n < 0)
+        return err_set(err, 422, "invalid_import", "files", "cannot read %s: %s", dir,
+                       strerror(errno));
+    for (i = 0; i < n; i++) {
+        const char *e = ents[i]->d_name;
+        char path[4096], name[4096];
+        struct stat st;
+
+        if (rc != 0 || e[0] == '.')
+            continue;
+        if (snprintf(path, sizeof path, "%s/%s", dir, e) >= (int)sizeof path ||
+            snprintf(name, sizeof name, "%s%s%s", prefix, prefix[0] ? "/" : "", e) >=
+                (int)sizeof name) {
+            rc = err_set(err, 422, "invalid_import", "files", "%s: path too long", dir);
+            continue;
+        }
+        if (lstat(path, &st) != 0)
+            rc = err_set(err, 422, "invalid_import", "files", "cannot read %s: %s", path,
+                         strerror(errno));
+        else if (S_ISDIR(st.st_mode))
+            rc = add_dir(out, path, name, depth + 1, err);
+        else if (S_ISREG(st.st_mode))
+            rc = add_file(out, path, name, err);
+        /* links, sockets, devices: not part of a tool's output directory */
+    }
+    for (i = 0; i < n; i++)
+        free(ents[i]);
+    free(ents);
+    return rc;
+}
+
+int import_load_paths(const char *const *paths, size_t npaths, struct import_files *out,
+                      struct err *err)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < npaths; i++) {
+        struct stat st;
+        int rc;
+        if (stat(paths[i], &st) != 0)
+            rc = err_set(err, 422, "invalid_import", "files", "cannot read %s: %s",
+                         paths[i], strerror(errno));
+        else if (S_ISDIR(st.st_mode))
+            rc = add_dir(out, paths[i], "", 0, err);
+        else
+            rc = add_file(out, paths[i], paths[i], err);
+        if (rc != 0) {
+            import_files_free(out);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void import_files_free(struct import_files *f)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        xfree((char *)f->files[i].name);
+        if (f->files[i].len)
+            munmap((void *)f->files[i].data, f->files[i].len);
+    }
+    xfree(f->files);
+    memset(f, 0, sizeof *f);
+}

@@ -1,0 +1,91 @@
+/* import: other tools' files into the store (SPEC §12).
+ *
+ * The parsers of formats/ (formats/formats.h) turn a file, or the files of a
+ * directory format (TAU, OTF2), into runs and system benchmarks handed over
+ * in batches; this feature stores each batch as it arrives — runs through
+ * the one ingest path (core/ingest.h: the `stored` hook judges them in the
+ * same transaction), benchmarks into the catalog of their system — all in
+ * the caller's ONE transaction. A parse that fails part-way fails the whole
+ * import and the caller rolls back: a malformed file stores nothing. Every
+ * run carries a uid derived from its content, and a benchmark identical to
+ * a stored one is skipped, so importing the same file twice stores nothing
+ * new; the counts tell new from existing.
+ *
+ * Memory stays bounded however long the file: a batch's runs are released
+ * once stored, and only the stored ids are kept (8 bytes a run, at most
+ * LIMIT_IMPORT_RUNS). The `committed` hook of core/ingest is not run for
+ * imports (the batches are gone by the commit); nothing registers one yet.
+ *
+ *   CLI:    import_load_paths → import_commit → import_free
+ *   server: fmt_tar_read or one body file → import_job on the writer
+ */
+#ifndef PROPHECY_CORE_IMPORT_H
+#define PROPHECY_CORE_IMPORT_H
+
+#include <stddef.h>
+
+#include "common/err.h"
+#include "db/db.h"
+#include "core/trace.h"
+#include "formats/formats.h"
+
+struct import {
+    /* IN */
+    const char *format; /* a row of fmt_table(), or NULL / "auto": recognise it */
+    const struct fmt_file *files;
+    size_t nfiles;
+    struct fmt_options opt; /* names the caller gives (override the file's) */
+    const char *submitter;  /* token name, "import" for the CLI */
+    /* Draws the trace charts (server/trace_draw.h): with it, a trace that
+     * comes with a run (OTF2's event list) is stored with its analyses
+     * (core/trace.h run_trace_import); NULL drops traces. Set it after
+     * import_init. */
+    run_trace_draw_fn trace_draw;
+    /* OUT */
+    const char *format_used; /* the row's name; "auto" for a mix of formats */
+    size_t runs;             /* runs read */
+    size_t created;          /* of them newly stored */
+    long long *ids;          /* stored id of each run, in file order (import_free) */
+    size_t benchmarks;       /* system benchmarks read */
+    size_t benchmarks_created;
+    const char *system; /* the system the benchmarks were stored for, or NULL */
+    size_t traces;      /* traces of runs stored (or already there) */
+    size_t cap;         /* private */
+};
+
+/* Sets the inputs; clears the outputs. */
+void import_init(struct import *im, const char *format, const struct fmt_file *files,
+                 size_t nfiles, const struct fmt_options *opt, const char *submitter);
+/* Releases the outputs (ids); the inputs stay the caller's. */
+void import_free(struct import *im);
+
+/* Checks what can be checked before any parse: the format name (a 422
+ * naming the known formats), the counts and sizes of the files. Returns 0
+ * or -1 with err. Cheap: call it before queueing a writer job. */
+int import_check(const struct import *im, struct err *err);
+
+/* Parses and stores inside the caller's transaction. Returns 0, or -1 with
+ * err (the parser's file/line/field; 409 for a run id stored with other
+ * content); on -1 the caller rolls back. */
+int import_store(db *d, struct import *im, struct err *err);
+/* The same as a group-commit writer job (db/writer.h): arg is a struct import *. */
+int import_job(db *d, void *arg, struct err *err);
+/* For a connection of one's own (the CLI, benchmarks): begin, store, commit;
+ * rolls back on any error. Returns 0 or -1. */
+int import_commit(db *d, struct import *im, struct err *err);
+
+/* The files named on a command line: a regular file is itself (named as
+ * given); a directory contributes its regular files, recursively (at most 8
+ * levels, hidden names skipped, sorted), named relative to it
+ * ("profile.0.0.0", "traces/0.evt"). Files are mapped read-only, not
+ * copied. At most LIMIT_IMPORT_FILES files of LIMIT_IMPORT_FILE bytes.
+ * Returns 0, or -1 with err naming the path at fault. */
+struct import_files {
+    struct fmt_file *files;
+    size_t n, cap;
+};
+int import_load_paths(const char *const *paths, size_t npaths, struct import_files *out,
+                      struct err *err);
+void import_files_free(struct import_files *f);
+
+#endif

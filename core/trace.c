@@ -1,0 +1,754 @@
+/* trace (core): storing a run's trace with its analyses; see trace.h. */
+#include "core/trace.h"
+
+#include "common/xalloc.h"
+#include "core/fit_json.h"
+#include "core/ingest.h"
+#include "db/trace.h"
+#include "formats/formats.h"
+#include "formats/limits.h"
+#include "formats/trace.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <string.h>
+
+static const char *const kind_names[RUN_TRACE_COUNT] = {
+    "profile", "wait", "traffic", "load", "timeline", "occupancy", "clusters",
+};
+
+const char *run_trace_name(int kind)
+{
+    return kind >= 0 && kind < RUN_TRACE_COUNT ? kind_names[kind] : NULL;
+}
+
+int run_trace_find(const char *name)
+{
+    int k;
+    for (k = 0; name != NULL && k < RUN_TRACE_COUNT; k++)
+        if (strcmp(name, kind_names[k]) == 0)
+            return k;
+    return -1;
+}
+
+int run_trace_compute(struct run_trace_set *s, int kind, int width, struct err *err)
+{
+    const struct trace *t = s->t;
+    switch (kind) {
+    case RUN_TRACE_PROFILE:
+        return s->profile ? 0 : trace_profile(t, &s->profile, err);
+    case RUN_TRACE_WAIT:
+        return s->wait ? 0 : trace_wait(t, &s->wait, err);
+    case RUN_TRACE_TRAFFIC:
+        return s->traffic ? 0 : trace_traffic(t, &s->traffic, err);
+    case RUN_TRACE_LOAD:
+        return s->load ? 0 : trace_load(t, &s->load, err);
+    case RUN_TRACE_TIMELINE:
+        trace_timeline_free(s->timeline);
+        s->timeline = NULL;
+        return trace_timeline(t, width, &s->timeline, err);
+    case RUN_TRACE_OCCUPANCY:
+        return s->occupancy ? 0 : trace_occupancy(t, &s->occupancy, err);
+    case RUN_TRACE_CLUSTERS:
+        return s->clusters ? 0 : trace_clusters(t, &s->clusters, err);
+    default:
+        return err_set(err, 404, "not_found", NULL, "no such trace analysis");
+    }
+}
+
+void run_trace_set_free(struct run_trace_set *s)
+{
+    trace_profile_free(s->profile);
+    trace_wait_free(s->wait);
+    trace_traffic_free(s->traffic);
+    trace_load_free(s->load);
+    trace_timeline_free(s->timeline);
+    trace_occupancy_free(s->occupancy);
+    trace_clusters_free(s->clusters);
+    s->profile = NULL;
+    s->wait = NULL;
+    s->traffic = NULL;
+    s->load = NULL;
+    s->timeline = NULL;
+    s->occupancy = NULL;
+    s->clusters = NULL;
+}
+
+/* ---- answers as JSON ---------------------------------------------------- */
+
+/* A finite number, or 0 (JSON has no NaN; the analyses never make one). */
+static json_t *num(double v)
+{
+    return json_real(isfinite(v) ? v : 0.0);
+}
+
+static json_t *dvec(const double *v, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; a && i < n; i++)
+        json_array_append_new(a, num(v[i]));
+    return a;
+}
+
+static json_t *ivec(const int64_t *v, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; a && i < n; i++)
+        json_array_append_new(a, json_integer((json_int_t)v[i]));
+    return a;
+}
+
+static json_t *llvec(const long long *v, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; a && i < n; i++)
+        json_array_append_new(a, json_integer((json_int_t)v[i]));
+    return a;
+}
+
+/* A p x p matrix as rows; rel (when > 0 per row: den[i], or one den) scales. */
+static json_t *dmat(const double *m, int p, const double *den_row, double den_all)
+{
+    json_t *a = json_array();
+    for (int i = 0; a && i < p; i++) {
+        json_t *row = json_array();
+        for (int j = 0; row && j < p; j++) {
+            double v = m[(size_t)i * (size_t)p + (size_t)j];
+            double d = den_row ? den_row[i] : den_all;
+            json_array_append_new(row,
+                                  num(d > 0 ? v / d : (den_row || den_all < 0 ? 0 : v)));
+        }
+        json_array_append_new(a, row);
+    }
+    return a;
+}
+
+static json_t *imat64(const int64_t *m, int p)
+{
+    json_t *a = json_array();
+    for (int i = 0; a && i < p; i++)
+        json_array_append_new(a, ivec(m + (size_t)i * (size_t)p, p));
+    return a;
+}
+
+static json_t *llmat(const long long *m, int p)
+{
+    json_t *a = json_array();
+    for (int i = 0; a && i < p; i++)
+        json_array_append_new(a, llvec(m + (size_t)i * (size_t)p, p));
+    return a;
+}
+
+/* The name of class c in answers: the built-in classes by name, user
+ * states by theirs, "NAME (state)" when a state is named like a built-in
+ * class (an OTF2 region called "compute"), so that names stay distinct. */
+struct label {
+    char s[320];
+};
+static const char *class_name_in(const struct trace *t, int c, struct label *l)
+{
+    const char *n = trace_class_name(c);
+    if (n != NULL)
+        return n;
+    n = c - TRACE_CLASS_USER < t->nnames ? t->names[c - TRACE_CLASS_USER] : "state";
+    for (int b = 0; b < TRACE_CLASS_USER; b++)
+        if (strcmp(n, trace_class_name(b)) == 0) {
+            snprintf(l->s, sizeof l->s, "%.300s (state)", n);
+            return l->s;
+        }
+    return n;
+}
+#define class_name(t, c) class_name_in((t), (c), &(struct label){{0}})
+
+static json_t *class_names(const struct trace *t)
+{
+    json_t *a = json_array();
+    for (int c = 0; a && c < trace_nclasses(t); c++)
+        json_array_append_new(a, json_string(class_name(t, c)));
+    return a;
+}
+
+static json_t *profile_json(const struct trace *t, const struct trace_profile *p)
+{
+    json_t *ranks = json_array(), *routines = json_array();
+    for (int op = 1; op < TRACE_OP_COUNT; op++) {
+        int used = 0;
+        for (int i = 0; i < p->nranks; i++)
+            used |= p->calls[(size_t)i * TRACE_OP_COUNT + (size_t)op] > 0;
+        if (used)
+            json_array_append_new(routines, json_string(trace_op_name(op)));
+    }
+    for (int i = 0; i < p->nranks; i++) {
+        json_t *time = json_object(), *calls = json_object();
+        for (int op = 1; op < TRACE_OP_COUNT; op++) {
+            size_t at = (size_t)i * TRACE_OP_COUNT + (size_t)op;
+            if (p->calls[at] == 0)
+                continue;
+            json_object_set_new(time, trace_op_name(op), num(p->time[at]));
+            json_object_set_new(calls, trace_op_name(op), json_integer(p->calls[at]));
+        }
+        json_array_append_new(
+            ranks, json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}", "rank", i, "exec",
+                             num(p->exec[i]), "mpi", num(p->mpi[i]), "compute",
+                             num(p->compute[i]), "time", time, "calls", calls));
+    }
+    (void)t;
+    return json_pack("{s:i, s:o, s:o}", "nranks", p->nranks, "routines", routines,
+                     "ranks", ranks);
+}
+
+static json_t *wait_json(const struct trace_wait *w)
+{
+    int p = w->nranks;
+    return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:I}", "nranks", p, "wait",
+                     dmat(w->w, p, NULL, 0), "relative_exec", dmat(w->w, p, w->exec, 0),
+                     "relative_total", dmat(w->w, p, NULL, w->total > 0 ? w->total : -1),
+                     "rank_wait", dvec(w->rank_wait, p), "exec", dvec(w->exec, p),
+                     "total", num(w->total), "unmatched", (json_int_t)w->unmatched);
+}
+
+static json_t *traffic_json(const struct trace_traffic *tr)
+{
+    int p = tr->nranks;
+    return json_pack("{s:i, s:{s:o, s:o, s:o}, s:{s:o, s:o, s:o, s:o}}", "nranks", p,
+                     "p2p", "msgs", llmat(tr->msgs, p), "bytes", imat64(tr->bytes, p),
+                     "rate", dmat(tr->rate, p, NULL, 0), "collective", "msgs",
+                     llmat(tr->coll_msgs, p), "bytes", imat64(tr->coll_bytes, p), "calls",
+                     llvec(tr->coll_calls, p), "sent", ivec(tr->coll_sent, p));
+}
+
+static json_t *load_json(const struct trace_load *l)
+{
+    return json_pack("{s:i, s:o, s:o, s:o, s:o}", "nranks", l->nranks, "compute",
+                     dvec(l->compute, l->nranks), "comm", dvec(l->comm, l->nranks),
+                     "compute_imbalance", num(l->compute_imbalance), "comm_imbalance",
+                     num(l->comm_imbalance));
+}
+
+/* Each rank's pixels as runs [class, first pixel, pixels] (-1: ended). */
+static json_t *timeline_json(const struct trace *t, const struct trace_timeline *tl)
+{
+    json_t *ranks = json_array();
+    for (int r = 0; ranks && r < tl->nranks; r++) {
+        const int16_t *row = &tl->cls[(size_t)r * (size_t)tl->width];
+        json_t *runs = json_array();
+        for (int x = 0; runs && x < tl->width;) {
+            int x1 = x + 1;
+            while (x1 < tl->width && row[x1] == row[x])
+                x1++;
+            json_array_append_new(runs, json_pack("[i, i, i]", row[x], x, x1 - x));
+            x = x1;
+        }
+        json_array_append_new(ranks, runs);
+    }
+    return json_pack("{s:i, s:i, s:o, s:o, s:o}", "nranks", tl->nranks, "width",
+                     tl->width, "span", num(tl->span), "classes", class_names(t), "ranks",
+                     ranks);
+}
+
+static json_t *occupancy_json(const struct trace *t, const struct trace_occupancy *o)
+{
+    json_t *mean = json_object(), *frac = json_object(), *rows = json_array();
+    size_t shown = o->nrows < LIMIT_TRACE_TABLE_ROWS ? o->nrows : LIMIT_TRACE_TABLE_ROWS;
+    for (int c = 0; c < o->nclasses; c++) {
+        json_object_set_new(mean, class_name(t, c), num(o->mean[c]));
+        json_object_set_new(frac, class_name(t, c), num(o->fraction[c]));
+    }
+    for (size_t i = 0; rows && i < shown; i++) {
+        json_t *count = json_array();
+        for (int c = 0; count && c < o->nclasses; c++)
+            json_array_append_new(
+                count, json_integer(o->count[i * (size_t)o->nclasses + (size_t)c]));
+        json_array_append_new(rows, json_pack("{s:o, s:o}", "count", count, "duration",
+                                              num(o->duration[i])));
+    }
+    return json_pack("{s:i, s:o, s:o, s:o, s:o, s:I, s:o}", "nranks", o->nranks,
+                     "classes", class_names(t), "span", num(o->span), "mean", mean,
+                     "fraction", frac, "nrows", (json_int_t)o->nrows, "rows", rows);
+}
+
+static const char *dim_name(const struct trace *t, int d, struct label *l)
+{
+    if (d < TRACE_OP_COUNT - 1)
+        return trace_op_name(d + 1);
+    return class_name_in(t, d - (TRACE_OP_COUNT - 1), l);
+}
+
+static json_t *clusters_json(const struct trace *t, const struct trace_clusters *c)
+{
+    json_t *dims = json_array(), *main = json_array(), *ranks = json_array();
+    struct label l;
+    for (int d = 0; d < c->ndims_all; d++)
+        json_array_append_new(dims, json_string(dim_name(t, d, &l)));
+    for (int d = 0; d < c->ndims; d++)
+        json_array_append_new(main, json_string(dim_name(t, c->dims[d], &l)));
+    for (int r = 0; r < c->nranks; r++)
+        json_array_append_new(
+            ranks,
+            json_pack("{s:i, s:i, s:o}", "rank", r, "cluster", c->label[r], "x",
+                      dvec(c->x + (size_t)r * (size_t)c->ndims_all, c->ndims_all)));
+    return json_pack("{s:i, s:i, s:o, s:o, s:o, s:o}", "nranks", c->nranks, "k", c->k,
+                     "silhouette", num(c->silhouette), "dimensions", dims, "main", main,
+                     "ranks", ranks);
+}
+
+json_t *run_trace_json(const struct run_trace_set *s, int kind)
+{
+    switch (kind) {
+    case RUN_TRACE_PROFILE:
+        return s->profile ? profile_json(s->t, s->profile) : NULL;
+    case RUN_TRACE_WAIT:
+        return s->wait ? wait_json(s->wait) : NULL;
+    case RUN_TRACE_TRAFFIC:
+        return s->traffic ? traffic_json(s->traffic) : NULL;
+    case RUN_TRACE_LOAD:
+        return s->load ? load_json(s->load) : NULL;
+    case RUN_TRACE_TIMELINE:
+        return s->timeline ? timeline_json(s->t, s->timeline) : NULL;
+    case RUN_TRACE_OCCUPANCY:
+        return s->occupancy ? occupancy_json(s->t, s->occupancy) : NULL;
+    case RUN_TRACE_CLUSTERS:
+        return s->clusters ? clusters_json(s->t, s->clusters) : NULL;
+    default:
+        return NULL;
+    }
+}
+
+/* ---- arrival -------------------------------------------------------------- */
+
+void run_trace_upload_free(struct run_trace_upload *up)
+{
+    for (int k = 0; k < RUN_TRACE_COUNT; k++) {
+        xfree(up->answer[k]);
+        xfree(up->svg[k]);
+        up->answer[k] = up->svg[k] = NULL;
+    }
+    trace_free(up->t);
+    up->t = NULL;
+}
+
+/* Computes every analysis of up->t into answers and charts. */
+static int analyse(struct run_trace_upload *up, run_trace_draw_fn draw, struct err *err)
+{
+    struct run_trace_set s = {0};
+    struct buf svg;
+    int k;
+
+    s.t = up->t;
+    buf_init(&svg, 64u << 20);
+    for (k = 0; k < RUN_TRACE_COUNT; k++) {
+        json_t *j;
+        if (run_trace_compute(&s, k, RUN_TRACE_WIDTH, err) != 0)
+            goto fail;
+        j = run_trace_json(&s, k);
+        up->answer[k] = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+        json_decref(j);
+        if (up->answer[k] == NULL) {
+            err_nomem(err);
+            goto fail;
+        }
+        buf_reset(&svg);
+        if (draw(&s, k, &svg, err) != 0)
+            goto fail;
+        up->svg[k] = xstrndup(svg.data ? svg.data : "", svg.len);
+        if (up->svg[k] == NULL) {
+            err_nomem(err);
+            goto fail;
+        }
+    }
+    buf_free(&svg);
+    run_trace_set_free(&s);
+    return 0;
+fail:
+    buf_free(&svg);
+    run_trace_set_free(&s);
+    return -1;
+}
+
+static long long count_events(const struct trace *t)
+{
+    long long n = 0;
+    for (int r = 0; r < t->nranks; r++)
+        n += (long long)t->ranks[r].nevents;
+    return n;
+}
+
+/* The rank a checked trace file names (header offset 12, little-endian). */
+static int file_rank(const unsigned char *b)
+{
+    return (int)((uint32_t)b[12] | (uint32_t)b[13] << 8 | (uint32_t)b[14] << 16 |
+                 (uint32_t)b[15] << 24);
+}
+
+static const char *base_name(const char *s)
+{
+    const char *slash = strrchr(s, '/');
+    return slash ? slash + 1 : s;
+}
+
+int run_trace_from_tar(struct run_trace_upload *up, long long run_id, const char *data,
+                       size_t len, arena *a, run_trace_draw_fn draw, struct err *err)
+{
+    return run_trace_from_archive(up, run_id, data, len, NULL, a, draw, err);
+}
+
+int run_trace_from_archive(struct run_trace_upload *up, long long run_id,
+                           const char *data, size_t len, struct fmt_file *doc, arena *a,
+                           run_trace_draw_fn draw, struct err *err)
+{
+    struct fmt_file *files;
+    size_t nfiles, i;
+    const void **bufs;
+    size_t *lens;
+    unsigned long long total = 0;
+
+    memset(up, 0, sizeof *up);
+    up->run_id = run_id;
+    if ((unsigned long long)len > LIMIT_TRACE_BYTES + (LIMIT_TRACE_RANKS + 2ull) * 1024)
+        return err_set(err, 413, "too_large", NULL, "a trace is at most %llu bytes",
+                       (unsigned long long)LIMIT_TRACE_BYTES);
+    if (fmt_tar_read(data, len, a, &files, &nfiles, err) != 0) {
+        /* the archive's fault is the trace's: one code for every refusal */
+        err->status = 422;
+        snprintf(err->code, sizeof err->code, "invalid_trace");
+        return -1;
+    }
+    if (nfiles == 0)
+        return err_set(err, 422, "invalid_trace", NULL,
+                       "the archive holds no trace.RANK file");
+    if (nfiles > LIMIT_TRACE_RANKS)
+        return err_set(err, 413, "too_large", NULL,
+                       "a trace has at most %d rank files, the archive holds %zu",
+                       LIMIT_TRACE_RANKS, nfiles);
+    bufs = arena_alloc(a, nfiles * sizeof *bufs);
+    lens = arena_alloc(a, nfiles * sizeof *lens);
+    up->ranks = arena_alloc(a, nfiles * sizeof *up->ranks);
+    up->lens = arena_alloc(a, nfiles * sizeof *up->lens);
+    if (bufs == NULL || lens == NULL || up->ranks == NULL || up->lens == NULL)
+        return err_nomem(err);
+    if (doc != NULL) {
+        /* the run document travels as run.json, once */
+        size_t k = 0;
+        memset(doc, 0, sizeof *doc);
+        for (i = 0; i < nfiles; i++) {
+            if (strcmp(base_name(files[i].name), "run.json") != 0) {
+                files[k++] = files[i];
+                continue;
+            }
+            if (doc->name != NULL)
+                return err_set(err, 422, "invalid_trace", files[i].name,
+                               "the archive holds run.json twice");
+            *doc = files[i];
+        }
+        if (doc->name == NULL)
+            return err_set(err, 422, "invalid_trace", NULL,
+                           "the archive holds no run.json (the run document)");
+        nfiles = k;
+        if (nfiles == 0)
+            return err_set(err, 422, "invalid_trace", NULL,
+                           "the archive holds no trace.RANK file");
+    }
+    for (i = 0; i < nfiles; i++) {
+        const char *b = base_name(files[i].name), *end;
+        if (strncmp(b, "trace.", 6) != 0 || b[6] < '0' || b[6] > '9' ||
+            (end = b + 6 + strspn(b + 6, "0123456789"), *end != '\0'))
+            return err_set(err, 422, "invalid_trace", files[i].name,
+                           "%s is not a trace file: the archive must hold only the "
+                           "recorder's trace.RANK files",
+                           files[i].name);
+        bufs[i] = files[i].data;
+        lens[i] = files[i].len;
+        total += files[i].len;
+    }
+    if (total > LIMIT_TRACE_BYTES)
+        return err_set(err, 413, "too_large", NULL, "a trace is at most %llu bytes",
+                       (unsigned long long)LIMIT_TRACE_BYTES);
+    if (trace_parse(bufs, lens, (int)nfiles, &up->t, err) != 0)
+        return -1;
+    /* trace_parse checked that the files name the ranks 0..n-1 once each. */
+    for (i = 0; i < nfiles; i++) {
+        int r = file_rank((const unsigned char *)bufs[i]);
+        up->ranks[r] = bufs[i];
+        up->lens[r] = lens[i];
+    }
+    up->nranks = (int)nfiles;
+    up->nevents = count_events(up->t);
+    up->bytes = (size_t)total;
+    if (analyse(up, draw, err) != 0) {
+        run_trace_upload_free(up);
+        return -1;
+    }
+    return 0;
+}
+
+int run_trace_from_trace(struct run_trace_upload *up, long long run_id, struct trace *t,
+                         arena *a, run_trace_draw_fn draw, struct err *err)
+{
+    memset(up, 0, sizeof *up);
+    up->run_id = run_id;
+    up->t = t;
+    up->nranks = t->nranks;
+    up->ranks = arena_alloc(a, (size_t)t->nranks * sizeof *up->ranks);
+    up->lens = arena_alloc(a, (size_t)t->nranks * sizeof *up->lens);
+    if (up->ranks == NULL || up->lens == NULL) {
+        run_trace_upload_free(up);
+        return err_nomem(err);
+    }
+    for (int r = 0; r < t->nranks; r++) {
+        unsigned char *b;
+        size_t n;
+        void *copy;
+        if (trace_encode(t, r, &b, &n, err) != 0) {
+            run_trace_upload_free(up);
+            return -1;
+        }
+        copy = arena_alloc(a, n);
+        if (copy != NULL)
+            memcpy(copy, b, n);
+        xfree(b);
+        if (copy == NULL) {
+            run_trace_upload_free(up);
+            return err_nomem(err);
+        }
+        up->ranks[r] = copy;
+        up->lens[r] = n;
+        up->bytes += n;
+    }
+    /* What is stored must read back: check the encoding with the reader,
+     * and analyse what it reads. */
+    {
+        struct trace *checked;
+        if (trace_parse(up->ranks, up->lens, t->nranks, &checked, err) != 0) {
+            run_trace_upload_free(up);
+            return -1;
+        }
+        trace_free(up->t);
+        up->t = checked;
+    }
+    up->nevents = count_events(up->t);
+    if (analyse(up, draw, err) != 0) {
+        run_trace_upload_free(up);
+        return -1;
+    }
+    return 0;
+}
+
+int run_trace_store(db *d, void *arg, struct err *err)
+{
+    struct run_trace_upload *up = arg;
+    struct db_trace_analysis an[RUN_TRACE_COUNT];
+    struct db_trace_info info = {0};
+    double span = 0;
+
+    for (int r = 0; r < up->t->nranks; r++)
+        if (up->t->ranks[r].t_end > span)
+            span = up->t->ranks[r].t_end;
+    info.run_id = up->run_id;
+    info.nranks = up->nranks;
+    info.nevents = up->nevents;
+    info.span = span;
+    info.dropped = up->t->dropped;
+    info.bytes = (long long)up->bytes;
+    for (int k = 0; k < RUN_TRACE_COUNT; k++) {
+        an[k].name = kind_names[k];
+        an[k].answer = up->answer[k];
+        an[k].svg = up->svg[k];
+    }
+    return db_trace_insert(d, &info, up->ranks, up->lens, an, RUN_TRACE_COUNT, err);
+}
+
+int run_trace_import(db *d, const char *uid, struct trace *t, arena *a,
+                     run_trace_draw_fn draw, struct err *err)
+{
+    struct run_trace_upload up;
+    long long id;
+    int rc = db_trace_run_by_uid(d, uid, &id, err);
+
+    if (rc <= 0) {
+        trace_free(t);
+        if (rc == 0)
+            err_set(err, 404, "not_found", NULL, "no run with client id %.80s", uid);
+        return -1;
+    }
+    if ((rc = db_trace_info(d, id, NULL, NULL, err)) != 0) {
+        trace_free(t);
+        return rc < 0 ? -1 : 0; /* already traced: an import repeated */
+    }
+    if (run_trace_from_trace(&up, id, t, a, draw, err) != 0)
+        return -1;
+    rc = run_trace_store(d, &up, err);
+    run_trace_upload_free(&up);
+    return rc;
+}
+
+int run_trace_bundle_job(db *d, void *arg, struct err *err)
+{
+    struct run_trace_bundle *b = arg;
+    int rc;
+    if (ingest_store(d, &b->in, err) != 0)
+        return -1;
+    b->up.run_id = b->in.ids[0];
+    rc = db_trace_info(d, b->up.run_id, NULL, NULL, err);
+    if (rc < 0)
+        return -1;
+    b->trace_existed = rc == 1;
+    if (b->trace_existed && b->in.existed[0])
+        return 0; /* the same run and a trace again: nothing new */
+    if (b->trace_existed)
+        return err_set(err, 409, "conflict", NULL, "run %lld already has a trace",
+                       b->up.run_id);
+    return run_trace_store(d, &b->up, err);
+}
+
+/* ---- reading -------------------------------------------------------------- */
+
+int run_trace_exists(db *d, long long run_id, struct err *err)
+{
+    return db_trace_info(d, run_id, NULL, NULL, err);
+}
+
+int run_trace_info(db *d, long long run_id, arena *a, struct db_trace_info *out,
+                   struct err *err)
+{
+    int rc = db_trace_info(d, run_id, a, out, err);
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        return err_set(err, 404, "not_found", NULL, "run %lld has no trace", run_id);
+    return 0;
+}
+
+int run_trace_stored(db *d, long long run_id, int kind, int svg, arena *a,
+                     const char **text, size_t *len, struct err *err)
+{
+    int rc;
+    if (run_trace_name(kind) == NULL)
+        return err_set(err, 404, "not_found", NULL, "no such trace analysis");
+    rc = db_trace_analysis(d, run_id, kind_names[kind], svg, a, text, len, err);
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        return err_set(err, 404, "not_found", NULL, "run %lld has no trace", run_id);
+    return 0;
+}
+
+int run_trace_load(db *d, long long run_id, arena *a, struct trace **t, struct err *err)
+{
+    const void **ranks;
+    size_t *lens;
+    int n, rc = db_trace_ranks(d, run_id, a, &ranks, &lens, &n, err);
+    *t = NULL;
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        return err_set(err, 404, "not_found", NULL, "run %lld has no trace", run_id);
+    if (trace_parse(ranks, lens, n, t, err) != 0) {
+        /* What was checked on the way in no longer reads: damage. */
+        err->status = 500;
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- Lyon's estimator across runs ----------------------------------------- */
+
+json_t *run_trace_occupancy_fit(db *d, const char *application, const char *x,
+                                const char *graph, arena *a, struct err *err)
+{
+    struct db_trace_run *rows;
+    int n = db_trace_runs_of_app(d, application, strcmp(x, "nprocs") ? x : NULL,
+                                 LIMIT_TRACE_FIT_RUNS, a, &rows, err);
+    json_t *classes, *states, *out = NULL;
+    double *xs = NULL, *frac = NULL;
+    int used = 0, stride = 0;
+
+    if (n < 0)
+        return NULL;
+    if (n == 0) {
+        err_set(err, 404, "not_found", NULL, "application %s has no traced run",
+                application);
+        return NULL;
+    }
+    classes = json_array();
+    xs = xcalloc((size_t)n, sizeof *xs);
+    /* Fractions by class name: user states differ between runs, so the
+     * columns are the union of names, in first-seen order. */
+    frac = xcalloc((size_t)n * (TRACE_CLASS_USER + LIMIT_TRACE_NAMES), sizeof *frac);
+    if (classes == NULL || xs == NULL || frac == NULL) {
+        err_nomem(err);
+        goto done;
+    }
+    stride = TRACE_CLASS_USER + LIMIT_TRACE_NAMES;
+    for (int c = 0; c < TRACE_CLASS_USER; c++)
+        json_array_append_new(classes, json_string(trace_class_name(c)));
+    for (int i = 0; i < n; i++) {
+        const char *text;
+        size_t len;
+        json_t *occ, *fr, *v;
+        const char *key;
+        double xv =
+            x && strcmp(x, "nprocs") == 0 ? (double)rows[i].nprocs : rows[i].input;
+        if (!isfinite(xv))
+            continue;
+        if (run_trace_stored(d, rows[i].run_id, RUN_TRACE_OCCUPANCY, 0, a, &text, &len,
+                             err) != 0)
+            goto done;
+        occ = json_loadb(text, len, 0, NULL);
+        fr = json_object_get(occ, "fraction");
+        if (!json_is_object(fr)) {
+            json_decref(occ);
+            err_set(err, 500, "database", NULL, "a stored occupancy answer is damaged");
+            goto done;
+        }
+        for (int c = 0; c < stride; c++)
+            frac[(size_t)used * (size_t)stride + (size_t)c] = 0;
+        json_object_foreach(fr, key, v)
+        {
+            size_t c, nc = json_array_size(classes);
+            for (c = 0; c < nc; c++)
+                if (strcmp(json_string_value(json_array_get(classes, c)), key) == 0)
+                    break;
+            if (c == nc) {
+                if (nc >= (size_t)stride)
+                    continue;
+                json_array_append_new(classes, json_string(key));
+            }
+            frac[(size_t)used * (size_t)stride + c] = json_number_value(v);
+        }
+        json_decref(occ);
+        xs[used++] = xv;
+    }
+    states = json_array();
+    for (size_t c = 0; states && c < json_array_size(classes); c++) {
+        struct fit_result fr;
+        struct err fe = {0};
+        json_t *pts = json_array(), *row;
+        for (int i = 0; pts && i < used; i++)
+            json_array_append_new(pts,
+                                  json_pack("[o, o]", num(xs[i]),
+                                            num(frac[(size_t)i * (size_t)stride + c])));
+        row = json_pack("{s:O, s:o}", "state", json_array_get(classes, c), "points", pts);
+        if (trace_occupancy_fit(xs, frac, (size_t)used, stride, (int)c, graph, &fr,
+                                &fe) == 0) {
+            json_object_set_new(row, "model", fit_model_to_json(&fr.model));
+            json_object_set_new(row, "r2", num(fr.stats.r2));
+            json_object_set_new(row, "graph",
+                                json_string(fit_graph_name(fr.model.chosen)));
+            fit_result_free(&fr);
+        } else {
+            json_object_set_new(row, "model", json_null());
+            json_object_set_new(row, "error", json_string(fe.message));
+        }
+        json_array_append_new(states, row);
+    }
+    out = json_pack("{s:s, s:s, s:i, s:o}", "application", application, "x", x, "runs",
+                    used, "states", states);
+    if (out == NULL)
+        err_nomem(err);
+done:
+    json_decref(classes);
+    xfree(xs);
+    xfree(frac);
+    return out;
+}

@@ -1,0 +1,99 @@
+/* api_import: POST /api/v1/import (SPEC §12) — a thin adapter onto
+ * core/import.
+ *
+ * The body is the file, or a tar archive of a directory format's files (TAU,
+ * OTF2; any tar is read as one). Query: format (default auto), application,
+ * executable, system, nprocs, and filename (the file's name for messages and
+ * the default application). The parse runs inside the writer's job so that
+ * each batch of runs is stored as it is read and released (memory bounded)
+ * and the whole import commits or nothing does. 201 when something new was
+ * stored, 200 when everything was there already.
+ */
+#include "core/import.h"
+#include "server/routes.h"
+#include "server/trace_draw.h"
+
+#include <string.h>
+
+/* A POSIX/GNU tar header carries "ustar" at byte 257 of the first block. */
+static int looks_like_tar(const char *data, size_t len)
+{
+    return len >= 512 && memcmp(data + 257, "ustar", 5) == 0;
+}
+
+static int import_finish(struct req *r)
+{
+    struct import *im = r->ctx;
+    json_t *ids, *out;
+    int created;
+
+    if (r->job.rc != 0) {
+        import_free(im);
+        return http_error(r, &r->job.err);
+    }
+    ids = json_array();
+    for (size_t i = 0; i < im->runs; i++)
+        json_array_append_new(ids, json_integer(im->ids[i]));
+    out = json_pack("{s:s, s:I, s:I, s:I, s:o}", "format", im->format_used, "runs",
+                    (json_int_t)im->runs, "created", (json_int_t)im->created, "existing",
+                    (json_int_t)(im->runs - im->created), "ids", ids);
+    if (im->benchmarks > 0)
+        json_object_set_new(
+            out, "benchmarks",
+            json_pack("{s:s, s:I, s:I, s:I}", "system", im->system, "read",
+                      (json_int_t)im->benchmarks, "created",
+                      (json_int_t)im->benchmarks_created, "existing",
+                      (json_int_t)(im->benchmarks - im->benchmarks_created)));
+    created = im->created > 0 || im->benchmarks_created > 0;
+    import_free(im);
+    return http_json(r, created ? 201 : 200, out);
+}
+
+int api_import_post(struct req *r)
+{
+    struct err e = {0};
+    struct import *im = arena_alloc(r->arena, sizeof *im);
+    struct fmt_options opt = {0};
+    struct fmt_file *files = NULL;
+    size_t nfiles = 0;
+    long long nprocs = 0;
+    const char *format = http_query(r, "format");
+    const char *filename = http_query(r, "filename");
+    const struct fmt_format *f = format ? fmt_find(format) : NULL;
+
+    if (im == NULL) {
+        err_nomem(&e);
+        return http_error(r, &e);
+    }
+    if (http_query_int(r, "nprocs", 1, 100000000, &nprocs, &e) != 0)
+        return http_error(r, &e);
+    opt.application = http_query(r, "application");
+    opt.executable = http_query(r, "executable");
+    opt.system = http_query(r, "system");
+    opt.nprocs = nprocs;
+    if (r->body.len == 0) {
+        err_set(&e, 422, "invalid_import", "body",
+                "the body is empty: send the file (or a tar archive of a directory)");
+        return http_error(r, &e);
+    }
+    if ((f && f->directory) || looks_like_tar(r->body.data, r->body.len)) {
+        if (fmt_tar_read(r->body.data, r->body.len, r->arena, &files, &nfiles, &e) != 0)
+            return http_error(r, &e);
+    } else {
+        files = arena_alloc(r->arena, sizeof *files);
+        if (files == NULL) {
+            err_nomem(&e);
+            return http_error(r, &e);
+        }
+        files->name = filename && filename[0] ? filename : "upload";
+        files->data = r->body.data;
+        files->len = r->body.len;
+        nfiles = 1;
+    }
+    import_init(im, format, files, nfiles, &opt, r->token_name);
+    im->trace_draw = trace_draw; /* OTF2: the run's trace too */
+    if (import_check(im, &e) != 0)
+        return http_error(r, &e);
+    r->ctx = im;
+    return http_defer_write(r, import_job, im, import_finish);
+}

@@ -1,0 +1,279 @@
+"""Imports (SPEC §12): every format's fixture through POST /api/v1/import and
+`prophecyd import`; idempotence (the same file twice stores nothing new);
+all or nothing (a truncated file is a 422 naming the line, the database
+unchanged); tar archives for directory formats; unknown formats; the token;
+and docs/import.md's worked example, run as written."""
+import io
+import json
+import os
+import re
+import subprocess
+import tarfile
+import urllib.parse
+
+from prophecy_test import BIN, PROPHECYD, Server, report, test
+
+SRC = os.environ.get("PROPHECY_SRC", os.path.join(os.path.dirname(__file__), "../.."))
+DATA = os.path.join(SRC, "tests/data/import")
+S = Server()
+
+# format, fixture (a file or a directory), query, runs it holds
+FIXTURES = [
+    ("extrap-text", "extrap-text/lulesh.txt", {}, 6),
+    ("extrap-json", "extrap-json/input.json", {}, 4),
+    ("extrap-jsonl", "extrap-jsonl/input.jsonl", {}, 3),
+    ("caliper-json", "caliper-json/query.json", {}, 1),
+    ("caliper-json", "caliper-json/split.json", {}, 1),
+    ("gbench", "gbench/out.json", {}, 3),
+    ("lnt-json", "lnt-json/report.json", {}, 3),
+    ("bmf", "bmf/results.json", {"system": "bmf box"}, 2),
+    ("json", "json/runs.json", {}, 1),
+    ("csv", "csv/runs.csv", {}, 1),
+    ("tau", "tau/run", {"application": "tau app"}, 1),
+    ("otf2", "otf2/trace", {"application": "otf2 app"}, 1),
+]
+
+
+def tar_of(directory):
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        for root, _, files in sorted(os.walk(directory)):
+            for f in sorted(files):
+                path = os.path.join(root, f)
+                t.add(path, arcname=os.path.relpath(path, directory))
+    return out.getvalue()
+
+
+def body_of(path):
+    full = os.path.join(DATA, path)
+    if os.path.isdir(full):
+        return tar_of(full)
+    with open(full, "rb") as f:
+        return f.read()
+
+
+def post_import(body, token=True, **query):
+    q = urllib.parse.urlencode(query)
+    return S.request("POST", "/api/v1/import" + ("?" + q if q else ""), body, token=token,
+                     ctype="application/octet-stream")
+
+
+def run_count():
+    st, body = S.get("/api/v1/runs?limit=1000")
+    assert st == 200, body
+    return len(body["runs"])
+
+
+@test
+def every_format_through_the_api_then_again_nothing_new():
+    for fmt, path, query, n in FIXTURES:
+        for named in (True, False):
+            q = dict(query, filename=os.path.basename(path))
+            if named:
+                q["format"] = fmt
+            before = run_count()
+            st, body = post_import(body_of(path), **q)
+            if named:
+                assert st == 201, (fmt, st, body)
+                assert body["created"] == n and body["existing"] == 0, (fmt, body)
+            else:  # auto, after the named import: recognised, nothing new
+                assert st == 200, (fmt, st, body)
+                assert body["created"] == 0 and body["existing"] == n, (fmt, body)
+            assert body["format"] == fmt, (fmt, body)
+            assert body["runs"] == n and len(body["ids"]) == n, body
+            assert run_count() == before + (n if named else 0), fmt
+            for i in body["ids"]:
+                st, run = S.get(f"/api/v1/runs/{i}")
+                assert st == 200 and run["id"] == i, run
+                if "application" in query:
+                    assert run["application"] == query["application"], run
+
+
+@test
+def imported_runs_carry_the_mapping():
+    st, body = post_import(body_of("tau/run.tar"), format="tau", application="tau map",
+                           system="tau box")
+    assert st == 201, body
+    st, run = S.get(f"/api/v1/runs/{body['ids'][0]}")
+    assert run["nprocs"] == 2 and run["system"] == "tau box", run
+    assert run["submitter"] == "tester", run
+    assert run["kernels"], run
+    st, body = post_import(body_of("extrap-text/lulesh.txt"), format="extrap-text",
+                           application="lulesh map")
+    st, run = S.get(f"/api/v1/runs/{body['ids'][0]}")
+    assert run["nprocs"] == 8 and run["inputs"] == {"size": 10}, run
+    assert {k["name"] for k in run["kernels"]} == {"main", "main->solve"}, run
+
+
+@test
+def osu_benchmarks_need_a_system_and_are_idempotent():
+    before = S.content()
+    st, body = post_import(body_of("osu/latency.txt"), format="osu")
+    assert st == 422 and body["error"]["field"] == "system", body
+    assert S.content() == before
+    st, body = post_import(body_of("osu/latency.txt"), system="osu box")
+    assert st == 201, body
+    assert body["format"] == "osu" and body["runs"] == 0, body
+    assert body["benchmarks"] == {"system": "osu box", "read": 2, "created": 2,
+                                  "existing": 0}, body
+    st, body = post_import(body_of("osu/latency.txt"), system="osu box")
+    assert st == 200 and body["benchmarks"]["created"] == 0, body
+    st, got = S.get("/api/v1/systems/osu%20box/benchmarks?name=MPISR")
+    assert st == 200 and len(got["benchmarks"]) == 2, got
+    assert abs(got["benchmarks"][0]["time"] - 1.5e-6) < 1e-12, got
+
+
+@test
+def truncated_or_malformed_files_store_nothing():
+    # each refusal names the file and line (a tar archive: the member)
+    cases = [("extrap-text", "extrap-text/truncated.txt", r"^truncated\.txt:5: "),
+             ("extrap-jsonl", "extrap-jsonl/truncated.jsonl", r"^truncated\.jsonl:\d+: "),
+             ("caliper-json", "caliper-json/truncated.json", r"^truncated\.json:3: "),
+             ("osu", "osu/truncated.txt", r"^truncated\.txt:\d+: "),
+             ("tau", "tau/truncated.tar", r"^tar: .*truncated")]
+    for fmt, path, where in cases:
+        before = S.content()
+        st, body = post_import(body_of(path), format=fmt, system="x box",
+                               filename=os.path.basename(path))
+        assert st == 422, (fmt, st, body)
+        assert re.search(where, body["error"]["message"]), (fmt, body)
+        assert S.content() == before, fmt
+    st, body = post_import(body_of("extrap-text/truncated.txt"),
+                           filename="truncated.txt")
+    assert st == 422 and "truncated.txt:5:" in body["error"]["message"], body
+    assert body["error"]["field"] == "truncated.txt:5", body
+
+
+@test
+def a_file_that_fails_late_stores_none_of_its_earlier_batches():
+    # 300 good points (more than one batch of 256 runs) then a bad line.
+    lines = ['{"params": {"p": %d}, "callpath": "main", "metric": "time", "value": 1.5}' % (i + 1)
+             for i in range(300)]
+    lines.append('{"params": {"p": 4}, "callpath": "main", "metric": "time", "value": "x"}')
+    before = S.content()
+    st, body = post_import("\n".join(lines).encode(), format="extrap-jsonl",
+                           application="late fail", filename="late.jsonl")
+    assert st == 422, body
+    assert "late.jsonl:301" in body["error"]["message"], body
+    assert S.content() == before
+
+
+@test
+def unknown_format_names_the_known_ones():
+    before = S.content()
+    st, body = post_import(b"whatever", format="excel")
+    assert st == 422 and body["error"]["code"] == "unknown_format", body
+    for name in ("extrap-text", "tau", "osu", "otf2", "csv"):
+        assert name in body["error"]["message"], body
+    st, body = post_import(b"\x01\x02 not anything we know")
+    assert st == 422 and body["error"]["code"] == "unknown_format", body
+    assert "gbench" in body["error"]["message"], body
+    st, body = post_import(b"")
+    assert st == 422, body
+    st, body = post_import(b"x", bogus="1")
+    assert st == 400, body
+    assert S.content() == before
+
+
+@test
+def no_token_is_401_and_nothing_is_stored():
+    before = S.content()
+    st, body = post_import(body_of("extrap-text/one.txt"), token=None, format="extrap-text")
+    assert st == 401, body
+    st, body = post_import(body_of("extrap-text/one.txt"), token="pt_wrong",
+                           format="extrap-text")
+    assert st == 401, body
+    assert S.content() == before
+
+
+def cli(db, *args):
+    return subprocess.run([PROPHECYD, "import", *args, "--db", db], capture_output=True,
+                          text=True)
+
+
+@test
+def every_format_through_the_cli():
+    db = os.path.join(S.tmp, "cli.db")
+    for fmt, path, query, n in FIXTURES:
+        opts = []
+        for k in ("application", "system"):
+            if k in query:
+                opts += ["--" + k, query[k]]
+        out = cli(db, "--format", fmt, *opts, os.path.join(DATA, path))
+        assert out.returncode == 0, (fmt, out.stderr)
+        assert f"imported {n} runs (0 already stored)" in out.stdout, (fmt, out.stdout)
+        out = cli(db, *opts, os.path.join(DATA, path))  # auto, again
+        assert out.returncode == 0, (fmt, out.stderr)
+        assert f"imported 0 runs ({n} already stored)" in out.stdout, (fmt, out.stdout)
+        assert f"({fmt})" in out.stdout, out.stdout
+    out = cli(db, "--system", "cli box", os.path.join(DATA, "osu/latency.txt"),
+              os.path.join(DATA, "osu/bw.txt"))
+    assert out.returncode == 0, out.stderr
+    assert "imported 4 system benchmarks of cli box (0 already stored)" in out.stdout, out.stdout
+
+
+@test
+def cli_refusals_store_nothing():
+    db = os.path.join(S.tmp, "cli2.db")
+    out = cli(db, os.path.join(DATA, "extrap-text/one.txt"))
+    assert out.returncode == 0, out.stderr
+    with open(db, "rb") as f:
+        snapshot = f.read()
+    out = cli(db, os.path.join(DATA, "extrap-text/truncated.txt"))
+    assert out.returncode == 1 and "truncated.txt:5:" in out.stderr, out.stderr
+    assert "nothing was imported" in out.stderr
+    out = cli(db, "--format", "excel", os.path.join(DATA, "extrap-text/one.txt"))
+    assert out.returncode == 1 and "one of auto, otf2, tau" in out.stderr, out.stderr
+    out = cli(db, os.path.join(DATA, "osu/latency.txt"))
+    assert out.returncode == 1 and "--system" in out.stderr, out.stderr
+    out = cli(db, os.path.join(DATA, "no/such/file"))
+    assert out.returncode == 1 and "cannot read" in out.stderr, out.stderr
+    out = subprocess.run([PROPHECYD, "import", "--db", db], capture_output=True, text=True)
+    assert out.returncode == 64 and "usage" in out.stderr, out.stderr
+    with open(db, "rb") as f:
+        assert f.read() == snapshot
+    out = subprocess.run([PROPHECYD, "import", "--format", "list"], capture_output=True,
+                         text=True)
+    assert out.returncode == 0 and out.stdout.count("\n") == 12, out.stdout
+
+
+@test
+def the_worked_example_of_docs_import_md_runs_as_written():
+    with open(os.path.join(SRC, "docs/import.md")) as f:
+        doc = f.read()
+    section = doc[doc.index("## Worked example"):]
+    blocks = re.findall(r"```sh\n(.*?)```", section, re.S)
+    answers = re.findall(r"```json\n(.*?)```", section, re.S)
+    texts = re.findall(r"```text\n(.*?)```", section, re.S)
+    assert len(blocks) == 2 and len(answers) == 2 and len(texts) == 1, section
+    env = dict(os.environ, PATH=BIN + ":" + os.environ["PATH"])
+    outputs = []
+    work = os.path.join(S.tmp, "worked-example")  # the reader's own directory
+    os.mkdir(work)
+    for block in blocks:
+        script = block.replace("localhost:8080", f"127.0.0.1:{S.port}").replace(
+            "prophecy.db", S.db)
+        out = subprocess.run(["bash", "-eo", "pipefail", "-c", script], cwd=work, env=env,
+                             capture_output=True, text=True)
+        assert out.returncode == 0, (script, out.stderr)
+        outputs.append(out.stdout)
+    # first block: the import's answer, then the fit's
+    dec = json.JSONDecoder()
+    text = outputs[0].strip()
+    imported, end = dec.raw_decode(text)
+    fitted, _ = dec.raw_decode(text[end:].strip())
+    shown = json.loads(answers[0])
+    assert imported["created"] == shown["created"] == 15, imported
+    assert imported["format"] == shown["format"], imported
+    shown = json.loads(answers[1])
+    assert fitted["model"]["formula"] == shown["model"]["formula"], fitted["model"]
+    p, q = fitted["predictions"][0], shown["predictions"][0]
+    assert p["x"] == q["x"] and abs(p["y"] - q["y"]) < 1e-9, (p, q)
+    assert round(p["lo"], 4) == q["lo"] and round(p["hi"], 4) == q["hi"], (p, q)
+    assert fitted["selection"]["runs"] == shown["selection"]["runs"], fitted
+    # second block: the CLI on the same file stores nothing new
+    assert outputs[1].strip() == texts[0].strip(), (outputs[1], texts[0])
+
+
+S.close()
+report()

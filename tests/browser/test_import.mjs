@@ -1,0 +1,89 @@
+// The upload page's import form in a real browser: the format select lists
+// the table of formats after "auto"; a truncated Extra-P file shows its line
+// next to the file field and stores nothing; OSU output without a system
+// shows the error at the system field; a good file is imported, and the same
+// file again stores nothing new; a TAU directory as a tar archive is one run.
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { test, run, watchedPage, assert, screenshot } from "./lib.mjs";
+
+const DATA = join(dirname(fileURLToPath(import.meta.url)), "../data/import");
+const file = (p, name) => ({ name: name || p.split("/").pop(), mimeType: "application/octet-stream",
+                             buffer: readFileSync(join(DATA, p)) });
+
+async function submit(page, server, f, fields = {}) {
+  await page.setInputFiles("#import-file", f);
+  for (const [k, v] of Object.entries(fields)) {
+    if (k === "format") await page.selectOption("#import-format", v);
+    else await page.fill(`#import-${k}`, v);
+  }
+  await page.fill("#import-token", server.token);
+  await page.locator("#import-form button[type=submit]").click();
+  await page.waitForURL(server.base + "/upload/import");
+}
+
+test("the import form stores a file once and refuses a bad one whole", async ({ server, browser }) => {
+  const page = await watchedPage(browser);
+  await page.goto(server.base + "/upload");
+  const options = await page.locator("#import-format option").evaluateAll(
+    (os) => os.map((o) => o.value));
+  assert(options[0] === "auto", "auto first");
+  for (const f of ["extrap-text", "extrap-jsonl", "tau", "osu", "otf2", "gbench", "csv"])
+    assert(options.includes(f), `format ${f} offered`);
+  assert(await page.locator("#import-format").inputValue() === "auto", "auto by default");
+
+  const before = await server.snapshot();
+  const url = server.base + "/upload/import";
+  page.expectStatus.set(url, 422);
+  await submit(page, server, file("extrap-text/truncated.txt"), { application: "imp browser" });
+  const err = page.locator("#import-file-error");
+  assert((await err.innerText()).includes("truncated.txt:5:"), await err.innerText());
+  assert(await page.locator("#import-file").evaluate(
+    (input) => input.closest(".field").contains(document.getElementById("import-file-error"))),
+    "the message sits in the file field's box");
+  assert(await page.locator("#import-application").inputValue() === "imp browser",
+    "values are kept");
+  await screenshot(page, "import-error-file-1280");
+
+  await submit(page, server, file("osu/latency.txt"), { format: "osu" });
+  assert((await page.locator("#import-system-error").innerText()).includes("system"),
+    "the system error sits at the system field");
+  assert(await page.locator("#import-format").inputValue() === "osu", "the format is kept");
+  assert(await server.snapshot() === before, "nothing was stored");
+  page.assertClean("bad imports");
+  page.expectStatus.clear();
+
+  await submit(page, server, file("extrap-text/lulesh.txt"),
+               { format: "auto", application: "imp browser", system: "imp-sys" });
+  let text = await page.locator("#import-result").innerText();
+  assert(text.includes("Imported 6 new runs (0 already stored)") && text.includes("extrap-text"),
+    text);
+  const list = await server.api("GET", "/api/v1/runs?application=imp%20browser");
+  assert(list.body.runs.length === 6 && list.body.runs[0].system === "imp-sys", "six runs stored");
+  await screenshot(page, "import-stored-1280");
+
+  await page.goto(server.base + "/upload#import");
+  await submit(page, server, file("extrap-text/lulesh.txt"),
+               { application: "imp browser", system: "imp-sys" });
+  text = await page.locator("#import-result").innerText();
+  assert(text.includes("Imported 0 new runs (6 already stored)"), text);
+
+  await page.goto(server.base + "/upload#import");
+  await submit(page, server, file("tau/run.tar"), { application: "imp tau" });
+  text = await page.locator("#import-result").innerText();
+  assert(text.includes("Imported 1 new run (0 already stored)") && text.includes("tau"), text);
+  page.assertClean("good imports");
+  await page.context().close();
+});
+
+test("the import form at phone width", async ({ server, browser }) => {
+  const page = await watchedPage(browser, 390, 844);
+  await page.goto(server.base + "/upload#import");
+  assert(await page.locator("#import-form").isVisible(), "the form shows");
+  await screenshot(page, "import-form-390");
+  page.assertClean("phone");
+  await page.context().close();
+});
+
+run();

@@ -1,0 +1,281 @@
+/* Unit tests for core/import: fmt_parse's batches through the one ingest
+ * path in one transaction. Every batch reaches the stored hook; a failure
+ * after several batches stores none of them; the same file twice stores
+ * nothing new; OSU benchmarks need a system and are skipped when identical;
+ * paths and directories load sorted and bounded; and under fault injection
+ * every allocation failing in turn gives a clean error with nothing stored. */
+#include "common/xalloc.h"
+#include "core/import.h"
+#include "core/ingest.h"
+#include "db/catalog.h"
+#include "db/runs.h"
+#include "tests/harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char dir[] = "/tmp/prophecy-importtest-XXXXXX";
+
+static const char *path(const char *name)
+{
+    static char p[256];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return p;
+}
+
+static long long count_runs(db *d)
+{
+    struct db_run_filter f = {0};
+    struct db_run_row *rows;
+    struct err e = {0};
+    arena *a = arena_new();
+    long long total = 0;
+    int n;
+    f.limit = 1000;
+    do {
+        n = db_runs_list(d, &f, a, &rows, &e);
+        if (n > 0)
+            f.after = rows[n - 1].id;
+        total += n > 0 ? n : 0;
+    } while (n == 1000);
+    arena_free(a);
+    return total;
+}
+
+static int stored_calls;
+static size_t stored_runs;
+
+static int on_stored(db *d, const struct ingest *in, void *arg, struct err *err)
+{
+    (void)d, (void)arg, (void)err;
+    stored_calls++;
+    stored_runs += in->n;
+    return 0;
+}
+
+/* An Extra-P JSON-lines text of n points (one repetition each), the last
+ * line broken when `broken`. */
+static char *jsonl(int n, int broken, size_t *len)
+{
+    size_t cap = (size_t)n * 100 + 200, used = 0;
+    char *s = xmalloc(cap);
+    for (int i = 1; i <= n; i++)
+        used += (size_t)snprintf(s + used, cap - used,
+                                 "{\"params\": {\"p\": %d}, \"callpath\": \"main\", "
+                                 "\"metric\": \"time\", \"value\": %g}\n",
+                                 i, 1.0 + i);
+    if (broken)
+        used += (size_t)snprintf(s + used, cap - used,
+                                 "{\"params\": {\"p\": 1}, \"value\"\n");
+    *len = used;
+    return s;
+}
+
+static void test_batches_in_one_transaction(void)
+{
+    struct ingest_hooks h = {on_stored, NULL, NULL};
+    struct fmt_options opt = {"lulesh", NULL, "box", 0};
+    struct err e = {0};
+    struct import im;
+    struct fmt_file f;
+    size_t len;
+    char *text = jsonl(600, 0, &len);
+    db *d;
+
+    CHECK_INT(db_open(&d, path("a.db"), NULL, &e), 0);
+    ingest_set_hooks(&h);
+    f = (struct fmt_file){"scaling.jsonl", text, len};
+    import_init(&im, NULL, &f, 1, &opt, "tester");
+    CHECK_INT(import_commit(d, &im, &e), 0);
+    CHECK_STR(im.format_used, "extrap-jsonl");
+    CHECK_INT((long long)im.runs, 600);
+    CHECK_INT((long long)im.created, 600);
+    CHECK_INT(stored_calls, 3); /* 256 + 256 + 88 */
+    CHECK_INT((long long)stored_runs, 600);
+    CHECK_INT(count_runs(d), 600);
+    CHECK(im.ids[0] >= 1 && im.ids[599] > im.ids[0]);
+    import_free(&im);
+
+    /* the same file again: nothing new, the same ids */
+    import_init(&im, "extrap-jsonl", &f, 1, &opt, "tester");
+    CHECK_INT(import_commit(d, &im, &e), 0);
+    CHECK_INT((long long)im.created, 0);
+    CHECK_INT((long long)im.runs, 600);
+    CHECK_INT(count_runs(d), 600);
+    import_free(&im);
+    ingest_set_hooks(NULL);
+    xfree(text);
+    db_close(d);
+}
+
+static void test_late_failure_stores_nothing(void)
+{
+    struct fmt_options opt = {"late", NULL, NULL, 0};
+    struct err e = {0};
+    struct import im;
+    struct fmt_file f;
+    size_t len;
+    char *text = jsonl(700, 1, &len);
+    db *d;
+
+    CHECK_INT(db_open(&d, path("b.db"), NULL, &e), 0);
+    f = (struct fmt_file){"late.jsonl", text, len};
+    import_init(&im, "extrap-jsonl", &f, 1, &opt, "tester");
+    CHECK_INT(import_commit(d, &im, &e), -1);
+    CHECK_INT(e.status, 422);
+    CHECK(strstr(e.message, "late.jsonl:701") != NULL);
+    CHECK_INT(count_runs(d), 0);
+    import_free(&im);
+    xfree(text);
+    db_close(d);
+}
+
+static const char OSU[] = "# OSU MPI Latency Test v7.3\n# Size          Latency (us)\n"
+                          "1                       1.50\n1024                    3.25\n";
+
+static void test_benchmarks(void)
+{
+    struct fmt_options none = {0}, sys = {NULL, NULL, "osu box", 0};
+    struct fmt_file f = {"latency.txt", OSU, sizeof OSU - 1};
+    struct err e = {0};
+    struct import im;
+    json_t *list;
+    db *d;
+
+    CHECK_INT(db_open(&d, path("c.db"), NULL, &e), 0);
+    import_init(&im, NULL, &f, 1, &none, "tester");
+    CHECK_INT(import_commit(d, &im, &e), -1);
+    CHECK_STR(e.field, "system");
+    CHECK_INT(db_system_id(d, "unknown", 0, &e), 0); /* no system was made */
+    import_free(&im);
+    for (int round = 0; round < 2; round++) {
+        err_clear(&e);
+        import_init(&im, NULL, &f, 1, &sys, "tester");
+        CHECK_INT(import_commit(d, &im, &e), 0);
+        CHECK_STR(im.format_used, "osu");
+        CHECK_INT((long long)im.benchmarks, 2);
+        CHECK_INT((long long)im.benchmarks_created, round == 0 ? 2 : 0);
+        CHECK_STR(im.system, "osu box");
+        import_free(&im);
+    }
+    list = db_benchmarks_list(d, "osu box", NULL, &e);
+    CHECK(list != NULL && json_array_size(list) == 2);
+    json_decref(list);
+    db_close(d);
+}
+
+static void test_check_and_unknown_format(void)
+{
+    struct fmt_file f = {"x.txt", "x", 1};
+    struct err e = {0};
+    struct import im;
+
+    import_init(&im, "excel", &f, 1, NULL, "tester");
+    CHECK_INT(import_check(&im, &e), -1);
+    CHECK_STR(e.code, "unknown_format");
+    CHECK(strstr(e.message, "one of auto, otf2, tau, extrap-text") != NULL);
+    err_clear(&e);
+    import_init(&im, NULL, &f, 0, NULL, "tester");
+    CHECK_INT(import_check(&im, &e), -1);
+    CHECK_STR(e.field, "files");
+}
+
+static void write_file(const char *name, const char *text)
+{
+    FILE *f = fopen(path(name), "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static void test_load_paths(void)
+{
+    struct import_files files;
+    struct err e = {0};
+    const char *one[1];
+    char d1[300];
+
+    snprintf(d1, sizeof d1, "%s", path("tree"));
+    CHECK_INT(mkdir(d1, 0700), 0);
+    CHECK_INT(mkdir(path("tree/traces"), 0700), 0);
+    write_file("tree/b.otf2", "anchor");
+    write_file("tree/a.def", "defs");
+    write_file("tree/.hidden", "skipped");
+    write_file("tree/traces/0.evt", "");
+    one[0] = d1;
+    CHECK_INT(import_load_paths(one, 1, &files, &e), 0);
+    CHECK_INT((long long)files.n, 3);
+    if (files.n == 3) {
+        CHECK_STR(files.files[0].name, "a.def");
+        CHECK_STR(files.files[1].name, "b.otf2");
+        CHECK_STR(files.files[2].name, "traces/0.evt");
+        CHECK_INT((long long)files.files[0].len, 4);
+        CHECK(memcmp(files.files[0].data, "defs", 4) == 0);
+        CHECK_INT((long long)files.files[2].len, 0);
+    }
+    import_files_free(&files);
+    one[0] = path("no-such-file");
+    CHECK_INT(import_load_paths(one, 1, &files, &e), -1);
+    CHECK(strstr(e.message, "cannot read") != NULL);
+}
+
+/* Every allocation failing in turn: a clean error or success, never a
+ * crash, and a failed import stores nothing. */
+static void test_fault_injection(void)
+{
+    struct fmt_options opt = {"faults", NULL, "box", 0};
+    size_t len;
+    char *text = jsonl(300, 0, &len);
+    struct fmt_file f = {"faults.jsonl", text, len};
+    long fails = 0;
+    db *d;
+    struct err e = {0};
+
+    CHECK_INT(db_open(&d, path("f.db"), NULL, &e), 0);
+    for (long nth = 1; nth < 100000; nth++) {
+        struct import im;
+        long long before = count_runs(d);
+        int rc;
+        err_clear(&e);
+        import_init(&im, NULL, &f, 1, &opt, "tester");
+        xalloc_fail_at(nth);
+        rc = import_commit(d, &im, &e);
+        xalloc_fail_at(0);
+        import_free(&im);
+        if (rc == 0)
+            break;
+        fails++;
+        CHECK(e.status != 0);
+        CHECK_INT(count_runs(d), before);
+    }
+    CHECK(fails > 10);
+    CHECK_INT(count_runs(d), 300);
+    xfree(text);
+    db_close(d);
+}
+
+int main(void)
+{
+    int rc;
+    if (mkdtemp(dir) == NULL)
+        return 1;
+    RUN(test_batches_in_one_transaction);
+    RUN(test_late_failure_stores_nothing);
+    RUN(test_benchmarks);
+    RUN(test_check_and_unknown_format);
+    RUN(test_load_paths);
+    RUN(test_fault_injection);
+    rc = harness_report();
+    {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        if (system(cmd) != 0)
+            rc = 1;
+    }
+    return rc;
+}

@@ -1,0 +1,138 @@
+/* view_trace: the trace page; see view_trace.h. */
+#include "web/view_trace.h"
+
+#include <string.h>
+
+static const char *const titles[VIEW_TRACE_SECTIONS] = {
+    "Profile: time per MPI routine",
+    "Wait: who waits for whom",
+    "Traffic: messages between ranks",
+    "Load: computation and communication",
+    "Timeline",
+    "Occupancy: macrostates",
+    "Clusters: representative ranks",
+};
+
+static const char *const blurbs[VIEW_TRACE_SECTIONS] = {
+    "Each rank's execution time split into computation and the MPI routines it "
+    "called.",
+    "Fernandes' wait-time matrix: row i, column j is how long rank i waited for rank "
+    "j (a late sender, or the last rank to reach a collective).",
+    "Point-to-point bytes sent from each rank (row) to each rank (column); "
+    "collectives are counted apart in the JSON answer.",
+    "Computation against communication per rank, with the imbalance (maximum over "
+    "mean).",
+    "Each rank's state over time, downsampled to the width of the chart.",
+    "Lyon's mean node occupancy of each state class: how many ranks are in it, on "
+    "average, over the run.",
+    "Pablo's clustering of ranks by their time per routine and per state, with a "
+    "scatterplot matrix of the main dimensions.",
+};
+
+static double num_at(json_t *o, const char *key)
+{
+    return json_number_value(json_object_get(o, key));
+}
+
+/* The key figures of one analysis as a small table. */
+static void figures(struct page *p, int k, json_t *a)
+{
+    const char *key;
+    json_t *v;
+    if (a == NULL)
+        return;
+    page_table_open(p, "Key figures");
+    page_puts(p, "<tbody>\n");
+    switch (k) {
+    case 1:
+        page_puts(p, "<tr><th>Total wait (s)</th><td class=\"num\">");
+        page_num(p, num_at(a, "total"));
+        page_puts(p, "</td></tr>\n<tr><th>Unmatched receives</th><td class=\"num\">");
+        page_num(p, num_at(a, "unmatched"));
+        page_puts(p, "</td></tr>\n");
+        break;
+    case 3:
+        page_puts(p, "<tr><th>Compute imbalance</th><td class=\"num\">");
+        page_num(p, num_at(a, "compute_imbalance"));
+        page_puts(p,
+                  "</td></tr>\n<tr><th>Communication imbalance</th><td class=\"num\">");
+        page_num(p, num_at(a, "comm_imbalance"));
+        page_puts(p, "</td></tr>\n");
+        break;
+    case 5:
+        json_object_foreach(json_object_get(a, "mean"), key, v)
+        {
+            page_puts(p, "<tr><th>");
+            page_text(p, key);
+            page_puts(p, "</th><td class=\"num\">");
+            page_num(p, json_number_value(v));
+            page_puts(p, "</td></tr>\n");
+        }
+        page_puts(p, "<tr><th>Macrostates</th><td class=\"num\">");
+        page_num(p, num_at(a, "nrows"));
+        page_puts(p, "</td></tr>\n");
+        break;
+    case 6:
+        page_puts(p, "<tr><th>Clusters (k)</th><td class=\"num\">");
+        page_num(p, num_at(a, "k"));
+        page_puts(p, "</td></tr>\n<tr><th>Silhouette</th><td class=\"num\">");
+        page_num(p, num_at(a, "silhouette"));
+        page_puts(p, "</td></tr>\n");
+        break;
+    default:
+        page_puts(p, "<tr><th>Ranks</th><td class=\"num\">");
+        page_num(p, num_at(a, "nranks"));
+        page_puts(p, "</td></tr>\n");
+        break;
+    }
+    page_puts(p, "</tbody>");
+    page_table_close(p);
+}
+
+void view_trace(struct page *p, const struct view_trace *v)
+{
+    page_printf(p, "<h1>Trace of run <a href=\"/runs/%lld\">%lld</a></h1>\n", v->run_id,
+                v->run_id);
+    page_puts(p, "<p>");
+    page_num(p, (double)v->nranks);
+    page_puts(p, " ranks, ");
+    page_num(p, (double)v->nevents);
+    page_puts(p, " events over ");
+    page_num(p, v->span);
+    page_puts(p, " s, stored ");
+    page_text(p, v->created_at);
+    page_puts(p, ".");
+    if (v->dropped > 0) {
+        page_puts(p, " <strong>The recorder dropped ");
+        page_num(p, (double)v->dropped);
+        page_puts(p, " events (its buffers were full).</strong>");
+    }
+    page_puts(p, "</p>\n<nav class=\"toc\"><ul>\n");
+    for (int k = 0; k < VIEW_TRACE_SECTIONS; k++)
+        page_printf(p, "<li><a href=\"#%s\">%s</a></li>\n", v->name[k], titles[k]);
+    page_puts(p, "</ul></nav>\n");
+    for (int k = 0; k < VIEW_TRACE_SECTIONS; k++) {
+        page_printf(p, "<section id=\"%s\" class=\"trace-analysis\">\n<h2>%s</h2>\n",
+                    v->name[k], titles[k]);
+        page_printf(p, "<p>%s</p>\n", blurbs[k]);
+        if (v->svg[k] != NULL) {
+            struct buf b;
+            buf_init(&b, 64u << 20);
+            buf_append(&b, v->svg[k], v->svg_len[k]);
+            page_svg(p, &b, NULL);
+            buf_free(&b);
+        }
+        figures(p, k, v->answer[k]);
+        page_printf(p,
+                    "<p><a href=\"/api/v1/runs/%lld/trace/%s\">JSON</a> · "
+                    "<a href=\"/plots/run-%lld-%s.svg\">SVG</a></p>\n</section>\n",
+                    v->run_id, v->name[k], v->run_id, v->name[k]);
+    }
+    if (v->application != NULL) {
+        page_puts(p, "<p>Across the traced runs of ");
+        page_text(p, v->application);
+        page_puts(p, ": <a href=\"/api/v1/applications/");
+        page_url(p, v->application);
+        page_puts(p, "/occupancy?x=nprocs\">occupancy estimator over nprocs</a>.</p>\n");
+    }
+}
