@@ -333,3 +333,43 @@ CREATE TABLE trace_analyses (
     svg    TEXT NOT NULL,   -- its chart, /plots/run-{id}-NAME.svg
     PRIMARY KEY (run_id, name)
 ) WITHOUT ROWID;
+
+-- migration 5
+-- What the application read (GET /api/v1/applications/{name}) lists besides
+-- the configurations: each application's kernel names with their record
+-- counts, and its metric names. Kept by triggers in the run's transaction, so
+-- the read is a few rows instead of a walk over every run's kernels (seconds
+-- at 1,000,000 runs). Runs are never deleted or moved, so inserts are all the
+-- triggers need to follow. first_seq orders the kernels as the runs do.
+CREATE TABLE app_kernels (
+    app_id    INTEGER NOT NULL REFERENCES applications(id),
+    name      TEXT NOT NULL,
+    records   INTEGER NOT NULL,
+    first_seq INTEGER NOT NULL,
+    PRIMARY KEY (app_id, name)
+) WITHOUT ROWID;
+INSERT INTO app_kernels (app_id, name, records, first_seq)
+SELECT r.app_id, k.name, count(*), min(k.seq) FROM kernels k JOIN runs r ON r.id = k.run_id
+GROUP BY r.app_id, k.name;
+CREATE TRIGGER app_kernels_add AFTER INSERT ON kernels BEGIN
+    INSERT INTO app_kernels (app_id, name, records, first_seq)
+    SELECT app_id, NEW.name, 1, NEW.seq FROM runs WHERE id = NEW.run_id
+    ON CONFLICT (app_id, name) DO UPDATE SET records = records + 1,
+        first_seq = min(first_seq, excluded.first_seq);
+END;
+CREATE TABLE app_metrics (
+    app_id INTEGER NOT NULL REFERENCES applications(id),
+    name   TEXT NOT NULL,
+    PRIMARY KEY (app_id, name)
+) WITHOUT ROWID;
+INSERT INTO app_metrics (app_id, name)
+SELECT DISTINCT r.app_id, m.name FROM run_metrics m JOIN runs r ON r.id = m.run_id;
+CREATE TRIGGER app_metrics_add AFTER INSERT ON run_metrics BEGIN
+    INSERT OR IGNORE INTO app_metrics (app_id, name)
+    SELECT app_id, NEW.name FROM runs WHERE id = NEW.run_id;
+END;
+-- The application page filtered by system pages through (system_id, app_id)
+-- in id order without touching the table; it replaces runs_by_system, whose
+-- every use it serves (a prefix), so ingest keeps the same number of indexes.
+DROP INDEX runs_by_system;
+CREATE INDEX runs_by_system_app ON runs (system_id, app_id);

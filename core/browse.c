@@ -83,10 +83,10 @@ int browse_app(db *d, const struct browse_app_query *q, arena *a, struct browse_
     b->pages = b->total > 0 ? (b->total + q->per_page - 1) / q->per_page : 1;
     b->page = q->page > b->pages ? b->pages : q->page;
     {
-        struct db_page_query pq = {app_id,     q->exe_id,
-                                   q->sys_id,  (enum db_sort)q->sort,
-                                   q->desc,    (b->page - 1) * q->per_page,
-                                   q->per_page};
+        struct db_page_query pq = {app_id,      q->exe_id,
+                                   q->sys_id,   (enum db_sort)q->sort,
+                                   q->desc,     (b->page - 1) * q->per_page,
+                                   q->per_page, b->total};
         b->nrows = db_runs_page(d, &pq, a, &b->rows, err);
     }
     if (b->nrows < 0)

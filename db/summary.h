@@ -75,7 +75,9 @@ struct db_page_query {
     enum db_sort sort;
     int desc;
     long long offset;
-    int limit; /* 1..1000 */
+    int limit;       /* 1..1000 */
+    long long total; /* runs matching (db_summary_count), or 0 when not known: a
+                      * page past the middle is then read from the other end */
 };
 
 struct db_page_row {

@@ -1,8 +1,9 @@
 /* catalog: everything but runs; see catalog.h.
  *
  * Reads go through db_query_json, which turns rows into JSON objects by
- * column name, so each read below is one SQL constant. Aggregates in the list
- * queries use the covering indexes of schema.sql.
+ * column name, so each read below is one SQL constant. Run counts come from
+ * the configuration summaries (run_configs, kept with each run), so a list or
+ * a count costs a few rows per configuration, not a walk over every run.
  */
 #include "db/catalog.h"
 #include "db/sqlite/sql.h"
@@ -217,14 +218,20 @@ json_t *db_apps_list(db *d, struct err *err)
         d,
         "SELECT a.name, a.description, a.demo, a.created_at, "
         "(SELECT count(*) FROM executables e WHERE e.app_id = a.id) AS executables, "
-        "(SELECT count(*) FROM runs r WHERE r.app_id = a.id) AS runs, "
-        "(SELECT count(DISTINCT r.system_id) FROM runs r WHERE r.app_id = a.id) AS "
-        "systems, "
+        "(SELECT coalesce(sum(c.runs), 0) FROM run_configs c WHERE c.app_id = a.id) AS "
+        "runs, "
+        "(SELECT count(DISTINCT c.system_id) FROM run_configs c WHERE c.app_id = a.id) "
+        "AS systems, "
         "(SELECT count(*) FROM templates t WHERE t.app_id = a.id) AS templates "
         "FROM applications a ORDER BY a.name",
         err, "");
 }
 
+/* Everything but the templates comes from the summaries kept with each run
+ * (run_configs, app_kernels, app_metrics: schema.sql), so the read costs a
+ * few rows per configuration however many runs the application holds. The
+ * inputs' minimum and maximum are read from the configurations' canonical
+ * inputs, whose numbers SQLite writes with 15 significant digits. */
 json_t *db_app_get(db *d, const char *name, struct err *err)
 {
     json_t *app;
@@ -233,46 +240,44 @@ json_t *db_app_get(db *d, const char *name, struct err *err)
 
     app = db_query_one(d, "application",
                        "SELECT id, name, description, demo, created_at, "
-                       "(SELECT count(*) FROM runs r WHERE r.app_id = a.id) AS runs "
-                       "FROM applications a WHERE name = ?1",
+                       "(SELECT coalesce(sum(c.runs), 0) FROM run_configs c WHERE "
+                       "c.app_id = a.id) AS runs FROM applications a WHERE name = ?1",
                        err, "t", name);
     if (app == NULL)
         return NULL;
     id = json_integer_value(json_object_get(app, "id"));
     json_object_del(app, "id");
-    ok = ok &&
-         db_attach_rows(d, app, "executables",
-                        "SELECT e.name, e.compiler, e.flags, e.version, "
-                        "(SELECT count(*) FROM runs r WHERE r.exe_id = e.id) AS runs "
-                        "FROM executables e WHERE e.app_id = ?1 ORDER BY e.name",
-                        id, err);
-    ok = ok && db_attach_rows(
-                   d, app, "systems",
-                   "SELECT s.name, count(*) AS runs, min(r.nprocs) AS min_nprocs, "
-                   "max(r.nprocs) AS max_nprocs FROM runs r JOIN systems s ON "
-                   "s.id = r.system_id WHERE r.app_id = ?1 GROUP BY s.id ORDER BY s.name",
-                   id, err);
-    ok = ok && db_attach_rows(
-                   d, app, "nprocs",
-                   "SELECT DISTINCT nprocs FROM runs WHERE app_id = ?1 ORDER BY nprocs",
-                   id, err);
-    ok = ok && db_attach_rows(
-                   d, app, "inputs",
-                   "SELECT i.name, count(DISTINCT i.value) AS values_count, "
-                   "min(i.value) AS min, max(i.value) AS max FROM run_inputs i "
-                   "JOIN runs r ON r.id = i.run_id WHERE r.app_id = ?1 GROUP BY i.name "
-                   "ORDER BY i.name",
-                   id, err);
-    ok = ok && db_attach_rows(d, app, "metrics",
-                              "SELECT DISTINCT m.name FROM run_metrics m JOIN runs r ON "
-                              "r.id = m.run_id WHERE r.app_id = ?1 ORDER BY m.name",
+    ok = ok && db_attach_rows(d, app, "executables",
+                              "SELECT e.name, e.compiler, e.flags, e.version, "
+                              "(SELECT coalesce(sum(c.runs), 0) FROM run_configs c WHERE "
+                              "c.app_id = ?1 AND c.exe_id = e.id) AS runs "
+                              "FROM executables e WHERE e.app_id = ?1 ORDER BY e.name",
+                              id, err);
+    ok =
+        ok && db_attach_rows(d, app, "systems",
+                             "SELECT s.name, sum(c.runs) AS runs, min(c.nprocs) AS "
+                             "min_nprocs, max(c.nprocs) AS max_nprocs FROM run_configs c "
+                             "JOIN systems s ON s.id = c.system_id WHERE c.app_id = ?1 "
+                             "GROUP BY s.id ORDER BY s.name",
+                             id, err);
+    ok = ok && db_attach_rows(d, app, "nprocs",
+                              "SELECT DISTINCT nprocs FROM run_configs WHERE app_id = ?1 "
+                              "ORDER BY nprocs",
+                              id, err);
+    ok = ok && db_attach_rows(d, app, "inputs",
+                              "SELECT j.key AS name, count(DISTINCT j.value) AS "
+                              "values_count, min(j.value) AS min, max(j.value) AS max "
+                              "FROM run_configs c, json_each(c.inputs) j WHERE "
+                              "c.app_id = ?1 GROUP BY j.key ORDER BY j.key",
                               id, err);
     ok = ok &&
-         db_attach_rows(
-             d, app, "kernels",
-             "SELECT k.name, count(*) AS records FROM kernels k JOIN runs r ON "
-             "r.id = k.run_id WHERE r.app_id = ?1 GROUP BY k.name ORDER BY min(k.seq)",
-             id, err);
+         db_attach_rows(d, app, "metrics",
+                        "SELECT name FROM app_metrics WHERE app_id = ?1 ORDER BY name",
+                        id, err);
+    ok = ok && db_attach_rows(d, app, "kernels",
+                              "SELECT name, records FROM app_kernels WHERE app_id = ?1 "
+                              "ORDER BY first_seq, name",
+                              id, err);
     ok = ok &&
          db_attach_rows(d, app, "templates",
                         "SELECT name, kernel, expression, description FROM templates "
@@ -290,7 +295,8 @@ json_t *db_systems_list(db *d, struct err *err)
     return db_query_json(
         d,
         "SELECT s.name, s.description, s.processor, s.cores, s.network, s.demo, "
-        "(SELECT count(*) FROM runs r WHERE r.system_id = s.id) AS runs, "
+        "(SELECT coalesce(sum(c.runs), 0) FROM run_configs c WHERE c.system_id = s.id) "
+        "AS runs, "
         "(SELECT count(*) FROM system_benchmarks b WHERE b.system_id = s.id) AS "
         "benchmarks, "
         "(SELECT count(*) FROM system_parameters p WHERE p.system_id = s.id) AS "
@@ -305,7 +311,8 @@ json_t *db_system_get(db *d, const char *name, struct err *err)
     sys = db_query_one(d, "system",
                        "SELECT name, description, processor, cores, network, "
                        "metadata AS metadata_json, demo, created_at, "
-                       "(SELECT count(*) FROM runs r WHERE r.system_id = s.id) AS runs "
+                       "(SELECT coalesce(sum(c.runs), 0) FROM run_configs c WHERE "
+                       "c.system_id = s.id) AS runs "
                        "FROM systems s WHERE name = ?1",
                        err, "t", name);
     if (sys == NULL)
@@ -336,7 +343,7 @@ json_t *db_counts(db *d, struct err *err)
         d, "counts",
         "SELECT (SELECT count(*) FROM applications) AS applications, "
         "(SELECT count(*) FROM systems) AS systems, "
-        "(SELECT count(*) FROM runs) AS runs, "
+        "(SELECT coalesce(sum(runs), 0) FROM run_configs) AS runs, "
         "(SELECT count(*) FROM models) AS models, "
         "(SELECT count(*) FROM templates) AS templates, "
         "(SELECT count(*) FROM applications WHERE demo = 1) AS demo_applications",

@@ -77,7 +77,7 @@ int db_summary_configs(db *d, long long app_id, long long exe_id, long long syst
 {
     sqlite3_stmt *st = db_stmt(d, SQL_CONFIGS, err);
     struct db_config *c;
-    int n = 0, rc;
+    int n = 0, rc = SQLITE_DONE;
 
     *out = NULL;
     if (st == NULL)
@@ -254,6 +254,13 @@ json_t *db_kernels_of_runs(db *d, const char *ids_json, struct err *err)
 #define PAGE_IDS(order)                                                                  \
     "SELECT id FROM runs WHERE app_id = ?1 AND (?2 = 0 OR exe_id = ?2) AND "             \
     "(?3 = 0 OR system_id = ?3) ORDER BY " order " LIMIT ?4 OFFSET ?5"
+/* In id order with a system: equalities on runs_by_system_app (system_id,
+ * app_id, rowid), which is then in id order and covering. */
+#define PAGE_IDS_SYSTEM(order)                                                           \
+    "SELECT id FROM runs WHERE system_id = ?3 AND app_id = ?1 AND (?2 = 0 OR exe_id = "  \
+    "?2) ORDER BY " order " LIMIT ?4 OFFSET ?5"
+static const char *const page_ids_system_sql[2] = {PAGE_IDS_SYSTEM("id"),
+                                                   PAGE_IDS_SYSTEM("id DESC")};
 static const char *const page_ids_sql[3][2] = {
     {PAGE_IDS("id"), PAGE_IDS("id DESC")},
     {PAGE_IDS("nprocs, exe_id, system_id, id"),
@@ -275,35 +282,55 @@ int db_runs_page(db *d, const struct db_page_query *q, arena *a,
                  struct db_page_row **rows, struct err *err)
 {
     int sort = q->sort >= DB_SORT_ID && q->sort <= DB_SORT_RUNTIME ? (int)q->sort : 0;
-    int limit = q->limit >= 1 && q->limit <= 1000 ? q->limit : 50;
-    sqlite3_stmt *st = db_stmt(d, page_ids_sql[sort][q->desc ? 1 : 0], err);
+    int limit = q->limit >= 1 && q->limit <= 1000 ? q->limit : 50, want = limit;
+    long long offset = q->offset > 0 ? q->offset : 0;
+    int flip = 0, i;
+    sqlite3_stmt *st;
     struct db_page_row *out;
     struct buf ids;
-    int n = 0, rc;
+    int n = 0, rc = SQLITE_DONE;
 
     *rows = NULL;
+    /* Each order is total (ties end on id), so a page past the middle is the
+     * same rows read backwards from the other end: the walk over skipped
+     * index entries is never longer than half the runs. */
+    if (q->total > 0 && offset < q->total && offset + limit / 2 > q->total / 2) {
+        flip = 1;
+        offset = q->total - offset - limit;
+        if (offset < 0) {
+            want = limit + (int)offset;
+            offset = 0;
+        }
+    }
+    st = db_stmt(d,
+                 sort == DB_SORT_ID && q->system_id != 0
+                     ? page_ids_system_sql[(q->desc ? 1 : 0) ^ flip]
+                     : page_ids_sql[sort][(q->desc ? 1 : 0) ^ flip],
+                 err);
     if (st == NULL)
         return -1;
     out = arena_alloc(a, (size_t)limit * sizeof *out);
     if (out == NULL)
         return err_nomem(err);
-    buf_init(&ids, 64 * 1024);
-    buf_putc(&ids, '[');
     sqlite3_bind_int64(st, 1, q->app_id);
     sqlite3_bind_int64(st, 2, q->exe_id);
     sqlite3_bind_int64(st, 3, q->system_id);
-    sqlite3_bind_int(st, 4, limit);
-    sqlite3_bind_int64(st, 5, q->offset > 0 ? q->offset : 0);
-    while (n < limit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        out[n].id = sqlite3_column_int64(st, 0);
-        buf_printf(&ids, "%s%lld", n ? "," : "", out[n].id);
-        n++;
-    }
+    sqlite3_bind_int(st, 4, want);
+    sqlite3_bind_int64(st, 5, offset);
+    while (n < want && (rc = sqlite3_step(st)) == SQLITE_ROW)
+        out[n++].id = sqlite3_column_int64(st, 0);
     sqlite3_reset(st);
-    if (n < limit && rc != SQLITE_DONE) {
-        buf_free(&ids);
+    if (n < want && rc != SQLITE_DONE)
         return db_fail(d, err);
+    for (i = 0; flip && i < n / 2; i++) {
+        long long t = out[i].id;
+        out[i].id = out[n - 1 - i].id;
+        out[n - 1 - i].id = t;
     }
+    buf_init(&ids, 64 * 1024);
+    buf_putc(&ids, '[');
+    for (i = 0; i < n; i++)
+        buf_printf(&ids, "%s%lld", i ? "," : "", out[i].id);
     buf_putc(&ids, ']');
     if (buf_failed(&ids)) {
         buf_free(&ids);

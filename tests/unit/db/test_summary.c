@@ -2,11 +2,13 @@
  * backfilled by the migration, and one page of runs in each order. */
 #include "db/catalog.h"
 #include "db/runs.h"
+#include "db/sqlite/sql.h"
 #include "db/summary.h"
 #include "tests/harness.h"
 
 #include <sqlite3.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static char dir[] = "/tmp/prophecy-sumtest-XXXXXX";
@@ -81,6 +83,64 @@ static void test_summary_on_insert(void)
     db_close(d);
 }
 
+/* The application read (db_app_get) answers from the summaries what the
+ * runs say: kernels (name:records in run order) and metric names as given,
+ * and the counts and input ranges recomputed here from every run. */
+static void check_app_read(db *d, const char *kernels, const char *metrics)
+{
+    struct err e = {0};
+    json_t *app = db_app_get(d, "app", &e), *v, *want;
+    char got[512] = "";
+    size_t i, len = 0;
+
+    CHECK(app != NULL);
+    if (app == NULL)
+        return;
+    json_array_foreach(json_object_get(app, "kernels"), i, v) len +=
+        (size_t)snprintf(got + len, sizeof got - len, "%s%s:%lld", i ? "," : "",
+                         json_string_value(json_object_get(v, "name")),
+                         (long long)json_integer_value(json_object_get(v, "records")));
+    CHECK_STR(got, kernels);
+    /* the same as aggregating every run's kernels */
+    want =
+        db_query_json(d,
+                      "SELECT k.name, count(*) AS records FROM kernels k JOIN runs r ON "
+                      "r.id = k.run_id WHERE r.app_id = 1 GROUP BY k.name ORDER BY "
+                      "min(k.seq)",
+                      &e, "");
+    CHECK(json_equal(want, json_object_get(app, "kernels")));
+    json_decref(want);
+    len = 0;
+    got[0] = '\0';
+    json_array_foreach(json_object_get(app, "metrics"), i, v) len +=
+        (size_t)snprintf(got + len, sizeof got - len, "%s%s", i ? "," : "",
+                         json_string_value(json_object_get(v, "name")));
+    CHECK_STR(got, metrics);
+    want = db_query_one(
+        d, "app",
+        "SELECT (SELECT count(*) FROM runs) AS runs, (SELECT count(DISTINCT nprocs) "
+        "FROM runs) AS nprocs, (SELECT count(DISTINCT value) FROM run_inputs WHERE name "
+        "= 'N') AS n_values, (SELECT max(value) FROM run_inputs WHERE name = 'N') AS "
+        "n_max",
+        &e, "");
+    CHECK(want != NULL);
+    CHECK_INT(json_integer_value(json_object_get(app, "runs")),
+              json_integer_value(json_object_get(want, "runs")));
+    CHECK_INT((long long)json_array_size(json_object_get(app, "nprocs")),
+              json_integer_value(json_object_get(want, "nprocs")));
+    for (i = 0; i < json_array_size(json_object_get(app, "inputs")); i++) {
+        v = json_array_get(json_object_get(app, "inputs"), i);
+        if (strcmp(json_string_value(json_object_get(v, "name")), "N") != 0)
+            continue;
+        CHECK_INT(json_integer_value(json_object_get(v, "values_count")),
+                  json_integer_value(json_object_get(want, "n_values")));
+        CHECK_NEAR(json_number_value(json_object_get(v, "max")),
+                   json_number_value(json_object_get(want, "n_max")), 0);
+    }
+    json_decref(want);
+    json_decref(app);
+}
+
 /* A version-1 database with runs gets its summaries from the migration. */
 static void test_migration_backfills(void)
 {
@@ -123,13 +183,19 @@ static void test_migration_backfills(void)
             "INSERT INTO run_inputs (run_id, name, value) VALUES (1, 'N', 100), (1, 'L', "
             "64), "
             "(2, 'L', 64), (2, 'N', 100), (3, 'N', 100), (3, 'L', 64), (4, 'N', 200), "
-            "(4, 'L', 64);",
+            "(4, 'L', 64);"
+            "INSERT INTO kernels (run_id, seq, name, time) VALUES (1, 0, 'setup', 0.1), "
+            "(1, 1, 'solve', 0.5), (1, 2, 'solve', 0.3), (2, 0, 'setup', 0.1), "
+            "(5, 0, 'io', 0.2);"
+            "INSERT INTO run_metrics (run_id, name, value) VALUES (1, 'flops', 1e9), "
+            "(3, 'flops', 2e9), (3, 'bytes', 5);",
             NULL, NULL, NULL),
         SQLITE_OK);
     sqlite3_close(h);
     free(schema);
     CHECK_INT(db_open(&d, path("v1.db"), NULL, &e), 0);
     check_configs(d);
+    check_app_read(d, "io:1,setup:2,solve:2", "bytes,flops");
     /* and new runs join the backfilled rows */
     add(d, "a.x", 2, 0.5, 100, 1);
     {
@@ -141,6 +207,30 @@ static void test_migration_backfills(void)
         CHECK_INT(c[0].last_run_id, 6);
         arena_free(a);
     }
+    /* kernels and metrics of new runs join the backfilled summaries */
+    {
+        struct rec_kernel k[2] = {{"solve", 0.2, 1, NULL}, {"halo", 0.1, 1, NULL}};
+        struct rec_kv m[1] = {{"energy", 3}};
+        struct rec_kv in[2] = {{"N", 300}, {"L", 64}};
+        struct run_record r = {0};
+        long long id;
+        int existed;
+        r.application = "app";
+        r.executable = "a.x";
+        r.system = "sys";
+        r.nprocs = 8;
+        r.runtime = 1;
+        r.inputs = in;
+        r.ninputs = 2;
+        r.metrics = m;
+        r.nmetrics = 1;
+        r.kernels = k;
+        r.nkernels = 2;
+        CHECK_INT(db_begin(d, &e), 0);
+        CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), 0);
+        CHECK_INT(db_commit(d, &e), 0);
+    }
+    check_app_read(d, "io:1,setup:2,solve:3,halo:1", "bytes,energy,flops");
     db_close(d);
 }
 
@@ -158,7 +248,7 @@ static void test_runs_page(void)
         add(d, i % 2 ? "a.x" : "b.x", 1 + i % 4, (double)((i * 7) % 10), 100 + i, 1);
     app = db_app_id(d, "app", 0, &e);
     {
-        struct db_page_query q = {app, 0, 0, DB_SORT_ID, 1, 0, 10};
+        struct db_page_query q = {app, 0, 0, DB_SORT_ID, 1, 0, 10, 0};
         n = db_runs_page(d, &q, a, &rows, &e);
         CHECK_INT(n, 10);
         for (i = 0; i < n; i++)
@@ -170,8 +260,32 @@ static void test_runs_page(void)
         CHECK_NEAR(rows[0].inputs[1].value, 129, 0);
     }
     {
+        /* Given the total, pages past the middle are read from the other end:
+         * the same rows in the same order, every order, filter and offset. */
+        long long exe = 1; /* b.x, the first stored: 15 of the 30 runs */
+        int sort, desc, f, off;
+        CHECK_INT(db_summary_count(d, app, exe, 0, &e), 15);
+        for (sort = DB_SORT_ID; sort <= DB_SORT_RUNTIME; sort++)
+            for (desc = 0; desc < 2; desc++)
+                for (f = 0; f < 3; f++) /* no filter, b.x, the system (all runs) */
+                    for (off = 0; off < 32; off += 3) {
+                        struct db_page_query q = {
+                            app, f == 1 ? exe : 0, 0, (enum db_sort)sort, desc, off, 7,
+                            0};
+                        struct db_page_row *r0, *r1;
+                        int n0 = db_runs_page(d, &q, a, &r0, &e), k;
+                        q.total = f == 1 ? 15 : 30;
+                        q.system_id = f == 2 ? db_system_id(d, "sys", 0, &e) : 0;
+                        CHECK_INT(db_runs_page(d, &q, a, &r1, &e), n0);
+                        for (k = 0; k < n0; k++)
+                            CHECK_INT(r1[k].id, r0[k].id);
+                        if (n0 > 0)
+                            CHECK_NEAR(r1[n0 - 1].runtime, r0[n0 - 1].runtime, 0);
+                    }
+    }
+    {
         /* runtime ascending with ties by id: runtimes (i*7)%10 */
-        struct db_page_query q = {app, 0, 0, DB_SORT_RUNTIME, 0, 3, 5};
+        struct db_page_query q = {app, 0, 0, DB_SORT_RUNTIME, 0, 3, 5, 0};
         double prev = -1;
         long long previd = 0;
         n = db_runs_page(d, &q, a, &rows, &e);
@@ -198,7 +312,7 @@ static void test_runs_page(void)
             x) if (strcmp(json_string_value(json_object_get(x, "name")), "b.x") == 0)
             exe = json_integer_value(json_object_get(x, "id"));
         json_decref(app_json);
-        struct db_page_query q = {app, exe, 0, DB_SORT_NPROCS, 1, 0, 100};
+        struct db_page_query q = {app, exe, 0, DB_SORT_NPROCS, 1, 0, 100, 0};
         n = db_runs_page(d, &q, a, &rows, &e);
         CHECK_INT(n, 15);
         CHECK_INT(db_summary_count(d, app, exe, 0, &e), 15);
@@ -208,7 +322,7 @@ static void test_runs_page(void)
         CHECK_INT(rows[n - 1].nprocs, 1);
     }
     {
-        struct db_page_query q = {app, 0, 0, DB_SORT_ID, 0, 1000, 10};
+        struct db_page_query q = {app, 0, 0, DB_SORT_ID, 0, 1000, 10, 0};
         CHECK_INT(db_runs_page(d, &q, a, &rows, &e), 0);
     }
     arena_free(a);

@@ -1,0 +1,532 @@
+/* bench_scale: every page and read of the dashboard and the API over HTTP at
+ * the scale of a whole center (1,000,000 runs by default, --runs 10000000
+ * for ten million), each next to its bare-SQL ceiling measured in the same
+ * run: the same rows read with sqlite3 directly, by the best query the schema
+ * allows (keyset, covering index, summaries). Also the database's bytes per
+ * run, the load time through the store's batched path, and the single-run
+ * ingest rate into the full database (POST /api/v1/runs, one client).
+ *
+ * The data is bench_pages's: one application, one executable, two systems,
+ * processors 1..64 (7 values), input N (10 values) and L, 5 kernels per run:
+ * 140 configurations. One keep-alive libcurl client asks each URL repeatedly
+ * (after a warm-up) for --reps requests or about two seconds, whichever ends
+ * first (at least 5), and prints the median, the 90th percentile, the
+ * ceiling's median and the ratio.
+ * Usage: bench_scale [--runs N] [--reps N] [--prophecyd PATH] [--db PATH]
+ *        [--keep]   (--db reuses a database a previous --keep left)
+ */
+#include "common/arena.h"
+#include "db/db.h"
+#include "db/runs.h"
+
+#include <curl/curl.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double pct(double *v, int n, double q)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[(int)(q * (n - 1) + 0.5)];
+}
+
+static void fill(const char *path, long n)
+{
+    static const char *kn[5] = {"init", "rhs", "solve", "exchange", "final"};
+    struct err e = {0};
+    struct db_options opt = {DB_SYNC_OFF, 0, 10000};
+    db *d;
+    long i;
+    unsigned seed = 12345;
+
+    if (db_open(&d, path, &opt, &e) != 0) {
+        fprintf(stderr, "bench_scale: %s\n", e.message);
+        exit(1);
+    }
+    for (i = 0; i < n;) {
+        struct run_record r[1000];
+        struct rec_kv in[1000][2];
+        struct rec_kernel k[1000][5];
+        long long ids[1000];
+        int existed[1000], j, m = 0;
+        for (; m < 1000 && i < n; m++, i++) {
+            int np = 1 << (i % 7), N = 100 * (1 + (int)((i / 7) % 10));
+            double base = 1e-9 * N * N * N / np + 0.01 * np;
+            seed = seed * 1103515245u + 12345u;
+            memset(&r[m], 0, sizeof r[m]);
+            r[m].application = "bench app";
+            r[m].executable = "bench.x";
+            r[m].system = (i / 70) % 2 ? "system-a" : "system-b";
+            r[m].nprocs = np;
+            r[m].runtime = base * (0.95 + 0.1 * ((seed >> 8) & 0xffff) / 65535.0);
+            r[m].submitter = "bench";
+            in[m][0] = (struct rec_kv){"N", N};
+            in[m][1] = (struct rec_kv){"L", 1024};
+            r[m].inputs = in[m];
+            r[m].ninputs = 2;
+            for (j = 0; j < 5; j++)
+                k[m][j] =
+                    (struct rec_kernel){kn[j], r[m].runtime * (j + 1) / 15.0, 1, NULL};
+            r[m].kernels = k[m];
+            r[m].nkernels = 5;
+        }
+        if (db_begin(d, &e) != 0 ||
+            db_runs_insert(d, r, (size_t)m, ids, existed, &e) != 0 ||
+            db_commit(d, &e) != 0) {
+            fprintf(stderr, "bench_scale: %s\n", e.message);
+            exit(1);
+        }
+    }
+    db_close(d);
+}
+
+struct body {
+    size_t len;
+};
+
+static size_t sink(char *p, size_t s, size_t n, void *u)
+{
+    (void)p;
+    ((struct body *)u)->len += s * n;
+    return s * n;
+}
+
+static int reps_max = 200;
+static sqlite3 *bare;
+
+/* Median of the bare-SQL ceiling: sql run to its end, same repetition rule. */
+static double ceiling(const char *sql)
+{
+    double t[1000], t0 = now(), start;
+    int i, n = 0, rc;
+    sqlite3_stmt *st;
+
+    if (sql == NULL)
+        return 0;
+    if (sqlite3_prepare_v2(bare, sql, -1, &st, NULL) != SQLITE_OK) {
+        fprintf(stderr, "bench_scale: %s: %s\n", sql, sqlite3_errmsg(bare));
+        exit(1);
+    }
+    for (i = -2; i < reps_max && n < 1000; i++) {
+        start = now();
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+            ;
+        if (rc != SQLITE_DONE) {
+            fprintf(stderr, "bench_scale: %s: %s\n", sql, sqlite3_errmsg(bare));
+            exit(1);
+        }
+        sqlite3_reset(st);
+        if (i >= 0)
+            t[n++] = (now() - start) * 1e3;
+        if (i >= 4 && now() - t0 > 2.0)
+            break;
+    }
+    sqlite3_finalize(st);
+    return pct(t, n, 0.5);
+}
+
+/* One line: median and p90 of GETs (or POSTs of post) of path on the
+ * keep-alive connection, next to the ceiling's median. */
+static void measure(CURL *c, const char *base, const char *path, const char *post,
+                    const char *sql, const char *label)
+{
+    char url[1024];
+    double t[1000], t0, start, med, p90, ceil;
+    struct body b = {0};
+    long status = 0;
+    int i, n = 0;
+    struct curl_slist *h = NULL;
+
+    snprintf(url, sizeof url, "%s%s", base, path);
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, sink);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
+    if (post != NULL) {
+        h = curl_slist_append(h, "Content-Type: application/json");
+        curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, post);
+    } else {
+        curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
+        curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+    }
+    t0 = now();
+    for (i = -2; i < reps_max && n < 1000; i++) {
+        start = now();
+        b.len = 0;
+        if (curl_easy_perform(c) != CURLE_OK) {
+            fprintf(stderr, "bench_scale: %s failed\n", url);
+            exit(1);
+        }
+        if (i >= 0)
+            t[n++] = (now() - start) * 1e3;
+        if (i >= 4 && now() - t0 > 2.0)
+            break;
+    }
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+    med = pct(t, n, 0.5);
+    p90 = pct(t, n, 0.9);
+    ceil = ceiling(sql);
+    if (sql != NULL)
+        printf("%-52s %9.2f %9.2f %9.3f %8.1fx %8zu%s\n", label, med, p90, ceil,
+               med / (ceil > 0.001 ? ceil : 0.001), b.len,
+               status == 200 ? "" : "  (!! not 200)");
+    else
+        printf("%-52s %9.2f %9.2f %9s %9s %8zu%s\n", label, med, p90, "-", "-", b.len,
+               status == 200 ? "" : "  (!! not 200)");
+    fflush(stdout);
+    if (h != NULL) {
+        curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
+        curl_slist_free_all(h);
+    }
+}
+
+/* Single-run POSTs into the full database for about seconds s: runs/s. */
+static double ingest_rate(CURL *c, const char *base, const char *token, double s)
+{
+    char url[256], doc[1024], auth[300];
+    struct curl_slist *h = NULL;
+    struct body b = {0};
+    double t0 = now();
+    long n = 0, status = 0;
+
+    snprintf(url, sizeof url, "%s/api/v1/runs", base);
+    snprintf(auth, sizeof auth, "Authorization: Bearer %s", token);
+    h = curl_slist_append(h, "Content-Type: application/json");
+    h = curl_slist_append(h, auth);
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, sink);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
+    while (now() - t0 < s) {
+        snprintf(doc, sizeof doc,
+                 "{\"application\": \"bench app\", \"executable\": \"bench.x\", "
+                 "\"system\": \"system-a\", \"nprocs\": 8, \"runtime\": %.6f, "
+                 "\"inputs\": {\"N\": 500, \"L\": 1024}, \"kernels\": ["
+                 "{\"name\": \"init\", \"time\": 0.01}, {\"name\": \"rhs\", \"time\": "
+                 "0.02}, {\"name\": \"solve\", \"time\": 0.03}, {\"name\": \"exchange\", "
+                 "\"time\": 0.04}, {\"name\": \"final\", \"time\": 0.05}]}",
+                 0.5 + 1e-7 * (double)n);
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, doc);
+        if (curl_easy_perform(c) != CURLE_OK)
+            break;
+        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+        if (status != 201 && status != 200) {
+            fprintf(stderr, "bench_scale: ingest answered %ld\n", status);
+            break;
+        }
+        n++;
+    }
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
+    curl_slist_free_all(h);
+    return (double)n / (now() - t0);
+}
+
+/* Single-run transactions through the store (db_runs_insert, sync normal)
+ * into the full database for about s seconds: runs/s. */
+static double store_rate(const char *path, double s)
+{
+    static const char *kn[5] = {"init", "rhs", "solve", "exchange", "final"};
+    struct err e = {0};
+    struct db_options opt = {DB_SYNC_NORMAL, 0, 10000};
+    double t0;
+    long n = 0;
+    db *d;
+
+    if (db_open(&d, path, &opt, &e) != 0)
+        return 0;
+    t0 = now();
+    while (now() - t0 < s) {
+        struct run_record r = {0};
+        struct rec_kv in[2] = {{"N", 500}, {"L", 1024}};
+        struct rec_kernel k[5];
+        long long id;
+        int existed, j;
+        r.application = "bench app";
+        r.executable = "bench.x";
+        r.system = "system-b";
+        r.nprocs = 16;
+        r.runtime = 0.25 + 1e-9 * (double)n;
+        r.submitter = "bench";
+        r.inputs = in;
+        r.ninputs = 2;
+        for (j = 0; j < 5; j++)
+            k[j] = (struct rec_kernel){kn[j], 0.01 * (j + 1), 1, NULL};
+        r.kernels = k;
+        r.nkernels = 5;
+        if (db_begin(d, &e) != 0 || db_runs_insert(d, &r, 1, &id, &existed, &e) != 0 ||
+            db_commit(d, &e) != 0) {
+            fprintf(stderr, "bench_scale: %s\n", e.message);
+            break;
+        }
+        n++;
+    }
+    t0 = (double)n / (now() - t0);
+    db_close(d);
+    return t0;
+}
+
+static long long scalar(const char *sql)
+{
+    sqlite3_stmt *st;
+    long long v = 0;
+    if (sqlite3_prepare_v2(bare, sql, -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+int main(int argc, char **argv)
+{
+    const char *prophecyd = NULL, *reuse = NULL;
+    char dir[] = "/tmp/prophecy-bench-scale-XXXXXX", dbpath[600], base[64], exe[512];
+    char path[512], sql[1024], token[256] = "", cmd[1200];
+    long runs = 1000000;
+    int i, port, keep = 0;
+    long long mid, last_id, first_id, sys_mid;
+    double t0, load;
+    struct stat sb;
+    pid_t pid;
+    CURL *c;
+    FILE *p;
+
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
+            runs = strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+            reps_max = (int)strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--prophecyd") == 0 && i + 1 < argc)
+            prophecyd = argv[++i];
+        else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
+            reuse = argv[++i];
+        else if (strcmp(argv[i], "--keep") == 0)
+            keep = 1;
+    }
+    if (runs < 1000 || reps_max < 5 || reps_max > 1000) {
+        fprintf(stderr, "usage: bench_scale [--runs N>=1000] [--reps 5..1000] "
+                        "[--prophecyd P] [--db PATH] [--keep]\n");
+        return 64;
+    }
+    if (prophecyd == NULL) {
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 20);
+        exe[n > 0 ? n : 0] = '\0';
+        *(strrchr(exe, '/') ? strrchr(exe, '/') : exe) = '\0';
+        snprintf(exe + strlen(exe), 20, "/prophecyd");
+        prophecyd = exe;
+    }
+    if (reuse != NULL) {
+        snprintf(dbpath, sizeof dbpath, "%s", reuse);
+        load = 0;
+    } else {
+        if (mkdtemp(dir) == NULL)
+            return 1;
+        snprintf(dbpath, sizeof dbpath, "%s/scale.db", dir);
+        t0 = now();
+        fill(dbpath, runs);
+        load = now() - t0;
+    }
+    /* Open once through the store (migrations), then bare. */
+    {
+        struct err e = {0};
+        struct db_options opt = {DB_SYNC_NORMAL, 0, 10000};
+        db *d;
+        if (db_open(&d, dbpath, &opt, &e) != 0) {
+            fprintf(stderr, "bench_scale: %s\n", e.message);
+            return 1;
+        }
+        db_close(d);
+    }
+    if (sqlite3_open_v2(dbpath, &bare, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+        return 1;
+    runs = (long)scalar("SELECT count(*) FROM runs");
+    first_id = scalar("SELECT min(id) FROM runs");
+    last_id = scalar("SELECT max(id) FROM runs");
+    mid = first_id + (last_id - first_id) / 2;
+    sys_mid =
+        scalar("SELECT id FROM runs WHERE system_id = (SELECT id FROM systems WHERE "
+               "name = 'system-a') ORDER BY id LIMIT 1 OFFSET "
+               "(SELECT count(*) / 2 FROM runs WHERE system_id = (SELECT id FROM "
+               "systems WHERE name = 'system-a'))");
+    stat(dbpath, &sb);
+    printf("bench_scale: %ld runs of one application (140 configurations, 5 kernels each)"
+           "; load %.1f s (%.0f runs/s, batched, sync off); %.0f bytes per run "
+           "(%.0f runs per GB)\n",
+           runs, load, load > 0 ? (double)runs / load : 0, (double)sb.st_size / runs,
+           1e9 * runs / (double)sb.st_size);
+
+    snprintf(cmd, sizeof cmd, "%s token create bench-scale-%ld --db %s 2>/dev/null",
+             prophecyd, (long)getpid(), dbpath);
+    if ((p = popen(cmd, "r")) != NULL) {
+        if (fgets(token, sizeof token, p) == NULL)
+            token[0] = '\0';
+        token[strcspn(token, "\r\n")] = '\0';
+        pclose(p);
+    }
+
+    port = 20000 + (int)(getpid() % 20000);
+    pid = fork();
+    if (pid == 0) {
+        char listen[64];
+        snprintf(listen, sizeof listen, "127.0.0.1:%d", port);
+        execl(prophecyd, "prophecyd", "serve", "--db", dbpath, "--listen", listen,
+              "--sync", "normal", "--quiet", (char *)NULL);
+        _exit(127);
+    }
+    usleep(800000);
+    snprintf(base, sizeof base, "http://127.0.0.1:%d", port);
+    curl_global_init(CURL_GLOBAL_ALL);
+    c = curl_easy_init();
+
+    printf("\n%-52s %9s %9s %9s %9s %8s\n", "request (one keep-alive client)",
+           "median ms", "p90 ms", "ceiling", "ratio", "bytes");
+    measure(c, base, "/api/v1/health", NULL, NULL,
+            "trivial request (GET /api/v1/health)");
+    measure(c, base, "/", NULL,
+            "SELECT a.id, (SELECT sum(runs) FROM run_configs c WHERE c.app_id = a.id) "
+            "FROM applications a",
+            "overview");
+    measure(c, base, "/applications/bench%20app", NULL,
+            "SELECT id, runtime, nprocs FROM runs WHERE app_id = 1 ORDER BY id DESC "
+            "LIMIT 50",
+            "app page, first page");
+    snprintf(path, sizeof path, "/applications/bench%%20app?page=%ld", runs / 100);
+    snprintf(sql, sizeof sql,
+             "SELECT id, runtime, nprocs FROM runs WHERE app_id = 1 AND id < %lld "
+             "ORDER BY id DESC LIMIT 50",
+             mid);
+    measure(c, base, path, NULL, sql, "app page, middle page");
+    snprintf(path, sizeof path, "/applications/bench%%20app?page=%ld", (runs + 49) / 50);
+    snprintf(sql, sizeof sql,
+             "SELECT id, runtime, nprocs FROM runs WHERE app_id = 1 AND id < %lld "
+             "ORDER BY id DESC LIMIT 50",
+             first_id + 50);
+    measure(c, base, path, NULL, sql, "app page, last page");
+    snprintf(path, sizeof path, "/applications/bench%%20app?sort=runtime&page=%ld",
+             runs / 100);
+    measure(c, base, path, NULL,
+            "SELECT id FROM runs WHERE app_id = 1 AND runtime > (SELECT runtime FROM "
+            "runs WHERE id = 7) ORDER BY runtime LIMIT 50",
+            "app page, sorted by runtime, middle page");
+    snprintf(path, sizeof path, "/applications/bench%%20app?system=system-a&page=%ld",
+             runs / 200);
+    snprintf(sql, sizeof sql,
+             "SELECT id, runtime, nprocs FROM runs WHERE system_id = (SELECT id FROM "
+             "systems WHERE name = 'system-a') AND app_id = 1 AND id < %lld ORDER BY id "
+             "DESC LIMIT 50",
+             sys_mid);
+    measure(c, base, path, NULL, sql, "app page, filtered by system, middle page");
+    snprintf(path, sizeof path, "/runs/%lld", mid);
+    snprintf(sql, sizeof sql,
+             "SELECT * FROM runs r, kernels k WHERE r.id = %lld AND k.run_id = r.id",
+             mid);
+    measure(c, base, path, NULL, sql, "run page");
+    measure(c, base, "/systems/system-a", NULL,
+            "SELECT app_id, sum(runs) FROM run_configs WHERE system_id = 1 GROUP BY "
+            "app_id",
+            "system page");
+    measure(c, base, "/models", NULL, "SELECT * FROM models ORDER BY id DESC LIMIT 50",
+            "models list");
+    measure(c, base, "/api/v1/applications/bench%20app", NULL,
+            "SELECT system_id, sum(runs), min(nprocs), max(nprocs) FROM run_configs "
+            "WHERE app_id = 1 GROUP BY system_id",
+            "GET /api/v1/applications/{name}");
+    snprintf(path, sizeof path,
+             "/api/v1/runs?application=bench%%20app&limit=100&after=%lld", mid);
+    snprintf(sql, sizeof sql,
+             "SELECT * FROM runs r, kernels k WHERE r.app_id = 1 AND r.id > %lld AND "
+             "k.run_id = r.id ORDER BY r.id LIMIT 500",
+             mid);
+    measure(c, base, path, NULL, sql, "GET /api/v1/runs, cursor, 100 runs");
+    measure(
+        c, base, "/api/v1/fit",
+        "{\"application\": \"bench app\", \"system\": \"system-a\", \"x\": "
+        "\"nprocs\", \"fixed\": {\"N\": 500, \"L\": 1024}, \"graph\": \"inv1\"}",
+        "SELECT nprocs, sum(runs), sum(sum_runtime) FROM run_configs WHERE app_id = 1 "
+        "AND system_id = (SELECT id FROM systems WHERE name = 'system-a') AND "
+        "json_extract(inputs, '$.N') = 500 GROUP BY nprocs",
+        "database fit over one series (x = nprocs)");
+    measure(c, base,
+            "/model/fit?application=bench%20app&system=system-a&x=N&graph=poly3&"
+            "fix.nprocs=8&fix.L=1024&predict=1200&step=result",
+            NULL,
+            "SELECT json_extract(inputs, '$.N'), sum(runs), sum(sum_runtime) FROM "
+            "run_configs WHERE app_id = 1 AND system_id = (SELECT id FROM systems WHERE "
+            "name = 'system-a') AND nprocs = 8 GROUP BY 1",
+            "fit form, result (x = N, nprocs fixed)");
+    if (token[0] != '\0')
+        printf("\nsingle-run ingest into the full database (one client, sync normal): "
+               "%.0f runs/s\n",
+               ingest_rate(c, base, token, 5.0));
+    else
+        printf("\n(no token: ingest rate not measured)\n");
+
+    curl_easy_cleanup(c);
+    curl_global_cleanup();
+    sqlite3_close(bare);
+    kill(pid, SIGTERM);
+    waitpid(pid, NULL, 0);
+    /* What the summaries' triggers cost ingest, in the same run: single-run
+     * transactions through the store with the triggers and without them,
+     * alternated three times (the machine is shared: medians of the rounds). */
+    if (reuse == NULL) {
+        double with[3], without[3];
+        char trig[2][1024] = {"", ""};
+        sqlite3 *w;
+        sqlite3_stmt *st;
+        int k = 0;
+        if (sqlite3_open(dbpath, &w) != SQLITE_OK ||
+            sqlite3_prepare_v2(w,
+                               "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND "
+                               "name IN ('app_kernels_add', 'app_metrics_add')",
+                               -1, &st, NULL) != SQLITE_OK)
+            return 1;
+        while (k < 2 && sqlite3_step(st) == SQLITE_ROW)
+            snprintf(trig[k++], sizeof trig[0], "%s", sqlite3_column_text(st, 0));
+        sqlite3_finalize(st);
+        for (i = 0; i < 3; i++) {
+            with[i] = store_rate(dbpath, 3.0);
+            if (sqlite3_exec(w,
+                             "DROP TRIGGER app_kernels_add; DROP TRIGGER app_metrics_add",
+                             NULL, NULL, NULL) != SQLITE_OK)
+                return 1;
+            without[i] = store_rate(dbpath, 3.0);
+            if (sqlite3_exec(w, trig[0], NULL, NULL, NULL) != SQLITE_OK ||
+                sqlite3_exec(w, trig[1], NULL, NULL, NULL) != SQLITE_OK)
+                return 1;
+        }
+        sqlite3_close(w);
+        printf("single-run transactions through the store (sync normal): %.0f runs/s "
+               "with the summary triggers, %.0f without (%.2fx)\n",
+               pct(with, 3, 0.5), pct(without, 3, 0.5),
+               pct(with, 3, 0.5) / pct(without, 3, 0.5));
+    }
+    if (reuse == NULL) {
+        if (keep) {
+            printf("\nthe database is kept: %s\n", dbpath);
+        } else {
+            snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+            if (system(cmd) != 0)
+                fprintf(stderr, "bench_scale: could not remove %s\n", dir);
+        }
+    }
+    return 0;
+}
