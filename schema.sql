@@ -339,8 +339,9 @@ CREATE TABLE trace_analyses (
 -- the configurations: each application's kernel names with their record
 -- counts, and its metric names. Kept by triggers in the run's transaction, so
 -- the read is a few rows instead of a walk over every run's kernels (seconds
--- at 1,000,000 runs). Runs are never deleted or moved, so inserts are all the
--- triggers need to follow. first_seq orders the kernels as the runs do.
+-- at 1,000,000 runs). The triggers follow inserts; deleting a run or an
+-- application (SPEC §11) updates both tables in the same transaction
+-- (db/sqlite/history.c). first_seq orders the kernels as the runs do.
 CREATE TABLE app_kernels (
     app_id    INTEGER NOT NULL REFERENCES applications(id),
     name      TEXT NOT NULL,

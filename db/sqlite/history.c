@@ -695,6 +695,32 @@ static int config_refresh(db *d, long long config_id, struct err *err)
     return 0;
 }
 
+/* The application's kernel and metric names (migration 5, kept by triggers on
+ * insert) follow a deleted run: its kernel records are subtracted and a name
+ * no run of the application records any more is dropped; a metric name goes
+ * when no other run of the application has it. Runs inside the transaction,
+ * before the run (and by cascade its kernels and metrics) is deleted. */
+static int app_names_forget_run(db *d, long long id, struct err *err)
+{
+    if (db_run_sql(d,
+                   "UPDATE app_kernels SET records = records - (SELECT count(*) FROM "
+                   "kernels k WHERE k.run_id = ?1 AND k.name = app_kernels.name) WHERE "
+                   "app_id = (SELECT app_id FROM runs WHERE id = ?1) AND name IN (SELECT "
+                   "name FROM kernels WHERE run_id = ?1)",
+                   err, "i", id) < 0 ||
+        db_run_sql(d, "DELETE FROM app_kernels WHERE records <= 0", err, "") < 0 ||
+        db_run_sql(
+            d,
+            "DELETE FROM app_metrics WHERE app_id = (SELECT app_id FROM runs WHERE "
+            "id = ?1) AND name IN (SELECT name FROM run_metrics WHERE run_id = ?1) "
+            "AND NOT EXISTS (SELECT 1 FROM runs r JOIN run_metrics m ON m.run_id = "
+            "r.id WHERE r.app_id = app_metrics.app_id AND r.id <> ?1 AND m.name = "
+            "app_metrics.name)",
+            err, "i", id) < 0)
+        return -1;
+    return 0;
+}
+
 int db_run_delete(db *d, long long id, struct err *err)
 {
     json_t *row =
@@ -706,6 +732,7 @@ int db_run_delete(db *d, long long id, struct err *err)
     json_decref(row);
     if (db_run_sql(d, "DELETE FROM alerts WHERE run_id = ?1", err, "i", id) < 0 ||
         db_run_sql(d, "DELETE FROM judgements WHERE run_id = ?1", err, "i", id) < 0 ||
+        app_names_forget_run(d, id, err) != 0 ||
         db_run_sql(d, "DELETE FROM runs WHERE id = ?1", err, "i", id) < 0)
         return -1;
     return config_refresh(d, config_id, err);
@@ -731,6 +758,8 @@ static int app_delete_id(db *d, long long app, struct err *err)
         db_run_sql(d, "DELETE FROM couplings WHERE app_id = ?1", err, "i", app) < 0 ||
         db_run_sql(d, "DELETE FROM runs WHERE app_id = ?1", err, "i", app) < 0 ||
         db_run_sql(d, "DELETE FROM run_configs WHERE app_id = ?1", err, "i", app) < 0 ||
+        db_run_sql(d, "DELETE FROM app_kernels WHERE app_id = ?1", err, "i", app) < 0 ||
+        db_run_sql(d, "DELETE FROM app_metrics WHERE app_id = ?1", err, "i", app) < 0 ||
         db_run_sql(d, "DELETE FROM executables WHERE app_id = ?1", err, "i", app) < 0 ||
         db_run_sql(d, "DELETE FROM applications WHERE id = ?1", err, "i", app) < 0)
         return -1;

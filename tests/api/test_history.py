@@ -331,6 +331,28 @@ def every_ingest_path_raises_the_same_alert():
 
 
 @test
+def deleting_a_run_updates_the_application_read():
+    # kernel "only" and metric "rare" exist in the first run alone; "both" in both
+    st, b = post(doc("names", 1.0, day(0), kernels=[{"name": "only", "time": 0.5},
+                                                     {"name": "both", "time": 0.2}],
+                     metrics={"rare": 1.0, "common": 2.0}))
+    rid = b["ids"][0]
+    post(doc("names", 2.0, day(1), kernels=[{"name": "both", "time": 0.3}],
+             metrics={"common": 3.0}))
+    st, app = S.get("/api/v1/applications/names")
+    kernels = {k["name"]: k["records"] for k in app["kernels"]}
+    assert kernels == {"only": 1, "both": 2}, app["kernels"]
+    assert sorted(m["name"] for m in app["metrics"]) == ["common", "rare"], app["metrics"]
+    st, b = S.request("DELETE", f"/api/v1/runs/{rid}")
+    assert st == 200, b
+    st, app = S.get("/api/v1/applications/names")
+    assert {k["name"]: k["records"] for k in app["kernels"]} == {"both": 1}, app["kernels"]
+    assert [m["name"] for m in app["metrics"]] == ["common"], app["metrics"]
+    st, b = S.request("DELETE", "/api/v1/applications/names")
+    assert st == 200, b
+
+
+@test
 def deletes():
     st, b = post(doc("del", 1.0, day(0)))
     rid = b["ids"][0]
