@@ -402,6 +402,9 @@ struct judge_scratch {
     size_t scap;
     double *v;
     size_t vcap;
+    struct db_judgement *j; /* a run's judgements, stored together */
+    long long *alerts;
+    size_t jcap;
 };
 
 static int scratch_reserve(struct judge_scratch *sc, size_t nseries, size_t nvalues,
@@ -420,6 +423,23 @@ static int scratch_reserve(struct judge_scratch *sc, size_t nseries, size_t nval
             return err_nomem(err);
         sc->v = v;
         sc->vcap = nvalues;
+    }
+    return 0;
+}
+
+static int scratch_judgements(struct judge_scratch *sc, size_t n, struct err *err)
+{
+    if (n > sc->jcap) {
+        struct db_judgement *j = realloc(sc->j, n * sizeof *j);
+        long long *alerts;
+        if (j == NULL)
+            return err_nomem(err);
+        sc->j = j;
+        alerts = realloc(sc->alerts, n * sizeof *alerts);
+        if (alerts == NULL)
+            return err_nomem(err);
+        sc->alerts = alerts;
+        sc->jcap = n;
     }
     return 0;
 }
@@ -492,18 +512,20 @@ int watch_judge(db *d, struct ingest *in, void *arg, struct err *err)
         return err_nomem(err);
     for (i = 0; i < in->n; i++) {
         struct db_watch *w;
-        size_t ns, s;
+        size_t ns, s, nj = 0;
         int nw, k;
         if (in->existed[i])
             continue; /* judged when it was first stored */
         nw = db_watches_for_run(d, in->ids[i], a, &w, err);
         if (nw < 0)
             goto out;
-        if (nw > 0 && read_series(d, in->ids[i], &in->runs[i], w, nw, &sc, &ns, err) != 0)
+        if (nw == 0)
+            continue;
+        if (read_series(d, in->ids[i], &in->runs[i], w, nw, &sc, &ns, err) != 0 ||
+            scratch_judgements(&sc, (size_t)nw, err) != 0)
             goto out;
         for (k = 0; k < nw; k++) {
             struct db_judgement j = {0};
-            long long alert;
             j.watch_id = w[k].id;
             j.run_id = in->ids[i];
             if (!record_value(&in->runs[i], w[k].y, &j.value))
@@ -521,16 +543,20 @@ int watch_judge(db *d, struct ingest *in, void *arg, struct err *err)
                 if (judge_test(&w[k], sc.v + sc.s[s].at, n, &j, err) != 0)
                     goto out;
             }
-            if (db_judgement_add(d, &j, &alert, err) != 0)
-                goto out;
-            if (alert && add_alert(in, alert, err) != 0)
-                goto out;
+            sc.j[nj++] = j;
         }
+        if (db_judgements_add(d, sc.j, nj, sc.alerts, err) != 0)
+            goto out;
+        for (s = 0; s < nj; s++)
+            if (sc.alerts[s] && add_alert(in, sc.alerts[s], err) != 0)
+                goto out;
     }
     rc = 0;
 out:
     free(sc.s);
     free(sc.v);
+    free(sc.j);
+    free(sc.alerts);
     arena_free(a);
     return rc;
 }
