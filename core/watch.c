@@ -1,9 +1,11 @@
 /* watch: watches, judgements, the ledger and alerts; see watch.h.
  *
  * The hook's cost when nothing watches is one count query per batch; with
- * watches, one query per new run finds the watches that cover it, and each
- * statistical watch reads its window from the series index (a range of one
- * configuration's runs), so judging stays a few index probes per run.
+ * watches, one query per new run finds the watches that cover it, one query
+ * per distinct y reads the window (from the series index, a range of one
+ * configuration's runs) that all the statistical watches of that y share,
+ * and the run's judgements are stored in a few multi-row statements, so
+ * judging stays a few index probes and one insert per watch.
  * A model watch predicts through the saved answer alone (fit_predict_saved
  * in core/method_fit.h, the same code that answers GET .../predict), so the
  * model is never re-fitted.
