@@ -271,6 +271,16 @@ static void test_hostile(void)
     b[3][8] = 1;
     CHECK(strstr(parse_with(b, len, 4), "rank 3 has 48 bytes after its last record") !=
           NULL);
+    /* ... and without them, with its count zeroed, it is a valid version-1 file */
+    {
+        unsigned char count[8];
+        memcpy(count, b[3] + 56, 8);
+        memset(b[3] + 56, 0, 8);
+        len[3] -= 2 * TRACE_DONE_SIZE;
+        CHECK_STR(parse_with(b, len, 4), "");
+        len[3] += 2 * TRACE_DONE_SIZE;
+        memcpy(b[3] + 56, count, 8);
+    }
     b[3][8] = TRACE_FORMAT_VERSION;
     /* a completion naming an event that is not a Waitall */
     {
