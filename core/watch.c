@@ -1,9 +1,11 @@
 /* watch: watches, judgements, the ledger and alerts; see watch.h.
  *
  * The hook's cost when nothing watches is one count query per batch; with
- * watches, one query per new run finds the watches that cover it, and each
- * statistical watch reads its window from the series index (a range of one
- * configuration's runs), so judging stays a few index probes per run.
+ * watches, one query per new run finds the watches that cover it, one query
+ * per distinct y reads the window (from the series index, a range of one
+ * configuration's runs) that all the statistical watches of that y share,
+ * and the run's judgements are stored in a few multi-row statements, so
+ * judging stays a few index probes and one insert per watch.
  * A model watch predicts through the saved answer alone (fit_predict_saved
  * in core/method_fit.h, the same code that answers GET .../predict), so the
  * model is never re-fitted.
@@ -364,19 +366,15 @@ static int judge_model(db *d, const struct db_watch *w, const struct run_record 
     return rc;
 }
 
-static int judge_test(db *d, const struct db_watch *w, long long run_id, double *hist,
+static int judge_test(const struct db_watch *w, const double *hist, size_t n,
                       struct db_judgement *j, struct err *err)
 {
     enum detect_test t;
     struct detect_verdict v;
-    int n;
 
     if (detect_parse(w->test, &t, "test", err) != 0)
         return -1;
-    n = db_history_window(d, run_id, w->y, w->window, hist, err);
-    if (n < 0)
-        return -1;
-    if (detect_judge(t, w->threshold, hist, (size_t)n, j->value, &v, err) != 0)
+    if (detect_judge(t, w->threshold, hist, n, j->value, &v, err) != 0)
         return -1;
     j->ready = v.ready;
     j->out = v.out;
@@ -388,12 +386,124 @@ static int judge_test(db *d, const struct db_watch *w, long long run_id, double 
     return 0;
 }
 
+/* One quantity the statistical watches covering a run look back on: y, the
+ * largest window any of them asks for, and its values, latest first. The
+ * window query is ordered (time, id) and limited, so a watch of window w
+ * judges against the first min(w, n) values whichever limit read them: one
+ * query per distinct y instead of one per watch, with the same answers. */
+struct series {
+    const char *y;
+    long long want;
+    size_t at; /* offset of the values in the shared buffer */
+    int n;
+};
+
+/* Buffers reused across the runs of a batch. */
+struct judge_scratch {
+    struct series *s;
+    size_t scap;
+    double *v;
+    size_t vcap;
+    struct db_judgement *j; /* a run's judgements, stored together */
+    long long *alerts;
+    size_t jcap;
+};
+
+static int scratch_reserve(struct judge_scratch *sc, size_t nseries, size_t nvalues,
+                           struct err *err)
+{
+    if (nseries > sc->scap) {
+        struct series *s = realloc(sc->s, nseries * sizeof *s);
+        if (s == NULL)
+            return err_nomem(err);
+        sc->s = s;
+        sc->scap = nseries;
+    }
+    if (nvalues > sc->vcap) {
+        double *v = realloc(sc->v, nvalues * sizeof *v);
+        if (v == NULL)
+            return err_nomem(err);
+        sc->v = v;
+        sc->vcap = nvalues;
+    }
+    return 0;
+}
+
+static int scratch_judgements(struct judge_scratch *sc, size_t n, struct err *err)
+{
+    if (n > sc->jcap) {
+        struct db_judgement *j = realloc(sc->j, n * sizeof *j);
+        long long *alerts;
+        if (j == NULL)
+            return err_nomem(err);
+        sc->j = j;
+        alerts = realloc(sc->alerts, n * sizeof *alerts);
+        if (alerts == NULL)
+            return err_nomem(err);
+        sc->alerts = alerts;
+        sc->jcap = n;
+    }
+    return 0;
+}
+
+/* Reads, for run i, the window of every y its statistical watches w[0..nw)
+ * judge; *ns is the number of series. */
+static int read_series(db *d, long long run_id, const struct run_record *r,
+                       const struct db_watch *w, int nw, struct judge_scratch *sc,
+                       size_t *ns, struct err *err)
+{
+    size_t n = 0, total = 0, i;
+    double unused;
+    int k;
+
+    *ns = 0;
+    if (scratch_reserve(sc, (size_t)nw, 0, err) != 0)
+        return -1;
+    for (k = 0; k < nw; k++) {
+        if (w[k].model_id || !record_value(r, w[k].y, &unused))
+            continue;
+        for (i = 0; i < n && strcmp(sc->s[i].y, w[k].y) != 0; i++)
+            ;
+        if (i == n)
+            sc->s[n++] = (struct series){w[k].y, 0, 0, 0};
+        if (w[k].window > sc->s[i].want)
+            sc->s[i].want = w[k].window;
+    }
+    for (i = 0; i < n; i++) {
+        sc->s[i].at = total;
+        total += (size_t)sc->s[i].want;
+    }
+    if (scratch_reserve(sc, 0, total, err) != 0)
+        return -1;
+    for (i = 0; i < n; i++) {
+        int got = db_history_window(d, run_id, sc->s[i].y, sc->s[i].want,
+                                    sc->v + sc->s[i].at, err);
+        if (got < 0)
+            return -1;
+        sc->s[i].n = got;
+    }
+    *ns = n;
+    return 0;
+}
+
+static int add_alert(struct ingest *in, long long alert, struct err *err)
+{
+    long long *more = arena_alloc(in->arena, (in->nalerts + 1) * sizeof *more);
+    if (more == NULL)
+        return err_nomem(err);
+    if (in->nalerts)
+        memcpy(more, in->alerts, in->nalerts * sizeof *more);
+    more[in->nalerts++] = alert;
+    in->alerts = more;
+    return 0;
+}
+
 int watch_judge(db *d, struct ingest *in, void *arg, struct err *err)
 {
     long long nwatch = db_watches_count(d, err);
+    struct judge_scratch sc = {0};
     arena *a;
-    double *hist = NULL;
-    size_t i, cap = 0;
+    size_t i;
     int rc = -1;
 
     (void)arg;
@@ -404,15 +514,20 @@ int watch_judge(db *d, struct ingest *in, void *arg, struct err *err)
         return err_nomem(err);
     for (i = 0; i < in->n; i++) {
         struct db_watch *w;
+        size_t ns, s, nj = 0;
         int nw, k;
         if (in->existed[i])
             continue; /* judged when it was first stored */
         nw = db_watches_for_run(d, in->ids[i], a, &w, err);
         if (nw < 0)
             goto out;
+        if (nw == 0)
+            continue;
+        if (read_series(d, in->ids[i], &in->runs[i], w, nw, &sc, &ns, err) != 0 ||
+            scratch_judgements(&sc, (size_t)nw, err) != 0)
+            goto out;
         for (k = 0; k < nw; k++) {
             struct db_judgement j = {0};
-            long long alert;
             j.watch_id = w[k].id;
             j.run_id = in->ids[i];
             if (!record_value(&in->runs[i], w[k].y, &j.value))
@@ -421,35 +536,29 @@ int watch_judge(db *d, struct ingest *in, void *arg, struct err *err)
                 if (judge_model(d, &w[k], &in->runs[i], &j, err) != 0)
                     goto out;
             } else {
-                if ((size_t)w[k].window > cap) {
-                    cap = (size_t)w[k].window;
-                    hist = arena_alloc(a, cap * sizeof *hist);
-                    if (hist == NULL) {
-                        err_nomem(err);
-                        goto out;
-                    }
-                }
-                if (judge_test(d, &w[k], in->ids[i], hist, &j, err) != 0)
+                size_t n;
+                for (s = 0; strcmp(sc.s[s].y, w[k].y) != 0; s++)
+                    ;
+                n = (size_t)sc.s[s].n;
+                if (n > (size_t)w[k].window)
+                    n = (size_t)w[k].window;
+                if (judge_test(&w[k], sc.v + sc.s[s].at, n, &j, err) != 0)
                     goto out;
             }
-            if (db_judgement_add(d, &j, &alert, err) != 0)
-                goto out;
-            if (alert) {
-                long long *more =
-                    arena_alloc(in->arena, (in->nalerts + 1) * sizeof *more);
-                if (more == NULL) {
-                    err_nomem(err);
-                    goto out;
-                }
-                if (in->nalerts)
-                    memcpy(more, in->alerts, in->nalerts * sizeof *more);
-                more[in->nalerts++] = alert;
-                in->alerts = more;
-            }
+            sc.j[nj++] = j;
         }
+        if (db_judgements_add(d, sc.j, nj, sc.alerts, err) != 0)
+            goto out;
+        for (s = 0; s < nj; s++)
+            if (sc.alerts[s] && add_alert(in, sc.alerts[s], err) != 0)
+                goto out;
     }
     rc = 0;
 out:
+    free(sc.s);
+    free(sc.v);
+    free(sc.j);
+    free(sc.alerts);
     arena_free(a);
     return rc;
 }

@@ -133,6 +133,12 @@ struct db_judgement {
 int db_judgement_add(db *d, const struct db_judgement *j, long long *alert_id,
                      struct err *err);
 
+/* Stores the n judgements of one run (in fewer statements than n) and then,
+ * in the same order, an alert for each that is out: alert_ids[i] is its id,
+ * 0 when none was raised. Returns 0 or -1. */
+int db_judgements_add(db *d, const struct db_judgement *j, size_t n, long long *alert_ids,
+                      struct err *err);
+
 /* The judgements of a configuration's runs, as JSON objects keyed by run id
  * text: {"17": [{"watch", "model", "expected", "lo", "hi", "out",
  * "direction", "alert"}]}, and *watches the array of watch ids covering the

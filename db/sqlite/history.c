@@ -492,55 +492,98 @@ int db_history_window(db *d, long long run_id, const char *y, long long window,
     return (int)n;
 }
 
-static const char SQL_JUDGE_INS[] =
-    "INSERT INTO judgements (watch_id, run_id, value, expected, lo, hi, score, ready, "
-    "out, "
-    "direction, x) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+#define JUDGE_INS                                                                        \
+    "INSERT INTO judgements (watch_id, run_id, value, expected, lo, hi, score, ready, "  \
+    "out, direction, x) VALUES "
+#define JUDGE_ROW "(?,?,?,?,?,?,?,?,?,?,?)"
+#define JUDGE_ROWS4 JUDGE_ROW "," JUDGE_ROW "," JUDGE_ROW "," JUDGE_ROW
+#define JUDGE_ROWS16 JUDGE_ROWS4 "," JUDGE_ROWS4 "," JUDGE_ROWS4 "," JUDGE_ROWS4
+
+/* A run's judgements go in rows of 16 per statement (then 4, then 1): one
+ * statement opens the table and the foreign keys' parents once for all its
+ * rows. */
+static const char SQL_JUDGE_INS16[] = JUDGE_INS JUDGE_ROWS16;
+static const char SQL_JUDGE_INS4[] = JUDGE_INS JUDGE_ROWS4;
+static const char SQL_JUDGE_INS1[] = JUDGE_INS JUDGE_ROW;
 static const char SQL_ALERT_INS[] =
     "INSERT INTO alerts (run_id, watch_id, state, created_at, updated_at) "
     "VALUES (?1, ?3, 'open', ?2, ?2)";
 
+static int judgements_insert(db *d, const char *sql, const struct db_judgement *j,
+                             size_t n, struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, sql, err);
+    size_t r;
+    int rc;
+
+    if (st == NULL)
+        return -1;
+    for (r = 0; r < n; r++) {
+        int b = (int)r * 11;
+        sqlite3_bind_int64(st, b + 1, j[r].watch_id);
+        sqlite3_bind_int64(st, b + 2, j[r].run_id);
+        sqlite3_bind_double(st, b + 3, j[r].value);
+        sqlite3_bind_double(st, b + 4, j[r].expected);
+        sqlite3_bind_double(st, b + 5, j[r].lo);
+        sqlite3_bind_double(st, b + 6, j[r].hi);
+        sqlite3_bind_double(st, b + 7, j[r].score);
+        sqlite3_bind_int(st, b + 8, j[r].ready);
+        sqlite3_bind_int(st, b + 9, j[r].out);
+        sqlite3_bind_int(st, b + 10, j[r].direction);
+        if (j[r].has_x)
+            sqlite3_bind_double(st, b + 11, j[r].x);
+        else
+            sqlite3_bind_null(st, b + 11);
+    }
+    rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
+    return 0;
+}
+
+int db_judgements_add(db *d, const struct db_judgement *j, size_t n, long long *alert_ids,
+                      struct err *err)
+{
+    sqlite3_stmt *st;
+    char now[32];
+    size_t i = 0;
+    int rc;
+
+    while (i < n) {
+        size_t k = n - i >= 16 ? 16 : n - i >= 4 ? 4 : 1;
+        if (judgements_insert(d,
+                              k == 16  ? SQL_JUDGE_INS16
+                              : k == 4 ? SQL_JUDGE_INS4
+                                       : SQL_JUDGE_INS1,
+                              j + i, k, err) != 0)
+            return -1;
+        i += k;
+    }
+    for (i = 0; i < n; i++) {
+        alert_ids[i] = 0;
+        if (!j[i].out)
+            continue;
+        st = db_stmt(d, SQL_ALERT_INS, err);
+        if (st == NULL)
+            return -1;
+        db_now(now);
+        sqlite3_bind_int64(st, 1, j[i].run_id);
+        sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 3, j[i].watch_id);
+        rc = sqlite3_step(st);
+        sqlite3_reset(st);
+        if (rc != SQLITE_DONE)
+            return db_fail(d, err);
+        alert_ids[i] = sqlite3_last_insert_rowid(db_handle(d));
+    }
+    return 0;
+}
+
 int db_judgement_add(db *d, const struct db_judgement *j, long long *alert_id,
                      struct err *err)
 {
-    sqlite3_stmt *st = db_stmt(d, SQL_JUDGE_INS, err);
-    char now[32];
-    int rc;
-
-    *alert_id = 0;
-    if (st == NULL)
-        return -1;
-    sqlite3_bind_int64(st, 1, j->watch_id);
-    sqlite3_bind_int64(st, 2, j->run_id);
-    sqlite3_bind_double(st, 3, j->value);
-    sqlite3_bind_double(st, 4, j->expected);
-    sqlite3_bind_double(st, 5, j->lo);
-    sqlite3_bind_double(st, 6, j->hi);
-    sqlite3_bind_double(st, 7, j->score);
-    sqlite3_bind_int(st, 8, j->ready);
-    sqlite3_bind_int(st, 9, j->out);
-    sqlite3_bind_int(st, 10, j->direction);
-    if (j->has_x)
-        sqlite3_bind_double(st, 11, j->x);
-    rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
-        return db_fail(d, err);
-    if (!j->out)
-        return 0;
-    st = db_stmt(d, SQL_ALERT_INS, err);
-    if (st == NULL)
-        return -1;
-    db_now(now);
-    sqlite3_bind_int64(st, 1, j->run_id);
-    sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, j->watch_id);
-    rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
-        return db_fail(d, err);
-    *alert_id = sqlite3_last_insert_rowid(db_handle(d));
-    return 0;
+    return db_judgements_add(d, j, 1, alert_id, err);
 }
 
 json_t *db_history_judgements(db *d, long long config_id, json_t **watches,
