@@ -32,8 +32,8 @@ static uint64_t get64(const unsigned char *p)
 #define BAD(...) err_set(err, 422, "invalid_trace", NULL, __VA_ARGS__)
 
 struct hdr {
-    uint32_t rank, nranks, nnames, evsize;
-    uint64_t nevents, t_end, dropped;
+    uint32_t version, rank, nranks, nnames, evsize;
+    uint64_t nevents, t_end, dropped, ndone;
 };
 
 static int parse_header(const unsigned char *b, size_t len, int file, struct hdr *h,
@@ -45,9 +45,11 @@ static int parse_header(const unsigned char *b, size_t len, int file, struct hdr
             file, len, TRACE_HEADER_SIZE);
     if (memcmp(b, TRACE_MAGIC, 8) != 0)
         return BAD("trace file %d is not a Prophecy trace (wrong magic)", file);
-    if (get32(b + 8) != TRACE_FORMAT_VERSION)
-        return BAD("trace file %d has format version %u; this reader knows version %d",
-                   file, get32(b + 8), TRACE_FORMAT_VERSION);
+    h->version = get32(b + 8);
+    if (h->version < 1 || h->version > TRACE_FORMAT_VERSION)
+        return BAD("trace file %d has format version %u; this reader knows versions 1 "
+                   "to %d",
+                   file, h->version, TRACE_FORMAT_VERSION);
     h->rank = get32(b + 12);
     h->nranks = get32(b + 16);
     h->nnames = get32(b + 20);
@@ -55,6 +57,7 @@ static int parse_header(const unsigned char *b, size_t len, int file, struct hdr
     h->t_end = get64(b + 32);
     h->dropped = get64(b + 40);
     h->evsize = get32(b + 48);
+    h->ndone = h->version >= 2 ? get64(b + 56) : 0; /* version 1: reserved */
     if (h->evsize != TRACE_EVENT_SIZE)
         return BAD("trace file %d has %u-byte events; expected %d", file, h->evsize,
                    TRACE_EVENT_SIZE);
@@ -69,6 +72,9 @@ static int parse_header(const unsigned char *b, size_t len, int file, struct hdr
     if (h->nevents > LIMIT_TRACE_EVENTS_RANK)
         return BAD("rank %u has %llu events; the limit is %d per rank", h->rank,
                    (unsigned long long)h->nevents, LIMIT_TRACE_EVENTS_RANK);
+    if (h->ndone > LIMIT_TRACE_EVENTS_RANK)
+        return BAD("rank %u has %llu completed receives; the limit is %d per rank",
+                   h->rank, (unsigned long long)h->ndone, LIMIT_TRACE_EVENTS_RANK);
     return 0;
 }
 
@@ -101,6 +107,56 @@ static int ev_cmp(const void *a, const void *b)
     return x->begin < y->begin ? -1 : x->begin > y->begin;
 }
 
+/* Reads the completed receives (version 2), which name their Waitall or
+ * Waitany by its index in the file, while rk->ev is still in file order;
+ * at[k] keeps the begin of done k's call, to find it again after the sort. */
+static int parse_done(struct trace_rank *rk, const unsigned char *p, const struct hdr *h,
+                      double *at, struct err *err)
+{
+    unsigned r = h->rank;
+    for (size_t k = 0; k < rk->ndone; k++, p += TRACE_DONE_SIZE) {
+        struct trace_done *d = &rk->done[k];
+        uint64_t ev = get64(p);
+        d->bytes = (int64_t)get64(p + 8);
+        d->peer = (int32_t)get32(p + 16);
+        d->tag = (int32_t)get32(p + 20);
+        if (ev >= rk->nevents ||
+            (rk->ev[ev].op != TRACE_OP_WAITALL && rk->ev[ev].op != TRACE_OP_WAITANY))
+            return BAD("rank %u completed receive %zu: event %llu is not a Waitall or "
+                       "Waitany",
+                       r, k, (unsigned long long)ev);
+        if (k > 0 && ev < rk->done[k - 1].event)
+            return BAD("rank %u completed receive %zu is out of order", r, k);
+        if (d->peer < 0 || d->peer >= (int32_t)h->nranks || d->bytes < 0)
+            return BAD("rank %u completed receive %zu: peer outside the %u ranks or "
+                       "negative bytes",
+                       r, k, h->nranks);
+        d->event = (size_t)ev;
+        at[k] = rk->ev[ev].begin;
+    }
+    return 0;
+}
+
+/* After the sort: points each done at its call's new index, found by its
+ * begin (a rank's calls never tie; a state may, hence the routine check). */
+static void renumber_done(struct trace_rank *rk, const double *at)
+{
+    for (size_t k = 0; k < rk->ndone; k++) {
+        size_t lo = 0, hi = rk->nevents;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (rk->ev[mid].begin < at[k])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        while (lo + 1 < rk->nevents && rk->ev[lo].op != TRACE_OP_WAITALL &&
+               rk->ev[lo].op != TRACE_OP_WAITANY)
+            lo++;
+        rk->done[k].event = lo;
+    }
+}
+
 static int parse_rank(struct trace *t, const unsigned char *b, size_t len,
                       const struct hdr *h, int *cap, struct err *err)
 {
@@ -108,6 +164,7 @@ static int parse_rank(struct trace *t, const unsigned char *b, size_t len,
     int map[LIMIT_TRACE_NAMES];
     struct trace_rank *rk = &t->ranks[h->rank];
     unsigned r = h->rank;
+    double *at;
 
     for (uint32_t i = 0; i < h->nnames; i++) {
         size_t n;
@@ -128,9 +185,15 @@ static int parse_rank(struct trace *t, const unsigned char *b, size_t len,
     if ((len - off) / TRACE_EVENT_SIZE < h->nevents)
         return BAD("rank %u is truncated: %llu events announced, room for %zu", r,
                    (unsigned long long)h->nevents, (len - off) / TRACE_EVENT_SIZE);
-    if (len - off != h->nevents * TRACE_EVENT_SIZE)
-        return BAD("rank %u has %zu bytes after its last event", r,
-                   len - off - (size_t)h->nevents * TRACE_EVENT_SIZE);
+    if ((len - off - (size_t)h->nevents * TRACE_EVENT_SIZE) / TRACE_DONE_SIZE < h->ndone)
+        return BAD("rank %u is truncated: %llu completed receives announced, room for "
+                   "%zu",
+                   r, (unsigned long long)h->ndone,
+                   (len - off - (size_t)h->nevents * TRACE_EVENT_SIZE) / TRACE_DONE_SIZE);
+    if (len - off != h->nevents * TRACE_EVENT_SIZE + h->ndone * TRACE_DONE_SIZE)
+        return BAD("rank %u has %zu bytes after its last record", r,
+                   len - off - (size_t)h->nevents * TRACE_EVENT_SIZE -
+                       (size_t)h->ndone * TRACE_DONE_SIZE);
     rk->t_end = (double)h->t_end * 1e-9;
     rk->nevents = (size_t)h->nevents;
     rk->ev = xmalloc((rk->nevents ? rk->nevents : 1) * sizeof *rk->ev);
@@ -168,9 +231,22 @@ static int parse_rank(struct trace *t, const unsigned char *b, size_t len,
                        "than the world",
                        r, i);
     }
+    rk->ndone = (size_t)h->ndone;
+    rk->done = xmalloc((rk->ndone ? rk->ndone : 1) * sizeof *rk->done);
+    at = xmalloc((rk->ndone ? rk->ndone : 1) * sizeof *at);
+    if (rk->done == NULL || at == NULL) {
+        xfree(at);
+        return err_nomem(err);
+    }
+    if (parse_done(rk, b + off, h, at, err) < 0) {
+        xfree(at);
+        return -1;
+    }
     /* the recorder writes states when they end: put everything in begin order
      * (qsort is not stable, but ties between a rank's calls cannot occur) */
     qsort(rk->ev, rk->nevents, sizeof *rk->ev, ev_cmp);
+    renumber_done(rk, at);
+    xfree(at);
     return 0;
 }
 
@@ -282,7 +358,14 @@ int trace_encode(const struct trace *t, int rank, unsigned char **buf, size_t *l
         if (!(rk->ev[i].begin >= 0) || !(rk->ev[i].end >= rk->ev[i].begin) ||
             rk->ev[i].op >= TRACE_OP_COUNT)
             return BAD("rank %d event %zu cannot be encoded", rank, i);
-    sz += rk->nevents * TRACE_EVENT_SIZE;
+    for (size_t k = 0; k < rk->ndone; k++)
+        if (rk->done[k].event >= rk->nevents || rk->done[k].peer < 0 ||
+            rk->done[k].peer >= t->nranks || rk->done[k].bytes < 0 ||
+            (k > 0 && rk->done[k].event < rk->done[k - 1].event) ||
+            (rk->ev[rk->done[k].event].op != TRACE_OP_WAITALL &&
+             rk->ev[rk->done[k].event].op != TRACE_OP_WAITANY))
+            return BAD("rank %d completed receive %zu cannot be encoded", rank, k);
+    sz += rk->nevents * TRACE_EVENT_SIZE + rk->ndone * TRACE_DONE_SIZE;
     b = xcalloc(1, sz);
     if (b == NULL)
         return err_nomem(err);
@@ -294,6 +377,7 @@ int trace_encode(const struct trace *t, int rank, unsigned char **buf, size_t *l
     put64(b + 24, rk->nevents);
     put64(b + 32, to_ns(rk->t_end));
     put32(b + 48, TRACE_EVENT_SIZE);
+    put64(b + 56, rk->ndone);
     p = b + TRACE_HEADER_SIZE;
     for (int i = 0; i < t->nnames; i++) {
         size_t n = strlen(t->names[i]);
@@ -313,6 +397,13 @@ int trace_encode(const struct trace *t, int rank, unsigned char **buf, size_t *l
         put32(p + 40, e->comm_size);
         put16(p + 44, e->op);
         put16(p + 46, e->name);
+    }
+    for (size_t k = 0; k < rk->ndone; k++, p += TRACE_DONE_SIZE) {
+        const struct trace_done *d = &rk->done[k];
+        put64(p, d->event);
+        put64(p + 8, (uint64_t)d->bytes);
+        put32(p + 16, (uint32_t)d->peer);
+        put32(p + 20, (uint32_t)d->tag);
     }
     *buf = b;
     *len = sz;

@@ -12,12 +12,19 @@
  *    32  u64 t_end (ns since the common start: when the rank reached MPI_Finalize)
  *    40  u64 dropped (events not recorded because the bounded buffer was full)
  *    48  u32 event size in bytes (TRACE_EVENT_SIZE)
- *    52  12 bytes reserved, zero
+ *    52  4 bytes reserved, zero
+ *    56  u64 ndone: completed receives that follow the events (version 2;
+ *        reserved, zero, in version 1, which the reader still accepts)
  *   names: nnames times { u16 length; length bytes, no NUL }
  *   events: nevents records of TRACE_EVENT_SIZE bytes
  *     0  u64 begin ns    8 u64 end ns    16 i64 bytes
  *    24  i32 peer       28 i32 peer2    32 i32 tag     36 i32 tag2
  *    40  u32 comm_size  44 u16 op (enum trace_op)    46 u16 name (index, states only)
+ *   completed receives (version 2): ndone records of TRACE_DONE_SIZE bytes, one
+ *   per receive request an MPI_Waitall or MPI_Waitany completed, in the order
+ *   of the calls, then of each call's requests (struct trace_done):
+ *     0  u64 event: index in this file's events of the Waitall/Waitany
+ *     8  i64 bytes received   16 i32 peer (world rank of the source)   20 i32 tag
  *
  * Times are CLOCK_REALTIME nanoseconds since the "common start": rank 0's
  * reading after the barrier closing MPI_Init, broadcast to every rank. On one
@@ -37,9 +44,10 @@
 #include <stddef.h>
 
 #define TRACE_MAGIC "PRPHTRC"
-#define TRACE_FORMAT_VERSION 1
+#define TRACE_FORMAT_VERSION 2
 #define TRACE_HEADER_SIZE 64
 #define TRACE_EVENT_SIZE 48
+#define TRACE_DONE_SIZE 24
 
 struct err;
 

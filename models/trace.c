@@ -52,8 +52,10 @@ void trace_free(struct trace *t)
     for (int i = 0; i < t->nnames && t->names; i++)
         xfree(t->names[i]);
     xfree(t->names);
-    for (int r = 0; r < t->nranks && t->ranks; r++)
+    for (int r = 0; r < t->nranks && t->ranks; r++) {
         xfree(t->ranks[r].ev);
+        xfree(t->ranks[r].done);
+    }
     xfree(t->ranks);
     xfree(t);
 }
@@ -135,11 +137,14 @@ int trace_profile(const struct trace *t, struct trace_profile **out, struct err 
 /* ---- message matching ----------------------------------------------------- */
 
 /* One side of a point-to-point message: sender's begin, or a completing
- * receive's [begin, end]. `idx` keeps each rank's program order. */
+ * receive's [begin, end]. `idx` keeps each rank's program order, `sub` the
+ * order of the receives one Waitall completes; `multi` marks those. */
 struct side {
     int32_t src, dst, tag;
     uint32_t idx;
     double begin, end;
+    uint32_t sub;
+    int multi;
 };
 
 static int side_cmp(const void *a, const void *b)
@@ -151,7 +156,15 @@ static int side_cmp(const void *a, const void *b)
         return x->dst < y->dst ? -1 : 1;
     if (x->tag != y->tag)
         return x->tag < y->tag ? -1 : 1;
-    return x->idx < y->idx ? -1 : x->idx > y->idx;
+    if (x->idx != y->idx)
+        return x->idx < y->idx ? -1 : 1;
+    return x->sub < y->sub ? -1 : x->sub > y->sub;
+}
+
+/* A receive completed by a Waitall/Waitany that names a call of its rank. */
+static int done_valid(const struct trace *t, int r, const struct trace_done *d)
+{
+    return d->peer >= 0 && d->peer < t->nranks && d->event < t->ranks[r].nevents;
 }
 
 /* A matched message: receiver side r waiting from rb to re for sender s, whose
@@ -178,6 +191,10 @@ static long long match_messages(const struct trace *t, match_fn fn, void *ctx)
             if (e->op == TRACE_OP_SENDRECV && e->peer2 >= 0 && e->peer2 < p)
                 nr++;
         }
+    for (int r = 0; r < p; r++)
+        for (size_t k = 0; k < t->ranks[r].ndone; k++)
+            if (done_valid(t, r, &t->ranks[r].done[k]))
+                nr++;
     s = xmalloc((ns ? ns : 1) * sizeof *s);
     rv = xmalloc((nr ? nr : 1) * sizeof *rv);
     if (s == NULL || rv == NULL) {
@@ -190,15 +207,25 @@ static long long match_messages(const struct trace *t, match_fn fn, void *ctx)
         for (size_t i = 0; i < t->ranks[r].nevents; i++) {
             const struct trace_event *e = &t->ranks[r].ev[i];
             if (is_send(e->op) && e->peer >= 0 && e->peer < p)
-                s[ns++] =
-                    (struct side){r, e->peer, e->tag, (uint32_t)i, e->begin, e->end};
+                s[ns++] = (struct side){r,        e->peer, e->tag, (uint32_t)i,
+                                        e->begin, e->end,  0,      0};
             if ((e->op == TRACE_OP_RECV || e->op == TRACE_OP_WAIT) && e->peer >= 0 &&
                 e->peer < p)
-                rv[nr++] =
-                    (struct side){e->peer, r, e->tag, (uint32_t)i, e->begin, e->end};
+                rv[nr++] = (struct side){e->peer,  r,      e->tag, (uint32_t)i,
+                                         e->begin, e->end, 0,      0};
             if (e->op == TRACE_OP_SENDRECV && e->peer2 >= 0 && e->peer2 < p)
-                rv[nr++] =
-                    (struct side){e->peer2, r, e->tag2, (uint32_t)i, e->begin, e->end};
+                rv[nr++] = (struct side){e->peer2, r,      e->tag2, (uint32_t)i,
+                                         e->begin, e->end, 0,       0};
+        }
+    for (int r = 0; r < p; r++)
+        for (size_t k = 0; k < t->ranks[r].ndone; k++) {
+            const struct trace_done *d = &t->ranks[r].done[k];
+            const struct trace_event *e;
+            if (!done_valid(t, r, d))
+                continue;
+            e = &t->ranks[r].ev[d->event];
+            rv[nr++] = (struct side){d->peer,  r,      d->tag,      (uint32_t)d->event,
+                                     e->begin, e->end, (uint32_t)k, 1};
         }
     qsort(s, ns, sizeof *s, side_cmp);
     qsort(rv, nr, sizeof *rv, side_cmp);
@@ -207,6 +234,7 @@ static long long match_messages(const struct trace *t, match_fn fn, void *ctx)
         if (is < ns) {
             struct side a = s[is], b = rv[ir];
             a.idx = b.idx = 0;
+            a.sub = b.sub = 0;
             c = side_cmp(&a, &b);
         }
         if (c < 0) {
@@ -277,10 +305,66 @@ void trace_wait_free(struct trace_wait *w)
     xfree(w);
 }
 
+/* A receive completed among others by one Waitall: settled once all are
+ * matched (wait_multi). */
+struct pending {
+    int32_t rank, src;
+    uint32_t idx;
+    double send, begin, end;
+};
+
+struct wait_ctx {
+    struct trace_wait *w;
+    struct pending *pend;
+    size_t npend;
+};
+
+static int pending_cmp(const void *a, const void *b)
+{
+    const struct pending *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    if (x->idx != y->idx)
+        return x->idx < y->idx ? -1 : 1;
+    return x->send < y->send ? -1 : x->send > y->send;
+}
+
+/* The rule of trace_wait for one Waitall: its receives' sends sorted by begin,
+ * each peer charged from the previous send's begin (or the call's) to its own,
+ * clipped to the call. */
+static void wait_multi(struct wait_ctx *c)
+{
+    struct trace_wait *w = c->w;
+    qsort(c->pend, c->npend, sizeof *c->pend, pending_cmp);
+    for (size_t i = 0; i < c->npend;) {
+        size_t j = i;
+        double from = c->pend[i].begin;
+        for (; j < c->npend && c->pend[j].rank == c->pend[i].rank &&
+               c->pend[j].idx == c->pend[i].idx;
+             j++) {
+            const struct pending *q = &c->pend[j];
+            double to = q->send < q->end ? q->send : q->end;
+            if (to > from) {
+                w->w[(size_t)q->rank * (size_t)w->nranks + (size_t)q->src] += to - from;
+                from = to;
+            }
+        }
+        i = j;
+    }
+}
+
 static void wait_p2p(void *ctx, const struct side *s, const struct side *r)
 {
-    struct trace_wait *w = ctx;
-    double late = s->begin - r->begin, len = r->end - r->begin;
+    struct wait_ctx *c = ctx;
+    struct trace_wait *w = c->w;
+    double late, len;
+    if (r->multi) {
+        c->pend[c->npend++] =
+            (struct pending){r->dst, r->src, r->idx, s->begin, r->begin, r->end};
+        return;
+    }
+    late = s->begin - r->begin;
+    len = r->end - r->begin;
     if (late > len)
         late = len;
     if (late > 0)
@@ -306,6 +390,8 @@ static void wait_coll(void *ctx, const struct trace_event *const *c, int p)
 int trace_wait(const struct trace *t, struct trace_wait **out, struct err *err)
 {
     struct trace_wait *w;
+    struct wait_ctx c = {0};
+    size_t ndone = 0;
     long long um;
     int p;
 
@@ -320,11 +406,17 @@ int trace_wait(const struct trace *t, struct trace_wait **out, struct err *err)
     w->w = xcalloc((size_t)p * (size_t)p, sizeof *w->w);
     w->rank_wait = xcalloc((size_t)p, sizeof *w->rank_wait);
     w->exec = xcalloc((size_t)p, sizeof *w->exec);
-    if (!w->w || !w->rank_wait || !w->exec)
+    for (int r = 0; r < p; r++)
+        ndone += t->ranks[r].ndone;
+    c.w = w;
+    c.pend = xmalloc((ndone ? ndone : 1) * sizeof *c.pend);
+    if (!w->w || !w->rank_wait || !w->exec || !c.pend)
         goto nomem;
-    um = match_messages(t, wait_p2p, w);
+    um = match_messages(t, wait_p2p, &c);
     if (um < 0 || match_collectives(t, wait_coll, w) < 0)
         goto nomem;
+    wait_multi(&c);
+    xfree(c.pend);
     w->unmatched = um;
     for (int i = 0; i < p; i++) {
         w->exec[i] = t->ranks[i].t_end;
@@ -335,6 +427,7 @@ int trace_wait(const struct trace *t, struct trace_wait **out, struct err *err)
     *out = w;
     return 0;
 nomem:
+    xfree(c.pend);
     trace_wait_free(w);
     return err_nomem(err);
 }

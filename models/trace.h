@@ -81,10 +81,22 @@ struct trace_event {
     uint16_t name; /* state name index for TRACE_OP_STATE, else 0 */
 };
 
+/* A receive completed by an MPI_Waitall or MPI_Waitany (format version 2):
+ * event is the index of that call in its rank's ev[], peer the world rank of
+ * the actual source, tag and bytes from its status. A rank's completions are
+ * sorted by event; within one call, in the order of the call's requests. */
+struct trace_done {
+    size_t event;
+    int64_t bytes;
+    int32_t peer, tag;
+};
+
 struct trace_rank {
     double t_end; /* when the rank reached MPI_Finalize (execution time) */
     size_t nevents;
     struct trace_event *ev; /* sorted by begin */
+    size_t ndone;
+    struct trace_done *done; /* receives completed by Waitall/Waitany */
 };
 
 /* A whole run. Built by formats/trace (trace_read) or by hand in tests. */
@@ -117,7 +129,11 @@ void trace_profile_free(struct trace_profile *p);
  * begin until the matching send began (late sender; matching is the n-th send
  * from j to i with that tag for the n-th such receive: MPI's non-overtaking
  * order); a collective over all ranks waits until the last rank arrived, charged
- * to that rank. */
+ * to that rank. A Waitall completing several receives (trace_done) waits from
+ * its begin until the last of their matching sends began; that time is split
+ * by the sends' begins: with them sorted s1 <= s2 <= ..., the peer of s1 is
+ * charged [begin, s1], the peer of s_k [s_(k-1), s_k] (each peer for the
+ * stretch in which it was the next one awaited), all clipped to the call. */
 struct trace_wait {
     int nranks;
     double *w;           /* [i*p + j] seconds */

@@ -35,6 +35,13 @@ struct rec {
     uint16_t op, name;
 };
 
+/* A receive completed by a Waitall or Waitany: `event` indexes buf. */
+struct done {
+    uint64_t event;
+    int64_t bytes;
+    int32_t peer, tag;
+};
+
 #define OPEN_STATES 64 /* probe states open at once */
 #define RECV_REQS 1024 /* outstanding MPI_Irecv requests remembered */
 
@@ -59,6 +66,8 @@ static struct {
         MPI_Comm comm;
     } recv[RECV_REQS];
     int nrecv;
+    struct done *done; /* receives completed by Waitall/Waitany, grown to cap */
+    size_t ndone, dcap;
 } T;
 
 static uint64_t now_ns(void)
@@ -278,6 +287,7 @@ static int write_trace(uint64_t t_end)
     put64(h + 32, t_end);
     put64(h + 40, T.dropped);
     put32(h + 48, TRACE_EVENT_SIZE);
+    put64(h + 56, T.ndone);
     ok &= fwrite(h, sizeof h, 1, f) == 1;
     for (int i = 0; i < T.nnames; i++) {
         unsigned char l[2];
@@ -298,6 +308,14 @@ static int write_trace(uint64_t t_end)
         put16(e + 44, r->op);
         put16(e + 46, r->name);
         ok &= fwrite(e, sizeof e, 1, f) == 1;
+    }
+    for (size_t i = 0; i < T.ndone && ok; i++) {
+        unsigned char d[TRACE_DONE_SIZE];
+        put64(d, T.done[i].event);
+        put64(d + 8, (uint64_t)T.done[i].bytes);
+        put32(d + 16, (uint32_t)T.done[i].peer);
+        put32(d + 20, (uint32_t)T.done[i].tag);
+        ok &= fwrite(d, sizeof d, 1, f) == 1;
     }
     if (fclose(f) != 0 || !ok) {
         fprintf(stderr, "prophecy_trace: cannot write %s\n", path);
@@ -330,6 +348,9 @@ int MPI_Finalize(void)
         write_trace(t_end);
         free(T.buf);
         T.buf = NULL;
+        free(T.done);
+        T.done = NULL;
+        T.ndone = T.dcap = 0;
         for (int i = 0; i < T.nnames; i++)
             free(T.names[i]);
         T.nnames = 0;
@@ -462,40 +483,108 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
     return rc;
 }
 
-/* Waitall/Waitany/Probe: timed, not matched (their receives are forgotten). */
-static void forget(const MPI_Request *reqs, int n)
+/* Removes an Irecv request from the remembered ones: its communicator, or
+ * MPI_COMM_NULL when it is not one. */
+static MPI_Comm take_recv(MPI_Request req)
 {
-    for (int k = 0; k < n; k++)
-        for (int i = 0; i < T.nrecv; i++)
-            if (T.recv[i].req == reqs[k]) {
-                T.recv[i] = T.recv[--T.nrecv];
-                break;
-            }
+    for (int i = 0; i < T.nrecv; i++)
+        if (T.recv[i].req == req) {
+            MPI_Comm comm = T.recv[i].comm;
+            T.recv[i] = T.recv[--T.nrecv];
+            return comm;
+        }
+    return MPI_COMM_NULL;
 }
 
+/* Records that the last event (a Waitall or Waitany) completed a receive on
+ * comm with status st; counted as dropped when no room is left. */
+static void add_done(MPI_Comm comm, const MPI_Status *st)
+{
+    int n = 0;
+    if (T.ndone == T.dcap) {
+        size_t nc = T.dcap ? T.dcap * 2 : 256;
+        struct done *nd;
+        if (nc > T.cap)
+            nc = T.cap;
+        nd = nc > T.dcap ? realloc(T.done, nc * sizeof *nd) : NULL;
+        if (nd == NULL) {
+            T.dropped++;
+            return;
+        }
+        T.done = nd;
+        T.dcap = nc;
+    }
+    PMPI_Get_count(st, MPI_BYTE, &n);
+    T.done[T.ndone++] =
+        (struct done){T.n - 1, n, world(comm, st->MPI_SOURCE), st->MPI_TAG};
+}
+
+/* Waitall: the receives among its requests are recorded (add_done) in the
+ * order of the requests, so the analysis can match each with its send. */
 int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
 {
+    MPI_Comm *comm = NULL;
+    MPI_Status *st = statuses;
     uint64_t b;
-    int rc;
+    int rc, any = 0;
     if (!tracing())
         return PMPI_Waitall(n, reqs, statuses);
-    forget(reqs, n);
+    if (T.nrecv > 0 && n > 0) {
+        comm = malloc((size_t)n * sizeof *comm);
+        for (int k = 0; k < n; k++) {
+            MPI_Comm c = take_recv(reqs[k]);
+            if (comm != NULL)
+                comm[k] = c;
+            any |= c != MPI_COMM_NULL;
+        }
+        if (any && comm != NULL && statuses == MPI_STATUSES_IGNORE)
+            st = malloc((size_t)n * sizeof *st);
+        if (!any || st == NULL) {
+            free(comm);
+            comm = NULL;
+            st = statuses;
+        }
+    }
     b = now_ns();
-    rc = PMPI_Waitall(n, reqs, statuses);
-    push(TRACE_OP_WAITALL, b);
+    rc = PMPI_Waitall(n, reqs, comm != NULL ? st : statuses);
+    if (push(TRACE_OP_WAITALL, b) != NULL && comm != NULL && rc == MPI_SUCCESS)
+        for (int k = 0; k < n; k++)
+            if (comm[k] != MPI_COMM_NULL)
+                add_done(comm[k], &st[k]);
+    if (st != statuses)
+        free(st);
+    free(comm);
     return rc;
 }
 
+/* Waitany: the receive it completed, if it is one, as for Waitall; the other
+ * receives stay pending. */
 int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
 {
+    MPI_Request *copy = NULL;
+    MPI_Status st;
     uint64_t b;
     int rc;
     if (!tracing())
         return PMPI_Waitany(n, reqs, index, status);
-    forget(reqs, n);
+    if (T.nrecv > 0 && n > 0) {
+        copy = malloc((size_t)n * sizeof *copy);
+        if (copy != NULL)
+            memcpy(copy, reqs, (size_t)n * sizeof *copy);
+    }
     b = now_ns();
-    rc = PMPI_Waitany(n, reqs, index, status);
-    push(TRACE_OP_WAITANY, b);
+    rc = PMPI_Waitany(n, reqs, index, status == MPI_STATUS_IGNORE ? &st : status);
+    if (status == MPI_STATUS_IGNORE)
+        status = &st;
+    if (push(TRACE_OP_WAITANY, b) != NULL && copy != NULL && rc == MPI_SUCCESS &&
+        *index >= 0 && *index < n) {
+        MPI_Comm c = take_recv(copy[*index]);
+        if (c != MPI_COMM_NULL)
+            add_done(c, status);
+    } else if (copy != NULL && *index >= 0 && *index < n) {
+        take_recv(copy[*index]);
+    }
+    free(copy);
     return rc;
 }
 

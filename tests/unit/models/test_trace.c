@@ -168,6 +168,65 @@ out:
     trace_free(t);
 }
 
+/* Records that the last event of rank r (a Waitall or Waitany) completed a
+ * receive from `peer` with `tag`. */
+static void add_done(struct trace *t, int r, int peer, int tag, long long bytes)
+{
+    struct trace_rank *rk = &t->ranks[r];
+    rk->done = realloc(rk->done, (rk->ndone + 1) * sizeof *rk->done);
+    rk->done[rk->ndone++] = (struct trace_done){
+        .event = rk->nevents - 1, .bytes = bytes, .peer = peer, .tag = tag};
+}
+
+/* A halo step: rank 0 posts three Irecv (from 1, 2, 3) and waits in one
+ * Waitall over [1, 6]; rank 2's send begins at 2.5, rank 1's at 4.5, rank 3's
+ * at 0.5 (early). The Waitall waits until 4.5: [1, 2.5] for rank 2 (the first
+ * awaited), [2.5, 4.5] for rank 1, nothing for rank 3. Then a Waitany over
+ * [7, 8] completes one receive from rank 3, sent at 7.25: 0.25 for rank 3, as
+ * a Wait would. A completion with no send (tag 99) counts as unmatched. */
+static void test_waitall_late_senders(void)
+{
+    struct trace *t = new_trace(4, 10);
+    struct trace_wait *w = NULL;
+    struct trace_traffic *tr = NULL;
+    static const double want[4] = {0, 2.0, 1.5, 0.25};
+
+    add(t, 0, TRACE_OP_IRECV, 0.1, 0.11, 1, 5, 0, 4);
+    add(t, 0, TRACE_OP_IRECV, 0.2, 0.21, 2, 5, 0, 4);
+    add(t, 0, TRACE_OP_IRECV, 0.3, 0.31, 3, 9, 0, 4);
+    add(t, 0, TRACE_OP_WAITALL, 1, 6, -1, 0, 0, 4);
+    add_done(t, 0, 1, 5, 64);
+    add_done(t, 0, 2, 5, 64);
+    add_done(t, 0, 3, 9, 64);
+    add(t, 0, TRACE_OP_IRECV, 6.5, 6.51, 3, 1, 0, 4);
+    add(t, 0, TRACE_OP_IRECV, 6.6, 6.61, 2, 99, 0, 4);
+    add(t, 0, TRACE_OP_WAITANY, 7, 8, -1, 0, 0, 4);
+    add_done(t, 0, 3, 1, 8);
+    add(t, 0, TRACE_OP_WAITANY, 8, 9, -1, 0, 0, 4);
+    add_done(t, 0, 2, 99, 8);
+    add(t, 1, TRACE_OP_ISEND, 4.5, 4.6, 0, 5, 64, 4);
+    add(t, 2, TRACE_OP_SEND, 2.5, 2.6, 0, 5, 64, 4);
+    add(t, 3, TRACE_OP_SEND, 0.5, 0.6, 0, 9, 64, 4);
+    add(t, 3, TRACE_OP_SEND, 7.25, 7.3, 0, 1, 8, 4);
+    CHECK_INT(trace_wait(t, &w, NULL), 0);
+    CHECK_INT(trace_traffic(t, &tr, NULL), 0);
+    if (w == NULL || tr == NULL)
+        goto out;
+    for (int j = 0; j < 4; j++)
+        CHECK(fabs(w->w[j] - want[j]) < EPS);
+    for (int i = 1; i < 4; i++)
+        CHECK(fabs(w->rank_wait[i]) < EPS);
+    CHECK(fabs(w->rank_wait[0] - 3.75) < EPS);
+    CHECK(fabs(w->total - 3.75) < EPS);
+    CHECK_INT(w->unmatched, 1);
+    /* 2 -> 0: both ready at 2.5, completed at 6: 64 B in 3.5 s */
+    CHECK(fabs(tr->rate[2 * 4 + 0] - 64 / 3.5) < 1e-9);
+out:
+    trace_wait_free(w);
+    trace_traffic_free(tr);
+    trace_free(t);
+}
+
 static void test_collective_last_arriver(void)
 {
     struct trace *t = new_trace(3, 5);
@@ -325,6 +384,7 @@ int main(void)
     RUN(test_lyon_abcd);
     RUN(test_profile_timeline_load);
     RUN(test_late_sender);
+    RUN(test_waitall_late_senders);
     RUN(test_collective_last_arriver);
     RUN(test_clusters_two_groups);
     RUN(test_occupancy_fit);

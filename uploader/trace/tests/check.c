@@ -4,6 +4,7 @@
  * rank, huge counts) are refused with clear errors.
  * Usage: trace_check DIR. Exit 0 when every check holds. */
 #include "common/err.h"
+#include "common/xalloc.h"
 #include "formats/limits.h"
 #include "formats/trace.h"
 #include "tests/harness.h"
@@ -16,11 +17,12 @@ static const char *dir;
 /* Expected wait of i for j in seconds (0 elsewhere): ranks 0-2 wait 0.3 s for
  * the barrier's last arriver 3; 1 waits 0.2 s for 0 (late sender); 2 waits
  * 0.1 s for 3 (Irecv + Wait) and 0.1 s for 0 (0 starts sending tag 3 at 0.5 s,
- * 2 is ready at 0.4 s); 3 waits 0.1 s for 2 in the ring. */
+ * 2 is ready at 0.4 s); 3 waits 0.1 s for 2 in the ring. In the halo's
+ * Waitall (step 7) ranks 0 and 2 wait 0.1 s for 1, then 0.2 s for 3. */
 static double expected_wait(int i, int j)
 {
     static const double w[4][4] = {
-        {0, 0, 0, 0.3}, {0.2, 0, 0, 0.3}, {0.1, 0, 0, 0.4}, {0, 0, 0.1, 0}};
+        {0, 0.1, 0, 0.5}, {0.2, 0, 0, 0.3}, {0.1, 0.1, 0, 0.6}, {0, 0, 0.1, 0}};
     return w[i][j];
 }
 
@@ -74,21 +76,28 @@ static void test_analyses(void)
         }
         printf("   | exec %.3f s\n", w->exec[i]);
     }
-    CHECK(w->w[2 * 4 + 0] + w->w[2 * 4 + 3] > 0.5 - 0.03 &&
-          w->w[2 * 4 + 0] + w->w[2 * 4 + 3] < 0.5 + 0.5);
+    CHECK(w->w[2 * 4 + 0] + w->w[2 * 4 + 3] > 0.7 - 0.03 &&
+          w->w[2 * 4 + 0] + w->w[2 * 4 + 3] < 0.7 + 0.5);
+    /* the halo's Waitall alone: rank 0 waited for 1, then for 3, as long as
+     * the two naps (without it, 0 would wait for 1 not at all) */
+    CHECK(w->w[0 * 4 + 1] > 0.1 - 0.03);
+    CHECK(w->w[0 * 4 + 1] + w->w[0 * 4 + 3] > 0.3 + 0.3 - 0.03);
     CHECK_INT(w->unmatched, 0);
 
-    /* traffic, exact by construction */
-    CHECK_INT(tr->msgs[0 * 4 + 1], 2); /* the late send and the ring */
-    CHECK_INT(tr->bytes[0 * 4 + 1], 1000 + 256);
+    /* traffic, exact by construction (the halo adds one 128-byte message
+     * between ring neighbours each way) */
+    CHECK_INT(tr->msgs[0 * 4 + 1], 3); /* the late send, the ring, the halo */
+    CHECK_INT(tr->bytes[0 * 4 + 1], 1000 + 256 + 128);
     CHECK_INT(tr->msgs[0 * 4 + 2], 10);
     CHECK_INT(tr->bytes[0 * 4 + 2], 8000);
-    CHECK_INT(tr->msgs[3 * 4 + 2], 1);
-    CHECK_INT(tr->bytes[3 * 4 + 2], 4000);
-    CHECK_INT(tr->msgs[1 * 4 + 2], 1);
-    CHECK_INT(tr->msgs[2 * 4 + 3], 1);
-    CHECK_INT(tr->msgs[3 * 4 + 0], 1);
-    CHECK_INT(tr->msgs[1 * 4 + 0], 0);
+    CHECK_INT(tr->msgs[3 * 4 + 2], 2);
+    CHECK_INT(tr->bytes[3 * 4 + 2], 4000 + 128);
+    CHECK_INT(tr->msgs[1 * 4 + 2], 2);
+    CHECK_INT(tr->msgs[2 * 4 + 3], 2);
+    CHECK_INT(tr->msgs[3 * 4 + 0], 2);
+    CHECK_INT(tr->msgs[1 * 4 + 0], 1);
+    CHECK_INT(tr->bytes[1 * 4 + 0], 128);
+    CHECK(tr->rate[1 * 4 + 0] > 0); /* matched through the Waitall */
     CHECK(tr->rate[0 * 4 + 2] > 0);
     for (int r = 0; r < 4; r++) {
         CHECK_INT(tr->coll_calls[r], 5); /* 3 barriers, bcast, allreduce */
@@ -98,7 +107,12 @@ static void test_analyses(void)
     /* profile and load */
     CHECK_INT(p->calls[0 * TRACE_OP_COUNT + TRACE_OP_SEND], 11);
     CHECK_INT(p->calls[2 * TRACE_OP_COUNT + TRACE_OP_RECV], 10);
-    CHECK_INT(p->calls[2 * TRACE_OP_COUNT + TRACE_OP_IRECV], 1);
+    CHECK_INT(p->calls[2 * TRACE_OP_COUNT + TRACE_OP_IRECV], 3);
+    for (int r = 0; r < 4; r++) {
+        CHECK_INT(p->calls[r * TRACE_OP_COUNT + TRACE_OP_WAITALL], 1);
+        CHECK_INT(p->calls[r * TRACE_OP_COUNT + TRACE_OP_ISEND], 2);
+        CHECK_INT((long long)t->ranks[r].ndone, 2); /* the halo's two receives */
+    }
     CHECK_INT(p->calls[2 * TRACE_OP_COUNT + TRACE_OP_WAIT], 1);
     CHECK_INT(p->calls[3 * TRACE_OP_COUNT + TRACE_OP_SENDRECV], 1);
     /* rank 1 waited for rank 0 as long as rank 0 slept in its "sleep" state */
@@ -130,6 +144,28 @@ static void test_analyses(void)
     CHECK(o->nrows >= 5);
 
     CHECK(c->k >= 1 && c->k <= 3);
+
+    /* trace_encode keeps the completed receives: re-encoded and parsed, the
+     * trace gives the same wait matrix */
+    {
+        unsigned char *b[4] = {0};
+        size_t len[4] = {0};
+        struct trace *t2 = NULL;
+        struct trace_wait *w2 = NULL;
+        for (int r = 0; r < 4; r++)
+            CHECK_INT(trace_encode(t, r, &b[r], &len[r], &err), 0);
+        CHECK_INT(trace_parse((const void *const *)b, len, 4, &t2, &err), 0);
+        if (t2 != NULL && trace_wait(t2, &w2, &err) == 0) {
+            for (int r = 0; r < 4; r++)
+                CHECK_INT((long long)t2->ranks[r].ndone, 2);
+            for (int k = 0; k < 16; k++)
+                CHECK(fabs(w2->w[k] - w->w[k]) < 1e-6);
+        }
+        trace_wait_free(w2);
+        trace_free(t2);
+        for (int r = 0; r < 4; r++)
+            xfree(b[r]);
+    }
 out:
     trace_wait_free(w);
     trace_traffic_free(tr);
@@ -228,7 +264,32 @@ static void test_hostile(void)
     b[3][0] = 'P';
     b[3][8] = 9;
     CHECK(strstr(parse_with(b, len, 4), "format version 9") != NULL);
+    b[3][8] = TRACE_FORMAT_VERSION;
+    CHECK_STR(parse_with(b, len, 4), "");
+    /* version 1 has no completed receives: the same rank, read as version 1,
+     * has its records left over after its events */
     b[3][8] = 1;
+    CHECK(strstr(parse_with(b, len, 4), "rank 3 has 48 bytes after its last record") !=
+          NULL);
+    /* ... and without them, with its count zeroed, it is a valid version-1 file */
+    {
+        unsigned char count[8];
+        memcpy(count, b[3] + 56, 8);
+        memset(b[3] + 56, 0, 8);
+        len[3] -= 2 * TRACE_DONE_SIZE;
+        CHECK_STR(parse_with(b, len, 4), "");
+        len[3] += 2 * TRACE_DONE_SIZE;
+        memcpy(b[3] + 56, count, 8);
+    }
+    b[3][8] = TRACE_FORMAT_VERSION;
+    /* a completion naming an event that is not a Waitall */
+    {
+        unsigned char *rec = b[3] + len[3] - 2 * TRACE_DONE_SIZE;
+        unsigned char saved0 = rec[0], saved1 = rec[1];
+        rec[0] = 0, rec[1] = 0;
+        CHECK(strstr(parse_with(b, len, 4), "is not a Waitall or Waitany") != NULL);
+        rec[0] = saved0, rec[1] = saved1;
+    }
     CHECK_STR(parse_with(b, len, 4), "");
     /* a directory without a trace */
     CHECK_INT(trace_read_dir("/nonexistent-dir", &t, &err), -1);

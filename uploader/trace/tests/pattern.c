@@ -8,7 +8,13 @@
  *      4000 B (tag 2): rank 2 waits ~0.1 s for 3
  *   5. rank 0 sends ten 800-byte messages to rank 2 (tag 3); a ring of
  *      MPI_Sendrecv of 256 B from r to r+1
- *   6. MPI_Bcast of 512 B from root 1; MPI_Allreduce; a final barrier. */
+ *   6. MPI_Bcast of 512 B from root 1; MPI_Allreduce; a final barrier
+ *   7. only when run as `trace_pattern halo` (the end-to-end test; the API
+ *      test, tests/api/test_traces.py, runs steps 1-6): a halo exchange on the ring:
+ * every rank posts MPI_Irecv from both neighbours (128 B, tag 5), rank 1 sleeps 0.1 s and
+ * rank 3 0.3 s, each rank MPI_Isend to both neighbours and MPI_Waitall on the four
+ * requests. Ranks 0 and 2 (neighbours 1 and 3) wait in Waitall ~0.1 s for 1, then ~0.2 s
+ * more for 3; ranks 1 and 3 find their sends already begun. */
 #include "probe.h"
 
 #include <mpi.h>
@@ -26,7 +32,8 @@ int main(int argc, char **argv)
     int rank, size;
     char buf[4000] = {0};
     double d[100] = {0}, x = 1, y;
-    MPI_Request req;
+    MPI_Request req, halo[4];
+    double left[16] = {0}, right[16] = {0};
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -62,6 +69,19 @@ int main(int argc, char **argv)
     MPI_Bcast(buf, 512, MPI_CHAR, 1, MPI_COMM_WORLD);
     MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     MPI_Barrier(MPI_COMM_WORLD);
+    if (argc < 2 || strcmp(argv[1], "halo") != 0) {
+        MPI_Finalize();
+        return 0;
+    }
+    MPI_Irecv(left, 16, MPI_DOUBLE, (rank + 3) % 4, 5, MPI_COMM_WORLD, &halo[0]);
+    MPI_Irecv(right, 16, MPI_DOUBLE, (rank + 1) % 4, 5, MPI_COMM_WORLD, &halo[1]);
+    if (rank == 1)
+        nap(0.1);
+    else if (rank == 3)
+        nap(0.3);
+    MPI_Isend(d, 16, MPI_DOUBLE, (rank + 3) % 4, 5, MPI_COMM_WORLD, &halo[2]);
+    MPI_Isend(d + 16, 16, MPI_DOUBLE, (rank + 1) % 4, 5, MPI_COMM_WORLD, &halo[3]);
+    MPI_Waitall(4, halo, MPI_STATUSES_IGNORE);
     MPI_Finalize();
     return 0;
 }
