@@ -3,7 +3,7 @@
 #include "common/sha256.h"
 #include "common/xalloc.h"
 #include "db/catalog.h"
-#include "db/sqlite/sql.h" /* transitional: SQL still outside db/ (issue 11) */
+#include "db/sqlite/sql.h" /* a test of the SQLite backend: its own toolkit */
 #include "db/pool.h"
 #include "db/runs.h"
 #include "db/writer.h"
