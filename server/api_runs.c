@@ -91,9 +91,11 @@ static int query_tag(struct req *r, const char **key, const char **value, struct
         if (strncmp(name, "tag.", 4) != 0)
             continue;
         if (n++ > 0 || name[4] == '\0') {
+            /* name belongs to q: record the error before releasing it */
+            err_set(e, 400, "bad_parameter", name,
+                    "give one tag.KEY=VALUE filter with a non-empty KEY");
             json_decref(q);
-            return err_set(e, 400, "bad_parameter", name,
-                           "give one tag.KEY=VALUE filter with a non-empty KEY");
+            return -1;
         }
         *key = arena_strdup(r->arena, name + 4);
         *value = arena_strdup(r->arena, json_string_value(v));

@@ -51,6 +51,14 @@ def provenance_stored_returned_filtered():
     assert [r["id"] for r in l["runs"]] == [rid], l
     st, l = S.get("/api/v1/runs?tag.compiler=clang")
     assert l["runs"] == []
+    # two tag filters, or an empty key, are a 400 naming the parameter (the
+    # message was once built from a freed name: found by fuzz_http)
+    st, b = S.get("/api/v1/runs?tag.compiler=gcc-12&tag.os=linux")
+    expect_error(st, b, 400, "bad_parameter")
+    assert b["error"]["field"] in ("tag.compiler", "tag.os"), b
+    assert b["error"]["message"] == "give one tag.KEY=VALUE filter with a non-empty KEY", b
+    st, b = S.get("/api/v1/runs?tag.=x")
+    expect_error(st, b, 400, "unknown_parameter", "tag.")
 
 
 @test
