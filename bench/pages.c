@@ -16,6 +16,7 @@
  * Usage: bench_pages [--runs N] [--reps N] [--prophecyd PATH] [--keep]
  * (--keep leaves the database in /tmp for inspection).
  */
+#include "bench/lib/benchlib.h"
 #include "common/arena.h"
 #include "db/catalog.h"
 #include "db/db.h"
@@ -31,114 +32,34 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double pct(double *v, int n, double q)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[(int)(q * (n - 1) + 0.5)];
-}
-
-static void fill(const char *path, long n)
-{
-    static const char *kn[5] = {"init", "rhs", "solve", "exchange", "final"};
-    struct err e = {0};
-    struct db_options opt = {DB_SYNC_OFF, 0, 10000};
-    db *d;
-    long i;
-    unsigned seed = 12345;
-
-    if (db_open(&d, path, &opt, &e) != 0) {
-        fprintf(stderr, "bench_pages: %s\n", e.message);
-        exit(1);
-    }
-    for (i = 0; i < n;) {
-        struct run_record r[1000];
-        struct rec_kv in[1000][2];
-        struct rec_kernel k[1000][5];
-        long long ids[1000];
-        int existed[1000], j, m = 0;
-        for (; m < 1000 && i < n; m++, i++) {
-            int np = 1 << (i % 7), N = 100 * (1 + (int)((i / 7) % 10));
-            double base = 1e-9 * N * N * N / np + 0.01 * np;
-            seed = seed * 1103515245u + 12345u;
-            memset(&r[m], 0, sizeof r[m]);
-            r[m].application = "bench app";
-            r[m].executable = "bench.x";
-            r[m].system = (i / 70) % 2 ? "system-a" : "system-b";
-            r[m].nprocs = np;
-            r[m].runtime = base * (0.95 + 0.1 * ((seed >> 8) & 0xffff) / 65535.0);
-            r[m].submitter = "bench";
-            in[m][0] = (struct rec_kv){"N", N};
-            in[m][1] = (struct rec_kv){"L", 1024};
-            r[m].inputs = in[m];
-            r[m].ninputs = 2;
-            for (j = 0; j < 5; j++)
-                k[m][j] =
-                    (struct rec_kernel){kn[j], r[m].runtime * (j + 1) / 15.0, 1, NULL};
-            r[m].kernels = k[m];
-            r[m].nkernels = 5;
-        }
-        if (db_begin(d, &e) != 0 ||
-            db_runs_insert(d, r, (size_t)m, ids, existed, &e) != 0 ||
-            db_commit(d, &e) != 0) {
-            fprintf(stderr, "bench_pages: %s\n", e.message);
-            exit(1);
-        }
-    }
-    db_close(d);
-}
-
-struct body {
-    size_t len;
-};
-
-static size_t sink(char *p, size_t s, size_t n, void *u)
-{
-    (void)p;
-    ((struct body *)u)->len += s * n;
-    return s * n;
-}
-
 /* Median and p90 of reps GETs of url on one keep-alive connection. */
 static void measure(CURL *c, const char *base, const char *path, int reps,
                     const char *label)
 {
     char url[1024];
     double *t = malloc((size_t)reps * sizeof *t), med, p90;
-    struct body b = {0};
+    struct bench_body b = {0};
     long status = 0;
     int i;
 
     snprintf(url, sizeof url, "%s%s", base, path);
     curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, sink);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, bench_sink);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
     for (i = 0; i < 3; i++) /* warm-up: statement caches, page cache */
         curl_easy_perform(c);
     for (i = 0; i < reps; i++) {
-        double t0 = now();
+        double t0 = bench_now();
         b.len = 0;
         if (curl_easy_perform(c) != CURLE_OK) {
             fprintf(stderr, "bench_pages: %s failed\n", url);
             exit(1);
         }
-        t[i] = (now() - t0) * 1e3;
+        t[i] = (bench_now() - t0) * 1e3;
     }
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-    med = pct(t, reps, 0.5);
-    p90 = pct(t, reps, 0.9);
+    med = bench_pct(t, reps, 0.5);
+    p90 = bench_pct(t, reps, 0.9);
     printf("%-58s %9.2f %9.2f %8zu%s\n", label, med, p90, b.len,
            status == 200 ? "" : "  (!! not 200)");
     free(t);
@@ -162,7 +83,7 @@ static void bare_reads(const char *path, int reps, long long offset, int sort, i
         arena *a = arena_new();
         struct db_page_row *rows;
         struct db_config *c;
-        double t0 = now();
+        double t0 = bench_now();
         json_t *app = db_summary_app(d, "bench app", &e);
         long long id = json_integer_value(json_object_get(app, "id"));
         struct db_page_query q = {id, 0, 0, (enum db_sort)sort, desc, offset, 50, 0};
@@ -175,9 +96,10 @@ static void bare_reads(const char *path, int reps, long long offset, int sort, i
         json_decref(app);
         arena_free(a);
         if (i >= 0)
-            t[i] = (now() - t0) * 1e3;
+            t[i] = (bench_now() - t0) * 1e3;
     }
-    printf("%-58s %9.2f %9.2f %8s\n", label, pct(t, reps, 0.5), pct(t, reps, 0.9), "-");
+    printf("%-58s %9.2f %9.2f %8s\n", label, bench_pct(t, reps, 0.5),
+           bench_pct(t, reps, 0.9), "-");
     db_close(d);
     free(t);
 }
@@ -192,12 +114,12 @@ static void api_app_read(const char *path, int reps)
     if (db_open(&d, path, &opt, &e) != 0)
         exit(1);
     for (i = 0; i < reps; i++) {
-        double t0 = now();
+        double t0 = bench_now();
         json_decref(db_app_get(d, "bench app", &e));
-        t[i] = (now() - t0) * 1e3;
+        t[i] = (bench_now() - t0) * 1e3;
     }
     printf("%-58s %9.2f %9.2f %8s\n", "for comparison: db_app_get (aggregates every run)",
-           pct(t, reps, 0.5), pct(t, reps, 0.9), "-");
+           bench_pct(t, reps, 0.5), bench_pct(t, reps, 0.9), "-");
     db_close(d);
     free(t);
 }
@@ -237,11 +159,11 @@ int main(int argc, char **argv)
     if (mkdtemp(dir) == NULL)
         return 1;
     snprintf(dbpath, sizeof dbpath, "%s/pages.db", dir);
-    t0 = now();
-    fill(dbpath, runs);
+    t0 = bench_now();
+    bench_fill(dbpath, runs, "bench_pages");
     printf("bench_pages: %ld runs of one application (140 configurations, 5 kernels "
            "each) stored in %.1f s; %d requests per URL, one keep-alive client\n\n",
-           runs, now() - t0, reps);
+           runs, bench_now() - t0, reps);
 
     port = 20000 + (int)(getpid() % 20000);
     pid = fork();

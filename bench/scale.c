@@ -15,6 +15,7 @@
  * Usage: bench_scale [--runs N] [--reps N] [--prophecyd PATH] [--db PATH]
  *        [--keep]   (--db reuses a database a previous --keep left)
  */
+#include "bench/lib/benchlib.h"
 #include "common/arena.h"
 #include "db/db.h"
 #include "db/runs.h"
@@ -30,93 +31,13 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double pct(double *v, int n, double q)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[(int)(q * (n - 1) + 0.5)];
-}
-
-static void fill(const char *path, long n)
-{
-    static const char *kn[5] = {"init", "rhs", "solve", "exchange", "final"};
-    struct err e = {0};
-    struct db_options opt = {DB_SYNC_OFF, 0, 10000};
-    db *d;
-    long i;
-    unsigned seed = 12345;
-
-    if (db_open(&d, path, &opt, &e) != 0) {
-        fprintf(stderr, "bench_scale: %s\n", e.message);
-        exit(1);
-    }
-    for (i = 0; i < n;) {
-        struct run_record r[1000];
-        struct rec_kv in[1000][2];
-        struct rec_kernel k[1000][5];
-        long long ids[1000];
-        int existed[1000], j, m = 0;
-        for (; m < 1000 && i < n; m++, i++) {
-            int np = 1 << (i % 7), N = 100 * (1 + (int)((i / 7) % 10));
-            double base = 1e-9 * N * N * N / np + 0.01 * np;
-            seed = seed * 1103515245u + 12345u;
-            memset(&r[m], 0, sizeof r[m]);
-            r[m].application = "bench app";
-            r[m].executable = "bench.x";
-            r[m].system = (i / 70) % 2 ? "system-a" : "system-b";
-            r[m].nprocs = np;
-            r[m].runtime = base * (0.95 + 0.1 * ((seed >> 8) & 0xffff) / 65535.0);
-            r[m].submitter = "bench";
-            in[m][0] = (struct rec_kv){"N", N};
-            in[m][1] = (struct rec_kv){"L", 1024};
-            r[m].inputs = in[m];
-            r[m].ninputs = 2;
-            for (j = 0; j < 5; j++)
-                k[m][j] =
-                    (struct rec_kernel){kn[j], r[m].runtime * (j + 1) / 15.0, 1, NULL};
-            r[m].kernels = k[m];
-            r[m].nkernels = 5;
-        }
-        if (db_begin(d, &e) != 0 ||
-            db_runs_insert(d, r, (size_t)m, ids, existed, &e) != 0 ||
-            db_commit(d, &e) != 0) {
-            fprintf(stderr, "bench_scale: %s\n", e.message);
-            exit(1);
-        }
-    }
-    db_close(d);
-}
-
-struct body {
-    size_t len;
-};
-
-static size_t sink(char *p, size_t s, size_t n, void *u)
-{
-    (void)p;
-    ((struct body *)u)->len += s * n;
-    return s * n;
-}
-
 static int reps_max = 200;
 static sqlite3 *bare;
 
 /* Median of the bare-SQL ceiling: sql run to its end, same repetition rule. */
 static double ceiling(const char *sql)
 {
-    double t[1000], t0 = now(), start;
+    double t[1000], t0 = bench_now(), start;
     int i, n = 0, rc;
     sqlite3_stmt *st;
 
@@ -127,7 +48,7 @@ static double ceiling(const char *sql)
         exit(1);
     }
     for (i = -2; i < reps_max && n < 1000; i++) {
-        start = now();
+        start = bench_now();
         while ((rc = sqlite3_step(st)) == SQLITE_ROW)
             ;
         if (rc != SQLITE_DONE) {
@@ -136,12 +57,12 @@ static double ceiling(const char *sql)
         }
         sqlite3_reset(st);
         if (i >= 0)
-            t[n++] = (now() - start) * 1e3;
-        if (i >= 4 && now() - t0 > 2.0)
+            t[n++] = (bench_now() - start) * 1e3;
+        if (i >= 4 && bench_now() - t0 > 2.0)
             break;
     }
     sqlite3_finalize(st);
-    return pct(t, n, 0.5);
+    return bench_pct(t, n, 0.5);
 }
 
 /* One line: median and p90 of GETs (or POSTs of post) of path on the
@@ -151,14 +72,14 @@ static void measure(CURL *c, const char *base, const char *path, const char *pos
 {
     char url[1024];
     double t[1000], t0, start, med, p90, ceil;
-    struct body b = {0};
+    struct bench_body b = {0};
     long status = 0;
     int i, n = 0;
     struct curl_slist *h = NULL;
 
     snprintf(url, sizeof url, "%s%s", base, path);
     curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, sink);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, bench_sink);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
     if (post != NULL) {
         h = curl_slist_append(h, "Content-Type: application/json");
@@ -168,22 +89,22 @@ static void measure(CURL *c, const char *base, const char *path, const char *pos
         curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
         curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
     }
-    t0 = now();
+    t0 = bench_now();
     for (i = -2; i < reps_max && n < 1000; i++) {
-        start = now();
+        start = bench_now();
         b.len = 0;
         if (curl_easy_perform(c) != CURLE_OK) {
             fprintf(stderr, "bench_scale: %s failed\n", url);
             exit(1);
         }
         if (i >= 0)
-            t[n++] = (now() - start) * 1e3;
-        if (i >= 4 && now() - t0 > 2.0)
+            t[n++] = (bench_now() - start) * 1e3;
+        if (i >= 4 && bench_now() - t0 > 2.0)
             break;
     }
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-    med = pct(t, n, 0.5);
-    p90 = pct(t, n, 0.9);
+    med = bench_pct(t, n, 0.5);
+    p90 = bench_pct(t, n, 0.9);
     ceil = ceiling(sql);
     if (sql != NULL)
         printf("%-52s %9.2f %9.2f %9.3f %8.1fx %8zu%s\n", label, med, p90, ceil,
@@ -204,8 +125,8 @@ static double ingest_rate(CURL *c, const char *base, const char *token, double s
 {
     char url[256], doc[1024], auth[300];
     struct curl_slist *h = NULL;
-    struct body b = {0};
-    double t0 = now();
+    struct bench_body b = {0};
+    double t0 = bench_now();
     long n = 0, status = 0;
 
     snprintf(url, sizeof url, "%s/api/v1/runs", base);
@@ -214,9 +135,9 @@ static double ingest_rate(CURL *c, const char *base, const char *token, double s
     h = curl_slist_append(h, auth);
     curl_easy_setopt(c, CURLOPT_URL, url);
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, sink);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, bench_sink);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
-    while (now() - t0 < s) {
+    while (bench_now() - t0 < s) {
         snprintf(doc, sizeof doc,
                  "{\"application\": \"bench app\", \"executable\": \"bench.x\", "
                  "\"system\": \"system-a\", \"nprocs\": 8, \"runtime\": %.6f, "
@@ -237,7 +158,7 @@ static double ingest_rate(CURL *c, const char *base, const char *token, double s
     }
     curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
     curl_slist_free_all(h);
-    return (double)n / (now() - t0);
+    return (double)n / (bench_now() - t0);
 }
 
 /* Single-run transactions through the store (db_runs_insert, sync normal)
@@ -253,8 +174,8 @@ static double store_rate(const char *path, double s)
 
     if (db_open(&d, path, &opt, &e) != 0)
         return 0;
-    t0 = now();
-    while (now() - t0 < s) {
+    t0 = bench_now();
+    while (bench_now() - t0 < s) {
         struct run_record r = {0};
         struct rec_kv in[2] = {{"N", 500}, {"L", 1024}};
         struct rec_kernel k[5];
@@ -279,7 +200,7 @@ static double store_rate(const char *path, double s)
         }
         n++;
     }
-    t0 = (double)n / (now() - t0);
+    t0 = (double)n / (bench_now() - t0);
     db_close(d);
     return t0;
 }
@@ -340,9 +261,9 @@ int main(int argc, char **argv)
         if (mkdtemp(dir) == NULL)
             return 1;
         snprintf(dbpath, sizeof dbpath, "%s/scale.db", dir);
-        t0 = now();
-        fill(dbpath, runs);
-        load = now() - t0;
+        t0 = bench_now();
+        bench_fill(dbpath, runs, "bench_scale");
+        load = bench_now() - t0;
     }
     /* Open once through the store (migrations), then bare. */
     {
@@ -516,8 +437,8 @@ int main(int argc, char **argv)
         sqlite3_close(w);
         printf("single-run transactions through the store (sync normal): %.0f runs/s "
                "with the summary triggers, %.0f without (%.2fx)\n",
-               pct(with, 3, 0.5), pct(without, 3, 0.5),
-               pct(with, 3, 0.5) / pct(without, 3, 0.5));
+               bench_pct(with, 3, 0.5), bench_pct(without, 3, 0.5),
+               bench_pct(with, 3, 0.5) / bench_pct(without, 3, 0.5));
     }
     if (reuse == NULL) {
         if (keep) {
