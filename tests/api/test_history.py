@@ -271,7 +271,7 @@ def model_watch_and_ledger():
         post(doc("mw", rt, day(0), nprocs=p))
     st, m = S.post("/api/v1/fit", {"application": "mw", "system": "SGI Origin2000",
                                    "x": "nprocs", "fixed": {"N": 1000}, "save": True,
-                                   "name": "mw scaling"})
+                                   "graph": "auto", "name": "mw scaling"})
     assert st == 201, m
     st, saved = S.get(f"/api/v1/models/{m['id']}")
     assert saved["name"] == "mw scaling" and saved["system"] == "SGI Origin2000", saved
