@@ -329,9 +329,8 @@ int db_select_fit_configs(db *d, const struct db_sel_fit *q, struct db_fit_confi
 #define FIT_SUMS(v) "SELECT cid, count(y), sum(y), min(y), max(y) FROM " v " GROUP BY cid"
 /* Over all: the sums of squares about ?5 and ?6 (about ?5 alone when they
  * are the same number). */
-#define FIT_SPREAD2(v)                                                                   \
-    "SELECT count(y), sum((y - ?5) * (y - ?5)), sum((y - ?6) * (y - ?6)) FROM " v
-#define FIT_SPREAD1(v) "SELECT count(y), sum((y - ?5) * (y - ?5)) FROM " v
+#define FIT_SPREAD2(v) "SELECT sum((y - ?5) * (y - ?5)), sum((y - ?6) * (y - ?6)) FROM " v
+#define FIT_SPREAD1(v) "SELECT sum((y - ?5) * (y - ?5)) FROM " v
 /* Over all: ?5 values from the ?6-th smallest. */
 #define FIT_NTH(v) "SELECT y FROM " v " WHERE y IS NOT NULL ORDER BY y LIMIT ?5 OFFSET ?6"
 
@@ -429,8 +428,8 @@ int db_fit_spread(db *d, const struct db_fit_y *y, const long long *configs,
     if (!one)
         sqlite3_bind_double(st, 6, center);
     if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        *ss_mean = sqlite3_column_double(st, 1);
-        *ss_center = one ? *ss_mean : sqlite3_column_double(st, 2);
+        *ss_mean = sqlite3_column_double(st, 0);
+        *ss_center = one ? *ss_mean : sqlite3_column_double(st, 1);
         rc = sqlite3_step(st);
     }
     sqlite3_reset(st);
