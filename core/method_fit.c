@@ -491,6 +491,16 @@ static int cmp_cand(const struct cand *a, const struct cand *b, int nvars)
     return (a->c->id > b->c->id) - (a->c->id < b->c->id);
 }
 
+/* Whether two candidates are at one x (and so make one point). */
+static int same_x(const struct cand *a, const struct cand *b, int nvars)
+{
+    int v;
+    for (v = 0; v < nvars; v++)
+        if (a->x[v] != b->x[v])
+            return 0;
+    return 1;
+}
+
 static void sort_cands(struct cand *cs, struct db_fit_sum *s, size_t n, int nvars)
 {
     size_t i, j;
@@ -661,9 +671,7 @@ static int select_in(db *d, arena *a, struct fit_req *q, const struct db_sel_fit
     sort_cands(cs, s, n, q->nvars);
     q->npts = 0;
     for (i = 0; i < n; i += k) {
-        for (k = 1; i + k < n && cmp_cand(&cs[i], &cs[i + k], q->nvars) != 0 &&
-                    memcmp(cs[i].x, cs[i + k].x, sizeof cs[i].x) == 0;
-             k++)
+        for (k = 1; i + k < n && same_x(&cs[i], &cs[i + k], q->nvars); k++)
             ;
         if (point_of(d, q, &y, &cs[i], &s[i], k, ids, &q->pts[q->npts++], err) != 0)
             return -1;
