@@ -686,7 +686,7 @@ static int select_points(db *d, arena *a, struct fit_req *q, struct err *err)
     struct db_fit_configs cfg = {NULL, 0};
     json_t *v;
     const char *key;
-    int rc;
+    int rc, began;
 
     if (d == NULL)
         return err_invalid(err, "data", "the database form needs a database");
@@ -713,12 +713,13 @@ static int select_points(db *d, arena *a, struct fit_req *q, struct err *err)
         sel.np_lo = q->lo[0] > sel.np_lo ? q->lo[0] : sel.np_lo;
         sel.np_hi = q->hi[0] < sel.np_hi ? q->hi[0] : sel.np_hi;
     }
-    if (db_select_begin(d, err) != 0) {
+    if ((began = db_select_begin(d, err)) < 0) {
         json_decref(sel.inputs);
         return -1;
     }
     rc = select_in(d, a, q, &sel, &cfg, err);
-    db_select_end(d);
+    if (began == 0)
+        db_select_end(d);
     db_fit_configs_free(&cfg);
     json_decref(sel.inputs);
     return rc;

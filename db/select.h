@@ -77,8 +77,9 @@ int db_select_runs(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,
 
 /* The reads that follow see one snapshot of the database (a read
  * transaction) until db_select_end, so that the sums and the second look of
- * one fit agree while runs are being written. d must not be in a
- * transaction. */
+ * one fit agree while runs are being written. Returns 0 (call db_select_end
+ * after), 1 when d is already in a transaction (its snapshot holds; do not
+ * call db_select_end), or -1 with err set. */
 int db_select_begin(db *d, struct err *err);
 void db_select_end(db *d);
 

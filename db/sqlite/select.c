@@ -200,6 +200,8 @@ int db_select_overlay(db *d, const struct db_sel_overlay *q, struct db_sel_rows 
 
 int db_select_begin(db *d, struct err *err)
 {
+    if (!sqlite3_get_autocommit(db_handle(d)))
+        return 1; /* already in one: its snapshot holds */
     return db_exec(d, "BEGIN", err);
 }
 
