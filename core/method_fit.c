@@ -381,10 +381,12 @@ static int decode(json_t *body, arena *a, struct fit_req *q, int suggest, struct
  * configuration by configuration (a configuration's variables are those of
  * each of its runs). */
 
-/* One candidate configuration. */
+/* One candidate configuration: its x (unused variables 0) and, once read,
+ * its runs' sums. */
 struct cand {
     const struct db_fit_config *c;
     double x[FIT_MAX_VARS];
+    struct db_fit_sum s;
 };
 
 /* The value of variable `name` of a configuration: nprocs or an input. */
@@ -481,41 +483,25 @@ static int too_many(struct err *err)
                    FIT_MAX_POINTS);
 }
 
-/* Orders candidates (with their sums alongside) by x, then configuration. */
-static int cmp_cand(const struct cand *a, const struct cand *b, int nvars)
+/* Orders candidates by x (x1, then x2), then configuration. */
+static int cmp_cand(const void *pa, const void *pb)
 {
+    const struct cand *a = pa, *b = pb;
     int v;
-    for (v = 0; v < nvars; v++)
+    for (v = 0; v < FIT_MAX_VARS; v++)
         if (a->x[v] != b->x[v])
             return a->x[v] < b->x[v] ? -1 : 1;
     return (a->c->id > b->c->id) - (a->c->id < b->c->id);
 }
 
 /* Whether two candidates are at one x (and so make one point). */
-static int same_x(const struct cand *a, const struct cand *b, int nvars)
+static int same_x(const struct cand *a, const struct cand *b)
 {
     int v;
-    for (v = 0; v < nvars; v++)
+    for (v = 0; v < FIT_MAX_VARS; v++)
         if (a->x[v] != b->x[v])
             return 0;
     return 1;
-}
-
-static void sort_cands(struct cand *cs, struct db_fit_sum *s, size_t n, int nvars)
-{
-    size_t i, j;
-    /* Insertion sort: configurations arrive by id, which is mostly x order,
-     * and there are few of them. */
-    for (i = 1; i < n; i++) {
-        struct cand c = cs[i];
-        struct db_fit_sum t = s[i];
-        for (j = i; j > 0 && cmp_cand(&cs[j - 1], &c, nvars) > 0; j--) {
-            cs[j] = cs[j - 1];
-            s[j] = s[j - 1];
-        }
-        cs[j] = c;
-        s[j] = t;
-    }
 }
 
 /* Speedup or efficiency: the scale of y = scale / runtime (/ nprocs). Runtimes
@@ -544,11 +530,11 @@ static int relative_scale(const struct cand *cs, const struct db_fit_sum *s, siz
     return 0;
 }
 
-/* One point from the configurations cs[0..k) of equal x (sums s alongside):
- * the point fit_run would aggregate from their runs. */
+/* One point from the configurations cs[0..k) of equal x: the point fit_run
+ * would aggregate from their runs. */
 static int point_of(db *d, const struct fit_req *q, const struct db_fit_y *y,
-                    const struct cand *cs, const struct db_fit_sum *s, size_t k,
-                    long long *ids, struct fit_point *p, struct err *err)
+                    const struct cand *cs, size_t k, long long *ids, struct fit_point *p,
+                    struct err *err)
 {
     double mean, ssm = 0, ssc = 0, v[2];
     size_t i, n = 0;
@@ -557,15 +543,15 @@ static int point_of(db *d, const struct fit_req *q, const struct db_fit_y *y,
     memset(p, 0, sizeof *p);
     for (j = 0; j < q->nvars; j++)
         p->x[j] = cs[0].x[j];
-    p->ymin = s[0].min;
-    p->ymax = s[0].max;
+    p->ymin = cs[0].s.min;
+    p->ymax = cs[0].s.max;
     mean = 0;
     for (i = 0; i < k; i++) {
         ids[i] = cs[i].c->id;
-        n += s[i].n;
-        mean += s[i].sum;
-        p->ymin = s[i].min < p->ymin ? s[i].min : p->ymin;
-        p->ymax = s[i].max > p->ymax ? s[i].max : p->ymax;
+        n += cs[i].s.n;
+        mean += cs[i].s.sum;
+        p->ymin = cs[i].s.min < p->ymin ? cs[i].s.min : p->ymin;
+        p->ymax = cs[i].s.max > p->ymax ? cs[i].s.max : p->ymax;
     }
     mean /= (double)n;
     p->n = (int)n;
@@ -616,6 +602,7 @@ static int select_in(db *d, arena *a, struct fit_req *q, const struct db_sel_fit
     for (i = 0; i < cfg->n; i++) {
         struct cand *c = &cs[n];
         int ok = 1, w;
+        memset(c, 0, sizeof *c);
         c->c = &cfg->c[i];
         for (w = 0; ok && w < q->nvars; w++)
             ok = var_of(c->c, q->names[w], &c->x[w]) == 0 && c->x[w] >= q->lo[w] &&
@@ -668,12 +655,14 @@ static int select_in(db *d, arena *a, struct fit_req *q, const struct db_sel_fit
                 return err_set(err, 422, "degenerate", NULL,
                                "the runs changed while the fit read them; fit again");
     }
-    sort_cands(cs, s, n, q->nvars);
+    for (i = 0; i < n; i++)
+        cs[i].s = s[i];
+    qsort(cs, n, sizeof *cs, cmp_cand);
     q->npts = 0;
     for (i = 0; i < n; i += k) {
-        for (k = 1; i + k < n && same_x(&cs[i], &cs[i + k], q->nvars); k++)
+        for (k = 1; i + k < n && same_x(&cs[i], &cs[i + k]); k++)
             ;
-        if (point_of(d, q, &y, &cs[i], &s[i], k, ids, &q->pts[q->npts++], err) != 0)
+        if (point_of(d, q, &y, &cs[i], k, ids, &q->pts[q->npts++], err) != 0)
             return -1;
     }
     return 0;
