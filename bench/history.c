@@ -5,7 +5,7 @@
  * Two layouts of the same 100,000 runs: 100 configurations of 1,000 runs
  * (a group's database), and one configuration holding all of them (the worst
  * case: every run is a point). Medians of 21 calls. Usage: bench_history
- * [--runs N]
+ * [--runs N] [--keep]  (--keep leaves the database and prints its path)
  */
 #include "common/arena.h"
 #include "core/history.h"
@@ -98,11 +98,13 @@ int main(int argc, char **argv)
     double ms;
     json_t *q;
     db *d;
-    int i;
+    int i, keep = 0;
 
     for (i = 1; i < argc; i++)
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
             runs = strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--keep") == 0)
+            keep = 1;
     if (mkdtemp(dir) == NULL)
         return 1;
     snprintf(path, sizeof path, "%s/h.db", dir);
@@ -133,6 +135,10 @@ int main(int argc, char **argv)
            ms);
     json_decref(q);
     db_close(d);
+    if (keep) {
+        printf("the database is kept: %s\n", path);
+        return 0;
+    }
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", dir);
