@@ -223,7 +223,7 @@ int main(int argc, char **argv)
     char path[512], sql[1024], token[256] = "", cmd[1200];
     long runs = 1000000;
     int i, port, keep = 0;
-    long long mid, last_id, first_id, sys_mid;
+    long long mid, last_id, first_id, sys_mid, rt_mid;
     double t0, load;
     struct stat sb;
     pid_t pid;
@@ -287,6 +287,13 @@ int main(int argc, char **argv)
                "name = 'system-a') ORDER BY id LIMIT 1 OFFSET "
                "(SELECT count(*) / 2 FROM runs WHERE system_id = (SELECT id FROM "
                "systems WHERE name = 'system-a'))");
+    /* the run in the middle of the runtime order: where a Next link from
+     * the middle page of the sorted table starts */
+    snprintf(sql, sizeof sql,
+             "SELECT id FROM runs WHERE app_id = 1 ORDER BY runtime, exe_id, system_id, "
+             "id LIMIT 1 OFFSET %ld",
+             runs / 2);
+    rt_mid = scalar(sql);
     stat(dbpath, &sb);
     printf("bench_scale: %ld runs of one application (140 configurations, 5 kernels each)"
            "; load %.1f s (%.0f runs/s, batched, sync off); %.0f bytes per run "
@@ -329,32 +336,69 @@ int main(int argc, char **argv)
             "SELECT id, runtime, nprocs FROM runs WHERE app_id = 1 ORDER BY id DESC "
             "LIMIT 50",
             "app page, first page");
+    /* The pager's links carry a cursor (?after= the last run of the page
+     * before); ?page=N alone is what an old link asks (an offset walk). */
+    snprintf(path, sizeof path, "/applications/bench%%20app?page=%ld&after=%lld",
+             runs / 100, mid);
+    snprintf(sql, sizeof sql,
+             "SELECT id, runtime, nprocs FROM runs WHERE app_id = 1 AND id < %lld "
+             "ORDER BY id DESC LIMIT 50",
+             mid);
+    measure(c, base, path, NULL, sql, "app page, middle page (Next link)");
+    snprintf(path, sizeof path, "/applications/bench%%20app?page=%ld&before=%lld",
+             runs / 100, mid);
+    snprintf(sql, sizeof sql,
+             "SELECT id, runtime, nprocs FROM runs WHERE app_id = 1 AND id > %lld "
+             "ORDER BY id LIMIT 50",
+             mid);
+    measure(c, base, path, NULL, sql, "app page, middle page (Previous link)");
     snprintf(path, sizeof path, "/applications/bench%%20app?page=%ld", runs / 100);
     snprintf(sql, sizeof sql,
              "SELECT id, runtime, nprocs FROM runs WHERE app_id = 1 AND id < %lld "
              "ORDER BY id DESC LIMIT 50",
              mid);
-    measure(c, base, path, NULL, sql, "app page, middle page");
+    measure(c, base, path, NULL, sql, "app page, middle page (old ?page=N link)");
     snprintf(path, sizeof path, "/applications/bench%%20app?page=%ld", (runs + 49) / 50);
     snprintf(sql, sizeof sql,
              "SELECT id, runtime, nprocs FROM runs WHERE app_id = 1 AND id < %lld "
              "ORDER BY id DESC LIMIT 50",
              first_id + 50);
     measure(c, base, path, NULL, sql, "app page, last page");
+    snprintf(sql, sizeof sql,
+             "SELECT id FROM runs WHERE app_id = 1 AND (runtime, exe_id, system_id) > "
+             "(SELECT runtime, exe_id, system_id FROM runs WHERE id = %lld) ORDER BY "
+             "runtime, exe_id, system_id, id LIMIT 50",
+             rt_mid);
+    snprintf(path, sizeof path,
+             "/applications/bench%%20app?sort=runtime&page=%ld&after=%lld", runs / 100,
+             rt_mid);
+    measure(c, base, path, NULL, sql, "app page, sorted by runtime, middle (Next link)");
     snprintf(path, sizeof path, "/applications/bench%%20app?sort=runtime&page=%ld",
              runs / 100);
-    measure(c, base, path, NULL,
-            "SELECT id FROM runs WHERE app_id = 1 AND runtime > (SELECT runtime FROM "
-            "runs WHERE id = 7) ORDER BY runtime LIMIT 50",
-            "app page, sorted by runtime, middle page");
-    snprintf(path, sizeof path, "/applications/bench%%20app?system=system-a&page=%ld",
-             runs / 200);
+    measure(c, base, path, NULL, sql, "app page, sorted by runtime, middle (old link)");
     snprintf(sql, sizeof sql,
              "SELECT id, runtime, nprocs FROM runs WHERE system_id = (SELECT id FROM "
              "systems WHERE name = 'system-a') AND app_id = 1 AND id < %lld ORDER BY id "
              "DESC LIMIT 50",
              sys_mid);
-    measure(c, base, path, NULL, sql, "app page, filtered by system, middle page");
+    snprintf(path, sizeof path,
+             "/applications/bench%%20app?system=system-a&page=%ld&after=%lld", runs / 200,
+             sys_mid);
+    measure(c, base, path, NULL, sql, "app page, by system, middle (Next link)");
+    snprintf(path, sizeof path, "/applications/bench%%20app?system=system-a&page=%ld",
+             runs / 200);
+    measure(c, base, path, NULL, sql, "app page, by system, middle (old link)");
+    snprintf(
+        path, sizeof path,
+        "/applications/bench%%20app?system=system-a&sort=runtime&page=%ld&after=%lld",
+        runs / 200, rt_mid);
+    snprintf(sql, sizeof sql,
+             "SELECT id FROM runs WHERE app_id = 1 AND system_id = (SELECT id FROM "
+             "systems WHERE name = 'system-a') AND (runtime, exe_id, system_id) > "
+             "(SELECT runtime, exe_id, system_id FROM runs WHERE id = %lld) ORDER BY "
+             "runtime, exe_id, system_id, id LIMIT 50",
+             rt_mid);
+    measure(c, base, path, NULL, sql, "app page, by system, by runtime (Next link)");
     snprintf(path, sizeof path, "/runs/%lld", mid);
     snprintf(sql, sizeof sql,
              "SELECT * FROM runs r, kernels k WHERE r.id = %lld AND k.run_id = r.id",
@@ -393,6 +437,25 @@ int main(int argc, char **argv)
             "run_configs WHERE app_id = 1 AND system_id = (SELECT id FROM systems WHERE "
             "name = 'system-a') AND nprocs = 8 GROUP BY 1",
             "fit form, result (x = N, nprocs fixed)");
+    {
+        long long cfg = scalar(
+            "SELECT c.id FROM run_configs c JOIN systems s ON s.id = c.system_id WHERE "
+            "s.name = 'system-a' AND c.nprocs = 8 AND json_extract(c.inputs, '$.N') = "
+            "500");
+        char label[80];
+        snprintf(sql, sizeof sql,
+                 "SELECT r.id, coalesce(r.started_at, r.created_at), r.vcs_commit, "
+                 "r.runtime FROM runs r WHERE r.config_id = %lld ORDER BY "
+                 "coalesce(r.started_at, r.created_at), r.id",
+                 cfg);
+        snprintf(path, sizeof path, "SELECT count(*) FROM runs WHERE config_id = %lld",
+                 cfg);
+        snprintf(label, sizeof label, "GET /api/v1/series (%lld points)", scalar(path));
+        measure(c, base,
+                "/api/v1/series?application=bench%20app&system=system-a&nprocs=8&"
+                "input.N=500&input.L=1024&y=runtime",
+                NULL, sql, label);
+    }
     if (token[0] != '\0')
         printf("\nsingle-run ingest into the full database (one client, sync normal): "
                "%.0f runs/s\n",
