@@ -374,3 +374,12 @@ END;
 -- every use it serves (a prefix), so ingest keeps the same number of indexes.
 DROP INDEX runs_by_system;
 CREATE INDEX runs_by_system_app ON runs (system_id, app_id);
+
+-- migration 6
+-- A watch's judgements by watch (issue 14): deleting a watch, the ledger of a
+-- model and the watch list's counts read one range of this index instead of
+-- scanning every judgement. It holds (watch_id, run_id), so judging a run
+-- adds one entry per judgement at the right edge of each watch's range.
+-- Alerts get the same for the watch delete.
+CREATE INDEX judgements_by_watch ON judgements (watch_id);
+CREATE INDEX alerts_by_watch ON alerts (watch_id);

@@ -110,6 +110,7 @@ struct db_backend {
     json_t *(*kernels_of_runs)(db *d, const char *ids_json, struct err *err);
     int (*runs_page)(db *d, const struct db_page_query *q, arena *a,
                      struct db_page_row **rows, struct err *err);
+    long long (*runs_rank)(db *d, const struct db_page_query *q, struct err *err);
 
     /* db/browse.h */
     int (*app_has_kernels)(db *d, long long app_id, struct err *err);
@@ -125,12 +126,27 @@ struct db_backend {
                           struct err *err);
     int (*select_couple)(db *d, const struct db_sel_couple *q, arena *a,
                          struct db_couple_rows *out, struct err *err);
+    int (*select_begin)(db *d, struct err *err);
+    void (*select_end)(db *d);
+    int (*select_fit_configs)(db *d, const struct db_sel_fit *q,
+                              struct db_fit_configs *out, struct err *err);
+    int (*fit_sums)(db *d, const struct db_fit_y *y, struct db_fit_sum *sums, size_t n,
+                    struct err *err);
+    int (*fit_spread)(db *d, const struct db_fit_y *y, const long long *configs,
+                      size_t nconfig, double mean, double center, double *ss_mean,
+                      double *ss_center, struct err *err);
+    int (*fit_nth)(db *d, const struct db_fit_y *y, const long long *configs,
+                   size_t nconfig, size_t k, int two, double *v, struct err *err);
 
     /* db/history.h */
     int (*history_configs)(db *d, const struct db_history_filter *f, int max, arena *a,
                            struct db_history_config **out, struct err *err);
     int (*history_series)(db *d, long long config_id, const char *y, arena *a,
                           struct db_series_point **out, struct err *err);
+    int (*history_series_each)(db *d, long long config_id, const char *y,
+                               int (*fn)(void *ctx, const struct db_series_point *p,
+                                         struct err *err),
+                               void *ctx, struct err *err);
     int (*history_side)(db *d, const struct db_history_filter *f, const struct db_side *s,
                         arena *a, struct db_side_value **out, size_t *n, struct err *err);
     int (*watch_add)(db *d, const struct db_watch *w, const char *application,

@@ -78,6 +78,13 @@ long long pg_summary_count(db *d, long long app_id, long long exe_id, long long 
 json_t *pg_kernels_of_runs(db *d, const char *ids_json, struct err *err);
 int pg_runs_page(db *d, const struct db_page_query *q, arena *a,
                  struct db_page_row **rows, struct err *err);
+long long pg_runs_rank(db *d, const struct db_page_query *q, struct err *err);
+/* db_runs_page's keyset cursor (q->after or q->before set; db/pg/reads.c): the
+ * ids of the page into ids (at most limit, in page order). Returns their
+ * number, -2 when the cursor's run is not stored (the offset applies), or -1
+ * with err set. */
+int pg_page_keyset(db *d, const struct db_page_query *q, long long *ids, int limit,
+                   struct err *err);
 
 /* db/browse.h */
 int pg_app_has_kernels(db *d, long long app_id, struct err *err);
@@ -92,12 +99,27 @@ int pg_select_overlay(db *d, const struct db_sel_overlay *q, struct db_sel_rows 
                       struct err *err);
 int pg_select_couple(db *d, const struct db_sel_couple *q, arena *a,
                      struct db_couple_rows *out, struct err *err);
+int pg_select_begin(db *d, struct err *err);
+void pg_select_end(db *d);
+int pg_select_fit_configs(db *d, const struct db_sel_fit *q, struct db_fit_configs *out,
+                          struct err *err);
+int pg_fit_sums(db *d, const struct db_fit_y *y, struct db_fit_sum *sums, size_t n,
+                struct err *err);
+int pg_fit_spread(db *d, const struct db_fit_y *y, const long long *configs,
+                  size_t nconfig, double mean, double center, double *ss_mean,
+                  double *ss_center, struct err *err);
+int pg_fit_nth(db *d, const struct db_fit_y *y, const long long *configs, size_t nconfig,
+               size_t k, int two, double *v, struct err *err);
 
 /* db/history.h */
 int pg_history_configs(db *d, const struct db_history_filter *f, int max, arena *a,
                        struct db_history_config **out, struct err *err);
 int pg_history_series(db *d, long long config_id, const char *y, arena *a,
                       struct db_series_point **out, struct err *err);
+int pg_history_series_each(db *d, long long config_id, const char *y,
+                           int (*fn)(void *ctx, const struct db_series_point *p,
+                                     struct err *err),
+                           void *ctx, struct err *err);
 int pg_history_side(db *d, const struct db_history_filter *f, const struct db_side *s,
                     arena *a, struct db_side_value **out, size_t *n, struct err *err);
 int pg_watch_add(db *d, const struct db_watch *w, const char *application,

@@ -78,6 +78,7 @@ long long sq_summary_count(db *d, long long app_id, long long exe_id, long long 
 json_t *sq_kernels_of_runs(db *d, const char *ids_json, struct err *err);
 int sq_runs_page(db *d, const struct db_page_query *q, arena *a,
                  struct db_page_row **rows, struct err *err);
+long long sq_runs_rank(db *d, const struct db_page_query *q, struct err *err);
 
 /* db/browse.h */
 int sq_app_has_kernels(db *d, long long app_id, struct err *err);
@@ -92,12 +93,27 @@ int sq_select_overlay(db *d, const struct db_sel_overlay *q, struct db_sel_rows 
                       struct err *err);
 int sq_select_couple(db *d, const struct db_sel_couple *q, arena *a,
                      struct db_couple_rows *out, struct err *err);
+int sq_select_begin(db *d, struct err *err);
+void sq_select_end(db *d);
+int sq_select_fit_configs(db *d, const struct db_sel_fit *q, struct db_fit_configs *out,
+                          struct err *err);
+int sq_fit_sums(db *d, const struct db_fit_y *y, struct db_fit_sum *sums, size_t n,
+                struct err *err);
+int sq_fit_spread(db *d, const struct db_fit_y *y, const long long *configs,
+                  size_t nconfig, double mean, double center, double *ss_mean,
+                  double *ss_center, struct err *err);
+int sq_fit_nth(db *d, const struct db_fit_y *y, const long long *configs, size_t nconfig,
+               size_t k, int two, double *v, struct err *err);
 
 /* db/history.h */
 int sq_history_configs(db *d, const struct db_history_filter *f, int max, arena *a,
                        struct db_history_config **out, struct err *err);
 int sq_history_series(db *d, long long config_id, const char *y, arena *a,
                       struct db_series_point **out, struct err *err);
+int sq_history_series_each(db *d, long long config_id, const char *y,
+                           int (*fn)(void *ctx, const struct db_series_point *p,
+                                     struct err *err),
+                           void *ctx, struct err *err);
 int sq_history_side(db *d, const struct db_history_filter *f, const struct db_side *s,
                     arena *a, struct db_side_value **out, size_t *n, struct err *err);
 int sq_watch_add(db *d, const struct db_watch *w, const char *application,
