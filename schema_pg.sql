@@ -314,3 +314,16 @@ CREATE TRIGGER app_metrics_add AFTER INSERT ON run_metrics
     FOR EACH ROW EXECUTE FUNCTION app_metrics_add();
 DROP INDEX runs_by_system;
 CREATE INDEX runs_by_system_app ON runs (system_id, app_id);
+
+-- migration 6
+-- A watch's judgements and alerts by watch (schema.sql migration 6):
+-- deleting a watch, a model's ledger and the watch list's counts read one
+-- range of an index instead of scanning. The application page's key orders
+-- also end on id here, as SQLite's indexes do implicitly (its rowid), so a
+-- keyset page (db_runs_page's cursors) is read in index order, without a sort.
+CREATE INDEX judgements_by_watch ON judgements (watch_id);
+CREATE INDEX alerts_by_watch ON alerts (watch_id);
+DROP INDEX runs_page_runtime;
+CREATE INDEX runs_page_runtime ON runs (app_id, runtime, exe_id, system_id, id);
+DROP INDEX runs_page_nprocs;
+CREATE INDEX runs_page_nprocs ON runs (app_id, nprocs, exe_id, system_id, id);
