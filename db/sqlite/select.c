@@ -6,17 +6,8 @@
 
 #include "common/arena.h"
 #include "common/xalloc.h"
+#include "db/sqlite/entries.h"
 #include "db/sqlite/sql.h"
-
-void db_sel_rows_free(struct db_sel_rows *rows)
-{
-    size_t i;
-    for (i = 0; i < rows->n; i++)
-        json_decref(rows->row[i].inputs);
-    xfree(rows->row);
-    rows->row = NULL;
-    rows->n = 0;
-}
 
 /* The inputs of each run as one JSON object, walked by the reader. */
 #define SEL_INPUTS                                                                       \
@@ -138,7 +129,7 @@ static void bind_text(sqlite3_stmt *st, int k, const char *s)
         sqlite3_bind_text(st, k, s, -1, SQLITE_STATIC);
 }
 
-int db_select_runs(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,
+int sq_select_runs(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,
                    struct err *err)
 {
     sqlite3_stmt *st;
@@ -168,7 +159,7 @@ int db_select_runs(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,
     return rc;
 }
 
-int db_select_overlay(db *d, const struct db_sel_overlay *q, struct db_sel_rows *out,
+int sq_select_overlay(db *d, const struct db_sel_overlay *q, struct db_sel_rows *out,
                       struct err *err)
 {
     sqlite3_stmt *st;
@@ -294,7 +285,7 @@ static int couple_part(db *d, const struct db_sel_couple *q, enum couple_part pa
     return 0;
 }
 
-int db_select_couple(db *d, const struct db_sel_couple *q, arena *a,
+int sq_select_couple(db *d, const struct db_sel_couple *q, arena *a,
                      struct db_couple_rows *out, struct err *err)
 {
     memset(out, 0, sizeof *out);

@@ -1,6 +1,7 @@
-/* writer: single writer thread with group commit; see writer.h. */
+/* writer: single writer thread with group commit; see writer.h. Engine-neutral:
+ * transactions and the per-job savepoint go through the backend table. */
 #include "db/writer.h"
-#include "db/sqlite/sql.h"
+#include "db/backend.h"
 #include "common/xalloc.h"
 
 #include <pthread.h>
@@ -34,7 +35,7 @@ static void run_batch(db_writer *w, struct db_job *batch)
     }
     for (j = batch; j; j = j->next) {
         err_clear(&j->err);
-        if (db_exec(w->conn, "SAVEPOINT job", &j->err) != 0) {
+        if (db_savepoint(w->conn, DB_SAVEPOINT_SET, &j->err) != 0) {
             j->rc = -1;
             continue;
         }
@@ -42,11 +43,11 @@ static void run_batch(db_writer *w, struct db_job *batch)
         if (j->rc != 0) {
             if (j->err.status == 0)
                 err_set(&j->err, 500, "internal", NULL, "write failed");
-            db_exec(w->conn, "ROLLBACK TO job", NULL);
+            db_savepoint(w->conn, DB_SAVEPOINT_ROLLBACK, NULL);
         } else {
             any_ok = 1;
         }
-        db_exec(w->conn, "RELEASE job", NULL);
+        db_savepoint(w->conn, DB_SAVEPOINT_RELEASE, NULL);
     }
     if (!any_ok) {
         db_rollback(w->conn);
