@@ -59,7 +59,7 @@ static int known(const char *name)
 /* Both databases hold exactly the tables of TABLES. */
 static int check_tables(db *d, const char *which, struct err *err)
 {
-    const struct db_copy_ops *ops = db_backend_of(d)->copy;
+    const struct db_copy_ops *ops = d->be->copy;
     char names[64][DB_COPY_NAME];
     int n = ops->tables(d, names, 64, err), i;
     if (n < 0)
@@ -102,7 +102,7 @@ static int pump_row(void *ctx, const struct db_value *v, int ncols, struct err *
 static int copy_table(db *src, db *dst, const struct table *t, long long *rows,
                       struct err *err)
 {
-    const struct db_copy_ops *from = db_backend_of(src)->copy, *to = db_backend_of(dst)->copy;
+    const struct db_copy_ops *from = src->be->copy, *to = dst->be->copy;
     char cols[DB_COPY_COLS][DB_COPY_NAME], dcols[DB_COPY_COLS][DB_COPY_NAME];
     struct pump p = {to, NULL, 0};
     int n = from->columns(src, t->name, cols, DB_COPY_COLS, err), dn, i, rc;
@@ -135,26 +135,28 @@ static int copy_table(db *src, db *dst, const struct table *t, long long *rows,
 
 int db_copy(db *src, db *dst, struct db_copy_stats *st, struct err *err)
 {
-    const struct db_copy_ops *to = db_backend_of(dst)->copy;
+    const struct db_copy_ops *to = dst->be->copy;
     long long rows = 0;
     int i;
 
     if (check_tables(src, "source", err) != 0 || check_tables(dst, "target", err) != 0)
         return -1;
+    if (db_begin(dst, err) != 0)
+        return -1;
+    /* Emptiness is checked inside the target's transaction. */
     for (i = 0; i < NTABLES; i++) {
         long long n = to->count(dst, TABLES[i].name, err);
-        if (n < 0)
-            return -1;
-        if (n > 0)
-            return err_set(err, 409, "conflict", NULL,
-                           "the target database is not empty (table %s holds %lld "
-                           "rows): copy only into a new, empty database",
-                           TABLES[i].name, n);
+        if (n != 0) {
+            db_rollback(dst);
+            return n < 0 ? -1
+                         : err_set(err, 409, "conflict", NULL,
+                                   "the target database is not empty (table %s holds "
+                                   "%lld rows): copy only into a new, empty database",
+                                   TABLES[i].name, n);
+        }
     }
-    if (db_backend_of(src)->copy->snapshot(src, err) != 0)
-        return -1;
-    if (db_begin(dst, err) != 0) {
-        db_rollback(src);
+    if (src->be->copy->snapshot(src, err) != 0) {
+        db_rollback(dst);
         return -1;
     }
     for (i = 0; i < NTABLES; i++)

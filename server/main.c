@@ -527,7 +527,8 @@ static int cmd_copy(struct opts *o)
         printf("copied %lld rows of %d tables\n", st.rows, st.tables);
         rc = 0;
     } else {
-        fprintf(stderr, "prophecyd: copy: %s\nprophecyd: nothing was copied\n", e.message);
+        fprintf(stderr, "prophecyd: copy: %s\nprophecyd: nothing was copied\n",
+                e.message);
     }
     db_close(dst);
     db_close(src);

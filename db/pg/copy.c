@@ -18,8 +18,15 @@
 #include <string.h>
 
 /* Type oids of pg_type.h (server headers are not installed with libpq). */
-enum { OID_BOOL = 16, OID_BYTEA = 17, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23,
-       OID_FLOAT4 = 700, OID_FLOAT8 = 701 };
+enum {
+    OID_BOOL = 16,
+    OID_BYTEA = 17,
+    OID_INT8 = 20,
+    OID_INT2 = 21,
+    OID_INT4 = 23,
+    OID_FLOAT4 = 700,
+    OID_FLOAT8 = 701
+};
 
 /* A failed result (or none) as the toolkit's error; clears it. */
 static int fail(db *d, PGresult *r, struct err *err)
@@ -281,8 +288,7 @@ static int flush(struct loader *l, struct err *err)
 {
     if (buf_failed(&l->out))
         return err_nomem(err);
-    if (l->out.len > 0 &&
-        PQputCopyData(pg_conn(l->d), l->out.data, (int)l->out.len) != 1)
+    if (l->out.len > 0 && PQputCopyData(pg_conn(l->d), l->out.data, (int)l->out.len) != 1)
         return err_set(err, 500, "database", NULL, "copy: %s",
                        PQerrorMessage(pg_conn(l->d)));
     buf_reset(&l->out);
@@ -373,11 +379,12 @@ static int pgc_finish(db *d, struct err *err)
     for (i = 0; i < n; i++) {
         char sql[512];
         PGresult *s;
-        snprintf(sql, sizeof sql,
-                 "SELECT setval(pg_get_serial_sequence('\"%s\"', '%s'), coalesce(max(\"%s\"), "
-                 "0) + 1, false) FROM \"%s\"",
-                 PQgetvalue(r, i, 0), PQgetvalue(r, i, 1), PQgetvalue(r, i, 1),
-                 PQgetvalue(r, i, 0));
+        snprintf(
+            sql, sizeof sql,
+            "SELECT setval(pg_get_serial_sequence('\"%s\"', '%s'), coalesce(max(\"%s\"), "
+            "0) + 1, false) FROM \"%s\"",
+            PQgetvalue(r, i, 0), PQgetvalue(r, i, 1), PQgetvalue(r, i, 1),
+            PQgetvalue(r, i, 0));
         s = run(d, sql, 0, NULL, err);
         if (s == NULL) {
             PQclear(r);
@@ -390,6 +397,6 @@ static int pgc_finish(db *d, struct err *err)
 }
 
 const struct db_copy_ops db_pg_copy = {
-    pgc_snapshot, pgc_tables,   pgc_columns,    pgc_count, pgc_read,
+    pgc_snapshot,  pgc_tables,   pgc_columns,    pgc_count,  pgc_read,
     pgc_load_open, pgc_load_row, pgc_load_close, pgc_finish,
 };

@@ -101,8 +101,11 @@ int pg_history_configs(db *d, const struct db_history_filter *f, int max, arena 
     c = arena_alloc(a, (size_t)max * sizeof *c);
     if (c == NULL)
         return err_nomem(err);
-    r = pg_params(d, SQL_CONFIGS, err, "itti" "ti", app, f->executable, f->system,
-                  f->nprocs, f->inputs_json, (long long)max);
+    r = pg_params(d, SQL_CONFIGS, err,
+                  "itti"
+                  "ti",
+                  app, f->executable, f->system, f->nprocs, f->inputs_json,
+                  (long long)max);
     if (r == NULL)
         return -1;
     n = PQntuples(r);
@@ -129,8 +132,8 @@ static const char *const SQL_SERIES[3] = {
     "SELECT r.id, " AT ", r.vcs_commit, r.runtime FROM runs r WHERE r.config_id = "
     "$1::bigint ORDER BY " AT_ORDER ", r.id",
     "SELECT r.id, " AT ", r.vcs_commit, m.value FROM runs r JOIN run_metrics m ON "
-    "m.run_id = r.id AND m.name = $2::text WHERE r.config_id = $1::bigint ORDER BY " AT_ORDER
-    ", r.id",
+    "m.run_id = r.id AND m.name = $2::text WHERE r.config_id = $1::bigint ORDER "
+    "BY " AT_ORDER ", r.id",
     "SELECT id, at, vcs_commit, v FROM (SELECT r.id, " AT " AS at, r.vcs_commit, "
     "(SELECT sum(k.time) FROM kernels k WHERE k.run_id = r.id AND k.name = $2::text) AS "
     "v FROM runs r WHERE r.config_id = $1::bigint) s WHERE v IS NOT NULL ORDER BY at "
@@ -221,8 +224,10 @@ int pg_history_side(db *d, const struct db_history_filter *f, const struct db_si
                        f->application);
     /* Every statement names all eight parameters (PostgreSQL wants each one
      * typed); the ones a kind does not use are bound but constant. */
-    r = pg_params(d, SQL_SIDE[s->kind], err, "ittit" "itt", app, f->executable,
-                  f->system, f->nprocs, f->inputs_json, s->run,
+    r = pg_params(d, SQL_SIDE[s->kind], err,
+                  "ittit"
+                  "itt",
+                  app, f->executable, f->system, f->nprocs, f->inputs_json, s->run,
                   s->kind == DB_SIDE_RUN ? NULL : s->value,
                   s->kind == DB_SIDE_TAG ? s->tag_value : NULL);
     if (r == NULL)
@@ -288,8 +293,11 @@ int pg_watch_add(db *d, const struct db_watch *w, const char *application,
                   "(nullif($1::bigint, 0), $2::bigint, nullif($3::bigint, 0), "
                   "nullif($4::bigint, 0), nullif($5::bigint, 0), $6::text, $7::text, "
                   "$8::text, $9::float8, nullif($10::bigint, 0), $11::text) RETURNING id",
-                  err, "iiiiitttdi" "t", w->model_id, app, exe, sys, w->nprocs,
-                  w->inputs_json, w->y, w->test, w->threshold, w->window, now);
+                  err,
+                  "iiiiitttdi"
+                  "t",
+                  w->model_id, app, exe, sys, w->nprocs, w->inputs_json, w->y, w->test,
+                  w->threshold, w->window, now);
     if (r == NULL)
         return -1;
     *id = pg_ll(r, 0, 0);
@@ -315,9 +323,11 @@ json_t *pg_watches_list(db *d, struct err *err)
  * one of three selections of watch ids with $1 = the id given. Constant
  * statements (pg_params caches by the text's address). */
 #define WATCH_DELETES(sel)                                                               \
-    {"DELETE FROM alerts WHERE watch_id IN (" sel ")",                                   \
-     "DELETE FROM judgements WHERE watch_id IN (" sel ")",                               \
-     "DELETE FROM watches WHERE id IN (" sel ")"}
+    {                                                                                    \
+        "DELETE FROM alerts WHERE watch_id IN (" sel ")",                                \
+            "DELETE FROM judgements WHERE watch_id IN (" sel ")",                        \
+            "DELETE FROM watches WHERE id IN (" sel ")"                                  \
+    }
 
 enum { BY_ID, BY_MODEL, BY_APP };
 static const char *const SQL_WATCH_DELETE[3][3] = {
@@ -489,8 +499,20 @@ static const char SQL_ALERT_INS[] =
     "INSERT INTO alerts (run_id, watch_id, state, created_at, updated_at) "
     "VALUES ($1::bigint, $3::bigint, 'open', $2::text, $2::text) RETURNING id";
 
-enum { J_WATCH, J_RUN, J_VALUE, J_EXPECTED, J_LO, J_HI, J_SCORE, J_READY, J_OUT, J_DIR,
-       J_X, J_COLS };
+enum {
+    J_WATCH,
+    J_RUN,
+    J_VALUE,
+    J_EXPECTED,
+    J_LO,
+    J_HI,
+    J_SCORE,
+    J_READY,
+    J_OUT,
+    J_DIR,
+    J_X,
+    J_COLS
+};
 
 static void judge_arrays(struct buf *col, const struct db_judgement *j, size_t n)
 {
@@ -534,10 +556,13 @@ int pg_judgements_add(db *d, const struct db_judgement *j, size_t n, long long *
         if (buf_failed(&col[c]))
             rc = err_nomem(err);
     if (rc == 0 &&
-        pg_run_sql(d, SQL_JUDGE_INS, err, "ttttt" "ttttt" "t", buf_str(&col[0]),
-                   buf_str(&col[1]), buf_str(&col[2]), buf_str(&col[3]), buf_str(&col[4]),
-                   buf_str(&col[5]), buf_str(&col[6]), buf_str(&col[7]), buf_str(&col[8]),
-                   buf_str(&col[9]), buf_str(&col[10])) < 0)
+        pg_run_sql(d, SQL_JUDGE_INS, err,
+                   "ttttt"
+                   "ttttt"
+                   "t",
+                   buf_str(&col[0]), buf_str(&col[1]), buf_str(&col[2]), buf_str(&col[3]),
+                   buf_str(&col[4]), buf_str(&col[5]), buf_str(&col[6]), buf_str(&col[7]),
+                   buf_str(&col[8]), buf_str(&col[9]), buf_str(&col[10])) < 0)
         rc = -1;
     for (int c = 0; c < J_COLS; c++)
         buf_free(&col[c]);
@@ -682,7 +707,10 @@ int pg_executable_put(db *d, const char *application, const char *name,
                       "coalesce($3::text, executables.compiler), flags = "
                       "coalesce($4::text, executables.flags), version = "
                       "coalesce($5::text, executables.version)",
-                      err, "ittt" "tt", app, name, compiler, flags, version, now) < 0
+                      err,
+                      "ittt"
+                      "tt",
+                      app, name, compiler, flags, version, now) < 0
                ? -1
                : 0;
 }
@@ -741,8 +769,8 @@ static int app_names_forget_run(db *d, long long id, struct err *err)
 
 int pg_run_delete(db *d, long long id, struct err *err)
 {
-    json_t *row = pg_query_one(d, "run", "SELECT config_id FROM runs WHERE id = $1::bigint",
-                               err, "i", id);
+    json_t *row = pg_query_one(
+        d, "run", "SELECT config_id FROM runs WHERE id = $1::bigint", err, "i", id);
     long long config_id;
     if (row == NULL)
         return -1;
@@ -850,8 +878,8 @@ json_t *pg_template_get_in(db *d, const char *name, const char *application,
 
 int pg_demo_remove(db *d, struct err *err)
 {
-    json_t *apps =
-        pg_query_json(d, "SELECT id FROM applications WHERE demo = 1 ORDER BY id", err, "");
+    json_t *apps = pg_query_json(
+        d, "SELECT id FROM applications WHERE demo = 1 ORDER BY id", err, "");
     json_t *row;
     size_t i;
 
@@ -873,8 +901,8 @@ int pg_demo_remove(db *d, struct err *err)
                    "DELETE FROM system_parameters WHERE system_id IN (SELECT s.id FROM "
                    "systems s WHERE " DEMO_SYSTEM_UNUSED("s") ")",
                    err, "") < 0 ||
-        pg_run_sql(d, "DELETE FROM systems WHERE " DEMO_SYSTEM_UNUSED("systems"), err, "") <
-            0)
+        pg_run_sql(d, "DELETE FROM systems WHERE " DEMO_SYSTEM_UNUSED("systems"), err,
+                   "") < 0)
         return -1;
     return (int)i;
 }

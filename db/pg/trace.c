@@ -16,7 +16,8 @@
 
 static int run_exists(db *d, long long run_id, struct err *err)
 {
-    PGresult *r = pg_params(d, "SELECT 1 FROM runs WHERE id = $1::bigint", err, "i", run_id);
+    PGresult *r =
+        pg_params(d, "SELECT 1 FROM runs WHERE id = $1::bigint", err, "i", run_id);
     int found;
     if (r == NULL)
         return -1;
@@ -48,8 +49,11 @@ int pg_trace_insert(db *d, const struct db_trace_info *info, const void *const *
                    "INSERT INTO traces (run_id, nranks, nevents, span, dropped, bytes, "
                    "created_at) VALUES ($1::bigint, $2::bigint, $3::bigint, $4::float8, "
                    "$5::bigint, $6::bigint, $7::text)",
-                   err, "iiidii" "t", info->run_id, (long long)info->nranks, info->nevents,
-                   info->span, info->dropped, info->bytes, now) < 0)
+                   err,
+                   "iiidii"
+                   "t",
+                   info->run_id, (long long)info->nranks, info->nevents, info->span,
+                   info->dropped, info->bytes, now) < 0)
         return -1;
     for (i = 0; i < (size_t)info->nranks; i++)
         if (pg_run_sql(d,
@@ -61,7 +65,8 @@ int pg_trace_insert(db *d, const struct db_trace_info *info, const void *const *
         if (pg_run_sql(d,
                        "INSERT INTO trace_analyses (run_id, name, answer, svg) VALUES "
                        "($1::bigint, $2::text, $3::text, $4::text)",
-                       err, "ittt", info->run_id, an[i].name, an[i].answer, an[i].svg) < 0)
+                       err, "ittt", info->run_id, an[i].name, an[i].answer,
+                       an[i].svg) < 0)
             return -1;
     return 0;
 }
@@ -99,7 +104,8 @@ int pg_trace_analysis(db *d, long long run_id, const char *name, int svg, arena 
 {
     PGresult *r = pg_params(
         d,
-        svg ? "SELECT svg FROM trace_analyses WHERE run_id = $1::bigint AND name = $2::text"
+        svg ? "SELECT svg FROM trace_analyses WHERE run_id = $1::bigint AND name = "
+              "$2::text"
             : "SELECT answer FROM trace_analyses WHERE run_id = $1::bigint AND name = "
               "$2::text",
         err, "it", run_id, name);
@@ -167,7 +173,8 @@ int pg_trace_ranks(db *d, long long run_id, arena *a, const void ***ranks, size_
     *lens = arena_alloc(a, (size_t)info.nranks * sizeof **lens);
     if (*ranks == NULL || *lens == NULL)
         return err_nomem(err);
-    r = pg_params(d, "SELECT data FROM trace_ranks WHERE run_id = $1::bigint ORDER BY rank",
+    r = pg_params(d,
+                  "SELECT data FROM trace_ranks WHERE run_id = $1::bigint ORDER BY rank",
                   err, "i", run_id);
     if (r == NULL)
         return -1;
@@ -215,8 +222,7 @@ int pg_trace_runs_of_app(db *d, const char *application, const char *input, int 
     for (i = 0; i < n; i++) {
         (*rows)[i].run_id = pg_ll(r, i, 0);
         (*rows)[i].nprocs = pg_ll(r, i, 1);
-        (*rows)[i].input =
-            PQgetisnull(r, i, 2) ? NAN : strtod(PQgetvalue(r, i, 2), NULL);
+        (*rows)[i].input = PQgetisnull(r, i, 2) ? NAN : strtod(PQgetvalue(r, i, 2), NULL);
     }
     PQclear(r);
     return n < 0 ? 0 : n;

@@ -57,8 +57,8 @@ static int sq_tables(db *d, char (*names)[DB_COPY_NAME], int max, struct err *er
 static int sq_columns(db *d, const char *table, char (*names)[DB_COPY_NAME], int max,
                       struct err *err)
 {
-    return names_of(d, "SELECT name FROM pragma_table_info(?1) ORDER BY cid", table, names,
-                    max, err);
+    return names_of(d, "SELECT name FROM pragma_table_info(?1) ORDER BY cid", table,
+                    names, max, err);
 }
 
 static long long sq_count(db *d, const char *table, struct err *err)
@@ -202,8 +202,8 @@ static int sq_load_row(void *w, const struct db_value *v, int ncols, struct err 
                                 SQLITE_STATIC, SQLITE_UTF8);
             break;
         case DBV_BLOB:
-            sqlite3_bind_blob64(l->st, i + 1, v[i].n ? v[i].p : "", (sqlite3_uint64)v[i].n,
-                                SQLITE_STATIC);
+            sqlite3_bind_blob64(l->st, i + 1, v[i].n ? v[i].p : "",
+                                (sqlite3_uint64)v[i].n, SQLITE_STATIC);
             break;
         default:
             sqlite3_bind_null(l->st, i + 1);
@@ -238,6 +238,6 @@ static int sq_finish(db *d, struct err *err)
 }
 
 const struct db_copy_ops db_sqlite_copy = {
-    sq_snapshot, sq_tables,   sq_columns,    sq_count, sq_read,
+    sq_snapshot,  sq_tables,   sq_columns,    sq_count,  sq_read,
     sq_load_open, sq_load_row, sq_load_close, sq_finish,
 };
