@@ -134,11 +134,36 @@ static void store(db *d)
 
 /* ---- writing out what the functions return --------------------------------- */
 
+/* Ids PostgreSQL may number differently (an upsert takes an identity value
+ * even when it updates, so configurations, applications, executables and
+ * systems may have gaps that SQLite does not make): written as their order
+ * of first appearance per kind instead. */
+enum { K_CONFIG, K_APP, K_EXE, K_SYSTEM, NKINDS };
+static long long seen[NKINDS][64];
+static int nseen[NKINDS];
+
+static int norm(int kind, long long id)
+{
+    if (id == 0)
+        return 0;
+    for (int i = 0; i < nseen[kind]; i++)
+        if (seen[kind][i] == id)
+            return i + 1;
+    if (nseen[kind] == 64)
+        return -1;
+    seen[kind][nseen[kind]++] = id;
+    return nseen[kind];
+}
+
 static void out_err(struct buf *o, int rc, struct err *e)
 {
     buf_printf(o, " -> %d", rc);
+    /* our own messages must match; a constraint's words are the engine's */
     if (rc < 0)
-        buf_printf(o, " [%d %s %s %s]", e->status, e->code, e->field, e->message);
+        buf_printf(o, " [%d %s %s %s]", e->status, e->code, e->field,
+                   strcmp(e->code, "conflict") == 0 && strstr(e->message, "constraint")
+                       ? "(the engine's words)"
+                       : e->message);
     buf_putc(o, '\n');
     memset(e, 0, sizeof *e);
 }
@@ -180,23 +205,33 @@ static void scenario(db *d, struct buf *o)
     int n, rc;
     long long wid = 0, ids[3];
 
-    n = db_history_configs(d, &f, 100, a, &c, &e);
-    buf_printf(o, "configs %d\n", n);
+    struct db_history_config *all;
+    int nall;
+    struct db_history_filter fb = {"beta", NULL, NULL, 0, NULL};
+
+    memset(nseen, 0, sizeof nseen);
+    nall = db_history_configs(d, &f, 100, a, &all, &e);
+    buf_printf(o, "configs %d\n", nall);
+    for (int i = 0; i < nall; i++)
+        buf_printf(o, "  %d %s %s %lld %s\n", norm(K_CONFIG, all[i].id),
+                   all[i].executable, all[i].system, all[i].nprocs, all[i].inputs_json);
+    n = db_history_configs(d, &fb, 100, a, &c, &e);
     for (int i = 0; i < n; i++)
-        buf_printf(o, "  %lld %s %s %lld %s\n", c[i].id, c[i].executable, c[i].system,
+        buf_printf(o, "  beta %d %s %lld %s\n", norm(K_CONFIG, c[i].id), c[i].executable,
                    c[i].nprocs, c[i].inputs_json);
     n = db_history_configs(d, &fin, 100, a, &c, &e);
-    buf_printf(o, "configs filtered %d %lld\n", n, n > 0 ? c[0].id : 0);
+    buf_printf(o, "configs filtered %d %d\n", n, n > 0 ? norm(K_CONFIG, c[0].id) : 0);
     out_err(o, db_history_configs(d, &none, 10, a, &c, &e), &e);
     n = db_history_configs(d, &f, 2, a, &c, &e);
     buf_printf(o, "configs max 2: %d\n", n);
-    for (long long cfg = 1; cfg <= 12; cfg++)
+    for (int ci = 0; ci < nall; ci++)
         for (size_t k = 0; k < sizeof ys / sizeof *ys; k++) {
             struct db_series_point *p;
-            rc = db_history_series(d, cfg, ys[k], a, &p, &e);
-            buf_printf(o, "series %lld %s:", cfg, ys[k]);
+            rc = db_history_series(d, all[ci].id, ys[k], a, &p, &e);
+            buf_printf(o, "series %d %s:", ci, ys[k]);
             for (int i = 0; i < rc; i++)
-                buf_printf(o, " (%lld %s %s %.17g)", p[i].run, p[i].at,
+                buf_printf(o, " (%lld %s %s %.17g)", p[i].run,
+                           strncmp(p[i].at, "2026-10-", 8) == 0 ? p[i].at : "(stored)",
                            p[i].commit ? p[i].commit : "-", p[i].value);
             out_err(o, rc, &e);
         }
@@ -212,7 +247,8 @@ static void scenario(db *d, struct buf *o)
             rc = db_history_side(d, s % 2 ? &fin : &f, &sides[s], a, &v, &nv, &e);
             buf_printf(o, "side %zu (%zu):", s, nv);
             for (size_t i = 0; i < nv; i++)
-                buf_printf(o, " (%lld %s %.17g)", v[i].config_id, v[i].y, v[i].value);
+                buf_printf(o, " (%d %s %.17g)", norm(K_CONFIG, v[i].config_id), v[i].y,
+                           v[i].value);
             out_err(o, rc, &e);
         }
         out_err(o,
@@ -244,9 +280,10 @@ static void scenario(db *d, struct buf *o)
         int nw = db_watches_for_run(d, run, a, &w, &e);
         buf_printf(o, "run %lld watches %d:", run, nw);
         for (int i = 0; i < nw; i++)
-            buf_printf(o, " [%lld %lld %lld %lld %lld %lld %s %s %s %.17g %lld]", w[i].id,
-                       w[i].model_id, w[i].app_id, w[i].exe_id, w[i].system_id,
-                       w[i].nprocs, w[i].inputs_json ? w[i].inputs_json : "-", w[i].y,
+            buf_printf(o, " [%lld %lld %d %d %d %lld %s %s %s %.17g %lld]", w[i].id,
+                       w[i].model_id, norm(K_APP, w[i].app_id), norm(K_EXE, w[i].exe_id),
+                       norm(K_SYSTEM, w[i].system_id), w[i].nprocs,
+                       w[i].inputs_json ? w[i].inputs_json : "-", w[i].y,
                        w[i].test ? w[i].test : "-", w[i].threshold, w[i].window);
         for (size_t k = 0; k < sizeof ys / sizeof *ys; k++) {
             rc = db_run_value(d, run, ys[k], &v, &e);
@@ -279,8 +316,8 @@ static void scenario(db *d, struct buf *o)
         db_rollback(d);
     }
     out_json(o, "watches", db_watches_list(d, &e), &e);
-    for (long long cfg = 1; cfg <= 6; cfg++) {
-        json_t *w = NULL, *j = db_history_judgements(d, cfg, &w, &e);
+    for (int ci = 0; ci < nall; ci++) {
+        json_t *w = NULL, *j = db_history_judgements(d, all[ci].id, &w, &e);
         out_json(o, "judgements", j, &e);
         out_json(o, "covering", w, &e);
     }
@@ -308,10 +345,10 @@ static void scenario(db *d, struct buf *o)
     CHECK(db_commit(d, &e) == 0);
     out_json(o, "watches after", db_watches_list(d, &e), &e);
     out_json(o, "alerts after", db_alerts_list(d, NULL, 0, &e), &e);
-    for (long long cfg = 1; cfg <= 12; cfg++) {
+    for (int ci = 0; ci < nall; ci++) {
         struct db_series_point *p;
-        rc = db_history_series(d, cfg, "kernel:solve", a, &p, &e);
-        buf_printf(o, "series after %lld:", cfg);
+        rc = db_history_series(d, all[ci].id, "kernel:solve", a, &p, &e);
+        buf_printf(o, "series after %d:", ci);
         for (int i = 0; i < rc; i++)
             buf_printf(o, " (%lld %.17g)", p[i].run, p[i].value);
         out_err(o, rc, &e);
