@@ -52,6 +52,14 @@ def rows(path):
     return out
 
 
+def server_on(db):
+    """A server on a copy: the original's token was copied with it."""
+    srv = Server.__new__(Server)
+    srv.token = S.token
+    srv.__init__(db=db)
+    return srv
+
+
 def day(i):
     return "2026-10-%02dT09:00:00Z" % (i + 1)
 
@@ -130,8 +138,9 @@ def the_three_exports_are_the_same_bytes():
 READS = [
     "/api/v1/applications", "/api/v1/applications/copied", "/api/v1/systems",
     "/api/v1/watches", "/api/v1/alerts", "/api/v1/alerts?state=acknowledged",
-    "/api/v1/series?application=copied&system=SGI%20Origin2000&y=runtime",
-    "/api/v1/series?application=copied&system=SGI%20Origin2000&y=kernel:solve",
+    "/api/v1/series?application=copied&system=SGI%20Origin2000&y=runtime&input.N=1000",
+    "/api/v1/series?application=copied&system=SGI%20Origin2000&y=kernel:solve&input.N=1000",
+    "/api/v1/series?application=copied&system=SGI%20Origin2000&y=runtime&input.N=400",
     "/api/v1/compare?application=copied&a=commit:c0&b=branch:main&c=tag:k=3",
     f"/api/v1/models/{MODEL}", f"/api/v1/models/{MODEL}/ledger", "/api/v1/models",
     "/api/v1/runs?application=copied&limit=100", "/api/v1/runs?tag.compiler=gcc-12",
@@ -145,7 +154,7 @@ def servers_on_the_copies_answer_as_the_original():
         reads += [f"/api/v1/runs/{rid}", f"/api/v1/runs/{rid}/trace",
                   f"/api/v1/runs/{rid}/trace/wait", f"/api/v1/runs/{rid}/trace/profile"]
     S.start()
-    P = Server(db=PG)
+    P = server_on(PG)
     try:
         for path in reads:
             want = S.get(path)
@@ -158,7 +167,7 @@ def servers_on_the_copies_answer_as_the_original():
 
 @test
 def new_ids_follow_the_copied_ones():
-    P = Server(db=PG)
+    P = server_on(PG)
     try:
         st, b = P.post("/api/v1/runs", run_doc(application="copied", id="after-copy"))
         assert st == 201, b
