@@ -1,7 +1,7 @@
 """PostgreSQL for the API tests that need it (test_pg_*.py): the private
 cluster the test harness started (tests/pg/cluster.py writes its base URI to
-a state file; PROPHECY_PG_STATE names it, or PROPHECY_PG_URI gives the base
-URI directly), a fresh database per call, and a visible skip (exit 77, which
+a state file; PROPHECY_TEST_PG names it, as ctest's api_pg.* tests set it,
+or PROPHECY_PG_URI gives the base URI directly), a fresh database per call, and a visible skip (exit 77, which
 ctest reports as skipped) when there is no cluster."""
 import json
 import os
@@ -15,7 +15,7 @@ SKIP = 77
 
 def base_uri():
     uri = os.environ.get("PROPHECY_PG_URI")
-    state = os.environ.get("PROPHECY_PG_STATE")
+    state = os.environ.get("PROPHECY_TEST_PG")
     if not uri and state and os.path.exists(state):
         with open(state) as f:
             uri = json.load(f)["uri"]
@@ -25,7 +25,7 @@ def base_uri():
 def require_postgres():
     if not base_uri():
         print("SKIP: no PostgreSQL cluster (PostgreSQL server binaries not installed, "
-              "or PROPHECY_PG_STATE / PROPHECY_PG_URI not set)", flush=True)
+              "or not run as api_pg.*: PROPHECY_TEST_PG / PROPHECY_PG_URI not set)", flush=True)
         sys.exit(SKIP)
 
 

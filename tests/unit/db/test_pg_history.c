@@ -7,8 +7,8 @@
  * (timestamps the functions set from the clock are left out).
  *
  * Needs the private PostgreSQL cluster of the test harness: PROPHECY_PG_URI
- * (a base URI ending in '/') or PROPHECY_PG_STATE (tests/pg/cluster.py's
- * state file); exits 77 (skipped) without one.
+ * (a base URI ending in '/') or PROPHECY_TEST_PG (tests/pg/cluster.py's
+ * state file, as ctest sets it); exits 77 (skipped) without one.
  */
 #include "common/buf.h"
 #include "db/db.h"
@@ -29,7 +29,7 @@ static char base[512];
 /* The cluster's base URI, or 0 when there is none. */
 static int find_cluster(void)
 {
-    const char *uri = getenv("PROPHECY_PG_URI"), *state = getenv("PROPHECY_PG_STATE");
+    const char *uri = getenv("PROPHECY_PG_URI"), *state = getenv("PROPHECY_TEST_PG");
     if (uri && *uri) {
         snprintf(base, sizeof base, "%s", uri);
         return 1;
@@ -459,7 +459,7 @@ static void test_same_answers(void)
 int main(void)
 {
     if (!find_cluster()) {
-        printf("SKIP: no PostgreSQL cluster (PROPHECY_PG_URI or PROPHECY_PG_STATE)\n");
+        printf("SKIP: no PostgreSQL cluster (PROPHECY_PG_URI or PROPHECY_TEST_PG)\n");
         return 77;
     }
     RUN(test_same_answers);
