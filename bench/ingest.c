@@ -7,6 +7,15 @@
  * single-run POSTs from 8 keep-alive libcurl clients (throughput, p50/p99
  * latency), batches of 100, and the server's resident memory over 100,000
  * uploads. Usage: bench_ingest [--runs N] [--clients C] [--prophecyd PATH]
+ *                     [--db postgresql://...]
+ *
+ * --db URI runs the server on PostgreSQL instead: a scratch database
+ * bench_ingest_server on URI's server (URI names a database to connect to
+ * for creating it, e.g. postgresql:///postgres), and next to it
+ * PostgreSQL's own ceiling for the same rows through libpq in scratch
+ * database bench_ingest_ceiling (bench/lib/benchpg.h): one transaction per
+ * run statement by statement, one per run pipelined, and 100 runs per
+ * transaction pipelined.
  *
  * --watches N instead measures what regression detection adds to single-run
  * ingest (issue 14): the same runs stored one per transaction through
@@ -16,6 +25,7 @@
  * (the worst case: each judges it against its configuration's window),
  * alternating rounds and quoting medians.
  */
+#include "bench/lib/benchpg.h"
 #include "common/arena.h"
 #include "db/db.h"
 #include "db/runs.h"
@@ -381,9 +391,27 @@ static long rss_kb(pid_t pid)
     return kb;
 }
 
+/* PostgreSQL's ceilings (--db): the same rows through libpq, three ways. */
+static const char *const pg_label[3] = {
+    "ceiling: libpq, 1 txn/run, statement by statement",
+    "ceiling: libpq, 1 txn/run, pipelined", "ceiling: libpq, 100 runs/txn, pipelined"};
+static double pg_rate[3];
+
+static void pg_ceilings(const char *base, long n)
+{
+    static const enum benchpg_mode mode[3] = {BENCHPG_TXN_PER_RUN, BENCHPG_PIPELINED,
+                                              BENCHPG_BATCHED};
+    char uri[1024];
+    benchpg_database(base, "bench_ingest_ceiling", uri, sizeof uri);
+    for (int i = 0; i < 3; i++)
+        pg_rate[i] =
+            benchpg_ceiling(uri, (long)i * n * 10, i == 2 ? n * 4 : n, mode[i], 100);
+    benchpg_drop(base, "bench_ingest_ceiling");
+}
+
 int main(int argc, char **argv)
 {
-    const char *prophecyd = NULL;
+    const char *prophecyd = NULL, *pg = NULL;
     char dir[] = "/tmp/prophecy-bench-XXXXXX", dbpath[600], cmd[1400], token[128],
          auth[200], url[128], exe[512];
     long runs = 20000, mem_runs = 100000, failures;
@@ -403,6 +431,8 @@ int main(int argc, char **argv)
             mem_runs = strtol(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--watches") == 0 && i + 1 < argc)
             watches = (int)strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
+            pg = argv[++i];
     }
     if (prophecyd == NULL) {
         ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 20);
@@ -425,15 +455,20 @@ int main(int argc, char **argv)
            "batches of "
            "100\n",
            runs, clients);
-    ceil_rate = ceiling(dir, runs / 4);
-
-    snprintf(dbpath, sizeof dbpath, "%s/server.db", dir);
+    if (pg != NULL) {
+        pg_ceilings(pg, runs / 4);
+        benchpg_database(pg, "bench_ingest_server", dbpath, sizeof dbpath);
+        ceil_rate = 0;
+    } else {
+        ceil_rate = ceiling(dir, runs / 4);
+        snprintf(dbpath, sizeof dbpath, "%s/server.db", dir);
+        /* token create refuses a missing database: create the new one on purpose. */
+        p = fopen(dbpath, "a");
+        if (p != NULL)
+            fclose(p);
+    }
     port = 20000 + (int)(getpid() % 20000);
-    /* token create refuses a missing database: create the new one on purpose. */
-    p = fopen(dbpath, "a");
-    if (p != NULL)
-        fclose(p);
-    snprintf(cmd, sizeof cmd, "%s token create bench --db %s", prophecyd, dbpath);
+    snprintf(cmd, sizeof cmd, "%s token create bench --db '%s'", prophecyd, dbpath);
     p = popen(cmd, "r");
     if (p == NULL || fgets(token, sizeof token, p) == NULL) {
         fprintf(stderr, "cannot create a token with %s\n", prophecyd);
@@ -463,8 +498,14 @@ int main(int argc, char **argv)
         printf("  !! %ld failed batch uploads\n", failures);
 
     printf("\n%-48s %12s %10s %10s\n", "", "runs/s", "p50 ms", "p99 ms");
-    printf("%-48s %12.0f %10s %10s\n", "ceiling: raw SQLite, 1 txn/run, sync=FULL",
-           ceil_rate, "-", "-");
+    if (pg != NULL)
+        for (i = 0; i < 3; i++)
+            printf("%-48s %12.0f %10s %10s\n", pg_label[i], pg_rate[i], "-", "-");
+    else
+        printf("%-48s %12.0f %10s %10s\n", "ceiling: raw SQLite, 1 txn/run, sync=FULL",
+               ceil_rate, "-", "-");
+    if (pg != NULL)
+        ceil_rate = pg_rate[0];
     printf("%-48s %12.0f %10.2f %10.2f\n", "prophecyd: single-run POSTs, 8 clients", rate,
            p50, p99);
     printf("%-48s %12.0f %10.2f %10.2f\n", "prophecyd: batches of 100, 8 clients", brate,
@@ -490,6 +531,13 @@ int main(int argc, char **argv)
     }
     kill(pid, SIGTERM);
     waitpid(pid, NULL, 0);
+    if (pg != NULL) {
+        printf("PostgreSQL database size: %.0f bytes per run stored\n",
+               (double)benchpg_scalar(dbpath,
+                                      "SELECT pg_database_size(current_database())") /
+                   (double)benchpg_scalar(dbpath, "SELECT count(*) FROM runs"));
+        benchpg_drop(pg, "bench_ingest_server");
+    }
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", dir);

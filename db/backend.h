@@ -26,6 +26,7 @@
 #include "db/trace.h"
 #include "db/pool.h"
 #include "db/writer.h"
+#include "db/copy_backend.h"
 
 /* The writer's per-job savepoint (one name, "job"). */
 enum db_savepoint { DB_SAVEPOINT_SET, DB_SAVEPOINT_ROLLBACK, DB_SAVEPOINT_RELEASE };
@@ -196,6 +197,9 @@ struct db_backend {
     int (*trace_run_by_uid)(db *d, const char *uid, long long *id, struct err *err);
     int (*trace_runs_of_app)(db *d, const char *application, const char *input, int max,
                              arena *a, struct db_trace_run **rows, struct err *err);
+
+    /* db/copy.h: the engine's side of a whole-database copy (db/copy_backend.h) */
+    const struct db_copy_ops *copy;
 };
 
 /* The head of every backend's connection. */

@@ -97,4 +97,5 @@ const struct db_backend db_pg = {
     .trace_ranks = pg_trace_ranks,
     .trace_run_by_uid = pg_trace_run_by_uid,
     .trace_runs_of_app = pg_trace_runs_of_app,
+    .copy = &db_pg_copy,
 };

@@ -168,4 +168,7 @@ int pg_trace_run_by_uid(db *d, const char *uid, long long *id, struct err *err);
 int pg_trace_runs_of_app(db *d, const char *application, const char *input, int max,
                          arena *a, struct db_trace_run **rows, struct err *err);
 
+/* db/copy_backend.h (db/pg/copy.c) */
+extern const struct db_copy_ops db_pg_copy;
+
 #endif

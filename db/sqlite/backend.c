@@ -97,4 +97,5 @@ const struct db_backend db_sqlite = {
     .trace_ranks = sq_trace_ranks,
     .trace_run_by_uid = sq_trace_run_by_uid,
     .trace_runs_of_app = sq_trace_runs_of_app,
+    .copy = &db_sqlite_copy,
 };

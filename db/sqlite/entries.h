@@ -162,4 +162,7 @@ int sq_trace_run_by_uid(db *d, const char *uid, long long *id, struct err *err);
 int sq_trace_runs_of_app(db *d, const char *application, const char *input, int max,
                          arena *a, struct db_trace_run **rows, struct err *err);
 
+/* db/copy_backend.h (db/sqlite/copy.c) */
+extern const struct db_copy_ops db_sqlite_copy;
+
 #endif
