@@ -269,11 +269,11 @@ int pg_fit_nth(db *d, const struct db_fit_y *y, const long long *configs, size_t
 /* ---- the history series streamed ------------------------------------------ */
 
 /* y: "runtime", "metric:NAME" or "kernel:NAME" (0, 1, 2; *name the NAME), -1
- * for anything else. */
+ * for anything else (as db/sqlite/history.c). */
 static int y_kind(const char *y, const char **name)
 {
     *name = NULL;
-    if (y == NULL || strcmp(y, "runtime") == 0)
+    if (strcmp(y, "runtime") == 0)
         return 0;
     if (strncmp(y, "metric:", 7) == 0 && y[7] != '\0') {
         *name = y + 7;
@@ -312,8 +312,8 @@ int pg_history_series_each(db *d, long long config_id, const char *y,
     PGresult *r;
 
     if (kind < 0)
-        return err_set(err, 400, "bad_request", "y",
-                       "y must be runtime, metric:NAME or kernel:NAME");
+        return err_set(err, 422, "invalid", "y",
+                       "y must be runtime, metric:NAME or kernel:NAME, not %s", y);
     r = kind == 0 ? pg_params(d, series_sql[0], err, "i", config_id)
                   : pg_params(d, series_sql[kind], err, "it", config_id, name);
     if (r == NULL)
