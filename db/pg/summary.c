@@ -326,6 +326,15 @@ int pg_runs_page(db *d, const struct db_page_query *q, arena *a,
     if (out == NULL || idv == NULL)
         return err_nomem(err);
     memset(out, 0, (size_t)limit * sizeof *out);
+    if (q->after != 0 || q->before != 0) {
+        /* a keyset cursor (db/pg/reads.c): the page is read from its run's
+         * key, no offset is walked; a cursor run not stored falls back to it */
+        n = pg_page_keyset(d, q, idv, limit, err);
+        if (n == -1)
+            return -1;
+        if (n >= 0)
+            goto have_ids;
+    }
     r = pg_params(d,
                   sort == DB_SORT_ID && q->system_id != 0
                       ? page_ids_system_sql[(q->desc ? 1 : 0) ^ flip]
@@ -338,6 +347,7 @@ int pg_runs_page(db *d, const struct db_page_query *q, arena *a,
     for (i = 0; i < n; i++)
         idv[flip ? n - 1 - i : i] = pg_ll(r, i, 0);
     PQclear(r);
+have_ids:
     for (i = 0; i < n; i++)
         out[i].id = idv[i];
     if (n == 0) {
