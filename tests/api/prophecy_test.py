@@ -38,10 +38,14 @@ if PG_STATE:
 
 
 def pg_sql(dbname, sql):
-    """Runs sql on database dbname of the test cluster; returns psql's rows
+    """Runs sql (a statement, or a list of them run in order on one
+    connection) on database dbname of the test cluster; returns psql's rows
     (unaligned, fields split on the unit separator)."""
+    cmds = []
+    for s in [sql] if isinstance(sql, str) else sql:
+        cmds += ["-c", s]
     r = subprocess.run(["psql", "-X", "-q", "-At", "-F", "\x1f", "-v", "ON_ERROR_STOP=1",
-                        "-d", PG + dbname, "-c", sql], capture_output=True, text=True)
+                        "-d", PG + dbname] + cmds, capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError(f"psql failed: {r.stderr}")
     return [line.split("\x1f") for line in r.stdout.splitlines()]
@@ -181,13 +185,14 @@ class Server:
     def content(self):
         """Every user table's rows, for byte-for-byte content comparisons."""
         if self.is_pg():
-            out = {}
-            for (name,) in pg_sql(self.db[len(PG):],
-                                  "SELECT tablename FROM pg_tables WHERE schemaname = "
-                                  "'public' ORDER BY tablename"):
-                out[name] = [tuple(r) for r in
-                             pg_sql(self.db[len(PG):], f'SELECT * FROM "{name}" x ORDER BY 1, '
-                                    'x::text COLLATE "C"')]
+            # two psql runs, not one per table (the tests take snapshots often)
+            dbname = self.db[len(PG):]
+            names = [n for (n,) in pg_sql(dbname, "SELECT tablename FROM pg_tables WHERE "
+                                          "schemaname = 'public' ORDER BY tablename")]
+            out = {n: [] for n in names}
+            for r in pg_sql(dbname, [f'SELECT \'{n}\', x.* FROM "{n}" x ORDER BY 2, '
+                                     'x::text COLLATE "C"' for n in names]):
+                out[r[0]].append(tuple(r[1:]))
             return out
         con = sqlite3.connect(self.db)
         out = {}
