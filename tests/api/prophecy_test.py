@@ -189,10 +189,14 @@ class Server:
             dbname = self.db[len(PG):]
             names = [n for (n,) in pg_sql(dbname, "SELECT tablename FROM pg_tables WHERE "
                                           "schemaname = 'public' ORDER BY tablename")]
-            out = {n: [] for n in names}
-            for r in pg_sql(dbname, [f'SELECT \'{n}\', x.* FROM "{n}" x ORDER BY 2, '
-                                     'x::text COLLATE "C"' for n in names]):
-                out[r[0]].append(tuple(r[1:]))
+            out = {}
+            # one JSON line per table (JSON escapes the newlines values hold)
+            for (line,) in pg_sql(dbname, [
+                    f'SELECT json_build_array(\'{n}\', coalesce(json_agg(to_json(s)), '
+                    f'\'[]\')) FROM (SELECT * FROM "{n}" x ORDER BY 1, x::text COLLATE '
+                    '"C") s' for n in names]):
+                name, rows = json.loads(line)
+                out[name] = [tuple(r.values()) for r in rows]
             return out
         con = sqlite3.connect(self.db)
         out = {}
