@@ -89,7 +89,10 @@ def free_port():
 class Server:
     def __init__(self, *extra, db=None, tmp=None):
         self.tmp = tmp or tempfile.mkdtemp(prefix="prophecy-test-")
-        if db is None and PG:
+        # a PostgreSQL database the server made is dropped when it closes; one
+        # it was given (a copy's target, a second server's) is the caller's
+        self.own_pg = db is None and bool(PG)
+        if self.own_pg:
             db = pg_new_database()
         self.db = db or os.path.join(self.tmp, "test.db")
         self.extra = extra
@@ -210,7 +213,7 @@ class Server:
         self.kill()
         self.log.close()
         shutil.rmtree(self.tmp, ignore_errors=True)
-        if self.is_pg():
+        if self.is_pg() and getattr(self, "own_pg", False):
             try:
                 pg_sql("postgres", f'DROP DATABASE IF EXISTS "{self.db[len(PG):]}" WITH (FORCE)')
             except RuntimeError:
