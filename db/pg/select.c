@@ -14,7 +14,8 @@
 
 /* The inputs of each run as one JSON object. */
 #define SEL_INPUTS                                                                       \
-    "(SELECT json_object_agg(name, value) FROM run_inputs WHERE run_id = r.id)"
+    "(SELECT json_object_agg(name, value ORDER BY name) FROM run_inputs WHERE run_id = " \
+    "r.id)"
 
 /* Fit: $1 application, $2 system, $3 executable or NULL, $4 the metric or
  * kernel name (NULL for the runtime), $5 the limit, $6..$7 the nprocs bounds,

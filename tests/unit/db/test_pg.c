@@ -387,6 +387,33 @@ static void test_run_reads_back_exactly(void)
     CHECK_INT(s->ntags, 2);
     CHECK_STR(s->tags[1].key, "k\"1");
     CHECK_STR(s->tags[1].value, "v{1}");
+    {
+        /* a listing reads each run's children as db_run_get does */
+        struct run_record bare = make_run("exact-2", "exact", 2, 1.0);
+        struct db_run_filter f = {0};
+        struct db_run_row *list;
+        long long id2;
+        bare.ninputs = 0;
+        bare.nkernels = 0;
+        CHECK_INT(db_runs_insert(d, &bare, 1, &id2, &existed, &e), 0);
+        f.application = "exact";
+        f.limit = 10;
+        CHECK_INT(db_runs_list(d, &f, a, &list, &e), 2);
+        CHECK_INT(list[0].run.ninputs, 3);
+        CHECK_INT(list[0].run.nmetrics, 2);
+        CHECK_INT(list[0].run.nkernels, 3);
+        CHECK_INT(list[0].run.ntags, 2);
+        for (i = 0; i < 3 && i < list[0].run.nkernels; i++)
+            CHECK(list[0].run.kernels[i].time == s->kernels[i].time);
+        for (i = 0; i < 3 && i < list[0].run.ninputs; i++) {
+            CHECK_STR(list[0].run.inputs[i].name, s->inputs[i].name);
+            CHECK(list[0].run.inputs[i].value == s->inputs[i].value);
+        }
+        CHECK_STR(list[0].run.tags[1].value, "v{1}");
+        CHECK_INT(list[1].run.ninputs, 0);
+        CHECK_INT(list[1].run.nkernels, 0);
+        CHECK_INT(list[1].run.ntags, 0);
+    }
     /* the same content again is the same run; other content is a 409 */
     CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), 0);
     CHECK_INT(existed, 1);
