@@ -95,10 +95,6 @@ json_t *pg_run_names(db *d, const long long *ids, size_t n, int kernels, struct 
 /* db/select.h */
 int pg_select_runs(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,
                    struct err *err);
-int pg_select_overlay(db *d, const struct db_sel_overlay *q, struct db_sel_rows *out,
-                      struct err *err);
-int pg_select_couple(db *d, const struct db_sel_couple *q, arena *a,
-                     struct db_couple_rows *out, struct err *err);
 int pg_select_begin(db *d, struct err *err);
 void pg_select_end(db *d);
 int pg_select_fit_configs(db *d, const struct db_sel_fit *q, struct db_fit_configs *out,
@@ -110,6 +106,10 @@ int pg_fit_spread(db *d, const struct db_fit_y *y, const long long *configs,
                   double *ss_center, struct err *err);
 int pg_fit_nth(db *d, const struct db_fit_y *y, const long long *configs, size_t nconfig,
                size_t k, int two, double *v, struct err *err);
+int pg_select_overlay(db *d, const struct db_sel_overlay *q, struct db_sel_rows *out,
+                      struct err *err);
+int pg_select_couple(db *d, const struct db_sel_couple *q, arena *a,
+                     struct db_couple_rows *out, struct err *err);
 
 /* db/history.h */
 int pg_history_configs(db *d, const struct db_history_filter *f, int max, arena *a,

@@ -198,7 +198,7 @@ int sq_select_begin(db *d, struct err *err)
 
 void sq_select_end(db *d)
 {
-    sq_rollback(d);
+    db_rollback(d);
 }
 
 /* The configurations: ?1 application, ?2 system, ?3 executable or NULL,
