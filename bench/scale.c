@@ -2,8 +2,11 @@
  * the scale of a whole center (1,000,000 runs by default, --runs 10000000
  * for ten million), each next to its bare-SQL ceiling measured in the same
  * run: the same rows read with sqlite3 directly, by the best query the schema
- * allows (keyset, covering index, summaries). Also the database's bytes per
- * run, the load time through the store's batched path, and the single-run
+ * allows (keyset, covering index, summaries). The two fits' ceiling is each
+ * configuration's count and sum from its summary and one pass over its runs
+ * in runs_series for the sum of squares, the least a fit with its
+ * repetitions' spread reads (the summaries hold no sum of squares). Also the database's
+ * bytes per run, the load time through the store's batched path, and the single-run
  * ingest rate into the full database (POST /api/v1/runs, one client).
  *
  * The data is bench_pages's: one application, one executable, two systems,
@@ -381,17 +384,20 @@ int main(int argc, char **argv)
         c, base, "/api/v1/fit",
         "{\"application\": \"bench app\", \"system\": \"system-a\", \"x\": "
         "\"nprocs\", \"fixed\": {\"N\": 500, \"L\": 1024}, \"graph\": \"inv1\"}",
-        "SELECT nprocs, sum(runs), sum(sum_runtime) FROM run_configs WHERE app_id = 1 "
-        "AND system_id = (SELECT id FROM systems WHERE name = 'system-a') AND "
-        "json_extract(inputs, '$.N') = 500 GROUP BY nprocs",
+        "SELECT c.nprocs, c.runs, c.sum_runtime, (SELECT sum(r.runtime * r.runtime) "
+        "FROM runs r WHERE r.config_id = c.id) FROM run_configs c WHERE c.app_id = 1 "
+        "AND c.system_id = (SELECT id FROM systems WHERE name = 'system-a') AND "
+        "json_extract(c.inputs, '$.N') = 500 AND json_extract(c.inputs, '$.L') = 1024",
         "database fit over one series (x = nprocs)");
     measure(c, base,
             "/model/fit?application=bench%20app&system=system-a&x=N&graph=poly3&"
             "fix.nprocs=8&fix.L=1024&predict=1200&step=result",
             NULL,
-            "SELECT json_extract(inputs, '$.N'), sum(runs), sum(sum_runtime) FROM "
-            "run_configs WHERE app_id = 1 AND system_id = (SELECT id FROM systems WHERE "
-            "name = 'system-a') AND nprocs = 8 GROUP BY 1",
+            "SELECT json_extract(c.inputs, '$.N'), c.runs, c.sum_runtime, (SELECT "
+            "sum(r.runtime * r.runtime) FROM runs r WHERE r.config_id = c.id) FROM "
+            "run_configs c WHERE c.app_id = 1 AND c.system_id = (SELECT id FROM systems "
+            "WHERE name = 'system-a') AND c.nprocs = 8 AND json_extract(c.inputs, '$.L') "
+            "= 1024",
             "fit form, result (x = N, nprocs fixed)");
     if (token[0] != '\0')
         printf("\nsingle-run ingest into the full database (one client, sync normal): "

@@ -58,7 +58,9 @@ struct fit_req {
     const char *y_arg; /* the metric or kernel name */
     json_t *fixed;     /* borrowed from the request: name -> number */
     double lo[FIT_MAX_VARS], hi[FIT_MAX_VARS];
-    size_t runs; /* runs selected */
+    size_t runs;           /* runs selected */
+    struct fit_point *pts; /* the database form's points, aggregated */
+    size_t npts;
 };
 
 /* A catalog name of the request: key's value, 1 to max bytes. */
@@ -368,15 +370,34 @@ static int decode(json_t *body, arena *a, struct fit_req *q, int suggest, struct
 
 /* ---- database form ------------------------------------------------------- */
 
-/* The value of variable `name` of one selected run: nprocs or an input. */
-static int var_of(const struct db_sel_row *row, const char *name, double *out)
+/* The database form reads its selection as configurations (run_configs:
+ * every run of one has the same executable, system, nprocs and inputs) and
+ * lets the database reduce each configuration's runs to a count, sum,
+ * minimum and maximum of y (the summary's own for the runtime, db_fit_sums
+ * for another y), then, per point, the sums of
+ * squares about its mean and its aggregated value (db_fit_spread) and, for a
+ * median, the order statistics (db_fit_nth): the points fit_run would build
+ * from every run, without a run crossing into C. The same checks apply,
+ * configuration by configuration (a configuration's variables are those of
+ * each of its runs). */
+
+/* One candidate configuration: its x (unused variables 0) and, once read,
+ * its runs' sums. */
+struct cand {
+    const struct db_fit_config *c;
+    double x[FIT_MAX_VARS];
+    struct db_fit_sum s;
+};
+
+/* The value of variable `name` of a configuration: nprocs or an input. */
+static int var_of(const struct db_fit_config *c, const char *name, double *out)
 {
     json_t *v;
     if (strcmp(name, "nprocs") == 0) {
-        *out = row->nprocs;
+        *out = c->nprocs;
         return 0;
     }
-    v = json_object_get(row->inputs, name);
+    v = json_object_get(c->inputs, name);
     if (!json_is_number(v))
         return -1;
     *out = json_number_value(v);
@@ -385,9 +406,9 @@ static int var_of(const struct db_sel_row *row, const char *name, double *out)
 
 /* Rejects a selection whose runs differ in a variable that is neither an x
  * nor fixed: mixing two problem sizes in one curve is never what is meant.
- * kept[i] says whether row i was selected; nkept of them were. */
-static int check_uniform(const struct fit_req *q, const struct db_sel_rows *rows,
-                         const char *kept, size_t nkept, struct err *err)
+ * The n configurations cs are those with runs selected. */
+static int check_uniform(const struct fit_req *q, const struct cand *cs, size_t n,
+                         struct err *err)
 {
     json_t *seen = json_object(), *v;
     struct buf names;
@@ -395,12 +416,11 @@ static int check_uniform(const struct fit_req *q, const struct db_sel_rows *rows
     size_t i;
     int k, rc = 0;
 
-    for (i = 0; i < rows->n; i++) {
-        json_t *vals;
-        if (!kept[i])
-            continue;
-        vals = json_deep_copy(rows->row[i].inputs);
-        json_object_set_new(vals, "nprocs", json_real(rows->row[i].nprocs));
+    if (seen == NULL)
+        return err_nomem(err);
+    for (i = 0; i < n; i++) {
+        json_t *vals = json_deep_copy(cs[i].c->inputs);
+        json_object_set_new(vals, "nprocs", json_real(cs[i].c->nprocs));
         json_object_foreach(vals, key, v)
         {
             json_t *s = json_object_get(seen, key);
@@ -422,7 +442,7 @@ static int check_uniform(const struct fit_req *q, const struct db_sel_rows *rows
         for (k = 0; k < q->nvars; k++)
             skip |= strcmp(key, q->names[k]) == 0;
         if (skip || (!json_is_true(json_array_get(v, 2)) &&
-                     json_integer_value(json_array_get(v, 1)) == (json_int_t)nkept))
+                     json_integer_value(json_array_get(v, 1)) == (json_int_t)n))
             continue;
         buf_puts(&names, buf_str(&names)[0] ? ", " : "");
         buf_puts(&names, key);
@@ -455,61 +475,219 @@ static int no_runs(db *d, const struct fit_req *q, struct err *err)
                    q->executable ? q->executable : "", q->system);
 }
 
-/* Speedup or efficiency from runtimes: relative to the mean runtime at the
- * smallest nprocs p0, scaled so that S(p0) = p0: S(p) = p0 * T(p0) / T(p),
- * E(p) = S(p) / p. */
-static int relative_y(struct fit_req *q, size_t n, struct err *err)
+static int too_many(struct err *err)
+{
+    return err_set(err, 413, "too_large", NULL,
+                   "more than %d runs match; narrow the selection with executable, fixed "
+                   "or range",
+                   FIT_MAX_POINTS);
+}
+
+/* Orders candidates by x (x1, then x2), then configuration. */
+static int cmp_cand(const void *pa, const void *pb)
+{
+    const struct cand *a = pa, *b = pb;
+    int v;
+    for (v = 0; v < FIT_MAX_VARS; v++)
+        if (a->x[v] != b->x[v])
+            return a->x[v] < b->x[v] ? -1 : 1;
+    return (a->c->id > b->c->id) - (a->c->id < b->c->id);
+}
+
+/* Whether two candidates are at one x (and so make one point). */
+static int same_x(const struct cand *a, const struct cand *b)
+{
+    int v;
+    for (v = 0; v < FIT_MAX_VARS; v++)
+        if (a->x[v] != b->x[v])
+            return 0;
+    return 1;
+}
+
+/* Speedup or efficiency: the scale of y = scale / runtime (/ nprocs). Runtimes
+ * are relative to the mean runtime T(p0) at the smallest nprocs p0, scaled so
+ * that S(p0) = p0: S(p) = p0 * T(p0) / T(p), E(p) = S(p) / p (per run, then
+ * aggregated). */
+static int relative_scale(const struct cand *cs, const struct db_fit_sum *s, size_t n,
+                          double *scale, struct err *err)
 {
     double pmin = INFINITY, tref = 0;
-    size_t i;
-    int nref = 0;
+    size_t i, nref = 0;
 
     for (i = 0; i < n; i++)
-        pmin = q->x[i] < pmin ? q->x[i] : pmin;
-    for (i = 0; i < n; i++)
-        if (q->x[i] == pmin) {
-            tref += q->y[i];
-            nref++;
-        }
-    tref /= nref;
+        pmin = cs[i].x[0] < pmin ? cs[i].x[0] : pmin;
     for (i = 0; i < n; i++) {
-        if (!(q->y[i] > 0) || !(q->x[i] > 0))
+        if (!(s[i].min > 0) || !(cs[i].x[0] > 0))
             return err_set(err, 422, "degenerate", "y",
                            "speedup needs positive runtimes and nprocs");
-        q->y[i] = pmin * tref / q->y[i] / (q->ykind == Y_EFFICIENCY ? q->x[i] : 1.0);
+        if (cs[i].x[0] == pmin) {
+            tref += s[i].sum;
+            nref += s[i].n;
+        }
     }
+    tref /= (double)nref;
+    *scale = pmin * tref;
     return 0;
 }
 
-/* Selects the runs of the database form and fills q->x, q->y, q->n. */
-static int select_points(db *d, arena *a, struct fit_req *q, struct err *err)
+/* One point from the configurations cs[0..k) of equal x: the point fit_run
+ * would aggregate from their runs. */
+static int point_of(db *d, const struct fit_req *q, const struct db_fit_y *y,
+                    const struct cand *cs, size_t k, long long *ids, struct fit_point *p,
+                    struct err *err)
+{
+    double mean, ssm = 0, ssc = 0, v[2];
+    size_t i, n = 0;
+    int j;
+
+    memset(p, 0, sizeof *p);
+    for (j = 0; j < q->nvars; j++)
+        p->x[j] = cs[0].x[j];
+    p->ymin = cs[0].s.min;
+    p->ymax = cs[0].s.max;
+    mean = 0;
+    for (i = 0; i < k; i++) {
+        ids[i] = cs[i].c->id;
+        n += cs[i].s.n;
+        mean += cs[i].s.sum;
+        p->ymin = cs[i].s.min < p->ymin ? cs[i].s.min : p->ymin;
+        p->ymax = cs[i].s.max > p->ymax ? cs[i].s.max : p->ymax;
+    }
+    mean /= (double)n;
+    p->n = (int)n;
+    if (q->agg == AGG_MEDIAN) {
+        if (db_fit_nth(d, y, ids, k, n % 2 ? n / 2 : n / 2 - 1, n % 2 == 0, v, err) != 0)
+            return -1;
+        p->y = n % 2 ? v[0] : 0.5 * (v[0] + v[1]);
+    } else {
+        p->y = q->agg == AGG_MIN ? p->ymin : mean;
+    }
+    /* One run: its value is its mean, median and minimum. */
+    if (n > 1 && db_fit_spread(d, y, ids, k, mean, p->y, &ssm, &ssc, err) != 0)
+        return -1;
+    p->sd = n > 1 ? sqrt(ssm / (double)(n - 1)) : 0;
+    p->ss = ssc;
+    return 0;
+}
+
+/* Selects and aggregates the database form's points into q->pts, q->npts
+ * (q->runs the runs they hold). d is in a read transaction. */
+static int select_in(db *d, arena *a, struct fit_req *q, const struct db_sel_fit *sel,
+                     struct db_fit_configs *cfg, struct err *err)
 {
     static const enum db_sel_y kinds[] = {[Y_RUNTIME] = DB_SEL_RUNTIME,
                                           [Y_SPEEDUP] = DB_SEL_RUNTIME,
                                           [Y_EFFICIENCY] = DB_SEL_RUNTIME,
                                           [Y_METRIC] = DB_SEL_METRIC,
                                           [Y_KERNEL] = DB_SEL_KERNEL};
+    struct db_fit_y y;
+    struct cand *cs;
+    struct db_fit_sum *s;
+    long long *ids;
+    const char *key;
+    json_t *v;
+    size_t i, j, n = 0, k, total = 0;
+
+    if (db_select_fit_configs(d, sel, cfg, err) != 0)
+        return -1;
+    if (cfg->n > FIT_MAX_POINTS)
+        return too_many(err);
+    cs = arena_alloc(a, (cfg->n + 1) * sizeof *cs);
+    s = arena_alloc(a, (cfg->n + 1) * sizeof *s);
+    ids = arena_alloc(a, (cfg->n + 1) * sizeof *ids);
+    q->pts = arena_alloc(a, (cfg->n + 1) * sizeof *q->pts);
+    if (cs == NULL || s == NULL || ids == NULL || q->pts == NULL)
+        return err_nomem(err);
+    /* The candidates: every x there and in its range, every fixed value. */
+    for (i = 0; i < cfg->n; i++) {
+        struct cand *c = &cs[n];
+        int ok = 1, w;
+        memset(c, 0, sizeof *c);
+        c->c = &cfg->c[i];
+        for (w = 0; ok && w < q->nvars; w++)
+            ok = var_of(c->c, q->names[w], &c->x[w]) == 0 && c->x[w] >= q->lo[w] &&
+                 c->x[w] <= q->hi[w];
+        json_object_foreach(q->fixed, key, v)
+        {
+            double val;
+            ok = ok && var_of(c->c, key, &val) == 0 && val == json_number_value(v);
+        }
+        if (ok)
+            s[n++].config = c->c->id;
+    }
+    memset(&y, 0, sizeof y);
+    y.y = kinds[q->ykind];
+    y.name = y.y == DB_SEL_RUNTIME ? NULL : q->y_arg;
+    if (y.y == DB_SEL_RUNTIME) {
+        /* The summary holds them: every run has a runtime. */
+        for (i = 0; i < n; i++) {
+            s[i].n = cs[i].c->runs;
+            s[i].sum = cs[i].c->sum_runtime;
+            s[i].min = cs[i].c->min_runtime;
+            s[i].max = cs[i].c->max_runtime;
+        }
+    } else if (db_fit_sums(d, &y, s, n, err) != 0) {
+        return -1;
+    }
+    /* Those with runs having y. */
+    for (i = j = 0; i < n; i++)
+        if (s[i].n > 0) {
+            cs[j] = cs[i];
+            s[j++] = s[i];
+            total += s[i].n;
+        }
+    n = j;
+    q->runs = total;
+    if (total > FIT_MAX_POINTS)
+        return too_many(err);
+    if (n == 0)
+        return no_runs(d, q, err);
+    if (check_uniform(q, cs, n, err) != 0)
+        return -1;
+    if (q->ykind == Y_SPEEDUP || q->ykind == Y_EFFICIENCY) {
+        y.scaled = 1;
+        y.per_proc = q->ykind == Y_EFFICIENCY;
+        if (relative_scale(cs, s, n, &y.scale, err) != 0 ||
+            db_fit_sums(d, &y, s, n, err) != 0)
+            return -1;
+        for (i = 0; i < n; i++)
+            if (s[i].n == 0)
+                return err_set(err, 422, "degenerate", NULL,
+                               "the runs changed while the fit read them; fit again");
+    }
+    for (i = 0; i < n; i++)
+        cs[i].s = s[i];
+    qsort(cs, n, sizeof *cs, cmp_cand);
+    q->npts = 0;
+    for (i = 0; i < n; i += k) {
+        for (k = 1; i + k < n && same_x(&cs[i], &cs[i + k]); k++)
+            ;
+        if (point_of(d, q, &y, &cs[i], k, ids, &q->pts[q->npts++], err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The database form's points. */
+static int select_points(db *d, arena *a, struct fit_req *q, struct err *err)
+{
     struct db_sel_fit sel;
-    struct db_sel_rows rows = {NULL, 0};
+    struct db_fit_configs cfg = {NULL, 0};
     json_t *v;
     const char *key;
-    char *kept;
-    size_t i, n = 0, nv = (size_t)q->nvars;
-    int j, rc = -1;
+    int rc, began;
 
     if (d == NULL)
         return err_invalid(err, "data", "the database form needs a database");
     /* Narrow in the selection what can be: nprocs (fixed, or x with a range)
-     * and the fixed inputs; the loop below checks everything again. */
+     * and the fixed inputs; select_in checks everything again. */
     memset(&sel, 0, sizeof sel);
     sel.application = q->application;
     sel.system = q->system;
     sel.executable = q->executable;
-    sel.y = kinds[q->ykind];
-    sel.y_name = sel.y == DB_SEL_RUNTIME ? NULL : q->y_arg;
     sel.np_lo = -DBL_MAX;
     sel.np_hi = DBL_MAX;
-    sel.limit = (size_t)FIT_MAX_POINTS + 1;
+    sel.limit = (size_t)FIT_MAX_POINTS;
     sel.inputs = json_object();
     if (sel.inputs == NULL)
         return err_nomem(err);
@@ -524,54 +702,15 @@ static int select_points(db *d, arena *a, struct fit_req *q, struct err *err)
         sel.np_lo = q->lo[0] > sel.np_lo ? q->lo[0] : sel.np_lo;
         sel.np_hi = q->hi[0] < sel.np_hi ? q->hi[0] : sel.np_hi;
     }
-    j = db_select_runs(d, &sel, &rows, err);
-    json_decref(sel.inputs);
-    if (j != 0)
+    if ((began = db_select_begin(d, err)) < 0) {
+        json_decref(sel.inputs);
         return -1;
-    if (rows.n > FIT_MAX_POINTS) {
-        err_set(err, 413, "too_large", NULL,
-                "more than %d runs match; narrow the selection with executable, fixed or "
-                "range",
-                FIT_MAX_POINTS);
-        goto out;
     }
-    kept = arena_alloc(a, rows.n + 1);
-    q->x = arena_alloc(a, (rows.n + 1) * nv * sizeof *q->x);
-    q->y = arena_alloc(a, (rows.n + 1) * sizeof *q->y);
-    if (kept == NULL || q->x == NULL || q->y == NULL) {
-        err_nomem(err);
-        goto out;
-    }
-    for (i = 0; i < rows.n; i++) {
-        const struct db_sel_row *row = &rows.row[i];
-        int ok = row->has_y;
-        for (j = 0; ok && j < q->nvars; j++)
-            ok = var_of(row, q->names[j], &q->x[n * nv + (size_t)j]) == 0 &&
-                 q->x[n * nv + (size_t)j] >= q->lo[j] &&
-                 q->x[n * nv + (size_t)j] <= q->hi[j];
-        json_object_foreach(q->fixed, key, v)
-        {
-            double val;
-            ok = ok && var_of(row, key, &val) == 0 && val == json_number_value(v);
-        }
-        kept[i] = (char)ok;
-        if (!ok)
-            continue;
-        q->y[n] = row->y;
-        n++;
-    }
-    q->n = q->runs = n;
-    if (n == 0) {
-        no_runs(d, q, err);
-        goto out;
-    }
-    if (check_uniform(q, &rows, kept, n, err) != 0)
-        goto out;
-    if ((q->ykind == Y_SPEEDUP || q->ykind == Y_EFFICIENCY) && relative_y(q, n, err) != 0)
-        goto out;
-    rc = 0;
-out:
-    db_sel_rows_free(&rows);
+    rc = select_in(d, a, q, &sel, &cfg, err);
+    if (began == 0)
+        db_select_end(d);
+    db_fit_configs_free(&cfg);
+    json_decref(sel.inputs);
     return rc;
 }
 
@@ -716,6 +855,15 @@ static int fit_request(db *d, json_t *request, arena *a, int suggest, struct fit
     if (decode(request, a, q, suggest, err) != 0 ||
         (q->from_db && select_points(d, a, q, err) != 0))
         return -1;
+    if (q->from_db) {
+        if (fit_run_points(q->pts, q->npts, q->nvars, q->graph, q->runs, res, err) != 0)
+            return -1;
+        if (check_finite(res, err) != 0) {
+            fit_result_free(res);
+            return -1;
+        }
+        return 0;
+    }
     memset(&in, 0, sizeof in);
     in.nvars = q->nvars;
     in.x = q->x;

@@ -16,6 +16,11 @@ int db_is_postgres(const char *path)
                             strncasecmp(path, "postgres://", 11) == 0);
 }
 
+int db_is_file(const char *path)
+{
+    return !db_is_postgres(path);
+}
+
 int db_open(db **out, const char *path, const struct db_options *opt, struct err *err)
 {
     const struct db_backend *be = db_is_postgres(path) ? &db_pg : &db_sqlite;

@@ -796,12 +796,15 @@ static int fit_unknown(const struct fit_point *pts, size_t m, struct fit_model *
     return 0;
 }
 
+static int run_points(struct fit_point *pts, size_t m, int nvars, enum fit_graph g,
+                      size_t nobs, struct fit_result *out, int v1, struct err *err);
+
 static int run(const struct fit_input *in, struct fit_result *out, int v1,
                struct err *err)
 {
     struct fit_point *pts = NULL;
     enum fit_graph g;
-    size_t i, m;
+    size_t i;
     long k;
     int v;
 
@@ -833,10 +836,22 @@ static int run(const struct fit_input *in, struct fit_result *out, int v1,
     if (pts == NULL)
         return err_nomem(err);
     k = aggregate(in, pts, err);
-    if (k < 0)
-        goto fail;
-    m = (size_t)k;
-    for (v = 0; v < in->nvars; v++) {
+    if (k < 0) {
+        xfree(pts);
+        return -1;
+    }
+    return run_points(pts, (size_t)k, in->nvars, g, in->n, out, v1, err);
+}
+
+/* Fits m aggregated points (pts, xmalloc'd, taken: kept in out or freed) of
+ * nobs observations with graph g. */
+static int run_points(struct fit_point *pts, size_t m, int nvars, enum fit_graph g,
+                      size_t nobs, struct fit_result *out, int v1, struct err *err)
+{
+    size_t i;
+    int v;
+
+    for (v = 0; v < nvars; v++) {
         int varies = 0;
         for (i = 1; i < m; i++)
             varies |= pts[i].x[v] != pts[0].x[v];
@@ -844,7 +859,7 @@ static int run(const struct fit_input *in, struct fit_result *out, int v1,
             err_set(
                 err, 422, "degenerate", "data",
                 "all x%s values are equal (%g); a fit needs at least 2 distinct values",
-                in->nvars == 2 ? (v == 0 ? "1" : "2") : "", pts[0].x[v]);
+                nvars == 2 ? (v == 0 ? "1" : "2") : "", pts[0].x[v]);
             goto fail;
         }
     }
@@ -853,14 +868,14 @@ static int run(const struct fit_input *in, struct fit_result *out, int v1,
         if (fit_unknown(pts, m, &out->model, err) < 0)
             goto fail;
     } else if (g == FIT_AUTO && !v1) {
-        if (fit_auto_model(pts, m, in->nvars, &out->model, err) < 0)
+        if (fit_auto_model(pts, m, nvars, &out->model, err) < 0)
             goto fail;
     } else if (g == FIT_AUTO) {
         struct fit_term t[FIT_MAX_TERMS];
         enum fit_graph chosen;
         int p, rel;
-        if (fit_auto_select_v1(pts, m, in->nvars, t, &p, &chosen, &rel, err) < 0 ||
-            fit_terms(pts, m, in->nvars, t, p, rel, &out->model, err) < 0)
+        if (fit_auto_select_v1(pts, m, nvars, t, &p, &chosen, &rel, err) < 0 ||
+            fit_terms(pts, m, nvars, t, p, rel, &out->model, err) < 0)
             goto fail;
         out->model.graph = FIT_AUTO;
         out->model.chosen = chosen;
@@ -869,7 +884,7 @@ static int run(const struct fit_input *in, struct fit_result *out, int v1,
     }
     out->points = pts;
     out->npoints = m;
-    compute_stats(out, in->n);
+    compute_stats(out, nobs);
     return 0;
 fail:
     xfree(pts);
@@ -885,6 +900,46 @@ int fit_run(const struct fit_input *in, struct fit_result *out, struct err *err)
 int fit_run_v1(const struct fit_input *in, struct fit_result *out, struct err *err)
 {
     return run(in, out, 1, err);
+}
+
+int fit_run_points(const struct fit_point *pts, size_t m, int nvars, const char *graph,
+                   size_t nobs, struct fit_result *out, struct err *err)
+{
+    struct fit_point *own;
+    enum fit_graph g;
+    size_t i;
+    int v;
+
+    memset(out, 0, sizeof *out);
+    if (nvars < 1 || nvars > FIT_MAX_VARS)
+        return err_invalid(err, "vars", "a fit takes 1 or 2 variables");
+    if (m > FIT_MAX_POINTS || nobs > FIT_MAX_POINTS)
+        return err_set(err, 413, "too_large", "data",
+                       "%zu points exceed the limit of %d points per fit",
+                       m > nobs ? m : nobs, FIT_MAX_POINTS);
+    if (m == 0 || pts == NULL)
+        return err_set(err, 422, "degenerate", "data", "no data points to fit");
+    if (fit_graph_parse(graph, &g, err) < 0)
+        return -1;
+    if (nvars == 2 && g != FIT_AUTO)
+        return err_invalid(err, "graph",
+                           "graph type %s fits one variable; use \"auto\" for two",
+                           fit_graph_name(g));
+    for (i = 0; i < m; i++) {
+        int bad = !isfinite(pts[i].y) || !isfinite(pts[i].ymin) ||
+                  !isfinite(pts[i].ymax) || !isfinite(pts[i].ss) || pts[i].n < 1;
+        for (v = 0; v < nvars; v++)
+            bad |= !isfinite(pts[i].x[v]);
+        if (bad)
+            return err_set(err, 422, "invalid", "data",
+                           "point %zu is not a finite number", i);
+    }
+    if ((own = xmalloc(m * sizeof *own)) == NULL)
+        return err_nomem(err);
+    memcpy(own, pts, m * sizeof *own);
+    for (i = 0; i < m; i++)
+        own[i].yhat = own[i].resid = 0;
+    return run_points(own, m, nvars, g, nobs, out, 0, err);
 }
 
 void fit_result_free(struct fit_result *r)

@@ -142,6 +142,15 @@ const char *fit_graph_name(enum fit_graph g);
  * give 422 "degenerate". Never produces NaN or inf. */
 int fit_run(const struct fit_input *in, struct fit_result *out, struct err *err);
 
+/* fit_run on points aggregated elsewhere (a database that reduced the
+ * repetitions itself, core/method_fit.c): m points with x, y, ymin, ymax, sd,
+ * ss and n as fit_run's aggregation sets them, sorted by x (by x1, then x2,
+ * with two variables), distinct, of nobs raw observations in all. pts is
+ * copied. Errors as fit_run (413 for more than FIT_MAX_POINTS points or
+ * observations; a non-finite value or n < 1 is 422 "invalid"). */
+int fit_run_points(const struct fit_point *pts, size_t m, int nvars, const char *graph,
+                   size_t nobs, struct fit_result *out, struct err *err);
+
 /* Frees what fit_run allocated; r may be NULL; safe to call twice. */
 void fit_result_free(struct fit_result *r);
 

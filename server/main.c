@@ -10,10 +10,13 @@
  *   prophecyd copy --from SRC --to DST
  *
  * This file parses the command line and runs the administrative commands;
- * serve lives in server/serve.c. serve takes an exclusive lock named after
- * the database file's identity so that a second server on the same database
- * refuses with a clear message instead of competing for it; the other
- * commands work beside a running server (SQLite WAL, busy timeout).
+ * serve lives in server/serve.c. FILE may also be a PostgreSQL URI
+ * (postgresql://user@host/dbname). On an SQLite file serve takes an exclusive
+ * lock named after the file's identity so that a second server on the same
+ * database refuses with a clear message instead of competing for it; several
+ * servers may share one PostgreSQL database. The other commands work beside
+ * a running server (SQLite WAL and busy timeout, or PostgreSQL's own
+ * concurrency).
  */
 #include "common/sha256.h"
 #include "common/xalloc.h"
@@ -253,7 +256,7 @@ static int open_db(struct opts *o, db **d, int may_create)
     struct stat st;
     /* Only serve and import create a database: a mistyped --db must not
      * silently become a new empty one for token, export or backup. */
-    if (!may_create && stat(o->cfg.db_path, &st) != 0) {
+    if (!may_create && db_is_file(o->cfg.db_path) && stat(o->cfg.db_path, &st) != 0) {
         fprintf(stderr,
                 "prophecyd: no database at %s (%s); 'prophecyd serve --db %s' creates "
                 "one\n",
@@ -458,7 +461,7 @@ static int cmd_check(struct opts *o)
     db *d = NULL;
     int sound;
 
-    if (stat(o->cfg.db_path, &sb) != 0) {
+    if (db_is_file(o->cfg.db_path) && stat(o->cfg.db_path, &sb) != 0) {
         fprintf(stderr, "prophecyd: cannot check %s: %s\n", o->cfg.db_path,
                 strerror(errno));
         return 1;
@@ -475,7 +478,10 @@ static int cmd_check(struct opts *o)
         return 1;
     }
     if (sound) {
-        printf("%s is sound: every page, index and record checked\n", o->cfg.db_path);
+        printf("%s is sound: %s\n", o->cfg.db_path,
+               db_is_file(o->cfg.db_path)
+                   ? "every page, index and record checked"
+                   : "the server answers and the schema is this prophecyd's");
         return 0;
     }
     printf(

@@ -3,14 +3,15 @@
  *
  * Migrations come from the embedded schema_pg.sql, split by "-- migration N"
  * lines with the numbers of schema.sql. Each is applied in its own
- * transaction that first takes a transaction-scoped advisory lock and then
- * re-reads the version (table prophecy_schema, one row): several servers
- * starting together on one database apply each migration once, the others
- * wait and find it done.
+ * transaction, with the version (table prophecy_schema, one row) set in the
+ * same transaction, while the connection holds an advisory lock taken before
+ * the version is read: several servers starting together on one database
+ * apply each migration once, the others wait and find it done.
  */
 #include "db/pg/entries.h"
 #include "db/pg/pg.h"
 #include "common/xalloc.h"
+#include "formats/record.h"
 
 #include <errno.h>
 #include <math.h>
@@ -192,6 +193,25 @@ PGresult *pg_params(db *d, const char *sql, struct err *err, const char *fmt, ..
     va_start(ap, fmt);
     r = pg_paramsv(d, sql, err, fmt, ap);
     va_end(ap);
+    return r;
+}
+
+PGresult *pg_params_text(db *d, const char *sql, int n, const char *const *values,
+                         struct err *err)
+{
+    const char *name;
+    PGresult *r;
+
+    reset_if_broken(d);
+    name = prepared(d, sql, err);
+    if (name == NULL)
+        return NULL;
+    r = PQexecPrepared(PG(d)->c, name, n, values, NULL, NULL, 0);
+    if (r == NULL ||
+        (PQresultStatus(r) != PGRES_TUPLES_OK && PQresultStatus(r) != PGRES_COMMAND_OK)) {
+        pg_fail(d, r, err);
+        return NULL;
+    }
     return r;
 }
 
@@ -404,7 +424,14 @@ static int last_migration(const char *sql)
 }
 
 /* The key of the migrations' advisory lock: "prophecy" in ASCII, 8 bytes. */
-static const char sql_lock[] = "SELECT pg_advisory_xact_lock(8102661208171438969)";
+/* The key of the migrations' advisory lock: "prophecy" in ASCII, 8 bytes. A
+ * session lock taken before the version is read: each migration then runs
+ * in a transaction of its own that starts after the lock was granted, so it
+ * sees the tables another server's migration committed meanwhile (a lock
+ * taken inside the transaction would leave that transaction's catalog cache
+ * stale: "relation already exists"). */
+static const char sql_lock[] = "SELECT pg_advisory_lock(8102661208171438969)";
+static const char sql_unlock[] = "SELECT pg_advisory_unlock(8102661208171438969)";
 static const char sql_version[] = "SELECT version FROM prophecy_schema";
 
 /* The schema version of the database: 0 for an empty one. */
@@ -430,16 +457,13 @@ static int schema_version(db *d, int *v, struct err *err)
     return 0;
 }
 
-static int migrate(db *d, struct err *err)
+/* Applies every migration above the database's version, holding the lock. */
+static int migrate_locked(db *d, struct err *err)
 {
     const char *p = db_schema_pg_sql, *next;
     int target = db_schema_version(), have;
     char setv[96];
 
-    if (last_migration(db_schema_pg_sql) != target)
-        return err_set(err, 500, "schema", NULL,
-                       "schema_pg.sql ends at migration %d but schema.sql at %d",
-                       last_migration(db_schema_pg_sql), target);
     if (schema_version(d, &have, err) != 0)
         return -1;
     if (have > target)
@@ -458,30 +482,37 @@ static int migrate(db *d, struct err *err)
         sql = xstrndup(p, next ? (size_t)(next - p) : strlen(p));
         if (sql == NULL)
             return err_nomem(err);
-        /* Under the lock, read the version again: another server may have
-         * applied this migration while we waited. */
-        if (pg_exec(d, "BEGIN", err) != 0 || pg_exec(d, sql_lock, err) != 0 ||
-            schema_version(d, &have, err) != 0) {
+        snprintf(setv, sizeof setv, "UPDATE prophecy_schema SET version = %d", v);
+        if (pg_exec(d, "BEGIN", err) != 0 || pg_exec(d, sql, err) != 0 ||
+            pg_exec(d, setv, err) != 0 || pg_exec(d, "COMMIT", err) != 0) {
             xfree(sql);
             pg_rollback(d);
             return -1;
         }
-        if (v > have) {
-            snprintf(setv, sizeof setv, "UPDATE prophecy_schema SET version = %d", v);
-            if (pg_exec(d, sql, err) != 0 || pg_exec(d, setv, err) != 0) {
-                xfree(sql);
-                pg_rollback(d);
-                return -1;
-            }
-        }
         xfree(sql);
-        if (pg_exec(d, "COMMIT", err) != 0) {
-            pg_rollback(d);
-            return -1;
-        }
         p = next ? next : p + strlen(p);
     }
     return 0;
+}
+
+static int migrate(db *d, struct err *err)
+{
+    int rc, have;
+
+    if (last_migration(db_schema_pg_sql) != db_schema_version())
+        return err_set(err, 500, "schema", NULL,
+                       "schema_pg.sql ends at migration %d but schema.sql at %d",
+                       last_migration(db_schema_pg_sql), db_schema_version());
+    /* Up to date (every start but the first): no lock needed. */
+    if (schema_version(d, &have, err) != 0)
+        return -1;
+    if (have == db_schema_version())
+        return 0;
+    if (pg_exec(d, sql_lock, err) != 0)
+        return -1;
+    rc = migrate_locked(d, err);
+    pg_exec(d, sql_unlock, NULL);
+    return rc;
 }
 
 /* ---- the entries of db.h ------------------------------------------------- */
@@ -590,4 +621,77 @@ int pg_check(db *d, char **problems, struct err *err)
              db_schema_version());
     *problems = xstrdup(text);
     return *problems ? 0 : err_nomem(err);
+}
+
+/* ---- canonical texts ----------------------------------------------------- */
+
+static int kv_cmp(const void *a, const void *b)
+{
+    return strcmp(((const struct rec_kv *)a)->name, ((const struct rec_kv *)b)->name);
+}
+
+/* A JSON string as SQLite's JSON functions write one. */
+static void json_quote(struct buf *out, const char *s)
+{
+    buf_putc(out, '"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            buf_putc(out, '\\');
+            buf_putc(out, (char)c);
+        } else if (c < 0x20) {
+            static const char short_esc[] = "btn_fr"; /* \b \t \n \f \r */
+            if (c >= 8 && c <= 13 && c != 11)
+                buf_printf(out, "\\%c", short_esc[c - 8]);
+            else
+                buf_printf(out, "\\u%04x", c);
+        } else {
+            buf_putc(out, (char)c);
+        }
+    }
+    buf_putc(out, '"');
+}
+
+/* A REAL as SQLite's "%!.15g": shortest of 15 significant digits, with ".0"
+ * added to a mantissa without a decimal point. */
+static void sqlite_real(struct buf *out, double v)
+{
+    char num[40];
+    const char *e;
+    snprintf(num, sizeof num, "%.15g", v);
+    if (strpbrk(num, ".ni") != NULL) { /* has a point, or is nan/inf */
+        buf_puts(out, num);
+        return;
+    }
+    e = strchr(num, 'e');
+    if (e == NULL) {
+        buf_printf(out, "%s.0", num);
+        return;
+    }
+    buf_printf(out, "%.*s.0%s", (int)(e - num), num, e);
+}
+
+void pg_inputs_json(struct rec_kv *kv, size_t n, struct buf *out)
+{
+    size_t i;
+    if (n > 1)
+        qsort(kv, n, sizeof *kv, kv_cmp);
+    buf_putc(out, '{');
+    for (i = 0; i < n; i++) {
+        if (i)
+            buf_putc(out, ',');
+        json_quote(out, kv[i].name);
+        buf_putc(out, ':');
+        sqlite_real(out, kv[i].value);
+    }
+    buf_putc(out, '}');
+}
+
+void pg_id_array(const long long *ids, size_t n, struct buf *out)
+{
+    size_t i;
+    buf_putc(out, '{');
+    for (i = 0; i < n; i++)
+        buf_printf(out, "%s%lld", i ? "," : "", ids[i]);
+    buf_putc(out, '}');
 }

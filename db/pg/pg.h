@@ -31,6 +31,7 @@
 #include <stddef.h>
 
 #include "common/arena.h"
+#include "common/buf.h"
 #include "common/err.h"
 #include "db/backend.h"
 
@@ -51,6 +52,11 @@ int pg_fail(db *d, PGresult *r, struct err *err);
 PGresult *pg_params(db *d, const char *sql, struct err *err, const char *fmt, ...);
 PGresult *pg_paramsv(db *d, const char *sql, struct err *err, const char *fmt,
                      va_list ap);
+
+/* Like pg_params with n parameters given as text (NULL binds NULL), for
+ * statements whose parameter list is built at run time. */
+PGresult *pg_params_text(db *d, const char *sql, int n, const char *const *values,
+                         struct err *err);
 
 /* Field readers of a text-format result: pg_ll and pg_dbl give 0 for NULL,
  * pg_text gives NULL for NULL (the text belongs to r). pg_null says whether
@@ -87,5 +93,24 @@ int pg_attach_rows(db *d, json_t *obj, const char *key, const char *sql, long lo
  * and *v, 0 when there is no row or the value is NULL, -1 with err set. */
 int pg_scalar(db *d, long long *v, const char *sql, struct err *err, const char *fmt,
               ...);
+
+/* Appends to out the canonical JSON text of n named values, in name (byte)
+ * order, exactly as SQLite's json_group_object writes it: {"L":1024.0,
+ * "N":1e-05} becomes {"L":1024.0,"N":1.0e-05} (15 significant digits, a
+ * ".0" on whole mantissas). It keys run_configs.inputs, which must be the same
+ * text on both engines (a database copied from SQLite keeps its
+ * configurations). kv is reordered. */
+struct rec_kv;
+void pg_inputs_json(struct rec_kv *kv, size_t n, struct buf *out);
+
+/* Adds stored run run_id, whose inputs are the n given (reordered), to its
+ * configuration summary and sets its config_id (db/pg/summary.c; the
+ * inputs' text is pg_inputs_json's). Returns 0 or -1 with err set. */
+int pg_summary_add_run_inputs(db *d, long long run_id, struct rec_kv *inputs, size_t n,
+                              struct err *err);
+
+/* Appends ids as a PostgreSQL array literal ("{3,17}"), for a $n::bigint[]
+ * parameter. */
+void pg_id_array(const long long *ids, size_t n, struct buf *out);
 
 #endif

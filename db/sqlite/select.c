@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/arena.h"
+#include "common/buf.h"
 #include "common/xalloc.h"
 #include "db/sqlite/entries.h"
 #include "db/sqlite/sql.h"
@@ -184,6 +185,273 @@ int sq_select_overlay(db *d, const struct db_sel_overlay *q, struct db_sel_rows 
     rc = read_rows(d, st, q->limit, out, err);
     free(ranges);
     return rc;
+}
+
+/* ---- the fit's selection streamed as aggregates --------------------------- */
+
+int db_select_begin(db *d, struct err *err)
+{
+    if (!sqlite3_get_autocommit(db_handle(d)))
+        return 1; /* already in one: its snapshot holds */
+    return db_exec(d, "BEGIN", err);
+}
+
+void db_select_end(db *d)
+{
+    db_rollback(d);
+}
+
+void db_fit_configs_free(struct db_fit_configs *c)
+{
+    size_t i;
+    for (i = 0; i < c->n; i++)
+        json_decref(c->c[i].inputs);
+    xfree(c->c);
+    c->c = NULL;
+    c->n = 0;
+}
+
+/* The configurations: ?1 application, ?2 system, ?3 executable or NULL,
+ * ?4..?5 the nprocs bounds, ?6 the exact inputs as a JSON object (matched
+ * against the configuration's latest run, whose inputs are its own), ?7 the
+ * limit; one row per configuration and input of its latest run (a NULL name
+ * for a configuration without inputs), by configuration id then name. The
+ * configurations come from run_configs' unique index (app_id, exe_id,
+ * system_id, nprocs, inputs). */
+static const char fit_configs_sql[] =
+    "WITH c AS (SELECT c.id, c.nprocs, c.last_run_id, c.runs, c.sum_runtime, "
+    "c.min_runtime, c.max_runtime FROM applications a CROSS JOIN "
+    "run_configs c WHERE a.name = ?1 AND c.app_id = a.id AND c.system_id = (SELECT "
+    "s.id FROM systems s WHERE s.name = ?2) AND (?3 IS NULL OR c.exe_id = (SELECT "
+    "e.id FROM executables e WHERE e.app_id = a.id AND e.name = ?3)) AND c.nprocs "
+    "BETWEEN ?4 AND ?5 AND NOT EXISTS (SELECT 1 FROM json_each(?6) f WHERE NOT "
+    "EXISTS (SELECT 1 FROM run_inputs i WHERE i.run_id = c.last_run_id AND i.name = "
+    "f.key AND i.value = f.value)) ORDER BY c.id LIMIT ?7) "
+    "SELECT c.id, c.nprocs, i.name, i.value, c.runs, c.sum_runtime, c.min_runtime, "
+    "c.max_runtime FROM c LEFT JOIN run_inputs i ON "
+    "i.run_id = c.last_run_id ORDER BY c.id, i.name";
+
+int db_select_fit_configs(db *d, const struct db_sel_fit *q, struct db_fit_configs *out,
+                          struct err *err)
+{
+    sqlite3_stmt *st;
+    char *inputs;
+    size_t cap = 0;
+    int rc;
+
+    out->c = NULL;
+    out->n = 0;
+    if ((inputs = object_text(q->inputs, err)) == NULL)
+        return -1;
+    if ((st = db_stmt(d, fit_configs_sql, err)) == NULL) {
+        free(inputs);
+        return -1;
+    }
+    bind_text(st, 1, q->application);
+    bind_text(st, 2, q->system);
+    bind_text(st, 3, q->executable);
+    sqlite3_bind_double(st, 4, q->np_lo);
+    sqlite3_bind_double(st, 5, q->np_hi);
+    bind_text(st, 6, inputs);
+    sqlite3_bind_int64(st, 7, (long long)q->limit + 1);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        long long id = sqlite3_column_int64(st, 0);
+        struct db_fit_config *c;
+        if (out->n == 0 || out->c[out->n - 1].id != id) {
+            if (out->n == cap) {
+                size_t ncap = cap ? cap * 2 : 16;
+                struct db_fit_config *p = xrealloc(out->c, ncap * sizeof *p);
+                if (p == NULL)
+                    break;
+                out->c = p;
+                cap = ncap;
+            }
+            c = &out->c[out->n++];
+            c->id = id;
+            c->nprocs = sqlite3_column_double(st, 1);
+            c->runs = (size_t)sqlite3_column_int64(st, 4);
+            c->sum_runtime = sqlite3_column_double(st, 5);
+            c->min_runtime = sqlite3_column_double(st, 6);
+            c->max_runtime = sqlite3_column_double(st, 7);
+            if ((c->inputs = json_object()) == NULL)
+                break;
+        }
+        c = &out->c[out->n - 1];
+        if (sqlite3_column_type(st, 2) != SQLITE_NULL &&
+            json_object_set_new(c->inputs, (const char *)sqlite3_column_text(st, 2),
+                                json_real(sqlite3_column_double(st, 3))) != 0)
+            break;
+    }
+    sqlite3_reset(st);
+    free(inputs);
+    if (rc == SQLITE_ROW) {
+        db_fit_configs_free(out);
+        return err_nomem(err);
+    }
+    if (rc != SQLITE_DONE) {
+        db_fit_configs_free(out);
+        return db_fail(d, err);
+    }
+    return 0;
+}
+
+/* The runs of the configurations ?1 (a JSON array of ids) as rows (cid, y),
+ * y by kind: the runtime; the metric ?2; the summed time of kernel ?2;
+ * ?3 / runtime / (nprocs when ?4, else 1.0). The runs come from runs_series
+ * (config_id, ...), which covers the runtime and the id; a y that is a
+ * subquery is computed once per run in a co-routine (LIMIT -1 keeps the
+ * subquery from being flattened into each aggregate that reads it). */
+#define FIT_V(y, lim)                                                                    \
+    "(SELECT c.id AS cid, " y " AS y FROM run_configs c CROSS JOIN runs r WHERE c.id "   \
+    "IN (SELECT value FROM json_each(?1)) AND r.config_id = c.id" lim ")"
+#define FIT_V_RUNTIME FIT_V("r.runtime", "")
+#define FIT_V_METRIC                                                                     \
+    FIT_V("(SELECT m.value FROM run_metrics m WHERE m.run_id = r.id AND m.name = ?2)",   \
+          " LIMIT -1")
+#define FIT_V_KERNEL                                                                     \
+    FIT_V("(SELECT sum(k.time) FROM kernels k WHERE k.run_id = r.id AND k.name = ?2)",   \
+          " LIMIT -1")
+#define FIT_V_SCALED                                                                     \
+    FIT_V("?3 / r.runtime / (CASE WHEN ?4 THEN c.nprocs ELSE 1.0 END)", "")
+#define FIT_KINDS(pass)                                                                  \
+    {                                                                                    \
+        pass(FIT_V_RUNTIME), pass(FIT_V_METRIC), pass(FIT_V_KERNEL), pass(FIT_V_SCALED)  \
+    }
+
+/* Per configuration: count, sum, minimum, maximum. */
+#define FIT_SUMS(v) "SELECT cid, count(y), sum(y), min(y), max(y) FROM " v " GROUP BY cid"
+/* Over all: the sums of squares about ?5 and ?6 (about ?5 alone when they
+ * are the same number). */
+#define FIT_SPREAD2(v) "SELECT sum((y - ?5) * (y - ?5)), sum((y - ?6) * (y - ?6)) FROM " v
+#define FIT_SPREAD1(v) "SELECT sum((y - ?5) * (y - ?5)) FROM " v
+/* Over all: ?5 values from the ?6-th smallest. */
+#define FIT_NTH(v) "SELECT y FROM " v " WHERE y IS NOT NULL ORDER BY y LIMIT ?5 OFFSET ?6"
+
+static const char *const fit_sums_sql[] = FIT_KINDS(FIT_SUMS);
+static const char *const fit_spread1_sql[] = FIT_KINDS(FIT_SPREAD1);
+static const char *const fit_spread2_sql[] = FIT_KINDS(FIT_SPREAD2);
+static const char *const fit_nth_sql[] = FIT_KINDS(FIT_NTH);
+
+/* Prepares the statement of y's kind of one of the passes (sql, by kind)
+ * with the configurations and y bound. */
+static sqlite3_stmt *fit_stmt(db *d, const char *const *sql, const struct db_fit_y *y,
+                              const long long *ids, size_t stride, size_t n,
+                              struct err *err)
+{
+    struct buf b;
+    sqlite3_stmt *st;
+    size_t i;
+    int kind;
+
+    if ((unsigned)y->y > DB_SEL_KERNEL) {
+        err_set(err, 500, "internal", NULL, "unknown kind of y");
+        return NULL;
+    }
+    kind = y->y == DB_SEL_RUNTIME ? (y->scaled ? 3 : 0) : y->y == DB_SEL_METRIC ? 1 : 2;
+    buf_init(&b, 32 * n + 16);
+    buf_putc(&b, '[');
+    for (i = 0; i < n; i++)
+        buf_printf(&b, "%s%lld", i ? "," : "",
+                   *(const long long *)(const void *)((const char *)ids + i * stride));
+    buf_putc(&b, ']');
+    if (buf_failed(&b) || (st = db_stmt(d, sql[kind], err)) == NULL) {
+        if (buf_failed(&b))
+            err_nomem(err);
+        buf_free(&b);
+        return NULL;
+    }
+    sqlite3_bind_text(st, 1, buf_str(&b), -1, SQLITE_TRANSIENT);
+    buf_free(&b);
+    bind_text(st, 2, y->y == DB_SEL_RUNTIME ? NULL : y->name);
+    sqlite3_bind_double(st, 3, y->scale);
+    sqlite3_bind_int(st, 4, y->per_proc != 0);
+    return st;
+}
+
+int db_fit_sums(db *d, const struct db_fit_y *y, struct db_fit_sum *sums, size_t n,
+                struct err *err)
+{
+    sqlite3_stmt *st;
+    size_t i, k = 0;
+    int rc;
+
+    for (i = 0; i < n; i++) {
+        sums[i].n = 0;
+        sums[i].sum = sums[i].min = sums[i].max = 0;
+    }
+    if (n == 0)
+        return 0;
+    st = fit_stmt(d, fit_sums_sql, y, &sums[0].config, sizeof *sums, n, err);
+    if (st == NULL)
+        return -1;
+    /* Rows come by configuration id; so do the caller's (ascending) or not:
+     * look each up from where the last one was found. */
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        long long id = sqlite3_column_int64(st, 0);
+        size_t t;
+        for (t = 0; t < n && sums[(k + t) % n].config != id; t++)
+            ;
+        if (t == n)
+            continue;
+        k = (k + t) % n;
+        sums[k].n = (size_t)sqlite3_column_int64(st, 1);
+        sums[k].sum = sqlite3_column_double(st, 2);
+        sums[k].min = sqlite3_column_double(st, 3);
+        sums[k].max = sqlite3_column_double(st, 4);
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
+    return 0;
+}
+
+int db_fit_spread(db *d, const struct db_fit_y *y, const long long *configs,
+                  size_t nconfig, double mean, double center, double *ss_mean,
+                  double *ss_center, struct err *err)
+{
+    int one = memcmp(&mean, &center, sizeof mean) == 0;
+    sqlite3_stmt *st = fit_stmt(d, one ? fit_spread1_sql : fit_spread2_sql, y, configs,
+                                sizeof *configs, nconfig, err);
+    int rc;
+
+    *ss_mean = *ss_center = 0;
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_double(st, 5, mean);
+    if (!one)
+        sqlite3_bind_double(st, 6, center);
+    if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        *ss_mean = sqlite3_column_double(st, 0);
+        *ss_center = one ? *ss_mean : sqlite3_column_double(st, 1);
+        rc = sqlite3_step(st);
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
+    return 0;
+}
+
+int db_fit_nth(db *d, const struct db_fit_y *y, const long long *configs, size_t nconfig,
+               size_t k, int two, double *v, struct err *err)
+{
+    sqlite3_stmt *st =
+        fit_stmt(d, fit_nth_sql, y, configs, sizeof *configs, nconfig, err);
+    int rc, got = 0, want = two ? 2 : 1;
+
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_int(st, 5, want);
+    sqlite3_bind_int64(st, 6, (long long)k);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        if (got < want)
+            v[got++] = sqlite3_column_double(st, 0);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
+    if (got < want)
+        return err_set(err, 422, "degenerate", NULL,
+                       "the runs changed while the fit read them; fit again");
+    return 0;
 }
 
 /* Coupling: ?1 application id, ?2 system id, ?3 executable or NULL, ?4 nprocs
