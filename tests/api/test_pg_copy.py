@@ -161,7 +161,7 @@ def servers_on_the_copies_answer_as_the_original():
             assert want[0] == 200, (path, want)
             assert P.get(path) == want, path
     finally:
-        P.close()
+        pt.stop(P)
         S.kill()
 
 
@@ -179,7 +179,7 @@ def new_ids_follow_the_copied_ones():
                                            "SGI Origin2000", "detector": {"test": "zscore"}})
         assert st == 201 and b["id"] > WATCH, b
     finally:
-        P.close()
+        pt.stop(P)
 
 
 @test
