@@ -2,7 +2,10 @@
  * pattern's construction (see pattern.c), then checks that damaged copies of
  * the same files (truncated, wrong or inconsistent rank counts, a duplicated
  * rank, huge counts) are refused with clear errors.
- * Usage: trace_check DIR. Exit 0 when every check holds. */
+ * With `calls DIR`, checks the trace of tests/calls.c instead (the routines
+ * of format version 3: a split communicator, Allgatherv, Iallreduce, a Test
+ * loop). Usage: trace_check DIR | trace_check calls DIR. Exit 0 when every
+ * check holds. */
 #include "common/err.h"
 #include "common/xalloc.h"
 #include "formats/limits.h"
@@ -377,10 +380,116 @@ static void test_hostile(void)
         free(b[r]);
 }
 
+/* The trace of tests/calls.c (see there): expected wait of i for j. */
+static double calls_wait(int i, int j)
+{
+    static const double w[4][4] = {
+        {0, 0, 0.4, 0.2}, {-1, 0, 0.3, 0.2}, {0, 0, 0, 0.2}, {0, 0.1, 0.3, 0}};
+    return w[i][j];
+}
+
+/* The first event of rank r with routine op, or NULL. */
+static const struct trace_event *find_op(const struct trace *t, int r, int op)
+{
+    for (size_t i = 0; i < t->ranks[r].nevents; i++)
+        if (t->ranks[r].ev[i].op == op)
+            return &t->ranks[r].ev[i];
+    return NULL;
+}
+
+static void test_calls(void)
+{
+    struct trace *t = NULL;
+    struct trace_wait *w = NULL;
+    struct trace_traffic *tr = NULL;
+    struct trace_profile *p = NULL;
+    struct err err = {0};
+    int even = 0, odd = 0;
+
+    CHECK_INT(trace_read_dir(dir, &t, &err), 0);
+    if (t == NULL) {
+        fprintf(stderr, "read: %s\n", err.message);
+        return;
+    }
+    CHECK_INT(t->nranks, 4);
+    CHECK_INT((int)t->dropped, 0);
+    /* the world and the two halves, members in communicator rank order */
+    CHECK_INT(t->ncomms, 3);
+    for (int c = 0; c < t->ncomms; c++) {
+        const struct trace_comm *cm = &t->comms[c];
+        if (cm->members != NULL && cm->size == 2) {
+            even |= cm->members[0] == 2 && cm->members[1] == 0;
+            odd |= cm->members[0] == 3 && cm->members[1] == 1;
+        }
+    }
+    CHECK(even && odd);
+    CHECK_INT(trace_wait(t, &w, &err), 0);
+    CHECK_INT(trace_traffic(t, &tr, &err), 0);
+    CHECK_INT(trace_profile(t, &p, &err), 0);
+    if (w == NULL || tr == NULL || p == NULL)
+        goto out;
+    printf("wait matrix (s):\n");
+    for (int i = 0; i < 4; i++) {
+        for (int j = 0; j < 4; j++)
+            printf(" %6.3f", w->w[i * 4 + j]);
+        printf("\n");
+    }
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            double want = calls_wait(i, j), got = w->w[i * 4 + j];
+            if (want >= 0 && !(fabs(got - want) < 0.06)) {
+                fprintf(stderr, "wait[%d][%d] = %.3f, expected %.3f\n", i, j, got, want);
+                CHECK(0);
+            }
+        }
+    /* the Test loop: most of the 0.2 s, never more than its Test calls took */
+    CHECK(w->w[1 * 4 + 0] > 0.08 && w->w[1 * 4 + 0] < 0.23);
+    CHECK(w->w[1 * 4 + 0] <= p->time[1 * TRACE_OP_COUNT + TRACE_OP_TEST] + 1e-9);
+    CHECK(p->calls[1 * TRACE_OP_COUNT + TRACE_OP_TEST] >= 2);
+    CHECK_INT(t->ranks[1].ndone, 1);
+    if (t->ranks[1].ndone == 1) {
+        const struct trace_done *d = &t->ranks[1].done[0];
+        CHECK_INT(d->peer, 0);
+        CHECK_INT(d->tag, 9);
+        CHECK_INT(d->bytes, 100);
+        CHECK(d->first < d->event);
+        CHECK_INT(t->ranks[1].ev[d->first].op, TRACE_OP_TEST);
+        CHECK_INT(t->ranks[1].ev[d->event].op, TRACE_OP_TEST);
+    }
+    CHECK_INT(w->unmatched, 0);
+    for (int r = 0; r < 4; r++) {
+        const struct trace_event *e = find_op(t, r, TRACE_OP_ALLGATHERV);
+        CHECK_INT(p->calls[r * TRACE_OP_COUNT + TRACE_OP_ALLGATHERV], 1);
+        CHECK_INT(p->calls[r * TRACE_OP_COUNT + TRACE_OP_IALLREDUCE], 1);
+        CHECK_INT(p->calls[r * TRACE_OP_COUNT + TRACE_OP_GATHERV], 1);
+        CHECK(e != NULL && e->bytes == (r + 1) * 40 && e->comm_size == 4);
+        e = find_op(t, r, TRACE_OP_GATHERV);
+        /* the root, the halves' rank 0, as a world rank */
+        CHECK(e != NULL && e->peer == (r % 2 ? 3 : 2) && e->comm_size == 2);
+    }
+    CHECK_INT(p->calls[2 * TRACE_OP_COUNT + TRACE_OP_ISSEND], 1);
+    CHECK_INT(tr->msgs[2 * 4 + 3], 1);
+    CHECK_INT(tr->bytes[2 * 4 + 3], 64);
+    CHECK_INT(tr->msgs[0 * 4 + 1], 1);
+    CHECK_INT(tr->coll_msgs[0 * 4 + 2], 1); /* Gatherv: rank -> root */
+    CHECK_INT(tr->coll_bytes[0 * 4 + 2], 8);
+    CHECK_INT(tr->coll_msgs[1 * 4 + 3], 1);
+out:
+    trace_wait_free(w);
+    trace_traffic_free(tr);
+    trace_profile_free(p);
+    trace_free(t);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "calls") == 0) {
+        dir = argv[2];
+        RUN(test_calls);
+        return harness_report();
+    }
     if (argc != 2) {
-        fprintf(stderr, "usage: trace_check DIR\n");
+        fprintf(stderr, "usage: trace_check DIR | trace_check calls DIR\n");
         return 2;
     }
     dir = argv[1];
