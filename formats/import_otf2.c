@@ -19,10 +19,15 @@
  * MpiIrecv/MpiCollectiveEnd records inside it (a receive completed in
  * MPI_Wait gives the Wait its source, as the recorder does); every other
  * region is a user state (the first LIMIT_TRACE_NAMES names; regions beyond
- * are not states). A location is a rank, and peers and roots are taken as
- * ranks of MPI_COMM_WORLD (OTF2's communicator-local ranks are not
- * translated; a peer outside the world is dropped to -1). A trace whose
- * process groups hold several locations (threads) gives the run only.
+ * are not states). A location is a rank. Peers and roots in OTF2's records
+ * are ranks of the record's communicator: translated through the
+ * definitions (Comm -> its COMM_GROUP -> indexes into the COMM_LOCATIONS
+ * group -> locations) into world ranks, and each communicator whose members
+ * are known becomes one of the trace's (members + definition order), so that
+ * collectives on sub-communicators are matched among their members. Without
+ * those definitions a rank is taken as a world rank (a peer outside the
+ * world is dropped to -1). A trace whose process groups hold several
+ * locations (threads) gives the run only.
  */
 #include <stdio.h>
 #include <string.h>
@@ -80,6 +85,26 @@ struct o2_loc {
     struct trace_event pend; /* what its MPI records said */
 };
 
+/* An MPI group definition (COMM_LOCATIONS, COMM_GROUP or COMM_SELF). */
+struct o2_grp {
+    uint64_t ref;
+    int type;
+    uint32_t flags, n;
+    uint64_t *m;
+};
+
+/* A communicator: its ranks as locations (rank[k], -1 unknown), `self` for a
+ * COMM_SELF-like one (rank 0 is the recording location), `global` when its
+ * records already hold COMM_LOCATIONS indexes; num = its number among the
+ * trace's communicators (trace_event.comm), 0 none; sorted: its locations
+ * ascending, for membership. */
+struct o2_comm {
+    uint64_t ref, group;
+    int size, self, global;
+    int32_t *rank, *sorted;
+    uint32_t num;
+};
+
 struct o2 {
     const char *file;
     struct err *err;
@@ -105,6 +130,15 @@ struct o2 {
     char **names;    /* state names */
     int nnames;
     uint64_t nev; /* events recorded for the trace */
+    /* communicators */
+    struct o2_grp *grp;
+    size_t ngrp, capgrp;
+    struct o2_comm *comm;
+    size_t ncomm, capcomm;
+    int32_t *wloc; /* [world rank] location index, from COMM_LOCATIONS; NULL: same */
+    size_t nwloc;
+    struct trace_comm *tc; /* the trace's communicators (handed to it) */
+    int ntc;
 };
 
 static int grow(void **p, size_t *cap, size_t n, size_t size)
@@ -206,6 +240,63 @@ static OTF2_CallbackCode on_group(void *u, OTF2_LocationGroupRef self,
     return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode on_members(void *u, OTF2_GroupRef self, OTF2_StringRef name,
+                                    OTF2_GroupType type, OTF2_Paradigm paradigm,
+                                    OTF2_GroupFlag flags, uint32_t n,
+                                    const uint64_t *members)
+{
+    struct o2 *o = u;
+    struct o2_grp *g;
+    (void)name;
+    if (paradigm != OTF2_PARADIGM_MPI ||
+        (type != OTF2_GROUP_TYPE_COMM_LOCATIONS && type != OTF2_GROUP_TYPE_COMM_GROUP &&
+         type != OTF2_GROUP_TYPE_COMM_SELF))
+        return OTF2_CALLBACK_SUCCESS;
+    if (n > LIMIT_TRACE_RANKS || o->ngrp >= LIMIT_TRACE_COMMS) {
+        o->failed =
+            imp_fail_field(o->err, o->file, "definitions",
+                           "more than %d MPI groups, or one of more than %d members",
+                           LIMIT_TRACE_COMMS, LIMIT_TRACE_RANKS);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    if (grow((void **)&o->grp, &o->capgrp, o->ngrp, sizeof *o->grp) != 0) {
+        o->failed = err_nomem(o->err);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    g = &o->grp[o->ngrp];
+    *g = (struct o2_grp){self, (int)type, flags, n, NULL};
+    if (n > 0) {
+        if ((g->m = xmalloc((size_t)n * sizeof *g->m)) == NULL) {
+            o->failed = err_nomem(o->err);
+            return OTF2_CALLBACK_INTERRUPT;
+        }
+        memcpy(g->m, members, (size_t)n * sizeof *g->m);
+    }
+    o->ngrp++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_comm(void *u, OTF2_CommRef self, OTF2_StringRef name,
+                                 OTF2_GroupRef group, OTF2_CommRef parent,
+                                 OTF2_CommFlag flags)
+{
+    struct o2 *o = u;
+    (void)name, (void)parent, (void)flags;
+    if (o->ncomm >= LIMIT_TRACE_COMMS) {
+        o->failed = imp_fail_field(o->err, o->file, "definitions",
+                                   "more than %d communicators", LIMIT_TRACE_COMMS);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    if (grow((void **)&o->comm, &o->capcomm, o->ncomm, sizeof *o->comm) != 0) {
+        o->failed = err_nomem(o->err);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    memset(&o->comm[o->ncomm], 0, sizeof o->comm[o->ncomm]);
+    o->comm[o->ncomm].ref = self;
+    o->comm[o->ncomm++].group = group;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static long find(const uint64_t *refs, size_t n, uint64_t ref)
 {
     for (size_t i = 0; i < n; i++)
@@ -229,6 +320,128 @@ static OTF2_ErrorCode quiet(void *u, const char *file, uint64_t line, const char
 {
     (void)u, (void)file, (void)line, (void)fn, (void)fmt, (void)ap;
     return code;
+}
+
+static int i32_cmp(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The location of world rank w (a COMM_LOCATIONS index), or -1. */
+static int32_t world_loc(const struct o2 *o, uint64_t w)
+{
+    if (o->wloc != NULL)
+        return w < o->nwloc ? o->wloc[w] : -1;
+    return w < o->nloc ? (int32_t)w : -1;
+}
+
+/* After the definitions: each communicator's ranks as locations, and the
+ * trace's communicator table (members in location indexes, NULL for all
+ * locations in order; seq = how many with the same members came before). */
+static int resolve_comms(struct o2 *o)
+{
+    for (size_t i = 0; i < o->ngrp; i++)
+        if (o->grp[i].type == OTF2_GROUP_TYPE_COMM_LOCATIONS) {
+            xfree(o->wloc);
+            o->nwloc = o->grp[i].n;
+            if ((o->wloc = xmalloc((o->nwloc ? o->nwloc : 1) * sizeof *o->wloc)) == NULL)
+                return err_nomem(o->err);
+            for (size_t k = 0; k < o->nwloc; k++)
+                o->wloc[k] = (int32_t)find_loc(o, o->grp[i].m[k]);
+            break;
+        }
+    if (o->ncomm > 0 && (o->tc = xcalloc(o->ncomm, sizeof *o->tc)) == NULL)
+        return err_nomem(o->err);
+    for (size_t c = 0; c < o->ncomm; c++) {
+        struct o2_comm *cm = &o->comm[c];
+        const struct o2_grp *g = NULL;
+        int ok = 1, ordered;
+        for (size_t i = 0; i < o->ngrp && g == NULL; i++)
+            if (o->grp[i].ref == cm->group)
+                g = &o->grp[i];
+        if (g == NULL)
+            continue; /* unknown: its ranks are taken as world ranks */
+        if (g->type == OTF2_GROUP_TYPE_COMM_SELF) {
+            cm->self = 1;
+            cm->size = 1;
+            continue;
+        }
+        cm->global = (g->flags & OTF2_GROUP_FLAG_GLOBAL_MEMBERS) != 0;
+        cm->size = (int)g->n;
+        cm->rank = xmalloc((g->n ? g->n : 1) * sizeof *cm->rank);
+        cm->sorted = xmalloc((g->n ? g->n : 1) * sizeof *cm->sorted);
+        if (cm->rank == NULL || cm->sorted == NULL)
+            return err_nomem(o->err);
+        ordered = g->n == o->nloc;
+        for (uint32_t k = 0; k < g->n; k++) {
+            cm->rank[k] = g->type == OTF2_GROUP_TYPE_COMM_LOCATIONS
+                              ? world_loc(o, k)
+                              : world_loc(o, g->m[k]);
+            ok &= cm->rank[k] >= 0;
+            ordered &= cm->rank[k] == (int32_t)k;
+        }
+        memcpy(cm->sorted, cm->rank, (g->n ? g->n : 1) * sizeof *cm->rank);
+        qsort(cm->sorted, g->n, sizeof *cm->sorted, i32_cmp);
+        for (uint32_t k = 1; k < g->n; k++)
+            ok &= cm->sorted[k] != cm->sorted[k - 1];
+        if (!ok || g->n == 0 || g->n > o->nloc)
+            continue; /* not a communicator of these locations: no identity */
+        {
+            struct trace_comm *tc = &o->tc[o->ntc];
+            tc->size = (int)g->n;
+            if (!ordered) {
+                if ((tc->members = xmalloc(g->n * sizeof *tc->members)) == NULL)
+                    return err_nomem(o->err);
+                memcpy(tc->members, cm->rank, g->n * sizeof *tc->members);
+            }
+            for (int j = 0; j < o->ntc; j++)
+                tc->seq +=
+                    o->tc[j].size == tc->size &&
+                    (o->tc[j].members == NULL) == (tc->members == NULL) &&
+                    (tc->members == NULL || memcmp(o->tc[j].members, tc->members,
+                                                   g->n * sizeof *tc->members) == 0);
+            cm->num = (uint32_t)++o->ntc;
+        }
+    }
+    return 0;
+}
+
+static struct o2_comm *find_comm(struct o2 *o, uint64_t ref)
+{
+    for (size_t i = 0; i < o->ncomm; i++)
+        if (o->comm[i].ref == ref)
+            return &o->comm[i];
+    return NULL;
+}
+
+/* The location of rank r of communicator `comm` in a record of location l. */
+static int32_t comm_rank(struct o2 *o, long l, uint64_t comm, uint32_t r)
+{
+    struct o2_comm *c = find_comm(o, comm);
+    if (r == OTF2_UNDEFINED_UINT32)
+        return -1;
+    if (c == NULL || c->global || (c->rank == NULL && !c->self))
+        return world_loc(o, r);
+    if (c->self)
+        return r == 0 ? (int32_t)l : -1;
+    return (int)r < c->size ? c->rank[r] : -1;
+}
+
+/* Notes the communicator of location l's open MPI call: its size and, when
+ * l is one of its members, its number. */
+static void note_comm(struct o2 *o, struct o2_loc *L, long l, uint64_t comm)
+{
+    struct o2_comm *c = find_comm(o, comm);
+    if (c == NULL || c->size <= 0)
+        return;
+    L->pend.comm_size = (uint32_t)c->size;
+    L->pend.comm = 0;
+    if (c->num > 0) {
+        int32_t key = (int32_t)l;
+        if (bsearch(&key, c->sorted, (size_t)c->size, sizeof key, i32_cmp) != NULL)
+            L->pend.comm = c->num;
+    }
 }
 
 static OTF2_CallbackCode on_enter(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
@@ -299,7 +512,8 @@ static int record(struct o2 *o, struct o2_loc *L, long r, uint64_t t)
     if (o->reg_op[r] > 0) {
         *e = L->pend;
         e->op = (uint16_t)o->reg_op[r];
-        e->comm_size = (uint32_t)o->nloc;
+        if (e->comm_size == 0) /* no communicator named */
+            e->comm_size = (uint32_t)o->nloc;
         L->cur_op = 0;
     } else {
         memset(e, 0, sizeof *e);
@@ -318,20 +532,17 @@ static struct o2_loc *mpi_loc(struct o2 *o, OTF2_LocationRef where)
     return l >= 0 && o->loc[l].cur_op > 0 ? &o->loc[l] : NULL;
 }
 
-static int32_t world_rank(const struct o2 *o, uint32_t r)
-{
-    return r < o->nloc ? (int32_t)r : -1;
-}
-
 static OTF2_CallbackCode on_send(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
                                  OTF2_AttributeList *al, uint32_t receiver,
                                  OTF2_CommRef comm, uint32_t tag, uint64_t len)
 {
     struct o2 *o = u;
     struct o2_loc *L = mpi_loc(o, where);
-    (void)t, (void)al, (void)comm;
+    (void)t, (void)al;
     if (L != NULL) {
-        L->pend.peer = world_rank(o, receiver);
+        long l = L - o->loc;
+        note_comm(o, L, l, comm);
+        L->pend.peer = comm_rank(o, l, comm, receiver);
         L->pend.tag = (int32_t)tag;
         L->pend.bytes = (int64_t)(len > INT64_MAX ? INT64_MAX : len);
     }
@@ -353,14 +564,18 @@ static OTF2_CallbackCode on_recv(OTF2_LocationRef where, OTF2_TimeStamp t, void 
 {
     struct o2 *o = u;
     struct o2_loc *L = mpi_loc(o, where);
-    (void)t, (void)al, (void)comm;
+    long l;
+    (void)t, (void)al;
     if (L == NULL)
         return OTF2_CALLBACK_SUCCESS;
-    if (L->cur_op == TRACE_OP_SENDRECV) { /* its receive half */
-        L->pend.peer2 = world_rank(o, sender);
+    l = L - o->loc;
+    note_comm(o, L, l, comm);
+    if (L->cur_op == TRACE_OP_SENDRECV ||
+        L->cur_op == TRACE_OP_SENDRECV_REPLACE) { /* its receive half */
+        L->pend.peer2 = comm_rank(o, l, comm, sender);
         L->pend.tag2 = (int32_t)tag;
     } else {
-        L->pend.peer = world_rank(o, sender);
+        L->pend.peer = comm_rank(o, l, comm, sender);
         L->pend.tag = (int32_t)tag;
         L->pend.bytes = (int64_t)(len > INT64_MAX ? INT64_MAX : len);
     }
@@ -383,9 +598,11 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef where, OTF2_TimeStamp t, v
 {
     struct o2 *o = u;
     struct o2_loc *L = mpi_loc(o, where);
-    (void)t, (void)al, (void)op, (void)comm, (void)received;
+    (void)t, (void)al, (void)op, (void)received;
     if (L != NULL) {
-        L->pend.peer = root == OTF2_UNDEFINED_UINT32 ? -1 : world_rank(o, root);
+        long l = L - o->loc;
+        note_comm(o, L, l, comm);
+        L->pend.peer = comm_rank(o, l, comm, root);
         L->pend.bytes = (int64_t)(sent > INT64_MAX ? INT64_MAX : sent);
     }
     return OTF2_CALLBACK_SUCCESS;
@@ -446,6 +663,10 @@ static struct trace *build_trace(struct o2 *o, struct err *err, int *failed)
         return NULL;
     }
     t->nranks = (int)o->nloc;
+    t->comms = o->tc;
+    t->ncomms = o->ntc;
+    o->tc = NULL;
+    o->ntc = 0;
     t->names = o->names;
     t->nnames = o->nnames;
     o->names = NULL;
@@ -583,6 +804,8 @@ static int read_trace(struct o2 *o, const char *anchor)
     OTF2_GlobalDefReaderCallbacks_SetRegionCallback(dcb, on_region);
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dcb, on_location);
     OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(dcb, on_group);
+    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dcb, on_members);
+    OTF2_GlobalDefReaderCallbacks_SetCommCallback(dcb, on_comm);
     OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, dcb, o);
     if (OTF2_Reader_ReadAllGlobalDefinitions(rd, gdr, &n) != OTF2_SUCCESS || o->failed) {
         imp_fail_field(o->err, o->file, "definitions",
@@ -603,7 +826,7 @@ static int read_trace(struct o2 *o, const char *anchor)
         imp_fail_field(o->err, o->file, "regions", "too many regions times locations");
         goto out;
     }
-    if (classify_regions(o) != 0)
+    if (classify_regions(o) != 0 || resolve_comms(o) != 0)
         goto out;
     o->incl = xcalloc(o->nloc * o->nreg + 1, sizeof *o->incl);
     o->enters = xcalloc(o->nloc * o->nreg + 1, sizeof *o->enters);
@@ -790,6 +1013,18 @@ int import_otf2(const struct fmt_file *files, size_t nfiles,
     xfree(o.incl);
     xfree(o.enters);
     xfree(o.active);
+    for (size_t i = 0; i < o.ngrp; i++)
+        xfree(o.grp[i].m);
+    xfree(o.grp);
+    for (size_t i = 0; i < o.ncomm; i++) {
+        xfree(o.comm[i].rank);
+        xfree(o.comm[i].sorted);
+    }
+    xfree(o.comm);
+    xfree(o.wloc);
+    for (int i = 0; i < o.ntc; i++)
+        xfree(o.tc[i].members);
+    xfree(o.tc);
     return rc;
 }
 
