@@ -258,7 +258,8 @@ static int parse_done(struct trace_rank *rk, const unsigned char *p, const struc
             return BAD("rank %u completed receive %zu: event %llu is not a Waitall, "
                        "Waitany, Waitsome or Test call",
                        r, k, (unsigned long long)ev);
-        if (first > ev || (first != ev && !trace_op_polls(rk->ev[first].op)))
+        if (first > ev || (first != ev && (!trace_op_polls(rk->ev[first].op) ||
+                                           rk->ev[first].begin > rk->ev[ev].begin)))
             return BAD("rank %u completed receive %zu: its first poll, event %llu, is "
                        "not a Test call before event %llu",
                        r, k, (unsigned long long)first, (unsigned long long)ev);
@@ -302,6 +303,8 @@ static void renumber_done(struct trace_rank *rk, const double *at)
         int same = d->first == d->event;
         d->event = find_call(rk, at[2 * k], trace_op_completes);
         d->first = same ? d->event : find_call(rk, at[2 * k + 1], trace_op_polls);
+        if (d->first > d->event) /* ties in begin */
+            d->first = d->event;
     }
 }
 
