@@ -135,7 +135,8 @@ struct trace_comm {
     int32_t *members;
 };
 
-/* A receive completed by an MPI_Waitall or MPI_Waitany (format version 2):
+/* A receive completed by an MPI_Waitall, Waitany, Waitsome or a Test call
+ * (format version 2; Waitsome and Test since version 3):
  * event is the index of that call in its rank's ev[], peer the world rank of
  * the actual source, tag and bytes from its status. A rank's completions are
  * sorted by event; within one call, in the order of the call's requests. */

@@ -2,7 +2,12 @@
  *
  * Loaded with LD_PRELOAD (or linked before the MPI library), it wraps the MPI
  * routines listed in models/trace.h, timing each call from a common start, with its peer
- * translated to a world rank, bytes, tag and communicator size. Times are on
+ * translated to a world rank, bytes, tag, communicator size and communicator
+ * (a per-rank table of the communicators used: members as world ranks and
+ * creation order, followed through MPI_Comm_split/dup/create/free; format
+ * version 3). Receives completed by Waitall/any/some and the Test family are
+ * recorded with the call that completed them (and a Test loop's first poll).
+ * Times are on
  * CLOCK_REALTIME from rank 0's reading after the barrier closing MPI_Init,
  * broadcast to every rank. The probe states
  * (PROBE_BEGIN/END) arrive through prophecy_trace_state, a hook probe.c calls
