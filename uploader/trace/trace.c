@@ -604,7 +604,7 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
     MPI_Comm comm = MPI_COMM_NULL;
     struct rec *r;
     uint64_t b;
-    int rc;
+    int rc, cancelled = 0;
     if (!tracing())
         return PMPI_Wait(req, status);
     for (int i = 0; i < T.nrecv; i++)
@@ -618,7 +618,8 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
     if (status == MPI_STATUS_IGNORE)
         status = &st;
     r = push(TRACE_OP_WAIT, b);
-    if (r != NULL && comm != MPI_COMM_NULL && rc == MPI_SUCCESS) {
+    if (r != NULL && comm != MPI_COMM_NULL && rc == MPI_SUCCESS &&
+        (PMPI_Test_cancelled(status, &cancelled) != MPI_SUCCESS || !cancelled)) {
         int n = 0;
         PMPI_Get_count(status, MPI_BYTE, &n);
         p2p(r, comm, status->MPI_SOURCE, status->MPI_TAG, n);
@@ -646,7 +647,9 @@ static MPI_Comm take_recv(MPI_Request req, uint64_t *first)
  * (NOPOLL: none before it); counted as dropped when no room is left. */
 static void add_done(MPI_Comm comm, const MPI_Status *st, uint64_t first)
 {
-    int n = 0;
+    int n = 0, cancelled = 0;
+    if (PMPI_Test_cancelled(st, &cancelled) == MPI_SUCCESS && cancelled)
+        return; /* no message arrived */
     if (T.ndone == T.dcap) {
         size_t nc = T.dcap ? T.dcap * 2 : 256;
         struct done *nd;
@@ -1259,6 +1262,15 @@ int MPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[],
          comm,
          PMPI_Ialltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
                          comm, req));
+}
+
+/* A receive request freed or cancelled before completion is no longer
+ * followed (a cancelled one completes without a message: add_done). */
+int MPI_Request_free(MPI_Request *req)
+{
+    if (tracing())
+        take_recv(*req, NULL);
+    return PMPI_Request_free(req);
 }
 
 /* ---- communicators: the table follows their creation and release ------------------- */
