@@ -179,6 +179,23 @@ int watch_check(json_t *body, struct err *err)
     return rc;
 }
 
+/* The first variable of a saved fit's request ("x": "N" or ["nprocs", "N"]):
+ * the one a judgement records as its x. NULL when the request names none. */
+static const char *model_x(const json_t *m)
+{
+    const json_t *x = json_object_get(json_object_get(m, "request"), "x");
+    if (json_is_array(x) && json_array_size(x) >= 1 && json_array_size(x) <= 2)
+        x = json_array_get(x, 0);
+    return json_string_value(x);
+}
+
+/* The fitted law's state in a saved fit's answer ({"model": {"state": ...}}). */
+static const json_t *model_state(const json_t *m)
+{
+    return json_object_get(json_object_get(json_object_get(m, "result"), "model"),
+                           "state");
+}
+
 /* A saved fit model's selection becomes the watch's: application, system,
  * executable, the fixed values (nprocs and inputs) and y. */
 static int from_model(db *d, struct db_watch *w, const char **app, const char **exe,
@@ -193,12 +210,19 @@ static int from_model(db *d, struct db_watch *w, const char **app, const char **
         return -1;
     req = json_object_get(m, "request");
     if (strcmp(json_string_value(json_object_get(m, "method")), "fit") != 0 ||
-        json_object_get(req, "data") != NULL ||
-        !json_is_string(json_object_get(req, "x"))) {
+        json_object_get(req, "data") != NULL || model_x(m) == NULL) {
         err_set(err, 422, "invalid", "detector.model",
-                "model %lld cannot watch runs: only a fit over stored runs with one "
-                "variable x can",
+                "model %lld cannot watch runs: only a fit over stored runs (one or two "
+                "variables) can",
                 w->model_id);
+        goto out;
+    }
+    if (json_is_false(json_object_get(model_state(m), "has_interval"))) {
+        err_set(
+            err, 422, "invalid", "detector.model",
+            "model %lld has no prediction interval (the fit has no degrees of freedom "
+            "left), so every run would be out: fit more points or another graph",
+            w->model_id);
         goto out;
     }
     y = json_string_value(json_object_get(req, "y"));
@@ -331,7 +355,7 @@ static int judge_model(db *d, const struct db_watch *w, const struct run_record 
 
     if (m == NULL)
         return -1;
-    x = json_string_value(json_object_get(json_object_get(m, "request"), "x"));
+    x = model_x(m);
     point = json_object();
     json_object_set_new(point, "nprocs", json_integer(r->nprocs));
     for (i = 0; i < r->ninputs; i++)
@@ -349,7 +373,9 @@ static int judge_model(db *d, const struct db_watch *w, const struct run_record 
         j->expected = json_number_value(json_object_get(pred, "y"));
         j->lo = json_is_number(lo) ? json_number_value(lo) : j->expected;
         j->hi = json_is_number(hi) ? json_number_value(hi) : j->expected;
-        j->ready = isfinite(j->expected) && isfinite(j->lo) && isfinite(j->hi);
+        /* Without an interval there is no band to be out of. */
+        j->ready = isfinite(j->expected) && isfinite(j->lo) && isfinite(j->hi) &&
+                   !json_is_false(json_object_get(pred, "interval"));
         if (j->ready) {
             j->direction = j->value > j->hi ? 1 : j->value < j->lo ? -1 : 0;
             j->out = j->direction != 0;

@@ -6,6 +6,7 @@
  * of /plots/model-{id}.svg, when the route table serves that URL) is known by
  * rendering it once here, so the page never links an image that would fail.
  * The page itself is web/view_models.c. */
+#include "core/watch.h"
 #include "db/catalog.h"
 #include "server/dash.h"
 #include "server/modeling.h"
@@ -129,6 +130,10 @@ int page_model(struct req *r)
     }
     d = db_pool_get(r->app->pool);
     m = db_model_get(d, id, &e);
+    /* The ledger is part of the page when it can be read; a model that has
+     * never watched anything gets an empty one (and the hint to watch it). */
+    v.ledger = m ? watch_ledger(d, id, &pe) : NULL;
+    memset(&pe, 0, sizeof pe);
     db_pool_put(r->app->pool, d);
     if (m == NULL)
         return dash_error(r, &e);
@@ -160,6 +165,7 @@ int page_model(struct req *r)
     dash_begin(&p, r, title, "models");
     view_model(&p, &v);
     json_decref(v.prediction);
+    json_decref(v.ledger);
     json_decref(point);
     json_decref(m);
     return dash_end(r, &p, 200);

@@ -74,6 +74,7 @@ struct view_model {
     int asked;               /* every variable was given */
     json_t *prediction;      /* {y, lo?, hi?}, or NULL */
     const struct err *error; /* the prediction's error (at a field), or NULL */
+    json_t *ledger;          /* watch_ledger's answer, or NULL: no section */
 };
 void view_model(struct page *p, const struct view_model *d);
 

@@ -127,6 +127,70 @@ static void predict_form(struct page *p, const struct view_model *d)
     }
 }
 
+#define LEDGER_ROWS 20 /* the newest judgements the model page lists */
+
+/* "This model has seen N runs since it was saved; X % inside its interval"
+ * and the newest judgements, from the prediction ledger (core/watch.h). */
+static void ledger_section(struct page *p, long long id, json_t *led)
+{
+    json_t *rows = json_object_get(led, "entries"), *e;
+    size_t n = json_array_size(rows), i;
+
+    page_puts(p, "<h2 id=\"ledger\">Prediction ledger</h2>\n");
+    if (n == 0) {
+        page_printf(
+            p,
+            "<p class=\"muted\">No run has been judged against this model yet. "
+            "A watch on it (<code>POST /api/v1/watches</code> with "
+            "<code>{\"detector\": {\"model\": %lld}}</code>) judges every new run "
+            "of its selection.</p>\n",
+            id);
+        return;
+    }
+    page_printf(p, "<p>This model has seen %zu run%s since it was saved; ", n,
+                n == 1 ? "" : "s");
+    page_num(p, 100 * json_number_value(json_object_get(led, "coverage")));
+    page_puts(p, " % inside its interval");
+    if (json_is_number(json_object_get(led, "mean_abs_error"))) {
+        page_puts(p, "; mean error ");
+        page_num(p, 100 * json_number_value(json_object_get(led, "mean_abs_error")));
+        page_puts(p, " %");
+    }
+    page_printf(p,
+                ". <a href=\"/api/v1/models/%lld/ledger\">The whole ledger as JSON</a>."
+                "</p>\n",
+                id);
+    page_table_open(p, "Newest judgements");
+    page_puts(p, "<thead><tr><th>Time (UTC)</th><th class=\"num\">Run</th><th>Commit</th>"
+                 "<th class=\"num\">x</th><th class=\"num\">Predicted</th>"
+                 "<th>Interval</th><th class=\"num\">Actual</th>"
+                 "<th>Verdict</th></tr></thead><tbody>\n");
+    for (i = n; i > 0 && i + LEDGER_ROWS > n; i--) { /* newest first */
+        e = json_array_get(rows, i - 1);
+        int inside = json_is_true(json_object_get(e, "inside"));
+        page_printf(p, "<tr%s><td>", inside ? "" : " class=\"alert\"");
+        page_text(p, str(e, "at"));
+        page_printf(
+            p, "</td><td class=\"num\"><a href=\"/runs/%lld\">%lld</a></td><td><code>",
+            (long long)json_integer_value(json_object_get(e, "run")),
+            (long long)json_integer_value(json_object_get(e, "run")));
+        page_text(p, str(e, "commit"));
+        page_puts(p, "</code></td><td class=\"num\">");
+        page_num(p, json_number_value(json_object_get(e, "x")));
+        page_puts(p, "</td><td class=\"num\">");
+        page_num(p, json_number_value(json_object_get(e, "predicted")));
+        page_puts(p, "</td><td>[");
+        page_num(p, json_number_value(json_object_get(e, "lo")));
+        page_puts(p, ", ");
+        page_num(p, json_number_value(json_object_get(e, "hi")));
+        page_puts(p, "]</td><td class=\"num\">");
+        page_num(p, json_number_value(json_object_get(e, "actual")));
+        page_printf(p, "</td><td>%s</td></tr>\n", inside ? "inside" : "outside");
+    }
+    page_puts(p, "</tbody>");
+    page_table_close(p);
+}
+
 void view_model(struct page *p, const struct view_model *d)
 {
     json_t *m = d->model;
@@ -175,6 +239,8 @@ void view_model(struct page *p, const struct view_model *d)
         page_model_answer(p, answer);
     if (d->predictable)
         predict_form(p, d);
+    if (d->ledger != NULL)
+        ledger_section(p, id, d->ledger);
     if (json_is_object(request)) {
         char *s = json_dumps(request, JSON_INDENT(2) | JSON_REAL_PRECISION(16));
         page_puts(p, "<h2>Request</h2>\n");

@@ -271,7 +271,7 @@ def model_watch_and_ledger():
         post(doc("mw", rt, day(0), nprocs=p))
     st, m = S.post("/api/v1/fit", {"application": "mw", "system": "SGI Origin2000",
                                    "x": "nprocs", "fixed": {"N": 1000}, "save": True,
-                                   "name": "mw scaling"})
+                                   "graph": "auto", "name": "mw scaling"})
     assert st == 201, m
     st, saved = S.get(f"/api/v1/models/{m['id']}")
     assert saved["name"] == "mw scaling" and saved["system"] == "SGI Origin2000", saved
@@ -299,6 +299,34 @@ def model_watch_and_ledger():
     assert st == 200 and b == {"deleted": m["id"]}
     st, al = S.get("/api/v1/alerts")
     assert all(a["model"] != m["id"] for a in al["alerts"])
+
+
+@test
+def two_variable_model_watch():
+    # runtime = N / (10 P) at P = 1..8, N = 500..2000, each point twice (±1 %)
+    for p in (1, 2, 4, 8):
+        for n in (500, 1000, 2000):
+            for e in (0.99, 1.01):
+                post(doc("mw2", n / (10 * p) * e, day(0), nprocs=p, inputs={"N": n}))
+    st, m = S.post("/api/v1/fit", {"application": "mw2", "system": "SGI Origin2000",
+                                   "x": ["nprocs", "N"], "save": True})
+    assert st == 201, m
+    st, w = S.post("/api/v1/watches", {"detector": {"model": m["id"]}})
+    assert st == 201, w
+    st, pr = S.get(f"/api/v1/models/{m['id']}/predict?nprocs=4&N=1000")
+    assert st == 200 and pr["lo"] <= 25.0 <= pr["hi"], pr
+    st, inside = post(doc("mw2", pr["y"], day(1), nprocs=4, inputs={"N": 1000}))
+    assert st == 201 and inside["alerts"] == [], inside
+    st, out = post(doc("mw2", 5 * pr["y"], day(2), nprocs=4, inputs={"N": 1000}))
+    assert len(out["alerts"]) == 1 and out["alerts"][0]["model"] == m["id"], out
+    # a run without the second variable cannot be evaluated: not ready, never out
+    st, b = post(doc("mw2", 1000.0, day(3), nprocs=4, inputs={}))
+    assert st == 201 and b["alerts"] == [], b
+    st, led = S.get(f"/api/v1/models/{m['id']}/ledger")
+    assert st == 200 and led["n"] == 2, led
+    e = led["entries"]
+    assert [x["x"] for x in e] == [4, 4] and [x["inside"] for x in e] == [True, False]
+    assert math.isclose(e[1]["predicted"], pr["y"]) and e[1]["actual"] == 5 * pr["y"]
 
 
 @test

@@ -125,5 +125,38 @@ def application_page_links_each_configuration_to_its_history():
     page(html.unescape(links[0]))
 
 
+
+@test
+def model_page_shows_its_ledger():
+    base = {"application": "lg", "executable": "e", "system": "s", "inputs": {"N": 100}}
+    for p_, rt in ((1, 80.0), (2, 40.4), (4, 19.8), (8, 10.1), (16, 5.0)):
+        st, b = S.post("/api/v1/runs", dict(base, nprocs=p_, runtime=rt,
+                                            started_at="2026-11-01T10:00:00Z"))
+        assert st == 201, b
+    # the paper's rule (graph "unknown") interpolates the 5 points with a quartic:
+    # no degrees of freedom, no interval, so it cannot watch
+    st, m = S.post("/api/v1/fit", {"application": "lg", "system": "s", "x": "nprocs",
+                                   "fixed": {"N": 100}, "save": True})
+    assert st == 201 and m["model"]["state"]["has_interval"] is False, m
+    st, b = S.post("/api/v1/watches", {"detector": {"model": m["id"]}})
+    assert st == 422 and "no prediction interval" in b["error"]["message"], b
+    st, m = S.post("/api/v1/fit", {"application": "lg", "system": "s", "x": "nprocs",
+                                   "fixed": {"N": 100}, "graph": "auto", "save": True})
+    assert st == 201, m
+    body = page("/models/%d" % m["id"])
+    assert "No run has been judged against this model yet" in body, body[-3000:]
+    st, w = S.post("/api/v1/watches", {"detector": {"model": m["id"]}})
+    assert st == 201, w
+    st, pr = S.get("/api/v1/models/%d/predict?nprocs=8" % m["id"])
+    for day, rt in ((2, pr["y"]), (3, pr["y"]), (4, pr["y"]), (5, 10 * pr["y"])):
+        st, b = S.post("/api/v1/runs", dict(base, nprocs=8, runtime=rt, commit="k%d" % day,
+                                            started_at="2026-11-%02dT10:00:00Z" % day))
+        assert st == 201, b
+    body = page("/models/%d" % m["id"])
+    assert "This model has seen 4 runs since it was saved; 75 % inside its interval" \
+        in body, body[-3000:]
+    rows = re.findall(r"<tr( class=\"alert\")?><td>2026-11-(\d\d)", body)
+    assert rows == [(' class="alert"', "05"), ("", "04"), ("", "03"), ("", "02")], rows
+
 S.close()
 report()
