@@ -1315,6 +1315,47 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int period
     COMM_CREATE(PMPI_Cart_create(comm, ndims, dims, periods, reorder, newcomm), newcomm);
 }
 
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    COMM_CREATE(PMPI_Comm_create_group(comm, group, tag, newcomm), newcomm);
+}
+
+int MPI_Cart_sub(MPI_Comm comm, const int remain[], MPI_Comm *newcomm)
+{
+    COMM_CREATE(PMPI_Cart_sub(comm, remain, newcomm), newcomm);
+}
+
+int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[],
+                     int reorder, MPI_Comm *newcomm)
+{
+    COMM_CREATE(PMPI_Graph_create(comm, nnodes, index, edges, reorder, newcomm), newcomm);
+}
+
+int MPI_Dist_graph_create(MPI_Comm comm, int n, const int nodes[], const int degrees[],
+                          const int targets[], const int weights[], MPI_Info info,
+                          int reorder, MPI_Comm *newcomm)
+{
+    COMM_CREATE(PMPI_Dist_graph_create(comm, n, nodes, degrees, targets, weights, info,
+                                       reorder, newcomm),
+                newcomm);
+}
+
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
+                                   const int sweights[], int outdegree,
+                                   const int destinations[], const int dweights[],
+                                   MPI_Info info, int reorder, MPI_Comm *newcomm)
+{
+    COMM_CREATE(PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sweights,
+                                                outdegree, destinations, dweights, info,
+                                                reorder, newcomm),
+                newcomm);
+}
+
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newcomm)
+{
+    COMM_CREATE(PMPI_Intercomm_merge(intercomm, high, newcomm), newcomm);
+}
+
 int MPI_Comm_free(MPI_Comm *comm)
 {
     if (tracing())
