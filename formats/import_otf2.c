@@ -14,10 +14,12 @@
  *
  * The run's trace for the analyses of SPEC §13 goes to the sink's `traces`
  * callback (formats/trace.h's record type) after the run: every region named
- * like an MPI routine the recorder knows (MPI_Send ... MPI_Alltoall) is a
+ * like an MPI routine the recorder knows (MPI_Send ... MPI_Ialltoallv) is a
  * call, with its peer, tag and bytes from the MpiSend/MpiIsend/MpiRecv/
  * MpiIrecv/MpiCollectiveEnd records inside it (a receive completed in
- * MPI_Wait gives the Wait its source, as the recorder does); every other
+ * MPI_Wait gives the Wait its source, as the recorder does; one completed in
+ * a Waitall/any/some or Test call is a completed receive of that call, its
+ * trace_done); every other
  * region is a user state (the first LIMIT_TRACE_NAMES names; regions beyond
  * are not states). A location is a rank. Peers and roots in OTF2's records
  * are ranks of the record's communicator: translated through the
@@ -83,6 +85,11 @@ struct o2_loc {
     uint64_t last;
     int cur_op;              /* routine of the open MPI region, or 0 */
     struct trace_event pend; /* what its MPI records said */
+    /* receives completed inside the open Waitall/any/some or Test call (its
+     * MpiIrecv records), then the trace's completed receives: event indexes
+     * the unsorted ev[] until build_trace renumbers them */
+    struct trace_done *pdone, *done;
+    size_t npdone, cappdone, ndone, capdone;
 };
 
 /* An MPI group definition (COMM_LOCATIONS, COMM_GROUP or COMM_SELF). */
@@ -480,6 +487,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef where, OTF2_TimeStamp t, void
         memset(&L->pend, 0, sizeof L->pend);
         L->pend.peer = L->pend.peer2 = -1;
         L->cur_op = o->reg_op[r];
+        L->npdone = 0;
     }
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -510,8 +518,30 @@ static int record(struct o2 *o, struct o2_loc *L, long r, uint64_t t)
     e = &L->ev[L->nev++];
     o->nev++;
     if (o->reg_op[r] > 0) {
+        size_t cap2 = L->capdone;
         *e = L->pend;
         e->op = (uint16_t)o->reg_op[r];
+        /* the receives this completion call completed */
+        if (L->npdone > 0 && trace_op_completes(e->op)) {
+            if (L->ndone + L->npdone > LIMIT_TRACE_EVENTS_RANK) {
+                o->failed = imp_fail_field(o->err, o->file, "events",
+                                           "more than %d completed receives in one "
+                                           "location",
+                                           LIMIT_TRACE_EVENTS_RANK);
+                return -1;
+            }
+            for (size_t k = 0; k < L->npdone; k++) {
+                if (grow((void **)&L->done, &cap2, L->ndone, sizeof *L->done) != 0) {
+                    o->failed = err_nomem(o->err);
+                    return -1;
+                }
+                L->capdone = cap2;
+                L->done[L->ndone] = L->pdone[k];
+                L->done[L->ndone].event = L->done[L->ndone].first = L->nev - 1;
+                L->ndone++;
+            }
+        }
+        L->npdone = 0;
         if (e->comm_size == 0) /* no communicator named */
             e->comm_size = (uint32_t)o->nloc;
         L->cur_op = 0;
@@ -582,13 +612,30 @@ static OTF2_CallbackCode on_recv(OTF2_LocationRef where, OTF2_TimeStamp t, void 
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* The completion of an MPI_Irecv: inside MPI_Wait it gives the Wait its
+ * source (as the recorder does); inside a Waitall/any/some or Test call it is
+ * one of the call's completed receives. */
 static OTF2_CallbackCode on_irecv(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
                                   OTF2_AttributeList *al, uint32_t sender,
                                   OTF2_CommRef comm, uint32_t tag, uint64_t len,
                                   uint64_t request)
 {
+    struct o2 *o = u;
+    struct o2_loc *L = mpi_loc(o, where);
+    int32_t peer;
     (void)request;
-    return on_recv(where, t, u, al, sender, comm, tag, len);
+    if (L == NULL || !trace_op_completes(L->cur_op))
+        return on_recv(where, t, u, al, sender, comm, tag, len);
+    peer = comm_rank(o, L - o->loc, comm, sender);
+    if (peer < 0)
+        return OTF2_CALLBACK_SUCCESS;
+    if (grow((void **)&L->pdone, &L->cappdone, L->npdone, sizeof *L->pdone) != 0) {
+        o->failed = err_nomem(o->err);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    L->pdone[L->npdone++] = (struct trace_done){
+        0, (int64_t)(len > INT64_MAX ? INT64_MAX : len), peer, (int32_t)tag, 0};
+    return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode on_coll_end(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
@@ -648,6 +695,27 @@ static int ev_order(const void *a, const void *b)
     return x->end > y->end ? -1 : x->end < y->end; /* the enclosing one first */
 }
 
+/* After the sort: each completed receive names its call by its new index,
+ * found by the begin (in ns) kept in `first` (a location's calls do not
+ * overlap; states may share a begin, hence the routine check). */
+static void renumber(struct o2_loc *L)
+{
+    for (size_t k = 0; k < L->ndone; k++) {
+        double at = (double)L->done[k].first * 1e-9;
+        size_t lo = 0, hi = L->nev;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (L->ev[mid].begin < at - 0.5e-9)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        while (lo + 1 < L->nev && !trace_op_completes(L->ev[lo].op))
+            lo++;
+        L->done[k].event = L->done[k].first = lo;
+    }
+}
+
 /* The trace of the run (ownership of the events and names moves to it), or
  * NULL when the locations are not one per process. */
 static struct trace *build_trace(struct o2 *o, struct err *err, int *failed)
@@ -673,12 +741,19 @@ static struct trace *build_trace(struct o2 *o, struct err *err, int *failed)
     o->nnames = 0;
     for (size_t l = 0; l < o->nloc; l++) {
         struct o2_loc *L = &o->loc[l];
+        for (size_t k = 0; k < L->ndone; k++) /* its call's begin, until the sort */
+            L->done[k].first = (size_t)(L->ev[L->done[k].event].begin * 1e9 + 0.5);
         qsort(L->ev, L->nev, sizeof *L->ev, ev_order);
+        renumber(L);
         t->ranks[l].ev = L->ev;
         t->ranks[l].nevents = L->nev;
         t->ranks[l].t_end = secs(o, L->last);
+        t->ranks[l].done = L->done;
+        t->ranks[l].ndone = L->ndone;
         L->ev = NULL;
         L->nev = 0;
+        L->done = NULL;
+        L->ndone = 0;
     }
     return t;
 }
@@ -999,6 +1074,8 @@ int import_otf2(const struct fmt_file *files, size_t nfiles,
         xfree(o.loc[i].stack);
         xfree(o.loc[i].since);
         xfree(o.loc[i].ev);
+        xfree(o.loc[i].pdone);
+        xfree(o.loc[i].done);
     }
     for (int i = 0; i < o.nnames; i++)
         xfree(o.names[i]);

@@ -174,7 +174,10 @@ static void test_otf2_trace_stored(void)
  * rank 3 waited 0.3 s for rank 1, nothing is charged to ranks 0 and 2, which
  * are not members. Rank 1's MPI_Recv [0.46, 0.7] from split rank 0 (world
  * rank 3), whose send began at 0.5: 0.04 s for rank 3. The world barrier,
- * entered at 0.8, 0.85, 0.9 and 0.95 s: 0.15, 0.1 and 0.05 s for rank 3. */
+ * entered at 0.8, 0.85, 0.9 and 0.95 s: 0.15, 0.1 and 0.05 s for rank 3.
+ * Then rank 2's MPI_Irecv from rank 0, completed in an MPI_Waitall from 1.03 s
+ * (its MpiIrecv record: a completed receive), rank 0's send began at 1.06 s:
+ * 0.03 s of rank 2 for rank 0. */
 static void test_otf2_split_communicator(void)
 {
     static const char *const names[] = {"trace/traces.otf2",  "trace/traces.def",
@@ -183,7 +186,7 @@ static void test_otf2_split_communicator(void)
                                         "trace/traces/2.def", "trace/traces/2.evt",
                                         "trace/traces/3.def", "trace/traces/3.evt"};
     static const double want[4][4] = {
-        {0, 0, 0, 0.15}, {0, 0, 0, 0.14}, {0, 0, 0, 0.05}, {0, 0.3, 0, 0}};
+        {0, 0, 0, 0.15}, {0, 0, 0, 0.14}, {0.03, 0, 0, 0.05}, {0, 0.3, 0, 0}};
     char dbpath[] = "/tmp/test_trace_import_XXXXXX";
     struct fmt_file f[10];
     char *data[10];
@@ -220,7 +223,7 @@ static void test_otf2_split_communicator(void)
                         at(json_object_get(w, "wait"), i, j), want[i][j]);
                 CHECK(0);
             }
-    CHECK(fabs(json_number_value(json_object_get(w, "total")) - 0.64) < 1e-9);
+    CHECK(fabs(json_number_value(json_object_get(w, "total")) - 0.67) < 1e-9);
     CHECK_INT(json_integer_value(json_object_get(w, "unmatched")), 0);
     /* the message went from world rank 3 to world rank 1 */
     tr = stored(c.d, c.run_id, RUN_TRACE_TRAFFIC, c.a);
@@ -233,6 +236,13 @@ static void test_otf2_split_communicator(void)
         CHECK_INT(json_integer_value(json_array_get(
                       json_array_get(json_object_get(p2p, "bytes"), 3), 1)),
                   64);
+        CHECK_INT(json_integer_value(
+                      json_array_get(json_array_get(json_object_get(p2p, "msgs"), 0), 2)),
+                  1);
+        /* both had posted at 1.06 s, the Waitall ended at 1.09 s: 32 B in 0.03 s */
+        CHECK(fabs(json_number_value(json_array_get(
+                       json_array_get(json_object_get(p2p, "rate"), 0), 2)) -
+                   32 / 0.03) < 1e-6);
     }
 out:
     json_decref(w);
