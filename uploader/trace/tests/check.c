@@ -437,13 +437,15 @@ static void test_calls(void)
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++) {
             double want = calls_wait(i, j), got = w->w[i * 4 + j];
-            if (want >= 0 && !(fabs(got - want) < 0.06)) {
+            /* A rank of 4 on 2 cores can be scheduled late, which only ever
+             * lengthens a wait: late by up to 0.15 s, early by 0.03 s at most. */
+            if (want >= 0 && !(got > want - 0.03 && got < want + 0.15)) {
                 fprintf(stderr, "wait[%d][%d] = %.3f, expected %.3f\n", i, j, got, want);
                 CHECK(0);
             }
         }
     /* the Test loop: most of the 0.2 s, never more than its Test calls took */
-    CHECK(w->w[1 * 4 + 0] > 0.08 && w->w[1 * 4 + 0] < 0.23);
+    CHECK(w->w[1 * 4 + 0] > 0.08 && w->w[1 * 4 + 0] < 0.35);
     CHECK(w->w[1 * 4 + 0] <= p->time[1 * TRACE_OP_COUNT + TRACE_OP_TEST] + 1e-9);
     CHECK(p->calls[1 * TRACE_OP_COUNT + TRACE_OP_TEST] >= 2);
     CHECK_INT(t->ranks[1].ndone, 1);
