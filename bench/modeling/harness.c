@@ -49,6 +49,10 @@ static double gauss(void)
 /* Fits of the new selection that found a regime change / left out points. */
 static size_t n_breaks, n_outliers, n_fits;
 static double last_width[256]; /* of score's last predictions, relative */
+/* real corpus: interval widths and errors by reach (up to 1, 1..2, more than
+ * 2 doublings beyond the training data), old and new */
+static double reach_w[2][3][512], reach_e[2][3][512];
+static size_t reach_n[2][3];
 
 /* One scored prediction per selection. */
 struct tally {
@@ -441,7 +445,15 @@ static void real_case(const char *path, const char *name, struct tally *t, int v
     for (neu = 0; neu < 2; neu++) {
         double pred[256];
         size_t before = t[neu].n;
-        score(neu, x, y, ntr, xq, tr, op, nobs, nq, &t[neu], pred);
+        if (score(neu, x, y, ntr, xq, tr, op, nobs, nq, &t[neu], pred) == 0)
+            for (j = 0; j < nq; j++) {
+                double d = log2(xq[j] / dx[ntrain - 1]);
+                int bin = d <= 1 ? 0 : d <= 2 ? 1 : 2;
+                if (reach_n[neu][bin] < 512) {
+                    reach_w[neu][bin][reach_n[neu][bin]] = last_width[j];
+                    reach_e[neu][bin][reach_n[neu][bin]++] = fabs(pred[j] - tr[j]) / tr[j];
+                }
+            }
         if (verbose) {
             size_t cov = 0;
             for (i = before; i < t[neu].n; i++)
@@ -487,6 +499,19 @@ static void real(const char *dir, struct tally *t, int verbose)
         snprintf(path, sizeof path, "%.800s/%.120s", dir, names[i]);
         names[i][strlen(names[i]) - 4] = '\0';
         real_case(path, names[i], t, verbose);
+    }
+    printf("real cases by reach beyond the training data (median error, median "
+           "interval width; old -> new):\n");
+    for (i = 0; i < 3; i++) {
+        static const char *const what[3] = {"<= 1 doubling", "1..2 doublings",
+                                            "> 2 doublings"};
+        if (reach_n[0][i] == 0 || reach_n[1][i] == 0)
+            continue;
+        printf("  %-15s %3zu predictions: error %.3f -> %.3f, width %.0f%% -> %.0f%%\n",
+               what[i], reach_n[1][i], median(reach_e[0][i], reach_n[0][i]),
+               median(reach_e[1][i], reach_n[1][i]),
+               100 * median(reach_w[0][i], reach_n[0][i]),
+               100 * median(reach_w[1][i], reach_n[1][i]));
     }
 }
 
