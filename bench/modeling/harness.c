@@ -451,7 +451,8 @@ static void real_case(const char *path, const char *name, struct tally *t, int v
                 int bin = d <= 1 ? 0 : d <= 2 ? 1 : 2;
                 if (reach_n[neu][bin] < 512) {
                     reach_w[neu][bin][reach_n[neu][bin]] = last_width[j];
-                    reach_e[neu][bin][reach_n[neu][bin]++] = fabs(pred[j] - tr[j]) / tr[j];
+                    reach_e[neu][bin][reach_n[neu][bin]++] =
+                        fabs(pred[j] - tr[j]) / tr[j];
                 }
             }
         if (verbose) {
