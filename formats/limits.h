@@ -77,8 +77,9 @@
 #define LIMIT_PARAM_RUNS 10000 /* runs considered for a measured overlay */
 #define LIMIT_PARAM_STEPS                                                                \
     200 /* grid points per range axis (web/svg.h SVG_MAX_GRID agrees) */
-#define LIMIT_PLOT_URL_REQUEST 6000 /* bytes of a request that travels in a plot URL */
-#define LIMIT_TABLE_CSV_RUNS 100000 /* runs of one CSV download of a page's table */
+#define LIMIT_PLOT_URL_REQUEST 6000   /* bytes of a request that travels in a plot URL */
+#define LIMIT_TABLE_CSV_RUNS 100000   /* runs of one CSV download of a page's table */
+#define LIMIT_SERIES_BYTES (1u << 30) /* bytes of one GET /api/v1/series answer (413) */
 
 /* ---- web forms -------------------------------------------------------------- */
 #define LIMIT_FORM_FIELDS 512 /* fields (parts) in one submission */
