@@ -111,6 +111,7 @@
 #define LIMIT_TRACE_EVENTS 16000000       /* events of a whole trace */
 #define LIMIT_TRACE_BYTES (1024ull << 20) /* bytes of a whole trace */
 #define LIMIT_TRACE_NAMES 256             /* probe state names of a trace */
+#define LIMIT_TRACE_COMMS 4096            /* communicators named by one rank file */
 #define LIMIT_TRACE_TABLE_ROWS 10000      /* macrostate rows in an occupancy answer */
 #define LIMIT_TRACE_FIT_RUNS 1000         /* traced runs in an occupancy estimator */
 

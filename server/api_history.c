@@ -290,6 +290,7 @@ static int alert_state_job(db *d, struct hist_write *w, struct err *err)
     rows = alert_list(d, NULL, w->id, err);
     if (rows == NULL)
         return -1;
+    json_decref(w->answer); /* the job may run twice (db/writer.h) */
     w->answer = json_incref(json_array_get(rows, 0));
     json_decref(rows);
     return 0;

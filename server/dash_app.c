@@ -1,6 +1,7 @@
 /* dash_app: the adapter of an application's page (/applications/{name}):
- * decodes the view state (?sort=runtime&dir=desc&page=2, ?executable= and
- * ?system= filters, ?axes=linear|log), reads the summaries, one page of runs
+ * decodes the view state (?sort=runtime&dir=desc&page=2, the pager's cursor
+ * ?after= or ?before= a run id, ?executable= and ?system= filters,
+ * ?axes=linear|log), reads the summaries, one page of runs
  * and the kernel records the breakdown needs through core/browse.h, and
  * renders web/view_app.c. With ?format=csv it answers every run of the
  * table's filter, in the table's order, as CSV (view_app_csv). */

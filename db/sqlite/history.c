@@ -2,8 +2,9 @@
  * deletes in SQLite; see history.h.
  *
  * A series reads one configuration's range of the runs_series index
- * (config_id, time, id, runtime, commit), so its cost is the configuration's
- * runs, not the application's. Every step loop checks its final result.
+ * (config_id, time, id, runtime, commit, and the time's two columns: covering
+ * since migration 6), so its cost is the configuration's runs, not the
+ * application's, and it never visits the table. Every step loop checks its final result.
  */
 #include "db/history.h"
 #include "db/catalog.h"
