@@ -16,6 +16,15 @@
  * --mem-runs single-run uploads (100,000).
  * Usage: bench_ingest [--runs N] [--clients C] [--sync full|normal|both]
  *        [--repeat R] [--baseline PATH] [--prophecyd PATH] [--mem-runs N]
+ *        [--db postgresql://...]
+ *
+ * --db URI runs the servers on PostgreSQL instead: a fresh scratch database
+ * bench_ingest_server on URI's server for each (URI names a database to
+ * connect to for creating it, e.g. postgresql:///postgres), and the
+ * ceilings are PostgreSQL's own for the same rows through libpq in scratch
+ * database bench_ingest_ceiling (bench/lib/benchpg.h): one transaction per
+ * run statement by statement, one per run pipelined, and 1,000 runs per
+ * transaction pipelined (synchronous_commit as the server's default: on).
  *
  * --watches N instead measures what regression detection adds to single-run
  * ingest (issue 14): the same runs stored one per transaction through
@@ -25,6 +34,7 @@
  * (the worst case: each judges it against its configuration's window),
  * alternating rounds and quoting medians.
  */
+#include "bench/lib/benchpg.h"
 #include "common/arena.h"
 #include "db/db.h"
 #include "db/runs.h"
@@ -431,6 +441,9 @@ static long rss_kb(pid_t pid)
     return kb;
 }
 
+/* --db: the PostgreSQL server's base URI, or NULL for SQLite files. */
+static const char *pg_base;
+
 /* A running prophecyd on a fresh database. */
 struct server {
     pid_t pid;
@@ -453,15 +466,19 @@ static int server_start(struct server *sv, const char *bin, const char *dir,
     FILE *p;
     int tries;
 
-    snprintf(cmd, sizeof cmd, "rm -f %s/server.db*", dir);
-    if (system(cmd) != 0)
-        return -1;
-    snprintf(dbpath, sizeof dbpath, "%s/server.db", dir);
-    /* token create refuses a missing database: create the new one on purpose. */
-    p = fopen(dbpath, "a");
-    if (p != NULL)
-        fclose(p);
-    snprintf(cmd, sizeof cmd, "%s token create bench --db %s", bin, dbpath);
+    if (pg_base != NULL) {
+        benchpg_database(pg_base, "bench_ingest_server", dbpath, sizeof dbpath);
+    } else {
+        snprintf(cmd, sizeof cmd, "rm -f %s/server.db*", dir);
+        if (system(cmd) != 0)
+            return -1;
+        snprintf(dbpath, sizeof dbpath, "%s/server.db", dir);
+        /* token create refuses a missing database: create the new one on purpose. */
+        p = fopen(dbpath, "a");
+        if (p != NULL)
+            fclose(p);
+    }
+    snprintf(cmd, sizeof cmd, "%s token create bench --db '%s'", bin, dbpath);
     p = popen(cmd, "r");
     if (p == NULL || fgets(token, sizeof token, p) == NULL) {
         fprintf(stderr, "cannot create a token with %s\n", bin);
@@ -501,6 +518,18 @@ static void server_stop(struct server *sv)
 {
     kill(sv->pid, SIGTERM);
     waitpid(sv->pid, NULL, 0);
+}
+
+/* PostgreSQL's ceiling (--db): n runs through libpq in a fresh scratch
+ * database, as mode commits them; runs per second. */
+static double pg_ceiling(long n, enum benchpg_mode mode, int batch)
+{
+    char uri[1024];
+    double rate;
+    benchpg_database(pg_base, "bench_ingest_ceiling", uri, sizeof uri);
+    rate = benchpg_ceiling(uri, 0, n, mode, batch);
+    benchpg_drop(pg_base, "bench_ingest_ceiling");
+    return rate;
 }
 
 #define MAX_REPEAT 9
@@ -543,7 +572,7 @@ static int measure_sync(const char *dir, const char *sync_name, enum db_sync syn
                         const char *bin, const char *baseline, long runs, int clients,
                         int repeat, int *port)
 {
-    enum { CEIL, CEIL_B, BASE, CUR, BASE_B, CUR_B, NLINES };
+    enum { CEIL, CEIL_P, CEIL_B, BASE, CUR, BASE_B, CUR_B, NLINES };
     struct line l[NLINES];
     const long batch = 1000;
     long batch_runs = (long)clients * 4 * batch;
@@ -555,10 +584,18 @@ static int measure_sync(const char *dir, const char *sync_name, enum db_sync syn
         /* The ceilings in the same run; with FULL a quarter of the runs
          * suffices (each commit is an fsync). */
         f = &l[CEIL].f[l[CEIL].n++];
-        f->rate =
-            ceiling(dir, sync == DB_SYNC_FULL ? runs / 4 : runs, 1, sync, &f->server_us);
-        f = &l[CEIL_B].f[l[CEIL_B].n++];
-        f->rate = ceiling(dir, batch_runs, batch, sync, &f->server_us);
+        if (pg_base != NULL) {
+            f->rate = pg_ceiling(runs / 4, BENCHPG_TXN_PER_RUN, 1);
+            f = &l[CEIL_P].f[l[CEIL_P].n++];
+            f->rate = pg_ceiling(runs / 4, BENCHPG_PIPELINED, 1);
+            f = &l[CEIL_B].f[l[CEIL_B].n++];
+            f->rate = pg_ceiling(batch_runs, BENCHPG_BATCHED, (int)batch);
+        } else {
+            f->rate = ceiling(dir, sync == DB_SYNC_FULL ? runs / 4 : runs, 1, sync,
+                              &f->server_us);
+            f = &l[CEIL_B].f[l[CEIL_B].n++];
+            f->rate = ceiling(dir, batch_runs, batch, sync, &f->server_us);
+        }
         for (v = 0; v < 2; v++) {
             const char *b = v == 0 ? baseline : bin;
             struct server sv;
@@ -580,11 +617,16 @@ static int measure_sync(const char *dir, const char *sync_name, enum db_sync syn
         sync_name, runs, batch_runs, batch, clients, repeat);
     printf("  %-40s %9s %7s %7s %7s %8s %8s %5s\n", "", "runs/s", "ratio", "p50 ms",
            "p99 ms", "srv us/r", "cli us/r", "fails");
-    print_line("ceiling: raw SQLite, 1 txn/run", &l[CEIL], NULL);
+    print_line(pg_base ? "ceiling: libpq, 1 txn/run" : "ceiling: raw SQLite, 1 txn/run",
+               &l[CEIL], NULL);
+    if (pg_base)
+        print_line("ceiling: libpq, 1 txn/run, pipelined", &l[CEIL_P], NULL);
     if (baseline)
         print_line("baseline prophecyd: single-run POSTs", &l[BASE], &l[CEIL]);
     print_line("prophecyd: single-run POSTs", &l[CUR], &l[CEIL]);
-    print_line("ceiling: raw SQLite, 1000 runs/txn", &l[CEIL_B], NULL);
+    print_line(pg_base ? "ceiling: libpq, 1000 runs/txn, pipelined"
+                       : "ceiling: raw SQLite, 1000 runs/txn",
+               &l[CEIL_B], NULL);
     if (baseline)
         print_line("baseline prophecyd: batches of 1000", &l[BASE_B], &l[CEIL_B]);
     print_line("prophecyd: batches of 1000", &l[CUR_B], &l[CEIL_B]);
@@ -623,10 +665,13 @@ int main(int argc, char **argv)
             mem_runs = strtol(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--watches") == 0 && i + 1 < argc)
             watches = (int)strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
+            pg_base = argv[++i];
         else {
             fprintf(stderr, "usage: bench_ingest [--runs N] [--clients C] [--sync "
                             "full|normal|both] [--repeat R] [--baseline PATH] "
-                            "[--prophecyd PATH] [--mem-runs N] | --watches N\n");
+                            "[--prophecyd PATH] [--mem-runs N] [--db postgresql://...] "
+                            "| --watches N\n");
             return 2;
         }
     }
@@ -686,7 +731,17 @@ int main(int argc, char **argv)
         }
         printf("\n");
         server_stop(&sv);
+        if (pg_base != NULL) {
+            char uri[1024];
+            benchpg_uri(pg_base, "bench_ingest_server", uri, sizeof uri);
+            printf("PostgreSQL database size: %.0f bytes per run stored\n",
+                   (double)benchpg_scalar(uri,
+                                          "SELECT pg_database_size(current_database())") /
+                       (double)benchpg_scalar(uri, "SELECT count(*) FROM runs"));
+        }
     }
+    if (pg_base != NULL)
+        benchpg_drop(pg_base, "bench_ingest_server");
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", dir);
