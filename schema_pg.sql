@@ -318,19 +318,13 @@ DROP INDEX runs_by_system;
 CREATE INDEX runs_by_system_app ON runs (system_id, app_id);
 
 -- migration 6
--- A watch's judgements and alerts by watch (schema.sql migration 6):
--- deleting a watch, a model's ledger and the watch list's counts (judged,
--- out per watch) read one range of an index instead of scanning. runs_series
--- holds the two columns of its time expression too, as schema.sql's does, so
--- a series can be an index-only scan. The application page's key orders end
--- on id here, as SQLite's indexes do implicitly (its rowid), so a keyset page
--- (db_runs_page's cursors) is read in index order, without a sort.
+-- A watch's judgements and alerts by watch (schema.sql migration 6): deleting
+-- a watch, the ledger of a model and the watch list's counts read one range.
+-- runs_series gets the two columns of its expression, so that a series can be
+-- read from the index alone (PostgreSQL, like SQLite, plans an index-only
+-- scan only when the columns an expression uses are in the index).
 CREATE INDEX judgements_by_watch ON judgements (watch_id, out);
 CREATE INDEX alerts_by_watch ON alerts (watch_id);
 DROP INDEX runs_series;
 CREATE INDEX runs_series ON runs (config_id, (coalesce(started_at, created_at)), id,
                                   runtime, vcs_commit, started_at, created_at);
-DROP INDEX runs_page_runtime;
-CREATE INDEX runs_page_runtime ON runs (app_id, runtime, exe_id, system_id, id);
-DROP INDEX runs_page_nprocs;
-CREATE INDEX runs_page_nprocs ON runs (app_id, nprocs, exe_id, system_id, id);

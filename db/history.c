@@ -14,14 +14,6 @@ int db_history_series(db *d, long long config_id, const char *y, arena *a,
     return d->be->history_series(d, config_id, y, a, out, err);
 }
 
-int db_history_series_each(db *d, long long config_id, const char *y,
-                           int (*fn)(void *ctx, const struct db_series_point *p,
-                                     struct err *err),
-                           void *ctx, struct err *err)
-{
-    return d->be->history_series_each(d, config_id, y, fn, ctx, err);
-}
-
 int db_history_side(db *d, const struct db_history_filter *f, const struct db_side *s,
                     arena *a, struct db_side_value **out, size_t *n, struct err *err)
 {
@@ -141,4 +133,12 @@ json_t *db_template_get_in(db *d, const char *name, const char *application,
 int db_demo_remove(db *d, struct err *err)
 {
     return d->be->demo_remove(d, err);
+}
+
+int db_history_series_each(db *d, long long config_id, const char *y,
+                           int (*fn)(void *ctx, const struct db_series_point *p,
+                                     struct err *err),
+                           void *ctx, struct err *err)
+{
+    return d->be->history_series_each(d, config_id, y, fn, ctx, err);
 }

@@ -21,8 +21,8 @@ struct db_writer {
 
 /* Runs a batch in one transaction. First optimistically, every job straight
  * in the transaction: a SAVEPOINT per job costs little for a small job but,
- * while it is open, SQLite keeps the statement journal of every statement
- * (each insert with a trigger or a foreign key has one) until the savepoint
+ * while it is open, SQLite (the first backend) keeps the statement journal of every
+ * statement (each insert with a trigger or a foreign key has one) until the savepoint
  * ends and walks it at each statement's end, so a job of 1,000 runs spent
  * most of its time there. Only when a job fails is the transaction rolled
  * back and the batch run again, each job in its own savepoint, so that the

@@ -79,12 +79,6 @@ json_t *pg_kernels_of_runs(db *d, const char *ids_json, struct err *err);
 int pg_runs_page(db *d, const struct db_page_query *q, arena *a,
                  struct db_page_row **rows, struct err *err);
 long long pg_runs_rank(db *d, const struct db_page_query *q, struct err *err);
-/* db_runs_page's keyset cursor (q->after or q->before set; db/pg/reads.c): the
- * ids of the page into ids (at most limit, in page order). Returns their
- * number, -2 when the cursor's run is not stored (the offset applies), or -1
- * with err set. */
-int pg_page_keyset(db *d, const struct db_page_query *q, long long *ids, int limit,
-                   struct err *err);
 
 /* db/browse.h */
 int pg_app_has_kernels(db *d, long long app_id, struct err *err);
