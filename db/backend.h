@@ -122,6 +122,17 @@ struct db_backend {
     /* db/select.h */
     int (*select_runs)(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,
                        struct err *err);
+    int (*select_begin)(db *d, struct err *err);
+    void (*select_end)(db *d);
+    int (*select_fit_configs)(db *d, const struct db_sel_fit *q,
+                              struct db_fit_configs *out, struct err *err);
+    int (*fit_sums)(db *d, const struct db_fit_y *y, struct db_fit_sum *sums, size_t n,
+                    struct err *err);
+    int (*fit_spread)(db *d, const struct db_fit_y *y, const long long *configs,
+                      size_t nconfig, double mean, double center, double *ss_mean,
+                      double *ss_center, struct err *err);
+    int (*fit_nth)(db *d, const struct db_fit_y *y, const long long *configs,
+                   size_t nconfig, size_t k, int two, double *v, struct err *err);
     int (*select_overlay)(db *d, const struct db_sel_overlay *q, struct db_sel_rows *out,
                           struct err *err);
     int (*select_couple)(db *d, const struct db_sel_couple *q, arena *a,

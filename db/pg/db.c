@@ -32,6 +32,7 @@ struct pg_stmt {
 struct pg_db {
     struct db base;
     PGconn *c;
+    char settings[256]; /* the session's SETs, applied again after a reset */
     int nstmt, next_id;
     struct pg_stmt stmts[STMT_CACHE];
 };
@@ -57,6 +58,8 @@ static void reset_if_broken(db *d)
         return;
     PQreset(PG(d)->c);
     PG(d)->nstmt = 0;
+    if (PQstatus(PG(d)->c) == CONNECTION_OK)
+        PQclear(PQexec(PG(d)->c, PG(d)->settings));
 }
 
 int pg_fail(db *d, PGresult *r, struct err *err)
@@ -522,7 +525,6 @@ int pg_open(db **out, const char *path, const struct db_options *opt, struct err
     struct db_options defaults = {DB_SYNC_FULL, 0, 10000};
     struct pg_db *p;
     db *d;
-    char set[160];
 
     *out = NULL;
     if (opt == NULL)
@@ -546,20 +548,17 @@ int pg_open(db **out, const char *path, const struct db_options *opt, struct err
     /* FULL waits for the commit's WAL flush; NORMAL and OFF acknowledge once
      * the server has the commit (it survives a crash of prophecyd; only a
      * crash of the PostgreSQL host may lose the last moments). */
-    snprintf(set, sizeof set,
+    snprintf(p->settings, sizeof p->settings,
              "SET synchronous_commit = %s; SET lock_timeout = %d; "
-             "SET client_min_messages = warning; SET TIME ZONE 'UTC'",
+             "SET client_min_messages = warning; SET TIME ZONE 'UTC'%s",
              opt->sync == DB_SYNC_FULL ? "on" : "off",
-             opt->busy_ms > 0 ? opt->busy_ms : 10000);
-    if (pg_exec(d, set, err) != 0) {
+             opt->busy_ms > 0 ? opt->busy_ms : 10000,
+             opt->readonly ? "; SET default_transaction_read_only = on" : "");
+    if (pg_exec(d, p->settings, err) != 0) {
         pg_close(d);
         return -1;
     }
     if (!opt->readonly && migrate(d, err) != 0) {
-        pg_close(d);
-        return -1;
-    }
-    if (opt->readonly && pg_exec(d, "SET default_transaction_read_only = on", err) != 0) {
         pg_close(d);
         return -1;
     }

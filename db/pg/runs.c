@@ -18,6 +18,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Name → id, created on first use. The insert that loses a race with another
@@ -78,24 +79,70 @@ static const char SQL_RUN_INS[] =
     "submitter, created_at, vcs_commit, vcs_branch) "
     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
     "ON CONFLICT (uid) DO NOTHING RETURNING id";
-static const char SQL_TAG_INS[] =
-    "INSERT INTO run_tags (run_id, key, value) VALUES ($1, $2, $3)";
-static const char SQL_INPUT_INS[] =
-    "INSERT INTO run_inputs (run_id, name, value) VALUES ($1, $2, $3)";
-static const char SQL_METRIC_INS[] =
-    "INSERT INTO run_metrics (run_id, name, value) VALUES ($1, $2, $3)";
-static const char SQL_KERNEL_INS[] =
-    "INSERT INTO kernels (run_id, seq, name, time, calls, metrics) "
-    "VALUES ($1, $2, $3, $4, $5, $6)";
+/* A run's inputs, metrics, kernels and tags in one round trip: each set goes
+ * in as one JSON parameter (numbers with 17 significant digits, so the
+ * stored doubles are the sent ones) and one data-modifying CTE unpacks it. */
+static const char SQL_CHILDREN_INS[] =
+    "WITH i AS (INSERT INTO run_inputs (run_id, name, value) SELECT $1, key, "
+    "value::float8 FROM jsonb_each_text($2::jsonb)), "
+    "m AS (INSERT INTO run_metrics (run_id, name, value) SELECT $1, key, value::float8 "
+    "FROM jsonb_each_text($3::jsonb)), "
+    "k AS (INSERT INTO kernels (run_id, seq, name, time, calls, metrics) SELECT $1, "
+    "x.ord - 1, x.e ->> 'name', (x.e ->> 'time')::float8, (x.e ->> 'calls')::bigint, "
+    "x.e ->> 'metrics' FROM jsonb_array_elements($4::jsonb) WITH ORDINALITY x(e, ord)), "
+    "t AS (INSERT INTO run_tags (run_id, key, value) SELECT $1, key, value FROM "
+    "jsonb_each_text($5::jsonb)) SELECT 1";
 
-static int insert_kvs(db *d, const char *sql, long long run_id, const struct rec_kv *kv,
-                      size_t n, struct err *err)
+static json_t *kvs_json(const struct rec_kv *kv, size_t n)
 {
+    json_t *o = json_object();
     size_t i;
-    for (i = 0; i < n; i++)
-        if (pg_run_sql(d, sql, err, "itd", run_id, kv[i].name, kv[i].value) < 0)
-            return -1;
-    return 0;
+    for (i = 0; o && i < n; i++)
+        if (json_object_set_new(o, kv[i].name, json_real(kv[i].value)) != 0) {
+            json_decref(o);
+            return NULL;
+        }
+    return o;
+}
+
+static int insert_children(db *d, long long id, const struct run_record *r,
+                           struct err *err)
+{
+    json_t *in = kvs_json(r->inputs, r->ninputs),
+           *met = kvs_json(r->metrics, r->nmetrics);
+    json_t *ker = json_array(), *tags = json_object();
+    char *txt[4] = {NULL, NULL, NULL, NULL};
+    int rc = -1, ok = in && met && ker && tags, i;
+    size_t k;
+
+    for (k = 0; ok && k < r->nkernels; k++) {
+        const struct rec_kernel *kr = &r->kernels[k];
+        json_t *o =
+            json_pack("{s:s, s:f, s:I, s:s?}", "name", kr->name, "time", kr->time,
+                      "calls", (json_int_t)kr->calls, "metrics", kr->metrics_json);
+        ok = o != NULL && json_array_append_new(ker, o) == 0;
+    }
+    for (k = 0; ok && k < r->ntags; k++)
+        ok =
+            json_object_set_new(tags, r->tags[k].key, json_string(r->tags[k].value)) == 0;
+    if (ok) {
+        json_t *v[4] = {in, met, ker, tags};
+        for (i = 0; i < 4; i++)
+            ok = ok && (txt[i] = json_dumps(v[i], JSON_COMPACT |
+                                                      JSON_REAL_PRECISION(17))) != NULL;
+    }
+    if (!ok)
+        err_nomem(err);
+    else if (pg_run_sql(d, SQL_CHILDREN_INS, err, "itttt", id, txt[0], txt[1], txt[2],
+                        txt[3]) >= 0)
+        rc = 0;
+    for (i = 0; i < 4; i++)
+        free(txt[i]);
+    json_decref(in);
+    json_decref(met);
+    json_decref(ker);
+    json_decref(tags);
+    return rc;
 }
 
 struct resolved {
@@ -220,7 +267,6 @@ static int insert_one(db *d, struct resolved *c, const struct run_record *r,
 {
     struct rec_kv sorted[LIMIT_INPUTS];
     long long id;
-    size_t k;
     int rc;
 
     *existed = 0;
@@ -251,19 +297,9 @@ static int insert_one(db *d, struct resolved *c, const struct run_record *r,
         return repeat(d, id, r, err);
     }
     *id_out = id;
-    if (insert_kvs(d, SQL_INPUT_INS, id, r->inputs, r->ninputs, err) != 0 ||
-        insert_kvs(d, SQL_METRIC_INS, id, r->metrics, r->nmetrics, err) != 0)
+    if ((r->ninputs || r->nmetrics || r->nkernels || r->ntags) &&
+        insert_children(d, id, r, err) != 0)
         return -1;
-    for (k = 0; k < r->nkernels; k++) {
-        const struct rec_kernel *kr = &r->kernels[k];
-        if (pg_run_sql(d, SQL_KERNEL_INS, err, "iitdit", id, (long long)k, kr->name,
-                       kr->time, kr->calls, kr->metrics_json) < 0)
-            return -1;
-    }
-    for (k = 0; k < r->ntags; k++)
-        if (pg_run_sql(d, SQL_TAG_INS, err, "itt", id, r->tags[k].key, r->tags[k].value) <
-            0)
-            return -1;
     if (r->ninputs > LIMIT_INPUTS)
         return err_set(err, 500, "internal", NULL, "too many inputs");
     if (r->ninputs)
@@ -381,8 +417,10 @@ static const char *dup(arena *a, const PGresult *r, int row, int col)
     return t ? arena_strndup(a, t, (size_t)PQgetlength(r, row, col)) : NULL;
 }
 
-static const char SQL_INPUTS[] = "SELECT name, value FROM run_inputs WHERE run_id = $1";
-static const char SQL_METRICS[] = "SELECT name, value FROM run_metrics WHERE run_id = $1";
+static const char SQL_INPUTS[] =
+    "SELECT name, value FROM run_inputs WHERE run_id = $1 ORDER BY name";
+static const char SQL_METRICS[] =
+    "SELECT name, value FROM run_metrics WHERE run_id = $1 ORDER BY name";
 static const char SQL_KERNELS[] =
     "SELECT name, time, calls, metrics FROM kernels WHERE run_id = $1 ORDER BY seq";
 static const char SQL_TAGS[] =
@@ -493,6 +531,116 @@ static int read_children(db *d, arena *a, struct db_run_row *row, struct err *er
     return 0;
 }
 
+/* The children of a page of runs (ids ascending) in four statements, not
+ * four per run: each reads every run's rows ordered by run id, then as the
+ * single-run reads order them, and each run takes its stretch. */
+static const char SQL_INPUTS_MANY[] = "SELECT run_id, name, value FROM run_inputs WHERE "
+                                      "run_id = ANY($1::bigint[]) ORDER BY run_id, name";
+static const char SQL_METRICS_MANY[] =
+    "SELECT run_id, name, value FROM run_metrics WHERE "
+    "run_id = ANY($1::bigint[]) ORDER BY run_id, name";
+static const char SQL_KERNELS_MANY[] =
+    "SELECT run_id, name, time, calls, metrics FROM kernels WHERE "
+    "run_id = ANY($1::bigint[]) ORDER BY run_id, seq";
+static const char SQL_TAGS_MANY[] = "SELECT run_id, key, value FROM run_tags WHERE "
+                                    "run_id = ANY($1::bigint[]) ORDER BY run_id, key";
+
+enum child { C_INPUTS, C_METRICS, C_KERNELS, C_TAGS };
+
+/* Stores rows [from, to) of r (all of run `row`) as the run's children. */
+static int take_children(const PGresult *r, int from, int to, enum child kind, arena *a,
+                         struct db_run_row *row, struct err *err)
+{
+    struct run_record *run = &row->run;
+    size_t n = (size_t)(to - from), i;
+    if (kind == C_INPUTS || kind == C_METRICS) {
+        struct rec_kv *kv = arena_alloc(a, (n ? n : 1) * sizeof *kv);
+        if (kv == NULL)
+            return err_nomem(err);
+        for (i = 0; i < n; i++) {
+            kv[i].name = dup(a, r, from + (int)i, 1);
+            kv[i].value = pg_dbl(r, from + (int)i, 2);
+        }
+        if (kind == C_INPUTS) {
+            run->inputs = n ? kv : NULL;
+            run->ninputs = n;
+        } else {
+            run->metrics = n ? kv : NULL;
+            run->nmetrics = n;
+        }
+    } else if (kind == C_KERNELS) {
+        struct rec_kernel *k = arena_alloc(a, (n ? n : 1) * sizeof *k);
+        if (k == NULL)
+            return err_nomem(err);
+        for (i = 0; i < n; i++) {
+            k[i].name = dup(a, r, from + (int)i, 1);
+            k[i].time = pg_dbl(r, from + (int)i, 2);
+            k[i].calls = pg_ll(r, from + (int)i, 3);
+            k[i].metrics_json = dup(a, r, from + (int)i, 4);
+        }
+        run->kernels = n ? k : NULL;
+        run->nkernels = n;
+    } else {
+        run->tags = arena_alloc(a, LIMIT_TAGS * sizeof *run->tags);
+        if (run->tags == NULL)
+            return err_nomem(err);
+        for (i = 0; i < n && i < LIMIT_TAGS; i++) {
+            run->tags[i].key = dup(a, r, from + (int)i, 1);
+            run->tags[i].value = dup(a, r, from + (int)i, 2);
+        }
+        run->ntags = i;
+    }
+    return 0;
+}
+
+static int read_children_many(db *d, arena *a, struct db_run_row *rows, int n,
+                              struct err *err)
+{
+    static const char *const sql[] = {SQL_INPUTS_MANY, SQL_METRICS_MANY, SQL_KERNELS_MANY,
+                                      SQL_TAGS_MANY};
+    long long *ids;
+    struct buf list;
+    int kind, i;
+
+    if (n == 0)
+        return 0;
+    if ((ids = arena_alloc(a, (size_t)n * sizeof *ids)) == NULL)
+        return err_nomem(err);
+    for (i = 0; i < n; i++)
+        ids[i] = rows[i].id;
+    buf_init(&list, 32 * (size_t)n + 16);
+    pg_id_array(ids, (size_t)n, &list);
+    if (buf_failed(&list)) {
+        buf_free(&list);
+        return err_nomem(err);
+    }
+    for (kind = C_INPUTS; kind <= C_TAGS; kind++) {
+        PGresult *r = pg_params(d, sql[kind], err, "t", buf_str(&list));
+        int nr, at = 0;
+        if (r == NULL) {
+            buf_free(&list);
+            return -1;
+        }
+        nr = PQntuples(r);
+        for (i = 0; i < n; i++) { /* both in ascending run id */
+            int end;
+            while (at < nr && pg_ll(r, at, 0) < rows[i].id)
+                at++;
+            for (end = at; end < nr && pg_ll(r, end, 0) == rows[i].id; end++)
+                ;
+            if (take_children(r, at, end, (enum child)kind, a, &rows[i], err) != 0) {
+                PQclear(r);
+                buf_free(&list);
+                return -1;
+            }
+            at = end;
+        }
+        PQclear(r);
+    }
+    buf_free(&list);
+    return 0;
+}
+
 int pg_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_row **rows,
                  struct err *err)
 {
@@ -535,9 +683,8 @@ int pg_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_r
     for (i = 0; i < PQntuples(r) && n < limit; i++)
         read_row(r, i, a, &out[n++]);
     PQclear(r);
-    for (i = 0; i < n; i++)
-        if (read_children(d, a, &out[i], err) != 0)
-            return -1;
+    if (read_children_many(d, a, out, n, err) != 0)
+        return -1;
     *rows = out;
     return n;
 }

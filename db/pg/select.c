@@ -2,16 +2,20 @@
  * same selections as db/sqlite/select.c). */
 #include "db/select.h"
 #include "common/arena.h"
+#include "common/buf.h"
 #include "common/xalloc.h"
 #include "db/pg/entries.h"
 #include "db/pg/pg.h"
 
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The inputs of each run as one JSON object. */
 #define SEL_INPUTS                                                                       \
-    "(SELECT json_object_agg(name, value) FROM run_inputs WHERE run_id = r.id)"
+    "(SELECT json_object_agg(name, value ORDER BY name) FROM run_inputs WHERE run_id = " \
+    "r.id)"
 
 /* Fit: $1 application, $2 system, $3 executable or NULL, $4 the metric or
  * kernel name (NULL for the runtime), $5 the limit, $6..$7 the nprocs bounds,
@@ -151,6 +155,263 @@ int pg_select_overlay(db *d, const struct db_sel_overlay *q, struct db_sel_rows 
     if (r == NULL)
         return -1;
     return read_rows(r, q->limit, out, err);
+}
+
+/* ---- the fit's selection streamed as aggregates -------------------------- */
+
+int pg_select_begin(db *d, struct err *err)
+{
+    if (PQtransactionStatus(pg_conn(d)) != PQTRANS_IDLE)
+        return 1; /* already in one: its snapshot holds */
+    /* REPEATABLE READ: every read of the fit sees one snapshot. */
+    return pg_exec(d, "BEGIN ISOLATION LEVEL REPEATABLE READ", err);
+}
+
+void pg_select_end(db *d)
+{
+    pg_rollback(d);
+}
+
+/* $1 application, $2 system, $3 executable or NULL, $4..$5 the nprocs bounds,
+ * $6 the exact inputs as a JSON object (matched against the configuration's
+ * latest run), $7 the limit; one row per configuration and input of its
+ * latest run, by configuration id then name (as db/sqlite/select.c). */
+static const char fit_configs_sql[] =
+    "WITH c AS (SELECT c.id, c.nprocs, c.last_run_id, c.runs, c.sum_runtime, "
+    "c.min_runtime, c.max_runtime FROM applications a JOIN run_configs c ON c.app_id = "
+    "a.id WHERE a.name = $1 AND c.system_id = (SELECT s.id FROM systems s WHERE "
+    "s.name = $2) AND ($3::text IS NULL OR c.exe_id = (SELECT e.id FROM executables e "
+    "WHERE e.app_id = a.id AND e.name = $3)) AND c.nprocs BETWEEN $4::float8 AND "
+    "$5::float8 AND NOT EXISTS (SELECT 1 FROM jsonb_each($6::jsonb) f WHERE NOT EXISTS "
+    "(SELECT 1 FROM run_inputs i WHERE i.run_id = c.last_run_id AND i.name = f.key AND "
+    "i.value = (f.value #>> '{}')::float8)) ORDER BY c.id LIMIT $7) "
+    "SELECT c.id, c.nprocs, i.name, i.value, c.runs, c.sum_runtime, c.min_runtime, "
+    "c.max_runtime FROM c LEFT JOIN run_inputs i ON i.run_id = c.last_run_id "
+    "ORDER BY c.id, i.name";
+
+int pg_select_fit_configs(db *d, const struct db_sel_fit *q, struct db_fit_configs *out,
+                          struct err *err)
+{
+    PGresult *r;
+    char *inputs;
+    size_t cap = 0;
+    int i, rows;
+
+    out->c = NULL;
+    out->n = 0;
+    if ((inputs = object_text(q->inputs, err)) == NULL)
+        return -1;
+    r = pg_params(d, fit_configs_sql, err, "tttddti", q->application, q->system,
+                  q->executable, q->np_lo, q->np_hi, inputs, (long long)q->limit + 1);
+    free(inputs);
+    if (r == NULL)
+        return -1;
+    rows = PQntuples(r);
+    for (i = 0; i < rows; i++) {
+        long long id = pg_ll(r, i, 0);
+        struct db_fit_config *c;
+        if (out->n == 0 || out->c[out->n - 1].id != id) {
+            if (out->n == cap) {
+                size_t ncap = cap ? cap * 2 : 16;
+                struct db_fit_config *p = xrealloc(out->c, ncap * sizeof *p);
+                if (p == NULL)
+                    goto nomem;
+                out->c = p;
+                cap = ncap;
+            }
+            c = &out->c[out->n++];
+            c->id = id;
+            c->nprocs = pg_dbl(r, i, 1);
+            c->runs = (size_t)pg_ll(r, i, 4);
+            c->sum_runtime = pg_dbl(r, i, 5);
+            c->min_runtime = pg_dbl(r, i, 6);
+            c->max_runtime = pg_dbl(r, i, 7);
+            if ((c->inputs = json_object()) == NULL)
+                goto nomem;
+        }
+        c = &out->c[out->n - 1];
+        if (!pg_null(r, i, 2) && json_object_set_new(c->inputs, pg_text(r, i, 2),
+                                                     json_real(pg_dbl(r, i, 3))) != 0)
+            goto nomem;
+    }
+    PQclear(r);
+    return 0;
+nomem:
+    PQclear(r);
+    db_fit_configs_free(out);
+    return err_nomem(err);
+}
+
+/* The runs of the configurations $1 (a bigint array) as rows (cid, y), by
+ * kind of y: the runtime; the metric $2; the summed time of kernel $2;
+ * $2 / runtime / (nprocs when $3 is 1, else 1). Each kind numbers only the
+ * parameters it uses (a prepared statement must know every parameter's
+ * type); a pass's own parameters follow. A runtime of 0 gives no value, as
+ * SQLite's division by zero does. */
+enum { K_RUNTIME, K_METRIC, K_KERNEL, K_SCALED, NKIND };
+static const int kind_params[NKIND] = {1, 2, 2, 3};
+static const char *const kind_y[NKIND] = {
+    "r.runtime",
+    "(SELECT m.value FROM run_metrics m WHERE m.run_id = r.id AND m.name = $2)",
+    "(SELECT sum(k.time) FROM kernels k WHERE k.run_id = r.id AND k.name = $2)",
+    "$2::float8 / nullif(r.runtime, 0) / (CASE WHEN $3::bigint <> 0 THEN "
+    "c.nprocs::float8 ELSE 1.0::float8 END)",
+};
+enum { P_SUMS, P_SPREAD1, P_SPREAD2, P_NTH, NPASS };
+static char agg_sql[NPASS][NKIND][768];
+static pthread_once_t fit_once = PTHREAD_ONCE_INIT;
+
+static void make_fit_sql(void)
+{
+    int k;
+    for (k = 0; k < NKIND; k++) {
+        char v[512];
+        int a = kind_params[k] + 1, b = kind_params[k] + 2;
+        snprintf(v, sizeof v,
+                 "(SELECT c.id AS cid, %s AS y FROM run_configs c JOIN runs r ON "
+                 "r.config_id = c.id WHERE c.id = ANY($1::bigint[])) v",
+                 kind_y[k]);
+        snprintf(agg_sql[P_SUMS][k], sizeof agg_sql[P_SUMS][k],
+                 "SELECT cid, count(y), sum(y), min(y), max(y) FROM %s GROUP BY cid", v);
+        snprintf(agg_sql[P_SPREAD1][k], sizeof agg_sql[P_SPREAD1][k],
+                 "SELECT sum((y - $%d::float8) * (y - $%d::float8)) FROM %s", a, a, v);
+        snprintf(agg_sql[P_SPREAD2][k], sizeof agg_sql[P_SPREAD2][k],
+                 "SELECT sum((y - $%d::float8) * (y - $%d::float8)), "
+                 "sum((y - $%d::float8) * (y - $%d::float8)) FROM %s",
+                 a, a, b, b, v);
+        snprintf(agg_sql[P_NTH][k], sizeof agg_sql[P_NTH][k],
+                 "SELECT y FROM %s WHERE y IS NOT NULL ORDER BY y LIMIT $%d::bigint "
+                 "OFFSET $%d::bigint",
+                 v, a, b);
+    }
+}
+
+/* Runs pass `pass` of y's kind over the n configurations ids (every stride
+ * bytes), with the pass's own text parameters p1, p2 (NULL: none). */
+static PGresult *fit_query(db *d, int pass, const struct db_fit_y *y,
+                           const long long *ids, size_t stride, size_t n, const char *p1,
+                           const char *p2, struct err *err)
+{
+    const char *values[5];
+    char scale[40], per[8];
+    struct buf b;
+    PGresult *r;
+    int kind, k = 0;
+    size_t i;
+
+    if ((unsigned)y->y > DB_SEL_KERNEL) {
+        err_set(err, 500, "internal", NULL, "unknown kind of y");
+        return NULL;
+    }
+    pthread_once(&fit_once, make_fit_sql);
+    kind = y->y == DB_SEL_RUNTIME  ? (y->scaled ? K_SCALED : K_RUNTIME)
+           : y->y == DB_SEL_METRIC ? K_METRIC
+                                   : K_KERNEL;
+    buf_init(&b, 32 * n + 16);
+    buf_putc(&b, '{');
+    for (i = 0; i < n; i++)
+        buf_printf(&b, "%s%lld", i ? "," : "",
+                   *(const long long *)(const void *)((const char *)ids + i * stride));
+    buf_putc(&b, '}');
+    if (buf_failed(&b)) {
+        buf_free(&b);
+        err_nomem(err);
+        return NULL;
+    }
+    values[k++] = buf_str(&b);
+    if (kind == K_METRIC || kind == K_KERNEL)
+        values[k++] = y->name ? y->name : "";
+    if (kind == K_SCALED) {
+        snprintf(scale, sizeof scale, "%.17g", y->scale);
+        snprintf(per, sizeof per, "%d", y->per_proc != 0);
+        values[k++] = scale;
+        values[k++] = per;
+    }
+    if (p1)
+        values[k++] = p1;
+    if (p2)
+        values[k++] = p2;
+    r = pg_params_text(d, agg_sql[pass][kind], k, values, err);
+    buf_free(&b);
+    return r;
+}
+
+int pg_fit_sums(db *d, const struct db_fit_y *y, struct db_fit_sum *sums, size_t n,
+                struct err *err)
+{
+    PGresult *r;
+    size_t i, k = 0;
+    int row;
+
+    for (i = 0; i < n; i++) {
+        sums[i].n = 0;
+        sums[i].sum = sums[i].min = sums[i].max = 0;
+    }
+    if (n == 0)
+        return 0;
+    r = fit_query(d, P_SUMS, y, &sums[0].config, sizeof *sums, n, NULL, NULL, err);
+    if (r == NULL)
+        return -1;
+    for (row = 0; row < PQntuples(r); row++) {
+        long long id = pg_ll(r, row, 0);
+        size_t t;
+        for (t = 0; t < n && sums[(k + t) % n].config != id; t++)
+            ;
+        if (t == n)
+            continue;
+        k = (k + t) % n;
+        sums[k].n = (size_t)pg_ll(r, row, 1);
+        sums[k].sum = pg_dbl(r, row, 2);
+        sums[k].min = pg_dbl(r, row, 3);
+        sums[k].max = pg_dbl(r, row, 4);
+    }
+    PQclear(r);
+    return 0;
+}
+
+int pg_fit_spread(db *d, const struct db_fit_y *y, const long long *configs,
+                  size_t nconfig, double mean, double center, double *ss_mean,
+                  double *ss_center, struct err *err)
+{
+    int one = memcmp(&mean, &center, sizeof mean) == 0;
+    char m[40], c[40];
+    PGresult *r;
+
+    *ss_mean = *ss_center = 0;
+    snprintf(m, sizeof m, "%.17g", mean);
+    snprintf(c, sizeof c, "%.17g", center);
+    r = fit_query(d, one ? P_SPREAD1 : P_SPREAD2, y, configs, sizeof *configs, nconfig, m,
+                  one ? NULL : c, err);
+    if (r == NULL)
+        return -1;
+    if (PQntuples(r) > 0) {
+        *ss_mean = pg_dbl(r, 0, 0);
+        *ss_center = one ? *ss_mean : pg_dbl(r, 0, 1);
+    }
+    PQclear(r);
+    return 0;
+}
+
+int pg_fit_nth(db *d, const struct db_fit_y *y, const long long *configs, size_t nconfig,
+               size_t k, int two, double *v, struct err *err)
+{
+    int got, want = two ? 2 : 1, i;
+    char lim[8], off[32];
+    PGresult *r;
+
+    snprintf(lim, sizeof lim, "%d", want);
+    snprintf(off, sizeof off, "%zu", k);
+    r = fit_query(d, P_NTH, y, configs, sizeof *configs, nconfig, lim, off, err);
+    if (r == NULL)
+        return -1;
+    got = PQntuples(r) < want ? PQntuples(r) : want;
+    for (i = 0; i < got; i++)
+        v[i] = pg_dbl(r, i, 0);
+    PQclear(r);
+    if (got < want)
+        return err_set(err, 422, "degenerate", NULL,
+                       "the runs changed while the fit read them; fit again");
+    return 0;
 }
 
 /* Coupling: $1 application id, $2 system id, $3 executable or NULL, $4 nprocs

@@ -79,7 +79,10 @@ def stop(state):
                              os.path.join(st["dir"], "data"), "-m", "immediate", "stop"]),
                    stdout=subprocess.DEVNULL)
     shutil.rmtree(st["dir"], ignore_errors=True)
-    os.unlink(state)
+    try:
+        os.unlink(state)
+    except OSError:
+        pass
     return 0
 
 

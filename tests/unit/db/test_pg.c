@@ -7,6 +7,7 @@
  * - two connections creating the same new application at once make one;
  * - a writer job whose third run breaks a constraint rolls back all three
  *   while the other job of its batch commits, and the violation is a 409;
+ * - a run's doubles, names, kernels and tags read back exactly as sent;
  * - two servers starting together on a new database migrate it once;
  * - the canonical inputs text is SQLite's json_group_object text, byte for
  *   byte (the key of run_configs on both engines).
@@ -329,6 +330,101 @@ static void test_conflicts_are_409(void)
     db_close(d);
 }
 
+/* ---- a run reads back exactly as sent ------------------------------------ */
+
+static void test_run_reads_back_exactly(void)
+{
+    static struct rec_kv in[3] = {
+        {"N", 0.1}, {"L \"q\"", 1e-300}, {"M", 9007199254740993.0}};
+    static struct rec_kv met[2] = {{"mflops", 123456.789}, {"x,y", -2.5e-7}};
+    static struct rec_kernel k[3] = {{"b", 1.0 / 3, 2, "{\"a\": [1, 2.5]}"},
+                                     {"a", 0.0, 0, NULL},
+                                     {"b", 11.2, 1, NULL}};
+    static struct rec_tag tags[2] = {{"env", "prod"}, {"k\"1", "v{1}"}};
+    struct run_record r = make_run("exact-1", "exact", 16, 0.30000000000000004), *s;
+    struct db_run_row row;
+    struct err e = {0};
+    long long id;
+    int existed;
+    char uri[600];
+    arena *a;
+    db *d;
+    size_t i;
+
+    r.inputs = in;
+    r.ninputs = 3;
+    r.metrics = met;
+    r.nmetrics = 2;
+    r.kernels = k;
+    r.nkernels = 3;
+    r.tags = tags;
+    r.ntags = 2;
+    r.commit = "abc123";
+    r.started_at = "2026-11-21T10:00:00Z";
+    CHECK_INT(new_database(uri, sizeof uri), 0);
+    CHECK_INT(db_open(&d, uri, NULL, &e), 0);
+    CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), 0);
+    a = arena_new();
+    CHECK_INT(db_run_get(d, id, a, &row, &e), 1);
+    s = &row.run;
+    CHECK(s->runtime == r.runtime);
+    CHECK_INT(s->ninputs, 3);
+    for (i = 0; i < s->ninputs; i++) {
+        size_t j;
+        for (j = 0; j < 3 && strcmp(in[j].name, s->inputs[i].name) != 0; j++)
+            ;
+        CHECK(j < 3 && in[j].value == s->inputs[i].value);
+    }
+    CHECK_INT(s->nmetrics, 2);
+    CHECK_INT(s->nkernels, 3);
+    for (i = 0; i < 3 && i < s->nkernels; i++) {
+        CHECK_STR(s->kernels[i].name, k[i].name);
+        CHECK(s->kernels[i].time == k[i].time);
+        CHECK_INT(s->kernels[i].calls, k[i].calls);
+        CHECK((s->kernels[i].metrics_json == NULL) == (k[i].metrics_json == NULL));
+    }
+    CHECK_STR(s->kernels[0].metrics_json, k[0].metrics_json);
+    CHECK_INT(s->ntags, 2);
+    CHECK_STR(s->tags[1].key, "k\"1");
+    CHECK_STR(s->tags[1].value, "v{1}");
+    {
+        /* a listing reads each run's children as db_run_get does */
+        struct run_record bare = make_run("exact-2", "exact", 2, 1.0);
+        struct db_run_filter f = {0};
+        struct db_run_row *list;
+        long long id2;
+        bare.ninputs = 0;
+        bare.nkernels = 0;
+        CHECK_INT(db_runs_insert(d, &bare, 1, &id2, &existed, &e), 0);
+        f.application = "exact";
+        f.limit = 10;
+        CHECK_INT(db_runs_list(d, &f, a, &list, &e), 2);
+        CHECK_INT(list[0].run.ninputs, 3);
+        CHECK_INT(list[0].run.nmetrics, 2);
+        CHECK_INT(list[0].run.nkernels, 3);
+        CHECK_INT(list[0].run.ntags, 2);
+        for (i = 0; i < 3 && i < list[0].run.nkernels; i++)
+            CHECK(list[0].run.kernels[i].time == s->kernels[i].time);
+        for (i = 0; i < 3 && i < list[0].run.ninputs; i++) {
+            CHECK_STR(list[0].run.inputs[i].name, s->inputs[i].name);
+            CHECK(list[0].run.inputs[i].value == s->inputs[i].value);
+        }
+        CHECK_STR(list[0].run.tags[1].value, "v{1}");
+        CHECK_INT(list[1].run.ninputs, 0);
+        CHECK_INT(list[1].run.nkernels, 0);
+        CHECK_INT(list[1].run.ntags, 0);
+    }
+    /* the same content again is the same run; other content is a 409 */
+    CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), 0);
+    CHECK_INT(existed, 1);
+    r.kernels = k + 1;
+    r.nkernels = 2;
+    CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), -1);
+    CHECK_INT(e.status, 409);
+    arena_free(a);
+    db_close(d);
+}
+
 /* ---- migrations from several servers at once ---------------------------- */
 
 struct opener {
@@ -412,6 +508,7 @@ int main(void)
     RUN(test_same_new_name_from_two_connections);
     RUN(test_batch_with_a_bad_run_rolls_back);
     RUN(test_conflicts_are_409);
+    RUN(test_run_reads_back_exactly);
     RUN(test_concurrent_migrations);
     return harness_report();
 }
