@@ -306,8 +306,8 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path,
              "/api/v1/runs?application=bench%%20app&limit=100&after=%lld", mid);
     snprintf(sql, sizeof sql,
-             "SELECT * FROM runs r, kernels k WHERE r.app_id = 1 AND r.id > %lld AND "
-             "k.run_id = r.id ORDER BY r.id LIMIT 500",
+             "SELECT * FROM (SELECT * FROM runs WHERE app_id = 1 AND id > %lld ORDER BY "
+             "id LIMIT 100) r JOIN kernels k ON k.run_id = r.id ORDER BY r.id, k.seq",
              mid);
     measure(c, base, path, NULL, sql, "GET /api/v1/runs, cursor, 100 runs");
     measure(

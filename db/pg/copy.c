@@ -220,7 +220,20 @@ struct loader {
     db *d;
     struct buf out; /* COPY text of the rows not yet sent */
     int ncols;
+    char table[DB_COPY_NAME];
 };
+
+/* The table's own triggers (app_kernels_add on kernels, ...) are off while it
+ * loads: what they maintain is copied from the source as it is (db/copy.c),
+ * and a trigger call per row made loading kernels many times slower. Inside
+ * the copy's transaction, so a failed copy leaves them on. */
+static int triggers(db *d, const char *table, int on, struct err *err)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql, "ALTER TABLE \"%s\" %s TRIGGER USER", table,
+             on ? "ENABLE" : "DISABLE");
+    return pg_exec(d, sql, err);
+}
 
 static int pgc_load_open(db *d, const char *table, const char (*cols)[DB_COPY_NAME],
                          int ncols, int clear, void **w, struct err *err)
@@ -236,6 +249,8 @@ static int pgc_load_open(db *d, const char *table, const char (*cols)[DB_COPY_NA
         if (pg_exec(d, del, err) != 0)
             return -1;
     }
+    if (triggers(d, table, 0, err) != 0)
+        return -1;
     buf_init(&sql, 4096);
     buf_printf(&sql, "COPY \"%s\" (", table);
     column_list(&sql, cols, ncols);
@@ -257,6 +272,7 @@ static int pgc_load_open(db *d, const char *table, const char (*cols)[DB_COPY_NA
     }
     l->d = d;
     l->ncols = ncols;
+    snprintf(l->table, sizeof l->table, "%s", table);
     buf_init(&l->out, (size_t)CHUNK * 64);
     *w = l;
     return 0;
@@ -357,6 +373,8 @@ static int pgc_load_close(void *w, int ok, struct err *err)
             rc = pg_fail(l->d, r, err);
         PQclear(r);
     }
+    if (ok && rc == 0 && triggers(l->d, l->table, 1, err) != 0)
+        rc = -1;
     buf_free(&l->out);
     xfree(l);
     return ok ? rc : -1;

@@ -169,8 +169,12 @@ def servers_on_the_copies_answer_as_the_original():
 def new_ids_follow_the_copied_ones():
     P = server_on(PG)
     try:
-        st, b = P.post("/api/v1/runs", run_doc(application="copied", id="after-copy"))
+        st, b = P.post("/api/v1/runs", run_doc(application="copied", id="after-copy",
+                                               kernels=[{"name": "fresh", "time": 1.0}]))
         assert st == 201, b
+        # the kernel-name triggers, off while the copy loaded, work again
+        st, app = P.get("/api/v1/applications/copied")
+        assert {"name": "fresh", "records": 1} in app["kernels"], app["kernels"]
         con = sqlite3.connect(A)
         (top,) = con.execute("SELECT max(id) FROM runs").fetchone()
         con.close()
