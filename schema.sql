@@ -374,3 +374,22 @@ END;
 -- every use it serves (a prefix), so ingest keeps the same number of indexes.
 DROP INDEX runs_by_system;
 CREATE INDEX runs_by_system_app ON runs (system_id, app_id);
+
+-- migration 6
+-- A watch's judgements by watch (issue 14): deleting a watch and the ledger
+-- of a model read one range of this index instead of scanning every
+-- judgement, and the watch list's counts (judged, out per watch) read the
+-- index alone, in watch order. It holds (watch_id, out, run_id), so judging
+-- a run adds one entry per judgement in each watch's range. Alerts get an
+-- index by watch for the watch delete.
+CREATE INDEX judgements_by_watch ON judgements (watch_id, out);
+CREATE INDEX alerts_by_watch ON alerts (watch_id);
+-- A series (issue 14) reads one configuration's range of runs_series, but
+-- SQLite does not read an indexed expression's value from the index, so
+-- every point also visited its run's table page: at scale a configuration's
+-- runs lie on as many pages as it has runs. With the two columns of the
+-- expression in the index the read never leaves it (same number of indexes
+-- on runs; each entry grows by the two times).
+DROP INDEX runs_series;
+CREATE INDEX runs_series ON runs (config_id, coalesce(started_at, created_at), id, runtime,
+                                 vcs_commit, started_at, created_at);

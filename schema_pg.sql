@@ -316,3 +316,15 @@ CREATE TRIGGER app_metrics_add AFTER INSERT ON run_metrics
     FOR EACH ROW EXECUTE FUNCTION app_metrics_add();
 DROP INDEX runs_by_system;
 CREATE INDEX runs_by_system_app ON runs (system_id, app_id);
+
+-- migration 6
+-- A watch's judgements and alerts by watch (schema.sql migration 6): deleting
+-- a watch, the ledger of a model and the watch list's counts read one range.
+-- runs_series gets the two columns of its expression, so that a series can be
+-- read from the index alone (PostgreSQL, like SQLite, plans an index-only
+-- scan only when the columns an expression uses are in the index).
+CREATE INDEX judgements_by_watch ON judgements (watch_id, out);
+CREATE INDEX alerts_by_watch ON alerts (watch_id);
+DROP INDEX runs_series;
+CREATE INDEX runs_series ON runs (config_id, (coalesce(started_at, created_at)), id,
+                                  runtime, vcs_commit, started_at, created_at);

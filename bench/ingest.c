@@ -1,21 +1,31 @@
 /* bench_ingest: upload throughput of prophecyd next to the machine's ceiling.
  *
- * Ceiling: the same rows (1 run, 3 inputs, 2 metrics, 10 kernels) inserted
- * straight into SQLite through the same prepared statements, one transaction
- * per run, with the same synchronous setting (FULL), on the same disk, in the
- * same run. Then the real server (build/bin/prophecyd) on a free port:
- * single-run POSTs from 8 keep-alive libcurl clients (throughput, p50/p99
- * latency), batches of 100, and the server's resident memory over 100,000
- * uploads. Usage: bench_ingest [--runs N] [--clients C] [--prophecyd PATH]
- *                     [--db postgresql://...]
+ * For each synchronous setting asked (--sync full|normal|both; both by
+ * default), --repeat times (3), in the same run:
+ *   - the ceilings: the same rows (1 run, 3 inputs, 2 metrics, 10 kernels)
+ *     inserted straight into SQLite through the store's prepared statements,
+ *     one transaction per run, and 1,000 runs per transaction (batched);
+ *   - the real server (build/bin/prophecyd, and --baseline PATH, an older
+ *     binary, for a before/after in the same run) on a fresh database:
+ *     single-run POSTs from 8 keep-alive libcurl clients (throughput, p50/p99
+ *     latency), then batches of 1,000 runs.
+ * Each line quotes the median of the repeats, its ratio to its ceiling, and
+ * the CPU time per run of the server (from /proc) and of the clients (this
+ * process): the clients share the machine's cores with the server, while the
+ * ceiling has them to itself. Then the server's resident memory over
+ * --mem-runs single-run uploads (100,000).
+ * Usage: bench_ingest [--runs N] [--clients C] [--sync full|normal|both]
+ *        [--repeat R] [--baseline PATH] [--prophecyd PATH] [--mem-runs N]
+ *        [--db postgresql://...]
  *
- * --db URI runs the server on PostgreSQL instead: a scratch database
+ * --db URI measures on PostgreSQL: each server gets a fresh scratch database
  * bench_ingest_server on URI's server (URI names a database to connect to
- * for creating it, e.g. postgresql:///postgres), and next to it
- * PostgreSQL's own ceiling for the same rows through libpq in scratch
- * database bench_ingest_ceiling (bench/lib/benchpg.h): one transaction per
- * run statement by statement, one per run pipelined, and 100 runs per
- * transaction pipelined.
+ * for creating it, e.g. postgresql:///postgres), and the ceilings are
+ * PostgreSQL's own for the same rows through libpq (bench/lib/benchpg.h), in
+ * scratch database bench_ingest_ceiling: one transaction per run, and 1,000
+ * runs per transaction, each with its statements pipelined (the fewest round
+ * trips libpq allows), synchronous_commit off for sync=normal as the server
+ * sets it.
  *
  * --watches N instead measures what regression detection adds to single-run
  * ingest (issue 14): the same runs stored one per transaction through
@@ -39,6 +49,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,37 +94,79 @@ static void fill_run(struct run_record *r, struct rec_kernel *k, struct rec_kv *
     r->nkernels = 10;
 }
 
-/* Raw SQLite: one transaction per run, synchronous = FULL. */
-static double ceiling(const char *dir, long n)
+/* CPU seconds of this process (the ceiling's own, or the clients'). */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* --db: the PostgreSQL server the benchmark runs on (NULL: SQLite files). */
+static const char *pg_base;
+
+/* PostgreSQL's ceiling: the same rows through libpq, pipelined. */
+static double pg_ceiling(long n, long per_txn, enum db_sync sync, double *cpu_us)
+{
+    char uri[1024];
+    double c0 = cpu_now(), rate;
+    benchpg_database(pg_base, "bench_ingest_ceiling", uri, sizeof uri);
+    rate = benchpg_ceiling(uri, 0, n, per_txn > 1 ? BENCHPG_BATCHED : BENCHPG_PIPELINED,
+                           (int)per_txn, sync != DB_SYNC_FULL);
+    *cpu_us = (cpu_now() - c0) * 1e6 / (double)n;
+    benchpg_drop(pg_base, "bench_ingest_ceiling");
+    return rate;
+}
+
+/* Raw SQLite: n runs, per_txn runs in each transaction, at the given
+ * synchronous setting, into a fresh file. Returns runs/s; *cpu_us gets the
+ * CPU microseconds per run. */
+static double ceiling(const char *dir, long n, long per_txn, enum db_sync sync,
+                      double *cpu_us)
 {
     char path[512];
     struct err e = {0};
-    struct db_options opt = {DB_SYNC_FULL, 0, 10000};
+    struct db_options opt = {sync, 0, 10000};
     db *d;
-    double t0, t;
-    long i;
+    double t0, c0, t;
+    long i, j;
 
+    if (pg_base != NULL)
+        return pg_ceiling(n, per_txn, sync, cpu_us);
     snprintf(path, sizeof path, "%s/ceiling.db", dir);
+    remove(path);
+    snprintf(path + strlen(path), 8, "-wal");
+    remove(path);
+    path[strlen(path) - 4] = '\0';
     if (db_open(&d, path, &opt, &e) != 0) {
         fprintf(stderr, "ceiling: %s\n", e.message);
         exit(1);
     }
     t0 = now();
-    for (i = 0; i < n; i++) {
-        struct run_record r;
-        struct rec_kernel k[10];
-        struct rec_kv in[3], m[2];
-        char uid[32];
-        long long id;
-        int existed;
-        fill_run(&r, k, in, m, uid, sizeof uid, i);
-        if (db_begin(d, &e) != 0 || db_runs_insert(d, &r, 1, &id, &existed, &e) != 0 ||
-            db_commit(d, &e) != 0) {
-            fprintf(stderr, "ceiling: %s\n", e.message);
-            exit(1);
+    c0 = cpu_now();
+    for (i = 0; i < n; i += per_txn) {
+        if (db_begin(d, &e) != 0)
+            break;
+        for (j = i; j < i + per_txn && j < n; j++) {
+            struct run_record r;
+            struct rec_kernel k[10];
+            struct rec_kv in[3], m[2];
+            char uid[32];
+            long long id;
+            int existed;
+            fill_run(&r, k, in, m, uid, sizeof uid, j);
+            if (db_runs_insert(d, &r, 1, &id, &existed, &e) != 0)
+                break;
         }
+        if (e.status != 0 || db_commit(d, &e) != 0)
+            break;
+    }
+    if (e.status != 0) {
+        fprintf(stderr, "ceiling: %s\n", e.message);
+        exit(1);
     }
     t = now() - t0;
+    *cpu_us = (cpu_now() - c0) / (double)n * 1e6;
     db_close(d);
     return (double)n / t;
 }
@@ -122,13 +175,6 @@ static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
-}
-
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* CPU seconds of the last ingest_round. */
@@ -332,23 +378,44 @@ static void *client_main(void *arg)
     return NULL;
 }
 
-static int cmp(const void *a, const void *b)
+/* CPU seconds the process pid has used so far (all its threads). */
+static double proc_cpu(pid_t pid)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    char path[64], line[1024], *p;
+    unsigned long ut = 0, st = 0;
+    FILE *f;
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    if (fgets(line, sizeof line, f) == NULL || (p = strrchr(line, ')')) == NULL ||
+        sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) !=
+            2)
+        ut = st = 0;
+    fclose(f);
+    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
 }
 
-/* Runs nclients x per uploads; returns runs/s and fills p50/p99 (ms). */
-static double load(const char *url, const char *auth, const char *tag, long first,
-                   int nclients, long per, long batch, double *p50, double *p99,
-                   long *failures)
+/* What one load measured. */
+struct figures {
+    double rate, p50, p99; /* runs/s, ms */
+    double server_us;      /* server CPU per run */
+    double client_us;      /* clients' CPU per run */
+    long failures;
+};
+
+/* Runs nclients x per runs in requests of batch runs against the server pid. */
+static void load(const char *url, const char *auth, const char *tag, long first,
+                 int nclients, long per, long batch, pid_t pid, struct figures *fg)
 {
     struct client *c = calloc((size_t)nclients, sizeof *c);
-    long nreq = per / batch, total = 0, i;
-    double *all = malloc(sizeof(double) * (size_t)(nreq * nclients)), t0, t;
+    long nreq = (per + batch - 1) / batch, total = 0, i;
+    double *all = malloc(sizeof(double) * (size_t)(nreq * nclients)), t0, t, s0, c0;
     int w;
 
     t0 = now();
+    s0 = proc_cpu(pid);
+    c0 = cpu_now();
     for (w = 0; w < nclients; w++) {
         c[w].url = url;
         c[w].auth = auth;
@@ -359,20 +426,22 @@ static double load(const char *url, const char *auth, const char *tag, long firs
         c[w].lat = all + w * nreq;
         pthread_create(&c[w].th, NULL, client_main, &c[w]);
     }
-    *failures = 0;
+    fg->failures = 0;
     for (w = 0; w < nclients; w++) {
         pthread_join(c[w].th, NULL);
-        *failures += c[w].failures;
+        fg->failures += c[w].failures;
         total += per;
     }
     t = now() - t0;
-    qsort(all, (size_t)(nreq * nclients), sizeof *all, cmp);
+    fg->server_us = (proc_cpu(pid) - s0) / (double)total * 1e6;
+    fg->client_us = (cpu_now() - c0) / (double)total * 1e6;
+    qsort(all, (size_t)(nreq * nclients), sizeof *all, cmp_double);
     i = nreq * nclients;
-    *p50 = all[i / 2] * 1e3;
-    *p99 = all[(long)((double)i * 0.99)] * 1e3;
+    fg->p50 = all[i / 2] * 1e3;
+    fg->p99 = all[(long)((double)i * 0.99)] * 1e3;
+    fg->rate = (double)total / t;
     free(all);
     free(c);
-    return (double)total / t;
 }
 
 static long rss_kb(pid_t pid)
@@ -391,34 +460,188 @@ static long rss_kb(pid_t pid)
     return kb;
 }
 
-/* PostgreSQL's ceilings (--db): the same rows through libpq, three ways. */
-static const char *const pg_label[3] = {
-    "ceiling: libpq, 1 txn/run, statement by statement",
-    "ceiling: libpq, 1 txn/run, pipelined", "ceiling: libpq, 100 runs/txn, pipelined"};
-static double pg_rate[3];
+/* A running prophecyd on a fresh database. */
+struct server {
+    pid_t pid;
+    char url[128], auth[200];
+};
 
-static void pg_ceilings(const char *base, long n)
+static size_t health_sink(char *p, size_t s, size_t n, void *u)
 {
-    static const enum benchpg_mode mode[3] = {BENCHPG_TXN_PER_RUN, BENCHPG_PIPELINED,
-                                              BENCHPG_BATCHED};
-    char uri[1024];
-    benchpg_database(base, "bench_ingest_ceiling", uri, sizeof uri);
-    for (int i = 0; i < 3; i++)
-        pg_rate[i] =
-            benchpg_ceiling(uri, (long)i * n * 10, i == 2 ? n * 4 : n, mode[i], 100);
-    benchpg_drop(base, "bench_ingest_ceiling");
+    (void)p;
+    (void)u;
+    return s * n;
+}
+
+/* Starts bin serve on a fresh database in dir at the sync setting; waits
+ * until it answers. Returns 0 or -1. */
+static int server_start(struct server *sv, const char *bin, const char *dir,
+                        const char *sync, int port)
+{
+    char dbpath[600], cmd[1400], token[128], listen[64], health[128];
+    FILE *p;
+    int tries;
+
+    if (pg_base != NULL) {
+        benchpg_database(pg_base, "bench_ingest_server", dbpath, sizeof dbpath);
+    } else {
+        snprintf(cmd, sizeof cmd, "rm -f %s/server.db*", dir);
+        if (system(cmd) != 0)
+            return -1;
+        snprintf(dbpath, sizeof dbpath, "%s/server.db", dir);
+        /* token create refuses a missing database: create the new one on purpose. */
+        p = fopen(dbpath, "a");
+        if (p != NULL)
+            fclose(p);
+    }
+    snprintf(cmd, sizeof cmd, "%s token create bench --db '%s'", bin, dbpath);
+    p = popen(cmd, "r");
+    if (p == NULL || fgets(token, sizeof token, p) == NULL) {
+        fprintf(stderr, "cannot create a token with %s\n", bin);
+        if (p)
+            pclose(p);
+        return -1;
+    }
+    pclose(p);
+    token[strcspn(token, "\n")] = '\0';
+    snprintf(sv->auth, sizeof sv->auth, "Authorization: Bearer %s", token);
+    snprintf(listen, sizeof listen, "127.0.0.1:%d", port);
+    sv->pid = fork();
+    if (sv->pid == 0) {
+        execl(bin, "prophecyd", "serve", "--db", dbpath, "--listen", listen, "--sync",
+              sync, "--quiet", (char *)NULL);
+        _exit(127);
+    }
+    snprintf(sv->url, sizeof sv->url, "http://127.0.0.1:%d/api/v1/runs", port);
+    snprintf(health, sizeof health, "http://127.0.0.1:%d/api/v1/health", port);
+    for (tries = 0; tries < 200; tries++) {
+        CURL *h = curl_easy_init();
+        long code = 0;
+        usleep(50000);
+        curl_easy_setopt(h, CURLOPT_URL, health);
+        curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, health_sink);
+        if (curl_easy_perform(h) == CURLE_OK)
+            curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+        curl_easy_cleanup(h);
+        if (code == 200)
+            return 0;
+    }
+    fprintf(stderr, "%s did not answer on %s\n", bin, health);
+    return -1;
+}
+
+static void server_stop(struct server *sv)
+{
+    kill(sv->pid, SIGTERM);
+    waitpid(sv->pid, NULL, 0);
+}
+
+#define MAX_REPEAT 9
+
+/* Medians of the repeats of one line of the table. */
+struct line {
+    struct figures f[MAX_REPEAT];
+    int n;
+};
+
+static double median_of(const struct line *l, size_t off)
+{
+    double v[MAX_REPEAT];
+    int i;
+    for (i = 0; i < l->n; i++)
+        v[i] = *(const double *)((const char *)&l->f[i] + off);
+    qsort(v, (size_t)l->n, sizeof v[0], cmp_double);
+    return l->n ? v[l->n / 2] : 0;
+}
+
+#define MED(l, field) median_of(l, offsetof(struct figures, field))
+
+static void print_line(const char *name, const struct line *l, const struct line *ceil)
+{
+    long fails = 0;
+    int i;
+    for (i = 0; i < l->n; i++)
+        fails += l->f[i].failures;
+    printf("  %-40s %9.0f %6.2fx", name, MED(l, rate),
+           ceil ? MED(l, rate) / MED(ceil, rate) : 1.0);
+    if (ceil == NULL) {
+        printf(" %7s %7s %8.1f %8s %5s\n", "-", "-", MED(l, server_us), "-", "-");
+        return;
+    }
+    printf(" %7.2f %7.2f %8.1f %8.1f %5ld\n", MED(l, p50), MED(l, p99), MED(l, server_us),
+           MED(l, client_us), fails);
+}
+
+static int measure_sync(const char *dir, const char *sync_name, enum db_sync sync,
+                        const char *bin, const char *baseline, long runs, int clients,
+                        int repeat, int *port)
+{
+    enum { CEIL, CEIL_B, BASE, CUR, BASE_B, CUR_B, NLINES };
+    struct line l[NLINES];
+    const long batch = 1000;
+    long batch_runs = (long)clients * 4 * batch;
+    int rep, k, v;
+
+    memset(l, 0, sizeof l);
+    for (rep = 0; rep < repeat; rep++) {
+        struct figures *f;
+        /* The ceilings in the same run; with FULL a quarter of the runs
+         * suffices (each commit is an fsync). */
+        f = &l[CEIL].f[l[CEIL].n++];
+        f->rate =
+            ceiling(dir, sync == DB_SYNC_FULL ? runs / 4 : runs, 1, sync, &f->server_us);
+        f = &l[CEIL_B].f[l[CEIL_B].n++];
+        f->rate = ceiling(dir, batch_runs, batch, sync, &f->server_us);
+        for (v = 0; v < 2; v++) {
+            const char *b = v == 0 ? baseline : bin;
+            struct server sv;
+            if (b == NULL)
+                continue;
+            if (server_start(&sv, b, dir, sync_name, (*port)++) != 0)
+                return -1;
+            load(sv.url, sv.auth, "single", 0, clients, runs / clients, 1, sv.pid,
+                 &l[v == 0 ? BASE : CUR].f[l[v == 0 ? BASE : CUR].n++]);
+            load(sv.url, sv.auth, "batch", 10000000, clients, batch_runs / clients, batch,
+                 sv.pid, &l[v == 0 ? BASE_B : CUR_B].f[l[v == 0 ? BASE_B : CUR_B].n++]);
+            server_stop(&sv);
+        }
+        fprintf(stderr, "  [sync=%s: run %d of %d done]\n", sync_name, rep + 1, repeat);
+    }
+    printf(
+        "\nsync=%s: %ld single-run POSTs and %ld runs in batches of %ld, %d keep-alive "
+        "clients; median of %d runs\n",
+        sync_name, runs, batch_runs, batch, clients, repeat);
+    printf("  %-40s %9s %7s %7s %7s %8s %8s %5s\n", "", "runs/s", "ratio", "p50 ms",
+           "p99 ms", "srv us/r", "cli us/r", "fails");
+    print_line(pg_base ? "ceiling: libpq, 1 txn/run, pipelined"
+                       : "ceiling: raw SQLite, 1 txn/run",
+               &l[CEIL], NULL);
+    if (baseline)
+        print_line("baseline prophecyd: single-run POSTs", &l[BASE], &l[CEIL]);
+    print_line("prophecyd: single-run POSTs", &l[CUR], &l[CEIL]);
+    print_line(pg_base ? "ceiling: libpq, 1000 runs/txn, pipelined"
+                       : "ceiling: raw SQLite, 1000 runs/txn",
+               &l[CEIL_B], NULL);
+    if (baseline)
+        print_line("baseline prophecyd: batches of 1000", &l[BASE_B], &l[CEIL_B]);
+    print_line("prophecyd: batches of 1000", &l[CUR_B], &l[CEIL_B]);
+    printf(
+        "  (ratio: to the ceiling above it; srv us/r: CPU per run of the server, or "
+        "of the ceiling loop;\n   cli us/r: CPU per run of the %d clients, which share "
+        "the %ld cores with the server)\n",
+        clients, sysconf(_SC_NPROCESSORS_ONLN));
+    for (k = BASE; k <= CUR; k++)
+        if (l[k].n && MED(&l[k], p99) > 20)
+            printf("  !! p99 over 20 ms\n");
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
-    const char *prophecyd = NULL, *pg = NULL;
-    char dir[] = "/tmp/prophecy-bench-XXXXXX", dbpath[600], cmd[1400], token[128],
-         auth[200], url[128], exe[512];
-    long runs = 20000, mem_runs = 100000, failures;
-    int clients = 8, port, i, watches = -1;
-    double ceil_rate, rate, brate, p50, p99, bp50, bp99;
-    pid_t pid;
-    FILE *p;
+    const char *prophecyd = NULL, *baseline = NULL, *sync = "both";
+    char dir[] = "/tmp/prophecy-bench-XXXXXX", cmd[1400], exe[512];
+    long runs = 20000, mem_runs = 100000;
+    int clients = 8, port, i, watches = -1, repeat = 3, rc = 0;
 
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
@@ -427,12 +650,31 @@ int main(int argc, char **argv)
             clients = (int)strtol(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--prophecyd") == 0 && i + 1 < argc)
             prophecyd = argv[++i];
+        else if (strcmp(argv[i], "--baseline") == 0 && i + 1 < argc)
+            baseline = argv[++i];
+        else if (strcmp(argv[i], "--sync") == 0 && i + 1 < argc)
+            sync = argv[++i];
+        else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc)
+            repeat = (int)strtol(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--mem-runs") == 0 && i + 1 < argc)
             mem_runs = strtol(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--watches") == 0 && i + 1 < argc)
             watches = (int)strtol(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
-            pg = argv[++i];
+            pg_base = argv[++i];
+        else {
+            fprintf(stderr, "usage: bench_ingest [--runs N] [--clients C] [--sync "
+                            "full|normal|both] [--repeat R] [--baseline PATH] "
+                            "[--prophecyd PATH] [--mem-runs N] [--db postgresql://...] | "
+                            "--watches N\n");
+            return 2;
+        }
+    }
+    if (repeat < 1 || repeat > MAX_REPEAT || clients < 1 || runs < clients ||
+        (strcmp(sync, "both") != 0 && strcmp(sync, "full") != 0 &&
+         strcmp(sync, "normal") != 0)) {
+        fprintf(stderr, "bench_ingest: bad --repeat, --clients, --runs or --sync\n");
+        return 2;
     }
     if (prophecyd == NULL) {
         ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 20);
@@ -444,103 +686,52 @@ int main(int argc, char **argv)
     if (mkdtemp(dir) == NULL)
         return 1;
     if (watches >= 0) {
-        int rc = watch_overhead(dir, runs < 5000 ? runs : 500, watches);
+        rc = watch_overhead(dir, runs < 5000 ? runs : 500, watches);
         snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
         if (system(cmd) != 0)
             fprintf(stderr, "could not remove %s\n", dir);
         return rc;
     }
+    signal(SIGPIPE, SIG_IGN);
     curl_global_init(CURL_GLOBAL_ALL);
-    printf("bench_ingest: %ld single-run uploads from %d keep-alive clients, then "
-           "batches of "
-           "100\n",
-           runs, clients);
-    if (pg != NULL) {
-        pg_ceilings(pg, runs / 4);
-        benchpg_database(pg, "bench_ingest_server", dbpath, sizeof dbpath);
-        ceil_rate = 0;
-    } else {
-        ceil_rate = ceiling(dir, runs / 4);
-        snprintf(dbpath, sizeof dbpath, "%s/server.db", dir);
-        /* token create refuses a missing database: create the new one on purpose. */
-        p = fopen(dbpath, "a");
-        if (p != NULL)
-            fclose(p);
-    }
     port = 20000 + (int)(getpid() % 20000);
-    snprintf(cmd, sizeof cmd, "%s token create bench --db '%s'", prophecyd, dbpath);
-    p = popen(cmd, "r");
-    if (p == NULL || fgets(token, sizeof token, p) == NULL) {
-        fprintf(stderr, "cannot create a token with %s\n", prophecyd);
-        return 1;
-    }
-    pclose(p);
-    token[strcspn(token, "\n")] = '\0';
-    snprintf(auth, sizeof auth, "Authorization: Bearer %s", token);
-    pid = fork();
-    if (pid == 0) {
-        char listen[64];
-        snprintf(listen, sizeof listen, "127.0.0.1:%d", port);
-        execl(prophecyd, "prophecyd", "serve", "--db", dbpath, "--listen", listen,
-              "--quiet", (char *)NULL);
-        _exit(127);
-    }
-    usleep(500000);
-    snprintf(url, sizeof url, "http://127.0.0.1:%d/api/v1/runs", port);
-
-    rate =
-        load(url, auth, "single", 0, clients, runs / clients, 1, &p50, &p99, &failures);
-    if (failures)
-        printf("  !! %ld failed single uploads\n", failures);
-    brate = load(url, auth, "batch", 10000000, clients, runs / clients * 2, 100, &bp50,
-                 &bp99, &failures);
-    if (failures)
-        printf("  !! %ld failed batch uploads\n", failures);
-
-    printf("\n%-48s %12s %10s %10s\n", "", "runs/s", "p50 ms", "p99 ms");
-    if (pg != NULL)
-        for (i = 0; i < 3; i++)
-            printf("%-48s %12.0f %10s %10s\n", pg_label[i], pg_rate[i], "-", "-");
-    else
-        printf("%-48s %12.0f %10s %10s\n", "ceiling: raw SQLite, 1 txn/run, sync=FULL",
-               ceil_rate, "-", "-");
-    if (pg != NULL)
-        ceil_rate = pg_rate[0];
-    printf("%-48s %12.0f %10.2f %10.2f\n", "prophecyd: single-run POSTs, 8 clients", rate,
-           p50, p99);
-    printf("%-48s %12.0f %10.2f %10.2f\n", "prophecyd: batches of 100, 8 clients", brate,
-           bp50, bp99);
-    printf("\nsingle-run POSTs / ceiling = %.2fx (target >= 1.0x); p99 %.2f ms (target "
-           "<= 20 "
-           "ms)\n",
-           rate / ceil_rate, p99);
+    printf("bench_ingest: prophecyd %s%s%s\n", prophecyd, baseline ? ", baseline " : "",
+           baseline ? baseline : "");
+    if (strcmp(sync, "full") != 0)
+        rc |= measure_sync(dir, "normal", DB_SYNC_NORMAL, prophecyd, baseline, runs,
+                           clients, repeat, &port);
+    if (rc == 0 && strcmp(sync, "normal") != 0)
+        rc |= measure_sync(dir, "full", DB_SYNC_FULL, prophecyd, baseline, runs, clients,
+                           repeat, &port);
 
     /* Memory over a long stream of uploads: resident size every 25,000. */
-    {
-        long done = 0, before = rss_kb(pid);
-        printf("\nserver RSS over %ld uploads (kB): %ld", mem_runs, before);
+    if (rc == 0 && mem_runs > 0) {
+        struct server sv;
+        struct figures fg;
+        long done = 0;
+        const char *s = strcmp(sync, "full") == 0 ? "full" : "normal";
+        if (server_start(&sv, prophecyd, dir, s, port++) != 0)
+            return 1;
+        printf("\nserver RSS over %ld single-run uploads, sync=%s (kB): %ld", mem_runs, s,
+               rss_kb(sv.pid));
         while (done < mem_runs) {
             long chunk = mem_runs - done < 25000 ? mem_runs - done : 25000;
-            load(url, auth, "mem", 20000000 + done, clients, chunk / clients, 1, &p50,
-                 &p99, &failures);
+            load(sv.url, sv.auth, "mem", 20000000 + done, clients, chunk / clients, 1,
+                 sv.pid, &fg);
             done += chunk / clients * clients;
-            printf(" %ld", rss_kb(pid));
+            printf(" %ld", rss_kb(sv.pid));
+            if (fg.failures)
+                printf(" (!! %ld failed)", fg.failures);
             fflush(stdout);
         }
         printf("\n");
+        server_stop(&sv);
     }
-    kill(pid, SIGTERM);
-    waitpid(pid, NULL, 0);
-    if (pg != NULL) {
-        printf("PostgreSQL database size: %.0f bytes per run stored\n",
-               (double)benchpg_scalar(dbpath,
-                                      "SELECT pg_database_size(current_database())") /
-                   (double)benchpg_scalar(dbpath, "SELECT count(*) FROM runs"));
-        benchpg_drop(pg, "bench_ingest_server");
-    }
+    if (pg_base != NULL)
+        benchpg_drop(pg_base, "bench_ingest_server");
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", dir);
     curl_global_cleanup();
-    return 0;
+    return rc ? 1 : 0;
 }

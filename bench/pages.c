@@ -86,7 +86,8 @@ static void bare_reads(const char *path, int reps, long long offset, int sort, i
         double t0 = bench_now();
         json_t *app = db_summary_app(d, "bench app", &e);
         long long id = json_integer_value(json_object_get(app, "id"));
-        struct db_page_query q = {id, 0, 0, (enum db_sort)sort, desc, offset, 50, 0};
+        struct db_page_query q = {id, 0, 0, (enum db_sort)sort, desc, offset, 50,
+                                  0,  0, 0};
         if (app == NULL || db_summary_count(d, id, 0, 0, &e) < 0 ||
             db_runs_page(d, &q, a, &rows, &e) != 50 ||
             db_summary_configs(d, id, 0, 0, 2001, a, &c, &e) < 0) {

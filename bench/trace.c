@@ -4,8 +4,12 @@
  *
  * The trace: each rank iterates a "solve" probe state holding an
  * MPI_Send to the next rank and an MPI_Recv from the previous one, with
- * rank-dependent compute, and an MPI_Allreduce every 50 iterations. Written in
- * the binary format of formats/trace.h, one buffer per rank, then parsed.
+ * rank-dependent compute, an MPI_Allreduce on the world every 50 iterations
+ * and an MPI_Barrier on its half (the ranks of its parity: a communicator of
+ * 32) every 50; every 10th receive is an MPI_Irecv completed in a Test loop
+ * (two MPI_Test calls, a completed receive of format version 3). Written in
+ * the binary format of formats/trace.h (version 3, with its communicator
+ * table), one buffer per rank, then parsed.
  *
  * Then the stored path (unless --no-http): the real prophecyd (next to this
  * program, or --prophecyd PATH) on a temporary database; the trace is
@@ -28,7 +32,8 @@
 #include <unistd.h>
 
 #define P 64
-#define ITERS 5180 /* 3 events per iteration + the allreduces: ~1,000,000 events */
+#define ITERS 4850 /* 3 events per iteration + collectives + Test loops: ~1,000,000 */
+#define HALF (P / 2)
 
 /* CPU time of this process: the machine is shared, and wall time under
  * other load says more about the neighbours than about the analysis. */
@@ -48,6 +53,7 @@ static void put(unsigned char *p, uint64_t v, int n)
 static unsigned char *event(unsigned char *e, uint64_t b, uint64_t en, int64_t bytes,
                             int peer, int tag, int op, int name)
 {
+    int comm_size = op == TRACE_OP_STATE ? 0 : name == 2 ? HALF : P;
     memset(e, 0, TRACE_EVENT_SIZE);
     put(e, b, 8);
     put(e + 8, en, 8);
@@ -55,19 +61,24 @@ static unsigned char *event(unsigned char *e, uint64_t b, uint64_t en, int64_t b
     put(e + 24, (uint32_t)peer, 4);
     put(e + 28, (uint32_t)-1, 4);
     put(e + 32, (uint32_t)tag, 4);
-    put(e + 40, P, 4);
+    put(e + 40, (uint64_t)comm_size, 4);
     put(e + 44, (uint64_t)op, 2);
     put(e + 46, (uint64_t)name, 2);
     return e + TRACE_EVENT_SIZE;
 }
 
 /* One rank's file. Iteration i starts at i * 20 us; rank r computes
- * 5 + r % 8 us, sends (1 us), receives until its predecessor's send began. */
+ * 5 + r % 8 us, sends (1 us), receives until its predecessor's send began
+ * (every 10th time in a Test loop). Calls name communicator 1 (the world)
+ * or 2 (the rank's half). */
 static unsigned char *make_rank(int r, size_t *len, size_t *nev)
 {
-    size_t n = (size_t)ITERS * 3 + ITERS / 50, sz = TRACE_HEADER_SIZE + 2 + 5 + n * 48;
-    unsigned char *b = calloc(1, sz), *e;
+    size_t n = (size_t)ITERS * 3 + ITERS / 50 * 2 + ITERS / 10 * 2, ndone = ITERS / 10;
+    size_t sz =
+        TRACE_HEADER_SIZE + 2 + 5 + 16 + HALF * 4 + n * 48 + ndone * TRACE_DONE_SIZE;
+    unsigned char *b = calloc(1, sz), *e, *d;
     uint64_t t_end = (uint64_t)(ITERS + 1) * 20000;
+    size_t at = 0;
 
     if (b == NULL)
         return NULL;
@@ -79,21 +90,48 @@ static unsigned char *make_rank(int r, size_t *len, size_t *nev)
     put(b + 24, n, 8);
     put(b + 32, t_end, 8);
     put(b + 48, TRACE_EVENT_SIZE, 4);
+    put(b + 52, 2, 4);
+    put(b + 56, ndone, 8);
     put(b + 64, 5, 2);
     memcpy(b + 66, "solve", 5);
     e = b + 71;
+    put(e, 0, 4); /* communicator 1: the world, in order */
+    put(e + 4, 0, 4);
+    put(e + 8, HALF, 4); /* communicator 2: the ranks of r's parity */
+    put(e + 12, 0, 4);
+    for (int m = 0; m < HALF; m++)
+        put(e + 16 + 4 * m, (uint64_t)(r % 2 + 2 * m), 4);
+    e += 16 + HALF * 4;
+    d = b + sz - ndone * TRACE_DONE_SIZE;
     for (int i = 0; i < ITERS; i++) {
         uint64_t t = (uint64_t)i * 20000, c = 5000 + (uint64_t)(r % 8) * 1000;
         uint64_t prev_send = t + 5000 + (uint64_t)(((r + P - 1) % P) % 8) * 1000;
         uint64_t rb = t + c + 1000, re = (prev_send > rb ? prev_send : rb) + 500;
-        e = event(e, t + c, t + c + 1000, 4096, (r + 1) % P, 0, TRACE_OP_SEND, 0);
-        e = event(e, rb, re, 4096, (r + P - 1) % P, 0, TRACE_OP_RECV, 0);
+        e = event(e, t + c, t + c + 1000, 4096, (r + 1) % P, 0, TRACE_OP_SEND, 1);
+        if (i % 10 == 9) { /* Irecv, a Test that finds nothing, one that completes */
+            e = event(e, rb, rb + 100, 4096, (r + P - 1) % P, 0, TRACE_OP_IRECV, 1);
+            e = event(e, rb + 200, rb + 300, 0, -1, 0, TRACE_OP_TEST, 0);
+            e = event(e, re - 100, re, 0, -1, 0, TRACE_OP_TEST, 0);
+            put(d, at + 3, 8);
+            put(d + 8, 4096, 8);
+            put(d + 16, (uint64_t)((r + P - 1) % P), 4);
+            put(d + 24, at + 2, 8);
+            d += TRACE_DONE_SIZE;
+            at += 5;
+        } else {
+            e = event(e, rb, re, 4096, (r + P - 1) % P, 0, TRACE_OP_RECV, 1);
+            at += 3;
+        }
         e = event(e, t, re, 0, -1, 0, TRACE_OP_STATE, 0);
         if (i % 50 == 49)
             e = event(e, re + 100 + (uint64_t)r * 10, t + 19000, 8, -1, 0,
-                      TRACE_OP_ALLREDUCE, 0);
+                      TRACE_OP_ALLREDUCE, 1);
+        if (i % 50 == 24)
+            e = event(e, re + 100 + (uint64_t)r * 10, t + 19000, 0, -1, 0,
+                      TRACE_OP_BARRIER, 2);
+        at += (i % 50 == 49) + (i % 50 == 24);
     }
-    *len = (size_t)(e - b);
+    *len = (size_t)(e - b) + ndone * TRACE_DONE_SIZE;
     *nev = n;
     return b;
 }

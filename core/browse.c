@@ -81,16 +81,29 @@ int browse_app(db *d, const struct browse_app_query *q, arena *a, struct browse_
     if (b->total < 0)
         return -1;
     b->pages = b->total > 0 ? (b->total + q->per_page - 1) / q->per_page : 1;
-    b->page = q->page > b->pages ? b->pages : q->page;
+    b->page = q->page > b->pages ? b->pages : q->page < 1 ? 1 : q->page;
     {
         struct db_page_query pq = {app_id,      q->exe_id,
                                    q->sys_id,   (enum db_sort)q->sort,
                                    q->desc,     (b->page - 1) * q->per_page,
-                                   q->per_page, b->total};
+                                   q->per_page, b->total,
+                                   q->after,    q->after ? 0 : q->before};
+        long long rank = 0;
+        if ((pq.after || pq.before) && q->page < 1 &&
+            (rank = db_runs_rank(d, &pq, err)) < 0)
+            return -1;
         b->nrows = db_runs_page(d, &pq, a, &b->rows, err);
+        if (b->nrows < 0)
+            return -1;
+        if ((pq.after || pq.before) && q->page < 1) {
+            /* the page's first run's place: past the cursor, or the rows
+             * read before it */
+            long long first = pq.after ? rank : rank - b->nrows;
+            b->page = (first > 0 ? first : 0) / q->per_page + 1;
+            if (b->page > b->pages)
+                b->page = b->pages;
+        }
     }
-    if (b->nrows < 0)
-        return -1;
     nc = db_summary_configs(d, app_id, q->exe_id, q->sys_id, q->max_configs + 1, a,
                             &b->configs, err);
     if (nc < 0)

@@ -60,6 +60,12 @@ struct browse_app_query {
     long long page;           /* 1-based; clamped to the last page */
     int per_page;             /* runs per page (1..1000) */
     int max_configs;          /* configurations read for the plots */
+    /* A keyset cursor (run ids; 0 = none): the page of runs that follow
+     * `after` (or precede `before`) in the order, read without walking an
+     * offset. page is then only the number shown; 0 = work it out (a count
+     * that grows with the position: the pager's links carry it). A cursor
+     * run that is not stored falls back to page. */
+    long long after, before;
 };
 
 struct browse_app {

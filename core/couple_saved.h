@@ -97,7 +97,9 @@ int couple_saved_eval(struct couple_saved *s, double x, size_t conf,
 /* Coupling across configurations: where the configurations that match the
  * fixed variables best (as couple_nearest ranks them) were measured at two or
  * more distinct x, each loop kernel's coefficient is modeled over x from them
- * (couple_model_value: a line in log2 x, held at the measured ends) and
+ * (couple_model_value: a line in log2 x, held at the measured ends, used
+ * with three or more configurations only when its slope is significant,
+ * else their median) and
  * evaluated at x into coef (nk entries). Returns the number of configurations
  * used, or 0 when the coefficients cannot be modeled (one x only). */
 size_t couple_saved_modeled(struct couple_saved *s, double x, double *coef);

@@ -7,7 +7,9 @@
 #include "core/history.h"
 #include "common/arena.h"
 #include "db/history.h"
+#include "common/buf.h"
 #include "formats/json.h"
+#include "formats/json_text.h"
 #include "formats/limits.h"
 #include "models/detect.h"
 
@@ -104,13 +106,70 @@ static int check_y(const char *y, struct err *err)
                    "y must be runtime, metric:NAME or kernel:NAME");
 }
 
-json_t *history_series(db *d, json_t *query, struct err *err)
-{
+/* The configuration of a series query, its judgements (by run id text) and
+ * the watches covering it: what the answer needs besides the points. */
+struct series_head {
     struct db_history_filter f;
     struct db_history_config *c;
+    const char *y;
+    json_t *judged, *watches;
+};
+
+static int series_head(db *d, json_t *query, arena *a, struct series_head *h,
+                       struct err *err)
+{
+    int n;
+    memset(h, 0, sizeof *h);
+    h->y = qstr(query, "y");
+    if (history_query_filter(query, a, &h->f, err) != 0 || check_y(h->y, err) != 0)
+        return -1;
+    if (h->f.system == NULL)
+        return err_set(err, 422, "invalid", "system", "system is required");
+    n = db_history_configs(d, &h->f, 2, a, &h->c, err);
+    if (n < 0)
+        return -1;
+    if (n == 0)
+        return err_set(err, 404, "not_found", NULL, "no configuration of %s matches",
+                       h->f.application);
+    if (n > 1)
+        return err_set(err, 422, "ambiguous", NULL,
+                       "several configurations match; narrow with executable=, nprocs= "
+                       "or input.NAME= (e.g. %s nprocs=%lld inputs %s)",
+                       h->c[0].executable, h->c[0].nprocs, h->c[0].inputs_json);
+    h->judged = db_history_judgements(d, h->c[0].id, &h->watches, err);
+    return h->judged == NULL ? -1 : 0;
+}
+
+/* The judgements of run as the answer lists them (new reference). */
+static json_t *point_judgements(json_t *judged, long long run)
+{
+    char key[32];
+    json_t *list = json_array(), *js, *j;
+    size_t k;
+    if (json_object_size(judged) == 0)
+        return list;
+    snprintf(key, sizeof key, "%lld", run);
+    js = json_object_get(judged, key);
+    json_array_foreach(js, k, j)
+    {
+        json_array_append_new(
+            list,
+            json_pack("{s:O, s:O, s:O, s:O, s:O, s:b, s:o, s:O}", "watch",
+                      json_object_get(j, "watch"), "model", json_object_get(j, "model"),
+                      "expected", json_object_get(j, "expected"), "lo",
+                      json_object_get(j, "lo"), "hi", json_object_get(j, "hi"), "out",
+                      (int)json_integer_value(json_object_get(j, "out")), "direction",
+                      direction(json_object_get(j, "direction")), "alert",
+                      json_object_get(j, "alert")));
+    }
+    return list;
+}
+
+json_t *history_series(db *d, json_t *query, struct err *err)
+{
+    struct series_head h;
     struct db_series_point *p;
-    const char *y = qstr(query, "y");
-    json_t *out = NULL, *points, *judged = NULL, *watches = NULL, *inputs;
+    json_t *out = NULL, *points, *inputs;
     arena *a = arena_new();
     int n, i;
 
@@ -118,70 +177,163 @@ json_t *history_series(db *d, json_t *query, struct err *err)
         err_nomem(err);
         return NULL;
     }
-    if (history_query_filter(query, a, &f, err) != 0 || check_y(y, err) != 0)
+    if (series_head(d, query, a, &h, err) != 0)
         goto out;
-    if (f.system == NULL) {
-        err_set(err, 422, "invalid", "system", "system is required");
-        goto out;
-    }
-    n = db_history_configs(d, &f, 2, a, &c, err);
+    n = db_history_series(d, h.c[0].id, h.y, a, &p, err);
     if (n < 0)
-        goto out;
-    if (n == 0) {
-        err_set(err, 404, "not_found", NULL, "no configuration of %s matches",
-                f.application);
-        goto out;
-    }
-    if (n > 1) {
-        err_set(err, 422, "ambiguous", NULL,
-                "several configurations match; narrow with executable=, nprocs= or "
-                "input.NAME= (e.g. %s nprocs=%lld inputs %s)",
-                c[0].executable, c[0].nprocs, c[0].inputs_json);
-        goto out;
-    }
-    n = db_history_series(d, c[0].id, y, a, &p, err);
-    if (n < 0)
-        goto out;
-    judged = db_history_judgements(d, c[0].id, &watches, err);
-    if (judged == NULL)
         goto out;
     points = json_array();
-    for (i = 0; i < n; i++) {
-        char key[32];
-        json_t *list = json_array(), *js, *j;
-        size_t k;
-        snprintf(key, sizeof key, "%lld", p[i].run);
-        js = json_object_get(judged, key);
-        json_array_foreach(js, k, j)
-        {
-            json_array_append_new(
-                list, json_pack("{s:O, s:O, s:O, s:O, s:O, s:b, s:o, s:O}", "watch",
-                                json_object_get(j, "watch"), "model",
-                                json_object_get(j, "model"), "expected",
-                                json_object_get(j, "expected"), "lo",
-                                json_object_get(j, "lo"), "hi", json_object_get(j, "hi"),
-                                "out", (int)json_integer_value(json_object_get(j, "out")),
-                                "direction", direction(json_object_get(j, "direction")),
-                                "alert", json_object_get(j, "alert")));
-        }
-        json_array_append_new(
-            points, json_pack("{s:I, s:s?, s:s?, s:o, s:o}", "run", (json_int_t)p[i].run,
-                              "at", p[i].at, "commit", p[i].commit, "value",
-                              num_or_null(p[i].value), "judgements", list));
-    }
-    inputs = json_loads(c[0].inputs_json, 0, NULL);
+    for (i = 0; i < n; i++)
+        json_array_append_new(points, json_pack("{s:I, s:s?, s:s?, s:o, s:o}", "run",
+                                                (json_int_t)p[i].run, "at", p[i].at,
+                                                "commit", p[i].commit, "value",
+                                                num_or_null(p[i].value), "judgements",
+                                                point_judgements(h.judged, p[i].run)));
+    inputs = json_loads(h.c[0].inputs_json, 0, NULL);
     out = json_pack("{s:s, s:s, s:s, s:I, s:o, s:s, s:o, s:O}", "application",
-                    f.application, "executable", c[0].executable, "system", c[0].system,
-                    "nprocs", (json_int_t)c[0].nprocs, "inputs",
-                    inputs ? inputs : json_object(), "y", y, "points", points, "watches",
-                    watches);
+                    h.f.application, "executable", h.c[0].executable, "system",
+                    h.c[0].system, "nprocs", (json_int_t)h.c[0].nprocs, "inputs",
+                    inputs ? inputs : json_object(), "y", h.y, "points", points,
+                    "watches", h.watches);
     if (out == NULL)
         err_nomem(err);
 out:
-    json_decref(judged);
-    json_decref(watches);
+    json_decref(h.judged);
+    json_decref(h.watches);
     arena_free(a);
     return out;
+}
+
+struct series_writer {
+    struct buf *out;
+    json_t *judged;
+    size_t n;
+};
+
+/* Appends a string field's value: in place when plain, else escaped. */
+static int put_str(struct buf *b, char *t, size_t *o, size_t room, const char *s)
+{
+    size_t n = json_text_fmt_plain(t + *o, room - *o, s);
+    if (n > 0) {
+        *o += n;
+        return 0;
+    }
+    buf_append(b, t, *o);
+    *o = 0;
+    return json_text_str(b, s);
+}
+
+/* One point, as json_pack's object above dumps it, assembled on the stack
+ * and appended once. */
+static int write_point(void *ctx, const struct db_series_point *p, struct err *err)
+{
+    static const char k_run[] = "{\"run\":", k_at[] = ",\"at\":",
+                      k_commit[] = ",\"commit\":", k_value[] = ",\"value\":",
+                      k_none[] = ",\"judgements\":[]}", k_list[] = ",\"judgements\":";
+    struct series_writer *w = ctx;
+    struct buf *b = w->out;
+    char t[512];
+    size_t o = 0;
+
+    if (w->n++)
+        t[o++] = ',';
+    memcpy(t + o, k_run, sizeof k_run - 1);
+    o += sizeof k_run - 1;
+    o += json_text_fmt_int(t + o, p->run);
+    memcpy(t + o, k_at, sizeof k_at - 1);
+    o += sizeof k_at - 1;
+    if (put_str(b, t, &o, sizeof t - 128, p->at) != 0)
+        return err_set(err, 500, "internal", NULL, "run %lld: its time is not UTF-8",
+                       p->run);
+    memcpy(t + o, k_commit, sizeof k_commit - 1);
+    o += sizeof k_commit - 1;
+    if (put_str(b, t, &o, sizeof t - 128, p->commit) != 0)
+        return err_set(err, 500, "internal", NULL, "run %lld: its commit is not UTF-8",
+                       p->run);
+    memcpy(t + o, k_value, sizeof k_value - 1);
+    o += sizeof k_value - 1;
+    if (isfinite(p->value)) {
+        o += json_text_fmt_real(t + o, p->value);
+    } else {
+        memcpy(t + o, "null", 4);
+        o += 4;
+    }
+    if (json_object_size(w->judged) == 0) {
+        memcpy(t + o, k_none, sizeof k_none - 1);
+        o += sizeof k_none - 1;
+        buf_append(b, t, o);
+    } else {
+        json_t *list = point_judgements(w->judged, p->run);
+        int rc;
+        memcpy(t + o, k_list, sizeof k_list - 1);
+        o += sizeof k_list - 1;
+        buf_append(b, t, o);
+        rc = list ? json_text_value(b, list) : -1;
+        json_decref(list);
+        if (rc != 0)
+            return err_nomem(err);
+        buf_putc(b, '}');
+    }
+    if (buf_failed(b))
+        return buf_failed(b) == BUF_TOOBIG
+                   ? err_set(err, 413, "too_large", NULL,
+                             "the series is larger than one answer holds")
+                   : err_nomem(err);
+    return 0;
+}
+
+int history_series_text(db *d, json_t *query, struct buf *out, struct err *err)
+{
+    struct series_head h;
+    struct series_writer w = {out, NULL, 0};
+    json_t *inputs = NULL;
+    arena *a = arena_new();
+    int rc = -1;
+
+    if (a == NULL)
+        return err_nomem(err);
+    if (series_head(d, query, a, &h, err) != 0)
+        goto out;
+    w.judged = h.judged;
+    inputs = json_loads(h.c[0].inputs_json, 0, NULL);
+    buf_puts(out, "{\"application\":");
+    json_text_str(out, h.f.application);
+    buf_puts(out, ",\"executable\":");
+    json_text_str(out, h.c[0].executable);
+    buf_puts(out, ",\"system\":");
+    json_text_str(out, h.c[0].system);
+    buf_puts(out, ",\"nprocs\":");
+    json_text_int(out, h.c[0].nprocs);
+    buf_puts(out, ",\"inputs\":");
+    if (inputs != NULL)
+        json_text_value(out, inputs);
+    else
+        buf_puts(out, "{}");
+    buf_puts(out, ",\"y\":");
+    json_text_str(out, h.y);
+    buf_puts(out, ",\"points\":[");
+    if (db_history_series_each(d, h.c[0].id, h.y, write_point, &w, err) != 0)
+        goto out;
+    buf_puts(out, "],\"watches\":");
+    json_text_value(out, h.watches);
+    buf_putc(out, '}');
+    if (buf_failed(out)) {
+        if (buf_failed(out) == BUF_TOOBIG)
+            err_set(err, 413, "too_large", NULL,
+                    "the series is larger than one answer holds");
+        else
+            err_nomem(err);
+        goto out;
+    }
+    rc = 0;
+out:
+    if (rc != 0)
+        buf_reset(out);
+    json_decref(inputs);
+    json_decref(h.judged);
+    json_decref(h.watches);
+    arena_free(a);
+    return rc;
 }
 
 /* ---- compare ---------------------------------------------------------------- */

@@ -21,6 +21,15 @@
  * NULL with err set. */
 json_t *history_series(db *d, json_t *query, struct err *err);
 
+/* The same answer written as JSON text into out: byte for byte what
+ * json_dumps(history_series(...), JSON_COMPACT | JSON_REAL_PRECISION(16))
+ * writes (the API's encoding), streamed from the read without a JSON value
+ * per point (a 100,000-point series in milliseconds). Same errors; out's
+ * overflow is 413 too_large. Returns 0, or -1 with err set (out is then
+ * reset). */
+struct buf;
+int history_series_text(db *d, json_t *query, struct buf *out, struct err *err);
+
 /* GET /api/v1/compare: sides a, b, ... h, per configuration and quantity:
  * n, mean, spread, ratio to side a, Welch's significance at 5 %. */
 json_t *history_compare(db *d, json_t *query, struct err *err);

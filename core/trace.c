@@ -275,19 +275,40 @@ static const char *dim_name(const struct trace *t, int d, struct label *l)
     return class_name_in(t, d - (TRACE_OP_COUNT - 1), l);
 }
 
+/* The dimensions listed: every routine of format versions 1 and 2 and every
+ * class, a routine added since only when some rank spent time in it (so an
+ * old trace answers as it did). */
+static int dim_listed(const struct trace_clusters *c, int d)
+{
+    if (d >= TRACE_OP_COUNT - 1 || d + 1 < TRACE_OP_COUNT_V2)
+        return 1;
+    for (int r = 0; r < c->nranks; r++)
+        if (c->x[(size_t)r * (size_t)c->ndims_all + (size_t)d] != 0)
+            return 1;
+    return 0;
+}
+
 static json_t *clusters_json(const struct trace *t, const struct trace_clusters *c)
 {
     json_t *dims = json_array(), *main = json_array(), *ranks = json_array();
     struct label l;
+    char listed[TRACE_OP_COUNT + TRACE_CLASS_USER + LIMIT_TRACE_NAMES];
     for (int d = 0; d < c->ndims_all; d++)
-        json_array_append_new(dims, json_string(dim_name(t, d, &l)));
+        listed[d] = (char)dim_listed(c, d);
+    for (int d = 0; d < c->ndims_all; d++)
+        if (listed[d])
+            json_array_append_new(dims, json_string(dim_name(t, d, &l)));
     for (int d = 0; d < c->ndims; d++)
         json_array_append_new(main, json_string(dim_name(t, c->dims[d], &l)));
-    for (int r = 0; r < c->nranks; r++)
-        json_array_append_new(
-            ranks,
-            json_pack("{s:i, s:i, s:o}", "rank", r, "cluster", c->label[r], "x",
-                      dvec(c->x + (size_t)r * (size_t)c->ndims_all, c->ndims_all)));
+    for (int r = 0; r < c->nranks; r++) {
+        json_t *x = json_array();
+        for (int d = 0; x && d < c->ndims_all; d++)
+            if (listed[d])
+                json_array_append_new(
+                    x, num(c->x[(size_t)r * (size_t)c->ndims_all + (size_t)d]));
+        json_array_append_new(ranks, json_pack("{s:i, s:i, s:o}", "rank", r, "cluster",
+                                               c->label[r], "x", x));
+    }
     return json_pack("{s:i, s:i, s:o, s:o, s:o, s:o}", "nranks", c->nranks, "k", c->k,
                      "silhouette", num(c->silhouette), "dimensions", dims, "main", main,
                      "ranks", ranks);

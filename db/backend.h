@@ -111,6 +111,7 @@ struct db_backend {
     json_t *(*kernels_of_runs)(db *d, const char *ids_json, struct err *err);
     int (*runs_page)(db *d, const struct db_page_query *q, arena *a,
                      struct db_page_row **rows, struct err *err);
+    long long (*runs_rank)(db *d, const struct db_page_query *q, struct err *err);
 
     /* db/browse.h */
     int (*app_has_kernels)(db *d, long long app_id, struct err *err);
@@ -143,6 +144,10 @@ struct db_backend {
                            struct db_history_config **out, struct err *err);
     int (*history_series)(db *d, long long config_id, const char *y, arena *a,
                           struct db_series_point **out, struct err *err);
+    int (*history_series_each)(db *d, long long config_id, const char *y,
+                               int (*fn)(void *ctx, const struct db_series_point *p,
+                                         struct err *err),
+                               void *ctx, struct err *err);
     int (*history_side)(db *d, const struct db_history_filter *f, const struct db_side *s,
                         arena *a, struct db_side_value **out, size_t *n, struct err *err);
     int (*watch_add)(db *d, const struct db_watch *w, const char *application,

@@ -134,3 +134,11 @@ int db_demo_remove(db *d, struct err *err)
 {
     return d->be->demo_remove(d, err);
 }
+
+int db_history_series_each(db *d, long long config_id, const char *y,
+                           int (*fn)(void *ctx, const struct db_series_point *p,
+                                     struct err *err),
+                           void *ctx, struct err *err)
+{
+    return d->be->history_series_each(d, config_id, y, fn, ctx, err);
+}

@@ -57,6 +57,14 @@ struct db_series_point {
 int db_history_series(db *d, long long config_id, const char *y, arena *a,
                       struct db_series_point **out, struct err *err);
 
+/* The same points streamed: fn(ctx, point) for each, in the same order; the
+ * point's strings live only during the call (nothing is copied). fn returns
+ * 0 to go on, or -1 with err set to stop. Returns 0, or -1 with err set. */
+int db_history_series_each(db *d, long long config_id, const char *y,
+                           int (*fn)(void *ctx, const struct db_series_point *p,
+                                     struct err *err),
+                           void *ctx, struct err *err);
+
 /* A side of a comparison. */
 enum db_side_kind { DB_SIDE_RUN, DB_SIDE_COMMIT, DB_SIDE_BRANCH, DB_SIDE_TAG };
 struct db_side {

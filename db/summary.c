@@ -54,3 +54,8 @@ int db_runs_page(db *d, const struct db_page_query *q, arena *a,
 {
     return d->be->runs_page(d, q, a, rows, err);
 }
+
+long long db_runs_rank(db *d, const struct db_page_query *q, struct err *err)
+{
+    return d->be->runs_rank(d, q, err);
+}

@@ -78,6 +78,12 @@ struct db_page_query {
     int limit;       /* 1..1000 */
     long long total; /* runs matching (db_summary_count), or 0 when not known: a
                       * page past the middle is then read from the other end */
+    /* A keyset cursor (0 = none): the page is the `limit` runs that follow
+     * run `after` (or precede run `before`) in this order, read from that
+     * run's place in the order's index without walking an offset. The run
+     * need not match the filters (its key places it); when it is not
+     * stored, offset applies instead. */
+    long long after, before;
 };
 
 struct db_page_row {
@@ -94,10 +100,19 @@ struct db_page_row {
 /* Reads one page of runs in the query's order: by id, or by nprocs or
  * runtime with ties broken by executable, system, then id (all in the same
  * direction), which is the order of their covering indexes (schema.sql
- * migration 2). The ids come from that index scan, then the page's rows,
- * inputs and kernel counts are read for those ids only. Returns the number
- * of rows in *rows (arena), or -1 with err set. */
+ * migration 2). The ids come from that index scan (from the cursor's key
+ * when q has one), then the page's rows, inputs and kernel counts are read
+ * for those ids only. Returns the number of rows in *rows (arena), or -1
+ * with err set. */
 int db_runs_page(db *d, const struct db_page_query *q, arena *a,
                  struct db_page_row **rows, struct err *err);
+
+/* The number of runs of q's filters that come before q's cursor run (q->after,
+ * else q->before) in q's order: the 0-based position of the page a cursor
+ * starts. It counts index entries (cost grows with the position), so the
+ * pager's links carry the page number and this is only for a cursor that
+ * came without one. Returns it, 0 when q has no cursor or its run is not
+ * stored, or -1 with err set. */
+long long db_runs_rank(db *d, const struct db_page_query *q, struct err *err);
 
 #endif

@@ -2,10 +2,12 @@
  *
  * Every write in the server goes through one connection owned by one thread.
  * Requests hand it a job; the thread takes all jobs waiting (up to a batch
- * limit) and runs them in one transaction, each inside its own SAVEPOINT: a
- * job that fails is rolled back alone (its request stays all-or-nothing)
- * while the others commit together with one fsync. Nobody else writes, so
- * nobody ever sees "database is locked".
+ * limit) and runs them in one transaction, so they commit together with one
+ * fsync. A job that fails is rolled back alone (its request stays
+ * all-or-nothing) while the others commit: the batch is then run again with
+ * each job inside its own SAVEPOINT (savepoints are not used otherwise: they
+ * make large jobs slow). Nobody else writes, so nobody ever sees "database
+ * is locked".
  *
  * Completion is signalled through the job's `done` callback, called on the
  * writer thread after the commit is durable (or failed); it must be quick and
@@ -21,7 +23,9 @@ typedef struct db_writer db_writer;
 
 struct db_job {
     /* Runs inside the transaction, on the writer thread. Returns 0, or -1 with
-     * err set; on -1 everything the job wrote is rolled back. */
+     * err set; on -1 everything the job wrote is rolled back. May run twice
+     * (after a rollback, when another job of its batch failed): it writes
+     * only through d and sets its outputs anew each time. */
     int (*fn)(db *d, void *arg, struct err *err);
     void *arg;
     /* Called once the outcome is final (committed or rolled back). */

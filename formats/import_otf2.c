@@ -14,15 +14,22 @@
  *
  * The run's trace for the analyses of SPEC §13 goes to the sink's `traces`
  * callback (formats/trace.h's record type) after the run: every region named
- * like an MPI routine the recorder knows (MPI_Send ... MPI_Alltoall) is a
+ * like an MPI routine the recorder knows (MPI_Send ... MPI_Ialltoallv) is a
  * call, with its peer, tag and bytes from the MpiSend/MpiIsend/MpiRecv/
  * MpiIrecv/MpiCollectiveEnd records inside it (a receive completed in
- * MPI_Wait gives the Wait its source, as the recorder does); every other
+ * MPI_Wait gives the Wait its source, as the recorder does; one completed in
+ * a Waitall/any/some or Test call is a completed receive of that call, its
+ * trace_done); every other
  * region is a user state (the first LIMIT_TRACE_NAMES names; regions beyond
- * are not states). A location is a rank, and peers and roots are taken as
- * ranks of MPI_COMM_WORLD (OTF2's communicator-local ranks are not
- * translated; a peer outside the world is dropped to -1). A trace whose
- * process groups hold several locations (threads) gives the run only.
+ * are not states). A location is a rank. Peers and roots in OTF2's records
+ * are ranks of the record's communicator: translated through the
+ * definitions (Comm -> its COMM_GROUP -> indexes into the COMM_LOCATIONS
+ * group -> locations) into world ranks, and each communicator whose members
+ * are known becomes one of the trace's (members + definition order), so that
+ * collectives on sub-communicators are matched among their members. Without
+ * those definitions a rank is taken as a world rank (a peer outside the
+ * world is dropped to -1). A trace whose process groups hold several
+ * locations (threads) gives the run only.
  */
 #include <stdio.h>
 #include <string.h>
@@ -78,6 +85,31 @@ struct o2_loc {
     uint64_t last;
     int cur_op;              /* routine of the open MPI region, or 0 */
     struct trace_event pend; /* what its MPI records said */
+    /* receives completed inside the open Waitall/any/some or Test call (its
+     * MpiIrecv records), then the trace's completed receives: event indexes
+     * the unsorted ev[] until build_trace renumbers them */
+    struct trace_done *pdone, *done;
+    size_t npdone, cappdone, ndone, capdone;
+};
+
+/* An MPI group definition (COMM_LOCATIONS, COMM_GROUP or COMM_SELF). */
+struct o2_grp {
+    uint64_t ref;
+    int type;
+    uint32_t flags, n;
+    uint64_t *m;
+};
+
+/* A communicator: its ranks as locations (rank[k], -1 unknown), `self` for a
+ * COMM_SELF-like one (rank 0 is the recording location), `global` when its
+ * records already hold COMM_LOCATIONS indexes; num = its number among the
+ * trace's communicators (trace_event.comm), 0 none; sorted: its locations
+ * ascending, for membership. */
+struct o2_comm {
+    uint64_t ref, group;
+    int size, self, global;
+    int32_t *rank, *sorted;
+    uint32_t num;
 };
 
 struct o2 {
@@ -105,6 +137,15 @@ struct o2 {
     char **names;    /* state names */
     int nnames;
     uint64_t nev; /* events recorded for the trace */
+    /* communicators */
+    struct o2_grp *grp;
+    size_t ngrp, capgrp;
+    struct o2_comm *comm;
+    size_t ncomm, capcomm;
+    int32_t *wloc; /* [world rank] location index, from COMM_LOCATIONS; NULL: same */
+    size_t nwloc;
+    struct trace_comm *tc; /* the trace's communicators (handed to it) */
+    int ntc;
 };
 
 static int grow(void **p, size_t *cap, size_t n, size_t size)
@@ -206,6 +247,63 @@ static OTF2_CallbackCode on_group(void *u, OTF2_LocationGroupRef self,
     return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode on_members(void *u, OTF2_GroupRef self, OTF2_StringRef name,
+                                    OTF2_GroupType type, OTF2_Paradigm paradigm,
+                                    OTF2_GroupFlag flags, uint32_t n,
+                                    const uint64_t *members)
+{
+    struct o2 *o = u;
+    struct o2_grp *g;
+    (void)name;
+    if (paradigm != OTF2_PARADIGM_MPI ||
+        (type != OTF2_GROUP_TYPE_COMM_LOCATIONS && type != OTF2_GROUP_TYPE_COMM_GROUP &&
+         type != OTF2_GROUP_TYPE_COMM_SELF))
+        return OTF2_CALLBACK_SUCCESS;
+    if (n > LIMIT_TRACE_RANKS || o->ngrp >= LIMIT_TRACE_COMMS) {
+        o->failed =
+            imp_fail_field(o->err, o->file, "definitions",
+                           "more than %d MPI groups, or one of more than %d members",
+                           LIMIT_TRACE_COMMS, LIMIT_TRACE_RANKS);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    if (grow((void **)&o->grp, &o->capgrp, o->ngrp, sizeof *o->grp) != 0) {
+        o->failed = err_nomem(o->err);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    g = &o->grp[o->ngrp];
+    *g = (struct o2_grp){self, (int)type, flags, n, NULL};
+    if (n > 0) {
+        if ((g->m = xmalloc((size_t)n * sizeof *g->m)) == NULL) {
+            o->failed = err_nomem(o->err);
+            return OTF2_CALLBACK_INTERRUPT;
+        }
+        memcpy(g->m, members, (size_t)n * sizeof *g->m);
+    }
+    o->ngrp++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_comm(void *u, OTF2_CommRef self, OTF2_StringRef name,
+                                 OTF2_GroupRef group, OTF2_CommRef parent,
+                                 OTF2_CommFlag flags)
+{
+    struct o2 *o = u;
+    (void)name, (void)parent, (void)flags;
+    if (o->ncomm >= LIMIT_TRACE_COMMS) {
+        o->failed = imp_fail_field(o->err, o->file, "definitions",
+                                   "more than %d communicators", LIMIT_TRACE_COMMS);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    if (grow((void **)&o->comm, &o->capcomm, o->ncomm, sizeof *o->comm) != 0) {
+        o->failed = err_nomem(o->err);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    memset(&o->comm[o->ncomm], 0, sizeof o->comm[o->ncomm]);
+    o->comm[o->ncomm].ref = self;
+    o->comm[o->ncomm++].group = group;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static long find(const uint64_t *refs, size_t n, uint64_t ref)
 {
     for (size_t i = 0; i < n; i++)
@@ -229,6 +327,128 @@ static OTF2_ErrorCode quiet(void *u, const char *file, uint64_t line, const char
 {
     (void)u, (void)file, (void)line, (void)fn, (void)fmt, (void)ap;
     return code;
+}
+
+static int i32_cmp(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The location of world rank w (a COMM_LOCATIONS index), or -1. */
+static int32_t world_loc(const struct o2 *o, uint64_t w)
+{
+    if (o->wloc != NULL)
+        return w < o->nwloc ? o->wloc[w] : -1;
+    return w < o->nloc ? (int32_t)w : -1;
+}
+
+/* After the definitions: each communicator's ranks as locations, and the
+ * trace's communicator table (members in location indexes, NULL for all
+ * locations in order; seq = how many with the same members came before). */
+static int resolve_comms(struct o2 *o)
+{
+    for (size_t i = 0; i < o->ngrp; i++)
+        if (o->grp[i].type == OTF2_GROUP_TYPE_COMM_LOCATIONS) {
+            xfree(o->wloc);
+            o->nwloc = o->grp[i].n;
+            if ((o->wloc = xmalloc((o->nwloc ? o->nwloc : 1) * sizeof *o->wloc)) == NULL)
+                return err_nomem(o->err);
+            for (size_t k = 0; k < o->nwloc; k++)
+                o->wloc[k] = (int32_t)find_loc(o, o->grp[i].m[k]);
+            break;
+        }
+    if (o->ncomm > 0 && (o->tc = xcalloc(o->ncomm, sizeof *o->tc)) == NULL)
+        return err_nomem(o->err);
+    for (size_t c = 0; c < o->ncomm; c++) {
+        struct o2_comm *cm = &o->comm[c];
+        const struct o2_grp *g = NULL;
+        int ok = 1, ordered;
+        for (size_t i = 0; i < o->ngrp && g == NULL; i++)
+            if (o->grp[i].ref == cm->group)
+                g = &o->grp[i];
+        if (g == NULL)
+            continue; /* unknown: its ranks are taken as world ranks */
+        if (g->type == OTF2_GROUP_TYPE_COMM_SELF) {
+            cm->self = 1;
+            cm->size = 1;
+            continue;
+        }
+        cm->global = (g->flags & OTF2_GROUP_FLAG_GLOBAL_MEMBERS) != 0;
+        cm->size = (int)g->n;
+        cm->rank = xmalloc((g->n ? g->n : 1) * sizeof *cm->rank);
+        cm->sorted = xmalloc((g->n ? g->n : 1) * sizeof *cm->sorted);
+        if (cm->rank == NULL || cm->sorted == NULL)
+            return err_nomem(o->err);
+        ordered = g->n == o->nloc;
+        for (uint32_t k = 0; k < g->n; k++) {
+            cm->rank[k] = g->type == OTF2_GROUP_TYPE_COMM_LOCATIONS
+                              ? world_loc(o, k)
+                              : world_loc(o, g->m[k]);
+            ok &= cm->rank[k] >= 0;
+            ordered &= cm->rank[k] == (int32_t)k;
+        }
+        memcpy(cm->sorted, cm->rank, (g->n ? g->n : 1) * sizeof *cm->rank);
+        qsort(cm->sorted, g->n, sizeof *cm->sorted, i32_cmp);
+        for (uint32_t k = 1; k < g->n; k++)
+            ok &= cm->sorted[k] != cm->sorted[k - 1];
+        if (!ok || g->n == 0 || g->n > o->nloc)
+            continue; /* not a communicator of these locations: no identity */
+        {
+            struct trace_comm *tc = &o->tc[o->ntc];
+            tc->size = (int)g->n;
+            if (!ordered) {
+                if ((tc->members = xmalloc(g->n * sizeof *tc->members)) == NULL)
+                    return err_nomem(o->err);
+                memcpy(tc->members, cm->rank, g->n * sizeof *tc->members);
+            }
+            for (int j = 0; j < o->ntc; j++)
+                tc->seq +=
+                    o->tc[j].size == tc->size &&
+                    (o->tc[j].members == NULL) == (tc->members == NULL) &&
+                    (tc->members == NULL || memcmp(o->tc[j].members, tc->members,
+                                                   g->n * sizeof *tc->members) == 0);
+            cm->num = (uint32_t)++o->ntc;
+        }
+    }
+    return 0;
+}
+
+static struct o2_comm *find_comm(struct o2 *o, uint64_t ref)
+{
+    for (size_t i = 0; i < o->ncomm; i++)
+        if (o->comm[i].ref == ref)
+            return &o->comm[i];
+    return NULL;
+}
+
+/* The location of rank r of communicator `comm` in a record of location l. */
+static int32_t comm_rank(struct o2 *o, long l, uint64_t comm, uint32_t r)
+{
+    struct o2_comm *c = find_comm(o, comm);
+    if (r == OTF2_UNDEFINED_UINT32)
+        return -1;
+    if (c == NULL || c->global || (c->rank == NULL && !c->self))
+        return world_loc(o, r);
+    if (c->self)
+        return r == 0 ? (int32_t)l : -1;
+    return (int)r < c->size ? c->rank[r] : -1;
+}
+
+/* Notes the communicator of location l's open MPI call: its size and, when
+ * l is one of its members, its number. */
+static void note_comm(struct o2 *o, struct o2_loc *L, long l, uint64_t comm)
+{
+    struct o2_comm *c = find_comm(o, comm);
+    if (c == NULL || c->size <= 0)
+        return;
+    L->pend.comm_size = (uint32_t)c->size;
+    L->pend.comm = 0;
+    if (c->num > 0) {
+        int32_t key = (int32_t)l;
+        if (bsearch(&key, c->sorted, (size_t)c->size, sizeof key, i32_cmp) != NULL)
+            L->pend.comm = c->num;
+    }
 }
 
 static OTF2_CallbackCode on_enter(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
@@ -267,6 +487,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef where, OTF2_TimeStamp t, void
         memset(&L->pend, 0, sizeof L->pend);
         L->pend.peer = L->pend.peer2 = -1;
         L->cur_op = o->reg_op[r];
+        L->npdone = 0;
     }
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -297,9 +518,32 @@ static int record(struct o2 *o, struct o2_loc *L, long r, uint64_t t)
     e = &L->ev[L->nev++];
     o->nev++;
     if (o->reg_op[r] > 0) {
+        size_t cap2 = L->capdone;
         *e = L->pend;
         e->op = (uint16_t)o->reg_op[r];
-        e->comm_size = (uint32_t)o->nloc;
+        /* the receives this completion call completed */
+        if (L->npdone > 0 && trace_op_completes(e->op)) {
+            if (L->ndone + L->npdone > LIMIT_TRACE_EVENTS_RANK) {
+                o->failed = imp_fail_field(o->err, o->file, "events",
+                                           "more than %d completed receives in one "
+                                           "location",
+                                           LIMIT_TRACE_EVENTS_RANK);
+                return -1;
+            }
+            for (size_t k = 0; k < L->npdone; k++) {
+                if (grow((void **)&L->done, &cap2, L->ndone, sizeof *L->done) != 0) {
+                    o->failed = err_nomem(o->err);
+                    return -1;
+                }
+                L->capdone = cap2;
+                L->done[L->ndone] = L->pdone[k];
+                L->done[L->ndone].event = L->done[L->ndone].first = L->nev - 1;
+                L->ndone++;
+            }
+        }
+        L->npdone = 0;
+        if (e->comm_size == 0) /* no communicator named */
+            e->comm_size = (uint32_t)o->nloc;
         L->cur_op = 0;
     } else {
         memset(e, 0, sizeof *e);
@@ -318,20 +562,17 @@ static struct o2_loc *mpi_loc(struct o2 *o, OTF2_LocationRef where)
     return l >= 0 && o->loc[l].cur_op > 0 ? &o->loc[l] : NULL;
 }
 
-static int32_t world_rank(const struct o2 *o, uint32_t r)
-{
-    return r < o->nloc ? (int32_t)r : -1;
-}
-
 static OTF2_CallbackCode on_send(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
                                  OTF2_AttributeList *al, uint32_t receiver,
                                  OTF2_CommRef comm, uint32_t tag, uint64_t len)
 {
     struct o2 *o = u;
     struct o2_loc *L = mpi_loc(o, where);
-    (void)t, (void)al, (void)comm;
+    (void)t, (void)al;
     if (L != NULL) {
-        L->pend.peer = world_rank(o, receiver);
+        long l = L - o->loc;
+        note_comm(o, L, l, comm);
+        L->pend.peer = comm_rank(o, l, comm, receiver);
         L->pend.tag = (int32_t)tag;
         L->pend.bytes = (int64_t)(len > INT64_MAX ? INT64_MAX : len);
     }
@@ -353,27 +594,48 @@ static OTF2_CallbackCode on_recv(OTF2_LocationRef where, OTF2_TimeStamp t, void 
 {
     struct o2 *o = u;
     struct o2_loc *L = mpi_loc(o, where);
-    (void)t, (void)al, (void)comm;
+    long l;
+    (void)t, (void)al;
     if (L == NULL)
         return OTF2_CALLBACK_SUCCESS;
-    if (L->cur_op == TRACE_OP_SENDRECV) { /* its receive half */
-        L->pend.peer2 = world_rank(o, sender);
+    l = L - o->loc;
+    note_comm(o, L, l, comm);
+    if (L->cur_op == TRACE_OP_SENDRECV ||
+        L->cur_op == TRACE_OP_SENDRECV_REPLACE) { /* its receive half */
+        L->pend.peer2 = comm_rank(o, l, comm, sender);
         L->pend.tag2 = (int32_t)tag;
     } else {
-        L->pend.peer = world_rank(o, sender);
+        L->pend.peer = comm_rank(o, l, comm, sender);
         L->pend.tag = (int32_t)tag;
         L->pend.bytes = (int64_t)(len > INT64_MAX ? INT64_MAX : len);
     }
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* The completion of an MPI_Irecv: inside MPI_Wait it gives the Wait its
+ * source (as the recorder does); inside a Waitall/any/some or Test call it is
+ * one of the call's completed receives. */
 static OTF2_CallbackCode on_irecv(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
                                   OTF2_AttributeList *al, uint32_t sender,
                                   OTF2_CommRef comm, uint32_t tag, uint64_t len,
                                   uint64_t request)
 {
+    struct o2 *o = u;
+    struct o2_loc *L = mpi_loc(o, where);
+    int32_t peer;
     (void)request;
-    return on_recv(where, t, u, al, sender, comm, tag, len);
+    if (L == NULL || !trace_op_completes(L->cur_op))
+        return on_recv(where, t, u, al, sender, comm, tag, len);
+    peer = comm_rank(o, L - o->loc, comm, sender);
+    if (peer < 0)
+        return OTF2_CALLBACK_SUCCESS;
+    if (grow((void **)&L->pdone, &L->cappdone, L->npdone, sizeof *L->pdone) != 0) {
+        o->failed = err_nomem(o->err);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    L->pdone[L->npdone++] = (struct trace_done){
+        0, (int64_t)(len > INT64_MAX ? INT64_MAX : len), peer, (int32_t)tag, 0};
+    return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode on_coll_end(OTF2_LocationRef where, OTF2_TimeStamp t, void *u,
@@ -383,9 +645,11 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef where, OTF2_TimeStamp t, v
 {
     struct o2 *o = u;
     struct o2_loc *L = mpi_loc(o, where);
-    (void)t, (void)al, (void)op, (void)comm, (void)received;
+    (void)t, (void)al, (void)op, (void)received;
     if (L != NULL) {
-        L->pend.peer = root == OTF2_UNDEFINED_UINT32 ? -1 : world_rank(o, root);
+        long l = L - o->loc;
+        note_comm(o, L, l, comm);
+        L->pend.peer = comm_rank(o, l, comm, root);
         L->pend.bytes = (int64_t)(sent > INT64_MAX ? INT64_MAX : sent);
     }
     return OTF2_CALLBACK_SUCCESS;
@@ -431,6 +695,27 @@ static int ev_order(const void *a, const void *b)
     return x->end > y->end ? -1 : x->end < y->end; /* the enclosing one first */
 }
 
+/* After the sort: each completed receive names its call by its new index,
+ * found by the begin (in ns) kept in `first` (a location's calls do not
+ * overlap; states may share a begin, hence the routine check). */
+static void renumber(struct o2_loc *L)
+{
+    for (size_t k = 0; k < L->ndone; k++) {
+        double at = (double)L->done[k].first * 1e-9;
+        size_t lo = 0, hi = L->nev;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (L->ev[mid].begin < at - 0.5e-9)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        while (lo + 1 < L->nev && !trace_op_completes(L->ev[lo].op))
+            lo++;
+        L->done[k].event = L->done[k].first = lo;
+    }
+}
+
 /* The trace of the run (ownership of the events and names moves to it), or
  * NULL when the locations are not one per process. */
 static struct trace *build_trace(struct o2 *o, struct err *err, int *failed)
@@ -446,18 +731,29 @@ static struct trace *build_trace(struct o2 *o, struct err *err, int *failed)
         return NULL;
     }
     t->nranks = (int)o->nloc;
+    t->comms = o->tc;
+    t->ncomms = o->ntc;
+    o->tc = NULL;
+    o->ntc = 0;
     t->names = o->names;
     t->nnames = o->nnames;
     o->names = NULL;
     o->nnames = 0;
     for (size_t l = 0; l < o->nloc; l++) {
         struct o2_loc *L = &o->loc[l];
+        for (size_t k = 0; k < L->ndone; k++) /* its call's begin, until the sort */
+            L->done[k].first = (size_t)(L->ev[L->done[k].event].begin * 1e9 + 0.5);
         qsort(L->ev, L->nev, sizeof *L->ev, ev_order);
+        renumber(L);
         t->ranks[l].ev = L->ev;
         t->ranks[l].nevents = L->nev;
         t->ranks[l].t_end = secs(o, L->last);
+        t->ranks[l].done = L->done;
+        t->ranks[l].ndone = L->ndone;
         L->ev = NULL;
         L->nev = 0;
+        L->done = NULL;
+        L->ndone = 0;
     }
     return t;
 }
@@ -583,6 +879,8 @@ static int read_trace(struct o2 *o, const char *anchor)
     OTF2_GlobalDefReaderCallbacks_SetRegionCallback(dcb, on_region);
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dcb, on_location);
     OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(dcb, on_group);
+    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dcb, on_members);
+    OTF2_GlobalDefReaderCallbacks_SetCommCallback(dcb, on_comm);
     OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, dcb, o);
     if (OTF2_Reader_ReadAllGlobalDefinitions(rd, gdr, &n) != OTF2_SUCCESS || o->failed) {
         imp_fail_field(o->err, o->file, "definitions",
@@ -603,7 +901,7 @@ static int read_trace(struct o2 *o, const char *anchor)
         imp_fail_field(o->err, o->file, "regions", "too many regions times locations");
         goto out;
     }
-    if (classify_regions(o) != 0)
+    if (classify_regions(o) != 0 || resolve_comms(o) != 0)
         goto out;
     o->incl = xcalloc(o->nloc * o->nreg + 1, sizeof *o->incl);
     o->enters = xcalloc(o->nloc * o->nreg + 1, sizeof *o->enters);
@@ -776,6 +1074,8 @@ int import_otf2(const struct fmt_file *files, size_t nfiles,
         xfree(o.loc[i].stack);
         xfree(o.loc[i].since);
         xfree(o.loc[i].ev);
+        xfree(o.loc[i].pdone);
+        xfree(o.loc[i].done);
     }
     for (int i = 0; i < o.nnames; i++)
         xfree(o.names[i]);
@@ -790,6 +1090,18 @@ int import_otf2(const struct fmt_file *files, size_t nfiles,
     xfree(o.incl);
     xfree(o.enters);
     xfree(o.active);
+    for (size_t i = 0; i < o.ngrp; i++)
+        xfree(o.grp[i].m);
+    xfree(o.grp);
+    for (size_t i = 0; i < o.ncomm; i++) {
+        xfree(o.comm[i].rank);
+        xfree(o.comm[i].sorted);
+    }
+    xfree(o.comm);
+    xfree(o.wloc);
+    for (int i = 0; i < o.ntc; i++)
+        xfree(o.tc[i].members);
+    xfree(o.tc);
     return rc;
 }
 

@@ -77,8 +77,9 @@
 #define LIMIT_PARAM_RUNS 10000 /* runs considered for a measured overlay */
 #define LIMIT_PARAM_STEPS                                                                \
     200 /* grid points per range axis (web/svg.h SVG_MAX_GRID agrees) */
-#define LIMIT_PLOT_URL_REQUEST 6000 /* bytes of a request that travels in a plot URL */
-#define LIMIT_TABLE_CSV_RUNS 100000 /* runs of one CSV download of a page's table */
+#define LIMIT_PLOT_URL_REQUEST 6000   /* bytes of a request that travels in a plot URL */
+#define LIMIT_TABLE_CSV_RUNS 100000   /* runs of one CSV download of a page's table */
+#define LIMIT_SERIES_BYTES (1u << 30) /* bytes of one GET /api/v1/series answer (413) */
 
 /* ---- web forms -------------------------------------------------------------- */
 #define LIMIT_FORM_FIELDS 512 /* fields (parts) in one submission */
@@ -110,6 +111,7 @@
 #define LIMIT_TRACE_EVENTS 16000000       /* events of a whole trace */
 #define LIMIT_TRACE_BYTES (1024ull << 20) /* bytes of a whole trace */
 #define LIMIT_TRACE_NAMES 256             /* probe state names of a trace */
+#define LIMIT_TRACE_COMMS 4096            /* communicators named by one rank file */
 #define LIMIT_TRACE_TABLE_ROWS 10000      /* macrostate rows in an occupancy answer */
 #define LIMIT_TRACE_FIT_RUNS 1000         /* traced runs in an occupancy estimator */
 

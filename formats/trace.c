@@ -32,7 +32,7 @@ static uint64_t get64(const unsigned char *p)
 #define BAD(...) err_set(err, 422, "invalid_trace", NULL, __VA_ARGS__)
 
 struct hdr {
-    uint32_t version, rank, nranks, nnames, evsize;
+    uint32_t version, rank, nranks, nnames, evsize, ncomms;
     uint64_t nevents, t_end, dropped, ndone;
 };
 
@@ -57,7 +57,8 @@ static int parse_header(const unsigned char *b, size_t len, int file, struct hdr
     h->t_end = get64(b + 32);
     h->dropped = get64(b + 40);
     h->evsize = get32(b + 48);
-    h->ndone = h->version >= 2 ? get64(b + 56) : 0; /* version 1: reserved */
+    h->ndone = h->version >= 2 ? get64(b + 56) : 0;  /* version 1: reserved */
+    h->ncomms = h->version >= 3 ? get32(b + 52) : 0; /* before 3: reserved */
     if (h->evsize != TRACE_EVENT_SIZE)
         return BAD("trace file %d has %u-byte events; expected %d", file, h->evsize,
                    TRACE_EVENT_SIZE);
@@ -72,6 +73,9 @@ static int parse_header(const unsigned char *b, size_t len, int file, struct hdr
     if (h->nevents > LIMIT_TRACE_EVENTS_RANK)
         return BAD("rank %u has %llu events; the limit is %d per rank", h->rank,
                    (unsigned long long)h->nevents, LIMIT_TRACE_EVENTS_RANK);
+    if (h->ncomms > LIMIT_TRACE_COMMS)
+        return BAD("rank %u names %u communicators; the limit is %d", h->rank, h->ncomms,
+                   LIMIT_TRACE_COMMS);
     if (h->ndone > LIMIT_TRACE_EVENTS_RANK)
         return BAD("rank %u has %llu completed receives; the limit is %d per rank",
                    h->rank, (unsigned long long)h->ndone, LIMIT_TRACE_EVENTS_RANK);
@@ -101,30 +105,164 @@ static int intern(struct trace *t, const char *s, size_t n, int *cap)
     return t->nnames++;
 }
 
+/* What the parse of one trace keeps across its rank files: the capacity of
+ * the names table, the communicators (hashed by members and seq) and a stamp
+ * per world rank to find repeated members. */
+struct pctx {
+    int names_cap, comms_cap;
+    uint32_t *hash; /* 1 + index into t->comms, 0 empty; hcap slots */
+    size_t hcap;
+    uint32_t *stamp, epoch;
+};
+
+static uint64_t comm_hash(uint32_t seq, int size, const int32_t *m)
+{
+    uint64_t h = 1469598103934665603ull ^ seq ^ ((uint64_t)(uint32_t)size << 32);
+    for (int i = 0; m && i < size; i++)
+        h = (h ^ (uint32_t)m[i]) * 1099511628211ull;
+    return h * 1099511628211ull;
+}
+
+static int comm_eq(const struct trace_comm *c, uint32_t seq, int size, const int32_t *m)
+{
+    if (c->seq != seq || c->size != size || (c->members == NULL) != (m == NULL))
+        return 0;
+    return m == NULL || memcmp(c->members, m, (size_t)size * sizeof *m) == 0;
+}
+
+/* Finds or adds a communicator; takes m (xmalloc'd or NULL) in every case.
+ * Returns its number (1 + index into t->comms), or 0 out of memory. */
+static uint32_t intern_comm(struct trace *t, struct pctx *pc, uint32_t seq, int size,
+                            int32_t *m)
+{
+    size_t at;
+    if ((size_t)t->ncomms * 2 >= pc->hcap) {
+        size_t nc = pc->hcap ? pc->hcap * 2 : 64;
+        uint32_t *nh = xcalloc(nc, sizeof *nh);
+        if (nh == NULL)
+            goto nomem;
+        for (int i = 0; i < t->ncomms; i++) {
+            const struct trace_comm *c = &t->comms[i];
+            size_t k = comm_hash(c->seq, c->size, c->members) & (nc - 1);
+            while (nh[k] != 0)
+                k = (k + 1) & (nc - 1);
+            nh[k] = (uint32_t)i + 1;
+        }
+        xfree(pc->hash);
+        pc->hash = nh;
+        pc->hcap = nc;
+    }
+    at = comm_hash(seq, size, m) & (pc->hcap - 1);
+    for (; pc->hash[at] != 0; at = (at + 1) & (pc->hcap - 1))
+        if (comm_eq(&t->comms[pc->hash[at] - 1], seq, size, m)) {
+            xfree(m);
+            return pc->hash[at];
+        }
+    if (t->ncomms == pc->comms_cap) {
+        int nc = pc->comms_cap ? pc->comms_cap * 2 : 16;
+        struct trace_comm *n2 = xrealloc(t->comms, (size_t)nc * sizeof *n2);
+        if (n2 == NULL)
+            goto nomem;
+        t->comms = n2;
+        pc->comms_cap = nc;
+    }
+    t->comms[t->ncomms] = (struct trace_comm){size, seq, m};
+    pc->hash[at] = (uint32_t)++t->ncomms;
+    return pc->hash[at];
+nomem:
+    xfree(m);
+    return 0;
+}
+
+/* Reads rank r's communicator table at b + *off into map[] (trace.comms
+ * numbers), checking every member against the world. */
+static int parse_comms(struct trace *t, struct pctx *pc, const unsigned char *b,
+                       size_t len, size_t *off, const struct hdr *h, uint32_t *map,
+                       struct err *err)
+{
+    unsigned r = h->rank;
+    for (uint32_t i = 0; i < h->ncomms; i++) {
+        uint32_t n, seq, self = 0;
+        int32_t *m = NULL;
+        if (len - *off < 8)
+            return BAD("rank %u is truncated in its communicators", r);
+        n = get32(b + *off);
+        seq = get32(b + *off + 4);
+        *off += 8;
+        if (n > h->nranks || (len - *off) / 4 < n)
+            return BAD("rank %u communicator %u has %u members in a %u-rank run or is "
+                       "truncated",
+                       r, i, n, h->nranks);
+        if (n > 0) {
+            int world = n == h->nranks;
+            m = xmalloc((size_t)n * sizeof *m);
+            if (m == NULL)
+                return err_nomem(err);
+            if (++pc->epoch == 0) {
+                memset(pc->stamp, 0, (size_t)h->nranks * sizeof *pc->stamp);
+                pc->epoch = 1;
+            }
+            for (uint32_t k = 0; k < n; k++) {
+                uint32_t v = get32(b + *off + 4 * (size_t)k);
+                if (v >= h->nranks || pc->stamp[v] == pc->epoch) {
+                    xfree(m);
+                    return BAD("rank %u communicator %u: member %u is outside the %u "
+                               "ranks or repeated",
+                               r, i, v, h->nranks);
+                }
+                pc->stamp[v] = pc->epoch;
+                self |= v == r;
+                world &= v == k;
+                m[k] = (int32_t)v;
+            }
+            if (!self) {
+                xfree(m);
+                return BAD("rank %u communicator %u does not have rank %u as a member", r,
+                           i, r);
+            }
+            if (world) { /* the world's group in order: one name for it */
+                xfree(m);
+                m = NULL;
+            }
+            *off += 4 * (size_t)n;
+        }
+        map[i] = intern_comm(t, pc, seq, n ? (int)n : (int)h->nranks, m);
+        if (map[i] == 0)
+            return err_nomem(err);
+    }
+    return 0;
+}
+
 static int ev_cmp(const void *a, const void *b)
 {
     const struct trace_event *x = a, *y = b;
     return x->begin < y->begin ? -1 : x->begin > y->begin;
 }
 
-/* Reads the completed receives (version 2), which name their Waitall or
- * Waitany by its index in the file, while rk->ev is still in file order;
- * at[k] keeps the begin of done k's call, to find it again after the sort. */
+/* Reads the completed receives (version 2), which name their completing
+ * call (and, version 3, the loop's first Test) by index in the file, while
+ * rk->ev is still in file order; at[2k], at[2k+1] keep the begins of both, to
+ * find them again after the sort. */
 static int parse_done(struct trace_rank *rk, const unsigned char *p, const struct hdr *h,
                       double *at, struct err *err)
 {
     unsigned r = h->rank;
-    for (size_t k = 0; k < rk->ndone; k++, p += TRACE_DONE_SIZE) {
+    size_t rec = h->version >= 3 ? TRACE_DONE_SIZE : TRACE_DONE_SIZE_V2;
+    for (size_t k = 0; k < rk->ndone; k++, p += rec) {
         struct trace_done *d = &rk->done[k];
-        uint64_t ev = get64(p);
+        uint64_t ev = get64(p), first = h->version >= 3 ? get64(p + 24) : ev;
         d->bytes = (int64_t)get64(p + 8);
         d->peer = (int32_t)get32(p + 16);
         d->tag = (int32_t)get32(p + 20);
-        if (ev >= rk->nevents ||
-            (rk->ev[ev].op != TRACE_OP_WAITALL && rk->ev[ev].op != TRACE_OP_WAITANY))
-            return BAD("rank %u completed receive %zu: event %llu is not a Waitall or "
-                       "Waitany",
+        if (ev >= rk->nevents || !trace_op_completes(rk->ev[ev].op))
+            return BAD("rank %u completed receive %zu: event %llu is not a Waitall, "
+                       "Waitany, Waitsome or Test call",
                        r, k, (unsigned long long)ev);
+        if (first > ev || (first != ev && (!trace_op_polls(rk->ev[first].op) ||
+                                           rk->ev[first].begin > rk->ev[ev].begin)))
+            return BAD("rank %u completed receive %zu: its first poll, event %llu, is "
+                       "not a Test call before event %llu",
+                       r, k, (unsigned long long)first, (unsigned long long)ev);
         if (k > 0 && ev < rk->done[k - 1].event)
             return BAD("rank %u completed receive %zu is out of order", r, k);
         if (d->peer < 0 || d->peer >= (int32_t)h->nranks || d->bytes < 0)
@@ -132,68 +270,64 @@ static int parse_done(struct trace_rank *rk, const unsigned char *p, const struc
                        "negative bytes",
                        r, k, h->nranks);
         d->event = (size_t)ev;
-        at[k] = rk->ev[ev].begin;
+        d->first = (size_t)first;
+        at[2 * k] = rk->ev[ev].begin;
+        at[2 * k + 1] = rk->ev[first].begin;
     }
     return 0;
 }
 
-/* After the sort: points each done at its call's new index, found by its
- * begin (a rank's calls never tie; a state may, hence the routine check). */
+/* The index, after the sort, of the call of kind `want` (trace_op_completes
+ * or trace_op_polls) that begins at `begin` (a rank's calls never tie; a
+ * state may, hence the routine check). */
+static size_t find_call(const struct trace_rank *rk, double begin, int (*want)(int))
+{
+    size_t lo = 0, hi = rk->nevents;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (rk->ev[mid].begin < begin)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    while (lo + 1 < rk->nevents && !want(rk->ev[lo].op))
+        lo++;
+    return lo;
+}
+
+/* After the sort: points each done at its calls' new indexes. */
 static void renumber_done(struct trace_rank *rk, const double *at)
 {
     for (size_t k = 0; k < rk->ndone; k++) {
-        size_t lo = 0, hi = rk->nevents;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (rk->ev[mid].begin < at[k])
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        while (lo + 1 < rk->nevents && rk->ev[lo].op != TRACE_OP_WAITALL &&
-               rk->ev[lo].op != TRACE_OP_WAITANY)
-            lo++;
-        rk->done[k].event = lo;
+        struct trace_done *d = &rk->done[k];
+        int same = d->first == d->event;
+        d->event = find_call(rk, at[2 * k], trace_op_completes);
+        d->first = same ? d->event : find_call(rk, at[2 * k + 1], trace_op_polls);
+        if (d->first > d->event) /* ties in begin */
+            d->first = d->event;
     }
 }
 
-static int parse_rank(struct trace *t, const unsigned char *b, size_t len,
-                      const struct hdr *h, int *cap, struct err *err)
+/* The events of rank h->rank at b + off, checked; cmap maps the rank's
+ * communicator numbers to the trace's, map its state names. */
+static int parse_events(struct trace *t, struct trace_rank *rk, const unsigned char *b,
+                        size_t len, size_t off, const struct hdr *h, int nops,
+                        const uint32_t *cmap, const int *map, struct err *err)
 {
-    size_t off = TRACE_HEADER_SIZE;
-    int map[LIMIT_TRACE_NAMES];
-    struct trace_rank *rk = &t->ranks[h->rank];
     unsigned r = h->rank;
-    double *at;
-
-    for (uint32_t i = 0; i < h->nnames; i++) {
-        size_t n;
-        if (len - off < 2)
-            return BAD("rank %u is truncated in its state names", r);
-        n = get16(b + off);
-        off += 2;
-        if (n == 0 || n > LIMIT_NAME || len - off < n)
-            return BAD("rank %u: state name %u is empty, too long or truncated", r, i);
-        map[i] = intern(t, (const char *)b + off, n, cap);
-        if (map[i] == -2)
-            return BAD("the trace has more than %d distinct state names",
-                       LIMIT_TRACE_NAMES);
-        if (map[i] < 0)
-            return err_nomem(err);
-        off += n;
-    }
+    size_t rec = h->version >= 3 ? TRACE_DONE_SIZE : TRACE_DONE_SIZE_V2;
     if ((len - off) / TRACE_EVENT_SIZE < h->nevents)
         return BAD("rank %u is truncated: %llu events announced, room for %zu", r,
                    (unsigned long long)h->nevents, (len - off) / TRACE_EVENT_SIZE);
-    if ((len - off - (size_t)h->nevents * TRACE_EVENT_SIZE) / TRACE_DONE_SIZE < h->ndone)
+    if ((len - off - (size_t)h->nevents * TRACE_EVENT_SIZE) / rec < h->ndone)
         return BAD("rank %u is truncated: %llu completed receives announced, room for "
                    "%zu",
                    r, (unsigned long long)h->ndone,
-                   (len - off - (size_t)h->nevents * TRACE_EVENT_SIZE) / TRACE_DONE_SIZE);
-    if (len - off != h->nevents * TRACE_EVENT_SIZE + h->ndone * TRACE_DONE_SIZE)
+                   (len - off - (size_t)h->nevents * TRACE_EVENT_SIZE) / rec);
+    if (len - off != h->nevents * TRACE_EVENT_SIZE + h->ndone * rec)
         return BAD("rank %u has %zu bytes after its last record", r,
                    len - off - (size_t)h->nevents * TRACE_EVENT_SIZE -
-                       (size_t)h->ndone * TRACE_DONE_SIZE);
+                       (size_t)h->ndone * rec);
     rk->t_end = (double)h->t_end * 1e-9;
     rk->nevents = (size_t)h->nevents;
     rk->ev = xmalloc((rk->nevents ? rk->nevents : 1) * sizeof *rk->ev);
@@ -208,13 +342,16 @@ static int parse_rank(struct trace *t, const unsigned char *b, size_t len,
         if (tb > te || te > h->t_end)
             return BAD("rank %u event %zu: its times are out of order or after the end",
                        r, i);
-        if (op >= TRACE_OP_COUNT)
+        if (op >= nops)
             return BAD("rank %u event %zu: unknown routine %u", r, i, op);
         if (peer < -1 || peer >= (int32_t)h->nranks || peer2 < -1 ||
             peer2 >= (int32_t)h->nranks)
             return BAD("rank %u event %zu: peer outside the %u ranks", r, i, h->nranks);
-        if (op == TRACE_OP_STATE ? name >= h->nnames : name != 0)
+        if (op == TRACE_OP_STATE && name >= h->nnames)
             return BAD("rank %u event %zu: state name %u is not in its table", r, i,
+                       name);
+        if (op != TRACE_OP_STATE && name > h->ncomms)
+            return BAD("rank %u event %zu: communicator %u is not in its table", r, i,
                        name);
         e->begin = (double)tb * 1e-9;
         e->end = (double)te * 1e-9;
@@ -226,14 +363,64 @@ static int parse_rank(struct trace *t, const unsigned char *b, size_t len,
         e->comm_size = get32(p + 40);
         e->op = op;
         e->name = op == TRACE_OP_STATE ? (uint16_t)map[name] : 0;
+        e->comm = op != TRACE_OP_STATE && name > 0 ? cmap[name - 1] : 0;
         if (e->bytes < 0 || e->comm_size > h->nranks)
             return BAD("rank %u event %zu: negative bytes or a communicator larger "
                        "than the world",
                        r, i);
+        if (e->comm > 0 && e->comm_size != (uint32_t)t->comms[e->comm - 1].size)
+            return BAD("rank %u event %zu: communicator size %u, but its communicator "
+                       "has %d members",
+                       r, i, e->comm_size, t->comms[e->comm - 1].size);
     }
+    return 0;
+}
+
+static int parse_rank(struct trace *t, const unsigned char *b, size_t len,
+                      const struct hdr *h, struct pctx *pc, struct err *err)
+{
+    size_t off = TRACE_HEADER_SIZE;
+    int map[LIMIT_TRACE_NAMES];
+    uint32_t *cmap = NULL;
+    int nops = h->version >= 3 ? TRACE_OP_COUNT : TRACE_OP_COUNT_V2;
+    struct trace_rank *rk = &t->ranks[h->rank];
+    unsigned r = h->rank;
+    double *at;
+
+    for (uint32_t i = 0; i < h->nnames; i++) {
+        size_t n;
+        if (len - off < 2)
+            return BAD("rank %u is truncated in its state names", r);
+        n = get16(b + off);
+        off += 2;
+        if (n == 0 || n > LIMIT_NAME || len - off < n)
+            return BAD("rank %u: state name %u is empty, too long or truncated", r, i);
+        map[i] = intern(t, (const char *)b + off, n, &pc->names_cap);
+        if (map[i] == -2)
+            return BAD("the trace has more than %d distinct state names",
+                       LIMIT_TRACE_NAMES);
+        if (map[i] < 0)
+            return err_nomem(err);
+        off += n;
+    }
+    if (h->ncomms > 0) {
+        cmap = xmalloc((size_t)h->ncomms * sizeof *cmap);
+        if (cmap == NULL)
+            return err_nomem(err);
+        if (parse_comms(t, pc, b, len, &off, h, cmap, err) < 0) {
+            xfree(cmap);
+            return -1;
+        }
+    }
+    if (parse_events(t, rk, b, len, off, h, nops, cmap, map, err) < 0) {
+        xfree(cmap);
+        return -1;
+    }
+    xfree(cmap);
+    off += (size_t)h->nevents * TRACE_EVENT_SIZE;
     rk->ndone = (size_t)h->ndone;
     rk->done = xmalloc((rk->ndone ? rk->ndone : 1) * sizeof *rk->done);
-    at = xmalloc((rk->ndone ? rk->ndone : 1) * sizeof *at);
+    at = xmalloc((rk->ndone ? 2 * rk->ndone : 1) * sizeof *at);
     if (rk->done == NULL || at == NULL) {
         xfree(at);
         return err_nomem(err);
@@ -257,7 +444,7 @@ int trace_parse(const void *const *bufs, const size_t *lens, int n, struct trace
     struct hdr h0, h;
     unsigned long long total_ev = 0, total_bytes = 0;
     char *seen = NULL;
-    int cap = 0;
+    struct pctx pc = {0};
 
     *out = NULL;
     if (n < 1)
@@ -281,7 +468,8 @@ int trace_parse(const void *const *bufs, const size_t *lens, int n, struct trace
         goto nomem;
     t->nranks = n;
     t->ranks = xcalloc((size_t)n, sizeof *t->ranks);
-    if (t->ranks == NULL)
+    pc.stamp = xcalloc((size_t)n, sizeof *pc.stamp);
+    if (t->ranks == NULL || pc.stamp == NULL)
         goto nomem;
     for (int i = 0; i < n; i++) {
         if (parse_header(bufs[i], lens[i], i, &h, err) < 0)
@@ -302,16 +490,20 @@ int trace_parse(const void *const *bufs, const size_t *lens, int n, struct trace
             goto fail;
         }
         t->dropped += (long long)h.dropped;
-        if (parse_rank(t, bufs[i], lens[i], &h, &cap, err) < 0)
+        if (parse_rank(t, bufs[i], lens[i], &h, &pc, err) < 0)
             goto fail;
     }
     xfree(seen);
+    xfree(pc.hash);
+    xfree(pc.stamp);
     *out = t;
     return 0;
 nomem:
     err_nomem(err);
 fail:
     xfree(seen);
+    xfree(pc.hash);
+    xfree(pc.stamp);
     trace_free(t);
     return -1;
 }
@@ -339,12 +531,24 @@ static uint64_t to_ns(double s)
     return (uint64_t)(s * 1e9 + 0.5);
 }
 
+/* 1 when world rank r is a member of c. */
+static int comm_has(const struct trace_comm *c, int r)
+{
+    if (c->members == NULL)
+        return r >= 0 && r < c->size;
+    for (int i = 0; i < c->size; i++)
+        if (c->members[i] == r)
+            return 1;
+    return 0;
+}
+
 int trace_encode(const struct trace *t, int rank, unsigned char **buf, size_t *len,
                  struct err *err)
 {
     const struct trace_rank *rk;
     size_t sz = TRACE_HEADER_SIZE;
     unsigned char *b, *p;
+    uint32_t *local = NULL, nlocal = 0; /* trace.comms number -> 1 + file index */
 
     *buf = NULL;
     if (t == NULL || rank < 0 || rank >= t->nranks)
@@ -356,19 +560,44 @@ int trace_encode(const struct trace *t, int rank, unsigned char **buf, size_t *l
         sz += 2 + strlen(t->names[i]);
     for (size_t i = 0; i < rk->nevents; i++)
         if (!(rk->ev[i].begin >= 0) || !(rk->ev[i].end >= rk->ev[i].begin) ||
-            rk->ev[i].op >= TRACE_OP_COUNT)
+            rk->ev[i].op >= TRACE_OP_COUNT ||
+            (rk->ev[i].op != TRACE_OP_STATE && rk->ev[i].comm > (uint32_t)t->ncomms))
             return BAD("rank %d event %zu cannot be encoded", rank, i);
-    for (size_t k = 0; k < rk->ndone; k++)
-        if (rk->done[k].event >= rk->nevents || rk->done[k].peer < 0 ||
-            rk->done[k].peer >= t->nranks || rk->done[k].bytes < 0 ||
-            (k > 0 && rk->done[k].event < rk->done[k - 1].event) ||
-            (rk->ev[rk->done[k].event].op != TRACE_OP_WAITALL &&
-             rk->ev[rk->done[k].event].op != TRACE_OP_WAITANY))
+    for (size_t k = 0; k < rk->ndone; k++) {
+        const struct trace_done *d = &rk->done[k];
+        if (d->event >= rk->nevents || d->peer < 0 || d->peer >= t->nranks ||
+            d->bytes < 0 || (k > 0 && d->event < rk->done[k - 1].event) ||
+            !trace_op_completes(rk->ev[d->event].op) ||
+            (trace_op_polls(rk->ev[d->event].op) && d->first < d->event &&
+             !trace_op_polls(rk->ev[d->first].op)))
             return BAD("rank %d completed receive %zu cannot be encoded", rank, k);
+    }
+    if (t->ncomms > 0) {
+        local = xcalloc((size_t)t->ncomms, sizeof *local);
+        if (local == NULL)
+            return err_nomem(err);
+        for (size_t i = 0; i < rk->nevents; i++) {
+            uint32_t c = rk->ev[i].op != TRACE_OP_STATE ? rk->ev[i].comm : 0;
+            const struct trace_comm *cm = c ? &t->comms[c - 1] : NULL;
+            if (cm == NULL || local[c - 1] != 0)
+                continue;
+            if (!comm_has(cm, rank) || cm->size < 1 || cm->size > t->nranks ||
+                nlocal == LIMIT_TRACE_COMMS) {
+                xfree(local);
+                return BAD("rank %d event %zu names a communicator it cannot be "
+                           "encoded with",
+                           rank, i);
+            }
+            local[c - 1] = ++nlocal;
+            sz += 8 + (cm->members ? 4 * (size_t)cm->size : 0);
+        }
+    }
     sz += rk->nevents * TRACE_EVENT_SIZE + rk->ndone * TRACE_DONE_SIZE;
     b = xcalloc(1, sz);
-    if (b == NULL)
+    if (b == NULL) {
+        xfree(local);
         return err_nomem(err);
+    }
     memcpy(b, TRACE_MAGIC, 8);
     put32(b + 8, TRACE_FORMAT_VERSION);
     put32(b + 12, (uint32_t)rank);
@@ -377,6 +606,7 @@ int trace_encode(const struct trace *t, int rank, unsigned char **buf, size_t *l
     put64(b + 24, rk->nevents);
     put64(b + 32, to_ns(rk->t_end));
     put32(b + 48, TRACE_EVENT_SIZE);
+    put32(b + 52, nlocal);
     put64(b + 56, rk->ndone);
     p = b + TRACE_HEADER_SIZE;
     for (int i = 0; i < t->nnames; i++) {
@@ -385,6 +615,18 @@ int trace_encode(const struct trace *t, int rank, unsigned char **buf, size_t *l
         memcpy(p + 2, t->names[i], n);
         p += 2 + n;
     }
+    /* the communicators in the order of their file numbers */
+    for (uint32_t want = 1; want <= nlocal; want++)
+        for (int c = 0; c < t->ncomms; c++)
+            if (local[c] == want) {
+                const struct trace_comm *cm = &t->comms[c];
+                put32(p, cm->members ? (uint32_t)cm->size : 0);
+                put32(p + 4, cm->seq);
+                p += 8;
+                for (int i = 0; cm->members && i < cm->size; i++, p += 4)
+                    put32(p, (uint32_t)cm->members[i]);
+                break;
+            }
     for (size_t i = 0; i < rk->nevents; i++, p += TRACE_EVENT_SIZE) {
         const struct trace_event *e = &rk->ev[i];
         put64(p, to_ns(e->begin));
@@ -396,15 +638,20 @@ int trace_encode(const struct trace *t, int rank, unsigned char **buf, size_t *l
         put32(p + 36, (uint32_t)e->tag2);
         put32(p + 40, e->comm_size);
         put16(p + 44, e->op);
-        put16(p + 46, e->name);
+        put16(p + 46, e->op == TRACE_OP_STATE ? e->name
+                      : e->comm > 0           ? local[e->comm - 1]
+                                              : 0);
     }
     for (size_t k = 0; k < rk->ndone; k++, p += TRACE_DONE_SIZE) {
         const struct trace_done *d = &rk->done[k];
+        int polls = trace_op_polls(rk->ev[d->event].op) && d->first < d->event;
         put64(p, d->event);
         put64(p + 8, (uint64_t)d->bytes);
         put32(p + 16, (uint32_t)d->peer);
         put32(p + 20, (uint32_t)d->tag);
+        put64(p + 24, polls ? d->first : d->event);
     }
+    xfree(local);
     *buf = b;
     *len = sz;
     return 0;

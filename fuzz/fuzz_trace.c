@@ -40,7 +40,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (size_t i = 0; i < t->ranks[r].nevents; i++) {
                 const struct trace_event *ev = &t->ranks[r].ev[i];
                 if (ev->begin > ev->end || ev->end > t->ranks[r].t_end ||
-                    ev->op >= TRACE_OP_COUNT || ev->peer >= t->nranks)
+                    ev->op >= TRACE_OP_COUNT || ev->peer >= t->nranks ||
+                    ev->comm > (uint32_t)t->ncomms ||
+                    (ev->comm > 0 &&
+                     ev->comm_size != (uint32_t)t->comms[ev->comm - 1].size))
+                    __builtin_trap();
+            }
+        for (int r = 0; r < t->nranks; r++)
+            for (size_t k = 0; k < t->ranks[r].ndone; k++) {
+                const struct trace_done *d = &t->ranks[r].done[k];
+                if (d->event >= t->ranks[r].nevents || d->first > d->event ||
+                    !trace_op_completes(t->ranks[r].ev[d->event].op))
                     __builtin_trap();
             }
         if (trace_wait(t, &w, NULL) < 0 || trace_occupancy(t, &o, NULL) < 0 ||

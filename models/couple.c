@@ -6,9 +6,11 @@
 #include "common/utf8.h"
 #include "common/xalloc.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define NO_POS ((size_t)-1)
@@ -365,41 +367,132 @@ size_t couple_nearest(const double *conf, size_t nconf, size_t nvars,
     return best;
 }
 
-int couple_model_value(const double *x, const double *c, size_t n, double xt, double *out,
-                       struct err *err)
+static int cmp_double(const void *a, const void *b)
 {
-    double su = 0, sc = 0, suu = 0, suc = 0, umin = INFINITY, umax = -INFINITY, u, b;
-    int logx = xt > 0;
+    double p = *(const double *)a, q = *(const double *)b;
+    return (p > q) - (p < q);
+}
+
+static double median_of(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The least-squares line of c over u = log2 x (or x), its slope b, the means
+ * and the range of u; *s2 gets the residual variance (n > 2) or 0. */
+struct couple_line {
+    double su, sc, suu, b, umin, umax, s2;
+    int logx;
+};
+
+static int line_fit(const double *x, const double *c, size_t n, double xt,
+                    struct couple_line *l, struct err *err)
+{
+    double suc = 0, u, ss = 0;
     size_t i;
 
     if (n == 0)
         return err_invalid(err, "couplings", "no coupling values to model");
     if (!isfinite(xt))
         return err_invalid(err, "x", "x must be finite");
+    memset(l, 0, sizeof *l);
+    l->logx = xt > 0;
+    l->umin = INFINITY;
+    l->umax = -INFINITY;
     for (i = 0; i < n; i++) {
         if (!isfinite(x[i]) || !isfinite(c[i]))
             return err_invalid(err, "couplings", "coupling value %zu is not finite", i);
-        logx &= x[i] > 0;
+        l->logx &= x[i] > 0;
     }
     for (i = 0; i < n; i++) {
-        u = logx ? log2(x[i]) : x[i];
-        su += u;
-        sc += c[i];
-        umin = u < umin ? u : umin;
-        umax = u > umax ? u : umax;
+        u = l->logx ? log2(x[i]) : x[i];
+        l->su += u;
+        l->sc += c[i];
+        l->umin = u < l->umin ? u : l->umin;
+        l->umax = u > l->umax ? u : l->umax;
     }
-    su /= (double)n;
-    sc /= (double)n;
+    l->su /= (double)n;
+    l->sc /= (double)n;
     for (i = 0; i < n; i++) {
-        u = (logx ? log2(x[i]) : x[i]) - su;
-        suu += u * u;
-        suc += u * (c[i] - sc);
+        u = (l->logx ? log2(x[i]) : x[i]) - l->su;
+        l->suu += u * u;
+        suc += u * (c[i] - l->sc);
     }
-    b = suu > 0 ? suc / suu : 0;
-    u = logx ? log2(xt) : xt;
-    u = u < umin ? umin : u > umax ? umax : u;
-    *out = sc + b * (u - su);
+    l->b = l->suu > 0 ? suc / l->suu : 0;
+    for (i = 0; i < n && n > 2; i++) {
+        double r = c[i] - l->sc - l->b * ((l->logx ? log2(x[i]) : x[i]) - l->su);
+        ss += r * r;
+    }
+    l->s2 = n > 2 ? ss / (double)(n - 2) : 0;
+    return 0;
+}
+
+static int line_at(const struct couple_line *l, double xt, double *out, struct err *err)
+{
+    double u = l->logx ? log2(xt) : xt;
+
+    u = u < l->umin ? l->umin : u > l->umax ? l->umax : u;
+    *out = l->sc + l->b * (u - l->su);
     if (!isfinite(*out))
         return err_invalid(err, "x", "the modeled coupling overflows at this x");
     return 0;
+}
+
+int couple_model_line(const double *x, const double *c, size_t n, double xt, double *out,
+                      struct err *err)
+{
+    struct couple_line l;
+
+    if (line_fit(x, c, n, xt, &l, err) < 0)
+        return -1;
+    return line_at(&l, xt, out, err);
+}
+
+int couple_model_value(const double *x, const double *c, size_t n, double xt, double *out,
+                       struct err *err)
+{
+    struct couple_line l;
+
+    if (line_fit(x, c, n, xt, &l, err) < 0)
+        return -1;
+    if (n > 2 && l.suu > 0 &&
+        !(fabs(l.b) > gsl_cdf_tdist_Pinv(0.975, (double)(n - 2)) * sqrt(l.s2 / l.suu))) {
+        /* no trend the noise does not explain: the median of the values
+         * (robust to the one configuration that sits on a cache cliff or
+         * was measured in a burst of load) */
+        double *v = xmalloc(n * sizeof *v);
+        memcpy(v, c, n * sizeof *v);
+        l.b = 0;
+        l.sc = median_of(v, n);
+        xfree(v);
+    }
+    return line_at(&l, xt, out, err);
+}
+
+double couple_spread(const double *c, size_t n)
+{
+    double *v, med, mad;
+    size_t i;
+
+    if (n < 2)
+        return 0;
+    v = xmalloc(n * sizeof *v);
+    memcpy(v, c, n * sizeof *v);
+    med = median_of(v, n);
+    for (i = 0; i < n; i++)
+        v[i] = fabs(c[i] - med);
+    mad = median_of(v, n);
+    xfree(v);
+    return 1.2533 * 1.4826 * mad / sqrt((double)n);
+}
+
+double couple_shrink(double c, double se)
+{
+    double d = c - 1, f;
+
+    if (!(se > 0) || !isfinite(se) || d == 0)
+        return c;
+    f = 1 - se * se / (d * d);
+    return 1 + d * (f > 0 ? f : 0);
 }

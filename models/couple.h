@@ -113,13 +113,40 @@ size_t couple_nearest(const double *conf, size_t nconf, size_t nvars,
  * coefficient) over the configuration variable x from its values c[i]
  * measured at n configurations x[i] (the other variables fixed), and
  * evaluates it at xt into *out. The model is the least-squares line in
- * log2 x (in x when some x <= 0), through the mean when n = 1 or all x are
- * equal; beyond the measured range the value of the nearest end is held
- * (couplings are ratios near 1 that saturate: extrapolating their trend
- * costs more than it gains). Use it instead of couple_nearest where
- * couplings are measured at several configurations. Returns 0, or -1 with
- * 422 "invalid" when n is 0 or a value is not finite. */
+ * log2 x (in x when some x <= 0), held at the value of the nearest measured
+ * end beyond the measured range (couplings are ratios near 1 that saturate:
+ * extrapolating their trend costs more than it gains) -- but only when the
+ * data show a trend: with n >= 3 values the slope must differ from 0 at the
+ * 5 % level (|b| > t(0.975, n - 2) * se(b)), otherwise the model is the
+ * median of the values (a line through noise moves the value by the noise;
+ * the median, unlike the mean, is not pulled by the one configuration on a
+ * cache cliff or measured in a burst of load). With
+ * n = 2 there is no residual to judge a trend against and the line through
+ * both is used; n = 1 or all x equal give the mean. Use it instead of
+ * couple_nearest where couplings are measured at several configurations.
+ * Returns 0, or -1 with 422 "invalid" when n is 0 or a value is not finite. */
 int couple_model_value(const double *x, const double *c, size_t n, double xt,
                        double *out /* OUT */, struct err *err);
+
+/* The same line without the trend test (the rule before the test; kept for
+ * the comparison in bench/modeling). */
+int couple_model_line(const double *x, const double *c, size_t n, double xt,
+                      double *out /* OUT */, struct err *err);
+
+/* Standard error of a coupling value from its n repetitions: c[i] is the
+ * value measured in repetition i (the chain's time over its kernels' alone
+ * times of the same, interleaved, repetition). Robust to the bursts of a
+ * shared machine: 1.2533 * 1.4826 * MAD / sqrt(n) (the standard error of a
+ * median under normal noise, with the scale estimated by the median absolute
+ * deviation). 0 when n < 2 (no spread known). */
+double couple_spread(const double *c, size_t n);
+
+/* Shrinks a coupling value toward 1 (no interaction) by its standard error:
+ * 1 + (c - 1) * max(0, 1 - se^2 / (c - 1)^2), the positive-part
+ * James-Stein factor of one value. A deviation from 1 within one standard
+ * error is indistinguishable from noise and gives 1; one of z standard
+ * errors keeps the fraction 1 - 1/z^2 of itself. se <= 0 or not finite
+ * returns c unchanged. */
+double couple_shrink(double c, double se);
 
 #endif

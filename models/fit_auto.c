@@ -688,9 +688,25 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
             }
         }
         if (start > 0) {
+            struct pick all = p;
+            double xmax = sub[0].x[0], s2 = 0;
             if (select_law(sub + start, n - start, 1, rel, &p, err) < 0)
                 goto out;
             seg_x = sub[start].x[0];
+            /* The law of all points stays a plausible alternative beyond the
+             * data (a break inside the data is evidence that laws change):
+             * its distance from the upper regime's law at 2x, 4x, 8x the
+             * largest x, per doubling, joins the law's uncertainty. */
+            for (j = 1; j < n; j++)
+                xmax = sub[j].x[0] > xmax ? sub[j].x[0] : xmax;
+            for (k = 1; k <= 3 && xmax > 0; k++) {
+                double x1 = xmax * (double)(1 << k), d;
+                double fa = law_val(all.law.term, all.law.nterms, 1, all.coef, &x1);
+                double fs = law_val(p.law.term, p.law.nterms, 1, p.coef, &x1);
+                d = fa > 0 && fs > 0 ? log(fa / fs) / (double)k : XUNC_MAX;
+                s2 = fmax(s2, d * d);
+            }
+            p.xunc = fmin(sqrt(p.xunc * p.xunc + s2), XUNC_MAX);
         }
     }
     if (fit_terms(sub + start, n - start, nvars, p.law.term, p.law.nterms, rel, out,

@@ -11,12 +11,57 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const op_names[TRACE_OP_COUNT] = {
-    "state",       "MPI_Send",      "MPI_Ssend",  "MPI_Rsend",     "MPI_Bsend",
-    "MPI_Isend",   "MPI_Recv",      "MPI_Irecv",  "MPI_Sendrecv",  "MPI_Wait",
-    "MPI_Waitall", "MPI_Waitany",   "MPI_Probe",  "MPI_Barrier",   "MPI_Bcast",
-    "MPI_Reduce",  "MPI_Allreduce", "MPI_Gather", "MPI_Allgather", "MPI_Scatter",
-    "MPI_Alltoall"};
+static const char *const op_names[TRACE_OP_COUNT] = {"state",
+                                                     "MPI_Send",
+                                                     "MPI_Ssend",
+                                                     "MPI_Rsend",
+                                                     "MPI_Bsend",
+                                                     "MPI_Isend",
+                                                     "MPI_Recv",
+                                                     "MPI_Irecv",
+                                                     "MPI_Sendrecv",
+                                                     "MPI_Wait",
+                                                     "MPI_Waitall",
+                                                     "MPI_Waitany",
+                                                     "MPI_Probe",
+                                                     "MPI_Barrier",
+                                                     "MPI_Bcast",
+                                                     "MPI_Reduce",
+                                                     "MPI_Allreduce",
+                                                     "MPI_Gather",
+                                                     "MPI_Allgather",
+                                                     "MPI_Scatter",
+                                                     "MPI_Alltoall",
+                                                     "MPI_Issend",
+                                                     "MPI_Ibsend",
+                                                     "MPI_Irsend",
+                                                     "MPI_Sendrecv_replace",
+                                                     "MPI_Iprobe",
+                                                     "MPI_Test",
+                                                     "MPI_Testall",
+                                                     "MPI_Testany",
+                                                     "MPI_Testsome",
+                                                     "MPI_Waitsome",
+                                                     "MPI_Gatherv",
+                                                     "MPI_Scatterv",
+                                                     "MPI_Allgatherv",
+                                                     "MPI_Alltoallv",
+                                                     "MPI_Reduce_scatter",
+                                                     "MPI_Reduce_scatter_block",
+                                                     "MPI_Scan",
+                                                     "MPI_Exscan",
+                                                     "MPI_Ibarrier",
+                                                     "MPI_Ibcast",
+                                                     "MPI_Ireduce",
+                                                     "MPI_Iallreduce",
+                                                     "MPI_Igather",
+                                                     "MPI_Igatherv",
+                                                     "MPI_Iscatter",
+                                                     "MPI_Iscatterv",
+                                                     "MPI_Iallgather",
+                                                     "MPI_Iallgatherv",
+                                                     "MPI_Ialltoall",
+                                                     "MPI_Ialltoallv"};
 
 const char *trace_op_name(int op)
 {
@@ -25,13 +70,32 @@ const char *trace_op_name(int op)
 
 int trace_op_class(int op)
 {
-    if (op >= TRACE_OP_SEND && op <= TRACE_OP_SENDRECV)
+    if (op <= TRACE_OP_STATE || op >= TRACE_OP_COUNT)
+        return -1;
+    if ((op >= TRACE_OP_SEND && op <= TRACE_OP_SENDRECV) ||
+        (op >= TRACE_OP_ISSEND && op <= TRACE_OP_SENDRECV_REPLACE))
         return TRACE_CLASS_P2P;
-    if (op >= TRACE_OP_WAIT && op <= TRACE_OP_PROBE)
+    if ((op >= TRACE_OP_WAIT && op <= TRACE_OP_PROBE) ||
+        (op >= TRACE_OP_IPROBE && op <= TRACE_OP_WAITSOME))
         return TRACE_CLASS_WAIT;
-    if (op >= TRACE_OP_BARRIER && op < TRACE_OP_COUNT)
-        return TRACE_CLASS_COLLECTIVE;
-    return -1;
+    return TRACE_CLASS_COLLECTIVE;
+}
+
+int trace_op_completes(int op)
+{
+    return op == TRACE_OP_WAITALL || op == TRACE_OP_WAITANY || op == TRACE_OP_WAITSOME ||
+           trace_op_polls(op);
+}
+
+int trace_op_polls(int op)
+{
+    return op >= TRACE_OP_TEST && op <= TRACE_OP_TESTSOME;
+}
+
+int trace_op_blocking_collective(int op)
+{
+    return (op >= TRACE_OP_BARRIER && op <= TRACE_OP_ALLTOALL) ||
+           (op >= TRACE_OP_GATHERV && op <= TRACE_OP_EXSCAN);
 }
 
 const char *trace_class_name(int cls)
@@ -57,6 +121,9 @@ void trace_free(struct trace *t)
         xfree(t->ranks[r].done);
     }
     xfree(t->ranks);
+    for (int c = 0; c < t->ncomms && t->comms; c++)
+        xfree(t->comms[c].members);
+    xfree(t->comms);
     xfree(t);
 }
 
@@ -70,13 +137,30 @@ static int check_trace(const struct trace *t, struct err *err)
 static int is_send(int op)
 {
     return op == TRACE_OP_SEND || op == TRACE_OP_SSEND || op == TRACE_OP_RSEND ||
-           op == TRACE_OP_BSEND || op == TRACE_OP_ISEND || op == TRACE_OP_SENDRECV;
+           op == TRACE_OP_BSEND || op == TRACE_OP_ISEND || op == TRACE_OP_SENDRECV ||
+           op == TRACE_OP_ISSEND || op == TRACE_OP_IBSEND || op == TRACE_OP_IRSEND ||
+           op == TRACE_OP_SENDRECV_REPLACE;
+}
+
+/* A call that receives as MPI_Sendrecv does (source in peer2, tag in tag2). */
+static int is_sendrecv(int op)
+{
+    return op == TRACE_OP_SENDRECV || op == TRACE_OP_SENDRECV_REPLACE;
 }
 
 static int is_rooted(int op)
 {
     return op == TRACE_OP_BCAST || op == TRACE_OP_REDUCE || op == TRACE_OP_GATHER ||
-           op == TRACE_OP_SCATTER;
+           op == TRACE_OP_SCATTER || op == TRACE_OP_GATHERV || op == TRACE_OP_SCATTERV ||
+           op == TRACE_OP_IBCAST || op == TRACE_OP_IREDUCE || op == TRACE_OP_IGATHER ||
+           op == TRACE_OP_IGATHERV || op == TRACE_OP_ISCATTER || op == TRACE_OP_ISCATTERV;
+}
+
+/* A rooted collective whose data goes from the root to the ranks. */
+static int is_from_root(int op)
+{
+    return op == TRACE_OP_BCAST || op == TRACE_OP_SCATTER || op == TRACE_OP_SCATTERV ||
+           op == TRACE_OP_IBCAST || op == TRACE_OP_ISCATTER || op == TRACE_OP_ISCATTERV;
 }
 
 /* ---- profile -------------------------------------------------------------- */
@@ -188,7 +272,7 @@ static long long match_messages(const struct trace *t, match_fn fn, void *ctx)
             if ((e->op == TRACE_OP_RECV || e->op == TRACE_OP_WAIT) && e->peer >= 0 &&
                 e->peer < p)
                 nr++;
-            if (e->op == TRACE_OP_SENDRECV && e->peer2 >= 0 && e->peer2 < p)
+            if (is_sendrecv(e->op) && e->peer2 >= 0 && e->peer2 < p)
                 nr++;
         }
     for (int r = 0; r < p; r++)
@@ -213,7 +297,7 @@ static long long match_messages(const struct trace *t, match_fn fn, void *ctx)
                 e->peer < p)
                 rv[nr++] = (struct side){e->peer,  r,      e->tag, (uint32_t)i,
                                          e->begin, e->end, 0,      0};
-            if (e->op == TRACE_OP_SENDRECV && e->peer2 >= 0 && e->peer2 < p)
+            if (is_sendrecv(e->op) && e->peer2 >= 0 && e->peer2 < p)
                 rv[nr++] = (struct side){e->peer2, r,      e->tag2, (uint32_t)i,
                                          e->begin, e->end, 0,       0};
         }
@@ -253,44 +337,106 @@ static long long match_messages(const struct trace *t, match_fn fn, void *ctx)
     return unmatched;
 }
 
-/* The collectives over all ranks, matched by their order: calls back with the
- * k-th such call of every rank. Stops at the first call whose routine differs
- * between ranks (the rest cannot be matched reliably). */
-typedef void (*coll_fn)(void *ctx, const struct trace_event *const *calls, int p);
+/* The blocking collectives, matched by communicator and order: calls back
+ * with the k-th such call of every member of one communicator (calls[i] made
+ * by world rank members[i]). A call names its communicator (version 3); one
+ * that does not (versions 1 and 2) is matched with the other unnamed ones
+ * over all ranks when its communicator had every rank. Within one
+ * communicator, matching stops at the first call whose routine differs
+ * between members (the rest cannot be matched reliably). Linear in the
+ * events: a counting sort by communicator, each rank's calls in order. */
+typedef void (*coll_fn)(void *ctx, const struct trace_event *const *calls,
+                        const int *members, int n);
+
+/* 0: unnamed over all ranks; 1..ncomms: trace.comms; -1: not matched. */
+static int coll_key(const struct trace *t, const struct trace_event *e)
+{
+    if (!trace_op_blocking_collective(e->op))
+        return -1;
+    if (e->comm >= 1 && e->comm <= (uint32_t)t->ncomms)
+        return (int)e->comm;
+    return e->comm == 0 && e->comm_size == (uint32_t)t->nranks ? 0 : -1;
+}
+
+struct coll_ref {
+    int32_t rank;
+    uint32_t idx;
+};
 
 static int match_collectives(const struct trace *t, coll_fn fn, void *ctx)
 {
-    int p = t->nranks;
-    size_t *pos = xcalloc((size_t)p, sizeof *pos);
+    int p = t->nranks, nk = t->ncomms + 1, rc = -1;
+    size_t *off = xcalloc((size_t)nk + 1, sizeof *off), total;
+    size_t *beg = xcalloc((size_t)p, sizeof *beg), *cnt = xcalloc((size_t)p, sizeof *cnt);
     const struct trace_event **calls = xcalloc((size_t)p, sizeof *calls);
+    int *all = xcalloc((size_t)p, sizeof *all);
+    struct coll_ref *ref = NULL;
 
-    if (pos == NULL || calls == NULL) {
-        xfree(pos);
-        xfree(calls);
-        return -1;
-    }
-    for (;;) {
-        int done = 0;
-        for (int r = 0; r < p && !done; r++) {
-            const struct trace_rank *rk = &t->ranks[r];
-            while (pos[r] < rk->nevents &&
-                   (trace_op_class(rk->ev[pos[r]].op) != TRACE_CLASS_COLLECTIVE ||
-                    rk->ev[pos[r]].comm_size != (uint32_t)p))
-                pos[r]++;
-            if (pos[r] == rk->nevents)
-                done = 1;
-            else
-                calls[r] = &rk->ev[pos[r]++];
-            if (!done && r > 0 && calls[r]->op != calls[0]->op)
-                done = 1;
+    if (off == NULL || beg == NULL || cnt == NULL || calls == NULL || all == NULL)
+        goto out;
+    for (int r = 0; r < p; r++) {
+        all[r] = r;
+        for (size_t i = 0; i < t->ranks[r].nevents; i++) {
+            int k = coll_key(t, &t->ranks[r].ev[i]);
+            if (k >= 0)
+                off[k + 1]++;
         }
-        if (done)
-            break;
-        fn(ctx, calls, p);
     }
-    xfree(pos);
+    for (int k = 0; k < nk; k++)
+        off[k + 1] += off[k];
+    total = off[nk];
+    ref = xmalloc((total ? total : 1) * sizeof *ref);
+    if (ref == NULL)
+        goto out;
+    {
+        size_t *fill = xmalloc((size_t)nk * sizeof *fill);
+        if (fill == NULL)
+            goto out;
+        memcpy(fill, off, (size_t)nk * sizeof *fill);
+        for (int r = 0; r < p; r++)
+            for (size_t i = 0; i < t->ranks[r].nevents; i++) {
+                int k = coll_key(t, &t->ranks[r].ev[i]);
+                if (k >= 0)
+                    ref[fill[k]++] = (struct coll_ref){r, (uint32_t)i};
+            }
+        xfree(fill);
+    }
+    for (int k = 0; k < nk; k++) {
+        const struct trace_comm *cm = k > 0 ? &t->comms[k - 1] : NULL;
+        const int *mem = cm && cm->members ? (const int *)cm->members : all;
+        int n = cm ? cm->size : p, ok = n > 0 && n <= p;
+        size_t m = SIZE_MAX;
+        if (off[k] == off[k + 1])
+            continue;
+        for (size_t q = off[k]; q < off[k + 1]; q++)
+            if (cnt[ref[q].rank]++ == 0)
+                beg[ref[q].rank] = q;
+        for (int i = 0; ok && i < n; i++) {
+            ok = mem[i] >= 0 && mem[i] < p && cnt[mem[i]] > 0;
+            if (ok && cnt[mem[i]] < m)
+                m = cnt[mem[i]];
+        }
+        for (size_t j = 0; ok && j < m; j++) {
+            for (int i = 0; ok && i < n; i++) {
+                const struct coll_ref *c = &ref[beg[mem[i]] + j];
+                calls[i] = &t->ranks[c->rank].ev[c->idx];
+                ok = calls[i]->op == calls[0]->op;
+            }
+            if (ok)
+                fn(ctx, calls, mem, n);
+        }
+        for (size_t q = off[k]; q < off[k + 1]; q++)
+            cnt[ref[q].rank] = 0;
+    }
+    rc = 0;
+out:
+    xfree(off);
+    xfree(beg);
+    xfree(cnt);
     xfree(calls);
-    return 0;
+    xfree(all);
+    xfree(ref);
+    return rc;
 }
 
 /* ---- wait ------------------------------------------------------------------ */
@@ -311,9 +457,11 @@ struct pending {
     int32_t rank, src;
     uint32_t idx;
     double send, begin, end;
+    size_t first; /* Test family: the first poll (trace_done.first) */
 };
 
 struct wait_ctx {
+    const struct trace *t;
     struct trace_wait *w;
     struct pending *pend;
     size_t npend;
@@ -331,24 +479,60 @@ static int pending_cmp(const void *a, const void *b)
 
 /* The rule of trace_wait for one Waitall: its receives' sends sorted by begin,
  * each peer charged from the previous send's begin (or the call's) to its own,
- * clipped to the call. */
+ * clipped to the call. For a Test call, the same rule in each Test call of
+ * the loop (from the first poll of any of its receives, a receive counting
+ * from its own first poll on), no Test call visited twice. */
 static void wait_multi(struct wait_ctx *c)
 {
     struct trace_wait *w = c->w;
+    int32_t rank = -1;
+    size_t scan = 0;
     qsort(c->pend, c->npend, sizeof *c->pend, pending_cmp);
     for (size_t i = 0; i < c->npend;) {
-        size_t j = i;
+        const struct trace_rank *rk = &c->t->ranks[c->pend[i].rank];
+        size_t j = i, idx = c->pend[i].idx, lo = idx;
         double from = c->pend[i].begin;
-        for (; j < c->npend && c->pend[j].rank == c->pend[i].rank &&
-               c->pend[j].idx == c->pend[i].idx;
-             j++) {
-            const struct pending *q = &c->pend[j];
-            double to = q->send < q->end ? q->send : q->end;
-            if (to > from) {
-                w->w[(size_t)q->rank * (size_t)w->nranks + (size_t)q->src] += to - from;
-                from = to;
+        while (j < c->npend && c->pend[j].rank == c->pend[i].rank &&
+               c->pend[j].idx == c->pend[i].idx)
+            j++;
+        if (c->pend[i].rank != rank) {
+            rank = c->pend[i].rank;
+            scan = 0;
+        }
+        if (!trace_op_polls(rk->ev[idx].op)) {
+            for (size_t q = i; q < j; q++) {
+                const struct pending *d = &c->pend[q];
+                double to = d->send < d->end ? d->send : d->end;
+                if (to > from) {
+                    w->w[(size_t)d->rank * (size_t)w->nranks + (size_t)d->src] +=
+                        to - from;
+                    from = to;
+                }
+            }
+            i = j;
+            continue;
+        }
+        for (size_t q = i; q < j; q++)
+            if (c->pend[q].first < lo)
+                lo = c->pend[q].first;
+        if (lo < scan)
+            lo = scan;
+        for (size_t k = lo; k <= idx; k++) {
+            const struct trace_event *e = &rk->ev[k];
+            if (!trace_op_polls(e->op))
+                continue;
+            from = e->begin;
+            for (size_t q = i; q < j; q++) {
+                const struct pending *d = &c->pend[q];
+                double to = d->send < e->end ? d->send : e->end;
+                if (d->first <= k && to > from) {
+                    w->w[(size_t)d->rank * (size_t)w->nranks + (size_t)d->src] +=
+                        to - from;
+                    from = to;
+                }
             }
         }
+        scan = idx + 1;
         i = j;
     }
 }
@@ -359,8 +543,14 @@ static void wait_p2p(void *ctx, const struct side *s, const struct side *r)
     struct trace_wait *w = c->w;
     double late, len;
     if (r->multi) {
-        c->pend[c->npend++] =
-            (struct pending){r->dst, r->src, r->idx, s->begin, r->begin, r->end};
+        size_t first = c->t->ranks[r->dst].done[r->sub].first;
+        c->pend[c->npend++] = (struct pending){r->dst,
+                                               r->src,
+                                               r->idx,
+                                               s->begin,
+                                               r->begin,
+                                               r->end,
+                                               first <= r->idx ? first : r->idx};
         return;
     }
     late = s->begin - r->begin;
@@ -371,19 +561,21 @@ static void wait_p2p(void *ctx, const struct side *s, const struct side *r)
         w->w[(size_t)r->dst * (size_t)w->nranks + (size_t)r->src] += late;
 }
 
-static void wait_coll(void *ctx, const struct trace_event *const *c, int p)
+static void wait_coll(void *ctx, const struct trace_event *const *c, const int *members,
+                      int n)
 {
     struct trace_wait *w = ctx;
+    size_t p = (size_t)w->nranks;
     int last = 0;
-    for (int r = 1; r < p; r++)
-        if (c[r]->begin > c[last]->begin)
-            last = r;
-    for (int r = 0; r < p; r++) {
-        double d = c[last]->begin - c[r]->begin, len = c[r]->end - c[r]->begin;
+    for (int i = 1; i < n; i++)
+        if (c[i]->begin > c[last]->begin)
+            last = i;
+    for (int i = 0; i < n; i++) {
+        double d = c[last]->begin - c[i]->begin, len = c[i]->end - c[i]->begin;
         if (d > len)
             d = len;
-        if (r != last && d > 0)
-            w->w[(size_t)r * (size_t)p + (size_t)last] += d;
+        if (i != last && d > 0)
+            w->w[(size_t)members[i] * p + (size_t)members[last]] += d;
     }
 }
 
@@ -408,6 +600,7 @@ int trace_wait(const struct trace *t, struct trace_wait **out, struct err *err)
     w->exec = xcalloc((size_t)p, sizeof *w->exec);
     for (int r = 0; r < p; r++)
         ndone += t->ranks[r].ndone;
+    c.t = t;
     c.w = w;
     c.pend = xmalloc((ndone ? ndone : 1) * sizeof *c.pend);
     if (!w->w || !w->rank_wait || !w->exec || !c.pend)
@@ -509,9 +702,7 @@ int trace_traffic(const struct trace *t, struct trace_traffic **out, struct err 
                 tr->coll_calls[r]++;
                 tr->coll_sent[r] += e->bytes;
                 if (is_rooted(e->op) && e->peer >= 0 && e->peer < p && e->peer != r) {
-                    int from = e->op == TRACE_OP_BCAST || e->op == TRACE_OP_SCATTER
-                                   ? e->peer
-                                   : r;
+                    int from = is_from_root(e->op) ? e->peer : r;
                     int to = from == r ? e->peer : r;
                     tr->coll_msgs[(size_t)from * (size_t)p + (size_t)to]++;
                     tr->coll_bytes[(size_t)from * (size_t)p + (size_t)to] += e->bytes;

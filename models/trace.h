@@ -49,8 +49,42 @@ enum trace_op {
     TRACE_OP_ALLGATHER,
     TRACE_OP_SCATTER,
     TRACE_OP_ALLTOALL,
+    /* appended in format version 3 (the numbers above are unchanged) */
+    TRACE_OP_ISSEND, /* point-to-point */
+    TRACE_OP_IBSEND,
+    TRACE_OP_IRSEND,
+    TRACE_OP_SENDRECV_REPLACE,
+    TRACE_OP_IPROBE, /* completion */
+    TRACE_OP_TEST,
+    TRACE_OP_TESTALL,
+    TRACE_OP_TESTANY,
+    TRACE_OP_TESTSOME,
+    TRACE_OP_WAITSOME,
+    TRACE_OP_GATHERV, /* blocking collectives */
+    TRACE_OP_SCATTERV,
+    TRACE_OP_ALLGATHERV,
+    TRACE_OP_ALLTOALLV,
+    TRACE_OP_REDUCE_SCATTER,
+    TRACE_OP_REDUCE_SCATTER_BLOCK,
+    TRACE_OP_SCAN,
+    TRACE_OP_EXSCAN,
+    TRACE_OP_IBARRIER, /* nonblocking collectives */
+    TRACE_OP_IBCAST,
+    TRACE_OP_IREDUCE,
+    TRACE_OP_IALLREDUCE,
+    TRACE_OP_IGATHER,
+    TRACE_OP_IGATHERV,
+    TRACE_OP_ISCATTER,
+    TRACE_OP_ISCATTERV,
+    TRACE_OP_IALLGATHER,
+    TRACE_OP_IALLGATHERV,
+    TRACE_OP_IALLTOALL,
+    TRACE_OP_IALLTOALLV,
     TRACE_OP_COUNT
 };
+
+/* The routines of format versions 1 and 2 (MPI_Send .. MPI_Alltoall). */
+#define TRACE_OP_COUNT_V2 (TRACE_OP_ALLTOALL + 1)
 
 /* State classes (Lyon's modes), in this order; user states follow from
  * TRACE_CLASS_USER + name index. */
@@ -68,6 +102,14 @@ const char *trace_op_name(int op);
 int trace_op_class(int op);
 /* The class's name ("compute", "p2p", "collective", "wait"; NULL for user). */
 const char *trace_class_name(int cls);
+/* 1 for the calls that may complete receives recorded as struct trace_done
+ * (Waitall, Waitany, Waitsome, Test, Testall, Testany, Testsome). */
+int trace_op_completes(int op);
+/* 1 for the Test family (Test, Testall, Testany, Testsome): polls. */
+int trace_op_polls(int op);
+/* 1 for a blocking collective (Barrier .. Alltoall, Gatherv .. Exscan): the
+ * calls whose wait lasts until the last member of the communicator arrived. */
+int trace_op_blocking_collective(int op);
 
 /* One call or state. `peer` is a world rank or -1 (for a receive, the actual
  * source; for a rooted collective, the root; for MPI_Sendrecv, the destination
@@ -79,9 +121,22 @@ struct trace_event {
     uint32_t comm_size;
     uint16_t op;
     uint16_t name; /* state name index for TRACE_OP_STATE, else 0 */
+    uint32_t comm; /* communicator: 1 + index into trace.comms; 0 unknown */
 };
 
-/* A receive completed by an MPI_Waitall or MPI_Waitany (format version 2):
+/* A communicator (format version 3): its members as world ranks, in the
+ * communicator's rank order, and `seq`, which of the communicators with
+ * these members it is (0 for the first created, 1 for the next: a
+ * MPI_Comm_dup of it...). Members and seq identify it across its ranks.
+ * members is NULL for MPI_COMM_WORLD's group in order (size = nranks). */
+struct trace_comm {
+    int size;
+    uint32_t seq;
+    int32_t *members;
+};
+
+/* A receive completed by an MPI_Waitall, Waitany, Waitsome or a Test call
+ * (format version 2; Waitsome and Test since version 3):
  * event is the index of that call in its rank's ev[], peer the world rank of
  * the actual source, tag and bytes from its status. A rank's completions are
  * sorted by event; within one call, in the order of the call's requests. */
@@ -89,6 +144,10 @@ struct trace_done {
     size_t event;
     int64_t bytes;
     int32_t peer, tag;
+    /* Test family (version 3): index of the first Test call that polled this
+     * receive (<= event); the calls first..event of the Test family are the
+     * loop that waited for it. Ignored for the Wait family. */
+    size_t first;
 };
 
 struct trace_rank {
@@ -96,7 +155,7 @@ struct trace_rank {
     size_t nevents;
     struct trace_event *ev; /* sorted by begin */
     size_t ndone;
-    struct trace_done *done; /* receives completed by Waitall/Waitany */
+    struct trace_done *done; /* receives completed by Waitall/Waitany/Test... */
 };
 
 /* A whole run. Built by formats/trace (trace_read) or by hand in tests. */
@@ -106,9 +165,12 @@ struct trace {
     char **names; /* probe state names */
     struct trace_rank *ranks;
     long long dropped; /* events the recorder could not keep (buffers full) */
+    int ncomms;        /* communicators named by events (version 3) */
+    struct trace_comm *comms;
 };
 
-/* Frees a trace whose names, names[i], ranks and ranks[i].ev were malloc'd. */
+/* Frees a trace whose names, names[i], ranks, ranks[i].ev, ranks[i].done,
+ * comms and comms[i].members were malloc'd. */
 void trace_free(struct trace *t);
 
 /* ---- profile: time per routine per rank ------------------------------------ */
@@ -128,9 +190,14 @@ void trace_profile_free(struct trace_profile *p);
  * completing wait of a nonblocking one, or Sendrecv's receive) waits from its
  * begin until the matching send began (late sender; matching is the n-th send
  * from j to i with that tag for the n-th such receive: MPI's non-overtaking
- * order); a collective over all ranks waits until the last rank arrived, charged
- * to that rank. A Waitall completing several receives (trace_done) waits from
- * its begin until the last of their matching sends began; that time is split
+ * order); a blocking collective waits until the last member of its
+ * communicator arrived, charged to that member (the k-th such call of each
+ * member of one communicator are one collective; without communicator
+ * identities, versions 1 and 2, only collectives over all ranks are matched).
+ * A receive completed in a Test loop waits in the loop's Test calls (from its
+ * first poll, trace_done.first) until the matching send began, each second of
+ * a Test call charged at most once. A Waitall completing several receives (trace_done)
+ * waits from its begin until the last of their matching sends began; that time is split
  * by the sends' begins: with them sorted s1 <= s2 <= ..., the peer of s1 is
  * charged [begin, s1], the peer of s_k [s_(k-1), s_k] (each peer for the
  * stretch in which it was the next one awaited), all clipped to the call. */

@@ -1,6 +1,7 @@
 /* dash_app: the adapter of an application's page (/applications/{name}):
- * decodes the view state (?sort=runtime&dir=desc&page=2, ?executable= and
- * ?system= filters, ?axes=linear|log), reads the summaries, one page of runs
+ * decodes the view state (?sort=runtime&dir=desc&page=2, the pager's cursor
+ * ?after= or ?before= a run id, ?executable= and ?system= filters,
+ * ?axes=linear|log), reads the summaries, one page of runs
  * and the kernel records the breakdown needs through core/browse.h, and
  * renders web/view_app.c. With ?format=csv it answers every run of the
  * table's filter, in the table's order, as CSV (view_app_csv). */
@@ -10,6 +11,7 @@
 #include "server/routes.h"
 #include "web/view.h"
 
+#include <limits.h>
 #include <string.h>
 
 /* Finds name in the list (executables or systems of the app); returns its id. */
@@ -47,8 +49,18 @@ static int parse_view(struct req *r, struct view_app *v, json_t *app, struct err
             return err_set(e, 400, "bad_parameter", "dir", "dir must be asc or desc");
         v->desc = strcmp(dir, "desc") == 0;
     }
-    if (http_query_int(r, "page", 1, 1000000000, &page, e) != 0)
+    /* ?after= / ?before= (the pager's links): the page that follows or
+     * precedes that run in this order, read from its key; ?page= is then
+     * the number shown (worked out when absent). */
+    if (http_query_int(r, "page", 1, 1000000000, &page, e) != 0 ||
+        http_query_int(r, "after", 1, LLONG_MAX, &v->after, e) != 0 ||
+        http_query_int(r, "before", 1, LLONG_MAX, &v->before, e) != 0)
         return -1;
+    if (v->after && v->before)
+        return err_set(e, 400, "bad_parameter", "before",
+                       "give after or before, not both");
+    if ((v->after || v->before) && !http_query(r, "page"))
+        page = 0;
     {
         const char *axes = http_query(r, "axes");
         v->axes = 0;
@@ -93,11 +105,13 @@ static struct view_run_row *rows_of(arena *a, const struct db_page_row *r, int n
     return out;
 }
 
-/* ?format=csv: all the filtered runs, read a page of 1000 at a time. */
+/* ?format=csv: all the filtered runs, read a page of 1000 at a time, each
+ * from the last run of the one before (a cursor: no offset walked). */
 static int app_csv(struct req *r, db *d, struct view_app *v, struct browse_app *b,
                    struct err *e)
 {
-    struct browse_app_query q = {v->exe_id, v->sys_id, v->sort, v->desc, 1, 1000, 1};
+    struct browse_app_query q = {v->exe_id, v->sys_id, v->sort, v->desc, 1,
+                                 1000,      1,         0,       0};
     struct view_run_row *all = NULL;
     size_t n = 0, cap = 0;
     struct buf out;
@@ -128,6 +142,7 @@ static int app_csv(struct req *r, db *d, struct view_app *v, struct browse_app *
         if (b->page >= b->pages || b->nrows == 0 || n >= cap - 1)
             break;
         q.page = b->page + 1;
+        q.after = b->rows[b->nrows - 1].id;
     }
     buf_init(&out, 512u << 20);
     if (view_app_csv(&out, r->arena, all, n) != 0 || buf_failed(&out)) {
@@ -185,7 +200,9 @@ int page_app(struct req *r)
                                      v.desc,
                                      v.page,
                                      VIEW_APP_PER_PAGE,
-                                     VIEW_APP_MAX_CONFIGS};
+                                     VIEW_APP_MAX_CONFIGS,
+                                     v.after,
+                                     v.before};
         if (browse_app(d, &q, r->arena, &b, &e) != 0)
             goto fail;
     }

@@ -1,7 +1,11 @@
 /* http: the HTTP layer of prophecyd on libmicrohttpd.
  *
  * Threading: MHD's internal epoll thread pool (--threads N, default one per
- * core). Reads run on the pool threads with a borrowed read connection.
+ * core). One thread of ours accepts connections and hands them to the pool
+ * threads in turn (MHD's own accept gives a burst of connections to the one
+ * thread that wakes first: 8 clients connecting at once all landed on one
+ * thread, which then did all the HTTP work while the other core idled).
+ * Reads run on the pool threads with a borrowed read connection.
  * Writes are handed to the single writer thread (db/writer.h); the request's
  * connection is suspended meanwhile and resumed when the write is durable, so
  * a pool thread never waits for an fsync and many uploads share one commit.
@@ -66,6 +70,8 @@ struct app {
     int port;                 /* the port actually bound (for --listen host:0) */
     unsigned char secret[32]; /* random per process; keys the forms' CSRF tokens */
     struct http_guard *guard; /* budgets, deadlines, model workers (http_guard.c) */
+    int listen_fd;            /* the listening socket, accepted on by acceptor */
+    pthread_t acceptor;       /* hands connections to MHD's threads in turn */
     /* Answers an error of an R_HTML route (or an unknown path outside /api/)
      * as a page; NULL: JSON everywhere. Set once at start (server/dash.h). */
     int (*error_page)(struct req *r, const struct err *e);

@@ -10,13 +10,16 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 static atomic_int active_requests;
 
@@ -339,11 +342,58 @@ static size_t no_unescape(void *cls, struct MHD_Connection *c, char *s)
     return strlen(s);
 }
 
+/* The acceptor: MHD_add_connection gives each connection to a pool thread
+ * picked by its descriptor, so steady keep-alive clients spread over the
+ * threads. MHD applies its limits (total, per address) as for its own
+ * accepts, closing what it refuses. */
+static void *acceptor_main(void *arg)
+{
+    struct app *app = arg;
+    for (;;) {
+        struct sockaddr_in peer;
+        socklen_t len = sizeof peer;
+        /* MHD makes the socket non-blocking and close-on-exec (TURBO). */
+        int fd = accept(app->listen_fd, (struct sockaddr *)&peer, &len);
+        if (fd >= 0) {
+            MHD_add_connection(app->daemon, fd, (struct sockaddr *)&peer, len);
+            continue;
+        }
+        if (errno == EINTR || errno == ECONNABORTED || errno == EPROTO)
+            continue;
+        if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+            struct timespec ts = {0, 10 * 1000000L}; /* out of descriptors: wait */
+            nanosleep(&ts, NULL);
+            continue;
+        }
+        return NULL; /* EINVAL after shutdown(): http_stop */
+    }
+}
+
+static int listen_on(struct app *app, const struct sockaddr_in *addr)
+{
+    struct sockaddr_in bound;
+    socklen_t len = sizeof bound;
+    int one = 1;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0 ||
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+        bind(fd, (const struct sockaddr *)addr, sizeof *addr) != 0 ||
+        listen(fd, SOMAXCONN) != 0 ||
+        getsockname(fd, (struct sockaddr *)&bound, &len) != 0) {
+        close(fd);
+        return -1;
+    }
+    app->listen_fd = fd;
+    app->port = ntohs(bound.sin_port);
+    return 0;
+}
+
 int http_start(struct app *app, struct err *err)
 {
     const struct config *cfg = app->cfg;
     struct sockaddr_in addr;
-    const union MHD_DaemonInfo *info;
 
     if (random_bytes(app->secret, sizeof app->secret) != 0)
         return err_set(err, 500, "random", NULL, "no randomness for the form secret");
@@ -353,28 +403,36 @@ int http_start(struct app *app, struct err *err)
     if (inet_pton(AF_INET, cfg->listen_host, &addr.sin_addr) != 1)
         return err_set(err, 400, "usage", NULL,
                        "cannot use listen address %s (IPv4 only)", cfg->listen_host);
+    app->listen_fd = -1;
+    if (listen_on(app, &addr) != 0)
+        return err_set(err, 500, "listen", NULL, "cannot listen on %s:%d (in use?)",
+                       cfg->listen_host, cfg->port);
     if (guard_start(app, err) != 0) {
         guard_free(app);
+        close(app->listen_fd);
         return -1;
     }
     app->daemon = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
-            MHD_USE_TURBO,
-        (uint16_t)cfg->port, NULL, NULL, on_request, app, MHD_OPTION_SOCK_ADDR, &addr,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->threads, MHD_OPTION_NOTIFY_COMPLETED,
-        req_completed, app, MHD_OPTION_NOTIFY_CONNECTION, guard_on_connection, app,
+            MHD_USE_TURBO | MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC,
+        0, NULL, NULL, on_request, app, MHD_OPTION_THREAD_POOL_SIZE,
+        (unsigned)cfg->threads, MHD_OPTION_NOTIFY_COMPLETED, req_completed, app,
+        MHD_OPTION_NOTIFY_CONNECTION, guard_on_connection, app,
         MHD_OPTION_URI_LOG_CALLBACK, on_uri, app, MHD_OPTION_UNESCAPE_CALLBACK,
         no_unescape, NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->request_timeout,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_conns,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_conns_per_client,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(128 * 1024), MHD_OPTION_END);
-    if (app->daemon == NULL) {
+    if (app->daemon == NULL ||
+        pthread_create(&app->acceptor, NULL, acceptor_main, app) != 0) {
+        if (app->daemon != NULL)
+            MHD_stop_daemon(app->daemon);
+        app->daemon = NULL;
         guard_free(app);
-        return err_set(err, 500, "listen", NULL, "cannot listen on %s:%d (in use?)",
+        close(app->listen_fd);
+        return err_set(err, 500, "listen", NULL, "cannot serve on %s:%d",
                        cfg->listen_host, cfg->port);
     }
-    info = MHD_get_daemon_info(app->daemon, MHD_DAEMON_INFO_BIND_PORT);
-    app->port = info ? info->port : cfg->port;
     return 0;
 }
 
@@ -383,7 +441,11 @@ void http_stop(struct app *app, int timeout_ms)
     int waited = 0;
     if (app->daemon == NULL)
         return;
-    MHD_quiesce_daemon(app->daemon);
+    /* Stop accepting: shutdown() wakes the acceptor out of accept(). */
+    shutdown(app->listen_fd, SHUT_RDWR);
+    pthread_join(app->acceptor, NULL);
+    close(app->listen_fd);
+    app->listen_fd = -1;
     while (atomic_load(&active_requests) > 0 && waited < timeout_ms) {
         struct timespec ts = {0, 10 * 1000000L};
         nanosleep(&ts, NULL);

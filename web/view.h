@@ -119,7 +119,8 @@ struct view_app {
     int sort, desc; /* sort: index of view_app_sorts */
     int axes;       /* index of view_app_axes */
     long long page, pages, total;
-    int many_exe, many_sys; /* series labels need to name them */
+    long long after, before; /* the cursor the page was read from (0: none) */
+    int many_exe, many_sys;  /* series labels need to name them */
     /* the data */
     json_t *app; /* db_summary_app: {name, description, demo, runs, executables,
                     systems, templates} */

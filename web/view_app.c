@@ -31,11 +31,17 @@ const char *const view_app_sorts[3] = {"run", "nprocs", "runtime"};
 const char *const view_app_axes[3] = {"", "linear", "log"};
 #define sort_names view_app_sorts
 
+/* A page of the runs table: its number and the cursor it is read from
+ * (after / before a run id; 0 = none: read by its number). */
+struct at {
+    long long page, after, before;
+};
+
 /* Writes the URL of this page with the view's filters, the given order,
- * page and axes, omitting defaults, then `tail` (a fragment, or "" );
- * '&' written as "&amp;" for an attribute. */
+ * page (with its cursor) and axes, omitting defaults, then `tail` (a
+ * fragment, or "" ); '&' written as "&amp;" for an attribute. */
 static void view_href(struct page *p, const struct view_app *v, int sort, int desc,
-                      long long page, int axes, const char *tail)
+                      struct at at, int axes, const char *tail)
 {
     const char *sep = "?";
     page_puts(p, "/applications/");
@@ -58,8 +64,15 @@ static void view_href(struct page *p, const struct view_app *v, int sort, int de
         page_printf(p, "%sdir=%s", sep, desc ? "desc" : "asc");
         sep = "&amp;";
     }
-    if (page > 1) {
-        page_printf(p, "%spage=%lld", sep, page);
+    if (at.page > 1) {
+        page_printf(p, "%spage=%lld", sep, at.page);
+        sep = "&amp;";
+    }
+    if (at.after > 0) {
+        page_printf(p, "%safter=%lld", sep, at.after);
+        sep = "&amp;";
+    } else if (at.before > 0) {
+        page_printf(p, "%sbefore=%lld", sep, at.before);
         sep = "&amp;";
     }
     if (axes > 0 && axes < 3)
@@ -69,9 +82,16 @@ static void view_href(struct page *p, const struct view_app *v, int sort, int de
 
 /* A link of the runs table: the view's axes kept, landing at the table. */
 static void view_url(struct page *p, const struct view_app *v, int sort, int desc,
-                     long long page)
+                     struct at at)
 {
-    view_href(p, v, sort, desc, page, v->axes, "#runs");
+    view_href(p, v, sort, desc, at, v->axes, "#runs");
+}
+
+/* The first page, and page n by its number alone. */
+static struct at at_page(long long n)
+{
+    struct at at = {n, 0, 0};
+    return at;
 }
 
 /* ---- inputs of a configuration ---------------------------------------------- */
@@ -617,7 +637,8 @@ static void plots(struct page *p, const struct view_app *v)
     for (i = 0; i < 3; i++) {
         static const char *const names_shown[3] = {"automatic", "linear", "logarithmic"};
         page_puts(p, i ? " · <a href=\"" : "<a href=\"");
-        view_href(p, v, v->sort, v->desc, v->page, (int)i, "#scaling");
+        view_href(p, v, v->sort, v->desc, (struct at){v->page, v->after, v->before},
+                  (int)i, "#scaling");
         page_printf(p, "\" data-axes=\"%s\"%s>%s</a>", i ? view_app_axes[i] : "auto",
                     v->axes == (int)i ? " aria-current=\"true\"" : "", names_shown[i]);
     }
@@ -709,7 +730,7 @@ static void sort_header(struct page *p, const struct view_app *v, int sort,
     if (active)
         page_printf(p, " aria-sort=\"%s\"", v->desc ? "descending" : "ascending");
     page_puts(p, "><a href=\"");
-    view_url(p, v, sort, desc, 1);
+    view_url(p, v, sort, desc, at_page(1));
     page_printf(p, "\" data-sort=\"%s\">%s", sort_names[sort], label);
     if (active)
         page_printf(p, "<span class=\"sort-mark\" aria-hidden=\"true\">%s</span>",
@@ -734,7 +755,7 @@ static void runs_table(struct page *p, const struct view_app *v,
                 v->desc ? "descending" : "ascending");
     /* every run of the table's filter and order, not just this page */
     page_puts(p, "<p class=\"downloads\"><a id=\"runs-csv\" href=\"");
-    view_href(p, v, v->sort, v->desc, 1, 0, "");
+    view_href(p, v, v->sort, v->desc, at_page(1), 0, "");
     page_printf(p, "%sformat=csv\" download=\"",
                 v->exe || v->sys || v->sort != 0 || v->desc != (v->sort == 0) ? "&amp;"
                                                                               : "?");
@@ -772,11 +793,17 @@ static void runs_table(struct page *p, const struct view_app *v,
     page_puts(p, "</tbody>");
     page_table_close(p);
     page_puts(p, "<nav class=\"pager\" aria-label=\"Pages of runs\">");
+    /* Previous and Next carry a cursor (the run at this page's edge), so
+     * each is read from that run's place in the order's index however deep
+     * it is; Last is read from the other end. The page number only labels. */
     if (v->page > 1) {
+        struct at prev = at_page(v->page - 1);
+        if (v->page > 2 && n > 0)
+            prev.before = rows[0].id;
         page_puts(p, "<a href=\"");
-        view_url(p, v, v->sort, v->desc, 1);
+        view_url(p, v, v->sort, v->desc, at_page(1));
         page_puts(p, "\" rel=\"first\">« First</a><a href=\"");
-        view_url(p, v, v->sort, v->desc, v->page - 1);
+        view_url(p, v, v->sort, v->desc, prev);
         page_puts(p, "\" rel=\"prev\">‹ Previous</a>");
     } else {
         page_puts(
@@ -784,10 +811,13 @@ static void runs_table(struct page *p, const struct view_app *v,
     }
     page_printf(p, "<span>Page %lld of %lld</span>", v->page, v->pages);
     if (v->page < v->pages) {
+        struct at next = at_page(v->page + 1);
+        if (n > 0)
+            next.after = rows[n - 1].id;
         page_puts(p, "<a href=\"");
-        view_url(p, v, v->sort, v->desc, v->page + 1);
+        view_url(p, v, v->sort, v->desc, next);
         page_puts(p, "\" rel=\"next\">Next ›</a><a href=\"");
-        view_url(p, v, v->sort, v->desc, v->pages);
+        view_url(p, v, v->sort, v->desc, at_page(v->pages));
         page_puts(p, "\" rel=\"last\">Last »</a>");
     } else {
         page_puts(p,

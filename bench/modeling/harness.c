@@ -48,6 +48,11 @@ static double gauss(void)
 
 /* Fits of the new selection that found a regime change / left out points. */
 static size_t n_breaks, n_outliers, n_fits;
+static double last_width[256]; /* of score's last predictions, relative */
+/* real corpus: interval widths and errors by reach (up to 1, 1..2, more than
+ * 2 doublings beyond the training data), old and new */
+static double reach_w[2][3][512], reach_e[2][3][512];
+static size_t reach_n[2][3];
 
 /* One scored prediction per selection. */
 struct tally {
@@ -119,10 +124,11 @@ static int score(int neu, const double *x, const double *y, size_t n, const doub
             t->failed++;
             continue;
         }
-        if (pred_out != NULL)
-            pred_out[k] = yp;
         err = fabs(yp - truth[k]) / fabs(truth[k]);
         width = fabs(yp) > 0 ? (hi - lo) / fabs(yp) : INFINITY;
+        if (pred_out != NULL)
+            pred_out[k] = yp;
+        last_width[k < 256 ? k : 255] = width;
         for (j = 0; j < nobs[k]; j++)
             tally_add(t, err, width, obs[k][j] >= lo && obs[k][j] <= hi);
     }
@@ -439,14 +445,24 @@ static void real_case(const char *path, const char *name, struct tally *t, int v
     for (neu = 0; neu < 2; neu++) {
         double pred[256];
         size_t before = t[neu].n;
-        score(neu, x, y, ntr, xq, tr, op, nobs, nq, &t[neu], pred);
+        if (score(neu, x, y, ntr, xq, tr, op, nobs, nq, &t[neu], pred) == 0)
+            for (j = 0; j < nq; j++) {
+                double d = log2(xq[j] / dx[ntrain - 1]);
+                int bin = d <= 1 ? 0 : d <= 2 ? 1 : 2;
+                if (reach_n[neu][bin] < 512) {
+                    reach_w[neu][bin][reach_n[neu][bin]] = last_width[j];
+                    reach_e[neu][bin][reach_n[neu][bin]++] =
+                        fabs(pred[j] - tr[j]) / tr[j];
+                }
+            }
         if (verbose) {
             size_t cov = 0;
             for (i = before; i < t[neu].n; i++)
                 cov += 0;
             printf("  %-16s %s: train x<=%g,", name, neu ? "new" : "old", dx[ntrain - 1]);
             for (j = 0; j < nq; j++)
-                printf(" %g:%.3g(%.3g)", xq[j], pred[j], tr[j]);
+                printf(" %g:%.3g(%.3g)%.0f%%", xq[j], pred[j], tr[j],
+                       100 * last_width[j]);
             printf("\n");
             (void)cov;
         }
@@ -485,16 +501,33 @@ static void real(const char *dir, struct tally *t, int verbose)
         names[i][strlen(names[i]) - 4] = '\0';
         real_case(path, names[i], t, verbose);
     }
+    printf("real cases by reach beyond the training data (median error, median "
+           "interval width; old -> new):\n");
+    for (i = 0; i < 3; i++) {
+        static const char *const what[3] = {"<= 1 doubling", "1..2 doublings",
+                                            "> 2 doublings"};
+        if (reach_n[0][i] == 0 || reach_n[1][i] == 0)
+            continue;
+        printf("  %-15s %3zu predictions: error %.3f -> %.3f, width %.0f%% -> %.0f%%\n",
+               what[i], reach_n[1][i], median(reach_e[0][i], reach_n[0][i]),
+               median(reach_e[1][i], reach_n[1][i]),
+               100 * median(reach_w[0][i], reach_n[0][i]),
+               100 * median(reach_w[1][i], reach_n[1][i]));
+    }
 }
 
 /* ---- kernel coupling across configurations ---- */
 
 #define MAXCONF 64
+#define MAXREP 64
+#define NMETH 8
 struct conf {
     double n, p;
-    double t[9]; /* K1..K4, K1K2, K2K3, K3K4, K4K1, ALL: least time measured */
+    double t[9];           /* K1..K4, K1K2, K2K3, K3K4, K4K1, ALL: least time measured */
+    double rep[9][MAXREP]; /* every repetition, in the order measured */
     int cnt[9];
-    double coef[4];
+    double coef[3][4]; /* pair couplings as measured, shrunk to 1; loop chain */
+    double cpair[4], se[4];
     int ok;
 };
 
@@ -510,29 +543,91 @@ static int chain_index(const char *s)
     return -1;
 }
 
-/* Four loop kernels measured alone, in pairs and together at (n, P): the loop
- * time predicted by plain summation, by the coefficients of the nearest
- * other configuration (couple_nearest), and by each coefficient modeled over
- * n at the same P (couple_model_value), against the measured loop time. */
-static void couple_eval(const char *dir)
+/* The coefficients of one configuration from its pair couplings; with
+ * shrink 1, each coupling is first shrunk toward 1 by its repetition spread
+ * (couple_shrink, couple_spread of the per-repetition couplings: chain and
+ * kernels of the same interleaved repetition); with shrink 2, from the chain
+ * of the whole loop K1..K4 and the pair K4K1 that closes it instead. */
+static int conf_coefficients(struct conf *cf, int shrink)
 {
     static const struct couple_kernel kern[4] = {
         {"K1", 1}, {"K2", 1}, {"K3", 1}, {"K4", 1}};
-    struct conf cf[MAXCONF];
+    struct couple_measurement m[4];
+    struct couple_result r;
+    struct err e = {0};
+    int k, q;
+
+    for (k = 0; k < 4; k++) {
+        int a = k, b = (k + 1) % 4, nr = cf->cnt[4 + k];
+        double ratio[MAXREP], sum = cf->t[a] + cf->t[b], c = cf->t[4 + k] / sum;
+        nr = nr < cf->cnt[a] ? nr : cf->cnt[a];
+        nr = nr < cf->cnt[b] ? nr : cf->cnt[b];
+        for (q = 0; q < nr; q++)
+            ratio[q] = cf->rep[4 + k][q] / (cf->rep[a][q] + cf->rep[b][q]);
+        cf->cpair[k] = c;
+        cf->se[k] = couple_spread(ratio, (size_t)nr);
+        memset(&m[k], 0, sizeof m[k]);
+        m[k].n = 2;
+        m[k].kernel[0] = kern[a].name;
+        m[k].kernel[1] = kern[b].name;
+        m[k].alone[0] = cf->t[a];
+        m[k].alone[1] = cf->t[b];
+        m[k].together = (shrink == 1 ? couple_shrink(c, cf->se[k]) : c) * sum;
+        m[k].index = (size_t)k;
+    }
+    if (shrink == 2) { /* [K1, K2, K3, K4] and [K4, K1] */
+        m[0].n = 4;
+        for (k = 0; k < 4; k++) {
+            m[0].kernel[k] = kern[k].name;
+            m[0].alone[k] = cf->t[k];
+        }
+        m[0].together = cf->t[8];
+        m[1] = m[3];
+        m[1].index = 1;
+    }
+    if (couple_coefficients(kern, 4, m, shrink == 2 ? 2 : 4, &r, &e) != 0)
+        return -1;
+    for (k = 0; k < 4; k++)
+        cf->coef[shrink][k] = r.coef[k];
+    couple_result_free(&r);
+    return 0;
+}
+
+/* Four loop kernels measured alone, in pairs and together at (n, P): the loop
+ * time predicted by plain summation and by the coefficients of the other
+ * configurations, each configuration predicted from the others with its own
+ * measured alone-times (so only the coupling is evaluated) against its
+ * measured loop time. Methods: [0] summation; coupling values as measured:
+ * [1] nearest configuration (couple_nearest), [2] the line over n at the same
+ * P (couple_model_line, the rule before the trend test), [3] modeled over n
+ * (couple_model_value: the line only when the trend is significant); [4],
+ * [5] nearest and modeled with every coupling value shrunk toward 1 by its
+ * repetition spread; [6], [7] nearest and modeled with the coefficients of
+ * the whole-loop chain (and the pair closing it) instead of the pairs. Also prints, per
+ * P, how noisy the data are against the size of the effect. */
+static void couple_eval(const char *dir, const char *file, const char *what)
+{
+    static const char *const meth[NMETH] = {"summation",           "nearest",
+                                            "line over n",         "modeled (trend)",
+                                            "nearest, shrunk",     "modeled, shrunk",
+                                            "nearest, loop chain", "modeled, loop chain"};
+    struct conf *cf = xcalloc(MAXCONF, sizeof *cf);
     char path[1024], chain[16];
-    double n, p, t, esum = 0, enear = 0, emod = 0;
-    int nc = 0, i, j, k, ntarget = 0;
+    double n, p, t, err[NMETH] = {0}, perr[8][NMETH] = {{0}};
+    int nc = 0, i, j, k, w, ntarget = 0, pn[8] = {0};
     FILE *f;
 
-    if (strlen(dir) > 800)
+    if (cf == NULL || strlen(dir) > 800) {
+        xfree(cf);
         return;
-    snprintf(path, sizeof path, "%.800s/couple/kernels.txt", dir);
+    }
+    snprintf(path, sizeof path, "%.800s/couple/%.100s", dir, file);
     f = fopen(path, "r");
     if (f == NULL) {
         printf("(no coupling data in %s)\n", path);
+        xfree(cf);
         return;
     }
-    memset(cf, 0, sizeof cf);
     while (fscanf(f, "%lf %lf %15s %lf", &n, &p, chain, &t) == 4) {
         int c = chain_index(chain);
         for (i = 0; i < nc && !(cf[i].n == n && cf[i].p == p); i++)
@@ -547,38 +642,21 @@ static void couple_eval(const char *dir)
         /* The least of the repetitions: on a shared machine the other
          * programs only ever add time. */
         cf[i].t[c] = cf[i].cnt[c] == 0 || t < cf[i].t[c] ? t : cf[i].t[c];
-        cf[i].cnt[c]++;
+        if (cf[i].cnt[c] < MAXREP)
+            cf[i].rep[c][cf[i].cnt[c]++] = t;
     }
     fclose(f);
     for (i = 0; i < nc; i++) {
-        struct couple_measurement m[4];
-        struct couple_result r;
-        struct err e = {0};
         int ok = 1;
-        for (k = 0; k < 9; k++) {
+        for (k = 0; k < 9; k++)
             ok &= cf[i].cnt[k] > 0;
-        }
-        for (k = 0; k < 4 && ok; k++) {
-            memset(&m[k], 0, sizeof m[k]);
-            m[k].n = 2;
-            m[k].kernel[0] = kern[k].name;
-            m[k].kernel[1] = kern[(k + 1) % 4].name;
-            m[k].alone[0] = cf[i].t[k];
-            m[k].alone[1] = cf[i].t[(k + 1) % 4];
-            m[k].together = cf[i].t[4 + k];
-            m[k].index = (size_t)k;
-        }
-        if (ok && couple_coefficients(kern, 4, m, 4, &r, &e) == 0) {
-            for (k = 0; k < 4; k++)
-                cf[i].coef[k] = r.coef[k];
-            couple_result_free(&r);
-            cf[i].ok = 1;
-        }
+        cf[i].ok = ok && conf_coefficients(&cf[i], 0) == 0 &&
+                   conf_coefficients(&cf[i], 1) == 0 && conf_coefficients(&cf[i], 2) == 0;
     }
     for (i = 0; i < nc; i++) {
         double conf[2 * MAXCONF], target[2] = {cf[i].n, cf[i].p}, dx;
-        double xs[MAXCONF], cs[MAXCONF], sum = 0, near = 0, mod = 0, meas = cf[i].t[8];
-        int idx[MAXCONF], no = 0, ns;
+        double xs[MAXCONF], cs[3][MAXCONF], pred[NMETH] = {0}, meas = cf[i].t[8], c;
+        int idx[MAXCONF], no = 0, ns, pi = (int)cf[i].p;
         if (!cf[i].ok)
             continue;
         for (j = 0; j < nc; j++)
@@ -591,32 +669,97 @@ static void couple_eval(const char *dir)
             continue;
         j = idx[couple_nearest(conf, (size_t)no, 2, target, 0, &dx)];
         for (k = 0; k < 4; k++) {
-            double c = cf[j].coef[k];
-            sum += cf[i].t[k];
-            near += c * cf[i].t[k];
+            double tk = cf[i].t[k];
             ns = 0;
             for (int q = 0; q < nc; q++)
                 if (q != i && cf[q].ok && cf[q].p == cf[i].p) {
                     xs[ns] = cf[q].n;
-                    cs[ns++] = cf[q].coef[k];
+                    cs[0][ns] = cf[q].coef[0][k];
+                    cs[1][ns] = cf[q].coef[1][k];
+                    cs[2][ns++] = cf[q].coef[2][k];
                 }
-            if (ns == 0 || couple_model_value(xs, cs, (size_t)ns, cf[i].n, &c, NULL) < 0)
-                c = cf[j].coef[k];
-            mod += c * cf[i].t[k];
+            pred[0] += tk;
+            pred[1] += cf[j].coef[0][k] * tk;
+            pred[4] += cf[j].coef[1][k] * tk;
+            if (ns == 0 ||
+                couple_model_line(xs, cs[0], (size_t)ns, cf[i].n, &c, NULL) < 0)
+                c = cf[j].coef[0][k];
+            pred[2] += c * tk;
+            if (ns == 0 ||
+                couple_model_value(xs, cs[0], (size_t)ns, cf[i].n, &c, NULL) < 0)
+                c = cf[j].coef[0][k];
+            pred[3] += c * tk;
+            if (ns == 0 ||
+                couple_model_value(xs, cs[1], (size_t)ns, cf[i].n, &c, NULL) < 0)
+                c = cf[j].coef[1][k];
+            pred[5] += c * tk;
+            pred[6] += cf[j].coef[2][k] * tk;
+            if (ns == 0 ||
+                couple_model_value(xs, cs[2], (size_t)ns, cf[i].n, &c, NULL) < 0)
+                c = cf[j].coef[2][k];
+            pred[7] += c * tk;
         }
-        esum += fabs(sum - meas) / meas;
-        enear += fabs(near - meas) / meas;
-        emod += fabs(mod - meas) / meas;
+        for (w = 0; w < NMETH; w++) {
+            err[w] += fabs(pred[w] - meas) / meas;
+            if (pi >= 1 && pi < 8)
+                perr[pi][w] += fabs(pred[w] - meas) / meas;
+        }
+        if (pi >= 1 && pi < 8)
+            pn[pi]++;
         ntarget++;
     }
-    if (ntarget == 0)
+    if (ntarget == 0) {
+        xfree(cf);
         return;
-    printf("\nkernel coupling, %d configurations (n x P), each predicted from the "
-           "others; mean relative error of the loop time:\n",
-           ntarget);
-    printf("  plain summation %.1f%%, nearest configuration %.1f%%, coupling modeled "
-           "over n %.1f%%\n",
-           100 * esum / ntarget, 100 * enear / ntarget, 100 * emod / ntarget);
+    }
+    printf("\nkernel coupling, %s (%s): %d configurations (n x P), each predicted from "
+           "the others;\nmean relative error of the loop time:\n",
+           what, file, ntarget);
+    printf("  %-8s", "P");
+    for (w = 0; w < NMETH; w++)
+        printf(" %*s", w == 0 ? 9 : 10, w == 0 ? "sum" : meth[w]);
+    printf("\n  %-8s", "all");
+    for (w = 0; w < NMETH; w++)
+        printf(" %9.1f%%", 100 * err[w] / ntarget);
+    printf("\n");
+    for (i = 1; i < 8; i++) {
+        if (pn[i] == 0)
+            continue;
+        printf("  P = %-4d", i);
+        for (w = 0; w < NMETH; w++)
+            printf(" %9.1f%%", 100 * perr[i][w] / pn[i]);
+        printf("\n");
+    }
+    printf("  (methods: ");
+    for (w = 0; w < NMETH; w++)
+        printf("%s%s", w ? ", " : "", meth[w]);
+    printf(
+        ")\nnoise against effect, per P (medians over configurations): loop time "
+        "median/min - 1 over the repetitions; |pair coupling - 1|; its standard error; "
+        "|loop time / sum of alone times - 1|\n");
+    for (i = 1; i < 8; i++) {
+        double spread[MAXCONF], eff[4 * MAXCONF], se[4 * MAXCONF], call[MAXCONF];
+        size_t a = 0, b = 0;
+        for (j = 0; j < nc; j++) {
+            double v[MAXREP];
+            if (!cf[j].ok || (int)cf[j].p != i)
+                continue;
+            memcpy(v, cf[j].rep[8], (size_t)cf[j].cnt[8] * sizeof *v);
+            spread[a] = median(v, (size_t)cf[j].cnt[8]) / cf[j].t[8] - 1;
+            call[a++] = fabs(
+                cf[j].t[8] / (cf[j].t[0] + cf[j].t[1] + cf[j].t[2] + cf[j].t[3]) - 1);
+            for (k = 0; k < 4; k++) {
+                eff[b] = fabs(cf[j].cpair[k] - 1);
+                se[b++] = cf[j].se[k];
+            }
+        }
+        if (a > 0)
+            printf("  P = %d: %zu configurations, %d repetitions: noise %.1f%%, |C - 1| "
+                   "%.1f%% (se %.1f%%), loop vs sum %.1f%%\n",
+                   i, a, cf[0].cnt[8], 100 * median(spread, a), 100 * median(eff, b),
+                   100 * median(se, b), 100 * median(call, a));
+    }
+    xfree(cf);
 }
 
 static void print_row(const char *corpus, const char *sel, struct tally *t)
@@ -635,7 +778,7 @@ int main(int argc, char **argv)
 
     gsl_set_error_handler_off();
     named_cases();
-    printf("real cases (x:prediction(measured median)):\n");
+    printf("real cases (x:prediction(measured median)interval width):\n");
     real(dir, re, 1);
     synthetic(syn, argc > 2);
     printf("\n%-24s %-4s %6s %10s %17s %9s %11s %6s\n", "corpus", "sel", "preds",
@@ -647,7 +790,8 @@ int main(int argc, char **argv)
     printf("new selection: %zu fits, %zu with a regime change, %zu with outliers left "
            "out\n",
            n_fits, n_breaks, n_outliers);
-    couple_eval(dir);
+    couple_eval(dir, "kernels.txt", "four loop kernels of kernels.c");
+    couple_eval(dir, "chain.txt", "solver loop stencil -> residual -> update -> norm");
     for (i = 0; i < 2; i++) {
         xfree(syn[i].err);
         xfree(syn[i].width);

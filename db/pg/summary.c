@@ -13,6 +13,7 @@
 #include "db/pg/pg.h"
 #include "formats/limits.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const char SQL_CONFIG_ADD[] =
@@ -263,6 +264,138 @@ static const char *const page_ids_sql[3][2] = {
      PAGE_IDS("runtime DESC, exe_id DESC, system_id DESC, id DESC")},
 };
 
+/* Keyset pages (as db/sqlite/summary.c): the ids that follow a cursor run's
+ * key in one direction ($4 rows; NULL = all). In id order one id range; in a
+ * key order first the rest of the cursor's tie group, then the groups past
+ * it. Each statement numbers only the parameters it uses. */
+#define PAGE_FILTER                                                                      \
+    "app_id = $1 AND ($2::bigint = 0 OR exe_id = $2) AND ($3::bigint = 0 OR "            \
+    "system_id = $3)"
+#define PAGE_FROM_ID(cmp, dir)                                                           \
+    "SELECT id FROM runs WHERE " PAGE_FILTER " AND id " cmp " $5 ORDER BY id" dir        \
+    " LIMIT $4::bigint"
+#define PAGE_FROM_ID_SYSTEM(cmp, dir)                                                    \
+    "SELECT id FROM runs WHERE system_id = $3 AND app_id = $1 AND ($2::bigint = 0 OR "   \
+    "exe_id = $2) AND id " cmp " $5 ORDER BY id" dir " LIMIT $4::bigint"
+#define PAGE_FROM_TIE(key, type, cmp, dir)                                               \
+    "SELECT id FROM runs WHERE " PAGE_FILTER " AND " key " = $5::" type                  \
+    " AND exe_id = $6 AND system_id = $7 AND id " cmp " $8 ORDER BY id" dir              \
+    " LIMIT $4::bigint"
+#define PAGE_FROM_REST(key, type, cmp, dir)                                              \
+    "SELECT id FROM runs WHERE " PAGE_FILTER " AND (" key ", exe_id, system_id) " cmp    \
+    " ($5::" type ", $6::bigint, $7::bigint) ORDER BY " key dir ", exe_id" dir           \
+    ", system_id" dir ", id" dir " LIMIT $4::bigint"
+static const char *const page_from_id_sql[2] = {PAGE_FROM_ID(">", ""),
+                                                PAGE_FROM_ID("<", " DESC")};
+static const char *const page_from_id_system_sql[2] = {PAGE_FROM_ID_SYSTEM(">", ""),
+                                                       PAGE_FROM_ID_SYSTEM("<", " DESC")};
+static const char *const page_from_sql[2][2][2] = {
+    /* [sort - 1][descending][tie group, rest] */
+    {{PAGE_FROM_TIE("nprocs", "bigint", ">", ""),
+      PAGE_FROM_REST("nprocs", "bigint", ">", "")},
+     {PAGE_FROM_TIE("nprocs", "bigint", "<", " DESC"),
+      PAGE_FROM_REST("nprocs", "bigint", "<", " DESC")}},
+    {{PAGE_FROM_TIE("runtime", "float8", ">", ""),
+      PAGE_FROM_REST("runtime", "float8", ">", "")},
+     {PAGE_FROM_TIE("runtime", "float8", "<", " DESC"),
+      PAGE_FROM_REST("runtime", "float8", "<", " DESC")}},
+};
+
+/* A cursor run's place in every order. */
+struct page_key {
+    long long id, app_id, exe_id, system_id, nprocs;
+    double runtime;
+};
+
+/* Reads run id's key into *k: 1, 0 when the run is not stored, or -1. */
+static int page_key(db *d, long long id, struct page_key *k, struct err *err)
+{
+    PGresult *r = pg_params(
+        d, "SELECT app_id, exe_id, system_id, nprocs, runtime FROM runs WHERE id = $1",
+        err, "i", id);
+    int found;
+    if (r == NULL)
+        return -1;
+    found = PQntuples(r) > 0;
+    if (found) {
+        k->id = id;
+        k->app_id = pg_ll(r, 0, 0);
+        k->exe_id = pg_ll(r, 0, 1);
+        k->system_id = pg_ll(r, 0, 2);
+        k->nprocs = pg_ll(r, 0, 3);
+        k->runtime = pg_dbl(r, 0, 4);
+    }
+    PQclear(r);
+    return found;
+}
+
+/* The ids of q's filters that follow key k in q's sort, ascending or
+ * descending (desc), at most want of them (want < 0: all) into ids (NULL:
+ * only count them). Returns their number, or -1 with err set. */
+static long long keyset_ids(db *d, const struct db_page_query *q, int sort, int desc,
+                            const struct page_key *k, long long *ids, long long want,
+                            struct err *err)
+{
+    long long n = 0;
+    int s;
+
+    for (s = 0; s < 2 && (want < 0 || n < want); s++) {
+        char lim[24], key[40];
+        const char *lp;
+        PGresult *r;
+        int i;
+        if (sort == DB_SORT_ID && s == 1)
+            break;
+        snprintf(lim, sizeof lim, "%lld", want - n);
+        lp = want < 0 ? NULL : lim;
+        if (sort == DB_SORT_RUNTIME)
+            snprintf(key, sizeof key, "%.17g", k->runtime);
+        else
+            snprintf(key, sizeof key, "%lld", k->nprocs);
+        if (sort == DB_SORT_ID)
+            r = pg_params(d,
+                          q->system_id != 0 ? page_from_id_system_sql[desc]
+                                            : page_from_id_sql[desc],
+                          err, "iiiti", q->app_id, q->exe_id, q->system_id, lp, k->id);
+        else if (s == 0)
+            r = pg_params(d, page_from_sql[sort - 1][desc][0], err, "iiittiii", q->app_id,
+                          q->exe_id, q->system_id, lp, key, k->exe_id, k->system_id,
+                          k->id);
+        else
+            r = pg_params(d, page_from_sql[sort - 1][desc][1], err, "iiittii", q->app_id,
+                          q->exe_id, q->system_id, lp, key, k->exe_id, k->system_id);
+        if (r == NULL)
+            return -1;
+        for (i = 0; i < PQntuples(r) && (want < 0 || n < want); i++) {
+            if (ids != NULL)
+                ids[n] = pg_ll(r, i, 0);
+            n++;
+        }
+        PQclear(r);
+    }
+    return n;
+}
+
+long long pg_runs_rank(db *d, const struct db_page_query *q, struct err *err)
+{
+    int sort = q->sort >= DB_SORT_ID && q->sort <= DB_SORT_RUNTIME ? (int)q->sort : 0;
+    long long cursor = q->after != 0 ? q->after : q->before, n;
+    struct page_key k;
+    int found;
+
+    if (cursor == 0)
+        return 0;
+    if ((found = page_key(d, cursor, &k, err)) <= 0)
+        return found;
+    /* the runs before the cursor are those that follow it the other way */
+    n = keyset_ids(d, q, sort, q->desc ? 0 : 1, &k, NULL, -1, err);
+    if (n >= 0 && q->after != 0 && k.app_id == q->app_id &&
+        (q->exe_id == 0 || q->exe_id == k.exe_id) &&
+        (q->system_id == 0 || q->system_id == k.system_id))
+        n++; /* a page after the cursor starts past the cursor itself */
+    return n;
+}
+
 static const char SQL_PAGE_ROWS[] =
     "SELECT j.ord - 1, r.id, e.name, s.name, r.nprocs, r.runtime, r.started_at, "
     "r.created_at, (SELECT count(*) FROM kernels k WHERE k.run_id = r.id) "
@@ -326,6 +459,28 @@ int pg_runs_page(db *d, const struct db_page_query *q, arena *a,
     if (out == NULL || idv == NULL)
         return err_nomem(err);
     memset(out, 0, (size_t)limit * sizeof *out);
+    if (q->after != 0 || q->before != 0) {
+        /* A cursor: the page is read from its run's key, backwards for a
+         * page before it (then reversed); no offset is walked. */
+        struct page_key k;
+        int found = page_key(d, q->after ? q->after : q->before, &k, err);
+        if (found < 0)
+            return -1;
+        if (found) {
+            long long *tmp = arena_alloc(a, (size_t)limit * sizeof *tmp);
+            long long got;
+            if (tmp == NULL)
+                return err_nomem(err);
+            flip = q->after == 0;
+            got = keyset_ids(d, q, sort, (q->desc ? 1 : 0) ^ flip, &k, tmp, limit, err);
+            if (got < 0)
+                return -1;
+            n = (int)got;
+            for (i = 0; i < n; i++)
+                idv[i] = tmp[flip ? n - 1 - i : i];
+            goto have_ids;
+        }
+    }
     r = pg_params(d,
                   sort == DB_SORT_ID && q->system_id != 0
                       ? page_ids_system_sql[(q->desc ? 1 : 0) ^ flip]
@@ -338,6 +493,7 @@ int pg_runs_page(db *d, const struct db_page_query *q, arena *a,
     for (i = 0; i < n; i++)
         idv[flip ? n - 1 - i : i] = pg_ll(r, i, 0);
     PQclear(r);
+have_ids:
     for (i = 0; i < n; i++)
         out[i].id = idv[i];
     if (n == 0) {

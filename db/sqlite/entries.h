@@ -78,6 +78,7 @@ long long sq_summary_count(db *d, long long app_id, long long exe_id, long long 
 json_t *sq_kernels_of_runs(db *d, const char *ids_json, struct err *err);
 int sq_runs_page(db *d, const struct db_page_query *q, arena *a,
                  struct db_page_row **rows, struct err *err);
+long long sq_runs_rank(db *d, const struct db_page_query *q, struct err *err);
 
 /* db/browse.h */
 int sq_app_has_kernels(db *d, long long app_id, struct err *err);
@@ -109,6 +110,10 @@ int sq_history_configs(db *d, const struct db_history_filter *f, int max, arena 
                        struct db_history_config **out, struct err *err);
 int sq_history_series(db *d, long long config_id, const char *y, arena *a,
                       struct db_series_point **out, struct err *err);
+int sq_history_series_each(db *d, long long config_id, const char *y,
+                           int (*fn)(void *ctx, const struct db_series_point *p,
+                                     struct err *err),
+                           void *ctx, struct err *err);
 int sq_history_side(db *d, const struct db_history_filter *f, const struct db_side *s,
                     arena *a, struct db_side_value **out, size_t *n, struct err *err);
 int sq_watch_add(db *d, const struct db_watch *w, const char *application,

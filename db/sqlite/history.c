@@ -2,8 +2,9 @@
  * deletes in SQLite; see history.h.
  *
  * A series reads one configuration's range of the runs_series index
- * (config_id, time, id, runtime, commit), so its cost is the configuration's
- * runs, not the application's. Every step loop checks its final result.
+ * (config_id, time, id, runtime, commit, and the time's two columns: covering
+ * since migration 6), so its cost is the configuration's runs, not the
+ * application's, and it never visits the table. Every step loop checks its final result.
  */
 #include "db/history.h"
 #include "db/catalog.h"
@@ -134,16 +135,15 @@ static const char *const SQL_SERIES[3] = {
     "FROM runs r WHERE r.config_id = ?1 ORDER BY " AT ", r.id) WHERE v IS NOT NULL",
 };
 
-int sq_history_series(db *d, long long config_id, const char *y, arena *a,
-                      struct db_series_point **out, struct err *err)
+int sq_history_series_each(db *d, long long config_id, const char *y,
+                           int (*fn)(void *ctx, const struct db_series_point *p,
+                                     struct err *err),
+                           void *ctx, struct err *err)
 {
     const char *name;
     int kind = y_kind(y, &name), rc;
     sqlite3_stmt *st;
-    struct db_series_point *p = NULL;
-    size_t n = 0, cap = 0;
 
-    *out = NULL;
     if (kind < 0)
         return bad_y(y, err);
     st = db_stmt(d, SQL_SERIES[kind], err);
@@ -153,22 +153,51 @@ int sq_history_series(db *d, long long config_id, const char *y, arena *a,
     if (name)
         sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        p = grow(a, p, n, &cap, sizeof *p);
-        if (p == NULL) {
+        /* the texts in place: valid until the next step */
+        struct db_series_point p = {
+            sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1),
+            (const char *)sqlite3_column_text(st, 2), sqlite3_column_double(st, 3)};
+        if (fn(ctx, &p, err) != 0) {
             sqlite3_reset(st);
-            return err_nomem(err);
+            return -1;
         }
-        p[n].run = sqlite3_column_int64(st, 0);
-        p[n].at = col_text(a, st, 1);
-        p[n].commit = col_text(a, st, 2);
-        p[n].value = sqlite3_column_double(st, 3);
-        n++;
     }
     sqlite3_reset(st);
     if (rc != SQLITE_DONE)
         return db_fail(d, err);
-    *out = p;
-    return (int)n;
+    return 0;
+}
+
+struct series_copy {
+    arena *a;
+    struct db_series_point *p;
+    size_t n, cap;
+};
+
+static int series_copy(void *ctx, const struct db_series_point *pt, struct err *err)
+{
+    struct series_copy *c = ctx;
+    c->p = grow(c->a, c->p, c->n, &c->cap, sizeof *c->p);
+    if (c->p == NULL)
+        return err_nomem(err);
+    c->p[c->n] = *pt;
+    c->p[c->n].at = pt->at ? arena_strdup(c->a, pt->at) : NULL;
+    c->p[c->n].commit = pt->commit ? arena_strdup(c->a, pt->commit) : NULL;
+    if ((pt->at && !c->p[c->n].at) || (pt->commit && !c->p[c->n].commit))
+        return err_nomem(err);
+    c->n++;
+    return 0;
+}
+
+int sq_history_series(db *d, long long config_id, const char *y, arena *a,
+                      struct db_series_point **out, struct err *err)
+{
+    struct series_copy c = {a, NULL, 0, 0};
+    *out = NULL;
+    if (sq_history_series_each(d, config_id, y, series_copy, &c, err) != 0)
+        return -1;
+    *out = c.p;
+    return (int)c.n;
 }
 
 /* ---- comparison sides ----------------------------------------------------- */

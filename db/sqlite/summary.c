@@ -270,6 +270,136 @@ static const char *const page_ids_sql[3][2] = {
      PAGE_IDS("runtime DESC, exe_id DESC, system_id DESC, id DESC")},
 };
 
+/* Keyset pages: the ids that follow a cursor run's key in one direction
+ * (?4 rows; -1 = all). In id order that is one rowid range. In a key order
+ * it is first the rest of the cursor's tie group (same key, executable and
+ * system: an equality range of the covering index, in id order), then the
+ * groups past it (a vector range of the same index), so neither walks the
+ * entries before the cursor nor a whole group of ties. */
+#define PAGE_FILTER                                                                      \
+    "app_id = ?1 AND (?2 = 0 OR exe_id = ?2) AND (?3 = 0 OR system_id = ?3)"
+#define PAGE_FROM_ID(cmp, dir)                                                           \
+    "SELECT id FROM runs WHERE " PAGE_FILTER " AND id " cmp " ?9 ORDER BY id" dir        \
+    " LIMIT ?4"
+#define PAGE_FROM_ID_SYSTEM(cmp, dir)                                                    \
+    "SELECT id FROM runs WHERE system_id = ?3 AND app_id = ?1 AND (?2 = 0 OR exe_id = "  \
+    "?2) AND id " cmp " ?9 ORDER BY id" dir " LIMIT ?4"
+#define PAGE_FROM_TIE(key, cmp, dir)                                                     \
+    "SELECT id FROM runs WHERE " PAGE_FILTER " AND " key " = ?6 AND exe_id = ?7 AND "    \
+    "system_id = ?8 AND id " cmp " ?9 ORDER BY id" dir " LIMIT ?4"
+#define PAGE_FROM_REST(key, cmp, dir)                                                    \
+    "SELECT id FROM runs WHERE " PAGE_FILTER " AND (" key ", exe_id, system_id) " cmp    \
+    " (?6, ?7, ?8) ORDER BY " key dir ", exe_id" dir ", system_id" dir ", id" dir        \
+    " LIMIT ?4"
+static const char *const page_from_id_sql[2] = {PAGE_FROM_ID(">", ""),
+                                                PAGE_FROM_ID("<", " DESC")};
+static const char *const page_from_id_system_sql[2] = {PAGE_FROM_ID_SYSTEM(">", ""),
+                                                       PAGE_FROM_ID_SYSTEM("<", " DESC")};
+static const char *const page_from_sql[2][2][2] = {
+    /* [sort - 1][descending][tie group, rest] */
+    {{PAGE_FROM_TIE("nprocs", ">", ""), PAGE_FROM_REST("nprocs", ">", "")},
+     {PAGE_FROM_TIE("nprocs", "<", " DESC"), PAGE_FROM_REST("nprocs", "<", " DESC")}},
+    {{PAGE_FROM_TIE("runtime", ">", ""), PAGE_FROM_REST("runtime", ">", "")},
+     {PAGE_FROM_TIE("runtime", "<", " DESC"), PAGE_FROM_REST("runtime", "<", " DESC")}},
+};
+
+/* A cursor run's place in every order. */
+struct page_key {
+    long long id, app_id, exe_id, system_id, nprocs;
+    double runtime;
+};
+
+/* Reads run id's key into *k: 1, 0 when the run is not stored, or -1. */
+static int page_key(db *d, long long id, struct page_key *k, struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(
+        d, "SELECT app_id, exe_id, system_id, nprocs, runtime FROM runs WHERE id = ?1",
+        err);
+    int rc;
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_int64(st, 1, id);
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        k->id = id;
+        k->app_id = sqlite3_column_int64(st, 0);
+        k->exe_id = sqlite3_column_int64(st, 1);
+        k->system_id = sqlite3_column_int64(st, 2);
+        k->nprocs = sqlite3_column_int64(st, 3);
+        k->runtime = sqlite3_column_double(st, 4);
+    }
+    sqlite3_reset(st);
+    if (rc == SQLITE_ROW)
+        return 1;
+    return rc == SQLITE_DONE ? 0 : db_fail(d, err);
+}
+
+/* The ids of q's filters that follow key k in q's sort, ascending or
+ * descending (desc), at most want of them (want < 0: all) into ids (NULL:
+ * only count them). Returns their number, or -1 with err set. */
+static long long keyset_ids(db *d, const struct db_page_query *q, int sort, int desc,
+                            const struct page_key *k, long long *ids, long long want,
+                            struct err *err)
+{
+    const char *sql[2] = {NULL, NULL};
+    long long n = 0;
+    int s;
+
+    if (sort == DB_SORT_ID)
+        sql[0] =
+            q->system_id != 0 ? page_from_id_system_sql[desc] : page_from_id_sql[desc];
+    else {
+        sql[0] = page_from_sql[sort - 1][desc][0];
+        sql[1] = page_from_sql[sort - 1][desc][1];
+    }
+    for (s = 0; s < 2 && sql[s] != NULL && (want < 0 || n < want); s++) {
+        sqlite3_stmt *st = db_stmt(d, sql[s], err);
+        int rc = SQLITE_DONE;
+        if (st == NULL)
+            return -1;
+        sqlite3_bind_int64(st, 1, q->app_id);
+        sqlite3_bind_int64(st, 2, q->exe_id);
+        sqlite3_bind_int64(st, 3, q->system_id);
+        sqlite3_bind_int64(st, 4, want < 0 ? -1 : want - n);
+        if (sort == DB_SORT_RUNTIME)
+            sqlite3_bind_double(st, 6, k->runtime);
+        else
+            sqlite3_bind_int64(st, 6, k->nprocs);
+        sqlite3_bind_int64(st, 7, k->exe_id);
+        sqlite3_bind_int64(st, 8, k->system_id);
+        sqlite3_bind_int64(st, 9, k->id);
+        while ((want < 0 || n < want) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+            if (ids != NULL)
+                ids[n] = sqlite3_column_int64(st, 0);
+            n++;
+        }
+        sqlite3_reset(st);
+        if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+            return db_fail(d, err);
+    }
+    return n;
+}
+
+long long sq_runs_rank(db *d, const struct db_page_query *q, struct err *err)
+{
+    int sort = q->sort >= DB_SORT_ID && q->sort <= DB_SORT_RUNTIME ? (int)q->sort : 0;
+    long long cursor = q->after != 0 ? q->after : q->before, n;
+    struct page_key k;
+    int found;
+
+    if (cursor == 0)
+        return 0;
+    if ((found = page_key(d, cursor, &k, err)) <= 0)
+        return found;
+    /* the runs before the cursor are those that follow it the other way */
+    n = keyset_ids(d, q, sort, q->desc ? 0 : 1, &k, NULL, -1, err);
+    if (n >= 0 && q->after != 0 && k.app_id == q->app_id &&
+        (q->exe_id == 0 || q->exe_id == k.exe_id) &&
+        (q->system_id == 0 || q->system_id == k.system_id))
+        n++; /* a page after the cursor starts past the cursor itself */
+    return n;
+}
+
 static const char SQL_PAGE_ROWS[] =
     "SELECT j.key, r.id, e.name, s.name, r.nprocs, r.runtime, r.started_at, "
     "r.created_at, (SELECT count(*) FROM kernels k WHERE k.run_id = r.id) "
@@ -292,6 +422,31 @@ int sq_runs_page(db *d, const struct db_page_query *q, arena *a,
     int n = 0, rc = SQLITE_DONE;
 
     *rows = NULL;
+    out = arena_alloc(a, (size_t)limit * sizeof *out);
+    if (out == NULL)
+        return err_nomem(err);
+    if (q->after != 0 || q->before != 0) {
+        /* A cursor: the page is read from its run's key, backwards for a
+         * page before it (then reversed); no offset is walked. */
+        struct page_key k;
+        long long *tmp = arena_alloc(a, (size_t)limit * sizeof *tmp);
+        int found = tmp ? page_key(d, q->after ? q->after : q->before, &k, err) : -1;
+        long long got;
+        if (tmp == NULL)
+            return err_nomem(err);
+        if (found < 0)
+            return -1;
+        if (found) {
+            flip = q->after == 0;
+            got = keyset_ids(d, q, sort, (q->desc ? 1 : 0) ^ flip, &k, tmp, limit, err);
+            if (got < 0)
+                return -1;
+            n = (int)got;
+            for (i = 0; i < n; i++)
+                out[i].id = tmp[flip ? n - 1 - i : i];
+            goto have_ids;
+        }
+    }
     /* Each order is total (ties end on id), so a page past the middle is the
      * same rows read backwards from the other end: the walk over skipped
      * index entries is never longer than half the runs. */
@@ -310,9 +465,6 @@ int sq_runs_page(db *d, const struct db_page_query *q, arena *a,
                  err);
     if (st == NULL)
         return -1;
-    out = arena_alloc(a, (size_t)limit * sizeof *out);
-    if (out == NULL)
-        return err_nomem(err);
     sqlite3_bind_int64(st, 1, q->app_id);
     sqlite3_bind_int64(st, 2, q->exe_id);
     sqlite3_bind_int64(st, 3, q->system_id);
@@ -328,6 +480,7 @@ int sq_runs_page(db *d, const struct db_page_query *q, arena *a,
         out[i].id = out[n - 1 - i].id;
         out[n - 1 - i].id = t;
     }
+have_ids:
     buf_init(&ids, 64 * 1024);
     buf_putc(&ids, '[');
     for (i = 0; i < n; i++)

@@ -168,7 +168,19 @@ def runs_table_sorts_and_pages():
     assert [x[0] for x in r] == [w[1] for w in want]
     assert 'aria-sort="descending"' in body
     # the sort links keep the order and reset the page; paging keeps the sort
-    assert f'href="{base}?sort=runtime&amp;dir=desc&amp;page=3#runs" rel="next"' in body
+    # and reads the next page from this page's last run (a keyset cursor)
+    assert (f'href="{base}?sort=runtime&amp;dir=desc&amp;page=3&amp;after={want[-1][1]}'
+            '#runs" rel="next"') in body
+    alld = sorted(zip([d["runtime"] for d in runs], ids), reverse=True)
+    r, body = rows(f"{base}?sort=runtime&dir=desc&page=3&after={want[-1][1]}")
+    assert [x[0] for x in r] == [w[1] for w in alld[100:]]
+    assert "120 runs; page 3 of 3" in body
+    # Previous from page 3 carries this page's first run; from page 2, page 1
+    assert (f'href="{base}?sort=runtime&amp;dir=desc&amp;page=2&amp;before={alld[100][1]}'
+            '#runs" rel="prev"') in body
+    r, body = rows(f"{base}?sort=runtime&dir=desc&page=2&before={alld[100][1]}")
+    assert [x[0] for x in r] == [w[1] for w in alld[50:100]]
+    assert f'href="{base}?sort=runtime&amp;dir=desc#runs" rel="prev"' in body
     body, _ = page(base + "?sort=nprocs")
     assert f'href="{base}?sort=nprocs&amp;dir=desc#runs" data-sort="nprocs"' in body
     # a page past the end shows the last page
@@ -178,6 +190,62 @@ def runs_table_sorts_and_pages():
     body, _ = page(base)
     assert "Runtime over processors" in body and "Runtime over input N" in body
     assert body.count("<svg") >= 2
+
+
+@test
+def runs_table_cursors():
+    # ?after= / ?before= are keyset cursors: the page that follows (precedes)
+    # that run in the table's order, with or without ?page= (then worked out)
+    app = "cursor-" + uuid.uuid4().hex[:6]
+    runs = [run_doc(application=app, nprocs=1 + (i % 3), runtime=float(i % 5),
+                    system="sys-a" if i % 2 else "sys-b") for i in range(130)]
+    st, out = S.post("/api/v1/runs", {"runs": runs})
+    assert st == 201
+    ids = out["ids"]
+    base = "/applications/" + app
+
+    def ids_of(path):
+        body, _ = page(path)
+        table = body[body.index('id="runs"'):]
+        return [int(x) for x in re.findall(r'<tr><td class="num"><a href="/runs/(\d+)">',
+                                           table)], body
+
+    newest = sorted(ids, reverse=True)
+    got, body = ids_of(f"{base}?after={newest[59]}")
+    assert got == newest[60:110]
+    assert "130 runs; page 2 of 3" in body   # 60 runs before: the second page
+    got, body = ids_of(f"{base}?before={newest[20]}")
+    assert got == newest[:20]
+    # nprocs ascending, ties by executable, system, then id: Next walks
+    # every run once
+    path, seen = f"{base}?sort=nprocs&dir=asc", []
+    for _ in range(3):
+        got, body = ids_of(path)
+        seen += got
+        m = re.search(r'href="([^"]*)" rel="next"', body)
+        if not m:
+            break
+        path = m.group(1).replace("&amp;", "&").split("#")[0]
+    assert len(seen) == 130 and sorted(seen) == sorted(ids)
+    # filtered by system: the cursor's key places it; pages never overlap
+    path, seen = f"{base}?system=sys-a&sort=runtime", []
+    while True:
+        got, body = ids_of(path)
+        seen += got
+        m = re.search(r'href="([^"]*)" rel="next"', body)
+        if not m:
+            break
+        path = m.group(1).replace("&amp;", "&").split("#")[0]
+    assert sorted(seen) == sorted(i for i, d in zip(ids, runs) if d["system"] == "sys-a")
+    # the axes links keep the cursor
+    body, _ = page(f"{base}?page=2&after={newest[49]}")
+    assert f'?page=2&amp;after={newest[49]}&amp;axes=log#scaling' in body
+    # a cursor run that is gone: the page number applies
+    got, _ = ids_of(f"{base}?page=2&after=999999999")
+    assert got == newest[50:100]
+    page(f"{base}?after=1&before=2", 400)
+    page(f"{base}?after=0", 400)
+    page(f"{base}?before=x", 400)
 
 
 @test

@@ -107,26 +107,36 @@ def new_run(uid):
 
 def read_trace(files):
     """The recorder's files (docs/traces.md's format) as per-rank event lists
-    of (op, begin, end, bytes, peer, peer2, tag, tag2, comm_size)."""
+    of (op, begin, end, bytes, peer, peer2, tag, tag2, comm_size, comm), comm
+    being the communicator's members and seq (version 3), None before."""
     ranks = {}
     for name, b in files.items():
-        rank, nranks, nnames = struct.unpack_from("<III", b, 12)
+        version, rank, nranks, nnames = struct.unpack_from("<IIII", b, 8)
         nevents = struct.unpack_from("<Q", b, 24)[0]
+        ncomms = struct.unpack_from("<I", b, 52)[0] if version >= 3 else 0
         at = 64
         for _ in range(nnames):
             at += 2 + struct.unpack_from("<H", b, at)[0]
+        comms = []
+        for _ in range(ncomms):
+            n, seq = struct.unpack_from("<II", b, at)
+            members = struct.unpack_from(f"<{n}I", b, at + 8) if n else tuple(range(nranks))
+            comms.append((members, seq))
+            at += 8 + 4 * n
         evs = []
         for k in range(nevents):
-            (begin, end, nbytes, peer, peer2, tag, tag2, comm,
-             op, _) = struct.unpack_from("<QQqiiiiIHH", b, at + 48 * k)
-            evs.append((op, begin / 1e9, end / 1e9, nbytes, peer, peer2, tag, tag2, comm))
+            (begin, end, nbytes, peer, peer2, tag, tag2, size,
+             op, name_or_comm) = struct.unpack_from("<QQqiiiiIHH", b, at + 48 * k)
+            comm = comms[name_or_comm - 1] if op and name_or_comm else None
+            evs.append((op, begin / 1e9, end / 1e9, nbytes, peer, peer2, tag, tag2, size,
+                        comm))
         ranks[rank] = sorted(evs, key=lambda e: e[1])
     return [ranks[r] for r in range(len(ranks))]
 
 
 SENDS = {1, 2, 3, 4, 5}       # MPI_Send, Ssend, Rsend, Bsend, Isend
 RECV, SENDRECV, WAIT = 6, 8, 9
-COLLECTIVES = set(range(13, 21))
+COLLECTIVES = set(range(13, 21)) | set(range(31, 39))  # the blocking ones
 
 
 def expected_wait(ranks):
@@ -134,12 +144,13 @@ def expected_wait(ranks):
     here independently of models/trace.c: the n-th receive on i from j with a
     tag waits from its begin until the n-th send from j to i with that tag
     began; the k-th collective waits until its last rank arrived, charged to
-    that rank; no call waits longer than it lasted."""
+    that rank (the k-th of each member of one communicator); no call waits
+    longer than it lasted."""
     p = len(ranks)
     w = [[0.0] * p for _ in range(p)]
     sends, recvs = {}, {}
     for r, evs in enumerate(ranks):
-        for op, b, e, n, peer, peer2, tag, tag2, comm in evs:
+        for op, b, e, n, peer, peer2, tag, tag2, size, comm in evs:
             if op in SENDS or op == SENDRECV:
                 sends.setdefault((r, peer, tag), []).append(b)
             if op == RECV or (op == WAIT and peer >= 0):
@@ -149,13 +160,20 @@ def expected_wait(ranks):
     for (src, dst, tag), rbs in recvs.items():
         for (rb, re), sb in zip(rbs, sends.get((src, dst, tag), [])):
             w[dst][src] += max(0.0, min(sb - rb, re - rb))
-    colls = [[e for e in evs if e[0] in COLLECTIVES] for evs in ranks]
-    for k in range(min(len(c) for c in colls)):
-        begins = [c[k][1] for c in colls]
-        last = max(range(p), key=lambda r: begins[r])
-        for i in range(p):
-            if i != last:
-                w[i][last] += max(0.0, min(begins[last] - begins[i], colls[i][k][2] - begins[i]))
+    keys = {e[9] if e[9] is not None else (tuple(range(p)), "v2")
+            for evs in ranks for e in evs if e[0] in COLLECTIVES}
+    for key in keys:
+        members = key[0]
+        colls = [[e for e in ranks[r] if e[0] in COLLECTIVES and
+                  (e[9] if e[9] is not None else (tuple(range(p)), "v2")) == key]
+                 for r in members]
+        for k in range(min(len(c) for c in colls)):
+            begins = [c[k][1] for c in colls]
+            last = max(range(len(members)), key=lambda i: begins[i])
+            for i in range(len(members)):
+                if i != last:
+                    w[members[i]][members[last]] += max(
+                        0.0, min(begins[last] - begins[i], colls[i][k][2] - begins[i]))
     return w
 
 

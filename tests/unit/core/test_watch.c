@@ -3,6 +3,7 @@
  * (exact windows, bands and alerts; a rolled-back batch leaves no
  * judgement), series come in time order, and compare's numbers are the
  * hand-computed means, spreads, ratios and Welch verdicts. */
+#include "common/buf.h"
 #include "core/history.h"
 #include "core/ingest.h"
 #include "core/watch.h"
@@ -63,6 +64,27 @@ static long long watch(db *d, const char *json)
     return id;
 }
 
+/* history_series_text writes the bytes the API wrote for history_series
+ * (json_dumps, compact, 16 digits), or fails as it does. */
+static void check_series_text(db *d, json_t *q)
+{
+    struct err e1 = {0}, e2 = {0};
+    struct buf b;
+    json_t *v = history_series(d, q, &e1);
+    char *want = v ? json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(16)) : NULL;
+    buf_init(&b, 1 << 24);
+    CHECK_INT(history_series_text(d, q, &b, &e2), v ? 0 : -1);
+    if (v != NULL)
+        CHECK_STR(buf_str(&b), want);
+    else {
+        CHECK_INT(e2.status, e1.status);
+        CHECK_STR(e2.message, e1.message);
+    }
+    free(want);
+    json_decref(v);
+    buf_free(&b);
+}
+
 static void test_zscore_window_and_alert(void)
 {
     struct err e = {0};
@@ -97,6 +119,23 @@ static void test_zscore_window_and_alert(void)
     CHECK_STR(json_string_value(json_object_get(al, "commit")), "c9");
     CHECK_STR(json_string_value(json_object_get(al, "direction")), "up");
     json_decref(alerts);
+    {
+        /* the series with its judgements, an alert and null commits, and
+         * the errors, as text */
+        json_t *q = json_pack("{s:s, s:s, s:s, s:s}", "application", "a", "system", "s",
+                              "nprocs", "4", "y", "runtime");
+        put(d, 4, 0.1 + 0.2, "2026-01-05T00:00:00Z", "tab\t\"q\" é", NULL);
+        put(d, 4, 1e-9, "2026-01-06T00:00:00Z", "c", NULL);
+        check_series_text(d, q);
+        json_object_set_new(q, "nprocs", json_string("3"));
+        check_series_text(d, q); /* 404 */
+        json_object_del(q, "nprocs");
+        check_series_text(d, q); /* 422 ambiguous */
+        json_object_set_new(q, "nprocs", json_string("8"));
+        json_object_set_new(q, "y", json_string("kernel:none"));
+        check_series_text(d, q); /* no points */
+        json_decref(q);
+    }
     db_close(d);
 }
 

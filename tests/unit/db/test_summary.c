@@ -248,7 +248,7 @@ static void test_runs_page(void)
         add(d, i % 2 ? "a.x" : "b.x", 1 + i % 4, (double)((i * 7) % 10), 100 + i, 1);
     app = db_app_id(d, "app", 0, &e);
     {
-        struct db_page_query q = {app, 0, 0, DB_SORT_ID, 1, 0, 10, 0};
+        struct db_page_query q = {app, 0, 0, DB_SORT_ID, 1, 0, 10, 0, 0, 0};
         n = db_runs_page(d, &q, a, &rows, &e);
         CHECK_INT(n, 10);
         for (i = 0; i < n; i++)
@@ -269,9 +269,11 @@ static void test_runs_page(void)
             for (desc = 0; desc < 2; desc++)
                 for (f = 0; f < 3; f++) /* no filter, b.x, the system (all runs) */
                     for (off = 0; off < 32; off += 3) {
-                        struct db_page_query q = {
-                            app, f == 1 ? exe : 0, 0, (enum db_sort)sort, desc, off, 7,
-                            0};
+                        struct db_page_query q = {app,  f == 1 ? exe : 0,
+                                                  0,    (enum db_sort)sort,
+                                                  desc, off,
+                                                  7,    0,
+                                                  0,    0};
                         struct db_page_row *r0, *r1;
                         int n0 = db_runs_page(d, &q, a, &r0, &e), k;
                         q.total = f == 1 ? 15 : 30;
@@ -285,7 +287,7 @@ static void test_runs_page(void)
     }
     {
         /* runtime ascending with ties by id: runtimes (i*7)%10 */
-        struct db_page_query q = {app, 0, 0, DB_SORT_RUNTIME, 0, 3, 5, 0};
+        struct db_page_query q = {app, 0, 0, DB_SORT_RUNTIME, 0, 3, 5, 0, 0, 0};
         double prev = -1;
         long long previd = 0;
         n = db_runs_page(d, &q, a, &rows, &e);
@@ -312,7 +314,7 @@ static void test_runs_page(void)
             x) if (strcmp(json_string_value(json_object_get(x, "name")), "b.x") == 0)
             exe = json_integer_value(json_object_get(x, "id"));
         json_decref(app_json);
-        struct db_page_query q = {app, exe, 0, DB_SORT_NPROCS, 1, 0, 100, 0};
+        struct db_page_query q = {app, exe, 0, DB_SORT_NPROCS, 1, 0, 100, 0, 0, 0};
         n = db_runs_page(d, &q, a, &rows, &e);
         CHECK_INT(n, 15);
         CHECK_INT(db_summary_count(d, app, exe, 0, &e), 15);
@@ -322,8 +324,67 @@ static void test_runs_page(void)
         CHECK_INT(rows[n - 1].nprocs, 1);
     }
     {
-        struct db_page_query q = {app, 0, 0, DB_SORT_ID, 0, 1000, 10, 0};
+        struct db_page_query q = {app, 0, 0, DB_SORT_ID, 0, 1000, 10, 0, 0, 0};
         CHECK_INT(db_runs_page(d, &q, a, &rows, &e), 0);
+    }
+    {
+        /* A cursor reads the same page as its offset: the page after the run
+         * just before it, and the page before the run just after it, in every
+         * order, direction and filter (ties of runtime and nprocs span
+         * executables and cursors fall inside tie groups); db_runs_rank
+         * places the cursor. A cursor run that is not stored falls back to
+         * the offset. */
+        long long exe = 1;
+        int sort, desc, f, off, k;
+        for (sort = DB_SORT_ID; sort <= DB_SORT_RUNTIME; sort++)
+            for (desc = 0; desc < 2; desc++)
+                for (f = 0; f < 3; f++) {
+                    struct db_page_query all = {
+                        app, f == 1 ? exe : 0, 0, (enum db_sort)sort, desc, 0, 100, 0, 0,
+                        0};
+                    struct db_page_row *every;
+                    int total;
+                    all.system_id = f == 2 ? db_system_id(d, "sys", 0, &e) : 0;
+                    total = db_runs_page(d, &all, a, &every, &e);
+                    CHECK_INT(total, f == 1 ? 15 : 30);
+                    for (off = 0; off <= total; off++) {
+                        struct db_page_query q = all;
+                        struct db_page_row *r0, *r1;
+                        int n0, n1;
+                        q.limit = 7;
+                        q.offset = off;
+                        n0 = db_runs_page(d, &q, a, &r0, &e);
+                        q.offset = 0;
+                        if (off > 0) {
+                            q.after = every[off - 1].id;
+                            CHECK_INT(db_runs_rank(d, &q, &e), off);
+                            n1 = db_runs_page(d, &q, a, &r1, &e);
+                            CHECK_INT(n1, n0);
+                            for (k = 0; k < n0 && k < n1; k++)
+                                CHECK_INT(r1[k].id, r0[k].id);
+                            q.after = 0;
+                        }
+                        if (off + 7 < total) {
+                            q.before = every[off + 7].id;
+                            CHECK_INT(db_runs_rank(d, &q, &e), off + 7);
+                            n1 = db_runs_page(d, &q, a, &r1, &e);
+                            CHECK_INT(n1, n0);
+                            for (k = 0; k < n0 && k < n1; k++)
+                                CHECK_INT(r1[k].id, r0[k].id);
+                        }
+                    }
+                    {
+                        struct db_page_query q = all;
+                        struct db_page_row *r0, *r1;
+                        q.limit = 5;
+                        q.offset = 10;
+                        CHECK_INT(db_runs_page(d, &q, a, &r0, &e), 5);
+                        q.after = 999999;
+                        CHECK_INT(db_runs_rank(d, &q, &e), 0);
+                        CHECK_INT(db_runs_page(d, &q, a, &r1, &e), 5);
+                        CHECK_INT(r1[0].id, r0[0].id);
+                    }
+                }
     }
     arena_free(a);
     db_close(d);

@@ -458,6 +458,48 @@ static void test_model_value(void)
     CHECK_INT(e.status, 422);
 }
 
+/* The trend test: with 3 or more configurations the line is used only when
+ * its slope differs from 0 at the 5 % level, otherwise the median. Here the
+ * slope 0.004 per doubling has t = 0.318 < t(0.975, 3) = 3.182: the median
+ * 1.02 everywhere, where the line gives 1.018 at 4096 (mean 1.014). */
+static void test_model_value_trend(void)
+{
+    double x[5] = {512, 1024, 2048, 4096, 8192}, c[5] = {1.02, 0.97, 1.06, 0.99, 1.03}, v;
+    double xl[3] = {1, 2, 4}, cl[3] = {0.9, 1.0, 1.1};
+    struct err e = {0};
+
+    CHECK_INT(couple_model_line(x, c, 5, 4096, &v, &e), 0);
+    CHECK(fabs(v - 1.018) < 1e-12);
+    CHECK_INT(couple_model_value(x, c, 5, 4096, &v, &e), 0);
+    CHECK(v == 1.02);
+    CHECK_INT(couple_model_value(x, c, 5, 1e9, &v, &e), 0);
+    CHECK(v == 1.02);
+    /* an exact trend (no residual) is always kept */
+    CHECK_INT(couple_model_value(xl, cl, 3, 2.8284271247461903, &v, &e), 0);
+    CHECK(fabs(v - 1.05) < 1e-12);
+    /* two configurations: no residual to test against, the line */
+    CHECK_INT(couple_model_value(x, c, 2, 724.07734393502459, &v, &e), 0);
+    CHECK(fabs(v - 0.995) < 1e-12);
+}
+
+/* Repetition spread and shrinkage toward 1. Values 1.0, 1.1, 0.9, 1.3,
+ * 1.05: median 1.05, MAD 0.05, se = 1.2533 * 1.4826 * 0.05 / sqrt(5). A
+ * coupling 1.2 (or 0.8) with se 0.1 is two standard errors from 1 and keeps
+ * 1 - 1/4 of its deviation; within one standard error it is 1. */
+static void test_spread_shrink(void)
+{
+    double r[5] = {1.0, 1.1, 0.9, 1.3, 1.05};
+
+    CHECK(fabs(couple_spread(r, 5) - 1.2533 * 1.4826 * 0.05 / sqrt(5.0)) < 1e-12);
+    CHECK(couple_spread(r, 1) == 0);
+    CHECK(fabs(couple_shrink(1.2, 0.1) - 1.15) < 1e-12);
+    CHECK(fabs(couple_shrink(0.8, 0.1) - 0.85) < 1e-12);
+    CHECK(couple_shrink(1.05, 0.1) == 1.0);
+    CHECK(couple_shrink(0.96, 0.05) == 1.0);
+    CHECK(couple_shrink(1.3, 0) == 1.3);
+    CHECK(couple_shrink(1.3, NAN) == 1.3);
+}
+
 int main(void)
 {
     RUN(test_paper_three_kernels);
@@ -470,5 +512,7 @@ int main(void)
     RUN(test_compose);
     RUN(test_nearest);
     RUN(test_model_value);
+    RUN(test_model_value_trend);
+    RUN(test_spread_shrink);
     return harness_report();
 }

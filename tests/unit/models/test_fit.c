@@ -1020,6 +1020,30 @@ static void test_regime_change(void)
         CHECK_INT((int)order[0], 2);
         CHECK(gain[0] < gain[1] && gain[1] <= gain[2] && gain[2] < 1);
     }
+    {
+        /* The law's uncertainty after a break: the upper regime's law is the
+         * one the points from the break on give alone (same law, same
+         * prediction), but the law of all points stays a plausible
+         * alternative beyond the data, so the model is less certain than
+         * the upper points alone would make it (and never beyond the cap
+         * of e^3 per doubling). */
+        struct fit_result u;
+        size_t k = 0;
+        double yu, lu, hu;
+        xq = 2048;
+        while (x[k] < r.model.seg_x)
+            k++;
+        CHECK_INT(run1(x + k, y + k, 10 - k, "auto", &u, &e), 0);
+        CHECK(u.model.seg_x == 0);
+        CHECK_INT(fit_predict_ext(&r.model, &xq, &yp, &lo, &hi, &e), 0);
+        CHECK_INT(fit_predict_ext(&u.model, &xq, &yu, &lu, &hu, &e), 0);
+        printf("     xunc after the break %.4f, upper points alone %.4f\n", r.model.xunc,
+               u.model.xunc);
+        CHECK_REL(yp, yu, 1e-9);
+        CHECK(r.model.xunc > u.model.xunc && r.model.xunc <= 3.0);
+        CHECK(lo < lu && hi > hu);
+        fit_result_free(&u);
+    }
     fit_result_free(&r);
 }
 

@@ -227,6 +227,133 @@ out:
     trace_free(t);
 }
 
+/* Records that the last event of rank r (a Test call) completed a receive
+ * first polled by the Test call at index `first`. */
+static void add_polled(struct trace *t, int r, int peer, int tag, size_t first)
+{
+    add_done(t, r, peer, tag, 8);
+    t->ranks[r].done[t->ranks[r].ndone - 1].first = first;
+}
+
+/* A Test loop: rank 1 posts an Irecv from rank 0 and polls it with MPI_Test
+ * over [1, 1.1], [2, 2.1] (a send to rank 2 in between, not a poll) and
+ * [3, 3.1], which completes it; rank 0's send begins at 2.5. The loop waited
+ * in its Test calls until 2.5: 0.1 + 0.1 = 0.2 s for rank 0 (the third Test
+ * began after the send). Then a Testsome loop over receives from ranks 0 and
+ * 2, polled from [5, 5.5], [6, 6.5] and completed in [7, 7.5]; rank 2 sends
+ * at 5.25, rank 0 at 6.25. In [5, 5.5]: [5, 5.25] for rank 2, [5.25, 5.5]
+ * for rank 0; in [6, 6.5]: [6, 6.25] for rank 0: rank 0 0.7 s, rank 2 0.25 s
+ * in all, no Test second counted twice. */
+static void test_test_loop_late_sender(void)
+{
+    struct trace *t = new_trace(3, 10);
+    struct trace_wait *w = NULL;
+    struct trace_profile *p = NULL;
+
+    add(t, 1, TRACE_OP_IRECV, 0, 0.01, 0, 7, 8, 3);
+    add(t, 1, TRACE_OP_TEST, 1, 1.1, -1, 0, 0, 0);
+    add(t, 1, TRACE_OP_SEND, 1.5, 1.6, 2, 3, 8, 3);
+    add(t, 1, TRACE_OP_TEST, 2, 2.1, -1, 0, 0, 0);
+    add(t, 1, TRACE_OP_TEST, 3, 3.1, -1, 0, 0, 0);
+    add_polled(t, 1, 0, 7, 1);
+    add(t, 1, TRACE_OP_IRECV, 4, 4.01, 0, 8, 8, 3);
+    add(t, 1, TRACE_OP_IRECV, 4.02, 4.03, 2, 8, 8, 3);
+    add(t, 1, TRACE_OP_TESTSOME, 5, 5.5, -1, 0, 0, 0);
+    add(t, 1, TRACE_OP_TESTSOME, 6, 6.5, -1, 0, 0, 0);
+    add(t, 1, TRACE_OP_TESTSOME, 7, 7.5, -1, 0, 0, 0);
+    add_polled(t, 1, 0, 8, 7);
+    add_polled(t, 1, 2, 8, 7);
+    add(t, 0, TRACE_OP_SEND, 2.5, 2.6, 1, 7, 8, 3);
+    add(t, 0, TRACE_OP_SEND, 6.25, 6.3, 1, 8, 8, 3);
+    add(t, 2, TRACE_OP_RECV, 1.4, 1.6, 1, 3, 8, 3);
+    add(t, 2, TRACE_OP_SEND, 5.25, 5.3, 1, 8, 8, 3);
+    CHECK_INT(trace_wait(t, &w, NULL), 0);
+    CHECK_INT(trace_profile(t, &p, NULL), 0);
+    if (w == NULL || p == NULL)
+        goto out;
+    CHECK(fabs(w->w[1 * 3 + 0] - 0.7) < EPS);
+    CHECK(fabs(w->w[1 * 3 + 2] - 0.25) < EPS);
+    CHECK(fabs(w->rank_wait[1] - 0.95) < EPS);
+    CHECK(fabs(w->w[2 * 3 + 1] - 0.1) < EPS); /* rank 2's Recv: rank 1 sent at 1.5 */
+    CHECK(fabs(w->total - 1.05) < EPS);
+    CHECK_INT(w->unmatched, 0);
+    CHECK_INT(p->calls[1 * TRACE_OP_COUNT + TRACE_OP_TEST], 3);
+    CHECK(fabs(p->time[1 * TRACE_OP_COUNT + TRACE_OP_TESTSOME] - 1.5) < EPS);
+    CHECK_INT(trace_op_class(TRACE_OP_TEST), TRACE_CLASS_WAIT);
+    CHECK_INT(trace_op_class(TRACE_OP_IALLREDUCE), TRACE_CLASS_COLLECTIVE);
+    CHECK_INT(trace_op_class(TRACE_OP_ISSEND), TRACE_CLASS_P2P);
+    CHECK_STR(trace_op_name(TRACE_OP_IALLTOALLV), "MPI_Ialltoallv");
+out:
+    trace_wait_free(w);
+    trace_profile_free(p);
+    trace_free(t);
+}
+
+/* Adds communicator {members} (seq) to t; returns its number for events. */
+static uint32_t add_comm(struct trace *t, const int *members, int n, uint32_t seq)
+{
+    int32_t *m = NULL;
+    if (members != NULL) {
+        m = xcalloc((size_t)n, sizeof *m);
+        for (int i = 0; i < n; i++)
+            m[i] = members[i];
+    }
+    t->comms = realloc(t->comms, (size_t)(t->ncomms + 1) * sizeof *t->comms);
+    t->comms[t->ncomms] = (struct trace_comm){n, seq, m};
+    return (uint32_t)++t->ncomms;
+}
+
+static void add_on(struct trace *t, int r, int op, double b, double e, uint32_t comm)
+{
+    add(t, r, op, b, e, -1, 0, 0, t->comms[comm - 1].size);
+    t->ranks[r].ev[t->ranks[r].nevents - 1].comm = comm;
+}
+
+/* Four ranks split in two: A = {2, 0} (rank 2 is A's rank 0) and B = {1, 3}.
+ * A barrier on A: rank 0 arrives at 1, rank 2 at 3 (last): rank 0 waited 2 s
+ * for rank 2. On B: rank 1 at 2 (last), rank 3 at 1.5: 0.5 s of rank 3 for
+ * rank 1. An Allgatherv on A, rank 0 last at 3.6, rank 2 at 3.5: 0.1 s of
+ * rank 2 for rank 0. Then a barrier on the world (all members, in order):
+ * 4, 4.5 (rank 1 last), 4.2, 4.1: 0.5, 0.3 and 0.4 s for rank 1. A dup of A
+ * (same members, seq 1) is another communicator: its barrier (rank 0 at 5,
+ * rank 2 at 5.5) is not mixed with A's and charges 0.5 s to rank 2. The
+ * nonblocking Iallreduce on B is not a wait. */
+static void test_subcomm_collectives(void)
+{
+    static const int a[2] = {2, 0}, bm[2] = {1, 3};
+    struct trace *t = new_trace(4, 10);
+    struct trace_wait *w = NULL;
+    uint32_t ca = add_comm(t, a, 2, 0), cb = add_comm(t, bm, 2, 0),
+             cw = add_comm(t, NULL, 4, 0), ca2 = add_comm(t, a, 2, 1);
+    static const double world_arrive[4] = {4, 4.5, 4.2, 4.1};
+
+    add_on(t, 0, TRACE_OP_BARRIER, 1, 3.05, ca);
+    add_on(t, 2, TRACE_OP_BARRIER, 3, 3.05, ca);
+    add_on(t, 1, TRACE_OP_BARRIER, 2, 2.05, cb);
+    add_on(t, 3, TRACE_OP_BARRIER, 1.5, 2.05, cb);
+    add_on(t, 0, TRACE_OP_ALLGATHERV, 3.6, 3.7, ca);
+    add_on(t, 2, TRACE_OP_ALLGATHERV, 3.5, 3.7, ca);
+    add_on(t, 1, TRACE_OP_IALLREDUCE, 3, 3.01, cb);
+    add_on(t, 3, TRACE_OP_IALLREDUCE, 3.5, 3.51, cb);
+    for (int r = 0; r < 4; r++)
+        add_on(t, r, TRACE_OP_BARRIER, world_arrive[r], 4.6, cw);
+    add_on(t, 0, TRACE_OP_BARRIER, 5, 5.6, ca2);
+    add_on(t, 2, TRACE_OP_BARRIER, 5.5, 5.6, ca2);
+    CHECK_INT(trace_wait(t, &w, NULL), 0);
+    if (w == NULL)
+        goto out;
+    CHECK(fabs(w->w[0 * 4 + 2] - 2.5) < EPS); /* A's barrier and A2's */
+    CHECK(fabs(w->w[3 * 4 + 1] - (0.5 + 0.4)) < EPS);
+    CHECK(fabs(w->w[2 * 4 + 0] - 0.1) < EPS);
+    CHECK(fabs(w->w[0 * 4 + 1] - 0.5) < EPS);
+    CHECK(fabs(w->w[2 * 4 + 1] - 0.3) < EPS);
+    CHECK(fabs(w->rank_wait[1]) < EPS);
+    CHECK(fabs(w->total - (2.5 + 0.9 + 0.1 + 0.5 + 0.3)) < EPS);
+out:
+    trace_wait_free(w);
+    trace_free(t);
+}
+
 static void test_collective_last_arriver(void)
 {
     struct trace *t = new_trace(3, 5);
@@ -385,6 +512,8 @@ int main(void)
     RUN(test_profile_timeline_load);
     RUN(test_late_sender);
     RUN(test_waitall_late_senders);
+    RUN(test_test_loop_late_sender);
+    RUN(test_subcomm_collectives);
     RUN(test_collective_last_arriver);
     RUN(test_clusters_two_groups);
     RUN(test_occupancy_fit);

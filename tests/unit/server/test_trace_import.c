@@ -45,14 +45,15 @@ static int take_trace(void *u, const char *uid, struct trace *t, struct err *err
     return run_trace_import(c->d, uid, t, c->a, trace_draw, err);
 }
 
-static char *slurp(const char *rel, size_t *len)
+static char *slurp_in(const char *fixture, const char *rel, size_t *len)
 {
     const char *root = getenv("PROPHECY_TEST_DATA");
     char path[4096];
     FILE *f;
     char *b;
     long n;
-    snprintf(path, sizeof path, "%s/import/otf2/%s", root ? root : "tests/data", rel);
+    snprintf(path, sizeof path, "%s/import/%s/%s", root ? root : "tests/data", fixture,
+             rel);
     if ((f = fopen(path, "rb")) == NULL)
         return NULL;
     fseek(f, 0, SEEK_END);
@@ -67,6 +68,11 @@ static char *slurp(const char *rel, size_t *len)
     fclose(f);
     *len = (size_t)n;
     return b;
+}
+
+static char *slurp(const char *rel, size_t *len)
+{
+    return slurp_in("otf2", rel, len);
 }
 
 static json_t *stored(db *d, long long id, int kind, arena *a)
@@ -162,12 +168,100 @@ static void test_otf2_trace_stored(void)
         xfree(data[i]);
 }
 
+/* The fixture tests/data/import/otf2-split (make_trace.c.txt there): four
+ * ranks, a communicator "split" whose rank 0 is world rank 3 and rank 1
+ * world rank 1. Its barrier: rank 3 from 0.1 s, rank 1 (last) from 0.4 s:
+ * rank 3 waited 0.3 s for rank 1, nothing is charged to ranks 0 and 2, which
+ * are not members. Rank 1's MPI_Recv [0.46, 0.7] from split rank 0 (world
+ * rank 3), whose send began at 0.5: 0.04 s for rank 3. The world barrier,
+ * entered at 0.8, 0.85, 0.9 and 0.95 s: 0.15, 0.1 and 0.05 s for rank 3.
+ * Then rank 2's MPI_Irecv from rank 0, completed in an MPI_Waitall from 1.03 s
+ * (its MpiIrecv record: a completed receive), rank 0's send began at 1.06 s:
+ * 0.03 s of rank 2 for rank 0. */
+static void test_otf2_split_communicator(void)
+{
+    static const char *const names[] = {"trace/traces.otf2",  "trace/traces.def",
+                                        "trace/traces/0.def", "trace/traces/0.evt",
+                                        "trace/traces/1.def", "trace/traces/1.evt",
+                                        "trace/traces/2.def", "trace/traces/2.evt",
+                                        "trace/traces/3.def", "trace/traces/3.evt"};
+    static const double want[4][4] = {
+        {0, 0, 0, 0.15}, {0, 0, 0, 0.14}, {0.03, 0, 0, 0.05}, {0, 0.3, 0, 0}};
+    char dbpath[] = "/tmp/test_trace_import_XXXXXX";
+    struct fmt_file f[10];
+    char *data[10];
+    struct err e = {0};
+    struct ctx c = {0};
+    struct fmt_sink sink = {take_runs, NULL, &c, take_trace};
+    json_t *w = NULL, *tr = NULL;
+    int fd = mkstemp(dbpath);
+
+    CHECK(fd >= 0);
+    close(fd);
+    unlink(dbpath);
+    for (size_t i = 0; i < 10; i++) {
+        data[i] = slurp_in("otf2-split", names[i], &f[i].len);
+        CHECK(data[i] != NULL);
+        f[i].name = names[i];
+        f[i].data = data[i];
+    }
+    CHECK_INT(db_open(&c.d, dbpath, NULL, &e), 0);
+    c.a = arena_new();
+    CHECK_INT(db_begin(c.d, &e), 0);
+    CHECK_INT(fmt_parse("otf2", f, 10, NULL, &sink, &e), 0);
+    CHECK_INT(db_commit(c.d, &e), 0);
+    CHECK_INT(c.traces, 1);
+    w = stored(c.d, c.run_id, RUN_TRACE_WAIT, c.a);
+    CHECK(w != NULL);
+    if (w == NULL)
+        goto out;
+    CHECK_INT(json_integer_value(json_object_get(w, "nranks")), 4);
+    for (size_t i = 0; i < 4; i++)
+        for (size_t j = 0; j < 4; j++)
+            if (!(fabs(at(json_object_get(w, "wait"), i, j) - want[i][j]) < 1e-9)) {
+                fprintf(stderr, "wait[%zu][%zu] = %g, expected %g\n", i, j,
+                        at(json_object_get(w, "wait"), i, j), want[i][j]);
+                CHECK(0);
+            }
+    CHECK(fabs(json_number_value(json_object_get(w, "total")) - 0.67) < 1e-9);
+    CHECK_INT(json_integer_value(json_object_get(w, "unmatched")), 0);
+    /* the message went from world rank 3 to world rank 1 */
+    tr = stored(c.d, c.run_id, RUN_TRACE_TRAFFIC, c.a);
+    CHECK(tr != NULL);
+    if (tr != NULL) {
+        json_t *p2p = json_object_get(tr, "p2p");
+        CHECK_INT(json_integer_value(
+                      json_array_get(json_array_get(json_object_get(p2p, "msgs"), 3), 1)),
+                  1);
+        CHECK_INT(json_integer_value(json_array_get(
+                      json_array_get(json_object_get(p2p, "bytes"), 3), 1)),
+                  64);
+        CHECK_INT(json_integer_value(
+                      json_array_get(json_array_get(json_object_get(p2p, "msgs"), 0), 2)),
+                  1);
+        /* both had posted at 1.06 s, the Waitall ended at 1.09 s: 32 B in 0.03 s */
+        CHECK(fabs(json_number_value(json_array_get(
+                       json_array_get(json_object_get(p2p, "rate"), 0), 2)) -
+                   32 / 0.03) < 1e-6);
+    }
+out:
+    json_decref(w);
+    json_decref(tr);
+    arena_free(c.a);
+    db_close(c.d);
+    unlink(dbpath);
+    for (size_t i = 0; i < 10; i++)
+        xfree(data[i]);
+}
+
 int main(void)
 {
 #ifdef PROPHECY_HAVE_OTF2
     RUN(test_otf2_trace_stored);
+    RUN(test_otf2_split_communicator);
 #else
     (void)test_otf2_trace_stored;
+    (void)test_otf2_split_communicator;
     printf("built without OTF2: nothing to check\n");
 #endif
     return harness_report();

@@ -2,7 +2,10 @@
  * pattern's construction (see pattern.c), then checks that damaged copies of
  * the same files (truncated, wrong or inconsistent rank counts, a duplicated
  * rank, huge counts) are refused with clear errors.
- * Usage: trace_check DIR. Exit 0 when every check holds. */
+ * With `calls DIR`, checks the trace of tests/calls.c instead (the routines
+ * of format version 3: a split communicator, Allgatherv, Iallreduce, a Test
+ * loop). Usage: trace_check DIR | trace_check calls DIR. Exit 0 when every
+ * check holds. */
 #include "common/err.h"
 #include "common/xalloc.h"
 #include "formats/limits.h"
@@ -218,6 +221,53 @@ static const char *parse_with(unsigned char **bufs, size_t *lens, int n)
     return err.message;
 }
 
+static uint32_t rd32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
+/* Rewrites a version-3 rank file as version 2 or 1 (what the recorder of
+ * those versions wrote): no communicator table, the calls' name fields zero,
+ * 24-byte completed receives (version 2) or none (version 1). Only for
+ * traces whose routines all exist in those versions. */
+static int to_version(const unsigned char *b, size_t len, int version,
+                      unsigned char **out, size_t *olen)
+{
+    size_t off = TRACE_HEADER_SIZE, comms, ev, nev = (size_t)rd32(b + 24),
+           ndone = (size_t)rd32(b + 56);
+    unsigned char *o, *p;
+    for (uint32_t i = 0; i < rd32(b + 20); i++)
+        off += 2 + (size_t)(b[off] | b[off + 1] << 8);
+    comms = off;
+    for (uint32_t i = 0; i < rd32(b + 52); i++)
+        off += 8 + 4 * (size_t)rd32(b + off);
+    ev = off;
+    if (ev + nev * TRACE_EVENT_SIZE + ndone * TRACE_DONE_SIZE != len)
+        return -1;
+    *olen =
+        comms + nev * TRACE_EVENT_SIZE + (version >= 2 ? ndone * TRACE_DONE_SIZE_V2 : 0);
+    o = p = calloc(1, *olen);
+    if (o == NULL)
+        return -1;
+    memcpy(p, b, comms);
+    p[8] = (unsigned char)version;
+    memset(p + 52, 0, 4);
+    if (version < 2)
+        memset(p + 56, 0, 8);
+    p += comms;
+    for (size_t i = 0; i < nev; i++, p += TRACE_EVENT_SIZE) {
+        memcpy(p, b + ev + i * TRACE_EVENT_SIZE, TRACE_EVENT_SIZE);
+        if (p[44] | p[45] << 8) /* a call: no communicator before version 3 */
+            p[46] = p[47] = 0;
+    }
+    for (size_t k = 0; version >= 2 && k < ndone; k++, p += TRACE_DONE_SIZE_V2)
+        memcpy(p, b + ev + nev * TRACE_EVENT_SIZE + k * TRACE_DONE_SIZE,
+               TRACE_DONE_SIZE_V2);
+    *out = o;
+    return 0;
+}
+
 static void test_hostile(void)
 {
     unsigned char *b[4];
@@ -266,28 +316,60 @@ static void test_hostile(void)
     CHECK(strstr(parse_with(b, len, 4), "format version 9") != NULL);
     b[3][8] = TRACE_FORMAT_VERSION;
     CHECK_STR(parse_with(b, len, 4), "");
-    /* version 1 has no completed receives: the same rank, read as version 1,
-     * has its records left over after its events */
+    /* version 3 read as version 1: its communicator table (MPI_COMM_WORLD, 8
+     * bytes) and 32-byte completed receives are bytes left over */
     b[3][8] = 1;
-    CHECK(strstr(parse_with(b, len, 4), "rank 3 has 48 bytes after its last record") !=
+    CHECK(strstr(parse_with(b, len, 4), "rank 3 has 72 bytes after its last record") !=
           NULL);
-    /* ... and without them, with its count zeroed, it is a valid version-1 file */
-    {
-        unsigned char count[8];
-        memcpy(count, b[3] + 56, 8);
-        memset(b[3] + 56, 0, 8);
-        len[3] -= 2 * TRACE_DONE_SIZE;
-        CHECK_STR(parse_with(b, len, 4), "");
-        len[3] += 2 * TRACE_DONE_SIZE;
-        memcpy(b[3] + 56, count, 8);
-    }
     b[3][8] = TRACE_FORMAT_VERSION;
-    /* a completion naming an event that is not a Waitall */
+    /* the same files rewritten as version 2 (no communicators, 24-byte
+     * completed receives) and version 1 (neither, nor completed receives)
+     * still read, with the same wait matrix as far as each version records */
+    {
+        unsigned char *v[4];
+        size_t vl[4];
+        struct trace *t3 = NULL, *t2 = NULL, *t1 = NULL;
+        struct trace_wait *w3 = NULL, *w2 = NULL;
+        struct err e2 = {0};
+        int ok = 1;
+        for (int r = 0; r < 4; r++)
+            ok &= to_version(b[r], len[r], 2, &v[r], &vl[r]) == 0;
+        CHECK(ok);
+        if (ok) {
+            CHECK_STR(parse_with(v, vl, 4), "");
+            CHECK_INT(trace_parse((const void *const *)b, len, 4, &t3, &e2), 0);
+            CHECK_INT(trace_parse((const void *const *)v, vl, 4, &t2, &e2), 0);
+            if (t3 && t2 && trace_wait(t3, &w3, &e2) == 0 &&
+                trace_wait(t2, &w2, &e2) == 0)
+                for (int k = 0; k < 16; k++)
+                    CHECK(fabs(w3->w[k] - w2->w[k]) < 1e-9);
+            CHECK(t2 == NULL || t2->ncomms == 0);
+            for (int r = 0; r < 4; r++)
+                free(v[r]);
+        }
+        ok = 1;
+        for (int r = 0; r < 4; r++)
+            ok &= to_version(b[r], len[r], 1, &v[r], &vl[r]) == 0;
+        CHECK(ok);
+        if (ok) {
+            CHECK_INT(trace_parse((const void *const *)v, vl, 4, &t1, &e2), 0);
+            CHECK(t1 == NULL || (t1->ranks[0].ndone == 0 && t1->ncomms == 0));
+            for (int r = 0; r < 4; r++)
+                free(v[r]);
+        }
+        trace_wait_free(w3);
+        trace_wait_free(w2);
+        trace_free(t3);
+        trace_free(t2);
+        trace_free(t1);
+    }
+    /* a completion naming an event that is not a completing call */
     {
         unsigned char *rec = b[3] + len[3] - 2 * TRACE_DONE_SIZE;
         unsigned char saved0 = rec[0], saved1 = rec[1];
         rec[0] = 0, rec[1] = 0;
-        CHECK(strstr(parse_with(b, len, 4), "is not a Waitall or Waitany") != NULL);
+        CHECK(strstr(parse_with(b, len, 4),
+                     "is not a Waitall, Waitany, Waitsome or Test") != NULL);
         rec[0] = saved0, rec[1] = saved1;
     }
     CHECK_STR(parse_with(b, len, 4), "");
@@ -298,10 +380,118 @@ static void test_hostile(void)
         free(b[r]);
 }
 
+/* The trace of tests/calls.c (see there): expected wait of i for j. */
+static double calls_wait(int i, int j)
+{
+    static const double w[4][4] = {
+        {0, 0, 0.4, 0.2}, {-1, 0, 0.3, 0.2}, {0, 0, 0, 0.2}, {0, 0.1, 0.3, 0}};
+    return w[i][j];
+}
+
+/* The first event of rank r with routine op, or NULL. */
+static const struct trace_event *find_op(const struct trace *t, int r, int op)
+{
+    for (size_t i = 0; i < t->ranks[r].nevents; i++)
+        if (t->ranks[r].ev[i].op == op)
+            return &t->ranks[r].ev[i];
+    return NULL;
+}
+
+static void test_calls(void)
+{
+    struct trace *t = NULL;
+    struct trace_wait *w = NULL;
+    struct trace_traffic *tr = NULL;
+    struct trace_profile *p = NULL;
+    struct err err = {0};
+    int even = 0, odd = 0;
+
+    CHECK_INT(trace_read_dir(dir, &t, &err), 0);
+    if (t == NULL) {
+        fprintf(stderr, "read: %s\n", err.message);
+        return;
+    }
+    CHECK_INT(t->nranks, 4);
+    CHECK_INT((int)t->dropped, 0);
+    /* the world and the two halves, members in communicator rank order */
+    CHECK_INT(t->ncomms, 3);
+    for (int c = 0; c < t->ncomms; c++) {
+        const struct trace_comm *cm = &t->comms[c];
+        if (cm->members != NULL && cm->size == 2) {
+            even |= cm->members[0] == 2 && cm->members[1] == 0;
+            odd |= cm->members[0] == 3 && cm->members[1] == 1;
+        }
+    }
+    CHECK(even && odd);
+    CHECK_INT(trace_wait(t, &w, &err), 0);
+    CHECK_INT(trace_traffic(t, &tr, &err), 0);
+    CHECK_INT(trace_profile(t, &p, &err), 0);
+    if (w == NULL || tr == NULL || p == NULL)
+        goto out;
+    printf("wait matrix (s):\n");
+    for (int i = 0; i < 4; i++) {
+        for (int j = 0; j < 4; j++)
+            printf(" %6.3f", w->w[i * 4 + j]);
+        printf("\n");
+    }
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            double want = calls_wait(i, j), got = w->w[i * 4 + j];
+            /* A rank of 4 on 2 cores can be scheduled late, which only ever
+             * lengthens a wait: late by up to 0.15 s, early by 0.03 s at most. */
+            if (want >= 0 && !(got > want - 0.03 && got < want + 0.15)) {
+                fprintf(stderr, "wait[%d][%d] = %.3f, expected %.3f\n", i, j, got, want);
+                CHECK(0);
+            }
+        }
+    /* the Test loop: most of the 0.2 s, never more than its Test calls took */
+    CHECK(w->w[1 * 4 + 0] > 0.08 && w->w[1 * 4 + 0] < 0.35);
+    CHECK(w->w[1 * 4 + 0] <= p->time[1 * TRACE_OP_COUNT + TRACE_OP_TEST] + 1e-9);
+    CHECK(p->calls[1 * TRACE_OP_COUNT + TRACE_OP_TEST] >= 2);
+    CHECK_INT(t->ranks[1].ndone, 1);
+    if (t->ranks[1].ndone == 1) {
+        const struct trace_done *d = &t->ranks[1].done[0];
+        CHECK_INT(d->peer, 0);
+        CHECK_INT(d->tag, 9);
+        CHECK_INT(d->bytes, 100);
+        CHECK(d->first < d->event);
+        CHECK_INT(t->ranks[1].ev[d->first].op, TRACE_OP_TEST);
+        CHECK_INT(t->ranks[1].ev[d->event].op, TRACE_OP_TEST);
+    }
+    CHECK_INT(w->unmatched, 0);
+    for (int r = 0; r < 4; r++) {
+        const struct trace_event *e = find_op(t, r, TRACE_OP_ALLGATHERV);
+        CHECK_INT(p->calls[r * TRACE_OP_COUNT + TRACE_OP_ALLGATHERV], 1);
+        CHECK_INT(p->calls[r * TRACE_OP_COUNT + TRACE_OP_IALLREDUCE], 1);
+        CHECK_INT(p->calls[r * TRACE_OP_COUNT + TRACE_OP_GATHERV], 1);
+        CHECK(e != NULL && e->bytes == (r + 1) * 40 && e->comm_size == 4);
+        e = find_op(t, r, TRACE_OP_GATHERV);
+        /* the root, the halves' rank 0, as a world rank */
+        CHECK(e != NULL && e->peer == (r % 2 ? 3 : 2) && e->comm_size == 2);
+    }
+    CHECK_INT(p->calls[2 * TRACE_OP_COUNT + TRACE_OP_ISSEND], 1);
+    CHECK_INT(tr->msgs[2 * 4 + 3], 1);
+    CHECK_INT(tr->bytes[2 * 4 + 3], 64);
+    CHECK_INT(tr->msgs[0 * 4 + 1], 1);
+    CHECK_INT(tr->coll_msgs[0 * 4 + 2], 1); /* Gatherv: rank -> root */
+    CHECK_INT(tr->coll_bytes[0 * 4 + 2], 8);
+    CHECK_INT(tr->coll_msgs[1 * 4 + 3], 1);
+out:
+    trace_wait_free(w);
+    trace_traffic_free(tr);
+    trace_profile_free(p);
+    trace_free(t);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "calls") == 0) {
+        dir = argv[2];
+        RUN(test_calls);
+        return harness_report();
+    }
     if (argc != 2) {
-        fprintf(stderr, "usage: trace_check DIR\n");
+        fprintf(stderr, "usage: trace_check DIR | trace_check calls DIR\n");
         return 2;
     }
     dir = argv[1];

@@ -1,0 +1,75 @@
+/* Traces of format versions 1 and 2 (tests/data/trace, README.md there) give
+ * the same answers as before format version 3, byte for byte: every analysis'
+ * JSON (core/trace.h run_trace_json) against the answers recorded by the
+ * earlier code. Version 3 added routines (the profile and cluster vectors
+ * grew), communicators and Test loops; none of it may change an old answer. */
+#include "common/err.h"
+#include "core/trace.h"
+#include "formats/trace.h"
+#include "tests/harness.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void check_answers(const char *name)
+{
+    const char *root = getenv("PROPHECY_TEST_DATA");
+    char dir[4096], path[4200], line[1 << 16];
+    struct trace *t = NULL;
+    struct run_trace_set s = {0};
+    struct err e = {0};
+    FILE *f;
+
+    snprintf(dir, sizeof dir, "%s/trace/%s", root ? root : "tests/data", name);
+    snprintf(path, sizeof path, "%s/answers.txt", dir);
+    CHECK_INT(trace_read_dir(dir, &t, &e), 0);
+    f = fopen(path, "r");
+    CHECK(f != NULL);
+    if (t == NULL || f == NULL)
+        goto out;
+    s.t = t;
+    for (int k = 0; k < 7; k++) {
+        json_t *j;
+        char *txt, *want = fgets(line, sizeof line, f);
+        CHECK_INT(run_trace_compute(&s, k, RUN_TRACE_WIDTH, &e), 0);
+        j = run_trace_json(&s, k);
+        txt = j ? json_dumps(j, JSON_SORT_KEYS | JSON_REAL_PRECISION(17)) : NULL;
+        CHECK(want != NULL && txt != NULL);
+        if (want != NULL && txt != NULL) {
+            size_t n = strlen(run_trace_name(k));
+            want[strcspn(want, "\n")] = '\0';
+            CHECK(strncmp(want, run_trace_name(k), n) == 0 && want[n] == ':');
+            if (strcmp(want + n + 2, txt) != 0) {
+                fprintf(stderr, "%s %s differs:\n  was %s\n  now %s\n", name,
+                        run_trace_name(k), want + n + 2, txt);
+                CHECK(0);
+            }
+        }
+        free(txt);
+        json_decref(j);
+    }
+out:
+    if (f != NULL)
+        fclose(f);
+    run_trace_set_free(&s);
+    trace_free(t);
+}
+
+static void test_version2_answers(void)
+{
+    check_answers("v2-halo");
+}
+
+static void test_version1_answers(void)
+{
+    check_answers("v1-e2e");
+}
+
+int main(void)
+{
+    RUN(test_version2_answers);
+    RUN(test_version1_answers);
+    return harness_report();
+}
