@@ -18,13 +18,14 @@
  *        [--repeat R] [--baseline PATH] [--prophecyd PATH] [--mem-runs N]
  *        [--db postgresql://...]
  *
- * --db URI runs the servers on PostgreSQL instead: a fresh scratch database
- * bench_ingest_server on URI's server for each (URI names a database to
- * connect to for creating it, e.g. postgresql:///postgres), and the
- * ceilings are PostgreSQL's own for the same rows through libpq in scratch
- * database bench_ingest_ceiling (bench/lib/benchpg.h): one transaction per
- * run statement by statement, one per run pipelined, and 1,000 runs per
- * transaction pipelined (synchronous_commit as the server's default: on).
+ * --db URI measures on PostgreSQL: each server gets a fresh scratch database
+ * bench_ingest_server on URI's server (URI names a database to connect to
+ * for creating it, e.g. postgresql:///postgres), and the ceilings are
+ * PostgreSQL's own for the same rows through libpq (bench/lib/benchpg.h), in
+ * scratch database bench_ingest_ceiling: one transaction per run, and 1,000
+ * runs per transaction, each with its statements pipelined (the fewest round
+ * trips libpq allows), synchronous_commit off for sync=normal as the server
+ * sets it.
  *
  * --watches N instead measures what regression detection adds to single-run
  * ingest (issue 14): the same runs stored one per transaction through
@@ -101,6 +102,22 @@ static double cpu_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* --db: the PostgreSQL server the benchmark runs on (NULL: SQLite files). */
+static const char *pg_base;
+
+/* PostgreSQL's ceiling: the same rows through libpq, pipelined. */
+static double pg_ceiling(long n, long per_txn, enum db_sync sync, double *cpu_us)
+{
+    char uri[1024];
+    double c0 = cpu_now(), rate;
+    benchpg_database(pg_base, "bench_ingest_ceiling", uri, sizeof uri);
+    rate = benchpg_ceiling(uri, 0, n, per_txn > 1 ? BENCHPG_BATCHED : BENCHPG_PIPELINED,
+                           (int)per_txn, sync != DB_SYNC_FULL);
+    *cpu_us = (cpu_now() - c0) * 1e6 / (double)n;
+    benchpg_drop(pg_base, "bench_ingest_ceiling");
+    return rate;
+}
+
 /* Raw SQLite: n runs, per_txn runs in each transaction, at the given
  * synchronous setting, into a fresh file. Returns runs/s; *cpu_us gets the
  * CPU microseconds per run. */
@@ -114,6 +131,8 @@ static double ceiling(const char *dir, long n, long per_txn, enum db_sync sync,
     double t0, c0, t;
     long i, j;
 
+    if (pg_base != NULL)
+        return pg_ceiling(n, per_txn, sync, cpu_us);
     snprintf(path, sizeof path, "%s/ceiling.db", dir);
     remove(path);
     snprintf(path + strlen(path), 8, "-wal");
@@ -441,9 +460,6 @@ static long rss_kb(pid_t pid)
     return kb;
 }
 
-/* --db: the PostgreSQL server's base URI, or NULL for SQLite files. */
-static const char *pg_base;
-
 /* A running prophecyd on a fresh database. */
 struct server {
     pid_t pid;
@@ -520,18 +536,6 @@ static void server_stop(struct server *sv)
     waitpid(sv->pid, NULL, 0);
 }
 
-/* PostgreSQL's ceiling (--db): n runs through libpq in a fresh scratch
- * database, as mode commits them; runs per second. */
-static double pg_ceiling(long n, enum benchpg_mode mode, int batch)
-{
-    char uri[1024];
-    double rate;
-    benchpg_database(pg_base, "bench_ingest_ceiling", uri, sizeof uri);
-    rate = benchpg_ceiling(uri, 0, n, mode, batch);
-    benchpg_drop(pg_base, "bench_ingest_ceiling");
-    return rate;
-}
-
 #define MAX_REPEAT 9
 
 /* Medians of the repeats of one line of the table. */
@@ -572,7 +576,7 @@ static int measure_sync(const char *dir, const char *sync_name, enum db_sync syn
                         const char *bin, const char *baseline, long runs, int clients,
                         int repeat, int *port)
 {
-    enum { CEIL, CEIL_P, CEIL_B, BASE, CUR, BASE_B, CUR_B, NLINES };
+    enum { CEIL, CEIL_B, BASE, CUR, BASE_B, CUR_B, NLINES };
     struct line l[NLINES];
     const long batch = 1000;
     long batch_runs = (long)clients * 4 * batch;
@@ -584,18 +588,10 @@ static int measure_sync(const char *dir, const char *sync_name, enum db_sync syn
         /* The ceilings in the same run; with FULL a quarter of the runs
          * suffices (each commit is an fsync). */
         f = &l[CEIL].f[l[CEIL].n++];
-        if (pg_base != NULL) {
-            f->rate = pg_ceiling(runs / 4, BENCHPG_TXN_PER_RUN, 1);
-            f = &l[CEIL_P].f[l[CEIL_P].n++];
-            f->rate = pg_ceiling(runs / 4, BENCHPG_PIPELINED, 1);
-            f = &l[CEIL_B].f[l[CEIL_B].n++];
-            f->rate = pg_ceiling(batch_runs, BENCHPG_BATCHED, (int)batch);
-        } else {
-            f->rate = ceiling(dir, sync == DB_SYNC_FULL ? runs / 4 : runs, 1, sync,
-                              &f->server_us);
-            f = &l[CEIL_B].f[l[CEIL_B].n++];
-            f->rate = ceiling(dir, batch_runs, batch, sync, &f->server_us);
-        }
+        f->rate =
+            ceiling(dir, sync == DB_SYNC_FULL ? runs / 4 : runs, 1, sync, &f->server_us);
+        f = &l[CEIL_B].f[l[CEIL_B].n++];
+        f->rate = ceiling(dir, batch_runs, batch, sync, &f->server_us);
         for (v = 0; v < 2; v++) {
             const char *b = v == 0 ? baseline : bin;
             struct server sv;
@@ -617,10 +613,9 @@ static int measure_sync(const char *dir, const char *sync_name, enum db_sync syn
         sync_name, runs, batch_runs, batch, clients, repeat);
     printf("  %-40s %9s %7s %7s %7s %8s %8s %5s\n", "", "runs/s", "ratio", "p50 ms",
            "p99 ms", "srv us/r", "cli us/r", "fails");
-    print_line(pg_base ? "ceiling: libpq, 1 txn/run" : "ceiling: raw SQLite, 1 txn/run",
+    print_line(pg_base ? "ceiling: libpq, 1 txn/run, pipelined"
+                       : "ceiling: raw SQLite, 1 txn/run",
                &l[CEIL], NULL);
-    if (pg_base)
-        print_line("ceiling: libpq, 1 txn/run, pipelined", &l[CEIL_P], NULL);
     if (baseline)
         print_line("baseline prophecyd: single-run POSTs", &l[BASE], &l[CEIL]);
     print_line("prophecyd: single-run POSTs", &l[CUR], &l[CEIL]);
@@ -670,8 +665,8 @@ int main(int argc, char **argv)
         else {
             fprintf(stderr, "usage: bench_ingest [--runs N] [--clients C] [--sync "
                             "full|normal|both] [--repeat R] [--baseline PATH] "
-                            "[--prophecyd PATH] [--mem-runs N] [--db postgresql://...] "
-                            "| --watches N\n");
+                            "[--prophecyd PATH] [--mem-runs N] [--db postgresql://...] | "
+                            "--watches N\n");
             return 2;
         }
     }
@@ -731,14 +726,6 @@ int main(int argc, char **argv)
         }
         printf("\n");
         server_stop(&sv);
-        if (pg_base != NULL) {
-            char uri[1024];
-            benchpg_uri(pg_base, "bench_ingest_server", uri, sizeof uri);
-            printf("PostgreSQL database size: %.0f bytes per run stored\n",
-                   (double)benchpg_scalar(uri,
-                                          "SELECT pg_database_size(current_database())") /
-                       (double)benchpg_scalar(uri, "SELECT count(*) FROM runs"));
-        }
     }
     if (pg_base != NULL)
         benchpg_drop(pg_base, "bench_ingest_server");

@@ -199,7 +199,7 @@ static void store_run(PGconn *c, int pipelined, long k, const char *app, const c
 }
 
 double benchpg_ceiling(const char *uri, long first, long n, enum benchpg_mode mode,
-                       int batch)
+                       int batch, int async)
 {
     struct err e = {0};
     struct db_options opt = {DB_SYNC_FULL, 0, 10000};
@@ -230,6 +230,10 @@ double benchpg_ceiling(const char *uri, long first, long n, enum benchpg_mode mo
              benchpg_scalar(uri, "SELECT id FROM systems WHERE name = 'ceiling-system'"));
     snprintf(exe, sizeof exe, "%lld",
              benchpg_scalar(uri, "SELECT id FROM executables WHERE name = 'ceiling.x'"));
+    must(
+        c,
+        PQexec(c, async ? "SET synchronous_commit = off" : "SET synchronous_commit = on"),
+        PGRES_COMMAND_OK, "synchronous_commit");
     for (int s = 0; s < NSTMT; s++)
         must(c, PQprepare(c, NAMES[s], SQL[s], 0, NULL), PGRES_COMMAND_OK, NAMES[s]);
     if (pipelined && !PQenterPipelineMode(c)) {

@@ -25,9 +25,11 @@ enum benchpg_mode { BENCHPG_TXN_PER_RUN, BENCHPG_PIPELINED, BENCHPG_BATCHED };
 /* Stores n runs shaped like bench_ingest's (1 run, 3 inputs, 2 metrics, 10
  * kernels) with plain INSERTs of the same rows the server stores into the
  * database at uri (made by db_open, so the schema is prophecyd's own,
- * triggers included) and returns runs per second. Run uids start at first. */
+ * triggers included) and returns runs per second. Run uids start at first.
+ * async: synchronous_commit off for the session (as prophecyd --sync normal
+ * sets it). */
 double benchpg_ceiling(const char *uri, long first, long n, enum benchpg_mode mode,
-                       int batch);
+                       int batch, int async);
 
 /* One value of the first column and row of sql on uri (0 when none). */
 long long benchpg_scalar(const char *uri, const char *sql);
