@@ -16,6 +16,16 @@
  * --mem-runs single-run uploads (100,000).
  * Usage: bench_ingest [--runs N] [--clients C] [--sync full|normal|both]
  *        [--repeat R] [--baseline PATH] [--prophecyd PATH] [--mem-runs N]
+ *        [--db postgresql://...]
+ *
+ * --db URI measures on PostgreSQL: each server gets a fresh scratch database
+ * bench_ingest_server on URI's server (URI names a database to connect to
+ * for creating it, e.g. postgresql:///postgres), and the ceilings are
+ * PostgreSQL's own for the same rows through libpq (bench/lib/benchpg.h), in
+ * scratch database bench_ingest_ceiling: one transaction per run, and 1,000
+ * runs per transaction, each with its statements pipelined (the fewest round
+ * trips libpq allows), synchronous_commit off for sync=normal as the server
+ * sets it.
  *
  * --watches N instead measures what regression detection adds to single-run
  * ingest (issue 14): the same runs stored one per transaction through
@@ -25,6 +35,7 @@
  * (the worst case: each judges it against its configuration's window),
  * alternating rounds and quoting medians.
  */
+#include "bench/lib/benchpg.h"
 #include "common/arena.h"
 #include "db/db.h"
 #include "db/runs.h"
@@ -91,6 +102,22 @@ static double cpu_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* --db: the PostgreSQL server the benchmark runs on (NULL: SQLite files). */
+static const char *pg_base;
+
+/* PostgreSQL's ceiling: the same rows through libpq, pipelined. */
+static double pg_ceiling(long n, long per_txn, enum db_sync sync, double *cpu_us)
+{
+    char uri[1024];
+    double c0 = cpu_now(), rate;
+    benchpg_database(pg_base, "bench_ingest_ceiling", uri, sizeof uri);
+    rate = benchpg_ceiling(uri, 0, n, per_txn > 1 ? BENCHPG_BATCHED : BENCHPG_PIPELINED,
+                           (int)per_txn, sync != DB_SYNC_FULL);
+    *cpu_us = (cpu_now() - c0) * 1e6 / (double)n;
+    benchpg_drop(pg_base, "bench_ingest_ceiling");
+    return rate;
+}
+
 /* Raw SQLite: n runs, per_txn runs in each transaction, at the given
  * synchronous setting, into a fresh file. Returns runs/s; *cpu_us gets the
  * CPU microseconds per run. */
@@ -104,6 +131,8 @@ static double ceiling(const char *dir, long n, long per_txn, enum db_sync sync,
     double t0, c0, t;
     long i, j;
 
+    if (pg_base != NULL)
+        return pg_ceiling(n, per_txn, sync, cpu_us);
     snprintf(path, sizeof path, "%s/ceiling.db", dir);
     remove(path);
     snprintf(path + strlen(path), 8, "-wal");
@@ -453,15 +482,19 @@ static int server_start(struct server *sv, const char *bin, const char *dir,
     FILE *p;
     int tries;
 
-    snprintf(cmd, sizeof cmd, "rm -f %s/server.db*", dir);
-    if (system(cmd) != 0)
-        return -1;
-    snprintf(dbpath, sizeof dbpath, "%s/server.db", dir);
-    /* token create refuses a missing database: create the new one on purpose. */
-    p = fopen(dbpath, "a");
-    if (p != NULL)
-        fclose(p);
-    snprintf(cmd, sizeof cmd, "%s token create bench --db %s", bin, dbpath);
+    if (pg_base != NULL) {
+        benchpg_database(pg_base, "bench_ingest_server", dbpath, sizeof dbpath);
+    } else {
+        snprintf(cmd, sizeof cmd, "rm -f %s/server.db*", dir);
+        if (system(cmd) != 0)
+            return -1;
+        snprintf(dbpath, sizeof dbpath, "%s/server.db", dir);
+        /* token create refuses a missing database: create the new one on purpose. */
+        p = fopen(dbpath, "a");
+        if (p != NULL)
+            fclose(p);
+    }
+    snprintf(cmd, sizeof cmd, "%s token create bench --db '%s'", bin, dbpath);
     p = popen(cmd, "r");
     if (p == NULL || fgets(token, sizeof token, p) == NULL) {
         fprintf(stderr, "cannot create a token with %s\n", bin);
@@ -580,11 +613,15 @@ static int measure_sync(const char *dir, const char *sync_name, enum db_sync syn
         sync_name, runs, batch_runs, batch, clients, repeat);
     printf("  %-40s %9s %7s %7s %7s %8s %8s %5s\n", "", "runs/s", "ratio", "p50 ms",
            "p99 ms", "srv us/r", "cli us/r", "fails");
-    print_line("ceiling: raw SQLite, 1 txn/run", &l[CEIL], NULL);
+    print_line(pg_base ? "ceiling: libpq, 1 txn/run, pipelined"
+                       : "ceiling: raw SQLite, 1 txn/run",
+               &l[CEIL], NULL);
     if (baseline)
         print_line("baseline prophecyd: single-run POSTs", &l[BASE], &l[CEIL]);
     print_line("prophecyd: single-run POSTs", &l[CUR], &l[CEIL]);
-    print_line("ceiling: raw SQLite, 1000 runs/txn", &l[CEIL_B], NULL);
+    print_line(pg_base ? "ceiling: libpq, 1000 runs/txn, pipelined"
+                       : "ceiling: raw SQLite, 1000 runs/txn",
+               &l[CEIL_B], NULL);
     if (baseline)
         print_line("baseline prophecyd: batches of 1000", &l[BASE_B], &l[CEIL_B]);
     print_line("prophecyd: batches of 1000", &l[CUR_B], &l[CEIL_B]);
@@ -623,10 +660,13 @@ int main(int argc, char **argv)
             mem_runs = strtol(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--watches") == 0 && i + 1 < argc)
             watches = (int)strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
+            pg_base = argv[++i];
         else {
             fprintf(stderr, "usage: bench_ingest [--runs N] [--clients C] [--sync "
                             "full|normal|both] [--repeat R] [--baseline PATH] "
-                            "[--prophecyd PATH] [--mem-runs N] | --watches N\n");
+                            "[--prophecyd PATH] [--mem-runs N] [--db postgresql://...] | "
+                            "--watches N\n");
             return 2;
         }
     }
@@ -687,6 +727,8 @@ int main(int argc, char **argv)
         printf("\n");
         server_stop(&sv);
     }
+    if (pg_base != NULL)
+        benchpg_drop(pg_base, "bench_ingest_server");
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", dir);

@@ -3,7 +3,8 @@
  * db/ is the only code that speaks SQL, and its public headers (the .h files of db/) say
  * nothing about which engine runs: no SQL text goes in or out and no engine
  * type is visible. The SQLite backend lives in db/sqlite/ (its internal SQL
- * toolkit is db/sqlite/sql.h, for code inside db/ only).
+ * toolkit is db/sqlite/sql.h, for code inside db/ only), the PostgreSQL
+ * backend in db/pg/ (toolkit db/pg/pg.h); db_open picks one from the path.
  *
  * A `db` is one connection with its own cache of prepared statements. A
  * connection is used by one thread at a time: the server keeps one writer
@@ -27,10 +28,22 @@ struct db_options {
     int busy_ms;       /* busy timeout, default 10000 */
 };
 
-/* Opens (creating if needed) the database at path, in WAL mode with foreign
- * keys on, and applies pending migrations from schema.sql unless readonly.
+/* Opens the database named by path: a PostgreSQL database when path is a
+ * libpq URI (postgresql://... or postgres://...; the standard PG* environment
+ * variables fill in what it leaves out), else the SQLite file at path. Either
+ * way the same schema version is applied and every function of db/ behaves
+ * the same.
+ *
+ * For an SQLite file: opens (creating if needed) the database at path, in WAL mode with
+ * foreign keys on, and applies pending migrations from schema.sql unless readonly.
  * Returns 0 and sets *out (close with db_close), or -1 with err set. */
 int db_open(db **out, const char *path, const struct db_options *opt, struct err *err);
+/* Whether path names a database file on this machine (SQLite) rather than a
+ * database server (a postgresql:// or postgres:// URI). Files need what
+ * servers do not: one prophecyd per file (serve's lock), a check that the
+ * file exists before an administrative command, file backups. */
+int db_is_file(const char *path);
+
 /* Finalizes cached statements and closes; NULL does nothing. */
 void db_close(db *d);
 
@@ -44,14 +57,18 @@ int db_commit(db *d, struct err *err);
 void db_rollback(db *d);
 
 /* Writes a consistent online copy of the database to dest (SQLite backup
- * API; readers and writers continue meanwhile). Returns 0 or -1. */
+ * API; readers and writers continue meanwhile). Returns 0 or -1. A
+ * PostgreSQL database is backed up with pg_dump: this fails with a 400
+ * "unsupported" saying so. */
 int db_backup(db *d, const char *dest, struct err *err);
 
 /* Checks the whole database for damage (every page, index and record;
  * SQLite's integrity check). Returns 1 when sound; 0 when damaged, with
  * *problems (malloc'd text, one problem a line, at most 100; free with
  * xfree) saying what is wrong; or -1 with err set when the check could not
- * run at all. */
+ * run at all. On PostgreSQL (whose server keeps its own pages sound) it
+ * checks that the connection works and the schema version is this
+ * prophecyd's. */
 int db_check(db *d, char **problems, struct err *err);
 
 /* Current UTC time as ISO 8601 ("2026-11-21T10:00:00Z") into out[32]. */

@@ -7,16 +7,21 @@
  *   prophecyd export [--db FILE] [--format csv|json]
  *   prophecyd backup DEST [--db FILE]
  *   prophecyd check [--db FILE]
+ *   prophecyd copy --from SRC --to DST
  *
  * This file parses the command line and runs the administrative commands;
- * serve lives in server/serve.c. serve takes an exclusive lock named after
- * the database file's identity so that a second server on the same database
- * refuses with a clear message instead of competing for it; the other
- * commands work beside a running server (SQLite WAL, busy timeout).
+ * serve lives in server/serve.c. FILE may also be a PostgreSQL URI
+ * (postgresql://user@host/dbname). On an SQLite file serve takes an exclusive
+ * lock named after the file's identity so that a second server on the same
+ * database refuses with a clear message instead of competing for it; several
+ * servers may share one PostgreSQL database. The other commands work beside
+ * a running server (SQLite WAL and busy timeout, or PostgreSQL's own
+ * concurrency).
  */
 #include "common/sha256.h"
 #include "common/xalloc.h"
 #include "db/catalog.h"
+#include "db/copy.h"
 #include "db/runs.h"
 #include "db/writer.h"
 #include "server/dash.h"
@@ -72,12 +77,15 @@ static const char usage[] =
     "  backup DEST [--db FILE]         consistent online copy of the database\n"
     "  check [--db FILE]               check the database for damage (exit 0: sound)\n"
     "  demo remove [--db FILE]         remove the example data set and nothing else\n"
+    "  copy --from SRC --to DST        copy a whole database into a new, empty one\n"
+    "      (each an SQLite file or a postgresql:// URI; docs/operations.md)\n"
     "  --help                          this text\n";
 
 struct opts {
     struct config cfg;
     char host[64]; /* storage for cfg.listen_host from --listen */
     const char *format;
+    const char *from, *to; /* copy */
     struct fmt_options
         names; /* import: --application, --executable, --system, --nprocs */
     const char *args[256];
@@ -197,6 +205,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             i++;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             o->help = 1;
+        } else if (strcmp(a, "--from") == 0 && next) {
+            o->from = next;
+            i++;
+        } else if (strcmp(a, "--to") == 0 && next) {
+            o->to = next;
+            i++;
         } else if (strcmp(a, "--format") == 0 && next) {
             o->format = next;
             i++;
@@ -242,7 +256,7 @@ static int open_db(struct opts *o, db **d, int may_create)
     struct stat st;
     /* Only serve and import create a database: a mistyped --db must not
      * silently become a new empty one for token, export or backup. */
-    if (!may_create && stat(o->cfg.db_path, &st) != 0) {
+    if (!may_create && db_is_file(o->cfg.db_path) && stat(o->cfg.db_path, &st) != 0) {
         fprintf(stderr,
                 "prophecyd: no database at %s (%s); 'prophecyd serve --db %s' creates "
                 "one\n",
@@ -447,7 +461,7 @@ static int cmd_check(struct opts *o)
     db *d = NULL;
     int sound;
 
-    if (stat(o->cfg.db_path, &sb) != 0) {
+    if (db_is_file(o->cfg.db_path) && stat(o->cfg.db_path, &sb) != 0) {
         fprintf(stderr, "prophecyd: cannot check %s: %s\n", o->cfg.db_path,
                 strerror(errno));
         return 1;
@@ -464,7 +478,10 @@ static int cmd_check(struct opts *o)
         return 1;
     }
     if (sound) {
-        printf("%s is sound: every page, index and record checked\n", o->cfg.db_path);
+        printf("%s is sound: %s\n", o->cfg.db_path,
+               db_is_file(o->cfg.db_path)
+                   ? "every page, index and record checked"
+                   : "the server answers and the schema is this prophecyd's");
         return 0;
     }
     printf(
@@ -493,6 +510,35 @@ static int cmd_backup(struct opts *o)
     }
     printf("backed up %s to %s\n", o->cfg.db_path, o->args[0]);
     return 0;
+}
+
+/* prophecyd copy: every table of SRC into the new, empty DST (db/copy.h). */
+static int cmd_copy(struct opts *o)
+{
+    struct db_options opt = {DB_SYNC_FULL, 0, 10000};
+    struct db_copy_stats st = {0};
+    struct err e = {0};
+    db *src = NULL, *dst = NULL;
+    int rc = 1;
+
+    if (o->from == NULL || o->to == NULL || o->nargs > 0) {
+        fprintf(stderr, "usage: prophecyd copy --from SRC --to DST (SQLite files or "
+                        "postgresql:// URIs)\n");
+        return 64;
+    }
+    o->cfg.db_path = o->from;
+    if (open_db(o, &src, 0) != 0)
+        return 1;
+    if (db_open(&dst, o->to, &opt, &e) == 0 && db_copy(src, dst, &st, &e) == 0) {
+        printf("copied %lld rows of %d tables\n", st.rows, st.tables);
+        rc = 0;
+    } else {
+        fprintf(stderr, "prophecyd: copy: %s\nprophecyd: nothing was copied\n",
+                e.message);
+    }
+    db_close(dst);
+    db_close(src);
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -543,6 +589,8 @@ int main(int argc, char **argv)
         return cmd_check(&o);
     if (strcmp(argv[1], "demo") == 0)
         return cmd_demo(&o);
+    if (strcmp(argv[1], "copy") == 0)
+        return cmd_copy(&o);
     fprintf(stderr, "prophecyd: unknown command %s\n\n%s", argv[1], usage);
     return 64;
 }

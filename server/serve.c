@@ -82,8 +82,9 @@ int serve_run(const struct config *cfg)
     int sig, lockfd, rc = 1;
     struct db_options wopt = {cfg->sync, 0, 10000};
 
-    lockfd = take_lock(cfg->db_path);
-    if (lockfd < 0)
+    /* One server per SQLite file; any number share a PostgreSQL database. */
+    lockfd = db_is_file(cfg->db_path) ? take_lock(cfg->db_path) : -2;
+    if (lockfd == -1)
         return 1;
     app.cfg = cfg;
     app.error_page = dash_error;
@@ -116,6 +117,7 @@ out:
         fprintf(stderr, "prophecyd: %s\n", e.message);
     db_writer_stop(app.writer);
     db_pool_close(app.pool);
-    close(lockfd);
+    if (lockfd >= 0)
+        close(lockfd);
     return rc;
 }

@@ -2,11 +2,12 @@
  * its final result (SQLITE_DONE) and fails through db_fail otherwise, so a
  * damaged database never reads as an empty answer. */
 #include "db/browse.h"
+#include "db/sqlite/entries.h"
 #include "db/sqlite/sql.h"
 
 #include <stdlib.h>
 
-int db_app_has_kernels(db *d, long long app_id, struct err *err)
+int sq_app_has_kernels(db *d, long long app_id, struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d,
                                "SELECT 1 FROM run_configs c JOIN kernels k ON "
@@ -69,7 +70,7 @@ static int collect_names(db *d, sqlite3_stmt *st, json_t *out, int as_obj,
     return 0;
 }
 
-json_t *db_names_list(db *d, enum db_names which, const char *app, const char *sys,
+json_t *sq_names_list(db *d, enum db_names which, const char *app, const char *sys,
                       struct err *err)
 {
     sqlite3_stmt *st;
@@ -95,7 +96,7 @@ json_t *db_names_list(db *d, enum db_names which, const char *app, const char *s
     return out;
 }
 
-json_t *db_run_names(db *d, const long long *ids, size_t n, int kernels, struct err *err)
+json_t *sq_run_names(db *d, const long long *ids, size_t n, int kernels, struct err *err)
 {
     static const char sql_metrics[] =
         "SELECT DISTINCT m.name FROM json_each(?1) j JOIN run_metrics m ON m.run_id = "

@@ -6,6 +6,7 @@
  * a count costs a few rows per configuration, not a walk over every run.
  */
 #include "db/catalog.h"
+#include "db/sqlite/entries.h"
 #include "db/sqlite/sql.h"
 #include "common/sha256.h"
 #include "common/xalloc.h"
@@ -170,7 +171,7 @@ static long long scalar_id(db *d, const char *sql, const char *name, struct err 
     return id;
 }
 
-long long db_app_id(db *d, const char *name, int create, struct err *err)
+long long sq_app_id(db *d, const char *name, int create, struct err *err)
 {
     long long id = scalar_id(d, "SELECT id FROM applications WHERE name = ?1", name, err);
     if (id != 0 || !create)
@@ -180,7 +181,7 @@ long long db_app_id(db *d, const char *name, int create, struct err *err)
     return sqlite3_last_insert_rowid(db_handle(d));
 }
 
-long long db_system_id(db *d, const char *name, int create, struct err *err)
+long long sq_system_id(db *d, const char *name, int create, struct err *err)
 {
     long long id = scalar_id(d, "SELECT id FROM systems WHERE name = ?1", name, err);
     if (id != 0 || !create)
@@ -212,7 +213,7 @@ static long long existing_system(db *d, const char *name, const char *field,
 
 /* ---- applications and systems ------------------------------------------ */
 
-json_t *db_apps_list(db *d, struct err *err)
+json_t *sq_apps_list(db *d, struct err *err)
 {
     return db_query_json(
         d,
@@ -232,7 +233,7 @@ json_t *db_apps_list(db *d, struct err *err)
  * few rows per configuration however many runs the application holds. The
  * inputs' minimum and maximum are read from the configurations' canonical
  * inputs, whose numbers SQLite writes with 15 significant digits. */
-json_t *db_app_get(db *d, const char *name, struct err *err)
+json_t *sq_app_get(db *d, const char *name, struct err *err)
 {
     json_t *app;
     long long id;
@@ -290,7 +291,7 @@ json_t *db_app_get(db *d, const char *name, struct err *err)
     return app;
 }
 
-json_t *db_systems_list(db *d, struct err *err)
+json_t *sq_systems_list(db *d, struct err *err)
 {
     return db_query_json(
         d,
@@ -305,7 +306,7 @@ json_t *db_systems_list(db *d, struct err *err)
         err, "");
 }
 
-json_t *db_system_get(db *d, const char *name, struct err *err)
+json_t *sq_system_get(db *d, const char *name, struct err *err)
 {
     json_t *sys, *v;
     sys = db_query_one(d, "system",
@@ -337,7 +338,7 @@ json_t *db_system_get(db *d, const char *name, struct err *err)
     return sys;
 }
 
-json_t *db_counts(db *d, struct err *err)
+json_t *sq_counts(db *d, struct err *err)
 {
     return db_query_one(
         d, "counts",
@@ -356,7 +357,7 @@ static const char *str_field(json_t *o, const char *key)
     return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-int db_app_upsert(db *d, const char *name, json_t *fields, int demo, struct err *err)
+int sq_app_upsert(db *d, const char *name, json_t *fields, int demo, struct err *err)
 {
     if (db_app_id(d, name, 1, err) < 0)
         return -1;
@@ -369,7 +370,7 @@ int db_app_upsert(db *d, const char *name, json_t *fields, int demo, struct err 
     return 0;
 }
 
-int db_system_upsert(db *d, const char *name, json_t *fields, int demo, struct err *err)
+int sq_system_upsert(db *d, const char *name, json_t *fields, int demo, struct err *err)
 {
     json_t *cores = json_object_get(fields, "cores");
     json_t *meta = json_object_get(fields, "metadata");
@@ -400,7 +401,7 @@ int db_system_upsert(db *d, const char *name, json_t *fields, int demo, struct e
 
 /* ---- benchmarks and parameters ------------------------------------------ */
 
-int db_benchmarks_add(db *d, const char *system, const struct bench_record *b, size_t n,
+int sq_benchmarks_add(db *d, const char *system, const struct bench_record *b, size_t n,
                       struct err *err)
 {
     long long sid = existing_system(d, system, NULL, err);
@@ -419,7 +420,7 @@ int db_benchmarks_add(db *d, const char *system, const struct bench_record *b, s
     return 0;
 }
 
-int db_benchmarks_import(db *d, const char *system, const struct bench_record *b,
+int sq_benchmarks_import(db *d, const char *system, const struct bench_record *b,
                          size_t n, size_t *added, struct err *err)
 {
     long long sid = db_system_id(d, system, 1, err);
@@ -444,7 +445,7 @@ int db_benchmarks_import(db *d, const char *system, const struct bench_record *b
     return 0;
 }
 
-json_t *db_benchmarks_list(db *d, const char *system, const char *name, struct err *err)
+json_t *sq_benchmarks_list(db *d, const char *system, const char *name, struct err *err)
 {
     return db_query_json(
         d,
@@ -455,7 +456,7 @@ json_t *db_benchmarks_list(db *d, const char *system, const char *name, struct e
         err, "tt", system, name);
 }
 
-int db_params_set(db *d, const char *system, const struct param_record *p, size_t n,
+int sq_params_set(db *d, const char *system, const struct param_record *p, size_t n,
                   struct err *err)
 {
     long long sid = existing_system(d, system, NULL, err);
@@ -477,7 +478,7 @@ int db_params_set(db *d, const char *system, const struct param_record *p, size_
     return 0;
 }
 
-json_t *db_params_list(db *d, const char *system, struct err *err)
+json_t *sq_params_list(db *d, const char *system, struct err *err)
 {
     return db_query_json(
         d,
@@ -488,7 +489,7 @@ json_t *db_params_list(db *d, const char *system, struct err *err)
         err, "t", system);
 }
 
-int db_param_delete(db *d, const char *system, const char *name, struct err *err)
+int sq_param_delete(db *d, const char *system, const char *name, struct err *err)
 {
     int n = db_run_sql(d,
                        "DELETE FROM system_parameters WHERE name = ?2 AND system_id = "
@@ -501,7 +502,7 @@ int db_param_delete(db *d, const char *system, const char *name, struct err *err
 
 /* ---- templates ------------------------------------------------------------ */
 
-int db_template_put(db *d, const char *name, const char *application, const char *kernel,
+int sq_template_put(db *d, const char *name, const char *application, const char *kernel,
                     const char *expression, const char *description, struct err *err)
 {
     long long aid = existing_app(d, application, "application", err);
@@ -519,7 +520,7 @@ int db_template_put(db *d, const char *name, const char *application, const char
     return 0;
 }
 
-json_t *db_templates_list(db *d, const char *application, struct err *err)
+json_t *sq_templates_list(db *d, const char *application, struct err *err)
 {
     return db_query_json(
         d,
@@ -530,7 +531,7 @@ json_t *db_templates_list(db *d, const char *application, struct err *err)
         err, "t", application);
 }
 
-json_t *db_template_get(db *d, const char *name, struct err *err)
+json_t *sq_template_get(db *d, const char *name, struct err *err)
 {
     /* Templates are scoped to an application (migration 3); the global name
      * still finds one when it is unique, and says so when it is not. */
@@ -555,7 +556,7 @@ json_t *db_template_get(db *d, const char *name, struct err *err)
 
 /* ---- couplings ------------------------------------------------------------ */
 
-int db_couplings_add(db *d, const struct coupling_record *c, size_t n, long long *ids,
+int sq_couplings_add(db *d, const struct coupling_record *c, size_t n, long long *ids,
                      struct err *err)
 {
     size_t i;
@@ -576,7 +577,7 @@ int db_couplings_add(db *d, const struct coupling_record *c, size_t n, long long
     return 0;
 }
 
-json_t *db_couplings_list(db *d, const char *application, const char *system,
+json_t *sq_couplings_list(db *d, const char *application, const char *system,
                           struct err *err)
 {
     return db_query_json(
@@ -592,7 +593,7 @@ json_t *db_couplings_list(db *d, const char *application, const char *system,
 
 /* ---- models ----------------------------------------------------------------- */
 
-int db_model_save(db *d, const char *method, const char *application, const char *formula,
+int sq_model_save(db *d, const char *method, const char *application, const char *formula,
                   const char *request_json, const char *result_json, long long *id,
                   struct err *err)
 {
@@ -610,7 +611,7 @@ int db_model_save(db *d, const char *method, const char *application, const char
     return 0;
 }
 
-json_t *db_model_get(db *d, long long id, struct err *err)
+json_t *sq_model_get(db *d, long long id, struct err *err)
 {
     return db_query_one(
         d, "model",
@@ -621,7 +622,7 @@ json_t *db_model_get(db *d, long long id, struct err *err)
         err, "i", id);
 }
 
-json_t *db_models_list(db *d, int limit, struct err *err)
+json_t *sq_models_list(db *d, int limit, struct err *err)
 {
     return db_query_json(d,
                          "SELECT m.id, m.method, m.name, a.name AS application, "
@@ -633,7 +634,7 @@ json_t *db_models_list(db *d, int limit, struct err *err)
 
 /* ---- tokens ------------------------------------------------------------------ */
 
-int db_token_create(db *d, const char *name, const uint8_t hash[32], struct err *err)
+int sq_token_create(db *d, const char *name, const uint8_t hash[32], struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d, "INSERT INTO tokens (name, hash) VALUES (?1, ?2)", err);
     int rc;
@@ -652,7 +653,7 @@ int db_token_create(db *d, const char *name, const uint8_t hash[32], struct err 
     return 0;
 }
 
-int db_token_revoke(db *d, const char *name, struct err *err)
+int sq_token_revoke(db *d, const char *name, struct err *err)
 {
     int n =
         db_run_sql(d,
@@ -664,13 +665,13 @@ int db_token_revoke(db *d, const char *name, struct err *err)
     return n < 0 ? -1 : 0;
 }
 
-json_t *db_tokens_list(db *d, struct err *err)
+json_t *sq_tokens_list(db *d, struct err *err)
 {
     return db_query_json(
         d, "SELECT name, created_at, revoked_at FROM tokens ORDER BY name", err, "");
 }
 
-char *db_token_check(db *d, const uint8_t hash[32], struct err *err)
+char *sq_token_check(db *d, const uint8_t hash[32], struct err *err)
 {
     sqlite3_stmt *st =
         db_stmt(d, "SELECT name, hash FROM tokens WHERE revoked_at IS NULL", err);

@@ -5,6 +5,8 @@
  * the same transaction, so a crash mid-migration leaves the old version.
  */
 #include "db/db.h"
+#include "db/sqlite/entries.h"
+#include "db/sqlite/entries.h"
 #include "db/sqlite/sql.h"
 #include "common/buf.h"
 #include "common/xalloc.h"
@@ -13,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 extern const char db_schema_sql[];
 
@@ -24,31 +25,36 @@ struct stmt_slot {
     sqlite3_stmt *stmt;
 };
 
-struct db {
+/* A connection: the backend head first (db/backend.h), then SQLite's own. */
+struct sq_db {
+    struct db base;
     sqlite3 *h;
     int nstmt;
     struct stmt_slot stmts[STMT_CACHE];
 };
 
+#define SQ(d) ((struct sq_db *)(d))
+
 sqlite3 *db_handle(db *d)
 {
-    return d->h;
+    return SQ(d)->h;
 }
 
 int db_fail(db *d, struct err *err)
 {
-    int code = sqlite3_extended_errcode(d->h);
+    int code = sqlite3_extended_errcode(SQ(d)->h);
     if ((code & 0xff) == SQLITE_CONSTRAINT)
-        return err_set(err, 409, "conflict", NULL, "conflict: %s", sqlite3_errmsg(d->h));
+        return err_set(err, 409, "conflict", NULL, "conflict: %s",
+                       sqlite3_errmsg(SQ(d)->h));
     if ((code & 0xff) == SQLITE_FULL)
         return err_set(err, 507, "disk_full", NULL, "database or disk is full");
     return err_set(err, 500, "database", NULL, "database error: %s",
-                   sqlite3_errmsg(d->h));
+                   sqlite3_errmsg(SQ(d)->h));
 }
 
 int db_exec(db *d, const char *sql, struct err *err)
 {
-    if (sqlite3_exec(d->h, sql, NULL, NULL, NULL) != SQLITE_OK)
+    if (sqlite3_exec(SQ(d)->h, sql, NULL, NULL, NULL) != SQLITE_OK)
         return db_fail(d, err);
     return 0;
 }
@@ -58,50 +64,40 @@ sqlite3_stmt *db_stmt(db *d, const char *sql, struct err *err)
     int i;
     sqlite3_stmt *st = NULL;
 
-    for (i = 0; i < d->nstmt; i++) {
-        if (d->stmts[i].sql == sql) {
-            st = d->stmts[i].stmt;
+    for (i = 0; i < SQ(d)->nstmt; i++) {
+        if (SQ(d)->stmts[i].sql == sql) {
+            st = SQ(d)->stmts[i].stmt;
             sqlite3_reset(st);
             sqlite3_clear_bindings(st);
             return st;
         }
     }
-    if (sqlite3_prepare_v3(d->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) !=
+    if (sqlite3_prepare_v3(SQ(d)->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) !=
         SQLITE_OK) {
         db_fail(d, err);
         return NULL;
     }
-    if (d->nstmt < STMT_CACHE) {
-        d->stmts[d->nstmt].sql = sql;
-        d->stmts[d->nstmt].stmt = st;
-        d->nstmt++;
+    if (SQ(d)->nstmt < STMT_CACHE) {
+        SQ(d)->stmts[SQ(d)->nstmt].sql = sql;
+        SQ(d)->stmts[SQ(d)->nstmt].stmt = st;
+        SQ(d)->nstmt++;
     } else {
         /* The cache is sized for every constant statement in db/; reaching
          * this means a new one was added: evict the oldest rather than leak. */
-        sqlite3_finalize(d->stmts[0].stmt);
-        memmove(d->stmts, d->stmts + 1, (STMT_CACHE - 1) * sizeof d->stmts[0]);
-        d->stmts[STMT_CACHE - 1].sql = sql;
-        d->stmts[STMT_CACHE - 1].stmt = st;
+        sqlite3_finalize(SQ(d)->stmts[0].stmt);
+        memmove(SQ(d)->stmts, SQ(d)->stmts + 1,
+                (STMT_CACHE - 1) * sizeof SQ(d)->stmts[0]);
+        SQ(d)->stmts[STMT_CACHE - 1].sql = sql;
+        SQ(d)->stmts[STMT_CACHE - 1].stmt = st;
     }
     return st;
-}
-
-int db_schema_version(void)
-{
-    const char *p = db_schema_sql;
-    int v = 0;
-    while ((p = strstr(p, "\n-- migration ")) != NULL) {
-        p += strlen("\n-- migration ");
-        v = (int)strtol(p, NULL, 10);
-    }
-    return v;
 }
 
 static int user_version(db *d)
 {
     sqlite3_stmt *st;
     int v = -1;
-    if (sqlite3_prepare_v2(d->h, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(SQ(d)->h, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
         return -1;
     if (sqlite3_step(st) == SQLITE_ROW)
         v = sqlite3_column_int(st, 0);
@@ -147,29 +143,32 @@ static int migrate(db *d, struct err *err)
     return 0;
 }
 
-int db_open(db **out, const char *path, const struct db_options *opt, struct err *err)
+int sq_open(db **out, const char *path, const struct db_options *opt, struct err *err)
 {
     struct db_options defaults = {DB_SYNC_FULL, 0, 10000};
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
     static const char *sync_sql[] = {"PRAGMA synchronous = FULL",
                                      "PRAGMA synchronous = NORMAL",
                                      "PRAGMA synchronous = OFF"};
+    struct sq_db *s;
     db *d;
 
     *out = NULL;
     if (opt == NULL)
         opt = &defaults;
-    d = xcalloc(1, sizeof *d);
-    if (d == NULL)
+    s = xcalloc(1, sizeof *s);
+    if (s == NULL)
         return err_nomem(err);
-    if (sqlite3_open_v2(path, &d->h, flags, NULL) != SQLITE_OK) {
+    s->base.be = &db_sqlite;
+    d = &s->base;
+    if (sqlite3_open_v2(path, &SQ(d)->h, flags, NULL) != SQLITE_OK) {
         err_set(err, 500, "database", NULL, "cannot open database %s: %s", path,
-                d->h ? sqlite3_errmsg(d->h) : "out of memory");
+                SQ(d)->h ? sqlite3_errmsg(SQ(d)->h) : "out of memory");
         db_close(d);
         return -1;
     }
-    sqlite3_extended_result_codes(d->h, 1);
-    sqlite3_busy_timeout(d->h, opt->busy_ms > 0 ? opt->busy_ms : 10000);
+    sqlite3_extended_result_codes(SQ(d)->h, 1);
+    sqlite3_busy_timeout(SQ(d)->h, opt->busy_ms > 0 ? opt->busy_ms : 10000);
     if (db_exec(d, "PRAGMA journal_mode = WAL", err) != 0 ||
         db_exec(d, "PRAGMA foreign_keys = ON", err) != 0 ||
         db_exec(d, sync_sql[opt->sync], err) != 0 ||
@@ -189,34 +188,40 @@ int db_open(db **out, const char *path, const struct db_options *opt, struct err
     return 0;
 }
 
-void db_close(db *d)
+void sq_close(db *d)
 {
     int i;
     if (d == NULL)
         return;
-    for (i = 0; i < d->nstmt; i++)
-        sqlite3_finalize(d->stmts[i].stmt);
-    sqlite3_close(d->h);
+    for (i = 0; i < SQ(d)->nstmt; i++)
+        sqlite3_finalize(SQ(d)->stmts[i].stmt);
+    sqlite3_close(SQ(d)->h);
     xfree(d);
 }
 
-int db_begin(db *d, struct err *err)
+int sq_begin(db *d, struct err *err)
 {
     return db_exec(d, "BEGIN IMMEDIATE", err);
 }
 
-int db_commit(db *d, struct err *err)
+int sq_commit(db *d, struct err *err)
 {
     return db_exec(d, "COMMIT", err);
 }
 
-void db_rollback(db *d)
+void sq_rollback(db *d)
 {
-    if (!sqlite3_get_autocommit(d->h))
-        sqlite3_exec(d->h, "ROLLBACK", NULL, NULL, NULL);
+    if (!sqlite3_get_autocommit(SQ(d)->h))
+        sqlite3_exec(SQ(d)->h, "ROLLBACK", NULL, NULL, NULL);
 }
 
-int db_check(db *d, char **problems, struct err *err)
+int sq_savepoint(db *d, enum db_savepoint op, struct err *err)
+{
+    static const char *const sql[] = {"SAVEPOINT job", "ROLLBACK TO job", "RELEASE job"};
+    return db_exec(d, sql[op], err);
+}
+
+int sq_check(db *d, char **problems, struct err *err)
 {
     sqlite3_stmt *st;
     struct buf out;
@@ -224,11 +229,11 @@ int db_check(db *d, char **problems, struct err *err)
 
     *problems = NULL;
     buf_init(&out, 1u << 20);
-    rc = sqlite3_prepare_v2(d->h, "PRAGMA integrity_check(100)", -1, &st, NULL);
+    rc = sqlite3_prepare_v2(SQ(d)->h, "PRAGMA integrity_check(100)", -1, &st, NULL);
     if (rc != SQLITE_OK) {
         if ((rc & 0xff) != SQLITE_CORRUPT && (rc & 0xff) != SQLITE_NOTADB)
             return db_fail(d, err);
-        buf_printf(&out, "%s\n", sqlite3_errmsg(d->h));
+        buf_printf(&out, "%s\n", sqlite3_errmsg(SQ(d)->h));
     } else {
         while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
             const char *line = (const char *)sqlite3_column_text(st, 0);
@@ -245,7 +250,7 @@ int db_check(db *d, char **problems, struct err *err)
                 buf_free(&out);
                 return -1;
             }
-            buf_printf(&out, "%s\n", sqlite3_errmsg(d->h));
+            buf_printf(&out, "%s\n", sqlite3_errmsg(SQ(d)->h));
             sound = 0;
         }
         sqlite3_finalize(st);
@@ -262,7 +267,7 @@ int db_check(db *d, char **problems, struct err *err)
     return 0;
 }
 
-int db_backup(db *d, const char *dest, struct err *err)
+int sq_backup(db *d, const char *dest, struct err *err)
 {
     sqlite3 *out = NULL;
     sqlite3_backup *bk;
@@ -273,7 +278,7 @@ int db_backup(db *d, const char *dest, struct err *err)
         sqlite3_close(out);
         return -1;
     }
-    bk = sqlite3_backup_init(out, "main", d->h, "main");
+    bk = sqlite3_backup_init(out, "main", SQ(d)->h, "main");
     if (bk == NULL) {
         err_set(err, 500, "backup", NULL, "backup failed: %s", sqlite3_errmsg(out));
         sqlite3_close(out);
@@ -293,12 +298,4 @@ int db_backup(db *d, const char *dest, struct err *err)
     }
     sqlite3_close(out);
     return 0;
-}
-
-void db_now(char out[32])
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }

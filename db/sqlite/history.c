@@ -8,6 +8,7 @@
  */
 #include "db/history.h"
 #include "db/catalog.h"
+#include "db/sqlite/entries.h"
 #include "db/sqlite/sql.h"
 
 #include <sqlite3.h>
@@ -72,7 +73,7 @@ static const char SQL_CONFIGS[] =
     "AND (?4 = 0 OR c.nprocs = ?4) AND " INPUTS_MATCH(
         "?5", "c.inputs") " ORDER BY e.name, s.name, c.inputs, c.nprocs LIMIT ?6";
 
-int db_history_configs(db *d, const struct db_history_filter *f, int max, arena *a,
+int sq_history_configs(db *d, const struct db_history_filter *f, int max, arena *a,
                        struct db_history_config **out, struct err *err)
 {
     long long app = db_app_id(d, f->application, 0, err);
@@ -134,7 +135,7 @@ static const char *const SQL_SERIES[3] = {
     "FROM runs r WHERE r.config_id = ?1 ORDER BY " AT ", r.id) WHERE v IS NOT NULL",
 };
 
-int db_history_series_each(db *d, long long config_id, const char *y,
+int sq_history_series_each(db *d, long long config_id, const char *y,
                            int (*fn)(void *ctx, const struct db_series_point *p,
                                      struct err *err),
                            void *ctx, struct err *err)
@@ -188,12 +189,12 @@ static int series_copy(void *ctx, const struct db_series_point *pt, struct err *
     return 0;
 }
 
-int db_history_series(db *d, long long config_id, const char *y, arena *a,
+int sq_history_series(db *d, long long config_id, const char *y, arena *a,
                       struct db_series_point **out, struct err *err)
 {
     struct series_copy c = {a, NULL, 0, 0};
     *out = NULL;
-    if (db_history_series_each(d, config_id, y, series_copy, &c, err) != 0)
+    if (sq_history_series_each(d, config_id, y, series_copy, &c, err) != 0)
         return -1;
     *out = c.p;
     return (int)c.n;
@@ -227,7 +228,7 @@ static const char *const SQL_SIDE[4] = {
                              "AND t.value = ?9)"),
 };
 
-int db_history_side(db *d, const struct db_history_filter *f, const struct db_side *s,
+int sq_history_side(db *d, const struct db_history_filter *f, const struct db_side *s,
                     arena *a, struct db_side_value **out, size_t *n, struct err *err)
 {
     long long app = db_app_id(d, f->application, 0, err);
@@ -283,7 +284,7 @@ int db_history_side(db *d, const struct db_history_filter *f, const struct db_si
 
 /* ---- watches -------------------------------------------------------------- */
 
-int db_watch_add(db *d, const struct db_watch *w, const char *application,
+int sq_watch_add(db *d, const struct db_watch *w, const char *application,
                  const char *executable, const char *system, long long *id,
                  struct err *err)
 {
@@ -327,7 +328,7 @@ int db_watch_add(db *d, const struct db_watch *w, const char *application,
     return 0;
 }
 
-json_t *db_watches_list(db *d, struct err *err)
+json_t *sq_watches_list(db *d, struct err *err)
 {
     return db_query_json(
         d,
@@ -364,7 +365,7 @@ static int delete_watches(db *d, const char *where, long long id, struct err *er
     return 0;
 }
 
-int db_watch_delete(db *d, long long id, struct err *err)
+int sq_watch_delete(db *d, long long id, struct err *err)
 {
     int n;
     if (delete_watches(d, "SELECT ?1", id, err) != 0)
@@ -375,7 +376,7 @@ int db_watch_delete(db *d, long long id, struct err *err)
     return 0;
 }
 
-long long db_watches_count(db *d, struct err *err)
+long long sq_watches_count(db *d, struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d, "SELECT count(*) FROM watches", err);
     long long n;
@@ -406,7 +407,7 @@ long long db_watches_count(db *d, struct err *err)
 static const char SQL_WATCHES_FOR_RUN[] =
     WATCHES_FOR_RUN("= r.nprocs") " UNION ALL " WATCHES_FOR_RUN("IS NULL") " ORDER BY 1";
 
-int db_watches_for_run(db *d, long long run_id, arena *a, struct db_watch **out,
+int sq_watches_for_run(db *d, long long run_id, arena *a, struct db_watch **out,
                        struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d, SQL_WATCHES_FOR_RUN, err);
@@ -454,7 +455,7 @@ static const char *const SQL_VALUE[3] = {
     "SELECT sum(time) FROM kernels WHERE run_id = ?1 AND name = ?2 HAVING count(*) > 0",
 };
 
-int db_run_value(db *d, long long run_id, const char *y, double *value, struct err *err)
+int sq_run_value(db *d, long long run_id, const char *y, double *value, struct err *err)
 {
     const char *name;
     int kind = y_kind(y, &name), rc;
@@ -494,7 +495,7 @@ static const char *const SQL_WINDOW[3] = {
     " DESC, r.id DESC) WHERE v IS NOT NULL LIMIT ?3",
 };
 
-int db_history_window(db *d, long long run_id, const char *y, long long window,
+int sq_history_window(db *d, long long run_id, const char *y, long long window,
                       double *hist, struct err *err)
 {
     const char *name;
@@ -571,7 +572,7 @@ static int judgements_insert(db *d, const char *sql, const struct db_judgement *
     return 0;
 }
 
-int db_judgements_add(db *d, const struct db_judgement *j, size_t n, long long *alert_ids,
+int sq_judgements_add(db *d, const struct db_judgement *j, size_t n, long long *alert_ids,
                       struct err *err)
 {
     sqlite3_stmt *st;
@@ -609,13 +610,13 @@ int db_judgements_add(db *d, const struct db_judgement *j, size_t n, long long *
     return 0;
 }
 
-int db_judgement_add(db *d, const struct db_judgement *j, long long *alert_id,
+int sq_judgement_add(db *d, const struct db_judgement *j, long long *alert_id,
                      struct err *err)
 {
     return db_judgements_add(d, j, 1, alert_id, err);
 }
 
-json_t *db_history_judgements(db *d, long long config_id, json_t **watches,
+json_t *sq_history_judgements(db *d, long long config_id, json_t **watches,
                               struct err *err)
 {
     json_t *rows, *by_run, *row;
@@ -665,7 +666,7 @@ json_t *db_history_judgements(db *d, long long config_id, json_t **watches,
     return by_run;
 }
 
-json_t *db_model_judgements(db *d, long long model_id, struct err *err)
+json_t *sq_model_judgements(db *d, long long model_id, struct err *err)
 {
     return db_query_json(
         d,
@@ -679,7 +680,7 @@ json_t *db_model_judgements(db *d, long long model_id, struct err *err)
 
 /* ---- alerts --------------------------------------------------------------- */
 
-json_t *db_alerts_list(db *d, const char *state, long long id, struct err *err)
+json_t *sq_alerts_list(db *d, const char *state, long long id, struct err *err)
 {
     return db_query_json(
         d,
@@ -697,7 +698,7 @@ json_t *db_alerts_list(db *d, const char *state, long long id, struct err *err)
         err, "ti", state, id);
 }
 
-int db_alert_set_state(db *d, long long id, const char *state, struct err *err)
+int sq_alert_set_state(db *d, long long id, const char *state, struct err *err)
 {
     char now[32];
     int n;
@@ -713,7 +714,7 @@ int db_alert_set_state(db *d, long long id, const char *state, struct err *err)
 
 /* ---- executables' build settings ------------------------------------------- */
 
-int db_executable_put(db *d, const char *application, const char *name,
+int sq_executable_put(db *d, const char *application, const char *name,
                       const char *compiler, const char *flags, const char *version,
                       struct err *err)
 {
@@ -737,7 +738,7 @@ int db_executable_put(db *d, const char *application, const char *name,
                : 0;
 }
 
-int db_model_name(db *d, long long id, const char *name, struct err *err)
+int sq_model_name(db *d, long long id, const char *name, struct err *err)
 {
     return db_run_sql(d, "UPDATE models SET name = ?2 WHERE id = ?1", err, "it", id,
                       name) < 0
@@ -793,7 +794,7 @@ static int app_names_forget_run(db *d, long long id, struct err *err)
     return 0;
 }
 
-int db_run_delete(db *d, long long id, struct err *err)
+int sq_run_delete(db *d, long long id, struct err *err)
 {
     json_t *row =
         db_query_one(d, "run", "SELECT config_id FROM runs WHERE id = ?1", err, "i", id);
@@ -838,7 +839,7 @@ static int app_delete_id(db *d, long long app, struct err *err)
     return 0;
 }
 
-int db_app_delete(db *d, const char *name, struct err *err)
+int sq_app_delete(db *d, const char *name, struct err *err)
 {
     long long app = db_app_id(d, name, 0, err);
     if (app < 0)
@@ -848,7 +849,7 @@ int db_app_delete(db *d, const char *name, struct err *err)
     return app_delete_id(d, app, err);
 }
 
-int db_model_delete(db *d, long long id, struct err *err)
+int sq_model_delete(db *d, long long id, struct err *err)
 {
     int n;
     if (delete_watches(d, "SELECT id FROM watches WHERE model_id = ?1", id, err) != 0)
@@ -861,7 +862,7 @@ int db_model_delete(db *d, long long id, struct err *err)
     return 0;
 }
 
-int db_template_delete(db *d, const char *name, const char *application, struct err *err)
+int sq_template_delete(db *d, const char *name, const char *application, struct err *err)
 {
     json_t *rows = db_query_json(
         d,
@@ -884,7 +885,7 @@ int db_template_delete(db *d, const char *name, const char *application, struct 
                                                                                   : 0;
 }
 
-json_t *db_template_get_in(db *d, const char *name, const char *application,
+json_t *sq_template_get_in(db *d, const char *name, const char *application,
                            struct err *err)
 {
     return db_query_one(d, "template",
@@ -894,7 +895,7 @@ json_t *db_template_get_in(db *d, const char *name, const char *application,
                         err, "tt", name, application);
 }
 
-int db_demo_remove(db *d, struct err *err)
+int sq_demo_remove(db *d, struct err *err)
 {
     json_t *apps =
         db_query_json(d, "SELECT id FROM applications WHERE demo = 1", err, "");

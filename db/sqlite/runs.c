@@ -7,6 +7,7 @@
  * statement that can use the right index.
  */
 #include "db/runs.h"
+#include "db/sqlite/entries.h"
 #include "db/sqlite/sql.h"
 #include "common/buf.h"
 #include "db/catalog.h"
@@ -207,7 +208,7 @@ static int same_as_stored(db *d, long long id, const struct run_record *r,
     return same;
 }
 
-int db_runs_insert(db *d, const struct run_record *runs, size_t n, long long *ids,
+int sq_runs_insert(db *d, const struct run_record *runs, size_t n, long long *ids,
                    int *existed, struct err *err)
 {
     struct resolved c = {0};
@@ -545,7 +546,7 @@ static int read_children(db *d, arena *a, struct db_run_row *row, struct err *er
     return 0;
 }
 
-int db_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_row **rows,
+int sq_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_row **rows,
                  struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d, variant(f), err);
@@ -583,7 +584,7 @@ static const char SQL_RUN_GET[] =
     "JOIN executables e ON e.id = r.exe_id JOIN systems s ON s.id = r.system_id "
     "WHERE r.id = ?1";
 
-int db_run_get(db *d, long long id, arena *a, struct db_run_row *row, struct err *err)
+int sq_run_get(db *d, long long id, arena *a, struct db_run_row *row, struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d, SQL_RUN_GET, err);
     int rc;
@@ -638,7 +639,7 @@ static int read_names(db *d, const char *sql, arena *a, const char ***out, size_
     return 0;
 }
 
-int db_runs_names(db *d, arena *a, const char ***inputs, size_t *ninputs,
+int sq_runs_names(db *d, arena *a, const char ***inputs, size_t *ninputs,
                   const char ***metrics, size_t *nmetrics, struct err *err)
 {
     if (read_names(d, "SELECT DISTINCT name FROM run_inputs ORDER BY name", a, inputs,
@@ -649,7 +650,7 @@ int db_runs_names(db *d, arena *a, const char ***inputs, size_t *ninputs,
     return 0;
 }
 
-int db_runs_tag_names(db *d, arena *a, const char ***tags, size_t *ntags, struct err *err)
+int sq_runs_tag_names(db *d, arena *a, const char ***tags, size_t *ntags, struct err *err)
 {
     const char **any;
     size_t nany;

@@ -7,17 +7,8 @@
 #include "common/arena.h"
 #include "common/buf.h"
 #include "common/xalloc.h"
+#include "db/sqlite/entries.h"
 #include "db/sqlite/sql.h"
-
-void db_sel_rows_free(struct db_sel_rows *rows)
-{
-    size_t i;
-    for (i = 0; i < rows->n; i++)
-        json_decref(rows->row[i].inputs);
-    xfree(rows->row);
-    rows->row = NULL;
-    rows->n = 0;
-}
 
 /* The inputs of each run as one JSON object, walked by the reader. */
 #define SEL_INPUTS                                                                       \
@@ -139,7 +130,7 @@ static void bind_text(sqlite3_stmt *st, int k, const char *s)
         sqlite3_bind_text(st, k, s, -1, SQLITE_STATIC);
 }
 
-int db_select_runs(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,
+int sq_select_runs(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,
                    struct err *err)
 {
     sqlite3_stmt *st;
@@ -169,7 +160,7 @@ int db_select_runs(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,
     return rc;
 }
 
-int db_select_overlay(db *d, const struct db_sel_overlay *q, struct db_sel_rows *out,
+int sq_select_overlay(db *d, const struct db_sel_overlay *q, struct db_sel_rows *out,
                       struct err *err)
 {
     sqlite3_stmt *st;
@@ -198,26 +189,16 @@ int db_select_overlay(db *d, const struct db_sel_overlay *q, struct db_sel_rows 
 
 /* ---- the fit's selection streamed as aggregates --------------------------- */
 
-int db_select_begin(db *d, struct err *err)
+int sq_select_begin(db *d, struct err *err)
 {
     if (!sqlite3_get_autocommit(db_handle(d)))
         return 1; /* already in one: its snapshot holds */
     return db_exec(d, "BEGIN", err);
 }
 
-void db_select_end(db *d)
+void sq_select_end(db *d)
 {
     db_rollback(d);
-}
-
-void db_fit_configs_free(struct db_fit_configs *c)
-{
-    size_t i;
-    for (i = 0; i < c->n; i++)
-        json_decref(c->c[i].inputs);
-    xfree(c->c);
-    c->c = NULL;
-    c->n = 0;
 }
 
 /* The configurations: ?1 application, ?2 system, ?3 executable or NULL,
@@ -240,7 +221,7 @@ static const char fit_configs_sql[] =
     "c.max_runtime FROM c LEFT JOIN run_inputs i ON "
     "i.run_id = c.last_run_id ORDER BY c.id, i.name";
 
-int db_select_fit_configs(db *d, const struct db_sel_fit *q, struct db_fit_configs *out,
+int sq_select_fit_configs(db *d, const struct db_sel_fit *q, struct db_fit_configs *out,
                           struct err *err)
 {
     sqlite3_stmt *st;
@@ -377,7 +358,7 @@ static sqlite3_stmt *fit_stmt(db *d, const char *const *sql, const struct db_fit
     return st;
 }
 
-int db_fit_sums(db *d, const struct db_fit_y *y, struct db_fit_sum *sums, size_t n,
+int sq_fit_sums(db *d, const struct db_fit_y *y, struct db_fit_sum *sums, size_t n,
                 struct err *err)
 {
     sqlite3_stmt *st;
@@ -414,7 +395,7 @@ int db_fit_sums(db *d, const struct db_fit_y *y, struct db_fit_sum *sums, size_t
     return 0;
 }
 
-int db_fit_spread(db *d, const struct db_fit_y *y, const long long *configs,
+int sq_fit_spread(db *d, const struct db_fit_y *y, const long long *configs,
                   size_t nconfig, double mean, double center, double *ss_mean,
                   double *ss_center, struct err *err)
 {
@@ -440,7 +421,7 @@ int db_fit_spread(db *d, const struct db_fit_y *y, const long long *configs,
     return 0;
 }
 
-int db_fit_nth(db *d, const struct db_fit_y *y, const long long *configs, size_t nconfig,
+int sq_fit_nth(db *d, const struct db_fit_y *y, const long long *configs, size_t nconfig,
                size_t k, int two, double *v, struct err *err)
 {
     sqlite3_stmt *st =
@@ -562,7 +543,7 @@ static int couple_part(db *d, const struct db_sel_couple *q, enum couple_part pa
     return 0;
 }
 
-int db_select_couple(db *d, const struct db_sel_couple *q, arena *a,
+int sq_select_couple(db *d, const struct db_sel_couple *q, arena *a,
                      struct db_couple_rows *out, struct err *err)
 {
     memset(out, 0, sizeof *out);

@@ -4,6 +4,7 @@
  * page of runs; none reads all runs of an application.
  */
 #include "db/summary.h"
+#include "db/sqlite/entries.h"
 #include "db/sqlite/sql.h"
 #include "common/buf.h"
 #include "db/catalog.h"
@@ -28,7 +29,7 @@ static const char SQL_CONFIG_ADD[] =
 /* The run's configuration, for the series index (migration 3). */
 static const char SQL_RUN_CONFIG[] = "UPDATE runs SET config_id = ?2 WHERE id = ?1";
 
-int db_summary_add_run(db *d, long long run_id, struct err *err)
+int sq_summary_add_run(db *d, long long run_id, struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d, SQL_CONFIG_ADD, err);
     int rc;
@@ -72,7 +73,7 @@ static const char SQL_CONFIGS[] =
     "WHERE c.app_id = ?1 AND (?2 = 0 OR c.exe_id = ?2) AND (?3 = 0 OR c.system_id = ?3) "
     "ORDER BY c.exe_id, c.system_id, c.inputs, c.nprocs LIMIT ?4";
 
-int db_summary_configs(db *d, long long app_id, long long exe_id, long long system_id,
+int sq_summary_configs(db *d, long long app_id, long long exe_id, long long system_id,
                        int limit, arena *a, struct db_config **out, struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d, SQL_CONFIGS, err);
@@ -118,7 +119,7 @@ int db_summary_configs(db *d, long long app_id, long long exe_id, long long syst
     return n;
 }
 
-json_t *db_summary_apps(db *d, struct err *err)
+json_t *sq_summary_apps(db *d, struct err *err)
 {
     return db_query_json(
         d,
@@ -133,7 +134,7 @@ json_t *db_summary_apps(db *d, struct err *err)
         err, "");
 }
 
-json_t *db_summary_systems(db *d, struct err *err)
+json_t *sq_summary_systems(db *d, struct err *err)
 {
     return db_query_json(
         d,
@@ -149,7 +150,7 @@ json_t *db_summary_systems(db *d, struct err *err)
         err, "");
 }
 
-json_t *db_summary_app(db *d, const char *name, struct err *err)
+json_t *sq_summary_app(db *d, const char *name, struct err *err)
 {
     json_t *app;
     long long id;
@@ -191,7 +192,7 @@ json_t *db_summary_app(db *d, const char *name, struct err *err)
     return app;
 }
 
-json_t *db_summary_system_apps(db *d, const char *system, struct err *err)
+json_t *sq_summary_system_apps(db *d, const char *system, struct err *err)
 {
     return db_query_json(
         d,
@@ -202,7 +203,7 @@ json_t *db_summary_system_apps(db *d, const char *system, struct err *err)
         err, "t", system);
 }
 
-json_t *db_recent_runs(db *d, int limit, struct err *err)
+json_t *sq_recent_runs(db *d, int limit, struct err *err)
 {
     return db_query_json(
         d,
@@ -213,7 +214,7 @@ json_t *db_recent_runs(db *d, int limit, struct err *err)
         err, "i", (long long)limit);
 }
 
-long long db_summary_count(db *d, long long app_id, long long exe_id, long long system_id,
+long long sq_summary_count(db *d, long long app_id, long long exe_id, long long system_id,
                            struct err *err)
 {
     sqlite3_stmt *st =
@@ -235,7 +236,7 @@ long long db_summary_count(db *d, long long app_id, long long exe_id, long long 
     return n;
 }
 
-json_t *db_kernels_of_runs(db *d, const char *ids_json, struct err *err)
+json_t *sq_kernels_of_runs(db *d, const char *ids_json, struct err *err)
 {
     return db_query_json(d,
                          "SELECT k.run_id, k.name, k.time FROM json_each(?1) j "
@@ -379,7 +380,7 @@ static long long keyset_ids(db *d, const struct db_page_query *q, int sort, int 
     return n;
 }
 
-long long db_runs_rank(db *d, const struct db_page_query *q, struct err *err)
+long long sq_runs_rank(db *d, const struct db_page_query *q, struct err *err)
 {
     int sort = q->sort >= DB_SORT_ID && q->sort <= DB_SORT_RUNTIME ? (int)q->sort : 0;
     long long cursor = q->after != 0 ? q->after : q->before, n;
@@ -408,7 +409,7 @@ static const char SQL_PAGE_INPUTS[] =
     "SELECT j.key, i.name, i.value FROM json_each(?1) j JOIN run_inputs i ON "
     "i.run_id = j.value ORDER BY j.key, i.name";
 
-int db_runs_page(db *d, const struct db_page_query *q, arena *a,
+int sq_runs_page(db *d, const struct db_page_query *q, arena *a,
                  struct db_page_row **rows, struct err *err)
 {
     int sort = q->sort >= DB_SORT_ID && q->sort <= DB_SORT_RUNTIME ? (int)q->sort : 0;

@@ -2,6 +2,7 @@
  * final result (SQLITE_DONE) and fails through db_fail otherwise, so a
  * damaged database never reads as an absent trace. */
 #include "db/trace.h"
+#include "db/sqlite/entries.h"
 #include "db/sqlite/sql.h"
 
 #include <math.h>
@@ -23,7 +24,7 @@ static int run_exists(db *d, long long run_id, struct err *err)
     return 0;
 }
 
-int db_trace_insert(db *d, const struct db_trace_info *info, const void *const *ranks,
+int sq_trace_insert(db *d, const struct db_trace_info *info, const void *const *ranks,
                     const size_t *lens, const struct db_trace_analysis *an, size_t n,
                     struct err *err)
 {
@@ -94,7 +95,7 @@ int db_trace_insert(db *d, const struct db_trace_info *info, const void *const *
     return 0;
 }
 
-int db_trace_info(db *d, long long run_id, arena *a, struct db_trace_info *out,
+int sq_trace_info(db *d, long long run_id, arena *a, struct db_trace_info *out,
                   struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d,
@@ -128,7 +129,7 @@ int db_trace_info(db *d, long long run_id, arena *a, struct db_trace_info *out,
     return 0;
 }
 
-int db_trace_analysis(db *d, long long run_id, const char *name, int svg, arena *a,
+int sq_trace_analysis(db *d, long long run_id, const char *name, int svg, arena *a,
                       const char **text, size_t *len, struct err *err)
 {
     sqlite3_stmt *st =
@@ -164,7 +165,7 @@ int db_trace_analysis(db *d, long long run_id, const char *name, int svg, arena 
     return 0;
 }
 
-int db_trace_ranks(db *d, long long run_id, arena *a, const void ***ranks, size_t **lens,
+int sq_trace_ranks(db *d, long long run_id, arena *a, const void ***ranks, size_t **lens,
                    int *n, struct err *err)
 {
     struct db_trace_info info;
@@ -209,7 +210,7 @@ int db_trace_ranks(db *d, long long run_id, arena *a, const void ***ranks, size_
     return 1;
 }
 
-int db_trace_runs_of_app(db *d, const char *application, const char *input, int max,
+int sq_trace_runs_of_app(db *d, const char *application, const char *input, int max,
                          arena *a, struct db_trace_run **rows, struct err *err)
 {
     sqlite3_stmt *st =
@@ -244,7 +245,7 @@ int db_trace_runs_of_app(db *d, const char *application, const char *input, int 
     return n;
 }
 
-int db_trace_run_by_uid(db *d, const char *uid, long long *id, struct err *err)
+int sq_trace_run_by_uid(db *d, const char *uid, long long *id, struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d, "SELECT id FROM runs WHERE uid = ?1", err);
     int rc;

@@ -1,5 +1,12 @@
 """Helpers for API tests: start the real prophecyd on a free port with a
-temporary database, create a token, and speak HTTP to it (stdlib only)."""
+temporary database, create a token, and speak HTTP to it (stdlib only).
+
+With PROPHECY_TEST_PG set to the state file of a private PostgreSQL cluster
+(tests/pg/cluster.py; ctest's api_pg.* tests), every Server without an
+explicit db= gets a fresh PostgreSQL database of its own instead of an
+SQLite file, so the same tests check the second backend. A test that is
+about SQLite files is marked @sqlite_only(reason) and reported as skipped
+there; without a running cluster the whole file exits 77 (skipped)."""
 import http.client
 import json
 import os
@@ -17,6 +24,60 @@ PROPHECYD = os.path.join(BIN, "prophecyd")
 
 passed = 0
 failed = 0
+skipped = 0
+
+PG_STATE = os.environ.get("PROPHECY_TEST_PG")
+PG = None  # the cluster's base URI when testing PostgreSQL
+if PG_STATE:
+    try:
+        with open(PG_STATE) as _f:
+            PG = json.load(_f)["uri"]
+    except (OSError, ValueError, KeyError):
+        print("SKIP: no PostgreSQL cluster (not installed or the pg fixture failed)")
+        sys.exit(77)
+
+
+def pg_sql(dbname, sql):
+    """Runs sql (a statement, or a list of them run in order on one
+    connection) on database dbname of the test cluster; returns psql's rows
+    (unaligned, fields split on the unit separator)."""
+    cmds = []
+    for s in [sql] if isinstance(sql, str) else sql:
+        cmds += ["-c", s]
+    r = subprocess.run(["psql", "-X", "-q", "-At", "-F", "\x1f", "-v", "ON_ERROR_STOP=1",
+                        "-d", PG + dbname] + cmds, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"psql failed: {r.stderr}")
+    return [line.split("\x1f") for line in r.stdout.splitlines()]
+
+
+_pg_count = 0
+
+
+def pg_new_database():
+    """A new empty database on the test cluster; returns its URI."""
+    global _pg_count
+    _pg_count += 1
+    name = f"t{os.getpid()}_{_pg_count}_{int(time.time() * 1000) % 100000}"
+    pg_sql("postgres", f"CREATE DATABASE {name}")
+    return PG + name
+
+
+class Skip(Exception):
+    pass
+
+
+def sqlite_only(reason):
+    """Marks a test as being about SQLite files: skipped on PostgreSQL with
+    the reason printed."""
+    def wrap(fn):
+        def run():
+            if PG:
+                raise Skip(reason)
+            return fn()
+        run.__name__ = fn.__name__
+        return run
+    return wrap
 
 
 def free_port():
@@ -28,6 +89,11 @@ def free_port():
 class Server:
     def __init__(self, *extra, db=None, tmp=None):
         self.tmp = tmp or tempfile.mkdtemp(prefix="prophecy-test-")
+        # a PostgreSQL database the server made is dropped when it closes; one
+        # it was given (a copy's target, a second server's) is the caller's
+        self.own_pg = db is None and bool(PG)
+        if self.own_pg:
+            db = pg_new_database()
         self.db = db or os.path.join(self.tmp, "test.db")
         self.extra = extra
         self.proc = None
@@ -96,8 +162,45 @@ class Server:
             self.proc.wait(timeout=30)
         return self.proc.returncode
 
+    def is_pg(self):
+        return self.db.startswith("postgresql://")
+
+    def sql(self, statement, params=()):
+        """Runs one statement on the server's database behind its back (for
+        setting up states the API cannot make); ? placeholders. Returns the
+        rows, or for an INSERT ... RETURNING id the id."""
+        if self.is_pg():
+            def lit(v):
+                if v is None:
+                    return "NULL"
+                if isinstance(v, (int, float)):
+                    return repr(v)
+                return "'" + str(v).replace("'", "''") + "'"
+            parts = statement.split("?")
+            text = parts[0] + "".join(lit(p) + s for p, s in zip(params, parts[1:]))
+            return pg_sql(self.db[len(PG):], text)
+        con = sqlite3.connect(self.db, timeout=10)
+        rows = con.execute(statement, params).fetchall()
+        con.commit()
+        con.close()
+        return rows
+
     def content(self):
         """Every user table's rows, for byte-for-byte content comparisons."""
+        if self.is_pg():
+            # two psql runs, not one per table (the tests take snapshots often)
+            dbname = self.db[len(PG):]
+            names = [n for (n,) in pg_sql(dbname, "SELECT tablename FROM pg_tables WHERE "
+                                          "schemaname = 'public' ORDER BY tablename")]
+            out = {}
+            # one JSON line per table (JSON escapes the newlines values hold)
+            for (line,) in pg_sql(dbname, [
+                    f'SELECT json_build_array(\'{n}\', coalesce(json_agg(to_json(s)), '
+                    f'\'[]\')) FROM (SELECT * FROM "{n}" x ORDER BY 1, x::text COLLATE '
+                    '"C") s' for n in names]):
+                name, rows = json.loads(line)
+                out[name] = [tuple(r.values()) for r in rows]
+            return out
         con = sqlite3.connect(self.db)
         out = {}
         for (name,) in con.execute(
@@ -110,14 +213,23 @@ class Server:
         self.kill()
         self.log.close()
         shutil.rmtree(self.tmp, ignore_errors=True)
+        if self.is_pg() and getattr(self, "own_pg", False):
+            try:
+                pg_sql("postgres", f'DROP DATABASE IF EXISTS "{self.db[len(PG):]}" WITH (FORCE)')
+            except RuntimeError:
+                pass
 
 
 def test(fn):
     global passed, failed
+    global skipped
     try:
         fn()
         passed += 1
         print("ok  ", fn.__name__, flush=True)
+    except Skip as e:
+        skipped += 1
+        print("skip", fn.__name__, "on PostgreSQL:", e, flush=True)
     except Exception as e:  # report every failing test, keep going
         failed += 1
         import traceback
@@ -127,7 +239,7 @@ def test(fn):
 
 
 def report():
-    print(f"{passed} passed, {failed} failed")
+    print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
     sys.exit(1 if failed else 0)
 
 

@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import tempfile
 
+import prophecy_test as pt
 from prophecy_test import PROPHECYD, Server, report, run_doc, test
 
 S = Server()
@@ -48,6 +49,7 @@ def sound_database_checks_ok():
 
 
 @test
+@pt.sqlite_only("damages the SQLite file's pages; a PostgreSQL server guards its own")
 def damaged_database_answers_errors():
     fill()
     st, body = S.get("/api/v1/runs?limit=5")

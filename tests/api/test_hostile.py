@@ -12,6 +12,7 @@ import time
 import urllib.parse
 import uuid
 
+import prophecy_test as pt
 from prophecy_test import PROPHECYD, Server, report, run_doc, test
 
 S = Server("--max-body", "65536", "--request-timeout", "2")
@@ -357,6 +358,7 @@ def health_is_open_under_protect_reads():
 
 
 @test
+@pt.sqlite_only("one server per SQLite file (links to it); servers share PostgreSQL")
 def second_server_through_a_link_refuses():
     link = os.path.join(S.tmp, "link.db")
     hard = os.path.join(S.tmp, "hard.db")

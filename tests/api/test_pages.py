@@ -431,18 +431,15 @@ def cross_site_posts_are_refused():
 
 @test
 def saved_model_pages():
-    con = sqlite3.connect(S.db, timeout=10)
     answer = {"model": {"graph": "cubic", "formula": "y = 1 + 2*<x>", "coefficients": [1, 2],
                         "r2": 0.99, "rmse": 0.5},
               "predictions": [{"x": 1200, "y": 2401, "lo": 2300, "hi": 2500}],
               "vars": ["N"]}
-    cur = con.execute("INSERT INTO models (method, app_id, formula, request, result) VALUES "
+    ((mid,),) = S.sql("INSERT INTO models (method, app_id, formula, request, result) VALUES "
                       "('fit', (SELECT id FROM applications WHERE name = 'matmul (example)'), "
-                      "?, ?, ?)", ("y = 1 + 2*<x>", json.dumps({"graph": "cubic"}),
-                                   json.dumps(answer)))
-    mid = cur.lastrowid
-    con.commit()
-    con.close()
+                      "?, ?, ?) RETURNING id", ("y = 1 + 2*<x>", json.dumps({"graph": "cubic"}),
+                                                json.dumps(answer)))
+    mid = int(mid)
     body, _ = page("/models")
     assert f'<a href="/models/{mid}">{mid}</a>' in body and "y = 1 + 2*&lt;x&gt;" in body
     body, _ = page(f"/models/{mid}")

@@ -15,6 +15,7 @@ import subprocess
 import tarfile
 import tempfile
 
+import prophecy_test as pt
 from prophecy_test import BIN, Server, report, run_doc, test
 
 UPLOAD = os.path.join(BIN, "prophecy-upload")
@@ -510,6 +511,7 @@ def otf2_import_on_the_command_line():
 
 
 @test
+@pt.sqlite_only("damages the SQLite file's pages; a PostgreSQL server guards its own")
 def a_damaged_trace_store_is_an_error_never_no_trace():
     """Every step loop of db/sqlite/trace.c checks its end: a damaged table
     answers 500 database, never "this run has no trace"."""

@@ -1,6 +1,5 @@
 /* pool: read connections; see pool.h. */
 #include "db/pool.h"
-#include "db/sqlite/sql.h"
 #include "common/xalloc.h"
 
 #include <pthread.h>

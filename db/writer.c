@@ -1,6 +1,7 @@
-/* writer: single writer thread with group commit; see writer.h. */
+/* writer: single writer thread with group commit; see writer.h. Engine-neutral:
+ * transactions and the per-job savepoint go through the backend table. */
 #include "db/writer.h"
-#include "db/sqlite/sql.h"
+#include "db/backend.h"
 #include "common/xalloc.h"
 
 #include <pthread.h>
@@ -20,8 +21,8 @@ struct db_writer {
 
 /* Runs a batch in one transaction. First optimistically, every job straight
  * in the transaction: a SAVEPOINT per job costs little for a small job but,
- * while it is open, SQLite keeps the statement journal of every statement
- * (each insert with a trigger or a foreign key has one) until the savepoint
+ * while it is open, SQLite (the first backend) keeps the statement journal of every
+ * statement (each insert with a trigger or a foreign key has one) until the savepoint
  * ends and walks it at each statement's end, so a job of 1,000 runs spent
  * most of its time there. Only when a job fails is the transaction rolled
  * back and the batch run again, each job in its own savepoint, so that the
@@ -63,7 +64,7 @@ static void run_batch(db_writer *w, struct db_job *batch)
         }
         for (j = batch; j; j = j->next) {
             err_clear(&j->err);
-            if (db_exec(w->conn, "SAVEPOINT job", &j->err) != 0) {
+            if (db_savepoint(w->conn, DB_SAVEPOINT_SET, &j->err) != 0) {
                 j->rc = -1;
                 continue;
             }
@@ -71,11 +72,11 @@ static void run_batch(db_writer *w, struct db_job *batch)
             if (j->rc != 0) {
                 if (j->err.status == 0)
                     err_set(&j->err, 500, "internal", NULL, "write failed");
-                db_exec(w->conn, "ROLLBACK TO job", NULL);
+                db_savepoint(w->conn, DB_SAVEPOINT_ROLLBACK, NULL);
             } else {
                 any_ok = 1;
             }
-            db_exec(w->conn, "RELEASE job", NULL);
+            db_savepoint(w->conn, DB_SAVEPOINT_RELEASE, NULL);
         }
         if (!any_ok) {
             db_rollback(w->conn);

@@ -1,0 +1,84 @@
+/* db: the engine-neutral entry points of db/db.h. db_open picks the backend
+ * from the path (db/backend.h); everything else dispatches through the
+ * connection's table. */
+#include "db/backend.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+extern const char db_schema_sql[];
+
+int db_is_postgres(const char *path)
+{
+    return path != NULL && (strncasecmp(path, "postgresql://", 13) == 0 ||
+                            strncasecmp(path, "postgres://", 11) == 0);
+}
+
+int db_is_file(const char *path)
+{
+    return !db_is_postgres(path);
+}
+
+int db_open(db **out, const char *path, const struct db_options *opt, struct err *err)
+{
+    const struct db_backend *be = db_is_postgres(path) ? &db_pg : &db_sqlite;
+    return be->open(out, path, opt, err);
+}
+
+void db_close(db *d)
+{
+    if (d != NULL)
+        d->be->close(d);
+}
+
+int db_schema_version(void)
+{
+    /* schema_pg.sql carries the same migration numbers as schema.sql. */
+    const char *p = db_schema_sql;
+    int v = 0;
+    while ((p = strstr(p, "\n-- migration ")) != NULL) {
+        p += strlen("\n-- migration ");
+        v = (int)strtol(p, NULL, 10);
+    }
+    return v;
+}
+
+int db_begin(db *d, struct err *err)
+{
+    return d->be->begin(d, err);
+}
+
+int db_commit(db *d, struct err *err)
+{
+    return d->be->commit(d, err);
+}
+
+void db_rollback(db *d)
+{
+    d->be->rollback(d);
+}
+
+int db_savepoint(db *d, enum db_savepoint op, struct err *err)
+{
+    return d->be->savepoint(d, op, err);
+}
+
+int db_backup(db *d, const char *dest, struct err *err)
+{
+    return d->be->backup(d, dest, err);
+}
+
+int db_check(db *d, char **problems, struct err *err)
+{
+    return d->be->check(d, problems, err);
+}
+
+void db_now(char out[32])
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}

@@ -1,0 +1,908 @@
+/* history: series, comparison sides, watches, judgements, alerts and
+ * deletes in PostgreSQL; the same contract as db/sqlite/history.c (see
+ * db/history.h): same answers, same order, same errors.
+ *
+ * Differences from the SQLite text, and why:
+ * - JSON inputs are compared through jsonb_each (SQLite: json_each); jsonb
+ *   compares numbers by value, so {"N":1000} matches 1000.0 as in SQLite.
+ * - Ids come back with RETURNING instead of last_insert_rowid.
+ * - Parameters are cast where PostgreSQL could not infer their type from
+ *   the statement alone ($2::text IS NULL ...).
+ * - A run's judgements go in as one INSERT ... SELECT FROM unnest(arrays),
+ *   one statement for any number of watches.
+ * - Text is ordered byte-wise (COLLATE "C"), as SQLite's BINARY collation,
+ *   whatever locale the database was created with.
+ */
+#include "db/history.h"
+#include "db/catalog.h"
+#include "db/pg/entries.h"
+#include "db/pg/pg.h"
+
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/buf.h"
+
+/* ---- reading results -------------------------------------------------------- */
+
+/* The text of a cell in a (NULL for SQL NULL); *ok = 0 when out of memory. */
+static const char *get_text(arena *a, const PGresult *r, int row, int col, int *ok)
+{
+    const char *s;
+    if (PQgetisnull(r, row, col))
+        return NULL;
+    s = arena_strndup(a, PQgetvalue(r, row, col), (size_t)PQgetlength(r, row, col));
+    if (s == NULL)
+        *ok = 0;
+    return s;
+}
+
+/* "runtime" -> 0; "metric:NAME" -> 1 and *name; "kernel:NAME" -> 2; else -1. */
+static int y_kind(const char *y, const char **name)
+{
+    *name = NULL;
+    if (strcmp(y, "runtime") == 0)
+        return 0;
+    if (strncmp(y, "metric:", 7) == 0 && y[7]) {
+        *name = y + 7;
+        return 1;
+    }
+    if (strncmp(y, "kernel:", 7) == 0 && y[7]) {
+        *name = y + 7;
+        return 2;
+    }
+    return -1;
+}
+
+static int bad_y(const char *y, struct err *err)
+{
+    return err_set(err, 422, "invalid", "y",
+                   "y must be runtime, metric:NAME or kernel:NAME, not %s", y);
+}
+
+/* ---- configurations and series -------------------------------------------- */
+
+/* Every input of the filter (a JSON object, NULL: any) equals the
+ * configuration's. */
+#define INPUTS_MATCH(filter, inputs)                                                     \
+    "(" filter " IS NULL OR NOT EXISTS (SELECT 1 FROM jsonb_each((" filter               \
+    ")::jsonb) f WHERE NOT EXISTS (SELECT 1 FROM jsonb_each((" inputs                    \
+    ")::jsonb) ci WHERE ci.key = f.key AND ci.value = f.value)))"
+
+static const char SQL_CONFIGS[] =
+    "SELECT c.id, e.name, s.name, c.nprocs, c.inputs FROM run_configs c "
+    "JOIN executables e ON e.id = c.exe_id JOIN systems s ON s.id = c.system_id "
+    "WHERE c.app_id = $1::bigint AND ($2::text IS NULL OR e.name = $2::text) AND "
+    "($3::text IS NULL OR s.name = $3::text) AND ($4::bigint = 0 OR c.nprocs = "
+    "$4::bigint) AND " INPUTS_MATCH("$5::text", "c.inputs") " ORDER BY e.name COLLATE "
+                                                            "\"C\", s.name COLLATE "
+                                                            "\"C\", c.inputs COLLATE "
+                                                            "\"C\", c.nprocs LIMIT "
+                                                            "$6::bigint";
+
+int pg_history_configs(db *d, const struct db_history_filter *f, int max, arena *a,
+                       struct db_history_config **out, struct err *err)
+{
+    long long app = db_app_id(d, f->application, 0, err);
+    struct db_history_config *c;
+    PGresult *r;
+    int n, i, ok = 1;
+
+    *out = NULL;
+    if (app < 0)
+        return -1;
+    if (app == 0)
+        return err_set(err, 404, "not_found", "application", "no application named %s",
+                       f->application);
+    if (max < 1)
+        max = 1;
+    c = arena_alloc(a, (size_t)max * sizeof *c);
+    if (c == NULL)
+        return err_nomem(err);
+    r = pg_params(d, SQL_CONFIGS, err,
+                  "itti"
+                  "ti",
+                  app, f->executable, f->system, f->nprocs, f->inputs_json,
+                  (long long)max);
+    if (r == NULL)
+        return -1;
+    n = PQntuples(r);
+    if (n > max)
+        n = max;
+    for (i = 0; i < n; i++) {
+        c[i].id = pg_ll(r, i, 0);
+        c[i].executable = get_text(a, r, i, 1, &ok);
+        c[i].system = get_text(a, r, i, 2, &ok);
+        c[i].nprocs = pg_ll(r, i, 3);
+        c[i].inputs_json = get_text(a, r, i, 4, &ok);
+    }
+    PQclear(r);
+    if (!ok)
+        return err_nomem(err);
+    *out = c;
+    return n;
+}
+
+#define AT "coalesce(r.started_at, r.created_at)"
+#define AT_ORDER AT " COLLATE \"C\""
+
+static const char *const SQL_SERIES[3] = {
+    "SELECT r.id, " AT ", r.vcs_commit, r.runtime FROM runs r WHERE r.config_id = "
+    "$1::bigint ORDER BY " AT_ORDER ", r.id",
+    "SELECT r.id, " AT ", r.vcs_commit, m.value FROM runs r JOIN run_metrics m ON "
+    "m.run_id = r.id AND m.name = $2::text WHERE r.config_id = $1::bigint ORDER "
+    "BY " AT_ORDER ", r.id",
+    "SELECT id, at, vcs_commit, v FROM (SELECT r.id, " AT " AS at, r.vcs_commit, "
+    "(SELECT sum(k.time) FROM kernels k WHERE k.run_id = r.id AND k.name = $2::text) AS "
+    "v FROM runs r WHERE r.config_id = $1::bigint) s WHERE v IS NOT NULL ORDER BY at "
+    "COLLATE \"C\", id",
+};
+
+int pg_history_series(db *d, long long config_id, const char *y, arena *a,
+                      struct db_series_point **out, struct err *err)
+{
+    const char *name;
+    int kind = y_kind(y, &name), n, i, ok = 1;
+    struct db_series_point *p;
+    PGresult *r;
+
+    *out = NULL;
+    if (kind < 0)
+        return bad_y(y, err);
+    r = kind == 0 ? pg_params(d, SQL_SERIES[0], err, "i", config_id)
+                  : pg_params(d, SQL_SERIES[kind], err, "it", config_id, name);
+    if (r == NULL)
+        return -1;
+    n = PQntuples(r);
+    p = arena_alloc(a, (size_t)(n > 0 ? n : 1) * sizeof *p);
+    if (p == NULL) {
+        PQclear(r);
+        return err_nomem(err);
+    }
+    for (i = 0; i < n; i++) {
+        p[i].run = pg_ll(r, i, 0);
+        p[i].at = get_text(a, r, i, 1, &ok);
+        p[i].commit = get_text(a, r, i, 2, &ok);
+        p[i].value = pg_dbl(r, i, 3);
+    }
+    PQclear(r);
+    if (!ok)
+        return err_nomem(err);
+    *out = n > 0 ? p : NULL;
+    return n;
+}
+
+/* ---- comparison sides ----------------------------------------------------- */
+
+/* One statement per kind of side, so that each reaches its runs through its
+ * own index (primary key, runs_by_commit, runs_by_branch, run_tags_by_value). */
+#define SIDE_SQL(cond)                                                                   \
+    "WITH sel AS (SELECT r.id, r.config_id, r.runtime FROM runs r JOIN run_configs c "   \
+    "ON c.id = r.config_id WHERE " cond " AND r.app_id = $1::bigint AND ($2::text IS "   \
+    "NULL OR r.exe_id = (SELECT x.id FROM executables x WHERE x.app_id = $1::bigint "    \
+    "AND x.name = $2::text)) AND ($3::text IS NULL OR r.system_id = (SELECT y.id FROM "  \
+    "systems y WHERE y.name = $3::text)) AND ($4::bigint = 0 OR r.nprocs = $4::bigint) " \
+    "AND " INPUTS_MATCH("$5::text", "c.inputs") ") " SIDE_PARTS
+
+/* SQLite yields each part in run id order (and name order within a run):
+ * the same order here, so that sums over a side add in the same order. */
+#define SIDE_PARTS                                                                       \
+    "SELECT config_id, y, v FROM (SELECT 0 AS part, id, config_id, 'runtime' AS y, "     \
+    "runtime AS v FROM sel UNION ALL SELECT 1, s.id, s.config_id, 'kernel:' || k.name, " \
+    "sum(k.time) FROM sel s JOIN kernels k ON k.run_id = s.id GROUP BY s.id, "           \
+    "s.config_id, k.name UNION ALL SELECT 2, s.id, s.config_id, 'metric:' || m.name, "   \
+    "m.value FROM sel s JOIN run_metrics m ON m.run_id = s.id) u ORDER BY part, id, y "  \
+    "COLLATE \"C\""
+
+static const char *const SQL_SIDE[4] = {
+    [DB_SIDE_RUN] = SIDE_SQL("r.id = $6::bigint AND $7::text IS NULL AND $8::text IS "
+                             "NULL"),
+    [DB_SIDE_COMMIT] = SIDE_SQL("r.vcs_commit = $7::text AND $6::bigint IS NOT NULL AND "
+                                "$8::text IS NULL"),
+    [DB_SIDE_BRANCH] = SIDE_SQL("r.vcs_branch = $7::text AND $6::bigint IS NOT NULL AND "
+                                "$8::text IS NULL"),
+    [DB_SIDE_TAG] = SIDE_SQL("$6::bigint IS NOT NULL AND r.id IN (SELECT t.run_id FROM "
+                             "run_tags t WHERE t.key = $7::text AND t.value = $8::text)"),
+};
+
+int pg_history_side(db *d, const struct db_history_filter *f, const struct db_side *s,
+                    arena *a, struct db_side_value **out, size_t *n, struct err *err)
+{
+    long long app = db_app_id(d, f->application, 0, err);
+    struct db_side_value *v;
+    PGresult *r;
+    int rows, i, ok = 1;
+
+    *out = NULL;
+    *n = 0;
+    if (app < 0)
+        return -1;
+    if (app == 0)
+        return err_set(err, 404, "not_found", "application", "no application named %s",
+                       f->application);
+    /* Every statement names all eight parameters (PostgreSQL wants each one
+     * typed); the ones a kind does not use are bound but constant. */
+    r = pg_params(d, SQL_SIDE[s->kind], err,
+                  "ittit"
+                  "itt",
+                  app, f->executable, f->system, f->nprocs, f->inputs_json, s->run,
+                  s->kind == DB_SIDE_RUN ? NULL : s->value,
+                  s->kind == DB_SIDE_TAG ? s->tag_value : NULL);
+    if (r == NULL)
+        return -1;
+    rows = PQntuples(r);
+    v = arena_alloc(a, (size_t)(rows > 0 ? rows : 1) * sizeof *v);
+    if (v == NULL) {
+        PQclear(r);
+        return err_nomem(err);
+    }
+    for (i = 0; i < rows; i++) {
+        v[i].config_id = pg_ll(r, i, 0);
+        v[i].y = get_text(a, r, i, 1, &ok);
+        v[i].value = pg_dbl(r, i, 2);
+    }
+    PQclear(r);
+    if (!ok)
+        return err_nomem(err);
+    *out = rows > 0 ? v : NULL;
+    *n = (size_t)rows;
+    return 0;
+}
+
+/* ---- watches -------------------------------------------------------------- */
+
+int pg_watch_add(db *d, const struct db_watch *w, const char *application,
+                 const char *executable, const char *system, long long *id,
+                 struct err *err)
+{
+    long long app = db_app_id(d, application, 0, err), exe = 0, sys = 0;
+    char now[32];
+    PGresult *r;
+
+    if (app < 0)
+        return -1;
+    if (app == 0)
+        return err_set(err, 404, "not_found", "application", "no application named %s",
+                       application);
+    if (executable) {
+        r = pg_params(d,
+                      "SELECT id FROM executables WHERE app_id = $1::bigint AND name = "
+                      "$2::text",
+                      err, "it", app, executable);
+        if (r == NULL)
+            return -1;
+        exe = PQntuples(r) > 0 ? pg_ll(r, 0, 0) : 0;
+        PQclear(r);
+        if (exe == 0)
+            return err_set(err, 404, "not_found", "executable",
+                           "no executable named %s in %s", executable, application);
+    }
+    if (system) {
+        sys = db_system_id(d, system, 0, err);
+        if (sys < 0)
+            return -1;
+        if (sys == 0)
+            return err_set(err, 404, "not_found", "system", "no system named %s", system);
+    }
+    db_now(now);
+    r = pg_params(d,
+                  "INSERT INTO watches (model_id, app_id, exe_id, system_id, nprocs, "
+                  "inputs, y, test, threshold, history, created_at) VALUES "
+                  "(nullif($1::bigint, 0), $2::bigint, nullif($3::bigint, 0), "
+                  "nullif($4::bigint, 0), nullif($5::bigint, 0), $6::text, $7::text, "
+                  "$8::text, $9::float8, nullif($10::bigint, 0), $11::text) RETURNING id",
+                  err,
+                  "iiiiitttdi"
+                  "t",
+                  w->model_id, app, exe, sys, w->nprocs, w->inputs_json, w->y, w->test,
+                  w->threshold, w->window, now);
+    if (r == NULL)
+        return -1;
+    *id = pg_ll(r, 0, 0);
+    PQclear(r);
+    return 0;
+}
+
+json_t *pg_watches_list(db *d, struct err *err)
+{
+    return pg_query_json(
+        d,
+        "SELECT w.id, w.model_id AS model, a.name AS application, e.name AS executable, "
+        "s.name AS system, w.nprocs, w.inputs AS inputs_json, w.y, w.test, w.threshold, "
+        "w.history AS \"window\", w.created_at, coalesce(n.judged, 0) AS judged, "
+        "coalesce(n.out, 0) AS out FROM watches w JOIN applications a ON a.id = w.app_id "
+        "LEFT JOIN executables e ON e.id = w.exe_id LEFT JOIN systems s ON s.id = "
+        "w.system_id LEFT JOIN (SELECT watch_id, count(*) AS judged, sum(out)::bigint "
+        "AS out FROM judgements GROUP BY watch_id) n ON n.watch_id = w.id ORDER BY w.id",
+        err, "");
+}
+
+/* Deleting watches: alerts, then judgements, then the watches, each chosen by
+ * one of three selections of watch ids with $1 = the id given. Constant
+ * statements (pg_params caches by the text's address). */
+#define WATCH_DELETES(sel)                                                               \
+    {                                                                                    \
+        "DELETE FROM alerts WHERE watch_id IN (" sel ")",                                \
+            "DELETE FROM judgements WHERE watch_id IN (" sel ")",                        \
+            "DELETE FROM watches WHERE id IN (" sel ")"                                  \
+    }
+
+enum { BY_ID, BY_MODEL, BY_APP };
+static const char *const SQL_WATCH_DELETE[3][3] = {
+    [BY_ID] = WATCH_DELETES("SELECT $1::bigint"),
+    [BY_MODEL] = WATCH_DELETES("SELECT id FROM watches WHERE model_id = $1::bigint"),
+    [BY_APP] = WATCH_DELETES("SELECT id FROM watches WHERE app_id = $1::bigint OR "
+                             "model_id IN (SELECT id FROM models WHERE app_id = "
+                             "$1::bigint)"),
+};
+
+/* Returns the number of watches deleted, or -1. */
+static long long delete_watches(db *d, int by, long long id, struct err *err)
+{
+    long long n = 0;
+    for (int i = 0; i < 3; i++) {
+        n = pg_run_sql(d, SQL_WATCH_DELETE[by][i], err, "i", id);
+        if (n < 0)
+            return -1;
+    }
+    return n;
+}
+
+int pg_watch_delete(db *d, long long id, struct err *err)
+{
+    long long n = delete_watches(d, BY_ID, id, err);
+    if (n < 0)
+        return -1;
+    if (n == 0)
+        return err_set(err, 404, "not_found", NULL, "no watch %lld", id);
+    return 0;
+}
+
+long long pg_watches_count(db *d, struct err *err)
+{
+    PGresult *r = pg_params(d, "SELECT count(*) FROM watches", err, "");
+    long long n;
+    if (r == NULL)
+        return -1;
+    n = pg_ll(r, 0, 0);
+    PQclear(r);
+    return n;
+}
+
+/* The watches covering run $1 whose nprocs is `np` (r.nprocs or NULL): two
+ * probes of watches_by_config. An input the watch fixes must be a number
+ * equal to the run's value of it (SQLite compares json_each's number). */
+#define WATCHES_FOR_RUN(np)                                                              \
+    "SELECT w.id, coalesce(w.model_id, 0), w.app_id, coalesce(w.exe_id, 0), "            \
+    "coalesce(w.system_id, 0), coalesce(w.nprocs, 0), w.inputs, w.y, w.test, "           \
+    "coalesce(w.threshold, 0), coalesce(w.history, 0) FROM runs r JOIN watches w ON "    \
+    "w.app_id = r.app_id AND w.nprocs " np " WHERE r.id = $1::bigint AND (w.exe_id IS "  \
+    "NULL OR w.exe_id = r.exe_id) AND (w.system_id IS NULL OR w.system_id = "            \
+    "r.system_id) AND (w.inputs IS NULL OR NOT EXISTS (SELECT 1 FROM "                   \
+    "jsonb_each(w.inputs::jsonb) f WHERE NOT EXISTS (SELECT 1 FROM run_inputs i WHERE "  \
+    "i.run_id = r.id AND i.name = f.key AND i.value = CASE WHEN jsonb_typeof(f.value) "  \
+    "= 'number' THEN (f.value #>> '{}')::float8 END)))"
+
+static const char SQL_WATCHES_FOR_RUN[] =
+    WATCHES_FOR_RUN("= r.nprocs") " UNION ALL " WATCHES_FOR_RUN("IS NULL") " ORDER BY 1";
+
+int pg_watches_for_run(db *d, long long run_id, arena *a, struct db_watch **out,
+                       struct err *err)
+{
+    PGresult *r = pg_params(d, SQL_WATCHES_FOR_RUN, err, "i", run_id);
+    struct db_watch *w;
+    int n, i, ok = 1;
+
+    *out = NULL;
+    if (r == NULL)
+        return -1;
+    n = PQntuples(r);
+    w = arena_alloc(a, (size_t)(n > 0 ? n : 1) * sizeof *w);
+    if (w == NULL) {
+        PQclear(r);
+        return err_nomem(err);
+    }
+    for (i = 0; i < n; i++) {
+        w[i].id = pg_ll(r, i, 0);
+        w[i].model_id = pg_ll(r, i, 1);
+        w[i].app_id = pg_ll(r, i, 2);
+        w[i].exe_id = pg_ll(r, i, 3);
+        w[i].system_id = pg_ll(r, i, 4);
+        w[i].nprocs = pg_ll(r, i, 5);
+        w[i].inputs_json = get_text(a, r, i, 6, &ok);
+        w[i].y = get_text(a, r, i, 7, &ok);
+        w[i].test = get_text(a, r, i, 8, &ok);
+        w[i].threshold = pg_dbl(r, i, 9);
+        w[i].window = pg_ll(r, i, 10);
+    }
+    PQclear(r);
+    if (!ok)
+        return err_nomem(err);
+    *out = n > 0 ? w : NULL;
+    return n;
+}
+
+static const char *const SQL_VALUE[3] = {
+    "SELECT runtime FROM runs WHERE id = $1::bigint",
+    "SELECT value FROM run_metrics WHERE run_id = $1::bigint AND name = $2::text",
+    "SELECT sum(k.time) FROM kernels k WHERE k.run_id = $1::bigint AND k.name = $2::text "
+    "HAVING count(*) > 0",
+};
+
+int pg_run_value(db *d, long long run_id, const char *y, double *value, struct err *err)
+{
+    const char *name;
+    int kind = y_kind(y, &name), found;
+    PGresult *r;
+
+    if (kind < 0)
+        return bad_y(y, err);
+    r = kind == 0 ? pg_params(d, SQL_VALUE[0], err, "i", run_id)
+                  : pg_params(d, SQL_VALUE[kind], err, "it", run_id, name);
+    if (r == NULL)
+        return -1;
+    found = PQntuples(r) > 0;
+    if (found)
+        *value = pg_dbl(r, 0, 0);
+    PQclear(r);
+    return found;
+}
+
+/* The runs of x's configuration before x in (time, id) order, latest first. */
+#define BEFORE                                                                           \
+    "FROM runs r, runs x WHERE x.id = $1::bigint AND r.config_id = x.config_id AND "     \
+    "(" AT_ORDER ", r.id) < (coalesce(x.started_at, x.created_at) COLLATE \"C\", x.id)"
+
+static const char *const SQL_WINDOW[3] = {
+    "SELECT r.runtime " BEFORE " ORDER BY " AT_ORDER " DESC, r.id DESC LIMIT $2::bigint",
+    "SELECT v FROM (SELECT (SELECT m.value FROM run_metrics m WHERE m.run_id = r.id AND "
+    "m.name = $3::text) AS v, " AT_ORDER " AS at, r.id AS id " BEFORE
+    ") s WHERE v IS NOT NULL ORDER BY at DESC, id DESC LIMIT $2::bigint",
+    "SELECT v FROM (SELECT (SELECT sum(k.time) FROM kernels k WHERE k.run_id = r.id AND "
+    "k.name = $3::text) AS v, " AT_ORDER " AS at, r.id AS id " BEFORE
+    ") s WHERE v IS NOT NULL ORDER BY at DESC, id DESC LIMIT $2::bigint",
+};
+
+int pg_history_window(db *d, long long run_id, const char *y, long long window,
+                      double *hist, struct err *err)
+{
+    const char *name;
+    int kind = y_kind(y, &name), n, i;
+    PGresult *r;
+
+    if (kind < 0)
+        return bad_y(y, err);
+    r = kind == 0 ? pg_params(d, SQL_WINDOW[0], err, "ii", run_id, window)
+                  : pg_params(d, SQL_WINDOW[kind], err, "iit", run_id, window, name);
+    if (r == NULL)
+        return -1;
+    n = PQntuples(r);
+    if (n > window)
+        n = (int)window;
+    for (i = 0; i < n; i++)
+        hist[i] = pg_dbl(r, i, 0);
+    PQclear(r);
+    return n;
+}
+
+/* A run's judgements in one statement: each column is a PostgreSQL array
+ * literal ({1,2,3}) unnested into rows. Doubles print with 17 significant
+ * digits so that the stored value is the judged one, bit for bit. */
+static const char SQL_JUDGE_INS[] =
+    "INSERT INTO judgements (watch_id, run_id, value, expected, lo, hi, score, ready, "
+    "out, direction, x) SELECT * FROM unnest($1::bigint[], $2::bigint[], "
+    "$3::float8[], $4::float8[], $5::float8[], $6::float8[], $7::float8[], "
+    "$8::bigint[], $9::bigint[], $10::bigint[], $11::float8[])";
+static const char SQL_ALERT_INS[] =
+    "INSERT INTO alerts (run_id, watch_id, state, created_at, updated_at) "
+    "VALUES ($1::bigint, $3::bigint, 'open', $2::text, $2::text) RETURNING id";
+
+enum {
+    J_WATCH,
+    J_RUN,
+    J_VALUE,
+    J_EXPECTED,
+    J_LO,
+    J_HI,
+    J_SCORE,
+    J_READY,
+    J_OUT,
+    J_DIR,
+    J_X,
+    J_COLS
+};
+
+static void judge_arrays(struct buf *col, const struct db_judgement *j, size_t n)
+{
+    for (int c = 0; c < J_COLS; c++)
+        buf_putc(&col[c], '{');
+    for (size_t i = 0; i < n; i++) {
+        const char *sep = i ? "," : "";
+        buf_printf(&col[J_WATCH], "%s%lld", sep, j[i].watch_id);
+        buf_printf(&col[J_RUN], "%s%lld", sep, j[i].run_id);
+        buf_printf(&col[J_VALUE], "%s%.17g", sep, j[i].value);
+        buf_printf(&col[J_EXPECTED], "%s%.17g", sep, j[i].expected);
+        buf_printf(&col[J_LO], "%s%.17g", sep, j[i].lo);
+        buf_printf(&col[J_HI], "%s%.17g", sep, j[i].hi);
+        buf_printf(&col[J_SCORE], "%s%.17g", sep, j[i].score);
+        buf_printf(&col[J_READY], "%s%d", sep, j[i].ready);
+        buf_printf(&col[J_OUT], "%s%d", sep, j[i].out);
+        buf_printf(&col[J_DIR], "%s%d", sep, j[i].direction);
+        if (j[i].has_x)
+            buf_printf(&col[J_X], "%s%.17g", sep, j[i].x);
+        else
+            buf_printf(&col[J_X], "%sNULL", sep);
+    }
+    for (int c = 0; c < J_COLS; c++)
+        buf_putc(&col[c], '}');
+}
+
+int pg_judgements_add(db *d, const struct db_judgement *j, size_t n, long long *alert_ids,
+                      struct err *err)
+{
+    struct buf col[J_COLS];
+    char now[32];
+    int rc = 0;
+    size_t i;
+
+    if (n == 0)
+        return 0;
+    for (int c = 0; c < J_COLS; c++)
+        buf_init(&col[c], 64 + n * 40);
+    judge_arrays(col, j, n);
+    for (int c = 0; c < J_COLS; c++)
+        if (buf_failed(&col[c]))
+            rc = err_nomem(err);
+    if (rc == 0 &&
+        pg_run_sql(d, SQL_JUDGE_INS, err,
+                   "ttttt"
+                   "ttttt"
+                   "t",
+                   buf_str(&col[0]), buf_str(&col[1]), buf_str(&col[2]), buf_str(&col[3]),
+                   buf_str(&col[4]), buf_str(&col[5]), buf_str(&col[6]), buf_str(&col[7]),
+                   buf_str(&col[8]), buf_str(&col[9]), buf_str(&col[10])) < 0)
+        rc = -1;
+    for (int c = 0; c < J_COLS; c++)
+        buf_free(&col[c]);
+    if (rc != 0)
+        return -1;
+    for (i = 0; i < n; i++) {
+        PGresult *r;
+        alert_ids[i] = 0;
+        if (!j[i].out)
+            continue;
+        db_now(now);
+        r = pg_params(d, SQL_ALERT_INS, err, "iti", j[i].run_id, now, j[i].watch_id);
+        if (r == NULL)
+            return -1;
+        alert_ids[i] = pg_ll(r, 0, 0);
+        PQclear(r);
+    }
+    return 0;
+}
+
+int pg_judgement_add(db *d, const struct db_judgement *j, long long *alert_id,
+                     struct err *err)
+{
+    return pg_judgements_add(d, j, 1, alert_id, err);
+}
+
+json_t *pg_history_judgements(db *d, long long config_id, json_t **watches,
+                              struct err *err)
+{
+    json_t *rows, *by_run, *row;
+    size_t i;
+
+    *watches = pg_query_json(
+        d,
+        "SELECT w.id FROM watches w, run_configs c WHERE c.id = $1::bigint AND w.app_id "
+        "= c.app_id AND (w.exe_id IS NULL OR w.exe_id = c.exe_id) AND (w.system_id IS "
+        "NULL OR w.system_id = c.system_id) AND (w.nprocs IS NULL OR w.nprocs = "
+        "c.nprocs) AND " INPUTS_MATCH("w.inputs", "c.inputs") " ORDER BY w.id",
+        err, "i", config_id);
+    if (*watches == NULL)
+        return NULL;
+    json_array_foreach(*watches, i, row) json_array_set_new(
+        *watches, i, json_integer(json_integer_value(json_object_get(row, "id"))));
+    rows = pg_query_json(
+        d,
+        "SELECT j.run_id, j.watch_id AS watch, w.model_id AS model, j.expected, j.lo, "
+        "j.hi, j.ready, j.out, j.direction, a.id AS alert FROM runs r JOIN judgements j "
+        "ON j.run_id = r.id JOIN watches w ON w.id = j.watch_id LEFT JOIN alerts a ON "
+        "a.run_id = j.run_id AND a.watch_id = j.watch_id WHERE r.config_id = $1::bigint "
+        "ORDER BY j.run_id, j.watch_id",
+        err, "i", config_id);
+    if (rows == NULL) {
+        json_decref(*watches);
+        *watches = NULL;
+        return NULL;
+    }
+    by_run = json_object();
+    json_array_foreach(rows, i, row)
+    {
+        char key[32];
+        json_t *list;
+        snprintf(key, sizeof key, "%lld",
+                 (long long)json_integer_value(json_object_get(row, "run_id")));
+        list = json_object_get(by_run, key);
+        if (list == NULL) {
+            list = json_array();
+            json_object_set_new(by_run, key, list);
+        }
+        json_object_del(row, "run_id");
+        json_array_append(list, row);
+    }
+    json_decref(rows);
+    return by_run;
+}
+
+json_t *pg_model_judgements(db *d, long long model_id, struct err *err)
+{
+    return pg_query_json(
+        d,
+        "SELECT j.run_id AS run, j.watch_id AS watch, coalesce(r.started_at, "
+        "r.created_at) AS at, r.vcs_commit AS \"commit\", j.x, j.expected AS predicted, "
+        "j.lo, j.hi, j.value AS actual, j.out FROM judgements j JOIN runs r ON r.id = "
+        "j.run_id WHERE j.watch_id IN (SELECT id FROM watches WHERE model_id = "
+        "$1::bigint) AND j.ready = 1 ORDER BY j.run_id, j.watch_id",
+        err, "i", model_id);
+}
+
+/* ---- alerts --------------------------------------------------------------- */
+
+json_t *pg_alerts_list(db *d, const char *state, long long id, struct err *err)
+{
+    return pg_query_json(
+        d,
+        "SELECT al.id, al.state, j.run_id AS run, j.watch_id AS watch, w.model_id AS "
+        "model, a.name AS application, e.name AS executable, s.name AS system, r.nprocs, "
+        "c.inputs AS inputs_json, w.y, r.vcs_commit AS \"commit\", r.vcs_branch AS "
+        "branch, j.value, j.expected, j.lo, j.hi, j.direction, al.created_at, "
+        "al.updated_at FROM alerts al JOIN judgements j ON j.run_id = al.run_id AND "
+        "j.watch_id = al.watch_id JOIN watches w ON w.id = j.watch_id JOIN runs r ON "
+        "r.id = j.run_id JOIN applications a ON a.id = r.app_id JOIN executables e ON "
+        "e.id = r.exe_id JOIN systems s ON s.id = r.system_id LEFT JOIN run_configs c ON "
+        "c.id = r.config_id WHERE ($1::text IS NULL OR al.state = $1::text) AND "
+        "($2::bigint = 0 OR al.id = $2::bigint) ORDER BY al.id DESC LIMIT 1000",
+        err, "ti", state, id);
+}
+
+int pg_alert_set_state(db *d, long long id, const char *state, struct err *err)
+{
+    char now[32];
+    long long n;
+    db_now(now);
+    n = pg_run_sql(d,
+                   "UPDATE alerts SET state = $2::text, updated_at = $3::text WHERE id = "
+                   "$1::bigint",
+                   err, "itt", id, state, now);
+    if (n < 0)
+        return -1;
+    if (n == 0)
+        return err_set(err, 404, "not_found", NULL, "no alert %lld", id);
+    return 0;
+}
+
+/* ---- executables' build settings ------------------------------------------- */
+
+int pg_executable_put(db *d, const char *application, const char *name,
+                      const char *compiler, const char *flags, const char *version,
+                      struct err *err)
+{
+    long long app = db_app_id(d, application, 0, err);
+    char now[32];
+    if (app < 0)
+        return -1;
+    if (app == 0)
+        return err_set(err, 404, "not_found", NULL, "no application named %s",
+                       application);
+    db_now(now);
+    return pg_run_sql(d,
+                      "INSERT INTO executables (app_id, name, compiler, flags, version, "
+                      "created_at) VALUES ($1::bigint, $2::text, coalesce($3::text, ''), "
+                      "coalesce($4::text, ''), coalesce($5::text, ''), $6::text) ON "
+                      "CONFLICT (app_id, name) DO UPDATE SET compiler = "
+                      "coalesce($3::text, executables.compiler), flags = "
+                      "coalesce($4::text, executables.flags), version = "
+                      "coalesce($5::text, executables.version)",
+                      err,
+                      "ittt"
+                      "tt",
+                      app, name, compiler, flags, version, now) < 0
+               ? -1
+               : 0;
+}
+
+int pg_model_name(db *d, long long id, const char *name, struct err *err)
+{
+    return pg_run_sql(d, "UPDATE models SET name = $2::text WHERE id = $1::bigint", err,
+                      "it", id, name) < 0
+               ? -1
+               : 0;
+}
+
+/* ---- deletes -------------------------------------------------------------- */
+
+/* Recomputes a configuration's summary from its runs, and drops it when it
+ * has none left. */
+static int config_refresh(db *d, long long config_id, struct err *err)
+{
+    if (pg_run_sql(
+            d,
+            "UPDATE run_configs SET runs = (SELECT count(*) FROM runs WHERE config_id = "
+            "$1::bigint), sum_runtime = coalesce((SELECT sum(runtime) FROM runs WHERE "
+            "config_id = $1::bigint), 0), min_runtime = coalesce((SELECT min(runtime) "
+            "FROM runs WHERE config_id = $1::bigint), 0), max_runtime = "
+            "coalesce((SELECT max(runtime) FROM runs WHERE config_id = $1::bigint), 0), "
+            "last_run_id = coalesce((SELECT max(id) FROM runs WHERE config_id = "
+            "$1::bigint), 0) WHERE id = $1::bigint",
+            err, "i", config_id) < 0 ||
+        pg_run_sql(d, "DELETE FROM run_configs WHERE id = $1::bigint AND runs = 0", err,
+                   "i", config_id) < 0)
+        return -1;
+    return 0;
+}
+
+/* The application's kernel and metric names (kept by triggers on insert)
+ * follow a deleted run, as in db/sqlite/history.c. */
+static int app_names_forget_run(db *d, long long id, struct err *err)
+{
+    if (pg_run_sql(d,
+                   "UPDATE app_kernels SET records = records - (SELECT count(*) FROM "
+                   "kernels k WHERE k.run_id = $1::bigint AND k.name = app_kernels.name) "
+                   "WHERE app_id = (SELECT app_id FROM runs WHERE id = $1::bigint) AND "
+                   "name IN (SELECT name FROM kernels WHERE run_id = $1::bigint)",
+                   err, "i", id) < 0 ||
+        pg_run_sql(d, "DELETE FROM app_kernels WHERE records <= 0", err, "") < 0 ||
+        pg_run_sql(d,
+                   "DELETE FROM app_metrics WHERE app_id = (SELECT app_id FROM runs "
+                   "WHERE id = $1::bigint) AND name IN (SELECT name FROM run_metrics "
+                   "WHERE run_id = $1::bigint) AND NOT EXISTS (SELECT 1 FROM runs r JOIN "
+                   "run_metrics m ON m.run_id = r.id WHERE r.app_id = app_metrics.app_id "
+                   "AND r.id <> $1::bigint AND m.name = app_metrics.name)",
+                   err, "i", id) < 0)
+        return -1;
+    return 0;
+}
+
+int pg_run_delete(db *d, long long id, struct err *err)
+{
+    json_t *row = pg_query_one(
+        d, "run", "SELECT config_id FROM runs WHERE id = $1::bigint", err, "i", id);
+    long long config_id;
+    if (row == NULL)
+        return -1;
+    config_id = json_integer_value(json_object_get(row, "config_id"));
+    json_decref(row);
+    if (pg_run_sql(d, "DELETE FROM alerts WHERE run_id = $1::bigint", err, "i", id) < 0 ||
+        pg_run_sql(d, "DELETE FROM judgements WHERE run_id = $1::bigint", err, "i", id) <
+            0 ||
+        app_names_forget_run(d, id, err) != 0 ||
+        pg_run_sql(d, "DELETE FROM runs WHERE id = $1::bigint", err, "i", id) < 0)
+        return -1;
+    return config_refresh(d, config_id, err);
+}
+
+/* An application's dependents, children first. */
+static const char *const SQL_APP_DELETE[] = {
+    "DELETE FROM alerts WHERE run_id IN (SELECT id FROM runs WHERE app_id = $1::bigint)",
+    "DELETE FROM judgements WHERE run_id IN (SELECT id FROM runs WHERE app_id = "
+    "$1::bigint)",
+    "DELETE FROM models WHERE app_id = $1::bigint",
+    "DELETE FROM templates WHERE app_id = $1::bigint",
+    "DELETE FROM couplings WHERE app_id = $1::bigint",
+    "DELETE FROM runs WHERE app_id = $1::bigint",
+    "DELETE FROM run_configs WHERE app_id = $1::bigint",
+    "DELETE FROM app_kernels WHERE app_id = $1::bigint",
+    "DELETE FROM app_metrics WHERE app_id = $1::bigint",
+    "DELETE FROM executables WHERE app_id = $1::bigint",
+    "DELETE FROM applications WHERE id = $1::bigint",
+};
+
+static int app_delete_id(db *d, long long app, struct err *err)
+{
+    if (delete_watches(d, BY_APP, app, err) < 0)
+        return -1;
+    for (size_t i = 0; i < sizeof SQL_APP_DELETE / sizeof *SQL_APP_DELETE; i++)
+        if (pg_run_sql(d, SQL_APP_DELETE[i], err, "i", app) < 0)
+            return -1;
+    return 0;
+}
+
+int pg_app_delete(db *d, const char *name, struct err *err)
+{
+    long long app = db_app_id(d, name, 0, err);
+    if (app < 0)
+        return -1;
+    if (app == 0)
+        return err_set(err, 404, "not_found", NULL, "no application named %s", name);
+    return app_delete_id(d, app, err);
+}
+
+int pg_model_delete(db *d, long long id, struct err *err)
+{
+    long long n;
+    if (delete_watches(d, BY_MODEL, id, err) < 0)
+        return -1;
+    n = pg_run_sql(d, "DELETE FROM models WHERE id = $1::bigint", err, "i", id);
+    if (n < 0)
+        return -1;
+    if (n == 0)
+        return err_set(err, 404, "not_found", NULL, "no model %lld", id);
+    return 0;
+}
+
+int pg_template_delete(db *d, const char *name, const char *application, struct err *err)
+{
+    json_t *rows = pg_query_json(d,
+                                 "SELECT t.id FROM templates t JOIN applications a ON "
+                                 "a.id = t.app_id WHERE t.name = $1::text AND ($2::text "
+                                 "IS NULL OR a.name = $2::text) ORDER BY t.id LIMIT 2",
+                                 err, "tt", name, application);
+    size_t n = rows ? json_array_size(rows) : 0;
+    long long id;
+    if (rows == NULL)
+        return -1;
+    id = n ? json_integer_value(json_object_get(json_array_get(rows, 0), "id")) : 0;
+    json_decref(rows);
+    if (n == 0)
+        return err_set(err, 404, "not_found", NULL, "no template named %s", name);
+    if (n > 1)
+        return err_set(
+            err, 409, "conflict", "application",
+            "template %s exists in several applications: add ?application=", name);
+    return pg_run_sql(d, "DELETE FROM templates WHERE id = $1::bigint", err, "i", id) < 0
+               ? -1
+               : 0;
+}
+
+json_t *pg_template_get_in(db *d, const char *name, const char *application,
+                           struct err *err)
+{
+    return pg_query_one(d, "template",
+                        "SELECT t.name, a.name AS application, t.kernel, t.expression, "
+                        "t.description, t.created_at FROM templates t JOIN applications "
+                        "a ON a.id = t.app_id WHERE t.name = $1::text AND a.name = "
+                        "$2::text",
+                        err, "tt", name, application);
+}
+
+/* A demo system goes only when nothing of the user's still refers to it. */
+#define DEMO_SYSTEM_UNUSED(s)                                                            \
+    s ".demo = 1 AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.system_id = " s            \
+      ".id) AND NOT EXISTS (SELECT 1 FROM couplings c WHERE c.system_id = " s            \
+      ".id) AND NOT EXISTS (SELECT 1 FROM watches w WHERE w.system_id = " s              \
+      ".id) AND NOT EXISTS (SELECT 1 FROM models m WHERE m.system_id = " s ".id)"
+
+int pg_demo_remove(db *d, struct err *err)
+{
+    json_t *apps = pg_query_json(
+        d, "SELECT id FROM applications WHERE demo = 1 ORDER BY id", err, "");
+    json_t *row;
+    size_t i;
+
+    if (apps == NULL)
+        return -1;
+    json_array_foreach(apps, i, row)
+    {
+        if (app_delete_id(d, json_integer_value(json_object_get(row, "id")), err) != 0) {
+            json_decref(apps);
+            return -1;
+        }
+    }
+    json_decref(apps);
+    if (pg_run_sql(d,
+                   "DELETE FROM system_benchmarks WHERE system_id IN (SELECT s.id FROM "
+                   "systems s WHERE " DEMO_SYSTEM_UNUSED("s") ")",
+                   err, "") < 0 ||
+        pg_run_sql(d,
+                   "DELETE FROM system_parameters WHERE system_id IN (SELECT s.id FROM "
+                   "systems s WHERE " DEMO_SYSTEM_UNUSED("s") ")",
+                   err, "") < 0 ||
+        pg_run_sql(d, "DELETE FROM systems WHERE " DEMO_SYSTEM_UNUSED("systems"), err,
+                   "") < 0)
+        return -1;
+    return (int)i;
+}

@@ -1,0 +1,116 @@
+/* pg: the PostgreSQL backend's internal toolkit — connection, prepared
+ * statement cache, execution, error mapping and rows as JSON (the libpq
+ * counterpart of db/sqlite/sql.h).
+ *
+ * For code inside db/pg/ only: nothing outside db/ may include this header
+ * (../shared/tools/check-layout checks that db/ headers stay engine-neutral).
+ *
+ * SQL is written with $1..$n placeholders. Parameters are passed from a
+ * format string, one letter each:
+ *   't'  const char *, NULL binds NULL (text)
+ *   'i'  long long
+ *   'd'  double (sent as shortest round-trip text, so values come back exact)
+ *   'b'  bytes: const void *, then size_t (bytea, sent in binary)
+ * Statements are prepared once per connection on first use and cached by the
+ * address of the SQL constant (as db_stmt), so `sql` must be a string
+ * constant. Results come back in text format; pg_ll / pg_dbl / pg_text read
+ * one field.
+ *
+ * Errors map as SQLite's do: an integrity violation (SQLSTATE class 23) is a
+ * 409 "conflict", disk full (53100) a 507 "disk_full", a lock wait that
+ * timed out, a deadlock or a serialization failure a 503 "busy", anything
+ * else a 500 "database" ("database error: ..."). A connection that broke is
+ * reset before its next statement.
+ */
+#ifndef PROPHECY_DB_PG_PG_H
+#define PROPHECY_DB_PG_PG_H
+
+#include <jansson.h>
+#include <libpq-fe.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "common/arena.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "db/backend.h"
+
+/* The libpq connection of d (a PostgreSQL connection). */
+PGconn *pg_conn(db *d);
+
+/* Runs sql, which may hold several statements, without parameters or rows
+ * (BEGIN, SAVEPOINT, a migration). Returns 0 or -1 with err set. */
+int pg_exec(db *d, const char *sql, struct err *err);
+
+/* Records the failure in r (or, r NULL, the connection's last error) in err
+ * as described above, clears r and returns -1. */
+int pg_fail(db *d, PGresult *r, struct err *err);
+
+/* Runs the cached prepared statement sql with parameters from fmt. Returns
+ * its result (rows or a command's outcome; PQclear it), or NULL with err
+ * set. */
+PGresult *pg_params(db *d, const char *sql, struct err *err, const char *fmt, ...);
+PGresult *pg_paramsv(db *d, const char *sql, struct err *err, const char *fmt,
+                     va_list ap);
+
+/* Like pg_params with n parameters given as text (NULL binds NULL), for
+ * statements whose parameter list is built at run time. */
+PGresult *pg_params_text(db *d, const char *sql, int n, const char *const *values,
+                         struct err *err);
+
+/* Field readers of a text-format result: pg_ll and pg_dbl give 0 for NULL,
+ * pg_text gives NULL for NULL (the text belongs to r). pg_null says whether
+ * the field is NULL. pg_bytes unescapes a bytea field into arena a (*len
+ * bytes; NULL with len 0 when it is NULL or memory ran out). */
+long long pg_ll(const PGresult *r, int row, int col);
+double pg_dbl(const PGresult *r, int row, int col);
+const char *pg_text(const PGresult *r, int row, int col);
+int pg_null(const PGresult *r, int row, int col);
+const void *pg_bytes(const PGresult *r, int row, int col, arena *a, size_t *len);
+
+/* The rows of r as an array of objects keyed by column name: int2/int4/int8
+ * map to integers, float4/float8 to reals, numeric to an integer when it is
+ * whole and a real otherwise, bool to 0/1, NULL to null, anything else to a
+ * string; a column named "*_json" is parsed as JSON and stored without the
+ * suffix. Does not clear r. New reference, or NULL with err set. */
+json_t *pg_rows_json(const PGresult *r, struct err *err);
+
+/* pg_params + pg_rows_json. New reference, or NULL with err set. */
+json_t *pg_query_json(db *d, const char *sql, struct err *err, const char *fmt, ...);
+/* Like pg_query_json but the first row (new reference), or NULL with a 404
+ * "not_found" error naming `what` ("what not found") when there is none. */
+json_t *pg_query_one(db *d, const char *what, const char *sql, struct err *err,
+                     const char *fmt, ...);
+/* Runs a statement without rows; returns the number of rows it changed, or
+ * -1 with err set. */
+long long pg_run_sql(db *d, const char *sql, struct err *err, const char *fmt, ...);
+/* Runs sql with $1 bound to id and stores its rows (pg_query_json) under key
+ * in obj. Returns 1, or 0 with err set. */
+int pg_attach_rows(db *d, json_t *obj, const char *key, const char *sql, long long id,
+                   struct err *err);
+
+/* A single bigint or NULL from the first column of the first row: returns 1
+ * and *v, 0 when there is no row or the value is NULL, -1 with err set. */
+int pg_scalar(db *d, long long *v, const char *sql, struct err *err, const char *fmt,
+              ...);
+
+/* Appends to out the canonical JSON text of n named values, in name (byte)
+ * order, exactly as SQLite's json_group_object writes it: {"L":1024.0,
+ * "N":1e-05} becomes {"L":1024.0,"N":1.0e-05} (15 significant digits, a
+ * ".0" on whole mantissas). It keys run_configs.inputs, which must be the same
+ * text on both engines (a database copied from SQLite keeps its
+ * configurations). kv is reordered. */
+struct rec_kv;
+void pg_inputs_json(struct rec_kv *kv, size_t n, struct buf *out);
+
+/* Adds stored run run_id, whose inputs are the n given (reordered), to its
+ * configuration summary and sets its config_id (db/pg/summary.c; the
+ * inputs' text is pg_inputs_json's). Returns 0 or -1 with err set. */
+int pg_summary_add_run_inputs(db *d, long long run_id, struct rec_kv *inputs, size_t n,
+                              struct err *err);
+
+/* Appends ids as a PostgreSQL array literal ("{3,17}"), for a $n::bigint[]
+ * parameter. */
+void pg_id_array(const long long *ids, size_t n, struct buf *out);
+
+#endif

@@ -1,0 +1,758 @@
+/* runs: run storage on PostgreSQL; see db/runs.h.
+ *
+ * Several servers may store into one database at once, so nothing here reads
+ * and then writes on the strength of what it read: names are created with
+ * INSERT ... ON CONFLICT DO NOTHING and read back, and a run with a client id
+ * is inserted with ON CONFLICT (uid) DO NOTHING, which waits for a concurrent
+ * insert of the same id to commit and then finds it (the repeat is compared
+ * with the stored run, as on SQLite). Listing builds its WHERE clause from a
+ * fixed set of variants, each a prepared statement with its own parameters.
+ */
+#include "db/runs.h"
+#include "common/buf.h"
+#include "common/xalloc.h"
+#include "db/pg/entries.h"
+#include "db/pg/pg.h"
+#include "db/summary.h"
+#include "formats/limits.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Name → id, created on first use. The insert that loses a race with another
+ * server's does nothing; the read after it sees the winner's row. */
+static long long named_id(db *d, const char *sel, const char *ins, const char *name,
+                          long long parent, struct err *err)
+{
+    long long id;
+    int rc, k;
+    for (k = 0; k < 2; k++) {
+        rc = parent > 0 ? pg_scalar(d, &id, sel, err, "it", parent, name)
+                        : pg_scalar(d, &id, sel, err, "t", name);
+        if (rc != 0)
+            return rc < 0 ? -1 : id;
+        rc = parent > 0 ? pg_scalar(d, &id, ins, err, "it", parent, name)
+                        : pg_scalar(d, &id, ins, err, "t", name);
+        if (rc != 0)
+            return rc < 0 ? -1 : id;
+    }
+    return err_set(err, 500, "database", NULL, "database error: cannot create %s", name);
+}
+
+static const char SQL_APP_SEL[] = "SELECT id FROM applications WHERE name = $1";
+static const char SQL_APP_INS[] = "INSERT INTO applications (name) VALUES ($1) "
+                                  "ON CONFLICT (name) DO NOTHING RETURNING id";
+static const char SQL_EXE_SEL[] =
+    "SELECT id FROM executables WHERE app_id = $1 AND name = $2";
+static const char SQL_EXE_INS[] =
+    "INSERT INTO executables (app_id, name) VALUES ($1, $2) "
+    "ON CONFLICT (app_id, name) DO NOTHING RETURNING id";
+static const char SQL_SYS_SEL[] = "SELECT id FROM systems WHERE name = $1";
+static const char SQL_SYS_INS[] = "INSERT INTO systems (name) VALUES ($1) "
+                                  "ON CONFLICT (name) DO NOTHING RETURNING id";
+
+long long pg_app_id(db *d, const char *name, int create, struct err *err)
+{
+    long long id;
+    int rc;
+    if (create)
+        return named_id(d, SQL_APP_SEL, SQL_APP_INS, name, 0, err);
+    rc = pg_scalar(d, &id, SQL_APP_SEL, err, "t", name);
+    return rc < 0 ? -1 : rc ? id : 0;
+}
+
+long long pg_system_id(db *d, const char *name, int create, struct err *err)
+{
+    long long id;
+    int rc;
+    if (create)
+        return named_id(d, SQL_SYS_SEL, SQL_SYS_INS, name, 0, err);
+    rc = pg_scalar(d, &id, SQL_SYS_SEL, err, "t", name);
+    return rc < 0 ? -1 : rc ? id : 0;
+}
+
+static const char SQL_UID_SEL[] = "SELECT id FROM runs WHERE uid = $1";
+static const char SQL_RUN_INS[] =
+    "INSERT INTO runs (uid, app_id, exe_id, system_id, nprocs, runtime, started_at, "
+    "submitter, created_at, vcs_commit, vcs_branch) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
+    "ON CONFLICT (uid) DO NOTHING RETURNING id";
+/* A run's inputs, metrics, kernels and tags in one round trip: each set goes
+ * in as one JSON parameter (numbers with 17 significant digits, so the
+ * stored doubles are the sent ones) and one data-modifying CTE unpacks it. */
+static const char SQL_CHILDREN_INS[] =
+    "WITH i AS (INSERT INTO run_inputs (run_id, name, value) SELECT $1, key, "
+    "value::float8 FROM jsonb_each_text($2::jsonb)), "
+    "m AS (INSERT INTO run_metrics (run_id, name, value) SELECT $1, key, value::float8 "
+    "FROM jsonb_each_text($3::jsonb)), "
+    "k AS (INSERT INTO kernels (run_id, seq, name, time, calls, metrics) SELECT $1, "
+    "x.ord - 1, x.e ->> 'name', (x.e ->> 'time')::float8, (x.e ->> 'calls')::bigint, "
+    "x.e ->> 'metrics' FROM jsonb_array_elements($4::jsonb) WITH ORDINALITY x(e, ord)), "
+    "t AS (INSERT INTO run_tags (run_id, key, value) SELECT $1, key, value FROM "
+    "jsonb_each_text($5::jsonb)) SELECT 1";
+
+static json_t *kvs_json(const struct rec_kv *kv, size_t n)
+{
+    json_t *o = json_object();
+    size_t i;
+    for (i = 0; o && i < n; i++)
+        if (json_object_set_new(o, kv[i].name, json_real(kv[i].value)) != 0) {
+            json_decref(o);
+            return NULL;
+        }
+    return o;
+}
+
+static int insert_children(db *d, long long id, const struct run_record *r,
+                           struct err *err)
+{
+    json_t *in = kvs_json(r->inputs, r->ninputs),
+           *met = kvs_json(r->metrics, r->nmetrics);
+    json_t *ker = json_array(), *tags = json_object();
+    char *txt[4] = {NULL, NULL, NULL, NULL};
+    int rc = -1, ok = in && met && ker && tags, i;
+    size_t k;
+
+    for (k = 0; ok && k < r->nkernels; k++) {
+        const struct rec_kernel *kr = &r->kernels[k];
+        json_t *o =
+            json_pack("{s:s, s:f, s:I, s:s?}", "name", kr->name, "time", kr->time,
+                      "calls", (json_int_t)kr->calls, "metrics", kr->metrics_json);
+        ok = o != NULL && json_array_append_new(ker, o) == 0;
+    }
+    for (k = 0; ok && k < r->ntags; k++)
+        ok =
+            json_object_set_new(tags, r->tags[k].key, json_string(r->tags[k].value)) == 0;
+    if (ok) {
+        json_t *v[4] = {in, met, ker, tags};
+        for (i = 0; i < 4; i++)
+            ok = ok && (txt[i] = json_dumps(v[i], JSON_COMPACT |
+                                                      JSON_REAL_PRECISION(17))) != NULL;
+    }
+    if (!ok)
+        err_nomem(err);
+    else if (pg_run_sql(d, SQL_CHILDREN_INS, err, "itttt", id, txt[0], txt[1], txt[2],
+                        txt[3]) >= 0)
+        rc = 0;
+    for (i = 0; i < 4; i++)
+        free(txt[i]);
+    json_decref(in);
+    json_decref(met);
+    json_decref(ker);
+    json_decref(tags);
+    return rc;
+}
+
+struct resolved {
+    const char *app, *exe, *sys;
+    long long app_id, exe_id, sys_id;
+};
+
+static int resolve(db *d, struct resolved *c, const struct run_record *r, struct err *err)
+{
+    if (c->app == NULL || strcmp(c->app, r->application) != 0) {
+        c->app_id = named_id(d, SQL_APP_SEL, SQL_APP_INS, r->application, 0, err);
+        if (c->app_id < 0)
+            return -1;
+        c->app = r->application;
+        c->exe = NULL;
+    }
+    if (c->exe == NULL || strcmp(c->exe, r->executable) != 0) {
+        c->exe_id = named_id(d, SQL_EXE_SEL, SQL_EXE_INS, r->executable, c->app_id, err);
+        if (c->exe_id < 0)
+            return -1;
+        c->exe = r->executable;
+    }
+    if (c->sys == NULL || strcmp(c->sys, r->system) != 0) {
+        c->sys_id = named_id(d, SQL_SYS_SEL, SQL_SYS_INS, r->system, 0, err);
+        if (c->sys_id < 0)
+            return -1;
+        c->sys = r->system;
+    }
+    return 0;
+}
+
+static int str_eq(const char *a, const char *b)
+{
+    if (a == NULL || b == NULL)
+        return a == b;
+    return strcmp(a, b) == 0;
+}
+
+/* The same tags, in any order (keys are unique within a run). */
+static int tags_eq(const struct rec_tag *a, size_t na, const struct rec_tag *b, size_t nb)
+{
+    size_t i, k;
+    if (na != nb)
+        return 0;
+    for (i = 0; i < na; i++) {
+        for (k = 0; k < nb; k++)
+            if (strcmp(a[i].key, b[k].key) == 0)
+                break;
+        if (k == nb || strcmp(a[i].value, b[k].value) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* The same named values, in any order (names are unique within a run). */
+static int kvs_eq(const struct rec_kv *a, size_t na, const struct rec_kv *b, size_t nb)
+{
+    size_t i, k;
+    if (na != nb)
+        return 0;
+    for (i = 0; i < na; i++) {
+        for (k = 0; k < nb; k++)
+            if (strcmp(a[i].name, b[k].name) == 0)
+                break;
+        if (k == nb || a[i].value != b[k].value)
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether the stored run `id` has exactly the content of r (everything but
+ * the submitter and the time it was stored). Returns 1, 0, or -1 on error. */
+static int same_as_stored(db *d, long long id, const struct run_record *r,
+                          struct err *err)
+{
+    struct db_run_row row;
+    const struct run_record *s = &row.run;
+    arena *a = arena_new();
+    int found, same;
+    size_t k;
+
+    if (a == NULL)
+        return err_nomem(err);
+    found = pg_run_get(d, id, a, &row, err);
+    if (found <= 0) {
+        arena_free(a);
+        return found < 0 ? -1 : 0;
+    }
+    same = str_eq(s->application, r->application) &&
+           str_eq(s->executable, r->executable) && str_eq(s->system, r->system) &&
+           s->nprocs == r->nprocs && s->runtime == r->runtime &&
+           str_eq(s->started_at, r->started_at) && str_eq(s->commit, r->commit) &&
+           str_eq(s->branch, r->branch) &&
+           tags_eq(s->tags, s->ntags, r->tags, r->ntags) &&
+           kvs_eq(s->inputs, s->ninputs, r->inputs, r->ninputs) &&
+           kvs_eq(s->metrics, s->nmetrics, r->metrics, r->nmetrics) &&
+           s->nkernels == r->nkernels;
+    for (k = 0; same && k < r->nkernels; k++)
+        same = str_eq(s->kernels[k].name, r->kernels[k].name) &&
+               s->kernels[k].time == r->kernels[k].time &&
+               s->kernels[k].calls == r->kernels[k].calls &&
+               str_eq(s->kernels[k].metrics_json, r->kernels[k].metrics_json);
+    arena_free(a);
+    return same;
+}
+
+/* A repeat of a stored client id: the same content is the same run; other
+ * content is a client bug that must not pass silently. */
+static int repeat(db *d, long long id, const struct run_record *r, struct err *err)
+{
+    int same = same_as_stored(d, id, r, err);
+    if (same < 0)
+        return -1;
+    if (!same)
+        return err_set(err, 409, "conflict", "id",
+                       "run id %s is already stored with different content", r->uid);
+    return 0;
+}
+
+static int insert_one(db *d, struct resolved *c, const struct run_record *r,
+                      const char *now, long long *id_out, int *existed, struct err *err)
+{
+    struct rec_kv sorted[LIMIT_INPUTS];
+    long long id;
+    int rc;
+
+    *existed = 0;
+    if (r->uid != NULL) {
+        rc = pg_scalar(d, &id, SQL_UID_SEL, err, "t", r->uid);
+        if (rc < 0)
+            return -1;
+        if (rc > 0) {
+            *id_out = id;
+            *existed = 1;
+            return repeat(d, id, r, err);
+        }
+    }
+    if (resolve(d, c, r, err) != 0)
+        return -1;
+    rc = pg_scalar(d, &id, SQL_RUN_INS, err, "tiiiidttttt", r->uid, c->app_id, c->exe_id,
+                   c->sys_id, r->nprocs, r->runtime, r->started_at,
+                   r->submitter ? r->submitter : "", now, r->commit, r->branch);
+    if (rc < 0)
+        return -1;
+    if (rc == 0) {
+        /* Another server stored this client id since we looked. */
+        if (pg_scalar(d, &id, SQL_UID_SEL, err, "t", r->uid) <= 0)
+            return err_set(err, 500, "database", NULL,
+                           "database error: run id %s vanished", r->uid);
+        *id_out = id;
+        *existed = 1;
+        return repeat(d, id, r, err);
+    }
+    *id_out = id;
+    if ((r->ninputs || r->nmetrics || r->nkernels || r->ntags) &&
+        insert_children(d, id, r, err) != 0)
+        return -1;
+    if (r->ninputs > LIMIT_INPUTS)
+        return err_set(err, 500, "internal", NULL, "too many inputs");
+    if (r->ninputs)
+        memcpy(sorted, r->inputs, r->ninputs * sizeof *sorted);
+    return pg_summary_add_run_inputs(d, id, sorted, r->ninputs, err);
+}
+
+int pg_runs_insert(db *d, const struct run_record *runs, size_t n, long long *ids,
+                   int *existed, struct err *err)
+{
+    struct resolved c = {0};
+    char now[32];
+    size_t i;
+
+    db_now(now);
+    for (i = 0; i < n; i++)
+        if (insert_one(d, &c, &runs[i], now, &ids[i], &existed[i], err) != 0)
+            return -1;
+    return 0;
+}
+
+/* ---- reading ---------------------------------------------------------- */
+
+enum {
+    F_APP = 1,
+    F_EXE = 2,
+    F_SYS = 4,
+    F_NP = 8,
+    F_COMMIT = 16,
+    F_BRANCH = 32,
+    F_TAG = 64,
+    NVARIANT = 128
+};
+
+static char *variants[NVARIANT];
+static pthread_once_t variants_once = PTHREAD_ONCE_INIT;
+
+/* A variant numbers only the parameters it uses, in the order bind_filter
+ * passes them: application, executable, system, nprocs, commit, branch, tag
+ * key and value, then the cursor and the limit. */
+static void make_variants(void)
+{
+    int m;
+    for (m = 0; m < NVARIANT; m++) {
+        struct buf b;
+        int k = 1;
+        buf_init(&b, 4096);
+        buf_puts(&b, "SELECT r.id, r.uid, a.name, e.name, s.name, r.nprocs, r.runtime, "
+                     "r.started_at, r.submitter, r.created_at, r.vcs_commit, "
+                     "r.vcs_branch FROM runs r JOIN applications a ON a.id = r.app_id "
+                     "JOIN executables e ON e.id = r.exe_id "
+                     "JOIN systems s ON s.id = r.system_id WHERE true");
+        if (m & F_APP)
+            buf_printf(&b,
+                       " AND r.app_id = (SELECT id FROM applications WHERE name = $%d)",
+                       k++);
+        if (m & F_EXE) {
+            if (m & F_APP)
+                buf_printf(&b,
+                           " AND r.exe_id = (SELECT x.id FROM executables x JOIN "
+                           "applications y ON y.id = x.app_id WHERE y.name = $1 AND "
+                           "x.name = $%d)",
+                           k++);
+            else
+                buf_printf(
+                    &b, " AND r.exe_id IN (SELECT id FROM executables WHERE name = $%d)",
+                    k++);
+        }
+        if (m & F_SYS)
+            buf_printf(&b, " AND r.system_id = (SELECT id FROM systems WHERE name = $%d)",
+                       k++);
+        if (m & F_NP)
+            buf_printf(&b, " AND r.nprocs = $%d::bigint", k++);
+        if (m & F_COMMIT)
+            buf_printf(&b, " AND r.vcs_commit = $%d", k++);
+        if (m & F_BRANCH)
+            buf_printf(&b, " AND r.vcs_branch = $%d", k++);
+        if (m & F_TAG) {
+            buf_printf(&b,
+                       " AND r.id IN (SELECT run_id FROM run_tags WHERE key = $%d AND "
+                       "value = $%d)",
+                       k, k + 1);
+            k += 2;
+        }
+        buf_printf(&b, " AND r.id > $%d::bigint ORDER BY r.id LIMIT $%d::bigint", k,
+                   k + 1);
+        variants[m] = buf_detach(&b, NULL);
+    }
+}
+
+static const char *variant(const struct db_run_filter *f)
+{
+    int m = 0;
+    pthread_once(&variants_once, make_variants);
+    if (f->application)
+        m |= F_APP;
+    if (f->executable)
+        m |= F_EXE;
+    if (f->system)
+        m |= F_SYS;
+    if (f->nprocs > 0)
+        m |= F_NP;
+    if (f->commit)
+        m |= F_COMMIT;
+    if (f->branch)
+        m |= F_BRANCH;
+    if (f->tag_key && f->tag_value)
+        m |= F_TAG;
+    return variants[m];
+}
+
+static const char *dup(arena *a, const PGresult *r, int row, int col)
+{
+    const char *t = pg_text(r, row, col);
+    return t ? arena_strndup(a, t, (size_t)PQgetlength(r, row, col)) : NULL;
+}
+
+static const char SQL_INPUTS[] =
+    "SELECT name, value FROM run_inputs WHERE run_id = $1 ORDER BY name";
+static const char SQL_METRICS[] =
+    "SELECT name, value FROM run_metrics WHERE run_id = $1 ORDER BY name";
+static const char SQL_KERNELS[] =
+    "SELECT name, time, calls, metrics FROM kernels WHERE run_id = $1 ORDER BY seq";
+static const char SQL_TAGS[] =
+    "SELECT key, value FROM run_tags WHERE run_id = $1 ORDER BY key";
+
+static int read_kvs(db *d, const char *sql, long long id, arena *a, struct rec_kv **out,
+                    size_t *n, struct err *err)
+{
+    PGresult *r = pg_params(d, sql, err, "i", id);
+    int i, rows;
+
+    *n = 0;
+    *out = NULL;
+    if (r == NULL)
+        return -1;
+    rows = PQntuples(r);
+    if (rows > 0 && (*out = arena_alloc(a, (size_t)rows * sizeof **out)) == NULL) {
+        PQclear(r);
+        return err_nomem(err);
+    }
+    for (i = 0; i < rows; i++) {
+        (*out)[i].name = dup(a, r, i, 0);
+        (*out)[i].value = pg_dbl(r, i, 1);
+    }
+    *n = (size_t)rows;
+    PQclear(r);
+    return 0;
+}
+
+static int read_kernels(db *d, long long id, arena *a, struct run_record *run,
+                        struct err *err)
+{
+    PGresult *r = pg_params(d, SQL_KERNELS, err, "i", id);
+    int i, rows;
+
+    run->kernels = NULL;
+    run->nkernels = 0;
+    if (r == NULL)
+        return -1;
+    rows = PQntuples(r);
+    if (rows > 0 &&
+        (run->kernels = arena_alloc(a, (size_t)rows * sizeof *run->kernels)) == NULL) {
+        PQclear(r);
+        return err_nomem(err);
+    }
+    for (i = 0; i < rows; i++) {
+        struct rec_kernel *k = &run->kernels[i];
+        k->name = dup(a, r, i, 0);
+        k->time = pg_dbl(r, i, 1);
+        k->calls = pg_ll(r, i, 2);
+        k->metrics_json = dup(a, r, i, 3);
+    }
+    run->nkernels = (size_t)rows;
+    PQclear(r);
+    return 0;
+}
+
+static int read_tags(db *d, long long id, arena *a, struct run_record *run,
+                     struct err *err)
+{
+    PGresult *r = pg_params(d, SQL_TAGS, err, "i", id);
+    int i, rows;
+
+    run->tags = NULL;
+    run->ntags = 0;
+    if (r == NULL)
+        return -1;
+    run->tags = arena_alloc(a, LIMIT_TAGS * sizeof *run->tags);
+    if (run->tags == NULL) {
+        PQclear(r);
+        return err_nomem(err);
+    }
+    rows = PQntuples(r);
+    for (i = 0; i < rows && run->ntags < LIMIT_TAGS; i++) {
+        run->tags[run->ntags].key = dup(a, r, i, 0);
+        run->tags[run->ntags].value = dup(a, r, i, 1);
+        run->ntags++;
+    }
+    PQclear(r);
+    return 0;
+}
+
+static void read_row(const PGresult *r, int i, arena *a, struct db_run_row *row)
+{
+    struct run_record *run = &row->run;
+    memset(row, 0, sizeof *row);
+    row->id = pg_ll(r, i, 0);
+    run->uid = dup(a, r, i, 1);
+    run->application = dup(a, r, i, 2);
+    run->executable = dup(a, r, i, 3);
+    run->system = dup(a, r, i, 4);
+    run->nprocs = pg_ll(r, i, 5);
+    run->runtime = pg_dbl(r, i, 6);
+    run->started_at = dup(a, r, i, 7);
+    run->submitter = dup(a, r, i, 8);
+    row->created_at = dup(a, r, i, 9);
+    run->commit = dup(a, r, i, 10);
+    run->branch = dup(a, r, i, 11);
+}
+
+static int read_children(db *d, arena *a, struct db_run_row *row, struct err *err)
+{
+    struct run_record *r = &row->run;
+    if (read_kvs(d, SQL_INPUTS, row->id, a, &r->inputs, &r->ninputs, err) != 0 ||
+        read_kvs(d, SQL_METRICS, row->id, a, &r->metrics, &r->nmetrics, err) != 0 ||
+        read_kernels(d, row->id, a, r, err) != 0 || read_tags(d, row->id, a, r, err) != 0)
+        return -1;
+    return 0;
+}
+
+/* The children of a page of runs (ids ascending) in four statements, not
+ * four per run: each reads every run's rows ordered by run id, then as the
+ * single-run reads order them, and each run takes its stretch. */
+static const char SQL_INPUTS_MANY[] = "SELECT run_id, name, value FROM run_inputs WHERE "
+                                      "run_id = ANY($1::bigint[]) ORDER BY run_id, name";
+static const char SQL_METRICS_MANY[] =
+    "SELECT run_id, name, value FROM run_metrics WHERE "
+    "run_id = ANY($1::bigint[]) ORDER BY run_id, name";
+static const char SQL_KERNELS_MANY[] =
+    "SELECT run_id, name, time, calls, metrics FROM kernels WHERE "
+    "run_id = ANY($1::bigint[]) ORDER BY run_id, seq";
+static const char SQL_TAGS_MANY[] = "SELECT run_id, key, value FROM run_tags WHERE "
+                                    "run_id = ANY($1::bigint[]) ORDER BY run_id, key";
+
+enum child { C_INPUTS, C_METRICS, C_KERNELS, C_TAGS };
+
+/* Stores rows [from, to) of r (all of run `row`) as the run's children. */
+static int take_children(const PGresult *r, int from, int to, enum child kind, arena *a,
+                         struct db_run_row *row, struct err *err)
+{
+    struct run_record *run = &row->run;
+    size_t n = (size_t)(to - from), i;
+    if (kind == C_INPUTS || kind == C_METRICS) {
+        struct rec_kv *kv = arena_alloc(a, (n ? n : 1) * sizeof *kv);
+        if (kv == NULL)
+            return err_nomem(err);
+        for (i = 0; i < n; i++) {
+            kv[i].name = dup(a, r, from + (int)i, 1);
+            kv[i].value = pg_dbl(r, from + (int)i, 2);
+        }
+        if (kind == C_INPUTS) {
+            run->inputs = n ? kv : NULL;
+            run->ninputs = n;
+        } else {
+            run->metrics = n ? kv : NULL;
+            run->nmetrics = n;
+        }
+    } else if (kind == C_KERNELS) {
+        struct rec_kernel *k = arena_alloc(a, (n ? n : 1) * sizeof *k);
+        if (k == NULL)
+            return err_nomem(err);
+        for (i = 0; i < n; i++) {
+            k[i].name = dup(a, r, from + (int)i, 1);
+            k[i].time = pg_dbl(r, from + (int)i, 2);
+            k[i].calls = pg_ll(r, from + (int)i, 3);
+            k[i].metrics_json = dup(a, r, from + (int)i, 4);
+        }
+        run->kernels = n ? k : NULL;
+        run->nkernels = n;
+    } else {
+        run->tags = arena_alloc(a, LIMIT_TAGS * sizeof *run->tags);
+        if (run->tags == NULL)
+            return err_nomem(err);
+        for (i = 0; i < n && i < LIMIT_TAGS; i++) {
+            run->tags[i].key = dup(a, r, from + (int)i, 1);
+            run->tags[i].value = dup(a, r, from + (int)i, 2);
+        }
+        run->ntags = i;
+    }
+    return 0;
+}
+
+static int read_children_many(db *d, arena *a, struct db_run_row *rows, int n,
+                              struct err *err)
+{
+    static const char *const sql[] = {SQL_INPUTS_MANY, SQL_METRICS_MANY, SQL_KERNELS_MANY,
+                                      SQL_TAGS_MANY};
+    long long *ids;
+    struct buf list;
+    int kind, i;
+
+    if (n == 0)
+        return 0;
+    if ((ids = arena_alloc(a, (size_t)n * sizeof *ids)) == NULL)
+        return err_nomem(err);
+    for (i = 0; i < n; i++)
+        ids[i] = rows[i].id;
+    buf_init(&list, 32 * (size_t)n + 16);
+    pg_id_array(ids, (size_t)n, &list);
+    if (buf_failed(&list)) {
+        buf_free(&list);
+        return err_nomem(err);
+    }
+    for (kind = C_INPUTS; kind <= C_TAGS; kind++) {
+        PGresult *r = pg_params(d, sql[kind], err, "t", buf_str(&list));
+        int nr, at = 0;
+        if (r == NULL) {
+            buf_free(&list);
+            return -1;
+        }
+        nr = PQntuples(r);
+        for (i = 0; i < n; i++) { /* both in ascending run id */
+            int end;
+            while (at < nr && pg_ll(r, at, 0) < rows[i].id)
+                at++;
+            for (end = at; end < nr && pg_ll(r, end, 0) == rows[i].id; end++)
+                ;
+            if (take_children(r, at, end, (enum child)kind, a, &rows[i], err) != 0) {
+                PQclear(r);
+                buf_free(&list);
+                return -1;
+            }
+            at = end;
+        }
+        PQclear(r);
+    }
+    buf_free(&list);
+    return 0;
+}
+
+int pg_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_row **rows,
+                 struct err *err)
+{
+    int limit = f->limit > 0 && f->limit <= 1000 ? f->limit : 100;
+    const char *values[12];
+    char np[24], after[24], lim[24];
+    struct db_run_row *out;
+    PGresult *r;
+    int n = 0, k = 0, i;
+
+    *rows = NULL;
+    if (f->application)
+        values[k++] = f->application;
+    if (f->executable)
+        values[k++] = f->executable;
+    if (f->system)
+        values[k++] = f->system;
+    if (f->nprocs > 0) {
+        snprintf(np, sizeof np, "%lld", f->nprocs);
+        values[k++] = np;
+    }
+    if (f->commit)
+        values[k++] = f->commit;
+    if (f->branch)
+        values[k++] = f->branch;
+    if (f->tag_key && f->tag_value) {
+        values[k++] = f->tag_key;
+        values[k++] = f->tag_value;
+    }
+    snprintf(after, sizeof after, "%lld", f->after);
+    snprintf(lim, sizeof lim, "%d", limit);
+    values[k++] = after;
+    values[k++] = lim;
+    out = arena_alloc(a, (size_t)limit * sizeof *out);
+    if (out == NULL)
+        return err_nomem(err);
+    r = pg_params_text(d, variant(f), k, values, err);
+    if (r == NULL)
+        return -1;
+    for (i = 0; i < PQntuples(r) && n < limit; i++)
+        read_row(r, i, a, &out[n++]);
+    PQclear(r);
+    if (read_children_many(d, a, out, n, err) != 0)
+        return -1;
+    *rows = out;
+    return n;
+}
+
+static const char SQL_RUN_GET[] =
+    "SELECT r.id, r.uid, a.name, e.name, s.name, r.nprocs, r.runtime, r.started_at, "
+    "r.submitter, r.created_at, r.vcs_commit, r.vcs_branch FROM runs r JOIN applications "
+    "a ON a.id = r.app_id "
+    "JOIN executables e ON e.id = r.exe_id JOIN systems s ON s.id = r.system_id "
+    "WHERE r.id = $1";
+
+int pg_run_get(db *d, long long id, arena *a, struct db_run_row *row, struct err *err)
+{
+    PGresult *r = pg_params(d, SQL_RUN_GET, err, "i", id);
+    if (r == NULL)
+        return -1;
+    if (PQntuples(r) == 0) {
+        PQclear(r);
+        return 0;
+    }
+    read_row(r, 0, a, row);
+    PQclear(r);
+    return read_children(d, a, row, err) != 0 ? -1 : 1;
+}
+
+static int read_names(db *d, const char *sql, arena *a, const char ***out, size_t *n,
+                      struct err *err)
+{
+    PGresult *r = pg_params(d, sql, err, "");
+    int i, rows;
+
+    *out = NULL;
+    *n = 0;
+    if (r == NULL)
+        return -1;
+    rows = PQntuples(r);
+    if (rows > 0 && (*out = arena_alloc(a, (size_t)rows * sizeof **out)) == NULL) {
+        PQclear(r);
+        return err_nomem(err);
+    }
+    for (i = 0; i < rows; i++)
+        (*out)[i] = dup(a, r, i, 0);
+    *n = (size_t)rows;
+    PQclear(r);
+    return 0;
+}
+
+int pg_runs_names(db *d, arena *a, const char ***inputs, size_t *ninputs,
+                  const char ***metrics, size_t *nmetrics, struct err *err)
+{
+    if (read_names(d, "SELECT DISTINCT name FROM run_inputs ORDER BY name", a, inputs,
+                   ninputs, err) != 0 ||
+        read_names(d, "SELECT DISTINCT name FROM run_metrics ORDER BY name", a, metrics,
+                   nmetrics, err) != 0)
+        return -1;
+    return 0;
+}
+
+int pg_runs_tag_names(db *d, arena *a, const char ***tags, size_t *ntags, struct err *err)
+{
+    const char **any;
+    size_t nany;
+    if (read_names(d, "SELECT DISTINCT key FROM run_tags ORDER BY key", a, tags, ntags,
+                   err) != 0 ||
+        read_names(d,
+                   "SELECT 1 WHERE EXISTS (SELECT 1 FROM runs WHERE vcs_commit IS NOT "
+                   "NULL OR vcs_branch IS NOT NULL)",
+                   a, &any, &nany, err) != 0)
+        return -1;
+    return *ntags > 0 || nany > 0;
+}

@@ -1,0 +1,514 @@
+/* Unit tests of the PostgreSQL backend (db/pg/) against a live private
+ * cluster (the ctest fixture of tests/pg/cluster.py; PROPHECY_TEST_PG names
+ * its state file): the cases only a second concurrent server can produce.
+ *
+ * - two connections storing the same client id at once store one run, and
+ *   both get its id (the second waits for the first's commit);
+ * - two connections creating the same new application at once make one;
+ * - a writer job whose third run breaks a constraint rolls back all three
+ *   while the other job of its batch commits, and the violation is a 409;
+ * - a run's doubles, names, kernels and tags read back exactly as sent;
+ * - two servers starting together on a new database migrate it once;
+ * - the canonical inputs text is SQLite's json_group_object text, byte for
+ *   byte (the key of run_configs on both engines).
+ *
+ * Without a cluster it prints why and exits 77 (ctest: skipped).
+ */
+#include "common/xalloc.h"
+#include "db/catalog.h"
+#include "db/pg/pg.h"
+#include "db/runs.h"
+#include "db/summary.h"
+#include "db/writer.h"
+#include "tests/harness.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static char base[512]; /* the cluster's URI up to the database name */
+
+static int read_base(void)
+{
+    const char *state = getenv("PROPHECY_TEST_PG");
+    char text[2048], *p, *q;
+    size_t n;
+    FILE *f;
+
+    if (state == NULL || (f = fopen(state, "r")) == NULL)
+        return -1;
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    p = strstr(text, "\"uri\": \"");
+    if (p == NULL)
+        return -1;
+    p += strlen("\"uri\": \"");
+    q = strchr(p, '"');
+    if (q == NULL || (size_t)(q - p) >= sizeof base)
+        return -1;
+    memcpy(base, p, (size_t)(q - p));
+    base[q - p] = '\0';
+    return 0;
+}
+
+/* A new empty database; its URI into uri. */
+static int new_database(char *uri, size_t size)
+{
+    static int count;
+    char admin[600], sql[128], name[64];
+    PGconn *c;
+    PGresult *r;
+    int ok;
+
+    snprintf(name, sizeof name, "unit%ld_%d_%ld", (long)getpid(), ++count,
+             (long)time(NULL) % 100000);
+    snprintf(admin, sizeof admin, "%spostgres", base);
+    c = PQconnectdb(admin);
+    snprintf(sql, sizeof sql, "CREATE DATABASE %s", name);
+    r = PQexec(c, sql);
+    ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+    if (!ok)
+        fprintf(stderr, "CREATE DATABASE: %s", PQerrorMessage(c));
+    PQclear(r);
+    PQfinish(c);
+    snprintf(uri, size, "%s%s", base, name);
+    return ok ? 0 : -1;
+}
+
+static struct run_record make_run(const char *uid, const char *app, long long np,
+                                  double rt)
+{
+    static struct rec_kv in[2] = {{"N", 1000}, {"L", 0.5}};
+    static struct rec_kernel k[1] = {{"a", 1.0, 1, NULL}};
+    struct run_record r = {0};
+    r.uid = uid;
+    r.application = app;
+    r.executable = "exe";
+    r.system = "sys";
+    r.nprocs = np;
+    r.runtime = rt;
+    r.inputs = in;
+    r.ninputs = 2;
+    r.kernels = k;
+    r.nkernels = 1;
+    return r;
+}
+
+static long long count(db *d, const char *what)
+{
+    static const char runs[] = "SELECT count(*) FROM runs";
+    static const char apps[] = "SELECT count(*) FROM applications";
+    static const char configs[] =
+        "SELECT coalesce(sum(runs), 0)::bigint FROM run_configs";
+    struct err e = {0};
+    long long n = -1;
+    const char *sql = strcmp(what, "runs") == 0   ? runs
+                      : strcmp(what, "apps") == 0 ? apps
+                                                  : configs;
+    if (pg_scalar(d, &n, sql, &e, "") < 0)
+        fprintf(stderr, "count %s: %s\n", what, e.message);
+    return n;
+}
+
+/* ---- two connections, one client id ------------------------------------- */
+
+struct racer {
+    const char *uri;
+    const char *uid, *app;
+    double runtime;
+    int hold_ms; /* keep the transaction open this long after inserting */
+    pthread_mutex_t *lock;
+    pthread_cond_t *cond;
+    int *inserted; /* set by the first racer once its insert is done */
+    long long id;
+    int existed, rc;
+    struct err err;
+};
+
+static void *race(void *arg)
+{
+    struct racer *x = arg;
+    struct run_record r = make_run(x->uid, x->app, 4, x->runtime);
+    db *d = NULL;
+
+    x->rc = -1;
+    if (db_open(&d, x->uri, NULL, &x->err) != 0) {
+        if (x->hold_ms > 0) { /* never leave the other racer waiting */
+            pthread_mutex_lock(x->lock);
+            *x->inserted = 1;
+            pthread_cond_broadcast(x->cond);
+            pthread_mutex_unlock(x->lock);
+        }
+        return NULL;
+    }
+    if (x->hold_ms == 0) { /* the second racer: start once the first inserted */
+        pthread_mutex_lock(x->lock);
+        while (!*x->inserted)
+            pthread_cond_wait(x->cond, x->lock);
+        pthread_mutex_unlock(x->lock);
+    }
+    if (db_begin(d, &x->err) == 0 &&
+        db_runs_insert(d, &r, 1, &x->id, &x->existed, &x->err) == 0) {
+        if (x->hold_ms > 0) {
+            pthread_mutex_lock(x->lock);
+            *x->inserted = 1;
+            pthread_cond_broadcast(x->cond);
+            pthread_mutex_unlock(x->lock);
+            usleep((useconds_t)x->hold_ms * 1000);
+        }
+        x->rc = db_commit(d, &x->err);
+    }
+    if (x->rc != 0) {
+        db_rollback(d);
+        if (x->hold_ms > 0) { /* never leave the other racer waiting */
+            pthread_mutex_lock(x->lock);
+            *x->inserted = 1;
+            pthread_cond_broadcast(x->cond);
+            pthread_mutex_unlock(x->lock);
+        }
+    }
+    db_close(d);
+    return NULL;
+}
+
+static void run_race(const char *uri, const char *uid1, const char *uid2, const char *app,
+                     struct racer *a, struct racer *b)
+{
+    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+    pthread_t ta, tb;
+    int inserted = 0;
+
+    memset(a, 0, sizeof *a);
+    memset(b, 0, sizeof *b);
+    a->uri = b->uri = uri;
+    a->uid = uid1;
+    b->uid = uid2;
+    a->app = b->app = app;
+    a->runtime = b->runtime = 2.5;
+    a->hold_ms = 300;
+    a->lock = b->lock = &lock;
+    a->cond = b->cond = &cond;
+    a->inserted = b->inserted = &inserted;
+    pthread_create(&ta, NULL, race, a);
+    pthread_create(&tb, NULL, race, b);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+}
+
+static void test_same_uid_from_two_connections(void)
+{
+    struct racer a, b;
+    struct err e = {0};
+    char uri[600];
+    db *d;
+
+    CHECK_INT(new_database(uri, sizeof uri), 0);
+    run_race(uri, "race-1", "race-1", "racing", &a, &b);
+    CHECK_INT(a.rc, 0);
+    CHECK_INT(b.rc, 0);
+    if (a.rc != 0 || b.rc != 0)
+        fprintf(stderr, "racers: %s / %s\n", a.err.message, b.err.message);
+    CHECK_INT(a.existed, 0);
+    CHECK_INT(b.existed, 1); /* waited for a's commit, then found its run */
+    CHECK_INT(b.id, a.id);
+    CHECK_INT(db_open(&d, uri, NULL, &e), 0);
+    CHECK_INT(count(d, "runs"), 1);
+    CHECK_INT(count(d, "configs"), 1);
+    db_close(d);
+}
+
+static void test_same_new_name_from_two_connections(void)
+{
+    struct racer a, b;
+    struct err e = {0};
+    char uri[600];
+    db *d;
+
+    CHECK_INT(new_database(uri, sizeof uri), 0);
+    run_race(uri, "name-1", "name-2", "brand new", &a, &b);
+    CHECK_INT(a.rc, 0);
+    CHECK_INT(b.rc, 0);
+    CHECK_INT(a.existed, 0);
+    CHECK_INT(b.existed, 0);
+    CHECK(a.id != b.id);
+    CHECK_INT(db_open(&d, uri, NULL, &e), 0);
+    CHECK_INT(count(d, "runs"), 2);
+    CHECK_INT(count(d, "apps"), 1);
+    CHECK_INT(count(d, "configs"), 2);
+    CHECK_INT(db_summary_count(d, db_app_id(d, "brand new", 0, &e), 0, 0, &e), 2);
+    db_close(d);
+}
+
+/* ---- all-or-nothing batches ---------------------------------------------- */
+
+static int store_three(db *d, void *arg, struct err *err)
+{
+    struct run_record r[3];
+    long long ids[3];
+    int existed[3];
+    int bad = arg != NULL;
+    r[0] = make_run(bad ? "b-1" : "g-1", "batch", 2, 1.0);
+    r[1] = make_run(bad ? "b-2" : "g-2", "batch", 4, 2.0);
+    r[2] = make_run(bad ? "b-3" : "g-3", "batch", bad ? 0 : 8, 3.0); /* nprocs >= 1 */
+    return db_runs_insert(d, r, 3, ids, existed, err);
+}
+
+static void noop_done(struct db_job *job)
+{
+    (void)job;
+}
+
+static void test_batch_with_a_bad_run_rolls_back(void)
+{
+    struct db_job bad = {0}, good = {0};
+    struct err e = {0};
+    db_writer *w;
+    char uri[600];
+    arena *a;
+    db *d;
+    struct db_run_filter f = {0};
+    struct db_run_row *rows;
+
+    CHECK_INT(new_database(uri, sizeof uri), 0);
+    CHECK_INT(db_writer_start(&w, uri, NULL, 10, &e), 0);
+    bad.fn = store_three;
+    bad.arg = &bad;
+    bad.done = noop_done;
+    good.fn = store_three;
+    good.done = noop_done;
+    /* Both queued before the thread wakes usually share one transaction;
+     * either way the outcome is the same. */
+    CHECK_INT(db_writer_submit(w, &bad), 0);
+    CHECK_INT(db_writer_run(w, &good), 0);
+    db_writer_stop(w);
+    CHECK_INT(bad.rc, -1);
+    CHECK_INT(bad.err.status, 409);
+    CHECK_STR(bad.err.code, "conflict");
+    CHECK_INT(good.rc, 0);
+
+    CHECK_INT(db_open(&d, uri, NULL, &e), 0);
+    a = arena_new();
+    f.limit = 100;
+    CHECK_INT(db_runs_list(d, &f, a, &rows, &e), 3);
+    CHECK_STR(rows[0].run.uid, "g-1");
+    CHECK_INT(count(d, "configs"), 3);
+    arena_free(a);
+    db_close(d);
+}
+
+static void test_conflicts_are_409(void)
+{
+    static const uint8_t hash[32] = {1, 2, 3};
+    struct err e = {0};
+    char uri[600];
+    db *d;
+
+    CHECK_INT(new_database(uri, sizeof uri), 0);
+    CHECK_INT(db_open(&d, uri, NULL, &e), 0);
+    CHECK_INT(db_token_create(d, "t", hash, &e), 0);
+    CHECK_INT(db_token_create(d, "t", hash, &e), -1);
+    CHECK_INT(e.status, 409);
+    err_clear(&e);
+    /* A raw unique violation maps to 409 through pg_fail. */
+    CHECK_INT(pg_run_sql(d, "INSERT INTO applications (name) VALUES ($1)", &e, "t", "x"),
+              1);
+    CHECK_INT(pg_run_sql(d, "INSERT INTO applications (name) VALUES ($1)", &e, "t", "x"),
+              -1);
+    CHECK_INT(e.status, 409);
+    CHECK_STR(e.code, "conflict");
+    err_clear(&e);
+    {
+        char *tok = db_token_check(d, hash, &e);
+        CHECK_STR(tok, "t");
+        xfree(tok);
+    }
+    db_close(d);
+}
+
+/* ---- a run reads back exactly as sent ------------------------------------ */
+
+static void test_run_reads_back_exactly(void)
+{
+    static struct rec_kv in[3] = {
+        {"N", 0.1}, {"L \"q\"", 1e-300}, {"M", 9007199254740993.0}};
+    static struct rec_kv met[2] = {{"mflops", 123456.789}, {"x,y", -2.5e-7}};
+    static struct rec_kernel k[3] = {{"b", 1.0 / 3, 2, "{\"a\": [1, 2.5]}"},
+                                     {"a", 0.0, 0, NULL},
+                                     {"b", 11.2, 1, NULL}};
+    static struct rec_tag tags[2] = {{"env", "prod"}, {"k\"1", "v{1}"}};
+    struct run_record r = make_run("exact-1", "exact", 16, 0.30000000000000004), *s;
+    struct db_run_row row;
+    struct err e = {0};
+    long long id;
+    int existed;
+    char uri[600];
+    arena *a;
+    db *d;
+    size_t i;
+
+    r.inputs = in;
+    r.ninputs = 3;
+    r.metrics = met;
+    r.nmetrics = 2;
+    r.kernels = k;
+    r.nkernels = 3;
+    r.tags = tags;
+    r.ntags = 2;
+    r.commit = "abc123";
+    r.started_at = "2026-11-21T10:00:00Z";
+    CHECK_INT(new_database(uri, sizeof uri), 0);
+    CHECK_INT(db_open(&d, uri, NULL, &e), 0);
+    CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), 0);
+    a = arena_new();
+    CHECK_INT(db_run_get(d, id, a, &row, &e), 1);
+    s = &row.run;
+    CHECK(s->runtime == r.runtime);
+    CHECK_INT(s->ninputs, 3);
+    for (i = 0; i < s->ninputs; i++) {
+        size_t j;
+        for (j = 0; j < 3 && strcmp(in[j].name, s->inputs[i].name) != 0; j++)
+            ;
+        CHECK(j < 3 && in[j].value == s->inputs[i].value);
+    }
+    CHECK_INT(s->nmetrics, 2);
+    CHECK_INT(s->nkernels, 3);
+    for (i = 0; i < 3 && i < s->nkernels; i++) {
+        CHECK_STR(s->kernels[i].name, k[i].name);
+        CHECK(s->kernels[i].time == k[i].time);
+        CHECK_INT(s->kernels[i].calls, k[i].calls);
+        CHECK((s->kernels[i].metrics_json == NULL) == (k[i].metrics_json == NULL));
+    }
+    CHECK_STR(s->kernels[0].metrics_json, k[0].metrics_json);
+    CHECK_INT(s->ntags, 2);
+    CHECK_STR(s->tags[1].key, "k\"1");
+    CHECK_STR(s->tags[1].value, "v{1}");
+    {
+        /* a listing reads each run's children as db_run_get does */
+        struct run_record bare = make_run("exact-2", "exact", 2, 1.0);
+        struct db_run_filter f = {0};
+        struct db_run_row *list;
+        long long id2;
+        bare.ninputs = 0;
+        bare.nkernels = 0;
+        CHECK_INT(db_runs_insert(d, &bare, 1, &id2, &existed, &e), 0);
+        f.application = "exact";
+        f.limit = 10;
+        CHECK_INT(db_runs_list(d, &f, a, &list, &e), 2);
+        CHECK_INT(list[0].run.ninputs, 3);
+        CHECK_INT(list[0].run.nmetrics, 2);
+        CHECK_INT(list[0].run.nkernels, 3);
+        CHECK_INT(list[0].run.ntags, 2);
+        for (i = 0; i < 3 && i < list[0].run.nkernels; i++)
+            CHECK(list[0].run.kernels[i].time == s->kernels[i].time);
+        for (i = 0; i < 3 && i < list[0].run.ninputs; i++) {
+            CHECK_STR(list[0].run.inputs[i].name, s->inputs[i].name);
+            CHECK(list[0].run.inputs[i].value == s->inputs[i].value);
+        }
+        CHECK_STR(list[0].run.tags[1].value, "v{1}");
+        CHECK_INT(list[1].run.ninputs, 0);
+        CHECK_INT(list[1].run.nkernels, 0);
+        CHECK_INT(list[1].run.ntags, 0);
+    }
+    /* the same content again is the same run; other content is a 409 */
+    CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), 0);
+    CHECK_INT(existed, 1);
+    r.kernels = k + 1;
+    r.nkernels = 2;
+    CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), -1);
+    CHECK_INT(e.status, 409);
+    arena_free(a);
+    db_close(d);
+}
+
+/* ---- migrations from several servers at once ---------------------------- */
+
+struct opener {
+    const char *uri;
+    int rc;
+    struct err err;
+};
+
+static void *open_one(void *arg)
+{
+    struct opener *o = arg;
+    db *d = NULL;
+    o->rc = db_open(&d, o->uri, NULL, &o->err);
+    db_close(d);
+    return NULL;
+}
+
+static void test_concurrent_migrations(void)
+{
+    struct opener o[4];
+    pthread_t t[4];
+    struct err e = {0};
+    char uri[600], *problems = NULL;
+    long long v = 0;
+    db *d;
+    int i;
+
+    CHECK_INT(new_database(uri, sizeof uri), 0);
+    for (i = 0; i < 4; i++) {
+        memset(&o[i], 0, sizeof o[i]);
+        o[i].uri = uri;
+        pthread_create(&t[i], NULL, open_one, &o[i]);
+    }
+    for (i = 0; i < 4; i++) {
+        pthread_join(t[i], NULL);
+        CHECK_INT(o[i].rc, 0);
+        if (o[i].rc != 0)
+            fprintf(stderr, "open %d: %s\n", i, o[i].err.message);
+    }
+    CHECK_INT(db_open(&d, uri, NULL, &e), 0);
+    CHECK_INT(pg_scalar(d, &v, "SELECT version FROM prophecy_schema", &e, ""), 1);
+    CHECK_INT(v, db_schema_version());
+    CHECK_INT(db_check(d, &problems, &e), 1);
+    CHECK_INT(db_backup(d, "/tmp/never-written.db", &e), -1);
+    CHECK_INT(e.status, 400);
+    db_close(d);
+}
+
+/* ---- canonical inputs ---------------------------------------------------- */
+
+static void test_inputs_text_is_sqlites(void)
+{
+    /* SQLite 3.40's json_group_object over these values (ORDER BY name). */
+    struct rec_kv kv[] = {{"l", 123456.789}, {"k\"/", 2.5e-05},
+                          {"j", 0.3},        {"h", 1e15},
+                          {"f", 1.0 / 3},    {"e", 123456789012345678.0},
+                          {"d", 1.5e-7},     {"c", 1e100},
+                          {"b", 0.1},        {"a", 1024.0}};
+    struct buf b;
+    buf_init(&b, 4096);
+    pg_inputs_json(kv, sizeof kv / sizeof kv[0], &b);
+    CHECK_STR(buf_str(&b),
+              "{\"a\":1024.0,\"b\":0.1,\"c\":1.0e+100,\"d\":1.5e-07,"
+              "\"e\":1.23456789012346e+17,\"f\":0.333333333333333,"
+              "\"h\":1.0e+15,\"j\":0.3,\"k\\\"/\":2.5e-05,\"l\":123456.789}");
+    buf_reset(&b);
+    pg_inputs_json(NULL, 0, &b);
+    CHECK_STR(buf_str(&b), "{}");
+    buf_free(&b);
+}
+
+int main(void)
+{
+    RUN(test_inputs_text_is_sqlites);
+    if (read_base() != 0) {
+        printf("SKIP: no PostgreSQL test cluster (PROPHECY_TEST_PG); the live cases "
+               "did not run\n");
+        return harness_report() != 0 ? 1 : 77;
+    }
+    RUN(test_same_uid_from_two_connections);
+    RUN(test_same_new_name_from_two_connections);
+    RUN(test_batch_with_a_bad_run_rolls_back);
+    RUN(test_conflicts_are_409);
+    RUN(test_run_reads_back_exactly);
+    RUN(test_concurrent_migrations);
+    return harness_report();
+}
