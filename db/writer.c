@@ -7,6 +7,8 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 struct db_writer {
     db *conn;
@@ -96,6 +98,32 @@ static void run_batch(db_writer *w, struct db_job *batch)
     w->commits++;
 }
 
+/* A job that lost to another server's transaction (PostgreSQL: a deadlock,
+ * a serialization failure or a lock timeout; pg_fail's 503 "busy") did
+ * nothing: it is run again, alone, a few times with a growing pause, before
+ * its failure is final. SQLite has one writer, so it never gets here. */
+#define WRITER_RETRIES 4
+
+static int busy(const struct db_job *j)
+{
+    return j->rc != 0 && j->err.status == 503 && strcmp(j->err.code, "busy") == 0;
+}
+
+static void retry_busy(db_writer *w, struct db_job *batch)
+{
+    struct db_job *j;
+    for (j = batch; j; j = j->next) {
+        struct db_job *next = j->next;
+        for (int attempt = 1; attempt <= WRITER_RETRIES && busy(j); attempt++) {
+            struct timespec pause = {0, 2000000L * attempt}; /* 2, 4, 6, 8 ms */
+            nanosleep(&pause, NULL);
+            j->next = NULL; /* a batch of this one job */
+            run_batch(w, j);
+        }
+        j->next = next;
+    }
+}
+
 static void *writer_main(void *arg)
 {
     db_writer *w = arg;
@@ -122,6 +150,7 @@ static void *writer_main(void *arg)
         pthread_mutex_unlock(&w->lock);
 
         run_batch(w, batch);
+        retry_busy(w, batch);
         for (j = batch; j; j = next) {
             next = j->next;
             w->jobs++;

@@ -11,6 +11,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static char dir[] = "/tmp/prophecy-dbtest-XXXXXX";
@@ -215,6 +216,63 @@ static void test_writer_group_commit(void)
     db_close(d);
 }
 
+/* A job that loses to another server's transaction (503 "busy") `busy`
+ * times, writing first each time, then succeeds; counts its runs. */
+struct busy_job {
+    const char *app;
+    int busy, calls;
+    int status; /* the failure it reports while busy */
+};
+
+static int busy_fn(db *d, void *arg, struct err *err)
+{
+    struct busy_job *b = arg;
+    if (db_app_id(d, b->app, 1, err) < 0)
+        return -1;
+    if (b->calls++ < b->busy)
+        return err_set(err, b->status, b->status == 503 ? "busy" : "invalid", NULL,
+                       "lost a race (%d)", b->calls);
+    return 0;
+}
+
+static void test_writer_retries_busy_jobs(void)
+{
+    struct err e = {0};
+    db_writer *w;
+    struct busy_job twice = {"busy-twice", 2, 0, 503},
+                    always = {"busy-always", 99, 0, 503},
+                    invalid = {"invalid-once", 1, 0, 422};
+    struct db_job job = {0};
+    json_t *apps;
+    db *d;
+
+    CHECK_INT(db_writer_start(&w, path("busy.db"), NULL, 100, &e), 0);
+    job.fn = busy_fn;
+    job.arg = &twice;
+    CHECK_INT(db_writer_run(w, &job), 0); /* two busy runs, then committed */
+    CHECK_INT(twice.calls, 3);
+    memset(&job, 0, sizeof job);
+    job.fn = busy_fn;
+    job.arg = &always;
+    CHECK_INT(db_writer_run(w, &job), -1); /* the first run and four retries */
+    CHECK_INT(always.calls, 5);
+    CHECK_INT(job.err.status, 503);
+    memset(&job, 0, sizeof job);
+    job.fn = busy_fn;
+    job.arg = &invalid;
+    CHECK_INT(db_writer_run(w, &job), -1); /* a refusal is final: no retry */
+    CHECK_INT(invalid.calls, 1);
+    db_writer_stop(w);
+    CHECK_INT(db_open(&d, path("busy.db"), NULL, &e), 0);
+    apps = db_apps_list(d, &e);
+    /* Only the job that finally succeeded left its application behind. */
+    CHECK_INT(json_array_size(apps), 1);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(apps, 0), "name")),
+              "busy-twice");
+    json_decref(apps);
+    db_close(d);
+}
+
 int main(void)
 {
     int rc;
@@ -224,6 +282,7 @@ int main(void)
     RUN(test_runs_insert_list_idempotent);
     RUN(test_catalog_and_tokens);
     RUN(test_writer_group_commit);
+    RUN(test_writer_retries_busy_jobs);
     rc = harness_report();
     {
         char cmd[128];
