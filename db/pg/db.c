@@ -64,14 +64,20 @@ static void reset_if_broken(db *d)
 
 int pg_fail(db *d, PGresult *r, struct err *err)
 {
-    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    const char *st = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
     const char *msg = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
-    char text[200];
+    char text[200], sqlstate[6] = "";
+    const char *state = NULL;
 
     if (msg == NULL)
         msg = PQerrorMessage(PG(d)->c);
     snprintf(text, sizeof text, "%s", msg && *msg ? msg : "unknown error");
     text[strcspn(text, "\n")] = '\0';
+    /* Both strings belong to r: copied before it is freed. */
+    if (st != NULL) {
+        snprintf(sqlstate, sizeof sqlstate, "%s", st);
+        state = sqlstate;
+    }
     PQclear(r);
     if (state && strncmp(state, "23", 2) == 0)
         return err_set(err, 409, "conflict", NULL, "conflict: %s", text);
