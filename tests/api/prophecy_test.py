@@ -7,6 +7,7 @@ explicit db= gets a fresh PostgreSQL database of its own instead of an
 SQLite file, so the same tests check the second backend. A test that is
 about SQLite files is marked @sqlite_only(reason) and reported as skipped
 there; without a running cluster the whole file exits 77 (skipped)."""
+import atexit
 import http.client
 import json
 import os
@@ -97,6 +98,9 @@ class Server:
         self.db = db or os.path.join(self.tmp, "test.db")
         self.extra = extra
         self.proc = None
+        # a test that forgets close() must not leave its server running
+        self.closed = False
+        atexit.register(self.close)
         self.start()
         if not hasattr(self, "token"):
             self.token = self.cli("token", "create", "tester").strip()
@@ -210,6 +214,9 @@ class Server:
         return out
 
     def close(self):
+        if self.closed:
+            return
+        self.closed = True
         self.kill()
         self.log.close()
         shutil.rmtree(self.tmp, ignore_errors=True)
