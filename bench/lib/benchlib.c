@@ -3,6 +3,7 @@
 #include "db/db.h"
 #include "db/runs.h"
 
+#include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,4 +83,108 @@ size_t bench_sink(char *p, size_t s, size_t n, void *u)
     (void)p;
     ((struct bench_body *)u)->len += s * n;
     return s * n;
+}
+
+/* One line: median and p90 of GETs (or POSTs of post) of path on the
+ * keep-alive connection, next to the ceiling's median. */
+void bench_measure(CURL *c, const char *base, const char *path, const char *post,
+                   const char *sql, const char *label, double (*ceiling)(const char *sql),
+                   int reps_max, const char *prog)
+{
+    char url[1024];
+    double t[1000], t0, start, med, p90, ceil;
+    struct bench_body b = {0};
+    long status = 0;
+    int i, n = 0;
+    struct curl_slist *h = NULL;
+
+    snprintf(url, sizeof url, "%s%s", base, path);
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, bench_sink);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
+    if (post != NULL) {
+        h = curl_slist_append(h, "Content-Type: application/json");
+        curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, post);
+    } else {
+        curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
+        curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+    }
+    t0 = bench_now();
+    for (i = -2; i < reps_max && n < 1000; i++) {
+        double took;
+        start = bench_now();
+        b.len = 0;
+        if (curl_easy_perform(c) != CURLE_OK) {
+            fprintf(stderr, "%s: %s failed\n", prog, url);
+            exit(1);
+        }
+        took = bench_now() - start;
+        if (i >= 0)
+            t[n++] = took * 1e3;
+        else if (took > 1.0)
+            i = -1; /* a request of seconds is warm after one */
+        /* at least 5 samples over 2 s, but a request of seconds (a read that
+         * grows with the database) is not repeated past 10 s */
+        if ((i >= 4 && bench_now() - t0 > 2.0) || (i >= 0 && bench_now() - t0 > 10.0))
+            break;
+    }
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+    med = bench_pct(t, n, 0.5);
+    p90 = bench_pct(t, n, 0.9);
+    ceil = ceiling(sql);
+    if (sql != NULL)
+        printf("%-52s %9.2f %9.2f %9.3f %8.1fx %8zu%s\n", label, med, p90, ceil,
+               med / (ceil > 0.001 ? ceil : 0.001), b.len,
+               status == 200 ? "" : "  (!! not 200)");
+    else
+        printf("%-52s %9.2f %9.2f %9s %9s %8zu%s\n", label, med, p90, "-", "-", b.len,
+               status == 200 ? "" : "  (!! not 200)");
+    fflush(stdout);
+    if (h != NULL) {
+        curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
+        curl_slist_free_all(h);
+    }
+}
+
+/* Single-run POSTs into the full database for about seconds s: runs/s. */
+double bench_ingest_rate(CURL *c, const char *base, const char *token, double s,
+                         const char *prog)
+{
+    char url[256], doc[1024], auth[300];
+    struct curl_slist *h = NULL;
+    struct bench_body b = {0};
+    double t0 = bench_now();
+    long n = 0, status = 0;
+
+    snprintf(url, sizeof url, "%s/api/v1/runs", base);
+    snprintf(auth, sizeof auth, "Authorization: Bearer %s", token);
+    h = curl_slist_append(h, "Content-Type: application/json");
+    h = curl_slist_append(h, auth);
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, bench_sink);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
+    while (bench_now() - t0 < s) {
+        snprintf(doc, sizeof doc,
+                 "{\"application\": \"bench app\", \"executable\": \"bench.x\", "
+                 "\"system\": \"system-a\", \"nprocs\": 8, \"runtime\": %.6f, "
+                 "\"inputs\": {\"N\": 500, \"L\": 1024}, \"kernels\": ["
+                 "{\"name\": \"init\", \"time\": 0.01}, {\"name\": \"rhs\", \"time\": "
+                 "0.02}, {\"name\": \"solve\", \"time\": 0.03}, {\"name\": \"exchange\", "
+                 "\"time\": 0.04}, {\"name\": \"final\", \"time\": 0.05}]}",
+                 0.5 + 1e-7 * (double)n);
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, doc);
+        if (curl_easy_perform(c) != CURLE_OK)
+            break;
+        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+        if (status != 201 && status != 200) {
+            fprintf(stderr, "%s: ingest answered %ld\n", prog, status);
+            break;
+        }
+        n++;
+    }
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
+    curl_slist_free_all(h);
+    return (double)n / (bench_now() - t0);
 }

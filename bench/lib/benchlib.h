@@ -1,10 +1,12 @@
 /* benchlib: what the whole-server benchmarks over HTTP share (bench_pages,
- * bench_scale): a monotonic clock, percentiles, the one synthetic data set
- * they both measure on, and a libcurl sink that counts the body's bytes.
+ * bench_scale, bench_scale_pg): a monotonic clock, percentiles, the one
+ * synthetic data set they measure on, a libcurl sink that counts the body's
+ * bytes, and the table line of one read next to its ceiling.
  */
 #ifndef PROPHECY_BENCH_LIB_H
 #define PROPHECY_BENCH_LIB_H
 
+#include <curl/curl.h>
 #include <stddef.h>
 
 /* Seconds on the monotonic clock. */
@@ -24,5 +26,18 @@ struct bench_body {
     size_t len;
 };
 size_t bench_sink(char *p, size_t s, size_t n, void *u);
+
+/* One line of a read table: the median and p90 of GETs (or POSTs of post) of
+ * base+path on the keep-alive handle c (at least 5 samples over 2 s, at most
+ * reps_max; a request of seconds is not repeated past 10 s), next to
+ * ceiling(sql)'s median (no ceiling when sql is NULL) and the body's bytes.
+ * Exits with a message prefixed by prog when a request fails. */
+void bench_measure(CURL *c, const char *base, const char *path, const char *post,
+                   const char *sql, const char *label, double (*ceiling)(const char *sql),
+                   int reps_max, const char *prog);
+/* Single-run POSTs of a bench_fill-like run into base for about s seconds with
+ * the write token: runs/s. */
+double bench_ingest_rate(CURL *c, const char *base, const char *token, double s,
+                         const char *prog);
 
 #endif
