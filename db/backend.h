@@ -216,4 +216,13 @@ int db_savepoint(db *d, enum db_savepoint op, struct err *err);
 /* Whether path names a PostgreSQL database (a postgresql:// or postgres:// URI). */
 int db_is_postgres(const char *path);
 
+/* Brings a database at version `have` to db_schema_version(): every step of
+ * schema (a backend's schema text, split into steps by its "-- migration N"
+ * lines) numbered above `have` goes, in order, to step(d, N, sql, err), which
+ * runs sql and records N in one transaction. A database newer than this
+ * prophecyd is refused. Returns 0, or -1 with err set. */
+int db_migrate(db *d, const char *schema, int have,
+               int (*step)(db *d, int version, const char *sql, struct err *err),
+               struct err *err);
+
 #endif

@@ -2,6 +2,7 @@
  * from the path (db/backend.h); everything else dispatches through the
  * connection's table. */
 #include "db/backend.h"
+#include "common/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,36 @@ int db_schema_version(void)
         v = (int)strtol(p, NULL, 10);
     }
     return v;
+}
+
+int db_migrate(db *d, const char *schema, int have,
+               int (*step)(db *d, int version, const char *sql, struct err *err),
+               struct err *err)
+{
+    const char *p = schema, *next;
+    int target = db_schema_version();
+
+    if (have > target)
+        return err_set(err, 500, "schema", NULL,
+                       "database schema version %d is newer than this prophecyd (%d): "
+                       "upgrade prophecyd",
+                       have, target);
+    while ((p = strstr(p, "\n-- migration ")) != NULL) {
+        int v = (int)strtol(p + strlen("\n-- migration "), NULL, 10), rc;
+        char *sql;
+        next = strstr(p + 1, "\n-- migration ");
+        if (v > have) {
+            sql = xstrndup(p, next ? (size_t)(next - p) : strlen(p));
+            if (sql == NULL)
+                return err_nomem(err);
+            rc = step(d, v, sql, err);
+            xfree(sql);
+            if (rc != 0)
+                return -1;
+        }
+        p = next ? next : p + strlen(p);
+    }
+    return 0;
 }
 
 int db_begin(db *d, struct err *err)

@@ -467,41 +467,25 @@ static int schema_version(db *d, int *v, struct err *err)
 }
 
 /* Applies every migration above the database's version, holding the lock. */
-static int migrate_locked(db *d, struct err *err)
+/* One migration step in its own transaction, its version recorded in it. */
+static int migration_step(db *d, int v, const char *sql, struct err *err)
 {
-    const char *p = db_schema_pg_sql, *next;
-    int target = db_schema_version(), have;
     char setv[96];
-
-    if (schema_version(d, &have, err) != 0)
+    snprintf(setv, sizeof setv, "UPDATE prophecy_schema SET version = %d", v);
+    if (pg_exec(d, "BEGIN", err) != 0 || pg_exec(d, sql, err) != 0 ||
+        pg_exec(d, setv, err) != 0 || pg_exec(d, "COMMIT", err) != 0) {
+        pg_rollback(d);
         return -1;
-    if (have > target)
-        return err_set(err, 500, "schema", NULL,
-                       "database schema version %d is newer than this prophecyd (%d): "
-                       "upgrade prophecyd",
-                       have, target);
-    while ((p = strstr(p, "\n-- migration ")) != NULL) {
-        int v = (int)strtol(p + strlen("\n-- migration "), NULL, 10);
-        char *sql;
-        next = strstr(p + 1, "\n-- migration ");
-        if (v <= have) {
-            p = next ? next : p + strlen(p);
-            continue;
-        }
-        sql = xstrndup(p, next ? (size_t)(next - p) : strlen(p));
-        if (sql == NULL)
-            return err_nomem(err);
-        snprintf(setv, sizeof setv, "UPDATE prophecy_schema SET version = %d", v);
-        if (pg_exec(d, "BEGIN", err) != 0 || pg_exec(d, sql, err) != 0 ||
-            pg_exec(d, setv, err) != 0 || pg_exec(d, "COMMIT", err) != 0) {
-            xfree(sql);
-            pg_rollback(d);
-            return -1;
-        }
-        xfree(sql);
-        p = next ? next : p + strlen(p);
     }
     return 0;
+}
+
+static int migrate_locked(db *d, struct err *err)
+{
+    int have;
+    if (schema_version(d, &have, err) != 0)
+        return -1;
+    return db_migrate(d, db_schema_pg_sql, have, migration_step, err);
 }
 
 static int migrate(db *d, struct err *err)

@@ -6,7 +6,6 @@
  */
 #include "db/db.h"
 #include "db/sqlite/entries.h"
-#include "db/sqlite/entries.h"
 #include "db/sqlite/sql.h"
 #include "common/buf.h"
 #include "common/xalloc.h"
@@ -106,41 +105,25 @@ static int user_version(db *d)
 }
 
 /* Applies every migration above the database's user_version. */
-static int migrate(db *d, struct err *err)
+/* One migration step in its own transaction, its version recorded in it. */
+static int migration_step(db *d, int v, const char *sql, struct err *err)
 {
-    const char *p = db_schema_sql, *next;
-    int have = user_version(d), target = db_schema_version();
     char setv[64];
-
-    if (have < 0)
-        return db_fail(d, err);
-    if (have > target)
-        return err_set(err, 500, "schema", NULL,
-                       "database schema version %d is newer than this prophecyd (%d): "
-                       "upgrade prophecyd",
-                       have, target);
-    while ((p = strstr(p, "\n-- migration ")) != NULL) {
-        int v = (int)strtol(p + strlen("\n-- migration "), NULL, 10);
-        char *sql;
-        next = strstr(p + 1, "\n-- migration ");
-        if (v <= have) {
-            p = next ? next : p + strlen(p);
-            continue;
-        }
-        sql = xstrndup(p, next ? (size_t)(next - p) : strlen(p));
-        if (sql == NULL)
-            return err_nomem(err);
-        snprintf(setv, sizeof setv, "PRAGMA user_version = %d", v);
-        if (db_exec(d, "BEGIN IMMEDIATE", err) != 0 || db_exec(d, sql, err) != 0 ||
-            db_exec(d, setv, err) != 0 || db_exec(d, "COMMIT", err) != 0) {
-            xfree(sql);
-            db_rollback(d);
-            return -1;
-        }
-        xfree(sql);
-        p = next ? next : p + strlen(p);
+    snprintf(setv, sizeof setv, "PRAGMA user_version = %d", v);
+    if (db_exec(d, "BEGIN IMMEDIATE", err) != 0 || db_exec(d, sql, err) != 0 ||
+        db_exec(d, setv, err) != 0 || db_exec(d, "COMMIT", err) != 0) {
+        db_rollback(d);
+        return -1;
     }
     return 0;
+}
+
+static int migrate(db *d, struct err *err)
+{
+    int have = user_version(d);
+    if (have < 0)
+        return db_fail(d, err);
+    return db_migrate(d, db_schema_sql, have, migration_step, err);
 }
 
 int sq_open(db **out, const char *path, const struct db_options *opt, struct err *err)

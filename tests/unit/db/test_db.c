@@ -60,7 +60,13 @@ static void test_migrate_and_version(void)
         CHECK_INT(db_check(d, &problems, &e), 1); /* a sound database */
         CHECK(problems == NULL);
     }
+    /* A database a newer prophecyd migrated is refused, not downgraded. */
+    CHECK_INT(db_exec(d, "PRAGMA user_version = 99", &e), 0);
     db_close(d);
+    CHECK_INT(db_open(&d, path("m.db"), NULL, &e), -1);
+    CHECK_INT(e.status, 500);
+    CHECK_STR(e.code, "schema");
+    CHECK(strstr(e.message, "version 99 is newer") != NULL);
 }
 
 static void test_runs_insert_list_idempotent(void)
