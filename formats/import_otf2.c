@@ -68,7 +68,10 @@ int import_otf2(const struct fmt_file *files, size_t nfiles,
 #include <stdarg.h>
 #include <otf2/otf2.h>
 #include <stdlib.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/xalloc.h"
@@ -957,6 +960,128 @@ out:
     return rc;
 }
 
+static void o2_free(struct o2 *o)
+{
+    for (size_t i = 0; i < o->nstr; i++)
+        xfree(o->str[i]);
+    for (size_t i = 0; i < o->nloc; i++) {
+        xfree(o->loc[i].stack);
+        xfree(o->loc[i].since);
+        xfree(o->loc[i].ev);
+        xfree(o->loc[i].pdone);
+        xfree(o->loc[i].done);
+    }
+    for (int i = 0; i < o->nnames; i++)
+        xfree(o->names[i]);
+    xfree(o->names);
+    xfree(o->reg_op);
+    xfree(o->reg_state);
+    xfree(o->str);
+    xfree(o->str_ref);
+    xfree(o->reg_ref);
+    xfree(o->reg_name);
+    xfree(o->loc);
+    xfree(o->incl);
+    xfree(o->enters);
+    xfree(o->active);
+    for (size_t i = 0; i < o->ngrp; i++)
+        xfree(o->grp[i].m);
+    xfree(o->grp);
+    for (size_t i = 0; i < o->ncomm; i++) {
+        xfree(o->comm[i].rank);
+        xfree(o->comm[i].sorted);
+    }
+    xfree(o->comm);
+    xfree(o->wloc);
+    for (int i = 0; i < o->ntc; i++)
+        xfree(o->tc[i].members);
+    xfree(o->tc);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+/* The OTF2 library is not written for hostile files: on a damaged anchor
+ * file OTF2_Reader_Open returns NULL and leaks the archive it had opened
+ * (~10 KB a time, found by fuzz_import_otf2), and damaged definitions can
+ * make it allocate far beyond the trace's size. So the whole read is tried
+ * first in a child process with bounded memory and CPU time
+ * (LIMIT_IMPORT_OTF2_MEMORY, LIMIT_IMPORT_OTF2_CPU); its error record comes
+ * back through a pipe. Only a trace the child read to the end is read again
+ * here, and that read takes the same path, so the library's failure paths
+ * never run in this process: a leak, a crash or an exhausted limit ends with
+ * the child, and the answer says what failed. The price is reading an OTF2
+ * trace twice. (Under AddressSanitizer the memory limit is not set: its
+ * shadow memory alone exceeds it; its own allocator limit stops the child.) */
+static int read_in_child(const struct o2 *parent, const char *anchor)
+{
+    struct err e = {0};
+    int fd[2], status;
+    ssize_t got;
+    pid_t pid;
+
+    if (pipe(fd) != 0)
+        return err_set(parent->err, 500, "io_error", NULL, "cannot make a pipe: %s",
+                       strerror(errno));
+    if ((pid = fork()) < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return err_set(parent->err, 503, "busy", NULL, "cannot start the OTF2 reader: %s",
+                       strerror(errno));
+    }
+    if (pid == 0) {
+        struct o2 o = {.file = parent->file, .err = &e};
+        struct rlimit cpu = {LIMIT_IMPORT_OTF2_CPU, LIMIT_IMPORT_OTF2_CPU};
+#ifndef UNDER_ASAN
+        struct rlimit mem = {LIMIT_IMPORT_OTF2_MEMORY, LIMIT_IMPORT_OTF2_MEMORY};
+        setrlimit(RLIMIT_AS, &mem);
+#endif
+        close(fd[0]);
+        setrlimit(RLIMIT_CPU, &cpu);
+        int rc = read_trace(&o, anchor);
+        if (rc != 0 && e.status == 0)
+            err_set(&e, 422, "invalid_import", "file", "the trace cannot be read");
+        if (write(fd[1], &e, sizeof e) != (ssize_t)sizeof e)
+            _exit(2);
+        _exit(rc == 0 ? 0 : 1);
+    }
+    close(fd[1]);
+    do
+        got = read(fd[0], &e, sizeof e);
+    while (got < 0 && errno == EINTR);
+    close(fd[0]);
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return err_set(parent->err, 500, "io_error", NULL, "lost the OTF2 reader: %s",
+                           strerror(errno));
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && got == (ssize_t)sizeof e)
+        return 0;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 1 && got == (ssize_t)sizeof e &&
+        e.status != 0) {
+        e.code[sizeof e.code - 1] = e.message[sizeof e.message - 1] =
+            e.field[sizeof e.field - 1] = '\0';
+        return err_set(parent->err, e.status, e.code, e.field, "%s", e.message);
+    }
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU)
+        return imp_fail_field(parent->err, parent->file, "file",
+                              "reading the trace needs more than %d s of CPU time",
+                              LIMIT_IMPORT_OTF2_CPU);
+    if (WIFSIGNALED(status))
+        return imp_fail_field(parent->err, parent->file, "file",
+                              "the OTF2 library failed on this trace (%s; more than "
+                              "%d MB of memory, or a damaged file)",
+                              strsignal(WTERMSIG(status)),
+                              (int)(LIMIT_IMPORT_OTF2_MEMORY >> 20));
+    return imp_fail_field(parent->err, parent->file, "file",
+                          "the OTF2 library failed on this trace (exit status %d)",
+                          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
 static int emit(struct o2 *o, const struct fmt_options *opt, const struct fmt_sink *sink)
 {
     struct imp_batch b = {0};
@@ -1064,44 +1189,11 @@ int import_otf2(const struct fmt_file *files, size_t nfiles,
     dir[0] = '\0';
     OTF2_Error_RegisterCallback(quiet, NULL);
     made = unpack(files, nfiles, dir, sizeof dir, anchor, sizeof anchor, err) == 0;
-    if (made && read_trace(&o, anchor) == 0)
+    if (made && read_in_child(&o, anchor) == 0 && read_trace(&o, anchor) == 0)
         rc = emit(&o, opt, sink);
     if (dir[0])
         remove_tree(dir, files, nfiles);
-    for (size_t i = 0; i < o.nstr; i++)
-        xfree(o.str[i]);
-    for (size_t i = 0; i < o.nloc; i++) {
-        xfree(o.loc[i].stack);
-        xfree(o.loc[i].since);
-        xfree(o.loc[i].ev);
-        xfree(o.loc[i].pdone);
-        xfree(o.loc[i].done);
-    }
-    for (int i = 0; i < o.nnames; i++)
-        xfree(o.names[i]);
-    xfree(o.names);
-    xfree(o.reg_op);
-    xfree(o.reg_state);
-    xfree(o.str);
-    xfree(o.str_ref);
-    xfree(o.reg_ref);
-    xfree(o.reg_name);
-    xfree(o.loc);
-    xfree(o.incl);
-    xfree(o.enters);
-    xfree(o.active);
-    for (size_t i = 0; i < o.ngrp; i++)
-        xfree(o.grp[i].m);
-    xfree(o.grp);
-    for (size_t i = 0; i < o.ncomm; i++) {
-        xfree(o.comm[i].rank);
-        xfree(o.comm[i].sorted);
-    }
-    xfree(o.comm);
-    xfree(o.wloc);
-    for (int i = 0; i < o.ntc; i++)
-        xfree(o.tc[i].members);
-    xfree(o.tc);
+    o2_free(&o);
     return rc;
 }
 

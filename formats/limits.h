@@ -57,11 +57,14 @@
 #define LIMIT_IMPORT_BATCH 256             /* runs handed to the sink at once */
 #define LIMIT_IMPORT_TAU_FUNCS 100000      /* functions of one TAU profile */
 #define LIMIT_IMPORT_OTF2_EVENTS 100000000 /* events read from one OTF2 trace */
-#define LIMIT_COMMIT 64                    /* bytes of a commit (SPEC §11) */
-#define LIMIT_TAGS 32                      /* tags of one run (SPEC §11) */
-#define LIMIT_COMPARE_CONFIGS 10000        /* configurations one comparison reports */
-#define LIMIT_COMPARE_VALUES 2000000       /* values the sides of a comparison hold */
-#define LIMIT_WATCHES 1000                 /* watches in one database */
+#define LIMIT_IMPORT_OTF2_MEMORY                                                         \
+    (8ull << 30)                     /* address space of the OTF2 reader process */
+#define LIMIT_IMPORT_OTF2_CPU 600    /* CPU seconds of the OTF2 reader process */
+#define LIMIT_COMMIT 64              /* bytes of a commit (SPEC §11) */
+#define LIMIT_TAGS 32                /* tags of one run (SPEC §11) */
+#define LIMIT_COMPARE_CONFIGS 10000  /* configurations one comparison reports */
+#define LIMIT_COMPARE_VALUES 2000000 /* values the sides of a comparison hold */
+#define LIMIT_WATCHES 1000           /* watches in one database */
 
 /* ---- modeling requests ------------------------------------------------------ */
 #define LIMIT_PREDICT 1000 /* prediction points in one request */

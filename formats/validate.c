@@ -225,8 +225,10 @@ int validate_benchmarks(json_t *body, arena *a, struct bench_record **out, size_
                 }
             }
         }
-        txt = json_dumps(args ? args : json_object(),
-                         JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+        /* no args: "{}" (a json_object() made here was never freed) */
+        txt = args ? json_dumps(args,
+                                JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17))
+                   : NULL;
         x->args_json = arena_strdup(a, txt ? txt : "{}");
         free(txt);
         v = json_object_get(b, "stat");

@@ -427,8 +427,9 @@ int pg_watches_for_run(db *d, long long run_id, arena *a, struct db_watch **out,
 static const char *const SQL_VALUE[3] = {
     "SELECT runtime FROM runs WHERE id = $1::bigint",
     "SELECT value FROM run_metrics WHERE run_id = $1::bigint AND name = $2::text",
-    "SELECT sum(k.time) FROM kernels k WHERE k.run_id = $1::bigint AND k.name = $2::text "
-    "HAVING count(*) > 0",
+    ("SELECT sum(k.time) FROM kernels k WHERE k.run_id = $1::bigint AND k.name = "
+     "$2::text "
+     "HAVING count(*) > 0"),
 };
 
 int pg_run_value(db *d, long long run_id, const char *y, double *value, struct err *err)
@@ -788,8 +789,8 @@ int pg_run_delete(db *d, long long id, struct err *err)
 /* An application's dependents, children first. */
 static const char *const SQL_APP_DELETE[] = {
     "DELETE FROM alerts WHERE run_id IN (SELECT id FROM runs WHERE app_id = $1::bigint)",
-    "DELETE FROM judgements WHERE run_id IN (SELECT id FROM runs WHERE app_id = "
-    "$1::bigint)",
+    ("DELETE FROM judgements WHERE run_id IN (SELECT id FROM runs WHERE app_id = "
+     "$1::bigint)"),
     "DELETE FROM models WHERE app_id = $1::bigint",
     "DELETE FROM templates WHERE app_id = $1::bigint",
     "DELETE FROM couplings WHERE app_id = $1::bigint",

@@ -254,8 +254,8 @@ static const char *const kind_y[NKIND] = {
     "r.runtime",
     "(SELECT m.value FROM run_metrics m WHERE m.run_id = r.id AND m.name = $2)",
     "(SELECT sum(k.time) FROM kernels k WHERE k.run_id = r.id AND k.name = $2)",
-    "$2::float8 / nullif(r.runtime, 0) / (CASE WHEN $3::bigint <> 0 THEN "
-    "c.nprocs::float8 ELSE 1.0::float8 END)",
+    ("$2::float8 / nullif(r.runtime, 0) / (CASE WHEN $3::bigint <> 0 THEN "
+     "c.nprocs::float8 ELSE 1.0::float8 END)"),
 };
 enum { P_SUMS, P_SPREAD1, P_SPREAD2, P_NTH, NPASS };
 static char agg_sql[NPASS][NKIND][768];
