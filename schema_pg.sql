@@ -328,3 +328,10 @@ CREATE INDEX alerts_by_watch ON alerts (watch_id);
 DROP INDEX runs_series;
 CREATE INDEX runs_series ON runs (config_id, (coalesce(started_at, created_at)), id,
                                   runtime, vcs_commit, started_at, created_at);
+
+-- migration 7
+-- As schema.sql migration 7: the index of judgements by watch cost a page
+-- per watch per run at ingest; model watches' judgements with an x (the
+-- ledger's) keep a partial index.
+DROP INDEX judgements_by_watch;
+CREATE INDEX judgements_by_model_watch ON judgements (watch_id) WHERE x IS NOT NULL;

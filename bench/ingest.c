@@ -572,6 +572,93 @@ static void print_line(const char *name, const struct line *l, const struct line
            MED(l, client_us), fails);
 }
 
+/* POSTs body to the server's path with its token; returns the HTTP status. */
+static long post_json(const struct server *sv, const char *path, const char *body)
+{
+    char url[256];
+    long code = 0;
+    CURL *h = curl_easy_init();
+    struct curl_slist *hd = NULL;
+    snprintf(url, sizeof url, "%.*s%s", (int)(strstr(sv->url, "/api/") - sv->url),
+             sv->url, path);
+    hd = curl_slist_append(hd, "Content-Type: application/json");
+    hd = curl_slist_append(hd, sv->auth);
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, hd);
+    curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, sink);
+    if (curl_easy_perform(h) == CURLE_OK)
+        curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+    curl_slist_free_all(hd);
+    curl_easy_cleanup(h);
+    return code;
+}
+
+/* --watches N --server: what regression detection adds to the server's
+ * single-run ingest as bench_ingest measures it (8 keep-alive clients POSTing
+ * one run each, group commit): a fresh server with no watch, with N
+ * statistical watches of one processor count each, and with N watches that
+ * all cover every run, alternated over the repeats, medians quoted. Each
+ * server first stores 2,000 runs (history for the windows). */
+static int watch_server(const char *dir, const char *bin, const char *sync, long runs,
+                        int clients, int nwatches, int repeat, int *port)
+{
+    static const char *const tests[4] = {"zscore", "ttest", "percent", "iqr"};
+    static const char *const names[3] = {"no watch", "watches, one processor count each",
+                                         "watches all covering every run"};
+    struct line l[3];
+    int rep, mode, j;
+
+    memset(l, 0, sizeof l);
+    for (rep = 0; rep < repeat; rep++)
+        for (mode = 0; mode < 3; mode++) {
+            struct server sv;
+            struct figures warm;
+            if (server_start(&sv, bin, dir, sync, (*port)++) != 0)
+                return 1;
+            load(sv.url, sv.auth, "warm", 0, clients, 2000 / clients, 1, sv.pid, &warm);
+            for (j = 0; mode > 0 && j < nwatches; j++) {
+                char body[400], np[32] = "";
+                if (mode == 1)
+                    snprintf(np, sizeof np, "\"nprocs\": %d, ", 1 + j % 64);
+                snprintf(
+                    body, sizeof body,
+                    "{\"application\": \"bench\", \"system\": \"bench-system\", %s"
+                    "\"y\": \"%s\", \"detector\": {\"test\": \"%s\", \"window\": 20}}",
+                    np, j % 2 ? "runtime" : "kernel:xsolve", tests[j % 4]);
+                if (post_json(&sv, "/api/v1/watches", body) != 201) {
+                    fprintf(stderr, "bench_ingest: cannot create watch %d\n", j);
+                    server_stop(&sv);
+                    return 1;
+                }
+            }
+            load(sv.url, sv.auth, "single", 100000, clients, runs / clients, 1, sv.pid,
+                 &l[mode].f[l[mode].n++]);
+            server_stop(&sv);
+        }
+    printf(
+        "\nsync=%s: %ld single-run POSTs from %d keep-alive clients into a fresh server "
+        "(2,000 runs stored first); median of %d alternating runs\n",
+        sync, runs, clients, repeat);
+    printf("  %-44s %9s %8s %7s %7s %8s %5s\n", "", "runs/s", "vs none", "p50 ms",
+           "p99 ms", "srv us/r", "fails");
+    for (mode = 0; mode < 3; mode++) {
+        long fails = 0;
+        char name[80];
+        for (j = 0; j < l[mode].n; j++)
+            fails += l[mode].f[j].failures;
+        if (mode)
+            snprintf(name, sizeof name, "%d %s", nwatches, names[mode]);
+        else
+            snprintf(name, sizeof name, "%s", names[0]);
+        printf("  %-44s %9.0f %+7.1f%% %7.2f %7.2f %8.1f %5ld\n", name,
+               MED(&l[mode], rate), (MED(&l[0], rate) / MED(&l[mode], rate) - 1) * 100,
+               MED(&l[mode], p50), MED(&l[mode], p99), MED(&l[mode], server_us), fails);
+    }
+    printf("  (vs none: time per run added, from the rates; target <= +10 %%)\n");
+    return 0;
+}
+
 static int measure_sync(const char *dir, const char *sync_name, enum db_sync sync,
                         const char *bin, const char *baseline, long runs, int clients,
                         int repeat, int *port)
@@ -641,7 +728,7 @@ int main(int argc, char **argv)
     const char *prophecyd = NULL, *baseline = NULL, *sync = "both";
     char dir[] = "/tmp/prophecy-bench-XXXXXX", cmd[1400], exe[512];
     long runs = 20000, mem_runs = 100000;
-    int clients = 8, port, i, watches = -1, repeat = 3, rc = 0;
+    int clients = 8, port, i, watches = -1, repeat = 3, rc = 0, server = 0;
 
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
@@ -660,13 +747,15 @@ int main(int argc, char **argv)
             mem_runs = strtol(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--watches") == 0 && i + 1 < argc)
             watches = (int)strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--server") == 0)
+            server = 1;
         else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
             pg_base = argv[++i];
         else {
             fprintf(stderr, "usage: bench_ingest [--runs N] [--clients C] [--sync "
                             "full|normal|both] [--repeat R] [--baseline PATH] "
                             "[--prophecyd PATH] [--mem-runs N] [--db postgresql://...] | "
-                            "--watches N\n");
+                            "--watches N [--server]\n");
             return 2;
         }
     }
@@ -685,8 +774,18 @@ int main(int argc, char **argv)
     }
     if (mkdtemp(dir) == NULL)
         return 1;
-    if (watches >= 0) {
+    if (watches >= 0 && server) {
+        signal(SIGPIPE, SIG_IGN);
+        curl_global_init(CURL_GLOBAL_ALL);
+        port = 20000 + (int)(getpid() % 20000);
+        if (watches > LIMIT_WATCHES)
+            watches = LIMIT_WATCHES;
+        rc = watch_server(dir, prophecyd, strcmp(sync, "full") == 0 ? "full" : "normal",
+                          runs, clients, watches, repeat, &port);
+    } else if (watches >= 0) {
         rc = watch_overhead(dir, runs < 5000 ? runs : 500, watches);
+    }
+    if (watches >= 0) {
         snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
         if (system(cmd) != 0)
             fprintf(stderr, "could not remove %s\n", dir);

@@ -647,7 +647,7 @@ json_t *pg_model_judgements(db *d, long long model_id, struct err *err)
         "r.created_at) AS at, r.vcs_commit AS \"commit\", j.x, j.expected AS predicted, "
         "j.lo, j.hi, j.value AS actual, j.out FROM judgements j JOIN runs r ON r.id = "
         "j.run_id WHERE j.watch_id IN (SELECT id FROM watches WHERE model_id = "
-        "$1::bigint) AND j.ready = 1 ORDER BY j.run_id, j.watch_id",
+        "$1::bigint) AND j.ready = 1 AND j.x IS NOT NULL ORDER BY j.run_id, j.watch_id",
         err, "i", model_id);
 }
 
