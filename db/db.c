@@ -4,6 +4,7 @@
 #include "db/backend.h"
 #include "common/xalloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -20,6 +21,46 @@ int db_is_postgres(const char *path)
 int db_is_file(const char *path)
 {
     return !db_is_postgres(path);
+}
+
+const char *db_display_name(const char *path, char *out, size_t n)
+{
+    const char *auth, *at, *colon, *p;
+    size_t len = 0;
+
+    if (n == 0)
+        return out;
+    out[0] = '\0';
+    if (path == NULL)
+        return out;
+    if (!db_is_postgres(path)) {
+        snprintf(out, n, "%s", path);
+        return out;
+    }
+    /* scheme://[user[:password]@]host...[?...password=...&...] */
+    auth = strstr(path, "://") + 3;
+    at = strchr(auth, '@');
+    colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+    for (p = path; *p && len + 1 < n; p++) {
+        if (colon && p == colon + 1) {
+            len += (size_t)snprintf(out + len, n - len, "***");
+            p = at - 1;
+            colon = NULL; /* once: an empty password leaves p at the colon */
+        } else if ((p == path || p[-1] == '?' || p[-1] == '&') &&
+                   strncasecmp(p, "password=", 9) == 0) {
+            len += (size_t)snprintf(out + len, n - len, "password=***");
+            p += 9;
+            while (p[0] && p[0] != '&')
+                p++;
+            p--;
+        } else {
+            out[len++] = *p;
+        }
+        if (len >= n)
+            len = n - 1;
+    }
+    out[len] = '\0';
+    return out;
 }
 
 int db_open(db **out, const char *path, const struct db_options *opt, struct err *err)

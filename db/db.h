@@ -44,6 +44,12 @@ int db_open(db **out, const char *path, const struct db_options *opt, struct err
  * file exists before an administrative command, file backups. */
 int db_is_file(const char *path);
 
+/* The database as it may be printed: a PostgreSQL URI with its password (the
+ * part after "user:" before "@", and any password=... parameter) replaced by
+ * "***", so that a serve line or an error in a log does not give it away; a
+ * file path unchanged. Truncates to fit n bytes; returns out. */
+const char *db_display_name(const char *path, char *out, size_t n);
+
 /* Finalizes cached statements and closes; NULL does nothing. */
 void db_close(db *d);
 

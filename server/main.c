@@ -460,25 +460,25 @@ static int cmd_check(struct opts *o)
     char *problems = NULL;
     db *d = NULL;
     int sound;
+    char shown[1024];
+    const char *name = db_display_name(o->cfg.db_path, shown, sizeof shown);
 
     if (db_is_file(o->cfg.db_path) && stat(o->cfg.db_path, &sb) != 0) {
-        fprintf(stderr, "prophecyd: cannot check %s: %s\n", o->cfg.db_path,
-                strerror(errno));
+        fprintf(stderr, "prophecyd: cannot check %s: %s\n", name, strerror(errno));
         return 1;
     }
     if (db_open(&d, o->cfg.db_path, &opt, &e) != 0) {
-        printf("%s is damaged or not a Prophecy database: %s\n", o->cfg.db_path,
-               e.message);
+        printf("%s is damaged or not a Prophecy database: %s\n", name, e.message);
         return 1;
     }
     sound = db_check(d, &problems, &e);
     db_close(d);
     if (sound < 0) {
-        fprintf(stderr, "prophecyd: cannot check %s: %s\n", o->cfg.db_path, e.message);
+        fprintf(stderr, "prophecyd: cannot check %s: %s\n", name, e.message);
         return 1;
     }
     if (sound) {
-        printf("%s is sound: %s\n", o->cfg.db_path,
+        printf("%s is sound: %s\n", name,
                db_is_file(o->cfg.db_path)
                    ? "every page, index and record checked"
                    : "the server answers and the schema is this prophecyd's");
@@ -486,7 +486,7 @@ static int cmd_check(struct opts *o)
     }
     printf(
         "%s is DAMAGED; restore it from a backup (prophecyd backup). Problems found:\n%s",
-        o->cfg.db_path, problems);
+        name, problems);
     xfree(problems);
     return 1;
 }

@@ -102,9 +102,12 @@ int serve_run(const struct config *cfg)
         goto out;
     if (http_start(&app, &e) != 0)
         goto out;
-    if (!cfg->quiet)
+    if (!cfg->quiet) {
+        char shown[1024];
         fprintf(stderr, "prophecyd: serving %s on http://%s:%d/ (%d threads)\n",
-                cfg->db_path, cfg->listen_host, app.port, cfg->threads);
+                db_display_name(cfg->db_path, shown, sizeof shown), cfg->listen_host,
+                app.port, cfg->threads);
+    }
     fflush(stderr);
     sigwait(&set, &sig);
     if (!cfg->quiet)

@@ -260,6 +260,19 @@ json_t *sq_kernels_of_runs(db *d, const char *ids_json, struct err *err)
 #define PAGE_IDS_SYSTEM(order)                                                           \
     "SELECT id FROM runs WHERE system_id = ?3 AND app_id = ?1 AND (?2 = 0 OR exe_id = "  \
     "?2) ORDER BY " order " LIMIT ?4 OFFSET ?5"
+/* Without an executable or system filter (the common page), the same walk
+ * without the two short-circuit tests, which SQLite evaluates on every
+ * skipped entry: an old ?page=N link to the middle of 1,000,000 runs walks
+ * 500,000 entries in about half the time. */
+#define PAGE_IDS_ALL(order)                                                              \
+    "SELECT id FROM runs WHERE app_id = ?1 ORDER BY " order " LIMIT ?4 OFFSET ?5"
+static const char *const page_ids_all_sql[3][2] = {
+    {PAGE_IDS_ALL("id"), PAGE_IDS_ALL("id DESC")},
+    {PAGE_IDS_ALL("nprocs, exe_id, system_id, id"),
+     PAGE_IDS_ALL("nprocs DESC, exe_id DESC, system_id DESC, id DESC")},
+    {PAGE_IDS_ALL("runtime, exe_id, system_id, id"),
+     PAGE_IDS_ALL("runtime DESC, exe_id DESC, system_id DESC, id DESC")},
+};
 static const char *const page_ids_system_sql[2] = {PAGE_IDS_SYSTEM("id"),
                                                    PAGE_IDS_SYSTEM("id DESC")};
 static const char *const page_ids_sql[3][2] = {
@@ -461,6 +474,8 @@ int sq_runs_page(db *d, const struct db_page_query *q, arena *a,
     st = db_stmt(d,
                  sort == DB_SORT_ID && q->system_id != 0
                      ? page_ids_system_sql[(q->desc ? 1 : 0) ^ flip]
+                 : q->exe_id == 0 && q->system_id == 0
+                     ? page_ids_all_sql[sort][(q->desc ? 1 : 0) ^ flip]
                      : page_ids_sql[sort][(q->desc ? 1 : 0) ^ flip],
                  err);
     if (st == NULL)

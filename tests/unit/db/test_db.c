@@ -279,6 +279,29 @@ static void test_writer_retries_busy_jobs(void)
     db_close(d);
 }
 
+/* A PostgreSQL URI is printed (serve's line, check) without its password. */
+static void test_display_name(void)
+{
+    static const char *const cases[][2] = {
+        {"/srv/prophecy.db", "/srv/prophecy.db"},
+        {"postgresql://prophecy:s3cret@db.example:5432/prophecy",
+         "postgresql://prophecy:***@db.example:5432/prophecy"},
+        {"postgres://u:@h/d", "postgres://u:***@h/d"},
+        {"postgresql://u@h/d", "postgresql://u@h/d"},
+        {"postgresql:///d?host=/run/pg&password=x&sslmode=require",
+         "postgresql:///d?host=/run/pg&password=***&sslmode=require"},
+        {"postgresql://h/d?password=x", "postgresql://h/d?password=***"},
+        {"postgresql://h:5432/d", "postgresql://h:5432/d"},
+    };
+    char out[128], small[16];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        CHECK_STR(db_display_name(cases[i][0], out, sizeof out), cases[i][1]);
+    /* truncated to fit, never the password */
+    CHECK_STR(db_display_name("postgresql://u:secret@h/d", small, sizeof small),
+              "postgresql://u:");
+    CHECK_STR(db_display_name(NULL, out, sizeof out), "");
+}
+
 int main(void)
 {
     int rc;
@@ -289,6 +312,7 @@ int main(void)
     RUN(test_catalog_and_tokens);
     RUN(test_writer_group_commit);
     RUN(test_writer_retries_busy_jobs);
+    RUN(test_display_name);
     rc = harness_report();
     {
         char cmd[128];
