@@ -335,3 +335,10 @@ CREATE INDEX runs_series ON runs (config_id, (coalesce(started_at, created_at)),
 -- ledger's) keep a partial index.
 DROP INDEX judgements_by_watch;
 CREATE INDEX judgements_by_model_watch ON judgements (watch_id) WHERE x IS NOT NULL;
+-- The page orders end on id (ties by executable, system, then id); SQLite's
+-- indexes carry the rowid at their end, PostgreSQL's need it named, or a
+-- keyset page sorts each tie group of (key, executable, system).
+DROP INDEX runs_page_runtime;
+CREATE INDEX runs_page_runtime ON runs (app_id, runtime, exe_id, system_id, id);
+DROP INDEX runs_page_nprocs;
+CREATE INDEX runs_page_nprocs ON runs (app_id, nprocs, exe_id, system_id, id);
