@@ -475,6 +475,10 @@ static int no_runs(db *d, const struct fit_req *q, struct err *err)
                    q->executable ? q->executable : "", q->system);
 }
 
+_Static_assert(LIMIT_FIT_RUNS == FIT_MAX_OBS, "formats/limits.h and models/fit.h agree");
+_Static_assert(LIMIT_FIT_POINTS == FIT_MAX_POINTS,
+               "formats/limits.h and models/fit.h agree");
+
 /* Too many configurations (each is a point) or runs (each point's values are
  * read in SQL: the cost grows with them, about 0.1 us a run for a mean). */
 static int too_many(const char *what, long long limit, struct err *err)

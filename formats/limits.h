@@ -72,7 +72,8 @@
 #define LIMIT_FIT_POINTS                                                                 \
     100000 /* points of one fit (models/fit.h FIT_MAX_POINTS agrees) */
 #define LIMIT_FIT_RUNS                                                                   \
-    10000000 /* runs the database form of a fit aggregates (each point reads its own) */
+    10000000 /* runs the database form of a fit aggregates (models/fit.h FIT_MAX_OBS     \
+                agrees) */
 #define LIMIT_COUPLE_CONFIGS 1000       /* configurations in one coupling request */
 #define LIMIT_COUPLE_FIXED 16           /* fixed variables of one coupling selection */
 #define LIMIT_COUPLE_RUNS 20000         /* runs selected by coupling's database form */

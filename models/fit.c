@@ -913,10 +913,14 @@ int fit_run_points(const struct fit_point *pts, size_t m, int nvars, const char 
     memset(out, 0, sizeof *out);
     if (nvars < 1 || nvars > FIT_MAX_VARS)
         return err_invalid(err, "vars", "a fit takes 1 or 2 variables");
-    if (m > FIT_MAX_POINTS || nobs > FIT_MAX_POINTS)
+    if (m > FIT_MAX_POINTS)
         return err_set(err, 413, "too_large", "data",
-                       "%zu points exceed the limit of %d points per fit",
-                       m > nobs ? m : nobs, FIT_MAX_POINTS);
+                       "%zu points exceed the limit of %d points per fit", m,
+                       FIT_MAX_POINTS);
+    if (nobs > FIT_MAX_OBS)
+        return err_set(err, 413, "too_large", "data",
+                       "%zu observations exceed the limit of %d per fit", nobs,
+                       FIT_MAX_OBS);
     if (m == 0 || pts == NULL)
         return err_set(err, 422, "degenerate", "data", "no data points to fit");
     if (fit_graph_parse(graph, &g, err) < 0)

@@ -29,6 +29,7 @@
 #define FIT_MAX_VARS 2
 #define FIT_MAX_TERMS 7 /* constant + up to 6 (poly6, inv6) */
 #define FIT_MAX_POINTS 100000
+#define FIT_MAX_OBS 10000000 /* raw observations behind fit_run_points' points */
 
 enum fit_graph {
     FIT_POLY1 = 1, /* FIT_POLY1 + k - 1 = poly k, k = 1..6 */
@@ -146,7 +147,7 @@ int fit_run(const struct fit_input *in, struct fit_result *out, struct err *err)
  * repetitions itself, core/method_fit.c): m points with x, y, ymin, ymax, sd,
  * ss and n as fit_run's aggregation sets them, sorted by x (by x1, then x2,
  * with two variables), distinct, of nobs raw observations in all. pts is
- * copied. Errors as fit_run (413 for more than FIT_MAX_POINTS points or
+ * copied. Errors as fit_run (413 for more than FIT_MAX_POINTS points or FIT_MAX_OBS
  * observations; a non-finite value or n < 1 is 422 "invalid"). */
 int fit_run_points(const struct fit_point *pts, size_t m, int nvars, const char *graph,
                    size_t nobs, struct fit_result *out, struct err *err);
