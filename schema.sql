@@ -403,7 +403,20 @@ CREATE INDEX runs_series ON runs (config_id, coalesce(started_at, created_at), i
 -- of watches). The ledger of a model reads its watches' judgements that have
 -- an x (a model watch's judgement of a run with the model's x: every one the
 -- ledger lists) through this partial index, which statistical watches (x is
--- NULL) never touch; the watch list's counts and a watch's delete scan the
--- judgements.
+-- NULL) never touch. The watch list's counts come from watch_counts, which
+-- judging a run updates beside its judgements (one small table: a page or
+-- two per commit) and deleting a judgement decrements; a watch's delete scans
+-- the judgements.
 DROP INDEX judgements_by_watch;
 CREATE INDEX judgements_by_model_watch ON judgements (watch_id) WHERE x IS NOT NULL;
+CREATE TABLE watch_counts (
+    watch_id INTEGER PRIMARY KEY REFERENCES watches(id),
+    judged   INTEGER NOT NULL,
+    out      INTEGER NOT NULL
+);
+INSERT INTO watch_counts (watch_id, judged, out)
+SELECT watch_id, count(*), sum(out) FROM judgements GROUP BY watch_id;
+CREATE TRIGGER watch_counts_forget AFTER DELETE ON judgements BEGIN
+    UPDATE watch_counts SET judged = judged - 1, out = out - OLD.out
+    WHERE watch_id = OLD.watch_id;
+END;

@@ -335,6 +335,21 @@ CREATE INDEX runs_series ON runs (config_id, (coalesce(started_at, created_at)),
 -- ledger's) keep a partial index.
 DROP INDEX judgements_by_watch;
 CREATE INDEX judgements_by_model_watch ON judgements (watch_id) WHERE x IS NOT NULL;
+CREATE TABLE watch_counts (
+    watch_id bigint PRIMARY KEY REFERENCES watches(id),
+    judged   bigint NOT NULL,
+    out      bigint NOT NULL
+);
+INSERT INTO watch_counts (watch_id, judged, out)
+SELECT watch_id, count(*), sum(out) FROM judgements GROUP BY watch_id;
+CREATE FUNCTION watch_counts_forget() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE watch_counts SET judged = judged - 1, out = out - OLD.out
+    WHERE watch_id = OLD.watch_id;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER watch_counts_forget AFTER DELETE ON judgements
+    FOR EACH ROW EXECUTE FUNCTION watch_counts_forget();
 -- The page orders end on id (ties by executable, system, then id); SQLite's
 -- indexes carry the rowid at their end, PostgreSQL's need it named, or a
 -- keyset page sorts each tie group of (key, executable, system).

@@ -314,23 +314,24 @@ json_t *pg_watches_list(db *d, struct err *err)
         "w.history AS \"window\", w.created_at, coalesce(n.judged, 0) AS judged, "
         "coalesce(n.out, 0) AS out FROM watches w JOIN applications a ON a.id = w.app_id "
         "LEFT JOIN executables e ON e.id = w.exe_id LEFT JOIN systems s ON s.id = "
-        "w.system_id LEFT JOIN (SELECT watch_id, count(*) AS judged, sum(out)::bigint "
-        "AS out FROM judgements GROUP BY watch_id) n ON n.watch_id = w.id ORDER BY w.id",
+        "w.system_id LEFT JOIN watch_counts n ON n.watch_id = w.id ORDER BY w.id",
         err, "");
 }
 
-/* Deleting watches: alerts, then judgements, then the watches, each chosen by
- * one of three selections of watch ids with $1 = the id given. Constant
- * statements (pg_params caches by the text's address). */
+/* Deleting watches: alerts, then the counts (before the judgements, whose
+ * delete trigger then finds no row), then judgements, then the watches, each
+ * chosen by one of three selections of watch ids with $1 = the id given.
+ * Constant statements (pg_params caches by the text's address). */
 #define WATCH_DELETES(sel)                                                               \
     {                                                                                    \
         "DELETE FROM alerts WHERE watch_id IN (" sel ")",                                \
+            "DELETE FROM watch_counts WHERE watch_id IN (" sel ")",                      \
             "DELETE FROM judgements WHERE watch_id IN (" sel ")",                        \
             "DELETE FROM watches WHERE id IN (" sel ")"                                  \
     }
 
 enum { BY_ID, BY_MODEL, BY_APP };
-static const char *const SQL_WATCH_DELETE[3][3] = {
+static const char *const SQL_WATCH_DELETE[3][4] = {
     [BY_ID] = WATCH_DELETES("SELECT $1::bigint"),
     [BY_MODEL] = WATCH_DELETES("SELECT id FROM watches WHERE model_id = $1::bigint"),
     [BY_APP] = WATCH_DELETES("SELECT id FROM watches WHERE app_id = $1::bigint OR "
@@ -342,7 +343,7 @@ static const char *const SQL_WATCH_DELETE[3][3] = {
 static long long delete_watches(db *d, int by, long long id, struct err *err)
 {
     long long n = 0;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         n = pg_run_sql(d, SQL_WATCH_DELETE[by][i], err, "i", id);
         if (n < 0)
             return -1;
@@ -499,6 +500,14 @@ static const char SQL_JUDGE_INS[] =
 static const char SQL_ALERT_INS[] =
     "INSERT INTO alerts (run_id, watch_id, state, created_at, updated_at) "
     "VALUES ($1::bigint, $3::bigint, 'open', $2::text, $2::text) RETURNING id";
+/* Each judged watch's counts (the watch list's), from the same arrays; the
+ * rows come in watch order, so two servers judging at once lock them in one
+ * order. */
+static const char SQL_COUNT_INS[] =
+    "INSERT INTO watch_counts (watch_id, judged, out) SELECT w, 1, o FROM "
+    "unnest($1::bigint[], $2::bigint[]) AS t(w, o) ORDER BY w ON CONFLICT (watch_id) "
+    "DO UPDATE SET judged = watch_counts.judged + 1, out = watch_counts.out + "
+    "excluded.out";
 
 enum {
     J_WATCH,
@@ -564,6 +573,9 @@ int pg_judgements_add(db *d, const struct db_judgement *j, size_t n, long long *
                    buf_str(&col[0]), buf_str(&col[1]), buf_str(&col[2]), buf_str(&col[3]),
                    buf_str(&col[4]), buf_str(&col[5]), buf_str(&col[6]), buf_str(&col[7]),
                    buf_str(&col[8]), buf_str(&col[9]), buf_str(&col[10])) < 0)
+        rc = -1;
+    if (rc == 0 && pg_run_sql(d, SQL_COUNT_INS, err, "tt", buf_str(&col[J_WATCH]),
+                              buf_str(&col[J_OUT])) < 0)
         rc = -1;
     for (int c = 0; c < J_COLS; c++)
         buf_free(&col[c]);

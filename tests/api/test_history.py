@@ -226,6 +226,53 @@ def statistical_watch_raises_alerts():
 
 
 @test
+def watch_counts_follow_judgements_and_deletes():
+    """The watch list's judged/out come from watch_counts (migration 7), kept
+    by the judging and by deletes; they must equal the judgements the series
+    lists at every step."""
+    for i, rt in enumerate((5.0, 5.1, 4.9, 5.0)):
+        post(doc("cnt", rt, day(i)))
+    watches = []
+    for test_name in ("zscore", "percent"):
+        st, b = S.post("/api/v1/watches", {
+            "application": "cnt", "system": "SGI Origin2000", "y": "runtime",
+            "detector": {"test": test_name, "threshold": 3 if test_name == "zscore"
+                         else 10, "window": 4}})
+        assert st == 201, b
+        watches.append(b["id"])
+    ids = []
+    for i, rt in enumerate((5.05, 9.0, 4.95)):
+        st, b = post(doc("cnt", rt, day(10 + i)))
+        assert st == 201, b
+        ids.append(b["ids"][0])
+
+    def counts(which=None):
+        ws = {w["id"]: (w["judged"], w["out"]) for w in S.get("/api/v1/watches")[1]["watches"]}
+        return [ws[w] for w in which or watches]
+
+    def from_series():
+        st, s = S.get("/api/v1/series?application=cnt&system=SGI%20Origin2000&y=runtime")
+        assert st == 200, s
+        return [(sum(1 for p in s["points"] for j in p["judgements"] if j["watch"] == w),
+                 sum(1 for p in s["points"] for j in p["judgements"]
+                     if j["watch"] == w and j["out"])) for w in watches]
+
+    # 9.0 is out for both; 4.95 after it is out for percent only (its window's
+    # mean holds the 9.0: 5.99, 17 % away), not for zscore (the 9.0 widens it)
+    assert counts() == from_series() == [(3, 1), (3, 2)], (counts(), from_series())
+    st, b = S.request("DELETE", f"/api/v1/runs/{ids[1]}")  # the run judged out
+    assert st in (200, 204), b
+    assert counts() == from_series() == [(2, 0), (2, 1)], (counts(), from_series())
+    st, b = S.request("DELETE", f"/api/v1/watches/{watches[0]}")
+    assert st in (200, 204), b
+    assert watches[0] not in [w["id"] for w in S.get("/api/v1/watches")[1]["watches"]]
+    assert counts(watches[1:]) == [(2, 1)]
+    st, b = S.request("DELETE", "/api/v1/applications/cnt")
+    assert st in (200, 204), b
+    assert watches[1] not in [w["id"] for w in S.get("/api/v1/watches")[1]["watches"]]
+
+
+@test
 def watch_errors_store_nothing():
     before = S.content()
     cases = (
