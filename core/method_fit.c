@@ -4,8 +4,7 @@
  * (the database form through db/select.h), runs models/fit and writes the
  * answer (answer); fit_predict_saved and fit_answer_read work from a saved
  * answer alone (its "model"."state" holds the whole fitted model), so a
- * saved answer and a fresh one are read by the same code. The plot is
- * web/chart_fit.c.
+ * saved answer and a fresh one are read by the same code. Plot: web/chart_fit.c.
  *
  * Inline form: {"data": [[x, y], ...], "x": "N", "graph": "cubic",
  * "predict": [1200], "aggregate": "mean"} or with two variables
@@ -475,12 +474,10 @@ static int no_runs(db *d, const struct fit_req *q, struct err *err)
                    q->executable ? q->executable : "", q->system);
 }
 
-_Static_assert(LIMIT_FIT_RUNS == FIT_MAX_OBS, "formats/limits.h and models/fit.h agree");
-_Static_assert(LIMIT_FIT_POINTS == FIT_MAX_POINTS,
+_Static_assert(LIMIT_FIT_RUNS == FIT_MAX_OBS && LIMIT_FIT_POINTS == FIT_MAX_POINTS,
                "formats/limits.h and models/fit.h agree");
 
-/* Too many configurations (each is a point) or runs (each point's values are
- * read in SQL: the cost grows with them, about 0.1 us a run for a mean). */
+/* Too many configurations (points) or runs (read in SQL: ~0.1 us a run). */
 static int too_many(const char *what, long long limit, struct err *err)
 {
     return err_set(err, 413, "too_large", NULL,
