@@ -123,7 +123,12 @@ int db_run_value(db *d, long long run_id, const char *y, double *value, struct e
 
 /* The values of y of at most `window` runs of run_id's configuration that
  * come before it in time order (the latest ones). Writes them to hist
- * (room for window values) and returns their number, or -1. */
+ * (room for window values) and returns their number, or -1. For a metric or
+ * kernel, runs that lack it are skipped, looking back at most
+ * DB_WINDOW_LOOKBACK x window runs: a quantity the recent runs no longer
+ * measure (a renamed kernel) must not make every upload read the whole
+ * history of its configuration. */
+#define DB_WINDOW_LOOKBACK 8
 int db_history_window(db *d, long long run_id, const char *y, long long window,
                       double *hist, struct err *err);
 

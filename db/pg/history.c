@@ -461,10 +461,14 @@ static const char *const SQL_WINDOW[3] = {
     "SELECT r.runtime " BEFORE " ORDER BY " AT_ORDER " DESC, r.id DESC LIMIT $2::bigint",
     "SELECT v FROM (SELECT (SELECT m.value FROM run_metrics m WHERE m.run_id = r.id AND "
     "m.name = $3::text) AS v, " AT_ORDER " AS at, r.id AS id " BEFORE
-    ") s WHERE v IS NOT NULL ORDER BY at DESC, id DESC LIMIT $2::bigint",
+    " ORDER BY " AT_ORDER
+    " DESC, r.id DESC LIMIT $4::bigint) s WHERE v IS NOT NULL ORDER BY at DESC, id DESC "
+    "LIMIT $2::bigint",
     "SELECT v FROM (SELECT (SELECT sum(k.time) FROM kernels k WHERE k.run_id = r.id AND "
     "k.name = $3::text) AS v, " AT_ORDER " AS at, r.id AS id " BEFORE
-    ") s WHERE v IS NOT NULL ORDER BY at DESC, id DESC LIMIT $2::bigint",
+    " ORDER BY " AT_ORDER
+    " DESC, r.id DESC LIMIT $4::bigint) s WHERE v IS NOT NULL ORDER BY at DESC, id DESC "
+    "LIMIT $2::bigint",
 };
 
 int pg_history_window(db *d, long long run_id, const char *y, long long window,
@@ -477,7 +481,8 @@ int pg_history_window(db *d, long long run_id, const char *y, long long window,
     if (kind < 0)
         return bad_y(y, err);
     r = kind == 0 ? pg_params(d, SQL_WINDOW[0], err, "ii", run_id, window)
-                  : pg_params(d, SQL_WINDOW[kind], err, "iit", run_id, window, name);
+                  : pg_params(d, SQL_WINDOW[kind], err, "iiti", run_id, window, name,
+                              window * DB_WINDOW_LOOKBACK);
     if (r == NULL)
         return -1;
     n = PQntuples(r);

@@ -491,10 +491,10 @@ static const char *const SQL_WINDOW[3] = {
     "SELECT r.runtime " BEFORE " ORDER BY " AT " DESC, r.id DESC LIMIT ?3",
     "SELECT v FROM (SELECT (SELECT m.value FROM run_metrics m WHERE m.run_id = r.id AND "
     "m.name = ?2) AS v, " AT " AS at, r.id AS id " BEFORE " ORDER BY " AT
-    " DESC, r.id DESC) WHERE v IS NOT NULL LIMIT ?3",
+    " DESC, r.id DESC LIMIT ?4) WHERE v IS NOT NULL LIMIT ?3",
     "SELECT v FROM (SELECT (SELECT sum(k.time) FROM kernels k WHERE k.run_id = r.id AND "
     "k.name = ?2) AS v, " AT " AS at, r.id AS id " BEFORE " ORDER BY " AT
-    " DESC, r.id DESC) WHERE v IS NOT NULL LIMIT ?3",
+    " DESC, r.id DESC LIMIT ?4) WHERE v IS NOT NULL LIMIT ?3",
 };
 
 int sq_history_window(db *d, long long run_id, const char *y, long long window,
@@ -514,6 +514,8 @@ int sq_history_window(db *d, long long run_id, const char *y, long long window,
     if (name)
         sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 3, window);
+    if (name)
+        sqlite3_bind_int64(st, 4, window * DB_WINDOW_LOOKBACK);
     while (n < window && (rc = sqlite3_step(st)) == SQLITE_ROW)
         hist[n++] = sqlite3_column_double(st, 0);
     if (n == window)

@@ -273,6 +273,37 @@ def watch_counts_follow_judgements_and_deletes():
 
 
 @test
+def a_window_looks_back_a_bounded_number_of_runs():
+    """A window over a kernel skips runs that lack it, but looks back at most
+    8 x window runs (DB_WINDOW_LOOKBACK): a kernel the recent runs no longer
+    measure must not make every upload read the configuration's history."""
+    n = [0]
+
+    def put(kernels, runtime=1.0):
+        n[0] += 1
+        at = "2026-10-01T%02d:%02d:00Z" % (n[0] // 60, n[0] % 60)
+        st, b = post(doc("look", runtime, at, kernels=kernels))
+        assert st == 201, b
+        return b
+
+    k = [{"name": "K", "time": 1.0}]
+    for _ in range(3):
+        put(k)
+    st, b = S.post("/api/v1/watches", {
+        "application": "look", "system": "SGI Origin2000", "y": "kernel:K",
+        "detector": {"test": "percent", "threshold": 10, "window": 3}})
+    assert st == 201, b
+    for _ in range(3 * 8):  # exactly the look-back, none measuring K
+        put([])
+    b = put([{"name": "K", "time": 5.0}])  # its window is empty: not judged out
+    assert b["alerts"] == [], b
+    for _ in range(3):
+        put(k)
+    b = put([{"name": "K", "time": 5.0}])  # a window of three 1.0s: 400 % off
+    assert len(b["alerts"]) == 1 and b["alerts"][0]["value"] == 5.0, b
+
+
+@test
 def watch_errors_store_nothing():
     before = S.content()
     cases = (
