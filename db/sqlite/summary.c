@@ -266,22 +266,20 @@ json_t *sq_kernels_of_runs(db *d, const char *ids_json, struct err *err)
  * 500,000 entries in about half the time. */
 #define PAGE_IDS_ALL(order)                                                              \
     "SELECT id FROM runs WHERE app_id = ?1 ORDER BY " order " LIMIT ?4 OFFSET ?5"
-static const char *const page_ids_all_sql[3][2] = {
-    {PAGE_IDS_ALL("id"), PAGE_IDS_ALL("id DESC")},
-    {PAGE_IDS_ALL("nprocs, exe_id, system_id, id"),
-     PAGE_IDS_ALL("nprocs DESC, exe_id DESC, system_id DESC, id DESC")},
-    {PAGE_IDS_ALL("runtime, exe_id, system_id, id"),
-     PAGE_IDS_ALL("runtime DESC, exe_id DESC, system_id DESC, id DESC")},
-};
+/* The three orders (id, nprocs, runtime), each ascending and descending, of
+ * one of the page statements above. */
+#define PAGE_ORDERS(ids)                                                                 \
+    {                                                                                    \
+        {ids("id"), ids("id DESC")},                                                     \
+            {ids("nprocs, exe_id, system_id, id"),                                       \
+             ids("nprocs DESC, exe_id DESC, system_id DESC, id DESC")},                  \
+            {ids("runtime, exe_id, system_id, id"),                                      \
+             ids("runtime DESC, exe_id DESC, system_id DESC, id DESC")},                 \
+    }
+static const char *const page_ids_all_sql[3][2] = PAGE_ORDERS(PAGE_IDS_ALL);
 static const char *const page_ids_system_sql[2] = {PAGE_IDS_SYSTEM("id"),
                                                    PAGE_IDS_SYSTEM("id DESC")};
-static const char *const page_ids_sql[3][2] = {
-    {PAGE_IDS("id"), PAGE_IDS("id DESC")},
-    {PAGE_IDS("nprocs, exe_id, system_id, id"),
-     PAGE_IDS("nprocs DESC, exe_id DESC, system_id DESC, id DESC")},
-    {PAGE_IDS("runtime, exe_id, system_id, id"),
-     PAGE_IDS("runtime DESC, exe_id DESC, system_id DESC, id DESC")},
-};
+static const char *const page_ids_sql[3][2] = PAGE_ORDERS(PAGE_IDS);
 
 /* Keyset pages: the ids that follow a cursor run's key in one direction
  * (?4 rows; -1 = all). In id order that is one rowid range. In a key order
