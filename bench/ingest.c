@@ -64,6 +64,11 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Values of the input N the runs cycle through: 64 x 1000 configurations for
+ * the ingest figures; the watch bench uses 64 x 10, so that each
+ * configuration has a history for the windows to read. */
+static long input_values = 1000;
+
 static void fill_run(struct run_record *r, struct rec_kernel *k, struct rec_kv *in,
                      struct rec_kv *m, char *uid, size_t uidsz, long i)
 {
@@ -79,7 +84,7 @@ static void fill_run(struct run_record *r, struct rec_kernel *k, struct rec_kv *
     r->nprocs = 1 + i % 64;
     r->runtime = 1.0 + (double)(i % 100) * 0.01;
     r->submitter = "bench";
-    in[0] = (struct rec_kv){"N", (double)(i % 1000)};
+    in[0] = (struct rec_kv){"N", (double)(i % input_values)};
     in[1] = (struct rec_kv){"M", 64};
     in[2] = (struct rec_kv){"iters", 200};
     m[0] = (struct rec_kv){"mflops", 1500.0};
@@ -244,7 +249,7 @@ static int watch_overhead(const char *dir, long n, int nwatches)
     struct db_options opt = {DB_SYNC_NORMAL, 0, 10000};
     double t[3][5], c[3][5], med[3], cmed[3];
     long long ids[LIMIT_WATCHES];
-    long next = 1000;
+    long next = 20000;
     db *d;
     int round, mode, j;
 
@@ -256,6 +261,9 @@ static int watch_overhead(const char *dir, long n, int nwatches)
         return 1;
     }
     watch_install();
+    /* As the server bench: 640 configurations, each with a full window of
+     * history (20,000 runs, about 31 a configuration), caches warm. */
+    input_values = 10;
     ingest_round(d, 0, next); /* history for the windows, warm caches */
     /* Alternating rounds: none, N watches of one processor count each, N
      * watches all covering every run. */
@@ -324,11 +332,6 @@ struct client {
     double *lat;
     long failures;
 };
-
-/* Values of the input N the runs cycle through: 64 x 1000 configurations for
- * the ingest figures; the watch bench uses 64 x 10, so that each
- * configuration has a history for the windows to read. */
-static long input_values = 1000;
 
 static size_t sink(char *p, size_t s, size_t n, void *u)
 {
