@@ -420,3 +420,28 @@ CREATE TRIGGER watch_counts_forget AFTER DELETE ON judgements BEGIN
     UPDATE watch_counts SET judged = judged - 1, out = out - OLD.out
     WHERE watch_id = OLD.watch_id;
 END;
+
+-- migration 8
+-- A run's time, coalesce(started_at, created_at), as integer milliseconds
+-- since 1970-01-01T00:00:00Z (common/isotime.h, set by db_runs_insert).
+-- Series and windows ordered by the text, and started_at may carry an
+-- offset from UTC or a fraction: "2026-01-02T01:00:00+02:00" (23:00 UTC on
+-- the 1st) sorted after "2026-01-01T23:30:00Z". The integer orders by the
+-- instant, and the series index holds one 8-byte key instead of the
+-- expression and its two texts (a 100,000-point series decoded two texts a
+-- point). SQLite's julianday reads the same forms except offsets beyond
+-- 14 hours and a leap second (:60), both NULL there: the offset is taken off
+-- by hand and :60 read as :59 plus one second, as the C parser reads them
+-- (unit.test_history_migration checks the two agree).
+ALTER TABLE runs ADD COLUMN at_ms INTEGER;
+UPDATE runs SET at_ms = (
+    SELECT CAST(round((julianday(replace(l, ':60', ':59')) - 2440587.5) * 86400000)
+                AS INTEGER) + 1000 * (instr(l, ':60') > 0) - o
+    FROM (SELECT CASE WHEN substr(x, -6, 1) IN ('+', '-') THEN substr(x, 1, length(x) - 6)
+                      ELSE x END AS l,
+                 CASE substr(x, -6, 1) WHEN '+' THEN 1 WHEN '-' THEN -1 ELSE 0 END *
+                     (CAST(substr(x, -5, 2) AS INTEGER) * 3600000 +
+                      CAST(substr(x, -2, 2) AS INTEGER) * 60000) AS o
+          FROM (SELECT coalesce(started_at, created_at) AS x)));
+DROP INDEX runs_series;
+CREATE INDEX runs_series ON runs (config_id, at_ms, id, runtime, vcs_commit);

@@ -134,10 +134,9 @@ static volatile double sink;
 static double ceiling_ms(const char *path, const char *app, double *cpu_ms)
 {
     static const char sql[] =
-        "SELECT r.id, coalesce(r.started_at, r.created_at), r.vcs_commit, r.runtime "
+        "SELECT r.id, r.at_ms, r.vcs_commit, r.runtime "
         "FROM runs r WHERE r.config_id = (SELECT c.id FROM run_configs c JOIN "
-        "applications a ON a.id = c.app_id WHERE a.name = ?1) ORDER BY "
-        "coalesce(r.started_at, r.created_at), r.id";
+        "applications a ON a.id = c.app_id WHERE a.name = ?1) ORDER BY r.at_ms, r.id";
     double t[21], c[21], sum = 0;
     sqlite3 *h;
     sqlite3_stmt *st;
@@ -152,9 +151,7 @@ static double ceiling_ms(const char *path, const char *app, double *cpu_ms)
         double t0 = now(), c0 = cpu_now();
         while (sqlite3_step(st) == SQLITE_ROW) {
             sum += (double)sqlite3_column_int64(st, 0) + sqlite3_column_double(st, 3);
-            sum +=
-                (double)sqlite3_column_bytes(st, 1) + (double)sqlite3_column_bytes(st, 2);
-            sum += sqlite3_column_text(st, 1) != NULL;
+            sum += (double)sqlite3_column_int64(st, 1) + (double)sqlite3_column_bytes(st, 2);
             sum += sqlite3_column_text(st, 2) != NULL;
         }
         sqlite3_reset(st);

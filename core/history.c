@@ -8,6 +8,7 @@
 #include "common/arena.h"
 #include "db/history.h"
 #include "common/buf.h"
+#include "common/isotime.h"
 #include "formats/json.h"
 #include "formats/json_text.h"
 #include "formats/limits.h"
@@ -183,12 +184,15 @@ json_t *history_series(db *d, json_t *query, struct err *err)
     if (n < 0)
         goto out;
     points = json_array();
-    for (i = 0; i < n; i++)
-        json_array_append_new(points, json_pack("{s:I, s:s?, s:s?, s:o, s:o}", "run",
-                                                (json_int_t)p[i].run, "at", p[i].at,
-                                                "commit", p[i].commit, "value",
+    for (i = 0; i < n; i++) {
+        char at[32];
+        isotime_format(p[i].at, at);
+        json_array_append_new(points, json_pack("{s:I, s:s, s:s?, s:o, s:o}", "run",
+                                                (json_int_t)p[i].run, "at", at, "commit",
+                                                p[i].commit, "value",
                                                 num_or_null(p[i].value), "judgements",
                                                 point_judgements(h.judged, p[i].run)));
+    }
     inputs = json_loads(h.c[0].inputs_json, 0, NULL);
     out = json_pack("{s:s, s:s, s:s, s:I, s:o, s:s, s:o, s:O}", "application",
                     h.f.application, "executable", h.c[0].executable, "system",
@@ -242,9 +246,9 @@ static int write_point(void *ctx, const struct db_series_point *p, struct err *e
     o += json_text_fmt_int(t + o, p->run);
     memcpy(t + o, k_at, sizeof k_at - 1);
     o += sizeof k_at - 1;
-    if (put_str(b, t, &o, sizeof t - 128, p->at) != 0)
-        return err_set(err, 500, "internal", NULL, "run %lld: its time is not UTF-8",
-                       p->run);
+    t[o++] = '"';
+    o += isotime_format(p->at, t + o);
+    t[o++] = '"';
     memcpy(t + o, k_commit, sizeof k_commit - 1);
     o += sizeof k_commit - 1;
     if (put_str(b, t, &o, sizeof t - 128, p->commit) != 0)

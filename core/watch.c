@@ -11,6 +11,7 @@
  * model is never re-fitted.
  */
 #include "core/watch.h"
+#include "common/isotime.h"
 #include "common/arena.h"
 #include "core/history.h"
 #include "core/method_fit.h"
@@ -608,6 +609,10 @@ json_t *watch_ledger(db *d, long long model_id, struct err *err)
         double p = json_number_value(json_object_get(row, "predicted"));
         double y = json_number_value(json_object_get(row, "actual"));
         int in_band = !json_integer_value(json_object_get(row, "out"));
+        char at[32];
+        /* the run's instant in UTC, as the series gives it */
+        isotime_format(json_integer_value(json_object_get(row, "at")), at);
+        json_object_set_new(row, "at", json_string(at));
         json_object_del(row, "out");
         json_object_set_new(row, "inside", json_boolean(in_band));
         inside += (size_t)in_band;

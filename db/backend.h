@@ -225,4 +225,8 @@ int db_migrate(db *d, const char *schema, int have,
                int (*step)(db *d, int version, const char *sql, struct err *err),
                struct err *err);
 
+/* A run's time as the at_ms column holds it (common/isotime.h): started_at,
+ * else the store time now (db_now's text). */
+long long db_run_at(const char *started_at, const char *now);
+
 #endif

@@ -2,6 +2,7 @@
  * from the path (db/backend.h); everything else dispatches through the
  * connection's table. */
 #include "db/backend.h"
+#include "common/isotime.h"
 #include "common/xalloc.h"
 
 #include <stdio.h>
@@ -145,6 +146,18 @@ int db_backup(db *d, const char *dest, struct err *err)
 int db_check(db *d, char **problems, struct err *err)
 {
     return d->be->check(d, problems, err);
+}
+
+long long db_run_at(const char *started_at, const char *now)
+{
+    long long ms;
+    /* Every started_at was checked by its reader; a text that still does not
+     * parse (none should) is placed at the store time. */
+    if (started_at != NULL && isotime_parse(started_at, &ms) == 0)
+        return ms;
+    if (isotime_parse(now, &ms) == 0)
+        return ms;
+    return (long long)time(NULL) * 1000;
 }
 
 void db_now(char out[32])

@@ -46,7 +46,8 @@ int db_history_configs(db *d, const struct db_history_filter *f, int max, arena 
 /* One point of a series. */
 struct db_series_point {
     long long run;
-    const char *at; /* started_at, else the time the run was stored */
+    long long at; /* started_at, else the time the run was stored, in ms since
+                     1970-01-01T00:00:00Z (common/isotime.h) */
     const char *commit;
     double value;
 };

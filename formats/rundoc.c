@@ -4,6 +4,7 @@
  * would otherwise store a run without the value the user meant to send.
  */
 #include "formats/rundoc.h"
+#include "common/isotime.h"
 #include "common/utf8.h"
 
 #include <math.h>
@@ -159,50 +160,10 @@ static int get_kernels(json_t *arr, arena *a, struct run_record *r, struct err *
     return 0;
 }
 
-/* Accepts "YYYY-MM-DDTHH:MM:SS" with optional fraction and "Z" or +hh:mm. */
-/* Whether s[0..n) are all ASCII digits. */
-static int digits(const char *s, int n)
-{
-    int i;
-    for (i = 0; i < n; i++)
-        if (s[i] < '0' || s[i] > '9')
-            return 0;
-    return 1;
-}
-
-static int two(const char *s)
-{
-    return (s[0] - '0') * 10 + (s[1] - '0');
-}
-
+/* The forms common/isotime.h accepts. */
 int rundoc_valid_timestamp(const char *s)
 {
-    int mo, d;
-    if (strlen(s) > 40 || strlen(s) < 19 || !digits(s, 4) || s[4] != '-' ||
-        !digits(s + 5, 2) || s[7] != '-' || !digits(s + 8, 2) || s[10] != 'T' ||
-        !digits(s + 11, 2) || s[13] != ':' || !digits(s + 14, 2) || s[16] != ':' ||
-        !digits(s + 17, 2))
-        return 0;
-    mo = two(s + 5);
-    d = two(s + 8);
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || two(s + 11) > 23 || two(s + 14) > 59 ||
-        two(s + 17) > 60)
-        return 0;
-    s += 19;
-    if (*s == '.') {
-        s++;
-        if (*s < '0' || *s > '9')
-            return 0;
-        while (*s >= '0' && *s <= '9')
-            s++;
-    }
-    if (strcmp(s, "Z") == 0 || *s == '\0')
-        return 1;
-    /* An offset from UTC: +hh:mm or -hh:mm, hours 00-23, minutes 00-59. */
-    if ((*s == '+' || *s == '-') && strlen(s) == 6 && digits(s + 1, 2) && s[3] == ':' &&
-        digits(s + 4, 2) && two(s + 1) <= 23 && two(s + 4) <= 59)
-        return 1;
-    return 0;
+    return isotime_parse(s, NULL) == 0;
 }
 
 int rundoc_check_provenance(const struct run_record *r, struct err *err)

@@ -125,19 +125,17 @@ int pg_history_configs(db *d, const struct db_history_filter *f, int max, arena 
     return n;
 }
 
-#define AT "coalesce(r.started_at, r.created_at)"
-#define AT_ORDER AT " COLLATE \"C\""
+#define AT "r.at_ms"
 
 static const char *const SQL_SERIES[3] = {
     "SELECT r.id, " AT ", r.vcs_commit, r.runtime FROM runs r WHERE r.config_id = "
-    "$1::bigint ORDER BY " AT_ORDER ", r.id",
+    "$1::bigint ORDER BY " AT ", r.id",
     "SELECT r.id, " AT ", r.vcs_commit, m.value FROM runs r JOIN run_metrics m ON "
     "m.run_id = r.id AND m.name = $2::text WHERE r.config_id = $1::bigint ORDER "
-    "BY " AT_ORDER ", r.id",
+    "BY " AT ", r.id",
     "SELECT id, at, vcs_commit, v FROM (SELECT r.id, " AT " AS at, r.vcs_commit, "
     "(SELECT sum(k.time) FROM kernels k WHERE k.run_id = r.id AND k.name = $2::text) AS "
-    "v FROM runs r WHERE r.config_id = $1::bigint) s WHERE v IS NOT NULL ORDER BY at "
-    "COLLATE \"C\", id",
+    "v FROM runs r WHERE r.config_id = $1::bigint) s WHERE v IS NOT NULL ORDER BY at, id",
 };
 
 int pg_history_series(db *d, long long config_id, const char *y, arena *a,
@@ -163,7 +161,7 @@ int pg_history_series(db *d, long long config_id, const char *y, arena *a,
     }
     for (i = 0; i < n; i++) {
         p[i].run = pg_ll(r, i, 0);
-        p[i].at = get_text(a, r, i, 1, &ok);
+        p[i].at = pg_ll(r, i, 1);
         p[i].commit = get_text(a, r, i, 2, &ok);
         p[i].value = pg_dbl(r, i, 3);
     }
@@ -455,18 +453,16 @@ int pg_run_value(db *d, long long run_id, const char *y, double *value, struct e
 /* The runs of x's configuration before x in (time, id) order, latest first. */
 #define BEFORE                                                                           \
     "FROM runs r, runs x WHERE x.id = $1::bigint AND r.config_id = x.config_id AND "     \
-    "(" AT_ORDER ", r.id) < (coalesce(x.started_at, x.created_at) COLLATE \"C\", x.id)"
+    "(" AT ", r.id) < (x.at_ms, x.id)"
 
 static const char *const SQL_WINDOW[3] = {
-    "SELECT r.runtime " BEFORE " ORDER BY " AT_ORDER " DESC, r.id DESC LIMIT $2::bigint",
+    "SELECT r.runtime " BEFORE " ORDER BY " AT " DESC, r.id DESC LIMIT $2::bigint",
     "SELECT v FROM (SELECT (SELECT m.value FROM run_metrics m WHERE m.run_id = r.id AND "
-    "m.name = $3::text) AS v, " AT_ORDER " AS at, r.id AS id " BEFORE
-    " ORDER BY " AT_ORDER
+    "m.name = $3::text) AS v, " AT " AS at, r.id AS id " BEFORE " ORDER BY " AT
     " DESC, r.id DESC LIMIT $4::bigint) s WHERE v IS NOT NULL ORDER BY at DESC, id DESC "
     "LIMIT $2::bigint",
     "SELECT v FROM (SELECT (SELECT sum(k.time) FROM kernels k WHERE k.run_id = r.id AND "
-    "k.name = $3::text) AS v, " AT_ORDER " AS at, r.id AS id " BEFORE
-    " ORDER BY " AT_ORDER
+    "k.name = $3::text) AS v, " AT " AS at, r.id AS id " BEFORE " ORDER BY " AT
     " DESC, r.id DESC LIMIT $4::bigint) s WHERE v IS NOT NULL ORDER BY at DESC, id DESC "
     "LIMIT $2::bigint",
 };
@@ -660,8 +656,8 @@ json_t *pg_model_judgements(db *d, long long model_id, struct err *err)
 {
     return pg_query_json(
         d,
-        "SELECT j.run_id AS run, j.watch_id AS watch, coalesce(r.started_at, "
-        "r.created_at) AS at, r.vcs_commit AS \"commit\", j.x, j.expected AS predicted, "
+        "SELECT j.run_id AS run, j.watch_id AS watch, r.at_ms AS at, "
+        "r.vcs_commit AS \"commit\", j.x, j.expected AS predicted, "
         "j.lo, j.hi, j.value AS actual, j.out FROM judgements j JOIN runs r ON r.id = "
         "j.run_id WHERE j.watch_id IN (SELECT id FROM watches WHERE model_id = "
         "$1::bigint) AND j.ready = 1 AND j.x IS NOT NULL ORDER BY j.run_id, j.watch_id",

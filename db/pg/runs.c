@@ -76,8 +76,8 @@ long long pg_system_id(db *d, const char *name, int create, struct err *err)
 static const char SQL_UID_SEL[] = "SELECT id FROM runs WHERE uid = $1";
 static const char SQL_RUN_INS[] =
     "INSERT INTO runs (uid, app_id, exe_id, system_id, nprocs, runtime, started_at, "
-    "submitter, created_at, vcs_commit, vcs_branch) "
-    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
+    "submitter, created_at, vcs_commit, vcs_branch, at_ms) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
     "ON CONFLICT (uid) DO NOTHING RETURNING id";
 /* A run's inputs, metrics, kernels and tags in one round trip: each set goes
  * in as one JSON parameter (numbers with 17 significant digits, so the
@@ -282,9 +282,10 @@ static int insert_one(db *d, struct resolved *c, const struct run_record *r,
     }
     if (resolve(d, c, r, err) != 0)
         return -1;
-    rc = pg_scalar(d, &id, SQL_RUN_INS, err, "tiiiidttttt", r->uid, c->app_id, c->exe_id,
+    rc = pg_scalar(d, &id, SQL_RUN_INS, err, "tiiiidttttti", r->uid, c->app_id, c->exe_id,
                    c->sys_id, r->nprocs, r->runtime, r->started_at,
-                   r->submitter ? r->submitter : "", now, r->commit, r->branch);
+                   r->submitter ? r->submitter : "", now, r->commit, r->branch,
+                   db_run_at(r->started_at, now));
     if (rc < 0)
         return -1;
     if (rc == 0) {

@@ -123,7 +123,7 @@ int sq_history_configs(db *d, const struct db_history_filter *f, int max, arena 
     return n;
 }
 
-#define AT "coalesce(r.started_at, r.created_at)"
+#define AT "r.at_ms"
 
 static const char *const SQL_SERIES[3] = {
     "SELECT r.id, " AT ", r.vcs_commit, r.runtime FROM runs r WHERE r.config_id = ?1 "
@@ -155,7 +155,7 @@ int sq_history_series_each(db *d, long long config_id, const char *y,
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         /* the texts in place: valid until the next step */
         struct db_series_point p = {
-            sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1),
+            sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
             (const char *)sqlite3_column_text(st, 2), sqlite3_column_double(st, 3)};
         if (fn(ctx, &p, err) != 0) {
             sqlite3_reset(st);
@@ -181,9 +181,8 @@ static int series_copy(void *ctx, const struct db_series_point *pt, struct err *
     if (c->p == NULL)
         return err_nomem(err);
     c->p[c->n] = *pt;
-    c->p[c->n].at = pt->at ? arena_strdup(c->a, pt->at) : NULL;
     c->p[c->n].commit = pt->commit ? arena_strdup(c->a, pt->commit) : NULL;
-    if ((pt->at && !c->p[c->n].at) || (pt->commit && !c->p[c->n].commit))
+    if (pt->commit && !c->p[c->n].commit)
         return err_nomem(err);
     c->n++;
     return 0;
@@ -485,7 +484,7 @@ int sq_run_value(db *d, long long run_id, const char *y, double *value, struct e
 /* The runs of x's configuration before x in (time, id) order, latest first. */
 #define BEFORE                                                                           \
     "FROM runs r, runs x WHERE x.id = ?1 AND r.config_id = x.config_id AND (" AT         \
-    ", r.id) < (coalesce(x.started_at, x.created_at), x.id)"
+    ", r.id) < (x.at_ms, x.id)"
 
 static const char *const SQL_WINDOW[3] = {
     "SELECT r.runtime " BEFORE " ORDER BY " AT " DESC, r.id DESC LIMIT ?3",
@@ -711,8 +710,8 @@ json_t *sq_model_judgements(db *d, long long model_id, struct err *err)
 {
     return db_query_json(
         d,
-        "SELECT j.run_id AS run, j.watch_id AS watch, coalesce(r.started_at, "
-        "r.created_at) AS at, r.vcs_commit AS \"commit\", j.x, j.expected AS predicted, "
+        "SELECT j.run_id AS run, j.watch_id AS watch, r.at_ms AS at, "
+        "r.vcs_commit AS \"commit\", j.x, j.expected AS predicted, "
         "j.lo, j.hi, j.value AS actual, j.out FROM judgements j JOIN runs r ON r.id = "
         "j.run_id WHERE j.watch_id IN (SELECT id FROM watches WHERE model_id = ?1) "
         "AND j.ready = 1 AND j.x IS NOT NULL ORDER BY j.run_id, j.watch_id",

@@ -66,8 +66,8 @@ static const char SQL_SYS_INS[] = "INSERT INTO systems (name) VALUES (?1)";
 static const char SQL_UID_SEL[] = "SELECT id FROM runs WHERE uid = ?1";
 static const char SQL_RUN_INS[] =
     "INSERT INTO runs (uid, app_id, exe_id, system_id, nprocs, runtime, started_at, "
-    "submitter, created_at, vcs_commit, vcs_branch) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+    "submitter, created_at, vcs_commit, vcs_branch, at_ms) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
 static const char SQL_TAG_INS[] =
     "INSERT INTO run_tags (run_id, key, value) VALUES (?1, ?2, ?3)";
 static const char SQL_INPUT_INS[] =
@@ -269,6 +269,7 @@ int sq_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
             sqlite3_bind_text(st, 10, r->commit, -1, SQLITE_STATIC);
         if (r->branch)
             sqlite3_bind_text(st, 11, r->branch, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 12, db_run_at(r->started_at, now));
         if (step_done(d, st, err) != 0)
             return -1;
         id = sqlite3_last_insert_rowid(db_handle(d));

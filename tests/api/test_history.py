@@ -125,6 +125,22 @@ def series_in_time_order_with_commits():
 
 
 @test
+def series_orders_by_the_instant_and_gives_it_in_utc():
+    # 01:00 at +02:00 is 23:00 UTC on the 1st: before 23:30Z, though its text
+    # sorts after; a fraction is kept to the millisecond (rounded)
+    for rt, at in ((1.0, "2026-01-02T01:00:00+02:00"), (2.0, "2026-01-01T23:30:00Z"),
+                   (3.0, "2026-01-01T22:00:00.12345-01:00")):
+        post(doc("utc", rt, at))
+    st, s = S.get("/api/v1/series?application=utc&system=SGI%20Origin2000&y=runtime")
+    assert st == 200, s
+    assert [p["at"] for p in s["points"]] == [
+        "2026-01-01T23:00:00Z", "2026-01-01T23:00:00.123Z", "2026-01-01T23:30:00Z"], s
+    assert [p["value"] for p in s["points"]] == [1.0, 3.0, 2.0], s
+    st, run = S.get(f"/api/v1/runs/{s['points'][0]['run']}")
+    assert run["started_at"] == "2026-01-02T01:00:00+02:00", run
+
+
+@test
 def series_errors():
     post(doc("ser2", 1.0, day(0), nprocs=4))
     post(doc("ser2", 1.0, day(0), nprocs=8))

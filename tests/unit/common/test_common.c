@@ -1,7 +1,8 @@
-/* Unit tests for common/: err, buf, arena, xalloc. */
+/* Unit tests for common/: err, buf, arena, xalloc, isotime. */
 #include "common/arena.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/isotime.h"
 #include "common/sha256.h"
 #include "common/utf8.h"
 #include "common/xalloc.h"
@@ -166,9 +167,67 @@ static void test_utf8(void)
     CHECK(utf8_valid("\xef\xbf\xbf", 3)); /* U+FFFF is valid UTF-8 */
 }
 
+/* Milliseconds since the epoch (values from Python's calendar.timegm), the
+ * offsets read as local = UTC + offset, fractions cut to milliseconds, and
+ * every formatted time read back to the same instant. */
+static void test_isotime(void)
+{
+    static const struct {
+        const char *in;
+        long long ms;
+        const char *out;
+    } ok[] = {
+        {"2026-11-21T10:00:00Z", 1795255200000LL, "2026-11-21T10:00:00Z"},
+        {"2026-11-21T10:00:00", 1795255200000LL, "2026-11-21T10:00:00Z"},
+        {"2026-11-21T12:00:00+02:00", 1795255200000LL, "2026-11-21T10:00:00Z"},
+        {"2026-11-21T00:30:00-23:59", 1795307340000LL, "2026-11-22T00:29:00Z"},
+        {"2026-11-21T10:00:00.125Z", 1795255200125LL, "2026-11-21T10:00:00.125Z"},
+        {"2026-11-21T10:00:00.1Z", 1795255200100LL, "2026-11-21T10:00:00.100Z"},
+        {"2026-11-21T10:00:00.123499+00:00", 1795255200123LL, "2026-11-21T10:00:00.123Z"},
+        {"2026-11-21T10:00:59.9996Z", 1795255260000LL, "2026-11-21T10:01:00Z"},
+        {"2026-11-21T23:59:60Z", 1795305600000LL, "2026-11-22T00:00:00Z"},
+        {"1970-01-01T00:00:00Z", 0, "1970-01-01T00:00:00Z"},
+        {"1969-12-31T23:59:59Z", -1000, "1969-12-31T23:59:59Z"},
+        {"2000-02-29T23:59:59Z", 951868799000LL, "2000-02-29T23:59:59Z"},
+        {"0001-01-01T00:00:00Z", -62135596800000LL, "0001-01-01T00:00:00Z"},
+        {"9999-12-31T23:59:59Z", 253402300799000LL, "9999-12-31T23:59:59Z"},
+    };
+    static const char *const bad[] = {"",
+                                      "2026-11-21",
+                                      "2026-11-21 10:00:00Z",
+                                      "2026-13-01T00:00:00Z",
+                                      "2026-11-00T00:00:00Z",
+                                      "2026-11-21T24:00:00Z",
+                                      "2026-11-21T10:60:00Z",
+                                      "2026-11-21T10:00:61Z",
+                                      "2026-11-21T10:00:00.Z",
+                                      "2026-11-21T10:00:00+99:99",
+                                      "2026-11-21T10:00:00+02",
+                                      "2026-11-21T10:00:00ZZ",
+                                      "2026-11-21T10:00:00 ",
+                                      "2026-11-21T10:00:00.0000000000000000000000Z",
+                                      "x026-11-21T10:00:00Z"};
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        long long ms = 42, back;
+        char text[32];
+        CHECK_INT(isotime_parse(ok[i].in, &ms), 0);
+        CHECK(ms == ok[i].ms);
+        CHECK_INT((long long)isotime_format(ms, text), (long long)strlen(ok[i].out));
+        CHECK_STR(text, ok[i].out);
+        CHECK_INT(isotime_parse(text, &back), 0);
+        CHECK(back == ms);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        long long ms = 42;
+        CHECK_INT(isotime_parse(bad[i], &ms), -1);
+        CHECK(ms == 42);
+    }
+}
+
 int main(void)
 {
     RUN(test_utf8);
+    RUN(test_isotime);
     RUN(test_sha256);
     RUN(test_hmac_sha256);
     RUN(test_err_first_wins);

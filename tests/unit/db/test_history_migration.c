@@ -1,14 +1,17 @@
 /* Migration 3 on a database written by migration 2: every run gets its
- * configuration (config_id) and the series reads them in time order,
+ * configuration (config_id) and the series reads them in time order (the
+ * instant, migration 8's at_ms, whatever offset from UTC the text carries),
  * templates keep their rows and ids (and may now share a name across
  * applications), and the new tables start empty. The version-2 database is
  * built with the first two migrations of the embedded schema itself. */
+#include "common/isotime.h"
 #include "db/catalog.h"
 #include "db/history.h"
 #include "db/sqlite/sql.h"
 #include "tests/harness.h"
 
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,6 +20,22 @@ extern const char db_schema_sql[];
 
 static char dir[] = "/tmp/prophecy-migr3-XXXXXX";
 
+/* started_at texts of one configuration's runs (ids 10...): offsets from UTC
+ * (one beyond SQLite's 14 hours), fractions to round, leap seconds, a day
+ * past its month's end. Migration 8 must give each the C parser's instant. */
+static const char *const times[] = {"2026-01-02T01:00:00+02:00",
+                                    "2026-01-01T23:30:00Z",
+                                    "2026-01-01T22:59:59.9999+00:00",
+                                    "2026-01-01T22:59:59.1239Z",
+                                    "2026-11-21T23:59:60Z",
+                                    "2026-11-21T00:30:00-23:59",
+                                    "2026-11-21T10:00:00.123499+00:00",
+                                    "0001-01-01T00:00:00Z",
+                                    "9999-12-31T23:59:59.999Z",
+                                    "2026-11-21T23:59:60.5+05:30",
+                                    "2026-11-21T10:00:00.1",
+                                    "2026-02-31T00:00:00"};
+
 static void make_v2(const char *path)
 {
     const char *end = strstr(db_schema_sql, "-- migration 3");
@@ -24,20 +43,32 @@ static void make_v2(const char *path)
     sqlite3 *h;
     CHECK(sqlite3_open(path, &h) == SQLITE_OK);
     CHECK(sqlite3_exec(h, sql, NULL, NULL, NULL) == SQLITE_OK);
+    CHECK(sqlite3_exec(
+              h,
+              "INSERT INTO applications (id, name) VALUES (1, 'a'), (2, 'b');"
+              "INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'x');"
+              "INSERT INTO systems (id, name) VALUES (1, 's');"
+              "INSERT INTO runs (id, app_id, exe_id, system_id, nprocs, runtime, "
+              "started_at, created_at) VALUES "
+              "(1, 1, 1, 1, 4, 3.0, '2026-01-03T00:00:00Z', '2026-02-01T00:00:00Z'),"
+              "(2, 1, 1, 1, 4, 1.0, NULL, '2026-01-01T00:00:00Z'),"
+              "(3, 1, 1, 1, 4, 2.0, '2026-01-02T00:00:00Z', '2026-02-01T00:00:00Z'),"
+              "(4, 1, 1, 1, 8, 9.0, NULL, '2026-01-01T00:00:00Z');"
+              "INSERT INTO run_inputs VALUES (1, 'N', 10), (2, 'N', 10), (3, 'N', 10),"
+              "(4, 'N', 10);",
+              NULL, NULL, NULL) == SQLITE_OK);
+    for (size_t i = 0; i < sizeof times / sizeof *times; i++) {
+        char ins[400];
+        snprintf(ins, sizeof ins,
+                 "INSERT INTO runs (id, app_id, exe_id, system_id, nprocs, runtime, "
+                 "started_at, created_at) VALUES (%zu, 1, 1, 1, 16, 1.0, '%s', "
+                 "'2026-03-01T00:00:00Z'); INSERT INTO run_inputs VALUES (%zu, 'N', 10);",
+                 10 + i, times[i], 10 + i);
+        CHECK(sqlite3_exec(h, ins, NULL, NULL, NULL) == SQLITE_OK);
+    }
     CHECK(
         sqlite3_exec(
             h,
-            "INSERT INTO applications (id, name) VALUES (1, 'a'), (2, 'b');"
-            "INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'x');"
-            "INSERT INTO systems (id, name) VALUES (1, 's');"
-            "INSERT INTO runs (id, app_id, exe_id, system_id, nprocs, runtime, "
-            "started_at, created_at) VALUES "
-            "(1, 1, 1, 1, 4, 3.0, '2026-01-03T00:00:00Z', '2026-02-01T00:00:00Z'),"
-            "(2, 1, 1, 1, 4, 1.0, NULL, '2026-01-01T00:00:00Z'),"
-            "(3, 1, 1, 1, 4, 2.0, '2026-01-02T00:00:00Z', '2026-02-01T00:00:00Z'),"
-            "(4, 1, 1, 1, 8, 9.0, NULL, '2026-01-01T00:00:00Z');"
-            "INSERT INTO run_inputs VALUES (1, 'N', 10), (2, 'N', 10), (3, 'N', 10),"
-            "(4, 'N', 10);"
             "INSERT INTO templates (id, name, app_id, expression) VALUES (7, 't', 1, "
             "'a*N');"
             "INSERT INTO run_configs (app_id, exe_id, system_id, nprocs, inputs, runs, "
@@ -68,6 +99,36 @@ static void test_backfill(void)
                      "");
     CHECK_INT(json_integer_value(json_object_get(v, "n")), 0);
     json_decref(v);
+    v = db_query_json(
+        d, "SELECT id, coalesce(started_at, created_at) AS t, at_ms FROM runs", &e, "");
+    CHECK_INT((long long)json_array_size(v), 16);
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        json_t *row = json_array_get(v, i);
+        long long ms = 0;
+        CHECK_INT(isotime_parse(json_string_value(json_object_get(row, "t")), &ms), 0);
+        if (json_integer_value(json_object_get(row, "at_ms")) != ms)
+            fprintf(stderr, "run %lld %s: at_ms %lld, parsed %lld\n",
+                    json_integer_value(json_object_get(row, "id")),
+                    json_string_value(json_object_get(row, "t")),
+                    json_integer_value(json_object_get(row, "at_ms")), ms);
+        CHECK(json_integer_value(json_object_get(row, "at_ms")) == ms);
+    }
+    json_decref(v);
+    f.nprocs = 16;
+    CHECK_INT(db_history_configs(d, &f, 10, a, &c, &e), 1);
+    CHECK_INT(db_history_series(d, c[0].id, "runtime", a, &p, &e), 12);
+    for (int i = 1; i < 12; i++)
+        CHECK(p[i - 1].at <= p[i].at);
+    /* 01:00 at +02:00 is 23:00 UTC: before 23:30Z, though its text sorts after */
+    {
+        int at10 = -1, at11 = -1;
+        for (int i = 0; i < 12; i++) {
+            at10 = p[i].run == 10 ? i : at10;
+            at11 = p[i].run == 11 ? i : at11;
+        }
+        CHECK(at10 >= 0 && at10 < at11);
+    }
+    f.nprocs = 4;
     CHECK_INT(db_history_configs(d, &f, 10, a, &c, &e), 1);
     CHECK_INT(db_history_series(d, c[0].id, "runtime", a, &p, &e), 3);
     /* started_at, else created_at: run 2 (Jan 1), 3 (Jan 2), 1 (Jan 3) */

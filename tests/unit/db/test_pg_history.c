@@ -10,6 +10,7 @@
  * (a base URI ending in '/') or PROPHECY_TEST_PG (tests/pg/cluster.py's
  * state file, as ctest sets it); exits 77 (skipped) without one.
  */
+#include "common/isotime.h"
 #include "common/buf.h"
 #include "db/db.h"
 #include "db/history.h"
@@ -229,10 +230,13 @@ static void scenario(db *d, struct buf *o)
             struct db_series_point *p;
             rc = db_history_series(d, all[ci].id, ys[k], a, &p, &e);
             buf_printf(o, "series %d %s:", ci, ys[k]);
-            for (int i = 0; i < rc; i++)
+            for (int i = 0; i < rc; i++) {
+                char at[32];
+                isotime_format(p[i].at, at);
                 buf_printf(o, " (%lld %s %s %.17g)", p[i].run,
-                           strncmp(p[i].at, "2026-10-", 8) == 0 ? p[i].at : "(stored)",
+                           strncmp(at, "2026-10-", 8) == 0 ? at : "(stored)",
                            p[i].commit ? p[i].commit : "-", p[i].value);
+            }
             out_err(o, rc, &e);
         }
     {
