@@ -16,7 +16,8 @@
  *    bench/modeling/measure. Trained on the smaller ~60 % of the distinct x
  *    (at least 4), asked at every larger x; the truth is each measured value
  *    (coverage) and their median (error).
- * Usage: bench_modeling [DATA_DIR] (default bench/modeling/data). Not a test.
+ * Usage: bench_modeling [DATA_DIR] (default bench/modeling/data; the
+ * held-out set is bench/modeling/data/heldout). Not a test.
  */
 #include "common/xalloc.h"
 #include "models/couple.h"
