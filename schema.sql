@@ -445,3 +445,26 @@ UPDATE runs SET at_ms = (
           FROM (SELECT coalesce(started_at, created_at) AS x)));
 DROP INDEX runs_series;
 CREATE INDEX runs_series ON runs (config_id, at_ms, id, runtime, vcs_commit);
+
+-- migration 9
+-- A counter that every change of a watch moves (insert, update, delete, and
+-- so an application's or a model's delete too), so that the ingest hook keeps
+-- the watch set in memory and reads it again only when the counter moved
+-- (core/watch.c): a run no longer queries the watches that cover it. No row
+-- until the first change (the version is then 0); prophecyd copy rebuilds it.
+CREATE TABLE watch_version (
+    one INTEGER PRIMARY KEY CHECK (one = 1),
+    n   INTEGER NOT NULL
+);
+CREATE TRIGGER watch_version_insert AFTER INSERT ON watches BEGIN
+    INSERT INTO watch_version (one, n) VALUES (1, 1)
+    ON CONFLICT (one) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER watch_version_update AFTER UPDATE ON watches BEGIN
+    INSERT INTO watch_version (one, n) VALUES (1, 1)
+    ON CONFLICT (one) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER watch_version_delete AFTER DELETE ON watches BEGIN
+    INSERT INTO watch_version (one, n) VALUES (1, 1)
+    ON CONFLICT (one) DO UPDATE SET n = n + 1;
+END;

@@ -387,3 +387,21 @@ UPDATE runs r SET at_ms = t.ms FROM (
 ) t WHERE t.id = r.id;
 DROP INDEX runs_series;
 CREATE INDEX runs_series ON runs (config_id, at_ms, id, runtime, vcs_commit);
+
+-- migration 9
+-- As schema.sql migration 9: a counter every change of the watches moves, so
+-- that each server keeps the watch set in memory and reads it again only
+-- when the counter moved (another server's change included). One statement,
+-- one step.
+CREATE TABLE watch_version (
+    one bigint PRIMARY KEY CHECK (one = 1),
+    n   bigint NOT NULL
+);
+CREATE FUNCTION watch_version_bump() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO watch_version (one, n) VALUES (1, 1)
+    ON CONFLICT (one) DO UPDATE SET n = watch_version.n + 1;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER watch_version_bump AFTER INSERT OR UPDATE OR DELETE ON watches
+    FOR EACH STATEMENT EXECUTE FUNCTION watch_version_bump();

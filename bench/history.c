@@ -151,7 +151,8 @@ static double ceiling_ms(const char *path, const char *app, double *cpu_ms)
         double t0 = now(), c0 = cpu_now();
         while (sqlite3_step(st) == SQLITE_ROW) {
             sum += (double)sqlite3_column_int64(st, 0) + sqlite3_column_double(st, 3);
-            sum += (double)sqlite3_column_int64(st, 1) + (double)sqlite3_column_bytes(st, 2);
+            sum +=
+                (double)sqlite3_column_int64(st, 1) + (double)sqlite3_column_bytes(st, 2);
             sum += sqlite3_column_text(st, 2) != NULL;
         }
         sqlite3_reset(st);

@@ -1,11 +1,12 @@
 /* watch: watches, judgements, the ledger and alerts; see watch.h.
  *
- * The hook's cost when nothing watches is one count query per batch; with
- * watches, one query per new run finds the watches that cover it, one query
- * per distinct y reads the window (from the series index, a range of one
- * configuration's runs) that all the statistical watches of that y share,
- * and the run's judgements are stored in a few multi-row statements, so
- * judging stays a few index probes and one insert per watch.
+ * The hook's cost when nothing watches is one query per batch (the watches'
+ * version, migration 9); the watch set itself is kept in memory and matched
+ * against each new run in C. One window per distinct y is read for the
+ * statistical watches of that y (db_history_window: on SQLite the writer
+ * keeps each configuration's latest window in memory), each distinct
+ * question (y, test, threshold, window; or model) is answered once per run,
+ * and the run's judgements are stored in a few multi-row statements.
  * A model watch predicts through the saved answer alone (fit_predict_saved
  * in core/method_fit.h, the same code that answers GET .../predict), so the
  * model is never re-fitted.
@@ -22,6 +23,7 @@
 #include "models/detect.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,29 +347,159 @@ static int record_value(const struct run_record *r, const char *y, double *v)
     return found;
 }
 
-/* A model watch's verdict: inside or outside the 95 % prediction interval. */
-static int judge_model(db *d, const struct db_watch *w, const struct run_record *r,
-                       struct db_judgement *j, struct err *err)
-{
-    json_t *m = db_model_get(d, w->model_id, err), *point, *pred = NULL;
-    const char *x;
-    size_t i;
-    int rc = -1;
+/* ---- the watch set in memory ------------------------------------------------
+ *
+ * The hook keeps every watch, decoded, with its model's saved answer: a run is
+ * matched against them in C instead of a query per run, and a model is not
+ * read and parsed again for every judgement. The set is read again when the
+ * database's watches_version (migration 9: every change of a watch, by any
+ * connection or server) or the connection (db_serial) differs from the one
+ * it was read at, one cheap query per batch. */
 
-    if (m == NULL)
+struct cwatch {
+    struct db_watch w;     /* strings in the set's arena */
+    enum detect_test test; /* a statistical watch's */
+    size_t ninputs;        /* the inputs it fixes */
+    const char **in_name;
+    double *in_value;
+    int never;      /* it fixes an input to a non-number: covers nothing */
+    json_t *result; /* a model watch: the saved answer's result */
+    const char *x;  /* and the model's x (NULL: none) */
+};
+
+struct wset {
+    long long serial, version;
+    int loaded;
+    arena *a;
+    struct cwatch *w;
+    size_t n;
+};
+
+static pthread_mutex_t set_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct wset set;
+
+static void set_clear(void)
+{
+    for (size_t i = 0; i < set.n; i++)
+        json_decref(set.w[i].result);
+    arena_free(set.a);
+    memset(&set, 0, sizeof set);
+}
+
+static int decode_inputs(struct cwatch *c, arena *a, struct err *err)
+{
+    json_t *in, *v;
+    const char *k;
+    size_t i = 0;
+
+    if (c->w.inputs_json == NULL)
+        return 0;
+    in = json_loads(c->w.inputs_json, 0, NULL);
+    if (!json_is_object(in)) {
+        json_decref(in);
+        return err_set(err, 500, "internal", NULL, "watch %lld: inputs are not an object",
+                       c->w.id);
+    }
+    c->ninputs = json_object_size(in);
+    c->in_name = arena_alloc(a, (c->ninputs + 1) * sizeof *c->in_name);
+    c->in_value = arena_alloc(a, (c->ninputs + 1) * sizeof *c->in_value);
+    if (c->in_name == NULL || c->in_value == NULL) {
+        json_decref(in);
+        return err_nomem(err);
+    }
+    json_object_foreach(in, k, v)
+    {
+        c->in_name[i] = arena_strdup(a, k);
+        c->in_value[i] = json_number_value(v);
+        if (c->in_name[i] == NULL) {
+            json_decref(in);
+            return err_nomem(err);
+        }
+        c->never |= !json_is_number(v);
+        i++;
+    }
+    json_decref(in);
+    return 0;
+}
+
+static int set_load(db *d, long long version, struct err *err)
+{
+    struct db_watch *w;
+    int n;
+
+    set_clear();
+    set.a = arena_new();
+    if (set.a == NULL)
+        return err_nomem(err);
+    n = db_watches_all(d, set.a, &w, err);
+    if (n < 0)
         return -1;
-    x = model_x(m);
-    point = json_object();
-    json_object_set_new(point, "nprocs", json_integer(r->nprocs));
-    for (i = 0; i < r->ninputs; i++)
-        json_object_set_new(point, r->inputs[i].name, json_real(r->inputs[i].value));
-    if (x != NULL && json_object_get(point, x) != NULL) {
+    set.w = arena_alloc(set.a, (size_t)(n + 1) * sizeof *set.w);
+    if (set.w == NULL)
+        return err_nomem(err);
+    memset(set.w, 0, (size_t)(n + 1) * sizeof *set.w);
+    for (set.n = 0; set.n < (size_t)n; set.n++) {
+        struct cwatch *c = &set.w[set.n];
+        c->w = w[set.n];
+        if (decode_inputs(c, set.a, err) != 0)
+            return -1;
+        if (c->w.model_id) {
+            json_t *m = db_model_get(d, c->w.model_id, err);
+            const char *x;
+            if (m == NULL)
+                return -1;
+            x = model_x(m);
+            c->x = x ? arena_strdup(set.a, x) : NULL;
+            c->result = json_incref(json_object_get(m, "result"));
+            json_decref(m);
+            if (x != NULL && c->x == NULL)
+                return err_nomem(err);
+        } else if (detect_parse(c->w.test, &c->test, "test", err) != 0) {
+            return -1;
+        }
+    }
+    set.serial = db_serial(d);
+    set.version = version;
+    set.loaded = 1;
+    return 0;
+}
+
+/* Whether watch c covers run r (as its application, and executable, system,
+ * nprocs and inputs where it fixes them). */
+static int covers(const struct cwatch *c, const struct run_record *r)
+{
+    if (c->never || strcmp(c->w.application, r->application) != 0 ||
+        (c->w.executable && strcmp(c->w.executable, r->executable) != 0) ||
+        (c->w.system && strcmp(c->w.system, r->system) != 0) ||
+        (c->w.nprocs && c->w.nprocs != r->nprocs))
+        return 0;
+    for (size_t i = 0; i < c->ninputs; i++) {
+        size_t k;
+        for (k = 0; k < r->ninputs; k++)
+            if (strcmp(r->inputs[k].name, c->in_name[i]) == 0 &&
+                r->inputs[k].value == c->in_value[i])
+                break;
+        if (k == r->ninputs)
+            return 0;
+    }
+    return 1;
+}
+
+/* ---- judging ---------------------------------------------------------------- */
+
+/* A model watch's verdict: inside or outside the 95 % prediction interval.
+ * point is the run's nprocs and inputs. */
+static void judge_model(const struct cwatch *c, json_t *point, struct db_judgement *j)
+{
+    json_t *pred = NULL;
+
+    if (c->x != NULL && json_object_get(point, c->x) != NULL) {
         struct err local = {0};
         j->has_x = 1;
-        j->x = json_number_value(json_object_get(point, x));
+        j->x = json_number_value(json_object_get(point, c->x));
         /* A point the model cannot evaluate (outside its domain) is judged
          * "not ready" rather than failing the upload. */
-        pred = fit_predict_saved(json_object_get(m, "result"), point, &local);
+        pred = fit_predict_saved(c->result, point, &local);
     }
     if (pred != NULL) {
         json_t *lo = json_object_get(pred, "lo"), *hi = json_object_get(pred, "hi");
@@ -386,31 +518,7 @@ static int judge_model(db *d, const struct db_watch *w, const struct run_record 
             j->expected = j->lo = j->hi = 0;
         }
     }
-    rc = 0;
     json_decref(pred);
-    json_decref(point);
-    json_decref(m);
-    return rc;
-}
-
-static int judge_test(const struct db_watch *w, const double *hist, size_t n,
-                      struct db_judgement *j, struct err *err)
-{
-    enum detect_test t;
-    struct detect_verdict v;
-
-    if (detect_parse(w->test, &t, "test", err) != 0)
-        return -1;
-    if (detect_judge(t, w->threshold, hist, n, j->value, &v, err) != 0)
-        return -1;
-    j->ready = v.ready;
-    j->out = v.out;
-    j->direction = v.direction;
-    j->expected = v.expected;
-    j->lo = v.lo;
-    j->hi = v.hi;
-    j->score = v.score;
-    return 0;
 }
 
 /* One quantity the statistical watches covering a run look back on: y, the
@@ -420,6 +528,7 @@ static int judge_test(const struct db_watch *w, const double *hist, size_t n,
  * query per distinct y instead of one per watch, with the same answers. */
 struct series {
     const char *y;
+    double value; /* the run's own */
     long long want;
     size_t at; /* offset of the values in the shared buffer */
     int n;
@@ -427,24 +536,36 @@ struct series {
 
 /* Buffers reused across the runs of a batch. */
 struct judge_scratch {
+    const struct cwatch **c; /* the watches covering the run */
     struct series *s;
-    size_t scap;
-    double *v;
-    size_t vcap;
     struct db_judgement *j; /* a run's judgements, stored together */
     long long *alerts;
-    size_t jcap;
+    size_t cap;
+    double *v;
+    size_t vcap;
 };
 
-static int scratch_reserve(struct judge_scratch *sc, size_t nseries, size_t nvalues,
+static int scratch_reserve(struct judge_scratch *sc, size_t n, size_t nvalues,
                            struct err *err)
 {
-    if (nseries > sc->scap) {
-        struct series *s = realloc(sc->s, nseries * sizeof *s);
-        if (s == NULL)
+    if (n > sc->cap) {
+        const struct cwatch **c = realloc(sc->c, n * sizeof *c);
+        struct series *s;
+        struct db_judgement *j;
+        long long *alerts;
+        if (c == NULL)
+            return err_nomem(err);
+        sc->c = c;
+        if ((s = realloc(sc->s, n * sizeof *s)) == NULL)
             return err_nomem(err);
         sc->s = s;
-        sc->scap = nseries;
+        if ((j = realloc(sc->j, n * sizeof *j)) == NULL)
+            return err_nomem(err);
+        sc->j = j;
+        if ((alerts = realloc(sc->alerts, n * sizeof *alerts)) == NULL)
+            return err_nomem(err);
+        sc->alerts = alerts;
+        sc->cap = n;
     }
     if (nvalues > sc->vcap) {
         double *v = realloc(sc->v, nvalues * sizeof *v);
@@ -456,45 +577,25 @@ static int scratch_reserve(struct judge_scratch *sc, size_t nseries, size_t nval
     return 0;
 }
 
-static int scratch_judgements(struct judge_scratch *sc, size_t n, struct err *err)
-{
-    if (n > sc->jcap) {
-        struct db_judgement *j = realloc(sc->j, n * sizeof *j);
-        long long *alerts;
-        if (j == NULL)
-            return err_nomem(err);
-        sc->j = j;
-        alerts = realloc(sc->alerts, n * sizeof *alerts);
-        if (alerts == NULL)
-            return err_nomem(err);
-        sc->alerts = alerts;
-        sc->jcap = n;
-    }
-    return 0;
-}
-
-/* Reads, for run i, the window of every y its statistical watches w[0..nw)
+/* Reads, for run_id, the window of every y its nc statistical watches
  * judge; *ns is the number of series. */
-static int read_series(db *d, long long run_id, const struct run_record *r,
-                       const struct db_watch *w, int nw, struct judge_scratch *sc,
-                       size_t *ns, struct err *err)
+static int read_series(db *d, long long run_id, const struct run_record *r, size_t nc,
+                       struct judge_scratch *sc, size_t *ns, struct err *err)
 {
-    size_t n = 0, total = 0, i;
-    double unused;
-    int k;
+    size_t n = 0, total = 0, i, k;
+    double v;
 
     *ns = 0;
-    if (scratch_reserve(sc, (size_t)nw, 0, err) != 0)
-        return -1;
-    for (k = 0; k < nw; k++) {
-        if (w[k].model_id || !record_value(r, w[k].y, &unused))
+    for (k = 0; k < nc; k++) {
+        const struct cwatch *c = sc->c[k];
+        if (c->w.model_id || !record_value(r, c->w.y, &v))
             continue;
-        for (i = 0; i < n && strcmp(sc->s[i].y, w[k].y) != 0; i++)
+        for (i = 0; i < n && strcmp(sc->s[i].y, c->w.y) != 0; i++)
             ;
         if (i == n)
-            sc->s[n++] = (struct series){w[k].y, 0, 0, 0};
-        if (w[k].window > sc->s[i].want)
-            sc->s[i].want = w[k].window;
+            sc->s[n++] = (struct series){c->w.y, v, 0, 0, 0};
+        if (c->w.window > sc->s[i].want)
+            sc->s[i].want = c->w.window;
     }
     for (i = 0; i < n; i++) {
         sc->s[i].at = total;
@@ -503,7 +604,7 @@ static int read_series(db *d, long long run_id, const struct run_record *r,
     if (scratch_reserve(sc, 0, total, err) != 0)
         return -1;
     for (i = 0; i < n; i++) {
-        int got = db_history_window(d, run_id, sc->s[i].y, sc->s[i].want,
+        int got = db_history_window(d, run_id, sc->s[i].y, sc->s[i].value, sc->s[i].want,
                                     sc->v + sc->s[i].at, err);
         if (got < 0)
             return -1;
@@ -525,68 +626,133 @@ static int add_alert(struct ingest *in, long long alert, struct err *err)
     return 0;
 }
 
+/* The same verdict an earlier watch of the run had, when it asked the same
+ * question (same y and test, threshold and window; or the same model): a
+ * run judged by many watches computes each distinct judgement once. */
+static const struct db_judgement *same_as(const struct judge_scratch *sc, size_t k)
+{
+    const struct cwatch *c = sc->c[k];
+    for (size_t i = 0; i < k; i++) {
+        const struct cwatch *o = sc->c[i];
+        if (sc->j[i].watch_id == 0)
+            continue; /* lacked the quantity */
+        if (c->w.model_id ? o->w.model_id == c->w.model_id
+                          : !o->w.model_id && o->test == c->test &&
+                                o->w.threshold == c->w.threshold &&
+                                o->w.window == c->w.window && strcmp(o->w.y, c->w.y) == 0)
+            return &sc->j[i];
+    }
+    return NULL;
+}
+
+/* Judges run i of the batch by the sc->c[0..nc) covering it. */
+static int judge_run(db *d, struct ingest *in, size_t i, size_t nc,
+                     struct judge_scratch *sc, struct err *err)
+{
+    const struct run_record *r = &in->runs[i];
+    json_t *point = NULL;
+    size_t ns, s, k, nj = 0;
+    int rc = -1;
+
+    if (read_series(d, in->ids[i], r, nc, sc, &ns, err) != 0)
+        return -1;
+    for (k = 0; k < nc; k++) {
+        const struct cwatch *c = sc->c[k];
+        struct db_judgement j = {0};
+        const struct db_judgement *same;
+        sc->j[k].watch_id = 0;
+        if (!record_value(r, c->w.y, &j.value))
+            continue; /* the run lacks the watched quantity */
+        if ((same = same_as(sc, k)) != NULL) {
+            j = *same;
+        } else if (c->w.model_id) {
+            if (point == NULL) {
+                point = json_object();
+                json_object_set_new(point, "nprocs", json_integer(r->nprocs));
+                for (size_t p = 0; p < r->ninputs; p++)
+                    json_object_set_new(point, r->inputs[p].name,
+                                        json_real(r->inputs[p].value));
+            }
+            judge_model(c, point, &j);
+        } else {
+            struct detect_verdict v;
+            size_t n;
+            for (s = 0; strcmp(sc->s[s].y, c->w.y) != 0; s++)
+                ;
+            n = (size_t)sc->s[s].n;
+            if (n > (size_t)c->w.window)
+                n = (size_t)c->w.window;
+            if (detect_judge(c->test, c->w.threshold, sc->v + sc->s[s].at, n, j.value, &v,
+                             err) != 0)
+                goto out;
+            j.ready = v.ready;
+            j.out = v.out;
+            j.direction = v.direction;
+            j.expected = v.expected;
+            j.lo = v.lo;
+            j.hi = v.hi;
+            j.score = v.score;
+        }
+        j.watch_id = c->w.id;
+        j.run_id = in->ids[i];
+        sc->j[k] = j;
+    }
+    /* the judgements in watch order, without the watches the run lacked */
+    for (k = 0; k < nc; k++)
+        if (sc->j[k].watch_id)
+            sc->j[nj++] = sc->j[k];
+    if (db_judgements_add(d, sc->j, nj, sc->alerts, err) != 0)
+        goto out;
+    for (s = 0; s < nj; s++)
+        if (sc->alerts[s] && add_alert(in, sc->alerts[s], err) != 0)
+            goto out;
+    rc = 0;
+out:
+    json_decref(point);
+    return rc;
+}
+
 int watch_judge(db *d, struct ingest *in, void *arg, struct err *err)
 {
-    long long nwatch = db_watches_count(d, err);
     struct judge_scratch sc = {0};
-    arena *a;
+    long long version;
     size_t i;
     int rc = -1;
 
     (void)arg;
-    if (nwatch <= 0)
-        return nwatch < 0 ? -1 : 0;
-    a = arena_new();
-    if (a == NULL)
-        return err_nomem(err);
+    version = db_watches_version(d, err);
+    if (version < 0)
+        return -1;
+    pthread_mutex_lock(&set_lock);
+    if ((!set.loaded || set.serial != db_serial(d) || set.version != version) &&
+        set_load(d, version, err) != 0) {
+        set_clear(); /* read again by the next batch */
+        goto out;
+    }
+    if (set.n == 0) {
+        rc = 0;
+        goto out;
+    }
+    if (scratch_reserve(&sc, set.n, 0, err) != 0)
+        goto out;
     for (i = 0; i < in->n; i++) {
-        struct db_watch *w;
-        size_t ns, s, nj = 0;
-        int nw, k;
+        size_t nc = 0;
         if (in->existed[i])
             continue; /* judged when it was first stored */
-        nw = db_watches_for_run(d, in->ids[i], a, &w, err);
-        if (nw < 0)
+        for (size_t k = 0; k < set.n; k++)
+            if (covers(&set.w[k], &in->runs[i]))
+                sc.c[nc++] = &set.w[k];
+        if (nc > 0 && judge_run(d, in, i, nc, &sc, err) != 0)
             goto out;
-        if (nw == 0)
-            continue;
-        if (read_series(d, in->ids[i], &in->runs[i], w, nw, &sc, &ns, err) != 0 ||
-            scratch_judgements(&sc, (size_t)nw, err) != 0)
-            goto out;
-        for (k = 0; k < nw; k++) {
-            struct db_judgement j = {0};
-            j.watch_id = w[k].id;
-            j.run_id = in->ids[i];
-            if (!record_value(&in->runs[i], w[k].y, &j.value))
-                continue; /* the run lacks the watched quantity */
-            if (w[k].model_id) {
-                if (judge_model(d, &w[k], &in->runs[i], &j, err) != 0)
-                    goto out;
-            } else {
-                size_t n;
-                for (s = 0; strcmp(sc.s[s].y, w[k].y) != 0; s++)
-                    ;
-                n = (size_t)sc.s[s].n;
-                if (n > (size_t)w[k].window)
-                    n = (size_t)w[k].window;
-                if (judge_test(&w[k], sc.v + sc.s[s].at, n, &j, err) != 0)
-                    goto out;
-            }
-            sc.j[nj++] = j;
-        }
-        if (db_judgements_add(d, sc.j, nj, sc.alerts, err) != 0)
-            goto out;
-        for (s = 0; s < nj; s++)
-            if (sc.alerts[s] && add_alert(in, sc.alerts[s], err) != 0)
-                goto out;
     }
     rc = 0;
 out:
+    pthread_mutex_unlock(&set_lock);
+    free(sc.c);
     free(sc.s);
-    free(sc.v);
     free(sc.j);
     free(sc.alerts);
-    arena_free(a);
+    free(sc.v);
     return rc;
 }
 

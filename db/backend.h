@@ -156,12 +156,12 @@ struct db_backend {
     json_t *(*watches_list)(db *d, struct err *err);
     int (*watch_delete)(db *d, long long id, struct err *err);
     long long (*watches_count)(db *d, struct err *err);
-    int (*watches_for_run)(db *d, long long run_id, arena *a, struct db_watch **out,
-                           struct err *err);
+    long long (*watches_version)(db *d, struct err *err);
+    int (*watches_all)(db *d, arena *a, struct db_watch **out, struct err *err);
     int (*run_value)(db *d, long long run_id, const char *y, double *value,
                      struct err *err);
-    int (*history_window)(db *d, long long run_id, const char *y, long long window,
-                          double *hist, struct err *err);
+    int (*history_window)(db *d, long long run_id, const char *y, double value,
+                          long long window, double *hist, struct err *err);
     int (*judgement_add)(db *d, const struct db_judgement *j, long long *alert_id,
                          struct err *err);
     int (*judgements_add)(db *d, const struct db_judgement *j, size_t n,
@@ -205,6 +205,7 @@ struct db_backend {
 /* The head of every backend's connection. */
 struct db {
     const struct db_backend *be;
+    long long serial; /* db_serial: set by db_open */
 };
 
 extern const struct db_backend db_sqlite;

@@ -38,6 +38,7 @@ static const struct table TABLES[] = {
     {"models", {"id"}, 0},
     {"tokens", {"id"}, 0},
     {"watches", {"id"}, 0},
+    {"watch_version", {"one"}, 1},
     {"watch_counts", {"watch_id"}, 0},
     {"judgements", {"run_id", "watch_id"}, 0},
     {"alerts", {"id"}, 0},

@@ -66,8 +66,17 @@ const char *db_display_name(const char *path, char *out, size_t n)
 
 int db_open(db **out, const char *path, const struct db_options *opt, struct err *err)
 {
+    static _Atomic long long opened;
     const struct db_backend *be = db_is_postgres(path) ? &db_pg : &db_sqlite;
-    return be->open(out, path, opt, err);
+    if (be->open(out, path, opt, err) != 0)
+        return -1;
+    (*out)->serial = ++opened;
+    return 0;
+}
+
+long long db_serial(db *d)
+{
+    return d->serial;
 }
 
 void db_close(db *d)

@@ -53,6 +53,10 @@ const char *db_display_name(const char *path, char *out, size_t n);
 /* Finalizes cached statements and closes; NULL does nothing. */
 void db_close(db *d);
 
+/* A number no other connection opened by this process has had: a key for
+ * what a caller keeps in memory about the database behind d. */
+long long db_serial(db *d);
+
 /* Returns the schema version (PRAGMA user_version) the embedded schema.sql
  * brings a database to. */
 int db_schema_version(void);

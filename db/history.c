@@ -42,10 +42,14 @@ long long db_watches_count(db *d, struct err *err)
     return d->be->watches_count(d, err);
 }
 
-int db_watches_for_run(db *d, long long run_id, arena *a, struct db_watch **out,
-                       struct err *err)
+long long db_watches_version(db *d, struct err *err)
 {
-    return d->be->watches_for_run(d, run_id, a, out, err);
+    return d->be->watches_version(d, err);
+}
+
+int db_watches_all(db *d, arena *a, struct db_watch **out, struct err *err)
+{
+    return d->be->watches_all(d, a, out, err);
 }
 
 int db_run_value(db *d, long long run_id, const char *y, double *value, struct err *err)
@@ -53,10 +57,10 @@ int db_run_value(db *d, long long run_id, const char *y, double *value, struct e
     return d->be->run_value(d, run_id, y, value, err);
 }
 
-int db_history_window(db *d, long long run_id, const char *y, long long window,
-                      double *hist, struct err *err)
+int db_history_window(db *d, long long run_id, const char *y, double value,
+                      long long window, double *hist, struct err *err)
 {
-    return d->be->history_window(d, run_id, y, window, hist, err);
+    return d->be->history_window(d, run_id, y, value, window, hist, err);
 }
 
 int db_judgement_add(db *d, const struct db_judgement *j, long long *alert_id,

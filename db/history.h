@@ -98,6 +98,7 @@ struct db_watch {
     const char *test; /* zscore|ttest|percent|iqr, NULL for a model */
     double threshold;
     long long window;
+    const char *application, *executable, *system; /* db_watches_all only */
 };
 
 /* Adds a watch over the named application (and executable, system: NULL
@@ -109,15 +110,18 @@ int db_watch_add(db *d, const struct db_watch *w, const char *application,
 json_t *db_watches_list(db *d, struct err *err);
 /* Deletes a watch with its judgements and alerts. 0, or -1 (404). */
 int db_watch_delete(db *d, long long id, struct err *err);
-/* The number of watches (0 means the ingest hook has nothing to do).
- * Returns it or -1. */
+/* The number of watches. Returns it or -1. */
 long long db_watches_count(db *d, struct err *err);
 
-/* The watches that cover run_id (its application, and system, executable,
- * nprocs and inputs where the watch fixes them). Returns their number (*out
+/* A number that moves whenever a watch is added, changed or deleted, by any
+ * connection or server (migration 9): the ingest hook reads the watches
+ * again only when it moved. Returns it (>= 0) or -1. */
+long long db_watches_version(db *d, struct err *err);
+
+/* Every watch in id order, with the names of its application, executable
+ * and system (executable and system NULL: any). Returns their number (*out
  * in a) or -1. */
-int db_watches_for_run(db *d, long long run_id, arena *a, struct db_watch **out,
-                       struct err *err);
+int db_watches_all(db *d, arena *a, struct db_watch **out, struct err *err);
 
 /* The value of y for run_id: 1 and *value, 0 when the run lacks it, -1. */
 int db_run_value(db *d, long long run_id, const char *y, double *value, struct err *err);
@@ -128,10 +132,13 @@ int db_run_value(db *d, long long run_id, const char *y, double *value, struct e
  * kernel, runs that lack it are skipped, looking back at most
  * DB_WINDOW_LOOKBACK x window runs: a quantity the recent runs no longer
  * measure (a renamed kernel) must not make every upload read the whole
- * history of its configuration. */
+ * history of its configuration. `value` is run_id's own value of y: the
+ * writer's connection may keep each configuration's latest window in memory
+ * (SQLite: db/sqlite/window.c) and moves it on by this value, so that the
+ * next run of the configuration is judged without reading its history. */
 #define DB_WINDOW_LOOKBACK 8
-int db_history_window(db *d, long long run_id, const char *y, long long window,
-                      double *hist, struct err *err);
+int db_history_window(db *d, long long run_id, const char *y, double value,
+                      long long window, double *hist, struct err *err);
 
 /* One judgement of a run by a watch. */
 struct db_judgement {

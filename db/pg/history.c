@@ -370,27 +370,16 @@ long long pg_watches_count(db *d, struct err *err)
     return n;
 }
 
-/* The watches covering run $1 whose nprocs is `np` (r.nprocs or NULL): two
- * probes of watches_by_config. An input the watch fixes must be a number
- * equal to the run's value of it (SQLite compares json_each's number). */
-#define WATCHES_FOR_RUN(np)                                                              \
-    "SELECT w.id, coalesce(w.model_id, 0), w.app_id, coalesce(w.exe_id, 0), "            \
-    "coalesce(w.system_id, 0), coalesce(w.nprocs, 0), w.inputs, w.y, w.test, "           \
-    "coalesce(w.threshold, 0), coalesce(w.history, 0) FROM runs r JOIN watches w ON "    \
-    "w.app_id = r.app_id AND w.nprocs " np " WHERE r.id = $1::bigint AND (w.exe_id IS "  \
-    "NULL OR w.exe_id = r.exe_id) AND (w.system_id IS NULL OR w.system_id = "            \
-    "r.system_id) AND (w.inputs IS NULL OR NOT EXISTS (SELECT 1 FROM "                   \
-    "jsonb_each(w.inputs::jsonb) f WHERE NOT EXISTS (SELECT 1 FROM run_inputs i WHERE "  \
-    "i.run_id = r.id AND i.name = f.key AND i.value = CASE WHEN jsonb_typeof(f.value) "  \
-    "= 'number' THEN (f.value #>> '{}')::float8 END)))"
+static const char SQL_WATCHES_ALL[] =
+    "SELECT w.id, coalesce(w.model_id, 0), w.app_id, coalesce(w.exe_id, 0), "
+    "coalesce(w.system_id, 0), coalesce(w.nprocs, 0), w.inputs, w.y, w.test, "
+    "coalesce(w.threshold, 0), coalesce(w.history, 0), a.name, e.name, s.name "
+    "FROM watches w JOIN applications a ON a.id = w.app_id LEFT JOIN executables e ON "
+    "e.id = w.exe_id LEFT JOIN systems s ON s.id = w.system_id ORDER BY w.id";
 
-static const char SQL_WATCHES_FOR_RUN[] =
-    WATCHES_FOR_RUN("= r.nprocs") " UNION ALL " WATCHES_FOR_RUN("IS NULL") " ORDER BY 1";
-
-int pg_watches_for_run(db *d, long long run_id, arena *a, struct db_watch **out,
-                       struct err *err)
+int pg_watches_all(db *d, arena *a, struct db_watch **out, struct err *err)
 {
-    PGresult *r = pg_params(d, SQL_WATCHES_FOR_RUN, err, "i", run_id);
+    PGresult *r = pg_params(d, SQL_WATCHES_ALL, err, "");
     struct db_watch *w;
     int n, i, ok = 1;
 
@@ -415,11 +404,26 @@ int pg_watches_for_run(db *d, long long run_id, arena *a, struct db_watch **out,
         w[i].test = get_text(a, r, i, 8, &ok);
         w[i].threshold = pg_dbl(r, i, 9);
         w[i].window = pg_ll(r, i, 10);
+        w[i].application = get_text(a, r, i, 11, &ok);
+        w[i].executable = get_text(a, r, i, 12, &ok);
+        w[i].system = get_text(a, r, i, 13, &ok);
     }
     PQclear(r);
     if (!ok)
         return err_nomem(err);
     *out = n > 0 ? w : NULL;
+    return n;
+}
+
+long long pg_watches_version(db *d, struct err *err)
+{
+    PGresult *r =
+        pg_params(d, "SELECT coalesce((SELECT n FROM watch_version), 0)", err, "");
+    long long n;
+    if (r == NULL)
+        return -1;
+    n = pg_ll(r, 0, 0);
+    PQclear(r);
     return n;
 }
 
@@ -467,13 +471,14 @@ static const char *const SQL_WINDOW[3] = {
     "LIMIT $2::bigint",
 };
 
-int pg_history_window(db *d, long long run_id, const char *y, long long window,
-                      double *hist, struct err *err)
+int pg_history_window(db *d, long long run_id, const char *y, double value,
+                      long long window, double *hist, struct err *err)
 {
     const char *name;
     int kind = y_kind(y, &name), n, i;
     PGresult *r;
 
+    (void)value; /* other servers store runs too: the window is read each time */
     if (kind < 0)
         return bad_y(y, err);
     r = kind == 0 ? pg_params(d, SQL_WINDOW[0], err, "ii", run_id, window)

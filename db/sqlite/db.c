@@ -30,9 +30,31 @@ struct sq_db {
     sqlite3 *h;
     int nstmt;
     struct stmt_slot stmts[STMT_CACHE];
+    struct sq_windows *windows; /* db/sqlite/window.c */
 };
 
 #define SQ(d) ((struct sq_db *)(d))
+
+struct sq_windows **sq_windows_slot(db *d)
+{
+    return &SQ(d)->windows;
+}
+
+/* The windows in memory hold values of stored runs: a deleted run or a
+ * rolled-back insert must not stay in them. */
+static void forget_on_delete(void *d, int op, const char *dbname, const char *table,
+                             sqlite3_int64 rowid)
+{
+    (void)dbname;
+    (void)rowid;
+    if (op == SQLITE_DELETE && strcmp(table, "runs") == 0)
+        sq_windows_forget(d);
+}
+
+static void forget_on_rollback(void *d)
+{
+    sq_windows_forget(d);
+}
 
 sqlite3 *db_handle(db *d)
 {
@@ -151,6 +173,8 @@ int sq_open(db **out, const char *path, const struct db_options *opt, struct err
         return -1;
     }
     sqlite3_extended_result_codes(SQ(d)->h, 1);
+    sqlite3_update_hook(SQ(d)->h, forget_on_delete, d);
+    sqlite3_rollback_hook(SQ(d)->h, forget_on_rollback, d);
     sqlite3_busy_timeout(SQ(d)->h, opt->busy_ms > 0 ? opt->busy_ms : 10000);
     if (db_exec(d, "PRAGMA journal_mode = WAL", err) != 0 ||
         db_exec(d, "PRAGMA foreign_keys = ON", err) != 0 ||
@@ -178,6 +202,7 @@ void sq_close(db *d)
         return;
     for (i = 0; i < SQ(d)->nstmt; i++)
         sqlite3_finalize(SQ(d)->stmts[i].stmt);
+    sq_windows_free(SQ(d)->windows);
     sqlite3_close(SQ(d)->h);
     xfree(d);
 }
@@ -201,6 +226,8 @@ void sq_rollback(db *d)
 int sq_savepoint(db *d, enum db_savepoint op, struct err *err)
 {
     static const char *const sql[] = {"SAVEPOINT job", "ROLLBACK TO job", "RELEASE job"};
+    if (op == DB_SAVEPOINT_ROLLBACK)
+        sq_windows_forget(d); /* the rollback hook sees whole transactions only */
     return db_exec(d, sql[op], err);
 }
 

@@ -122,11 +122,11 @@ int sq_watch_add(db *d, const struct db_watch *w, const char *application,
 json_t *sq_watches_list(db *d, struct err *err);
 int sq_watch_delete(db *d, long long id, struct err *err);
 long long sq_watches_count(db *d, struct err *err);
-int sq_watches_for_run(db *d, long long run_id, arena *a, struct db_watch **out,
-                       struct err *err);
+long long sq_watches_version(db *d, struct err *err);
+int sq_watches_all(db *d, arena *a, struct db_watch **out, struct err *err);
 int sq_run_value(db *d, long long run_id, const char *y, double *value, struct err *err);
-int sq_history_window(db *d, long long run_id, const char *y, long long window,
-                      double *hist, struct err *err);
+int sq_history_window(db *d, long long run_id, const char *y, double value,
+                      long long window, double *hist, struct err *err);
 int sq_judgement_add(db *d, const struct db_judgement *j, long long *alert_id,
                      struct err *err);
 int sq_judgements_add(db *d, const struct db_judgement *j, size_t n, long long *alert_ids,

@@ -2,9 +2,9 @@
  * deletes in SQLite; see history.h.
  *
  * A series reads one configuration's range of the runs_series index
- * (config_id, time, id, runtime, commit, and the time's two columns: covering
- * since migration 6), so its cost is the configuration's runs, not the
- * application's, and it never visits the table. Every step loop checks its final result.
+ * (config_id, at_ms, id, runtime, commit: covering, migration 8), so its cost
+ * is the configuration's runs, not the application's, and it never visits
+ * the table. Windows are in window.c. Every step loop checks its final result.
  */
 #include "db/history.h"
 #include "db/catalog.h"
@@ -35,8 +35,7 @@ static void *grow(arena *a, void *p, size_t n, size_t *cap, size_t sz)
     return q;
 }
 
-/* "runtime" -> 0; "metric:NAME" -> 1 and *name; "kernel:NAME" -> 2; else -1. */
-static int y_kind(const char *y, const char **name)
+int sq_y_kind(const char *y, const char **name)
 {
     *name = NULL;
     if (strcmp(y, "runtime") == 0)
@@ -52,7 +51,7 @@ static int y_kind(const char *y, const char **name)
     return -1;
 }
 
-static int bad_y(const char *y, struct err *err)
+int sq_bad_y(const char *y, struct err *err)
 {
     return err_set(err, 422, "invalid", "y",
                    "y must be runtime, metric:NAME or kernel:NAME, not %s", y);
@@ -141,11 +140,11 @@ int sq_history_series_each(db *d, long long config_id, const char *y,
                            void *ctx, struct err *err)
 {
     const char *name;
-    int kind = y_kind(y, &name), rc;
+    int kind = sq_y_kind(y, &name), rc;
     sqlite3_stmt *st;
 
     if (kind < 0)
-        return bad_y(y, err);
+        return sq_bad_y(y, err);
     st = db_stmt(d, SQL_SERIES[kind], err);
     if (st == NULL)
         return -1;
@@ -392,26 +391,16 @@ long long sq_watches_count(db *d, struct err *err)
     return n;
 }
 
-/* The watches covering run ?1 whose nprocs is `np` (r.nprocs or NULL): two
- * probes of watches_by_config, so a run costs the watches of its processor
- * count and the any-count ones, not every watch of the application. */
-#define WATCHES_FOR_RUN(np)                                                              \
-    "SELECT w.id, coalesce(w.model_id, 0), w.app_id, coalesce(w.exe_id, 0), "            \
-    "coalesce(w.system_id, 0), coalesce(w.nprocs, 0), w.inputs, w.y, w.test, "           \
-    "coalesce(w.threshold, 0), coalesce(w.history, 0) FROM runs r JOIN watches w ON "    \
-    "w.app_id = r.app_id AND w.nprocs " np " WHERE r.id = ?1 AND (w.exe_id IS NULL OR "  \
-    "w.exe_id = r.exe_id) AND (w.system_id IS NULL OR w.system_id = r.system_id) AND "   \
-    "(w.inputs IS NULL OR NOT EXISTS (SELECT 1 FROM json_each(w.inputs) f WHERE NOT "    \
-    "EXISTS (SELECT 1 FROM run_inputs i WHERE i.run_id = r.id AND i.name = f.key AND "   \
-    "i.value = f.value)))"
+static const char SQL_WATCHES_ALL[] =
+    "SELECT w.id, coalesce(w.model_id, 0), w.app_id, coalesce(w.exe_id, 0), "
+    "coalesce(w.system_id, 0), coalesce(w.nprocs, 0), w.inputs, w.y, w.test, "
+    "coalesce(w.threshold, 0), coalesce(w.history, 0), a.name, e.name, s.name "
+    "FROM watches w JOIN applications a ON a.id = w.app_id LEFT JOIN executables e ON "
+    "e.id = w.exe_id LEFT JOIN systems s ON s.id = w.system_id ORDER BY w.id";
 
-static const char SQL_WATCHES_FOR_RUN[] =
-    WATCHES_FOR_RUN("= r.nprocs") " UNION ALL " WATCHES_FOR_RUN("IS NULL") " ORDER BY 1";
-
-int sq_watches_for_run(db *d, long long run_id, arena *a, struct db_watch **out,
-                       struct err *err)
+int sq_watches_all(db *d, arena *a, struct db_watch **out, struct err *err)
 {
-    sqlite3_stmt *st = db_stmt(d, SQL_WATCHES_FOR_RUN, err);
+    sqlite3_stmt *st = db_stmt(d, SQL_WATCHES_ALL, err);
     struct db_watch *w = NULL;
     size_t n = 0, cap = 0;
     int rc;
@@ -419,7 +408,6 @@ int sq_watches_for_run(db *d, long long run_id, arena *a, struct db_watch **out,
     *out = NULL;
     if (st == NULL)
         return -1;
-    sqlite3_bind_int64(st, 1, run_id);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         w = grow(a, w, n, &cap, sizeof *w);
         if (w == NULL) {
@@ -437,7 +425,10 @@ int sq_watches_for_run(db *d, long long run_id, arena *a, struct db_watch **out,
         w[n].test = col_text(a, st, 8);
         w[n].threshold = sqlite3_column_double(st, 9);
         w[n].window = sqlite3_column_int64(st, 10);
-        if (w[n].y == NULL) {
+        w[n].application = col_text(a, st, 11);
+        w[n].executable = col_text(a, st, 12);
+        w[n].system = col_text(a, st, 13);
+        if (w[n].y == NULL || w[n].application == NULL) {
             sqlite3_reset(st);
             return err_nomem(err);
         }
@@ -450,6 +441,22 @@ int sq_watches_for_run(db *d, long long run_id, arena *a, struct db_watch **out,
     return (int)n;
 }
 
+long long sq_watches_version(db *d, struct err *err)
+{
+    sqlite3_stmt *st =
+        db_stmt(d, "SELECT coalesce((SELECT n FROM watch_version), 0)", err);
+    long long n;
+    int rc;
+    if (st == NULL)
+        return -1;
+    rc = sqlite3_step(st);
+    n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW)
+        return db_fail(d, err);
+    return n;
+}
+
 static const char *const SQL_VALUE[3] = {
     "SELECT runtime FROM runs WHERE id = ?1",
     "SELECT value FROM run_metrics WHERE run_id = ?1 AND name = ?2",
@@ -459,11 +466,11 @@ static const char *const SQL_VALUE[3] = {
 int sq_run_value(db *d, long long run_id, const char *y, double *value, struct err *err)
 {
     const char *name;
-    int kind = y_kind(y, &name), rc;
+    int kind = sq_y_kind(y, &name), rc;
     sqlite3_stmt *st;
 
     if (kind < 0)
-        return bad_y(y, err);
+        return sq_bad_y(y, err);
     st = db_stmt(d, SQL_VALUE[kind], err);
     if (st == NULL)
         return -1;
@@ -479,50 +486,6 @@ int sq_run_value(db *d, long long run_id, const char *y, double *value, struct e
     if (rc != SQLITE_DONE)
         return db_fail(d, err);
     return 0;
-}
-
-/* The runs of x's configuration before x in (time, id) order, latest first. */
-#define BEFORE                                                                           \
-    "FROM runs r, runs x WHERE x.id = ?1 AND r.config_id = x.config_id AND (" AT         \
-    ", r.id) < (x.at_ms, x.id)"
-
-static const char *const SQL_WINDOW[3] = {
-    "SELECT r.runtime " BEFORE " ORDER BY " AT " DESC, r.id DESC LIMIT ?3",
-    "SELECT v FROM (SELECT (SELECT m.value FROM run_metrics m WHERE m.run_id = r.id AND "
-    "m.name = ?2) AS v, " AT " AS at, r.id AS id " BEFORE " ORDER BY " AT
-    " DESC, r.id DESC LIMIT ?4) WHERE v IS NOT NULL LIMIT ?3",
-    "SELECT v FROM (SELECT (SELECT sum(k.time) FROM kernels k WHERE k.run_id = r.id AND "
-    "k.name = ?2) AS v, " AT " AS at, r.id AS id " BEFORE " ORDER BY " AT
-    " DESC, r.id DESC LIMIT ?4) WHERE v IS NOT NULL LIMIT ?3",
-};
-
-int sq_history_window(db *d, long long run_id, const char *y, long long window,
-                      double *hist, struct err *err)
-{
-    const char *name;
-    int kind = y_kind(y, &name), rc;
-    sqlite3_stmt *st;
-    long long n = 0;
-
-    if (kind < 0)
-        return bad_y(y, err);
-    st = db_stmt(d, SQL_WINDOW[kind], err);
-    if (st == NULL)
-        return -1;
-    sqlite3_bind_int64(st, 1, run_id);
-    if (name)
-        sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, window);
-    if (name)
-        sqlite3_bind_int64(st, 4, window * DB_WINDOW_LOOKBACK);
-    while (n < window && (rc = sqlite3_step(st)) == SQLITE_ROW)
-        hist[n++] = sqlite3_column_double(st, 0);
-    if (n == window)
-        rc = SQLITE_DONE; /* LIMIT reached; the statement has nothing more */
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
-        return db_fail(d, err);
-    return (int)n;
 }
 
 #define JUDGE_INS                                                                        \

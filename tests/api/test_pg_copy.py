@@ -120,7 +120,7 @@ B = os.path.join(S.tmp, "back.db")
 def sqlite_to_postgresql_to_sqlite():
     r = copy(A, PG)
     assert r.returncode == 0, r.stderr
-    assert "copied" in r.stdout and "of 24 tables" in r.stdout, r.stdout
+    assert "copied" in r.stdout and "of 25 tables" in r.stdout, r.stdout
     r = copy(PG, B)
     assert r.returncode == 0, r.stderr
     assert rows(A) == rows(B)

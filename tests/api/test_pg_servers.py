@@ -72,6 +72,19 @@ def writes_through_one_are_read_through_the_other():
     assert st == 201 and len(b["alerts"]) == 1 and b["alerts"][0]["watch"] == w["id"], b
     st, l = A.get("/api/v1/alerts?state=open")
     assert b["alerts"][0]["id"] in [a["id"] for a in l["alerts"]], l
+    # B keeps the watches in memory: a watch deleted through A no longer
+    # judges B's uploads, and one created through A does at once
+    assert A.request("DELETE", f"/api/v1/watches/{w['id']}")[0] == 200
+    st, b = B.post("/api/v1/runs", run_doc(application="judged", runtime=60.0,
+                                           started_at="2026-11-08T10:00:00Z"))
+    assert st == 201 and b["alerts"] == [], b
+    st, w2 = A.post("/api/v1/watches", {"application": "judged", "system": "SGI Origin2000",
+                                        "detector": {"test": "percent", "threshold": 10,
+                                                     "window": 2}})
+    assert st == 201, w2
+    st, b = B.post("/api/v1/runs", run_doc(application="judged", runtime=600.0,
+                                           started_at="2026-11-09T10:00:00Z"))
+    assert st == 201 and [a["watch"] for a in b["alerts"]] == [w2["id"]], b
     # a token revoked through one server's database is refused by the other
     tok = A.cli("token", "create", "shortlived").strip()
     assert B.post("/api/v1/runs", run_doc(application="both"), token=tok)[0] == 201

@@ -1,0 +1,299 @@
+/* window: the values a statistical watch judges a new run against, on
+ * SQLite (db_history_window), and the writer's windows in memory.
+ *
+ * Reading a window from the store costs a walk back through the run's
+ * configuration: for a kernel, a probe of `kernels` for each earlier run
+ * (about 50 us for a window of 20). The writer judges every new run of a
+ * configuration against the window of the run before it moved on by one, so
+ * the connection keeps, per configuration and y, the values of its latest
+ * runs (NAN where a run lacks y) and the id of the latest. A run whose
+ * predecessor in (time, id) order is that latest run is judged from memory,
+ * then becomes the latest; any other run (the first judged, a run back-dated
+ * among older ones, one after runs that were stored unjudged) reads the
+ * store and starts the entry again. What could make memory disagree with the
+ * store drops every entry: a rollback (whole or to a savepoint) and a run's
+ * delete (hooks in db/sqlite/db.c), and a commit by another connection
+ * (PRAGMA data_version, checked once per run). The answers are the store's:
+ * unit.test_pg_history compares them with PostgreSQL's, which always reads
+ * the store (other servers store runs too). */
+#include "db/history.h"
+#include "common/xalloc.h"
+#include "db/sqlite/entries.h"
+#include "db/sqlite/sql.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The runs of x's configuration before x in (time, id) order, latest first. */
+#define BEFORE                                                                           \
+    "FROM runs r, runs x WHERE x.id = ?1 AND r.config_id = x.config_id AND (r.at_ms, "   \
+    "r.id) < (x.at_ms, x.id)"
+
+static const char *const SQL_WINDOW[3] = {
+    "SELECT r.runtime " BEFORE " ORDER BY r.at_ms DESC, r.id DESC LIMIT ?3",
+    "SELECT v FROM (SELECT (SELECT m.value FROM run_metrics m WHERE m.run_id = r.id AND "
+    "m.name = ?2) AS v, r.at_ms AS at, r.id AS id " BEFORE
+    " ORDER BY r.at_ms DESC, r.id DESC LIMIT ?4) WHERE v IS NOT NULL LIMIT ?3",
+    "SELECT v FROM (SELECT (SELECT sum(k.time) FROM kernels k WHERE k.run_id = r.id AND "
+    "k.name = ?2) AS v, r.at_ms AS at, r.id AS id " BEFORE
+    " ORDER BY r.at_ms DESC, r.id DESC LIMIT ?4) WHERE v IS NOT NULL LIMIT ?3",
+};
+
+/* The last ?3 runs before x, each with its value or NULL: an entry's start. */
+static const char *const SQL_LAST[3] = {
+    "SELECT r.runtime " BEFORE " ORDER BY r.at_ms DESC, r.id DESC LIMIT ?3",
+    "SELECT (SELECT m.value FROM run_metrics m WHERE m.run_id = r.id AND m.name = ?2) "
+    "" BEFORE " ORDER BY r.at_ms DESC, r.id DESC LIMIT ?3",
+    "SELECT (SELECT sum(k.time) FROM kernels k WHERE k.run_id = r.id AND k.name = ?2) "
+    "" BEFORE " ORDER BY r.at_ms DESC, r.id DESC LIMIT ?3",
+};
+
+/* x's configuration and the run just before x in it (0: none). */
+static const char SQL_PLACE[] =
+    "SELECT x.config_id, coalesce((SELECT r.id FROM runs r WHERE r.config_id = "
+    "x.config_id AND (r.at_ms, r.id) < (x.at_ms, x.id) ORDER BY r.at_ms DESC, r.id DESC "
+    "LIMIT 1), 0) FROM runs x WHERE x.id = ?1";
+
+enum {
+    BUCKETS = 4096,
+    MAX_SPAN = 1 << 14,   /* longer windows are read from the store each time */
+    MAX_VALUES = 1 << 20, /* 8 MB of values in all entries, then start again */
+    MAX_Y = 8 + 256 + 1   /* "kernel:" + a name (LIMIT_IDENT) */
+};
+
+struct win {
+    struct win *next; /* in its bucket */
+    long long config_id;
+    long long newest; /* the run whose value is v[0] */
+    long long want;   /* the largest window the entry answers */
+    int kind;
+    size_t span, max; /* runs held (latest first), and at most */
+    double *v;        /* NAN: that run lacks y */
+    char y[MAX_Y];
+};
+
+struct sq_windows {
+    struct win *bucket[BUCKETS];
+    size_t values;
+    long long data_version;
+    long long run, config, prev; /* the last run placed */
+};
+
+static void drop_all(struct sq_windows *w)
+{
+    for (int b = 0; b < BUCKETS; b++) {
+        struct win *e = w->bucket[b], *next;
+        for (; e; e = next) {
+            next = e->next;
+            xfree(e->v);
+            xfree(e);
+        }
+        w->bucket[b] = NULL;
+    }
+    w->values = 0;
+    w->run = 0;
+}
+
+void sq_windows_free(struct sq_windows *w)
+{
+    if (w == NULL)
+        return;
+    drop_all(w);
+    xfree(w);
+}
+
+void sq_windows_forget(db *d)
+{
+    struct sq_windows *w = *sq_windows_slot(d);
+    if (w != NULL)
+        drop_all(w);
+}
+
+static unsigned bucket_of(long long config_id, const char *y)
+{
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)config_id;
+    for (; *y; y++)
+        h = (h ^ (unsigned char)*y) * 1099511628211ull;
+    return (unsigned)(h % BUCKETS);
+}
+
+/* The store's answer, without memory. */
+static int read_window(db *d, long long run_id, int kind, const char *name,
+                       long long window, double *hist, struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, SQL_WINDOW[kind], err);
+    long long n = 0;
+    int rc = SQLITE_DONE;
+
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_int64(st, 1, run_id);
+    if (name)
+        sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, window);
+    if (name)
+        sqlite3_bind_int64(st, 4, window * DB_WINDOW_LOOKBACK);
+    while (n < window && (rc = sqlite3_step(st)) == SQLITE_ROW)
+        hist[n++] = sqlite3_column_double(st, 0);
+    if (n == window)
+        rc = SQLITE_DONE; /* LIMIT reached; the statement has nothing more */
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
+    return (int)n;
+}
+
+/* Places run_id (its configuration and predecessor), once per run; drops
+ * every entry first when another connection has committed since. */
+static int place(db *d, struct sq_windows *w, long long run_id, struct err *err)
+{
+    sqlite3_stmt *st;
+    long long version;
+    int rc;
+
+    if (w->run == run_id)
+        return 0;
+    st = db_stmt(d, "PRAGMA data_version", err);
+    if (st == NULL)
+        return -1;
+    rc = sqlite3_step(st);
+    version = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW)
+        return db_fail(d, err);
+    if (version != w->data_version) {
+        drop_all(w);
+        w->data_version = version;
+    }
+    st = db_stmt(d, SQL_PLACE, err);
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_int64(st, 1, run_id);
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        w->config = sqlite3_column_int64(st, 0);
+        w->prev = sqlite3_column_int64(st, 1);
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW)
+        return rc == SQLITE_DONE
+                   ? err_set(err, 500, "internal", NULL, "run %lld is not stored", run_id)
+                   : db_fail(d, err);
+    w->run = run_id;
+    return 0;
+}
+
+/* Starts e again from the store: the last e->max runs before run_id. */
+static int fill(db *d, struct win *e, long long run_id, const char *name, struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, SQL_LAST[e->kind], err);
+    int rc = SQLITE_DONE;
+
+    e->span = 0;
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_int64(st, 1, run_id);
+    if (name)
+        sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, (long long)e->max);
+    while (e->span < e->max && (rc = sqlite3_step(st)) == SQLITE_ROW)
+        e->v[e->span++] = sqlite3_column_type(st, 0) == SQLITE_NULL
+                              ? NAN
+                              : sqlite3_column_double(st, 0);
+    if (e->span == e->max)
+        rc = SQLITE_DONE;
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
+    return 0;
+}
+
+/* The entry for (config, y) answering windows of `window` (*fresh: new, to
+ * be filled); NULL when memory is refused (the caller reads the store). */
+static struct win *entry(struct sq_windows *w, int kind, const char *y, long long window,
+                         int *fresh)
+{
+    unsigned b = bucket_of(w->config, y);
+    size_t max = (size_t)window * (kind == 0 ? 1 : DB_WINDOW_LOOKBACK);
+    struct win **at, *e;
+
+    *fresh = 0;
+    for (at = &w->bucket[b]; *at; at = &(*at)->next)
+        if ((*at)->config_id == w->config && strcmp((*at)->y, y) == 0)
+            break;
+    if (*at != NULL) {
+        if ((*at)->want >= window)
+            return *at;
+        e = *at; /* a longer window than it holds: start it again */
+        *at = e->next;
+        w->values -= e->max;
+        xfree(e->v);
+        xfree(e);
+    }
+    if (w->values + max > MAX_VALUES)
+        drop_all(w);
+    e = xcalloc(1, sizeof *e);
+    if (e == NULL || (e->v = xcalloc(max, sizeof *e->v)) == NULL) {
+        xfree(e);
+        return NULL;
+    }
+    e->config_id = w->config;
+    e->kind = kind;
+    e->max = max;
+    e->want = window;
+    memcpy(e->y, y, strlen(y) + 1);
+    e->next = w->bucket[b];
+    w->bucket[b] = e;
+    w->values += max;
+    *fresh = 1;
+    return e;
+}
+
+int sq_history_window(db *d, long long run_id, const char *y, double value,
+                      long long window, double *hist, struct err *err)
+{
+    struct sq_windows **slot = sq_windows_slot(d), *w;
+    const char *name;
+    int kind = sq_y_kind(y, &name), fresh, n = 0;
+    size_t i, look;
+    struct win *e;
+
+    if (kind < 0)
+        return sq_bad_y(y, err);
+    if (window <= 0)
+        return 0;
+    if (window * DB_WINDOW_LOOKBACK > MAX_SPAN || strlen(y) >= MAX_Y || !isfinite(value))
+        return read_window(d, run_id, kind, name, window, hist, err);
+    if (*slot == NULL && (*slot = xcalloc(1, sizeof **slot)) == NULL)
+        return read_window(d, run_id, kind, name, window, hist, err);
+    w = *slot;
+    if (place(d, w, run_id, err) != 0)
+        return -1;
+    e = entry(w, kind, y, window, &fresh);
+    if (e == NULL)
+        return read_window(d, run_id, kind, name, window, hist, err);
+    if (fresh || e->newest != w->prev || w->prev == 0) {
+        if (w->prev == 0)
+            e->span = 0; /* the configuration's first run */
+        else if (fill(d, e, run_id, name, err) != 0) {
+            drop_all(w);
+            return -1;
+        }
+    }
+    /* As the store answers: the first `window` values among the last
+     * window (runtime) or window x DB_WINDOW_LOOKBACK runs. */
+    look = (size_t)window * (kind == 0 ? 1 : DB_WINDOW_LOOKBACK);
+    for (i = 0; i < e->span && i < look && n < window; i++)
+        if (!isnan(e->v[i]))
+            hist[n++] = e->v[i];
+    /* run_id becomes the latest run of the entry */
+    if (e->span == e->max)
+        e->span--;
+    memmove(e->v + 1, e->v, e->span * sizeof *e->v);
+    e->v[0] = value;
+    e->span++;
+    e->newest = run_id;
+    return n;
+}
