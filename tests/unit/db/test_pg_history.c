@@ -484,6 +484,76 @@ static void test_same_answers(void)
     drop_database();
 }
 
+extern const char db_schema_pg_sql[];
+
+/* Migration 8 on a PostgreSQL database written at version 7: every run's
+ * at_ms is the C parser's instant of its time text, for the texts
+ * PostgreSQL's own parser refuses too (offsets past 15:59, 60.5 seconds,
+ * February 31) — the same texts as unit.test_history_migration's. */
+static void test_migration_8(void)
+{
+    static const char *const times[] = {"2026-01-02T01:00:00+02:00",
+                                        "2026-01-01T23:30:00Z",
+                                        "2026-01-01T22:59:59.9999+00:00",
+                                        "2026-01-01T22:59:59.1239Z",
+                                        "2026-11-21T23:59:60Z",
+                                        "2026-11-21T00:30:00-23:59",
+                                        "2026-11-21T10:00:00.123499+00:00",
+                                        "0001-01-01T00:00:00Z",
+                                        "9999-12-31T23:59:59.999Z",
+                                        "2026-11-21T23:59:60.5+05:30",
+                                        "2026-11-21T10:00:00.1",
+                                        "2026-02-31T00:00:00"};
+    const char *end = strstr(db_schema_pg_sql, "-- migration 8");
+    char uri[700], *v7 = strndup(db_schema_pg_sql, (size_t)(end - db_schema_pg_sql));
+    struct err e = {0};
+    PGconn *c;
+    PGresult *r;
+    db *d;
+    size_t i;
+
+    CHECK(new_database(uri, sizeof uri));
+    c = PQconnectdb(uri);
+    r = PQexec(c, v7);
+    CHECK(PQresultStatus(r) == PGRES_COMMAND_OK);
+    PQclear(r);
+    r = PQexec(c, "UPDATE prophecy_schema SET version = 7;"
+                  "INSERT INTO applications (id, name) VALUES (1, 'a');"
+                  "INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'x');"
+                  "INSERT INTO systems (id, name) VALUES (1, 's');");
+    CHECK(PQresultStatus(r) == PGRES_COMMAND_OK);
+    PQclear(r);
+    for (i = 0; i < sizeof times / sizeof *times; i++) {
+        char sql[300];
+        snprintf(sql, sizeof sql,
+                 "INSERT INTO runs (app_id, exe_id, system_id, nprocs, runtime, "
+                 "started_at, created_at) VALUES (1, 1, 1, 4, 1.0, '%s', "
+                 "'2026-03-01T00:00:00Z')",
+                 times[i]);
+        r = PQexec(c, sql);
+        CHECK(PQresultStatus(r) == PGRES_COMMAND_OK);
+        PQclear(r);
+    }
+    PQfinish(c);
+    free(v7);
+    CHECK_INT(db_open(&d, uri, NULL, &e), 0);
+    db_close(d);
+    c = PQconnectdb(uri);
+    r = PQexec(c, "SELECT started_at, at_ms FROM runs ORDER BY id");
+    CHECK(PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == (int)i);
+    for (int k = 0; k < PQntuples(r); k++) {
+        long long ms = 0, got = strtoll(PQgetvalue(r, k, 1), NULL, 10);
+        CHECK_INT(isotime_parse(PQgetvalue(r, k, 0), &ms), 0);
+        if (got != ms)
+            fprintf(stderr, "%s: at_ms %lld, parsed %lld\n", PQgetvalue(r, k, 0), got,
+                    ms);
+        CHECK(got == ms);
+    }
+    PQclear(r);
+    PQfinish(c);
+    drop_database();
+}
+
 int main(void)
 {
     if (!find_cluster()) {
@@ -491,5 +561,6 @@ int main(void)
         return 77;
     }
     RUN(test_same_answers);
+    RUN(test_migration_8);
     return harness_report();
 }
