@@ -380,7 +380,9 @@ static struct wset set;
 
 static void set_clear(void)
 {
-    for (size_t i = 0; i < set.n; i++)
+    /* up to set.n included: a load that failed midway holds one more (set.w
+     * has room for n + 1, zeroed) */
+    for (size_t i = 0; set.w != NULL && i <= set.n; i++)
         json_decref(set.w[i].result);
     arena_free(set.a);
     memset(&set, 0, sizeof set);
