@@ -21,7 +21,7 @@ static int two(const char *s)
     return (s[0] - '0') * 10 + (s[1] - '0');
 }
 
-static long long days_from_civil(long long y, unsigned m, unsigned d)
+long long isotime_days_from_civil(long long y, unsigned m, unsigned d)
 {
     long long era;
     unsigned yoe, doy, doe;
@@ -33,7 +33,7 @@ static long long days_from_civil(long long y, unsigned m, unsigned d)
     return era * 146097 + (long long)doe - 719468;
 }
 
-static void civil_from_days(long long z, long long *y, unsigned *m, unsigned *d)
+void isotime_civil_from_days(long long z, long long *y, unsigned *m, unsigned *d)
 {
     long long era;
     unsigned doe, yoe, doy, mp;
@@ -67,8 +67,8 @@ int isotime_parse(const char *s, long long *ms)
     sec = two(s + 17);
     if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
         return -1;
-    t = days_from_civil((s[0] - '0') * 1000 + (s[1] - '0') * 100 + two(s + 2),
-                        (unsigned)mo, (unsigned)d);
+    t = isotime_days_from_civil((s[0] - '0') * 1000 + (s[1] - '0') * 100 + two(s + 2),
+                                (unsigned)mo, (unsigned)d);
     t = ((t * 24 + h) * 60 + mi) * 60 + sec;
     s += 19;
     if (*s == '.') {
@@ -103,7 +103,7 @@ size_t isotime_format(long long ms, char *out)
     unsigned m, d, sec = (unsigned)(rest / 1000), milli = (unsigned)(rest % 1000);
     char *p = out;
 
-    civil_from_days(days, &y, &m, &d);
+    isotime_civil_from_days(days, &y, &m, &d);
     if (y < 0 || y > 9999)
         y = y < 0 ? 0 : 9999; /* not reachable from a parsed time */
     *p++ = (char)('0' + y / 1000);

@@ -13,6 +13,11 @@
 /* The longest text isotime_parse accepts. */
 #define ISOTIME_MAX 40
 
+/* Days since 1970-01-01 of the proleptic Gregorian date y-m-d, and back
+ * (H. Hinnant's days_from_civil and civil_from_days; exact for any year). */
+long long isotime_days_from_civil(long long y, unsigned m, unsigned d);
+void isotime_civil_from_days(long long days, long long *y, unsigned *m, unsigned *d);
+
 /* Parses s; returns 0 and sets *ms (may be NULL: only validate), or -1 when s
  * is not such a time. */
 int isotime_parse(const char *s, long long *ms);

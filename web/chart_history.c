@@ -4,6 +4,7 @@
  * frame, error handling) so that they look and escape like every other plot.
  */
 #include "web/chart_history.h"
+#include "common/isotime.h"
 #include "web/svg.h"
 #include "web/svg_priv.h"
 
@@ -23,35 +24,7 @@
 #define COLOR_BAND "#ff7f0e"
 #define COLOR_CHANGE "#7f7f7f"
 
-/* ---- time, by arithmetic (proleptic Gregorian, UTC) ----------------------------- */
-
-/* Days since 1970-01-01 of y-m-d (H. Hinnant's days_from_civil). */
-static long long days_from_civil(long long y, unsigned m, unsigned d)
-{
-    long long era;
-    unsigned yoe, doy, doe;
-    y -= m <= 2;
-    era = (y >= 0 ? y : y - 399) / 400;
-    yoe = (unsigned)(y - era * 400);
-    doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-    doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + (long long)doe - 719468;
-}
-
-static void civil_from_days(long long z, long long *y, unsigned *m, unsigned *d)
-{
-    long long era;
-    unsigned doe, yoe, doy, mp;
-    z += 719468;
-    era = (z >= 0 ? z : z - 146096) / 146097;
-    doe = (unsigned)(z - era * 146097);
-    yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    mp = (5 * doy + 2) / 153;
-    *d = doy - (153 * mp + 2) / 5 + 1;
-    *m = mp < 10 ? mp + 3 : mp - 9;
-    *y = (long long)yoe + era * 400 + (*m <= 2);
-}
+/* ---- time, by arithmetic (proleptic Gregorian, UTC: common/isotime.h) ----------- */
 
 static int digits(const char *s, int n, unsigned *out)
 {
@@ -96,7 +69,8 @@ int chart_parse_time(const char *s, double *t)
         s++;
     if (*s != '\0')
         return -1;
-    *t = (double)days_from_civil(y, mo, d) * 86400.0 + h * 3600.0 + mi * 60.0 + se + frac;
+    *t = (double)isotime_days_from_civil(y, mo, d) * 86400.0 + h * 3600.0 + mi * 60.0 +
+         se + frac;
     return 0;
 }
 
@@ -108,7 +82,7 @@ void chart_format_time(double t, char *out, size_t outsz)
         t = 0;
     days = (long long)floor(t / 86400.0);
     secs = (long long)floor(t - (double)days * 86400.0);
-    civil_from_days(days, &y, &m, &d);
+    isotime_civil_from_days(days, &y, &m, &d);
     snprintf(out, outsz, "%04lld-%02u-%02u %02lld:%02lld", y, m, d, secs / 3600,
              secs % 3600 / 60);
 }

@@ -361,13 +361,8 @@ int pg_watch_delete(db *d, long long id, struct err *err)
 
 long long pg_watches_count(db *d, struct err *err)
 {
-    PGresult *r = pg_params(d, "SELECT count(*) FROM watches", err, "");
-    long long n;
-    if (r == NULL)
-        return -1;
-    n = pg_ll(r, 0, 0);
-    PQclear(r);
-    return n;
+    long long n = 0;
+    return pg_scalar(d, &n, "SELECT count(*) FROM watches", err, "") < 0 ? -1 : n;
 }
 
 static const char SQL_WATCHES_ALL[] =
@@ -417,14 +412,11 @@ int pg_watches_all(db *d, arena *a, struct db_watch **out, struct err *err)
 
 long long pg_watches_version(db *d, struct err *err)
 {
-    PGresult *r =
-        pg_params(d, "SELECT coalesce((SELECT n FROM watch_version), 0)", err, "");
-    long long n;
-    if (r == NULL)
-        return -1;
-    n = pg_ll(r, 0, 0);
-    PQclear(r);
-    return n;
+    long long n = 0;
+    return pg_scalar(d, &n, "SELECT coalesce((SELECT n FROM watch_version), 0)", err,
+                     "") < 0
+               ? -1
+               : n;
 }
 
 static const char *const SQL_VALUE[3] = {

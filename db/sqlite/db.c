@@ -73,6 +73,21 @@ int db_fail(db *d, struct err *err)
                    sqlite3_errmsg(SQ(d)->h));
 }
 
+long long sq_scalar(db *d, const char *sql, struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, sql, err);
+    long long n;
+    int rc;
+    if (st == NULL)
+        return -1;
+    rc = sqlite3_step(st);
+    n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW)
+        return db_fail(d, err);
+    return n;
+}
+
 int db_exec(db *d, const char *sql, struct err *err)
 {
     if (sqlite3_exec(SQ(d)->h, sql, NULL, NULL, NULL) != SQLITE_OK)

@@ -378,17 +378,7 @@ int sq_watch_delete(db *d, long long id, struct err *err)
 
 long long sq_watches_count(db *d, struct err *err)
 {
-    sqlite3_stmt *st = db_stmt(d, "SELECT count(*) FROM watches", err);
-    long long n;
-    int rc;
-    if (st == NULL)
-        return -1;
-    rc = sqlite3_step(st);
-    n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
-    sqlite3_reset(st);
-    if (rc != SQLITE_ROW)
-        return db_fail(d, err);
-    return n;
+    return sq_scalar(d, "SELECT count(*) FROM watches", err);
 }
 
 static const char SQL_WATCHES_ALL[] =
@@ -443,18 +433,7 @@ int sq_watches_all(db *d, arena *a, struct db_watch **out, struct err *err)
 
 long long sq_watches_version(db *d, struct err *err)
 {
-    sqlite3_stmt *st =
-        db_stmt(d, "SELECT coalesce((SELECT n FROM watch_version), 0)", err);
-    long long n;
-    int rc;
-    if (st == NULL)
-        return -1;
-    rc = sqlite3_step(st);
-    n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
-    sqlite3_reset(st);
-    if (rc != SQLITE_ROW)
-        return db_fail(d, err);
-    return n;
+    return sq_scalar(d, "SELECT coalesce((SELECT n FROM watch_version), 0)", err);
 }
 
 static const char *const SQL_VALUE[3] = {

@@ -24,6 +24,10 @@ sqlite3_stmt *db_stmt(db *d, const char *sql, struct err *err);
 /* Executes SQL without results (BEGIN, SAVEPOINT, ...). Returns 0 or -1. */
 int db_exec(db *d, const char *sql, struct err *err);
 
+/* The first column of the one row of sql (a constant without parameters, run
+ * through the statement cache) as an integer, or -1 with err set. */
+long long sq_scalar(db *d, const char *sql, struct err *err);
+
 /* Records a SQLite failure of the last call on d as a 500 "database" error
  * (or 409 for a constraint violation) and returns -1. */
 int db_fail(db *d, struct err *err);

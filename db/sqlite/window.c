@@ -31,17 +31,8 @@
     "FROM runs r, runs x WHERE x.id = ?1 AND r.config_id = x.config_id AND (r.at_ms, "   \
     "r.id) < (x.at_ms, x.id)"
 
-static const char *const SQL_WINDOW[3] = {
-    "SELECT r.runtime " BEFORE " ORDER BY r.at_ms DESC, r.id DESC LIMIT ?3",
-    "SELECT v FROM (SELECT (SELECT m.value FROM run_metrics m WHERE m.run_id = r.id AND "
-    "m.name = ?2) AS v, r.at_ms AS at, r.id AS id " BEFORE
-    " ORDER BY r.at_ms DESC, r.id DESC LIMIT ?4) WHERE v IS NOT NULL LIMIT ?3",
-    "SELECT v FROM (SELECT (SELECT sum(k.time) FROM kernels k WHERE k.run_id = r.id AND "
-    "k.name = ?2) AS v, r.at_ms AS at, r.id AS id " BEFORE
-    " ORDER BY r.at_ms DESC, r.id DESC LIMIT ?4) WHERE v IS NOT NULL LIMIT ?3",
-};
-
-/* The last ?3 runs before x, each with its value or NULL: an entry's start. */
+/* The last ?3 runs before x, each with its value or NULL (the run lacks y):
+ * what a window is taken from, and an entry's start. */
 static const char *const SQL_LAST[3] = {
     "SELECT r.runtime " BEFORE " ORDER BY r.at_ms DESC, r.id DESC LIMIT ?3",
     "SELECT (SELECT m.value FROM run_metrics m WHERE m.run_id = r.id AND m.name = ?2) "
@@ -119,11 +110,19 @@ static unsigned bucket_of(long long config_id, const char *y)
     return (unsigned)(h % BUCKETS);
 }
 
-/* The store's answer, without memory. */
+/* How many runs back a window of `window` looks: every run has a runtime; a
+ * metric or kernel may be missing, so up to DB_WINDOW_LOOKBACK x window. */
+static long long look_back(int kind, long long window)
+{
+    return kind == 0 ? window : window * DB_WINDOW_LOOKBACK;
+}
+
+/* The store's answer, without memory: the first `window` values among the
+ * runs look_back reaches. */
 static int read_window(db *d, long long run_id, int kind, const char *name,
                        long long window, double *hist, struct err *err)
 {
-    sqlite3_stmt *st = db_stmt(d, SQL_WINDOW[kind], err);
+    sqlite3_stmt *st = db_stmt(d, SQL_LAST[kind], err);
     long long n = 0;
     int rc = SQLITE_DONE;
 
@@ -132,13 +131,12 @@ static int read_window(db *d, long long run_id, int kind, const char *name,
     sqlite3_bind_int64(st, 1, run_id);
     if (name)
         sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, window);
-    if (name)
-        sqlite3_bind_int64(st, 4, window * DB_WINDOW_LOOKBACK);
+    sqlite3_bind_int64(st, 3, look_back(kind, window));
     while (n < window && (rc = sqlite3_step(st)) == SQLITE_ROW)
-        hist[n++] = sqlite3_column_double(st, 0);
+        if (sqlite3_column_type(st, 0) != SQLITE_NULL)
+            hist[n++] = sqlite3_column_double(st, 0);
     if (n == window)
-        rc = SQLITE_DONE; /* LIMIT reached; the statement has nothing more */
+        rc = SQLITE_DONE; /* enough values; the statement may have more */
     sqlite3_reset(st);
     if (rc != SQLITE_DONE)
         return db_fail(d, err);
@@ -155,14 +153,9 @@ static int place(db *d, struct sq_windows *w, long long run_id, struct err *err)
 
     if (w->run == run_id)
         return 0;
-    st = db_stmt(d, "PRAGMA data_version", err);
-    if (st == NULL)
+    version = sq_scalar(d, "PRAGMA data_version", err);
+    if (version < 0)
         return -1;
-    rc = sqlite3_step(st);
-    version = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
-    sqlite3_reset(st);
-    if (rc != SQLITE_ROW)
-        return db_fail(d, err);
     if (version != w->data_version) {
         drop_all(w);
         w->data_version = version;
@@ -216,7 +209,7 @@ static struct win *entry(struct sq_windows *w, int kind, const char *y, long lon
                          int *fresh)
 {
     unsigned b = bucket_of(w->config, y);
-    size_t max = (size_t)window * (kind == 0 ? 1 : DB_WINDOW_LOOKBACK);
+    size_t max = (size_t)look_back(kind, window);
     struct win **at, *e;
 
     *fresh = 0;
@@ -264,7 +257,7 @@ int sq_history_window(db *d, long long run_id, const char *y, double value,
         return sq_bad_y(y, err);
     if (window <= 0)
         return 0;
-    if (window * DB_WINDOW_LOOKBACK > MAX_SPAN || strlen(y) >= MAX_Y || !isfinite(value))
+    if (look_back(kind, window) > MAX_SPAN || strlen(y) >= MAX_Y || !isfinite(value))
         return read_window(d, run_id, kind, name, window, hist, err);
     if (*slot == NULL && (*slot = xcalloc(1, sizeof **slot)) == NULL)
         return read_window(d, run_id, kind, name, window, hist, err);
@@ -282,9 +275,9 @@ int sq_history_window(db *d, long long run_id, const char *y, double value,
             return -1;
         }
     }
-    /* As the store answers: the first `window` values among the last
-     * window (runtime) or window x DB_WINDOW_LOOKBACK runs. */
-    look = (size_t)window * (kind == 0 ? 1 : DB_WINDOW_LOOKBACK);
+    /* As the store answers (read_window): the first `window` values among
+     * the runs look_back reaches. */
+    look = (size_t)look_back(kind, window);
     for (i = 0; i < e->span && i < look && n < window; i++)
         if (!isnan(e->v[i]))
             hist[n++] = e->v[i];

@@ -9,6 +9,7 @@
 #include "db/history.h"
 #include "db/sqlite/sql.h"
 #include "tests/harness.h"
+#include "tests/unit/db/run_times.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -19,22 +20,6 @@
 extern const char db_schema_sql[];
 
 static char dir[] = "/tmp/prophecy-migr3-XXXXXX";
-
-/* started_at texts of one configuration's runs (ids 10...): offsets from UTC
- * (one beyond SQLite's 14 hours), fractions to round, leap seconds, a day
- * past its month's end. Migration 8 must give each the C parser's instant. */
-static const char *const times[] = {"2026-01-02T01:00:00+02:00",
-                                    "2026-01-01T23:30:00Z",
-                                    "2026-01-01T22:59:59.9999+00:00",
-                                    "2026-01-01T22:59:59.1239Z",
-                                    "2026-11-21T23:59:60Z",
-                                    "2026-11-21T00:30:00-23:59",
-                                    "2026-11-21T10:00:00.123499+00:00",
-                                    "0001-01-01T00:00:00Z",
-                                    "9999-12-31T23:59:59.999Z",
-                                    "2026-11-21T23:59:60.5+05:30",
-                                    "2026-11-21T10:00:00.1",
-                                    "2026-02-31T00:00:00"};
 
 static void make_v2(const char *path)
 {
@@ -57,13 +42,13 @@ static void make_v2(const char *path)
               "INSERT INTO run_inputs VALUES (1, 'N', 10), (2, 'N', 10), (3, 'N', 10),"
               "(4, 'N', 10);",
               NULL, NULL, NULL) == SQLITE_OK);
-    for (size_t i = 0; i < sizeof times / sizeof *times; i++) {
+    for (size_t i = 0; i < NRUN_TIMES; i++) {
         char ins[400];
         snprintf(ins, sizeof ins,
                  "INSERT INTO runs (id, app_id, exe_id, system_id, nprocs, runtime, "
                  "started_at, created_at) VALUES (%zu, 1, 1, 1, 16, 1.0, '%s', "
                  "'2026-03-01T00:00:00Z'); INSERT INTO run_inputs VALUES (%zu, 'N', 10);",
-                 10 + i, times[i], 10 + i);
+                 10 + i, RUN_TIMES[i], 10 + i);
         CHECK(sqlite3_exec(h, ins, NULL, NULL, NULL) == SQLITE_OK);
     }
     CHECK(
@@ -101,7 +86,7 @@ static void test_backfill(void)
     json_decref(v);
     v = db_query_json(
         d, "SELECT id, coalesce(started_at, created_at) AS t, at_ms FROM runs", &e, "");
-    CHECK_INT((long long)json_array_size(v), 16);
+    CHECK_INT((long long)json_array_size(v), 4 + (long long)NRUN_TIMES);
     for (size_t i = 0; i < json_array_size(v); i++) {
         json_t *row = json_array_get(v, i);
         long long ms = 0;
@@ -116,13 +101,13 @@ static void test_backfill(void)
     json_decref(v);
     f.nprocs = 16;
     CHECK_INT(db_history_configs(d, &f, 10, a, &c, &e), 1);
-    CHECK_INT(db_history_series(d, c[0].id, "runtime", a, &p, &e), 12);
-    for (int i = 1; i < 12; i++)
+    CHECK_INT(db_history_series(d, c[0].id, "runtime", a, &p, &e), (int)NRUN_TIMES);
+    for (int i = 1; i < (int)NRUN_TIMES; i++)
         CHECK(p[i - 1].at <= p[i].at);
     /* 01:00 at +02:00 is 23:00 UTC: before 23:30Z, though its text sorts after */
     {
         int at10 = -1, at11 = -1;
-        for (int i = 0; i < 12; i++) {
+        for (int i = 0; i < (int)NRUN_TIMES; i++) {
             at10 = p[i].run == 10 ? i : at10;
             at11 = p[i].run == 11 ? i : at11;
         }

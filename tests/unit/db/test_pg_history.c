@@ -17,6 +17,7 @@
 #include "db/runs.h"
 #include "db/trace.h"
 #include "tests/harness.h"
+#include "tests/unit/db/run_times.h"
 
 #include <jansson.h>
 #include <libpq-fe.h>
@@ -492,18 +493,6 @@ extern const char db_schema_pg_sql[];
  * February 31) — the same texts as unit.test_history_migration's. */
 static void test_migration_8(void)
 {
-    static const char *const times[] = {"2026-01-02T01:00:00+02:00",
-                                        "2026-01-01T23:30:00Z",
-                                        "2026-01-01T22:59:59.9999+00:00",
-                                        "2026-01-01T22:59:59.1239Z",
-                                        "2026-11-21T23:59:60Z",
-                                        "2026-11-21T00:30:00-23:59",
-                                        "2026-11-21T10:00:00.123499+00:00",
-                                        "0001-01-01T00:00:00Z",
-                                        "9999-12-31T23:59:59.999Z",
-                                        "2026-11-21T23:59:60.5+05:30",
-                                        "2026-11-21T10:00:00.1",
-                                        "2026-02-31T00:00:00"};
     const char *end = strstr(db_schema_pg_sql, "-- migration 8");
     char uri[700], *v7 = strndup(db_schema_pg_sql, (size_t)(end - db_schema_pg_sql));
     struct err e = {0};
@@ -523,13 +512,13 @@ static void test_migration_8(void)
                   "INSERT INTO systems (id, name) VALUES (1, 's');");
     CHECK(PQresultStatus(r) == PGRES_COMMAND_OK);
     PQclear(r);
-    for (i = 0; i < sizeof times / sizeof *times; i++) {
+    for (i = 0; i < NRUN_TIMES; i++) {
         char sql[300];
         snprintf(sql, sizeof sql,
                  "INSERT INTO runs (app_id, exe_id, system_id, nprocs, runtime, "
                  "started_at, created_at) VALUES (1, 1, 1, 4, 1.0, '%s', "
                  "'2026-03-01T00:00:00Z')",
-                 times[i]);
+                 RUN_TIMES[i]);
         r = PQexec(c, sql);
         CHECK(PQresultStatus(r) == PGRES_COMMAND_OK);
         PQclear(r);
