@@ -468,3 +468,38 @@ CREATE TRIGGER watch_version_delete AFTER DELETE ON watches BEGIN
     INSERT INTO watch_version (one, n) VALUES (1, 1)
     ON CONFLICT (one) DO UPDATE SET n = n + 1;
 END;
+
+-- migration 10
+-- A configuration's runtime series packed into chunks of up to 1,024 points
+-- in time order (db/sqlite/series.c has the format): a series of 100,000
+-- runs reads about a hundred values instead of stepping 100,000 index rows.
+-- A cache of runs_series, never the only copy: the chunks always cover a
+-- prefix of the configuration's points (all points up to the last chunk's
+-- (last_at, last_id)), the rest is read from runs_series, and every change
+-- of a run that could alter a chunk drops that chunk and the ones after it.
+-- A series read that meets a long unpacked rest packs it (best effort).
+CREATE TABLE series_chunks (
+    config_id INTEGER NOT NULL,
+    last_at   INTEGER NOT NULL,
+    last_id   INTEGER NOT NULL,
+    n         INTEGER NOT NULL,
+    points    BLOB NOT NULL,
+    PRIMARY KEY (config_id, last_at, last_id)
+) WITHOUT ROWID;
+CREATE TRIGGER series_chunks_insert AFTER INSERT ON runs
+WHEN NEW.config_id IS NOT NULL BEGIN
+    DELETE FROM series_chunks WHERE config_id = NEW.config_id
+        AND (last_at, last_id) >= (NEW.at_ms, NEW.id);
+END;
+CREATE TRIGGER series_chunks_update
+AFTER UPDATE OF config_id, at_ms, runtime, vcs_commit ON runs BEGIN
+    DELETE FROM series_chunks WHERE config_id = OLD.config_id
+        AND (last_at, last_id) >= (OLD.at_ms, OLD.id);
+    DELETE FROM series_chunks WHERE config_id = NEW.config_id
+        AND (last_at, last_id) >= (NEW.at_ms, NEW.id);
+END;
+CREATE TRIGGER series_chunks_delete AFTER DELETE ON runs
+WHEN OLD.config_id IS NOT NULL BEGIN
+    DELETE FROM series_chunks WHERE config_id = OLD.config_id
+        AND (last_at, last_id) >= (OLD.at_ms, OLD.id);
+END;

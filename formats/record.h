@@ -49,7 +49,7 @@ struct run_record {
     struct rec_kernel *kernels;
     size_t nkernels;
     /* Provenance (SPEC §11), filled by the importers; NULL / 0 when unknown.
-     * Not stored yet (issue 14). */
+     * Stored with the run (runs.vcs_commit, runs.vcs_branch, run_tags). */
     const char *commit;
     const char *branch;
     struct rec_tag *tags;

@@ -31,6 +31,7 @@ struct sq_db {
     int nstmt;
     struct stmt_slot stmts[STMT_CACHE];
     struct sq_windows *windows; /* db/sqlite/window.c */
+    int busy_ms;
 };
 
 #define SQ(d) ((struct sq_db *)(d))
@@ -190,7 +191,8 @@ int sq_open(db **out, const char *path, const struct db_options *opt, struct err
     sqlite3_extended_result_codes(SQ(d)->h, 1);
     sqlite3_update_hook(SQ(d)->h, forget_on_delete, d);
     sqlite3_rollback_hook(SQ(d)->h, forget_on_rollback, d);
-    sqlite3_busy_timeout(SQ(d)->h, opt->busy_ms > 0 ? opt->busy_ms : 10000);
+    SQ(d)->busy_ms = opt->busy_ms > 0 ? opt->busy_ms : 10000;
+    sqlite3_busy_timeout(SQ(d)->h, SQ(d)->busy_ms);
     if (db_exec(d, "PRAGMA journal_mode = WAL", err) != 0 ||
         db_exec(d, "PRAGMA foreign_keys = ON", err) != 0 ||
         db_exec(d, sync_sql[opt->sync], err) != 0 ||
@@ -220,6 +222,11 @@ void sq_close(db *d)
     sq_windows_free(SQ(d)->windows);
     sqlite3_close(SQ(d)->h);
     xfree(d);
+}
+
+void sq_busy_wait(db *d, int wait)
+{
+    sqlite3_busy_timeout(SQ(d)->h, wait ? SQ(d)->busy_ms : 0);
 }
 
 int sq_begin(db *d, struct err *err)

@@ -124,9 +124,9 @@ int sq_history_configs(db *d, const struct db_history_filter *f, int max, arena 
 
 #define AT "r.at_ms"
 
+/* [0], the runtime, is read from its packed chunks and the rest (series.c) */
 static const char *const SQL_SERIES[3] = {
-    "SELECT r.id, " AT ", r.vcs_commit, r.runtime FROM runs r WHERE r.config_id = ?1 "
-    "ORDER BY " AT ", r.id",
+    NULL,
     "SELECT r.id, " AT ", r.vcs_commit, m.value FROM runs r JOIN run_metrics m ON "
     "m.run_id = r.id AND m.name = ?2 WHERE r.config_id = ?1 ORDER BY " AT ", r.id",
     "SELECT id, at, vcs_commit, v FROM (SELECT r.id, " AT " AS at, r.vcs_commit, "
@@ -145,6 +145,8 @@ int sq_history_series_each(db *d, long long config_id, const char *y,
 
     if (kind < 0)
         return sq_bad_y(y, err);
+    if (kind == 0)
+        return sq_series_runtime_each(d, config_id, fn, ctx, err);
     st = db_stmt(d, SQL_SERIES[kind], err);
     if (st == NULL)
         return -1;

@@ -59,6 +59,18 @@ int sq_y_kind(const char *y, const char **name);
 /* The 422 for a y that is none of those; returns -1. */
 int sq_bad_y(const char *y, struct err *err);
 
+/* wait 0: a lock held by another connection fails at once (SQLITE_BUSY);
+ * wait 1: waits for it up to the connection's busy timeout again. */
+void sq_busy_wait(db *d, int wait);
+
+/* The runtime series of config_id from its packed chunks and the rest of
+ * runs_series (db/sqlite/series.c); as sq_history_series_each. */
+struct db_series_point;
+int sq_series_runtime_each(db *d, long long config_id,
+                           int (*fn)(void *ctx, const struct db_series_point *p,
+                                     struct err *err),
+                           void *ctx, struct err *err);
+
 /* The windows the writer's connection keeps in memory (db/sqlite/window.c).
  * sq_windows_forget drops them all: on a rollback (whole or to a savepoint)
  * and on any run's delete (db/sqlite/db.c's hooks). */
