@@ -503,3 +503,23 @@ WHEN OLD.config_id IS NOT NULL BEGIN
     DELETE FROM series_chunks WHERE config_id = OLD.config_id
         AND (last_at, last_id) >= (OLD.at_ms, OLD.id);
 END;
+-- The watch list's counts without a write per judged run: on SQLite
+-- watch_counts holds the judgements of runs up to watch_counts_upto.run_id,
+-- the list counts those of later runs when it is read, and the writer folds
+-- them in every few thousand judgements (db/sqlite/history.c). Run ids grow
+-- in commit order with one writer at a time, which is what makes "later
+-- runs" the unfolded ones; a judgement of a run at or below the mark (an id
+-- SQLite handed out again after the newest runs were deleted) is counted at
+-- once as before. The delete trigger takes back only what was counted.
+CREATE TABLE watch_counts_upto (
+    one    INTEGER PRIMARY KEY CHECK (one = 1),
+    run_id INTEGER NOT NULL
+);
+INSERT INTO watch_counts_upto (one, run_id)
+SELECT 1, coalesce(max(run_id), 0) FROM judgements;
+DROP TRIGGER watch_counts_forget;
+CREATE TRIGGER watch_counts_forget AFTER DELETE ON judgements
+WHEN OLD.run_id <= (SELECT run_id FROM watch_counts_upto) BEGIN
+    UPDATE watch_counts SET judged = judged - 1, out = out - OLD.out
+    WHERE watch_id = OLD.watch_id;
+END;

@@ -407,9 +407,12 @@ CREATE TRIGGER watch_version_bump AFTER INSERT OR UPDATE OR DELETE ON watches
     FOR EACH STATEMENT EXECUTE FUNCTION watch_version_bump();
 
 -- migration 10
--- schema.sql's migration 10 packs SQLite's runtime series into chunks; a
--- PostgreSQL server reads runs_series as before (an index-only scan, and
--- another server's runs would have to drop the chunks of all of them). The
--- step keeps the two engines' migration numbers equal and says so here.
+-- schema.sql's migration 10 packs SQLite's runtime series into chunks and
+-- folds SQLite's watch counts in every few thousand judgements; a PostgreSQL
+-- server reads runs_series as before (an index-only scan, and another
+-- server's runs would have to drop the chunks of all of them) and counts each
+-- judged run at once (several servers' run ids do not follow commit order, so
+-- "the runs after a mark" are not the uncounted ones). The step keeps the two
+-- engines' migration numbers equal and says so here.
 COMMENT ON INDEX runs_series IS
     'a series reads one configuration''s range (SQLite also packs it, migration 10)';

@@ -411,6 +411,14 @@ static int pgc_finish(db *d, struct err *err)
         PQclear(s);
     }
     PQclear(r);
+    /* db/copy.c leaves watch_counts to the target: every judgement counted */
+    r = run(d,
+            "INSERT INTO watch_counts (watch_id, judged, out) SELECT watch_id, count(*), "
+            "sum(out) FROM judgements GROUP BY watch_id",
+            0, NULL, err);
+    if (r == NULL)
+        return -1;
+    PQclear(r);
     return 0;
 }
 

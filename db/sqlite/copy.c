@@ -48,13 +48,13 @@ static int names_of(db *d, const char *sql, const char *arg, char (*names)[DB_CO
 
 static int sq_tables(db *d, char (*names)[DB_COPY_NAME], int max, struct err *err)
 {
-    /* series_chunks (migration 10) is this engine's cache of runs_series:
-     * not the product's data, so neither copied nor expected (reads of the
-     * target pack its series again). */
+    /* Two tables of this engine alone (migration 10), neither copied nor
+     * expected: series_chunks, a cache of runs_series (reads of the target
+     * pack its series again), and watch_counts_upto (set by sq_finish). */
     return names_of(d,
                     "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT "
-                    "LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> 'series_chunks' ORDER BY "
-                    "name",
+                    "LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT IN ('series_chunks', "
+                    "'watch_counts_upto') ORDER BY name",
                     NULL, names, max, err);
 }
 
@@ -235,10 +235,19 @@ static int sq_load_close(void *w, int ok, struct err *err)
 
 static int sq_finish(db *d, struct err *err)
 {
-    /* INTEGER PRIMARY KEY takes max(id) + 1 by itself. */
-    (void)d;
-    (void)err;
-    return 0;
+    /* INTEGER PRIMARY KEY takes max(id) + 1 by itself. db/copy.c leaves
+     * watch_counts to the target: every judgement counted, the mark at the
+     * newest judged run (schema.sql migration 10). */
+    if (db_exec(d,
+                "INSERT INTO watch_counts (watch_id, judged, out) SELECT watch_id, "
+                "count(*), sum(out) FROM judgements GROUP BY watch_id",
+                err) != 0)
+        return -1;
+    return db_exec(
+        d,
+        "UPDATE watch_counts_upto SET run_id = coalesce((SELECT max(run_id) FROM "
+        "judgements), 0)",
+        err);
 }
 
 const struct db_copy_ops db_sqlite_copy = {

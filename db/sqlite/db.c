@@ -32,6 +32,7 @@ struct sq_db {
     struct stmt_slot stmts[STMT_CACHE];
     struct sq_windows *windows; /* db/sqlite/window.c */
     int busy_ms;
+    long unfolded; /* judgements since this connection's last fold */
 };
 
 #define SQ(d) ((struct sq_db *)(d))
@@ -192,6 +193,7 @@ int sq_open(db **out, const char *path, const struct db_options *opt, struct err
     sqlite3_update_hook(SQ(d)->h, forget_on_delete, d);
     sqlite3_rollback_hook(SQ(d)->h, forget_on_rollback, d);
     SQ(d)->busy_ms = opt->busy_ms > 0 ? opt->busy_ms : 10000;
+    SQ(d)->unfolded = FOLD_EVERY; /* the first judgements fold what others left */
     sqlite3_busy_timeout(SQ(d)->h, SQ(d)->busy_ms);
     if (db_exec(d, "PRAGMA journal_mode = WAL", err) != 0 ||
         db_exec(d, "PRAGMA foreign_keys = ON", err) != 0 ||
@@ -222,6 +224,11 @@ void sq_close(db *d)
     sq_windows_free(SQ(d)->windows);
     sqlite3_close(SQ(d)->h);
     xfree(d);
+}
+
+long *sq_unfolded(db *d)
+{
+    return &SQ(d)->unfolded;
 }
 
 void sq_busy_wait(db *d, int wait)

@@ -334,10 +334,13 @@ json_t *sq_watches_list(db *d, struct err *err)
         d,
         "SELECT w.id, w.model_id AS model, a.name AS application, e.name AS executable, "
         "s.name AS system, w.nprocs, w.inputs AS inputs_json, w.y, w.test, w.threshold, "
-        "w.history AS window, w.created_at, coalesce(n.judged, 0) AS judged, "
-        "coalesce(n.out, 0) AS out FROM watches w JOIN applications a ON a.id = w.app_id "
-        "LEFT JOIN executables e ON e.id = w.exe_id LEFT JOIN systems s ON s.id = "
-        "w.system_id LEFT JOIN watch_counts n ON n.watch_id = w.id ORDER BY w.id",
+        "w.history AS window, w.created_at, coalesce(n.judged, 0) + coalesce(t.judged, "
+        "0) AS judged, coalesce(n.out, 0) + coalesce(t.out, 0) AS out FROM watches w "
+        "JOIN applications a ON a.id = w.app_id LEFT JOIN executables e ON e.id = "
+        "w.exe_id LEFT JOIN systems s ON s.id = w.system_id LEFT JOIN watch_counts n ON "
+        "n.watch_id = w.id LEFT JOIN (SELECT watch_id, count(*) AS judged, sum(out) AS "
+        "out FROM judgements WHERE run_id > (SELECT run_id FROM watch_counts_upto) GROUP "
+        "BY watch_id) t ON t.watch_id = w.id ORDER BY w.id",
         err, "");
 }
 
@@ -482,19 +485,10 @@ int sq_run_value(db *d, long long run_id, const char *y, double *value, struct e
 static const char SQL_JUDGE_INS16[] = JUDGE_INS JUDGE_ROWS16;
 static const char SQL_JUDGE_INS4[] = JUDGE_INS JUDGE_ROWS4;
 static const char SQL_JUDGE_INS1[] = JUDGE_INS JUDGE_ROW;
-/* Each judged watch's counts (the watch list's "judged" and "out"), in rows of
- * 16, 4, 1 like the judgements: one small table, so a run judged by 100
- * watches touches one or two of its pages. */
-#define COUNT_INS "INSERT INTO watch_counts (watch_id, judged, out) VALUES "
-#define COUNT_ROW "(?,1,?)"
-#define COUNT_ROWS4 COUNT_ROW "," COUNT_ROW "," COUNT_ROW "," COUNT_ROW
-#define COUNT_UPSERT                                                                     \
-    " ON CONFLICT (watch_id) DO UPDATE SET judged = judged + 1, out = out + "            \
-    "excluded.out"
-static const char SQL_COUNT_INS16[] =
-    COUNT_INS COUNT_ROWS4 "," COUNT_ROWS4 "," COUNT_ROWS4 "," COUNT_ROWS4 COUNT_UPSERT;
-static const char SQL_COUNT_INS4[] = COUNT_INS COUNT_ROWS4 COUNT_UPSERT;
-static const char SQL_COUNT_INS1[] = COUNT_INS COUNT_ROW COUNT_UPSERT;
+/* A watch's counts for one judgement at or below the fold's mark. */
+static const char SQL_COUNT_INS1[] =
+    "INSERT INTO watch_counts (watch_id, judged, out) VALUES (?, 1, ?) ON CONFLICT "
+    "(watch_id) DO UPDATE SET judged = judged + 1, out = out + excluded.out";
 static const char SQL_ALERT_INS[] =
     "INSERT INTO alerts (run_id, watch_id, state, created_at, updated_at) "
     "VALUES (?1, ?3, 'open', ?2, ?2)";
@@ -551,28 +545,70 @@ static int counts_add(db *d, const char *sql, const struct db_judgement *j, size
     return 0;
 }
 
+/* The fold (schema.sql migration 10): the judgements of runs after the mark
+ * are counted into watch_counts and the mark moves to the newest judged run.
+ * ON CONFLICT needs the WHERE its SELECT has anyway. */
+static const char SQL_UPTO[] = "SELECT run_id FROM watch_counts_upto";
+static const char SQL_FOLD[] =
+    "INSERT INTO watch_counts (watch_id, judged, out) SELECT watch_id, count(*), "
+    "sum(out) FROM judgements WHERE run_id > ?1 GROUP BY watch_id ON CONFLICT "
+    "(watch_id) DO UPDATE SET judged = judged + excluded.judged, out = out + "
+    "excluded.out";
+static const char SQL_FOLD_MARK[] =
+    "UPDATE watch_counts_upto SET run_id = max(run_id, (SELECT coalesce(max(run_id), 0) "
+    "FROM judgements))";
+
+static int fold(db *d, long long upto, struct err *err)
+{
+    sqlite3_stmt *st = db_stmt(d, SQL_FOLD, err);
+    int rc;
+    if (st == NULL)
+        return -1;
+    sqlite3_bind_int64(st, 1, upto);
+    rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
+    return db_run_sql(d, SQL_FOLD_MARK, err, "") < 0 ? -1 : 0;
+}
+
 int sq_judgements_add(db *d, const struct db_judgement *j, size_t n, long long *alert_ids,
                       struct err *err)
 {
     sqlite3_stmt *st;
     char now[32];
+    long long upto;
+    long *unfolded = sq_unfolded(d);
     size_t i = 0;
     int rc;
 
+    upto = sq_scalar(d, SQL_UPTO, err);
+    if (upto < 0)
+        return -1;
     while (i < n) {
         size_t k = n - i >= 16 ? 16 : n - i >= 4 ? 4 : 1;
         if (judgements_insert(d,
                               k == 16  ? SQL_JUDGE_INS16
                               : k == 4 ? SQL_JUDGE_INS4
                                        : SQL_JUDGE_INS1,
-                              j + i, k, err) != 0 ||
-            counts_add(d,
-                       k == 16  ? SQL_COUNT_INS16
-                       : k == 4 ? SQL_COUNT_INS4
-                                : SQL_COUNT_INS1,
-                       j + i, k, err) != 0)
+                              j + i, k, err) != 0)
             return -1;
         i += k;
+    }
+    /* A run at or below the mark is counted now (the fold would not see it). */
+    for (i = 0; i < n; i++) {
+        if (j[i].run_id > upto)
+            continue;
+        if (counts_add(d, SQL_COUNT_INS1, j + i, 1, err) != 0)
+            return -1;
+    }
+    /* The first call on a connection folds, then one in FOLD_EVERY
+     * judgements: a rolled-back fold only leaves a longer rest. */
+    *unfolded += (long)n;
+    if (*unfolded >= FOLD_EVERY) {
+        if (fold(d, upto, err) != 0)
+            return -1;
+        *unfolded = 0;
     }
     for (i = 0; i < n; i++) {
         alert_ids[i] = 0;

@@ -59,6 +59,11 @@ int sq_y_kind(const char *y, const char **name);
 /* The 422 for a y that is none of those; returns -1. */
 int sq_bad_y(const char *y, struct err *err);
 
+/* Judgements between two folds of the watch counts (schema.sql migration
+ * 10), and this connection's count of them since its last. */
+#define FOLD_EVERY 4096
+long *sq_unfolded(db *d);
+
 /* wait 0: a lock held by another connection fails at once (SQLITE_BUSY);
  * wait 1: waits for it up to the connection's busy timeout again. */
 void sq_busy_wait(db *d, int wait);
