@@ -5,7 +5,10 @@
  *
  * Two layouts of the same 100,000 runs: 100 configurations of 1,000 runs
  * (a group's database), and one configuration holding all of them (the worst
- * case: every run is a point). Medians of 21 calls. Usage: bench_history
+ * case: every run is a point). Medians of 21 calls. The large series is timed
+ * first unpacked (its first read packs it, migration 10), then from its
+ * chunks, next to two ceilings measured in the same run: the chunks read with
+ * sqlite3 directly, and the index rows stepped as the read before packing. Usage: bench_history
  * [--runs N] [--keep] [--db PATH]  (--keep leaves the database and prints its
  * path; --db measures one a --keep left instead of filling a new one;
  * --text-only measures only the answers the API sends, for a profile)
@@ -162,54 +165,11 @@ static double first_text_ms(db *d, json_t *q, size_t *bytes)
     return ms;
 }
 
-/* The ceiling of a packed read: the configuration's chunks stepped with
- * sqlite3 directly and every byte of their points touched. */
-static double chunks_ms(const char *path, const char *app, double *cpu_ms)
+/* Steps sql (?1 the application) with sqlite3 directly, 21 times, each row
+ * passed to touch; median wall ms, *cpu_ms the median CPU ms. */
+static double step_ms(const char *path, const char *sql, const char *app,
+                      double (*touch)(sqlite3_stmt *st), double *cpu_ms)
 {
-    static const char sql[] =
-        "SELECT n, points FROM series_chunks WHERE config_id = (SELECT c.id FROM "
-        "run_configs c JOIN applications a ON a.id = c.app_id WHERE a.name = ?1) "
-        "ORDER BY last_at, last_id";
-    double t[21], c[21];
-    unsigned sum = 0;
-    sqlite3 *h;
-    sqlite3_stmt *st;
-    int i;
-    if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK) {
-        fprintf(stderr, "chunks: %s\n", sqlite3_errmsg(h));
-        exit(1);
-    }
-    sqlite3_bind_text(st, 1, app, -1, SQLITE_STATIC);
-    for (i = 0; i < 21; i++) {
-        double t0 = now(), c0 = cpu_now();
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            const unsigned char *p = sqlite3_column_blob(st, 1);
-            int n = sqlite3_column_bytes(st, 1);
-            for (int k = 0; k < n; k++)
-                sum += p[k];
-        }
-        sqlite3_reset(st);
-        t[i] = (now() - t0) * 1e3;
-        c[i] = (cpu_now() - c0) * 1e3;
-    }
-    sqlite3_finalize(st);
-    sqlite3_close(h);
-    qsort(t, 21, sizeof t[0], cmp_double);
-    qsort(c, 21, sizeof c[0], cmp_double);
-    *cpu_ms = c[10];
-    sink = sum;
-    return t[10];
-}
-
-/* The ceiling: the same rows stepped with sqlite3 directly (the series
- * statement, every column read, nothing written), median wall and CPU ms. */
-static double ceiling_ms(const char *path, const char *app, double *cpu_ms)
-{
-    static const char sql[] =
-        "SELECT r.id, r.at_ms, r.vcs_commit, r.runtime "
-        "FROM runs r WHERE r.config_id = (SELECT c.id FROM run_configs c JOIN "
-        "applications a ON a.id = c.app_id WHERE a.name = ?1) ORDER BY r.at_ms, r.id";
     double t[21], c[21], sum = 0;
     sqlite3 *h;
     sqlite3_stmt *st;
@@ -222,12 +182,8 @@ static double ceiling_ms(const char *path, const char *app, double *cpu_ms)
     sqlite3_bind_text(st, 1, app, -1, SQLITE_STATIC);
     for (i = 0; i < 21; i++) {
         double t0 = now(), c0 = cpu_now();
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            sum += (double)sqlite3_column_int64(st, 0) + sqlite3_column_double(st, 3);
-            sum +=
-                (double)sqlite3_column_int64(st, 1) + (double)sqlite3_column_bytes(st, 2);
-            sum += sqlite3_column_text(st, 2) != NULL;
-        }
+        while (sqlite3_step(st) == SQLITE_ROW)
+            sum += touch(st);
         sqlite3_reset(st);
         t[i] = (now() - t0) * 1e3;
         c[i] = (cpu_now() - c0) * 1e3;
@@ -239,6 +195,47 @@ static double ceiling_ms(const char *path, const char *app, double *cpu_ms)
     *cpu_ms = c[10];
     sink = sum; /* the reads are not optimised away */
     return t[10];
+}
+
+/* Every byte of a chunk's points. */
+static double touch_chunk(sqlite3_stmt *st)
+{
+    const unsigned char *p = sqlite3_column_blob(st, 1);
+    int n = sqlite3_column_bytes(st, 1);
+    unsigned sum = 0;
+    for (int k = 0; k < n; k++)
+        sum += p[k];
+    return sum;
+}
+
+/* Every column of an index row. */
+static double touch_row(sqlite3_stmt *st)
+{
+    return (double)sqlite3_column_int64(st, 0) + sqlite3_column_double(st, 3) +
+           (double)sqlite3_column_int64(st, 1) + (double)sqlite3_column_bytes(st, 2) +
+           (sqlite3_column_text(st, 2) != NULL);
+}
+
+/* The ceiling of a packed read: the configuration's chunks stepped with
+ * sqlite3 directly and every byte of their points touched. */
+static double chunks_ms(const char *path, const char *app, double *cpu_ms)
+{
+    return step_ms(path,
+                   "SELECT n, points FROM series_chunks WHERE config_id = (SELECT c.id "
+                   "FROM run_configs c JOIN applications a ON a.id = c.app_id WHERE "
+                   "a.name = ?1) ORDER BY last_at, last_id",
+                   app, touch_chunk, cpu_ms);
+}
+
+/* The read before packing: the same rows stepped with sqlite3 directly (the
+ * series statement, every column read, nothing written). */
+static double ceiling_ms(const char *path, const char *app, double *cpu_ms)
+{
+    return step_ms(path,
+                   "SELECT r.id, r.at_ms, r.vcs_commit, r.runtime FROM runs r WHERE "
+                   "r.config_id = (SELECT c.id FROM run_configs c JOIN applications a ON "
+                   "a.id = c.app_id WHERE a.name = ?1) ORDER BY r.at_ms, r.id",
+                   app, touch_row, cpu_ms);
 }
 
 int main(int argc, char **argv)

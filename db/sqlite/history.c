@@ -140,7 +140,8 @@ int sq_history_series_each(db *d, long long config_id, const char *y,
                            void *ctx, struct err *err)
 {
     const char *name;
-    int kind = sq_y_kind(y, &name), rc;
+    int kind = sq_y_kind(y, &name);
+    long long n = 0;
     sqlite3_stmt *st;
 
     if (kind < 0)
@@ -153,20 +154,7 @@ int sq_history_series_each(db *d, long long config_id, const char *y,
     sqlite3_bind_int64(st, 1, config_id);
     if (name)
         sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        /* the texts in place: valid until the next step */
-        struct db_series_point p = {
-            sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
-            (const char *)sqlite3_column_text(st, 2), sqlite3_column_double(st, 3)};
-        if (fn(ctx, &p, err) != 0) {
-            sqlite3_reset(st);
-            return -1;
-        }
-    }
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
-        return db_fail(d, err);
-    return 0;
+    return sq_series_rows(d, st, fn, ctx, &n, err);
 }
 
 struct series_copy {

@@ -222,6 +222,28 @@ fail:
     return -1;
 }
 
+int sq_series_rows(db *d, sqlite3_stmt *st,
+                   int (*fn)(void *ctx, const struct db_series_point *p, struct err *err),
+                   void *ctx, long long *n, struct err *err)
+{
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        /* the texts in place: valid until the next step */
+        struct db_series_point p = {
+            sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+            (const char *)sqlite3_column_text(st, 2), sqlite3_column_double(st, 3)};
+        ++*n;
+        if (fn(ctx, &p, err) != 0) {
+            sqlite3_reset(st);
+            return -1;
+        }
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE)
+        return db_fail(d, err);
+    return 0;
+}
+
 /* Streams the chunks, then the rest; *rest gets the rest's length. */
 static int read_series(db *d, long long config_id,
                        int (*fn)(void *ctx, const struct db_series_point *p,
@@ -265,21 +287,7 @@ static int read_series(db *d, long long config_id,
     sqlite3_bind_int64(st, 1, config_id);
     sqlite3_bind_int64(st, 2, last_at);
     sqlite3_bind_int64(st, 3, last_id);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        /* the texts in place: valid until the next step */
-        struct db_series_point p = {
-            sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
-            (const char *)sqlite3_column_text(st, 2), sqlite3_column_double(st, 3)};
-        ++*rest_n;
-        if (fn(ctx, &p, err) != 0) {
-            sqlite3_reset(st);
-            return -1;
-        }
-    }
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
-        return db_fail(d, err);
-    return 0;
+    return sq_series_rows(d, st, fn, ctx, rest_n, err);
 fail:
     sqlite3_reset(st);
     xfree(u->text);

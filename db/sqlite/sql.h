@@ -75,6 +75,11 @@ int sq_series_runtime_each(db *d, long long config_id,
                            int (*fn)(void *ctx, const struct db_series_point *p,
                                      struct err *err),
                            void *ctx, struct err *err);
+/* Steps st, whose rows are (run id, at_ms, commit, value), calling fn for
+ * each as a point and counting them in *n; resets st. 0 or -1. */
+int sq_series_rows(db *d, sqlite3_stmt *st,
+                   int (*fn)(void *ctx, const struct db_series_point *p, struct err *err),
+                   void *ctx, long long *n, struct err *err);
 
 /* The windows the writer's connection keeps in memory (db/sqlite/window.c).
  * sq_windows_forget drops them all: on a rollback (whole or to a savepoint)

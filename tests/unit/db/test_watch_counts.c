@@ -31,24 +31,33 @@ static unsigned next(void)
     return (unsigned)(rng >> 11);
 }
 
+/* One run of the one configuration. */
+static long long one_run(db *d)
+{
+    struct err e = {0};
+    struct run_record r = {0};
+    long long id = 0;
+    int existed;
+
+    r.application = "app";
+    r.executable = "a.x";
+    r.system = "sys";
+    r.nprocs = 4;
+    r.runtime = 1.0;
+    r.submitter = "";
+    CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), 0);
+    return id;
+}
+
 /* n runs, each judged by every watch (one in three out), inside the
  * caller's transaction when one is open. */
 static void judged_runs(db *d, int n)
 {
     struct err e = {0};
     for (int i = 0; i < n; i++) {
-        struct run_record r = {0};
         struct db_judgement j[3];
-        long long id, alerts[3];
-        int existed;
+        long long id = one_run(d), alerts[3];
 
-        r.application = "app";
-        r.executable = "a.x";
-        r.system = "sys";
-        r.nprocs = 4;
-        r.runtime = 1.0;
-        r.submitter = "";
-        CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), 0);
         for (int k = 0; k < nwatch; k++) {
             memset(&j[k], 0, sizeof j[k]);
             j[k].watch_id = watch[k];
@@ -132,19 +141,7 @@ static void test_counts_through_folds_deletes_and_rollbacks(void)
 
     CHECK_INT(db_open(&d, path, NULL, &e), 0);
     CHECK_INT(sqlite3_open(path, &h), SQLITE_OK);
-    {
-        /* the application exists once it has a run */
-        struct run_record r = {0};
-        long long rid;
-        int existed;
-        r.application = "app";
-        r.executable = "a.x";
-        r.system = "sys";
-        r.nprocs = 4;
-        r.runtime = 1.0;
-        r.submitter = "";
-        CHECK_INT(db_runs_insert(d, &r, 1, &rid, &existed, &e), 0);
-    }
+    one_run(d); /* the application exists once it has a run */
     for (int k = 0; k < 3; k++) {
         struct db_watch w = {0};
         w.y = "runtime";
