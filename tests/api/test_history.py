@@ -141,6 +141,37 @@ def series_orders_by_the_instant_and_gives_it_in_utc():
 
 
 @test
+def a_long_series_answers_the_same_packed():
+    # 3,000 runs (SQLite packs the runtime series into chunks of 1,024 at the
+    # first read that meets 2,048 unpacked): the second read, from the chunks,
+    # is the first's answer to the byte; a back-dated run and a deleted one
+    # are in their place at once
+    runs = [doc("long", 1.0 + (i * 7919 % 1000) / 8.0,
+                "2026-10-%02dT%02d:%02d:00Z" % (1 + i // 1440 % 28, i // 60 % 24, i % 60),
+                commit=None if i % 3 == 0 else "c%d" % (i % 7)) for i in range(3000)]
+    for r in runs:
+        if r["commit"] is None:
+            del r["commit"]
+    st, b = post({"runs": runs})
+    assert st == 201, b
+    q = "/api/v1/series?application=long&system=SGI%20Origin2000&y=runtime"
+    st, first = S.get(q)
+    assert st == 200 and len(first["points"]) == 3000, first
+    st, second = S.get(q)
+    assert second == first
+    at = [p["at"] for p in first["points"]]
+    assert at == sorted(at)
+    st, b = post(doc("long", 0.25, "2026-09-30T00:00:00Z"))
+    back = b["ids"][0]
+    gone = first["points"][1500]["run"]
+    st, _ = S.request("DELETE", f"/api/v1/runs/{gone}")
+    assert st in (200, 204), st
+    st, third = S.get(q)
+    assert third["points"][0]["run"] == back and third["points"][0]["value"] == 0.25
+    assert third["points"][1:] == [p for p in first["points"] if p["run"] != gone]
+
+
+@test
 def series_errors():
     post(doc("ser2", 1.0, day(0), nprocs=4))
     post(doc("ser2", 1.0, day(0), nprocs=8))
