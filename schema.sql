@@ -476,8 +476,11 @@ END;
 -- A cache of runs_series, never the only copy: the chunks always cover a
 -- prefix of the configuration's points (all points up to the last chunk's
 -- (last_at, last_id)), the rest is read from runs_series, and every change
--- of a run that could alter a chunk drops that chunk and the ones after it.
--- A series read that meets a long unpacked rest packs it (best effort).
+-- of a run that could alter a chunk drops that chunk and the ones after it:
+-- a run given its configuration (db_summary_add_run, which every stored run
+-- goes through; no trigger there, it cost each stored run ~10 µs), a run's
+-- delete, and a change of its time, runtime or commit (triggers, off the
+-- ingest path). A series read that meets a long unpacked rest packs it.
 CREATE TABLE series_chunks (
     config_id INTEGER NOT NULL,
     last_at   INTEGER NOT NULL,
@@ -486,13 +489,8 @@ CREATE TABLE series_chunks (
     points    BLOB NOT NULL,
     PRIMARY KEY (config_id, last_at, last_id)
 ) WITHOUT ROWID;
-CREATE TRIGGER series_chunks_insert AFTER INSERT ON runs
-WHEN NEW.config_id IS NOT NULL BEGIN
-    DELETE FROM series_chunks WHERE config_id = NEW.config_id
-        AND (last_at, last_id) >= (NEW.at_ms, NEW.id);
-END;
 CREATE TRIGGER series_chunks_update
-AFTER UPDATE OF config_id, at_ms, runtime, vcs_commit ON runs BEGIN
+AFTER UPDATE OF at_ms, runtime, vcs_commit ON runs BEGIN
     DELETE FROM series_chunks WHERE config_id = OLD.config_id
         AND (last_at, last_id) >= (OLD.at_ms, OLD.id);
     DELETE FROM series_chunks WHERE config_id = NEW.config_id
