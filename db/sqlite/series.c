@@ -7,9 +7,10 @@
  * little-endian, 0xffff for none, then the bytes). Up to CHUNK points, in
  * (at_ms, id) order; the row's (last_at, last_id) is its last point.
  *
- * The chunks are a cache: triggers on runs drop every chunk that ends at or
- * after a changed run, so they always cover a prefix of the series, and the
- * points after the last one come from the index as before. A read whose rest
+ * The chunks are a cache: every chunk that ends at or after a changed run
+ * is dropped (by db_summary_add_run for a stored run, by triggers for a
+ * deleted or hand-edited one), so they always cover a prefix of the series,
+ * and the points after the last one come from the index as before. A read whose rest
  * holds PACK_AT points or more packs it afterwards on its own connection, in
  * its own transaction, without waiting for a busy writer: a failure there
  * (the writer holds the lock, a read-only connection) leaves the rest for a
