@@ -117,10 +117,12 @@ static long long look_back(int kind, long long window)
     return kind == 0 ? window : window * DB_WINDOW_LOOKBACK;
 }
 
-/* The store's answer, without memory: the first `window` values among the
- * runs look_back reaches. */
-static int read_window(db *d, long long run_id, int kind, const char *name,
-                       long long window, double *hist, struct err *err)
+/* Steps SQL_LAST over the `rows` runs before run_id, latest first, into
+ * out (room for cap): with nan, a run lacking y as NAN; without, skipped.
+ * Returns the number written, or -1. */
+static long long last_values(db *d, long long run_id, int kind, const char *name,
+                             long long rows, double *out, long long cap, int nan,
+                             struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d, SQL_LAST[kind], err);
     long long n = 0;
@@ -131,16 +133,28 @@ static int read_window(db *d, long long run_id, int kind, const char *name,
     sqlite3_bind_int64(st, 1, run_id);
     if (name)
         sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, look_back(kind, window));
-    while (n < window && (rc = sqlite3_step(st)) == SQLITE_ROW)
+    sqlite3_bind_int64(st, 3, rows);
+    while (n < cap && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (sqlite3_column_type(st, 0) != SQLITE_NULL)
-            hist[n++] = sqlite3_column_double(st, 0);
-    if (n == window)
+            out[n++] = sqlite3_column_double(st, 0);
+        else if (nan)
+            out[n++] = NAN;
+    }
+    if (n == cap)
         rc = SQLITE_DONE; /* enough values; the statement may have more */
     sqlite3_reset(st);
     if (rc != SQLITE_DONE)
         return db_fail(d, err);
-    return (int)n;
+    return n;
+}
+
+/* The store's answer, without memory: the first `window` values among the
+ * runs look_back reaches. */
+static int read_window(db *d, long long run_id, int kind, const char *name,
+                       long long window, double *hist, struct err *err)
+{
+    return (int)last_values(d, run_id, kind, name, look_back(kind, window), hist, window,
+                            0, err);
 }
 
 /* Places run_id (its configuration and predecessor), once per run; drops
@@ -181,26 +195,10 @@ static int place(db *d, struct sq_windows *w, long long run_id, struct err *err)
 /* Starts e again from the store: the last e->max runs before run_id. */
 static int fill(db *d, struct win *e, long long run_id, const char *name, struct err *err)
 {
-    sqlite3_stmt *st = db_stmt(d, SQL_LAST[e->kind], err);
-    int rc = SQLITE_DONE;
-
-    e->span = 0;
-    if (st == NULL)
-        return -1;
-    sqlite3_bind_int64(st, 1, run_id);
-    if (name)
-        sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, (long long)e->max);
-    while (e->span < e->max && (rc = sqlite3_step(st)) == SQLITE_ROW)
-        e->v[e->span++] = sqlite3_column_type(st, 0) == SQLITE_NULL
-                              ? NAN
-                              : sqlite3_column_double(st, 0);
-    if (e->span == e->max)
-        rc = SQLITE_DONE;
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
-        return db_fail(d, err);
-    return 0;
+    long long n = last_values(d, run_id, e->kind, name, (long long)e->max, e->v,
+                              (long long)e->max, 1, err);
+    e->span = n < 0 ? 0 : (size_t)n;
+    return n < 0 ? -1 : 0;
 }
 
 /* The entry for (config, y) answering windows of `window` (*fresh: new, to
