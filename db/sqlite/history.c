@@ -474,7 +474,7 @@ static const char SQL_JUDGE_INS16[] = JUDGE_INS JUDGE_ROWS16;
 static const char SQL_JUDGE_INS4[] = JUDGE_INS JUDGE_ROWS4;
 static const char SQL_JUDGE_INS1[] = JUDGE_INS JUDGE_ROW;
 /* A watch's counts for one judgement at or below the fold's mark. */
-static const char SQL_COUNT_INS1[] =
+static const char SQL_COUNT_NOW[] =
     "INSERT INTO watch_counts (watch_id, judged, out) VALUES (?, 1, ?) ON CONFLICT "
     "(watch_id) DO UPDATE SET judged = judged + 1, out = out + excluded.out";
 static const char SQL_ALERT_INS[] =
@@ -514,25 +514,6 @@ static int judgements_insert(db *d, const char *sql, const struct db_judgement *
     return 0;
 }
 
-static int counts_add(db *d, const char *sql, const struct db_judgement *j, size_t n,
-                      struct err *err)
-{
-    sqlite3_stmt *st = db_stmt(d, sql, err);
-    int rc;
-
-    if (st == NULL)
-        return -1;
-    for (size_t r = 0; r < n; r++) {
-        sqlite3_bind_int64(st, 2 * (int)r + 1, j[r].watch_id);
-        sqlite3_bind_int(st, 2 * (int)r + 2, j[r].out);
-    }
-    rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
-        return db_fail(d, err);
-    return 0;
-}
-
 /* The fold (schema.sql migration 10): the judgements of runs after the mark
  * are counted into watch_counts and the mark moves to the newest judged run.
  * ON CONFLICT needs the WHERE its SELECT has anyway. */
@@ -548,15 +529,8 @@ static const char SQL_FOLD_MARK[] =
 
 static int fold(db *d, long long upto, struct err *err)
 {
-    sqlite3_stmt *st = db_stmt(d, SQL_FOLD, err);
-    int rc;
-    if (st == NULL)
+    if (db_run_sql(d, SQL_FOLD, err, "i", upto) < 0)
         return -1;
-    sqlite3_bind_int64(st, 1, upto);
-    rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
-        return db_fail(d, err);
     return db_run_sql(d, SQL_FOLD_MARK, err, "") < 0 ? -1 : 0;
 }
 
@@ -587,7 +561,8 @@ int sq_judgements_add(db *d, const struct db_judgement *j, size_t n, long long *
     for (i = 0; i < n; i++) {
         if (j[i].run_id > upto)
             continue;
-        if (counts_add(d, SQL_COUNT_INS1, j + i, 1, err) != 0)
+        if (db_run_sql(d, SQL_COUNT_NOW, err, "ii", j[i].watch_id, (long long)j[i].out) <
+            0)
             return -1;
     }
     /* The first call on a connection folds, then one in FOLD_EVERY
