@@ -521,3 +521,53 @@ WHEN OLD.run_id <= (SELECT run_id FROM watch_counts_upto) BEGIN
     UPDATE watch_counts SET judged = judged - 1, out = out - OLD.out
     WHERE watch_id = OLD.watch_id;
 END;
+
+-- migration 11
+-- A run's judgements in one row (issue 14: judging a run against 100
+-- watches may add at most 10 % to single-run ingest). One row per judgement
+-- was about 60 bytes and one b-tree insert each: with 100 watches covering
+-- every run, storing them cost more than storing the run itself (+75 % to
+-- single-run ingest, 48 % of it inside SQLite and 42 % writing the pages).
+-- run_judgements holds each judged run's judgements packed into one blob
+-- (db/sqlite/judged.c: each distinct verdict once, then every watch's id and
+-- the verdict it reached; 100 watches asking four questions take ~450
+-- bytes). The ledger, the series, the alerts and the counts decode it; copy
+-- presents it as the judgements table PostgreSQL keeps. This step's C part
+-- packs the existing judgements and drops the table (db/sqlite/db.c).
+--
+-- A deleted watch's judgements stay in the packed rows (rewriting every
+-- row at a delete would cost a scan of them all) and readers skip watch ids
+-- that no longer exist; watch ids are therefore never handed out twice:
+-- watch_ids keeps the highest ever used, and a new watch takes the next.
+-- Alerts lose their foreign key to judgements (the table goes) and keep
+-- their own unique (run_id, watch_id).
+CREATE TABLE run_judgements (
+    run_id INTEGER PRIMARY KEY REFERENCES runs(id),
+    data   BLOB NOT NULL
+);
+CREATE TABLE watch_ids (
+    one  INTEGER PRIMARY KEY CHECK (one = 1),
+    last INTEGER NOT NULL
+);
+INSERT INTO watch_ids (one, last)
+SELECT 1, max(coalesce((SELECT max(id) FROM watches), 0),
+              coalesce((SELECT max(watch_id) FROM judgements), 0));
+CREATE TRIGGER watch_ids_keep AFTER INSERT ON watches BEGIN
+    UPDATE watch_ids SET last = max(last, NEW.id);
+END;
+CREATE TABLE alerts_packed (
+    id         INTEGER PRIMARY KEY,
+    run_id     INTEGER NOT NULL REFERENCES runs(id),
+    watch_id   INTEGER NOT NULL REFERENCES watches(id),
+    state      TEXT NOT NULL DEFAULT 'open'
+               CHECK (state IN ('open', 'acknowledged', 'false_positive', 'resolved')),
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (run_id, watch_id)
+);
+INSERT INTO alerts_packed (id, run_id, watch_id, state, created_at, updated_at)
+SELECT id, run_id, watch_id, state, created_at, updated_at FROM alerts;
+DROP TABLE alerts;
+ALTER TABLE alerts_packed RENAME TO alerts;
+CREATE INDEX alerts_by_state ON alerts (state, id);
+CREATE INDEX alerts_by_watch ON alerts (watch_id);

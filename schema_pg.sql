@@ -416,3 +416,12 @@ CREATE TRIGGER watch_version_bump AFTER INSERT OR UPDATE OR DELETE ON watches
 -- engines' migration numbers equal and says so here.
 COMMENT ON INDEX runs_series IS
     'a series reads one configuration''s range (SQLite also packs it, migration 10)';
+
+-- migration 11
+-- schema.sql's migration 11 packs each SQLite run's judgements into one row
+-- (one b-tree insert instead of one per watch). PostgreSQL keeps a row per
+-- judgement, which several servers insert without coordinating and which
+-- the ledger reads through judgements_by_model_watch; the step keeps the two
+-- engines' migration numbers equal and says so here.
+COMMENT ON TABLE judgements IS
+    'one row per judgement (SQLite packs a run''s judgements into one row, migration 11)';

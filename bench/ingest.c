@@ -35,9 +35,11 @@
  * each, one with N that all cover every run (the worst case: each judges it
  * against its configuration's window); the watches are created once and the
  * windows warmed, then alternating rounds of 3,200 runs go into each, and
- * the medians are quoted, with the median of each round's own ratio. With
- * --server the same through the server's HTTP path (8 clients, a fresh
- * server per mode and repeat).
+ * the medians are quoted, with the median of each round's own ratio. The
+ * watches ask four distinct questions (test and y), each by 25 of them;
+ * --distinct gives each watch a threshold of its own, so that 100 watches
+ * ask 100 questions. With --server the same through the server's HTTP path
+ * (8 clients, a fresh server per mode and repeat).
  */
 #include "bench/lib/benchpg.h"
 #include "common/arena.h"
@@ -47,6 +49,7 @@
 #include "core/watch.h"
 #include "db/history.h"
 #include "formats/limits.h"
+#include "models/detect.h"
 #include <jansson.h>
 
 #include <curl/curl.h>
@@ -214,6 +217,8 @@ static double ingest_round(db *d, long first, long n)
     return now() - t0;
 }
 
+static int distinct; /* --distinct */
+
 /* Adds nwatches statistical watches covering every run, in one transaction. */
 static int set_watches(db *d, int nwatches, int spread, long long *ids)
 {
@@ -228,6 +233,15 @@ static int set_watches(db *d, int nwatches, int spread, long long *ids)
             json_pack("{s:s, s:s, s:s, s:{s:s, s:i}}", "application", "bench", "system",
                       "bench-system", "y", j % 2 ? "runtime" : "kernel:xsolve",
                       "detector", "test", tests[j % 4], "window", 20);
+        /* --distinct: each watch its own threshold, so that no two ask the
+         * same question and none shares another's verdict */
+        if (distinct) {
+            enum detect_test t;
+            detect_parse(tests[j % 4], &t, "test", &e);
+            json_object_set_new(
+                json_object_get(body, "detector"), "threshold",
+                json_real(detect_default_threshold(t) * (1 + j / 1000.0)));
+        }
         /* spread: watch j covers one processor count (runs use 1..64), so
          * a run is covered by one or two of the watches, not all. */
         if (spread)
@@ -790,6 +804,8 @@ int main(int argc, char **argv)
             mem_runs = strtol(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--watches") == 0 && i + 1 < argc)
             watches = (int)strtol(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--distinct") == 0)
+            distinct = 1;
         else if (strcmp(argv[i], "--server") == 0)
             server = 1;
         else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
@@ -798,7 +814,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "usage: bench_ingest [--runs N] [--clients C] [--sync "
                             "full|normal|both] [--repeat R] [--baseline PATH] "
                             "[--prophecyd PATH] [--mem-runs N] [--db postgresql://...] | "
-                            "--watches N [--server]\n");
+                            "--watches N [--server | --distinct]\n");
             return 2;
         }
     }

@@ -5,6 +5,7 @@
  * that come from the catalog, always quoted, never from input.
  */
 #include "db/copy_backend.h"
+#include "db/history.h"
 #include "db/sqlite/sql.h"
 #include "common/buf.h"
 #include "common/xalloc.h"
@@ -46,21 +47,45 @@ static int names_of(db *d, const char *sql, const char *arg, char (*names)[DB_CO
     return n;
 }
 
+/* The judgements table of the other engine is this one's run_judgements,
+ * a packed row per run (schema.sql migration 11): copy reads and loads it
+ * as the rows it packs, in these columns. */
+static const char JUDGEMENTS[] = "judgements";
+static const char *const JCOLS[] = {"run_id",   "watch_id", "x",        "value",
+                                    "expected", "lo",       "hi",       "score",
+                                    "ready",    "out",      "direction"};
+enum { NJCOLS = sizeof JCOLS / sizeof *JCOLS };
+
 static int sq_tables(db *d, char (*names)[DB_COPY_NAME], int max, struct err *err)
 {
-    /* Two tables of this engine alone (migration 10), neither copied nor
-     * expected: series_chunks, a cache of runs_series (reads of the target
-     * pack its series again), and watch_counts_upto (set by sq_finish). */
-    return names_of(d,
-                    "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT "
-                    "LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT IN ('series_chunks', "
-                    "'watch_counts_upto') ORDER BY name",
-                    NULL, names, max, err);
+    /* Tables of this engine alone, neither copied nor expected: series_chunks
+     * (migration 10), a cache of runs_series (reads of the target pack its
+     * series again), watch_counts_upto (set by sq_finish) and watch_ids (kept
+     * by a trigger as watches load); and run_judgements, copied as
+     * judgements. */
+    int n = names_of(d,
+                     "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT "
+                     "LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT IN ('series_chunks', "
+                     "'watch_counts_upto', 'watch_ids', 'run_judgements') ORDER BY name",
+                     NULL, names, max, err);
+    if (n < 0)
+        return -1;
+    if (n == max)
+        return err_set(err, 500, "database", NULL, "too many tables to copy");
+    snprintf(names[n++], DB_COPY_NAME, "%s", JUDGEMENTS);
+    return n;
 }
 
 static int sq_columns(db *d, const char *table, char (*names)[DB_COPY_NAME], int max,
                       struct err *err)
 {
+    if (strcmp(table, JUDGEMENTS) == 0) {
+        if (max < NJCOLS)
+            return err_set(err, 500, "database", NULL, "too many columns to copy");
+        for (int i = 0; i < NJCOLS; i++)
+            snprintf(names[i], DB_COPY_NAME, "%s", JCOLS[i]);
+        return NJCOLS;
+    }
     return names_of(d, "SELECT name FROM pragma_table_info(?1) ORDER BY cid", table,
                     names, max, err);
 }
@@ -70,7 +95,9 @@ static long long sq_count(db *d, const char *table, struct err *err)
     char sql[160];
     sqlite3_stmt *st;
     long long n = -1;
-    snprintf(sql, sizeof sql, "SELECT count(*) FROM \"%s\"", table);
+    /* judgements: the runs that have any (copy asks whether it is empty) */
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM \"%s\"",
+             strcmp(table, JUDGEMENTS) == 0 ? "run_judgements" : table);
     if (sqlite3_prepare_v2(db_handle(d), sql, -1, &st, NULL) != SQLITE_OK)
         return db_fail(d, err);
     if (sqlite3_step(st) == SQLITE_ROW)
@@ -88,6 +115,81 @@ static void column_list(struct buf *b, const char (*cols)[DB_COPY_NAME], int nco
         buf_printf(b, "%s\"%s\"", i ? ", " : "", cols[i]);
 }
 
+/* The position of each of cols in JCOLS; -1 (err set) for a column the
+ * packed rows do not have. */
+static int jcols_map(const char (*cols)[DB_COPY_NAME], int ncols, int *map,
+                     struct err *err)
+{
+    for (int i = 0; i < ncols; i++) {
+        int k;
+        for (k = 0; k < NJCOLS && strcmp(cols[i], JCOLS[k]) != 0; k++)
+            ;
+        if (k == NJCOLS)
+            return err_set(err, 500, "database", NULL,
+                           "table judgements has no column %s here", cols[i]);
+        map[i] = k;
+    }
+    return 0;
+}
+
+struct jread {
+    int map[DB_COPY_COLS], ncols;
+    db_copy_row_fn fn;
+    void *ctx;
+};
+
+static int jread_one(void *ctx, const struct db_judgement *j, struct err *err)
+{
+    struct jread *r = ctx;
+    struct db_value v[DB_COPY_COLS];
+    for (int i = 0; i < r->ncols; i++) {
+        struct db_value *x = &v[i];
+        memset(x, 0, sizeof *x);
+        x->type = DBV_INT;
+        switch (r->map[i]) {
+        case 0:
+            x->i = j->run_id;
+            break;
+        case 1:
+            x->i = j->watch_id;
+            break;
+        case 2:
+            x->type = j->has_x ? DBV_REAL : DBV_NULL;
+            x->r = j->x;
+            break;
+        case 3:
+            x->type = DBV_REAL;
+            x->r = j->value;
+            break;
+        case 4:
+            x->type = DBV_REAL;
+            x->r = j->expected;
+            break;
+        case 5:
+            x->type = DBV_REAL;
+            x->r = j->lo;
+            break;
+        case 6:
+            x->type = DBV_REAL;
+            x->r = j->hi;
+            break;
+        case 7:
+            x->type = DBV_REAL;
+            x->r = j->score;
+            break;
+        case 8:
+            x->i = j->ready;
+            break;
+        case 9:
+            x->i = j->out;
+            break;
+        default:
+            x->i = j->direction;
+        }
+    }
+    return r->fn(r->ctx, v, r->ncols, err);
+}
+
 static int sq_read(db *d, const char *table, const char (*cols)[DB_COPY_NAME], int ncols,
                    const char *const *key, db_copy_row_fn fn, void *ctx, struct err *err)
 {
@@ -95,6 +197,14 @@ static int sq_read(db *d, const char *table, const char (*cols)[DB_COPY_NAME], i
     struct buf sql;
     sqlite3_stmt *st = NULL;
     int rc, i;
+
+    if (strcmp(table, JUDGEMENTS) == 0) {
+        /* in (run_id, watch_id) order, as the key asks */
+        struct jread r = {{0}, ncols, fn, ctx};
+        if (jcols_map(cols, ncols, r.map, err) != 0)
+            return -1;
+        return sq_judged_each(d, jread_one, &r, err);
+    }
 
     buf_init(&sql, 4096);
     buf_puts(&sql, "SELECT ");
@@ -150,7 +260,76 @@ static int sq_read(db *d, const char *table, const char (*cols)[DB_COPY_NAME], i
 struct loader {
     db *d;
     sqlite3_stmt *st;
+    /* judgements: the column map, and the rows of one run until the next */
+    int judged, map[DB_COPY_COLS];
+    struct db_judgement *j;
+    size_t n, cap;
 };
+
+/* Stores the run's judgements the loader holds. */
+static int jflush(struct loader *l, struct err *err)
+{
+    int rc = sq_judged_put(l->d, l->j, l->n, err);
+    l->n = 0;
+    return rc;
+}
+
+static double real_of(const struct db_value *v)
+{
+    return v->type == DBV_REAL ? v->r : (double)v->i;
+}
+
+static int jload_row(struct loader *l, const struct db_value *v, int ncols,
+                     struct err *err)
+{
+    struct db_judgement j = {0};
+    for (int i = 0; i < ncols; i++) {
+        switch (l->map[i]) {
+        case 0:
+            j.run_id = v[i].i;
+            break;
+        case 1:
+            j.watch_id = v[i].i;
+            break;
+        case 2:
+            j.has_x = v[i].type != DBV_NULL;
+            j.x = j.has_x ? real_of(&v[i]) : 0;
+            break;
+        case 3:
+            j.value = real_of(&v[i]);
+            break;
+        case 4:
+            j.expected = real_of(&v[i]);
+            break;
+        case 5:
+            j.lo = real_of(&v[i]);
+            break;
+        case 6:
+            j.hi = real_of(&v[i]);
+            break;
+        case 7:
+            j.score = real_of(&v[i]);
+            break;
+        case 8:
+            j.ready = (int)v[i].i;
+            break;
+        case 9:
+            j.out = (int)v[i].i;
+            break;
+        default:
+            j.direction = (int)v[i].i;
+        }
+    }
+    /* rows come in (run_id, watch_id) order: a new run stores the last */
+    if (l->n > 0 && l->j[0].run_id != j.run_id && jflush(l, err) != 0)
+        return -1;
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 256;
+        l->j = xrealloc(l->j, l->cap * sizeof *l->j);
+    }
+    l->j[l->n++] = j;
+    return 0;
+}
 
 static int sq_load_open(db *d, const char *table, const char (*cols)[DB_COPY_NAME],
                         int ncols, int clear, void **w, struct err *err)
@@ -161,6 +340,17 @@ static int sq_load_open(db *d, const char *table, const char (*cols)[DB_COPY_NAM
     int rc, i;
 
     *w = NULL;
+    if (strcmp(table, JUDGEMENTS) == 0) {
+        l = xcalloc(1, sizeof *l);
+        l->d = d;
+        l->judged = 1;
+        if (jcols_map(cols, ncols, l->map, err) != 0) {
+            xfree(l);
+            return -1;
+        }
+        *w = l;
+        return 0;
+    }
     if (clear) {
         snprintf(del, sizeof del, "DELETE FROM \"%s\"", table);
         if (db_exec(d, del, err) != 0)
@@ -193,6 +383,8 @@ static int sq_load_row(void *w, const struct db_value *v, int ncols, struct err 
 {
     struct loader *l = w;
     int rc;
+    if (l->judged)
+        return jload_row(l, v, ncols, err);
     for (int i = 0; i < ncols; i++) {
         switch (v[i].type) {
         case DBV_INT:
@@ -224,13 +416,15 @@ static int sq_load_row(void *w, const struct db_value *v, int ncols, struct err 
 static int sq_load_close(void *w, int ok, struct err *err)
 {
     struct loader *l = w;
-    (void)ok;
-    (void)err;
+    int rc = 0;
     if (l == NULL)
         return 0;
+    if (l->judged && ok && l->n > 0)
+        rc = jflush(l, err);
     sqlite3_finalize(l->st);
+    xfree(l->j);
     xfree(l);
-    return 0;
+    return rc;
 }
 
 static int sq_finish(db *d, struct err *err)
@@ -238,16 +432,7 @@ static int sq_finish(db *d, struct err *err)
     /* INTEGER PRIMARY KEY takes max(id) + 1 by itself. db/copy.c leaves
      * watch_counts to the target: every judgement counted, the mark at the
      * newest judged run (schema.sql migration 10). */
-    if (db_exec(d,
-                "INSERT INTO watch_counts (watch_id, judged, out) SELECT watch_id, "
-                "count(*), sum(out) FROM judgements GROUP BY watch_id",
-                err) != 0)
-        return -1;
-    return db_exec(
-        d,
-        "UPDATE watch_counts_upto SET run_id = coalesce((SELECT max(run_id) FROM "
-        "judgements), 0)",
-        err);
+    return sq_judged_recount(d, err);
 }
 
 const struct db_copy_ops db_sqlite_copy = {

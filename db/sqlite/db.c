@@ -32,7 +32,7 @@ struct sq_db {
     struct stmt_slot stmts[STMT_CACHE];
     struct sq_windows *windows; /* db/sqlite/window.c */
     int busy_ms;
-    long unfolded; /* judgements since this connection's last fold */
+    long unfolded; /* judged runs since this connection's last fold */
 };
 
 #define SQ(d) ((struct sq_db *)(d))
@@ -149,8 +149,10 @@ static int migration_step(db *d, int v, const char *sql, struct err *err)
 {
     char setv[64];
     snprintf(setv, sizeof setv, "PRAGMA user_version = %d", v);
+    /* migration 11's judgements are packed in C (db/sqlite/judged.c) */
     if (db_exec(d, "BEGIN IMMEDIATE", err) != 0 || db_exec(d, sql, err) != 0 ||
-        db_exec(d, setv, err) != 0 || db_exec(d, "COMMIT", err) != 0) {
+        (v == 11 && sq_judged_migrate(d, err) != 0) || db_exec(d, setv, err) != 0 ||
+        db_exec(d, "COMMIT", err) != 0) {
         db_rollback(d);
         return -1;
     }
@@ -193,7 +195,7 @@ int sq_open(db **out, const char *path, const struct db_options *opt, struct err
     sqlite3_update_hook(SQ(d)->h, forget_on_delete, d);
     sqlite3_rollback_hook(SQ(d)->h, forget_on_rollback, d);
     SQ(d)->busy_ms = opt->busy_ms > 0 ? opt->busy_ms : 10000;
-    SQ(d)->unfolded = FOLD_EVERY; /* the first judgements fold what others left */
+    SQ(d)->unfolded = FOLD_EVERY; /* the first judged run folds what others left */
     sqlite3_busy_timeout(SQ(d)->h, SQ(d)->busy_ms);
     if (db_exec(d, "PRAGMA journal_mode = WAL", err) != 0 ||
         db_exec(d, "PRAGMA foreign_keys = ON", err) != 0 ||

@@ -59,17 +59,11 @@ int sq_bad_y(const char *y, struct err *err)
 
 /* ---- configurations and series -------------------------------------------- */
 
-/* Every input of the filter (?5, a JSON object) equals the configuration's. */
-#define INPUTS_MATCH(filter, inputs)                                                     \
-    "(" filter " IS NULL OR NOT EXISTS (SELECT 1 FROM json_each(" filter                 \
-    ") f WHERE NOT EXISTS (SELECT 1 FROM json_each(" inputs ") ci WHERE ci.key = "       \
-    "f.key AND ci.value = f.value)))"
-
 static const char SQL_CONFIGS[] =
     "SELECT c.id, e.name, s.name, c.nprocs, c.inputs FROM run_configs c "
     "JOIN executables e ON e.id = c.exe_id JOIN systems s ON s.id = c.system_id "
     "WHERE c.app_id = ?1 AND (?2 IS NULL OR e.name = ?2) AND (?3 IS NULL OR s.name = ?3) "
-    "AND (?4 = 0 OR c.nprocs = ?4) AND " INPUTS_MATCH(
+    "AND (?4 = 0 OR c.nprocs = ?4) AND " SQ_INPUTS_MATCH(
         "?5", "c.inputs") " ORDER BY e.name, s.name, c.inputs, c.nprocs LIMIT ?6";
 
 int sq_history_configs(db *d, const struct db_history_filter *f, int max, arena *a,
@@ -199,7 +193,7 @@ int sq_history_series(db *d, long long config_id, const char *y, arena *a,
     "c.id = r.config_id WHERE " cond " AND r.app_id = ?1 AND (?2 IS NULL OR r.exe_id = " \
     "(SELECT x.id FROM executables x WHERE x.app_id = ?1 AND x.name = ?2)) AND (?3 IS "  \
     "NULL OR r.system_id = (SELECT y.id FROM systems y WHERE y.name = ?3)) AND (?4 = 0 " \
-    "OR r.nprocs = ?4) AND " INPUTS_MATCH(                                               \
+    "OR r.nprocs = ?4) AND " SQ_INPUTS_MATCH(                                            \
         "?5", "c.inputs") ") SELECT config_id, 'runtime', runtime FROM sel "             \
                           "UNION ALL SELECT s.config_id, 'kernel:' || k.name, "          \
                           "sum(k.time) FROM sel s JOIN "                                 \
@@ -303,10 +297,14 @@ int sq_watch_add(db *d, const struct db_watch *w, const char *application,
         if (sys == 0)
             return err_set(err, 404, "not_found", "system", "no system named %s", system);
     }
+    /* never the id of a deleted watch, whose judgements the runs' packed
+     * rows still hold (schema.sql migration 11) */
     if (db_run_sql(
             d,
-            "INSERT INTO watches (model_id, app_id, exe_id, system_id, nprocs, "
-            "inputs, y, test, threshold, history, created_at) VALUES (nullif(?1, 0), "
+            "INSERT INTO watches (id, model_id, app_id, exe_id, system_id, nprocs, "
+            "inputs, y, test, threshold, history, created_at) VALUES ((SELECT max(last, "
+            "coalesce((SELECT max(id) FROM watches), 0)) + 1 FROM watch_ids), nullif(?1, "
+            "0), "
             "?2, nullif(?3, 0), nullif(?4, 0), nullif(?5, 0), ?6, ?7, ?8, ?9, "
             "nullif(?10, 0), strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
             err, "iiiiitttdi", w->model_id, app, exe, sys, w->nprocs, w->inputs_json,
@@ -316,34 +314,17 @@ int sq_watch_add(db *d, const struct db_watch *w, const char *application,
     return 0;
 }
 
-json_t *sq_watches_list(db *d, struct err *err)
-{
-    return db_query_json(
-        d,
-        "SELECT w.id, w.model_id AS model, a.name AS application, e.name AS executable, "
-        "s.name AS system, w.nprocs, w.inputs AS inputs_json, w.y, w.test, w.threshold, "
-        "w.history AS window, w.created_at, coalesce(n.judged, 0) + coalesce(t.judged, "
-        "0) AS judged, coalesce(n.out, 0) + coalesce(t.out, 0) AS out FROM watches w "
-        "JOIN applications a ON a.id = w.app_id LEFT JOIN executables e ON e.id = "
-        "w.exe_id LEFT JOIN systems s ON s.id = w.system_id LEFT JOIN watch_counts n ON "
-        "n.watch_id = w.id LEFT JOIN (SELECT watch_id, count(*) AS judged, sum(out) AS "
-        "out FROM judgements WHERE run_id > (SELECT run_id FROM watch_counts_upto) GROUP "
-        "BY watch_id) t ON t.watch_id = w.id ORDER BY w.id",
-        err, "");
-}
-
 static int delete_watches(db *d, const char *where, long long id, struct err *err)
 {
-    /* where selects watch ids with ?1 = id; the four statements share it. */
-    char sql[4][512];
+    /* where selects watch ids with ?1 = id; the three statements share it.
+     * The watches' judgements stay in the runs' packed rows, where every
+     * reader skips a watch id that is gone (db/sqlite/judged.c). */
+    char sql[3][512];
     snprintf(sql[0], sizeof sql[0], "DELETE FROM alerts WHERE watch_id IN (%s)", where);
-    /* the counts before the judgements: their delete trigger then finds no row */
     snprintf(sql[1], sizeof sql[1], "DELETE FROM watch_counts WHERE watch_id IN (%s)",
              where);
-    snprintf(sql[2], sizeof sql[2], "DELETE FROM judgements WHERE watch_id IN (%s)",
-             where);
-    snprintf(sql[3], sizeof sql[3], "DELETE FROM watches WHERE id IN (%s)", where);
-    for (int i = 0; i < 4; i++) {
+    snprintf(sql[2], sizeof sql[2], "DELETE FROM watches WHERE id IN (%s)", where);
+    for (int i = 0; i < 3; i++) {
         /* Not cached (db_stmt keys by address): deletes are rare. */
         sqlite3_stmt *st;
         int rc;
@@ -460,226 +441,7 @@ int sq_run_value(db *d, long long run_id, const char *y, double *value, struct e
     return 0;
 }
 
-#define JUDGE_INS                                                                        \
-    "INSERT INTO judgements (watch_id, run_id, value, expected, lo, hi, score, ready, "  \
-    "out, direction, x) VALUES "
-#define JUDGE_ROW "(?,?,?,?,?,?,?,?,?,?,?)"
-#define JUDGE_ROWS4 JUDGE_ROW "," JUDGE_ROW "," JUDGE_ROW "," JUDGE_ROW
-#define JUDGE_ROWS16 JUDGE_ROWS4 "," JUDGE_ROWS4 "," JUDGE_ROWS4 "," JUDGE_ROWS4
-
-/* A run's judgements go in rows of 16 per statement (then 4, then 1): one
- * statement opens the table and the foreign keys' parents once for all its
- * rows. */
-static const char SQL_JUDGE_INS16[] = JUDGE_INS JUDGE_ROWS16;
-static const char SQL_JUDGE_INS4[] = JUDGE_INS JUDGE_ROWS4;
-static const char SQL_JUDGE_INS1[] = JUDGE_INS JUDGE_ROW;
-/* A watch's counts for one judgement at or below the fold's mark. */
-static const char SQL_COUNT_NOW[] =
-    "INSERT INTO watch_counts (watch_id, judged, out) VALUES (?, 1, ?) ON CONFLICT "
-    "(watch_id) DO UPDATE SET judged = judged + 1, out = out + excluded.out";
-static const char SQL_ALERT_INS[] =
-    "INSERT INTO alerts (run_id, watch_id, state, created_at, updated_at) "
-    "VALUES (?1, ?3, 'open', ?2, ?2)";
-
-static int judgements_insert(db *d, const char *sql, const struct db_judgement *j,
-                             size_t n, struct err *err)
-{
-    sqlite3_stmt *st = db_stmt(d, sql, err);
-    size_t r;
-    int rc;
-
-    if (st == NULL)
-        return -1;
-    for (r = 0; r < n; r++) {
-        int b = (int)r * 11;
-        sqlite3_bind_int64(st, b + 1, j[r].watch_id);
-        sqlite3_bind_int64(st, b + 2, j[r].run_id);
-        sqlite3_bind_double(st, b + 3, j[r].value);
-        sqlite3_bind_double(st, b + 4, j[r].expected);
-        sqlite3_bind_double(st, b + 5, j[r].lo);
-        sqlite3_bind_double(st, b + 6, j[r].hi);
-        sqlite3_bind_double(st, b + 7, j[r].score);
-        sqlite3_bind_int(st, b + 8, j[r].ready);
-        sqlite3_bind_int(st, b + 9, j[r].out);
-        sqlite3_bind_int(st, b + 10, j[r].direction);
-        if (j[r].has_x)
-            sqlite3_bind_double(st, b + 11, j[r].x);
-        else
-            sqlite3_bind_null(st, b + 11);
-    }
-    rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
-        return db_fail(d, err);
-    return 0;
-}
-
-/* The fold (schema.sql migration 10): the judgements of runs after the mark
- * are counted into watch_counts and the mark moves to the newest judged run.
- * ON CONFLICT needs the WHERE its SELECT has anyway. */
-static const char SQL_UPTO[] = "SELECT run_id FROM watch_counts_upto";
-static const char SQL_FOLD[] =
-    "INSERT INTO watch_counts (watch_id, judged, out) SELECT watch_id, count(*), "
-    "sum(out) FROM judgements WHERE run_id > ?1 GROUP BY watch_id ON CONFLICT "
-    "(watch_id) DO UPDATE SET judged = judged + excluded.judged, out = out + "
-    "excluded.out";
-static const char SQL_FOLD_MARK[] =
-    "UPDATE watch_counts_upto SET run_id = max(run_id, (SELECT coalesce(max(run_id), 0) "
-    "FROM judgements))";
-
-static int fold(db *d, long long upto, struct err *err)
-{
-    if (db_run_sql(d, SQL_FOLD, err, "i", upto) < 0)
-        return -1;
-    return db_run_sql(d, SQL_FOLD_MARK, err, "") < 0 ? -1 : 0;
-}
-
-int sq_judgements_add(db *d, const struct db_judgement *j, size_t n, long long *alert_ids,
-                      struct err *err)
-{
-    sqlite3_stmt *st;
-    char now[32];
-    long long upto;
-    long *unfolded = sq_unfolded(d);
-    size_t i = 0;
-    int rc;
-
-    upto = sq_scalar(d, SQL_UPTO, err);
-    if (upto < 0)
-        return -1;
-    while (i < n) {
-        size_t k = n - i >= 16 ? 16 : n - i >= 4 ? 4 : 1;
-        if (judgements_insert(d,
-                              k == 16  ? SQL_JUDGE_INS16
-                              : k == 4 ? SQL_JUDGE_INS4
-                                       : SQL_JUDGE_INS1,
-                              j + i, k, err) != 0)
-            return -1;
-        i += k;
-    }
-    /* A run at or below the mark is counted now (the fold would not see it). */
-    for (i = 0; i < n; i++) {
-        if (j[i].run_id > upto)
-            continue;
-        if (db_run_sql(d, SQL_COUNT_NOW, err, "ii", j[i].watch_id, (long long)j[i].out) <
-            0)
-            return -1;
-    }
-    /* The first call on a connection folds, then one in FOLD_EVERY
-     * judgements: a rolled-back fold only leaves a longer rest. */
-    *unfolded += (long)n;
-    if (*unfolded >= FOLD_EVERY) {
-        if (fold(d, upto, err) != 0)
-            return -1;
-        *unfolded = 0;
-    }
-    for (i = 0; i < n; i++) {
-        alert_ids[i] = 0;
-        if (!j[i].out)
-            continue;
-        st = db_stmt(d, SQL_ALERT_INS, err);
-        if (st == NULL)
-            return -1;
-        db_now(now);
-        sqlite3_bind_int64(st, 1, j[i].run_id);
-        sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(st, 3, j[i].watch_id);
-        rc = sqlite3_step(st);
-        sqlite3_reset(st);
-        if (rc != SQLITE_DONE)
-            return db_fail(d, err);
-        alert_ids[i] = sqlite3_last_insert_rowid(db_handle(d));
-    }
-    return 0;
-}
-
-int sq_judgement_add(db *d, const struct db_judgement *j, long long *alert_id,
-                     struct err *err)
-{
-    return db_judgements_add(d, j, 1, alert_id, err);
-}
-
-json_t *sq_history_judgements(db *d, long long config_id, json_t **watches,
-                              struct err *err)
-{
-    json_t *rows, *by_run, *row;
-    size_t i;
-
-    *watches = db_query_json(
-        d,
-        "SELECT w.id FROM watches w, run_configs c WHERE c.id = ?1 AND w.app_id = "
-        "c.app_id AND (w.exe_id IS NULL OR w.exe_id = c.exe_id) AND (w.system_id IS NULL "
-        "OR w.system_id = c.system_id) AND (w.nprocs IS NULL OR w.nprocs = c.nprocs) "
-        "AND " INPUTS_MATCH("w.inputs", "c.inputs") " ORDER BY w.id",
-        err, "i", config_id);
-    if (*watches == NULL)
-        return NULL;
-    json_array_foreach(*watches, i, row) json_array_set_new(
-        *watches, i, json_integer(json_integer_value(json_object_get(row, "id"))));
-    rows = db_query_json(
-        d,
-        "SELECT j.run_id, j.watch_id AS watch, w.model_id AS model, j.expected, j.lo, "
-        "j.hi, j.ready, j.out, j.direction, a.id AS alert FROM runs r JOIN judgements j "
-        "ON "
-        "j.run_id = r.id JOIN watches w ON w.id = j.watch_id LEFT JOIN alerts a ON "
-        "a.run_id = j.run_id AND a.watch_id = j.watch_id WHERE r.config_id = ?1 "
-        "ORDER BY j.run_id, j.watch_id",
-        err, "i", config_id);
-    if (rows == NULL) {
-        json_decref(*watches);
-        *watches = NULL;
-        return NULL;
-    }
-    by_run = json_object();
-    json_array_foreach(rows, i, row)
-    {
-        char key[32];
-        json_t *list;
-        snprintf(key, sizeof key, "%lld",
-                 (long long)json_integer_value(json_object_get(row, "run_id")));
-        list = json_object_get(by_run, key);
-        if (list == NULL) {
-            list = json_array();
-            json_object_set_new(by_run, key, list);
-        }
-        json_object_del(row, "run_id");
-        json_array_append(list, row);
-    }
-    json_decref(rows);
-    return by_run;
-}
-
-json_t *sq_model_judgements(db *d, long long model_id, struct err *err)
-{
-    return db_query_json(
-        d,
-        "SELECT j.run_id AS run, j.watch_id AS watch, r.at_ms AS at, "
-        "r.vcs_commit AS \"commit\", j.x, j.expected AS predicted, "
-        "j.lo, j.hi, j.value AS actual, j.out FROM judgements j JOIN runs r ON r.id = "
-        "j.run_id WHERE j.watch_id IN (SELECT id FROM watches WHERE model_id = ?1) "
-        "AND j.ready = 1 AND j.x IS NOT NULL ORDER BY j.run_id, j.watch_id",
-        err, "i", model_id);
-}
-
 /* ---- alerts --------------------------------------------------------------- */
-
-json_t *sq_alerts_list(db *d, const char *state, long long id, struct err *err)
-{
-    return db_query_json(
-        d,
-        "SELECT al.id, al.state, j.run_id AS run, j.watch_id AS watch, w.model_id AS "
-        "model, a.name AS application, e.name AS executable, s.name AS system, r.nprocs, "
-        "c.inputs AS inputs_json, w.y, r.vcs_commit AS \"commit\", r.vcs_branch AS "
-        "branch, "
-        "j.value, j.expected, j.lo, j.hi, j.direction, al.created_at, al.updated_at "
-        "FROM alerts al JOIN judgements j ON j.run_id = al.run_id AND j.watch_id = "
-        "al.watch_id JOIN watches w ON "
-        "w.id = j.watch_id JOIN runs r ON r.id = j.run_id JOIN applications a ON a.id = "
-        "r.app_id JOIN executables e ON e.id = r.exe_id JOIN systems s ON s.id = "
-        "r.system_id LEFT JOIN run_configs c ON c.id = r.config_id WHERE (?1 IS NULL OR "
-        "al.state = ?1) AND (?2 = 0 OR al.id = ?2) ORDER BY al.id DESC LIMIT 1000",
-        err, "ti", state, id);
-}
 
 int sq_alert_set_state(db *d, long long id, const char *state, struct err *err)
 {
@@ -787,8 +549,7 @@ int sq_run_delete(db *d, long long id, struct err *err)
     config_id = json_integer_value(json_object_get(row, "config_id"));
     json_decref(row);
     if (db_run_sql(d, "DELETE FROM alerts WHERE run_id = ?1", err, "i", id) < 0 ||
-        db_run_sql(d, "DELETE FROM judgements WHERE run_id = ?1", err, "i", id) < 0 ||
-        app_names_forget_run(d, id, err) != 0 ||
+        sq_judged_delete_run(d, id, err) != 0 || app_names_forget_run(d, id, err) != 0 ||
         db_run_sql(d, "DELETE FROM runs WHERE id = ?1", err, "i", id) < 0)
         return -1;
     return config_refresh(d, config_id, err);
@@ -800,14 +561,16 @@ static const char APP_WATCHES[] =
 
 static int app_delete_id(db *d, long long app, struct err *err)
 {
+    /* The application's runs were judged by its watches alone (a watch
+     * covers one application), whose counts go with them. */
     if (delete_watches(d, APP_WATCHES, app, err) != 0 ||
         db_run_sql(
             d,
             "DELETE FROM alerts WHERE run_id IN (SELECT id FROM runs WHERE app_id = ?1)",
             err, "i", app) < 0 ||
         db_run_sql(d,
-                   "DELETE FROM judgements WHERE run_id IN (SELECT id FROM runs WHERE "
-                   "app_id = ?1)",
+                   "DELETE FROM run_judgements WHERE run_id IN (SELECT id FROM runs "
+                   "WHERE app_id = ?1)",
                    err, "i", app) < 0 ||
         db_run_sql(d, "DELETE FROM models WHERE app_id = ?1", err, "i", app) < 0 ||
         db_run_sql(d, "DELETE FROM templates WHERE app_id = ?1", err, "i", app) < 0 ||

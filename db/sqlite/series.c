@@ -43,20 +43,6 @@ static const char SQL_CHUNK_INS[] =
     "INSERT INTO series_chunks (config_id, last_at, last_id, n, points) "
     "VALUES (?1, ?2, ?3, ?4, ?5)";
 
-static void put64(unsigned char *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
 /* A decoded chunk: its points, their commits copied with a NUL each. */
 struct unpacked {
     struct db_series_point p[CHUNK];
@@ -93,10 +79,10 @@ static int unpack(const unsigned char *blob, size_t len, long long n, struct unp
         size_t clen;
         if (len - o < 26)
             return damaged(config_id, err);
-        u->p[i].at = (long long)get64(blob + o);
-        u->p[i].run = (long long)get64(blob + o + 8);
+        u->p[i].at = (long long)sq_get64(blob + o);
+        u->p[i].run = (long long)sq_get64(blob + o + 8);
         {
-            uint64_t bits = get64(blob + o + 16);
+            uint64_t bits = sq_get64(blob + o + 16);
             memcpy(&u->p[i].value, &bits, sizeof bits);
         }
         clen = (size_t)blob[o + 24] | (size_t)blob[o + 25] << 8;
@@ -175,10 +161,10 @@ static int pack(db *d, long long config_id, struct err *err)
         blob[0] = FORMAT;
         last_id = sqlite3_column_int64(rest, 0);
         last_at = sqlite3_column_int64(rest, 1);
-        put64(blob + len, (uint64_t)last_at);
-        put64(blob + len + 8, (uint64_t)last_id);
+        sq_put64(blob + len, (uint64_t)last_at);
+        sq_put64(blob + len + 8, (uint64_t)last_id);
         memcpy(&bits, &v, sizeof bits);
-        put64(blob + len + 16, bits);
+        sq_put64(blob + len + 16, bits);
         blob[len + 24] = (unsigned char)(c ? clen & 0xff : 0xff);
         blob[len + 25] = (unsigned char)(c ? clen >> 8 : 0xff);
         if (c)

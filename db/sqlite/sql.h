@@ -11,6 +11,8 @@
 
 #include <jansson.h>
 #include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "common/err.h"
 #include "db/db.h"
@@ -59,9 +61,10 @@ int sq_y_kind(const char *y, const char **name);
 /* The 422 for a y that is none of those; returns -1. */
 int sq_bad_y(const char *y, struct err *err);
 
-/* Judgements between two folds of the watch counts (schema.sql migration
- * 10), and this connection's count of them since its last. */
-#define FOLD_EVERY 4096
+/* Judged runs between two folds of the watch counts (schema.sql migrations
+ * 10 and 11: the list decodes the packed rows of the runs not folded yet),
+ * and this connection's count of them since its last. */
+#define FOLD_EVERY 1024
 long *sq_unfolded(db *d);
 
 /* wait 0: a lock held by another connection fails at once (SQLITE_BUSY);
@@ -88,5 +91,68 @@ struct sq_windows;
 struct sq_windows **sq_windows_slot(db *d);
 void sq_windows_forget(db *d);
 void sq_windows_free(struct sq_windows *w);
+
+/* Every input of the filter (a JSON object, or NULL) equals the
+ * configuration's inputs (SQL texts naming the two columns). */
+#define SQ_INPUTS_MATCH(filter, inputs)                                                  \
+    "(" filter " IS NULL OR NOT EXISTS (SELECT 1 FROM json_each(" filter                 \
+    ") f WHERE NOT EXISTS (SELECT 1 FROM json_each(" inputs ") ci WHERE ci.key = "       \
+    "f.key AND ci.value = f.value)))"
+/* Watch w covers run configuration c (table aliases), as core/watch.c's
+ * covers() decides for a run. */
+#define SQ_WATCH_COVERS(w, c)                                                            \
+    w ".app_id = " c ".app_id AND (" w ".exe_id IS NULL OR " w ".exe_id = " c            \
+      ".exe_id) AND (" w ".system_id IS NULL OR " w ".system_id = " c                    \
+      ".system_id) AND (" w ".nprocs IS NULL OR " w ".nprocs = " c                       \
+      ".nprocs) AND " SQ_INPUTS_MATCH(w ".inputs", c ".inputs")
+
+/* 64 bits little-endian, as the packed formats store them. */
+static inline void sq_put64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static inline uint64_t sq_get64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+/* A run's judgements packed into one row of run_judgements (schema.sql
+ * migration 11; db/sqlite/judged.c). */
+struct db_judgement;
+struct sq_judged {
+    struct db_judgement *j; /* decoded, in watch order */
+    size_t n, cap;
+};
+/* Decodes one run's blob into u (its buffer reused); a damaged blob is a
+ * 500 naming the run. 0 or -1. */
+int sq_judged_decode(const void *blob, size_t len, long long run_id, struct sq_judged *u,
+                     struct err *err);
+void sq_judged_free(struct sq_judged *u);
+/* Stores the n judgements of one run (any watch order; merged into the
+ * run's row when it has one; a watch judging the run twice is a 409). */
+int sq_judged_put(db *d, const struct db_judgement *j, size_t n, struct err *err);
+/* Steps st, whose first two columns are a run's id and its packed row,
+ * calling fn with each run's judgements decoded; resets st. 0 or -1. */
+int sq_judged_rows(db *d, sqlite3_stmt *st,
+                   int (*fn)(void *ctx, sqlite3_stmt *st, const struct sq_judged *u,
+                             struct err *err),
+                   void *ctx, struct err *err);
+/* Deletes a run's packed row, taking its counted judgements back from the
+ * watch counts. 0 or -1. */
+int sq_judged_delete_run(db *d, long long run_id, struct err *err);
+/* Counts every judgement afresh into watch_counts (copy's target). */
+int sq_judged_recount(db *d, struct err *err);
+/* Calls fn for every judgement of a watch that exists, in (run, watch)
+ * order (copy's judgements table). 0 or -1. */
+int sq_judged_each(db *d,
+                   int (*fn)(void *ctx, const struct db_judgement *j, struct err *err),
+                   void *ctx, struct err *err);
+/* Migration 11's C part: packs the judgements table and drops it. */
+int sq_judged_migrate(db *d, struct err *err);
 
 #endif

@@ -44,11 +44,50 @@ def export(db, fmt):
 # SQLite's own (schema.sql migration 10): a cache of the series, and the mark
 # up to which watch_counts has counted; compared as the counts they give.
 OWN = ("series_chunks", "watch_counts", "watch_counts_upto")
-COUNTS = ("SELECT w.id, coalesce(n.judged, 0) + (SELECT count(*) FROM judgements j "
-          "WHERE j.watch_id = w.id AND j.run_id > u.run_id), coalesce(n.out, 0) + "
-          "(SELECT coalesce(sum(out), 0) FROM judgements j WHERE j.watch_id = w.id AND "
-          "j.run_id > u.run_id) FROM watches w, watch_counts_upto u LEFT JOIN "
-          "watch_counts n ON n.watch_id = w.id ORDER BY w.id")
+
+
+def varint(p, o):
+    v = shift = 0
+    while p[o] & 0x80:
+        v |= (p[o] & 0x7F) << shift
+        shift += 7
+        o += 1
+    return v | p[o] << shift, o + 1
+
+
+def judgements(con):
+    """Every (run, watch, out) of SQLite's packed rows (schema.sql migration
+    11), read by the format's description in db/sqlite/judged.c."""
+    out = []
+    for run, p in con.execute("SELECT run_id, data FROM run_judgements ORDER BY run_id"):
+        assert p[0] == 1
+        k, o = varint(p, 1)
+        flags = []
+        for _ in range(k):
+            flags.append(p[o])
+            o += 1 + 8 * (6 if p[o] & 16 else 5)
+        n, o = varint(p, o)
+        watch = 0
+        for _ in range(n):
+            step, o = varint(p, o)
+            r, o = varint(p, o)
+            watch += step
+            out.append((run, watch, bool(flags[r] & 2)))
+        assert o == len(p)
+    return out
+
+
+def counts(con):
+    """Each watch's judged and out, as watch_counts and the judgements after
+    its mark give them."""
+    upto = con.execute("SELECT run_id FROM watch_counts_upto").fetchone()[0]
+    out = []
+    for w, judged, bad in con.execute(
+            "SELECT w.id, coalesce(n.judged, 0), coalesce(n.out, 0) FROM watches w "
+            "LEFT JOIN watch_counts n ON n.watch_id = w.id ORDER BY w.id").fetchall():
+        rest = [o for run, wid, o in judgements(con) if wid == w and run > upto]
+        out.append((w, judged + len(rest), bad + sum(rest)))
+    return out
 
 
 def rows(path):
@@ -60,7 +99,8 @@ def rows(path):
                                "ORDER BY name"):
         if name not in OWN:
             out[name] = con.execute(f'SELECT * FROM "{name}" ORDER BY 1, 2').fetchall()
-    out["counts"] = con.execute(COUNTS).fetchall()
+    out["counts"] = counts(con)
+    out["judgements"] = judgements(con)
     con.close()
     return out
 
