@@ -288,41 +288,53 @@ static void test_counts_through_folds_deletes_and_rollbacks(void)
 /* Migration 10 on a database written at version 9, whose watch_counts
  * counted every judgement: the mark goes to the newest judged run, and the
  * counts stay right through new judgements and a delete of an old one. */
+/* A database written before `migration` (its schema.sql up to there) with
+ * one configuration of nruns runs (ids 1..nruns), then the statements of
+ * more; its user_version is set to the version before. */
+static sqlite3 *old_database(const char *file, const char *migration, int nruns,
+                             const char *more)
+{
+    const char *end = strstr(db_schema_sql, migration);
+    char *sql = strndup(db_schema_sql, (size_t)(end - db_schema_sql)), fill[1024];
+    sqlite3 *h;
+    CHECK_INT(sqlite3_open(file, &h), SQLITE_OK);
+    CHECK_INT(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+    free(sql);
+    snprintf(fill, sizeof fill,
+             "INSERT INTO applications (id, name) VALUES (1, 'app');"
+             "INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'a.x');"
+             "INSERT INTO systems (id, name) VALUES (1, 'sys');"
+             "INSERT INTO run_configs (id, app_id, exe_id, system_id, nprocs, "
+             "inputs, runs, sum_runtime, min_runtime, max_runtime, last_run_id) "
+             "VALUES (1, 1, 1, 1, 4, '{}', %d, %d, 1, 1, %d);"
+             "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE "
+             "i < %d) INSERT INTO runs (id, app_id, exe_id, system_id, nprocs, "
+             "runtime, created_at, config_id, at_ms) SELECT i, 1, 1, 1, 4, 1.0, "
+             "'2026-01-01T00:00:00Z', 1, 1767225600000 + i FROM r;"
+             "PRAGMA user_version = %d;",
+             nruns, nruns, nruns, nruns, atoi(migration + strlen("-- migration ")) - 1);
+    CHECK_INT(sqlite3_exec(h, fill, NULL, NULL, NULL), SQLITE_OK);
+    CHECK_INT(sqlite3_exec(h, more, NULL, NULL, NULL), SQLITE_OK);
+    return h;
+}
+
 static void test_migration_10(void)
 {
-    const char *end = strstr(db_schema_sql, "-- migration 10");
-    char *sql = strndup(db_schema_sql, (size_t)(end - db_schema_sql)), v9[200];
+    char v9[200];
     struct err e = {0};
     sqlite3 *h;
     db *d;
 
     snprintf(v9, sizeof v9, "%s/v9.db", dir);
-    CHECK_INT(sqlite3_open(v9, &h), SQLITE_OK);
-    CHECK_INT(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
-    CHECK_INT(
-        sqlite3_exec(
-            h,
-            "INSERT INTO applications (id, name) VALUES (1, 'app');"
-            "INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'a.x');"
-            "INSERT INTO systems (id, name) VALUES (1, 'sys');"
-            "INSERT INTO run_configs (id, app_id, exe_id, system_id, nprocs, "
-            "inputs, runs, sum_runtime, min_runtime, max_runtime, last_run_id) "
-            "VALUES (1, 1, 1, 1, 4, '{}', 60, 60, 1, 1, 60);"
-            "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE "
-            "i < 60) INSERT INTO runs (id, app_id, exe_id, system_id, nprocs, "
-            "runtime, created_at, config_id, at_ms) SELECT i, 1, 1, 1, 4, 1.0, "
-            "'2026-01-01T00:00:00Z', 1, 1767225600000 + i FROM r;"
-            "INSERT INTO watches (id, app_id, y, test, threshold, history) VALUES "
-            "(1, 1, 'runtime', 'zscore', 3, 10), (2, 1, 'runtime', 'iqr', 1.5, 10);"
-            "INSERT INTO judgements (run_id, watch_id, value, expected, lo, hi, "
-            "ready, out, direction) SELECT r.id, w.id, 1, 1, 0, 2, 1, (r.id + w.id) "
-            "% 5 = 0, 0 FROM runs r, watches w WHERE r.id <= 50;"
-            "INSERT INTO watch_counts (watch_id, judged, out) SELECT watch_id, "
-            "count(*), sum(out) FROM judgements GROUP BY watch_id;"
-            "PRAGMA user_version = 9;",
-            NULL, NULL, NULL),
-        SQLITE_OK);
-    free(sql);
+    h = old_database(
+        v9, "-- migration 10", 60,
+        "INSERT INTO watches (id, app_id, y, test, threshold, history) VALUES "
+        "(1, 1, 'runtime', 'zscore', 3, 10), (2, 1, 'runtime', 'iqr', 1.5, 10);"
+        "INSERT INTO judgements (run_id, watch_id, value, expected, lo, hi, "
+        "ready, out, direction) SELECT r.id, w.id, 1, 1, 0, 2, 1, (r.id + w.id) "
+        "% 5 = 0, 0 FROM runs r, watches w WHERE r.id <= 50;"
+        "INSERT INTO watch_counts (watch_id, judged, out) SELECT watch_id, "
+        "count(*), sum(out) FROM judgements GROUP BY watch_id;");
     CHECK_INT(db_open(&d, v9, NULL, &e), 0);
     CHECK_INT(scalar(h, "PRAGMA user_version"), 11);
     CHECK_INT(scalar(h, "SELECT run_id FROM watch_counts_upto"), 50);
@@ -342,47 +354,25 @@ static void test_migration_10(void)
 /* A database at version 10 holding judgement rows of every shape. */
 static sqlite3 *version_10(const char *file)
 {
-    const char *end = strstr(db_schema_sql, "-- migration 11");
-    char *sql = strndup(db_schema_sql, (size_t)(end - db_schema_sql));
-    sqlite3 *h;
-    CHECK_INT(sqlite3_open(file, &h), SQLITE_OK);
-    CHECK_INT(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
-    free(sql);
-    CHECK_INT(
-        sqlite3_exec(
-            h,
-            "INSERT INTO applications (id, name) VALUES (1, 'app');"
-            "INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'a.x');"
-            "INSERT INTO systems (id, name) VALUES (1, 'sys');"
-            "INSERT INTO run_configs (id, app_id, exe_id, system_id, nprocs, "
-            "inputs, runs, sum_runtime, min_runtime, max_runtime, last_run_id) "
-            "VALUES (1, 1, 1, 1, 4, '{}', 40, 40, 1, 1, 40);"
-            "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE "
-            "i < 40) INSERT INTO runs (id, app_id, exe_id, system_id, nprocs, "
-            "runtime, created_at, config_id, at_ms) SELECT i, 1, 1, 1, 4, 1.0, "
-            "'2026-01-01T00:00:00Z', 1, 1767225600000 + i FROM r;"
-            "INSERT INTO watches (id, app_id, y, test, threshold, history) VALUES "
-            "(2, 1, 'runtime', 'zscore', 3, 10), (5, 1, 'runtime', 'iqr', 1.5, 10),"
-            "(300, 1, 'runtime', 'percent', 10, 10);"
-            /* distinct values per run and watch; x on watch 300 only; a run
-             * (7) judged by one watch, runs over 30 by none */
-            "INSERT INTO judgements (run_id, watch_id, x, value, expected, lo, hi, "
-            "score, ready, out, direction) SELECT r.id, w.id, CASE WHEN w.id = 300 "
-            "THEN r.id * 0.5 END, r.id / 3.0, w.id + r.id / 7.0, -1e-300, 1e300, "
-            "(r.id - w.id) / 9.0, r.id % 4 <> 0, (r.id + w.id) % 3 = 0, CASE (r.id + "
-            "w.id) % 3 WHEN 0 THEN (r.id % 2) * 2 - 1 ELSE 0 END FROM runs r, watches w "
-            "WHERE r.id <= 30 AND (r.id <> 7 OR w.id = 5);"
-            "INSERT INTO watch_counts (watch_id, judged, out) SELECT watch_id, "
-            "count(*), sum(out) FROM judgements GROUP BY watch_id;"
-            "UPDATE watch_counts_upto SET run_id = 30;"
-            "INSERT INTO alerts (id, run_id, watch_id, state, created_at, updated_at) "
-            "SELECT run_id * 1000 + watch_id, run_id, watch_id, 'open', 'c', 'u' FROM "
-            "judgements "
-            "WHERE out = 1;"
-            "PRAGMA user_version = 10;",
-            NULL, NULL, NULL),
-        SQLITE_OK);
-    return h;
+    return old_database(
+        file, "-- migration 11", 40,
+        "INSERT INTO watches (id, app_id, y, test, threshold, history) VALUES "
+        "(2, 1, 'runtime', 'zscore', 3, 10), (5, 1, 'runtime', 'iqr', 1.5, 10),"
+        "(300, 1, 'runtime', 'percent', 10, 10);"
+        /* distinct values per run and watch; x on watch 300 only; a run
+         * (7) judged by one watch, runs over 30 by none */
+        "INSERT INTO judgements (run_id, watch_id, x, value, expected, lo, hi, "
+        "score, ready, out, direction) SELECT r.id, w.id, CASE WHEN w.id = 300 "
+        "THEN r.id * 0.5 END, r.id / 3.0, w.id + r.id / 7.0, -1e-300, 1e300, "
+        "(r.id - w.id) / 9.0, r.id % 4 <> 0, (r.id + w.id) % 3 = 0, CASE (r.id + "
+        "w.id) % 3 WHEN 0 THEN (r.id % 2) * 2 - 1 ELSE 0 END FROM runs r, watches w "
+        "WHERE r.id <= 30 AND (r.id <> 7 OR w.id = 5);"
+        "INSERT INTO watch_counts (watch_id, judged, out) SELECT watch_id, "
+        "count(*), sum(out) FROM judgements GROUP BY watch_id;"
+        "UPDATE watch_counts_upto SET run_id = 30;"
+        "INSERT INTO alerts (id, run_id, watch_id, state, created_at, updated_at) "
+        "SELECT run_id * 1000 + watch_id, run_id, watch_id, 'open', 'c', 'u' FROM "
+        "judgements WHERE out = 1;");
 }
 
 /* Migration 11 packs the rows exactly: every field of every judgement, in
@@ -530,6 +520,54 @@ static void test_merge_ids_and_damage(void)
     CHECK(db_history_judgements(d, 1, &cover, &e) == NULL);
     CHECK_INT(e.status, 500);
     CHECK(strstr(e.message, "judgements of run 9 are damaged") != NULL);
+
+    /* any damage (a byte changed, the row cut short or made longer) answers
+     * or is that 500, never a read outside the row (the sanitizer build
+     * runs this too) */
+    {
+        sqlite3_stmt *get, *put;
+        unsigned char good[4096], bad[4200];
+        int len, answered = 0, refused = 0;
+        CHECK_INT(sqlite3_exec(h, "DELETE FROM run_judgements WHERE run_id = 9", NULL,
+                               NULL, NULL),
+                  SQLITE_OK);
+        sqlite3_prepare_v2(h, "SELECT data FROM run_judgements WHERE run_id = 10", -1,
+                           &get, NULL);
+        CHECK_INT(sqlite3_step(get), SQLITE_ROW);
+        len = sqlite3_column_bytes(get, 0);
+        CHECK(len > 20 && len < 4000);
+        memcpy(good, sqlite3_column_blob(get, 0), (size_t)len);
+        sqlite3_finalize(get);
+        sqlite3_prepare_v2(h, "UPDATE run_judgements SET data = ?1 WHERE run_id = 10", -1,
+                           &put, NULL);
+        for (int i = 0; i < 3000; i++) {
+            int n = len;
+            memcpy(bad, good, (size_t)len);
+            if (i % 3 == 0)
+                bad[next() % (unsigned)len] = (unsigned char)next();
+            else if (i % 3 == 1)
+                n = (int)(next() % (unsigned)len);
+            else
+                for (int k = 0; k < 1 + (int)(next() % 64); k++)
+                    bad[n++] = (unsigned char)next();
+            sqlite3_bind_blob(put, 1, bad, n, SQLITE_STATIC);
+            CHECK_INT(sqlite3_step(put), SQLITE_DONE);
+            sqlite3_reset(put);
+            memset(&e, 0, sizeof e);
+            by_run = db_history_judgements(d, 1, &cover, &e);
+            if (by_run != NULL) {
+                answered++;
+                json_decref(by_run);
+                json_decref(cover);
+            } else {
+                refused++;
+                CHECK_INT(e.status, 500);
+            }
+        }
+        sqlite3_finalize(put);
+        fprintf(stderr, "damaged rows: %d answered, %d refused\n", answered, refused);
+        CHECK(refused > 1000);
+    }
     sqlite3_close(h);
     db_close(d);
 }
