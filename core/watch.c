@@ -365,6 +365,8 @@ struct cwatch {
     int never;      /* it fixes an input to a non-number: covers nothing */
     json_t *result; /* a model watch: the saved answer's result */
     const char *x;  /* and the model's x (NULL: none) */
+    size_t yslot;   /* its y among the set's distinct ones (set.y) */
+    size_t qslot;   /* the first watch of the set asking its question */
 };
 
 struct wset {
@@ -373,6 +375,8 @@ struct wset {
     arena *a;
     struct cwatch *w;
     size_t n;
+    const char **y; /* the distinct y of the watches */
+    size_t ny;
 };
 
 static pthread_mutex_t set_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -424,6 +428,16 @@ static int decode_inputs(struct cwatch *c, arena *a, struct err *err)
     return 0;
 }
 
+/* Whether two watches ask the same question of a run (the same model; or the
+ * same y, test, threshold and window), so reach the same verdict. */
+static int same_question(const struct cwatch *o, const struct cwatch *c)
+{
+    return c->w.model_id ? o->w.model_id == c->w.model_id
+                         : !o->w.model_id && o->test == c->test &&
+                               o->w.threshold == c->w.threshold &&
+                               o->w.window == c->w.window && strcmp(o->w.y, c->w.y) == 0;
+}
+
 static int set_load(db *d, long long version, struct err *err)
 {
     struct db_watch *w;
@@ -459,6 +473,23 @@ static int set_load(db *d, long long version, struct err *err)
         } else if (detect_parse(c->w.test, &c->test, "test", err) != 0) {
             return -1;
         }
+    }
+    /* Each watch's y and question as slots, so that judging a run reads
+     * each y's value once and answers each question once. */
+    set.y = arena_alloc(set.a, (set.n + 1) * sizeof *set.y);
+    if (set.y == NULL)
+        return err_nomem(err);
+    for (size_t k = 0; k < set.n; k++) {
+        struct cwatch *c = &set.w[k];
+        size_t i;
+        for (i = 0; i < set.ny && strcmp(set.y[i], c->w.y) != 0; i++)
+            ;
+        if (i == set.ny)
+            set.y[set.ny++] = c->w.y;
+        c->yslot = i;
+        for (i = 0; i < k && !same_question(&set.w[i], c); i++)
+            ;
+        c->qslot = i;
     }
     set.serial = db_serial(d);
     set.version = version;
@@ -536,66 +567,89 @@ struct series {
     int n;
 };
 
-/* Buffers reused across the runs of a batch. */
+/* Buffers reused across the runs of a batch, sized by the set: per y slot
+ * the run's value and its series, per question slot the verdict, each
+ * valid for the run whose stamp it carries. */
 struct judge_scratch {
     const struct cwatch **c; /* the watches covering the run */
     struct series *s;
     struct db_judgement *j; /* a run's judgements, stored together */
     long long *alerts;
-    size_t cap;
     double *v;
     size_t vcap;
+    double *yvalue;          /* per y slot */
+    long *ystamp;            /* run stamp of yvalue; -stamp: the run lacks it */
+    size_t *yseries;         /* per y slot: its series in s */
+    long *sstamp;            /* run stamp of yseries */
+    struct db_judgement *qj; /* per question slot: its verdict */
+    long *qstamp;            /* run stamp of qj */
+    long stamp;
 };
 
-static int scratch_reserve(struct judge_scratch *sc, size_t n, size_t nvalues,
-                           struct err *err)
+static int scratch_init(struct judge_scratch *sc, struct err *err)
 {
-    if (n > sc->cap) {
-        const struct cwatch **c = realloc(sc->c, n * sizeof *c);
-        struct series *s;
-        struct db_judgement *j;
-        long long *alerts;
-        if (c == NULL)
-            return err_nomem(err);
-        sc->c = c;
-        if ((s = realloc(sc->s, n * sizeof *s)) == NULL)
-            return err_nomem(err);
-        sc->s = s;
-        if ((j = realloc(sc->j, n * sizeof *j)) == NULL)
-            return err_nomem(err);
-        sc->j = j;
-        if ((alerts = realloc(sc->alerts, n * sizeof *alerts)) == NULL)
-            return err_nomem(err);
-        sc->alerts = alerts;
-        sc->cap = n;
-    }
-    if (nvalues > sc->vcap) {
-        double *v = realloc(sc->v, nvalues * sizeof *v);
-        if (v == NULL)
-            return err_nomem(err);
-        sc->v = v;
-        sc->vcap = nvalues;
-    }
+    size_t n = set.n, ny = set.ny;
+    memset(sc, 0, sizeof *sc);
+    sc->c = malloc(n * sizeof *sc->c);
+    sc->s = malloc(ny * sizeof *sc->s);
+    sc->j = malloc(n * sizeof *sc->j);
+    sc->alerts = malloc(n * sizeof *sc->alerts);
+    sc->yvalue = malloc(ny * sizeof *sc->yvalue);
+    sc->ystamp = calloc(ny, sizeof *sc->ystamp);
+    sc->yseries = malloc(ny * sizeof *sc->yseries);
+    sc->sstamp = calloc(ny, sizeof *sc->sstamp);
+    sc->qj = malloc(n * sizeof *sc->qj);
+    sc->qstamp = calloc(n, sizeof *sc->qstamp);
+    if (!sc->c || !sc->s || !sc->j || !sc->alerts || !sc->yvalue || !sc->ystamp ||
+        !sc->yseries || !sc->sstamp || !sc->qj || !sc->qstamp)
+        return err_nomem(err);
     return 0;
 }
 
+static void scratch_free(struct judge_scratch *sc)
+{
+    free(sc->c);
+    free(sc->s);
+    free(sc->j);
+    free(sc->alerts);
+    free(sc->v);
+    free(sc->yvalue);
+    free(sc->ystamp);
+    free(sc->yseries);
+    free(sc->sstamp);
+    free(sc->qj);
+    free(sc->qstamp);
+}
+
+/* The run's value of watch c's y, read from the record once per run. */
+static int value_of(struct judge_scratch *sc, const struct run_record *r,
+                    const struct cwatch *c, double *v)
+{
+    size_t y = c->yslot;
+    if (sc->ystamp[y] != sc->stamp && sc->ystamp[y] != -sc->stamp)
+        sc->ystamp[y] = record_value(r, c->w.y, &sc->yvalue[y]) ? sc->stamp : -sc->stamp;
+    *v = sc->yvalue[y];
+    return sc->ystamp[y] == sc->stamp;
+}
+
 /* Reads, for run_id, the window of every y its nc statistical watches
- * judge; *ns is the number of series. */
+ * judge (sc->s, through sc->yseries). */
 static int read_series(db *d, long long run_id, const struct run_record *r, size_t nc,
-                       struct judge_scratch *sc, size_t *ns, struct err *err)
+                       struct judge_scratch *sc, struct err *err)
 {
     size_t n = 0, total = 0, i, k;
     double v;
 
-    *ns = 0;
     for (k = 0; k < nc; k++) {
         const struct cwatch *c = sc->c[k];
-        if (c->w.model_id || !record_value(r, c->w.y, &v))
+        if (c->w.model_id || !value_of(sc, r, c, &v))
             continue;
-        for (i = 0; i < n && strcmp(sc->s[i].y, c->w.y) != 0; i++)
-            ;
-        if (i == n)
+        if (sc->sstamp[c->yslot] != sc->stamp) {
+            sc->sstamp[c->yslot] = sc->stamp;
+            sc->yseries[c->yslot] = n;
             sc->s[n++] = (struct series){c->w.y, v, 0, 0, 0};
+        }
+        i = sc->yseries[c->yslot];
         if (c->w.window > sc->s[i].want)
             sc->s[i].want = c->w.window;
     }
@@ -603,8 +657,13 @@ static int read_series(db *d, long long run_id, const struct run_record *r, size
         sc->s[i].at = total;
         total += (size_t)sc->s[i].want;
     }
-    if (scratch_reserve(sc, 0, total, err) != 0)
-        return -1;
+    if (total > sc->vcap) {
+        double *grown = realloc(sc->v, total * sizeof *grown);
+        if (grown == NULL)
+            return err_nomem(err);
+        sc->v = grown;
+        sc->vcap = total;
+    }
     for (i = 0; i < n; i++) {
         int got = db_history_window(d, run_id, sc->s[i].y, sc->s[i].value, sc->s[i].want,
                                     sc->v + sc->s[i].at, err);
@@ -612,7 +671,6 @@ static int read_series(db *d, long long run_id, const struct run_record *r, size
             return -1;
         sc->s[i].n = got;
     }
-    *ns = n;
     return 0;
 }
 
@@ -628,45 +686,27 @@ static int add_alert(struct ingest *in, long long alert, struct err *err)
     return 0;
 }
 
-/* The same verdict an earlier watch of the run had, when it asked the same
- * question (same y and test, threshold and window; or the same model): a
- * run judged by many watches computes each distinct judgement once. */
-static const struct db_judgement *same_as(const struct judge_scratch *sc, size_t k)
-{
-    const struct cwatch *c = sc->c[k];
-    for (size_t i = 0; i < k; i++) {
-        const struct cwatch *o = sc->c[i];
-        if (sc->j[i].watch_id == 0)
-            continue; /* lacked the quantity */
-        if (c->w.model_id ? o->w.model_id == c->w.model_id
-                          : !o->w.model_id && o->test == c->test &&
-                                o->w.threshold == c->w.threshold &&
-                                o->w.window == c->w.window && strcmp(o->w.y, c->w.y) == 0)
-            return &sc->j[i];
-    }
-    return NULL;
-}
-
-/* Judges run i of the batch by the sc->c[0..nc) covering it. */
+/* Judges run i of the batch by the sc->c[0..nc) covering it. Watches asking
+ * the same question (their qslot) share one verdict: a run judged by many
+ * watches computes each distinct judgement once. */
 static int judge_run(db *d, struct ingest *in, size_t i, size_t nc,
                      struct judge_scratch *sc, struct err *err)
 {
     const struct run_record *r = &in->runs[i];
     json_t *point = NULL;
-    size_t ns, s, k, nj = 0;
+    size_t k, nj = 0;
     int rc = -1;
 
-    if (read_series(d, in->ids[i], r, nc, sc, &ns, err) != 0)
+    sc->stamp++;
+    if (read_series(d, in->ids[i], r, nc, sc, err) != 0)
         return -1;
     for (k = 0; k < nc; k++) {
         const struct cwatch *c = sc->c[k];
         struct db_judgement j = {0};
-        const struct db_judgement *same;
-        sc->j[k].watch_id = 0;
-        if (!record_value(r, c->w.y, &j.value))
+        if (!value_of(sc, r, c, &j.value))
             continue; /* the run lacks the watched quantity */
-        if ((same = same_as(sc, k)) != NULL) {
-            j = *same;
+        if (sc->qstamp[c->qslot] == sc->stamp) {
+            j = sc->qj[c->qslot];
         } else if (c->w.model_id) {
             if (point == NULL) {
                 point = json_object();
@@ -677,14 +717,12 @@ static int judge_run(db *d, struct ingest *in, size_t i, size_t nc,
             }
             judge_model(c, point, &j);
         } else {
+            const struct series *s = &sc->s[sc->yseries[c->yslot]];
             struct detect_verdict v;
-            size_t n;
-            for (s = 0; strcmp(sc->s[s].y, c->w.y) != 0; s++)
-                ;
-            n = (size_t)sc->s[s].n;
+            size_t n = (size_t)s->n;
             if (n > (size_t)c->w.window)
                 n = (size_t)c->w.window;
-            if (detect_judge(c->test, c->w.threshold, sc->v + sc->s[s].at, n, j.value, &v,
+            if (detect_judge(c->test, c->w.threshold, sc->v + s->at, n, j.value, &v,
                              err) != 0)
                 goto out;
             j.ready = v.ready;
@@ -695,18 +733,16 @@ static int judge_run(db *d, struct ingest *in, size_t i, size_t nc,
             j.hi = v.hi;
             j.score = v.score;
         }
+        sc->qj[c->qslot] = j;
+        sc->qstamp[c->qslot] = sc->stamp;
         j.watch_id = c->w.id;
         j.run_id = in->ids[i];
-        sc->j[k] = j;
+        sc->j[nj++] = j; /* in watch order, without the watches the run lacked */
     }
-    /* the judgements in watch order, without the watches the run lacked */
-    for (k = 0; k < nc; k++)
-        if (sc->j[k].watch_id)
-            sc->j[nj++] = sc->j[k];
     if (db_judgements_add(d, sc->j, nj, sc->alerts, err) != 0)
         goto out;
-    for (s = 0; s < nj; s++)
-        if (sc->alerts[s] && add_alert(in, sc->alerts[s], err) != 0)
+    for (k = 0; k < nj; k++)
+        if (sc->alerts[k] && add_alert(in, sc->alerts[k], err) != 0)
             goto out;
     rc = 0;
 out:
@@ -735,7 +771,7 @@ int watch_judge(db *d, struct ingest *in, void *arg, struct err *err)
         rc = 0;
         goto out;
     }
-    if (scratch_reserve(&sc, set.n, 0, err) != 0)
+    if (scratch_init(&sc, err) != 0)
         goto out;
     for (i = 0; i < in->n; i++) {
         size_t nc = 0;
@@ -750,11 +786,7 @@ int watch_judge(db *d, struct ingest *in, void *arg, struct err *err)
     rc = 0;
 out:
     pthread_mutex_unlock(&set_lock);
-    free(sc.c);
-    free(sc.s);
-    free(sc.j);
-    free(sc.alerts);
-    free(sc.v);
+    scratch_free(&sc);
     return rc;
 }
 
