@@ -64,7 +64,7 @@ int sq_bad_y(const char *y, struct err *err);
 /* Judged runs between two folds of the watch counts (schema.sql migrations
  * 10 and 11: the list decodes the packed rows of the runs not folded yet),
  * and this connection's count of them since its last. */
-#define FOLD_EVERY 1024
+#define FOLD_EVERY 4096
 long *sq_unfolded(db *d);
 
 /* wait 0: a lock held by another connection fails at once (SQLITE_BUSY);

@@ -225,11 +225,11 @@ static void test_counts_through_folds_deletes_and_rollbacks(void)
         CHECK_INT(db_watch_add(d, &w, "app", NULL, NULL, &watch[k], &e), 0);
     }
     counts_right(d, h, "no judgement yet");
-    /* the first judged run folds at once, then every 1,024 runs */
+    /* the first judged run folds at once, then every FOLD_EVERY (4,096) runs */
     committed(d, 1);
     counts_right(d, h, "one run");
     CHECK_INT(scalar(h, "SELECT run_id FROM watch_counts_upto"), 2);
-    for (int round = 0; round < 8; round++) {
+    for (int round = 0; round < 10; round++) {
         committed(d, 500);
         counts_right(d, h, "after 500 more runs");
     }
@@ -259,7 +259,7 @@ static void test_counts_through_folds_deletes_and_rollbacks(void)
 
     /* a transaction that folded, rolled back */
     CHECK_INT(db_begin(d, &e), 0);
-    judged_runs(d, 2000);
+    judged_runs(d, 4100); /* more than FOLD_EVERY: it folds inside */
     db_rollback(d);
     counts_right(d, h, "after a rollback");
     committed(d, 700);
