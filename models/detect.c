@@ -6,6 +6,7 @@
 #include <float.h>
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +99,44 @@ static void mean_sd(const double *v, size_t n, double *mean, double *sd)
     *sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
 }
 
+/* Student's t quantile Qinv(alpha, df), remembered per thread: a watch asks
+ * the same (alpha, window) for run after run, and GSL's inversion costs
+ * ~1 us, more than the rest of a verdict. */
+static double t_quantile(double alpha, double df)
+{
+    static _Thread_local struct {
+        double alpha, df, q;
+    } memo[32];
+    uint64_t a, b;
+    unsigned h;
+    memcpy(&a, &alpha, sizeof a);
+    memcpy(&b, &df, sizeof b);
+    h = (unsigned)(((a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full)) >> 59);
+    if (memo[h].df != df || memo[h].alpha != alpha) {
+        memo[h].alpha = alpha;
+        memo[h].df = df;
+        memo[h].q = gsl_cdf_tdist_Qinv(alpha, df);
+    }
+    return memo[h].q;
+}
+
+/* Sorts v[0..n) ascending: insertion for a short window (no call per
+ * comparison), qsort beyond. */
+static void sort_values(double *v, size_t n)
+{
+    if (n > 64) {
+        qsort(v, n, sizeof *v, cmp_double);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        double x = v[i];
+        size_t k = i;
+        for (; k > 0 && v[k - 1] > x; k--)
+            v[k] = v[k - 1];
+        v[k] = x;
+    }
+}
+
 /* A band from lo to hi around the centre; fills the verdict for value. */
 static void place(struct detect_verdict *out, double value, double lo, double hi)
 {
@@ -142,7 +181,7 @@ int detect_judge(enum detect_test t, double threshold, const double *hist, size_
         break;
     case DETECT_TTEST: {
         double scale = sd * sqrt(1.0 + 1.0 / (double)n);
-        double q = gsl_cdf_tdist_Qinv(threshold / 2, (double)(n - 1));
+        double q = t_quantile(threshold / 2, (double)(n - 1));
         place(out, value, mean - q * scale, mean + q * scale);
         out->score = scale > 0 ? (value - mean) / scale : 0;
         break;
@@ -154,12 +193,12 @@ int detect_judge(enum detect_test t, double threshold, const double *hist, size_
         break;
     }
     case DETECT_IQR: {
-        double q1, q3, iqr, med;
-        sorted = xmalloc(n * sizeof *sorted);
+        double q1, q3, iqr, med, small[64];
+        sorted = n <= 64 ? small : xmalloc(n * sizeof *sorted);
         if (sorted == NULL)
             return err_set(err, 500, "out_of_memory", NULL, "out of memory");
         memcpy(sorted, hist, n * sizeof *sorted);
-        qsort(sorted, n, sizeof *sorted, cmp_double);
+        sort_values(sorted, n);
         q1 = quantile(sorted, n, 0.25);
         q3 = quantile(sorted, n, 0.75);
         med = quantile(sorted, n, 0.5);
@@ -172,7 +211,8 @@ int detect_judge(enum detect_test t, double threshold, const double *hist, size_
             out->score = value > q3   ? (value - q3) / iqr
                          : value < q1 ? (value - q1) / iqr
                                       : 0;
-        xfree(sorted);
+        if (sorted != small)
+            xfree(sorted);
         break;
     }
     }

@@ -4,6 +4,9 @@
 #include "models/detect.h"
 #include "tests/harness.h"
 
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+
 static void test_parse(void)
 {
     enum detect_test t;
@@ -70,6 +73,38 @@ static void test_ttest(void)
     CHECK_INT(v.out, 0);
 }
 
+/* The t quantile is remembered per (alpha, window) (models/detect.c): 40
+ * significance levels at 3 windows, and one level at 37 windows, more pairs
+ * than it keeps, each band equal to the one from GSL's quantile computed
+ * here. */
+static void test_ttest_remembered_quantiles(void)
+{
+    double h[40];
+    struct err e = {0};
+    int bad = 0;
+    for (int i = 0; i < 40; i++)
+        h[i] = 10 + (i % 7) * 0.25;
+    for (int round = 0; round < 3; round++)
+        for (int k = 0; k < 200; k++) {
+            /* 40 levels at 3 windows, then one level at 37 windows */
+            struct detect_verdict v;
+            double alpha = k < 120 ? 0.01 + (k % 40) * 0.002 : 0.05, mean = 0, ss = 0, sd,
+                   q, scale;
+            size_t n = k < 120 ? 10 + (size_t)(k % 3) * 10 : 4 + (size_t)(k - 120) % 37;
+            for (size_t i = 0; i < n; i++)
+                mean += h[i] / (double)n;
+            for (size_t i = 0; i < n; i++)
+                ss += (h[i] - mean) * (h[i] - mean);
+            sd = sqrt(ss / (double)(n - 1));
+            q = gsl_cdf_tdist_Qinv(alpha / 2, (double)(n - 1));
+            scale = sd * sqrt(1.0 + 1.0 / (double)n);
+            CHECK_INT(detect_judge(DETECT_TTEST, alpha, h, n, 11, &v, &e), 0);
+            bad += fabs(v.hi - (mean + q * scale)) > 1e-9 ||
+                   fabs(v.lo - (mean - q * scale)) > 1e-9;
+        }
+    CHECK_INT(bad, 0);
+}
+
 static void test_percent(void)
 {
     double h[] = {100, 100};
@@ -100,6 +135,27 @@ static void test_iqr(void)
     CHECK_INT(v.out, 1);
     CHECK_INT(detect_judge(DETECT_IQR, 1.5, h, 3, 12, &v, &e), 0);
     CHECK_INT(v.ready, 0); /* iqr needs 4 values */
+}
+
+/* 1..n in a scrambled order, for both ways of sorting (a short window in
+ * place, a long one through qsort): type-7 quartiles 1 + (n - 1) / 4 and
+ * 1 + 3 (n - 1) / 4, median (n + 1) / 2. */
+static void test_iqr_long_and_short(void)
+{
+    static const size_t sizes[] = {5, 63, 64, 65, 100, 1000};
+    double h[1000];
+    struct detect_verdict v;
+    struct err e = {0};
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        size_t n = sizes[s];
+        double q1 = 1 + (double)(n - 1) / 4, q3 = 1 + 3 * (double)(n - 1) / 4;
+        for (size_t i = 0; i < n; i++)
+            h[i] = (double)((i * 37) % n + 1); /* 37 is prime to every n here */
+        CHECK_INT(detect_judge(DETECT_IQR, 1.5, h, n, 0, &v, &e), 0);
+        CHECK_NEAR(v.expected, (double)(n + 1) / 2, 1e-12);
+        CHECK_NEAR(v.lo, q1 - 1.5 * (q3 - q1), 1e-9);
+        CHECK_NEAR(v.hi, q3 + 1.5 * (q3 - q1), 1e-9);
+    }
 }
 
 static void test_bad_input(void)
@@ -163,8 +219,10 @@ int main(void)
     RUN(test_zscore);
     RUN(test_identical_window);
     RUN(test_ttest);
+    RUN(test_ttest_remembered_quantiles);
     RUN(test_percent);
     RUN(test_iqr);
+    RUN(test_iqr_long_and_short);
     RUN(test_bad_input);
     RUN(test_welch);
     RUN(test_changepoints);
