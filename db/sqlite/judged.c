@@ -106,23 +106,35 @@ static size_t pack_bound(size_t n)
     return 1 + 10 + n * RECORD_MAX + 10 + n * 20;
 }
 
+/* FNV-1a of a record: distinct verdicts are told apart by it first. */
+static uint64_t record_hash(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
 static size_t pack(const struct db_judgement *j, size_t n, unsigned char *out)
 {
     unsigned char *recs = xmalloc(n * RECORD_MAX);
     size_t *at = xmalloc(n * sizeof *at), *len = xmalloc(n * sizeof *len);
     size_t k = 0, i, r, o = 1;
     unsigned long long *which = xmalloc(n * sizeof *which);
+    uint64_t *hash = xmalloc(n * sizeof *hash);
     long long prev = 0;
 
     for (i = 0; i < n; i++) {
         unsigned char one[RECORD_MAX];
         size_t l = record(one, &j[i]), off = k ? at[k - 1] + len[k - 1] : 0;
+        uint64_t h = record_hash(one, l);
         for (r = 0; r < k; r++)
-            if (len[r] == l && memcmp(recs + at[r], one, l) == 0)
+            if (hash[r] == h && len[r] == l && memcmp(recs + at[r], one, l) == 0)
                 break;
         if (r == k) {
             memcpy(recs + off, one, l);
             at[k] = off;
+            hash[k] = h;
             len[k++] = l;
         }
         which[i] = r;
@@ -141,6 +153,7 @@ static size_t pack(const struct db_judgement *j, size_t n, unsigned char *out)
     xfree(at);
     xfree(len);
     xfree(which);
+    xfree(hash);
     return o;
 }
 
