@@ -34,7 +34,7 @@
  * one with no watch, one with N statistical watches of one processor count
  * each, one with N that all cover every run (the worst case: each judges it
  * against its configuration's window); the watches are created once and the
- * windows warmed, then alternating rounds of 3,200 runs go into each, and
+ * windows warmed, then 9 alternating rounds of 3,200 runs go into each, and
  * the medians are quoted, with the median of each round's own ratio. The
  * watches ask four distinct questions (test and y), each by 25 of them;
  * --distinct gives each watch a threshold of its own, so that 100 watches
@@ -291,19 +291,23 @@ static int set_watches(db *d, int nwatches, int spread, long long *ids)
     return 0;
 }
 
+/* Alternating rounds of the in-process watch bench: the machine's speed
+ * drifts between them by more than judging costs, so enough for a median. */
+#define ROUNDS 9
+
 static int watch_overhead(const char *dir, long n, int nwatches)
 {
     char path[512];
     struct err e = {0};
     struct db_options opt = {DB_SYNC_NORMAL, 0, 10000};
-    double t[3][5], c[3][5], med[3], cmed[3], paired[3][5];
+    double t[3][ROUNDS], c[3][ROUNDS], med[3], cmed[3], paired[3][ROUNDS];
     long long ids[LIMIT_WATCHES];
     long next = 20000;
     db *d[3];
     int round, mode;
 
     struct ingest_hooks timed = {timed_judge, NULL, NULL};
-    double hook[3][5], hmed[3], bytes[3][5], bmed[3];
+    double hook[3][ROUNDS], hmed[3], bytes[3][ROUNDS], bmed[3];
 
     if (nwatches > LIMIT_WATCHES)
         nwatches = LIMIT_WATCHES;
@@ -328,7 +332,7 @@ static int watch_overhead(const char *dir, long n, int nwatches)
     }
     next += n;
     /* Alternating rounds, the same runs into each database. */
-    for (round = 0; round < 5; round++) {
+    for (round = 0; round < ROUNDS; round++) {
         for (mode = 0; mode < 3; mode++) {
             t[mode][round] = ingest_round(d[mode], next, n) / (double)n;
             c[mode][round] = round_cpu / (double)n;
@@ -343,24 +347,24 @@ static int watch_overhead(const char *dir, long n, int nwatches)
      * are minutes apart, and on a shared machine the speed drifts between
      * them more than judging costs. */
     for (mode = 1; mode < 3; mode++) {
-        for (round = 0; round < 5; round++)
+        for (round = 0; round < ROUNDS; round++)
             paired[mode][round] = t[mode][round] / t[0][round] - 1;
-        qsort(paired[mode], 5, sizeof paired[mode][0], cmp_double);
+        qsort(paired[mode], ROUNDS, sizeof paired[mode][0], cmp_double);
     }
     for (mode = 0; mode < 3; mode++) {
-        qsort(t[mode], 5, sizeof t[mode][0], cmp_double);
-        med[mode] = t[mode][2];
-        qsort(c[mode], 5, sizeof c[mode][0], cmp_double);
-        cmed[mode] = c[mode][2];
-        qsort(hook[mode], 5, sizeof hook[mode][0], cmp_double);
-        hmed[mode] = hook[mode][2];
-        qsort(bytes[mode], 5, sizeof bytes[mode][0], cmp_double);
-        bmed[mode] = bytes[mode][2];
+        qsort(t[mode], ROUNDS, sizeof t[mode][0], cmp_double);
+        med[mode] = t[mode][ROUNDS / 2];
+        qsort(c[mode], ROUNDS, sizeof c[mode][0], cmp_double);
+        cmed[mode] = c[mode][ROUNDS / 2];
+        qsort(hook[mode], ROUNDS, sizeof hook[mode][0], cmp_double);
+        hmed[mode] = hook[mode][ROUNDS / 2];
+        qsort(bytes[mode], ROUNDS, sizeof bytes[mode][0], cmp_double);
+        bmed[mode] = bytes[mode][ROUNDS / 2];
     }
     printf(
-        "single-run ingest (ingest_commit, sync=NORMAL), median of 5 alternating rounds "
+        "single-run ingest (ingest_commit, sync=NORMAL), median of %d alternating rounds "
         "of %ld runs:\n",
-        n);
+        ROUNDS, n);
     printf("  (wall time; CPU time of this process in brackets: the disk's share is "
            "the rest)\n");
     printf("  no watch:                                %8.1f us/run [%6.1f]\n",
@@ -372,7 +376,7 @@ static int watch_overhead(const char *dir, long n, int nwatches)
         (cmed[1] - cmed[0]) / cmed[0] * 100);
     printf("        (the median of each round's own wall ratio: %+.1f %%; rounds %+.1f … "
            "%+.1f %%)\n",
-           paired[1][2] * 100, paired[1][0] * 100, paired[1][4] * 100);
+           paired[1][ROUNDS / 2] * 100, paired[1][0] * 100, paired[1][ROUNDS - 1] * 100);
     printf(
         "  %4d watches all covering every run:     %8.1f us/run [%6.1f] (%+.1f %% wall, "
         "%+.1f %% CPU; worst case)\n",
@@ -380,7 +384,7 @@ static int watch_overhead(const char *dir, long n, int nwatches)
         (cmed[2] - cmed[0]) / cmed[0] * 100);
     printf("        (the median of each round's own wall ratio: %+.1f %%; rounds %+.1f … "
            "%+.1f %%)\n",
-           paired[2][2] * 100, paired[2][0] * 100, paired[2][4] * 100);
+           paired[2][ROUNDS / 2] * 100, paired[2][0] * 100, paired[2][ROUNDS - 1] * 100);
     /* The wall ratios swing by more than judging costs between runs of this
      * bench on a shared machine; the hook's own time does not, but leaves
      * out the commit's writing of what it stored. */
