@@ -324,8 +324,12 @@ static int jload_row(struct loader *l, const struct db_value *v, int ncols,
     if (l->n > 0 && l->j[0].run_id != j.run_id && jflush(l, err) != 0)
         return -1;
     if (l->n == l->cap) {
+        struct db_judgement *more =
+            xrealloc(l->j, (l->cap ? 2 * l->cap : 256) * sizeof *more);
+        if (more == NULL)
+            return err_nomem(err);
+        l->j = more;
         l->cap = l->cap ? 2 * l->cap : 256;
-        l->j = xrealloc(l->j, l->cap * sizeof *l->j);
     }
     l->j[l->n++] = j;
     return 0;
@@ -341,7 +345,8 @@ static int sq_load_open(db *d, const char *table, const char (*cols)[DB_COPY_NAM
 
     *w = NULL;
     if (strcmp(table, JUDGEMENTS) == 0) {
-        l = xcalloc(1, sizeof *l);
+        if ((l = xcalloc(1, sizeof *l)) == NULL)
+            return err_nomem(err);
         l->d = d;
         l->judged = 1;
         if (jcols_map(cols, ncols, l->map, err) != 0) {

@@ -99,8 +99,7 @@ static size_t record(unsigned char *p, const struct db_judgement *j)
     return o;
 }
 
-/* Packs n judgements, in strictly increasing watch order, into out (room for
- * pack_bound(n) bytes); returns the length. */
+/* The room pack() needs for n judgements. */
 static size_t pack_bound(size_t n)
 {
     return 1 + 10 + n * RECORD_MAX + 10 + n * 20;
@@ -115,6 +114,8 @@ static uint64_t record_hash(const unsigned char *p, size_t n)
     return h;
 }
 
+/* Packs n >= 1 judgements, in strictly increasing watch order, into out
+ * (room for pack_bound(n) bytes); returns the length, 0 when memory ran out. */
 static size_t pack(const struct db_judgement *j, size_t n, unsigned char *out)
 {
     unsigned char *recs = xmalloc(n * RECORD_MAX);
@@ -124,6 +125,10 @@ static size_t pack(const struct db_judgement *j, size_t n, unsigned char *out)
     uint64_t *hash = xmalloc(n * sizeof *hash);
     long long prev = 0;
 
+    if (!recs || !at || !len || !which || !hash) {
+        o = 0;
+        goto out;
+    }
     for (i = 0; i < n; i++) {
         unsigned char one[RECORD_MAX];
         size_t l = record(one, &j[i]), off = k ? at[k - 1] + len[k - 1] : 0;
@@ -149,6 +154,7 @@ static size_t pack(const struct db_judgement *j, size_t n, unsigned char *out)
         prev = j[i].watch_id;
         o += put_varint(out + o, which[i]);
     }
+out:
     xfree(recs);
     xfree(at);
     xfree(len);
@@ -183,7 +189,8 @@ int sq_judged_decode(const void *blob, size_t len, long long run_id, struct sq_j
         (s = get_varint(p + o, len - o, &k)) == 0 || k < 1 || k > len)
         return damaged(run_id, err);
     o += s;
-    at = xmalloc((size_t)k * sizeof *at);
+    if ((at = xmalloc((size_t)k * sizeof *at)) == NULL)
+        return err_nomem(err);
     for (r = 0; r < k; r++) {
         size_t l;
         if (o >= len)
@@ -198,7 +205,12 @@ int sq_judged_decode(const void *blob, size_t len, long long run_id, struct sq_j
         goto bad;
     o += s;
     if (n > u->cap) {
-        u->j = xrealloc(u->j, (size_t)n * sizeof *u->j);
+        struct db_judgement *more = xrealloc(u->j, (size_t)n * sizeof *u->j);
+        if (more == NULL) {
+            xfree(at);
+            return err_nomem(err);
+        }
+        u->j = more;
         u->cap = (size_t)n;
     }
     for (i = 0; i < n; i++) {
@@ -297,7 +309,10 @@ static int merge(db *d, long long run_id, const struct db_judgement *j, size_t n
         sq_judged_free(&u);
         return -1;
     }
-    all = xmalloc((u.n + n) * sizeof *all);
+    if ((all = xmalloc((u.n + n) * sizeof *all)) == NULL) {
+        sq_judged_free(&u);
+        return err_nomem(err);
+    }
     memcpy(all, u.j, u.n * sizeof *all);
     memcpy(all + u.n, j, n * sizeof *all);
     qsort(all, u.n + n, sizeof *all, by_watch);
@@ -309,8 +324,10 @@ static int merge(db *d, long long run_id, const struct db_judgement *j, size_t n
         conflict(err);
     } else {
         out = xmalloc(pack_bound(u.n + n));
-        len = pack(all, u.n + n, out);
-        if (write_blob(d, SQL_SET, run_id, out, len, err) == SQLITE_DONE)
+        len = out ? pack(all, u.n + n, out) : 0;
+        if (len == 0)
+            err_nomem(err);
+        else if (write_blob(d, SQL_SET, run_id, out, len, err) == SQLITE_DONE)
             rc = 0;
         else if (err->status == 0)
             db_fail(d, err);
@@ -336,7 +353,8 @@ int sq_judged_put(db *d, const struct db_judgement *j, size_t n, struct err *err
                            "judgements of runs %lld and %lld stored together",
                            j[0].run_id, j[i].run_id);
         if (j[i].watch_id <= j[i - 1].watch_id && sorted == NULL) {
-            sorted = xmalloc(n * sizeof *sorted);
+            if ((sorted = xmalloc(n * sizeof *sorted)) == NULL)
+                return err_nomem(err);
             memcpy(sorted, j, n * sizeof *sorted);
             qsort(sorted, n, sizeof *sorted, by_watch);
         }
@@ -354,11 +372,13 @@ int sq_judged_put(db *d, const struct db_judgement *j, size_t n, struct err *err
         return err_set(err, 500, "internal", NULL, "a judgement of no watch");
     }
     out = pack_bound(n) <= sizeof small ? small : xmalloc(pack_bound(n));
-    len = pack(j, n, out);
-    rc = write_blob(d, SQL_PUT, j[0].run_id, out, len, err);
+    len = out ? pack(j, n, out) : 0;
+    rc = len ? write_blob(d, SQL_PUT, j[0].run_id, out, len, err) : SQLITE_NOMEM;
     if (out != small)
         xfree(out);
-    if (rc == SQLITE_DONE)
+    if (len == 0)
+        rc = err_nomem(err);
+    else if (rc == SQLITE_DONE)
         rc = 0;
     else if (err->status != 0)
         rc = -1;
@@ -424,9 +444,18 @@ static int live_load(db *d, const char *sql, long long arg, struct live *l,
         sqlite3_bind_int64(st, 1, arg);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (l->n == cap) {
+            long long *id, *model;
             cap = cap ? 2 * cap : 64;
-            l->id = xrealloc(l->id, cap * sizeof *l->id);
-            l->model = xrealloc(l->model, cap * sizeof *l->model);
+            id = xrealloc(l->id, cap * sizeof *l->id);
+            if (id != NULL)
+                l->id = id;
+            model = id ? xrealloc(l->model, cap * sizeof *l->model) : NULL;
+            if (model == NULL) {
+                sqlite3_reset(st);
+                live_free(l);
+                return err_nomem(err);
+            }
+            l->model = model;
         }
         l->id[l->n] = sqlite3_column_int64(st, 0);
         l->model[l->n++] = sqlite3_column_int64(st, 1);
@@ -466,15 +495,18 @@ struct counts {
     size_t n, cap;
 };
 
-static void counts_add(struct counts *c, long long watch, long long judged, long long out)
+/* Adds to watch's counts; -1 when memory ran out (c unchanged). */
+static int counts_add(struct counts *c, long long watch, long long judged, long long out)
 {
     size_t i;
     if (2 * (c->n + 1) > c->cap) {
         struct counts g = {xcalloc(c->cap ? 2 * c->cap : 256, sizeof *g.e), 0,
                            c->cap ? 2 * c->cap : 256};
+        if (g.e == NULL)
+            return -1;
         for (i = 0; i < c->cap; i++)
-            if (c->e[i].watch)
-                counts_add(&g, c->e[i].watch, c->e[i].judged, c->e[i].out);
+            if (c->e[i].watch) /* room enough: never grows */
+                (void)counts_add(&g, c->e[i].watch, c->e[i].judged, c->e[i].out);
         xfree(c->e);
         *c = g;
     }
@@ -487,6 +519,7 @@ static void counts_add(struct counts *c, long long watch, long long judged, long
     }
     c->e[i].judged += judged;
     c->e[i].out += out;
+    return 0;
 }
 
 static const struct count *counts_get(const struct counts *c, long long watch)
@@ -505,9 +538,9 @@ static int count_run(void *ctx, sqlite3_stmt *st, const struct sq_judged *u,
                      struct err *err)
 {
     (void)st;
-    (void)err;
     for (size_t i = 0; i < u->n; i++)
-        counts_add(ctx, u->j[i].watch_id, 1, u->j[i].out);
+        if (counts_add(ctx, u->j[i].watch_id, 1, u->j[i].out) != 0)
+            return err_nomem(err);
     return 0;
 }
 
@@ -961,8 +994,13 @@ int sq_judged_migrate(db *d, struct err *err)
         if (rc != SQLITE_ROW)
             break;
         if (n == cap) {
+            struct db_judgement *more = xrealloc(j, (cap ? 2 * cap : 256) * sizeof *j);
+            if (more == NULL) {
+                err_nomem(err);
+                break;
+            }
+            j = more;
             cap = cap ? 2 * cap : 256;
-            j = xrealloc(j, cap * sizeof *j);
         }
         j[n] = (struct db_judgement){
             .run_id = sqlite3_column_int64(st, 0),

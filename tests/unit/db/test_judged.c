@@ -12,6 +12,7 @@
  * both sides of the mark, run ids SQLite hands out again below the mark
  * after the newest runs were deleted, a rolled-back transaction that had
  * folded, a second connection, and a watch's delete. */
+#include "common/xalloc.h"
 #include "db/db.h"
 #include "db/history.h"
 #include "db/runs.h"
@@ -572,6 +573,59 @@ static void test_merge_ids_and_damage(void)
     db_close(d);
 }
 
+/* Every allocation of storing, merging and reading packed rows failing in
+ * turn: an error (never a crash), and a failed store leaves the database as
+ * it was (the sanitizer build also checks nothing leaks). */
+static void test_out_of_memory(void)
+{
+    char file[200];
+    struct err e = {0};
+    db *d;
+    sqlite3 *h;
+    int fails = 0;
+
+    snprintf(file, sizeof file, "%s/oom.db", dir);
+    sqlite3_close(version_10(file));
+    CHECK_INT(db_open(&d, file, NULL, &e), 0);
+    CHECK_INT(sqlite3_open(file, &h), SQLITE_OK);
+    for (long nth = 1; nth < 200; nth++) {
+        /* run 35 gets watches 300 and 2 (unsorted: the sorting copy), then
+         * 5 merges into it */
+        struct db_judgement j[2] = {
+            {.watch_id = 300, .run_id = 35, .value = 1, .ready = 1},
+            {.watch_id = 2, .run_id = 35, .value = 2, .ready = 1}};
+        struct db_judgement m = {.watch_id = 5, .run_id = 35, .value = 3, .ready = 1};
+        long long alerts[2], n0 = scalar(h, "SELECT count(*) FROM run_judgements");
+        json_t *cover = NULL, *by_run, *list;
+        int rc;
+
+        memset(&e, 0, sizeof e);
+        CHECK_INT(db_begin(d, &e), 0);
+        xalloc_fail_at(nth);
+        rc = db_judgements_add(d, j, 2, alerts, &e);
+        if (rc == 0)
+            rc = db_judgements_add(d, &m, 1, alerts, &e);
+        by_run = rc == 0 ? db_history_judgements(d, 1, &cover, &e) : NULL;
+        list = by_run != NULL ? db_watches_list(d, &e) : NULL;
+        xalloc_fail_at(0);
+        db_rollback(d);
+        CHECK_INT(scalar(h, "SELECT count(*) FROM run_judgements"), n0);
+        if (list == NULL) {
+            fails++;
+            CHECK(e.status != 0);
+        }
+        json_decref(by_run);
+        json_decref(cover);
+        json_decref(list);
+        if (list != NULL)
+            break;
+    }
+    fprintf(stderr, "%d allocations failed in turn\n", fails);
+    CHECK(fails > 5);
+    sqlite3_close(h);
+    db_close(d);
+}
+
 int main(void)
 {
     char cmd[200];
@@ -583,6 +637,7 @@ int main(void)
     RUN(test_migration_10);
     RUN(test_migration_11);
     RUN(test_merge_ids_and_damage);
+    RUN(test_out_of_memory);
     rc = harness_report();
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
