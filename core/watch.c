@@ -14,6 +14,7 @@
 #include "core/watch.h"
 #include "common/isotime.h"
 #include "common/arena.h"
+#include "common/xalloc.h"
 #include "core/history.h"
 #include "core/method_fit.h"
 #include "db/catalog.h"
@@ -590,16 +591,16 @@ static int scratch_init(struct judge_scratch *sc, struct err *err)
 {
     size_t n = set.n, ny = set.ny;
     memset(sc, 0, sizeof *sc);
-    sc->c = malloc(n * sizeof *sc->c);
-    sc->s = malloc(ny * sizeof *sc->s);
-    sc->j = malloc(n * sizeof *sc->j);
-    sc->alerts = malloc(n * sizeof *sc->alerts);
-    sc->yvalue = malloc(ny * sizeof *sc->yvalue);
-    sc->ystamp = calloc(ny, sizeof *sc->ystamp);
-    sc->yseries = malloc(ny * sizeof *sc->yseries);
-    sc->sstamp = calloc(ny, sizeof *sc->sstamp);
-    sc->qj = malloc(n * sizeof *sc->qj);
-    sc->qstamp = calloc(n, sizeof *sc->qstamp);
+    sc->c = xmalloc(n * sizeof *sc->c);
+    sc->s = xmalloc(ny * sizeof *sc->s);
+    sc->j = xmalloc(n * sizeof *sc->j);
+    sc->alerts = xmalloc(n * sizeof *sc->alerts);
+    sc->yvalue = xmalloc(ny * sizeof *sc->yvalue);
+    sc->ystamp = xcalloc(ny, sizeof *sc->ystamp);
+    sc->yseries = xmalloc(ny * sizeof *sc->yseries);
+    sc->sstamp = xcalloc(ny, sizeof *sc->sstamp);
+    sc->qj = xmalloc(n * sizeof *sc->qj);
+    sc->qstamp = xcalloc(n, sizeof *sc->qstamp);
     if (!sc->c || !sc->s || !sc->j || !sc->alerts || !sc->yvalue || !sc->ystamp ||
         !sc->yseries || !sc->sstamp || !sc->qj || !sc->qstamp)
         return err_nomem(err);
@@ -608,17 +609,17 @@ static int scratch_init(struct judge_scratch *sc, struct err *err)
 
 static void scratch_free(struct judge_scratch *sc)
 {
-    free(sc->c);
-    free(sc->s);
-    free(sc->j);
-    free(sc->alerts);
-    free(sc->v);
-    free(sc->yvalue);
-    free(sc->ystamp);
-    free(sc->yseries);
-    free(sc->sstamp);
-    free(sc->qj);
-    free(sc->qstamp);
+    xfree(sc->c);
+    xfree(sc->s);
+    xfree(sc->j);
+    xfree(sc->alerts);
+    xfree(sc->v);
+    xfree(sc->yvalue);
+    xfree(sc->ystamp);
+    xfree(sc->yseries);
+    xfree(sc->sstamp);
+    xfree(sc->qj);
+    xfree(sc->qstamp);
 }
 
 /* The run's value of watch c's y, read from the record once per run. */
@@ -658,7 +659,7 @@ static int read_series(db *d, long long run_id, const struct run_record *r, size
         total += (size_t)sc->s[i].want;
     }
     if (total > sc->vcap) {
-        double *grown = realloc(sc->v, total * sizeof *grown);
+        double *grown = xrealloc(sc->v, total * sizeof *grown);
         if (grown == NULL)
             return err_nomem(err);
         sc->v = grown;
