@@ -54,7 +54,21 @@ static const char JUDGEMENTS[] = "judgements";
 static const char *const JCOLS[] = {"run_id",   "watch_id", "x",        "value",
                                     "expected", "lo",       "hi",       "score",
                                     "ready",    "out",      "direction"};
-enum { NJCOLS = sizeof JCOLS / sizeof *JCOLS };
+/* JCOLS' positions */
+enum {
+    J_RUN,
+    J_WATCH,
+    J_X,
+    J_VALUE,
+    J_EXPECTED,
+    J_LO,
+    J_HI,
+    J_SCORE,
+    J_READY,
+    J_OUT,
+    J_DIRECTION,
+    NJCOLS
+};
 
 static int sq_tables(db *d, char (*names)[DB_COPY_NAME], int max, struct err *err)
 {
@@ -147,43 +161,43 @@ static int jread_one(void *ctx, const struct db_judgement *j, struct err *err)
         memset(x, 0, sizeof *x);
         x->type = DBV_INT;
         switch (r->map[i]) {
-        case 0:
+        case J_RUN:
             x->i = j->run_id;
             break;
-        case 1:
+        case J_WATCH:
             x->i = j->watch_id;
             break;
-        case 2:
+        case J_X:
             x->type = j->has_x ? DBV_REAL : DBV_NULL;
             x->r = j->x;
             break;
-        case 3:
+        case J_VALUE:
             x->type = DBV_REAL;
             x->r = j->value;
             break;
-        case 4:
+        case J_EXPECTED:
             x->type = DBV_REAL;
             x->r = j->expected;
             break;
-        case 5:
+        case J_LO:
             x->type = DBV_REAL;
             x->r = j->lo;
             break;
-        case 6:
+        case J_HI:
             x->type = DBV_REAL;
             x->r = j->hi;
             break;
-        case 7:
+        case J_SCORE:
             x->type = DBV_REAL;
             x->r = j->score;
             break;
-        case 8:
+        case J_READY:
             x->i = j->ready;
             break;
-        case 9:
+        case J_OUT:
             x->i = j->out;
             break;
-        default:
+        default: /* J_DIRECTION */
             x->i = j->direction;
         }
     }
@@ -285,38 +299,38 @@ static int jload_row(struct loader *l, const struct db_value *v, int ncols,
     struct db_judgement j = {0};
     for (int i = 0; i < ncols; i++) {
         switch (l->map[i]) {
-        case 0:
+        case J_RUN:
             j.run_id = v[i].i;
             break;
-        case 1:
+        case J_WATCH:
             j.watch_id = v[i].i;
             break;
-        case 2:
+        case J_X:
             j.has_x = v[i].type != DBV_NULL;
             j.x = j.has_x ? real_of(&v[i]) : 0;
             break;
-        case 3:
+        case J_VALUE:
             j.value = real_of(&v[i]);
             break;
-        case 4:
+        case J_EXPECTED:
             j.expected = real_of(&v[i]);
             break;
-        case 5:
+        case J_LO:
             j.lo = real_of(&v[i]);
             break;
-        case 6:
+        case J_HI:
             j.hi = real_of(&v[i]);
             break;
-        case 7:
+        case J_SCORE:
             j.score = real_of(&v[i]);
             break;
-        case 8:
+        case J_READY:
             j.ready = (int)v[i].i;
             break;
-        case 9:
+        case J_OUT:
             j.out = (int)v[i].i;
             break;
-        default:
+        default: /* J_DIRECTION */
             j.direction = (int)v[i].i;
         }
     }
