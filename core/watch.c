@@ -368,6 +368,7 @@ struct cwatch {
     const char *x;  /* and the model's x (NULL: none) */
     size_t yslot;   /* its y among the set's distinct ones (set.y) */
     size_t qslot;   /* the first watch of the set asking its question */
+    size_t sslot;   /* the first with its test, y and window (its statistic) */
 };
 
 struct wset {
@@ -439,6 +440,14 @@ static int same_question(const struct cwatch *o, const struct cwatch *c)
                                o->w.window == c->w.window && strcmp(o->w.y, c->w.y) == 0;
 }
 
+/* Whether two statistical watches look at the same window the same way (y,
+ * test and window; the threshold aside), so share its statistic. */
+static int same_statistic(const struct cwatch *o, const struct cwatch *c)
+{
+    return !c->w.model_id && !o->w.model_id && o->test == c->test &&
+           o->w.window == c->w.window && strcmp(o->w.y, c->w.y) == 0;
+}
+
 static int set_load(db *d, long long version, struct err *err)
 {
     struct db_watch *w;
@@ -491,6 +500,9 @@ static int set_load(db *d, long long version, struct err *err)
         for (i = 0; i < k && !same_question(&set.w[i], c); i++)
             ;
         c->qslot = i;
+        for (i = 0; i < k && !same_statistic(&set.w[i], c); i++)
+            ;
+        c->sslot = i;
     }
     set.serial = db_serial(d);
     set.version = version;
@@ -569,8 +581,9 @@ struct series {
 };
 
 /* Buffers reused across the runs of a batch, sized by the set: per y slot
- * the run's value and its series, per question slot the verdict, each
- * valid for the run whose stamp it carries. */
+ * the run's value and its series, per question slot the verdict, per
+ * statistic slot the window's statistic, each valid for the run whose stamp
+ * it carries. */
 struct judge_scratch {
     const struct cwatch **c; /* the watches covering the run */
     struct series *s;
@@ -584,6 +597,8 @@ struct judge_scratch {
     long *sstamp;            /* run stamp of yseries */
     struct db_judgement *qj; /* per question slot: its verdict */
     long *qstamp;            /* run stamp of qj */
+    struct detect_stat *st;  /* per statistic slot: the window's statistic */
+    long *ststamp;           /* run stamp of st */
     long stamp;
 };
 
@@ -601,8 +616,10 @@ static int scratch_init(struct judge_scratch *sc, struct err *err)
     sc->sstamp = xcalloc(ny, sizeof *sc->sstamp);
     sc->qj = xmalloc(n * sizeof *sc->qj);
     sc->qstamp = xcalloc(n, sizeof *sc->qstamp);
+    sc->st = xmalloc(n * sizeof *sc->st);
+    sc->ststamp = xcalloc(n, sizeof *sc->ststamp);
     if (!sc->c || !sc->s || !sc->j || !sc->alerts || !sc->yvalue || !sc->ystamp ||
-        !sc->yseries || !sc->sstamp || !sc->qj || !sc->qstamp)
+        !sc->yseries || !sc->sstamp || !sc->qj || !sc->qstamp || !sc->st || !sc->ststamp)
         return err_nomem(err);
     return 0;
 }
@@ -620,6 +637,8 @@ static void scratch_free(struct judge_scratch *sc)
     xfree(sc->sstamp);
     xfree(sc->qj);
     xfree(sc->qstamp);
+    xfree(sc->st);
+    xfree(sc->ststamp);
 }
 
 /* The run's value of watch c's y, read from the record once per run. */
@@ -720,11 +739,16 @@ static int judge_run(db *d, struct ingest *in, size_t i, size_t nc,
         } else {
             const struct series *s = &sc->s[sc->yseries[c->yslot]];
             struct detect_verdict v;
-            size_t n = (size_t)s->n;
-            if (n > (size_t)c->w.window)
-                n = (size_t)c->w.window;
-            if (detect_judge(c->test, c->w.threshold, sc->v + s->at, n, j.value, &v,
-                             err) != 0)
+            if (sc->ststamp[c->sslot] != sc->stamp) {
+                size_t n = (size_t)s->n;
+                if (n > (size_t)c->w.window)
+                    n = (size_t)c->w.window;
+                if (detect_stat(c->test, sc->v + s->at, n, &sc->st[c->sslot], err) != 0)
+                    goto out;
+                sc->ststamp[c->sslot] = sc->stamp;
+            }
+            if (detect_band(c->test, c->w.threshold, &sc->st[c->sslot], j.value, &v,
+                            err) != 0)
                 goto out;
             j.ready = v.ready;
             j.out = v.out;

@@ -146,16 +146,10 @@ static void place(struct detect_verdict *out, double value, double lo, double hi
     out->out = out->direction != 0;
 }
 
-int detect_judge(enum detect_test t, double threshold, const double *hist, size_t n,
-                 double value, struct detect_verdict *out, struct err *err)
+int detect_stat(enum detect_test t, const double *hist, size_t n, struct detect_stat *st,
+                struct err *err)
 {
-    double mean, sd, *sorted = NULL;
-
-    memset(out, 0, sizeof *out);
-    if (detect_check_threshold(t, threshold, "threshold", err) != 0)
-        return -1;
-    if (!isfinite(value))
-        return err_set(err, 422, "invalid", NULL, "the value to judge is not finite");
+    memset(st, 0, sizeof *st);
     if (n > DETECT_MAX_WINDOW)
         return err_set(err, 422, "too_large", "window",
                        "a window holds at most %d values", DETECT_MAX_WINDOW);
@@ -163,25 +157,55 @@ int detect_judge(enum detect_test t, double threshold, const double *hist, size_
         if (!isfinite(hist[i]))
             return err_set(err, 422, "invalid", NULL,
                            "a value of the window is not finite");
+    st->n = n;
     if (n < detect_min_history(t))
         return 0; /* not ready: nothing judged */
-    out->ready = 1;
-
-    mean_sd(hist, n, &mean, &sd);
+    st->ready = 1;
+    mean_sd(hist, n, &st->mean, &st->sd);
     /* Identical values: a floor keeps the band from being empty, so that a
      * bit-identical repeat is inside and any real change is out. */
-    if (sd < 1e-9 * fabs(mean))
-        sd = 1e-9 * fabs(mean);
-    out->expected = mean;
+    if (st->sd < 1e-9 * fabs(st->mean))
+        st->sd = 1e-9 * fabs(st->mean);
+    if (t == DETECT_IQR) {
+        double small[64], *sorted = n <= 64 ? small : xmalloc(n * sizeof *sorted);
+        if (sorted == NULL)
+            return err_set(err, 500, "out_of_memory", NULL, "out of memory");
+        memcpy(sorted, hist, n * sizeof *sorted);
+        sort_values(sorted, n);
+        st->q1 = quantile(sorted, n, 0.25);
+        st->q3 = quantile(sorted, n, 0.75);
+        st->med = quantile(sorted, n, 0.5);
+        st->iqr = st->q3 - st->q1;
+        if (st->iqr < 1e-9 * fabs(st->med))
+            st->iqr = 1e-9 * fabs(st->med);
+        if (sorted != small)
+            xfree(sorted);
+    }
+    return 0;
+}
 
+int detect_band(enum detect_test t, double threshold, const struct detect_stat *st,
+                double value, struct detect_verdict *out, struct err *err)
+{
+    double mean = st->mean, sd = st->sd;
+
+    memset(out, 0, sizeof *out);
+    if (detect_check_threshold(t, threshold, "threshold", err) != 0)
+        return -1;
+    if (!isfinite(value))
+        return err_set(err, 422, "invalid", NULL, "the value to judge is not finite");
+    if (!st->ready)
+        return 0;
+    out->ready = 1;
+    out->expected = mean;
     switch (t) {
     case DETECT_ZSCORE:
         place(out, value, mean - threshold * sd, mean + threshold * sd);
         out->score = sd > 0 ? (value - mean) / sd : 0;
         break;
     case DETECT_TTEST: {
-        double scale = sd * sqrt(1.0 + 1.0 / (double)n);
-        double q = t_quantile(threshold / 2, (double)(n - 1));
+        double scale = sd * sqrt(1.0 + 1.0 / (double)st->n);
+        double q = t_quantile(threshold / 2, (double)(st->n - 1));
         place(out, value, mean - q * scale, mean + q * scale);
         out->score = scale > 0 ? (value - mean) / scale : 0;
         break;
@@ -192,31 +216,32 @@ int detect_judge(enum detect_test t, double threshold, const double *hist, size_
         out->score = mean != 0 ? (value - mean) / fabs(mean) * 100 : 0;
         break;
     }
-    case DETECT_IQR: {
-        double q1, q3, iqr, med, small[64];
-        sorted = n <= 64 ? small : xmalloc(n * sizeof *sorted);
-        if (sorted == NULL)
-            return err_set(err, 500, "out_of_memory", NULL, "out of memory");
-        memcpy(sorted, hist, n * sizeof *sorted);
-        sort_values(sorted, n);
-        q1 = quantile(sorted, n, 0.25);
-        q3 = quantile(sorted, n, 0.75);
-        med = quantile(sorted, n, 0.5);
-        iqr = q3 - q1;
-        if (iqr < 1e-9 * fabs(med))
-            iqr = 1e-9 * fabs(med);
-        out->expected = med;
-        place(out, value, q1 - threshold * iqr, q3 + threshold * iqr);
-        if (iqr > 0)
-            out->score = value > q3   ? (value - q3) / iqr
-                         : value < q1 ? (value - q1) / iqr
-                                      : 0;
-        if (sorted != small)
-            xfree(sorted);
+    case DETECT_IQR:
+        out->expected = st->med;
+        place(out, value, st->q1 - threshold * st->iqr, st->q3 + threshold * st->iqr);
+        if (st->iqr > 0)
+            out->score = value > st->q3   ? (value - st->q3) / st->iqr
+                         : value < st->q1 ? (value - st->q1) / st->iqr
+                                          : 0;
         break;
     }
-    }
     return 0;
+}
+
+int detect_judge(enum detect_test t, double threshold, const double *hist, size_t n,
+                 double value, struct detect_verdict *out, struct err *err)
+{
+    struct detect_stat st;
+
+    memset(out, 0, sizeof *out);
+    /* the errors in the order they always came: threshold, value, window */
+    if (detect_check_threshold(t, threshold, "threshold", err) != 0)
+        return -1;
+    if (!isfinite(value))
+        return err_set(err, 422, "invalid", NULL, "the value to judge is not finite");
+    if (detect_stat(t, hist, n, &st, err) != 0)
+        return -1;
+    return detect_band(t, threshold, &st, value, out, err);
 }
 
 int detect_welch(double m1, double s1, long n1, double m2, double s2, long n2,

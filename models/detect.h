@@ -66,9 +66,28 @@ struct detect_verdict {
 
 /* Judges value against the n values of hist (the window, any order) with test
  * t at threshold. Returns 0 and fills *out, or -1 with err set for a bad
- * threshold, a non-finite value or n > DETECT_MAX_WINDOW. */
+ * threshold, a non-finite value or n > DETECT_MAX_WINDOW. The same as
+ * detect_stat then detect_band. */
 int detect_judge(enum detect_test t, double threshold, const double *hist, size_t n,
                  double value, struct detect_verdict *out, struct err *err);
+
+/* What a window says before any threshold: watches that differ only in their
+ * threshold compute it once (core/watch.c). */
+struct detect_stat {
+    size_t n;
+    int ready;          /* n >= detect_min_history(t) */
+    double mean, sd;    /* sd floored above 0 for identical values */
+    double q1, q3, med; /* iqr: the type-7 quartiles */
+    double iqr;         /* q3 - q1, floored likewise */
+};
+/* The statistic of test t over hist[0..n). 0, or -1 with err set for
+ * n > DETECT_MAX_WINDOW or a value that is not finite. */
+int detect_stat(enum detect_test t, const double *hist, size_t n, struct detect_stat *st,
+                struct err *err);
+/* The verdict on value at threshold from a window's statistic. 0, or -1 with
+ * err set for a bad threshold or a non-finite value. */
+int detect_band(enum detect_test t, double threshold, const struct detect_stat *st,
+                double value, struct detect_verdict *out, struct err *err);
 
 /* ---- Welch's t-test (the compare view) ---------------------------------- */
 
