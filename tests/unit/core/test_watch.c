@@ -8,6 +8,7 @@
 #include "core/ingest.h"
 #include "core/watch.h"
 #include "db/history.h"
+#include "models/detect.h"
 #include "tests/harness.h"
 
 #include <math.h>
@@ -139,6 +140,68 @@ static void test_zscore_window_and_alert(void)
     db_close(d);
 }
 
+/* Watches that share a window's statistic (same test, y and window) or a
+ * whole question (the threshold too) each get the band of their own
+ * threshold and window: every judgement equals detect_judge on its own
+ * window. */
+static void test_shared_statistics(void)
+{
+    static const char *const w[] = {
+        "\"zscore\", \"threshold\": 2, \"window\": 3",
+        "\"zscore\", \"threshold\": 1, \"window\": 3", /* W1's statistic */
+        "\"zscore\", \"threshold\": 2, \"window\": 2", /* another window */
+        "\"zscore\", \"threshold\": 2, \"window\": 4",
+        "\"iqr\", \"threshold\": 1.5, \"window\": 4",  /* another test, same window */
+        "\"zscore\", \"threshold\": 2, \"window\": 3", /* W1's question */
+        "\"ttest\", \"threshold\": 0.2, \"window\": 3",
+        "\"ttest\", \"threshold\": 0.01, \"window\": 3",
+    };
+    static const enum detect_test test[] = {DETECT_ZSCORE, DETECT_ZSCORE, DETECT_ZSCORE,
+                                            DETECT_ZSCORE, DETECT_IQR,    DETECT_ZSCORE,
+                                            DETECT_TTEST,  DETECT_TTEST};
+    static const double thr[] = {2, 1, 2, 2, 1.5, 2, 0.2, 0.01};
+    static const size_t win[] = {3, 3, 2, 4, 4, 3, 3, 3};
+    const double hist[] = {11, 13, 12, 10}; /* newest first */
+    struct err e = {0};
+    json_t *by_run, *cover = NULL, *list;
+    long long id;
+    char key[32];
+    db *d;
+
+    CHECK_INT(db_open(&d, path("shared.db"), NULL, &e), 0);
+    watch_install();
+    put(d, 4, 10.0, "2026-01-01T00:00:00Z", NULL, NULL);
+    put(d, 4, 12.0, "2026-01-02T00:00:00Z", NULL, NULL);
+    put(d, 4, 13.0, "2026-01-03T00:00:00Z", NULL, NULL);
+    put(d, 4, 11.0, "2026-01-04T00:00:00Z", NULL, NULL);
+    for (size_t k = 0; k < sizeof w / sizeof *w; k++) {
+        char body[256];
+        snprintf(
+            body, sizeof body,
+            "{\"application\": \"a\", \"system\": \"s\", \"detector\": {\"test\": %s}}",
+            w[k]);
+        watch(d, body);
+    }
+    id = put(d, 4, 14.0, "2026-01-05T00:00:00Z", NULL, NULL);
+    by_run = db_history_judgements(d, 1, &cover, &e);
+    CHECK(by_run != NULL);
+    snprintf(key, sizeof key, "%lld", id);
+    list = json_object_get(by_run, key);
+    CHECK_INT((long long)json_array_size(list), (long long)(sizeof w / sizeof *w));
+    for (size_t k = 0; k < json_array_size(list); k++) {
+        json_t *j = json_array_get(list, k);
+        struct detect_verdict v;
+        CHECK_INT(detect_judge(test[k], thr[k], hist, win[k], 14.0, &v, &e), 0);
+        CHECK_NEAR(json_number_value(json_object_get(j, "lo")), v.lo, 1e-12);
+        CHECK_NEAR(json_number_value(json_object_get(j, "hi")), v.hi, 1e-12);
+        CHECK_NEAR(json_number_value(json_object_get(j, "expected")), v.expected, 1e-12);
+        CHECK_INT(json_integer_value(json_object_get(j, "out")), v.out);
+    }
+    json_decref(by_run);
+    json_decref(cover);
+    db_close(d);
+}
+
 static int fail_after(db *d, struct ingest *in, void *arg, struct err *err)
 {
     (void)arg;
@@ -231,6 +294,7 @@ int main(void)
     if (mkdtemp(dir) == NULL)
         return 1;
     RUN(test_zscore_window_and_alert);
+    RUN(test_shared_statistics);
     RUN(test_rollback_keeps_no_judgement);
     RUN(test_series_and_compare);
     rc = harness_report();
