@@ -18,7 +18,7 @@
  *                              and the index of the verdict it reached
  *
  * Watches asking the same question of a run reach the same verdict, so 100
- * watches asking four questions take ~450 bytes. A deleted watch's entries
+ * watches asking four questions take ~370 bytes. A deleted watch's entries
  * stay in the blobs and every reader skips ids that are not watches any more
  * (watch ids are never handed out again: watch_ids, migration 11).
  */
