@@ -3,7 +3,9 @@ servers): the private cluster of the test harness (prophecy_test.PG, set
 when ctest runs them as api_pg.*), a fresh database per call, and a visible
 skip (exit 77, which ctest reports as skipped) when run without a cluster
 (as api.*)."""
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 
@@ -23,8 +25,11 @@ def postgres_database():
 
 
 def sqlite_path():
-    """A new SQLite file's path in a new temporary directory."""
-    return os.path.join(tempfile.mkdtemp(prefix="prophecy-test-"), "test.db")
+    """A new SQLite file's path in a new temporary directory (removed when the
+    test ends)."""
+    d = tempfile.mkdtemp(prefix="prophecy-test-")
+    atexit.register(shutil.rmtree, d, True)
+    return os.path.join(d, "test.db")
 
 
 def stop(server):
@@ -32,5 +37,4 @@ def stop(server):
     PostgreSQL database that other servers or later steps still use)."""
     server.kill()
     server.log.close()
-    import shutil
     shutil.rmtree(server.tmp, ignore_errors=True)

@@ -6,9 +6,11 @@ fragment), 4xx handling (rejected/ with the server's message, a batch resent
 without its bad run), and the spool: server down -> exit 1 and a spool file;
 server up -> flush delivers once, never twice.
 """
+import atexit
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -23,6 +25,7 @@ if not os.access(upload, os.X_OK):
     print("SKIP: %s not built" % upload)
     sys.exit(serverlib.SKIP)
 work = tempfile.mkdtemp(prefix="prophecy-upl-files-")
+atexit.register(shutil.rmtree, work, True)
 spool = os.path.join(work, "spool")
 
 

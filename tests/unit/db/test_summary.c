@@ -392,10 +392,16 @@ static void test_runs_page(void)
 
 int main(void)
 {
+    char cmd[200];
+    int rc;
     if (mkdtemp(dir) == NULL)
         return 1;
     RUN(test_summary_on_insert);
     RUN(test_migration_backfills);
     RUN(test_runs_page);
-    return harness_report();
+    rc = harness_report();
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        return 1;
+    return rc;
 }
