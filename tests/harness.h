@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int harness_passed, harness_failed, harness_cur_failed;
@@ -71,6 +72,20 @@ static inline int harness_report(void)
 {
     printf("%d passed, %d failed\n", harness_passed, harness_failed);
     return harness_failed ? 1 : 0;
+}
+
+/* harness_report, then removes the test's temporary directory (made by
+ * mkdtemp): a directory left behind fails the run too. */
+static inline int harness_report_removing(const char *dir)
+{
+    char cmd[512];
+    int rc = harness_report();
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "could not remove %s\n", dir);
+        return 1;
+    }
+    return rc;
 }
 
 #endif

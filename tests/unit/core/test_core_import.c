@@ -261,7 +261,6 @@ static void test_fault_injection(void)
 
 int main(void)
 {
-    int rc;
     if (mkdtemp(dir) == NULL)
         return 1;
     RUN(test_batches_in_one_transaction);
@@ -270,12 +269,5 @@ int main(void)
     RUN(test_check_and_unknown_format);
     RUN(test_load_paths);
     RUN(test_fault_injection);
-    rc = harness_report();
-    {
-        char cmd[128];
-        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-        if (system(cmd) != 0)
-            rc = 1;
-    }
-    return rc;
+    return harness_report_removing(dir);
 }

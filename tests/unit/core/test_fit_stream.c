@@ -281,15 +281,9 @@ static void test_streamed_like_per_run(void)
 
 int main(void)
 {
-    char cmd[128];
-    int rc;
     gsl_set_error_handler_off();
     if (mkdtemp(dir) == NULL)
         return 1;
     RUN(test_streamed_like_per_run);
-    rc = harness_report();
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
-    return rc;
+    return harness_report_removing(dir);
 }

@@ -223,19 +223,11 @@ static void test_conflicting_id_fails_batch(void)
 
 int main(void)
 {
-    int rc;
     if (mkdtemp(dir) == NULL)
         return 1;
     RUN(test_hook_counts_calls);
     RUN(test_hook_error_rolls_back);
     RUN(test_writer_job_rolls_back_on_hook_error);
     RUN(test_conflicting_id_fails_batch);
-    rc = harness_report();
-    {
-        char cmd[128];
-        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-        if (system(cmd) != 0)
-            rc = 1;
-    }
-    return rc;
+    return harness_report_removing(dir);
 }

@@ -290,19 +290,11 @@ static void test_series_and_compare(void)
 
 int main(void)
 {
-    int rc;
     if (mkdtemp(dir) == NULL)
         return 1;
     RUN(test_zscore_window_and_alert);
     RUN(test_shared_statistics);
     RUN(test_rollback_keeps_no_judgement);
     RUN(test_series_and_compare);
-    rc = harness_report();
-    {
-        char cmd[128];
-        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-        if (system(cmd) != 0)
-            rc = 1;
-    }
-    return rc;
+    return harness_report_removing(dir);
 }

@@ -304,7 +304,6 @@ static void test_display_name(void)
 
 int main(void)
 {
-    int rc;
     if (mkdtemp(dir) == NULL)
         return 1;
     RUN(test_migrate_and_version);
@@ -313,12 +312,5 @@ int main(void)
     RUN(test_writer_group_commit);
     RUN(test_writer_retries_busy_jobs);
     RUN(test_display_name);
-    rc = harness_report();
-    {
-        char cmd[128];
-        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-        if (system(cmd) != 0)
-            rc = 1;
-    }
-    return rc;
+    return harness_report_removing(dir);
 }

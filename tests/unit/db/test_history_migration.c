@@ -152,16 +152,8 @@ static void test_backfill(void)
 
 int main(void)
 {
-    int rc;
     if (mkdtemp(dir) == NULL)
         return 1;
     RUN(test_backfill);
-    rc = harness_report();
-    {
-        char cmd[128];
-        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-        if (system(cmd) != 0)
-            rc = 1;
-    }
-    return rc;
+    return harness_report_removing(dir);
 }

@@ -628,8 +628,6 @@ static void test_out_of_memory(void)
 
 int main(void)
 {
-    char cmd[200];
-    int rc;
     if (mkdtemp(dir) == NULL)
         return 1;
     snprintf(path, sizeof path, "%s/w.db", dir);
@@ -638,9 +636,5 @@ int main(void)
     RUN(test_migration_11);
     RUN(test_merge_ids_and_damage);
     RUN(test_out_of_memory);
-    rc = harness_report();
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        return 1;
-    return rc;
+    return harness_report_removing(dir);
 }

@@ -323,8 +323,6 @@ static void test_copy_leaves_the_chunks(void)
 
 int main(void)
 {
-    char cmd[200];
-    int rc;
     if (mkdtemp(dir) == NULL)
         return 1;
     snprintf(path, sizeof path, "%s/s.db", dir);
@@ -332,9 +330,5 @@ int main(void)
     RUN(test_damaged_chunk_is_an_error);
     RUN(test_read_never_waits_to_pack);
     RUN(test_copy_leaves_the_chunks);
-    rc = harness_report();
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        return 1;
-    return rc;
+    return harness_report_removing(dir);
 }

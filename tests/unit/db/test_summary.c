@@ -392,16 +392,10 @@ static void test_runs_page(void)
 
 int main(void)
 {
-    char cmd[200];
-    int rc;
     if (mkdtemp(dir) == NULL)
         return 1;
     RUN(test_summary_on_insert);
     RUN(test_migration_backfills);
     RUN(test_runs_page);
-    rc = harness_report();
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        return 1;
-    return rc;
+    return harness_report_removing(dir);
 }

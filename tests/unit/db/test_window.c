@@ -148,14 +148,8 @@ static void test_windows_agree_with_the_store(void)
 
 int main(void)
 {
-    int rc;
-    char cmd[128];
     if (mkdtemp(dir) == NULL)
         return 1;
     RUN(test_windows_agree_with_the_store);
-    rc = harness_report();
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        rc = 1;
-    return rc;
+    return harness_report_removing(dir);
 }

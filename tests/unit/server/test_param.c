@@ -219,7 +219,6 @@ static void test_plot_malformed_grid(void)
 int main(void)
 {
     struct err e = {0};
-    int rc;
 
     if (mkdtemp(dir) == NULL) {
         perror("mkdtemp");
@@ -236,10 +235,6 @@ int main(void)
     RUN(test_predict_malformed_answer);
     RUN(test_plots);
     RUN(test_plot_malformed_grid);
-    rc = harness_report();
     db_close(d);
-    snprintf(dbpath, sizeof dbpath, "rm -rf %s", dir);
-    if (system(dbpath) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
-    return rc;
+    return harness_report_removing(dir);
 }
