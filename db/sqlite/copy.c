@@ -11,6 +11,7 @@
 #include "common/xalloc.h"
 
 #include <sqlite3.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,24 +52,29 @@ static int names_of(db *d, const char *sql, const char *arg, char (*names)[DB_CO
  * a packed row per run (schema.sql migration 11): copy reads and loads it
  * as the rows it packs, in these columns. */
 static const char JUDGEMENTS[] = "judgements";
-static const char *const JCOLS[] = {"run_id",   "watch_id", "x",        "value",
-                                    "expected", "lo",       "hi",       "score",
-                                    "ready",    "out",      "direction"};
-/* JCOLS' positions */
-enum {
-    J_RUN,
-    J_WATCH,
-    J_X,
-    J_VALUE,
-    J_EXPECTED,
-    J_LO,
-    J_HI,
-    J_SCORE,
-    J_READY,
-    J_OUT,
-    J_DIRECTION,
-    NJCOLS
+/* Each column as a field of struct db_judgement: an id, a flag (int), a
+ * real, or x (a real, NULL when the judgement has none). */
+enum jkind { JK_ID, JK_FLAG, JK_REAL, JK_X };
+#define JF(field) offsetof(struct db_judgement, field)
+static const struct jcol {
+    const char *name;
+    enum jkind kind;
+    size_t at;
+} JCOLS[] = {
+    {"run_id", JK_ID, JF(run_id)},
+    {"watch_id", JK_ID, JF(watch_id)},
+    {"x", JK_X, JF(x)},
+    {"value", JK_REAL, JF(value)},
+    {"expected", JK_REAL, JF(expected)},
+    {"lo", JK_REAL, JF(lo)},
+    {"hi", JK_REAL, JF(hi)},
+    {"score", JK_REAL, JF(score)},
+    {"ready", JK_FLAG, JF(ready)},
+    {"out", JK_FLAG, JF(out)},
+    {"direction", JK_FLAG, JF(direction)},
 };
+#undef JF
+enum { NJCOLS = sizeof JCOLS / sizeof *JCOLS };
 
 static int sq_tables(db *d, char (*names)[DB_COPY_NAME], int max, struct err *err)
 {
@@ -97,7 +103,7 @@ static int sq_columns(db *d, const char *table, char (*names)[DB_COPY_NAME], int
         if (max < NJCOLS)
             return err_set(err, 500, "database", NULL, "too many columns to copy");
         for (int i = 0; i < NJCOLS; i++)
-            snprintf(names[i], DB_COPY_NAME, "%s", JCOLS[i]);
+            snprintf(names[i], DB_COPY_NAME, "%s", JCOLS[i].name);
         return NJCOLS;
     }
     return names_of(d, "SELECT name FROM pragma_table_info(?1) ORDER BY cid", table,
@@ -136,7 +142,7 @@ static int jcols_map(const char (*cols)[DB_COPY_NAME], int ncols, int *map,
 {
     for (int i = 0; i < ncols; i++) {
         int k;
-        for (k = 0; k < NJCOLS && strcmp(cols[i], JCOLS[k]) != 0; k++)
+        for (k = 0; k < NJCOLS && strcmp(cols[i], JCOLS[k].name) != 0; k++)
             ;
         if (k == NJCOLS)
             return err_set(err, 500, "database", NULL,
@@ -157,48 +163,26 @@ static int jread_one(void *ctx, const struct db_judgement *j, struct err *err)
     struct jread *r = ctx;
     struct db_value v[DB_COPY_COLS];
     for (int i = 0; i < r->ncols; i++) {
-        struct db_value *x = &v[i];
-        memset(x, 0, sizeof *x);
-        x->type = DBV_INT;
-        switch (r->map[i]) {
-        case J_RUN:
-            x->i = j->run_id;
+        const struct jcol *c = &JCOLS[r->map[i]];
+        const char *f = (const char *)j + c->at;
+        memset(&v[i], 0, sizeof v[i]);
+        switch (c->kind) {
+        case JK_ID:
+            v[i].type = DBV_INT;
+            memcpy(&v[i].i, f, sizeof v[i].i);
             break;
-        case J_WATCH:
-            x->i = j->watch_id;
+        case JK_FLAG: {
+            int flag;
+            memcpy(&flag, f, sizeof flag);
+            v[i].type = DBV_INT;
+            v[i].i = flag;
             break;
-        case J_X:
-            x->type = j->has_x ? DBV_REAL : DBV_NULL;
-            x->r = j->x;
+        }
+        case JK_X:
+        case JK_REAL:
+            v[i].type = c->kind == JK_X && !j->has_x ? DBV_NULL : DBV_REAL;
+            memcpy(&v[i].r, f, sizeof v[i].r);
             break;
-        case J_VALUE:
-            x->type = DBV_REAL;
-            x->r = j->value;
-            break;
-        case J_EXPECTED:
-            x->type = DBV_REAL;
-            x->r = j->expected;
-            break;
-        case J_LO:
-            x->type = DBV_REAL;
-            x->r = j->lo;
-            break;
-        case J_HI:
-            x->type = DBV_REAL;
-            x->r = j->hi;
-            break;
-        case J_SCORE:
-            x->type = DBV_REAL;
-            x->r = j->score;
-            break;
-        case J_READY:
-            x->i = j->ready;
-            break;
-        case J_OUT:
-            x->i = j->out;
-            break;
-        default: /* J_DIRECTION */
-            x->i = j->direction;
         }
     }
     return r->fn(r->ctx, v, r->ncols, err);
@@ -288,50 +272,30 @@ static int jflush(struct loader *l, struct err *err)
     return rc;
 }
 
-static double real_of(const struct db_value *v)
-{
-    return v->type == DBV_REAL ? v->r : (double)v->i;
-}
-
 static int jload_row(struct loader *l, const struct db_value *v, int ncols,
                      struct err *err)
 {
     struct db_judgement j = {0};
     for (int i = 0; i < ncols; i++) {
-        switch (l->map[i]) {
-        case J_RUN:
-            j.run_id = v[i].i;
+        const struct jcol *c = &JCOLS[l->map[i]];
+        char *f = (char *)&j + c->at;
+        switch (c->kind) {
+        case JK_ID:
+            memcpy(f, &v[i].i, sizeof v[i].i);
             break;
-        case J_WATCH:
-            j.watch_id = v[i].i;
+        case JK_FLAG: {
+            int flag = (int)v[i].i;
+            memcpy(f, &flag, sizeof flag);
             break;
-        case J_X:
-            j.has_x = v[i].type != DBV_NULL;
-            j.x = j.has_x ? real_of(&v[i]) : 0;
+        }
+        case JK_X:
+        case JK_REAL: {
+            double r = v[i].type == DBV_REAL ? v[i].r : (double)v[i].i;
+            if (c->kind == JK_X && (j.has_x = v[i].type != DBV_NULL) == 0)
+                r = 0;
+            memcpy(f, &r, sizeof r);
             break;
-        case J_VALUE:
-            j.value = real_of(&v[i]);
-            break;
-        case J_EXPECTED:
-            j.expected = real_of(&v[i]);
-            break;
-        case J_LO:
-            j.lo = real_of(&v[i]);
-            break;
-        case J_HI:
-            j.hi = real_of(&v[i]);
-            break;
-        case J_SCORE:
-            j.score = real_of(&v[i]);
-            break;
-        case J_READY:
-            j.ready = (int)v[i].i;
-            break;
-        case J_OUT:
-            j.out = (int)v[i].i;
-            break;
-        default: /* J_DIRECTION */
-            j.direction = (int)v[i].i;
+        }
         }
     }
     /* rows come in (run_id, watch_id) order: a new run stores the last */
