@@ -115,51 +115,46 @@ static uint64_t record_hash(const unsigned char *p, size_t n)
 }
 
 /* Packs n >= 1 judgements, in strictly increasing watch order, into out
- * (room for pack_bound(n) bytes); returns the length, 0 when memory ran out. */
+ * (room for pack_bound(n) bytes); returns the length, 0 when memory ran out.
+ * The verdicts are written in place after room for the header, each new one
+ * kept only when no earlier one has its bytes, then moved up to it. */
 static size_t pack(const struct db_judgement *j, size_t n, unsigned char *out)
 {
-    unsigned char *recs = xmalloc(n * RECORD_MAX);
-    size_t *at = xmalloc(n * sizeof *at), *len = xmalloc(n * sizeof *len);
-    size_t k = 0, i, r, o = 1;
-    unsigned long long *which = xmalloc(n * sizeof *which);
-    uint64_t *hash = xmalloc(n * sizeof *hash);
+    struct distinct {
+        size_t at, len;
+        uint64_t hash;
+    } *d = xmalloc(n * (sizeof *d + sizeof(size_t)));
+    unsigned char head[1 + 10];
+    size_t *which, k = 0, i, r, o = sizeof head, hlen;
     long long prev = 0;
 
-    if (!recs || !at || !len || !which || !hash) {
-        o = 0;
-        goto out;
-    }
+    if (d == NULL)
+        return 0;
+    which = (size_t *)(d + n);
     for (i = 0; i < n; i++) {
-        unsigned char one[RECORD_MAX];
-        size_t l = record(one, &j[i]), off = k ? at[k - 1] + len[k - 1] : 0;
-        uint64_t h = record_hash(one, l);
+        size_t l = record(out + o, &j[i]);
+        uint64_t h = record_hash(out + o, l);
         for (r = 0; r < k; r++)
-            if (hash[r] == h && len[r] == l && memcmp(recs + at[r], one, l) == 0)
+            if (d[r].hash == h && d[r].len == l && memcmp(out + d[r].at, out + o, l) == 0)
                 break;
         if (r == k) {
-            memcpy(recs + off, one, l);
-            at[k] = off;
-            hash[k] = h;
-            len[k++] = l;
+            d[k++] = (struct distinct){o, l, h};
+            o += l;
         }
         which[i] = r;
     }
-    out[0] = FORMAT;
-    o += put_varint(out + o, k);
-    memcpy(out + o, recs, at[k - 1] + len[k - 1]);
-    o += at[k - 1] + len[k - 1];
+    head[0] = FORMAT;
+    hlen = 1 + put_varint(head + 1, k);
+    memmove(out + hlen, out + sizeof head, o - sizeof head);
+    memcpy(out, head, hlen);
+    o = hlen + (o - sizeof head);
     o += put_varint(out + o, n);
     for (i = 0; i < n; i++) {
         o += put_varint(out + o, (unsigned long long)(j[i].watch_id - prev));
         prev = j[i].watch_id;
         o += put_varint(out + o, which[i]);
     }
-out:
-    xfree(recs);
-    xfree(at);
-    xfree(len);
-    xfree(which);
-    xfree(hash);
+    xfree(d);
     return o;
 }
 
