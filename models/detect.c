@@ -184,18 +184,26 @@ int detect_stat(enum detect_test t, const double *hist, size_t n, struct detect_
     return 0;
 }
 
-int detect_band(enum detect_test t, double threshold, const struct detect_stat *st,
-                double value, struct detect_verdict *out, struct err *err)
+/* A threshold and a value a band can be drawn for: 0, or -1 with err set. */
+static int band_inputs(enum detect_test t, double threshold, double value,
+                       struct err *err)
 {
-    double mean = st->mean, sd = st->sd;
-
-    memset(out, 0, sizeof *out);
     if (detect_check_threshold(t, threshold, "threshold", err) != 0)
         return -1;
     if (!isfinite(value))
         return err_set(err, 422, "invalid", NULL, "the value to judge is not finite");
+    return 0;
+}
+
+/* detect_band once its inputs are checked. */
+static void band(enum detect_test t, double threshold, const struct detect_stat *st,
+                 double value, struct detect_verdict *out)
+{
+    double mean = st->mean, sd = st->sd;
+
+    memset(out, 0, sizeof *out);
     if (!st->ready)
-        return 0;
+        return;
     out->ready = 1;
     out->expected = mean;
     switch (t) {
@@ -225,6 +233,15 @@ int detect_band(enum detect_test t, double threshold, const struct detect_stat *
                                           : 0;
         break;
     }
+}
+
+int detect_band(enum detect_test t, double threshold, const struct detect_stat *st,
+                double value, struct detect_verdict *out, struct err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (band_inputs(t, threshold, value, err) != 0)
+        return -1;
+    band(t, threshold, st, value, out);
     return 0;
 }
 
@@ -235,13 +252,11 @@ int detect_judge(enum detect_test t, double threshold, const double *hist, size_
 
     memset(out, 0, sizeof *out);
     /* the errors in the order they always came: threshold, value, window */
-    if (detect_check_threshold(t, threshold, "threshold", err) != 0)
+    if (band_inputs(t, threshold, value, err) != 0 ||
+        detect_stat(t, hist, n, &st, err) != 0)
         return -1;
-    if (!isfinite(value))
-        return err_set(err, 422, "invalid", NULL, "the value to judge is not finite");
-    if (detect_stat(t, hist, n, &st, err) != 0)
-        return -1;
-    return detect_band(t, threshold, &st, value, out, err);
+    band(t, threshold, &st, value, out);
+    return 0;
 }
 
 int detect_welch(double m1, double s1, long n1, double m2, double s2, long n2,
