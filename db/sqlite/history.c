@@ -298,14 +298,14 @@ int sq_watch_add(db *d, const struct db_watch *w, const char *application,
             return err_set(err, 404, "not_found", "system", "no system named %s", system);
     }
     /* never the id of a deleted watch, whose judgements the runs' packed
-     * rows still hold (schema.sql migration 11) */
+     * rows still hold: watch_ids.last is the highest id ever used (kept by a
+     * trigger on every insert, schema.sql migration 11) */
     if (db_run_sql(
             d,
             "INSERT INTO watches (id, model_id, app_id, exe_id, system_id, nprocs, "
-            "inputs, y, test, threshold, history, created_at) VALUES ((SELECT max(last, "
-            "coalesce((SELECT max(id) FROM watches), 0)) + 1 FROM watch_ids), nullif(?1, "
-            "0), "
-            "?2, nullif(?3, 0), nullif(?4, 0), nullif(?5, 0), ?6, ?7, ?8, ?9, "
+            "inputs, y, test, threshold, history, created_at) VALUES ((SELECT last + 1 "
+            "FROM watch_ids), nullif(?1, 0), ?2, nullif(?3, 0), nullif(?4, 0), "
+            "nullif(?5, 0), ?6, ?7, ?8, ?9, "
             "nullif(?10, 0), strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
             err, "iiiiitttdi", w->model_id, app, exe, sys, w->nprocs, w->inputs_json,
             w->y, w->test, w->threshold, w->window) < 0)
