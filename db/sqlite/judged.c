@@ -412,7 +412,8 @@ int sq_judged_rows(db *d, sqlite3_stmt *st,
 
 /* ---- the watches that exist ------------------------------------------------- */
 
-/* Every watch's id (ascending) and model (0 for a statistical watch). */
+/* The watches' ids (ascending) and models (0 for a statistical watch):
+ * every watch, or those of one model. */
 struct live {
     long long *id, *model;
     size_t n;
@@ -425,18 +426,21 @@ static void live_free(struct live *l)
     memset(l, 0, sizeof *l);
 }
 
-static int live_load(db *d, const char *sql, long long arg, struct live *l,
-                     struct err *err)
+static const char SQL_LIVE[] =
+    "SELECT id, coalesce(model_id, 0) FROM watches WHERE ?1 = 0 OR model_id = ?1 ORDER "
+    "BY id";
+
+/* Every watch (model_id 0), or the watches of model_id. */
+static int live_load(db *d, long long model_id, struct live *l, struct err *err)
 {
-    sqlite3_stmt *st = db_stmt(d, sql, err);
+    sqlite3_stmt *st = db_stmt(d, SQL_LIVE, err);
     size_t cap = 0;
     int rc;
 
     memset(l, 0, sizeof *l);
     if (st == NULL)
         return -1;
-    if (strchr(sql, '?'))
-        sqlite3_bind_int64(st, 1, arg);
+    sqlite3_bind_int64(st, 1, model_id);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (l->n == cap) {
             long long *id, *model;
@@ -476,9 +480,6 @@ static long live_find(const struct live *l, long long id)
     }
     return lo < l->n && l->id[lo] == id ? (long)lo : -1;
 }
-
-static const char SQL_LIVE[] =
-    "SELECT id, coalesce(model_id, 0) FROM watches ORDER BY id";
 
 /* ---- the watch counts ------------------------------------------------------- */
 
@@ -818,7 +819,7 @@ json_t *sq_history_judgements(db *d, long long config_id, json_t **watches,
     json_array_foreach(*watches, i, row) json_array_set_new(
         *watches, i, json_integer(json_integer_value(json_object_get(row, "id"))));
     c.by_run = json_object();
-    if (c.by_run == NULL || live_load(d, SQL_LIVE, 0, &c.live, err) != 0 ||
+    if (c.by_run == NULL || live_load(d, 0, &c.live, err) != 0 ||
         (c.alerts = db_stmt(d, SQL_CONFIG_ALERTS, err)) == NULL ||
         (st = db_stmt(d, SQL_CONFIG_RUNS, err)) == NULL)
         goto out;
@@ -876,8 +877,6 @@ static const char SQL_LEDGER_RUNS[] =
     "SELECT r.id, p.data, r.at_ms, r.vcs_commit FROM runs r JOIN run_judgements p ON "
     "p.run_id = r.id WHERE r.config_id IN (SELECT c.id FROM watches w, run_configs c "
     "WHERE w.model_id = ?1 AND " SQ_WATCH_COVERS("w", "c") ") ORDER BY r.id";
-static const char SQL_MODEL_WATCHES[] =
-    "SELECT id, model_id FROM watches WHERE model_id = ?1 ORDER BY id";
 
 json_t *sq_model_judgements(db *d, long long model_id, struct err *err)
 {
@@ -889,7 +888,7 @@ json_t *sq_model_judgements(db *d, long long model_id, struct err *err)
         err_nomem(err);
         return NULL;
     }
-    if (live_load(d, SQL_MODEL_WATCHES, model_id, &c.mine, err) == 0 &&
+    if (live_load(d, model_id, &c.mine, err) == 0 &&
         (st = db_stmt(d, SQL_LEDGER_RUNS, err)) != NULL) {
         sqlite3_bind_int64(st, 1, model_id);
         rc = c.mine.n ? sq_judged_rows(d, st, ledger_run, &c, err) : 0;
@@ -1049,8 +1048,7 @@ int sq_judged_each(db *d,
     struct each_ctx c = {{0}, fn, ctx};
     sqlite3_stmt *st;
     int rc = -1;
-    if (live_load(d, SQL_LIVE, 0, &c.live, err) == 0 &&
-        (st = db_stmt(d, SQL_AFTER, err)) != NULL) {
+    if (live_load(d, 0, &c.live, err) == 0 && (st = db_stmt(d, SQL_AFTER, err)) != NULL) {
         sqlite3_bind_int64(st, 1, 0);
         rc = sq_judged_rows(d, st, each_run, &c, err);
     }
