@@ -36,49 +36,42 @@ static const char SQL_RUN_CONFIG[] =
 static const char SQL_CHUNKS_STALE[] = "DELETE FROM series_chunks WHERE config_id = ?1 "
                                        "AND (last_at, last_id) >= (?2, ?3)";
 
-int sq_summary_add_run(db *d, long long run_id, struct err *err)
+/* Steps st (NULL: preparing it failed, err set), a bound write that returns
+ * exactly one row, into that row's integer; resets st. 0 or -1. */
+static int returning(db *d, sqlite3_stmt *st, long long *out, struct err *err)
 {
-    sqlite3_stmt *st = db_stmt(d, SQL_CONFIG_ADD, err);
     int rc;
     if (st == NULL)
         return -1;
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *out = sqlite3_column_int64(st, 0);
+        rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW)
+            rc = SQLITE_ERROR; /* more than one */
+    } else if (rc == SQLITE_DONE) {
+        rc = SQLITE_ERROR; /* none */
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? 0 : db_fail(d, err);
+}
+
+int sq_summary_add_run(db *d, long long run_id, struct err *err)
+{
+    sqlite3_stmt *st;
     long long config_id, at_ms;
-    sqlite3_bind_int64(st, 1, run_id);
-    rc = sqlite3_step(st);
-    if (rc != SQLITE_ROW) {
-        sqlite3_reset(st);
-        return db_fail(d, err);
-    }
-    config_id = sqlite3_column_int64(st, 0);
-    rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
-        return db_fail(d, err);
-    st = db_stmt(d, SQL_RUN_CONFIG, err);
-    if (st == NULL)
+
+    if ((st = db_stmt(d, SQL_CONFIG_ADD, err)) != NULL)
+        sqlite3_bind_int64(st, 1, run_id);
+    if (returning(d, st, &config_id, err) != 0)
         return -1;
-    sqlite3_bind_int64(st, 1, run_id);
-    sqlite3_bind_int64(st, 2, config_id);
-    rc = sqlite3_step(st);
-    if (rc != SQLITE_ROW) {
-        sqlite3_reset(st);
-        return db_fail(d, err);
+    if ((st = db_stmt(d, SQL_RUN_CONFIG, err)) != NULL) {
+        sqlite3_bind_int64(st, 1, run_id);
+        sqlite3_bind_int64(st, 2, config_id);
     }
-    at_ms = sqlite3_column_int64(st, 0);
-    rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
-        return db_fail(d, err);
-    st = db_stmt(d, SQL_CHUNKS_STALE, err);
-    if (st == NULL)
+    if (returning(d, st, &at_ms, err) != 0 ||
+        db_run_sql(d, SQL_CHUNKS_STALE, err, "iii", config_id, at_ms, run_id) < 0)
         return -1;
-    sqlite3_bind_int64(st, 1, config_id);
-    sqlite3_bind_int64(st, 2, at_ms);
-    sqlite3_bind_int64(st, 3, run_id);
-    rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
-        return db_fail(d, err);
     return 0;
 }
 
