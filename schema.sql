@@ -530,7 +530,7 @@ END;
 -- single-run ingest, 48 % of it inside SQLite and 42 % writing the pages).
 -- run_judgements holds each judged run's judgements packed into one blob
 -- (db/sqlite/judged.c: each distinct verdict once, then every watch's id and
--- the verdict it reached; 100 watches asking four questions take ~450
+-- the verdict it reached; 100 watches asking four questions take ~370
 -- bytes). The ledger, the series, the alerts and the counts decode it; copy
 -- presents it as the judgements table PostgreSQL keeps. This step's C part
 -- packs the existing judgements and drops the table (db/sqlite/db.c).
