@@ -1,0 +1,37 @@
+/* barrier: MPI_Barrier at the launched P (held-out data, never used to
+ * choose the selection; P = 1, 2 have a core each, beyond 2 the ranks share
+ * the 2 cores and a barrier waits for the scheduler). Prints
+ * "barrier_p P seconds": the least time of one call among 200 (the slowest
+ * rank's time of each), because on a machine shared with other programs
+ * other work only adds time. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+    int rank, size, it, iters = 200;
+    double *ti, t0, t;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    ti = malloc((size_t)iters * sizeof *ti);
+    if (ti == NULL)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (it = 0; it < iters; it++) {
+        t0 = MPI_Wtime();
+        MPI_Barrier(MPI_COMM_WORLD);
+        ti[it] = MPI_Wtime() - t0;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, ti, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    t = ti[0];
+    for (it = 1; it < iters; it++)
+        t = ti[it] < t ? ti[it] : t;
+    if (rank == 0)
+        printf("barrier_p %d %.6e\n", size, t);
+    free(ti);
+    MPI_Finalize();
+    return 0;
+}
