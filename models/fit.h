@@ -193,6 +193,29 @@ int fit_run_v1(const struct fit_input *in, struct fit_result *out, struct err *e
  * units of the range's width. The largest over the variables. */
 double fit_extrapolation(const struct fit_model *m, const double *x);
 
+/* One law of the performance model normal form with a single term,
+ * c0 + c1 * x^(num/den) * log2(x)^lg, chosen by the single-parameter rule of
+ * Extra-P 4 (its default "Basic" modeler): the constant and 42 terms with
+ * exponents 0..3 (no negative ones; no log terms when some x < 1), each
+ * fitted by ordinary least squares to the points' values, scored by the
+ * SMAPE of their leave-one-out predictions (the constant by its in-sample
+ * SMAPE), a term contributing under 0.05 % of every value ignored; the least
+ * score wins. `auto` uses it as the alternative its forward validation
+ * weighs (fit_auto.c); bench/modeling prints it as the Extra-P column. */
+struct fit_pmnf1 {
+    double c0, c1; /* c1 = 0 for the constant */
+    int num, den, lg; /* the term x^(num/den) * log2(x)^lg; num = lg = 0: constant */
+    double smape;  /* the winner's score, percent */
+};
+
+/* Chooses the law for m points (only x[0] and y are read; repetitions
+ * already reduced, one point per distinct x). Returns 0, or -1 when m < 2 or
+ * a value is not finite, or m > FIT_PMNF1_MAX (no error is set: the caller
+ * decides). */
+#define FIT_PMNF1_MAX 64 /* points fit_pmnf1 takes (its leave-one-out is m^2) */
+int fit_pmnf1(const struct fit_point *pts, size_t m, struct fit_pmnf1 *out);
+double fit_pmnf1_eval(const struct fit_pmnf1 *p, double x);
+
 /* Appends one sentence saying why the prediction y [lo, hi] at x cannot be
  * trusted, or nothing when it can. Reasons: no interval (exact fit), x far
  * beyond the data (extrapolation > 2, i.e. more than 4x the measured end),

@@ -19,6 +19,7 @@
  * Usage: bench_modeling [DATA_DIR] (default bench/modeling/data; the
  * held-out set is bench/modeling/data/heldout). Not a test.
  */
+#include "common/buf.h"
 #include "common/xalloc.h"
 #include "models/couple.h"
 #include "models/fit.h"
@@ -47,13 +48,16 @@ static double gauss(void)
     return sqrt(-2 * log(u > 1e-300 ? u : 1e-300)) * cos(2 * M_PI * v);
 }
 
+enum { OLD, NEW, XP, NSEL };
+
 /* Fits of the new selection that found a regime change / left out points. */
 static size_t n_breaks, n_outliers, n_fits;
 static double last_width[256]; /* of score's last predictions, relative */
+static char last_law[256];     /* the law score last fitted, as text */
 /* real corpus: interval widths and errors by reach (up to 1, 1..2, more than
- * 2 doublings beyond the training data), old and new */
-static double reach_w[2][3][512], reach_e[2][3][512];
-static size_t reach_n[2][3];
+ * 2 doublings beyond the training data), old, new and Extra-P's rule */
+static double reach_w[NSEL][3][512], reach_e[NSEL][3][512];
+static size_t reach_n[NSEL][3];
 
 /* One scored prediction per selection. */
 struct tally {
@@ -91,7 +95,54 @@ static double median(double *v, size_t n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* Fits x, y with the old or new `auto`; predicts at each of the nq points
+/* The selections compared: `auto` before issue 13, today's, and Extra-P's
+ * single-parameter rule (pmnf1.c; no interval). */
+static const char *const sel_name[NSEL] = {"old", "new", "xp"};
+
+/* Extra-P's rule has no interval: its predictions count as not covered and
+ * print no coverage or width. */
+static int score_xp(const double *x, const double *y, size_t n, const double *xq,
+                    const double *truth, const size_t *nobs, size_t nq, struct tally *t,
+                    double *pred_out)
+{
+    struct fit_point pts[FIT_PMNF1_MAX];
+    struct fit_pmnf1 m;
+    size_t k, j, np = 0;
+
+    memset(pts, 0, sizeof pts);
+    for (k = 0; k < n; k++) {
+        for (j = 0; j < np && pts[j].x[0] != x[k]; j++)
+            ;
+        if (j == np && np == FIT_PMNF1_MAX)
+            break;
+        np += j == np;
+        pts[j].x[0] = x[k];
+        pts[j].y += y[k];
+        pts[j].n++;
+    }
+    for (j = 0; j < np; j++)
+        pts[j].y /= pts[j].n;
+    if (k < n || fit_pmnf1(pts, np, &m) < 0) {
+        t->failed += nq;
+        return -1;
+    }
+    if (m.c1 == 0)
+        snprintf(last_law, sizeof last_law, "y = %.6g", m.c0);
+    else
+        snprintf(last_law, sizeof last_law, "y = %.6g + %.6g·x^(%d/%d)·log2(x)^%d", m.c0,
+                 m.c1, m.num, m.den, m.lg);
+    for (k = 0; k < nq; k++) {
+        double yp = fit_pmnf1_eval(&m, xq[k]);
+        if (pred_out != NULL)
+            pred_out[k] = yp;
+        last_width[k < 256 ? k : 255] = INFINITY;
+        for (j = 0; j < nobs[k]; j++)
+            tally_add(t, fabs(yp - truth[k]) / fabs(truth[k]), INFINITY, 0);
+    }
+    return 0;
+}
+
+/* Fits x, y with the old or new `auto` (or Extra-P's rule); predicts at each of the nq points
  * xq; scores against truth[k] (error) and obs[k][0..nobs[k]-1] (coverage,
  * each observation counts). Returns 0, or -1 when the fit failed. */
 static int score(int neu, const double *x, const double *y, size_t n, const double *xq,
@@ -103,6 +154,8 @@ static int score(int neu, const double *x, const double *y, size_t n, const doub
     struct err e = {0};
     size_t k, j;
 
+    if (neu == XP)
+        return score_xp(x, y, n, xq, truth, nobs, nq, t, pred_out);
     in.nvars = 1;
     in.x = x;
     in.y = y;
@@ -112,6 +165,17 @@ static int score(int neu, const double *x, const double *y, size_t n, const doub
     if ((neu ? fit_run(&in, &r, &e) : fit_run_v1(&in, &r, &e)) < 0) {
         t->failed += nq;
         return -1;
+    }
+    {
+        static const char *const xname[] = {"x"};
+        struct buf b;
+        buf_init(&b, sizeof last_law - 1);
+        last_law[0] = '\0';
+        if (fit_formula(&r.model, xname, &b) == 0 && b.len < sizeof last_law) {
+            memcpy(last_law, b.data, b.len);
+            last_law[b.len] = '\0';
+        }
+        buf_free(&b);
     }
     if (neu) {
         n_fits++;
@@ -224,7 +288,7 @@ static void tally_free(struct tally *t)
 
 static void synthetic(struct tally *t, int verbose)
 {
-    struct tally by[3][12][2] = {{{{0}}}};
+    struct tally by[3][12][NSEL] = {{{{0}}}};
     char label[64];
     static const int npts[] = {4, 5, 6, 8};
     static const int reps[] = {1, 2, 4};
@@ -263,10 +327,10 @@ static void synthetic(struct tally *t, int verbose)
                             o[k][0] = tr[k] * exp(noise[c] * gauss());
                             op[k] = o[k];
                         }
-                        score(0, x, y, n, xq, tr, op, nobs, 2, &t[0], NULL);
-                        score(1, x, y, n, xq, tr, op, nobs, 2, &t[1], NULL);
+                        for (k = 0; k < NSEL; k++)
+                            score(k, x, y, n, xq, tr, op, nobs, 2, &t[k], NULL);
                         if (verbose)
-                            for (k = 0; k < 2; k++) {
+                            for (k = 0; k < NSEL; k++) {
                                 score(k, x, y, n, xq, tr, op, nobs, 2, &by[0][a][k],
                                       NULL);
                                 score(k, x, y, n, xq, tr, op, nobs, 2, &by[1][c][k],
@@ -279,14 +343,14 @@ static void synthetic(struct tally *t, int verbose)
         return;
     for (a = 0; a < 3; a++)
         for (b = 0; b < (a == 0 ? 4 : a == 1 ? 4 : NLAWS); b++)
-            for (c = 0; c < 2; c++) {
+            for (c = 0; c < NSEL; c++) {
                 if (a == 0)
                     snprintf(label, sizeof label, "%d points", npts[b]);
                 else if (a == 1)
                     snprintf(label, sizeof label, "noise %.0f%%", 100 * noise[b]);
                 else
                     snprintf(label, sizeof label, "%.24s", laws[b].name);
-                print_row(label, c ? "new" : "old", &by[a][b][c]);
+                print_row(label, sel_name[c], &by[a][b][c]);
                 tally_free(&by[a][b][c]);
             }
 }
@@ -443,7 +507,7 @@ static void real_case(const char *path, const char *name, struct tally *t, int v
         tr[nq] = median(v, k);
         nq++;
     }
-    for (neu = 0; neu < 2; neu++) {
+    for (neu = 0; neu < NSEL; neu++) {
         double pred[256];
         size_t before = t[neu].n;
         if (score(neu, x, y, ntr, xq, tr, op, nobs, nq, &t[neu], pred) == 0)
@@ -460,11 +524,11 @@ static void real_case(const char *path, const char *name, struct tally *t, int v
             size_t cov = 0;
             for (i = before; i < t[neu].n; i++)
                 cov += 0;
-            printf("  %-16s %s: train x<=%g,", name, neu ? "new" : "old", dx[ntrain - 1]);
+            printf("  %-16s %-3s: train x<=%g,", name, sel_name[neu], dx[ntrain - 1]);
             for (j = 0; j < nq; j++)
                 printf(" %g:%.3g(%.3g)%.0f%%", xq[j], pred[j], tr[j],
                        100 * last_width[j]);
-            printf("\n");
+            printf("\n  %16s      %s\n", "", last_law);
             (void)cov;
         }
     }
@@ -502,18 +566,20 @@ static void real(const char *dir, struct tally *t, int verbose)
         names[i][strlen(names[i]) - 4] = '\0';
         real_case(path, names[i], t, verbose);
     }
-    printf("real cases by reach beyond the training data (median error, median "
-           "interval width; old -> new):\n");
+    printf("real cases by reach beyond the training data (median error; median "
+           "interval width; old -> new, and Extra-P's rule):\n");
     for (i = 0; i < 3; i++) {
         static const char *const what[3] = {"<= 1 doubling", "1..2 doublings",
                                             "> 2 doublings"};
-        if (reach_n[0][i] == 0 || reach_n[1][i] == 0)
+        if (reach_n[OLD][i] == 0 || reach_n[NEW][i] == 0)
             continue;
-        printf("  %-15s %3zu predictions: error %.3f -> %.3f, width %.0f%% -> %.0f%%\n",
-               what[i], reach_n[1][i], median(reach_e[0][i], reach_n[0][i]),
-               median(reach_e[1][i], reach_n[1][i]),
-               100 * median(reach_w[0][i], reach_n[0][i]),
-               100 * median(reach_w[1][i], reach_n[1][i]));
+        printf("  %-15s %3zu predictions: error %.3f -> %.3f (xp %.3f), width %.0f%% -> "
+               "%.0f%%\n",
+               what[i], reach_n[NEW][i], median(reach_e[OLD][i], reach_n[OLD][i]),
+               median(reach_e[NEW][i], reach_n[NEW][i]),
+               median(reach_e[XP][i], reach_n[XP][i]),
+               100 * median(reach_w[OLD][i], reach_n[OLD][i]),
+               100 * median(reach_w[NEW][i], reach_n[NEW][i]));
     }
 }
 
@@ -766,15 +832,20 @@ static void couple_eval(const char *dir, const char *file, const char *what)
 static void print_row(const char *corpus, const char *sel, struct tally *t)
 {
     double me = median(t->err, t->n), mw = median(t->width, t->n);
-    printf("%-24s %-4s %6zu %10.3f %8zu (%4.1f%%) %8.1f%% %10.1f%% %6zu\n", corpus, sel,
-           t->n, me, t->within, 100.0 * (double)t->within / (double)(t->n ? t->n : 1),
-           100.0 * (double)t->covered / (double)(t->n ? t->n : 1), 100 * mw, t->failed);
+    printf("%-24s %-4s %6zu %10.3f %8zu (%4.1f%%)", corpus, sel, t->n, me, t->within,
+           100.0 * (double)t->within / (double)(t->n ? t->n : 1));
+    if (isinf(mw))
+        printf(" %9s %11s", "-", "-");
+    else
+        printf(" %8.1f%% %10.1f%%", 100.0 * (double)t->covered / (double)(t->n ? t->n : 1),
+               100 * mw);
+    printf(" %6zu\n", t->failed);
 }
 
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "bench/modeling/data";
-    struct tally syn[2] = {{0}}, re[2] = {{0}};
+    struct tally syn[NSEL] = {{0}}, re[NSEL] = {{0}};
     int i;
 
     gsl_set_error_handler_off();
@@ -784,16 +855,16 @@ int main(int argc, char **argv)
     synthetic(syn, argc > 2);
     printf("\n%-24s %-4s %6s %10s %17s %9s %11s %6s\n", "corpus", "sel", "preds",
            "med.err", "within 10%", "coverage", "med.width", "failed");
-    print_row("synthetic", "old", &syn[0]);
-    print_row("synthetic", "new", &syn[1]);
-    print_row("real", "old", &re[0]);
-    print_row("real", "new", &re[1]);
+    for (i = 0; i < NSEL; i++)
+        print_row("synthetic", sel_name[i], &syn[i]);
+    for (i = 0; i < NSEL; i++)
+        print_row("real", sel_name[i], &re[i]);
     printf("new selection: %zu fits, %zu with a regime change, %zu with outliers left "
            "out\n",
            n_fits, n_breaks, n_outliers);
     couple_eval(dir, "kernels.txt", "four loop kernels of kernels.c");
     couple_eval(dir, "chain.txt", "solver loop stencil -> residual -> update -> norm");
-    for (i = 0; i < 2; i++) {
+    for (i = 0; i < NSEL; i++) {
         xfree(syn[i].err);
         xfree(syn[i].width);
         xfree(re[i].err);

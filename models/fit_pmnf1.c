@@ -1,0 +1,125 @@
+/* fit_pmnf1: one term of the performance model normal form, chosen by the
+ * single-parameter rule of Extra-P 4 (Calotoiu et al., SC'13; Extra-P's
+ * default "Basic" modeler), written again from its description: the means,
+ * ordinary least squares, leave-one-out SMAPE. In the leave-one-out fits a
+ * constant coefficient below 0.05 % of the smallest training value is set
+ * to 0, as Extra-P does. See fit.h. */
+#include "models/fit.h"
+
+#include <math.h>
+
+#define EPSILON 0.0005 /* least term contribution; constant cleaning */
+
+/* x^(num/den) * log2(x)^lg, in Extra-P's order (ties keep the first). */
+static const signed char terms[][3] = {
+    {0, 1, 1}, {0, 1, 2}, {1, 4, 0}, {1, 3, 0}, {1, 4, 1},  {1, 3, 1}, {1, 4, 2},
+    {1, 3, 2}, {1, 2, 0}, {1, 2, 1}, {1, 2, 2}, {2, 3, 0},  {3, 4, 0}, {2, 3, 1},
+    {3, 4, 1}, {4, 5, 0}, {2, 3, 2}, {3, 4, 2}, {1, 1, 0},  {1, 1, 1}, {1, 1, 2},
+    {5, 4, 0}, {5, 4, 1}, {4, 3, 0}, {4, 3, 1}, {3, 2, 0},  {3, 2, 1}, {3, 2, 2},
+    {5, 3, 0}, {7, 4, 0}, {2, 1, 0}, {2, 1, 1}, {2, 1, 2},  {9, 4, 0}, {7, 3, 0},
+    {5, 2, 0}, {5, 2, 1}, {5, 2, 2}, {8, 3, 0}, {11, 4, 0}, {3, 1, 0}, {3, 1, 1}};
+#define NTERMS (sizeof terms / sizeof terms[0])
+
+static double term(int num, int den, int lg, double x)
+{
+    double v = num != 0 ? pow(x, (double)num / den) : 1;
+    return lg != 0 ? v * pow(log2(x), lg) : v;
+}
+
+/* Ordinary least squares of y on (1, t) over the points other than skip. */
+static void line(const double *t, const struct fit_point *pts, size_t m, size_t skip,
+                 double *c0, double *c1)
+{
+    double mt = 0, my = 0, stt = 0, sty = 0, n = 0;
+    size_t i;
+
+    for (i = 0; i < m; i++)
+        if (i != skip) {
+            mt += t[i];
+            my += pts[i].y;
+            n++;
+        }
+    mt /= n;
+    my /= n;
+    for (i = 0; i < m; i++)
+        if (i != skip) {
+            stt += (t[i] - mt) * (t[i] - mt);
+            sty += (t[i] - mt) * (pts[i].y - my);
+        }
+    *c1 = stt > 0 ? sty / stt : 0;
+    *c0 = my - *c1 * mt;
+}
+
+static double smape(double actual, double predicted)
+{
+    double s = fabs(actual) + fabs(predicted);
+    return s != 0 ? 2 * fabs(predicted - actual) / s : 0;
+}
+
+int fit_pmnf1(const struct fit_point *pts, size_t m, struct fit_pmnf1 *out)
+{
+    double t[FIT_PMNF1_MAX], mean = 0, tss = 0;
+    size_t i, j, k;
+    int logs = 1;
+
+    if (m < 2 || m > FIT_PMNF1_MAX)
+        return -1;
+    for (i = 0; i < m; i++) {
+        if (!isfinite(pts[i].x[0]) || !isfinite(pts[i].y))
+            return -1;
+        mean += pts[i].y / (double)m;
+        logs &= pts[i].x[0] >= 1;
+    }
+    out->c0 = mean;
+    out->c1 = 0;
+    out->num = out->lg = 0;
+    out->den = 1;
+    out->smape = 0;
+    for (i = 0; i < m; i++) {
+        tss += (pts[i].y - mean) * (pts[i].y - mean);
+        out->smape += smape(pts[i].y, mean) * 100 / (double)m;
+    }
+    if (tss == 0)
+        return 0;
+    for (k = 0; k < NTERMS; k++) {
+        int num = terms[k][0], den = terms[k][1], lg = terms[k][2];
+        double c0, c1, score = 0, rss = 0, contribution = 0;
+        if (!logs && lg != 0)
+            continue;
+        for (i = 0; i < m; i++)
+            t[i] = term(num, den, lg, pts[i].x[0]);
+        for (i = 0; i < m; i++) {
+            double lo = INFINITY, p;
+            line(t, pts, m, i, &c0, &c1);
+            for (j = 0; j < m; j++)
+                if (j != i && pts[j].y < lo)
+                    lo = pts[j].y;
+            if (lo == 0 ? fabs(c0) < EPSILON : fabs(c0 / lo) < EPSILON)
+                c0 = 0;
+            p = c0 + c1 * t[i];
+            rss += (p - pts[i].y) * (p - pts[i].y);
+            score += smape(pts[i].y, p) * 100 / (double)m;
+        }
+        if (!isfinite(rss))
+            continue;
+        line(t, pts, m, (size_t)-1, &c0, &c1);
+        for (i = 0; i < m; i++) {
+            double c = fabs(c1 * t[i] / pts[i].y);
+            contribution = c > contribution ? c : contribution;
+        }
+        if (c1 == 0 || !(contribution >= EPSILON) || !(score < out->smape))
+            continue;
+        out->c0 = c0;
+        out->c1 = c1;
+        out->num = num;
+        out->den = den;
+        out->lg = lg;
+        out->smape = score;
+    }
+    return 0;
+}
+
+double fit_pmnf1_eval(const struct fit_pmnf1 *p, double x)
+{
+    return p->c0 + p->c1 * term(p->num, p->den, p->lg, x);
+}
