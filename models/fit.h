@@ -200,12 +200,12 @@ double fit_extrapolation(const struct fit_model *m, const double *x);
  * fitted by ordinary least squares to the points' values, scored by the
  * SMAPE of their leave-one-out predictions (the constant by its in-sample
  * SMAPE), a term contributing under 0.05 % of every value ignored; the least
- * score wins. `auto` uses it as the alternative its forward validation
- * weighs (fit_auto.c); bench/modeling prints it as the Extra-P column. */
+ * score wins. bench/modeling prints it beside `auto` as the Extra-P column
+ * (docs/models.md §10.1); `auto` does not use it. */
 struct fit_pmnf1 {
-    double c0, c1; /* c1 = 0 for the constant */
+    double c0, c1;    /* c1 = 0 for the constant */
     int num, den, lg; /* the term x^(num/den) * log2(x)^lg; num = lg = 0: constant */
-    double smape;  /* the winner's score, percent */
+    double smape;     /* the winner's score, percent */
 };
 
 /* Chooses the law for m points (only x[0] and y are read; repetitions

@@ -1,7 +1,8 @@
 /* bench_modeling: the evaluation harness of `auto` (issue 13). Builds a
  * corpus of extrapolation cases and prints, side by side for the OLD
  * selection (fit_run_v1 with fit_predict, `auto` before issue 13) and the
- * NEW one (fit_run with fit_predict_ext): median relative error of the
+ * NEW one (fit_run with fit_predict_ext), and for Extra-P 4's default
+ * single-parameter rule (XP, fit_pmnf1; no interval): median relative error of the
  * prediction, how many predictions are within 10 %, how many 95 % intervals
  * hold the truth, and the median interval width relative to the prediction.
  *
@@ -142,9 +143,9 @@ static int score_xp(const double *x, const double *y, size_t n, const double *xq
     return 0;
 }
 
-/* Fits x, y with the old or new `auto` (or Extra-P's rule); predicts at each of the nq points
- * xq; scores against truth[k] (error) and obs[k][0..nobs[k]-1] (coverage,
- * each observation counts). Returns 0, or -1 when the fit failed. */
+/* Fits x, y with the old or new `auto` (or Extra-P's rule); predicts at each of the nq
+ * points xq; scores against truth[k] (error) and obs[k][0..nobs[k]-1] (coverage, each
+ * observation counts). Returns 0, or -1 when the fit failed. */
 static int score(int neu, const double *x, const double *y, size_t n, const double *xq,
                  const double *truth, double *const *obs, const size_t *nobs, size_t nq,
                  struct tally *t, double *pred_out)
@@ -837,8 +838,8 @@ static void print_row(const char *corpus, const char *sel, struct tally *t)
     if (isinf(mw))
         printf(" %9s %11s", "-", "-");
     else
-        printf(" %8.1f%% %10.1f%%", 100.0 * (double)t->covered / (double)(t->n ? t->n : 1),
-               100 * mw);
+        printf(" %8.1f%% %10.1f%%",
+               100.0 * (double)t->covered / (double)(t->n ? t->n : 1), 100 * mw);
     printf(" %6zu\n", t->failed);
 }
 

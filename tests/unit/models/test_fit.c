@@ -1047,6 +1047,100 @@ static void test_regime_change(void)
     fit_result_free(&r);
 }
 
+/* Extra-P's one-term rule (fit_pmnf1): exact laws come back term and
+ * coefficients, the leave-one-out score is what the description says, and
+ * what the rule leaves out (negative exponents, log terms below x = 1, terms
+ * contributing under 0.05 %) stays out. */
+static struct fit_point *pmnf1_points(const double *x, const double *y, size_t m)
+{
+    static struct fit_point pts[FIT_PMNF1_MAX + 1];
+    size_t i;
+
+    memset(pts, 0, sizeof pts);
+    for (i = 0; i < m; i++) {
+        pts[i].x[0] = x[i];
+        pts[i].y = y[i];
+        pts[i].n = 1;
+    }
+    return pts;
+}
+
+static void test_pmnf1(void)
+{
+    double x[FIT_PMNF1_MAX + 1], y[FIT_PMNF1_MAX + 1];
+    struct fit_pmnf1 b;
+    size_t i;
+
+    /* 3 + 2 x^(3/2) log2 x on x = 2..64: that term, exactly. */
+    for (i = 0; i < 6; i++) {
+        x[i] = pow(2, (double)i + 1);
+        y[i] = 3 + 2 * pow(x[i], 1.5) * log2(x[i]);
+    }
+    CHECK_INT(fit_pmnf1(pmnf1_points(x, y, 6), 6, &b), 0);
+    CHECK_INT(b.num, 3);
+    CHECK_INT(b.den, 2);
+    CHECK_INT(b.lg, 1);
+    CHECK_REL(b.c0, 3, 1e-9);
+    CHECK_REL(b.c1, 2, 1e-12);
+    CHECK(b.smape < 1e-9);
+    CHECK_REL(fit_pmnf1_eval(&b, 256), 3 + 2 * pow(256, 1.5) * 8, 1e-12);
+    /* y = x on 1, 2, 4: each leave-one-out line through the other two points
+     * predicts the third exactly, and the constant cleaning sets c0 = 0. */
+    x[0] = 1, x[1] = 2, x[2] = 4;
+    y[0] = 1, y[1] = 2, y[2] = 4;
+    CHECK_INT(fit_pmnf1(pmnf1_points(x, y, 3), 3, &b), 0);
+    CHECK_INT(b.num, 1);
+    CHECK_INT(b.den, 1);
+    CHECK_INT(b.lg, 0);
+    CHECK_NEAR(b.c0, 0, 1e-12);
+    CHECK_REL(b.c1, 1, 1e-12);
+    /* Two points: every term's leave-one-out fit has one point, so predicts
+     * the other's value (SMAPE 2|1-3|/4 = 100 %), worse than the constant's
+     * in-sample SMAPE (2/3 + 2/5) / 2 = 53.33 %: the constant 2 stays. */
+    y[0] = 1, y[1] = 3;
+    CHECK_INT(fit_pmnf1(pmnf1_points(x, y, 2), 2, &b), 0);
+    CHECK(b.c1 == 0);
+    CHECK_REL(b.c0, 2, 1e-15);
+    CHECK_REL(b.smape, 100 * (2.0 / 3 + 2.0 / 5) / 2, 1e-12);
+    /* Constant data: the constant, score 0. */
+    for (i = 0; i < 6; i++)
+        y[i] = 7.5, x[i] = (double)i + 1;
+    CHECK_INT(fit_pmnf1(pmnf1_points(x, y, 6), 6, &b), 0);
+    CHECK(b.c1 == 0 && b.c0 == 7.5 && b.smape == 0);
+    /* A term contributing at most 1e-5 * 32 / 100 = 3.2e-6 of a value
+     * (< 0.05 %) is ignored, whatever its score. */
+    for (i = 0; i < 6; i++) {
+        x[i] = pow(2, (double)i);
+        y[i] = 100 + 1e-5 * x[i];
+    }
+    CHECK_INT(fit_pmnf1(pmnf1_points(x, y, 6), 6, &b), 0);
+    CHECK(b.c1 == 0);
+    /* Below x = 1 no log terms: 1 + 5 sqrt(x) on 0.25..8 comes back. */
+    for (i = 0; i < 6; i++) {
+        x[i] = 0.25 * pow(2, (double)i);
+        y[i] = 1 + 5 * sqrt(x[i]);
+    }
+    CHECK_INT(fit_pmnf1(pmnf1_points(x, y, 6), 6, &b), 0);
+    CHECK(b.num == 1 && b.den == 2 && b.lg == 0);
+    CHECK_REL(b.c1, 5, 1e-9);
+    /* No negative exponents: 2 + 100/x gets a non-negative one. */
+    for (i = 0; i < 6; i++) {
+        x[i] = pow(2, (double)i + 1);
+        y[i] = 2 + 100 / x[i];
+    }
+    CHECK_INT(fit_pmnf1(pmnf1_points(x, y, 6), 6, &b), 0);
+    CHECK(b.num >= 0 && b.den >= 1 && b.lg >= 0);
+    /* Refused: fewer than 2 points, more than FIT_PMNF1_MAX, not finite. */
+    CHECK_INT(fit_pmnf1(pmnf1_points(x, y, 1), 1, &b), -1);
+    for (i = 0; i <= FIT_PMNF1_MAX; i++)
+        x[i] = (double)i + 1, y[i] = (double)i;
+    CHECK_INT(fit_pmnf1(pmnf1_points(x, y, FIT_PMNF1_MAX), FIT_PMNF1_MAX, &b), 0);
+    CHECK_INT(fit_pmnf1(pmnf1_points(x, y, FIT_PMNF1_MAX + 1), FIT_PMNF1_MAX + 1, &b),
+              -1);
+    y[3] = NAN;
+    CHECK_INT(fit_pmnf1(pmnf1_points(x, y, 6), 6, &b), -1);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -1072,5 +1166,6 @@ int main(void)
     RUN(test_suggest);
     RUN(test_outlier_is_left_out);
     RUN(test_regime_change);
+    RUN(test_pmnf1);
     return harness_report();
 }
