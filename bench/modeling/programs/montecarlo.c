@@ -5,9 +5,12 @@
  * the counts summed on rank 0 by MPI_Reduce (an estimate of pi). Prints
  *   "montecarlo_p P seconds".
  * The work divides perfectly over the 2 cores; ranks beyond 2 oversubscribe
- * them. One iteration runs from a barrier to the end of the MPI_Reduce. Times
- * are the least of one iteration (the slowest rank's time of each): on a
- * machine shared with other programs, other work only adds time. */
+ * them. One iteration runs from a barrier through the MPI_Reduce to a closing
+ * barrier, so it lasts until the slowest rank is done (without the closing
+ * barrier, a root rank that left the first barrier late, oversubscribed,
+ * timed only its own share, below what 2 cores can do). Times are the least
+ * of one iteration (the slowest rank's time of each): on a machine shared
+ * with other programs, other work only adds time. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +47,7 @@ int main(int argc, char **argv)
             in += a * a + b * b <= 1.0;
         }
         MPI_Reduce(&in, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+        MPI_Barrier(MPI_COMM_WORLD);
         ti[it] = MPI_Wtime() - t0;
     }
     MPI_Allreduce(MPI_IN_PLACE, ti, ITERS, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
