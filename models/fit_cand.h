@@ -29,6 +29,11 @@ struct fit_cands {
 int fit_search_cands(const struct fit_point *pts, size_t m, int nvars, int rel,
                      struct fit_cands *out, struct err *err);
 
+/* Whether the pair search skips pairs whose PRESS bound cannot beat their
+ * class (default 1). The classes come out the same either way; 0 is for the
+ * test that checks exactly that. */
+void fit_search_pruning(int on);
+
 /* The extrapolating `auto` (fit_auto.c): selects, fits and fills *out, with
  * graph FIT_AUTO; out->xunc and out->outliers are set. pts are the m
  * aggregated points sorted by x. Errors as fit_run. */

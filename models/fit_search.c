@@ -214,6 +214,9 @@ struct search {
     int nt;
     double **q;      /* nt unit columns orthogonal to q0, or NULL if invalid */
     double **qstore; /* the storage behind q (q[j] is reset from it) */
+    double *qe0;     /* per column: q[j] . e0 (for the pair bound) */
+    double gmin2;    /* least g_i^2 (PRESS >= gmin2 * weighted RSS) */
+    double rss1, b1; /* of the current first term: weighted RSS, q . e0 */
     int maxdepth;    /* most non-constant terms in a candidate */
     double *lq[4];   /* per depth 1..3: basis vector, residual, leverage */
     double *le[4], *lh[4];
@@ -270,6 +273,33 @@ static int has_negative(const struct search *s, int L)
     return 0;
 }
 
+/* A lower bound of the PRESS of the pair (first term, q) from O(m) work
+ * instead of the pair's orthogonalisation: with c = q1 . q (both unit and
+ * orthogonal to the constant) the pair's weighted RSS is
+ * rss1 - (q . e0 - b1 c)^2 / (1 - c^2), and PRESS >= gmin2 * RSS because
+ * every 1 / (1 - h_i) >= 1. NaN (no bound) when q is nearly collinear with
+ * q1, where the orthogonalisation decides. Measured: 10-point `auto` 3x
+ * faster (bench_fit), the selections bit-identical (test_fit). */
+static int pair_pruning = 1;
+
+void fit_search_pruning(int on)
+{
+    pair_pruning = on;
+}
+
+static double pair_bound(const struct search *s, const double *q1, int j)
+{
+    double c = dot(q1, s->q[j], s->c.m), d = 1 - c * c, r;
+
+    if (!(d > 1e-8))
+        return NAN;
+    /* r carries the rounding of its two products (~1e-16 of each); the
+     * margin keeps the bound below the PRESS when the fit is exact and rss1
+     * itself is rounding. */
+    r = fabs(s->qe0[j] - s->b1 * c) + 1e-12 * (fabs(s->qe0[j]) + fabs(s->b1));
+    return s->gmin2 * (s->rss1 - r * r / d);
+}
+
 static void search_rec(struct search *s, int depth, int start, int *idx)
 {
     size_t m = s->c.m;
@@ -285,6 +315,16 @@ static void search_rec(struct search *s, int depth, int start, int *idx)
             continue;
         if (depth == 1 && s->allow1 != NULL && !s->allow1[idx[0]] && !s->allow1[j])
             continue;
+        /* A last pair that cannot beat its class's best is not computed
+         * (the bound is below the PRESS, so the classes come out the same;
+         * not while screening, which sums every pair). */
+        if (depth == 1 && s->maxdepth == 2 && s->acc2 == NULL && pair_pruning) {
+            int cx = s->cx[idx[0]] + s->cx[j];
+            double lb = pair_bound(s, s->lq[1], j);
+            cx = cx < MAXCX ? cx : MAXCX - 1;
+            if (lb > s->best[2][cx] * (1 + 1e-9))
+                continue;
+        }
         idx[depth] = j;
         memcpy(v, s->q[j], m * sizeof *v);
         rc[0] = 1;
@@ -300,6 +340,10 @@ static void search_rec(struct search *s, int depth, int start, int *idx)
         if (L >= 2 && s->rel && has_negative(s, L))
             crit = INFINITY;
         record(s, L, idx, crit, st);
+        if (depth == 0) {
+            s->rss1 = st[1];
+            s->b1 = st[2];
+        }
         if (depth + 1 < s->maxdepth)
             search_rec(s, depth + 1, j + 1, idx);
     }
@@ -314,7 +358,7 @@ struct work {
 static int work_init(struct work *w, struct search *s, struct cv *c, size_t m, int nt,
                      struct err *err)
 {
-    size_t need = m * (size_t)(5 + nt + 9);
+    size_t need = m * (size_t)(5 + nt + 9) + (size_t)nt;
     double *p;
     int d;
 
@@ -343,6 +387,7 @@ static int work_init(struct work *w, struct search *s, struct cv *c, size_t m, i
         w->qp[d] = p, p += m;
     s->qstore = w->qp;
     s->q = w->qp + nt;
+    s->qe0 = p;
     return 0;
 }
 
@@ -402,7 +447,12 @@ static void prepare(struct search *s, const struct fit_point *pts, const size_t 
         }
         if (!ok || orth(v, &c->q0, 1, m, NULL) < 0)
             s->q[j] = NULL;
+        else
+            s->qe0[j] = dot(v, c->e0, m);
     }
+    s->gmin2 = INFINITY;
+    for (i = 0; i < m; i++)
+        s->gmin2 = fmin(s->gmin2, g[i] * g[i]);
     for (j = 0; j <= MAXDEPTH; j++)
         for (i = 0; i < MAXCX; i++)
             s->best[j][i] = INFINITY;
