@@ -71,7 +71,8 @@ json_t *fit_model_to_json(const struct fit_model *m)
     if (out != NULL &&
         (json_object_set_new(out, "xunc", json_real(m->xunc)) != 0 ||
          json_object_set_new(out, "outliers", json_integer(m->outliers)) != 0 ||
-         json_object_set_new(out, "seg_x", json_real(m->seg_x)) != 0)) {
+         json_object_set_new(out, "seg_x", json_real(m->seg_x)) != 0 ||
+         json_object_set_new(out, "positive", json_boolean(m->positive)) != 0)) {
         json_decref(out);
         return NULL;
     }
@@ -174,7 +175,7 @@ static int read_model(json_t *v, struct fit_model *m, struct err *err)
     static const char *const keys[] = {
         "nvars",    "nterms", "graph", "chosen",       "terms", "coef", "scale", "r",
         "relative", "s2",     "dof",   "has_interval", "xmin",  "xmax", NULL};
-    static const char *const optional[] = {"xunc", "outliers", "seg_x", NULL};
+    static const char *const optional[] = {"xunc", "outliers", "seg_x", "positive", NULL};
     static const char *const term_keys[] = {"expo", "logp", NULL};
     json_t *terms, *o;
     int j, k;
@@ -205,6 +206,9 @@ static int read_model(json_t *v, struct fit_model *m, struct err *err)
     if ((o = json_object_get(v, "seg_x")) != NULL &&
         (get_num(o, "seg_x", &m->seg_x, err) != 0 || m->seg_x < 0))
         return fail(err, "seg_x", "must be a finite number >= 0");
+    if (json_object_get(v, "positive") != NULL &&
+        get_bool(v, "positive", &m->positive, err) != 0)
+        return -1;
     terms = json_object_get(v, "terms");
     if (!json_is_array(terms) || json_array_size(terms) != (size_t)m->nterms)
         return fail(err, "terms", "must be an array of nterms terms");

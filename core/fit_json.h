@@ -12,8 +12,8 @@
  *    "terms": [{"expo": [0], "logp": [0]}, {"expo": [-1], "logp": [0]}],
  *    "coef": [...], "scale": [...], "r": [...], "relative": false,
  *    "s2": ..., "dof": 3, "has_interval": true, "xmin": [...], "xmax": [...],
- *    "xunc": 0.05, "outliers": 0, "seg_x": 0}
- * xunc, outliers and seg_x (the extrapolating `auto`, models/fit.h) are
+ *    "xunc": 0.05, "outliers": 0, "seg_x": 0, "positive": false}
+ * xunc, outliers, seg_x and positive (the extrapolating `auto`, models/fit.h) are
  * optional on reading: models saved before them load with 0, which predicts
  * exactly as they did.
  */
@@ -31,11 +31,10 @@
 json_t *fit_model_to_json(const struct fit_model *m);
 
 /* Reads a model written by fit_model_to_json into *out and checks it with
- * fit_model_check. Every key but xunc, outliers and seg_x is required and no other key is
- * allowed; sizes
- * are checked before any array is read (nvars 1..FIT_MAX_VARS, nterms
- * 1..FIT_MAX_TERMS, arrays of exactly the stated length). Returns 0, or -1
- * with a 422 "invalid" error whose field names the key at fault
+ * fit_model_check. Every key but xunc, outliers, seg_x and positive is required and no
+ * other key is allowed; sizes are checked before any array is read
+ * (nvars 1..FIT_MAX_VARS, nterms 1..FIT_MAX_TERMS, arrays of exactly the stated length).
+ * Returns 0, or -1 with a 422 "invalid" error whose field names the key at fault
  * ("model.coef"); *out is then zeroed. Thread-safe. */
 int fit_model_from_json(json_t *v, struct fit_model *out /* OUT */, struct err *err);
 

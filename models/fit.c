@@ -546,8 +546,11 @@ int fit_predict_ext(const struct fit_model *m, const double *x, double *y, doubl
          * interval (never below 0 for a positive quantity). */
         double d = fit_extrapolation(m, x) * m->xunc, t;
         t = gsl_cdf_tdist_Pinv(0.975, (double)m->dof);
-        if (m->relative && v > 0) {
-            double z = t * sqrt(m->s2 * (1 + leverage(m, x) / (v * v)) + d * d);
+        if ((m->relative || m->positive) && v > 0) {
+            /* the noise part as a relative variance at v */
+            double n2 = m->relative ? m->s2 * (1 + leverage(m, x) / (v * v))
+                                    : m->s2 * (1 + leverage(m, x)) / (v * v);
+            double z = t * sqrt(n2 + d * d);
             if (!isfinite(z) || z > 700)
                 return err_invalid(err, "x",
                                    "the prediction interval overflows at this x");

@@ -83,6 +83,9 @@ struct fit_model {
     int outliers; /* points left out of the fit as outliers (robust step) */
     double seg_x; /* > 0: a regime change was found; the law holds for x >= seg_x
                      (the upper regime, one variable), and xmin[0] = seg_x */
+    int positive; /* 1: fitted by ordinary least squares to a positive quantity
+                     (`auto`'s one-term law, docs/models.md §10): fit_predict_ext's
+                     interval is multiplicative, as a relative model's */
 };
 
 /* One aggregated point (one distinct x, or (x1, x2) pair). */
@@ -200,8 +203,8 @@ double fit_extrapolation(const struct fit_model *m, const double *x);
  * fitted by ordinary least squares to the points' values, scored by the
  * SMAPE of their leave-one-out predictions (the constant by its in-sample
  * SMAPE), a term contributing under 0.05 % of every value ignored; the least
- * score wins. bench/modeling prints it beside `auto` as the Extra-P column
- * (docs/models.md §10.1); `auto` does not use it. */
+ * score wins. `auto` takes its law when it extrapolates better in forward
+ * validation (fit_auto.c); bench/modeling prints it as the Extra-P column. */
 struct fit_pmnf1 {
     double c0, c1;    /* c1 = 0 for the constant */
     int num, den, lg; /* the term x^(num/den) * log2(x)^lg; num = lg = 0: constant */

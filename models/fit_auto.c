@@ -634,8 +634,10 @@ out:
     return at;
 }
 
-int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
-                   struct fit_model *out, struct err *err)
+/* The selection on all points: the law of the least validated error, with
+ * outliers left out and a regime change detected (above). */
+static int auto_model(const struct fit_point *pts, size_t m, int nvars,
+                      struct fit_model *out, struct err *err)
 {
     struct fit_point *sub = NULL;
     struct pick p, q;
@@ -723,6 +725,106 @@ out:
     return rc;
 }
 
+/* Squared log ratio of a prediction f of y > 0 (f <= 0 counts as e^5 off). */
+static double log_err2(double f, double y)
+{
+    double e = f > 0 ? log(f / y) : 5;
+    return e * e;
+}
+
+/* Forward validation of the whole procedure, not of one law: the selection
+ * above and the one-term rule (fit_pmnf1) are each run again on the points
+ * below the largest x, and (with at least 6 points) below the second
+ * largest, and predict the points left out. OUT: the mean squared log error
+ * of each, and the one-term rule's per doubling of the reach (squared).
+ * Returns 0, or -1 when a fold could not be fitted by either. */
+static int forward_procedures(const struct fit_point *pts, size_t m, double *ea,
+                              double *eb, double *eb_doubling)
+{
+    size_t folds = m >= 6 ? 2 : 1, f, j, cnt = 0;
+
+    *ea = *eb = *eb_doubling = 0;
+    for (f = 1; f <= folds; f++) {
+        size_t mt = m - f;
+        struct fit_model a;
+        struct fit_pmnf1 b;
+        struct err e2 = {0};
+        if (auto_model(pts, mt, 1, &a, &e2) < 0 || fit_pmnf1(pts, mt, &b) < 0)
+            return -1;
+        for (j = mt; j < m; j++) {
+            double ya, d = log2(pts[j].x[0] / pts[mt - 1].x[0]), eb2;
+            if (fit_eval(&a, pts[j].x, &ya, &e2) < 0)
+                ya = 0;
+            eb2 = log_err2(fit_pmnf1_eval(&b, pts[j].x[0]), pts[j].y);
+            *ea += log_err2(ya, pts[j].y);
+            *eb += eb2;
+            *eb_doubling += eb2 / (d * d);
+            cnt++;
+        }
+    }
+    *ea /= (double)cnt;
+    *eb /= (double)cnt;
+    *eb_doubling /= (double)cnt;
+    return 0;
+}
+
+/* The one-term rule's law on all points, fitted by ordinary least squares
+ * (weights: the repetitions), as an `auto` model. */
+static int one_term_model(const struct fit_point *pts, size_t m, struct fit_model *out)
+{
+    struct fit_pmnf1 b;
+    struct fit_cand c = {0};
+    struct err e2 = {0};
+
+    if (fit_pmnf1(pts, m, &b) < 0)
+        return -1;
+    c.nterms = 1;
+    if (b.c1 != 0) {
+        c.term[1].expo[0] = (double)b.num / b.den;
+        c.term[1].logp[0] = b.lg;
+        c.nterms = 2;
+    }
+    if (fit_terms(pts, m, 1, c.term, c.nterms, 0, out, &e2) < 0)
+        return -1;
+    out->graph = FIT_AUTO;
+    copy_chosen(&c, out->term, &out->nterms, &out->chosen);
+    return 0;
+}
+
+int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
+                   struct fit_model *out, struct err *err)
+{
+    struct fit_model b;
+    double ea, eb, ebd;
+    size_t i;
+
+    if (auto_model(pts, m, nvars, out, err) < 0)
+        return -1;
+    /* Extrapolation is where a law is judged: for a positive quantity of one
+     * positive variable with 5..FIT_PMNF1_MAX points, when the one-term rule,
+     * fitted to the smaller x values, predicts the largest better than the
+     * selection above does (each run again on those points), its law is
+     * taken. Ordinary least squares weighs the largest values most, which
+     * is what carries a growing quantity beyond its data; the relative
+     * fit of the selection weighs every point alike. Not after a detected
+     * regime change: the upper regime's law was already validated against
+     * the law of all points (and on fewer points the break may not show).
+     * The law's uncertainty beyond the data becomes the selection's and the
+     * one-term rule's own forward error per doubling, in quadrature. */
+    if (nvars != 1 || m < 5 || m > FIT_PMNF1_MAX || out->seg_x > 0)
+        return 0;
+    for (i = 0; i < m; i++)
+        if (!(pts[i].y > 0) || !(pts[i].x[0] > 0))
+            return 0;
+    if (forward_procedures(pts, m, &ea, &eb, &ebd) < 0 || !(eb < ea) ||
+        one_term_model(pts, m, &b) < 0)
+        return 0;
+    b.xunc = fmin(sqrt(out->xunc * out->xunc + ebd), XUNC_MAX);
+    b.positive = 1;
+    *out = b;
+    return 0;
+}
+
 /* ---- what the API exposes ---- */
 
 double fit_extrapolation(const struct fit_model *m, const double *x)
@@ -756,7 +858,7 @@ int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
     if (!m->has_interval || m->dof < 1)
         buf_puts(b, "The fit has no degrees of freedom left, so this prediction has no "
                     "interval; measure more points.");
-    else if (m->relative && !(y > 0))
+    else if ((m->relative || m->positive) && !(y > 0))
         buf_puts(b, "The model predicts a non-positive value for a positive quantity; "
                     "it does not hold at this point.");
     else if (d > 2)
@@ -868,6 +970,7 @@ int fit_suggest(const struct fit_result *r, const double *target, const double *
                 nm.s2 = m->s2;
                 nm.dof = m->dof + 1;
                 nm.xunc = m->xunc;
+                nm.positive = m->positive;
                 nm.has_interval = 1;
                 if (fit_predict_ext(&nm, target, &y, &l2, &h2, &e2) < 0 || !(w0 > 0))
                     gain[c] = 0;

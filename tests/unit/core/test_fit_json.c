@@ -21,7 +21,8 @@ static int same_model(const struct fit_model *a, const struct fit_model *b)
              a->chosen == b->chosen && a->relative == b->relative &&
              same_double(a->s2, b->s2) && a->dof == b->dof &&
              a->has_interval == b->has_interval && same_double(a->xunc, b->xunc) &&
-             a->outliers == b->outliers && same_double(a->seg_x, b->seg_x);
+             a->outliers == b->outliers && same_double(a->seg_x, b->seg_x) &&
+             a->positive == b->positive;
     int j, v;
     for (j = 0; ok && j < a->nterms; j++) {
         ok = same_double(a->coef[j], b->coef[j]) && same_double(a->scale[j], b->scale[j]);
@@ -154,7 +155,7 @@ static void test_round_trip_extrapolating_auto(void)
     fit_and_check("auto", 1, x, y, 10);
 }
 
-/* A model saved before xunc, outliers and seg_x existed loads with 0 in
+/* A model saved before xunc, outliers, seg_x and positive existed loads with 0 in
  * them and predicts exactly as fit_predict (the classical interval). */
 static void test_old_saved_model_loads(void)
 {
@@ -166,14 +167,23 @@ static void test_old_saved_model_loads(void)
     m.xunc = 0.25;
     m.outliers = 2;
     m.seg_x = 0.5;
+    m.positive = 1;
     j = fit_model_to_json(&m);
     CHECK(j != NULL);
     CHECK(json_object_get(j, "xunc") != NULL && json_object_get(j, "seg_x") != NULL);
+    CHECK(json_is_true(json_object_get(j, "positive")));
+    CHECK_INT(fit_model_from_json(j, &back, &e), 0);
+    CHECK(back.positive == 1);
+    json_object_set_new(j, "positive", json_string("yes"));
+    CHECK_INT(fit_model_from_json(j, &back, &e), -1);
+    CHECK_STR(e.field, "model.positive");
+    memset(&e, 0, sizeof e);
     json_object_del(j, "xunc");
     json_object_del(j, "outliers");
     json_object_del(j, "seg_x");
+    json_object_del(j, "positive");
     CHECK_INT(fit_model_from_json(j, &back, &e), 0);
-    CHECK(back.xunc == 0 && back.outliers == 0 && back.seg_x == 0);
+    CHECK(back.xunc == 0 && back.outliers == 0 && back.seg_x == 0 && back.positive == 0);
     CHECK_INT(fit_predict(&back, x, &y1, &l1, &h1, &e), 0);
     CHECK_INT(fit_predict_ext(&back, x, &y2, &l2, &h2, &e), 0);
     CHECK(same_double(y1, y2) && same_double(l1, l2) && same_double(h1, h2));

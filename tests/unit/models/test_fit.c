@@ -1142,6 +1142,64 @@ static void test_pmnf1(void)
     CHECK_INT(fit_pmnf1(pmnf1_points(x, y, 6), 6, &b), -1);
 }
 
+/* Forward validation of the whole procedure (docs/models.md §10): on the
+ * ping-pong latencies of bench/modeling/data/heldout (means of 6
+ * repetitions, 1 B ... 16 KiB, where the eager protocol's per-byte cost falls
+ * with the size) the one-term rule, refitted without its largest sizes,
+ * predicts them better than the selection does, so `auto` answers with its
+ * law c0 + c1 x^(4/5) fitted by ordinary least squares, flagged positive:
+ * a multiplicative interval that holds the 4 MiB latency measured later
+ * (0.36 ms; the relative law predicted 0.92 ms). A decreasing law the rule
+ * cannot express keeps the selection's. */
+static void test_one_term_law(void)
+{
+    static const double x[8] = {1, 4, 16, 64, 256, 1024, 4096, 16384};
+    static const double y[8] = {1.304167e-07, 1.319167e-07, 1.425833e-07, 1.468333e-07,
+                                1.517500e-07, 2.511667e-07, 2.550583e-06, 4.910583e-06};
+    double t[8], mt = 0, my = 0, stt = 0, sty = 0, c1, c0, xq = 4194304, yp, lo, hi;
+    struct fit_result r;
+    struct err e = {0};
+    struct buf b;
+    int i;
+
+    for (i = 0; i < 8; i++) {
+        t[i] = pow(x[i], 0.8);
+        mt += t[i] / 8;
+        my += y[i] / 8;
+    }
+    for (i = 0; i < 8; i++) {
+        stt += (t[i] - mt) * (t[i] - mt);
+        sty += (t[i] - mt) * (y[i] - my);
+    }
+    c1 = sty / stt;
+    c0 = my - c1 * mt;
+    CHECK_INT(run1(x, y, 8, "auto", &r, &e), 0);
+    CHECK_INT(r.model.nterms, 2);
+    CHECK(r.model.term[1].expo[0] == 0.8 && r.model.term[1].logp[0] == 0);
+    CHECK(r.model.positive == 1 && r.model.relative == 0 && r.model.seg_x == 0);
+    CHECK_REL(r.model.coef[0], c0, 1e-9);
+    CHECK_REL(r.model.coef[1], c1, 1e-9);
+    CHECK(r.model.xunc >= 0.08 && r.model.xunc <= 3.0);
+    CHECK_INT(fit_predict_ext(&r.model, &xq, &yp, &lo, &hi, &e), 0);
+    CHECK_REL(yp, c0 + c1 * pow(xq, 0.8), 1e-9);
+    CHECK(lo > 0 && lo < 0.36e-3 && 0.36e-3 < hi);
+    CHECK_REL(yp * yp, lo * hi, 1e-9); /* multiplicative: yp is the geometric middle */
+    buf_init(&b, 512);
+    CHECK_INT(fit_warning(&r.model, &xq, yp, lo, hi, &b), 1);
+    buf_free(&b);
+    fit_result_free(&r);
+    {
+        double xs[6], ys[6];
+        for (i = 0; i < 6; i++) {
+            xs[i] = pow(2, i + 1);
+            ys[i] = 200 / xs[i] + 0.5 * log2(xs[i]) + 1;
+        }
+        CHECK_INT(run1(xs, ys, 6, "auto", &r, &e), 0);
+        CHECK(r.model.positive == 0 && r.model.relative == 1);
+        fit_result_free(&r);
+    }
+}
+
 /* The pair search skips pairs whose PRESS bound cannot beat their class:
  * on 600 random designs (4..30 distinct x, 1..3 repetitions, laws of one
  * and two terms, 0..20 % noise, absolute and relative fits) both selections
@@ -1237,5 +1295,6 @@ int main(void)
     RUN(test_regime_change);
     RUN(test_pmnf1);
     RUN(test_pair_pruning_is_exact);
+    RUN(test_one_term_law);
     return harness_report();
 }
