@@ -572,7 +572,7 @@ int fit_predict_ext(const struct fit_model *m, const double *x, double *y, doubl
 
 static void put_expo(struct buf *b, double e)
 {
-    static const int dens[] = {1, 2, 3, 4, 6, 12};
+    static const int dens[] = {1, 2, 3, 4, 5, 6, 12};
     size_t i;
 
     for (i = 0; i < sizeof dens / sizeof dens[0]; i++) {

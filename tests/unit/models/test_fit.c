@@ -1186,6 +1186,14 @@ static void test_one_term_law(void)
     CHECK_REL(yp * yp, lo * hi, 1e-9); /* multiplicative: yp is the geometric middle */
     buf_init(&b, 512);
     CHECK_INT(fit_warning(&r.model, &xq, yp, lo, hi, &b), 1);
+    buf_reset(&b);
+    /* Extra-P's x^(4/5) is written as such (the normal form of §5 has no
+     * fifths), and the machine form reads back to the same exponent. */
+    CHECK_INT(fit_formula(&r.model, NULL, &b), 0);
+    CHECK(b.data != NULL && strstr(b.data, "x^(4/5)") != NULL);
+    buf_reset(&b);
+    CHECK_INT(fit_machine_formula(&r.model, NULL, &b), 0);
+    CHECK(b.data != NULL && strstr(b.data, "x^(4/5)") != NULL);
     buf_free(&b);
     fit_result_free(&r);
     {
