@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "timing.h"
+
 int main(int argc, char **argv)
 {
     int rank, size, it, iters = 200, count = 512;
@@ -26,10 +28,7 @@ int main(int argc, char **argv)
         MPI_Alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, MPI_COMM_WORLD);
         ti[it] = MPI_Wtime() - t0;
     }
-    MPI_Allreduce(MPI_IN_PLACE, ti, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t = ti[0];
-    for (it = 1; it < iters; it++)
-        t = ti[it] < t ? ti[it] : t;
+    t = least(ti, iters);
     if (rank == 0)
         printf("alltoall_p %d %.6e\n", size, t);
     free(a);

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timing.h"
+
 #define BS 64
 
 static volatile double sink;
@@ -65,10 +67,7 @@ static double multiplied(long n)
         product(a, b, c, n);
         ti[it] = MPI_Wtime() - t0;
     }
-    MPI_Allreduce(MPI_IN_PLACE, ti, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t = ti[0];
-    for (it = 1; it < iters; it++)
-        t = ti[it] < t ? ti[it] : t;
+    t = least(ti, iters);
     sink = c[n * n / 2];
     free(a);
     free(b);
@@ -79,19 +78,5 @@ static double multiplied(long n)
 
 int main(int argc, char **argv)
 {
-    int rank, k;
-
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    for (k = 1; k < argc; k++) {
-        long n = strtol(argv[k], NULL, 10);
-        double t;
-        if (n < 1 || n > 4096)
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        t = multiplied(n);
-        if (rank == 0)
-            printf("dgemmb_n %ld %.6e\n", n, t);
-    }
-    MPI_Finalize();
-    return 0;
+    return sweep(argc, argv, "dgemmb_n", 1, 4096, 0, multiplied);
 }

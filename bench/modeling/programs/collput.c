@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timing.h"
+
 #define MAXBYTES (32L << 20)
 #define PBYTES (64L << 10)
 
@@ -30,18 +32,6 @@ static int iters_for(long bytes)
 {
     long k = 20000000L / (bytes + 1000);
     return k < 20 ? 20 : k > 2000 ? 2000 : (int)k;
-}
-
-static double least(double *ti, int iters)
-{
-    double t;
-    int it;
-
-    MPI_Allreduce(MPI_IN_PLACE, ti, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t = ti[0];
-    for (it = 1; it < iters; it++)
-        t = ti[it] < t ? ti[it] : t;
-    return t;
 }
 
 /* what: 0 allreduce, 1 gather, 2 put */

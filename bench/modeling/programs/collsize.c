@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timing.h"
+
 #define MAXBYTES (32L << 20)
 
 static int iters_for(long bytes)
@@ -45,10 +47,7 @@ static double timed(int what, char *snd, char *rcv, long bytes, int rank, int si
                          peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         ti[it] = MPI_Wtime() - t0;
     }
-    MPI_Allreduce(MPI_IN_PLACE, ti, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t = ti[0];
-    for (it = 1; it < iters; it++)
-        t = ti[it] < t ? ti[it] : t;
+    t = least(ti, iters);
     free(ti);
     return t;
 }

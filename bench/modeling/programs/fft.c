@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timing.h"
+
 static volatile double sink;
 
 /* In place on a[2 i] + i a[2 i + 1], i < n; w[2 k] + i w[2 k + 1] is
@@ -84,10 +86,7 @@ static double transformed(long n)
         fft(a, n, w);
         ti[it] = MPI_Wtime() - t0;
     }
-    MPI_Allreduce(MPI_IN_PLACE, ti, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t = ti[0];
-    for (it = 1; it < iters; it++)
-        t = ti[it] < t ? ti[it] : t;
+    t = least(ti, iters);
     sink = a[n / 2];
     free(a);
     free(saved);
@@ -98,19 +97,5 @@ static double transformed(long n)
 
 int main(int argc, char **argv)
 {
-    int rank, k;
-
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    for (k = 1; k < argc; k++) {
-        long n = strtol(argv[k], NULL, 10);
-        double t;
-        if (n < 2 || (n & (n - 1)) != 0)
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        t = transformed(n);
-        if (rank == 0)
-            printf("fft_n %ld %.6e\n", n, t);
-    }
-    MPI_Finalize();
-    return 0;
+    return sweep(argc, argv, "fft_n", 2, 1L << 30, 1, transformed);
 }

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "timing.h"
+
 static double run(long n, int iters, int rank, int size)
 {
     double *a = calloc((size_t)n + 2, sizeof *a), *b = calloc((size_t)n + 2, sizeof *b);
@@ -35,9 +37,7 @@ static double run(long n, int iters, int rank, int size)
         b = s;
         ti[it] = MPI_Wtime() - t0;
     }
-    MPI_Allreduce(MPI_IN_PLACE, ti, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    for (it = 0; it < iters; it++)
-        t = it == 0 || ti[it] < t ? ti[it] : t;
+    t = least(ti, iters);
     free(ti);
     free(a);
     free(b);

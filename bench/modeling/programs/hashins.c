@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timing.h"
+
 static volatile uint64_t sink;
 
 /* Inserts the n keys into tab (mask + 1 slots, a power of 2); returns how
@@ -65,10 +67,7 @@ static double filled(long n)
         dup += inserted(tab, slots - 1, key, n, 64 - lg);
         ti[it] = MPI_Wtime() - t0;
     }
-    MPI_Allreduce(MPI_IN_PLACE, ti, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t = ti[0];
-    for (it = 1; it < iters; it++)
-        t = ti[it] < t ? ti[it] : t;
+    t = least(ti, iters);
     sink = tab[slots / 2] + (uint64_t)dup;
     free(tab);
     free(key);
@@ -78,19 +77,5 @@ static double filled(long n)
 
 int main(int argc, char **argv)
 {
-    int rank, k;
-
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    for (k = 1; k < argc; k++) {
-        long n = strtol(argv[k], NULL, 10);
-        double t;
-        if (n < 2 || (n & (n - 1)) != 0 || n > (1L << 28))
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        t = filled(n);
-        if (rank == 0)
-            printf("hash_n %ld %.6e\n", n, t);
-    }
-    MPI_Finalize();
-    return 0;
+    return sweep(argc, argv, "hash_n", 2, 1L << 28, 1, filled);
 }

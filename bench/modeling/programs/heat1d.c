@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "timing.h"
+
 #define TOTAL (1L << 22)
 #define ITERS 60
 #define R 0.25
@@ -57,10 +59,7 @@ int main(int argc, char **argv)
         MPI_Barrier(MPI_COMM_WORLD);
         ti[it] = MPI_Wtime() - t0;
     }
-    MPI_Allreduce(MPI_IN_PLACE, ti, ITERS, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t = ti[0];
-    for (it = 1; it < ITERS; it++)
-        t = ti[it] < t ? ti[it] : t;
+    t = least(ti, ITERS);
     if (rank == 0)
         printf("heat1d_p %d %.6e\n", size, t);
     sink = u[mine / 2];

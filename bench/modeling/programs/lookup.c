@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "timing.h"
+
 #define LOOKUPS 8192
 #define ITERS 60
 
@@ -49,10 +51,7 @@ static double searched(long n)
         }
         ti[it] = MPI_Wtime() - t0;
     }
-    MPI_Allreduce(MPI_IN_PLACE, ti, ITERS, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t = ti[0];
-    for (it = 1; it < ITERS; it++)
-        t = ti[it] < t ? ti[it] : t;
+    t = least(ti, ITERS);
     sink = found;
     free(tab);
     return t;
@@ -60,19 +59,5 @@ static double searched(long n)
 
 int main(int argc, char **argv)
 {
-    int rank, k;
-
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    for (k = 1; k < argc; k++) {
-        long n = strtol(argv[k], NULL, 10);
-        double t;
-        if (n < 1 || n > (1L << 30))
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        t = searched(n);
-        if (rank == 0)
-            printf("lookup_n %ld %.6e\n", n, t);
-    }
-    MPI_Finalize();
-    return 0;
+    return sweep(argc, argv, "lookup_n", 1, 1L << 30, 0, searched);
 }

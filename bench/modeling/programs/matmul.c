@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "timing.h"
+
 static volatile double sink;
 
 static double product(int n)
@@ -37,10 +39,7 @@ static double product(int n)
             }
         ti[it] = MPI_Wtime() - t0;
     }
-    MPI_Allreduce(MPI_IN_PLACE, ti, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t = ti[0];
-    for (it = 1; it < iters; it++)
-        t = ti[it] < t ? ti[it] : t;
+    t = least(ti, iters);
     sink = c[nn / 2];
     free(a);
     free(b);

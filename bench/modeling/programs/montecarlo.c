@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "timing.h"
+
 #define TOTAL (1L << 22)
 #define ITERS 50
 
@@ -50,10 +52,7 @@ int main(int argc, char **argv)
         MPI_Barrier(MPI_COMM_WORLD);
         ti[it] = MPI_Wtime() - t0;
     }
-    MPI_Allreduce(MPI_IN_PLACE, ti, ITERS, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t = ti[0];
-    for (it = 1; it < ITERS; it++)
-        t = ti[it] < t ? ti[it] : t;
+    t = least(ti, ITERS);
     if (rank == 0) {
         printf("montecarlo_p %d %.6e\n", size, t);
         if (all < TOTAL * 3 / 4 || all > TOTAL * 4 / 5) /* pi / 4 = 0.785 */

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "timing.h"
+
 #define EPS2 1e-6 /* softening, squared */
 
 static volatile double sink;
@@ -64,10 +66,7 @@ static double evaluated(long n)
         ti[it] = MPI_Wtime() - t0;
         sink = a[3 * (it % n)];
     }
-    MPI_Allreduce(MPI_IN_PLACE, ti, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t = ti[0];
-    for (it = 1; it < iters; it++)
-        t = ti[it] < t ? ti[it] : t;
+    t = least(ti, iters);
     free(p);
     free(a);
     free(ti);
@@ -76,19 +75,5 @@ static double evaluated(long n)
 
 int main(int argc, char **argv)
 {
-    int rank, k;
-
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    for (k = 1; k < argc; k++) {
-        long n = strtol(argv[k], NULL, 10);
-        double t;
-        if (n < 1 || n > (1L << 20))
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        t = evaluated(n);
-        if (rank == 0)
-            printf("nbody_n %ld %.6e\n", n, t);
-    }
-    MPI_Finalize();
-    return 0;
+    return sweep(argc, argv, "nbody_n", 1, 1L << 20, 0, evaluated);
 }

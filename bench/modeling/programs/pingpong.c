@@ -9,21 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "timing.h"
+
 static int iters_for(long bytes)
 {
     long k = 20000000L / (bytes + 1000);
     return k < 20 ? 20 : k > 2000 ? 2000 : (int)k;
-}
-
-static double least(double *ti, int iters)
-{
-    double t = ti[0];
-    int it;
-
-    MPI_Allreduce(MPI_IN_PLACE, ti, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    for (it = 1; it < iters; it++)
-        t = ti[it] < t ? ti[it] : t;
-    return t;
 }
 
 static double pingpong(char *buf, long bytes, int rank)

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "timing.h"
+
 static double scanned(long n, int rank, int size)
 {
     long mine = n / size + (rank < n % size), before, k, i;
@@ -50,10 +52,7 @@ static double scanned(long n, int rank, int size)
         }
         ti[it] = MPI_Wtime() - t0;
     }
-    MPI_Allreduce(MPI_IN_PLACE, ti, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t = ti[0];
-    for (it = 1; it < iters; it++)
-        t = ti[it] < t ? ti[it] : t;
+    t = least(ti, iters);
     /* the last element: the sum of (j mod 3) over j <= before + mine - 1 */
     k = before + mine;
     expect = (double)(k / 3 * 3 + (k % 3 == 2 ? 1 : 0));

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "timing.h"
+
 #define MAXBYTES (32L << 20)
 
 static int iters_for(long bytes)
@@ -40,10 +42,7 @@ static double timed(int what, double *snd, double *rcv, long bytes)
             MPI_Scan(snd, rcv, cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
         ti[it] = MPI_Wtime() - t0;
     }
-    MPI_Allreduce(MPI_IN_PLACE, ti, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t = ti[0];
-    for (it = 1; it < iters; it++)
-        t = ti[it] < t ? ti[it] : t;
+    t = least(ti, iters);
     free(ti);
     return t;
 }

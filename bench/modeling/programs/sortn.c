@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timing.h"
+
 static volatile double sink;
 
 static int cmp(const void *p, const void *q)
@@ -42,10 +44,7 @@ static double sorted(long n)
         qsort(v, (size_t)n, sizeof *v, cmp);
         ti[it] = MPI_Wtime() - t0;
     }
-    MPI_Allreduce(MPI_IN_PLACE, ti, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t = ti[0];
-    for (it = 1; it < iters; it++)
-        t = ti[it] < t ? ti[it] : t;
+    t = least(ti, iters);
     sink = v[n / 2];
     free(v);
     free(saved);
@@ -55,16 +54,5 @@ static double sorted(long n)
 
 int main(int argc, char **argv)
 {
-    int rank, k;
-
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    for (k = 1; k < argc; k++) {
-        long n = strtol(argv[k], NULL, 10);
-        double t = sorted(n > 0 ? n : 1);
-        if (rank == 0)
-            printf("qsort_n %ld %.6e\n", n, t);
-    }
-    MPI_Finalize();
-    return 0;
+    return sweep(argc, argv, "qsort_n", 1, 1L << 30, 0, sorted);
 }

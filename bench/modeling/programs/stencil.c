@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timing.h"
+
 /* One sweep over an nx * ny * nz slab with a ghost plane below and above. */
 static double sweeps(int nx, int ny, int nz, int iters, int rank, int size)
 {
@@ -45,10 +47,7 @@ static double sweeps(int nx, int ny, int nz, int iters, int rank, int size)
         b = s;
         ti[it] = MPI_Wtime() - t0;
     }
-    MPI_Allreduce(MPI_IN_PLACE, ti, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t = ti[0];
-    for (it = 1; it < iters; it++)
-        t = ti[it] < t ? ti[it] : t;
+    t = least(ti, iters);
     free(a);
     free(b);
     free(ti);

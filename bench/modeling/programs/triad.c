@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timing.h"
+
 static volatile double sink;
 
 static double triad(long n, int sync)
@@ -46,10 +48,7 @@ static double triad(long n, int sync)
         ti[it] = MPI_Wtime() - t0;
         s = 3.0 - s; /* a differs from one pass to the next */
     }
-    MPI_Allreduce(MPI_IN_PLACE, ti, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t = ti[0];
-    for (it = 1; it < iters; it++)
-        t = ti[it] < t ? ti[it] : t;
+    t = least(ti, iters);
     sink = a[n / 2];
     free(a);
     free(b);
