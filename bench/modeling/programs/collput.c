@@ -28,12 +28,6 @@
 #define MAXBYTES (32L << 20)
 #define PBYTES (64L << 10)
 
-static int iters_for(long bytes)
-{
-    long k = 20000000L / (bytes + 1000);
-    return k < 20 ? 20 : k > 2000 ? 2000 : (int)k;
-}
-
 /* what: 0 allreduce, 1 gather, 2 put */
 static double timed(int what, char *snd, char *rcv, MPI_Win win, long bytes, int rank)
 {

@@ -18,12 +18,6 @@
 
 #define MAXBYTES (32L << 20)
 
-static int iters_for(long bytes)
-{
-    long k = 20000000L / (bytes + 1000);
-    return k < 20 ? 20 : k > 2000 ? 2000 : (int)k;
-}
-
 /* what: 0 allgather, 1 bcast, 2 sendrecv */
 static double timed(int what, char *snd, char *rcv, long bytes, int rank, int size)
 {

@@ -11,12 +11,6 @@
 
 #include "timing.h"
 
-static int iters_for(long bytes)
-{
-    long k = 20000000L / (bytes + 1000);
-    return k < 20 ? 20 : k > 2000 ? 2000 : (int)k;
-}
-
 static double pingpong(char *buf, long bytes, int rank)
 {
     int iters = iters_for(bytes), it;

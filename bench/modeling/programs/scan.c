@@ -16,12 +16,6 @@
 
 #define MAXBYTES (32L << 20)
 
-static int iters_for(long bytes)
-{
-    long k = 20000000L / (bytes + 1000);
-    return k < 20 ? 20 : k > 2000 ? 2000 : (int)k;
-}
-
 /* what: 0 alltoall, 1 reduce_scatter_block, 2 scan */
 static double timed(int what, double *snd, double *rcv, long bytes)
 {

@@ -23,6 +23,14 @@ static inline double least(double *ti, int iters)
     return t;
 }
 
+/* Iterations for a message of `bytes`: about 20 MB moved in all, 20...2000
+ * (the message-size sweeps). */
+static inline int iters_for(long bytes)
+{
+    long k = 20000000L / (bytes + 1000);
+    return k < 20 ? 20 : k > 2000 ? 2000 : (int)k;
+}
+
 /* The main of a program that times fn(n) for each size n on its command
  * line and prints "name n seconds" on rank 0; a size outside lo..hi, or not
  * a power of 2 when pow2, aborts. */
