@@ -791,6 +791,29 @@ static int one_term_model(const struct fit_point *pts, size_t m, struct fit_mode
     return 0;
 }
 
+/* The plausibility of §10's eligibility for the one-term law (one positive
+ * variable): positive up to 16x the largest x, and not decreasing there when
+ * the data increase throughout. */
+static int plausible(const struct fit_model *b, const struct fit_point *pts, size_t m)
+{
+    double prev = 0;
+    size_t i;
+    int k, increasing = 1;
+
+    for (i = 1; i < m; i++)
+        increasing &= pts[i].y > pts[i - 1].y;
+    for (k = 0; k <= 4; k++) {
+        double x = pts[m - 1].x[0] * (double)(1 << k), f;
+        struct err e2 = {0};
+        if (fit_eval(b, &x, &f, &e2) < 0 || !(f > 0) || !isfinite(f))
+            return 0;
+        if (increasing && k > 0 && f < prev * (1 - 1e-9))
+            return 0;
+        prev = f;
+    }
+    return 1;
+}
+
 int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
                    struct fit_model *out, struct err *err)
 {
@@ -817,7 +840,7 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
         if (!(pts[i].y > 0) || !(pts[i].x[0] > 0))
             return 0;
     if (forward_procedures(pts, m, &ea, &eb, &ebd) < 0 || !(eb < ea) ||
-        one_term_model(pts, m, &b) < 0)
+        one_term_model(pts, m, &b) < 0 || !plausible(&b, pts, m))
         return 0;
     b.xunc = fmin(sqrt(out->xunc * out->xunc + ebd), XUNC_MAX);
     b.positive = 1;

@@ -103,11 +103,14 @@ int fit_pmnf1(const struct fit_point *pts, size_t m, struct fit_pmnf1 *out)
         if (!isfinite(rss))
             continue;
         line(t, pts, m, (size_t)-1, &c0, &c1);
-        for (i = 0; i < m; i++) {
+        /* the largest share of a value the term makes; a 0/0 (a zero value
+         * where the term is 0) makes it NaN, which keeps the term, as
+         * numpy's max does in Extra-P */
+        for (i = 0; i < m && !isnan(contribution); i++) {
             double c = fabs(c1 * t[i] / pts[i].y);
-            contribution = c > contribution ? c : contribution;
+            contribution = isnan(c) || c > contribution ? c : contribution;
         }
-        if (c1 == 0 || !(contribution >= EPSILON) || !(score < out->smape))
+        if (c1 == 0 || contribution < EPSILON || !(score < out->smape))
             continue;
         out->c0 = c0;
         out->c1 = c1;

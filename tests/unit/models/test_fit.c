@@ -1197,6 +1197,28 @@ static void test_one_term_law(void)
     buf_free(&b);
     fit_result_free(&r);
     {
+        /* Times falling to 1 at x = 64: the one-term rule's law would
+         * forward-validate better but turns negative within 16x the largest
+         * x, so the selection's law stays (positive beyond the data). */
+        static const double xs[6] = {2, 4, 8, 16, 32, 64}, ys[6] = {10, 9, 8, 7, 5, 1};
+        struct fit_point pts[6];
+        struct fit_pmnf1 pb;
+        double at = 1024, v;
+        memset(pts, 0, sizeof pts);
+        for (i = 0; i < 6; i++) {
+            pts[i].x[0] = xs[i];
+            pts[i].y = ys[i];
+            pts[i].n = 1;
+        }
+        CHECK_INT(fit_pmnf1(pts, 6, &pb), 0);
+        CHECK(!(fit_pmnf1_eval(&pb, at) > 0));
+        CHECK_INT(run1(xs, ys, 6, "auto", &r, &e), 0);
+        CHECK(r.model.positive == 0 && r.model.relative == 1);
+        CHECK_INT(fit_eval(&r.model, &at, &v, &e), 0);
+        CHECK(v > 0);
+        fit_result_free(&r);
+    }
+    {
         double xs[6], ys[6];
         for (i = 0; i < 6; i++) {
             xs[i] = pow(2, i + 1);
