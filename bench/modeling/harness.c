@@ -17,8 +17,8 @@
  *    bench/modeling/measure. Trained on the smaller ~60 % of the distinct x
  *    (at least 4), asked at every larger x; the truth is each measured value
  *    (coverage) and their median (error).
- * Usage: bench_modeling [DATA_DIR] (default bench/modeling/data; the
- * held-out set is bench/modeling/data/heldout). Not a test.
+ * Usage: bench_modeling [DATA_DIR] (default bench/modeling/data; the held-out
+ * sets are bench/modeling/data/heldout, heldout2, heldout3, heldout4). Not a test.
  */
 #include "common/buf.h"
 #include "common/xalloc.h"
@@ -97,7 +97,7 @@ static double median(double *v, size_t n)
 }
 
 /* The selections compared: `auto` before issue 13, today's, and Extra-P's
- * single-parameter rule (pmnf1.c; no interval). */
+ * single-parameter rule (models/fit_pmnf1.c; no interval). */
 static const char *const sel_name[NSEL] = {"old", "new", "xp"};
 
 /* Extra-P's rule has no interval: its predictions count as not covered and
