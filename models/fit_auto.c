@@ -260,13 +260,48 @@ static double dist(double x, double from)
     return x > 0 && from > 0 ? log2(x / from) : 1;
 }
 
+/* Whether the one-variable data increase from each point to the next. */
+static int increasing_throughout(const struct fit_point *pts, size_t m)
+{
+    size_t i;
+
+    for (i = 1; i < m; i++)
+        if (!(pts[i].y > pts[i - 1].y))
+            return 0;
+    return 1;
+}
+
+/* The plausibility beyond the data, up to 16x the largest x (xmax): a finite
+ * law, positive for a positive quantity (rel), non-decreasing when the data
+ * increase throughout. */
+static int plausible_beyond(const struct fit_term *t, int p, int nvars,
+                            const double *coef, const double *xmax, int rel,
+                            int increasing)
+{
+    double prev = 0;
+    int k, v;
+
+    for (k = 0; k <= 4; k++) {
+        double x[FIT_MAX_VARS], f;
+        for (v = 0; v < nvars; v++)
+            x[v] = xmax[v] > 0 ? xmax[v] * (double)(1 << k) : xmax[v] + k;
+        f = law_val(t, p, nvars, coef, x);
+        if (!isfinite(f) || (rel && !(f > 0)))
+            return 0;
+        if (increasing && k > 0 && f < prev * (1 - 1e-9))
+            return 0;
+        prev = f;
+    }
+    return 1;
+}
+
 /* Scores candidate c: fit on all points, the plausibility checks beyond the
  * data, forward folds. */
 static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel,
                        int increasing, const struct fit_cand *c, const struct fold *folds,
                        int nfolds, struct ws *w, struct score *sc)
 {
-    double xmax[FIT_MAX_VARS], cf[FIT_MAX_TERMS], prev = 0, noise, yscale = 0;
+    double xmax[FIT_MAX_VARS], cf[FIT_MAX_TERMS], noise, yscale = 0;
     size_t i, n;
     int k, v, nf = 0;
 
@@ -294,19 +329,8 @@ static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel
         if (sc->coef[0] < -NEG_CONSTANT * ymin)
             return;
     }
-    /* Beyond the data, up to 16x the largest x: positive for a positive
-     * quantity, non-decreasing when the data increase throughout. */
-    for (k = 0; k <= 4; k++) {
-        double x[FIT_MAX_VARS], f;
-        for (v = 0; v < nvars; v++)
-            x[v] = xmax[v] > 0 ? xmax[v] * (double)(1 << k) : xmax[v] + k;
-        f = law_val(c->term, c->nterms, nvars, sc->coef, x);
-        if (!isfinite(f) || (rel && !(f > 0)))
-            return;
-        if (increasing && k > 0 && f < prev * (1 - 1e-9))
-            return;
-        prev = f;
-    }
+    if (!plausible_beyond(c->term, c->nterms, nvars, sc->coef, xmax, rel, increasing))
+        return;
     sc->loo = c->press / (double)m;
     /* The noise variance of one observation: the residual variance of the
      * fit to all points, never below a tiny floor. */
@@ -380,11 +404,8 @@ static int choose_law(const struct fit_point *pts, size_t m, int nvars, int rel,
     double smin = INFINITY, sumw = 0, spread = 0;
     size_t i;
 
-    if (nvars == 1 && rel) {
-        increasing = 1;
-        for (i = 1; i < m; i++)
-            increasing &= pts[i].y > pts[i - 1].y;
-    }
+    if (nvars == 1 && rel)
+        increasing = increasing_throughout(pts, m);
     for (i = 0; i < m; i++)
         nobs += (size_t)(pts[i].n > 0 ? pts[i].n : 1);
     for (j = 0; j < cs->n; j++) {
@@ -791,29 +812,6 @@ static int one_term_model(const struct fit_point *pts, size_t m, struct fit_mode
     return 0;
 }
 
-/* The plausibility of §10's eligibility for the one-term law (one positive
- * variable): positive up to 16x the largest x, and not decreasing there when
- * the data increase throughout. */
-static int plausible(const struct fit_model *b, const struct fit_point *pts, size_t m)
-{
-    double prev = 0;
-    size_t i;
-    int k, increasing = 1;
-
-    for (i = 1; i < m; i++)
-        increasing &= pts[i].y > pts[i - 1].y;
-    for (k = 0; k <= 4; k++) {
-        double x = pts[m - 1].x[0] * (double)(1 << k), f;
-        struct err e2 = {0};
-        if (fit_eval(b, &x, &f, &e2) < 0 || !(f > 0) || !isfinite(f))
-            return 0;
-        if (increasing && k > 0 && f < prev * (1 - 1e-9))
-            return 0;
-        prev = f;
-    }
-    return 1;
-}
-
 int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
                    struct fit_model *out, struct err *err)
 {
@@ -840,7 +838,9 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
         if (!(pts[i].y > 0) || !(pts[i].x[0] > 0))
             return 0;
     if (forward_procedures(pts, m, &ea, &eb, &ebd) < 0 || !(eb < ea) ||
-        one_term_model(pts, m, &b) < 0 || !plausible(&b, pts, m))
+        one_term_model(pts, m, &b) < 0 ||
+        !plausible_beyond(b.term, b.nterms, 1, b.coef, pts[m - 1].x, 1,
+                          increasing_throughout(pts, m)))
         return 0;
     b.xunc = fmin(sqrt(out->xunc * out->xunc + ebd), XUNC_MAX);
     b.positive = 1;
