@@ -107,23 +107,20 @@ static int score_xp(const double *x, const double *y, size_t n, const double *xq
                     double *pred_out)
 {
     struct fit_point pts[FIT_PMNF1_MAX];
+    struct agg_point *ap = xmalloc(n * sizeof *ap);
     struct fit_pmnf1 m;
-    size_t k, j, np = 0;
+    struct err e = {0};
+    int np = ap != NULL ? agg_points(x, y, n, AGG_MEAN, ap, &e) : -1;
+    size_t k, j;
 
     memset(pts, 0, sizeof pts);
-    for (k = 0; k < n; k++) {
-        for (j = 0; j < np && pts[j].x[0] != x[k]; j++)
-            ;
-        if (j == np && np == FIT_PMNF1_MAX)
-            break;
-        np += j == np;
-        pts[j].x[0] = x[k];
-        pts[j].y += y[k];
-        pts[j].n++;
+    for (j = 0; np > 0 && np <= FIT_PMNF1_MAX && j < (size_t)np; j++) {
+        pts[j].x[0] = ap[j].x;
+        pts[j].y = ap[j].y;
+        pts[j].n = ap[j].n;
     }
-    for (j = 0; j < np; j++)
-        pts[j].y /= pts[j].n;
-    if (k < n || fit_pmnf1(pts, np, &m) < 0) {
+    xfree(ap);
+    if (np < 0 || np > FIT_PMNF1_MAX || fit_pmnf1(pts, (size_t)np, &m) < 0) {
         t->failed += nq;
         return -1;
     }

@@ -13,7 +13,7 @@
 
 static volatile double sink;
 
-static double product(int n)
+static double product(long n)
 {
     size_t nn = (size_t)n * n, i, j, k;
     double flops = 2.0 * n * n * n;
@@ -50,16 +50,5 @@ static double product(int n)
 
 int main(int argc, char **argv)
 {
-    int rank, k;
-
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    for (k = 1; k < argc; k++) {
-        int n = (int)strtol(argv[k], NULL, 10);
-        double t = product(n > 0 ? n : 1);
-        if (rank == 0)
-            printf("matmul_n %d %.6e\n", n, t);
-    }
-    MPI_Finalize();
-    return 0;
+    return sweep(argc, argv, "matmul_n", 1, 8192, 0, product);
 }
