@@ -590,8 +590,8 @@ static void real(const char *dir, struct tally *t, int verbose)
            "rule: better in %zu, within 1 %% in %zu, worse in %zu; geometric mean of "
            "new / Extra-P %.3f\n",
            cases_vs_xp[0], cases_vs_xp[1], cases_vs_xp[2],
-           exp(cases_log_ratio / fmax(1, (double)(cases_vs_xp[0] + cases_vs_xp[1] +
-                                                  cases_vs_xp[2]))));
+           exp(cases_log_ratio /
+               fmax(1, (double)(cases_vs_xp[0] + cases_vs_xp[1] + cases_vs_xp[2]))));
 }
 
 /* ---- kernel coupling across configurations ---- */
