@@ -114,15 +114,5 @@ static void ring(int rank, int size)
 
 int main(int argc, char **argv)
 {
-    int rank, size;
-
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (argc > 1 && strcmp(argv[1], "p") == 0)
-        ring(rank, size);
-    else
-        sizes(rank, size);
-    MPI_Finalize();
-    return 0;
+    return over_p_or_size(argc, argv, ring, sizes);
 }

@@ -10,6 +10,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static inline double least(double *ti, int iters)
 {
@@ -50,6 +51,25 @@ static inline int sweep(int argc, char **argv, const char *name, long lo, long h
         if (rank == 0)
             printf("%s %ld %.6e\n", name, n, t);
     }
+    MPI_Finalize();
+    return 0;
+}
+
+/* The main of a program with two sweeps: over the number of ranks (first
+ * argument "p"), and otherwise over the message size; each function gets
+ * this rank and the number of ranks. */
+static inline int over_p_or_size(int argc, char **argv, void (*over_p)(int, int),
+                                 void (*over_size)(int, int))
+{
+    int rank, size;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (argc > 1 && strcmp(argv[1], "p") == 0)
+        over_p(rank, size);
+    else
+        over_size(rank, size);
     MPI_Finalize();
     return 0;
 }
