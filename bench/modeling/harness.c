@@ -15,10 +15,12 @@
  *  - real: bench/modeling/data/<case>.txt (x y per line, repetitions as
  *    repeated x), measured on this machine with Open MPI by
  *    bench/modeling/measure. Trained on the smaller ~60 % of the distinct x
- *    (at least 4), asked at every larger x; the truth is each measured value
- *    (coverage) and their median (error).
- * Usage: bench_modeling [DATA_DIR] (default bench/modeling/data; the held-out
- * sets are bench/modeling/data/heldout, heldout2, heldout3, heldout4). Not a test.
+ *    (at least 4; --train F: a fraction F of 0.3...0.9 instead), asked at
+ *    every larger x; the truth is each measured value (coverage) and their
+ *    median (error).
+ * Usage: bench_modeling [--train F] [DATA_DIR] (default bench/modeling/data;
+ * the held-out sets are bench/modeling/data/heldout, heldout2 ... heldout6).
+ * Not a test.
  */
 #include "common/buf.h"
 #include "common/xalloc.h"
@@ -34,6 +36,7 @@
 #include <string.h>
 
 static uint64_t rng;
+static double train_frac = 0.6; /* of a real case's distinct x, the smaller */
 
 static double uniform(void)
 {
@@ -487,7 +490,7 @@ static void real_case(const char *path, const char *name, struct tally *t, int v
         xfree(xy);
         return;
     }
-    ntrain = (size_t)ceil(0.6 * (double)nd);
+    ntrain = (size_t)ceil(train_frac * (double)nd);
     ntrain = ntrain < 4 ? 4 : ntrain;
     x = xmalloc(n * sizeof *x);
     y = xmalloc(n * sizeof *y);
@@ -855,10 +858,21 @@ static void print_row(const char *corpus, const char *sel, struct tally *t)
 
 int main(int argc, char **argv)
 {
-    const char *dir = argc > 1 ? argv[1] : "bench/modeling/data";
+    const char *dir;
     struct tally syn[NSEL] = {{0}}, re[NSEL] = {{0}};
     int i;
 
+    if (argc > 2 && strcmp(argv[1], "--train") == 0) {
+        char *end;
+        train_frac = strtod(argv[2], &end);
+        if (*end != '\0' || !(train_frac >= 0.3 && train_frac <= 0.9)) {
+            fprintf(stderr, "bench_modeling: --train wants a fraction of 0.3...0.9\n");
+            return 2;
+        }
+        argc -= 2;
+        argv += 2;
+    }
+    dir = argc > 1 ? argv[1] : "bench/modeling/data";
     gsl_set_error_handler_off();
     named_cases();
     printf("real cases (x:prediction(measured median)interval width):\n");
