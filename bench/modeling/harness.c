@@ -15,12 +15,13 @@
  *  - real: bench/modeling/data/<case>.txt (x y per line, repetitions as
  *    repeated x), measured on this machine with Open MPI by
  *    bench/modeling/measure. Trained on the smaller ~60 % of the distinct x
- *    (at least 4; --train F: a fraction F of 0.3...0.9 instead), asked at
- *    every larger x; the truth is each measured value (coverage) and their
- *    median (error).
- * Usage: bench_modeling [--train F] [DATA_DIR] (default bench/modeling/data;
- * the held-out sets are bench/modeling/data/heldout, heldout2 ... heldout6).
- * Not a test.
+ *    (at least 4; --train F: a fraction F of 0.3...0.9 instead; --single
+ *    SEED: on one observation per x, drawn with SEED, as a study without
+ *    repetitions has), asked at every larger x; the truth is each measured
+ *    value (coverage) and their median (error).
+ * Usage: bench_modeling [--train F] [--single SEED] [DATA_DIR] (default
+ * bench/modeling/data; the held-out sets are bench/modeling/data/heldout, heldout2 ...
+ * heldout6). Not a test.
  */
 #include "common/buf.h"
 #include "common/xalloc.h"
@@ -37,6 +38,7 @@
 
 static uint64_t rng;
 static double train_frac = 0.6; /* of a real case's distinct x, the smaller */
+static unsigned single_seed;    /* > 0: train on one observation per x */
 
 static double uniform(void)
 {
@@ -498,6 +500,22 @@ static void real_case(const char *path, const char *name, struct tally *t, int v
         x[ntr] = xy[2 * i];
         y[ntr] = xy[2 * i + 1];
     }
+    /* --single: one observation per x, as a study without repetitions has */
+    if (single_seed > 0) {
+        size_t kept = 0, k2, cnt;
+        unsigned seed = single_seed;
+        for (i = 0; i < ntr;) {
+            for (cnt = 0; i + cnt < ntr && x[i + cnt] == x[i]; cnt++)
+                ;
+            seed = seed * 1103515245u + 12345u;
+            k2 = i + (seed >> 16) % cnt;
+            x[kept] = x[k2];
+            y[kept] = y[k2];
+            kept++;
+            i += cnt;
+        }
+        ntr = kept;
+    }
     for (j = ntrain; j < nd; j++) {
         double v[64];
         size_t k = 0;
@@ -862,11 +880,24 @@ int main(int argc, char **argv)
     struct tally syn[NSEL] = {{0}}, re[NSEL] = {{0}};
     int i;
 
-    if (argc > 2 && strcmp(argv[1], "--train") == 0) {
+    while (argc > 2 && strncmp(argv[1], "--", 2) == 0) {
         char *end;
-        train_frac = strtod(argv[2], &end);
-        if (*end != '\0' || !(train_frac >= 0.3 && train_frac <= 0.9)) {
-            fprintf(stderr, "bench_modeling: --train wants a fraction of 0.3...0.9\n");
+        if (strcmp(argv[1], "--train") == 0) {
+            train_frac = strtod(argv[2], &end);
+            if (*end != '\0' || !(train_frac >= 0.3 && train_frac <= 0.9)) {
+                fprintf(stderr,
+                        "bench_modeling: --train wants a fraction of 0.3...0.9\n");
+                return 2;
+            }
+        } else if (strcmp(argv[1], "--single") == 0) {
+            long v = strtol(argv[2], &end, 10);
+            if (*end != '\0' || v < 1 || v > 1000000) {
+                fprintf(stderr, "bench_modeling: --single wants a seed of 1...1000000\n");
+                return 2;
+            }
+            single_seed = (unsigned)v;
+        } else {
+            fprintf(stderr, "bench_modeling: unknown option %s\n", argv[1]);
             return 2;
         }
         argc -= 2;
