@@ -18,14 +18,20 @@
 
 #include "timing.h"
 
-static double scanned(long n, int rank, int size)
+/* One N; fewer elements than ranks aborts. */
+static double scanned(long n)
 {
-    long mine = n / size + (rank < n % size), before, k, i;
-    double *in = malloc((size_t)mine * sizeof *in),
-           *out = malloc((size_t)mine * sizeof *out);
-    double *ti, t0, t, sum, offset, expect;
-    int iters, it;
+    long mine, before, k, i;
+    double *in, *out, *ti, t0, t, sum, offset, expect;
+    int iters, it, rank, size;
 
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (n < size)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    mine = n / size + (rank < n % size);
+    in = malloc((size_t)mine * sizeof *in);
+    out = malloc((size_t)mine * sizeof *out);
     k = 20000000L / (n + 1000);
     iters = k < 5 ? 5 : k > 2000 ? 2000 : (int)k;
     ti = malloc((size_t)iters * sizeof *ti);
@@ -67,20 +73,5 @@ static double scanned(long n, int rank, int size)
 
 int main(int argc, char **argv)
 {
-    int rank, size, k;
-
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    for (k = 1; k < argc; k++) {
-        long n = strtol(argv[k], NULL, 10);
-        double t;
-        if (n < size || n > (1L << 30))
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        t = scanned(n, rank, size);
-        if (rank == 0)
-            printf("prefix_n %ld %.6e\n", n, t);
-    }
-    MPI_Finalize();
-    return 0;
+    return sweep(argc, argv, "prefix_n", 1, 1L << 30, 0, scanned);
 }
