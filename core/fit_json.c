@@ -10,7 +10,7 @@
 static int graph_from_name(const char *s, enum fit_graph *out)
 {
     int g;
-    for (g = FIT_POLY1; g <= FIT_NORMAL; g++)
+    for (g = FIT_POLY1; g <= FIT_BASIS; g++)
         if (strcmp(s, fit_graph_name((enum fit_graph)g)) == 0) {
             *out = (enum fit_graph)g;
             return 0;
@@ -76,6 +76,19 @@ json_t *fit_model_to_json(const struct fit_model *m)
         json_decref(out);
         return NULL;
     }
+    /* A fit on a machine curve carries its curve (only then: other models
+     * are written as before). */
+    if (out != NULL && m->basis.n > 0) {
+        const struct fit_basis *b = &m->basis;
+        json_t *c;
+        if (b->n > FIT_BASIS_MAX || strnlen(b->name, sizeof b->name) == sizeof b->name ||
+            (c = json_pack("{s:s, s:o, s:o}", "name", b->name, "x", reals(b->x, b->n),
+                           "t", reals(b->t, b->n))) == NULL ||
+            json_object_set_new(out, "basis", c) != 0) {
+            json_decref(out);
+            return NULL;
+        }
+    }
     return out;
 }
 
@@ -138,7 +151,7 @@ static int get_graph(json_t *o, const char *key, enum fit_graph *out, struct err
     if (!json_is_string(v) || graph_from_name(json_string_value(v), out) != 0)
         return fail(err, key,
                     "must be a graph id (poly1..poly6, inv1..inv6, unknown, "
-                    "auto, normal)");
+                    "auto, normal, basis)");
     return 0;
 }
 
@@ -175,7 +188,9 @@ static int read_model(json_t *v, struct fit_model *m, struct err *err)
     static const char *const keys[] = {
         "nvars",    "nterms", "graph", "chosen",       "terms", "coef", "scale", "r",
         "relative", "s2",     "dof",   "has_interval", "xmin",  "xmax", NULL};
-    static const char *const optional[] = {"xunc", "outliers", "seg_x", "positive", NULL};
+    static const char *const optional[] = {"xunc",     "outliers", "seg_x",
+                                           "positive", "basis",    NULL};
+    static const char *const basis_keys[] = {"name", "x", "t", NULL};
     static const char *const term_keys[] = {"expo", "logp", NULL};
     json_t *terms, *o;
     int j, k;
@@ -209,6 +224,22 @@ static int read_model(json_t *v, struct fit_model *m, struct err *err)
     if (json_object_get(v, "positive") != NULL &&
         get_bool(v, "positive", &m->positive, err) != 0)
         return -1;
+    if ((o = json_object_get(v, "basis")) != NULL) {
+        json_t *x = json_object_get(o, "x");
+        const char *name = json_string_value(json_object_get(o, "name"));
+        if (!json_is_object(o) || only_keys(o, basis_keys, NULL, "model.basis", err) != 0)
+            return fail(err, "basis", "must hold {\"name\", \"x\": [...], \"t\": [...]}");
+        if (!json_is_array(x) || json_array_size(x) < 2 ||
+            json_array_size(x) > FIT_BASIS_MAX)
+            return fail(err, "basis", "must hold 2 to 64 points");
+        m->basis.n = (int)json_array_size(x);
+        if (name == NULL || strlen(name) == 0 || strlen(name) >= sizeof m->basis.name)
+            return fail(err, "basis", "name must be a short identifier");
+        memcpy(m->basis.name, name, strlen(name) + 1);
+        if (get_reals(o, "x", m->basis.n, m->basis.x, err) != 0 ||
+            get_reals(o, "t", m->basis.n, m->basis.t, err) != 0)
+            return -1;
+    }
     terms = json_object_get(v, "terms");
     if (!json_is_array(terms) || json_array_size(terms) != (size_t)m->nterms)
         return fail(err, "terms", "must be an array of nterms terms");
@@ -230,7 +261,9 @@ static int read_model(json_t *v, struct fit_model *m, struct err *err)
         }
     }
     if (m->chosen == FIT_UNKNOWN || m->chosen == FIT_AUTO)
-        return fail(err, "chosen", "must be one of the 12 graph types or normal");
+        return fail(err, "chosen", "must be one of the 12 graph types, normal or basis");
+    if ((m->chosen == FIT_BASIS) != (m->basis.n > 0))
+        return fail(err, "chosen", "is basis exactly when the model has a machine curve");
     return fit_model_check(m, err);
 }
 

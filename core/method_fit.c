@@ -13,6 +13,9 @@
  * "nprocs", or two names), "fixed": {"nprocs": 8}, "range": [100, 1000],
  * "y": "runtime" | "speedup" | "efficiency" | "metric:NAME" | "kernel:NAME",
  * "graph", "predict", "aggregate"}.
+ * Either form may add "basis", a machine curve the fit follows (docs/models.md
+ * §12): inline {"name": "MPISR", "data": [[L, t], ...]} or a system's stored
+ * benchmark {"benchmark": "MPISR", "system"?, "arg"?, "at"?, "stat"?}.
  */
 #include "common/arena.h"
 #include "common/xalloc.h"
@@ -60,6 +63,10 @@ struct fit_req {
     size_t runs;           /* runs selected */
     struct fit_point *pts; /* the database form's points, aggregated */
     size_t npts;
+    /* "basis": a machine curve given inline (basis set by decode) or read
+     * from a system's benchmarks (basis_req, resolved by fit_request) */
+    struct fit_basis *basis;
+    json_t *basis_req; /* borrowed from the request */
 };
 
 /* A catalog name of the request: key's value, 1 to max bytes. */
@@ -169,6 +176,252 @@ static int decode_data(json_t *body, arena *a, struct fit_req *q, struct err *er
             return -1;
     }
     return 0;
+}
+
+/* ---- "basis": a machine curve (docs/models.md §12) ----------------------- */
+
+_Static_assert(LIMIT_BASIS_POINTS == FIT_BASIS_RAW_MAX &&
+                   LIMIT_BASIS_ARGS == FIT_BASIS_MAX,
+               "formats/limits.h and models/fit.h agree");
+
+/* Inline, {"name": N, "data": [[x, t], ...]}: the curve now. Stored,
+ * {"benchmark": N, "system"?, "arg"?, "at"?, "stat"?}: checked now, read by
+ * resolve_basis once the database is at hand. */
+static int decode_basis(json_t *body, arena *a, struct fit_req *q, struct err *err)
+{
+    static const char *const inline_keys[] = {"name", "data", NULL};
+    static const char *const stored_keys[] = {"benchmark", "system", "arg",
+                                              "at",        "stat",   NULL};
+    json_t *b = json_object_get(body, "basis"), *data, *row, *v;
+    double *x, *t;
+    char field[64];
+    const char *name;
+    size_t i;
+
+    if (b == NULL)
+        return 0;
+    if (!json_is_object(b))
+        return err_invalid(err, "basis",
+                           "basis must be {\"benchmark\": NAME, ...} or {\"name\": NAME, "
+                           "\"data\": [[x, t], ...]}");
+    if (json_object_get(b, "data") == NULL) {
+        if (json_only_fields_at(b, stored_keys, "basis", err) != 0)
+            return -1;
+        if ((name = json_get_name(json_object_get(b, "benchmark"), "basis.benchmark",
+                                  LIMIT_IDENT, a, err)) == NULL ||
+            json_check_ident(name, "basis.benchmark", err) != 0)
+            return -1;
+        if ((v = json_object_get(b, "system")) != NULL &&
+            json_get_name(v, "basis.system", LIMIT_NAME, a, err) == NULL)
+            return -1;
+        if ((v = json_object_get(b, "arg")) != NULL &&
+            json_get_name(v, "basis.arg", LIMIT_IDENT, a, err) == NULL)
+            return -1;
+        if ((v = json_object_get(b, "stat")) != NULL &&
+            json_get_name(v, "basis.stat", LIMIT_STAT, a, err) == NULL)
+            return -1;
+        if ((v = json_object_get(b, "at")) != NULL) {
+            const char *k;
+            json_t *n;
+            if (!json_is_object(v) || json_object_size(v) > LIMIT_BENCH_ARGS)
+                return err_invalid(
+                    err, "basis.at",
+                    "at must map at most %d benchmark arguments to numbers",
+                    LIMIT_BENCH_ARGS);
+            json_object_foreach(v, k, n)
+            {
+                double d;
+                if (json_get_number(n, "basis.at", &d, err) != 0)
+                    return -1;
+            }
+        }
+        if (json_object_get(b, "system") == NULL && !q->from_db)
+            return err_invalid(err, "basis.system",
+                               "name the system whose benchmark %s is the machine curve",
+                               name);
+        q->basis_req = b;
+        return 0;
+    }
+    if (json_only_fields_at(b, inline_keys, "basis", err) != 0)
+        return -1;
+    if ((name = json_get_name(json_object_get(b, "name"), "basis.name", LIMIT_IDENT, a,
+                              err)) == NULL ||
+        json_check_ident(name, "basis.name", err) != 0)
+        return -1;
+    data = json_object_get(b, "data");
+    if (!json_is_array(data) || json_array_size(data) == 0)
+        return err_invalid(err, "basis.data",
+                           "data must be a non-empty array of [x, t] rows");
+    if (json_array_size(data) > LIMIT_BASIS_POINTS)
+        return err_set(err, 413, "too_large", "basis.data",
+                       "more than %d measurements in one machine curve",
+                       LIMIT_BASIS_POINTS);
+    x = arena_alloc(a, json_array_size(data) * sizeof *x);
+    t = arena_alloc(a, json_array_size(data) * sizeof *t);
+    q->basis = arena_alloc(a, sizeof *q->basis);
+    if (x == NULL || t == NULL || q->basis == NULL)
+        return err_nomem(err);
+    json_array_foreach(data, i, row)
+    {
+        snprintf(field, sizeof field, "basis.data[%zu]", i);
+        if (!json_is_array(row) || json_array_size(row) != 2)
+            return err_invalid(err, field, "%s must be [x, t]", field);
+        if (json_get_number(json_array_get(row, 0), field, &x[i], err) != 0 ||
+            json_get_number(json_array_get(row, 1), field, &t[i], err) != 0)
+            return -1;
+    }
+    return fit_basis_make(name, x, t, json_array_size(data), q->basis, err);
+}
+
+/* The rows' statistic label for a machine curve: the one asked for; else
+ * the only one; else "min" (what prophecy-bench reports for transfers). */
+static int basis_stat(json_t *rows, const char *want, const char *bench, const char **out,
+                      struct err *err)
+{
+    const char *first = NULL;
+    int several = 0, have_min = 0;
+    json_t *row;
+    size_t i;
+
+    *out = want;
+    if (want != NULL)
+        return 0;
+    json_array_foreach(rows, i, row)
+    {
+        const char *s = json_string_value(json_object_get(row, "stat"));
+        s = s ? s : "";
+        if (first == NULL)
+            first = s;
+        else if (strcmp(first, s) != 0)
+            several = 1;
+        have_min |= strcmp(s, "min") == 0;
+    }
+    if (!several) {
+        *out = NULL;
+        return 0;
+    }
+    if (have_min) {
+        *out = "min";
+        return 0;
+    }
+    return err_invalid(
+        err, "basis.stat",
+        "benchmark %s has rows with several stat labels (e.g. %s) and none "
+        "is min: choose one with \"stat\"",
+        bench, first);
+}
+
+/* Reads the stored machine curve of q->basis_req: the benchmark's rows of
+ * the chosen statistic, over the argument `arg` (default: the rows' only
+ * argument) with every other argument fixed by `at`. Arguments <= 0 (the
+ * 0-byte row of OSU's output) cannot be on a log-log curve and are left
+ * out. */
+static int resolve_basis(db *d, arena *a, struct fit_req *q, struct err *err)
+{
+    json_t *b = q->basis_req, *at = json_object_get(b, "at"), *rows = NULL, *row;
+    const char *bench = json_string_value(json_object_get(b, "benchmark"));
+    const char *system = json_string_value(json_object_get(b, "system"));
+    const char *arg = json_string_value(json_object_get(b, "arg"));
+    const char *stat;
+    json_t *first = NULL;
+    double *x = NULL, *t = NULL;
+    size_t i, n = 0;
+    long long sid;
+    int rc = -1;
+
+    if (system == NULL)
+        system = q->system;
+    if (d == NULL)
+        return err_invalid(err, "basis", "a stored machine curve needs the database");
+    if ((sid = db_system_id(d, system, 0, err)) == 0)
+        return err_set(err, 404, "not_found", "basis.system", "system %s not found",
+                       system);
+    if (sid < 0 || (rows = db_benchmarks_list(d, system, bench, err)) == NULL)
+        return -1;
+    if (json_array_size(rows) == 0) {
+        err_invalid(err, "basis.benchmark", "system %s has no benchmark named %s", system,
+                    bench);
+        goto out;
+    }
+    if (json_array_size(rows) > LIMIT_BASIS_POINTS) {
+        err_set(err, 413, "too_large", "basis.benchmark",
+                "more than %d %s benchmarks make one machine curve", LIMIT_BASIS_POINTS,
+                bench);
+        goto out;
+    }
+    if (basis_stat(rows, json_string_value(json_object_get(b, "stat")), bench, &stat,
+                   err) != 0)
+        goto out;
+    x = arena_alloc(a, json_array_size(rows) * sizeof *x);
+    t = arena_alloc(a, json_array_size(rows) * sizeof *t);
+    q->basis = arena_alloc(a, sizeof *q->basis);
+    if (x == NULL || t == NULL || q->basis == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    /* The curve's argument: "arg", or the rows' only one. Another argument
+     * must be fixed by "at" when it varies over the rows (prophecy-bench's
+     * MPISR rows all carry P = 2: nothing to fix). */
+    json_array_foreach(rows, i, row)
+    {
+        json_t *args = json_object_get(row, "args"), *v;
+        const char *s = json_string_value(json_object_get(row, "stat")), *k;
+        if (stat != NULL && strcmp(s ? s : "", stat) != 0)
+            continue;
+        if (arg == NULL) {
+            if (json_object_size(args) != 1) {
+                err_invalid(err, "basis.arg",
+                            "benchmark %s has %zu arguments; name the curve's with "
+                            "\"arg\"",
+                            bench, json_object_size(args));
+                goto out;
+            }
+            arg = json_object_iter_key(json_object_iter(args));
+        }
+        if (first == NULL)
+            first = args;
+        json_object_foreach(args, k, v)
+        {
+            json_t *f = json_object_get(first, k);
+            if (strcmp(k, arg) != 0 && json_object_get(at, k) == NULL &&
+                (f == NULL || json_number_value(f) != json_number_value(v))) {
+                err_invalid(err, "basis.at",
+                            "benchmark %s also varies over %s: fix it with \"at\"", bench,
+                            k);
+                goto out;
+            }
+        }
+    }
+    json_array_foreach(rows, i, row)
+    {
+        json_t *args = json_object_get(row, "args"), *v,
+               *tv = json_object_get(row, "time");
+        const char *s = json_string_value(json_object_get(row, "stat")), *k;
+        int use = 1;
+        if (stat != NULL && strcmp(s ? s : "", stat) != 0)
+            continue;
+        json_object_foreach(at, k, v)
+        {
+            json_t *have = json_object_get(args, k);
+            use &= have != NULL && json_number_value(have) == json_number_value(v);
+        }
+        if (!use || arg == NULL || !json_is_number(json_object_get(args, arg)) ||
+            !json_is_number(tv) || !(json_number_value(json_object_get(args, arg)) > 0))
+            continue;
+        x[n] = json_number_value(json_object_get(args, arg));
+        t[n] = json_number_value(tv);
+        n++;
+    }
+    if (n == 0) {
+        err_invalid(err, "basis", "no %s benchmark of system %s has %s > 0%s%s", bench,
+                    system, arg ? arg : "an argument", at ? " at the values of " : "",
+                    at ? "\"at\"" : "");
+        goto out;
+    }
+    rc = fit_basis_make(bench, x, t, n, q->basis, err);
+out:
+    json_decref(rows);
+    return rc;
 }
 
 static int decode_y(json_t *body, arena *a, struct fit_req *q, struct err *err)
@@ -313,17 +566,18 @@ static int decode_suggest(json_t *body, arena *a, struct fit_req *q, struct err 
 
 static int decode(json_t *body, arena *a, struct fit_req *q, int suggest, struct err *err)
 {
-    static const char *const inline_fields[] = {
-        "data", "vars", "graph", "predict", "aggregate", "x", "application", NULL};
+    static const char *const inline_fields[] = {"data",        "vars",      "graph",
+                                                "predict",     "aggregate", "x",
+                                                "application", "basis",     NULL};
     static const char *const db_fields[] = {
         "application", "executable", "system",  "x",         "fixed", "range",
-        "y",           "graph",      "predict", "aggregate", NULL};
-    static const char *const inline_suggest[] = {"data",      "vars",       "graph",
-                                                 "aggregate", "x",          "application",
-                                                 "target",    "candidates", NULL};
+        "y",           "graph",      "predict", "aggregate", "basis", NULL};
+    static const char *const inline_suggest[] = {
+        "data",        "vars",   "graph",      "aggregate", "x",
+        "application", "target", "candidates", "basis",     NULL};
     static const char *const db_suggest[] = {
-        "application", "executable", "system", "x",          "fixed",     "range",
-        "y",           "graph",      "target", "candidates", "aggregate", NULL};
+        "application", "executable", "system",     "x",         "fixed", "range", "y",
+        "graph",       "target",     "candidates", "aggregate", "basis", NULL};
     json_t *v;
 
     memset(q, 0, sizeof *q);
@@ -340,8 +594,10 @@ static int decode(json_t *body, arena *a, struct fit_req *q, int suggest, struct
     v = json_object_get(body, "graph");
     if (v != NULL && !json_is_string(v))
         return err_invalid(err, "graph", "graph must be a string such as \"cubic\"");
-    q->graph =
-        v ? arena_strdup(a, json_string_value(v)) : (q->nvars == 2 ? "auto" : "unknown");
+    /* without a graph: the paper's rule for one variable, `auto` for two or
+     * on a machine curve */
+    q->graph = v ? arena_strdup(a, json_string_value(v))
+                 : (q->nvars == 2 || json_object_get(body, "basis") ? "auto" : "unknown");
     v = json_object_get(body, "aggregate");
     if (v != NULL && !json_is_string(v))
         return err_invalid(err, "aggregate", "aggregate must be mean, median or min");
@@ -352,7 +608,8 @@ static int decode(json_t *body, arena *a, struct fit_req *q, int suggest, struct
         return -1;
     if (!q->from_db)
         return decode_data(body, a, q, err) || decode_predict(body, a, q, err) ||
-               (suggest && decode_suggest(body, a, q, err));
+               (suggest && decode_suggest(body, a, q, err)) ||
+               decode_basis(body, a, q, err);
     if (q->application == NULL)
         return err_invalid(err, "application",
                            "give inline \"data\", or \"application\" and \"system\" to "
@@ -364,7 +621,7 @@ static int decode(json_t *body, arena *a, struct fit_req *q, int suggest, struct
         return -1;
     return decode_y(body, a, q, err) || decode_range(body, q, err) ||
            decode_fixed(body, q, err) || decode_predict(body, a, q, err) ||
-           (suggest && decode_suggest(body, a, q, err));
+           (suggest && decode_suggest(body, a, q, err)) || decode_basis(body, a, q, err);
 }
 
 /* ---- database form ------------------------------------------------------- */
@@ -753,6 +1010,11 @@ static json_t *model_json(const struct fit_req *q, const struct fit_result *res)
         (json_int_t)res->stats.nobs, "state", fit_model_to_json(m));
     buf_free(&human);
     buf_free(&machine);
+    if (model != NULL && m->basis.n > 0)
+        json_object_set_new(model, "basis",
+                            json_pack("{s:s, s:i, s:f, s:f}", "name", m->basis.name,
+                                      "points", m->basis.n, "from", m->basis.x[0], "to",
+                                      m->basis.x[m->basis.n - 1]));
     return model;
 }
 
@@ -856,10 +1118,12 @@ static int fit_request(db *d, json_t *request, arena *a, int suggest, struct fit
     struct fit_input in;
 
     if (decode(request, a, q, suggest, err) != 0 ||
+        (q->basis_req != NULL && resolve_basis(d, a, q, err) != 0) ||
         (q->from_db && select_points(d, a, q, err) != 0))
         return -1;
     if (q->from_db) {
-        if (fit_run_points(q->pts, q->npts, q->nvars, q->graph, q->runs, res, err) != 0)
+        if (fit_run_points(q->pts, q->npts, q->nvars, q->graph, q->basis, q->runs, res,
+                           err) != 0)
             return -1;
         if (check_finite(res, err) != 0) {
             fit_result_free(res);
@@ -874,6 +1138,7 @@ static int fit_request(db *d, json_t *request, arena *a, int suggest, struct fit
     in.n = q->n;
     in.graph = q->graph;
     in.agg = q->agg;
+    in.basis = q->basis;
     if (fit_run(&in, res, err) != 0)
         return -1;
     if (check_finite(res, err) != 0) {

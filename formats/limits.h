@@ -74,6 +74,11 @@
 #define LIMIT_FIT_RUNS                                                                   \
     10000000 /* runs the database form of a fit aggregates (models/fit.h FIT_MAX_OBS     \
                 agrees) */
+#define LIMIT_BASIS_POINTS                                                               \
+    100000 /* measurements of one machine curve (models/fit.h FIT_BASIS_RAW_MAX agrees)  \
+            */
+#define LIMIT_BASIS_ARGS                                                                 \
+    64 /* distinct arguments of one machine curve (models/fit.h FIT_BASIS_MAX agrees) */
 #define LIMIT_COUPLE_CONFIGS 1000       /* configurations in one coupling request */
 #define LIMIT_COUPLE_FIXED 16           /* fixed variables of one coupling selection */
 #define LIMIT_COUPLE_RUNS 20000         /* runs selected by coupling's database form */

@@ -11,7 +11,9 @@
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_vector.h>
+#include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +78,8 @@ const char *fit_graph_name(enum fit_graph g)
 
     if (g == FIT_NORMAL)
         return "normal";
+    if (g == FIT_BASIS)
+        return "basis";
     for (i = 0; i < sizeof graph_names / sizeof graph_names[0]; i++)
         if (graph_names[i].g == g)
             return graph_names[i].name;
@@ -133,6 +137,102 @@ static double term_value(const struct fit_term *t, int nvars, const double *x)
         if (t->expo[v] != 0 || t->logp[v] != 0)
             f *= factor_value(x[v], t->expo[v], t->logp[v]);
     return f;
+}
+
+/* ---- machine curves ---- */
+
+static int cmp_xt(const void *a, const void *b)
+{
+    const double *p = a, *q = b;
+    if (p[0] != q[0])
+        return p[0] < q[0] ? -1 : 1;
+    return (p[1] > q[1]) - (p[1] < q[1]);
+}
+
+int fit_basis_make(const char *name, const double *x, const double *t, size_t n,
+                   struct fit_basis *out, struct err *err)
+{
+    double *xt;
+    size_t i, j, k = 0, len = name ? strlen(name) : 0;
+
+    memset(out, 0, sizeof *out);
+    if (len == 0 || len >= FIT_BASIS_NAME ||
+        !(isalpha((unsigned char)name[0]) || name[0] == '_'))
+        return err_invalid(err, "basis",
+                           "the machine curve needs a name: an identifier of "
+                           "at most %d bytes",
+                           FIT_BASIS_NAME - 1);
+    for (i = 0; i < len; i++)
+        if (!isalnum((unsigned char)name[i]) && name[i] != '_')
+            return err_invalid(err, "basis",
+                               "the machine curve's name must be an identifier");
+    if (n > FIT_BASIS_RAW_MAX)
+        return err_set(err, 413, "too_large", "basis",
+                       "%zu measurements exceed the limit of %d per machine curve", n,
+                       FIT_BASIS_RAW_MAX);
+    for (i = 0; i < n; i++)
+        if (!isfinite(x[i]) || !isfinite(t[i]) || !(x[i] > 0) || !(t[i] > 0))
+            return err_invalid(err, "basis",
+                               "measurement %zu of the machine curve is (%g, %g): its "
+                               "argument and time must be finite and > 0",
+                               i, x[i], t[i]);
+    if ((xt = xmalloc((n + 1) * 2 * sizeof *xt)) == NULL)
+        return err_nomem(err);
+    for (i = 0; i < n; i++) {
+        xt[2 * i] = x[i];
+        xt[2 * i + 1] = t[i];
+    }
+    qsort(xt, n, 2 * sizeof *xt, cmp_xt);
+    for (i = 0; i < n; i = j) {
+        for (j = i; j < n && xt[2 * j] == xt[2 * i]; j++)
+            ;
+        if (k == FIT_BASIS_MAX) {
+            xfree(xt);
+            memset(out, 0, sizeof *out);
+            return err_invalid(err, "basis",
+                               "the machine curve has more than %d distinct arguments",
+                               FIT_BASIS_MAX);
+        }
+        /* the median of the times at this argument (sorted by the qsort) */
+        out->x[k] = xt[2 * i];
+        out->t[k] = (j - i) % 2 ? xt[2 * (i + (j - i) / 2) + 1]
+                                : 0.5 * (xt[2 * (i + (j - i) / 2 - 1) + 1] +
+                                         xt[2 * (i + (j - i) / 2) + 1]);
+        k++;
+    }
+    xfree(xt);
+    if (k < 2) {
+        memset(out, 0, sizeof *out);
+        return err_invalid(err, "basis",
+                           "the machine curve needs at least 2 distinct arguments");
+    }
+    out->n = (int)k;
+    memcpy(out->name, name, len + 1);
+    return 0;
+}
+
+double fit_basis_eval(const struct fit_basis *b, double x)
+{
+    int i = 0;
+    double u, lx0, lx1;
+
+    /* the segment holding x, or the end segment beyond the curve */
+    while (i + 2 < b->n && x > b->x[i + 1])
+        i++;
+    lx0 = log(b->x[i]);
+    lx1 = log(b->x[i + 1]);
+    u = (log(x) - lx0) / (lx1 - lx0);
+    return exp(log(b->t[i]) + u * (log(b->t[i + 1]) - log(b->t[i])));
+}
+
+/* The variable the terms see: x, or the machine curve at x. */
+static const double *term_x(const struct fit_model *m, const double *x, double *u)
+{
+    if (m->basis.n == 0)
+        return x;
+    u[0] = fit_basis_eval(&m->basis, x[0]);
+    u[1] = 0;
+    return u;
 }
 
 /* Terms of poly k / inv k in coefficient order. Returns the count k + 1. */
@@ -437,6 +537,11 @@ static int check_x(const struct fit_model *m, const double *x, struct err *err)
 {
     int j, v;
 
+    if (m->basis.n > 0 && !(x[0] > 0 && isfinite(x[0])))
+        return err_invalid(err, "x",
+                           "the model follows the machine curve %s: x = %g must be "
+                           "finite and > 0",
+                           m->basis.name, x[0]);
     for (v = 0; v < m->nvars; v++) {
         if (!isfinite(x[v]))
             return err_invalid(err, "x", "x must be finite");
@@ -475,6 +580,17 @@ int fit_model_check(const struct fit_model *m, struct err *err)
         return err_invalid(err, "model", "model variance is invalid");
     if (!isfinite(m->xunc) || m->xunc < 0 || !isfinite(m->seg_x) || m->outliers < 0)
         return err_invalid(err, "model", "model extrapolation terms are invalid");
+    if (m->basis.n != 0) {
+        const struct fit_basis *b = &m->basis;
+        size_t len = strnlen(b->name, sizeof b->name);
+        if (b->n < 2 || b->n > FIT_BASIS_MAX || m->nvars != 1 || len == 0 ||
+            len == sizeof b->name)
+            return err_invalid(err, "model", "model machine curve is invalid");
+        for (j = 0; j < b->n; j++)
+            if (!(b->x[j] > 0) || !(b->t[j] > 0) || !isfinite(b->x[j]) ||
+                !isfinite(b->t[j]) || (j > 0 && !(b->x[j] > b->x[j - 1])))
+                return err_invalid(err, "model", "model machine curve is invalid");
+    }
     return 0;
 }
 
@@ -483,8 +599,11 @@ int fit_eval(const struct fit_model *m, const double *x, double *y, struct err *
     double s = 0;
     int j;
 
+    double u[FIT_MAX_VARS];
+
     if (check_x(m, x, err) < 0)
         return -1;
+    x = term_x(m, x, u);
     for (j = 0; j < m->nterms; j++)
         s += m->coef[j] * term_value(&m->term[j], m->nvars, x);
     if (!isfinite(s))
@@ -496,9 +615,10 @@ int fit_eval(const struct fit_model *m, const double *x, double *y, struct err *
 /* x^T (X^T W X)^-1 x = |R^-T D^-1 f(x)|^2, by forward substitution. */
 static double leverage(const struct fit_model *m, const double *x)
 {
-    double w[FIT_MAX_TERMS], h = 0;
+    double w[FIT_MAX_TERMS], h = 0, u[FIT_MAX_VARS];
     int j, k, p = m->nterms;
 
+    x = term_x(m, x, u);
     for (j = 0; j < p; j++) {
         double z = term_value(&m->term[j], m->nvars, x) / m->scale[j];
         for (k = 0; k < j; k++)
@@ -641,7 +761,15 @@ static int put_formula(const struct fit_model *m, const char *const *varnames,
                        struct buf *b, int human)
 {
     const char *const *names = default_names(m->nvars, varnames);
+    char curve[FIT_BASIS_NAME + 300];
+    const char *cn[1];
     int j;
+
+    if (m->basis.n > 0) { /* the term u^1 reads "MPISR(L)" */
+        snprintf(curve, sizeof curve, "%s(%.256s)", m->basis.name, names[0]);
+        cn[0] = curve;
+        names = cn;
+    }
 
     if (human)
         buf_puts(b, "y = ");
@@ -800,7 +928,26 @@ static int fit_unknown(const struct fit_point *pts, size_t m, struct fit_model *
 }
 
 static int run_points(struct fit_point *pts, size_t m, int nvars, enum fit_graph g,
-                      size_t nobs, struct fit_result *out, int v1, struct err *err);
+                      const struct fit_basis *basis, size_t nobs, struct fit_result *out,
+                      int v1, struct err *err);
+
+/* What a fit on a machine curve allows: one variable, graph auto or linear. */
+static int check_basis(const struct fit_basis *basis, int nvars, enum fit_graph g,
+                       struct err *err)
+{
+    if (basis == NULL)
+        return 0;
+    if (basis->n < 2 || basis->n > FIT_BASIS_MAX)
+        return err_invalid(err, "basis", "the machine curve is empty");
+    if (nvars != 1)
+        return err_invalid(err, "basis", "a fit on a machine curve has one variable");
+    if (g != FIT_AUTO && g != FIT_POLY1)
+        return err_invalid(err, "graph",
+                           "a fit on a machine curve is linear in it: use graph \"auto\" "
+                           "or \"linear\", not %s",
+                           fit_graph_name(g));
+    return 0;
+}
 
 static int run(const struct fit_input *in, struct fit_result *out, int v1,
                struct err *err)
@@ -826,6 +973,8 @@ static int run(const struct fit_input *in, struct fit_result *out, int v1,
         return err_invalid(err, "graph",
                            "graph type %s fits one variable; use \"auto\" for two",
                            fit_graph_name(g));
+    if (check_basis(in->basis, in->nvars, g, err) < 0)
+        return -1;
     for (i = 0; i < in->n; i++) {
         int bad = !isfinite(in->y[i]);
         for (v = 0; v < in->nvars; v++)
@@ -843,13 +992,14 @@ static int run(const struct fit_input *in, struct fit_result *out, int v1,
         xfree(pts);
         return -1;
     }
-    return run_points(pts, (size_t)k, in->nvars, g, in->n, out, v1, err);
+    return run_points(pts, (size_t)k, in->nvars, g, in->basis, in->n, out, v1, err);
 }
 
 /* Fits m aggregated points (pts, xmalloc'd, taken: kept in out or freed) of
  * nobs observations with graph g. */
 static int run_points(struct fit_point *pts, size_t m, int nvars, enum fit_graph g,
-                      size_t nobs, struct fit_result *out, int v1, struct err *err)
+                      const struct fit_basis *basis, size_t nobs, struct fit_result *out,
+                      int v1, struct err *err)
 {
     size_t i;
     int v;
@@ -867,7 +1017,11 @@ static int run_points(struct fit_point *pts, size_t m, int nvars, enum fit_graph
         }
     }
 
-    if (g == FIT_UNKNOWN) {
+    if (basis != NULL) {
+        if (fit_basis_model(pts, m, basis, &out->model, err) < 0)
+            goto fail;
+        out->model.graph = g;
+    } else if (g == FIT_UNKNOWN) {
         if (fit_unknown(pts, m, &out->model, err) < 0)
             goto fail;
     } else if (g == FIT_AUTO && !v1) {
@@ -906,7 +1060,8 @@ int fit_run_v1(const struct fit_input *in, struct fit_result *out, struct err *e
 }
 
 int fit_run_points(const struct fit_point *pts, size_t m, int nvars, const char *graph,
-                   size_t nobs, struct fit_result *out, struct err *err)
+                   const struct fit_basis *basis, size_t nobs, struct fit_result *out,
+                   struct err *err)
 {
     struct fit_point *own;
     enum fit_graph g;
@@ -932,6 +1087,8 @@ int fit_run_points(const struct fit_point *pts, size_t m, int nvars, const char 
         return err_invalid(err, "graph",
                            "graph type %s fits one variable; use \"auto\" for two",
                            fit_graph_name(g));
+    if (check_basis(basis, nvars, g, err) < 0)
+        return -1;
     for (i = 0; i < m; i++) {
         int bad = !isfinite(pts[i].y) || !isfinite(pts[i].ymin) ||
                   !isfinite(pts[i].ymax) || !isfinite(pts[i].ss) || pts[i].n < 1;
@@ -946,7 +1103,7 @@ int fit_run_points(const struct fit_point *pts, size_t m, int nvars, const char 
     memcpy(own, pts, m * sizeof *own);
     for (i = 0; i < m; i++)
         own[i].yhat = own[i].resid = 0;
-    return run_points(own, m, nvars, g, nobs, out, 0, err);
+    return run_points(own, m, nvars, g, basis, nobs, out, 0, err);
 }
 
 void fit_result_free(struct fit_result *r)

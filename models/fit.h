@@ -38,9 +38,37 @@ enum fit_graph {
     FIT_INV6 = 12,
     FIT_UNKNOWN = 13, /* the paper's least-residual-norm rule over the 12 */
     FIT_AUTO = 14,    /* cross-validated normal-form search */
-    FIT_NORMAL = 15   /* only as fit_model.chosen: a normal-form law outside the 12 */
+    FIT_NORMAL = 15,  /* only as fit_model.chosen: a normal-form law outside the 12 */
+    FIT_BASIS = 16    /* only as fit_model.chosen: c0 + c1 * a machine curve */
 };
 
+/* A machine curve (docs/models.md §12): the time t a system benchmark
+ * measured over its one argument (MPISR over the message size L, a STREAM
+ * kernel over the array length), the median of its repetitions at each
+ * argument value. A fit "on" the curve is y = c0 + c1 * B(x), B the curve
+ * interpolated piecewise linearly in log x and log t between its points and
+ * continued along its end segments beyond them: the application's time
+ * follows the machine's through the regime changes the benchmark measured
+ * (the eager limit, the caches) even where the application was not measured. */
+#define FIT_BASIS_MAX 64  /* distinct arguments of a machine curve */
+#define FIT_BASIS_NAME 64 /* bytes of its name, NUL included (an identifier) */
+struct fit_basis {
+    int n; /* points; 0 = no curve (every other model) */
+    char name[FIT_BASIS_NAME];
+    double x[FIT_BASIS_MAX]; /* ascending, distinct, > 0 */
+    double t[FIT_BASIS_MAX]; /* > 0 */
+};
+/* Builds a curve from n raw measurements (x[i], t[i]): the median of t at
+ * each distinct x. name must be an identifier (letters, digits, '_', not
+ * starting with a digit) shorter than FIT_BASIS_NAME. Returns 0, or -1 with
+ * 422 "invalid" (field "basis") for a bad name, a non-finite value, x <= 0
+ * or t <= 0 (a log-log curve has neither), fewer than 2 or more than
+ * FIT_BASIS_MAX distinct x, or n > FIT_BASIS_RAW_MAX; 500 on out of memory. */
+#define FIT_BASIS_RAW_MAX 100000 /* raw measurements behind one curve */
+int fit_basis_make(const char *name, const double *x, const double *t, size_t n,
+                   struct fit_basis *out, struct err *err);
+/* B(x) for x > 0 (see above). */
+double fit_basis_eval(const struct fit_basis *b, double x);
 /* One term: prod over variables v < nvars of x_v^expo[v] * log2(x_v)^logp[v].
  * All zero = the constant term. expo < 0 is an inverse power. */
 struct fit_term {
@@ -86,6 +114,10 @@ struct fit_model {
     int positive; /* 1: fitted by ordinary least squares to a positive quantity
                      (`auto`'s one-term law, docs/models.md §10): fit_predict_ext's
                      interval is multiplicative, as a relative model's */
+    /* A fit on a machine curve (basis.n > 0; one variable): the terms are
+     * the constant and u^1 with u = fit_basis_eval(&basis, x); xmin and xmax
+     * stay in x, and chosen is FIT_BASIS. */
+    struct fit_basis basis;
 };
 
 /* One aggregated point (one distinct x, or (x1, x2) pair). */
@@ -114,12 +146,15 @@ struct fit_stats {
 };
 
 struct fit_input {
-    int nvars;         /* 1 or 2 */
-    const double *x;   /* n * nvars values, row-major: x[i*nvars + v] */
-    const double *y;   /* n values */
-    size_t n;          /* 1..FIT_MAX_POINTS */
-    const char *graph; /* graph name, see fit_graph_parse; NULL = "unknown" */
-    enum agg_kind agg; /* how repetitions at one x are reduced */
+    int nvars;                     /* 1 or 2 */
+    const double *x;               /* n * nvars values, row-major: x[i*nvars + v] */
+    const double *y;               /* n values */
+    size_t n;                      /* 1..FIT_MAX_POINTS */
+    const char *graph;             /* graph name, see fit_graph_parse; NULL = "unknown" */
+    enum agg_kind agg;             /* how repetitions at one x are reduced */
+    const struct fit_basis *basis; /* NULL, or fit y = c0 + c1 * B(x) (graph auto
+                                      or linear, one variable, x > 0, at least
+                                      4 distinct x) */
 };
 
 struct fit_result {
@@ -150,10 +185,11 @@ int fit_run(const struct fit_input *in, struct fit_result *out, struct err *err)
  * repetitions itself, core/method_fit.c): m points with x, y, ymin, ymax, sd,
  * ss and n as fit_run's aggregation sets them, sorted by x (by x1, then x2,
  * with two variables), distinct, of nobs raw observations in all. pts is
- * copied. Errors as fit_run (413 for more than FIT_MAX_POINTS points or FIT_MAX_OBS
- * observations; a non-finite value or n < 1 is 422 "invalid"). */
+ * copied; basis as fit_input's. Errors as fit_run (413 for more than FIT_MAX_POINTS
+ * points or FIT_MAX_OBS observations; a non-finite value or n < 1 is 422 "invalid"). */
 int fit_run_points(const struct fit_point *pts, size_t m, int nvars, const char *graph,
-                   size_t nobs, struct fit_result *out, struct err *err);
+                   const struct fit_basis *basis, size_t nobs, struct fit_result *out,
+                   struct err *err);
 
 /* Frees what fit_run allocated; r may be NULL; safe to call twice. */
 void fit_result_free(struct fit_result *r);

@@ -848,6 +848,103 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
     return 0;
 }
 
+/* ---- fits on a machine curve (docs/models.md §12) ---- */
+
+/* fit_terms on the points with x replaced by the curve at x (work: m
+ * points); the model keeps the curve and the range of x itself. */
+static int fit_on_curve(const struct fit_point *pts, size_t m, const struct fit_basis *b,
+                        const struct fit_term *t, int nterms, int rel,
+                        struct fit_point *work, struct fit_model *out, struct err *err)
+{
+    size_t i;
+
+    for (i = 0; i < m; i++) {
+        work[i] = pts[i];
+        work[i].x[0] = fit_basis_eval(b, pts[i].x[0]);
+    }
+    if (fit_terms(work, m, 1, t, nterms, rel, out, err) < 0)
+        return -1;
+    out->basis = *b;
+    out->xmin[0] = out->xmax[0] = pts[0].x[0];
+    for (i = 1; i < m; i++) {
+        out->xmin[0] = fmin(out->xmin[0], pts[i].x[0]);
+        out->xmax[0] = fmax(out->xmax[0], pts[i].x[0]);
+    }
+    return 0;
+}
+
+int fit_basis_model(const struct fit_point *pts, size_t m, const struct fit_basis *b,
+                    struct fit_model *out, struct err *err)
+{
+    struct fit_term t[2];
+    struct fit_point *work;
+    double e2 = 0, u0;
+    size_t i, j, f, folds = m >= 6 ? 2 : 1, cnt = 0, flat = 1;
+    int rel = 1, rc = -1;
+
+    if (m < 4)
+        return err_set(err, 422, "degenerate", "data",
+                       "a fit on the machine curve %s needs at least 4 distinct x (one "
+                       "to check how it extrapolates); there %s %zu",
+                       b->name, m == 1 ? "is" : "are", m);
+    for (i = 0; i < m; i++) {
+        if (!(pts[i].x[0] > 0))
+            return err_set(err, 422, "degenerate", "data",
+                           "x = %g: the machine curve %s is defined for x > 0 only",
+                           pts[i].x[0], b->name);
+        rel &= pts[i].y > 0;
+    }
+    u0 = fit_basis_eval(b, pts[0].x[0]);
+    for (i = 1; i < m; i++)
+        flat &= fit_basis_eval(b, pts[i].x[0]) == u0;
+    if (flat)
+        return err_set(err, 422, "degenerate", "data",
+                       "the machine curve %s is constant over the data's x; it cannot "
+                       "explain them",
+                       b->name);
+    memset(t, 0, sizeof t);
+    t[1].expo[0] = 1;
+    if ((work = xmalloc(m * sizeof *work)) == NULL)
+        return err_nomem(err);
+    if (fit_on_curve(pts, m, b, t, 2, rel, work, out, err) < 0)
+        goto out;
+    if (!(out->coef[1] > 0)) {
+        err_set(err, 422, "degenerate", "data",
+                "the data do not grow with the machine curve %s (slope %g); fit "
+                "without it",
+                b->name, out->coef[1]);
+        goto out;
+    }
+    /* How far the law carries beyond the data: refitted on the points below
+     * the largest x (and, from 6 points on, below the second largest), it
+     * predicts the points left out; the mean squared log error per doubling
+     * of the reach, as the extrapolating `auto`'s (never below its floor). */
+    for (f = 1; f <= folds; f++) {
+        size_t mt = m - f;
+        struct fit_model a;
+        struct err e3 = {0};
+        int ok = fit_on_curve(pts, mt, b, t, 2, rel, work, &a, &e3) == 0;
+        for (j = mt; j < m; j++) {
+            double d = log2(pts[j].x[0] / pts[mt - 1].x[0]), ya = 0, le = XUNC_MAX * d;
+            if (ok && fit_eval(&a, pts[j].x, &ya, &e3) == 0) {
+                if (rel)
+                    le = ya > 0 ? log(ya / pts[j].y) : XUNC_MAX * d;
+                else
+                    le = (ya - pts[j].y) / fmax(fabs(pts[j].y), 1e-300);
+            }
+            e2 += le * le / (d * d);
+            cnt++;
+        }
+    }
+    out->xunc = fmin(fmax(sqrt(e2 / (double)cnt), XUNC_FLOOR), XUNC_MAX);
+    out->graph = FIT_AUTO;
+    out->chosen = FIT_BASIS;
+    rc = 0;
+out:
+    xfree(work);
+    return rc;
+}
+
 /* ---- what the API exposes ---- */
 
 double fit_extrapolation(const struct fit_model *m, const double *x)
@@ -889,6 +986,12 @@ int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
                    "This point lies %.3g doublings beyond the measured range; the law "
                    "is not known to hold that far and the interval is a rough guide.",
                    d);
+    else if (m->basis.n > 0 &&
+             (x[0] > m->basis.x[m->basis.n - 1] || x[0] < m->basis.x[0]))
+        buf_printf(b,
+                   "x = %g lies outside the machine curve %s (measured for %g to %g); "
+                   "the curve is continued along its end segment there.",
+                   x[0], m->basis.name, m->basis.x[0], m->basis.x[m->basis.n - 1]);
     else if (hi - lo > fabs(y))
         buf_puts(b, "The 95 % interval is wider than the prediction itself: the data "
                     "cannot pin the law down here; measure closer to this point.");
@@ -923,7 +1026,7 @@ int fit_suggest(const struct fit_result *r, const double *target, const double *
                 size_t ncand, double *gain, size_t *order, struct err *err)
 {
     const struct fit_model *m = &r->model;
-    struct fit_point *pts = NULL;
+    struct fit_point *pts = NULL, *work = NULL;
     struct keyed *k = NULL;
     struct fit_model nm;
     double y, lo, hi, w0;
@@ -936,8 +1039,9 @@ int fit_suggest(const struct fit_result *r, const double *target, const double *
         return -1;
     w0 = hi - lo;
     pts = xmalloc((np + 1) * sizeof *pts);
+    work = xmalloc((np + 1) * sizeof *work);
     k = xmalloc((ncand + 1) * sizeof *k);
-    if (pts == NULL || k == NULL) {
+    if (pts == NULL || work == NULL || k == NULL) {
         err_nomem(err);
         goto out;
     }
@@ -984,8 +1088,10 @@ int fit_suggest(const struct fit_result *r, const double *target, const double *
                 pts[i].n++;
                 n2 = np;
             }
-            if (fit_terms(pts, n2, m->nvars, m->term, m->nterms, m->relative, &nm, &e2) <
-                0) {
+            if ((m->basis.n > 0 ? fit_on_curve(pts, n2, &m->basis, m->term, m->nterms,
+                                               m->relative, work, &nm, &e2)
+                                : fit_terms(pts, n2, m->nvars, m->term, m->nterms,
+                                            m->relative, &nm, &e2)) < 0) {
                 gain[c] = 0;
             } else {
                 /* Same noise and law uncertainty; the leverage and the reach
@@ -1014,6 +1120,7 @@ int fit_suggest(const struct fit_result *r, const double *target, const double *
     rc = 0;
 out:
     xfree(pts);
+    xfree(work);
     xfree(k);
     return rc;
 }

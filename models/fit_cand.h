@@ -40,4 +40,13 @@ void fit_search_pruning(int on);
 int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
                    struct fit_model *out, struct err *err);
 
+/* A fit y = c0 + c1 * B(x) on the machine curve b (fit_auto.c): relative
+ * least squares when every y > 0, xunc from forward validation, graph
+ * FIT_AUTO (the caller sets the graph asked for) and chosen FIT_BASIS.
+ * pts: m aggregated points of one variable sorted by x. 422 "degenerate"
+ * for fewer than 4 points, x <= 0, a curve constant over the data, or a
+ * slope c1 <= 0 (the data do not follow the curve). */
+int fit_basis_model(const struct fit_point *pts, size_t m, const struct fit_basis *b,
+                    struct fit_model *out, struct err *err);
+
 #endif

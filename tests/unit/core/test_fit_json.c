@@ -34,6 +34,10 @@ static int same_model(const struct fit_model *a, const struct fit_model *b)
         ok = same_double(a->r[j], b->r[j]);
     for (v = 0; ok && v < a->nvars; v++)
         ok = same_double(a->xmin[v], b->xmin[v]) && same_double(a->xmax[v], b->xmax[v]);
+    ok = ok && a->basis.n == b->basis.n && strcmp(a->basis.name, b->basis.name) == 0;
+    for (j = 0; ok && j < a->basis.n; j++)
+        ok = same_double(a->basis.x[j], b->basis.x[j]) &&
+             same_double(a->basis.t[j], b->basis.t[j]);
     return ok;
 }
 
@@ -157,6 +161,74 @@ static void test_round_trip_extrapolating_auto(void)
 
 /* A model saved before xunc, outliers, seg_x and positive existed loads with 0 in
  * them and predicts exactly as fit_predict (the classical interval). */
+/* A fit on a machine curve carries its curve: predictions beyond the data
+ * and beyond the curve agree bit for bit after the round trip; a curve
+ * that does not match "chosen", or is malformed, is refused. */
+static void test_round_trip_machine_curve(void)
+{
+    double cx[] = {3, 64, 1024, 4096, 65536, 1048576},
+           ct[] = {1e-6, 1.1e-6, 1.3e-6, 5e-6, 2.1e-5, 3.1e-4};
+    double x[15], y[15];
+    struct fit_basis b;
+    struct fit_input in;
+    struct fit_result res;
+    struct fit_model back;
+    struct err e = {0};
+    json_t *j, *c;
+    int i;
+
+    CHECK_INT(fit_basis_make("MPISR", cx, ct, 6, &b, &e), 0);
+    for (i = 0; i < 15; i++) {
+        x[i] = 64 << (i / 3);
+        y[i] = (2e-7 + 1.5 * fit_basis_eval(&b, x[i])) * (1 + 0.01 * (i % 3 - 1));
+    }
+    memset(&in, 0, sizeof in);
+    in.nvars = 1;
+    in.x = x;
+    in.y = y;
+    in.n = 15;
+    in.graph = "auto";
+    in.basis = &b;
+    CHECK_INT(fit_run(&in, &res, &e), 0);
+    CHECK_INT(round_trip(&res.model, &back, &e), 0);
+    CHECK(same_model(&res.model, &back));
+    CHECK_INT(back.chosen, FIT_BASIS);
+    for (i = 0; i < 3; i++) {
+        double xs = i == 0 ? 100 : i == 1 ? 500000 : 8388608, y1, l1, h1, y2, l2, h2;
+        CHECK_INT(fit_predict_ext(&res.model, &xs, &y1, &l1, &h1, &e), 0);
+        CHECK_INT(fit_predict_ext(&back, &xs, &y2, &l2, &h2, &e), 0);
+        CHECK(same_double(y1, y2) && same_double(l1, l2) && same_double(h1, h2));
+    }
+    j = fit_model_to_json(&res.model);
+    c = json_object_get(j, "basis");
+    CHECK_STR(json_string_value(json_object_get(c, "name")), "MPISR");
+    CHECK_INT(json_array_size(json_object_get(c, "t")), 6);
+    /* x out of order */
+    json_array_set_new(json_object_get(c, "x"), 1, json_real(4096));
+    err_clear(&e);
+    CHECK_INT(fit_model_from_json(j, &back, &e), -1);
+    CHECK_STR(e.field, "model");
+    json_array_set_new(json_object_get(c, "x"), 1, json_real(64));
+    /* a key it does not know */
+    json_object_set_new(c, "y", json_integer(1));
+    err_clear(&e);
+    CHECK_INT(fit_model_from_json(j, &back, &e), -1);
+    json_object_del(c, "y");
+    /* chosen basis without a curve, and a curve under another chosen */
+    json_object_set_new(j, "chosen", json_string("poly1"));
+    err_clear(&e);
+    CHECK_INT(fit_model_from_json(j, &back, &e), -1);
+    CHECK_STR(e.field, "model.chosen");
+    json_object_set_new(j, "chosen", json_string("basis"));
+    CHECK_INT(fit_model_from_json(j, &back, &e), 0);
+    json_object_del(j, "basis");
+    err_clear(&e);
+    CHECK_INT(fit_model_from_json(j, &back, &e), -1);
+    CHECK_STR(e.field, "model.chosen");
+    json_decref(j);
+    fit_result_free(&res);
+}
+
 static void test_old_saved_model_loads(void)
 {
     struct fit_model m = odd_model(), back;
@@ -351,6 +423,7 @@ int main(void)
     RUN(test_round_trip_fitted);
     RUN(test_round_trip_odd_doubles);
     RUN(test_round_trip_extrapolating_auto);
+    RUN(test_round_trip_machine_curve);
     RUN(test_old_saved_model_loads);
     RUN(test_rejects_malformed);
     RUN(test_to_json_refuses_bad_models);

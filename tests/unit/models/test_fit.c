@@ -53,7 +53,7 @@ static double rng_gauss(void)
 static int run1(const double *x, const double *y, size_t n, const char *graph,
                 struct fit_result *r, struct err *e)
 {
-    struct fit_input in = {1, x, y, n, graph, AGG_MEAN};
+    struct fit_input in = {1, x, y, n, graph, AGG_MEAN, NULL};
     return fit_run(&in, r, e);
 }
 
@@ -476,7 +476,7 @@ static void test_two_param(void)
                     n++;
                 }
         {
-            struct fit_input in = {2, x, y, n, "auto", AGG_MEAN};
+            struct fit_input in = {2, x, y, n, "auto", AGG_MEAN, NULL};
             CHECK_INT(fit_run(&in, &r, &e), 0);
         }
         if (e.status) {
@@ -533,7 +533,7 @@ static void test_two_param_small_grid(void)
                 n++;
             }
         {
-            struct fit_input in = {2, x, y, (size_t)n, "auto", AGG_MEAN};
+            struct fit_input in = {2, x, y, (size_t)n, "auto", AGG_MEAN, NULL};
             CHECK_INT(fit_run(&in, &r, &e), 0);
         }
         if (e.status)
@@ -716,7 +716,7 @@ static void test_model_is_a_value(void)
 static void expect_err(const double *x, const double *y, size_t n, int nvars,
                        const char *graph, int status, const char *code, int line)
 {
-    struct fit_input in = {nvars, x, y, n, graph, AGG_MEAN};
+    struct fit_input in = {nvars, x, y, n, graph, AGG_MEAN, NULL};
     struct fit_result r;
     struct err e = {0};
     int rc = fit_run(&in, &r, &e);
@@ -796,7 +796,7 @@ static void test_out_of_memory(void)
         y[i] = x[2 * i] * x[2 * i + 1] + 1;
     }
     for (nth = 1; nth < 60; nth++) {
-        struct fit_input in = {1, x, y, 8, "auto", AGG_MEAN};
+        struct fit_input in = {1, x, y, 8, "auto", AGG_MEAN, NULL};
         struct fit_result r;
         struct err e = {0};
         int v;
@@ -975,7 +975,8 @@ static void test_outlier_is_left_out(void)
     CHECK_REL(yp, law_inv(512), 0.05);
     fit_result_free(&r);
     /* The old selection had no such step. */
-    CHECK_INT(fit_run_v1(&(struct fit_input){1, x, y, 8, "auto", AGG_MEAN}, &r, &e), 0);
+    CHECK_INT(fit_run_v1(&(struct fit_input){1, x, y, 8, "auto", AGG_MEAN, NULL}, &r, &e),
+              0);
     CHECK_INT(r.model.outliers, 0);
     CHECK(r.model.xunc == 0);
     fit_result_free(&r);
@@ -1274,7 +1275,7 @@ static void test_pair_pruning_is_exact(void)
                 n++;
             }
         for (v1 = 0; v1 < 2; v1++) {
-            struct fit_input in = {1, x, y, n, "auto", AGG_MEAN};
+            struct fit_input in = {1, x, y, n, "auto", AGG_MEAN, NULL};
             struct fit_result a, b;
             struct err e = {0};
             int ra, rb;

@@ -117,7 +117,7 @@ static void same_fit(const struct obs *data, size_t n, int nvars, const char *gr
     in.agg = agg;
     m = aggregate(o, n, nvars, agg, pts);
     rc1 = fit_run(&in, &a, &e1);
-    rc2 = fit_run_points(pts, m, nvars, graph, n, &b, &e2);
+    rc2 = fit_run_points(pts, m, nvars, graph, NULL, n, &b, &e2);
     CHECK_INT(rc2, rc1);
     if (rc1 != 0 || rc2 != 0) {
         CHECK_INT(e2.status, e1.status);
@@ -174,29 +174,31 @@ static void test_points_errors(void)
         p[i].y = p[i].ymin = p[i].ymax = 2.0 * (double)(i + 1);
         p[i].n = 1;
     }
-    CHECK_INT(fit_run_points(p, 3, 1, "linear", 3, &r, &e), 0);
+    CHECK_INT(fit_run_points(p, 3, 1, "linear", NULL, 3, &r, &e), 0);
     fit_result_free(&r);
-    CHECK_INT(fit_run_points(p, 0, 1, "linear", 0, &r, &e), -1);
+    CHECK_INT(fit_run_points(p, 0, 1, "linear", NULL, 0, &r, &e), -1);
     CHECK_INT(e.status, 422);
     memset(&e, 0, sizeof e);
     /* Three points may stand for more observations than a fit takes points
      * (a database's series at 10,000,000 runs), up to FIT_MAX_OBS. */
-    CHECK_INT(fit_run_points(p, 3, 1, "linear", (size_t)FIT_MAX_POINTS + 1, &r, &e), 0);
+    CHECK_INT(fit_run_points(p, 3, 1, "linear", NULL, (size_t)FIT_MAX_POINTS + 1, &r, &e),
+              0);
     fit_result_free(&r);
-    CHECK_INT(fit_run_points(p, 3, 1, "linear", (size_t)FIT_MAX_OBS + 1, &r, &e), -1);
+    CHECK_INT(fit_run_points(p, 3, 1, "linear", NULL, (size_t)FIT_MAX_OBS + 1, &r, &e),
+              -1);
     CHECK_INT(e.status, 413);
     CHECK_STR(e.message, "10000001 observations exceed the limit of 10000000 per fit");
     memset(&e, 0, sizeof e);
-    CHECK_INT(fit_run_points(p, 3, 2, "linear", 3, &r, &e), -1);
+    CHECK_INT(fit_run_points(p, 3, 2, "linear", NULL, 3, &r, &e), -1);
     CHECK_INT(e.status, 422);
     memset(&e, 0, sizeof e);
     p[1].n = 0;
-    CHECK_INT(fit_run_points(p, 3, 1, "linear", 3, &r, &e), -1);
+    CHECK_INT(fit_run_points(p, 3, 1, "linear", NULL, 3, &r, &e), -1);
     CHECK_INT(e.status, 422);
     p[1].n = 1;
     p[2].y = INFINITY;
     memset(&e, 0, sizeof e);
-    CHECK_INT(fit_run_points(p, 3, 1, "linear", 3, &r, &e), -1);
+    CHECK_INT(fit_run_points(p, 3, 1, "linear", NULL, 3, &r, &e), -1);
     CHECK_INT(e.status, 422);
 }
 
