@@ -19,7 +19,11 @@
  *    SEED: on one observation per x, drawn with SEED, as a study without
  *    repetitions has), asked at every larger x; the truth is each measured
  *    value (coverage) and their median (error).
- * Usage: bench_modeling [--train F] [--single SEED] [DATA_DIR] (default
+ * --basis FILE (lines "x t", a machine curve such as a ping-pong over the
+ * message size): every real case named *_size is also fitted on that curve
+ * (fit_run with a basis, docs/models.md §12) and compared, case by case, with
+ * the new selection and Extra-P's rule.
+ * Usage: bench_modeling [--train F] [--single SEED] [--basis FILE] [DATA_DIR] (default
  * bench/modeling/data; the held-out sets are bench/modeling/data/heldout, heldout2 ...
  * heldout6). Not a test.
  */
@@ -74,6 +78,16 @@ struct tally {
     double *err, *width;
     size_t n, cap, within, covered, failed;
 };
+
+/* --basis FILE: a machine curve (docs/models.md §12) every real case over
+ * message size (name ending in _size) is also fitted on; those cases are
+ * then compared new / Extra-P's rule / the fit on the curve. */
+static struct fit_basis curve;
+static const char *curve_path;
+enum { S_NEW, S_XP, S_CURVE, NSIZE };
+static struct tally size_tally[NSIZE];
+static size_t curve_vs[2][3]; /* the curve against Extra-P's rule, against new */
+static double curve_log_ratio[2];
 
 static void tally_add(struct tally *t, double err, double width, int covered)
 {
@@ -152,9 +166,23 @@ static int score_xp(const double *x, const double *y, size_t n, const double *xq
 /* Fits x, y with the old or new `auto` (or Extra-P's rule); predicts at each of the nq
  * points xq; scores against truth[k] (error) and obs[k][0..nobs[k]-1] (coverage, each
  * observation counts). Returns 0, or -1 when the fit failed. */
+static int score_on(int neu, const struct fit_basis *basis, const double *x,
+                    const double *y, size_t n, const double *xq, const double *truth,
+                    double *const *obs, const size_t *nobs, size_t nq, struct tally *t,
+                    double *pred_out);
+
 static int score(int neu, const double *x, const double *y, size_t n, const double *xq,
                  const double *truth, double *const *obs, const size_t *nobs, size_t nq,
                  struct tally *t, double *pred_out)
+{
+    return score_on(neu, NULL, x, y, n, xq, truth, obs, nobs, nq, t, pred_out);
+}
+
+/* score, and with basis != NULL (neu NEW) the fit on that machine curve. */
+static int score_on(int neu, const struct fit_basis *basis, const double *x,
+                    const double *y, size_t n, const double *xq, const double *truth,
+                    double *const *obs, const size_t *nobs, size_t nq, struct tally *t,
+                    double *pred_out)
 {
     struct fit_input in = {0};
     struct fit_result r;
@@ -169,6 +197,7 @@ static int score(int neu, const double *x, const double *y, size_t n, const doub
     in.n = n;
     in.graph = "auto";
     in.agg = AGG_MEAN;
+    in.basis = basis;
     if ((neu ? fit_run(&in, &r, &e) : fit_run_v1(&in, &r, &e)) < 0) {
         t->failed += nq;
         return -1;
@@ -184,7 +213,7 @@ static int score(int neu, const double *x, const double *y, size_t n, const doub
         }
         buf_free(&b);
     }
-    if (neu) {
+    if (neu && basis == NULL) {
         n_fits++;
         n_breaks += r.model.seg_x > 0;
         n_outliers += r.model.outliers > 0;
@@ -558,6 +587,34 @@ static void real_case(const char *path, const char *name, struct tally *t, int v
         cases_vs_xp[fabs(en - ex) <= 0.01 * fmax(en, ex) ? 1 : en < ex ? 0 : 2]++;
         cases_log_ratio += en > 0 && ex > 0 ? log(en / ex) : 0;
     }
+    /* --basis: a case over message size, other than the curve itself */
+    if (curve.n > 0 && strlen(name) > 5 &&
+        strcmp(name + strlen(name) - 5, "_size") == 0 && strcmp(path, curve_path) != 0) {
+        double pred[256], e[256], ec = NAN;
+        int k;
+        score(NEW, x, y, ntr, xq, tr, op, nobs, nq, &size_tally[S_NEW], NULL);
+        score(XP, x, y, ntr, xq, tr, op, nobs, nq, &size_tally[S_XP], NULL);
+        if (score_on(NEW, &curve, x, y, ntr, xq, tr, op, nobs, nq, &size_tally[S_CURVE],
+                     pred) == 0) {
+            for (j = 0; j < nq; j++)
+                e[j] = fabs(pred[j] - tr[j]) / tr[j];
+            ec = median(e, nq);
+        }
+        if (verbose) {
+            printf("  %-16s crv: train x<=%g,", name, dx[ntrain - 1]);
+            for (j = 0; isfinite(ec) && j < nq; j++)
+                printf(" %g:%.3g(%.3g)%.0f%%", xq[j], pred[j], tr[j],
+                       100 * last_width[j]);
+            printf("\n  %16s      %s\n", "", isfinite(ec) ? last_law : "(no fit)");
+        }
+        for (k = 0; k < 2 && isfinite(ec); k++) {
+            double eo = case_err[k == 0 ? XP : NEW];
+            if (!isfinite(eo))
+                continue;
+            curve_vs[k][fabs(ec - eo) <= 0.01 * fmax(ec, eo) ? 1 : ec < eo ? 0 : 2]++;
+            curve_log_ratio[k] += ec > 0 && eo > 0 ? log(ec / eo) : 0;
+        }
+    }
     for (j = 0; j < nq; j++)
         xfree(op[j]);
     xfree(x);
@@ -874,6 +931,58 @@ static void print_row(const char *corpus, const char *sel, struct tally *t)
     printf(" %6zu\n", t->failed);
 }
 
+/* Reads a machine curve, "x t" per line, named after the file. */
+static int load_curve(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    double x[4096], t[4096];
+    char name[FIT_BASIS_NAME];
+    const char *base = strrchr(path, '/');
+    size_t n = 0, l;
+    struct err e = {0};
+
+    base = base ? base + 1 : path;
+    l = strcspn(base, ".");
+    snprintf(name, sizeof name, "%.*s", (int)(l < sizeof name - 1 ? l : sizeof name - 1),
+             base);
+    if (f == NULL) {
+        fprintf(stderr, "bench_modeling: cannot read %s\n", path);
+        return -1;
+    }
+    while (n < 4096 && fscanf(f, "%lf %lf", &x[n], &t[n]) == 2)
+        n++;
+    fclose(f);
+    if (fit_basis_make(name, x, t, n, &curve, &e) != 0) {
+        fprintf(stderr, "bench_modeling: %s: %s\n", path, e.message);
+        return -1;
+    }
+    curve_path = path;
+    return 0;
+}
+
+static void print_curve_summary(void)
+{
+    static const char *const sn[NSIZE] = {"new", "xp", "curve"};
+    int i, k;
+
+    printf("\nmessage-size cases also fitted on the machine curve %s (%d points, %g to "
+           "%g):\n",
+           curve.name, curve.n, curve.x[0], curve.x[curve.n - 1]);
+    for (k = 0; k < 2; k++) {
+        size_t c = curve_vs[k][0] + curve_vs[k][1] + curve_vs[k][2];
+        printf("  one by one, the curve against %s: better in %zu, within 1 %% in %zu, "
+               "worse in %zu; geometric mean of curve / %s %.3f\n",
+               k == 0 ? "Extra-P's rule" : "new", curve_vs[k][0], curve_vs[k][1],
+               curve_vs[k][2], k == 0 ? "Extra-P" : "new",
+               exp(curve_log_ratio[k] / fmax(1, (double)c)));
+    }
+    for (i = 0; i < NSIZE; i++) {
+        print_row("message size", sn[i], &size_tally[i]);
+        xfree(size_tally[i].err);
+        xfree(size_tally[i].width);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *dir;
@@ -889,6 +998,9 @@ int main(int argc, char **argv)
                         "bench_modeling: --train wants a fraction of 0.3...0.9\n");
                 return 2;
             }
+        } else if (strcmp(argv[1], "--basis") == 0) {
+            if (load_curve(argv[2]) != 0)
+                return 2;
         } else if (strcmp(argv[1], "--single") == 0) {
             long v = strtol(argv[2], &end, 10);
             if (*end != '\0' || v < 1 || v > 1000000) {
@@ -918,6 +1030,8 @@ int main(int argc, char **argv)
     printf("new selection: %zu fits, %zu with a regime change, %zu with outliers left "
            "out\n",
            n_fits, n_breaks, n_outliers);
+    if (curve.n > 0)
+        print_curve_summary();
     couple_eval(dir, "kernels.txt", "four loop kernels of kernels.c");
     couple_eval(dir, "chain.txt", "solver loop stencil -> residual -> update -> norm");
     for (i = 0; i < NSEL; i++) {
