@@ -323,7 +323,7 @@ static int resolve_basis(db *d, arena *a, struct fit_req *q, struct err *err)
     const char *system = json_string_value(json_object_get(b, "system"));
     const char *arg = json_string_value(json_object_get(b, "arg"));
     const char *stat;
-    json_t *first = NULL;
+    json_t *seen = NULL;
     double *x = NULL, *t = NULL;
     size_t i, n = 0;
     long long sid;
@@ -359,37 +359,55 @@ static int resolve_basis(db *d, arena *a, struct fit_req *q, struct err *err)
         err_nomem(err);
         goto out;
     }
-    /* The curve's argument: "arg", or the rows' only one. Another argument
-     * must be fixed by "at" when it varies over the rows (prophecy-bench's
-     * MPISR rows all carry P = 2: nothing to fix). */
+    /* The curve's argument: "arg", or the one argument that varies over
+     * the rows (prophecy-bench's MPISR rows all carry P = 2 besides L).
+     * Another argument that varies must be fixed by "at". */
+    if ((seen = json_object()) == NULL) {
+        err_nomem(err);
+        goto out;
+    }
     json_array_foreach(rows, i, row)
     {
-        json_t *args = json_object_get(row, "args"), *v;
+        json_t *v, *f;
         const char *s = json_string_value(json_object_get(row, "stat")), *k;
         if (stat != NULL && strcmp(s ? s : "", stat) != 0)
             continue;
-        if (arg == NULL) {
-            if (json_object_size(args) != 1) {
-                err_invalid(err, "basis.arg",
-                            "benchmark %s has %zu arguments; name the curve's with "
-                            "\"arg\"",
-                            bench, json_object_size(args));
-                goto out;
-            }
-            arg = json_object_iter_key(json_object_iter(args));
-        }
-        if (first == NULL)
-            first = args;
-        json_object_foreach(args, k, v)
+        json_object_foreach(json_object_get(row, "args"), k, v)
         {
-            json_t *f = json_object_get(first, k);
-            if (strcmp(k, arg) != 0 && json_object_get(at, k) == NULL &&
-                (f == NULL || json_number_value(f) != json_number_value(v))) {
-                err_invalid(err, "basis.at",
-                            "benchmark %s also varies over %s: fix it with \"at\"", bench,
-                            k);
-                goto out;
+            if ((f = json_object_get(seen, k)) == NULL)
+                json_object_set(seen, k, v);
+            else if (json_number_value(f) != json_number_value(v))
+                json_object_set_new(seen, k, json_null()); /* null: it varies */
+        }
+    }
+    {
+        const char *k, *only = NULL;
+        json_t *v;
+        size_t varying = 0;
+        json_object_foreach(seen, k, v)
+        {
+            if (json_is_null(v) && json_object_get(at, k) == NULL &&
+                (arg == NULL || strcmp(k, arg) != 0)) {
+                varying++;
+                only = k;
             }
+        }
+        if (arg == NULL && varying == 0 && json_object_size(seen) == 1)
+            only = json_object_iter_key(json_object_iter(seen)), varying = 1;
+        if (arg == NULL && varying != 1) {
+            err_invalid(err, "basis.arg",
+                        "benchmark %s varies over %zu arguments; name the curve's with "
+                        "\"arg\" and fix the others with \"at\"",
+                        bench, varying);
+            goto out;
+        }
+        if (arg == NULL)
+            arg = arena_strdup(a, only);
+        else if (varying > 0) {
+            err_invalid(err, "basis.at",
+                        "benchmark %s also varies over %s: fix it with \"at\"", bench,
+                        only);
+            goto out;
         }
     }
     json_array_foreach(rows, i, row)
@@ -420,6 +438,7 @@ static int resolve_basis(db *d, arena *a, struct fit_req *q, struct err *err)
     }
     rc = fit_basis_make(bench, x, t, n, q->basis, err);
 out:
+    json_decref(seen);
     json_decref(rows);
     return rc;
 }

@@ -118,10 +118,10 @@ def stat_arg_and_at_choose_the_rows():
                                   "at": {"P": 4}}))
     assert st == 200, b
     assert close(b["model"]["coefficients"][1] * 4, C1, 1e-6), b["model"]
-    st, b = fit(dict(base, basis={"benchmark": "PB", "system": BOX, "arg": "L"}))
+    st, b = fit(dict(base, basis={"benchmark": "PB", "system": BOX}))
     assert st == 200 and b["predictions"] == lo["predictions"], b
     st, b = fit(dict(base, basis={"benchmark": "MPIBC", "system": BOX}))
-    err(st, b, 422, "basis.arg", "has 2 arguments")
+    err(st, b, 422, "basis.arg", "varies over 2 arguments")
     st, b = fit(dict(base, basis={"benchmark": "MPIBC", "system": BOX, "arg": "L"}))
     err(st, b, 422, "basis.at", "also varies over P")
     st, b = fit(dict(base, basis={"benchmark": "MPIBC", "system": BOX, "arg": "L",
