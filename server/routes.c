@@ -10,7 +10,7 @@
  * prefixes ("v.N", "graph.solve"). */
 #define FORM_STEPS                                                                       \
     "step,next,format,application,executable,system,template,x,x2,y,xmin,xmax,predict,"  \
-    "aggregate,graph,fix.*,graph.*,max.*,min.*,mode.*,pos.*,steps.*,v.*"
+    "aggregate,graph,basis,fix.*,graph.*,max.*,min.*,mode.*,pos.*,steps.*,v.*"
 
 /* clang-format off */
 static const struct route table[] = {

@@ -73,6 +73,10 @@ struct form_source {
      * names of the runs ids: an array of strings (200 at most). */
     json_t *(*names)(void *ctx, const long long *ids, size_t n, const char *what,
                      struct err *err);
+    /* The machine curves of a system: its benchmarks measured over an
+     * argument, [{name, measurements}] in name order (constants such as
+     * ADDM are not curves). May be NULL (no curves offered). */
+    json_t *(*curves)(void *ctx, const char *sys, struct err *err);
 };
 
 struct form_def {

@@ -9,7 +9,9 @@
  * it the model is `auto` in two variables and the plot a surface), y
  * (runtime, speedup, efficiency, metric:NAME, kernel:NAME); xmin, xmax (the
  * range of x), fix.VAR ("" = not fixed), predict (numbers separated by commas
- * or spaces; pairs x, x2 with two axes), aggregate.
+ * or spaces; pairs x, x2 with two axes), aggregate; basis (step 2: "" or a
+ * benchmark of the system, the machine curve the model follows, docs/models.md
+ * §12; one axis, graph auto or linear).
  */
 #include "core/method_fit.h"
 #include "web/form.h"
@@ -32,6 +34,8 @@ struct fit_data {
     const char *x2;                   /* NULL: one axis */
     const char *rest[FORMS_MAX_VARS]; /* vars without x2: the x step's variables */
     size_t nrest;
+    json_t *benches;   /* the system's benchmark summaries: the machine curves */
+    const char *basis; /* NULL: none */
 };
 
 static struct fit_data *fd(struct fctx *c)
@@ -45,7 +49,7 @@ static int field_step(const char *n)
         strcmp(n, "system") == 0)
         return 1;
     if (strcmp(n, "graph") == 0 || strcmp(n, "x") == 0 || strcmp(n, "x2") == 0 ||
-        strcmp(n, "y") == 0)
+        strcmp(n, "y") == 0 || strcmp(n, "basis") == 0)
         return 2;
     if (strcmp(n, "xmin") == 0 || strcmp(n, "xmax") == 0 || strcmp(n, "predict") == 0 ||
         strcmp(n, "aggregate") == 0 || (strncmp(n, "fix.", 4) == 0 && n[4] != '\0'))
@@ -181,6 +185,41 @@ static int y_ok(struct fit_data *d, const char *y)
     return 0;
 }
 
+/* The machine curve: none, or a benchmark of the system (with one axis;
+ * the model is then linear in it, so graph auto unless linear). */
+static int check_basis(struct fctx *c, struct fit_data *d, int strict, struct err *err)
+{
+    const char *v = fs_get(c, "basis"), *g = fs_val(c, "graph");
+    json_t *b;
+    size_t i;
+    int found = 0;
+
+    d->benches = NULL;
+    d->basis = NULL;
+    if (d->x2 == NULL && c->src->curves != NULL &&
+        (d->benches = forms_keep(c, c->src->curves(c->src->ctx, d->sys, err))) == NULL)
+        return -1;
+    json_array_foreach(d->benches, i, b)
+    {
+        found |= v != NULL && strcmp(forms_str(b, "name"), v) == 0;
+    }
+    if (v != NULL && *v && !found) {
+        if (strict)
+            return err_invalid(err, "basis",
+                               d->x2 ? "a model over two axes follows no machine curve"
+                                     : "%.200s has no benchmark %.200s",
+                               d->sys, v);
+        v = NULL;
+    }
+    if (v == NULL)
+        fs_set(c, "basis", "");
+    d->basis = fs_val(c, "basis");
+    if (d->basis != NULL && g != NULL && strcmp(g, "auto") != 0 &&
+        strcmp(g, "poly1") != 0)
+        fs_set(c, "graph", "auto");
+    return 0;
+}
+
 static int check2(struct fctx *c, struct fit_data *d, int strict, struct err *err)
 {
     const char *v = fs_get(c, "graph");
@@ -218,6 +257,8 @@ static int check2(struct fctx *c, struct fit_data *d, int strict, struct err *er
     /* Two axes: the normal form in two variables (the 12 types have one). */
     if (d->x2 != NULL && strcmp(fs_val(c, "graph"), "auto") != 0)
         fs_set(c, "graph", "auto");
+    if (check_basis(c, d, strict, err) != 0)
+        return -1;
     if ((d->metrics = forms_names(c, d->cf, d->ncf, d->exe, d->sys, "metrics", err)) ==
             NULL ||
         (d->kernels = forms_names(c, d->cf, d->ncf, d->exe, d->sys, "kernels", err)) ==
@@ -355,6 +396,29 @@ static void render2(struct fctx *c, struct fit_data *d)
         labels[n++] = arena_printf(c->arena, "kernel %s (s)", json_string_value(nm));
     }
     ff_select(c, "y", "y axis", NULL, values, labels, n, fs_get(c, "y"), 0);
+    /* The machine curve: the system's benchmarks, with one axis. */
+    if (json_array_size(d->benches) > 0) {
+        size_t nb = json_array_size(d->benches) + 1;
+        const char **vb = arena_alloc(c->arena, nb * sizeof *vb);
+        const char **lb = arena_alloc(c->arena, nb * sizeof *lb);
+        if (vb != NULL && lb != NULL) {
+            vb[0] = "";
+            lb[0] = "none";
+            json_array_foreach(d->benches, i, nm)
+            {
+                vb[i + 1] = forms_str(nm, "name");
+                lb[i + 1] = arena_printf(
+                    c->arena, "%s (%lld measurements)", vb[i + 1],
+                    (long long)json_integer_value(json_object_get(nm, "measurements")));
+            }
+            ff_select(
+                c, "basis", "Machine curve",
+                "follow a benchmark of the system measured over the same x, through "
+                "its regime changes: y = c0 + c1\xc2\xb7"
+                "B(x), graph auto or linear",
+                vb, lb, nb, fs_get(c, "basis"), 0);
+        }
+    }
     page_puts(&c->p, "</div>\n");
 }
 
@@ -409,6 +473,10 @@ static void summary(struct fctx *c, int k)
         }
         page_puts(&c->p, ", graph ");
         page_text(&c->p, graph_label(fs_get(c, "graph")));
+        if (d->basis != NULL) {
+            page_puts(&c->p, ", on the machine curve ");
+            page_text(&c->p, d->basis);
+        }
     } else {
         struct xstep x = xs(d);
         forms_xstep_summary(c, &x);
@@ -452,6 +520,8 @@ static json_t *request(struct fctx *c, struct err *err)
         json_object_set_new(req, "x", json_string(d->x));
     json_object_set_new(req, "y", json_string(fs_get(c, "y")));
     json_object_set_new(req, "graph", json_string(fs_get(c, "graph")));
+    if (d->basis != NULL)
+        json_object_set_new(req, "basis", json_pack("{s:s}", "benchmark", d->basis));
     if (forms_xstep_request(c, &x, req, err) != 0) {
         json_decref(req);
         return NULL;
@@ -484,6 +554,10 @@ static int error_at(struct fctx *c, const struct err *e, const char **field)
     }
     if (IS("graph") || IS("x") || IS("vars") || IS("y")) {
         *field = IS("graph") ? "graph" : IS("y") ? "y" : "x";
+        return 2;
+    }
+    if (IS("basis")) {
+        *field = "basis";
         return 2;
     }
     if (d != NULL && d->x != NULL) {

@@ -576,6 +576,41 @@ def form_pages_are_clean_html():
     get("/model/fit?" + "n" * 321 + "=1", 400)
 
 
+# last: it adds an application, which the lists above do not expect
+@test
+def fit_on_a_machine_curve():
+    # runs of a halo exchange over the message size L on the SP2, whose
+    # demo benchmarks (MPIBC, MPISR over L) are the machine curves offered
+    runs = [{"application": "halo (form)", "executable": "h", "system": SP2,
+             "nprocs": 2, "inputs": {"L": L}, "runtime": 0.05 + 2e-4 * L ** 0.95 * f}
+            for L in (64, 256, 1024, 4096, 16384) for f in (0.98, 1.0, 1.02)]
+    st, b = S.post("/api/v1/runs", {"runs": runs})
+    assert st == 201, b
+    base = {"application": "halo (form)", "executable": "h", "system": SP2}
+    body, _ = get(url("/model/fit", **base, step=1, next=1))
+    f = Form(body)
+    assert f.values("basis") == ["", "MPIBC", "MPISR"] and f.selected("basis") == [""]
+    assert "MPISR (9 measurements)" in body
+    fields = dict(base, x="L", y="runtime", graph="poly3", basis="MPISR",
+                  **{"fix.nprocs": "2"}, predict="65536", step=3, next=1)
+    body, _ = get(url("/model/fit", **fields))
+    assert "<title>Curve fitting: result" in body
+    req = request_json(body)
+    # a cubic cannot follow a curve: the graph became auto
+    assert req["basis"] == {"benchmark": "MPISR"} and req["graph"] == "auto", req
+    assert "on the machine curve MPISR" in body
+    st, api = S.post("/api/v1/fit", req, token=None)
+    assert st == 200 and api["model"]["chosen"] == "basis", api
+    assert close10(predicted(body), api["predictions"][0]["y"])
+    assert "MPISR(L)" in html.unescape(body)
+    # a benchmark the system does not have, at its field
+    body, _ = get(url("/model/fit", **dict(fields, basis="NOPE", step=2)), 422)
+    assert "has no benchmark NOPE" in Form(body).error_at("basis")
+    # with a second axis no curve is offered
+    body, _ = get(url("/model/fit", **base, x="L", x2="nprocs", step=2))
+    assert "basis" not in Form(body).selects
+
+
 try:
     report()
 finally:
