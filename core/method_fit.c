@@ -26,6 +26,7 @@
 #include "formats/limits.h"
 #include "models/fit.h"
 #include "core/fit_json.h"
+#include "core/paramfit.h"
 
 #include <float.h>
 #include <math.h>
@@ -273,44 +274,6 @@ static int decode_basis(json_t *body, arena *a, struct fit_req *q, struct err *e
     return fit_basis_make(name, x, t, json_array_size(data), q->basis, err);
 }
 
-/* The rows' statistic label for a machine curve: the one asked for; else
- * the only one; else "min" (what prophecy-bench reports for transfers). */
-static int basis_stat(json_t *rows, const char *want, const char *bench, const char **out,
-                      struct err *err)
-{
-    const char *first = NULL;
-    int several = 0, have_min = 0;
-    json_t *row;
-    size_t i;
-
-    *out = want;
-    if (want != NULL)
-        return 0;
-    json_array_foreach(rows, i, row)
-    {
-        const char *s = json_string_value(json_object_get(row, "stat"));
-        s = s ? s : "";
-        if (first == NULL)
-            first = s;
-        else if (strcmp(first, s) != 0)
-            several = 1;
-        have_min |= strcmp(s, "min") == 0;
-    }
-    if (!several) {
-        *out = NULL;
-        return 0;
-    }
-    if (have_min) {
-        *out = "min";
-        return 0;
-    }
-    return err_invalid(
-        err, "basis.stat",
-        "benchmark %s has rows with several stat labels (e.g. %s) and none "
-        "is min: choose one with \"stat\"",
-        bench, first);
-}
-
 /* Reads the stored machine curve of q->basis_req: the benchmark's rows of
  * the chosen statistic, over the argument `arg` (default: the rows' only
  * argument) with every other argument fixed by `at`. Arguments <= 0 (the
@@ -349,8 +312,10 @@ static int resolve_basis(db *d, arena *a, struct fit_req *q, struct err *err)
                 bench);
         goto out;
     }
-    if (basis_stat(rows, json_string_value(json_object_get(b, "stat")), bench, &stat,
-                   err) != 0)
+    /* the rows' statistic: the one asked for, the only one, or the minima
+     * (what prophecy-bench fits for transfers) */
+    if (paramfit_stat(rows, json_string_value(json_object_get(b, "stat")), "min", bench,
+                      "basis.stat", &stat, err) != 0)
         goto out;
     x = arena_alloc(a, json_array_size(rows) * sizeof *x);
     t = arena_alloc(a, json_array_size(rows) * sizeof *t);

@@ -133,22 +133,17 @@ static int decode(json_t *body, arena *a, struct pfit_req *q, struct err *err)
     return 0;
 }
 
-/* Picks the rows' statistic label: the one asked for; else the only one
- * present; else what prophecy-bench fits ("min" for lines, "median" for
- * constants). *out = NULL means every row (none carries a label). Returns 0,
- * or -1 when several labels are present and none is the default. */
-static int choose_stat(json_t *rows, const struct pfit_req *q, const char **out,
-                       struct err *err)
+int paramfit_stat(json_t *rows, const char *want, const char *dflt, const char *bench,
+                  const char *field, const char **out, struct err *err)
 {
-    const char *first = NULL, *want;
-    int several = 0, have_want = 0;
+    const char *first = NULL;
+    int several = 0, have_dflt = 0;
     json_t *row;
     size_t i;
 
-    *out = q->stat;
-    if (q->stat != NULL)
+    *out = want;
+    if (want != NULL)
         return 0;
-    want = q->form == SYSPARAM_CONSTANT ? "median" : "min";
     json_array_foreach(rows, i, row)
     {
         const char *s = json_string_value(json_object_get(row, "stat"));
@@ -157,20 +152,20 @@ static int choose_stat(json_t *rows, const struct pfit_req *q, const char **out,
             first = s;
         else if (strcmp(first, s) != 0)
             several = 1;
-        have_want |= strcmp(s, want) == 0;
+        have_dflt |= strcmp(s, dflt) == 0;
     }
     if (!several) {
         *out = first && *first ? first : NULL;
         return 0;
     }
-    if (have_want) {
-        *out = want;
+    if (have_dflt) {
+        *out = dflt;
         return 0;
     }
-    return err_invalid(err, "stat",
+    return err_invalid(err, field,
                        "benchmark %s has rows with several stat labels (e.g. %s) and "
                        "none is %s: choose one with \"stat\"",
-                       q->benchmark, first, want);
+                       bench, first, dflt);
 }
 
 /* Reads args[name] of row as a finite number. */
@@ -200,7 +195,10 @@ static int fit_rows(json_t *rows, const struct pfit_req *q, arena *a,
     if (total == 0)
         return err_invalid(err, "benchmark", "the system has no benchmark named %s",
                            q->benchmark);
-    if (choose_stat(rows, q, &stat, err) != 0)
+    /* what prophecy-bench fits: the minima for lines, the medians for
+     * constants */
+    if (paramfit_stat(rows, q->stat, q->form == SYSPARAM_CONSTANT ? "median" : "min",
+                      q->benchmark, "stat", &stat, err) != 0)
         return -1;
     if (total > SYSPARAM_MAX_POINTS)
         return err_invalid(err, "benchmark", "more than %d %s benchmarks",
