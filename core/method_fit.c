@@ -26,7 +26,7 @@
 #include "formats/limits.h"
 #include "models/fit.h"
 #include "core/fit_json.h"
-#include "core/paramfit.h"
+#include "core/fit_basis_req.h"
 
 #include <float.h>
 #include <math.h>
@@ -64,10 +64,7 @@ struct fit_req {
     size_t runs;           /* runs selected */
     struct fit_point *pts; /* the database form's points, aggregated */
     size_t npts;
-    /* "basis": a machine curve given inline (basis set by decode) or read
-     * from a system's benchmarks (basis_req, resolved by fit_request) */
-    struct fit_basis *basis;
-    json_t *basis_req; /* borrowed from the request */
+    struct basis_req basis; /* "basis": a machine curve (core/fit_basis_req.h) */
 };
 
 /* A catalog name of the request: key's value, 1 to max bytes. */
@@ -177,235 +174,6 @@ static int decode_data(json_t *body, arena *a, struct fit_req *q, struct err *er
             return -1;
     }
     return 0;
-}
-
-/* ---- "basis": a machine curve (docs/models.md §12) ----------------------- */
-
-_Static_assert(LIMIT_BASIS_POINTS == FIT_BASIS_RAW_MAX &&
-                   LIMIT_BASIS_ARGS == FIT_BASIS_MAX,
-               "formats/limits.h and models/fit.h agree");
-
-/* Inline, {"name": N, "data": [[x, t], ...]}: the curve now. Stored,
- * {"benchmark": N, "system"?, "arg"?, "at"?, "stat"?}: checked now, read by
- * resolve_basis once the database is at hand. */
-static int decode_basis(json_t *body, arena *a, struct fit_req *q, struct err *err)
-{
-    static const char *const inline_keys[] = {"name", "data", NULL};
-    static const char *const stored_keys[] = {"benchmark", "system", "arg",
-                                              "at",        "stat",   NULL};
-    json_t *b = json_object_get(body, "basis"), *data, *row, *v;
-    double *x, *t;
-    char field[64];
-    const char *name;
-    size_t i;
-
-    if (b == NULL)
-        return 0;
-    if (!json_is_object(b))
-        return err_invalid(err, "basis",
-                           "basis must be {\"benchmark\": NAME, ...} or {\"name\": NAME, "
-                           "\"data\": [[x, t], ...]}");
-    if (json_object_get(b, "data") == NULL) {
-        if (json_only_fields_at(b, stored_keys, "basis", err) != 0)
-            return -1;
-        if ((name = json_get_name(json_object_get(b, "benchmark"), "basis.benchmark",
-                                  LIMIT_IDENT, a, err)) == NULL ||
-            json_check_ident(name, "basis.benchmark", err) != 0)
-            return -1;
-        if ((v = json_object_get(b, "system")) != NULL &&
-            json_get_name(v, "basis.system", LIMIT_NAME, a, err) == NULL)
-            return -1;
-        if ((v = json_object_get(b, "arg")) != NULL &&
-            json_get_name(v, "basis.arg", LIMIT_IDENT, a, err) == NULL)
-            return -1;
-        if ((v = json_object_get(b, "stat")) != NULL &&
-            json_get_name(v, "basis.stat", LIMIT_STAT, a, err) == NULL)
-            return -1;
-        if ((v = json_object_get(b, "at")) != NULL) {
-            const char *k;
-            json_t *n;
-            if (!json_is_object(v) || json_object_size(v) > LIMIT_BENCH_ARGS)
-                return err_invalid(
-                    err, "basis.at",
-                    "at must map at most %d benchmark arguments to numbers",
-                    LIMIT_BENCH_ARGS);
-            json_object_foreach(v, k, n)
-            {
-                double d;
-                if (json_get_number(n, "basis.at", &d, err) != 0)
-                    return -1;
-            }
-        }
-        if (json_object_get(b, "system") == NULL && !q->from_db)
-            return err_invalid(err, "basis.system",
-                               "name the system whose benchmark %s is the machine curve",
-                               name);
-        q->basis_req = b;
-        return 0;
-    }
-    if (json_only_fields_at(b, inline_keys, "basis", err) != 0)
-        return -1;
-    if ((name = json_get_name(json_object_get(b, "name"), "basis.name", LIMIT_IDENT, a,
-                              err)) == NULL ||
-        json_check_ident(name, "basis.name", err) != 0)
-        return -1;
-    data = json_object_get(b, "data");
-    if (!json_is_array(data) || json_array_size(data) == 0)
-        return err_invalid(err, "basis.data",
-                           "data must be a non-empty array of [x, t] rows");
-    if (json_array_size(data) > LIMIT_BASIS_POINTS)
-        return err_set(err, 413, "too_large", "basis.data",
-                       "more than %d measurements in one machine curve",
-                       LIMIT_BASIS_POINTS);
-    x = arena_alloc(a, json_array_size(data) * sizeof *x);
-    t = arena_alloc(a, json_array_size(data) * sizeof *t);
-    q->basis = arena_alloc(a, sizeof *q->basis);
-    if (x == NULL || t == NULL || q->basis == NULL)
-        return err_nomem(err);
-    json_array_foreach(data, i, row)
-    {
-        snprintf(field, sizeof field, "basis.data[%zu]", i);
-        if (!json_is_array(row) || json_array_size(row) != 2)
-            return err_invalid(err, field, "%s must be [x, t]", field);
-        if (json_get_number(json_array_get(row, 0), field, &x[i], err) != 0 ||
-            json_get_number(json_array_get(row, 1), field, &t[i], err) != 0)
-            return -1;
-    }
-    return fit_basis_make(name, x, t, json_array_size(data), q->basis, err);
-}
-
-/* Reads the stored machine curve of q->basis_req: the benchmark's rows of
- * the chosen statistic, over the argument `arg` (default: the rows' only
- * argument) with every other argument fixed by `at`. Arguments <= 0 (the
- * 0-byte row of OSU's output) cannot be on a log-log curve and are left
- * out. */
-static int resolve_basis(db *d, arena *a, struct fit_req *q, struct err *err)
-{
-    json_t *b = q->basis_req, *at = json_object_get(b, "at"), *rows = NULL, *row;
-    const char *bench = json_string_value(json_object_get(b, "benchmark"));
-    const char *system = json_string_value(json_object_get(b, "system"));
-    const char *arg = json_string_value(json_object_get(b, "arg"));
-    const char *stat;
-    json_t *seen = NULL;
-    double *x = NULL, *t = NULL;
-    size_t i, n = 0;
-    long long sid;
-    int rc = -1;
-
-    if (system == NULL)
-        system = q->system;
-    if (d == NULL)
-        return err_invalid(err, "basis", "a stored machine curve needs the database");
-    if ((sid = db_system_id(d, system, 0, err)) == 0)
-        return err_set(err, 404, "not_found", "basis.system", "system %s not found",
-                       system);
-    if (sid < 0 || (rows = db_benchmarks_list(d, system, bench, err)) == NULL)
-        return -1;
-    if (json_array_size(rows) == 0) {
-        err_invalid(err, "basis.benchmark", "system %s has no benchmark named %s", system,
-                    bench);
-        goto out;
-    }
-    if (json_array_size(rows) > LIMIT_BASIS_POINTS) {
-        err_set(err, 413, "too_large", "basis.benchmark",
-                "more than %d %s benchmarks make one machine curve", LIMIT_BASIS_POINTS,
-                bench);
-        goto out;
-    }
-    /* the rows' statistic: the one asked for, the only one, or the minima
-     * (what prophecy-bench fits for transfers) */
-    if (paramfit_stat(rows, json_string_value(json_object_get(b, "stat")), "min", bench,
-                      "basis.stat", &stat, err) != 0)
-        goto out;
-    x = arena_alloc(a, json_array_size(rows) * sizeof *x);
-    t = arena_alloc(a, json_array_size(rows) * sizeof *t);
-    q->basis = arena_alloc(a, sizeof *q->basis);
-    if (x == NULL || t == NULL || q->basis == NULL) {
-        err_nomem(err);
-        goto out;
-    }
-    /* The curve's argument: "arg", or the one argument that varies over
-     * the rows (prophecy-bench's MPISR rows all carry P = 2 besides L).
-     * Another argument that varies must be fixed by "at". */
-    if ((seen = json_object()) == NULL) {
-        err_nomem(err);
-        goto out;
-    }
-    json_array_foreach(rows, i, row)
-    {
-        json_t *v, *f;
-        const char *s = json_string_value(json_object_get(row, "stat")), *k;
-        if (stat != NULL && strcmp(s ? s : "", stat) != 0)
-            continue;
-        json_object_foreach(json_object_get(row, "args"), k, v)
-        {
-            if ((f = json_object_get(seen, k)) == NULL)
-                json_object_set(seen, k, v);
-            else if (json_number_value(f) != json_number_value(v))
-                json_object_set_new(seen, k, json_null()); /* null: it varies */
-        }
-    }
-    {
-        const char *k, *only = NULL;
-        json_t *v;
-        size_t varying = 0;
-        json_object_foreach(seen, k, v)
-        {
-            if (json_is_null(v) && json_object_get(at, k) == NULL &&
-                (arg == NULL || strcmp(k, arg) != 0)) {
-                varying++;
-                only = k;
-            }
-        }
-        if (arg == NULL && varying == 0 && json_object_size(seen) == 1)
-            only = json_object_iter_key(json_object_iter(seen)), varying = 1;
-        if (arg == NULL && varying != 1) {
-            err_invalid(err, "basis.arg",
-                        "benchmark %s varies over %zu arguments; name the curve's with "
-                        "\"arg\" and fix the others with \"at\"",
-                        bench, varying);
-            goto out;
-        }
-        if (arg == NULL)
-            arg = arena_strdup(a, only);
-        else if (varying > 0) {
-            err_invalid(err, "basis.at",
-                        "benchmark %s also varies over %s: fix it with \"at\"", bench,
-                        only);
-            goto out;
-        }
-    }
-    json_array_foreach(rows, i, row)
-    {
-        json_t *args = json_object_get(row, "args"), *v,
-               *tv = json_object_get(row, "time");
-        const char *s = json_string_value(json_object_get(row, "stat")), *k;
-        int use = 1;
-        if (stat != NULL && strcmp(s ? s : "", stat) != 0)
-            continue;
-        json_object_foreach(at, k, v)
-        {
-            json_t *have = json_object_get(args, k);
-            use &= have != NULL && json_number_value(have) == json_number_value(v);
-        }
-        if (!use || arg == NULL || !json_is_number(json_object_get(args, arg)) ||
-            !json_is_number(tv) || !(json_number_value(json_object_get(args, arg)) > 0))
-            continue;
-        x[n] = json_number_value(json_object_get(args, arg));
-        t[n] = json_number_value(tv);
-        n++;
-    }
-    if (n == 0) {
-        err_invalid(err, "basis", "no %s benchmark of system %s has %s > 0%s%s", bench,
-                    system, arg ? arg : "an argument", at ? " at the values of " : "",
-                    at ? "\"at\"" : "");
-        goto out;
-    }
-    rc = fit_basis_make(bench, x, t, n, q->basis, err);
-out:
-    json_decref(seen);
-    json_decref(rows);
-    return rc;
 }
 
 static int decode_y(json_t *body, arena *a, struct fit_req *q, struct err *err)
@@ -593,7 +361,7 @@ static int decode(json_t *body, arena *a, struct fit_req *q, int suggest, struct
     if (!q->from_db)
         return decode_data(body, a, q, err) || decode_predict(body, a, q, err) ||
                (suggest && decode_suggest(body, a, q, err)) ||
-               decode_basis(body, a, q, err);
+               basis_decode(body, 0, a, &q->basis, err);
     if (q->application == NULL)
         return err_invalid(err, "application",
                            "give inline \"data\", or \"application\" and \"system\" to "
@@ -605,7 +373,8 @@ static int decode(json_t *body, arena *a, struct fit_req *q, int suggest, struct
         return -1;
     return decode_y(body, a, q, err) || decode_range(body, q, err) ||
            decode_fixed(body, q, err) || decode_predict(body, a, q, err) ||
-           (suggest && decode_suggest(body, a, q, err)) || decode_basis(body, a, q, err);
+           (suggest && decode_suggest(body, a, q, err)) ||
+           basis_decode(body, 1, a, &q->basis, err);
 }
 
 /* ---- database form ------------------------------------------------------- */
@@ -1102,12 +871,12 @@ static int fit_request(db *d, json_t *request, arena *a, int suggest, struct fit
     struct fit_input in;
 
     if (decode(request, a, q, suggest, err) != 0 ||
-        (q->basis_req != NULL && resolve_basis(d, a, q, err) != 0) ||
+        basis_resolve(d, q->system, a, &q->basis, err) != 0 ||
         (q->from_db && select_points(d, a, q, err) != 0))
         return -1;
     if (q->from_db) {
-        if (fit_run_points(q->pts, q->npts, q->nvars, q->graph, q->basis, q->runs, res,
-                           err) != 0)
+        if (fit_run_points(q->pts, q->npts, q->nvars, q->graph, q->basis.curve, q->runs,
+                           res, err) != 0)
             return -1;
         if (check_finite(res, err) != 0) {
             fit_result_free(res);
@@ -1122,7 +891,7 @@ static int fit_request(db *d, json_t *request, arena *a, int suggest, struct fit
     in.n = q->n;
     in.graph = q->graph;
     in.agg = q->agg;
-    in.basis = q->basis;
+    in.basis = q->basis.curve;
     if (fit_run(&in, res, err) != 0)
         return -1;
     if (check_finite(res, err) != 0) {
@@ -1360,90 +1129,4 @@ out:
     xfree(order);
     fit_result_free(&res);
     return out;
-}
-
-/* The points of one axis from the measured range [lo, hi] towards target:
- * the measured end nearest it, the powers of two between, the target (inside
- * the range: the target alone). At most max; returns how many. */
-static size_t axis_path(double lo, double hi, double target, double *out, size_t max)
-{
-    double x;
-    size_t n = 0;
-
-    if (max == 0 || !isfinite(target))
-        return 0;
-    if (target > hi) {
-        out[n++] = hi;
-        for (x = hi > 0 ? exp2(floor(log2(hi)) + 1) : hi + (hi - lo);
-             n + 1 < max && x < target && isfinite(x); x = hi > 0 ? 2 * x : x + (hi - lo))
-            out[n++] = x;
-    } else if (target < lo) {
-        out[n++] = lo;
-        for (x = lo > 0 && target > 0 ? exp2(ceil(log2(lo)) - 1) : lo - (hi - lo);
-             n + 1 < max && x > target && isfinite(x) && (target <= 0 || x > 0);
-             x = lo > 0 && target > 0 ? x / 2 : x - (hi - lo))
-            out[n++] = x;
-    }
-    if (n < max && (n == 0 || out[n - 1] != target))
-        out[n++] = target;
-    return n;
-}
-
-size_t fit_suggest_candidates(const struct fit_model *m, const double *target,
-                              double *cand, size_t max)
-{
-    double p0[16], p1[16];
-    size_t n0, n1, n = 0, k, i;
-
-    if (m->nvars == 1)
-        return axis_path(m->xmin[0], m->xmax[0], target[0], cand, max);
-    if (m->nvars != 2)
-        return 0;
-    n0 = axis_path(m->xmin[0], m->xmax[0], target[0], p0, 16);
-    n1 = axis_path(m->xmin[1], m->xmax[1], target[1], p1, 16);
-    if (n0 == 0 || n1 == 0)
-        return 0;
-    /* From the measured corner nearest the target: along each axis alone,
-     * then along both, and the target last. p[0] is the measured end (or the
-     * target itself when it lies inside on that axis). */
-    for (k = 0; k < 3 * 16 + 1; k++) {
-        double x0, x1;
-        size_t j;
-        int dup = 0;
-        if (k == 3 * 16) {
-            x0 = target[0];
-            x1 = target[1];
-        } else if (k < 16) { /* axis 0 alone */
-            if (k >= n0)
-                continue;
-            x0 = p0[k];
-            x1 = p1[0];
-        } else if (k < 32) { /* axis 1 alone */
-            if (k - 16 >= n1)
-                continue;
-            x0 = p0[0];
-            x1 = p1[k - 16];
-        } else { /* both */
-            j = k - 32;
-            if (j >= n0 && j >= n1)
-                continue;
-            x0 = p0[j < n0 ? j : n0 - 1];
-            x1 = p1[j < n1 ? j : n1 - 1];
-        }
-        for (i = 0; i < n && !dup; i++)
-            dup = cand[2 * i] == x0 && cand[2 * i + 1] == x1;
-        if (dup)
-            continue;
-        if (n == max) { /* keep the target: it replaces the last one */
-            if (k == 3 * 16) {
-                cand[2 * n - 2] = x0;
-                cand[2 * n - 1] = x1;
-            }
-            continue;
-        }
-        cand[2 * n] = x0;
-        cand[2 * n + 1] = x1;
-        n++;
-    }
-    return n;
 }

@@ -47,16 +47,6 @@ json_t *fit_suggest_answer(db *d, json_t *request, struct err *err);
 json_t *fit_suggest_saved(json_t *answer, const double *target, const double *cand,
                           size_t ncand, struct err *err);
 
-/* Sensible candidates to measure (at most max points of nvars values into
- * cand). One variable: a repetition at the measured end nearest target[0],
- * the powers of two between that end and the target, and the target itself
- * (inside the range: the target alone). Two variables: the same path along
- * each axis from the measured corner nearest the target, first along each
- * axis alone, then along both, and the target (always kept). Returns how
- * many were written (0 for a non-finite target). */
-size_t fit_suggest_candidates(const struct fit_model *m, const double *target,
-                              double *cand, size_t max);
-
 /* A saved (or fresh) answer evaluated at point ({name: number}). */
 json_t *fit_predict_saved(json_t *answer, json_t *point, struct err *err);
 

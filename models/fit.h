@@ -276,6 +276,15 @@ int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
 int fit_suggest(const struct fit_result *r, const double *target, const double *cand,
                 size_t ncand, double *gain, size_t *order, struct err *err);
 
+/* Sensible candidates to measure (at most max points of nvars values into
+ * cand). One variable: a repetition at the measured end nearest target[0],
+ * the powers of two between that end and the target, and the target itself
+ * (inside the range: the target alone). Two variables: the same path along
+ * each axis from the measured corner nearest the target, first along each
+ * axis alone, then along both, and the target (always kept). Returns how
+ * many were written (0 for a non-finite target). */
+size_t fit_suggest_candidates(const struct fit_model *m, const double *target,
+                              double *cand, size_t max);
 /* Checks that a model restored from storage is usable (sizes in range, values
  * finite, R nonsingular). Returns 0, or -1 with 422 "invalid". */
 int fit_model_check(const struct fit_model *m, struct err *err);

@@ -1124,3 +1124,89 @@ out:
     xfree(k);
     return rc;
 }
+
+/* The points of one axis from the measured range [lo, hi] towards target:
+ * the measured end nearest it, the powers of two between, the target (inside
+ * the range: the target alone). At most max; returns how many. */
+static size_t axis_path(double lo, double hi, double target, double *out, size_t max)
+{
+    double x;
+    size_t n = 0;
+
+    if (max == 0 || !isfinite(target))
+        return 0;
+    if (target > hi) {
+        out[n++] = hi;
+        for (x = hi > 0 ? exp2(floor(log2(hi)) + 1) : hi + (hi - lo);
+             n + 1 < max && x < target && isfinite(x); x = hi > 0 ? 2 * x : x + (hi - lo))
+            out[n++] = x;
+    } else if (target < lo) {
+        out[n++] = lo;
+        for (x = lo > 0 && target > 0 ? exp2(ceil(log2(lo)) - 1) : lo - (hi - lo);
+             n + 1 < max && x > target && isfinite(x) && (target <= 0 || x > 0);
+             x = lo > 0 && target > 0 ? x / 2 : x - (hi - lo))
+            out[n++] = x;
+    }
+    if (n < max && (n == 0 || out[n - 1] != target))
+        out[n++] = target;
+    return n;
+}
+
+size_t fit_suggest_candidates(const struct fit_model *m, const double *target,
+                              double *cand, size_t max)
+{
+    double p0[16], p1[16];
+    size_t n0, n1, n = 0, k, i;
+
+    if (m->nvars == 1)
+        return axis_path(m->xmin[0], m->xmax[0], target[0], cand, max);
+    if (m->nvars != 2)
+        return 0;
+    n0 = axis_path(m->xmin[0], m->xmax[0], target[0], p0, 16);
+    n1 = axis_path(m->xmin[1], m->xmax[1], target[1], p1, 16);
+    if (n0 == 0 || n1 == 0)
+        return 0;
+    /* From the measured corner nearest the target: along each axis alone,
+     * then along both, and the target last. p[0] is the measured end (or the
+     * target itself when it lies inside on that axis). */
+    for (k = 0; k < 3 * 16 + 1; k++) {
+        double x0, x1;
+        size_t j;
+        int dup = 0;
+        if (k == 3 * 16) {
+            x0 = target[0];
+            x1 = target[1];
+        } else if (k < 16) { /* axis 0 alone */
+            if (k >= n0)
+                continue;
+            x0 = p0[k];
+            x1 = p1[0];
+        } else if (k < 32) { /* axis 1 alone */
+            if (k - 16 >= n1)
+                continue;
+            x0 = p0[0];
+            x1 = p1[k - 16];
+        } else { /* both */
+            j = k - 32;
+            if (j >= n0 && j >= n1)
+                continue;
+            x0 = p0[j < n0 ? j : n0 - 1];
+            x1 = p1[j < n1 ? j : n1 - 1];
+        }
+        for (i = 0; i < n && !dup; i++)
+            dup = cand[2 * i] == x0 && cand[2 * i + 1] == x1;
+        if (dup)
+            continue;
+        if (n == max) { /* keep the target: it replaces the last one */
+            if (k == 3 * 16) {
+                cand[2 * n - 2] = x0;
+                cand[2 * n - 1] = x1;
+            }
+            continue;
+        }
+        cand[2 * n] = x0;
+        cand[2 * n + 1] = x1;
+        n++;
+    }
+    return n;
+}

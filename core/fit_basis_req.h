@@ -1,0 +1,42 @@
+/* fit_basis_req: the "basis" of a fit or suggest request (core/method_fit),
+ * a machine curve the law follows: y = c0 + c1 * B(x) (docs/models.md §12).
+ *
+ * Inline: {"name": "MPISR", "data": [[x, t], ...]}. Stored: a system's
+ * benchmark, {"benchmark": "MPISR", "system"?, "arg"?, "at"?, "stat"?}
+ * ("system" defaults to the request's in the database form; "stat": the
+ * rows' label, default the only one, else "min"; "arg": the curve's
+ * argument, default the one that varies over the rows; "at": values fixing
+ * the other arguments that vary). Arguments <= 0 (OSU's 0-byte line) are
+ * left out of a stored curve. Limits: formats/limits.h LIMIT_BASIS_*.
+ */
+#ifndef PROPHECY_CORE_FIT_BASIS_REQ_H
+#define PROPHECY_CORE_FIT_BASIS_REQ_H
+
+#include <jansson.h>
+
+#include "common/arena.h"
+#include "common/err.h"
+#include "db/db.h"
+#include "models/fit.h"
+
+struct basis_req {
+    json_t *stored;          /* a stored curve to read (borrowed), or NULL */
+    struct fit_basis *curve; /* the curve (arena), or NULL: no basis (yet) */
+};
+
+/* Decodes body's "basis" into *out (zeroed first; no "basis": both NULL).
+ * An inline curve is built now; a stored one is checked and left to
+ * basis_resolve. from_db: the request is of the database form (a stored
+ * curve may omit "system"). 0, or -1 with a 422 (413 over the limits)
+ * whose field is basis.*. */
+int basis_decode(json_t *body, int from_db, arena *a, struct basis_req *out,
+                 struct err *err);
+
+/* Reads a stored curve through d (a read connection) from system (its
+ * "system", else system_default); nothing to do without one. 0, or -1 with
+ * 404 for an unknown system, 422 for rows that make no curve, 413 for too
+ * many. */
+int basis_resolve(db *d, const char *system_default, arena *a, struct basis_req *b,
+                  struct err *err);
+
+#endif
