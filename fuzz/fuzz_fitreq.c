@@ -1,6 +1,7 @@
 /* Fuzz target: the curve-fitting request decoder and everything a decoded
  * request reaches without a database (aggregation, fitting, selection,
- * predictions, the answer, the saved-model round trip and the plot), and
+ * predictions, the answer, the saved-model round trip and the plot; an inline
+ * machine curve ("basis") too), and
  * the same input as a suggest request (target, candidates) and the form's
  * suggestion from the answer. The database form fails cleanly here (no
  * connection). */
