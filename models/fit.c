@@ -596,10 +596,8 @@ int fit_model_check(const struct fit_model *m, struct err *err)
 
 int fit_eval(const struct fit_model *m, const double *x, double *y, struct err *err)
 {
-    double s = 0;
+    double s = 0, u[FIT_MAX_VARS];
     int j;
-
-    double u[FIT_MAX_VARS];
 
     if (check_x(m, x, err) < 0)
         return -1;

@@ -67,7 +67,8 @@ struct fit_basis {
 #define FIT_BASIS_RAW_MAX 100000 /* raw measurements behind one curve */
 int fit_basis_make(const char *name, const double *x, const double *t, size_t n,
                    struct fit_basis *out, struct err *err);
-/* B(x) for x > 0 (see above). */
+/* B(x) for x > 0 (see above); b as fit_basis_make made it (ascending,
+ * distinct, positive, n >= 2). */
 double fit_basis_eval(const struct fit_basis *b, double x);
 /* One term: prod over variables v < nvars of x_v^expo[v] * log2(x_v)^logp[v].
  * All zero = the constant term. expo < 0 is an inverse power. */
