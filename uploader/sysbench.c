@@ -3,7 +3,9 @@
  * Run under MPI on the machine to characterise (at least 2 ranks). It measures
  *   MPISR  ping-pong between ranks 0 and 1, one-way time = round trip / 2,
  *   MPIBC  broadcast from rank 0 over all ranks (slowest rank per repetition),
- *          both over message sizes L = 1 B ... 1 MiB (powers of 4),
+ *          both over message sizes L = 1 B ... 16 MiB (powers of 4: past the
+ *          caches and the transport's protocol switches, so the measured
+ *          curve can serve fits on a machine curve, docs/models.md §12),
  *   IADD, MULADD, FMA  one integer add, integer multiply-add and floating
  *          multiply-add (x*a+b as ISO C compiles it: no contraction) in
  *          dependent chains the compiler can neither fold nor vectorise,
@@ -34,7 +36,7 @@
 #define EXIT_UNAVAILABLE 1
 #define EXIT_REJECTED 2
 #define EXIT_USAGE 64
-#define NSIZES 11 /* 1, 4, ..., 4^10 = 1 MiB */
+#define NSIZES 13 /* 1, 4, ..., 4^12 = 16 MiB */
 #define TAG 7
 
 struct bopts {
@@ -58,7 +60,7 @@ static const char usage_text[] =
     "                                   [--quick] [--dry-run] [--quiet]\n"
     "\n"
     "Measures MPI ping-pong (ranks 0 and 1) and broadcast (all P ranks) times over\n"
-    "message sizes 1 B ... 1 MiB, and the time of one integer add (IADD), integer\n"
+    "message sizes 1 B ... 16 MiB, and the time of one integer add (IADD), integer\n"
     "multiply-add (MULADD) and floating multiply-add (FMA, also stored as ADDM); fits\n"
     "MPISR(L) = a+b*L and MPIBC(L) = log2(P)*(a+b*L) with relative-error weights, and\n"
     "uploads benchmarks and parameters for system NAME (POST /api/v1/systems/NAME/...).\n"
@@ -452,7 +454,7 @@ int main(int argc, char **argv)
         return pr == 1 ? 0 : EXIT_USAGE;
     }
     t_start = MPI_Wtime();
-    buf = xcalloc((size_t)1 << 20, 1);
+    buf = xcalloc((size_t)1 << 24, 1); /* the largest message, 4^12 bytes */
     if (buf == NULL) {
         fprintf(stderr, "prophecy-bench: out of memory\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
