@@ -68,6 +68,7 @@ static json_t *src_list(void *d, enum form_list which, const char *app, const ch
         [FORM_LIST_KERNEL_EXES] = DB_NAMES_KERNEL_EXES,
         [FORM_LIST_TEMPLATE_APPS] = DB_NAMES_TEMPLATE_APPS,
         [FORM_LIST_APP_SYSTEMS] = DB_NAMES_APP_SYSTEMS,
+        [FORM_LIST_SYSTEM_CURVES] = DB_NAMES_SYSTEM_CURVES,
     };
     return db_names_list(d, map[which], app, sys, err);
 }
@@ -100,41 +101,9 @@ static json_t *src_names(void *d, const long long *ids, size_t n, const char *wh
     return db_run_names(d, ids, n, strcmp(what, "kernels") == 0, err);
 }
 
-static json_t *src_curves(void *d, const char *sys, struct err *err)
-{
-    json_t *rows = db_benchmarks_list(d, sys, NULL, err), *by = json_object(), *out, *row,
-           *v;
-    const char *name;
-    size_t i;
-
-    if (rows == NULL || by == NULL) {
-        json_decref(rows);
-        json_decref(by);
-        return rows == NULL ? NULL : (err_nomem(err), NULL);
-    }
-    json_array_foreach(rows, i, row)
-    {
-        const char *n = json_string_value(json_object_get(row, "name"));
-        if (n == NULL || json_object_size(json_object_get(row, "args")) == 0)
-            continue;
-        v = json_object_get(by, n);
-        json_object_set_new(by, n, json_integer(v ? json_integer_value(v) + 1 : 1));
-    }
-    json_decref(rows);
-    out = json_array();
-    json_object_foreach(by, name, v)
-    {
-        json_array_append_new(out,
-                              json_pack("{s:s, s:O}", "name", name, "measurements", v));
-    }
-    json_decref(by);
-    return out;
-}
-
 static const struct form_source source = {
-    NULL,        src_apps,      src_app,    src_systems, src_templates,
-    src_params,  src_couplings, src_list,   src_app_id,  src_system_id,
-    src_configs, src_names,     src_curves,
+    NULL,          src_apps, src_app,    src_systems,   src_templates, src_params,
+    src_couplings, src_list, src_app_id, src_system_id, src_configs,   src_names,
 };
 
 /* ---- the driver -----------------------------------------------------------------------

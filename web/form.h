@@ -47,6 +47,7 @@ enum form_list {
     FORM_LIST_KERNEL_EXES,    /* executables of app on sys recording kernels */
     FORM_LIST_TEMPLATE_APPS,  /* applications with a model template */
     FORM_LIST_APP_SYSTEMS,    /* systems app ran on */
+    FORM_LIST_SYSTEM_CURVES,  /* sys's benchmarks over an argument: machine curves */
 };
 
 /* Where the forms read what they offer, filled by the adapter
@@ -73,10 +74,6 @@ struct form_source {
      * names of the runs ids: an array of strings (200 at most). */
     json_t *(*names)(void *ctx, const long long *ids, size_t n, const char *what,
                      struct err *err);
-    /* The machine curves of a system: its benchmarks measured over an
-     * argument, [{name, measurements}] in name order (constants such as
-     * ADDM are not curves). May be NULL (no curves offered). */
-    json_t *(*curves)(void *ctx, const char *sys, struct err *err);
 };
 
 struct form_def {

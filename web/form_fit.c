@@ -196,8 +196,9 @@ static int check_basis(struct fctx *c, struct fit_data *d, int strict, struct er
 
     d->benches = NULL;
     d->basis = NULL;
-    if (d->x2 == NULL && c->src->curves != NULL &&
-        (d->benches = forms_keep(c, c->src->curves(c->src->ctx, d->sys, err))) == NULL)
+    if (d->x2 == NULL && c->src->list != NULL &&
+        (d->benches = forms_keep(c, c->src->list(c->src->ctx, FORM_LIST_SYSTEM_CURVES,
+                                                 NULL, d->sys, err))) == NULL)
         return -1;
     json_array_foreach(d->benches, i, b)
     {
@@ -406,10 +407,7 @@ static void render2(struct fctx *c, struct fit_data *d)
             lb[0] = "none";
             json_array_foreach(d->benches, i, nm)
             {
-                vb[i + 1] = forms_str(nm, "name");
-                lb[i + 1] = arena_printf(
-                    c->arena, "%s (%lld measurements)", vb[i + 1],
-                    (long long)json_integer_value(json_object_get(nm, "measurements")));
+                vb[i + 1] = lb[i + 1] = forms_str(nm, "name");
             }
             ff_select(
                 c, "basis", "Machine curve",

@@ -37,6 +37,9 @@ static const char *const names_sql[] = {
                              "s ON s.id = c.system_id WHERE c.app_id = (SELECT id FROM "
                              "applications WHERE name = $1) AND $2::text IS NOT NULL "
                              "ORDER BY s.name",
+    [DB_NAMES_SYSTEM_CURVES] = "SELECT DISTINCT b.name FROM system_benchmarks b JOIN "
+                               "systems s ON s.id = b.system_id WHERE s.name = $2 AND "
+                               "b.args <> '{}' AND $1::text IS NOT NULL ORDER BY b.name",
 };
 
 /* Column 0 of every row of r appended to out (as {"name"} objects when

@@ -47,6 +47,9 @@ static const char *const names_sql[] = {
     [DB_NAMES_APP_SYSTEMS] = "SELECT DISTINCT s.name FROM run_configs c JOIN systems "
                              "s ON s.id = c.system_id WHERE c.app_id = (SELECT id FROM "
                              "applications WHERE name = ?1) ORDER BY s.name",
+    [DB_NAMES_SYSTEM_CURVES] = "SELECT DISTINCT b.name FROM system_benchmarks b JOIN "
+                               "systems s ON s.id = b.system_id WHERE s.name = ?2 AND "
+                               "b.args <> '{}' ORDER BY b.name",
 };
 
 /* Steps st to the end, appending column 0 of each row to out (as {"name"}

@@ -439,9 +439,9 @@ static int fake_configs(void *ctx, long long app_id, long long system_id, int ma
     return app_id == 1 ? 2 : 0;
 }
 
-static const struct form_source fake = {NULL,         fake_apps, fake_app, NULL, NULL,
-                                        NULL,         NULL,      NULL,     NULL, NULL,
-                                        fake_configs, NULL,      NULL};
+static const struct form_source fake = {NULL, fake_apps, fake_app,     NULL,
+                                        NULL, NULL,      NULL,         NULL,
+                                        NULL, NULL,      fake_configs, NULL};
 
 static char *fit_step1(const char *application, int strict, int *status)
 {
