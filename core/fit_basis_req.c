@@ -13,15 +13,39 @@
 #include <string.h>
 
 _Static_assert(LIMIT_BASIS_POINTS == FIT_BASIS_RAW_MAX &&
-                   LIMIT_BASIS_ARGS == FIT_BASIS_MAX,
+                   LIMIT_BASIS_ARGS == FIT_BASIS_MAX &&
+                   LIMIT_BASIS_SCALE == FIT_BASIS_SCALE_MAX &&
+                   LIMIT_BASIS_POWER == FIT_BASIS_POWER_MAX,
                "formats/limits.h and models/fit.h agree");
+
+/* "scale" and "power": where the curve is read for the application's x. */
+static int decode_map(json_t *b, struct basis_req *q, struct err *err)
+{
+    json_t *v;
+
+    if ((v = json_object_get(b, "scale")) != NULL &&
+        (json_get_number(v, "basis.scale", &q->scale, err) != 0 ||
+         !(q->scale > 0 && q->scale <= LIMIT_BASIS_SCALE)))
+        return err_invalid(err, "basis.scale",
+                           "scale must be a number > 0 and <= %g: the curve's argument "
+                           "(bytes) per unit of x",
+                           LIMIT_BASIS_SCALE);
+    if ((v = json_object_get(b, "power")) != NULL &&
+        (json_get_number(v, "basis.power", &q->power, err) != 0 ||
+         !(q->power > 0 && q->power <= LIMIT_BASIS_POWER)))
+        return err_invalid(err, "basis.power",
+                           "power must be a number > 0 and <= %d: the curve is read at "
+                           "scale*x^power",
+                           LIMIT_BASIS_POWER);
+    return 0;
+}
 
 int basis_decode(json_t *body, int from_db, arena *a, struct basis_req *q,
                  struct err *err)
 {
-    static const char *const inline_keys[] = {"name", "data", NULL};
-    static const char *const stored_keys[] = {"benchmark", "system", "arg",
-                                              "at",        "stat",   NULL};
+    static const char *const inline_keys[] = {"name", "data", "scale", "power", NULL};
+    static const char *const stored_keys[] = {"benchmark", "system", "arg",   "at",
+                                              "stat",      "scale",  "power", NULL};
     json_t *b = json_object_get(body, "basis"), *data, *row, *v;
     double *x, *t;
     char field[64];
@@ -29,12 +53,15 @@ int basis_decode(json_t *body, int from_db, arena *a, struct basis_req *q,
     size_t i;
 
     memset(q, 0, sizeof *q);
+    q->scale = q->power = 1;
     if (b == NULL)
         return 0;
     if (!json_is_object(b))
         return err_invalid(err, "basis",
                            "basis must be {\"benchmark\": NAME, ...} or {\"name\": NAME, "
                            "\"data\": [[x, t], ...]}");
+    if (decode_map(b, q, err) != 0)
+        return -1;
     if (json_object_get(b, "data") == NULL) {
         if (json_only_fields_at(b, stored_keys, "basis", err) != 0)
             return -1;
@@ -101,7 +128,11 @@ int basis_decode(json_t *body, int from_db, arena *a, struct basis_req *q,
             json_get_number(json_array_get(row, 1), field, &t[i], err) != 0)
             return -1;
     }
-    return fit_basis_make(name, x, t, json_array_size(data), q->curve, err);
+    if (fit_basis_make(name, x, t, json_array_size(data), q->curve, err) != 0)
+        return -1;
+    q->curve->scale = q->scale;
+    q->curve->power = q->power;
+    return 0;
 }
 
 int basis_resolve(db *d, const char *system_default, arena *a, struct basis_req *q,
@@ -229,7 +260,10 @@ int basis_resolve(db *d, const char *system_default, arena *a, struct basis_req 
                     at ? "\"at\"" : "");
         goto out;
     }
-    rc = fit_basis_make(bench, x, t, n, q->curve, err);
+    if ((rc = fit_basis_make(bench, x, t, n, q->curve, err)) == 0) {
+        q->curve->scale = q->scale;
+        q->curve->power = q->power;
+    }
 out:
     json_decref(seen);
     json_decref(rows);

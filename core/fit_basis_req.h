@@ -7,7 +7,9 @@
  * rows' label, default the only one, else "min"; "arg": the curve's
  * argument, default the one that varies over the rows; "at": values fixing
  * the other arguments that vary). Arguments <= 0 (OSU's 0-byte line) are
- * left out of a stored curve. Limits: formats/limits.h LIMIT_BASIS_*.
+ * left out of a stored curve. Either may add "scale" and "power": the curve
+ * is read at scale * x^power, the application's working set at x (defaults
+ * 1 and 1). Limits: formats/limits.h LIMIT_BASIS_*.
  */
 #ifndef PROPHECY_CORE_FIT_BASIS_REQ_H
 #define PROPHECY_CORE_FIT_BASIS_REQ_H
@@ -22,6 +24,7 @@
 struct basis_req {
     json_t *stored;          /* a stored curve to read (borrowed), or NULL */
     struct fit_basis *curve; /* the curve (arena), or NULL: no basis (yet) */
+    double scale, power;     /* "scale", "power": read at scale * x^power */
 };
 
 /* Decodes body's "basis" into *out (zeroed first; no "basis": both NULL).

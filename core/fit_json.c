@@ -84,7 +84,12 @@ json_t *fit_model_to_json(const struct fit_model *m)
         if (b->n > FIT_BASIS_MAX || strnlen(b->name, sizeof b->name) == sizeof b->name ||
             (c = json_pack("{s:s, s:o, s:o}", "name", b->name, "x", reals(b->x, b->n),
                            "t", reals(b->t, b->n))) == NULL ||
-            json_object_set_new(out, "basis", c) != 0) {
+            json_object_set_new(out, "basis", c) != 0 ||
+            /* read at scale * x^power: written only when not x itself */
+            (b->scale != 1 &&
+             json_object_set_new(c, "scale", json_real(b->scale)) != 0) ||
+            (b->power != 1 &&
+             json_object_set_new(c, "power", json_real(b->power)) != 0)) {
             json_decref(out);
             return NULL;
         }
@@ -191,6 +196,7 @@ static int read_model(json_t *v, struct fit_model *m, struct err *err)
     static const char *const optional[] = {"xunc",     "outliers", "seg_x",
                                            "positive", "basis",    NULL};
     static const char *const basis_keys[] = {"name", "x", "t", NULL};
+    static const char *const basis_optional[] = {"scale", "power", NULL};
     static const char *const term_keys[] = {"expo", "logp", NULL};
     json_t *terms, *o;
     int j, k;
@@ -227,7 +233,8 @@ static int read_model(json_t *v, struct fit_model *m, struct err *err)
     if ((o = json_object_get(v, "basis")) != NULL) {
         json_t *x = json_object_get(o, "x");
         const char *name = json_string_value(json_object_get(o, "name"));
-        if (!json_is_object(o) || only_keys(o, basis_keys, NULL, "model.basis", err) != 0)
+        if (!json_is_object(o) ||
+            only_keys(o, basis_keys, basis_optional, "model.basis", err) != 0)
             return fail(err, "basis", "must hold {\"name\", \"x\": [...], \"t\": [...]}");
         if (!json_is_array(x) || json_array_size(x) < 2 ||
             json_array_size(x) > FIT_BASIS_MAX)
@@ -238,6 +245,15 @@ static int read_model(json_t *v, struct fit_model *m, struct err *err)
         memcpy(m->basis.name, name, strlen(name) + 1);
         if (get_reals(o, "x", m->basis.n, m->basis.x, err) != 0 ||
             get_reals(o, "t", m->basis.n, m->basis.t, err) != 0)
+            return -1;
+        m->basis.scale = m->basis.power = 1; /* absent: the curve at x itself */
+        if (json_object_get(o, "scale") != NULL &&
+            get_num(json_object_get(o, "scale"), "basis.scale", &m->basis.scale, err) !=
+                0)
+            return -1;
+        if (json_object_get(o, "power") != NULL &&
+            get_num(json_object_get(o, "power"), "basis.power", &m->basis.power, err) !=
+                0)
             return -1;
     }
     terms = json_object_get(v, "terms");

@@ -765,9 +765,10 @@ static json_t *model_json(const struct fit_req *q, const struct fit_result *res)
     buf_free(&machine);
     if (model != NULL && m->basis.n > 0)
         json_object_set_new(model, "basis",
-                            json_pack("{s:s, s:i, s:f, s:f}", "name", m->basis.name,
-                                      "points", m->basis.n, "from", m->basis.x[0], "to",
-                                      m->basis.x[m->basis.n - 1]));
+                            json_pack("{s:s, s:i, s:f, s:f, s:f, s:f}", "name",
+                                      m->basis.name, "points", m->basis.n, "from",
+                                      m->basis.x[0], "to", m->basis.x[m->basis.n - 1],
+                                      "scale", m->basis.scale, "power", m->basis.power));
     return model;
 }
 

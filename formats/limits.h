@@ -79,9 +79,12 @@
             */
 #define LIMIT_BASIS_ARGS                                                                 \
     64 /* distinct arguments of one machine curve (models/fit.h FIT_BASIS_MAX agrees) */
-#define LIMIT_COUPLE_CONFIGS 1000       /* configurations in one coupling request */
-#define LIMIT_COUPLE_FIXED 16           /* fixed variables of one coupling selection */
-#define LIMIT_COUPLE_RUNS 20000         /* runs selected by coupling's database form */
+#define LIMIT_BASIS_SCALE                                                                \
+    1e15 /* a curve's "scale" (models/fit.h FIT_BASIS_SCALE_MAX agrees) */
+#define LIMIT_BASIS_POWER 4       /* a curve's "power" (FIT_BASIS_POWER_MAX agrees) */
+#define LIMIT_COUPLE_CONFIGS 1000 /* configurations in one coupling request */
+#define LIMIT_COUPLE_FIXED 16     /* fixed variables of one coupling selection */
+#define LIMIT_COUPLE_RUNS 20000   /* runs selected by coupling's database form */
 #define LIMIT_COUPLE_KERNEL_ROWS 200000 /* kernel records read for them */
 #define LIMIT_COUPLE_MEASURED 100000    /* measured totals given inline */
 #define LIMIT_PARAM_RANGES 2   /* variables given as ranges (2-D curve, 3-D surface) */

@@ -207,22 +207,39 @@ int fit_basis_make(const char *name, const double *x, const double *t, size_t n,
                            "the machine curve needs at least 2 distinct arguments");
     }
     out->n = (int)k;
+    out->scale = out->power = 1;
     memcpy(out->name, name, len + 1);
     return 0;
 }
 
-double fit_basis_eval(const struct fit_basis *b, double x)
+/* The curve at the argument e^lx. */
+static double basis_eval_log(const struct fit_basis *b, double lx)
 {
     int i = 0;
     double u, lx0, lx1;
 
     /* the segment holding x, or the end segment beyond the curve */
-    while (i + 2 < b->n && x > b->x[i + 1])
+    while (i + 2 < b->n && lx > log(b->x[i + 1]))
         i++;
     lx0 = log(b->x[i]);
     lx1 = log(b->x[i + 1]);
-    u = (log(x) - lx0) / (lx1 - lx0);
+    u = (lx - lx0) / (lx1 - lx0);
     return exp(log(b->t[i]) + u * (log(b->t[i + 1]) - log(b->t[i])));
+}
+
+double fit_basis_eval(const struct fit_basis *b, double x)
+{
+    return basis_eval_log(b, log(x));
+}
+
+double fit_basis_arg(const struct fit_basis *b, double x)
+{
+    return b->scale == 1 && b->power == 1 ? x : b->scale * pow(x, b->power);
+}
+
+double fit_basis_at(const struct fit_basis *b, double x)
+{
+    return basis_eval_log(b, log(b->scale) + b->power * log(x));
 }
 
 /* The variable the terms see: x, or the machine curve at x. */
@@ -230,7 +247,7 @@ static const double *term_x(const struct fit_model *m, const double *x, double *
 {
     if (m->basis.n == 0)
         return x;
-    u[0] = fit_basis_eval(&m->basis, x[0]);
+    u[0] = fit_basis_at(&m->basis, x[0]);
     u[1] = 0;
     return u;
 }
@@ -584,7 +601,8 @@ int fit_model_check(const struct fit_model *m, struct err *err)
         const struct fit_basis *b = &m->basis;
         size_t len = strnlen(b->name, sizeof b->name);
         if (b->n < 2 || b->n > FIT_BASIS_MAX || m->nvars != 1 || len == 0 ||
-            len == sizeof b->name)
+            len == sizeof b->name || !(b->scale > 0 && b->scale <= FIT_BASIS_SCALE_MAX) ||
+            !(b->power > 0 && b->power <= FIT_BASIS_POWER_MAX))
             return err_invalid(err, "model", "model machine curve is invalid");
         for (j = 0; j < b->n; j++)
             if (!(b->x[j] > 0) || !(b->t[j] > 0) || !isfinite(b->x[j]) ||
@@ -759,12 +777,17 @@ static int put_formula(const struct fit_model *m, const char *const *varnames,
                        struct buf *b, int human)
 {
     const char *const *names = default_names(m->nvars, varnames);
-    char curve[FIT_BASIS_NAME + 300];
+    char curve[FIT_BASIS_NAME + 400];
     const char *cn[1];
     int j;
 
-    if (m->basis.n > 0) { /* the term u^1 reads "MPISR(L)" */
-        snprintf(curve, sizeof curve, "%s(%.256s)", m->basis.name, names[0]);
+    if (m->basis.n > 0) { /* the term u^1 reads "MPISR(L)", "TRIAD(16*n^2)" */
+        char sc[32] = "", pw[32] = "";
+        if (m->basis.scale != 1)
+            snprintf(sc, sizeof sc, "%.6g*", m->basis.scale);
+        if (m->basis.power != 1)
+            snprintf(pw, sizeof pw, "^%.6g", m->basis.power);
+        snprintf(curve, sizeof curve, "%s(%s%.256s%s)", m->basis.name, sc, names[0], pw);
         cn[0] = curve;
         names = cn;
     }

@@ -57,7 +57,14 @@ struct fit_basis {
     char name[FIT_BASIS_NAME];
     double x[FIT_BASIS_MAX]; /* ascending, distinct, > 0 */
     double t[FIT_BASIS_MAX]; /* > 0 */
+    /* The curve is read at scale * x^power: the curve's argument for the
+     * application's x (a working set of 24 bytes per element: 24, 1; of a
+     * grid side n: 16 n^2). 1 and 1 (what fit_basis_make sets) read it at x
+     * itself. 0 < scale <= FIT_BASIS_SCALE_MAX, 0 < power <= FIT_BASIS_POWER_MAX. */
+    double scale, power;
 };
+#define FIT_BASIS_SCALE_MAX 1e15
+#define FIT_BASIS_POWER_MAX 4
 /* Builds a curve from n raw measurements (x[i], t[i]): the median of t at
  * each distinct x. name must be an identifier (letters, digits, '_', not
  * starting with a digit) shorter than FIT_BASIS_NAME. Returns 0, or -1 with
@@ -70,6 +77,11 @@ int fit_basis_make(const char *name, const double *x, const double *t, size_t n,
 /* B(x) for x > 0 (see above); b as fit_basis_make made it (ascending,
  * distinct, positive, n >= 2). */
 double fit_basis_eval(const struct fit_basis *b, double x);
+/* The curve's argument for the application's x > 0: scale * x^power. */
+double fit_basis_arg(const struct fit_basis *b, double x);
+/* B(scale * x^power) for x > 0: the term of a fit on the curve (computed in
+ * logarithms, so no finite x overflows the argument). */
+double fit_basis_at(const struct fit_basis *b, double x);
 /* One term: prod over variables v < nvars of x_v^expo[v] * log2(x_v)^logp[v].
  * All zero = the constant term. expo < 0 is an inverse power. */
 struct fit_term {
@@ -116,7 +128,7 @@ struct fit_model {
                      (`auto`'s one-term law, docs/models.md §10): fit_predict_ext's
                      interval is multiplicative, as a relative model's */
     /* A fit on a machine curve (basis.n > 0; one variable): the terms are
-     * the constant and u^1 with u = fit_basis_eval(&basis, x); xmin and xmax
+     * the constant and u^1 with u = fit_basis_at(&basis, x); xmin and xmax
      * stay in x, and chosen is FIT_BASIS. */
     struct fit_basis basis;
 };

@@ -860,7 +860,7 @@ static int fit_on_curve(const struct fit_point *pts, size_t m, const struct fit_
 
     for (i = 0; i < m; i++) {
         work[i] = pts[i];
-        work[i].x[0] = fit_basis_eval(b, pts[i].x[0]);
+        work[i].x[0] = fit_basis_at(b, pts[i].x[0]);
     }
     if (fit_terms(work, m, 1, t, nterms, rel, out, err) < 0)
         return -1;
@@ -894,9 +894,9 @@ int fit_basis_model(const struct fit_point *pts, size_t m, const struct fit_basi
                            pts[i].x[0], b->name);
         rel &= pts[i].y > 0;
     }
-    u0 = fit_basis_eval(b, pts[0].x[0]);
+    u0 = fit_basis_at(b, pts[0].x[0]);
     for (i = 1; i < m; i++)
-        flat &= fit_basis_eval(b, pts[i].x[0]) == u0;
+        flat &= fit_basis_at(b, pts[i].x[0]) == u0;
     if (flat)
         return err_set(err, 422, "degenerate", "data",
                        "the machine curve %s is constant over the data's x; it cannot "
@@ -987,12 +987,20 @@ int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
                    "is not known to hold that far and the interval is a rough guide.",
                    d);
     else if (m->basis.n > 0 &&
-             (x[0] > m->basis.x[m->basis.n - 1] || x[0] < m->basis.x[0]))
-        buf_printf(b,
-                   "x = %g lies outside the machine curve %s (measured for %g to %g); "
-                   "the curve is continued along its end segment there.",
-                   x[0], m->basis.name, m->basis.x[0], m->basis.x[m->basis.n - 1]);
-    else if (hi - lo > fabs(y))
+             (fit_basis_arg(&m->basis, x[0]) > m->basis.x[m->basis.n - 1] ||
+              fit_basis_arg(&m->basis, x[0]) < m->basis.x[0])) {
+        const struct fit_basis *c = &m->basis;
+        if (c->scale == 1 && c->power == 1)
+            buf_printf(b,
+                       "x = %g lies outside the machine curve %s (measured for %g to "
+                       "%g); the curve is continued along its end segment there.",
+                       x[0], c->name, c->x[0], c->x[c->n - 1]);
+        else
+            buf_printf(b,
+                       "x = %g reads the machine curve %s at %g, outside its measured "
+                       "%g to %g; the curve is continued along its end segment there.",
+                       x[0], c->name, fit_basis_arg(c, x[0]), c->x[0], c->x[c->n - 1]);
+    } else if (hi - lo > fabs(y))
         buf_puts(b, "The 95 % interval is wider than the prediction itself: the data "
                     "cannot pin the law down here; measure closer to this point.");
     else if (m->seg_x > 0 && x[0] < m->seg_x)

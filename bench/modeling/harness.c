@@ -22,8 +22,12 @@
  * --basis FILE (lines "x t", a machine curve such as a ping-pong over the
  * message size): every real case named *_size is also fitted on that curve
  * (fit_run with a basis, docs/models.md §12) and compared, case by case, with
- * the new selection and Extra-P's rule.
- * Usage: bench_modeling [--train F] [--single SEED] [--basis FILE] [DATA_DIR] (default
+ * the new selection and Extra-P's rule. With a map (--map MAP, default
+ * DATA_DIR/basis.txt when it exists; lines "case scale power", '#' starts a
+ * comment) exactly the cases it names are, each reading the curve at
+ * scale * x^power (its working set in bytes, for a memory curve).
+ * Usage: bench_modeling [--train F] [--single SEED] [--basis FILE [--map MAP]]
+ *        [DATA_DIR] (default
  * bench/modeling/data; the held-out sets are bench/modeling/data/heldout, heldout2 ...
  * heldout6). Not a test.
  */
@@ -39,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static uint64_t rng;
 static double train_frac = 0.6; /* of a real case's distinct x, the smaller */
@@ -84,6 +89,11 @@ struct tally {
  * then compared new / Extra-P's rule / the fit on the curve. */
 static struct fit_basis curve;
 static const char *curve_path;
+static struct { /* --map: the cases on the curve and where each reads it */
+    char name[128];
+    double scale, power;
+} curve_map[64];
+static int curve_nmap = -1; /* -1: no map, the *_size cases at x itself */
 enum { S_NEW, S_XP, S_CURVE, NSIZE };
 static struct tally size_tally[NSIZE];
 static size_t curve_vs[2][3]; /* the curve against Extra-P's rule, against new */
@@ -490,9 +500,30 @@ static int cmp_pair(const void *a, const void *b)
     return (p[0] > q[0]) - (p[0] < q[0]);
 }
 
+/* Whether the case is fitted on the --basis curve, and the curve as it
+ * reads it (*cb). */
+static int on_curve(const char *name, const char *path, struct fit_basis *cb)
+{
+    size_t l = strlen(name);
+    int i;
+
+    *cb = curve;
+    if (curve_nmap < 0)
+        return l > 5 && strcmp(name + l - 5, "_size") == 0 &&
+               strcmp(path, curve_path) != 0;
+    for (i = 0; i < curve_nmap; i++)
+        if (strcmp(curve_map[i].name, name) == 0) {
+            cb->scale = curve_map[i].scale;
+            cb->power = curve_map[i].power;
+            return 1;
+        }
+    return 0;
+}
+
 static void real_case(const char *path, const char *name, struct tally *t, int verbose)
 {
     FILE *f = fopen(path, "r");
+    struct fit_basis cb;
     double *xy = NULL, a, b;
     size_t n = 0, cap = 0, nd = 0, i, j, ntrain, ntr, nq = 0;
     double dx[256], *x = NULL, *y = NULL, xq[256], tr[256], *op[256], case_err[NSEL];
@@ -587,14 +618,14 @@ static void real_case(const char *path, const char *name, struct tally *t, int v
         cases_vs_xp[fabs(en - ex) <= 0.01 * fmax(en, ex) ? 1 : en < ex ? 0 : 2]++;
         cases_log_ratio += en > 0 && ex > 0 ? log(en / ex) : 0;
     }
-    /* --basis: a case over message size, other than the curve itself */
-    if (curve.n > 0 && strlen(name) > 5 &&
-        strcmp(name + strlen(name) - 5, "_size") == 0 && strcmp(path, curve_path) != 0) {
+    /* --basis: a case over message size, other than the curve itself, or
+     * one the map names, read where the map says */
+    if (curve.n > 0 && on_curve(name, path, &cb)) {
         double pred[256], e[256], ec = NAN;
         int k;
         score(NEW, x, y, ntr, xq, tr, op, nobs, nq, &size_tally[S_NEW], NULL);
         score(XP, x, y, ntr, xq, tr, op, nobs, nq, &size_tally[S_XP], NULL);
-        if (score_on(NEW, &curve, x, y, ntr, xq, tr, op, nobs, nq, &size_tally[S_CURVE],
+        if (score_on(NEW, &cb, x, y, ntr, xq, tr, op, nobs, nq, &size_tally[S_CURVE],
                      pred) == 0) {
             for (j = 0; j < nq; j++)
                 e[j] = fabs(pred[j] - tr[j]) / tr[j];
@@ -635,7 +666,8 @@ static void real(const char *dir, struct tally *t, int verbose)
     }
     while ((de = readdir(d)) != NULL && nn < 64) {
         size_t l = strlen(de->d_name);
-        if (l > 4 && l < 120 && strcmp(de->d_name + l - 4, ".txt") == 0)
+        if (l > 4 && l < 120 && strcmp(de->d_name + l - 4, ".txt") == 0 &&
+            strcmp(de->d_name, "basis.txt") != 0) /* the map of --basis, not a case */
             snprintf(names[nn++], sizeof names[0], "%s", de->d_name);
     }
     closedir(d);
@@ -960,13 +992,51 @@ static int load_curve(const char *path)
     return 0;
 }
 
+/* Reads a --map: "case scale power" per line, '#' to the end of a line a
+ * comment. Returns 0, or -1 with a message. */
+static int load_map(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    int ln = 0;
+
+    if (f == NULL) {
+        fprintf(stderr, "bench_modeling: cannot read %s\n", path);
+        return -1;
+    }
+    curve_nmap = 0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        char name[128], rest[2];
+        double sc, pw;
+        int k;
+        ln++;
+        line[strcspn(line, "#\n")] = '\0';
+        k = sscanf(line, "%127s %lf %lf %1s", name, &sc, &pw, rest);
+        if (k <= 0)
+            continue;
+        if (k != 3 || !(sc > 0 && sc <= FIT_BASIS_SCALE_MAX) ||
+            !(pw > 0 && pw <= FIT_BASIS_POWER_MAX) || curve_nmap == 64) {
+            fprintf(stderr, "bench_modeling: %s:%d: want \"case scale power\"\n", path,
+                    ln);
+            fclose(f);
+            return -1;
+        }
+        snprintf(curve_map[curve_nmap].name, sizeof curve_map[0].name, "%s", name);
+        curve_map[curve_nmap].scale = sc;
+        curve_map[curve_nmap++].power = pw;
+    }
+    fclose(f);
+    return 0;
+}
+
 static void print_curve_summary(void)
 {
     static const char *const sn[NSIZE] = {"new", "xp", "curve"};
     int i, k;
 
-    printf("\nmessage-size cases also fitted on the machine curve %s (%d points, %g to "
-           "%g):\n",
+    printf("\n%s also fitted on the machine curve %s (%d points, %g to %g):\n",
+           curve_nmap < 0 ? "message-size cases"
+                          : "the mapped cases (read at scale*x^power)",
            curve.name, curve.n, curve.x[0], curve.x[curve.n - 1]);
     for (k = 0; k < 2; k++) {
         size_t c = curve_vs[k][0] + curve_vs[k][1] + curve_vs[k][2];
@@ -977,7 +1047,8 @@ static void print_curve_summary(void)
                exp(curve_log_ratio[k] / fmax(1, (double)c)));
     }
     for (i = 0; i < NSIZE; i++) {
-        print_row("message size", sn[i], &size_tally[i]);
+        print_row(curve_nmap < 0 ? "message size" : "on the curve", sn[i],
+                  &size_tally[i]);
         xfree(size_tally[i].err);
         xfree(size_tally[i].width);
     }
@@ -985,8 +1056,9 @@ static void print_curve_summary(void)
 
 int main(int argc, char **argv)
 {
-    const char *dir;
+    const char *dir, *map = NULL;
     struct tally syn[NSEL] = {{0}}, re[NSEL] = {{0}};
+    char mapbuf[1024];
     int i;
 
     while (argc > 2 && strncmp(argv[1], "--", 2) == 0) {
@@ -1001,6 +1073,8 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[1], "--basis") == 0) {
             if (load_curve(argv[2]) != 0)
                 return 2;
+        } else if (strcmp(argv[1], "--map") == 0) {
+            map = argv[2];
         } else if (strcmp(argv[1], "--single") == 0) {
             long v = strtol(argv[2], &end, 10);
             if (*end != '\0' || v < 1 || v > 1000000) {
@@ -1016,6 +1090,16 @@ int main(int argc, char **argv)
         argv += 2;
     }
     dir = argc > 1 ? argv[1] : "bench/modeling/data";
+    if (map == NULL && curve.n > 0 && strlen(dir) < 1000) {
+        snprintf(mapbuf, sizeof mapbuf, "%s/basis.txt", dir);
+        if (access(mapbuf, R_OK) == 0)
+            map = mapbuf;
+    }
+    if (map != NULL && (curve.n == 0 || load_map(map) != 0)) {
+        if (curve.n == 0)
+            fprintf(stderr, "bench_modeling: --map needs --basis\n");
+        return 2;
+    }
     gsl_set_error_handler_off();
     named_cases();
     printf("real cases (x:prediction(measured median)interval width):\n");

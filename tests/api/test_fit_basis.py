@@ -79,7 +79,8 @@ def stored_curve_fits_and_predicts_across_the_step():
     m = b["model"]
     assert m["graph"] == "auto" and m["chosen"] == "basis", m
     # the 0-byte row is left out: 9 points from 8 B to 4 MiB
-    assert m["basis"] == {"name": "MPISR", "points": 9, "from": 8, "to": 4194304}, m
+    assert m["basis"] == {"name": "MPISR", "points": 9, "from": 8, "to": 4194304,
+                          "scale": 1, "power": 1}, m
     c0, c1 = m["coefficients"]
     assert close(c0, C0, 1e-6) and close(c1, C1, 1e-6), (c0, c1)
     assert m["formula"].startswith("y = 2e-06 + 3\u00b7MPISR(L)"), m["formula"]
@@ -181,6 +182,54 @@ def suggest_on_a_curve():
 
 
 @test
+def scale_and_power_read_the_curve_at_the_working_set():
+    # A 2-D grid of side n, 16 bytes per cell: the curve is read at 16*n^2
+    # bytes. On the points n = 2, 4, ... the arguments 64 ... 4194304 are the
+    # curve's own, so the law is exact there and predictions are C0 + C1*B.
+    ns = [2, 4, 8, 16, 32]
+    data = [[n, (C0 + C1 * B(16 * n * n)) * f] for n in ns for f in (0.99, 1.0, 1.01)]
+    for basis in ({"benchmark": "MPISR", "system": BOX, "scale": 16, "power": 2},
+                  {"name": "MPISR", "data": CURVE, "scale": 16, "power": 2}):
+        st, b = fit({"x": "n", "data": data, "basis": basis, "predict": [64, 256, 1024]})
+        assert st == 200, b
+        m = b["model"]
+        assert m["chosen"] == "basis" and "MPISR(16*n^2)" in m["formula"], m
+        assert m["basis"] == {"name": "MPISR", "points": 9, "from": 8, "to": 4194304,
+                              "scale": 16, "power": 2}, m
+        assert close(m["coefficients"][0], C0, 1e-6) and close(m["coefficients"][1], C1, 1e-9)
+        p = b["predictions"]
+        assert close(p[0]["y"], C0 + C1 * B(65536), 1e-6), p  # 16*64^2 = 64 KiB
+        assert p[0]["extrapolation"] == 1 and "warning" not in p[0], p
+        # 16*1024^2 = 16 MiB is past the curve's 4 MiB: along its last segment
+        assert close(p[2]["y"], C0 + C1 * 4096e-6 * 4, 1e-6), p
+    # a curve that ends at 64 KiB: n = 128 reads it at 256 KiB, beyond its
+    # end but 2 doublings from the data, and the warning says where
+    st, b = fit({"x": "n", "data": data, "predict": [128],
+                 "basis": {"name": "MPISR", "data": CURVE[:6], "scale": 16, "power": 2}})
+    assert st == 200, b
+    p = b["predictions"][0]
+    assert close(p["y"], C0 + C1 * 256e-6, 1e-6), p
+    assert p["warning"] == ("x = 128 reads the machine curve MPISR at 262144, outside its "
+                            "measured 8 to 65536; the curve is continued along its end "
+                            "segment there."), p
+    # read at n itself the curve is flat over n = 2...32: no law on it
+    st, plain = fit({"x": "n", "data": data, "basis": {"name": "MPISR", "data": CURVE}})
+    err(st, plain, 422, "data", "constant over the data")
+    # a saved model keeps scale and power and predicts what the fresh one did
+    body = {"x": "n", "data": data, "predict": [100],
+            "basis": {"name": "MPISR", "data": CURVE, "scale": 16, "power": 2}}
+    st, fresh = fit(body)
+    st, saved = fit(dict(body, save=True), token=True)
+    assert st == 201, saved
+    st, got = S.get(f"/api/v1/models/{saved['id']}/predict?n=100")
+    assert st == 200 and got["y"] == fresh["predictions"][0]["y"], (got, fresh)
+    assert got["lo"] == fresh["predictions"][0]["lo"], (got, fresh)
+    st, sm = S.get(f"/api/v1/models/{saved['id']}")
+    state = sm["result"]["model"]["state"]["basis"]
+    assert state["scale"] == 16 and state["power"] == 2, state
+
+
+@test
 def bad_requests_name_the_field():
     base = {"x": "L", "data": DATA}
     cases = [
@@ -207,6 +256,13 @@ def bad_requests_name_the_field():
          "at least 4 distinct x"),
         ({"basis": {"benchmark": "MPISR", "system": BOX},
           "data": [[x, 1 / x] for x in XS]}, 422, "data", "do not grow"),
+        ({"basis": {"benchmark": "MPISR", "system": BOX, "scale": 0}}, 422, "basis.scale",
+         "scale must be a number > 0"),
+        ({"basis": {"name": "C", "data": CURVE, "scale": 1e16}}, 422, "basis.scale", None),
+        ({"basis": {"name": "C", "data": CURVE, "scale": "24"}}, 422, "basis.scale", None),
+        ({"basis": {"benchmark": "MPISR", "system": BOX, "power": 5}}, 422, "basis.power",
+         "power must be a number > 0 and <= 4"),
+        ({"basis": {"name": "C", "data": CURVE, "power": -1}}, 422, "basis.power", None),
         ({"basis": {"benchmark": "MPISR", "system": BOX}, "vars": ["L", "P"], "x": None,
           "data": [[x, p, 1.0] for x in XS for p in (1, 2)]}, 422, None, None),
     ]

@@ -34,7 +34,9 @@ static int same_model(const struct fit_model *a, const struct fit_model *b)
         ok = same_double(a->r[j], b->r[j]);
     for (v = 0; ok && v < a->nvars; v++)
         ok = same_double(a->xmin[v], b->xmin[v]) && same_double(a->xmax[v], b->xmax[v]);
-    ok = ok && a->basis.n == b->basis.n && strcmp(a->basis.name, b->basis.name) == 0;
+    ok = ok && a->basis.n == b->basis.n && strcmp(a->basis.name, b->basis.name) == 0 &&
+         (a->basis.n == 0 ||
+          (a->basis.scale == b->basis.scale && a->basis.power == b->basis.power));
     for (j = 0; ok && j < a->basis.n; j++)
         ok = same_double(a->basis.x[j], b->basis.x[j]) &&
              same_double(a->basis.t[j], b->basis.t[j]);
@@ -225,6 +227,24 @@ static void test_round_trip_machine_curve(void)
     err_clear(&e);
     CHECK_INT(fit_model_from_json(j, &back, &e), -1);
     CHECK_STR(e.field, "model.chosen");
+    json_decref(j);
+    /* the curve read at 24 * x (a working set of 24 bytes per element):
+     * "scale" is written, "power" (1) is not, and both come back */
+    res.model.basis.scale = 24;
+    j = fit_model_to_json(&res.model);
+    c = json_object_get(j, "basis");
+    CHECK(json_real_value(json_object_get(c, "scale")) == 24);
+    CHECK(json_object_get(c, "power") == NULL);
+    json_decref(j);
+    CHECK_INT(round_trip(&res.model, &back, &e), 0);
+    CHECK(same_model(&res.model, &back));
+    CHECK(back.basis.scale == 24 && back.basis.power == 1);
+    /* out of range: the model check refuses it */
+    res.model.basis.power = 5;
+    j = fit_model_to_json(&res.model);
+    err_clear(&e);
+    CHECK_INT(fit_model_from_json(j, &back, &e), -1);
+    CHECK_STR(e.field, "model");
     json_decref(j);
     fit_result_free(&res);
 }

@@ -100,6 +100,65 @@ static void test_eval_log_log(void)
     CHECK_NEAR(fit_basis_eval(&b, 33554432), 32768e-6, 1e-13);
 }
 
+static void test_scale_and_power(void)
+{
+    static const double ns[] = {2, 4, 8, 16, 32};
+    struct fit_basis b;
+    struct fit_input in = {0};
+    struct fit_result r;
+    struct err e = {0};
+    struct buf f;
+    double x[15], y[15], u, lo, hi;
+    int i;
+    const char *names[] = {"n"};
+
+    curve(&b);
+    CHECK(b.scale == 1 && b.power == 1);
+    CHECK(fit_basis_arg(&b, 1024) == 1024);
+    CHECK_NEAR(fit_basis_at(&b, 2048), 2e-6, 1e-15);
+    b.scale = 16;
+    b.power = 2;
+    CHECK_NEAR(fit_basis_arg(&b, 16), 4096, 1e-9);
+    /* 16 * 16^2 = 4 KiB, 16 * 8^2 = 1 KiB: the curve's points */
+    CHECK_NEAR(fit_basis_at(&b, 16), 4e-6, 1e-15);
+    CHECK_NEAR(fit_basis_at(&b, 8), 1e-6, 1e-15);
+    /* 16 * (8 * sqrt 2)^2 = 2 KiB: halfway in log t */
+    CHECK_NEAR(fit_basis_at(&b, 8 * sqrt(2)), 2e-6, 1e-15);
+    /* y = 1e-6 + 2 B(16 n^2), exact: the law comes back, and its formula
+     * says where the curve is read */
+    for (i = 0; i < 15; i++) {
+        x[i] = ns[i / 3];
+        y[i] = 1e-6 + 2 * fit_basis_at(&b, x[i]);
+    }
+    in.nvars = 1;
+    in.x = x;
+    in.y = y;
+    in.n = 15;
+    in.graph = "auto";
+    in.agg = AGG_MEAN;
+    in.basis = &b;
+    CHECK_INT(fit_run(&in, &r, &e), 0);
+    CHECK_NEAR(r.model.coef[0], 1e-6, 1e-15);
+    CHECK_NEAR(r.model.coef[1], 2, 1e-9);
+    CHECK(r.model.basis.scale == 16 && r.model.basis.power == 2);
+    /* n = 64: 16 * 64^2 = 64 KiB, 64e-6 on the curve */
+    u = 64;
+    CHECK_INT(fit_predict_ext(&r.model, &u, &y[0], &lo, &hi, &e), 0);
+    CHECK_NEAR(y[0], 1e-6 + 128e-6, 1e-12);
+    buf_init(&f, 256);
+    CHECK_INT(fit_formula(&r.model, names, &f), 0);
+    CHECK(strstr(buf_str(&f), "MPISR(16*n^2)") != NULL);
+    buf_free(&f);
+    /* the model check holds scale and power to their ranges */
+    CHECK_INT(fit_model_check(&r.model, &e), 0);
+    r.model.basis.scale = 0;
+    CHECK_INT(fit_model_check(&r.model, &e), -1);
+    r.model.basis.scale = 16;
+    r.model.basis.power = FIT_BASIS_POWER_MAX + 1;
+    CHECK_INT(fit_model_check(&r.model, &e), -1);
+    fit_result_free(&r);
+}
+
 /* y = c0 + c1 * B(x) at the given x, with 3 observations each scaled by
  * 1 - s, 1, 1 + s. */
 static int fit_on(const double *xs, size_t m, double c0, double c1, double s,
@@ -316,6 +375,7 @@ int main(void)
     RUN(test_make_takes_medians_in_order);
     RUN(test_make_rejects);
     RUN(test_eval_log_log);
+    RUN(test_scale_and_power);
     RUN(test_exact_law_through_the_step);
     RUN(test_interval_grows_with_reach);
     RUN(test_warning_and_suggest);
