@@ -10,7 +10,8 @@
  * prefixes ("v.N", "graph.solve"). */
 #define FORM_STEPS                                                                       \
     "step,next,format,application,executable,system,template,x,x2,y,xmin,xmax,predict,"  \
-    "aggregate,graph,basis,fix.*,graph.*,max.*,min.*,mode.*,pos.*,steps.*,v.*"
+    "aggregate,graph,basis,basis_scale,basis_power,fix.*,graph.*,max.*,min.*,mode.*,"    \
+    "pos.*,steps.*,v.*"
 
 /* clang-format off */
 static const struct route table[] = {

@@ -11,7 +11,8 @@
  * range of x), fix.VAR ("" = not fixed), predict (numbers separated by commas
  * or spaces; pairs x, x2 with two axes), aggregate; basis (step 2: "" or a
  * benchmark of the system, the machine curve the model follows, docs/models.md
- * §12; one axis, graph auto or linear).
+ * §12; one axis, graph auto or linear) and basis_scale, basis_power (empty:
+ * 1; the curve is read at scale * x^power, e.g. the working set in bytes).
  */
 #include "core/method_fit.h"
 #include "web/form.h"
@@ -36,6 +37,7 @@ struct fit_data {
     size_t nrest;
     json_t *benches;   /* the system's benchmark summaries: the machine curves */
     const char *basis; /* NULL: none */
+    double basis_scale, basis_power; /* where the curve is read: scale * x^power */
 };
 
 static struct fit_data *fd(struct fctx *c)
@@ -49,7 +51,8 @@ static int field_step(const char *n)
         strcmp(n, "system") == 0)
         return 1;
     if (strcmp(n, "graph") == 0 || strcmp(n, "x") == 0 || strcmp(n, "x2") == 0 ||
-        strcmp(n, "y") == 0 || strcmp(n, "basis") == 0)
+        strcmp(n, "y") == 0 || strcmp(n, "basis") == 0 || strcmp(n, "basis_scale") == 0 ||
+        strcmp(n, "basis_power") == 0)
         return 2;
     if (strcmp(n, "xmin") == 0 || strcmp(n, "xmax") == 0 || strcmp(n, "predict") == 0 ||
         strcmp(n, "aggregate") == 0 || (strncmp(n, "fix.", 4) == 0 && n[4] != '\0'))
@@ -218,6 +221,18 @@ static int check_basis(struct fctx *c, struct fit_data *d, int strict, struct er
     if (d->basis != NULL && g != NULL && strcmp(g, "auto") != 0 &&
         strcmp(g, "poly1") != 0)
         fs_set(c, "graph", "auto");
+    /* where the curve is read: empty is 1 (x itself); the API checks the
+     * ranges and its error comes back to these fields */
+    d->basis_scale = d->basis_power = 1;
+    if (d->basis != NULL && (fnum(fs_get(c, "basis_scale"), "basis_scale", "the scale",
+                                  &d->basis_scale, err) < 0 ||
+                             fnum(fs_get(c, "basis_power"), "basis_power", "the power",
+                                  &d->basis_power, err) < 0)) {
+        if (strict)
+            return -1;
+        err_clear(err);
+        d->basis_scale = d->basis_power = 1;
+    }
     return 0;
 }
 
@@ -415,6 +430,15 @@ static void render2(struct fctx *c, struct fit_data *d)
                 "its regime changes: y = c0 + c1\xc2\xb7"
                 "B(x), graph auto or linear",
                 vb, lb, nb, fs_get(c, "basis"), 0);
+            ff_text(c, "basis_scale", "Curve read at: scale",
+                    "the curve's argument per unit of x, e.g. 24 when x counts "
+                    "elements of three arrays of doubles and the curve is over bytes "
+                    "(empty: 1)",
+                    fs_get(c, "basis_scale"), "1", "decimal");
+            ff_text(c, "basis_power", "and power",
+                    "the curve is read at scale\xc2\xb7x^power, e.g. 2 for the side of "
+                    "a square grid (empty: 1)",
+                    fs_get(c, "basis_power"), "1", "decimal");
         }
     }
     page_puts(&c->p, "</div>\n");
@@ -474,6 +498,9 @@ static void summary(struct fctx *c, int k)
         if (d->basis != NULL) {
             page_puts(&c->p, ", on the machine curve ");
             page_text(&c->p, d->basis);
+            if (d->basis_scale != 1 || d->basis_power != 1)
+                page_printf(&c->p, " read at %s\xc2\xb7x^%s", fnumtext(c, d->basis_scale),
+                            fnumtext(c, d->basis_power));
         }
     } else {
         struct xstep x = xs(d);
@@ -519,7 +546,10 @@ static json_t *request(struct fctx *c, struct err *err)
     json_object_set_new(req, "y", json_string(fs_get(c, "y")));
     json_object_set_new(req, "graph", json_string(fs_get(c, "graph")));
     if (d->basis != NULL)
-        json_object_set_new(req, "basis", json_pack("{s:s}", "benchmark", d->basis));
+        json_object_set_new(req, "basis",
+                            json_pack("{s:s, s:o, s:o}", "benchmark", d->basis, "scale",
+                                      forms_jnum(d->basis_scale), "power",
+                                      forms_jnum(d->basis_power)));
     if (forms_xstep_request(c, &x, req, err) != 0) {
         json_decref(req);
         return NULL;
@@ -555,7 +585,9 @@ static int error_at(struct fctx *c, const struct err *e, const char **field)
         return 2;
     }
     if (IS("basis")) {
-        *field = "basis";
+        *field = strcmp(f, "basis.scale") == 0   ? "basis_scale"
+                 : strcmp(f, "basis.power") == 0 ? "basis_power"
+                                                 : "basis";
         return 2;
     }
     if (d != NULL && d->x != NULL) {

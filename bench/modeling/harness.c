@@ -637,6 +637,9 @@ static void real_case(const char *path, const char *name, struct tally *t, int v
                 printf(" %g:%.3g(%.3g)%.0f%%", xq[j], pred[j], tr[j],
                        100 * last_width[j]);
             printf("\n  %16s      %s\n", "", isfinite(ec) ? last_law : "(no fit)");
+            printf("  %16s      case median error: new %.3g, Extra-P's rule %.3g, curve "
+                   "%.3g\n",
+                   "", case_err[NEW], case_err[XP], ec);
         }
         for (k = 0; k < 2 && isfinite(ec); k++) {
             double eo = case_err[k == 0 ? XP : NEW];

@@ -598,12 +598,27 @@ def fit_on_a_machine_curve():
     assert "<title>Curve fitting: result" in body
     req = request_json(body)
     # a cubic cannot follow a curve: the graph became auto
-    assert req["basis"] == {"benchmark": "MPISR"} and req["graph"] == "auto", req
+    assert req["basis"] == {"benchmark": "MPISR", "scale": 1, "power": 1}, req
+    assert req["graph"] == "auto", req
     assert "on the machine curve MPISR" in body
     st, api = S.post("/api/v1/fit", req, token=None)
     assert st == 200 and api["model"]["chosen"] == "basis", api
     assert close10(predicted(body), api["predictions"][0]["y"])
     assert "MPISR(L)" in html.unescape(body)
+    # read at 2*L^1.5: the request carries it, the page says it, and the
+    # answer is the API's for that request
+    body, _ = get(url("/model/fit", **dict(fields, basis_scale="2", basis_power="1.5")))
+    req = request_json(body)
+    assert req["basis"] == {"benchmark": "MPISR", "scale": 2, "power": 1.5}, req
+    assert "on the machine curve MPISR read at 2\u00b7x^1.5" in html.unescape(body)
+    st, api = S.post("/api/v1/fit", req, token=None)
+    assert st == 200 and "MPISR(2*L^1.5)" in api["model"]["formula"], api
+    assert close10(predicted(body), api["predictions"][0]["y"])
+    # out of range or not a number: the error is at its field, step 2
+    body, _ = get(url("/model/fit", **dict(fields, basis_power="5")), 422)
+    assert "power must be a number > 0 and <= 4" in Form(body).error_at("basis_power")
+    body, _ = get(url("/model/fit", **dict(fields, basis_scale="wide")), 422)
+    assert "the scale must be a number" in Form(body).error_at("basis_scale")
     # a benchmark the system does not have, at its field
     body, _ = get(url("/model/fit", **dict(fields, basis="NOPE", step=2)), 422)
     assert "has no benchmark NOPE" in Form(body).error_at("basis")
