@@ -9,6 +9,10 @@
  *   IADD, MULADD, FMA  one integer add, integer multiply-add and floating
  *          multiply-add (x*a+b as ISO C compiles it: no contraction) in
  *          dependent chains the compiler can neither fold nor vectorise,
+ *   TRIAD  one pass of the STREAM triad a[i] = b[i] + s*c[i] on rank 0 over
+ *          three arrays of B bytes in all, B = 4 KiB ... 1 GiB (steps of 2:
+ *          through L1, L2, L3 and DRAM, so the curve can serve fits over a
+ *          problem size n read at its working set, docs/models.md §12),
  * reports min and median per point, fits MPISR(L) = a + b*L (Hockney) and
  * MPIBC(L) = log2(P)*(a + b*L) to the minima with relative-error weights
  * (plain least squares is dominated by the large messages and gets the
@@ -37,6 +41,7 @@
 #define EXIT_REJECTED 2
 #define EXIT_USAGE 64
 #define NSIZES 13 /* 1, 4, ..., 4^12 = 16 MiB */
+#define NTRIAD 19 /* B = 4 KiB * 2^k, k = 0 ... 18: 4 KiB ... 1 GiB */
 #define TAG 7
 
 struct bopts {
@@ -60,14 +65,15 @@ static const char usage_text[] =
     "                                   [--quick] [--dry-run] [--quiet]\n"
     "\n"
     "Measures MPI ping-pong (ranks 0 and 1) and broadcast (all P ranks) times over\n"
-    "message sizes 1 B ... 16 MiB, and the time of one integer add (IADD), integer\n"
-    "multiply-add (MULADD) and floating multiply-add (FMA, also stored as ADDM); fits\n"
+    "message sizes 1 B ... 16 MiB, the time of one integer add (IADD), integer\n"
+    "multiply-add (MULADD) and floating multiply-add (FMA, also stored as ADDM), and\n"
+    "of one pass of the STREAM triad over B = 4 KiB ... 1 GiB of arrays (TRIAD); fits\n"
     "MPISR(L) = a+b*L and MPIBC(L) = log2(P)*(a+b*L) with relative-error weights, and\n"
     "uploads benchmarks and parameters for system NAME (POST /api/v1/systems/NAME/...).\n"
     "\n"
     "  --server URL  default $PROPHECY_URL or http://127.0.0.1:8080\n"
     "  --token T     default $PROPHECY_TOKEN\n"
-    "  --quick       fewer repetitions (about 5 s instead of about 20 s)\n"
+    "  --quick       fewer repetitions (on 2 ranks about 2 s instead of 6 s)\n"
     "  --dry-run     print the JSON that would be uploaded on stdout, upload nothing\n"
     "  --quiet       no table on stderr\n"
     "\n"
@@ -247,6 +253,77 @@ static void measure_ops(const struct bopts *o, struct opres *res)
     }
 }
 
+/* ---- memory -------------------------------------------------------------------------
+ */
+
+struct triad { /* TRIAD over its sizes, rank 0 */
+    double B[NTRIAD], tmin[NTRIAD], tmed[NTRIAD];
+};
+
+static double *volatile triad_seen; /* the arrays escape: no store is dead */
+
+/* Seconds of one pass of a[i] = b[i] + s*c[i] over n elements, the mean of
+ * `inner` passes timed together: a pass over 4 KiB takes tens of
+ * nanoseconds, about what reading the clock costs. */
+static double triad_pass(double *a, const double *b, const double *c, long n, long inner)
+{
+    double s = seed_d, t0 = MPI_Wtime(), acc = 0;
+    long i, k;
+
+    for (k = 0; k < inner; k++) {
+        for (i = 0; i < n; i++)
+            a[i] = b[i] + s * c[i];
+        acc += a[k % n]; /* each pass is used */
+    }
+    t0 = MPI_Wtime() - t0;
+    sink_d = acc;
+    return t0 / (double)inner;
+}
+
+/* TRIAD on this rank: three arrays of the largest size, touched once, whose
+ * first B/24 elements each make the working set of size B. */
+static void measure_triad(const struct bopts *o, struct triad *res)
+{
+    const long nmax = (4096L << (NTRIAD - 1)) / 24;
+    double budget = o->quick ? 0.02 : 0.15; /* seconds per size */
+    int lo = o->quick ? 3 : 7, k, r, reps;
+    double *a = xmalloc((size_t)nmax * sizeof *a), *b = xmalloc((size_t)nmax * sizeof *b);
+    double *c = xmalloc((size_t)nmax * sizeof *c), v[64];
+    long i;
+
+    if (a == NULL || b == NULL || c == NULL) {
+        fprintf(stderr, "prophecy-bench: out of memory for TRIAD (%ld MiB)\n",
+                3 * nmax * 8 >> 20);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    triad_seen = a;
+    for (i = 0; i < nmax; i++) { /* first touch: the pages exist before timing */
+        a[i] = 0;
+        b[i] = 1 + (double)(i & 7);
+        c[i] = 0.5;
+    }
+    for (k = 0; k < NTRIAD; k++) {
+        long n = (4096L << k) / 24, inner = 1 + 65536 / n;
+        double one;
+
+        triad_pass(a, b, c, n, inner); /* warm: caches and TLB hold the arrays */
+        one = triad_pass(a, b, c, n, inner) * (double)inner;
+        reps = reps_for(budget, one, lo, 64);
+        for (r = 0; r < reps; r++)
+            v[r] = triad_pass(a, b, c, n, inner);
+        res->B[k] = 24.0 * (double)n;
+        min_median(v, reps, &res->tmin[k], &res->tmed[k]);
+        if (!o->quiet)
+            fprintf(stderr,
+                    "B=%10.0f  TRIAD min %.3e med %.3e  (%d reps of %ld passes)\n",
+                    res->B[k], res->tmin[k], res->tmed[k], reps, inner);
+    }
+    triad_seen = NULL;
+    xfree(a);
+    xfree(b);
+    xfree(c);
+}
+
 /* ---- fitting -------------------------------------------------------------------------
  */
 
@@ -297,7 +374,8 @@ static json_t *bench_entry(const char *name, double L, int P, double t, const ch
                      (json_int_t)L, "P", P, "time", t, "stat", stat);
 }
 
-static json_t *benchmarks_body(const struct series *s[2], const struct opres *ops)
+static json_t *benchmarks_body(const struct series *s[2], const struct opres *ops,
+                               const struct triad *tr)
 {
     json_t *arr = json_array();
     int k, i;
@@ -313,6 +391,14 @@ static json_t *benchmarks_body(const struct series *s[2], const struct opres *op
         json_array_append_new(arr, bench_entry(ops[k].name, -1, 0, ops[k].tmin, "min"));
         json_array_append_new(arr,
                               bench_entry(ops[k].name, -1, 0, ops[k].tmed, "median"));
+    }
+    for (k = 0; k < NTRIAD; k++) {
+        json_array_append_new(arr, json_pack("{s:s, s:{s:I}, s:f, s:s}", "name", "TRIAD",
+                                             "args", "B", (json_int_t)tr->B[k], "time",
+                                             tr->tmin[k], "stat", "min"));
+        json_array_append_new(arr, json_pack("{s:s, s:{s:I}, s:f, s:s}", "name", "TRIAD",
+                                             "args", "B", (json_int_t)tr->B[k], "time",
+                                             tr->tmed[k], "stat", "median"));
     }
     return json_pack("{s:o}", "benchmarks", arr);
 }
@@ -434,6 +520,7 @@ int main(int argc, char **argv)
     struct bopts o = {0};
     struct series sr, bc;
     struct opres ops[3];
+    struct triad tr;
     int rank, size, rc = 0, pr;
     char *buf;
     double t_start;
@@ -470,11 +557,12 @@ int main(int argc, char **argv)
         int i;
 
         measure_ops(&o, ops);
+        measure_triad(&o, &tr);
         fsr = fit_line(sr.L, sr.tmin, sr.n);
         for (i = 0; i < bc.n; i++)
             ybc[i] = bc.tmin[i] / lg;
         fbc = fit_line(bc.L, ybc, bc.n);
-        bodies[0] = benchmarks_body(s, ops);
+        bodies[0] = benchmarks_body(s, ops, &tr);
         bodies[1] = parameters_body(&fsr, &fbc, ops);
         if (!o.quiet)
             fprintf(stderr,

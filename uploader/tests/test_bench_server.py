@@ -37,6 +37,12 @@ def test_quick_upload():
     names = {x["name"] for x in b}
     assert {"MPISR", "MPIBC", "IADD", "MULADD", "FMA"} <= names, names
     assert len([x for x in b if x["name"] == "MPISR"]) == 26, len(b)  # 13 sizes x min/median
+    # TRIAD: three arrays of B/24 doubles for B = 4 KiB * 2^k, min and median
+    tr = [x for x in b if x["name"] == "TRIAD"]
+    want = sorted(24 * ((4096 << k) // 24) for k in range(19))
+    assert sorted(x["args"]["B"] for x in tr if x["stat"] == "min") == want, tr
+    assert sorted(x["args"]["B"] for x in tr if x["stat"] == "median") == want, tr
+    assert all(x["time"] > 0 and set(x["args"]) == {"B"} for x in tr), tr
     p = srv.get("/api/v1/systems/%s/parameters" % name)["parameters"]
     text = str(p)
     for key in ("MPISR", "MPIBC", "ADDM", "FMA"):
