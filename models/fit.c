@@ -57,10 +57,9 @@ int fit_graph_parse(const char *s, enum fit_graph *out, struct err *err)
 {
     size_t i;
 
-    if (s == NULL || *s == '\0') {
-        *out = FIT_UNKNOWN;
+    *out = FIT_UNKNOWN; /* also on error: the caller's g is never unset */
+    if (s == NULL || *s == '\0')
         return 0;
-    }
     for (i = 0; i < sizeof graph_names / sizeof graph_names[0]; i++)
         if (strcmp(s, graph_names[i].name) == 0) {
             *out = graph_names[i].g;

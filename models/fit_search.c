@@ -262,6 +262,8 @@ static int has_negative(const struct search *s, int L)
     double beta[4];
     int k, j;
 
+    if (L > 3) /* levels 1..3, as search_rec */
+        return 0;
     for (k = L; k >= 1; k--) {
         double t = s->gam[k];
         for (j = k + 1; j <= L; j++)
@@ -304,6 +306,12 @@ static void search_rec(struct search *s, int depth, int start, int *idx)
 {
     size_t m = s->c.m;
     int j;
+
+    /* maxdepth <= 3 (fit_search_*): levels 1..3 are all lq, le, lh and r
+     * hold. Said here so that no compiler unrolling the recursion sees an
+     * index past them (gcc -O3 warned of one). */
+    if (depth >= 3)
+        return;
 
     for (j = start; j < s->nt; j++) {
         double *v = s->lq[depth + 1], crit, st[3], rc[4];

@@ -59,7 +59,7 @@ static int returning(db *d, sqlite3_stmt *st, long long *out, struct err *err)
 int sq_summary_add_run(db *d, long long run_id, struct err *err)
 {
     sqlite3_stmt *st;
-    long long config_id, at_ms;
+    long long config_id = 0, at_ms = 0;
 
     if ((st = db_stmt(d, SQL_CONFIG_ADD, err)) != NULL)
         sqlite3_bind_int64(st, 1, run_id);
