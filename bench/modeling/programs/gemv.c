@@ -25,8 +25,8 @@
 
 static volatile double sink;
 
-static void product(const double *restrict a, const double *restrict x, double *restrict y,
-                    long n)
+static void product(const double *restrict a, const double *restrict x,
+                    double *restrict y, long n)
 {
     long i, j;
 
@@ -47,8 +47,9 @@ static void product(const double *restrict a, const double *restrict x, double *
 
 static double timed(long n)
 {
-    double *a = malloc((size_t)n * (size_t)n * sizeof *a), *x = malloc((size_t)n * sizeof *x),
-           *y = malloc((size_t)n * sizeof *y), *ti = malloc(MAXSAMPLES * sizeof *ti), t0, t;
+    double *a = malloc((size_t)n * (size_t)n * sizeof *a),
+           *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y),
+           *ti = malloc(MAXSAMPLES * sizeof *ti), t0, t;
     long i, j, r = 1, k, target;
     int samples, s, bad = 0;
 

@@ -36,8 +36,8 @@ static void sweep_once(double *restrict u, const double *restrict f, long n, dou
     for (i = 1; i < n - 1; i++) {
         double left = u[i * n];
         for (j = 1; j < n - 1; j++) {
-            left = 0.25 * (u[(i - 1) * n + j] + u[(i + 1) * n + j] + left + u[i * n + j + 1] +
-                           h2 * f[i * n + j]);
+            left = 0.25 * (u[(i - 1) * n + j] + u[(i + 1) * n + j] + left +
+                           u[i * n + j + 1] + h2 * f[i * n + j]);
             u[i * n + j] = left;
         }
     }
@@ -46,7 +46,8 @@ static void sweep_once(double *restrict u, const double *restrict f, long n, dou
 static double timed(long n)
 {
     double *u = malloc((size_t)n * (size_t)n * sizeof *u),
-           *f = malloc((size_t)n * (size_t)n * sizeof *f), *ti = malloc(MAXSAMPLES * sizeof *ti),
+           *f = malloc((size_t)n * (size_t)n * sizeof *f),
+           *ti = malloc(MAXSAMPLES * sizeof *ti),
            h2 = 1.0 / ((double)(n - 1) * (double)(n - 1)), t0, t, hi;
     long i, r = 1, k, target, m = n * n;
     int samples, s, bad = 0;

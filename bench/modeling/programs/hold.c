@@ -67,7 +67,8 @@ static void pass(double *h, long n)
 
 static double timed(long n)
 {
-    double *h = malloc((size_t)n * sizeof *h), *ti = malloc(MAXSAMPLES * sizeof *ti), t0, t;
+    double *h = malloc((size_t)n * sizeof *h), *ti = malloc(MAXSAMPLES * sizeof *ti), t0,
+           t;
     long i, r = 1, k, target;
     int samples, s, bad = 0;
 
@@ -100,8 +101,8 @@ static double timed(long n)
     for (i = 1; i < n && !bad; i++)
         bad = h[(i - 1) / 2] > h[i];
     if (bad || backwards)
-        fprintf(stderr, "hold: n %ld: heap property broken near %ld or time went back\n", n,
-                i);
+        fprintf(stderr, "hold: n %ld: heap property broken near %ld or time went back\n",
+                n, i);
     sink = h[n - 1];
     free(h);
     free(ti);

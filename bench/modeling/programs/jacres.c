@@ -56,14 +56,14 @@ int main(int argc, char **argv)
         double mine = 0.0;
         MPI_Barrier(MPI_COMM_WORLD);
         t0 = MPI_Wtime();
-        MPI_Sendrecv(a + W, W, MPI_DOUBLE, up, 0, a + (rows + 1) * W, W, MPI_DOUBLE, down, 0,
-                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Sendrecv(a + W, W, MPI_DOUBLE, up, 0, a + (rows + 1) * W, W, MPI_DOUBLE, down,
+                     0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Sendrecv(a + rows * W, W, MPI_DOUBLE, down, 1, a, W, MPI_DOUBLE, up, 1,
                      MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         for (i = 1; i <= rows; i++)
             for (j = 1; j < W - 1; j++) {
-                double v = 0.25 * (a[(i - 1) * W + j] + a[(i + 1) * W + j] + a[i * W + j - 1] +
-                                   a[i * W + j + 1]),
+                double v = 0.25 * (a[(i - 1) * W + j] + a[(i + 1) * W + j] +
+                                   a[i * W + j - 1] + a[i * W + j + 1]),
                        d = v - a[i * W + j];
                 b[i * W + j] = v;
                 mine += d * d;
@@ -79,8 +79,8 @@ int main(int argc, char **argv)
     }
     t = least(ti, ITERS);
     if (bad != 0)
-        fprintf(stderr, "jacres: %d iterations with a wrong residual on rank %d of %d\n", bad,
-                rank, size);
+        fprintf(stderr, "jacres: %d iterations with a wrong residual on rank %d of %d\n",
+                bad, rank, size);
     if (rank == 0)
         printf("jacres_p %d %.6e\n", size, t);
     sink = a[W + W / 2];

@@ -128,8 +128,8 @@ static int check(int what, int rank)
     } else {
         for (i = 0; i < LEN; i++)
             acc[i] = own[i];
-        MPI_Sendrecv(own, (int)LEN, MPI_DOUBLE, other, 1, tmp, (int)LEN, MPI_DOUBLE, other, 1,
-                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Sendrecv(own, (int)LEN, MPI_DOUBLE, other, 1, tmp, (int)LEN, MPI_DOUBLE,
+                     other, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Reduce_local(tmp, acc, (int)LEN, MPI_DOUBLE, MPI_SUM);
         for (i = 0; i < LEN && !bad; i += 4099)
             bad = acc[i] != (double)(2 * (i % 13) + 1);
@@ -183,7 +183,8 @@ int main(int argc, char **argv)
                 printf("%s %ld %.6e\n", name[what], bytes, t);
         }
         if (check(what, rank))
-            fprintf(stderr, "opmix: %s gave the wrong data on rank %d\n", name[what], rank);
+            fprintf(stderr, "opmix: %s gave the wrong data on rank %d\n", name[what],
+                    rank);
     }
     MPI_Win_free(&win);
     MPI_Type_free(&rectype);

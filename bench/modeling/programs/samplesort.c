@@ -132,7 +132,8 @@ int main(int argc, char **argv)
         qsort(keys, N, sizeof *keys, cmp);
         for (k = 0; k < size - 1; k++)
             samp[k] = keys[(long)(k + 1) * N / size];
-        MPI_Allgather(samp, size - 1, MPI_DOUBLE, all, size - 1, MPI_DOUBLE, MPI_COMM_WORLD);
+        MPI_Allgather(samp, size - 1, MPI_DOUBLE, all, size - 1, MPI_DOUBLE,
+                      MPI_COMM_WORLD);
         qsort(all, (size_t)size * (size_t)(size - 1), sizeof *all, cmp);
         for (k = 0; k < size - 1; k++)
             spl[k] = all[(k + 1) * (size - 1)];
@@ -181,7 +182,8 @@ int main(int argc, char **argv)
         free(e);
     }
     if (bad != 0)
-        fprintf(stderr, "samplesort: check %d failed on rank %d of %d\n", bad, rank, size);
+        fprintf(stderr, "samplesort: check %d failed on rank %d of %d\n", bad, rank,
+                size);
     if (rank == 0)
         printf("ssort_p %d %.6e\n", size, t);
     free(saved);
