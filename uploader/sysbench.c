@@ -13,10 +13,6 @@
  *          three arrays of B bytes in all, B = 4 KiB ... 1 GiB (steps of 2:
  *          through L1, L2, L3 and DRAM, so the curve can serve fits over a
  *          problem size n read at its working set, docs/models.md §12),
- *   GATHER one pass of s += a[idx[i]], idx a random permutation, on rank 0
- *          over B = 4 KiB ... 256 MiB (a double and a 32-bit index per
- *          element): the curve of random access, for hash tables, graphs,
- *          scatters, as TRIAD is of streaming,
  * reports min and median per point, fits MPISR(L) = a + b*L (Hockney) and
  * MPIBC(L) = log2(P)*(a + b*L) to the minima with relative-error weights
  * (plain least squares is dominated by the large messages and gets the
@@ -44,9 +40,8 @@
 #define EXIT_UNAVAILABLE 1
 #define EXIT_REJECTED 2
 #define EXIT_USAGE 64
-#define NSIZES 13  /* 1, 4, ..., 4^12 = 16 MiB */
-#define NTRIAD 19  /* B = 4 KiB * 2^k, k = 0 ... 18: 4 KiB ... 1 GiB */
-#define NGATHER 17 /* 4 KiB ... 256 MiB (a pass over DRAM at random is slow) */
+#define NSIZES 13 /* 1, 4, ..., 4^12 = 16 MiB */
+#define NTRIAD 19 /* B = 4 KiB * 2^k, k = 0 ... 18: 4 KiB ... 1 GiB */
 #define TAG 7
 
 struct bopts {
@@ -72,8 +67,7 @@ static const char usage_text[] =
     "Measures MPI ping-pong (ranks 0 and 1) and broadcast (all P ranks) times over\n"
     "message sizes 1 B ... 16 MiB, the time of one integer add (IADD), integer\n"
     "multiply-add (MULADD) and floating multiply-add (FMA, also stored as ADDM), and\n"
-    "of one pass of the STREAM triad over B = 4 KiB ... 1 GiB of arrays (TRIAD) and of\n"
-    "a random gather over B = 4 KiB ... 256 MiB (GATHER); fits\n"
+    "of one pass of the STREAM triad over B = 4 KiB ... 1 GiB of arrays (TRIAD); fits\n"
     "MPISR(L) = a+b*L and MPIBC(L) = log2(P)*(a+b*L) with relative-error weights, and\n"
     "uploads benchmarks and parameters for system NAME (POST /api/v1/systems/NAME/...).\n"
     "\n"
@@ -262,162 +256,72 @@ static void measure_ops(const struct bopts *o, struct opres *res)
 /* ---- memory -------------------------------------------------------------------------
  */
 
-struct memcurve { /* TRIAD or GATHER over its sizes, rank 0 */
-    const char *name;
-    int n;
+struct triad { /* TRIAD over its sizes, rank 0 */
     double B[NTRIAD], tmin[NTRIAD], tmed[NTRIAD];
 };
 
-static double *volatile mem_seen; /* the arrays escape: no store is dead */
-
-struct triad_arrays {
-    double *a, *b, *c;
-};
+static double *volatile triad_seen; /* the arrays escape: no store is dead */
 
 /* Seconds of one pass of a[i] = b[i] + s*c[i] over n elements, the mean of
  * `inner` passes timed together: a pass over 4 KiB takes tens of
  * nanoseconds, about what reading the clock costs. */
-static double triad_pass(void *ctx, long n, long inner)
+static double triad_pass(double *a, const double *b, const double *c, long n, long inner)
 {
-    struct triad_arrays *t = ctx;
     double s = seed_d, t0 = MPI_Wtime(), acc = 0;
     long i, k;
 
     for (k = 0; k < inner; k++) {
         for (i = 0; i < n; i++)
-            t->a[i] = t->b[i] + s * t->c[i];
-        acc += t->a[k % n]; /* each pass is used */
+            a[i] = b[i] + s * c[i];
+        acc += a[k % n]; /* each pass is used */
     }
     t0 = MPI_Wtime() - t0;
     sink_d = acc;
     return t0 / (double)inner;
 }
 
-struct gather_arrays {
-    const double *a;
-    const uint32_t *idx;
-};
-
-/* Seconds of one pass of s += a[idx[i]] over n elements, idx a random
- * permutation of 0..n-1: independent loads at random places (4 sums, so
- * the adds do not chain them), as inner passes timed together. */
-static double gather_pass(void *ctx, long n, long inner)
-{
-    const struct gather_arrays *g = ctx;
-    double t0 = MPI_Wtime(), s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    long i, k;
-
-    for (k = 0; k < inner; k++) {
-        for (i = 0; i + 3 < n; i += 4) {
-            s0 += g->a[g->idx[i]];
-            s1 += g->a[g->idx[i + 1]];
-            s2 += g->a[g->idx[i + 2]];
-            s3 += g->a[g->idx[i + 3]];
-        }
-        for (; i < n; i++)
-            s0 += g->a[g->idx[i]];
-    }
-    t0 = MPI_Wtime() - t0;
-    sink_d = s0 + s1 + s2 + s3;
-    return t0 / (double)inner;
-}
-
-/* Times one size k of a memory curve: n elements of `per` bytes each. */
-static void time_size(const struct bopts *o, struct memcurve *res, int k, long n, int per,
-                      double (*pass)(void *, long, long), void *ctx)
-{
-    double budget = o->quick ? 0.02 : 0.15; /* seconds per size */
-    long inner = 1 + 65536 / n;
-    int lo = o->quick ? 3 : 7, r, reps;
-    double v[64], one;
-
-    pass(ctx, n, inner); /* warm: caches and TLB hold the arrays */
-    one = pass(ctx, n, inner) * (double)inner;
-    reps = reps_for(budget, one, lo, 64);
-    for (r = 0; r < reps; r++)
-        v[r] = pass(ctx, n, inner);
-    res->B[k] = (double)per * (double)n;
-    min_median(v, reps, &res->tmin[k], &res->tmed[k]);
-    if (!o->quiet)
-        fprintf(stderr, "B=%10.0f  %-6s min %.3e med %.3e  (%d reps of %ld passes)\n",
-                res->B[k], res->name, res->tmin[k], res->tmed[k], reps, inner);
-}
-
-static void *mem_alloc(size_t bytes, const char *what)
-{
-    void *p = xmalloc(bytes);
-    if (p == NULL) {
-        fprintf(stderr, "prophecy-bench: out of memory for %s (%zu MiB)\n", what,
-                bytes >> 20);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    return p;
-}
-
 /* TRIAD on this rank: three arrays of the largest size, touched once, whose
  * first B/24 elements each make the working set of size B. */
-static void measure_triad(const struct bopts *o, struct memcurve *res)
+static void measure_triad(const struct bopts *o, struct triad *res)
 {
     const long nmax = (4096L << (NTRIAD - 1)) / 24;
-    struct triad_arrays t;
+    double budget = o->quick ? 0.02 : 0.15; /* seconds per size */
+    int lo = o->quick ? 3 : 7, k, r, reps;
+    double *a = xmalloc((size_t)nmax * sizeof *a), *b = xmalloc((size_t)nmax * sizeof *b);
+    double *c = xmalloc((size_t)nmax * sizeof *c), v[64];
     long i;
-    int k;
 
-    t.a = mem_alloc((size_t)nmax * sizeof *t.a, "TRIAD");
-    t.b = mem_alloc((size_t)nmax * sizeof *t.b, "TRIAD");
-    t.c = mem_alloc((size_t)nmax * sizeof *t.c, "TRIAD");
-    mem_seen = t.a;
+    if (a == NULL || b == NULL || c == NULL) {
+        fprintf(stderr, "prophecy-bench: out of memory for TRIAD (%ld MiB)\n",
+                3 * nmax * 8 >> 20);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    triad_seen = a;
     for (i = 0; i < nmax; i++) { /* first touch: the pages exist before timing */
-        t.a[i] = 0;
-        t.b[i] = 1 + (double)(i & 7);
-        t.c[i] = 0.5;
+        a[i] = 0;
+        b[i] = 1 + (double)(i & 7);
+        c[i] = 0.5;
     }
-    res->name = "TRIAD";
-    res->n = NTRIAD;
-    for (k = 0; k < NTRIAD; k++)
-        time_size(o, res, k, (4096L << k) / 24, 24, triad_pass, &t);
-    mem_seen = NULL;
-    xfree(t.a);
-    xfree(t.b);
-    xfree(t.c);
-}
+    for (k = 0; k < NTRIAD; k++) {
+        long n = (4096L << k) / 24, inner = 1 + 65536 / n;
+        double one;
 
-/* GATHER on this rank: for each size B, a random permutation of its
- * n = B/12 elements (a double and a 32-bit index each) drawn by
- * Fisher-Yates from a fixed seed, in the first n entries of the arrays. */
-static void measure_gather(const struct bopts *o, struct memcurve *res)
-{
-    const long nmax = (4096L << (NGATHER - 1)) / 12;
-    double *a = mem_alloc((size_t)nmax * sizeof *a, "GATHER");
-    uint32_t *idx = mem_alloc((size_t)nmax * sizeof *idx, "GATHER");
-    struct gather_arrays g = {a, idx};
-    uint64_t x = 88172645463325252ULL;
-    long i;
-    int k;
-
-    for (i = 0; i < nmax; i++)
-        a[i] = 1 + (double)(i & 3);
-    res->name = "GATHER";
-    res->n = NGATHER;
-    for (k = 0; k < NGATHER; k++) {
-        long n = (4096L << k) / 12;
-        for (i = 0; i < n; i++)
-            idx[i] = (uint32_t)i;
-        for (i = n - 1; i > 0; i--) { /* xorshift64 */
-            long j;
-            uint32_t tmp;
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            j = (long)(x % (uint64_t)(i + 1));
-            tmp = idx[i];
-            idx[i] = idx[j];
-            idx[j] = tmp;
-        }
-        time_size(o, res, k, n, 12, gather_pass, &g);
+        triad_pass(a, b, c, n, inner); /* warm: caches and TLB hold the arrays */
+        one = triad_pass(a, b, c, n, inner) * (double)inner;
+        reps = reps_for(budget, one, lo, 64);
+        for (r = 0; r < reps; r++)
+            v[r] = triad_pass(a, b, c, n, inner);
+        res->B[k] = 24.0 * (double)n;
+        min_median(v, reps, &res->tmin[k], &res->tmed[k]);
+        if (!o->quiet)
+            fprintf(stderr,
+                    "B=%10.0f  TRIAD min %.3e med %.3e  (%d reps of %ld passes)\n",
+                    res->B[k], res->tmin[k], res->tmed[k], reps, inner);
     }
+    triad_seen = NULL;
     xfree(a);
-    xfree(idx);
+    xfree(b);
+    xfree(c);
 }
 
 /* ---- fitting -------------------------------------------------------------------------
@@ -471,7 +375,7 @@ static json_t *bench_entry(const char *name, double L, int P, double t, const ch
 }
 
 static json_t *benchmarks_body(const struct series *s[2], const struct opres *ops,
-                               const struct memcurve *mem, int nmem)
+                               const struct triad *tr)
 {
     json_t *arr = json_array();
     int k, i;
@@ -488,17 +392,14 @@ static json_t *benchmarks_body(const struct series *s[2], const struct opres *op
         json_array_append_new(arr,
                               bench_entry(ops[k].name, -1, 0, ops[k].tmed, "median"));
     }
-    for (i = 0; i < nmem; i++)
-        for (k = 0; k < mem[i].n; k++) {
-            json_array_append_new(arr, json_pack("{s:s, s:{s:I}, s:f, s:s}", "name",
-                                                 mem[i].name, "args", "B",
-                                                 (json_int_t)mem[i].B[k], "time",
-                                                 mem[i].tmin[k], "stat", "min"));
-            json_array_append_new(arr, json_pack("{s:s, s:{s:I}, s:f, s:s}", "name",
-                                                 mem[i].name, "args", "B",
-                                                 (json_int_t)mem[i].B[k], "time",
-                                                 mem[i].tmed[k], "stat", "median"));
-        }
+    for (k = 0; k < NTRIAD; k++) {
+        json_array_append_new(arr, json_pack("{s:s, s:{s:I}, s:f, s:s}", "name", "TRIAD",
+                                             "args", "B", (json_int_t)tr->B[k], "time",
+                                             tr->tmin[k], "stat", "min"));
+        json_array_append_new(arr, json_pack("{s:s, s:{s:I}, s:f, s:s}", "name", "TRIAD",
+                                             "args", "B", (json_int_t)tr->B[k], "time",
+                                             tr->tmed[k], "stat", "median"));
+    }
     return json_pack("{s:o}", "benchmarks", arr);
 }
 
@@ -619,7 +520,7 @@ int main(int argc, char **argv)
     struct bopts o = {0};
     struct series sr, bc;
     struct opres ops[3];
-    struct memcurve mem[2];
+    struct triad tr;
     int rank, size, rc = 0, pr;
     char *buf;
     double t_start;
@@ -656,13 +557,12 @@ int main(int argc, char **argv)
         int i;
 
         measure_ops(&o, ops);
-        measure_triad(&o, &mem[0]);
-        measure_gather(&o, &mem[1]);
+        measure_triad(&o, &tr);
         fsr = fit_line(sr.L, sr.tmin, sr.n);
         for (i = 0; i < bc.n; i++)
             ybc[i] = bc.tmin[i] / lg;
         fbc = fit_line(bc.L, ybc, bc.n);
-        bodies[0] = benchmarks_body(s, ops, mem, 2);
+        bodies[0] = benchmarks_body(s, ops, &tr);
         bodies[1] = parameters_body(&fsr, &fbc, ops);
         if (!o.quiet)
             fprintf(stderr,
