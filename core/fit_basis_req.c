@@ -14,7 +14,7 @@
 
 _Static_assert(LIMIT_BASIS_POINTS == FIT_BASIS_RAW_MAX &&
                    LIMIT_BASIS_ARGS == FIT_BASIS_MAX &&
-                   LIMIT_BASIS_SCALE == FIT_BASIS_SCALE_MAX &&
+                   (long long)LIMIT_BASIS_SCALE == (long long)FIT_BASIS_SCALE_MAX &&
                    LIMIT_BASIS_POWER == FIT_BASIS_POWER_MAX,
                "formats/limits.h and models/fit.h agree");
 
