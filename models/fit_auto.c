@@ -894,6 +894,14 @@ int fit_basis_model(const struct fit_point *pts, size_t m, const struct fit_basi
                            pts[i].x[0], b->name);
         rel &= pts[i].y > 0;
     }
+    for (i = 0; i < m; i++) {
+        double u = fit_basis_at(b, pts[i].x[0]);
+        if (!(u > 0 && isfinite(u)))
+            return err_set(err, 422, "degenerate", "data",
+                           "x = %g reads the machine curve %s at %g, where its value "
+                           "over- or underflows a double",
+                           pts[i].x[0], b->name, fit_basis_arg(b, pts[i].x[0]));
+    }
     u0 = fit_basis_at(b, pts[0].x[0]);
     for (i = 1; i < m; i++)
         flat &= fit_basis_at(b, pts[i].x[0]) == u0;

@@ -263,6 +263,10 @@ def bad_requests_name_the_field():
         ({"basis": {"benchmark": "MPISR", "system": BOX, "power": 5}}, 422, "basis.power",
          "power must be a number > 0 and <= 4"),
         ({"basis": {"name": "C", "data": CURVE, "power": -1}}, 422, "basis.power", None),
+        # read at 1e15 * x^4 with x up to 1e300, the curve overflows
+        ({"basis": {"name": "C", "data": CURVE, "scale": 1e15, "power": 4},
+          "data": [[1e290, 1], [1e295, 2], [1e298, 3], [1e300, 4]]}, 422, "data",
+         "over- or underflows a double"),
         ({"basis": {"benchmark": "MPISR", "system": BOX}, "vars": ["L", "P"], "x": None,
           "data": [[x, p, 1.0] for x in XS for p in (1, 2)]}, 422, None, None),
     ]
