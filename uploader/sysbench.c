@@ -257,6 +257,7 @@ static void measure_ops(const struct bopts *o, struct opres *res)
  */
 
 struct triad { /* TRIAD over its sizes, rank 0 */
+    int n;     /* sizes measured: NTRIAD, fewer when memory is short */
     double B[NTRIAD], tmin[NTRIAD], tmed[NTRIAD];
 };
 
@@ -281,28 +282,42 @@ static double triad_pass(double *a, const double *b, const double *c, long n, lo
 }
 
 /* TRIAD on this rank: three arrays of the largest size, touched once, whose
- * first B/24 elements each make the working set of size B. */
+ * first B/24 elements each make the working set of size B. A node without
+ * 1 GiB to spare gets the sizes that fit (said on stderr), not an abort that
+ * would lose the other benchmarks. */
 static void measure_triad(const struct bopts *o, struct triad *res)
 {
-    const long nmax = (4096L << (NTRIAD - 1)) / 24;
     double budget = o->quick ? 0.02 : 0.15; /* seconds per size */
-    int lo = o->quick ? 3 : 7, k, r, reps;
-    double *a = xmalloc((size_t)nmax * sizeof *a), *b = xmalloc((size_t)nmax * sizeof *b);
-    double *c = xmalloc((size_t)nmax * sizeof *c), v[64];
-    long i;
+    int lo = o->quick ? 3 : 7, k, r, reps, kmax;
+    double *a = NULL, *b = NULL, *c = NULL, v[64];
+    long i, nmax = 0;
 
-    if (a == NULL || b == NULL || c == NULL) {
-        fprintf(stderr, "prophecy-bench: out of memory for TRIAD (%ld MiB)\n",
-                3 * nmax * 8 >> 20);
-        MPI_Abort(MPI_COMM_WORLD, 1);
+    for (kmax = NTRIAD; kmax > 0; kmax--) {
+        nmax = (4096L << (kmax - 1)) / 24;
+        a = xmalloc((size_t)nmax * sizeof *a);
+        b = xmalloc((size_t)nmax * sizeof *b);
+        c = xmalloc((size_t)nmax * sizeof *c);
+        if (a != NULL && b != NULL && c != NULL)
+            break;
+        xfree(a);
+        xfree(b);
+        xfree(c);
+        a = b = c = NULL;
     }
+    res->n = kmax;
+    if (kmax < NTRIAD)
+        fprintf(stderr,
+                "prophecy-bench: TRIAD stops at %ld bytes: no memory for larger\n",
+                kmax > 0 ? 24 * nmax : 0L);
+    if (kmax == 0)
+        return;
     triad_seen = a;
     for (i = 0; i < nmax; i++) { /* first touch: the pages exist before timing */
         a[i] = 0;
         b[i] = 1 + (double)(i & 7);
         c[i] = 0.5;
     }
-    for (k = 0; k < NTRIAD; k++) {
+    for (k = 0; k < kmax; k++) {
         long n = (4096L << k) / 24, inner = 1 + 65536 / n;
         double one;
 
@@ -392,7 +407,7 @@ static json_t *benchmarks_body(const struct series *s[2], const struct opres *op
         json_array_append_new(arr,
                               bench_entry(ops[k].name, -1, 0, ops[k].tmed, "median"));
     }
-    for (k = 0; k < NTRIAD; k++) {
+    for (k = 0; k < tr->n; k++) {
         json_array_append_new(arr, json_pack("{s:s, s:{s:I}, s:f, s:s}", "name", "TRIAD",
                                              "args", "B", (json_int_t)tr->B[k], "time",
                                              tr->tmin[k], "stat", "min"));
