@@ -615,8 +615,15 @@ static void real_case(const char *path, const char *name, struct tally *t, int v
     }
     if (isfinite(case_err[NEW]) && isfinite(case_err[XP])) {
         double en = case_err[NEW], ex = case_err[XP];
-        cases_vs_xp[fabs(en - ex) <= 0.01 * fmax(en, ex) ? 1 : en < ex ? 0 : 2]++;
+        int w = fabs(en - ex) <= 0.01 * fmax(en, ex) ? 1 : en < ex ? 0 : 2;
+        cases_vs_xp[w]++;
         cases_log_ratio += en > 0 && ex > 0 ? log(en / ex) : 0;
+        if (verbose)
+            printf("  %-16s case median error: new %.3g, Extra-P's rule %.3g (%s)\n",
+                   name, en, ex,
+                   w == 0   ? "new better"
+                   : w == 1 ? "within 1 %"
+                            : "new worse");
     }
     /* --basis: a case over message size, other than the curve itself, or
      * one the map names, read where the map says */
