@@ -812,12 +812,27 @@ static int one_term_model(const struct fit_point *pts, size_t m, struct fit_mode
     return 0;
 }
 
+/* Whether the x of the points span at least WIDE_SPAN (all x > 0). */
+#define WIDE_SPAN 1024.0
+static int wide_span(const struct fit_point *pts, size_t m)
+{
+    double lo = pts[0].x[0], hi = pts[0].x[0];
+    size_t i;
+
+    for (i = 1; i < m; i++) {
+        lo = fmin(lo, pts[i].x[0]);
+        hi = fmax(hi, pts[i].x[0]);
+    }
+    return hi >= WIDE_SPAN * lo;
+}
+
 int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
                    struct fit_model *out, struct err *err)
 {
     struct fit_model b;
     double ea, eb, ebd;
     size_t i;
+    int wide;
 
     if (auto_model(pts, m, nvars, out, err) < 0)
         return -1;
@@ -831,13 +846,21 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
      * regime change: the upper regime's law was already validated against
      * the law of all points (and on fewer points the break may not show).
      * The law's uncertainty beyond the data becomes the selection's and the
-     * one-term rule's own forward error per doubling, in quadrature. */
-    if (nvars != 1 || m < 5 || m > FIT_PMNF1_MAX || out->seg_x > 0)
+     * one-term rule's own forward error per doubling, in quadrature.
+     * Over a span of 10 doublings and more (message sizes, byte counts) the
+     * one-term law is taken outright, also after a regime change: there
+     * the relative fit weighs the small-x regime (latency, caches) as much
+     * as the large-x one that carries the extrapolation, and on the real
+     * data of docs/models.md §10.1 (candidate S) it lost to it. */
+    if (nvars != 1 || m < 5 || m > FIT_PMNF1_MAX)
         return 0;
     for (i = 0; i < m; i++)
         if (!(pts[i].y > 0) || !(pts[i].x[0] > 0))
             return 0;
-    if (forward_procedures(pts, m, &ea, &eb, &ebd) < 0 || !(eb < ea) ||
+    wide = wide_span(pts, m);
+    if (out->seg_x > 0 && !wide)
+        return 0;
+    if (forward_procedures(pts, m, &ea, &eb, &ebd) < 0 || (!wide && !(eb < ea)) ||
         one_term_model(pts, m, &b) < 0 ||
         !plausible_beyond(b.term, b.nterms, 1, b.coef, pts[m - 1].x, 1,
                           increasing_throughout(pts, m)))

@@ -1231,6 +1231,46 @@ static void test_one_term_law(void)
     }
 }
 
+/* Over 10 doublings and more `auto` takes the one-term rule's law outright
+ * (candidate S, docs/models.md §10.1). The exchange of an MPI_Type_indexed
+ * layout of bench/modeling/data/heldout13, 5 repetitions at 8 B ... 128 KiB
+ * (its training sizes in bench_modeling, a span of 16384): there the
+ * forward comparison of the two procedures prefers
+ * the selection's relative law (before S, `auto` kept it), and now the law is
+ * the rule's, fitted by ordinary least squares on the means. */
+static void test_wide_span_takes_one_term(void)
+{
+    static const double t[40] = {
+        1.631328e-07, 1.766895e-07, 1.713867e-07, 1.780391e-07, 1.668906e-07,
+        3.092852e-07, 3.068633e-07, 3.076055e-07, 3.074102e-07, 3.076445e-07,
+        3.589297e-07, 3.604570e-07, 3.540820e-07, 3.563125e-07, 3.579141e-07,
+        6.396250e-07, 6.421250e-07, 6.221719e-07, 6.406328e-07, 6.375156e-07,
+        1.611438e-06, 1.558250e-06, 1.567969e-06, 1.570156e-06, 1.536969e-06,
+        7.322125e-06, 7.298375e-06, 7.293375e-06, 7.227000e-06, 7.155750e-06,
+        2.716550e-05, 2.716550e-05, 2.737550e-05, 2.680000e-05, 2.671000e-05,
+        8.702000e-05, 9.170600e-05, 8.192200e-05, 9.247700e-05, 9.117600e-05};
+    double x[40], at = 8388608, v;
+    struct fit_point pts[8];
+    struct fit_pmnf1 pb;
+    struct fit_result r;
+    struct err e = {0};
+    int i;
+
+    memset(pts, 0, sizeof pts);
+    for (i = 0; i < 40; i++) {
+        x[i] = 8 << (2 * (i / 5));
+        pts[i / 5].x[0] = x[i];
+        pts[i / 5].y += t[i] / 5;
+        pts[i / 5].n = 5;
+    }
+    CHECK_INT(fit_pmnf1(pts, 8, &pb), 0);
+    CHECK_INT(run1(x, t, 40, "auto", &r, &e), 0);
+    CHECK(r.model.positive == 1 && r.model.relative == 0);
+    CHECK_INT(fit_eval(&r.model, &at, &v, &e), 0);
+    CHECK_REL(v, fit_pmnf1_eval(&pb, at), 1e-9);
+    fit_result_free(&r);
+}
+
 /* The pair search skips pairs whose PRESS bound cannot beat their class:
  * on 600 random designs (4..30 distinct x, 1..3 repetitions, laws of one
  * and two terms, 0..20 % noise, absolute and relative fits) both selections
@@ -1327,5 +1367,6 @@ int main(void)
     RUN(test_pmnf1);
     RUN(test_pair_pruning_is_exact);
     RUN(test_one_term_law);
+    RUN(test_wide_span_takes_one_term);
     return harness_report();
 }
