@@ -40,6 +40,17 @@ static int decode_map(json_t *b, struct basis_req *q, struct err *err)
     return 0;
 }
 
+/* q->curve from n measurements, read where the request says. */
+static int make_curve(struct basis_req *q, const char *name, const double *x,
+                      const double *t, size_t n, struct err *err)
+{
+    if (fit_basis_make(name, x, t, n, q->curve, err) != 0)
+        return -1;
+    q->curve->scale = q->scale;
+    q->curve->power = q->power;
+    return 0;
+}
+
 int basis_decode(json_t *body, int from_db, arena *a, struct basis_req *q,
                  struct err *err)
 {
@@ -128,11 +139,7 @@ int basis_decode(json_t *body, int from_db, arena *a, struct basis_req *q,
             json_get_number(json_array_get(row, 1), field, &t[i], err) != 0)
             return -1;
     }
-    if (fit_basis_make(name, x, t, json_array_size(data), q->curve, err) != 0)
-        return -1;
-    q->curve->scale = q->scale;
-    q->curve->power = q->power;
-    return 0;
+    return make_curve(q, name, x, t, json_array_size(data), err);
 }
 
 int basis_resolve(db *d, const char *system_default, arena *a, struct basis_req *q,
@@ -260,10 +267,7 @@ int basis_resolve(db *d, const char *system_default, arena *a, struct basis_req 
                     at ? "\"at\"" : "");
         goto out;
     }
-    if ((rc = fit_basis_make(bench, x, t, n, q->curve, err)) == 0) {
-        q->curve->scale = q->scale;
-        q->curve->power = q->power;
-    }
+    rc = make_curve(q, bench, x, t, n, err);
 out:
     json_decref(seen);
     json_decref(rows);

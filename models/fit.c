@@ -226,14 +226,9 @@ static double basis_eval_log(const struct fit_basis *b, double lx)
     return exp(log(b->t[i]) + u * (log(b->t[i + 1]) - log(b->t[i])));
 }
 
-double fit_basis_eval(const struct fit_basis *b, double x)
-{
-    return basis_eval_log(b, log(x));
-}
-
 double fit_basis_arg(const struct fit_basis *b, double x)
 {
-    return b->scale == 1 && b->power == 1 ? x : b->scale * pow(x, b->power);
+    return b->scale * pow(x, b->power); /* exactly x at scale = power = 1 */
 }
 
 double fit_basis_at(const struct fit_basis *b, double x)

@@ -74,13 +74,12 @@ struct fit_basis {
 #define FIT_BASIS_RAW_MAX 100000 /* raw measurements behind one curve */
 int fit_basis_make(const char *name, const double *x, const double *t, size_t n,
                    struct fit_basis *out, struct err *err);
-/* B(x) for x > 0 (see above); b as fit_basis_make made it (ascending,
- * distinct, positive, n >= 2). */
-double fit_basis_eval(const struct fit_basis *b, double x);
 /* The curve's argument for the application's x > 0: scale * x^power. */
 double fit_basis_arg(const struct fit_basis *b, double x);
-/* B(scale * x^power) for x > 0: the term of a fit on the curve (computed in
- * logarithms, so no finite x overflows the argument). */
+/* B(scale * x^power) for x > 0, B as above (the curve at x itself when
+ * scale = power = 1, as fit_basis_make leaves them): the term of a fit on the
+ * curve, computed in logarithms so that no finite x overflows the argument.
+ * b as fit_basis_make made it (ascending, distinct, positive, n >= 2). */
 double fit_basis_at(const struct fit_basis *b, double x);
 /* One term: prod over variables v < nvars of x_v^expo[v] * log2(x_v)^logp[v].
  * All zero = the constant term. expo < 0 is an inverse power. */

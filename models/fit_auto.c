@@ -924,10 +924,10 @@ int fit_basis_model(const struct fit_point *pts, size_t m, const struct fit_basi
                            "x = %g reads the machine curve %s at %g, where its value "
                            "over- or underflows a double",
                            pts[i].x[0], b->name, fit_basis_arg(b, pts[i].x[0]));
+        if (i == 0)
+            u0 = u;
+        flat &= u == u0;
     }
-    u0 = fit_basis_at(b, pts[0].x[0]);
-    for (i = 1; i < m; i++)
-        flat &= fit_basis_at(b, pts[i].x[0]) == u0;
     if (flat)
         return err_set(err, 422, "degenerate", "data",
                        "the machine curve %s is constant over the data's x; it cannot "
@@ -1003,7 +1003,8 @@ double fit_extrapolation(const struct fit_model *m, const double *x)
 int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
                 double hi, struct buf *b)
 {
-    double d = fit_extrapolation(m, x);
+    const struct fit_basis *c = &m->basis; /* where a machine curve is read */
+    double d = fit_extrapolation(m, x), at = c->n > 0 ? fit_basis_arg(c, x[0]) : 0;
     size_t before = b->len;
 
     if (!m->has_interval || m->dof < 1)
@@ -1017,10 +1018,7 @@ int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
                    "This point lies %.3g doublings beyond the measured range; the law "
                    "is not known to hold that far and the interval is a rough guide.",
                    d);
-    else if (m->basis.n > 0 &&
-             (fit_basis_arg(&m->basis, x[0]) > m->basis.x[m->basis.n - 1] ||
-              fit_basis_arg(&m->basis, x[0]) < m->basis.x[0])) {
-        const struct fit_basis *c = &m->basis;
+    else if (c->n > 0 && (at > c->x[c->n - 1] || at < c->x[0])) {
         if (c->scale == 1 && c->power == 1)
             buf_printf(b,
                        "x = %g lies outside the machine curve %s (measured for %g to "
@@ -1030,7 +1028,7 @@ int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
             buf_printf(b,
                        "x = %g reads the machine curve %s at %g, outside its measured "
                        "%g to %g; the curve is continued along its end segment there.",
-                       x[0], c->name, fit_basis_arg(c, x[0]), c->x[0], c->x[c->n - 1]);
+                       x[0], c->name, at, c->x[0], c->x[c->n - 1]);
     } else if (hi - lo > fabs(y))
         buf_puts(b, "The 95 % interval is wider than the prediction itself: the data "
                     "cannot pin the law down here; measure closer to this point.");

@@ -182,7 +182,7 @@ static void test_round_trip_machine_curve(void)
     CHECK_INT(fit_basis_make("MPISR", cx, ct, 6, &b, &e), 0);
     for (i = 0; i < 15; i++) {
         x[i] = 64 << (i / 3);
-        y[i] = (2e-7 + 1.5 * fit_basis_eval(&b, x[i])) * (1 + 0.01 * (i % 3 - 1));
+        y[i] = (2e-7 + 1.5 * fit_basis_at(&b, x[i])) * (1 + 0.01 * (i % 3 - 1));
     }
     memset(&in, 0, sizeof in);
     in.nvars = 1;

@@ -90,14 +90,14 @@ static void test_eval_log_log(void)
     struct fit_basis b;
 
     curve(&b);
-    CHECK_NEAR(fit_basis_eval(&b, 8), 1e-6, 1e-15);
-    CHECK_NEAR(fit_basis_eval(&b, 4096), 4e-6, 1e-15);
+    CHECK_NEAR(fit_basis_at(&b, 8), 1e-6, 1e-15);
+    CHECK_NEAR(fit_basis_at(&b, 4096), 4e-6, 1e-15);
     /* halfway between 1 KiB and 4 KiB in log x: halfway in log t */
-    CHECK_NEAR(fit_basis_eval(&b, 2048), 2e-6, 1e-15);
-    CHECK_NEAR(fit_basis_eval(&b, 524288), 512e-6, 1e-15);
+    CHECK_NEAR(fit_basis_at(&b, 2048), 2e-6, 1e-15);
+    CHECK_NEAR(fit_basis_at(&b, 524288), 512e-6, 1e-15);
     /* beyond the ends, along the end segments: flat below, linear above */
-    CHECK_NEAR(fit_basis_eval(&b, 1), 1e-6, 1e-15);
-    CHECK_NEAR(fit_basis_eval(&b, 33554432), 32768e-6, 1e-13);
+    CHECK_NEAR(fit_basis_at(&b, 1), 1e-6, 1e-15);
+    CHECK_NEAR(fit_basis_at(&b, 33554432), 32768e-6, 1e-13);
 }
 
 static void test_scale_and_power(void)
@@ -175,7 +175,7 @@ static int fit_on(const double *xs, size_t m, double c0, double c1, double s,
             if (nvars == 2)
                 x[n * 2 + 1] = (double)k + 1;
             /* (x <= 0 is off the curve: any y, for the error test) */
-            double bx = xs[i] > 0 ? fit_basis_eval(b, xs[i]) : 1e-6;
+            double bx = xs[i] > 0 ? fit_basis_at(b, xs[i]) : 1e-6;
             y[n++] = (c0 + c1 * bx) * (1 + s * ((double)k - 1));
         }
     in.nvars = nvars;
