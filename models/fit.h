@@ -266,6 +266,36 @@ struct fit_pmnf1 {
 #define FIT_PMNF1_MAX 64 /* points fit_pmnf1 takes (its leave-one-out is m^2) */
 int fit_pmnf1(const struct fit_point *pts, size_t m, struct fit_pmnf1 *out);
 double fit_pmnf1_eval(const struct fit_pmnf1 *p, double x);
+double fit_pmnf1_term(const struct fit_pmnf1 *p, double x); /* the term alone */
+
+/* Extra-P 4's default multi-parameter rule for two variables (fit_pmnf2.c):
+ * each variable's term by fit_pmnf1 on the means over the other variable,
+ * then a·b, a + b, a + a·b or b + a·b (each with a constant) by ordinary
+ * least squares over every point, the least in-sample SMAPE among those
+ * whose terms each make at least 0.05 % of some value (a·b is kept in any
+ * case). bench/modeling prints it beside `auto` on two-variable cases. */
+enum {
+    FIT_PMNF2_CONST, /* c0 */
+    FIT_PMNF2_A,     /* c0 + c1·a(x1) */
+    FIT_PMNF2_B,     /* c0 + c1·b(x2) */
+    FIT_PMNF2_AB,    /* c0 + c1·a·b */
+    FIT_PMNF2_A_B,   /* c0 + c1·a + c2·b */
+    FIT_PMNF2_A_AB,  /* c0 + c1·a + c2·a·b */
+    FIT_PMNF2_B_AB   /* c0 + c1·b + c2·a·b */
+};
+struct fit_pmnf2 {
+    int form;              /* FIT_PMNF2_* */
+    double c[3];           /* c0, then the coefficients in the order above */
+    struct fit_pmnf1 a, b; /* the terms of x1 and x2 (their c0, c1 unused) */
+    double smape;          /* in-sample, percent */
+};
+
+/* Chooses the law for m points, one per distinct (x1, x2) with y the mean.
+ * Returns 0, or -1 when m < 2, m > FIT_PMNF2_MAX, a value is not finite or
+ * the least squares fail. */
+#define FIT_PMNF2_MAX 256
+int fit_pmnf2(const struct fit_point *pts, size_t m, struct fit_pmnf2 *out);
+double fit_pmnf2_eval(const struct fit_pmnf2 *p, const double *x);
 
 /* Appends one sentence saying why the prediction y [lo, hi] at x cannot be
  * trusted, or nothing when it can. Reasons: no interval (exact fit), x far

@@ -122,6 +122,11 @@ int fit_pmnf1(const struct fit_point *pts, size_t m, struct fit_pmnf1 *out)
     return 0;
 }
 
+double fit_pmnf1_term(const struct fit_pmnf1 *p, double x)
+{
+    return term(p->num, p->den, p->lg, x);
+}
+
 double fit_pmnf1_eval(const struct fit_pmnf1 *p, double x)
 {
     return p->c0 + p->c1 * term(p->num, p->den, p->lg, x);

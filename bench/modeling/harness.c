@@ -18,7 +18,11 @@
  *    (at least 4; --train F: a fraction F of 0.3...0.9 instead; --single
  *    SEED: on one observation per x, drawn with SEED, as a study without
  *    repetitions has), asked at every larger x; the truth is each measured
- *    value (coverage) and their median (error).
+ *    value (coverage) and their median (error). A case file with three
+ *    numbers per line ("x1 x2 y") has two variables: trained on the
+ *    configurations whose both values are among the smaller ~60 % of their
+ *    variable's (at least 4 each), asked at every other one; the Extra-P
+ *    column is then its multi-parameter rule (fit_pmnf2).
  * --basis FILE (lines "x t", a machine curve such as a ping-pong over the
  * message size): every real case named *_size is also fitted on that curve
  * (fit_run with a basis, docs/models.md §12) and compared, case by case, with
@@ -67,6 +71,7 @@ enum { OLD, NEW, XP, NSEL };
 
 /* Fits of the new selection that found a regime change / left out points. */
 static size_t n_breaks, n_outliers, n_fits;
+static int nv = 1;             /* variables of the case being scored (1 or 2) */
 static double last_width[256]; /* of score's last predictions, relative */
 static char last_law[256];     /* the law score last fitted, as text */
 /* real corpus: interval widths and errors by reach (up to 1, 1..2, more than
@@ -135,6 +140,10 @@ static const char *const sel_name[NSEL] = {"old", "new", "xp"};
 
 /* Extra-P's rule has no interval: its predictions count as not covered and
  * print no coverage or width. */
+static int score_xp2(const double *x, const double *y, size_t n, const double *xq,
+                     const double *truth, const size_t *nobs, size_t nq, struct tally *t,
+                     double *pred_out);
+
 static int score_xp(const double *x, const double *y, size_t n, const double *xq,
                     const double *truth, const size_t *nobs, size_t nq, struct tally *t,
                     double *pred_out)
@@ -146,6 +155,10 @@ static int score_xp(const double *x, const double *y, size_t n, const double *xq
     int np = ap != NULL ? agg_points(x, y, n, AGG_MEAN, ap, &e) : -1;
     size_t k, j;
 
+    if (nv == 2) {
+        xfree(ap);
+        return score_xp2(x, y, n, xq, truth, nobs, nq, t, pred_out);
+    }
     memset(pts, 0, sizeof pts);
     for (j = 0; np > 0 && np <= FIT_PMNF1_MAX && j < (size_t)np; j++) {
         pts[j].x[0] = ap[j].x;
@@ -164,6 +177,66 @@ static int score_xp(const double *x, const double *y, size_t n, const double *xq
                  m.c1, m.num, m.den, m.lg);
     for (k = 0; k < nq; k++) {
         double yp = fit_pmnf1_eval(&m, xq[k]);
+        if (pred_out != NULL)
+            pred_out[k] = yp;
+        last_width[k < 256 ? k : 255] = INFINITY;
+        for (j = 0; j < nobs[k]; j++)
+            tally_add(t, fabs(yp - truth[k]) / fabs(truth[k]), INFINITY, 0);
+    }
+    return 0;
+}
+
+static int cmp_triple(const void *a, const void *b)
+{
+    const double *p = a, *q = b;
+    return p[0] != q[0]   ? (p[0] < q[0] ? -1 : 1)
+           : p[1] != q[1] ? (p[1] < q[1] ? -1 : 1)
+                          : 0;
+}
+
+/* Extra-P's multi-parameter rule on two variables (x row-major, n pairs):
+ * the means per configuration, fit_pmnf2. */
+static int score_xp2(const double *x, const double *y, size_t n, const double *xq,
+                     const double *truth, const size_t *nobs, size_t nq, struct tally *t,
+                     double *pred_out)
+{
+    static struct fit_point pts[FIT_PMNF2_MAX];
+    double *v = xmalloc(3 * n * sizeof *v);
+    struct fit_pmnf2 m;
+    size_t i, j, k, np = 0;
+    static const char *const form[] = {"c",     "a",       "b",      "a·b",
+                                       "a + b", "a + a·b", "b + a·b"};
+
+    for (i = 0; v != NULL && i < n; i++) {
+        v[3 * i] = x[2 * i];
+        v[3 * i + 1] = x[2 * i + 1];
+        v[3 * i + 2] = y[i];
+    }
+    if (v != NULL)
+        qsort(v, n, 3 * sizeof *v, cmp_triple);
+    memset(pts, 0, sizeof pts);
+    for (i = 0; v != NULL && i < n && np < FIT_PMNF2_MAX; i = j, np++) {
+        double s = 0;
+        for (j = i; j < n && v[3 * j] == v[3 * i] && v[3 * j + 1] == v[3 * i + 1]; j++)
+            s += v[3 * j + 2];
+        pts[np].x[0] = v[3 * i];
+        pts[np].x[1] = v[3 * i + 1];
+        pts[np].y = s / (double)(j - i);
+        pts[np].n = (int)(j - i);
+    }
+    if (v == NULL || i < n || fit_pmnf2(pts, np, &m) < 0) {
+        xfree(v);
+        t->failed += nq;
+        return -1;
+    }
+    xfree(v);
+    snprintf(
+        last_law, sizeof last_law,
+        "%s, a = x1^(%d/%d)·log2(x1)^%d, b = x2^(%d/%d)·log2(x2)^%d, c = %.6g %.6g %.6g",
+        form[m.form], m.a.num, m.a.den, m.a.lg, m.b.num, m.b.den, m.b.lg, m.c[0], m.c[1],
+        m.c[2]);
+    for (k = 0; k < nq; k++) {
+        double yp = fit_pmnf2_eval(&m, &xq[2 * k]);
         if (pred_out != NULL)
             pred_out[k] = yp;
         last_width[k < 256 ? k : 255] = INFINITY;
@@ -201,7 +274,7 @@ static int score_on(int neu, const struct fit_basis *basis, const double *x,
 
     if (neu == XP)
         return score_xp(x, y, n, xq, truth, nobs, nq, t, pred_out);
-    in.nvars = 1;
+    in.nvars = nv;
     in.x = x;
     in.y = y;
     in.n = n;
@@ -213,7 +286,8 @@ static int score_on(int neu, const struct fit_basis *basis, const double *x,
         return -1;
     }
     {
-        static const char *const xname[] = {"x"};
+        static const char *const x1[] = {"x"}, *const x2[] = {"x1", "x2"};
+        const char *const *xname = nv == 2 ? x2 : x1;
         struct buf b;
         buf_init(&b, sizeof last_law - 1);
         last_law[0] = '\0';
@@ -230,8 +304,8 @@ static int score_on(int neu, const struct fit_basis *basis, const double *x,
     }
     for (k = 0; k < nq; k++) {
         double yp, lo, hi, err, width;
-        if ((neu ? fit_predict_ext(&r.model, &xq[k], &yp, &lo, &hi, NULL)
-                 : fit_predict(&r.model, &xq[k], &yp, &lo, &hi, NULL)) < 0) {
+        if ((neu ? fit_predict_ext(&r.model, &xq[k * nv], &yp, &lo, &hi, NULL)
+                 : fit_predict(&r.model, &xq[k * nv], &yp, &lo, &hi, NULL)) < 0) {
             t->failed++;
             continue;
         }
@@ -520,6 +594,138 @@ static int on_curve(const char *name, const char *path, struct fit_basis *cb)
     return 0;
 }
 
+/* Counts a case, new against Extra-P's rule, by their median errors. */
+static void case_vs_xp(const char *name, const double *case_err, int verbose)
+{
+    double en = case_err[NEW], ex = case_err[XP];
+    int w;
+
+    if (!isfinite(en) || !isfinite(ex))
+        return;
+    w = fabs(en - ex) <= 0.01 * fmax(en, ex) ? 1 : en < ex ? 0 : 2;
+    cases_vs_xp[w]++;
+    cases_log_ratio += en > 0 && ex > 0 ? log(en / ex) : 0;
+    if (verbose)
+        printf("  %-16s case median error: new %.3g, Extra-P's rule %.3g (%s)\n", name,
+               en, ex,
+               w == 0   ? "new better"
+               : w == 1 ? "within 1 %"
+                        : "new worse");
+}
+
+/* Sorted distinct values of variable v of n rows of 3 (x1 x2 y); at most 256. */
+static size_t distinct(const double *r, size_t n, int v, double *d)
+{
+    size_t nd = 0, i, j;
+
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < nd && d[j] != r[3 * i + v]; j++)
+            ;
+        if (j == nd && nd < 256)
+            d[nd++] = r[3 * i + v];
+    }
+    qsort(d, nd, sizeof *d, cmp);
+    return nd;
+}
+
+/* A case of two variables, "x1 x2 y" per line: trained on the configurations
+ * whose both values are among the smaller max(4, ceil(train_frac * k)) of
+ * the k distinct values of their variable, asked at every configuration
+ * outside that box. Scored as real_case; the Extra-P column is its
+ * multi-parameter rule (fit_pmnf2). */
+static void real_case2(const char *path, const char *name, struct tally *t, int verbose)
+{
+    FILE *f = fopen(path, "r");
+    double *r = NULL, a, b, c, d[2][256], lim[2], *x, *y, xq[512], tr[256], *op[256];
+    double case_err[NSEL];
+    size_t n = 0, cap = 0, nd[2], i, j, v, ntr = 0, nq = 0, nobs[256];
+    int neu;
+
+    if (f == NULL)
+        return;
+    while (fscanf(f, "%lf %lf %lf", &a, &b, &c) == 3) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            r = xrealloc(r, 3 * cap * sizeof *r);
+            if (r == NULL)
+                exit(1);
+        }
+        r[3 * n] = a, r[3 * n + 1] = b, r[3 * n + 2] = c;
+        n++;
+    }
+    fclose(f);
+    qsort(r, n, 3 * sizeof *r, cmp_triple);
+    for (v = 0; v < 2; v++) {
+        size_t k;
+        nd[v] = distinct(r, n, (int)v, d[v]);
+        k = (size_t)ceil(train_frac * (double)nd[v]);
+        k = k < 4 ? 4 : k;
+        if (nd[v] <= k) {
+            printf("  %-16s needs more than %zu values of x%zu\n", name, k, v + 1);
+            xfree(r);
+            return;
+        }
+        lim[v] = d[v][k - 1];
+    }
+    x = xmalloc(2 * n * sizeof *x);
+    y = xmalloc(n * sizeof *y);
+    for (i = 0; i < n; i = j) {
+        int in = r[3 * i] <= lim[0] && r[3 * i + 1] <= lim[1];
+        double vals[64];
+        size_t k = 0;
+        for (j = i; j < n && r[3 * j] == r[3 * i] && r[3 * j + 1] == r[3 * i + 1]; j++) {
+            if (in) {
+                x[2 * ntr] = r[3 * j];
+                x[2 * ntr + 1] = r[3 * j + 1];
+                y[ntr++] = r[3 * j + 2];
+            } else if (k < 64) {
+                vals[k++] = r[3 * j + 2];
+            }
+        }
+        if (in || nq == 256)
+            continue;
+        xq[2 * nq] = r[3 * i];
+        xq[2 * nq + 1] = r[3 * i + 1];
+        nobs[nq] = k;
+        op[nq] = xmalloc(k * sizeof **op);
+        memcpy(op[nq], vals, k * sizeof *vals);
+        tr[nq] = median(vals, k);
+        nq++;
+    }
+    nv = 2;
+    for (neu = 0; neu < NSEL; neu++) {
+        double pred[256], e[256];
+        case_err[neu] = NAN;
+        if (score(neu, x, y, ntr, xq, tr, op, nobs, nq, &t[neu], pred) == 0) {
+            for (j = 0; j < nq; j++) {
+                double dd = fmax(log2(xq[2 * j] / lim[0]), log2(xq[2 * j + 1] / lim[1]));
+                int bin = dd <= 1 ? 0 : dd <= 2 ? 1 : 2;
+                e[j] = fabs(pred[j] - tr[j]) / tr[j];
+                if (reach_n[neu][bin] < 512) {
+                    reach_w[neu][bin][reach_n[neu][bin]] = last_width[j];
+                    reach_e[neu][bin][reach_n[neu][bin]++] = e[j];
+                }
+            }
+            case_err[neu] = median(e, nq);
+        }
+        if (verbose) {
+            printf("  %-16s %-3s: train x1<=%g x2<=%g,", name, sel_name[neu], lim[0],
+                   lim[1]);
+            for (j = 0; j < nq; j++)
+                printf(" %g,%g:%.3g(%.3g)%.0f%%", xq[2 * j], xq[2 * j + 1], pred[j],
+                       tr[j], 100 * last_width[j]);
+            printf("\n  %16s      %s\n", "", last_law);
+        }
+    }
+    nv = 1;
+    case_vs_xp(name, case_err, verbose);
+    for (j = 0; j < nq; j++)
+        xfree(op[j]);
+    xfree(x);
+    xfree(y);
+    xfree(r);
+}
+
 static void real_case(const char *path, const char *name, struct tally *t, int verbose)
 {
     FILE *f = fopen(path, "r");
@@ -532,6 +738,17 @@ static void real_case(const char *path, const char *name, struct tally *t, int v
 
     if (f == NULL)
         return;
+    { /* three numbers on the first line: a case of two variables */
+        char first[256];
+        double c;
+        if (fgets(first, sizeof first, f) != NULL &&
+            sscanf(first, "%lf %lf %lf", &a, &b, &c) == 3) {
+            fclose(f);
+            real_case2(path, name, t, verbose);
+            return;
+        }
+        rewind(f);
+    }
     while (fscanf(f, "%lf %lf", &a, &b) == 2) {
         if (n == cap) {
             cap = cap ? 2 * cap : 64;
@@ -613,18 +830,7 @@ static void real_case(const char *path, const char *name, struct tally *t, int v
             printf("\n  %16s      %s\n", "", last_law);
         }
     }
-    if (isfinite(case_err[NEW]) && isfinite(case_err[XP])) {
-        double en = case_err[NEW], ex = case_err[XP];
-        int w = fabs(en - ex) <= 0.01 * fmax(en, ex) ? 1 : en < ex ? 0 : 2;
-        cases_vs_xp[w]++;
-        cases_log_ratio += en > 0 && ex > 0 ? log(en / ex) : 0;
-        if (verbose)
-            printf("  %-16s case median error: new %.3g, Extra-P's rule %.3g (%s)\n",
-                   name, en, ex,
-                   w == 0   ? "new better"
-                   : w == 1 ? "within 1 %"
-                            : "new worse");
-    }
+    case_vs_xp(name, case_err, verbose);
     /* --basis: a case over message size, other than the curve itself, or
      * one the map names, read where the map says */
     if (curve.n > 0 && on_curve(name, path, &cb)) {

@@ -1049,6 +1049,98 @@ static void test_regime_change(void)
     fit_result_free(&r);
 }
 
+/* Extra-P's multi-parameter rule (fit_pmnf2): on exact laws over a 5 x 5
+ * grid each form comes back with its terms and coefficients, also with a
+ * configuration missing (the single-parameter data then come from the
+ * longest lines). */
+static size_t pmnf2_grid(double (*law)(double, double), int skip, struct fit_point *pts)
+{
+    size_t m = 0;
+    int i, j;
+
+    memset(pts, 0, 25 * sizeof *pts);
+    for (i = 0; i < 5; i++)
+        for (j = 0; j < 5; j++) {
+            if (i * 5 + j == skip)
+                continue;
+            pts[m].x[0] = pow(2, i + 1); /* p = 2..32 */
+            pts[m].x[1] = pow(2, j + 2); /* n = 4..64 */
+            pts[m].y = law(pts[m].x[0], pts[m].x[1]);
+            pts[m++].n = 1;
+        }
+    return m;
+}
+
+static double law_prod(double p, double n)
+{
+    return 2 + 0.5 * p * log2(n);
+}
+static double law_sum(double p, double n)
+{
+    return 1 + 3 * p + 0.25 * n * n;
+}
+static double law_n(double p, double n)
+{
+    return 4 + 2 * n + 0 * p;
+}
+static double law_mixed(double p, double n)
+{
+    return 1 + p + 0.1 * p * n;
+}
+static double law_const(double p, double n)
+{
+    return 7 + 0 * p * n;
+}
+
+static void test_pmnf2(void)
+{
+    struct fit_point pts[25];
+    struct fit_pmnf2 b;
+    double x[2] = {64, 1024};
+    size_t m;
+    int skip;
+
+    for (skip = -1; skip <= 7; skip += 8) { /* the full grid, then (4, 32) missing */
+        m = pmnf2_grid(law_prod, skip, pts);
+        CHECK_INT(fit_pmnf2(pts, m, &b), 0);
+        CHECK_INT(b.form, FIT_PMNF2_AB);
+        CHECK(b.a.num == 1 && b.a.den == 1 && b.a.lg == 0);
+        CHECK(b.b.num == 0 && b.b.lg == 1);
+        CHECK_REL(b.c[0], 2, 1e-9);
+        CHECK_REL(b.c[1], 0.5, 1e-12);
+        CHECK(b.smape < 1e-9);
+        CHECK_REL(fit_pmnf2_eval(&b, x), law_prod(64, 1024), 1e-12);
+    }
+    m = pmnf2_grid(law_sum, -1, pts);
+    CHECK_INT(fit_pmnf2(pts, m, &b), 0);
+    CHECK_INT(b.form, FIT_PMNF2_A_B);
+    CHECK(b.a.num == 1 && b.a.den == 1 && b.b.num == 2 && b.b.den == 1 && b.b.lg == 0);
+    CHECK_REL(b.c[0], 1, 1e-9);
+    CHECK_REL(b.c[1], 3, 1e-12);
+    CHECK_REL(b.c[2], 0.25, 1e-12);
+    CHECK_REL(fit_pmnf2_eval(&b, x), law_sum(64, 1024), 1e-12);
+    m = pmnf2_grid(law_mixed, -1, pts);
+    CHECK_INT(fit_pmnf2(pts, m, &b), 0);
+    CHECK_INT(b.form, FIT_PMNF2_A_AB);
+    CHECK_REL(b.c[1], 1, 1e-9);
+    CHECK_REL(b.c[2], 0.1, 1e-12);
+    /* no dependence on p: n's law alone */
+    m = pmnf2_grid(law_n, -1, pts);
+    CHECK_INT(fit_pmnf2(pts, m, &b), 0);
+    CHECK_INT(b.form, FIT_PMNF2_B);
+    CHECK(b.a.c1 == 0 && b.b.num == 1 && b.b.den == 1);
+    CHECK_REL(b.c[0], 4, 1e-9);
+    CHECK_REL(b.c[1], 2, 1e-12);
+    CHECK_REL(fit_pmnf2_eval(&b, x), law_n(64, 1024), 1e-12);
+    m = pmnf2_grid(law_const, -1, pts);
+    CHECK_INT(fit_pmnf2(pts, m, &b), 0);
+    CHECK(b.form == FIT_PMNF2_CONST && b.c[0] == 7 && b.smape == 0);
+    /* refused: one point, a value not finite */
+    CHECK_INT(fit_pmnf2(pts, 1, &b), -1);
+    pts[3].y = NAN;
+    CHECK_INT(fit_pmnf2(pts, m, &b), -1);
+}
+
 /* Extra-P's one-term rule (fit_pmnf1): exact laws come back term and
  * coefficients, the leave-one-out score is what the description says, and
  * what the rule leaves out (negative exponents, log terms below x = 1, terms
@@ -1365,6 +1457,7 @@ int main(void)
     RUN(test_outlier_is_left_out);
     RUN(test_regime_change);
     RUN(test_pmnf1);
+    RUN(test_pmnf2);
     RUN(test_pair_pruning_is_exact);
     RUN(test_one_term_law);
     RUN(test_wide_span_takes_one_term);
