@@ -296,6 +296,9 @@ struct fit_pmnf2 {
 #define FIT_PMNF2_MAX 256
 int fit_pmnf2(const struct fit_point *pts, size_t m, struct fit_pmnf2 *out);
 double fit_pmnf2_eval(const struct fit_pmnf2 *p, const double *x);
+/* The law's terms without the constant, in the order of its coefficients
+ * c[1..], as fit_terms (t: room for 3); returns how many (0..2). */
+int fit_pmnf2_terms(const struct fit_pmnf2 *p, struct fit_term *t);
 
 /* Appends one sentence saying why the prediction y [lo, hi] at x cannot be
  * trusted, or nothing when it can. Reasons: no interval (exact fit), x far

@@ -812,6 +812,126 @@ static int one_term_model(const struct fit_point *pts, size_t m, struct fit_mode
     return 0;
 }
 
+/* Two variables, as forward_procedures: for each variable with at least 4
+ * distinct values, Extra-P's multi-parameter rule (fit_pmnf2) is run again
+ * on the points below that variable's largest value, and the selection's
+ * law (sel, its terms) is fitted again to them, and both predict the points
+ * at it; the reach is counted in doublings of that variable. The selection
+ * itself is not run again: on a 5 x 5 grid that would take twice the 10 ms
+ * that a two-variable fit may (bench_fit), and keeping its law, chosen with
+ * the points left out, only favours it. Returns 0, or -1 when no fold could
+ * be made or a fold could not be fitted by either. */
+static int forward_procedures2(const struct fit_point *pts, size_t m,
+                               const struct fit_model *sel, double *ea, double *eb,
+                               double *eb_doubling)
+{
+    struct fit_point *tr = xmalloc(m * sizeof *tr);
+    size_t cnt = 0, i, j, mt, nd;
+    int v, rc = -1;
+
+    *ea = *eb = *eb_doubling = 0;
+    if (tr == NULL)
+        return -1;
+    for (v = 0; v < 2; v++) {
+        double top = pts[0].x[v], next = -INFINITY;
+        struct fit_model a;
+        struct fit_pmnf2 b;
+        struct err e2 = {0};
+        for (i = 1; i < m; i++)
+            top = fmax(top, pts[i].x[v]);
+        for (i = mt = nd = 0; i < m; i++) {
+            if (!(pts[i].x[v] < top))
+                continue;
+            for (j = 0; j < mt && tr[j].x[v] != pts[i].x[v]; j++)
+                ;
+            nd += j == mt;
+            next = fmax(next, pts[i].x[v]);
+            tr[mt++] = pts[i];
+        }
+        if (nd < 3)
+            continue;
+        if (fit_terms(tr, mt, 2, sel->term, sel->nterms, 1, &a, &e2) < 0 ||
+            fit_pmnf2(tr, mt, &b) < 0)
+            goto out;
+        for (i = 0; i < m; i++) {
+            double ya, d = log2(top / next), eb2;
+            if (pts[i].x[v] < top)
+                continue;
+            if (fit_eval(&a, pts[i].x, &ya, &e2) < 0)
+                ya = 0;
+            eb2 = log_err2(fit_pmnf2_eval(&b, pts[i].x), pts[i].y);
+            *ea += log_err2(ya, pts[i].y);
+            *eb += eb2;
+            *eb_doubling += eb2 / (d * d);
+            cnt++;
+        }
+    }
+    if (cnt > 0) {
+        *ea /= (double)cnt;
+        *eb /= (double)cnt;
+        *eb_doubling /= (double)cnt;
+        rc = 0;
+    }
+out:
+    xfree(tr);
+    return rc;
+}
+
+/* Extra-P's multi-parameter law on all points, fitted by ordinary least
+ * squares (weights: the repetitions), as an `auto` model. */
+static int pmnf2_model(const struct fit_point *pts, size_t m, struct fit_model *out)
+{
+    struct fit_pmnf2 b;
+    struct fit_cand c = {0};
+    struct err e2 = {0};
+
+    if (fit_pmnf2(pts, m, &b) < 0)
+        return -1;
+    c.nterms = 1 + fit_pmnf2_terms(&b, &c.term[1]);
+    if (fit_terms(pts, m, 2, c.term, c.nterms, 0, out, &e2) < 0)
+        return -1;
+    out->graph = FIT_AUTO;
+    copy_chosen(&c, out->term, &out->nterms, &out->chosen);
+    return 0;
+}
+
+static int e2_enabled = 0;
+
+void fit_auto_two_var_rule(int on)
+{
+    e2_enabled = on;
+}
+
+/* Candidate E2 (docs/models.md §10.1): for a positive quantity of two
+ * positive variables, Extra-P's multi-parameter law is taken when, both
+ * run again on the points below each variable's largest value, it predicts
+ * the points left out better than the selection does; its forward error per
+ * doubling joins the law's uncertainty in quadrature, as for one variable. */
+static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model *out)
+{
+    struct fit_model b;
+    double ea, eb, ebd, xmax[2];
+    size_t i;
+
+    if (m < 5 || m > FIT_PMNF2_MAX || out->seg_x > 0)
+        return 0;
+    xmax[0] = pts[0].x[0], xmax[1] = pts[0].x[1];
+    for (i = 0; i < m; i++) {
+        if (!(pts[i].y > 0) || !(pts[i].x[0] > 0) || !(pts[i].x[1] > 0))
+            return 0;
+        xmax[0] = fmax(xmax[0], pts[i].x[0]);
+        xmax[1] = fmax(xmax[1], pts[i].x[1]);
+    }
+    if (forward_procedures2(pts, m, out, &ea, &eb, &ebd) < 0 || !(eb < ea) ||
+        pmnf2_model(pts, m, &b) < 0 ||
+        !plausible_beyond(b.term, b.nterms, 2, b.coef, xmax, 1, 0))
+        return 0;
+    b.xunc = fmin(sqrt(out->xunc * out->xunc + ebd), XUNC_MAX);
+    b.positive = 1;
+    *out = b;
+    return 0;
+}
+
 /* Whether the x of the points span at least WIDE_SPAN (all x > 0). */
 #define WIDE_SPAN 1024.0
 static int wide_span(const struct fit_point *pts, size_t m)
@@ -852,6 +972,8 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
      * the relative fit weighs the small-x regime (latency, caches) as much
      * as the large-x one that carries the extrapolation, and on the real
      * data of docs/models.md §10.1 (candidate S) it lost to it. */
+    if (nvars == 2 && e2_enabled)
+        return two_var_rule(pts, m, out);
     if (nvars != 1 || m < 5 || m > FIT_PMNF1_MAX)
         return 0;
     for (i = 0; i < m; i++)

@@ -34,6 +34,11 @@ int fit_search_cands(const struct fit_point *pts, size_t m, int nvars, int rel,
  * test that checks exactly that. */
 void fit_search_pruning(int on);
 
+/* Whether `auto` with two variables may take Extra-P's multi-parameter law
+ * (candidate E2, fit_auto.c; default 0 until it is adopted or rejected on
+ * held-out data, docs/models.md §10.1). bench_modeling --e2 on|off. */
+void fit_auto_two_var_rule(int on);
+
 /* The extrapolating `auto` (fit_auto.c): selects, fits and fills *out, with
  * graph FIT_AUTO; out->xunc and out->outliers are set. pts are the m
  * aggregated points sorted by x. Errors as fit_run. */

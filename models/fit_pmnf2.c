@@ -40,6 +40,27 @@ static int columns(const struct fit_pmnf2 *p, const double *x, double *col)
     return k;
 }
 
+int fit_pmnf2_terms(const struct fit_pmnf2 *p, struct fit_term *t)
+{
+    const struct fit_pmnf1 *ab[2] = {&p->a, &p->b};
+    int k = 0, v;
+
+    memset(t, 0, 3 * sizeof *t);
+    for (v = 0; v < 2; v++)
+        if (v == 0 ? forms[p->form].a : forms[p->form].b) {
+            t[k].expo[v] = (double)ab[v]->num / ab[v]->den;
+            t[k++].logp[v] = ab[v]->lg;
+        }
+    if (forms[p->form].ab) {
+        for (v = 0; v < 2; v++) {
+            t[k].expo[v] = (double)ab[v]->num / ab[v]->den;
+            t[k].logp[v] = ab[v]->lg;
+        }
+        k++;
+    }
+    return k;
+}
+
 double fit_pmnf2_eval(const struct fit_pmnf2 *p, const double *x)
 {
     double col[3], y = p->c[0];

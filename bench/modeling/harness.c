@@ -39,6 +39,7 @@
 #include "common/xalloc.h"
 #include "models/couple.h"
 #include "models/fit.h"
+#include "models/fit_cand.h"
 
 #include <dirent.h>
 #include <gsl/gsl_errno.h>
@@ -1291,6 +1292,12 @@ int main(int argc, char **argv)
                 return 2;
         } else if (strcmp(argv[1], "--map") == 0) {
             map = argv[2];
+        } else if (strcmp(argv[1], "--e2") == 0) {
+            if (strcmp(argv[2], "on") != 0 && strcmp(argv[2], "off") != 0) {
+                fprintf(stderr, "bench_modeling: --e2 wants on or off\n");
+                return 2;
+            }
+            fit_auto_two_var_rule(strcmp(argv[2], "on") == 0);
         } else if (strcmp(argv[1], "--single") == 0) {
             long v = strtol(argv[2], &end, 10);
             if (*end != '\0' || v < 1 || v > 1000000) {
