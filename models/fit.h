@@ -273,7 +273,9 @@ double fit_pmnf1_term(const struct fit_pmnf1 *p, double x); /* the term alone */
  * then a·b, a + b, a + a·b or b + a·b (each with a constant) by ordinary
  * least squares over every point, the least in-sample SMAPE among those
  * whose terms each make at least 0.05 % of some value (a·b is kept in any
- * case). bench/modeling prints it beside `auto` on two-variable cases. */
+ * case). `auto` takes its law when it extrapolates better in forward
+ * validation (fit_auto.c, E2); bench/modeling prints it beside `auto` on
+ * two-variable cases. */
 enum {
     FIT_PMNF2_CONST, /* c0 */
     FIT_PMNF2_A,     /* c0 + c1·a(x1) */

@@ -895,7 +895,7 @@ static int pmnf2_model(const struct fit_point *pts, size_t m, struct fit_model *
     return 0;
 }
 
-static int e2_enabled = 0;
+static int e2_enabled = 1;
 
 void fit_auto_two_var_rule(int on)
 {

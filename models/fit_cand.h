@@ -35,8 +35,9 @@ int fit_search_cands(const struct fit_point *pts, size_t m, int nvars, int rel,
 void fit_search_pruning(int on);
 
 /* Whether `auto` with two variables may take Extra-P's multi-parameter law
- * (candidate E2, fit_auto.c; default 0 until it is adopted or rejected on
- * held-out data, docs/models.md §10.1). bench_modeling --e2 on|off. */
+ * when it extrapolates better (candidate E2, adopted on heldout16,
+ * docs/models.md §10.1; default 1). 0 is for bench_modeling --e2 off and
+ * the test that checks the rule changes the law. */
 void fit_auto_two_var_rule(int on);
 
 /* The extrapolating `auto` (fit_auto.c): selects, fits and fills *out, with

@@ -1363,6 +1363,56 @@ static void test_wide_span_takes_one_term(void)
     fit_result_free(&r);
 }
 
+/* Two variables (candidate E2, docs/models.md §10.1): MPI_Bcast over the
+ * message size m = 64 B...32 KiB x P = 2...5 (heldout15's training box, 3
+ * repetitions). Left out in turn, the largest m and the largest P are
+ * predicted better by Extra-P's multi-parameter rule than by the
+ * selection's law, so `auto` takes the rule's law, fitted by ordinary least
+ * squares; without the rule it keeps its own (m * P^2 here). */
+static void test_two_var_takes_pmnf2(void)
+{
+    static const double t[48] = {
+        8.0e-08,    3.20e-07,   2.263e-06,  4.216e-06,  1.31e-07,   4.056e-06, 7.451e-06,
+        9.574e-06,  1.00e-07,   3.825e-06,  7.821e-06,  1.2188e-05, 1.20e-07,  5.608e-06,
+        1.2759e-05, 1.8738e-05, 7.0e-08,    3.00e-07,   2.194e-06,  4.196e-06, 9.0e-08,
+        3.415e-06,  8.112e-06,  1.2209e-05, 1.30e-07,   4.386e-06,  9.915e-06, 1.4442e-05,
+        1.20e-07,   5.709e-06,  1.1116e-05, 1.4993e-05, 9.0e-08,    3.30e-07,  2.273e-06,
+        4.296e-06,  1.30e-07,   4.306e-06,  7.060e-06,  9.414e-06,  1.50e-07,  6.900e-06,
+        1.2608e-05, 1.6785e-05, 1.30e-07,   5.729e-06,  1.2789e-05, 1.8628e-05};
+    double x[96], at[2] = {2097152, 8}, v, w;
+    struct fit_point pts[16];
+    struct fit_pmnf2 pb;
+    struct fit_input in = {2, x, t, 48, "auto", AGG_MEAN, NULL};
+    struct fit_result r;
+    struct err e = {0};
+    int i;
+
+    memset(pts, 0, sizeof pts);
+    for (i = 0; i < 48; i++) {
+        int c = i % 16;
+        x[2 * i] = 64 << (3 * (c % 4));
+        x[2 * i + 1] = 2 + c / 4;
+        pts[c].x[0] = x[2 * i];
+        pts[c].x[1] = x[2 * i + 1];
+        pts[c].y += t[i] / 3;
+        pts[c].n = 3;
+    }
+    CHECK_INT(fit_pmnf2(pts, 16, &pb), 0);
+    CHECK_INT(pb.form, FIT_PMNF2_B_AB);
+    CHECK_INT(fit_run(&in, &r, &e), 0);
+    CHECK(r.model.positive == 1 && r.model.relative == 0 && r.model.nterms == 3);
+    CHECK(r.model.xunc > 0.08);
+    CHECK_INT(fit_eval(&r.model, at, &v, &e), 0);
+    CHECK_REL(v, fit_pmnf2_eval(&pb, at), 1e-9);
+    fit_result_free(&r);
+    fit_auto_two_var_rule(0);
+    CHECK_INT(fit_run(&in, &r, &e), 0);
+    CHECK_INT(fit_eval(&r.model, at, &w, &e), 0);
+    CHECK(r.model.relative == 1 && fabs(w - v) > 0.5 * v);
+    fit_result_free(&r);
+    fit_auto_two_var_rule(1);
+}
+
 /* The pair search skips pairs whose PRESS bound cannot beat their class:
  * on 600 random designs (4..30 distinct x, 1..3 repetitions, laws of one
  * and two terms, 0..20 % noise, absolute and relative fits) both selections
@@ -1461,5 +1511,6 @@ int main(void)
     RUN(test_pair_pruning_is_exact);
     RUN(test_one_term_law);
     RUN(test_wide_span_takes_one_term);
+    RUN(test_two_var_takes_pmnf2);
     return harness_report();
 }
