@@ -789,13 +789,25 @@ static int forward_procedures(const struct fit_point *pts, size_t m, double *ea,
     return 0;
 }
 
-/* The one-term rule's law on all points, fitted by ordinary least squares
- * (weights: the repetitions), as an `auto` model. */
+/* Extra-P's law (the terms of c) on all points, fitted by ordinary least
+ * squares (weights: the repetitions), as an `auto` model. */
+static int ols_model(const struct fit_point *pts, size_t m, int nvars,
+                     const struct fit_cand *c, struct fit_model *out)
+{
+    struct err e2 = {0};
+
+    if (fit_terms(pts, m, nvars, c->term, c->nterms, 0, out, &e2) < 0)
+        return -1;
+    out->graph = FIT_AUTO;
+    copy_chosen(c, out->term, &out->nterms, &out->chosen);
+    return 0;
+}
+
+/* The one-term rule's law, by ols_model. */
 static int one_term_model(const struct fit_point *pts, size_t m, struct fit_model *out)
 {
     struct fit_pmnf1 b;
     struct fit_cand c = {0};
-    struct err e2 = {0};
 
     if (fit_pmnf1(pts, m, &b) < 0)
         return -1;
@@ -805,11 +817,7 @@ static int one_term_model(const struct fit_point *pts, size_t m, struct fit_mode
         c.term[1].logp[0] = b.lg;
         c.nterms = 2;
     }
-    if (fit_terms(pts, m, 1, c.term, c.nterms, 0, out, &e2) < 0)
-        return -1;
-    out->graph = FIT_AUTO;
-    copy_chosen(&c, out->term, &out->nterms, &out->chosen);
-    return 0;
+    return ols_model(pts, m, 1, &c, out);
 }
 
 /* Two variables, as forward_procedures: for each variable with at least 4
@@ -877,22 +885,16 @@ out:
     return rc;
 }
 
-/* Extra-P's multi-parameter law on all points, fitted by ordinary least
- * squares (weights: the repetitions), as an `auto` model. */
+/* Extra-P's multi-parameter law, by ols_model. */
 static int pmnf2_model(const struct fit_point *pts, size_t m, struct fit_model *out)
 {
     struct fit_pmnf2 b;
     struct fit_cand c = {0};
-    struct err e2 = {0};
 
     if (fit_pmnf2(pts, m, &b) < 0)
         return -1;
     c.nterms = 1 + fit_pmnf2_terms(&b, &c.term[1]);
-    if (fit_terms(pts, m, 2, c.term, c.nterms, 0, out, &e2) < 0)
-        return -1;
-    out->graph = FIT_AUTO;
-    copy_chosen(&c, out->term, &out->nterms, &out->chosen);
-    return 0;
+    return ols_model(pts, m, 2, &c, out);
 }
 
 static int e2_enabled = 1;

@@ -595,6 +595,30 @@ static int on_curve(const char *name, const char *path, struct fit_basis *cb)
     return 0;
 }
 
+/* score, and each prediction's error and width binned by its reach beyond
+ * the training data (reach[j], in doublings). Returns the case's median
+ * error, or NAN when the fit failed. */
+static double score_reach(int neu, const double *x, const double *y, size_t n,
+                          const double *xq, const double *truth, double *const *obs,
+                          const size_t *nobs, size_t nq, const double *reach,
+                          struct tally *t, double *pred)
+{
+    double e[256];
+    size_t j;
+
+    if (score(neu, x, y, n, xq, truth, obs, nobs, nq, t, pred) < 0)
+        return NAN;
+    for (j = 0; j < nq; j++) {
+        int bin = reach[j] <= 1 ? 0 : reach[j] <= 2 ? 1 : 2;
+        e[j] = fabs(pred[j] - truth[j]) / truth[j];
+        if (reach_n[neu][bin] < 512) {
+            reach_w[neu][bin][reach_n[neu][bin]] = last_width[j];
+            reach_e[neu][bin][reach_n[neu][bin]++] = e[j];
+        }
+    }
+    return median(e, nq);
+}
+
 /* Counts a case, new against Extra-P's rule, by their median errors. */
 static void case_vs_xp(const char *name, const double *case_err, int verbose)
 {
@@ -638,6 +662,7 @@ static void real_case2(const char *path, const char *name, struct tally *t, int 
 {
     FILE *f = fopen(path, "r");
     double *r = NULL, a, b, c, d[2][256], lim[2], *x, *y, xq[512], tr[256], *op[256];
+    double reach[256];
     double case_err[NSEL];
     size_t n = 0, cap = 0, nd[2], i, j, v, ntr = 0, nq = 0, nobs[256];
     int neu;
@@ -694,21 +719,12 @@ static void real_case2(const char *path, const char *name, struct tally *t, int 
         nq++;
     }
     nv = 2;
+    for (j = 0; j < nq; j++)
+        reach[j] = fmax(log2(xq[2 * j] / lim[0]), log2(xq[2 * j + 1] / lim[1]));
     for (neu = 0; neu < NSEL; neu++) {
-        double pred[256], e[256];
-        case_err[neu] = NAN;
-        if (score(neu, x, y, ntr, xq, tr, op, nobs, nq, &t[neu], pred) == 0) {
-            for (j = 0; j < nq; j++) {
-                double dd = fmax(log2(xq[2 * j] / lim[0]), log2(xq[2 * j + 1] / lim[1]));
-                int bin = dd <= 1 ? 0 : dd <= 2 ? 1 : 2;
-                e[j] = fabs(pred[j] - tr[j]) / tr[j];
-                if (reach_n[neu][bin] < 512) {
-                    reach_w[neu][bin][reach_n[neu][bin]] = last_width[j];
-                    reach_e[neu][bin][reach_n[neu][bin]++] = e[j];
-                }
-            }
-            case_err[neu] = median(e, nq);
-        }
+        double pred[256];
+        case_err[neu] =
+            score_reach(neu, x, y, ntr, xq, tr, op, nobs, nq, reach, &t[neu], pred);
         if (verbose) {
             printf("  %-16s %-3s: train x1<=%g x2<=%g,", name, sel_name[neu], lim[0],
                    lim[1]);
@@ -734,6 +750,7 @@ static void real_case(const char *path, const char *name, struct tally *t, int v
     double *xy = NULL, a, b;
     size_t n = 0, cap = 0, nd = 0, i, j, ntrain, ntr, nq = 0;
     double dx[256], *x = NULL, *y = NULL, xq[256], tr[256], *op[256], case_err[NSEL];
+    double reach[256];
     size_t nobs[256];
     int neu;
 
@@ -808,21 +825,12 @@ static void real_case(const char *path, const char *name, struct tally *t, int v
         tr[nq] = median(v, k);
         nq++;
     }
+    for (j = 0; j < nq; j++)
+        reach[j] = log2(xq[j] / dx[ntrain - 1]);
     for (neu = 0; neu < NSEL; neu++) {
-        double pred[256], e[256];
-        case_err[neu] = NAN;
-        if (score(neu, x, y, ntr, xq, tr, op, nobs, nq, &t[neu], pred) == 0) {
-            for (j = 0; j < nq; j++) {
-                double d = log2(xq[j] / dx[ntrain - 1]);
-                int bin = d <= 1 ? 0 : d <= 2 ? 1 : 2;
-                e[j] = fabs(pred[j] - tr[j]) / tr[j];
-                if (reach_n[neu][bin] < 512) {
-                    reach_w[neu][bin][reach_n[neu][bin]] = last_width[j];
-                    reach_e[neu][bin][reach_n[neu][bin]++] = e[j];
-                }
-            }
-            case_err[neu] = median(e, nq);
-        }
+        double pred[256];
+        case_err[neu] =
+            score_reach(neu, x, y, ntr, xq, tr, op, nobs, nq, reach, &t[neu], pred);
         if (verbose) {
             printf("  %-16s %-3s: train x<=%g,", name, sel_name[neu], dx[ntrain - 1]);
             for (j = 0; j < nq; j++)
