@@ -904,11 +904,12 @@ void fit_auto_two_var_rule(int on)
     e2_enabled = on;
 }
 
-/* Candidate E2 (docs/models.md §10.1): for a positive quantity of two
- * positive variables, Extra-P's multi-parameter law is taken when, both
- * run again on the points below each variable's largest value, it predicts
- * the points left out better than the selection does; its forward error per
- * doubling joins the law's uncertainty in quadrature, as for one variable. */
+/* Since heldout16 (candidate E2, docs/models.md §10.1): for a positive
+ * quantity of two positive variables, Extra-P's multi-parameter law is
+ * taken when, with the points at each variable's largest value left out,
+ * its rule run again predicts them better than the selection's law fitted
+ * again does (forward_procedures2); its forward error per doubling joins
+ * the law's uncertainty in quadrature, as for one variable. */
 static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model *out)
 {
     struct fit_model b;
@@ -973,7 +974,9 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
      * one-term law is taken outright, also after a regime change: there
      * the relative fit weighs the small-x regime (latency, caches) as much
      * as the large-x one that carries the extrapolation, and on the real
-     * data of docs/models.md §10.1 (candidate S) it lost to it. */
+     * data of docs/models.md §10.1 (candidate S) it lost to it. With two
+     * variables, Extra-P's multi-parameter law is weighed the same way
+     * (two_var_rule). */
     if (nvars == 2 && e2_enabled)
         return two_var_rule(pts, m, out);
     if (nvars != 1 || m < 5 || m > FIT_PMNF1_MAX)
