@@ -84,7 +84,8 @@ static double smape_of(const struct fit_pmnf2 *p, const struct fit_point *pts, s
 }
 
 /* Ordinary least squares of the form over all points (SVD, as numpy's
- * lstsq). Returns 0, or -1 when it cannot be solved. */
+ * lstsq). Returns 0, or -1 when it cannot be solved (GSL's error handler
+ * is the caller's: off in the server and the tools). */
 static int solve(struct fit_pmnf2 *p, const struct fit_point *pts, size_t m)
 {
     double col[3];
@@ -94,7 +95,6 @@ static int solve(struct fit_pmnf2 *p, const struct fit_point *pts, size_t m)
                *cov = gsl_matrix_alloc(k + 1, k + 1);
     gsl_vector *y = gsl_vector_alloc(m), *c = gsl_vector_alloc((size_t)k + 1);
     gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc(m, (size_t)k + 1);
-    gsl_error_handler_t *old = gsl_set_error_handler_off();
     double chisq;
 
     if (A != NULL && cov != NULL && y != NULL && c != NULL && w != NULL) {
@@ -111,7 +111,6 @@ static int solve(struct fit_pmnf2 *p, const struct fit_point *pts, size_t m)
             rc = 0;
         }
     }
-    gsl_set_error_handler(old);
     gsl_multifit_linear_free(w);
     gsl_vector_free(c);
     gsl_vector_free(y);
