@@ -143,12 +143,12 @@ static int terms_matter(const struct fit_pmnf2 *p, const struct fit_point *pts, 
 /* The single-parameter data of variable v: of the lines of points along v
  * (one per value of the other variable), the longest ones, restricted to
  * the other variable's values of the first line, averaged per value of v.
- * Returns how many points it wrote to out (sorted by v). */
+ * Returns how many points it wrote to out (in order of appearance). */
 static size_t marginal(const struct fit_point *pts, size_t m, int v,
                        struct fit_point *out)
 {
     double other[FIT_PMNF2_MAX], keep[FIT_PMNF2_MAX], vals[FIT_PMNF2_MAX];
-    size_t len[FIT_PMNF2_MAX], no = 0, nk = 0, nv = 0, best = 0, i, j, k;
+    size_t len[FIT_PMNF2_MAX], no = 0, nk = 0, nv = 0, best = 0, no_out = 0, i, j, k;
     int u = 1 - v;
 
     /* lines along v, by the other variable's value, in order of appearance */
@@ -196,12 +196,14 @@ static size_t marginal(const struct fit_point *pts, size_t m, int v,
                 n++;
             }
         }
-        memset(&out[k], 0, sizeof out[k]);
-        out[k].x[0] = vals[k];
-        out[k].y = s / (double)n;
-        out[k].n = (int)n;
+        if (n == 0) /* no line of the first's values has it: left out */
+            continue;
+        memset(&out[no_out], 0, sizeof out[no_out]);
+        out[no_out].x[0] = vals[k];
+        out[no_out].y = s / (double)n;
+        out[no_out++].n = (int)n;
     }
-    return nv;
+    return no_out;
 }
 
 int fit_pmnf2(const struct fit_point *pts, size_t m, struct fit_pmnf2 *out)

@@ -1135,6 +1135,26 @@ static void test_pmnf2(void)
     m = pmnf2_grid(law_const, -1, pts);
     CHECK_INT(fit_pmnf2(pts, m, &b), 0);
     CHECK(b.form == FIT_PMNF2_CONST && b.c[0] == 7 && b.smape == 0);
+    /* Two lines of unequal reach, x1 = 1..3 at x2 = 10 and 2..4 at x2 = 20:
+     * x1's data are the first line's (as Extra-P's: x1 = 4 is not on it and
+     * is left out, not averaged over nothing), and 5 + 2 x1 comes back. */
+    {
+        static const double ln[6][2] = {{1, 10}, {2, 10}, {3, 10},
+                                        {2, 20}, {3, 20}, {4, 20}};
+        memset(pts, 0, 6 * sizeof *pts);
+        for (m = 0; m < 6; m++) {
+            pts[m].x[0] = ln[m][0];
+            pts[m].x[1] = ln[m][1];
+            pts[m].y = 5 + 2 * ln[m][0];
+            pts[m].n = 1;
+        }
+        CHECK_INT(fit_pmnf2(pts, 6, &b), 0);
+        CHECK_INT(b.form, FIT_PMNF2_A);
+        CHECK(b.a.num == 1 && b.a.den == 1 && b.a.lg == 0);
+        CHECK_REL(b.c[0], 5, 1e-12);
+        CHECK_REL(b.c[1], 2, 1e-12);
+        m = pmnf2_grid(law_const, -1, pts);
+    }
     /* refused: one point, a value not finite */
     CHECK_INT(fit_pmnf2(pts, 1, &b), -1);
     pts[3].y = NAN;
