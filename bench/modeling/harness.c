@@ -21,8 +21,9 @@
  *    value (coverage) and their median (error). A case file with three
  *    numbers per line ("x1 x2 y") has two variables: trained on the
  *    configurations whose both values are among the smaller ~60 % of their
- *    variable's (at least 4 each), asked at every other one; the Extra-P
- *    column is then its multi-parameter rule (fit_pmnf2).
+ *    variable's (at least 4 each; --single: one observation of each),
+ *    asked at every other one; the Extra-P column is then its
+ *    multi-parameter rule (fit_pmnf2).
  * --basis FILE (lines "x t", a machine curve such as a ping-pong over the
  * message size): every real case named *_size is also fitted on that curve
  * (fit_run with a basis, docs/models.md §12) and compared, case by case, with
@@ -638,6 +639,29 @@ static void case_vs_xp(const char *name, const double *case_err, int verbose)
                         : "new worse");
 }
 
+/* --single: one observation per x (n observations of nvars values each,
+ * equal x adjacent), drawn with single_seed, as a study without
+ * repetitions has; returns how many are left. Without --single, n. */
+static size_t keep_one(double *x, double *y, size_t n, int nvars)
+{
+    size_t kept = 0, i, k, cnt;
+    unsigned seed = single_seed;
+
+    if (single_seed == 0)
+        return n;
+    for (i = 0; i < n; i += cnt) {
+        for (cnt = 1; i + cnt < n && memcmp(&x[(i + cnt) * nvars], &x[i * nvars],
+                                            nvars * sizeof *x) == 0;
+             cnt++)
+            ;
+        seed = seed * 1103515245u + 12345u;
+        k = i + (seed >> 16) % cnt;
+        memmove(&x[kept * nvars], &x[k * nvars], nvars * sizeof *x);
+        y[kept++] = y[k];
+    }
+    return kept;
+}
+
 /* Sorted distinct values of variable v of n rows of 3 (x1 x2 y); at most 256. */
 static size_t distinct(const double *r, size_t n, int v, double *d)
 {
@@ -718,6 +742,7 @@ static void real_case2(const char *path, const char *name, struct tally *t, int 
         tr[nq] = median(vals, k);
         nq++;
     }
+    ntr = keep_one(x, y, ntr, 2);
     nv = 2;
     for (j = 0; j < nq; j++)
         reach[j] = fmax(log2(xq[2 * j] / lim[0]), log2(xq[2 * j + 1] / lim[1]));
@@ -795,22 +820,7 @@ static void real_case(const char *path, const char *name, struct tally *t, int v
         x[ntr] = xy[2 * i];
         y[ntr] = xy[2 * i + 1];
     }
-    /* --single: one observation per x, as a study without repetitions has */
-    if (single_seed > 0) {
-        size_t kept = 0, k2, cnt;
-        unsigned seed = single_seed;
-        for (i = 0; i < ntr;) {
-            for (cnt = 0; i + cnt < ntr && x[i + cnt] == x[i]; cnt++)
-                ;
-            seed = seed * 1103515245u + 12345u;
-            k2 = i + (seed >> 16) % cnt;
-            x[kept] = x[k2];
-            y[kept] = y[k2];
-            kept++;
-            i += cnt;
-        }
-        ntr = kept;
-    }
+    ntr = keep_one(x, y, ntr, 1);
     for (j = ntrain; j < nd; j++) {
         double v[64];
         size_t k = 0;
