@@ -11,7 +11,9 @@
  *    spacing, 1..4 observations per point, 1..10 % multiplicative noise, an
  *    outlier in some cases, laws with a regime change), fixed seeds; each
  *    fitted case is asked at 2x and 4x its largest x. The truth for the
- *    error is the law; for coverage a fresh noisy observation of it.
+ *    error is the law; for coverage a fresh noisy observation of it. With
+ *    two variables: 6 laws on 4 x 4 and 5 x 5 grids, asked beyond the
+ *    largest values in each variable and in both (synthetic2).
  *  - real: bench/modeling/data/<case>.txt (x y per line, repetitions as
  *    repeated x), measured on this machine with Open MPI by
  *    bench/modeling/measure. Trained on the smaller ~60 % of the distinct x
@@ -475,6 +477,102 @@ static void synthetic(struct tally *t, int verbose)
                 print_row(label, sel_name[c], &by[a][b][c]);
                 tally_free(&by[a][b][c]);
             }
+}
+
+/* ---- synthetic laws of two variables ---- */
+
+struct law2 {
+    const char *name;
+    double (*f)(double, double);
+    double lo[2], ratio[2]; /* the grid: lo * ratio^i in each variable */
+};
+
+static double strong2(double p, double n)
+{
+    return 1e-8 * n * log2(n) / p + 1e-5 * log2(p) + 1e-6;
+}
+static double weak2(double p, double n)
+{
+    return 1e-9 * n * n + 1e-5 * sqrt(p);
+}
+static double prod2(double m, double n)
+{
+    return 2e-9 * m * n + 1e-6;
+}
+static double coll2(double m, double p)
+{
+    return 5e-7 + 1e-6 * log2(p) + 1e-9 * m;
+}
+static double mixed2(double m, double p)
+{
+    return 5e-6 + 1e-9 * m * log2(p) + 2e-6 * p;
+}
+static double pmnf2law(double p, double n)
+{
+    return 1e-4 + 1e-7 * pow(p, 1.5) * log2(n);
+}
+
+static const struct law2 laws2[] = {
+    {"N log N / P + log P", strong2, {1, 4096}, {2, 4}},
+    {"n^2 + sqrt P", weak2, {1, 64}, {2, 2}},
+    {"m n", prod2, {32, 32}, {2, 2}},
+    {"log P + m", coll2, {64, 2}, {8, 2}},
+    {"m log P + P", mixed2, {64, 2}, {8, 2}},
+    {"P^1.5 log n", pmnf2law, {2, 16}, {2, 2}},
+};
+#define NLAWS2 (sizeof laws2 / sizeof laws2[0])
+
+/* Each law on g x g grids (g = 4, 5), 1 or 3 observations per point, 1, 5
+ * or 10 % multiplicative noise, 3 seeds (one in three with an outlier);
+ * asked at (2a, b), (a, 2b), (2a, 2b) and (4a, 4b), a and b the largest
+ * values. Error against the law; coverage of a fresh noisy observation. */
+static void synthetic2(struct tally *t)
+{
+    static const int side[] = {4, 5}, reps[] = {1, 3};
+    static const double noise[] = {0.01, 0.05, 0.10};
+    static const double at[4][2] = {{2, 1}, {1, 2}, {2, 2}, {4, 4}};
+    size_t li, a, b, c;
+    int s;
+
+    nv = 2;
+    for (li = 0; li < NLAWS2; li++)
+        for (a = 0; a < 2; a++)
+            for (b = 0; b < 2; b++)
+                for (c = 0; c < 3; c++)
+                    for (s = 0; s < 3; s++) {
+                        const struct law2 *L = &laws2[li];
+                        double x[2 * 75], y[75], xq[8], tr[4], o[4][1], *op[4], top[2];
+                        size_t n = 0, nobs[4] = {1, 1, 1, 1};
+                        int i, j, r, k;
+                        rng = 0x9e3779b97f4a7c15ULL ^
+                              (uint64_t)(((li * 2 + a) * 2 + b) * 3 + c) * 7919u ^
+                              (uint64_t)s * 104729u ^ 0x2545f4914f6cdd1dULL;
+                        for (k = 0; k < 8; k++)
+                            uniform();
+                        for (k = 0; k < 2; k++)
+                            top[k] = L->lo[k] * pow(L->ratio[k], side[a] - 1);
+                        for (i = 0; i < side[a]; i++)
+                            for (j = 0; j < side[a]; j++)
+                                for (r = 0; r < reps[b]; r++) {
+                                    x[2 * n] = L->lo[0] * pow(L->ratio[0], i);
+                                    x[2 * n + 1] = L->lo[1] * pow(L->ratio[1], j);
+                                    y[n] = L->f(x[2 * n], x[2 * n + 1]) *
+                                           exp(noise[c] * gauss());
+                                    n++;
+                                }
+                        if (s == 2)
+                            y[(size_t)(uniform() * (double)n)] *= 1.5 + uniform();
+                        for (k = 0; k < 4; k++) {
+                            xq[2 * k] = top[0] * at[k][0];
+                            xq[2 * k + 1] = top[1] * at[k][1];
+                            tr[k] = L->f(xq[2 * k], xq[2 * k + 1]);
+                            o[k][0] = tr[k] * exp(noise[c] * gauss());
+                            op[k] = o[k];
+                        }
+                        for (k = 0; k < NSEL; k++)
+                            score(k, x, y, n, xq, tr, op, nobs, 4, &t[k], NULL);
+                    }
+    nv = 1;
 }
 
 /* The two cases issue 13 names, printed in full. */
@@ -1292,7 +1390,7 @@ static void print_curve_summary(void)
 int main(int argc, char **argv)
 {
     const char *dir, *map = NULL;
-    struct tally syn[NSEL] = {{0}}, re[NSEL] = {{0}};
+    struct tally syn[NSEL] = {{0}}, syn2[NSEL] = {{0}}, re[NSEL] = {{0}};
     char mapbuf[1024];
     int i;
 
@@ -1346,10 +1444,13 @@ int main(int argc, char **argv)
     printf("real cases (x:prediction(measured median)interval width):\n");
     real(dir, re, 1);
     synthetic(syn, argc > 2);
+    synthetic2(syn2);
     printf("\n%-24s %-4s %6s %10s %17s %9s %11s %6s\n", "corpus", "sel", "preds",
            "med.err", "within 10%", "coverage", "med.width", "failed");
     for (i = 0; i < NSEL; i++)
         print_row("synthetic", sel_name[i], &syn[i]);
+    for (i = 0; i < NSEL; i++)
+        print_row("synthetic, two variables", sel_name[i], &syn2[i]);
     for (i = 0; i < NSEL; i++)
         print_row("real", sel_name[i], &re[i]);
     printf("new selection: %zu fits, %zu with a regime change, %zu with outliers left "
@@ -1362,6 +1463,8 @@ int main(int argc, char **argv)
     for (i = 0; i < NSEL; i++) {
         xfree(syn[i].err);
         xfree(syn[i].width);
+        xfree(syn2[i].err);
+        xfree(syn2[i].width);
         xfree(re[i].err);
         xfree(re[i].width);
     }
