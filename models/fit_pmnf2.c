@@ -224,8 +224,10 @@ int fit_pmnf2(const struct fit_point *pts, size_t m, struct fit_pmnf2 *out)
     mean /= (double)m;
     for (v = 0; v < 2; v++) {
         nl = marginal(pts, m, v, line);
-        if (nl > FIT_PMNF1_MAX || fit_pmnf1(line, nl, &t[v]) < 0)
-            t[v].c1 = 0; /* one value of v, or too many: no term */
+        if (nl > FIT_PMNF1_MAX || fit_pmnf1(line, nl, &t[v]) < 0) {
+            memset(&t[v], 0, sizeof t[v]); /* one value of v, or too many: */
+            t[v].den = 1;                  /* no term */
+        }
     }
     memset(out, 0, sizeof *out);
     out->a = t[0];
