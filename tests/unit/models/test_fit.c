@@ -1153,6 +1153,12 @@ static void test_pmnf2(void)
         CHECK(b.a.num == 1 && b.a.den == 1 && b.a.lg == 0);
         CHECK_REL(b.c[0], 5, 1e-12);
         CHECK_REL(b.c[1], 2, 1e-12);
+        /* one value of x2: no term for it, x1's law alone */
+        for (m = 0; m < 6; m++)
+            pts[m].x[1] = 10;
+        CHECK_INT(fit_pmnf2(pts, 6, &b), 0);
+        CHECK(b.form == FIT_PMNF2_A && b.b.c1 == 0 && b.b.num == 0 && b.b.den == 1);
+        CHECK_REL(fit_pmnf2_eval(&b, x), 5 + 2 * 64, 1e-12);
         m = pmnf2_grid(law_const, -1, pts);
     }
     /* refused: one point, a value not finite */
