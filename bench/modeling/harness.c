@@ -144,6 +144,21 @@ static const char *const sel_name[NSEL] = {"old", "new", "xp"};
 
 /* Extra-P's rule has no interval: its predictions count as not covered and
  * print no coverage or width. */
+/* Tallies the predictions yp[0..nq-1] of a rule without an interval. */
+static void tally_no_interval(const double *yp, const double *truth, const size_t *nobs,
+                              size_t nq, struct tally *t, double *pred_out)
+{
+    size_t k, j;
+
+    for (k = 0; k < nq && k < 256; k++) {
+        if (pred_out != NULL)
+            pred_out[k] = yp[k];
+        last_width[k] = INFINITY;
+        for (j = 0; j < nobs[k]; j++)
+            tally_add(t, fabs(yp[k] - truth[k]) / fabs(truth[k]), INFINITY, 0);
+    }
+}
+
 static int score_xp2(const double *x, const double *y, size_t n, const double *xq,
                      const double *truth, const size_t *nobs, size_t nq, struct tally *t,
                      double *pred_out);
@@ -153,16 +168,17 @@ static int score_xp(const double *x, const double *y, size_t n, const double *xq
                     double *pred_out)
 {
     struct fit_point pts[FIT_PMNF1_MAX];
-    struct agg_point *ap = xmalloc(n * sizeof *ap);
+    struct agg_point *ap;
     struct fit_pmnf1 m;
     struct err e = {0};
-    int np = ap != NULL ? agg_points(x, y, n, AGG_MEAN, ap, &e) : -1;
+    double yp[256];
     size_t k, j;
+    int np;
 
-    if (nv == 2) {
-        xfree(ap);
+    if (nv == 2)
         return score_xp2(x, y, n, xq, truth, nobs, nq, t, pred_out);
-    }
+    ap = xmalloc(n * sizeof *ap);
+    np = ap != NULL ? agg_points(x, y, n, AGG_MEAN, ap, &e) : -1;
     memset(pts, 0, sizeof pts);
     for (j = 0; np > 0 && np <= FIT_PMNF1_MAX && j < (size_t)np; j++) {
         pts[j].x[0] = ap[j].x;
@@ -179,14 +195,9 @@ static int score_xp(const double *x, const double *y, size_t n, const double *xq
     else
         snprintf(last_law, sizeof last_law, "y = %.6g + %.6g·x^(%d/%d)·log2(x)^%d", m.c0,
                  m.c1, m.num, m.den, m.lg);
-    for (k = 0; k < nq; k++) {
-        double yp = fit_pmnf1_eval(&m, xq[k]);
-        if (pred_out != NULL)
-            pred_out[k] = yp;
-        last_width[k < 256 ? k : 255] = INFINITY;
-        for (j = 0; j < nobs[k]; j++)
-            tally_add(t, fabs(yp - truth[k]) / fabs(truth[k]), INFINITY, 0);
-    }
+    for (k = 0; k < nq && k < 256; k++)
+        yp[k] = fit_pmnf1_eval(&m, xq[k]);
+    tally_no_interval(yp, truth, nobs, nq, t, pred_out);
     return 0;
 }
 
@@ -205,7 +216,7 @@ static int score_xp2(const double *x, const double *y, size_t n, const double *x
                      double *pred_out)
 {
     static struct fit_point pts[FIT_PMNF2_MAX];
-    double *v = xmalloc(3 * n * sizeof *v);
+    double *v = xmalloc(3 * n * sizeof *v), yp[256];
     struct fit_pmnf2 m;
     size_t i, j, k, np = 0;
     static const char *const form[] = {"c",     "a",       "b",      "a·b",
@@ -239,14 +250,9 @@ static int score_xp2(const double *x, const double *y, size_t n, const double *x
         "%s, a = x1^(%d/%d)·log2(x1)^%d, b = x2^(%d/%d)·log2(x2)^%d, c = %.6g %.6g %.6g",
         form[m.form], m.a.num, m.a.den, m.a.lg, m.b.num, m.b.den, m.b.lg, m.c[0], m.c[1],
         m.c[2]);
-    for (k = 0; k < nq; k++) {
-        double yp = fit_pmnf2_eval(&m, &xq[2 * k]);
-        if (pred_out != NULL)
-            pred_out[k] = yp;
-        last_width[k < 256 ? k : 255] = INFINITY;
-        for (j = 0; j < nobs[k]; j++)
-            tally_add(t, fabs(yp - truth[k]) / fabs(truth[k]), INFINITY, 0);
-    }
+    for (k = 0; k < nq && k < 256; k++)
+        yp[k] = fit_pmnf2_eval(&m, &xq[2 * k]);
+    tally_no_interval(yp, truth, nobs, nq, t, pred_out);
     return 0;
 }
 
