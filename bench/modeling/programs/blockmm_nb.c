@@ -25,30 +25,8 @@
 #include "timing.h"
 
 #define MAXSAMPLES 2000
-#define MAXLIST 64
 
 static volatile double sink;
-
-/* Parses a comma-separated list of integers lo...hi into v; the count, or
- * -1. */
-static int list(const char *s, long *v, long lo, long hi)
-{
-    int k = 0;
-    char *e;
-
-    while (k < MAXLIST) {
-        v[k] = strtol(s, &e, 10);
-        if (e == s || v[k] < lo || v[k] > hi)
-            return -1;
-        k++;
-        if (*e == '\0')
-            return k;
-        if (*e != ',')
-            return -1;
-        s = e + 1;
-    }
-    return -1;
-}
 
 static void product(const double *restrict a, const double *restrict b,
                     double *restrict c, long n, long bs)
@@ -129,21 +107,5 @@ static double timed(long n, long bs)
 
 int main(int argc, char **argv)
 {
-    long ns[MAXLIST], bs[MAXLIST];
-    int nn, nb, i, j, rank;
-
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    nn = argc == 3 ? list(argv[1], ns, 1, 4096) : -1;
-    nb = argc == 3 ? list(argv[2], bs, 1, 4096) : -1;
-    if (nn < 0 || nb < 0)
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    for (i = 0; i < nn; i++)
-        for (j = 0; j < nb; j++) {
-            double t = timed(ns[i], bs[j]);
-            if (rank == 0)
-                printf("blockmm_nb %ld %ld %.6e\n", ns[i], bs[j], t);
-        }
-    MPI_Finalize();
-    return 0;
+    return grid(argc, argv, "blockmm_nb", 1, 4096, 1, 4096, NULL, timed);
 }

@@ -27,31 +27,9 @@
 #include "timing.h"
 
 #define MAXSAMPLES 2000
-#define MAXLIST 64
 #define POOL (1L << 22)
 
 static volatile long sink;
-
-/* Parses a comma-separated list of integers lo...hi into v; the count, or
- * -1. */
-static int list(const char *s, long *v, long lo, long hi)
-{
-    int k = 0;
-    char *e;
-
-    while (k < MAXLIST) {
-        v[k] = strtol(s, &e, 10);
-        if (e == s || v[k] < lo || v[k] > hi)
-            return -1;
-        k++;
-        if (*e == '\0')
-            return k;
-        if (*e != ',')
-            return -1;
-        s = e + 1;
-    }
-    return -1;
-}
 
 /* The first index i with a[i] >= key, or n. */
 static long lower(const uint64_t *a, long n, uint64_t key)
@@ -117,14 +95,14 @@ static double timed(const uint64_t *a, long n, const uint64_t *keys, long q)
 
 int main(int argc, char **argv)
 {
-    long ns[MAXLIST], qs[MAXLIST], most = 1, i, j;
+    long ns[GRID_MAX], qs[GRID_MAX], most = 1, i, j;
     int nn, nq, rank, bad;
     uint64_t *a, *keys, z;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    nn = argc == 3 ? list(argv[1], ns, 1, 1L << 26) : -1;
-    nq = argc == 3 ? list(argv[2], qs, 1, 1L << 22) : -1;
+    nn = argc == 3 ? grid_list(argv[1], ns, 1, 1L << 26) : -1;
+    nq = argc == 3 ? grid_list(argv[2], qs, 1, 1L << 22) : -1;
     if (nn < 0 || nq < 0)
         MPI_Abort(MPI_COMM_WORLD, 1);
     for (i = 0; i < nn; i++)

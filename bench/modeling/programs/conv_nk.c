@@ -23,30 +23,8 @@
 #include "timing.h"
 
 #define MAXSAMPLES 2000
-#define MAXLIST 64
 
 static volatile double sink;
-
-/* Parses a comma-separated list of integers lo...hi into v; the count, or
- * -1. */
-static int list(const char *s, long *v, long lo, long hi)
-{
-    int k = 0;
-    char *e;
-
-    while (k < MAXLIST) {
-        v[k] = strtol(s, &e, 10);
-        if (e == s || v[k] < lo || v[k] > hi)
-            return -1;
-        k++;
-        if (*e == '\0')
-            return k;
-        if (*e != ',')
-            return -1;
-        s = e + 1;
-    }
-    return -1;
-}
 
 static void convolve(const double *restrict x, const double *restrict h,
                      double *restrict y, long n, long k)
@@ -110,21 +88,5 @@ static double timed(long n, long k)
 
 int main(int argc, char **argv)
 {
-    long ns[MAXLIST], ks[MAXLIST];
-    int nn, nk, i, j, rank;
-
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    nn = argc == 3 ? list(argv[1], ns, 1, 1L << 26) : -1;
-    nk = argc == 3 ? list(argv[2], ks, 1, 4096) : -1;
-    if (nn < 0 || nk < 0)
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    for (i = 0; i < nn; i++)
-        for (j = 0; j < nk; j++) {
-            double t = timed(ns[i], ks[j]);
-            if (rank == 0)
-                printf("conv_nk %ld %ld %.6e\n", ns[i], ks[j], t);
-        }
-    MPI_Finalize();
-    return 0;
+    return grid(argc, argv, "conv_nk", 1, 1L << 26, 1, 4096, NULL, timed);
 }

@@ -28,30 +28,8 @@
 #include "timing.h"
 
 #define MAXSAMPLES 2000
-#define MAXLIST 64
 
 static volatile uint32_t sink;
-
-/* Parses a comma-separated list of integers lo...hi into v; the count, or
- * -1. */
-static int list(const char *s, long *v, long lo, long hi)
-{
-    int k = 0;
-    char *e;
-
-    while (k < MAXLIST) {
-        v[k] = strtol(s, &e, 10);
-        if (e == s || v[k] < lo || v[k] > hi)
-            return -1;
-        k++;
-        if (*e == '\0')
-            return k;
-        if (*e != ',')
-            return -1;
-        s = e + 1;
-    }
-    return -1;
-}
 
 static void sort(const uint32_t *restrict in, uint32_t *restrict out,
                  uint32_t *restrict count, long n, int b)
@@ -125,23 +103,12 @@ static double timed(long n, int b)
     return t;
 }
 
+static double timed_grid(long n, long b)
+{
+    return timed(n, (int)b);
+}
+
 int main(int argc, char **argv)
 {
-    long ns[MAXLIST], bs[MAXLIST];
-    int nn, nb, i, j, rank;
-
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    nn = argc == 3 ? list(argv[1], ns, 1, 1L << 28) : -1;
-    nb = argc == 3 ? list(argv[2], bs, 1, 24) : -1;
-    if (nn < 0 || nb < 0)
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    for (i = 0; i < nn; i++)
-        for (j = 0; j < nb; j++) {
-            double t = timed(ns[i], (int)bs[j]);
-            if (rank == 0)
-                printf("histsort_nb %ld %ld %.6e\n", ns[i], bs[j], t);
-        }
-    MPI_Finalize();
-    return 0;
+    return grid(argc, argv, "histsort_nb", 1, 1L << 28, 1, 24, NULL, timed_grid);
 }

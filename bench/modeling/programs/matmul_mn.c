@@ -21,30 +21,8 @@
 
 #define K 64
 #define MAXSAMPLES 2000
-#define MAXLIST 64
 
 static volatile double sink;
-
-/* Parses a comma-separated list of integers lo...hi into v; the count, or
- * -1. */
-static int list(const char *s, long *v, long lo, long hi)
-{
-    int k = 0;
-    char *e;
-
-    while (k < MAXLIST) {
-        v[k] = strtol(s, &e, 10);
-        if (e == s || v[k] < lo || v[k] > hi)
-            return -1;
-        k++;
-        if (*e == '\0')
-            return k;
-        if (*e != ',')
-            return -1;
-        s = e + 1;
-    }
-    return -1;
-}
 
 static void product(const double *restrict a, const double *restrict b,
                     double *restrict c, long m, long n)
@@ -112,21 +90,5 @@ static double timed(long m, long n)
 
 int main(int argc, char **argv)
 {
-    long ms[MAXLIST], ns[MAXLIST];
-    int nm, nn, i, j, rank;
-
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    nm = argc == 3 ? list(argv[1], ms, 1, 8192) : -1;
-    nn = argc == 3 ? list(argv[2], ns, 1, 8192) : -1;
-    if (nm < 0 || nn < 0)
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    for (i = 0; i < nm; i++)
-        for (j = 0; j < nn; j++) {
-            double t = timed(ms[i], ns[j]);
-            if (rank == 0)
-                printf("matmul_mn %ld %ld %.6e\n", ms[i], ns[j], t);
-        }
-    MPI_Finalize();
-    return 0;
+    return grid(argc, argv, "matmul_mn", 1, 8192, 1, 8192, NULL, timed);
 }

@@ -23,30 +23,8 @@
 #include "timing.h"
 
 #define MAXSAMPLES 2000
-#define MAXLIST 64
 
 static volatile uint64_t sink;
-
-/* Parses a comma-separated list of integers lo...hi into v; the count, or
- * -1. */
-static int list(const char *s, long *v, long lo, long hi)
-{
-    int k = 0;
-    char *e;
-
-    while (k < MAXLIST) {
-        v[k] = strtol(s, &e, 10);
-        if (e == s || v[k] < lo || v[k] > hi)
-            return -1;
-        k++;
-        if (*e == '\0')
-            return k;
-        if (*e != ',')
-            return -1;
-        s = e + 1;
-    }
-    return -1;
-}
 
 static int cmp(const void *a, const void *b)
 {
@@ -108,27 +86,13 @@ static double timed(long n, long b)
     return t;
 }
 
+/* The pairs the program takes. */
+static int fits(long n, long b)
+{
+    return b % 8 == 0 && n * b <= (1L << 30);
+}
+
 int main(int argc, char **argv)
 {
-    long ns[MAXLIST], bs[MAXLIST];
-    int nn, nb, i, j, rank;
-
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    nn = argc == 3 ? list(argv[1], ns, 2, 1L << 27) : -1;
-    nb = argc == 3 ? list(argv[2], bs, 8, 4096) : -1;
-    if (nn < 0 || nb < 0)
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    for (i = 0; i < nn; i++)
-        for (j = 0; j < nb; j++)
-            if (bs[j] % 8 != 0 || ns[i] * bs[j] > (1L << 30))
-                MPI_Abort(MPI_COMM_WORLD, 1);
-    for (i = 0; i < nn; i++)
-        for (j = 0; j < nb; j++) {
-            double t = timed(ns[i], bs[j]);
-            if (rank == 0)
-                printf("sort_nb %ld %ld %.6e\n", ns[i], bs[j], t);
-        }
-    MPI_Finalize();
-    return 0;
+    return grid(argc, argv, "sort_nb", 2, 1L << 27, 8, 4096, fits, timed);
 }

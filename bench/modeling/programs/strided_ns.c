@@ -22,31 +22,9 @@
 #include "timing.h"
 
 #define MAXSAMPLES 2000
-#define MAXLIST 64
 #define MAXLEN (1L << 25)
 
 static volatile double sink;
-
-/* Parses a comma-separated list of integers lo...hi into v; the count, or
- * -1. */
-static int list(const char *s, long *v, long lo, long hi)
-{
-    int k = 0;
-    char *e;
-
-    while (k < MAXLIST) {
-        v[k] = strtol(s, &e, 10);
-        if (e == s || v[k] < lo || v[k] > hi)
-            return -1;
-        k++;
-        if (*e == '\0')
-            return k;
-        if (*e != ',')
-            return -1;
-        s = e + 1;
-    }
-    return -1;
-}
 
 static double sum(const double *restrict a, long n, long s)
 {
@@ -98,27 +76,13 @@ static double timed(long n, long s)
     return t;
 }
 
+/* The pairs the program takes. */
+static int fits(long n, long s)
+{
+    return n * s <= MAXLEN;
+}
+
 int main(int argc, char **argv)
 {
-    long ns[MAXLIST], ss[MAXLIST];
-    int nn, nstr, i, j, rank;
-
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    nn = argc == 3 ? list(argv[1], ns, 1, MAXLEN) : -1;
-    nstr = argc == 3 ? list(argv[2], ss, 1, MAXLEN) : -1;
-    if (nn < 0 || nstr < 0)
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    for (i = 0; i < nn; i++)
-        for (j = 0; j < nstr; j++)
-            if (ns[i] * ss[j] > MAXLEN)
-                MPI_Abort(MPI_COMM_WORLD, 1);
-    for (i = 0; i < nn; i++)
-        for (j = 0; j < nstr; j++) {
-            double t = timed(ns[i], ss[j]);
-            if (rank == 0)
-                printf("strided_ns %ld %ld %.6e\n", ns[i], ss[j], t);
-        }
-    MPI_Finalize();
-    return 0;
+    return grid(argc, argv, "strided_ns", 1, MAXLEN, 1, MAXLEN, fits, timed);
 }

@@ -74,4 +74,58 @@ static inline int over_p_or_size(int argc, char **argv, void (*over_p)(int, int)
     return 0;
 }
 
+/* Parses a comma-separated list of integers lo...hi ("64,128,256") into v
+ * (room for GRID_MAX); the count, or -1. */
+#define GRID_MAX 64
+static inline int grid_list(const char *s, long *v, long lo, long hi)
+{
+    int k = 0;
+    char *e;
+
+    while (k < GRID_MAX) {
+        v[k] = strtol(s, &e, 10);
+        if (e == s || v[k] < lo || v[k] > hi)
+            return -1;
+        k++;
+        if (*e == '\0')
+            return k;
+        if (*e != ',')
+            return -1;
+        s = e + 1;
+    }
+    return -1;
+}
+
+/* The main of a program over two variables: "prog A1,A2,... B1,B2,..."
+ * times fn(a, b) for every a of the first list and, inside, every b of the
+ * second, and prints "name a b seconds" on rank 0. A value outside lo1..hi1
+ * or lo2..hi2, or a pair ok (if not NULL) refuses, aborts before anything
+ * is timed. */
+static inline int grid(int argc, char **argv, const char *name, long lo1, long hi1,
+                       long lo2, long hi2, int (*ok)(long, long),
+                       double (*fn)(long, long))
+{
+    long as[GRID_MAX], bs[GRID_MAX];
+    int na, nb, i, j, rank;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    na = argc == 3 ? grid_list(argv[1], as, lo1, hi1) : -1;
+    nb = argc == 3 ? grid_list(argv[2], bs, lo2, hi2) : -1;
+    if (na < 0 || nb < 0)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    for (i = 0; ok != NULL && i < na; i++)
+        for (j = 0; j < nb; j++)
+            if (!ok(as[i], bs[j]))
+                MPI_Abort(MPI_COMM_WORLD, 1);
+    for (i = 0; i < na; i++)
+        for (j = 0; j < nb; j++) {
+            double t = fn(as[i], bs[j]);
+            if (rank == 0)
+                printf("%s %ld %ld %.6e\n", name, as[i], bs[j], t);
+        }
+    MPI_Finalize();
+    return 0;
+}
+
 #endif
