@@ -228,7 +228,7 @@ int fit_auto_select(const struct fit_point *pts, size_t m, int nvars,
 
 /* The selection `auto` used before the extrapolating one (issue 13): the
  * normal-form search with PRESS and parsimony only, poly3..6 and inv3..6
- * included. Kept for comparison (bench/modeling); same contract as
+ * included. Kept for comparison (eval/); same contract as
  * fit_auto_select. */
 int fit_auto_select_v1(const struct fit_point *pts, size_t m, int nvars,
                        struct fit_term *terms, int *nterms, enum fit_graph *chosen,
@@ -252,7 +252,7 @@ double fit_extrapolation(const struct fit_model *m, const double *x);
  * SMAPE of their leave-one-out predictions (the constant by its in-sample
  * SMAPE), a term contributing under 0.05 % of every value ignored; the least
  * score wins. `auto` takes its law when it extrapolates better in forward
- * validation (fit_auto.c); bench/modeling prints it as the Extra-P column. */
+ * validation (fit_auto.c); eval/ prints it as the Extra-P column. */
 struct fit_pmnf1 {
     double c0, c1;    /* c1 = 0 for the constant */
     int num, den, lg; /* the term x^(num/den) * log2(x)^lg; num = lg = 0: constant */
@@ -274,7 +274,7 @@ double fit_pmnf1_term(const struct fit_pmnf1 *p, double x); /* the term alone */
  * least squares over every point, the least in-sample SMAPE among those
  * whose terms each make at least 0.05 % of some value (a·b is kept in any
  * case). `auto` takes its law when it extrapolates better in forward
- * validation (fit_auto.c, E2); bench/modeling prints it beside `auto` on
+ * validation (fit_auto.c, E2); eval/ prints it beside `auto` on
  * two-variable cases. */
 enum {
     FIT_PMNF2_CONST, /* c0 */

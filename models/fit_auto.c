@@ -53,7 +53,7 @@
  * mean squared forward error above this many times the leave-one-out one
  * (3 standard deviations). */
 #define FORWARD_SIGNIFICANT 9.0
-/* Scale of xunc: calibrated on the synthetic corpus of bench/modeling (never
+/* Scale of xunc: calibrated on the synthetic corpus of eval/ (never
  * on the real data) so that ~95 % of extrapolated truths fall inside. */
 #define XUNC_SCALE 1.0
 /* Floor of xunc: even a law that validates perfectly is not known beyond the

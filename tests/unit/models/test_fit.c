@@ -1262,7 +1262,7 @@ static void test_pmnf1(void)
 }
 
 /* Forward validation of the whole procedure (docs/models.md §10): on the
- * ping-pong latencies of bench/modeling/data/heldout (means of 6
+ * ping-pong latencies of eval/data/pingpong-stencil-alltoall (means of 6
  * repetitions, 1 B ... 16 KiB, where the eager protocol's per-byte cost falls
  * with the size) the one-term rule, refitted without its largest sizes,
  * predicts them better than the selection does, so `auto` answers with its
@@ -1351,7 +1351,7 @@ static void test_one_term_law(void)
 
 /* Over 10 doublings and more `auto` takes the one-term rule's law outright
  * (candidate S, docs/models.md §10.1). The exchange of an MPI_Type_indexed
- * layout of bench/modeling/data/heldout13, 5 repetitions at 8 B ... 128 KiB
+ * layout of eval/data/byte-sweeps-wide, 5 repetitions at 8 B ... 128 KiB
  * (its training sizes in bench_modeling, a span of 16384): there the
  * forward comparison of the two procedures prefers
  * the selection's relative law (before S, `auto` kept it), and now the law is
