@@ -226,18 +226,6 @@ int fit_auto_select(const struct fit_point *pts, size_t m, int nvars,
                     struct fit_term *terms, int *nterms, enum fit_graph *chosen,
                     int *relative, struct err *err);
 
-/* The selection `auto` used before the extrapolating one (issue 13): the
- * normal-form search with PRESS and parsimony only, poly3..6 and inv3..6
- * included. Kept for comparison (eval/); same contract as
- * fit_auto_select. */
-int fit_auto_select_v1(const struct fit_point *pts, size_t m, int nvars,
-                       struct fit_term *terms, int *nterms, enum fit_graph *chosen,
-                       int *relative, struct err *err);
-
-/* fit_run with graph "auto" answered by fit_auto_select_v1 and fit_terms, as
- * before issue 13 (no xunc, no robust step). Same contract as fit_run. */
-int fit_run_v1(const struct fit_input *in, struct fit_result *out, struct err *err);
-
 /* How far x reaches beyond the training range: 0 inside [xmin, xmax] (every
  * variable); beyond it, for positive x and range, log2 of the ratio to the
  * nearest measured end (x = 4 * xmax gives 2); otherwise the distance in

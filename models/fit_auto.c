@@ -423,7 +423,7 @@ static int choose_law(const struct fit_point *pts, size_t m, int nvars, int rel,
     if (!isfinite(smin))
         return -1;
     /* Simplest first. With repetitions, the parsimony rule of
-     * fit_auto_select_v1 over the eligible laws: the first law passing the
+     * docs/models.md §5.3 over the eligible laws: the first law passing the
      * lack-of-fit test against the pure error. */
     for (j = 0; j < cs->n; j++)
         ord[j] = j;
@@ -555,7 +555,7 @@ static int select_law(const struct fit_point *pts, size_t m, int nvars, int rel,
         err_nomem(err);
         goto out;
     }
-    if (fit_search_cands(pts, m, nvars, rel, cs, err) < 0)
+    if (fit_search_cands(pts, m, nvars, rel, 1, cs, err) < 0)
         goto out;
     if (choose_law(pts, m, nvars, rel, cs, &w, sc, &b, &out->xunc) < 0) {
         err_set(err, 422, "degenerate", "data",
@@ -897,13 +897,6 @@ static int pmnf2_model(const struct fit_point *pts, size_t m, struct fit_model *
     return ols_model(pts, m, 2, &c, out);
 }
 
-static int e2_enabled = 1;
-
-void fit_auto_two_var_rule(int on)
-{
-    e2_enabled = on;
-}
-
 /* Since heldout16 (candidate E2, docs/models.md §10.1): for a positive
  * quantity of two positive variables, Extra-P's multi-parameter law is
  * taken when, with the points at each variable's largest value left out,
@@ -949,6 +942,12 @@ static int wide_span(const struct fit_point *pts, size_t m)
     return hi >= WIDE_SPAN * lo;
 }
 
+int fit_auto_selection(const struct fit_point *pts, size_t m, int nvars,
+                       struct fit_model *out, struct err *err)
+{
+    return auto_model(pts, m, nvars, out, err);
+}
+
 int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
                    struct fit_model *out, struct err *err)
 {
@@ -977,7 +976,7 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
      * data of docs/models.md §10.1 (candidate S) it lost to it. With two
      * variables, Extra-P's multi-parameter law is weighed the same way
      * (two_var_rule). */
-    if (nvars == 2 && e2_enabled)
+    if (nvars == 2)
         return two_var_rule(pts, m, out);
     if (nvars != 1 || m < 5 || m > FIT_PMNF1_MAX)
         return 0;

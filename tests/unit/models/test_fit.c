@@ -974,12 +974,6 @@ static void test_outlier_is_left_out(void)
     CHECK_INT(fit_predict_ext(&r.model, &xq, &yp, &lo, &hi, &e), 0);
     CHECK_REL(yp, law_inv(512), 0.05);
     fit_result_free(&r);
-    /* The old selection had no such step. */
-    CHECK_INT(fit_run_v1(&(struct fit_input){1, x, y, 8, "auto", AGG_MEAN, NULL}, &r, &e),
-              0);
-    CHECK_INT(r.model.outliers, 0);
-    CHECK(r.model.xunc == 0);
-    fit_result_free(&r);
 }
 
 /* Two regimes: flat until p = 32, then linear. The model describes the
@@ -1394,7 +1388,7 @@ static void test_wide_span_takes_one_term(void)
  * repetitions). Left out in turn, the largest m and the largest P are
  * predicted better by Extra-P's multi-parameter rule than by the
  * selection's law, so `auto` takes the rule's law, fitted by ordinary least
- * squares; without the rule it keeps its own (m * P^2 here). */
+ * squares; the selection alone keeps its own (m * P^2 here). */
 static void test_two_var_takes_pmnf2(void)
 {
     static const double t[48] = {
@@ -1408,6 +1402,7 @@ static void test_two_var_takes_pmnf2(void)
     double x[96], at[2] = {2097152, 8}, v, w;
     struct fit_point pts[16];
     struct fit_pmnf2 pb;
+    struct fit_model sm;
     struct fit_input in = {2, x, t, 48, "auto", AGG_MEAN, NULL};
     struct fit_result r;
     struct err e = {0};
@@ -1430,43 +1425,50 @@ static void test_two_var_takes_pmnf2(void)
     CHECK(r.model.xunc > 0.08);
     CHECK_INT(fit_eval(&r.model, at, &v, &e), 0);
     CHECK_REL(v, fit_pmnf2_eval(&pb, at), 1e-9);
+    /* The selection alone, on the same aggregated points, chose another law. */
+    CHECK_INT(fit_auto_selection(r.points, r.npoints, 2, &sm, &e), 0);
+    CHECK_INT(fit_eval(&sm, at, &w, &e), 0);
+    CHECK(sm.relative == 1 && fabs(w - v) > 0.5 * v);
     fit_result_free(&r);
-    fit_auto_two_var_rule(0);
-    CHECK_INT(fit_run(&in, &r, &e), 0);
-    CHECK_INT(fit_eval(&r.model, at, &w, &e), 0);
-    CHECK(r.model.relative == 1 && fabs(w - v) > 0.5 * v);
-    fit_result_free(&r);
-    fit_auto_two_var_rule(1);
 }
 
 /* The pair search skips pairs whose PRESS bound cannot beat their class:
  * on 600 random designs (4..30 distinct x, 1..3 repetitions, laws of one
- * and two terms, 0..20 % noise, absolute and relative fits) both selections
- * give bit-identical models with and without the skipping. */
-static int same_model(const struct fit_model *a, const struct fit_model *b)
+ * and two terms, 0..20 % noise, absolute and relative fits) the search gives
+ * bit-identical classes (terms, PRESS, its standard error, RSS) with and
+ * without the skipping. */
+static int same_cands(const struct fit_cands *a, const struct fit_cands *b)
 {
-    int j;
+    int i, j;
 
-    if (a->nterms != b->nterms || a->relative != b->relative || a->xunc != b->xunc ||
-        a->seg_x != b->seg_x || a->outliers != b->outliers)
+    if (a->n != b->n)
         return 0;
-    for (j = 0; j < a->nterms; j++)
-        if (a->coef[j] != b->coef[j] || a->term[j].expo[0] != b->term[j].expo[0] ||
-            a->term[j].logp[0] != b->term[j].logp[0])
+    for (i = 0; i < a->n; i++) {
+        const struct fit_cand *p = &a->c[i], *q = &b->c[i];
+        if (p->nterms != q->nterms || p->cx != q->cx || p->press != q->press ||
+            p->se != q->se || p->rss != q->rss)
             return 0;
+        for (j = 1; j < p->nterms; j++)
+            if (p->term[j].expo[0] != q->term[j].expo[0] ||
+                p->term[j].logp[0] != q->term[j].logp[0])
+                return 0;
+    }
     return 1;
 }
 
 static void test_pair_pruning_is_exact(void)
 {
     static double x[90], y[90];
+    static struct fit_cands ca, cb;
     uint64_t r = 12345;
-    int k, differ = 0, fits = 0;
+    int k, differ = 0, searched = 0;
 
     for (k = 0; k < 600; k++) {
-        int m = 4 + k % 27, reps = 1 + k % 3, i, q, v1;
+        int m = 4 + k % 27, reps = 1 + k % 3, i, q, rel = 1;
         double noise = 0.2 * (double)(k % 7) / 6, lo = (k % 2) ? 1 : 0.5;
-        size_t n = 0;
+        struct fit_result a;
+        struct err e = {0};
+        size_t n = 0, j;
         for (i = 0; i < m; i++)
             for (q = 0; q < reps; q++) {
                 double xi = lo * pow(1.5, i), u;
@@ -1482,28 +1484,19 @@ static void test_pair_pruning_is_exact(void)
                        (k % 11 == 0 ? noise * u : 0);
                 n++;
             }
-        for (v1 = 0; v1 < 2; v1++) {
-            struct fit_input in = {1, x, y, n, "auto", AGG_MEAN, NULL};
-            struct fit_result a, b;
-            struct err e = {0};
-            int ra, rb;
-            fit_search_pruning(1);
-            ra = v1 ? fit_run_v1(&in, &a, &e) : fit_run(&in, &a, &e);
-            fit_search_pruning(0);
-            rb = v1 ? fit_run_v1(&in, &b, &e) : fit_run(&in, &b, &e);
-            fit_search_pruning(1);
-            CHECK_INT(ra, rb);
-            if (ra == 0 && rb == 0) {
-                fits++;
-                differ += !same_model(&a.model, &b.model);
-            }
-            if (ra == 0)
-                fit_result_free(&a);
-            if (rb == 0)
-                fit_result_free(&b);
+        /* fit_run aggregates the repetitions as the search receives them */
+        CHECK_INT(
+            fit_run(&(struct fit_input){1, x, y, n, "poly1", AGG_MEAN, NULL}, &a, &e), 0);
+        for (j = 0; j < a.npoints; j++)
+            rel &= a.points[j].y > 0;
+        if (fit_search_cands(a.points, a.npoints, 1, rel, 1, &ca, &e) == 0 &&
+            fit_search_cands(a.points, a.npoints, 1, rel, 0, &cb, &e) == 0) {
+            searched++;
+            differ += !same_cands(&ca, &cb);
         }
+        fit_result_free(&a);
     }
-    CHECK(fits > 1100);
+    CHECK(searched == 600);
     CHECK_INT(differ, 0);
 }
 
