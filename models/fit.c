@@ -57,7 +57,7 @@ int fit_graph_parse(const char *s, enum fit_graph *out, struct err *err)
 {
     size_t i;
 
-    *out = FIT_UNKNOWN; /* also on error: the caller's g is never unset */
+    *out = FIT_AUTO; /* the default (SPEC §18); also on error: g is never unset */
     if (s == NULL || *s == '\0')
         return 0;
     for (i = 0; i < sizeof graph_names / sizeof graph_names[0]; i++)
@@ -514,41 +514,38 @@ int fit_predict(const struct fit_model *m, const double *x, double *y, double *l
 int fit_predict_ext(const struct fit_model *m, const double *x, double *y, double *lo,
                     double *hi, struct err *err)
 {
-    double v, half;
+    double v, half, d, t;
 
-    if (m->xunc <= 0)
+    if (m->xunc <= 0 && !m->positive)
         return fit_predict(m, x, y, lo, hi, err);
     if (fit_eval(m, x, &v, err) < 0)
         return -1;
     *y = *lo = *hi = v;
     if (!m->has_interval || m->dof < 1)
         return 0;
-    {
-        /* The extrapolating `auto`: the law's own uncertainty grows with the
-         * distance beyond the data; relative models get a multiplicative
-         * interval (never below 0 for a positive quantity). */
-        double d = fit_extrapolation(m, x) * m->xunc, t;
-        t = gsl_cdf_tdist_Pinv(0.975, (double)m->dof);
-        if ((m->relative || m->positive) && v > 0) {
-            /* the noise part as a relative variance at v */
-            double n2 = m->relative ? m->s2 * (1 + leverage(m, x) / (v * v))
-                                    : m->s2 * (1 + leverage(m, x)) / (v * v);
-            double z = t * sqrt(n2 + d * d);
-            if (!isfinite(z) || z > 700)
-                return err_invalid(err, "x",
-                                   "the prediction interval overflows at this x");
-            *lo = v * exp(-z);
-            *hi = v * exp(z);
-            return 0;
-        }
-        half = t *
-               sqrt(m->s2 * ((m->relative ? v * v : 1) + leverage(m, x)) + v * v * d * d);
-        if (!isfinite(half))
+    /* The extrapolating `auto`: the law's own uncertainty grows with the
+     * distance beyond the data. A positive quantity (a relative model, or
+     * one flagged positive: every measured value > 0) gets its interval in
+     * log space, multiplicative, never reaching 0. */
+    d = m->xunc > 0 ? fit_extrapolation(m, x) * m->xunc : 0;
+    t = gsl_cdf_tdist_Pinv(0.975, (double)m->dof);
+    if ((m->relative || m->positive) && v > 0) {
+        /* the noise part as a relative variance at v */
+        double n2 = m->relative ? m->s2 * (1 + leverage(m, x) / (v * v))
+                                : m->s2 * (1 + leverage(m, x)) / (v * v);
+        double z = t * sqrt(n2 + d * d);
+        if (!isfinite(z) || z > 700)
             return err_invalid(err, "x", "the prediction interval overflows at this x");
-        *lo = v - half;
-        *hi = v + half;
+        *lo = v * exp(-z);
+        *hi = v * exp(z);
         return 0;
     }
+    half = t * sqrt(m->s2 * ((m->relative ? v * v : 1) + leverage(m, x)) + v * v * d * d);
+    if (!isfinite(half))
+        return err_invalid(err, "x", "the prediction interval overflows at this x");
+    *lo = v - half;
+    *hi = v + half;
+    return 0;
 }
 
 /* ---- formulas ---- */

@@ -162,7 +162,7 @@ struct fit_input {
     const double *x;               /* n * nvars values, row-major: x[i*nvars + v] */
     const double *y;               /* n values */
     size_t n;                      /* 1..FIT_MAX_POINTS */
-    const char *graph;             /* graph name, see fit_graph_parse; NULL = "unknown" */
+    const char *graph;             /* graph name, see fit_graph_parse; NULL = "auto" */
     enum agg_kind agg;             /* how repetitions at one x are reduced */
     const struct fit_basis *basis; /* NULL, or fit y = c0 + c1 * B(x) (graph auto
                                       or linear, one variable, x > 0, at least
@@ -178,7 +178,8 @@ struct fit_result {
 
 /* Parses a graph name: poly1..poly6, inv1..inv6, unknown, auto, and the aliases
  * linear, quadratic, cubic, 4th, 5th, 6th and "inverse linear" ... "inverse
- * 6th". Returns 0, or -1 with 422 "invalid" (field "graph"). */
+ * 6th". NULL or "" is "auto", the default (SPEC §18). Returns 0, or -1 with
+ * 422 "invalid" (field "graph"). */
 int fit_graph_parse(const char *s, enum fit_graph *out, struct err *err);
 
 /* Canonical id ("poly3", "inv2", "unknown", "auto", "normal"); static string. */
@@ -291,7 +292,8 @@ double fit_pmnf2_eval(const struct fit_pmnf2 *p, const double *x);
 int fit_pmnf2_terms(const struct fit_pmnf2 *p, struct fit_term *t);
 
 /* Appends one sentence saying why the prediction y [lo, hi] at x cannot be
- * trusted, or nothing when it can. Reasons: no interval (exact fit), x far
+ * trusted, or nothing when it can. Reasons: no interval (exact fit), the
+ * paper's `unknown` extrapolating a polynomial of degree 3 or more, x far
  * beyond the data (extrapolation > 2, i.e. more than 4x the measured end),
  * an interval wider than the value itself, a prediction <= 0 of a positive
  * quantity, and points left out as outliers. Returns 1 when a warning was

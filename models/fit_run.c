@@ -327,6 +327,14 @@ static int run_points(struct fit_point *pts, size_t m, int nvars, enum fit_graph
     } else if (fit_graph_type(pts, m, g, &out->model, err) < 0) {
         goto fail;
     }
+    if (basis == NULL && g != FIT_AUTO) {
+        /* A graph type fitted to a positive quantity (every value > 0):
+         * fit_predict_ext's interval is multiplicative, in log space, so it
+         * never reaches 0 (SPEC §18). */
+        out->model.positive = 1;
+        for (i = 0; i < m; i++)
+            out->model.positive &= pts[i].y > 0;
+    }
     out->points = pts;
     out->npoints = m;
     fit_stats_compute(out, nobs);

@@ -1500,6 +1500,89 @@ static void test_pair_pruning_is_exact(void)
     CHECK_INT(differ, 0);
 }
 
+/* SPEC §18: `auto` is the default graph; the paper's `unknown` warns when it
+ * extrapolates a polynomial of degree 3 or more (not inside the data); an
+ * interval of a positive quantity never reaches 0 (log space), where the
+ * classical interval of the same fit does. */
+static double law_matmul(double n)
+{
+    return 2e-9 * n * n * n + 1e-6 * n * n + 0.01;
+}
+
+static void test_spec18_defaults_and_positive_intervals(void)
+{
+    double x[32], y[32], xq, yp, lo, hi, clo, chi;
+    struct fit_result r;
+    struct err e = {0};
+    enum fit_graph g = FIT_POLY1;
+    struct buf b;
+    size_t n = 0;
+    int i, k, classical_neg = 0, positive_checked = 0, nonpos_warned = 0;
+
+    CHECK_INT(fit_graph_parse(NULL, &g, &e), 0);
+    CHECK_INT(g, FIT_AUTO);
+    CHECK_INT(fit_graph_parse("", &g, &e), 0);
+    CHECK_INT(g, FIT_AUTO);
+    rng_seed(18);
+    for (i = 0; i < 8; i++)
+        for (k = 0; k < 2; k++) {
+            x[n] = 200.0 * (i + 1);
+            y[n] = law_matmul(x[n]) * (1 + 0.05 * rng_gauss());
+            n++;
+        }
+    CHECK_INT(run1(x, y, n, NULL, &r, &e), 0);
+    CHECK_INT(r.model.graph, FIT_AUTO);
+    fit_result_free(&r);
+    CHECK_INT(run1(x, y, n, "unknown", &r, &e), 0);
+    CHECK(r.model.chosen >= FIT_POLY1 + 2 && r.model.chosen <= FIT_POLY6);
+    CHECK_INT(r.model.positive, 1);
+    buf_init(&b, 512);
+    xq = 900;
+    CHECK_INT(fit_predict_ext(&r.model, &xq, &yp, &lo, &hi, &e), 0);
+    CHECK(fit_warning(&r.model, &xq, yp, lo, hi, &b) >= 0);
+    CHECK(strstr(buf_str(&b), "polynomial of degree") == NULL);
+    b.len = 0;
+    xq = 16000;
+    CHECK_INT(fit_predict_ext(&r.model, &xq, &yp, &lo, &hi, &e), 0);
+    CHECK_INT(fit_warning(&r.model, &xq, yp, lo, hi, &b), 1);
+    printf("     unknown chose %s; at 16000: %.4g [%.4g, %.4g]: %s\n",
+           fit_graph_name(r.model.chosen), yp, lo, hi, buf_str(&b));
+    CHECK(strstr(buf_str(&b), "chose a polynomial of degree") != NULL);
+    buf_free(&b);
+    fit_result_free(&r);
+
+    /* A time that falls as 20 - 0.5 p (p = 1..16, 5 % noise) heads to 0 at
+     * p = 40: up to where the line crosses, its interval stays above 0; the
+     * classical one does not. */
+    n = 0;
+    for (i = 1; i <= 16; i++) {
+        x[n] = i;
+        y[n] = (20 - 0.5 * i) * (1 + 0.05 * rng_gauss());
+        n++;
+    }
+    CHECK_INT(run1(x, y, n, "linear", &r, &e), 0);
+    CHECK_INT(r.model.positive, 1);
+    buf_init(&b, 512);
+    for (xq = 17; xq < 80; xq *= 1.02) {
+        CHECK_INT(fit_predict_ext(&r.model, &xq, &yp, &lo, &hi, &e), 0);
+        CHECK_INT(fit_predict(&r.model, &xq, &yp, &clo, &chi, &e), 0);
+        if (yp > 0) {
+            positive_checked++;
+            CHECK(lo > 0 && lo < yp && yp < hi);
+            classical_neg += clo <= 0;
+        } else {
+            b.len = 0;
+            CHECK_INT(fit_warning(&r.model, &xq, yp, lo, hi, &b), 1);
+            nonpos_warned += strstr(buf_str(&b), "non-positive value") != NULL;
+        }
+    }
+    printf("     linear: %d positive predictions, classical lo <= 0 in %d, %d warned\n",
+           positive_checked, classical_neg, nonpos_warned);
+    CHECK(positive_checked > 5 && classical_neg > 0 && nonpos_warned > 5);
+    buf_free(&b);
+    fit_result_free(&r);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -1510,6 +1593,7 @@ int main(void)
     RUN(test_auto_exact_and_naming);
     RUN(test_auto_recovers_laws);
     RUN(test_unknown_vs_auto_extrapolation);
+    RUN(test_spec18_defaults_and_positive_intervals);
     RUN(test_two_param);
     RUN(test_two_param_small_grid);
     RUN(test_interval_coverage);
