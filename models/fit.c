@@ -511,6 +511,18 @@ int fit_predict(const struct fit_model *m, const double *x, double *y, double *l
     return 0;
 }
 
+/* The law's uncertainty per doubling that an interval carries at most.
+ * xunc itself goes up to 3 (e^3 per doubling, fit_auto.c): it says how
+ * little the data pin the law down, and fit_warning reads it. But the
+ * errors of the laws measured beyond their data grow far slower than
+ * such an xunc: with the 95 % interval's half-width held at 0.5 per
+ * doubling (a factor 2.7 per doubling at t = 2), 89-95 % of the extrapolated
+ * points of every development corpus stay inside (synthetic laws of one and
+ * two variables, the 19 sets of eval/data, the shared scaling corpus), where
+ * an xunc of 3 made intervals thousands of times the prediction
+ * (eval/RECORD.md, issue 32). */
+#define XUNC_INTERVAL_MAX 0.5
+
 int fit_predict_ext(const struct fit_model *m, const double *x, double *y, double *lo,
                     double *hi, struct err *err)
 {
@@ -527,7 +539,7 @@ int fit_predict_ext(const struct fit_model *m, const double *x, double *y, doubl
      * distance beyond the data. A positive quantity (a relative model, or
      * one flagged positive: every measured value > 0) gets its interval in
      * log space, multiplicative, never reaching 0. */
-    d = m->xunc > 0 ? fit_extrapolation(m, x) * m->xunc : 0;
+    d = m->xunc > 0 ? fit_extrapolation(m, x) * fmin(m->xunc, XUNC_INTERVAL_MAX) : 0;
     t = gsl_cdf_tdist_Pinv(0.975, (double)m->dof);
     if ((m->relative || m->positive) && v > 0) {
         /* the noise part as a relative variance at v */

@@ -1133,6 +1133,10 @@ int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
     double d = fit_extrapolation(m, x), at = c->n > 0 ? fit_basis_arg(c, x[0]) : 0;
     size_t before = b->len;
 
+    /* lo and hi are shown beside the warning; since the intervals are
+     * calibrated (issue 32) their width alone is no reason to warn */
+    (void)lo;
+    (void)hi;
     if (!m->has_interval || m->dof < 1)
         buf_puts(b, "The fit has no degrees of freedom left, so this prediction has no "
                     "interval; measure more points.");
@@ -1163,9 +1167,11 @@ int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
                        "x = %g reads the machine curve %s at %g, outside its measured "
                        "%g to %g; the curve is continued along its end segment there.",
                        x[0], c->name, at, c->x[0], c->x[c->n - 1]);
-    } else if (hi - lo > fabs(y))
-        buf_puts(b, "The 95 % interval is wider than the prediction itself: the data "
-                    "cannot pin the law down here; measure closer to this point.");
+    } else if (m->xunc * d > 1)
+        buf_printf(b,
+                   "The laws that fit these data disagree by more than a factor of %.3g "
+                   "here; the prediction may be far off: measure closer to this point.",
+                   exp(m->xunc * d));
     else if (m->seg_x > 0 && x[0] < m->seg_x)
         buf_printf(b,
                    "The data show a change of regime at x = %g; the model describes "

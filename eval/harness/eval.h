@@ -23,6 +23,9 @@ struct tally {
     double *err, *width;
     size_t n, cap, within, over1, covered, failed;
     size_t low0; /* lower bounds <= 0 of positive predictions */
+    /* fit_warning's precision: predictions warned about, off by more than
+     * 50 % (far), both */
+    size_t warned, far, warned_far;
 };
 
 extern uint64_t rng;
@@ -35,6 +38,7 @@ int cmp_triple(const void *a, const void *b); /* rows x1 x2 y, by x1 then x2 */
 double median(double *v, size_t n);           /* sorts v; NAN when n is 0 */
 void print_header(void);
 void print_row(const char *corpus, const char *sel, struct tally *t);
+void print_warnings(const char *corpus, const struct tally *t);
 
 /* What score() leaves for its caller. */
 extern int nv;                 /* variables of the case being scored (1 or 2) */

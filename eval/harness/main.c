@@ -142,6 +142,9 @@ int main(int argc, char **argv)
         print_row("synthetic, two variables", sel_name[i], &syn2[i]);
     for (i = 0; i < NSEL; i++)
         print_row(nsets > 1 ? "real, the sets above" : "real", sel_name[i], &re[i]);
+    print_warnings("synthetic", &syn[AUTO]);
+    print_warnings("synthetic, two variables", &syn2[AUTO]);
+    print_warnings(nsets > 1 ? "real, the sets above" : "real", &re[AUTO]);
     real_totals();
     printf("auto: %zu fits, %zu with a regime change, %zu with outliers left out\n",
            n_fits, n_breaks, n_outliers);

@@ -30,7 +30,7 @@ struct scase {
     char name[96];
     int nvars;
     double err[3]; /* auto, Extra-P best, our rewrite of Extra-P's rule */
-    size_t ntest, covered, low0;
+    size_t ntest, covered, low0, warned, far, warned_far;
     double width[64]; /* relative width of each test point's interval */
 };
 
@@ -105,6 +105,9 @@ static void fit_case(struct scase *c, json_t *train, json_t *test, int sel, int 
             c->ntest = nq;
             c->covered = t.covered;
             c->low0 = t.low0;
+            c->warned = t.warned;
+            c->far = t.far;
+            c->warned_far = t.warned_far;
             memcpy(c->width, last_width, nq * sizeof *c->width);
         }
     }
@@ -125,7 +128,7 @@ static void report(const struct scase *cs, size_t nc, int nvars)
 {
     double e[3][MAXCASES], w[MAXCASES * 64];
     size_t k, i, n = 0, nw = 0, within[3] = {0}, won = 0, lost = 0, tie = 0;
-    size_t pts = 0, held = 0, low0 = 0, over1 = 0;
+    size_t pts = 0, held = 0, low0 = 0, over1 = 0, warned = 0, far = 0, wfar = 0;
     int s;
 
     for (k = 0; k < nc; k++) {
@@ -146,6 +149,9 @@ static void report(const struct scase *cs, size_t nc, int nvars)
         pts += c->ntest;
         held += c->covered;
         low0 += c->low0;
+        warned += c->warned;
+        far += c->far;
+        wfar += c->warned_far;
         for (i = 0; i < c->ntest; i++)
             w[nw++] = c->width[i];
         n++;
@@ -163,6 +169,10 @@ static void report(const struct scase *cs, size_t nc, int nvars)
            "%.0f %% of the prediction, %zu lower bounds <= 0\n",
            held, pts, 100.0 * (double)held / (double)(pts ? pts : 1), 100 * median(w, nw),
            low0);
+    printf("    warnings on %zu of %zu test points; %zu of them off by more than 50 %% "
+           "(precision %.0f %%); of the %zu that far off, %.0f %% warned about\n",
+           warned, pts, wfar, 100.0 * (double)wfar / (double)(warned ? warned : 1), far,
+           100.0 * (double)wfar / (double)(far ? far : 1));
 }
 
 int scaling_corpus(const char *dir, const char *preds_path, int verbose)

@@ -192,8 +192,19 @@ int score_on(int sel, const struct fit_basis *basis, const double *x, const doub
         last_width[k < 256 ? k : 255] = width;
         last_lo[k < 256 ? k : 255] = lo;
         t->low0 += yp > 0 && lo <= 0;
-        for (j = 0; j < nobs[k]; j++)
-            tally_add(t, err, width, obs[k][j] >= lo && obs[k][j] <= hi);
+        {
+            struct buf wb;
+            int warned;
+            buf_init(&wb, 512);
+            warned = fit_warning(&r.model, &xq[k * nv], yp, lo, hi, &wb) > 0;
+            buf_free(&wb);
+            for (j = 0; j < nobs[k]; j++) {
+                tally_add(t, err, width, obs[k][j] >= lo && obs[k][j] <= hi);
+                t->warned += warned;
+                t->far += err > 0.5;
+                t->warned_far += warned && err > 0.5;
+            }
+        }
     }
     fit_result_free(&r);
     return 0;

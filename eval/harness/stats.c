@@ -81,3 +81,13 @@ void print_row(const char *corpus, const char *sel, struct tally *t)
                100.0 * (double)t->covered / (double)(t->n ? t->n : 1), 100 * mw, t->low0);
     printf(" %6zu\n", t->failed);
 }
+
+void print_warnings(const char *corpus, const struct tally *t)
+{
+    printf(
+        "%-24s warnings on %zu of %zu predictions; of those %zu off by more than 50 %% "
+        "(precision %.0f %%), of the %zu that far off %.0f %% warned about\n",
+        corpus, t->warned, t->n, t->warned_far,
+        100.0 * (double)t->warned_far / (double)(t->warned ? t->warned : 1), t->far,
+        100.0 * (double)t->warned_far / (double)(t->far ? t->far : 1));
+}
