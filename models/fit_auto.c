@@ -290,16 +290,49 @@ static double data_slope(const struct fit_point *pts, size_t m)
     return isfinite(s) ? s : INFINITY;
 }
 
+/* The same for variable v of two: on each slice where the other variable is
+ * fixed, the slope from the point at the slice's largest x_v to the one
+ * with the largest x_v at most half of it; the steepest over the slices.
+ * INFINITY when there is none or the data are not all positive. */
+static double data_slope2(const struct fit_point *pts, size_t m, int v)
+{
+    double s = -INFINITY;
+    size_t i, j;
+    int o = 1 - v;
+
+    for (i = 0; i < m; i++)
+        if (!(pts[i].y > 0) || !(pts[i].x[0] > 0) || !(pts[i].x[1] > 0))
+            return INFINITY;
+    for (i = 0; i < m; i++) {
+        size_t top = i, half = m;
+        for (j = 0; j < m; j++) /* the slice's largest x_v */
+            if (pts[j].x[o] == pts[i].x[o] && pts[j].x[v] > pts[top].x[v])
+                top = j;
+        if (top != i) /* each slice once, from its top point */
+            continue;
+        for (j = 0; j < m; j++)
+            if (pts[j].x[o] == pts[i].x[o] && 2 * pts[j].x[v] <= pts[top].x[v] &&
+                (half == m || pts[j].x[v] > pts[half].x[v]))
+                half = j;
+        if (half < m)
+            s = fmax(s,
+                     log(pts[top].y / pts[half].y) / log(pts[top].x[v] / pts[half].x[v]));
+    }
+    return isfinite(s) ? s : INFINITY;
+}
+
 /* The plausibility beyond the data, up to 16x the largest x (xmax): a finite
  * law, positive for a positive quantity (rel), non-decreasing when the data
- * increase throughout, and, with a finite slope_max (one variable: the
- * steepest growth the data show, data_slope), growing from 8x to 16x no
- * faster than x^(max(slope_max, 1) + 1): a law that accelerates far beyond
- * anything measured (x^3 log x fitted to latencies that grew as x^0.5)
- * extrapolates the noise of its largest points. */
+ * increase throughout, and, with slope_max (NULL: no such check; one
+ * value per variable: the steepest growth the data show along it,
+ * data_slope, data_slope2), growing from 8x to 16x along each variable (the
+ * other at its largest value) no faster than x^(max(slope_max, 1) + 1): a
+ * law that accelerates far beyond anything measured (x^3 log x fitted to
+ * latencies that grew as x^0.5) extrapolates the noise of its largest
+ * points. */
 static int plausible_beyond(const struct fit_term *t, int p, int nvars,
                             const double *coef, const double *xmax, int rel,
-                            int increasing, double slope_max)
+                            int increasing, const double *slope_max)
 {
     double prev = 0;
     int k, v;
@@ -313,10 +346,19 @@ static int plausible_beyond(const struct fit_term *t, int p, int nvars,
             return 0;
         if (increasing && k > 0 && f < prev * (1 - 1e-9))
             return 0;
-        if (k == 4 && prev > 0 && f > 0 && isfinite(slope_max) &&
-            log2(f / prev) > fmax(slope_max, 1) + 1)
-            return 0;
         prev = f;
+    }
+    for (v = 0; slope_max != NULL && v < nvars; v++) {
+        double x[FIT_MAX_VARS], f8, f16;
+        if (!isfinite(slope_max[v]) || !(xmax[v] > 0))
+            continue;
+        memcpy(x, xmax, (size_t)nvars * sizeof *x);
+        x[v] = 8 * xmax[v];
+        f8 = law_val(t, p, nvars, coef, x);
+        x[v] = 16 * xmax[v];
+        f16 = law_val(t, p, nvars, coef, x);
+        if (f8 > 0 && f16 > 0 && log2(f16 / f8) > fmax(slope_max[v], 1) + 1)
+            return 0;
     }
     return 1;
 }
@@ -324,7 +366,7 @@ static int plausible_beyond(const struct fit_term *t, int p, int nvars,
 /* Scores candidate c: fit on all points, the plausibility checks beyond the
  * data, forward folds. */
 static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel,
-                       int increasing, double slope_max, const struct fit_cand *c,
+                       int increasing, const double *slope_max, const struct fit_cand *c,
                        const struct fold *folds, int nfolds, struct ws *w,
                        struct score *sc)
 {
@@ -427,7 +469,7 @@ static int choose_law(const struct fit_point *pts, size_t m, int nvars, int rel,
 {
     struct fold folds[4];
     int nfolds = make_folds(pts, m, nvars, folds), j, b = -1, increasing = 0;
-    double slope_max = nvars == 1 && rel ? data_slope(pts, m) : INFINITY;
+    double slope_max[FIT_MAX_VARS] = {INFINITY, INFINITY};
     int ord[FIT_MAX_CANDS];
     size_t nobs = 0;
     double smin = INFINITY, sumw = 0, spread = 0;
@@ -435,6 +477,12 @@ static int choose_law(const struct fit_point *pts, size_t m, int nvars, int rel,
 
     if (nvars == 1 && rel)
         increasing = increasing_throughout(pts, m);
+    if (rel && nvars == 1)
+        slope_max[0] = data_slope(pts, m);
+    if (rel && nvars == 2) {
+        slope_max[0] = data_slope2(pts, m, 0);
+        slope_max[1] = data_slope2(pts, m, 1);
+    }
     for (i = 0; i < m; i++)
         nobs += (size_t)(pts[i].n > 0 ? pts[i].n : 1);
     for (j = 0; j < cs->n; j++) {
@@ -950,7 +998,7 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
     }
     if (forward_procedures2(pts, m, out, &ea, &eb, &ebd) < 0 || !(eb < ea) ||
         pmnf2_model(pts, m, &b) < 0 ||
-        !plausible_beyond(b.term, b.nterms, 2, b.coef, xmax, 1, 0, INFINITY))
+        !plausible_beyond(b.term, b.nterms, 2, b.coef, xmax, 1, 0, NULL))
         return 0;
     b.xunc = fmin(sqrt(out->xunc * out->xunc + ebd), XUNC_MAX);
     b.positive = 1;
@@ -1019,7 +1067,7 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
     if (forward_procedures(pts, m, &ea, &eb, &ebd) < 0 || (!wide && !(eb < ea)) ||
         one_term_model(pts, m, &b) < 0 ||
         !plausible_beyond(b.term, b.nterms, 1, b.coef, pts[m - 1].x, 1,
-                          increasing_throughout(pts, m), data_slope(pts, m)))
+                          increasing_throughout(pts, m), (double[]){data_slope(pts, m)}))
         return 0;
     b.xunc = fmin(sqrt(out->xunc * out->xunc + ebd), XUNC_MAX);
     b.positive = 1;
