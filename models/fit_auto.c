@@ -401,6 +401,28 @@ static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel
     if (!plausible_beyond(c->term, c->nterms, nvars, sc->coef, xmax, rel, increasing,
                           slope_max))
         return;
+    /* A cost subtracted from a positive quantity must keep its direction
+     * beyond the data: log2(x)/x^(1/4) rises to x = 55 and falls after, so
+     * c0 - c1 log2(x)/x^(1/4), fitted to a falling strong-scaling time below
+     * 55, turns up beyond it and keeps rising. */
+    for (k = 1; rel && k < c->nterms; k++) {
+        double prev = 0, dir = 0;
+        int q;
+        if (!(sc->coef[k] < 0))
+            continue;
+        for (q = 0; q <= 4; q++) {
+            double x[FIT_MAX_VARS], f;
+            for (v = 0; v < nvars; v++)
+                x[v] = xmax[v] > 0 ? xmax[v] * (double)(1 << q) : xmax[v] + q;
+            f = term_val(&c->term[k], nvars, x);
+            if (q > 0 && f != prev) {
+                if (dir != 0 && (f - prev) * dir < 0)
+                    return;
+                dir = f - prev;
+            }
+            prev = f;
+        }
+    }
     sc->loo = c->press / (double)m;
     /* The noise variance of one observation: the residual variance of the
      * fit to all points, never below a tiny floor. */
