@@ -914,6 +914,24 @@ static void test_extrapolation_and_warning(void)
     CHECK_INT(fit_predict_ext(&r.model, &q, &yp, &lo, &hi, &e), 0);
     CHECK_INT(fit_warning(&r.model, &q, yp, lo, hi, &b), 1);
     CHECK(strstr(buf_str(&b), "6 doublings beyond the measured range") != NULL);
+    /* Within 2 doublings, the law's uncertainty decides: xunc * d > 1 warns
+     * (the plausible laws disagree by more than a factor e), and the
+     * interval carries xunc up to 0.5 per doubling only. */
+    q = 256;
+    r.model.xunc = 0.45;
+    CHECK_INT(fit_predict_ext(&r.model, &q, &yp, &lo, &hi, &e), 0);
+    b.len = 0;
+    CHECK_INT(fit_warning(&r.model, &q, yp, lo, hi, &b), 0);
+    r.model.xunc = 0.6;
+    CHECK_INT(fit_predict_ext(&r.model, &q, &yp, &lo, &hi, &e), 0);
+    CHECK_INT(fit_warning(&r.model, &q, yp, lo, hi, &b), 1);
+    CHECK(strstr(buf_str(&b), "disagree by more than a factor of 3.32") != NULL);
+    {
+        double lo2, hi2;
+        r.model.xunc = 3;
+        CHECK_INT(fit_predict_ext(&r.model, &q, &yp, &lo2, &hi2, &e), 0);
+        CHECK(lo2 == lo && hi2 == hi && lo > 0);
+    }
     buf_free(&b);
     fit_result_free(&r);
     /* Non-positive x: distance in widths of the range. */
