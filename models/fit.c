@@ -546,10 +546,17 @@ int fit_predict_ext(const struct fit_model *m, const double *x, double *y, doubl
         double n2 = m->relative ? m->s2 * (1 + leverage(m, x) / (v * v))
                                 : m->s2 * (1 + leverage(m, x)) / (v * v);
         double z = t * sqrt(n2 + d * d);
-        if (!isfinite(z) || z > 700)
+        /* A value far smaller than the noise (a cubic read at a tenth of its
+         * data) makes z huge: the interval then says only that the value is
+         * unknown, held at a factor e^300 so that it stays above 0 and
+         * finite. */
+        if (!isfinite(z) && !(z > 0))
             return err_invalid(err, "x", "the prediction interval overflows at this x");
+        z = fmin(z, 300);
         *lo = v * exp(-z);
         *hi = v * exp(z);
+        if (!isfinite(*hi))
+            return err_invalid(err, "x", "the prediction interval overflows at this x");
         return 0;
     }
     half = t * sqrt(m->s2 * ((m->relative ? v * v : 1) + leverage(m, x)) + v * v * d * d);
