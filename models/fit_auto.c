@@ -997,7 +997,7 @@ static int pmnf2_model(const struct fit_point *pts, size_t m, struct fit_model *
     return ols_model(pts, m, 2, &c, out);
 }
 
-/* Since heldout16 (candidate E2, docs/models.md §10.1): for a positive
+/* Since heldout16 (candidate E2, eval/RECORD.md §2): for a positive
  * quantity of two positive variables, Extra-P's multi-parameter law is
  * taken when, with the points at each variable's largest value left out,
  * its rule run again predicts them better than the selection's law fitted
@@ -1073,7 +1073,7 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
      * one-term law is taken outright, also after a regime change: there
      * the relative fit weighs the small-x regime (latency, caches) as much
      * as the large-x one that carries the extrapolation, and on the real
-     * data of docs/models.md §10.1 (candidate S) it lost to it. With two
+     * data of eval/RECORD.md §2 (candidate S) it lost to it. With two
      * variables, Extra-P's multi-parameter law is weighed the same way
      * (two_var_rule). */
     if (nvars == 2)

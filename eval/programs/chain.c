@@ -17,7 +17,7 @@
  * each repetition measures every size and chain once, in order, so a burst
  * of load from other programs spreads over all of them instead of ruining
  * one configuration. Usage: chain REPS n1 n2 ...; prints "n P chain seconds"
- * per repetition. The data of the kernel-coupling evaluation of bench_modeling. */
+ * per repetition. The data of the kernel-coupling evaluation of eval_modeling. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * at once (P ranks share the memory system), timed alone, in adjacent pairs
  * around the loop (K1K2, K2K3, K3K4, K4K1) and as the whole loop. Prints
  * "n P chain seconds-per-iteration" (rank 0, the slowest rank's time).
- * The data of the kernel-coupling evaluation of bench_modeling. */
+ * The data of the kernel-coupling evaluation of eval_modeling. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1364,7 +1364,7 @@ static void test_one_term_law(void)
 /* Over 10 doublings and more `auto` takes the one-term rule's law outright
  * (candidate S, docs/models.md §10.1). The exchange of an MPI_Type_indexed
  * layout of eval/data/byte-sweeps-wide, 5 repetitions at 8 B ... 128 KiB
- * (its training sizes in bench_modeling, a span of 16384): there the
+ * (its training sizes in eval_modeling, a span of 16384): there the
  * forward comparison of the two procedures prefers
  * the selection's relative law (before S, `auto` kept it), and now the law is
  * the rule's, fitted by ordinary least squares on the means. */
