@@ -3,6 +3,7 @@
 #include "common/xalloc.h"
 #include "web/html.h"
 #include "web/static.h"
+#include "web/units.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -135,10 +136,14 @@ void page_url(struct page *p, const char *s)
 
 void page_num(struct page *p, double v)
 {
-    if (!isfinite(v))
-        buf_puts(&p->b, "–");
-    else
-        buf_printf(&p->b, "%.6g", v);
+    char s[UNITS_MAX];
+    buf_puts(&p->b, units_num(s, sizeof s, v));
+}
+
+void page_qty(struct page *p, double v, const char *unit)
+{
+    char s[UNITS_MAX];
+    buf_puts(&p->b, units_fmt(s, sizeof s, v, unit));
 }
 
 void page_link(struct page *p, const char *prefix, const char *name, const char *text)

@@ -1,12 +1,19 @@
 /* view_run: one run (/runs/{id}) with every field, its inputs, metrics and
- * kernel records, and the kernel breakdown as a stacked bar; see view.h. */
+ * kernel records, the kernel breakdown as a stacked bar and, when kernel
+ * names are call paths ("main/solve/mpi"), the call tree; see view.h.
+ * Values are shown in readable units (web/units.h); an absent runtime is "—". */
 #include "web/svg.h"
+#include "web/units.h"
 #include "web/view.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static void kv_table(struct page *p, const char *title, const char *what,
-                     const struct rec_kv *kv, size_t n)
+                     const struct rec_kv *kv, size_t n, int metrics)
 {
     size_t i;
     page_printf(p, "<h2>%s</h2>\n", title);
@@ -21,12 +28,244 @@ static void kv_table(struct page *p, const char *title, const char *what,
         page_puts(p, "<tr><td>");
         page_text(p, kv[i].name);
         page_puts(p, "</td><td class=\"num\">");
-        page_num(p, kv[i].value);
+        page_qty(p, kv[i].value, metrics ? units_of_metric(kv[i].name) : NULL);
         page_puts(p, "</td></tr>\n");
     }
     page_puts(p, "</tbody>");
     page_table_close(p);
 }
+
+/* A kernel's metrics (a JSON object's text) as "name value · name value",
+ * each value in its unit; other JSON shown as it is. */
+static void kernel_metrics(struct page *p, const char *text)
+{
+    json_t *o = json_loads(text, 0, NULL);
+    const char *key;
+    json_t *v;
+    int first = 1;
+
+    if (!json_is_object(o)) {
+        page_puts(p, "<code>");
+        page_text(p, text);
+        page_puts(p, "</code>");
+        json_decref(o);
+        return;
+    }
+    json_object_foreach(o, key, v)
+    {
+        if (!first)
+            page_puts(p, " · ");
+        first = 0;
+        page_puts(p, "<span class=\"metric\">");
+        page_text(p, key);
+        page_puts(p, " ");
+        if (json_is_number(v))
+            page_qty(p, json_number_value(v), units_of_metric(key));
+        else if (json_is_string(v))
+            page_text(p, json_string_value(v));
+        else if (json_is_boolean(v))
+            page_puts(p, json_is_true(v) ? "yes" : "no");
+        else
+            page_puts(p, json_is_array(v) ? "[â¦]" : "{â¦}");
+        page_puts(p, "</span>");
+    }
+    json_decref(o);
+}
+
+/* ---- the call tree ------------------------------------------------------------ */
+
+/* One node of the call tree: a path (a kernel's name or a prefix of one). */
+struct node {
+    const char *path; /* in the run or the arena */
+    size_t len;
+    double excl;       /* the kernel's time; 0 for a path without a record */
+    double incl;       /* its "inclusive" metric, or NAN */
+    double sub;        /* excl summed over the subtree */
+    size_t parent;     /* index, or SIZE_MAX for a root */
+    int depth, kernel; /* kernel: a record has this path */
+};
+
+/* Path order in which a node's descendants follow it directly: '/' sorts
+ * before every other byte. */
+static int path_cmp(const char *a, size_t na, const char *b, size_t nb)
+{
+    size_t i;
+    for (i = 0; i < na && i < nb; i++) {
+        unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
+        if (x == y)
+            continue;
+        if (x == '/')
+            return -1;
+        if (y == '/')
+            return 1;
+        return x < y ? -1 : 1;
+    }
+    return na < nb ? -1 : na > nb;
+}
+
+static int node_cmp(const void *a, const void *b)
+{
+    const struct node *x = a, *y = b;
+    return path_cmp(x->path, x->len, y->path, y->len);
+}
+
+static double inclusive_of(const char *metrics)
+{
+    json_t *o = metrics ? json_loads(metrics, 0, NULL) : NULL;
+    json_t *v = json_object_get(o, "inclusive");
+    double d = json_is_number(v) ? json_number_value(v) : NAN;
+    json_decref(o);
+    return d;
+}
+
+static int has_paths(const struct run_record *run)
+{
+    for (size_t i = 0; i < run->nkernels; i++) {
+        const char *s = strchr(run->kernels[i].name, '/');
+        if (s != NULL && s != run->kernels[i].name && s[1] != '\0')
+            return 1;
+    }
+    return 0;
+}
+
+static void tree_row(struct page *p, const struct node *n, double runtime)
+{
+    double incl = isfinite(n->incl) ? n->incl : n->sub;
+    const char *leaf = n->path + n->len;
+    while (leaf > n->path && leaf[-1] != '/')
+        leaf--;
+    page_puts(p, "<span class=\"ct-name\" title=\"");
+    /* the whole path on hover; the row shows its last part */
+    page_attr(p, arena_printf(p->arena, "%.*s", (int)n->len, n->path));
+    page_puts(p, "\">");
+    page_text(p, arena_printf(p->arena, "%.*s", (int)(n->path + n->len - leaf), leaf));
+    page_puts(p, "</span><span class=\"ct-incl num\">");
+    page_qty(p, incl, "s");
+    page_puts(p, "</span><span class=\"ct-excl num\">");
+    if (n->kernel)
+        page_qty(p, n->excl, "s");
+    else
+        page_puts(p, "\xe2\x80\x94");
+    page_puts(p, "</span><span class=\"ct-share num\">");
+    if (isfinite(runtime) && runtime > 0 && isfinite(incl))
+        page_printf(p, "%.1f %%", 100.0 * incl / runtime);
+    else
+        page_puts(p, "\xe2\x80\x94");
+    page_puts(p, "</span>");
+}
+
+#define TREE_OPEN_DEPTH 2 /* levels open on arrival */
+
+/* The kernels as a collapsible tree of <details> (no script needed): per
+ * path its inclusive time (the "inclusive" metric, else the sum of the
+ * subtree's exclusive times), exclusive time and share of the runtime. */
+static void call_tree(struct page *p, const struct run_record *run)
+{
+    arena *a = p->arena;
+    size_t cap = 0, n = 0, i, k, *stack;
+    struct node *nodes;
+    int top = 0;
+
+    for (i = 0; i < run->nkernels; i++) {
+        const char *s = run->kernels[i].name;
+        cap++;
+        for (; *s; s++)
+            cap += *s == '/';
+    }
+    nodes = arena_alloc(a, cap * sizeof *nodes);
+    stack = arena_alloc(a, (cap + 1) * sizeof *stack);
+    if (nodes == NULL || stack == NULL)
+        return;
+    /* Every kernel and every prefix of its path. */
+    for (i = 0; i < run->nkernels; i++) {
+        const char *s = run->kernels[i].name;
+        size_t len = strlen(s);
+        for (k = 1; k <= len; k++) {
+            if (k < len && s[k] != '/')
+                continue;
+            nodes[n] = (struct node){.path = s,
+                                     .len = k,
+                                     .excl = 0,
+                                     .incl = NAN,
+                                     .parent = SIZE_MAX,
+                                     .kernel = k == len};
+            if (k == len) {
+                nodes[n].excl = run->kernels[i].time;
+                nodes[n].incl = inclusive_of(run->kernels[i].metrics_json);
+            }
+            n++;
+        }
+    }
+    qsort(nodes, n, sizeof *nodes, node_cmp);
+    /* Merge equal paths (a prefix named by several kernels, a kernel that is
+     * also a prefix). */
+    for (i = 0, k = 0; i < n; i++) {
+        if (k > 0 && node_cmp(&nodes[k - 1], &nodes[i]) == 0) {
+            struct node *m = &nodes[k - 1];
+            if (nodes[i].kernel) {
+                m->excl += nodes[i].excl;
+                if (isfinite(nodes[i].incl))
+                    m->incl = isfinite(m->incl) ? m->incl + nodes[i].incl : nodes[i].incl;
+                m->kernel = 1;
+            }
+            continue;
+        }
+        nodes[k++] = nodes[i];
+    }
+    n = k;
+    /* Parents: the nearest open node whose path is a prefix ending at '/'. */
+    for (i = 0; i < n; i++) {
+        struct node *x = &nodes[i];
+        while (top > 0) {
+            const struct node *t = &nodes[stack[top - 1]];
+            if (x->len > t->len && memcmp(x->path, t->path, t->len) == 0 &&
+                x->path[t->len] == '/')
+                break;
+            top--;
+        }
+        x->parent = top > 0 ? stack[top - 1] : SIZE_MAX;
+        x->depth = top;
+        x->sub = isfinite(x->excl) ? x->excl : 0;
+        stack[top++] = i;
+    }
+    for (i = n; i-- > 0;)
+        if (nodes[i].parent != SIZE_MAX)
+            nodes[nodes[i].parent].sub += nodes[i].sub;
+
+    page_puts(p, "<h2 id=\"calltree\">Call tree</h2>\n<p class=\"muted\">Kernel names "
+                 "are call paths: inclusive time (with the callees), exclusive time "
+                 "(the path itself) and the share of the runtime. Hover a name for its "
+                 "whole path.</p>\n");
+    page_puts(p, "<div class=\"calltree\" role=\"tree\">\n<div class=\"ct-head\">"
+                 "<span class=\"ct-name\">Path</span><span class=\"ct-incl num\">"
+                 "Inclusive</span><span class=\"ct-excl num\">Exclusive</span><span "
+                 "class=\"ct-share num\">Share</span></div>\n");
+    top = 0;
+    for (i = 0; i < n; i++) {
+        const struct node *x = &nodes[i];
+        int children = i + 1 < n && nodes[i + 1].parent == i;
+        while (top > x->depth) {
+            page_puts(p, "</div></details>\n");
+            top--;
+        }
+        if (children) {
+            page_printf(p, "<details class=\"ct-node\"%s><summary>",
+                        x->depth < TREE_OPEN_DEPTH ? " open" : "");
+            tree_row(p, x, run->runtime);
+            page_puts(p, "</summary><div class=\"ct-kids\">\n");
+            top++;
+        } else {
+            page_puts(p, "<div class=\"ct-leaf\">");
+            tree_row(p, x, run->runtime);
+            page_puts(p, "</div>\n");
+        }
+    }
+    while (top-- > 0)
+        page_puts(p, "</div></details>\n");
+    page_puts(p, "</div>\n");
+}
+
+/* ---- kernels -------------------------------------------------------------------- */
 
 static void kernels(struct page *p, long long id, const struct run_record *run)
 {
@@ -41,7 +280,7 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
     }
     for (i = 0; i < run->nkernels; i++)
         total += run->kernels[i].time;
-    if (run->nkernels <= SVG_MAX_COMPONENTS) {
+    {
         const char **names = arena_alloc(a, run->nkernels * sizeof *names);
         double *values = arena_alloc(a, run->nkernels * sizeof *values);
         char label[64];
@@ -57,7 +296,8 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
             snprintf(label, sizeof label, "run %lld", id);
             cat[0] = label;
             s.title = "Kernel breakdown";
-            s.ylabel = "time (s)";
+            s.ylabel = "time";
+            s.yunit = "s";
             s.categories = cat;
             s.ncategories = 1;
             s.components = names;
@@ -74,25 +314,24 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
             buf_free(&svg);
         }
     }
+    if (has_paths(run))
+        call_tree(p, run);
     page_table_open(p, "Kernels");
     page_puts(p, "<thead><tr><th class=\"num\">#</th><th>Kernel</th>"
-                 "<th class=\"num\">Time (s)</th><th class=\"num\">Share</th>"
+                 "<th class=\"num\">Time</th><th class=\"num\">Share</th>"
                  "<th class=\"num\">Calls</th><th>Metrics</th></tr></thead><tbody>\n");
     for (i = 0; i < run->nkernels; i++) {
         const struct rec_kernel *k = &run->kernels[i];
         page_printf(p, "<tr><td class=\"num\">%zu</td><td>", i + 1);
         page_text(p, k->name);
         page_puts(p, "</td><td class=\"num\">");
-        page_num(p, k->time);
+        page_qty(p, k->time, "s");
         page_puts(p, "</td><td class=\"num\">");
         if (total > 0)
             page_printf(p, "%.1f %%", 100.0 * k->time / total);
         page_printf(p, "</td><td class=\"num\">%lld</td><td>", k->calls);
-        if (k->metrics_json) {
-            page_puts(p, "<code>");
-            page_text(p, k->metrics_json);
-            page_puts(p, "</code>");
-        }
+        if (k->metrics_json)
+            kernel_metrics(p, k->metrics_json);
         page_puts(p, "</td></tr>\n");
     }
     page_puts(p, "</tbody>");
@@ -123,8 +362,8 @@ void view_run(struct page *p, const struct view_run *d)
     page_link(p, "/systems/", run->system, NULL);
     page_printf(p, "</dd>\n<dt>Processors</dt><dd>%lld</dd>\n<dt>Runtime</dt><dd>",
                 run->nprocs);
-    page_num(p, run->runtime);
-    page_puts(p, " s</dd>\n<dt>Client id</dt><dd>");
+    page_qty(p, run->runtime, "s");
+    page_puts(p, "</dd>\n<dt>Client id</dt><dd>");
     if (run->uid)
         page_text(p, run->uid);
     else
@@ -142,7 +381,7 @@ void view_run(struct page *p, const struct view_run *d)
                 "</dd>\n<dt>JSON</dt><dd><a href=\"/api/v1/runs/%lld\">/api/v1/runs/"
                 "%lld</a></dd>\n</dl>\n",
                 id, id);
-    kv_table(p, "Inputs", "inputs", run->inputs, run->ninputs);
-    kv_table(p, "Metrics", "metrics", run->metrics, run->nmetrics);
+    kv_table(p, "Inputs", "inputs", run->inputs, run->ninputs, 0);
+    kv_table(p, "Metrics", "metrics", run->metrics, run->nmetrics, 1);
     kernels(p, id, run);
 }

@@ -151,7 +151,7 @@ def runs_table_sorts_and_pages():
         table = body[body.index('id="runs"'):]
         return [(int(a), float(b)) for a, b in re.findall(
             r'<tr><td class="num"><a href="/runs/(\d+)">\d+</a></td>.*?'
-            r'<td class="num">([0-9.e+-]+)</td><td class="num">\d+</td>', table)], body
+            r'<td class="num">([0-9.e+-]+) s</td><td class="num">\d+</td>', table)], body
 
     r, body = rows(base)
     assert [x[0] for x in r] == sorted(ids, reverse=True)[:50]
