@@ -136,8 +136,10 @@ void page_url(struct page *p, const char *s)
 
 void page_num(struct page *p, double v)
 {
-    char s[UNITS_MAX];
-    buf_puts(&p->b, units_num(s, sizeof s, v));
+    if (!isfinite(v))
+        buf_puts(&p->b, "–");
+    else
+        buf_printf(&p->b, "%.6g", v);
 }
 
 void page_qty(struct page *p, double v, const char *unit)

@@ -57,8 +57,9 @@ void page_pre(struct page *p, const char *s);
 /* s percent-encoded for a path segment or query value (then safe in an
  * attribute as well). */
 void page_url(struct page *p, const char *s);
-/* A number for people (web/units.h units_num): at most 4 significant
- * digits, no exponent between 1e-4 and 1e15, "—" for a non-finite value. */
+/* A number without a unit, at the precision modeling results need (%.6g:
+ * coefficients, errors, ratios); never nan/inf ("–" for a non-finite value).
+ * A measured value with a unit goes through page_qty. */
 void page_num(struct page *p, double v);
 /* A measured value in readable units (web/units.h): v in `unit` ("s", "B",
  * "B/s", "MB/s"; NULL or "" a plain number) as "2.15 µs", "1.5 MiB", "12";

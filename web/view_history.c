@@ -10,11 +10,23 @@
  * the series already decoded into chart points by the adapter.
  */
 #include "web/chart_history.h"
+#include "web/units.h"
 #include "web/view.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* The unit of a series' y ("runtime", "kernel:NAME": seconds; "metric:NAME":
+ * by the metric's name, web/units.h). */
+static const char *y_unit(const char *y)
+{
+    if (y == NULL || !*y || strcmp(y, "runtime") == 0 || strncmp(y, "kernel:", 7) == 0)
+        return "s";
+    if (strncmp(y, "metric:", 7) == 0)
+        return units_of_metric(y + 7);
+    return NULL;
+}
 
 const char *const view_alert_states[4] = {"open", "acknowledged", "false_positive",
                                           "resolved"};
@@ -151,15 +163,15 @@ static void alerts_table(struct page *p, json_t *alerts, int triage, int link_hi
         page_text(p, str(al, "y") ? str(al, "y") : "runtime");
         page_puts(p, "</td><td class=\"num\">");
         if (has_num(al, "value"))
-            page_num(p, num(al, "value"));
+            page_qty(p, num(al, "value"), y_unit(str(al, "y")));
         page_puts(p, "</td><td>");
         if (has_num(al, "expected"))
-            page_num(p, num(al, "expected"));
+            page_qty(p, num(al, "expected"), y_unit(str(al, "y")));
         if (has_num(al, "low") && has_num(al, "high")) {
             page_puts(p, " [");
-            page_num(p, num(al, "low"));
+            page_qty(p, num(al, "low"), y_unit(str(al, "y")));
             page_puts(p, ", ");
-            page_num(p, num(al, "high"));
+            page_qty(p, num(al, "high"), y_unit(str(al, "y")));
             page_puts(p, "]");
         }
         if (str(al, "message")) {
@@ -274,7 +286,8 @@ void view_series(struct page *p, const struct view_series *d)
     }
     snprintf(title, sizeof title, "%.300s over time", d->y && *d->y ? d->y : "runtime");
     h.title = title;
-    h.ylabel = d->ylabel ? d->ylabel : (d->y && *d->y ? d->y : "runtime (s)");
+    h.ylabel = d->ylabel ? d->ylabel : (d->y && *d->y ? d->y : "runtime");
+    h.yunit = y_unit(d->y && *d->y ? d->y : "runtime");
     h.points = d->points;
     h.n = d->n;
     h.changes = d->changes;
@@ -316,9 +329,9 @@ void view_series(struct page *p, const struct view_series *d)
                         when);
             if (d->changes[k] > 0) {
                 page_puts(p, " (from ");
-                page_num(p, d->points[d->changes[k] - 1].y);
+                page_qty(p, d->points[d->changes[k] - 1].y, y_unit(d->y));
                 page_puts(p, " to ");
-                page_num(p, pt->y);
+                page_qty(p, pt->y, y_unit(d->y));
                 page_puts(p, ")");
             }
             page_puts(p, "</li>\n");
@@ -345,13 +358,13 @@ void view_series(struct page *p, const struct view_series *d)
         page_puts(p, "</td><td><code>");
         page_text(p, pt->commit);
         page_puts(p, "</code></td><td class=\"num\">");
-        page_num(p, pt->y);
+        page_qty(p, pt->y, y_unit(d->y));
         page_puts(p, "</td><td>");
         if (pt->has_band) {
             page_puts(p, "[");
-            page_num(p, pt->lo);
+            page_qty(p, pt->lo, y_unit(d->y));
             page_puts(p, ", ");
-            page_num(p, pt->hi);
+            page_qty(p, pt->hi, y_unit(d->y));
             page_puts(p, "]");
         }
         page_printf(p, "</td><td>%s</td></tr>\n",

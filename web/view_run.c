@@ -118,12 +118,28 @@ static double inclusive_of(const char *metrics)
     return d;
 }
 
+/* Whether s[k] separates two parts of a call path: a '/' outside brackets,
+ * so that "[{file.c} ...]" or "[OpenMP location: file:/home/...]" in a TAU
+ * name, or "(a/b)" in a signature, stays inside its part. depth is the
+ * bracket depth before s[k], kept by the caller. */
+static int separator(const char *s, size_t k, int *depth)
+{
+    char c = s[k];
+    if (c == '[' || c == '{' || c == '(')
+        ++*depth;
+    else if ((c == ']' || c == '}' || c == ')') && *depth > 0)
+        --*depth;
+    return c == '/' && *depth == 0;
+}
+
 static int has_paths(const struct run_record *run)
 {
     for (size_t i = 0; i < run->nkernels; i++) {
-        const char *s = strchr(run->kernels[i].name, '/');
-        if (s != NULL && s != run->kernels[i].name && s[1] != '\0')
-            return 1;
+        const char *s = run->kernels[i].name;
+        int depth = 0;
+        for (size_t k = 0; s[k]; k++)
+            if (separator(s, k, &depth) && k > 0 && s[k + 1] != '\0')
+                return 1;
     }
     return 0;
 }
@@ -131,9 +147,13 @@ static int has_paths(const struct run_record *run)
 static void tree_row(struct page *p, const struct node *n, double runtime)
 {
     double incl = isfinite(n->incl) ? n->incl : n->sub;
-    const char *leaf = n->path + n->len;
-    while (leaf > n->path && leaf[-1] != '/')
-        leaf--;
+    const char *leaf = n->path;
+    {
+        int depth = 0;
+        for (size_t k = 0; k < n->len; k++)
+            if (separator(n->path, k, &depth) && k > 0)
+                leaf = n->path + k + 1;
+    }
     page_puts(p, "<span class=\"ct-name\" title=\"");
     /* the whole path on hover; the row shows its last part */
     page_attr(p, arena_printf(p->arena, "%.*s", (int)n->len, n->path));
@@ -180,8 +200,9 @@ static void call_tree(struct page *p, const struct run_record *run)
     for (i = 0; i < run->nkernels; i++) {
         const char *s = run->kernels[i].name;
         size_t len = strlen(s);
-        for (k = 1; k <= len; k++) {
-            if (k < len && s[k] != '/')
+        int depth = 0;
+        for (k = 0; k <= len; k++) {
+            if (k < len && !(separator(s, k, &depth) && k > 0))
                 continue;
             nodes[n] = (struct node){.path = s,
                                      .len = k,
@@ -303,8 +324,8 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
             s.components = names;
             s.ncomponents = run->nkernels;
             s.values = values;
-            s.width = 520;
-            s.height = 420;
+            s.width = 620; /* room for the legend of 20 kernels and "other" */
+            s.height = 480;
             buf_init(&svg, 4u << 20);
             if (svg_stacked(&svg, &s, &e) == 0)
                 page_svg(p, &svg, NULL);

@@ -126,6 +126,7 @@ static void cluster_members(struct page *p, json_t *a)
     members = arena_alloc(p->arena, n * sizeof *members);
     if (members == NULL)
         return;
+    page_puts(p, "<h3 id=\"membership\">Which rank is in which cluster</h3>\n");
     page_table_open(p, "Cluster membership");
     page_puts(p, "<thead><tr><th>Cluster</th><th class=\"num\">Ranks</th>"
                  "<th>Members</th></tr></thead><tbody>\n");

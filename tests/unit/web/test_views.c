@@ -95,7 +95,8 @@ static void test_overview(void)
     CHECK_INT(count(html, "<a href=\"/applications/" EVIL_URL "\">" EVIL_TEXT "</a>"), 2);
     CHECK(strstr(html, "<a href=\"/systems/SP2%20%26%20co\">SP2 &amp; co</a>") != NULL);
     CHECK(strstr(html, "<a href=\"/runs/7\">7</a>") != NULL);
-    CHECK(strstr(html, "<td class=\"num\">1.5</td>") != NULL);
+    CHECK(strstr(html, "<td class=\"num\">1.5 s</td>") !=
+          NULL); /* a runtime in its unit */
     xfree(html);
     json_decref(v.counts);
     json_decref(v.apps);
