@@ -307,7 +307,7 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
         char label[64];
         const char *cat[1];
         struct svg_stacked s = {0};
-        struct buf svg;
+        struct buf svg, narrow;
         struct err e = {0};
         if (names && values) {
             for (i = 0; i < run->nkernels; i++) {
@@ -327,12 +327,21 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
             s.width = 620; /* room for the legend of 20 kernels and "other" */
             s.height = 480;
             buf_init(&svg, 4u << 20);
-            if (svg_stacked(&svg, &s, &e) == 0)
-                page_svg(p, &svg, NULL);
-            else
+            buf_init(&narrow, 4u << 20);
+            if (svg_stacked(&svg, &s, &e) == 0) {
+                struct svg_stacked small = s; /* the phone's drawing */
+                small.width = 400;
+                small.height = 440;
+                if (svg_stacked(&narrow, &small, &e) == 0)
+                    page_svg_pair(p, &svg, &narrow, NULL);
+                else
+                    page_svg(p, &svg, NULL);
+            } else {
                 page_printf(p, "<p class=\"muted\">No breakdown plot: %s</p>\n",
                             "the kernel records cannot be drawn");
+            }
             buf_free(&svg);
+            buf_free(&narrow);
         }
     }
     if (has_paths(run))
