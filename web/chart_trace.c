@@ -216,6 +216,7 @@ int chart_trace_occupancy(struct buf *out, const struct trace_occupancy *o,
 #define GANTT_TOP 40
 #define GANTT_ROW 14
 #define GANTT_LEGEND 24
+#define GANTT_MAX_W (SVG_MAX_SIZE - GANTT_LEFT - 20) /* px of the widest timeline */
 
 int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
                          const char *const *names, int nnames, struct err *err)
@@ -225,7 +226,11 @@ int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
     /* Over SVG_MAX_HEAT ranks, an evenly spaced sample of them, each row
      * labelled with its rank (a trace may have LIMIT_TRACE_RANKS). */
     int rows = tl->nranks < SVG_MAX_HEAT ? tl->nranks : SVG_MAX_HEAT;
-    int w = tl->width + GANTT_LEFT + 20;
+    /* A timeline wider than a plot may be is drawn narrower: each of its
+     * pixels sx wide. */
+    int draw = tl->width < GANTT_MAX_W ? tl->width : GANTT_MAX_W;
+    double sx = tl->width > 0 ? (double)draw / tl->width : 1;
+    int w = draw + GANTT_LEFT + 20;
     int h = GANTT_TOP + rows * GANTT_ROW + 40 + GANTT_LEGEND;
     char desc[160];
 
@@ -233,10 +238,6 @@ int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
         return err_set(err, 500, "internal", NULL, "output buffer already failed");
     if (w < GANTT_LEFT + 90 * shown + 20) /* room for the legend and the title */
         w = GANTT_LEFT + 90 * shown + 20;
-    if (w > SVG_MAX_SIZE)
-        return err_invalid(err, "width",
-                           "a timeline %d pixels wide is too large to draw (at most %d)",
-                           tl->width, SVG_MAX_SIZE - GANTT_LEFT - 20);
     if (rows < tl->nranks)
         snprintf(desc, sizeof desc,
                  "Per-rank state timeline of %d of %d ranks (evenly spaced) over %.6g s",
@@ -261,11 +262,13 @@ int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
                 x1++;
             if (row[x] >= 0) {
                 buf_puts(out, "<rect x=\"");
-                svg_num(out, GANTT_LEFT + x);
+                svg_num(out, GANTT_LEFT + x * sx);
                 buf_puts(out, "\" y=\"");
                 svg_num(out, y);
-                buf_printf(out, "\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", x1 - x,
-                           GANTT_ROW - 2, svg_palette((size_t)row[x]));
+                buf_puts(out, "\" width=\"");
+                svg_num(out, (x1 - x) * sx);
+                buf_printf(out, "\" height=\"%d\" fill=\"%s\"/>\n", GANTT_ROW - 2,
+                           svg_palette((size_t)row[x]));
             }
             x = x1;
         }
@@ -276,7 +279,7 @@ int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
         double y = GANTT_TOP + rows * GANTT_ROW + 14;
         svg_label(out, GANTT_LEFT, y, "start", NULL, "0", 16);
         units_fmt(t, sizeof t, tl->span, "s");
-        svg_label(out, GANTT_LEFT + tl->width, y, "end", NULL, t, 24);
+        svg_label(out, GANTT_LEFT + draw, y, "end", NULL, t, 24);
         y += 22;
         for (int c = 0; c < shown; c++) {
             double x = GANTT_LEFT + c * 90;
