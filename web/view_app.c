@@ -407,8 +407,9 @@ void view_app(struct page *p, const struct view_app *v)
     }
     page_puts(p, "</p>\n");
     filters(p, v, app);
-    view_app_plots(p, v);
+    view_app_scaling(p, v);
     /* The "Scaling at ..." section (web/view_scaling.c) is called here. */
+    view_app_breakdown(p, v);
     if (v->history && v->nconfigs > 0)
         history_links(p, v);
     runs_table(p, v, v->rows, v->nrows);

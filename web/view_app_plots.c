@@ -509,17 +509,15 @@ static void kernel_breakdown(struct page *p, json_t *ks, const long long *run_id
     }
 }
 
-void view_app_plots(struct page *p, const struct view_app *v)
+void view_app_scaling(struct page *p, const struct view_app *v)
 {
     arena *a = p->arena;
-    const struct view_config *c = v->configs;
-    int nc = v->nconfigs, truncated = v->truncated;
-    struct cfg *cfgs = cfgs_new(a, c, nc);
+    int nc = v->nconfigs;
+    struct cfg *cfgs = cfgs_new(a, v->configs, nc);
     struct member *m = arena_alloc(a, ((size_t)nc + 1) * sizeof *m);
     const char *names[MAX_INPUT_NAMES];
     size_t nnames = 0, i, j, nm;
-    struct group best = {0};
-    int any = 0, have_best;
+    int any = 0;
     char xlabel[160];
 
     if (cfgs == NULL || m == NULL) {
@@ -547,7 +545,7 @@ void view_app_plots(struct page *p, const struct view_app *v)
                     v->axes == (int)i ? " aria-current=\"true\"" : "", names_shown[i]);
     }
     page_puts(p, "</p>\n");
-    if (truncated)
+    if (v->truncated)
         page_printf(
             p,
             "<p class=\"muted\">This application has more than %d configurations; "
@@ -556,69 +554,80 @@ void view_app_plots(struct page *p, const struct view_app *v)
             VIEW_APP_MAX_CONFIGS, VIEW_APP_MAX_CONFIGS);
     page_puts(p, "<div class=\"plots\">\n");
     nm = members(a, cfgs, (size_t)nc, "nprocs", m);
-    have_best =
-        scaling_plot(p, a, v, cfgs, m, nm, "nprocs", "processors", &best, PLOT_RUNTIME);
-    any |= have_best;
-    if (have_best) {
+    if (scaling_plot(p, a, v, cfgs, m, nm, "nprocs", "processors", NULL, PLOT_RUNTIME)) {
+        any = 1;
         scaling_plot(p, a, v, cfgs, m, nm, "nprocs", "processors", NULL, PLOT_SPEEDUP);
         scaling_plot(p, a, v, cfgs, m, nm, "nprocs", "processors", NULL, PLOT_EFFICIENCY);
     }
-    /* The kernel breakdown follows the largest processor series. */
-    {
-        long long ids[MAX_BARS];
-        const char *cats[MAX_BARS];
-        size_t nbars = 0;
-        char sub[300];
-        struct buf lb;
-        buf_init(&lb, 4096);
-        if (have_best) {
-            const struct cfg *c0 = &cfgs[m[best.first].cfg];
-            for (i = 0; i < best.n && nbars < MAX_BARS; i++) {
-                const struct cfg *x = &cfgs[m[best.first + i].cfg];
-                ids[nbars] = x->c->last_run_id;
-                cats[nbars] = arena_printf(a, "P=%lld", x->c->nprocs);
-                nbars++;
-            }
-            buf_printf(&lb, "%s on %s", c0->c->executable, c0->c->system);
-            if (json_object_size(c0->inputs) > 0) {
-                buf_puts(&lb, ", ");
-                inputs_text(&lb, c0, NULL);
-            }
-        } else {
-            /* No processor series: the last configurations (those whose
-             * kernel records view_app_kernel_runs asked for), each bar
-             * labelled by its configuration, in configuration order. */
-            const struct cfg *pick[MAX_BARS];
-            size_t np = 0;
-            for (i = (size_t)nc; i > 0 && np < MAX_BARS; i--)
-                pick[np++] = &cfgs[i - 1];
-            qsort(pick, np, sizeof *pick, cmp_cfg_ptr);
-            for (i = 0; i < np; i++) {
-                ids[nbars] = pick[i]->c->last_run_id;
-                cats[nbars] = cfg_label(a, v, pick[i]);
-                nbars++;
-            }
-            buf_puts(&lb, "latest run of each configuration");
-        }
-        snprintf(sub, sizeof sub, "%s", buf_failed(&lb) ? "" : buf_str(&lb));
-        buf_free(&lb);
-        /* Inputs plots first (they belong with the scaling section), the
-         * breakdown after; so render inputs now. */
-        for (j = 0; j < nnames && j < MAX_INPUT_PLOTS; j++) {
-            nm = members(a, cfgs, (size_t)nc, names[j], m);
-            snprintf(xlabel, sizeof xlabel, "input %s", names[j]);
-            any |=
-                scaling_plot(p, a, v, cfgs, m, nm, names[j], xlabel, NULL, PLOT_RUNTIME);
-        }
-        page_puts(p, "</div>\n");
-        if (!any)
-            page_puts(p,
-                      "<p class=\"muted\">No scaling plot yet: a plot needs runs of one "
-                      "executable on one system at two or more processor counts (or "
-                      "input values) with everything else fixed.</p>\n");
-        if (nbars > 0)
-            kernel_breakdown(p, v->kernels, ids, cats, nbars, sub);
+    for (j = 0; j < nnames && j < MAX_INPUT_PLOTS; j++) {
+        nm = members(a, cfgs, (size_t)nc, names[j], m);
+        snprintf(xlabel, sizeof xlabel, "input %s", names[j]);
+        any |= scaling_plot(p, a, v, cfgs, m, nm, names[j], xlabel, NULL, PLOT_RUNTIME);
     }
+    page_puts(p, "</div>\n");
+    if (!any)
+        page_puts(p, "<p class=\"muted\">No scaling plot yet: a plot needs runs of one "
+                     "executable on one system at two or more processor counts (or "
+                     "input values) with everything else fixed.</p>\n");
+    cfgs_free(cfgs, nc);
+}
+
+void view_app_breakdown(struct page *p, const struct view_app *v)
+{
+    arena *a = p->arena;
+    int nc = v->nconfigs;
+    struct cfg *cfgs = cfgs_new(a, v->configs, nc);
+    struct member *m = arena_alloc(a, ((size_t)nc + 1) * sizeof *m);
+    struct group *groups;
+    long long ids[MAX_BARS];
+    const char *cats[MAX_BARS];
+    size_t nbars = 0, i, nm, ng;
+    char sub[300];
+    struct buf lb;
+
+    if (cfgs == NULL || m == NULL) {
+        cfgs_free(cfgs, nc);
+        return;
+    }
+    /* The breakdown follows the largest processor series (the series of the
+     * first scaling plot), as view_app_kernel_runs chose its runs. */
+    nm = members(a, cfgs, (size_t)nc, "nprocs", m);
+    ng = find_groups(a, cfgs, m, nm, &groups);
+    buf_init(&lb, 4096);
+    if (ng > 0) {
+        const struct group *best = &groups[0];
+        const struct cfg *c0 = &cfgs[m[best->first].cfg];
+        for (i = 0; i < best->n && nbars < MAX_BARS; i++) {
+            const struct cfg *x = &cfgs[m[best->first + i].cfg];
+            ids[nbars] = x->c->last_run_id;
+            cats[nbars] = arena_printf(a, "P=%lld", x->c->nprocs);
+            nbars++;
+        }
+        buf_printf(&lb, "%s on %s", c0->c->executable, c0->c->system);
+        if (json_object_size(c0->inputs) > 0) {
+            buf_puts(&lb, ", ");
+            inputs_text(&lb, c0, NULL);
+        }
+    } else {
+        /* No processor series: the last configurations (those whose kernel
+         * records view_app_kernel_runs asked for), each bar labelled by its
+         * configuration, in configuration order. */
+        const struct cfg *pick[MAX_BARS];
+        size_t np = 0;
+        for (i = (size_t)nc; i > 0 && np < MAX_BARS; i--)
+            pick[np++] = &cfgs[i - 1];
+        qsort(pick, np, sizeof *pick, cmp_cfg_ptr);
+        for (i = 0; i < np; i++) {
+            ids[nbars] = pick[i]->c->last_run_id;
+            cats[nbars] = cfg_label(a, v, pick[i]);
+            nbars++;
+        }
+        buf_puts(&lb, "latest run of each configuration");
+    }
+    snprintf(sub, sizeof sub, "%s", buf_failed(&lb) ? "" : buf_str(&lb));
+    buf_free(&lb);
+    if (nbars > 0)
+        kernel_breakdown(p, v->kernels, ids, cats, nbars, sub);
     cfgs_free(cfgs, nc);
 }
 

@@ -18,8 +18,11 @@ struct at {
 void view_app_href(struct page *p, const struct view_app *v, int sort, int desc,
                    struct at at, int axes, const char *tail);
 
-/* The scaling section (runtime, speedup and efficiency over processors,
- * runtime over each input) and the kernel breakdown. */
-void view_app_plots(struct page *p, const struct view_app *v);
+/* The scaling section: runtime, speedup and efficiency over processors (the
+ * series with the most runs first), runtime over each input. */
+void view_app_scaling(struct page *p, const struct view_app *v);
+/* The kernel breakdown of the largest processor series, else of the latest
+ * configurations (the runs view_app_kernel_runs chose). */
+void view_app_breakdown(struct page *p, const struct view_app *v);
 
 #endif
