@@ -91,6 +91,18 @@ static const char *component_label(const struct svg_stacked *p, size_t k, char *
     return tmp;
 }
 
+/* A legend label of at most maxchars characters: a call path ("main/solve/
+ * k29") that does not fit keeps its end ("…solve/k29"), where paths differ;
+ * other labels are cut at the end by svg_label. */
+static const char *legend_label(const char *s, size_t maxchars, char *tmp, size_t tmpsz)
+{
+    size_t n = svg_utf8_chars(s);
+    if (n <= maxchars || maxchars < 4 || strchr(s, '/') == NULL)
+        return s;
+    snprintf(tmp, tmpsz, "\xe2\x80\xa6%s", s + svg_utf8_prefix(s, n - (maxchars - 1)));
+    return tmp;
+}
+
 /* Draws a validated chart of at most SVG_MAX_BARS bars; note (may be NULL)
  * is added to <desc>. */
 static int render(struct buf *out, const struct svg_stacked *pin, const char *note,
@@ -281,9 +293,14 @@ static int render(struct buf *out, const struct svg_stacked *pin, const char *no
         buf_puts(out, "\" width=\"12\" height=\"12\" fill=\"");
         buf_puts(out, svg_palette(kk));
         buf_puts(out, "\"/>");
-        svg_label(out, x1 + 34, ly + 10, "start", NULL,
-                  component_label(&p, kk, tmp, sizeof tmp),
-                  svg_fit_chars(legend_w - 20, LEGEND_FS));
+        {
+            size_t fit = svg_fit_chars(legend_w - 20, LEGEND_FS);
+            char lt[SVG_MAX_TEXT + 4];
+            svg_label(out, x1 + 34, ly + 10, "start", NULL,
+                      legend_label(component_label(&p, kk, tmp, sizeof tmp), fit, lt,
+                                   sizeof lt),
+                      fit);
+        }
     }
     if (legend_shown < p.ncomponents) {
         snprintf(s, sizeof s, "\xe2\x80\xa6 and %zu more", p.ncomponents - legend_shown);

@@ -926,6 +926,33 @@ static void test_stacked_many(void)
     CHECK(strstr(buf_str(&a), "<title>r0\xe2\x80\x93r2 \xe2\x80\x94 a: 1</title>") !=
           NULL);
     CHECK(strstr(buf_str(&a), "r997\xe2\x80\x93r1000") != NULL);
+
+    /* Call paths too long for the legend keep their end, where they differ. */
+    {
+        static char paths[3][64];
+        static const char *pp[3];
+        static const double pv[3] = {1, 2, 3};
+        const char *t, *gt;
+        for (k = 0; k < 3; k++) {
+            snprintf(paths[k], sizeof paths[k],
+                     "main/solver_with_a_long_name/inner_loop_of_kernel_%zu", k);
+            pp[k] = paths[k];
+        }
+        memset(&p, 0, sizeof p);
+        p.categories = one;
+        p.ncategories = 1;
+        p.components = pp;
+        p.ncomponents = 3;
+        p.values = pv;
+        p.width = 400;
+        buf_reset(&a);
+        CHECK_INT(svg_stacked(&a, &p, &e), 0);
+        t = strstr(buf_str(&a), "_kernel_2</text>");
+        CHECK(t != NULL);
+        for (gt = t; t != NULL && gt > buf_str(&a) && *gt != '>'; gt--)
+            ;
+        CHECK(t != NULL && strncmp(gt + 1, "\xe2\x80\xa6", 3) == 0);
+    }
     buf_free(&a);
 }
 
