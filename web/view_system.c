@@ -513,9 +513,13 @@ static int bandwidth_range(json_t *benchmarks, const char *name, double *lo, dou
     {
         json_t *L = json_object_get(json_object_get(b, "args"), "L");
         double t = json_number_value(json_object_get(b, "time"));
+        const char *stat = str(b, "stat");
         double v;
         if (strcmp(str(b, "name"), name) != 0 || !json_is_number(L) || !(t > 0))
             continue;
+        if (*stat && strcmp(stat, "mean") != 0 && strcmp(stat, "min") != 0 &&
+            strcmp(stat, "max") != 0)
+            continue; /* the statistics the plots show: mean, min, max */
         v = json_number_value(L) / t / 1e6;
         if (!have || v < *lo)
             *lo = v;

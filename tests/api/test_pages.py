@@ -537,6 +537,37 @@ def traces_of_512_ranks_and_189_regions_are_stored_and_drawn():
         assert got == want and int(n) == len(want), (k, members[:80])
 
 
+@test
+def osu_output_on_the_system_page():
+    """OSU data shows latency and bandwidth over message size on log-log
+    axes without a fit, and the table names bandwidth with its unit (issue
+    31 class 12: bandwidth was shown as "Min time (s)")."""
+    bw = ("# OSU MPI Bandwidth Test v5.6.2\n# Size      Bandwidth (MB/s)\n"
+          "1 2.50\n1024 1500.00\n1048576 12000.00\n")
+    lat = ("# OSU MPI Latency Test v5.6.2\n# Size          Latency (us)\n"
+           "0 1.50\n8 1.60\n65536 20.00\n")
+    for text in (bw, lat):
+        st, out = S.post("/api/v1/import?format=osu&system=osu-page", text.encode(),
+                         ctype="text/plain")
+        assert st == 201, out
+    body, _ = page("/systems/osu-page")
+    assert "Min time (s)" not in body
+    rows = {m[0]: m[1:] for m in re.findall(
+        r'<tr><td>(MPI\w+) <span class="muted">\(osu_\w+\)</span></td><td>(\w+)</td>'
+        r'<td class="num">(\d+)</td><td class="num">([^<]+)</td><td class="num">([^<]+)</td>',
+        body)}
+    assert rows["MPIBW"] == ("bandwidth", "3", "2.5 MB/s", "12 GB/s"), rows
+    assert rows["MPISR"] == ("time", "3", "1.5 \u00b5s", "20 \u00b5s"), rows
+    sec = body[body.index('<h2 id="messages">'):body.index('<h2 id="parameters">')]
+    assert sec.count('<figure class="plot">') == 2, sec[:400]
+    assert sec.count("x axis log10, y axis log10") == 4  # wide and narrow drawings
+    assert ">Latency over message size<" in sec and ">Bandwidth over message size<" in sec
+    # ticks in units: bytes in decimal powers of ten, bandwidth in MB/s and GB/s
+    for tick in (">1 B<", ">1 kB<", ">1 MB<", ">10 MB/s<", ">1 GB/s<", ">10 \u00b5s<"):
+        assert tick in sec, tick
+    assert "parameter" not in sec  # measured points only, no fit
+
+
 try:
     report()
 finally:
