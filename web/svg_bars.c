@@ -103,10 +103,13 @@ static const char *legend_label(const char *s, size_t maxchars, char *tmp, size_
     return tmp;
 }
 
+#define OTHER_FILL "#b8b8b8" /* the "other" component: grey, apart from the palette */
+
 /* Draws a validated chart of at most SVG_MAX_BARS bars; note (may be NULL)
- * is added to <desc>. */
+ * is added to <desc>; with other set, the last component is "other" and
+ * grey. */
 static int render(struct buf *out, const struct svg_stacked *pin, const char *note,
-                  struct err *err)
+                  int other, struct err *err)
 {
     struct svg_stacked p;
     struct svg_axis ay;
@@ -265,7 +268,7 @@ static int render(struct buf *out, const struct svg_stacked *pin, const char *no
             buf_puts(out, "\" height=\"");
             svg_num(out, ya - yb);
             buf_puts(out, "\" fill=\"");
-            buf_puts(out, svg_palette(k));
+            buf_puts(out, other && k == p.ncomponents - 1 ? OTHER_FILL : svg_palette(k));
             buf_puts(out, "\"><title>");
             svg_text_fit(out, category_label(&p, c, ctmp, sizeof ctmp), 80);
             buf_puts(out, " \xe2\x80\x94 ");
@@ -291,7 +294,7 @@ static int render(struct buf *out, const struct svg_stacked *pin, const char *no
         buf_puts(out, "\" y=\"");
         svg_num(out, ly);
         buf_puts(out, "\" width=\"12\" height=\"12\" fill=\"");
-        buf_puts(out, svg_palette(kk));
+        buf_puts(out, other && kk == p.ncomponents - 1 ? OTHER_FILL : svg_palette(kk));
         buf_puts(out, "\"/>");
         {
             size_t fit = svg_fit_chars(legend_w - 20, LEGEND_FS);
@@ -410,7 +413,7 @@ static int reduce(struct buf *out, const struct svg_stacked *p, struct err *err)
     q.components = comps;
     q.ncomponents = mk;
     q.values = v;
-    rc = render(out, &q, note, err);
+    rc = render(out, &q, note, mk < nk, err);
 out:
     xfree(r);
     xfree(slot);
@@ -429,5 +432,5 @@ int svg_stacked(struct buf *out, const struct svg_stacked *p, struct err *err)
         return -1;
     if (p->ncomponents > SVG_STACK_TOP + 1 || p->ncategories > SVG_MAX_BARS)
         return reduce(out, p, err);
-    return render(out, p, NULL, err);
+    return render(out, p, NULL, 0, err);
 }
