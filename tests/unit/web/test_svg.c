@@ -904,7 +904,7 @@ static void test_stacked_many(void)
     CHECK(strstr(buf_str(&a), ">c169</text>") != NULL);
     CHECK(strstr(buf_str(&a), ">c168</text>") == NULL);
     CHECK_INT(count(buf_str(&a), "fill=\"#b8b8b8\""), 2); /* other: grey bar and key */
-    CHECK_INT(count(buf_str(&a), "<rect x="), 21 + 21); /* segments + legend */
+    CHECK_INT(count(buf_str(&a), "<rect x="), 21 + 21);   /* segments + legend */
 
     for (k = 0; k < 1001; k++) {
         snprintf(knames[k], sizeof knames[k], "r%zu", k);
