@@ -161,10 +161,14 @@ struct svg_stacked {
     const double *values;
     int width, height; /* px; 0 = 760 x 480 */
     const char *yunit; /* unit of the values (as in svg_plot2d), or NULL */
+    /* SVG_LOG10: a log y axis from the smallest value to the tallest bar
+     * (for bars of one component whose values span decades; stacked
+     * segments on it are not proportional). Default linear from 0. */
+    enum svg_scale yscale;
 };
 
-/* Appends a stacked bar chart (linear y axis from 0). Errors and out as for
- * svg_plot2d; a negative value is a 422. */
+/* Appends a stacked bar chart. Errors and out as for svg_plot2d; a negative
+ * value is a 422. */
 int svg_stacked(struct buf *out, const struct svg_stacked *p, struct err *err);
 
 /* ---- heat map ------------------------------------------------------------- */

@@ -115,7 +115,8 @@ static int render(struct buf *out, const struct svg_stacked *pin, const char *no
     struct svg_axis ay;
     size_t start = out->len, c, k, maxcat = 0, maxcomp = 0, maxlab = 0, every = 1;
     size_t legend_rows, legend_shown;
-    double maxtotal = 0, top, bottom, left, legend_w, x0, x1, y0, y1, slot, bw;
+    double maxtotal = 0, minpos = 0, top, bottom, left, legend_w, x0, x1, y0, y1, slot,
+           bw;
     double t[SVG_MAX_TICKS], step = 1, labw;
     int n = 0, i, rotate = 0;
     char tmp[48], s[48], desc[400];
@@ -128,8 +129,12 @@ static int render(struct buf *out, const struct svg_stacked *pin, const char *no
 
     for (c = 0; c < p.ncategories; c++) {
         double total = 0;
-        for (k = 0; k < p.ncomponents; k++)
-            total += value_at(&p, c, k);
+        for (k = 0; k < p.ncomponents; k++) {
+            double v = value_at(&p, c, k);
+            total += v;
+            if (v > 0 && (minpos == 0 || v < minpos))
+                minpos = v;
+        }
         if (total > maxtotal)
             maxtotal = total;
         {
@@ -146,24 +151,33 @@ static int render(struct buf *out, const struct svg_stacked *pin, const char *no
     if (maxcat > 24)
         maxcat = 24;
 
-    /* y axis from 0 to the loose nice tick above the tallest bar. */
     memset(&ay, 0, sizeof ay);
-    if (!(maxtotal > 0) || svg_nice_ticks(0, maxtotal, 7, t, &n, &step) != 0 || n < 2) {
-        t[0] = 0;
-        t[1] = 1;
-        n = 2;
-        step = 1;
+    if (p.yscale == SVG_LOG10 && minpos > 0 && maxtotal > 0) {
+        /* log: powers of ten over the smallest segment to the tallest bar */
+        svg_axis_setup(&ay, 1, minpos, maxtotal, 1, 7);
+    } else {
+        /* y axis from 0 to the loose nice tick above the tallest bar */
+        if (!(maxtotal > 0) || svg_nice_ticks(0, maxtotal, 7, t, &n, &step) != 0 ||
+            n < 2) {
+            t[0] = 0;
+            t[1] = 1;
+            n = 2;
+            step = 1;
+        }
+        ay.lo = 0;
+        ay.hi = t[n - 1];
+        ay.step = step;
+        for (i = 0; i < n; i++) {
+            ay.major[i] = t[i];
+            ay.labelled[i] = 1;
+        }
+        ay.nmajor = n;
     }
-    ay.lo = 0;
-    ay.hi = t[n - 1];
-    ay.step = step;
-    for (i = 0; i < n; i++) {
-        ay.major[i] = t[i];
-        ay.labelled[i] = 1;
+    ay.unit = p.yunit;
+    n = ay.nmajor;
+    for (i = 0; i < n; i++)
         if (strlen(svg_axis_tick_label(&ay, i, s, sizeof s)) > maxlab)
             maxlab = strlen(s);
-    }
-    ay.nmajor = n;
 
     /* Layout. */
     top = (p.title != NULL && *p.title) ? 40 : 16;
@@ -179,6 +193,13 @@ static int render(struct buf *out, const struct svg_stacked *pin, const char *no
     labw = svg_text_width(maxcat, SVG_FS_SMALL);
     if (labw + 4 > slot)
         rotate = 1;
+    /* A rotated label reaches left of its bar by about cos 40° of its width:
+     * room for the first one. */
+    if (rotate && x0 < labw * 0.77 - slot / 2) {
+        x0 = labw * 0.77 - slot / 2;
+        slot = (x1 - x0) / p.ncategories;
+        bw = slot * 0.7;
+    }
     /* Rotated labels need about 14 px of slot each; thin them below that. */
     while ((rotate ? 14.0 : labw + 4) > slot * every)
         every++;
@@ -191,7 +212,6 @@ static int render(struct buf *out, const struct svg_stacked *pin, const char *no
     ay.p0 = y1;
     ay.p1 = y0;
 
-    ay.unit = p.yunit;
     snprintf(desc, sizeof desc,
              "Prophecy stacked bar chart: %zu bars of %zu components%s", p.ncategories,
              p.ncomponents, note ? note : "");
@@ -204,7 +224,7 @@ static int render(struct buf *out, const struct svg_stacked *pin, const char *no
         buf_putc(out, 'M');
         svg_num(out, x0);
         buf_putc(out, ' ');
-        svg_num(out, svg_axis_px(&ay, t[i]));
+        svg_num(out, svg_axis_px(&ay, ay.major[i]));
         buf_putc(out, 'H');
         svg_num(out, x1);
     }
@@ -220,13 +240,13 @@ static int render(struct buf *out, const struct svg_stacked *pin, const char *no
         buf_putc(out, 'M');
         svg_num(out, x0);
         buf_putc(out, ' ');
-        svg_num(out, svg_axis_px(&ay, t[i]));
+        svg_num(out, svg_axis_px(&ay, ay.major[i]));
         buf_puts(out, "h-5");
     }
     buf_printf(out, "\"/>\n<g font-size=\"%d\" fill=\"#333333\">\n", SVG_FS_SMALL);
     for (i = 0; i < n; i++) {
         svg_axis_tick_label(&ay, i, s, sizeof s);
-        svg_label(out, x0 - 8, svg_axis_px(&ay, t[i]) + 4, "end", NULL, s, 24);
+        svg_label(out, x0 - 8, svg_axis_px(&ay, ay.major[i]) + 4, "end", NULL, s, 24);
     }
     for (c = 0; c < p.ncategories; c += every) {
         double cx = x0 + (c + 0.5) * slot;
@@ -256,8 +276,11 @@ static int render(struct buf *out, const struct svg_stacked *pin, const char *no
             char ctmp[48];
             if (v <= 0)
                 continue;
-            ya = svg_axis_px(&ay, base);
+            /* on a log axis the first segment rises from the axis' foot */
+            ya = ay.log && base <= 0 ? y1 : svg_axis_px(&ay, base);
             yb = svg_axis_px(&ay, base + v);
+            if (ay.log && yb < y0)
+                yb = y0;
             base += v;
             buf_puts(out, "<rect x=\"");
             svg_num(out, bx);

@@ -509,6 +509,92 @@ static void kernel_breakdown(struct page *p, json_t *ks, const long long *run_id
     }
 }
 
+#define MAX_CONFIG_BARS 40 /* configurations in the runtime bar chart */
+
+static double mean_runtime(const struct cfg *c)
+{
+    return c->c->runs > 0 ? c->c->sum_runtime / (double)c->c->runs : NAN;
+}
+
+/* Slowest first, then in configuration order. */
+static int cmp_cfg_runtime(const void *pa, const void *pb)
+{
+    double x = mean_runtime(*(const struct cfg *const *)pa),
+           y = mean_runtime(*(const struct cfg *const *)pb);
+    if (x != y)
+        return x > y ? -1 : 1;
+    return cmp_cfg_ptr(pa, pb);
+}
+
+/* Without a scaling series (a suite of benchmarks, each its own executable):
+ * the mean runtime of each configuration as a bar, slowest first, on a log
+ * axis when they span decades. Returns 1 when drawn. */
+static int config_bars(struct page *p, arena *a, const struct view_app *v,
+                       const struct cfg *cfgs, int nc)
+{
+    const struct cfg **pick = arena_alloc(a, ((size_t)nc + 1) * sizeof *pick);
+    const char **cats;
+    static const char *const comps[1] = {"mean runtime"};
+    double *vals, lo = INFINITY, hi = 0;
+    size_t n = 0, shown, i;
+    struct svg_stacked s = {0};
+    struct buf svg, narrow;
+    struct err e = {0};
+    int drawn = 0;
+
+    if (pick == NULL)
+        return 0;
+    for (i = 0; i < (size_t)nc; i++)
+        if (isfinite(mean_runtime(&cfgs[i])) && mean_runtime(&cfgs[i]) > 0)
+            pick[n++] = &cfgs[i];
+    if (n < 2)
+        return 0;
+    qsort(pick, n, sizeof *pick, cmp_cfg_runtime);
+    shown = n < MAX_CONFIG_BARS ? n : MAX_CONFIG_BARS;
+    cats = arena_alloc(a, shown * sizeof *cats);
+    vals = arena_alloc(a, shown * sizeof *vals);
+    if (cats == NULL || vals == NULL)
+        return 0;
+    for (i = 0; i < shown; i++) {
+        cats[i] = cfg_label(a, v, pick[i]);
+        vals[i] = mean_runtime(pick[i]);
+        lo = fmin(lo, vals[i]);
+        hi = fmax(hi, vals[i]);
+    }
+    s.title = "Mean runtime per configuration";
+    s.ylabel = "runtime";
+    s.yunit = "s";
+    s.categories = cats;
+    s.ncategories = shown;
+    s.components = comps;
+    s.ncomponents = 1;
+    s.values = vals;
+    s.yscale = hi / lo >= 100 ? SVG_LOG10 : SVG_LINEAR;
+    buf_init(&svg, 4u << 20);
+    buf_init(&narrow, 4u << 20);
+    if (svg_stacked(&svg, &s, &e) == 0) {
+        struct svg_stacked small = s;
+        char cap[200];
+        small.width = NARROW_W;
+        small.height = NARROW_H + 80;
+        if (shown < n)
+            snprintf(cap, sizeof cap,
+                     "The %zu slowest of %zu configurations, each the mean of its runs.",
+                     shown, n);
+        else
+            snprintf(cap, sizeof cap, "%zu configurations, each the mean of its runs.",
+                     n);
+        if (svg_stacked(&narrow, &small, &e) == 0)
+            page_svg_pair(p, &svg, &narrow, cap);
+        else
+            page_svg(p, &svg, cap);
+        drawn = 1;
+    }
+    buf_free(&svg);
+    buf_free(&narrow);
+    return drawn;
+}
+
 void view_app_scaling(struct page *p, const struct view_app *v)
 {
     arena *a = p->arena;
@@ -564,6 +650,8 @@ void view_app_scaling(struct page *p, const struct view_app *v)
         snprintf(xlabel, sizeof xlabel, "input %s", names[j]);
         any |= scaling_plot(p, a, v, cfgs, m, nm, names[j], xlabel, NULL, PLOT_RUNTIME);
     }
+    if (!any)
+        config_bars(p, a, v, cfgs, nc);
     page_puts(p, "</div>\n");
     if (!any)
         page_puts(p, "<p class=\"muted\">No scaling plot yet: a plot needs runs of one "

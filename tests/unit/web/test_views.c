@@ -370,6 +370,46 @@ static void test_app_breakdown_by_configuration(void)
     json_decref(v.kernels);
 }
 
+/* A suite of benchmarks (one executable each, nothing to scale over) gets
+ * the mean runtime of each configuration as bars, slowest first, on a log
+ * axis when they span decades, in units (issue 31: such a suite had no
+ * chart). */
+static void test_app_suite_bars(void)
+{
+    struct view_config cfg[3] = {
+        {1, 1, 1, "BM_fast", "box", "{}", 2, 31, 2e-6, 0.9e-6, 1.1e-6},
+        {2, 1, 1, "BM_slow", "box", "{}", 1, 32, 2.0, 2.0, 2.0},
+        {3, 1, 1, "BM_mid", "box", "{}", 4, 33, 4e-3, 1e-3, 1e-3},
+    };
+    struct view_app v = {0};
+    const char *slow, *mid, *fast;
+    char *html;
+
+    v.name = "suite";
+    v.page = 1;
+    v.pages = 1;
+    v.many_exe = 1;
+    v.app = json_pack("{s:s,s:i,s:i,s:[],s:[],s:[]}", "name", "suite", "demo", 0, "runs",
+                      7, "executables", "systems", "templates");
+    v.configs = cfg;
+    v.nconfigs = 3;
+    html = render("suite", "applications", app_fn, &v);
+    check_structure(html);
+    CHECK(strstr(html, ">Mean runtime per configuration</text>") != NULL);
+    CHECK(strstr(html, "3 configurations, each the mean of its runs.") != NULL);
+    slow = strstr(html, "<title>BM_slow P=1 \xe2\x80\x94 mean runtime: 2 s</title>");
+    mid = strstr(html, "<title>BM_mid P=1 \xe2\x80\x94 mean runtime: 1 ms</title>");
+    fast =
+        strstr(html, "<title>BM_fast P=1 \xe2\x80\x94 mean runtime: 1 \xc2\xb5s</title>");
+    CHECK(slow != NULL && mid != NULL && fast != NULL);
+    CHECK(slow < mid && mid < fast); /* slowest first */
+    /* log axis (1 us .. 2 s): powers of ten named in their units */
+    CHECK(strstr(html, ">10 \xc2\xb5s</text>") != NULL);
+    CHECK(strstr(html, ">1 s</text>") != NULL);
+    xfree(html);
+    json_decref(v.app);
+}
+
 static void test_error_page(void)
 {
     struct err e = {0};
@@ -571,6 +611,7 @@ int main(void)
     RUN(test_run_call_tree);
     RUN(test_app);
     RUN(test_app_breakdown_by_configuration);
+    RUN(test_app_suite_bars);
     RUN(test_app_csv);
     RUN(test_error_page);
     RUN(test_upload_form_error_at_field);
