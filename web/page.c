@@ -306,7 +306,7 @@ static void json_cell(struct page *p, json_t *v)
         page_puts(p, "<code>");
         page_text(p, s ? s : "");
         page_puts(p, "</code>");
-        free(s);
+        xfree(s);
     }
 }
 

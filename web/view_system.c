@@ -3,6 +3,7 @@
  * expressions, and for each parameter with arguments a plot of the
  * benchmark points of the same name with the parameter's curve (the
  * expression evaluated by models/expr over the measured range); see view.h. */
+#include "common/xalloc.h"
 #include "models/aggregate.h"
 #include "models/expr.h"
 #include "web/svg.h"
@@ -621,7 +622,7 @@ void view_system(struct page *p, const struct view_system *d)
         else {
             char *s = json_dumps(x, JSON_COMPACT | JSON_ENCODE_ANY);
             page_text(p, s ? s : "");
-            free(s);
+            xfree(s); /* Jansson allocates through xalloc (common/xalloc_json.h) */
         }
         page_puts(p, "</dd>\n");
     }
