@@ -35,11 +35,11 @@ static void kv_table(struct page *p, const char *title, const char *what,
     page_table_close(p);
 }
 
-/* A kernel's metrics (a JSON object's text) as "name value · name value",
- * each value in its unit; other JSON shown as it is. */
-static void kernel_metrics(struct page *p, const char *text)
+/* A kernel's metrics (o, parsed from its JSON object text) as "name value ·
+ * name value", each value in its unit; text that is not an object shown as
+ * it is. */
+static void kernel_metrics(struct page *p, json_t *o, const char *text)
 {
-    json_t *o = json_loads(text, 0, NULL);
     const char *key;
     json_t *v;
     int first = 1;
@@ -48,7 +48,6 @@ static void kernel_metrics(struct page *p, const char *text)
         page_puts(p, "<code>");
         page_text(p, text);
         page_puts(p, "</code>");
-        json_decref(o);
         return;
     }
     json_object_foreach(o, key, v)
@@ -66,17 +65,31 @@ static void kernel_metrics(struct page *p, const char *text)
         else if (json_is_boolean(v))
             page_puts(p, json_is_true(v) ? "yes" : "no");
         else
-            page_puts(p, json_is_array(v) ? "[â¦]" : "{â¦}");
+            page_puts(p, json_is_array(v) ? "[\xe2\x80\xa6]" : "{\xe2\x80\xa6}");
         page_puts(p, "</span>");
     }
-    json_decref(o);
+}
+
+/* A share as a percentage with one decimal ("12.5 %"), by integer
+ * arithmetic: a page of 10,000 kernels prints 20,000 of them. */
+static void share(struct page *p, double part, double whole)
+{
+    double f = 1000.0 * part / whole;
+    long long t;
+    if (!isfinite(f) || fabs(f) > 1e15) {
+        page_puts(p, "\xe2\x80\x94");
+        return;
+    }
+    t = llround(f);
+    page_printf(p, "%s%lld.%lld %%", t < 0 ? "-" : "", llabs(t) / 10, llabs(t) % 10);
 }
 
 /* ---- the call tree ------------------------------------------------------------ */
 
 /* One node of the call tree: a path (a kernel's name or a prefix of one). */
 struct node {
-    const char *path; /* in the run or the arena */
+    const char *path; /* in the run */
+    const char *key;  /* the path with '/' as byte 1, for sorting */
     size_t len;
     double excl;       /* the kernel's time; 0 for a path without a record */
     double incl;       /* its "inclusive" metric, or NAN */
@@ -86,36 +99,26 @@ struct node {
 };
 
 /* Path order in which a node's descendants follow it directly: '/' sorts
- * before every other byte. */
-static int path_cmp(const char *a, size_t na, const char *b, size_t nb)
-{
-    size_t i;
-    for (i = 0; i < na && i < nb; i++) {
-        unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
-        if (x == y)
-            continue;
-        if (x == '/')
-            return -1;
-        if (y == '/')
-            return 1;
-        return x < y ? -1 : 1;
-    }
-    return na < nb ? -1 : na > nb;
-}
-
+ * before every other byte. Nodes compare by their key, the path with '/' as
+ * byte 1 (names hold no control characters), so memcmp does the work. */
 static int node_cmp(const void *a, const void *b)
 {
     const struct node *x = a, *y = b;
-    return path_cmp(x->path, x->len, y->path, y->len);
+    int c = memcmp(x->key, y->key, x->len < y->len ? x->len : y->len);
+    if (c)
+        return c;
+    return x->len < y->len ? -1 : x->len > y->len;
 }
 
-static double inclusive_of(const char *metrics)
+static int node_ptr_cmp(const void *a, const void *b)
 {
-    json_t *o = metrics ? json_loads(metrics, 0, NULL) : NULL;
-    json_t *v = json_object_get(o, "inclusive");
-    double d = json_is_number(v) ? json_number_value(v) : NAN;
-    json_decref(o);
-    return d;
+    return node_cmp(*(const struct node *const *)a, *(const struct node *const *)b);
+}
+
+static double inclusive_of(json_t *metrics)
+{
+    json_t *v = json_object_get(metrics, "inclusive");
+    return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 /* Whether s[k] separates two parts of a call path: a '/' outside brackets,
@@ -168,7 +171,7 @@ static void tree_row(struct page *p, const struct node *n, double runtime)
         page_puts(p, "\xe2\x80\x94");
     page_puts(p, "</span><span class=\"ct-share num\">");
     if (isfinite(runtime) && runtime > 0 && isfinite(incl))
-        page_printf(p, "%.1f %%", 100.0 * incl / runtime);
+        share(p, incl, runtime);
     else
         page_puts(p, "\xe2\x80\x94");
     page_puts(p, "</span>");
@@ -179,7 +182,7 @@ static void tree_row(struct page *p, const struct node *n, double runtime)
 /* The kernels as a collapsible tree of <details> (no script needed): per
  * path its inclusive time (the "inclusive" metric, else the sum of the
  * subtree's exclusive times), exclusive time and share of the runtime. */
-static void call_tree(struct page *p, const struct run_record *run)
+static void call_tree(struct page *p, const struct run_record *run, json_t **metrics)
 {
     arena *a = p->arena;
     size_t cap = 0, n = 0, i, k, *stack;
@@ -200,11 +203,18 @@ static void call_tree(struct page *p, const struct run_record *run)
     for (i = 0; i < run->nkernels; i++) {
         const char *s = run->kernels[i].name;
         size_t len = strlen(s);
+        char *key = arena_strndup(a, s, len);
         int depth = 0;
+        if (key == NULL)
+            return;
+        for (k = 0; k < len; k++)
+            if (key[k] == '/')
+                key[k] = 1;
         for (k = 0; k <= len; k++) {
             if (k < len && !(separator(s, k, &depth) && k > 0))
                 continue;
             nodes[n] = (struct node){.path = s,
+                                     .key = key,
                                      .len = k,
                                      .excl = 0,
                                      .incl = NAN,
@@ -212,12 +222,25 @@ static void call_tree(struct page *p, const struct run_record *run)
                                      .kernel = k == len};
             if (k == len) {
                 nodes[n].excl = run->kernels[i].time;
-                nodes[n].incl = inclusive_of(run->kernels[i].metrics_json);
+                nodes[n].incl = inclusive_of(metrics[i]);
             }
             n++;
         }
     }
-    qsort(nodes, n, sizeof *nodes, node_cmp);
+    /* Sorted through pointers: a node is 64 bytes, and qsort moves what it
+     * sorts. */
+    {
+        const struct node **ord = arena_alloc(a, n * sizeof *ord);
+        struct node *sorted = arena_alloc(a, n * sizeof *sorted);
+        if (ord == NULL || sorted == NULL)
+            return;
+        for (i = 0; i < n; i++)
+            ord[i] = &nodes[i];
+        qsort(ord, n, sizeof *ord, node_ptr_cmp);
+        for (i = 0; i < n; i++)
+            sorted[i] = *ord[i];
+        nodes = sorted;
+    }
     /* Merge equal paths (a prefix named by several kernels, a kernel that is
      * also a prefix). */
     for (i = 0, k = 0; i < n; i++) {
@@ -292,6 +315,7 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
 {
     arena *a = p->arena;
     double total = 0;
+    json_t **metrics;
     size_t i;
 
     page_puts(p, "<h2>Kernels</h2>\n");
@@ -301,6 +325,14 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
     }
     for (i = 0; i < run->nkernels; i++)
         total += run->kernels[i].time;
+    /* Each kernel's metrics parsed once, for the tree and the table. */
+    metrics = arena_alloc(a, run->nkernels * sizeof *metrics);
+    if (metrics == NULL)
+        return;
+    for (i = 0; i < run->nkernels; i++)
+        metrics[i] = run->kernels[i].metrics_json
+                         ? json_loads(run->kernels[i].metrics_json, 0, NULL)
+                         : NULL;
     {
         const char **names = arena_alloc(a, run->nkernels * sizeof *names);
         double *values = arena_alloc(a, run->nkernels * sizeof *values);
@@ -345,7 +377,7 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
         }
     }
     if (has_paths(run))
-        call_tree(p, run);
+        call_tree(p, run, metrics);
     page_table_open(p, "Kernels");
     page_puts(p, "<thead><tr><th class=\"num\">#</th><th>Kernel</th>"
                  "<th class=\"num\">Time</th><th class=\"num\">Share</th>"
@@ -358,14 +390,16 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
         page_qty(p, k->time, "s");
         page_puts(p, "</td><td class=\"num\">");
         if (total > 0)
-            page_printf(p, "%.1f %%", 100.0 * k->time / total);
+            share(p, k->time, total);
         page_printf(p, "</td><td class=\"num\">%lld</td><td>", k->calls);
         if (k->metrics_json)
-            kernel_metrics(p, k->metrics_json);
+            kernel_metrics(p, metrics[i], k->metrics_json);
         page_puts(p, "</td></tr>\n");
     }
     page_puts(p, "</tbody>");
     page_table_close(p);
+    for (i = 0; i < run->nkernels; i++)
+        json_decref(metrics[i]);
 }
 
 void view_run(struct page *p, const struct view_run *d)

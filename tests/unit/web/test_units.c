@@ -61,6 +61,15 @@ static void test_plain(void)
     CHECK_STR(units_num(s, sizeof s, 1e16), "1e+16");
     CHECK_STR(units_num(s, sizeof s, 0.000125), "0.000125");
     CHECK_STR(units_num(s, sizeof s, -0.0), "0");
+    /* rounding at the edges of a decade */
+    CHECK_STR(units_num(s, sizeof s, 9.99996), "10");
+    CHECK_STR(units_num(s, sizeof s, 999.94), "999.9");
+    CHECK_STR(units_num(s, sizeof s, 999.96), "1000");
+    CHECK_STR(units_num(s, sizeof s, 0.00099996), "0.001");
+    CHECK_STR(units_num(s, sizeof s, 123.456), "123.5");
+    CHECK_STR(units_num(s, sizeof s, -2.5), "-2.5");
+    CHECK_STR(units_num(s, sizeof s, 0.0001), "0.0001");
+    CHECK_STR(units_num(s, sizeof s, 1234567.8), "1234568");
 }
 
 static void test_pick(void)
