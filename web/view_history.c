@@ -380,7 +380,7 @@ void view_series(struct page *p, const struct view_series *d)
 /* ---- compare ------------------------------------------------------------------- */
 
 /* Side i's value of row r: sides[i] = {mean, n, spread}. */
-static void side_cell(struct page *p, const json_t *r, size_t i)
+static void side_cell(struct page *p, const json_t *r, size_t i, const char *unit)
 {
     const json_t *s = json_array_get(json_object_get(r, "sides"), i);
     const json_t *n = json_object_get(s, "n");
@@ -389,10 +389,10 @@ static void side_cell(struct page *p, const json_t *r, size_t i)
         return;
     }
     page_puts(p, "<td class=\"num\">");
-    page_num(p, num(s, "mean"));
+    page_qty(p, num(s, "mean"), unit);
     if (has_num(s, "spread") && num(s, "spread") > 0) {
         page_puts(p, " ± ");
-        page_num(p, num(s, "spread"));
+        page_qty(p, num(s, "spread"), unit);
     }
     if (json_is_integer(n))
         page_printf(p, " <span class=\"muted\">(n=%lld)</span>",
@@ -473,6 +473,22 @@ static const char *measure_of(arena *a, const json_t *r)
         return strcmp(m, "runtime") == 0 ? arena_printf(a, "kernel %s", k)
                                          : arena_printf(a, "kernel %s %s", k, m);
     return m;
+}
+
+/* The unit of a row's measure (as measure_of reads it): a kernel's time and
+ * the runtime in seconds, a metric by its name. */
+static const char *measure_unit(const json_t *r)
+{
+    const char *k = str(r, "kernel"),
+               *m = str(r, "metric") ? str(r, "metric") : "runtime";
+    const char *y = str(r, "y");
+    if (y && strncmp(y, "kernel:", 7) == 0)
+        k = y + 7;
+    else if (y && strncmp(y, "metric:", 7) == 0)
+        m = y + 7;
+    if (strcmp(m, "runtime") == 0 || (k && strcmp(m, "time") == 0))
+        return "s";
+    return units_of_metric(m);
 }
 
 void view_compare(struct page *p, const struct view_compare *d)
@@ -573,7 +589,7 @@ void view_compare(struct page *p, const struct view_compare *d)
         page_text(p, measure_of(p->arena, r));
         page_puts(p, "</td>");
         for (k = 0; k < ns; k++)
-            side_cell(p, r, k);
+            side_cell(p, r, k, measure_unit(r));
         for (k = 1; k < ns; k++) {
             double ratio = side_ratio(r, k);
             int s = side_significant(r, k);
