@@ -78,7 +78,7 @@ struct view_model {
 };
 void view_model(struct page *p, const struct view_model *d);
 
-/* ---- one application (view_app.c) ---------------------------------------- */
+/* ---- one application (view_app*.c) ---------------------------------------- */
 
 #define VIEW_APP_PER_PAGE 50      /* runs per page of the runs table */
 #define VIEW_APP_MAX_CONFIGS 2000 /* configurations the plots use */
@@ -134,12 +134,13 @@ struct view_app {
     int history;     /* link each configuration to its history page (/history) */
 };
 void view_app(struct page *p, const struct view_app *v);
-/* Appends the runs table as CSV: the header run,executable,system,nprocs,
- * one column per input name the rows have (sorted), runtime,kernels,stored,
- * then one line per row in the given order; RFC 4180 quoting, CRLF. A text
- * cell a spreadsheet would take for a formula (it starts with = + - @ or a
- * tab) gets a leading '. Temporary memory from a (an arena). Returns 0, or
- * -1 when a is out of memory (out's own overflow shows as buf_failed). */
+/* Appends the runs table as CSV (view_app_csv.c): the header
+ * run,executable,system,nprocs, one column per input name the rows have
+ * (sorted), runtime,kernels,stored, then one line per row in the given
+ * order, through formats/export.h's writer (RFC 4180 quoting, CRLF, numbers
+ * that read back exactly, an absent runtime empty). Temporary memory from a
+ * (an arena). Returns 0, or -1 when a is out of memory (out's own overflow
+ * shows as buf_failed). */
 int view_app_csv(struct buf *out, arena *a, const struct view_run_row *rows, size_t n);
 /* The runs whose kernel records the breakdown of these configurations may
  * show (at most 2 * VIEW_APP_MAX_BARS, into ids). Returns their number. */
