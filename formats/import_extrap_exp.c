@@ -1,0 +1,537 @@
+/* import_extrap_exp: Extra-P's saved experiment (.extra-p) into runs.
+ *
+ * Extra-P's "Save experiment" writes a ZIP archive (read here with libzip)
+ * holding experiment.json: the parameters, and per call path and metric the
+ * measurements, one per point, each with the statistics Extra-P keeps
+ * (mean, median, minimum, maximum, std, repetitions) and, in newer versions,
+ * a reference to the raw repetitions in values/N.vals. Each point becomes one
+ * run, as in the other Extra-P importers: a parameter named p, np, nprocs,
+ * procs, ranks or processes is nprocs, the others are inputs; each call path
+ * ("a->b") is a kernel named "a/b" whose time is the mean of the metric
+ * "time" made exclusive (minus the means of the call paths directly below
+ * it), with the metric `inclusive` beside it; every metric's statistics are
+ * kernel metrics (NAME = its mean, NAME.median, NAME.min, NAME.max, NAME.std,
+ * NAME.repetitions). The run time is the sum of the top-level call paths'
+ * times. The raw repetitions are not read: the statistics stand for them.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zip.h>
+
+#include "common/buf.h"
+#include "common/xalloc.h"
+#include "formats/import.h"
+#include "formats/limits.h"
+
+#define XE_FORMAT "extrap-experiment"
+
+/* One measurement: a (point, call path, metric) cell and its JSON object. */
+struct xe_cell {
+    uint32_t point, path, metric;
+    json_t *m; /* borrowed from the document */
+};
+
+struct xe {
+    const char *file;
+    struct err *err;
+    arena *a;
+    const char *param[LIMIT_IMPORT_PARAMS];
+    size_t nparam;
+    double *coord; /* npoint * nparam */
+    size_t npoint, cappoint;
+    const char **path; /* kernel names ("/"-joined) */
+    const char **raw;  /* call paths as written ("->"-joined) */
+    long *parent;      /* index of the call path one level up, or -1 */
+    size_t npath;
+    const char **metric;
+    size_t nmetric;
+    long time_metric;
+    struct xe_cell *cell;
+    size_t ncell, capcell;
+};
+
+static int xfail(struct xe *x, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int xfail(struct xe *x, const char *field, const char *fmt, ...)
+{
+    char msg[ERR_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return imp_fail_field(x->err, x->file, field, "%s", msg);
+}
+
+/* ---- the ZIP ----------------------------------------------------------------- */
+
+/* Reads experiment.json out of the archive into *out (malloc'd). */
+static int read_zip(struct xe *x, const struct fmt_file *f, char **out, size_t *len)
+{
+    zip_error_t ze;
+    zip_source_t *src;
+    zip_t *za = NULL;
+    zip_file_t *zf = NULL;
+    zip_stat_t st;
+    zip_int64_t idx, got;
+    char *buf = NULL;
+    size_t n = 0;
+    int rc = -1;
+
+    zip_error_init(&ze);
+    src = zip_source_buffer_create(f->data, f->len, 0, &ze);
+    if (src == NULL) {
+        err_nomem(x->err);
+        goto out;
+    }
+    za = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &ze);
+    if (za == NULL) {
+        zip_source_free(src);
+        xfail(x, "file", "not a readable ZIP archive (%s); truncated?",
+              zip_error_strerror(&ze));
+        goto out;
+    }
+    idx = zip_name_locate(za, "experiment.json", 0);
+    if (idx < 0) {
+        xfail(x, "experiment.json",
+              "the archive holds no experiment.json (not an Extra-P "
+              "experiment?)");
+        goto out;
+    }
+    zip_stat_init(&st);
+    if (zip_stat_index(za, (zip_uint64_t)idx, 0, &st) != 0 ||
+        !(st.valid & ZIP_STAT_SIZE)) {
+        xfail(x, "experiment.json", "experiment.json: %s", zip_strerror(za));
+        goto out;
+    }
+    if (st.size > LIMIT_IMPORT_DOC) {
+        xfail(x, "experiment.json", "experiment.json is larger than %u bytes",
+              LIMIT_IMPORT_DOC);
+        goto out;
+    }
+    if ((zf = zip_fopen_index(za, (zip_uint64_t)idx, 0)) == NULL) {
+        xfail(x, "experiment.json", "experiment.json cannot be read: %s",
+              zip_strerror(za));
+        goto out;
+    }
+    if ((buf = xmalloc((size_t)st.size + 1)) == NULL) {
+        err_nomem(x->err);
+        goto out;
+    }
+    /* read to the end (and one byte past) so that libzip checks the CRC */
+    while ((got = zip_fread(zf, buf + n, (size_t)st.size + 1 - n)) > 0) {
+        n += (size_t)got;
+        if (n > st.size)
+            break;
+    }
+    if (got < 0 || n != st.size) {
+        xfail(x, "experiment.json", "experiment.json is damaged (%s)",
+              got < 0 ? zip_file_strerror(zf) : "its size does not match the directory");
+        goto out;
+    }
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    buf = NULL;
+    rc = 0;
+out:
+    xfree(buf);
+    if (zf)
+        zip_fclose(zf);
+    if (za)
+        zip_discard(za);
+    return rc;
+}
+
+/* ---- collecting ------------------------------------------------------------------ */
+
+static long point_of(struct xe *x, const double *c)
+{
+    /* points are few (Extra-P's experiments hold tens to thousands); the
+     * cells of one series arrive in the same order, so look back first */
+    for (size_t i = x->npoint; i-- > 0;)
+        if (memcmp(x->coord + i * x->nparam, c, x->nparam * sizeof *c) == 0)
+            return (long)i;
+    if (x->npoint >= LIMIT_IMPORT_POINTS)
+        return xfail(x, "points", "more than %d points", LIMIT_IMPORT_POINTS);
+    if (x->npoint == x->cappoint) {
+        size_t nc = x->cappoint ? x->cappoint * 2 : 64;
+        double *p = xrealloc(x->coord, nc * (x->nparam ? x->nparam : 1) * sizeof *p);
+        if (p == NULL)
+            return err_nomem(x->err);
+        x->coord = p;
+        x->cappoint = nc;
+    }
+    memcpy(x->coord + x->npoint * x->nparam, c, x->nparam * sizeof *c);
+    return (long)x->npoint++;
+}
+
+static long metric_of(struct xe *x, const char *name)
+{
+    for (size_t i = 0; i < x->nmetric; i++)
+        if (strcmp(x->metric[i], name) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* A JSON number, or Extra-P's "nan"/"inf" strings (absent). */
+static int stat_of(json_t *m, const char *key, double *out)
+{
+    json_t *v = json_object_get(m, key);
+    if (!json_is_number(v))
+        return -1;
+    *out = json_number_value(v);
+    return isfinite(*out) ? 0 : -1;
+}
+
+static int collect(struct xe *x, json_t *doc)
+{
+    json_t *params = json_object_get(doc, "parameters");
+    json_t *ms = json_object_get(doc, "measurements");
+    const char *pname, *mname;
+    json_t *pv, *mv;
+    size_t i, npath;
+
+    if (!json_is_object(doc) || !json_is_object(ms))
+        return xfail(x, "measurements", "experiment.json has no \"measurements\" object");
+    if (!json_is_array(params))
+        return xfail(x, "parameters", "experiment.json has no \"parameters\" list");
+    if (json_array_size(params) > LIMIT_IMPORT_PARAMS)
+        return xfail(x, "parameters", "more than %d parameters", LIMIT_IMPORT_PARAMS);
+    json_array_foreach(params, i, pv)
+    {
+        const char *s = json_is_string(pv) ? json_string_value(pv)
+                        : json_is_string(json_object_get(pv, "name"))
+                            ? json_string_value(json_object_get(pv, "name"))
+                            : NULL;
+        if (s == NULL)
+            return xfail(x, "parameters", "parameter %zu is not a name", i + 1);
+        if ((x->param[i] = imp_name(x->a, s, strlen(s), x->file, "parameter", x->err)) ==
+            NULL)
+            return -1;
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(x->param[j], x->param[i]) == 0)
+                return xfail(x, "parameters", "parameter %s is named twice", x->param[i]);
+    }
+    x->nparam = json_array_size(params);
+    npath = json_object_size(ms);
+    if (npath > LIMIT_KERNELS)
+        return xfail(x, "measurements", "more than %d call paths", LIMIT_KERNELS);
+    x->path = arena_alloc(x->a, (npath + 1) * sizeof *x->path);
+    x->raw = arena_alloc(x->a, (npath + 1) * sizeof *x->raw);
+    x->parent = arena_alloc(x->a, (npath + 1) * sizeof *x->parent);
+    x->metric = arena_alloc(x->a, LIMIT_METRICS * sizeof *x->metric);
+    if (x->path == NULL || x->raw == NULL || x->parent == NULL || x->metric == NULL)
+        return err_nomem(x->err);
+    x->time_metric = -1;
+    json_object_foreach(ms, pname, pv)
+    {
+        size_t pi = x->npath;
+        struct buf nm;
+        char *name;
+        if (!json_is_object(pv))
+            return xfail(x, pname, "call path %.64s: metrics must be an object", pname);
+        /* "a->b" is the call path b below a; kernel names join with "/" */
+        buf_init(&nm, 1u << 20);
+        for (const char *s = pname; *s;) {
+            const char *arrow = strstr(s, "->");
+            size_t n = arrow ? (size_t)(arrow - s) : strlen(s);
+            if (s != pname)
+                buf_putc(&nm, '/');
+            buf_append(&nm, s, n);
+            s += n + (arrow ? 2 : 0);
+        }
+        name = imp_name(x->a, buf_str(&nm), strlen(buf_str(&nm)), x->file, "call path",
+                        x->err);
+        buf_free(&nm);
+        if (name == NULL)
+            return -1;
+        x->path[pi] = name;
+        x->raw[pi] = pname;
+        x->parent[pi] = -1;
+        x->npath++;
+        json_object_foreach(pv, mname, mv)
+        {
+            long mi = metric_of(x, mname);
+            size_t k;
+            json_t *one;
+            if (mi < 0) {
+                if (x->nmetric >= LIMIT_METRICS / 8)
+                    return xfail(x, "metrics", "more than %d metrics", LIMIT_METRICS / 8);
+                if ((x->metric[x->nmetric] = imp_name(x->a, mname, strlen(mname), x->file,
+                                                      "metric", x->err)) == NULL)
+                    return -1;
+                mi = (long)x->nmetric++;
+                if (strcmp(mname, "time") == 0)
+                    x->time_metric = mi;
+            }
+            if (!json_is_array(mv))
+                return xfail(x, pname, "%.64s/%.64s: the measurements must be a list",
+                             pname, mname);
+            json_array_foreach(mv, k, one)
+            {
+                json_t *co = json_object_get(one, "coordinate"), *cv;
+                double c[LIMIT_IMPORT_PARAMS], mean;
+                size_t j;
+                long pt;
+                if (!json_is_object(one) || !json_is_array(co) ||
+                    json_array_size(co) != x->nparam)
+                    return xfail(x, pname,
+                                 "%.64s/%.64s: measurement %zu needs a coordinate of %zu "
+                                 "numbers",
+                                 pname, mname, k + 1, x->nparam);
+                json_array_foreach(co, j, cv)
+                {
+                    if (!json_is_number(cv) || !isfinite(json_number_value(cv)))
+                        return xfail(
+                            x, pname,
+                            "%.64s/%.64s: measurement %zu: coordinate %zu is not a "
+                            "number",
+                            pname, mname, k + 1, j + 1);
+                    c[j] = json_number_value(cv);
+                }
+                if (stat_of(one, "mean", &mean) != 0 &&
+                    stat_of(one, "median", &mean) != 0)
+                    return xfail(x, pname,
+                                 "%.64s/%.64s: measurement %zu has neither a mean nor a "
+                                 "median",
+                                 pname, mname, k + 1);
+                if ((pt = point_of(x, c)) < 0)
+                    return -1;
+                if (x->ncell >= LIMIT_IMPORT_VALUES)
+                    return xfail(x, "measurements", "more than %d measurements",
+                                 LIMIT_IMPORT_VALUES);
+                if (x->ncell == x->capcell) {
+                    size_t nc = x->capcell ? x->capcell * 2 : 1024;
+                    struct xe_cell *p = xrealloc(x->cell, nc * sizeof *p);
+                    if (p == NULL)
+                        return err_nomem(x->err);
+                    x->cell = p;
+                    x->capcell = nc;
+                }
+                x->cell[x->ncell++] =
+                    (struct xe_cell){(uint32_t)pt, (uint32_t)pi, (uint32_t)mi, one};
+            }
+        }
+    }
+    if (x->ncell == 0)
+        return xfail(x, "measurements", "the experiment holds no measurement");
+    if (x->time_metric < 0)
+        return xfail(x, "metrics",
+                     "no metric is named time (the kernel time); metrics: %s%s",
+                     x->metric[0], x->nmetric > 1 ? ", ..." : "");
+    /* the call path one level up, where the experiment holds it */
+    for (size_t p = 0; p < x->npath; p++) {
+        const char *arrow = NULL;
+        for (const char *s = strstr(x->raw[p], "->"); s; s = strstr(s + 2, "->"))
+            arrow = s;
+        if (arrow == NULL)
+            continue;
+        for (size_t q = 0; q < x->npath; q++)
+            if (strlen(x->raw[q]) == (size_t)(arrow - x->raw[p]) &&
+                strncmp(x->raw[q], x->raw[p], (size_t)(arrow - x->raw[p])) == 0)
+                x->parent[p] = (long)q;
+    }
+    return 0;
+}
+
+/* ---- runs ----------------------------------------------------------------------------
+ */
+
+static int by_cell(const void *pa, const void *pb)
+{
+    const struct xe_cell *a = pa, *b = pb;
+    if (a->point != b->point)
+        return a->point < b->point ? -1 : 1;
+    if (a->path != b->path)
+        return a->path < b->path ? -1 : 1;
+    return a->metric < b->metric ? -1 : a->metric > b->metric;
+}
+
+static int emit_point(struct xe *x, struct imp_batch *b, const struct fmt_options *opt,
+                      const char *app, const struct xe_cell *v, size_t n, double *tmean)
+{
+    static const char *const stat[] = {"median", "minimum", "maximum", "std"};
+    static const char *const label[] = {"median", "min", "max", "std"};
+    const double *c = x->coord + (size_t)v[0].point * x->nparam;
+    double *excl = tmean + x->npath + 1;
+    struct run_record *r = imp_batch_slot(b, x->err);
+    struct rec_kv *km;
+    struct buf id;
+    size_t i, nk = 0;
+    int rc = -1;
+
+    if (r == NULL)
+        return -1;
+    r->application = opt && opt->application ? opt->application : app;
+    r->executable = opt && opt->executable ? opt->executable : r->application;
+    r->system = opt && opt->system ? opt->system : "unknown";
+    r->nprocs = 1;
+    for (i = 1; i <= n; i++)
+        nk += i == n || v[i].path != v[i - 1].path;
+    r->inputs = arena_alloc(b->a, (x->nparam + 1) * sizeof *r->inputs);
+    r->kernels = arena_alloc(b->a, nk * sizeof *r->kernels);
+    km = arena_alloc(b->a, (6 * x->nmetric + 2) * sizeof *km);
+    if (r->inputs == NULL || r->kernels == NULL || km == NULL)
+        return err_nomem(x->err);
+    buf_init(&id, 4096);
+    buf_puts(&id, "point (");
+    for (i = 0; i < x->nparam; i++) {
+        buf_printf(&id, "%s%s=", i ? ", " : "", x->param[i]);
+        buf_num(&id, c[i]);
+        if (imp_is_nprocs(x->param[i])) {
+            if (c[i] < 1 || c[i] > 100000000 || c[i] != (double)(long long)c[i]) {
+                xfail(x, x->param[i],
+                      "parameter %s is the process count and must be a positive integer",
+                      x->param[i]);
+                goto out;
+            }
+            r->nprocs = (long long)c[i];
+        } else {
+            r->inputs[r->ninputs].name = x->param[i];
+            r->inputs[r->ninputs++].value = c[i];
+        }
+    }
+    buf_putc(&id, ')');
+    /* the time means of this point's call paths, for the exclusive times */
+    for (i = 0; i < n; i++)
+        if (v[i].metric == (uint32_t)x->time_metric &&
+            stat_of(v[i].m, "mean", &tmean[v[i].path]) != 0)
+            stat_of(v[i].m, "median", &tmean[v[i].path]);
+    for (i = 0; i < n; i++) /* excl[] = inclusive minus the children present */
+        excl[v[i].path] = tmean[v[i].path];
+    for (i = 0; i < n; i++) {
+        long up = x->parent[v[i].path];
+        if (v[i].metric == (uint32_t)x->time_metric && up >= 0 && !isnan(tmean[up]) &&
+            !isnan(tmean[v[i].path]))
+            excl[up] -= tmean[v[i].path];
+    }
+    for (i = 0; i < n;) {
+        struct rec_kernel *k = &r->kernels[r->nkernels++];
+        size_t j, nm = 0;
+        int failed = 0;
+        double t = tmean[v[i].path];
+        k->name = x->path[v[i].path];
+        k->calls = 1;
+        if (!isnan(t)) {
+            double e = excl[v[i].path];
+            k->time = e > 0 ? e : 0;
+            if (x->parent[v[i].path] < 0 || isnan(tmean[x->parent[v[i].path]]))
+                r->runtime += t;
+            km[nm++] = (struct rec_kv){"inclusive", t};
+        }
+        for (j = i; j < n && v[j].path == v[i].path; j++) {
+            const char *m = x->metric[v[j].metric];
+            double s;
+            int is_time = v[j].metric == (uint32_t)x->time_metric;
+            if (!is_time && stat_of(v[j].m, "mean", &s) == 0)
+                km[nm++] = (struct rec_kv){m, s};
+            for (size_t q = 0; q < 4; q++)
+                if (stat_of(v[j].m, stat[q], &s) == 0) {
+                    const char *nmq = arena_printf(b->a, "%s.%s", m, label[q]);
+                    if (nmq == NULL)
+                        goto nomem;
+                    km[nm++] = (struct rec_kv){nmq, s};
+                }
+            if (stat_of(v[j].m, "repetitions", &s) == 0) {
+                const char *nmq = arena_printf(b->a, "%s.repetitions", m);
+                if (nmq == NULL)
+                    goto nomem;
+                km[nm++] = (struct rec_kv){nmq, s};
+            }
+        }
+        k->metrics_json = imp_metrics_json(b->a, km, nm, &failed);
+        if (failed)
+            goto nomem;
+        i = j;
+    }
+    for (i = 0; i < n; i++)
+        tmean[v[i].path] = excl[v[i].path] = NAN;
+    if (buf_failed(&id))
+        goto nomem;
+    rc = imp_batch_commit(b, buf_str(&id), x->err);
+    goto out;
+nomem:
+    err_nomem(x->err);
+out:
+    buf_free(&id);
+    return rc;
+}
+
+int import_extrap_experiment(const struct fmt_file *files, size_t nfiles,
+                             const struct fmt_options *opt, const struct fmt_sink *sink,
+                             struct err *err)
+{
+    struct xe x;
+    struct imp_batch b;
+    struct fmt_file doc_file;
+    char *text = NULL;
+    size_t len = 0, start = 0;
+    json_t *doc = NULL;
+    double *tmean = NULL;
+    const char *app;
+    int rc = -1;
+
+    if (nfiles != 1)
+        return imp_fail_field(err, nfiles ? files[0].name : "input", "files",
+                              "an Extra-P experiment is one .extra-p file");
+    memset(&x, 0, sizeof x);
+    x.file = files[0].name;
+    x.err = err;
+    if (imp_batch_init(&b, XE_FORMAT, x.file, sink, err) != 0 ||
+        (x.a = arena_new()) == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    if (read_zip(&x, &files[0], &text, &len) != 0)
+        goto out;
+    doc_file.name = arena_printf(x.a, "%s:experiment.json", x.file);
+    doc_file.data = text;
+    doc_file.len = len;
+    if (doc_file.name == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    if ((doc = imp_json_load(&doc_file, err)) == NULL || collect(&x, doc) != 0)
+        goto out;
+    qsort(x.cell, x.ncell, sizeof *x.cell, by_cell);
+    if ((tmean = xmalloc(2 * (x.npath + 1) * sizeof *tmean)) == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    for (size_t i = 0; i < 2 * (x.npath + 1); i++)
+        tmean[i] = NAN;
+    app = imp_base_name(x.a, x.file);
+    if (app == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    for (size_t i = 1; i <= x.ncell; i++) {
+        if (i < x.ncell && x.cell[i].point == x.cell[start].point)
+            continue;
+        if (emit_point(&x, &b, opt, app, x.cell + start, i - start, tmean) != 0)
+            goto out;
+        start = i;
+    }
+    rc = imp_batch_finish(&b, err);
+out:
+    json_decref(doc);
+    xfree(text);
+    xfree(tmean);
+    xfree(x.coord);
+    xfree(x.cell);
+    arena_free(x.a);
+    imp_batch_free(&b);
+    return rc;
+}
+
+int sniff_extrap_experiment(const struct fmt_file *files, size_t nfiles)
+{
+    return nfiles == 1 && files[0].len >= 30 &&
+           memcmp(files[0].data, "PK\x03\x04", 4) == 0 &&
+           imp_contains(&files[0], "experiment.json");
+}
