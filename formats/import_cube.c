@@ -99,6 +99,7 @@ enum el_kind {
 
 struct cube {
     const char *file; /* for messages */
+    int loose;        /* the members are files of their own, not of an archive */
     arena *a;         /* names of this profile */
     struct err *err;
     XML_Parser xp;
@@ -147,6 +148,24 @@ static int cfail(struct cube *c, const char *field, const char *fmt, ...)
     va_end(ap);
     c->failed = 1;
     return imp_fail_field(c->err, c->file, field, "%s", msg);
+}
+
+/* A failure in one member of the profile: "PROFILE.cubex: 1.data holds ..."
+ * for an archive, "1.data: holds ..." for loose files. */
+static int mfail(struct cube *c, const char *member, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int mfail(struct cube *c, const char *member, const char *fmt, ...)
+{
+    char msg[ERR_MESSAGE_MAX];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    c->failed = 1;
+    if (c->loose)
+        return imp_fail_field(c->err, member, member, "%s", msg);
+    return imp_fail_field(c->err, c->file, member, "%s %s", member, msg);
 }
 
 static int grow(void **p, size_t *cap, size_t n, size_t size)
@@ -211,6 +230,8 @@ static char *text_copy(arena *a, const char *s, size_t len, size_t max)
 
 /* ---- the anchor (expat) --------------------------------------------------- */
 
+#define afail(c, ...) mfail((c), (c)->loose ? (c)->file : "anchor.xml", __VA_ARGS__)
+
 static void x_stop(struct cube *c)
 {
     c->failed = 1;
@@ -226,16 +247,14 @@ static void XMLCALL x_start(void *ud, const XML_Char *el, const XML_Char **atts)
     if (c->failed)
         return;
     if (c->depth >= LIMIT_IMPORT_CUBE_DEPTH) {
-        cfail(c, "anchor.xml", "elements nested more than %d deep",
-              LIMIT_IMPORT_CUBE_DEPTH);
+        afail(c, "nests elements more than %d deep", LIMIT_IMPORT_CUBE_DEPTH);
         x_stop(c);
         return;
     }
     if (c->depth == 0) {
         const char *v = attr(atts, "version");
         if (strcmp(el, "cube") != 0) {
-            cfail(c, "anchor.xml", "the anchor's root element is <%.32s>, not <cube>",
-                  el);
+            afail(c, "has the root element <%.32s>, not <cube>", el);
             x_stop(c);
             return;
         }
@@ -437,7 +456,7 @@ static void XMLCALL x_doctype(void *ud, const XML_Char *name, const XML_Char *sy
 {
     struct cube *c = ud;
     (void)name, (void)sysid, (void)pubid, (void)has_internal;
-    cfail(c, "anchor.xml", "a DOCTYPE declaration is not part of a CUBE anchor");
+    afail(c, "has a DOCTYPE declaration, which a CUBE anchor has not");
     x_stop(c);
 }
 
@@ -449,7 +468,7 @@ static int xml_feed(struct cube *c, const char *p, size_t n, int last)
         if (XML_Parse(c->xp, p, chunk, fin) == XML_STATUS_ERROR) {
             if (c->failed && c->err && c->err->status)
                 return -1;
-            return cfail(c, "anchor.xml", "anchor.xml:%lu: %s",
+            return afail(c, "line %lu: %s",
                          (unsigned long)XML_GetCurrentLineNumber(c->xp),
                          XML_ErrorString(XML_GetErrorCode(c->xp)));
         }
@@ -495,14 +514,13 @@ static int parse_anchor(struct cube *c, const char *data, size_t len)
             zr = inflate(&z, Z_NO_FLUSH);
             if (zr != Z_OK && zr != Z_STREAM_END) {
                 inflateEnd(&z);
-                cfail(c, "anchor.xml",
-                      "anchor.xml: the gzip-compressed anchor is damaged or truncated");
+                afail(c, "is damaged or truncated (gzip)");
                 goto out;
             }
             total += sizeof out - z.avail_out;
             if (total > LIMIT_IMPORT_FILE) {
                 inflateEnd(&z);
-                cfail(c, "anchor.xml", "anchor.xml inflates to more than %llu bytes",
+                afail(c, "inflates to more than %llu bytes",
                       (unsigned long long)LIMIT_IMPORT_FILE);
                 goto out;
             }
@@ -517,7 +535,7 @@ static int parse_anchor(struct cube *c, const char *data, size_t len)
         goto out;
     }
     if (c->depth != 0) {
-        cfail(c, "anchor.xml", "anchor.xml ends inside an element");
+        afail(c, "ends inside an element (truncated?)");
         goto out;
     }
     rc = 0;
@@ -806,26 +824,24 @@ static int read_index(struct cube *c, const struct cube_metric *m,
     uint32_t n;
 
     if (f->len < 22 || memcmp(p, "CUBEX.INDEX", 11) != 0)
-        return cfail(c, f->name, "%s is not a CUBE index (no CUBEX.INDEX header)",
-                     f->name);
+        return mfail(c, f->name, "is not a CUBE index (no CUBEX.INDEX header)");
     if (rd32(p + 11, 0) == 1)
         *big = 0;
     else if (rd32(p + 11, 1) == 1)
         *big = 1;
     else
-        return cfail(c, f->name, "%s has no byte-order mark", f->name);
+        return mfail(c, f->name, "has no byte-order mark");
     n = rd32(p + 18, *big);
     if (n > c->ncnode || f->len != 22 + 4 * (size_t)n)
-        return cfail(c, f->name, "%s: %u entries do not match its %zu bytes (truncated?)",
-                     f->name, n, f->len);
+        return mfail(c, f->name, "%u entries do not match its %zu bytes (truncated?)", n,
+                     f->len);
     *rows = xcalloc(n ? n : 1, sizeof **rows);
     if (*rows == NULL)
         return err_nomem(c->err);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t t = rd32(p + 22 + 4 * (size_t)i, *big);
         if (t >= c->ncnode)
-            return cfail(c, f->name, "%s names call-tree position %u of %zu", f->name, t,
-                         c->ncnode);
+            return mfail(c, f->name, "names call-tree position %u of %zu", t, c->ncnode);
         /* positions count the call tree depth first (document order) for
          * exclusive metrics, "wide" for inclusive ones (as CubeLib writes) */
         (*rows)[i] = m->inclusive ? c->wide[t] : (int32_t)t;
@@ -885,20 +901,20 @@ static int read_data(struct cube *c, const struct fmt_file *f, size_t want, int 
     *owned = NULL;
     if (f->len >= 10 && memcmp(p, "CUBEX.DATA", 10) == 0) {
         if (f->len - 10 != want)
-            return cfail(c, f->name, "%s holds %zu bytes of values, not %zu (truncated?)",
-                         f->name, f->len - 10, want);
+            return mfail(c, f->name, "holds %zu bytes of values, not %zu (truncated?)",
+                         f->len - 10, want);
         *out = p + 10;
         return 0;
     }
     if (f->len < 19 || memcmp(p, "ZCUBEX.DATA", 11) != 0)
-        return cfail(c, f->name, "%s is not CUBE data (no CUBEX.DATA header)", f->name);
+        return mfail(c, f->name, "is not CUBE data (no CUBEX.DATA header)");
     nseg = rd64(p + 11, big);
     if (nseg > c->ncnode + 1 || (f->len - 19) / 24 < nseg)
-        return cfail(c, f->name, "%s: %llu compressed segments do not fit its %zu bytes",
-                     f->name, nseg, f->len);
+        return mfail(c, f->name, "%llu compressed segments do not fit its %zu bytes",
+                     nseg, f->len);
     /* zlib expands at most about 1032:1: refuse before allocating */
     if (want / 1100 > f->len)
-        return cfail(c, f->name, "%s cannot hold %zu bytes of values", f->name, want);
+        return mfail(c, f->name, "cannot hold %zu bytes of values", want);
     buf = xmalloc(want ? want : 1);
     if (buf == NULL)
         return err_nomem(c->err);
@@ -911,14 +927,12 @@ static int read_data(struct cube *c, const struct fmt_file *f, size_t want, int 
             continue;
         if (zs > f->len - off) {
             xfree(buf);
-            return cfail(c, f->name, "%s: compressed segment %llu is truncated", f->name,
-                         s + 1);
+            return mfail(c, f->name, "compressed segment %llu is truncated", s + 1);
         }
         zr = uncompress(buf + got, &dl, p + off, (uLong)zs);
         if (zr != Z_OK) {
             xfree(buf);
-            return cfail(c, f->name, "%s: compressed segment %llu is damaged%s", f->name,
-                         s + 1,
+            return mfail(c, f->name, "compressed segment %llu is damaged%s", s + 1,
                          zr == Z_BUF_ERROR ? " or holds more values than announced" : "");
         }
         got += dl;
@@ -926,8 +940,7 @@ static int read_data(struct cube *c, const struct fmt_file *f, size_t want, int 
     }
     if (got != want) {
         xfree(buf);
-        return cfail(c, f->name, "%s holds %zu bytes of values, not %zu", f->name, got,
-                     want);
+        return mfail(c, f->name, "holds %zu bytes of values, not %zu", got, want);
     }
     *out = *owned = buf;
     return 0;
@@ -1189,6 +1202,7 @@ struct cube_unit {
     const struct fmt_file *members;
     size_t nmembers;
     const char *dir; /* prefix of the members' names */
+    int loose;       /* members are files of their own (a directory, a tar body) */
 };
 
 /* Extra-P's directory names: PREFIX.NAMEvalueNAMEvalue...[.rN]; returns the
@@ -1294,6 +1308,7 @@ static int unit_run(const struct cube_unit *u, const struct fmt_options *opt,
         if (strncmp(nm, u->dir, dl) == 0 && strcmp(nm + dl, "anchor.xml") == 0)
             anchor = &u->members[i];
     }
+    c.loose = u->loose;
     if (anchor == NULL) {
         cfail(&c, "anchor.xml", "%s holds no anchor.xml (not a CUBE4 profile?)", u->name);
         goto out;
@@ -1449,8 +1464,8 @@ int import_cube(const struct fmt_file *files, size_t nfiles,
                 goto out;
             }
             u = (struct cube_unit){
-                f->name, parent_dir(a, f->name), imp_base_name(a, f->name), mem, nmem,
-                ""};
+                f->name, parent_dir(a, f->name), imp_base_name(a, f->name), mem, nmem, "",
+                0};
         } else if (strcmp(f->name, "anchor.xml") == 0 ||
                    ends_with(f->name, "/anchor.xml")) {
             slash = strrchr(f->name, '/');
@@ -1460,6 +1475,7 @@ int import_cube(const struct fmt_file *files, size_t nfiles,
             u.base = u.rundir[0] ? u.rundir : "profile";
             u.members = sorted;
             u.nmembers = nfiles;
+            u.loose = 1;
             if (strncmp(u.dir, "./", 2) == 0)
                 u.dir += 2;
         } else {
