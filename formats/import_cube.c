@@ -1505,6 +1505,11 @@ out:
     return rc;
 }
 
+int fmt_whole_archive(const char *filename)
+{
+    return filename != NULL && ends_with(filename, ".cubex");
+}
+
 /* ---- sniffing ------------------------------------------------------------------ */
 
 static int anchor_looks(const struct fmt_file *f)

@@ -102,6 +102,8 @@ def every_cube_file_imports_with_its_numbers_once():
         assert got["format"] == "cube" and got["created"] == 1, got
         run = run_of(got["ids"][0])
         check_cube(path, run)
+        # no program name in these anchors: the file's base name
+        assert run["application"] == name[:-len(".cubex")], run["application"]
         # again, and with format auto: recognised, nothing new
         after = S.content()
         assert after != before
@@ -208,8 +210,11 @@ def a_truncated_cube_file_is_refused_and_nothing_stored():
     for q in ({"format": "cube"}, {}):
         st, got = post_import(out.getvalue(), filename="kripke.cubex", **q)
         assert st == 422, got
-        assert got["error"]["message"].startswith("1.data: ") and "truncated" in \
-            got["error"]["message"], got
+        assert got["error"]["message"].startswith("kripke.cubex: 1.data holds ") and \
+            "truncated" in got["error"]["message"], got
+    # without its name, the archive's members are loose files: the member at fault
+    st, got = post_import(out.getvalue(), format="cube")
+    assert st == 422 and got["error"]["message"].startswith("1.data: holds "), got
     assert S.content() == before
 
 
