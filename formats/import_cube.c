@@ -426,8 +426,9 @@ static void XMLCALL x_end(void *ud, const XML_Char *el)
         dst = &c->metric[c->cur_metric].uom;
         max = 64;
         break;
-    case E_T_RNAME:
+    case E_T_RNAME: /* short enough that a shortened path keeps it whole */
         dst = &c->region[c->cur_region].name;
+        max = LIMIT_NAME - 72;
         break;
     case E_T_GTYPE:
         snprintf(c->group_type, sizeof c->group_type, "%s", t);
@@ -655,48 +656,35 @@ static int check_anchor(struct cube *c)
 }
 
 /* Appends "/" + name to the parent's path; a path longer than LIMIT_NAME
- * keeps its first component and as many trailing ones as fit after "/…/". */
+ * keeps its first component (at most 64 bytes) and as many trailing ones as
+ * fit after "/…/". Region names are at most LIMIT_NAME - 72 bytes. */
 static char *make_path(arena *a, const char *parent, const char *name)
 {
     static const char ell[] = "\xe2\x80\xa6"; /* … */
-    size_t pl = parent ? strlen(parent) : 0, nl = strlen(name);
-    char tmp[2 * LIMIT_NAME + 8];
-    const char *first_end, *rest;
-    size_t fl;
+    char tmp[2 * LIMIT_NAME + 8], head[72];
+    const char *rest;
+    char *out;
 
-    if (nl > LIMIT_NAME - 16)
-        nl = LIMIT_NAME - 16;
-    if (parent == NULL) {
-        char *s = arena_strndup(a, name, nl);
-        if (s)
-            utf8_cut(s);
-        return s;
-    }
-    if (pl + 1 + nl <= LIMIT_NAME)
-        return arena_printf(a, "%s/%.*s", parent, (int)nl, name);
-    snprintf(tmp, sizeof tmp, "%s/%.*s", parent, (int)nl, name);
-    first_end = strchr(tmp, '/');
-    fl = (size_t)(first_end - tmp);
-    if (fl > 64)
-        fl = 64;
-    rest = first_end + 1;
-    /* skip a previous ellipsis and drop leading components until it fits */
+    if (parent == NULL)
+        return arena_strdup(a, name);
+    if (strlen(parent) + 1 + strlen(name) <= LIMIT_NAME)
+        return arena_printf(a, "%s/%s", parent, name);
+    snprintf(tmp, sizeof tmp, "%s/%s", parent, name);
+    rest = strchr(tmp, '/') + 1;
+    snprintf(head, sizeof head, "%.*s", (int)(rest - 1 - tmp < 64 ? rest - 1 - tmp : 64),
+             tmp);
+    utf8_cut(head);
+    /* skip a previous ellipsis, then drop leading components until it fits */
     if (strncmp(rest, ell, 3) == 0 && rest[3] == '/')
         rest += 4;
-    while (fl + 1 + 3 + 1 + strlen(rest) > LIMIT_NAME) {
-        const char *s = strchr(rest, '/');
-        if (s == NULL)
-            break;
-        rest = s + 1;
+    while (strlen(head) + 5 + strlen(rest) > LIMIT_NAME && strchr(rest, '/'))
+        rest = strchr(rest, '/') + 1;
+    out = arena_printf(a, "%s/%s/%s", head, ell, rest);
+    if (out && strlen(out) > LIMIT_NAME) {
+        out[LIMIT_NAME] = '\0';
+        utf8_cut(out);
     }
-    {
-        char *out = arena_printf(a, "%.*s/%s/%s", (int)fl, tmp, ell, rest);
-        if (out && strlen(out) > LIMIT_NAME) {
-            out[LIMIT_NAME] = '\0';
-            utf8_cut(out);
-        }
-        return out;
-    }
+    return out;
 }
 
 static long kernel_get(struct cube *c, char *name)
