@@ -53,6 +53,7 @@ enum cube_num { CN_F64, CN_I8, CN_U8, CN_I16, CN_U16, CN_I32, CN_U32, CN_I64, CN
 
 struct cube_metric {
     long long id;
+    long parent; /* the metric this one is nested in, or -1 */
     char *name, *uom, *dtype;
     int inclusive;
     int kind, num;
@@ -293,6 +294,7 @@ static void XMLCALL x_start(void *ud, const XML_Char *el, const XML_Char **atts)
             return;
         }
         m->inclusive = t && strcasecmp(t, "INCLUSIVE") == 0;
+        m->parent = parent == E_METRIC ? c->cur_metric : -1;
         c->cur_metric = (long)c->nmetric++;
         kind = E_METRIC;
     } else if (strcmp(el, "region") == 0) {
@@ -403,8 +405,8 @@ static void XMLCALL x_end(void *ud, const XML_Char *el)
     kind = c->stack[--c->depth];
     t = buf_str(&c->text);
     switch (kind) {
-    case E_METRIC:
-        c->cur_metric = -1;
+    case E_METRIC: /* metrics nest (Scalasca's time > execution > mpi ...) */
+        c->cur_metric = c->metric[c->cur_metric].parent;
         break;
     case E_CNODE:
         c->cur_cnode = c->cnode[c->cur_cnode].parent;

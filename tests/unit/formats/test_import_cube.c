@@ -173,6 +173,25 @@ static void test_kinds(void)
     got_free(&g);
 }
 
+static void test_nested_metrics(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+
+    /* Scalasca nests metrics (time > execution); the parent's uom (usec)
+     * comes after its child and still counts */
+    CHECK_INT(import("cube", "cube/nested_metrics.cubex", "n.cubex", &g, &e), 0);
+    if (g.n == 1)
+        CHECK_STR(
+            g.line[0],
+            "n|np=1|rt=3|in:"
+            "\nmain=2x0 {\"inclusive\": 3, \"max\": 2, \"min\": 2, \"execution\": 1}"
+            "\nmain/work=1x0 {\"inclusive\": 1, \"max\": 1, \"min\": 1, "
+            "\"execution\": 1}"
+            "\ncreator=make.py\ncube_version=4.4");
+    got_free(&g);
+}
+
 static void test_long_paths(void)
 {
     struct got g = {0};
@@ -353,6 +372,7 @@ int main(void)
 {
     RUN(test_solver);
     RUN(test_kinds);
+    RUN(test_nested_metrics);
     RUN(test_long_paths);
     RUN(test_refused);
     RUN(test_truncated);

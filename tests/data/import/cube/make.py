@@ -71,8 +71,13 @@ def anchor(metrics, nodes, groups, idattr="id", doctype="", attrs=()):
     x.append("<metrics>\n")
     for i, m in enumerate(metrics):
         x.append(f'<metric {idattr}="{i}" type="{m["type"]}"><disp_name>{m["name"]}</disp_name>'
-                 f'<uniq_name>{m["name"]}</uniq_name><dtype>{m["dtype"]}</dtype>'
-                 f'<uom>{m.get("uom", "#")}</uom><url></url><descr></descr></metric>\n')
+                 f'<uniq_name>{m["name"]}</uniq_name><dtype>{m["dtype"]}</dtype>')
+        if m.get("nest"):  # the next metric inside this one, before its uom
+            continue
+        x.append(f'<uom>{m.get("uom", "#")}</uom><url></url><descr></descr></metric>\n')
+        if i > 0 and metrics[i - 1].get("nest"):
+            p = metrics[i - 1]
+            x.append(f'<uom>{p.get("uom", "#")}</uom><url></url><descr></descr></metric>\n')
     x.append("</metrics>\n<program>\n")
     for i, r in enumerate(regions):
         x.append(f'<region {idattr}="{i}" mod="a.c" begin="1" end="2"><name>{r}</name>'
@@ -185,6 +190,12 @@ def fixtures():
         tree=[("main", [("a", []), ("b", [])])], groups=[1],
         metrics=[{"name": "time", "type": "EXCLUSIVE", "dtype": "DOUBLE", "uom": "msec"}],
         values={"time": {0: [1000.0], 1: [2000.0], 2: [500.0]}})
+    # Scalasca nests metrics: time > execution, the parent's uom after the child
+    f["nested_metrics.cubex"] = cubex(
+        tree=[("main", [("work", [])])], groups=[1],
+        metrics=[dict(TIME, nest=True, uom="usec"),
+                 {"name": "execution", "type": "INCLUSIVE", "dtype": "DOUBLE"}],
+        values={"time": {0: [3e6], 1: [1e6]}, "execution": {0: [2.0], 1: [1.0]}})
     f["no_time.cubex"] = cubex(tree=[("main", [])], groups=[1], metrics=[VISITS],
                                values={"visits": {0: [1]}})
     f["doctype.cubex"] = cubex(
