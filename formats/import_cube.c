@@ -618,9 +618,12 @@ static int check_anchor(struct cube *c)
                 m->num = dtypes[j].num;
                 m->size = dtypes[j].size;
             }
-        for (size_t j = 0; j < i; j++)
+        for (size_t j = 0; j < i; j++) {
             if (c->metric[j].id == m->id)
                 return cfail(c, "metrics", "metric id %lld is used twice", m->id);
+            if (strcmp(c->metric[j].name, m->name) == 0)
+                return cfail(c, "metrics", "metric %s is defined twice", m->name);
+        }
     }
     c->ridx = xcalloc(c->nregion ? c->nregion : 1, sizeof *c->ridx);
     c->cidx = xcalloc(c->ncnode, sizeof *c->cidx);
