@@ -1451,6 +1451,13 @@ int import_cube(const struct fmt_file *files, size_t nfiles,
             struct fmt_file *mem;
             size_t nmem;
             struct err inner = {0};
+            if (f->len >= 2 && (unsigned char)f->data[0] == 0x1f &&
+                (unsigned char)f->data[1] == 0x8b) {
+                imp_fail_field(err, f->name, "tar",
+                               "the archive is gzip-compressed: gunzip it (a .cubex is a "
+                               "plain tar archive)");
+                goto out;
+            }
             if (fmt_tar_read(f->data, f->len, a, &mem, &nmem, &inner) != 0) {
                 imp_fail_field(err, f->name, "tar", "not a CUBE4 archive (%s)",
                                inner.message);
@@ -1517,7 +1524,8 @@ int sniff_cube(const struct fmt_file *files, size_t nfiles)
 {
     for (size_t i = 0; i < nfiles; i++) {
         const struct fmt_file *f = &files[i];
-        if (ends_with(f->name, ".cubex") && looks_tar(f))
+        if (ends_with(f->name, ".cubex") &&
+            (looks_tar(f) || (f->len >= 2 && (unsigned char)f->data[0] == 0x1f)))
             return 1;
         if ((strcmp(f->name, "anchor.xml") == 0 || ends_with(f->name, "/anchor.xml")) &&
             anchor_looks(f))

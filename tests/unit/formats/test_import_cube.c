@@ -258,6 +258,15 @@ static void test_truncated(void)
     CHECK(strncmp(e.message, "cut.cubex: not a CUBE4 archive (tar: ", 37) == 0);
     CHECK(strstr(e.message, "truncated") != NULL);
     CHECK_INT(g.n, 0);
+    /* a gzip-compressed archive: refused with what to do */
+    memset(&e, 0, sizeof e);
+    f.data = "\x1f\x8b\x08\0\0\0\0\0";
+    f.len = 8;
+    CHECK_INT(import_files("auto", &f, 1, &g, &e), -1);
+    CHECK_STR(e.message,
+              "cut.cubex: the archive is gzip-compressed: gunzip it (a .cubex is "
+              "a plain tar archive)");
+    f.data = data;
     /* the members on their own (a tar body through the API): a data file
      * eight bytes short names itself */
     memset(&e, 0, sizeof e);
