@@ -485,11 +485,37 @@ static int xml_feed(struct cube *c, const char *p, size_t n, int last)
     return 0;
 }
 
+/* expat and zlib allocate through xalloc, so that its limits and fault
+ * injection reach them too */
+static void *x_malloc(size_t n)
+{
+    return xmalloc(n ? n : 1);
+}
+
+static void *x_realloc(void *p, size_t n)
+{
+    return xrealloc(p, n ? n : 1);
+}
+
+static const XML_Memory_Handling_Suite x_mem = {x_malloc, x_realloc, xfree};
+
+static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
+{
+    (void)opaque;
+    return size && items > SIZE_MAX / size ? NULL : xmalloc((size_t)items * size);
+}
+
+static void z_free(voidpf opaque, voidpf p)
+{
+    (void)opaque;
+    xfree(p);
+}
+
 static int parse_anchor(struct cube *c, const char *data, size_t len)
 {
     int rc = -1;
 
-    c->xp = XML_ParserCreate("UTF-8");
+    c->xp = XML_ParserCreate_MM("UTF-8", &x_mem, NULL);
     if (c->xp == NULL)
         return err_nomem(c->err);
     XML_SetUserData(c->xp, c);
@@ -505,6 +531,8 @@ static int parse_anchor(struct cube *c, const char *data, size_t len)
         unsigned long long total = 0;
         int zr = Z_OK;
         memset(&z, 0, sizeof z);
+        z.zalloc = z_alloc;
+        z.zfree = z_free;
         if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
             err_nomem(c->err);
             goto out;

@@ -8,6 +8,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/xalloc.h"
+#include "common/xalloc_json.h"
 #include "formats/formats.h"
 #include "tests/harness.h"
 
@@ -377,8 +378,39 @@ static void test_extrap_experiment(void)
     xfree(data);
 }
 
+/* Every allocation failing in turn: a clean error or success, never a
+ * crash; the profile and the experiment both. */
+static void test_fault_injection(void)
+{
+    static const char *const rel[] = {"cube/solver_gz_big_z.cubex", "cube/kinds.cubex",
+                                      "extrap-experiment/solver.extra-p"};
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+        size_t len = 0;
+        char *data = slurp(rel[i], &len);
+        struct fmt_file f = {strrchr(rel[i], '/') + 1, data, len};
+        long fails = 0;
+        CHECK(data != NULL);
+        for (long nth = 1; data && nth < 100000; nth++) {
+            struct got g = {0};
+            struct err e = {0};
+            int rc;
+            xalloc_fail_at(nth);
+            rc = import_files("auto", &f, 1, &g, &e);
+            xalloc_fail_at(0);
+            got_free(&g);
+            if (rc == 0)
+                break;
+            fails++;
+            CHECK(e.status != 0 && e.message[0] != '\0');
+        }
+        CHECK(fails > 10);
+        xfree(data);
+    }
+}
+
 int main(void)
 {
+    xalloc_json(); /* fault injection reaches Jansson too */
     RUN(test_solver);
     RUN(test_kinds);
     RUN(test_nested_metrics);
@@ -387,5 +419,6 @@ int main(void)
     RUN(test_truncated);
     RUN(test_loose_and_study);
     RUN(test_extrap_experiment);
+    RUN(test_fault_injection);
     return harness_report();
 }
