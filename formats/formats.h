@@ -124,5 +124,10 @@ int fmt_whole_archive(const char *filename);
  * member at fault for a truncated or malformed archive. */
 int fmt_tar_read(const char *data, size_t len, arena *a, struct fmt_file **files,
                  size_t *nfiles, struct err *err);
+/* Like fmt_tar_read, but a member whose header checksum is wrong is read
+ * when the header carries the ustar magic: CubeLib 4.8 wrote such .cubex
+ * archives (pycubexr reads them the same way). */
+int fmt_tar_read_lax(const char *data, size_t len, arena *a, struct fmt_file **files,
+                     size_t *nfiles, struct err *err);
 
 #endif

@@ -1486,7 +1486,7 @@ int import_cube(const struct fmt_file *files, size_t nfiles,
                                "plain tar archive)");
                 goto out;
             }
-            if (fmt_tar_read(f->data, f->len, a, &mem, &nmem, &inner) != 0) {
+            if (fmt_tar_read_lax(f->data, f->len, a, &mem, &nmem, &inner) != 0) {
                 imp_fail_field(err, f->name, "tar", "not a CUBE4 archive (%s)",
                                inner.message);
                 goto out;
@@ -1565,7 +1565,7 @@ int sniff_cube(const struct fmt_file *files, size_t nfiles)
         struct fmt_file *mem;
         size_t nmem;
         int yes = 0;
-        if (a && fmt_tar_read(files[0].data, files[0].len, a, &mem, &nmem, NULL) == 0)
+        if (a && fmt_tar_read_lax(files[0].data, files[0].len, a, &mem, &nmem, NULL) == 0)
             for (size_t i = 0; i < nmem && !yes; i++)
                 yes = (strcmp(mem[i].name, "anchor.xml") == 0 ||
                        strcmp(mem[i].name, "./anchor.xml") == 0) &&

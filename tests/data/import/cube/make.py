@@ -112,7 +112,8 @@ def pack(dtype, v, e):
 
 
 def cubex(tree, groups, metrics, values, *, gz=False, big=False, compress=False,
-          idattr="id", doctype="", attrs=(("Creator", "make.py"),), drop=()):
+          idattr="id", doctype="", attrs=(("Creator", "make.py"),), drop=(),
+          bad_checksums=False):
     """values: {metric: {pre-order cnode index: [value per location]}}."""
     nodes = flatten(tree)
     w = wide(nodes)
@@ -150,7 +151,14 @@ def cubex(tree, groups, metrics, values, *, gz=False, big=False, compress=False,
             t.addfile(ti, io.BytesIO(data))
         end = t.offset
     # one zero block ends the archive (tar pads to 10 KiB; the seeds stay small)
-    return out.getvalue()[:end] + bytes(512)
+    data = bytearray(out.getvalue()[:end] + bytes(512))
+    if bad_checksums:  # as CubeLib 4.8 wrote them
+        at = 0
+        while at < end:
+            size = int(data[at + 124:at + 135], 8)
+            data[at + 148:at + 156] = b"0000000\0"
+            at += 512 + (size + 511) // 512 * 512
+    return bytes(data)
 
 
 TIME = {"name": "time", "type": "INCLUSIVE", "dtype": "DOUBLE", "uom": "sec"}
@@ -172,6 +180,7 @@ def fixtures():
     f["solver.cubex"] = cubex(**base)
     f["solver_gz_big_z.cubex"] = cubex(**base, gz=True, big=True, compress=True,
                                        idattr="Id")
+    f["solver_cube48.cubex"] = cubex(**base, bad_checksums=True)
     f["kinds.cubex"] = cubex(
         tree=[("main", [("send", [])])], groups=[2],
         metrics=[TIME,
