@@ -250,7 +250,7 @@ def main():
     os.makedirs(xdir, exist_ok=True)
     with open(os.path.join(xdir, "solver.extra-p"), "wb") as f:
         f.write(xp)
-    for target, seeds in (("fuzz_import_cube", ("solver.cubex", "solver_gz_big_z.cubex",
+    for target, seeds in (("fuzz_import_cube", ("solver.cubex", "solver_gz_big_z.cubex", "solver_cube48.cubex",
                                                 "kinds.cubex", "exclusive_time.cubex")),
                           ("fuzz_import_extrap_experiment", ())):
         d = os.path.join(FUZZ, target)
