@@ -827,8 +827,10 @@ static double rdnum(const unsigned char *p, int num, int big)
         return (double)rd32(p, big);
     case CN_I64:
         return (double)(int64_t)rd64(p, big);
-    case CN_U64:
-        return (double)rd64(p, big);
+    case CN_U64: /* CubeLib reads what no double holds (a counter that went
+                  * below 0 and wrapped) as 0, and so does pycubexr */
+        u = rd64(p, big);
+        return u > 0xFFFFFFFFFFFFFBFFull ? 0 : (double)u;
     default:
         u = rd64(p, big);
         memcpy(&d, &u, sizeof d);

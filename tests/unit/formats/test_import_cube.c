@@ -161,10 +161,11 @@ static void test_kinds(void)
             g.line[0],
             "kinds|np=1|rt=2|in:threads=2"
             "\nmain=1x0 {\"inclusive\": 2, \"max\": 1.5, \"min\": 0.5, \"min_time\": 1, "
-            "\"errs\": 0, \"flag\": 0.5}"
+            "\"errs\": 0, \"flag\": 0.5, \"ctr\": 0}"
             "\nmain/send=1x0 {\"inclusive\": 1, \"max\": 1.5, \"min\": 0.5, "
             "\"min_time\": 0.25, \"msg.count\": 3, \"msg.min\": 8, \"msg.max\": 64, "
-            "\"msg.mean\": 29.333333333333332, \"rate\": 6, \"errs\": -1, \"flag\": 0}"
+            "\"msg.mean\": 29.333333333333332, \"rate\": 6, \"errs\": -1, \"flag\": 0, "
+            "\"ctr\": 3.5}"
             "\ncreator=make.py\ncube_version=4.4");
     got_free(&g);
     /* an EXCLUSIVE time metric in msec: inclusive from the subtree, seconds */

@@ -189,12 +189,15 @@ def fixtures():
                  {"name": "rate", "type": "EXCLUSIVE", "dtype": "RATE"},
                  {"name": "errs", "type": "EXCLUSIVE", "dtype": "INT32"},
                  {"name": "flag", "type": "EXCLUSIVE", "dtype": "UINT8"},
-                 {"name": "hist", "type": "EXCLUSIVE", "dtype": "HISTOGRAM(4)"}],
+                 {"name": "hist", "type": "EXCLUSIVE", "dtype": "HISTOGRAM(4)"},
+                 {"name": "ctr", "type": "EXCLUSIVE", "dtype": "UINT64"}],
         values={"time": {0: [2.0, 2.0], 1: [0.5, 1.5]},
                 "min_time": {0: [2.0, 1.0], 1: [0.25, 0.5]},
                 "msg": {1: [(2, 8.0, 64.0, 72.0, 4160.0), (1, 16.0, 16.0, 16.0, 256.0)]},
                 "rate": {1: [(10.0, 2.0), (20.0, 3.0)]},
-                "errs": {1: [-3, 1]}, "flag": {0: [1, 0]}})
+                "errs": {1: [-3, 1]}, "flag": {0: [1, 0]},
+                # a counter that wrapped below 0: CubeLib reads it as 0
+                "ctr": {1: [2**64 - 5, 7]}})
     f["exclusive_time.cubex"] = cubex(
         tree=[("main", [("a", []), ("b", [])])], groups=[1],
         metrics=[{"name": "time", "type": "EXCLUSIVE", "dtype": "DOUBLE", "uom": "msec"}],
