@@ -8,8 +8,8 @@
  * run, as in the other Extra-P importers: a parameter named p, np, nprocs,
  * procs, ranks or processes is nprocs, the others are inputs; each call path
  * ("a->b") is a kernel named "a/b" whose time is the mean of the metric
- * "time" made exclusive (minus the means of the call paths directly below
- * it), with the metric `inclusive` beside it; every metric's statistics are
+ * "time" (else "runtime") made exclusive (minus the means of the call paths
+ * directly inside it), with the metric `inclusive` beside it; every metric's statistics are
  * kernel metrics (NAME = its mean, NAME.median, NAME.min, NAME.max, NAME.std,
  * NAME.repetitions). The run time is the sum of the top-level call paths'
  * times. The raw repetitions are not read: the statistics stand for them.
@@ -46,7 +46,8 @@ struct xe {
     size_t npoint, cappoint;
     const char **path; /* kernel names ("/"-joined) */
     const char **raw;  /* call paths as written ("->"-joined) */
-    long *parent;      /* index of the call path one level up, or -1 */
+    long *parent;      /* index of the enclosing call path, or -1 */
+    size_t *byname;    /* call paths sorted by raw name */
     size_t npath;
     const char **metric;
     size_t nmetric;
@@ -188,6 +189,33 @@ static int stat_of(json_t *m, const char *key, double *out)
     return isfinite(*out) ? 0 : -1;
 }
 
+static const struct xe *sorting; /* for qsort's comparator (one thread) */
+
+static int by_raw(const void *pa, const void *pb)
+{
+    return strcmp(sorting->raw[*(const size_t *)pa], sorting->raw[*(const size_t *)pb]);
+}
+
+/* The call path whose raw name is s[0..len), or -1. */
+static long path_find(const struct xe *x, const char *s, size_t len)
+{
+    size_t lo = 0, hi = x->npath;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const char *r = x->raw[x->byname[mid]];
+        int c = strncmp(r, s, len);
+        if (c == 0 && r[len] != '\0')
+            c = 1;
+        if (c == 0)
+            return (long)x->byname[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
 static int collect(struct xe *x, json_t *doc)
 {
     json_t *params = json_object_get(doc, "parameters");
@@ -266,8 +294,6 @@ static int collect(struct xe *x, json_t *doc)
                                                       "metric", x->err)) == NULL)
                     return -1;
                 mi = (long)x->nmetric++;
-                if (strcmp(mname, "time") == 0)
-                    x->time_metric = mi;
             }
             if (!json_is_array(mv))
                 return xfail(x, pname, "%.64s/%.64s: the measurements must be a list",
@@ -320,22 +346,26 @@ static int collect(struct xe *x, json_t *doc)
     }
     if (x->ncell == 0)
         return xfail(x, "measurements", "the experiment holds no measurement");
+    /* the kernel time: "time", else "runtime", as the other Extra-P formats */
+    if ((x->time_metric = metric_of(x, "time")) < 0)
+        x->time_metric = metric_of(x, "runtime");
     if (x->time_metric < 0)
         return xfail(x, "metrics",
-                     "no metric is named time (the kernel time); metrics: %s%s",
+                     "no metric is named time or runtime (the kernel time); "
+                     "metrics: %s%s",
                      x->metric[0], x->nmetric > 1 ? ", ..." : "");
-    /* the call path one level up, where the experiment holds it */
-    for (size_t p = 0; p < x->npath; p++) {
-        const char *arrow = NULL;
-        for (const char *s = strstr(x->raw[p], "->"); s; s = strstr(s + 2, "->"))
-            arrow = s;
-        if (arrow == NULL)
-            continue;
-        for (size_t q = 0; q < x->npath; q++)
-            if (strlen(x->raw[q]) == (size_t)(arrow - x->raw[p]) &&
-                strncmp(x->raw[q], x->raw[p], (size_t)(arrow - x->raw[p])) == 0)
-                x->parent[p] = (long)q;
-    }
+    /* the parent: the longest leading part ("a" of "a->b->c" when "a->b"
+     * is not measured) that is a call path of the experiment */
+    if ((x->byname = xcalloc(x->npath + 1, sizeof *x->byname)) == NULL)
+        return err_nomem(x->err);
+    for (size_t p = 0; p < x->npath; p++)
+        x->byname[p] = p;
+    sorting = x;
+    qsort(x->byname, x->npath, sizeof *x->byname, by_raw);
+    for (size_t p = 0; p < x->npath; p++)
+        for (size_t l = strlen(x->raw[p]); l > 2 && x->parent[p] < 0; l--)
+            if (x->raw[p][l - 2] == '-' && x->raw[p][l - 1] == '>')
+                x->parent[p] = path_find(x, x->raw[p], l - 2);
     return 0;
 }
 
@@ -524,6 +554,7 @@ out:
     xfree(tmean);
     xfree(x.coord);
     xfree(x.cell);
+    xfree(x.byname);
     arena_free(x.a);
     imp_batch_free(&b);
     return rc;

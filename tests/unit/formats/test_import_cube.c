@@ -365,6 +365,22 @@ static void test_extrap_experiment(void)
             "\"bytes.min\": 54, \"bytes.max\": 72, \"bytes.std\": 3, "
             "\"bytes.repetitions\": 3}");
     got_free(&g);
+    /* the metric runtime is the time; main->a->b lies inside main when
+     * main->a is not measured */
+    CHECK_INT(import("extrap-experiment", "extrap-experiment/runtime.extra-p",
+                     "r.extra-p", &g, &e),
+              0);
+    CHECK_INT(g.n, 2);
+    if (g.n == 2)
+        CHECK_STR(g.line[1],
+                  "r|np=1|rt=20|in:n=2"
+                  "\nmain=12x1 {\"inclusive\": 20, \"runtime.median\": 20, "
+                  "\"runtime.min\": 20, \"runtime.max\": 20, \"runtime.std\": 0, "
+                  "\"runtime.repetitions\": 1}"
+                  "\nmain/a/b=8x1 {\"inclusive\": 8, \"runtime.median\": 8, "
+                  "\"runtime.min\": 8, \"runtime.max\": 8, \"runtime.std\": 0, "
+                  "\"runtime.repetitions\": 1}");
+    got_free(&g);
     /* a ZIP cut short */
     data = slurp("extrap-experiment/solver.extra-p", &len);
     if (data) {

@@ -244,6 +244,23 @@ def experiment():
     return out.getvalue()
 
 
+def runtime_experiment():
+    """One parameter, the metric runtime, main->a->b without main->a."""
+    ms = {"main": {"runtime": []}, "main->a->b": {"runtime": []}}
+    for n in (1, 2):
+        for cp, v in (("main", 10.0 * n), ("main->a->b", 4.0 * n)):
+            ms[cp]["runtime"].append({"coordinate": [n], "median": v, "mean": v,
+                                      "minimum": v, "maximum": v, "std": 0.0,
+                                      "repetitions": 1, "values": None})
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        zi = zipfile.ZipInfo("experiment.json", date_time=(2024, 1, 1, 0, 0, 0))
+        zi.compress_type = zipfile.ZIP_DEFLATED
+        z.writestr(zi, json.dumps({"Extra-P": "4.2.0", "parameters": ["n"],
+                                   "measurements": ms}))
+    return out.getvalue()
+
+
 def main():
     for name, data in fixtures().items():
         with open(os.path.join(HERE, name), "wb") as f:
@@ -253,6 +270,8 @@ def main():
     os.makedirs(xdir, exist_ok=True)
     with open(os.path.join(xdir, "solver.extra-p"), "wb") as f:
         f.write(xp)
+    with open(os.path.join(xdir, "runtime.extra-p"), "wb") as f:
+        f.write(runtime_experiment())
     for target, seeds in (("fuzz_import_cube", ("solver.cubex", "solver_gz_big_z.cubex", "solver_cube48.cubex",
                                                 "kinds.cubex", "exclusive_time.cubex")),
                           ("fuzz_import_extrap_experiment", ())):
