@@ -13,9 +13,9 @@
  * call-tree node is a kernel named by its call path joined with "/"; its
  * time is the exclusive `time` (inclusive minus the children's inclusive for
  * an INCLUSIVE metric), averaged over the locations as Extra-P does, with the
- * kernel metrics `inclusive` (mean inclusive time), `max` and `min` (of the
- * exclusive time over the locations); calls is the largest visit count of a
- * location. Every other metric with data is a kernel metric (exclusive,
+ * kernel metrics `inclusive` (the largest inclusive time of a location),
+ * `inclusive_mean`, `inclusive_min`, `exclusive_max` and `exclusive_min`;
+ * calls is the largest visit count of a location. Every other metric with data is a kernel metric (exclusive,
  * mean over the locations; MINDOUBLE/MAXDOUBLE the min/max; TAU_ATOMIC its
  * count, min, max and mean; RATE the ratio of its sums). The run time is the
  * largest inclusive time of the roots on any location, so the kernels of a
@@ -1002,9 +1002,54 @@ static double time_scale(const char *uom)
     return 1;
 }
 
+/* Sums the cnode x location matrix M into kernels (K x L): M itself when
+ * every cnode is its own kernel, else a new matrix in *owned. */
+static double *per_kernel(struct cube *c, double *M, double **owned)
+{
+    size_t L = c->nloc, C = c->ncnode, K = c->nkernel;
+    double *A;
+    int ident = K == C;
+
+    *owned = NULL;
+    for (size_t i = 0; i < C && ident; i++)
+        ident = c->cnode[i].kernel == (int32_t)i;
+    if (ident)
+        return M;
+    if ((A = *owned = xcalloc(K * L, sizeof *A)) == NULL) {
+        err_nomem(c->err);
+        return NULL;
+    }
+    for (size_t i = 0; i < C; i++)
+        for (size_t l = 0; l < L; l++)
+            A[(size_t)c->cnode[i].kernel * L + l] += M[i * L + l];
+    return A;
+}
+
+/* Mean, largest and smallest of each kernel's row of A (K x L). */
+static void row_stats(const struct cube *c, const double *A, double *mean, double *hi,
+                      double *lo)
+{
+    size_t L = c->nloc;
+    for (size_t k = 0; k < c->nkernel; k++) {
+        double s = 0, h = -INFINITY, w = INFINITY;
+        for (size_t l = 0; l < L; l++) {
+            double v = A[k * L + l];
+            s += v;
+            h = v > h ? v : h;
+            w = v < w ? v : w;
+        }
+        mean[k] = s / (double)L;
+        if (hi)
+            hi[k] = h;
+        if (lo)
+            lo[k] = w;
+    }
+}
+
 /* An additive metric: cnode x location matrix, made exclusive, summed per
- * kernel; mean over the locations (and for time: max, min, inclusive, the
- * run time; for visits: the calls). */
+ * kernel, the mean over the locations kept. For time also the largest and
+ * smallest exclusive time, the inclusive time (largest, mean, smallest over
+ * the locations) and the run time; for visits the calls. */
 static int metric_sum(struct cube *c, const struct cube_metric *m, const int32_t *rows,
                       size_t nrows, const unsigned char *raw, int big)
 {
@@ -1012,8 +1057,8 @@ static int metric_sum(struct cube *c, const struct cube_metric *m, const int32_t
     int is_time = strcmp(m->name, "time") == 0,
         is_visits = strcmp(m->name, "visits") == 0;
     double scale = is_time ? time_scale(m->uom) : 1;
-    double *M = xcalloc(C * L, sizeof *M), *A = NULL, *incl = NULL;
-    double *mean, *mx = NULL, *mn = NULL, *ki = NULL;
+    double *M = xcalloc(C * L, sizeof *M), *I = NULL, *A, *AI, *ownA = NULL, *ownI = NULL;
+    double *mean, *hi = NULL, *lo = NULL;
     int rc = -1;
 
     if (M == NULL)
@@ -1024,31 +1069,23 @@ static int metric_sum(struct cube *c, const struct cube_metric *m, const int32_t
             M[(size_t)rows[i] * L + l] += isfinite(v) ? v : 0;
         }
     if (is_time) {
-        if ((incl = xcalloc(C, sizeof *incl)) == NULL ||
+        /* the inclusive matrix: as stored, or the subtree sums (children
+         * come after their parent, so a backward pass adds them up) */
+        if ((I = xmalloc(C * L * sizeof *I)) == NULL ||
             (c->runtime_loc = xcalloc(L, sizeof *c->runtime_loc)) == NULL) {
             err_nomem(c->err);
             goto out;
         }
-        if (m->inclusive) {
-            for (size_t i = 0; i < C; i++) {
-                for (size_t l = 0; l < L; l++)
-                    incl[i] += M[i * L + l];
-                incl[i] /= (double)L;
-                if (c->cnode[i].parent < 0)
+        memcpy(I, M, C * L * sizeof *I);
+        if (!m->inclusive)
+            for (size_t i = C; i-- > 0;)
+                if (c->cnode[i].parent >= 0)
                     for (size_t l = 0; l < L; l++)
-                        c->runtime_loc[l] += M[i * L + l];
-            }
-        } else {
-            for (size_t i = C; i-- > 0;) {
+                        I[(size_t)c->cnode[i].parent * L + l] += I[i * L + l];
+        for (size_t i = 0; i < C; i++)
+            if (c->cnode[i].parent < 0)
                 for (size_t l = 0; l < L; l++)
-                    incl[i] += M[i * L + l] / (double)L;
-                for (int32_t ch = c->cnode[i].first_child; ch >= 0;
-                     ch = c->cnode[ch].next_sibling)
-                    incl[i] += incl[ch];
-                for (size_t l = 0; l < L; l++)
-                    c->runtime_loc[l] += M[i * L + l];
-            }
-        }
+                    c->runtime_loc[l] += I[i * L + l];
         c->have_time = 1;
     }
     if (m->inclusive) /* pre-order: children still hold their inclusive values */
@@ -1057,56 +1094,43 @@ static int metric_sum(struct cube *c, const struct cube_metric *m, const int32_t
                  ch = c->cnode[ch].next_sibling)
                 for (size_t l = 0; l < L; l++)
                     M[i * L + l] -= M[(size_t)ch * L + l];
-    if (K == C) {
-        int ident = 1;
-        for (size_t i = 0; i < C && ident; i++)
-            ident = c->cnode[i].kernel == (int32_t)i;
-        if (ident)
-            A = M;
-    }
-    if (A == NULL) {
-        if ((A = xcalloc(K * L, sizeof *A)) == NULL) {
+    if ((A = per_kernel(c, M, &ownA)) == NULL || (mean = col_add(c, m->name)) == NULL)
+        goto out;
+    if (is_time) {
+        double *imean, *ihi, *ilo;
+        if ((AI = per_kernel(c, I, &ownI)) == NULL ||
+            (ihi = col_add(c, "inclusive")) == NULL ||
+            (imean = col_add(c, "inclusive_mean")) == NULL ||
+            (ilo = col_add(c, "inclusive_min")) == NULL ||
+            (hi = col_add(c, "exclusive_max")) == NULL ||
+            (lo = col_add(c, "exclusive_min")) == NULL)
+            goto out;
+        row_stats(c, AI, imean, ihi, ilo);
+    } else if (is_visits) {
+        if ((hi = xcalloc(K, sizeof *hi)) == NULL) {
             err_nomem(c->err);
             goto out;
         }
-        for (size_t i = 0; i < C; i++)
-            for (size_t l = 0; l < L; l++)
-                A[(size_t)c->cnode[i].kernel * L + l] += M[i * L + l];
     }
-    if ((mean = col_add(c, m->name)) == NULL)
-        goto out;
-    if (is_time && ((ki = col_add(c, "inclusive")) == NULL ||
-                    (mx = col_add(c, "max")) == NULL || (mn = col_add(c, "min")) == NULL))
-        goto out;
-    if (ki)
-        for (size_t k = 0; k < K; k++)
-            ki[k] = 0;
-    for (size_t i = 0; ki && i < C; i++)
-        ki[c->cnode[i].kernel] += incl[i];
+    row_stats(c, A, mean, hi, lo);
     for (size_t k = 0; k < K; k++) {
-        double s = 0, hi = -INFINITY, lo = INFINITY;
-        for (size_t l = 0; l < L; l++) {
-            double v = A[k * L + l];
-            s += v;
-            hi = v > hi ? v : hi;
-            lo = v < lo ? v : lo;
-        }
-        mean[k] = s / (double)L;
         if (is_time) {
             /* exclusive = inclusive - children: rounding may leave -1e-17 */
             mean[k] = mean[k] > 0 ? mean[k] : 0;
-            mx[k] = hi > 0 ? hi : 0;
-            mn[k] = lo > 0 ? lo : 0;
+            hi[k] = hi[k] > 0 ? hi[k] : 0;
+            lo[k] = lo[k] > 0 ? lo[k] : 0;
+        } else if (is_visits) {
+            c->calls[k] = hi[k] >= 0 && hi[k] < 9e18 ? (long long)hi[k] : 0;
         }
-        if (is_visits && c->calls)
-            c->calls[k] = hi >= 0 && hi < 9e18 ? (long long)hi : 0;
     }
     rc = 0;
 out:
-    if (A != M)
-        xfree(A);
+    if (is_visits)
+        xfree(hi);
+    xfree(ownA);
+    xfree(ownI);
     xfree(M);
-    xfree(incl);
+    xfree(I);
     return rc;
 }
 

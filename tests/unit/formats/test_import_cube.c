@@ -111,13 +111,18 @@ static int import(const char *fmt, const char *rel, const char *name, struct got
 }
 
 static const char solver_kernels[] =
-    "\nmain=1.875x1 {\"inclusive\": 11, \"max\": 2.25, \"min\": 1.5, \"visits\": 1}"
-    "\nmain/init=1.25x1 {\"inclusive\": 1.25, \"max\": 1.5, \"min\": 1, \"visits\": 1}"
-    "\nmain/solve=0.75x1 {\"inclusive\": 7.5, \"max\": 1, \"min\": 0.5, \"visits\": 1}"
-    "\nmain/solve/halo=2.75x12 {\"inclusive\": 2.75, \"max\": 3.5, \"min\": 2, "
-    "\"visits\": 11}"
-    "\nmain/solve/calc=4x10 {\"inclusive\": 4, \"max\": 4, \"min\": 4, \"visits\": 10}"
-    "\nmain/halo=0.375x3 {\"inclusive\": 0.375, \"max\": 0.5, \"min\": 0.25, "
+    "\nmain=1.875x1 {\"inclusive\": 12, \"inclusive_mean\": 11, \"inclusive_min\": 10, "
+    "\"exclusive_max\": 2.25, \"exclusive_min\": 1.5, \"visits\": 1}"
+    "\nmain/init=1.25x1 {\"inclusive\": 1.5, \"inclusive_mean\": 1.25, "
+    "\"inclusive_min\": 1, \"exclusive_max\": 1.5, \"exclusive_min\": 1, \"visits\": 1}"
+    "\nmain/solve=0.75x1 {\"inclusive\": 8, \"inclusive_mean\": 7.5, \"inclusive_min\": "
+    "7, \"exclusive_max\": 1, \"exclusive_min\": 0.5, \"visits\": 1}"
+    "\nmain/solve/halo=2.75x12 {\"inclusive\": 3.5, \"inclusive_mean\": 2.75, "
+    "\"inclusive_min\": 2, \"exclusive_max\": 3.5, \"exclusive_min\": 2, \"visits\": 11}"
+    "\nmain/solve/calc=4x10 {\"inclusive\": 4, \"inclusive_mean\": 4, \"inclusive_min\": "
+    "4, \"exclusive_max\": 4, \"exclusive_min\": 4, \"visits\": 10}"
+    "\nmain/halo=0.375x3 {\"inclusive\": 0.5, \"inclusive_mean\": 0.375, "
+    "\"inclusive_min\": 0.25, \"exclusive_max\": 0.5, \"exclusive_min\": 0.25, "
     "\"visits\": 2.5}"
     "\ncreator=make.py\ncube_version=4.4";
 
@@ -157,26 +162,32 @@ static void test_kinds(void)
      * sum; INT32 and UINT8: means; HISTOGRAM(4): not read */
     CHECK_INT(import("cube", "cube/kinds.cubex", "kinds.cubex", &g, &e), 0);
     if (g.n == 1)
-        CHECK_STR(
-            g.line[0],
-            "kinds|np=1|rt=2|in:threads=2"
-            "\nmain=1x0 {\"inclusive\": 2, \"max\": 1.5, \"min\": 0.5, \"min_time\": 1, "
-            "\"errs\": 0, \"flag\": 0.5, \"ctr\": 0}"
-            "\nmain/send=1x0 {\"inclusive\": 1, \"max\": 1.5, \"min\": 0.5, "
-            "\"min_time\": 0.25, \"msg.count\": 3, \"msg.min\": 8, \"msg.max\": 64, "
-            "\"msg.mean\": 29.333333333333332, \"rate\": 6, \"errs\": -1, \"flag\": 0, "
-            "\"ctr\": 3.5}"
-            "\ncreator=make.py\ncube_version=4.4");
+        CHECK_STR(g.line[0],
+                  "kinds|np=1|rt=2|in:threads=2"
+                  "\nmain=1x0 {\"inclusive\": 2, \"inclusive_mean\": 2, "
+                  "\"inclusive_min\": 2, \"exclusive_max\": 1.5, \"exclusive_min\": 0.5, "
+                  "\"min_time\": 1, \"errs\": 0, \"flag\": 0.5, \"ctr\": 0}"
+                  "\nmain/send=1x0 {\"inclusive\": 1.5, \"inclusive_mean\": 1, "
+                  "\"inclusive_min\": 0.5, \"exclusive_max\": 1.5, \"exclusive_min\": "
+                  "0.5, \"min_time\": 0.25, \"msg.count\": 3, \"msg.min\": 8, "
+                  "\"msg.max\": 64, \"msg.mean\": 29.333333333333332, \"rate\": 6, "
+                  "\"errs\": -1, "
+                  "\"flag\": 0, \"ctr\": 3.5}"
+                  "\ncreator=make.py\ncube_version=4.4");
     got_free(&g);
     /* an EXCLUSIVE time metric in msec: inclusive from the subtree, seconds */
     CHECK_INT(import("cube", "cube/exclusive_time.cubex", "x.cubex", &g, &e), 0);
     if (g.n == 1)
-        CHECK_STR(g.line[0],
-                  "x|np=1|rt=3.5|in:"
-                  "\nmain=1x0 {\"inclusive\": 3.5, \"max\": 1, \"min\": 1}"
-                  "\nmain/a=2x0 {\"inclusive\": 2, \"max\": 2, \"min\": 2}"
-                  "\nmain/b=0.5x0 {\"inclusive\": 0.5, \"max\": 0.5, \"min\": 0.5}"
-                  "\ncreator=make.py\ncube_version=4.4");
+        CHECK_STR(
+            g.line[0],
+            "x|np=1|rt=3.5|in:"
+            "\nmain=1x0 {\"inclusive\": 3.5, \"inclusive_mean\": 3.5, \"inclusive_min\": "
+            "3.5, \"exclusive_max\": 1, \"exclusive_min\": 1}"
+            "\nmain/a=2x0 {\"inclusive\": 2, \"inclusive_mean\": 2, \"inclusive_min\": "
+            "2, \"exclusive_max\": 2, \"exclusive_min\": 2}"
+            "\nmain/b=0.5x0 {\"inclusive\": 0.5, \"inclusive_mean\": 0.5, "
+            "\"inclusive_min\": 0.5, \"exclusive_max\": 0.5, \"exclusive_min\": 0.5}"
+            "\ncreator=make.py\ncube_version=4.4");
     got_free(&g);
 }
 
@@ -192,8 +203,10 @@ static void test_nested_metrics(void)
         CHECK_STR(
             g.line[0],
             "n|np=1|rt=3|in:"
-            "\nmain=2x0 {\"inclusive\": 3, \"max\": 2, \"min\": 2, \"execution\": 1}"
-            "\nmain/work=1x0 {\"inclusive\": 1, \"max\": 1, \"min\": 1, "
+            "\nmain=2x0 {\"inclusive\": 3, \"inclusive_mean\": 3, \"inclusive_min\": 3, "
+            "\"exclusive_max\": 2, \"exclusive_min\": 2, \"execution\": 1}"
+            "\nmain/work=1x0 {\"inclusive\": 1, \"inclusive_mean\": 1, "
+            "\"inclusive_min\": 1, \"exclusive_max\": 1, \"exclusive_min\": 1, "
             "\"execution\": 1}"
             "\ncreator=make.py\ncube_version=4.4");
     got_free(&g);
