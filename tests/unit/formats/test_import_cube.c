@@ -212,6 +212,38 @@ static void test_nested_metrics(void)
     got_free(&g);
 }
 
+static void test_two_roots(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+
+    /* two roots, rows missing from the sparse index (zeros): the run time
+     * is the largest sum of the roots' inclusive times on one location
+     * (5 + 2 on the first); the kernels add up to the mean, 5.5 */
+    CHECK_INT(import("cube", "cube/two_roots.cubex", "t.cubex", &g, &e), 0);
+    if (g.n == 1)
+        CHECK_STR(
+            g.line[0],
+            "t|np=1|rt=7|in:threads=2"
+            "\nmain=2x1 {\"inclusive\": 5, \"inclusive_mean\": 2.5, \"inclusive_min\": "
+            "0, "
+            "\"exclusive_max\": 4, \"exclusive_min\": 0, \"visits\": 0.5}"
+            "\nmain/a=0x0 {\"inclusive\": 0, \"inclusive_mean\": 0, \"inclusive_min\": "
+            "0, "
+            "\"exclusive_max\": 0, \"exclusive_min\": 0, \"visits\": 0}"
+            "\nmain/b=0.5x0 {\"inclusive\": 1, \"inclusive_mean\": 0.5, "
+            "\"inclusive_min\": 0, \"exclusive_max\": 1, \"exclusive_min\": 0, "
+            "\"visits\": 0}"
+            "\n!$omp parallel=0.75x1 {\"inclusive\": 4, \"inclusive_mean\": 3, "
+            "\"inclusive_min\": 2, \"exclusive_max\": 1, \"exclusive_min\": 0.5, "
+            "\"visits\": 1}"
+            "\n!$omp parallel/c=2.25x0 {\"inclusive\": 3, \"inclusive_mean\": 2.25, "
+            "\"inclusive_min\": 1.5, \"exclusive_max\": 3, \"exclusive_min\": 1.5, "
+            "\"visits\": 0}"
+            "\ncreator=make.py\ncube_version=4.4");
+    got_free(&g);
+}
+
 static void test_long_paths(void)
 {
     struct got g = {0};
@@ -449,6 +481,7 @@ int main(void)
     RUN(test_solver);
     RUN(test_kinds);
     RUN(test_nested_metrics);
+    RUN(test_two_roots);
     RUN(test_long_paths);
     RUN(test_refused);
     RUN(test_truncated);

@@ -208,6 +208,13 @@ def fixtures():
         metrics=[dict(TIME, nest=True, uom="usec"),
                  {"name": "execution", "type": "INCLUSIVE", "dtype": "DOUBLE"}],
         values={"time": {0: [3e6], 1: [1e6]}, "execution": {0: [2.0], 1: [1.0]}})
+    # two roots (a thread's own tree beside main), sparse rows: the run time
+    # is the largest sum of the roots' inclusive times on one location
+    f["two_roots.cubex"] = cubex(
+        tree=[("main", [("a", []), ("b", [])]), ("!$omp parallel", [("c", [])])],
+        groups=[2], metrics=[TIME, VISITS],
+        values={"time": {0: [5.0, 0.0], 2: [1.0, 0.0], 3: [2.0, 4.0], 4: [1.5, 3.0]},
+                "visits": {0: [1, 0], 3: [1, 1]}})
     f["no_time.cubex"] = cubex(tree=[("main", [])], groups=[1], metrics=[VISITS],
                                values={"visits": {0: [1]}})
     f["doctype.cubex"] = cubex(
