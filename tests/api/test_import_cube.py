@@ -8,10 +8,12 @@ import io
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import tarfile
 import urllib.parse
+import uuid
 
 from prophecy_test import PROPHECYD, Server, report, test
 
@@ -257,6 +259,29 @@ def a_scaling_study_directory_is_one_run_per_profile():
     # p is the process count: it is nprocs where the profile agrees, else kept
     assert "p" not in by_dir[(1, 10)]["inputs"] and "p" not in by_dir[(8, 20)]["inputs"]
     assert by_dir[(2, 10)]["inputs"] == {"n": 10, "p": 1, "threads": 2}, by_dir[(2, 10)]
+
+
+@test
+def a_cubex_through_the_upload_page_stays_one_file():
+    st, page, _ = S.request("GET", "/upload", token=None, raw=True)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page.decode()).group(1)
+    boundary = "----cube" + uuid.uuid4().hex
+    parts = []
+    for k, v in {"csrf": csrf, "token": S.token, "format": "auto",
+                 "system": "upload box"}.items():
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"'
+                     f'\r\n\r\n{v}\r\n'.encode())
+    parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
+                 'filename="mm.x1.r1.cubex"\r\nContent-Type: application/octet-stream'
+                 '\r\n\r\n'.encode() + read("cube/extrap_mm.x1y1z1.r1_profile.cubex") + b"\r\n")
+    parts.append(f"--{boundary}--\r\n".encode())
+    st, body, _ = S.request("POST", "/upload/import", b"".join(parts), token=None,
+                            ctype="multipart/form-data; boundary=" + boundary, raw=True)
+    text = body.decode()
+    assert st == 200 and "Imported 1 new run (0 already stored)" in text, (st, text[-2000:])
+    st, runs = S.get("/api/v1/runs?application=mm.x1.r1&limit=10")
+    assert st == 200 and len(runs["runs"]) == 1, runs
+    assert runs["runs"][0]["system"] == "upload box", runs
 
 
 XP = "extrap-experiment/two_parameter3.txt.extra-p"
