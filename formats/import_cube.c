@@ -15,11 +15,11 @@
  * an INCLUSIVE metric), averaged over the locations as Extra-P does, with the
  * kernel metrics `inclusive` (the largest inclusive time of a location),
  * `inclusive_mean`, `inclusive_min`, `exclusive_max` and `exclusive_min`;
- * calls is the largest visit count of a location. Every other metric with data is a kernel metric (exclusive,
- * mean over the locations; MINDOUBLE/MAXDOUBLE the min/max; TAU_ATOMIC its
- * count, min, max and mean; RATE the ratio of its sums). The run time is the
- * largest inclusive time of the roots on any location, so the kernels of a
- * run sum to at most it.
+ * calls is the largest visit count of a location. Every other metric with data is a
+ * kernel metric (exclusive, mean over the locations; MINDOUBLE/MAXDOUBLE the min/max;
+ * TAU_ATOMIC its count, min, max and mean; RATE the ratio of its sums). The run time is
+ * the largest inclusive time of the roots on any location, so the kernels of a run sum to
+ * at most it.
  *
  * A directory of profiles laid out as Extra-P reads a scaling study
  * (NAME.p16.n1000.r1/profile.cubex: parameters between the first "." and
@@ -1381,10 +1381,12 @@ static int unit_run(const struct cube_unit *u, const struct fmt_options *opt,
              : 0;
     if ((r = imp_batch_slot(b, err)) == NULL)
         goto out;
-    app = opt && opt->application ? opt->application
-          : c.program             ? c.program
-          : prefix && np          ? prefix
-                                  : u->base;
+    /* Score-P names every profile profile.cubex: its directory names it */
+    app = opt && opt->application                           ? opt->application
+          : c.program                                       ? c.program
+          : prefix && np                                    ? prefix
+          : strcmp(u->base, "profile") == 0 && u->rundir[0] ? u->rundir
+                                                            : u->base;
     r->application = arena_strdup(b->a, app);
     r->executable = opt && opt->executable ? opt->executable : r->application;
     r->system = opt && opt->system ? opt->system : "unknown";

@@ -371,6 +371,15 @@ static void test_loose_and_study(void)
             /* one process: p = 2 is not its nprocs, so it stays an input */
             CHECK(strncmp(g.line[2], "sweep|np=1|rt=3.5|in:p=2,n=20\n", 30) == 0);
         }
+        /* Score-P's profile.cubex in its experiment directory */
+        {
+            struct got g3 = {0};
+            struct fmt_file one = {"runs/scorep_bt-mz_sum/profile.cubex", data, len};
+            CHECK_INT(import_files("auto", &one, 1, &g3, &e), 0);
+            if (g3.n == 1)
+                CHECK(strncmp(g3.line[0], "scorep_bt-mz_sum|np=2|", 22) == 0);
+            got_free(&g3);
+        }
         /* the same set again: the same uids */
         CHECK_INT(import_files("cube", study, 4, &g2, &e), 0);
         for (size_t i = 0; i < g.n && i < g2.n; i++)
