@@ -9,10 +9,12 @@
  * procs, ranks or processes is nprocs, the others are inputs; each call path
  * ("a->b") is a kernel named "a/b" whose time is the mean of the metric
  * "time" (else "runtime") made exclusive (minus the means of the call paths
- * directly inside it), with the metric `inclusive` beside it; every metric's statistics are
- * kernel metrics (NAME = its mean, NAME.median, NAME.min, NAME.max, NAME.std,
+ * directly inside it), with the metric `inclusive` beside it; every metric's statistics
+ * are kernel metrics (NAME = its mean, NAME.median, NAME.min, NAME.max, NAME.std,
  * NAME.repetitions). The run time is the sum of the top-level call paths'
- * times. The raw repetitions are not read: the statistics stand for them.
+ * times. When every measurement keeps its repetitions (values/N.vals, NumPy
+ * arrays located through values/N.indx), each (point, repetition) is a run
+ * instead, with the values of that repetition, as Extra-P's other inputs.
  */
 #include <jansson.h>
 #include <math.h>
@@ -33,7 +35,9 @@
 /* One measurement: a (point, call path, metric) cell and its JSON object. */
 struct xe_cell {
     uint32_t point, path, metric;
-    json_t *m; /* borrowed from the document */
+    uint32_t nraw; /* repetitions read from values/N.vals (0: none) */
+    size_t raw;    /* where they start in xe.rawv */
+    json_t *m;     /* borrowed from the document */
 };
 
 struct xe {
@@ -54,6 +58,12 @@ struct xe {
     long time_metric;
     struct xe_cell *cell;
     size_t ncell, capcell;
+    zip_t *za;    /* the archive, open while reading */
+    double *rawv; /* every repetition read */
+    size_t nrawv, caprawv;
+    long long chunk;            /* the values/N files loaded (-1: none) */
+    unsigned char *indx, *vals; /* their bytes */
+    size_t nindx, nvals;
 };
 
 static int xfail(struct xe *x, const char *field, const char *fmt, ...)
@@ -70,53 +80,51 @@ static int xfail(struct xe *x, const char *field, const char *fmt, ...)
 
 /* ---- the ZIP ----------------------------------------------------------------- */
 
-/* Reads experiment.json out of the archive into *out (malloc'd). */
-static int read_zip(struct xe *x, const struct fmt_file *f, char **out, size_t *len)
+static int open_zip(struct xe *x, const struct fmt_file *f)
 {
     zip_error_t ze;
     zip_source_t *src;
-    zip_t *za = NULL;
+
+    zip_error_init(&ze);
+    src = zip_source_buffer_create(f->data, f->len, 0, &ze);
+    if (src == NULL)
+        return err_nomem(x->err);
+    x->za = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &ze);
+    if (x->za == NULL) {
+        zip_source_free(src);
+        xfail(x, "file", "not a readable ZIP archive (%s); truncated?",
+              zip_error_strerror(&ze));
+        zip_error_fini(&ze);
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads member `name` whole into *out (malloc'd, NUL-terminated). Returns 0,
+ * 1 when the archive has no such member, or -1 with err. */
+static int read_member(struct xe *x, const char *name, char **out, size_t *len)
+{
     zip_file_t *zf = NULL;
     zip_stat_t st;
-    zip_int64_t idx, got;
+    zip_int64_t idx, got = 0;
     char *buf = NULL;
     size_t n = 0;
     int rc = -1;
 
-    zip_error_init(&ze);
-    src = zip_source_buffer_create(f->data, f->len, 0, &ze);
-    if (src == NULL) {
-        err_nomem(x->err);
-        goto out;
-    }
-    za = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &ze);
-    if (za == NULL) {
-        zip_source_free(src);
-        xfail(x, "file", "not a readable ZIP archive (%s); truncated?",
-              zip_error_strerror(&ze));
-        goto out;
-    }
-    idx = zip_name_locate(za, "experiment.json", 0);
-    if (idx < 0) {
-        xfail(x, "experiment.json",
-              "the archive holds no experiment.json (not an Extra-P "
-              "experiment?)");
-        goto out;
-    }
+    if ((idx = zip_name_locate(x->za, name, 0)) < 0)
+        return 1;
     zip_stat_init(&st);
-    if (zip_stat_index(za, (zip_uint64_t)idx, 0, &st) != 0 ||
+    if (zip_stat_index(x->za, (zip_uint64_t)idx, 0, &st) != 0 ||
         !(st.valid & ZIP_STAT_SIZE)) {
-        xfail(x, "experiment.json", "experiment.json: %s", zip_strerror(za));
+        xfail(x, name, "%s: %s", name, zip_strerror(x->za));
         goto out;
     }
     if (st.size > LIMIT_IMPORT_DOC) {
-        xfail(x, "experiment.json", "experiment.json is larger than %u bytes",
-              LIMIT_IMPORT_DOC);
+        xfail(x, name, "%s is larger than %u bytes", name, LIMIT_IMPORT_DOC);
         goto out;
     }
-    if ((zf = zip_fopen_index(za, (zip_uint64_t)idx, 0)) == NULL) {
-        xfail(x, "experiment.json", "experiment.json cannot be read: %s",
-              zip_strerror(za));
+    if ((zf = zip_fopen_index(x->za, (zip_uint64_t)idx, 0)) == NULL) {
+        xfail(x, name, "%s cannot be read: %s", name, zip_strerror(x->za));
         goto out;
     }
     if ((buf = xmalloc((size_t)st.size + 1)) == NULL) {
@@ -130,7 +138,7 @@ static int read_zip(struct xe *x, const struct fmt_file *f, char **out, size_t *
             break;
     }
     if (got < 0 || n != st.size) {
-        xfail(x, "experiment.json", "experiment.json is damaged (%s)",
+        xfail(x, name, "%s is damaged (%s)", name,
               got < 0 ? zip_file_strerror(zf) : "its size does not match the directory");
         goto out;
     }
@@ -143,9 +151,195 @@ out:
     xfree(buf);
     if (zf)
         zip_fclose(zf);
-    if (za)
-        zip_discard(za);
     return rc;
+}
+
+/* ---- raw repetitions (values/N.indx, values/N.vals) ------------------------------ */
+
+static uint64_t le64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static int load_chunk(struct xe *x, long long chunk)
+{
+    char name[64];
+    int rc;
+
+    xfree(x->indx);
+    xfree(x->vals);
+    x->indx = x->vals = NULL;
+    x->chunk = -1;
+    snprintf(name, sizeof name, "values/%lld.indx", chunk);
+    if ((rc = read_member(x, name, (char **)&x->indx, &x->nindx)) != 0)
+        return rc > 0 ? xfail(x, name, "the archive holds no %s", name) : -1;
+    snprintf(name, sizeof name, "values/%lld.vals", chunk);
+    if ((rc = read_member(x, name, (char **)&x->vals, &x->nvals)) != 0)
+        return rc > 0 ? xfail(x, name, "the archive holds no %s", name) : -1;
+    if (x->nindx < 24 || memcmp(x->indx, "Extra-P INDEX\0\0\0", 16) != 0 ||
+        le64(x->indx + 16) != (x->nindx - 24) / 8)
+        return xfail(x, name, "values/%lld.indx is not an Extra-P value index", chunk);
+    if (x->nvals < 16 || memcmp(x->vals, "Extra-P VALUES\0\0", 16) != 0)
+        return xfail(x, name, "values/%lld.vals is not an Extra-P value file", chunk);
+    x->chunk = chunk;
+    return 0;
+}
+
+/* Finds "'key':" in a NumPy header and returns what follows it, or NULL. */
+static const char *npy_key(const char *h, size_t n, const char *key)
+{
+    size_t kl = strlen(key);
+    for (size_t i = 0; i + kl + 3 <= n; i++)
+        if (h[i] == '\'' && memcmp(h + i + 1, key, kl) == 0 && h[i + 1 + kl] == '\'' &&
+            h[i + 2 + kl] == ':') {
+            const char *p = h + i + 3 + kl;
+            while (p < h + n && *p == ' ')
+                p++;
+            return p;
+        }
+    return NULL;
+}
+
+/* Reads the NumPy array at byte `pos` of the value file (Extra-P writes
+ * each measurement's repetitions with numpy.lib.format.write_array): one
+ * value per repetition, a row's mean when each repetition holds several.
+ * Returns 0 with *n values appended to rawv, 1 when the array is of a kind
+ * not read (the statistics stand for it), -1 with err when damaged. */
+static int npy_read(struct xe *x, uint64_t pos, uint32_t *n)
+{
+    const unsigned char *p = x->vals + pos;
+    size_t left = x->nvals - pos, hl, off, isz, rows = 1, cols = 1, dims = 0;
+    const char *h, *d, *f, *sh;
+    char kind;
+
+    if (pos >= x->nvals || left < 10 || memcmp(p, "\x93NUMPY", 6) != 0)
+        return xfail(x, "values", "a NumPy array of the value file is damaged");
+    if (p[6] == 1) {
+        hl = (size_t)p[8] | (size_t)p[9] << 8;
+        off = 10;
+    } else if (left >= 12 && (p[6] == 2 || p[6] == 3)) {
+        hl = (size_t)p[8] | (size_t)p[9] << 8 | (size_t)p[10] << 16 | (size_t)p[11] << 24;
+        off = 12;
+    } else {
+        return 1;
+    }
+    if (hl > left - off)
+        return xfail(x, "values", "a NumPy array of the value file is truncated");
+    h = (const char *)p + off;
+    d = npy_key(h, hl, "descr");
+    f = npy_key(h, hl, "fortran_order");
+    sh = npy_key(h, hl, "shape");
+    if (d == NULL || sh == NULL || *d != '\'' || d + 5 > h + hl || d[1] != '<' ||
+        (d[2] != 'f' && d[2] != 'i' && d[2] != 'u') || (d[3] != '4' && d[3] != '8') ||
+        d[4] != '\'' || *sh != '(')
+        return 1;
+    kind = d[2];
+    isz = (size_t)(d[3] - '0');
+    for (const char *q = sh + 1; q < h + hl && *q != ')';) {
+        char *end;
+        unsigned long long v;
+        while (q < h + hl && (*q == ' ' || *q == ','))
+            q++;
+        if (q >= h + hl || *q == ')')
+            break;
+        if (*q < '0' || *q > '9')
+            return 1;
+        v = strtoull(q, &end, 10);
+        if (end == q || v > LIMIT_IMPORT_VALUES)
+            return 1;
+        if (dims == 0)
+            rows = (size_t)v;
+        else
+            cols *= (size_t)v;
+        dims++;
+        q = end;
+    }
+    if (dims == 0 || dims > 2 || (dims == 2 && f && strncmp(f, "True", 4) == 0))
+        return 1;
+    if (rows == 0 || rows > LIMIT_IMPORT_REPS)
+        return xfail(x, "values", "a measurement holds %zu repetitions (1..%d)", rows,
+                     LIMIT_IMPORT_REPS);
+    if (cols == 0 || rows * cols > LIMIT_IMPORT_VALUES ||
+        rows * cols * isz > left - off - hl)
+        return xfail(x, "values", "a NumPy array of the value file is truncated");
+    if (x->nrawv + rows > LIMIT_IMPORT_VALUES)
+        return xfail(x, "values", "more than %d repetitions", LIMIT_IMPORT_VALUES);
+    if (x->nrawv + rows > x->caprawv) {
+        size_t nc = x->caprawv ? x->caprawv : 1024;
+        double *nv;
+        while (nc < x->nrawv + rows)
+            nc *= 2;
+        if ((nv = xrealloc(x->rawv, nc * sizeof *nv)) == NULL)
+            return err_nomem(x->err);
+        x->rawv = nv;
+        x->caprawv = nc;
+    }
+    p += off + hl;
+    for (size_t r = 0; r < rows; r++) {
+        double sum = 0;
+        size_t used = 0;
+        for (size_t c = 0; c < cols; c++) {
+            const unsigned char *e = p + (r * cols + c) * isz;
+            uint64_t u = isz == 8 ? le64(e)
+                                  : (uint64_t)e[0] | (uint64_t)e[1] << 8 |
+                                        (uint64_t)e[2] << 16 | (uint64_t)e[3] << 24;
+            double v;
+            if (kind == 'f' && isz == 8)
+                memcpy(&v, &u, sizeof v);
+            else if (kind == 'f') {
+                uint32_t w = (uint32_t)u;
+                float fv;
+                memcpy(&fv, &w, sizeof fv);
+                v = fv;
+            } else if (kind == 'i')
+                v = isz == 8 ? (double)(int64_t)u : (double)(int32_t)(uint32_t)u;
+            else
+                v = (double)u;
+            /* a masked entry of an uneven array is written as its fill value */
+            if (!isfinite(v) || v == 1e20)
+                continue;
+            sum += v;
+            used++;
+        }
+        if (used == 0)
+            return 1;
+        x->rawv[x->nrawv++] = sum / (double)used;
+    }
+    *n = (uint32_t)rows;
+    return 0;
+}
+
+/* The repetitions a measurement's "values" ([chunk, index]) names, if any. */
+static int raw_of(struct xe *x, json_t *ref, struct xe_cell *cell)
+{
+    json_t *jc = json_array_get(ref, 0), *ji = json_array_get(ref, 1);
+    long long chunk, index;
+    uint64_t count, pos;
+    size_t start = x->nrawv;
+    int rc;
+
+    if (!json_is_array(ref) || json_array_size(ref) != 2 || !json_is_integer(jc) ||
+        !json_is_integer(ji))
+        return 0; /* none, or a form not read: the statistics stand */
+    chunk = json_integer_value(jc);
+    index = json_integer_value(ji);
+    if (chunk < 0 || index < 0)
+        return xfail(x, "values", "a measurement names values %lld/%lld", chunk, index);
+    if (chunk != x->chunk && load_chunk(x, chunk) != 0)
+        return -1;
+    count = le64(x->indx + 16);
+    if ((uint64_t)index >= count)
+        return xfail(x, "values", "values/%lld.indx holds %llu arrays, not %lld", chunk,
+                     (unsigned long long)count, index + 1);
+    pos = le64(x->indx + 24 + 8 * (size_t)index);
+    if ((rc = npy_read(x, pos, &cell->nraw)) < 0)
+        return -1;
+    if (rc == 0)
+        cell->raw = start;
+    return 0;
 }
 
 /* ---- collecting ------------------------------------------------------------------ */
@@ -339,8 +533,11 @@ static int collect(struct xe *x, json_t *doc)
                     x->cell = p;
                     x->capcell = nc;
                 }
-                x->cell[x->ncell++] =
-                    (struct xe_cell){(uint32_t)pt, (uint32_t)pi, (uint32_t)mi, one};
+                x->cell[x->ncell] =
+                    (struct xe_cell){(uint32_t)pt, (uint32_t)pi, (uint32_t)mi, 0, 0, one};
+                if (raw_of(x, json_object_get(one, "values"), &x->cell[x->ncell]) != 0)
+                    return -1;
+                x->ncell++;
             }
         }
     }
@@ -382,8 +579,23 @@ static int by_cell(const void *pa, const void *pb)
     return a->metric < b->metric ? -1 : a->metric > b->metric;
 }
 
+/* A cell's value in run `rep` (-1: the point's mean, else the median). */
+static int value_of(const struct xe *x, const struct xe_cell *v, long rep, double *out)
+{
+    if (rep >= 0) {
+        if ((uint32_t)rep >= v->nraw)
+            return -1;
+        *out = x->rawv[v->raw + (size_t)rep];
+        return 0;
+    }
+    return stat_of(v->m, "mean", out) == 0 || stat_of(v->m, "median", out) == 0 ? 0 : -1;
+}
+
+/* One run: the point's cells v[0..n) (sorted by call path), with their
+ * statistics (rep < 0) or the values of repetition rep. */
 static int emit_point(struct xe *x, struct imp_batch *b, const struct fmt_options *opt,
-                      const char *app, const struct xe_cell *v, size_t n, double *tmean)
+                      const char *app, const struct xe_cell *v, size_t n, double *tmean,
+                      long rep)
 {
     static const char *const stat[] = {"median", "minimum", "maximum", "std"};
     static const char *const label[] = {"median", "min", "max", "std"};
@@ -427,11 +639,12 @@ static int emit_point(struct xe *x, struct imp_batch *b, const struct fmt_option
         }
     }
     buf_putc(&id, ')');
-    /* the time means of this point's call paths, for the exclusive times */
+    if (rep >= 0)
+        buf_printf(&id, " repetition %ld", rep + 1);
+    /* the time of this run's call paths, for the exclusive times */
     for (i = 0; i < n; i++)
-        if (v[i].metric == (uint32_t)x->time_metric &&
-            stat_of(v[i].m, "mean", &tmean[v[i].path]) != 0)
-            stat_of(v[i].m, "median", &tmean[v[i].path]);
+        if (v[i].metric == (uint32_t)x->time_metric)
+            value_of(x, &v[i], rep, &tmean[v[i].path]);
     for (i = 0; i < n; i++) /* excl[] = inclusive minus the children present */
         excl[v[i].path] = tmean[v[i].path];
     for (i = 0; i < n; i++) {
@@ -458,8 +671,11 @@ static int emit_point(struct xe *x, struct imp_batch *b, const struct fmt_option
             const char *m = x->metric[v[j].metric];
             double s;
             int is_time = v[j].metric == (uint32_t)x->time_metric;
-            if (!is_time && stat_of(v[j].m, "mean", &s) == 0)
+            if (!is_time && (rep >= 0 ? value_of(x, &v[j], rep, &s) == 0
+                                      : stat_of(v[j].m, "mean", &s) == 0))
                 km[nm++] = (struct rec_kv){m, s};
+            if (rep >= 0)
+                continue; /* a repetition: its values, not the point's statistics */
             for (size_t q = 0; q < 4; q++)
                 if (stat_of(v[j].m, stat[q], &s) == 0) {
                     const char *nmq = arena_printf(b->a, "%s.%s", m, label[q]);
@@ -503,8 +719,9 @@ int import_extrap_experiment(const struct fmt_file *files, size_t nfiles,
     size_t len = 0, start = 0;
     json_t *doc = NULL;
     double *tmean = NULL;
+    struct xe_cell *sel = NULL;
     const char *app;
-    int rc = -1;
+    int rc = -1, all_raw = 1, got;
 
     if (nfiles != 1)
         return imp_fail_field(err, nfiles ? files[0].name : "input", "files",
@@ -517,8 +734,15 @@ int import_extrap_experiment(const struct fmt_file *files, size_t nfiles,
         err_nomem(err);
         goto out;
     }
-    if (read_zip(&x, &files[0], &text, &len) != 0)
+    x.chunk = -1;
+    if (open_zip(&x, &files[0]) != 0)
         goto out;
+    if ((got = read_member(&x, "experiment.json", &text, &len)) != 0) {
+        if (got > 0)
+            xfail(&x, "experiment.json",
+                  "the archive holds no experiment.json (not an Extra-P experiment?)");
+        goto out;
+    }
     doc_file.name = arena_printf(x.a, "%s:experiment.json", x.file);
     doc_file.data = text;
     doc_file.len = len;
@@ -540,11 +764,31 @@ int import_extrap_experiment(const struct fmt_file *files, size_t nfiles,
         err_nomem(err);
         goto out;
     }
+    /* every measurement with its repetitions: one run per (point, repetition),
+     * as Extra-P's other inputs; else one run per point with statistics */
+    for (size_t i = 0; i < x.ncell; i++)
+        all_raw = all_raw && x.cell[i].nraw > 0;
+    if (all_raw && (sel = xcalloc(x.ncell, sizeof *sel)) == NULL) {
+        err_nomem(err);
+        goto out;
+    }
     for (size_t i = 1; i <= x.ncell; i++) {
+        uint32_t reps = 0;
         if (i < x.ncell && x.cell[i].point == x.cell[start].point)
             continue;
-        if (emit_point(&x, &b, opt, app, x.cell + start, i - start, tmean) != 0)
+        if (!all_raw &&
+            emit_point(&x, &b, opt, app, x.cell + start, i - start, tmean, -1) != 0)
             goto out;
+        for (size_t j = start; all_raw && j < i; j++)
+            reps = x.cell[j].nraw > reps ? x.cell[j].nraw : reps;
+        for (uint32_t r = 0; all_raw && r < reps; r++) {
+            size_t ns = 0;
+            for (size_t j = start; j < i; j++)
+                if (x.cell[j].nraw > r)
+                    sel[ns++] = x.cell[j];
+            if (emit_point(&x, &b, opt, app, sel, ns, tmean, (long)r) != 0)
+                goto out;
+        }
         start = i;
     }
     rc = imp_batch_finish(&b, err);
@@ -555,6 +799,12 @@ out:
     xfree(x.coord);
     xfree(x.cell);
     xfree(x.byname);
+    xfree(x.rawv);
+    xfree(x.indx);
+    xfree(x.vals);
+    xfree(sel);
+    if (x.za)
+        zip_discard(x.za);
     arena_free(x.a);
     imp_batch_free(&b);
     return rc;

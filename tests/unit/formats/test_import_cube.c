@@ -435,6 +435,19 @@ static void test_extrap_experiment(void)
                   "\"runtime.min\": 8, \"runtime.max\": 8, \"runtime.std\": 0, "
                   "\"runtime.repetitions\": 1}");
     got_free(&g);
+    /* repetitions kept in values/0.vals: one run per (point, repetition);
+     * a masked entry (1e20) is no value; a repetition a call path lacks
+     * leaves it out */
+    CHECK_INT(import("auto", "extrap-experiment/values.extra-p", "v.extra-p", &g, &e), 0);
+    CHECK_INT(g.n, 6);
+    if (g.n == 6) {
+        CHECK_STR(g.line[1], "v|np=1|rt=11|in:"
+                             "\nmain=4x1 {\"inclusive\": 11, \"bytes\": 20}"
+                             "\nmain/work=7x1 {\"inclusive\": 7}");
+        CHECK_STR(g.line[5], "v|np=2|rt=24|in:"
+                             "\nmain=24x1 {\"inclusive\": 24, \"bytes\": 32}");
+    }
+    got_free(&g);
     /* a ZIP cut short */
     data = slurp("extrap-experiment/solver.extra-p", &len);
     if (data) {
@@ -459,7 +472,8 @@ static void test_extrap_experiment(void)
 static void test_fault_injection(void)
 {
     static const char *const rel[] = {"cube/solver_gz_big_z.cubex", "cube/kinds.cubex",
-                                      "extrap-experiment/solver.extra-p"};
+                                      "extrap-experiment/solver.extra-p",
+                                      "extrap-experiment/values.extra-p"};
     for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
         size_t len = 0;
         char *data = slurp(rel[i], &len);

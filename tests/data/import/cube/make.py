@@ -268,6 +268,49 @@ def runtime_experiment():
     return out.getvalue()
 
 
+def npy(values, shape):
+    """A NumPy .npy array (format 1.0) of float64, as numpy.lib.format writes."""
+    shp = "(%d,)" % shape[0] if len(shape) == 1 else "(" + ", ".join(map(str, shape)) + ")"
+    head = "{'descr': '<f8', 'fortran_order': False, 'shape': %s, }" % shp
+    pad = 64 - (10 + len(head) + 1) % 64
+    head = head + " " * (pad % 64) + "\n"
+    return (b"\x93NUMPY\x01\x00" + struct.pack("<H", len(head)) + head.encode() +
+            struct.pack("<%dd" % len(values), *values))
+
+
+def values_experiment():
+    """Repetitions kept (values/0.vals and values/0.indx): one run per
+    repetition. main->work at p=2 has two repetitions only; bytes at p=1 is
+    two values per repetition, one of them masked (written as 1e20)."""
+    arrays, ms = [], {"main": {"time": [], "bytes": []}, "main->work": {"time": []}}
+    for p in (1, 2):
+        for cp, metric, vals, shape in (
+                ("main", "time", [10.0 * p, 11.0 * p, 12.0 * p], (3,)),
+                ("main", "bytes", [8.0, 1e20, 16.0, 24.0, 32.0, 32.0], (3, 2))
+                if p == 1 else ("main", "bytes", [8.0, 16.0, 32.0], (3,)),
+                ("main->work", "time", [6.0 * p, 7.0 * p, 8.0 * p][:3 if p == 1 else 2],
+                 (3 if p == 1 else 2,))):
+            ms[cp][metric].append({"coordinate": [p], "median": 0, "mean": 0, "minimum": 0,
+                                   "maximum": 0, "std": 0, "repetitions": shape[0],
+                                   "values": [0, len(arrays)]})
+            arrays.append(npy(vals, shape))
+    vals, pos = b"Extra-P VALUES\0\0", []
+    for a in arrays:
+        pos.append(len(vals))
+        vals += a
+    indx = b"Extra-P INDEX\0\0\0" + struct.pack("<Q", len(pos)) + b"".join(
+        struct.pack("<Q", q) for q in pos)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        for name, data in (("experiment.json", json.dumps(
+                {"Extra-P": "4.2.0", "parameters": ["p"], "measurements": ms}).encode()),
+                ("values/0.vals", vals), ("values/0.indx", indx)):
+            zi = zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0))
+            zi.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(zi, data)
+    return out.getvalue()
+
+
 def main():
     for name, data in fixtures().items():
         with open(os.path.join(HERE, name), "wb") as f:
@@ -279,6 +322,8 @@ def main():
         f.write(xp)
     with open(os.path.join(xdir, "runtime.extra-p"), "wb") as f:
         f.write(runtime_experiment())
+    with open(os.path.join(xdir, "values.extra-p"), "wb") as f:
+        f.write(values_experiment())
     for target, seeds in (("fuzz_import_cube", ("solver.cubex", "solver_gz_big_z.cubex", "solver_cube48.cubex",
                                                 "kinds.cubex", "exclusive_time.cubex")),
                           ("fuzz_import_extrap_experiment", ())):
@@ -290,6 +335,9 @@ def main():
     with open(os.path.join(FUZZ, "fuzz_import_extrap_experiment", "solver.extra-p"),
               "wb") as f:
         f.write(xp)
+    with open(os.path.join(FUZZ, "fuzz_import_extrap_experiment", "values.extra-p"),
+              "wb") as f:
+        f.write(values_experiment())
 
 
 if __name__ == "__main__":
