@@ -210,12 +210,16 @@ static const char *npy_key(const char *h, size_t n, const char *key)
  * not read (the statistics stand for it), -1 with err when damaged. */
 static int npy_read(struct xe *x, uint64_t pos, uint32_t *n)
 {
-    const unsigned char *p = x->vals + pos;
-    size_t left = x->nvals - pos, hl, off, isz, rows = 1, cols = 1, dims = 0;
+    const unsigned char *p;
+    size_t left, hl, off, isz, rows = 1, cols = 1, dims = 0;
     const char *h, *d, *f, *sh;
     char kind;
 
-    if (pos >= x->nvals || left < 10 || memcmp(p, "\x93NUMPY", 6) != 0)
+    if (pos >= x->nvals || x->nvals - pos < 10)
+        return xfail(x, "values", "a NumPy array of the value file is damaged");
+    p = x->vals + pos;
+    left = x->nvals - (size_t)pos;
+    if (memcmp(p, "\x93NUMPY", 6) != 0)
         return xfail(x, "values", "a NumPy array of the value file is damaged");
     if (p[6] == 1) {
         hl = (size_t)p[8] | (size_t)p[9] << 8;
