@@ -175,9 +175,9 @@ static void test_unknown_format(void)
     CHECK_INT(import("excel", "csv/runs.csv", NULL, &g, &e), -1);
     CHECK_STR(
         e.message,
-        "unknown format excel (one of otf2, tau, cube, extrap-experiment, "
-        "extrap-text, osu, gbench, lnt-json, caliper-json, extrap-json, extrap-jsonl, "
-        "json, bmf, csv)");
+        "unknown format excel (one of otf2, tau, extrap-text, cube, extrap-experiment, "
+        "osu, gbench, lnt-json, caliper-json, extrap-json, extrap-jsonl, json, bmf, "
+        "csv)");
     CHECK_INT(e.status, 422);
     CHECK_INT(g.n, 0);
 }
