@@ -166,5 +166,13 @@ int import_otf2(const struct fmt_file *files, size_t nfiles,
                 const struct fmt_options *opt, const struct fmt_sink *sink,
                 struct err *err);
 int sniff_otf2(const struct fmt_file *files, size_t nfiles);
+int import_cube(const struct fmt_file *files, size_t nfiles,
+                const struct fmt_options *opt, const struct fmt_sink *sink,
+                struct err *err);
+int sniff_cube(const struct fmt_file *files, size_t nfiles);
+int import_extrap_experiment(const struct fmt_file *files, size_t nfiles,
+                             const struct fmt_options *opt, const struct fmt_sink *sink,
+                             struct err *err);
+int sniff_extrap_experiment(const struct fmt_file *files, size_t nfiles);
 
 #endif

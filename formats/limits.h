@@ -129,4 +129,11 @@
 #define LIMIT_TRACE_TABLE_ROWS 10000      /* macrostate rows in an occupancy answer */
 #define LIMIT_TRACE_FIT_RUNS 1000         /* traced runs in an occupancy estimator */
 
+/* ---- CUBE4 profiles (.cubex) and Extra-P experiments (.extra-p) ---------------- */
+#define LIMIT_IMPORT_CUBE_NODES 1000000     /* regions or call-tree nodes */
+#define LIMIT_IMPORT_CUBE_LOCATIONS 1000000 /* locations (threads) */
+#define LIMIT_IMPORT_CUBE_METRICS 1024      /* metrics an anchor defines */
+#define LIMIT_IMPORT_CUBE_DEPTH 4096        /* nesting of the anchor's elements */
+#define LIMIT_IMPORT_CUBE_VALUES (1 << 23)  /* call-tree nodes x locations, a metric */
+
 #endif

@@ -349,7 +349,7 @@ static int cmd_import(struct opts *o)
         size_t n;
         const struct fmt_format *t = fmt_table(&n);
         for (size_t i = 0; i < n; i++)
-            printf("%-13s %s\n", t[i].name, t[i].summary);
+            printf("%-17s %s\n", t[i].name, t[i].summary);
         return 0;
     }
     if (o->nargs < 1) {
