@@ -1,0 +1,172 @@
+"""API tests of SPEC §18's whole-application scaling against the real
+prophecyd: GET /api/v1/applications/{name}/scaling models every kernel, run
+metric and the runtime of a selection over x with `auto`, with shares of the
+modelled runtime (the sum of the kernels' laws) at the largest measured x and
+at the target, the bottleneck and the kernels that scale worse than the
+whole. Kernels with exact laws fix every number."""
+import math
+import urllib.parse
+
+from prophecy_test import Server, report, test
+
+S = Server()
+
+PS = [2, 4, 8, 16, 32, 64]
+LAWS = {"solve": lambda p: 100 / p + 1, "exchange": lambda p: 0.05 * p,
+        "reduce": lambda p: math.log2(p)}
+
+
+def runs(app, system="s", inputs=None, ps=PS, reps=2, extra=None):
+    out = []
+    for p in ps:
+        for _ in range(reps):
+            ks = [{"name": k, "time": f(p)} for k, f in LAWS.items()]
+            if extra and p in extra[1]:
+                ks.append({"name": extra[0], "time": 0.5})
+            out.append({"application": app, "executable": "e", "system": system,
+                        "nprocs": p, "inputs": inputs or {"N": 1000},
+                        "runtime": sum(k["time"] for k in ks), "kernels": ks,
+                        "metrics": {"flops": 1e6 * p}})
+    return out
+
+
+def upload(rs):
+    st, b = S.post("/api/v1/runs", {"runs": rs})
+    assert st == 201, b
+
+
+# "laws": the three laws at 6 values of nprocs, and a kernel "setup" measured
+# at two of them only.
+upload(runs("laws", extra=("setup", (2, 4))))
+# "mixed": two problem sizes and two systems.
+upload(runs("mixed", inputs={"N": 1000}) + runs("mixed", inputs={"N": 2000}, ps=PS[:4])
+       + runs("mixed", system="t", ps=PS[:3]))
+# "few": two values of nprocs
+upload(runs("few", ps=[4, 8]))
+
+
+def scaling(app, want=200, **q):
+    path = "/api/v1/applications/" + urllib.parse.quote(app) + "/scaling"
+    if q:
+        path += "?" + urllib.parse.urlencode(q)
+    st, b = S.get(path)
+    assert st == want, (st, b)
+    return b
+
+
+def close(a, b, tol=1e-9):
+    return abs(a - b) <= tol * max(1.0, abs(b))
+
+
+@test
+def every_kernel_modelled_with_shares_and_bottleneck():
+    b = scaling("laws", x="nprocs", target="256")
+    assert b["x"] == "nprocs" and b["target"] == 256 and b["measured"] == 64
+    assert b["selection"]["system"] == "s" and b["selection"]["fixed"] == {"N": 1000}
+    assert b["selection"]["values"] == PS and b["selection"]["runs"] == 12
+    ks = {k["name"]: k for k in b["kernels"]}
+    assert set(ks) == {"solve", "exchange", "reduce"}, ks.keys()
+    # the laws themselves
+    assert "100/nprocs" in ks["solve"]["formula"], ks["solve"]["formula"]
+    assert "0.05·nprocs" in ks["exchange"]["formula"], ks["exchange"]["formula"]
+    assert "log2(nprocs)" in ks["reduce"]["formula"], ks["reduce"]["formula"]
+    tm = sum(f(64) for f in LAWS.values())     # 11.7625
+    tt = sum(f(256) for f in LAWS.values())    # 22.190625
+    assert close(b["total"]["measured"], tm) and close(b["total"]["target"], tt), b["total"]
+    for name, f in LAWS.items():
+        k = ks[name]
+        assert close(k["measured"], f(64)) and close(k["y"], f(256)), k
+        assert close(k["share_measured"], f(64) / tm), k
+        assert close(k["share_target"], f(256) / tt), k
+        assert 0 < k["lo"] < k["y"] < k["hi"], k
+        assert k["extrapolation"] == 2 and k["points"] == 6, k
+    # 0.05 p: 27 % of the runtime at 64, 58 % at 256, the bottleneck
+    assert b["bottleneck"] == "exchange"
+    assert [k["name"] for k in b["kernels"]] == ["exchange", "reduce", "solve"]
+    assert [k["worse_than_whole"] for k in b["kernels"]] == [True, False, False]
+    # the runtime and the metric are modelled too
+    assert b["runtime"]["points"] == 6 and close(b["runtime"]["measured"], tm, 1e-3)
+    assert [m["name"] for m in b["metrics"]] == ["flops"]
+    assert close(b["metrics"][0]["y"], 256e6, 1e-6), b["metrics"]
+    # a kernel measured at two values is listed as skipped, with the reason
+    assert [(s["kind"], s["name"]) for s in b["skipped"]] == [("kernel", "setup")], b
+    assert b["skipped"][0]["reason"]
+
+
+@test
+def each_row_is_the_fit_apis_answer():
+    b = scaling("laws", target="1000")
+    for k in b["kernels"] + [dict(b["runtime"], name=None)]:
+        y = "runtime" if k["name"] is None else "kernel:" + k["name"]
+        st, f = S.post("/api/v1/fit", {"application": "laws", "system": "s", "x": "nprocs",
+                                       "fixed": {"N": 1000}, "y": y, "graph": "auto",
+                                       "predict": [64, 1000]}, token=False)
+        assert st == 200, f
+        at = f["predictions"][1]
+        assert k["formula"] == f["model"]["formula"], (k, f["model"])
+        assert k["measured"] == f["predictions"][0]["y"]
+        for key in ("y", "lo", "hi", "extrapolation"):
+            assert k[key] == at[key], (key, k, at)
+        assert k.get("warning") == at.get("warning"), (k, at)
+
+
+@test
+def target_defaults_to_four_times_the_largest_x():
+    b = scaling("laws")
+    assert b["target"] == 256 and b["x"] == "nprocs" and b["bottleneck"] == "exchange"
+
+
+@test
+def x_may_be_an_input_with_nprocs_fixed():
+    rs = []
+    for n in (100, 200, 400, 800):
+        rs.append({"application": "sizes", "executable": "e", "system": "s", "nprocs": 4,
+                   "inputs": {"N": n}, "runtime": 3e-6 * n ** 2 + 1,
+                   "kernels": [{"name": "mult", "time": 3e-6 * n ** 2},
+                               {"name": "io", "time": 1.0}]})
+    upload(rs)
+    b = scaling("sizes", x="N", target="1600")
+    assert b["selection"]["fixed"] == {"nprocs": 4}, b["selection"]
+    ks = {k["name"]: k for k in b["kernels"]}
+    assert close(ks["mult"]["y"], 3e-6 * 1600 ** 2, 1e-6) and close(ks["io"]["y"], 1.0, 1e-6)
+    assert b["bottleneck"] == "mult" and ks["mult"]["worse_than_whole"]
+
+
+@test
+def a_selection_that_is_not_one_curve_names_the_field_to_fix():
+    b = scaling("mixed", 422)
+    assert b["error"]["field"] == "system" and "system=" in b["error"]["message"], b
+    b = scaling("mixed", 422, system="s")
+    assert b["error"]["field"] == "input.N", b
+    assert "input.N=1000" in b["error"]["message"], b  # measured at the most values
+    b = scaling("mixed", system="s", **{"input.N": "2000"})
+    assert b["selection"]["values"] == PS[:4] and b["measured"] == 16 and b["target"] == 64
+
+
+@test
+def bad_requests_are_refused_at_their_field():
+    before = S.content()
+    err = scaling("nope", 404)["error"]
+    assert err["field"] == "application" and "nope" in err["message"], err
+    assert scaling("laws", 404, system="zz")["error"]["field"] == "system"
+    assert scaling("laws", 404, executable="zz")["error"]["field"] == "executable"
+    err = scaling("laws", 422, x="bogus")["error"]
+    assert err["field"] == "x" and "bogus" in err["message"], err
+    for t in ("0", "-4", "abc", "1e999", "inf"):
+        assert scaling("laws", 422, target=t)["error"]["field"] == "target", t
+    assert scaling("laws", 422, **{"input.N": "x"})["error"]["field"] == "input.N"
+    assert scaling("laws", 422, **{"input.nprocs": "4"})["error"]["field"] == "input.nprocs"
+    assert scaling("laws", 422, nprocs="4")["error"]["field"] == "nprocs"
+    # an unknown parameter is a 400 naming it (the route's list)
+    st, b = S.get("/api/v1/applications/laws/scaling?graph=cubic")
+    assert st == 400 and "graph" in str(b), b
+    # fewer values of x than a law needs: a clear message
+    err = scaling("few", 422)["error"]
+    assert err["code"] == "degenerate" and err["field"] == "x", err
+    assert "2 values of nprocs (4, 8)" in err["message"] and "at least 3" in err["message"]
+    # no runs match the fixed input
+    assert scaling("laws", 422, **{"input.N": "5"})["error"]["code"] == "degenerate"
+    assert S.content() == before
+
+
+report()
