@@ -1137,6 +1137,7 @@ void view_app(struct page *p, const struct view_app *v)
     page_puts(p, "</p>\n");
     filters(p, v, app);
     plots(p, v);
+    view_app_scaling(p, v);
     if (v->history && v->nconfigs > 0)
         history_links(p, v);
     runs_table(p, v, v->rows, v->nrows);

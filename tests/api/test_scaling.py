@@ -4,7 +4,9 @@ metric and the runtime of a selection over x with `auto`, with shares of the
 modelled runtime (the sum of the kernels' laws) at the largest measured x and
 at the target, the bottleneck and the kernels that scale worse than the
 whole. Kernels with exact laws fix every number."""
+import html
 import math
+import re
 import urllib.parse
 
 from prophecy_test import Server, report, test
@@ -167,6 +169,110 @@ def bad_requests_are_refused_at_their_field():
     # no runs match the fixed input
     assert scaling("laws", 422, **{"input.N": "5"})["error"]["code"] == "degenerate"
     assert S.content() == before
+
+
+
+# ---- the pages -------------------------------------------------------------
+
+
+def page(path, status=200):
+    st, body, _ = S.request("GET", path, token=None, raw=True)
+    assert st == status, (path, st, body[:400])
+    return body.decode()
+
+
+def text_of(body, id_, tag="p"):
+    m = re.search(r'id="%s"[^>]*>(.*?)</%s>' % (re.escape(id_), tag), body, re.S)
+    assert m, "no #" + id_
+    return html.unescape(re.sub(r"<[^>]+>", "", m.group(1))).replace("\xa0", " ")
+
+
+@test
+def application_page_shows_scaling_at_the_target():
+    body = page("/applications/laws")
+    assert '<h2 id="scaling">Scaling at nprocs&nbsp;=&nbsp;256</h2>' in body, body[:300]
+    head = text_of(body, "scaling-headline")
+    assert "the bottleneck is exchange: 57.7 % of the modelled runtime (27.2 % at " \
+        "nprocs = 64)" in head, head
+    assert "from 11.8 s to 22.2 s" in head, head
+    worse = text_of(body, "scaling-worse")
+    assert "exchange (27.2 % → 57.7 %)" in worse and "solve" not in worse, worse
+    # the table: one row per kernel, largest share at the target first
+    rows = re.findall(r'<tr[^>]*><td class="name">([a-z]+)', body)
+    assert rows[:3] == ["exchange", "reduce", "solve"], rows
+    assert "Not modelled: setup" in html.unescape(body)
+    # the picker: another target, the same numbers as the API's
+    body = page("/applications/laws?target=1024")
+    assert "Scaling at nprocs&nbsp;=&nbsp;1024" in body
+    api = scaling("laws", target="1024")
+    share = api["kernels"][0]["share_target"]
+    assert ("%.1f" % (100 * share)) in text_of(body, "scaling-headline")
+    assert api["bottleneck"] == "exchange"
+    # the link to the JSON names the same selection
+    assert "/api/v1/applications/laws/scaling?x=nprocs&amp;target=1024&amp;system=s" \
+        "&amp;input.N=1000" in body
+
+
+@test
+def application_page_picks_one_curve_and_says_which():
+    body = page("/applications/mixed")
+    sel = text_of(body, "scaling-selection")
+    assert "runs on s, N = 1000, modelled over nprocs" in sel and "6 values" in sel, sel
+    # too few values of x: the reason, with the picker
+    body = page("/applications/few")
+    assert "at least 3" in text_of(body, "scaling-error")
+    assert 'name="target"' in body and 'name="x"' in body
+    # a bad target is shown, never a server error
+    body = page("/applications/laws?target=-1")
+    assert "target must be" in text_of(body, "scaling-error")
+    # the picker's x: an input
+    body = page("/applications/sizes?x=N")
+    assert "Scaling at N&nbsp;=&nbsp;3200" in body and text_of(body, "bottleneck", "strong") == "mult"
+
+
+@test
+def saved_model_page_shows_reach_and_warning_as_the_api():
+    st, m = S.post("/api/v1/fit", {"application": "laws", "system": "s", "x": "nprocs",
+                                   "fixed": {"N": 1000}, "y": "kernel:exchange",
+                                   "graph": "auto", "save": True})
+    assert st == 201, m
+    for at in (32, 4096):
+        st, api = S.get("/api/v1/models/%d/predict?nprocs=%d" % (m["id"], at))
+        assert st == 200, api
+        body = page("/models/%d?nprocs=%d" % (m["id"], at))
+        if api["extrapolation"] > 0:
+            reach = text_of(body, "prediction-extrapolation")
+            assert reach == "Extrapolated %.2g doublings beyond the measured range." \
+                % api["extrapolation"], reach
+        else:
+            assert 'id="prediction-extrapolation"' not in body
+        if "warning" in api:
+            assert text_of(body, "prediction-warning") == "Warning: " + api["warning"]
+            assert 'class="notice" id="prediction"' in body  # not green
+        else:
+            assert 'id="prediction-warning"' not in body
+    assert api["extrapolation"] == 6 and "warning" in api, api  # 4096 = 64 * 2^6
+
+
+@test
+def coupling_result_page_shows_reach_and_warning_as_the_api():
+    st, b = S.post("/api/v1/runs", {"runs": [
+        {"application": "cpl", "executable": "e", "system": "s", "nprocs": p,
+         "runtime": 3 + 200 / p, "kernels": [{"name": "a", "time": 1 + 100 / p},
+                                             {"name": "b", "time": 2 + 100 / p}]}
+        for p in (2, 4, 8, 16)]})
+    assert st == 201, b
+    fields = {"application": "cpl", "system": "s", "predict": "4096", "step": "result"}
+    body = page("/model/couple?" + urllib.parse.urlencode(fields))
+    st, api = S.post("/api/v1/couple", {"application": "cpl", "system": "s",
+                                        "x": "nprocs", "predict": [4096]}, token=False)
+    assert st == 200, api
+    p = api["predictions"][0]
+    assert p["extrapolation"] == 8, p
+    assert text_of(body, "prediction-extrapolation") == \
+        "Extrapolated 8 doublings beyond the measured range."
+    assert text_of(body, "prediction-warning") == "Warning: " + p["warning"]
+    assert "8 doublings</td><td>" in body  # the predictions table's column
 
 
 report()
