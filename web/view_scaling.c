@@ -62,8 +62,10 @@ static void value(struct page *p, double v, int time)
 {
     if (time)
         seconds(p, v);
+    else if (isfinite(v))
+        page_printf(p, "%.3g", v);
     else
-        page_num(p, v);
+        page_puts(p, "–");
 }
 
 void view_reach(struct page *p, json_t *prediction, const char *id)
@@ -134,7 +136,7 @@ static void picker(struct page *p, const struct view_app *v, json_t *s)
 
     page_puts(p, "<form class=\"filters card\" method=\"get\" action=\"/applications/");
     page_url(p, v->name);
-    page_puts(p, "#scaling\">\n");
+    page_puts(p, "#scaling-at\">\n");
     if (v->exe) {
         page_puts(p, "<input type=\"hidden\" name=\"executable\" value=\"");
         page_attr(p, v->exe);
@@ -344,13 +346,17 @@ static void kernels_table(struct page *p, json_t *s, const char *x)
         int bug = json_is_true(json_object_get(k, "worse_than_whole"));
         page_printf(p, "<tr%s><td class=\"name\">", bug ? " class=\"alert\"" : "");
         page_text(p, str(k, "name"));
-        if (i == 0)
-            page_puts(p, " <span class=\"badge\">bottleneck</span>");
-        if (bug)
-            page_puts(p, " <span class=\"badge\">scales worse</span>");
-        if (json_is_string(json_object_get(k, "warning")))
-            page_puts(p, " <span class=\"badge\" title=\"see the warnings below\">"
-                         "warning</span>");
+        /* the marks on a line of their own, so that the column stays narrow */
+        if (i == 0 || bug || json_is_string(json_object_get(k, "warning"))) {
+            page_puts(p, "<span class=\"hint\">");
+            if (i == 0)
+                page_puts(p, "<span class=\"badge\">bottleneck</span> ");
+            if (bug)
+                page_puts(p, "<span class=\"badge\">scales worse</span> ");
+            if (json_is_string(json_object_get(k, "warning")))
+                page_puts(p, "<span class=\"badge\">warning</span>");
+            page_puts(p, "</span>");
+        }
         page_puts(p, "</td>");
         law_cells(p, k, 1, 1);
         page_puts(p, "</tr>\n");
@@ -472,8 +478,8 @@ void view_app_scaling(struct page *p, const struct view_app *v)
 
     if (s == NULL && v->scaling_error == NULL)
         return;
-    page_puts(p, "<section class=\"scaling\" aria-labelledby=\"scaling\">\n<h2 "
-                 "id=\"scaling\">Scaling at ");
+    page_puts(p, "<section class=\"scaling\" aria-labelledby=\"scaling-at\">\n<h2 "
+                 "id=\"scaling-at\">Scaling at ");
     if (s != NULL)
         at(p, x, num(s, "target"));
     else

@@ -190,7 +190,7 @@ def text_of(body, id_, tag="p"):
 @test
 def application_page_shows_scaling_at_the_target():
     body = page("/applications/laws")
-    assert '<h2 id="scaling">Scaling at nprocs&nbsp;=&nbsp;256</h2>' in body, body[:300]
+    assert '<h2 id="scaling-at">Scaling at nprocs&nbsp;=&nbsp;256</h2>' in body, body[:300]
     head = text_of(body, "scaling-headline")
     assert "the bottleneck is exchange: 57.7 % of the modelled runtime (27.2 % at " \
         "nprocs = 64)" in head, head
