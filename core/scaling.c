@@ -426,7 +426,7 @@ out:
 
 /* Reads, filters and groups the configurations; fills s and the names of
  * the runs' kernels and metrics; out gets "selection". */
-static int select_curve(db *d, const char *application, const struct sq *q, int choose,
+static int select_curve(db *d, const char *application, const struct sq *q, int flags,
                         arena *a, struct sel *s, json_t **knames, json_t **mnames,
                         json_t *out, struct err *err)
 {
@@ -520,7 +520,7 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
     for (i = 0; i < n; i++)
         if (strcmp(cs[i].group, group) != 0)
             break;
-    if (i < n && !choose) {
+    if (i < n && !(flags & SCALING_CHOOSE)) {
         not_one_curve(q, cs, n, group, err);
         goto out;
     }
@@ -582,6 +582,10 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
         }
         s->target = 4 * s->xmax;
     }
+    if (flags & SCALING_SELECT_ONLY) {
+        rc = 0;
+        goto out;
+    }
     if ((*knames = db_run_names(d, ids, nid, 1, err)) == NULL ||
         (*mnames = db_run_names(d, ids, nid, 0, err)) == NULL)
         goto out;
@@ -594,7 +598,7 @@ out:
     return rc;
 }
 
-json_t *scaling_answer(db *d, const char *application, json_t *query, int choose,
+json_t *scaling_answer(db *d, const char *application, json_t *query, int flags,
                        struct err *err)
 {
     struct sq q;
@@ -617,11 +621,12 @@ json_t *scaling_answer(db *d, const char *application, json_t *query, int choose
     /* one snapshot for the selection and every fit */
     if ((began = db_select_begin(d, err)) < 0)
         goto done;
-    if (select_curve(d, application, &q, choose, a, &s, &knames, &mnames, out, err) != 0)
+    if (select_curve(d, application, &q, flags, a, &s, &knames, &mnames, out, err) != 0)
         goto done;
     json_object_set_new(out, "target", json_real(s.target));
     json_object_set_new(out, "measured", json_real(s.xmax));
-    if (fit_all(d, &s, knames, mnames, a, out, err) != 0)
+    if (!(flags & SCALING_SELECT_ONLY) &&
+        fit_all(d, &s, knames, mnames, a, out, err) != 0)
         goto done;
     ok = 1;
 done:

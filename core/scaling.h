@@ -26,6 +26,10 @@
  * runtime at the target is at least this times its share at the largest
  * measured x (it grows by a tenth more than the sum of all kernels). */
 #define SCALING_WORSE 1.1
+/* The application page models at most this many runs (the selection's)
+ * without being asked: more, and it shows the picker to ask (each fit reads
+ * its runs' values in SQL; docs/web.md "Performance"). */
+#define SCALING_PAGE_RUNS 2000
 
 /* The answer of GET /api/v1/applications/{name}/scaling (docs/api.md):
  * query holds the query parameters as strings (borrowed): "x" (nprocs or an
@@ -43,18 +47,22 @@
  *    "warning"?, "points"} | null, "metrics": [rows as "runtime"'s with "name"],
  *  "skipped": [{"kind": "kernel" | "metric" | "runtime", "name", "reason"}]}
  *
- * With choose = 0 (the API) a selection that spans several systems or whose
- * runs differ in an input other than x is a 422 naming the field to fix
- * ("system", "input.NAME"); with choose = 1 (the application page) the
+ * flags: without SCALING_CHOOSE (the API) a selection that spans several
+ * systems or whose runs differ in an input other than x is a 422 naming the
+ * field to fix ("system", "input.NAME"); with it (the application page) the
  * group of runs measured at the most values of x is taken, and "selection"
- * says which. Errors: 404 for an unknown application, executable or system;
- * 422 "invalid" for a bad x, target or input.NAME (field named); 422
- * "degenerate" when the selection has fewer than SCALING_MIN_POINTS values
- * of x; 413 for more than LIMIT_SCALING_CONFIGS configurations; 500 on a
- * database failure. A series that cannot be fitted (too few points) is
- * listed in "skipped" with the reason, never dropped. New reference, or NULL
- * with err set. d is used by one thread at a time. */
-json_t *scaling_answer(db *d, const char *application, json_t *query, int choose,
+ * says which. SCALING_SELECT_ONLY answers the selection alone (the members
+ * up to "selection", no fit: a read of the configuration summaries), so a
+ * page can tell what the fits would cost before it makes them. Errors: 404 for an unknown
+ * application, executable or system; 422 "invalid" for a bad x, target or input.NAME
+ * (field named); 422 "degenerate" when the selection has fewer than SCALING_MIN_POINTS
+ * values of x; 413 for more than LIMIT_SCALING_CONFIGS configurations; 500 on a database
+ * failure. A series that cannot be fitted (too few points) is listed in "skipped" with
+ * the reason, never dropped. New reference, or NULL with err set. d is used by one thread
+ * at a time. */
+#define SCALING_CHOOSE 1
+#define SCALING_SELECT_ONLY 2
+json_t *scaling_answer(db *d, const char *application, json_t *query, int flags,
                        struct err *err);
 
 #endif

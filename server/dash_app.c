@@ -178,7 +178,26 @@ static int app_scaling(struct req *r, db *d, struct view_app *v, struct err *se,
                   v->scaling_target, "executable", v->exe, "system", v->sys);
     if (q == NULL)
         return err_nomem(e);
-    v->scaling = scaling_answer(d, v->name, q, 1, se);
+    /* Unasked, only a selection cheap to model: the page stays fast however
+     * many runs the application has (docs/web.md "Performance"). */
+    if (v->scaling_x == NULL && v->scaling_target == NULL) {
+        json_t *sel =
+            scaling_answer(d, v->name, q, SCALING_CHOOSE | SCALING_SELECT_ONLY, se);
+        long long runs = json_integer_value(
+            json_object_get(json_object_get(sel, "selection"), "runs"));
+        if (sel == NULL || runs > SCALING_PAGE_RUNS) {
+            json_decref(q);
+            v->scaling = sel;
+            if (sel == NULL && se->status >= 500) {
+                *e = *se;
+                return -1;
+            }
+            v->scaling_error = sel ? NULL : se;
+            return 0;
+        }
+        json_decref(sel);
+    }
+    v->scaling = scaling_answer(d, v->name, q, SCALING_CHOOSE, se);
     json_decref(q);
     if (v->scaling == NULL && se->status >= 500) {
         *e = *se;

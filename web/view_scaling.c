@@ -493,6 +493,21 @@ void view_app_scaling(struct page *p, const struct view_app *v)
         page_puts(p, "</section>\n");
         return;
     }
+    if (json_object_get(s, "kernels") == NULL) {
+        /* the selection alone: too many runs to model unasked */
+        page_printf(
+            p,
+            "<p class=\"notice\" id=\"scaling-ask\">Every kernel of these %lld runs "
+            "modelled at once shows which one will dominate at the target. With "
+            "this many runs the fits take a moment, so they are made when you ask: "
+            "<em>Show</em>.</p>\n",
+            (long long)json_integer_value(
+                json_object_get(json_object_get(s, "selection"), "runs")));
+        picker(p, v, s);
+        selection(p, s, x);
+        page_puts(p, "</section>\n");
+        return;
+    }
     headline(p, s, x);
     worse(p, s);
     picker(p, v, s);

@@ -231,6 +231,17 @@ def application_page_picks_one_curve_and_says_which():
 
 
 @test
+def application_page_models_many_runs_when_asked():
+    # more runs than the page models unasked (SCALING_PAGE_RUNS = 2000)
+    upload(runs("big", reps=340))  # 6 x 340 = 2040 runs
+    body = page("/applications/big")
+    assert "2040 runs" in text_of(body, "scaling-ask")
+    assert 'id="scaling-headline"' not in body and 'name="target"' in body
+    body = page("/applications/big?target=256")
+    assert text_of(body, "bottleneck", "strong") == "exchange"
+
+
+@test
 def saved_model_page_shows_reach_and_warning_as_the_api():
     st, m = S.post("/api/v1/fit", {"application": "laws", "system": "s", "x": "nprocs",
                                    "fixed": {"N": 1000}, "y": "kernel:exchange",
