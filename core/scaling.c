@@ -11,6 +11,7 @@
 #include "core/scaling.h"
 #include "common/arena.h"
 #include "common/buf.h"
+#include "common/xalloc.h"
 #include "core/method_fit.h"
 #include "db/browse.h"
 #include "db/catalog.h"
@@ -349,14 +350,14 @@ static int shares(json_t *out, json_t *kernels)
         json_object_set_new(k, "worse_than_whole",
                             json_boolean(st >= SCALING_WORSE * sm && st > 0));
     }
-    if ((sorted = calloc(n + 1, sizeof *sorted)) == NULL)
+    if ((sorted = xcalloc(n + 1, sizeof *sorted)) == NULL)
         return -1;
     json_array_foreach(kernels, i, k) sorted[i] = k;
     qsort(sorted, n, sizeof *sorted, cmp_share);
     list = json_array();
     for (i = 0; list && i < n; i++)
         json_array_append(list, sorted[i]);
-    free(sorted);
+    xfree(sorted);
     if (list == NULL)
         return -1;
     json_object_set_new(out, "kernels", list);
