@@ -135,6 +135,22 @@ def x_may_be_an_input_with_nprocs_fixed():
 
 
 @test
+def x_over_an_input_needs_one_nprocs():
+    upload([{"application": "np", "executable": "e", "system": "s", "nprocs": p,
+             "inputs": {"N": n}, "runtime": n / p,
+             "kernels": [{"name": "k", "time": n / p}]}
+            for n in (100, 200, 400) for p in (2, 4)] +
+           [{"application": "np", "executable": "e", "system": "s", "nprocs": 8,
+             "inputs": {"N": n}, "runtime": n / 8, "kernels": [{"name": "k", "time": n / 8}]}
+            for n in (100, 200, 400, 800)])
+    err = scaling("np", 422, x="N")["error"]
+    assert err["field"] == "nprocs" and "nprocs=8" in err["message"], err
+    b = scaling("np", x="N", nprocs="2", target="800")
+    assert b["selection"]["fixed"] == {"nprocs": 2} and close(b["kernels"][0]["y"], 400, 1e-6)
+    assert scaling("np", 422, x="N", nprocs="0")["error"]["field"] == "nprocs"
+
+
+@test
 def a_selection_that_is_not_one_curve_names_the_field_to_fix():
     b = scaling("mixed", 422)
     assert b["error"]["field"] == "system" and "system=" in b["error"]["message"], b
