@@ -258,6 +258,20 @@ def application_page_models_many_runs_when_asked():
 
 
 @test
+def hostile_names_are_text():
+    bad = '<script>alert(1)</script>'
+    upload([{"application": "x<b>", "executable": "e", "system": 's"><img src=x>',
+             "nprocs": p, "inputs": {"N<i>": 1}, "runtime": 2.0 / p + 1,
+             "kernels": [{"name": bad, "time": 1.0 / p}, {"name": "k&", "time": 1.0}]}
+            for p in (1, 2, 4, 8)])
+    body = page("/applications/" + urllib.parse.quote("x<b>", safe=""))
+    assert "<script>alert" not in body and "<img src=x>" not in body and "<b>" not in body
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body and "k&amp;" in body
+    assert text_of(body, "bottleneck", "strong") == "k&"
+    assert "input.N%3Ci%3E=1" in body  # the JSON link's query, percent-encoded
+
+
+@test
 def saved_model_page_shows_reach_and_warning_as_the_api():
     st, m = S.post("/api/v1/fit", {"application": "laws", "system": "s", "x": "nprocs",
                                    "fixed": {"N": 1000}, "y": "kernel:exchange",
