@@ -11,6 +11,7 @@
  * modelled. A selection without a law (too few values of x) shows why, with
  * the picker to choose another x. No HTTP, no database.
  */
+#include "web/svg.h"
 #include "web/view.h"
 
 #include <math.h>
@@ -331,6 +332,57 @@ static void table_head(struct page *p, const char *first, const char *x, json_t 
     page_puts(p, "<th>Law</th></tr></thead><tbody>\n");
 }
 
+/* The modelled runtime at the largest measured x and at the target as two
+ * bars stacked by kernel (the largest shares at the target first; past
+ * SVG_PALETTE_SIZE - 1 kernels the rest as "other"), wide and narrow. */
+#define CHART_KERNELS (SVG_PALETTE_SIZE - 1)
+static void chart(struct page *p, json_t *s, const char *x)
+{
+    json_t *ks = json_object_get(s, "kernels"), *k;
+    const char *comps[CHART_KERNELS + 1], *cats[2];
+    double values[2 * (CHART_KERNELS + 1)];
+    size_t i, n = json_array_size(ks), nc = n > CHART_KERNELS ? CHART_KERNELS + 1 : n;
+    struct svg_stacked st = {0}, small;
+    struct buf wide, narrow;
+    struct err e = {0};
+
+    if (n == 0 || p->arena == NULL)
+        return;
+    memset(values, 0, sizeof values);
+    json_array_foreach(ks, i, k)
+    {
+        size_t c = i < CHART_KERNELS ? i : CHART_KERNELS;
+        double m = num(k, "measured"), t = num(k, "y");
+        comps[c] = i < CHART_KERNELS || n == CHART_KERNELS + 1 ? str(k, "name") : "other";
+        values[c] += m > 0 ? m : 0;
+        values[nc + c] += t > 0 ? t : 0;
+    }
+    cats[0] = arena_printf(p->arena, "%.6g (measured)", num(s, "measured"));
+    cats[1] = arena_printf(p->arena, "%.6g (target)", num(s, "target"));
+    if (cats[0] == NULL || cats[1] == NULL)
+        return;
+    st.title = "Modelled runtime by kernel";
+    st.xlabel = x;
+    st.ylabel = "time (s)";
+    st.categories = cats;
+    st.ncategories = 2;
+    st.components = comps;
+    st.ncomponents = nc;
+    st.values = values;
+    small = st;
+    small.width = 400;
+    small.height = 340;
+    buf_init(&wide, 4u << 20);
+    buf_init(&narrow, 4u << 20);
+    if (svg_stacked(&wide, &st, &e) == 0 && svg_stacked(&narrow, &small, &e) == 0)
+        page_svg_pair(
+            p, &wide, &narrow,
+            "Each kernel's law at the largest measured value and at the target, "
+            "stacked: the bar is the modelled runtime.");
+    buf_free(&wide);
+    buf_free(&narrow);
+}
+
 static void kernels_table(struct page *p, json_t *s, const char *x)
 {
     json_t *ks = json_object_get(s, "kernels"), *k, *total = json_object_get(s, "total");
@@ -512,6 +564,7 @@ void view_app_scaling(struct page *p, const struct view_app *v)
     worse(p, s);
     picker(p, v, s);
     selection(p, s, x);
+    chart(p, s, x);
     kernels_table(p, s, x);
     warnings(p, s);
     metrics(p, s, x);
