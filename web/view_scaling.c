@@ -223,9 +223,9 @@ static void headline(struct page *p, json_t *s, const char *x)
     double xm = num(s, "measured"), xt = num(s, "target");
 
     if (b == NULL || !json_is_string(json_object_get(s, "bottleneck"))) {
-        page_puts(p,
-                  "<p class=\"notice\" id=\"scaling-headline\">No kernel could be "
-                  "modelled: the runs record no kernel times, or too few of them.</p>\n");
+        page_puts(p, "<p class=\"notice\" id=\"scaling-headline\">No kernel could be "
+                     "modelled (the runs record no kernel times, or too few of them), so "
+                     "there are no shares; the runtime's own law is below.</p>\n");
         return;
     }
     page_puts(p, "<p class=\"notice headline\" id=\"scaling-headline\">At ");
@@ -389,8 +389,18 @@ static void kernels_table(struct page *p, json_t *s, const char *x)
     json_t *rt = json_object_get(s, "runtime");
     size_t i;
 
-    if (json_array_size(ks) == 0)
+    if (json_array_size(ks) == 0) {
+        /* no kernels: the runtime's own law alone */
+        if (!json_is_object(rt))
+            return;
+        page_table_open(p, "The runtime's law");
+        table_head(p, "Series", x, s, 0);
+        page_puts(p, "<tr><td class=\"name\">Measured runtime</td>");
+        law_cells(p, rt, 1, 0);
+        page_puts(p, "</tr>\n</tbody>");
+        page_table_close(p);
         return;
+    }
     page_table_open(p, "Kernels' laws and shares");
     table_head(p, "Kernel", x, s, 1);
     json_array_foreach(ks, i, k)
@@ -431,37 +441,50 @@ static void kernels_table(struct page *p, json_t *s, const char *x)
     page_table_close(p);
 }
 
-/* The warnings of the kernels' predictions at the target, one line each. */
+/* The warnings of the predictions at the target (the kernels', then the
+ * runtime's and the metrics'), one line each, behind a summary. */
 static void warnings(struct page *p, json_t *s)
 {
-    json_t *ks = json_object_get(s, "kernels"), *k;
-    size_t i, n = 0;
+    json_t *lists[3], *k;
+    size_t i, l, n = 0, all = 0;
     double reach =
         num(s, "measured") > 0 ? log2(num(s, "target") / num(s, "measured")) : 0;
 
+    lists[0] = json_object_get(s, "kernels");
+    lists[1] = json_pack("[O]", json_is_object(json_object_get(s, "runtime"))
+                                    ? json_object_get(s, "runtime")
+                                    : json_object());
+    lists[2] = json_object_get(s, "metrics");
     if (reach > 0)
         page_printf(
             p,
             "<p class=\"reach\" id=\"scaling-extrapolation\">The target lies %.2g "
             "doubling%s beyond the largest measured value.</p>\n",
             reach, reach == 1 ? "" : "s");
-    json_array_foreach(ks, i, k) n += json_is_string(json_object_get(k, "warning"));
-    if (n == 0)
-        return;
-    page_puts(p, "<details class=\"request\" id=\"scaling-warnings\"><summary>");
-    page_printf(p, "Warnings on %zu of the %zu predictions", n, json_array_size(ks));
-    page_puts(p, "</summary><ul>\n");
-    json_array_foreach(ks, i, k)
-    {
-        if (!json_is_string(json_object_get(k, "warning")))
-            continue;
-        page_puts(p, "<li><strong>");
-        page_text(p, str(k, "name"));
-        page_puts(p, "</strong>: ");
-        page_text(p, str(k, "warning"));
-        page_puts(p, "</li>\n");
+    for (l = 0; l < 3; l++)
+        json_array_foreach(lists[l], i, k)
+        {
+            n += json_is_string(json_object_get(k, "warning"));
+            all += json_is_string(json_object_get(k, "formula"));
+        }
+    if (n > 0) {
+        page_puts(p, "<details class=\"request\" id=\"scaling-warnings\"><summary>");
+        page_printf(p, "Warnings on %zu of the %zu predictions", n, all);
+        page_puts(p, "</summary><ul>\n");
+        for (l = 0; l < 3; l++)
+            json_array_foreach(lists[l], i, k)
+            {
+                if (!json_is_string(json_object_get(k, "warning")))
+                    continue;
+                page_puts(p, "<li><strong>");
+                page_text(p, l == 1 ? "the measured runtime" : str(k, "name"));
+                page_puts(p, "</strong>: ");
+                page_text(p, str(k, "warning"));
+                page_puts(p, "</li>\n");
+            }
+        page_puts(p, "</ul></details>\n");
     }
-    page_puts(p, "</ul></details>\n");
+    json_decref(lists[1]);
 }
 
 static void metrics(struct page *p, json_t *s, const char *x)
