@@ -614,7 +614,7 @@ static void predictions_table(struct fctx *c, json_t *preds)
         /* how far it reaches and its warning, as the API answers them */
         page_puts(&c->p, "</td><td class=\"num\">");
         if (num(p, "extrapolation") > 0)
-            page_printf(&c->p, "%.2g doubling%s", num(p, "extrapolation"),
+            page_printf(&c->p, "%.3g doubling%s", num(p, "extrapolation"),
                         num(p, "extrapolation") == 1 ? "" : "s");
         else
             page_puts(&c->p, "inside");

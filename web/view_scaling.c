@@ -80,7 +80,7 @@ void view_reach(struct page *p, json_t *prediction, const char *id)
             page_attr(p, id);
             page_puts(p, "-extrapolation\"");
         }
-        page_printf(p, ">Extrapolated %.2g doubling%s beyond the measured range.</p>\n",
+        page_printf(p, ">Extrapolated %.3g doubling%s beyond the measured range.</p>\n",
                     reach, reach == 1 ? "" : "s");
     }
     if (w) {
@@ -458,7 +458,7 @@ static void warnings(struct page *p, json_t *s)
     if (reach > 0)
         page_printf(
             p,
-            "<p class=\"reach\" id=\"scaling-extrapolation\">The target lies %.2g "
+            "<p class=\"reach\" id=\"scaling-extrapolation\">The target lies %.3g "
             "doubling%s beyond the largest measured value.</p>\n",
             reach, reach == 1 ? "" : "s");
     for (l = 0; l < 3; l++)

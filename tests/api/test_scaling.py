@@ -283,7 +283,7 @@ def saved_model_page_shows_reach_and_warning_as_the_api():
         body = page("/models/%d?nprocs=%d" % (m["id"], at))
         if api["extrapolation"] > 0:
             reach = text_of(body, "prediction-extrapolation")
-            assert reach == "Extrapolated %.2g doublings beyond the measured range." \
+            assert reach == "Extrapolated %.3g doublings beyond the measured range." \
                 % api["extrapolation"], reach
         else:
             assert 'id="prediction-extrapolation"' not in body
