@@ -276,6 +276,11 @@ static int fit_one(db *d, const struct sel *s, const char *y, const char *name, 
     json_decref(req);
     if (ans == NULL) {
         if (e.status == 422 || e.status == 404) {
+            /* the fit's advice to a single request ("choose a graph type")
+             * does not apply to a series of this view: the sentence alone */
+            char *cut = strstr(e.message, "; choose a graph type");
+            if (cut != NULL)
+                *cut = '\0';
             *reason = arena_strdup(a, e.message);
             return *reason ? 0 : err_nomem(err);
         }
