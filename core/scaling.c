@@ -140,24 +140,29 @@ static size_t distinct_x(const struct cfg *cs, size_t n, const char *g, double *
     return k;
 }
 
+/* Orders configurations by group, then x: each group is then one run of
+ * the array, its x ascending. */
+static int cmp_cfg(const void *pa, const void *pb)
+{
+    const struct cfg *a = pa, *b = pb;
+    int c = strcmp(a->group, b->group);
+    return c ? c : (a->x > b->x) - (a->x < b->x);
+}
+
 /* The group of the configurations measured at the most values of x (ties:
- * the most runs, then the first met). */
-static const char *best_group(const struct cfg *cs, size_t n, double *xs)
+ * the most runs, then the first in order). cs sorted by cmp_cfg. */
+static const char *best_group(const struct cfg *cs, size_t n)
 {
     const char *best = NULL;
     size_t i, j, bestm = 0;
     long long bestruns = 0;
-    for (i = 0; i < n; i++) {
-        size_t m;
-        long long runs = 0;
-        for (j = 0; j < i && strcmp(cs[j].group, cs[i].group) != 0; j++)
-            ;
-        if (j < i)
-            continue; /* seen */
-        m = distinct_x(cs, n, cs[i].group, xs);
-        for (j = 0; j < n; j++)
-            if (strcmp(cs[j].group, cs[i].group) == 0)
-                runs += cs[j].c->runs;
+    for (i = 0; i < n; i = j) {
+        size_t m = 1;
+        long long runs = cs[i].c->runs;
+        for (j = i + 1; j < n && strcmp(cs[j].group, cs[i].group) == 0; j++) {
+            m += cs[j].x != cs[j - 1].x;
+            runs += cs[j].c->runs;
+        }
         if (best == NULL || m > bestm || (m == bestm && runs > bestruns)) {
             best = cs[i].group;
             bestm = m;
@@ -522,7 +527,8 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
                 application);
         goto out;
     }
-    group = best_group(cs, n, xs);
+    qsort(cs, n, sizeof *cs, cmp_cfg);
+    group = best_group(cs, n);
     for (i = 0; i < n; i++)
         if (strcmp(cs[i].group, group) != 0)
             break;
