@@ -237,15 +237,20 @@ static const char *group_of(arena *a, const struct sq *q, struct cfg *c)
 {
     json_t *rest = json_deep_copy(c->inputs);
     char *text, *out;
+    if (rest == NULL)
+        return NULL;
     json_object_del(rest, q->x);
-    if (strcmp(q->x, "nprocs") != 0)
-        json_object_set_new(rest, "nprocs", json_real((double)c->c->nprocs));
+    if (strcmp(q->x, "nprocs") != 0 &&
+        json_object_set_new(rest, "nprocs", json_real((double)c->c->nprocs)) != 0) {
+        json_decref(rest);
+        return NULL;
+    }
     text = json_dumps(rest, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
     json_decref(rest);
     if (text == NULL)
         return NULL;
     out = arena_printf(a, "%s\n%s", c->c->system, text);
-    free(text);
+    xfree(text); /* Jansson allocates through xalloc (common/xalloc_json.h) */
     return out;
 }
 
@@ -493,10 +498,12 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
         json_t *v;
         int ok = 1;
         x->c = &c[i];
+        /* the summary's canonical JSON: unreadable only without memory */
         x->inputs = json_loads(c[i].inputs_json, 0, NULL);
         if (!json_is_object(x->inputs)) {
             json_decref(x->inputs);
-            continue;
+            err_nomem(err);
+            goto out;
         }
         x->x = var_of(x, q->x);
         has_x |= !isnan(x->x);
@@ -507,7 +514,12 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
         }
         if (q->nprocs > 0 && (double)x->c->nprocs != q->nprocs)
             ok = 0;
-        if (!ok || isnan(x->x) || (x->group = group_of(a, q, x)) == NULL) {
+        if (ok && !isnan(x->x) && (x->group = group_of(a, q, x)) == NULL) {
+            json_decref(x->inputs);
+            err_nomem(err);
+            goto out;
+        }
+        if (!ok || isnan(x->x)) {
             json_decref(x->inputs);
             continue;
         }
@@ -650,6 +662,10 @@ done:
     json_decref(mnames);
     arena_free(a);
     if (!ok) {
+        /* a read that failed without saying why ran out of memory (db/'s
+         * JSON readers do not record Jansson's failures) */
+        if (err != NULL && err->status == 0)
+            err_nomem(err);
         json_decref(out);
         return NULL;
     }
