@@ -7,21 +7,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-void export_csv_field(struct buf *b, const char *s)
+/* One field; with guard, a leading ' before a text a spreadsheet would run
+ * as a formula. */
+static void csv_field(struct buf *b, const char *s, int guard)
 {
+    int formula;
     if (s == NULL)
         return;
-    if (strpbrk(s, ",\"\r\n") == NULL) {
+    formula = guard && (*s == '=' || *s == '+' || *s == '-' || *s == '@' || *s == '\t');
+    if (!formula && strpbrk(s, ",\"\r\n") == NULL) {
         buf_puts(b, s);
         return;
     }
     buf_putc(b, '"');
+    if (formula)
+        buf_putc(b, '\'');
     for (; *s; s++) {
         if (*s == '"')
             buf_putc(b, '"');
         buf_putc(b, *s);
     }
     buf_putc(b, '"');
+}
+
+void export_csv_field(struct buf *b, const char *s)
+{
+    csv_field(b, s, 0);
+}
+
+void export_csv_cell(struct buf *b, const char *s)
+{
+    csv_field(b, s, 1);
 }
 
 void export_csv_num(struct buf *b, double v)

@@ -94,6 +94,7 @@
 #define LIMIT_PLOT_URL_REQUEST 6000   /* bytes of a request that travels in a plot URL */
 #define LIMIT_TABLE_CSV_RUNS 100000   /* runs of one CSV download of a page's table */
 #define LIMIT_SERIES_BYTES (1u << 30) /* bytes of one GET /api/v1/series answer (413) */
+#define LIMIT_SCALING_CONFIGS 10000  /* configurations one scaling view reads (413) */
 
 /* ---- web forms -------------------------------------------------------------- */
 #define LIMIT_FORM_FIELDS 512 /* fields (parts) in one submission */

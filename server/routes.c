@@ -28,6 +28,7 @@ static const struct route table[] = {
     {"GET", "/api/v1/applications/{}", api_app_get, 0, NULL},
     {"PUT", "/api/v1/applications/{}", api_app_put, R_WRITE, NULL},
     {"GET", "/api/v1/applications/{}/occupancy", api_trace_occupancy_fit, R_COSTLY, "x,graph"},
+    {"GET", "/api/v1/applications/{}/scaling", api_app_scaling, R_COSTLY, "x,target,executable,system,nprocs,input.*"},
     {"GET", "/api/v1/systems", api_systems_list, 0, NULL},
     {"GET", "/api/v1/systems/{}", api_system_get, 0, NULL},
     {"PUT", "/api/v1/systems/{}", api_system_put, R_WRITE, NULL},
@@ -71,7 +72,7 @@ static const struct route table[] = {
     /* The web dashboard (server/dash*.c -> web/, docs/web.md). */
     {"GET", "/", page_overview, R_HTML, NULL},
     {"GET", "/applications", page_apps, R_HTML, NULL},
-    {"GET", "/applications/{}", page_app, R_HTML, "sort,dir,page,after,before,executable,system,axes,format"},
+    {"GET", "/applications/{}", page_app, R_HTML|R_COSTLY, "sort,dir,page,after,before,executable,system,axes,format,x,target"},
     {"GET", "/runs/{}", page_run, R_HTML, "stored"},
     {"GET", "/runs/{}/trace", page_trace, R_HTML, NULL},
     {"GET", "/systems", page_systems, R_HTML, NULL},

@@ -408,7 +408,7 @@ void view_app(struct page *p, const struct view_app *v)
     page_puts(p, "</p>\n");
     filters(p, v, app);
     view_app_scaling(p, v);
-    /* The "Scaling at ..." section (web/view_scaling.c) is called here. */
+    view_scaling_at(p, v); /* "Scaling at ..." (web/view_scaling.c) */
     view_app_breakdown(p, v);
     if (v->history && v->nconfigs > 0)
         history_links(p, v);

@@ -42,15 +42,15 @@ int view_app_csv(struct buf *out, arena *a, const struct view_run_row *rows, siz
     buf_puts(out, "run,executable,system,nprocs");
     for (j = 0; j < nn; j++) {
         buf_putc(out, ',');
-        export_csv_field(out, names[j]);
+        export_csv_cell(out, names[j]);
     }
     buf_puts(out, ",runtime,kernels,stored\r\n");
     for (i = 0; i < n; i++) {
         const struct view_run_row *r = &rows[i];
         buf_printf(out, "%lld,", r->id);
-        export_csv_field(out, r->executable);
+        export_csv_cell(out, r->executable);
         buf_putc(out, ',');
-        export_csv_field(out, r->system);
+        export_csv_cell(out, r->system);
         buf_printf(out, ",%lld", r->nprocs);
         for (j = 0; j < nn; j++) {
             buf_putc(out, ',');
@@ -63,7 +63,7 @@ int view_app_csv(struct buf *out, arena *a, const struct view_run_row *rows, siz
         buf_putc(out, ',');
         export_csv_num(out, r->runtime);
         buf_printf(out, ",%lld,", r->nkernels);
-        export_csv_field(out, r->created_at);
+        export_csv_cell(out, r->created_at);
         buf_puts(out, "\r\n");
     }
     return 0;

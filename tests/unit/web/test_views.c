@@ -308,8 +308,9 @@ static void test_app(void)
 }
 
 /* The table as CSV through the one CSV writer (formats/export.h): one column
- * per input name of any row, RFC 4180 quoting as the export's, empty cells
- * for inputs a run lacks and for an absent runtime. */
+ * per input name of any row, RFC 4180 quoting as the export's, the formula
+ * guard of a download for spreadsheets, empty cells for inputs a run lacks
+ * and for an absent runtime. */
 static void test_app_csv(void)
 {
     struct rec_kv in1[] = {{"N", 1000}, {"M", 2.5}};
@@ -320,9 +321,10 @@ static void test_app_csv(void)
     struct buf b;
     buf_init(&b, 1 << 20);
     CHECK_INT(view_app_csv(&b, A, rows, 2), 0);
-    CHECK_STR(buf_str(&b), "run,executable,system,nprocs,L,M,N,runtime,kernels,stored\r\n"
-                           "13,\"a,out\",=cmd,4,,2.5,1000,3.25,2,2026-11-24 10:00:00\r\n"
-                           "12,\"b \"\"x\"\"\",SP2,2,8,,,,0,2026-11-24 09:00:00\r\n");
+    CHECK_STR(buf_str(&b),
+              "run,executable,system,nprocs,L,M,N,runtime,kernels,stored\r\n"
+              "13,\"a,out\",\"'=cmd\",4,,2.5,1000,3.25,2,2026-11-24 10:00:00\r\n"
+              "12,\"b \"\"x\"\"\",SP2,2,8,,,,0,2026-11-24 09:00:00\r\n");
     buf_reset(&b);
     CHECK_INT(view_app_csv(&b, A, rows, 0), 0);
     CHECK_STR(buf_str(&b), "run,executable,system,nprocs,runtime,kernels,stored\r\n");
