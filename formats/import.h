@@ -120,6 +120,37 @@ void imp_json_tags(arena *a, json_t *obj, const char *const *skip, struct rec_ta
  * np, nprocs, procs, ranks, processes; any case), else 0 (an input). */
 int imp_is_nprocs(const char *param);
 
+/* A map from names to indices (open addressing, FNV-1a), so that a file with
+ * thousands of regions costs no quadratic search. Keys are borrowed: they
+ * must live as long as the map. */
+struct imp_map {
+    struct imp_map_slot {
+        const char *key;
+        size_t len, val;
+    } * e;
+    size_t cap, n;
+};
+/* Returns 1 and sets *val when key[0..len) is in the map, else 0. */
+int imp_map_get(const struct imp_map *m, const char *key, size_t len, size_t *val);
+/* Adds key[0..len) -> val (the key must not be in the map). Returns 0 or -1
+ * (out of memory). */
+int imp_map_put(struct imp_map *m, const char *key, size_t len, size_t val);
+void imp_map_free(struct imp_map *m);
+
+/* 64-bit FNV-1a of s[0..len), continuing from h (start with IMP_HASH0). */
+#define IMP_HASH0 1469598103934665603ull
+unsigned long long imp_hash(unsigned long long h, const char *s, size_t len);
+
+/* The kernel name of a call path (SPEC §16: labels joined with "/"). A path
+ * of at most LIMIT_NAME bytes is itself; a longer one keeps its first label
+ * (when short), a mark made from `h` (a hash of the whole path, so that
+ * distinct long paths keep distinct names) and as many trailing labels as
+ * fit: "main/…3f9a01c2/MPI_Recv/psm_wait". `tail` is the path's end
+ * (tail_len bytes, at least what fits), `head` its first label. Returns the
+ * name in the arena, or NULL (out of memory). */
+char *imp_path_name(arena *a, const char *head, size_t head_len, const char *tail,
+                    size_t tail_len, size_t full_len, unsigned long long h);
+
 /* The rows of the table (formats/formats.c), one parser file each. */
 int import_rundoc_json(const struct fmt_file *files, size_t nfiles,
                        const struct fmt_options *opt, const struct fmt_sink *sink,

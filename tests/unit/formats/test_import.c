@@ -8,6 +8,7 @@
 #include "common/err.h"
 #include "common/xalloc.h"
 #include "formats/formats.h"
+#include "formats/limits.h"
 #include "tests/harness.h"
 
 #include <stdio.h>
@@ -350,24 +351,97 @@ static void test_caliper(void)
     struct err e = {0};
     CHECK_INT(import("caliper-json", "caliper-json/query.json", NULL, &g, &e), 0);
     CHECK_INT(g.n, 1);
-    CHECK_STR(g.line[0],
-              "query|query|unknown|np=1|rt=3|in:|m:|k:main=3{\"sum#time.duration\": "
-              "0.5, \"count\": 1};main/solve=2{\"sum#time.duration\": 2, \"count\": "
-              "10};main/io=0.5{\"sum#time.duration\": 0.5, \"count\": 2}");
+    /* SPEC §16: time is exclusive, "inclusive" a metric, the run time the
+     * root's inclusive time */
+    CHECK_STR(g.line[0], "query|query|unknown|np=1|rt=3|in:|m:|k:main=0.5{\"inclusive\": "
+                         "3, \"count\": 1};main/solve=2{\"inclusive\": 2, \"count\": "
+                         "10};main/io=0.5{\"inclusive\": 0.5, \"count\": 2}");
     got_free(&g);
     CHECK_INT(import("caliper-json", "caliper-json/split.json", NULL, &g, &e), 0);
     CHECK_INT(g.n, 1);
-    CHECK_STR(g.line[0], "split|split|unknown|np=16|rt=3|in:|m:|k:main=3{\"time\": "
-                         "0.5};main/solve=2{\"time\": 2};main/io=0.5{\"time\": 0.5}");
+    CHECK_STR(g.line[0],
+              "split|split|unknown|np=16|rt=3|in:|m:|k:main=0.5{\"inclusive\": "
+              "3};main/solve=2{\"inclusive\": 2};main/io=0.5{\"inclusive\": 0.5}");
     got_free(&g);
-    /* json(object): globals give nprocs; per-rank records keep the largest */
+    /* json(object): globals give nprocs; per-rank records: the largest time,
+     * mean and min over the ranks */
     CHECK_INT(import("auto", "caliper-json/object.json", NULL, &g, &e), 0);
     CHECK_INT(g.n, 1);
-    CHECK_STR(g.line[0], "object|object|unknown|np=2|rt=2.5|in:|m:|k:main=2.5");
+    CHECK_STR(g.line[0],
+              "object|object|unknown|np=2|rt=2.5|in:|m:|k:main=2.5{\"inclusive\": "
+              "2.5, \"mean\": 2.25, \"min\": 2}");
     got_free(&g);
     CHECK_INT(import("caliper-json", "caliper-json/truncated.json", NULL, &g, &e), -1);
     CHECK_INT(strncmp(e.message, "truncated.json:3: column ", 25), 0);
     CHECK_INT(g.n, 0);
+}
+
+/* Issue 34: a json-split chain of 50,000 nodes. No full path is built
+ * beyond a name's length: the deepest node's kernel keeps its root, a hash
+ * mark and the trailing labels (at most LIMIT_NAME bytes); a row for every
+ * node is refused at the kernel limit. The region path column may be one
+ * of nested nodes (a sampled profile's call path), rows of one path and
+ * rank are summed. */
+static void test_caliper_chain(void)
+{
+    struct buf b;
+    struct got g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+    struct fmt_file f;
+    const char *k;
+    const int n = 50000;
+
+    buf_init(&b, 64u << 20);
+    buf_puts(&b, "{\"columns\": [\"time\", \"path\"], \"nodes\": [{\"label\": \"main\"}");
+    for (int i = 1; i < n; i++)
+        buf_printf(&b, ", {\"label\": \"f%d\", \"parent\": %d}", i, i - 1);
+    buf_printf(&b, "], \"data\": [[1.5, %d], [0.5, 0]]}", n - 1);
+    f = (struct fmt_file){"chain.json", b.data, b.len};
+    CHECK_INT(fmt_parse("caliper-json", &f, 1, NULL, &sink, &e), 0);
+    CHECK_INT(g.n, 1);
+    CHECK_INT(strstr(g.line[0], ";main=0.5{\"inclusive\": 2}") != NULL, 1);
+    k = strstr(g.line[0], "|k:main/\xe2\x80\xa6");
+    CHECK_INT(k != NULL && strstr(k, "/f49999=1.5{") != NULL, 1);
+    CHECK_INT(k != NULL && (size_t)(strstr(k, "=1.5{") - (k + 3)) <= LIMIT_NAME, 1);
+    got_free(&g);
+    buf_free(&b);
+
+    buf_init(&b, 64u << 20);
+    buf_puts(&b, "{\"columns\": [\"time\", \"path\"], \"nodes\": [{\"label\": \"main\"}");
+    for (int i = 1; i < n; i++)
+        buf_printf(&b, ", {\"label\": \"f%d\", \"parent\": %d}", i, i - 1);
+    buf_puts(&b, "], \"data\": [[1, 0]");
+    for (int i = 1; i < n; i++)
+        buf_printf(&b, ", [1, %d]", i);
+    buf_puts(&b, "]}");
+    f = (struct fmt_file){"chain.json", b.data, b.len};
+    CHECK_INT(fmt_parse("caliper-json", &f, 1, NULL, &sink, &e), -1);
+    CHECK_STR(e.message, "chain.json: more than 10000 region paths");
+    CHECK_INT(g.n, 0);
+    buf_free(&b);
+
+    {
+        static const char text[] =
+            "{\"columns\": [\"count\", \"mpi.rank\", \"fn#callpath\", \"loc\", "
+            "\"sum#time.duration\"], \"nodes\": [{\"label\": \"main\", \"column\": "
+            "\"fn#callpath\"}, {\"label\": \"solve\", \"column\": \"fn#callpath\", "
+            "\"parent\": 0}, {\"label\": \"a.c:1\", \"column\": \"loc\"}, {\"label\": "
+            "\"a.c:2\", \"column\": \"loc\"}], \"data\": [[2, 0, 1, 2, 10], [3, 0, 1, 3, "
+            "20], "
+            "[1, 1, 1, 2, 40], [1, 0, 0, 2, 5], [1, 1, 0, 2, 5]]}";
+        err_clear(&e);
+        f = (struct fmt_file){"cpi.json", text, strlen(text)};
+        CHECK_INT(fmt_parse("auto", &f, 1, NULL, &sink, &e), 0);
+        CHECK_INT(g.n, 1);
+        /* no version: Caliper 1.x, microseconds; rank 0's solve is 10 + 20 */
+        CHECK_STR(g.line[0],
+                  "cpi|cpi|unknown|np=2|rt=4.5e-05|in:|m:|k:main/solve=4e-05{"
+                  "\"inclusive\": 4e-05, \"mean\": 3.5000000000000004e-05, \"min\": "
+                  "3e-05, \"count\": 5};main=5e-06{\"inclusive\": 4.5e-05, \"mean\": "
+                  "5e-06, \"min\": 5e-06, \"count\": 1}");
+        got_free(&g);
+    }
 }
 
 static struct fmt_file *tau_files(size_t *n, char **a, char **b)
@@ -749,6 +823,7 @@ int main(void)
     RUN(test_extrap_jsonl);
     RUN(test_extrap_jsonl_batches);
     RUN(test_caliper);
+    RUN(test_caliper_chain);
     RUN(test_tau);
     RUN(test_tar);
     RUN(test_osu);
