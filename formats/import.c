@@ -545,7 +545,7 @@ void imp_json_tags(arena *a, json_t *obj, const char *const *skip, struct rec_ta
     {
         int skipped = 0;
         const char *k, *val;
-        if (*n >= LIMIT_TAGS || !json_is_string(v))
+        if (*n >= LIMIT_TAGS || !json_is_string(v) || strlen(key) > LIMIT_IDENT)
             continue;
         for (size_t i = 0; skip[i]; i++)
             skipped |= strcmp(key, skip[i]) == 0;

@@ -554,21 +554,28 @@ static void test_lnt(void)
     CHECK_INT(import("lnt-json", "lnt-json/report.json", NULL, &g, &e), 0);
     CHECK_INT(g.n, 3);
     CHECK_STR(g.line[0],
-              "report|SingleSource/Benchmarks/Misc/himenobmtxpa|buildbot-x86|np=1|"
+              "nts|SingleSource/Benchmarks/Misc/himenobmtxpa|buildbot-x86|np=1|"
               "rt=0.5|in:|m:compile_time=1.25,code_size=4096|k:|c=a1b2c3d|t=2026-11-"
               "20T10:00:00|tag=nts");
     CHECK_STR(g.line[1],
-              "report|SingleSource/Benchmarks/Misc/himenobmtxpa|buildbot-x86|np=1|"
+              "nts|SingleSource/Benchmarks/Misc/himenobmtxpa|buildbot-x86|np=1|"
               "rt=0.52|in:|m:compile_time=1.25,code_size=4096|k:|c="
               "a1b2c3d|t=2026-11-20T10:00:00|tag=nts");
     CHECK_STR(g.line[2],
-              "report|SingleSource/Benchmarks/Misc/oourafft|buildbot-x86|np=1|rt=0.75|"
+              "nts|SingleSource/Benchmarks/Misc/oourafft|buildbot-x86|np=1|rt=0.75|"
               "in:|m:|k:|c=a1b2c3d|t=2026-11-20T10:00:00|tag=nts");
     got_free(&g);
-    CHECK_INT(import("lnt-json", "lnt-json/v1.json", NULL, &g, &e), -1);
-    CHECK_STR(e.message,
-              "v1.json: LNT report format version 1 is not read; write version 2 "
-              "(lnt.testing.Report(..., report_version=2))");
+    /* version 1: entries grouped into tests by their metric suffix; a
+     * hash-only test is left out; Run.Info.run_order is the commit */
+    CHECK_INT(import("lnt-json", "lnt-json/v1.json", NULL, &g, &e), 0);
+    CHECK_INT(g.n, 2);
+    CHECK_STR(g.line[0],
+              "nts|nts.a|m|np=1|rt=1.5|in:|m:compile_time=0.5|k:|c=42|t=2026-11-"
+              "20T10:00:00|tag=nts");
+    CHECK_STR(g.line[1],
+              "nts|nts.a|m|np=1|rt=1.25|in:|m:compile_time=0.5|k:|c=42|t=2026-11-"
+              "20T10:00:00|tag=nts");
+    got_free(&g);
 }
 
 static void test_bmf(void)
@@ -732,11 +739,26 @@ static void test_malformed_json_formats(void)
         {"lnt-json",
          "{\"format_version\": \"3\", \"machine\": {}, \"run\": {}, "
          "\"tests\": []}",
-         "x.json: format_version must be \"2\""},
+         "x.json: format_version must be \"2\" (or a version 1 report with \"Machine\", "
+         "\"Run\" and \"Tests\")"},
         {"lnt-json",
          "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, "
          "\"run\": {}, \"tests\": [{\"name\": \"t\", \"code_size\": 1}]}",
-         "x.json: tests[0] (t) has neither execution_time nor compile_time"},
+         "x.json: tests[0] (t) has no time (execution_time, compile_time or wall_time): "
+         "a "
+         "run needs one"},
+        /* the run rules of POST /api/v1/runs (issue 34 item 7) */
+        {"lnt-json",
+         "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, \"run\": "
+         "{\"llvm_project_revision\": "
+         "\"0123456789012345678901234567890123456789012345678901234567890123X\"}, "
+         "\"tests\": [{\"name\": \"t\", \"execution_time\": 1}]}",
+         "x.json: tests[0] sample 0: commit is longer than 64 bytes"},
+        {"lnt-json",
+         "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, \"run\": "
+         "{\"start_time\": \"9999-99-99T99:99:99\"}, "
+         "\"tests\": [{\"name\": \"t\", \"execution_time\": 1}]}",
+         "x.json: tests[0] sample 0: 9999-99-99T99:99:99 is not a valid ISO 8601 time"},
         {"extrap-json",
          "{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"time\": "
          "[{\"point\": [1, 2], \"values\": [1]}]}}}",
