@@ -229,15 +229,18 @@ static void test_extrap_text(void)
     struct err e = {0};
     CHECK_INT(import("auto", "extrap-text/lulesh.txt", NULL, &g, &e), 0);
     CHECK_INT(g.n, 6);
+    /* call paths nest (SPEC §16): main/solve is inside main, main's time is
+     * exclusive, the run time main's inclusive time */
     CHECK_STR(g.line[0],
-              "lulesh|lulesh|unknown|np=8|rt=2.5|in:size=10|m:|k:main=1.5{\"visits\": "
-              "10};main->solve=1");
-    CHECK_STR(g.line[1],
-              "lulesh|lulesh|unknown|np=8|rt=2.8|in:size=10|m:|k:main=1.7{\"visits\": "
-              "10};main->solve=1.1");
+              "lulesh|lulesh|unknown|np=8|rt=1.5|in:size=10|m:|k:main=0.5{"
+              "\"inclusive\": 1.5, \"visits\": 10};main/solve=1{\"inclusive\": 1}");
+    CHECK_STR(g.line[1], "lulesh|lulesh|unknown|np=8|rt=1.7|in:size=10|m:|k:main="
+                         "0.5999999999999999{\"inclusive\": 1.7, \"visits\": 10};main/"
+                         "solve=1.1{\"inclusive\": 1.1}");
     CHECK_STR(g.line[4],
-              "lulesh|lulesh|unknown|np=8|rt=5.5|in:size=20|m:|k:main=3{\"visits\": "
-              "30};main->solve=2.5");
+              "lulesh|lulesh|unknown|np=8|rt=3|in:size=20|m:|k:main=0.5{"
+              "\"inclusive\": 3, \"visits\": 30};main/solve=2.5{\"inclusive\": "
+              "2.5}");
     CHECK_INT(strncmp(g.uid[0], "extrap-text:", 12), 0);
     CHECK_INT(strlen(g.uid[0]), 12 + 64);
     for (size_t i = 0; i < g.n; i++)
@@ -302,17 +305,47 @@ static void test_extrap_json(void)
     CHECK_INT(g.n, 0);
 }
 
+/* Issue 34 item 11: the blanks around REGION and METRIC names are not part
+ * of them: 300 regions each with its "METRIC  time" line import, and a
+ * region listed again for another metric is the same kernel. */
+static void test_extrap_text_blanks(void)
+{
+    struct buf b;
+    struct got g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+    struct fmt_file f;
+
+    buf_init(&b, 1 << 20);
+    buf_puts(&b, "PARAMETER p\nPOINTS 1 2\n");
+    for (int i = 0; i < 300; i++)
+        buf_printf(&b, "REGION  r%d\nMETRIC  time \nDATA 1\nDATA 2\n", i);
+    buf_puts(&b, "REGION r0 \nMETRIC flops\nDATA 5\nDATA 6\n");
+    f = (struct fmt_file){"many.txt", b.data, b.len};
+    CHECK_INT(fmt_parse("extrap-text", &f, 1, NULL, &sink, &e), 0);
+    CHECK_INT(g.n, 2);
+    CHECK_INT(strncmp(g.line[0],
+                      "many|many|unknown|np=1|rt=300|in:|m:|k:r0=1{\"flops\": 5};r1=1;",
+                      59),
+              0);
+    CHECK_INT(strncmp(g.line[1], "many|many|unknown|np=2|rt=600|", 30), 0);
+    got_free(&g);
+    buf_free(&b);
+}
+
 static void test_extrap_jsonl(void)
 {
     struct got g = {0};
     struct err e = {0};
     CHECK_INT(import("extrap-jsonl", "extrap-jsonl/input.jsonl", NULL, &g, &e), 0);
     CHECK_INT(g.n, 3);
-    CHECK_STR(g.line[0],
-              "input|input|unknown|np=4|rt=2.5|in:N=1000|m:|k:main=2;main->io=0.5");
-    CHECK_STR(g.line[1],
-              "input|input|unknown|np=4|rt=2.75|in:N=1000|m:|k:main=2.5;main->io=0.25");
-    CHECK_STR(g.line[2], "input|input|unknown|np=8|rt=1.25|in:N=1000|m:|k:main=1.25");
+    CHECK_STR(g.line[0], "input|input|unknown|np=4|rt=2|in:N=1000|m:|k:main=1.5{"
+                         "\"inclusive\": 2};main/io=0.5{\"inclusive\": 0.5}");
+    CHECK_STR(g.line[1], "input|input|unknown|np=4|rt=2.5|in:N=1000|m:|k:main=2.25{"
+                         "\"inclusive\": 2.5};main/io=0.25{\"inclusive\": 0.25}");
+    CHECK_STR(
+        g.line[2],
+        "input|input|unknown|np=8|rt=1.25|in:N=1000|m:|k:main=1.25{\"inclusive\": 1.25}");
     got_free(&g);
     CHECK_INT(import("extrap-jsonl", "extrap-jsonl/truncated.jsonl", NULL, &g, &e), -1);
     CHECK_INT(strncmp(e.message, "truncated.jsonl:3: column ", 26), 0);
@@ -766,7 +799,8 @@ static void test_malformed_json_formats(void)
         {"extrap-json",
          "{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"visits\": "
          "[{\"point\": [1], \"values\": [1]}]}}}",
-         "x.json: no metric is named time: a run needs kernel times (in seconds)"},
+         "x.json: no metric is named time or runtime: a run needs kernel times (in "
+         "seconds)"},
         {"extrap-json",
          "{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"time\": "
          "[{\"point\": [0.5], \"values\": [1]}]}}}",
@@ -842,6 +876,7 @@ int main(void)
     RUN(test_extrap_text_options);
     RUN(test_extrap_text_errors);
     RUN(test_extrap_json);
+    RUN(test_extrap_text_blanks);
     RUN(test_extrap_jsonl);
     RUN(test_extrap_jsonl_batches);
     RUN(test_caliper);
