@@ -572,8 +572,22 @@ static void test_osu(void)
     got_free(&g);
     CHECK_INT(import("osu", "osu/bw.txt", NULL, &g, &e), 0);
     CHECK_STR(g.system, "unknown");
-    CHECK_STR(g.line[0], "MPIBW {\"L\":1,\"P\":2} mean 5e-07");
-    CHECK_STR(g.line[1], "MPIBW {\"L\":1000000,\"P\":2} mean 0.001");
+    /* bandwidth as measured (MB/s) beside the time per message */
+    CHECK_INT(g.n, 4);
+    CHECK_STR(g.line[0], "MPIBW_MBS {\"L\":1,\"P\":2} mean 2");
+    CHECK_STR(g.line[1], "MPIBW {\"L\":1,\"P\":2} mean 5e-07");
+    CHECK_STR(g.line[2], "MPIBW_MBS {\"L\":1000000,\"P\":2} mean 1000");
+    CHECK_STR(g.line[3], "MPIBW {\"L\":1000000,\"P\":2} mean 0.001");
+    got_free(&g);
+    /* a launcher's preamble and a job's words among the tables; one-sided
+     * tests; a multi-pair test's P is twice its pairs; messages per second */
+    CHECK_INT(import("auto", "osu/onesided.txt", &o, &g, &e), 0);
+    CHECK_INT(g.n, 5);
+    CHECK_STR(g.line[0], "MPIGET {\"L\":1,\"P\":2} mean 1.25e-06");
+    CHECK_STR(g.line[1], "MPIGET {\"L\":8,\"P\":2} mean 2.5e-06");
+    CHECK_STR(g.line[2], "MPIMBW_MBS {\"L\":4,\"P\":8} mean 8");
+    CHECK_STR(g.line[3], "MPIMBW {\"L\":4,\"P\":8} mean 5e-07");
+    CHECK_STR(g.line[4], "MPIMBW_MSGS {\"L\":4,\"P\":8} mean 2000000");
     got_free(&g);
     CHECK_INT(import("osu", "osu/truncated.txt", &o, &g, &e), -1);
     CHECK_STR(e.message, "truncated.txt:3: 2 values for 4 columns (truncated?)");
