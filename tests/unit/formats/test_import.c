@@ -633,15 +633,27 @@ static void test_bmf(void)
     CHECK_INT(g.n, 2);
     CHECK_STR(g.line[0],
               "results|bench_sort/1000|unknown|np=1|rt=1.5e-06|in:|m:latency=1.5e-06,"
-              "latency_lower=1.4000000000000001e-06,latency_upper=1.6000000000000001e-06,"
+              "latency_lower=1.4e-06,latency_upper=1.6e-06,"
               "throughput="
               "666666|k:");
     CHECK_STR(g.line[1], "results|build|unknown|np=1|rt=42.5|in:|m:build-time=42.5|k:");
     got_free(&g);
     CHECK_INT(import("bmf", "bmf/malformed.json", NULL, &g, &e), -1);
-    CHECK_STR(e.message, "malformed.json: benchmark bench_a has neither a latency nor a "
-                         "build-time measure");
+    CHECK_STR(e.message, "malformed.json: benchmark bench_a has no time measure (latency "
+                         "or build-time): a run without a run time cannot be stored");
     CHECK_INT(g.n, 0);
+    /* the v1 draft: a list of {parameters, measures}; numbers are inputs,
+     * words name the executable; measures of any name, every number kept */
+    err_clear(&e);
+    CHECK_INT(import("auto", "bmf/v1.json", NULL, &g, &e), 0);
+    CHECK_INT(g.n, 2);
+    CHECK_STR(g.line[0],
+              "v1|bench::read{op=read}|unknown|np=1|rt=4.2e-08|in:size_mb=16|m:"
+              "latency=4.2e-08,latency_p99=9.7e-08,Total Bytes=16777216|k:");
+    CHECK_STR(g.line[1],
+              "v1|bench::read{op=read}|unknown|np=1|rt=5.5e-08|in:size_mb=32|m:"
+              "latency=5.5e-08|k:");
+    got_free(&g);
 }
 
 static void test_gbench(void)
