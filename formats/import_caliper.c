@@ -16,7 +16,7 @@
  * the ranks, with `mean` and `min` over the ranks when there are several;
  * every other numeric column is a kernel metric (per rank summed, the
  * largest over ranks), as measured. The run time is the roots' inclusive
- * time (the largest over the ranks), at least the kernels' sum.
+ * time (the largest over the ranks).
  *
  * Memory is bounded as the work grows (issue 34): a node's full path is
  * never built when it is longer than a name may be (its length and a hash
@@ -626,7 +626,7 @@ static int emit(struct cal *c, const struct fmt_options *opt, const struct fmt_s
     struct run_record *r;
     struct cal_agg *kt = NULL, *ki = NULL, *km = NULL, *roots = NULL;
     size_t nranks = c->nranks;
-    double total = 0, rootmax = 0;
+    double rootmax = 0;
     int rc = -1;
 
     kt = xcalloc(c->nk, sizeof *kt);
@@ -687,11 +687,11 @@ static int emit(struct cal *c, const struct fmt_options *opt, const struct fmt_s
             err_nomem(err);
             goto out;
         }
-        total += k->time;
     }
-    /* kernels sum to at most the run time (SPEC §16): with several ranks
-     * each kernel's largest time may come from another rank */
-    r->runtime = fmax(rootmax, total);
+    /* the root's inclusive time (SPEC §16); with several ranks each
+     * kernel's time is its largest over them, so the kernels may sum to
+     * more */
+    r->runtime = rootmax;
     if (imp_batch_commit(&b, "file", err) != 0)
         goto out;
     rc = imp_batch_finish(&b, err);

@@ -477,6 +477,46 @@ static void test_caliper_chain(void)
     }
 }
 
+/* A call-path profile of 2 threads with a counter directory and user
+ * events: one kernel per function over the threads, the call path A => B as
+ * A/B and its flat function left out, the counter as counts, the threads
+ * as an input, the application from the Executable metadata. */
+static void test_tau_multi(void)
+{
+    static const char *const names[] = {
+        "MULTI__PAPI_FP_OPS/profile.0.0.0", "MULTI__PAPI_FP_OPS/profile.0.0.1",
+        "MULTI__TIME/profile.0.0.0", "MULTI__TIME/profile.0.0.1"};
+    struct got g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL};
+    struct fmt_file f[4];
+    char path[128];
+    for (int i = 0; i < 4; i++) {
+        size_t len;
+        snprintf(path, sizeof path, "tau/multi/%s", names[i]);
+        f[i].data = slurp(path, &len);
+        f[i].len = len;
+        f[i].name = names[i];
+    }
+    CHECK_INT(fmt_parse("auto", f, 4, NULL, &sink, &e), 0);
+    CHECK_STR(e.message, "");
+    CHECK_INT(g.n, 1);
+    CHECK_STR(
+        g.line[0],
+        "solver|solver|unknown|np=1|rt=4|in:threads=2|m:Message size.count=5,Message "
+        "size.max=80,Message size.min=8,Message size.mean=33.6|k:.TAU application=1x1{"
+        "\"mean\": 0.75, \"min\": 0.5, \"inclusive\": 4, \"inclusive_mean\": 3, "
+        "\"inclusive_min\": 2, \"PAPI_FP_OPS\": 20, \"PAPI_FP_OPS_inclusive\": 1000, "
+        "\"PAPI_FP_OPS_inclusive_mean\": 760, \"PAPI_FP_OPS_inclusive_min\": "
+        "520};.TAU application/solve()=3x2{\"mean\": 2.25, \"min\": 1.5, "
+        "\"inclusive\": 3, \"inclusive_mean\": 2.25, \"inclusive_min\": 1.5, "
+        "\"PAPI_FP_OPS\": 990, \"PAPI_FP_OPS_inclusive\": 990, "
+        "\"PAPI_FP_OPS_inclusive_mean\": 745, \"PAPI_FP_OPS_inclusive_min\": 500}");
+    got_free(&g);
+    for (int i = 0; i < 4; i++)
+        xfree((char *)f[i].data);
+}
+
 static struct fmt_file *tau_files(size_t *n, char **a, char **b)
 {
     static struct fmt_file f[2];
@@ -490,10 +530,14 @@ static struct fmt_file *tau_files(size_t *n, char **a, char **b)
 }
 
 static const char tau_expected[] =
-    "app|app|unknown|np=2|rt=5|in:|m:|k:.TAU application=5x1{\"mean\": 4.5, \"min\": 4, "
-    "\"exclusive\": 0.001};int main(int, char **) C=4.999x1{\"mean\": "
-    "4.499, \"min\": 3.9989999999999997, \"exclusive\": "
-    "0.5};MPI_Allreduce()=1.5x12{\"mean\": 1, \"min\": 0.5, \"exclusive\": 1.5}";
+    "app|app|unknown|np=2|rt=5|in:threads=1|m:|k:.TAU application=0.001x1{\"mean\": "
+    "0.001, "
+    "\"min\": 0.001, \"inclusive\": 5, \"inclusive_mean\": 4.5, \"inclusive_min\": "
+    "4};int "
+    "main(int, char **) C=0.5x1{\"mean\": 0.45, \"min\": 0.4, \"inclusive\": 4.999, "
+    "\"inclusive_mean\": 4.499, \"inclusive_min\": "
+    "3.999};MPI_Allreduce()=1.5x12{\"mean\": "
+    "1, \"min\": 0.5, \"inclusive\": 1.5, \"inclusive_mean\": 1, \"inclusive_min\": 0.5}";
 
 static void test_tau(void)
 {
@@ -921,6 +965,7 @@ int main(void)
     RUN(test_caliper);
     RUN(test_caliper_chain);
     RUN(test_tau);
+    RUN(test_tau_multi);
     RUN(test_tar);
     RUN(test_osu);
     RUN(test_lnt);
