@@ -63,6 +63,7 @@ struct cal_cell {
     size_t ri;        /* the rank's index among the file's ranks */
     double *v;        /* ncol values, NAN where absent */
     double child_inc; /* the children's inclusive time at this rank */
+    int made;         /* made for a parent without rows at this rank */
     double inc, exc;
 };
 
@@ -214,6 +215,7 @@ static struct cal_cell *cell(struct cal *c, size_t k, long long rank, struct err
     c->c[c->nc].kernel = k;
     c->c[c->nc].rank = rank;
     c->c[c->nc].child_inc = 0;
+    c->c[c->nc].made = 0;
     return &c->c[c->nc++];
 }
 
@@ -591,6 +593,7 @@ static int times(struct cal *c, struct err *err)
             x = &c->c[order[o]]; /* cell() may have moved the cells */
             px->child_inc += x->inc;
             if (c->nc > before) {
+                px->made = 1;
                 /* a parent with no row of its own at this rank: it was made
                  * now and is handled after its children */
                 order = xrealloc(order, (n + 1) * sizeof *order);
@@ -638,8 +641,10 @@ static int emit(struct cal *c, const struct fmt_options *opt, const struct fmt_s
     }
     for (size_t i = 0; i < c->nc; i++) {
         struct cal_cell *x = &c->c[i];
-        agg_add(&kt[x->kernel], x->exc);
         agg_add(&ki[x->kernel], x->inc);
+        if (x->made)
+            continue; /* measured nothing itself at this rank */
+        agg_add(&kt[x->kernel], x->exc);
         for (size_t j = 0; j < c->ncol; j++)
             if (!isnan(x->v[j]) && (int)j != c->incl && (int)j != c->excl)
                 agg_add(&km[x->kernel * c->ncol + j], x->v[j]);

@@ -583,7 +583,7 @@ static int text_parse(const struct fmt_file *f, struct xp *x, struct err *err)
 {
     struct imp_lines l;
     const char *line, *rest, *w;
-    size_t len, rn, wn, ndata = 0, data_line = 0;
+    size_t len, rn, wn, ndata = 0, data_line = 0, head_line = 0;
     long path = -1, metric = -1;
     struct err inner = {0};
     int rc;
@@ -613,6 +613,7 @@ static int text_parse(const struct fmt_file *f, struct xp *x, struct err *err)
         } else if (keyword(line, len, "REGION", &rest, &rn) ||
                    keyword(line, len, "METRIC", &rest, &rn)) {
             int is_region = line[0] == 'R';
+            head_line = l.lineno;
             if (x->npoint == 0)
                 return imp_fail_line(err, f->name, l.lineno, "%s before POINTS",
                                      is_region ? "REGION" : "METRIC");
@@ -665,6 +666,10 @@ static int text_parse(const struct fmt_file *f, struct xp *x, struct err *err)
         return -1;
     if (x->nparam == 0)
         return imp_fail_line(err, f->name, l.lineno, "no PARAMETER line");
+    if (head_line > data_line)
+        return imp_fail_line(err, f->name, head_line,
+                             "the file ends after a REGION or METRIC line without DATA "
+                             "(truncated?)");
     if (ndata != 0 && ndata != x->npoint)
         return imp_fail_line(err, f->name, l.lineno,
                              "the file ends after %zu DATA lines for %zu points", ndata,
