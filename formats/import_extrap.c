@@ -120,6 +120,12 @@ static long names_get(struct xp *x, struct xp_names *t, const char *s, size_t le
     size_t h;
     char *copy;
 
+    while (len > 0 && (*s == ' ' || *s == '\t')) {
+        s++;
+        len--;
+    }
+    while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+        len--;
     if ((t->n + 1) * 2 > t->nslot && names_grow(t) != 0)
         return err_nomem(err);
     h = hash_bytes(s, len) & (t->nslot - 1);
@@ -131,9 +137,13 @@ static long names_get(struct xp *x, struct xp_names *t, const char *s, size_t le
     }
     if (t->n >= t->max)
         return imp_fail_field(err, x->file, what, "more than %zu %ss", t->max, what);
-    copy = imp_name(x->a, s, len, x->file, what, err);
+    /* a call path may be longer than a name: its kernel name is shortened
+     * (call_paths) */
+    copy = t == &x->paths && len > LIMIT_NAME
+               ? arena_strndup(x->a, s, len)
+               : imp_name(x->a, s, len, x->file, what, err);
     if (copy == NULL)
-        return -1;
+        return err && err->status ? -1 : err_nomem(err);
     if (t->n == t->cap) {
         size_t nc = t->cap ? t->cap * 2 : 16;
         char **nn = xrealloc(t->name, nc * sizeof *nn);
@@ -401,18 +411,25 @@ static int call_paths(struct xp *x, struct err *err)
                     break;
                 }
             }
-        if (strstr(s, "->") == NULL) {
+        if (strstr(s, "->") == NULL && strlen(s) <= LIMIT_NAME) {
             x->kname[i] = s;
             continue;
         }
-        buf_init(&nb, LIMIT_NAME + 1);
+        buf_init(&nb, LIMIT_IMPORT_LINE);
         for (const char *c = s; *c; c++)
             if (c[0] == '-' && c[1] == '>') {
                 buf_putc(&nb, '/');
                 c++;
             } else
                 buf_putc(&nb, *c);
-        if (buf_failed(&nb) || (x->kname[i] = arena_strdup(x->a, buf_str(&nb))) == NULL) {
+        if (buf_failed(&nb) ||
+            (x->kname[i] =
+                 nb.len <= LIMIT_NAME
+                     ? arena_strdup(x->a, buf_str(&nb))
+                     : imp_path_name(x->a, buf_str(&nb), strcspn(buf_str(&nb), "/"),
+                                     buf_str(&nb), nb.len, nb.len,
+                                     imp_hash(IMP_HASH0, buf_str(&nb), nb.len))) ==
+                NULL) {
             buf_free(&nb);
             return err_nomem(err);
         }

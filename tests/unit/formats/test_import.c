@@ -331,6 +331,24 @@ static void test_extrap_text_blanks(void)
     CHECK_INT(strncmp(g.line[1], "many|many|unknown|np=2|rt=600|", 30), 0);
     got_free(&g);
     buf_free(&b);
+    /* a call path longer than a name: its root, a hash mark and its end */
+    buf_init(&b, 1 << 20);
+    buf_puts(&b, "PARAMETER p\nPOINTS 1\nREGION main\nDATA 10\nREGION main");
+    for (int i = 1; i < 40; i++)
+        buf_printf(&b, "->function_number_%d", i);
+    buf_puts(&b, "\nDATA 4\n");
+    f = (struct fmt_file){"deep.txt", b.data, b.len};
+    CHECK_INT(fmt_parse("extrap-text", &f, 1, NULL, &sink, &e), 0);
+    CHECK_INT(g.n, 1);
+    {
+        static const char want[] =
+            "deep|deep|unknown|np=1|rt=10|in:|m:|k:main=6{\"inclusive\": "
+            "10};main/\xe2\x80\xa6";
+        CHECK_INT(strncmp(g.line[0], want, sizeof want - 1), 0);
+    }
+    CHECK_INT(strstr(g.line[0], "/function_number_39=4{\"inclusive\": 4}") != NULL, 1);
+    got_free(&g);
+    buf_free(&b);
 }
 
 static void test_extrap_jsonl(void)
