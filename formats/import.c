@@ -545,13 +545,14 @@ void imp_json_tags(arena *a, json_t *obj, const char *const *skip, struct rec_ta
     {
         int skipped = 0;
         const char *k, *val;
-        if (*n >= LIMIT_TAGS || !json_is_string(v) || strlen(key) > LIMIT_IDENT)
+        if (*n >= LIMIT_TAGS || !json_is_string(v))
             continue;
         for (size_t i = 0; skip[i]; i++)
             skipped |= strcmp(key, skip[i]) == 0;
         if (skipped)
             continue;
-        k = imp_name(a, key, strlen(key), NULL, "tag", NULL);
+        /* a key that is too long stays, for the run rules to refuse */
+        k = arena_strdup(a, key);
         val = imp_name(a, json_string_value(v), json_string_length(v), NULL, "tag", NULL);
         if (k && val)
             (*tags)[(*n)++] = (struct rec_tag){k, val};

@@ -111,9 +111,10 @@ const char *imp_timestamp(arena *a, const char *s);
 const char *imp_json_name(arena *a, json_t *obj, const char *key);
 
 /* Collects the string fields of a JSON object as provenance tags (key =
- * value), skipping the keys in skip[] (NULL-terminated), keys longer than
- * LIMIT_IDENT, values that are not names (longer than LIMIT_NAME, control
- * characters) and anything beyond LIMIT_TAGS. Sets *tags (arena) and *n. */
+ * value), skipping the keys in skip[] (NULL-terminated), values that are
+ * not names (longer than LIMIT_NAME, control characters: free text such as
+ * a compiler's version banner) and anything beyond LIMIT_TAGS. Keys are
+ * kept as they are: one the run rules refuse refuses the import. Sets *tags (arena) and *n. */
 void imp_json_tags(arena *a, json_t *obj, const char *const *skip, struct rec_tag **tags,
                    size_t *n);
 

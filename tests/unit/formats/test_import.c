@@ -893,6 +893,21 @@ static void test_malformed_json_formats(void)
          "{\"start_time\": \"9999-99-99T99:99:99\"}, "
          "\"tests\": [{\"name\": \"t\", \"execution_time\": 1}]}",
          "x.json: tests[0] sample 0: 9999-99-99T99:99:99 is not a valid ISO 8601 time"},
+        {"gbench",
+         "{\"context\": {\"commit\": "
+         "\"ccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc"
+         "ccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc"
+         "cccccccccccccccccccccccccccccccccccccccccccc\"}, \"benchmarks\": "
+         "[{\"name\": \"BM_A\", \"run_type\": \"iteration\", \"real_time\": 1, "
+         "\"time_unit\": \"ns\"}]}",
+         "x.json: benchmarks[0]: commit is longer than 64 bytes"},
+        {"gbench",
+         "{\"context\": "
+         "{\"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
+         "kkkkkkkkkkkkkkkkkkkkkkkk\": \"v\"}, \"benchmarks\": "
+         "[{\"name\": \"BM_A\", \"run_type\": \"iteration\", \"real_time\": 1, "
+         "\"time_unit\": \"ns\"}]}",
+         "x.json: benchmarks[0]: a tag name is longer than 64 bytes"},
         {"extrap-json",
          "{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"time\": "
          "[{\"point\": [1, 2], \"values\": [1]}]}}}",
