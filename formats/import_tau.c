@@ -37,9 +37,6 @@
 #include "formats/import.h"
 #include "formats/limits.h"
 
-#define TAU_METRICS 16 /* metrics of one profile directory */
-#define TAU_EVENTS 64  /* user events kept (4 run metrics each) */
-
 struct tau_agg {
     double max, min, sum;
     size_t n;
@@ -57,7 +54,7 @@ static void agg_add(struct tau_agg *g, double v)
 
 struct tau_fn {
     char *name; /* as in the file, trimmed (any length) */
-    struct tau_agg excl[TAU_METRICS], incl[TAU_METRICS];
+    struct tau_agg excl[LIMIT_IMPORT_TAU_METRICS], incl[LIMIT_IMPORT_TAU_METRICS];
     long long calls;
     int leaf; /* a call path ends in it */
 };
@@ -76,9 +73,9 @@ struct tau {
     struct tau_fn *fn;
     size_t nfn, cap;
     struct imp_map fns;
-    char *metric[TAU_METRICS];
+    char *metric[LIMIT_IMPORT_TAU_METRICS];
     size_t nmetric;
-    struct tau_ev ev[TAU_EVENTS];
+    struct tau_ev ev[LIMIT_IMPORT_TAU_EVENTS];
     size_t nev;
     struct tau_loc *loc; /* profiles of the time metric */
     size_t nloc;
@@ -235,9 +232,9 @@ static int event_line(struct tau *t, const char *file, size_t lineno, const char
     if (num[0] == 0)
         return 0;
     if (e == NULL) {
-        if (t->nev >= TAU_EVENTS)
+        if (t->nev >= LIMIT_IMPORT_TAU_EVENTS)
             return imp_fail_line(err, file, lineno, "more than %d user events",
-                                 TAU_EVENTS);
+                                 LIMIT_IMPORT_TAU_EVENTS);
         e = &t->ev[t->nev];
         if ((e->name = imp_name(t->a, name, nl, file, "user event", err)) == NULL)
             return -1;
@@ -259,8 +256,9 @@ static long metric_index(struct tau *t, const char *file, const char *s, size_t 
     for (size_t i = 0; i < t->nmetric; i++)
         if (strlen(t->metric[i]) == n && memcmp(t->metric[i], s, n) == 0)
             return (long)i;
-    if (t->nmetric >= TAU_METRICS)
-        return imp_fail_field(err, file, "metrics", "more than %d metrics", TAU_METRICS);
+    if (t->nmetric >= LIMIT_IMPORT_TAU_METRICS)
+        return imp_fail_field(err, file, "metrics", "more than %d metrics",
+                              LIMIT_IMPORT_TAU_METRICS);
     if ((t->metric[t->nmetric] = imp_name(t->a, s, n, file, "metric", err)) == NULL)
         return -1;
     return (long)t->nmetric++;
@@ -523,7 +521,7 @@ int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
     }
     for (size_t i = 0; i < t.nfn; i++) {
         struct tau_fn *f = &t.fn[i];
-        struct rec_kv m[5 + 4 * TAU_METRICS];
+        struct rec_kv m[5 + 4 * LIMIT_IMPORT_TAU_METRICS];
         size_t nm = 0;
         struct rec_kernel *k;
         int failed = 0;
