@@ -420,6 +420,8 @@ static int split(struct cal *c, json_t *doc, struct err *err)
             pathcol = (long)i;
         if (strcmp(name, "mpi.rank") == 0)
             rankcol = (long)i;
+        if (identity(name))
+            isnode[i] = 1; /* where a row was measured, not what */
     }
     c->ncol = ncol;
     if ((nd = xcalloc(nn ? nn : 1, sizeof *nd)) == NULL)

@@ -76,12 +76,11 @@ struct gb_agg {
     int reps;     /* repetitions seen */
 };
 
-static struct gb_agg *agg_find(struct gb_agg *g, size_t n, const char *run_name)
+static struct gb_agg *agg_find(struct gb_agg *g, const struct imp_map *m,
+                               const char *run_name)
 {
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(g[i].run_name, run_name) == 0)
-            return &g[i];
-    return NULL;
+    size_t i;
+    return imp_map_get(m, run_name, strlen(run_name), &i) ? &g[i] : NULL;
 }
 
 /* Adds metric NAME = v of an aggregate row, when there is room. */
@@ -263,6 +262,7 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
     arena *names = NULL;
     size_t i, taken = 0, nagg = 0;
     struct gb_agg *agg = NULL;
+    struct imp_map byname = {0};
     int rc = -1;
 
     if (nfiles != 1)
@@ -307,7 +307,11 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
         }
         if (rn == NULL)
             continue;
-        if ((g = agg_find(agg, nagg, rn)) == NULL) {
+        if ((g = agg_find(agg, &byname, rn)) == NULL) {
+            if (imp_map_put(&byname, rn, strlen(rn), nagg) != 0) {
+                err_nomem(err);
+                goto out;
+            }
             g = &agg[nagg++];
             g->run_name = rn;
         }
@@ -345,7 +349,7 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
     {
         const char *type = json_string_value(json_object_get(bm, "run_type"));
         const char *rn = json_string_value(json_object_get(bm, "run_name"));
-        const struct gb_agg *g = rn ? agg_find(agg, nagg, rn) : NULL, *fam = NULL;
+        const struct gb_agg *g = rn ? agg_find(agg, &byname, rn) : NULL, *fam = NULL;
         if (type && strcmp(type, "aggregate") == 0) {
             /* reported by its aggregates only: one run of its mean */
             if (g == NULL || g->reps > 0 || g->mean != bm)
@@ -354,7 +358,7 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
         if (rn != NULL && strchr(rn, '/') != NULL) {
             /* the family's complexity fit: its run_name is the family's */
             char *famname = arena_strndup(names, rn, (size_t)(strchr(rn, '/') - rn));
-            fam = famname ? agg_find(agg, nagg, famname) : NULL;
+            fam = famname ? agg_find(agg, &byname, famname) : NULL;
         }
         if (one(&b, bm, i, app, system, opt, ctx, g, fam, err) != 0)
             goto out;
@@ -369,6 +373,7 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
 out:
     imp_batch_free(&b);
     xfree(agg);
+    imp_map_free(&byname);
     arena_free(names);
     json_decref(doc);
     return rc;

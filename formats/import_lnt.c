@@ -74,6 +74,7 @@ static const char *const v1_suffix[][2] = {
 static json_t *v1_tests(json_t *list, const char *file, struct err *err)
 {
     json_t *out = json_array(), *e;
+    struct imp_map seen = {0};
     size_t i;
 
     if (out == NULL || !json_is_array(list)) {
@@ -89,6 +90,7 @@ static json_t *v1_tests(json_t *list, const char *file, struct err *err)
         int k;
         char *test;
         if (name == NULL || !json_is_array(data)) {
+            imp_map_free(&seen);
             json_decref(out);
             imp_fail_field(err, file, "Tests", "Tests[%zu] needs a Name and Data", i);
             return NULL;
@@ -100,6 +102,7 @@ static json_t *v1_tests(json_t *list, const char *file, struct err *err)
                 break;
         }
         if (v1_suffix[k][0] == NULL) {
+            imp_map_free(&seen);
             json_decref(out);
             imp_fail_field(err, file, "Tests",
                            "Tests[%zu] (%.64s) names no metric LNT knows (such as .exec)",
@@ -109,24 +112,31 @@ static json_t *v1_tests(json_t *list, const char *file, struct err *err)
         len -= strlen(v1_suffix[k][0]);
         test = xstrndup(name, len);
         if (test == NULL) {
+            imp_map_free(&seen);
             json_decref(out);
             err_nomem(err);
             return NULL;
         }
-        for (j = json_array_size(out); j-- > 0;)
-            if (strcmp(json_string_value(json_object_get(json_array_get(out, j), "name")),
-                       test) == 0) {
-                t = json_array_get(out, j);
-                break;
-            }
-        if (t == NULL) {
+        if (imp_map_get(&seen, test, len, &j))
+            t = json_array_get(out, j);
+        else {
             t = json_object();
             json_object_set_new(t, "name", json_string(test));
             json_array_append_new(out, t);
+            /* the key lives in the test's own name string */
+            if (imp_map_put(&seen, json_string_value(json_object_get(t, "name")), len,
+                            json_array_size(out) - 1) != 0) {
+                xfree(test);
+                imp_map_free(&seen);
+                json_decref(out);
+                err_nomem(err);
+                return NULL;
+            }
         }
         xfree(test);
         json_object_set(t, v1_suffix[k][1], data);
     }
+    imp_map_free(&seen);
     return out;
 }
 
