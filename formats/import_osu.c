@@ -340,12 +340,13 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
                 }
                 rc = 0;
             }
-        } else if (line[0] >= '0' && line[0] <= '9') {
+        } else if (line[0] >= '0' && line[0] <= '9' && o.name != NULL) {
             rc = row(&o, line, len, opt, l.lineno, err);
         } else {
             /* a launcher's or a job script's words ("[0] MPI startup(): ...",
-             * "Testing Same CCX"): only lines that start with a number are
-             * measurements */
+             * "Testing Same CCX", "2024-05-01 job started" before any
+             * title): only lines that start with a number after a title
+             * are measurements */
             rc = 0;
         }
         if (rc != 0)
