@@ -653,3 +653,46 @@ char *imp_path_name(arena *a, const char *head, size_t head_len, const char *tai
     return arena_printf(a, "%.*s%s%s%.*s", (int)head_len, head ? head : "",
                         head_len ? "/" : "", mark, (int)(tail_len - start), tail + start);
 }
+
+/* See import.h. The application a binary names: its file name ("./bench_sort"
+ * -> bench_sort, "x.exe" -> x); for a.out, which names nothing, the nearest
+ * directory that is not a build directory ("proj/build/a.out" -> proj); else
+ * the imported file's name. */
+const char *imp_program_name(arena *a, const char *exe, const char *file)
+{
+    static const char *const generic[] = {
+        "build",          "bin",    "out",     "release", "debug", "Release", "Debug",
+        "RelWithDebInfo", "x86_64", "aarch64", ".",       "..",    "",        NULL};
+    const char *end, *start;
+    size_t len;
+
+    if (exe == NULL || *exe == '\0')
+        return file ? imp_base_name(a, file) : NULL;
+    end = exe + strlen(exe);
+    while (end > exe && end[-1] == '/')
+        end--;
+    start = end;
+    while (start > exe && start[-1] != '/')
+        start--;
+    len = (size_t)(end - start);
+    if (len > 4 && strcmp(start + len - 4, ".exe") == 0)
+        len -= 4;
+    if (!(len == 5 && memcmp(start, "a.out", 5) == 0) && len > 0 && len <= LIMIT_NAME)
+        return arena_strndup(a, start, len);
+    /* a.out: walk up the directories */
+    while (start > exe) {
+        int g = 0;
+        end = start - 1; /* at the "/" */
+        while (end > exe && end[-1] == '/')
+            end--;
+        start = end;
+        while (start > exe && start[-1] != '/')
+            start--;
+        len = (size_t)(end - start);
+        for (int i = 0; generic[i]; i++)
+            g |= strlen(generic[i]) == len && memcmp(generic[i], start, len) == 0;
+        if (!g && len <= LIMIT_NAME)
+            return arena_strndup(a, start, len);
+    }
+    return file ? imp_base_name(a, file) : NULL;
+}

@@ -91,6 +91,13 @@ const char *imp_metrics_json(arena *a, const struct rec_kv *kv, size_t n, int *f
  * ("runs/lulesh.jsonl" -> "lulesh"), in the arena; "import" when empty. */
 char *imp_base_name(arena *a, const char *path);
 
+/* Returns the application a program's path names: its file name
+ * ("./bench_sort" -> bench_sort, "lulesh2.0" stays, "x.exe" -> x); for a.out,
+ * the nearest directory that is not a build directory ("proj/build/a.out" ->
+ * proj); without one, imp_base_name(file), or NULL for a NULL file. In the
+ * arena. */
+const char *imp_program_name(arena *a, const char *exe, const char *file);
+
 /* Returns 1 when the text's first non-blank bytes (within the first 4 KiB)
  * start with prefix. */
 int imp_starts_with(const struct fmt_file *f, const char *prefix);
@@ -114,7 +121,8 @@ const char *imp_json_name(arena *a, json_t *obj, const char *key);
  * value), skipping the keys in skip[] (NULL-terminated), values that are
  * not names (longer than LIMIT_NAME, control characters: free text such as
  * a compiler's version banner) and anything beyond LIMIT_TAGS. Keys are
- * kept as they are: one the run rules refuse refuses the import. Sets *tags (arena) and *n. */
+ * kept as they are: one the run rules refuse refuses the import. Sets *tags (arena) and
+ * *n. */
 void imp_json_tags(arena *a, json_t *obj, const char *const *skip, struct rec_tag **tags,
                    size_t *n);
 

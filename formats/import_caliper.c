@@ -85,6 +85,7 @@ struct cal {
     long long nprocs;
     int micro; /* Caliper 1.x: time.duration in microseconds */
     const char *program;
+    const char *cluster;
 };
 
 static int col_index(const struct cal *c, const char *name)
@@ -229,6 +230,8 @@ static void globals(struct cal *c, json_t *g)
     static const char *const prog[] = {"executable", "cali.program", "program",
                                        "application", NULL};
     json_t *v = json_object_get(g, "mpi.world.size");
+    if (v == NULL)
+        v = json_object_get(g, "jobsize"); /* adiak's */
     if (json_is_integer(v) && json_integer_value(v) >= 1)
         c->nprocs = json_integer_value(v);
     else if (json_is_string(v)) {
@@ -236,10 +239,12 @@ static void globals(struct cal *c, json_t *g)
         if (imp_integer(json_string_value(v), json_string_length(v), &n) == 0 && n >= 1)
             c->nprocs = n;
     }
+    if (json_is_string(json_object_get(g, "cluster"))) /* adiak's machine */
+        c->cluster = imp_json_name(c->a, g, "cluster");
     for (int i = 0; prog[i] && c->program == NULL; i++)
         if (json_is_string(json_object_get(g, prog[i])))
-            c->program =
-                imp_base_name(c->a, json_string_value(json_object_get(g, prog[i])));
+            c->program = imp_program_name(
+                c->a, json_string_value(json_object_get(g, prog[i])), NULL);
 }
 
 /* Attributes that say where a record was measured, not what: not metrics. */
@@ -668,7 +673,7 @@ static int emit(struct cal *c, const struct fmt_options *opt, const struct fmt_s
                      : c->program            ? c->program
                                              : imp_base_name(b.a, c->file);
     r->executable = opt && opt->executable ? opt->executable : r->application;
-    r->system = opt && opt->system ? opt->system : "unknown";
+    r->system = opt && opt->system ? opt->system : c->cluster ? c->cluster : "unknown";
     r->nprocs = c->nprocs > 0 ? c->nprocs : (long long)(nranks ? nranks : 1);
     if ((r->kernels = arena_alloc(b.a, c->nk * sizeof *r->kernels)) == NULL) {
         err_nomem(err);

@@ -209,49 +209,6 @@ static int one(struct imp_batch *b, json_t *bm, size_t idx, const char *app,
     return imp_batch_commit(b, id, err);
 }
 
-/* The application a benchmark binary names: its file name ("./bench_sort"
- * -> bench_sort, "x.exe" -> x); for a.out, which names nothing, the nearest
- * directory that is not a build directory ("proj/build/a.out" -> proj); else
- * the imported file's name. */
-static const char *app_name(arena *a, const char *exe, const char *file)
-{
-    static const char *const generic[] = {
-        "build",          "bin",    "out",     "release", "debug", "Release", "Debug",
-        "RelWithDebInfo", "x86_64", "aarch64", ".",       "..",    "",        NULL};
-    const char *end, *start;
-    size_t len;
-
-    if (exe == NULL || *exe == '\0')
-        return imp_base_name(a, file);
-    end = exe + strlen(exe);
-    while (end > exe && end[-1] == '/')
-        end--;
-    start = end;
-    while (start > exe && start[-1] != '/')
-        start--;
-    len = (size_t)(end - start);
-    if (len > 4 && strcmp(start + len - 4, ".exe") == 0)
-        len -= 4;
-    if (!(len == 5 && memcmp(start, "a.out", 5) == 0) && len > 0 && len <= LIMIT_NAME)
-        return arena_strndup(a, start, len);
-    /* a.out: walk up the directories */
-    while (start > exe) {
-        int g = 0;
-        end = start - 1; /* at the "/" */
-        while (end > exe && end[-1] == '/')
-            end--;
-        start = end;
-        while (start > exe && start[-1] != '/')
-            start--;
-        len = (size_t)(end - start);
-        for (int i = 0; generic[i]; i++)
-            g |= strlen(generic[i]) == len && memcmp(generic[i], start, len) == 0;
-        if (!g && len <= LIMIT_NAME)
-            return arena_strndup(a, start, len);
-    }
-    return imp_base_name(a, file);
-}
-
 int import_gbench(const struct fmt_file *files, size_t nfiles,
                   const struct fmt_options *opt, const struct fmt_sink *sink,
                   struct err *err)
@@ -281,8 +238,8 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
         err_nomem(err);
         goto out;
     }
-    app = app_name(names, json_string_value(json_object_get(ctx, "executable")),
-                   files[0].name);
+    app = imp_program_name(names, json_string_value(json_object_get(ctx, "executable")),
+                           files[0].name);
     system = opt && opt->system ? opt->system : imp_json_name(names, ctx, "host_name");
     if (system == NULL)
         system = "unknown";

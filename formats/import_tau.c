@@ -336,7 +336,7 @@ static int profile(struct tau *t, const struct fmt_file *f, struct err *err)
     if (t->program == NULL) {
         const char *exe = attribute(t->a, line, len, "Executable");
         if (exe != NULL)
-            t->program = imp_base_name(t->a, exe);
+            t->program = imp_program_name(t->a, exe, NULL);
     }
     for (long long i = 0; i < k; i++) {
         if ((rc = imp_lines_next(&l, f->name, &line, &len, err)) <= 0)

@@ -422,6 +422,11 @@ static void test_caliper(void)
               "object|object|unknown|np=2|rt=2.5|in:|m:|k:main=2.5{\"inclusive\": "
               "2.5, \"mean\": 2.25, \"min\": 2}");
     got_free(&g);
+    /* adiak's metadata name the program, the machine and the job size */
+    CHECK_INT(import("auto", "caliper-json/adiak.json", NULL, &g, &e), 0);
+    CHECK_STR(g.line[0], "lulesh2.0|lulesh2.0|quartz|np=64|rt=1.5|in:|m:|k:main=1.5{"
+                         "\"inclusive\": 1.5}");
+    got_free(&g);
     CHECK_INT(import("caliper-json", "caliper-json/truncated.json", NULL, &g, &e), -1);
     CHECK_INT(strncmp(e.message, "truncated.json:3: column ", 25), 0);
     CHECK_INT(g.n, 0);
