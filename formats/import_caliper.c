@@ -139,9 +139,11 @@ static int add_col(struct cal *c, const char *name, struct err *err)
     if (c->ncol >= LIMIT_METRICS)
         return imp_fail_field(err, c->file, "columns", "more than %d columns",
                               LIMIT_METRICS);
-    if ((c->col[c->ncol] = imp_name(c->a, name, strlen(name), c->file, "column", err)) ==
-        NULL)
+    /* a name (checked), kept as the records spell it so they find it */
+    if (imp_name(c->a, name, strlen(name), c->file, "column", err) == NULL)
         return -1;
+    if ((c->col[c->ncol] = arena_strdup(c->a, name)) == NULL)
+        return err_nomem(err);
     c->div[c->ncol++] = 1;
     return 0;
 }
@@ -326,8 +328,9 @@ static int records(struct cal *c, json_t *list, struct err *err)
             return -1;
         json_object_foreach(r, key, v)
         {
-            if (json_is_number(v) && !identity(key))
-                add_value(x, (size_t)col_index(c, key), json_number_value(v));
+            int j = col_index(c, key);
+            if (json_is_number(v) && !identity(key) && j >= 0)
+                add_value(x, (size_t)j, json_number_value(v));
         }
     }
     /* parents: the longest leading part of a name that is a region */

@@ -422,6 +422,19 @@ static void test_caliper(void)
               "object|object|unknown|np=2|rt=2.5|in:|m:|k:main=2.5{\"inclusive\": "
               "2.5, \"mean\": 2.25, \"min\": 2}");
     got_free(&g);
+    /* a key with blanks is a column as spelled (found by libFuzzer: its
+     * values were once added at index -1) */
+    {
+        static const char text[] =
+            "[{\"path\": \"main\", \"time.duration\": 1, \" count \": 2}]";
+        struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+        struct fmt_file f = {"blank.json", text, strlen(text)};
+        CHECK_INT(fmt_parse("caliper-json", &f, 1, NULL, &sink, &e), 0);
+        CHECK_STR(g.line[0],
+                  "blank|blank|unknown|np=1|rt=1|in:|m:|k:main=1{\"inclusive\": "
+                  "1, \" count \": 2}");
+        got_free(&g);
+    }
     /* adiak's metadata name the program, the machine and the job size */
     CHECK_INT(import("auto", "caliper-json/adiak.json", NULL, &g, &e), 0);
     CHECK_STR(g.line[0], "lulesh2.0|lulesh2.0|quartz|np=64|rt=1.5|in:|m:|k:main=1.5{"
