@@ -30,7 +30,7 @@ static const struct fmt_format table[] = {
     {"osu", "text/plain", 0, "OSU micro-benchmark output", sniff_osu, import_osu},
     {"gbench", "application/json", 0, "Google Benchmark JSON (--benchmark_format=json)",
      sniff_gbench, import_gbench},
-    {"lnt-json", "application/json", 0, "LLVM LNT report (format version 2)",
+    {"lnt-json", "application/json", 0, "LLVM LNT report (format version 1 or 2)",
      sniff_lnt_json, import_lnt_json},
     {"caliper-json", "application/json", 0, "Caliper json or json-split output",
      sniff_caliper_json, import_caliper_json},

@@ -56,6 +56,8 @@
 #define LIMIT_IMPORT_RUNS 1000000          /* runs of one import (streamed in batches) */
 #define LIMIT_IMPORT_BATCH 256             /* runs handed to the sink at once */
 #define LIMIT_IMPORT_TAU_FUNCS 100000      /* functions of one TAU profile */
+#define LIMIT_IMPORT_TAU_METRICS 16        /* metrics (MULTI__ directories) of one TAU run */
+#define LIMIT_IMPORT_TAU_EVENTS 64         /* user events of one TAU run (4 metrics each) */
 #define LIMIT_IMPORT_OTF2_EVENTS 100000000 /* events read from one OTF2 trace */
 #define LIMIT_IMPORT_OTF2_MEMORY                                                         \
     (8ull << 30)                     /* address space of the OTF2 reader process */
