@@ -242,7 +242,8 @@ static void filters(struct page *p, const struct view_app *v, json_t *app)
 {
     json_t *list, *x;
     size_t i;
-    page_puts(p, "<form class=\"filters card\" method=\"get\" action=\"/applications/");
+    page_puts(p, "<form id=\"runs-filters\" class=\"filters card\" method=\"get\" "
+                 "action=\"/applications/");
     page_url(p, v->name);
     page_puts(p, "#runs\" data-autosubmit>\n");
     page_puts(p,

@@ -259,8 +259,12 @@ static const char *osu_test(const char *name)
         {"MPIA2AV", "osu_alltoallv"},    {"MPIGA", "osu_gather"},
         {"MPIGAV", "osu_gatherv"},       {"MPISC", "osu_scatter"},
         {"MPISCV", "osu_scatterv"}};
+    /* a rate as measured (NAME_MBS, NAME_MSGS) is of its NAME's test */
+    size_t n = strcspn(name, "_");
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (strcmp(map[i][0], name) == 0)
+        if (strlen(map[i][0]) == n && strncmp(map[i][0], name, n) == 0 &&
+            (name[n] == '\0' || strcmp(name + n, "_MBS") == 0 ||
+             strcmp(name + n, "_MSGS") == 0))
             return map[i][1];
     return NULL;
 }
@@ -272,10 +276,43 @@ static int is_bandwidth(const char *name)
     return strcmp(name, "MPIBW") == 0 || strcmp(name, "MPIBIBW") == 0;
 }
 
+/* Whether name ends with suffix (the OSU import's rates as measured:
+ * NAME_MBS in MB/s, NAME_MSGS in messages per second; docs/import.md). */
+static int ends_with(const char *name, const char *suffix)
+{
+    size_t n = strlen(name), k = strlen(suffix);
+    return n > k && strcmp(name + n - k, suffix) == 0;
+}
+
+/* What a benchmark over message size is drawn as: 0 a time (the latency
+ * plot), 1 a bandwidth derived from the time of one message (MPIBW), 2 a
+ * bandwidth as measured (MPIBW_MBS, drawn as it is), -1 not drawn (a
+ * message rate; a derived bandwidth whose measured twin is there). */
+static int msg_kind(const char *name, json_t *benchmarks)
+{
+    if (ends_with(name, "_MBS"))
+        return 2;
+    if (ends_with(name, "_MSGS"))
+        return -1;
+    if (is_bandwidth(name)) {
+        json_t *b;
+        size_t i, n = strlen(name);
+        json_array_foreach(benchmarks, i, b)
+        {
+            const char *o = json_string_value(json_object_get(b, "name"));
+            if (o && strncmp(o, name, n) == 0 && strcmp(o + n, "_MBS") == 0)
+                return -1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
 struct msg {
     const char *name;
     double procs, L, t;
     int stat; /* 0 mean (or none), 1 min, 2 max, 3 other */
+    int kind; /* msg_kind */
 };
 
 static int cmp_msg(const void *a, const void *b)
@@ -310,7 +347,7 @@ static void message_plot(struct page *p, arena *a, const struct msg *m, size_t n
         for (j = i;
              j < n && strcmp(m[j].name, m[i].name) == 0 && m[j].procs == m[i].procs; j++)
             ;
-        if (is_bandwidth(m[i].name) != bw)
+        if ((m[i].kind >= 1) != bw || m[i].kind < 0)
             continue;
         if (ns == MAX_MSG_SERIES) {
             more++;
@@ -336,10 +373,11 @@ static void message_plot(struct page *p, arena *a, const struct msg *m, size_t n
                 double t = sum / (double)nmean;
                 struct svg_point *q = &pts[np++];
                 q->x = m[k].L;
-                q->y = bw ? m[k].L / t / 1e6 : t;
+                int derived = m[k].kind == 1; /* bandwidth from a time */
+                q->y = derived ? m[k].L / t / 1e6 : t;
                 q->has_err = hi > lo;
-                q->ymin = bw ? m[k].L / hi / 1e6 : lo;
-                q->ymax = bw ? m[k].L / lo / 1e6 : hi;
+                q->ymin = derived ? m[k].L / hi / 1e6 : lo;
+                q->ymax = derived ? m[k].L / lo / 1e6 : hi;
             }
             k = k1;
         }
@@ -424,6 +462,7 @@ static size_t message_points(arena *a, json_t *benchmarks, struct msg **out)
         if (!json_is_number(L) || !isfinite(t) || t <= 0)
             continue;
         m[n].name = str(b, "name");
+        m[n].kind = msg_kind(m[n].name, benchmarks);
         m[n].L = json_number_value(L);
         m[n].procs = json_is_number(P) ? json_number_value(P) : 0;
         m[n].t = t;
@@ -444,9 +483,9 @@ static void message_plots(struct page *p, arena *a, json_t *benchmarks)
     int lat = 0, bw = 0;
 
     for (i = 0; i < n; i++) {
-        if (m[i].L <= 0)
+        if (m[i].L <= 0 || m[i].kind < 0)
             continue;
-        if (is_bandwidth(m[i].name))
+        if (m[i].kind >= 1)
             bw = 1;
         else
             lat = 1;
@@ -555,7 +594,20 @@ static void benchmark_table(struct page *p, json_t *sys, json_t *benchmarks)
             page_text(p, test);
             page_puts(p, ")</span>");
         }
-        if (is_bandwidth(name) && bandwidth_range(benchmarks, name, &lo, &hi)) {
+        if (ends_with(name, "_MBS") || ends_with(name, "_MSGS")) {
+            int mbs = ends_with(name, "_MBS");
+            page_printf(
+                p,
+                "</td><td>%s</td><td class=\"num\">%lld</td>"
+                "<td class=\"num\">",
+                mbs ? "bandwidth" : "message rate",
+                (long long)json_integer_value(json_object_get(x, "measurements")));
+            page_qty(p, json_number_value(json_object_get(x, "min_time")),
+                     mbs ? "MB/s" : "/s");
+            page_puts(p, "</td><td class=\"num\">");
+            page_qty(p, json_number_value(json_object_get(x, "max_time")),
+                     mbs ? "MB/s" : "/s");
+        } else if (is_bandwidth(name) && bandwidth_range(benchmarks, name, &lo, &hi)) {
             page_printf(
                 p,
                 "</td><td>bandwidth</td><td class=\"num\">%lld</td>"

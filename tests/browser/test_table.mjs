@@ -86,7 +86,7 @@ test("filter form: auto-submit with script, Apply without", async ({ server, bro
   await bare.goto(`${server.base}/applications/${APP}`);
   await bare.selectOption("#f-sys", "sys-b");
   assert(!bare.url().includes("system="), "no script: nothing happens on change");
-  await bare.locator("form.filters button[type=submit]").click();
+  await bare.locator("#runs-filters button[type=submit]").click();
   await bare.waitForURL(/system=sys-b/);
   await bare.locator("th a[data-sort=runtime]").click();
   await bare.waitForURL(/sort=runtime/);
