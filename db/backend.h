@@ -27,23 +27,10 @@
 #include "db/pool.h"
 #include "db/writer.h"
 #include "db/copy_backend.h"
-
-/* The writer's per-job savepoint (one name, "job"). */
-enum db_savepoint { DB_SAVEPOINT_SET, DB_SAVEPOINT_ROLLBACK, DB_SAVEPOINT_RELEASE };
+#include "db/engine.h"
 
 struct db_backend {
     const char *name; /* "sqlite", "postgresql" */
-
-    /* db/db.h */
-    int (*open)(db **out, const char *path, const struct db_options *opt,
-                struct err *err);
-    int (*savepoint)(db *d, enum db_savepoint op, struct err *err);
-    void (*close)(db *d);
-    int (*begin)(db *d, struct err *err);
-    int (*commit)(db *d, struct err *err);
-    void (*rollback)(db *d);
-    int (*backup)(db *d, const char *dest, struct err *err);
-    int (*check)(db *d, char **problems, struct err *err);
 
     /* db/runs.h */
     int (*runs_insert)(db *d, const struct run_record *runs, size_t n, long long *ids,
@@ -60,42 +47,6 @@ struct db_backend {
     /* db/catalog.h */
     long long (*app_id)(db *d, const char *name, int create, struct err *err);
     long long (*system_id)(db *d, const char *name, int create, struct err *err);
-    json_t *(*apps_list)(db *d, struct err *err);
-    json_t *(*app_get)(db *d, const char *name, struct err *err);
-    json_t *(*systems_list)(db *d, struct err *err);
-    json_t *(*system_get)(db *d, const char *name, struct err *err);
-    json_t *(*counts)(db *d, struct err *err);
-    int (*app_upsert)(db *d, const char *name, json_t *fields, int demo, struct err *err);
-    int (*system_upsert)(db *d, const char *name, json_t *fields, int demo,
-                         struct err *err);
-    int (*benchmarks_add)(db *d, const char *system, const struct bench_record *b,
-                          size_t n, struct err *err);
-    int (*benchmarks_import)(db *d, const char *system, const struct bench_record *b,
-                             size_t n, size_t *added, struct err *err);
-    json_t *(*benchmarks_list)(db *d, const char *system, const char *name,
-                               struct err *err);
-    int (*params_set)(db *d, const char *system, const struct param_record *p, size_t n,
-                      struct err *err);
-    json_t *(*params_list)(db *d, const char *system, struct err *err);
-    int (*param_delete)(db *d, const char *system, const char *name, struct err *err);
-    int (*template_put)(db *d, const char *name, const char *application,
-                        const char *kernel, const char *expression,
-                        const char *description, struct err *err);
-    json_t *(*templates_list)(db *d, const char *application, struct err *err);
-    json_t *(*template_get)(db *d, const char *name, struct err *err);
-    int (*couplings_add)(db *d, const struct coupling_record *c, size_t n, long long *ids,
-                         struct err *err);
-    json_t *(*couplings_list)(db *d, const char *application, const char *system,
-                              struct err *err);
-    int (*model_save)(db *d, const char *method, const char *application,
-                      const char *formula, const char *request_json,
-                      const char *result_json, long long *id, struct err *err);
-    json_t *(*model_get)(db *d, long long id, struct err *err);
-    json_t *(*models_list)(db *d, int limit, struct err *err);
-    int (*token_create)(db *d, const char *name, const uint8_t hash[32], struct err *err);
-    int (*token_revoke)(db *d, const char *name, struct err *err);
-    json_t *(*tokens_list)(db *d, struct err *err);
-    char *(*token_check)(db *d, const uint8_t hash[32], struct err *err);
 
     /* db/summary.h */
     int (*summary_add_run)(db *d, long long run_id, struct err *err);
@@ -197,19 +148,19 @@ struct db_backend {
     int (*trace_run_by_uid)(db *d, const char *uid, long long *id, struct err *err);
     int (*trace_runs_of_app)(db *d, const char *application, const char *input, int max,
                              arena *a, struct db_trace_run **rows, struct err *err);
-
-    /* db/copy.h: the engine's side of a whole-database copy (db/copy_backend.h) */
-    const struct db_copy_ops *copy;
 };
 
 /* The head of every backend's connection. */
 struct db {
     const struct db_backend *be;
+    const struct db_engine *eng;
     long long serial; /* db_serial: set by db_open */
 };
 
 extern const struct db_backend db_sqlite;
 extern const struct db_backend db_pg;
+extern const struct db_engine db_sqlite_engine;
+extern const struct db_engine db_pg_engine;
 
 /* Sets, rolls back to or releases the savepoint of the writer's current job. */
 int db_savepoint(db *d, enum db_savepoint op, struct err *err);

@@ -35,6 +35,8 @@ struct pg_db {
     char settings[256]; /* the session's SETs, applied again after a reset */
     int nstmt, next_id;
     struct pg_stmt stmts[STMT_CACHE];
+    struct pg_stmts *typed; /* db/pg/engine.c */
+    long gen;               /* connection resets so far */
 };
 
 #define PG(d) ((struct pg_db *)(d))
@@ -58,6 +60,7 @@ static void reset_if_broken(db *d)
         return;
     PQreset(PG(d)->c);
     PG(d)->nstmt = 0;
+    PG(d)->gen++;
     if (PQstatus(PG(d)->c) == CONNECTION_OK)
         PQclear(PQexec(PG(d)->c, PG(d)->settings));
 }
@@ -99,6 +102,17 @@ int pg_exec(db *d, const char *sql, struct err *err)
         return pg_fail(d, r, err);
     PQclear(r);
     return 0;
+}
+
+long pg_generation(db *d)
+{
+    reset_if_broken(d);
+    return PG(d)->gen;
+}
+
+struct pg_stmts **pg_stmts_slot(db *d)
+{
+    return &PG(d)->typed;
 }
 
 /* The name of sql's prepared statement, preparing it on first use. */
@@ -523,6 +537,7 @@ int pg_open(db **out, const char *path, const struct db_options *opt, struct err
     if (p == NULL)
         return err_nomem(err);
     p->base.be = &db_pg;
+    p->base.eng = &db_pg_engine;
     d = &p->base;
     p->c = PQconnectdb(path);
     if (p->c == NULL || PQstatus(p->c) != CONNECTION_OK) {
@@ -560,6 +575,7 @@ void pg_close(db *d)
 {
     if (d == NULL)
         return;
+    pg_stmts_free(PG(d)->typed);
     PQfinish(PG(d)->c);
     xfree(d);
 }

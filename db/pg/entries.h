@@ -30,39 +30,6 @@ int pg_run_get(db *d, long long id, arena *a, struct db_run_row *row, struct err
 /* db/catalog.h */
 long long pg_app_id(db *d, const char *name, int create, struct err *err);
 long long pg_system_id(db *d, const char *name, int create, struct err *err);
-json_t *pg_apps_list(db *d, struct err *err);
-json_t *pg_app_get(db *d, const char *name, struct err *err);
-json_t *pg_systems_list(db *d, struct err *err);
-json_t *pg_system_get(db *d, const char *name, struct err *err);
-json_t *pg_counts(db *d, struct err *err);
-int pg_app_upsert(db *d, const char *name, json_t *fields, int demo, struct err *err);
-int pg_system_upsert(db *d, const char *name, json_t *fields, int demo, struct err *err);
-int pg_benchmarks_add(db *d, const char *system, const struct bench_record *b, size_t n,
-                      struct err *err);
-int pg_benchmarks_import(db *d, const char *system, const struct bench_record *b,
-                         size_t n, size_t *added, struct err *err);
-json_t *pg_benchmarks_list(db *d, const char *system, const char *name, struct err *err);
-int pg_params_set(db *d, const char *system, const struct param_record *p, size_t n,
-                  struct err *err);
-json_t *pg_params_list(db *d, const char *system, struct err *err);
-int pg_param_delete(db *d, const char *system, const char *name, struct err *err);
-int pg_template_put(db *d, const char *name, const char *application, const char *kernel,
-                    const char *expression, const char *description, struct err *err);
-json_t *pg_templates_list(db *d, const char *application, struct err *err);
-json_t *pg_template_get(db *d, const char *name, struct err *err);
-int pg_couplings_add(db *d, const struct coupling_record *c, size_t n, long long *ids,
-                     struct err *err);
-json_t *pg_couplings_list(db *d, const char *application, const char *system,
-                          struct err *err);
-int pg_model_save(db *d, const char *method, const char *application, const char *formula,
-                  const char *request_json, const char *result_json, long long *id,
-                  struct err *err);
-json_t *pg_model_get(db *d, long long id, struct err *err);
-json_t *pg_models_list(db *d, int limit, struct err *err);
-int pg_token_create(db *d, const char *name, const uint8_t hash[32], struct err *err);
-int pg_token_revoke(db *d, const char *name, struct err *err);
-json_t *pg_tokens_list(db *d, struct err *err);
-char *pg_token_check(db *d, const uint8_t hash[32], struct err *err);
 
 /* db/summary.h */
 int pg_summary_add_run(db *d, long long run_id, struct err *err);

@@ -38,6 +38,14 @@
 /* The libpq connection of d (a PostgreSQL connection). */
 PGconn *pg_conn(db *d);
 
+/* The number of times d's connection was reset (after it broke, which
+ * loses its prepared statements); resets a broken connection first. */
+long pg_generation(db *d);
+/* The typed statements of db/engine.h (db/pg/engine.c), kept with d. */
+struct pg_stmts;
+struct pg_stmts **pg_stmts_slot(db *d);
+void pg_stmts_free(struct pg_stmts *c);
+
 /* Runs sql, which may hold several statements, without parameters or rows
  * (BEGIN, SAVEPOINT, a migration). Returns 0 or -1 with err set. */
 int pg_exec(db *d, const char *sql, struct err *err);

@@ -30,39 +30,6 @@ int sq_run_get(db *d, long long id, arena *a, struct db_run_row *row, struct err
 /* db/catalog.h */
 long long sq_app_id(db *d, const char *name, int create, struct err *err);
 long long sq_system_id(db *d, const char *name, int create, struct err *err);
-json_t *sq_apps_list(db *d, struct err *err);
-json_t *sq_app_get(db *d, const char *name, struct err *err);
-json_t *sq_systems_list(db *d, struct err *err);
-json_t *sq_system_get(db *d, const char *name, struct err *err);
-json_t *sq_counts(db *d, struct err *err);
-int sq_app_upsert(db *d, const char *name, json_t *fields, int demo, struct err *err);
-int sq_system_upsert(db *d, const char *name, json_t *fields, int demo, struct err *err);
-int sq_benchmarks_add(db *d, const char *system, const struct bench_record *b, size_t n,
-                      struct err *err);
-int sq_benchmarks_import(db *d, const char *system, const struct bench_record *b,
-                         size_t n, size_t *added, struct err *err);
-json_t *sq_benchmarks_list(db *d, const char *system, const char *name, struct err *err);
-int sq_params_set(db *d, const char *system, const struct param_record *p, size_t n,
-                  struct err *err);
-json_t *sq_params_list(db *d, const char *system, struct err *err);
-int sq_param_delete(db *d, const char *system, const char *name, struct err *err);
-int sq_template_put(db *d, const char *name, const char *application, const char *kernel,
-                    const char *expression, const char *description, struct err *err);
-json_t *sq_templates_list(db *d, const char *application, struct err *err);
-json_t *sq_template_get(db *d, const char *name, struct err *err);
-int sq_couplings_add(db *d, const struct coupling_record *c, size_t n, long long *ids,
-                     struct err *err);
-json_t *sq_couplings_list(db *d, const char *application, const char *system,
-                          struct err *err);
-int sq_model_save(db *d, const char *method, const char *application, const char *formula,
-                  const char *request_json, const char *result_json, long long *id,
-                  struct err *err);
-json_t *sq_model_get(db *d, long long id, struct err *err);
-json_t *sq_models_list(db *d, int limit, struct err *err);
-int sq_token_create(db *d, const char *name, const uint8_t hash[32], struct err *err);
-int sq_token_revoke(db *d, const char *name, struct err *err);
-json_t *sq_tokens_list(db *d, struct err *err);
-char *sq_token_check(db *d, const uint8_t hash[32], struct err *err);
 
 /* db/summary.h */
 int sq_summary_add_run(db *d, long long run_id, struct err *err);
