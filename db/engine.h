@@ -1,5 +1,5 @@
 /* engine: the narrow interface every storage engine gives db/ (internal to
- * db/; the shape of SQLite's sqlite3_io_methods or curl's struct Curl_ssl).
+ * db/; the shape of SQLite's VFS io methods or curl's struct Curl_ssl).
  *
  * The public db_* functions are written once, in the engine-neutral .c files
  * of db/, on these calls: a statement is prepared from one SQL text (numbered
@@ -29,7 +29,7 @@
 /* The writer's per-job savepoint (one name, "job"). */
 enum db_savepoint { DB_SAVEPOINT_SET, DB_SAVEPOINT_ROLLBACK, DB_SAVEPOINT_RELEASE };
 
-/* An engine's prepared statement (sqlite3_stmt; a named PostgreSQL one). */
+/* An engine's prepared statement (SQLite's own; a named PostgreSQL one). */
 struct db_stmt;
 
 /* The most parameters of one statement. */
