@@ -630,68 +630,6 @@ int pg_check(db *d, char **problems, struct err *err)
 
 /* ---- canonical texts ----------------------------------------------------- */
 
-static int kv_cmp(const void *a, const void *b)
-{
-    return strcmp(((const struct rec_kv *)a)->name, ((const struct rec_kv *)b)->name);
-}
-
-/* A JSON string as SQLite's JSON functions write one. */
-static void json_quote(struct buf *out, const char *s)
-{
-    buf_putc(out, '"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            buf_putc(out, '\\');
-            buf_putc(out, (char)c);
-        } else if (c < 0x20) {
-            static const char short_esc[] = "btn_fr"; /* \b \t \n \f \r */
-            if (c >= 8 && c <= 13 && c != 11)
-                buf_printf(out, "\\%c", short_esc[c - 8]);
-            else
-                buf_printf(out, "\\u%04x", c);
-        } else {
-            buf_putc(out, (char)c);
-        }
-    }
-    buf_putc(out, '"');
-}
-
-/* A REAL as SQLite's "%!.15g": shortest of 15 significant digits, with ".0"
- * added to a mantissa without a decimal point. */
-static void sqlite_real(struct buf *out, double v)
-{
-    char num[40];
-    const char *e;
-    snprintf(num, sizeof num, "%.15g", v);
-    if (strpbrk(num, ".ni") != NULL) { /* has a point, or is nan/inf */
-        buf_puts(out, num);
-        return;
-    }
-    e = strchr(num, 'e');
-    if (e == NULL) {
-        buf_printf(out, "%s.0", num);
-        return;
-    }
-    buf_printf(out, "%.*s.0%s", (int)(e - num), num, e);
-}
-
-void pg_inputs_json(struct rec_kv *kv, size_t n, struct buf *out)
-{
-    size_t i;
-    if (n > 1)
-        qsort(kv, n, sizeof *kv, kv_cmp);
-    buf_putc(out, '{');
-    for (i = 0; i < n; i++) {
-        if (i)
-            buf_putc(out, ',');
-        json_quote(out, kv[i].name);
-        buf_putc(out, ':');
-        sqlite_real(out, kv[i].value);
-    }
-    buf_putc(out, '}');
-}
-
 void pg_id_array(const long long *ids, size_t n, struct buf *out)
 {
     size_t i;

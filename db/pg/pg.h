@@ -34,6 +34,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "db/backend.h"
+#include "db/codec.h"
 
 /* The libpq connection of d (a PostgreSQL connection). */
 PGconn *pg_conn(db *d);
@@ -101,15 +102,6 @@ int pg_attach_rows(db *d, json_t *obj, const char *key, const char *sql, long lo
  * and *v, 0 when there is no row or the value is NULL, -1 with err set. */
 int pg_scalar(db *d, long long *v, const char *sql, struct err *err, const char *fmt,
               ...);
-
-/* Appends to out the canonical JSON text of n named values, in name (byte)
- * order, exactly as SQLite's json_group_object writes it: {"L":1024.0,
- * "N":1e-05} becomes {"L":1024.0,"N":1.0e-05} (15 significant digits, a
- * ".0" on whole mantissas). It keys run_configs.inputs, which must be the same
- * text on both engines (a database copied from SQLite keeps its
- * configurations). kv is reordered. */
-struct rec_kv;
-void pg_inputs_json(struct rec_kv *kv, size_t n, struct buf *out);
 
 /* Adds stored run run_id, whose inputs are the n given (reordered), to its
  * configuration summary and sets its config_id (db/pg/summary.c; the

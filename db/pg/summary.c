@@ -37,7 +37,7 @@ int pg_summary_add_run_inputs(db *d, long long run_id, struct rec_kv *inputs, si
     int rc;
 
     buf_init(&text, 64 * 1024);
-    pg_inputs_json(inputs, n, &text);
+    db_inputs_key(inputs, n, &text);
     if (buf_failed(&text)) {
         buf_free(&text);
         return err_nomem(err);

@@ -212,6 +212,7 @@ int sq_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
                    int *existed, struct err *err)
 {
     struct resolved c = {0};
+    struct rec_kv sorted[LIMIT_INPUTS];
     char now[32];
     size_t i, k;
 
@@ -302,7 +303,11 @@ int sq_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
             if (step_done(d, st, err) != 0)
                 return -1;
         }
-        if (db_summary_add_run(d, id, err) != 0)
+        if (r->ninputs > LIMIT_INPUTS)
+            return err_set(err, 500, "internal", NULL, "too many inputs");
+        if (r->ninputs)
+            memcpy(sorted, r->inputs, r->ninputs * sizeof *sorted);
+        if (sq_summary_add_run_inputs(d, id, sorted, r->ninputs, err) != 0)
             return -1;
     }
     return 0;

@@ -8,18 +8,17 @@
 #include "db/sqlite/sql.h"
 #include "common/buf.h"
 #include "db/catalog.h"
+#include "formats/limits.h"
 
 #include <sqlite3.h>
 #include <string.h>
 
-/* The inputs key is computed by SQL on both paths (this insert and the
- * migration's backfill), so the two always agree on the text. */
+/* The inputs key (?2) is db_inputs_key's text, which is what the
+ * migration's backfill wrote with json_group_object (db/codec.c). */
 static const char SQL_CONFIG_ADD[] =
     "INSERT INTO run_configs (app_id, exe_id, system_id, nprocs, inputs, runs, "
     "sum_runtime, min_runtime, max_runtime, last_run_id) "
-    "SELECT r.app_id, r.exe_id, r.system_id, r.nprocs, "
-    "(SELECT coalesce(json_group_object(name, value), '{}') FROM "
-    "(SELECT name, value FROM run_inputs i WHERE i.run_id = r.id ORDER BY name)), "
+    "SELECT r.app_id, r.exe_id, r.system_id, r.nprocs, ?2, "
     "1, r.runtime, r.runtime, r.runtime, r.id FROM runs r WHERE r.id = ?1 "
     "ON CONFLICT (app_id, exe_id, system_id, nprocs, inputs) DO UPDATE SET "
     "runs = runs + 1, sum_runtime = sum_runtime + excluded.sum_runtime, "
@@ -56,14 +55,27 @@ static int returning(db *d, sqlite3_stmt *st, long long *out, struct err *err)
     return rc == SQLITE_DONE ? 0 : db_fail(d, err);
 }
 
-int sq_summary_add_run(db *d, long long run_id, struct err *err)
+int sq_summary_add_run_inputs(db *d, long long run_id, struct rec_kv *inputs, size_t n,
+                              struct err *err)
 {
     sqlite3_stmt *st;
     long long config_id = 0, at_ms = 0;
+    struct buf key;
+    int rc;
 
-    if ((st = db_stmt(d, SQL_CONFIG_ADD, err)) != NULL)
+    buf_init(&key, 64 * 1024);
+    db_inputs_key(inputs, n, &key);
+    if (buf_failed(&key)) {
+        buf_free(&key);
+        return err_nomem(err);
+    }
+    if ((st = db_stmt(d, SQL_CONFIG_ADD, err)) != NULL) {
         sqlite3_bind_int64(st, 1, run_id);
-    if (returning(d, st, &config_id, err) != 0)
+        sqlite3_bind_text(st, 2, buf_str(&key), (int)key.len, SQLITE_STATIC);
+    }
+    rc = returning(d, st, &config_id, err);
+    buf_free(&key);
+    if (rc != 0)
         return -1;
     if ((st = db_stmt(d, SQL_RUN_CONFIG, err)) != NULL) {
         sqlite3_bind_int64(st, 1, run_id);
@@ -80,6 +92,33 @@ static const char *col_text(arena *a, sqlite3_stmt *st, int i)
     const unsigned char *t = sqlite3_column_text(st, i);
     return t ? arena_strndup(a, (const char *)t, (size_t)sqlite3_column_bytes(st, i))
              : NULL;
+}
+
+int sq_summary_add_run(db *d, long long run_id, struct err *err)
+{
+    struct rec_kv kv[LIMIT_INPUTS];
+    sqlite3_stmt *st =
+        db_stmt(d, "SELECT name, value FROM run_inputs WHERE run_id = ?1", err);
+    arena *a;
+    size_t n = 0;
+    int rc;
+
+    if (st == NULL)
+        return -1;
+    if ((a = arena_new()) == NULL)
+        return err_nomem(err);
+    sqlite3_bind_int64(st, 1, run_id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < LIMIT_INPUTS) {
+        kv[n].name = col_text(a, st, 0);
+        kv[n++].value = sqlite3_column_double(st, 1);
+    }
+    sqlite3_reset(st);
+    rc = rc == SQLITE_ROW
+             ? err_set(err, 500, "internal", NULL, "run %lld has too many inputs", run_id)
+         : rc != SQLITE_DONE ? db_fail(d, err)
+                             : sq_summary_add_run_inputs(d, run_id, kv, n, err);
+    arena_free(a);
+    return rc;
 }
 
 static const char SQL_CONFIGS[] =
