@@ -148,6 +148,12 @@ static const char *prepared(db *d, const char *sql, struct err *err)
     return s->name;
 }
 
+const char *pg_prepared(db *d, const char *sql, struct err *err)
+{
+    reset_if_broken(d);
+    return prepared(d, sql, err);
+}
+
 PGresult *pg_paramsv(db *d, const char *sql, struct err *err, const char *fmt, va_list ap)
 {
     const char *values[MAX_PARAMS];

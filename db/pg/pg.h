@@ -55,6 +55,10 @@ int pg_exec(db *d, const char *sql, struct err *err);
  * as described above, clears r and returns -1. */
 int pg_fail(db *d, PGresult *r, struct err *err);
 
+/* The name of sql's prepared statement (a string constant), prepared on
+ * first use; NULL with err set. For sending it in pipeline mode. */
+const char *pg_prepared(db *d, const char *sql, struct err *err);
+
 /* Runs the cached prepared statement sql with parameters from fmt. Returns
  * its result (rows or a command's outcome; PQclear it), or NULL with err
  * set. */
