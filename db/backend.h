@@ -65,11 +65,6 @@ struct db_backend {
     long long (*runs_rank)(db *d, const struct db_page_query *q, struct err *err);
 
     /* db/browse.h */
-    int (*app_has_kernels)(db *d, long long app_id, struct err *err);
-    json_t *(*names_list)(db *d, enum db_names which, const char *app, const char *sys,
-                          struct err *err);
-    json_t *(*run_names)(db *d, const long long *ids, size_t n, int kernels,
-                         struct err *err);
 
     /* db/select.h */
     int (*select_runs)(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,

@@ -48,10 +48,6 @@ int sq_runs_page(db *d, const struct db_page_query *q, arena *a,
 long long sq_runs_rank(db *d, const struct db_page_query *q, struct err *err);
 
 /* db/browse.h */
-int sq_app_has_kernels(db *d, long long app_id, struct err *err);
-json_t *sq_names_list(db *d, enum db_names which, const char *app, const char *sys,
-                      struct err *err);
-json_t *sq_run_names(db *d, const long long *ids, size_t n, int kernels, struct err *err);
 
 /* db/select.h */
 int sq_select_runs(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,
