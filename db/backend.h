@@ -64,8 +64,6 @@ struct db_backend {
                      struct db_page_row **rows, struct err *err);
     long long (*runs_rank)(db *d, const struct db_page_query *q, struct err *err);
 
-    /* db/browse.h */
-
     /* db/select.h */
     int (*select_runs)(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,
                        struct err *err);
@@ -129,20 +127,6 @@ struct db_backend {
     json_t *(*template_get_in)(db *d, const char *name, const char *application,
                                struct err *err);
     int (*demo_remove)(db *d, struct err *err);
-
-    /* db/trace.h */
-    int (*trace_insert)(db *d, const struct db_trace_info *info, const void *const *ranks,
-                        const size_t *lens, const struct db_trace_analysis *an, size_t n,
-                        struct err *err);
-    int (*trace_info)(db *d, long long run_id, arena *a, struct db_trace_info *out,
-                      struct err *err);
-    int (*trace_analysis)(db *d, long long run_id, const char *name, int svg, arena *a,
-                          const char **text, size_t *len, struct err *err);
-    int (*trace_ranks)(db *d, long long run_id, arena *a, const void ***ranks,
-                       size_t **lens, int *n, struct err *err);
-    int (*trace_run_by_uid)(db *d, const char *uid, long long *id, struct err *err);
-    int (*trace_runs_of_app)(db *d, const char *application, const char *input, int max,
-                             arena *a, struct db_trace_run **rows, struct err *err);
 };
 
 /* The head of every backend's connection. */

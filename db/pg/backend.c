@@ -56,10 +56,4 @@ const struct db_backend db_pg = {
     .template_delete = pg_template_delete,
     .template_get_in = pg_template_get_in,
     .demo_remove = pg_demo_remove,
-    .trace_insert = pg_trace_insert,
-    .trace_info = pg_trace_info,
-    .trace_analysis = pg_trace_analysis,
-    .trace_ranks = pg_trace_ranks,
-    .trace_run_by_uid = pg_trace_run_by_uid,
-    .trace_runs_of_app = pg_trace_runs_of_app,
 };

@@ -47,8 +47,6 @@ int pg_runs_page(db *d, const struct db_page_query *q, arena *a,
                  struct db_page_row **rows, struct err *err);
 long long pg_runs_rank(db *d, const struct db_page_query *q, struct err *err);
 
-/* db/browse.h */
-
 /* db/select.h */
 int pg_select_runs(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,
                    struct err *err);
@@ -110,20 +108,6 @@ int pg_template_delete(db *d, const char *name, const char *application, struct 
 json_t *pg_template_get_in(db *d, const char *name, const char *application,
                            struct err *err);
 int pg_demo_remove(db *d, struct err *err);
-
-/* db/trace.h */
-int pg_trace_insert(db *d, const struct db_trace_info *info, const void *const *ranks,
-                    const size_t *lens, const struct db_trace_analysis *an, size_t n,
-                    struct err *err);
-int pg_trace_info(db *d, long long run_id, arena *a, struct db_trace_info *out,
-                  struct err *err);
-int pg_trace_analysis(db *d, long long run_id, const char *name, int svg, arena *a,
-                      const char **text, size_t *len, struct err *err);
-int pg_trace_ranks(db *d, long long run_id, arena *a, const void ***ranks, size_t **lens,
-                   int *n, struct err *err);
-int pg_trace_run_by_uid(db *d, const char *uid, long long *id, struct err *err);
-int pg_trace_runs_of_app(db *d, const char *application, const char *input, int max,
-                         arena *a, struct db_trace_run **rows, struct err *err);
 
 /* db/copy_backend.h (db/pg/copy.c) */
 extern const struct db_copy_ops db_pg_copy;

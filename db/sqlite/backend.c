@@ -56,10 +56,4 @@ const struct db_backend db_sqlite = {
     .template_delete = sq_template_delete,
     .template_get_in = sq_template_get_in,
     .demo_remove = sq_demo_remove,
-    .trace_insert = sq_trace_insert,
-    .trace_info = sq_trace_info,
-    .trace_analysis = sq_trace_analysis,
-    .trace_ranks = sq_trace_ranks,
-    .trace_run_by_uid = sq_trace_run_by_uid,
-    .trace_runs_of_app = sq_trace_runs_of_app,
 };
