@@ -33,16 +33,6 @@ long long pg_system_id(db *d, const char *name, int create, struct err *err);
 
 /* db/summary.h */
 int pg_summary_add_run(db *d, long long run_id, struct err *err);
-int pg_summary_configs(db *d, long long app_id, long long exe_id, long long system_id,
-                       int limit, arena *a, struct db_config **out, struct err *err);
-json_t *pg_summary_apps(db *d, struct err *err);
-json_t *pg_summary_systems(db *d, struct err *err);
-json_t *pg_summary_app(db *d, const char *name, struct err *err);
-json_t *pg_summary_system_apps(db *d, const char *system, struct err *err);
-json_t *pg_recent_runs(db *d, int limit, struct err *err);
-long long pg_summary_count(db *d, long long app_id, long long exe_id, long long system_id,
-                           struct err *err);
-json_t *pg_kernels_of_runs(db *d, const char *ids_json, struct err *err);
 int pg_runs_page(db *d, const struct db_page_query *q, arena *a,
                  struct db_page_row **rows, struct err *err);
 long long pg_runs_rank(db *d, const struct db_page_query *q, struct err *err);
