@@ -89,11 +89,7 @@ struct db_backend {
                      struct err *err);
     json_t *(*watches_list)(db *d, struct err *err);
     int (*watch_delete)(db *d, long long id, struct err *err);
-    long long (*watches_count)(db *d, struct err *err);
-    long long (*watches_version)(db *d, struct err *err);
     int (*watches_all)(db *d, arena *a, struct db_watch **out, struct err *err);
-    int (*run_value)(db *d, long long run_id, const char *y, double *value,
-                     struct err *err);
     int (*history_window)(db *d, long long run_id, const char *y, double value,
                           long long window, double *hist, struct err *err);
     int (*judgement_add)(db *d, const struct db_judgement *j, long long *alert_id,
@@ -104,11 +100,6 @@ struct db_backend {
                                   struct err *err);
     json_t *(*model_judgements)(db *d, long long model_id, struct err *err);
     json_t *(*alerts_list)(db *d, const char *state, long long id, struct err *err);
-    int (*alert_set_state)(db *d, long long id, const char *state, struct err *err);
-    int (*executable_put)(db *d, const char *application, const char *name,
-                          const char *compiler, const char *flags, const char *version,
-                          struct err *err);
-    int (*model_name)(db *d, long long id, const char *name, struct err *err);
     int (*run_delete)(db *d, long long id, struct err *err);
     int (*app_delete)(db *d, const char *name, struct err *err);
     int (*model_delete)(db *d, long long id, struct err *err);
@@ -145,6 +136,12 @@ int db_is_postgres(const char *path);
 int db_migrate(db *d, const char *schema, int have,
                int (*step)(db *d, int version, const char *sql, struct err *err),
                struct err *err);
+
+/* y of a series or window: "runtime" -> 0; "metric:NAME" -> 1 and *name;
+ * "kernel:NAME" -> 2 and *name; else -1 (db/history.c). db_bad_y is the
+ * 422 for a y that is none of those; returns -1. */
+int db_y_kind(const char *y, const char **name);
+int db_bad_y(const char *y, struct err *err);
 
 /* A run's time as the at_ms column holds it (common/isotime.h): started_at,
  * else the store time now (db_now's text). */

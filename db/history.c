@@ -1,6 +1,121 @@
-/* history: the engine-neutral entry points of db/history.h; each dispatches to the
- * connection's backend (db/backend.h). */
-#include "db/backend.h"
+/* history: series, watches, judgements, alerts and deletes (db/history.h).
+ * What is written once for every engine is here, on db/query.h; the rest
+ * dispatches to the connection's engine (db/backend.h), whose storage of
+ * series and judgements differs (SQLite's packed chunks and blobs). */
+#include "db/catalog.h"
+#include "db/query.h"
+
+#include <string.h>
+
+int db_y_kind(const char *y, const char **name)
+{
+    *name = NULL;
+    if (strcmp(y, "runtime") == 0)
+        return 0;
+    if (strncmp(y, "metric:", 7) == 0 && y[7]) {
+        *name = y + 7;
+        return 1;
+    }
+    if (strncmp(y, "kernel:", 7) == 0 && y[7]) {
+        *name = y + 7;
+        return 2;
+    }
+    return -1;
+}
+
+int db_bad_y(const char *y, struct err *err)
+{
+    return err_set(err, 422, "invalid", "y",
+                   "y must be runtime, metric:NAME or kernel:NAME, not %s", y);
+}
+
+long long db_watches_count(db *d, struct err *err)
+{
+    long long n = 0;
+    return dq_scalar(d, &n, "SELECT count(*) FROM watches", err, "") < 0 ? -1 : n;
+}
+
+long long db_watches_version(db *d, struct err *err)
+{
+    long long n = 0;
+    return dq_scalar(d, &n, "SELECT coalesce((SELECT n FROM watch_version), 0)", err,
+                     "") < 0
+               ? -1
+               : n;
+}
+
+/* Every statement takes both parameters (typed: the runtime's leaves the
+ * name unused). */
+static const char *const SQL_VALUE[3] = {
+    "SELECT runtime FROM runs WHERE id = ?1",
+    "SELECT value FROM run_metrics WHERE run_id = ?1 AND name = ?2",
+    "SELECT sum(time) FROM kernels WHERE run_id = ?1 AND name = ?2 HAVING count(*) > 0",
+};
+
+int db_run_value(db *d, long long run_id, const char *y, double *value, struct err *err)
+{
+    const char *name;
+    int kind = db_y_kind(y, &name), rc;
+    struct db_stmt *st;
+
+    if (kind < 0)
+        return db_bad_y(y, err);
+    st = dq_prepare(d, SQL_VALUE[kind], err, "it", run_id, name);
+    if (st == NULL)
+        return -1;
+    rc = dq_step(d, st, err);
+    if (rc == 1) {
+        *value = dq_dbl(d, st, 0);
+        dq_reset(d, st);
+    }
+    return rc;
+}
+
+int db_alert_set_state(db *d, long long id, const char *state, struct err *err)
+{
+    char now[32];
+    long long n;
+    db_now(now);
+    n = dq_run(d, "UPDATE alerts SET state = ?2, updated_at = ?3 WHERE id = ?1", err,
+               "itt", id, state, now);
+    if (n < 0)
+        return -1;
+    if (n == 0)
+        return err_set(err, 404, "not_found", NULL, "no alert %lld", id);
+    return 0;
+}
+
+int db_executable_put(db *d, const char *application, const char *name,
+                      const char *compiler, const char *flags, const char *version,
+                      struct err *err)
+{
+    long long app = db_app_id(d, application, 0, err);
+    if (app < 0)
+        return -1;
+    if (app == 0)
+        return err_set(err, 404, "not_found", NULL, "no application named %s",
+                       application);
+    return dq_run(d,
+                  "INSERT INTO executables (app_id, name, compiler, flags, version) "
+                  "VALUES (?1, ?2, coalesce(?3, ''), coalesce(?4, ''), coalesce(?5, '')) "
+                  "ON CONFLICT (app_id, name) DO UPDATE SET "
+                  "compiler = coalesce(?3, executables.compiler), "
+                  "flags = coalesce(?4, executables.flags), "
+                  "version = coalesce(?5, executables.version)",
+                  err,
+                  "ittt"
+                  "t",
+                  app, name, compiler, flags, version) < 0
+               ? -1
+               : 0;
+}
+
+int db_model_name(db *d, long long id, const char *name, struct err *err)
+{
+    return dq_run(d, "UPDATE models SET name = ?2 WHERE id = ?1", err, "it", id, name) < 0
+               ? -1
+               : 0;
+}
 
 int db_history_configs(db *d, const struct db_history_filter *f, int max, arena *a,
                        struct db_history_config **out, struct err *err)
@@ -37,24 +152,9 @@ int db_watch_delete(db *d, long long id, struct err *err)
     return d->be->watch_delete(d, id, err);
 }
 
-long long db_watches_count(db *d, struct err *err)
-{
-    return d->be->watches_count(d, err);
-}
-
-long long db_watches_version(db *d, struct err *err)
-{
-    return d->be->watches_version(d, err);
-}
-
 int db_watches_all(db *d, arena *a, struct db_watch **out, struct err *err)
 {
     return d->be->watches_all(d, a, out, err);
-}
-
-int db_run_value(db *d, long long run_id, const char *y, double *value, struct err *err)
-{
-    return d->be->run_value(d, run_id, y, value, err);
 }
 
 int db_history_window(db *d, long long run_id, const char *y, double value,
@@ -89,23 +189,6 @@ json_t *db_model_judgements(db *d, long long model_id, struct err *err)
 json_t *db_alerts_list(db *d, const char *state, long long id, struct err *err)
 {
     return d->be->alerts_list(d, state, id, err);
-}
-
-int db_alert_set_state(db *d, long long id, const char *state, struct err *err)
-{
-    return d->be->alert_set_state(d, id, state, err);
-}
-
-int db_executable_put(db *d, const char *application, const char *name,
-                      const char *compiler, const char *flags, const char *version,
-                      struct err *err)
-{
-    return d->be->executable_put(d, application, name, compiler, flags, version, err);
-}
-
-int db_model_name(db *d, long long id, const char *name, struct err *err)
-{
-    return d->be->model_name(d, id, name, err);
 }
 
 int db_run_delete(db *d, long long id, struct err *err)

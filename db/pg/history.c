@@ -40,28 +40,6 @@ static const char *get_text(arena *a, const PGresult *r, int row, int col, int *
 }
 
 /* "runtime" -> 0; "metric:NAME" -> 1 and *name; "kernel:NAME" -> 2; else -1. */
-static int y_kind(const char *y, const char **name)
-{
-    *name = NULL;
-    if (strcmp(y, "runtime") == 0)
-        return 0;
-    if (strncmp(y, "metric:", 7) == 0 && y[7]) {
-        *name = y + 7;
-        return 1;
-    }
-    if (strncmp(y, "kernel:", 7) == 0 && y[7]) {
-        *name = y + 7;
-        return 2;
-    }
-    return -1;
-}
-
-static int bad_y(const char *y, struct err *err)
-{
-    return err_set(err, 422, "invalid", "y",
-                   "y must be runtime, metric:NAME or kernel:NAME, not %s", y);
-}
-
 /* ---- configurations and series -------------------------------------------- */
 
 /* Every input of the filter (a JSON object, NULL: any) equals the
@@ -142,13 +120,13 @@ int pg_history_series(db *d, long long config_id, const char *y, arena *a,
                       struct db_series_point **out, struct err *err)
 {
     const char *name;
-    int kind = y_kind(y, &name), n, i, ok = 1;
+    int kind = db_y_kind(y, &name), n, i, ok = 1;
     struct db_series_point *p;
     PGresult *r;
 
     *out = NULL;
     if (kind < 0)
-        return bad_y(y, err);
+        return db_bad_y(y, err);
     r = kind == 0 ? pg_params(d, SQL_SERIES[0], err, "i", config_id)
                   : pg_params(d, SQL_SERIES[kind], err, "it", config_id, name);
     if (r == NULL)
@@ -359,12 +337,6 @@ int pg_watch_delete(db *d, long long id, struct err *err)
     return 0;
 }
 
-long long pg_watches_count(db *d, struct err *err)
-{
-    long long n = 0;
-    return pg_scalar(d, &n, "SELECT count(*) FROM watches", err, "") < 0 ? -1 : n;
-}
-
 static const char SQL_WATCHES_ALL[] =
     "SELECT w.id, coalesce(w.model_id, 0), w.app_id, coalesce(w.exe_id, 0), "
     "coalesce(w.system_id, 0), coalesce(w.nprocs, 0), w.inputs, w.y, w.test, "
@@ -410,42 +382,6 @@ int pg_watches_all(db *d, arena *a, struct db_watch **out, struct err *err)
     return n;
 }
 
-long long pg_watches_version(db *d, struct err *err)
-{
-    long long n = 0;
-    return pg_scalar(d, &n, "SELECT coalesce((SELECT n FROM watch_version), 0)", err,
-                     "") < 0
-               ? -1
-               : n;
-}
-
-static const char *const SQL_VALUE[3] = {
-    "SELECT runtime FROM runs WHERE id = $1::bigint",
-    "SELECT value FROM run_metrics WHERE run_id = $1::bigint AND name = $2::text",
-    ("SELECT sum(k.time) FROM kernels k WHERE k.run_id = $1::bigint AND k.name = "
-     "$2::text "
-     "HAVING count(*) > 0"),
-};
-
-int pg_run_value(db *d, long long run_id, const char *y, double *value, struct err *err)
-{
-    const char *name;
-    int kind = y_kind(y, &name), found;
-    PGresult *r;
-
-    if (kind < 0)
-        return bad_y(y, err);
-    r = kind == 0 ? pg_params(d, SQL_VALUE[0], err, "i", run_id)
-                  : pg_params(d, SQL_VALUE[kind], err, "it", run_id, name);
-    if (r == NULL)
-        return -1;
-    found = PQntuples(r) > 0;
-    if (found)
-        *value = pg_dbl(r, 0, 0);
-    PQclear(r);
-    return found;
-}
-
 /* The runs of x's configuration before x in (time, id) order, latest first. */
 #define BEFORE                                                                           \
     "FROM runs r, runs x WHERE x.id = $1::bigint AND r.config_id = x.config_id AND "     \
@@ -467,12 +403,12 @@ int pg_history_window(db *d, long long run_id, const char *y, double value,
                       long long window, double *hist, struct err *err)
 {
     const char *name;
-    int kind = y_kind(y, &name), n, i;
+    int kind = db_y_kind(y, &name), n, i;
     PGresult *r;
 
     (void)value; /* other servers store runs too: the window is read each time */
     if (kind < 0)
-        return bad_y(y, err);
+        return db_bad_y(y, err);
     r = kind == 0 ? pg_params(d, SQL_WINDOW[0], err, "ii", run_id, window)
                   : pg_params(d, SQL_WINDOW[kind], err, "iiti", run_id, window, name,
                               window * DB_WINDOW_LOOKBACK);
@@ -680,59 +616,7 @@ json_t *pg_alerts_list(db *d, const char *state, long long id, struct err *err)
         err, "ti", state, id);
 }
 
-int pg_alert_set_state(db *d, long long id, const char *state, struct err *err)
-{
-    char now[32];
-    long long n;
-    db_now(now);
-    n = pg_run_sql(d,
-                   "UPDATE alerts SET state = $2::text, updated_at = $3::text WHERE id = "
-                   "$1::bigint",
-                   err, "itt", id, state, now);
-    if (n < 0)
-        return -1;
-    if (n == 0)
-        return err_set(err, 404, "not_found", NULL, "no alert %lld", id);
-    return 0;
-}
-
 /* ---- executables' build settings ------------------------------------------- */
-
-int pg_executable_put(db *d, const char *application, const char *name,
-                      const char *compiler, const char *flags, const char *version,
-                      struct err *err)
-{
-    long long app = db_app_id(d, application, 0, err);
-    char now[32];
-    if (app < 0)
-        return -1;
-    if (app == 0)
-        return err_set(err, 404, "not_found", NULL, "no application named %s",
-                       application);
-    db_now(now);
-    return pg_run_sql(d,
-                      "INSERT INTO executables (app_id, name, compiler, flags, version, "
-                      "created_at) VALUES ($1::bigint, $2::text, coalesce($3::text, ''), "
-                      "coalesce($4::text, ''), coalesce($5::text, ''), $6::text) ON "
-                      "CONFLICT (app_id, name) DO UPDATE SET compiler = "
-                      "coalesce($3::text, executables.compiler), flags = "
-                      "coalesce($4::text, executables.flags), version = "
-                      "coalesce($5::text, executables.version)",
-                      err,
-                      "ittt"
-                      "tt",
-                      app, name, compiler, flags, version, now) < 0
-               ? -1
-               : 0;
-}
-
-int pg_model_name(db *d, long long id, const char *name, struct err *err)
-{
-    return pg_run_sql(d, "UPDATE models SET name = $2::text WHERE id = $1::bigint", err,
-                      "it", id, name) < 0
-               ? -1
-               : 0;
-}
 
 /* ---- deletes -------------------------------------------------------------- */
 

@@ -112,10 +112,11 @@ static const char SQL_RUN_INS[] =
 /* The run's configuration id, once the statement above made the
  * configuration (a statement does not see its own CTEs' rows): the run is
  * the last one this session numbered (currval; no row when its client id
- * was stored already). */
+ * was stored already; a subquery, so that the primary key finds it). */
 static const char SQL_RUN_CONFIG[] =
     "UPDATE runs SET config_id = c.id FROM run_configs c WHERE "
-    "runs.id = currval(pg_get_serial_sequence('runs', 'id')) AND c.app_id = $1 AND "
+    "runs.id = (SELECT currval(pg_get_serial_sequence('runs', 'id'))) AND c.app_id = $1 "
+    "AND "
     "c.exe_id = $2 AND c.system_id = $3 AND c.nprocs = $4 AND c.inputs = $5";
 
 static json_t *kvs_json(const struct rec_kv *kv, size_t n)

@@ -72,10 +72,7 @@ int sq_watch_add(db *d, const struct db_watch *w, const char *application,
                  struct err *err);
 json_t *sq_watches_list(db *d, struct err *err);
 int sq_watch_delete(db *d, long long id, struct err *err);
-long long sq_watches_count(db *d, struct err *err);
-long long sq_watches_version(db *d, struct err *err);
 int sq_watches_all(db *d, arena *a, struct db_watch **out, struct err *err);
-int sq_run_value(db *d, long long run_id, const char *y, double *value, struct err *err);
 int sq_history_window(db *d, long long run_id, const char *y, double value,
                       long long window, double *hist, struct err *err);
 int sq_judgement_add(db *d, const struct db_judgement *j, long long *alert_id,
@@ -86,11 +83,6 @@ json_t *sq_history_judgements(db *d, long long config_id, json_t **watches,
                               struct err *err);
 json_t *sq_model_judgements(db *d, long long model_id, struct err *err);
 json_t *sq_alerts_list(db *d, const char *state, long long id, struct err *err);
-int sq_alert_set_state(db *d, long long id, const char *state, struct err *err);
-int sq_executable_put(db *d, const char *application, const char *name,
-                      const char *compiler, const char *flags, const char *version,
-                      struct err *err);
-int sq_model_name(db *d, long long id, const char *name, struct err *err);
 int sq_run_delete(db *d, long long id, struct err *err);
 int sq_app_delete(db *d, const char *name, struct err *err);
 int sq_model_delete(db *d, long long id, struct err *err);

@@ -35,28 +35,6 @@ static void *grow(arena *a, void *p, size_t n, size_t *cap, size_t sz)
     return q;
 }
 
-int sq_y_kind(const char *y, const char **name)
-{
-    *name = NULL;
-    if (strcmp(y, "runtime") == 0)
-        return 0;
-    if (strncmp(y, "metric:", 7) == 0 && y[7]) {
-        *name = y + 7;
-        return 1;
-    }
-    if (strncmp(y, "kernel:", 7) == 0 && y[7]) {
-        *name = y + 7;
-        return 2;
-    }
-    return -1;
-}
-
-int sq_bad_y(const char *y, struct err *err)
-{
-    return err_set(err, 422, "invalid", "y",
-                   "y must be runtime, metric:NAME or kernel:NAME, not %s", y);
-}
-
 /* ---- configurations and series -------------------------------------------- */
 
 static const char SQL_CONFIGS[] =
@@ -134,12 +112,12 @@ int sq_history_series_each(db *d, long long config_id, const char *y,
                            void *ctx, struct err *err)
 {
     const char *name;
-    int kind = sq_y_kind(y, &name);
+    int kind = db_y_kind(y, &name);
     long long n = 0;
     sqlite3_stmt *st;
 
     if (kind < 0)
-        return sq_bad_y(y, err);
+        return db_bad_y(y, err);
     if (kind == 0)
         return sq_series_runtime_each(d, config_id, fn, ctx, err);
     st = db_stmt(d, SQL_SERIES[kind], err);
@@ -350,11 +328,6 @@ int sq_watch_delete(db *d, long long id, struct err *err)
     return 0;
 }
 
-long long sq_watches_count(db *d, struct err *err)
-{
-    return sq_scalar(d, "SELECT count(*) FROM watches", err);
-}
-
 static const char SQL_WATCHES_ALL[] =
     "SELECT w.id, coalesce(w.model_id, 0), w.app_id, coalesce(w.exe_id, 0), "
     "coalesce(w.system_id, 0), coalesce(w.nprocs, 0), w.inputs, w.y, w.test, "
@@ -405,91 +378,9 @@ int sq_watches_all(db *d, arena *a, struct db_watch **out, struct err *err)
     return (int)n;
 }
 
-long long sq_watches_version(db *d, struct err *err)
-{
-    return sq_scalar(d, "SELECT coalesce((SELECT n FROM watch_version), 0)", err);
-}
-
-static const char *const SQL_VALUE[3] = {
-    "SELECT runtime FROM runs WHERE id = ?1",
-    "SELECT value FROM run_metrics WHERE run_id = ?1 AND name = ?2",
-    "SELECT sum(time) FROM kernels WHERE run_id = ?1 AND name = ?2 HAVING count(*) > 0",
-};
-
-int sq_run_value(db *d, long long run_id, const char *y, double *value, struct err *err)
-{
-    const char *name;
-    int kind = sq_y_kind(y, &name), rc;
-    sqlite3_stmt *st;
-
-    if (kind < 0)
-        return sq_bad_y(y, err);
-    st = db_stmt(d, SQL_VALUE[kind], err);
-    if (st == NULL)
-        return -1;
-    sqlite3_bind_int64(st, 1, run_id);
-    if (name)
-        sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        *value = sqlite3_column_double(st, 0);
-    sqlite3_reset(st);
-    if (rc == SQLITE_ROW)
-        return 1;
-    if (rc != SQLITE_DONE)
-        return db_fail(d, err);
-    return 0;
-}
-
 /* ---- alerts --------------------------------------------------------------- */
 
-int sq_alert_set_state(db *d, long long id, const char *state, struct err *err)
-{
-    char now[32];
-    int n;
-    db_now(now);
-    n = db_run_sql(d, "UPDATE alerts SET state = ?2, updated_at = ?3 WHERE id = ?1", err,
-                   "itt", id, state, now);
-    if (n < 0)
-        return -1;
-    if (n == 0)
-        return err_set(err, 404, "not_found", NULL, "no alert %lld", id);
-    return 0;
-}
-
 /* ---- executables' build settings ------------------------------------------- */
-
-int sq_executable_put(db *d, const char *application, const char *name,
-                      const char *compiler, const char *flags, const char *version,
-                      struct err *err)
-{
-    long long app = db_app_id(d, application, 0, err);
-    if (app < 0)
-        return -1;
-    if (app == 0)
-        return err_set(err, 404, "not_found", NULL, "no application named %s",
-                       application);
-    return db_run_sql(d,
-                      "INSERT INTO executables (app_id, name, compiler, flags, version) "
-                      "VALUES (?1, ?2, coalesce(?3, ''), coalesce(?4, ''), coalesce(?5, "
-                      "'')) ON CONFLICT (app_id, name) DO UPDATE SET compiler = "
-                      "coalesce(?3, compiler), flags = coalesce(?4, flags), version = "
-                      "coalesce(?5, version)",
-                      err,
-                      "ittt"
-                      "t",
-                      app, name, compiler, flags, version) < 0
-               ? -1
-               : 0;
-}
-
-int sq_model_name(db *d, long long id, const char *name, struct err *err)
-{
-    return db_run_sql(d, "UPDATE models SET name = ?2 WHERE id = ?1", err, "it", id,
-                      name) < 0
-               ? -1
-               : 0;
-}
 
 /* ---- deletes -------------------------------------------------------------- */
 

@@ -56,11 +56,6 @@ int db_run_sql(db *d, const char *sql, struct err *err, const char *fmt, ...);
  * key in obj. Returns 1, or 0 with err set. */
 int db_attach_rows(db *d, json_t *obj, const char *key, const char *sql, long long id,
                    struct err *err);
-/* y of a series or window: "runtime" -> 0; "metric:NAME" -> 1 and *name;
- * "kernel:NAME" -> 2 and *name; else -1 (db/sqlite/history.c). */
-int sq_y_kind(const char *y, const char **name);
-/* The 422 for a y that is none of those; returns -1. */
-int sq_bad_y(const char *y, struct err *err);
 
 /* Judged runs between two folds of the watch counts (schema.sql migrations
  * 10 and 11: the list decodes the packed rows of the runs not folded yet),
