@@ -84,9 +84,6 @@ struct db_backend {
                                void *ctx, struct err *err);
     int (*history_side)(db *d, const struct db_history_filter *f, const struct db_side *s,
                         arena *a, struct db_side_value **out, size_t *n, struct err *err);
-    int (*watch_add)(db *d, const struct db_watch *w, const char *application,
-                     const char *executable, const char *system, long long *id,
-                     struct err *err);
     json_t *(*watches_list)(db *d, struct err *err);
     int (*watch_delete)(db *d, long long id, struct err *err);
     int (*watches_all)(db *d, arena *a, struct db_watch **out, struct err *err);
@@ -103,10 +100,6 @@ struct db_backend {
     int (*run_delete)(db *d, long long id, struct err *err);
     int (*app_delete)(db *d, const char *name, struct err *err);
     int (*model_delete)(db *d, long long id, struct err *err);
-    int (*template_delete)(db *d, const char *name, const char *application,
-                           struct err *err);
-    json_t *(*template_get_in)(db *d, const char *name, const char *application,
-                               struct err *err);
     int (*demo_remove)(db *d, struct err *err);
 };
 

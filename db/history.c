@@ -135,13 +135,6 @@ int db_history_side(db *d, const struct db_history_filter *f, const struct db_si
     return d->be->history_side(d, f, s, a, out, n, err);
 }
 
-int db_watch_add(db *d, const struct db_watch *w, const char *application,
-                 const char *executable, const char *system, long long *id,
-                 struct err *err)
-{
-    return d->be->watch_add(d, w, application, executable, system, id, err);
-}
-
 json_t *db_watches_list(db *d, struct err *err)
 {
     return d->be->watches_list(d, err);
@@ -206,17 +199,6 @@ int db_model_delete(db *d, long long id, struct err *err)
     return d->be->model_delete(d, id, err);
 }
 
-int db_template_delete(db *d, const char *name, const char *application, struct err *err)
-{
-    return d->be->template_delete(d, name, application, err);
-}
-
-json_t *db_template_get_in(db *d, const char *name, const char *application,
-                           struct err *err)
-{
-    return d->be->template_get_in(d, name, application, err);
-}
-
 int db_demo_remove(db *d, struct err *err)
 {
     return d->be->demo_remove(d, err);
@@ -228,4 +210,92 @@ int db_history_series_each(db *d, long long config_id, const char *y,
                            void *ctx, struct err *err)
 {
     return d->be->history_series_each(d, config_id, y, fn, ctx, err);
+}
+
+int db_watch_add(db *d, const struct db_watch *w, const char *application,
+                 const char *executable, const char *system, long long *id,
+                 struct err *err)
+{
+    long long app = db_app_id(d, application, 0, err), exe = 0, sys = 0;
+    char now[32];
+    int rc;
+
+    if (app < 0)
+        return -1;
+    if (app == 0)
+        return err_set(err, 404, "not_found", "application", "no application named %s",
+                       application);
+    if (executable) {
+        rc = dq_scalar(d, &exe,
+                       "SELECT id FROM executables WHERE app_id = ?1 AND name = ?2", err,
+                       "it", app, executable);
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            return err_set(err, 404, "not_found", "executable",
+                           "no executable named %s in %s", executable, application);
+    }
+    if (system) {
+        sys = db_system_id(d, system, 0, err);
+        if (sys < 0)
+            return -1;
+        if (sys == 0)
+            return err_set(err, 404, "not_found", "system", "no system named %s", system);
+    }
+    db_now(now);
+    /* On SQLite never the id of a deleted watch, whose judgements the runs'
+     * packed rows still hold: watch_ids.last is the highest id ever used
+     * (kept by a trigger on every insert, schema.sql migration 11). */
+    return dq_scalar(
+               d, id,
+               DQ_SQL(
+                   d,
+                   "INSERT INTO watches (id, model_id, app_id, exe_id, system_id, "
+                   "nprocs, inputs, y, test, threshold, history, created_at) VALUES "
+                   "((SELECT last + 1 FROM watch_ids), nullif(?1, 0), ?2, nullif(?3, 0), "
+                   "nullif(?4, 0), nullif(?5, 0), ?6, ?7, ?8, ?9, nullif(?10, 0), ?11) "
+                   "RETURNING id",
+                   "INSERT INTO watches (model_id, app_id, exe_id, system_id, nprocs, "
+                   "inputs, y, test, threshold, history, created_at) VALUES "
+                   "(nullif(?1, 0), ?2, nullif(?3, 0), nullif(?4, 0), nullif(?5, 0), "
+                   "?6, ?7, ?8, ?9, nullif(?10, 0), ?11) RETURNING id"),
+               err,
+               "iiiiitttdi"
+               "t",
+               w->model_id, app, exe, sys, w->nprocs, w->inputs_json, w->y, w->test,
+               w->threshold, w->window, now) <= 0
+               ? -1
+               : 0;
+}
+
+int db_template_delete(db *d, const char *name, const char *application, struct err *err)
+{
+    json_t *rows = dq_json(d,
+                           "SELECT t.id FROM templates t JOIN applications a ON a.id = "
+                           "t.app_id WHERE t.name = ?1 AND (?2 IS NULL OR a.name = ?2) "
+                           "ORDER BY t.id LIMIT 2",
+                           err, "tt", name, application);
+    size_t n = rows ? json_array_size(rows) : 0;
+    long long id;
+    if (rows == NULL)
+        return -1;
+    id = n ? json_integer_value(json_object_get(json_array_get(rows, 0), "id")) : 0;
+    json_decref(rows);
+    if (n == 0)
+        return err_set(err, 404, "not_found", NULL, "no template named %s", name);
+    if (n > 1)
+        return err_set(
+            err, 409, "conflict", "application",
+            "template %s exists in several applications: add ?application=", name);
+    return dq_run(d, "DELETE FROM templates WHERE id = ?1", err, "i", id) < 0 ? -1 : 0;
+}
+
+json_t *db_template_get_in(db *d, const char *name, const char *application,
+                           struct err *err)
+{
+    return dq_one(d, "template",
+                  "SELECT t.name, a.name AS application, t.kernel, t.expression, "
+                  "t.description, t.created_at FROM templates t JOIN applications "
+                  "a ON a.id = t.app_id WHERE t.name = ?1 AND a.name = ?2",
+                  err, "tt", name, application);
 }

@@ -26,7 +26,6 @@ const struct db_backend db_pg = {
     .history_series = pg_history_series,
     .history_series_each = pg_history_series_each,
     .history_side = pg_history_side,
-    .watch_add = pg_watch_add,
     .watches_list = pg_watches_list,
     .watch_delete = pg_watch_delete,
     .watches_all = pg_watches_all,
@@ -39,7 +38,5 @@ const struct db_backend db_pg = {
     .run_delete = pg_run_delete,
     .app_delete = pg_app_delete,
     .model_delete = pg_model_delete,
-    .template_delete = pg_template_delete,
-    .template_get_in = pg_template_get_in,
     .demo_remove = pg_demo_remove,
 };

@@ -229,58 +229,6 @@ int pg_history_side(db *d, const struct db_history_filter *f, const struct db_si
 
 /* ---- watches -------------------------------------------------------------- */
 
-int pg_watch_add(db *d, const struct db_watch *w, const char *application,
-                 const char *executable, const char *system, long long *id,
-                 struct err *err)
-{
-    long long app = db_app_id(d, application, 0, err), exe = 0, sys = 0;
-    char now[32];
-    PGresult *r;
-
-    if (app < 0)
-        return -1;
-    if (app == 0)
-        return err_set(err, 404, "not_found", "application", "no application named %s",
-                       application);
-    if (executable) {
-        r = pg_params(d,
-                      "SELECT id FROM executables WHERE app_id = $1::bigint AND name = "
-                      "$2::text",
-                      err, "it", app, executable);
-        if (r == NULL)
-            return -1;
-        exe = PQntuples(r) > 0 ? pg_ll(r, 0, 0) : 0;
-        PQclear(r);
-        if (exe == 0)
-            return err_set(err, 404, "not_found", "executable",
-                           "no executable named %s in %s", executable, application);
-    }
-    if (system) {
-        sys = db_system_id(d, system, 0, err);
-        if (sys < 0)
-            return -1;
-        if (sys == 0)
-            return err_set(err, 404, "not_found", "system", "no system named %s", system);
-    }
-    db_now(now);
-    r = pg_params(d,
-                  "INSERT INTO watches (model_id, app_id, exe_id, system_id, nprocs, "
-                  "inputs, y, test, threshold, history, created_at) VALUES "
-                  "(nullif($1::bigint, 0), $2::bigint, nullif($3::bigint, 0), "
-                  "nullif($4::bigint, 0), nullif($5::bigint, 0), $6::text, $7::text, "
-                  "$8::text, $9::float8, nullif($10::bigint, 0), $11::text) RETURNING id",
-                  err,
-                  "iiiiitttdi"
-                  "t",
-                  w->model_id, app, exe, sys, w->nprocs, w->inputs_json, w->y, w->test,
-                  w->threshold, w->window, now);
-    if (r == NULL)
-        return -1;
-    *id = pg_ll(r, 0, 0);
-    PQclear(r);
-    return 0;
-}
-
 json_t *pg_watches_list(db *d, struct err *err)
 {
     return pg_query_json(
@@ -727,41 +675,6 @@ int pg_model_delete(db *d, long long id, struct err *err)
     if (n == 0)
         return err_set(err, 404, "not_found", NULL, "no model %lld", id);
     return 0;
-}
-
-int pg_template_delete(db *d, const char *name, const char *application, struct err *err)
-{
-    json_t *rows = pg_query_json(d,
-                                 "SELECT t.id FROM templates t JOIN applications a ON "
-                                 "a.id = t.app_id WHERE t.name = $1::text AND ($2::text "
-                                 "IS NULL OR a.name = $2::text) ORDER BY t.id LIMIT 2",
-                                 err, "tt", name, application);
-    size_t n = rows ? json_array_size(rows) : 0;
-    long long id;
-    if (rows == NULL)
-        return -1;
-    id = n ? json_integer_value(json_object_get(json_array_get(rows, 0), "id")) : 0;
-    json_decref(rows);
-    if (n == 0)
-        return err_set(err, 404, "not_found", NULL, "no template named %s", name);
-    if (n > 1)
-        return err_set(
-            err, 409, "conflict", "application",
-            "template %s exists in several applications: add ?application=", name);
-    return pg_run_sql(d, "DELETE FROM templates WHERE id = $1::bigint", err, "i", id) < 0
-               ? -1
-               : 0;
-}
-
-json_t *pg_template_get_in(db *d, const char *name, const char *application,
-                           struct err *err)
-{
-    return pg_query_one(d, "template",
-                        "SELECT t.name, a.name AS application, t.kernel, t.expression, "
-                        "t.description, t.created_at FROM templates t JOIN applications "
-                        "a ON a.id = t.app_id WHERE t.name = $1::text AND a.name = "
-                        "$2::text",
-                        err, "tt", name, application);
 }
 
 /* A demo system goes only when nothing of the user's still refers to it. */

@@ -26,7 +26,6 @@ const struct db_backend db_sqlite = {
     .history_series = sq_history_series,
     .history_series_each = sq_history_series_each,
     .history_side = sq_history_side,
-    .watch_add = sq_watch_add,
     .watches_list = sq_watches_list,
     .watch_delete = sq_watch_delete,
     .watches_all = sq_watches_all,
@@ -39,7 +38,5 @@ const struct db_backend db_sqlite = {
     .run_delete = sq_run_delete,
     .app_delete = sq_app_delete,
     .model_delete = sq_model_delete,
-    .template_delete = sq_template_delete,
-    .template_get_in = sq_template_get_in,
     .demo_remove = sq_demo_remove,
 };

@@ -67,9 +67,6 @@ int sq_history_series_each(db *d, long long config_id, const char *y,
                            void *ctx, struct err *err);
 int sq_history_side(db *d, const struct db_history_filter *f, const struct db_side *s,
                     arena *a, struct db_side_value **out, size_t *n, struct err *err);
-int sq_watch_add(db *d, const struct db_watch *w, const char *application,
-                 const char *executable, const char *system, long long *id,
-                 struct err *err);
 json_t *sq_watches_list(db *d, struct err *err);
 int sq_watch_delete(db *d, long long id, struct err *err);
 int sq_watches_all(db *d, arena *a, struct db_watch **out, struct err *err);
@@ -86,9 +83,6 @@ json_t *sq_alerts_list(db *d, const char *state, long long id, struct err *err);
 int sq_run_delete(db *d, long long id, struct err *err);
 int sq_app_delete(db *d, const char *name, struct err *err);
 int sq_model_delete(db *d, long long id, struct err *err);
-int sq_template_delete(db *d, const char *name, const char *application, struct err *err);
-json_t *sq_template_get_in(db *d, const char *name, const char *application,
-                           struct err *err);
 int sq_demo_remove(db *d, struct err *err);
 
 /* db/copy_backend.h (db/sqlite/copy.c) */

@@ -244,54 +244,6 @@ int sq_history_side(db *d, const struct db_history_filter *f, const struct db_si
 
 /* ---- watches -------------------------------------------------------------- */
 
-int sq_watch_add(db *d, const struct db_watch *w, const char *application,
-                 const char *executable, const char *system, long long *id,
-                 struct err *err)
-{
-    long long app = db_app_id(d, application, 0, err), exe = 0, sys = 0;
-    json_t *row;
-
-    if (app < 0)
-        return -1;
-    if (app == 0)
-        return err_set(err, 404, "not_found", "application", "no application named %s",
-                       application);
-    if (executable) {
-        row =
-            db_query_json(d, "SELECT id FROM executables WHERE app_id = ?1 AND name = ?2",
-                          err, "it", app, executable);
-        if (row == NULL)
-            return -1;
-        exe = json_integer_value(json_object_get(json_array_get(row, 0), "id"));
-        json_decref(row);
-        if (exe == 0)
-            return err_set(err, 404, "not_found", "executable",
-                           "no executable named %s in %s", executable, application);
-    }
-    if (system) {
-        sys = db_system_id(d, system, 0, err);
-        if (sys < 0)
-            return -1;
-        if (sys == 0)
-            return err_set(err, 404, "not_found", "system", "no system named %s", system);
-    }
-    /* never the id of a deleted watch, whose judgements the runs' packed
-     * rows still hold: watch_ids.last is the highest id ever used (kept by a
-     * trigger on every insert, schema.sql migration 11) */
-    if (db_run_sql(
-            d,
-            "INSERT INTO watches (id, model_id, app_id, exe_id, system_id, nprocs, "
-            "inputs, y, test, threshold, history, created_at) VALUES ((SELECT last + 1 "
-            "FROM watch_ids), nullif(?1, 0), ?2, nullif(?3, 0), nullif(?4, 0), "
-            "nullif(?5, 0), ?6, ?7, ?8, ?9, "
-            "nullif(?10, 0), strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
-            err, "iiiiitttdi", w->model_id, app, exe, sys, w->nprocs, w->inputs_json,
-            w->y, w->test, w->threshold, w->window) < 0)
-        return -1;
-    *id = sqlite3_last_insert_rowid(db_handle(d));
-    return 0;
-}
-
 static int delete_watches(db *d, const char *where, long long id, struct err *err)
 {
     /* where selects watch ids with ?1 = id; the three statements share it.
@@ -497,39 +449,6 @@ int sq_model_delete(db *d, long long id, struct err *err)
     if (n == 0)
         return err_set(err, 404, "not_found", NULL, "no model %lld", id);
     return 0;
-}
-
-int sq_template_delete(db *d, const char *name, const char *application, struct err *err)
-{
-    json_t *rows = db_query_json(
-        d,
-        "SELECT t.id FROM templates t JOIN applications a ON a.id = t.app_id WHERE "
-        "t.name = ?1 AND (?2 IS NULL OR a.name = ?2) LIMIT 2",
-        err, "tt", name, application);
-    size_t n = rows ? json_array_size(rows) : 0;
-    long long id;
-    if (rows == NULL)
-        return -1;
-    id = n ? json_integer_value(json_object_get(json_array_get(rows, 0), "id")) : 0;
-    json_decref(rows);
-    if (n == 0)
-        return err_set(err, 404, "not_found", NULL, "no template named %s", name);
-    if (n > 1)
-        return err_set(
-            err, 409, "conflict", "application",
-            "template %s exists in several applications: add ?application=", name);
-    return db_run_sql(d, "DELETE FROM templates WHERE id = ?1", err, "i", id) < 0 ? -1
-                                                                                  : 0;
-}
-
-json_t *sq_template_get_in(db *d, const char *name, const char *application,
-                           struct err *err)
-{
-    return db_query_one(d, "template",
-                        "SELECT t.name, a.name AS application, t.kernel, t.expression, "
-                        "t.description, t.created_at FROM templates t JOIN applications "
-                        "a ON a.id = t.app_id WHERE t.name = ?1 AND a.name = ?2",
-                        err, "tt", name, application);
 }
 
 int sq_demo_remove(db *d, struct err *err)
