@@ -37,12 +37,6 @@ struct db_backend {
                        int *existed, struct err *err);
     int (*runs_list)(db *d, const struct db_run_filter *f, arena *a,
                      struct db_run_row **rows, struct err *err);
-    int (*runs_names)(db *d, arena *a, const char ***inputs, size_t *ninputs,
-                      const char ***metrics, size_t *nmetrics, struct err *err);
-    int (*runs_tag_names)(db *d, arena *a, const char ***tags, size_t *ntags,
-                          struct err *err);
-    int (*run_get)(db *d, long long id, arena *a, struct db_run_row *row,
-                   struct err *err);
 
     /* db/catalog.h */
     long long (*app_id)(db *d, const char *name, int create, struct err *err);
@@ -129,6 +123,15 @@ int db_is_postgres(const char *path);
 int db_migrate(db *d, const char *schema, int have,
                int (*step)(db *d, int version, const char *sql, struct err *err),
                struct err *err);
+
+/* Reading stored runs (db/runs.c), for the engines' own listings: one row
+ * of the run columns (id, uid, application, executable, system, nprocs,
+ * runtime, started_at, submitter, created_at, commit, branch) from st; a
+ * run's inputs, metrics, kernels and tags; whether stored run id has
+ * exactly r's content (1, 0, or -1 with err set). */
+void db_run_row_read(db *d, struct db_stmt *st, arena *a, struct db_run_row *row);
+int db_run_children(db *d, arena *a, struct db_run_row *row, struct err *err);
+int db_run_same(db *d, long long id, const struct run_record *r, struct err *err);
 
 /* y of a series or window: "runtime" -> 0; "metric:NAME" -> 1 and *name;
  * "kernel:NAME" -> 2 and *name; else -1 (db/history.c). db_bad_y is the

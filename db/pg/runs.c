@@ -201,86 +201,11 @@ static int resolve(db *d, struct resolved *c, const struct run_record *r, struct
     return 0;
 }
 
-static int str_eq(const char *a, const char *b)
-{
-    if (a == NULL || b == NULL)
-        return a == b;
-    return strcmp(a, b) == 0;
-}
-
-/* The same tags, in any order (keys are unique within a run). */
-static int tags_eq(const struct rec_tag *a, size_t na, const struct rec_tag *b, size_t nb)
-{
-    size_t i, k;
-    if (na != nb)
-        return 0;
-    for (i = 0; i < na; i++) {
-        for (k = 0; k < nb; k++)
-            if (strcmp(a[i].key, b[k].key) == 0)
-                break;
-        if (k == nb || strcmp(a[i].value, b[k].value) != 0)
-            return 0;
-    }
-    return 1;
-}
-
-/* The same named values, in any order (names are unique within a run). */
-static int kvs_eq(const struct rec_kv *a, size_t na, const struct rec_kv *b, size_t nb)
-{
-    size_t i, k;
-    if (na != nb)
-        return 0;
-    for (i = 0; i < na; i++) {
-        for (k = 0; k < nb; k++)
-            if (strcmp(a[i].name, b[k].name) == 0)
-                break;
-        if (k == nb || a[i].value != b[k].value)
-            return 0;
-    }
-    return 1;
-}
-
-/* Whether the stored run `id` has exactly the content of r (everything but
- * the submitter and the time it was stored). Returns 1, 0, or -1 on error. */
-static int same_as_stored(db *d, long long id, const struct run_record *r,
-                          struct err *err)
-{
-    struct db_run_row row;
-    const struct run_record *s = &row.run;
-    arena *a = arena_new();
-    int found, same;
-    size_t k;
-
-    if (a == NULL)
-        return err_nomem(err);
-    found = pg_run_get(d, id, a, &row, err);
-    if (found <= 0) {
-        arena_free(a);
-        return found < 0 ? -1 : 0;
-    }
-    same = str_eq(s->application, r->application) &&
-           str_eq(s->executable, r->executable) && str_eq(s->system, r->system) &&
-           s->nprocs == r->nprocs && s->runtime == r->runtime &&
-           str_eq(s->started_at, r->started_at) && str_eq(s->commit, r->commit) &&
-           str_eq(s->branch, r->branch) &&
-           tags_eq(s->tags, s->ntags, r->tags, r->ntags) &&
-           kvs_eq(s->inputs, s->ninputs, r->inputs, r->ninputs) &&
-           kvs_eq(s->metrics, s->nmetrics, r->metrics, r->nmetrics) &&
-           s->nkernels == r->nkernels;
-    for (k = 0; same && k < r->nkernels; k++)
-        same = str_eq(s->kernels[k].name, r->kernels[k].name) &&
-               s->kernels[k].time == r->kernels[k].time &&
-               s->kernels[k].calls == r->kernels[k].calls &&
-               str_eq(s->kernels[k].metrics_json, r->kernels[k].metrics_json);
-    arena_free(a);
-    return same;
-}
-
 /* A repeat of a stored client id: the same content is the same run; other
  * content is a client bug that must not pass silently. */
 static int repeat(db *d, long long id, const struct run_record *r, struct err *err)
 {
-    int same = same_as_stored(d, id, r, err);
+    int same = db_run_same(d, id, r, err);
     if (same < 0)
         return -1;
     if (!same)
@@ -580,92 +505,6 @@ static const char *dup(arena *a, const PGresult *r, int row, int col)
     return t ? arena_strndup(a, t, (size_t)PQgetlength(r, row, col)) : NULL;
 }
 
-static const char SQL_INPUTS[] =
-    "SELECT name, value FROM run_inputs WHERE run_id = $1 ORDER BY name";
-static const char SQL_METRICS[] =
-    "SELECT name, value FROM run_metrics WHERE run_id = $1 ORDER BY name";
-static const char SQL_KERNELS[] =
-    "SELECT name, time, calls, metrics FROM kernels WHERE run_id = $1 ORDER BY seq";
-static const char SQL_TAGS[] =
-    "SELECT key, value FROM run_tags WHERE run_id = $1 ORDER BY key";
-
-static int read_kvs(db *d, const char *sql, long long id, arena *a, struct rec_kv **out,
-                    size_t *n, struct err *err)
-{
-    PGresult *r = pg_params(d, sql, err, "i", id);
-    int i, rows;
-
-    *n = 0;
-    *out = NULL;
-    if (r == NULL)
-        return -1;
-    rows = PQntuples(r);
-    if (rows > 0 && (*out = arena_alloc(a, (size_t)rows * sizeof **out)) == NULL) {
-        PQclear(r);
-        return err_nomem(err);
-    }
-    for (i = 0; i < rows; i++) {
-        (*out)[i].name = dup(a, r, i, 0);
-        (*out)[i].value = pg_dbl(r, i, 1);
-    }
-    *n = (size_t)rows;
-    PQclear(r);
-    return 0;
-}
-
-static int read_kernels(db *d, long long id, arena *a, struct run_record *run,
-                        struct err *err)
-{
-    PGresult *r = pg_params(d, SQL_KERNELS, err, "i", id);
-    int i, rows;
-
-    run->kernels = NULL;
-    run->nkernels = 0;
-    if (r == NULL)
-        return -1;
-    rows = PQntuples(r);
-    if (rows > 0 &&
-        (run->kernels = arena_alloc(a, (size_t)rows * sizeof *run->kernels)) == NULL) {
-        PQclear(r);
-        return err_nomem(err);
-    }
-    for (i = 0; i < rows; i++) {
-        struct rec_kernel *k = &run->kernels[i];
-        k->name = dup(a, r, i, 0);
-        k->time = pg_dbl(r, i, 1);
-        k->calls = pg_ll(r, i, 2);
-        k->metrics_json = dup(a, r, i, 3);
-    }
-    run->nkernels = (size_t)rows;
-    PQclear(r);
-    return 0;
-}
-
-static int read_tags(db *d, long long id, arena *a, struct run_record *run,
-                     struct err *err)
-{
-    PGresult *r = pg_params(d, SQL_TAGS, err, "i", id);
-    int i, rows;
-
-    run->tags = NULL;
-    run->ntags = 0;
-    if (r == NULL)
-        return -1;
-    run->tags = arena_alloc(a, LIMIT_TAGS * sizeof *run->tags);
-    if (run->tags == NULL) {
-        PQclear(r);
-        return err_nomem(err);
-    }
-    rows = PQntuples(r);
-    for (i = 0; i < rows && run->ntags < LIMIT_TAGS; i++) {
-        run->tags[run->ntags].key = dup(a, r, i, 0);
-        run->tags[run->ntags].value = dup(a, r, i, 1);
-        run->ntags++;
-    }
-    PQclear(r);
-    return 0;
-}
-
 static void read_row(const PGresult *r, int i, arena *a, struct db_run_row *row)
 {
     struct run_record *run = &row->run;
@@ -682,16 +521,6 @@ static void read_row(const PGresult *r, int i, arena *a, struct db_run_row *row)
     row->created_at = dup(a, r, i, 9);
     run->commit = dup(a, r, i, 10);
     run->branch = dup(a, r, i, 11);
-}
-
-static int read_children(db *d, arena *a, struct db_run_row *row, struct err *err)
-{
-    struct run_record *r = &row->run;
-    if (read_kvs(d, SQL_INPUTS, row->id, a, &r->inputs, &r->ninputs, err) != 0 ||
-        read_kvs(d, SQL_METRICS, row->id, a, &r->metrics, &r->nmetrics, err) != 0 ||
-        read_kernels(d, row->id, a, r, err) != 0 || read_tags(d, row->id, a, r, err) != 0)
-        return -1;
-    return 0;
 }
 
 /* The children of a page of runs (ids ascending) in four statements, not
@@ -850,72 +679,4 @@ int pg_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_r
         return -1;
     *rows = out;
     return n;
-}
-
-static const char SQL_RUN_GET[] =
-    "SELECT r.id, r.uid, a.name, e.name, s.name, r.nprocs, r.runtime, r.started_at, "
-    "r.submitter, r.created_at, r.vcs_commit, r.vcs_branch FROM runs r JOIN applications "
-    "a ON a.id = r.app_id "
-    "JOIN executables e ON e.id = r.exe_id JOIN systems s ON s.id = r.system_id "
-    "WHERE r.id = $1";
-
-int pg_run_get(db *d, long long id, arena *a, struct db_run_row *row, struct err *err)
-{
-    PGresult *r = pg_params(d, SQL_RUN_GET, err, "i", id);
-    if (r == NULL)
-        return -1;
-    if (PQntuples(r) == 0) {
-        PQclear(r);
-        return 0;
-    }
-    read_row(r, 0, a, row);
-    PQclear(r);
-    return read_children(d, a, row, err) != 0 ? -1 : 1;
-}
-
-static int read_names(db *d, const char *sql, arena *a, const char ***out, size_t *n,
-                      struct err *err)
-{
-    PGresult *r = pg_params(d, sql, err, "");
-    int i, rows;
-
-    *out = NULL;
-    *n = 0;
-    if (r == NULL)
-        return -1;
-    rows = PQntuples(r);
-    if (rows > 0 && (*out = arena_alloc(a, (size_t)rows * sizeof **out)) == NULL) {
-        PQclear(r);
-        return err_nomem(err);
-    }
-    for (i = 0; i < rows; i++)
-        (*out)[i] = dup(a, r, i, 0);
-    *n = (size_t)rows;
-    PQclear(r);
-    return 0;
-}
-
-int pg_runs_names(db *d, arena *a, const char ***inputs, size_t *ninputs,
-                  const char ***metrics, size_t *nmetrics, struct err *err)
-{
-    if (read_names(d, "SELECT DISTINCT name FROM run_inputs ORDER BY name", a, inputs,
-                   ninputs, err) != 0 ||
-        read_names(d, "SELECT DISTINCT name FROM run_metrics ORDER BY name", a, metrics,
-                   nmetrics, err) != 0)
-        return -1;
-    return 0;
-}
-
-int pg_runs_tag_names(db *d, arena *a, const char ***tags, size_t *ntags, struct err *err)
-{
-    const char **any;
-    size_t nany;
-    if (read_names(d, "SELECT DISTINCT key FROM run_tags ORDER BY key", a, tags, ntags,
-                   err) != 0 ||
-        read_names(d,
-                   "SELECT 1 WHERE EXISTS (SELECT 1 FROM runs WHERE vcs_commit IS NOT "
-                   "NULL OR vcs_branch IS NOT NULL)",
-                   a, &any, &nany, err) != 0)
-        return -1;
-    return *ntags > 0 || nany > 0;
 }

@@ -21,11 +21,6 @@ int sq_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
                    int *existed, struct err *err);
 int sq_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_row **rows,
                  struct err *err);
-int sq_runs_names(db *d, arena *a, const char ***inputs, size_t *ninputs,
-                  const char ***metrics, size_t *nmetrics, struct err *err);
-int sq_runs_tag_names(db *d, arena *a, const char ***tags, size_t *ntags,
-                      struct err *err);
-int sq_run_get(db *d, long long id, arena *a, struct db_run_row *row, struct err *err);
 
 /* db/catalog.h */
 long long sq_app_id(db *d, const char *name, int create, struct err *err);
