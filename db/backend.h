@@ -79,7 +79,6 @@ struct db_backend {
     int (*history_side)(db *d, const struct db_history_filter *f, const struct db_side *s,
                         arena *a, struct db_side_value **out, size_t *n, struct err *err);
     json_t *(*watches_list)(db *d, struct err *err);
-    int (*watch_delete)(db *d, long long id, struct err *err);
     int (*watches_all)(db *d, arena *a, struct db_watch **out, struct err *err);
     int (*history_window)(db *d, long long run_id, const char *y, double value,
                           long long window, double *hist, struct err *err);
@@ -91,10 +90,9 @@ struct db_backend {
                                   struct err *err);
     json_t *(*model_judgements)(db *d, long long model_id, struct err *err);
     json_t *(*alerts_list)(db *d, const char *state, long long id, struct err *err);
-    int (*run_delete)(db *d, long long id, struct err *err);
-    int (*app_delete)(db *d, const char *name, struct err *err);
-    int (*model_delete)(db *d, long long id, struct err *err);
-    int (*demo_remove)(db *d, struct err *err);
+
+    /* what a run's delete does to its judgements (db_run_delete) */
+    int (*judged_delete_run)(db *d, long long run_id, struct err *err);
 };
 
 /* The head of every backend's connection. */

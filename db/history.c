@@ -140,11 +140,6 @@ json_t *db_watches_list(db *d, struct err *err)
     return d->be->watches_list(d, err);
 }
 
-int db_watch_delete(db *d, long long id, struct err *err)
-{
-    return d->be->watch_delete(d, id, err);
-}
-
 int db_watches_all(db *d, arena *a, struct db_watch **out, struct err *err)
 {
     return d->be->watches_all(d, a, out, err);
@@ -182,26 +177,6 @@ json_t *db_model_judgements(db *d, long long model_id, struct err *err)
 json_t *db_alerts_list(db *d, const char *state, long long id, struct err *err)
 {
     return d->be->alerts_list(d, state, id, err);
-}
-
-int db_run_delete(db *d, long long id, struct err *err)
-{
-    return d->be->run_delete(d, id, err);
-}
-
-int db_app_delete(db *d, const char *name, struct err *err)
-{
-    return d->be->app_delete(d, name, err);
-}
-
-int db_model_delete(db *d, long long id, struct err *err)
-{
-    return d->be->model_delete(d, id, err);
-}
-
-int db_demo_remove(db *d, struct err *err)
-{
-    return d->be->demo_remove(d, err);
 }
 
 int db_history_series_each(db *d, long long config_id, const char *y,
@@ -298,4 +273,200 @@ json_t *db_template_get_in(db *d, const char *name, const char *application,
                   "t.description, t.created_at FROM templates t JOIN applications "
                   "a ON a.id = t.app_id WHERE t.name = ?1 AND a.name = ?2",
                   err, "tt", name, application);
+}
+
+/* ---- deletes -------------------------------------------------------------- */
+
+/* Deleting watches: alerts, then the counts, then (PostgreSQL) the
+ * judgements, then the watches, each chosen by one selection of watch ids
+ * with ?1 = the id given. SQLite keeps a run's judgements packed in one row
+ * (db/codec.c), where every reader skips a watch id that is gone. */
+#define WATCH_DELETES(sel)                                                               \
+    {                                                                                    \
+        "DELETE FROM alerts WHERE watch_id IN (" sel ")",                                \
+            "DELETE FROM watch_counts WHERE watch_id IN (" sel ")",                      \
+            "DELETE FROM judgements WHERE watch_id IN (" sel ")",                        \
+            "DELETE FROM watches WHERE id IN (" sel ")"                                  \
+    }
+
+enum { BY_ID, BY_MODEL, BY_APP };
+static const char *const SQL_WATCH_DELETE[3][4] = {
+    [BY_ID] = WATCH_DELETES("SELECT ?1"),
+    [BY_MODEL] = WATCH_DELETES("SELECT id FROM watches WHERE model_id = ?1"),
+    [BY_APP] = WATCH_DELETES("SELECT id FROM watches WHERE app_id = ?1 OR model_id IN "
+                             "(SELECT id FROM models WHERE app_id = ?1)"),
+};
+
+/* The number of watches deleted, or -1. */
+static long long delete_watches(db *d, int by, long long id, struct err *err)
+{
+    long long n = 0;
+    for (int i = 0; i < 4; i++) {
+        const char *sql =
+            i == 2 ? DQ_SQL(d, NULL, SQL_WATCH_DELETE[by][i]) : SQL_WATCH_DELETE[by][i];
+        if (sql != NULL && (n = dq_run(d, sql, err, "i", id)) < 0)
+            return -1;
+    }
+    return n;
+}
+
+int db_watch_delete(db *d, long long id, struct err *err)
+{
+    long long n = delete_watches(d, BY_ID, id, err);
+    if (n < 0)
+        return -1;
+    if (n == 0)
+        return err_set(err, 404, "not_found", NULL, "no watch %lld", id);
+    return 0;
+}
+
+/* Recomputes a configuration's summary from its runs, and drops it when it
+ * has none left. */
+static int config_refresh(db *d, long long config_id, struct err *err)
+{
+    if (dq_run(d,
+               "UPDATE run_configs SET runs = (SELECT count(*) FROM runs WHERE "
+               "config_id = ?1), sum_runtime = coalesce((SELECT sum(runtime) FROM runs "
+               "WHERE config_id = ?1), 0), min_runtime = coalesce((SELECT min(runtime) "
+               "FROM runs WHERE config_id = ?1), 0), max_runtime = coalesce((SELECT "
+               "max(runtime) FROM runs WHERE config_id = ?1), 0), last_run_id = "
+               "coalesce((SELECT max(id) FROM runs WHERE config_id = ?1), 0) WHERE id "
+               "= ?1",
+               err, "i", config_id) < 0 ||
+        dq_run(d, "DELETE FROM run_configs WHERE id = ?1 AND runs = 0", err, "i",
+               config_id) < 0)
+        return -1;
+    return 0;
+}
+
+/* The application's kernel and metric names (migration 5, kept by triggers on
+ * insert) follow a deleted run: its kernel records are subtracted and a name
+ * no run of the application records any more is dropped; a metric name goes
+ * when no other run of the application has it. Runs inside the transaction,
+ * before the run (and by cascade its kernels and metrics) is deleted. */
+static int app_names_forget_run(db *d, long long id, struct err *err)
+{
+    if (dq_run(d,
+               "UPDATE app_kernels SET records = records - (SELECT count(*) FROM "
+               "kernels k WHERE k.run_id = ?1 AND k.name = app_kernels.name) WHERE "
+               "app_id = (SELECT app_id FROM runs WHERE id = ?1) AND name IN (SELECT "
+               "name FROM kernels WHERE run_id = ?1)",
+               err, "i", id) < 0 ||
+        dq_run(d, "DELETE FROM app_kernels WHERE records <= 0", err, "") < 0 ||
+        dq_run(d,
+               "DELETE FROM app_metrics WHERE app_id = (SELECT app_id FROM runs WHERE "
+               "id = ?1) AND name IN (SELECT name FROM run_metrics WHERE run_id = ?1) "
+               "AND NOT EXISTS (SELECT 1 FROM runs r JOIN run_metrics m ON m.run_id = "
+               "r.id WHERE r.app_id = app_metrics.app_id AND r.id <> ?1 AND m.name = "
+               "app_metrics.name)",
+               err, "i", id) < 0)
+        return -1;
+    return 0;
+}
+
+int db_run_delete(db *d, long long id, struct err *err)
+{
+    json_t *row =
+        dq_one(d, "run", "SELECT config_id FROM runs WHERE id = ?1", err, "i", id);
+    long long config_id;
+    if (row == NULL)
+        return -1;
+    config_id = json_integer_value(json_object_get(row, "config_id"));
+    json_decref(row);
+    if (dq_run(d, "DELETE FROM alerts WHERE run_id = ?1", err, "i", id) < 0 ||
+        d->be->judged_delete_run(d, id, err) != 0 ||
+        app_names_forget_run(d, id, err) != 0 ||
+        dq_run(d, "DELETE FROM runs WHERE id = ?1", err, "i", id) < 0)
+        return -1;
+    return config_refresh(d, config_id, err);
+}
+
+static int app_delete_id(db *d, long long app, struct err *err)
+{
+    /* The application's runs were judged by its watches alone (a watch
+     * covers one application), whose counts go with them. */
+    const char *const sql[] = {
+        "DELETE FROM alerts WHERE run_id IN (SELECT id FROM runs WHERE app_id = ?1)",
+        DQ_SQL(d,
+               "DELETE FROM run_judgements WHERE run_id IN (SELECT id FROM runs WHERE "
+               "app_id = ?1)",
+               "DELETE FROM judgements WHERE run_id IN (SELECT id FROM runs WHERE "
+               "app_id = ?1)"),
+        "DELETE FROM models WHERE app_id = ?1",
+        "DELETE FROM templates WHERE app_id = ?1",
+        "DELETE FROM couplings WHERE app_id = ?1",
+        "DELETE FROM runs WHERE app_id = ?1",
+        "DELETE FROM run_configs WHERE app_id = ?1",
+        "DELETE FROM app_kernels WHERE app_id = ?1",
+        "DELETE FROM app_metrics WHERE app_id = ?1",
+        "DELETE FROM executables WHERE app_id = ?1",
+        "DELETE FROM applications WHERE id = ?1",
+    };
+    if (delete_watches(d, BY_APP, app, err) < 0)
+        return -1;
+    for (size_t i = 0; i < sizeof sql / sizeof *sql; i++)
+        if (dq_run(d, sql[i], err, "i", app) < 0)
+            return -1;
+    return 0;
+}
+
+int db_app_delete(db *d, const char *name, struct err *err)
+{
+    long long app = db_app_id(d, name, 0, err);
+    if (app < 0)
+        return -1;
+    if (app == 0)
+        return err_set(err, 404, "not_found", NULL, "no application named %s", name);
+    return app_delete_id(d, app, err);
+}
+
+int db_model_delete(db *d, long long id, struct err *err)
+{
+    long long n;
+    if (delete_watches(d, BY_MODEL, id, err) < 0)
+        return -1;
+    n = dq_run(d, "DELETE FROM models WHERE id = ?1", err, "i", id);
+    if (n < 0)
+        return -1;
+    if (n == 0)
+        return err_set(err, 404, "not_found", NULL, "no model %lld", id);
+    return 0;
+}
+
+/* A demo system goes only when nothing of the user's still refers to it. */
+#define DEMO_SYSTEM_UNUSED(s)                                                            \
+    s ".demo = 1 AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.system_id = " s            \
+      ".id) AND NOT EXISTS (SELECT 1 FROM couplings c WHERE c.system_id = " s            \
+      ".id) AND NOT EXISTS (SELECT 1 FROM watches w WHERE w.system_id = " s              \
+      ".id) AND NOT EXISTS (SELECT 1 FROM models m WHERE m.system_id = " s ".id)"
+
+int db_demo_remove(db *d, struct err *err)
+{
+    json_t *apps =
+        dq_json(d, "SELECT id FROM applications WHERE demo = 1 ORDER BY id", err, "");
+    json_t *row;
+    size_t i;
+
+    if (apps == NULL)
+        return -1;
+    json_array_foreach(apps, i, row)
+    {
+        if (app_delete_id(d, json_integer_value(json_object_get(row, "id")), err) != 0) {
+            json_decref(apps);
+            return -1;
+        }
+    }
+    json_decref(apps);
+    if (dq_run(d,
+               "DELETE FROM system_benchmarks WHERE system_id IN (SELECT s.id FROM "
+               "systems s WHERE " DEMO_SYSTEM_UNUSED("s") ")",
+               err, "") < 0 ||
+        dq_run(d,
+               "DELETE FROM system_parameters WHERE system_id IN (SELECT s.id FROM "
+               "systems s WHERE " DEMO_SYSTEM_UNUSED("s") ")",
+               err, "") < 0 ||
+        dq_run(d, "DELETE FROM systems WHERE " DEMO_SYSTEM_UNUSED("systems"), err, "") <
+            0)
+        return -1;
+    return (int)i;
 }

@@ -24,7 +24,6 @@ const struct db_backend db_pg = {
     .history_series_each = pg_history_series_each,
     .history_side = pg_history_side,
     .watches_list = pg_watches_list,
-    .watch_delete = pg_watch_delete,
     .watches_all = pg_watches_all,
     .history_window = pg_history_window,
     .judgement_add = pg_judgement_add,
@@ -32,8 +31,5 @@ const struct db_backend db_pg = {
     .history_judgements = pg_history_judgements,
     .model_judgements = pg_model_judgements,
     .alerts_list = pg_alerts_list,
-    .run_delete = pg_run_delete,
-    .app_delete = pg_app_delete,
-    .model_delete = pg_model_delete,
-    .demo_remove = pg_demo_remove,
+    .judged_delete_run = pg_judged_delete_run,
 };

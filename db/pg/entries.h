@@ -63,7 +63,6 @@ int pg_history_series_each(db *d, long long config_id, const char *y,
 int pg_history_side(db *d, const struct db_history_filter *f, const struct db_side *s,
                     arena *a, struct db_side_value **out, size_t *n, struct err *err);
 json_t *pg_watches_list(db *d, struct err *err);
-int pg_watch_delete(db *d, long long id, struct err *err);
 int pg_watches_all(db *d, arena *a, struct db_watch **out, struct err *err);
 int pg_history_window(db *d, long long run_id, const char *y, double value,
                       long long window, double *hist, struct err *err);
@@ -75,12 +74,11 @@ json_t *pg_history_judgements(db *d, long long config_id, json_t **watches,
                               struct err *err);
 json_t *pg_model_judgements(db *d, long long model_id, struct err *err);
 json_t *pg_alerts_list(db *d, const char *state, long long id, struct err *err);
-int pg_run_delete(db *d, long long id, struct err *err);
-int pg_app_delete(db *d, const char *name, struct err *err);
-int pg_model_delete(db *d, long long id, struct err *err);
-int pg_demo_remove(db *d, struct err *err);
 
 /* db/copy_backend.h (db/pg/copy.c) */
 extern const struct db_copy_ops db_pg_copy;
+
+/* The judgements of a run, deleted with it (its packed row on SQLite). */
+int pg_judged_delete_run(db *d, long long run_id, struct err *err);
 
 #endif

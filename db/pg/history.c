@@ -242,49 +242,6 @@ json_t *pg_watches_list(db *d, struct err *err)
         err, "");
 }
 
-/* Deleting watches: alerts, then the counts (before the judgements, whose
- * delete trigger then finds no row), then judgements, then the watches, each
- * chosen by one of three selections of watch ids with $1 = the id given.
- * Constant statements (pg_params caches by the text's address). */
-#define WATCH_DELETES(sel)                                                               \
-    {                                                                                    \
-        "DELETE FROM alerts WHERE watch_id IN (" sel ")",                                \
-            "DELETE FROM watch_counts WHERE watch_id IN (" sel ")",                      \
-            "DELETE FROM judgements WHERE watch_id IN (" sel ")",                        \
-            "DELETE FROM watches WHERE id IN (" sel ")"                                  \
-    }
-
-enum { BY_ID, BY_MODEL, BY_APP };
-static const char *const SQL_WATCH_DELETE[3][4] = {
-    [BY_ID] = WATCH_DELETES("SELECT $1::bigint"),
-    [BY_MODEL] = WATCH_DELETES("SELECT id FROM watches WHERE model_id = $1::bigint"),
-    [BY_APP] = WATCH_DELETES("SELECT id FROM watches WHERE app_id = $1::bigint OR "
-                             "model_id IN (SELECT id FROM models WHERE app_id = "
-                             "$1::bigint)"),
-};
-
-/* Returns the number of watches deleted, or -1. */
-static long long delete_watches(db *d, int by, long long id, struct err *err)
-{
-    long long n = 0;
-    for (int i = 0; i < 4; i++) {
-        n = pg_run_sql(d, SQL_WATCH_DELETE[by][i], err, "i", id);
-        if (n < 0)
-            return -1;
-    }
-    return n;
-}
-
-int pg_watch_delete(db *d, long long id, struct err *err)
-{
-    long long n = delete_watches(d, BY_ID, id, err);
-    if (n < 0)
-        return -1;
-    if (n == 0)
-        return err_set(err, 404, "not_found", NULL, "no watch %lld", id);
-    return 0;
-}
-
 static const char SQL_WATCHES_ALL[] =
     "SELECT w.id, coalesce(w.model_id, 0), w.app_id, coalesce(w.exe_id, 0), "
     "coalesce(w.system_id, 0), coalesce(w.nprocs, 0), w.inputs, w.y, w.test, "
@@ -568,149 +525,13 @@ json_t *pg_alerts_list(db *d, const char *state, long long id, struct err *err)
 
 /* ---- deletes -------------------------------------------------------------- */
 
-/* Recomputes a configuration's summary from its runs, and drops it when it
- * has none left. */
-static int config_refresh(db *d, long long config_id, struct err *err)
-{
-    if (pg_run_sql(
-            d,
-            "UPDATE run_configs SET runs = (SELECT count(*) FROM runs WHERE config_id = "
-            "$1::bigint), sum_runtime = coalesce((SELECT sum(runtime) FROM runs WHERE "
-            "config_id = $1::bigint), 0), min_runtime = coalesce((SELECT min(runtime) "
-            "FROM runs WHERE config_id = $1::bigint), 0), max_runtime = "
-            "coalesce((SELECT max(runtime) FROM runs WHERE config_id = $1::bigint), 0), "
-            "last_run_id = coalesce((SELECT max(id) FROM runs WHERE config_id = "
-            "$1::bigint), 0) WHERE id = $1::bigint",
-            err, "i", config_id) < 0 ||
-        pg_run_sql(d, "DELETE FROM run_configs WHERE id = $1::bigint AND runs = 0", err,
-                   "i", config_id) < 0)
-        return -1;
-    return 0;
-}
-
-/* The application's kernel and metric names (kept by triggers on insert)
- * follow a deleted run, as in db/sqlite/history.c. */
-static int app_names_forget_run(db *d, long long id, struct err *err)
-{
-    if (pg_run_sql(d,
-                   "UPDATE app_kernels SET records = records - (SELECT count(*) FROM "
-                   "kernels k WHERE k.run_id = $1::bigint AND k.name = app_kernels.name) "
-                   "WHERE app_id = (SELECT app_id FROM runs WHERE id = $1::bigint) AND "
-                   "name IN (SELECT name FROM kernels WHERE run_id = $1::bigint)",
-                   err, "i", id) < 0 ||
-        pg_run_sql(d, "DELETE FROM app_kernels WHERE records <= 0", err, "") < 0 ||
-        pg_run_sql(d,
-                   "DELETE FROM app_metrics WHERE app_id = (SELECT app_id FROM runs "
-                   "WHERE id = $1::bigint) AND name IN (SELECT name FROM run_metrics "
-                   "WHERE run_id = $1::bigint) AND NOT EXISTS (SELECT 1 FROM runs r JOIN "
-                   "run_metrics m ON m.run_id = r.id WHERE r.app_id = app_metrics.app_id "
-                   "AND r.id <> $1::bigint AND m.name = app_metrics.name)",
-                   err, "i", id) < 0)
-        return -1;
-    return 0;
-}
-
-int pg_run_delete(db *d, long long id, struct err *err)
-{
-    json_t *row = pg_query_one(
-        d, "run", "SELECT config_id FROM runs WHERE id = $1::bigint", err, "i", id);
-    long long config_id;
-    if (row == NULL)
-        return -1;
-    config_id = json_integer_value(json_object_get(row, "config_id"));
-    json_decref(row);
-    if (pg_run_sql(d, "DELETE FROM alerts WHERE run_id = $1::bigint", err, "i", id) < 0 ||
-        pg_run_sql(d, "DELETE FROM judgements WHERE run_id = $1::bigint", err, "i", id) <
-            0 ||
-        app_names_forget_run(d, id, err) != 0 ||
-        pg_run_sql(d, "DELETE FROM runs WHERE id = $1::bigint", err, "i", id) < 0)
-        return -1;
-    return config_refresh(d, config_id, err);
-}
-
 /* An application's dependents, children first. */
-static const char *const SQL_APP_DELETE[] = {
-    "DELETE FROM alerts WHERE run_id IN (SELECT id FROM runs WHERE app_id = $1::bigint)",
-    ("DELETE FROM judgements WHERE run_id IN (SELECT id FROM runs WHERE app_id = "
-     "$1::bigint)"),
-    "DELETE FROM models WHERE app_id = $1::bigint",
-    "DELETE FROM templates WHERE app_id = $1::bigint",
-    "DELETE FROM couplings WHERE app_id = $1::bigint",
-    "DELETE FROM runs WHERE app_id = $1::bigint",
-    "DELETE FROM run_configs WHERE app_id = $1::bigint",
-    "DELETE FROM app_kernels WHERE app_id = $1::bigint",
-    "DELETE FROM app_metrics WHERE app_id = $1::bigint",
-    "DELETE FROM executables WHERE app_id = $1::bigint",
-    "DELETE FROM applications WHERE id = $1::bigint",
-};
-
-static int app_delete_id(db *d, long long app, struct err *err)
-{
-    if (delete_watches(d, BY_APP, app, err) < 0)
-        return -1;
-    for (size_t i = 0; i < sizeof SQL_APP_DELETE / sizeof *SQL_APP_DELETE; i++)
-        if (pg_run_sql(d, SQL_APP_DELETE[i], err, "i", app) < 0)
-            return -1;
-    return 0;
-}
-
-int pg_app_delete(db *d, const char *name, struct err *err)
-{
-    long long app = db_app_id(d, name, 0, err);
-    if (app < 0)
-        return -1;
-    if (app == 0)
-        return err_set(err, 404, "not_found", NULL, "no application named %s", name);
-    return app_delete_id(d, app, err);
-}
-
-int pg_model_delete(db *d, long long id, struct err *err)
-{
-    long long n;
-    if (delete_watches(d, BY_MODEL, id, err) < 0)
-        return -1;
-    n = pg_run_sql(d, "DELETE FROM models WHERE id = $1::bigint", err, "i", id);
-    if (n < 0)
-        return -1;
-    if (n == 0)
-        return err_set(err, 404, "not_found", NULL, "no model %lld", id);
-    return 0;
-}
-
 /* A demo system goes only when nothing of the user's still refers to it. */
-#define DEMO_SYSTEM_UNUSED(s)                                                            \
-    s ".demo = 1 AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.system_id = " s            \
-      ".id) AND NOT EXISTS (SELECT 1 FROM couplings c WHERE c.system_id = " s            \
-      ".id) AND NOT EXISTS (SELECT 1 FROM watches w WHERE w.system_id = " s              \
-      ".id) AND NOT EXISTS (SELECT 1 FROM models m WHERE m.system_id = " s ".id)"
 
-int pg_demo_remove(db *d, struct err *err)
+int pg_judged_delete_run(db *d, long long run_id, struct err *err)
 {
-    json_t *apps = pg_query_json(
-        d, "SELECT id FROM applications WHERE demo = 1 ORDER BY id", err, "");
-    json_t *row;
-    size_t i;
-
-    if (apps == NULL)
-        return -1;
-    json_array_foreach(apps, i, row)
-    {
-        if (app_delete_id(d, json_integer_value(json_object_get(row, "id")), err) != 0) {
-            json_decref(apps);
-            return -1;
-        }
-    }
-    json_decref(apps);
-    if (pg_run_sql(d,
-                   "DELETE FROM system_benchmarks WHERE system_id IN (SELECT s.id FROM "
-                   "systems s WHERE " DEMO_SYSTEM_UNUSED("s") ")",
-                   err, "") < 0 ||
-        pg_run_sql(d,
-                   "DELETE FROM system_parameters WHERE system_id IN (SELECT s.id FROM "
-                   "systems s WHERE " DEMO_SYSTEM_UNUSED("s") ")",
-                   err, "") < 0 ||
-        pg_run_sql(d, "DELETE FROM systems WHERE " DEMO_SYSTEM_UNUSED("systems"), err,
-                   "") < 0)
-        return -1;
-    return (int)i;
+    return pg_run_sql(d, "DELETE FROM judgements WHERE run_id = $1::bigint", err, "i",
+                      run_id) < 0
+               ? -1
+               : 0;
 }

@@ -1,5 +1,6 @@
 /* backend: the SQLite table of db/backend.h. */
 #include "db/sqlite/entries.h"
+#include "db/sqlite/sql.h"
 
 const struct db_backend db_sqlite = {
     .name = "sqlite",
@@ -24,7 +25,6 @@ const struct db_backend db_sqlite = {
     .history_series_each = sq_history_series_each,
     .history_side = sq_history_side,
     .watches_list = sq_watches_list,
-    .watch_delete = sq_watch_delete,
     .watches_all = sq_watches_all,
     .history_window = sq_history_window,
     .judgement_add = sq_judgement_add,
@@ -32,8 +32,5 @@ const struct db_backend db_sqlite = {
     .history_judgements = sq_history_judgements,
     .model_judgements = sq_model_judgements,
     .alerts_list = sq_alerts_list,
-    .run_delete = sq_run_delete,
-    .app_delete = sq_app_delete,
-    .model_delete = sq_model_delete,
-    .demo_remove = sq_demo_remove,
+    .judged_delete_run = sq_judged_delete_run,
 };

@@ -63,7 +63,6 @@ int sq_history_series_each(db *d, long long config_id, const char *y,
 int sq_history_side(db *d, const struct db_history_filter *f, const struct db_side *s,
                     arena *a, struct db_side_value **out, size_t *n, struct err *err);
 json_t *sq_watches_list(db *d, struct err *err);
-int sq_watch_delete(db *d, long long id, struct err *err);
 int sq_watches_all(db *d, arena *a, struct db_watch **out, struct err *err);
 int sq_history_window(db *d, long long run_id, const char *y, double value,
                       long long window, double *hist, struct err *err);
@@ -75,10 +74,6 @@ json_t *sq_history_judgements(db *d, long long config_id, json_t **watches,
                               struct err *err);
 json_t *sq_model_judgements(db *d, long long model_id, struct err *err);
 json_t *sq_alerts_list(db *d, const char *state, long long id, struct err *err);
-int sq_run_delete(db *d, long long id, struct err *err);
-int sq_app_delete(db *d, const char *name, struct err *err);
-int sq_model_delete(db *d, long long id, struct err *err);
-int sq_demo_remove(db *d, struct err *err);
 
 /* db/copy_backend.h (db/sqlite/copy.c) */
 extern const struct db_copy_ops db_sqlite_copy;
