@@ -38,9 +38,6 @@ struct db_backend {
     int (*runs_list)(db *d, const struct db_run_filter *f, arena *a,
                      struct db_run_row **rows, struct err *err);
 
-    /* db/catalog.h */
-    long long (*app_id)(db *d, const char *name, int create, struct err *err);
-    long long (*system_id)(db *d, const char *name, int create, struct err *err);
 
     /* db/summary.h */
     int (*summary_add_run)(db *d, long long run_id, struct err *err);

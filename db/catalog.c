@@ -17,14 +17,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Name -> id, created on first use when create. The insert that loses a race
+ * with another server's does nothing; the read after it sees the winner's
+ * row. */
+static long long named_id(db *d, const char *sel, const char *ins, const char *name,
+                          int create, struct err *err)
+{
+    long long id = 0;
+    for (int k = 0; k < 2; k++) {
+        int rc = dq_scalar(d, &id, sel, err, "t", name);
+        if (rc != 0 || !create)
+            return rc < 0 ? -1 : rc ? id : 0;
+        rc = dq_scalar(d, &id, ins, err, "t", name);
+        if (rc != 0)
+            return rc < 0 ? -1 : id;
+    }
+    return err_set(err, 500, "database", NULL, "database error: cannot create %s", name);
+}
+
 long long db_app_id(db *d, const char *name, int create, struct err *err)
 {
-    return d->be->app_id(d, name, create, err);
+    return named_id(d, "SELECT id FROM applications WHERE name = ?1",
+                    "INSERT INTO applications (name) VALUES (?1) ON CONFLICT (name) DO "
+                    "NOTHING RETURNING id",
+                    name, create, err);
 }
 
 long long db_system_id(db *d, const char *name, int create, struct err *err)
 {
-    return d->be->system_id(d, name, create, err);
+    return named_id(
+        d, "SELECT id FROM systems WHERE name = ?1",
+        "INSERT INTO systems (name) VALUES (?1) ON CONFLICT (name) DO NOTHING "
+        "RETURNING id",
+        name, create, err);
 }
 
 /* The id of an application or system that must already exist: catalog

@@ -54,26 +54,6 @@ static const char SQL_SYS_SEL[] = "SELECT id FROM systems WHERE name = $1";
 static const char SQL_SYS_INS[] = "INSERT INTO systems (name) VALUES ($1) "
                                   "ON CONFLICT (name) DO NOTHING RETURNING id";
 
-long long pg_app_id(db *d, const char *name, int create, struct err *err)
-{
-    long long id;
-    int rc;
-    if (create)
-        return named_id(d, SQL_APP_SEL, SQL_APP_INS, name, 0, err);
-    rc = pg_scalar(d, &id, SQL_APP_SEL, err, "t", name);
-    return rc < 0 ? -1 : rc ? id : 0;
-}
-
-long long pg_system_id(db *d, const char *name, int create, struct err *err)
-{
-    long long id;
-    int rc;
-    if (create)
-        return named_id(d, SQL_SYS_SEL, SQL_SYS_INS, name, 0, err);
-    rc = pg_scalar(d, &id, SQL_SYS_SEL, err, "t", name);
-    return rc < 0 ? -1 : rc ? id : 0;
-}
-
 static const char SQL_UID_SEL[] = "SELECT id FROM runs WHERE uid = $1";
 /* A run with its inputs, metrics, kernels, tags and its configuration's
  * summary in one statement, so that the statements of a batch go out

@@ -9,6 +9,7 @@
  */
 #include "db/history.h"
 #include "db/sqlite/entries.h"
+#include "db/query.h"
 #include "db/sqlite/sql.h"
 #include "common/xalloc.h"
 
@@ -341,8 +342,8 @@ static const char SQL_MARK[] =
 static int counts_store(db *d, const struct counts *c, struct err *err)
 {
     for (size_t i = 0; i < c->cap; i++)
-        if (c->e[i].watch && db_run_sql(d, SQL_COUNT_ADD, err, "iii", c->e[i].watch,
-                                        c->e[i].judged, c->e[i].out) < 0)
+        if (c->e[i].watch && dq_run(d, SQL_COUNT_ADD, err, "iii", c->e[i].watch,
+                                    c->e[i].judged, c->e[i].out) < 0)
             return -1;
     return 0;
 }
@@ -354,7 +355,7 @@ static int fold(db *d, long long upto, struct err *err)
 {
     struct counts c = {0};
     int rc = counts_after(d, upto, &c, err) != 0 || counts_store(d, &c, err) != 0 ||
-                     db_run_sql(d, SQL_MARK, err, "") < 0
+                     dq_run(d, SQL_MARK, err, "") < 0
                  ? -1
                  : 0;
     xfree(c.e);
@@ -378,8 +379,8 @@ static int forget_run(void *ctx, sqlite3_stmt *st, const struct db_judged *u,
 {
     (void)st;
     for (size_t i = 0; i < u->n; i++)
-        if (db_run_sql(ctx, SQL_FORGET, err, "iii", u->j[i].watch_id, 1LL,
-                       (long long)u->j[i].out) < 0)
+        if (dq_run(ctx, SQL_FORGET, err, "iii", u->j[i].watch_id, 1LL,
+                   (long long)u->j[i].out) < 0)
             return -1;
     return 0;
 }
@@ -399,7 +400,7 @@ int sq_judged_delete_run(db *d, long long run_id, struct err *err)
     sqlite3_bind_int64(st, 1, run_id);
     if (sq_judged_rows(d, st, forget_run, d, err) != 0)
         return -1;
-    return db_run_sql(d, SQL_RUN_DROP, err, "i", run_id) < 0 ? -1 : 0;
+    return dq_run(d, SQL_RUN_DROP, err, "i", run_id) < 0 ? -1 : 0;
 }
 
 /* ---- storing a run's judgements --------------------------------------------- */
@@ -428,8 +429,7 @@ int sq_judgements_add(db *d, const struct db_judgement *j, size_t n, long long *
         return -1;
     /* A run at or below the mark is counted now (the fold would not see it). */
     for (i = 0; i < n && j[0].run_id <= upto; i++)
-        if (db_run_sql(d, SQL_COUNT_NOW, err, "ii", j[i].watch_id, (long long)j[i].out) <
-            0)
+        if (dq_run(d, SQL_COUNT_NOW, err, "ii", j[i].watch_id, (long long)j[i].out) < 0)
             return -1;
     /* The first call on a connection folds, then one in FOLD_EVERY judged
      * runs: a rolled-back fold only leaves a longer rest. */
@@ -476,7 +476,7 @@ json_t *sq_watches_list(db *d, struct err *err)
 
     if (upto < 0)
         return NULL;
-    rows = db_query_json(
+    rows = dq_json(
         d,
         "SELECT w.id, w.model_id AS model, a.name AS application, e.name AS executable, "
         "s.name AS system, w.nprocs, w.inputs AS inputs_json, w.y, w.test, w.threshold, "
@@ -583,7 +583,7 @@ json_t *sq_history_judgements(db *d, long long config_id, json_t **watches,
     size_t i;
     int rc = -1;
 
-    *watches = db_query_json(
+    *watches = dq_json(
         d,
         "SELECT w.id FROM watches w, run_configs c WHERE c.id = ?1 AND " SQ_WATCH_COVERS(
             "w", "c") " ORDER BY w.id",
@@ -684,7 +684,7 @@ json_t *sq_alerts_list(db *d, const char *state, long long id, struct err *err)
     size_t i;
 
     /* the judgement's values are filled in from the run's packed row */
-    rows = db_query_json(
+    rows = dq_json(
         d,
         "SELECT al.id, al.state, al.run_id AS run, al.watch_id AS watch, w.model_id AS "
         "model, a.name AS application, e.name AS executable, s.name AS system, r.nprocs, "

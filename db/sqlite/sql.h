@@ -38,25 +38,6 @@ int db_fail(db *d, struct err *err);
 /* The underlying handle. */
 sqlite3 *db_handle(db *d);
 
-/* Runs sql with parameters bound from fmt ('t' const char *, NULL binds NULL;
- * 'i' long long; 'd' double) and returns an array with one object per row,
- * keyed by column name. INTEGER, REAL, TEXT and NULL map to JSON; a column
- * whose name ends in "_json" is parsed as JSON and stored without the
- * suffix. Returns a new reference, or NULL with err set. */
-json_t *db_query_json(db *d, const char *sql, struct err *err, const char *fmt, ...);
-/* Like db_query_json but returns the first row (new reference), or NULL with
- * a 404 "not_found" error naming `what` when there is none. */
-json_t *db_query_one(db *d, const char *what, const char *sql, struct err *err,
-                     const char *fmt, ...);
-/* Runs a statement without results with the same binding rules; returns the
- * number of rows changed, or -1 with err set. */
-int db_run_sql(db *d, const char *sql, struct err *err, const char *fmt, ...);
-
-/* Runs sql with ?1 bound to id and stores its rows (db_query_json) under
- * key in obj. Returns 1, or 0 with err set. */
-int db_attach_rows(db *d, json_t *obj, const char *key, const char *sql, long long id,
-                   struct err *err);
-
 /* Judged runs between two folds of the watch counts (schema.sql migrations
  * 10 and 11: the list decodes the packed rows of the runs not folded yet),
  * and this connection's count of them since its last. */

@@ -5,6 +5,7 @@
  */
 #include "db/summary.h"
 #include "db/sqlite/entries.h"
+#include "db/query.h"
 #include "db/sqlite/sql.h"
 #include "common/buf.h"
 #include "db/catalog.h"
@@ -82,7 +83,7 @@ int sq_summary_add_run_inputs(db *d, long long run_id, struct rec_kv *inputs, si
         sqlite3_bind_int64(st, 2, config_id);
     }
     if (returning(d, st, &at_ms, err) != 0 ||
-        db_run_sql(d, SQL_CHUNKS_STALE, err, "iii", config_id, at_ms, run_id) < 0)
+        dq_run(d, SQL_CHUNKS_STALE, err, "iii", config_id, at_ms, run_id) < 0)
         return -1;
     return 0;
 }
