@@ -38,7 +38,6 @@ struct db_backend {
     int (*runs_list)(db *d, const struct db_run_filter *f, arena *a,
                      struct db_run_row **rows, struct err *err);
 
-
     /* db/summary.h */
     int (*summary_add_run)(db *d, long long run_id, struct err *err);
     int (*runs_page)(db *d, const struct db_page_query *q, arena *a,
