@@ -240,3 +240,13 @@ int dq_attach(db *d, json_t *obj, const char *key, const char *sql, long long id
     json_t *rows = dq_json(d, sql, err, "i", id);
     return rows != NULL && json_object_set_new(obj, key, rows) == 0;
 }
+
+char *dq_object_text(json_t *o, struct err *err)
+{
+    json_t *empty = o ? NULL : json_object();
+    char *t = json_dumps(o ? o : empty, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    json_decref(empty);
+    if (t == NULL)
+        err_nomem(err);
+    return t;
+}

@@ -50,4 +50,9 @@ int dq_scalar(db *d, long long *v, const char *sql, struct err *err, const char 
 int dq_attach(db *d, json_t *obj, const char *key, const char *sql, long long id,
               struct err *err);
 
+/* A JSON object as a parameter's text (17 significant digits, so that the
+ * doubles read back exact; NULL is {}): malloc'd, free with free(); NULL
+ * with err set when memory ran out. */
+char *dq_object_text(json_t *o, struct err *err);
+
 #endif
