@@ -118,6 +118,15 @@ int db_migrate(db *d, const char *schema, int have,
                int (*step)(db *d, int version, const char *sql, struct err *err),
                struct err *err);
 
+/* The ids of a run's application, executable and system, created on first
+ * use (db/runs.c); c remembers the last names, so a batch of runs of one
+ * application looks them up once. 0 or -1. */
+struct db_resolved {
+    const char *app, *exe, *sys;
+    long long app_id, exe_id, sys_id;
+};
+int db_resolve(db *d, struct db_resolved *c, const struct run_record *r, struct err *err);
+
 /* Reading stored runs (db/runs.c), for the engines' own listings: one row
  * of the run columns (id, uid, application, executable, system, nprocs,
  * runtime, started_at, submitter, created_at, commit, branch) from st; a

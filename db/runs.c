@@ -3,6 +3,7 @@
  * (db/backend.h: SQLite's prepared inserts, PostgreSQL's pipeline and its
  * children read for a whole page at once). */
 #include "db/runs.h"
+#include "db/catalog.h"
 #include "db/query.h"
 #include "formats/limits.h"
 
@@ -18,6 +19,50 @@ int db_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_r
                  struct err *err)
 {
     return d->be->runs_list(d, f, a, rows, err);
+}
+
+/* An executable's id, created on first use; the insert that loses a race
+ * with another server's does nothing and the read after it sees the
+ * winner's row. */
+static long long exe_id(db *d, long long app, const char *name, struct err *err)
+{
+    long long id = 0;
+    for (int k = 0; k < 2; k++) {
+        int rc = dq_scalar(d, &id,
+                           "SELECT id FROM executables WHERE app_id = ?1 AND name = ?2",
+                           err, "it", app, name);
+        if (rc != 0)
+            return rc < 0 ? -1 : id;
+        rc = dq_scalar(
+            d, &id,
+            "INSERT INTO executables (app_id, name) VALUES (?1, ?2) ON CONFLICT "
+            "(app_id, name) DO NOTHING RETURNING id",
+            err, "it", app, name);
+        if (rc != 0)
+            return rc < 0 ? -1 : id;
+    }
+    return err_set(err, 500, "database", NULL, "database error: cannot create %s", name);
+}
+
+int db_resolve(db *d, struct db_resolved *c, const struct run_record *r, struct err *err)
+{
+    if (c->app == NULL || strcmp(c->app, r->application) != 0) {
+        if ((c->app_id = db_app_id(d, r->application, 1, err)) < 0)
+            return -1;
+        c->app = r->application;
+        c->exe = NULL;
+    }
+    if (c->exe == NULL || strcmp(c->exe, r->executable) != 0) {
+        if ((c->exe_id = exe_id(d, c->app_id, r->executable, err)) < 0)
+            return -1;
+        c->exe = r->executable;
+    }
+    if (c->sys == NULL || strcmp(c->sys, r->system) != 0) {
+        if ((c->sys_id = db_system_id(d, r->system, 1, err)) < 0)
+            return -1;
+        c->sys = r->system;
+    }
+    return 0;
 }
 
 static const char *col_text(db *d, struct db_stmt *st, int i, arena *a)

@@ -22,38 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Name → id, created on first use. The insert that loses a race with another
- * server's does nothing; the read after it sees the winner's row. */
-static long long named_id(db *d, const char *sel, const char *ins, const char *name,
-                          long long parent, struct err *err)
-{
-    long long id;
-    int rc, k;
-    for (k = 0; k < 2; k++) {
-        rc = parent > 0 ? pg_scalar(d, &id, sel, err, "it", parent, name)
-                        : pg_scalar(d, &id, sel, err, "t", name);
-        if (rc != 0)
-            return rc < 0 ? -1 : id;
-        rc = parent > 0 ? pg_scalar(d, &id, ins, err, "it", parent, name)
-                        : pg_scalar(d, &id, ins, err, "t", name);
-        if (rc != 0)
-            return rc < 0 ? -1 : id;
-    }
-    return err_set(err, 500, "database", NULL, "database error: cannot create %s", name);
-}
-
-static const char SQL_APP_SEL[] = "SELECT id FROM applications WHERE name = $1";
-static const char SQL_APP_INS[] = "INSERT INTO applications (name) VALUES ($1) "
-                                  "ON CONFLICT (name) DO NOTHING RETURNING id";
-static const char SQL_EXE_SEL[] =
-    "SELECT id FROM executables WHERE app_id = $1 AND name = $2";
-static const char SQL_EXE_INS[] =
-    "INSERT INTO executables (app_id, name) VALUES ($1, $2) "
-    "ON CONFLICT (app_id, name) DO NOTHING RETURNING id";
-static const char SQL_SYS_SEL[] = "SELECT id FROM systems WHERE name = $1";
-static const char SQL_SYS_INS[] = "INSERT INTO systems (name) VALUES ($1) "
-                                  "ON CONFLICT (name) DO NOTHING RETURNING id";
-
 static const char SQL_UID_SEL[] = "SELECT id FROM runs WHERE uid = $1";
 /* A run with its inputs, metrics, kernels, tags and its configuration's
  * summary in one statement, so that the statements of a batch go out
@@ -152,35 +120,6 @@ static int children_text(const struct run_record *r, char *txt[4], struct err *e
     return 0;
 }
 
-struct resolved {
-    const char *app, *exe, *sys;
-    long long app_id, exe_id, sys_id;
-};
-
-static int resolve(db *d, struct resolved *c, const struct run_record *r, struct err *err)
-{
-    if (c->app == NULL || strcmp(c->app, r->application) != 0) {
-        c->app_id = named_id(d, SQL_APP_SEL, SQL_APP_INS, r->application, 0, err);
-        if (c->app_id < 0)
-            return -1;
-        c->app = r->application;
-        c->exe = NULL;
-    }
-    if (c->exe == NULL || strcmp(c->exe, r->executable) != 0) {
-        c->exe_id = named_id(d, SQL_EXE_SEL, SQL_EXE_INS, r->executable, c->app_id, err);
-        if (c->exe_id < 0)
-            return -1;
-        c->exe = r->executable;
-    }
-    if (c->sys == NULL || strcmp(c->sys, r->system) != 0) {
-        c->sys_id = named_id(d, SQL_SYS_SEL, SQL_SYS_INS, r->system, 0, err);
-        if (c->sys_id < 0)
-            return -1;
-        c->sys = r->system;
-    }
-    return 0;
-}
-
 /* A repeat of a stored client id: the same content is the same run; other
  * content is a client bug that must not pass silently. */
 static int repeat(db *d, long long id, const struct run_record *r, struct err *err)
@@ -218,7 +157,7 @@ static const char *num(arena *a, const char *fmt, ...)
     return arena_strdup(a, t);
 }
 
-static int params(arena *a, const struct resolved *c, const struct run_record *r,
+static int params(arena *a, const struct db_resolved *c, const struct run_record *r,
                   const char *now, struct sent *s, struct err *err)
 {
     struct rec_kv sorted[LIMIT_INPUTS];
@@ -289,7 +228,7 @@ static int pipe_result(db *d, long long *id, int *failed, struct err *err)
  * every run's two statements sent in one pipeline and the results read
  * after one sync; a client id found stored already is then compared with
  * the stored run, as a repeat. */
-static int insert_pipelined(db *d, struct resolved *c, const struct run_record *runs,
+static int insert_pipelined(db *d, struct db_resolved *c, const struct run_record *runs,
                             size_t n, const char *now, long long *ids, int *existed,
                             struct err *err)
 {
@@ -305,7 +244,7 @@ static int insert_pipelined(db *d, struct resolved *c, const struct run_record *
     memset(s, 0, sizeof s);
     for (i = 0; i < n; i++) {
         existed[i] = 0;
-        if (resolve(d, c, &runs[i], err) != 0 ||
+        if (db_resolve(d, c, &runs[i], err) != 0 ||
             params(a, c, &runs[i], now, &s[i], err) != 0)
             goto out;
         made = i + 1;
@@ -377,7 +316,7 @@ out:
 int pg_runs_insert(db *d, const struct run_record *runs, size_t n, long long *ids,
                    int *existed, struct err *err)
 {
-    struct resolved c = {0};
+    struct db_resolved c = {0};
     char now[32];
     size_t i;
 

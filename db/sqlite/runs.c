@@ -20,49 +20,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static long long lookup_id(db *d, const char *select_sql, const char *insert_sql,
-                           const char *name, long long parent, struct err *err)
-{
-    sqlite3_stmt *st = db_stmt(d, select_sql, err);
-    int k = 1, rc;
-    if (st == NULL)
-        return -1;
-    if (parent > 0)
-        sqlite3_bind_int64(st, k++, parent);
-    sqlite3_bind_text(st, k, name, -1, SQLITE_STATIC);
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        long long id = sqlite3_column_int64(st, 0);
-        sqlite3_reset(st);
-        return id;
-    }
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
-        return db_fail(d, err);
-    st = db_stmt(d, insert_sql, err);
-    if (st == NULL)
-        return -1;
-    k = 1;
-    if (parent > 0)
-        sqlite3_bind_int64(st, k++, parent);
-    sqlite3_bind_text(st, k, name, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_DONE) {
-        db_fail(d, err);
-        sqlite3_reset(st);
-        return -1;
-    }
-    sqlite3_reset(st);
-    return sqlite3_last_insert_rowid(db_handle(d));
-}
-
-static const char SQL_APP_SEL[] = "SELECT id FROM applications WHERE name = ?1";
-static const char SQL_APP_INS[] = "INSERT INTO applications (name) VALUES (?1)";
-static const char SQL_EXE_SEL[] =
-    "SELECT id FROM executables WHERE app_id = ?1 AND name = ?2";
-static const char SQL_EXE_INS[] =
-    "INSERT INTO executables (app_id, name) VALUES (?1, ?2)";
-static const char SQL_SYS_SEL[] = "SELECT id FROM systems WHERE name = ?1";
-static const char SQL_SYS_INS[] = "INSERT INTO systems (name) VALUES (?1)";
 static const char SQL_UID_SEL[] = "SELECT id FROM runs WHERE uid = ?1";
 static const char SQL_RUN_INS[] =
     "INSERT INTO runs (uid, app_id, exe_id, system_id, nprocs, runtime, started_at, "
@@ -104,39 +61,10 @@ static int insert_kvs(db *d, const char *sql, long long run_id, const struct rec
     return 0;
 }
 
-struct resolved {
-    const char *app, *exe, *sys;
-    long long app_id, exe_id, sys_id;
-};
-
-static int resolve(db *d, struct resolved *c, const struct run_record *r, struct err *err)
-{
-    if (c->app == NULL || strcmp(c->app, r->application) != 0) {
-        c->app_id = lookup_id(d, SQL_APP_SEL, SQL_APP_INS, r->application, 0, err);
-        if (c->app_id < 0)
-            return -1;
-        c->app = r->application;
-        c->exe = NULL;
-    }
-    if (c->exe == NULL || strcmp(c->exe, r->executable) != 0) {
-        c->exe_id = lookup_id(d, SQL_EXE_SEL, SQL_EXE_INS, r->executable, c->app_id, err);
-        if (c->exe_id < 0)
-            return -1;
-        c->exe = r->executable;
-    }
-    if (c->sys == NULL || strcmp(c->sys, r->system) != 0) {
-        c->sys_id = lookup_id(d, SQL_SYS_SEL, SQL_SYS_INS, r->system, 0, err);
-        if (c->sys_id < 0)
-            return -1;
-        c->sys = r->system;
-    }
-    return 0;
-}
-
 int sq_runs_insert(db *d, const struct run_record *runs, size_t n, long long *ids,
                    int *existed, struct err *err)
 {
-    struct resolved c = {0};
+    struct db_resolved c = {0};
     struct rec_kv sorted[LIMIT_INPUTS];
     char now[32];
     size_t i, k;
@@ -175,7 +103,7 @@ int sq_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
             if (rc != SQLITE_DONE)
                 return db_fail(d, err);
         }
-        if (resolve(d, &c, r, err) != 0)
+        if (db_resolve(d, &c, r, err) != 0)
             return -1;
         st = db_stmt(d, SQL_RUN_INS, err);
         if (st == NULL)
