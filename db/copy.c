@@ -66,7 +66,7 @@ static int known(const char *name)
 /* Both databases hold exactly the tables of TABLES. */
 static int check_tables(db *d, const char *which, struct err *err)
 {
-    const struct db_copy_ops *ops = d->be->copy;
+    const struct db_copy_ops *ops = d->eng->copy;
     char names[64][DB_COPY_NAME];
     int n = ops->tables(d, names, 64, err), i;
     if (n < 0)
@@ -109,7 +109,7 @@ static int pump_row(void *ctx, const struct db_value *v, int ncols, struct err *
 static int copy_table(db *src, db *dst, const struct table *t, long long *rows,
                       struct err *err)
 {
-    const struct db_copy_ops *from = src->be->copy, *to = dst->be->copy;
+    const struct db_copy_ops *from = src->eng->copy, *to = dst->eng->copy;
     char cols[DB_COPY_COLS][DB_COPY_NAME], dcols[DB_COPY_COLS][DB_COPY_NAME];
     struct pump p = {to, NULL, 0};
     int n = from->columns(src, t->name, cols, DB_COPY_COLS, err), dn, i, rc;
@@ -142,7 +142,7 @@ static int copy_table(db *src, db *dst, const struct table *t, long long *rows,
 
 int db_copy(db *src, db *dst, struct db_copy_stats *st, struct err *err)
 {
-    const struct db_copy_ops *to = dst->be->copy;
+    const struct db_copy_ops *to = dst->eng->copy;
     long long rows = 0;
     int i;
 
@@ -162,7 +162,7 @@ int db_copy(db *src, db *dst, struct db_copy_stats *st, struct err *err)
                                    TABLES[i].name, n);
         }
     }
-    if (src->be->copy->snapshot(src, err) != 0) {
+    if (src->eng->copy->snapshot(src, err) != 0) {
         db_rollback(dst);
         return -1;
     }

@@ -67,8 +67,8 @@ const char *db_display_name(const char *path, char *out, size_t n)
 int db_open(db **out, const char *path, const struct db_options *opt, struct err *err)
 {
     static _Atomic long long opened;
-    const struct db_backend *be = db_is_postgres(path) ? &db_pg : &db_sqlite;
-    if (be->open(out, path, opt, err) != 0)
+    const struct db_engine *e = db_is_postgres(path) ? &db_pg_engine : &db_sqlite_engine;
+    if (e->open(out, path, opt, err) != 0)
         return -1;
     (*out)->serial = ++opened;
     return 0;
@@ -82,7 +82,7 @@ long long db_serial(db *d)
 void db_close(db *d)
 {
     if (d != NULL)
-        d->be->close(d);
+        d->eng->close(d);
 }
 
 int db_schema_version(void)
@@ -129,32 +129,32 @@ int db_migrate(db *d, const char *schema, int have,
 
 int db_begin(db *d, struct err *err)
 {
-    return d->be->begin(d, err);
+    return d->eng->begin(d, err);
 }
 
 int db_commit(db *d, struct err *err)
 {
-    return d->be->commit(d, err);
+    return d->eng->commit(d, err);
 }
 
 void db_rollback(db *d)
 {
-    d->be->rollback(d);
+    d->eng->rollback(d);
 }
 
 int db_savepoint(db *d, enum db_savepoint op, struct err *err)
 {
-    return d->be->savepoint(d, op, err);
+    return d->eng->savepoint(d, op, err);
 }
 
 int db_backup(db *d, const char *dest, struct err *err)
 {
-    return d->be->backup(d, dest, err);
+    return d->eng->backup(d, dest, err);
 }
 
 int db_check(db *d, char **problems, struct err *err)
 {
-    return d->be->check(d, problems, err);
+    return d->eng->check(d, problems, err);
 }
 
 long long db_run_at(const char *started_at, const char *now)

@@ -1,6 +1,121 @@
-/* history: the engine-neutral entry points of db/history.h; each dispatches to the
- * connection's backend (db/backend.h). */
-#include "db/backend.h"
+/* history: series, watches, judgements, alerts and deletes (db/history.h).
+ * What is written once for every engine is here, on db/query.h; the rest
+ * dispatches to the connection's engine (db/backend.h), whose storage of
+ * series and judgements differs (SQLite's packed chunks and blobs). */
+#include "db/catalog.h"
+#include "db/query.h"
+
+#include <string.h>
+
+int db_y_kind(const char *y, const char **name)
+{
+    *name = NULL;
+    if (strcmp(y, "runtime") == 0)
+        return 0;
+    if (strncmp(y, "metric:", 7) == 0 && y[7]) {
+        *name = y + 7;
+        return 1;
+    }
+    if (strncmp(y, "kernel:", 7) == 0 && y[7]) {
+        *name = y + 7;
+        return 2;
+    }
+    return -1;
+}
+
+int db_bad_y(const char *y, struct err *err)
+{
+    return err_set(err, 422, "invalid", "y",
+                   "y must be runtime, metric:NAME or kernel:NAME, not %s", y);
+}
+
+long long db_watches_count(db *d, struct err *err)
+{
+    long long n = 0;
+    return dq_scalar(d, &n, "SELECT count(*) FROM watches", err, "") < 0 ? -1 : n;
+}
+
+long long db_watches_version(db *d, struct err *err)
+{
+    long long n = 0;
+    return dq_scalar(d, &n, "SELECT coalesce((SELECT n FROM watch_version), 0)", err,
+                     "") < 0
+               ? -1
+               : n;
+}
+
+/* Every statement takes both parameters (typed: the runtime's leaves the
+ * name unused). */
+static const char *const SQL_VALUE[3] = {
+    "SELECT runtime FROM runs WHERE id = ?1",
+    "SELECT value FROM run_metrics WHERE run_id = ?1 AND name = ?2",
+    "SELECT sum(time) FROM kernels WHERE run_id = ?1 AND name = ?2 HAVING count(*) > 0",
+};
+
+int db_run_value(db *d, long long run_id, const char *y, double *value, struct err *err)
+{
+    const char *name;
+    int kind = db_y_kind(y, &name), rc;
+    struct db_stmt *st;
+
+    if (kind < 0)
+        return db_bad_y(y, err);
+    st = dq_prepare(d, SQL_VALUE[kind], err, "it", run_id, name);
+    if (st == NULL)
+        return -1;
+    rc = dq_step(d, st, err);
+    if (rc == 1) {
+        *value = dq_dbl(d, st, 0);
+        dq_reset(d, st);
+    }
+    return rc;
+}
+
+int db_alert_set_state(db *d, long long id, const char *state, struct err *err)
+{
+    char now[32];
+    long long n;
+    db_now(now);
+    n = dq_run(d, "UPDATE alerts SET state = ?2, updated_at = ?3 WHERE id = ?1", err,
+               "itt", id, state, now);
+    if (n < 0)
+        return -1;
+    if (n == 0)
+        return err_set(err, 404, "not_found", NULL, "no alert %lld", id);
+    return 0;
+}
+
+int db_executable_put(db *d, const char *application, const char *name,
+                      const char *compiler, const char *flags, const char *version,
+                      struct err *err)
+{
+    long long app = db_app_id(d, application, 0, err);
+    if (app < 0)
+        return -1;
+    if (app == 0)
+        return err_set(err, 404, "not_found", NULL, "no application named %s",
+                       application);
+    return dq_run(d,
+                  "INSERT INTO executables (app_id, name, compiler, flags, version) "
+                  "VALUES (?1, ?2, coalesce(?3, ''), coalesce(?4, ''), coalesce(?5, '')) "
+                  "ON CONFLICT (app_id, name) DO UPDATE SET "
+                  "compiler = coalesce(?3, executables.compiler), "
+                  "flags = coalesce(?4, executables.flags), "
+                  "version = coalesce(?5, executables.version)",
+                  err,
+                  "ittt"
+                  "t",
+                  app, name, compiler, flags, version) < 0
+               ? -1
+               : 0;
+}
+
+int db_model_name(db *d, long long id, const char *name, struct err *err)
+{
+    return dq_run(d, "UPDATE models SET name = ?2 WHERE id = ?1", err, "it", id, name) < 0
+               ? -1
+               : 0;
+}
 
 int db_history_configs(db *d, const struct db_history_filter *f, int max, arena *a,
                        struct db_history_config **out, struct err *err)
@@ -20,41 +135,14 @@ int db_history_side(db *d, const struct db_history_filter *f, const struct db_si
     return d->be->history_side(d, f, s, a, out, n, err);
 }
 
-int db_watch_add(db *d, const struct db_watch *w, const char *application,
-                 const char *executable, const char *system, long long *id,
-                 struct err *err)
-{
-    return d->be->watch_add(d, w, application, executable, system, id, err);
-}
-
 json_t *db_watches_list(db *d, struct err *err)
 {
     return d->be->watches_list(d, err);
 }
 
-int db_watch_delete(db *d, long long id, struct err *err)
-{
-    return d->be->watch_delete(d, id, err);
-}
-
-long long db_watches_count(db *d, struct err *err)
-{
-    return d->be->watches_count(d, err);
-}
-
-long long db_watches_version(db *d, struct err *err)
-{
-    return d->be->watches_version(d, err);
-}
-
 int db_watches_all(db *d, arena *a, struct db_watch **out, struct err *err)
 {
     return d->be->watches_all(d, a, out, err);
-}
-
-int db_run_value(db *d, long long run_id, const char *y, double *value, struct err *err)
-{
-    return d->be->run_value(d, run_id, y, value, err);
 }
 
 int db_history_window(db *d, long long run_id, const char *y, double value,
@@ -91,58 +179,294 @@ json_t *db_alerts_list(db *d, const char *state, long long id, struct err *err)
     return d->be->alerts_list(d, state, id, err);
 }
 
-int db_alert_set_state(db *d, long long id, const char *state, struct err *err)
-{
-    return d->be->alert_set_state(d, id, state, err);
-}
-
-int db_executable_put(db *d, const char *application, const char *name,
-                      const char *compiler, const char *flags, const char *version,
-                      struct err *err)
-{
-    return d->be->executable_put(d, application, name, compiler, flags, version, err);
-}
-
-int db_model_name(db *d, long long id, const char *name, struct err *err)
-{
-    return d->be->model_name(d, id, name, err);
-}
-
-int db_run_delete(db *d, long long id, struct err *err)
-{
-    return d->be->run_delete(d, id, err);
-}
-
-int db_app_delete(db *d, const char *name, struct err *err)
-{
-    return d->be->app_delete(d, name, err);
-}
-
-int db_model_delete(db *d, long long id, struct err *err)
-{
-    return d->be->model_delete(d, id, err);
-}
-
-int db_template_delete(db *d, const char *name, const char *application, struct err *err)
-{
-    return d->be->template_delete(d, name, application, err);
-}
-
-json_t *db_template_get_in(db *d, const char *name, const char *application,
-                           struct err *err)
-{
-    return d->be->template_get_in(d, name, application, err);
-}
-
-int db_demo_remove(db *d, struct err *err)
-{
-    return d->be->demo_remove(d, err);
-}
-
 int db_history_series_each(db *d, long long config_id, const char *y,
                            int (*fn)(void *ctx, const struct db_series_point *p,
                                      struct err *err),
                            void *ctx, struct err *err)
 {
     return d->be->history_series_each(d, config_id, y, fn, ctx, err);
+}
+
+int db_watch_add(db *d, const struct db_watch *w, const char *application,
+                 const char *executable, const char *system, long long *id,
+                 struct err *err)
+{
+    long long app = db_app_id(d, application, 0, err), exe = 0, sys = 0;
+    char now[32];
+    int rc;
+
+    if (app < 0)
+        return -1;
+    if (app == 0)
+        return err_set(err, 404, "not_found", "application", "no application named %s",
+                       application);
+    if (executable) {
+        rc = dq_scalar(d, &exe,
+                       "SELECT id FROM executables WHERE app_id = ?1 AND name = ?2", err,
+                       "it", app, executable);
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            return err_set(err, 404, "not_found", "executable",
+                           "no executable named %s in %s", executable, application);
+    }
+    if (system) {
+        sys = db_system_id(d, system, 0, err);
+        if (sys < 0)
+            return -1;
+        if (sys == 0)
+            return err_set(err, 404, "not_found", "system", "no system named %s", system);
+    }
+    db_now(now);
+    /* On SQLite never the id of a deleted watch, whose judgements the runs'
+     * packed rows still hold: watch_ids.last is the highest id ever used
+     * (kept by a trigger on every insert, schema.sql migration 11). */
+    return dq_scalar(
+               d, id,
+               DQ_SQL(
+                   d,
+                   "INSERT INTO watches (id, model_id, app_id, exe_id, system_id, "
+                   "nprocs, inputs, y, test, threshold, history, created_at) VALUES "
+                   "((SELECT last + 1 FROM watch_ids), nullif(?1, 0), ?2, nullif(?3, 0), "
+                   "nullif(?4, 0), nullif(?5, 0), ?6, ?7, ?8, ?9, nullif(?10, 0), ?11) "
+                   "RETURNING id",
+                   "INSERT INTO watches (model_id, app_id, exe_id, system_id, nprocs, "
+                   "inputs, y, test, threshold, history, created_at) VALUES "
+                   "(nullif(?1, 0), ?2, nullif(?3, 0), nullif(?4, 0), nullif(?5, 0), "
+                   "?6, ?7, ?8, ?9, nullif(?10, 0), ?11) RETURNING id"),
+               err,
+               "iiiiitttdi"
+               "t",
+               w->model_id, app, exe, sys, w->nprocs, w->inputs_json, w->y, w->test,
+               w->threshold, w->window, now) <= 0
+               ? -1
+               : 0;
+}
+
+int db_template_delete(db *d, const char *name, const char *application, struct err *err)
+{
+    json_t *rows = dq_json(d,
+                           "SELECT t.id FROM templates t JOIN applications a ON a.id = "
+                           "t.app_id WHERE t.name = ?1 AND (?2 IS NULL OR a.name = ?2) "
+                           "ORDER BY t.id LIMIT 2",
+                           err, "tt", name, application);
+    size_t n = rows ? json_array_size(rows) : 0;
+    long long id;
+    if (rows == NULL)
+        return -1;
+    id = n ? json_integer_value(json_object_get(json_array_get(rows, 0), "id")) : 0;
+    json_decref(rows);
+    if (n == 0)
+        return err_set(err, 404, "not_found", NULL, "no template named %s", name);
+    if (n > 1)
+        return err_set(
+            err, 409, "conflict", "application",
+            "template %s exists in several applications: add ?application=", name);
+    return dq_run(d, "DELETE FROM templates WHERE id = ?1", err, "i", id) < 0 ? -1 : 0;
+}
+
+json_t *db_template_get_in(db *d, const char *name, const char *application,
+                           struct err *err)
+{
+    return dq_one(d, "template",
+                  "SELECT t.name, a.name AS application, t.kernel, t.expression, "
+                  "t.description, t.created_at FROM templates t JOIN applications "
+                  "a ON a.id = t.app_id WHERE t.name = ?1 AND a.name = ?2",
+                  err, "tt", name, application);
+}
+
+/* ---- deletes -------------------------------------------------------------- */
+
+/* Deleting watches: alerts, then the counts, then (PostgreSQL) the
+ * judgements, then the watches, each chosen by one selection of watch ids
+ * with ?1 = the id given. SQLite keeps a run's judgements packed in one row
+ * (db/codec.c), where every reader skips a watch id that is gone. */
+#define WATCH_DELETES(sel)                                                               \
+    {                                                                                    \
+        "DELETE FROM alerts WHERE watch_id IN (" sel ")",                                \
+            "DELETE FROM watch_counts WHERE watch_id IN (" sel ")",                      \
+            "DELETE FROM judgements WHERE watch_id IN (" sel ")",                        \
+            "DELETE FROM watches WHERE id IN (" sel ")"                                  \
+    }
+
+enum { BY_ID, BY_MODEL, BY_APP };
+static const char *const SQL_WATCH_DELETE[3][4] = {
+    [BY_ID] = WATCH_DELETES("SELECT ?1"),
+    [BY_MODEL] = WATCH_DELETES("SELECT id FROM watches WHERE model_id = ?1"),
+    [BY_APP] = WATCH_DELETES("SELECT id FROM watches WHERE app_id = ?1 OR model_id IN "
+                             "(SELECT id FROM models WHERE app_id = ?1)"),
+};
+
+/* The number of watches deleted, or -1. */
+static long long delete_watches(db *d, int by, long long id, struct err *err)
+{
+    long long n = 0;
+    for (int i = 0; i < 4; i++) {
+        const char *sql =
+            i == 2 ? DQ_SQL(d, NULL, SQL_WATCH_DELETE[by][i]) : SQL_WATCH_DELETE[by][i];
+        if (sql != NULL && (n = dq_run(d, sql, err, "i", id)) < 0)
+            return -1;
+    }
+    return n;
+}
+
+int db_watch_delete(db *d, long long id, struct err *err)
+{
+    long long n = delete_watches(d, BY_ID, id, err);
+    if (n < 0)
+        return -1;
+    if (n == 0)
+        return err_set(err, 404, "not_found", NULL, "no watch %lld", id);
+    return 0;
+}
+
+/* Recomputes a configuration's summary from its runs, and drops it when it
+ * has none left. */
+static int config_refresh(db *d, long long config_id, struct err *err)
+{
+    if (dq_run(d,
+               "UPDATE run_configs SET runs = (SELECT count(*) FROM runs WHERE "
+               "config_id = ?1), sum_runtime = coalesce((SELECT sum(runtime) FROM runs "
+               "WHERE config_id = ?1), 0), min_runtime = coalesce((SELECT min(runtime) "
+               "FROM runs WHERE config_id = ?1), 0), max_runtime = coalesce((SELECT "
+               "max(runtime) FROM runs WHERE config_id = ?1), 0), last_run_id = "
+               "coalesce((SELECT max(id) FROM runs WHERE config_id = ?1), 0) WHERE id "
+               "= ?1",
+               err, "i", config_id) < 0 ||
+        dq_run(d, "DELETE FROM run_configs WHERE id = ?1 AND runs = 0", err, "i",
+               config_id) < 0)
+        return -1;
+    return 0;
+}
+
+/* The application's kernel and metric names (migration 5, kept by triggers on
+ * insert) follow a deleted run: its kernel records are subtracted and a name
+ * no run of the application records any more is dropped; a metric name goes
+ * when no other run of the application has it. Runs inside the transaction,
+ * before the run (and by cascade its kernels and metrics) is deleted. */
+static int app_names_forget_run(db *d, long long id, struct err *err)
+{
+    if (dq_run(d,
+               "UPDATE app_kernels SET records = records - (SELECT count(*) FROM "
+               "kernels k WHERE k.run_id = ?1 AND k.name = app_kernels.name) WHERE "
+               "app_id = (SELECT app_id FROM runs WHERE id = ?1) AND name IN (SELECT "
+               "name FROM kernels WHERE run_id = ?1)",
+               err, "i", id) < 0 ||
+        dq_run(d, "DELETE FROM app_kernels WHERE records <= 0", err, "") < 0 ||
+        dq_run(d,
+               "DELETE FROM app_metrics WHERE app_id = (SELECT app_id FROM runs WHERE "
+               "id = ?1) AND name IN (SELECT name FROM run_metrics WHERE run_id = ?1) "
+               "AND NOT EXISTS (SELECT 1 FROM runs r JOIN run_metrics m ON m.run_id = "
+               "r.id WHERE r.app_id = app_metrics.app_id AND r.id <> ?1 AND m.name = "
+               "app_metrics.name)",
+               err, "i", id) < 0)
+        return -1;
+    return 0;
+}
+
+int db_run_delete(db *d, long long id, struct err *err)
+{
+    json_t *row =
+        dq_one(d, "run", "SELECT config_id FROM runs WHERE id = ?1", err, "i", id);
+    long long config_id;
+    if (row == NULL)
+        return -1;
+    config_id = json_integer_value(json_object_get(row, "config_id"));
+    json_decref(row);
+    if (dq_run(d, "DELETE FROM alerts WHERE run_id = ?1", err, "i", id) < 0 ||
+        d->be->judged_delete_run(d, id, err) != 0 ||
+        app_names_forget_run(d, id, err) != 0 ||
+        dq_run(d, "DELETE FROM runs WHERE id = ?1", err, "i", id) < 0)
+        return -1;
+    return config_refresh(d, config_id, err);
+}
+
+static int app_delete_id(db *d, long long app, struct err *err)
+{
+    /* The application's runs were judged by its watches alone (a watch
+     * covers one application), whose counts go with them. */
+    const char *const sql[] = {
+        "DELETE FROM alerts WHERE run_id IN (SELECT id FROM runs WHERE app_id = ?1)",
+        DQ_SQL(d,
+               "DELETE FROM run_judgements WHERE run_id IN (SELECT id FROM runs WHERE "
+               "app_id = ?1)",
+               "DELETE FROM judgements WHERE run_id IN (SELECT id FROM runs WHERE "
+               "app_id = ?1)"),
+        "DELETE FROM models WHERE app_id = ?1",
+        "DELETE FROM templates WHERE app_id = ?1",
+        "DELETE FROM couplings WHERE app_id = ?1",
+        "DELETE FROM runs WHERE app_id = ?1",
+        "DELETE FROM run_configs WHERE app_id = ?1",
+        "DELETE FROM app_kernels WHERE app_id = ?1",
+        "DELETE FROM app_metrics WHERE app_id = ?1",
+        "DELETE FROM executables WHERE app_id = ?1",
+        "DELETE FROM applications WHERE id = ?1",
+    };
+    if (delete_watches(d, BY_APP, app, err) < 0)
+        return -1;
+    for (size_t i = 0; i < sizeof sql / sizeof *sql; i++)
+        if (dq_run(d, sql[i], err, "i", app) < 0)
+            return -1;
+    return 0;
+}
+
+int db_app_delete(db *d, const char *name, struct err *err)
+{
+    long long app = db_app_id(d, name, 0, err);
+    if (app < 0)
+        return -1;
+    if (app == 0)
+        return err_set(err, 404, "not_found", NULL, "no application named %s", name);
+    return app_delete_id(d, app, err);
+}
+
+int db_model_delete(db *d, long long id, struct err *err)
+{
+    long long n;
+    if (delete_watches(d, BY_MODEL, id, err) < 0)
+        return -1;
+    n = dq_run(d, "DELETE FROM models WHERE id = ?1", err, "i", id);
+    if (n < 0)
+        return -1;
+    if (n == 0)
+        return err_set(err, 404, "not_found", NULL, "no model %lld", id);
+    return 0;
+}
+
+/* A demo system goes only when nothing of the user's still refers to it. */
+#define DEMO_SYSTEM_UNUSED(s)                                                            \
+    s ".demo = 1 AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.system_id = " s            \
+      ".id) AND NOT EXISTS (SELECT 1 FROM couplings c WHERE c.system_id = " s            \
+      ".id) AND NOT EXISTS (SELECT 1 FROM watches w WHERE w.system_id = " s              \
+      ".id) AND NOT EXISTS (SELECT 1 FROM models m WHERE m.system_id = " s ".id)"
+
+int db_demo_remove(db *d, struct err *err)
+{
+    json_t *apps =
+        dq_json(d, "SELECT id FROM applications WHERE demo = 1 ORDER BY id", err, "");
+    json_t *row;
+    size_t i;
+
+    if (apps == NULL)
+        return -1;
+    json_array_foreach(apps, i, row)
+    {
+        if (app_delete_id(d, json_integer_value(json_object_get(row, "id")), err) != 0) {
+            json_decref(apps);
+            return -1;
+        }
+    }
+    json_decref(apps);
+    if (dq_run(d,
+               "DELETE FROM system_benchmarks WHERE system_id IN (SELECT s.id FROM "
+               "systems s WHERE " DEMO_SYSTEM_UNUSED("s") ")",
+               err, "") < 0 ||
+        dq_run(d,
+               "DELETE FROM system_parameters WHERE system_id IN (SELECT s.id FROM "
+               "systems s WHERE " DEMO_SYSTEM_UNUSED("s") ")",
+               err, "") < 0 ||
+        dq_run(d, "DELETE FROM systems WHERE " DEMO_SYSTEM_UNUSED("systems"), err, "") <
+            0)
+        return -1;
+    return (int)i;
 }

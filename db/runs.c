@@ -1,6 +1,13 @@
-/* runs: the engine-neutral entry points of db/runs.h; each dispatches to the
- * connection's backend (db/backend.h). */
-#include "db/backend.h"
+/* runs: reading stored runs (db/runs.h), written once for every engine on
+ * db/query.h; storing them and listing a filtered page stay the engines' own
+ * (db/backend.h: SQLite's prepared inserts, PostgreSQL's pipeline and its
+ * children read for a whole page at once). */
+#include "db/runs.h"
+#include "db/catalog.h"
+#include "db/query.h"
+#include "formats/limits.h"
+
+#include <string.h>
 
 int db_runs_insert(db *d, const struct run_record *runs, size_t n, long long *ids,
                    int *existed, struct err *err)
@@ -14,18 +21,318 @@ int db_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_r
     return d->be->runs_list(d, f, a, rows, err);
 }
 
-int db_runs_names(db *d, arena *a, const char ***inputs, size_t *ninputs,
-                  const char ***metrics, size_t *nmetrics, struct err *err)
+/* An executable's id, created on first use; the insert that loses a race
+ * with another server's does nothing and the read after it sees the
+ * winner's row. */
+static long long exe_id(db *d, long long app, const char *name, struct err *err)
 {
-    return d->be->runs_names(d, a, inputs, ninputs, metrics, nmetrics, err);
+    long long id = 0;
+    for (int k = 0; k < 2; k++) {
+        int rc = dq_scalar(d, &id,
+                           "SELECT id FROM executables WHERE app_id = ?1 AND name = ?2",
+                           err, "it", app, name);
+        if (rc != 0)
+            return rc < 0 ? -1 : id;
+        rc = dq_scalar(
+            d, &id,
+            "INSERT INTO executables (app_id, name) VALUES (?1, ?2) ON CONFLICT "
+            "(app_id, name) DO NOTHING RETURNING id",
+            err, "it", app, name);
+        if (rc != 0)
+            return rc < 0 ? -1 : id;
+    }
+    return err_set(err, 500, "database", NULL, "database error: cannot create %s", name);
 }
 
-int db_runs_tag_names(db *d, arena *a, const char ***tags, size_t *ntags, struct err *err)
+int db_resolve(db *d, struct db_resolved *c, const struct run_record *r, struct err *err)
 {
-    return d->be->runs_tag_names(d, a, tags, ntags, err);
+    if (c->app == NULL || strcmp(c->app, r->application) != 0) {
+        if ((c->app_id = db_app_id(d, r->application, 1, err)) < 0)
+            return -1;
+        c->app = r->application;
+        c->exe = NULL;
+    }
+    if (c->exe == NULL || strcmp(c->exe, r->executable) != 0) {
+        if ((c->exe_id = exe_id(d, c->app_id, r->executable, err)) < 0)
+            return -1;
+        c->exe = r->executable;
+    }
+    if (c->sys == NULL || strcmp(c->sys, r->system) != 0) {
+        if ((c->sys_id = db_system_id(d, r->system, 1, err)) < 0)
+            return -1;
+        c->sys = r->system;
+    }
+    return 0;
+}
+
+static const char *col_text(db *d, struct db_stmt *st, int i, arena *a)
+{
+    size_t n = 0;
+    const char *t = dq_blob(d, st, i, &n);
+    return t ? arena_strndup(a, t, n) : NULL;
+}
+
+/* Grows an arena array of *n elements of size sz to room for one more. */
+static void *grow(arena *a, void *p, size_t n, size_t *cap, size_t sz)
+{
+    void *q;
+    if (n < *cap)
+        return p;
+    *cap = *cap ? *cap * 2 : 8;
+    q = arena_alloc(a, *cap * sz);
+    if (q != NULL && n)
+        memcpy(q, p, n * sz);
+    return q;
+}
+
+static const char SQL_INPUTS[] =
+    "SELECT name, value FROM run_inputs WHERE run_id = ?1 ORDER BY name";
+static const char SQL_METRICS[] =
+    "SELECT name, value FROM run_metrics WHERE run_id = ?1 ORDER BY name";
+static const char SQL_KERNELS[] =
+    "SELECT name, time, calls, metrics FROM kernels WHERE run_id = ?1 ORDER BY seq";
+static const char SQL_TAGS[] =
+    "SELECT key, value FROM run_tags WHERE run_id = ?1 ORDER BY key";
+
+static int read_kvs(db *d, const char *sql, long long id, arena *a, struct rec_kv **out,
+                    size_t *n, struct err *err)
+{
+    struct db_stmt *st = dq_prepare(d, sql, err, "i", id);
+    struct rec_kv *kv = NULL;
+    size_t cap = 0;
+    int rc;
+
+    *n = 0;
+    *out = NULL;
+    if (st == NULL)
+        return -1;
+    while ((rc = dq_step(d, st, err)) == 1) {
+        if ((kv = grow(a, kv, *n, &cap, sizeof *kv)) == NULL) {
+            dq_reset(d, st);
+            return err_nomem(err);
+        }
+        kv[*n].name = col_text(d, st, 0, a);
+        kv[*n].value = dq_dbl(d, st, 1);
+        (*n)++;
+    }
+    *out = kv;
+    return rc;
+}
+
+static int read_kernels(db *d, long long id, arena *a, struct run_record *r,
+                        struct err *err)
+{
+    struct db_stmt *st = dq_prepare(d, SQL_KERNELS, err, "i", id);
+    size_t cap = 0;
+    int rc;
+
+    r->kernels = NULL;
+    r->nkernels = 0;
+    if (st == NULL)
+        return -1;
+    while ((rc = dq_step(d, st, err)) == 1) {
+        struct rec_kernel *k;
+        r->kernels = grow(a, r->kernels, r->nkernels, &cap, sizeof *r->kernels);
+        if (r->kernels == NULL) {
+            dq_reset(d, st);
+            return err_nomem(err);
+        }
+        k = &r->kernels[r->nkernels++];
+        k->name = col_text(d, st, 0, a);
+        k->time = dq_dbl(d, st, 1);
+        k->calls = dq_ll(d, st, 2);
+        k->metrics_json = col_text(d, st, 3, a);
+    }
+    return rc;
+}
+
+static int read_tags(db *d, long long id, arena *a, struct run_record *r, struct err *err)
+{
+    struct db_stmt *st;
+    int rc = 0;
+
+    r->ntags = 0;
+    r->tags = arena_alloc(a, LIMIT_TAGS * sizeof *r->tags);
+    if (r->tags == NULL)
+        return err_nomem(err);
+    if ((st = dq_prepare(d, SQL_TAGS, err, "i", id)) == NULL)
+        return -1;
+    while (r->ntags < LIMIT_TAGS && (rc = dq_step(d, st, err)) == 1) {
+        r->tags[r->ntags].key = col_text(d, st, 0, a);
+        r->tags[r->ntags].value = col_text(d, st, 1, a);
+        r->ntags++;
+    }
+    if (rc == 1)
+        dq_reset(d, st);
+    return rc < 0 ? -1 : 0;
+}
+
+void db_run_row_read(db *d, struct db_stmt *st, arena *a, struct db_run_row *row)
+{
+    struct run_record *r = &row->run;
+    memset(row, 0, sizeof *row);
+    row->id = dq_ll(d, st, 0);
+    r->uid = col_text(d, st, 1, a);
+    r->application = col_text(d, st, 2, a);
+    r->executable = col_text(d, st, 3, a);
+    r->system = col_text(d, st, 4, a);
+    r->nprocs = dq_ll(d, st, 5);
+    r->runtime = dq_dbl(d, st, 6);
+    r->started_at = col_text(d, st, 7, a);
+    r->submitter = col_text(d, st, 8, a);
+    row->created_at = col_text(d, st, 9, a);
+    r->commit = col_text(d, st, 10, a);
+    r->branch = col_text(d, st, 11, a);
+}
+
+int db_run_children(db *d, arena *a, struct db_run_row *row, struct err *err)
+{
+    struct run_record *r = &row->run;
+    if (read_kvs(d, SQL_INPUTS, row->id, a, &r->inputs, &r->ninputs, err) != 0 ||
+        read_kvs(d, SQL_METRICS, row->id, a, &r->metrics, &r->nmetrics, err) != 0 ||
+        read_kernels(d, row->id, a, r, err) != 0 || read_tags(d, row->id, a, r, err) != 0)
+        return -1;
+    return 0;
 }
 
 int db_run_get(db *d, long long id, arena *a, struct db_run_row *row, struct err *err)
 {
-    return d->be->run_get(d, id, a, row, err);
+    struct db_stmt *st = dq_prepare(
+        d,
+        "SELECT r.id, r.uid, a.name, e.name, s.name, r.nprocs, r.runtime, r.started_at, "
+        "r.submitter, r.created_at, r.vcs_commit, r.vcs_branch FROM runs r JOIN "
+        "applications a ON a.id = r.app_id JOIN executables e ON e.id = r.exe_id JOIN "
+        "systems s ON s.id = r.system_id WHERE r.id = ?1",
+        err, "i", id);
+    int rc;
+    if (st == NULL)
+        return -1;
+    rc = dq_step(d, st, err);
+    if (rc != 1)
+        return rc;
+    db_run_row_read(d, st, a, row);
+    dq_reset(d, st);
+    return db_run_children(d, a, row, err) != 0 ? -1 : 1;
+}
+
+static int str_eq(const char *a, const char *b)
+{
+    if (a == NULL || b == NULL)
+        return a == b;
+    return strcmp(a, b) == 0;
+}
+
+/* The same tags, in any order (keys are unique within a run). */
+static int tags_eq(const struct rec_tag *a, size_t na, const struct rec_tag *b, size_t nb)
+{
+    size_t i, k;
+    if (na != nb)
+        return 0;
+    for (i = 0; i < na; i++) {
+        for (k = 0; k < nb; k++)
+            if (strcmp(a[i].key, b[k].key) == 0)
+                break;
+        if (k == nb || strcmp(a[i].value, b[k].value) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* The same named values, in any order (names are unique within a run). */
+static int kvs_eq(const struct rec_kv *a, size_t na, const struct rec_kv *b, size_t nb)
+{
+    size_t i, k;
+    if (na != nb)
+        return 0;
+    for (i = 0; i < na; i++) {
+        for (k = 0; k < nb; k++)
+            if (strcmp(a[i].name, b[k].name) == 0)
+                break;
+        if (k == nb || a[i].value != b[k].value)
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether the stored run `id` has exactly the content of r (everything but
+ * the submitter and the time it was stored). Returns 1, 0, or -1 on error. */
+int db_run_same(db *d, long long id, const struct run_record *r, struct err *err)
+{
+    struct db_run_row row;
+    const struct run_record *s = &row.run;
+    arena *a = arena_new();
+    int found, same;
+    size_t k;
+
+    if (a == NULL)
+        return err_nomem(err);
+    found = db_run_get(d, id, a, &row, err);
+    if (found <= 0) {
+        arena_free(a);
+        return found < 0 ? -1 : 0;
+    }
+    same = str_eq(s->application, r->application) &&
+           str_eq(s->executable, r->executable) && str_eq(s->system, r->system) &&
+           s->nprocs == r->nprocs && s->runtime == r->runtime &&
+           str_eq(s->started_at, r->started_at) && str_eq(s->commit, r->commit) &&
+           str_eq(s->branch, r->branch) &&
+           tags_eq(s->tags, s->ntags, r->tags, r->ntags) &&
+           kvs_eq(s->inputs, s->ninputs, r->inputs, r->ninputs) &&
+           kvs_eq(s->metrics, s->nmetrics, r->metrics, r->nmetrics) &&
+           s->nkernels == r->nkernels;
+    for (k = 0; same && k < r->nkernels; k++)
+        same = str_eq(s->kernels[k].name, r->kernels[k].name) &&
+               s->kernels[k].time == r->kernels[k].time &&
+               s->kernels[k].calls == r->kernels[k].calls &&
+               str_eq(s->kernels[k].metrics_json, r->kernels[k].metrics_json);
+    arena_free(a);
+    return same;
+}
+
+static int read_names(db *d, const char *sql, arena *a, const char ***out, size_t *n,
+                      struct err *err)
+{
+    struct db_stmt *st = dq_prepare(d, sql, err, "");
+    const char **names = NULL;
+    size_t cap = 0;
+    int rc;
+
+    *out = NULL;
+    *n = 0;
+    if (st == NULL)
+        return -1;
+    while ((rc = dq_step(d, st, err)) == 1) {
+        if ((names = grow(a, names, *n, &cap, sizeof *names)) == NULL) {
+            dq_reset(d, st);
+            return err_nomem(err);
+        }
+        names[(*n)++] = col_text(d, st, 0, a);
+    }
+    *out = names;
+    return rc;
+}
+
+int db_runs_names(db *d, arena *a, const char ***inputs, size_t *ninputs,
+                  const char ***metrics, size_t *nmetrics, struct err *err)
+{
+    if (read_names(d, "SELECT DISTINCT name FROM run_inputs ORDER BY name", a, inputs,
+                   ninputs, err) != 0 ||
+        read_names(d, "SELECT DISTINCT name FROM run_metrics ORDER BY name", a, metrics,
+                   nmetrics, err) != 0)
+        return -1;
+    return 0;
+}
+
+int db_runs_tag_names(db *d, arena *a, const char ***tags, size_t *ntags, struct err *err)
+{
+    const char **any;
+    size_t nany;
+    if (read_names(d, "SELECT DISTINCT key FROM run_tags ORDER BY key", a, tags, ntags,
+                   err) != 0 ||
+        read_names(d,
+                   "SELECT 1 WHERE EXISTS (SELECT 1 FROM runs WHERE vcs_commit IS NOT "
+                   "NULL OR vcs_branch IS NOT NULL)",
+                   a, &any, &nany, err) != 0)
+        return -1;
+    return *ntags > 0 || nany > 0;
 }

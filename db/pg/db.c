@@ -35,6 +35,8 @@ struct pg_db {
     char settings[256]; /* the session's SETs, applied again after a reset */
     int nstmt, next_id;
     struct pg_stmt stmts[STMT_CACHE];
+    struct pg_stmts *typed; /* db/pg/engine.c */
+    long gen;               /* connection resets so far */
 };
 
 #define PG(d) ((struct pg_db *)(d))
@@ -58,6 +60,7 @@ static void reset_if_broken(db *d)
         return;
     PQreset(PG(d)->c);
     PG(d)->nstmt = 0;
+    PG(d)->gen++;
     if (PQstatus(PG(d)->c) == CONNECTION_OK)
         PQclear(PQexec(PG(d)->c, PG(d)->settings));
 }
@@ -101,6 +104,17 @@ int pg_exec(db *d, const char *sql, struct err *err)
     return 0;
 }
 
+long pg_generation(db *d)
+{
+    reset_if_broken(d);
+    return PG(d)->gen;
+}
+
+struct pg_stmts **pg_stmts_slot(db *d)
+{
+    return &PG(d)->typed;
+}
+
 /* The name of sql's prepared statement, preparing it on first use. */
 static const char *prepared(db *d, const char *sql, struct err *err)
 {
@@ -132,6 +146,12 @@ static const char *prepared(db *d, const char *sql, struct err *err)
     s->sql = sql;
     p->nstmt++;
     return s->name;
+}
+
+const char *pg_prepared(db *d, const char *sql, struct err *err)
+{
+    reset_if_broken(d);
+    return prepared(d, sql, err);
 }
 
 PGresult *pg_paramsv(db *d, const char *sql, struct err *err, const char *fmt, va_list ap)
@@ -523,6 +543,7 @@ int pg_open(db **out, const char *path, const struct db_options *opt, struct err
     if (p == NULL)
         return err_nomem(err);
     p->base.be = &db_pg;
+    p->base.eng = &db_pg_engine;
     d = &p->base;
     p->c = PQconnectdb(path);
     if (p->c == NULL || PQstatus(p->c) != CONNECTION_OK) {
@@ -560,6 +581,7 @@ void pg_close(db *d)
 {
     if (d == NULL)
         return;
+    pg_stmts_free(PG(d)->typed);
     PQfinish(PG(d)->c);
     xfree(d);
 }
@@ -613,68 +635,6 @@ int pg_check(db *d, char **problems, struct err *err)
 }
 
 /* ---- canonical texts ----------------------------------------------------- */
-
-static int kv_cmp(const void *a, const void *b)
-{
-    return strcmp(((const struct rec_kv *)a)->name, ((const struct rec_kv *)b)->name);
-}
-
-/* A JSON string as SQLite's JSON functions write one. */
-static void json_quote(struct buf *out, const char *s)
-{
-    buf_putc(out, '"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            buf_putc(out, '\\');
-            buf_putc(out, (char)c);
-        } else if (c < 0x20) {
-            static const char short_esc[] = "btn_fr"; /* \b \t \n \f \r */
-            if (c >= 8 && c <= 13 && c != 11)
-                buf_printf(out, "\\%c", short_esc[c - 8]);
-            else
-                buf_printf(out, "\\u%04x", c);
-        } else {
-            buf_putc(out, (char)c);
-        }
-    }
-    buf_putc(out, '"');
-}
-
-/* A REAL as SQLite's "%!.15g": shortest of 15 significant digits, with ".0"
- * added to a mantissa without a decimal point. */
-static void sqlite_real(struct buf *out, double v)
-{
-    char num[40];
-    const char *e;
-    snprintf(num, sizeof num, "%.15g", v);
-    if (strpbrk(num, ".ni") != NULL) { /* has a point, or is nan/inf */
-        buf_puts(out, num);
-        return;
-    }
-    e = strchr(num, 'e');
-    if (e == NULL) {
-        buf_printf(out, "%s.0", num);
-        return;
-    }
-    buf_printf(out, "%.*s.0%s", (int)(e - num), num, e);
-}
-
-void pg_inputs_json(struct rec_kv *kv, size_t n, struct buf *out)
-{
-    size_t i;
-    if (n > 1)
-        qsort(kv, n, sizeof *kv, kv_cmp);
-    buf_putc(out, '{');
-    for (i = 0; i < n; i++) {
-        if (i)
-            buf_putc(out, ',');
-        json_quote(out, kv[i].name);
-        buf_putc(out, ':');
-        sqlite_real(out, kv[i].value);
-    }
-    buf_putc(out, '}');
-}
 
 void pg_id_array(const long long *ids, size_t n, struct buf *out)
 {

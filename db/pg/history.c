@@ -40,28 +40,6 @@ static const char *get_text(arena *a, const PGresult *r, int row, int col, int *
 }
 
 /* "runtime" -> 0; "metric:NAME" -> 1 and *name; "kernel:NAME" -> 2; else -1. */
-static int y_kind(const char *y, const char **name)
-{
-    *name = NULL;
-    if (strcmp(y, "runtime") == 0)
-        return 0;
-    if (strncmp(y, "metric:", 7) == 0 && y[7]) {
-        *name = y + 7;
-        return 1;
-    }
-    if (strncmp(y, "kernel:", 7) == 0 && y[7]) {
-        *name = y + 7;
-        return 2;
-    }
-    return -1;
-}
-
-static int bad_y(const char *y, struct err *err)
-{
-    return err_set(err, 422, "invalid", "y",
-                   "y must be runtime, metric:NAME or kernel:NAME, not %s", y);
-}
-
 /* ---- configurations and series -------------------------------------------- */
 
 /* Every input of the filter (a JSON object, NULL: any) equals the
@@ -142,13 +120,13 @@ int pg_history_series(db *d, long long config_id, const char *y, arena *a,
                       struct db_series_point **out, struct err *err)
 {
     const char *name;
-    int kind = y_kind(y, &name), n, i, ok = 1;
+    int kind = db_y_kind(y, &name), n, i, ok = 1;
     struct db_series_point *p;
     PGresult *r;
 
     *out = NULL;
     if (kind < 0)
-        return bad_y(y, err);
+        return db_bad_y(y, err);
     r = kind == 0 ? pg_params(d, SQL_SERIES[0], err, "i", config_id)
                   : pg_params(d, SQL_SERIES[kind], err, "it", config_id, name);
     if (r == NULL)
@@ -251,58 +229,6 @@ int pg_history_side(db *d, const struct db_history_filter *f, const struct db_si
 
 /* ---- watches -------------------------------------------------------------- */
 
-int pg_watch_add(db *d, const struct db_watch *w, const char *application,
-                 const char *executable, const char *system, long long *id,
-                 struct err *err)
-{
-    long long app = db_app_id(d, application, 0, err), exe = 0, sys = 0;
-    char now[32];
-    PGresult *r;
-
-    if (app < 0)
-        return -1;
-    if (app == 0)
-        return err_set(err, 404, "not_found", "application", "no application named %s",
-                       application);
-    if (executable) {
-        r = pg_params(d,
-                      "SELECT id FROM executables WHERE app_id = $1::bigint AND name = "
-                      "$2::text",
-                      err, "it", app, executable);
-        if (r == NULL)
-            return -1;
-        exe = PQntuples(r) > 0 ? pg_ll(r, 0, 0) : 0;
-        PQclear(r);
-        if (exe == 0)
-            return err_set(err, 404, "not_found", "executable",
-                           "no executable named %s in %s", executable, application);
-    }
-    if (system) {
-        sys = db_system_id(d, system, 0, err);
-        if (sys < 0)
-            return -1;
-        if (sys == 0)
-            return err_set(err, 404, "not_found", "system", "no system named %s", system);
-    }
-    db_now(now);
-    r = pg_params(d,
-                  "INSERT INTO watches (model_id, app_id, exe_id, system_id, nprocs, "
-                  "inputs, y, test, threshold, history, created_at) VALUES "
-                  "(nullif($1::bigint, 0), $2::bigint, nullif($3::bigint, 0), "
-                  "nullif($4::bigint, 0), nullif($5::bigint, 0), $6::text, $7::text, "
-                  "$8::text, $9::float8, nullif($10::bigint, 0), $11::text) RETURNING id",
-                  err,
-                  "iiiiitttdi"
-                  "t",
-                  w->model_id, app, exe, sys, w->nprocs, w->inputs_json, w->y, w->test,
-                  w->threshold, w->window, now);
-    if (r == NULL)
-        return -1;
-    *id = pg_ll(r, 0, 0);
-    PQclear(r);
-    return 0;
-}
-
 json_t *pg_watches_list(db *d, struct err *err)
 {
     return pg_query_json(
@@ -314,55 +240,6 @@ json_t *pg_watches_list(db *d, struct err *err)
         "LEFT JOIN executables e ON e.id = w.exe_id LEFT JOIN systems s ON s.id = "
         "w.system_id LEFT JOIN watch_counts n ON n.watch_id = w.id ORDER BY w.id",
         err, "");
-}
-
-/* Deleting watches: alerts, then the counts (before the judgements, whose
- * delete trigger then finds no row), then judgements, then the watches, each
- * chosen by one of three selections of watch ids with $1 = the id given.
- * Constant statements (pg_params caches by the text's address). */
-#define WATCH_DELETES(sel)                                                               \
-    {                                                                                    \
-        "DELETE FROM alerts WHERE watch_id IN (" sel ")",                                \
-            "DELETE FROM watch_counts WHERE watch_id IN (" sel ")",                      \
-            "DELETE FROM judgements WHERE watch_id IN (" sel ")",                        \
-            "DELETE FROM watches WHERE id IN (" sel ")"                                  \
-    }
-
-enum { BY_ID, BY_MODEL, BY_APP };
-static const char *const SQL_WATCH_DELETE[3][4] = {
-    [BY_ID] = WATCH_DELETES("SELECT $1::bigint"),
-    [BY_MODEL] = WATCH_DELETES("SELECT id FROM watches WHERE model_id = $1::bigint"),
-    [BY_APP] = WATCH_DELETES("SELECT id FROM watches WHERE app_id = $1::bigint OR "
-                             "model_id IN (SELECT id FROM models WHERE app_id = "
-                             "$1::bigint)"),
-};
-
-/* Returns the number of watches deleted, or -1. */
-static long long delete_watches(db *d, int by, long long id, struct err *err)
-{
-    long long n = 0;
-    for (int i = 0; i < 4; i++) {
-        n = pg_run_sql(d, SQL_WATCH_DELETE[by][i], err, "i", id);
-        if (n < 0)
-            return -1;
-    }
-    return n;
-}
-
-int pg_watch_delete(db *d, long long id, struct err *err)
-{
-    long long n = delete_watches(d, BY_ID, id, err);
-    if (n < 0)
-        return -1;
-    if (n == 0)
-        return err_set(err, 404, "not_found", NULL, "no watch %lld", id);
-    return 0;
-}
-
-long long pg_watches_count(db *d, struct err *err)
-{
-    long long n = 0;
-    return pg_scalar(d, &n, "SELECT count(*) FROM watches", err, "") < 0 ? -1 : n;
 }
 
 static const char SQL_WATCHES_ALL[] =
@@ -410,42 +287,6 @@ int pg_watches_all(db *d, arena *a, struct db_watch **out, struct err *err)
     return n;
 }
 
-long long pg_watches_version(db *d, struct err *err)
-{
-    long long n = 0;
-    return pg_scalar(d, &n, "SELECT coalesce((SELECT n FROM watch_version), 0)", err,
-                     "") < 0
-               ? -1
-               : n;
-}
-
-static const char *const SQL_VALUE[3] = {
-    "SELECT runtime FROM runs WHERE id = $1::bigint",
-    "SELECT value FROM run_metrics WHERE run_id = $1::bigint AND name = $2::text",
-    ("SELECT sum(k.time) FROM kernels k WHERE k.run_id = $1::bigint AND k.name = "
-     "$2::text "
-     "HAVING count(*) > 0"),
-};
-
-int pg_run_value(db *d, long long run_id, const char *y, double *value, struct err *err)
-{
-    const char *name;
-    int kind = y_kind(y, &name), found;
-    PGresult *r;
-
-    if (kind < 0)
-        return bad_y(y, err);
-    r = kind == 0 ? pg_params(d, SQL_VALUE[0], err, "i", run_id)
-                  : pg_params(d, SQL_VALUE[kind], err, "it", run_id, name);
-    if (r == NULL)
-        return -1;
-    found = PQntuples(r) > 0;
-    if (found)
-        *value = pg_dbl(r, 0, 0);
-    PQclear(r);
-    return found;
-}
-
 /* The runs of x's configuration before x in (time, id) order, latest first. */
 #define BEFORE                                                                           \
     "FROM runs r, runs x WHERE x.id = $1::bigint AND r.config_id = x.config_id AND "     \
@@ -467,12 +308,12 @@ int pg_history_window(db *d, long long run_id, const char *y, double value,
                       long long window, double *hist, struct err *err)
 {
     const char *name;
-    int kind = y_kind(y, &name), n, i;
+    int kind = db_y_kind(y, &name), n, i;
     PGresult *r;
 
     (void)value; /* other servers store runs too: the window is read each time */
     if (kind < 0)
-        return bad_y(y, err);
+        return db_bad_y(y, err);
     r = kind == 0 ? pg_params(d, SQL_WINDOW[0], err, "ii", run_id, window)
                   : pg_params(d, SQL_WINDOW[kind], err, "iiti", run_id, window, name,
                               window * DB_WINDOW_LOOKBACK);
@@ -680,240 +521,17 @@ json_t *pg_alerts_list(db *d, const char *state, long long id, struct err *err)
         err, "ti", state, id);
 }
 
-int pg_alert_set_state(db *d, long long id, const char *state, struct err *err)
-{
-    char now[32];
-    long long n;
-    db_now(now);
-    n = pg_run_sql(d,
-                   "UPDATE alerts SET state = $2::text, updated_at = $3::text WHERE id = "
-                   "$1::bigint",
-                   err, "itt", id, state, now);
-    if (n < 0)
-        return -1;
-    if (n == 0)
-        return err_set(err, 404, "not_found", NULL, "no alert %lld", id);
-    return 0;
-}
-
 /* ---- executables' build settings ------------------------------------------- */
-
-int pg_executable_put(db *d, const char *application, const char *name,
-                      const char *compiler, const char *flags, const char *version,
-                      struct err *err)
-{
-    long long app = db_app_id(d, application, 0, err);
-    char now[32];
-    if (app < 0)
-        return -1;
-    if (app == 0)
-        return err_set(err, 404, "not_found", NULL, "no application named %s",
-                       application);
-    db_now(now);
-    return pg_run_sql(d,
-                      "INSERT INTO executables (app_id, name, compiler, flags, version, "
-                      "created_at) VALUES ($1::bigint, $2::text, coalesce($3::text, ''), "
-                      "coalesce($4::text, ''), coalesce($5::text, ''), $6::text) ON "
-                      "CONFLICT (app_id, name) DO UPDATE SET compiler = "
-                      "coalesce($3::text, executables.compiler), flags = "
-                      "coalesce($4::text, executables.flags), version = "
-                      "coalesce($5::text, executables.version)",
-                      err,
-                      "ittt"
-                      "tt",
-                      app, name, compiler, flags, version, now) < 0
-               ? -1
-               : 0;
-}
-
-int pg_model_name(db *d, long long id, const char *name, struct err *err)
-{
-    return pg_run_sql(d, "UPDATE models SET name = $2::text WHERE id = $1::bigint", err,
-                      "it", id, name) < 0
-               ? -1
-               : 0;
-}
 
 /* ---- deletes -------------------------------------------------------------- */
 
-/* Recomputes a configuration's summary from its runs, and drops it when it
- * has none left. */
-static int config_refresh(db *d, long long config_id, struct err *err)
-{
-    if (pg_run_sql(
-            d,
-            "UPDATE run_configs SET runs = (SELECT count(*) FROM runs WHERE config_id = "
-            "$1::bigint), sum_runtime = coalesce((SELECT sum(runtime) FROM runs WHERE "
-            "config_id = $1::bigint), 0), min_runtime = coalesce((SELECT min(runtime) "
-            "FROM runs WHERE config_id = $1::bigint), 0), max_runtime = "
-            "coalesce((SELECT max(runtime) FROM runs WHERE config_id = $1::bigint), 0), "
-            "last_run_id = coalesce((SELECT max(id) FROM runs WHERE config_id = "
-            "$1::bigint), 0) WHERE id = $1::bigint",
-            err, "i", config_id) < 0 ||
-        pg_run_sql(d, "DELETE FROM run_configs WHERE id = $1::bigint AND runs = 0", err,
-                   "i", config_id) < 0)
-        return -1;
-    return 0;
-}
-
-/* The application's kernel and metric names (kept by triggers on insert)
- * follow a deleted run, as in db/sqlite/history.c. */
-static int app_names_forget_run(db *d, long long id, struct err *err)
-{
-    if (pg_run_sql(d,
-                   "UPDATE app_kernels SET records = records - (SELECT count(*) FROM "
-                   "kernels k WHERE k.run_id = $1::bigint AND k.name = app_kernels.name) "
-                   "WHERE app_id = (SELECT app_id FROM runs WHERE id = $1::bigint) AND "
-                   "name IN (SELECT name FROM kernels WHERE run_id = $1::bigint)",
-                   err, "i", id) < 0 ||
-        pg_run_sql(d, "DELETE FROM app_kernels WHERE records <= 0", err, "") < 0 ||
-        pg_run_sql(d,
-                   "DELETE FROM app_metrics WHERE app_id = (SELECT app_id FROM runs "
-                   "WHERE id = $1::bigint) AND name IN (SELECT name FROM run_metrics "
-                   "WHERE run_id = $1::bigint) AND NOT EXISTS (SELECT 1 FROM runs r JOIN "
-                   "run_metrics m ON m.run_id = r.id WHERE r.app_id = app_metrics.app_id "
-                   "AND r.id <> $1::bigint AND m.name = app_metrics.name)",
-                   err, "i", id) < 0)
-        return -1;
-    return 0;
-}
-
-int pg_run_delete(db *d, long long id, struct err *err)
-{
-    json_t *row = pg_query_one(
-        d, "run", "SELECT config_id FROM runs WHERE id = $1::bigint", err, "i", id);
-    long long config_id;
-    if (row == NULL)
-        return -1;
-    config_id = json_integer_value(json_object_get(row, "config_id"));
-    json_decref(row);
-    if (pg_run_sql(d, "DELETE FROM alerts WHERE run_id = $1::bigint", err, "i", id) < 0 ||
-        pg_run_sql(d, "DELETE FROM judgements WHERE run_id = $1::bigint", err, "i", id) <
-            0 ||
-        app_names_forget_run(d, id, err) != 0 ||
-        pg_run_sql(d, "DELETE FROM runs WHERE id = $1::bigint", err, "i", id) < 0)
-        return -1;
-    return config_refresh(d, config_id, err);
-}
-
 /* An application's dependents, children first. */
-static const char *const SQL_APP_DELETE[] = {
-    "DELETE FROM alerts WHERE run_id IN (SELECT id FROM runs WHERE app_id = $1::bigint)",
-    ("DELETE FROM judgements WHERE run_id IN (SELECT id FROM runs WHERE app_id = "
-     "$1::bigint)"),
-    "DELETE FROM models WHERE app_id = $1::bigint",
-    "DELETE FROM templates WHERE app_id = $1::bigint",
-    "DELETE FROM couplings WHERE app_id = $1::bigint",
-    "DELETE FROM runs WHERE app_id = $1::bigint",
-    "DELETE FROM run_configs WHERE app_id = $1::bigint",
-    "DELETE FROM app_kernels WHERE app_id = $1::bigint",
-    "DELETE FROM app_metrics WHERE app_id = $1::bigint",
-    "DELETE FROM executables WHERE app_id = $1::bigint",
-    "DELETE FROM applications WHERE id = $1::bigint",
-};
+/* A demo system goes only when nothing of the user's still refers to it. */
 
-static int app_delete_id(db *d, long long app, struct err *err)
+int pg_judged_delete_run(db *d, long long run_id, struct err *err)
 {
-    if (delete_watches(d, BY_APP, app, err) < 0)
-        return -1;
-    for (size_t i = 0; i < sizeof SQL_APP_DELETE / sizeof *SQL_APP_DELETE; i++)
-        if (pg_run_sql(d, SQL_APP_DELETE[i], err, "i", app) < 0)
-            return -1;
-    return 0;
-}
-
-int pg_app_delete(db *d, const char *name, struct err *err)
-{
-    long long app = db_app_id(d, name, 0, err);
-    if (app < 0)
-        return -1;
-    if (app == 0)
-        return err_set(err, 404, "not_found", NULL, "no application named %s", name);
-    return app_delete_id(d, app, err);
-}
-
-int pg_model_delete(db *d, long long id, struct err *err)
-{
-    long long n;
-    if (delete_watches(d, BY_MODEL, id, err) < 0)
-        return -1;
-    n = pg_run_sql(d, "DELETE FROM models WHERE id = $1::bigint", err, "i", id);
-    if (n < 0)
-        return -1;
-    if (n == 0)
-        return err_set(err, 404, "not_found", NULL, "no model %lld", id);
-    return 0;
-}
-
-int pg_template_delete(db *d, const char *name, const char *application, struct err *err)
-{
-    json_t *rows = pg_query_json(d,
-                                 "SELECT t.id FROM templates t JOIN applications a ON "
-                                 "a.id = t.app_id WHERE t.name = $1::text AND ($2::text "
-                                 "IS NULL OR a.name = $2::text) ORDER BY t.id LIMIT 2",
-                                 err, "tt", name, application);
-    size_t n = rows ? json_array_size(rows) : 0;
-    long long id;
-    if (rows == NULL)
-        return -1;
-    id = n ? json_integer_value(json_object_get(json_array_get(rows, 0), "id")) : 0;
-    json_decref(rows);
-    if (n == 0)
-        return err_set(err, 404, "not_found", NULL, "no template named %s", name);
-    if (n > 1)
-        return err_set(
-            err, 409, "conflict", "application",
-            "template %s exists in several applications: add ?application=", name);
-    return pg_run_sql(d, "DELETE FROM templates WHERE id = $1::bigint", err, "i", id) < 0
+    return pg_run_sql(d, "DELETE FROM judgements WHERE run_id = $1::bigint", err, "i",
+                      run_id) < 0
                ? -1
                : 0;
-}
-
-json_t *pg_template_get_in(db *d, const char *name, const char *application,
-                           struct err *err)
-{
-    return pg_query_one(d, "template",
-                        "SELECT t.name, a.name AS application, t.kernel, t.expression, "
-                        "t.description, t.created_at FROM templates t JOIN applications "
-                        "a ON a.id = t.app_id WHERE t.name = $1::text AND a.name = "
-                        "$2::text",
-                        err, "tt", name, application);
-}
-
-/* A demo system goes only when nothing of the user's still refers to it. */
-#define DEMO_SYSTEM_UNUSED(s)                                                            \
-    s ".demo = 1 AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.system_id = " s            \
-      ".id) AND NOT EXISTS (SELECT 1 FROM couplings c WHERE c.system_id = " s            \
-      ".id) AND NOT EXISTS (SELECT 1 FROM watches w WHERE w.system_id = " s              \
-      ".id) AND NOT EXISTS (SELECT 1 FROM models m WHERE m.system_id = " s ".id)"
-
-int pg_demo_remove(db *d, struct err *err)
-{
-    json_t *apps = pg_query_json(
-        d, "SELECT id FROM applications WHERE demo = 1 ORDER BY id", err, "");
-    json_t *row;
-    size_t i;
-
-    if (apps == NULL)
-        return -1;
-    json_array_foreach(apps, i, row)
-    {
-        if (app_delete_id(d, json_integer_value(json_object_get(row, "id")), err) != 0) {
-            json_decref(apps);
-            return -1;
-        }
-    }
-    json_decref(apps);
-    if (pg_run_sql(d,
-                   "DELETE FROM system_benchmarks WHERE system_id IN (SELECT s.id FROM "
-                   "systems s WHERE " DEMO_SYSTEM_UNUSED("s") ")",
-                   err, "") < 0 ||
-        pg_run_sql(d,
-                   "DELETE FROM system_parameters WHERE system_id IN (SELECT s.id FROM "
-                   "systems s WHERE " DEMO_SYSTEM_UNUSED("s") ")",
-                   err, "") < 0 ||
-        pg_run_sql(d, "DELETE FROM systems WHERE " DEMO_SYSTEM_UNUSED("systems"), err,
-                   "") < 0)
-        return -1;
-    return (int)i;
 }

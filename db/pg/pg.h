@@ -34,9 +34,18 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "db/backend.h"
+#include "db/codec.h"
 
 /* The libpq connection of d (a PostgreSQL connection). */
 PGconn *pg_conn(db *d);
+
+/* The number of times d's connection was reset (after it broke, which
+ * loses its prepared statements); resets a broken connection first. */
+long pg_generation(db *d);
+/* The typed statements of db/engine.h (db/pg/engine.c), kept with d. */
+struct pg_stmts;
+struct pg_stmts **pg_stmts_slot(db *d);
+void pg_stmts_free(struct pg_stmts *c);
 
 /* Runs sql, which may hold several statements, without parameters or rows
  * (BEGIN, SAVEPOINT, a migration). Returns 0 or -1 with err set. */
@@ -45,6 +54,10 @@ int pg_exec(db *d, const char *sql, struct err *err);
 /* Records the failure in r (or, r NULL, the connection's last error) in err
  * as described above, clears r and returns -1. */
 int pg_fail(db *d, PGresult *r, struct err *err);
+
+/* The name of sql's prepared statement (a string constant), prepared on
+ * first use; NULL with err set. For sending it in pipeline mode. */
+const char *pg_prepared(db *d, const char *sql, struct err *err);
 
 /* Runs the cached prepared statement sql with parameters from fmt. Returns
  * its result (rows or a command's outcome; PQclear it), or NULL with err
@@ -93,15 +106,6 @@ int pg_attach_rows(db *d, json_t *obj, const char *key, const char *sql, long lo
  * and *v, 0 when there is no row or the value is NULL, -1 with err set. */
 int pg_scalar(db *d, long long *v, const char *sql, struct err *err, const char *fmt,
               ...);
-
-/* Appends to out the canonical JSON text of n named values, in name (byte)
- * order, exactly as SQLite's json_group_object writes it: {"L":1024.0,
- * "N":1e-05} becomes {"L":1024.0,"N":1.0e-05} (15 significant digits, a
- * ".0" on whole mantissas). It keys run_configs.inputs, which must be the same
- * text on both engines (a database copied from SQLite keeps its
- * configurations). kv is reordered. */
-struct rec_kv;
-void pg_inputs_json(struct rec_kv *kv, size_t n, struct buf *out);
 
 /* Adds stored run run_id, whose inputs are the n given (reordered), to its
  * configuration summary and sets its config_id (db/pg/summary.c; the

@@ -1,5 +1,6 @@
 /* select: the measurement selection over PostgreSQL; see db/select.h (the
  * same selections as db/sqlite/select.c). */
+#include "db/query.h"
 #include "db/select.h"
 #include "common/arena.h"
 #include "common/buf.h"
@@ -108,16 +109,6 @@ static int read_rows(PGresult *r, size_t limit, struct db_sel_rows *out, struct 
     return 0;
 }
 
-static char *object_text(json_t *o, struct err *err)
-{
-    json_t *empty = o ? NULL : json_object();
-    char *t = json_dumps(o ? o : empty, JSON_COMPACT | JSON_REAL_PRECISION(17));
-    json_decref(empty);
-    if (t == NULL)
-        err_nomem(err);
-    return t;
-}
-
 int pg_select_runs(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,
                    struct err *err)
 {
@@ -128,7 +119,7 @@ int pg_select_runs(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,
     out->n = 0;
     if ((unsigned)q->y > DB_SEL_KERNEL)
         return err_set(err, 500, "internal", NULL, "unknown kind of y");
-    if ((inputs = object_text(q->inputs, err)) == NULL)
+    if ((inputs = dq_object_text(q->inputs, err)) == NULL)
         return -1;
     r = pg_params(d, fit_sql[q->y], err, "ttttiddt", q->application, q->system,
                   q->executable, q->y == DB_SEL_RUNTIME ? NULL : q->y_name,
@@ -147,7 +138,7 @@ int pg_select_overlay(db *d, const struct db_sel_overlay *q, struct db_sel_rows 
 
     out->row = NULL;
     out->n = 0;
-    if ((ranges = object_text(q->ranges, err)) == NULL)
+    if ((ranges = dq_object_text(q->ranges, err)) == NULL)
         return -1;
     r = pg_params(d, overlay_sql, err, "tttiiti", q->application, q->system, q->kernel,
                   q->np_lo, q->np_hi, ranges, (long long)q->limit);
@@ -199,7 +190,7 @@ int pg_select_fit_configs(db *d, const struct db_sel_fit *q, struct db_fit_confi
 
     out->c = NULL;
     out->n = 0;
-    if ((inputs = object_text(q->inputs, err)) == NULL)
+    if ((inputs = dq_object_text(q->inputs, err)) == NULL)
         return -1;
     r = pg_params(d, fit_configs_sql, err, "tttddti", q->application, q->system,
                   q->executable, q->np_lo, q->np_hi, inputs, (long long)q->limit + 1);

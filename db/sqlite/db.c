@@ -58,6 +58,17 @@ static void forget_on_rollback(void *d)
     sq_windows_forget(d);
 }
 
+/* prophecy_now(): the store time as text (db_now), the function of the same
+ * name in schema_pg.sql, so that one SQL text stamps a row on both engines. */
+static void fn_now(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    char now[32];
+    (void)argc;
+    (void)argv;
+    db_now(now);
+    sqlite3_result_text(ctx, now, -1, SQLITE_TRANSIENT);
+}
+
 sqlite3 *db_handle(db *d)
 {
     return SQ(d)->h;
@@ -184,6 +195,7 @@ int sq_open(db **out, const char *path, const struct db_options *opt, struct err
     if (s == NULL)
         return err_nomem(err);
     s->base.be = &db_sqlite;
+    s->base.eng = &db_sqlite_engine;
     d = &s->base;
     if (sqlite3_open_v2(path, &SQ(d)->h, flags, NULL) != SQLITE_OK) {
         err_set(err, 500, "database", NULL, "cannot open database %s: %s", path,
@@ -192,6 +204,8 @@ int sq_open(db **out, const char *path, const struct db_options *opt, struct err
         return -1;
     }
     sqlite3_extended_result_codes(SQ(d)->h, 1);
+    sqlite3_create_function(SQ(d)->h, "prophecy_now", 0, SQLITE_UTF8, NULL, fn_now, NULL,
+                            NULL);
     sqlite3_update_hook(SQ(d)->h, forget_on_delete, d);
     sqlite3_rollback_hook(SQ(d)->h, forget_on_rollback, d);
     SQ(d)->busy_ms = opt->busy_ms > 0 ? opt->busy_ms : 10000;

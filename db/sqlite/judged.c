@@ -3,27 +3,13 @@
  * ledger's judgements, the alerts' values, the watch counts, copy's
  * judgements table and the migration that packed the rows.
  *
- * One row per judgement cost a b-tree insert and ~60 bytes each: with 100
- * watches covering every run, storing the judgements cost more than storing
- * the run. A run's judgements are now one blob (format 1, little-endian):
- *
- *   byte 1                     the format
- *   varint k                   distinct verdicts, 1..n
- *   k verdicts                 a flags byte (1 ready, 2 out, 4 up, 8 down,
- *                              16 has x), then value, expected, lo, hi, score
- *                              and, with x, x: 8 bytes each
- *   varint n                   judgements
- *   n x (varint, varint)       the watch id's step from the one before (the
- *                              first is the id itself; ids strictly increase)
- *                              and the index of the verdict it reached
- *
- * Watches asking the same question of a run reach the same verdict, so 100
- * watches asking four questions take ~370 bytes. A deleted watch's entries
- * stay in the blobs and every reader skips ids that are not watches any more
- * (watch ids are never handed out again: watch_ids, migration 11).
+ * The blob's format is db/codec.c's. A deleted watch's entries stay in the
+ * blobs and every reader skips ids that are not watches any more (watch ids
+ * are never handed out again: watch_ids, migration 11).
  */
 #include "db/history.h"
 #include "db/sqlite/entries.h"
+#include "db/query.h"
 #include "db/sqlite/sql.h"
 #include "common/xalloc.h"
 
@@ -31,217 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define FORMAT 1
-#define F_READY 1
-#define F_OUT 2
-#define F_UP 4
-#define F_DOWN 8
-#define F_X 16
-#define RECORD_MAX (1 + 6 * 8)
-
-/* ---- the format ----------------------------------------------------------- */
-
-static size_t put_varint(unsigned char *p, unsigned long long v)
-{
-    size_t n = 0;
-    while (v >= 0x80) {
-        p[n++] = (unsigned char)(v | 0x80);
-        v >>= 7;
-    }
-    p[n++] = (unsigned char)v;
-    return n;
-}
-
-/* 0 past the end or beyond 63 bits. */
-static size_t get_varint(const unsigned char *p, size_t len, unsigned long long *v)
-{
-    size_t n = 0;
-    *v = 0;
-    while (n < len && n < 9) {
-        *v |= (unsigned long long)(p[n] & 0x7f) << (7 * n);
-        if (!(p[n++] & 0x80))
-            return n;
-    }
-    return 0;
-}
-
-static size_t put_double(unsigned char *p, double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    sq_put64(p, u);
-    return 8;
-}
-
-static double get_double(const unsigned char *p)
-{
-    uint64_t u = sq_get64(p);
-    double d;
-    memcpy(&d, &u, 8);
-    return d;
-}
-
-/* A judgement's verdict as the format stores it; returns its length. */
-static size_t record(unsigned char *p, const struct db_judgement *j)
-{
-    size_t o = 1;
-    p[0] = (unsigned char)((j->ready ? F_READY : 0) | (j->out ? F_OUT : 0) |
-                           (j->direction > 0 ? F_UP : 0) |
-                           (j->direction < 0 ? F_DOWN : 0) | (j->has_x ? F_X : 0));
-    o += put_double(p + o, j->value);
-    o += put_double(p + o, j->expected);
-    o += put_double(p + o, j->lo);
-    o += put_double(p + o, j->hi);
-    o += put_double(p + o, j->score);
-    if (j->has_x)
-        o += put_double(p + o, j->x);
-    return o;
-}
-
-/* The room pack() needs for n judgements. */
-static size_t pack_bound(size_t n)
-{
-    return 1 + 10 + n * RECORD_MAX + 10 + n * 20;
-}
-
-/* FNV-1a of a record: distinct verdicts are told apart by it first. */
-static uint64_t record_hash(const unsigned char *p, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
-}
-
-/* Packs n >= 1 judgements, in strictly increasing watch order, into out
- * (room for pack_bound(n) bytes); returns the length, 0 when memory ran out.
- * The verdicts are written in place after room for the header, each new one
- * kept only when no earlier one has its bytes, then moved up to it. */
-static size_t pack(const struct db_judgement *j, size_t n, unsigned char *out)
-{
-    struct distinct {
-        size_t at, len;
-        uint64_t hash;
-    } *d = xmalloc(n * (sizeof *d + sizeof(size_t)));
-    unsigned char head[1 + 10];
-    size_t *which, k = 0, i, r, o = sizeof head, hlen;
-    long long prev = 0;
-
-    if (d == NULL)
-        return 0;
-    which = (size_t *)(d + n);
-    for (i = 0; i < n; i++) {
-        size_t l = record(out + o, &j[i]);
-        uint64_t h = record_hash(out + o, l);
-        for (r = 0; r < k; r++)
-            if (d[r].hash == h && d[r].len == l && memcmp(out + d[r].at, out + o, l) == 0)
-                break;
-        if (r == k) {
-            d[k++] = (struct distinct){o, l, h};
-            o += l;
-        }
-        which[i] = r;
-    }
-    head[0] = FORMAT;
-    hlen = 1 + put_varint(head + 1, k);
-    memmove(out + hlen, out + sizeof head, o - sizeof head);
-    memcpy(out, head, hlen);
-    o = hlen + (o - sizeof head);
-    o += put_varint(out + o, n);
-    for (i = 0; i < n; i++) {
-        o += put_varint(out + o, (unsigned long long)(j[i].watch_id - prev));
-        prev = j[i].watch_id;
-        o += put_varint(out + o, which[i]);
-    }
-    xfree(d);
-    return o;
-}
-
-static int damaged(long long run_id, struct err *err)
-{
-    return err_set(err, 500, "database", NULL,
-                   "the packed judgements of run %lld are damaged (run_judgements)",
-                   run_id);
-}
-
-void sq_judged_free(struct sq_judged *u)
-{
-    xfree(u->j);
-    memset(u, 0, sizeof *u);
-}
-
-int sq_judged_decode(const void *blob, size_t len, long long run_id, struct sq_judged *u,
-                     struct err *err)
-{
-    const unsigned char *p = blob;
-    unsigned long long k, n, step, r;
-    size_t o = 1, s, i, *at;
-    long long id = 0;
-
-    u->n = 0;
-    if (p == NULL || len < 1 || p[0] != FORMAT ||
-        (s = get_varint(p + o, len - o, &k)) == 0 || k < 1 || k > len)
-        return damaged(run_id, err);
-    o += s;
-    if ((at = xmalloc((size_t)k * sizeof *at)) == NULL)
-        return err_nomem(err);
-    for (r = 0; r < k; r++) {
-        size_t l;
-        if (o >= len)
-            goto bad;
-        l = p[o] & F_X ? RECORD_MAX : RECORD_MAX - 8;
-        if (len - o < l || p[o] & ~(F_READY | F_OUT | F_UP | F_DOWN | F_X))
-            goto bad;
-        at[r] = o;
-        o += l;
-    }
-    if ((s = get_varint(p + o, len - o, &n)) == 0 || n < 1 || n > len)
-        goto bad;
-    o += s;
-    if (n > u->cap) {
-        struct db_judgement *more = xrealloc(u->j, (size_t)n * sizeof *u->j);
-        if (more == NULL) {
-            xfree(at);
-            return err_nomem(err);
-        }
-        u->j = more;
-        u->cap = (size_t)n;
-    }
-    for (i = 0; i < n; i++) {
-        struct db_judgement *j = &u->j[i];
-        const unsigned char *v;
-        if ((s = get_varint(p + o, len - o, &step)) == 0 || step < 1 ||
-            step > (unsigned long long)(INT64_MAX - id))
-            goto bad;
-        o += s;
-        if ((s = get_varint(p + o, len - o, &r)) == 0 || r >= k)
-            goto bad;
-        o += s;
-        id += (long long)step;
-        v = p + at[r];
-        j->watch_id = id;
-        j->run_id = run_id;
-        j->ready = !!(v[0] & F_READY);
-        j->out = !!(v[0] & F_OUT);
-        j->direction = v[0] & F_UP ? 1 : v[0] & F_DOWN ? -1 : 0;
-        j->has_x = !!(v[0] & F_X);
-        j->value = get_double(v + 1);
-        j->expected = get_double(v + 9);
-        j->lo = get_double(v + 17);
-        j->hi = get_double(v + 25);
-        j->score = get_double(v + 33);
-        j->x = j->has_x ? get_double(v + 41) : 0;
-    }
-    if (o != len)
-        goto bad;
-    xfree(at);
-    u->n = (size_t)n;
-    return 0;
-bad:
-    xfree(at);
-    return damaged(run_id, err);
-}
 
 /* ---- storing -------------------------------------------------------------- */
 
@@ -284,7 +59,7 @@ static int merge(db *d, long long run_id, const struct db_judgement *j, size_t n
                  struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d, SQL_GET, err);
-    struct sq_judged u = {0};
+    struct db_judged u = {0};
     struct db_judgement *all;
     unsigned char *out;
     size_t len, i;
@@ -297,15 +72,15 @@ static int merge(db *d, long long run_id, const struct db_judgement *j, size_t n
         sqlite3_reset(st);
         return db_fail(d, err);
     }
-    rc = sq_judged_decode(sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0),
+    rc = db_judged_decode(sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0),
                           run_id, &u, err);
     sqlite3_reset(st);
     if (rc != 0) {
-        sq_judged_free(&u);
+        db_judged_free(&u);
         return -1;
     }
     if ((all = xmalloc((u.n + n) * sizeof *all)) == NULL) {
-        sq_judged_free(&u);
+        db_judged_free(&u);
         return err_nomem(err);
     }
     memcpy(all, u.j, u.n * sizeof *all);
@@ -318,8 +93,8 @@ static int merge(db *d, long long run_id, const struct db_judgement *j, size_t n
     if (i < u.n + n) {
         conflict(err);
     } else {
-        out = xmalloc(pack_bound(u.n + n));
-        len = out ? pack(all, u.n + n, out) : 0;
+        out = xmalloc(db_judged_bound(u.n + n));
+        len = out ? db_judged_pack(all, u.n + n, out) : 0;
         if (len == 0)
             err_nomem(err);
         else if (write_blob(d, SQL_SET, run_id, out, len, err) == SQLITE_DONE)
@@ -329,7 +104,7 @@ static int merge(db *d, long long run_id, const struct db_judgement *j, size_t n
         xfree(out);
     }
     xfree(all);
-    sq_judged_free(&u);
+    db_judged_free(&u);
     return rc;
 }
 
@@ -366,8 +141,8 @@ int sq_judged_put(db *d, const struct db_judgement *j, size_t n, struct err *err
         xfree(sorted);
         return err_set(err, 500, "internal", NULL, "a judgement of no watch");
     }
-    out = pack_bound(n) <= sizeof small ? small : xmalloc(pack_bound(n));
-    len = out ? pack(j, n, out) : 0;
+    out = db_judged_bound(n) <= sizeof small ? small : xmalloc(db_judged_bound(n));
+    len = out ? db_judged_pack(j, n, out) : 0;
     rc = len ? write_blob(d, SQL_PUT, j[0].run_id, out, len, err) : SQLITE_NOMEM;
     if (out != small)
         xfree(out);
@@ -386,25 +161,25 @@ int sq_judged_put(db *d, const struct db_judgement *j, size_t n, struct err *err
 }
 
 int sq_judged_rows(db *d, sqlite3_stmt *st,
-                   int (*fn)(void *ctx, sqlite3_stmt *st, const struct sq_judged *u,
+                   int (*fn)(void *ctx, sqlite3_stmt *st, const struct db_judged *u,
                              struct err *err),
                    void *ctx, struct err *err)
 {
-    struct sq_judged u = {0};
+    struct db_judged u = {0};
     int rc;
 
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         long long run = sqlite3_column_int64(st, 0);
-        if (sq_judged_decode(sqlite3_column_blob(st, 1),
+        if (db_judged_decode(sqlite3_column_blob(st, 1),
                              (size_t)sqlite3_column_bytes(st, 1), run, &u, err) != 0 ||
             fn(ctx, st, &u, err) != 0) {
             sqlite3_reset(st);
-            sq_judged_free(&u);
+            db_judged_free(&u);
             return -1;
         }
     }
     sqlite3_reset(st);
-    sq_judged_free(&u);
+    db_judged_free(&u);
     if (rc != SQLITE_DONE)
         return db_fail(d, err);
     return 0;
@@ -530,7 +305,7 @@ static const struct count *counts_get(const struct counts *c, long long watch)
     return NULL;
 }
 
-static int count_run(void *ctx, sqlite3_stmt *st, const struct sq_judged *u,
+static int count_run(void *ctx, sqlite3_stmt *st, const struct db_judged *u,
                      struct err *err)
 {
     (void)st;
@@ -567,8 +342,8 @@ static const char SQL_MARK[] =
 static int counts_store(db *d, const struct counts *c, struct err *err)
 {
     for (size_t i = 0; i < c->cap; i++)
-        if (c->e[i].watch && db_run_sql(d, SQL_COUNT_ADD, err, "iii", c->e[i].watch,
-                                        c->e[i].judged, c->e[i].out) < 0)
+        if (c->e[i].watch && dq_run(d, SQL_COUNT_ADD, err, "iii", c->e[i].watch,
+                                    c->e[i].judged, c->e[i].out) < 0)
             return -1;
     return 0;
 }
@@ -580,7 +355,7 @@ static int fold(db *d, long long upto, struct err *err)
 {
     struct counts c = {0};
     int rc = counts_after(d, upto, &c, err) != 0 || counts_store(d, &c, err) != 0 ||
-                     db_run_sql(d, SQL_MARK, err, "") < 0
+                     dq_run(d, SQL_MARK, err, "") < 0
                  ? -1
                  : 0;
     xfree(c.e);
@@ -599,13 +374,13 @@ int sq_judged_recount(db *d, struct err *err)
 static const char SQL_FORGET[] =
     "UPDATE watch_counts SET judged = judged - ?2, out = out - ?3 WHERE watch_id = ?1";
 
-static int forget_run(void *ctx, sqlite3_stmt *st, const struct sq_judged *u,
+static int forget_run(void *ctx, sqlite3_stmt *st, const struct db_judged *u,
                       struct err *err)
 {
     (void)st;
     for (size_t i = 0; i < u->n; i++)
-        if (db_run_sql(ctx, SQL_FORGET, err, "iii", u->j[i].watch_id, 1LL,
-                       (long long)u->j[i].out) < 0)
+        if (dq_run(ctx, SQL_FORGET, err, "iii", u->j[i].watch_id, 1LL,
+                   (long long)u->j[i].out) < 0)
             return -1;
     return 0;
 }
@@ -625,7 +400,7 @@ int sq_judged_delete_run(db *d, long long run_id, struct err *err)
     sqlite3_bind_int64(st, 1, run_id);
     if (sq_judged_rows(d, st, forget_run, d, err) != 0)
         return -1;
-    return db_run_sql(d, SQL_RUN_DROP, err, "i", run_id) < 0 ? -1 : 0;
+    return dq_run(d, SQL_RUN_DROP, err, "i", run_id) < 0 ? -1 : 0;
 }
 
 /* ---- storing a run's judgements --------------------------------------------- */
@@ -654,8 +429,7 @@ int sq_judgements_add(db *d, const struct db_judgement *j, size_t n, long long *
         return -1;
     /* A run at or below the mark is counted now (the fold would not see it). */
     for (i = 0; i < n && j[0].run_id <= upto; i++)
-        if (db_run_sql(d, SQL_COUNT_NOW, err, "ii", j[i].watch_id, (long long)j[i].out) <
-            0)
+        if (dq_run(d, SQL_COUNT_NOW, err, "ii", j[i].watch_id, (long long)j[i].out) < 0)
             return -1;
     /* The first call on a connection folds, then one in FOLD_EVERY judged
      * runs: a rolled-back fold only leaves a longer rest. */
@@ -702,7 +476,7 @@ json_t *sq_watches_list(db *d, struct err *err)
 
     if (upto < 0)
         return NULL;
-    rows = db_query_json(
+    rows = dq_json(
         d,
         "SELECT w.id, w.model_id AS model, a.name AS application, e.name AS executable, "
         "s.name AS system, w.nprocs, w.inputs AS inputs_json, w.y, w.test, w.threshold, "
@@ -759,7 +533,7 @@ static long long alert_of(struct config_ctx *c, long long run, long long watch)
     return 0;
 }
 
-static int config_run(void *ctx, sqlite3_stmt *st, const struct sq_judged *u,
+static int config_run(void *ctx, sqlite3_stmt *st, const struct db_judged *u,
                       struct err *err)
 {
     struct config_ctx *c = ctx;
@@ -809,7 +583,7 @@ json_t *sq_history_judgements(db *d, long long config_id, json_t **watches,
     size_t i;
     int rc = -1;
 
-    *watches = db_query_json(
+    *watches = dq_json(
         d,
         "SELECT w.id FROM watches w, run_configs c WHERE c.id = ?1 AND " SQ_WATCH_COVERS(
             "w", "c") " ORDER BY w.id",
@@ -849,7 +623,7 @@ struct ledger_ctx {
     json_t *rows;
 };
 
-static int ledger_run(void *ctx, sqlite3_stmt *st, const struct sq_judged *u,
+static int ledger_run(void *ctx, sqlite3_stmt *st, const struct db_judged *u,
                       struct err *err)
 {
     struct ledger_ctx *c = ctx;
@@ -905,12 +679,12 @@ json_t *sq_model_judgements(db *d, long long model_id, struct err *err)
 
 json_t *sq_alerts_list(db *d, const char *state, long long id, struct err *err)
 {
-    struct sq_judged u = {0};
+    struct db_judged u = {0};
     json_t *rows, *row;
     size_t i;
 
     /* the judgement's values are filled in from the run's packed row */
-    rows = db_query_json(
+    rows = dq_json(
         d,
         "SELECT al.id, al.state, al.run_id AS run, al.watch_id AS watch, w.model_id AS "
         "model, a.name AS application, e.name AS executable, s.name AS system, r.nprocs, "
@@ -936,17 +710,17 @@ json_t *sq_alerts_list(db *d, const char *state, long long id, struct err *err)
         sqlite3_bind_int64(st, 1, run);
         rc = sqlite3_step(st);
         if (rc == SQLITE_ROW)
-            rc = sq_judged_decode(sqlite3_column_blob(st, 0),
+            rc = db_judged_decode(sqlite3_column_blob(st, 0),
                                   (size_t)sqlite3_column_bytes(st, 0), run, &u, err);
         else
-            rc = rc == SQLITE_DONE ? damaged(run, err) : db_fail(d, err);
+            rc = rc == SQLITE_DONE ? db_judged_damaged(run, err) : db_fail(d, err);
         sqlite3_reset(st);
         if (rc != 0)
             goto fail;
         for (k = 0; k < u.n && u.j[k].watch_id != watch; k++)
             ;
         if (k == u.n) {
-            damaged(run, err);
+            db_judged_damaged(run, err);
             goto fail;
         }
         json_object_set_new(row, "value", json_real(u.j[k].value));
@@ -955,10 +729,10 @@ json_t *sq_alerts_list(db *d, const char *state, long long id, struct err *err)
         json_object_set_new(row, "hi", json_real(u.j[k].hi));
         json_object_set_new(row, "direction", json_integer(u.j[k].direction));
     }
-    sq_judged_free(&u);
+    db_judged_free(&u);
     return rows;
 fail:
-    sq_judged_free(&u);
+    db_judged_free(&u);
     json_decref(rows);
     return NULL;
 }
@@ -1029,7 +803,7 @@ struct each_ctx {
     void *ctx;
 };
 
-static int each_run(void *ctx, sqlite3_stmt *st, const struct sq_judged *u,
+static int each_run(void *ctx, sqlite3_stmt *st, const struct db_judged *u,
                     struct err *err)
 {
     struct each_ctx *c = ctx;

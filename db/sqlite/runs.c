@@ -20,49 +20,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static long long lookup_id(db *d, const char *select_sql, const char *insert_sql,
-                           const char *name, long long parent, struct err *err)
-{
-    sqlite3_stmt *st = db_stmt(d, select_sql, err);
-    int k = 1, rc;
-    if (st == NULL)
-        return -1;
-    if (parent > 0)
-        sqlite3_bind_int64(st, k++, parent);
-    sqlite3_bind_text(st, k, name, -1, SQLITE_STATIC);
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        long long id = sqlite3_column_int64(st, 0);
-        sqlite3_reset(st);
-        return id;
-    }
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
-        return db_fail(d, err);
-    st = db_stmt(d, insert_sql, err);
-    if (st == NULL)
-        return -1;
-    k = 1;
-    if (parent > 0)
-        sqlite3_bind_int64(st, k++, parent);
-    sqlite3_bind_text(st, k, name, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_DONE) {
-        db_fail(d, err);
-        sqlite3_reset(st);
-        return -1;
-    }
-    sqlite3_reset(st);
-    return sqlite3_last_insert_rowid(db_handle(d));
-}
-
-static const char SQL_APP_SEL[] = "SELECT id FROM applications WHERE name = ?1";
-static const char SQL_APP_INS[] = "INSERT INTO applications (name) VALUES (?1)";
-static const char SQL_EXE_SEL[] =
-    "SELECT id FROM executables WHERE app_id = ?1 AND name = ?2";
-static const char SQL_EXE_INS[] =
-    "INSERT INTO executables (app_id, name) VALUES (?1, ?2)";
-static const char SQL_SYS_SEL[] = "SELECT id FROM systems WHERE name = ?1";
-static const char SQL_SYS_INS[] = "INSERT INTO systems (name) VALUES (?1)";
 static const char SQL_UID_SEL[] = "SELECT id FROM runs WHERE uid = ?1";
 static const char SQL_RUN_INS[] =
     "INSERT INTO runs (uid, app_id, exe_id, system_id, nprocs, runtime, started_at, "
@@ -104,114 +61,11 @@ static int insert_kvs(db *d, const char *sql, long long run_id, const struct rec
     return 0;
 }
 
-struct resolved {
-    const char *app, *exe, *sys;
-    long long app_id, exe_id, sys_id;
-};
-
-static int resolve(db *d, struct resolved *c, const struct run_record *r, struct err *err)
-{
-    if (c->app == NULL || strcmp(c->app, r->application) != 0) {
-        c->app_id = lookup_id(d, SQL_APP_SEL, SQL_APP_INS, r->application, 0, err);
-        if (c->app_id < 0)
-            return -1;
-        c->app = r->application;
-        c->exe = NULL;
-    }
-    if (c->exe == NULL || strcmp(c->exe, r->executable) != 0) {
-        c->exe_id = lookup_id(d, SQL_EXE_SEL, SQL_EXE_INS, r->executable, c->app_id, err);
-        if (c->exe_id < 0)
-            return -1;
-        c->exe = r->executable;
-    }
-    if (c->sys == NULL || strcmp(c->sys, r->system) != 0) {
-        c->sys_id = lookup_id(d, SQL_SYS_SEL, SQL_SYS_INS, r->system, 0, err);
-        if (c->sys_id < 0)
-            return -1;
-        c->sys = r->system;
-    }
-    return 0;
-}
-
-static int str_eq(const char *a, const char *b)
-{
-    if (a == NULL || b == NULL)
-        return a == b;
-    return strcmp(a, b) == 0;
-}
-
-/* The same tags, in any order (keys are unique within a run). */
-static int tags_eq(const struct rec_tag *a, size_t na, const struct rec_tag *b, size_t nb)
-{
-    size_t i, k;
-    if (na != nb)
-        return 0;
-    for (i = 0; i < na; i++) {
-        for (k = 0; k < nb; k++)
-            if (strcmp(a[i].key, b[k].key) == 0)
-                break;
-        if (k == nb || strcmp(a[i].value, b[k].value) != 0)
-            return 0;
-    }
-    return 1;
-}
-
-/* The same named values, in any order (names are unique within a run). */
-static int kvs_eq(const struct rec_kv *a, size_t na, const struct rec_kv *b, size_t nb)
-{
-    size_t i, k;
-    if (na != nb)
-        return 0;
-    for (i = 0; i < na; i++) {
-        for (k = 0; k < nb; k++)
-            if (strcmp(a[i].name, b[k].name) == 0)
-                break;
-        if (k == nb || a[i].value != b[k].value)
-            return 0;
-    }
-    return 1;
-}
-
-/* Whether the stored run `id` has exactly the content of r (everything but
- * the submitter and the time it was stored). Returns 1, 0, or -1 on error. */
-static int same_as_stored(db *d, long long id, const struct run_record *r,
-                          struct err *err)
-{
-    struct db_run_row row;
-    const struct run_record *s = &row.run;
-    arena *a = arena_new();
-    int found, same;
-    size_t k;
-
-    if (a == NULL)
-        return err_nomem(err);
-    found = db_run_get(d, id, a, &row, err);
-    if (found <= 0) {
-        arena_free(a);
-        return found < 0 ? -1 : 0;
-    }
-    same = str_eq(s->application, r->application) &&
-           str_eq(s->executable, r->executable) && str_eq(s->system, r->system) &&
-           s->nprocs == r->nprocs && s->runtime == r->runtime &&
-           str_eq(s->started_at, r->started_at) && str_eq(s->commit, r->commit) &&
-           str_eq(s->branch, r->branch) &&
-           tags_eq(s->tags, s->ntags, r->tags, r->ntags) &&
-           kvs_eq(s->inputs, s->ninputs, r->inputs, r->ninputs) &&
-           kvs_eq(s->metrics, s->nmetrics, r->metrics, r->nmetrics) &&
-           s->nkernels == r->nkernels;
-    for (k = 0; same && k < r->nkernels; k++)
-        same = str_eq(s->kernels[k].name, r->kernels[k].name) &&
-               s->kernels[k].time == r->kernels[k].time &&
-               s->kernels[k].calls == r->kernels[k].calls &&
-               str_eq(s->kernels[k].metrics_json, r->kernels[k].metrics_json);
-    arena_free(a);
-    return same;
-}
-
 int sq_runs_insert(db *d, const struct run_record *runs, size_t n, long long *ids,
                    int *existed, struct err *err)
 {
-    struct resolved c = {0};
+    struct db_resolved c = {0};
+    struct rec_kv sorted[LIMIT_INPUTS];
     char now[32];
     size_t i, k;
 
@@ -234,7 +88,7 @@ int sq_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
                 sqlite3_reset(st);
                 /* A repeat must be the same run: the same id with other
                  * content is a client bug that must not pass silently. */
-                same = same_as_stored(d, id, r, err);
+                same = db_run_same(d, id, r, err);
                 if (same < 0)
                     return -1;
                 if (!same)
@@ -249,7 +103,7 @@ int sq_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
             if (rc != SQLITE_DONE)
                 return db_fail(d, err);
         }
-        if (resolve(d, &c, r, err) != 0)
+        if (db_resolve(d, &c, r, err) != 0)
             return -1;
         st = db_stmt(d, SQL_RUN_INS, err);
         if (st == NULL)
@@ -302,7 +156,11 @@ int sq_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
             if (step_done(d, st, err) != 0)
                 return -1;
         }
-        if (db_summary_add_run(d, id, err) != 0)
+        if (r->ninputs > LIMIT_INPUTS)
+            return err_set(err, 500, "internal", NULL, "too many inputs");
+        if (r->ninputs)
+            memcpy(sorted, r->inputs, r->ninputs * sizeof *sorted);
+        if (sq_summary_add_run_inputs(d, id, sorted, r->ninputs, err) != 0)
             return -1;
     }
     return 0;
@@ -406,147 +264,6 @@ static void bind_filter(sqlite3_stmt *st, const struct db_run_filter *f)
     }
 }
 
-static const char *col_text(arena *a, sqlite3_stmt *st, int i)
-{
-    const unsigned char *t = sqlite3_column_text(st, i);
-    return t ? arena_strdup(a, (const char *)t) : NULL;
-}
-
-static const char SQL_INPUTS[] = "SELECT name, value FROM run_inputs WHERE run_id = ?1";
-static const char SQL_METRICS[] = "SELECT name, value FROM run_metrics WHERE run_id = ?1";
-static const char SQL_KERNELS[] =
-    "SELECT name, time, calls, metrics FROM kernels WHERE run_id = ?1 ORDER BY seq";
-
-static int read_kvs(db *d, const char *sql, long long id, arena *a, struct rec_kv **out,
-                    size_t *n, struct err *err)
-{
-    sqlite3_stmt *st = db_stmt(d, sql, err);
-    size_t cap = 0;
-    struct rec_kv *kv = NULL;
-    int rc;
-
-    *n = 0;
-    *out = NULL;
-    if (st == NULL)
-        return -1;
-    sqlite3_bind_int64(st, 1, id);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*n == cap) {
-            struct rec_kv *nk;
-            cap = cap ? cap * 2 : 8;
-            nk = arena_alloc(a, cap * sizeof *nk);
-            if (nk == NULL) {
-                sqlite3_reset(st);
-                return err_nomem(err);
-            }
-            if (*n)
-                memcpy(nk, kv, *n * sizeof *nk);
-            kv = nk;
-        }
-        kv[*n].name = col_text(a, st, 0);
-        kv[*n].value = sqlite3_column_double(st, 1);
-        (*n)++;
-    }
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
-        return db_fail(d, err);
-    *out = kv;
-    return 0;
-}
-
-static int read_kernels(db *d, long long id, arena *a, struct run_record *r,
-                        struct err *err)
-{
-    sqlite3_stmt *st = db_stmt(d, SQL_KERNELS, err);
-    size_t cap = 0;
-    int rc;
-
-    r->kernels = NULL;
-    r->nkernels = 0;
-    if (st == NULL)
-        return -1;
-    sqlite3_bind_int64(st, 1, id);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        struct rec_kernel *k;
-        if (r->nkernels == cap) {
-            struct rec_kernel *nk;
-            cap = cap ? cap * 2 : 8;
-            nk = arena_alloc(a, cap * sizeof *nk);
-            if (nk == NULL) {
-                sqlite3_reset(st);
-                return err_nomem(err);
-            }
-            if (r->nkernels)
-                memcpy(nk, r->kernels, r->nkernels * sizeof *nk);
-            r->kernels = nk;
-        }
-        k = &r->kernels[r->nkernels++];
-        k->name = col_text(a, st, 0);
-        k->time = sqlite3_column_double(st, 1);
-        k->calls = sqlite3_column_int64(st, 2);
-        k->metrics_json = col_text(a, st, 3);
-    }
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
-        return db_fail(d, err);
-    return 0;
-}
-
-static void read_row(sqlite3_stmt *st, arena *a, struct db_run_row *row)
-{
-    struct run_record *r = &row->run;
-    memset(row, 0, sizeof *row);
-    row->id = sqlite3_column_int64(st, 0);
-    r->uid = col_text(a, st, 1);
-    r->application = col_text(a, st, 2);
-    r->executable = col_text(a, st, 3);
-    r->system = col_text(a, st, 4);
-    r->nprocs = sqlite3_column_int64(st, 5);
-    r->runtime = sqlite3_column_double(st, 6);
-    r->started_at = col_text(a, st, 7);
-    r->submitter = col_text(a, st, 8);
-    row->created_at = col_text(a, st, 9);
-    r->commit = col_text(a, st, 10);
-    r->branch = col_text(a, st, 11);
-}
-
-static const char SQL_TAGS[] =
-    "SELECT key, value FROM run_tags WHERE run_id = ?1 ORDER BY key";
-
-static int read_tags(db *d, long long id, arena *a, struct run_record *r, struct err *err)
-{
-    sqlite3_stmt *st = db_stmt(d, SQL_TAGS, err);
-    int rc;
-
-    r->tags = NULL;
-    r->ntags = 0;
-    if (st == NULL)
-        return -1;
-    r->tags = arena_alloc(a, LIMIT_TAGS * sizeof *r->tags);
-    if (r->tags == NULL)
-        return err_nomem(err);
-    sqlite3_bind_int64(st, 1, id);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && r->ntags < LIMIT_TAGS) {
-        r->tags[r->ntags].key = col_text(a, st, 0);
-        r->tags[r->ntags].value = col_text(a, st, 1);
-        r->ntags++;
-    }
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-        return db_fail(d, err);
-    return 0;
-}
-
-static int read_children(db *d, arena *a, struct db_run_row *row, struct err *err)
-{
-    struct run_record *r = &row->run;
-    if (read_kvs(d, SQL_INPUTS, row->id, a, &r->inputs, &r->ninputs, err) != 0 ||
-        read_kvs(d, SQL_METRICS, row->id, a, &r->metrics, &r->nmetrics, err) != 0 ||
-        read_kernels(d, row->id, a, r, err) != 0 || read_tags(d, row->id, a, r, err) != 0)
-        return -1;
-    return 0;
-}
-
 int sq_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_row **rows,
                  struct err *err)
 {
@@ -565,102 +282,15 @@ int sq_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_r
     sqlite3_bind_int64(st, 5, f->after);
     sqlite3_bind_int(st, 6, limit);
     while (n < limit && (rc = sqlite3_step(st)) == SQLITE_ROW)
-        read_row(st, a, &out[n++]);
+        db_run_row_read(d, (struct db_stmt *)st, a, &out[n++]);
     sqlite3_reset(st);
     if (n < limit && rc != SQLITE_DONE)
         return db_fail(d, err);
     /* Children are read after the main statement is reset: one statement at a
      * time per connection keeps the statement cache simple. */
     for (i = 0; i < n; i++)
-        if (read_children(d, a, &out[i], err) != 0)
+        if (db_run_children(d, a, &out[i], err) != 0)
             return -1;
     *rows = out;
     return n;
-}
-
-static const char SQL_RUN_GET[] =
-    "SELECT r.id, r.uid, a.name, e.name, s.name, r.nprocs, r.runtime, r.started_at, "
-    "r.submitter, r.created_at, r.vcs_commit, r.vcs_branch FROM runs r JOIN applications "
-    "a ON a.id = r.app_id "
-    "JOIN executables e ON e.id = r.exe_id JOIN systems s ON s.id = r.system_id "
-    "WHERE r.id = ?1";
-
-int sq_run_get(db *d, long long id, arena *a, struct db_run_row *row, struct err *err)
-{
-    sqlite3_stmt *st = db_stmt(d, SQL_RUN_GET, err);
-    int rc;
-    if (st == NULL)
-        return -1;
-    sqlite3_bind_int64(st, 1, id);
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW)
-        read_row(st, a, row);
-    sqlite3_reset(st);
-    if (rc == SQLITE_DONE)
-        return 0;
-    if (rc != SQLITE_ROW)
-        return db_fail(d, err);
-    return read_children(d, a, row, err) != 0 ? -1 : 1;
-}
-
-static int read_names(db *d, const char *sql, arena *a, const char ***out, size_t *n,
-                      struct err *err)
-{
-    sqlite3_stmt *st = db_stmt(d, sql, err);
-    const char **names = NULL;
-    size_t cap = 0;
-    int rc;
-
-    *out = NULL;
-    *n = 0;
-    if (st == NULL)
-        return -1;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*n == cap) {
-            const char **nn;
-            cap = cap ? cap * 2 : 16;
-            nn = arena_alloc(a, cap * sizeof *nn);
-            if (nn == NULL) {
-                sqlite3_reset(st);
-                return err_nomem(err);
-            }
-            if (*n)
-                memcpy(nn, names, *n * sizeof *nn);
-            names = nn;
-        }
-        names[(*n)++] = col_text(a, st, 0);
-    }
-    if (rc != SQLITE_DONE) {
-        db_fail(d, err);
-        sqlite3_reset(st);
-        return -1;
-    }
-    sqlite3_reset(st);
-    *out = names;
-    return 0;
-}
-
-int sq_runs_names(db *d, arena *a, const char ***inputs, size_t *ninputs,
-                  const char ***metrics, size_t *nmetrics, struct err *err)
-{
-    if (read_names(d, "SELECT DISTINCT name FROM run_inputs ORDER BY name", a, inputs,
-                   ninputs, err) != 0 ||
-        read_names(d, "SELECT DISTINCT name FROM run_metrics ORDER BY name", a, metrics,
-                   nmetrics, err) != 0)
-        return -1;
-    return 0;
-}
-
-int sq_runs_tag_names(db *d, arena *a, const char ***tags, size_t *ntags, struct err *err)
-{
-    const char **any;
-    size_t nany;
-    if (read_names(d, "SELECT DISTINCT key FROM run_tags ORDER BY key", a, tags, ntags,
-                   err) != 0 ||
-        read_names(d,
-                   "SELECT 1 WHERE EXISTS (SELECT 1 FROM runs WHERE vcs_commit IS NOT "
-                   "NULL OR vcs_branch IS NOT NULL)",
-                   a, &any, &nany, err) != 0)
-        return -1;
-    return *ntags > 0 || nany > 0;
 }

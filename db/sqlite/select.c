@@ -1,4 +1,5 @@
 /* select: the measurement selection over SQLite; see db/select.h. */
+#include "db/query.h"
 #include "db/select.h"
 
 #include <stdlib.h>
@@ -112,16 +113,6 @@ static int read_rows(db *d, sqlite3_stmt *st, size_t limit, struct db_sel_rows *
     return 0;
 }
 
-static char *object_text(json_t *o, struct err *err)
-{
-    json_t *empty = o ? NULL : json_object();
-    char *t = json_dumps(o ? o : empty, JSON_COMPACT | JSON_REAL_PRECISION(17));
-    json_decref(empty);
-    if (t == NULL)
-        err_nomem(err);
-    return t;
-}
-
 static void bind_text(sqlite3_stmt *st, int k, const char *s)
 {
     if (s == NULL)
@@ -141,7 +132,7 @@ int sq_select_runs(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,
     out->n = 0;
     if ((unsigned)q->y > DB_SEL_KERNEL)
         return err_set(err, 500, "internal", NULL, "unknown kind of y");
-    if ((inputs = object_text(q->inputs, err)) == NULL)
+    if ((inputs = dq_object_text(q->inputs, err)) == NULL)
         return -1;
     if ((st = db_stmt(d, fit_sql[q->y], err)) == NULL) {
         free(inputs);
@@ -169,7 +160,7 @@ int sq_select_overlay(db *d, const struct db_sel_overlay *q, struct db_sel_rows 
 
     out->row = NULL;
     out->n = 0;
-    if ((ranges = object_text(q->ranges, err)) == NULL)
+    if ((ranges = dq_object_text(q->ranges, err)) == NULL)
         return -1;
     if ((st = db_stmt(d, overlay_sql, err)) == NULL) {
         free(ranges);
@@ -231,7 +222,7 @@ int sq_select_fit_configs(db *d, const struct db_sel_fit *q, struct db_fit_confi
 
     out->c = NULL;
     out->n = 0;
-    if ((inputs = object_text(q->inputs, err)) == NULL)
+    if ((inputs = dq_object_text(q->inputs, err)) == NULL)
         return -1;
     if ((st = db_stmt(d, fit_configs_sql, err)) == NULL) {
         free(inputs);

@@ -1,11 +1,8 @@
 /* series: a configuration's runtime series from its packed chunks
  * (schema.sql migration 10) and the rest of runs_series after them.
  *
- * A chunk's points blob: one byte of format (1), then per point its at_ms
- * and run id (8 bytes each, little-endian two's complement), its runtime (8
- * bytes, the IEEE 754 bits little-endian) and its commit (2 bytes of length,
- * little-endian, 0xffff for none, then the bytes). Up to CHUNK points, in
- * (at_ms, id) order; the row's (last_at, last_id) is its last point.
+ * A chunk's points blob is db/codec.c's format; the row's (last_at,
+ * last_id) is its last point.
  *
  * The chunks are a cache: every chunk that ends at or after a changed run
  * is dropped (by db_summary_add_run for a stored run, by triggers for a
@@ -25,10 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define CHUNK 1024
 #define PACK_AT 2048
-#define NO_COMMIT 0xffff
-#define FORMAT 1
 
 static const char SQL_CHUNKS[] =
     "SELECT n, points FROM series_chunks WHERE config_id = ?1 ORDER BY last_at, "
@@ -42,67 +36,6 @@ static const char SQL_REST[] =
 static const char SQL_CHUNK_INS[] =
     "INSERT INTO series_chunks (config_id, last_at, last_id, n, points) "
     "VALUES (?1, ?2, ?3, ?4, ?5)";
-
-/* A decoded chunk: its points, their commits copied with a NUL each. */
-struct unpacked {
-    struct db_series_point p[CHUNK];
-    char *text;
-    size_t cap;
-};
-
-static int damaged(long long config_id, struct err *err)
-{
-    return err_set(err, 500, "database", NULL,
-                   "a packed series chunk of configuration %lld is damaged (delete its "
-                   "rows from series_chunks: they are rebuilt from runs)",
-                   config_id);
-}
-
-/* Decodes blob (len bytes, n points) into u; checks every length first. */
-static int unpack(const unsigned char *blob, size_t len, long long n, struct unpacked *u,
-                  long long config_id, struct err *err)
-{
-    size_t o = 1, t = 0;
-    long long i;
-
-    if (blob == NULL || len < 1 || blob[0] != FORMAT || n < 1 || n > CHUNK)
-        return damaged(config_id, err);
-    if (u->cap < len) {
-        /* at most len bytes of commits and one NUL for each of n <= len points */
-        char *q = xrealloc(u->text, 2 * len);
-        if (q == NULL)
-            return err_nomem(err);
-        u->text = q;
-        u->cap = 2 * len;
-    }
-    for (i = 0; i < n; i++) {
-        size_t clen;
-        if (len - o < 26)
-            return damaged(config_id, err);
-        u->p[i].at = (long long)sq_get64(blob + o);
-        u->p[i].run = (long long)sq_get64(blob + o + 8);
-        {
-            uint64_t bits = sq_get64(blob + o + 16);
-            memcpy(&u->p[i].value, &bits, sizeof bits);
-        }
-        clen = (size_t)blob[o + 24] | (size_t)blob[o + 25] << 8;
-        o += 26;
-        if (clen == NO_COMMIT) {
-            u->p[i].commit = NULL;
-            continue;
-        }
-        if (len - o < clen)
-            return damaged(config_id, err);
-        memcpy(u->text + t, blob + o, clen);
-        u->text[t + clen] = '\0';
-        u->p[i].commit = u->text + t;
-        t += clen + 1;
-        o += clen;
-    }
-    if (o != len)
-        return damaged(config_id, err);
-    return 0;
-}
 
 /* Packs the rest of config_id's series into full chunks, in one write
  * transaction that reads the rest again. Returns 0 or -1 with err set (the
@@ -141,9 +74,8 @@ static int pack(db *d, long long config_id, struct err *err)
         const unsigned char *c = sqlite3_column_text(rest, 2);
         size_t clen = c ? (size_t)sqlite3_column_bytes(rest, 2) : 0;
         double v = sqlite3_column_double(rest, 3);
-        uint64_t bits;
 
-        if (clen >= NO_COMMIT)
+        if (clen >= DB_CHUNK_NO_COMMIT)
             break; /* not representable: the rest stays in the index */
         if (len + 26 + clen > cap) {
             unsigned char *q;
@@ -158,19 +90,12 @@ static int pack(db *d, long long config_id, struct err *err)
             }
             blob = q;
         }
-        blob[0] = FORMAT;
+        blob[0] = DB_CHUNK_FORMAT;
         last_id = sqlite3_column_int64(rest, 0);
         last_at = sqlite3_column_int64(rest, 1);
-        sq_put64(blob + len, (uint64_t)last_at);
-        sq_put64(blob + len + 8, (uint64_t)last_id);
-        memcpy(&bits, &v, sizeof bits);
-        sq_put64(blob + len + 16, bits);
-        blob[len + 24] = (unsigned char)(c ? clen & 0xff : 0xff);
-        blob[len + 25] = (unsigned char)(c ? clen >> 8 : 0xff);
-        if (c)
-            memcpy(blob + len + 26, c, clen);
-        len += 26 + clen;
-        if (++n < CHUNK)
+        db_chunk_put(blob + len, last_at, last_id, v, (const char *)c, clen);
+        len += DB_CHUNK_POINT(clen);
+        if (++n < DB_CHUNK)
             continue;
         ins = db_stmt(d, SQL_CHUNK_INS, err);
         if (ins == NULL) {
@@ -238,7 +163,7 @@ static int read_series(db *d, long long config_id,
                        void *ctx, long long *rest_n, struct err *err)
 {
     sqlite3_stmt *st = db_stmt(d, SQL_CHUNKS, err);
-    struct unpacked *u = NULL;
+    struct db_chunk *u = NULL;
     long long last_at = INT64_MIN, last_id = INT64_MIN;
     int rc;
 
@@ -254,7 +179,7 @@ static int read_series(db *d, long long config_id,
             sqlite3_reset(st);
             return err_nomem(err);
         }
-        if (unpack(blob, len, n, u, config_id, err) != 0)
+        if (db_chunk_decode(blob, len, n, u, config_id, err) != 0)
             goto fail;
         for (long long i = 0; i < n; i++)
             if (fn(ctx, &u->p[i], err) != 0)

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "common/err.h"
+#include "db/codec.h"
 #include "db/db.h"
 
 /* Returns the cached prepared statement for sql, reset and with bindings
@@ -37,35 +38,18 @@ int db_fail(db *d, struct err *err);
 /* The underlying handle. */
 sqlite3 *db_handle(db *d);
 
-/* Runs sql with parameters bound from fmt ('t' const char *, NULL binds NULL;
- * 'i' long long; 'd' double) and returns an array with one object per row,
- * keyed by column name. INTEGER, REAL, TEXT and NULL map to JSON; a column
- * whose name ends in "_json" is parsed as JSON and stored without the
- * suffix. Returns a new reference, or NULL with err set. */
-json_t *db_query_json(db *d, const char *sql, struct err *err, const char *fmt, ...);
-/* Like db_query_json but returns the first row (new reference), or NULL with
- * a 404 "not_found" error naming `what` when there is none. */
-json_t *db_query_one(db *d, const char *what, const char *sql, struct err *err,
-                     const char *fmt, ...);
-/* Runs a statement without results with the same binding rules; returns the
- * number of rows changed, or -1 with err set. */
-int db_run_sql(db *d, const char *sql, struct err *err, const char *fmt, ...);
-
-/* Runs sql with ?1 bound to id and stores its rows (db_query_json) under
- * key in obj. Returns 1, or 0 with err set. */
-int db_attach_rows(db *d, json_t *obj, const char *key, const char *sql, long long id,
-                   struct err *err);
-/* y of a series or window: "runtime" -> 0; "metric:NAME" -> 1 and *name;
- * "kernel:NAME" -> 2 and *name; else -1 (db/sqlite/history.c). */
-int sq_y_kind(const char *y, const char **name);
-/* The 422 for a y that is none of those; returns -1. */
-int sq_bad_y(const char *y, struct err *err);
-
 /* Judged runs between two folds of the watch counts (schema.sql migrations
  * 10 and 11: the list decodes the packed rows of the runs not folded yet),
  * and this connection's count of them since its last. */
 #define FOLD_EVERY 4096
 long *sq_unfolded(db *d);
+
+/* Adds stored run run_id, whose inputs are the n given (reordered), to its
+ * configuration summary (db/sqlite/summary.c; the key is db_inputs_key's
+ * text). 0 or -1. */
+struct rec_kv;
+int sq_summary_add_run_inputs(db *d, long long run_id, struct rec_kv *inputs, size_t n,
+                              struct err *err);
 
 /* wait 0: a lock held by another connection fails at once (SQLITE_BUSY);
  * wait 1: waits for it up to the connection's busy timeout again. */
@@ -106,40 +90,17 @@ void sq_windows_free(struct sq_windows *w);
       ".system_id) AND (" w ".nprocs IS NULL OR " w ".nprocs = " c                       \
       ".nprocs) AND " SQ_INPUTS_MATCH(w ".inputs", c ".inputs")
 
-/* 64 bits little-endian, as the packed formats store them. */
-static inline void sq_put64(unsigned char *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static inline uint64_t sq_get64(const unsigned char *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
 /* A run's judgements packed into one row of run_judgements (schema.sql
  * migration 11; db/sqlite/judged.c). */
 struct db_judgement;
-struct sq_judged {
-    struct db_judgement *j; /* decoded, in watch order */
-    size_t n, cap;
-};
-/* Decodes one run's blob into u (its buffer reused); a damaged blob is a
- * 500 naming the run. 0 or -1. */
-int sq_judged_decode(const void *blob, size_t len, long long run_id, struct sq_judged *u,
-                     struct err *err);
-void sq_judged_free(struct sq_judged *u);
+struct db_judged; /* db/codec.h */
 /* Stores the n judgements of one run (any watch order; merged into the
  * run's row when it has one; a watch judging the run twice is a 409). */
 int sq_judged_put(db *d, const struct db_judgement *j, size_t n, struct err *err);
 /* Steps st, whose first two columns are a run's id and its packed row,
  * calling fn with each run's judgements decoded; resets st. 0 or -1. */
 int sq_judged_rows(db *d, sqlite3_stmt *st,
-                   int (*fn)(void *ctx, sqlite3_stmt *st, const struct sq_judged *u,
+                   int (*fn)(void *ctx, sqlite3_stmt *st, const struct db_judged *u,
                              struct err *err),
                    void *ctx, struct err *err);
 /* Deletes a run's packed row, taking its counted judgements back from the

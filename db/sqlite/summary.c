@@ -5,21 +5,21 @@
  */
 #include "db/summary.h"
 #include "db/sqlite/entries.h"
+#include "db/query.h"
 #include "db/sqlite/sql.h"
 #include "common/buf.h"
 #include "db/catalog.h"
+#include "formats/limits.h"
 
 #include <sqlite3.h>
 #include <string.h>
 
-/* The inputs key is computed by SQL on both paths (this insert and the
- * migration's backfill), so the two always agree on the text. */
+/* The inputs key (?2) is db_inputs_key's text, which is what the
+ * migration's backfill wrote with json_group_object (db/codec.c). */
 static const char SQL_CONFIG_ADD[] =
     "INSERT INTO run_configs (app_id, exe_id, system_id, nprocs, inputs, runs, "
     "sum_runtime, min_runtime, max_runtime, last_run_id) "
-    "SELECT r.app_id, r.exe_id, r.system_id, r.nprocs, "
-    "(SELECT coalesce(json_group_object(name, value), '{}') FROM "
-    "(SELECT name, value FROM run_inputs i WHERE i.run_id = r.id ORDER BY name)), "
+    "SELECT r.app_id, r.exe_id, r.system_id, r.nprocs, ?2, "
     "1, r.runtime, r.runtime, r.runtime, r.id FROM runs r WHERE r.id = ?1 "
     "ON CONFLICT (app_id, exe_id, system_id, nprocs, inputs) DO UPDATE SET "
     "runs = runs + 1, sum_runtime = sum_runtime + excluded.sum_runtime, "
@@ -56,21 +56,34 @@ static int returning(db *d, sqlite3_stmt *st, long long *out, struct err *err)
     return rc == SQLITE_DONE ? 0 : db_fail(d, err);
 }
 
-int sq_summary_add_run(db *d, long long run_id, struct err *err)
+int sq_summary_add_run_inputs(db *d, long long run_id, struct rec_kv *inputs, size_t n,
+                              struct err *err)
 {
     sqlite3_stmt *st;
     long long config_id = 0, at_ms = 0;
+    struct buf key;
+    int rc;
 
-    if ((st = db_stmt(d, SQL_CONFIG_ADD, err)) != NULL)
+    buf_init(&key, 64 * 1024);
+    db_inputs_key(inputs, n, &key);
+    if (buf_failed(&key)) {
+        buf_free(&key);
+        return err_nomem(err);
+    }
+    if ((st = db_stmt(d, SQL_CONFIG_ADD, err)) != NULL) {
         sqlite3_bind_int64(st, 1, run_id);
-    if (returning(d, st, &config_id, err) != 0)
+        sqlite3_bind_text(st, 2, buf_str(&key), (int)key.len, SQLITE_STATIC);
+    }
+    rc = returning(d, st, &config_id, err);
+    buf_free(&key);
+    if (rc != 0)
         return -1;
     if ((st = db_stmt(d, SQL_RUN_CONFIG, err)) != NULL) {
         sqlite3_bind_int64(st, 1, run_id);
         sqlite3_bind_int64(st, 2, config_id);
     }
     if (returning(d, st, &at_ms, err) != 0 ||
-        db_run_sql(d, SQL_CHUNKS_STALE, err, "iii", config_id, at_ms, run_id) < 0)
+        dq_run(d, SQL_CHUNKS_STALE, err, "iii", config_id, at_ms, run_id) < 0)
         return -1;
     return 0;
 }
@@ -82,182 +95,31 @@ static const char *col_text(arena *a, sqlite3_stmt *st, int i)
              : NULL;
 }
 
-static const char SQL_CONFIGS[] =
-    "SELECT c.exe_id, e.name, c.system_id, s.name, c.nprocs, c.inputs, c.runs, "
-    "c.last_run_id, c.sum_runtime, c.min_runtime, c.max_runtime FROM run_configs c "
-    "JOIN executables e ON e.id = c.exe_id JOIN systems s ON s.id = c.system_id "
-    "WHERE c.app_id = ?1 AND (?2 = 0 OR c.exe_id = ?2) AND (?3 = 0 OR c.system_id = ?3) "
-    "ORDER BY c.exe_id, c.system_id, c.inputs, c.nprocs LIMIT ?4";
-
-int sq_summary_configs(db *d, long long app_id, long long exe_id, long long system_id,
-                       int limit, arena *a, struct db_config **out, struct err *err)
+int sq_summary_add_run(db *d, long long run_id, struct err *err)
 {
-    sqlite3_stmt *st = db_stmt(d, SQL_CONFIGS, err);
-    struct db_config *c;
-    int n = 0, rc = SQLITE_DONE;
-
-    *out = NULL;
-    if (st == NULL)
-        return -1;
-    if (limit < 1)
-        limit = 1;
-    c = arena_alloc(a, (size_t)limit * sizeof *c);
-    if (c == NULL)
-        return err_nomem(err);
-    sqlite3_bind_int64(st, 1, app_id);
-    sqlite3_bind_int64(st, 2, exe_id);
-    sqlite3_bind_int64(st, 3, system_id);
-    sqlite3_bind_int(st, 4, limit);
-    while (n < limit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        struct db_config *x = &c[n++];
-        x->exe_id = sqlite3_column_int64(st, 0);
-        x->executable = col_text(a, st, 1);
-        x->system_id = sqlite3_column_int64(st, 2);
-        x->system = col_text(a, st, 3);
-        x->nprocs = sqlite3_column_int64(st, 4);
-        x->inputs_json = col_text(a, st, 5);
-        x->runs = sqlite3_column_int64(st, 6);
-        x->last_run_id = sqlite3_column_int64(st, 7);
-        x->sum_runtime = sqlite3_column_double(st, 8);
-        x->min_runtime = sqlite3_column_double(st, 9);
-        x->max_runtime = sqlite3_column_double(st, 10);
-        if (x->executable == NULL || x->system == NULL || x->inputs_json == NULL) {
-            sqlite3_reset(st);
-            return err_nomem(err);
-        }
-    }
-    if (n < limit && rc != SQLITE_DONE) {
-        sqlite3_reset(st);
-        return db_fail(d, err);
-    }
-    sqlite3_reset(st);
-    *out = c;
-    return n;
-}
-
-json_t *sq_summary_apps(db *d, struct err *err)
-{
-    return db_query_json(
-        d,
-        "SELECT a.name, a.description, a.demo, "
-        "(SELECT count(*) FROM executables e WHERE e.app_id = a.id) AS executables, "
-        "(SELECT coalesce(sum(c.runs), 0) FROM run_configs c WHERE c.app_id = a.id) "
-        "AS runs, "
-        "(SELECT count(DISTINCT c.system_id) FROM run_configs c WHERE c.app_id = a.id) "
-        "AS systems, "
-        "(SELECT max(c.last_run_id) FROM run_configs c WHERE c.app_id = a.id) AS "
-        "last_run FROM applications a ORDER BY a.name",
-        err, "");
-}
-
-json_t *sq_summary_systems(db *d, struct err *err)
-{
-    return db_query_json(
-        d,
-        "SELECT s.name, s.description, s.processor, s.cores, s.network, s.demo, "
-        "(SELECT coalesce(sum(c.runs), 0) FROM run_configs c WHERE c.system_id = s.id) "
-        "AS runs, "
-        "(SELECT count(DISTINCT c.app_id) FROM run_configs c WHERE c.system_id = s.id) "
-        "AS applications, "
-        "(SELECT count(*) FROM system_benchmarks b WHERE b.system_id = s.id) AS "
-        "benchmarks, "
-        "(SELECT count(*) FROM system_parameters p WHERE p.system_id = s.id) AS "
-        "parameters FROM systems s ORDER BY s.name",
-        err, "");
-}
-
-json_t *sq_summary_app(db *d, const char *name, struct err *err)
-{
-    json_t *app;
-    long long id;
-    int ok = 1;
-
-    app = db_query_one(d, "application",
-                       "SELECT a.id, a.name, a.description, a.demo, a.created_at, "
-                       "(SELECT coalesce(sum(c.runs), 0) FROM run_configs c WHERE "
-                       "c.app_id = a.id) AS runs FROM applications a WHERE a.name = ?1",
-                       err, "t", name);
-    if (app == NULL)
-        return NULL;
-    id = json_integer_value(json_object_get(app, "id"));
-    ok =
-        ok &&
-        db_attach_rows(
-            d, app, "executables",
-            "SELECT e.id, e.name, e.compiler, e.flags, e.version, "
-            "(SELECT coalesce(sum(c.runs), 0) FROM run_configs c WHERE c.app_id = ?1 AND "
-            "c.exe_id = e.id) AS runs FROM executables e WHERE e.app_id = ?1 ORDER BY "
-            "e.name",
-            id, err);
-    ok = ok && db_attach_rows(
-                   d, app, "systems",
-                   "SELECT s.id, s.name, sum(c.runs) AS runs, min(c.nprocs) AS "
-                   "min_nprocs, max(c.nprocs) AS max_nprocs FROM run_configs c JOIN "
-                   "systems s ON s.id = c.system_id WHERE c.app_id = ?1 GROUP BY s.id "
-                   "ORDER BY s.name",
-                   id, err);
-    ok = ok &&
-         db_attach_rows(d, app, "templates",
-                        "SELECT name, kernel, expression, description FROM templates "
-                        "WHERE app_id = ?1 ORDER BY name",
-                        id, err);
-    if (!ok) {
-        json_decref(app);
-        return NULL;
-    }
-    return app;
-}
-
-json_t *sq_summary_system_apps(db *d, const char *system, struct err *err)
-{
-    return db_query_json(
-        d,
-        "SELECT a.name, sum(c.runs) AS runs, min(c.nprocs) AS min_nprocs, "
-        "max(c.nprocs) AS max_nprocs FROM run_configs c JOIN applications a ON "
-        "a.id = c.app_id WHERE c.system_id = (SELECT id FROM systems WHERE name = ?1) "
-        "GROUP BY a.id ORDER BY a.name",
-        err, "t", system);
-}
-
-json_t *sq_recent_runs(db *d, int limit, struct err *err)
-{
-    return db_query_json(
-        d,
-        "SELECT r.id, a.name AS application, e.name AS executable, s.name AS system, "
-        "r.nprocs, r.runtime, r.created_at FROM runs r JOIN applications a ON "
-        "a.id = r.app_id JOIN executables e ON e.id = r.exe_id JOIN systems s ON "
-        "s.id = r.system_id ORDER BY r.id DESC LIMIT ?1",
-        err, "i", (long long)limit);
-}
-
-long long sq_summary_count(db *d, long long app_id, long long exe_id, long long system_id,
-                           struct err *err)
-{
+    struct rec_kv kv[LIMIT_INPUTS];
     sqlite3_stmt *st =
-        db_stmt(d,
-                "SELECT coalesce(sum(runs), 0) FROM run_configs WHERE app_id = ?1 AND "
-                "(?2 = 0 OR exe_id = ?2) AND (?3 = 0 OR system_id = ?3)",
-                err);
-    long long n = -1;
+        db_stmt(d, "SELECT name, value FROM run_inputs WHERE run_id = ?1", err);
+    arena *a;
+    size_t n = 0;
+    int rc;
+
     if (st == NULL)
         return -1;
-    sqlite3_bind_int64(st, 1, app_id);
-    sqlite3_bind_int64(st, 2, exe_id);
-    sqlite3_bind_int64(st, 3, system_id);
-    if (sqlite3_step(st) == SQLITE_ROW)
-        n = sqlite3_column_int64(st, 0);
+    if ((a = arena_new()) == NULL)
+        return err_nomem(err);
+    sqlite3_bind_int64(st, 1, run_id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < LIMIT_INPUTS) {
+        kv[n].name = col_text(a, st, 0);
+        kv[n++].value = sqlite3_column_double(st, 1);
+    }
     sqlite3_reset(st);
-    if (n < 0)
-        return db_fail(d, err);
-    return n;
-}
-
-json_t *sq_kernels_of_runs(db *d, const char *ids_json, struct err *err)
-{
-    return db_query_json(d,
-                         "SELECT k.run_id, k.name, k.time FROM json_each(?1) j "
-                         "JOIN kernels k ON k.run_id = j.value ORDER BY j.key, k.seq",
-                         err, "t", ids_json);
+    rc = rc == SQLITE_ROW
+             ? err_set(err, 500, "internal", NULL, "run %lld has too many inputs", run_id)
+         : rc != SQLITE_DONE ? db_fail(d, err)
+                             : sq_summary_add_run_inputs(d, run_id, kv, n, err);
+    arena_free(a);
+    return rc;
 }
 
 /* ---- one page of runs ---------------------------------------------------- */

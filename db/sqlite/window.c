@@ -247,12 +247,12 @@ int sq_history_window(db *d, long long run_id, const char *y, double value,
 {
     struct sq_windows **slot = sq_windows_slot(d), *w;
     const char *name;
-    int kind = sq_y_kind(y, &name), fresh, n = 0;
+    int kind = db_y_kind(y, &name), fresh, n = 0;
     size_t i, look;
     struct win *e;
 
     if (kind < 0)
-        return sq_bad_y(y, err);
+        return db_bad_y(y, err);
     if (window <= 0)
         return 0;
     if (look_back(kind, window) > MAX_SPAN || strlen(y) >= MAX_Y || !isfinite(value))

@@ -3,6 +3,7 @@
 #include "common/sha256.h"
 #include "common/xalloc.h"
 #include "db/catalog.h"
+#include "db/query.h"
 #include "db/sqlite/sql.h" /* a test of the SQLite backend: its own toolkit */
 #include "db/pool.h"
 #include "db/runs.h"
@@ -49,7 +50,7 @@ static void test_migrate_and_version(void)
     json_t *v;
     CHECK_INT(db_open(&d, path("m.db"), NULL, &e), 0);
     CHECK_INT(db_schema_version(), 11);
-    v = db_query_one(d, "version", "PRAGMA user_version", &e, "");
+    v = dq_one(d, "version", "PRAGMA user_version", &e, "");
     CHECK_INT(json_integer_value(json_object_get(v, "user_version")), 11);
     json_decref(v);
     db_close(d);

@@ -7,6 +7,7 @@
 #include "common/isotime.h"
 #include "db/catalog.h"
 #include "db/history.h"
+#include "db/query.h"
 #include "db/sqlite/sql.h"
 #include "tests/harness.h"
 #include "tests/unit/db/run_times.h"
@@ -80,12 +81,11 @@ static void test_backfill(void)
     snprintf(path, sizeof path, "%s/v2.db", dir);
     make_v2(path);
     CHECK_INT(db_open(&d, path, NULL, &e), 0);
-    v = db_query_one(d, "n", "SELECT count(*) AS n FROM runs WHERE config_id IS NULL", &e,
-                     "");
+    v = dq_one(d, "n", "SELECT count(*) AS n FROM runs WHERE config_id IS NULL", &e, "");
     CHECK_INT(json_integer_value(json_object_get(v, "n")), 0);
     json_decref(v);
-    v = db_query_json(
-        d, "SELECT id, coalesce(started_at, created_at) AS t, at_ms FROM runs", &e, "");
+    v = dq_json(d, "SELECT id, coalesce(started_at, created_at) AS t, at_ms FROM runs",
+                &e, "");
     CHECK_INT((long long)json_array_size(v), 4 + (long long)NRUN_TIMES);
     for (size_t i = 0; i < json_array_size(v); i++) {
         json_t *row = json_array_get(v, i);
@@ -131,19 +131,17 @@ static void test_backfill(void)
     /* deleting a run keeps its configuration's summary right */
     memset(&e, 0, sizeof e);
     CHECK_INT(db_run_delete(d, 1, &e), 0);
-    v = db_query_one(
-        d, "c",
-        "SELECT runs, sum_runtime, max_runtime, last_run_id FROM run_configs "
-        "WHERE nprocs = 4",
-        &e, "");
+    v = dq_one(d, "c",
+               "SELECT runs, sum_runtime, max_runtime, last_run_id FROM run_configs "
+               "WHERE nprocs = 4",
+               &e, "");
     CHECK_INT(json_integer_value(json_object_get(v, "runs")), 2);
     CHECK_NEAR(json_real_value(json_object_get(v, "sum_runtime")), 3.0, 0);
     CHECK_NEAR(json_real_value(json_object_get(v, "max_runtime")), 2.0, 0);
     CHECK_INT(json_integer_value(json_object_get(v, "last_run_id")), 3);
     json_decref(v);
     CHECK_INT(db_run_delete(d, 4, &e), 0);
-    v = db_query_one(d, "c", "SELECT count(*) AS n FROM run_configs WHERE nprocs = 8", &e,
-                     "");
+    v = dq_one(d, "c", "SELECT count(*) AS n FROM run_configs WHERE nprocs = 8", &e, "");
     CHECK_INT(json_integer_value(json_object_get(v, "n")), 0);
     json_decref(v);
     db_close(d);

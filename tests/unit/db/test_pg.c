@@ -485,13 +485,13 @@ static void test_inputs_text_is_sqlites(void)
                           {"b", 0.1},        {"a", 1024.0}};
     struct buf b;
     buf_init(&b, 4096);
-    pg_inputs_json(kv, sizeof kv / sizeof kv[0], &b);
+    db_inputs_key(kv, sizeof kv / sizeof kv[0], &b);
     CHECK_STR(buf_str(&b),
               "{\"a\":1024.0,\"b\":0.1,\"c\":1.0e+100,\"d\":1.5e-07,"
               "\"e\":1.23456789012346e+17,\"f\":0.333333333333333,"
               "\"h\":1.0e+15,\"j\":0.3,\"k\\\"/\":2.5e-05,\"l\":123456.789}");
     buf_reset(&b);
-    pg_inputs_json(NULL, 0, &b);
+    db_inputs_key(NULL, 0, &b);
     CHECK_STR(buf_str(&b), "{}");
     buf_free(&b);
 }

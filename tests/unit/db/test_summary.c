@@ -2,6 +2,7 @@
  * backfilled by the migration, and one page of runs in each order. */
 #include "db/catalog.h"
 #include "db/runs.h"
+#include "db/query.h"
 #include "db/sqlite/sql.h"
 #include "db/summary.h"
 #include "tests/harness.h"
@@ -102,12 +103,11 @@ static void check_app_read(db *d, const char *kernels, const char *metrics)
                          (long long)json_integer_value(json_object_get(v, "records")));
     CHECK_STR(got, kernels);
     /* the same as aggregating every run's kernels */
-    want =
-        db_query_json(d,
-                      "SELECT k.name, count(*) AS records FROM kernels k JOIN runs r ON "
-                      "r.id = k.run_id WHERE r.app_id = 1 GROUP BY k.name ORDER BY "
-                      "min(k.seq)",
-                      &e, "");
+    want = dq_json(d,
+                   "SELECT k.name, count(*) AS records FROM kernels k JOIN runs r ON "
+                   "r.id = k.run_id WHERE r.app_id = 1 GROUP BY k.name ORDER BY "
+                   "min(k.seq)",
+                   &e, "");
     CHECK(json_equal(want, json_object_get(app, "kernels")));
     json_decref(want);
     len = 0;
@@ -116,7 +116,7 @@ static void check_app_read(db *d, const char *kernels, const char *metrics)
         (size_t)snprintf(got + len, sizeof got - len, "%s%s", i ? "," : "",
                          json_string_value(json_object_get(v, "name")));
     CHECK_STR(got, metrics);
-    want = db_query_one(
+    want = dq_one(
         d, "app",
         "SELECT (SELECT count(*) FROM runs) AS runs, (SELECT count(DISTINCT nprocs) "
         "FROM runs) AS nprocs, (SELECT count(DISTINCT value) FROM run_inputs WHERE name "
