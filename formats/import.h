@@ -166,5 +166,10 @@ int import_otf2(const struct fmt_file *files, size_t nfiles,
                 const struct fmt_options *opt, const struct fmt_sink *sink,
                 struct err *err);
 int sniff_otf2(const struct fmt_file *files, size_t nfiles);
+/* SPEC §16's new formats */
+int import_chrome_trace(const struct fmt_file *files, size_t nfiles,
+                        const struct fmt_options *opt, const struct fmt_sink *sink,
+                        struct err *err);
+int sniff_chrome_trace(const struct fmt_file *files, size_t nfiles);
 
 #endif
