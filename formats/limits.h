@@ -58,11 +58,17 @@
 #define LIMIT_IMPORT_TAU_FUNCS 100000      /* functions of one TAU profile */
 #define LIMIT_IMPORT_OTF2_EVENTS 100000000 /* events read from one OTF2 trace */
 #define LIMIT_IMPORT_OTF2_MEMORY                                                         \
-    (8ull << 30)                  /* address space of the OTF2 reader process */
-#define LIMIT_IMPORT_OTF2_CPU 600 /* CPU seconds of the OTF2 reader process */
-/* chrome-trace, hpctoolkit, nsys-sqlite (SPEC §16) */
+    (8ull << 30)                     /* address space of the OTF2 reader process */
+#define LIMIT_IMPORT_OTF2_CPU 600    /* CPU seconds of the OTF2 reader process */
+#define LIMIT_COMMIT 64              /* bytes of a commit (SPEC §11) */
+#define LIMIT_TAGS 32                /* tags of one run (SPEC §11) */
+#define LIMIT_COMPARE_CONFIGS 10000  /* configurations one comparison reports */
+#define LIMIT_COMPARE_VALUES 2000000 /* values the sides of a comparison hold */
+#define LIMIT_WATCHES 1000           /* watches in one database */
+
+/* ---- imports of SPEC §16: chrome-trace, hpctoolkit, nsys-sqlite -------------- */
 #define LIMIT_IMPORT_CHROME_EVENT                                                        \
-    (16u << 20)                              /* bytes of one trace event (or top value) */
+    (16u << 20)                              /* bytes of one event (or top-level value) */
 #define LIMIT_IMPORT_CHROME_EVENTS 100000000 /* events of one Trace Event file */
 #define LIMIT_IMPORT_CHROME_DEPTH 1000       /* open B events of one thread */
 #define LIMIT_IMPORT_CHROME_TRACKS 100000    /* pid/tid pairs of one file */
@@ -72,11 +78,6 @@
 #define LIMIT_IMPORT_HPC_DEPTH 10000         /* nesting of the calling-context tree */
 #define LIMIT_IMPORT_NSYS_ROWS 100000000     /* activity rows read from one export */
 #define LIMIT_IMPORT_NSYS_STEPS 2000000000   /* SQLite VM steps of one export's reads */
-#define LIMIT_COMMIT 64                      /* bytes of a commit (SPEC §11) */
-#define LIMIT_TAGS 32                        /* tags of one run (SPEC §11) */
-#define LIMIT_COMPARE_CONFIGS 10000          /* configurations one comparison reports */
-#define LIMIT_COMPARE_VALUES 2000000         /* values the sides of a comparison hold */
-#define LIMIT_WATCHES 1000                   /* watches in one database */
 
 /* ---- modeling requests ------------------------------------------------------ */
 #define LIMIT_PREDICT 1000 /* prediction points in one request */
