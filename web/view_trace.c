@@ -107,6 +107,9 @@ void view_trace(struct page *p, const struct view_trace *v)
         page_num(p, (double)v->dropped);
         page_puts(p, " events (its buffers were full).</strong>");
     }
+    page_printf(p,
+                " <a href=\"/runs/%lld/trace.json\">Trace Event JSON</a> (for Perfetto)",
+                v->run_id);
     page_puts(p, "</p>\n<nav class=\"toc\"><ul>\n");
     for (int k = 0; k < VIEW_TRACE_SECTIONS; k++)
         page_printf(p, "<li><a href=\"#%s\">%s</a></li>\n", v->name[k], titles[k]);
