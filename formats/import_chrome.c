@@ -141,7 +141,7 @@ static int fail_ev(struct ch *c, size_t i, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     snprintf(field, sizeof field, "traceEvents[%zu]", i);
-    return imp_fail_field(c->err, c->file, field, "%s", msg);
+    return imp_fail_field(c->err, c->file, field, "%s: %s", field, msg);
 }
 
 /* The text of a pid or tid (number or string) into buf, "" when absent. */
@@ -649,8 +649,8 @@ static struct trace *build_trace(struct ch *c, int *failed)
         rk->nevents = tr->nev;
         for (size_t i = 0; i < tr->nev; i++) {
             struct trace_event *e = &rk->ev[i];
-            e->begin = (tr->ev[i].b - c->t0) * 1e-6;
-            e->end = (tr->ev[i].e - c->t0) * 1e-6;
+            e->begin = (tr->ev[i].b - c->t0) / 1e6;
+            e->end = (tr->ev[i].e - c->t0) / 1e6;
             e->op = TRACE_OP_STATE;
             e->name = (uint16_t)rank_of_name[tr->ev[i].name];
             e->peer = e->peer2 = -1;
@@ -714,7 +714,7 @@ static int emit(struct ch *c, const struct fmt_options *opt, const struct fmt_si
     r->executable = opt && opt->executable ? opt->executable : r->application;
     r->system = opt && opt->system ? opt->system : "unknown";
     r->nprocs = json_object_size(c->pids) > 0 ? (long long)json_object_size(c->pids) : 1;
-    r->runtime = (c->t1 - c->t0) * 1e-6;
+    r->runtime = (c->t1 - c->t0) / 1e6;
     r->kernels = arena_alloc(b.a, c->nk * sizeof *r->kernels);
     r->metrics =
         arena_alloc(b.a, (json_object_size(c->counters) + 1) * sizeof *r->metrics);
@@ -730,10 +730,10 @@ static int emit(struct ch *c, const struct fmt_options *opt, const struct fmt_si
             continue; /* a B never closed */
         k = &r->kernels[r->nkernels++];
         k->name = c->k[i].name;
-        k->time = c->k[i].sum * 1e-6;
+        k->time = c->k[i].sum / 1e6;
         k->calls = c->k[i].count;
         m[0] = (struct rec_kv){"count", (double)c->k[i].count};
-        m[1] = (struct rec_kv){"max", c->k[i].max * 1e-6};
+        m[1] = (struct rec_kv){"max", c->k[i].max / 1e6};
         k->metrics_json = imp_metrics_json(b.a, m, 2, &failed);
         if (failed) {
             err_nomem(c->err);

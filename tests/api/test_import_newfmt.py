@@ -1,0 +1,302 @@
+"""SPEC §16's new formats on the real files of ../shared/corpus/imports/:
+chrome-trace, hpctoolkit (both database layouts), nsys-sqlite. Per sample:
+the import through POST /api/v1/import, the exact numbers of its facts.json
+(and of an independent reading of the file where the facts leave a number
+open), the same import again stores nothing, a truncated copy is a 422 that
+stores nothing, and --format auto recognises it. Then GET /runs/{id}/trace.json
+of an imported trace: its structure and its exact event counts and durations."""
+import io
+import json
+import os
+import sqlite3
+import subprocess
+import tarfile
+import urllib.parse
+from collections import Counter, defaultdict
+
+from prophecy_test import PROPHECYD, Server, report, test
+
+SRC = os.environ.get("PROPHECY_SRC", os.path.join(os.path.dirname(__file__), "../.."))
+CORPUS = os.path.join(SRC, "../shared/corpus/imports")
+FACTS = json.load(open(os.path.join(CORPUS, "facts.json")))
+S = Server()
+
+
+def tar_of(directory):
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        for root, _, files in sorted(os.walk(directory)):
+            for f in sorted(files):
+                path = os.path.join(root, f)
+                t.add(path, arcname=os.path.relpath(path, directory))
+    return out.getvalue()
+
+
+def tar_with(directory, name, data):
+    """The directory's tar with member `name` replaced by data."""
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        for root, _, files in sorted(os.walk(directory)):
+            for f in sorted(files):
+                path = os.path.join(root, f)
+                rel = os.path.relpath(path, directory)
+                if rel == name:
+                    info = tarfile.TarInfo(rel)
+                    info.size = len(data)
+                    t.addfile(info, io.BytesIO(data))
+                else:
+                    t.add(path, arcname=rel)
+    return out.getvalue()
+
+
+def body_of(rel):
+    full = os.path.join(CORPUS, rel)
+    if os.path.isdir(full):
+        return tar_of(full)
+    with open(full, "rb") as f:
+        return f.read()
+
+
+def post_import(body, **query):
+    q = urllib.parse.urlencode(query)
+    return S.request("POST", "/api/v1/import" + ("?" + q if q else ""), body,
+                     ctype="application/octet-stream")
+
+
+def close(a, b, rel=1e-12):
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-300)
+
+
+def the_sample(fmt, rel, truncated):
+    """Imports rel as fmt; checks again / auto / truncated. Returns the run."""
+    name = os.path.basename(rel)
+    body = body_of(rel)
+    st, out = post_import(body, format=fmt, filename=name)
+    assert st == 201, (rel, st, out)
+    assert out["format"] == fmt and out["runs"] == 1 and out["created"] == 1, out
+    run_id = out["ids"][0]
+    snapshot = S.content()
+    st, again = post_import(body, format=fmt, filename=name)
+    assert st == 200 and again["created"] == 0 and again["existing"] == 1, again
+    assert again["ids"] == [run_id], again
+    st, auto = post_import(body, filename=name)
+    assert st == 200 and auto["format"] == fmt and auto["existing"] == 1, (rel, auto)
+    assert S.content() == snapshot
+    st, bad = post_import(truncated, format=fmt, filename=name)
+    assert st == 422, (rel, st, bad)
+    assert bad["error"]["message"], bad
+    assert S.content() == snapshot, rel
+    st, run = S.get(f"/api/v1/runs/{run_id}")
+    assert st == 200, run
+    return run
+
+
+def kernels_of(run):
+    return {k["name"]: k for k in run["kernels"]}
+
+
+# ---- chrome-trace -------------------------------------------------------------
+
+def stored_name(name):
+    """A name as the importers keep it: leading blanks dropped, at most 256
+    bytes cut at a character boundary, trailing blanks dropped, control
+    characters blanked."""
+    full = name.lstrip(" \t").encode()
+    n = min(len(full), 256)
+    while 0 < n < len(full) and (full[n] & 0xC0) == 0x80:
+        n -= 1
+    text = full[:n].decode().rstrip(" \t")
+    return "".join(" " if ord(c) < 32 or ord(c) == 127 else c for c in text)
+
+
+def chrome_events(rel):
+    doc = json.load(open(os.path.join(CORPUS, rel)))
+    return doc["traceEvents"] if isinstance(doc, dict) else doc
+
+
+def chrome_durations(events):
+    """An independent reading: per name [count, total µs, max µs] of X
+    events and B/E pairs (an E closes the last open B of its pid/tid), and
+    per (pid, tid) track its durations by name."""
+    agg = defaultdict(lambda: [0, 0.0, 0.0])
+    per_track = defaultdict(Counter)
+    stacks = defaultdict(list)
+    for e in events:
+        ph = e.get("ph")
+        if ph == "X":
+            d = e.get("dur", 0)
+            name, track = e.get("name"), (e.get("pid"), e.get("tid"))
+        elif ph == "B":
+            stacks[(e.get("pid"), e.get("tid"))].append(e)
+            continue
+        elif ph == "E":
+            s = stacks[(e.get("pid"), e.get("tid"))]
+            if not s:
+                continue
+            b = s.pop()
+            d = e["ts"] - b["ts"]
+            name, track = b.get("name"), (e.get("pid"), e.get("tid"))
+        else:
+            continue
+        name = stored_name(name)
+        a = agg[name]
+        a[0] += 1
+        a[1] += d
+        a[2] = max(a[2], d)
+        per_track[track][name] += 1
+    return agg, per_track
+
+
+def check_chrome(rel, application, trace_names):
+    facts = FACTS["chrome-trace/" + os.path.basename(rel)]
+    body = body_of(rel)
+    run = the_sample("chrome-trace", rel, body[: len(body) // 2])
+    events = chrome_events(rel)
+    agg, tracks = chrome_durations(events)
+    ks = kernels_of(run)
+    assert run["application"] == application, run["application"]
+    assert len(ks) == len(agg), (len(ks), len(agg))
+    # facts.json: count, total and max of the X events it names
+    for v in facts["values"]:
+        if isinstance(v["value"], dict):
+            f = v["value"]
+            k = ks[f["name"]]
+            assert k["calls"] == f["count"] and k["metrics"]["count"] == f["count"], k
+            assert close(k["time"], f["dur_sum"] / 1e6), (k, f)
+            assert close(k["metrics"]["max"], f["dur_max"] / 1e6), (k, f)
+        else:
+            assert sum(1 for e in events if e.get("ph") == "X") == v["value"]
+    for name, (count, total, mx) in agg.items():
+        k = ks[name]
+        assert k["calls"] == count and close(k["time"], total / 1e6), (name, k, total)
+    starts = [e["ts"] for e in events if e.get("ph") in ("X", "B")]
+    ends = [e["ts"] + e.get("dur", 0) for e in events if e.get("ph") in ("X", "E")]
+    assert close(run["runtime"], (max(ends) - min(starts)) / 1e6), run["runtime"]
+    pids = {e.get("pid") for e in events if e.get("ph") in ("X", "B", "E")}
+    assert run["nprocs"] == len(pids), run["nprocs"]
+    # the trace: one rank per pid/tid pair with durations
+    st, info = S.get(f"/api/v1/runs/{run['id']}/trace/profile")
+    assert st == 200 and info["nranks"] == len(tracks), (st, info if st != 200 else
+                                                         info["nranks"])
+    st, doc, resp = S.request("GET", f"/runs/{run['id']}/trace.json", raw=True)
+    assert st == 200 and resp.getheader("Content-Type") == "application/json", st
+    doc = json.loads(doc)
+    xs = [e for e in doc["traceEvents"] if e["ph"] == "X"]
+    assert len(xs) == sum(c for t in tracks.values() for c in t.values()), len(xs)
+    got = defaultdict(lambda: [0, 0.0])
+    for e in xs:
+        got[e["name"]][0] += 1
+        got[e["name"]][1] += e["dur"]
+    for name in trace_names:
+        assert got[name][0] == agg[name][0], (name, got[name], agg[name])
+        assert close(got[name][1], agg[name][1], 1e-9), (name, got[name], agg[name])
+    return run
+
+
+@test
+def chrome_trace_kineto():
+    check_chrome("chrome-trace/kineto_gpu_metrics_input.json", "python",
+                 ["PyTorch Profiler (0)", "ProfilerStep#2", "MmBackward", "aten::mm"])
+
+
+@test
+def chrome_trace_clang_time_trace():
+    check_chrome("chrome-trace/clang16_main.json", "clang.exe",
+                 ["Source", "ExecuteCompiler", "Total ExecuteCompiler"])
+
+
+@test
+def chrome_trace_chrome_devtools_array_with_begin_end_pairs():
+    run = check_chrome("chrome-trace/speedscope_chrome69_simple.json",
+                       "speedscope_chrome69_simple",  # Browser and Renderer: no one name
+                       ["MessageLoop::RunTask", "EvaluateScript", "UpdateLayer"])
+    k = kernels_of(run)["UpdateLayer"]  # B/E pairs only
+    assert k["calls"] == 120, k
+
+
+@test
+def chrome_trace_refusals_name_the_event():
+    snapshot = S.content()
+    for body, needle in [
+        (b'{"traceEvents": [{"ph": "X", "ts": "soon", "dur": 1, "name": "a"}]}',
+         "traceEvents[0]"),
+        (b'{"traceEvents": [{"ph": "X", "ts": 1, "dur": -1, "name": "a"}]}', "dur"),
+        (b'{"traceEvents": [{"ts": 1}]}', "phase"),
+        (b'{"traceEvents": [{"ph": "i", "ts": 1, "name": "a"}]}', "no duration events"),
+        (b'{"traceEvents": [{"ph": "X", "ts": 1, "dur": 2, "name": "a"}', "truncated"),
+        (b'{"other": 1}', "no traceEvents"),
+    ]:
+        st, out = post_import(body, format="chrome-trace", filename="t.json")
+        assert st == 422 and needle in out["error"]["message"], (body, out)
+    assert S.content() == snapshot
+    # the array form may end without "]" (a stopped writer): accepted
+    st, out = post_import(b'[{"ph": "X", "pid": 1, "tid": 1, "ts": 5, "dur": 2, '
+                          b'"name": "a"},\n', filename="open.json")
+    assert st == 201 and out["format"] == "chrome-trace", out
+
+
+@test
+def trace_json_of_a_run_without_a_trace_is_404():
+    st, out = S.post("/api/v1/runs", {"application": "plain", "executable": "plain",
+                                      "system": "s", "nprocs": 1, "runtime": 1.0})
+    assert st == 201, out
+    rid = out["ids"][0]
+    st, out = S.get(f"/runs/{rid}/trace.json")
+    assert st == 404 and out["error"]["code"] == "not_found", out
+    st, out = S.get("/runs/999999/trace.json")
+    assert st == 404, out
+
+
+@test
+def trace_json_of_a_known_trace_exactly():
+    # two ranks, nested states with known begins and ends to the nanosecond
+    events = [
+        {"ph": "X", "pid": 0, "tid": 0, "ts": 0, "dur": 1000, "name": "solve"},
+        {"ph": "X", "pid": 0, "tid": 0, "ts": 100.5, "dur": 200.25, "name": "exchange"},
+        {"ph": "B", "pid": 1, "tid": 0, "ts": 10, "name": "solve"},
+        {"ph": "E", "pid": 1, "tid": 0, "ts": 1500.001},
+        {"ph": "C", "pid": 0, "ts": 0, "name": "memory", "args": {"bytes": 4096}},
+        {"ph": "M", "pid": 0, "name": "process_name", "args": {"name": "solver"}},
+        {"ph": "M", "pid": 1, "name": "process_name", "args": {"name": "solver"}},
+    ]
+    st, out = post_import(json.dumps({"traceEvents": events,
+                                      "displayTimeUnit": "ns"}).encode(),
+                          filename="known.json", system="box")
+    assert st == 201 and out["format"] == "chrome-trace", out
+    rid = out["ids"][0]
+    st, run = S.get(f"/api/v1/runs/{rid}")
+    assert run["application"] == "solver" and run["nprocs"] == 2, run
+    assert close(run["runtime"], 1500.001e-6), run["runtime"]
+    assert run["metrics"] == {"memory": 4096}, run["metrics"]
+    ks = kernels_of(run)
+    assert ks["solve"]["calls"] == 2 and close(ks["solve"]["time"], 2490.001e-6), ks
+    assert close(ks["solve"]["metrics"]["max"], 1490.001e-6), ks
+    assert close(ks["exchange"]["time"], 200.25e-6), ks
+    st, text, resp = S.request("GET", f"/runs/{rid}/trace.json", raw=True)
+    assert st == 200, text
+    doc = json.loads(text)
+    assert doc["otherData"] == {"producer": "prophecy", "nranks": 2, "dropped": 0}, doc
+    ev = doc["traceEvents"]
+    meta = [e for e in ev if e["ph"] == "M"]
+    assert [(e["pid"], e["name"], e["args"]) for e in meta] == [
+        (0, "process_name", {"name": "rank 0"}), (0, "process_sort_index", {"sort_index": 0}),
+        (0, "thread_name", {"name": "rank 0"}), (1, "process_name", {"name": "rank 1"}),
+        (1, "process_sort_index", {"sort_index": 1}), (1, "thread_name", {"name": "rank 1"})]
+    xs = [(e["pid"], e["tid"], e["name"], e["cat"], e["ts"], e["dur"])
+          for e in ev if e["ph"] == "X"]
+    # times from the trace's first begin; µs to the nanosecond
+    assert xs == [(0, 0, "solve", "state", 0, 1000), (0, 0, "exchange", "state", 100.5, 200.25),
+                  (1, 1, "solve", "state", 10, 1490.001)], xs
+    # the trace page links it
+    st, page = S.get(f"/runs/{rid}/trace")
+    assert st == 200 and f'href="/runs/{rid}/trace.json"' in page, st
+    # and it reads back as the same trace
+    st, again = post_import(text, filename="again.json", format="chrome-trace")
+    assert st == 201, again
+    st, run2 = S.get(f"/api/v1/runs/{again['ids'][0]}")
+    k2 = kernels_of(run2)
+    assert k2["solve"]["calls"] == 2 and close(k2["solve"]["time"], 2490.001e-6), k2
+    assert run2["nprocs"] == 2, run2
+
+
+report()
