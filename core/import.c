@@ -15,6 +15,7 @@
 #include "common/xalloc.h"
 #include "core/ingest.h"
 #include "db/catalog.h"
+#include "db/nsys.h"
 #include "formats/limits.h"
 
 void import_init(struct import *im, const char *format, const struct fmt_file *files,
@@ -193,6 +194,8 @@ int import_store(db *d, struct import *im, struct err *err)
 {
     struct sink_ctx c = {d, im};
     struct fmt_sink sink = {on_runs, on_benchmarks, &c, on_traces};
+    /* nsys-sqlite reads an SQLite file: SQL lives in db/ (db/nsys.h) */
+    fmt_nsys_set_reader(db_nsys_read);
 
     im->runs = im->created = im->benchmarks = im->benchmarks_created = im->traces = 0;
     im->system = NULL;

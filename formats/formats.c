@@ -14,6 +14,9 @@
 /* Detection tries rows in this order: the most specific signatures first
  * (OTF2's anchor, TAU's profile names, fixed keywords), the loosest last. */
 static const struct fmt_format table[] = {
+    {"nsys-sqlite", "application/vnd.sqlite3", 0,
+     "Nsight Systems SQLite export (nsys export --type sqlite)", sniff_nsys_sqlite,
+     import_nsys_sqlite},
     {"otf2", "application/x-tar", 1,
      "OTF2 trace (anchor file *.otf2 with its .def/.evt files)", sniff_otf2, import_otf2},
     {"tau", "application/x-tar", 1, "TAU profile directory (profile.N.0.0 per rank)",

@@ -92,30 +92,12 @@ struct ch {
     double t0, t1;  /* first begin, last end (µs) */
 };
 
-/* A name as the store takes it: control characters blanked, at most
- * LIMIT_NAME bytes cut at a character boundary, blanks trimmed. Returns an
- * xmalloc'd string, NULL when nothing is left (or out of memory). */
+/* imp_name_cut's name as an xmalloc'd string; NULL when nothing is left
+ * (or out of memory). */
 static char *clean_name(const char *s)
 {
-    size_t n = strlen(s), start = 0;
-    char *out;
-    while (start < n && (s[start] == ' ' || s[start] == '\t'))
-        start++;
-    s += start;
-    n -= start;
-    if (n > LIMIT_NAME) {
-        n = LIMIT_NAME;
-        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-            n--; /* s[n] continues a character: cut before it */
-    }
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-        n--;
-    if (n == 0 || (out = xmalloc(n + 1)) == NULL)
-        return NULL;
-    for (size_t i = 0; i < n; i++)
-        out[i] = ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) ? ' ' : s[i];
-    out[n] = '\0';
-    return out;
+    char cut[LIMIT_NAME + 1];
+    return imp_name_cut(s, cut) > 0 ? xstrdup(cut) : NULL;
 }
 
 /* A time field: a number, or a string holding one (some writers quote). */
