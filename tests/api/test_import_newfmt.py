@@ -235,6 +235,65 @@ def chrome_trace_refusals_name_the_event():
     assert st == 201 and out["format"] == "chrome-trace", out
 
 
+# ---- nsys-sqlite ---------------------------------------------------------------
+
+@test
+def nsys_sqlite_saxpy():
+    rel = "nsys-sqlite/pipit_saxpy-mpi-cuda_perlmutter0.sqlite"
+    facts = FACTS[rel]["facts"]
+    body = body_of(rel)
+    run = the_sample("nsys-sqlite", rel, body[: len(body) // 2])
+    ks = kernels_of(run)
+    top = facts["top_kernels"][0]
+    k = ks[top["name"]]
+    assert k["calls"] == top["count"] == facts["kernels"], k
+    assert close(k["time"], top["total_ns"] / 1e9) and close(k["time"],
+                                                             facts["kernel_total_ns"] / 1e9)
+    assert close(k["metrics"]["min"], top["min_ns"] / 1e9), k
+    assert close(k["metrics"]["max"], top["max_ns"] / 1e9), k
+    gpu = [n for n in ks if "(" in n and not n.startswith("[")]
+    assert len(gpu) == facts["kernel_names"], gpu
+    copies = [k for n, k in ks.items() if n.startswith("[CUDA memcpy")]
+    assert sum(k["calls"] for k in copies) == facts["memcpy"], copies
+    api = [k for n, k in ks.items() if n.startswith("cu")]
+    assert sum(k["calls"] for k in api) == facts["runtime_calls"], len(api)
+    for a in facts["top_runtime_apis"]:
+        assert ks[a["name"]]["calls"] == a["count"], a
+        assert close(ks[a["name"]]["time"], a["total_ns"] / 1e9), a
+    # an independent reading of the same file through Python's sqlite3
+    con = sqlite3.connect(os.path.join(CORPUS, rel))
+    dur, = con.execute("SELECT duration FROM ANALYSIS_DETAILS").fetchone()
+    for kind, n, ns, nbytes in con.execute(
+            "SELECT copyKind, COUNT(*), SUM(end - start), SUM(bytes) "
+            "FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY 1"):
+        name = {1: "[CUDA memcpy HtoD]", 2: "[CUDA memcpy DtoH]"}[kind]
+        assert ks[name]["calls"] == n and close(ks[name]["time"], ns / 1e9), ks[name]
+        assert ks[name]["metrics"]["bytes"] == nbytes, ks[name]
+    con.close()
+    assert close(run["runtime"], dur / 1e9), run["runtime"]
+    assert run["application"] == "saxpy-mpi-cuda" and run["nprocs"] == 1, run
+    assert run["started_at"] == "2023-06-26T21:00:57Z", run["started_at"]
+    assert run["tags"]["gpu"] == "NVIDIA A100-SXM4-40GB", run["tags"]
+
+
+@test
+def nsys_sqlite_refuses_what_is_not_an_export():
+    snapshot = S.content()
+    st, out = post_import(b"SQLite format 3\0" + b"\0" * 84, format="nsys-sqlite",
+                          filename="x.sqlite")
+    assert st == 422 and "x.sqlite" in out["error"]["message"], out
+    # a real SQLite file without any CUDA activity
+    path = os.path.join(S.tmp, "empty.sqlite")
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT)")
+    con.commit()
+    con.close()
+    st, out = post_import(open(path, "rb").read(), format="nsys-sqlite",
+                          filename="empty.sqlite")
+    assert st == 422 and "no CUDA kernels" in out["error"]["message"], out
+    assert S.content() == snapshot
+
+
 @test
 def trace_json_of_a_run_without_a_trace_is_404():
     st, out = S.post("/api/v1/runs", {"application": "plain", "executable": "plain",
