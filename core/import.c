@@ -291,9 +291,10 @@ static int add_dir(struct import_files *out, const char *dir, const char *prefix
     struct dirent **ents = NULL;
     int n, i, rc = 0;
 
+    /* Deeper directories are not read (an HPCToolkit database's src/ copies
+     * sources under their full absolute paths; no format needs them). */
     if (depth > IMPORT_MAX_DEPTH)
-        return err_set(err, 422, "invalid_import", "files",
-                       "%s: directories nested more than %d deep", dir, IMPORT_MAX_DEPTH);
+        return 0;
     n = scandir(dir, &ents, NULL, alphasort);
     if (n < 0)
         return err_set(err, 422, "invalid_import", "files", "cannot read %s: %s", dir,

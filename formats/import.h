@@ -182,5 +182,9 @@ int import_nsys_sqlite(const struct fmt_file *files, size_t nfiles,
                        const struct fmt_options *opt, const struct fmt_sink *sink,
                        struct err *err);
 int sniff_nsys_sqlite(const struct fmt_file *files, size_t nfiles);
+int import_hpctoolkit(const struct fmt_file *files, size_t nfiles,
+                      const struct fmt_options *opt, const struct fmt_sink *sink,
+                      struct err *err);
+int sniff_hpctoolkit(const struct fmt_file *files, size_t nfiles);
 
 #endif
