@@ -235,6 +235,151 @@ def chrome_trace_refusals_name_the_event():
     assert st == 201 and out["format"] == "chrome-trace", out
 
 
+# ---- hpctoolkit ----------------------------------------------------------------
+
+def check_sum_at_most_runtime(run):
+    total = sum(k["time"] for k in run["kernels"])
+    assert total <= run["runtime"] * (1 + 1e-12), (total, run["runtime"])
+
+
+@test
+def hpctoolkit_experiment_xml_with_metric_db_files():
+    rel = "hpctoolkit/hatchet_hpctoolkit-cpi-database"
+    facts = FACTS[rel]["facts"]
+    full = os.path.join(CORPUS, rel)
+    dbs = sorted(f for f in os.listdir(full) if f.endswith(".metric-db"))
+    data = open(os.path.join(full, dbs[0]), "rb").read()
+    run = the_sample("hpctoolkit", rel, tar_with(full, dbs[0], data[: len(data) // 2]))
+    ks = kernels_of(run)
+    assert run["application"] == "cpi", run["application"]  # the XML Header's name
+    assert run["nprocs"] == facts["ranks"] == 4, run["nprocs"]
+    main = ks["main"]
+    per = facts["main_values_per_profile"]
+    assert close(main["metrics"]["inclusive"], max(v[0] for v in per.values()) / 1e6), main
+    assert close(main["metrics"]["inclusive_min"], min(v[0] for v in per.values()) / 1e6)
+    assert close(main["metrics"]["inclusive_mean"],
+                 sum(v[0] for v in per.values()) / len(per) / 1e6), main
+    assert main["time"] == 0.0 and main["metrics"]["exclusive_max"] == 0.0, main
+    # an independent reading: per profile, node 1 (the root) and the frames'
+    # exclusive values; frames named by procedure paths
+    import struct
+    import xml.etree.ElementTree as ET
+    tree = ET.parse(os.path.join(full, "experiment.xml")).getroot()
+    procs = {p.get("i"): p.get("n") for p in tree.iter("Procedure")}
+    frames = {}  # node id -> path
+
+    def walk(el, path):
+        for c in el:
+            if c.tag in ("PF", "Pr"):
+                name = procs[c.get("n")]
+                p = path if (not path and name == "<program root>") else path + [name]
+                if p is not path:
+                    frames[int(c.get("i"))] = "/".join(p)
+                walk(c, p)
+            elif c.tag != "M":
+                walk(c, path)
+    walk(tree.find(".//SecCallPathProfileData"), [])
+    assert set(frames.values()) == set(ks), set(frames.values()) ^ set(ks)
+    roots, excl = [], defaultdict(float)
+    for f in dbs:
+        d = open(os.path.join(full, f), "rb").read()
+        n, m = struct.unpack(">II", d[24:32])
+        vals = [struct.unpack(">%dd" % m, d[32 + 8 * m * i: 32 + 8 * m * (i + 1)])
+                for i in range(n)]
+        roots.append(vals[0][0])
+        for node, path in frames.items():
+            excl[path] += vals[node - 1][1] / len(dbs)
+    assert close(run["runtime"], max(roots) / 1e6), (run["runtime"], roots)
+    for path, e in excl.items():
+        assert close(ks[path]["time"], e / 1e6, 1e-9), (path, ks[path], e)
+    check_sum_at_most_runtime(run)
+
+
+def v4_reference(full):
+    """An independent reading of meta.db/profile.db (FORMATS.md): the
+    title, the execution-scope id of the time metric, the ranks, and per
+    profile the global context's inclusive value."""
+    import struct
+    meta = open(os.path.join(full, "meta.db"), "rb").read()
+    prof = open(os.path.join(full, "profile.db"), "rb").read()
+    u64 = lambda b, o: struct.unpack_from("<Q", b, o)[0]
+    cstr = lambda b, o: b[o:b.index(b"\0", o)].decode()
+    title = cstr(meta, u64(meta, u64(meta, 0x18)))
+    sec = u64(meta, 0x38)
+    pm, nm, szm, szsi = u64(meta, sec), struct.unpack_from("<I", meta, sec + 8)[0], \
+        meta[sec + 12], meta[sec + 13]
+    incl = None
+    for i in range(nm):
+        md = pm + i * szm
+        name = cstr(meta, u64(meta, md))
+        psi, nsi = u64(meta, md + 8), struct.unpack_from("<H", meta, md + 0x18)[0]
+        for j in range(nsi):
+            inst = psi + j * szsi
+            scope = cstr(meta, u64(meta, u64(meta, inst)))
+            if "TIME" in name and scope == "execution":
+                incl = struct.unpack_from("<H", meta, inst + 8)[0]
+    sec = u64(prof, 0x18)
+    pp, np_, szp = u64(prof, sec), struct.unpack_from("<I", prof, sec + 8)[0], prof[sec + 12]
+    roots, ranks = [], set()
+    for i in range(np_):
+        pi = pp + i * szp
+        if struct.unpack_from("<I", prof, pi + 0x28)[0] & 1:
+            continue
+        nvals, pvals = u64(prof, pi), u64(prof, pi + 8)
+        nctx, pidx = struct.unpack_from("<I", prof, pi + 0x10)[0], u64(prof, pi + 0x18)
+        tup = u64(prof, pi + 0x20)
+        for k in range(struct.unpack_from("<H", prof, tup)[0]):
+            if prof[tup + 8 + 16 * k] == 2:  # RANK
+                ranks.add(struct.unpack_from("<I", prof, tup + 8 + 16 * k + 4)[0])
+        for c in range(nctx):
+            ctx, start = struct.unpack_from("<IQ", prof, pidx + 12 * c)
+            end = struct.unpack_from("<IQ", prof, pidx + 12 * (c + 1))[1] \
+                if c + 1 < nctx else nvals
+            for v in range(start, end):
+                mid, val = struct.unpack_from("<Hd", prof, pvals + 10 * v)
+                if ctx == 0 and mid == incl:
+                    roots.append(val)
+    return title, ranks, roots
+
+
+@test
+def hpctoolkit_v4_meta_and_profile_db():
+    rel = "hpctoolkit/pipit_ping-pong-hpctoolkit_v4"
+    facts = FACTS[rel]["facts"]
+    full = os.path.join(CORPUS, rel)
+    data = open(os.path.join(full, "profile.db"), "rb").read()
+    run = the_sample("hpctoolkit", rel,
+                     tar_with(full, "profile.db", data[: len(data) // 2]))
+    ks = kernels_of(run)
+    title, ranks, roots = v4_reference(full)
+    assert run["application"] == title == facts["title"], run["application"]
+    assert run["nprocs"] == len(ranks) == facts["ranks"], run["nprocs"]
+    assert len(roots) == facts["profile_db"]["profiles_incl_summary"] - 1
+    assert close(run["runtime"], max(roots)), (run["runtime"], roots)  # CPUTIME (sec)
+    leaves = {n.split("/")[-1] for n in ks if not n.startswith("...")}
+    assert leaves <= set(facts["function_names"]), leaves - set(facts["function_names"])
+    assert {"main", "MPI_Finalize", "PMPI_Send [libmpi.so.12.1.1]"} <= leaves, leaves
+    assert close(ks["main"]["metrics"]["inclusive"], max(roots)), ks["main"]
+    check_sum_at_most_runtime(run)
+
+
+@test
+def hpctoolkit_refuses_damaged_databases():
+    snapshot = S.content()
+    full = os.path.join(CORPUS, "hpctoolkit/pipit_ping-pong-hpctoolkit_v4")
+    meta = open(os.path.join(full, "meta.db"), "rb").read()
+    bad = bytearray(meta)
+    bad[0x38:0x40] = (len(meta) + 4096).to_bytes(8, "little")  # Metrics beyond the end
+    st, out = post_import(tar_with(full, "meta.db", bytes(bad)), format="hpctoolkit")
+    assert st == 422 and "meta.db" in out["error"]["message"], out
+    full = os.path.join(CORPUS, "hpctoolkit/hatchet_hpctoolkit-cpi-database")
+    xml = open(os.path.join(full, "experiment.xml"), "rb").read()
+    st, out = post_import(tar_with(full, "experiment.xml", xml.replace(b"</PF>", b"</C>", 1)),
+                          format="hpctoolkit")
+    assert st == 422 and "experiment.xml:" in out["error"]["message"], out
+    assert S.content() == snapshot
+
+
 # ---- nsys-sqlite ---------------------------------------------------------------
 
 @test
