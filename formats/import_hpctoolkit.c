@@ -62,7 +62,7 @@ struct hpc {
     double *p_incl, *p_excl; /* one profile's values per kernel */
     double root_max;         /* seconds */
     size_t nprof;
-    double unit; /* seconds per value of the time metric */
+    double per_s; /* values of the time metric per second (1e6 for usec) */
     char *title;
     json_t *ranks, *threads; /* distinct rank and thread ids */
     /* the path of the node being read */
@@ -90,6 +90,7 @@ static int hpc_init(struct hpc *h, const char *file, struct err *err)
     memset(h, 0, sizeof *h);
     h->file = file;
     h->err = err;
+    h->per_s = 1;
     h->k_ix = json_object();
     h->ranks = json_object();
     h->threads = json_object();
@@ -213,13 +214,13 @@ static int hpc_value(struct hpc *h, size_t id, int excl, double v, const char *w
                               "a time value is negative or not finite (%g)", v);
     if (id >= h->nnodes || (k = h->node_k[id]) < 0)
         return 0; /* a call site, loop or statement: not a frame */
-    (excl ? h->p_excl : h->p_incl)[k] += v * h->unit;
+    (excl ? h->p_excl : h->p_incl)[k] += v / h->per_s;
     return 0;
 }
 
 static void hpc_profile_end(struct hpc *h, double root)
 {
-    root *= h->unit;
+    root /= h->per_s;
     if (h->nprof == 0 || root > h->root_max)
         h->root_max = root;
     for (size_t i = 0; i < h->nk; i++) {
@@ -238,15 +239,15 @@ static void hpc_profile_end(struct hpc *h, double root)
     h->nprof++;
 }
 
-/* The seconds one value of a metric named `name` is worth; 0 when the
- * name does not say and `dflt` is 0. */
+/* How many values of a metric named `name` make a second (1e6 for
+ * "(usec)"); `dflt` when the name does not say. */
 static double unit_of(const char *name, double dflt)
 {
     static const struct {
         const char *tag;
         double s;
-    } u[] = {{"(sec)", 1},     {"(s)", 1},     {"(usec)", 1e-6}, {"(us)", 1e-6},
-             {"(msec)", 1e-3}, {"(ms)", 1e-3}, {"(nsec)", 1e-9}, {"(ns)", 1e-9}};
+    } u[] = {{"(sec)", 1},    {"(s)", 1},    {"(usec)", 1e6}, {"(us)", 1e6},
+             {"(msec)", 1e3}, {"(ms)", 1e3}, {"(nsec)", 1e9}, {"(ns)", 1e9}};
     for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
         if (strstr(name, u[i].tag) != NULL)
             return u[i].s;
@@ -391,7 +392,7 @@ static void choose_time(struct xml *x)
             if (!x->m[i].incl && strncmp(x->m[i].name, in, base) == 0)
                 x->time_excl = (long)i;
     }
-    x->h->unit = unit_of(x->m[x->time_incl].name, 1e-6);
+    x->h->per_s = unit_of(x->m[x->time_incl].name, 1e6);
 }
 
 static int parse_long(const char *s, long *out)
@@ -840,7 +841,7 @@ static int v4_metrics(struct v4 *v)
                 v->excl_id = id, v->have_excl = 1;
         }
         if (v->have_incl)
-            v->h->unit = unit_of(name, 1);
+            v->h->per_s = unit_of(name, 1);
     }
     if (!v->have_incl)
         return imp_fail_field(

@@ -7,6 +7,7 @@
  * fail with a 4xx and a message, and never both hand over records and
  * succeed partially. */
 #include "common/arena.h"
+#include "db/nsys.h"
 #include "formats/formats.h"
 
 #include <math.h>
@@ -75,6 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (a == NULL)
         return 0;
+    fmt_nsys_set_reader(db_nsys_read); /* nsys-sqlite reads through db/ */
     if (f && f->directory &&
         fmt_tar_read((const char *)data, size, a, &files, &n, &e) != 0) {
         if (e.status != 422 || e.message[0] == '\0')
