@@ -585,7 +585,10 @@ static struct trace *build_trace(struct ch *c, int *failed)
     *failed = 0;
     for (size_t i = 0; i < c->ntr; i++)
         ntr += c->tr[i].nev > 0;
-    if (c->nopid || c->trace_off || ntr == 0 || ntr > LIMIT_TRACE_RANKS)
+    /* the store keeps nanoseconds in 64 bits: a span beyond a century is
+     * not a trace (nor a real measurement) */
+    if (c->nopid || c->trace_off || ntr == 0 || ntr > LIMIT_TRACE_RANKS ||
+        !(c->t1 - c->t0 < 3.2e15))
         return NULL;
     order = xmalloc(ntr * sizeof *order);
     rank_of_name = xmalloc(c->nk * sizeof *rank_of_name);

@@ -63,6 +63,13 @@ struct hpc {
     double root_max;         /* seconds */
     size_t nprof;
     double per_s; /* values of the time metric per second (1e6 for usec) */
+    /* the other metrics (counters, other times): per kernel their largest
+     * inclusive and mean exclusive value */
+    size_t nx;
+    char *xname[LIMIT_IMPORT_HPC_EXTRA];
+    double x_per_s[LIMIT_IMPORT_HPC_EXTRA];
+    double *px;          /* one profile: [(k * nx + j) * 2 + exclusive] */
+    double *xmax, *xsum; /* [k * nx + j]: inclusive max, exclusive sum */
     char *title;
     json_t *ranks, *threads; /* distinct rank and thread ids */
     /* the path of the node being read */
@@ -79,6 +86,11 @@ static void hpc_free(struct hpc *h)
     xfree(h->node_k);
     xfree(h->p_incl);
     xfree(h->p_excl);
+    for (size_t j = 0; j < h->nx; j++)
+        xfree(h->xname[j]);
+    xfree(h->px);
+    xfree(h->xmax);
+    xfree(h->xsum);
     xfree(h->title);
     json_decref(h->ranks);
     json_decref(h->threads);
@@ -108,6 +120,10 @@ static int hpc_nodes(struct hpc *h, size_t n)
                               LIMIT_IMPORT_HPC_NODES);
     if (n <= h->nnodes)
         return 0;
+    /* ids arrive in increasing order: grow geometrically */
+    if (n < 2 * h->nnodes)
+        n = 2 * h->nnodes < LIMIT_IMPORT_HPC_NODES ? 2 * h->nnodes
+                                                   : LIMIT_IMPORT_HPC_NODES;
     int32_t *m = xrealloc(h->node_k, n * sizeof *m);
     if (m == NULL)
         return err_nomem(h->err);
@@ -177,6 +193,18 @@ static long hpc_enter(struct hpc *h, size_t id, const char *proc)
         h->p_excl = pe;
         for (size_t i = h->kcap; i < cap; i++)
             h->p_incl[i] = h->p_excl[i] = 0;
+        if (h->nx > 0) {
+            double *px = xrealloc(h->px, cap * h->nx * 2 * sizeof *px), *mx = NULL, *sm;
+            if (px != NULL)
+                h->px = px;
+            if (px != NULL && (mx = xrealloc(h->xmax, cap * h->nx * sizeof *mx)) != NULL)
+                h->xmax = mx;
+            if (mx == NULL || (sm = xrealloc(h->xsum, cap * h->nx * sizeof *sm)) == NULL)
+                return err_nomem(h->err);
+            h->xsum = sm;
+            for (size_t i = h->kcap * h->nx; i < cap * h->nx; i++)
+                h->px[2 * i] = h->px[2 * i + 1] = h->xmax[i] = h->xsum[i] = 0;
+        }
         h->kcap = cap;
     }
     memset(&h->k[h->nk], 0, sizeof h->k[h->nk]);
@@ -202,6 +230,38 @@ static int hpc_profile_begin(struct hpc *h)
                               LIMIT_IMPORT_HPC_PROFILES);
     for (size_t i = 0; i < h->nk; i++)
         h->p_incl[i] = h->p_excl[i] = 0;
+    for (size_t i = 0; i < h->nk * h->nx * 2; i++)
+        h->px[i] = 0;
+    return 0;
+}
+
+/* Adds an other metric (before the first kernel): its index, or -1 when
+ * LIMIT_IMPORT_HPC_EXTRA are kept already (the rest are left out). */
+static long hpc_extra(struct hpc *h, const char *name, double per_s)
+{
+    char cut[LIMIT_NAME + 1];
+    if (h->nx >= LIMIT_IMPORT_HPC_EXTRA || h->kcap > 0 || imp_name_cut(name, cut) == 0 ||
+        strlen(cut) > LIMIT_NAME - 12)
+        return -1;
+    for (size_t j = 0; j < h->nx; j++)
+        if (strcmp(h->xname[j], cut) == 0)
+            return (long)j;
+    if ((h->xname[h->nx] = xstrdup(cut)) == NULL)
+        return -1;
+    h->x_per_s[h->nx] = per_s;
+    return (long)h->nx++;
+}
+
+/* One value of other metric j at node `id`. */
+static int hpc_xvalue(struct hpc *h, size_t id, size_t j, int excl, double v,
+                      const char *where)
+{
+    int32_t k;
+    if (!isfinite(v))
+        return imp_fail_field(h->err, h->file, where, "a metric value is not finite");
+    if (id >= h->nnodes || (k = h->node_k[id]) < 0 || j >= h->nx)
+        return 0;
+    h->px[((size_t)k * h->nx + j) * 2 + (excl != 0)] += v / h->x_per_s[j];
     return 0;
 }
 
@@ -235,6 +295,12 @@ static void hpc_profile_end(struct hpc *h, double root)
         if (h->nprof == 0 || ex > k->excl_max)
             k->excl_max = ex;
         k->seen += in > 0 || ex > 0;
+        for (size_t j = 0; j < h->nx; j++) {
+            size_t c = i * h->nx + j;
+            if (h->nprof == 0 || h->px[2 * c] > h->xmax[c])
+                h->xmax[c] = h->px[2 * c];
+            h->xsum[c] += h->px[2 * c + 1];
+        }
     }
     h->nprof++;
 }
@@ -298,7 +364,8 @@ static int hpc_emit(struct hpc *h, const char *dir_name, const struct fmt_option
     for (size_t i = 0; i < h->nk; i++) {
         struct hk *k = &h->k[i];
         struct rec_kernel *rk;
-        struct rec_kv m[4];
+        struct rec_kv m[4 + 2 * LIMIT_IMPORT_HPC_EXTRA];
+        size_t nm = 4;
         int failed = 0;
         rk = &r->kernels[r->nkernels++];
         rk->name = k->name;
@@ -307,7 +374,15 @@ static int hpc_emit(struct hpc *h, const char *dir_name, const struct fmt_option
         m[1] = (struct rec_kv){"inclusive_mean", k->incl_sum / (double)h->nprof};
         m[2] = (struct rec_kv){"inclusive_min", k->incl_min};
         m[3] = (struct rec_kv){"exclusive_max", k->excl_max};
-        rk->metrics_json = imp_metrics_json(b.a, m, 4, &failed);
+        for (size_t j = 0; j < h->nx; j++) {
+            size_t c = i * h->nx + j;
+            m[nm++] = (struct rec_kv){h->xname[j], h->xmax[c]};
+            m[nm].name = arena_printf(b.a, "%s (exclusive)", h->xname[j]);
+            m[nm++].value = h->xsum[c] / (double)h->nprof;
+            if (m[nm - 1].name == NULL)
+                failed = 1;
+        }
+        rk->metrics_json = failed ? NULL : imp_metrics_json(b.a, m, nm, &failed);
         if (failed) {
             err_nomem(h->err);
             goto out;
@@ -327,6 +402,7 @@ struct xmetric {
     long id;     /* Metric i= (the <M n=> of the inline values) */
     int incl;    /* t="inclusive" */
     long db_col; /* MetricDB db-id, -1 without */
+    long x;      /* other metric index (hpc_extra), -1 for the time or none */
     char *name;
 };
 
@@ -393,6 +469,19 @@ static void choose_time(struct xml *x)
                 x->time_excl = (long)i;
     }
     x->h->per_s = unit_of(x->m[x->time_incl].name, 1e6);
+    /* every other metric: its name without ":Sum (I)" / " (I)" */
+    for (size_t i = 0; i < x->nm; i++) {
+        char base[LIMIT_NAME + 1];
+        const char *mn = x->m[i].name, *colon = strchr(mn, ':'),
+                   *par = strstr(mn, " (I)");
+        size_t n = colon ? (size_t)(colon - mn) : par ? (size_t)(par - mn) : strlen(mn);
+        if ((long)i == x->time_incl || (long)i == x->time_excl)
+            continue;
+        if (!colon && !par && (par = strstr(mn, " (E)")) != NULL)
+            n = (size_t)(par - mn);
+        snprintf(base, sizeof base, "%.*s", (int)(n < LIMIT_NAME ? n : LIMIT_NAME), mn);
+        x->m[i].x = hpc_extra(x->h, base, is_time_metric(mn) ? unit_of(mn, 1e6) : 1);
+    }
 }
 
 static int parse_long(const char *s, long *out)
@@ -429,6 +518,7 @@ static void XMLCALL on_start(void *u, const XML_Char *el, const XML_Char **a)
             }
             m->incl = attr(a, "t") && strcmp(attr(a, "t"), "inclusive") == 0;
             m->db_col = -1;
+            m->x = -1;
             if ((m->name = xstrdup(attr(a, "n"))) == NULL) {
                 x->failed = err_nomem(h->err);
                 return;
@@ -508,8 +598,15 @@ static void XMLCALL on_start(void *u, const XML_Char *el, const XML_Char **a)
                 else if (hpc_value(h, node, 0, v, "M") != 0)
                     x->failed = 1;
             } else if (x->time_excl >= 0 && mid == x->m[x->time_excl].id &&
-                       x->depth > 0 && hpc_value(h, node, 1, v, "M") != 0)
-                x->failed = 1;
+                       x->depth > 0) {
+                if (hpc_value(h, node, 1, v, "M") != 0)
+                    x->failed = 1;
+            } else if (x->depth > 0)
+                for (size_t i = 0; i < x->nm; i++)
+                    if (x->m[i].id == mid && x->m[i].x >= 0 &&
+                        hpc_xvalue(h, node, (size_t)x->m[i].x, !x->m[i].incl, v, "M") !=
+                            0)
+                        x->failed = 1;
         }
         x->depth++;
         return;
@@ -528,14 +625,15 @@ static void XMLCALL on_start(void *u, const XML_Char *el, const XML_Char **a)
         const char *pid = attr(a, "n");
         json_t *pn = pid ? json_object_get(x->procs, pid) : NULL;
         const char *proc = pn ? json_string_value(pn) : "<unknown procedure>";
-        if (x->depth == 0 && strcmp(proc, "<program root>") == 0)
-            return; /* the root frame: not part of the names */
-        if ((n = hpc_enter(h, (size_t)id, proc)) < 0) {
-            x->failed = 1;
-            XML_StopParser(x->p, XML_FALSE);
-            return;
+        /* the root frame is not part of the names */
+        if (x->depth > 0 || strcmp(proc, "<program root>") != 0) {
+            if ((n = hpc_enter(h, (size_t)id, proc)) < 0) {
+                x->failed = 1;
+                XML_StopParser(x->p, XML_FALSE);
+                return;
+            }
+            x->restore[x->depth] = n;
         }
-        x->restore[x->depth] = n;
     }
     x->depth++;
 }
@@ -631,6 +729,13 @@ static int metric_db(struct xml *x, const struct fmt_file *f)
         if (hpc_value(h, i + 1, 0, be_f64(row + ci * 8), f->name) != 0 ||
             (ce >= 0 && hpc_value(h, i + 1, 1, be_f64(row + ce * 8), f->name) != 0))
             return -1;
+        for (size_t j = 0; j < x->nm; j++) {
+            long col = x->m[j].db_col;
+            if (x->m[j].x >= 0 && col >= 0 && (size_t)col < cols &&
+                hpc_xvalue(h, i + 1, (size_t)x->m[j].x, !x->m[j].incl,
+                           be_f64(row + (size_t)col * 8), f->name) != 0)
+                return -1;
+        }
     }
     /* the root: node 1 (the implicit top of the tree) */
     hpc_profile_end(h, nodes > 0 ? be_f64(d + hs + 8 + (size_t)ci * 8) : 0);
@@ -797,6 +902,7 @@ static int header(struct blob *b, const char *fmt, const char *footer)
 
 struct v4 {
     struct hpc *h;
+    int32_t *xmap; /* [metric id]: (other metric index << 1 | exclusive) + 1, 0 none */
     struct blob meta, prof;
     unsigned incl_id, excl_id;
     int have_incl, have_excl;
@@ -818,15 +924,19 @@ static int v4_metrics(struct v4 *v)
     if (nm > LIMIT_IMPORT_HPC_METRICS)
         return imp_fail_field(b->err, b->name, "metrics", "more than %d metrics",
                               LIMIT_IMPORT_HPC_METRICS);
-    for (uint32_t i = 0; i < nm && !v->have_incl; i++) {
+    if ((v->xmap = xcalloc(65536, sizeof *v->xmap)) == NULL)
+        return err_nomem(b->err);
+    for (uint32_t i = 0; i < nm; i++) {
         uint64_t md = pm + (uint64_t)i * szm, pname, psi;
         unsigned nsi;
         const char *name;
         if (u64_at(b, md, &pname) != 0 || u64_at(b, md + 8, &psi) != 0 ||
             u16_at(b, md + 0x18, &nsi) != 0 || (name = str_at(b, pname)) == NULL)
             return -1;
-        if (!is_time_metric(name))
-            continue;
+        int time = is_time_metric(name) && !v->have_incl;
+        long xj =
+            time ? -1
+                 : hpc_extra(v->h, name, is_time_metric(name) ? unit_of(name, 1) : 1);
         for (unsigned j = 0; j < nsi; j++) {
             uint64_t inst = psi + (uint64_t)j * szsi, pscope, pscname;
             unsigned id, type;
@@ -835,12 +945,17 @@ static int v4_metrics(struct v4 *v)
                 u64_at(b, pscope, &pscname) != 0 || u8_at(b, pscope + 8, &type) != 0 ||
                 (scope = str_at(b, pscname)) == NULL)
                 return -1;
-            if (type == 2 || strcmp(scope, "execution") == 0)
+            if (!time) {
+                if (xj >= 0 && (type == 2 || strcmp(scope, "execution") == 0))
+                    v->xmap[id] = (int32_t)(xj << 1) + 1;
+                else if (xj >= 0 && strcmp(scope, "function") == 0)
+                    v->xmap[id] = (int32_t)(xj << 1 | 1) + 1;
+            } else if (type == 2 || strcmp(scope, "execution") == 0)
                 v->incl_id = id, v->have_incl = 1;
             else if (strcmp(scope, "function") == 0)
                 v->excl_id = id, v->have_excl = 1;
         }
-        if (v->have_incl)
+        if (time && v->have_incl)
             v->h->per_s = unit_of(name, 1);
     }
     if (!v->have_incl)
@@ -1078,6 +1193,10 @@ static int v4_profiles(struct v4 *v)
                 else if (v->have_excl && mid == v->excl_id && ctx != 0 &&
                          hpc_value(v->h, ctx, 1, val, "profile.db") != 0)
                     return -1;
+                else if (v->xmap[mid] > 0 && ctx != 0 &&
+                         hpc_xvalue(v->h, ctx, (size_t)((v->xmap[mid] - 1) >> 1),
+                                    (v->xmap[mid] - 1) & 1, val, "profile.db") != 0)
+                    return -1;
             }
         }
         hpc_profile_end(v->h, root);
@@ -1090,6 +1209,7 @@ static int import_v4(struct hpc *h, const struct fmt_file *meta,
 {
     struct v4 v = {0};
     uint64_t gen, ptitle;
+    int rc = -1;
     v.h = h;
     v.meta =
         (struct blob){(const unsigned char *)meta->data, meta->len, meta->name, h->err};
@@ -1108,11 +1228,16 @@ static int import_v4(struct hpc *h, const struct fmt_file *meta,
             return err_nomem(h->err);
     }
     if (v4_idnames(&v) != 0 || v4_metrics(&v) != 0 || v4_tree(&v) != 0)
-        return -1;
-    if (!v.have_excl)
-        return imp_fail_field(h->err, meta->name, "metrics",
-                              "the time metric has no exclusive (function) values");
-    return v4_profiles(&v);
+        goto out;
+    if (!v.have_excl) {
+        imp_fail_field(h->err, meta->name, "metrics",
+                       "the time metric has no exclusive (function) values");
+        goto out;
+    }
+    rc = v4_profiles(&v);
+out:
+    xfree(v.xmap);
+    return rc;
 }
 
 /* ---- the row -------------------------------------------------------------------------

@@ -363,6 +363,78 @@ def hpctoolkit_v4_meta_and_profile_db():
     check_sum_at_most_runtime(run)
 
 
+def tiny_hpc(per_rank, inline=False):
+    """An experiment.xml database of <program root>/main/solve with CPUTIME
+    (usec) and PAPI_TOT_CYC, one metric-db per rank: per_rank[r] maps node
+    id -> (time I, time E, cycles I, cycles E)."""
+    import struct
+    xml = b'''<?xml version="1.0"?>
+<HPCToolkitExperiment version="2.0"><Header n="tiny"/>
+<SecCallPathProfile i="0" n="tiny"><SecHeader><MetricTable>
+<Metric i="2" n="CPUTIME (usec):Sum (I)" t="inclusive" partner="3"/>
+<Metric i="3" n="CPUTIME (usec):Sum (E)" t="exclusive" partner="2"/>
+<Metric i="4" n="PAPI_TOT_CYC:Sum (I)" t="inclusive" partner="5"/>
+<Metric i="5" n="PAPI_TOT_CYC:Sum (E)" t="exclusive" partner="4"/>
+</MetricTable><MetricDBTable>
+<MetricDB i="0" n="CPUTIME (usec) (I)" t="inclusive" db-id="0" db-num-metrics="4" db-header-sz="24"/>
+<MetricDB i="1" n="CPUTIME (usec) (E)" t="exclusive" db-id="1" db-num-metrics="4" db-header-sz="24"/>
+<MetricDB i="2" n="PAPI_TOT_CYC (I)" t="inclusive" db-id="2" db-num-metrics="4" db-header-sz="24"/>
+<MetricDB i="3" n="PAPI_TOT_CYC (E)" t="exclusive" db-id="3" db-num-metrics="4" db-header-sz="24"/>
+</MetricDBTable><ProcedureTable>
+<Procedure i="7" n="main"/><Procedure i="8" n="solve"/><Procedure i="9" n="&lt;program root&gt;"/>
+</ProcedureTable></SecHeader><SecCallPathProfileData>
+<M n="2" v="700"/>
+<PF i="2" n="9"><M n="2" v="700"/><C i="3"><PF i="4" n="7"><M n="2" v="700"/><M n="3" v="100"/>
+<S i="5"/><C i="6"><PF i="7" n="8"><M n="2" v="600"/><M n="3" v="600"/><M n="4" v="8"/><M n="5" v="8"/>
+<S i="8"/></PF></C></PF></C></PF>
+</SecCallPathProfileData></SecCallPathProfile></HPCToolkitExperiment>
+'''
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        files = [("experiment.xml", xml)]
+        for r, vals in enumerate([] if inline else per_rank):
+            rows = b"".join(struct.pack(">4d", *vals.get(i, (0, 0, 0, 0)))
+                            for i in range(1, 9))
+            files.append((f"1.tiny-{r:06d}-000-a8c00270-{100 + r}-0.metric-db",
+                          b"HPCPROF-metricdb__00.10b" + struct.pack(">II", 8, 4) + rows))
+        for name, data in files:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    return out.getvalue()
+
+
+@test
+def hpctoolkit_aggregates_over_ranks_as_documented():
+    # rank 0: main 100 us exclusive of 400; rank 1: main 300 of 1000
+    ranks = [{1: (400, 0, 50, 0), 2: (400, 0, 50, 0), 4: (400, 100, 50, 10),
+              7: (300, 300, 40, 40)},
+             {1: (1000, 0, 90, 0), 2: (1000, 0, 90, 0), 4: (1000, 300, 90, 30),
+              7: (700, 700, 60, 60)}]
+    st, out = post_import(tiny_hpc(ranks), format="hpctoolkit", system="box")
+    assert st == 201, out
+    st, run = S.get(f"/api/v1/runs/{out['ids'][0]}")
+    ks = kernels_of(run)
+    assert run["application"] == "tiny" and run["nprocs"] == 2, run
+    assert close(run["runtime"], 1000e-6), run["runtime"]  # the root, the larger rank
+    assert set(ks) == {"main", "main/solve"}, ks
+    assert close(ks["main"]["time"], 200e-6) and close(ks["main/solve"]["time"], 500e-6)
+    m = ks["main"]["metrics"]
+    assert close(m["inclusive"], 1000e-6) and close(m["inclusive_min"], 400e-6), m
+    assert close(m["inclusive_mean"], 700e-6) and close(m["exclusive_max"], 300e-6), m
+    m = ks["main/solve"]["metrics"]
+    assert m["PAPI_TOT_CYC"] == 60 and m["PAPI_TOT_CYC (exclusive)"] == 50, m
+    check_sum_at_most_runtime(run)
+    # without metric-db files: the XML's own (summary) values, one profile
+    st, out = post_import(tiny_hpc([], inline=True), format="hpctoolkit", system="box2")
+    assert st == 201, out
+    st, run = S.get(f"/api/v1/runs/{out['ids'][0]}")
+    ks = kernels_of(run)
+    assert close(run["runtime"], 700e-6) and run["nprocs"] == 1, run
+    assert close(ks["main"]["time"], 100e-6) and close(ks["main/solve"]["time"], 600e-6)
+    assert ks["main/solve"]["metrics"]["PAPI_TOT_CYC"] == 8, ks["main/solve"]
+
+
 @test
 def hpctoolkit_refuses_damaged_databases():
     snapshot = S.content()
