@@ -24,6 +24,8 @@
  *    of the run add up to at most its runtime), metric `inclusive` its
  *    largest inclusive time over the profiles, `inclusive_mean`,
  *    `inclusive_min` and `exclusive_max` beside it;
+ *  - every other metric (counters, other times) is kept per kernel as NAME
+ *    (its largest inclusive value) and "NAME (exclusive)" (its mean);
  *  - runtime = the root's inclusive time, the largest over the profiles;
  *    nprocs = the number of MPI ranks (1 without), input `threads` the
  *    threads per rank when more than one; application = the database's
