@@ -12,21 +12,22 @@
 #include "formats/limits.h"
 
 /* Detection tries rows in this order: the most specific signatures first
- * (OTF2's anchor, TAU's profile names, fixed keywords), the loosest last. */
+ * (OTF2's anchor, TAU's profile names, fixed keywords, SQLite's and
+ * HPCToolkit's magic), the loosest last. */
 static const struct fmt_format table[] = {
-    {"nsys-sqlite", "application/vnd.sqlite3", 0,
-     "Nsight Systems SQLite export (nsys export --type sqlite)", sniff_nsys_sqlite,
-     import_nsys_sqlite},
     {"otf2", "application/x-tar", 1,
      "OTF2 trace (anchor file *.otf2 with its .def/.evt files)", sniff_otf2, import_otf2},
-    {"hpctoolkit", "application/x-tar", 1,
-     "HPCToolkit database (experiment.xml with *.metric-db, or meta.db and profile.db)",
-     sniff_hpctoolkit, import_hpctoolkit},
     {"tau", "application/x-tar", 1, "TAU profile directory (profile.N.0.0 per rank)",
      sniff_tau, import_tau},
     {"extrap-text", "text/plain", 0,
      "Extra-P text input (PARAMETER, POINTS, REGION, DATA)", sniff_extrap_text,
      import_extrap_text},
+    {"nsys-sqlite", "application/vnd.sqlite3", 0,
+     "Nsight Systems SQLite export (nsys export --type sqlite)", sniff_nsys_sqlite,
+     import_nsys_sqlite},
+    {"hpctoolkit", "application/x-tar", 1,
+     "HPCToolkit database (experiment.xml with *.metric-db, or meta.db and profile.db)",
+     sniff_hpctoolkit, import_hpctoolkit},
     {"osu", "text/plain", 0, "OSU micro-benchmark output", sniff_osu, import_osu},
     {"chrome-trace", "application/json", 0,
      "Trace Event JSON (chrome://tracing, Perfetto; traceEvents)", sniff_chrome_trace,

@@ -154,7 +154,7 @@ static void test_table(void)
     static const char *const names[] = {
         "extrap-text", "extrap-json", "extrap-jsonl", "caliper-json", "tau",  "osu",
         "lnt-json",    "bmf",         "gbench",       "otf2",         "json", "csv"};
-    CHECK_INT(n, 12);
+    CHECK_INT(n, 15); /* and SPEC §16's chrome-trace, hpctoolkit, nsys-sqlite */
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         const struct fmt_format *f = fmt_find(names[i]);
         CHECK(f != NULL);
@@ -174,8 +174,9 @@ static void test_unknown_format(void)
     struct err e = {0};
     CHECK_INT(import("excel", "csv/runs.csv", NULL, &g, &e), -1);
     CHECK_STR(e.message,
-              "unknown format excel (one of otf2, tau, extrap-text, osu, gbench, "
-              "lnt-json, caliper-json, extrap-json, extrap-jsonl, json, bmf, csv)");
+              "unknown format excel (one of otf2, tau, extrap-text, nsys-sqlite, "
+              "hpctoolkit, osu, chrome-trace, gbench, lnt-json, caliper-json, "
+              "extrap-json, extrap-jsonl, json, bmf, csv)");
     CHECK_INT(e.status, 422);
     CHECK_INT(g.n, 0);
 }
