@@ -143,13 +143,19 @@ static const char *id_text(json_t *v, char *buf, size_t n)
 /* The index of an event name, added when new; -1 with err. */
 static long name_index(struct ch *c, const char *raw, size_t i)
 {
-    json_t *ix = json_object_get(c->name_ix, raw);
+    char cut[LIMIT_NAME + 1];
+    const char *key = imp_name_cut(raw, cut) > 0 ? cut : "(unnamed)";
+    json_t *ix = json_object_get(c->name_ix, key);
     char *name;
+    (void)i;
     if (ix != NULL)
         return (long)json_integer_value(ix);
-    if (c->nk >= LIMIT_KERNELS)
-        return fail_ev(c, i, "more than %d distinct event names", LIMIT_KERNELS);
-    if ((name = clean_name(raw)) == NULL && (name = xstrdup("(unnamed)")) == NULL)
+    if (c->nk >= LIMIT_KERNELS - 1) { /* the rest share one kernel */
+        key = OTHER_NAME;
+        if ((ix = json_object_get(c->name_ix, key)) != NULL)
+            return (long)json_integer_value(ix);
+    }
+    if ((name = xstrdup(key)) == NULL)
         return err_nomem(c->err);
     if (c->nk == c->kcap) {
         size_t cap = c->kcap ? c->kcap * 2 : 64;
@@ -162,7 +168,7 @@ static long name_index(struct ch *c, const char *raw, size_t i)
         c->kcap = cap;
     }
     c->k[c->nk] = (struct ch_name){name, 0, 0, 0};
-    if (json_object_set_new(c->name_ix, raw, json_integer((json_int_t)c->nk)) != 0)
+    if (json_object_set_new(c->name_ix, key, json_integer((json_int_t)c->nk)) != 0)
         return err_nomem(c->err);
     return (long)c->nk++;
 }
@@ -403,6 +409,25 @@ static json_t *value(struct ch *c, struct cursor *u)
     return v;
 }
 
+/* Moves past the string at u->p (its opening quote): to the first quote
+ * not escaped by a backslash. */
+static int skip_string(struct ch *c, struct cursor *u)
+{
+    const char *start = u->p;
+    for (const char *p = u->p + 1; p < u->end; p++) {
+        if (*p == '\\') {
+            p++;
+            continue;
+        }
+        if (*p == '"') {
+            u->p = p + 1;
+            return 0;
+        }
+    }
+    return imp_fail_line(c->err, c->file, line_of(u, start),
+                         "the file ends inside a string (truncated?)");
+}
+
 /* The events of an array whose "[" was just passed. `open_end`: the file
  * may end without the "]" (the bare array form). */
 static int events(struct ch *c, struct cursor *u, int open_end)
@@ -491,6 +516,11 @@ static int object(struct ch *c, struct cursor *u)
             if (events(c, u, 0) != 0)
                 return -1;
             seen = 1;
+        } else if (u->p < u->end && *u->p == '"') {
+            /* a string is skipped without decoding: Perfetto's exports put
+             * the whole ftrace text in "systemTraceEvents" */
+            if (skip_string(c, u) != 0)
+                return -1;
         } else {
             json_t *v = value(c, u);
             if (v == NULL)

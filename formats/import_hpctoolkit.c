@@ -328,6 +328,17 @@ static int is_time_metric(const char *name)
            strstr(name, "WALLCLOCK") != NULL;
 }
 
+/* Which time metric is the run's time: CPU time first (hpcrun's default),
+ * then real or wall-clock time, then any other time (GPU, I/O). 0: none. */
+static int time_score(const char *name)
+{
+    if (strncmp(name, "CPUTIME", 7) == 0)
+        return 3;
+    if (strncmp(name, "REALTIME", 8) == 0 || strncmp(name, "WALLCLOCK", 9) == 0)
+        return 2;
+    return is_time_metric(name) ? 1 : 0;
+}
+
 static int hpc_emit(struct hpc *h, const char *dir_name, const struct fmt_options *opt,
                     const struct fmt_sink *sink)
 {
@@ -458,9 +469,12 @@ static int xml_fail(struct xml *x, const char *fmt, ...)
  * exclusive partner (the same name up to its " (I)" / " (E)" end). */
 static void choose_time(struct xml *x)
 {
-    for (size_t i = 0; i < x->nm && x->time_incl < 0; i++)
-        if (x->m[i].incl && is_time_metric(x->m[i].name))
+    int best = 0;
+    for (size_t i = 0; i < x->nm; i++)
+        if (x->m[i].incl && time_score(x->m[i].name) > best) {
+            best = time_score(x->m[i].name);
             x->time_incl = (long)i;
+        }
     if (x->time_incl < 0)
         return;
     {
@@ -926,8 +940,19 @@ static int v4_metrics(struct v4 *v)
     if (nm > LIMIT_IMPORT_HPC_METRICS)
         return imp_fail_field(b->err, b->name, "metrics", "more than %d metrics",
                               LIMIT_IMPORT_HPC_METRICS);
+    long best = -1;
+    int score = 0;
     if ((v->xmap = xcalloc(65536, sizeof *v->xmap)) == NULL)
         return err_nomem(b->err);
+    for (uint32_t i = 0; i < nm; i++) { /* the time metric first */
+        uint64_t pname;
+        const char *name;
+        if (u64_at(b, pm + (uint64_t)i * szm, &pname) != 0 ||
+            (name = str_at(b, pname)) == NULL)
+            return -1;
+        if (time_score(name) > score)
+            score = time_score(name), best = (long)i;
+    }
     for (uint32_t i = 0; i < nm; i++) {
         uint64_t md = pm + (uint64_t)i * szm, pname, psi;
         unsigned nsi;
@@ -935,7 +960,7 @@ static int v4_metrics(struct v4 *v)
         if (u64_at(b, md, &pname) != 0 || u64_at(b, md + 8, &psi) != 0 ||
             u16_at(b, md + 0x18, &nsi) != 0 || (name = str_at(b, pname)) == NULL)
             return -1;
-        int time = is_time_metric(name) && !v->have_incl;
+        int time = (long)i == best;
         long xj =
             time ? -1
                  : hpc_extra(v->h, name, is_time_metric(name) ? unit_of(name, 1) : 1);

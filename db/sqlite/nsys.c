@@ -31,6 +31,8 @@ struct nr {
     arena *a;
     struct err *err;
     long long steps; /* progress callbacks seen */
+    int soft;        /* a query the export's version cannot answer (a column
+                        it lacks) leaves its field unknown instead of failing */
 };
 
 #define STEP_GRAIN 1000 /* VM steps between progress callbacks */
@@ -91,7 +93,8 @@ static const char *text1(struct nr *r, const char *sql, int one, int *failed)
     const char *out = NULL;
     int rc;
     if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK) {
-        *failed = fail(r, "a table of the export cannot be read");
+        if (!r->soft)
+            *failed = fail(r, "a table of the export cannot be read");
         return NULL;
     }
     if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -113,7 +116,8 @@ static long long int1(struct nr *r, const char *sql, long long dflt, int *failed
     long long v = dflt;
     int rc;
     if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK) {
-        *failed = fail(r, "a table of the export cannot be read");
+        if (!r->soft)
+            *failed = fail(r, "a table of the export cannot be read");
         return dflt;
     }
     if ((rc = sqlite3_step(st)) == SQLITE_ROW &&
@@ -226,7 +230,7 @@ static int whole(const char *file, const unsigned char *d, size_t len, struct er
 int db_nsys_read(const char *file, const char *data, size_t len, arena *a,
                  struct nsys_export *out, struct err *err)
 {
-    struct nr r = {NULL, file, a, err, 0};
+    struct nr r = {.db = NULL, .file = file, .a = a, .err = err};
     size_t cap = 0;
     int rc = -1, failed = 0, t_kernel, t_memcpy, t_memset, t_runtime;
     unsigned char *copy = NULL;
@@ -303,6 +307,9 @@ int db_nsys_read(const char *file, const char *data, size_t len, arena *a,
                "LEFT JOIN StringIds s ON s.id = r.nameId GROUP BY 1 ORDER BY 3 DESC, 1",
                out, &cap) != 0)
         goto out;
+    /* what follows only describes the run: an export too old to hold a
+     * column leaves that field unknown */
+    r.soft = 1;
     /* the processes with CUDA activity: a kernel's globalPid, an API call's
      * globalTid without its thread part (nsys packs the thread in the low
      * 24 bits) */

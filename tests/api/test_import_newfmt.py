@@ -512,6 +512,28 @@ def nsys_sqlite_refuses_what_is_not_an_export():
 
 
 @test
+def chrome_trace_perfetto_export_with_a_large_system_trace_string():
+    # Perfetto's JSON export carries the ftrace text as one string, larger
+    # than any event may be: it is skipped, not decoded (through the CLI: the
+    # server's body limit is 8 MiB)
+    ftrace = "# tracer: nop\\n" + "x\\\"y " * (4 << 20)
+    body = ('{"traceEvents": [{"ph": "X", "pid": 3, "tid": 4, "ts": 1, "dur": 2, '
+            '"name": "' + "n" * 300 + '"}], "systemTraceEvents": "' + ftrace + '", '
+            '"metadata": {"trace-config": ""}}').encode()
+    assert len(body) > 16 << 20
+    path, db = os.path.join(S.tmp, "perfetto.json"), os.path.join(S.tmp, "cli.db")
+    with open(path, "wb") as f:
+        f.write(body)
+    out = subprocess.run([PROPHECYD, "import", path, "--db", db], capture_output=True,
+                         text=True)
+    assert out.returncode == 0 and "(chrome-trace)" in out.stdout, out.stderr
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT name, time, calls FROM kernels").fetchall()
+    con.close()
+    assert rows == [("n" * 256, 2e-6, 1)], rows
+
+
+@test
 def trace_json_of_a_run_without_a_trace_is_404():
     st, out = S.post("/api/v1/runs", {"application": "plain", "executable": "plain",
                                       "system": "s", "nprocs": 1, "runtime": 1.0})
