@@ -6,6 +6,7 @@
  * readable, nprocs >= 1, finite non-negative times, a uid on every run) or
  * fail with a 4xx and a message, and never both hand over records and
  * succeed partially. */
+#include "common/xalloc_json.h"
 #include "common/arena.h"
 #include "common/xalloc.h"
 #include "formats/limits.h"
@@ -88,6 +89,16 @@ static int traces(void *ctx, const char *uid, struct trace *t, struct err *err)
     for (int i = 0; i < n; i++)
         xfree(buf[i]);
     trace_free(t);
+    return 0;
+}
+
+/* Jansson allocates through xalloc, as in the server. */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    xalloc_json();
     return 0;
 }
 
