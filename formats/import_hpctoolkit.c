@@ -20,7 +20,8 @@
  *  - the time metric (the first whose name holds TIME, e.g. `CPUTIME (usec)`,
  *    `CPUTIME (sec)`, `REALTIME (sec)`; the unit in parentheses, seconds in
  *    v4 and microseconds in experiment.xml when none is written): a kernel's
- *    `time` is its exclusive time averaged over the profiles (so the kernels
+ *    `time` is its exclusive time (where the database gives none: its
+ *    inclusive time minus its callees') averaged over the profiles (so the kernels
  *    of the run add up to at most its runtime), metric `inclusive` its
  *    largest inclusive time over the profiles, `inclusive_mean`,
  *    `inclusive_min` and `exclusive_max` beside it;
@@ -60,6 +61,9 @@ struct hpc {
     size_t nk, kcap;
     json_t *k_ix;            /* name -> kernel index */
     int32_t *node_k;         /* node id -> kernel, -1 none */
+    int derive_excl;         /* the file gives no exclusive time: inclusive minus the
+                                children's inclusive */
+    int32_t *parent;         /* kernel -> its caller's kernel, -1 (derive_excl) */
     size_t nnodes;           /* ids 0..nnodes-1 */
     double *p_incl, *p_excl; /* one profile's values per kernel */
     double root_max;         /* seconds */
@@ -86,6 +90,7 @@ static void hpc_free(struct hpc *h)
     xfree(h->k);
     json_decref(h->k_ix);
     xfree(h->node_k);
+    xfree(h->parent);
     xfree(h->p_incl);
     xfree(h->p_excl);
     for (size_t j = 0; j < h->nx; j++)
@@ -280,8 +285,40 @@ static int hpc_value(struct hpc *h, size_t id, int excl, double v, const char *w
     return 0;
 }
 
-static void hpc_profile_end(struct hpc *h, double root)
+/* Each kernel's caller: the kernel named by its path without the last part
+ * (a cut path, "...", has none). */
+static int hpc_parents(struct hpc *h)
 {
+    if ((h->parent = xmalloc((h->nk ? h->nk : 1) * sizeof *h->parent)) == NULL)
+        return err_nomem(h->err);
+    for (size_t i = 0; i < h->nk; i++) {
+        const char *name = h->k[i].name, *slash = strrchr(name, '/');
+        json_t *ix;
+        char up[LIMIT_NAME + 1];
+        h->parent[i] = -1;
+        if (slash == NULL || strncmp(name, "...", 3) == 0)
+            continue;
+        snprintf(up, sizeof up, "%.*s", (int)(slash - name), name);
+        if ((ix = json_object_get(h->k_ix, up)) != NULL)
+            h->parent[i] = (int32_t)json_integer_value(ix);
+    }
+    return 0;
+}
+
+static int hpc_profile_end(struct hpc *h, double root)
+{
+    if (h->derive_excl) {
+        if (h->parent == NULL && hpc_parents(h) != 0)
+            return -1;
+        for (size_t i = 0; i < h->nk; i++)
+            h->p_excl[i] = h->p_incl[i];
+        for (size_t i = 0; i < h->nk; i++)
+            if (h->parent[i] >= 0)
+                h->p_excl[h->parent[i]] -= h->p_incl[i];
+        for (size_t i = 0; i < h->nk; i++)
+            if (h->p_excl[i] < 0)
+                h->p_excl[i] = 0; /* rounding in the file */
+    }
     root /= h->per_s;
     if (h->nprof == 0 || root > h->root_max)
         h->root_max = root;
@@ -305,6 +342,7 @@ static void hpc_profile_end(struct hpc *h, double root)
         }
     }
     h->nprof++;
+    return 0;
 }
 
 /* How many values of a metric named `name` make a second (1e6 for
@@ -485,6 +523,7 @@ static void choose_time(struct xml *x)
                 x->time_excl = (long)i;
     }
     x->h->per_s = unit_of(x->m[x->time_incl].name, 1e6);
+    x->h->derive_excl = x->time_excl < 0;
     /* every other metric: its name without ":Sum (I)" / " (I)" */
     for (size_t i = 0; i < x->nm; i++) {
         char base[LIMIT_NAME + 1];
@@ -754,7 +793,8 @@ static int metric_db(struct xml *x, const struct fmt_file *f)
         }
     }
     /* the root: node 1 (the implicit top of the tree) */
-    hpc_profile_end(h, nodes > 0 ? be_f64(d + hs + 8 + (size_t)ci * 8) : 0);
+    if (hpc_profile_end(h, nodes > 0 ? be_f64(d + hs + 8 + (size_t)ci * 8) : 0) != 0)
+        return -1;
     rank_thread(h, f->name);
     return 0;
 }
@@ -812,7 +852,8 @@ static int import_xml(struct hpc *h, const struct fmt_file *files, size_t nfiles
                 goto out;
         }
     } else {
-        hpc_profile_end(h, x.inl_root);
+        if (hpc_profile_end(h, x.inl_root) != 0)
+            goto out;
     }
     rc = 0;
 out:
@@ -1226,7 +1267,8 @@ static int v4_profiles(struct v4 *v)
                     return -1;
             }
         }
-        hpc_profile_end(v->h, root);
+        if (hpc_profile_end(v->h, root) != 0)
+            return -1;
     }
     return 0;
 }
@@ -1256,11 +1298,7 @@ static int import_v4(struct hpc *h, const struct fmt_file *meta,
     }
     if (v4_idnames(&v) != 0 || v4_metrics(&v) != 0 || v4_tree(&v) != 0)
         goto out;
-    if (!v.have_excl) {
-        imp_fail_field(h->err, meta->name, "metrics",
-                       "the time metric has no exclusive (function) values");
-        goto out;
-    }
+    h->derive_excl = !v.have_excl;
     rc = v4_profiles(&v);
 out:
     xfree(v.xmap);

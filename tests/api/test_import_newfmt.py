@@ -363,7 +363,7 @@ def hpctoolkit_v4_meta_and_profile_db():
     check_sum_at_most_runtime(run)
 
 
-def tiny_hpc(per_rank, inline=False):
+def tiny_hpc(per_rank, inline=False, no_excl=False):
     """An experiment.xml database of <program root>/main/solve with CPUTIME
     (usec) and PAPI_TOT_CYC, one metric-db per rank: per_rank[r] maps node
     id -> (time I, time E, cycles I, cycles E)."""
@@ -389,6 +389,9 @@ def tiny_hpc(per_rank, inline=False):
 <S i="8"/></PF></C></PF></C></PF>
 </SecCallPathProfileData></SecCallPathProfile></HPCToolkitExperiment>
 '''
+    if no_excl:  # the exclusive column names another metric: time is derived
+        xml = xml.replace(b"CPUTIME (usec):Sum (E)", b"OTHER:Sum (E)")
+        xml = xml.replace(b"CPUTIME (usec) (E)", b"OTHER (E)")
     out = io.BytesIO()
     with tarfile.open(fileobj=out, mode="w", format=tarfile.USTAR_FORMAT) as t:
         files = [("experiment.xml", xml)]
@@ -425,6 +428,15 @@ def hpctoolkit_aggregates_over_ranks_as_documented():
     m = ks["main/solve"]["metrics"]
     assert m["PAPI_TOT_CYC"] == 60 and m["PAPI_TOT_CYC (exclusive)"] == 50, m
     check_sum_at_most_runtime(run)
+    # without an exclusive time: inclusive minus the callees' inclusive
+    st, out = post_import(tiny_hpc(ranks, no_excl=True), format="hpctoolkit",
+                          system="box3")
+    assert st == 201, out
+    st, run = S.get(f"/api/v1/runs/{out['ids'][0]}")
+    ks = kernels_of(run)
+    assert close(ks["main"]["time"], 200e-6) and close(ks["main/solve"]["time"], 500e-6)
+    assert close(ks["main"]["metrics"]["exclusive_max"], 300e-6), ks["main"]
+    assert ks["main"]["metrics"]["OTHER (exclusive)"] == 200, ks["main"]  # the raw column
     # without metric-db files: the XML's own (summary) values, one profile
     st, out = post_import(tiny_hpc([], inline=True), format="hpctoolkit", system="box2")
     assert st == 201, out
