@@ -5,19 +5,13 @@
  * exists (values made with one pair must be freed with the same pair), so
  * that Jansson's allocations count in xalloc_count() and fail when a test
  * injects a failure with xalloc_fail_at(): fault injection then reaches the
- * JSON paths too. Header-only so that common/ itself does not link Jansson.
+ * JSON paths too. (Only programs that call it pull in Jansson: common/'s
+ * other modules do not use it.)
  */
 #ifndef PROPHECY_XALLOC_JSON_H
 #define PROPHECY_XALLOC_JSON_H
 
-#include <jansson.h>
-
-#include "common/xalloc.h"
-
 /* Not thread-safe: call from main (or a fuzzer's initializer) before threads. */
-static inline void xalloc_json(void)
-{
-    json_set_alloc_funcs(xmalloc, xfree);
-}
+void xalloc_json(void);
 
 #endif
