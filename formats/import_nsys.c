@@ -11,7 +11,9 @@
  *  - memory copies per direction ("[CUDA memcpy HtoD]", nsys' own names) and
  *    memsets ("[CUDA memset]") are kernels the same way, with metric `bytes`;
  *  - each CUDA runtime API (CUPTI_ACTIVITY_KIND_RUNTIME, "cudaMemcpy", ...)
- *    is a kernel the same way;
+ *    is a kernel the same way, and so is each NVTX range name (NVTX_EVENTS
+ *    push/pop and start/end ranges: user ranges, and the MPI calls nsys
+ *    traces as such);
  *  - the run: runtime = the capture's duration (ANALYSIS_DETAILS, else the
  *    span of the API calls or kernels), nprocs = the processes with CUDA
  *    activity, application = their program's name (PROCESSES) else the
@@ -132,7 +134,9 @@ int import_nsys_sqlite(const struct fmt_file *files, size_t nfiles,
                                                     : g->name;
         if (name == NULL || imp_name_cut(name, cut) == 0)
             snprintf(cut, sizeof cut, "%s",
-                     g->kind == NSYS_KERNEL ? "(unnamed kernel)" : "(unnamed API call)");
+                     g->kind == NSYS_KERNEL ? "(unnamed kernel)"
+                     : g->kind == NSYS_NVTX ? "(unnamed range)"
+                                            : "(unnamed API call)");
         if ((k->name = arena_strdup(b.a, cut)) == NULL) {
             err_nomem(err);
             goto out;

@@ -19,7 +19,8 @@ enum nsys_kind {
     NSYS_KERNEL = 0, /* CUPTI_ACTIVITY_KIND_KERNEL, by demangled name */
     NSYS_MEMCPY,     /* CUPTI_ACTIVITY_KIND_MEMCPY, by copy kind */
     NSYS_MEMSET,     /* CUPTI_ACTIVITY_KIND_MEMSET, all together */
-    NSYS_RUNTIME     /* CUPTI_ACTIVITY_KIND_RUNTIME (CUDA API calls), by name */
+    NSYS_RUNTIME,    /* CUPTI_ACTIVITY_KIND_RUNTIME (CUDA API calls), by name */
+    NSYS_NVTX        /* NVTX_EVENTS push/pop and start/end ranges, by text */
 };
 
 /* One aggregate: `count` activities of one name (or copy kind), their

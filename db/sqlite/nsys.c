@@ -172,7 +172,7 @@ static int groups(struct nr *r, const char *table, int kind, const char *sql,
         g = &out->groups[out->ngroups];
         memset(g, 0, sizeof *g);
         g->kind = kind;
-        if (kind == NSYS_KERNEL || kind == NSYS_RUNTIME) {
+        if (kind == NSYS_KERNEL || kind == NSYS_RUNTIME || kind == NSYS_NVTX) {
             const unsigned char *t = sqlite3_column_text(st, 0);
             g->name = arena_strdup(r->a, t ? (const char *)t : "");
         } else
@@ -232,7 +232,7 @@ int db_nsys_read(const char *file, const char *data, size_t len, arena *a,
 {
     struct nr r = {.db = NULL, .file = file, .a = a, .err = err};
     size_t cap = 0;
-    int rc = -1, failed = 0, t_kernel, t_memcpy, t_memset, t_runtime;
+    int rc = -1, failed = 0, t_kernel, t_memcpy, t_memset, t_runtime, t_nvtx;
     unsigned char *copy = NULL;
 
     memset(out, 0, sizeof *out);
@@ -267,7 +267,8 @@ int db_nsys_read(const char *file, const char *data, size_t len, arena *a,
     if ((t_kernel = has_table(&r, "CUPTI_ACTIVITY_KIND_KERNEL")) < 0 ||
         (t_memcpy = has_table(&r, "CUPTI_ACTIVITY_KIND_MEMCPY")) < 0 ||
         (t_memset = has_table(&r, "CUPTI_ACTIVITY_KIND_MEMSET")) < 0 ||
-        (t_runtime = has_table(&r, "CUPTI_ACTIVITY_KIND_RUNTIME")) < 0)
+        (t_runtime = has_table(&r, "CUPTI_ACTIVITY_KIND_RUNTIME")) < 0 ||
+        (t_nvtx = has_table(&r, "NVTX_EVENTS")) < 0)
         goto out;
     if ((t_kernel || t_runtime) && has_table(&r, "StringIds") != 1) {
         err_set(
@@ -306,6 +307,17 @@ int db_nsys_read(const char *file, const char *data, size_t len, arena *a,
                "MAX(r.\"end\" - r.start), 0 FROM CUPTI_ACTIVITY_KIND_RUNTIME r "
                "LEFT JOIN StringIds s ON s.id = r.nameId GROUP BY 1 ORDER BY 3 DESC, 1",
                out, &cap) != 0)
+        goto out;
+    /* NVTX ranges (push/pop 59, start/end 60) that ended: their text, or
+     * the registered string it names */
+    if (t_nvtx && groups(&r, "NVTX_EVENTS", NSYS_NVTX,
+                         "SELECT coalesce(n.text, s.value, '(unnamed range)'), COUNT(*), "
+                         "SUM(n.\"end\" - n.start), MIN(n.\"end\" - n.start), "
+                         "MAX(n.\"end\" - n.start), 0 FROM NVTX_EVENTS n "
+                         "LEFT JOIN StringIds s ON s.id = n.textId "
+                         "WHERE n.eventType IN (59, 60) AND n.\"end\" IS NOT NULL "
+                         "GROUP BY 1 ORDER BY 3 DESC, 1",
+                         out, &cap) != 0)
         goto out;
     /* what follows only describes the run: an export too old to hold a
      * column leaves that field unknown */

@@ -498,6 +498,14 @@ def nsys_sqlite_saxpy():
         name = {1: "[CUDA memcpy HtoD]", 2: "[CUDA memcpy DtoH]"}[kind]
         assert ks[name]["calls"] == n and close(ks[name]["time"], ns / 1e9), ks[name]
         assert ks[name]["metrics"]["bytes"] == nbytes, ks[name]
+    nvtx = con.execute("SELECT coalesce(n.text, s.value), COUNT(*), SUM(n.end - n.start) "
+                       "FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId "
+                       "WHERE n.eventType IN (59, 60) AND n.end IS NOT NULL "
+                       "GROUP BY 1").fetchall()
+    assert {r[0] for r in nvtx} == {"MPI_Init", "MPI_Send", "MPI_Recv", "MPI_Finalize",
+                                    "saxpy"}, nvtx
+    for name, n, ns in nvtx:
+        assert ks[name]["calls"] == n and close(ks[name]["time"], ns / 1e9), ks[name]
     con.close()
     assert close(run["runtime"], dur / 1e9), run["runtime"]
     assert run["application"] == "saxpy-mpi-cuda" and run["nprocs"] == 1, run
