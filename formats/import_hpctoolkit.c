@@ -475,6 +475,7 @@ struct xml {
     /* inline values: node id of each element on the stack */
     size_t *node;
     double inl_root;
+    size_t ninline;    /* inline time values met */
     int inline_values; /* read the <M> elements as the one profile */
 };
 
@@ -648,6 +649,7 @@ static void XMLCALL on_start(void *u, const XML_Char *el, const XML_Char **a)
             imp_number(vs, strlen(vs), &v) == 0) {
             size_t node = x->depth > 0 ? x->node[x->depth - 1] : 0;
             if (x->time_incl >= 0 && mid == x->m[x->time_incl].id) {
+                x->ninline++;
                 if (x->depth == 0)
                     x->inl_root += v;
                 else if (hpc_value(h, node, 0, v, "M") != 0)
@@ -852,6 +854,15 @@ static int import_xml(struct hpc *h, const struct fmt_file *files, size_t nfiles
                 goto out;
         }
     } else {
+        if (x.ninline == 0) {
+            /* hpcprof 2020-2021 kept the values in its own sparse files */
+            imp_fail_field(
+                h->err, xmlf->name, "files",
+                "the database holds neither *.metric-db files nor values in "
+                "experiment.xml (HPCToolkit 2020-2021's sparse cct.db and "
+                "profile.db are not read; hpcprof 2022 or later writes meta.db)");
+            goto out;
+        }
         if (hpc_profile_end(h, x.inl_root) != 0)
             goto out;
     }

@@ -49,6 +49,15 @@ def tar_with(directory, name, data):
     return out.getvalue()
 
 
+def tar_with_only(name, data):
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        info = tarfile.TarInfo(name)
+        info.size = len(data)
+        t.addfile(info, io.BytesIO(data))
+    return out.getvalue()
+
+
 def body_of(rel):
     full = os.path.join(CORPUS, rel)
     if os.path.isdir(full):
@@ -461,6 +470,11 @@ def hpctoolkit_refuses_damaged_databases():
     st, out = post_import(tar_with(full, "experiment.xml", xml.replace(b"</PF>", b"</C>", 1)),
                           format="hpctoolkit")
     assert st == 422 and "experiment.xml:" in out["error"]["message"], out
+    # values nowhere (a 2020-2021 database keeps them in its own sparse files)
+    import re
+    bare = re.sub(rb"<M [^>]*/>", b"", xml)
+    st, out = post_import(tar_with_only("experiment.xml", bare), format="hpctoolkit")
+    assert st == 422 and "neither *.metric-db files nor values" in out["error"]["message"], out
     assert S.content() == snapshot
 
 
