@@ -568,6 +568,36 @@ def chrome_trace_perfetto_export_with_a_large_system_trace_string():
 
 
 @test
+def trace_json_of_an_otf2_trace_agrees_with_its_profile():
+    data = os.path.join(SRC, "tests/data/import/otf2/trace")
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        for root, _, files in sorted(os.walk(data)):
+            for f in sorted(files):
+                t.add(os.path.join(root, f), arcname=os.path.relpath(os.path.join(root, f), data))
+    st, res = post_import(out.getvalue(), format="otf2", application="otf2 json")
+    assert st == 201, res
+    rid = res["ids"][0]
+    st, prof = S.get(f"/api/v1/runs/{rid}/trace/profile")
+    assert st == 200, prof
+    st, text, resp = S.request("GET", f"/runs/{rid}/trace.json", raw=True)
+    assert st == 200, text
+    doc = json.loads(text)
+    assert doc["otherData"]["nranks"] == prof["nranks"], doc["otherData"]
+    for rank in prof["ranks"]:
+        calls = Counter(e["name"] for e in doc["traceEvents"]
+                        if e["ph"] == "X" and e["pid"] == rank["rank"] and e["cat"] != "state")
+        want = {k: v for k, v in rank["calls"].items() if v}
+        assert dict(calls) == want, (rank["rank"], calls, want)
+        secs = defaultdict(float)
+        for e in doc["traceEvents"]:
+            if e["ph"] == "X" and e["pid"] == rank["rank"] and e["cat"] != "state":
+                secs[e["name"]] += e["dur"] / 1e6
+        for k in want:
+            assert close(secs[k], rank["time"][k], 1e-9), (k, secs[k], rank["time"][k])
+
+
+@test
 def trace_json_of_a_run_without_a_trace_is_404():
     st, out = S.post("/api/v1/runs", {"application": "plain", "executable": "plain",
                                       "system": "s", "nprocs": 1, "runtime": 1.0})
