@@ -55,7 +55,7 @@ struct ch_name {
 };
 
 struct ch_ev {
-    double b, e; /* microseconds as written */
+    double b, d; /* begin and duration, microseconds as written */
     uint32_t name;
 };
 
@@ -210,11 +210,14 @@ static struct ch_track *track(struct ch *c, json_t *pid, json_t *tid, size_t i)
     return tr;
 }
 
-/* One duration [b, e] µs of event name k on track tr (NULL: no pid). */
-static int duration(struct ch *c, struct ch_track *tr, long k, double b, double e)
+/* One duration of d µs from b of event name k on track tr (NULL: no pid).
+ * d is the file's own "dur" for a complete event: with timestamps since the
+ * epoch (1.7e15 µs) the difference of begin and end would lose its
+ * fraction. */
+static int duration(struct ch *c, struct ch_track *tr, long k, double b, double d)
 {
     struct ch_name *n = &c->k[k];
-    double d = e - b;
+    double e = b + d;
     n->sum += d;
     n->count++;
     if (d > n->max)
@@ -238,7 +241,7 @@ static int duration(struct ch *c, struct ch_track *tr, long k, double b, double 
         tr->ev = ev;
         tr->cap = cap;
     }
-    tr->ev[tr->nev++] = (struct ch_ev){b, e, (uint32_t)k};
+    tr->ev[tr->nev++] = (struct ch_ev){b, d, (uint32_t)k};
     return 0;
 }
 
@@ -336,7 +339,7 @@ static int event(struct ch *c, json_t *ev, size_t i)
         o = tr->stack[--tr->depth];
         if (ts < o.ts)
             return fail_ev(c, i, "an E event ends before its B event began");
-        return duration(c, pid ? tr : NULL, (long)o.name, o.ts, ts);
+        return duration(c, pid ? tr : NULL, (long)o.name, o.ts, ts - o.ts);
     }
     {
         const char *raw = json_string_value(json_object_get(ev, "name"));
@@ -344,7 +347,7 @@ static int event(struct ch *c, json_t *ev, size_t i)
             return -1;
     }
     if (ph[0] == 'X')
-        return duration(c, pid ? tr : NULL, k, ts, ts + dur);
+        return duration(c, pid ? tr : NULL, k, ts, dur);
     if (tr->depth >= LIMIT_IMPORT_CHROME_DEPTH)
         return fail_ev(c, i, "more than %d B events open on one thread",
                        LIMIT_IMPORT_CHROME_DEPTH);
@@ -583,8 +586,8 @@ static int cmp_ev(const void *x, const void *y)
     const struct ch_ev *a = x, *b = y;
     if (a->b != b->b)
         return a->b < b->b ? -1 : 1;
-    if (a->e != b->e)
-        return a->e > b->e ? -1 : 1; /* the enclosing one first */
+    if (a->d != b->d)
+        return a->d > b->d ? -1 : 1; /* the enclosing one first */
     return a->name < b->name ? -1 : a->name > b->name;
 }
 
@@ -665,7 +668,7 @@ static struct trace *build_trace(struct ch *c, int *failed)
         for (size_t i = 0; i < tr->nev; i++) {
             struct trace_event *e = &rk->ev[i];
             e->begin = (tr->ev[i].b - c->t0) / 1e6;
-            e->end = (tr->ev[i].e - c->t0) / 1e6;
+            e->end = e->begin + tr->ev[i].d / 1e6;
             e->op = TRACE_OP_STATE;
             e->name = (uint16_t)rank_of_name[tr->ev[i].name];
             e->peer = e->peer2 = -1;

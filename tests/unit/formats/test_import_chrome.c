@@ -134,6 +134,24 @@ static void test_many_names(void)
     buf_free(&b);
 }
 
+static void test_epoch_timestamps(void)
+{
+    /* Kineto writes microseconds since the epoch with fractions: the
+     * durations are the file's own, not differences of huge numbers */
+    struct got g;
+    struct err e = {0};
+    CHECK_INT(parse("[{\"ph\": \"X\", \"pid\": 1, \"tid\": 1, "
+                    "\"ts\": 1621401187223005.8, \"dur\": 1.4, \"name\": \"k\"}]",
+                    &g, &e),
+              0);
+    CHECK_NEAR(g.time0, 1.4e-6, 0);
+    CHECK(g.t != NULL);
+    if (g.t != NULL) {
+        CHECK_NEAR(g.t->ranks[0].ev[0].end - g.t->ranks[0].ev[0].begin, 1.4e-6, 1e-18);
+        trace_free(g.t);
+    }
+}
+
 static void test_refusals(void)
 {
     struct got g;
@@ -162,6 +180,7 @@ int main(void)
 {
     RUN(test_ranks_and_nesting);
     RUN(test_many_names);
+    RUN(test_epoch_timestamps);
     RUN(test_refusals);
     return harness_report();
 }
