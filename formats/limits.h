@@ -76,9 +76,8 @@
 #define LIMIT_IMPORT_HPC_METRICS 1024        /* metrics of a database */
 #define LIMIT_IMPORT_HPC_PROFILES 1000000    /* profiles (rank, thread) of a database */
 #define LIMIT_IMPORT_HPC_DEPTH 10000         /* nesting of the calling-context tree */
-#define LIMIT_IMPORT_HPC_EXTRA 100 /* metrics kept besides time (2 kernel metrics each)  \
-                                    */
-#define LIMIT_IMPORT_NSYS_ROWS 100000000   /* activity rows read from one export */
+#define LIMIT_IMPORT_HPC_EXTRA 100       /* other metrics kept (2 kernel metrics each) */
+#define LIMIT_IMPORT_NSYS_ROWS 100000000 /* activity rows read from one export */
 #define LIMIT_IMPORT_NSYS_STEPS 2000000000 /* SQLite VM steps of one export's reads */
 
 /* ---- modeling requests ------------------------------------------------------ */
