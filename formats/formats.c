@@ -12,7 +12,8 @@
 #include "formats/limits.h"
 
 /* Detection tries rows in this order: the most specific signatures first
- * (OTF2's anchor, TAU's profile names, fixed keywords), the loosest last. */
+ * (OTF2's anchor, TAU's profile names, fixed keywords, SQLite's and
+ * HPCToolkit's magic), the loosest last. */
 static const struct fmt_format table[] = {
     {"otf2", "application/x-tar", 1,
      "OTF2 trace (anchor file *.otf2 with its .def/.evt files)", sniff_otf2, import_otf2},
@@ -27,7 +28,16 @@ static const struct fmt_format table[] = {
     {"extrap-experiment", "application/zip", 0,
      "Extra-P saved experiment (.extra-p: a ZIP holding experiment.json)",
      sniff_extrap_experiment, import_extrap_experiment},
+    {"nsys-sqlite", "application/vnd.sqlite3", 0,
+     "Nsight Systems SQLite export (nsys export --type sqlite)", sniff_nsys_sqlite,
+     import_nsys_sqlite},
+    {"hpctoolkit", "application/x-tar", 1,
+     "HPCToolkit database (experiment.xml with *.metric-db, or meta.db and profile.db)",
+     sniff_hpctoolkit, import_hpctoolkit},
     {"osu", "text/plain", 0, "OSU micro-benchmark output", sniff_osu, import_osu},
+    {"chrome-trace", "application/json", 0,
+     "Trace Event JSON (chrome://tracing, Perfetto; traceEvents)", sniff_chrome_trace,
+     import_chrome_trace},
     {"gbench", "application/json", 0, "Google Benchmark JSON (--benchmark_format=json)",
      sniff_gbench, import_gbench},
     {"lnt-json", "application/json", 0, "LLVM LNT report (format version 1 or 2)",

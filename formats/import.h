@@ -16,6 +16,7 @@
 #include "common/arena.h"
 #include "common/err.h"
 #include "formats/formats.h"
+#include "formats/limits.h"
 #include "formats/record.h"
 
 struct imp_batch {
@@ -215,5 +216,24 @@ int import_extrap_experiment(const struct fmt_file *files, size_t nfiles,
                              const struct fmt_options *opt, const struct fmt_sink *sink,
                              struct err *err);
 int sniff_extrap_experiment(const struct fmt_file *files, size_t nfiles);
+/* Writes into out the storable form of a name from a tool that knows no
+ * limit: leading and trailing blanks dropped, at most LIMIT_NAME bytes cut
+ * at a character boundary (s must be valid UTF-8), control characters as
+ * blanks. Returns its length; 0 when nothing is left. */
+size_t imp_name_cut(const char *s, char out[LIMIT_NAME + 1]);
+
+/* SPEC §16's new formats */
+int import_chrome_trace(const struct fmt_file *files, size_t nfiles,
+                        const struct fmt_options *opt, const struct fmt_sink *sink,
+                        struct err *err);
+int sniff_chrome_trace(const struct fmt_file *files, size_t nfiles);
+int import_nsys_sqlite(const struct fmt_file *files, size_t nfiles,
+                       const struct fmt_options *opt, const struct fmt_sink *sink,
+                       struct err *err);
+int sniff_nsys_sqlite(const struct fmt_file *files, size_t nfiles);
+int import_hpctoolkit(const struct fmt_file *files, size_t nfiles,
+                      const struct fmt_options *opt, const struct fmt_sink *sink,
+                      struct err *err);
+int sniff_hpctoolkit(const struct fmt_file *files, size_t nfiles);
 
 #endif

@@ -68,6 +68,20 @@
 #define LIMIT_COMPARE_VALUES 2000000 /* values the sides of a comparison hold */
 #define LIMIT_WATCHES 1000           /* watches in one database */
 
+/* ---- imports of SPEC §16: chrome-trace, hpctoolkit, nsys-sqlite -------------- */
+#define LIMIT_IMPORT_CHROME_EVENT                                                        \
+    (16u << 20)                              /* bytes of one event (or top-level value) */
+#define LIMIT_IMPORT_CHROME_EVENTS 100000000 /* events of one Trace Event file */
+#define LIMIT_IMPORT_CHROME_DEPTH 1000       /* open B events of one thread */
+#define LIMIT_IMPORT_CHROME_TRACKS 100000    /* pid/tid pairs of one file */
+#define LIMIT_IMPORT_HPC_NODES 10000000      /* calling-context nodes of a database */
+#define LIMIT_IMPORT_HPC_METRICS 1024        /* metrics of a database */
+#define LIMIT_IMPORT_HPC_PROFILES 1000000    /* profiles (rank, thread) of a database */
+#define LIMIT_IMPORT_HPC_DEPTH 10000         /* nesting of the calling-context tree */
+#define LIMIT_IMPORT_HPC_EXTRA 100       /* other metrics kept (2 kernel metrics each) */
+#define LIMIT_IMPORT_NSYS_ROWS 100000000 /* activity rows read from one export */
+#define LIMIT_IMPORT_NSYS_STEPS 2000000000 /* SQLite VM steps of one export's reads */
+
 /* ---- modeling requests ------------------------------------------------------ */
 #define LIMIT_PREDICT 1000 /* prediction points in one request */
 #define LIMIT_SUGGEST 256  /* candidate points of one suggest request */

@@ -75,6 +75,7 @@ static const struct route table[] = {
     {"GET", "/applications/{}", page_app, R_HTML|R_COSTLY, "sort,dir,page,after,before,executable,system,axes,format,x,target"},
     {"GET", "/runs/{}", page_run, R_HTML, "stored"},
     {"GET", "/runs/{}/trace", page_trace, R_HTML, NULL},
+    {"GET", "/runs/{}/trace.json", page_trace_json, R_COSTLY, NULL},
     {"GET", "/systems", page_systems, R_HTML, NULL},
     {"GET", "/systems/{}", page_system, R_HTML, NULL},
     {"GET", "/models", page_models, R_HTML, NULL},

@@ -64,6 +64,8 @@ int api_app_scaling(struct req *r);
 /* /plots/run-ID-NAME.svg: api_plot hands "ID-NAME" over. */
 int api_trace_plot(struct req *r, const char *name);
 int page_trace(struct req *r);
+/* GET /runs/{id}/trace.json: the trace as Trace Event JSON (api_trace_json.c). */
+int page_trace_json(struct req *r);
 /* History, comparison and regression detection (server/api_history.c). */
 int api_series(struct req *r);
 int api_compare(struct req *r);

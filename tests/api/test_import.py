@@ -236,7 +236,7 @@ def cli_refusals_store_nothing():
         assert f.read() == snapshot
     out = subprocess.run([PROPHECYD, "import", "--format", "list"], capture_output=True,
                          text=True)
-    assert out.returncode == 0 and out.stdout.count("\n") == 14, out.stdout
+    assert out.returncode == 0 and out.stdout.count("\n") == 17, out.stdout
 
 
 @test

@@ -155,7 +155,8 @@ static void test_table(void)
     static const char *const names[] = {
         "extrap-text", "extrap-json", "extrap-jsonl", "caliper-json", "tau",  "osu",
         "lnt-json",    "bmf",         "gbench",       "otf2",         "json", "csv"};
-    CHECK_INT(n, 14);
+    CHECK_INT(
+        n, 17); /* and cube, extrap-experiment, chrome-trace, hpctoolkit, nsys-sqlite */
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         const struct fmt_format *f = fmt_find(names[i]);
         CHECK(f != NULL);
@@ -177,8 +178,8 @@ static void test_unknown_format(void)
     CHECK_STR(
         e.message,
         "unknown format excel (one of otf2, tau, extrap-text, cube, extrap-experiment, "
-        "osu, gbench, lnt-json, caliper-json, extrap-json, extrap-jsonl, json, bmf, "
-        "csv)");
+        "nsys-sqlite, hpctoolkit, osu, chrome-trace, gbench, lnt-json, caliper-json, "
+        "extrap-json, extrap-jsonl, json, bmf, csv)");
     CHECK_INT(e.status, 422);
     CHECK_INT(g.n, 0);
 }
