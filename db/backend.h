@@ -170,6 +170,7 @@ struct db_backend {
                                   struct err *err);
     json_t *(*model_judgements)(db *d, long long model_id, struct err *err);
     json_t *(*alerts_list)(db *d, const char *state, long long id, struct err *err);
+    json_t *(*alerts_query)(db *d, const struct db_alert_filter *f, struct err *err);
     int (*alert_set_state)(db *d, long long id, const char *state, struct err *err);
     int (*executable_put)(db *d, const char *application, const char *name,
                           const char *compiler, const char *flags, const char *version,

@@ -91,6 +91,11 @@ json_t *db_alerts_list(db *d, const char *state, long long id, struct err *err)
     return d->be->alerts_list(d, state, id, err);
 }
 
+json_t *db_alerts_query(db *d, const struct db_alert_filter *f, struct err *err)
+{
+    return d->be->alerts_query(d, f, err);
+}
+
 int db_alert_set_state(db *d, long long id, const char *state, struct err *err)
 {
     return d->be->alert_set_state(d, id, state, err);

@@ -64,6 +64,7 @@
 #define LIMIT_TAGS 32                /* tags of one run (SPEC §11) */
 #define LIMIT_COMPARE_CONFIGS 10000  /* configurations one comparison reports */
 #define LIMIT_COMPARE_VALUES 2000000 /* values the sides of a comparison hold */
+#define LIMIT_ALERTS_PAGE 1000       /* alerts of one GET /api/v1/alerts page (?limit=) */
 #define LIMIT_WATCHES 1000           /* watches in one database */
 
 /* ---- modeling requests ------------------------------------------------------ */

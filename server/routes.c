@@ -60,7 +60,7 @@ static const struct route table[] = {
     {"GET", "/api/v1/watches", api_watches_list, 0, NULL},
     {"DELETE", "/api/v1/watches/{}", api_watch_delete, R_WRITE, NULL},
     {"GET", "/api/v1/models/{}/ledger", api_model_ledger, 0, NULL},
-    {"GET", "/api/v1/alerts", api_alerts_list, 0, "state"},
+    {"GET", "/api/v1/alerts", api_alerts_list, 0, "state,commit,application,limit,before"},
     {"PATCH", "/api/v1/alerts/{}", api_alert_patch, R_WRITE, NULL},
     {"DELETE", "/api/v1/runs/{}", api_run_delete, R_WRITE, NULL},
     {"DELETE", "/api/v1/applications/{}", api_app_delete, R_WRITE, NULL},

@@ -83,6 +83,7 @@ const struct db_backend db_pg = {
     .history_judgements = pg_history_judgements,
     .model_judgements = pg_model_judgements,
     .alerts_list = pg_alerts_list,
+    .alerts_query = pg_alerts_query,
     .alert_set_state = pg_alert_set_state,
     .executable_put = pg_executable_put,
     .model_name = pg_model_name,

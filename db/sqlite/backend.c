@@ -83,6 +83,7 @@ const struct db_backend db_sqlite = {
     .history_judgements = sq_history_judgements,
     .model_judgements = sq_model_judgements,
     .alerts_list = sq_alerts_list,
+    .alerts_query = sq_alerts_query,
     .alert_set_state = sq_alert_set_state,
     .executable_put = sq_executable_put,
     .model_name = sq_model_name,

@@ -135,6 +135,7 @@ json_t *sq_history_judgements(db *d, long long config_id, json_t **watches,
                               struct err *err);
 json_t *sq_model_judgements(db *d, long long model_id, struct err *err);
 json_t *sq_alerts_list(db *d, const char *state, long long id, struct err *err);
+json_t *sq_alerts_query(db *d, const struct db_alert_filter *f, struct err *err);
 int sq_alert_set_state(db *d, long long id, const char *state, struct err *err);
 int sq_executable_put(db *d, const char *application, const char *name,
                       const char *compiler, const char *flags, const char *version,
