@@ -57,8 +57,12 @@
 #define LIMIT_IMPORT_BATCH 256             /* runs handed to the sink at once */
 #define LIMIT_IMPORT_TAU_FUNCS 100000      /* functions of one TAU profile */
 #define LIMIT_IMPORT_OTF2_EVENTS 100000000 /* events read from one OTF2 trace */
-#define LIMIT_IMPORT_OTF2_MEMORY                                                         \
-    (8ull << 30)                     /* address space of the OTF2 reader process */
+/* Memory the OTF2 reader process may add to what it inherits: BASE plus
+ * PER_BYTE times the archive's bytes, at most MEMORY (a 1 MB archive: 256 MiB;
+ * the library's buffers and the events kept for the trace fit in it). */
+#define LIMIT_IMPORT_OTF2_MEMORY (8ull << 30)
+#define LIMIT_IMPORT_OTF2_MEMORY_BASE (192ull << 20)
+#define LIMIT_IMPORT_OTF2_MEMORY_PER_BYTE 64
 #define LIMIT_IMPORT_OTF2_CPU 600    /* CPU seconds of the OTF2 reader process */
 #define LIMIT_COMMIT 64              /* bytes of a commit (SPEC §11) */
 #define LIMIT_TAGS 32                /* tags of one run (SPEC §11) */
