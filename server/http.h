@@ -56,6 +56,7 @@ struct config {
     int max_conns_per_client; /* open connections from one address */
     size_t max_buffered;      /* body bytes buffered across all connections */
     int request_timeout;      /* seconds to deliver a whole request (headers+body) */
+    int idle_timeout;         /* seconds a connection may wait for a request line */
     int workers;              /* threads for R_COSTLY requests (fits, plots) */
     int queue;                /* R_COSTLY requests waiting for a worker; more: 503 */
 };

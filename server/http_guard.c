@@ -9,16 +9,19 @@
 #include <microhttpd.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <time.h>
 
 /* ---- the guard: budgets, deadlines and the model workers ----------------- */
 
-/* One open connection, known to the reaper. */
+/* One open connection, known to the reaper and to admission. */
 struct conn_rec {
     struct conn_rec *prev, *next;
-    int fd;
+    int fd;                /* -1 once dropped (MHD closes it when it sees that) */
     int busy;              /* 1: the request is whole and being answered */
+    int started;           /* 1: a request line came (headers or body on the way) */
+    struct in_addr addr;   /* the client's address */
     struct timespec since; /* when the connection became ready for a request */
 };
 
@@ -45,14 +48,23 @@ static double since_s(const struct timespec *t)
     return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
 }
 
+/* The seconds a connection may wait for its next request line: the idle
+ * timeout, never more than the request timeout. */
+static double idle_limit(const struct config *cfg)
+{
+    int idle = cfg->idle_timeout > 0 ? cfg->idle_timeout : cfg->request_timeout;
+    return (double)(idle < cfg->request_timeout ? idle : cfg->request_timeout);
+}
+
 /* Drops connections that have not delivered a whole request within the
- * request timeout: idle ones, slow-drip headers and slow-drip bodies alike
- * (libmicrohttpd's own timeout restarts on every byte). */
+ * request timeout (slow-drip headers and slow-drip bodies alike:
+ * libmicrohttpd's own timeout restarts on every byte), and idle ones (no
+ * request line yet) sooner, after the idle timeout. */
 static void *reaper_main(void *arg)
 {
     struct app *app = arg;
     struct http_guard *g = app->guard;
-    double limit = (double)app->cfg->request_timeout;
+    double limit = (double)app->cfg->request_timeout, idle = idle_limit(app->cfg);
 
     pthread_mutex_lock(&g->lock);
     while (!g->stopping) {
@@ -66,7 +78,8 @@ static void *reaper_main(void *arg)
         }
         pthread_cond_timedwait(&g->wake, &g->lock, &until);
         for (c = g->conns.next; c != &g->conns; c = c->next)
-            if (!c->busy && c->fd >= 0 && since_s(&c->since) > limit) {
+            if (!c->busy && c->fd >= 0 &&
+                since_s(&c->since) > (c->started ? limit : idle)) {
                 shutdown(c->fd, SHUT_RDWR); /* MHD sees the end and closes it */
                 c->fd = -1;
             }
@@ -85,10 +98,16 @@ void guard_on_connection(void *cls, struct MHD_Connection *conn, void **socket_c
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
         const union MHD_ConnectionInfo *info =
             MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        const union MHD_ConnectionInfo *peer =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
         c = xcalloc(1, sizeof *c);
         if (c == NULL)
             return;
         c->fd = info ? info->connect_fd : -1;
+        if (peer != NULL && peer->client_addr != NULL &&
+            peer->client_addr->sa_family == AF_INET)
+            c->addr =
+                ((const struct sockaddr_in *)(const void *)peer->client_addr)->sin_addr;
         clock_gettime(CLOCK_MONOTONIC, &c->since);
         pthread_mutex_lock(&g->lock);
         c->next = g->conns.next;
@@ -121,9 +140,77 @@ void guard_conn_mark(struct req *r, int busy)
         return;
     pthread_mutex_lock(&r->app->guard->lock);
     c->busy = busy;
-    if (!busy)
+    if (!busy) {
+        c->started = 0;
         clock_gettime(CLOCK_MONOTONIC, &c->since);
+    }
     pthread_mutex_unlock(&r->app->guard->lock);
+}
+
+void guard_conn_started(struct app *app, struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *info;
+    struct conn_rec *c;
+    if (conn == NULL || app->guard == NULL)
+        return;
+    info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    c = info ? info->socket_context : NULL;
+    if (c == NULL)
+        return;
+    pthread_mutex_lock(&app->guard->lock);
+    c->started = 1;
+    pthread_mutex_unlock(&app->guard->lock);
+}
+
+static int earlier(const struct timespec *a, const struct timespec *b)
+{
+    return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* Admission of a new connection from peer, as nginx and h2o do it: a full
+ * server (max_conns) or address (max_conns_per_client) makes room by
+ * dropping its longest idle connection (no request line since it became
+ * ready), so idle sockets held open from one address can never shut out a
+ * client that is about to send a request; only when every connection is in
+ * the middle of a request is the new one refused. */
+int guard_admit(struct app *app, const struct sockaddr_in *peer)
+{
+    struct http_guard *g = app->guard;
+    const struct config *cfg = app->cfg;
+    struct conn_rec *c, *oldest = NULL, *oldest_mine = NULL, *victim = NULL;
+    size_t live = 0, mine = 0, dropped = 0;
+    int rc = 0;
+
+    pthread_mutex_lock(&g->lock);
+    for (c = g->conns.next; c != &g->conns; c = c->next) {
+        int same = c->addr.s_addr == peer->sin_addr.s_addr;
+        if (c->fd < 0) {
+            dropped++;
+            continue;
+        }
+        live++;
+        mine += (size_t)same;
+        if (c->busy || c->started)
+            continue;
+        if (oldest == NULL || earlier(&c->since, &oldest->since))
+            oldest = c;
+        if (same && (oldest_mine == NULL || earlier(&c->since, &oldest_mine->since)))
+            oldest_mine = c;
+    }
+    if (mine >= (size_t)cfg->max_conns_per_client)
+        victim = oldest_mine;
+    else if (live >= (size_t)cfg->max_conns)
+        victim = oldest;
+    if ((victim == NULL &&
+         (mine >= (size_t)cfg->max_conns_per_client || live >= (size_t)cfg->max_conns)) ||
+        live + dropped >= 2 * (size_t)cfg->max_conns)
+        rc = -1; /* all busy, or too many dropped ones not yet closed */
+    if (rc == 0 && victim != NULL) {
+        shutdown(victim->fd, SHUT_RDWR); /* MHD sees the end and closes it */
+        victim->fd = -1;
+    }
+    pthread_mutex_unlock(&g->lock);
+    return rc;
 }
 
 /* Reserves body bytes from the budget shared by every connection. */

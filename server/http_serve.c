@@ -78,6 +78,7 @@ static void req_completed(void *cls, struct MHD_Connection *conn, void **con_cls
 static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 {
     struct req *r = req_new(cls, conn);
+    guard_conn_started(cls, conn);
     const char *q = strchr(uri, '?'), *p;
     size_t n = 0;
     if (r == NULL || q == NULL)
@@ -344,8 +345,9 @@ static size_t no_unescape(void *cls, struct MHD_Connection *c, char *s)
 
 /* The acceptor: MHD_add_connection gives each connection to a pool thread
  * picked by its descriptor, so steady keep-alive clients spread over the
- * threads. MHD applies its limits (total, per address) as for its own
- * accepts, closing what it refuses. */
+ * threads. Admission (guard_admit) applies the limits, total and per
+ * address, by dropping the longest idle connection when full; MHD's own
+ * limit is only a backstop above it. */
 static void *acceptor_main(void *arg)
 {
     struct app *app = arg;
@@ -355,7 +357,10 @@ static void *acceptor_main(void *arg)
         /* MHD makes the socket non-blocking and close-on-exec (TURBO). */
         int fd = accept(app->listen_fd, (struct sockaddr *)&peer, &len);
         if (fd >= 0) {
-            MHD_add_connection(app->daemon, fd, (struct sockaddr *)&peer, len);
+            if (peer.sin_family != AF_INET || guard_admit(app, &peer) != 0)
+                close(fd);
+            else
+                MHD_add_connection(app->daemon, fd, (struct sockaddr *)&peer, len);
             continue;
         }
         if (errno == EINTR || errno == ECONNABORTED || errno == EPROTO)
@@ -420,8 +425,7 @@ int http_start(struct app *app, struct err *err)
         MHD_OPTION_NOTIFY_CONNECTION, guard_on_connection, app,
         MHD_OPTION_URI_LOG_CALLBACK, on_uri, app, MHD_OPTION_UNESCAPE_CALLBACK,
         no_unescape, NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->request_timeout,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_conns,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_conns_per_client,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)(2 * cfg->max_conns + 16),
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(128 * 1024), MHD_OPTION_END);
     if (app->daemon == NULL ||
         pthread_create(&app->acceptor, NULL, acceptor_main, app) != 0) {
