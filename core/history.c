@@ -492,6 +492,9 @@ json_t *history_compare(db *d, json_t *query, struct err *err)
     for (s = 0; s < nsides; s++) {
         struct db_side_value *v;
         size_t n;
+        /* one more than the values left: the limit is checked as the side is
+         * read, not after a whole side of any size is in memory */
+        f.max_values = (size_t)LIMIT_COMPARE_VALUES - nall + 1;
         if (db_history_side(d, &f, &sides[s], a, &v, &n, err) != 0)
             goto out;
         if (nall + n > LIMIT_COMPARE_VALUES) {

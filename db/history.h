@@ -27,6 +27,7 @@ struct db_history_filter {
     const char *system;
     long long nprocs;
     const char *inputs_json;
+    size_t max_values; /* db_history_side: read at most this many (0: all) */
 };
 
 /* One configuration (run_configs). */
@@ -82,8 +83,10 @@ struct db_side_value {
     double value;
 };
 
-/* Every runtime, kernel total and metric of the side's runs within f.
- * Returns 0 and *out / *n (in a), or -1 with err set. */
+/* Every runtime, kernel total and metric of the side's runs within f, at
+ * most f->max_values of them when it is set (the caller's limit is checked
+ * while reading, not after the whole side is in memory). Returns 0 and
+ * *out / *n (in a), or -1 with err set. */
 int db_history_side(db *d, const struct db_history_filter *f, const struct db_side *s,
                     arena *a, struct db_side_value **out, size_t *n, struct err *err);
 

@@ -192,7 +192,7 @@ int pg_history_series(db *d, long long config_id, const char *y, arena *a,
     "sum(k.time) FROM sel s JOIN kernels k ON k.run_id = s.id GROUP BY s.id, "           \
     "s.config_id, k.name UNION ALL SELECT 2, s.id, s.config_id, 'metric:' || m.name, "   \
     "m.value FROM sel s JOIN run_metrics m ON m.run_id = s.id) u ORDER BY part, id, y "  \
-    "COLLATE \"C\""
+    "COLLATE \"C\" LIMIT $9::bigint"
 
 static const char *const SQL_SIDE[4] = {
     [DB_SIDE_RUN] = SIDE_SQL("r.id = $6::bigint AND $7::text IS NULL AND $8::text IS "
@@ -211,6 +211,7 @@ int pg_history_side(db *d, const struct db_history_filter *f, const struct db_si
     long long app = db_app_id(d, f->application, 0, err);
     struct db_side_value *v;
     PGresult *r;
+    char limit[32];
     int rows, i, ok = 1;
 
     *out = NULL;
@@ -222,12 +223,15 @@ int pg_history_side(db *d, const struct db_history_filter *f, const struct db_si
                        f->application);
     /* Every statement names all eight parameters (PostgreSQL wants each one
      * typed); the ones a kind does not use are bound but constant. */
+    if (f->max_values > 0)
+        snprintf(limit, sizeof limit, "%zu", f->max_values);
     r = pg_params(d, SQL_SIDE[s->kind], err,
                   "ittit"
-                  "itt",
+                  "ittt",
                   app, f->executable, f->system, f->nprocs, f->inputs_json, s->run,
                   s->kind == DB_SIDE_RUN ? NULL : s->value,
-                  s->kind == DB_SIDE_TAG ? s->tag_value : NULL);
+                  s->kind == DB_SIDE_TAG ? s->tag_value : NULL,
+                  f->max_values > 0 ? limit : NULL); /* LIMIT NULL: all */
     if (r == NULL)
         return -1;
     rows = PQntuples(r);
