@@ -17,8 +17,14 @@
 /* ---- transport ------------------------------------------------------------ */
 #define LIMIT_BODY_DEFAULT (8u << 20) /* bytes of one request body (--max-body) */
 #define LIMIT_PATH_PARAMS 4           /* captured segments of one route */
-#define LIMIT_QUERY_PARAMS 64         /* parameters of one query string */
-#define LIMIT_QUERY_BYTES 32768       /* bytes of one query string (raw) */
+/* Bytes of a refused request body (413, 401, ...) read and dropped after the
+ * early answer before the connection closes, so that a client sending it
+ * without Expect: 100-continue reads the answer instead of a TCP reset
+ * (lingering close, as nginx's lingering_close); announced larger bodies
+ * are not waited for. */
+#define LIMIT_LINGER_BODY (64ull << 20)
+#define LIMIT_QUERY_PARAMS 64   /* parameters of one query string */
+#define LIMIT_QUERY_BYTES 32768 /* bytes of one query string (raw) */
 
 /* ---- names and text ------------------------------------------------------- */
 /* Bytes of any name: application, executable, system, kernel, input, metric,

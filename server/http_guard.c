@@ -4,14 +4,18 @@
  * pool of model workers that answers R_COSTLY routes so that cheap requests
  * keep answering meanwhile. See http_internal.h. */
 #include "common/xalloc.h"
+#include "formats/limits.h"
 #include "server/http_internal.h"
 
 #include <microhttpd.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ---- the guard: budgets, deadlines and the model workers ----------------- */
 
@@ -21,14 +25,29 @@ struct conn_rec {
     int fd;                /* -1 once dropped (MHD closes it when it sees that) */
     int busy;              /* 1: the request is whole and being answered */
     int started;           /* 1: a request line came (headers or body on the way) */
+    int linger;            /* 1: answered early; read what the client still sends */
     struct in_addr addr;   /* the client's address */
     struct timespec since; /* when the connection became ready for a request */
 };
+
+/* A closed connection whose client may still be sending a refused body: its
+ * socket (a duplicate, kept when MHD closes its own) is read and the bytes
+ * dropped until the client is done, LIMIT_LINGER_BODY bytes or the request
+ * timeout, then closed: the client has read the answer by then. */
+struct linger_rec {
+    int fd;
+    size_t read;
+    struct timespec since;
+};
+
+#define LINGER_MAX 256 /* sockets lingering at once; past it, closed at once */
 
 struct http_guard {
     pthread_mutex_t lock;
     pthread_cond_t wake;
     struct conn_rec conns; /* list head */
+    struct linger_rec linger[LINGER_MAX];
+    size_t nlinger;
     int stopping;
     pthread_t reaper;
     int reaper_started;
@@ -46,6 +65,36 @@ static double since_s(const struct timespec *t)
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+/* Reads and drops what lingering sockets hold; closes those whose client
+ * closed or failed, or that read LIMIT_LINGER_BODY bytes or lingered for
+ * the request timeout. Under g->lock. */
+static void drain_lingering(struct http_guard *g, double limit)
+{
+    static char sink[65536];
+    size_t i = 0;
+    while (i < g->nlinger) {
+        struct linger_rec *l = &g->linger[i];
+        int done = 0;
+        for (int k = 0; k < 64 && !done; k++) {
+            ssize_t n = recv(l->fd, sink, sizeof sink, MSG_DONTWAIT);
+            if (n > 0)
+                l->read += (size_t)n;
+            else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+                break;
+            else if (n < 0 && errno == EINTR)
+                continue;
+            else
+                done = 1; /* the client closed, or the socket failed */
+        }
+        if (done || l->read > LIMIT_LINGER_BODY || since_s(&l->since) > limit) {
+            close(l->fd);
+            g->linger[i] = g->linger[--g->nlinger];
+        } else {
+            i++;
+        }
+    }
 }
 
 /* The seconds a connection may wait for its next request line: the idle
@@ -71,7 +120,9 @@ static void *reaper_main(void *arg)
         struct timespec until;
         struct conn_rec *c;
         clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 250 * 1000000L;
+        /* lingering sockets are drained often: the client's sends wait on
+         * the receive buffer between passes */
+        until.tv_nsec += (g->nlinger ? 5 : 250) * 1000000L;
         if (until.tv_nsec >= 1000000000L) {
             until.tv_sec++;
             until.tv_nsec -= 1000000000L;
@@ -83,6 +134,7 @@ static void *reaper_main(void *arg)
                 shutdown(c->fd, SHUT_RDWR); /* MHD sees the end and closes it */
                 c->fd = -1;
             }
+        drain_lingering(g, limit);
     }
     pthread_mutex_unlock(&g->lock);
     return NULL;
@@ -118,6 +170,19 @@ void guard_on_connection(void *cls, struct MHD_Connection *conn, void **socket_c
         *socket_ctx = c;
     } else if (c != NULL) {
         pthread_mutex_lock(&g->lock);
+        if (c->linger && c->fd >= 0) {
+            /* MHD closes its descriptor next: keep the socket open on a
+             * duplicate, write side done, and read the rest of the body */
+            int fd = g->nlinger < LINGER_MAX ? fcntl(c->fd, F_DUPFD_CLOEXEC, 0) : -1;
+            if (fd >= 0) {
+                shutdown(fd, SHUT_WR);
+                g->linger[g->nlinger].fd = fd;
+                g->linger[g->nlinger].read = 0;
+                clock_gettime(CLOCK_MONOTONIC, &g->linger[g->nlinger].since);
+                g->nlinger++;
+                pthread_cond_broadcast(&g->wake);
+            }
+        }
         c->prev->next = c->next;
         c->next->prev = c->prev;
         pthread_mutex_unlock(&g->lock);
@@ -144,6 +209,21 @@ void guard_conn_mark(struct req *r, int busy)
         c->started = 0;
         clock_gettime(CLOCK_MONOTONIC, &c->since);
     }
+    pthread_mutex_unlock(&r->app->guard->lock);
+}
+
+void guard_linger(struct req *r)
+{
+    const union MHD_ConnectionInfo *info;
+    struct conn_rec *c;
+    if (r->conn == NULL || r->app->guard == NULL)
+        return;
+    info = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    c = info ? info->socket_context : NULL;
+    if (c == NULL)
+        return;
+    pthread_mutex_lock(&r->app->guard->lock);
+    c->linger = 1;
     pthread_mutex_unlock(&r->app->guard->lock);
 }
 
@@ -332,6 +412,8 @@ void guard_stop(struct app *app)
     pthread_mutex_unlock(&g->lock);
     if (g->reaper_started)
         pthread_join(g->reaper, NULL);
+    while (g->nlinger > 0)
+        close(g->linger[--g->nlinger].fd);
     for (i = 0; i < g->nworkers; i++)
         pthread_join(g->workers[i], NULL);
     g->reaper_started = 0;

@@ -45,6 +45,10 @@ void guard_on_connection(void *cls, struct MHD_Connection *conn, void **socket_c
 /* busy 1: a whole request is being answered (no deadline); 0: ready for the
  * next request, whose deadline starts now. */
 void guard_conn_mark(struct req *r, int busy);
+/* r was answered before its body came (a refusal): when its connection
+ * closes, what the client still sends is read and dropped for a while
+ * (lingering close), so that the client reads the answer, not a reset. */
+void guard_linger(struct req *r);
 /* A request line came on conn: no longer idle (not dropped to admit others;
  * its deadline is the request timeout). */
 void guard_conn_started(struct app *app, struct MHD_Connection *conn);

@@ -139,6 +139,7 @@ struct header_walk {
     const char *length; /* the first Content-Length */
     int conflict;
     int chunked;
+    int expect; /* Expect: 100-continue */
 };
 
 static enum MHD_Result header_one(void *cls, enum MHD_ValueKind kind, const char *key,
@@ -153,6 +154,8 @@ static enum MHD_Result header_one(void *cls, enum MHD_ValueKind kind, const char
             w->length = value ? value : "";
     } else if (strcasecmp(key, "Transfer-Encoding") == 0) {
         w->chunked = 1;
+    } else if (strcasecmp(key, "Expect") == 0) {
+        w->expect = 1;
     }
     return MHD_YES;
 }
@@ -186,10 +189,10 @@ static enum MHD_Result query_name(void *cls, enum MHD_ValueKind kind, const char
  * the body is read: route and method, path encoding, header sanity, the
  * size limit, the token, the query parameters and the body budget. Returns
  * 0, or -1 with the error answered (r->resp set). */
-static int check_head(struct req *r, int *has_body)
+static int check_head(struct req *r, int *has_body, int *linger)
 {
     struct err e = {0};
-    struct header_walk hw = {NULL, 0, 0};
+    struct header_walk hw = {NULL, 0, 0, 0};
     struct query_check qc = {r, &e};
     unsigned long long length = 0;
     int status;
@@ -203,6 +206,9 @@ static int check_head(struct req *r, int *has_body)
             hw.conflict = 1;
     }
     *has_body = length > 0 || hw.chunked;
+    /* a refused body the client sends anyway (no Expect: 100-continue to
+     * wait for) is read and dropped before the answer, up to a bound */
+    *linger = *has_body && !hw.expect && !hw.conflict && length <= LIMIT_LINGER_BODY;
     r->route = routes_match(r, &status);
     if (hw.conflict) {
         err_set(&e, 400, "bad_request", NULL,
@@ -283,18 +289,25 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         *con_cls = r;
     }
     if (r->method == NULL) { /* the first call: headers only */
-        int has_body;
+        int has_body, linger;
         r->method = arena_strdup(r->arena, method);
         r->path = arena_strdup(r->arena, url);
         if (r->method == NULL || r->path == NULL)
             return MHD_NO;
-        if (check_head(r, &has_body) != 0) {
+        if (check_head(r, &has_body, &linger) != 0) {
             r->state = REQ_DONE;
             /* A request with a body is answered now, unread (no 100 Continue,
              * no buffering); a bodiless one on the next call, which keeps
-             * the connection alive (FACTS.md). */
-            if (has_body)
+             * the connection alive (FACTS.md). A body the client sends
+             * anyway (no Expect: 100-continue to wait for) is read and
+             * dropped after the answer (guard_linger), so that it reads the
+             * answer rather than a reset of a connection closed on its
+             * unread data. */
+            if (has_body) {
+                if (linger)
+                    guard_linger(r);
                 return send_response(r);
+            }
         }
         return MHD_YES;
     }
@@ -467,7 +480,7 @@ int http_dispatch(struct app *app, const struct http_inproc *in, struct http_ans
 {
     struct inproc_wait w;
     struct req *r = req_new(app, NULL);
-    int has_body;
+    int has_body, linger;
 
     memset(out, 0, sizeof *out);
     if (r == NULL)
@@ -479,7 +492,7 @@ int http_dispatch(struct app *app, const struct http_inproc *in, struct http_ans
     r->method = arena_strdup(r->arena, in->method);
     r->path = arena_strdup(r->arena, in->path);
     r->too_many_query = in->nquery > LIMIT_FORM_FIELDS;
-    if (r->method != NULL && r->path != NULL && check_head(r, &has_body) == 0) {
+    if (r->method != NULL && r->path != NULL && check_head(r, &has_body, &linger) == 0) {
         buf_append(&r->body, in->body, in->body_len);
         if (buf_failed(&r->body))
             r->body_too_big = 1;
