@@ -518,7 +518,11 @@ static int cmd_backup(struct opts *o)
         fprintf(stderr, "prophecyd: %s\n", e.message);
         return 1;
     }
-    printf("backed up %s to %s\n", o->cfg.db_path, o->args[0]);
+    {
+        char shown[1024];
+        printf("backed up %s to %s\n",
+               db_display_name(o->cfg.db_path, shown, sizeof shown), o->args[0]);
+    }
     return 0;
 }
 
