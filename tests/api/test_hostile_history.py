@@ -11,6 +11,7 @@ whose band is not finite.
   before the check) gives pages that answer 200 with a finite band."""
 import threading
 import time
+import urllib.parse
 
 from prophecy_test import Server, report, run_doc, test
 
@@ -122,6 +123,21 @@ def pages_of_a_watch_made_before_the_check_never_500():
     st, page, _ = S.request("GET", "/history?application=old&system=SGI%20Origin2000"
                             "&y=runtime", token=None, raw=True)
     assert st == 200, page[:300]
+
+
+@test
+def a_tag_key_holding_equals_can_be_compared():
+    st, b = S.post("/api/v1/runs", doc("tagged", 10.0, 0, branch="main"))
+    assert st == 201, b
+    st, b = S.post("/api/v1/runs", doc("tagged", 12.0, 1, tags={"opt=level": "3"}))
+    assert st == 201, b
+    q = "/api/v1/compare?application=tagged&a=branch:main&b=" + urllib.parse.quote(
+        "tag:opt\\=level=3")
+    st, c = S.get(q)
+    assert st == 200 and len(c["rows"]) == 1, c
+    assert [sd["n"] for sd in c["rows"][0]["sides"]] == [1, 1], c["rows"][0]
+    st, e = S.get("/api/v1/compare?application=tagged&a=branch:main&b=tag:%3D3")
+    expect_error(st, e, 400, "bad_parameter", "b")
 
 
 report()

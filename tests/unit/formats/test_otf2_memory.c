@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #ifdef PROPHECY_HAVE_OTF2
@@ -304,6 +305,45 @@ static void test_name_clash(void)
     files_free(&fs);
 }
 
+/* An import killed mid-way (kill -9 of the server) left its temporary
+ * directory with the trace in it; the next import removes what processes
+ * that are gone left behind, and nothing of a live one. */
+static void test_stale_temporary_directories(void)
+{
+    char dead[600], live[600], file[700], dir[512];
+    struct files fs;
+    struct got g = {{0}, 0};
+    struct fmt_sink sink = {take, NULL, &g, NULL};
+    struct err e = {0};
+    struct stat st;
+    pid_t pid = fork();
+    FILE *f;
+
+    if (pid == 0)
+        _exit(0);
+    waitpid(pid, NULL, 0); /* pid is gone now */
+    snprintf(dead, sizeof dead, "%s/prophecy-otf2-%ld-AbC123", tmpdir, (long)pid);
+    snprintf(live, sizeof live, "%s/prophecy-otf2-%ld-XyZ789", tmpdir, (long)getppid());
+    mkdir(dead, 0700);
+    mkdir(live, 0700);
+    snprintf(file, sizeof file, "%s/traces.otf2", dead);
+    f = fopen(file, "w");
+    CHECK(f != NULL);
+    if (f)
+        fclose(f);
+    snprintf(dir, sizeof dir, "%s/stale", tmpdir);
+    mkdir(dir, 0700);
+    CHECK_INT(write_archive(dir, 2, 1), 0);
+    fs = load(dir, 2, "");
+    setenv("TMPDIR", tmpdir, 1);
+    CHECK_INT(fmt_parse("otf2", fs.f, fs.n, NULL, &sink, &e), 0);
+    unsetenv("TMPDIR");
+    CHECK(stat(dead, &st) != 0); /* removed with its file */
+    CHECK(stat(live, &st) == 0); /* a live process's: kept */
+    rmdir(live);
+    files_free(&fs);
+}
+
 static void remove_all(const char *dir)
 {
     char cmd[600];
@@ -340,6 +380,7 @@ int main(int argc, char **argv)
     RUN(test_sixteen_mib_chunks);
     RUN(test_absolute_names);
     RUN(test_name_clash);
+    RUN(test_stale_temporary_directories);
     remove_all(tmpdir);
 #else
     (void)argc, (void)argv;
