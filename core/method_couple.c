@@ -153,7 +153,7 @@ static json_t *points_json(const struct fit_result *res)
 /* Builds one kernel's answer entry ({"name", "loop", "model", "points"}). */
 static json_t *kernel_json(struct build *b, struct kin *k, struct err *err)
 {
-    json_t *model, *points;
+    json_t *model, *points, *out;
 
     if (k->expression != NULL) {
         struct expr_param *p = NULL;
@@ -243,8 +243,11 @@ static json_t *kernel_json(struct build *b, struct kin *k, struct err *err)
         err_nomem(err);
         return NULL;
     }
-    return json_pack("{s:s, s:b, s:o, s:o}", "name", k->name, "loop", k->loop, "model",
-                     model, "points", points);
+    out = json_pack("{s:s, s:b, s:o, s:o}", "name", k->name, "loop", k->loop, "model",
+                    model, "points", points);
+    if (out == NULL)
+        err_nomem(err); /* json_pack took (and freed) model and points */
+    return out;
 }
 
 static json_t *couplings_json(const struct couple_result *r, const struct kin *k)
@@ -548,6 +551,8 @@ static json_t *answer_build(struct build *b, struct err *err)
 nomem:
     err_nomem(err);
 fail:
+    if (err != NULL && err->status == 0)
+        err_nomem(err); /* a Jansson allocation failed where no error was recorded */
     json_decref(ans);
     ans = NULL;
 done:

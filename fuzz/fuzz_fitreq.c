@@ -5,6 +5,7 @@
  * the same input as a suggest request (target, candidates) and the form's
  * suggestion from the answer. The database form fails cleanly here (no
  * connection). */
+#include "common/xalloc_json.h"
 #include "common/buf.h"
 #include "core/method_fit.h"
 #include "web/chart.h"
@@ -12,6 +13,16 @@
 #include <gsl/gsl_errno.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* Jansson allocates through xalloc, as in the server. */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    xalloc_json();
+    return 0;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -6,6 +6,7 @@
  * readable, nprocs >= 1, finite non-negative times, a uid on every run) or
  * fail with a 4xx and a message, and never both hand over records and
  * succeed partially. */
+#include "common/xalloc_json.h"
 #include "common/arena.h"
 #include "formats/formats.h"
 
@@ -59,6 +60,16 @@ static int benchmarks(void *ctx, const char *system, const struct bench_record *
         if (!isfinite(b[i].time) || b[i].time < 0)
             __builtin_trap();
     }
+    return 0;
+}
+
+/* Jansson allocates through xalloc, as in the server. */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    xalloc_json();
     return 0;
 }
 

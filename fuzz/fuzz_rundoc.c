@@ -1,9 +1,20 @@
 /* Fuzz target: run-document validation (JSON body -> db_run structs), the
  * path every upload takes. Any input must give 0 or a clean error. */
+#include "common/xalloc_json.h"
 #include "formats/rundoc.h"
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* Jansson allocates through xalloc, as in the server. */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    xalloc_json();
+    return 0;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

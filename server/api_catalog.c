@@ -5,8 +5,7 @@
  * a rejected request stores nothing.
  */
 #include "core/catalog.h"
-#include "db/catalog.h"
-#include "db/history.h"
+#include "core/catalog_read.h"
 #include "server/routes.h"
 #include "formats/rundoc.h"
 #include "formats/validate.h"
@@ -19,13 +18,13 @@
 
 /* ---- shared helpers ---------------------------------------------------------- */
 
-/* Runs a read with a pooled connection and answers with its JSON. */
-static int read_json(struct req *r, json_t *(*fn)(db *, const char *, struct err *),
-                     const char *arg)
+/* Runs a read of core/catalog_read with a pooled connection and answers
+ * with its JSON. */
+static int read_json(struct req *r, json_t *(*fn)(db *, struct req *, struct err *))
 {
     struct err e = {0};
     db *d = db_pool_get(r->app->pool);
-    json_t *v = fn(d, arg, &e);
+    json_t *v = fn(d, r, &e);
     db_pool_put(r->app->pool, d);
     if (v == NULL)
         return http_error(r, &e);
@@ -99,74 +98,48 @@ static void *checked_body(struct req *r, size_t size,
     return out;
 }
 
-/* Answers {"system": NAME, key: list(...)} for the system named in the path,
- * or 404 when there is no such system. */
-static int system_list(struct req *r, const char *key,
-                       json_t *(*list)(db *d, struct req *r, struct err *err))
-{
-    struct err e = {0};
-    db *d = db_pool_get(r->app->pool);
-    long long id = db_system_id(d, r->params[0], 0, &e);
-    json_t *v = id > 0 ? list(d, r, &e) : NULL;
-    db_pool_put(r->app->pool, d);
-    if (id == 0)
-        err_set(&e, 404, "not_found", NULL, "system %s not found", r->params[0]);
-    if (v == NULL)
-        return http_error(r, &e);
-    return http_json(r, 200, json_pack("{s:s, s:o}", "system", r->params[0], key, v));
-}
-
 /* ---- applications and systems -------------------------------------------------- */
 
-static json_t *apps_list(db *d, const char *unused, struct err *err)
+static json_t *apps(db *d, struct req *r, struct err *err)
 {
-    json_t *v = db_apps_list(d, err);
-    (void)unused;
-    return v ? json_pack("{s:o}", "applications", v) : NULL;
+    (void)r;
+    return catalog_apps_answer(d, err);
 }
 
-static json_t *systems_list(db *d, const char *unused, struct err *err)
+static json_t *systems(db *d, struct req *r, struct err *err)
 {
-    json_t *v = db_systems_list(d, err);
-    (void)unused;
-    return v ? json_pack("{s:o}", "systems", v) : NULL;
+    (void)r;
+    return catalog_systems_answer(d, err);
+}
+
+static json_t *app(db *d, struct req *r, struct err *err)
+{
+    return catalog_app_answer(d, r->params[0], err);
+}
+
+static json_t *system_one(db *d, struct req *r, struct err *err)
+{
+    return catalog_system_answer(d, r->params[0], err);
 }
 
 int api_apps_list(struct req *r)
 {
-    return read_json(r, apps_list, NULL);
+    return read_json(r, apps);
 }
 
 int api_app_get(struct req *r)
 {
-    return read_json(r, db_app_get, r->params[0]);
+    return read_json(r, app);
 }
 
 int api_systems_list(struct req *r)
 {
-    return read_json(r, systems_list, NULL);
+    return read_json(r, systems);
 }
 
 int api_system_get(struct req *r)
 {
-    return read_json(r, db_system_get, r->params[0]);
-}
-
-struct upsert {
-    const char *name;
-    json_t *fields;
-};
-
-static int app_upsert_job(db *d, void *arg, struct err *err)
-{
-    struct upsert *u = arg;
-    return db_app_upsert(d, u->name, u->fields, 0, err);
-}
-
-static int system_upsert_job(db *d, void *arg, struct err *err)
-{
-    struct upsert *u = arg;
-    return db_system_upsert(d, u->name, u->fields, 0, err);
+    return read_json(r, system_one);
 }
 
 /* Owns body: it is kept alive by the answer until the response is sent. */
@@ -175,7 +148,7 @@ static int put_entity(struct req *r, const char *const *allowed,
 {
     struct err e = {0};
     json_t *body = http_body_json(r, &e);
-    struct upsert *u;
+    struct catalog_upsert *u;
 
     if (body == NULL)
         return http_error(r, &e);
@@ -199,14 +172,14 @@ static int put_entity(struct req *r, const char *const *allowed,
 int api_app_put(struct req *r)
 {
     static const char *const allowed[] = {"description", NULL};
-    return put_entity(r, allowed, app_upsert_job);
+    return put_entity(r, allowed, catalog_app_upsert_job);
 }
 
 int api_system_put(struct req *r)
 {
     static const char *const allowed[] = {"description", "processor", "cores",
                                           "network",     "metadata",  NULL};
-    return put_entity(r, allowed, system_upsert_job);
+    return put_entity(r, allowed, catalog_system_upsert_job);
 }
 
 /* ---- benchmarks ------------------------------------------------------------------ */
@@ -228,12 +201,12 @@ int api_benchmarks_post(struct req *r)
 
 static json_t *benchmarks_of(db *d, struct req *r, struct err *err)
 {
-    return db_benchmarks_list(d, r->params[0], http_query(r, "name"), err);
+    return catalog_benchmarks_answer(d, r->params[0], http_query(r, "name"), err);
 }
 
 int api_benchmarks_list(struct req *r)
 {
-    return system_list(r, "benchmarks", benchmarks_of);
+    return read_json(r, benchmarks_of);
 }
 
 /* ---- parameters ------------------------------------------------------------------- */
@@ -262,12 +235,12 @@ int api_params_post(struct req *r)
 
 static json_t *params_of(db *d, struct req *r, struct err *err)
 {
-    return db_params_list(d, r->params[0], err);
+    return catalog_params_answer(d, r->params[0], err);
 }
 
 int api_params_list(struct req *r)
 {
-    return system_list(r, "parameters", params_of);
+    return read_json(r, params_of);
 }
 
 int api_param_delete(struct req *r)
@@ -288,32 +261,25 @@ int api_param_delete(struct req *r)
 
 /* ---- templates -------------------------------------------------------------------- */
 
+static json_t *templates(db *d, struct req *r, struct err *err)
+{
+    return catalog_templates_answer(d, http_query(r, "application"), err);
+}
+
+/* Templates are scoped to an application (two may share a name). */
+static json_t *template_one(db *d, struct req *r, struct err *err)
+{
+    return catalog_template_answer(d, r->params[0], http_query(r, "application"), err);
+}
+
 int api_templates_list(struct req *r)
 {
-    struct err e = {0};
-    db *d = db_pool_get(r->app->pool);
-    json_t *v = db_templates_list(d, http_query(r, "application"), &e);
-    db_pool_put(r->app->pool, d);
-    if (v == NULL)
-        return http_error(r, &e);
-    return http_json(r, 200, json_pack("{s:o}", "templates", v));
+    return read_json(r, templates);
 }
 
 int api_template_get(struct req *r)
 {
-    const char *app = http_query(r, "application");
-    struct err e = {0};
-    db *d;
-    json_t *v;
-    if (app == NULL)
-        return read_json(r, db_template_get, r->params[0]);
-    /* Templates are scoped to an application (two may share a name). */
-    d = db_pool_get(r->app->pool);
-    v = db_template_get_in(d, r->params[0], app, &e);
-    db_pool_put(r->app->pool, d);
-    if (v == NULL)
-        return http_error(r, &e);
-    return http_json(r, 200, v);
+    return read_json(r, template_one);
 }
 
 static int check_template(json_t *body, struct req *r, void *out, struct err *err)
@@ -362,14 +328,13 @@ int api_couplings_post(struct req *r)
     return http_defer_write(r, catalog_couplings_job, w, coupling_finish);
 }
 
+static json_t *couplings(db *d, struct req *r, struct err *err)
+{
+    return catalog_couplings_answer(d, http_query(r, "application"),
+                                    http_query(r, "system"), err);
+}
+
 int api_couplings_list(struct req *r)
 {
-    struct err e = {0};
-    db *d = db_pool_get(r->app->pool);
-    json_t *v =
-        db_couplings_list(d, http_query(r, "application"), http_query(r, "system"), &e);
-    db_pool_put(r->app->pool, d);
-    if (v == NULL)
-        return http_error(r, &e);
-    return http_json(r, 200, json_pack("{s:o}", "couplings", v));
+    return read_json(r, couplings);
 }

@@ -14,8 +14,6 @@
  * never re-fitted, so it answers the same tomorrow whatever runs arrive.
  */
 #include "common/xalloc.h"
-#include "db/catalog.h"
-#include "db/history.h"
 #include "formats/limits.h"
 #include "formats/json.h"
 #include "server/modeling.h"
@@ -60,22 +58,13 @@ const char *model_plot_url(struct req *r, const struct method *m, json_t *reques
     return url;
 }
 
-/* The catalog fields of a saved model: its application and one-line formula. */
+/* The string at v.k1(.k2), or NULL. */
 static const char *str_at(json_t *v, const char *k1, const char *k2)
 {
     json_t *x = json_object_get(v, k1);
     if (k2 != NULL)
         x = json_object_get(x, k2);
     return json_string_value(x);
-}
-
-static int save_job(db *d, void *arg, struct err *err)
-{
-    struct model_save *s = arg;
-    if (db_model_save(d, s->m->name, s->application, s->formula, s->request_text,
-                      s->answer_text, &s->id, err) != 0)
-        return -1;
-    return s->name ? db_model_name(d, s->id, s->name, err) : 0;
 }
 
 /* Runs when the write is done: frees the texts, lets the caller answer, then
@@ -85,9 +74,7 @@ static int save_done(struct req *r)
     struct model_save *s = r->ctx;
     int rc;
 
-    free(s->request_text);
-    free(s->answer_text);
-    s->request_text = s->answer_text = NULL;
+    catalog_model_release(&s->c);
     rc = s->finish(r);
     json_decref(s->answer);
     s->answer = NULL;
@@ -108,28 +95,13 @@ int model_save(struct req *r, const struct method *m, json_t *request, json_t *a
     s->answer = answer;
     s->finish = finish;
     s->user = user;
-    s->name = name ? arena_strdup(r->arena, name) : NULL;
-    /* 17 digits: the stored answer round-trips bit-exactly (fit_json.h). */
-    s->request_text = json_dumps(request, JSON_COMPACT | JSON_REAL_PRECISION(17));
-    s->answer_text = json_dumps(answer, JSON_COMPACT | JSON_REAL_PRECISION(17));
-    s->application = str_at(request, "application", NULL);
-    if (s->application == NULL)
-        s->application = str_at(answer, "application", NULL);
-    s->application = s->application ? arena_strdup(r->arena, s->application) : NULL;
-    s->formula = str_at(answer, "model", "formula");
-    if (s->formula == NULL)
-        s->formula = str_at(answer, "formula", NULL);
-    if (s->formula == NULL)
-        s->formula = str_at(answer, "parsed", NULL);
-    s->formula = s->formula ? arena_strdup(r->arena, s->formula) : NULL;
-    if (s->request_text == NULL || s->answer_text == NULL) {
-        free(s->request_text);
-        free(s->answer_text);
+    if (catalog_model_prepare(&s->c, m->name, request, answer, name, r->arena, err) !=
+        0) {
         json_decref(answer);
-        return err_nomem(err);
+        return -1;
     }
     r->ctx = s;
-    return http_defer_write(r, save_job, s, save_done);
+    return http_defer_write(r, catalog_model_save_job, &s->c, save_done);
 }
 
 /* The JSON API's answer once a model is stored: 201 with the answer, its id,
@@ -141,11 +113,12 @@ static int api_saved(struct req *r)
 
     if (r->job.rc != 0)
         return http_error(r, &r->job.err);
-    json_object_set_new(ans, "id", json_integer(s->id));
+    json_object_set_new(ans, "id", json_integer(s->c.id));
     json_object_set_new(
-        ans, "plot", json_string(arena_printf(r->arena, "/plots/model-%lld.svg", s->id)));
+        ans, "plot",
+        json_string(arena_printf(r->arena, "/plots/model-%lld.svg", s->c.id)));
     json_object_set_new(ans, "url",
-                        json_string(arena_printf(r->arena, "/models/%lld", s->id)));
+                        json_string(arena_printf(r->arena, "/models/%lld", s->c.id)));
     return http_json(r, 201, json_incref(ans));
 }
 
@@ -229,11 +202,11 @@ int api_models_list(struct req *r)
 {
     struct err e = {0};
     db *d = db_pool_get(r->app->pool);
-    json_t *v = db_models_list(d, 1000, &e);
+    json_t *v = catalog_models_answer(d, &e);
     db_pool_put(r->app->pool, d);
     if (v == NULL)
         return http_error(r, &e);
-    return http_json(r, 200, json_pack("{s:o}", "models", v));
+    return http_json(r, 200, v);
 }
 
 /* Parses a model id ("12"); 0 when it is not one. */
@@ -251,14 +224,8 @@ static long long model_id(const char *s)
 /* Loads saved model `id` (new reference), or NULL with err (404 when absent). */
 static json_t *load_model(struct req *r, long long id, struct err *e)
 {
-    db *d;
-    json_t *v;
-    if (id == 0) {
-        err_set(e, 404, "not_found", NULL, "no such model");
-        return NULL;
-    }
-    d = db_pool_get(r->app->pool);
-    v = db_model_get(d, id, e);
+    db *d = db_pool_get(r->app->pool);
+    json_t *v = catalog_model_answer(d, id, e);
     db_pool_put(r->app->pool, d);
     return v;
 }

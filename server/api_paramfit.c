@@ -4,7 +4,7 @@
  * parameter is written through the writer thread and the answer follows
  * only when the write succeeded. */
 #include "core/paramfit.h"
-#include "db/catalog.h"
+#include "core/catalog.h"
 #include "server/routes.h"
 
 #include <stdlib.h>
@@ -12,16 +12,10 @@
 
 /* The write: the fitted parameter, as POST .../parameters would store it. */
 struct pfit_write {
-    const char *system;
+    struct catalog_params set; /* first: the writer job's argument */
     struct param_record p;
     const char *answer; /* JSON text in the arena: nothing to free if the write fails */
 };
-
-static int pfit_job(db *d, void *arg, struct err *err)
-{
-    struct pfit_write *w = arg;
-    return db_params_set(d, w->system, &w->p, 1, err);
-}
 
 /* Called only when the write succeeded (http.c answers the job's error). */
 static int pfit_finish(struct req *r)
@@ -62,8 +56,11 @@ int api_param_fit(struct req *r)
         err_nomem(&e);
         return http_error(r, &e);
     }
-    w->system = r->params[0];
+    memset(&w->set, 0, sizeof w->set);
     w->p = pf.param;
+    w->set.system = r->params[0];
+    w->set.p = &w->p;
+    w->set.n = 1;
     r->ctx = w;
-    return http_defer_write(r, pfit_job, w, pfit_finish);
+    return http_defer_write(r, catalog_params_job, &w->set, pfit_finish);
 }

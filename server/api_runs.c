@@ -5,6 +5,7 @@
  * its commit (and fsync) with whatever else is queued (group commit).
  */
 #include "common/xalloc.h"
+#include "core/catalog_read.h"
 #include "core/ingest.h"
 #include "db/runs.h"
 #include "core/export.h"
@@ -108,11 +109,9 @@ int api_runs_list(struct req *r)
 {
     struct db_run_filter f = {0};
     struct err e = {0};
-    struct db_run_row *rows;
     long long limit = 100, after = 0, nprocs = 0;
-    json_t *arr, *out;
+    json_t *out;
     db *d;
-    int n, i;
 
     if (http_query_int(r, "limit", 1, 1000, &limit, &e) != 0 ||
         http_query_int(r, "after", 0, (1LL << 62), &after, &e) != 0 ||
@@ -129,32 +128,20 @@ int api_runs_list(struct req *r)
     f.after = after;
     f.limit = (int)limit;
     d = db_pool_get(r->app->pool);
-    n = db_runs_list(d, &f, r->arena, &rows, &e);
+    out = catalog_runs_answer(d, &f, r->arena, &e);
     db_pool_put(r->app->pool, d);
-    if (n < 0)
+    if (out == NULL)
         return http_error(r, &e);
-    arr = json_array();
-    for (i = 0; i < n; i++)
-        json_array_append_new(
-            arr, rundoc_to_json(rows[i].id, &rows[i].run, rows[i].created_at));
-    out = json_pack("{s:o}", "runs", arr);
-    /* The cursor is the last id: stable under concurrent inserts, since new
-     * runs always get larger ids. */
-    if (n == (int)limit)
-        json_object_set_new(out, "next_after", json_integer(rows[n - 1].id));
-    else
-        json_object_set_new(out, "next_after", json_null());
     return http_json(r, 200, out);
 }
 
 int api_run_get(struct req *r)
 {
     struct err e = {0};
-    struct db_run_row row;
     char *end;
     long long id;
+    json_t *v;
     db *d;
-    int found;
 
     errno = 0;
     id = strtoll(r->params[0], &end, 10);
@@ -163,15 +150,11 @@ int api_run_get(struct req *r)
         return http_error(r, &e);
     }
     d = db_pool_get(r->app->pool);
-    found = db_run_get(d, id, r->arena, &row, &e);
+    v = catalog_run_answer(d, id, r->arena, &e);
     db_pool_put(r->app->pool, d);
-    if (found < 0)
+    if (v == NULL)
         return http_error(r, &e);
-    if (found == 0) {
-        err_set(&e, 404, "not_found", NULL, "no run with id %lld", id);
-        return http_error(r, &e);
-    }
-    return http_json(r, 200, rundoc_to_json(row.id, &row.run, row.created_at));
+    return http_json(r, 200, v);
 }
 
 /* ---- export: streamed in pages so memory stays flat ------------------------ */

@@ -265,7 +265,7 @@ static int saved(struct req *r)
     struct model_save *s = r->ctx;
     if (r->job.rc != 0)
         return dash_error(r, &r->job.err);
-    return http_redirect(r, arena_printf(r->arena, "/models/%lld", s->id));
+    return http_redirect(r, arena_printf(r->arena, "/models/%lld", s->c.id));
 }
 
 static int form_save(struct req *r, const struct form_def *def)

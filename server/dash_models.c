@@ -7,7 +7,7 @@
  * rendering it once here, so the page never links an image that would fail.
  * The page itself is web/view_models.c. */
 #include "core/watch.h"
-#include "db/catalog.h"
+#include "core/catalog_read.h"
 #include "server/dash.h"
 #include "server/modeling.h"
 #include "server/routes.h"
@@ -34,12 +34,12 @@ int page_models(struct req *r)
     json_t *list;
     db *d = db_pool_get(r->app->pool);
 
-    list = db_models_list(d, 1000, &e);
+    list = catalog_models_answer(d, &e);
     db_pool_put(r->app->pool, d);
     if (list == NULL)
         return dash_error(r, &e);
     dash_begin(&p, r, "Saved models", "models");
-    view_models(&p, list);
+    view_models(&p, json_object_get(list, "models"));
     json_decref(list);
     return dash_end(r, &p, 200);
 }
@@ -129,7 +129,7 @@ int page_model(struct req *r)
         return dash_error(r, &e);
     }
     d = db_pool_get(r->app->pool);
-    m = db_model_get(d, id, &e);
+    m = catalog_model_answer(d, id, &e);
     /* The ledger is part of the page when it can be read; a model that has
      * never watched anything gets an empty one (and the hint to watch it). */
     v.ledger = m ? watch_ledger(d, id, &pe) : NULL;

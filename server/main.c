@@ -20,6 +20,7 @@
  */
 #include "common/sha256.h"
 #include "common/xalloc.h"
+#include "common/xalloc_json.h"
 #include "db/catalog.h"
 #include "db/copy.h"
 #include "db/runs.h"
@@ -603,6 +604,7 @@ int main(int argc, char **argv)
     o.cfg.request_timeout = 30;
     o.cfg.workers = o.cfg.threads;
     o.cfg.queue = 32;
+    xalloc_json(); /* before any JSON value exists */
     gsl_set_error_handler_off();
     watch_install(); /* every ingest path judges what the watches cover */
 

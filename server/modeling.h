@@ -12,6 +12,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "core/catalog_read.h"
 #include "core/method.h"
 #include "core/method_couple.h"
 #include "core/method_fit.h"
@@ -29,12 +30,9 @@
 
 struct req;
 struct model_save {
+    struct catalog_model c; /* what is stored; c.id once the write succeeded */
     const struct method *m;
     json_t *answer; /* owned; dropped after finish returns */
-    char *request_text, *answer_text;
-    const char *application, *formula;
-    const char *name; /* the model's optional name (SPEC §11) or NULL */
-    long long id;     /* the stored model's id once the write succeeded */
     int (*finish)(struct req *r);
     void *user; /* the caller's */
 };

@@ -18,6 +18,7 @@
 
 #include "common/buf.h"
 #include "common/xalloc.h"
+#include "common/xalloc_json.h"
 
 #include <errno.h>
 #include <math.h>
@@ -1164,6 +1165,7 @@ int main(int argc, char **argv)
     int rc = EXIT_USAGE, pr, first = 1;
     size_t left = 0;
 
+    xalloc_json(); /* before any JSON value exists */
     memset(&o, 0, sizeof o);
     memset(&c, 0, sizeof c);
     c.o = &o;

@@ -5,6 +5,7 @@
  * paths and directories load sorted and bounded; and under fault injection
  * every allocation failing in turn gives a clean error with nothing stored. */
 #include "common/xalloc.h"
+#include "common/xalloc_json.h"
 #include "core/import.h"
 #include "core/ingest.h"
 #include "db/catalog.h"
@@ -261,6 +262,7 @@ static void test_fault_injection(void)
 
 int main(void)
 {
+    xalloc_json(); /* fault injection reaches Jansson too */
     if (mkdtemp(dir) == NULL)
         return 1;
     RUN(test_batches_in_one_transaction);

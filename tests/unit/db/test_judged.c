@@ -13,6 +13,7 @@
  * after the newest runs were deleted, a rolled-back transaction that had
  * folded, a second connection, and a watch's delete. */
 #include "common/xalloc.h"
+#include "common/xalloc_json.h"
 #include "db/db.h"
 #include "db/history.h"
 #include "db/runs.h"
@@ -628,6 +629,7 @@ static void test_out_of_memory(void)
 
 int main(void)
 {
+    xalloc_json(); /* fault injection reaches Jansson too */
     if (mkdtemp(dir) == NULL)
         return 1;
     snprintf(path, sizeof path, "%s/w.db", dir);

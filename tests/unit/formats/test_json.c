@@ -1,5 +1,7 @@
 /* Tests of formats/json, the JSON decoding toolkit: decimal text, names,
  * identifiers, strict fields and the field paths of their errors. */
+#include "common/xalloc.h"
+#include "common/xalloc_json.h"
 #include "formats/json.h"
 #include "formats/limits.h"
 #include "tests/harness.h"
@@ -98,8 +100,39 @@ static void test_fields_and_numbers(void)
     json_decref(arr);
 }
 
+/* With xalloc_json() every allocation Jansson makes goes through xalloc:
+ * they are counted, and an injected failure at each one in turn makes the
+ * parse fail cleanly (NULL with an error text), never crash or half-build. */
+static void test_jansson_through_xalloc(void)
+{
+    static const char doc[] = "{\"kernels\": [{\"name\": \"solve\", \"time\": 1.5}], "
+                              "\"application\": \"matmul\"}";
+    json_error_t je;
+    json_t *v;
+    long n, total;
+
+    xalloc_fail_at(0);
+    v = json_loads(doc, 0, &je);
+    total = xalloc_count();
+    CHECK(v != NULL);
+    json_decref(v);
+    CHECK(total >= 6); /* object, array, object, 2 strings, keys... */
+    for (n = 1; n <= total; n++) {
+        xalloc_fail_at(n);
+        v = json_loads(doc, 0, &je);
+        CHECK(v == NULL);
+        json_decref(v);
+    }
+    xalloc_fail_at(0);
+    v = json_loads(doc, 0, &je);
+    CHECK(v != NULL);
+    json_decref(v);
+}
+
 int main(void)
 {
+    xalloc_json();
+    RUN(test_jansson_through_xalloc);
     RUN(test_decimal);
     RUN(test_names_and_identifiers);
     RUN(test_fields_and_numbers);

@@ -6,6 +6,7 @@
  * and rejection of a malformed saved answer. The database form and the HTTP
  * errors are covered by tests/api/test_couple.py. */
 #include "common/xalloc.h"
+#include "common/xalloc_json.h"
 #include "core/method_couple.h"
 #include "web/chart.h"
 #include "tests/harness.h"
@@ -266,6 +267,7 @@ static void test_allocation_failures(void)
 
 int main(void)
 {
+    xalloc_json(); /* fault injection reaches Jansson too */
     gsl_set_error_handler_off();
     RUN(test_answer_and_saved_predict_agree);
     RUN(test_plots);
