@@ -319,9 +319,9 @@ def compares_attack():
     proc, port, tmp = start()
     tok = token(tmp)
     t = time.time()
-    for first in range(0, 200000, 20000):
+    for first in range(0, 200000, 10000):
         st, _ = request(port, "POST", "/api/v1/runs",
-                        runs_body("big", 20000, first, branch="main",
+                        runs_body("big", 10000, first, branch="main",
                                   commit=lambda k: "c%d" % (k % 2)), tok)
         assert st == 201, st
     print(f"compares: 200,000 runs stored in {time.time() - t:.0f} s")
