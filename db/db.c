@@ -182,11 +182,12 @@ const char *db_display_name(const char *path, char *out, size_t n)
         int k;
         for (k = 0; k < c.n && c.at[k] != i; k++)
             ;
-        if (k < c.n && c.len[k] > 0) {
+        if (k < c.n) { /* an empty password shows as *** too */
             len += (size_t)snprintf(out + len, n - len, "***");
             if (len >= n)
                 len = n - 1;
             i += c.len[k];
+            c.at[k] = (size_t)-1; /* once */
         } else {
             out[len++] = path[i++];
         }
