@@ -101,7 +101,7 @@ static void drain_lingering(struct http_guard *g, double limit)
  * timeout, never more than the request timeout. */
 static double idle_limit(const struct config *cfg)
 {
-    int idle = cfg->idle_timeout > 0 ? cfg->idle_timeout : cfg->request_timeout;
+    int idle = cfg->idle_timeout > 0 ? cfg->idle_timeout : HTTP_IDLE_TIMEOUT;
     return (double)(idle < cfg->request_timeout ? idle : cfg->request_timeout);
 }
 

@@ -45,7 +45,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -60,12 +59,10 @@ static const char usage[] =
     "      empty database. --sync full (default) fsyncs every commit; normal may lose\n"
     "      the last commits on power loss (never on a process crash).\n"
     "      --protect-reads: reads need a token too (/api/v1/health stays open).\n"
-    "      Budgets against hostile clients: --max-conns N (4096) open connections,\n"
-    "      --max-conns-per-client N (256) from one address (when either is full a\n"
-    "      new connection replaces the longest idle one), --idle-timeout S (10) to\n"
-    "      start a request, --max-buffered BYTES (64 MiB) of request bodies held at\n"
-    "      once (past it: 503), --request-timeout S (30) to deliver a whole\n"
-    "      request, --workers N (cores) threads for fits,\n"
+    "      Budgets: --max-conns N (4096) connections, --max-conns-per-client N (256)\n"
+    "      from one address (full: the longest idle one goes), --idle-timeout S (10),\n"
+    "      --request-timeout S (30), --max-buffered BYTES (64 MiB) of bodies (past it:\n"
+    "      503), --workers N (cores) threads for fits,\n"
     "      plots and predictions with --queue N (32) waiting (past it: 503).\n"
     "  token create NAME [--db FILE]   print a new write token once (only its hash is "
     "kept)\n"
@@ -186,19 +183,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             }
             o->cfg.max_buffered = (size_t)v;
             i++;
-        } else if (strcmp(a, "--idle-timeout") == 0 && next) {
+        } else if ((strcmp(a, "--request-timeout") == 0 ||
+                    strcmp(a, "--idle-timeout") == 0) &&
+                   next) {
             if (parse_long(next, 1, 3600, &v) != 0) {
-                fprintf(stderr, "prophecyd: --idle-timeout wants 1..3600 seconds\n");
+                fprintf(stderr, "prophecyd: %s wants 1..3600 seconds\n", a);
                 return -1;
             }
-            o->cfg.idle_timeout = (int)v;
-            i++;
-        } else if (strcmp(a, "--request-timeout") == 0 && next) {
-            if (parse_long(next, 1, 3600, &v) != 0) {
-                fprintf(stderr, "prophecyd: --request-timeout wants 1..3600 seconds\n");
-                return -1;
-            }
-            o->cfg.request_timeout = (int)v;
+            *(a[2] == 'r' ? &o->cfg.request_timeout : &o->cfg.idle_timeout) = (int)v;
             i++;
         } else if (strcmp(a, "--workers") == 0 && next) {
             if (parse_long(next, 1, 256, &v) != 0) {
@@ -519,11 +511,7 @@ static int cmd_backup(struct opts *o)
         fprintf(stderr, "prophecyd: %s\n", e.message);
         return 1;
     }
-    {
-        char shown[1024];
-        printf("backed up %s to %s\n",
-               db_display_name(o->cfg.db_path, shown, sizeof shown), o->args[0]);
-    }
+    printf("backed up to %s\n", o->args[0]); /* --db may hold a password */
     return 0;
 }
 
@@ -556,35 +544,6 @@ static int cmd_copy(struct opts *o)
     return rc;
 }
 
-/* Raises the descriptor limit to what --max-conns needs (twice the
- * connections: dropped ones close a moment later; and the database's); a
- * hard limit below it lowers --max-conns, said once. 0, or -1 when not even
- * 64 connections fit. */
-static int fit_fd_limit(struct config *cfg)
-{
-    struct rlimit nofile;
-    rlim_t want = (rlim_t)cfg->max_conns * 2 + 256;
-    if (getrlimit(RLIMIT_NOFILE, &nofile) != 0)
-        return 0;
-    if (nofile.rlim_cur < want) {
-        nofile.rlim_cur = nofile.rlim_max < want ? nofile.rlim_max : want;
-        setrlimit(RLIMIT_NOFILE, &nofile);
-        getrlimit(RLIMIT_NOFILE, &nofile);
-    }
-    if (nofile.rlim_cur < want) {
-        long fit = ((long)nofile.rlim_cur - 256) / 2;
-        if (fit < 64) {
-            fprintf(stderr, "prophecyd: only %ld descriptors (ulimit -n); 384 at least\n",
-                    (long)nofile.rlim_cur);
-            return -1;
-        }
-        fprintf(stderr, "prophecyd: --max-conns %d lowered to %ld (ulimit -n %ld)\n",
-                cfg->max_conns, fit, (long)nofile.rlim_cur);
-        cfg->max_conns = (int)fit;
-    }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     struct opts o;
@@ -599,7 +558,6 @@ int main(int argc, char **argv)
     o.cfg.sync = DB_SYNC_FULL;
     o.cfg.max_conns = 4096;
     o.cfg.max_conns_per_client = 256;
-    o.cfg.idle_timeout = 10;
     o.cfg.max_buffered = 64u << 20;
     o.cfg.request_timeout = 30;
     o.cfg.workers = o.cfg.threads;
@@ -622,7 +580,7 @@ int main(int argc, char **argv)
     if (o.cfg.max_buffered < o.cfg.max_body)
         o.cfg.max_buffered = o.cfg.max_body;
     if (strcmp(argv[1], "serve") == 0)
-        return fit_fd_limit(&o.cfg) != 0 ? 1 : serve_run(&o.cfg);
+        return serve_fit_fd_limit(&o.cfg) != 0 ? 1 : serve_run(&o.cfg);
     if (strcmp(argv[1], "token") == 0)
         return cmd_token(&o);
     if (strcmp(argv[1], "import") == 0)
