@@ -27,6 +27,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifdef PROPHECY_HAVE_OTF2
@@ -203,6 +204,7 @@ static void read_checked(int nloc, int chunk_mib, const char *want)
     struct got g = {{0}, 0};
     struct fmt_sink sink = {take, NULL, &g, NULL};
     struct err e = {0};
+    struct timespec t0, t1;
     long self0, self1, child;
     int rc;
 
@@ -213,11 +215,14 @@ static void read_checked(int nloc, int chunk_mib, const char *want)
     printf("  %d locations, %d MiB chunks: %zu files, %.2f MB\n", nloc, chunk_mib, fs.n,
            (double)fs.bytes / 1e6);
     self0 = max_rss_kib(RUSAGE_SELF);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     rc = fmt_parse("otf2", fs.f, fs.n, NULL, &sink, &e);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
     self1 = max_rss_kib(RUSAGE_SELF);
     child = max_rss_kib(RUSAGE_CHILDREN);
-    printf("  reader child peak %ld MB; this process grew %ld MB\n", child / 1024,
-           (self1 - self0) / 1024);
+    printf("  read in %.2f s; reader child peak %ld MB; this process grew %ld MB\n",
+           (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
+           child / 1024, (self1 - self0) / 1024);
     CHECK_INT(rc, 0);
     if (rc != 0)
         fprintf(stderr, "  refused: %s\n", e.message);
