@@ -1,0 +1,180 @@
+/* changes: rank tests for change points as runs arrive; see changes.h. */
+#include "models/changes.h"
+
+#include <math.h>
+#include <string.h>
+
+int changes_check(struct changes_opts *o, const char *field, struct err *err)
+{
+    if (o->threshold == 0)
+        o->threshold = 0.001;
+    if (o->window == 0)
+        o->window = 50;
+    if (o->min_before == 0)
+        o->min_before = 10;
+    if (o->min_after == 0)
+        o->min_after = 3;
+    if (o->max_after == 0)
+        o->max_after =
+            o->min_after > CHANGES_MAX_AFTER ? o->min_after : CHANGES_MAX_AFTER;
+    if (!(o->threshold > 0 && o->threshold < 1))
+        return err_invalid(err, field, "%s: the threshold (a p value) must be in (0, 1)",
+                           field ? field : "changes");
+    if (o->min_before < 2 || o->window < o->min_before || o->window > CHANGES_MAX_WINDOW)
+        return err_invalid(err, field,
+                           "%s: the window must hold %zu to %d runs, at least min_before",
+                           field ? field : "changes", o->min_before, CHANGES_MAX_WINDOW);
+    if (o->min_after < 1 || o->min_after > o->max_after ||
+        o->max_after > CHANGES_MAX_AFTER)
+        return err_invalid(err, field, "%s: the newest runs tried must be 1 to %d",
+                           field ? field : "changes", CHANGES_MAX_AFTER);
+    return 0;
+}
+
+double changes_mw_p(double u, size_t m, size_t k)
+{
+    /* The number of ways to place m after values among m + k with U = v is
+     * the coefficient of q^v of the Gaussian binomial [m+k choose m]_q =
+     * prod_{i=1..m} (1 - q^(k+i)) / (1 - q^i): built one factor at a time,
+     * each step an exact polynomial with integer coefficients (at most
+     * C(208, 8) < 2^53, exact in a double). */
+    double c[CHANGES_MAX_AFTER * CHANGES_MAX_WINDOW + 1], total = 0, tail = 0, hi;
+    size_t i, d, deg = 0, from;
+
+    if (m == 0 || k == 0 || m > CHANGES_MAX_AFTER || k > CHANGES_MAX_WINDOW)
+        return 1;
+    memset(c, 0, sizeof c);
+    c[0] = 1;
+    for (i = 1; i <= m; i++) {
+        size_t a = k + i, ndeg = deg + k;
+        /* times (1 - q^a): the product's degree deg + a, but the quotient's
+         * is ndeg; coefficients above ndeg cancel in the division */
+        for (d = ndeg; d >= a; d--)
+            c[d] -= d - a <= deg ? c[d - a] : 0;
+        /* divided by (1 - q^i): q[d] = p[d] + q[d - i] */
+        for (d = i; d <= ndeg; d++)
+            c[d] += c[d - i];
+        deg = ndeg;
+    }
+    for (d = 0; d <= deg; d++)
+        total += c[d];
+    /* symmetric about m·k/2: the upper tail of the farther side, counted
+     * from the whole number at or below it (ties make halves) */
+    hi = fmax(u, (double)(m * k) - u);
+    from = (size_t)floor(hi);
+    for (d = from; d <= deg; d++)
+        tail += c[d];
+    return fmin(1.0, 2 * tail / total);
+}
+
+/* U of after[0..m) against before[0..k): pairs after > before, ties 1/2. */
+static double mw_u(const double *after, size_t m, const double *before, size_t k)
+{
+    double u = 0;
+    size_t i, j;
+    for (i = 0; i < m; i++)
+        for (j = 0; j < k; j++)
+            u += after[i] > before[j] ? 1 : after[i] == before[j] ? 0.5 : 0;
+    return u;
+}
+
+static double mean(const double *y, size_t n)
+{
+    double s = 0;
+    size_t i;
+    for (i = 0; i < n; i++)
+        s += y[i];
+    return n ? s / (double)n : 0;
+}
+
+/* The share of the significance that the test of the newest m runs gets
+ * (weighted Bonferroni): the sizes up to min_after + 2 share three
+ * quarters, the larger ones the rest, so that a step is found within a few
+ * runs at nearly the power of one test, and a step hidden at first (behind
+ * an outlier among the runs before it) still before it becomes part of the
+ * runs it is compared with. Renormalised over the sizes tried. */
+static double weight(const struct changes_opts *o, size_t m, size_t top)
+{
+    size_t small_top = o->min_after + 2 < top ? o->min_after + 2 : top;
+    size_t nsmall = small_top - o->min_after + 1, nlarge = top - small_top;
+    double share = nlarge ? 0.75 : 1.0;
+    return m <= small_top ? share / (double)nsmall : (1 - share) / (double)nlarge;
+}
+
+/* The test of the newest run (see changes.h), on checked options. */
+static int newest(const double *y, size_t n, size_t since, const struct changes_opts *o,
+                  struct changes_point *out)
+{
+    double p[CHANGES_MAX_AFTER + 1], best = INFINITY;
+    size_t k[CHANGES_MAX_AFTER + 1], m, top = 0, best_m = 0;
+
+    for (m = o->min_after; m <= o->max_after && m < n; m++) {
+        size_t t = n - m, from;
+        if (t < since + o->min_before)
+            break;
+        from = t > since + o->window ? t - o->window : since;
+        k[m] = t - from;
+        p[m] = changes_mw_p(mw_u(y + t, m, y + from, k[m]), m, k[m]);
+        top = m;
+    }
+    for (m = o->min_after; m <= top; m++) {
+        double adj = p[m] / weight(o, m, top);
+        if (adj < best) {
+            best = adj;
+            best_m = m;
+        }
+    }
+    if (top == 0 || best >= o->threshold)
+        return 0;
+    memset(out, 0, sizeof *out);
+    out->at = n - best_m;
+    out->found = n - 1;
+    out->p = fmin(1.0, best);
+    out->before = mean(y + out->at - k[best_m], k[best_m]);
+    out->after = mean(y + out->at, best_m);
+    return 1;
+}
+
+static int check_values(const double *y, size_t n, struct err *err)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (!isfinite(y[i]))
+            return err_invalid(err, NULL, "value %zu of the series is not finite", i);
+    return 0;
+}
+
+int changes_newest(const double *y, size_t n, size_t since, const struct changes_opts *o,
+                   struct changes_point *out, struct err *err)
+{
+    struct changes_opts opt = *o;
+    size_t lo = n > CHANGES_MAX_WINDOW + CHANGES_MAX_AFTER
+                    ? n - CHANGES_MAX_WINDOW - CHANGES_MAX_AFTER
+                    : 0;
+    if (changes_check(&opt, NULL, err) != 0 || check_values(y + lo, n - lo, err) != 0)
+        return -1;
+    return newest(y, n, since, &opt, out);
+}
+
+int changes_scan(const double *y, size_t n, const struct changes_opts *o,
+                 struct changes_point *out, size_t max, struct err *err)
+{
+    struct changes_opts opt = *o;
+    size_t i, since = 0, found = 0;
+
+    if (changes_check(&opt, NULL, err) != 0 || check_values(y, n, err) != 0)
+        return -1;
+    for (i = 1; i <= n && found < max; i++) {
+        struct changes_point cp;
+        if (newest(y, i, since, &opt, &cp)) {
+            out[found++] = cp;
+            since = cp.at;
+        }
+    }
+    /* each change point's after side reaches to the next one */
+    for (i = 0; i < found; i++) {
+        size_t end = i + 1 < found ? out[i + 1].at : n;
+        out[i].after = mean(y + out[i].at, end - out[i].at);
+    }
+    return (int)found;
+}

@@ -1,0 +1,80 @@
+/* changes: where a series shifted, told apart from noise and outliers
+ * (SPEC §17 "Change points").
+ *
+ * A performance series has log-normal noise of a few percent and now and
+ * then an outlier several times the noise (a slow node, a noisy neighbour).
+ * Tests on means are pulled by the outliers; this module compares ranks
+ * instead. A change point at index t says: the runs from t on come from
+ * another law than the runs before t. It is tested as runs arrive:
+ *
+ *   for m = min_after..max_after (3..8), the newest m runs (the "after"
+ *   side) against the up to `window` runs before them since the last change
+ *   point (the "before" side, at least min_before of them), with the
+ *   Mann-Whitney statistic U (pairs after > before, ties counting one half)
+ *   and its exact two-sided permutation p value: the share of all ways to
+ *   choose m of the m + k values whose U is as far from m·k/2. The sizes
+ *   split the significance (weighted Bonferroni: m up to min_after + 2 share
+ *   three quarters, the larger the rest); a change point is found when one
+ *   size's p value over its share is below `threshold`, where the smallest
+ *   such ratio is. Each new run is thus one test at level `threshold`: on a
+ *   series of one law at most that share of runs raises a change point. A
+ *   shift not found within max_after runs of it becomes part of the runs
+ *   later runs are compared with: small shifts that need more runs than
+ *   that to stand out of the noise are not found.
+ *
+ * changes_scan replays a whole history run by run (what GET
+ * /api/v1/changes answers) and changes_newest asks only about the newest
+ * run (what a changepoint watch asks of each new run); both find the same
+ * change points at the same indices. Pure computation: no I/O; the only
+ * allocation is the caller's output array. Thread-safe.
+ */
+#ifndef PROPHECY_CHANGES_H
+#define PROPHECY_CHANGES_H
+
+#include <stddef.h>
+
+#include "common/err.h"
+
+#define CHANGES_MAX_AFTER 8    /* the most newest runs one test may take */
+#define CHANGES_MAX_WINDOW 200 /* the most runs before them it may compare */
+
+struct changes_opts {
+    double threshold;            /* significance of a change point; 0: 0.001 */
+    size_t window;               /* runs before the newest compared; 0: 50 */
+    size_t min_before;           /* fewest runs since the last change to test; 0: 10 */
+    size_t min_after, max_after; /* newest runs tried; 0: 3 and 8 */
+};
+
+struct changes_point {
+    size_t at;     /* index of the first run of the new law (>= 1) */
+    size_t found;  /* index of the run with which it was found */
+    double p;      /* the test's p value (Bonferroni-adjusted, <= 1) */
+    double before; /* mean of the before side it was tested against */
+    double after;  /* mean of the runs from `at` to the next change point or
+                      the end of the series */
+};
+
+/* Fills o's zero fields with the defaults above and checks it: threshold in
+ * (0, 1), window in [min_before, CHANGES_MAX_WINDOW], min_before >= 2,
+ * 1 <= min_after <= max_after <= CHANGES_MAX_AFTER. 0, or -1 with a 422
+ * naming `field`. */
+int changes_check(struct changes_opts *o, const char *field, struct err *err);
+
+/* Every change point of y[0..n) (finite values), in order, at most max of
+ * them into out. Returns their number, or -1 with err (a value that is not
+ * finite; bad options). */
+int changes_scan(const double *y, size_t n, const struct changes_opts *o,
+                 struct changes_point *out, size_t max, struct err *err);
+
+/* Whether the newest value y[n-1] reveals a change point, given that the
+ * last change point known before it is at `since` (0: none). Returns 1 and
+ * fills *out, 0 when it does not, -1 with err. */
+int changes_newest(const double *y, size_t n, size_t since, const struct changes_opts *o,
+                   struct changes_point *out, struct err *err);
+
+/* The exact two-sided p value of the Mann-Whitney statistic u (pairs after >
+ * before, ties one half) for m after values and k before values (m <=
+ * CHANGES_MAX_AFTER, k <= CHANGES_MAX_WINDOW); 1 when m or k is 0. */
+double changes_mw_p(double u, size_t m, size_t k);
+
+#endif
