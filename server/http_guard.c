@@ -45,7 +45,8 @@ struct linger_rec {
 struct http_guard {
     pthread_mutex_t lock;
     pthread_cond_t wake;
-    struct conn_rec conns; /* list head */
+    struct conn_rec conns;       /* list head */
+    pthread_mutex_t linger_lock; /* the lingering sockets' own: drained unlocked */
     struct linger_rec linger[LINGER_MAX];
     size_t nlinger;
     int stopping;
@@ -67,17 +68,19 @@ static double since_s(const struct timespec *t)
     return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
 }
 
-/* Reads and drops what lingering sockets hold; closes those whose client
- * closed or failed, or that read LIMIT_LINGER_BODY bytes or lingered for
- * the request timeout. Under g->lock. */
+/* Reads and drops what lingering sockets hold (at most 1 MiB each a pass);
+ * closes those whose client closed or failed, or that read
+ * LIMIT_LINGER_BODY bytes or lingered for the request timeout. Takes
+ * g->linger_lock only, so that admissions and requests never wait on it. */
 static void drain_lingering(struct http_guard *g, double limit)
 {
     static char sink[65536];
     size_t i = 0;
+    pthread_mutex_lock(&g->linger_lock);
     while (i < g->nlinger) {
         struct linger_rec *l = &g->linger[i];
         int done = 0;
-        for (int k = 0; k < 64 && !done; k++) {
+        for (int k = 0; k < 16 && !done; k++) {
             ssize_t n = recv(l->fd, sink, sizeof sink, MSG_DONTWAIT);
             if (n > 0)
                 l->read += (size_t)n;
@@ -95,6 +98,7 @@ static void drain_lingering(struct http_guard *g, double limit)
             i++;
         }
     }
+    pthread_mutex_unlock(&g->linger_lock);
 }
 
 /* The seconds a connection may wait for its next request line: the idle
@@ -114,27 +118,38 @@ static void *reaper_main(void *arg)
     struct app *app = arg;
     struct http_guard *g = app->guard;
     double limit = (double)app->cfg->request_timeout, idle = idle_limit(app->cfg);
+    struct timespec scanned;
 
+    clock_gettime(CLOCK_MONOTONIC, &scanned);
     pthread_mutex_lock(&g->lock);
     while (!g->stopping) {
         struct timespec until;
         struct conn_rec *c;
+        int lingering;
+        pthread_mutex_lock(&g->linger_lock);
+        lingering = g->nlinger > 0;
+        pthread_mutex_unlock(&g->linger_lock);
         clock_gettime(CLOCK_REALTIME, &until);
         /* lingering sockets are drained often: the client's sends wait on
          * the receive buffer between passes */
-        until.tv_nsec += (g->nlinger ? 5 : 250) * 1000000L;
+        until.tv_nsec += (lingering ? 5 : 250) * 1000000L;
         if (until.tv_nsec >= 1000000000L) {
             until.tv_sec++;
             until.tv_nsec -= 1000000000L;
         }
         pthread_cond_timedwait(&g->wake, &g->lock, &until);
-        for (c = g->conns.next; c != &g->conns; c = c->next)
-            if (!c->busy && c->fd >= 0 &&
-                since_s(&c->since) > (c->started ? limit : idle)) {
-                shutdown(c->fd, SHUT_RDWR); /* MHD sees the end and closes it */
-                c->fd = -1;
-            }
+        if (since_s(&scanned) >= 0.25) { /* the deadlines, four times a second */
+            clock_gettime(CLOCK_MONOTONIC, &scanned);
+            for (c = g->conns.next; c != &g->conns; c = c->next)
+                if (!c->busy && c->fd >= 0 &&
+                    since_s(&c->since) > (c->started ? limit : idle)) {
+                    shutdown(c->fd, SHUT_RDWR); /* MHD sees the end and closes it */
+                    c->fd = -1;
+                }
+        }
+        pthread_mutex_unlock(&g->lock);
         drain_lingering(g, limit);
+        pthread_mutex_lock(&g->lock);
     }
     pthread_mutex_unlock(&g->lock);
     return NULL;
@@ -173,15 +188,19 @@ void guard_on_connection(void *cls, struct MHD_Connection *conn, void **socket_c
         if (c->linger && c->fd >= 0) {
             /* MHD closes its descriptor next: keep the socket open on a
              * duplicate, write side done, and read the rest of the body */
-            int fd = g->nlinger < LINGER_MAX ? fcntl(c->fd, F_DUPFD_CLOEXEC, 0) : -1;
-            if (fd >= 0) {
-                shutdown(fd, SHUT_WR);
-                g->linger[g->nlinger].fd = fd;
-                g->linger[g->nlinger].read = 0;
-                clock_gettime(CLOCK_MONOTONIC, &g->linger[g->nlinger].since);
-                g->nlinger++;
-                pthread_cond_broadcast(&g->wake);
+            pthread_mutex_lock(&g->linger_lock);
+            if (g->nlinger < LINGER_MAX) {
+                int fd = fcntl(c->fd, F_DUPFD_CLOEXEC, 0);
+                if (fd >= 0) {
+                    shutdown(fd, SHUT_WR);
+                    g->linger[g->nlinger].fd = fd;
+                    g->linger[g->nlinger].read = 0;
+                    clock_gettime(CLOCK_MONOTONIC, &g->linger[g->nlinger].since);
+                    g->nlinger++;
+                    pthread_cond_broadcast(&g->wake);
+                }
             }
+            pthread_mutex_unlock(&g->linger_lock);
         }
         c->prev->next = c->next;
         c->next->prev = c->prev;
@@ -377,6 +396,7 @@ int guard_start(struct app *app, struct err *err)
     if (g == NULL)
         return err_nomem(err);
     pthread_mutex_init(&g->lock, NULL);
+    pthread_mutex_init(&g->linger_lock, NULL);
     pthread_cond_init(&g->wake, NULL);
     g->conns.next = g->conns.prev = &g->conns;
     atomic_init(&g->buffered, 0);
@@ -429,6 +449,7 @@ void guard_free(struct app *app)
     xfree(g->queue);
     xfree(g->workers);
     pthread_mutex_destroy(&g->lock);
+    pthread_mutex_destroy(&g->linger_lock);
     pthread_cond_destroy(&g->wake);
     xfree(g);
     app->guard = NULL;
