@@ -17,8 +17,14 @@
 /* ---- transport ------------------------------------------------------------ */
 #define LIMIT_BODY_DEFAULT (8u << 20) /* bytes of one request body (--max-body) */
 #define LIMIT_PATH_PARAMS 4           /* captured segments of one route */
-#define LIMIT_QUERY_PARAMS 64         /* parameters of one query string */
-#define LIMIT_QUERY_BYTES 32768       /* bytes of one query string (raw) */
+/* Bytes of a refused request body (413, 401, ...) read and dropped after the
+ * early answer before the connection closes, so that a client sending it
+ * without Expect: 100-continue reads the answer instead of a TCP reset
+ * (lingering close, as nginx's lingering_close); announced larger bodies
+ * are not waited for. */
+#define LIMIT_LINGER_BODY (64ull << 20)
+#define LIMIT_QUERY_PARAMS 64   /* parameters of one query string */
+#define LIMIT_QUERY_BYTES 32768 /* bytes of one query string (raw) */
 
 /* ---- names and text ------------------------------------------------------- */
 /* Bytes of any name: application, executable, system, kernel, input, metric,
@@ -59,13 +65,18 @@
 #define LIMIT_IMPORT_TAU_METRICS 16        /* metrics (MULTI__ directories) of one TAU run */
 #define LIMIT_IMPORT_TAU_EVENTS 64         /* user events of one TAU run (4 metrics each) */
 #define LIMIT_IMPORT_OTF2_EVENTS 100000000 /* events read from one OTF2 trace */
-#define LIMIT_IMPORT_OTF2_MEMORY                                                         \
-    (8ull << 30)                     /* address space of the OTF2 reader process */
+/* Memory the OTF2 reader process may add to what it inherits: BASE plus
+ * PER_BYTE times the archive's bytes, at most MEMORY (a 1 MB archive: 256 MiB;
+ * the library's buffers and the events kept for the trace fit in it). */
+#define LIMIT_IMPORT_OTF2_MEMORY (8ull << 30)
+#define LIMIT_IMPORT_OTF2_MEMORY_BASE (192ull << 20)
+#define LIMIT_IMPORT_OTF2_MEMORY_PER_BYTE 64
 #define LIMIT_IMPORT_OTF2_CPU 600    /* CPU seconds of the OTF2 reader process */
 #define LIMIT_COMMIT 64              /* bytes of a commit (SPEC §11) */
 #define LIMIT_TAGS 32                /* tags of one run (SPEC §11) */
 #define LIMIT_COMPARE_CONFIGS 10000  /* configurations one comparison reports */
 #define LIMIT_COMPARE_VALUES 2000000 /* values the sides of a comparison hold */
+#define LIMIT_ALERTS_PAGE 1000       /* alerts of one GET /api/v1/alerts page (?limit=) */
 #define LIMIT_WATCHES 1000           /* watches in one database */
 
 /* ---- imports of SPEC §16: chrome-trace, hpctoolkit, nsys-sqlite -------------- */
