@@ -340,10 +340,11 @@ int fit_predict(const struct fit_model *m, const double *x, double *y, double *l
 
 /* Like fit_predict, with the interval of the extrapolating `auto` when the
  * model has xunc > 0 (otherwise exactly fit_predict): the law's own
- * uncertainty, xunc per unit of fit_extrapolation(m, x), is added to the
+ * uncertainty, growing with d = fit_extrapolation(m, x), is added to the
  * noise, and a relative model's interval is multiplicative,
- * y * exp(+-t * sqrt(s2 (1 + h/y^2) + (xunc * d)^2)), so never below 0 for a
- * positive quantity. OUT: y, lo, hi. Errors as fit_predict. */
+ * y * exp(+-sqrt(t^2 s2 (1 + h/y^2) + (k d sqrt(min(xunc, 0.25)))^2)), k 0.8
+ * for one variable and 1.1 for two (fit.c), so never below 0 for a positive
+ * quantity. OUT: y, lo, hi. Errors as fit_predict. */
 int fit_predict_ext(const struct fit_model *m, const double *x, double *y, double *lo,
                     double *hi, struct err *err);
 

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* The selections compared: `auto` (fit_run, fit_predict_ext) and Extra-P's
  * rules as written again here (fit_pmnf1 for one variable, fit_pmnf2 for
@@ -52,6 +53,13 @@ extern size_t n_breaks, n_outliers, n_fits;
  * nq points xq (nv values each); scores against truth[k] (error) and
  * obs[k][0..nobs[k]-1] (coverage, each observation counts). pred_out, when
  * not NULL, receives the predictions. Returns 0, or -1 when the fit failed. */
+/* --dump FILE: one line per scored observation of `auto` (eval/README.md):
+ * tag case nvars npoints prediction truth observation lo hi reach xunc dof
+ * warned; written while dump_tag is set. */
+extern FILE *dump_fp;
+extern const char *dump_tag;
+extern size_t dump_case;
+
 int score_on(int sel, const struct fit_basis *basis, const double *x, const double *y,
              size_t n, const double *xq, const double *truth, double *const *obs,
              const size_t *nobs, size_t nq, struct tally *t, double *pred_out);

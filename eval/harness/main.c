@@ -59,11 +59,12 @@ static int all_sets(char (*sets)[256])
 
 static int usage(const char *what)
 {
-    fprintf(stderr,
-            "eval_modeling: %s\nusage: eval_modeling [--train F] [--single SEED] "
-            "[--basis FILE [--map MAP]] [--scaling DIR|none] [--preds FILE] "
-            "[--coupling DIR] [-v] [SET...|all]\n",
-            what);
+    fprintf(
+        stderr,
+        "eval_modeling: %s\nusage: eval_modeling [--train F] [--single SEED] "
+        "[--basis FILE [--map MAP]] [--scaling DIR|none] [--preds FILE] [--dump FILE] "
+        "[--coupling DIR] [-v] [SET...|all]\n",
+        what);
     return 2;
 }
 
@@ -106,6 +107,10 @@ int main(int argc, char **argv)
             scaling = strcmp(v, "none") == 0 ? NULL : v;
         } else if (strcmp(a, "--preds") == 0) {
             preds = v;
+        } else if (strcmp(a, "--dump") == 0) {
+            dump_fp = fopen(v, "w");
+            if (dump_fp == NULL)
+                return usage("--dump wants a file that can be written");
         } else if (strcmp(a, "--coupling") == 0) {
             coupling = strcmp(v, "none") == 0 ? NULL : v;
         } else if (strcmp(a, "--single") == 0) {
@@ -131,10 +136,14 @@ int main(int argc, char **argv)
     for (i = 0; i < nsets; i++) {
         printf("\nreal cases of %s%s:\n", sets[i],
                verbose ? " (x:prediction(measured median)interval width)" : "");
+        dump_tag = sets[i];
         real(sets[i], re, verbose);
     }
+    dump_tag = "synthetic";
     synthetic(syn, verbose);
+    dump_tag = "synthetic2";
     synthetic2(syn2);
+    dump_tag = NULL;
     print_header();
     for (i = 0; i < NSEL; i++)
         print_row("synthetic", sel_name[i], &syn[i]);
@@ -150,8 +159,13 @@ int main(int argc, char **argv)
            n_fits, n_breaks, n_outliers);
     if (curve_loaded())
         print_curve_summary();
-    if (scaling != NULL)
+    if (scaling != NULL) {
+        dump_tag = "shared";
         scaling_corpus(scaling, preds, verbose);
+        dump_tag = NULL;
+    }
+    if (dump_fp != NULL)
+        fclose(dump_fp);
     if (coupling != NULL) {
         couple_eval(coupling, "kernels.txt", "four loop kernels of kernels.c");
         couple_eval(coupling, "chain.txt",

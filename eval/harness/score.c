@@ -6,6 +6,7 @@
 #include "common/xalloc.h"
 #include "models/aggregate.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +141,10 @@ int score(int sel, const double *x, const double *y, size_t n, const double *xq,
     return score_on(sel, NULL, x, y, n, xq, truth, obs, nobs, nq, t, pred_out);
 }
 
+FILE *dump_fp;
+const char *dump_tag;
+size_t dump_case;
+
 int score_on(int sel, const struct fit_basis *basis, const double *x, const double *y,
              size_t n, const double *xq, const double *truth, double *const *obs,
              const size_t *nobs, size_t nq, struct tally *t, double *pred_out)
@@ -179,6 +184,7 @@ int score_on(int sel, const struct fit_basis *basis, const double *x, const doub
         n_breaks += r.model.seg_x > 0;
         n_outliers += r.model.outliers > 0;
     }
+    dump_case++;
     for (k = 0; k < nq; k++) {
         double yp, lo, hi, err, width;
         if (fit_predict_ext(&r.model, &xq[k * nv], &yp, &lo, &hi, NULL) < 0) {
@@ -199,6 +205,14 @@ int score_on(int sel, const struct fit_basis *basis, const double *x, const doub
             warned = fit_warning(&r.model, &xq[k * nv], yp, lo, hi, &wb) > 0;
             buf_free(&wb);
             for (j = 0; j < nobs[k]; j++) {
+                if (dump_fp != NULL && dump_tag != NULL && basis == NULL)
+                    fprintf(
+                        dump_fp,
+                        "%s %zu %d %zu %.9g %.9g %.9g %.9g %.9g %.6g %.6g %d %d %.6g\n",
+                        dump_tag, dump_case, nv, n, yp, truth[k], obs[k][j], lo, hi,
+                        fit_extrapolation(&r.model, &xq[k * nv]), r.model.xunc,
+                        r.model.dof, warned,
+                        r.model.dof > 0 ? gsl_cdf_tdist_Pinv(0.975, r.model.dof) : 0);
                 tally_add(t, err, width, obs[k][j] >= lo && obs[k][j] <= hi);
                 t->warned += warned;
                 t->far += err > 0.5;
