@@ -162,43 +162,23 @@ int api_run_get(struct req *r)
 struct export_stream {
     struct app *app;
     struct exporter *x;
-    struct buf out;
-    size_t pos;
-    int more;
 };
 
-static ssize_t export_read(void *cls, uint64_t pos, char *dst, size_t max)
+/* One page: one pooled connection per page, returned between pages, so a
+ * slow client never holds a reader. */
+static int export_next(void *ctx, struct buf *out, struct err *err)
 {
-    struct export_stream *st = cls;
-    size_t avail;
-    (void)pos;
-    while (st->pos >= st->out.len) {
-        db *d;
-        if (!st->more)
-            return MHD_CONTENT_READER_END_OF_STREAM;
-        buf_reset(&st->out);
-        st->pos = 0;
-        /* One pooled connection per page, returned between pages, so a slow
-         * client never holds a reader. */
-        d = db_pool_get(st->app->pool);
-        st->more = export_page(st->x, d, &st->out, NULL);
-        db_pool_put(st->app->pool, d);
-        if (st->more < 0)
-            return MHD_CONTENT_READER_END_WITH_ERROR;
-    }
-    avail = st->out.len - st->pos;
-    if (avail > max)
-        avail = max;
-    memcpy(dst, st->out.data + st->pos, avail);
-    st->pos += avail;
-    return (ssize_t)avail;
+    struct export_stream *st = ctx;
+    db *d = db_pool_get(st->app->pool);
+    int more = export_page(st->x, d, out, err);
+    db_pool_put(st->app->pool, d);
+    return more;
 }
 
-static void export_stream_free(void *cls)
+static void export_release(void *ctx)
 {
-    struct export_stream *st = cls;
+    struct export_stream *st = ctx;
     export_free(st->x);
-    buf_free(&st->out);
     xfree(st);
 }
 
@@ -208,7 +188,6 @@ int api_export(struct req *r)
     struct export_stream *st;
     struct err e = {0};
     int csv = fmt && strcmp(fmt, "csv") == 0;
-    db *d;
 
     if (fmt && !csv && strcmp(fmt, "json") != 0) {
         err_set(&e, 400, "bad_parameter", "format", "format must be csv or json");
@@ -221,25 +200,6 @@ int api_export(struct req *r)
         return http_error(r, &e);
     }
     st->app = r->app;
-    buf_init(&st->out, 64u << 20);
-    /* The first page is made before answering, so that a store that cannot
-     * be read (a damaged database) answers an error status instead of a
-     * cut-off 200. */
-    d = db_pool_get(r->app->pool);
-    st->more = export_page(st->x, d, &st->out, &e);
-    db_pool_put(r->app->pool, d);
-    if (st->more < 0) {
-        export_stream_free(st);
-        return http_error(r, &e);
-    }
-    r->stream = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024,
-                                                  export_read, st, export_stream_free);
-    if (r->stream == NULL) {
-        export_stream_free(st);
-        err_nomem(&e);
-        return http_error(r, &e);
-    }
-    r->status = 200;
-    r->content_type = csv ? "text/csv; charset=utf-8" : "application/json";
-    return 0;
+    return http_stream(r, csv ? "text/csv; charset=utf-8" : "application/json", 64u << 20,
+                       export_next, export_release, st);
 }

@@ -29,6 +29,77 @@ int http_body(struct req *r, int status, const char *content_type, const char *b
     return 0;
 }
 
+struct stream {
+    int (*next)(void *ctx, struct buf *out, struct err *err);
+    void (*release)(void *ctx);
+    void *ctx;
+    struct buf out;
+    size_t pos;
+    int more;
+};
+
+static ssize_t stream_read(void *cls, uint64_t pos, char *dst, size_t max)
+{
+    struct stream *st = cls;
+    size_t avail;
+    (void)pos;
+    while (st->pos >= st->out.len) {
+        if (!st->more)
+            return MHD_CONTENT_READER_END_OF_STREAM;
+        buf_reset(&st->out);
+        st->pos = 0;
+        st->more = st->next(st->ctx, &st->out, NULL);
+        if (st->more < 0)
+            return MHD_CONTENT_READER_END_WITH_ERROR;
+    }
+    avail = st->out.len - st->pos;
+    if (avail > max)
+        avail = max;
+    memcpy(dst, st->out.data + st->pos, avail);
+    st->pos += avail;
+    return (ssize_t)avail;
+}
+
+static void stream_free(void *cls)
+{
+    struct stream *st = cls;
+    st->release(st->ctx);
+    buf_free(&st->out);
+    xfree(st);
+}
+
+int http_stream(struct req *r, const char *content_type, size_t piece_max,
+                int (*next)(void *ctx, struct buf *out, struct err *err),
+                void (*release)(void *ctx), void *ctx)
+{
+    struct stream *st = xcalloc(1, sizeof *st);
+    struct err e = {0};
+
+    if (st == NULL) {
+        release(ctx);
+        err_nomem(&e);
+        return http_error(r, &e);
+    }
+    st->next = next;
+    st->release = release;
+    st->ctx = ctx;
+    buf_init(&st->out, piece_max);
+    if ((st->more = next(ctx, &st->out, &e)) < 0) {
+        stream_free(st);
+        return http_error(r, &e);
+    }
+    r->stream = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024,
+                                                  stream_read, st, stream_free);
+    if (r->stream == NULL) {
+        stream_free(st);
+        err_nomem(&e);
+        return http_error(r, &e);
+    }
+    r->status = 200;
+    r->content_type = content_type;
+    return 0;
+}
+
 int http_json(struct req *r, int status, json_t *v)
 {
     /* 16 significant digits: 11.2 reads as 11.2, not 11.199999999999999;

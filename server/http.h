@@ -186,6 +186,18 @@ int http_redirect(struct req *r, const char *location);
  * static. Returns 0. */
 int http_body(struct req *r, int status, const char *content_type, const char *body,
               size_t len);
+/* Responds 200 with a body streamed in pieces, so that memory stays flat
+ * however long it is: next(ctx, out, err) appends the next piece to out
+ * (empty before each call, at most piece_max bytes) and returns 1 while more
+ * follows, 0 after the last piece, -1 on failure. The first piece is made
+ * before answering, so a failure there answers its error (a 404, a damaged
+ * store's 500) instead of a cut-off 200; a later failure closes the
+ * connection (the client sees a truncated body). release(ctx) runs when
+ * the response is done, or at once when nothing could be answered. Returns
+ * 0. */
+int http_stream(struct req *r, const char *content_type, size_t piece_max,
+                int (*next)(void *ctx, struct buf *out, struct err *err),
+                void (*release)(void *ctx), void *ctx);
 /* Returns the decoded query parameter (arena), or NULL. */
 const char *http_query(struct req *r, const char *name);
 /* Returns every query parameter as an object of decoded strings (a name
