@@ -44,24 +44,10 @@ struct db_backend {
                      struct db_page_row **rows, struct err *err);
     long long (*runs_rank)(db *d, const struct db_page_query *q, struct err *err);
 
-    /* db/select.h */
-    int (*select_runs)(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,
-                       struct err *err);
+    /* db/select.h: the read snapshot of a fit (the selections themselves are
+     * db/select.c's) */
     int (*select_begin)(db *d, struct err *err);
     void (*select_end)(db *d);
-    int (*select_fit_configs)(db *d, const struct db_sel_fit *q,
-                              struct db_fit_configs *out, struct err *err);
-    int (*fit_sums)(db *d, const struct db_fit_y *y, struct db_fit_sum *sums, size_t n,
-                    struct err *err);
-    int (*fit_spread)(db *d, const struct db_fit_y *y, const long long *configs,
-                      size_t nconfig, double mean, double center, double *ss_mean,
-                      double *ss_center, struct err *err);
-    int (*fit_nth)(db *d, const struct db_fit_y *y, const long long *configs,
-                   size_t nconfig, size_t k, int two, double *v, struct err *err);
-    int (*select_overlay)(db *d, const struct db_sel_overlay *q, struct db_sel_rows *out,
-                          struct err *err);
-    int (*select_couple)(db *d, const struct db_sel_couple *q, arena *a,
-                         struct db_couple_rows *out, struct err *err);
 
     /* db/history.h */
     int (*history_configs)(db *d, const struct db_history_filter *f, int max, arena *a,
