@@ -40,9 +40,6 @@ struct db_backend {
 
     /* db/summary.h */
     int (*summary_add_run)(db *d, long long run_id, struct err *err);
-    int (*runs_page)(db *d, const struct db_page_query *q, arena *a,
-                     struct db_page_row **rows, struct err *err);
-    long long (*runs_rank)(db *d, const struct db_page_query *q, struct err *err);
 
     /* db/select.h: the read snapshot of a fit (the selections themselves are
      * db/select.c's) */

@@ -24,9 +24,6 @@ int pg_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_r
 
 /* db/summary.h */
 int pg_summary_add_run(db *d, long long run_id, struct err *err);
-int pg_runs_page(db *d, const struct db_page_query *q, arena *a,
-                 struct db_page_row **rows, struct err *err);
-long long pg_runs_rank(db *d, const struct db_page_query *q, struct err *err);
 
 /* db/select.h */
 int pg_select_begin(db *d, struct err *err);
