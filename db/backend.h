@@ -35,8 +35,6 @@ struct db_backend {
     /* db/runs.h */
     int (*runs_insert)(db *d, const struct run_record *runs, size_t n, long long *ids,
                        int *existed, struct err *err);
-    int (*runs_list)(db *d, const struct db_run_filter *f, arena *a,
-                     struct db_run_row **rows, struct err *err);
 
     /* db/summary.h */
     int (*summary_add_run)(db *d, long long run_id, struct err *err);
@@ -110,7 +108,7 @@ struct db_resolved {
 };
 int db_resolve(db *d, struct db_resolved *c, const struct run_record *r, struct err *err);
 
-/* Reading stored runs (db/runs.c), for the engines' own listings: one row
+/* Reading stored runs (db/runs.c; db_run_same for the engines' stores): one row
  * of the run columns (id, uid, application, executable, system, nprocs,
  * runtime, started_at, submitter, created_at, commit, branch) from st; a
  * run's inputs, metrics, kernels and tags; whether stored run id has

@@ -4,7 +4,6 @@
 const struct db_backend db_pg = {
     .name = "postgresql",
     .runs_insert = pg_runs_insert,
-    .runs_list = pg_runs_list,
     .summary_add_run = pg_summary_add_run,
     .select_begin = pg_select_begin,
     .select_end = pg_select_end,

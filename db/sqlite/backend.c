@@ -5,7 +5,6 @@
 const struct db_backend db_sqlite = {
     .name = "sqlite",
     .runs_insert = sq_runs_insert,
-    .runs_list = sq_runs_list,
     .summary_add_run = sq_summary_add_run,
     .select_begin = sq_select_begin,
     .select_end = sq_select_end,

@@ -19,8 +19,6 @@ int sq_check(db *d, char **problems, struct err *err);
 /* db/runs.h */
 int sq_runs_insert(db *d, const struct run_record *runs, size_t n, long long *ids,
                    int *existed, struct err *err);
-int sq_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_row **rows,
-                 struct err *err);
 
 /* db/summary.h */
 int sq_summary_add_run(db *d, long long run_id, struct err *err);
