@@ -91,13 +91,14 @@ int db_savepoint(db *d, enum db_savepoint op, struct err *err);
 int db_is_postgres(const char *path);
 
 /* Brings a database at version `have` to db_schema_version(): every step of
- * schema (a backend's schema text, split into steps by its "-- migration N"
- * lines) numbered above `have` goes, in order, to step(d, N, sql, err), which
- * runs sql and records N in one transaction. A database newer than this
- * prophecyd is refused. Returns 0, or -1 with err set. */
+ * schema (an engine's schema text, split into steps by its "-- migration N"
+ * lines) numbered above `have` runs, in order, in its own transaction
+ * (the engine's begin), followed in it by finish(d, N, err), the engine's
+ * own work for step N (at least recording N as the database's version). A
+ * database newer than this prophecyd is refused. Returns 0, or -1 with err
+ * set. */
 int db_migrate(db *d, const char *schema, int have,
-               int (*step)(db *d, int version, const char *sql, struct err *err),
-               struct err *err);
+               int (*finish)(db *d, int version, struct err *err), struct err *err);
 
 /* The ids of a run's application, executable and system, created on first
  * use (db/runs.c); c remembers the last names, so a batch of runs of one
