@@ -422,7 +422,10 @@ static const char *variant(const struct db_run_filter *f)
 #define CHILDREN(cols, table, in, order)                                                 \
     "SELECT run_id, " cols " FROM " table " WHERE " in " ORDER BY run_id, " order
 #define SQ_IN "run_id IN (SELECT value FROM json_each(?1))"
-#define PG_IN "run_id = ANY(?1::bigint[])"
+/* ?1 is a text parameter: cast to bigint[] in a subquery, so that the cast
+ * (array_in, stable, not folded) runs once rather than for every row
+ * compared (= ANY(?1::bigint[]) made a page of 1,000 runs 10 times slower). */
+#define PG_IN "run_id IN (SELECT unnest(?1::bigint[]))"
 enum child { C_INPUTS, C_METRICS, C_KERNELS, C_TAGS };
 static const char *const children_sql[2][4] = {
     {CHILDREN("name, value", "run_inputs", SQ_IN, "name"),

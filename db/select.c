@@ -308,17 +308,18 @@ nomem:
  * a bigint array on PostgreSQL) as rows (cid, y), y by kind: the runtime;
  * the metric ?2; the summed time of kernel ?2; ?3 / runtime / (nprocs when
  * ?4 is not 0, else 1). A runtime of 0 gives no value (SQLite's division by
- * zero; nullif on PostgreSQL). On SQLite, the runs come from runs_series
- * (config_id, ...), which covers the runtime and the id; a y that is a
- * subquery is computed once per run in a co-routine (LIMIT -1 keeps the
- * subquery from being flattened into each aggregate that reads it). A
- * pass's own parameters are ?5 and ?6. */
+ * zero; nullif on PostgreSQL). On PostgreSQL the text ?1 is cast to an
+ * array once, in a subquery (db/runs.c's PG_IN says why). On SQLite, the
+ * runs come from runs_series (config_id, ...), which covers the runtime and
+ * the id; a y that is a subquery is computed once per run in a co-routine
+ * (LIMIT -1 keeps the subquery from being flattened into each aggregate
+ * that reads it). A pass's own parameters are ?5 and ?6. */
 #define SQ_V(y, lim)                                                                     \
     "(SELECT c.id AS cid, " y " AS y FROM run_configs c CROSS JOIN runs r WHERE c.id "   \
     "IN (SELECT value FROM json_each(?1)) AND r.config_id = c.id" lim ")"
 #define PG_V(y, lim)                                                                     \
     "(SELECT c.id AS cid, " y " AS y FROM run_configs c JOIN runs r ON r.config_id = "   \
-    "c.id WHERE c.id = ANY(?1::bigint[])) v"
+    "c.id WHERE c.id IN (SELECT unnest(?1::bigint[]))) v"
 #define Y_METRIC                                                                         \
     "(SELECT m.value FROM run_metrics m WHERE m.run_id = r.id AND m.name = ?2)"
 #define Y_KERNEL                                                                         \
