@@ -1,5 +1,4 @@
-/* bench_fit: latency of one `auto` model selection (models/fit), and of the
- * selection before issue 13 (fit_run_v1, "old auto"), next to the
+/* bench_fit: latency of one `auto` model selection (models/fit), next to the
  * plain 12-type sweep (`unknown`) on the same data, which is the ceiling
  * reference: the least a selection over the paper's types costs. Medians of
  * many repetitions, CLOCK_MONOTONIC. Targets: <= 1 ms for 10-point auto,
@@ -84,12 +83,11 @@ static double time_fit(fit_fn run, const struct fit_input *in, int reps, char *c
 
 static void row(const char *name, struct fit_input *in, int reps, double target_ms)
 {
-    char fa[256], fo[256], fu[256], tus[32], tgt[48];
-    double ta, to, tu = -1;
+    char fa[256], fu[256], tus[32], tgt[48];
+    double ta, tu = -1;
 
     in->graph = "auto";
     ta = time_fit(fit_run, in, reps, fa, sizeof fa);
-    to = time_fit(fit_run_v1, in, reps, fo, sizeof fo);
     if (in->nvars == 1) {
         in->graph = "unknown";
         tu = time_fit(fit_run, in, reps, fu, sizeof fu);
@@ -103,8 +101,7 @@ static void row(const char *name, struct fit_input *in, int reps, double target_
                  ta * 1e3 <= target_ms ? "met" : "MISSED");
     else
         snprintf(tgt, sizeof tgt, "-");
-    printf("%-20s %10.3f %10.3f %13s   %-16s %s\n", name, ta * 1e3, to * 1e3, tus, tgt,
-           fa);
+    printf("%-20s %10.3f %13s   %-16s %s\n", name, ta * 1e3, tus, tgt, fa);
 }
 
 int main(void)
@@ -122,8 +119,8 @@ int main(void)
         return 1;
     printf("bench_fit: median latency of one fit (ms); `unknown` = the 12-type sweep, "
            "the ceiling reference\n");
-    printf("%-20s %10s %10s %13s   %-16s %s\n", "data", "auto (ms)", "old auto",
-           "unknown (ms)", "target", "auto chose");
+    printf("%-20s %10s %13s   %-16s %s\n", "data", "auto (ms)", "unknown (ms)", "target",
+           "auto chose");
     for (k = 0; k < 3; k++) {
         char name[64];
         int n = sizes[k];

@@ -108,7 +108,7 @@ size_t couple_saved_modeled(struct couple_saved *s, double x, double *coef);
  * can give them (out->modeled > 0), else with the nearest configuration's;
  * out->conf is the nearest configuration and out->near_y / near_half its
  * value either way. The default of the answer, saved predict and plots
- * (docs/models.md, kernel coupling §5: measured on bench/modeling). */
+ * (docs/models.md, kernel coupling §5: measured on eval/). */
 int couple_saved_predict(struct couple_saved *s, double x, struct couple_eval *out,
                          double *contrib, struct err *err);
 

@@ -417,13 +417,26 @@ static int parse_side(const char *name, const char *s, arena *a, struct db_side 
         return 0;
     }
     if (strncmp(s, "tag:", 4) == 0) {
-        const char *eq = strchr(s + 4, '=');
-        if (eq == NULL || eq == s + 4)
-            return bad_param(err, name, "tag:KEY=VALUE needs a key and a value");
+        /* KEY ends at the first '=' not escaped: a key holding '=' (a valid
+         * tag name) is written with "\\=", a backslash with "\\\\" */
+        const char *p = s + 4;
+        char *key = arena_alloc(a, strlen(p) + 1), *k = key;
+        if (key == NULL)
+            return err_nomem(err);
+        while (*p && *p != '=') {
+            if (*p == '\\' && (p[1] == '=' || p[1] == '\\'))
+                p++;
+            *k++ = *p++;
+        }
+        *k = '\0';
+        if (*p != '=' || k == key)
+            return bad_param(
+                err, name,
+                "tag:KEY=VALUE needs a key and a value (write = in KEY as \\=)");
         out->kind = DB_SIDE_TAG;
-        out->value = arena_strndup(a, s + 4, (size_t)(eq - s - 4));
-        out->tag_value = eq + 1;
-        return out->value ? 0 : err_nomem(err);
+        out->value = key;
+        out->tag_value = p + 1;
+        return 0;
     }
     return bad_param(err, name, "must be run:ID, commit:C, branch:B or tag:K=V");
 }
@@ -492,6 +505,9 @@ json_t *history_compare(db *d, json_t *query, struct err *err)
     for (s = 0; s < nsides; s++) {
         struct db_side_value *v;
         size_t n;
+        /* one more than the values left: the limit is checked as the side is
+         * read, not after a whole side of any size is in memory */
+        f.max_values = (size_t)LIMIT_COMPARE_VALUES - nall + 1;
         if (db_history_side(d, &f, &sides[s], a, &v, &n, err) != 0)
             goto out;
         if (nall + n > LIMIT_COMPARE_VALUES) {

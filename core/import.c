@@ -15,6 +15,7 @@
 #include "common/xalloc.h"
 #include "core/ingest.h"
 #include "db/catalog.h"
+#include "db/nsys.h"
 #include "formats/limits.h"
 
 void import_init(struct import *im, const char *format, const struct fmt_file *files,
@@ -193,6 +194,8 @@ int import_store(db *d, struct import *im, struct err *err)
 {
     struct sink_ctx c = {d, im};
     struct fmt_sink sink = {on_runs, on_benchmarks, &c, on_traces};
+    /* nsys-sqlite reads an SQLite file: SQL lives in db/ (db/nsys.h) */
+    fmt_nsys_set_reader(db_nsys_read);
 
     im->runs = im->created = im->benchmarks = im->benchmarks_created = im->traces = 0;
     im->system = NULL;
@@ -288,9 +291,10 @@ static int add_dir(struct import_files *out, const char *dir, const char *prefix
     struct dirent **ents = NULL;
     int n, i, rc = 0;
 
+    /* Deeper directories are not read (an HPCToolkit database's src/ copies
+     * sources under their full absolute paths; no format needs them). */
     if (depth > IMPORT_MAX_DEPTH)
-        return err_set(err, 422, "invalid_import", "files",
-                       "%s: directories nested more than %d deep", dir, IMPORT_MAX_DEPTH);
+        return 0;
     n = scandir(dir, &ents, NULL, alphasort);
     if (n < 0)
         return err_set(err, 422, "invalid_import", "files", "cannot read %s: %s", dir,

@@ -346,10 +346,9 @@ static int decode(json_t *body, arena *a, struct fit_req *q, int suggest, struct
     v = json_object_get(body, "graph");
     if (v != NULL && !json_is_string(v))
         return err_invalid(err, "graph", "graph must be a string such as \"cubic\"");
-    /* without a graph: the paper's rule for one variable, `auto` for two or
-     * on a machine curve */
-    q->graph = v ? arena_strdup(a, json_string_value(v))
-                 : (q->nvars == 2 || json_object_get(body, "basis") ? "auto" : "unknown");
+    /* without a graph: `auto` (SPEC §18; the paper's `unknown` stays
+     * selectable) */
+    q->graph = v ? arena_strdup(a, json_string_value(v)) : "auto";
     v = json_object_get(body, "aggregate");
     if (v != NULL && !json_is_string(v))
         return err_invalid(err, "aggregate", "aggregate must be mean, median or min");

@@ -1,9 +1,11 @@
 /* trace (core): storing a run's trace with its analyses; see trace.h. */
 #include "core/trace.h"
 
+#include "common/arena.h"
 #include "common/xalloc.h"
 #include "core/fit_json.h"
 #include "core/ingest.h"
+#include "db/runs.h"
 #include "db/trace.h"
 #include "formats/formats.h"
 #include "formats/limits.h"
@@ -555,12 +557,39 @@ int run_trace_from_trace(struct run_trace_upload *up, long long run_id, struct t
     return 0;
 }
 
+/* A trace is of its run: at least one rank per process (a 2-rank trace for
+ * a 64-process run was stored, and every analysis of it was wrong); more
+ * ranks than processes are the threads of a threaded trace (OTF2 locations,
+ * Trace Event pid/tid pairs). 0, or -1 with a 422 (404 for an unknown run). */
+static int ranks_match_run(db *d, const struct run_trace_upload *up, struct err *err)
+{
+    struct db_run_row row;
+    arena *a = arena_new();
+    int rc;
+    if (a == NULL)
+        return err_nomem(err);
+    rc = db_run_get(d, up->run_id, a, &row, err);
+    if (rc == 0)
+        err_set(err, 404, "not_found", NULL, "no run %lld", up->run_id);
+    else if (rc > 0 && (long long)up->nranks < row.run.nprocs)
+        err_set(err, 422, "invalid", "trace",
+                "the trace has %d ranks but run %lld ran on %lld processes", up->nranks,
+                up->run_id, row.run.nprocs);
+    else if (rc > 0)
+        rc = 0;
+    arena_free(a);
+    return rc == 0 && err->status == 0 ? 0 : -1;
+}
+
 int run_trace_store(db *d, void *arg, struct err *err)
 {
     struct run_trace_upload *up = arg;
     struct db_trace_analysis an[RUN_TRACE_COUNT];
     struct db_trace_info info = {0};
     double span = 0;
+
+    if (ranks_match_run(d, up, err) != 0)
+        return -1;
 
     for (int r = 0; r < up->t->nranks; r++)
         if (up->t->ranks[r].t_end > span)

@@ -67,6 +67,7 @@ struct db_backend {
                                   struct err *err);
     json_t *(*model_judgements)(db *d, long long model_id, struct err *err);
     json_t *(*alerts_list)(db *d, const char *state, long long id, struct err *err);
+    json_t *(*alerts_query)(db *d, const struct db_alert_filter *f, struct err *err);
 
     /* what a run's delete does to its judgements (db_run_delete) */
     int (*judged_delete_run)(db *d, long long run_id, struct err *err);

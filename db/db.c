@@ -13,10 +13,51 @@
 
 extern const char db_schema_sql[];
 
+/* libpq's connection keywords: "host=... password=..." is a PostgreSQL
+ * connection string, never a file name (it was taken for one, printed and
+ * created as an empty SQLite file named after the password). */
+static const char *const PG_KEYWORDS[] = {"host",
+                                          "hostaddr",
+                                          "port",
+                                          "dbname",
+                                          "user",
+                                          "password",
+                                          "passfile",
+                                          "service",
+                                          "options",
+                                          "sslmode",
+                                          "connect_timeout",
+                                          "application_name",
+                                          "require_auth",
+                                          "target_session_attrs",
+                                          "gssencmode",
+                                          "sslrootcert",
+                                          "sslcert",
+                                          "sslkey",
+                                          NULL};
+
+static int pg_keyword_string(const char *path)
+{
+    size_t n;
+    while (*path == ' ' || *path == '\t')
+        path++;
+    n = strspn(path, "abcdefghijklmnopqrstuvwxyz_");
+    if (n == 0)
+        return 0;
+    for (const char *p = path + n; *p != '='; p++)
+        if (*p != ' ' && *p != '\t')
+            return 0;
+    for (int i = 0; PG_KEYWORDS[i]; i++)
+        if (strlen(PG_KEYWORDS[i]) == n && strncmp(path, PG_KEYWORDS[i], n) == 0)
+            return 1;
+    return 0;
+}
+
 int db_is_postgres(const char *path)
 {
-    return path != NULL && (strncasecmp(path, "postgresql://", 13) == 0 ||
-                            strncasecmp(path, "postgres://", 11) == 0);
+    return path != NULL &&
+           (strncasecmp(path, "postgresql://", 13) == 0 ||
+            strncasecmp(path, "postgres://", 11) == 0 || pg_keyword_string(path));
 }
 
 int db_is_file(const char *path)
@@ -24,9 +65,107 @@ int db_is_file(const char *path)
     return !db_is_postgres(path);
 }
 
+/* The password parts of a PostgreSQL connection string, each reported as
+ * (offset, length) to fn: "user:PASSWORD@" of a URI, and the value of every
+ * password=... parameter (URI query, or a keyword string, quoted or not). */
+static void each_secret(const char *path, void (*fn)(void *ctx, size_t at, size_t len),
+                        void *ctx)
+{
+    int uri = strstr(path, "://") != NULL && !pg_keyword_string(path);
+    const char *p;
+    if (uri) {
+        const char *auth = strstr(path, "://") + 3, *end = auth + strcspn(auth, "/?#"),
+                   *at = NULL, *colon;
+        for (const char *q = auth; q < end; q++)
+            if (*q == '@')
+                at = q; /* the last '@' ends the user part */
+        colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+        if (colon)
+            fn(ctx, (size_t)(colon + 1 - path), (size_t)(at - colon - 1));
+    }
+    for (p = path; (p = strstr(p, "password")) != NULL; p += 8) {
+        const char *v = p + 8;
+        size_t len;
+        if (p > path &&
+            !(uri ? (p[-1] == '?' || p[-1] == '&') : (p[-1] == ' ' || p[-1] == '\t')))
+            continue;
+        while (!uri && (*v == ' ' || *v == '\t'))
+            v++;
+        if (*v != '=')
+            continue;
+        v++;
+        while (!uri && (*v == ' ' || *v == '\t'))
+            v++;
+        if (!uri && *v == '\'') {
+            const char *q = v + 1;
+            while (*q && *q != '\'')
+                q += q[0] == '\\' && q[1] ? 2 : 1;
+            len = (size_t)(q - v) + (*q == '\'');
+        } else {
+            len = uri ? strcspn(v, "&#") : strcspn(v, " \t");
+        }
+        fn(ctx, (size_t)(v - path), len);
+    }
+}
+
+struct mask_ctx {
+    const char *path;
+    char *text;
+    size_t n;
+};
+
+/* Replaces every occurrence of the secret in the text by "***" (asterisks
+ * of its own length when the text has no room to grow). */
+static void mask_one(void *arg, size_t at, size_t len)
+{
+    struct mask_ctx *m = arg;
+    const char *secret = m->path + at;
+    char *q = m->text;
+    if (len == 0)
+        return;
+    while (*q) {
+        size_t tail;
+        if (strncmp(q, secret, len) != 0) {
+            q++;
+            continue;
+        }
+        tail = strlen(q + len);
+        if (len >= 3 || strlen(m->text) + 3 - len < m->n) {
+            memmove(q + 3, q + len, tail + 1);
+            memcpy(q, "***", 3);
+            q += 3;
+        } else {
+            memset(q, '*', len);
+            q += len;
+        }
+    }
+}
+
+void db_mask_secrets(const char *path, char *text, size_t n)
+{
+    struct mask_ctx m = {path, text, n};
+    if (path != NULL && text != NULL && n > 0 && db_is_postgres(path))
+        each_secret(path, mask_one, &m);
+}
+
+struct display_ctx {
+    const char *path;
+    size_t at[16], len[16];
+    int n;
+};
+
+static void note_secret(void *arg, size_t at, size_t len)
+{
+    struct display_ctx *c = arg;
+    if (c->n < 16) {
+        c->at[c->n] = at;
+        c->len[c->n++] = len;
+    }
+}
+
 const char *db_display_name(const char *path, char *out, size_t n)
 {
-    const char *auth, *at, *colon, *p;
+    struct display_ctx c = {path, {0}, {0}, 0};
     size_t len = 0;
 
     if (n == 0)
@@ -38,27 +177,20 @@ const char *db_display_name(const char *path, char *out, size_t n)
         snprintf(out, n, "%s", path);
         return out;
     }
-    /* scheme://[user[:password]@]host...[?...password=...&...] */
-    auth = strstr(path, "://") + 3;
-    at = strchr(auth, '@');
-    colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
-    for (p = path; *p && len + 1 < n; p++) {
-        if (colon && p == colon + 1) {
+    each_secret(path, note_secret, &c);
+    for (size_t i = 0; path[i] && len + 1 < n;) {
+        int k;
+        for (k = 0; k < c.n && c.at[k] != i; k++)
+            ;
+        if (k < c.n) { /* an empty password shows as *** too */
             len += (size_t)snprintf(out + len, n - len, "***");
-            p = at - 1;
-            colon = NULL; /* once: an empty password leaves p at the colon */
-        } else if ((p == path || p[-1] == '?' || p[-1] == '&') &&
-                   strncasecmp(p, "password=", 9) == 0) {
-            len += (size_t)snprintf(out + len, n - len, "password=***");
-            p += 9;
-            while (p[0] && p[0] != '&')
-                p++;
-            p--;
+            if (len >= n)
+                len = n - 1;
+            i += c.len[k];
+            c.at[k] = (size_t)-1; /* once */
         } else {
-            out[len++] = *p;
+            out[len++] = path[i++];
         }
-        if (len >= n)
-            len = n - 1;
     }
     out[len] = '\0';
     return out;
@@ -149,9 +281,43 @@ int db_savepoint(db *d, enum db_savepoint op, struct err *err)
     return d->eng->savepoint(d, op, err);
 }
 
+/* The copy at dest checked as `prophecyd check` does (every page, index and
+ * record): 0 when sound, else -1 with err saying what is wrong. */
+static int verify_copy(const char *dest, struct err *err)
+{
+    struct db_options ro = {DB_SYNC_FULL, 1, 10000};
+    struct err e = {0};
+    char *problems = NULL;
+    db *copy = NULL;
+    int sound = -1;
+
+    if (db_open(&copy, dest, &ro, &e) == 0)
+        sound = db_check(copy, &problems, &e);
+    db_close(copy);
+    if (sound == 1)
+        return 0;
+    if (problems != NULL)
+        problems[strcspn(problems, "\n")] = '\0';
+    err_set(err, 500, "backup", NULL,
+            "the copy fails its check (%s): the database is damaged; nothing was "
+            "kept (prophecyd check says more; restore an earlier backup)",
+            problems ? problems : e.message);
+    xfree(problems);
+    return -1;
+}
+
 int db_backup(db *d, const char *dest, struct err *err)
 {
-    return d->eng->backup(d, dest, err);
+    if (d->eng->backup(d, dest, err) != 0)
+        return -1;
+    /* SQLite's backup copies pages as they are: a database whose tail was
+     * cut off or whose page 2 is damaged was copied with success. What was
+     * written is read back before the backup is called one. */
+    if (db_is_file(dest) && verify_copy(dest, err) != 0) {
+        remove(dest);
+        return -1;
+    }
+    return 0;
 }
 
 int db_check(db *d, char **problems, struct err *err)

@@ -29,7 +29,8 @@ struct db_options {
 };
 
 /* Opens the database named by path: a PostgreSQL database when path is a
- * libpq URI (postgresql://... or postgres://...; the standard PG* environment
+ * libpq URI (postgresql://... or postgres://...) or keyword string
+ * ("host=... dbname=..."; the standard PG* environment
  * variables fill in what it leaves out), else the SQLite file at path. Either
  * way the same schema version is applied and every function of db/ behaves
  * the same.
@@ -39,7 +40,8 @@ struct db_options {
  * Returns 0 and sets *out (close with db_close), or -1 with err set. */
 int db_open(db **out, const char *path, const struct db_options *opt, struct err *err);
 /* Whether path names a database file on this machine (SQLite) rather than a
- * database server (a postgresql:// or postgres:// URI). Files need what
+ * database server (a postgresql:// or postgres:// URI, or a libpq keyword
+ * string such as "host=h dbname=d"). Files need what
  * servers do not: one prophecyd per file (serve's lock), a check that the
  * file exists before an administrative command, file backups. */
 int db_is_file(const char *path);
@@ -49,6 +51,9 @@ int db_is_file(const char *path);
  * "***", so that a serve line or an error in a log does not give it away; a
  * file path unchanged. Truncates to fit n bytes; returns out. */
 const char *db_display_name(const char *path, char *out, size_t n);
+/* Masks, in a message of n bytes at text (a libpq error may quote the URI),
+ * every occurrence of the passwords path holds, as db_display_name does. */
+void db_mask_secrets(const char *path, char *text, size_t n);
 
 /* Finalizes cached statements and closes; NULL does nothing. */
 void db_close(db *d);
@@ -67,7 +72,9 @@ int db_commit(db *d, struct err *err);
 void db_rollback(db *d);
 
 /* Writes a consistent online copy of the database to dest (SQLite backup
- * API; readers and writers continue meanwhile). Returns 0 or -1. A
+ * API; readers and writers continue meanwhile), then checks the copy as
+ * db_check does: a copy that fails (the database is damaged) is removed
+ * and -1 returned with the first problem. Returns 0 or -1. A
  * PostgreSQL database is backed up with pg_dump: this fails with a 400
  * "unsupported" saying so. */
 int db_backup(db *d, const char *dest, struct err *err);

@@ -179,6 +179,11 @@ json_t *db_alerts_list(db *d, const char *state, long long id, struct err *err)
     return d->be->alerts_list(d, state, id, err);
 }
 
+json_t *db_alerts_query(db *d, const struct db_alert_filter *f, struct err *err)
+{
+    return d->be->alerts_query(d, f, err);
+}
+
 int db_history_series_each(db *d, long long config_id, const char *y,
                            int (*fn)(void *ctx, const struct db_series_point *p,
                                      struct err *err),

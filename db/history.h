@@ -27,6 +27,7 @@ struct db_history_filter {
     const char *system;
     long long nprocs;
     const char *inputs_json;
+    size_t max_values; /* db_history_side: read at most this many (0: all) */
 };
 
 /* One configuration (run_configs). */
@@ -82,8 +83,10 @@ struct db_side_value {
     double value;
 };
 
-/* Every runtime, kernel total and metric of the side's runs within f.
- * Returns 0 and *out / *n (in a), or -1 with err set. */
+/* Every runtime, kernel total and metric of the side's runs within f, at
+ * most f->max_values of them when it is set (the caller's limit is checked
+ * while reading, not after the whole side is in memory). Returns 0 and
+ * *out / *n (in a), or -1 with err set. */
 int db_history_side(db *d, const struct db_history_filter *f, const struct db_side *s,
                     arena *a, struct db_side_value **out, size_t *n, struct err *err);
 
@@ -177,6 +180,19 @@ json_t *db_model_judgements(db *d, long long model_id, struct err *err);
 /* Alerts newest first, filtered by state (NULL: any) or one id (> 0), as the
  * API shows them. New reference or NULL. */
 json_t *db_alerts_list(db *d, const char *state, long long id, struct err *err);
+/* A filtered page of alerts, newest first: every field left 0 or NULL does
+ * not filter. */
+struct db_alert_filter {
+    const char *state;       /* one of the four */
+    const char *commit;      /* the alerted run's vcs_commit */
+    const char *application; /* the alerted run's application */
+    long long before;        /* > 0: ids below it (the next page) */
+    long long from, to;      /* > 0: ids at least from / at most to */
+    long long limit;         /* rows at most (> 0) */
+};
+/* The alerts f selects, newest first, in db_alerts_list's shape. New
+ * reference or NULL. One query whatever the number of rows. */
+json_t *db_alerts_query(db *d, const struct db_alert_filter *f, struct err *err);
 /* Sets an alert's state (one of the four). 0, or -1 (404). */
 int db_alert_set_state(db *d, long long id, const char *state, struct err *err);
 

@@ -3,22 +3,47 @@
 #include "formats/rundoc.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void csv_field(struct buf *b, const char *s)
+/* One field; with guard, a leading ' before a text a spreadsheet would run
+ * as a formula. */
+static void csv_field(struct buf *b, const char *s, int guard)
 {
-    if (strpbrk(s, ",\"\r\n") == NULL) {
+    int formula;
+    if (s == NULL)
+        return;
+    formula = guard && (*s == '=' || *s == '+' || *s == '-' || *s == '@' || *s == '\t');
+    if (!formula && strpbrk(s, ",\"\r\n") == NULL) {
         buf_puts(b, s);
         return;
     }
     buf_putc(b, '"');
+    if (formula)
+        buf_putc(b, '\'');
     for (; *s; s++) {
         if (*s == '"')
             buf_putc(b, '"');
         buf_putc(b, *s);
     }
     buf_putc(b, '"');
+}
+
+void export_csv_field(struct buf *b, const char *s)
+{
+    csv_field(b, s, 0);
+}
+
+void export_csv_cell(struct buf *b, const char *s)
+{
+    csv_field(b, s, 1);
+}
+
+void export_csv_num(struct buf *b, double v)
+{
+    if (isfinite(v))
+        buf_num(b, v);
 }
 
 static void csv_values(struct buf *b, const char *const *names, size_t nnames,
@@ -39,17 +64,17 @@ void export_csv_header(const struct export_columns *c, struct buf *out)
     buf_puts(out, "id,application,executable,system,nprocs,runtime,started_at");
     for (k = 0; k < c->ninputs; k++) {
         buf_putc(out, ',');
-        csv_field(out, c->inputs[k]);
+        export_csv_field(out, c->inputs[k]);
     }
     for (k = 0; k < c->nmetrics; k++) {
         buf_puts(out, ",metric.");
-        csv_field(out, c->metrics[k]);
+        export_csv_field(out, c->metrics[k]);
     }
     if (c->provenance) {
         buf_puts(out, ",commit,branch");
         for (k = 0; k < c->ntags; k++) {
             buf_puts(out, ",tag.");
-            csv_field(out, c->tags[k]);
+            export_csv_field(out, c->tags[k]);
         }
     }
     buf_puts(out, "\r\n");
@@ -58,30 +83,30 @@ void export_csv_header(const struct export_columns *c, struct buf *out)
 void export_csv_row(const struct export_columns *c, const struct run_record *run,
                     struct buf *b)
 {
-    csv_field(b, run->uid ? run->uid : "");
+    export_csv_field(b, run->uid ? run->uid : "");
     buf_putc(b, ',');
-    csv_field(b, run->application);
+    export_csv_field(b, run->application);
     buf_putc(b, ',');
-    csv_field(b, run->executable);
+    export_csv_field(b, run->executable);
     buf_putc(b, ',');
-    csv_field(b, run->system);
+    export_csv_field(b, run->system);
     buf_printf(b, ",%lld,", run->nprocs);
     buf_num(b, run->runtime);
     buf_putc(b, ',');
-    csv_field(b, run->started_at ? run->started_at : "");
+    export_csv_field(b, run->started_at ? run->started_at : "");
     csv_values(b, c->inputs, c->ninputs, run->inputs, run->ninputs);
     csv_values(b, c->metrics, c->nmetrics, run->metrics, run->nmetrics);
     if (c->provenance) {
         size_t i, k;
         buf_putc(b, ',');
-        csv_field(b, run->commit ? run->commit : "");
+        export_csv_field(b, run->commit ? run->commit : "");
         buf_putc(b, ',');
-        csv_field(b, run->branch ? run->branch : "");
+        export_csv_field(b, run->branch ? run->branch : "");
         for (i = 0; i < c->ntags; i++) {
             buf_putc(b, ',');
             for (k = 0; k < run->ntags; k++)
                 if (strcmp(run->tags[k].key, c->tags[i]) == 0)
-                    csv_field(b, run->tags[k].value);
+                    export_csv_field(b, run->tags[k].value);
         }
     }
     buf_puts(b, "\r\n");

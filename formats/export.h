@@ -36,6 +36,18 @@ void export_csv_header(const struct export_columns *c, struct buf *out);
 void export_csv_row(const struct export_columns *c, const struct run_record *run,
                     struct buf *out);
 
+/* The CSV writer's pieces, for every CSV the program writes (the export and
+ * the application page's runs table): one field, quoted per RFC 4180 when
+ * it holds a comma, a quote, CR or LF (NULL writes nothing); one number, the
+ * shortest text that reads back as v (nothing when v is not finite). */
+void export_csv_field(struct buf *out, const char *s);
+/* The same for a CSV meant for spreadsheets (the pages' downloads): a text
+ * a spreadsheet would take for a formula (it starts with = + - @ or a tab)
+ * is quoted with a leading ', so that opening the file runs nothing. (The
+ * export keeps such names as they are, so that it imports back unchanged.) */
+void export_csv_cell(struct buf *out, const char *s);
+void export_csv_num(struct buf *out, double v);
+
 /* The JSON form: begin, then each run (first = 1 for the first), then end. */
 void export_json_begin(struct buf *out);
 void export_json_row(const struct run_record *run, int first, struct buf *out);

@@ -12,7 +12,8 @@
 #include "formats/limits.h"
 
 /* Detection tries rows in this order: the most specific signatures first
- * (OTF2's anchor, TAU's profile names, fixed keywords), the loosest last. */
+ * (OTF2's anchor, TAU's profile names, fixed keywords, SQLite's and
+ * HPCToolkit's magic), the loosest last. */
 static const struct fmt_format table[] = {
     {"otf2", "application/x-tar", 1,
      "OTF2 trace (anchor file *.otf2 with its .def/.evt files)", sniff_otf2, import_otf2},
@@ -21,10 +22,25 @@ static const struct fmt_format table[] = {
     {"extrap-text", "text/plain", 0,
      "Extra-P text input (PARAMETER, POINTS, REGION, DATA)", sniff_extrap_text,
      import_extrap_text},
+    {"cube", "application/x-tar", 1,
+     "Score-P CUBE4 profile (.cubex), or a directory of them (NAME.p16.r1/profile.cubex)",
+     sniff_cube, import_cube},
+    {"extrap-experiment", "application/zip", 0,
+     "Extra-P saved experiment (.extra-p: a ZIP holding experiment.json)",
+     sniff_extrap_experiment, import_extrap_experiment},
+    {"nsys-sqlite", "application/vnd.sqlite3", 0,
+     "Nsight Systems SQLite export (nsys export --type sqlite)", sniff_nsys_sqlite,
+     import_nsys_sqlite},
+    {"hpctoolkit", "application/x-tar", 1,
+     "HPCToolkit database (experiment.xml with *.metric-db, or meta.db and profile.db)",
+     sniff_hpctoolkit, import_hpctoolkit},
     {"osu", "text/plain", 0, "OSU micro-benchmark output", sniff_osu, import_osu},
+    {"chrome-trace", "application/json", 0,
+     "Trace Event JSON (chrome://tracing, Perfetto; traceEvents)", sniff_chrome_trace,
+     import_chrome_trace},
     {"gbench", "application/json", 0, "Google Benchmark JSON (--benchmark_format=json)",
      sniff_gbench, import_gbench},
-    {"lnt-json", "application/json", 0, "LLVM LNT report (format version 2)",
+    {"lnt-json", "application/json", 0, "LLVM LNT report (format version 1 or 2)",
      sniff_lnt_json, import_lnt_json},
     {"caliper-json", "application/json", 0, "Caliper json or json-split output",
      sniff_caliper_json, import_caliper_json},
@@ -177,8 +193,23 @@ static char *pax_path(arena *a, const char *p, size_t n)
     return path;
 }
 
+static int tar_read(const char *data, size_t len, arena *a, struct fmt_file **files,
+                    size_t *nfiles, int lax, struct err *err);
+
 int fmt_tar_read(const char *data, size_t len, arena *a, struct fmt_file **files,
                  size_t *nfiles, struct err *err)
+{
+    return tar_read(data, len, a, files, nfiles, 0, err);
+}
+
+int fmt_tar_read_lax(const char *data, size_t len, arena *a, struct fmt_file **files,
+                     size_t *nfiles, struct err *err)
+{
+    return tar_read(data, len, a, files, nfiles, 1, err);
+}
+
+static int tar_read(const char *data, size_t len, arena *a, struct fmt_file **files,
+                    size_t *nfiles, int lax, struct err *err)
 {
     const unsigned char *u = (const unsigned char *)data;
     size_t off = 0, n = 0, cap = 0;
@@ -202,7 +233,8 @@ int fmt_tar_read(const char *data, size_t len, arena *a, struct fmt_file **files
             break;
         for (int i = 0; i < 512; i++)
             want += (i >= 148 && i < 156) ? ' ' : h[i];
-        if (octal(h + 148, 8, &sum) != 0 || sum != want)
+        if ((octal(h + 148, 8, &sum) != 0 || sum != want) &&
+            !(lax && memcmp(h + 257, "ustar", 5) == 0))
             return err_set(
                 err, 422, "invalid_import", "tar",
                 "tar: member %zu has a bad header checksum (not a tar archive?)", member);

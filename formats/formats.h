@@ -111,6 +111,11 @@ int fmt_parse(const char *name, const struct fmt_file *files, size_t nfiles,
               const struct fmt_options *opt, const struct fmt_sink *sink,
               struct err *err);
 
+/* Returns 1 when a file of this name is a format's single file although it
+ * is a tar archive (a CUBE4 profile, NAME.cubex), so that an upload keeps it
+ * whole under its name instead of reading it as a directory. */
+int fmt_whole_archive(const char *filename);
+
 /* Reads a ustar/POSIX tar archive (the API's body for directory formats) into
  * *files (arena; names are arena strings, data points into `data`, no copy).
  * Regular files only; directories are skipped, links and devices refused, and
@@ -119,5 +124,10 @@ int fmt_parse(const char *name, const struct fmt_file *files, size_t nfiles,
  * member at fault for a truncated or malformed archive. */
 int fmt_tar_read(const char *data, size_t len, arena *a, struct fmt_file **files,
                  size_t *nfiles, struct err *err);
+/* Like fmt_tar_read, but a member whose header checksum is wrong is read
+ * when the header carries the ustar magic: CubeLib 4.8 wrote such .cubex
+ * archives (pycubexr reads them the same way). */
+int fmt_tar_read_lax(const char *data, size_t len, arena *a, struct fmt_file **files,
+                     size_t *nfiles, struct err *err);
 
 #endif

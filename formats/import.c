@@ -18,6 +18,7 @@
 #include "common/utf8.h"
 #include "common/xalloc.h"
 #include "formats/limits.h"
+#include "formats/rundoc.h"
 
 int imp_batch_init(struct imp_batch *b, const char *format, const char *file,
                    const struct fmt_sink *sink, struct err *err)
@@ -109,6 +110,37 @@ static void hash_kv(struct buf *h, char tag, const struct rec_kv *kv, size_t n)
     }
 }
 
+/* The rules POST /api/v1/runs applies (formats/rundoc.c), so that every run
+ * an import stores can be exported and imported back: names, provenance
+ * (commit, branch, tags) and the start time. The failure names the file,
+ * the run and the field. */
+static int check_record(struct imp_batch *b, const struct run_record *r,
+                        const char *identity, struct err *err)
+{
+    struct err in = {0};
+    const char *const names[] = {"application", "executable", "system"};
+    const char *const values[] = {r->application, r->executable, r->system};
+
+    for (int i = 0; i < 3; i++)
+        if (values[i] == NULL ||
+            rundoc_check_name(values[i], strlen(values[i]), names[i], &in) != 0)
+            return imp_fail_field(err, b->file, names[i], "%s: %s", identity,
+                                  values[i] ? in.message : "no name is given");
+    for (size_t i = 0; i < r->nkernels; i++)
+        if (r->kernels[i].name == NULL ||
+            rundoc_check_name(r->kernels[i].name, strlen(r->kernels[i].name), "kernel",
+                              &in) != 0)
+            return imp_fail_field(err, b->file, "kernels", "%s: kernel %zu: %s", identity,
+                                  i, r->kernels[i].name ? in.message : "no name");
+    if (rundoc_check_provenance(r, &in) != 0)
+        return imp_fail_field(err, b->file, in.field, "%s: %s", identity, in.message);
+    if (r->started_at != NULL && !rundoc_valid_timestamp(r->started_at))
+        return imp_fail_field(err, b->file, "started_at",
+                              "%s: %s is not a valid ISO 8601 time", identity,
+                              r->started_at);
+    return 0;
+}
+
 int imp_batch_commit(struct imp_batch *b, const char *identity, struct err *err)
 {
     struct run_record *r = &b->runs[b->n];
@@ -125,6 +157,8 @@ int imp_batch_commit(struct imp_batch *b, const char *identity, struct err *err)
         return imp_fail_field(err, b->file, "runtime",
                               "%s: the run time must be a non-negative number of seconds",
                               identity);
+    if (check_record(b, r, identity, err) != 0)
+        return -1;
     if (r->nkernels > LIMIT_KERNELS)
         return imp_fail_field(err, b->file, "kernels", "%s: more than %d kernels",
                               identity, LIMIT_KERNELS);
@@ -517,9 +551,148 @@ void imp_json_tags(arena *a, json_t *obj, const char *const *skip, struct rec_ta
             skipped |= strcmp(key, skip[i]) == 0;
         if (skipped)
             continue;
-        k = imp_name(a, key, strlen(key), NULL, "tag", NULL);
+        /* a key that is too long stays, for the run rules to refuse */
+        k = arena_strdup(a, key);
         val = imp_name(a, json_string_value(v), json_string_length(v), NULL, "tag", NULL);
         if (k && val)
             (*tags)[(*n)++] = (struct rec_tag){k, val};
     }
+}
+
+unsigned long long imp_hash(unsigned long long h, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static int map_grow(struct imp_map *m)
+{
+    size_t nc = m->cap ? m->cap * 2 : 64;
+    struct imp_map_slot *ne = xcalloc(nc, sizeof *ne);
+    if (ne == NULL)
+        return -1;
+    for (size_t i = 0; i < m->cap; i++) {
+        size_t j;
+        if (m->e[i].key == NULL)
+            continue;
+        j = (size_t)imp_hash(IMP_HASH0, m->e[i].key, m->e[i].len) & (nc - 1);
+        while (ne[j].key != NULL)
+            j = (j + 1) & (nc - 1);
+        ne[j] = m->e[i];
+    }
+    xfree(m->e);
+    m->e = ne;
+    m->cap = nc;
+    return 0;
+}
+
+int imp_map_get(const struct imp_map *m, const char *key, size_t len, size_t *val)
+{
+    size_t j;
+    if (m->cap == 0)
+        return 0;
+    j = (size_t)imp_hash(IMP_HASH0, key, len) & (m->cap - 1);
+    for (; m->e[j].key != NULL; j = (j + 1) & (m->cap - 1))
+        if (m->e[j].len == len && memcmp(m->e[j].key, key, len) == 0) {
+            *val = m->e[j].val;
+            return 1;
+        }
+    return 0;
+}
+
+int imp_map_put(struct imp_map *m, const char *key, size_t len, size_t val)
+{
+    size_t j;
+    if ((m->n + 1) * 2 > m->cap && map_grow(m) != 0)
+        return -1;
+    j = (size_t)imp_hash(IMP_HASH0, key, len) & (m->cap - 1);
+    while (m->e[j].key != NULL)
+        j = (j + 1) & (m->cap - 1);
+    m->e[j].key = key;
+    m->e[j].len = len;
+    m->e[j].val = val;
+    m->n++;
+    return 0;
+}
+
+void imp_map_free(struct imp_map *m)
+{
+    xfree(m->e);
+    memset(m, 0, sizeof *m);
+}
+
+char *imp_path_name(arena *a, const char *head, size_t head_len, const char *tail,
+                    size_t tail_len, size_t full_len, unsigned long long h)
+{
+    char mark[32];
+    size_t ml, room, start;
+
+    if (full_len <= LIMIT_NAME && tail_len == full_len)
+        return arena_strndup(a, tail, tail_len);
+    if (head_len > LIMIT_NAME / 4)
+        head_len = 0;
+    /* "HEAD/…XXXXXXXX/" */
+    ml = (size_t)snprintf(mark, sizeof mark, "\xe2\x80\xa6%08llx/", h & 0xffffffffull);
+    room = LIMIT_NAME - ml - (head_len ? head_len + 1 : 0);
+    /* the longest end of tail that fits and starts at a label ("/x"), else
+     * at a character */
+    start = tail_len > room ? tail_len - room : 0;
+    {
+        size_t s = start;
+        while (s < tail_len && tail[s] != '/')
+            s++;
+        if (s + 1 < tail_len)
+            start = s + 1;
+        else
+            while (start < tail_len && ((unsigned char)tail[start] & 0xc0) == 0x80)
+                start++;
+    }
+    return arena_printf(a, "%.*s%s%s%.*s", (int)head_len, head ? head : "",
+                        head_len ? "/" : "", mark, (int)(tail_len - start), tail + start);
+}
+
+/* See import.h. The application a binary names: its file name ("./bench_sort"
+ * -> bench_sort, "x.exe" -> x); for a.out, which names nothing, the nearest
+ * directory that is not a build directory ("proj/build/a.out" -> proj); else
+ * the imported file's name. */
+const char *imp_program_name(arena *a, const char *exe, const char *file)
+{
+    static const char *const generic[] = {
+        "build",          "bin",    "out",     "release", "debug", "Release", "Debug",
+        "RelWithDebInfo", "x86_64", "aarch64", ".",       "..",    "",        NULL};
+    const char *end, *start;
+    size_t len;
+
+    if (exe == NULL || *exe == '\0')
+        return file ? imp_base_name(a, file) : NULL;
+    end = exe + strlen(exe);
+    while (end > exe && end[-1] == '/')
+        end--;
+    start = end;
+    while (start > exe && start[-1] != '/')
+        start--;
+    len = (size_t)(end - start);
+    if (len > 4 && strcmp(start + len - 4, ".exe") == 0)
+        len -= 4;
+    if (!(len == 5 && memcmp(start, "a.out", 5) == 0) && len > 0 && len <= LIMIT_NAME)
+        return arena_strndup(a, start, len);
+    /* a.out: walk up the directories */
+    while (start > exe) {
+        int g = 0;
+        end = start - 1; /* at the "/" */
+        while (end > exe && end[-1] == '/')
+            end--;
+        start = end;
+        while (start > exe && start[-1] != '/')
+            start--;
+        len = (size_t)(end - start);
+        for (int i = 0; generic[i]; i++)
+            g |= strlen(generic[i]) == len && memcmp(generic[i], start, len) == 0;
+        if (!g && len <= LIMIT_NAME)
+            return arena_strndup(a, start, len);
+    }
+    return file ? imp_base_name(a, file) : NULL;
 }

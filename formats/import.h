@@ -16,6 +16,7 @@
 #include "common/arena.h"
 #include "common/err.h"
 #include "formats/formats.h"
+#include "formats/limits.h"
 #include "formats/record.h"
 
 struct imp_batch {
@@ -91,6 +92,13 @@ const char *imp_metrics_json(arena *a, const struct rec_kv *kv, size_t n, int *f
  * ("runs/lulesh.jsonl" -> "lulesh"), in the arena; "import" when empty. */
 char *imp_base_name(arena *a, const char *path);
 
+/* Returns the application a program's path names: its file name
+ * ("./bench_sort" -> bench_sort, "lulesh2.0" stays, "x.exe" -> x); for a.out,
+ * the nearest directory that is not a build directory ("proj/build/a.out" ->
+ * proj); without one, imp_base_name(file), or NULL for a NULL file. In the
+ * arena. */
+const char *imp_program_name(arena *a, const char *exe, const char *file);
+
 /* Returns 1 when the text's first non-blank bytes (within the first 4 KiB)
  * start with prefix. */
 int imp_starts_with(const struct fmt_file *f, const char *prefix);
@@ -111,14 +119,48 @@ const char *imp_timestamp(arena *a, const char *s);
 const char *imp_json_name(arena *a, json_t *obj, const char *key);
 
 /* Collects the string fields of a JSON object as provenance tags (key =
- * value), skipping the keys in skip[] (NULL-terminated), values longer than
- * LIMIT_NAME and anything beyond LIMIT_TAGS. Sets *tags (arena) and *n. */
+ * value), skipping the keys in skip[] (NULL-terminated), values that are
+ * not names (longer than LIMIT_NAME, control characters: free text such as
+ * a compiler's version banner) and anything beyond LIMIT_TAGS. Keys are
+ * kept as they are: one the run rules refuse refuses the import. Sets *tags (arena) and
+ * *n. */
 void imp_json_tags(arena *a, json_t *obj, const char *const *skip, struct rec_tag **tags,
                    size_t *n);
 
 /* Returns the name a parameter becomes: 1 when it is the process count (p,
  * np, nprocs, procs, ranks, processes; any case), else 0 (an input). */
 int imp_is_nprocs(const char *param);
+
+/* A map from names to indices (open addressing, FNV-1a), so that a file with
+ * thousands of regions costs no quadratic search. Keys are borrowed: they
+ * must live as long as the map. */
+struct imp_map {
+    struct imp_map_slot {
+        const char *key;
+        size_t len, val;
+    } * e;
+    size_t cap, n;
+};
+/* Returns 1 and sets *val when key[0..len) is in the map, else 0. */
+int imp_map_get(const struct imp_map *m, const char *key, size_t len, size_t *val);
+/* Adds key[0..len) -> val (the key must not be in the map). Returns 0 or -1
+ * (out of memory). */
+int imp_map_put(struct imp_map *m, const char *key, size_t len, size_t val);
+void imp_map_free(struct imp_map *m);
+
+/* 64-bit FNV-1a of s[0..len), continuing from h (start with IMP_HASH0). */
+#define IMP_HASH0 1469598103934665603ull
+unsigned long long imp_hash(unsigned long long h, const char *s, size_t len);
+
+/* The kernel name of a call path (SPEC §16: labels joined with "/"). A path
+ * of at most LIMIT_NAME bytes is itself; a longer one keeps its first label
+ * (when short), a mark made from `h` (a hash of the whole path, so that
+ * distinct long paths keep distinct names) and as many trailing labels as
+ * fit: "main/…3f9a01c2/MPI_Recv/psm_wait". `tail` is the path's end
+ * (tail_len bytes, at least what fits), `head` its first label. Returns the
+ * name in the arena, or NULL (out of memory). */
+char *imp_path_name(arena *a, const char *head, size_t head_len, const char *tail,
+                    size_t tail_len, size_t full_len, unsigned long long h);
 
 /* The rows of the table (formats/formats.c), one parser file each. */
 int import_rundoc_json(const struct fmt_file *files, size_t nfiles,
@@ -166,5 +208,32 @@ int import_otf2(const struct fmt_file *files, size_t nfiles,
                 const struct fmt_options *opt, const struct fmt_sink *sink,
                 struct err *err);
 int sniff_otf2(const struct fmt_file *files, size_t nfiles);
+int import_cube(const struct fmt_file *files, size_t nfiles,
+                const struct fmt_options *opt, const struct fmt_sink *sink,
+                struct err *err);
+int sniff_cube(const struct fmt_file *files, size_t nfiles);
+int import_extrap_experiment(const struct fmt_file *files, size_t nfiles,
+                             const struct fmt_options *opt, const struct fmt_sink *sink,
+                             struct err *err);
+int sniff_extrap_experiment(const struct fmt_file *files, size_t nfiles);
+/* Writes into out the storable form of a name from a tool that knows no
+ * limit: leading and trailing blanks dropped, at most LIMIT_NAME bytes cut
+ * at a character boundary (s must be valid UTF-8), control characters as
+ * blanks. Returns its length; 0 when nothing is left. */
+size_t imp_name_cut(const char *s, char out[LIMIT_NAME + 1]);
+
+/* SPEC §16's new formats */
+int import_chrome_trace(const struct fmt_file *files, size_t nfiles,
+                        const struct fmt_options *opt, const struct fmt_sink *sink,
+                        struct err *err);
+int sniff_chrome_trace(const struct fmt_file *files, size_t nfiles);
+int import_nsys_sqlite(const struct fmt_file *files, size_t nfiles,
+                       const struct fmt_options *opt, const struct fmt_sink *sink,
+                       struct err *err);
+int sniff_nsys_sqlite(const struct fmt_file *files, size_t nfiles);
+int import_hpctoolkit(const struct fmt_file *files, size_t nfiles,
+                      const struct fmt_options *opt, const struct fmt_sink *sink,
+                      struct err *err);
+int sniff_hpctoolkit(const struct fmt_file *files, size_t nfiles);
 
 #endif

@@ -1,18 +1,25 @@
 /* import_bmf: Bencher Metric Format (https://bencher.dev) into runs.
  *
  * BMF is one JSON object: benchmark name -> measure name -> {"value",
- * "lower_value", "upper_value"}. Each benchmark is one run whose executable is
- * the benchmark's name. The run time is the "latency" measure (Bencher's
- * built-in, in nanoseconds, converted to seconds) or else "build-time"
- * (seconds); a benchmark with neither is refused. Every measure becomes a
- * metric (its value; lower_value and upper_value as NAME_lower, NAME_upper),
- * latency's in seconds. BMF carries no machine or commit: the system comes
- * from the caller (or is "unknown").
+ * "lower_value", "upper_value"}; the v1 draft maps a benchmark to a list of
+ * {"parameters", "measures"} instead. Each benchmark (each entry of a v1
+ * list) is one run whose executable is the benchmark's name; numeric
+ * parameters are inputs, the others name the executable too
+ * ("bench{op=read}") so that different configurations stay apart. Measures
+ * of any name (latency, throughput, instructions, "Total Bytes", ...) are
+ * metrics: the value, and every other number of the measure (lower_value,
+ * upper_value, p50, ...) as NAME_lower, NAME_upper, NAME_p50. Bencher's
+ * built-in units: latency in nanoseconds (stored in seconds), build-time in
+ * seconds, throughput in operations per second, file-size in bytes; other
+ * measures as measured. The run time is latency, else build-time. BMF
+ * carries no machine or commit: the system comes from the caller (or is
+ * "unknown").
  */
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "common/buf.h"
 #include "formats/import.h"
 #include "formats/limits.h"
 
@@ -29,54 +36,106 @@ static int add_metric(struct imp_batch *b, struct run_record *r, const char *mea
     return 0;
 }
 
-static int one(struct imp_batch *b, const char *bench, json_t *measures, const char *app,
-               const struct fmt_options *opt, struct err *err)
+/* The part a measure's field adds to its metric's name. */
+static const char *suffix_of(const char *field)
 {
-    static const char *const part[] = {"value", "lower_value", "upper_value"};
-    static const char *const suffix[] = {"", "_lower", "_upper"};
+    if (strcmp(field, "value") == 0)
+        return "";
+    if (strcmp(field, "lower_value") == 0)
+        return "_lower";
+    if (strcmp(field, "upper_value") == 0)
+        return "_upper";
+    return NULL; /* "_" and the field itself */
+}
+
+static int one(struct imp_batch *b, const char *bench, json_t *measures, json_t *params,
+               const char *identity, const char *app, const struct fmt_options *opt,
+               struct err *err)
+{
     struct run_record *r;
-    const char *mname;
-    json_t *m;
+    const char *mname, *pname;
+    json_t *m, *pv;
     int have_time = 0;
+    struct buf exe;
 
     if (!json_is_object(measures) || json_object_size(measures) == 0)
         return imp_fail_field(err, b->file, bench,
                               "benchmark %s must map measures to values", bench);
+    if (params != NULL && !json_is_null(params) && !json_is_object(params))
+        return imp_fail_field(err, b->file, bench,
+                              "benchmark %s: parameters must be an object", bench);
     if ((r = imp_batch_slot(b, err)) == NULL)
         return -1;
     r->application = opt && opt->application ? opt->application : app;
-    r->executable = opt && opt->executable
-                        ? opt->executable
-                        : imp_name(b->a, bench, strlen(bench), b->file, bench, err);
     r->system = opt && opt->system ? opt->system : "unknown";
     r->nprocs = 1;
     r->metrics = arena_alloc(b->a, (LIMIT_METRICS + 1) * sizeof *r->metrics);
-    if (r->executable == NULL)
-        return -1;
-    if (r->metrics == NULL)
+    r->inputs = arena_alloc(b->a, (LIMIT_INPUTS + 1) * sizeof *r->inputs);
+    if (r->metrics == NULL || r->inputs == NULL)
         return err_nomem(err);
+    buf_init(&exe, 4096);
+    buf_puts(&exe, bench);
+    {
+        int first = 1;
+        json_object_foreach(params, pname, pv)
+        {
+            if (json_is_number(pv)) {
+                if (r->ninputs >= LIMIT_INPUTS) {
+                    buf_free(&exe);
+                    return imp_fail_field(err, b->file, bench, "more than %d parameters",
+                                          LIMIT_INPUTS);
+                }
+                r->inputs[r->ninputs].name =
+                    imp_name(b->a, pname, strlen(pname), b->file, "parameter", err);
+                if (r->inputs[r->ninputs].name == NULL) {
+                    buf_free(&exe);
+                    return -1;
+                }
+                r->inputs[r->ninputs++].value = json_number_value(pv);
+            } else if (json_is_string(pv) || json_is_boolean(pv)) {
+                buf_printf(&exe, "%s%s=%s", first ? "{" : ",", pname,
+                           json_is_string(pv) ? json_string_value(pv)
+                           : json_is_true(pv) ? "true"
+                                              : "false");
+                first = 0;
+            }
+        }
+        if (!first)
+            buf_putc(&exe, '}');
+    }
+    r->executable =
+        opt && opt->executable
+            ? opt->executable
+            : (buf_failed(&exe) ? NULL
+                                : imp_name(b->a, buf_str(&exe), strlen(buf_str(&exe)),
+                                           b->file, "benchmark", err));
+    buf_free(&exe);
+    if (r->executable == NULL)
+        return err && err->status ? -1 : err_nomem(err);
     json_object_foreach(measures, mname, m)
     {
-        double scale = strcmp(mname, "latency") == 0 ? 1e-9 : 1;
-        json_t *v = json_object_get(m, "value");
+        double div = strcmp(mname, "latency") == 0 ? 1e9 : 1; /* ns */
+        json_t *v = json_object_get(m, "value"), *x;
+        const char *field;
         if (!json_is_object(m) || !json_is_number(v))
             return imp_fail_field(err, b->file, mname, "%s.%s.value must be a number",
                                   bench, mname);
         if (imp_name(b->a, mname, strlen(mname), b->file, "measure", err) == NULL)
             return -1;
-        for (int i = 0; i < 3; i++) {
-            json_t *x = json_object_get(m, part[i]);
+        json_object_foreach(m, field, x)
+        {
+            const char *sfx = suffix_of(field);
             if (x == NULL || json_is_null(x))
                 continue;
             if (!json_is_number(x))
                 return imp_fail_field(err, b->file, mname, "%s.%s.%s must be a number",
-                                      bench, mname, part[i]);
-            if (add_metric(b, r, mname, suffix[i], json_number_value(x) * scale, err) !=
-                0)
+                                      bench, mname, field);
+            if (add_metric(b, r, mname, sfx ? sfx : arena_printf(b->a, "_%s", field),
+                           json_number_value(x) / div, err) != 0)
                 return -1;
         }
         if (strcmp(mname, "latency") == 0) {
-            r->runtime = json_number_value(v) * scale;
+            r->runtime = json_number_value(v) / div;
             have_time = 2;
         } else if (strcmp(mname, "build-time") == 0 && have_time < 2) {
             r->runtime = json_number_value(v);
@@ -84,10 +143,11 @@ static int one(struct imp_batch *b, const char *bench, json_t *measures, const c
         }
     }
     if (!have_time)
-        return imp_fail_field(
-            err, b->file, bench,
-            "benchmark %s has neither a latency nor a build-time measure", bench);
-    return imp_batch_commit(b, bench, err);
+        return imp_fail_field(err, b->file, bench,
+                              "benchmark %s has no time measure (latency or build-time): "
+                              "a run without a run time cannot be stored",
+                              bench);
+    return imp_batch_commit(b, identity, err);
 }
 
 int import_bmf(const struct fmt_file *files, size_t nfiles, const struct fmt_options *opt,
@@ -117,7 +177,29 @@ int import_bmf(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
     }
     json_object_foreach(doc, bench, measures)
     {
-        if (one(&b, bench, measures, app, opt, err) != 0)
+        if (json_is_array(measures)) { /* BMF v1 draft */
+            size_t i;
+            json_t *e;
+            if (json_array_size(measures) == 0) {
+                imp_fail_field(err, files[0].name, bench, "benchmark %s lists no entries",
+                               bench);
+                goto out;
+            }
+            json_array_foreach(measures, i, e)
+            {
+                char id[64];
+                snprintf(id, sizeof id, "entry %zu of ", i);
+                if (!json_is_object(e)) {
+                    imp_fail_field(err, files[0].name, bench,
+                                   "benchmark %s: entry %zu is not an object", bench, i);
+                    goto out;
+                }
+                if (one(&b, bench, json_object_get(e, "measures"),
+                        json_object_get(e, "parameters"),
+                        arena_printf(b.a, "%s%s", id, bench), app, opt, err) != 0)
+                    goto out;
+            }
+        } else if (one(&b, bench, measures, NULL, bench, app, opt, err) != 0)
             goto out;
     }
     rc = imp_batch_finish(&b, err);
@@ -128,12 +210,45 @@ out:
     return rc;
 }
 
+/* The shape of BMF: an object of benchmarks, each an object of measures
+ * (objects with a numeric "value") or a v1 list of {"measures": ...}. */
+static int bmf_shape(json_t *doc)
+{
+    const char *k;
+    json_t *v;
+    if (!json_is_object(doc) || json_object_size(doc) == 0)
+        return 0;
+    json_object_foreach(doc, k, v)
+    {
+        const char *mk;
+        json_t *m;
+        if (json_is_array(v) && json_array_size(v) > 0)
+            v = json_object_get(json_array_get(v, 0), "measures");
+        if (!json_is_object(v) || json_object_size(v) == 0)
+            return 0;
+        json_object_foreach(v, mk, m)
+        {
+            if (!json_is_number(json_object_get(m, "value")))
+                return 0;
+        }
+    }
+    return 1;
+}
+
 int sniff_bmf(const struct fmt_file *files, size_t nfiles)
 {
-    return nfiles == 1 && imp_starts_with(&files[0], "{") &&
-           imp_contains(&files[0], "\"value\"") &&
-           (imp_contains(&files[0], "\"latency\"") ||
-            imp_contains(&files[0], "\"throughput\"") ||
-            imp_contains(&files[0], "\"build-time\"") ||
-            imp_contains(&files[0], "\"lower_value\""));
+    json_t *doc;
+    int ok;
+    if (nfiles != 1 || !imp_starts_with(&files[0], "{") ||
+        !imp_contains(&files[0], "\"value\""))
+        return 0;
+    if (files[0].len > (1u << 20)) /* large: by its words */
+        return imp_contains(&files[0], "\"latency\"") ||
+               imp_contains(&files[0], "\"throughput\"") ||
+               imp_contains(&files[0], "\"build-time\"") ||
+               imp_contains(&files[0], "\"lower_value\"");
+    doc = json_loadb(files[0].data, files[0].len, 0, NULL);
+    ok = bmf_shape(doc);
+    json_decref(doc);
+    return ok;
 }

@@ -5,9 +5,12 @@
  * measured at each point, one per repetition. Prophecy stores executions, so
  * each (point, repetition) becomes one run (SPEC §12): a parameter named p,
  * np, nprocs, procs, ranks or processes is the run's nprocs, the others are
- * inputs; each call path is a kernel whose time is the metric "time" (in
- * seconds, as Extra-P's time is) and whose other metrics are kernel metrics;
- * the run time is the sum of its kernel times.
+ * inputs; each call path is a kernel whose time is the metric "time" (else
+ * "runtime"; in seconds, as Extra-P's time is) and whose other metrics are
+ * kernel metrics. Call paths nest ("main->solve" is the kernel main/solve,
+ * a child of main): a nested path's time is exclusive (its value minus its
+ * children's) with "inclusive" kept as a metric, and the run time is the
+ * sum of the roots' times, never of nested regions (SPEC §16).
  *
  * The three readers only collect values into one compact table (24 bytes a
  * value, no DOM of the file: JSON lines are decoded one line at a time);
@@ -56,6 +59,15 @@ struct xp {
     struct xp_names paths, metrics;
     struct xp_value *v;
     size_t nv, capv;
+    /* call paths (SPEC §16): per path its kernel name ("main/solve" for
+     * "main->solve"), its parent path (-1: a root) and whether it has
+     * children; per run the kernel each path became (scratch) */
+    const char **kname;
+    long *parent;
+    char *nested;
+    long *pos;
+    double *below;
+    long time; /* the time metric's index, -1 */
 };
 
 static uint64_t hash_bytes(const void *p, size_t n)
@@ -85,6 +97,22 @@ static int names_grow(struct xp_names *t)
     return 0;
 }
 
+/* Returns the index of name s[0..len), or -1 when it is not there. */
+static long names_find(const struct xp_names *t, const char *s, size_t len)
+{
+    size_t h;
+    if (t->nslot == 0)
+        return -1;
+    h = hash_bytes(s, len) & (t->nslot - 1);
+    while (t->slot[h]) {
+        const char *o = t->name[t->slot[h] - 1];
+        if (strlen(o) == len && memcmp(o, s, len) == 0)
+            return (long)t->slot[h] - 1;
+        h = (h + 1) & (t->nslot - 1);
+    }
+    return -1;
+}
+
 /* Returns the index of name s[0..len) (checked and copied when new), or -1. */
 static long names_get(struct xp *x, struct xp_names *t, const char *s, size_t len,
                       const char *what, struct err *err)
@@ -92,6 +120,12 @@ static long names_get(struct xp *x, struct xp_names *t, const char *s, size_t le
     size_t h;
     char *copy;
 
+    while (len > 0 && (*s == ' ' || *s == '\t')) {
+        s++;
+        len--;
+    }
+    while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+        len--;
     if ((t->n + 1) * 2 > t->nslot && names_grow(t) != 0)
         return err_nomem(err);
     h = hash_bytes(s, len) & (t->nslot - 1);
@@ -103,9 +137,13 @@ static long names_get(struct xp *x, struct xp_names *t, const char *s, size_t le
     }
     if (t->n >= t->max)
         return imp_fail_field(err, x->file, what, "more than %zu %ss", t->max, what);
-    copy = imp_name(x->a, s, len, x->file, what, err);
+    /* a call path may be longer than a name: its kernel name is shortened
+     * (call_paths) */
+    copy = t == &x->paths && len > LIMIT_NAME
+               ? arena_strndup(x->a, s, len)
+               : imp_name(x->a, s, len, x->file, what, err);
     if (copy == NULL)
-        return -1;
+        return err && err->status ? -1 : err_nomem(err);
     if (t->n == t->cap) {
         size_t nc = t->cap ? t->cap * 2 : 16;
         char **nn = xrealloc(t->name, nc * sizeof *nn);
@@ -140,6 +178,11 @@ static void xp_free(struct xp *x)
     xfree(x->metrics.name);
     xfree(x->metrics.slot);
     xfree(x->v);
+    xfree(x->kname);
+    xfree(x->parent);
+    xfree(x->nested);
+    xfree(x->pos);
+    xfree(x->below);
 }
 
 static int add_param(struct xp *x, const char *s, size_t len, struct err *err)
@@ -269,7 +312,7 @@ static int emit_run(struct xp *x, struct imp_batch *b, const struct fmt_options 
     for (i = 1; i <= n; i++)
         nk += i == n || v[i].path != v[i - 1].path;
     r->kernels = arena_alloc(b->a, nk * sizeof *r->kernels);
-    km = arena_alloc(b->a, (x->metrics.n + 1) * sizeof *km);
+    km = arena_alloc(b->a, (x->metrics.n + 2) * sizeof *km);
     if (r->inputs == NULL || r->kernels == NULL || km == NULL)
         return err_nomem(err);
     buf_init(&id, 4096);
@@ -293,19 +336,41 @@ static int emit_run(struct xp *x, struct imp_batch *b, const struct fmt_options 
     }
     buf_printf(&id, ") repetition %u", (unsigned)v[0].rep + 1);
     r->ninputs = nin;
-    for (i = 0; i < n;) {
-        struct rec_kernel *k = &r->kernels[r->nkernels++];
-        size_t nm = 0, j = i;
-        k->name = x->paths.name[v[i].path];
-        for (; j < n && v[j].path == v[i].path; j++) {
-            const char *m = x->metrics.name[v[j].metric];
-            if (strcmp(m, "time") == 0)
-                k->time = v[j].value;
-            else
-                km[nm++] = (struct rec_kv){m, v[j].value};
+    /* the time each path measured (inclusive where paths nest), and the
+     * kernel it becomes in this run */
+    for (i = 0; i < n; i++) {
+        if (x->pos[v[i].path] < 0) {
+            x->pos[v[i].path] = (long)r->nkernels;
+            r->kernels[r->nkernels++].time = 0;
         }
+        if ((long)v[i].metric == x->time)
+            r->kernels[x->pos[v[i].path]].time = v[i].value;
+    }
+    /* nested paths: a kernel's time is exclusive (its inclusive time minus
+     * its children's), the run time the roots' inclusive time */
+    for (i = 0; i < n; i++)
+        if ((i == 0 || v[i].path != v[i - 1].path)) {
+            long p = x->parent[v[i].path];
+            double t = r->kernels[x->pos[v[i].path]].time;
+            if (p >= 0 && x->pos[p] >= 0)
+                x->below[p] += t;
+            else
+                r->runtime += t;
+        }
+    for (i = 0; i < n;) {
+        struct rec_kernel *k = &r->kernels[x->pos[v[i].path]];
+        size_t nm = 0, j = i;
+        k->name = x->kname[v[i].path];
+        if (x->nested[v[i].path]) {
+            km[nm++] = (struct rec_kv){"inclusive", k->time};
+            k->time = k->time > x->below[v[i].path] ? k->time - x->below[v[i].path] : 0;
+        }
+        for (; j < n && v[j].path == v[i].path; j++)
+            if ((long)v[j].metric != x->time)
+                km[nm++] = (struct rec_kv){x->metrics.name[v[j].metric], v[j].value};
         k->metrics_json = imp_metrics_json(b->a, km, nm, &failed);
-        r->runtime += k->time;
+        x->pos[v[i].path] = -1;
+        x->below[v[i].path] = 0;
         i = j;
     }
     if (failed || buf_failed(&id)) {
@@ -315,6 +380,62 @@ static int emit_run(struct xp *x, struct imp_batch *b, const struct fmt_options 
     i = (size_t)imp_batch_commit(b, buf_str(&id), err);
     buf_free(&id);
     return (int)i;
+}
+
+/* The metrics that are the kernel time (seconds), the first one present. */
+static const char *const time_names[] = {"time", "runtime", NULL};
+
+/* Extra-P call paths ("main->solve"): the kernel name joins the regions with
+ * "/", the parent is the longest leading part that is a path of the file. */
+static int call_paths(struct xp *x, struct err *err)
+{
+    size_t n = x->paths.n;
+    x->kname = xcalloc(n + 1, sizeof *x->kname);
+    x->parent = xcalloc(n + 1, sizeof *x->parent);
+    x->nested = xcalloc(n + 1, 1);
+    x->pos = xcalloc(n + 1, sizeof *x->pos);
+    x->below = xcalloc(n + 1, sizeof *x->below);
+    if (!x->kname || !x->parent || !x->nested || !x->pos || !x->below)
+        return err_nomem(err);
+    for (size_t i = 0; i < n; i++) {
+        const char *s = x->paths.name[i];
+        struct buf nb;
+        x->pos[i] = -1;
+        x->parent[i] = -1;
+        for (size_t l = strlen(s); l > 2; l--)
+            if (s[l - 2] == '-' && s[l - 1] == '>') {
+                long p = names_find(&x->paths, s, l - 2);
+                if (p >= 0) {
+                    x->parent[i] = p;
+                    x->nested[i] = x->nested[p] = 1;
+                    break;
+                }
+            }
+        if (strstr(s, "->") == NULL && strlen(s) <= LIMIT_NAME) {
+            x->kname[i] = s;
+            continue;
+        }
+        buf_init(&nb, LIMIT_IMPORT_LINE);
+        for (const char *c = s; *c; c++)
+            if (c[0] == '-' && c[1] == '>') {
+                buf_putc(&nb, '/');
+                c++;
+            } else
+                buf_putc(&nb, *c);
+        if (buf_failed(&nb) ||
+            (x->kname[i] =
+                 nb.len <= LIMIT_NAME
+                     ? arena_strdup(x->a, buf_str(&nb))
+                     : imp_path_name(x->a, buf_str(&nb), strcspn(buf_str(&nb), "/"),
+                                     buf_str(&nb), nb.len, nb.len,
+                                     imp_hash(IMP_HASH0, buf_str(&nb), nb.len))) ==
+                NULL) {
+            buf_free(&nb);
+            return err_nomem(err);
+        }
+        buf_free(&nb);
+    }
+    return 0;
 }
 
 /* Sorts the values into runs and hands them to the sink. */
@@ -327,17 +448,21 @@ static int emit(struct xp *x, const struct fmt_options *opt, const struct fmt_si
     int rc = -1;
     long time = -1;
 
-    for (i = 0; i < x->metrics.n; i++)
-        if (strcmp(x->metrics.name[i], "time") == 0)
-            time = (long)i;
+    for (int t = 0; time_names[t] && time < 0; t++)
+        for (i = 0; i < x->metrics.n && time < 0; i++)
+            if (strcmp(x->metrics.name[i], time_names[t]) == 0)
+                time = (long)i;
     if (x->nv == 0)
         return imp_fail_field(err, x->file, "measurements",
                               "the file holds no "
                               "measurements");
     if (time < 0)
         return imp_fail_field(err, x->file, "metric",
-                              "no metric is named time: a run needs kernel times "
-                              "(in seconds)");
+                              "no metric is named time or runtime: a run needs kernel "
+                              "times (in seconds)");
+    x->time = time;
+    if (call_paths(x, err) != 0)
+        return -1;
     qsort(x->v, x->nv, sizeof *x->v, by_cell);
     for (i = 0; i < x->nv; i++) {
         int same = i > 0 && x->v[i].point == x->v[i - 1].point &&
@@ -475,7 +600,7 @@ static int text_parse(const struct fmt_file *f, struct xp *x, struct err *err)
 {
     struct imp_lines l;
     const char *line, *rest, *w;
-    size_t len, rn, wn, ndata = 0, data_line = 0;
+    size_t len, rn, wn, ndata = 0, data_line = 0, head_line = 0;
     long path = -1, metric = -1;
     struct err inner = {0};
     int rc;
@@ -505,6 +630,7 @@ static int text_parse(const struct fmt_file *f, struct xp *x, struct err *err)
         } else if (keyword(line, len, "REGION", &rest, &rn) ||
                    keyword(line, len, "METRIC", &rest, &rn)) {
             int is_region = line[0] == 'R';
+            head_line = l.lineno;
             if (x->npoint == 0)
                 return imp_fail_line(err, f->name, l.lineno, "%s before POINTS",
                                      is_region ? "REGION" : "METRIC");
@@ -512,6 +638,14 @@ static int text_parse(const struct fmt_file *f, struct xp *x, struct err *err)
                 return imp_fail_line(err, f->name, data_line,
                                      "%zu DATA lines for %zu points", ndata, x->npoint);
             ndata = 0;
+            /* the name without the blanks around it: "REGION  main " is main,
+             * once however many METRIC blocks list it (issue 34) */
+            while (rn > 0 && is_blank(*rest)) {
+                rest++;
+                rn--;
+            }
+            while (rn > 0 && is_blank(rest[rn - 1]))
+                rn--;
             if (is_region)
                 path = names_get(x, &x->paths, rest, rn, "region", &inner);
             else
@@ -549,6 +683,10 @@ static int text_parse(const struct fmt_file *f, struct xp *x, struct err *err)
         return -1;
     if (x->nparam == 0)
         return imp_fail_line(err, f->name, l.lineno, "no PARAMETER line");
+    if (head_line > data_line)
+        return imp_fail_line(err, f->name, head_line,
+                             "the file ends after a REGION or METRIC line without DATA "
+                             "(truncated?)");
     if (ndata != 0 && ndata != x->npoint)
         return imp_fail_line(err, f->name, l.lineno,
                              "the file ends after %zu DATA lines for %zu points", ndata,
@@ -911,9 +1049,14 @@ int sniff_extrap_text(const struct fmt_file *files, size_t nfiles)
 
 int sniff_extrap_json(const struct fmt_file *files, size_t nfiles)
 {
+    /* the id form may list its parameters after 64 KiB of callpaths and
+     * coordinates */
     return nfiles == 1 && imp_starts_with(&files[0], "{") &&
-           imp_contains(&files[0], "\"measurements\"") &&
-           imp_contains(&files[0], "\"parameters\"");
+           ((imp_contains(&files[0], "\"measurements\"") &&
+             imp_contains(&files[0], "\"parameters\"")) ||
+            (imp_contains(&files[0], "\"callpaths\"") &&
+             imp_contains(&files[0], "\"coordinates\"") &&
+             imp_contains(&files[0], "\"parameter_value_pairs\"")));
 }
 
 int sniff_extrap_jsonl(const struct fmt_file *files, size_t nfiles)

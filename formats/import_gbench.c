@@ -7,10 +7,14 @@
  * arg1, arg2, ...; threads:N -> threads), the per-iteration real time is the
  * run time and cpu_time, iterations and every other number (bytes_per_second,
  * items_per_second, user counters) are metrics; times are converted from
- * time_unit (ns, us, ms, s) to seconds. Aggregates (mean, median, stddev) are
- * left out: they follow from the repetitions. A benchmark that reported an
- * error is refused. context.host_name is the system, context.executable's base
- * name the application, context.date the start time, and context.commit /
+ * time_unit (ns, us, ms, s) to seconds. Aggregates are not repetitions:
+ * each repetition of a benchmark carries its aggregates as metrics
+ * (real_time_mean, cpu_time_stddev, real_time_cv, ...; a complexity fit's
+ * big_o_real_coefficient, big_o_cpu_coefficient and rms on every run of its
+ * family), and a benchmark reported by its aggregates only is one run of its
+ * mean. A benchmark that reported an error is refused. context.host_name is
+ * the system, context.executable's name the application (for a.out the
+ * directory it was built in), context.date the start time, and context.commit /
  * context.branch (set with --benchmark_context=commit=...) the provenance,
  * and the context's other string fields (library_build_type, ...) its tags.
  */
@@ -18,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/xalloc.h"
 #include "formats/import.h"
 #include "formats/limits.h"
 
@@ -51,9 +56,46 @@ static int not_metric(const char *k)
     return 0;
 }
 
+/* Options of how a benchmark ran, not parameters of what it measured. */
+static int run_option(const char *s, size_t n)
+{
+    static const char *const opts[] = {"min_time", "min_warmup_time", "iterations",
+                                       "repeats", NULL};
+    for (int i = 0; opts[i]; i++)
+        if (strlen(opts[i]) == n && memcmp(s, opts[i], n) == 0)
+            return 1;
+    return 0;
+}
+
+/* The aggregates of one benchmark (by run_name), as metrics of its runs. */
+struct gb_agg {
+    const char *run_name;
+    struct rec_kv m[16];
+    size_t n;
+    json_t *mean; /* the mean row, for a benchmark without repetitions */
+    int reps;     /* repetitions seen */
+};
+
+static struct gb_agg *agg_find(struct gb_agg *g, const struct imp_map *m,
+                               const char *run_name)
+{
+    size_t i;
+    return imp_map_get(m, run_name, strlen(run_name), &i) ? &g[i] : NULL;
+}
+
+/* Adds metric NAME = v of an aggregate row, when there is room. */
+static void agg_put(arena *a, struct gb_agg *g, const char *a1, const char *a2, double v)
+{
+    if (g->n < sizeof g->m / sizeof g->m[0]) {
+        g->m[g->n].name = arena_printf(a, "%s%s", a1, a2);
+        if (g->m[g->n].name != NULL)
+            g->m[g->n++].value = v;
+    }
+}
+
 static int one(struct imp_batch *b, json_t *bm, size_t idx, const char *app,
                const char *system, const struct fmt_options *opt, json_t *ctx,
-               struct err *err)
+               const struct gb_agg *agg, const struct gb_agg *family, struct err *err)
 {
     char field[64], id[80];
     const char *name = json_string_value(json_object_get(bm, "run_name"));
@@ -102,8 +144,9 @@ static int one(struct imp_batch *b, json_t *bm, size_t idx, const char *app,
             return imp_fail_field(err, b->file, field, "%s has more than %d arguments",
                                   field, LIMIT_INPUTS);
         if (colon) {
-            if (imp_number(colon + 1, len - (size_t)(colon + 1 - s), &d) != 0)
-                continue; /* a non-numeric part such as "real_time" or "process_time" */
+            if (imp_number(colon + 1, len - (size_t)(colon + 1 - s), &d) != 0 ||
+                run_option(s, (size_t)(colon - s)))
+                continue; /* "real_time", "process_time", "min_time:0.5", ... */
             r->inputs[r->ninputs].name =
                 imp_name(b->a, s, (size_t)(colon - s), b->file, field, err);
         } else {
@@ -145,6 +188,15 @@ static int one(struct imp_batch *b, json_t *bm, size_t idx, const char *app,
             return -1;
         r->metrics[r->nmetrics++].value = d;
     }
+    for (int w = 0; w < 2; w++) {
+        const struct gb_agg *g = w ? family : agg;
+        for (size_t i = 0; g && g != (w ? agg : NULL) && i < g->n; i++) {
+            if (r->nmetrics >= LIMIT_METRICS)
+                return imp_fail_field(err, b->file, field, "%s has more than %d metrics",
+                                      field, LIMIT_METRICS);
+            r->metrics[r->nmetrics++] = g->m[i];
+        }
+    }
     r->started_at = imp_timestamp(b->a, json_string_value(json_object_get(ctx, "date")));
     r->commit = imp_json_name(b->a, ctx, "commit");
     r->branch = imp_json_name(b->a, ctx, "branch");
@@ -165,7 +217,9 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
     json_t *doc, *ctx, *list, *bm;
     const char *app, *system;
     arena *names = NULL;
-    size_t i, taken = 0;
+    size_t i, taken = 0, nagg = 0;
+    struct gb_agg *agg = NULL;
+    struct imp_map byname = {0};
     int rc = -1;
 
     if (nfiles != 1)
@@ -184,24 +238,86 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
         err_nomem(err);
         goto out;
     }
-    app =
-        json_is_string(json_object_get(ctx, "executable"))
-            ? imp_base_name(names, json_string_value(json_object_get(ctx, "executable")))
-            : imp_base_name(names, files[0].name);
+    app = imp_program_name(names, json_string_value(json_object_get(ctx, "executable")),
+                           files[0].name);
     system = opt && opt->system ? opt->system : imp_json_name(names, ctx, "host_name");
     if (system == NULL)
         system = "unknown";
+    /* first the aggregates, by the benchmark they summarise */
+    if ((agg = xcalloc(json_array_size(list) + 1, sizeof *agg)) == NULL) {
+        err_nomem(err);
+        goto out;
+    }
     json_array_foreach(list, i, bm)
     {
         const char *type = json_string_value(json_object_get(bm, "run_type"));
+        const char *rn = json_string_value(json_object_get(bm, "run_name"));
+        const char *an = json_string_value(json_object_get(bm, "aggregate_name"));
+        double scale = unit_scale(json_string_value(json_object_get(bm, "time_unit")));
+        struct gb_agg *g;
+        const char *key;
+        json_t *v;
         if (!json_is_object(bm)) {
             imp_fail_field(err, files[0].name, "benchmarks",
                            "benchmarks[%zu] is not an object", i);
             goto out;
         }
-        if (type && strcmp(type, "aggregate") == 0)
+        if (rn == NULL)
             continue;
-        if (one(&b, bm, i, app, system, opt, ctx, err) != 0)
+        if ((g = agg_find(agg, &byname, rn)) == NULL) {
+            if (imp_map_put(&byname, rn, strlen(rn), nagg) != 0) {
+                err_nomem(err);
+                goto out;
+            }
+            g = &agg[nagg++];
+            g->run_name = rn;
+        }
+        if (type == NULL || strcmp(type, "aggregate") != 0 || an == NULL) {
+            g->reps++;
+            continue;
+        }
+        if (strcmp(an, "mean") == 0 || (g->mean == NULL && strcmp(an, "median") == 0))
+            g->mean = bm;
+        if (strcmp(an, "BigO") == 0) {
+            json_object_foreach(bm, key, v)
+            {
+                if (json_is_number(v) && strstr(key, "coefficient"))
+                    agg_put(names, g, "big_o_", key, json_number_value(v));
+            }
+            continue;
+        }
+        if (strcmp(an, "RMS") == 0) {
+            if (json_is_number(json_object_get(bm, "rms")))
+                agg_put(names, g, "rms", "",
+                        json_number_value(json_object_get(bm, "rms")));
+            continue;
+        }
+        /* mean, median, stddev, cv (a ratio: no unit), and user aggregates */
+        if (json_is_number(json_object_get(bm, "real_time")))
+            agg_put(names, g, "real_time_", an,
+                    json_number_value(json_object_get(bm, "real_time")) *
+                        (strcmp(an, "cv") == 0 || scale < 0 ? 1 : scale));
+        if (json_is_number(json_object_get(bm, "cpu_time")))
+            agg_put(names, g, "cpu_time_", an,
+                    json_number_value(json_object_get(bm, "cpu_time")) *
+                        (strcmp(an, "cv") == 0 || scale < 0 ? 1 : scale));
+    }
+    json_array_foreach(list, i, bm)
+    {
+        const char *type = json_string_value(json_object_get(bm, "run_type"));
+        const char *rn = json_string_value(json_object_get(bm, "run_name"));
+        const struct gb_agg *g = rn ? agg_find(agg, &byname, rn) : NULL, *fam = NULL;
+        if (type && strcmp(type, "aggregate") == 0) {
+            /* reported by its aggregates only: one run of its mean */
+            if (g == NULL || g->reps > 0 || g->mean != bm)
+                continue;
+        }
+        if (rn != NULL && strchr(rn, '/') != NULL) {
+            /* the family's complexity fit: its run_name is the family's */
+            char *famname = arena_strndup(names, rn, (size_t)(strchr(rn, '/') - rn));
+            fam = famname ? agg_find(agg, &byname, famname) : NULL;
+        }
+        if (one(&b, bm, i, app, system, opt, ctx, g, fam, err) != 0)
             goto out;
         taken++;
     }
@@ -213,6 +329,8 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
     rc = imp_batch_finish(&b, err);
 out:
     imp_batch_free(&b);
+    xfree(agg);
+    imp_map_free(&byname);
     arena_free(names);
     json_decref(doc);
     return rc;

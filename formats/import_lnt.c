@@ -1,21 +1,29 @@
-/* import_lnt: an LLVM LNT report (JSON, format version 2) into runs.
+/* import_lnt: an LLVM LNT report (JSON, format version 1 or 2) into runs.
  *
  * A report is one machine, one run and a list of tests, each test a name and
- * metrics whose values are a number or a list of samples. Each sample of a
- * test is one run: the test's name is the executable, "execution_time" (or,
- * for a compile-only test, "compile_time") is the run time in seconds as LNT
- * records it, and every other numeric metric (compile_time, code_size,
- * mem_bytes, score, ...) is a run metric, taken from the same sample index
- * when it is a list. machine.name is the system; run.llvm_project_revision
- * (or run.revision, run.git_sha) is the commit, run.branch the branch and
- * run.start_time the start time; the run's other string fields (tag, ...)
- * are provenance tags. Format version 1 ("Machine", "Run",
- * "Tests") is refused with a hint.
+ * metrics whose values are a number or a list of samples. Version 1
+ * ("Machine", "Run", "Tests") names one metric per entry by a suffix
+ * ("nts.foo.exec", ".compile", ".score", ".hash", ...), as LNT's own upgrade
+ * to version 2 reads it; its entries are grouped into tests first.
+ *
+ * Each sample of a test is one run: the test's name is the executable, the
+ * run time is "execution_time", else "compile_time", else "wall_time" (the
+ * compile suite), in seconds as LNT records them; every other numeric
+ * metric (compile_time, code_size, mem_bytes, score, ...) is a run metric,
+ * taken from the same sample index when it is a list; "hash" and its status
+ * are ignored, and a test that measured nothing else is left out.
+ * machine.name is the system; the application is the run's test suite
+ * (run.tag, else the report's schema, else LNT's default "nts"), so that the reports
+ * of one nightly feed are one application; the commit is
+ * run.llvm_project_revision (else revision, git_sha, commit, run_order), the
+ * branch run.branch, the start time run.start_time; the run's other string
+ * fields are provenance tags.
  */
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "common/xalloc.h"
 #include "formats/import.h"
 #include "formats/limits.h"
 
@@ -34,6 +42,104 @@ static int sample(json_t *v, size_t i, double *out)
     return -1;
 }
 
+/* Not a measurement: the name, and the output hash with its status. */
+static int ignored(const char *key)
+{
+    return strcmp(key, "name") == 0 || strncmp(key, "hash", 4) == 0;
+}
+
+/* Version 1's metric suffixes and the version 2 names they stand for (LNT's
+ * lnt.testing upgrade_1_to_2), longest first. */
+static const char *const v1_suffix[][2] = {
+    {".compile.status", "compile_status"},
+    {".exec.status", "execution_status"},
+    {".hash.status", "hash_status"},
+    {".code_size", "code_size"},
+    {".compile", "compile_time"},
+    {".exec", "execution_time"},
+    {".hash", "hash"},
+    {".mem", "mem_bytes"},
+    {".score", "score"},
+    {".profile", "profile"},
+    {".wall", "wall_time"},
+    {".user", "user_time"},
+    {".sys", "sys_time"},
+    {".size", "size_bytes"},
+    {NULL, NULL},
+};
+
+/* Version 1 "Tests" into version 2 tests: entries grouped by the test name
+ * (the entry's name without its metric suffix), in the order first met.
+ * Returns a new array, or NULL with err. */
+static json_t *v1_tests(json_t *list, const char *file, struct err *err)
+{
+    json_t *out = json_array(), *e;
+    struct imp_map seen = {0};
+    size_t i;
+
+    if (out == NULL || !json_is_array(list)) {
+        json_decref(out);
+        imp_fail_field(err, file, "Tests", "Tests must be a list");
+        return NULL;
+    }
+    json_array_foreach(list, i, e)
+    {
+        const char *name = json_string_value(json_object_get(e, "Name"));
+        json_t *data = json_object_get(e, "Data"), *t = NULL;
+        size_t len, j;
+        int k;
+        char *test;
+        if (name == NULL || !json_is_array(data)) {
+            imp_map_free(&seen);
+            json_decref(out);
+            imp_fail_field(err, file, "Tests", "Tests[%zu] needs a Name and Data", i);
+            return NULL;
+        }
+        len = strlen(name);
+        for (k = 0; v1_suffix[k][0]; k++) {
+            size_t sl = strlen(v1_suffix[k][0]);
+            if (len > sl && strcmp(name + len - sl, v1_suffix[k][0]) == 0)
+                break;
+        }
+        if (v1_suffix[k][0] == NULL) {
+            imp_map_free(&seen);
+            json_decref(out);
+            imp_fail_field(err, file, "Tests",
+                           "Tests[%zu] (%.64s) names no metric LNT knows (such as .exec)",
+                           i, name);
+            return NULL;
+        }
+        len -= strlen(v1_suffix[k][0]);
+        test = xstrndup(name, len);
+        if (test == NULL) {
+            imp_map_free(&seen);
+            json_decref(out);
+            err_nomem(err);
+            return NULL;
+        }
+        if (imp_map_get(&seen, test, len, &j))
+            t = json_array_get(out, j);
+        else {
+            t = json_object();
+            json_object_set_new(t, "name", json_string(test));
+            json_array_append_new(out, t);
+            /* the key lives in the test's own name string */
+            if (imp_map_put(&seen, json_string_value(json_object_get(t, "name")), len,
+                            json_array_size(out) - 1) != 0) {
+                xfree(test);
+                imp_map_free(&seen);
+                json_decref(out);
+                err_nomem(err);
+                return NULL;
+            }
+        }
+        xfree(test);
+        json_object_set(t, v1_suffix[k][1], data);
+    }
+    imp_map_free(&seen);
+    return out;
+}
+
 struct lnt_ctx {
     const char *app, *system, *commit, *branch, *started;
     struct rec_tag *tags;
@@ -45,20 +151,29 @@ static int one_test(struct imp_batch *b, json_t *t, size_t ti, const struct lnt_
 {
     char field[48];
     const char *name = json_string_value(json_object_get(t, "name"));
-    const char *tkey = "execution_time", *key;
-    json_t *time = json_object_get(t, tkey), *v;
-    size_t nsamples;
+    static const char *const tkeys[] = {"execution_time", "compile_time", "wall_time",
+                                        NULL};
+    const char *tkey = NULL, *key;
+    json_t *time = NULL, *v;
+    size_t nsamples, measured = 0;
 
     snprintf(field, sizeof field, "tests[%zu]", ti);
     if (!json_is_object(t) || name == NULL)
         return imp_fail_field(err, b->file, field, "%s needs a \"name\"", field);
-    if (time == NULL) {
-        tkey = "compile_time";
-        time = json_object_get(t, tkey);
+    for (int i = 0; tkeys[i] && time == NULL; i++)
+        if ((time = json_object_get(t, tkeys[i])) != NULL)
+            tkey = tkeys[i];
+    json_object_foreach(t, key, v)
+    {
+        double d;
+        measured += !ignored(key) && sample(v, 0, &d) == 0;
     }
+    if (measured == 0)
+        return 0; /* a hash only: nothing measured */
     if (time == NULL)
         return imp_fail_field(err, b->file, field,
-                              "%s (%.64s) has neither execution_time nor compile_time",
+                              "%s (%.64s) has no time (execution_time, compile_time or "
+                              "wall_time): a run needs one",
                               field, name);
     nsamples = json_is_array(time) ? json_array_size(time) : 1;
     if (nsamples == 0 || nsamples > LIMIT_IMPORT_REPS)
@@ -91,8 +206,7 @@ static int one_test(struct imp_batch *b, json_t *t, size_t ti, const struct lnt_
         json_object_foreach(t, key, v)
         {
             double d;
-            if (strcmp(key, "name") == 0 || strcmp(key, tkey) == 0 ||
-                sample(v, s, &d) != 0)
+            if (strcmp(key, tkey) == 0 || ignored(key) || sample(v, s, &d) != 0)
                 continue;
             if (r->nmetrics >= LIMIT_METRICS)
                 return imp_fail_field(err, b->file, field, "%s has more than %d metrics",
@@ -114,11 +228,16 @@ int import_lnt_json(const struct fmt_file *files, size_t nfiles,
                     const struct fmt_options *opt, const struct fmt_sink *sink,
                     struct err *err)
 {
-    static const char *const revs[] = {"llvm_project_revision", "revision", "git_sha",
-                                       "commit", NULL};
+    static const char *const revs[] = {
+        "llvm_project_revision", "revision", "git_sha", "commit", "run_order", NULL};
+    static const char *const skip[] = {"start_time", "end_time", "llvm_project_revision",
+                                       "revision",   "git_sha",  "commit",
+                                       "run_order",  "branch",   "__report_version__",
+                                       NULL};
     struct imp_batch b = {0};
     struct lnt_ctx c = {0};
-    json_t *doc, *machine, *run, *tests, *t, *ver;
+    json_t *doc, *machine, *run, *info, *tests, *t, *ver, *v1 = NULL, *v;
+    const char *start, *suite = NULL;
     arena *names = NULL;
     size_t i;
     int rc = -1;
@@ -128,20 +247,35 @@ int import_lnt_json(const struct fmt_file *files, size_t nfiles,
     if ((doc = imp_json_load(&files[0], err)) == NULL)
         return -1;
     ver = json_object_get(doc, "format_version");
-    machine = json_object_get(doc, "machine");
-    run = json_object_get(doc, "run");
-    tests = json_object_get(doc, "tests");
-    if (json_object_get(doc, "Machine") != NULL && machine == NULL) {
-        imp_fail_field(err, files[0].name, "format_version",
-                       "LNT report format version 1 is not read; write version 2 "
-                       "(lnt.testing.Report(..., report_version=2))");
-        goto out;
-    }
-    if (!((json_is_string(ver) && strcmp(json_string_value(ver), "2") == 0) ||
-          (json_is_integer(ver) && json_integer_value(ver) == 2))) {
-        imp_fail_field(err, files[0].name, "format_version",
-                       "format_version must be \"2\"");
-        goto out;
+    if (json_is_object(json_object_get(doc, "Machine")) &&
+        json_object_get(doc, "machine") == NULL) {
+        /* version 1: Machine.Name, Run.Info, Run["Start Time"], Tests */
+        json_t *R = json_object_get(doc, "Run");
+        machine = json_object_get(doc, "Machine");
+        info = json_object_get(R, "Info");
+        run = json_is_object(info) ? info : R;
+        if ((v1 = v1_tests(json_object_get(doc, "Tests"), files[0].name, err)) == NULL)
+            goto out;
+        tests = v1;
+        start = json_string_value(json_object_get(R, "Start Time"));
+        v = json_object_get(machine, "Name");
+        suite = json_string_value(json_object_get(run, "tag"));
+    } else {
+        if (!((json_is_string(ver) && strcmp(json_string_value(ver), "2") == 0) ||
+              (json_is_integer(ver) && json_integer_value(ver) == 2))) {
+            imp_fail_field(err, files[0].name, "format_version",
+                           "format_version must be \"2\" (or a version 1 report with "
+                           "\"Machine\", \"Run\" and \"Tests\")");
+            goto out;
+        }
+        machine = json_object_get(doc, "machine");
+        run = json_object_get(doc, "run");
+        tests = json_object_get(doc, "tests");
+        start = json_string_value(json_object_get(run, "start_time"));
+        v = json_object_get(machine, "name");
+        suite = json_string_value(json_object_get(run, "tag"));
+        if (suite == NULL)
+            suite = json_string_value(json_object_get(doc, "schema"));
     }
     if (!json_is_object(machine) || !json_is_object(run) || !json_is_array(tests)) {
         imp_fail_field(err, files[0].name, "tests",
@@ -153,29 +287,37 @@ int import_lnt_json(const struct fmt_file *files, size_t nfiles,
         err_nomem(err);
         goto out;
     }
-    c.app = imp_base_name(names, files[0].name);
-    c.system = opt && opt->system ? opt->system : imp_json_name(names, machine, "name");
+    /* the test suite names the application: one nightly feed, one
+     * application, whatever its files are called */
+    if (suite == NULL)
+        suite = "nts"; /* LNT's default test suite */
+    c.app = imp_name(names, suite, strlen(suite), files[0].name, "run.tag", err);
+    if (c.app == NULL)
+        goto out;
+    c.system = opt && opt->system ? opt->system
+               : json_is_string(v)
+                   ? imp_name(names, json_string_value(v), json_string_length(v),
+                              files[0].name, "machine.name", err)
+                   : NULL;
     if (c.system == NULL) {
-        imp_fail_field(err, files[0].name, "machine.name", "machine.name must be a name");
+        if (err == NULL || err->status == 0)
+            imp_fail_field(err, files[0].name, "machine.name",
+                           "machine.name must be a name");
         goto out;
     }
     for (i = 0; revs[i] && c.commit == NULL; i++) {
-        json_t *v = json_object_get(run, revs[i]);
-        if (json_is_string(v) && json_string_length(v) <= LIMIT_COMMIT)
-            c.commit = imp_json_name(names, run, revs[i]);
-        else if (json_is_integer(v))
-            c.commit = arena_printf(names, "%lld", (long long)json_integer_value(v));
+        json_t *r = json_object_get(run, revs[i]);
+        /* taken whole: a revision too long for a commit is refused, never
+         * dropped (the run rules check it) */
+        if (json_is_string(r))
+            c.commit = arena_strndup(names, json_string_value(r), json_string_length(r));
+        else if (json_is_integer(r))
+            c.commit = arena_printf(names, "%lld", (long long)json_integer_value(r));
     }
     c.branch = imp_json_name(names, run, "branch");
-    c.started =
-        imp_timestamp(names, json_string_value(json_object_get(run, "start_time")));
-    {
-        static const char *const skip[] = {
-            "start_time", "end_time", "llvm_project_revision",
-            "revision",   "git_sha",  "commit",
-            "branch",     NULL};
-        imp_json_tags(names, run, skip, &c.tags, &c.ntags);
-    }
+    if (start != NULL && (c.started = imp_timestamp(names, start)) == NULL)
+        c.started = arena_strdup(names, start); /* refused by the run rules */
+    imp_json_tags(names, run, skip, &c.tags, &c.ntags);
     if (json_array_size(tests) == 0) {
         imp_fail_field(err, files[0].name, "tests", "the report holds no tests");
         goto out;
@@ -189,6 +331,7 @@ int import_lnt_json(const struct fmt_file *files, size_t nfiles,
 out:
     imp_batch_free(&b);
     arena_free(names);
+    json_decref(v1);
     json_decref(doc);
     return rc;
 }

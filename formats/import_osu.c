@@ -10,8 +10,12 @@
  * output does not print it), the column gives the statistic (mean for the
  * average, min, max, median for P50, p90, p99), and times are converted from
  * microseconds to seconds. A bandwidth (MB/s, 10^6 bytes per second) becomes
- * the time to move one message of L bytes: L / (bandwidth * 10^6) seconds.
- * Several outputs may follow each other in one file.
+ * the time to move one message of L bytes: L / (bandwidth * 10^6) seconds,
+ * and is kept as measured too (NAME_MBS, MB/s; a message rate NAME_MSGS,
+ * messages per second). One-sided tests (MPI_Get, MPI_Put, ...) are
+ * point-to-point; a multi-pair test's P is twice its pairs. Several outputs
+ * may follow each other in one file, after a launcher's preamble or among
+ * a job's messages: only lines that start with a number are measurements.
  */
 #include <ctype.h>
 #include <math.h>
@@ -26,18 +30,40 @@ static const struct {
     const char *name; /* the system benchmark */
     int p2p;          /* point to point: P = 2 */
 } tests[] = {
-    {"Latency", "MPISR", 1},           {"Multi Latency", "MPISR", 1},
-    {"Bandwidth", "MPIBW", 1},         {"Bi-Directional Bandwidth", "MPIBIBW", 1},
-    {"Broadcast Latency", "MPIBC", 0}, {"Allreduce Latency", "MPIAR", 0},
-    {"Reduce Latency", "MPIRD", 0},    {"Reduce_scatter Latency", "MPIRS", 0},
-    {"Allgather Latency", "MPIAG", 0}, {"Allgatherv Latency", "MPIAGV", 0},
-    {"Alltoall Latency", "MPIA2A", 0}, {"Alltoallv Latency", "MPIA2AV", 0},
-    {"Gather Latency", "MPIGA", 0},    {"Gatherv Latency", "MPIGAV", 0},
-    {"Scatter Latency", "MPISC", 0},   {"Scatterv Latency", "MPISCV", 0},
+    {"Latency", "MPISR", 1},
+    {"Multi Latency", "MPISR", 1},
+    {"Multi-threaded Latency", "MPISRMT", 1},
+    {"Bandwidth", "MPIBW", 1},
+    {"Bi-Directional Bandwidth", "MPIBIBW", 1},
+    {"Multiple Bandwidth / Message Rate", "MPIMBW", 1},
+    {"Broadcast Latency", "MPIBC", 0},
+    {"Allreduce Latency", "MPIAR", 0},
+    {"Reduce Latency", "MPIRD", 0},
+    {"Reduce_scatter Latency", "MPIRS", 0},
+    {"Allgather Latency", "MPIAG", 0},
+    {"Allgatherv Latency", "MPIAGV", 0},
+    {"Alltoall Latency", "MPIA2A", 0},
+    {"All-to-All Personalized Exchange Latency", "MPIA2A", 0},
+    {"Alltoallv Latency", "MPIA2AV", 0},
+    {"All-to-Allv Personalized Exchange Latency", "MPIA2AV", 0},
+    {"Gather Latency", "MPIGA", 0},
+    {"Gatherv Latency", "MPIGAV", 0},
+    {"Scatter Latency", "MPISC", 0},
+    {"Scatterv Latency", "MPISCV", 0},
     {"Barrier Latency", "MPIBAR", 0},
+    /* one-sided: "# OSU MPI_Get latency Test" */
+    {"_Get latency", "MPIGET", 1},
+    {"_Get Bandwidth", "MPIGETBW", 1},
+    {"_Put Latency", "MPIPUT", 1},
+    {"_Put Bandwidth", "MPIPUTBW", 1},
+    {"_Put Bi-directional Bandwidth", "MPIPUTBIBW", 1},
+    {"_Accumulate latency", "MPIACC", 1},
+    {"_Get_accumulate latency", "MPIGACC", 1},
+    {"_Fetch_and_op latency", "MPIFOP", 1},
+    {"_Compare_and_swap latency", "MPICAS", 1},
 };
 
-enum { COL_TIME, COL_BW, COL_SKIP };
+enum { COL_TIME, COL_BW, COL_RATE, COL_SKIP };
 
 struct col {
     int kind;
@@ -46,9 +72,11 @@ struct col {
 
 struct osu {
     const char *file;
-    const char *name; /* current test's benchmark, NULL before a title */
+    const char *name;                 /* current test's benchmark, NULL before a title */
+    const char *name_mbs, *name_msgs; /* its bandwidth and message rate */
     int p2p;
-    int has_size; /* barrier prints no size column */
+    int has_size;    /* barrier prints no size column */
+    long long pairs; /* "# [ pairs: 8 ]" of the multi-pair tests, 0 */
     struct col col[8];
     size_t ncol;
     struct bench_record *rec;
@@ -75,8 +103,9 @@ static int title(struct osu *o, const char *s, size_t n, size_t line, struct err
     if (p == NULL || (size_t)(s + n - p) < 8 || memcmp(p, "OSU MPI", 7) != 0)
         return imp_fail_line(err, o->file, line, "not an OSU title");
     p += 7;
-    while (p < s + n && *p != ' ')
-        p++; /* "-CUDA" and the like */
+    if (p < s + n && *p != '_')
+        while (p < s + n && *p != ' ')
+            p++; /* "-CUDA" and the like; "_Get" names a one-sided test */
     while (p < s + n && *p == ' ')
         p++;
     for (end = s + n; end > p + 4 && memcmp(end - 5, " Test", 5) != 0; end--)
@@ -87,8 +116,13 @@ static int title(struct osu *o, const char *s, size_t n, size_t line, struct err
     for (i = 0; i < sizeof tests / sizeof tests[0]; i++)
         if (ieq(p, (size_t)(end - p), tests[i].test)) {
             o->name = tests[i].name;
+            o->name_mbs = arena_printf(o->a, "%s_MBS", tests[i].name);
+            o->name_msgs = arena_printf(o->a, "%s_MSGS", tests[i].name);
+            if (o->name_mbs == NULL || o->name_msgs == NULL)
+                return err_nomem(err);
             o->p2p = tests[i].p2p;
             o->ncol = 0;
+            o->pairs = 0;
             return 0;
         }
     return imp_fail_line(err, o->file, line,
@@ -108,7 +142,7 @@ static int header(struct osu *o, const char *s, size_t n, size_t line, struct er
                   {"P90 Tail Lat", COL_TIME, "p90"}, {"P99 Tail Lat", COL_TIME, "p99"},
                   {"Latency", COL_TIME, "mean"},     {"Bandwidth", COL_BW, "mean"},
                   {"MB/s", COL_BW, "mean"},          {"Iterations", COL_SKIP, NULL},
-                  {"Messages/s", COL_SKIP, NULL}};
+                  {"Messages/s", COL_RATE, "mean"}};
     size_t i = 1;
 
     o->ncol = 0;
@@ -153,10 +187,10 @@ static int header(struct osu *o, const char *s, size_t n, size_t line, struct er
     return 0;
 }
 
-static int add(struct osu *o, const char *stat, double L, double t,
+static int add(struct osu *o, const char *name, const char *stat, double L, double t,
                const struct fmt_options *opt, size_t line, struct err *err)
 {
-    long long P = o->p2p ? 2 : (opt ? opt->nprocs : 0);
+    long long P = o->pairs > 0 ? 2 * o->pairs : o->p2p ? 2 : (opt ? opt->nprocs : 0);
     struct bench_record *r;
 
     if (o->n >= LIMIT_BENCHMARKS)
@@ -173,7 +207,7 @@ static int add(struct osu *o, const char *stat, double L, double t,
         o->cap = nc;
     }
     r = &o->rec[o->n++];
-    r->name = o->name;
+    r->name = name;
     r->stat = stat;
     r->time = t;
     if (!o->has_size)
@@ -220,14 +254,18 @@ static int row(struct osu *o, const char *s, size_t n, const struct fmt_options 
                 return imp_fail_line(err, o->file, line,
                                      "more values than the header's columns");
             if (o->col[c].kind == COL_TIME) {
-                if (add(o, o->col[c].stat, L, v * 1e-6, opt, line, err) != 0)
+                if (add(o, o->name, o->col[c].stat, L, v / 1e6, opt, line, err) != 0)
                     return -1;
             } else if (o->col[c].kind == COL_BW) {
-                if (v <= 0)
-                    return imp_fail_line(err, o->file, line,
-                                         "a bandwidth must be positive");
-                if (L > 0 &&
-                    add(o, o->col[c].stat, L, L / (v * 1e6), opt, line, err) != 0)
+                /* as measured (NAME_MBS, MB/s), and the time to move one
+                 * message derived from it (NAME, seconds) */
+                if (add(o, o->name_mbs, o->col[c].stat, L, v, opt, line, err) != 0 ||
+                    (L > 0 && v > 0 &&
+                     add(o, o->name, o->col[c].stat, L, L / (v * 1e6), opt, line, err) !=
+                         0))
+                    return -1;
+            } else if (o->col[c].kind == COL_RATE) {
+                if (add(o, o->name_msgs, o->col[c].stat, L, v, opt, line, err) != 0)
                     return -1;
             }
             c++;
@@ -239,6 +277,16 @@ static int row(struct osu *o, const char *s, size_t n, const struct fmt_options 
         return imp_fail_line(err, o->file, line,
                              "%zu values for %zu columns (truncated?)", c, o->ncol);
     return 0;
+}
+
+/* The first "needle" in s[0..n), or NULL. */
+static const char *find(const char *s, size_t n, const char *needle)
+{
+    size_t k = strlen(needle);
+    for (size_t i = 0; i + k <= n; i++)
+        if (memcmp(s + i, needle, k) == 0)
+            return s + i;
+    return NULL;
 }
 
 int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_options *opt,
@@ -275,10 +323,31 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
             else if ((tn >= 4 && memcmp(t, "Size", 4) == 0) ||
                      (tn >= 3 && memcmp(t, "Avg", 3) == 0 && o.name))
                 rc = header(&o, line, len, l.lineno, err);
-            else
-                rc = 0; /* "# Datatype: MPI_CHAR." and other notes */
-        } else {
+            else {
+                /* "# [ pairs: 8 ] [ window size: 64 ]", "# Datatype: MPI_CHAR."
+                 * and other notes */
+                const char *pp = find(t, tn, "pairs:");
+                long long np;
+                if (pp != NULL && o.name != NULL) {
+                    const char *q = pp + 6, *e;
+                    while (q < t + tn && *q == ' ')
+                        q++;
+                    for (e = q; e < t + tn && *e >= '0' && *e <= '9'; e++)
+                        ;
+                    if (imp_integer(q, (size_t)(e - q), &np) == 0 && np > 0 &&
+                        np < 1000000)
+                        o.pairs = np;
+                }
+                rc = 0;
+            }
+        } else if (line[0] >= '0' && line[0] <= '9' && o.name != NULL) {
             rc = row(&o, line, len, opt, l.lineno, err);
+        } else {
+            /* a launcher's or a job script's words ("[0] MPI startup(): ...",
+             * "Testing Same CCX", "2024-05-01 job started" before any
+             * title): only lines that start with a number after a title
+             * are measurements */
+            rc = 0;
         }
         if (rc != 0)
             break;
@@ -303,6 +372,7 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
 
 int sniff_osu(const struct fmt_file *files, size_t nfiles)
 {
-    return nfiles == 1 && imp_starts_with(&files[0], "#") &&
-           imp_contains(&files[0], "# OSU MPI");
+    /* OSU output may follow a launcher's preamble (Intel MPI's debug lines,
+     * a Slurm job's messages) */
+    return nfiles == 1 && imp_contains(&files[0], "# OSU MPI");
 }

@@ -1,82 +1,109 @@
 /* import_tau: a TAU profile directory (profile.N.C.T per node, context and
- * thread) into one run.
+ * thread; MULTI__<metric>/ directories for several metrics) into one run.
  *
- * Each profile starts "K templated_functions[_MULTI_METRIC]", a "# Name Calls
- * Subrs Excl Incl ProfileCalls #" header (possibly followed by metadata), and
- * K lines '"name" calls subrs excl incl profilecalls GROUP="..."' with times
- * in microseconds. Only time profiles are read (plain, or a MULTI metric
- * whose name holds TIME); the others of a multi-metric directory are
- * skipped. nprocs is the number of distinct nodes N; each function is a
- * kernel whose time is its largest inclusive time over the profiles (the
- * critical path), with metrics mean and min (over the profiles that ran it),
- * exclusive (largest exclusive time), all in seconds; calls is the largest
- * call count. The run time is the largest inclusive time of any function
- * (the application's root). Profiles are read one at a time and only the
- * per-function aggregates are kept, so 10,000 profiles cost the memory of
- * their distinct functions.
+ * Each profile starts "K templated_functions[_MULTI_<metric>]", a "# Name
+ * Calls Subrs Excl Incl ProfileCalls #" header (possibly followed by
+ * metadata), and K lines '"name" calls subrs excl incl profilecalls
+ * GROUP="..."'; then "A aggregates" and "U userevents" with a "# eventname
+ * numevents max min mean sumsqr" header and U lines. Profiles are read one at
+ * a time and only per-function aggregates are kept, so 10,000 profiles cost
+ * the memory of their distinct functions.
+ *
+ * The run (SPEC §16): nprocs is the number of distinct nodes N, the input
+ * `threads` the largest number of threads (C.T) of a node. The time metric
+ * is TIME (else the first metric whose name holds TIME), in microseconds.
+ * Each function is a kernel, aggregated over every profile (rank and
+ * thread): its time is the largest exclusive time, with `mean` and `min` of
+ * the exclusive time, `inclusive` (and `inclusive_mean`, `inclusive_min`);
+ * calls is the largest call count. A call-path entry "A => B" is the kernel
+ * A/B, and a flat function that a call path ends in is left out, so nothing
+ * is counted twice. Every other metric (a MULTI__ directory: PAPI_FP_OPS as
+ * counts, P_WALL_CLOCK_TIME in seconds) adds NAME (largest exclusive) and
+ * NAME_inclusive, NAME_inclusive_mean, NAME_inclusive_min to its kernels. User
+ * events (message sizes, ...) are run metrics NAME.count, .min, .max and
+ * .mean over the profiles; context events ("NAME : path") are left out. The
+ * run time is the root's inclusive time (the largest inclusive time of any
+ * function); with several ranks each kernel's time is its largest over them,
+ * so the kernels may sum to more. The application is the base name of
+ * the profile's "Executable" metadata, else "tau".
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/buf.h"
 #include "common/xalloc.h"
 #include "formats/import.h"
 #include "formats/limits.h"
 
-struct tau_fn {
-    char *name;
-    double max, min, sum, excl;
-    long long calls;
+struct tau_agg {
+    double max, min, sum;
     size_t n;
+};
+
+static void agg_add(struct tau_agg *g, double v)
+{
+    if (g->n == 0 || v > g->max)
+        g->max = v;
+    if (g->n == 0 || v < g->min)
+        g->min = v;
+    g->sum += v;
+    g->n++;
+}
+
+struct tau_fn {
+    char *name; /* as in the file, trimmed (any length) */
+    struct tau_agg excl[LIMIT_IMPORT_TAU_METRICS], incl[LIMIT_IMPORT_TAU_METRICS];
+    long long calls;
+    int leaf; /* a call path ends in it */
+};
+
+struct tau_ev {
+    char *name;
+    double count, max, min, sum; /* sum of mean x count */
+};
+
+struct tau_loc {
+    long long node, thread; /* thread: context * 2^20 + thread */
 };
 
 struct tau {
     arena *a;
     struct tau_fn *fn;
     size_t nfn, cap;
-    size_t *slot; /* index + 1 */
-    size_t nslot;
-    long long *nodes; /* distinct node ids, sorted at the end */
-    size_t nnodes;
+    struct imp_map fns;
+    char *metric[LIMIT_IMPORT_TAU_METRICS];
+    size_t nmetric;
+    struct tau_ev ev[LIMIT_IMPORT_TAU_EVENTS];
+    size_t nev;
+    struct tau_loc *loc; /* profiles of the time metric */
+    size_t nloc;
+    const char *program;
 };
 
-static size_t hash(const char *s, size_t n)
+static const char *trim(const char *s, size_t *n)
 {
-    size_t h = 5381;
-    for (size_t i = 0; i < n; i++)
-        h = h * 33 + (unsigned char)s[i];
-    return h;
+    while (*n > 0 && (*s == ' ' || *s == '\t')) {
+        s++;
+        (*n)--;
+    }
+    while (*n > 0 && (s[*n - 1] == ' ' || s[*n - 1] == '\t'))
+        (*n)--;
+    return s;
 }
 
 static struct tau_fn *fn_get(struct tau *t, const char *file, const char *s, size_t n,
                              struct err *err)
 {
-    size_t h;
-
-    if ((t->nfn + 1) * 2 > t->nslot) {
-        size_t ns = t->nslot ? t->nslot * 2 : 256;
-        size_t *slot = xcalloc(ns, sizeof *slot);
-        if (slot == NULL) {
-            err_nomem(err);
-            return NULL;
-        }
-        for (size_t i = 0; i < t->nfn; i++) {
-            size_t k = hash(t->fn[i].name, strlen(t->fn[i].name)) & (ns - 1);
-            while (slot[k])
-                k = (k + 1) & (ns - 1);
-            slot[k] = i + 1;
-        }
-        xfree(t->slot);
-        t->slot = slot;
-        t->nslot = ns;
+    size_t i;
+    s = trim(s, &n);
+    if (n == 0) {
+        imp_fail_field(err, file, "functions", "a function has an empty name");
+        return NULL;
     }
-    h = hash(s, n) & (t->nslot - 1);
-    while (t->slot[h]) {
-        struct tau_fn *f = &t->fn[t->slot[h] - 1];
-        if (strlen(f->name) == n && memcmp(f->name, s, n) == 0)
-            return f;
-        h = (h + 1) & (t->nslot - 1);
-    }
+    if (imp_map_get(&t->fns, s, n, &i))
+        return &t->fn[i];
     if (t->nfn >= LIMIT_KERNELS) {
         imp_fail_field(err, file, "functions", "more than %d distinct functions",
                        LIMIT_KERNELS);
@@ -93,15 +120,16 @@ static struct tau_fn *fn_get(struct tau *t, const char *file, const char *s, siz
         t->cap = nc;
     }
     memset(&t->fn[t->nfn], 0, sizeof t->fn[t->nfn]);
-    t->fn[t->nfn].name = imp_name(t->a, s, n, file, "function", err);
-    if (t->fn[t->nfn].name == NULL)
+    if ((t->fn[t->nfn].name = arena_strndup(t->a, s, n)) == NULL ||
+        imp_map_put(&t->fns, t->fn[t->nfn].name, n, t->nfn) != 0) {
+        err_nomem(err);
         return NULL;
-    t->slot[h] = ++t->nfn;
-    return &t->fn[t->nfn - 1];
+    }
+    return &t->fn[t->nfn++];
 }
 
-/* "profile.N.C.T" (after any directory): sets *node. Returns 1 when it is one. */
-static int profile_name(const char *path, long long *node)
+/* "profile.N.C.T" (after any directory): sets *loc. Returns 1 when it is one. */
+static int profile_name(const char *path, struct tau_loc *loc)
 {
     const char *s = strrchr(path, '/');
     const char *p;
@@ -123,13 +151,31 @@ static int profile_name(const char *path, long long *node)
             return 0;
         p = q + 1;
     }
-    *node = v[0];
+    loc->node = v[0];
+    loc->thread = v[1] * (1ll << 20) + v[2];
     return 1;
 }
 
+/* Reads the last `count` blank-separated numbers before *end (moving it). */
+static int numbers_back(const char *s, const char **end, double *num, int count)
+{
+    for (int i = count - 1; i >= 0; i--) {
+        const char *w, *e = *end;
+        while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+            e--;
+        w = e;
+        while (w > s && w[-1] != ' ' && w[-1] != '\t')
+            w--;
+        if (w == e || imp_number(w, (size_t)(e - w), &num[i]) != 0)
+            return -1;
+        *end = w;
+    }
+    return 0;
+}
+
 /* '"name" calls subrs excl incl profilecalls GROUP="..."', read from the end. */
-static int fn_line(struct tau *t, const char *file, size_t lineno, const char *s,
-                   size_t n, struct err *err)
+static int fn_line(struct tau *t, size_t m, const char *file, size_t lineno,
+                   const char *s, size_t n, struct err *err)
 {
     double num[5];
     const char *end = s + n, *g;
@@ -140,19 +186,10 @@ static int fn_line(struct tau *t, const char *file, size_t lineno, const char *s
             break;
     if (g > s)
         end = g;
-    for (int i = 4; i >= 0; i--) {
-        const char *w;
-        while (end > s && end[-1] == ' ')
-            end--;
-        w = end;
-        while (w > s && w[-1] != ' ')
-            w--;
-        if (w == end || imp_number(w, (size_t)(end - w), &num[i]) != 0 || num[i] < 0)
-            return imp_fail_line(err, file, lineno,
-                                 "a function line needs calls, subrs, "
-                                 "excl, incl and profile calls");
-        end = w;
-    }
+    if (numbers_back(s, &end, num, 5) != 0 || num[0] < 0 || num[2] < 0 || num[3] < 0)
+        return imp_fail_line(err, file, lineno,
+                             "a function line needs calls, subrs, "
+                             "excl, incl and profile calls");
     while (end > s && end[-1] == ' ')
         end--;
     if (n < 2 || s[0] != '"' || end - s < 2 || end[-1] != '"')
@@ -160,56 +197,147 @@ static int fn_line(struct tau *t, const char *file, size_t lineno, const char *s
                              "a function name must be in double quotes");
     if ((f = fn_get(t, file, s + 1, (size_t)(end - s - 2), err)) == NULL)
         return -1;
-    num[2] *= 1e-6;
-    num[3] *= 1e-6;
-    if (f->n == 0 || num[3] > f->max)
-        f->max = num[3];
-    if (f->n == 0 || num[3] < f->min)
-        f->min = num[3];
-    if (num[2] > f->excl)
-        f->excl = num[2];
-    if ((long long)num[0] > f->calls)
+    agg_add(&f->excl[m], num[2]);
+    agg_add(&f->incl[m], num[3]);
+    if (m == 0 && (long long)num[0] > f->calls)
         f->calls = (long long)num[0];
-    f->sum += num[3];
-    f->n++;
     return 0;
 }
 
-/* Reads one profile. Returns 1 when read, 0 when it is not a time profile. */
+/* '"name" numevents max min mean sumsqr' of the userevents section. */
+static int event_line(struct tau *t, const char *file, size_t lineno, const char *s,
+                      size_t n, struct err *err)
+{
+    double num[5];
+    const char *end = s + n, *name;
+    size_t nl;
+    struct tau_ev *e = NULL;
+
+    if (numbers_back(s, &end, num, 5) != 0 || num[0] < 0)
+        return imp_fail_line(err, file, lineno,
+                             "a user event line needs numevents, max, min, mean and "
+                             "sumsqr");
+    while (end > s && end[-1] == ' ')
+        end--;
+    if (n < 2 || s[0] != '"' || end - s < 2 || end[-1] != '"')
+        return imp_fail_line(err, file, lineno,
+                             "a user event name must be in double quotes");
+    nl = (size_t)(end - s - 2);
+    name = trim(s + 1, &nl);
+    if (nl == 0 || nl > LIMIT_NAME - 6 || memchr(name, ':', nl) != NULL)
+        return 0; /* a context event ("NAME : call path"): its plain event counts */
+    for (size_t i = 0; i < t->nev && e == NULL; i++)
+        if (strlen(t->ev[i].name) == nl && memcmp(t->ev[i].name, name, nl) == 0)
+            e = &t->ev[i];
+    if (num[0] == 0)
+        return 0;
+    if (e == NULL) {
+        if (t->nev >= LIMIT_IMPORT_TAU_EVENTS)
+            return imp_fail_line(err, file, lineno, "more than %d user events",
+                                 LIMIT_IMPORT_TAU_EVENTS);
+        e = &t->ev[t->nev];
+        if ((e->name = imp_name(t->a, name, nl, file, "user event", err)) == NULL)
+            return -1;
+        t->nev++;
+        e->max = num[1];
+        e->min = num[2];
+    }
+    e->count += num[0];
+    e->max = fmax(e->max, num[1]);
+    e->min = fmin(e->min, num[2]);
+    e->sum += num[3] * num[0];
+    return 0;
+}
+
+/* The index of a metric name, added when new; -1 with err. */
+static long metric_index(struct tau *t, const char *file, const char *s, size_t n,
+                         struct err *err)
+{
+    for (size_t i = 0; i < t->nmetric; i++)
+        if (strlen(t->metric[i]) == n && memcmp(t->metric[i], s, n) == 0)
+            return (long)i;
+    if (t->nmetric >= LIMIT_IMPORT_TAU_METRICS)
+        return imp_fail_field(err, file, "metrics", "more than %d metrics",
+                              LIMIT_IMPORT_TAU_METRICS);
+    if ((t->metric[t->nmetric] = imp_name(t->a, s, n, file, "metric", err)) == NULL)
+        return -1;
+    return (long)t->nmetric++;
+}
+
+/* The value of a metadata attribute <name>KEY</name><value>V</value>. */
+static const char *attribute(arena *a, const char *s, size_t n, const char *key)
+{
+    char tag[96];
+    const char *p, *v, *e;
+    size_t tl = (size_t)snprintf(tag, sizeof tag, "<name>%s</name><value>", key);
+    for (p = s; p + tl <= s + n; p++)
+        if (memcmp(p, tag, tl) == 0) {
+            v = p + tl;
+            for (e = v; e + 8 <= s + n && memcmp(e, "</value>", 8) != 0; e++)
+                ;
+            if (e + 8 > s + n || e == v)
+                return NULL;
+            return arena_strndup(a, v, (size_t)(e - v));
+        }
+    return NULL;
+}
+
+/* The metric of a profile: "_MULTI_<metric>" of its first line, else TIME. */
+static const char *profile_metric(const char *line, size_t len, size_t *mn)
+{
+    const char *sp = memchr(line, ' ', len);
+    if (sp == NULL || sp + 20 > line + len)
+        return NULL;
+    if (sp + 20 == line + len) {
+        *mn = 4;
+        return "TIME";
+    }
+    if ((size_t)(line + len - (sp + 20)) > 7 && memcmp(sp + 20, "_MULTI_", 7) == 0) {
+        *mn = (size_t)(line + len - (sp + 27));
+        return sp + 27;
+    }
+    return NULL;
+}
+
+/* Reads one profile into the metric it measures. */
 static int profile(struct tau *t, const struct fmt_file *f, struct err *err)
 {
     struct imp_lines l;
-    const char *line, *sp;
-    size_t len;
+    const char *line, *sp, *mname;
+    size_t len, mn = 0;
     long long k;
+    long m;
     int rc;
 
     imp_lines_init(&l, f->data, f->len);
     if ((rc = imp_lines_next(&l, f->name, &line, &len, err)) <= 0)
         return rc < 0 ? -1 : imp_fail_line(err, f->name, 1, "the profile is empty");
+    while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+        len--;
     sp = memchr(line, ' ', len);
     if (sp == NULL || imp_integer(line, (size_t)(sp - line), &k) != 0 || k < 0 ||
-        (size_t)(line + len - sp - 1) < 20 ||
-        memcmp(sp + 1, "templated_functions", 19) != 0)
-        return imp_fail_line(err, f->name, 1,
-                             "a TAU profile starts \"N templated_functions\"");
+        (size_t)(line + len - sp - 1) < 19 ||
+        memcmp(sp + 1, "templated_functions", 19) != 0 ||
+        (mname = profile_metric(line, len, &mn)) == NULL || mn == 0)
+        return imp_fail_line(
+            err, f->name, 1,
+            "a TAU profile starts \"N templated_functions[_MULTI_NAME]\"");
     if (k > LIMIT_IMPORT_TAU_FUNCS)
         return imp_fail_line(err, f->name, 1, "more than %d functions",
                              LIMIT_IMPORT_TAU_FUNCS);
-    if (sp + 20 < line + len) { /* "_MULTI_<metric>": time metrics only */
-        size_t mn = (size_t)(line + len - (sp + 20));
-        int time = 0;
-        for (size_t i = 0; i + 4 <= mn; i++)
-            time |= memcmp(sp + 20 + i, "TIME", 4) == 0;
-        if (!time)
-            return 0;
-    }
+    if ((m = metric_index(t, f->name, mname, mn, err)) < 0)
+        return -1;
     if ((rc = imp_lines_next(&l, f->name, &line, &len, err)) <= 0 || len < 6 ||
         memcmp(line, "# Name", 6) != 0)
         return rc < 0 ? -1
                       : imp_fail_line(err, f->name, 2,
                                       "the \"# Name Calls ...\" header is "
                                       "missing");
+    if (t->program == NULL) {
+        const char *exe = attribute(t->a, line, len, "Executable");
+        if (exe != NULL)
+            t->program = imp_program_name(t->a, exe, NULL);
+    }
     for (long long i = 0; i < k; i++) {
         if ((rc = imp_lines_next(&l, f->name, &line, &len, err)) <= 0)
             return rc < 0 ? -1
@@ -217,16 +345,78 @@ static int profile(struct tau *t, const struct fmt_file *f, struct err *err)
                                           "the profile ends after %lld of %lld functions "
                                           "(truncated?)",
                                           i, k);
-        if (fn_line(t, f->name, l.lineno, line, len, err) != 0)
+        if (fn_line(t, (size_t)m, f->name, l.lineno, line, len, err) != 0)
             return -1;
     }
-    return 1;
+    /* "A aggregates", "U userevents" and their lines: read once, from the
+     * time metric's profiles (each metric's profile repeats them) */
+    while ((rc = imp_lines_next(&l, f->name, &line, &len, err)) == 1) {
+        const char *w = memchr(line, ' ', len);
+        long long u;
+        if (w == NULL || imp_integer(line, (size_t)(w - line), &u) != 0 || u < 0)
+            continue;
+        if ((size_t)(line + len - w) >= 11 && memcmp(w + 1, "userevents", 10) == 0) {
+            if (u > LIMIT_IMPORT_TAU_FUNCS)
+                return imp_fail_line(err, f->name, l.lineno, "more than %d user events",
+                                     LIMIT_IMPORT_TAU_FUNCS);
+            if (u == 0)
+                break;
+            if ((rc = imp_lines_next(&l, f->name, &line, &len, err)) <= 0 || len < 1 ||
+                line[0] != '#')
+                return rc < 0
+                           ? -1
+                           : imp_fail_line(err, f->name, l.lineno,
+                                           "the \"# eventname ...\" header is missing");
+            for (long long i = 0; i < u; i++) {
+                if ((rc = imp_lines_next(&l, f->name, &line, &len, err)) <= 0)
+                    return rc < 0 ? -1
+                                  : imp_fail_line(err, f->name, l.lineno + 1,
+                                                  "the profile ends after %lld of %lld "
+                                                  "user events (truncated?)",
+                                                  i, u);
+                if (m == 0 && event_line(t, f->name, l.lineno, line, len, err) != 0)
+                    return -1;
+            }
+            break;
+        }
+    }
+    return rc < 0 ? -1 : (int)m;
 }
 
-static int cmp_ll(const void *a, const void *b)
+static int cmp_loc(const void *a, const void *b)
 {
-    long long x = *(const long long *)a, y = *(const long long *)b;
-    return x < y ? -1 : x > y;
+    const struct tau_loc *x = a, *y = b;
+    if (x->node != y->node)
+        return x->node < y->node ? -1 : 1;
+    return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+/* The kernel name of a function: "A => B => C" is A/B/C (each part without
+ * its blanks); names longer than LIMIT_NAME keep their first part, a hash
+ * mark and their end. */
+static const char *kernel_name(arena *a, const char *s, struct buf *nb)
+{
+    size_t head = 0, len;
+    const char *p = s;
+    buf_reset(nb);
+    while (*p) {
+        const char *q = strstr(p, " => ");
+        size_t n = q ? (size_t)(q - p) : strlen(p);
+        const char *part = trim(p, &n);
+        if (nb->len > 0)
+            buf_putc(nb, '/');
+        else
+            head = n;
+        buf_append(nb, part, n);
+        p = q ? q + 4 : p + strlen(p);
+    }
+    if (buf_failed(nb))
+        return NULL;
+    len = nb->len;
+    if (len <= LIMIT_NAME)
+        return arena_strndup(a, buf_str(nb), len);
+    return imp_path_name(a, buf_str(nb), head, buf_str(nb), len, len,
+                         imp_hash(IMP_HASH0, buf_str(nb), len));
 }
 
 int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_options *opt,
@@ -235,80 +425,165 @@ int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
     struct tau t = {0};
     struct imp_batch b = {0};
     struct run_record *r;
+    struct buf nb;
     const char *dir = nfiles ? files[0].name : NULL;
-    size_t read = 0, distinct = 0;
+    size_t distinct = 0, threads = 0;
     int rc = -1;
 
+    buf_init(&nb, LIMIT_IMPORT_LINE);
     if ((t.a = arena_new()) == NULL ||
-        (t.nodes = xcalloc(nfiles + 1, sizeof *t.nodes)) == NULL) {
+        (t.loc = xcalloc(nfiles + 1, sizeof *t.loc)) == NULL) {
         err_nomem(err);
         goto out;
     }
-    for (size_t i = 0; i < nfiles; i++) {
-        long long node;
-        int got;
-        if (!profile_name(files[i].name, &node))
-            continue; /* other files of the directory */
-        if ((got = profile(&t, &files[i], err)) < 0)
-            goto out;
-        if (got) {
-            t.nodes[t.nnodes++] = node;
-            read++;
+    /* the time metric's profiles first, so that it is metric 0: plain
+     * profiles and MULTI__TIME/, then other MULTI__...TIME... directories,
+     * then the counters */
+    for (int pass = 0; pass < 3; pass++)
+        for (size_t i = 0; i < nfiles; i++) {
+            struct tau_loc loc;
+            const char *multi = strstr(files[i].name, "MULTI__");
+            int m, rank = multi == NULL || strncmp(multi, "MULTI__TIME/", 12) == 0 ? 0
+                          : strstr(multi, "TIME") != NULL                          ? 1
+                                                                                   : 2;
+            if (rank != pass || !profile_name(files[i].name, &loc))
+                continue; /* other files of the directory */
+            if ((m = profile(&t, &files[i], err)) < 0)
+                goto out;
+            if (m == 0)
+                t.loc[t.nloc++] = loc;
         }
-    }
-    if (read == 0) {
+    if (t.nloc == 0) {
         imp_fail_field(err, dir, "files",
-                       "no TAU time profile (profile.N.C.T) among %zu files", nfiles);
+                       "no TAU profile (profile.N.C.T) among %zu files", nfiles);
         goto out;
     }
-    qsort(t.nodes, t.nnodes, sizeof *t.nodes, cmp_ll);
-    for (size_t i = 0; i < t.nnodes; i++)
-        distinct += i == 0 || t.nodes[i] != t.nodes[i - 1];
+    if (strstr(t.metric[0], "TIME") == NULL) {
+        imp_fail_field(err, dir, "metrics",
+                       "no TIME metric among the profiles: a run needs times");
+        goto out;
+    }
+    qsort(t.loc, t.nloc, sizeof *t.loc, cmp_loc);
+    for (size_t i = 0, run = 0; i < t.nloc; i++) {
+        if (i > 0 && t.loc[i].node == t.loc[i - 1].node &&
+            t.loc[i].thread == t.loc[i - 1].thread)
+            continue;
+        if (i == 0 || t.loc[i].node != t.loc[i - 1].node) {
+            distinct++;
+            run = 0;
+        }
+        if (++run > threads)
+            threads = run;
+    }
+    /* a flat function that a call path ends in is inside that call path */
+    for (size_t i = 0; i < t.nfn; i++) {
+        const char *last = NULL, *p = t.fn[i].name, *q;
+        size_t j, n;
+        while ((q = strstr(p, " => ")) != NULL)
+            last = p = q + 4;
+        if (last == NULL)
+            continue;
+        n = strlen(last);
+        last = trim(last, &n);
+        if (imp_map_get(&t.fns, last, n, &j))
+            t.fn[j].leaf = 1;
+    }
     if (imp_batch_init(&b, "tau", dir, sink, err) != 0 ||
         (r = imp_batch_slot(&b, err)) == NULL)
         goto out;
-    r->application = opt && opt->application ? opt->application : "tau";
+    r->application = opt && opt->application ? opt->application
+                     : t.program             ? t.program
+                                             : "tau";
     r->executable = opt && opt->executable ? opt->executable : r->application;
     r->system = opt && opt->system ? opt->system : "unknown";
     r->nprocs = (long long)distinct;
-    if ((r->kernels = arena_alloc(b.a, t.nfn * sizeof *r->kernels + 1)) == NULL) {
+    r->inputs = arena_alloc(b.a, sizeof *r->inputs);
+    r->metrics = arena_alloc(b.a, (4 * t.nev + 1) * sizeof *r->metrics);
+    if ((r->kernels = arena_alloc(b.a, t.nfn * sizeof *r->kernels + 1)) == NULL ||
+        r->inputs == NULL || r->metrics == NULL) {
         err_nomem(err);
         goto out;
     }
+    r->inputs[r->ninputs++] = (struct rec_kv){"threads", (double)threads};
+    for (size_t i = 0; i < t.nev; i++) {
+        static const char *const part[] = {".count", ".max", ".min", ".mean"};
+        double v[4] = {t.ev[i].count, t.ev[i].max, t.ev[i].min,
+                       t.ev[i].sum / t.ev[i].count};
+        for (int j = 0; j < 4; j++) {
+            r->metrics[r->nmetrics].name =
+                arena_printf(b.a, "%s%s", t.ev[i].name, part[j]);
+            if (r->metrics[r->nmetrics].name == NULL) {
+                err_nomem(err);
+                goto out;
+            }
+            r->metrics[r->nmetrics++].value = v[j];
+        }
+    }
     for (size_t i = 0; i < t.nfn; i++) {
-        struct rec_kernel *k = &r->kernels[r->nkernels++];
-        struct rec_kv m[3] = {{"mean", t.fn[i].sum / (double)t.fn[i].n},
-                              {"min", t.fn[i].min},
-                              {"exclusive", t.fn[i].excl}};
+        struct tau_fn *f = &t.fn[i];
+        struct rec_kv m[5 + 4 * LIMIT_IMPORT_TAU_METRICS];
+        size_t nm = 0;
+        struct rec_kernel *k;
         int failed = 0;
-        k->name = t.fn[i].name;
-        k->time = t.fn[i].max;
-        k->calls = t.fn[i].calls;
-        k->metrics_json = imp_metrics_json(b.a, m, 3, &failed);
+        if (f->leaf || f->excl[0].n == 0)
+            continue; /* counted in its call paths; or not measured in time */
+        k = &r->kernels[r->nkernels++];
+        if ((k->name = kernel_name(b.a, f->name, &nb)) == NULL) {
+            err_nomem(err);
+            goto out;
+        }
+        k->time = f->excl[0].max / 1e6;
+        k->calls = f->calls;
+        m[nm++] = (struct rec_kv){"mean", f->excl[0].sum / (double)f->excl[0].n / 1e6};
+        m[nm++] = (struct rec_kv){"min", f->excl[0].min / 1e6};
+        m[nm++] = (struct rec_kv){"inclusive", f->incl[0].max / 1e6};
+        m[nm++] = (struct rec_kv){"inclusive_mean",
+                                  f->incl[0].sum / (double)f->incl[0].n / 1e6};
+        m[nm++] = (struct rec_kv){"inclusive_min", f->incl[0].min / 1e6};
+        for (size_t x = 1; x < t.nmetric; x++) {
+            /* time-like metrics are microseconds, counters counts */
+            double d = strstr(t.metric[x], "TIME") ? 1e6 : 1;
+            if (f->excl[x].n == 0)
+                continue;
+            m[nm++] = (struct rec_kv){t.metric[x], f->excl[x].max / d};
+            m[nm++] = (struct rec_kv){arena_printf(b.a, "%s_inclusive", t.metric[x]),
+                                      f->incl[x].max / d};
+            m[nm++] = (struct rec_kv){arena_printf(b.a, "%s_inclusive_mean", t.metric[x]),
+                                      f->incl[x].sum / (double)f->incl[x].n / d};
+            m[nm++] = (struct rec_kv){arena_printf(b.a, "%s_inclusive_min", t.metric[x]),
+                                      f->incl[x].min / d};
+            if (m[nm - 1].name == NULL || m[nm - 2].name == NULL ||
+                m[nm - 3].name == NULL) {
+                err_nomem(err);
+                goto out;
+            }
+        }
+        k->metrics_json = imp_metrics_json(b.a, m, nm, &failed);
         if (failed) {
             err_nomem(err);
             goto out;
         }
-        if (k->time > r->runtime)
-            r->runtime = k->time;
+        if (f->incl[0].max / 1e6 > r->runtime)
+            r->runtime = f->incl[0].max / 1e6;
     }
     if (imp_batch_commit(&b, "profiles", err) != 0)
         goto out;
     rc = imp_batch_finish(&b, err);
 out:
+    buf_free(&nb);
     imp_batch_free(&b);
     arena_free(t.a);
     xfree(t.fn);
-    xfree(t.slot);
-    xfree(t.nodes);
+    imp_map_free(&t.fns);
+    xfree(t.loc);
     return rc;
 }
 
 int sniff_tau(const struct fmt_file *files, size_t nfiles)
 {
-    long long node;
+    struct tau_loc loc;
     for (size_t i = 0; i < nfiles; i++)
-        if (profile_name(files[i].name, &node))
+        if (profile_name(files[i].name, &loc))
             return imp_contains(&files[i], " templated_functions");
     return nfiles == 1 && imp_contains(&files[0], " templated_functions") &&
            imp_contains(&files[0], "# Name Calls");

@@ -17,8 +17,14 @@
 /* ---- transport ------------------------------------------------------------ */
 #define LIMIT_BODY_DEFAULT (8u << 20) /* bytes of one request body (--max-body) */
 #define LIMIT_PATH_PARAMS 4           /* captured segments of one route */
-#define LIMIT_QUERY_PARAMS 64         /* parameters of one query string */
-#define LIMIT_QUERY_BYTES 32768       /* bytes of one query string (raw) */
+/* Bytes of a refused request body (413, 401, ...) read and dropped after the
+ * early answer before the connection closes, so that a client sending it
+ * without Expect: 100-continue reads the answer instead of a TCP reset
+ * (lingering close, as nginx's lingering_close); announced larger bodies
+ * are not waited for. */
+#define LIMIT_LINGER_BODY (64ull << 20)
+#define LIMIT_QUERY_PARAMS 64   /* parameters of one query string */
+#define LIMIT_QUERY_BYTES 32768 /* bytes of one query string (raw) */
 
 /* ---- names and text ------------------------------------------------------- */
 /* Bytes of any name: application, executable, system, kernel, input, metric,
@@ -45,26 +51,47 @@
 #define LIMIT_CSV_FIELD 4096 /* bytes of one CSV field */
 
 /* ---- imports (SPEC §12) ------------------------------------------------------ */
-#define LIMIT_IMPORT_FILE (1ull << 30)     /* bytes of one imported file (streamed) */
-#define LIMIT_IMPORT_FILES 100000          /* files of one directory import or tar */
-#define LIMIT_IMPORT_LINE (16u << 20)      /* bytes of one line (text, JSON lines) */
-#define LIMIT_IMPORT_DOC (64u << 20)       /* bytes of one whole-document JSON import */
-#define LIMIT_IMPORT_PARAMS 16             /* parameters of an Extra-P experiment */
-#define LIMIT_IMPORT_POINTS 100000         /* points of an Extra-P experiment */
-#define LIMIT_IMPORT_REPS 1000             /* repetitions of one point */
-#define LIMIT_IMPORT_VALUES 4000000        /* measured values of an Extra-P experiment */
-#define LIMIT_IMPORT_RUNS 1000000          /* runs of one import (streamed in batches) */
-#define LIMIT_IMPORT_BATCH 256             /* runs handed to the sink at once */
-#define LIMIT_IMPORT_TAU_FUNCS 100000      /* functions of one TAU profile */
+#define LIMIT_IMPORT_FILE (1ull << 30) /* bytes of one imported file (streamed) */
+#define LIMIT_IMPORT_FILES 100000      /* files of one directory import or tar */
+#define LIMIT_IMPORT_LINE (16u << 20)  /* bytes of one line (text, JSON lines) */
+#define LIMIT_IMPORT_DOC (64u << 20)   /* bytes of one whole-document JSON import */
+#define LIMIT_IMPORT_PARAMS 16         /* parameters of an Extra-P experiment */
+#define LIMIT_IMPORT_POINTS 100000     /* points of an Extra-P experiment */
+#define LIMIT_IMPORT_REPS 1000         /* repetitions of one point */
+#define LIMIT_IMPORT_VALUES 4000000    /* measured values of an Extra-P experiment */
+#define LIMIT_IMPORT_RUNS 1000000      /* runs of one import (streamed in batches) */
+#define LIMIT_IMPORT_BATCH 256         /* runs handed to the sink at once */
+#define LIMIT_IMPORT_TAU_FUNCS 100000  /* functions of one TAU profile */
+#define LIMIT_IMPORT_TAU_METRICS 16    /* metrics (MULTI__ directories) of one TAU run */
+#define LIMIT_IMPORT_TAU_EVENTS 64     /* user events of one TAU run (4 metrics each) */
 #define LIMIT_IMPORT_OTF2_EVENTS 100000000 /* events read from one OTF2 trace */
-#define LIMIT_IMPORT_OTF2_MEMORY                                                         \
-    (8ull << 30)                     /* address space of the OTF2 reader process */
+/* Memory the OTF2 reader process may add to what it inherits: BASE plus
+ * PER_BYTE times the archive's bytes, at most MEMORY (a 1 MB archive: 256 MiB;
+ * the library's buffers and the events kept for the trace fit in it). */
+#define LIMIT_IMPORT_OTF2_MEMORY (8ull << 30)
+#define LIMIT_IMPORT_OTF2_MEMORY_BASE (192ull << 20)
+#define LIMIT_IMPORT_OTF2_MEMORY_PER_BYTE 64
 #define LIMIT_IMPORT_OTF2_CPU 600    /* CPU seconds of the OTF2 reader process */
 #define LIMIT_COMMIT 64              /* bytes of a commit (SPEC §11) */
 #define LIMIT_TAGS 32                /* tags of one run (SPEC §11) */
 #define LIMIT_COMPARE_CONFIGS 10000  /* configurations one comparison reports */
 #define LIMIT_COMPARE_VALUES 2000000 /* values the sides of a comparison hold */
+#define LIMIT_ALERTS_PAGE 1000       /* alerts of one GET /api/v1/alerts page (?limit=) */
 #define LIMIT_WATCHES 1000           /* watches in one database */
+
+/* ---- imports of SPEC §16: chrome-trace, hpctoolkit, nsys-sqlite -------------- */
+#define LIMIT_IMPORT_CHROME_EVENT                                                        \
+    (16u << 20)                              /* bytes of one event (or top-level value) */
+#define LIMIT_IMPORT_CHROME_EVENTS 100000000 /* events of one Trace Event file */
+#define LIMIT_IMPORT_CHROME_DEPTH 1000       /* open B events of one thread */
+#define LIMIT_IMPORT_CHROME_TRACKS 100000    /* pid/tid pairs of one file */
+#define LIMIT_IMPORT_HPC_NODES 10000000      /* calling-context nodes of a database */
+#define LIMIT_IMPORT_HPC_METRICS 1024        /* metrics of a database */
+#define LIMIT_IMPORT_HPC_PROFILES 1000000    /* profiles (rank, thread) of a database */
+#define LIMIT_IMPORT_HPC_DEPTH 10000         /* nesting of the calling-context tree */
+#define LIMIT_IMPORT_HPC_EXTRA 100       /* other metrics kept (2 kernel metrics each) */
+#define LIMIT_IMPORT_NSYS_ROWS 100000000 /* activity rows read from one export */
+#define LIMIT_IMPORT_NSYS_STEPS 2000000000 /* SQLite VM steps of one export's reads */
 
 /* ---- modeling requests ------------------------------------------------------ */
 #define LIMIT_PREDICT 1000 /* prediction points in one request */
@@ -94,6 +121,7 @@
 #define LIMIT_PLOT_URL_REQUEST 6000   /* bytes of a request that travels in a plot URL */
 #define LIMIT_TABLE_CSV_RUNS 100000   /* runs of one CSV download of a page's table */
 #define LIMIT_SERIES_BYTES (1u << 30) /* bytes of one GET /api/v1/series answer (413) */
+#define LIMIT_SCALING_CONFIGS 10000   /* configurations one scaling view reads (413) */
 
 /* ---- web forms -------------------------------------------------------------- */
 #define LIMIT_FORM_FIELDS 512 /* fields (parts) in one submission */
@@ -128,5 +156,12 @@
 #define LIMIT_TRACE_COMMS 4096            /* communicators named by one rank file */
 #define LIMIT_TRACE_TABLE_ROWS 10000      /* macrostate rows in an occupancy answer */
 #define LIMIT_TRACE_FIT_RUNS 1000         /* traced runs in an occupancy estimator */
+
+/* ---- CUBE4 profiles (.cubex) and Extra-P experiments (.extra-p) ---------------- */
+#define LIMIT_IMPORT_CUBE_NODES 1000000     /* regions or call-tree nodes */
+#define LIMIT_IMPORT_CUBE_LOCATIONS 1000000 /* locations (threads) */
+#define LIMIT_IMPORT_CUBE_METRICS 1024      /* metrics an anchor defines */
+#define LIMIT_IMPORT_CUBE_DEPTH 4096        /* nesting of the anchor's elements */
+#define LIMIT_IMPORT_CUBE_VALUES (1 << 23)  /* call-tree nodes x locations, a metric */
 
 #endif

@@ -8,6 +8,10 @@
  * succeed partially. */
 #include "common/xalloc_json.h"
 #include "common/arena.h"
+#include "common/xalloc.h"
+#include "formats/limits.h"
+#include "formats/trace.h"
+#include "db/nsys.h"
 #include "formats/formats.h"
 
 #include <math.h>
@@ -63,6 +67,31 @@ static int benchmarks(void *ctx, const char *system, const struct bench_record *
     return 0;
 }
 
+/* A trace a parser hands over (OTF2, chrome-trace) must be one the store
+ * takes: every rank encodes in the recorder's format and reads back. */
+static int traces(void *ctx, const char *uid, struct trace *t, struct err *err)
+{
+    unsigned char *buf[LIMIT_TRACE_RANKS];
+    size_t len[LIMIT_TRACE_RANKS];
+    struct trace *back = NULL;
+    struct err e = {0};
+    int n = 0;
+    (void)ctx;
+    (void)err;
+    if (uid == NULL || t == NULL || t->nranks < 1 || t->nranks > LIMIT_TRACE_RANKS)
+        __builtin_trap();
+    for (; n < t->nranks; n++)
+        if (trace_encode(t, n, &buf[n], &len[n], &e) != 0)
+            __builtin_trap();
+    if (trace_parse((const void *const *)buf, len, n, &back, &e) != 0)
+        __builtin_trap();
+    trace_free(back);
+    for (int i = 0; i < n; i++)
+        xfree(buf[i]);
+    trace_free(t);
+    return 0;
+}
+
 /* Jansson allocates through xalloc, as in the server. */
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -76,7 +105,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     size_t total = 0;
-    struct fmt_sink sink = {runs, benchmarks, &total, NULL};
+    struct fmt_sink sink = {runs, benchmarks, &total, traces};
     const struct fmt_format *f = fmt_find(FUZZ_FORMAT);
     struct err e = {0};
     struct fmt_file one = {"fuzz.in", (const char *)data, size}, *files = &one;
@@ -86,6 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (a == NULL)
         return 0;
+    fmt_nsys_set_reader(db_nsys_read); /* nsys-sqlite reads through db/ */
     if (f && f->directory &&
         fmt_tar_read((const char *)data, size, a, &files, &n, &e) != 0) {
         if (e.status != 422 || e.message[0] == '\0')

@@ -129,7 +129,7 @@ int couple_model_value(const double *x, const double *c, size_t n, double xt,
                        double *out /* OUT */, struct err *err);
 
 /* The same line without the trend test (the rule before the test; kept for
- * the comparison in bench/modeling). */
+ * the comparison in eval/). */
 int couple_model_line(const double *x, const double *c, size_t n, double xt,
                       double *out /* OUT */, struct err *err);
 

@@ -43,8 +43,10 @@ double detect_default_threshold(enum detect_test t)
     return 3.0;
 }
 
-int detect_check_threshold(enum detect_test t, double threshold, const char *field,
-                           struct err *err)
+/* The threshold's own rules, without the band check of a ttest's level
+ * (what every judgement checks). */
+static int threshold_ok(enum detect_test t, double threshold, const char *field,
+                        struct err *err)
 {
     if (!isfinite(threshold) || threshold <= 0)
         return err_set(err, 422, "invalid", field, "%s must be a positive number", field);
@@ -52,6 +54,24 @@ int detect_check_threshold(enum detect_test t, double threshold, const char *fie
         return err_set(
             err, 422, "invalid", field,
             "%s of a ttest is a significance level between 0 and 1 (e.g. 0.05)", field);
+    return 0;
+}
+
+int detect_check_threshold(enum detect_test t, double threshold, const char *field,
+                           struct err *err)
+{
+    if (threshold_ok(t, threshold, field, err) != 0)
+        return -1;
+    if (t == DETECT_TTEST)
+        /* a level so small that the t quantile is not finite for some window
+         * (1e-300: NaN at a few degrees of freedom) would give a band that
+         * no page can show; refused here rather than judged */
+        for (int df = 1; df < DETECT_MAX_WINDOW; df++)
+            if (!isfinite(gsl_cdf_tdist_Qinv(threshold / 2, (double)df)))
+                return err_set(err, 422, "invalid", field,
+                               "%s of a ttest is too small: its band is not finite "
+                               "(use at least 1e-100)",
+                               field);
     return 0;
 }
 
@@ -188,7 +208,7 @@ int detect_stat(enum detect_test t, const double *hist, size_t n, struct detect_
 static int band_inputs(enum detect_test t, double threshold, double value,
                        struct err *err)
 {
-    if (detect_check_threshold(t, threshold, "threshold", err) != 0)
+    if (threshold_ok(t, threshold, "threshold", err) != 0)
         return -1;
     if (!isfinite(value))
         return err_set(err, 422, "invalid", NULL, "the value to judge is not finite");
@@ -214,7 +234,12 @@ static void band(enum detect_test t, double threshold, const struct detect_stat 
     case DETECT_TTEST: {
         double scale = sd * sqrt(1.0 + 1.0 / (double)st->n);
         double q = t_quantile(threshold / 2, (double)(st->n - 1));
-        place(out, value, mean - q * scale, mean + q * scale);
+        double lo = mean - q * scale, hi = mean + q * scale;
+        if (!isfinite(lo) || !isfinite(hi)) { /* a watch made before the check */
+            lo = -DBL_MAX;
+            hi = DBL_MAX;
+        }
+        place(out, value, lo, hi);
         out->score = scale > 0 ? (value - mean) / scale : 0;
         break;
     }

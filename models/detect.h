@@ -48,8 +48,10 @@ int detect_parse(const char *s, enum detect_test *out, const char *field,
 const char *detect_name(enum detect_test t);
 /* The default threshold of each test (see above). */
 double detect_default_threshold(enum detect_test t);
-/* Checks a threshold for a test: positive and finite; for ttest below 1.
- * Returns 0, or -1 with a 422 error naming `field`. */
+/* Checks a threshold for a test: positive and finite; for ttest below 1 and
+ * large enough that its band is finite at every window (1e-300 is not).
+ * Returns 0, or -1 with a 422 error naming `field`. A band that overflows
+ * anyway (a watch made before this check) spans every finite value. */
 int detect_check_threshold(enum detect_test t, double threshold, const char *field,
                            struct err *err);
 /* The fewest values in a window with which test t can judge. */

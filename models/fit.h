@@ -162,7 +162,7 @@ struct fit_input {
     const double *x;               /* n * nvars values, row-major: x[i*nvars + v] */
     const double *y;               /* n values */
     size_t n;                      /* 1..FIT_MAX_POINTS */
-    const char *graph;             /* graph name, see fit_graph_parse; NULL = "unknown" */
+    const char *graph;             /* graph name, see fit_graph_parse; NULL = "auto" */
     enum agg_kind agg;             /* how repetitions at one x are reduced */
     const struct fit_basis *basis; /* NULL, or fit y = c0 + c1 * B(x) (graph auto
                                       or linear, one variable, x > 0, at least
@@ -178,7 +178,8 @@ struct fit_result {
 
 /* Parses a graph name: poly1..poly6, inv1..inv6, unknown, auto, and the aliases
  * linear, quadratic, cubic, 4th, 5th, 6th and "inverse linear" ... "inverse
- * 6th". Returns 0, or -1 with 422 "invalid" (field "graph"). */
+ * 6th". NULL or "" is "auto", the default (SPEC §18). Returns 0, or -1 with
+ * 422 "invalid" (field "graph"). */
 int fit_graph_parse(const char *s, enum fit_graph *out, struct err *err);
 
 /* Canonical id ("poly3", "inv2", "unknown", "auto", "normal"); static string. */
@@ -226,18 +227,6 @@ int fit_auto_select(const struct fit_point *pts, size_t m, int nvars,
                     struct fit_term *terms, int *nterms, enum fit_graph *chosen,
                     int *relative, struct err *err);
 
-/* The selection `auto` used before the extrapolating one (issue 13): the
- * normal-form search with PRESS and parsimony only, poly3..6 and inv3..6
- * included. Kept for comparison (bench/modeling); same contract as
- * fit_auto_select. */
-int fit_auto_select_v1(const struct fit_point *pts, size_t m, int nvars,
-                       struct fit_term *terms, int *nterms, enum fit_graph *chosen,
-                       int *relative, struct err *err);
-
-/* fit_run with graph "auto" answered by fit_auto_select_v1 and fit_terms, as
- * before issue 13 (no xunc, no robust step). Same contract as fit_run. */
-int fit_run_v1(const struct fit_input *in, struct fit_result *out, struct err *err);
-
 /* How far x reaches beyond the training range: 0 inside [xmin, xmax] (every
  * variable); beyond it, for positive x and range, log2 of the ratio to the
  * nearest measured end (x = 4 * xmax gives 2); otherwise the distance in
@@ -252,7 +241,7 @@ double fit_extrapolation(const struct fit_model *m, const double *x);
  * SMAPE of their leave-one-out predictions (the constant by its in-sample
  * SMAPE), a term contributing under 0.05 % of every value ignored; the least
  * score wins. `auto` takes its law when it extrapolates better in forward
- * validation (fit_auto.c); bench/modeling prints it as the Extra-P column. */
+ * validation (fit_auto.c); eval/ prints it as the Extra-P column. */
 struct fit_pmnf1 {
     double c0, c1;    /* c1 = 0 for the constant */
     int num, den, lg; /* the term x^(num/den) * log2(x)^lg; num = lg = 0: constant */
@@ -274,7 +263,7 @@ double fit_pmnf1_term(const struct fit_pmnf1 *p, double x); /* the term alone */
  * least squares over every point, the least in-sample SMAPE among those
  * whose terms each make at least 0.05 % of some value (a·b is kept in any
  * case). `auto` takes its law when it extrapolates better in forward
- * validation (fit_auto.c, E2); bench/modeling prints it beside `auto` on
+ * validation (fit_auto.c, E2); eval/ prints it beside `auto` on
  * two-variable cases. */
 enum {
     FIT_PMNF2_CONST, /* c0 */
@@ -303,7 +292,8 @@ double fit_pmnf2_eval(const struct fit_pmnf2 *p, const double *x);
 int fit_pmnf2_terms(const struct fit_pmnf2 *p, struct fit_term *t);
 
 /* Appends one sentence saying why the prediction y [lo, hi] at x cannot be
- * trusted, or nothing when it can. Reasons: no interval (exact fit), x far
+ * trusted, or nothing when it can. Reasons: no interval (exact fit), the
+ * paper's `unknown` extrapolating a polynomial of degree 3 or more, x far
  * beyond the data (extrapolation > 2, i.e. more than 4x the measured end),
  * an interval wider than the value itself, a prediction <= 0 of a positive
  * quantity, and points left out as outliers. Returns 1 when a warning was
@@ -350,10 +340,11 @@ int fit_predict(const struct fit_model *m, const double *x, double *y, double *l
 
 /* Like fit_predict, with the interval of the extrapolating `auto` when the
  * model has xunc > 0 (otherwise exactly fit_predict): the law's own
- * uncertainty, xunc per unit of fit_extrapolation(m, x), is added to the
+ * uncertainty, growing with d = fit_extrapolation(m, x), is added to the
  * noise, and a relative model's interval is multiplicative,
- * y * exp(+-t * sqrt(s2 (1 + h/y^2) + (xunc * d)^2)), so never below 0 for a
- * positive quantity. OUT: y, lo, hi. Errors as fit_predict. */
+ * y * exp(+-sqrt(t^2 s2 (1 + h/y^2) + (k d sqrt(min(xunc, 0.25)))^2)), k 0.8
+ * for one variable and 1.1 for two (fit.c), so never below 0 for a positive
+ * quantity. OUT: y, lo, hi. Errors as fit_predict. */
 int fit_predict_ext(const struct fit_model *m, const double *x, double *y, double *lo,
                     double *hi, struct err *err);
 

@@ -53,7 +53,7 @@
  * mean squared forward error above this many times the leave-one-out one
  * (3 standard deviations). */
 #define FORWARD_SIGNIFICANT 9.0
-/* Scale of xunc: calibrated on the synthetic corpus of bench/modeling (never
+/* Scale of xunc: calibrated on the synthetic corpus of eval/ (never
  * on the real data) so that ~95 % of extrapolated truths fall inside. */
 #define XUNC_SCALE 1.0
 /* Floor of xunc: even a law that validates perfectly is not known beyond the
@@ -271,12 +271,68 @@ static int increasing_throughout(const struct fit_point *pts, size_t m)
     return 1;
 }
 
+/* The steepest growth the upper half of one variable's positive data shows:
+ * the largest log-log slope ln(y_j / y_i) / ln(x_j / x_i) over the pairs of
+ * points at or above the median x that are at least a factor 2 apart;
+ * INFINITY (no bound) when there is none or the data are not all positive. */
+static double data_slope(const struct fit_point *pts, size_t m)
+{
+    double s = -INFINITY;
+    size_t i, j;
+
+    for (i = 0; i < m; i++)
+        if (!(pts[i].y > 0) || !(pts[i].x[0] > 0))
+            return INFINITY;
+    for (i = m / 2; i < m; i++)
+        for (j = i + 1; j < m; j++)
+            if (pts[j].x[0] >= 2 * pts[i].x[0])
+                s = fmax(s, log(pts[j].y / pts[i].y) / log(pts[j].x[0] / pts[i].x[0]));
+    return isfinite(s) ? s : INFINITY;
+}
+
+/* The same for variable v of two: on each slice where the other variable is
+ * fixed, the slope from the point at the slice's largest x_v to the one
+ * with the largest x_v at most half of it; the steepest over the slices.
+ * INFINITY when there is none or the data are not all positive. */
+static double data_slope2(const struct fit_point *pts, size_t m, int v)
+{
+    double s = -INFINITY;
+    size_t i, j;
+    int o = 1 - v;
+
+    for (i = 0; i < m; i++)
+        if (!(pts[i].y > 0) || !(pts[i].x[0] > 0) || !(pts[i].x[1] > 0))
+            return INFINITY;
+    for (i = 0; i < m; i++) {
+        size_t top = i, half = m;
+        for (j = 0; j < m; j++) /* the slice's largest x_v */
+            if (pts[j].x[o] == pts[i].x[o] && pts[j].x[v] > pts[top].x[v])
+                top = j;
+        if (top != i) /* each slice once, from its top point */
+            continue;
+        for (j = 0; j < m; j++)
+            if (pts[j].x[o] == pts[i].x[o] && 2 * pts[j].x[v] <= pts[top].x[v] &&
+                (half == m || pts[j].x[v] > pts[half].x[v]))
+                half = j;
+        if (half < m)
+            s = fmax(s,
+                     log(pts[top].y / pts[half].y) / log(pts[top].x[v] / pts[half].x[v]));
+    }
+    return isfinite(s) ? s : INFINITY;
+}
+
 /* The plausibility beyond the data, up to 16x the largest x (xmax): a finite
  * law, positive for a positive quantity (rel), non-decreasing when the data
- * increase throughout. */
+ * increase throughout, and, with slope_max (NULL: no such check; one
+ * value per variable: the steepest growth the data show along it,
+ * data_slope, data_slope2), growing from 8x to 16x along each variable (the
+ * other at its largest value) no faster than x^(max(slope_max, 1) + 1): a
+ * law that accelerates far beyond anything measured (x^3 log x fitted to
+ * latencies that grew as x^0.5) extrapolates the noise of its largest
+ * points. */
 static int plausible_beyond(const struct fit_term *t, int p, int nvars,
                             const double *coef, const double *xmax, int rel,
-                            int increasing)
+                            int increasing, const double *slope_max)
 {
     double prev = 0;
     int k, v;
@@ -292,14 +348,27 @@ static int plausible_beyond(const struct fit_term *t, int p, int nvars,
             return 0;
         prev = f;
     }
+    for (v = 0; slope_max != NULL && v < nvars; v++) {
+        double x[FIT_MAX_VARS], f8, f16;
+        if (!isfinite(slope_max[v]) || !(xmax[v] > 0))
+            continue;
+        memcpy(x, xmax, (size_t)nvars * sizeof *x);
+        x[v] = 8 * xmax[v];
+        f8 = law_val(t, p, nvars, coef, x);
+        x[v] = 16 * xmax[v];
+        f16 = law_val(t, p, nvars, coef, x);
+        if (f8 > 0 && f16 > 0 && log2(f16 / f8) > fmax(slope_max[v], 1) + 1)
+            return 0;
+    }
     return 1;
 }
 
 /* Scores candidate c: fit on all points, the plausibility checks beyond the
  * data, forward folds. */
 static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel,
-                       int increasing, const struct fit_cand *c, const struct fold *folds,
-                       int nfolds, struct ws *w, struct score *sc)
+                       int increasing, const double *slope_max, const struct fit_cand *c,
+                       const struct fold *folds, int nfolds, struct ws *w,
+                       struct score *sc)
 {
     double xmax[FIT_MAX_VARS], cf[FIT_MAX_TERMS], noise, yscale = 0;
     size_t i, n;
@@ -329,8 +398,31 @@ static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel
         if (sc->coef[0] < -NEG_CONSTANT * ymin)
             return;
     }
-    if (!plausible_beyond(c->term, c->nterms, nvars, sc->coef, xmax, rel, increasing))
+    if (!plausible_beyond(c->term, c->nterms, nvars, sc->coef, xmax, rel, increasing,
+                          slope_max))
         return;
+    /* A cost subtracted from a positive quantity must keep its direction
+     * beyond the data: log2(x)/x^(1/4) rises to x = 55 and falls after, so
+     * c0 - c1 log2(x)/x^(1/4), fitted to a falling strong-scaling time below
+     * 55, turns up beyond it and keeps rising. */
+    for (k = 1; rel && k < c->nterms; k++) {
+        double prev = 0, dir = 0;
+        int q;
+        if (!(sc->coef[k] < 0))
+            continue;
+        for (q = 0; q <= 4; q++) {
+            double x[FIT_MAX_VARS], f;
+            for (v = 0; v < nvars; v++)
+                x[v] = xmax[v] > 0 ? xmax[v] * (double)(1 << q) : xmax[v] + q;
+            f = term_val(&c->term[k], nvars, x);
+            if (q > 0 && f != prev) {
+                if (dir != 0 && (f - prev) * dir < 0)
+                    return;
+                dir = f - prev;
+            }
+            prev = f;
+        }
+    }
     sc->loo = c->press / (double)m;
     /* The noise variance of one observation: the residual variance of the
      * fit to all points, never below a tiny floor. */
@@ -399,6 +491,7 @@ static int choose_law(const struct fit_point *pts, size_t m, int nvars, int rel,
 {
     struct fold folds[4];
     int nfolds = make_folds(pts, m, nvars, folds), j, b = -1, increasing = 0;
+    double slope_max[FIT_MAX_VARS] = {INFINITY, INFINITY};
     int ord[FIT_MAX_CANDS];
     size_t nobs = 0;
     double smin = INFINITY, sumw = 0, spread = 0;
@@ -406,10 +499,17 @@ static int choose_law(const struct fit_point *pts, size_t m, int nvars, int rel,
 
     if (nvars == 1 && rel)
         increasing = increasing_throughout(pts, m);
+    if (rel && nvars == 1)
+        slope_max[0] = data_slope(pts, m);
+    if (rel && nvars == 2) {
+        slope_max[0] = data_slope2(pts, m, 0);
+        slope_max[1] = data_slope2(pts, m, 1);
+    }
     for (i = 0; i < m; i++)
         nobs += (size_t)(pts[i].n > 0 ? pts[i].n : 1);
     for (j = 0; j < cs->n; j++) {
-        score_cand(pts, m, nvars, rel, increasing, &cs->c[j], folds, nfolds, w, &sc[j]);
+        score_cand(pts, m, nvars, rel, increasing, slope_max, &cs->c[j], folds, nfolds, w,
+                   &sc[j]);
         /* Two degrees of freedom at least from 4 observations on: with one,
          * the t quantile (12.7) makes the interval useless (measured on the
          * synthetic corpus: 4-point cases 0.164 median error instead of
@@ -423,7 +523,7 @@ static int choose_law(const struct fit_point *pts, size_t m, int nvars, int rel,
     if (!isfinite(smin))
         return -1;
     /* Simplest first. With repetitions, the parsimony rule of
-     * fit_auto_select_v1 over the eligible laws: the first law passing the
+     * docs/models.md §5.3 over the eligible laws: the first law passing the
      * lack-of-fit test against the pure error. */
     for (j = 0; j < cs->n; j++)
         ord[j] = j;
@@ -555,7 +655,7 @@ static int select_law(const struct fit_point *pts, size_t m, int nvars, int rel,
         err_nomem(err);
         goto out;
     }
-    if (fit_search_cands(pts, m, nvars, rel, cs, err) < 0)
+    if (fit_search_cands(pts, m, nvars, rel, 1, cs, err) < 0)
         goto out;
     if (choose_law(pts, m, nvars, rel, cs, &w, sc, &b, &out->xunc) < 0) {
         err_set(err, 422, "degenerate", "data",
@@ -897,14 +997,7 @@ static int pmnf2_model(const struct fit_point *pts, size_t m, struct fit_model *
     return ols_model(pts, m, 2, &c, out);
 }
 
-static int e2_enabled = 1;
-
-void fit_auto_two_var_rule(int on)
-{
-    e2_enabled = on;
-}
-
-/* Since heldout16 (candidate E2, docs/models.md §10.1): for a positive
+/* Since heldout16 (candidate E2, eval/RECORD.md §2): for a positive
  * quantity of two positive variables, Extra-P's multi-parameter law is
  * taken when, with the points at each variable's largest value left out,
  * its rule run again predicts them better than the selection's law fitted
@@ -927,7 +1020,7 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
     }
     if (forward_procedures2(pts, m, out, &ea, &eb, &ebd) < 0 || !(eb < ea) ||
         pmnf2_model(pts, m, &b) < 0 ||
-        !plausible_beyond(b.term, b.nterms, 2, b.coef, xmax, 1, 0))
+        !plausible_beyond(b.term, b.nterms, 2, b.coef, xmax, 1, 0, NULL))
         return 0;
     b.xunc = fmin(sqrt(out->xunc * out->xunc + ebd), XUNC_MAX);
     b.positive = 1;
@@ -947,6 +1040,12 @@ static int wide_span(const struct fit_point *pts, size_t m)
         hi = fmax(hi, pts[i].x[0]);
     }
     return hi >= WIDE_SPAN * lo;
+}
+
+int fit_auto_selection(const struct fit_point *pts, size_t m, int nvars,
+                       struct fit_model *out, struct err *err)
+{
+    return auto_model(pts, m, nvars, out, err);
 }
 
 int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
@@ -974,10 +1073,10 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
      * one-term law is taken outright, also after a regime change: there
      * the relative fit weighs the small-x regime (latency, caches) as much
      * as the large-x one that carries the extrapolation, and on the real
-     * data of docs/models.md §10.1 (candidate S) it lost to it. With two
+     * data of eval/RECORD.md §2 (candidate S) it lost to it. With two
      * variables, Extra-P's multi-parameter law is weighed the same way
      * (two_var_rule). */
-    if (nvars == 2 && e2_enabled)
+    if (nvars == 2)
         return two_var_rule(pts, m, out);
     if (nvars != 1 || m < 5 || m > FIT_PMNF1_MAX)
         return 0;
@@ -990,7 +1089,7 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
     if (forward_procedures(pts, m, &ea, &eb, &ebd) < 0 || (!wide && !(eb < ea)) ||
         one_term_model(pts, m, &b) < 0 ||
         !plausible_beyond(b.term, b.nterms, 1, b.coef, pts[m - 1].x, 1,
-                          increasing_throughout(pts, m)))
+                          increasing_throughout(pts, m), (double[]){data_slope(pts, m)}))
         return 0;
     b.xunc = fmin(sqrt(out->xunc * out->xunc + ebd), XUNC_MAX);
     b.positive = 1;
@@ -1134,9 +1233,21 @@ int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
     double d = fit_extrapolation(m, x), at = c->n > 0 ? fit_basis_arg(c, x[0]) : 0;
     size_t before = b->len;
 
+    /* lo and hi are shown beside the warning; since the intervals are
+     * calibrated (issue 32) their width alone is no reason to warn */
+    (void)lo;
+    (void)hi;
     if (!m->has_interval || m->dof < 1)
         buf_puts(b, "The fit has no degrees of freedom left, so this prediction has no "
                     "interval; measure more points.");
+    else if (m->graph == FIT_UNKNOWN && m->chosen >= FIT_POLY1 + 2 &&
+             m->chosen <= FIT_POLY6 && d > 0)
+        buf_printf(
+            b,
+            "The least residual of the 12 types chose a polynomial of degree %d, "
+            "which diverges beyond the measured range; graph \"auto\" is meant for "
+            "extrapolation.",
+            (int)(m->chosen - FIT_POLY1) + 1);
     else if ((m->relative || m->positive) && !(y > 0))
         buf_puts(b, "The model predicts a non-positive value for a positive quantity; "
                     "it does not hold at this point.");
@@ -1156,9 +1267,11 @@ int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
                        "x = %g reads the machine curve %s at %g, outside its measured "
                        "%g to %g; the curve is continued along its end segment there.",
                        x[0], c->name, at, c->x[0], c->x[c->n - 1]);
-    } else if (hi - lo > fabs(y))
-        buf_puts(b, "The 95 % interval is wider than the prediction itself: the data "
-                    "cannot pin the law down here; measure closer to this point.");
+    } else if (m->xunc * d > 1)
+        buf_printf(b,
+                   "The laws that fit these data disagree by more than a factor of %.3g "
+                   "here; the prediction may be far off: measure closer to this point.",
+                   exp(m->xunc * d));
     else if (m->seg_x > 0 && x[0] < m->seg_x)
         buf_printf(b,
                    "The data show a change of regime at x = %g; the model describes "

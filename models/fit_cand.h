@@ -1,5 +1,6 @@
 /* fit_cand: the interface between the candidate search (fit_search.c) and the
- * extrapolating `auto` selection (fit_auto.c). Internal to models/fit*.c. */
+ * extrapolating `auto` selection (fit_auto.c), and what fit_run.c dispatches
+ * to. Internal to models/fit*.c (and their unit tests). */
 #ifndef PROPHECY_FIT_CAND_H
 #define PROPHECY_FIT_CAND_H
 
@@ -23,28 +24,27 @@ struct fit_cands {
     double ss_pe, dof_pe; /* pure error of the repetitions (weighted) */
 };
 
-/* Runs the normal-form search of fit_auto_select_v1 (without poly3..6 and
- * inv3..6) and writes every class's best law to *out. rel: relative least
- * squares (every y > 0). Errors: 422 "degenerate" for m < 3, 500. */
-int fit_search_cands(const struct fit_point *pts, size_t m, int nvars, int rel,
+/* Runs the normal-form search (c0 + up to two terms in one variable, three
+ * products in two; never poly3..6 or inv3..6, which stay explicit graph
+ * types) and writes every class's best law to *out. rel: relative least
+ * squares (every y > 0). prune: skip the pairs whose PRESS bound cannot beat
+ * their class (`auto` always does; the classes come out the same either way,
+ * which the unit test checks with 0). Errors: 422 "degenerate" for m < 3,
+ * 500. */
+int fit_search_cands(const struct fit_point *pts, size_t m, int nvars, int rel, int prune,
                      struct fit_cands *out, struct err *err);
-
-/* Whether the pair search skips pairs whose PRESS bound cannot beat their
- * class (default 1). The classes come out the same either way; 0 is for the
- * test that checks exactly that. */
-void fit_search_pruning(int on);
-
-/* Whether `auto` with two variables may take Extra-P's multi-parameter law
- * when it extrapolates better (candidate E2, adopted on heldout16,
- * docs/models.md §10.1; default 1). 0 is for bench_modeling --e2 off and
- * the test that checks the rule changes the law. */
-void fit_auto_two_var_rule(int on);
 
 /* The extrapolating `auto` (fit_auto.c): selects, fits and fills *out, with
  * graph FIT_AUTO; out->xunc and out->outliers are set. pts are the m
  * aggregated points sorted by x. Errors as fit_run. */
 int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
                    struct fit_model *out, struct err *err);
+
+/* fit_auto_model without Extra-P's laws as alternatives (the one-term rule
+ * of one variable, the multi-parameter rule of two): the selection alone,
+ * which the unit tests compare with the whole. */
+int fit_auto_selection(const struct fit_point *pts, size_t m, int nvars,
+                       struct fit_model *out, struct err *err);
 
 /* A fit y = c0 + c1 * B(x) on the machine curve b (fit_auto.c): relative
  * least squares when every y > 0, xunc from forward validation, graph
@@ -54,5 +54,9 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
  * slope c1 <= 0 (the data do not follow the curve). */
 int fit_basis_model(const struct fit_point *pts, size_t m, const struct fit_basis *b,
                     struct fit_model *out, struct err *err);
+
+/* Fills r->stats for r->model over r->points of nobs observations (fit.c;
+ * called by fit_run.c once the model is chosen). */
+void fit_stats_compute(struct fit_result *r, size_t nobs);
 
 #endif

@@ -1,6 +1,6 @@
 /* fit_pmnf2: a law of two variables chosen by the multi-parameter rule of
  * Extra-P 4 (Calotoiu et al., Cluster'16; Extra-P's default multi-parameter
- * modeler), written again from its description, for bench/modeling's side
+ * modeler), written again from its description, for eval/'s side
  * by side. Each variable gets its term from the single-parameter rule
  * (fit_pmnf1) on the means over the other variable; the two terms are then
  * combined as a product, a sum, or a product plus one of them, each fitted by

@@ -1,8 +1,8 @@
-/* fit_search: the `auto` model selection; see fit_auto_select in fit.h and
- * docs/models.md (curve fitting).
+/* fit_search: the candidate search of the `auto` selection (fit_cand.h;
+ * fit_auto.c chooses among its classes); docs/models.md (curve fitting).
  *
  * Candidates are c0 + up to two normal-form terms x^i log2(x)^j (one
- * variable; plus poly3..6 and inv3..6), or c0 + up to three products of such
+ * variable), or c0 + up to three products of such
  * factors (two variables, after screening each variable's factors on the
  * slices where the other is fixed). Each candidate is scored by its
  * leave-one-x-out error from PRESS, e_i / (1 - h_ii), which needs only the
@@ -218,6 +218,7 @@ struct search {
     double gmin2;    /* least g_i^2 (PRESS >= gmin2 * weighted RSS) */
     double rss1, b1; /* of the current first term: weighted RSS, q . e0 */
     int maxdepth;    /* most non-constant terms in a candidate */
+    int prune;       /* skip pairs whose PRESS bound cannot beat their class */
     double *lq[4];   /* per depth 1..3: basis vector, residual, leverage */
     double *le[4], *lh[4];
     const unsigned char *allow1; /* optional: single terms allowed as first of a pair */
@@ -282,13 +283,6 @@ static int has_negative(const struct search *s, int L)
  * every 1 / (1 - h_i) >= 1. NaN (no bound) when q is nearly collinear with
  * q1, where the orthogonalisation decides. Measured: 10-point `auto` 3x
  * faster (bench_fit), the selections bit-identical (test_fit). */
-static int pair_pruning = 1;
-
-void fit_search_pruning(int on)
-{
-    pair_pruning = on;
-}
-
 static double pair_bound(const struct search *s, const double *q1, int j)
 {
     double c = dot(q1, s->q[j], s->c.m), d = 1 - c * c, r;
@@ -326,7 +320,7 @@ static void search_rec(struct search *s, int depth, int start, int *idx)
         /* A last pair that cannot beat its class's best is not computed
          * (the bound is below the PRESS, so the classes come out the same;
          * not while screening, which sums every pair). */
-        if (depth == 1 && s->maxdepth == 2 && s->acc2 == NULL && pair_pruning) {
+        if (depth == 1 && s->maxdepth == 2 && s->acc2 == NULL && s->prune) {
             int cx = s->cx[idx[0]] + s->cx[j];
             double lb = pair_bound(s, s->lq[1], j);
             cx = cx < MAXCX ? cx : MAXCX - 1;
@@ -469,62 +463,6 @@ static void prepare(struct search *s, const struct fit_point *pts, const size_t 
 /* Whether a candidate with p parameters and weighted residual sum of squares
  * rss passes the lack-of-fit F test against the pure error of the
  * repetitions at the 5 % level. */
-static int adequate(const struct cv *c, int p, double rss)
-{
-    double dof = (double)c->m - p, f;
-
-    if (dof < 1 || !isfinite(rss))
-        return 0;
-    f = (rss / dof) / (c->ss_pe / c->dof_pe);
-    return f <= gsl_cdf_fdist_Pinv(0.95, dof, c->dof_pe);
-}
-
-/* The parsimony rule. Classes are ordered by number of terms, then by
- * complexity; each class is represented by its candidate with the least
- * PRESS. With repetitions (pure error available), the first class whose
- * representative passes the lack-of-fit test is chosen: the simplest law the
- * data cannot tell from the truth. Without repetitions, or when no class
- * passes, the "one standard error" rule: the first class whose PRESS is
- * within the standard error of its difference to the least PRESS of all
- * (approximated as sqrt(se^2 + se_min^2)). With thousands of candidates the
- * least PRESS is optimistic; both rules guard against taking it at face
- * value. OUT: depth (non-constant terms) and complexity class. */
-static void choose(const struct search *s, int *depth, int *cx)
-{
-    double mn = s->c.raw0, se = s->c.se0;
-    int d, k;
-
-    *depth = 0;
-    *cx = 0;
-    if (s->c.dof_pe > 0 && s->c.ss_pe > 0) {
-        if (adequate(&s->c, 1, s->c.rss0))
-            return;
-        for (d = 1; d <= MAXDEPTH; d++)
-            for (k = 0; k < MAXCX; k++)
-                if (isfinite(s->best[d][k]) && adequate(&s->c, d + 1, s->brss[d][k])) {
-                    *depth = d;
-                    *cx = k;
-                    return;
-                }
-    }
-    for (d = 1; d <= MAXDEPTH; d++)
-        for (k = 0; k < MAXCX; k++)
-            if (s->best[d][k] < mn) {
-                mn = s->best[d][k];
-                se = s->bse[d][k];
-            }
-    se = isfinite(se) ? se : 0;
-    if (s->c.raw0 - mn <= hypot(se, s->c.se0))
-        return;
-    for (d = 1; d <= MAXDEPTH; d++)
-        for (k = 0; k < MAXCX; k++)
-            if (s->best[d][k] - mn <= hypot(se, s->bse[d][k])) {
-                *depth = d;
-                *cx = k;
-                return;
-            }
-}
-
 static int cmp_term(const void *a, const void *b)
 {
     const struct fit_term *p = a, *q = b;
@@ -537,36 +475,6 @@ static int cmp_term(const void *a, const void *b)
             return p->logp[v] > q->logp[v] ? -1 : 1;
     }
     return 0;
-}
-
-/* Scores poly k / inv k for k = 3..6 (the smaller ones are in the catalogue)
- * with a fresh basis; returns PRESS, OUT: its standard error. */
-static double score_type(struct search *s, const struct fit_point *pts, int k, int inv,
-                         double *const *basis, double *st)
-{
-    size_t i, m = s->c.m;
-    int j;
-    double crit = INFINITY, *e = s->le[1], *h = s->lh[1];
-    double *eprev = s->le[2], *hprev = s->lh[2];
-
-    memcpy(eprev, s->c.e0, m * sizeof *eprev);
-    memcpy(hprev, s->c.h0, m * sizeof *hprev);
-    for (j = 1; j <= k; j++) {
-        double *v = basis[j - 1];
-        for (i = 0; i < m; i++) {
-            double x = pts[i].x[0], f = 1;
-            int r;
-            for (r = 0; r < j; r++)
-                f *= x;
-            v[i] = (inv ? 1 / f : f) * s->c.sw[i];
-        }
-        if (orth(v, &s->c.q0, 1, m, NULL) < 0 || orth(v, basis, j - 1, m, NULL) < 0)
-            return INFINITY;
-        crit = extend(&s->c, eprev, hprev, v, e, h, st);
-        memcpy(eprev, e, m * sizeof *e);
-        memcpy(hprev, h, m * sizeof *h);
-    }
-    return crit;
 }
 
 static int factor_cx(double e, int l)
@@ -608,8 +516,7 @@ static int collect(const struct search *s, const struct fit_term *t, int maxd,
     return n;
 }
 
-static int select_1d(const struct fit_point *pts, size_t m, int rel,
-                     struct fit_term *terms, int *nterms, enum fit_graph *chosen,
+static int select_1d(const struct fit_point *pts, size_t m, int rel, int prune,
                      struct fit_cands *cands, struct err *err)
 {
     struct factor f[MAX_FACTORS];
@@ -617,10 +524,10 @@ static int select_1d(const struct fit_point *pts, size_t m, int rel,
     struct search s;
     struct work w;
     unsigned char allow[MAX_FACTORS];
-    int idx[3], cx[MAX_FACTORS], nt, positive = 1, j, k, d, dcx, inv;
-    int pmax = (int)m - 1, type_inv[MAXDEPTH + 1] = {0};
+    int idx[3], cx[MAX_FACTORS], nt, positive = 1, j, k;
+    int pmax = (int)m - 1;
     size_t i;
-    double *basis[6], st[3];
+    double st[3];
 
     for (i = 0; i < m; i++)
         positive &= pts[i].x[0] > 0;
@@ -631,13 +538,12 @@ static int select_1d(const struct fit_point *pts, size_t m, int rel,
         t[j].logp[0] = f[j].l;
         cx[j] = factor_cx(f[j].e, f[j].l);
     }
-    if (work_init(&w, &s, &s.c, m, nt + 6, err) < 0)
+    if (work_init(&w, &s, &s.c, m, nt, err) < 0)
         return -1;
     s.rel = rel;
+    s.prune = prune;
     prepare(&s, pts, NULL, 1, t, nt);
     s.cx = cx;
-    for (j = 0; j < 6; j++)
-        basis[j] = w.qp[nt + j];
     s.maxdepth = pmax - 1 < 2 ? pmax - 1 : 2;
     if (s.maxdepth == 2 && 0.5 * nt * (nt - 1) * (double)m > FULL_PAIR_BUDGET) {
         /* Forward screening for many points: only pairs containing one of
@@ -658,51 +564,8 @@ static int select_1d(const struct fit_point *pts, size_t m, int rel,
     }
     if (s.maxdepth >= 1)
         search_rec(&s, 0, 0, idx);
-    if (cands != NULL) {
-        /* The extrapolating selection: poly3..6 and inv3..6 stay explicit
-         * graph types only. */
-        collect(&s, t, s.maxdepth, cands);
-        work_free(&w);
-        return 0;
-    }
-    /* poly3..6 and inv3..6 compete in their own size classes (complexity 0). */
-    for (k = 3; k <= 6 && k + 1 <= pmax; k++)
-        for (inv = 0; inv <= (positive ? 1 : 0); inv++) {
-            double c = score_type(&s, pts, k, inv, basis, st);
-            if (c < s.best[k][0]) {
-                s.best[k][0] = c;
-                s.bse[k][0] = st[0];
-                s.brss[k][0] = st[1];
-                type_inv[k] = inv;
-            }
-        }
-    choose(&s, &d, &dcx);
-    memset(terms, 0, FIT_MAX_TERMS * sizeof *terms);
-    *chosen = FIT_NORMAL;
-    *nterms = d + 1;
-    if (d >= 3) {
-        for (j = 1; j <= d; j++)
-            terms[j].expo[0] = type_inv[d] ? -j : j;
-        *chosen = (enum fit_graph)((type_inv[d] ? FIT_INV1 : FIT_POLY1) + d - 1);
-    } else {
-        for (j = 0; j < d; j++)
-            terms[j + 1] = t[s.bidx[d][dcx][j]];
-        qsort(terms + 1, (size_t)d, sizeof *terms, cmp_term);
-        /* Name it after the paper's type when it is one (ascending order). */
-        if (d >= 1) {
-            int ispoly = 1, isinv = 1;
-            for (j = 1; j <= d; j++) {
-                const struct fit_term *q = &terms[j];
-                ispoly &= q->logp[0] == 0 && q->expo[0] == d + 1 - j;
-                isinv &= q->logp[0] == 0 && q->expo[0] == -j;
-            }
-            if (ispoly || isinv) {
-                for (j = 1; j <= d; j++)
-                    terms[j].expo[0] = isinv ? -j : j;
-                *chosen = (enum fit_graph)((isinv ? FIT_INV1 : FIT_POLY1) + d - 1);
-            }
-        }
-    }
+    /* poly3..6 and inv3..6 stay explicit graph types only. */
+    collect(&s, t, s.maxdepth, cands);
     work_free(&w);
     return 0;
 }
@@ -831,13 +694,12 @@ out:
     return rc;
 }
 
-static int select_2d(const struct fit_point *pts, size_t m, int rel,
-                     struct fit_term *terms, int *nterms, enum fit_graph *chosen,
+static int select_2d(const struct fit_point *pts, size_t m, int rel, int prune,
                      struct fit_cands *cands, struct err *err)
 {
     struct factor fv[2][FACTORS_2D + 1];
     struct fit_term t[(FACTORS_2D + 1) * (FACTORS_2D + 1)];
-    int nf[2], v, a, b, nt = 0, idx[3], d, dcx, j, pmax = (int)m - 1;
+    int nf[2], v, a, b, nt = 0, idx[3], j, pmax = (int)m - 1;
     int cx[(FACTORS_2D + 1) * (FACTORS_2D + 1)];
     size_t *sel, i;
     struct search s;
@@ -875,23 +737,13 @@ static int select_2d(const struct fit_point *pts, size_t m, int rel,
     if (work_init(&w, &s, &s.c, m, nt, err) < 0)
         return -1;
     s.rel = rel;
+    s.prune = prune;
     prepare(&s, pts, NULL, 2, t, nt);
     s.cx = cx;
     s.maxdepth = pmax - 1 < 3 ? pmax - 1 : 3;
     if (s.maxdepth >= 1)
         search_rec(&s, 0, 0, idx);
-    if (cands != NULL) {
-        collect(&s, t, s.maxdepth, cands);
-        work_free(&w);
-        return 0;
-    }
-    choose(&s, &d, &dcx);
-    memset(terms, 0, FIT_MAX_TERMS * sizeof *terms);
-    *nterms = d + 1;
-    for (j = 0; j < d; j++)
-        terms[j + 1] = t[s.bidx[d][dcx][j]];
-    qsort(terms + 1, (size_t)d, sizeof *terms, cmp_term);
-    *chosen = FIT_NORMAL;
+    collect(&s, t, s.maxdepth, cands);
     work_free(&w);
     return 0;
 }
@@ -906,43 +758,13 @@ static int check_m(size_t m, struct err *err)
     return 0;
 }
 
-static int all_positive(const struct fit_point *pts, size_t m)
-{
-    size_t i;
-    int rel = 1;
-
-    /* Run times and rates are positive with roughly proportional noise:
-     * then fit and score relative errors. */
-    for (i = 0; i < m; i++)
-        rel &= pts[i].y > 0;
-    return rel;
-}
-
-int fit_auto_select_v1(const struct fit_point *pts, size_t m, int nvars,
-                       struct fit_term *terms, int *nterms, enum fit_graph *chosen,
-                       int *relative, struct err *err)
-{
-    int rel;
-
-    if (check_m(m, err) < 0)
-        return -1;
-    rel = *relative = all_positive(pts, m);
-    if (nvars == 2)
-        return select_2d(pts, m, rel, terms, nterms, chosen, NULL, err);
-    return select_1d(pts, m, rel, terms, nterms, chosen, NULL, err);
-}
-
-int fit_search_cands(const struct fit_point *pts, size_t m, int nvars, int rel,
+int fit_search_cands(const struct fit_point *pts, size_t m, int nvars, int rel, int prune,
                      struct fit_cands *out, struct err *err)
 {
-    struct fit_term t[FIT_MAX_TERMS];
-    enum fit_graph chosen;
-    int p;
-
     if (check_m(m, err) < 0)
         return -1;
     out->n = 0;
     if (nvars == 2)
-        return select_2d(pts, m, rel, t, &p, &chosen, out, err);
-    return select_1d(pts, m, rel, t, &p, &chosen, out, err);
+        return select_2d(pts, m, rel, prune, out, err);
+    return select_1d(pts, m, rel, prune, out, err);
 }

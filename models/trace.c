@@ -311,8 +311,10 @@ static long long match_messages(const struct trace *t, match_fn fn, void *ctx)
             rv[nr++] = (struct side){d->peer,  r,      d->tag,      (uint32_t)d->event,
                                      e->begin, e->end, (uint32_t)k, 1};
         }
-    qsort(s, ns, sizeof *s, side_cmp);
-    qsort(rv, nr, sizeof *rv, side_cmp);
+    if (ns > 1)
+        qsort(s, ns, sizeof *s, side_cmp);
+    if (nr > 1)
+        qsort(rv, nr, sizeof *rv, side_cmp);
     while (ir < nr) {
         int c = 1;
         if (is < ns) {
@@ -487,7 +489,8 @@ static void wait_multi(struct wait_ctx *c)
     struct trace_wait *w = c->w;
     int32_t rank = -1;
     size_t scan = 0;
-    qsort(c->pend, c->npend, sizeof *c->pend, pending_cmp);
+    if (c->npend > 1)
+        qsort(c->pend, c->npend, sizeof *c->pend, pending_cmp);
     for (size_t i = 0; i < c->npend;) {
         const struct trace_rank *rk = &c->t->ranks[c->pend[i].rank];
         size_t j = i, idx = c->pend[i].idx, lo = idx;
@@ -818,7 +821,8 @@ static int rank_segments(const struct trace *t, int r, struct seg **out, size_t 
         pt[np++] = (struct point){e->begin, st ? 2 : 3, cls};
         pt[np++] = (struct point){e->end, st ? 1 : 0, cls};
     }
-    qsort(pt, np, sizeof *pt, point_cmp);
+    if (np > 1)
+        qsort(pt, np, sizeof *pt, point_cmp);
     for (size_t i = 0; i <= np; i++) {
         double now = i < np ? pt[i].t : rk->t_end;
         int cur = mpi >= 0 ? mpi : depth > 0 ? stack[depth - 1] : TRACE_CLASS_COMPUTE;
@@ -1018,7 +1022,8 @@ int trace_occupancy(const struct trace *t, struct trace_occupancy **out, struct 
         }
         xfree(sg);
     }
-    qsort(dl, nd, sizeof *dl, delta_cmp);
+    if (nd > 1) /* dl is NULL for a trace without events */
+        qsort(dl, nd, sizeof *dl, delta_cmp);
     for (size_t i = 0; i < nd;) {
         double now = dl[i].t, next;
         while (i < nd && dl[i].t == now) {

@@ -11,6 +11,7 @@
 #include "server/routes.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -273,12 +274,22 @@ int api_model_ledger(struct req *r)
 int api_alerts_list(struct req *r)
 {
     struct err e = {0};
-    db *d = db_pool_get(r->app->pool);
-    json_t *v = alert_list(d, http_query(r, "state"), 0, &e);
+    struct db_alert_filter f = {.limit = LIMIT_ALERTS_PAGE};
+    json_t *v;
+    db *d;
+
+    f.state = http_query(r, "state");
+    f.commit = http_query(r, "commit");
+    f.application = http_query(r, "application");
+    if (http_query_int(r, "limit", 1, LIMIT_ALERTS_PAGE, &f.limit, &e) != 0 ||
+        http_query_int(r, "before", 1, LLONG_MAX, &f.before, &e) != 0)
+        return http_error(r, &e);
+    d = db_pool_get(r->app->pool);
+    v = alert_page(d, &f, &e);
     db_pool_put(r->app->pool, d);
     if (v == NULL)
         return http_error(r, &e);
-    return http_json(r, 200, json_pack("{s:o}", "alerts", v));
+    return http_json(r, 200, v);
 }
 
 static int alert_state_job(db *d, struct hist_write *w, struct err *err)
@@ -328,21 +339,15 @@ int api_alert_patch(struct req *r)
 /* The alerts an upload raised, for its answer (core/ingest.h's in->alerts). */
 json_t *api_upload_alerts(struct req *r, const long long *ids, size_t n)
 {
-    json_t *out = json_array();
     struct err e = {0};
+    json_t *out;
     db *d;
-    size_t i;
     if (n == 0)
-        return out;
+        return json_array();
     d = db_pool_get(r->app->pool);
-    for (i = 0; i < n; i++) {
-        json_t *rows = alert_list(d, NULL, ids[i], &e);
-        if (rows != NULL && json_array_size(rows) > 0)
-            json_array_append(out, json_array_get(rows, 0));
-        json_decref(rows);
-    }
+    out = alert_batch(d, ids, n, &e);
     db_pool_put(r->app->pool, d);
-    return out;
+    return out ? out : json_array(); /* the runs are stored: the answer says so */
 }
 
 /* ---- executables' build settings -------------------------------------------- */

@@ -76,7 +76,8 @@ int api_import_post(struct req *r)
                 "the body is empty: send the file (or a tar archive of a directory)");
         return http_error(r, &e);
     }
-    if ((f && f->directory) || looks_like_tar(r->body.data, r->body.len)) {
+    if (((f && f->directory) || looks_like_tar(r->body.data, r->body.len)) &&
+        !fmt_whole_archive(filename)) {
         if (fmt_tar_read(r->body.data, r->body.len, r->arena, &files, &nfiles, &e) != 0)
             return http_error(r, &e);
     } else {

@@ -6,6 +6,7 @@
  * renders web/view_app.c. With ?format=csv it answers every run of the
  * table's filter, in the table's order, as CSV (view_app_csv). */
 #include "core/browse.h"
+#include "core/scaling.h"
 #include "formats/limits.h"
 #include "server/dash.h"
 #include "server/routes.h"
@@ -164,12 +165,55 @@ static int app_csv(struct req *r, db *d, struct view_app *v, struct browse_app *
     return 0;
 }
 
+/* "Scaling at …" (core/scaling.h, SPEC §18) for the page's filters and
+ * ?x= and ?target=: the answer in v->scaling, or why there is none in
+ * v->scaling_error (se). -1 only for a server error. */
+static int app_scaling(struct req *r, db *d, struct view_app *v, struct err *se,
+                       struct err *e)
+{
+    json_t *q;
+    v->scaling_x = http_query(r, "x");
+    v->scaling_target = http_query(r, "target");
+    q = json_pack("{s:s?, s:s?, s:s?, s:s?}", "x", v->scaling_x, "target",
+                  v->scaling_target, "executable", v->exe, "system", v->sys);
+    if (q == NULL)
+        return err_nomem(e);
+    /* Unasked, only a selection cheap to model: the page stays fast however
+     * many runs the application has (docs/web.md "Performance"). */
+    if (v->scaling_x == NULL && v->scaling_target == NULL) {
+        json_t *sel =
+            scaling_answer(d, v->name, q, SCALING_CHOOSE | SCALING_SELECT_ONLY, se);
+        long long runs = json_integer_value(
+            json_object_get(json_object_get(sel, "selection"), "runs"));
+        if (sel == NULL || runs > SCALING_PAGE_RUNS) {
+            json_decref(q);
+            v->scaling = sel;
+            if (sel == NULL && se->status >= 500) {
+                *e = *se;
+                return -1;
+            }
+            v->scaling_error = sel ? NULL : se;
+            return 0;
+        }
+        json_decref(sel);
+    }
+    v->scaling = scaling_answer(d, v->name, q, SCALING_CHOOSE, se);
+    json_decref(q);
+    if (v->scaling == NULL && se->status >= 500) {
+        *e = *se;
+        return -1;
+    }
+    v->scaling_error = v->scaling ? NULL : se;
+    return 0;
+}
+
 int page_app(struct req *r)
 {
     struct err e = {0};
     struct view_app v = {0};
     struct browse_app b = {0};
     struct page p;
+    struct err se = {0};
     long long ids[2 * VIEW_APP_MAX_BARS];
     size_t nids;
     const char *fmt;
@@ -220,6 +264,8 @@ int page_app(struct req *r)
         err_nomem(&e);
         goto fail;
     }
+    if (v.nconfigs > 0 && app_scaling(r, d, &v, &se, &e) != 0)
+        goto fail;
     nids = view_app_kernel_runs(r->arena, v.configs, v.nconfigs, ids);
     if ((v.kernels = browse_kernels_of_runs(d, ids, nids, &e)) == NULL)
         goto fail;
@@ -227,10 +273,12 @@ int page_app(struct req *r)
     dash_begin(&p, r, v.name, "applications");
     view_app(&p, &v);
     json_decref(v.kernels);
+    json_decref(v.scaling);
     json_decref(b.app);
     return dash_end(r, &p, 200);
 fail:
     db_pool_put(r->app->pool, d);
+    json_decref(v.scaling);
     json_decref(b.app);
     return dash_error(r, &e);
 }

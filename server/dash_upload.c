@@ -392,7 +392,8 @@ int page_upload_import(struct req *r)
         return upload_page(r, 422, 3, &w->form, &e);
     }
     format = given(&w->form, "format");
-    if (file->len >= 512 && memcmp(file->value + 257, "ustar", 5) == 0) {
+    if (file->len >= 512 && memcmp(file->value + 257, "ustar", 5) == 0 &&
+        !fmt_whole_archive(file->filename)) {
         if (fmt_tar_read(file->value, file->len, r->arena, &files, &nfiles, &e) != 0)
             return upload_page(r, e.status, 3, &w->form, &e);
     } else {

@@ -41,6 +41,8 @@
 #include "db/pool.h"
 #include "db/writer.h"
 
+#define HTTP_IDLE_TIMEOUT 10 /* config.idle_timeout's default, seconds */
+
 struct config {
     const char *db_path;
     const char *listen_host;
@@ -56,8 +58,9 @@ struct config {
     int max_conns_per_client; /* open connections from one address */
     size_t max_buffered;      /* body bytes buffered across all connections */
     int request_timeout;      /* seconds to deliver a whole request (headers+body) */
-    int workers;              /* threads for R_COSTLY requests (fits, plots) */
-    int queue;                /* R_COSTLY requests waiting for a worker; more: 503 */
+    int idle_timeout; /* seconds a connection may wait for a request line (0: 10) */
+    int workers;      /* threads for R_COSTLY requests (fits, plots) */
+    int queue;        /* R_COSTLY requests waiting for a worker; more: 503 */
 };
 
 struct req;

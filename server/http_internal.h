@@ -45,6 +45,17 @@ void guard_on_connection(void *cls, struct MHD_Connection *conn, void **socket_c
 /* busy 1: a whole request is being answered (no deadline); 0: ready for the
  * next request, whose deadline starts now. */
 void guard_conn_mark(struct req *r, int busy);
+/* r was answered before its body came (a refusal): when its connection
+ * closes, what the client still sends is read and dropped for a while
+ * (lingering close), so that the client reads the answer, not a reset. */
+void guard_linger(struct req *r);
+/* A request line came on conn: no longer idle (not dropped to admit others;
+ * its deadline is the request timeout). */
+void guard_conn_started(struct app *app, struct MHD_Connection *conn);
+/* Admits a new connection from peer, dropping the longest idle one of a full
+ * server or address; -1: refuse it (every connection is mid-request). */
+struct sockaddr_in;
+int guard_admit(struct app *app, const struct sockaddr_in *peer);
 /* Reserves n body bytes from the shared budget; -1 past it. */
 int guard_reserve_body(struct req *r, size_t n);
 void guard_release_body(struct req *r);

@@ -78,6 +78,7 @@ static void req_completed(void *cls, struct MHD_Connection *conn, void **con_cls
 static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 {
     struct req *r = req_new(cls, conn);
+    guard_conn_started(cls, conn);
     const char *q = strchr(uri, '?'), *p;
     size_t n = 0;
     if (r == NULL || q == NULL)
@@ -138,6 +139,7 @@ struct header_walk {
     const char *length; /* the first Content-Length */
     int conflict;
     int chunked;
+    int expect; /* Expect: 100-continue */
 };
 
 static enum MHD_Result header_one(void *cls, enum MHD_ValueKind kind, const char *key,
@@ -152,6 +154,8 @@ static enum MHD_Result header_one(void *cls, enum MHD_ValueKind kind, const char
             w->length = value ? value : "";
     } else if (strcasecmp(key, "Transfer-Encoding") == 0) {
         w->chunked = 1;
+    } else if (strcasecmp(key, "Expect") == 0) {
+        w->expect = 1;
     }
     return MHD_YES;
 }
@@ -185,10 +189,10 @@ static enum MHD_Result query_name(void *cls, enum MHD_ValueKind kind, const char
  * the body is read: route and method, path encoding, header sanity, the
  * size limit, the token, the query parameters and the body budget. Returns
  * 0, or -1 with the error answered (r->resp set). */
-static int check_head(struct req *r, int *has_body)
+static int check_head(struct req *r, int *has_body, int *linger)
 {
     struct err e = {0};
-    struct header_walk hw = {NULL, 0, 0};
+    struct header_walk hw = {NULL, 0, 0, 0};
     struct query_check qc = {r, &e};
     unsigned long long length = 0;
     int status;
@@ -202,6 +206,9 @@ static int check_head(struct req *r, int *has_body)
             hw.conflict = 1;
     }
     *has_body = length > 0 || hw.chunked;
+    /* a refused body the client sends anyway (no Expect: 100-continue to
+     * wait for) is read and dropped before the answer, up to a bound */
+    *linger = *has_body && !hw.expect && !hw.conflict && length <= LIMIT_LINGER_BODY;
     r->route = routes_match(r, &status);
     if (hw.conflict) {
         err_set(&e, 400, "bad_request", NULL,
@@ -282,18 +289,25 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         *con_cls = r;
     }
     if (r->method == NULL) { /* the first call: headers only */
-        int has_body;
+        int has_body, linger;
         r->method = arena_strdup(r->arena, method);
         r->path = arena_strdup(r->arena, url);
         if (r->method == NULL || r->path == NULL)
             return MHD_NO;
-        if (check_head(r, &has_body) != 0) {
+        if (check_head(r, &has_body, &linger) != 0) {
             r->state = REQ_DONE;
             /* A request with a body is answered now, unread (no 100 Continue,
              * no buffering); a bodiless one on the next call, which keeps
-             * the connection alive (FACTS.md). */
-            if (has_body)
+             * the connection alive (FACTS.md). A body the client sends
+             * anyway (no Expect: 100-continue to wait for) is read and
+             * dropped after the answer (guard_linger), so that it reads the
+             * answer rather than a reset of a connection closed on its
+             * unread data. */
+            if (has_body) {
+                if (linger)
+                    guard_linger(r);
                 return send_response(r);
+            }
         }
         return MHD_YES;
     }
@@ -344,8 +358,9 @@ static size_t no_unescape(void *cls, struct MHD_Connection *c, char *s)
 
 /* The acceptor: MHD_add_connection gives each connection to a pool thread
  * picked by its descriptor, so steady keep-alive clients spread over the
- * threads. MHD applies its limits (total, per address) as for its own
- * accepts, closing what it refuses. */
+ * threads. Admission (guard_admit) applies the limits, total and per
+ * address, by dropping the longest idle connection when full; MHD's own
+ * limit is only a backstop above it. */
 static void *acceptor_main(void *arg)
 {
     struct app *app = arg;
@@ -355,7 +370,10 @@ static void *acceptor_main(void *arg)
         /* MHD makes the socket non-blocking and close-on-exec (TURBO). */
         int fd = accept(app->listen_fd, (struct sockaddr *)&peer, &len);
         if (fd >= 0) {
-            MHD_add_connection(app->daemon, fd, (struct sockaddr *)&peer, len);
+            if (peer.sin_family != AF_INET || guard_admit(app, &peer) != 0)
+                close(fd);
+            else
+                MHD_add_connection(app->daemon, fd, (struct sockaddr *)&peer, len);
             continue;
         }
         if (errno == EINTR || errno == ECONNABORTED || errno == EPROTO)
@@ -420,8 +438,7 @@ int http_start(struct app *app, struct err *err)
         MHD_OPTION_NOTIFY_CONNECTION, guard_on_connection, app,
         MHD_OPTION_URI_LOG_CALLBACK, on_uri, app, MHD_OPTION_UNESCAPE_CALLBACK,
         no_unescape, NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->request_timeout,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_conns,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_conns_per_client,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)(2 * cfg->max_conns + 16),
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(128 * 1024), MHD_OPTION_END);
     if (app->daemon == NULL ||
         pthread_create(&app->acceptor, NULL, acceptor_main, app) != 0) {
@@ -463,7 +480,7 @@ int http_dispatch(struct app *app, const struct http_inproc *in, struct http_ans
 {
     struct inproc_wait w;
     struct req *r = req_new(app, NULL);
-    int has_body;
+    int has_body, linger;
 
     memset(out, 0, sizeof *out);
     if (r == NULL)
@@ -475,7 +492,7 @@ int http_dispatch(struct app *app, const struct http_inproc *in, struct http_ans
     r->method = arena_strdup(r->arena, in->method);
     r->path = arena_strdup(r->arena, in->path);
     r->too_many_query = in->nquery > LIMIT_FORM_FIELDS;
-    if (r->method != NULL && r->path != NULL && check_head(r, &has_body) == 0) {
+    if (r->method != NULL && r->path != NULL && check_head(r, &has_body, &linger) == 0) {
         buf_append(&r->body, in->body, in->body_len);
         if (buf_failed(&r->body))
             r->body_too_big = 1;

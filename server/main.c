@@ -59,10 +59,10 @@ static const char usage[] =
     "      empty database. --sync full (default) fsyncs every commit; normal may lose\n"
     "      the last commits on power loss (never on a process crash).\n"
     "      --protect-reads: reads need a token too (/api/v1/health stays open).\n"
-    "      Budgets against hostile clients: --max-conns N (1000) open connections,\n"
-    "      --max-conns-per-client N (64) from one address, --max-buffered BYTES\n"
-    "      (64 MiB) of request bodies held at once (past it: 503), --request-timeout\n"
-    "      S (30) to deliver a whole request, --workers N (cores) threads for fits,\n"
+    "      Budgets: --max-conns N (4096) connections, --max-conns-per-client N (256)\n"
+    "      from one address (full: the longest idle one goes), --idle-timeout S (10),\n"
+    "      --request-timeout S (30), --max-buffered BYTES (64 MiB) of bodies (past it:\n"
+    "      503), --workers N (cores) threads for fits,\n"
     "      plots and predictions with --queue N (32) waiting (past it: 503).\n"
     "  token create NAME [--db FILE]   print a new write token once (only its hash is "
     "kept)\n"
@@ -183,12 +183,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             }
             o->cfg.max_buffered = (size_t)v;
             i++;
-        } else if (strcmp(a, "--request-timeout") == 0 && next) {
+        } else if ((strcmp(a, "--request-timeout") == 0 ||
+                    strcmp(a, "--idle-timeout") == 0) &&
+                   next) {
             if (parse_long(next, 1, 3600, &v) != 0) {
-                fprintf(stderr, "prophecyd: --request-timeout wants 1..3600 seconds\n");
+                fprintf(stderr, "prophecyd: %s wants 1..3600 seconds\n", a);
                 return -1;
             }
-            o->cfg.request_timeout = (int)v;
+            *(a[2] == 'r' ? &o->cfg.request_timeout : &o->cfg.idle_timeout) = (int)v;
             i++;
         } else if (strcmp(a, "--workers") == 0 && next) {
             if (parse_long(next, 1, 256, &v) != 0) {
@@ -349,7 +351,7 @@ static int cmd_import(struct opts *o)
         size_t n;
         const struct fmt_format *t = fmt_table(&n);
         for (size_t i = 0; i < n; i++)
-            printf("%-13s %s\n", t[i].name, t[i].summary);
+            printf("%-17s %s\n", t[i].name, t[i].summary);
         return 0;
     }
     if (o->nargs < 1) {
@@ -509,7 +511,7 @@ static int cmd_backup(struct opts *o)
         fprintf(stderr, "prophecyd: %s\n", e.message);
         return 1;
     }
-    printf("backed up %s to %s\n", o->cfg.db_path, o->args[0]);
+    printf("backed up to %s\n", o->args[0]); /* --db may hold a password */
     return 0;
 }
 
@@ -554,8 +556,8 @@ int main(int argc, char **argv)
     o.cfg.threads = ncpu > 0 ? (int)ncpu : 2;
     o.cfg.max_body = 8u << 20;
     o.cfg.sync = DB_SYNC_FULL;
-    o.cfg.max_conns = 1000;
-    o.cfg.max_conns_per_client = 64;
+    o.cfg.max_conns = 4096;
+    o.cfg.max_conns_per_client = 256;
     o.cfg.max_buffered = 64u << 20;
     o.cfg.request_timeout = 30;
     o.cfg.workers = o.cfg.threads;
@@ -578,7 +580,7 @@ int main(int argc, char **argv)
     if (o.cfg.max_buffered < o.cfg.max_body)
         o.cfg.max_buffered = o.cfg.max_body;
     if (strcmp(argv[1], "serve") == 0)
-        return serve_run(&o.cfg);
+        return serve_fit_fd_limit(&o.cfg) != 0 ? 1 : serve_run(&o.cfg);
     if (strcmp(argv[1], "token") == 0)
         return cmd_token(&o);
     if (strcmp(argv[1], "import") == 0)

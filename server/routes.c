@@ -28,6 +28,7 @@ static const struct route table[] = {
     {"GET", "/api/v1/applications/{}", api_app_get, 0, NULL},
     {"PUT", "/api/v1/applications/{}", api_app_put, R_WRITE, NULL},
     {"GET", "/api/v1/applications/{}/occupancy", api_trace_occupancy_fit, R_COSTLY, "x,graph"},
+    {"GET", "/api/v1/applications/{}/scaling", api_app_scaling, R_COSTLY, "x,target,executable,system,nprocs,input.*"},
     {"GET", "/api/v1/systems", api_systems_list, 0, NULL},
     {"GET", "/api/v1/systems/{}", api_system_get, 0, NULL},
     {"PUT", "/api/v1/systems/{}", api_system_put, R_WRITE, NULL},
@@ -52,15 +53,17 @@ static const struct route table[] = {
     {"GET", "/api/v1/predict", api_predict, R_COSTLY, "*"},
     {"GET", "/plots/{}", api_plot, R_COSTLY, "request,width"},
 
-    /* History, comparison and regression detection (SPEC §11, api_history.c). */
-    {"GET", "/api/v1/series", api_series, 0, "application,executable,system,nprocs,input.*,y"},
-    {"GET", "/api/v1/compare", api_compare, 0,
+    /* History, comparison and regression detection (SPEC §11, api_history.c).
+     * Series and comparisons read whole histories: on the workers, so that
+     * many of them in flight (no token needed to read) never hold health. */
+    {"GET", "/api/v1/series", api_series, R_COSTLY, "application,executable,system,nprocs,input.*,y"},
+    {"GET", "/api/v1/compare", api_compare, R_COSTLY,
      "a,b,c,d,e,f,g,h,application,executable,system,nprocs,input.*"},
     {"POST", "/api/v1/watches", api_watches_post, R_WRITE, NULL},
     {"GET", "/api/v1/watches", api_watches_list, 0, NULL},
     {"DELETE", "/api/v1/watches/{}", api_watch_delete, R_WRITE, NULL},
     {"GET", "/api/v1/models/{}/ledger", api_model_ledger, 0, NULL},
-    {"GET", "/api/v1/alerts", api_alerts_list, 0, "state"},
+    {"GET", "/api/v1/alerts", api_alerts_list, 0, "state,commit,application,limit,before"},
     {"PATCH", "/api/v1/alerts/{}", api_alert_patch, R_WRITE, NULL},
     {"DELETE", "/api/v1/runs/{}", api_run_delete, R_WRITE, NULL},
     {"DELETE", "/api/v1/applications/{}", api_app_delete, R_WRITE, NULL},
@@ -71,9 +74,10 @@ static const struct route table[] = {
     /* The web dashboard (server/dash*.c -> web/, docs/web.md). */
     {"GET", "/", page_overview, R_HTML, NULL},
     {"GET", "/applications", page_apps, R_HTML, NULL},
-    {"GET", "/applications/{}", page_app, R_HTML, "sort,dir,page,after,before,executable,system,axes,format"},
+    {"GET", "/applications/{}", page_app, R_HTML|R_COSTLY, "sort,dir,page,after,before,executable,system,axes,format,x,target"},
     {"GET", "/runs/{}", page_run, R_HTML, "stored"},
     {"GET", "/runs/{}/trace", page_trace, R_HTML, NULL},
+    {"GET", "/runs/{}/trace.json", page_trace_json, R_COSTLY, NULL},
     {"GET", "/systems", page_systems, R_HTML, NULL},
     {"GET", "/systems/{}", page_system, R_HTML, NULL},
     {"GET", "/models", page_models, R_HTML, NULL},
@@ -87,8 +91,8 @@ static const struct route table[] = {
     {"POST", "/model/couple", page_form_couple_save, R_HTML|R_COSTLY, NULL},
     {"GET", "/alerts", page_alerts, R_HTML, "state"},
     {"POST", "/alerts/{}", page_alert_triage, R_HTML, NULL},
-    {"GET", "/history", page_history, R_HTML, "application,executable,system,nprocs,input.*,y"},
-    {"GET", "/compare", page_compare, R_HTML,
+    {"GET", "/history", page_history, R_HTML|R_COSTLY, "application,executable,system,nprocs,input.*,y"},
+    {"GET", "/compare", page_compare, R_HTML|R_COSTLY,
      "a,b,c,d,e,f,g,h,application,executable,system,nprocs,input.*"},
     {"GET", "/upload", page_upload, R_HTML, NULL},
     {"POST", "/upload/run", page_upload_run, R_HTML, NULL},

@@ -59,9 +59,13 @@ int api_trace_post(struct req *r);
 int api_trace_get(struct req *r);
 int api_traces_post(struct req *r); /* a run and its trace in one go */
 int api_trace_occupancy_fit(struct req *r);
+/* Whole-application scaling (api_scaling.c, SPEC §18). */
+int api_app_scaling(struct req *r);
 /* /plots/run-ID-NAME.svg: api_plot hands "ID-NAME" over. */
 int api_trace_plot(struct req *r, const char *name);
 int page_trace(struct req *r);
+/* GET /runs/{id}/trace.json: the trace as Trace Event JSON (api_trace_json.c). */
+int page_trace_json(struct req *r);
 /* History, comparison and regression detection (server/api_history.c). */
 int api_series(struct req *r);
 int api_compare(struct req *r);

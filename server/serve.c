@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -72,6 +73,35 @@ static int take_lock(const char *db_path)
             perror("prophecyd: writing the lock file");
     }
     return fd;
+}
+
+/* Raises the descriptor limit to what --max-conns needs (twice the
+ * connections: dropped ones close a moment later; and the database's); a
+ * hard limit below it lowers --max-conns, said once. 0, or -1 when not even
+ * 64 connections fit. */
+int serve_fit_fd_limit(struct config *cfg)
+{
+    struct rlimit nofile;
+    rlim_t want = (rlim_t)cfg->max_conns * 2 + 256;
+    if (getrlimit(RLIMIT_NOFILE, &nofile) != 0)
+        return 0;
+    if (nofile.rlim_cur < want) {
+        nofile.rlim_cur = nofile.rlim_max < want ? nofile.rlim_max : want;
+        setrlimit(RLIMIT_NOFILE, &nofile);
+        getrlimit(RLIMIT_NOFILE, &nofile);
+    }
+    if (nofile.rlim_cur < want) {
+        long fit = ((long)nofile.rlim_cur - 256) / 2;
+        if (fit < 64) {
+            fprintf(stderr, "prophecyd: only %ld descriptors (ulimit -n); 384 at least\n",
+                    (long)nofile.rlim_cur);
+            return -1;
+        }
+        fprintf(stderr, "prophecyd: --max-conns %d lowered to %ld (ulimit -n %ld)\n",
+                cfg->max_conns, fit, (long)nofile.rlim_cur);
+        cfg->max_conns = (int)fit;
+    }
+    return 0;
 }
 
 int serve_run(const struct config *cfg)

@@ -14,4 +14,9 @@
  * status: 0 after a clean stop, 1 on failure. */
 int serve_run(const struct config *cfg);
 
+/* Raises the descriptor limit to what cfg->max_conns needs (twice the
+ * connections, and the database's); a hard limit below it lowers max_conns,
+ * said once on stderr. 0, or -1 when not even 64 connections fit. */
+int serve_fit_fd_limit(struct config *cfg);
+
 #endif

@@ -14,7 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#define REPLY_MAX (1 << 20) /* bytes of an answer we keep */
+/* Bytes of an answer we keep: a comparison of LIMIT_COMPARE_CONFIGS rows or a
+ * page of alerts is a few MiB; past this the answer is cut short and
+ * upl_http_body() says so (1 MiB once failed real compare answers). */
+#define REPLY_MAX ((size_t)UPL_HTTP_ANSWER_MAX_MIB << 20)
 
 struct upl_http {
     CURL *curl;

@@ -62,8 +62,9 @@ int upl_http_post_tar(upl_http *h, const char *path, const char *body, size_t le
 int upl_http_get(upl_http *h, const char *path, struct upl_reply *out);
 
 /* The body of the last answer (any status), NUL-terminated, owned by h and
- * valid until the next request; *len gets its length. Bodies over 1 MiB are
- * cut short: then NULL. */
+ * valid until the next request; *len gets its length. Bodies over
+ * UPL_HTTP_ANSWER_MAX_MIB MiB are cut short: then NULL. */
+#define UPL_HTTP_ANSWER_MAX_MIB 256
 const char *upl_http_body(upl_http *h, size_t *len);
 
 /* URL-encodes s for one path segment into a new string (free with

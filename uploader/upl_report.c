@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* One row of the compare answer, read once. */
 struct row {
@@ -33,17 +34,49 @@ static const char *str(const json_t *o, const char *key)
     return json_string_value(json_object_get(o, key));
 }
 
-/* Markdown-safe text: punctuation that would start markup is escaped, line
- * breaks become spaces. */
+/* Bytes of a Unicode bidirectional control at s (U+202A..U+202E,
+ * U+2066..U+2069, U+200E, U+200F, U+061C), or 0: one of them in a run name
+ * would reorder what the reader sees of the comment. */
+static size_t bidi_control(const unsigned char *s)
+{
+    if (s[0] == 0xE2 && s[1] == 0x80 &&
+        ((s[2] >= 0xAA && s[2] <= 0xAE) || s[2] == 0x8E || s[2] == 0x8F))
+        return 3;
+    if (s[0] == 0xE2 && s[1] == 0x81 && s[2] >= 0xA6 && s[2] <= 0xA9)
+        return 3;
+    if (s[0] == 0xD8 && s[1] == 0x9C)
+        return 2;
+    return 0;
+}
+
+#define ZWSP "&#8203;" /* a zero-width space, as an entity markdown keeps */
+
+/* Markdown-safe text for a pull-request comment: punctuation that would
+ * start markup is escaped, line breaks become spaces, "@name" cannot
+ * mention anyone and "http://", "https://" or "www." cannot become a link
+ * (a zero-width space breaks them), and bidirectional controls become
+ * U+FFFD. */
 static void md(struct buf *out, const char *s)
 {
     for (; s && *s; s++) {
-        if (*s == '\n' || *s == '\r')
+        size_t bidi = bidi_control((const unsigned char *)s);
+        if (bidi) {
+            buf_puts(out, "\xEF\xBF\xBD");
+            s += bidi - 1;
+        } else if (*s == '\n' || *s == '\r') {
             buf_putc(out, ' ');
-        else if (strchr("\\`*_[]<>|&#!", *s))
+        } else if (*s == '@') {
+            buf_puts(out, "@" ZWSP);
+        } else if (*s == ':' && s[1] == '/' && s[2] == '/') {
+            buf_puts(out, ":" ZWSP);
+        } else if ((*s == 'w' || *s == 'W') && strncasecmp(s, "www.", 4) == 0) {
+            buf_printf(out, "%.3s" ZWSP, s);
+            s += 2;
+        } else if (strchr("\\`*_[]<>|&#!", *s)) {
             buf_printf(out, "\\%c", *s);
-        else
+        } else {
             buf_putc(out, *s);
+        }
     }
 }
 

@@ -828,15 +828,82 @@ static json_t *get_json(struct ctx *c, const char *path, int *rc)
         return NULL;
     }
     body = upl_http_body(c->http, &len);
-    j = body ? json_loadb(body, len, 0, &jerr) : NULL;
+    if (body == NULL) {
+        fprintf(stderr, "prophecy-upload: GET %s: the answer is over %d MiB\n", path,
+                UPL_HTTP_ANSWER_MAX_MIB);
+        *rc = EXIT_REJECTED;
+        return NULL;
+    }
+    j = json_loadb(body, len, 0, &jerr);
     if (!json_is_object(j)) {
         fprintf(stderr, "prophecy-upload: GET %s: the answer is not a JSON object%s%s\n",
-                path, j || !body ? "" : ": ", j || !body ? "" : jerr.text);
+                path, j ? "" : ": ", j ? "" : jerr.text);
         json_decref(j);
         *rc = EXIT_REJECTED;
         return NULL;
     }
     return j;
+}
+
+/* Every alert of commit, page by page (GET /api/v1/alerts?commit=...&before=
+ * ...), as one {"alerts": [...]}: the server's filter, not the newest page of
+ * all alerts, so other commits' alerts can never hide this one's. NULL (after
+ * saying why) with *rc set. */
+static json_t *get_commit_alerts(struct ctx *c, const char *commit, int *rc)
+{
+    json_t *all = json_array(), *page = NULL, *next;
+    long long before = 0;
+    struct buf q;
+    int bad = 0;
+
+    buf_init(&q, 16384);
+    for (;;) {
+        char num[32];
+        buf_reset(&q);
+        buf_puts(&q, "/api/v1/alerts?");
+        query_param(&q, c->http, "commit", commit, &bad);
+        if (before > 0) {
+            snprintf(num, sizeof num, "%lld", before);
+            query_param(&q, c->http, "before", num, &bad);
+        }
+        if (bad || buf_failed(&q) || all == NULL) {
+            fprintf(stderr, "prophecy-upload: report: out of memory\n");
+            *rc = EXIT_REJECTED;
+            goto fail;
+        }
+        page = get_json(c, buf_str(&q), rc);
+        if (page == NULL)
+            goto fail;
+        next = json_object_get(page, "next");
+        if (!json_is_array(json_object_get(page, "alerts")) ||
+            (!json_is_null(next) &&
+             !(json_is_integer(next) && json_integer_value(next) > 0 &&
+               (before == 0 || json_integer_value(next) < before)))) {
+            fprintf(stderr,
+                    "prophecy-upload: GET %s: the answer is not a page of alerts\n",
+                    buf_str(&q));
+            *rc = EXIT_REJECTED;
+            goto fail;
+        }
+        if (json_array_extend(all, json_object_get(page, "alerts")) != 0) {
+            fprintf(stderr, "prophecy-upload: report: out of memory\n");
+            *rc = EXIT_REJECTED;
+            goto fail;
+        }
+        if (json_is_null(next))
+            break;
+        before = (long long)json_integer_value(next);
+        json_decref(page);
+        page = NULL;
+    }
+    json_decref(page);
+    buf_free(&q);
+    return json_pack("{s:o}", "alerts", all);
+fail:
+    json_decref(page);
+    json_decref(all);
+    buf_free(&q);
+    return NULL;
 }
 
 /* A side spec: kept when it already names its kind, else a branch name. */
@@ -895,7 +962,7 @@ static int cmd_report(struct ctx *c, const struct opts *o)
     compare = get_json(c, buf_str(&q), &rc);
     if (compare == NULL)
         goto out;
-    alerts = get_json(c, "/api/v1/alerts", &rc);
+    alerts = get_commit_alerts(c, b + 7, &rc);
     if (alerts == NULL)
         goto out;
     if (upl_report_render(compare, alerts, b + 7, a, fmt, &out, &sum) != 0) {

@@ -257,8 +257,6 @@ int couple_plot_breakdown(json_t *answer, struct buf *b, struct err *err)
         if (j == 0 || xs[i] != xs[j - 1])
             xs[j++] = xs[i];
     nx = j;
-    if (nx > SVG_MAX_CATEGORIES)
-        nx = SVG_MAX_CATEGORIES;
     vals = xcalloc(nx * s.nk + 1, sizeof *vals);
     labels = xcalloc(nx + 1, sizeof *labels);
     names = xcalloc(s.nk + 1, sizeof *names);
@@ -286,7 +284,8 @@ int couple_plot_breakdown(json_t *answer, struct buf *b, struct err *err)
     snprintf(title + strlen(title), 40, ": per-kernel breakdown");
     st.title = title;
     st.xlabel = s.xname;
-    st.ylabel = "coupled kernel time (s)";
+    st.ylabel = "coupled kernel time";
+    st.yunit = "s";
     st.categories = (const char *const *)labels;
     st.ncategories = nx;
     st.components = names;

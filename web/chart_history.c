@@ -7,6 +7,7 @@
 #include "common/isotime.h"
 #include "web/svg.h"
 #include "web/svg_priv.h"
+#include "web/units.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -169,6 +170,7 @@ int chart_history(struct buf *out, const struct chart_history *hin, struct err *
     }
     span = tmax - tmin;
     svg_axis_setup(&ay, 0, ymin, ymax, valid > 0 || nband > 0, 6);
+    ay.unit = h.yunit;
     svg_axis_setup(&ax, 0, tmin, tmax, 1, 5);
     for (k = 0; k < (size_t)ay.nmajor; k++) {
         size_t len = strlen(svg_axis_tick_label(&ay, (int)k, s, sizeof s));
@@ -224,7 +226,11 @@ int chart_history(struct buf *out, const struct chart_history *hin, struct err *
         svg_label(out, px, y1 + 16, "middle", NULL, s, 16);
     }
     buf_puts(out, "</g>\n");
-    svg_axis_titles(out, x0, x1, y0, y1, h.height - 8, "time of the run (UTC)", h.ylabel);
+    {
+        char yt[SVG_MAX_TEXT + UNITS_MAX];
+        svg_axis_titles(out, x0, x1, y0, y1, h.height - 8, "time of the run (UTC)",
+                        svg_axis_title(&ay, h.ylabel, yt, sizeof yt));
+    }
 
     /* the model's interval: one band polygon per stretch of points that have one */
     for (i = 0; i < h.n;) {

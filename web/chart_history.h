@@ -39,6 +39,7 @@ struct chart_history {
     const size_t *changes; /* indices of points where the series shifted */
     size_t nchanges;
     int width, height; /* px; 0 = 760 x 400 */
+    const char *yunit; /* unit of the values (web/units.h), or NULL */
 };
 
 /* Appends the history chart. Returns 0, or -1 with err (422 invalid input or

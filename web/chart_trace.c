@@ -8,6 +8,7 @@
 #include "common/xalloc.h"
 #include "web/svg.h"
 #include "web/svg_priv.h"
+#include "web/units.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -71,7 +72,8 @@ int chart_trace_profile(struct buf *out, const struct trace_profile *p, int widt
     }
     s.title = "Time per routine per rank";
     s.xlabel = "rank";
-    s.ylabel = "seconds";
+    s.ylabel = "time";
+    s.yunit = "s";
     s.categories = cats;
     s.ncategories = (size_t)p->nranks;
     s.components = comps;
@@ -113,7 +115,8 @@ int chart_trace_load(struct buf *out, const struct trace_load *l, int width, int
              l->compute_imbalance, l->comm_imbalance);
     s.title = title;
     s.xlabel = "rank";
-    s.ylabel = "seconds";
+    s.ylabel = "time";
+    s.yunit = "s";
     s.categories = cats;
     s.ncategories = (size_t)l->nranks;
     s.components = comps;
@@ -130,7 +133,8 @@ out:
 }
 
 static int matrix(struct buf *out, int p, const double *vals, const char *title,
-                  const char *zlabel, int width, int height, struct err *err)
+                  const char *zlabel, const char *zunit, int width, int height,
+                  struct err *err)
 {
     const char **labels = NULL;
     char *block = NULL;
@@ -143,6 +147,7 @@ static int matrix(struct buf *out, int p, const double *vals, const char *title,
     h.xlabel = "rank j";
     h.ylabel = "rank i";
     h.zlabel = zlabel;
+    h.zunit = zunit;
     h.row_labels = labels;
     h.col_labels = labels;
     h.nrows = h.ncols = (size_t)p;
@@ -158,8 +163,8 @@ static int matrix(struct buf *out, int p, const double *vals, const char *title,
 int chart_trace_wait(struct buf *out, const struct trace_wait *w, int width, int height,
                      struct err *err)
 {
-    return matrix(out, w->nranks, w->w, "Wait time: rank i waited for rank j", "seconds",
-                  width, height, err);
+    return matrix(out, w->nranks, w->w, "Wait time: rank i waited for rank j", "wait",
+                  "s", width, height, err);
 }
 
 int chart_trace_traffic(struct buf *out, const struct trace_traffic *tr, int width,
@@ -173,8 +178,8 @@ int chart_trace_traffic(struct buf *out, const struct trace_traffic *tr, int wid
         return err_nomem(err);
     for (size_t k = 0; k < pp; k++)
         v[k] = (double)tr->bytes[k];
-    rc = matrix(out, tr->nranks, v, "Point-to-point bytes from rank i to rank j", "bytes",
-                width, height, err);
+    rc = matrix(out, tr->nranks, v, "Point-to-point bytes from rank i to rank j", "sent",
+                "B", width, height, err);
     xfree(v);
     return rc;
 }
@@ -193,7 +198,8 @@ int chart_trace_occupancy(struct buf *out, const struct trace_occupancy *o,
     for (int c = 0; c < o->nclasses; c++)
         comps[c] = class_label(c, names);
     s.title = "Mean node occupancy per state (Lyon)";
-    s.ylabel = "seconds";
+    s.ylabel = "time";
+    s.yunit = "s";
     s.categories = cat;
     s.ncategories = 1;
     s.components = comps;
@@ -210,33 +216,44 @@ int chart_trace_occupancy(struct buf *out, const struct trace_occupancy *o,
 #define GANTT_TOP 40
 #define GANTT_ROW 14
 #define GANTT_LEGEND 24
+#define GANTT_MAX_W (SVG_MAX_SIZE - GANTT_LEFT - 20) /* px of the widest timeline */
 
 int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
                          const char *const *names, int nnames, struct err *err)
 {
     size_t start = out->len;
     int ncls = TRACE_CLASS_USER + nnames, shown = ncls < 12 ? ncls : 12;
-    int w = tl->width + GANTT_LEFT + 20;
-    int h = GANTT_TOP + tl->nranks * GANTT_ROW + 40 + GANTT_LEGEND;
-    char desc[128];
+    /* Over SVG_MAX_HEAT ranks, an evenly spaced sample of them, each row
+     * labelled with its rank (a trace may have LIMIT_TRACE_RANKS). */
+    int rows = tl->nranks < SVG_MAX_HEAT ? tl->nranks : SVG_MAX_HEAT;
+    /* A timeline wider than a plot may be is drawn narrower: each of its
+     * pixels sx wide. */
+    int draw = tl->width < GANTT_MAX_W ? tl->width : GANTT_MAX_W;
+    double sx = tl->width > 0 ? (double)draw / tl->width : 1;
+    int w = draw + GANTT_LEFT + 20;
+    int h = GANTT_TOP + rows * GANTT_ROW + 40 + GANTT_LEGEND;
+    char desc[160];
 
     if (buf_failed(out))
         return err_set(err, 500, "internal", NULL, "output buffer already failed");
     if (w < GANTT_LEFT + 90 * shown + 20) /* room for the legend and the title */
         w = GANTT_LEFT + 90 * shown + 20;
-    if (tl->nranks > SVG_MAX_HEAT || w > SVG_MAX_SIZE || h > SVG_MAX_SIZE)
-        return err_invalid(err, "width",
-                           "a timeline of %d ranks by %d pixels is too large "
-                           "to draw",
-                           tl->nranks, tl->width);
-    snprintf(desc, sizeof desc, "Per-rank state timeline of %d ranks over %.6g s",
-             tl->nranks, tl->span);
+    if (rows < tl->nranks)
+        snprintf(desc, sizeof desc,
+                 "Per-rank state timeline of %d of %d ranks (evenly spaced) over %.6g s",
+                 rows, tl->nranks, tl->span);
+    else
+        snprintf(desc, sizeof desc, "Per-rank state timeline of %d ranks over %.6g s",
+                 tl->nranks, tl->span);
     svg_begin(out, w, h, "Timeline", desc);
-    svg_title(out, w, "Timeline: state of each rank");
-    for (int r = 0; r < tl->nranks; r++) {
+    svg_title(out, w,
+              rows < tl->nranks ? "Timeline: state of a sample of ranks"
+                                : "Timeline: state of each rank");
+    for (int i = 0; i < rows; i++) {
+        int r = (int)((long long)i * tl->nranks / rows);
         const int16_t *row = &tl->cls[(size_t)r * (size_t)tl->width];
         char lab[LABEL];
-        double y = GANTT_TOP + r * GANTT_ROW;
+        double y = GANTT_TOP + i * GANTT_ROW;
         snprintf(lab, sizeof lab, "%d", r);
         svg_label(out, GANTT_LEFT - 6, y + GANTT_ROW - 3, "end", NULL, lab, 8);
         for (int x = 0; x < tl->width;) {
@@ -245,22 +262,24 @@ int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
                 x1++;
             if (row[x] >= 0) {
                 buf_puts(out, "<rect x=\"");
-                svg_num(out, GANTT_LEFT + x);
+                svg_num(out, GANTT_LEFT + x * sx);
                 buf_puts(out, "\" y=\"");
                 svg_num(out, y);
-                buf_printf(out, "\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", x1 - x,
-                           GANTT_ROW - 2, svg_palette((size_t)row[x]));
+                buf_puts(out, "\" width=\"");
+                svg_num(out, (x1 - x) * sx);
+                buf_printf(out, "\" height=\"%d\" fill=\"%s\"/>\n", GANTT_ROW - 2,
+                           svg_palette((size_t)row[x]));
             }
             x = x1;
         }
     }
-    /* x axis: seconds at both ends; legend */
+    /* x axis: the span at both ends in a readable unit; legend */
     {
-        char t[64];
-        double y = GANTT_TOP + tl->nranks * GANTT_ROW + 14;
-        svg_label(out, GANTT_LEFT, y, "start", NULL, "0 s", 16);
-        snprintf(t, sizeof t, "%.6g s", tl->span);
-        svg_label(out, GANTT_LEFT + tl->width, y, "end", NULL, t, 24);
+        char t[UNITS_MAX];
+        double y = GANTT_TOP + rows * GANTT_ROW + 14;
+        svg_label(out, GANTT_LEFT, y, "start", NULL, "0", 16);
+        units_fmt(t, sizeof t, tl->span, "s");
+        svg_label(out, GANTT_LEFT + draw, y, "end", NULL, t, 24);
         y += 22;
         for (int c = 0; c < shown; c++) {
             double x = GANTT_LEFT + c * 90;
@@ -288,6 +307,7 @@ static const char *dim_name(int d, const char *const *names)
 #define SPM_PANEL 150
 #define SPM_GAP 10
 #define SPM_TOP 60
+#define SPM_POINTS 1024 /* ranks drawn per panel */
 
 int chart_trace_clusters(struct buf *out, const struct trace_clusters *c,
                          const char *const *names, struct err *err)
@@ -337,7 +357,9 @@ int chart_trace_clusters(struct buf *out, const struct trace_clusters *c,
                           dim_name(c->dims[i], names), 20);
                 continue;
             }
-            for (int r = 0; r < c->nranks; r++) {
+            /* At most SPM_POINTS ranks per panel: evenly spaced beyond. */
+            for (int r = 0; r < c->nranks;
+                 r += (c->nranks + SPM_POINTS - 1) / SPM_POINTS) {
                 const double *x = &c->x[(size_t)r * (size_t)c->ndims_all];
                 double u =
                     hi[j] > lo[j] ? (x[c->dims[j]] - lo[j]) / (hi[j] - lo[j]) : 0.5;

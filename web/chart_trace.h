@@ -2,9 +2,13 @@
  *
  * Each function appends one standalone SVG document to `out` through the
  * renderer of web/svg.h, deterministically (same answer, same bytes); no I/O,
- * no HTTP, no database. Return 0, or -1 with err set (422 when the answer is
- * too large to draw, e.g. more ranks than SVG_MAX_HEAT for a matrix; 500 out of
- * memory); on failure `out` is left as it was. width/height 0 = the default.
+ * no HTTP, no database. Any number of ranks is drawn (SPEC §16): over
+ * SVG_MAX_BARS bars or SVG_MAX_HEAT rows the renderer groups ranks (web/svg.h),
+ * the timeline shows an evenly spaced sample of SVG_MAX_HEAT ranks (and a
+ * timeline wider than a plot may be, narrower pixels), the cluster panels at
+ * most 1,024 points. Return 0, or -1 with err set (500 out of memory, 422 for
+ * output over the buffer's maximum); on failure `out` is left as it was.
+ * width/height 0 = the default.
  * Thread-safe.
  */
 #ifndef PROPHECY_WEB_CHART_TRACE_H

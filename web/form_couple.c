@@ -536,9 +536,11 @@ static void headline(struct fctx *c, json_t *ans, json_t *p)
     json_t *sum = json_object_get(p, "summation");
     const char *x = json_string_value(json_object_get(ans, "x"));
 
-    page_puts(&c->p,
-              "<p class=\"notice good headline\" id=\"prediction\" role=\"status\">"
-              "Predicted runtime at ");
+    /* green only for a prediction without a warning, as the fit form */
+    page_printf(&c->p,
+                "<p class=\"notice%s headline\" id=\"prediction\" role=\"status\">"
+                "Predicted runtime at ",
+                json_object_get(p, "warning") ? "" : " good");
     page_text(&c->p, x ? x : "x");
     page_puts(&c->p, " = ");
     page_num(&c->p, num(p, "x"));
@@ -546,7 +548,9 @@ static void headline(struct fctx *c, json_t *ans, json_t *p)
     forms_num10(c, num(p, "y"));
     page_puts(&c->p, "</strong>");
     interval(c, p);
-    page_puts(&c->p, "</p>\n<p id=\"summation\">The plain sum of the kernel models: "
+    page_puts(&c->p, "</p>\n");
+    view_reach(&c->p, p, "prediction"); /* its reach and warning, as the API */
+    page_puts(&c->p, "<p id=\"summation\">The plain sum of the kernel models: "
                      "<strong>");
     page_num(&c->p, num(sum, "y"));
     page_puts(&c->p, "</strong>");
@@ -579,6 +583,7 @@ static void predictions_table(struct fctx *c, json_t *preds)
               "<th class=\"num\">95 % interval</th><th class=\"num\">summation</th>"
               "<th class=\"num\">measured</th><th class=\"num\">runs</th>"
               "<th class=\"num\">error</th><th class=\"num\">summation error</th>"
+              "<th class=\"num\">beyond the data</th><th>warning</th>"
               "</tr></thead><tbody>\n");
     json_array_foreach(preds, i, p)
     {
@@ -606,6 +611,15 @@ static void predictions_table(struct fctx *c, json_t *preds)
         signed_pct(c, num(p, "error_pct"));
         page_puts(&c->p, "</td><td class=\"num\">");
         signed_pct(c, num(p, "summation_error_pct"));
+        /* how far it reaches and its warning, as the API answers them */
+        page_puts(&c->p, "</td><td class=\"num\">");
+        if (num(p, "extrapolation") > 0)
+            page_printf(&c->p, "%.3g doubling%s", num(p, "extrapolation"),
+                        num(p, "extrapolation") == 1 ? "" : "s");
+        else
+            page_puts(&c->p, "inside");
+        page_puts(&c->p, "</td><td>");
+        page_text(&c->p, json_string_value(json_object_get(p, "warning")));
         page_puts(&c->p, "</td></tr>\n");
     }
     page_puts(&c->p, "</tbody>");

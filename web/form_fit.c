@@ -244,7 +244,7 @@ static int check2(struct fctx *c, struct fit_data *d, int strict, struct err *er
     if (!forms_graph_ok(v)) {
         if (v != NULL && strict)
             return err_invalid(err, "graph", "choose a graph type of the list");
-        fs_set(c, "graph", "unknown");
+        fs_set(c, "graph", "auto");
     }
     d->nvars = forms_vars(d->cf, d->ncf, d->exe, d->sys, d->vars, FORMS_MAX_VARS);
     v = fs_get(c, "x");

@@ -3,6 +3,7 @@
 #include "common/xalloc.h"
 #include "web/html.h"
 #include "web/static.h"
+#include "web/units.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -139,6 +140,12 @@ void page_num(struct page *p, double v)
         buf_puts(&p->b, "–");
     else
         buf_printf(&p->b, "%.6g", v);
+}
+
+void page_qty(struct page *p, double v, const char *unit)
+{
+    char s[UNITS_MAX];
+    buf_puts(&p->b, units_fmt(s, sizeof s, v, unit));
 }
 
 void page_link(struct page *p, const char *prefix, const char *name, const char *text)
@@ -299,7 +306,7 @@ static void json_cell(struct page *p, json_t *v)
         page_puts(p, "<code>");
         page_text(p, s ? s : "");
         page_puts(p, "</code>");
-        free(s);
+        xfree(s);
     }
 }
 

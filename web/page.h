@@ -57,8 +57,14 @@ void page_pre(struct page *p, const char *s);
 /* s percent-encoded for a path segment or query value (then safe in an
  * attribute as well). */
 void page_url(struct page *p, const char *s);
-/* A number for people: %.6g, never nan/inf ("–" for a non-finite value). */
+/* A number without a unit, at the precision modeling results need (%.6g:
+ * coefficients, errors, ratios); never nan/inf ("–" for a non-finite value).
+ * A measured value with a unit goes through page_qty. */
 void page_num(struct page *p, double v);
+/* A measured value in readable units (web/units.h): v in `unit` ("s", "B",
+ * "B/s", "MB/s"; NULL or "" a plain number) as "2.15 µs", "1.5 MiB", "12";
+ * "—" for a non-finite (absent) value. */
+void page_qty(struct page *p, double v, const char *unit);
 /* <a href="PREFIX<url-encoded name>">escaped text</a>. */
 void page_link(struct page *p, const char *prefix, const char *name, const char *text);
 /* Inlines an SVG document rendered by web/svg.h (without its XML

@@ -5,6 +5,7 @@
  */
 #include "web/svg.h"
 #include "web/svg_priv.h"
+#include "web/units.h"
 #include "common/utf8.h"
 
 #include <math.h>
@@ -596,10 +597,57 @@ double svg_axis_px(const struct svg_axis *a, double v)
     return a->p0 + (t - a->lo) / (a->hi - a->lo) * (a->p1 - a->p0);
 }
 
+/* The divisor of a linear axis with a unit: one readable unit for the
+ * largest tick. */
+static double axis_div(const struct svg_axis *a)
+{
+    double div = 1, m = 0;
+    for (int i = 0; i < a->nmajor; i++)
+        m = fmax(m, fabs(a->major[i]));
+    units_pick(a->unit, m, &div);
+    return div;
+}
+
 char *svg_axis_tick_label(const struct svg_axis *a, int i, char *out, size_t outsz)
 {
-    double step = a->step > 0 ? a->step : a->major[i];
+    double step = a->step > 0 ? a->step : a->major[i], div;
+
+    if (a->unit != NULL && *a->unit && a->log) {
+        if (strcmp(a->unit, "B") == 0 || strcmp(a->unit, "B/s") == 0) {
+            /* Powers of ten in decimal prefixes: 1 kB, not 0.9766 KiB. */
+            static const char *const pre[] = {"", "k", "M", "G", "T", "P"};
+            double v = a->major[i];
+            int k = 0;
+            char num[UNITS_MAX];
+            while (k < 5 && fabs(v) >= 999.95) {
+                v /= 1000;
+                k++;
+            }
+            snprintf(out, outsz, "%s %s%s", units_num(num, sizeof num, v), pre[k],
+                     a->unit);
+            return out;
+        }
+        return units_fmt(out, outsz, a->major[i], a->unit);
+    }
+    if (a->unit != NULL && *a->unit) {
+        div = axis_div(a);
+        return svg_fmt_tick(out, outsz, a->major[i] / div, step / div);
+    }
     return svg_fmt_tick(out, outsz, a->major[i], step);
+}
+
+const char *svg_axis_title(const struct svg_axis *a, const char *label, char *out,
+                           size_t outsz)
+{
+    double div;
+    const char *u;
+
+    if (a->unit == NULL || !*a->unit || a->log)
+        return label;
+    div = axis_div(a);
+    u = units_pick(a->unit, div, &div);
+    snprintf(out, outsz, "%s (%s)", label && *label ? label : "value", u);
+    return out;
 }
 
 /* ---- colour bar ----------------------------------------------------------- */

@@ -36,10 +36,12 @@
 #define SVG_MAX_GRID 200  /* ... and at most 200 x 200 */
 #define SVG_MAX_QUADS_SIDE 60   /* 3-D: larger grids are resampled to <= 60 x 60 quads */
 #define SVG_MAX_3D_POINTS 10000 /* measured points overlaid on a 3-D surface */
-#define SVG_MAX_CATEGORIES 1000 /* bars in a stacked chart */
-#define SVG_MAX_COMPONENTS 100  /* stacked components (kernels) per bar */
-#define SVG_MAX_HEAT 256        /* heat map rows and columns */
-#define SVG_MIN_SIZE 200        /* width/height in px; 0 selects the default */
+/* Charts never refuse data for its size (SPEC §16): more than these are
+ * grouped to draw, and <desc> says how. */
+#define SVG_MAX_BARS 256 /* bars drawn; more categories: each bar a group's mean */
+#define SVG_STACK_TOP 20 /* components drawn: the largest, the rest as "other" */
+#define SVG_MAX_HEAT 256 /* heat map rows and columns drawn; more: block means */
+#define SVG_MIN_SIZE 200 /* width/height in px; 0 selects the default */
 #define SVG_MAX_SIZE 4000
 #define SVG_MAX_TICKS 32 /* capacity svg_nice_ticks() may need in out[] */
 
@@ -94,6 +96,10 @@ struct svg_plot2d {
     const struct svg_prediction *prediction; /* NULL = none */
     const char *formula;                     /* printed under the plot; NULL = none */
     int width, height;                       /* px; 0 = 760 x 480 */
+    /* Units of the x and y values (web/units.h: "s", "B", "MB/s", ...), or
+     * NULL: plain numbers. A linear axis is shown in one readable unit named
+     * in its title ("time (µs)"); a log axis names each tick's ("1 µs"). */
+    const char *xunit, *yunit;
 };
 
 /* Appends a 2-D plot to out. Axis ranges cover every finite point, error bar,
@@ -141,7 +147,11 @@ int svg_plot3d(struct buf *out, const struct svg_plot3d *p, struct err *err);
 /* values holds ncategories * ncomponents values, values[c * ncomponents + k]
  * = component k of bar c; each must be >= 0 or non-finite (treated as
  * missing, i.e. 0). Component colours follow the palette and repeat after
- * SVG_PALETTE_SIZE. */
+ * SVG_PALETTE_SIZE. Any number of categories and components is drawn: over
+ * SVG_STACK_TOP + 1 components, the SVG_STACK_TOP largest (by their total
+ * over all bars, kept in input order) and "other (N more)" summing the rest;
+ * over SVG_MAX_BARS categories, consecutive ones grouped into SVG_MAX_BARS
+ * bars, each the mean of its group and labelled "first–last". */
 struct svg_stacked {
     const char *title, *xlabel, *ylabel;
     const char *const *categories; /* ncategories labels (NULL entries allowed) */
@@ -150,16 +160,24 @@ struct svg_stacked {
     size_t ncomponents;
     const double *values;
     int width, height; /* px; 0 = 760 x 480 */
+    const char *yunit; /* unit of the values (as in svg_plot2d), or NULL */
+    /* SVG_LOG10: a log y axis from the smallest value to the tallest bar
+     * (for bars of one component whose values span decades; stacked
+     * segments on it are not proportional). Default linear from 0. */
+    enum svg_scale yscale;
 };
 
-/* Appends a stacked bar chart (linear y axis from 0). Errors and out as for
- * svg_plot2d; a negative value is a 422. */
+/* Appends a stacked bar chart. Errors and out as for svg_plot2d; a negative
+ * value is a 422. */
 int svg_stacked(struct buf *out, const struct svg_stacked *p, struct err *err);
 
 /* ---- heat map ------------------------------------------------------------- */
 
 /* values holds nrows * ncols values, values[r * ncols + c]; non-finite values
- * are drawn as grey "no data" cells. Row 0 is at the top. */
+ * are drawn as grey "no data" cells. Row 0 is at the top. Over SVG_MAX_HEAT
+ * rows (columns), consecutive ones are grouped into SVG_MAX_HEAT blocks: a
+ * cell is then the mean of the finite values of its block, labelled
+ * "first–last". */
 struct svg_heatmap {
     const char *title, *xlabel, *ylabel, *zlabel; /* zlabel names the colour scale */
     const char *const *row_labels;                /* NULL = 0, 1, 2, ... */
@@ -168,10 +186,11 @@ struct svg_heatmap {
     size_t ncols;
     const double *values;
     int width, height; /* px; 0 = 760 x 600 */
+    const char *zunit; /* unit of the values (as in svg_plot2d), or NULL */
 };
 
 /* Appends a heat map with a colour scale (64 colour levels). Errors and out
- * as for svg_plot2d; 1..SVG_MAX_HEAT rows and columns. */
+ * as for svg_plot2d; at least one row and column. */
 int svg_heatmap(struct buf *out, const struct svg_heatmap *p, struct err *err);
 
 /* ---- helpers shared with the web pages ------------------------------------ */

@@ -10,6 +10,7 @@
  */
 #include "web/svg.h"
 #include "web/svg_priv.h"
+#include "web/units.h"
 #include "common/xalloc.h"
 
 #include <math.h>
@@ -556,7 +557,12 @@ static void draw_axes(struct buf *b, const struct plot *c)
     }
     buf_puts(b, "</g>\n");
 
-    svg_axis_titles(b, c->x0, c->x1, c->y0, c->y1, c->y1 + 36, p->xlabel, p->ylabel);
+    {
+        char xt[SVG_MAX_TEXT + UNITS_MAX], yt[SVG_MAX_TEXT + UNITS_MAX];
+        svg_axis_titles(b, c->x0, c->x1, c->y0, c->y1, c->y1 + 36,
+                        svg_axis_title(&c->ax, p->xlabel, xt, sizeof xt),
+                        svg_axis_title(&c->ay, p->ylabel, yt, sizeof yt));
+    }
 }
 
 static void draw_curves(struct buf *b, const struct plot *c, const char *const *colors)
@@ -875,6 +881,7 @@ int svg_plot2d(struct buf *out, const struct svg_plot2d *pin, struct err *err)
     }
     bottom = 48 + nlines * 16;
     svg_axis_setup(&c.ay, c.ylog, ymn, ymx, yh, p.height >= 360 ? 8 : 5);
+    c.ay.unit = p.yunit;
     c.y0 = top;
     c.y1 = p.height - bottom;
     c.ay.p0 = c.y1;
@@ -889,6 +896,7 @@ int svg_plot2d(struct buf *out, const struct svg_plot2d *pin, struct err *err)
     c.x0 = left;
     c.x1 = p.width - 20;
     svg_axis_setup(&c.ax, c.xlog, xmn, xmx, xh, p.width >= 560 ? 8 : 5);
+    c.ax.unit = p.xunit;
     c.ax.p0 = c.x0;
     c.ax.p1 = c.x1;
 

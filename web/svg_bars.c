@@ -9,9 +9,13 @@
  */
 #include "web/svg.h"
 #include "web/svg_priv.h"
+#include "web/units.h"
+#include "common/xalloc.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define DEFAULT_W 760
@@ -31,28 +35,30 @@ static int validate(const struct svg_stacked *p, struct err *err)
         svg_check_text(p->ylabel, "ylabel", err) ||
         svg_check_size(p->width, p->height, err))
         return -1;
-    if (p->ncategories < 1 || p->ncategories > SVG_MAX_CATEGORIES)
-        return err_invalid(err, "categories",
-                           "a stacked chart needs 1..%d categories, not %zu",
-                           SVG_MAX_CATEGORIES, p->ncategories);
-    if (p->ncomponents < 1 || p->ncomponents > SVG_MAX_COMPONENTS)
-        return err_invalid(err, "components",
-                           "a stacked chart needs 1..%d components, not %zu",
-                           SVG_MAX_COMPONENTS, p->ncomponents);
-    if (p->ncategories * p->ncomponents > SVG_MAX_POINTS)
-        return err_invalid(err, "values", "more than %d values in one chart (%zu)",
-                           SVG_MAX_POINTS, p->ncategories * p->ncomponents);
+    if (p->ncategories < 1)
+        return err_invalid(err, "categories", "a stacked chart needs a category");
+    if (p->ncomponents < 1)
+        return err_invalid(err, "components", "a stacked chart needs a component");
+    if (p->ncategories > SIZE_MAX / 2 / p->ncomponents)
+        return err_invalid(err, "values", "too many values (%zu x %zu)", p->ncategories,
+                           p->ncomponents);
     if (p->categories == NULL || p->components == NULL || p->values == NULL)
         return err_invalid(err, "values", "categories, components or values missing");
     for (c = 0; c < p->ncategories; c++) {
-        snprintf(field, sizeof field, "categories[%zu]", c);
-        if (svg_check_text(p->categories[c], field, err))
-            return -1;
+        /* the field is named only for an error: thousands of labels are common */
+        if (p->categories[c] != NULL &&
+            strnlen(p->categories[c], SVG_MAX_TEXT + 1) > SVG_MAX_TEXT) {
+            snprintf(field, sizeof field, "categories[%zu]", c);
+            return svg_check_text(p->categories[c], field, err);
+        }
     }
     for (k = 0; k < p->ncomponents; k++) {
-        snprintf(field, sizeof field, "components[%zu]", k);
-        if (svg_check_text(p->components[k], field, err))
-            return -1;
+        /* the field is named only for an error: thousands of labels are common */
+        if (p->components[k] != NULL &&
+            strnlen(p->components[k], SVG_MAX_TEXT + 1) > SVG_MAX_TEXT) {
+            snprintf(field, sizeof field, "components[%zu]", k);
+            return svg_check_text(p->components[k], field, err);
+        }
     }
     for (c = 0; c < p->ncategories; c++)
         for (k = 0; k < p->ncomponents; k++) {
@@ -91,21 +97,36 @@ static const char *component_label(const struct svg_stacked *p, size_t k, char *
     return tmp;
 }
 
-int svg_stacked(struct buf *out, const struct svg_stacked *pin, struct err *err)
+/* A legend label of at most maxchars characters: a call path ("main/solve/
+ * k29") that does not fit keeps its end ("…solve/k29"), where paths differ;
+ * other labels are cut at the end by svg_label. */
+static const char *legend_label(const char *s, size_t maxchars, char *tmp, size_t tmpsz)
+{
+    size_t n = svg_utf8_chars(s);
+    if (n <= maxchars || maxchars < 4 || strchr(s, '/') == NULL)
+        return s;
+    snprintf(tmp, tmpsz, "\xe2\x80\xa6%s", s + svg_utf8_prefix(s, n - (maxchars - 1)));
+    return tmp;
+}
+
+#define OTHER_FILL "#b8b8b8" /* the "other" component: grey, apart from the palette */
+
+/* Draws a validated chart of at most SVG_MAX_BARS bars; note (may be NULL)
+ * is added to <desc>; with other set, the last component is "other" and
+ * grey. */
+static int render(struct buf *out, const struct svg_stacked *pin, const char *note,
+                  int other, struct err *err)
 {
     struct svg_stacked p;
     struct svg_axis ay;
     size_t start = out->len, c, k, maxcat = 0, maxcomp = 0, maxlab = 0, every = 1;
     size_t legend_rows, legend_shown;
-    double maxtotal = 0, top, bottom, left, legend_w, x0, x1, y0, y1, slot, bw;
+    double maxtotal = 0, minpos = 0, top, bottom, left, legend_w, x0, x1, y0, y1, slot,
+           bw;
     double t[SVG_MAX_TICKS], step = 1, labw;
     int n = 0, i, rotate = 0;
-    char tmp[48], s[48], desc[256];
+    char tmp[48], s[48], desc[400];
 
-    if (buf_failed(out))
-        return err_set(err, 500, "internal", NULL, "output buffer already failed");
-    if (validate(pin, err) != 0)
-        return -1;
     p = *pin;
     if (p.width == 0)
         p.width = DEFAULT_W;
@@ -114,8 +135,12 @@ int svg_stacked(struct buf *out, const struct svg_stacked *pin, struct err *err)
 
     for (c = 0; c < p.ncategories; c++) {
         double total = 0;
-        for (k = 0; k < p.ncomponents; k++)
-            total += value_at(&p, c, k);
+        for (k = 0; k < p.ncomponents; k++) {
+            double v = value_at(&p, c, k);
+            total += v;
+            if (v > 0 && (minpos == 0 || v < minpos))
+                minpos = v;
+        }
         if (total > maxtotal)
             maxtotal = total;
         {
@@ -132,24 +157,33 @@ int svg_stacked(struct buf *out, const struct svg_stacked *pin, struct err *err)
     if (maxcat > 24)
         maxcat = 24;
 
-    /* y axis from 0 to the loose nice tick above the tallest bar. */
     memset(&ay, 0, sizeof ay);
-    if (!(maxtotal > 0) || svg_nice_ticks(0, maxtotal, 7, t, &n, &step) != 0 || n < 2) {
-        t[0] = 0;
-        t[1] = 1;
-        n = 2;
-        step = 1;
+    if (p.yscale == SVG_LOG10 && minpos > 0 && maxtotal > 0) {
+        /* log: powers of ten over the smallest segment to the tallest bar */
+        svg_axis_setup(&ay, 1, minpos, maxtotal, 1, 7);
+    } else {
+        /* y axis from 0 to the loose nice tick above the tallest bar */
+        if (!(maxtotal > 0) || svg_nice_ticks(0, maxtotal, 7, t, &n, &step) != 0 ||
+            n < 2) {
+            t[0] = 0;
+            t[1] = 1;
+            n = 2;
+            step = 1;
+        }
+        ay.lo = 0;
+        ay.hi = t[n - 1];
+        ay.step = step;
+        for (i = 0; i < n; i++) {
+            ay.major[i] = t[i];
+            ay.labelled[i] = 1;
+        }
+        ay.nmajor = n;
     }
-    ay.lo = 0;
-    ay.hi = t[n - 1];
-    ay.step = step;
-    for (i = 0; i < n; i++) {
-        ay.major[i] = t[i];
-        ay.labelled[i] = 1;
+    ay.unit = p.yunit;
+    n = ay.nmajor;
+    for (i = 0; i < n; i++)
         if (strlen(svg_axis_tick_label(&ay, i, s, sizeof s)) > maxlab)
             maxlab = strlen(s);
-    }
-    ay.nmajor = n;
 
     /* Layout. */
     top = (p.title != NULL && *p.title) ? 40 : 16;
@@ -165,6 +199,13 @@ int svg_stacked(struct buf *out, const struct svg_stacked *pin, struct err *err)
     labw = svg_text_width(maxcat, SVG_FS_SMALL);
     if (labw + 4 > slot)
         rotate = 1;
+    /* A rotated label reaches left of its bar by about cos 40° of its width:
+     * room for the first one. */
+    if (rotate && x0 < labw * 0.77 - slot / 2) {
+        x0 = labw * 0.77 - slot / 2;
+        slot = (x1 - x0) / p.ncategories;
+        bw = slot * 0.7;
+    }
     /* Rotated labels need about 14 px of slot each; thin them below that. */
     while ((rotate ? 14.0 : labw + 4) > slot * every)
         every++;
@@ -177,8 +218,9 @@ int svg_stacked(struct buf *out, const struct svg_stacked *pin, struct err *err)
     ay.p0 = y1;
     ay.p1 = y0;
 
-    snprintf(desc, sizeof desc, "Prophecy stacked bar chart: %zu bars of %zu components",
-             p.ncategories, p.ncomponents);
+    snprintf(desc, sizeof desc,
+             "Prophecy stacked bar chart: %zu bars of %zu components%s", p.ncategories,
+             p.ncomponents, note ? note : "");
     svg_begin(out, p.width, p.height, p.title, desc);
     svg_title(out, p.width, p.title);
 
@@ -188,7 +230,7 @@ int svg_stacked(struct buf *out, const struct svg_stacked *pin, struct err *err)
         buf_putc(out, 'M');
         svg_num(out, x0);
         buf_putc(out, ' ');
-        svg_num(out, svg_axis_px(&ay, t[i]));
+        svg_num(out, svg_axis_px(&ay, ay.major[i]));
         buf_putc(out, 'H');
         svg_num(out, x1);
     }
@@ -204,13 +246,13 @@ int svg_stacked(struct buf *out, const struct svg_stacked *pin, struct err *err)
         buf_putc(out, 'M');
         svg_num(out, x0);
         buf_putc(out, ' ');
-        svg_num(out, svg_axis_px(&ay, t[i]));
+        svg_num(out, svg_axis_px(&ay, ay.major[i]));
         buf_puts(out, "h-5");
     }
     buf_printf(out, "\"/>\n<g font-size=\"%d\" fill=\"#333333\">\n", SVG_FS_SMALL);
     for (i = 0; i < n; i++) {
         svg_axis_tick_label(&ay, i, s, sizeof s);
-        svg_label(out, x0 - 8, svg_axis_px(&ay, t[i]) + 4, "end", NULL, s, 24);
+        svg_label(out, x0 - 8, svg_axis_px(&ay, ay.major[i]) + 4, "end", NULL, s, 24);
     }
     for (c = 0; c < p.ncategories; c += every) {
         double cx = x0 + (c + 0.5) * slot;
@@ -225,7 +267,11 @@ int svg_stacked(struct buf *out, const struct svg_stacked *pin, struct err *err)
         }
     }
     buf_puts(out, "</g>\n");
-    svg_axis_titles(out, x0, x1, y0, y1, p.height - 10, p.xlabel, p.ylabel);
+    {
+        char yt[SVG_MAX_TEXT + UNITS_MAX];
+        svg_axis_titles(out, x0, x1, y0, y1, p.height - 10, p.xlabel,
+                        svg_axis_title(&ay, p.ylabel, yt, sizeof yt));
+    }
 
     /* Bars. */
     buf_puts(out, "<g class=\"bars\">\n");
@@ -236,8 +282,11 @@ int svg_stacked(struct buf *out, const struct svg_stacked *pin, struct err *err)
             char ctmp[48];
             if (v <= 0)
                 continue;
-            ya = svg_axis_px(&ay, base);
+            /* on a log axis the first segment rises from the axis' foot */
+            ya = ay.log && base <= 0 ? y1 : svg_axis_px(&ay, base);
             yb = svg_axis_px(&ay, base + v);
+            if (ay.log && yb < y0)
+                yb = y0;
             base += v;
             buf_puts(out, "<rect x=\"");
             svg_num(out, bx);
@@ -248,13 +297,13 @@ int svg_stacked(struct buf *out, const struct svg_stacked *pin, struct err *err)
             buf_puts(out, "\" height=\"");
             svg_num(out, ya - yb);
             buf_puts(out, "\" fill=\"");
-            buf_puts(out, svg_palette(k));
+            buf_puts(out, other && k == p.ncomponents - 1 ? OTHER_FILL : svg_palette(k));
             buf_puts(out, "\"><title>");
             svg_text_fit(out, category_label(&p, c, ctmp, sizeof ctmp), 80);
             buf_puts(out, " \xe2\x80\x94 ");
             svg_text_fit(out, component_label(&p, k, tmp, sizeof tmp), 80);
             buf_puts(out, ": ");
-            buf_printf(out, "%.4g", v);
+            buf_puts(out, units_fmt(s, sizeof s, v, p.yunit));
             buf_puts(out, "</title></rect>\n");
         }
     }
@@ -274,11 +323,16 @@ int svg_stacked(struct buf *out, const struct svg_stacked *pin, struct err *err)
         buf_puts(out, "\" y=\"");
         svg_num(out, ly);
         buf_puts(out, "\" width=\"12\" height=\"12\" fill=\"");
-        buf_puts(out, svg_palette(kk));
+        buf_puts(out, other && kk == p.ncomponents - 1 ? OTHER_FILL : svg_palette(kk));
         buf_puts(out, "\"/>");
-        svg_label(out, x1 + 34, ly + 10, "start", NULL,
-                  component_label(&p, kk, tmp, sizeof tmp),
-                  svg_fit_chars(legend_w - 20, LEGEND_FS));
+        {
+            size_t fit = svg_fit_chars(legend_w - 20, LEGEND_FS);
+            char lt[SVG_MAX_TEXT + 4];
+            svg_label(out, x1 + 34, ly + 10, "start", NULL,
+                      legend_label(component_label(&p, kk, tmp, sizeof tmp), fit, lt,
+                                   sizeof lt),
+                      fit);
+        }
     }
     if (legend_shown < p.ncomponents) {
         snprintf(s, sizeof s, "\xe2\x80\xa6 and %zu more", p.ncomponents - legend_shown);
@@ -288,4 +342,124 @@ int svg_stacked(struct buf *out, const struct svg_stacked *pin, struct err *err)
     buf_puts(out, "</g>\n");
     svg_end(out);
     return svg_finish(out, start, 0, err);
+}
+
+/* ---- more data than a chart can show ---------------------------------------- */
+
+#define GROUP_LABEL 112 /* bytes of a "first–last" bar label */
+
+/* Component order: larger total first, then input order. */
+struct rank {
+    double total;
+    size_t k;
+};
+
+static int by_total(const void *a, const void *b)
+{
+    const struct rank *x = a, *y = b;
+    if (x->total != y->total)
+        return x->total > y->total ? -1 : 1;
+    return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* The chart of p with at most SVG_STACK_TOP + 1 components (the largest by
+ * their total over all bars, in input order, and "other" summing the rest)
+ * and at most SVG_MAX_BARS bars (consecutive categories grouped, each bar the
+ * mean of its group, labelled "first–last"). */
+static int reduce(struct buf *out, const struct svg_stacked *p, struct err *err)
+{
+    size_t nk = p->ncomponents, nc = p->ncategories, c, k, g;
+    size_t mk = nk > SVG_STACK_TOP + 1 ? SVG_STACK_TOP + 1 : nk;
+    size_t mc = nc > SVG_MAX_BARS ? SVG_MAX_BARS : nc, maxgroup = 1;
+    struct rank *r = xcalloc(nk, sizeof *r);
+    size_t *slot = xcalloc(nk, sizeof *slot); /* component k -> its column */
+    const char **comps = xcalloc(mk, sizeof *comps), **cats = xcalloc(mc, sizeof *cats);
+    char *labels = xcalloc(mc, GROUP_LABEL), other[64], note[200];
+    double *v = xcalloc(mc * mk, sizeof *v);
+    struct svg_stacked q = *p;
+    int rc = -1;
+
+    if (!r || !slot || !comps || !cats || !labels || !v) {
+        err_nomem(err);
+        goto out;
+    }
+    for (k = 0; k < nk; k++) {
+        r[k].k = k;
+        for (c = 0; c < nc; c++)
+            r[k].total += value_at(p, c, k);
+    }
+    if (mk < nk) {
+        qsort(r, nk, sizeof *r, by_total);
+        for (k = 0; k < nk; k++)
+            slot[k] = SIZE_MAX;
+        for (k = 0; k < SVG_STACK_TOP; k++)
+            slot[r[k].k] = 0;
+        for (g = 0, k = 0; k < nk; k++) /* the kept ones in input order */
+            if (slot[k] == 0) {
+                comps[g] = p->components[k];
+                slot[k] = g++;
+            } else {
+                slot[k] = SVG_STACK_TOP;
+            }
+        snprintf(other, sizeof other, "other (%zu more)", nk - SVG_STACK_TOP);
+        comps[SVG_STACK_TOP] = other;
+    } else {
+        for (k = 0; k < nk; k++) {
+            slot[k] = k;
+            comps[k] = p->components[k];
+        }
+    }
+    for (g = 0; g < mc; g++) {
+        size_t c0 = g * nc / mc, c1 = (g + 1) * nc / mc; /* [c0, c1) */
+        char *lab = labels + g * GROUP_LABEL;
+        if (c1 - c0 > maxgroup)
+            maxgroup = c1 - c0;
+        for (c = c0; c < c1; c++)
+            for (k = 0; k < nk; k++)
+                v[g * mk + slot[k]] += value_at(p, c, k) / (double)(c1 - c0);
+        if (c1 - c0 == 1) {
+            cats[g] = category_label(p, c0, lab, GROUP_LABEL);
+        } else {
+            char a[48], b[48];
+            const char *la = category_label(p, c0, a, sizeof a),
+                       *lb = category_label(p, c1 - 1, b, sizeof b);
+            snprintf(lab, GROUP_LABEL, "%.*s\xe2\x80\x93%.*s",
+                     (int)svg_utf8_prefix(la, 24), la, (int)svg_utf8_prefix(lb, 24), lb);
+            cats[g] = lab;
+        }
+    }
+    note[0] = 0;
+    if (mk < nk)
+        snprintf(note, sizeof note,
+                 "; the largest %d of %zu components, the rest summed as \"other\"",
+                 SVG_STACK_TOP, nk);
+    if (mc < nc)
+        snprintf(note + strlen(note), sizeof note - strlen(note),
+                 "; %zu categories in %zu bars, each the mean of up to %zu", nc, mc,
+                 maxgroup);
+    q.categories = cats;
+    q.ncategories = mc;
+    q.components = comps;
+    q.ncomponents = mk;
+    q.values = v;
+    rc = render(out, &q, note, mk < nk, err);
+out:
+    xfree(r);
+    xfree(slot);
+    xfree(comps);
+    xfree(cats);
+    xfree(labels);
+    xfree(v);
+    return rc;
+}
+
+int svg_stacked(struct buf *out, const struct svg_stacked *p, struct err *err)
+{
+    if (buf_failed(out))
+        return err_set(err, 500, "internal", NULL, "output buffer already failed");
+    if (validate(p, err) != 0)
+        return -1;
+    if (p->ncomponents > SVG_STACK_TOP + 1 || p->ncategories > SVG_MAX_BARS)
+        return reduce(out, p, err);
+    return render(out, p, NULL, 0, err);
 }

@@ -10,9 +10,11 @@
  */
 #include "web/svg.h"
 #include "web/svg_priv.h"
+#include "web/units.h"
 #include "common/xalloc.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,21 +37,28 @@ static int validate(const struct svg_heatmap *p, struct err *err)
         svg_check_text(p->zlabel, "zlabel", err) ||
         svg_check_size(p->width, p->height, err))
         return -1;
-    if (p->nrows < 1 || p->ncols < 1 || p->nrows > SVG_MAX_HEAT ||
-        p->ncols > SVG_MAX_HEAT)
-        return err_invalid(err, "values", "a heat map must be 1x1 to %dx%d, not %zux%zu",
-                           SVG_MAX_HEAT, SVG_MAX_HEAT, p->nrows, p->ncols);
+    if (p->nrows < 1 || p->ncols < 1)
+        return err_invalid(err, "values", "a heat map needs a row and a column");
+    if (p->nrows > SIZE_MAX / 2 / sizeof(double) / p->ncols)
+        return err_invalid(err, "values", "too many values (%zu x %zu)", p->nrows,
+                           p->ncols);
     if (p->values == NULL)
         return err_invalid(err, "values", "values missing");
     for (i = 0; p->row_labels != NULL && i < p->nrows; i++) {
-        snprintf(field, sizeof field, "row_labels[%zu]", i);
-        if (svg_check_text(p->row_labels[i], field, err))
-            return -1;
+        /* the field is named only for an error: thousands of labels are common */
+        if (p->row_labels[i] != NULL &&
+            strnlen(p->row_labels[i], SVG_MAX_TEXT + 1) > SVG_MAX_TEXT) {
+            snprintf(field, sizeof field, "row_labels[%zu]", i);
+            return svg_check_text(p->row_labels[i], field, err);
+        }
     }
     for (i = 0; p->col_labels != NULL && i < p->ncols; i++) {
-        snprintf(field, sizeof field, "col_labels[%zu]", i);
-        if (svg_check_text(p->col_labels[i], field, err))
-            return -1;
+        /* the field is named only for an error: thousands of labels are common */
+        if (p->col_labels[i] != NULL &&
+            strnlen(p->col_labels[i], SVG_MAX_TEXT + 1) > SVG_MAX_TEXT) {
+            snprintf(field, sizeof field, "col_labels[%zu]", i);
+            return svg_check_text(p->col_labels[i], field, err);
+        }
     }
     return 0;
 }
@@ -95,19 +104,18 @@ static void level_path(struct buf *b, const unsigned char *lv, size_t nrows, siz
         }
 }
 
-int svg_heatmap(struct buf *out, const struct svg_heatmap *pin, struct err *err)
+/* Draws a validated heat map of at most SVG_MAX_HEAT x SVG_MAX_HEAT cells;
+ * note (may be NULL) is added to <desc>. */
+static int render(struct buf *out, const struct svg_heatmap *pin, const char *note,
+                  struct err *err)
 {
     struct svg_heatmap p;
     unsigned char *lv = NULL, used[LEVELS + 1];
     size_t start = out->len, i, n, rowch, colch, revery = 1, cevery = 1;
     double zmin = 0, zmax = 0, top, bottom, left, x0, x1, y0, y1, cw, chh, colw;
     int have = 0, rc = -1, rotate = 0, l;
-    char tmp[32], desc[256];
+    char tmp[32], desc[512];
 
-    if (buf_failed(out))
-        return err_set(err, 500, "internal", NULL, "output buffer already failed");
-    if (validate(pin, err) != 0)
-        return -1;
     p = *pin;
     if (p.width == 0)
         p.width = DEFAULT_W;
@@ -174,9 +182,9 @@ int svg_heatmap(struct buf *out, const struct svg_heatmap *pin, struct err *err)
 
     snprintf(desc, sizeof desc,
              "Prophecy heat map: %zu rows by %zu columns; values from %.6g to %.6g in %d "
-             "colour levels%s",
+             "colour levels%s%s",
              p.nrows, p.ncols, zmin, zmax, LEVELS,
-             used[LEVELS] ? "; grey cells have no data" : "");
+             used[LEVELS] ? "; grey cells have no data" : "", note ? note : "");
     svg_begin(out, p.width, p.height, p.title, desc);
     svg_title(out, p.width, p.title);
 
@@ -231,10 +239,118 @@ int svg_heatmap(struct buf *out, const struct svg_heatmap *pin, struct err *err)
     }
     buf_puts(out, "</g>\n");
     svg_axis_titles(out, x0, x1, y0, y1, p.height - 8, p.xlabel, p.ylabel);
-    svg_colorbar(out, p.width - 110, y0, 16, y1 - y0, zmin, zmax, p.zlabel, LEVELS);
+    {
+        /* The colour scale in one readable unit, named in its label. */
+        double div = 1;
+        char zt[SVG_MAX_TEXT + UNITS_MAX];
+        const char *zl = p.zlabel;
+        if (p.zunit != NULL && *p.zunit) {
+            const char *u = units_pick(p.zunit, fmax(fabs(zmin), fabs(zmax)), &div);
+            snprintf(zt, sizeof zt, "%s (%s)", zl && *zl ? zl : "value", u);
+            zl = zt;
+        }
+        svg_colorbar(out, p.width - 110, y0, 16, y1 - y0, zmin / div, zmax / div, zl,
+                     LEVELS);
+    }
     svg_end(out);
     rc = 0;
 out:
     xfree(lv);
     return svg_finish(out, start, rc, err);
+}
+
+/* ---- more rows or columns than cells can show --------------------------------- */
+
+#define GROUP_LABEL 112 /* bytes of a "first–last" label */
+
+/* The labels of n rows (columns) grouped into m: "first–last" or the one
+ * label of a single row, into block (m * GROUP_LABEL bytes). */
+static void group_labels(const char *const *labels, size_t n, size_t m, char *block,
+                         const char **out)
+{
+    for (size_t g = 0; g < m; g++) {
+        size_t i0 = g * n / m, i1 = (g + 1) * n / m;
+        char *lab = block + g * GROUP_LABEL, a[32], b[32];
+        const char *la = label_of(labels, i0, a, sizeof a);
+        if (i1 - i0 == 1 && labels != NULL) {
+            out[g] = la;
+            continue;
+        }
+        if (i1 - i0 == 1) {
+            snprintf(lab, GROUP_LABEL, "%s", la);
+        } else {
+            const char *lb = label_of(labels, i1 - 1, b, sizeof b);
+            snprintf(lab, GROUP_LABEL, "%.*s\xe2\x80\x93%.*s",
+                     (int)svg_utf8_prefix(la, 24), la, (int)svg_utf8_prefix(lb, 24), lb);
+        }
+        out[g] = lab;
+    }
+}
+
+/* The heat map of p in at most SVG_MAX_HEAT x SVG_MAX_HEAT blocks of
+ * consecutive rows and columns, each the mean of its finite values (none:
+ * no data). */
+static int reduce(struct buf *out, const struct svg_heatmap *p, struct err *err)
+{
+    size_t nr = p->nrows, nc = p->ncols;
+    size_t mr = nr > SVG_MAX_HEAT ? SVG_MAX_HEAT : nr,
+           mc = nc > SVG_MAX_HEAT ? SVG_MAX_HEAT : nc;
+    double *v = xcalloc(mr * mc, sizeof *v);
+    size_t *cnt = xcalloc(mr * mc, sizeof *cnt), *colg = xcalloc(nc, sizeof *colg);
+    const char **rl = xcalloc(mr, sizeof *rl), **cl = xcalloc(mc, sizeof *cl);
+    char *rb = xcalloc(mr, GROUP_LABEL), *cb = xcalloc(mc, GROUP_LABEL), note[160];
+    struct svg_heatmap q = *p;
+    int rc = -1;
+
+    if (!v || !cnt || !colg || !rl || !cl || !rb || !cb) {
+        err_nomem(err);
+        goto out;
+    }
+    for (size_t g = 0; g < mc; g++)
+        for (size_t c = g * nc / mc; c < (g + 1) * nc / mc; c++)
+            colg[c] = g;
+    for (size_t g = 0; g < mr; g++)
+        for (size_t r = g * nr / mr; r < (g + 1) * nr / mr; r++)
+            for (size_t c = 0; c < nc; c++) {
+                double x = p->values[r * nc + c];
+                if (usable(x)) {
+                    v[g * mc + colg[c]] += x;
+                    cnt[g * mc + colg[c]]++;
+                }
+            }
+    for (size_t i = 0; i < mr * mc; i++)
+        v[i] = cnt[i] ? v[i] / (double)cnt[i] : NAN;
+    group_labels(p->row_labels, nr, mr, rb, rl);
+    group_labels(p->col_labels, nc, mc, cb, cl);
+    snprintf(
+        note, sizeof note,
+        "; %zu x %zu values drawn in blocks of up to %zu x %zu, each the mean of its "
+        "values",
+        nr, nc, (nr + mr - 1) / mr, (nc + mc - 1) / mc);
+    q.nrows = mr;
+    q.ncols = mc;
+    q.row_labels = rl;
+    q.col_labels = cl;
+    q.values = v;
+    rc = render(out, &q, note, err);
+out:
+    xfree(v);
+    xfree(cnt);
+    xfree(colg);
+    xfree(rl);
+    xfree(cl);
+    xfree(rb);
+    xfree(cb);
+    return rc;
+}
+
+int svg_heatmap(struct buf *out, const struct svg_heatmap *p, struct err *err)
+{
+    if (buf_failed(out))
+        return err_set(err, 500, "internal", NULL, "output buffer already failed");
+    if (validate(p, err) != 0)
+        return -1;
+    if (p->nrows > SVG_MAX_HEAT || p->ncols > SVG_MAX_HEAT)
+        return reduce(out, p, err);
+    return render(out, p, NULL, err);
 }

@@ -96,6 +96,12 @@ struct svg_axis {
     int nminor;
     double minor[64];
     double step; /* tick step for svg_fmt_tick (per tick on log axes) */
+    /* The values' unit (web/units.h: "s", "B", "MB/s", ...), or NULL: plain
+     * numbers. Set after svg_axis_setup. A linear axis shows every tick in
+     * one readable unit, named in its title (svg_axis_title); a log axis
+     * names each tick's own ("100 ns", "1 µs"; bytes in decimal prefixes,
+     * as its ticks are powers of ten). */
+    const char *unit;
 };
 
 /* Sets up an axis over data [dmin, dmax] (have = 0: no data, [0, 1]) with
@@ -112,6 +118,11 @@ double svg_axis_px(const struct svg_axis *a, double v);
 
 /* Formats major tick i of the axis into out. */
 char *svg_axis_tick_label(const struct svg_axis *a, int i, char *out, size_t outsz);
+
+/* The axis title for label on axis a: "label (µs)" when a linear axis has a
+ * unit, else label itself (may be NULL). Returns out or label. */
+const char *svg_axis_title(const struct svg_axis *a, const char *label, char *out,
+                           size_t outsz);
 
 /* Draws a vertical colour bar at (x, y) of size w x h for values zmin..zmax
  * (zmin at the bottom) with tick labels to its right and label rotated beside

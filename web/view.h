@@ -78,7 +78,7 @@ struct view_model {
 };
 void view_model(struct page *p, const struct view_model *d);
 
-/* ---- one application (view_app.c) ---------------------------------------- */
+/* ---- one application (view_app*.c) ---------------------------------------- */
 
 #define VIEW_APP_PER_PAGE 50      /* runs per page of the runs table */
 #define VIEW_APP_MAX_CONFIGS 2000 /* configurations the plots use */
@@ -132,14 +132,32 @@ struct view_app {
     int has_kernels; /* link the kernel-coupling form */
     json_t *kernels; /* [{run_id, name, time}] of view_app_kernel_runs' runs */
     int history;     /* link each configuration to its history page (/history) */
+    /* "Scaling at …" (view_scaling.c): core/scaling.h's answer for the
+     * page's filters and the picker's x and target, or NULL with the reason
+     * in scaling_error (NULL too: no section) */
+    json_t *scaling;
+    const struct err *scaling_error;
+    const char *scaling_x, *scaling_target; /* the picker's values as asked, or NULL */
 };
 void view_app(struct page *p, const struct view_app *v);
-/* Appends the runs table as CSV: the header run,executable,system,nprocs,
- * one column per input name the rows have (sorted), runtime,kernels,stored,
- * then one line per row in the given order; RFC 4180 quoting, CRLF. A text
- * cell a spreadsheet would take for a formula (it starts with = + - @ or a
- * tab) gets a leading '. Temporary memory from a (an arena). Returns 0, or
- * -1 when a is out of memory (out's own overflow shows as buf_failed). */
+/* The "Scaling at …" section of the application page (view_scaling.c; SPEC
+ * §18): the bottleneck, the kernels that scale worse than the whole, the
+ * table of laws and shares, and the picker of x and target. */
+void view_scaling_at(struct page *p, const struct view_app *v);
+/* How far a prediction ({"extrapolation", "warning"?}, as the API answers
+ * it) reaches beyond the data and its warning, as the modeling pages show
+ * them: a line "Extrapolated N doublings beyond the measured range" (when
+ * N > 0) and the warning in a notice. id (NULL: none) prefixes the elements'
+ * ids ("ID-extrapolation", "ID-warning"). */
+void view_reach(struct page *p, json_t *prediction, const char *id);
+/* Appends the runs table as CSV (view_app_csv.c): the header
+ * run,executable,system,nprocs, one column per input name the rows have
+ * (sorted), runtime,kernels,stored, then one line per row in the given
+ * order, through formats/export.h's writer (RFC 4180 quoting, CRLF, numbers
+ * that read back exactly, an absent runtime empty; a text a spreadsheet
+ * would run as a formula gets a leading '). Temporary memory from a
+ * (an arena). Returns 0, or -1 when a is out of memory (out's own overflow
+ * shows as buf_failed). */
 int view_app_csv(struct buf *out, arena *a, const struct view_run_row *rows, size_t n);
 /* The runs whose kernel records the breakdown of these configurations may
  * show (at most 2 * VIEW_APP_MAX_BARS, into ids). Returns their number. */

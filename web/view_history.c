@@ -10,11 +10,23 @@
  * the series already decoded into chart points by the adapter.
  */
 #include "web/chart_history.h"
+#include "web/units.h"
 #include "web/view.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* The unit of a series' y ("runtime", "kernel:NAME": seconds; "metric:NAME":
+ * by the metric's name, web/units.h). */
+static const char *y_unit(const char *y)
+{
+    if (y == NULL || !*y || strcmp(y, "runtime") == 0 || strncmp(y, "kernel:", 7) == 0)
+        return "s";
+    if (strncmp(y, "metric:", 7) == 0)
+        return units_of_metric(y + 7);
+    return NULL;
+}
 
 const char *const view_alert_states[4] = {"open", "acknowledged", "false_positive",
                                           "resolved"};
@@ -151,15 +163,15 @@ static void alerts_table(struct page *p, json_t *alerts, int triage, int link_hi
         page_text(p, str(al, "y") ? str(al, "y") : "runtime");
         page_puts(p, "</td><td class=\"num\">");
         if (has_num(al, "value"))
-            page_num(p, num(al, "value"));
+            page_qty(p, num(al, "value"), y_unit(str(al, "y")));
         page_puts(p, "</td><td>");
         if (has_num(al, "expected"))
-            page_num(p, num(al, "expected"));
+            page_qty(p, num(al, "expected"), y_unit(str(al, "y")));
         if (has_num(al, "low") && has_num(al, "high")) {
             page_puts(p, " [");
-            page_num(p, num(al, "low"));
+            page_qty(p, num(al, "low"), y_unit(str(al, "y")));
             page_puts(p, ", ");
-            page_num(p, num(al, "high"));
+            page_qty(p, num(al, "high"), y_unit(str(al, "y")));
             page_puts(p, "]");
         }
         if (str(al, "message")) {
@@ -274,7 +286,8 @@ void view_series(struct page *p, const struct view_series *d)
     }
     snprintf(title, sizeof title, "%.300s over time", d->y && *d->y ? d->y : "runtime");
     h.title = title;
-    h.ylabel = d->ylabel ? d->ylabel : (d->y && *d->y ? d->y : "runtime (s)");
+    h.ylabel = d->ylabel ? d->ylabel : (d->y && *d->y ? d->y : "runtime");
+    h.yunit = y_unit(d->y && *d->y ? d->y : "runtime");
     h.points = d->points;
     h.n = d->n;
     h.changes = d->changes;
@@ -316,9 +329,9 @@ void view_series(struct page *p, const struct view_series *d)
                         when);
             if (d->changes[k] > 0) {
                 page_puts(p, " (from ");
-                page_num(p, d->points[d->changes[k] - 1].y);
+                page_qty(p, d->points[d->changes[k] - 1].y, y_unit(d->y));
                 page_puts(p, " to ");
-                page_num(p, pt->y);
+                page_qty(p, pt->y, y_unit(d->y));
                 page_puts(p, ")");
             }
             page_puts(p, "</li>\n");
@@ -345,13 +358,13 @@ void view_series(struct page *p, const struct view_series *d)
         page_puts(p, "</td><td><code>");
         page_text(p, pt->commit);
         page_puts(p, "</code></td><td class=\"num\">");
-        page_num(p, pt->y);
+        page_qty(p, pt->y, y_unit(d->y));
         page_puts(p, "</td><td>");
         if (pt->has_band) {
             page_puts(p, "[");
-            page_num(p, pt->lo);
+            page_qty(p, pt->lo, y_unit(d->y));
             page_puts(p, ", ");
-            page_num(p, pt->hi);
+            page_qty(p, pt->hi, y_unit(d->y));
             page_puts(p, "]");
         }
         page_printf(p, "</td><td>%s</td></tr>\n",
@@ -367,7 +380,7 @@ void view_series(struct page *p, const struct view_series *d)
 /* ---- compare ------------------------------------------------------------------- */
 
 /* Side i's value of row r: sides[i] = {mean, n, spread}. */
-static void side_cell(struct page *p, const json_t *r, size_t i)
+static void side_cell(struct page *p, const json_t *r, size_t i, const char *unit)
 {
     const json_t *s = json_array_get(json_object_get(r, "sides"), i);
     const json_t *n = json_object_get(s, "n");
@@ -376,10 +389,10 @@ static void side_cell(struct page *p, const json_t *r, size_t i)
         return;
     }
     page_puts(p, "<td class=\"num\">");
-    page_num(p, num(s, "mean"));
+    page_qty(p, num(s, "mean"), unit);
     if (has_num(s, "spread") && num(s, "spread") > 0) {
         page_puts(p, " ± ");
-        page_num(p, num(s, "spread"));
+        page_qty(p, num(s, "spread"), unit);
     }
     if (json_is_integer(n))
         page_printf(p, " <span class=\"muted\">(n=%lld)</span>",
@@ -460,6 +473,22 @@ static const char *measure_of(arena *a, const json_t *r)
         return strcmp(m, "runtime") == 0 ? arena_printf(a, "kernel %s", k)
                                          : arena_printf(a, "kernel %s %s", k, m);
     return m;
+}
+
+/* The unit of a row's measure (as measure_of reads it): a kernel's time and
+ * the runtime in seconds, a metric by its name. */
+static const char *measure_unit(const json_t *r)
+{
+    const char *k = str(r, "kernel"),
+               *m = str(r, "metric") ? str(r, "metric") : "runtime";
+    const char *y = str(r, "y");
+    if (y && strncmp(y, "kernel:", 7) == 0)
+        k = y + 7;
+    else if (y && strncmp(y, "metric:", 7) == 0)
+        m = y + 7;
+    if (strcmp(m, "runtime") == 0 || (k && strcmp(m, "time") == 0))
+        return "s";
+    return units_of_metric(m);
 }
 
 void view_compare(struct page *p, const struct view_compare *d)
@@ -560,7 +589,7 @@ void view_compare(struct page *p, const struct view_compare *d)
         page_text(p, measure_of(p->arena, r));
         page_puts(p, "</td>");
         for (k = 0; k < ns; k++)
-            side_cell(p, r, k);
+            side_cell(p, r, k, measure_unit(r));
         for (k = 1; k < ns; k++) {
             double ratio = side_ratio(r, k);
             int s = side_significant(r, k);

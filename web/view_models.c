@@ -98,8 +98,11 @@ static void predict_form(struct page *p, const struct view_model *d)
     page_puts(p, "</div>\n<button type=\"submit\">Predict</button>\n</form>\n");
     if (res != NULL) {
         json_t *lo = json_object_get(res, "lo"), *hi = json_object_get(res, "hi");
-        page_puts(p, "<p class=\"notice good\" id=\"prediction\" role=\"status\">"
-                     "Predicted: <strong>");
+        /* green only for a prediction without a warning, as the fit form */
+        page_printf(p,
+                    "<p class=\"notice%s\" id=\"prediction\" role=\"status\">"
+                    "Predicted: <strong>",
+                    json_object_get(res, "warning") ? "" : " good");
         page_num(p, json_number_value(json_object_get(res, "y")));
         page_puts(p, "</strong>");
         if (json_is_number(lo) && json_is_number(hi)) {
@@ -110,6 +113,7 @@ static void predict_form(struct page *p, const struct view_model *d)
             page_puts(p, ")");
         }
         page_puts(p, "</p>\n");
+        view_reach(p, res, "prediction"); /* its reach and warning, as the API */
     } else if (ep->status && ep->field[0] == '\0') {
         page_puts(p, "<p class=\"notice bad\">");
         page_text(p, ep->message);

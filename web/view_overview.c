@@ -96,10 +96,9 @@ static void recent_table(struct page *p, json_t *runs)
     if (json_array_size(runs) == 0)
         return;
     page_table_open(p, "Recent runs");
-    page_puts(p,
-              "<thead><tr><th class=\"num\">Run</th><th>Application</th>"
-              "<th>Executable</th><th>System</th><th class=\"num\">Processors</th>"
-              "<th class=\"num\">Runtime (s)</th><th>Stored</th></tr></thead><tbody>\n");
+    page_puts(p, "<thead><tr><th class=\"num\">Run</th><th>Application</th>"
+                 "<th>Executable</th><th>System</th><th class=\"num\">Processors</th>"
+                 "<th class=\"num\">Runtime</th><th>Stored</th></tr></thead><tbody>\n");
     json_array_foreach(runs, i, r)
     {
         page_printf(p, "<tr><td class=\"num\"><a href=\"/runs/%lld\">%lld</a></td><td>",
@@ -111,7 +110,7 @@ static void recent_table(struct page *p, json_t *runs)
         page_link(p, "/systems/", str(r, "system"), NULL);
         page_printf(p, "</td><td class=\"num\">%lld</td><td class=\"num\">",
                     num(r, "nprocs"));
-        page_num(p, json_number_value(json_object_get(r, "runtime")));
+        page_qty(p, json_number_value(json_object_get(r, "runtime")), "s");
         page_puts(p, "</td><td>");
         page_text(p, str(r, "created_at"));
         page_puts(p, "</td></tr>\n");

@@ -1,12 +1,19 @@
 /* view_run: one run (/runs/{id}) with every field, its inputs, metrics and
- * kernel records, and the kernel breakdown as a stacked bar; see view.h. */
+ * kernel records, the kernel breakdown as a stacked bar and, when kernel
+ * names are call paths ("main/solve/mpi"), the call tree; see view.h.
+ * Values are shown in readable units (web/units.h); an absent runtime is "—". */
 #include "web/svg.h"
+#include "web/units.h"
 #include "web/view.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static void kv_table(struct page *p, const char *title, const char *what,
-                     const struct rec_kv *kv, size_t n)
+                     const struct rec_kv *kv, size_t n, int metrics)
 {
     size_t i;
     page_printf(p, "<h2>%s</h2>\n", title);
@@ -21,17 +28,294 @@ static void kv_table(struct page *p, const char *title, const char *what,
         page_puts(p, "<tr><td>");
         page_text(p, kv[i].name);
         page_puts(p, "</td><td class=\"num\">");
-        page_num(p, kv[i].value);
+        page_qty(p, kv[i].value, metrics ? units_of_metric(kv[i].name) : NULL);
         page_puts(p, "</td></tr>\n");
     }
     page_puts(p, "</tbody>");
     page_table_close(p);
 }
 
+/* A kernel's metrics (o, parsed from its JSON object text) as "name value ·
+ * name value", each value in its unit; text that is not an object shown as
+ * it is. */
+static void kernel_metrics(struct page *p, json_t *o, const char *text)
+{
+    const char *key;
+    json_t *v;
+    int first = 1;
+
+    if (!json_is_object(o)) {
+        page_puts(p, "<code>");
+        page_text(p, text);
+        page_puts(p, "</code>");
+        return;
+    }
+    json_object_foreach(o, key, v)
+    {
+        if (!first)
+            page_puts(p, " · ");
+        first = 0;
+        page_puts(p, "<span class=\"metric\">");
+        page_text(p, key);
+        page_puts(p, " ");
+        if (json_is_number(v))
+            page_qty(p, json_number_value(v), units_of_metric(key));
+        else if (json_is_string(v))
+            page_text(p, json_string_value(v));
+        else if (json_is_boolean(v))
+            page_puts(p, json_is_true(v) ? "yes" : "no");
+        else
+            page_puts(p, json_is_array(v) ? "[\xe2\x80\xa6]" : "{\xe2\x80\xa6}");
+        page_puts(p, "</span>");
+    }
+}
+
+/* A share as a percentage with one decimal ("12.5 %"), by integer
+ * arithmetic: a page of 10,000 kernels prints 20,000 of them. */
+static void share(struct page *p, double part, double whole)
+{
+    double f = 1000.0 * part / whole;
+    long long t;
+    if (!isfinite(f) || fabs(f) > 1e15) {
+        page_puts(p, "\xe2\x80\x94");
+        return;
+    }
+    t = llround(f);
+    page_printf(p, "%s%lld.%lld %%", t < 0 ? "-" : "", llabs(t) / 10, llabs(t) % 10);
+}
+
+/* ---- the call tree ------------------------------------------------------------ */
+
+/* One node of the call tree: a path (a kernel's name or a prefix of one). */
+struct node {
+    const char *path; /* in the run */
+    const char *key;  /* the path with '/' as byte 1, for sorting */
+    size_t len;
+    double excl;       /* the kernel's time; 0 for a path without a record */
+    double incl;       /* its "inclusive" metric, or NAN */
+    double sub;        /* excl summed over the subtree */
+    size_t parent;     /* index, or SIZE_MAX for a root */
+    int depth, kernel; /* kernel: a record has this path */
+};
+
+/* Path order in which a node's descendants follow it directly: '/' sorts
+ * before every other byte. Nodes compare by their key, the path with '/' as
+ * byte 1 (names hold no control characters), so memcmp does the work. */
+static int node_cmp(const void *a, const void *b)
+{
+    const struct node *x = a, *y = b;
+    int c = memcmp(x->key, y->key, x->len < y->len ? x->len : y->len);
+    if (c)
+        return c;
+    return x->len < y->len ? -1 : x->len > y->len;
+}
+
+static int node_ptr_cmp(const void *a, const void *b)
+{
+    return node_cmp(*(const struct node *const *)a, *(const struct node *const *)b);
+}
+
+static double inclusive_of(json_t *metrics)
+{
+    json_t *v = json_object_get(metrics, "inclusive");
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* Whether s[k] separates two parts of a call path: a '/' outside brackets,
+ * so that "[{file.c} ...]" or "[OpenMP location: file:/home/...]" in a TAU
+ * name, or "(a/b)" in a signature, stays inside its part. depth is the
+ * bracket depth before s[k], kept by the caller. */
+static int separator(const char *s, size_t k, int *depth)
+{
+    char c = s[k];
+    if (c == '[' || c == '{' || c == '(')
+        ++*depth;
+    else if ((c == ']' || c == '}' || c == ')') && *depth > 0)
+        --*depth;
+    return c == '/' && *depth == 0;
+}
+
+static int has_paths(const struct run_record *run)
+{
+    for (size_t i = 0; i < run->nkernels; i++) {
+        const char *s = run->kernels[i].name;
+        int depth = 0;
+        for (size_t k = 0; s[k]; k++)
+            if (separator(s, k, &depth) && k > 0 && s[k + 1] != '\0')
+                return 1;
+    }
+    return 0;
+}
+
+static void tree_row(struct page *p, const struct node *n, double runtime)
+{
+    double incl = isfinite(n->incl) ? n->incl : n->sub;
+    const char *leaf = n->path;
+    {
+        int depth = 0;
+        for (size_t k = 0; k < n->len; k++)
+            if (separator(n->path, k, &depth) && k > 0)
+                leaf = n->path + k + 1;
+    }
+    page_puts(p, "<span class=\"ct-name\" title=\"");
+    /* the whole path on hover; the row shows its last part */
+    page_attr(p, arena_printf(p->arena, "%.*s", (int)n->len, n->path));
+    page_puts(p, "\">");
+    page_text(p, arena_printf(p->arena, "%.*s", (int)(n->path + n->len - leaf), leaf));
+    page_puts(p, "</span><span class=\"ct-incl num\">");
+    page_qty(p, incl, "s");
+    page_puts(p, "</span><span class=\"ct-excl num\">");
+    if (n->kernel)
+        page_qty(p, n->excl, "s");
+    else
+        page_puts(p, "\xe2\x80\x94");
+    page_puts(p, "</span><span class=\"ct-share num\">");
+    if (isfinite(runtime) && runtime > 0 && isfinite(incl))
+        share(p, incl, runtime);
+    else
+        page_puts(p, "\xe2\x80\x94");
+    page_puts(p, "</span>");
+}
+
+#define TREE_OPEN_DEPTH 2 /* levels open on arrival */
+
+/* The kernels as a collapsible tree of <details> (no script needed): per
+ * path its inclusive time (the "inclusive" metric, else the sum of the
+ * subtree's exclusive times), exclusive time and share of the runtime. */
+static void call_tree(struct page *p, const struct run_record *run, json_t **metrics)
+{
+    arena *a = p->arena;
+    size_t cap = 0, n = 0, i, k, *stack;
+    struct node *nodes;
+    int top = 0;
+
+    for (i = 0; i < run->nkernels; i++) {
+        const char *s = run->kernels[i].name;
+        cap++;
+        for (; *s; s++)
+            cap += *s == '/';
+    }
+    nodes = arena_alloc(a, cap * sizeof *nodes);
+    stack = arena_alloc(a, (cap + 1) * sizeof *stack);
+    if (nodes == NULL || stack == NULL)
+        return;
+    /* Every kernel and every prefix of its path. */
+    for (i = 0; i < run->nkernels; i++) {
+        const char *s = run->kernels[i].name;
+        size_t len = strlen(s);
+        char *key = arena_strndup(a, s, len);
+        int depth = 0;
+        if (key == NULL)
+            return;
+        for (k = 0; k < len; k++)
+            if (key[k] == '/')
+                key[k] = 1;
+        for (k = 0; k <= len; k++) {
+            if (k < len && !(separator(s, k, &depth) && k > 0))
+                continue;
+            nodes[n] = (struct node){.path = s,
+                                     .key = key,
+                                     .len = k,
+                                     .excl = 0,
+                                     .incl = NAN,
+                                     .parent = SIZE_MAX,
+                                     .kernel = k == len};
+            if (k == len) {
+                nodes[n].excl = run->kernels[i].time;
+                nodes[n].incl = inclusive_of(metrics[i]);
+            }
+            n++;
+        }
+    }
+    /* Sorted through pointers: a node is 64 bytes, and qsort moves what it
+     * sorts. */
+    {
+        const struct node **ord = arena_alloc(a, n * sizeof *ord);
+        struct node *sorted = arena_alloc(a, n * sizeof *sorted);
+        if (ord == NULL || sorted == NULL)
+            return;
+        for (i = 0; i < n; i++)
+            ord[i] = &nodes[i];
+        qsort(ord, n, sizeof *ord, node_ptr_cmp);
+        for (i = 0; i < n; i++)
+            sorted[i] = *ord[i];
+        nodes = sorted;
+    }
+    /* Merge equal paths (a prefix named by several kernels, a kernel that is
+     * also a prefix). */
+    for (i = 0, k = 0; i < n; i++) {
+        if (k > 0 && node_cmp(&nodes[k - 1], &nodes[i]) == 0) {
+            struct node *m = &nodes[k - 1];
+            if (nodes[i].kernel) {
+                m->excl += nodes[i].excl;
+                if (isfinite(nodes[i].incl))
+                    m->incl = isfinite(m->incl) ? m->incl + nodes[i].incl : nodes[i].incl;
+                m->kernel = 1;
+            }
+            continue;
+        }
+        nodes[k++] = nodes[i];
+    }
+    n = k;
+    /* Parents: the nearest open node whose path is a prefix ending at '/'. */
+    for (i = 0; i < n; i++) {
+        struct node *x = &nodes[i];
+        while (top > 0) {
+            const struct node *t = &nodes[stack[top - 1]];
+            if (x->len > t->len && memcmp(x->path, t->path, t->len) == 0 &&
+                x->path[t->len] == '/')
+                break;
+            top--;
+        }
+        x->parent = top > 0 ? stack[top - 1] : SIZE_MAX;
+        x->depth = top;
+        x->sub = isfinite(x->excl) ? x->excl : 0;
+        stack[top++] = i;
+    }
+    for (i = n; i-- > 0;)
+        if (nodes[i].parent != SIZE_MAX)
+            nodes[nodes[i].parent].sub += nodes[i].sub;
+
+    page_puts(p, "<h2 id=\"calltree\">Call tree</h2>\n<p class=\"muted\">Kernel names "
+                 "are call paths: inclusive time (with the callees), exclusive time "
+                 "(the path itself) and the share of the runtime. Hover a name for its "
+                 "whole path.</p>\n");
+    page_puts(p, "<div class=\"calltree\" role=\"tree\">\n<div class=\"ct-head\">"
+                 "<span class=\"ct-name\">Path</span><span class=\"ct-incl num\">"
+                 "Inclusive</span><span class=\"ct-excl num\">Exclusive</span><span "
+                 "class=\"ct-share num\">Share</span></div>\n");
+    top = 0;
+    for (i = 0; i < n; i++) {
+        const struct node *x = &nodes[i];
+        int children = i + 1 < n && nodes[i + 1].parent == i;
+        while (top > x->depth) {
+            page_puts(p, "</div></details>\n");
+            top--;
+        }
+        if (children) {
+            page_printf(p, "<details class=\"ct-node\"%s><summary>",
+                        x->depth < TREE_OPEN_DEPTH ? " open" : "");
+            tree_row(p, x, run->runtime);
+            page_puts(p, "</summary><div class=\"ct-kids\">\n");
+            top++;
+        } else {
+            page_puts(p, "<div class=\"ct-leaf\">");
+            tree_row(p, x, run->runtime);
+            page_puts(p, "</div>\n");
+        }
+    }
+    while (top-- > 0)
+        page_puts(p, "</div></details>\n");
+    page_puts(p, "</div>\n");
+}
+
+/* ---- kernels -------------------------------------------------------------------- */
+
 static void kernels(struct page *p, long long id, const struct run_record *run)
 {
     arena *a = p->arena;
     double total = 0;
+    json_t **metrics;
     size_t i;
 
     page_puts(p, "<h2>Kernels</h2>\n");
@@ -41,13 +325,21 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
     }
     for (i = 0; i < run->nkernels; i++)
         total += run->kernels[i].time;
-    if (run->nkernels <= SVG_MAX_COMPONENTS) {
+    /* Each kernel's metrics parsed once, for the tree and the table. */
+    metrics = arena_alloc(a, run->nkernels * sizeof *metrics);
+    if (metrics == NULL)
+        return;
+    for (i = 0; i < run->nkernels; i++)
+        metrics[i] = run->kernels[i].metrics_json
+                         ? json_loads(run->kernels[i].metrics_json, 0, NULL)
+                         : NULL;
+    {
         const char **names = arena_alloc(a, run->nkernels * sizeof *names);
         double *values = arena_alloc(a, run->nkernels * sizeof *values);
         char label[64];
         const char *cat[1];
         struct svg_stacked s = {0};
-        struct buf svg;
+        struct buf svg, narrow;
         struct err e = {0};
         if (names && values) {
             for (i = 0; i < run->nkernels; i++) {
@@ -57,46 +349,57 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
             snprintf(label, sizeof label, "run %lld", id);
             cat[0] = label;
             s.title = "Kernel breakdown";
-            s.ylabel = "time (s)";
+            s.ylabel = "time";
+            s.yunit = "s";
             s.categories = cat;
             s.ncategories = 1;
             s.components = names;
             s.ncomponents = run->nkernels;
             s.values = values;
-            s.width = 520;
-            s.height = 420;
+            s.width = 620; /* room for the legend of 20 kernels and "other" */
+            s.height = 480;
             buf_init(&svg, 4u << 20);
-            if (svg_stacked(&svg, &s, &e) == 0)
-                page_svg(p, &svg, NULL);
-            else
+            buf_init(&narrow, 4u << 20);
+            if (svg_stacked(&svg, &s, &e) == 0) {
+                struct svg_stacked small = s; /* the phone's drawing */
+                small.width = 400;
+                small.height = 440;
+                if (svg_stacked(&narrow, &small, &e) == 0)
+                    page_svg_pair(p, &svg, &narrow, NULL);
+                else
+                    page_svg(p, &svg, NULL);
+            } else {
                 page_printf(p, "<p class=\"muted\">No breakdown plot: %s</p>\n",
                             "the kernel records cannot be drawn");
+            }
             buf_free(&svg);
+            buf_free(&narrow);
         }
     }
+    if (has_paths(run))
+        call_tree(p, run, metrics);
     page_table_open(p, "Kernels");
     page_puts(p, "<thead><tr><th class=\"num\">#</th><th>Kernel</th>"
-                 "<th class=\"num\">Time (s)</th><th class=\"num\">Share</th>"
+                 "<th class=\"num\">Time</th><th class=\"num\">Share</th>"
                  "<th class=\"num\">Calls</th><th>Metrics</th></tr></thead><tbody>\n");
     for (i = 0; i < run->nkernels; i++) {
         const struct rec_kernel *k = &run->kernels[i];
         page_printf(p, "<tr><td class=\"num\">%zu</td><td>", i + 1);
         page_text(p, k->name);
         page_puts(p, "</td><td class=\"num\">");
-        page_num(p, k->time);
+        page_qty(p, k->time, "s");
         page_puts(p, "</td><td class=\"num\">");
         if (total > 0)
-            page_printf(p, "%.1f %%", 100.0 * k->time / total);
+            share(p, k->time, total);
         page_printf(p, "</td><td class=\"num\">%lld</td><td>", k->calls);
-        if (k->metrics_json) {
-            page_puts(p, "<code>");
-            page_text(p, k->metrics_json);
-            page_puts(p, "</code>");
-        }
+        if (k->metrics_json)
+            kernel_metrics(p, metrics[i], k->metrics_json);
         page_puts(p, "</td></tr>\n");
     }
     page_puts(p, "</tbody>");
     page_table_close(p);
+    for (i = 0; i < run->nkernels; i++)
+        json_decref(metrics[i]);
 }
 
 void view_run(struct page *p, const struct view_run *d)
@@ -123,8 +426,8 @@ void view_run(struct page *p, const struct view_run *d)
     page_link(p, "/systems/", run->system, NULL);
     page_printf(p, "</dd>\n<dt>Processors</dt><dd>%lld</dd>\n<dt>Runtime</dt><dd>",
                 run->nprocs);
-    page_num(p, run->runtime);
-    page_puts(p, " s</dd>\n<dt>Client id</dt><dd>");
+    page_qty(p, run->runtime, "s");
+    page_puts(p, "</dd>\n<dt>Client id</dt><dd>");
     if (run->uid)
         page_text(p, run->uid);
     else
@@ -142,7 +445,7 @@ void view_run(struct page *p, const struct view_run *d)
                 "</dd>\n<dt>JSON</dt><dd><a href=\"/api/v1/runs/%lld\">/api/v1/runs/"
                 "%lld</a></dd>\n</dl>\n",
                 id, id);
-    kv_table(p, "Inputs", "inputs", run->inputs, run->ninputs);
-    kv_table(p, "Metrics", "metrics", run->metrics, run->nmetrics);
+    kv_table(p, "Inputs", "inputs", run->inputs, run->ninputs, 0);
+    kv_table(p, "Metrics", "metrics", run->metrics, run->nmetrics, 1);
     kernels(p, id, run);
 }

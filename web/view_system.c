@@ -3,9 +3,11 @@
  * expressions, and for each parameter with arguments a plot of the
  * benchmark points of the same name with the parameter's curve (the
  * expression evaluated by models/expr over the measured range); see view.h. */
+#include "common/xalloc.h"
 #include "models/aggregate.h"
 #include "models/expr.h"
 #include "web/svg.h"
+#include "web/units.h"
 #include "web/view.h"
 
 #include <math.h>
@@ -13,8 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_GROUPS 6     /* curves per parameter plot (values of the other variables) */
-#define CURVE_SAMPLES 96 /* samples of a parameter's curve */
+#define MAX_GROUPS 6      /* curves per parameter plot (values of the other variables) */
+#define MAX_MSG_SERIES 12 /* benchmarks (and process counts) per message-size plot */
+#define CURVE_SAMPLES 96  /* samples of a parameter's curve */
 
 static const char *str(json_t *o, const char *key)
 {
@@ -217,7 +220,8 @@ static void param_plot(struct page *p, arena *a, const struct expr_param *params
              buf_str(&src));
     plot.title = title;
     plot.xlabel = vars.names[xi];
-    plot.ylabel = "time (s)";
+    plot.ylabel = "time";
+    plot.yunit = "s";
     plot.yscale = tmin > 0 && tmax / tmin >= 100 ? SVG_LOG10 : SVG_LINEAR;
     plot.series = series;
     plot.nseries = g;
@@ -239,6 +243,267 @@ out:
     buf_free(&src);
     buf_free(&svg);
     buf_free(&formula);
+}
+
+/* ---- measurements over message size (OSU imports) ------------------------------ */
+
+/* The OSU test each benchmark name stands for (docs/import.md). */
+static const char *osu_test(const char *name)
+{
+    static const char *const map[][2] = {
+        {"MPISR", "osu_latency"},        {"MPIBW", "osu_bw"},
+        {"MPIBIBW", "osu_bibw"},         {"MPIBC", "osu_bcast"},
+        {"MPIAR", "osu_allreduce"},      {"MPIRD", "osu_reduce"},
+        {"MPIRS", "osu_reduce_scatter"}, {"MPIAG", "osu_allgather"},
+        {"MPIAGV", "osu_allgatherv"},    {"MPIA2A", "osu_alltoall"},
+        {"MPIA2AV", "osu_alltoallv"},    {"MPIGA", "osu_gather"},
+        {"MPIGAV", "osu_gatherv"},       {"MPISC", "osu_scatter"},
+        {"MPISCV", "osu_scatterv"}};
+    /* a rate as measured (NAME_MBS, NAME_MSGS) is of its NAME's test */
+    size_t n = strcspn(name, "_");
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strlen(map[i][0]) == n && strncmp(map[i][0], name, n) == 0 &&
+            (name[n] == '\0' || strcmp(name + n, "_MBS") == 0 ||
+             strcmp(name + n, "_MSGS") == 0))
+            return map[i][1];
+    return NULL;
+}
+
+/* A bandwidth benchmark: stored as the time to move one message of L bytes,
+ * L / (bandwidth x 10^6) s, so its bandwidth is L / time. */
+static int is_bandwidth(const char *name)
+{
+    return strcmp(name, "MPIBW") == 0 || strcmp(name, "MPIBIBW") == 0;
+}
+
+/* Whether name ends with suffix (the OSU import's rates as measured:
+ * NAME_MBS in MB/s, NAME_MSGS in messages per second; docs/import.md). */
+static int ends_with(const char *name, const char *suffix)
+{
+    size_t n = strlen(name), k = strlen(suffix);
+    return n > k && strcmp(name + n - k, suffix) == 0;
+}
+
+/* What a benchmark over message size is drawn as: 0 a time (the latency
+ * plot), 1 a bandwidth derived from the time of one message (MPIBW), 2 a
+ * bandwidth as measured (MPIBW_MBS, drawn as it is), -1 not drawn (a
+ * message rate; a derived bandwidth whose measured twin is there). */
+static int msg_kind(const char *name, json_t *benchmarks)
+{
+    if (ends_with(name, "_MBS"))
+        return 2;
+    if (ends_with(name, "_MSGS"))
+        return -1;
+    if (is_bandwidth(name)) {
+        json_t *b;
+        size_t i, n = strlen(name);
+        json_array_foreach(benchmarks, i, b)
+        {
+            const char *o = json_string_value(json_object_get(b, "name"));
+            if (o && strncmp(o, name, n) == 0 && strcmp(o + n, "_MBS") == 0)
+                return -1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+struct msg {
+    const char *name;
+    double procs, L, t;
+    int stat; /* 0 mean (or none), 1 min, 2 max, 3 other */
+    int kind; /* msg_kind */
+};
+
+static int cmp_msg(const void *a, const void *b)
+{
+    const struct msg *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    if (c)
+        return c;
+    if (x->procs != y->procs)
+        return x->procs < y->procs ? -1 : 1;
+    return x->L < y->L ? -1 : x->L > y->L;
+}
+
+/* One log-log plot over message size of the benchmarks with an L argument:
+ * bandwidth (MB/s) for the bandwidth tests, else time. Each series is one
+ * benchmark (and process count): per size the mean of its mean
+ * measurements, with the min-max of the run as error bars when the output
+ * had them (osu -f). No fit. */
+static void message_plot(struct page *p, arena *a, const struct msg *m, size_t n, int bw)
+{
+    struct svg_series series[MAX_MSG_SERIES];
+    struct svg_curve lines[MAX_MSG_SERIES];
+    struct svg_plot2d plot = {0};
+    struct buf svg, narrow;
+    struct err e = {0};
+    size_t ns = 0, i, j, k, more = 0;
+
+    for (i = 0; i < n; i = j) {
+        struct svg_point *pts;
+        size_t np = 0;
+        const char *test;
+        for (j = i;
+             j < n && strcmp(m[j].name, m[i].name) == 0 && m[j].procs == m[i].procs; j++)
+            ;
+        if ((m[i].kind >= 1) != bw || m[i].kind < 0)
+            continue;
+        if (ns == MAX_MSG_SERIES) {
+            more++;
+            continue;
+        }
+        pts = arena_alloc(a, (j - i) * sizeof *pts);
+        if (pts == NULL)
+            return;
+        for (k = i; k < j;) {
+            size_t k1 = k, nmean = 0;
+            double sum = 0, lo = INFINITY, hi = -INFINITY;
+            for (; k1 < j && m[k1].L == m[k].L; k1++) {
+                if (m[k1].stat == 0) {
+                    sum += m[k1].t;
+                    nmean++;
+                }
+                if (m[k1].stat <= 2) {
+                    lo = fmin(lo, m[k1].t);
+                    hi = fmax(hi, m[k1].t);
+                }
+            }
+            if (nmean > 0 && m[k].L > 0) {
+                double t = sum / (double)nmean;
+                struct svg_point *q = &pts[np++];
+                q->x = m[k].L;
+                int derived = m[k].kind == 1; /* bandwidth from a time */
+                q->y = derived ? m[k].L / t / 1e6 : t;
+                q->has_err = hi > lo;
+                q->ymin = derived ? m[k].L / hi / 1e6 : lo;
+                q->ymax = derived ? m[k].L / lo / 1e6 : hi;
+            }
+            k = k1;
+        }
+        if (np == 0)
+            continue;
+        test = osu_test(m[i].name);
+        /* "MPIBW (osu_bw)", with ", P=16" for a collective at a process count */
+        /* the bandwidth as measured is named as its test: "MPIBW (osu_bw)" */
+        series[ns].label =
+            arena_printf(a, "%.*s%s%s%s",
+                         (int)(strlen(m[i].name) - (m[i].kind == 2 ? strlen("_MBS") : 0)),
+                         m[i].name, test ? " (" : "", test ? test : "", test ? ")" : "");
+        if (m[i].procs > 0 && series[ns].label != NULL)
+            series[ns].label =
+                arena_printf(a, "%s, P=%.0f", series[ns].label, m[i].procs);
+        series[ns].points = pts;
+        series[ns].n = np;
+        series[ns].color = (int)ns + 1;
+        /* the measured points joined in order (a guide for the eye, no fit) */
+        {
+            double *lx = arena_alloc(a, np * sizeof *lx),
+                   *ly = arena_alloc(a, np * sizeof *ly);
+            if (lx == NULL || ly == NULL)
+                return;
+            for (k = 0; k < np; k++) {
+                lx[k] = pts[k].x;
+                ly[k] = pts[k].y;
+            }
+            lines[ns] = (struct svg_curve){NULL, lx, ly, np, 0, 0, (int)ns + 1};
+        }
+        ns++;
+    }
+    if (ns == 0)
+        return;
+    plot.title = bw ? "Bandwidth over message size" : "Latency over message size";
+    plot.xlabel = "message size";
+    plot.xunit = "B";
+    plot.ylabel = bw ? "bandwidth" : "time per operation";
+    plot.yunit = bw ? "MB/s" : "s";
+    plot.xscale = plot.yscale = SVG_LOG10;
+    plot.series = series;
+    plot.nseries = ns;
+    plot.curves = lines;
+    plot.ncurves = ns;
+    plot.width = 760;
+    plot.height = 480;
+    buf_init(&svg, 4u << 20);
+    buf_init(&narrow, 4u << 20);
+    if (svg_plot2d(&svg, &plot, &e) == 0) {
+        struct svg_plot2d small = plot;
+        char cap[320];
+        struct err e2 = {0};
+        small.width = 400;
+        small.height = 340;
+        snprintf(cap, sizeof cap,
+                 "%s; each point the mean of its measurements, bars from the minimum to "
+                 "the maximum where the output had them.%s",
+                 bw ? "Bandwidth as OSU measures it (MB = 10^6 bytes)"
+                    : "Time of one operation",
+                 more ? " More benchmarks than shown: the JSON has them all." : "");
+        if (svg_plot2d(&narrow, &small, &e2) == 0)
+            page_svg_pair(p, &svg, &narrow, cap);
+        else
+            page_svg(p, &svg, cap);
+    }
+    buf_free(&svg);
+    buf_free(&narrow);
+}
+
+static size_t message_points(arena *a, json_t *benchmarks, struct msg **out)
+{
+    struct msg *m = arena_alloc(a, (json_array_size(benchmarks) + 1) * sizeof *m);
+    size_t n = 0, i;
+    json_t *b;
+
+    *out = m;
+    if (m == NULL)
+        return 0;
+    json_array_foreach(benchmarks, i, b)
+    {
+        json_t *args = json_object_get(b, "args"), *L = json_object_get(args, "L"),
+               *P = json_object_get(args, "P");
+        const char *stat = str(b, "stat");
+        double t = json_number_value(json_object_get(b, "time"));
+        if (!json_is_number(L) || !isfinite(t) || t <= 0)
+            continue;
+        m[n].name = str(b, "name");
+        m[n].kind = msg_kind(m[n].name, benchmarks);
+        m[n].L = json_number_value(L);
+        m[n].procs = json_is_number(P) ? json_number_value(P) : 0;
+        m[n].t = t;
+        m[n].stat = !*stat || strcmp(stat, "mean") == 0 ? 0
+                    : strcmp(stat, "min") == 0          ? 1
+                    : strcmp(stat, "max") == 0          ? 2
+                                                        : 3;
+        n++;
+    }
+    qsort(m, n, sizeof *m, cmp_msg);
+    return n;
+}
+
+static void message_plots(struct page *p, arena *a, json_t *benchmarks)
+{
+    struct msg *m;
+    size_t n = message_points(a, benchmarks, &m), i;
+    int lat = 0, bw = 0;
+
+    for (i = 0; i < n; i++) {
+        if (m[i].L <= 0 || m[i].kind < 0)
+            continue;
+        if (m[i].kind >= 1)
+            bw = 1;
+        else
+            lat = 1;
+    }
+    if (!lat && !bw)
+        return;
+    page_puts(p, "<h2 id=\"messages\">Over message size</h2>\n<p class=\"muted\">The "
+                 "benchmarks measured at several message sizes (<code>L</code>, e.g. OSU "
+                 "imports) on log\xe2\x80\x93log axes, as measured: no fit.</p>\n"
+                 "<div class=\"plots\">\n");
+    if (lat)
+        message_plot(p, a, m, n, 0);
+    if (bw)
+        message_plot(p, a, m, n, 1);
+    page_puts(p, "</div>\n");
 }
 
 static void parameters(struct page *p, arena *a, json_t *sys, json_t *benchmarks)
@@ -280,7 +545,35 @@ static void parameters(struct page *p, arena *a, json_t *sys, json_t *benchmarks
     page_puts(p, "</div>\n");
 }
 
-static void benchmark_table(struct page *p, json_t *sys)
+/* The range of a bandwidth benchmark's bandwidth (MB/s) over its
+ * measurements with a message size: L / time. 0 when it has none. */
+static int bandwidth_range(json_t *benchmarks, const char *name, double *lo, double *hi)
+{
+    json_t *b;
+    size_t i;
+    int have = 0;
+    json_array_foreach(benchmarks, i, b)
+    {
+        json_t *L = json_object_get(json_object_get(b, "args"), "L");
+        double t = json_number_value(json_object_get(b, "time"));
+        const char *stat = str(b, "stat");
+        double v;
+        if (strcmp(str(b, "name"), name) != 0 || !json_is_number(L) || !(t > 0))
+            continue;
+        if (*stat && strcmp(stat, "mean") != 0 && strcmp(stat, "min") != 0 &&
+            strcmp(stat, "max") != 0)
+            continue; /* the statistics the plots show: mean, min, max */
+        v = json_number_value(L) / t / 1e6;
+        if (!have || v < *lo)
+            *lo = v;
+        if (!have || v > *hi)
+            *hi = v;
+        have = 1;
+    }
+    return have;
+}
+
+static void benchmark_table(struct page *p, json_t *sys, json_t *benchmarks)
 {
     json_t *list = json_object_get(sys, "benchmarks"), *x;
     size_t i;
@@ -290,18 +583,52 @@ static void benchmark_table(struct page *p, json_t *sys)
         return;
     }
     page_table_open(p, "Benchmarks");
-    page_puts(p, "<thead><tr><th>Benchmark</th><th class=\"num\">Measurements</th>"
-                 "<th class=\"num\">Min time (s)</th><th class=\"num\">Max time (s)</th>"
+    page_puts(p, "<thead><tr><th>Benchmark</th><th>Measure</th><th class=\"num\">"
+                 "Measurements</th><th class=\"num\">Min</th><th class=\"num\">Max</th>"
                  "</tr></thead><tbody>\n");
     json_array_foreach(list, i, x)
     {
+        const char *name = str(x, "name"), *test = osu_test(name);
+        double lo = 0, hi = 0;
         page_puts(p, "<tr><td>");
-        page_text(p, str(x, "name"));
-        page_printf(p, "</td><td class=\"num\">%lld</td><td class=\"num\">",
-                    (long long)json_integer_value(json_object_get(x, "measurements")));
-        page_num(p, json_number_value(json_object_get(x, "min_time")));
-        page_puts(p, "</td><td class=\"num\">");
-        page_num(p, json_number_value(json_object_get(x, "max_time")));
+        page_text(p, name);
+        if (test) {
+            page_puts(p, " <span class=\"muted\">(");
+            page_text(p, test);
+            page_puts(p, ")</span>");
+        }
+        if (ends_with(name, "_MBS") || ends_with(name, "_MSGS")) {
+            int mbs = ends_with(name, "_MBS");
+            page_printf(
+                p,
+                "</td><td>%s</td><td class=\"num\">%lld</td>"
+                "<td class=\"num\">",
+                mbs ? "bandwidth" : "message rate",
+                (long long)json_integer_value(json_object_get(x, "measurements")));
+            page_qty(p, json_number_value(json_object_get(x, "min_time")),
+                     mbs ? "MB/s" : "/s");
+            page_puts(p, "</td><td class=\"num\">");
+            page_qty(p, json_number_value(json_object_get(x, "max_time")),
+                     mbs ? "MB/s" : "/s");
+        } else if (is_bandwidth(name) && bandwidth_range(benchmarks, name, &lo, &hi)) {
+            page_printf(
+                p,
+                "</td><td>bandwidth</td><td class=\"num\">%lld</td>"
+                "<td class=\"num\">",
+                (long long)json_integer_value(json_object_get(x, "measurements")));
+            page_qty(p, lo, "MB/s");
+            page_puts(p, "</td><td class=\"num\">");
+            page_qty(p, hi, "MB/s");
+        } else {
+            page_printf(
+                p,
+                "</td><td>time</td><td class=\"num\">%lld</td><td "
+                "class=\"num\">",
+                (long long)json_integer_value(json_object_get(x, "measurements")));
+            page_qty(p, json_number_value(json_object_get(x, "min_time")), "s");
+            page_puts(p, "</td><td class=\"num\">");
+            page_qty(p, json_number_value(json_object_get(x, "max_time")), "s");
+        }
         page_puts(p, "</td></tr>\n");
     }
     page_puts(p, "</tbody>");
@@ -350,7 +677,7 @@ void view_system(struct page *p, const struct view_system *d)
         else {
             char *s = json_dumps(x, JSON_COMPACT | JSON_ENCODE_ANY);
             page_text(p, s ? s : "");
-            free(s);
+            xfree(s); /* Jansson allocates through xalloc (common/xalloc_json.h) */
         }
         page_puts(p, "</dd>\n");
     }
@@ -381,6 +708,7 @@ void view_system(struct page *p, const struct view_system *d)
         page_puts(p, "</tbody>");
         page_table_close(p);
     }
+    message_plots(p, p->arena, d->benchmarks);
     parameters(p, p->arena, sys, d->benchmarks);
-    benchmark_table(p, sys);
+    benchmark_table(p, sys, d->benchmarks);
 }

@@ -1,6 +1,8 @@
 /* view_trace: the trace page; see view_trace.h. */
 #include "web/view_trace.h"
+#include "web/svg.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const titles[VIEW_TRACE_SECTIONS] = {
@@ -45,8 +47,8 @@ static void figures(struct page *p, int k, json_t *a)
     page_puts(p, "<tbody>\n");
     switch (k) {
     case 1:
-        page_puts(p, "<tr><th>Total wait (s)</th><td class=\"num\">");
-        page_num(p, num_at(a, "total"));
+        page_puts(p, "<tr><th>Total wait</th><td class=\"num\">");
+        page_qty(p, num_at(a, "total"), "s");
         page_puts(p, "</td></tr>\n<tr><th>Unmatched receives</th><td class=\"num\">");
         page_num(p, num_at(a, "unmatched"));
         page_puts(p, "</td></tr>\n");
@@ -65,7 +67,7 @@ static void figures(struct page *p, int k, json_t *a)
             page_puts(p, "<tr><th>");
             page_text(p, key);
             page_puts(p, "</th><td class=\"num\">");
-            page_num(p, json_number_value(v));
+            page_qty(p, json_number_value(v), "s");
             page_puts(p, "</td></tr>\n");
         }
         page_puts(p, "<tr><th>Macrostates</th><td class=\"num\">");
@@ -89,6 +91,66 @@ static void figures(struct page *p, int k, json_t *a)
     page_table_close(p);
 }
 
+/* Appends rank numbers as ranges: "0–3, 8, 10–12". */
+static void rank_ranges(struct page *p, const int *r, size_t n)
+{
+    for (size_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && r[j] == r[j - 1] + 1; j++)
+            ;
+        if (i > 0)
+            page_puts(p, ", ");
+        if (j - i == 1)
+            page_printf(p, "%d", r[i]);
+        else
+            page_printf(p, "%d\xe2\x80\x93%d", r[i], r[j - 1]);
+    }
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Which rank is in which cluster: per cluster its colour (as in the
+ * scatterplot matrix), its size and its ranks as ranges. */
+static void cluster_members(struct page *p, json_t *a)
+{
+    json_t *ranks = json_object_get(a, "ranks"), *r;
+    long long k = json_integer_value(json_object_get(a, "k"));
+    size_t n = json_array_size(ranks), i;
+    int *members;
+
+    if (k < 1 || k > 64 || n == 0)
+        return;
+    members = arena_alloc(p->arena, n * sizeof *members);
+    if (members == NULL)
+        return;
+    page_puts(p, "<h3 id=\"membership\">Which rank is in which cluster</h3>\n");
+    page_table_open(p, "Cluster membership");
+    page_puts(p, "<thead><tr><th>Cluster</th><th class=\"num\">Ranks</th>"
+                 "<th>Members</th></tr></thead><tbody>\n");
+    for (long long c = 0; c < k; c++) {
+        size_t m = 0;
+        json_array_foreach(ranks, i, r)
+        {
+            if (json_integer_value(json_object_get(r, "cluster")) == c)
+                members[m++] = (int)json_integer_value(json_object_get(r, "rank"));
+        }
+        qsort(members, m, sizeof *members, cmp_int);
+        page_printf(p,
+                    "<tr class=\"cluster\"><td><svg class=\"swatch\" width=\"12\" "
+                    "height=\"12\" aria-hidden=\"true\"><rect width=\"12\" "
+                    "height=\"12\" fill=\"%s\"/></svg> %lld</td><td class=\"num\">%zu"
+                    "</td><td class=\"members\">",
+                    svg_palette((size_t)c), c, m);
+        rank_ranges(p, members, m);
+        page_puts(p, "</td></tr>\n");
+    }
+    page_puts(p, "</tbody>");
+    page_table_close(p);
+}
+
 void view_trace(struct page *p, const struct view_trace *v)
 {
     page_printf(p, "<h1>Trace of run <a href=\"/runs/%lld\">%lld</a></h1>\n", v->run_id,
@@ -98,8 +160,8 @@ void view_trace(struct page *p, const struct view_trace *v)
     page_puts(p, " ranks, ");
     page_num(p, (double)v->nevents);
     page_puts(p, " events over ");
-    page_num(p, v->span);
-    page_puts(p, " s, stored ");
+    page_qty(p, v->span, "s");
+    page_puts(p, ", stored ");
     page_text(p, v->created_at);
     page_puts(p, ".");
     if (v->dropped > 0) {
@@ -107,7 +169,13 @@ void view_trace(struct page *p, const struct view_trace *v)
         page_num(p, (double)v->dropped);
         page_puts(p, " events (its buffers were full).</strong>");
     }
-    page_puts(p, "</p>\n<nav class=\"toc\"><ul>\n");
+    page_printf(p,
+                "</p>\n<p class=\"perfetto\">In a trace viewer: <a id=\"trace-json\" "
+                "href=\"/runs/%lld/trace.json\" download=\"run-%lld-trace.json\">"
+                "trace.json</a> (Trace Event JSON) opens in <a "
+                "href=\"https://ui.perfetto.dev\" rel=\"noopener\">Perfetto</a> or "
+                "chrome://tracing.</p>\n<nav class=\"toc\"><ul>\n",
+                v->run_id, v->run_id);
     for (int k = 0; k < VIEW_TRACE_SECTIONS; k++)
         page_printf(p, "<li><a href=\"#%s\">%s</a></li>\n", v->name[k], titles[k]);
     page_puts(p, "</ul></nav>\n");
@@ -123,6 +191,8 @@ void view_trace(struct page *p, const struct view_trace *v)
             buf_free(&b);
         }
         figures(p, k, v->answer[k]);
+        if (k == 6 && v->answer[k] != NULL)
+            cluster_members(p, v->answer[k]);
         page_printf(p,
                     "<p><a href=\"/api/v1/runs/%lld/trace/%s\">JSON</a> · "
                     "<a href=\"/plots/run-%lld-%s.svg\">SVG</a></p>\n</section>\n",

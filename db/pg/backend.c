@@ -19,5 +19,6 @@ const struct db_backend db_pg = {
     .history_judgements = pg_history_judgements,
     .model_judgements = pg_model_judgements,
     .alerts_list = pg_alerts_list,
+    .alerts_query = pg_alerts_query,
     .judged_delete_run = pg_judged_delete_run,
 };

@@ -542,10 +542,12 @@ int pg_open(db **out, const char *path, const struct db_options *opt, struct err
     d = &p->base;
     p->c = PQconnectdb(path);
     if (p->c == NULL || PQstatus(p->c) != CONNECTION_OK) {
-        char msg[160];
+        char msg[512];
         snprintf(msg, sizeof msg, "%s", p->c ? PQerrorMessage(p->c) : "out of memory");
         msg[strcspn(msg, "\n")] = '\0';
-        /* The URI may hold a password: name the failure, not the URI. */
+        /* The URI may hold a password, and libpq quotes it in some messages
+         * (an unparsable URI): masked as the serve line shows it. */
+        db_mask_secrets(path, msg, sizeof msg);
         err_set(err, 500, "database", NULL, "cannot connect to PostgreSQL: %s", msg);
         pg_close(d);
         return -1;
@@ -623,6 +625,10 @@ int pg_check(db *d, char **problems, struct err *err)
         return -1;
     if (have == db_schema_version())
         return 1;
+    if (have == 0) /* nothing is damaged: there is nothing yet */
+        return err_set(err, 404, "empty", NULL,
+                       "the database holds no Prophecy schema yet ('prophecyd serve' "
+                       "creates it)");
     snprintf(text, sizeof text, "schema version %d, expected %d\n", have,
              db_schema_version());
     *problems = xstrdup(text);

@@ -175,7 +175,7 @@ int pg_history_series(db *d, long long config_id, const char *y, arena *a,
     "sum(k.time) FROM sel s JOIN kernels k ON k.run_id = s.id GROUP BY s.id, "           \
     "s.config_id, k.name UNION ALL SELECT 2, s.id, s.config_id, 'metric:' || m.name, "   \
     "m.value FROM sel s JOIN run_metrics m ON m.run_id = s.id) u ORDER BY part, id, y "  \
-    "COLLATE \"C\""
+    "COLLATE \"C\" LIMIT $9::bigint"
 
 static const char *const SQL_SIDE[4] = {
     [DB_SIDE_RUN] = SIDE_SQL("r.id = $6::bigint AND $7::text IS NULL AND $8::text IS "
@@ -194,6 +194,7 @@ int pg_history_side(db *d, const struct db_history_filter *f, const struct db_si
     long long app = db_app_id(d, f->application, 0, err);
     struct db_side_value *v;
     PGresult *r;
+    char limit[32];
     int rows, i, ok = 1;
 
     *out = NULL;
@@ -205,12 +206,15 @@ int pg_history_side(db *d, const struct db_history_filter *f, const struct db_si
                        f->application);
     /* Every statement names all eight parameters (PostgreSQL wants each one
      * typed); the ones a kind does not use are bound but constant. */
+    if (f->max_values > 0)
+        snprintf(limit, sizeof limit, "%zu", f->max_values);
     r = pg_params(d, SQL_SIDE[s->kind], err,
                   "ittit"
-                  "itt",
+                  "ittt",
                   app, f->executable, f->system, f->nprocs, f->inputs_json, s->run,
                   s->kind == DB_SIDE_RUN ? NULL : s->value,
-                  s->kind == DB_SIDE_TAG ? s->tag_value : NULL);
+                  s->kind == DB_SIDE_TAG ? s->tag_value : NULL,
+                  f->max_values > 0 ? limit : NULL); /* LIMIT NULL: all */
     if (r == NULL)
         return -1;
     rows = PQntuples(r);
@@ -509,21 +513,39 @@ json_t *pg_model_judgements(db *d, long long model_id, struct err *err)
 
 /* ---- alerts --------------------------------------------------------------- */
 
+/* The columns of an alert as the API shows it. */
+#define PG_ALERT_ROWS                                                                    \
+    "SELECT al.id, al.state, j.run_id AS run, j.watch_id AS watch, w.model_id AS "       \
+    "model, a.name AS application, e.name AS executable, s.name AS system, r.nprocs, "   \
+    "c.inputs AS inputs_json, w.y, r.vcs_commit AS \"commit\", r.vcs_branch AS "         \
+    "branch, j.value, j.expected, j.lo, j.hi, j.direction, al.created_at, "              \
+    "al.updated_at FROM alerts al JOIN judgements j ON j.run_id = al.run_id AND "        \
+    "j.watch_id = al.watch_id JOIN watches w ON w.id = j.watch_id JOIN runs r ON "       \
+    "r.id = j.run_id JOIN applications a ON a.id = r.app_id JOIN executables e ON "      \
+    "e.id = r.exe_id JOIN systems s ON s.id = r.system_id LEFT JOIN run_configs c ON "   \
+    "c.id = r.config_id "
+
 json_t *pg_alerts_list(db *d, const char *state, long long id, struct err *err)
+{
+    return pg_query_json(d,
+                         PG_ALERT_ROWS "WHERE ($1::text IS NULL OR al.state = $1::text) "
+                                       "AND ($2::bigint = 0 OR al.id = $2::bigint) ORDER "
+                                       "BY al.id DESC LIMIT 1000",
+                         err, "ti", state, id);
+}
+
+json_t *pg_alerts_query(db *d, const struct db_alert_filter *f, struct err *err)
 {
     return pg_query_json(
         d,
-        "SELECT al.id, al.state, j.run_id AS run, j.watch_id AS watch, w.model_id AS "
-        "model, a.name AS application, e.name AS executable, s.name AS system, r.nprocs, "
-        "c.inputs AS inputs_json, w.y, r.vcs_commit AS \"commit\", r.vcs_branch AS "
-        "branch, j.value, j.expected, j.lo, j.hi, j.direction, al.created_at, "
-        "al.updated_at FROM alerts al JOIN judgements j ON j.run_id = al.run_id AND "
-        "j.watch_id = al.watch_id JOIN watches w ON w.id = j.watch_id JOIN runs r ON "
-        "r.id = j.run_id JOIN applications a ON a.id = r.app_id JOIN executables e ON "
-        "e.id = r.exe_id JOIN systems s ON s.id = r.system_id LEFT JOIN run_configs c ON "
-        "c.id = r.config_id WHERE ($1::text IS NULL OR al.state = $1::text) AND "
-        "($2::bigint = 0 OR al.id = $2::bigint) ORDER BY al.id DESC LIMIT 1000",
-        err, "ti", state, id);
+        PG_ALERT_ROWS
+        "WHERE ($1::text IS NULL OR al.state = $1::text) AND ($2::text IS "
+        "NULL OR r.vcs_commit = $2::text) AND ($3::text IS NULL OR a.name = "
+        "$3::text) AND ($4::bigint = 0 OR al.id < $4::bigint) AND "
+        "($5::bigint = 0 OR al.id >= $5::bigint) AND ($6::bigint = 0 OR "
+        "al.id <= $6::bigint) ORDER BY al.id DESC LIMIT $7::bigint",
+        err, "tttiiii", f->state, f->commit, f->application, f->before, f->from, f->to,
+        f->limit);
 }
 
 /* ---- executables' build settings ------------------------------------------- */

@@ -20,5 +20,6 @@ const struct db_backend db_sqlite = {
     .history_judgements = sq_history_judgements,
     .model_judgements = sq_model_judgements,
     .alerts_list = sq_alerts_list,
+    .alerts_query = sq_alerts_query,
     .judged_delete_run = sq_judged_delete_run,
 };

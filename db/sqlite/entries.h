@@ -50,6 +50,7 @@ json_t *sq_history_judgements(db *d, long long config_id, json_t **watches,
                               struct err *err);
 json_t *sq_model_judgements(db *d, long long model_id, struct err *err);
 json_t *sq_alerts_list(db *d, const char *state, long long id, struct err *err);
+json_t *sq_alerts_query(db *d, const struct db_alert_filter *f, struct err *err);
 
 /* db/copy_backend.h (db/sqlite/copy.c) */
 extern const struct db_copy_ops db_sqlite_copy;

@@ -195,7 +195,7 @@ int sq_history_side(db *d, const struct db_history_filter *f, const struct db_si
     sqlite3_stmt *st;
     struct db_side_value *v = NULL;
     size_t cap = 0;
-    int rc;
+    int rc = SQLITE_DONE;
 
     *out = NULL;
     *n = 0;
@@ -220,7 +220,8 @@ int sq_history_side(db *d, const struct db_history_filter *f, const struct db_si
         sqlite3_bind_text(st, 8, s->value, -1, SQLITE_STATIC);
     if (s->tag_value)
         sqlite3_bind_text(st, 9, s->tag_value, -1, SQLITE_STATIC);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((f->max_values == 0 || *n < f->max_values) &&
+           (rc = sqlite3_step(st)) == SQLITE_ROW) {
         v = grow(a, v, *n, &cap, sizeof *v);
         if (v == NULL) {
             sqlite3_reset(st);
@@ -236,7 +237,7 @@ int sq_history_side(db *d, const struct db_history_filter *f, const struct db_si
         (*n)++;
     }
     sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
         return db_fail(d, err);
     *out = v;
     return 0;

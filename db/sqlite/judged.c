@@ -677,51 +677,51 @@ json_t *sq_model_judgements(db *d, long long model_id, struct err *err)
 
 /* ---- alerts ------------------------------------------------------------------ */
 
-json_t *sq_alerts_list(db *d, const char *state, long long id, struct err *err)
+/* The columns of an alert as the API shows it; the judgement's values are
+ * filled in from the run's packed row by alerts_fill. */
+#define SQ_ALERT_ROWS                                                                    \
+    "SELECT al.id, al.state, al.run_id AS run, al.watch_id AS watch, w.model_id AS "     \
+    "model, a.name AS application, e.name AS executable, s.name AS system, r.nprocs, "   \
+    "c.inputs AS inputs_json, w.y, r.vcs_commit AS \"commit\", r.vcs_branch AS "         \
+    "branch, NULL AS value, NULL AS expected, NULL AS lo, NULL AS hi, NULL AS "          \
+    "direction, al.created_at, al.updated_at FROM alerts al JOIN watches w ON w.id = "   \
+    "al.watch_id JOIN runs r ON r.id = al.run_id JOIN applications a ON a.id = "         \
+    "r.app_id JOIN executables e ON e.id = r.exe_id JOIN systems s ON s.id = "           \
+    "r.system_id LEFT JOIN run_configs c ON c.id = r.config_id "
+
+/* Fills each row's value, expected, lo, hi and direction from its run's
+ * packed judgements. 0, or -1 with err set (rows untouched by the caller). */
+static int alerts_fill(db *d, json_t *rows, struct err *err)
 {
     struct db_judged u = {0};
-    json_t *rows, *row;
+    json_t *row;
     size_t i;
+    int rc = -1;
 
-    /* the judgement's values are filled in from the run's packed row */
-    rows = dq_json(
-        d,
-        "SELECT al.id, al.state, al.run_id AS run, al.watch_id AS watch, w.model_id AS "
-        "model, a.name AS application, e.name AS executable, s.name AS system, r.nprocs, "
-        "c.inputs AS inputs_json, w.y, r.vcs_commit AS \"commit\", r.vcs_branch AS "
-        "branch, NULL AS value, NULL AS expected, NULL AS lo, NULL AS hi, NULL AS "
-        "direction, al.created_at, al.updated_at FROM alerts al JOIN watches w ON w.id = "
-        "al.watch_id JOIN runs r ON r.id = al.run_id JOIN applications a ON a.id = "
-        "r.app_id JOIN executables e ON e.id = r.exe_id JOIN systems s ON s.id = "
-        "r.system_id LEFT JOIN run_configs c ON c.id = r.config_id WHERE (?1 IS NULL OR "
-        "al.state = ?1) AND (?2 = 0 OR al.id = ?2) ORDER BY al.id DESC LIMIT 1000",
-        err, "ti", state, id);
-    if (rows == NULL)
-        return NULL;
     json_array_foreach(rows, i, row)
     {
         long long run = json_integer_value(json_object_get(row, "run")),
                   watch = json_integer_value(json_object_get(row, "watch"));
         sqlite3_stmt *st = db_stmt(d, SQL_GET, err);
         size_t k;
-        int rc;
+        int got;
         if (st == NULL)
-            goto fail;
+            goto out;
         sqlite3_bind_int64(st, 1, run);
-        rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW)
-            rc = db_judged_decode(sqlite3_column_blob(st, 0),
-                                  (size_t)sqlite3_column_bytes(st, 0), run, &u, err);
+        got = sqlite3_step(st);
+        if (got == SQLITE_ROW)
+            got = db_judged_decode(sqlite3_column_blob(st, 0),
+                                   (size_t)sqlite3_column_bytes(st, 0), run, &u, err);
         else
-            rc = rc == SQLITE_DONE ? db_judged_damaged(run, err) : db_fail(d, err);
+            got = got == SQLITE_DONE ? db_judged_damaged(run, err) : db_fail(d, err);
         sqlite3_reset(st);
-        if (rc != 0)
-            goto fail;
+        if (got != 0)
+            goto out;
         for (k = 0; k < u.n && u.j[k].watch_id != watch; k++)
             ;
         if (k == u.n) {
             db_judged_damaged(run, err);
-            goto fail;
+            goto out;
         }
         json_object_set_new(row, "value", json_real(u.j[k].value));
         json_object_set_new(row, "expected", json_real(u.j[k].expected));
@@ -729,12 +729,41 @@ json_t *sq_alerts_list(db *d, const char *state, long long id, struct err *err)
         json_object_set_new(row, "hi", json_real(u.j[k].hi));
         json_object_set_new(row, "direction", json_integer(u.j[k].direction));
     }
+    rc = 0;
+out:
     db_judged_free(&u);
+    return rc;
+}
+
+json_t *sq_alerts_list(db *d, const char *state, long long id, struct err *err)
+{
+    json_t *rows = dq_json(d,
+                           SQ_ALERT_ROWS "WHERE (?1 IS NULL OR al.state = ?1) AND "
+                                         "(?2 = 0 OR al.id = ?2) ORDER BY al.id "
+                                         "DESC LIMIT 1000",
+                           err, "ti", state, id);
+    if (rows != NULL && alerts_fill(d, rows, err) != 0) {
+        json_decref(rows);
+        return NULL;
+    }
     return rows;
-fail:
-    db_judged_free(&u);
-    json_decref(rows);
-    return NULL;
+}
+
+json_t *sq_alerts_query(db *d, const struct db_alert_filter *f, struct err *err)
+{
+    json_t *rows = dq_json(
+        d,
+        SQ_ALERT_ROWS "WHERE (?1 IS NULL OR al.state = ?1) AND (?2 IS NULL OR "
+                      "r.vcs_commit = ?2) AND (?3 IS NULL OR a.name = ?3) AND (?4 = 0 OR "
+                      "al.id < ?4) AND (?5 = 0 OR al.id >= ?5) AND (?6 = 0 OR al.id <= "
+                      "?6) ORDER BY al.id DESC LIMIT ?7",
+        err, "tttiiii", f->state, f->commit, f->application, f->before, f->from, f->to,
+        f->limit);
+    if (rows != NULL && alerts_fill(d, rows, err) != 0) {
+        json_decref(rows);
+        return NULL;
+    }
+    return rows;
 }
 
 /* ---- the migration ------------------------------------------------------------ */

@@ -36,10 +36,13 @@ def linear_fit_matches_closed_form():
     assert close(m["rmse"], math.sqrt(rss / n))
     p = body["predictions"][0]
     assert close(p["y"], a + b * 1000)
-    # 95 % prediction interval: t(0.975, 3) = 3.182446305284263
+    # 95 % prediction interval: t(0.975, 3) = 3.182446305284263, in log space
+    # for a positive quantity (SPEC §18): y exp(+-half / y)
     s2 = rss / (n - 2)
     half = 3.182446305284263 * math.sqrt(s2 * (1 + 1 / n + (1000 - mx) ** 2 / sxx))
-    assert close(p["lo"], a + b * 1000 - half, 1e-7) and close(p["hi"], a + b * 1000 + half, 1e-7), p
+    y = a + b * 1000
+    assert close(p["lo"], y * math.exp(-half / y), 1e-7), p
+    assert close(p["hi"], y * math.exp(half / y), 1e-7), p
     assert "N" in m["formula"] and "*N" in m["expression"]
     assert body["vars"] == ["N"]
 

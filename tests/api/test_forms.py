@@ -158,7 +158,7 @@ def fit_step2_axes_from_the_runs():
                       system=SGI, step=1, next=1))
     f = Form(body)
     assert "<h2>Step 2:" in body
-    assert len(f.values("graph")) == 14 and f.selected("graph") == ["unknown"]
+    assert len(f.values("graph")) == 14 and f.selected("graph") == ["auto"]  # SPEC §18
     assert {"poly1", "poly6", "inv1", "inv6", "unknown", "auto"} <= set(f.values("graph"))
     assert f.values("x") == ["nprocs", "L", "N"]
     assert f.values("y") == ["runtime", "speedup", "efficiency"]

@@ -136,7 +136,7 @@ def model_page_shows_its_ledger():
     # the paper's rule (graph "unknown") interpolates the 5 points with a quartic:
     # no degrees of freedom, no interval, so it cannot watch
     st, m = S.post("/api/v1/fit", {"application": "lg", "system": "s", "x": "nprocs",
-                                   "fixed": {"N": 100}, "save": True})
+                                   "fixed": {"N": 100}, "graph": "unknown", "save": True})
     assert st == 201 and m["model"]["state"]["has_interval"] is False, m
     st, b = S.post("/api/v1/watches", {"detector": {"model": m["id"]}})
     assert st == 422 and "no prediction interval" in b["error"]["message"], b

@@ -5,9 +5,12 @@ unchanged database after every rejection), cross-site protections, saved
 model pages and --protect-reads with HTTP Basic."""
 import base64
 import html
+import io
 import json
 import re
 import sqlite3
+import struct
+import tarfile
 import urllib.parse
 import uuid
 
@@ -151,7 +154,7 @@ def runs_table_sorts_and_pages():
         table = body[body.index('id="runs"'):]
         return [(int(a), float(b)) for a, b in re.findall(
             r'<tr><td class="num"><a href="/runs/(\d+)">\d+</a></td>.*?'
-            r'<td class="num">([0-9.e+-]+)</td><td class="num">\d+</td>', table)], body
+            r'<td class="num">([0-9.e+-]+) s</td><td class="num">\d+</td>', table)], body
 
     r, body = rows(base)
     assert [x[0] for x in r] == sorted(ids, reverse=True)[:50]
@@ -469,6 +472,102 @@ def protect_reads_asks_the_browser_for_the_token():
         assert st == 401 and body["error"]["code"] == "unauthorized"
     finally:
         P.close()
+
+
+def ring_trace(p, nnames):
+    """A tar of p recorder files (docs/traces.md, version 3): rank r in user
+    state r % nnames for 0.5 ms, then a message to rank r+1 and one from r-1
+    (ring), ending at 2 ms."""
+    names = [f"region{k}".encode() for k in range(nnames)]
+    bio = io.BytesIO()
+    with tarfile.open(fileobj=bio, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        for r in range(p):
+            evs = [(0, 500_000, 0, -1, -1, 0, 0, 0, 0, r % nnames),
+                   (1_000_000, 1_100_000, 64, (r + 1) % p, -1, 7, 0, p, 1, 0),
+                   (1_200_000, 1_500_000, 64, (r - 1) % p, -1, 7, 0, p, 6, 0)]
+            b = bytearray(b"PRPHTRC\0")
+            b += struct.pack("<IIIIQQQIIQ", 3, r, p, nnames, len(evs), 2_000_000, 0, 48, 0, 0)
+            for n in names:
+                b += struct.pack("<H", len(n)) + n
+            for e in evs:
+                b += struct.pack("<QQqiiiiIHH", *e)
+            info = tarfile.TarInfo(f"trace.{r}")
+            info.size = len(b)
+            t.addfile(info, io.BytesIO(bytes(b)))
+    return bio.getvalue()
+
+
+@test
+def traces_of_512_ranks_and_189_regions_are_stored_and_drawn():
+    """Issue 34 item 8 and issue 31 class 3: the charts drawn when a trace is
+    stored refused over 256 ranks ("a heat map must be 1x1 to 256x256") and
+    over 100 states ("a stacked chart needs 1..100 components, not 189"), so
+    the trace was lost. Now every chart draws (ranks grouped, the 20 largest
+    states and "other") and the trace page lists the cluster membership and
+    links the Perfetto export."""
+    st, out = S.post("/api/v1/runs", run_doc(application="ring-512", nprocs=512))
+    assert st == 201, out
+    rid = out["ids"][0]
+    st, ans = S.post(f"/api/v1/runs/{rid}/trace", ring_trace(512, 189),
+                     ctype="application/x-tar")
+    assert st == 201 and ans["nranks"] == 512, ans
+    for name in ("profile", "wait", "traffic", "load", "timeline", "occupancy", "clusters"):
+        st, svg, _ = S.request("GET", f"/plots/run-{rid}-{name}.svg", token=None, raw=True)
+        assert st == 200 and svg.startswith(b"<?xml") and b"</svg>" in svg, (name, st)
+    _, svg, _ = S.request("GET", f"/plots/run-{rid}-traffic.svg", token=None, raw=True)
+    assert b"512 x 512 values drawn in blocks of up to 2 x 2" in svg
+    _, svg, _ = S.request("GET", f"/plots/run-{rid}-occupancy.svg", token=None, raw=True)
+    assert b"the largest 20 of 193 components" in svg and b">other (173 more)<" in svg
+    _, svg, _ = S.request("GET", f"/plots/run-{rid}-profile.svg", token=None, raw=True)
+    assert b"512 categories in 256 bars" in svg
+    body, _ = page(f"/runs/{rid}/trace")
+    assert f'<a id="trace-json" href="/runs/{rid}/trace.json"' in body
+    st, c = S.get(f"/api/v1/runs/{rid}/trace/clusters")
+    assert st == 200 and len(c["ranks"]) == 512, c
+    # every rank in the membership table exactly once, in its cluster's row
+    rows = re.findall(r'<tr class="cluster"><td><svg[^>]*>.*?</svg> (\d+)</td>'
+                      r'<td class="num">(\d+)</td><td class="members">([^<]*)</td>', body)
+    assert len(rows) == c["k"], rows[:3]
+    for k, n, members in rows:
+        want = sorted(x["rank"] for x in c["ranks"] if x["cluster"] == int(k))
+        got = []
+        for part in html.unescape(members).split(", "):
+            a, _, b = part.partition("\u2013")
+            got += list(range(int(a), int(b or a) + 1))
+        assert got == want and int(n) == len(want), (k, members[:80])
+
+
+@test
+def osu_output_on_the_system_page():
+    """OSU data shows latency and bandwidth over message size on log-log
+    axes without a fit, and the table names bandwidth with its unit (issue
+    31 class 12: bandwidth was shown as "Min time (s)")."""
+    bw = ("# OSU MPI Bandwidth Test v5.6.2\n# Size      Bandwidth (MB/s)\n"
+          "1 2.50\n1024 1500.00\n1048576 12000.00\n")
+    lat = ("# OSU MPI Latency Test v5.6.2\n# Size          Latency (us)\n"
+           "0 1.50\n8 1.60\n65536 20.00\n")
+    for text in (bw, lat):
+        st, out = S.post("/api/v1/import?format=osu&system=osu-page", text.encode(),
+                         ctype="text/plain")
+        assert st == 201, out
+    body, _ = page("/systems/osu-page")
+    assert "Min time (s)" not in body
+    rows = {m[0]: m[1:] for m in re.findall(
+        r'<tr><td>(MPI\w+) <span class="muted">\(osu_\w+\)</span></td><td>(\w+)</td>'
+        r'<td class="num">(\d+)</td><td class="num">([^<]+)</td><td class="num">([^<]+)</td>',
+        body)}
+    assert rows["MPIBW"] == ("bandwidth", "3", "2.5 MB/s", "12 GB/s"), rows
+    # the bandwidth as measured (docs/import.md), named as its test
+    assert rows["MPIBW_MBS"] == ("bandwidth", "3", "2.5 MB/s", "12 GB/s"), rows
+    assert rows["MPISR"] == ("time", "3", "1.5 \u00b5s", "20 \u00b5s"), rows
+    sec = body[body.index('<h2 id="messages">'):body.index('<h2 id="parameters">')]
+    assert sec.count('<figure class="plot">') == 2, sec[:400]
+    assert sec.count("x axis log10, y axis log10") == 4  # wide and narrow drawings
+    assert ">Latency over message size<" in sec and ">Bandwidth over message size<" in sec
+    # ticks in units: bytes in decimal powers of ten, bandwidth in MB/s and GB/s
+    for tick in (">1 B<", ">1 kB<", ">1 MB<", ">10 MB/s<", ">1 GB/s<", ">10 \u00b5s<"):
+        assert tick in sec, tick
+    assert "parameter" not in sec  # measured points only, no fit
 
 
 try:

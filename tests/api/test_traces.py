@@ -425,14 +425,23 @@ def run_and_trace_in_one_go():
 
 @test
 def occupancy_estimator_across_runs():
-    # The same trace stored for runs of 4, 8 and 16 processes: every
-    # fraction is the same, so each fitted law is that constant.
+    # The same 4-rank trace stored for runs of 4 processes at inputs N = 4,
+    # 8 and 16 (a trace is of its run's processes: a 4-rank trace for an
+    # 8-process run is refused, issue 34): every fraction is the same, so
+    # each fitted law is that constant.
     for p in (4, 8, 16):
         upload("trace", DIR, "--application", "lyon", "--executable", "p", "--system",
-               "test", "--nprocs", str(p))
-    st, ans = S.get("/api/v1/applications/lyon/occupancy?x=nprocs&graph=poly1")
+               "test", "--nprocs", "4", "--input", "N=%d" % p)
+    r = subprocess.run([UPLOAD, "--server", f"http://127.0.0.1:{S.port}", "--token",
+                        S.token, "trace", DIR, "--application", "lyon8", "--executable",
+                        "p", "--system", "test", "--nprocs", "8"], capture_output=True,
+                       text=True)
+    assert r.returncode == 2 and ("the trace has 4 ranks but run" in r.stderr and
+                                  "ran on 8 processes" in r.stderr), r.stderr
+    assert S.get("/api/v1/runs?application=lyon8")[1]["runs"] == []
+    st, ans = S.get("/api/v1/applications/lyon/occupancy?x=N&graph=poly1")
     assert st == 200, ans
-    assert ans["runs"] == 3 and ans["x"] == "nprocs"
+    assert ans["runs"] == 3 and ans["x"] == "N"
     st, one = S.get("/api/v1/runs/%d/trace/occupancy" % S.get(
         "/api/v1/runs?application=lyon")[1]["runs"][0]["id"])
     for state in ans["states"]:

@@ -5,6 +5,13 @@ import { test, run, watchedPage, assert, screenshot } from "./lib.mjs";
 
 const APP = "browser-paging";
 
+// A runtime cell in its readable unit ("500 ms", "1.5 s", "215 µs") in seconds.
+function seconds(text) {
+  const m = /^(-?[0-9.]+) (ns|µs|ms|s)$/.exec(text);
+  if (!m) return NaN;
+  return Number(m[1]) * { ns: 1e-9, "µs": 1e-6, ms: 1e-3, s: 1 }[m[2]];
+}
+
 async function column(page, index) {
   return page.$$eval(`#runs-table tbody tr td:nth-child(${index})`,
     (tds) => tds.map((td) => td.textContent.trim()));
@@ -28,14 +35,14 @@ test("sort by clicking headers and page with the pager", async ({ server, browse
   // Runtime header: ascending, then descending on a second click.
   await page.locator("th a[data-sort=runtime]").click();
   await page.waitForURL(/sort=runtime/);
-  let rt = (await column(page, 6)).map(Number);
+  let rt = (await column(page, 6)).map(seconds);
   assert(rt.every((v, i) => i === 0 || rt[i - 1] <= v), `ascending runtimes ${rt.slice(0, 5)}`);
   assert(rt[0] === 0.5, `smallest runtime first (${rt[0]})`);
   assert(await page.locator("th[aria-sort=ascending] a[data-sort=runtime]").count() === 1,
     "aria-sort marks the column");
   await page.locator("th a[data-sort=runtime]").click();
   await page.waitForURL(/dir=desc/);
-  rt = (await column(page, 6)).map(Number);
+  rt = (await column(page, 6)).map(seconds);
   assert(rt.every((v, i) => i === 0 || rt[i - 1] >= v), "descending runtimes");
   assert(rt[0] === 119.5, `largest runtime first (${rt[0]})`);
 
@@ -46,7 +53,7 @@ test("sort by clicking headers and page with the pager", async ({ server, browse
   assert((await page.locator("#runs-summary").innerText()).includes("page 2 of 3"), "page 2");
   const second = await column(page, 1);
   assert(second.every((id) => !first.includes(id)), "page 2 shows other runs");
-  const rt2 = (await column(page, 6)).map(Number);
+  const rt2 = (await column(page, 6)).map(seconds);
   assert(rt2[0] <= rt[rt.length - 1], "page 2 continues the order");
   await page.locator("a[rel=last]").click();
   await page.waitForURL(/page=3/);
@@ -79,7 +86,7 @@ test("filter form: auto-submit with script, Apply without", async ({ server, bro
   await bare.goto(`${server.base}/applications/${APP}`);
   await bare.selectOption("#f-sys", "sys-b");
   assert(!bare.url().includes("system="), "no script: nothing happens on change");
-  await bare.locator("form.filters button[type=submit]").click();
+  await bare.locator("#runs-filters button[type=submit]").click();
   await bare.waitForURL(/system=sys-b/);
   await bare.locator("th a[data-sort=runtime]").click();
   await bare.waitForURL(/sort=runtime/);

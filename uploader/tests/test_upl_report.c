@@ -265,6 +265,34 @@ static void test_escaping(void)
     json_decref(c);
 }
 
+/* Run names reach a pull-request comment: no @mention, no bare link, no
+ * bidirectional override (issue 34 item 15). */
+static void test_neutralised(void)
+{
+    json_t *c =
+        load("{\"rows\": [{\"application\": \"@team x@y.org\", \"executable\": "
+             "\"see https://evil.example/a www.evil.example\", \"metric\": "
+             "\"t\u202egnp.exe\\u2066\", \"sides\": [{\"mean\": 1}, {\"mean\": 1}], "
+             "\"significant\": false}]}");
+    struct buf out;
+    const char *o;
+
+    buf_init(&out, 1 << 20);
+    CHECK_INT(upl_report_render(c, NULL, "@owner", "branch:main", UPL_REPORT_MARKDOWN,
+                                &out, NULL),
+              0);
+    o = buf_str(&out);
+    CHECK(strstr(o, "@team") == NULL && strstr(o, "@y.org") == NULL &&
+          strstr(o, "@owner") == NULL);
+    CHECK(strstr(o, "@&#8203;team x@&#8203;y.org/see https:&#8203;//evil.example/a "
+                    "www&#8203;.evil.example") != NULL);
+    CHECK(strstr(o, "://") == NULL && strstr(o, "www.") == NULL);
+    CHECK(strstr(o, "\xE2\x80\xAE") == NULL && strstr(o, "\xE2\x81\xA6") == NULL);
+    CHECK(strstr(o, "t\xEF\xBF\xBDgnp.exe\xEF\xBF\xBD") != NULL);
+    buf_free(&out);
+    json_decref(c);
+}
+
 static void test_bad_answer(void)
 {
     json_t *c = load("{\"error\": {\"code\": \"x\"}}");
@@ -284,6 +312,7 @@ int main(void)
     RUN(test_json_alerts);
     RUN(test_api_shapes);
     RUN(test_escaping);
+    RUN(test_neutralised);
     RUN(test_bad_answer);
     return harness_report();
 }

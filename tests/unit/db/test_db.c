@@ -293,10 +293,21 @@ static void test_display_name(void)
          "postgresql:///d?host=/run/pg&password=***&sslmode=require"},
         {"postgresql://h/d?password=x", "postgresql://h/d?password=***"},
         {"postgresql://h:5432/d", "postgresql://h:5432/d"},
+        /* libpq keyword strings are PostgreSQL too (issue 34) */
+        {"host=h user=u password=s3cret dbname=d", "host=h user=u password=*** dbname=d"},
+        {"host=h password = 'a b\\' c' dbname=d", "host=h password = *** dbname=d"},
     };
     char out[128], small[16];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         CHECK_STR(db_display_name(cases[i][0], out, sizeof out), cases[i][1]);
+    CHECK(!db_is_file("host=h dbname=d") && !db_is_file(" dbname = d") &&
+          db_is_file("hostname=x.db") && db_is_file("./host=x.db"));
+    {
+        /* libpq quotes an unparsable URI in its message: masked */
+        char msg[128] = "missing \"]\" in URI: \"postgresql://bob:pw1234@[::1\"";
+        db_mask_secrets("postgresql://bob:pw1234@[::1", msg, sizeof msg);
+        CHECK_STR(msg, "missing \"]\" in URI: \"postgresql://bob:***@[::1\"");
+    }
     /* truncated to fit, never the password */
     CHECK_STR(db_display_name("postgresql://u:secret@h/d", small, sizeof small),
               "postgresql://u:");

@@ -71,7 +71,7 @@ static void test_backfill(void)
 {
     char path[256];
     struct err e = {0};
-    struct db_history_filter f = {"a", NULL, "s", 4, NULL};
+    struct db_history_filter f = {"a", NULL, "s", 4, NULL, 0};
     struct db_history_config *c;
     struct db_series_point *p;
     arena *a = arena_new();

@@ -201,9 +201,9 @@ static void scenario(db *d, struct buf *o)
                                      "kernel:none", "speed"};
     struct err e = {0};
     arena *a = arena_new();
-    struct db_history_filter f = {"alpha", NULL, NULL, 0, NULL};
-    struct db_history_filter fin = {"alpha", "a.x", "sys", 2, "{\"N\":1000}"};
-    struct db_history_filter none = {"nope", NULL, NULL, 0, NULL};
+    struct db_history_filter f = {"alpha", NULL, NULL, 0, NULL, 0};
+    struct db_history_filter fin = {"alpha", "a.x", "sys", 2, "{\"N\":1000}", 0};
+    struct db_history_filter none = {"nope", NULL, NULL, 0, NULL, 0};
     struct db_history_config *c;
     struct db_watch *w;
     int n, rc, nw;
@@ -211,7 +211,7 @@ static void scenario(db *d, struct buf *o)
 
     struct db_history_config *all;
     int nall;
-    struct db_history_filter fb = {"beta", NULL, NULL, 0, NULL};
+    struct db_history_filter fb = {"beta", NULL, NULL, 0, NULL, 0};
 
     memset(nseen, 0, sizeof nseen);
     nall = db_history_configs(d, &f, 100, a, &all, &e);

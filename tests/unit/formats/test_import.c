@@ -8,6 +8,7 @@
 #include "common/err.h"
 #include "common/xalloc.h"
 #include "formats/formats.h"
+#include "formats/limits.h"
 #include "tests/harness.h"
 
 #include <stdio.h>
@@ -154,7 +155,8 @@ static void test_table(void)
     static const char *const names[] = {
         "extrap-text", "extrap-json", "extrap-jsonl", "caliper-json", "tau",  "osu",
         "lnt-json",    "bmf",         "gbench",       "otf2",         "json", "csv"};
-    CHECK_INT(n, 12);
+    CHECK_INT(
+        n, 17); /* and cube, extrap-experiment, chrome-trace, hpctoolkit, nsys-sqlite */
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         const struct fmt_format *f = fmt_find(names[i]);
         CHECK(f != NULL);
@@ -173,9 +175,11 @@ static void test_unknown_format(void)
     struct got g = {0};
     struct err e = {0};
     CHECK_INT(import("excel", "csv/runs.csv", NULL, &g, &e), -1);
-    CHECK_STR(e.message,
-              "unknown format excel (one of otf2, tau, extrap-text, osu, gbench, "
-              "lnt-json, caliper-json, extrap-json, extrap-jsonl, json, bmf, csv)");
+    CHECK_STR(
+        e.message,
+        "unknown format excel (one of otf2, tau, extrap-text, cube, extrap-experiment, "
+        "nsys-sqlite, hpctoolkit, osu, chrome-trace, gbench, lnt-json, caliper-json, "
+        "extrap-json, extrap-jsonl, json, bmf, csv)");
     CHECK_INT(e.status, 422);
     CHECK_INT(g.n, 0);
 }
@@ -228,15 +232,18 @@ static void test_extrap_text(void)
     struct err e = {0};
     CHECK_INT(import("auto", "extrap-text/lulesh.txt", NULL, &g, &e), 0);
     CHECK_INT(g.n, 6);
+    /* call paths nest (SPEC §16): main/solve is inside main, main's time is
+     * exclusive, the run time main's inclusive time */
     CHECK_STR(g.line[0],
-              "lulesh|lulesh|unknown|np=8|rt=2.5|in:size=10|m:|k:main=1.5{\"visits\": "
-              "10};main->solve=1");
-    CHECK_STR(g.line[1],
-              "lulesh|lulesh|unknown|np=8|rt=2.8|in:size=10|m:|k:main=1.7{\"visits\": "
-              "10};main->solve=1.1");
+              "lulesh|lulesh|unknown|np=8|rt=1.5|in:size=10|m:|k:main=0.5{"
+              "\"inclusive\": 1.5, \"visits\": 10};main/solve=1{\"inclusive\": 1}");
+    CHECK_STR(g.line[1], "lulesh|lulesh|unknown|np=8|rt=1.7|in:size=10|m:|k:main="
+                         "0.5999999999999999{\"inclusive\": 1.7, \"visits\": 10};main/"
+                         "solve=1.1{\"inclusive\": 1.1}");
     CHECK_STR(g.line[4],
-              "lulesh|lulesh|unknown|np=8|rt=5.5|in:size=20|m:|k:main=3{\"visits\": "
-              "30};main->solve=2.5");
+              "lulesh|lulesh|unknown|np=8|rt=3|in:size=20|m:|k:main=0.5{"
+              "\"inclusive\": 3, \"visits\": 30};main/solve=2.5{\"inclusive\": "
+              "2.5}");
     CHECK_INT(strncmp(g.uid[0], "extrap-text:", 12), 0);
     CHECK_INT(strlen(g.uid[0]), 12 + 64);
     for (size_t i = 0; i < g.n; i++)
@@ -301,17 +308,65 @@ static void test_extrap_json(void)
     CHECK_INT(g.n, 0);
 }
 
+/* Issue 34 item 11: the blanks around REGION and METRIC names are not part
+ * of them: 300 regions each with its "METRIC  time" line import, and a
+ * region listed again for another metric is the same kernel. */
+static void test_extrap_text_blanks(void)
+{
+    struct buf b;
+    struct got g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+    struct fmt_file f;
+
+    buf_init(&b, 1 << 20);
+    buf_puts(&b, "PARAMETER p\nPOINTS 1 2\n");
+    for (int i = 0; i < 300; i++)
+        buf_printf(&b, "REGION  r%d\nMETRIC  time \nDATA 1\nDATA 2\n", i);
+    buf_puts(&b, "REGION r0 \nMETRIC flops\nDATA 5\nDATA 6\n");
+    f = (struct fmt_file){"many.txt", b.data, b.len};
+    CHECK_INT(fmt_parse("extrap-text", &f, 1, NULL, &sink, &e), 0);
+    CHECK_INT(g.n, 2);
+    CHECK_INT(strncmp(g.line[0],
+                      "many|many|unknown|np=1|rt=300|in:|m:|k:r0=1{\"flops\": 5};r1=1;",
+                      59),
+              0);
+    CHECK_INT(strncmp(g.line[1], "many|many|unknown|np=2|rt=600|", 30), 0);
+    got_free(&g);
+    buf_free(&b);
+    /* a call path longer than a name: its root, a hash mark and its end */
+    buf_init(&b, 1 << 20);
+    buf_puts(&b, "PARAMETER p\nPOINTS 1\nREGION main\nDATA 10\nREGION main");
+    for (int i = 1; i < 40; i++)
+        buf_printf(&b, "->function_number_%d", i);
+    buf_puts(&b, "\nDATA 4\n");
+    f = (struct fmt_file){"deep.txt", b.data, b.len};
+    CHECK_INT(fmt_parse("extrap-text", &f, 1, NULL, &sink, &e), 0);
+    CHECK_INT(g.n, 1);
+    {
+        static const char want[] =
+            "deep|deep|unknown|np=1|rt=10|in:|m:|k:main=6{\"inclusive\": "
+            "10};main/\xe2\x80\xa6";
+        CHECK_INT(strncmp(g.line[0], want, sizeof want - 1), 0);
+    }
+    CHECK_INT(strstr(g.line[0], "/function_number_39=4{\"inclusive\": 4}") != NULL, 1);
+    got_free(&g);
+    buf_free(&b);
+}
+
 static void test_extrap_jsonl(void)
 {
     struct got g = {0};
     struct err e = {0};
     CHECK_INT(import("extrap-jsonl", "extrap-jsonl/input.jsonl", NULL, &g, &e), 0);
     CHECK_INT(g.n, 3);
-    CHECK_STR(g.line[0],
-              "input|input|unknown|np=4|rt=2.5|in:N=1000|m:|k:main=2;main->io=0.5");
-    CHECK_STR(g.line[1],
-              "input|input|unknown|np=4|rt=2.75|in:N=1000|m:|k:main=2.5;main->io=0.25");
-    CHECK_STR(g.line[2], "input|input|unknown|np=8|rt=1.25|in:N=1000|m:|k:main=1.25");
+    CHECK_STR(g.line[0], "input|input|unknown|np=4|rt=2|in:N=1000|m:|k:main=1.5{"
+                         "\"inclusive\": 2};main/io=0.5{\"inclusive\": 0.5}");
+    CHECK_STR(g.line[1], "input|input|unknown|np=4|rt=2.5|in:N=1000|m:|k:main=2.25{"
+                         "\"inclusive\": 2.5};main/io=0.25{\"inclusive\": 0.25}");
+    CHECK_STR(
+        g.line[2],
+        "input|input|unknown|np=8|rt=1.25|in:N=1000|m:|k:main=1.25{\"inclusive\": 1.25}");
     got_free(&g);
     CHECK_INT(import("extrap-jsonl", "extrap-jsonl/truncated.jsonl", NULL, &g, &e), -1);
     CHECK_INT(strncmp(e.message, "truncated.jsonl:3: column ", 26), 0);
@@ -350,24 +405,155 @@ static void test_caliper(void)
     struct err e = {0};
     CHECK_INT(import("caliper-json", "caliper-json/query.json", NULL, &g, &e), 0);
     CHECK_INT(g.n, 1);
-    CHECK_STR(g.line[0],
-              "query|query|unknown|np=1|rt=3|in:|m:|k:main=3{\"sum#time.duration\": "
-              "0.5, \"count\": 1};main/solve=2{\"sum#time.duration\": 2, \"count\": "
-              "10};main/io=0.5{\"sum#time.duration\": 0.5, \"count\": 2}");
+    /* SPEC §16: time is exclusive, "inclusive" a metric, the run time the
+     * root's inclusive time */
+    CHECK_STR(g.line[0], "query|query|unknown|np=1|rt=3|in:|m:|k:main=0.5{\"inclusive\": "
+                         "3, \"count\": 1};main/solve=2{\"inclusive\": 2, \"count\": "
+                         "10};main/io=0.5{\"inclusive\": 0.5, \"count\": 2}");
     got_free(&g);
     CHECK_INT(import("caliper-json", "caliper-json/split.json", NULL, &g, &e), 0);
     CHECK_INT(g.n, 1);
-    CHECK_STR(g.line[0], "split|split|unknown|np=16|rt=3|in:|m:|k:main=3{\"time\": "
-                         "0.5};main/solve=2{\"time\": 2};main/io=0.5{\"time\": 0.5}");
+    CHECK_STR(g.line[0],
+              "split|split|unknown|np=16|rt=3|in:|m:|k:main=0.5{\"inclusive\": "
+              "3};main/solve=2{\"inclusive\": 2};main/io=0.5{\"inclusive\": 0.5}");
     got_free(&g);
-    /* json(object): globals give nprocs; per-rank records keep the largest */
+    /* json(object): globals give nprocs; per-rank records: the largest time,
+     * mean and min over the ranks */
     CHECK_INT(import("auto", "caliper-json/object.json", NULL, &g, &e), 0);
     CHECK_INT(g.n, 1);
-    CHECK_STR(g.line[0], "object|object|unknown|np=2|rt=2.5|in:|m:|k:main=2.5");
+    CHECK_STR(g.line[0],
+              "object|object|unknown|np=2|rt=2.5|in:|m:|k:main=2.5{\"inclusive\": "
+              "2.5, \"mean\": 2.25, \"min\": 2}");
+    got_free(&g);
+    /* a key with blanks is a column as spelled (found by libFuzzer: its
+     * values were once added at index -1) */
+    {
+        static const char text[] =
+            "[{\"path\": \"main\", \"time.duration\": 1, \" count \": 2}]";
+        struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+        struct fmt_file f = {"blank.json", text, strlen(text)};
+        CHECK_INT(fmt_parse("caliper-json", &f, 1, NULL, &sink, &e), 0);
+        CHECK_STR(g.line[0],
+                  "blank|blank|unknown|np=1|rt=1|in:|m:|k:main=1{\"inclusive\": "
+                  "1, \" count \": 2}");
+        got_free(&g);
+    }
+    /* adiak's metadata name the program, the machine and the job size */
+    CHECK_INT(import("auto", "caliper-json/adiak.json", NULL, &g, &e), 0);
+    CHECK_STR(g.line[0], "lulesh2.0|lulesh2.0|quartz|np=64|rt=1.5|in:|m:|k:main=1.5{"
+                         "\"inclusive\": 1.5}");
     got_free(&g);
     CHECK_INT(import("caliper-json", "caliper-json/truncated.json", NULL, &g, &e), -1);
     CHECK_INT(strncmp(e.message, "truncated.json:3: column ", 25), 0);
     CHECK_INT(g.n, 0);
+}
+
+/* Issue 34: a json-split chain of 50,000 nodes. No full path is built
+ * beyond a name's length: the deepest node's kernel keeps its root, a hash
+ * mark and the trailing labels (at most LIMIT_NAME bytes); a row for every
+ * node is refused at the kernel limit. The region path column may be one
+ * of nested nodes (a sampled profile's call path), rows of one path and
+ * rank are summed. */
+static void test_caliper_chain(void)
+{
+    struct buf b;
+    struct got g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+    struct fmt_file f;
+    const char *k;
+    const int n = 50000;
+
+    buf_init(&b, 64u << 20);
+    buf_puts(&b, "{\"columns\": [\"time\", \"path\"], \"nodes\": [{\"label\": \"main\"}");
+    for (int i = 1; i < n; i++)
+        buf_printf(&b, ", {\"label\": \"f%d\", \"parent\": %d}", i, i - 1);
+    buf_printf(&b, "], \"data\": [[1.5, %d], [0.5, 0]]}", n - 1);
+    f = (struct fmt_file){"chain.json", b.data, b.len};
+    CHECK_INT(fmt_parse("caliper-json", &f, 1, NULL, &sink, &e), 0);
+    CHECK_INT(g.n, 1);
+    CHECK_INT(strstr(g.line[0], ";main=0.5{\"inclusive\": 2}") != NULL, 1);
+    k = strstr(g.line[0], "|k:main/\xe2\x80\xa6");
+    CHECK_INT(k != NULL && strstr(k, "/f49999=1.5{") != NULL, 1);
+    CHECK_INT(k != NULL && (size_t)(strstr(k, "=1.5{") - (k + 3)) <= LIMIT_NAME, 1);
+    got_free(&g);
+    buf_free(&b);
+
+    buf_init(&b, 64u << 20);
+    buf_puts(&b, "{\"columns\": [\"time\", \"path\"], \"nodes\": [{\"label\": \"main\"}");
+    for (int i = 1; i < n; i++)
+        buf_printf(&b, ", {\"label\": \"f%d\", \"parent\": %d}", i, i - 1);
+    buf_puts(&b, "], \"data\": [[1, 0]");
+    for (int i = 1; i < n; i++)
+        buf_printf(&b, ", [1, %d]", i);
+    buf_puts(&b, "]}");
+    f = (struct fmt_file){"chain.json", b.data, b.len};
+    CHECK_INT(fmt_parse("caliper-json", &f, 1, NULL, &sink, &e), -1);
+    CHECK_STR(e.message, "chain.json: more than 10000 region paths");
+    CHECK_INT(g.n, 0);
+    buf_free(&b);
+
+    {
+        static const char text[] =
+            "{\"columns\": [\"count\", \"mpi.rank\", \"fn#callpath\", \"loc\", "
+            "\"sum#time.duration\"], \"nodes\": [{\"label\": \"main\", \"column\": "
+            "\"fn#callpath\"}, {\"label\": \"solve\", \"column\": \"fn#callpath\", "
+            "\"parent\": 0}, {\"label\": \"a.c:1\", \"column\": \"loc\"}, {\"label\": "
+            "\"a.c:2\", \"column\": \"loc\"}], \"data\": [[2, 0, 1, 2, 10], [3, 0, 1, 3, "
+            "20], "
+            "[1, 1, 1, 2, 40], [1, 0, 0, 2, 5], [1, 1, 0, 2, 5]]}";
+        err_clear(&e);
+        f = (struct fmt_file){"cpi.json", text, strlen(text)};
+        CHECK_INT(fmt_parse("auto", &f, 1, NULL, &sink, &e), 0);
+        CHECK_INT(g.n, 1);
+        /* no version: Caliper 1.x, microseconds; rank 0's solve is 10 + 20 */
+        CHECK_STR(g.line[0],
+                  "cpi|cpi|unknown|np=2|rt=4.5e-05|in:|m:|k:main/solve=4e-05{"
+                  "\"inclusive\": 4e-05, \"mean\": 3.5000000000000004e-05, \"min\": "
+                  "3e-05, \"count\": 5};main=5e-06{\"inclusive\": 4.5e-05, \"mean\": "
+                  "5e-06, \"min\": 5e-06, \"count\": 1}");
+        got_free(&g);
+    }
+}
+
+/* A call-path profile of 2 threads with a counter directory and user
+ * events: one kernel per function over the threads, the call path A => B as
+ * A/B and its flat function left out, the counter as counts, the threads
+ * as an input, the application from the Executable metadata. */
+static void test_tau_multi(void)
+{
+    static const char *const names[] = {
+        "MULTI__PAPI_FP_OPS/profile.0.0.0", "MULTI__PAPI_FP_OPS/profile.0.0.1",
+        "MULTI__TIME/profile.0.0.0", "MULTI__TIME/profile.0.0.1"};
+    struct got g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL};
+    struct fmt_file f[4];
+    char path[128];
+    for (int i = 0; i < 4; i++) {
+        size_t len;
+        snprintf(path, sizeof path, "tau/multi/%s", names[i]);
+        f[i].data = slurp(path, &len);
+        f[i].len = len;
+        f[i].name = names[i];
+    }
+    CHECK_INT(fmt_parse("auto", f, 4, NULL, &sink, &e), 0);
+    CHECK_STR(e.message, "");
+    CHECK_INT(g.n, 1);
+    CHECK_STR(
+        g.line[0],
+        "solver|solver|unknown|np=1|rt=4|in:threads=2|m:Message size.count=5,Message "
+        "size.max=80,Message size.min=8,Message size.mean=33.6|k:.TAU application=1x1{"
+        "\"mean\": 0.75, \"min\": 0.5, \"inclusive\": 4, \"inclusive_mean\": 3, "
+        "\"inclusive_min\": 2, \"PAPI_FP_OPS\": 20, \"PAPI_FP_OPS_inclusive\": 1000, "
+        "\"PAPI_FP_OPS_inclusive_mean\": 760, \"PAPI_FP_OPS_inclusive_min\": "
+        "520};.TAU application/solve()=3x2{\"mean\": 2.25, \"min\": 1.5, "
+        "\"inclusive\": 3, \"inclusive_mean\": 2.25, \"inclusive_min\": 1.5, "
+        "\"PAPI_FP_OPS\": 990, \"PAPI_FP_OPS_inclusive\": 990, "
+        "\"PAPI_FP_OPS_inclusive_mean\": 745, \"PAPI_FP_OPS_inclusive_min\": 500}");
+    got_free(&g);
+    for (int i = 0; i < 4; i++)
+        xfree((char *)f[i].data);
 }
 
 static struct fmt_file *tau_files(size_t *n, char **a, char **b)
@@ -383,10 +569,14 @@ static struct fmt_file *tau_files(size_t *n, char **a, char **b)
 }
 
 static const char tau_expected[] =
-    "app|app|unknown|np=2|rt=5|in:|m:|k:.TAU application=5x1{\"mean\": 4.5, \"min\": 4, "
-    "\"exclusive\": 0.001};int main(int, char **) C=4.999x1{\"mean\": "
-    "4.499, \"min\": 3.9989999999999997, \"exclusive\": "
-    "0.5};MPI_Allreduce()=1.5x12{\"mean\": 1, \"min\": 0.5, \"exclusive\": 1.5}";
+    "app|app|unknown|np=2|rt=5|in:threads=1|m:|k:.TAU application=0.001x1{\"mean\": "
+    "0.001, "
+    "\"min\": 0.001, \"inclusive\": 5, \"inclusive_mean\": 4.5, \"inclusive_min\": "
+    "4};int "
+    "main(int, char **) C=0.5x1{\"mean\": 0.45, \"min\": 0.4, \"inclusive\": 4.999, "
+    "\"inclusive_mean\": 4.499, \"inclusive_min\": "
+    "3.999};MPI_Allreduce()=1.5x12{\"mean\": "
+    "1, \"min\": 0.5, \"inclusive\": 1.5, \"inclusive_mean\": 1, \"inclusive_min\": 0.5}";
 
 static void test_tau(void)
 {
@@ -465,8 +655,22 @@ static void test_osu(void)
     got_free(&g);
     CHECK_INT(import("osu", "osu/bw.txt", NULL, &g, &e), 0);
     CHECK_STR(g.system, "unknown");
-    CHECK_STR(g.line[0], "MPIBW {\"L\":1,\"P\":2} mean 5e-07");
-    CHECK_STR(g.line[1], "MPIBW {\"L\":1000000,\"P\":2} mean 0.001");
+    /* bandwidth as measured (MB/s) beside the time per message */
+    CHECK_INT(g.n, 4);
+    CHECK_STR(g.line[0], "MPIBW_MBS {\"L\":1,\"P\":2} mean 2");
+    CHECK_STR(g.line[1], "MPIBW {\"L\":1,\"P\":2} mean 5e-07");
+    CHECK_STR(g.line[2], "MPIBW_MBS {\"L\":1000000,\"P\":2} mean 1000");
+    CHECK_STR(g.line[3], "MPIBW {\"L\":1000000,\"P\":2} mean 0.001");
+    got_free(&g);
+    /* a launcher's preamble and a job's words among the tables; one-sided
+     * tests; a multi-pair test's P is twice its pairs; messages per second */
+    CHECK_INT(import("auto", "osu/onesided.txt", &o, &g, &e), 0);
+    CHECK_INT(g.n, 5);
+    CHECK_STR(g.line[0], "MPIGET {\"L\":1,\"P\":2} mean 1.25e-06");
+    CHECK_STR(g.line[1], "MPIGET {\"L\":8,\"P\":2} mean 2.5e-06");
+    CHECK_STR(g.line[2], "MPIMBW_MBS {\"L\":4,\"P\":8} mean 8");
+    CHECK_STR(g.line[3], "MPIMBW {\"L\":4,\"P\":8} mean 5e-07");
+    CHECK_STR(g.line[4], "MPIMBW_MSGS {\"L\":4,\"P\":8} mean 2000000");
     got_free(&g);
     CHECK_INT(import("osu", "osu/truncated.txt", &o, &g, &e), -1);
     CHECK_STR(e.message, "truncated.txt:3: 2 values for 4 columns (truncated?)");
@@ -480,21 +684,28 @@ static void test_lnt(void)
     CHECK_INT(import("lnt-json", "lnt-json/report.json", NULL, &g, &e), 0);
     CHECK_INT(g.n, 3);
     CHECK_STR(g.line[0],
-              "report|SingleSource/Benchmarks/Misc/himenobmtxpa|buildbot-x86|np=1|"
+              "nts|SingleSource/Benchmarks/Misc/himenobmtxpa|buildbot-x86|np=1|"
               "rt=0.5|in:|m:compile_time=1.25,code_size=4096|k:|c=a1b2c3d|t=2026-11-"
               "20T10:00:00|tag=nts");
     CHECK_STR(g.line[1],
-              "report|SingleSource/Benchmarks/Misc/himenobmtxpa|buildbot-x86|np=1|"
+              "nts|SingleSource/Benchmarks/Misc/himenobmtxpa|buildbot-x86|np=1|"
               "rt=0.52|in:|m:compile_time=1.25,code_size=4096|k:|c="
               "a1b2c3d|t=2026-11-20T10:00:00|tag=nts");
     CHECK_STR(g.line[2],
-              "report|SingleSource/Benchmarks/Misc/oourafft|buildbot-x86|np=1|rt=0.75|"
+              "nts|SingleSource/Benchmarks/Misc/oourafft|buildbot-x86|np=1|rt=0.75|"
               "in:|m:|k:|c=a1b2c3d|t=2026-11-20T10:00:00|tag=nts");
     got_free(&g);
-    CHECK_INT(import("lnt-json", "lnt-json/v1.json", NULL, &g, &e), -1);
-    CHECK_STR(e.message,
-              "v1.json: LNT report format version 1 is not read; write version 2 "
-              "(lnt.testing.Report(..., report_version=2))");
+    /* version 1: entries grouped into tests by their metric suffix; a
+     * hash-only test is left out; Run.Info.run_order is the commit */
+    CHECK_INT(import("lnt-json", "lnt-json/v1.json", NULL, &g, &e), 0);
+    CHECK_INT(g.n, 2);
+    CHECK_STR(g.line[0],
+              "nts|nts.a|m|np=1|rt=1.5|in:|m:compile_time=0.5|k:|c=42|t=2026-11-"
+              "20T10:00:00|tag=nts");
+    CHECK_STR(g.line[1],
+              "nts|nts.a|m|np=1|rt=1.25|in:|m:compile_time=0.5|k:|c=42|t=2026-11-"
+              "20T10:00:00|tag=nts");
+    got_free(&g);
 }
 
 static void test_bmf(void)
@@ -505,15 +716,27 @@ static void test_bmf(void)
     CHECK_INT(g.n, 2);
     CHECK_STR(g.line[0],
               "results|bench_sort/1000|unknown|np=1|rt=1.5e-06|in:|m:latency=1.5e-06,"
-              "latency_lower=1.4000000000000001e-06,latency_upper=1.6000000000000001e-06,"
+              "latency_lower=1.4e-06,latency_upper=1.6e-06,"
               "throughput="
               "666666|k:");
     CHECK_STR(g.line[1], "results|build|unknown|np=1|rt=42.5|in:|m:build-time=42.5|k:");
     got_free(&g);
     CHECK_INT(import("bmf", "bmf/malformed.json", NULL, &g, &e), -1);
-    CHECK_STR(e.message, "malformed.json: benchmark bench_a has neither a latency nor a "
-                         "build-time measure");
+    CHECK_STR(e.message, "malformed.json: benchmark bench_a has no time measure (latency "
+                         "or build-time): a run without a run time cannot be stored");
     CHECK_INT(g.n, 0);
+    /* the v1 draft: a list of {parameters, measures}; numbers are inputs,
+     * words name the executable; measures of any name, every number kept */
+    err_clear(&e);
+    CHECK_INT(import("auto", "bmf/v1.json", NULL, &g, &e), 0);
+    CHECK_INT(g.n, 2);
+    CHECK_STR(g.line[0],
+              "v1|bench::read{op=read}|unknown|np=1|rt=4.2e-08|in:size_mb=16|m:"
+              "latency=4.2e-08,latency_p99=9.7e-08,Total Bytes=16777216|k:");
+    CHECK_STR(g.line[1],
+              "v1|bench::read{op=read}|unknown|np=1|rt=5.5e-08|in:size_mb=32|m:"
+              "latency=5.5e-08|k:");
+    got_free(&g);
 }
 
 static void test_gbench(void)
@@ -522,15 +745,28 @@ static void test_gbench(void)
     struct err e = {0};
     CHECK_INT(import("gbench", "gbench/out.json", NULL, &g, &e), 0);
     CHECK_INT(g.n, 3);
-    CHECK_STR(g.line[0],
-              "bench_set|BM_SetInsert|bench-host|np=1|rt=2.5e-06|in:arg1=1024,arg2=8,"
-              "threads=1|m:iterations=1000,cpu_time=2.4000000000000003e-06,items_per_"
-              "second=400000|k:|c=deadbeef|t=2026-11-21T09:15:00+01:00|library_build_"
-              "type=release");
+    CHECK_STR(
+        g.line[0],
+        "bench_set|BM_SetInsert|bench-host|np=1|rt=2.5e-06|in:arg1=1024,arg2=8,"
+        "threads=1|m:iterations=1000,cpu_time=2.4000000000000003e-06,items_per_"
+        "second=400000,real_time_mean=2.55e-06,cpu_time_mean=2.4500000000000003e-06|"
+        "k:|c=deadbeef|t=2026-11-21T09:15:00+01:00|library_build_type=release");
     CHECK_STR(g.line[2],
               "bench_set|BM_Copy|bench-host|np=1|rt=0.0015|in:size=64,threads=4|m:"
               "iterations=50,cpu_time=0.00125,bytes_per_second=1000000000|k:|c="
               "deadbeef|t=2026-11-21T09:15:00+01:00|library_build_type=release");
+    got_free(&g);
+    /* a.out names the directory it was built in; reported by aggregates
+     * only: one run of the mean; the cv is a ratio; the family's complexity
+     * fit on its runs; min_time is how it ran, not an input */
+    CHECK_INT(import("auto", "gbench/aout.json", NULL, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0],
+              "sorter|BM_Sort|unknown|np=1|rt=3e-06|in:arg1=8,threads=4|m:"
+              "iterations=3,cpu_time=2e-06,real_time_mean=3e-06,cpu_time_mean=2e-"
+              "06,real_time_cv=0.25,cpu_time_cv=0.5,big_o_real_coefficient=0.5,big_"
+              "o_cpu_coefficient=0.25|k:|c=|t=2026-11-21T09:15:00|library_build_type="
+              "release");
     got_free(&g);
 }
 
@@ -658,11 +894,41 @@ static void test_malformed_json_formats(void)
         {"lnt-json",
          "{\"format_version\": \"3\", \"machine\": {}, \"run\": {}, "
          "\"tests\": []}",
-         "x.json: format_version must be \"2\""},
+         "x.json: format_version must be \"2\" (or a version 1 report with \"Machine\", "
+         "\"Run\" and \"Tests\")"},
         {"lnt-json",
          "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, "
          "\"run\": {}, \"tests\": [{\"name\": \"t\", \"code_size\": 1}]}",
-         "x.json: tests[0] (t) has neither execution_time nor compile_time"},
+         "x.json: tests[0] (t) has no time (execution_time, compile_time or wall_time): "
+         "a "
+         "run needs one"},
+        /* the run rules of POST /api/v1/runs (issue 34 item 7) */
+        {"lnt-json",
+         "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, \"run\": "
+         "{\"llvm_project_revision\": "
+         "\"0123456789012345678901234567890123456789012345678901234567890123X\"}, "
+         "\"tests\": [{\"name\": \"t\", \"execution_time\": 1}]}",
+         "x.json: tests[0] sample 0: commit is longer than 64 bytes"},
+        {"lnt-json",
+         "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, \"run\": "
+         "{\"start_time\": \"9999-99-99T99:99:99\"}, "
+         "\"tests\": [{\"name\": \"t\", \"execution_time\": 1}]}",
+         "x.json: tests[0] sample 0: 9999-99-99T99:99:99 is not a valid ISO 8601 time"},
+        {"gbench",
+         "{\"context\": {\"commit\": "
+         "\"ccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc"
+         "ccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc"
+         "cccccccccccccccccccccccccccccccccccccccccccc\"}, \"benchmarks\": "
+         "[{\"name\": \"BM_A\", \"run_type\": \"iteration\", \"real_time\": 1, "
+         "\"time_unit\": \"ns\"}]}",
+         "x.json: benchmarks[0]: commit is longer than 64 bytes"},
+        {"gbench",
+         "{\"context\": "
+         "{\"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
+         "kkkkkkkkkkkkkkkkkkkkkkkk\": \"v\"}, \"benchmarks\": "
+         "[{\"name\": \"BM_A\", \"run_type\": \"iteration\", \"real_time\": 1, "
+         "\"time_unit\": \"ns\"}]}",
+         "x.json: benchmarks[0]: a tag name is longer than 64 bytes"},
         {"extrap-json",
          "{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"time\": "
          "[{\"point\": [1, 2], \"values\": [1]}]}}}",
@@ -670,7 +936,8 @@ static void test_malformed_json_formats(void)
         {"extrap-json",
          "{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"visits\": "
          "[{\"point\": [1], \"values\": [1]}]}}}",
-         "x.json: no metric is named time: a run needs kernel times (in seconds)"},
+         "x.json: no metric is named time or runtime: a run needs kernel times (in "
+         "seconds)"},
         {"extrap-json",
          "{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"time\": "
          "[{\"point\": [0.5], \"values\": [1]}]}}}",
@@ -746,10 +1013,13 @@ int main(void)
     RUN(test_extrap_text_options);
     RUN(test_extrap_text_errors);
     RUN(test_extrap_json);
+    RUN(test_extrap_text_blanks);
     RUN(test_extrap_jsonl);
     RUN(test_extrap_jsonl_batches);
     RUN(test_caliper);
+    RUN(test_caliper_chain);
     RUN(test_tau);
+    RUN(test_tau_multi);
     RUN(test_tar);
     RUN(test_osu);
     RUN(test_lnt);

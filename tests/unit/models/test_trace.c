@@ -62,6 +62,26 @@ static struct trace *abcd(void)
     return t;
 }
 
+/* A trace without events (issue 34 item 14): no segments at all, so the
+ * sort had a NULL array (qsort(NULL, 0, ...): UBSan stopped the sanitized
+ * server on that upload). Empty occupancy, every mean 0. */
+static void test_occupancy_without_events(void)
+{
+    struct trace *t = new_trace(2, 0);
+    struct trace_occupancy *o = NULL;
+    struct err err = {0};
+
+    CHECK_INT(trace_occupancy(t, &o, &err), 0);
+    CHECK(o != NULL);
+    if (o != NULL) {
+        CHECK_INT(o->nrows, 0);
+        for (int c = 0; c < o->nclasses; c++)
+            CHECK(o->mean[c] == 0 && o->fraction[c] == 0);
+    }
+    trace_occupancy_free(o);
+    trace_free(t);
+}
+
 static void test_lyon_abcd(void)
 {
     static const int want[9][3] = {{4, 0, 0}, {3, 1, 0}, {3, 0, 1}, {4, 0, 0}, {2, 2, 0},
@@ -517,6 +537,7 @@ int main(void)
     RUN(test_collective_last_arriver);
     RUN(test_clusters_two_groups);
     RUN(test_occupancy_fit);
+    RUN(test_occupancy_without_events);
     RUN(test_out_of_memory);
     RUN(test_invalid);
     return harness_report();

@@ -109,7 +109,7 @@ static void test_chart_history(void)
 {
     size_t changes[1] = {3};
     struct chart_history h = {
-        "runtime of " EVIL, "runtime (s)", pts, 5, changes, 1, 0, 0};
+        "runtime of " EVIL, "runtime (s)", pts, 5, changes, 1, 0, 0, NULL};
     struct buf a, b;
     struct err e = {0};
     const char *s;
@@ -279,13 +279,13 @@ static void test_view_series(void)
     CHECK(strstr(html, "<svg class=\"narrow\" ") != NULL);
     CHECK(strstr(html, "<li>Shifted at commit <code>" EVIL_TEXT
                        "</code>, <a href=\"/runs/13\">run 13</a>, 2026-11-27 08:30 (from "
-                       "0.9 to 2)</li>") != NULL);
+                       "900 ms to 2 s)</li>") != NULL); /* runtimes in their unit */
     CHECK(strstr(html, "<h2 id=\"alerts\">Alerts</h2>") != NULL);
     newest = strstr(html, "<td>2026-11-28 08:30</td>");
     oldest = strstr(html, "<td>2026-11-24 08:30</td>");
     CHECK(newest != NULL && oldest != NULL && newest < oldest);
     CHECK(strstr(html, "<tr class=\"alert\"><td>2026-11-27 08:30</td>") != NULL);
-    CHECK(strstr(html, "[0.8, 1.2]</td><td>inside</td>") != NULL);
+    CHECK(strstr(html, "[800 ms, 1.2 s]</td><td>inside</td>") != NULL);
     xfree(html);
     v.n = 0;
     v.nchanges = 0;
@@ -322,9 +322,10 @@ static void test_view_compare(void)
     html = render(compare_fn, &v, NULL);
     check_structure(html);
     CHECK(strstr(html, "<strong>b</strong> = <code>commit:" EVIL_TEXT "</code>") != NULL);
-    CHECK(strstr(html,
-                 "<td class=\"num\">2 ± 0.1 <span class=\"muted\">(n=5)</span></td>") !=
-          NULL);
+    CHECK(strstr(
+              html,
+              "<td class=\"num\">2 s ± 100 ms <span class=\"muted\">(n=5)</span></td>") !=
+          NULL); /* runtimes in their units */
     CHECK(strstr(html, "<td class=\"num worse\">1.1 <strong>significant</strong></td>") !=
           NULL);
     CHECK(strstr(html, "<td class=\"num\">0.98 <span class=\"muted\">n.s.</span></td>") !=

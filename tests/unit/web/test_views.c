@@ -95,7 +95,8 @@ static void test_overview(void)
     CHECK_INT(count(html, "<a href=\"/applications/" EVIL_URL "\">" EVIL_TEXT "</a>"), 2);
     CHECK(strstr(html, "<a href=\"/systems/SP2%20%26%20co\">SP2 &amp; co</a>") != NULL);
     CHECK(strstr(html, "<a href=\"/runs/7\">7</a>") != NULL);
-    CHECK(strstr(html, "<td class=\"num\">1.5</td>") != NULL);
+    CHECK(strstr(html, "<td class=\"num\">1.5 s</td>") !=
+          NULL); /* a runtime in its unit */
     xfree(html);
     json_decref(v.counts);
     json_decref(v.apps);
@@ -135,9 +136,72 @@ static void test_run(void)
     CHECK(strstr(html, "<figure class=\"plot\"><svg") != NULL);       /* the breakdown */
     CHECK(strstr(html, "<?xml") == NULL);
     CHECK(strstr(html, "<td class=\"num\">75.0 %</td>") != NULL);
-    CHECK(strstr(html, "<code>{&quot;x&quot;:1}</code>") != NULL);
+    CHECK(strstr(html, "<span class=\"metric\">x 1</span>") != NULL);
+    CHECK(strstr(html, "<dt>Runtime</dt><dd>4 s</dd>") != NULL);
     CHECK(count(html, EVIL_TEXT) >= 3);
     CHECK(strstr(html, "href=\"/api/v1/runs/42\"") != NULL);
+    xfree(html);
+}
+
+/* Kernel names that are call paths (Extra-P, Caliper, TAU): a tree of
+ * <details> with inclusive time (the "inclusive" metric, else the subtree's
+ * exclusive times), exclusive time and share of the runtime; a path without
+ * a record of its own ("B") has no exclusive time. Without a runtime the
+ * share and the runtime are "—". */
+static void test_run_call_tree(void)
+{
+    struct rec_kernel kernels[] = {{"main", 1.0, 1, "{\"inclusive\":10,\"visits\":3}"},
+                                   {"main/comp", 6.0, 4, NULL},
+                                   {"main/comp/MPI_Send", 2.0, 4, NULL},
+                                   {"main/io", 1.0, 1, NULL},
+                                   {"B/x", 0.5, 1, NULL}};
+    struct run_record run = {0};
+    struct view_run v = {43, &run, "2026-11-24 07:00:00", 0, 0};
+    char *html;
+    run.application = "cp";
+    run.executable = "a.out";
+    run.system = "SP2";
+    run.nprocs = 8;
+    run.runtime = 10.0;
+    run.submitter = "tester";
+    run.kernels = kernels;
+    run.nkernels = 5;
+    html = render("Run 43", "applications", run_fn, &v);
+    check_structure(html);
+    if (getenv("DUMP_HTML"))
+        fputs(strstr(html, "calltree"), stderr);
+    CHECK(strstr(html, "<h2 id=\"calltree\">Call tree</h2>") != NULL);
+    /* B first ('B' < 'm'), then main with its subtree; two levels open */
+    CHECK(strstr(html,
+                 "<details class=\"ct-node\" open><summary><span class=\"ct-name\" "
+                 "title=\"B\">B</span><span class=\"ct-incl num\">500 ms</span><span "
+                 "class=\"ct-excl num\">\xe2\x80\x94</span><span class=\"ct-share "
+                 "num\">5.0 %</span></summary>") != NULL);
+    CHECK(strstr(html,
+                 "<span class=\"ct-name\" title=\"main\">main</span><span "
+                 "class=\"ct-incl num\">10 s</span><span class=\"ct-excl "
+                 "num\">1 s</span><span class=\"ct-share num\">100.0 %</span>") != NULL);
+    CHECK(strstr(html,
+                 "<details class=\"ct-node\" open><summary><span "
+                 "class=\"ct-name\" title=\"main/comp\">comp</span><span "
+                 "class=\"ct-incl num\">8 s</span><span class=\"ct-excl "
+                 "num\">6 s</span><span class=\"ct-share num\">80.0 %</span>") != NULL);
+    CHECK(strstr(html, "<div class=\"ct-leaf\"><span class=\"ct-name\" "
+                       "title=\"main/comp/MPI_Send\">MPI_Send</span><span "
+                       "class=\"ct-incl num\">2 s</span>") != NULL);
+    CHECK(strstr(html, "title=\"main/io\">io</span><span class=\"ct-incl num\">1 "
+                       "s</span><span class=\"ct-excl num\">1 s</span><span "
+                       "class=\"ct-share num\">10.0 %</span>") != NULL);
+    CHECK_INT(count(html, "<details"), 3);
+    CHECK_INT(count(html, "</details>"), 3);
+    CHECK_INT(count(html, "class=\"ct-leaf\""), 3);
+    xfree(html);
+
+    run.runtime = NAN; /* a run without a time metric */
+    html = render("Run 43", "applications", run_fn, &v);
+    CHECK(strstr(html, "<dt>Runtime</dt><dd>\xe2\x80\x94</dd>") != NULL);
+    CHECK(strstr(html, "class=\"ct-share num\">\xe2\x80\x94</span>") != NULL);
+    CHECK(strstr(html, "nan") == NULL);
     xfree(html);
 }
 
@@ -243,22 +307,24 @@ static void test_app(void)
     json_decref(v.kernels);
 }
 
-/* The table as CSV: one column per input name of any row, quoting, formula
- * guard, empty cells for inputs a run lacks. */
+/* The table as CSV through the one CSV writer (formats/export.h): one column
+ * per input name of any row, RFC 4180 quoting as the export's, the formula
+ * guard of a download for spreadsheets, empty cells for inputs a run lacks
+ * and for an absent runtime. */
 static void test_app_csv(void)
 {
     struct rec_kv in1[] = {{"N", 1000}, {"M", 2.5}};
     struct rec_kv in2[] = {{"L", 8}};
     struct view_run_row rows[2] = {
         {13, "a,out", "=cmd", 4, 3.25, "2026-11-24 10:00:00", 2, in1, 2},
-        {12, "b \"x\"", "SP2", 2, 5.5, "2026-11-24 09:00:00", 0, in2, 1}};
+        {12, "b \"x\"", "SP2", 2, NAN, "2026-11-24 09:00:00", 0, in2, 1}};
     struct buf b;
     buf_init(&b, 1 << 20);
     CHECK_INT(view_app_csv(&b, A, rows, 2), 0);
     CHECK_STR(buf_str(&b),
               "run,executable,system,nprocs,L,M,N,runtime,kernels,stored\r\n"
               "13,\"a,out\",\"'=cmd\",4,,2.5,1000,3.25,2,2026-11-24 10:00:00\r\n"
-              "12,\"b \"\"x\"\"\",SP2,2,8,,,5.5,0,2026-11-24 09:00:00\r\n");
+              "12,\"b \"\"x\"\"\",SP2,2,8,,,,0,2026-11-24 09:00:00\r\n");
     buf_reset(&b);
     CHECK_INT(view_app_csv(&b, A, rows, 0), 0);
     CHECK_STR(buf_str(&b), "run,executable,system,nprocs,runtime,kernels,stored\r\n");
@@ -304,6 +370,46 @@ static void test_app_breakdown_by_configuration(void)
     xfree(html);
     json_decref(v.app);
     json_decref(v.kernels);
+}
+
+/* A suite of benchmarks (one executable each, nothing to scale over) gets
+ * the mean runtime of each configuration as bars, slowest first, on a log
+ * axis when they span decades, in units (issue 31: such a suite had no
+ * chart). */
+static void test_app_suite_bars(void)
+{
+    struct view_config cfg[3] = {
+        {1, 1, 1, "BM_fast", "box", "{}", 2, 31, 2e-6, 0.9e-6, 1.1e-6},
+        {2, 1, 1, "BM_slow", "box", "{}", 1, 32, 2.0, 2.0, 2.0},
+        {3, 1, 1, "BM_mid", "box", "{}", 4, 33, 4e-3, 1e-3, 1e-3},
+    };
+    struct view_app v = {0};
+    const char *slow, *mid, *fast;
+    char *html;
+
+    v.name = "suite";
+    v.page = 1;
+    v.pages = 1;
+    v.many_exe = 1;
+    v.app = json_pack("{s:s,s:i,s:i,s:[],s:[],s:[]}", "name", "suite", "demo", 0, "runs",
+                      7, "executables", "systems", "templates");
+    v.configs = cfg;
+    v.nconfigs = 3;
+    html = render("suite", "applications", app_fn, &v);
+    check_structure(html);
+    CHECK(strstr(html, ">Mean runtime per configuration</text>") != NULL);
+    CHECK(strstr(html, "3 configurations, each the mean of its runs.") != NULL);
+    slow = strstr(html, "<title>BM_slow P=1 \xe2\x80\x94 mean runtime: 2 s</title>");
+    mid = strstr(html, "<title>BM_mid P=1 \xe2\x80\x94 mean runtime: 1 ms</title>");
+    fast =
+        strstr(html, "<title>BM_fast P=1 \xe2\x80\x94 mean runtime: 1 \xc2\xb5s</title>");
+    CHECK(slow != NULL && mid != NULL && fast != NULL);
+    CHECK(slow < mid && mid < fast); /* slowest first */
+    /* log axis (1 us .. 2 s): powers of ten named in their units */
+    CHECK(strstr(html, ">10 \xc2\xb5s</text>") != NULL);
+    CHECK(strstr(html, ">1 s</text>") != NULL);
+    xfree(html);
+    json_decref(v.app);
 }
 
 static void test_error_page(void)
@@ -504,8 +610,10 @@ int main(void)
     A = arena_new();
     RUN(test_overview);
     RUN(test_run);
+    RUN(test_run_call_tree);
     RUN(test_app);
     RUN(test_app_breakdown_by_configuration);
+    RUN(test_app_suite_bars);
     RUN(test_app_csv);
     RUN(test_error_page);
     RUN(test_upload_form_error_at_field);

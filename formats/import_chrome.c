@@ -1,0 +1,853 @@
+/* import_chrome: Trace Event JSON (chrome://tracing, Perfetto, PyTorch's
+ * Kineto, clang -ftime-trace, Chrome DevTools) into one run and its trace.
+ *
+ * The file is {"traceEvents": [...], ...} or a bare array of events (whose
+ * closing "]" may be missing, as the format allows for a writer that was
+ * stopped). It is read one event at a time: each event (and each other
+ * top-level value) is decoded by Jansson on its own (json_loadb with
+ * JSON_DISABLE_EOF_CHECK, which says where the value ended), so memory is a
+ * few aggregates per event name and, for the trace, 24 bytes an event —
+ * never a whole-file DOM.
+ *
+ * What becomes of it:
+ *  - duration events — complete events (ph "X", ts + dur) and B/E pairs
+ *    (per pid/tid, an E closes the last open B) — are aggregated per event
+ *    name into kernels: time = the total duration, `calls` and metric
+ *    `count` the number of events, metric `max` the longest one; ts/dur are
+ *    microseconds whatever `displayTimeUnit` says (it only sets how viewers
+ *    print times);
+ *  - counters (ph "C"): each series (NAME, or NAME.KEY when the event's args
+ *    hold several) is a run metric, its largest value;
+ *  - metadata (ph "M") process_name: the application when every process is
+ *    named alike; every other phase (instant, flow, async, object...) is
+ *    skipped;
+ *  - the run: runtime = from the first begin to the last end; nprocs = the
+ *    number of processes (pids) with duration events;
+ *  - the trace (SPEC §13's store): when every duration event carries a
+ *    pid, each pid/tid pair is a rank (in pid, then tid order) and each
+ *    duration event a state named by its event name; beyond
+ *    LIMIT_TRACE_NAMES names the longest-running keep theirs and the rest
+ *    share "(other events)". A file beyond the trace limits (ranks, events)
+ *    still gives its run, without a trace.
+ * An E without an open B and a B never closed are not durations and are
+ * skipped. Names longer than LIMIT_NAME are cut at a character boundary;
+ * control characters become blanks.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xalloc.h"
+#include "formats/import.h"
+#include "formats/limits.h"
+#include "formats/trace.h"
+
+#define OTHER_NAME "(other events)"
+
+struct ch_name {
+    char *name;
+    double sum, max; /* microseconds */
+    long long count;
+};
+
+struct ch_ev {
+    double b, d; /* begin and duration, microseconds as written */
+    uint32_t name;
+};
+
+struct ch_open {
+    double ts;
+    uint32_t name;
+};
+
+struct ch_track {
+    json_t *pid, *tid; /* as written (number or string); owned */
+    struct ch_ev *ev;
+    size_t nev, cap;
+    struct ch_open *stack;
+    size_t depth, scap;
+};
+
+struct ch {
+    const char *file;
+    struct err *err;
+    json_t *name_ix; /* event name -> index into k */
+    struct ch_name *k;
+    size_t nk, kcap;
+    json_t *track_ix; /* "pid\ntid" -> index into tr */
+    struct ch_track *tr;
+    size_t ntr, trcap;
+    json_t *pids;     /* pids of duration events (keys) */
+    json_t *counters; /* series -> largest value */
+    char *process;    /* the one process name, or NULL */
+    int process_mixed;
+    int nopid;      /* a duration event without a pid: no trace */
+    int trace_off;  /* over a trace limit: no trace */
+    size_t nevents; /* events read */
+    size_t ndur;    /* duration events */
+    double t0, t1;  /* first begin, last end (µs) */
+};
+
+/* imp_name_cut's name as an xmalloc'd string; NULL when nothing is left
+ * (or out of memory). */
+static char *clean_name(const char *s)
+{
+    char cut[LIMIT_NAME + 1];
+    return imp_name_cut(s, cut) > 0 ? xstrdup(cut) : NULL;
+}
+
+/* A time field: a number, or a string holding one (some writers quote). */
+static int get_time(json_t *ev, const char *key, double *out)
+{
+    json_t *v = json_object_get(ev, key);
+    if (json_is_number(v)) {
+        *out = json_number_value(v);
+        return isfinite(*out) ? 0 : -1;
+    }
+    if (json_is_string(v))
+        return imp_number(json_string_value(v), json_string_length(v), out);
+    return -1;
+}
+
+static int fail_ev(struct ch *c, size_t i, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail_ev(struct ch *c, size_t i, const char *fmt, ...)
+{
+    char field[64], msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(field, sizeof field, "traceEvents[%zu]", i);
+    return imp_fail_field(c->err, c->file, field, "%s: %s", field, msg);
+}
+
+/* The text of a pid or tid (number or string) into buf, "" when absent. */
+static const char *id_text(json_t *v, char *buf, size_t n)
+{
+    if (json_is_integer(v))
+        snprintf(buf, n, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v))
+        snprintf(buf, n, "%.17g", json_real_value(v));
+    else if (json_is_string(v))
+        snprintf(buf, n, "\"%.40s", json_string_value(v));
+    else
+        buf[0] = '\0';
+    return buf;
+}
+
+/* The index of an event name, added when new; -1 with err. */
+static long name_index(struct ch *c, const char *raw, size_t i)
+{
+    char cut[LIMIT_NAME + 1];
+    const char *key = imp_name_cut(raw, cut) > 0 ? cut : "(unnamed)";
+    json_t *ix = json_object_get(c->name_ix, key);
+    char *name;
+    (void)i;
+    if (ix != NULL)
+        return (long)json_integer_value(ix);
+    if (c->nk >= LIMIT_KERNELS - 1) { /* the rest share one kernel */
+        key = OTHER_NAME;
+        if ((ix = json_object_get(c->name_ix, key)) != NULL)
+            return (long)json_integer_value(ix);
+    }
+    if ((name = xstrdup(key)) == NULL)
+        return err_nomem(c->err);
+    if (c->nk == c->kcap) {
+        size_t cap = c->kcap ? c->kcap * 2 : 64;
+        struct ch_name *k = xrealloc(c->k, cap * sizeof *k);
+        if (k == NULL) {
+            xfree(name);
+            return err_nomem(c->err);
+        }
+        c->k = k;
+        c->kcap = cap;
+    }
+    c->k[c->nk] = (struct ch_name){name, 0, 0, 0};
+    if (json_object_set_new(c->name_ix, key, json_integer((json_int_t)c->nk)) != 0)
+        return err_nomem(c->err);
+    return (long)c->nk++;
+}
+
+/* The track of pid/tid, added when new; NULL with err. */
+static struct ch_track *track(struct ch *c, json_t *pid, json_t *tid, size_t i)
+{
+    char key[128];
+    char p[48], t[48];
+    json_t *ix;
+    struct ch_track *tr;
+    snprintf(key, sizeof key, "%s\n%s", id_text(pid, p, sizeof p),
+             id_text(tid, t, sizeof t));
+    if ((ix = json_object_get(c->track_ix, key)) != NULL)
+        return &c->tr[json_integer_value(ix)];
+    if (c->ntr >= LIMIT_IMPORT_CHROME_TRACKS) {
+        fail_ev(c, i, "more than %d pid/tid pairs", LIMIT_IMPORT_CHROME_TRACKS);
+        return NULL;
+    }
+    if (c->ntr == c->trcap) {
+        size_t cap = c->trcap ? c->trcap * 2 : 16;
+        struct ch_track *n = xrealloc(c->tr, cap * sizeof *n);
+        if (n == NULL) {
+            err_nomem(c->err);
+            return NULL;
+        }
+        c->tr = n;
+        c->trcap = cap;
+    }
+    tr = &c->tr[c->ntr];
+    *tr = (struct ch_track){0};
+    tr->pid = json_incref(pid);
+    tr->tid = json_incref(tid);
+    if (json_object_set_new(c->track_ix, key, json_integer((json_int_t)c->ntr)) != 0) {
+        err_nomem(c->err);
+        return NULL;
+    }
+    c->ntr++;
+    return tr;
+}
+
+/* One duration of d µs from b of event name k on track tr (NULL: no pid).
+ * d is the file's own "dur" for a complete event: with timestamps since the
+ * epoch (1.7e15 µs) the difference of begin and end would lose its
+ * fraction. */
+static int duration(struct ch *c, struct ch_track *tr, long k, double b, double d)
+{
+    struct ch_name *n = &c->k[k];
+    double e = b + d;
+    n->sum += d;
+    n->count++;
+    if (d > n->max)
+        n->max = d;
+    if (c->ndur == 0 || b < c->t0)
+        c->t0 = b;
+    if (c->ndur == 0 || e > c->t1)
+        c->t1 = e;
+    c->ndur++;
+    if (tr == NULL || c->trace_off)
+        return 0;
+    if (c->ndur > LIMIT_TRACE_EVENTS || tr->nev >= LIMIT_TRACE_EVENTS_RANK) {
+        c->trace_off = 1; /* the run still imports; its trace would not be stored */
+        return 0;
+    }
+    if (tr->nev == tr->cap) {
+        size_t cap = tr->cap ? tr->cap * 2 : 256;
+        struct ch_ev *ev = xrealloc(tr->ev, cap * sizeof *ev);
+        if (ev == NULL)
+            return err_nomem(c->err);
+        tr->ev = ev;
+        tr->cap = cap;
+    }
+    tr->ev[tr->nev++] = (struct ch_ev){b, d, (uint32_t)k};
+    return 0;
+}
+
+static int counter(struct ch *c, json_t *ev, size_t i)
+{
+    const char *name = json_string_value(json_object_get(ev, "name")), *key;
+    json_t *args = json_object_get(ev, "args"), *v;
+    char series[2 * LIMIT_NAME + 2];
+    if (name == NULL || !json_is_object(args))
+        return 0;
+    json_object_foreach(args, key, v)
+    {
+        double x;
+        json_t *have;
+        if (!json_is_number(v) || !isfinite(x = json_number_value(v)))
+            continue;
+        if (json_object_size(args) == 1)
+            snprintf(series, sizeof series, "%.*s", LIMIT_NAME, name);
+        else
+            snprintf(series, sizeof series, "%.*s.%.*s", LIMIT_NAME / 2, name,
+                     LIMIT_NAME / 2 - 1, key);
+        if ((have = json_object_get(c->counters, series)) != NULL) {
+            if (x > json_real_value(have))
+                json_real_set(have, x);
+            continue;
+        }
+        if (json_object_size(c->counters) >= LIMIT_METRICS)
+            return fail_ev(c, i, "more than %d counter series", LIMIT_METRICS);
+        if (json_object_set_new(c->counters, series, json_real(x)) != 0)
+            return err_nomem(c->err);
+    }
+    return 0;
+}
+
+static int metadata(struct ch *c, json_t *ev)
+{
+    const char *what = json_string_value(json_object_get(ev, "name"));
+    const char *pname;
+    char *name;
+    if (what == NULL || strcmp(what, "process_name") != 0)
+        return 0;
+    pname = json_string_value(json_object_get(json_object_get(ev, "args"), "name"));
+    if (pname == NULL || c->process_mixed)
+        return 0;
+    if ((name = clean_name(pname)) == NULL)
+        c->process_mixed = 1;
+    else if (c->process == NULL)
+        c->process = name, name = NULL;
+    else if (strcmp(c->process, name) != 0)
+        c->process_mixed = 1;
+    xfree(name);
+    return 0;
+}
+
+/* One event of the array. */
+static int event(struct ch *c, json_t *ev, size_t i)
+{
+    const char *ph;
+    json_t *pid, *tid;
+    struct ch_track *tr = NULL;
+    double ts, dur = 0;
+    long k;
+
+    if (!json_is_object(ev))
+        return fail_ev(c, i, "an event must be an object");
+    if ((ph = json_string_value(json_object_get(ev, "ph"))) == NULL || ph[0] == '\0')
+        return fail_ev(c, i, "an event needs a phase (\"ph\")");
+    if (ph[0] == 'M')
+        return metadata(c, ev);
+    if (ph[0] == 'C')
+        return counter(c, ev, i);
+    if (ph[0] != 'X' && ph[0] != 'B' && ph[0] != 'E')
+        return 0;
+    if (get_time(ev, "ts", &ts) != 0)
+        return fail_ev(c, i, "ts must be a number (microseconds)");
+    if (ph[0] == 'X' && json_object_get(ev, "dur") != NULL &&
+        (get_time(ev, "dur", &dur) != 0 || dur < 0))
+        return fail_ev(c, i, "dur must be a non-negative number (microseconds)");
+    pid = json_object_get(ev, "pid");
+    tid = json_object_get(ev, "tid");
+    if (pid == NULL)
+        c->nopid = 1;
+    else {
+        char text[48];
+        if (json_object_set_new(c->pids, id_text(pid, text, sizeof text), json_true()) !=
+            0)
+            return err_nomem(c->err);
+    }
+    if ((tr = track(c, pid, tid, i)) == NULL)
+        return -1;
+    if (ph[0] == 'E') {
+        struct ch_open o;
+        if (tr->depth == 0)
+            return 0; /* closes nothing that was recorded */
+        o = tr->stack[--tr->depth];
+        if (ts < o.ts)
+            return fail_ev(c, i, "an E event ends before its B event began");
+        return duration(c, pid ? tr : NULL, (long)o.name, o.ts, ts - o.ts);
+    }
+    {
+        const char *raw = json_string_value(json_object_get(ev, "name"));
+        if ((k = name_index(c, raw ? raw : "(unnamed)", i)) < 0)
+            return -1;
+    }
+    if (ph[0] == 'X')
+        return duration(c, pid ? tr : NULL, k, ts, dur);
+    if (tr->depth >= LIMIT_IMPORT_CHROME_DEPTH)
+        return fail_ev(c, i, "more than %d B events open on one thread",
+                       LIMIT_IMPORT_CHROME_DEPTH);
+    if (tr->depth == tr->scap) {
+        size_t cap = tr->scap ? tr->scap * 2 : 16;
+        struct ch_open *s = xrealloc(tr->stack, cap * sizeof *s);
+        if (s == NULL)
+            return err_nomem(c->err);
+        tr->stack = s;
+        tr->scap = cap;
+    }
+    tr->stack[tr->depth++] = (struct ch_open){ts, (uint32_t)k};
+    return 0;
+}
+
+/* ---- the stream ------------------------------------------------------------- */
+
+struct cursor {
+    const char *p, *end, *base;
+};
+
+static void skip_blank(struct cursor *u)
+{
+    while (u->p < u->end &&
+           (*u->p == ' ' || *u->p == '\t' || *u->p == '\n' || *u->p == '\r'))
+        u->p++;
+}
+
+/* The line of offset p, for messages. */
+static size_t line_of(const struct cursor *u, const char *p)
+{
+    size_t line = 1;
+    for (const char *q = u->base; q < p; q++)
+        line += *q == '\n';
+    return line;
+}
+
+/* Decodes the value at u->p (at most LIMIT_IMPORT_CHROME_EVENT bytes) and
+ * moves past it. NULL with err naming the line. */
+static json_t *value(struct ch *c, struct cursor *u)
+{
+    json_error_t je;
+    size_t room = (size_t)(u->end - u->p);
+    json_t *v;
+    if (room > LIMIT_IMPORT_CHROME_EVENT)
+        room = LIMIT_IMPORT_CHROME_EVENT;
+    v = json_loadb(u->p, room, JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, &je);
+    if (v == NULL) {
+        size_t at = je.position > 0 ? (size_t)je.position : 0;
+        if (room == LIMIT_IMPORT_CHROME_EVENT && at + 16 >= room)
+            imp_fail_line(c->err, c->file, line_of(u, u->p),
+                          "a value is longer than %u bytes", LIMIT_IMPORT_CHROME_EVENT);
+        else if (at >= room || u->p + at >= u->end)
+            imp_fail_line(c->err, c->file, line_of(u, u->end),
+                          "the file ends inside a value (truncated?)");
+        else
+            imp_fail_line(c->err, c->file, line_of(u, u->p + at), "not JSON: %s",
+                          je.text);
+        return NULL;
+    }
+    u->p += je.position;
+    return v;
+}
+
+/* Moves past the string at u->p (its opening quote): to the first quote
+ * not escaped by a backslash. */
+static int skip_string(struct ch *c, struct cursor *u)
+{
+    const char *start = u->p;
+    for (const char *p = u->p + 1; p < u->end; p++) {
+        if (*p == '\\') {
+            p++;
+            continue;
+        }
+        if (*p == '"') {
+            u->p = p + 1;
+            return 0;
+        }
+    }
+    return imp_fail_line(c->err, c->file, line_of(u, start),
+                         "the file ends inside a string (truncated?)");
+}
+
+/* The events of an array whose "[" was just passed. `open_end`: the file
+ * may end without the "]" (the bare array form). */
+static int events(struct ch *c, struct cursor *u, int open_end)
+{
+    for (size_t i = 0;; i++) {
+        json_t *ev;
+        int rc;
+        skip_blank(u);
+        if (u->p == u->end) {
+            if (open_end)
+                return 0;
+            return imp_fail_line(c->err, c->file, line_of(u, u->end),
+                                 "the file ends inside traceEvents (truncated?)");
+        }
+        if (*u->p == ']' && i == 0) {
+            u->p++;
+            return 0;
+        }
+        if (i >= LIMIT_IMPORT_CHROME_EVENTS)
+            return imp_fail_line(c->err, c->file, line_of(u, u->p), "more than %d events",
+                                 LIMIT_IMPORT_CHROME_EVENTS);
+        if ((ev = value(c, u)) == NULL)
+            return -1;
+        rc = event(c, ev, i);
+        json_decref(ev);
+        if (rc != 0)
+            return -1;
+        c->nevents++;
+        skip_blank(u);
+        if (u->p < u->end && *u->p == ',') {
+            u->p++;
+            skip_blank(u);
+            if (u->p == u->end && open_end)
+                return 0; /* "...}," and the end: a writer that was stopped */
+            if (u->p < u->end && *u->p == ']') /* a trailing comma before "]" */
+                return imp_fail_line(c->err, c->file, line_of(u, u->p),
+                                     "a comma before \"]\" in traceEvents");
+            continue;
+        }
+        if (u->p < u->end && *u->p == ']') {
+            u->p++;
+            return 0;
+        }
+        if (u->p == u->end && open_end)
+            return 0;
+        if (u->p == u->end)
+            return imp_fail_line(c->err, c->file, line_of(u, u->end),
+                                 "the file ends inside traceEvents (truncated?)");
+        return imp_fail_line(c->err, c->file, line_of(u, u->p),
+                             "expected \",\" or \"]\" after event %zu", i);
+    }
+}
+
+/* The object form: keys one by one; traceEvents streamed, others decoded and
+ * dropped. */
+static int object(struct ch *c, struct cursor *u)
+{
+    int seen = 0;
+    for (size_t i = 0;; i++) {
+        json_t *key;
+        int is_events;
+        skip_blank(u);
+        if (u->p < u->end && *u->p == '}' && i == 0) {
+            u->p++;
+            break;
+        }
+        if (u->p == u->end || *u->p != '"')
+            return imp_fail_line(c->err, c->file, line_of(u, u->p),
+                                 u->p == u->end ? "the file ends inside the object "
+                                                  "(truncated?)"
+                                                : "expected a key");
+        if ((key = value(c, u)) == NULL)
+            return -1;
+        is_events = strcmp(json_string_value(key), "traceEvents") == 0;
+        json_decref(key);
+        skip_blank(u);
+        if (u->p == u->end || *u->p != ':')
+            return imp_fail_line(c->err, c->file, line_of(u, u->p), "expected \":\"");
+        u->p++;
+        skip_blank(u);
+        if (is_events) {
+            if (u->p == u->end || *u->p != '[')
+                return imp_fail_field(c->err, c->file, "traceEvents",
+                                      "traceEvents must be an array");
+            u->p++;
+            if (events(c, u, 0) != 0)
+                return -1;
+            seen = 1;
+        } else if (u->p < u->end && *u->p == '"') {
+            /* a string is skipped without decoding: Perfetto's exports put
+             * the whole ftrace text in "systemTraceEvents" */
+            if (skip_string(c, u) != 0)
+                return -1;
+        } else {
+            json_t *v = value(c, u);
+            if (v == NULL)
+                return -1;
+            json_decref(v);
+        }
+        skip_blank(u);
+        if (u->p < u->end && *u->p == ',') {
+            u->p++;
+            continue;
+        }
+        if (u->p < u->end && *u->p == '}') {
+            u->p++;
+            break;
+        }
+        return imp_fail_line(c->err, c->file, line_of(u, u->p),
+                             u->p == u->end ? "the file ends inside the object "
+                                              "(truncated?)"
+                                            : "expected \",\" or \"}\"");
+    }
+    skip_blank(u);
+    if (u->p != u->end)
+        return imp_fail_line(c->err, c->file, line_of(u, u->p),
+                             "text after the end of the object");
+    if (!seen)
+        return imp_fail_field(c->err, c->file, "traceEvents",
+                              "the object has no traceEvents array");
+    return 0;
+}
+
+/* ---- the trace ---------------------------------------------------------------- */
+
+static int cmp_id(json_t *a, json_t *b)
+{
+    /* numbers before strings, numbers by value, strings by text, absent first */
+    int ka = a == NULL ? 0 : json_is_number(a) ? 1 : 2;
+    int kb = b == NULL ? 0 : json_is_number(b) ? 1 : 2;
+    if (ka != kb)
+        return ka < kb ? -1 : 1;
+    if (ka == 1) {
+        double x = json_number_value(a), y = json_number_value(b);
+        return x < y ? -1 : x > y;
+    }
+    if (ka == 2)
+        return strcmp(json_string_value(a) ? json_string_value(a) : "",
+                      json_string_value(b) ? json_string_value(b) : "");
+    return 0;
+}
+
+static int cmp_track(const void *x, const void *y)
+{
+    const struct ch_track *a = *(struct ch_track *const *)x;
+    const struct ch_track *b = *(struct ch_track *const *)y;
+    int r = cmp_id(a->pid, b->pid);
+    return r ? r : cmp_id(a->tid, b->tid);
+}
+
+static int cmp_ev(const void *x, const void *y)
+{
+    const struct ch_ev *a = x, *b = y;
+    if (a->b != b->b)
+        return a->b < b->b ? -1 : 1;
+    if (a->d != b->d)
+        return a->d > b->d ? -1 : 1; /* the enclosing one first */
+    return a->name < b->name ? -1 : a->name > b->name;
+}
+
+struct by_time {
+    double sum;
+    uint32_t k;
+};
+
+static int cmp_by_time(const void *x, const void *y)
+{
+    const struct by_time *a = x, *b = y;
+    if (a->sum != b->sum)
+        return a->sum > b->sum ? -1 : 1;
+    return a->k < b->k ? -1 : a->k > b->k;
+}
+
+/* The trace of the duration events (ownership to the caller), NULL when the
+ * file gives none (no pid, over a limit); *failed on out of memory. */
+static struct trace *build_trace(struct ch *c, int *failed)
+{
+    struct trace *t = NULL;
+    struct ch_track **order = NULL;
+    uint32_t *rank_of_name = NULL;
+    struct by_time *by_time = NULL;
+    size_t ntr = 0;
+    int nnames;
+
+    *failed = 0;
+    for (size_t i = 0; i < c->ntr; i++)
+        ntr += c->tr[i].nev > 0;
+    /* the store keeps nanoseconds in 64 bits: a span beyond a century is
+     * not a trace (nor a real measurement) */
+    if (c->nopid || c->trace_off || ntr == 0 || ntr > LIMIT_TRACE_RANKS ||
+        !(c->t1 - c->t0 < 3.2e15))
+        return NULL;
+    order = xmalloc(ntr * sizeof *order);
+    rank_of_name = xmalloc(c->nk * sizeof *rank_of_name);
+    by_time = xmalloc(c->nk * sizeof *by_time);
+    t = xcalloc(1, sizeof *t);
+    if (order == NULL || rank_of_name == NULL || by_time == NULL || t == NULL ||
+        (t->ranks = xcalloc(ntr, sizeof *t->ranks)) == NULL)
+        goto nomem;
+    ntr = 0;
+    for (size_t i = 0; i < c->ntr; i++)
+        if (c->tr[i].nev > 0)
+            order[ntr++] = &c->tr[i];
+    qsort(order, ntr, sizeof *order, cmp_track);
+    /* state names: all of them, or the longest-running and one for the rest */
+    for (size_t i = 0; i < c->nk; i++)
+        by_time[i] = (struct by_time){c->k[i].sum, (uint32_t)i};
+    nnames = c->nk <= LIMIT_TRACE_NAMES ? (int)c->nk : LIMIT_TRACE_NAMES;
+    if (c->nk > LIMIT_TRACE_NAMES)
+        qsort(by_time, c->nk, sizeof *by_time, cmp_by_time);
+    if ((t->names = xcalloc((size_t)nnames, sizeof *t->names)) == NULL)
+        goto nomem;
+    t->nnames = nnames;
+    for (size_t j = 0; j < c->nk; j++) {
+        size_t k = by_time[j].k;
+        int slot = c->nk > LIMIT_TRACE_NAMES && j >= LIMIT_TRACE_NAMES - 1
+                       ? LIMIT_TRACE_NAMES - 1
+                       : (int)j;
+        rank_of_name[k] = (uint32_t)slot;
+        if (t->names[slot] == NULL &&
+            (t->names[slot] =
+                 xstrdup(c->nk > LIMIT_TRACE_NAMES && j >= LIMIT_TRACE_NAMES - 1
+                             ? OTHER_NAME
+                             : c->k[k].name)) == NULL)
+            goto nomem;
+    }
+    t->nranks = (int)ntr;
+    for (size_t r = 0; r < ntr; r++) {
+        struct ch_track *tr = order[r];
+        struct trace_rank *rk = &t->ranks[r];
+        qsort(tr->ev, tr->nev, sizeof *tr->ev, cmp_ev);
+        if ((rk->ev = xcalloc(tr->nev, sizeof *rk->ev)) == NULL)
+            goto nomem;
+        rk->nevents = tr->nev;
+        for (size_t i = 0; i < tr->nev; i++) {
+            struct trace_event *e = &rk->ev[i];
+            e->begin = (tr->ev[i].b - c->t0) / 1e6;
+            e->end = e->begin + tr->ev[i].d / 1e6;
+            e->op = TRACE_OP_STATE;
+            e->name = (uint16_t)rank_of_name[tr->ev[i].name];
+            e->peer = e->peer2 = -1;
+            if (e->end > rk->t_end)
+                rk->t_end = e->end;
+        }
+    }
+    xfree(order);
+    xfree(rank_of_name);
+    xfree(by_time);
+    return t;
+nomem:
+    *failed = 1;
+    err_nomem(c->err);
+    xfree(order);
+    xfree(rank_of_name);
+    xfree(by_time);
+    trace_free(t);
+    return NULL;
+}
+
+/* ---- the run ------------------------------------------------------------------ */
+
+static void ch_free(struct ch *c)
+{
+    for (size_t i = 0; i < c->nk; i++)
+        xfree(c->k[i].name);
+    xfree(c->k);
+    for (size_t i = 0; i < c->ntr; i++) {
+        json_decref(c->tr[i].pid);
+        json_decref(c->tr[i].tid);
+        xfree(c->tr[i].ev);
+        xfree(c->tr[i].stack);
+    }
+    xfree(c->tr);
+    xfree(c->process);
+    json_decref(c->name_ix);
+    json_decref(c->track_ix);
+    json_decref(c->pids);
+    json_decref(c->counters);
+}
+
+static int emit(struct ch *c, const struct fmt_options *opt, const struct fmt_sink *sink)
+{
+    struct imp_batch b = {0};
+    struct run_record *r;
+    char *uid = NULL;
+    const char *key;
+    json_t *v;
+    int rc = -1;
+
+    if (imp_batch_init(&b, "chrome-trace", c->file, sink, c->err) != 0 ||
+        (r = imp_batch_slot(&b, c->err)) == NULL)
+        goto out;
+    if (opt && opt->application)
+        r->application = opt->application;
+    else if (c->process != NULL && !c->process_mixed)
+        r->application = arena_strdup(b.a, c->process);
+    else
+        r->application = imp_base_name(b.a, c->file);
+    r->executable = opt && opt->executable ? opt->executable : r->application;
+    r->system = opt && opt->system ? opt->system : "unknown";
+    r->nprocs = json_object_size(c->pids) > 0 ? (long long)json_object_size(c->pids) : 1;
+    r->runtime = (c->t1 - c->t0) / 1e6;
+    r->kernels = arena_alloc(b.a, c->nk * sizeof *r->kernels);
+    r->metrics =
+        arena_alloc(b.a, (json_object_size(c->counters) + 1) * sizeof *r->metrics);
+    if (r->application == NULL || r->kernels == NULL || r->metrics == NULL) {
+        err_nomem(c->err);
+        goto out;
+    }
+    for (size_t i = 0; i < c->nk; i++) {
+        struct rec_kernel *k;
+        struct rec_kv m[2];
+        int failed = 0;
+        if (c->k[i].count == 0)
+            continue; /* a B never closed */
+        k = &r->kernels[r->nkernels++];
+        k->name = c->k[i].name;
+        k->time = c->k[i].sum / 1e6;
+        k->calls = c->k[i].count;
+        m[0] = (struct rec_kv){"count", (double)c->k[i].count};
+        m[1] = (struct rec_kv){"max", c->k[i].max / 1e6};
+        k->metrics_json = imp_metrics_json(b.a, m, 2, &failed);
+        if (failed) {
+            err_nomem(c->err);
+            goto out;
+        }
+    }
+    json_object_foreach(c->counters, key, v)
+    {
+        r->metrics[r->nmetrics].name = arena_strdup(b.a, key);
+        r->metrics[r->nmetrics++].value = json_real_value(v);
+    }
+    if (imp_batch_commit(&b, "trace", c->err) != 0)
+        goto out;
+    if (r->uid != NULL && (uid = xstrdup(r->uid)) == NULL) {
+        err_nomem(c->err);
+        goto out;
+    }
+    if (imp_batch_finish(&b, c->err) != 0)
+        goto out;
+    rc = 0;
+    if (sink->traces != NULL && uid != NULL) {
+        int failed;
+        struct trace *t = build_trace(c, &failed);
+        if (failed)
+            rc = -1;
+        else if (t != NULL)
+            rc = sink->traces(sink->ctx, uid, t, c->err);
+    }
+out:
+    xfree(uid);
+    imp_batch_free(&b);
+    return rc;
+}
+
+int import_chrome_trace(const struct fmt_file *files, size_t nfiles,
+                        const struct fmt_options *opt, const struct fmt_sink *sink,
+                        struct err *err)
+{
+    struct ch c = {0};
+    struct cursor u;
+    int rc = -1;
+
+    if (nfiles != 1)
+        return imp_fail_field(err, NULL, "files",
+                              "chrome-trace reads one file at a time");
+    c.file = files[0].name;
+    c.err = err;
+    u.base = u.p = files[0].data;
+    u.end = files[0].data + files[0].len;
+    c.name_ix = json_object();
+    c.track_ix = json_object();
+    c.pids = json_object();
+    c.counters = json_object();
+    if (!c.name_ix || !c.track_ix || !c.pids || !c.counters) {
+        err_nomem(err);
+        goto out;
+    }
+    if (u.end - u.p >= 3 && memcmp(u.p, "\xEF\xBB\xBF", 3) == 0)
+        u.p += 3;
+    skip_blank(&u);
+    if (u.p < u.end && *u.p == '[') {
+        u.p++;
+        if (events(&c, &u, 1) != 0)
+            goto out;
+        skip_blank(&u);
+        if (u.p != u.end) {
+            imp_fail_line(err, c.file, line_of(&u, u.p), "text after the event array");
+            goto out;
+        }
+    } else if (u.p < u.end && *u.p == '{') {
+        u.p++;
+        if (object(&c, &u) != 0)
+            goto out;
+    } else {
+        imp_fail_line(err, c.file, 1,
+                      "a Trace Event file is {\"traceEvents\": [...]} or an array of "
+                      "events");
+        goto out;
+    }
+    if (c.ndur == 0) {
+        imp_fail_field(err, c.file, "traceEvents",
+                       "no duration events (complete \"X\" events or B/E pairs)");
+        goto out;
+    }
+    rc = emit(&c, opt, sink);
+out:
+    ch_free(&c);
+    return rc;
+}
+
+int sniff_chrome_trace(const struct fmt_file *files, size_t nfiles)
+{
+    if (nfiles != 1)
+        return 0;
+    if (imp_starts_with(&files[0], "{"))
+        return imp_contains(&files[0], "\"traceEvents\"");
+    return imp_starts_with(&files[0], "[") && imp_contains(&files[0], "\"ph\"") &&
+           imp_contains(&files[0], "\"ts\"");
+}

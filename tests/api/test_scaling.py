@@ -1,0 +1,320 @@
+"""API tests of SPEC §18's whole-application scaling against the real
+prophecyd: GET /api/v1/applications/{name}/scaling models every kernel, run
+metric and the runtime of a selection over x with `auto`, with shares of the
+modelled runtime (the sum of the kernels' laws) at the largest measured x and
+at the target, the bottleneck and the kernels that scale worse than the
+whole. Kernels with exact laws fix every number."""
+import html
+import math
+import re
+import urllib.parse
+
+from prophecy_test import Server, report, test
+
+S = Server()
+
+PS = [2, 4, 8, 16, 32, 64]
+LAWS = {"solve": lambda p: 100 / p + 1, "exchange": lambda p: 0.05 * p,
+        "reduce": lambda p: math.log2(p)}
+
+
+def runs(app, system="s", inputs=None, ps=PS, reps=2, extra=None):
+    out = []
+    for p in ps:
+        for _ in range(reps):
+            ks = [{"name": k, "time": f(p)} for k, f in LAWS.items()]
+            if extra and p in extra[1]:
+                ks.append({"name": extra[0], "time": 0.5})
+            out.append({"application": app, "executable": "e", "system": system,
+                        "nprocs": p, "inputs": inputs or {"N": 1000},
+                        "runtime": sum(k["time"] for k in ks), "kernels": ks,
+                        "metrics": {"flops": 1e6 * p}})
+    return out
+
+
+def upload(rs):
+    st, b = S.post("/api/v1/runs", {"runs": rs})
+    assert st == 201, b
+
+
+# "laws": the three laws at 6 values of nprocs, and a kernel "setup" measured
+# at two of them only.
+upload(runs("laws", extra=("setup", (2, 4))))
+# "mixed": two problem sizes and two systems.
+upload(runs("mixed", inputs={"N": 1000}) + runs("mixed", inputs={"N": 2000}, ps=PS[:4])
+       + runs("mixed", system="t", ps=PS[:3]))
+# "few": two values of nprocs
+upload(runs("few", ps=[4, 8]))
+
+
+def scaling(app, want=200, **q):
+    path = "/api/v1/applications/" + urllib.parse.quote(app) + "/scaling"
+    if q:
+        path += "?" + urllib.parse.urlencode(q)
+    st, b = S.get(path)
+    assert st == want, (st, b)
+    return b
+
+
+def close(a, b, tol=1e-9):
+    return abs(a - b) <= tol * max(1.0, abs(b))
+
+
+@test
+def every_kernel_modelled_with_shares_and_bottleneck():
+    b = scaling("laws", x="nprocs", target="256")
+    assert b["x"] == "nprocs" and b["target"] == 256 and b["measured"] == 64
+    assert b["selection"]["system"] == "s" and b["selection"]["fixed"] == {"N": 1000}
+    assert b["selection"]["values"] == PS and b["selection"]["runs"] == 12
+    ks = {k["name"]: k for k in b["kernels"]}
+    assert set(ks) == {"solve", "exchange", "reduce"}, ks.keys()
+    # the laws themselves
+    assert "100/nprocs" in ks["solve"]["formula"], ks["solve"]["formula"]
+    assert "0.05·nprocs" in ks["exchange"]["formula"], ks["exchange"]["formula"]
+    assert "log2(nprocs)" in ks["reduce"]["formula"], ks["reduce"]["formula"]
+    tm = sum(f(64) for f in LAWS.values())     # 11.7625
+    tt = sum(f(256) for f in LAWS.values())    # 22.190625
+    assert close(b["total"]["measured"], tm) and close(b["total"]["target"], tt), b["total"]
+    for name, f in LAWS.items():
+        k = ks[name]
+        assert close(k["measured"], f(64)) and close(k["y"], f(256)), k
+        assert close(k["share_measured"], f(64) / tm), k
+        assert close(k["share_target"], f(256) / tt), k
+        assert 0 < k["lo"] < k["y"] < k["hi"], k
+        assert k["extrapolation"] == 2 and k["points"] == 6, k
+    # 0.05 p: 27 % of the runtime at 64, 58 % at 256, the bottleneck
+    assert b["bottleneck"] == "exchange"
+    assert [k["name"] for k in b["kernels"]] == ["exchange", "reduce", "solve"]
+    assert [k["worse_than_whole"] for k in b["kernels"]] == [True, False, False]
+    # the runtime and the metric are modelled too
+    assert b["runtime"]["points"] == 6 and close(b["runtime"]["measured"], tm, 1e-3)
+    assert [m["name"] for m in b["metrics"]] == ["flops"]
+    assert close(b["metrics"][0]["y"], 256e6, 1e-6), b["metrics"]
+    # a kernel measured at two values is listed as skipped, with the reason
+    assert [(s["kind"], s["name"]) for s in b["skipped"]] == [("kernel", "setup")], b
+    reason = b["skipped"][0]["reason"]
+    assert reason and "choose a graph type" not in reason, reason
+
+
+@test
+def each_row_is_the_fit_apis_answer():
+    b = scaling("laws", target="1000")
+    for k in b["kernels"] + [dict(b["runtime"], name=None)]:
+        y = "runtime" if k["name"] is None else "kernel:" + k["name"]
+        st, f = S.post("/api/v1/fit", {"application": "laws", "system": "s", "x": "nprocs",
+                                       "fixed": {"N": 1000}, "y": y, "graph": "auto",
+                                       "predict": [64, 1000]}, token=False)
+        assert st == 200, f
+        at = f["predictions"][1]
+        assert k["formula"] == f["model"]["formula"], (k, f["model"])
+        assert k["measured"] == f["predictions"][0]["y"]
+        for key in ("y", "lo", "hi", "extrapolation"):
+            assert k[key] == at[key], (key, k, at)
+        assert k.get("warning") == at.get("warning"), (k, at)
+
+
+@test
+def target_defaults_to_four_times_the_largest_x():
+    b = scaling("laws")
+    assert b["target"] == 256 and b["x"] == "nprocs" and b["bottleneck"] == "exchange"
+
+
+@test
+def x_may_be_an_input_with_nprocs_fixed():
+    rs = []
+    for n in (100, 200, 400, 800):
+        rs.append({"application": "sizes", "executable": "e", "system": "s", "nprocs": 4,
+                   "inputs": {"N": n}, "runtime": 3e-6 * n ** 2 + 1,
+                   "kernels": [{"name": "mult", "time": 3e-6 * n ** 2},
+                               {"name": "io", "time": 1.0}]})
+    upload(rs)
+    b = scaling("sizes", x="N", target="1600")
+    assert b["selection"]["fixed"] == {"nprocs": 4}, b["selection"]
+    ks = {k["name"]: k for k in b["kernels"]}
+    assert close(ks["mult"]["y"], 3e-6 * 1600 ** 2, 1e-6) and close(ks["io"]["y"], 1.0, 1e-6)
+    assert b["bottleneck"] == "mult" and ks["mult"]["worse_than_whole"]
+
+
+@test
+def x_over_an_input_needs_one_nprocs():
+    upload([{"application": "np", "executable": "e", "system": "s", "nprocs": p,
+             "inputs": {"N": n}, "runtime": n / p,
+             "kernels": [{"name": "k", "time": n / p}]}
+            for n in (100, 200, 400) for p in (2, 4)] +
+           [{"application": "np", "executable": "e", "system": "s", "nprocs": 8,
+             "inputs": {"N": n}, "runtime": n / 8, "kernels": [{"name": "k", "time": n / 8}]}
+            for n in (100, 200, 400, 800)])
+    err = scaling("np", 422, x="N")["error"]
+    assert err["field"] == "nprocs" and "nprocs=8" in err["message"], err
+    b = scaling("np", x="N", nprocs="2", target="800")
+    assert b["selection"]["fixed"] == {"nprocs": 2} and close(b["kernels"][0]["y"], 400, 1e-6)
+    assert scaling("np", 422, x="N", nprocs="0")["error"]["field"] == "nprocs"
+
+
+@test
+def a_selection_that_is_not_one_curve_names_the_field_to_fix():
+    b = scaling("mixed", 422)
+    assert b["error"]["field"] == "system" and "system=" in b["error"]["message"], b
+    b = scaling("mixed", 422, system="s")
+    assert b["error"]["field"] == "input.N", b
+    assert "input.N=1000" in b["error"]["message"], b  # measured at the most values
+    b = scaling("mixed", system="s", **{"input.N": "2000"})
+    assert b["selection"]["values"] == PS[:4] and b["measured"] == 16 and b["target"] == 64
+
+
+@test
+def bad_requests_are_refused_at_their_field():
+    before = S.content()
+    err = scaling("nope", 404)["error"]
+    assert err["field"] == "application" and "nope" in err["message"], err
+    assert scaling("laws", 404, system="zz")["error"]["field"] == "system"
+    assert scaling("laws", 404, executable="zz")["error"]["field"] == "executable"
+    err = scaling("laws", 422, x="bogus")["error"]
+    assert err["field"] == "x" and "bogus" in err["message"], err
+    for t in ("0", "-4", "abc", "1e999", "inf"):
+        assert scaling("laws", 422, target=t)["error"]["field"] == "target", t
+    assert scaling("laws", 422, **{"input.N": "x"})["error"]["field"] == "input.N"
+    assert scaling("laws", 422, **{"input.nprocs": "4"})["error"]["field"] == "input.nprocs"
+    assert scaling("laws", 422, nprocs="4")["error"]["field"] == "nprocs"
+    # an unknown parameter is a 400 naming it (the route's list)
+    st, b = S.get("/api/v1/applications/laws/scaling?graph=cubic")
+    assert st == 400 and "graph" in str(b), b
+    # fewer values of x than a law needs: a clear message
+    err = scaling("few", 422)["error"]
+    assert err["code"] == "degenerate" and err["field"] == "x", err
+    assert "2 values of nprocs (4, 8)" in err["message"] and "at least 3" in err["message"]
+    # no runs match the fixed input
+    assert scaling("laws", 422, **{"input.N": "5"})["error"]["code"] == "degenerate"
+    assert S.content() == before
+
+
+
+# ---- the pages -------------------------------------------------------------
+
+
+def page(path, status=200):
+    st, body, _ = S.request("GET", path, token=None, raw=True)
+    assert st == status, (path, st, body[:400])
+    return body.decode()
+
+
+def text_of(body, id_, tag="p"):
+    m = re.search(r'id="%s"[^>]*>(.*?)</%s>' % (re.escape(id_), tag), body, re.S)
+    assert m, "no #" + id_
+    return html.unescape(re.sub(r"<[^>]+>", "", m.group(1))).replace("\xa0", " ")
+
+
+@test
+def application_page_shows_scaling_at_the_target():
+    body = page("/applications/laws")
+    assert '<h2 id="scaling-at">Scaling at nprocs&nbsp;=&nbsp;256</h2>' in body, body[:300]
+    head = text_of(body, "scaling-headline")
+    assert "the bottleneck is exchange: 57.7 % of the modelled runtime (27.2 % at " \
+        "nprocs = 64)" in head, head
+    assert "from 11.8 s to 22.2 s" in head, head
+    worse = text_of(body, "scaling-worse")
+    assert "exchange (27.2 % → 57.7 %)" in worse and "solve" not in worse, worse
+    # the table: one row per kernel, largest share at the target first
+    rows = re.findall(r'<tr[^>]*><td class="name">([a-z]+)', body)
+    assert rows[:3] == ["exchange", "reduce", "solve"], rows
+    assert "Not modelled: setup" in html.unescape(body)
+    # the picker: another target, the same numbers as the API's
+    body = page("/applications/laws?target=1024")
+    assert "Scaling at nprocs&nbsp;=&nbsp;1024" in body
+    api = scaling("laws", target="1024")
+    share = api["kernels"][0]["share_target"]
+    assert ("%.1f" % (100 * share)) in text_of(body, "scaling-headline")
+    assert api["bottleneck"] == "exchange"
+    # the link to the JSON names the same selection
+    assert "/api/v1/applications/laws/scaling?x=nprocs&amp;target=1024&amp;system=s" \
+        "&amp;input.N=1000" in body
+
+
+@test
+def application_page_picks_one_curve_and_says_which():
+    body = page("/applications/mixed")
+    sel = text_of(body, "scaling-selection")
+    assert "runs on s, N = 1000, modelled over nprocs" in sel and "6 values" in sel, sel
+    # too few values of x: the reason, with the picker
+    body = page("/applications/few")
+    assert "at least 3" in text_of(body, "scaling-error")
+    assert 'name="target"' in body and 'name="x"' in body
+    # a bad target is shown, never a server error
+    body = page("/applications/laws?target=-1")
+    assert "target must be" in text_of(body, "scaling-error")
+    # the picker's x: an input
+    body = page("/applications/sizes?x=N")
+    assert "Scaling at N&nbsp;=&nbsp;3200" in body and text_of(body, "bottleneck", "strong") == "mult"
+
+
+@test
+def application_page_models_many_runs_when_asked():
+    # more runs than the page models unasked (SCALING_PAGE_RUNS = 2000)
+    upload(runs("big", reps=340))  # 6 x 340 = 2040 runs
+    body = page("/applications/big")
+    assert "2040 runs" in text_of(body, "scaling-ask")
+    assert 'id="scaling-headline"' not in body and 'name="target"' in body
+    body = page("/applications/big?target=256")
+    assert text_of(body, "bottleneck", "strong") == "exchange"
+
+
+@test
+def hostile_names_are_text():
+    bad = '<script>alert(1)</script>'
+    upload([{"application": "x<b>", "executable": "e", "system": 's"><img src=x>',
+             "nprocs": p, "inputs": {"N<i>": 1}, "runtime": 2.0 / p + 1,
+             "kernels": [{"name": bad, "time": 1.0 / p}, {"name": "k&", "time": 1.0}]}
+            for p in (1, 2, 4, 8)])
+    body = page("/applications/" + urllib.parse.quote("x<b>", safe=""))
+    assert "<script>alert" not in body and "<img src=x>" not in body and "<b>" not in body
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body and "k&amp;" in body
+    assert text_of(body, "bottleneck", "strong") == "k&"
+    assert "input.N%3Ci%3E=1" in body  # the JSON link's query, percent-encoded
+
+
+@test
+def saved_model_page_shows_reach_and_warning_as_the_api():
+    st, m = S.post("/api/v1/fit", {"application": "laws", "system": "s", "x": "nprocs",
+                                   "fixed": {"N": 1000}, "y": "kernel:exchange",
+                                   "graph": "auto", "save": True})
+    assert st == 201, m
+    for at in (32, 4096):
+        st, api = S.get("/api/v1/models/%d/predict?nprocs=%d" % (m["id"], at))
+        assert st == 200, api
+        body = page("/models/%d?nprocs=%d" % (m["id"], at))
+        if api["extrapolation"] > 0:
+            reach = text_of(body, "prediction-extrapolation")
+            assert reach == "Extrapolated %.3g doublings beyond the measured range." \
+                % api["extrapolation"], reach
+        else:
+            assert 'id="prediction-extrapolation"' not in body
+        if "warning" in api:
+            assert text_of(body, "prediction-warning") == "Warning: " + api["warning"]
+            assert 'class="notice" id="prediction"' in body  # not green
+        else:
+            assert 'id="prediction-warning"' not in body
+    assert api["extrapolation"] == 6 and "warning" in api, api  # 4096 = 64 * 2^6
+
+
+@test
+def coupling_result_page_shows_reach_and_warning_as_the_api():
+    st, b = S.post("/api/v1/runs", {"runs": [
+        {"application": "cpl", "executable": "e", "system": "s", "nprocs": p,
+         "runtime": 3 + 200 / p, "kernels": [{"name": "a", "time": 1 + 100 / p},
+                                             {"name": "b", "time": 2 + 100 / p}]}
+        for p in (2, 4, 8, 16)]})
+    assert st == 201, b
+    fields = {"application": "cpl", "system": "s", "predict": "4096", "step": "result"}
+    body = page("/model/couple?" + urllib.parse.urlencode(fields))
+    st, api = S.post("/api/v1/couple", {"application": "cpl", "system": "s",
+                                        "x": "nprocs", "predict": [4096]}, token=False)
+    assert st == 200, api
+    p = api["predictions"][0]
+    assert p["extrapolation"] == 8, p
+    assert text_of(body, "prediction-extrapolation") == \
+        "Extrapolated 8 doublings beyond the measured range."
+    assert text_of(body, "prediction-warning") == "Warning: " + p["warning"]
+    assert "8 doublings</td><td>" in body  # the predictions table's column
+
+
+report()

@@ -1,0 +1,186 @@
+/* Tests of formats/import_chrome: the run and the trace record a Trace Event
+ * file becomes — ranks in pid then tid order (numbers before strings),
+ * nested events in begin order with the enclosing one first, B/E pairs, an
+ * E without a B, a B never closed, names beyond the trace's name limit
+ * sharing "(other events)" — and the stream's refusals by line. */
+#include "formats/formats.h"
+#include "formats/limits.h"
+#include "models/trace.h"
+#include "tests/harness.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/buf.h"
+
+struct got {
+    int runs;
+    long long nprocs;
+    double runtime;
+    size_t nkernels;
+    char kernel0[LIMIT_NAME + 1];
+    double time0;
+    long long calls0;
+    struct trace *t;
+};
+
+static int take_runs(void *ctx, const struct run_record *r, size_t n, struct err *err)
+{
+    struct got *g = ctx;
+    (void)err;
+    g->runs += (int)n;
+    g->nprocs = r[0].nprocs;
+    g->runtime = r[0].runtime;
+    g->nkernels = r[0].nkernels;
+    snprintf(g->kernel0, sizeof g->kernel0, "%s", r[0].kernels[0].name);
+    g->time0 = r[0].kernels[0].time;
+    g->calls0 = r[0].kernels[0].calls;
+    return 0;
+}
+
+static int take_trace(void *ctx, const char *uid, struct trace *t, struct err *err)
+{
+    struct got *g = ctx;
+    (void)uid;
+    (void)err;
+    trace_free(g->t);
+    g->t = t;
+    return 0;
+}
+
+static int parse(const char *text, struct got *g, struct err *e)
+{
+    struct fmt_sink sink = {take_runs, NULL, g, take_trace};
+    struct fmt_file f = {"t.json", text, strlen(text)};
+    memset(g, 0, sizeof *g);
+    err_clear(e);
+    return fmt_parse("chrome-trace", &f, 1, NULL, &sink, e);
+}
+
+static void test_ranks_and_nesting(void)
+{
+    struct got g;
+    struct err e = {0};
+    const char *text =
+        "{\"traceEvents\": [\n"
+        "{\"ph\": \"X\", \"pid\": 2, \"tid\": 1, \"ts\": 10, \"dur\": 5, \"name\": "
+        "\"a\"},\n"
+        "{\"ph\": \"X\", \"pid\": 1, \"tid\": \"b\", \"ts\": 0, \"dur\": 1, \"name\": "
+        "\"a\"},\n"
+        "{\"ph\": \"X\", \"pid\": 1, \"tid\": 3, \"ts\": 4, \"dur\": 2, \"name\": "
+        "\"inner\"},\n"
+        "{\"ph\": \"X\", \"pid\": 1, \"tid\": 3, \"ts\": 4, \"dur\": 6, \"name\": "
+        "\"outer\"},\n"
+        "{\"ph\": \"E\", \"pid\": 1, \"tid\": 3, \"ts\": 7},\n"
+        "{\"ph\": \"B\", \"pid\": 2, \"tid\": 1, \"ts\": 11, \"name\": \"b\"},\n"
+        "{\"ph\": \"E\", \"pid\": 2, \"tid\": 1, \"ts\": 13},\n"
+        "{\"ph\": \"B\", \"pid\": 2, \"tid\": 1, \"ts\": 14, \"name\": \"open\"}\n"
+        "], \"displayTimeUnit\": \"ns\"}";
+    CHECK_INT(parse(text, &g, &e), 0);
+    CHECK_INT(g.runs, 1);
+    CHECK_INT((int)g.nprocs, 2);
+    CHECK_NEAR(g.runtime, 15e-6, 1e-18);
+    CHECK_INT((int)g.nkernels, 4); /* a, inner, outer, b; "open" never closed */
+    CHECK_STR(g.kernel0, "a");
+    CHECK_NEAR(g.time0, 6e-6, 1e-18);
+    CHECK_INT((int)g.calls0, 2);
+    CHECK(g.t != NULL);
+    if (g.t == NULL)
+        return;
+    CHECK_INT(g.t->nranks, 3);
+    /* rank 0 = (1, 3): outer before inner (same begin, longer first) */
+    CHECK_INT((int)g.t->ranks[0].nevents, 2);
+    CHECK_STR(g.t->names[g.t->ranks[0].ev[0].name], "outer");
+    CHECK_STR(g.t->names[g.t->ranks[0].ev[1].name], "inner");
+    CHECK_NEAR(g.t->ranks[0].ev[0].begin, 4e-6, 1e-18);
+    CHECK_NEAR(g.t->ranks[0].ev[0].end, 10e-6, 1e-18);
+    CHECK_NEAR(g.t->ranks[0].t_end, 10e-6, 1e-18);
+    /* rank 1 = (1, "b"), rank 2 = (2, 1) with a and the B/E pair b */
+    CHECK_INT((int)g.t->ranks[1].nevents, 1);
+    CHECK_INT((int)g.t->ranks[2].nevents, 2);
+    CHECK_STR(g.t->names[g.t->ranks[2].ev[1].name], "b");
+    CHECK_NEAR(g.t->ranks[2].ev[1].end - g.t->ranks[2].ev[1].begin, 2e-6, 1e-15);
+    CHECK_INT(g.t->ranks[2].ev[1].op, TRACE_OP_STATE);
+    trace_free(g.t);
+}
+
+static void test_many_names(void)
+{
+    struct got g;
+    struct err e = {0};
+    struct buf b;
+    int other = -1;
+    buf_init(&b, 1 << 20);
+    buf_puts(&b, "[");
+    for (int i = 0; i < 300; i++) /* k0 runs longest */
+        buf_printf(&b,
+                   "%s{\"ph\": \"X\", \"pid\": 0, \"tid\": 0, \"ts\": %d, \"dur\": %d, "
+                   "\"name\": \"k%d\"}",
+                   i ? ",\n" : "", 1000 * i, 600 - i, i);
+    buf_puts(&b, "]");
+    CHECK_INT(parse(buf_str(&b), &g, &e), 0);
+    CHECK_INT((int)g.nkernels, 300);
+    CHECK(g.t != NULL);
+    if (g.t != NULL) {
+        CHECK_INT(g.t->nnames, LIMIT_TRACE_NAMES);
+        for (int i = 0; i < g.t->nnames; i++)
+            if (strcmp(g.t->names[i], "(other events)") == 0)
+                other = i;
+        CHECK_INT(other, LIMIT_TRACE_NAMES - 1);
+        CHECK_STR(g.t->names[g.t->ranks[0].ev[0].name], "k0");
+        CHECK_INT(g.t->ranks[0].ev[299].name, LIMIT_TRACE_NAMES - 1);
+        trace_free(g.t);
+    }
+    buf_free(&b);
+}
+
+static void test_epoch_timestamps(void)
+{
+    /* Kineto writes microseconds since the epoch with fractions: the
+     * durations are the file's own, not differences of huge numbers */
+    struct got g;
+    struct err e = {0};
+    CHECK_INT(parse("[{\"ph\": \"X\", \"pid\": 1, \"tid\": 1, "
+                    "\"ts\": 1621401187223005.8, \"dur\": 1.4, \"name\": \"k\"}]",
+                    &g, &e),
+              0);
+    CHECK_NEAR(g.time0, 1.4e-6, 0);
+    CHECK(g.t != NULL);
+    if (g.t != NULL) {
+        CHECK_NEAR(g.t->ranks[0].ev[0].end - g.t->ranks[0].ev[0].begin, 1.4e-6, 1e-18);
+        trace_free(g.t);
+    }
+}
+
+static void test_refusals(void)
+{
+    struct got g;
+    struct err e = {0};
+    CHECK_INT(parse("[{\"ph\": \"X\", \"ts\": 1, \"dur\": 1, \"name\": \"a\"},]", &g, &e),
+              -1);
+    CHECK(strstr(e.message, "comma") != NULL);
+    CHECK_INT(parse("{\"traceEvents\": [\n{\"ph\": \"X\", \"ts\": 1}\n", &g, &e), -1);
+    CHECK_STR(e.message, "t.json:3: the file ends inside traceEvents (truncated?)");
+    CHECK_INT(parse("{\"traceEvents\": [{\"ph\": \"B\", \"ts\": 5, \"name\": \"a\"}, "
+                    "{\"ph\": \"E\", \"ts\": 4}]}",
+                    &g, &e),
+              -1);
+    CHECK(strstr(e.message, "traceEvents[1]: an E event ends before its B event began") !=
+          NULL);
+    CHECK_INT(parse("\"just a string\"", &g, &e), -1);
+    CHECK_INT(e.status, 422);
+    /* no pid: the run, no trace */
+    CHECK_INT(parse("[{\"ph\": \"X\", \"ts\": 1, \"dur\": 2, \"name\": \"a\"}]", &g, &e),
+              0);
+    CHECK(g.t == NULL);
+    CHECK_INT((int)g.nprocs, 1);
+}
+
+int main(void)
+{
+    RUN(test_ranks_and_nesting);
+    RUN(test_many_names);
+    RUN(test_epoch_timestamps);
+    RUN(test_refusals);
+    return harness_report();
+}

@@ -1,0 +1,602 @@
+/* view_scaling: the "Scaling at …" section of an application's page (SPEC
+ * §18) and the reach of a prediction as the modeling pages show it; see
+ * view.h.
+ *
+ * The section renders core/scaling.h's answer (the adapter,
+ * server/dash_app.c, asks for it with the page's executable and system and
+ * the picker's x and target): the headline (the bottleneck at the target and
+ * how the modelled runtime grows), the kernels that scale worse than the
+ * whole, a table of laws with the values and shares at the largest measured
+ * x and at the target, the warnings, the metrics and what could not be
+ * modelled. A selection without a law (too few values of x) shows why, with
+ * the picker to choose another x. No HTTP, no database.
+ */
+#include "web/svg.h"
+#include "web/view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static double num(json_t *o, const char *key)
+{
+    return json_number_value(json_object_get(o, key));
+}
+
+static const char *str(json_t *o, const char *key)
+{
+    return json_string_value(json_object_get(o, key));
+}
+
+/* A time in seconds for people: 3 significant digits in s, ms, µs or ns. */
+static void seconds(struct page *p, double s)
+{
+    static const struct {
+        double scale;
+        const char *unit;
+    } units[] = {{1, "s"}, {1e-3, "ms"}, {1e-6, "µs"}, {1e-9, "ns"}};
+    size_t i;
+    if (!isfinite(s)) {
+        page_puts(p, "–");
+        return;
+    }
+    for (i = 0; i + 1 < sizeof units / sizeof units[0] && fabs(s) < units[i].scale; i++)
+        ;
+    if (s == 0)
+        i = 0;
+    if (fabs(s) >= 1000) { /* whole seconds, three significant digits: 11600 s */
+        double e = pow(10, floor(log10(fabs(s))) - 2);
+        page_printf(p, "%.0f&nbsp;s", round(s / e) * e);
+        return;
+    }
+    page_printf(p, "%.3g&nbsp;%s", s / units[i].scale, units[i].unit);
+}
+
+static void percent(struct page *p, double share)
+{
+    page_printf(p, "%.1f&nbsp;%%", 100 * share);
+}
+
+/* The value of a series at x: seconds for kernels and the runtime, a plain
+ * number for metrics. */
+static void value(struct page *p, double v, int time)
+{
+    if (time)
+        seconds(p, v);
+    else if (isfinite(v))
+        page_printf(p, "%.3g", v);
+    else
+        page_puts(p, "–");
+}
+
+void view_reach(struct page *p, json_t *prediction, const char *id)
+{
+    double reach = num(prediction, "extrapolation");
+    const char *w = str(prediction, "warning");
+    if (reach > 0) {
+        page_puts(p, "<p class=\"reach\"");
+        if (id) {
+            page_puts(p, " id=\"");
+            page_attr(p, id);
+            page_puts(p, "-extrapolation\"");
+        }
+        page_printf(p, ">Extrapolated %.3g doubling%s beyond the measured range.</p>\n",
+                    reach, reach == 1 ? "" : "s");
+    }
+    if (w) {
+        page_puts(p, "<p class=\"notice bad\" role=\"alert\"");
+        if (id) {
+            page_puts(p, " id=\"");
+            page_attr(p, id);
+            page_puts(p, "-warning\"");
+        }
+        page_puts(p, ">Warning: ");
+        page_text(p, w);
+        page_puts(p, "</p>\n");
+    }
+}
+
+/* "nprocs = 256" */
+static void at(struct page *p, const char *x, double v)
+{
+    page_text(p, x);
+    page_puts(p, "&nbsp;=&nbsp;");
+    page_num(p, v);
+}
+
+/* The picker's x: nprocs and the inputs of the configurations (at most
+ * MAX_X), appended to vars; returns how many. */
+#define MAX_X 32
+static size_t x_choices(const struct view_app *v, json_t *vars)
+{
+    int i;
+    json_array_append_new(vars, json_string("nprocs"));
+    for (i = 0; i < v->nconfigs && json_array_size(vars) < MAX_X; i++) {
+        json_t *in = json_loads(v->configs[i].inputs_json, 0, NULL), *val;
+        const char *key;
+        json_object_foreach(in, key, val)
+        {
+            size_t j;
+            for (j = 0; j < json_array_size(vars); j++)
+                if (strcmp(json_string_value(json_array_get(vars, j)), key) == 0)
+                    break;
+            if (j == json_array_size(vars) && j < MAX_X)
+                json_array_append_new(vars, json_string(key));
+        }
+        json_decref(in);
+    }
+    return json_array_size(vars);
+}
+
+/* The picker: x and the target, with the page's filters kept. */
+static void picker(struct page *p, const struct view_app *v, json_t *s)
+{
+    const char *x = v->scaling_x ? v->scaling_x : "nprocs";
+    json_t *vars = json_array();
+    size_t i, n;
+
+    page_puts(p, "<form class=\"filters card\" method=\"get\" action=\"/applications/");
+    page_url(p, v->name);
+    page_puts(p, "#scaling-at\">\n");
+    if (v->exe) {
+        page_puts(p, "<input type=\"hidden\" name=\"executable\" value=\"");
+        page_attr(p, v->exe);
+        page_puts(p, "\">");
+    }
+    if (v->sys) {
+        page_puts(p, "<input type=\"hidden\" name=\"system\" value=\"");
+        page_attr(p, v->sys);
+        page_puts(p, "\">");
+    }
+    page_puts(p, "<div class=\"field\"><label for=\"s-x\">Over</label>"
+                 "<select id=\"s-x\" name=\"x\">");
+    n = x_choices(v, vars);
+    for (i = 0; i < n; i++) {
+        page_puts(p, "<option value=\"");
+        page_attr(p, json_string_value(json_array_get(vars, i)));
+        page_printf(p, "\"%s>",
+                    strcmp(json_string_value(json_array_get(vars, i)), x) == 0
+                        ? " selected"
+                        : "");
+        page_text(p, json_string_value(json_array_get(vars, i)));
+        page_puts(p, "</option>");
+    }
+    json_decref(vars);
+    page_puts(p, "</select></div>\n<div class=\"field\"><label for=\"s-target\">Target"
+                 "</label><input type=\"text\" id=\"s-target\" name=\"target\" "
+                 "inputmode=\"decimal\" "
+                 "value=\"");
+    if (s != NULL)
+        page_printf(p, "%.15g", num(s, "target"));
+    else if (v->scaling_target)
+        page_attr(p, v->scaling_target);
+    page_puts(
+        p, "\"><span class=\"hint\">default: 4 × the largest measured</span></div>\n"
+           "<div class=\"field\"><button type=\"submit\">Show</button></div></form>\n");
+}
+
+/* What the laws were fitted to: system, executable, fixed inputs, values. */
+static void selection(struct page *p, json_t *s, const char *x)
+{
+    json_t *sel = json_object_get(s, "selection"), *vals, *fixed, *v;
+    const char *key;
+    size_t i, n;
+
+    vals = json_object_get(sel, "values");
+    fixed = json_object_get(sel, "fixed");
+    n = json_array_size(vals);
+    page_puts(p,
+              "<p class=\"muted\" id=\"scaling-selection\">Every kernel of the runs on ");
+    page_text(p, str(sel, "system"));
+    if (str(sel, "executable")) {
+        page_puts(p, " (");
+        page_text(p, str(sel, "executable"));
+        page_puts(p, ")");
+    }
+    json_object_foreach(fixed, key, v)
+    {
+        page_puts(p, ", ");
+        at(p, key, json_number_value(v));
+    }
+    page_printf(p, ", modelled over %s", "");
+    page_text(p, x);
+    page_printf(p, " with <code>auto</code> from %lld runs at %zu values (",
+                (long long)json_integer_value(json_object_get(sel, "runs")), n);
+    for (i = 0; i < n; i++) {
+        if (i > 0)
+            page_puts(p, i + 1 == n ? " and " : ", ");
+        if (n > 6 && i == 2) {
+            page_puts(p, "…, ");
+            i = n - 2;
+        }
+        page_num(p, json_number_value(json_array_get(vals, i)));
+    }
+    page_puts(
+        p, "). A share is of the modelled runtime: the sum of the kernels' laws.</p>\n");
+}
+
+/* The headline: the bottleneck at the target and the whole's growth. */
+static void headline(struct page *p, json_t *s, const char *x)
+{
+    json_t *ks = json_object_get(s, "kernels"), *b = json_array_get(ks, 0);
+    json_t *total = json_object_get(s, "total");
+    double xm = num(s, "measured"), xt = num(s, "target");
+
+    if (b == NULL || !json_is_string(json_object_get(s, "bottleneck"))) {
+        page_puts(p, "<p class=\"notice\" id=\"scaling-headline\">No kernel could be "
+                     "modelled (the runs record no kernel times, or too few of them), so "
+                     "there are no shares; the runtime's own law is below.</p>\n");
+        return;
+    }
+    page_puts(p, "<p class=\"notice headline\" id=\"scaling-headline\">At ");
+    at(p, x, xt);
+    page_puts(p, " the bottleneck is <strong id=\"bottleneck\">");
+    page_text(p, str(s, "bottleneck"));
+    page_puts(p, "</strong>: ");
+    percent(p, num(b, "share_target"));
+    page_puts(p, " of the modelled runtime (");
+    percent(p, num(b, "share_measured"));
+    page_puts(p, " at ");
+    at(p, x, xm);
+    page_puts(p, "). The modelled runtime goes from ");
+    seconds(p, num(total, "measured"));
+    page_puts(p, " to ");
+    seconds(p, num(total, "target"));
+    page_puts(p, ".</p>\n");
+}
+
+/* The kernels whose share grows: Calotoiu et al.'s scalability bugs. */
+static void worse(struct page *p, json_t *s)
+{
+    json_t *ks = json_object_get(s, "kernels"), *k;
+    size_t i, n = 0;
+
+    json_array_foreach(ks, i, k) n +=
+        json_is_true(json_object_get(k, "worse_than_whole"));
+    if (json_array_size(ks) == 0)
+        return;
+    if (n == 0) {
+        page_puts(p, "<p id=\"scaling-worse\">No kernel scales worse than the whole "
+                     "application.</p>\n");
+        return;
+    }
+    page_printf(p,
+                "<p id=\"scaling-worse\">Scale%s worse than the whole application "
+                "(a share that grows by a tenth or more): ",
+                n == 1 ? "s" : "");
+    n = 0;
+    json_array_foreach(ks, i, k)
+    {
+        if (!json_is_true(json_object_get(k, "worse_than_whole")))
+            continue;
+        page_puts(p, n++ ? ", " : "");
+        page_puts(p, "<strong>");
+        page_text(p, str(k, "name"));
+        page_puts(p, "</strong> (");
+        percent(p, num(k, "share_measured"));
+        page_puts(p, " → ");
+        percent(p, num(k, "share_target"));
+        page_puts(p, ")");
+    }
+    page_puts(p, ".</p>\n");
+}
+
+/* One law's cells: value at the measured end, [share], value at the target
+ * with its interval, [share], then the law (the longest, last, so that a
+ * phone shows the numbers first) (shares 1: the shares, 0: no such cells,
+ * -1: empty cells). */
+static void law_cells(struct page *p, json_t *k, int time, int shares)
+{
+    page_puts(p, "<td class=\"num\">");
+    value(p, num(k, "measured"), time);
+    page_puts(p, "</td>");
+    if (shares > 0) {
+        page_puts(p, "<td class=\"num\">");
+        percent(p, num(k, "share_measured"));
+        page_puts(p, "</td>");
+    } else if (shares < 0) {
+        page_puts(p, "<td></td>");
+    }
+    page_puts(p, "<td class=\"num\"><strong>");
+    value(p, num(k, "y"), time);
+    page_puts(p, "</strong><span class=\"hint\">");
+    value(p, num(k, "lo"), time);
+    page_puts(p, " – ");
+    value(p, num(k, "hi"), time);
+    page_puts(p, "</span></td>");
+    if (shares > 0) {
+        page_puts(p, "<td class=\"num\">");
+        percent(p, num(k, "share_target"));
+        page_puts(p, "</td>");
+    } else if (shares < 0) {
+        page_puts(p, "<td></td>");
+    }
+    page_puts(p, "<td><code class=\"law\">");
+    page_text(p, str(k, "formula"));
+    page_puts(p, "</code></td>");
+}
+
+static void table_head(struct page *p, const char *first, const char *x, json_t *s,
+                       int shares)
+{
+    page_printf(p, "<thead><tr><th>%s</th><th class=\"num\">At ", first);
+    at(p, x, num(s, "measured"));
+    page_puts(p, "</th>");
+    if (shares)
+        page_puts(p, "<th class=\"num\">Share</th>");
+    page_puts(p, "<th class=\"num\">At ");
+    at(p, x, num(s, "target"));
+    page_puts(p, "<span class=\"hint\">95&nbsp;% interval</span></th>");
+    if (shares)
+        page_puts(p, "<th class=\"num\">Share</th>");
+    page_puts(p, "<th>Law</th></tr></thead><tbody>\n");
+}
+
+/* The modelled runtime at the largest measured x and at the target as two
+ * bars stacked by kernel (the largest shares at the target first; past
+ * SVG_PALETTE_SIZE - 1 kernels the rest as "other"), wide and narrow. */
+#define CHART_KERNELS (SVG_PALETTE_SIZE - 1)
+static void chart(struct page *p, json_t *s, const char *x)
+{
+    json_t *ks = json_object_get(s, "kernels"), *k;
+    const char *comps[CHART_KERNELS + 1], *cats[2];
+    double values[2 * (CHART_KERNELS + 1)];
+    size_t i, n = json_array_size(ks), nc = n > CHART_KERNELS ? CHART_KERNELS + 1 : n;
+    struct svg_stacked st = {0}, small;
+    struct buf wide, narrow;
+    struct err e = {0};
+
+    if (n == 0 || p->arena == NULL)
+        return;
+    memset(values, 0, sizeof values);
+    json_array_foreach(ks, i, k)
+    {
+        size_t c = i < CHART_KERNELS ? i : CHART_KERNELS;
+        double m = num(k, "measured"), t = num(k, "y");
+        comps[c] = i < CHART_KERNELS || n == CHART_KERNELS + 1 ? str(k, "name") : "other";
+        values[c] += m > 0 ? m : 0;
+        values[nc + c] += t > 0 ? t : 0;
+    }
+    cats[0] = arena_printf(p->arena, "%.6g (measured)", num(s, "measured"));
+    cats[1] = arena_printf(p->arena, "%.6g (target)", num(s, "target"));
+    if (cats[0] == NULL || cats[1] == NULL)
+        return;
+    st.title = "Modelled runtime by kernel";
+    st.xlabel = x;
+    st.ylabel = "time (s)";
+    st.categories = cats;
+    st.ncategories = 2;
+    st.components = comps;
+    st.ncomponents = nc;
+    st.values = values;
+    small = st;
+    small.width = 400;
+    small.height = 340;
+    buf_init(&wide, 4u << 20);
+    buf_init(&narrow, 4u << 20);
+    if (svg_stacked(&wide, &st, &e) == 0 && svg_stacked(&narrow, &small, &e) == 0)
+        page_svg_pair(
+            p, &wide, &narrow,
+            "Each kernel's law at the largest measured value and at the target, "
+            "stacked: the bar is the modelled runtime.");
+    buf_free(&wide);
+    buf_free(&narrow);
+}
+
+static void kernels_table(struct page *p, json_t *s, const char *x)
+{
+    json_t *ks = json_object_get(s, "kernels"), *k, *total = json_object_get(s, "total");
+    json_t *rt = json_object_get(s, "runtime");
+    size_t i;
+
+    if (json_array_size(ks) == 0) {
+        /* no kernels: the runtime's own law alone */
+        if (!json_is_object(rt))
+            return;
+        page_table_open(p, "The runtime's law");
+        table_head(p, "Series", x, s, 0);
+        page_puts(p, "<tr><td class=\"name\">Measured runtime</td>");
+        law_cells(p, rt, 1, 0);
+        page_puts(p, "</tr>\n</tbody>");
+        page_table_close(p);
+        return;
+    }
+    page_table_open(p, "Kernels' laws and shares");
+    table_head(p, "Kernel", x, s, 1);
+    json_array_foreach(ks, i, k)
+    {
+        int bug = json_is_true(json_object_get(k, "worse_than_whole"));
+        page_printf(p, "<tr%s><td class=\"name\">", bug ? " class=\"alert\"" : "");
+        page_text(p, str(k, "name"));
+        /* the marks on a line of their own, so that the column stays narrow */
+        if (i == 0 || bug || json_is_string(json_object_get(k, "warning"))) {
+            page_puts(p, "<span class=\"hint\">");
+            if (i == 0)
+                page_puts(p, "<span class=\"badge\">bottleneck</span> ");
+            if (bug)
+                page_puts(p, "<span class=\"badge\">scales worse</span> ");
+            if (json_is_string(json_object_get(k, "warning")))
+                page_puts(p, "<span class=\"badge\">warning</span>");
+            page_puts(p, "</span>");
+        }
+        page_puts(p, "</td>");
+        law_cells(p, k, 1, 1);
+        page_puts(p, "</tr>\n");
+    }
+    page_puts(p, "<tr><td class=\"name\"><strong>Modelled runtime</strong></td>"
+                 "<td class=\"num\">");
+    seconds(p, num(total, "measured"));
+    page_puts(p, "</td><td class=\"num\">100&nbsp;%</td><td class=\"num\"><strong>");
+    seconds(p, num(total, "target"));
+    page_puts(p, "</strong></td><td class=\"num\">100&nbsp;%</td><td class=\"muted\">"
+                 "the sum of the laws above</td></tr>\n");
+    if (json_is_object(rt)) {
+        page_puts(p,
+                  "<tr><td class=\"name\">Measured runtime<span class=\"hint\">its own "
+                  "law</span></td>");
+        law_cells(p, rt, 1, -1);
+        page_puts(p, "</tr>\n");
+    }
+    page_puts(p, "</tbody>");
+    page_table_close(p);
+}
+
+/* The warnings of the predictions at the target (the kernels', then the
+ * runtime's and the metrics'), one line each, behind a summary. */
+static void warnings(struct page *p, json_t *s)
+{
+    json_t *lists[3], *k;
+    size_t i, l, n = 0, all = 0;
+    double reach =
+        num(s, "measured") > 0 ? log2(num(s, "target") / num(s, "measured")) : 0;
+
+    lists[0] = json_object_get(s, "kernels");
+    lists[1] = json_pack("[O]", json_is_object(json_object_get(s, "runtime"))
+                                    ? json_object_get(s, "runtime")
+                                    : json_object());
+    lists[2] = json_object_get(s, "metrics");
+    if (reach > 0)
+        page_printf(
+            p,
+            "<p class=\"reach\" id=\"scaling-extrapolation\">The target lies %.3g "
+            "doubling%s beyond the largest measured value.</p>\n",
+            reach, reach == 1 ? "" : "s");
+    for (l = 0; l < 3; l++)
+        json_array_foreach(lists[l], i, k)
+        {
+            n += json_is_string(json_object_get(k, "warning"));
+            all += json_is_string(json_object_get(k, "formula"));
+        }
+    if (n > 0) {
+        page_puts(p, "<details class=\"request\" id=\"scaling-warnings\"><summary>");
+        page_printf(p, "Warnings on %zu of the %zu predictions", n, all);
+        page_puts(p, "</summary><ul>\n");
+        for (l = 0; l < 3; l++)
+            json_array_foreach(lists[l], i, k)
+            {
+                if (!json_is_string(json_object_get(k, "warning")))
+                    continue;
+                page_puts(p, "<li><strong>");
+                page_text(p, l == 1 ? "the measured runtime" : str(k, "name"));
+                page_puts(p, "</strong>: ");
+                page_text(p, str(k, "warning"));
+                page_puts(p, "</li>\n");
+            }
+        page_puts(p, "</ul></details>\n");
+    }
+    json_decref(lists[1]);
+}
+
+static void metrics(struct page *p, json_t *s, const char *x)
+{
+    json_t *ms = json_object_get(s, "metrics"), *m;
+    size_t i;
+    if (json_array_size(ms) == 0)
+        return;
+    page_puts(p, "<h3>Metrics</h3>\n");
+    page_table_open(p, "Metrics' laws");
+    table_head(p, "Metric", x, s, 0);
+    json_array_foreach(ms, i, m)
+    {
+        page_puts(p, "<tr><td class=\"name\">");
+        page_text(p, str(m, "name"));
+        page_puts(p, "</td>");
+        law_cells(p, m, 0, 0);
+        page_puts(p, "</tr>\n");
+    }
+    page_puts(p, "</tbody>");
+    page_table_close(p);
+}
+
+static void skipped(struct page *p, json_t *s)
+{
+    json_t *sk = json_object_get(s, "skipped"), *k;
+    size_t i;
+    if (json_array_size(sk) == 0)
+        return;
+    page_puts(p, "<p class=\"muted\" id=\"scaling-skipped\">Not modelled: ");
+    json_array_foreach(sk, i, k)
+    {
+        page_puts(p, i ? "; " : "");
+        page_text(p, str(k, "name") ? str(k, "name") : "the runtime");
+        page_puts(p, " (");
+        page_text(p, str(k, "reason"));
+        page_puts(p, ")");
+    }
+    page_puts(p, ".</p>\n");
+}
+
+/* The rest of the API's query for the selection shown: system, executable,
+ * and each fixed variable (nprocs=, input.NAME=). */
+static void json_link_rest(struct page *p, json_t *sel)
+{
+    const char *key;
+    json_t *v;
+    page_puts(p, "&amp;system=");
+    page_url(p, str(sel, "system"));
+    if (str(sel, "executable")) {
+        page_puts(p, "&amp;executable=");
+        page_url(p, str(sel, "executable"));
+    }
+    json_object_foreach(json_object_get(sel, "fixed"), key, v)
+    {
+        page_puts(p, strcmp(key, "nprocs") == 0 ? "&amp;" : "&amp;input.");
+        page_url(p, key);
+        page_printf(p, "=%.17g", json_number_value(v));
+    }
+}
+
+void view_scaling_at(struct page *p, const struct view_app *v)
+{
+    json_t *s = v->scaling;
+    const char *x = s ? str(s, "x") : (v->scaling_x ? v->scaling_x : "nprocs");
+
+    if (s == NULL && v->scaling_error == NULL)
+        return;
+    page_puts(p, "<section class=\"scaling\" aria-labelledby=\"scaling-at\">\n<h2 "
+                 "id=\"scaling-at\">Scaling at ");
+    if (s != NULL)
+        at(p, x, num(s, "target"));
+    else
+        page_text(p, x);
+    page_puts(p, "</h2>\n");
+    if (s == NULL) {
+        page_puts(p, "<p class=\"notice\" id=\"scaling-error\">");
+        page_text(p, v->scaling_error->message);
+        page_puts(p, "</p>\n");
+        picker(p, v, NULL);
+        page_puts(p, "</section>\n");
+        return;
+    }
+    if (json_object_get(s, "kernels") == NULL) {
+        /* the selection alone: too many runs to model unasked */
+        page_printf(
+            p,
+            "<p class=\"notice\" id=\"scaling-ask\">Every kernel of these %lld runs "
+            "modelled at once shows which one will dominate at the target. With "
+            "this many runs the fits take a moment, so they are made when you ask: "
+            "<em>Show</em>.</p>\n",
+            (long long)json_integer_value(
+                json_object_get(json_object_get(s, "selection"), "runs")));
+        picker(p, v, s);
+        selection(p, s, x);
+        page_puts(p, "</section>\n");
+        return;
+    }
+    headline(p, s, x);
+    worse(p, s);
+    picker(p, v, s);
+    selection(p, s, x);
+    chart(p, s, x);
+    kernels_table(p, s, x);
+    warnings(p, s);
+    metrics(p, s, x);
+    skipped(p, s);
+    page_puts(p, "<p>JSON: <a href=\"/api/v1/applications/");
+    page_url(p, v->name);
+    page_puts(p, "/scaling?x=");
+    page_url(p, x);
+    page_printf(p, "&amp;target=%.15g", num(s, "target"));
+    json_link_rest(p, json_object_get(s, "selection"));
+    page_puts(p, "\">the same as the API answers it</a></p>\n</section>\n");
+}
