@@ -35,33 +35,14 @@ struct db_backend {
     /* db/runs.h */
     int (*runs_insert)(db *d, const struct run_record *runs, size_t n, long long *ids,
                        int *existed, struct err *err);
-    int (*runs_list)(db *d, const struct db_run_filter *f, arena *a,
-                     struct db_run_row **rows, struct err *err);
 
     /* db/summary.h */
     int (*summary_add_run)(db *d, long long run_id, struct err *err);
-    int (*runs_page)(db *d, const struct db_page_query *q, arena *a,
-                     struct db_page_row **rows, struct err *err);
-    long long (*runs_rank)(db *d, const struct db_page_query *q, struct err *err);
 
-    /* db/select.h */
-    int (*select_runs)(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,
-                       struct err *err);
+    /* db/select.h: the read snapshot of a fit (the selections themselves are
+     * db/select.c's) */
     int (*select_begin)(db *d, struct err *err);
     void (*select_end)(db *d);
-    int (*select_fit_configs)(db *d, const struct db_sel_fit *q,
-                              struct db_fit_configs *out, struct err *err);
-    int (*fit_sums)(db *d, const struct db_fit_y *y, struct db_fit_sum *sums, size_t n,
-                    struct err *err);
-    int (*fit_spread)(db *d, const struct db_fit_y *y, const long long *configs,
-                      size_t nconfig, double mean, double center, double *ss_mean,
-                      double *ss_center, struct err *err);
-    int (*fit_nth)(db *d, const struct db_fit_y *y, const long long *configs,
-                   size_t nconfig, size_t k, int two, double *v, struct err *err);
-    int (*select_overlay)(db *d, const struct db_sel_overlay *q, struct db_sel_rows *out,
-                          struct err *err);
-    int (*select_couple)(db *d, const struct db_sel_couple *q, arena *a,
-                         struct db_couple_rows *out, struct err *err);
 
     /* db/history.h */
     int (*history_configs)(db *d, const struct db_history_filter *f, int max, arena *a,
@@ -111,13 +92,14 @@ int db_savepoint(db *d, enum db_savepoint op, struct err *err);
 int db_is_postgres(const char *path);
 
 /* Brings a database at version `have` to db_schema_version(): every step of
- * schema (a backend's schema text, split into steps by its "-- migration N"
- * lines) numbered above `have` goes, in order, to step(d, N, sql, err), which
- * runs sql and records N in one transaction. A database newer than this
- * prophecyd is refused. Returns 0, or -1 with err set. */
+ * schema (an engine's schema text, split into steps by its "-- migration N"
+ * lines) numbered above `have` runs, in order, in its own transaction
+ * (the engine's begin), followed in it by finish(d, N, err), the engine's
+ * own work for step N (at least recording N as the database's version). A
+ * database newer than this prophecyd is refused. Returns 0, or -1 with err
+ * set. */
 int db_migrate(db *d, const char *schema, int have,
-               int (*step)(db *d, int version, const char *sql, struct err *err),
-               struct err *err);
+               int (*finish)(db *d, int version, struct err *err), struct err *err);
 
 /* The ids of a run's application, executable and system, created on first
  * use (db/runs.c); c remembers the last names, so a batch of runs of one
@@ -128,7 +110,7 @@ struct db_resolved {
 };
 int db_resolve(db *d, struct db_resolved *c, const struct run_record *r, struct err *err);
 
-/* Reading stored runs (db/runs.c), for the engines' own listings: one row
+/* Reading stored runs (db/runs.c; db_run_same for the engines' stores): one row
  * of the run columns (id, uid, application, executable, system, nprocs,
  * runtime, started_at, submitter, created_at, commit, branch) from st; a
  * run's inputs, metrics, kernels and tags; whether stored run id has

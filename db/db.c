@@ -230,8 +230,7 @@ int db_schema_version(void)
 }
 
 int db_migrate(db *d, const char *schema, int have,
-               int (*step)(db *d, int version, const char *sql, struct err *err),
-               struct err *err)
+               int (*finish)(db *d, int version, struct err *err), struct err *err)
 {
     const char *p = schema, *next;
     int target = db_schema_version();
@@ -249,7 +248,10 @@ int db_migrate(db *d, const char *schema, int have,
             sql = xstrndup(p, next ? (size_t)(next - p) : strlen(p));
             if (sql == NULL)
                 return err_nomem(err);
-            rc = step(d, v, sql, err);
+            rc = d->eng->begin(d, err) != 0 || d->eng->exec(d, sql, err) != 0 ||
+                 finish(d, v, err) != 0 || d->eng->commit(d, err) != 0;
+            if (rc != 0)
+                d->eng->rollback(d);
             xfree(sql);
             if (rc != 0)
                 return -1;

@@ -1,8 +1,8 @@
 /* select: the one measurement selection — which stored runs a model is built
  * from or checked against.
  *
- * Typed requests in, typed rows out; no SQL and no engine types here (the
- * SQLite implementation is db/sqlite/select.c). Used by curve fitting's
+ * Typed requests in, typed rows out; no SQL and no engine types here
+ * (written once for both engines in db/select.c). Used by curve fitting's
  * database form (db_select_fit_configs and db_fit_*, aggregates streamed per
  * configuration; db_select_runs, every run, is the per-run reference), the
  * parameterization's measured overlay

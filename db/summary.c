@@ -1,6 +1,6 @@
 /* summary: configuration summaries and the dashboard's reads (db/summary.h),
  * written once for every engine on db/query.h, except what each engine
- * keeps its own way (adding a run, one page of runs: db/backend.h).
+ * keeps its own way (adding a run: db/backend.h).
  *
  * Every statement here is bounded by the number of configurations or by one
  * page of runs; none reads all runs of an application. Sums over bigint
@@ -8,6 +8,10 @@
  */
 #include "db/summary.h"
 #include "db/query.h"
+#include "common/buf.h"
+
+#include <limits.h>
+#include <string.h>
 
 static const char *col_text(db *d, struct db_stmt *st, int i, arena *a)
 {
@@ -21,15 +25,331 @@ int db_summary_add_run(db *d, long long run_id, struct err *err)
     return d->be->summary_add_run(d, run_id, err);
 }
 
-int db_runs_page(db *d, const struct db_page_query *q, arena *a,
-                 struct db_page_row **rows, struct err *err)
+/* ---- one page of runs ---------------------------------------------------- */
+
+/* The id scans, one constant per order (the statement cache is keyed by the
+ * address). The runtime and nprocs orders follow their covering index
+ * (app_id, key, exe_id, system_id, id) exactly, ties broken by executable,
+ * system, then id, so a deep page skips index entries without sorting and
+ * the filters are read from the index; the filters short-circuit when 0. */
+#define PAGE_IDS(order)                                                                  \
+    "SELECT id FROM runs WHERE app_id = ?1 AND (?2 = 0 OR exe_id = ?2) AND "             \
+    "(?3 = 0 OR system_id = ?3) ORDER BY " order " LIMIT ?4 OFFSET ?5"
+/* In id order with a system: equalities on runs_by_system_app (system_id,
+ * app_id, id), which is then in id order and covering. */
+#define PAGE_IDS_SYSTEM(order)                                                           \
+    "SELECT id FROM runs WHERE system_id = ?3 AND app_id = ?1 AND (?2 = 0 OR exe_id = "  \
+    "?2) ORDER BY " order " LIMIT ?4 OFFSET ?5"
+/* Without an executable or system filter (the common page), the same walk
+ * without the two short-circuit tests, which SQLite evaluates on every
+ * skipped entry: an old ?page=N link to the middle of 1,000,000 runs walks
+ * 500,000 entries in about half the time. */
+#define PAGE_IDS_ALL(order)                                                              \
+    "SELECT id FROM runs WHERE app_id = ?1 ORDER BY " order " LIMIT ?4 OFFSET ?5"
+/* The three orders (id, nprocs, runtime), each ascending and descending, of
+ * one of the page statements above. */
+#define PAGE_ORDERS(ids)                                                                 \
+    {                                                                                    \
+        {ids("id"), ids("id DESC")},                                                     \
+            {ids("nprocs, exe_id, system_id, id"),                                       \
+             ids("nprocs DESC, exe_id DESC, system_id DESC, id DESC")},                  \
+            {ids("runtime, exe_id, system_id, id"),                                      \
+             ids("runtime DESC, exe_id DESC, system_id DESC, id DESC")},                 \
+    }
+static const char *const page_ids_all_sql[3][2] = PAGE_ORDERS(PAGE_IDS_ALL);
+static const char *const page_ids_system_sql[2] = {PAGE_IDS_SYSTEM("id"),
+                                                   PAGE_IDS_SYSTEM("id DESC")};
+static const char *const page_ids_sql[3][2] = PAGE_ORDERS(PAGE_IDS);
+
+/* Keyset pages: the ids that follow a cursor run's key in one direction
+ * (?4 rows). In id order that is one id range. In a key order it is first
+ * the rest of the cursor's tie group (same key, executable and system: an
+ * equality range of the covering index, in id order), then the groups past
+ * it (a vector range of the same index), so neither walks the entries
+ * before the cursor nor a whole group of ties. ?6 is the key (an integer for
+ * nprocs, a double for the runtime), ?7 ?8 the executable and system, ?9 the
+ * id; ?5 is not used. */
+#define PAGE_FILTER                                                                      \
+    "app_id = ?1 AND (?2 = 0 OR exe_id = ?2) AND (?3 = 0 OR system_id = ?3)"
+#define PAGE_FROM_ID(cmp, dir)                                                           \
+    "SELECT id FROM runs WHERE " PAGE_FILTER " AND id " cmp " ?9 ORDER BY id" dir        \
+    " LIMIT ?4"
+#define PAGE_FROM_ID_SYSTEM(cmp, dir)                                                    \
+    "SELECT id FROM runs WHERE system_id = ?3 AND app_id = ?1 AND (?2 = 0 OR exe_id = "  \
+    "?2) AND id " cmp " ?9 ORDER BY id" dir " LIMIT ?4"
+#define PAGE_FROM_TIE(key, cmp, dir)                                                     \
+    "SELECT id FROM runs WHERE " PAGE_FILTER " AND " key " = ?6 AND exe_id = ?7 AND "    \
+    "system_id = ?8 AND id " cmp " ?9 ORDER BY id" dir " LIMIT ?4"
+#define PAGE_FROM_REST(key, cmp, dir)                                                    \
+    "SELECT id FROM runs WHERE " PAGE_FILTER " AND (" key ", exe_id, system_id) " cmp    \
+    " (?6, ?7, ?8) ORDER BY " key dir ", exe_id" dir ", system_id" dir ", id" dir        \
+    " LIMIT ?4"
+static const char *const page_from_id_sql[2] = {PAGE_FROM_ID(">", ""),
+                                                PAGE_FROM_ID("<", " DESC")};
+static const char *const page_from_id_system_sql[2] = {PAGE_FROM_ID_SYSTEM(">", ""),
+                                                       PAGE_FROM_ID_SYSTEM("<", " DESC")};
+static const char *const page_from_sql[2][2][2] = {
+    /* [sort - 1][descending][tie group, rest] */
+    {{PAGE_FROM_TIE("nprocs", ">", ""), PAGE_FROM_REST("nprocs", ">", "")},
+     {PAGE_FROM_TIE("nprocs", "<", " DESC"), PAGE_FROM_REST("nprocs", "<", " DESC")}},
+    {{PAGE_FROM_TIE("runtime", ">", ""), PAGE_FROM_REST("runtime", ">", "")},
+     {PAGE_FROM_TIE("runtime", "<", " DESC"), PAGE_FROM_REST("runtime", "<", " DESC")}},
+};
+
+/* A cursor run's place in every order. */
+struct page_key {
+    long long id, app_id, exe_id, system_id, nprocs;
+    double runtime;
+};
+
+/* Reads run id's key into *k: 1, 0 when the run is not stored, or -1. */
+static int page_key(db *d, long long id, struct page_key *k, struct err *err)
 {
-    return d->be->runs_page(d, q, a, rows, err);
+    struct db_stmt *st = dq_prepare(
+        d, "SELECT app_id, exe_id, system_id, nprocs, runtime FROM runs WHERE id = ?1",
+        err, "i", id);
+    int rc = st ? dq_step(d, st, err) : -1;
+    if (rc == 1) {
+        k->id = id;
+        k->app_id = dq_ll(d, st, 0);
+        k->exe_id = dq_ll(d, st, 1);
+        k->system_id = dq_ll(d, st, 2);
+        k->nprocs = dq_ll(d, st, 3);
+        k->runtime = dq_dbl(d, st, 4);
+        dq_reset(d, st);
+    }
+    return rc;
+}
+
+/* The ids of q's filters that follow key k in q's sort, ascending or
+ * descending (desc), at most want of them (want < 0: all) into ids (NULL:
+ * only count them). Returns their number, or -1 with err set. */
+static long long keyset_ids(db *d, const struct db_page_query *q, int sort, int desc,
+                            const struct page_key *k, long long *ids, long long want,
+                            struct err *err)
+{
+    const char *sql[2] = {NULL, NULL};
+    long long n = 0;
+    int s, rc = 0;
+
+    if (sort == DB_SORT_ID)
+        sql[0] =
+            q->system_id != 0 ? page_from_id_system_sql[desc] : page_from_id_sql[desc];
+    else {
+        sql[0] = page_from_sql[sort - 1][desc][0];
+        sql[1] = page_from_sql[sort - 1][desc][1];
+    }
+    for (s = 0; s < 2 && sql[s] != NULL && (want < 0 || n < want); s++) {
+        long long lim = want < 0 ? LLONG_MAX : want - n;
+        struct db_stmt *st;
+        if (sort == DB_SORT_RUNTIME)
+            st = dq_prepare(d, sql[s], err, "iiiiidiii", q->app_id, q->exe_id,
+                            q->system_id, lim, 0LL, k->runtime, k->exe_id, k->system_id,
+                            k->id);
+        else
+            st = dq_prepare(d, sql[s], err, "iiiiiiiii", q->app_id, q->exe_id,
+                            q->system_id, lim, 0LL, k->nprocs, k->exe_id, k->system_id,
+                            k->id);
+        if (st == NULL)
+            return -1;
+        while ((want < 0 || n < want) && (rc = dq_step(d, st, err)) == 1) {
+            if (ids != NULL)
+                ids[n] = dq_ll(d, st, 0);
+            n++;
+        }
+        if (rc < 0)
+            return -1;
+        if (rc == 1)
+            dq_reset(d, st);
+    }
+    return n;
 }
 
 long long db_runs_rank(db *d, const struct db_page_query *q, struct err *err)
 {
-    return d->be->runs_rank(d, q, err);
+    int sort = q->sort >= DB_SORT_ID && q->sort <= DB_SORT_RUNTIME ? (int)q->sort : 0;
+    long long cursor = q->after != 0 ? q->after : q->before, n;
+    struct page_key k;
+    int found;
+
+    if (cursor == 0)
+        return 0;
+    if ((found = page_key(d, cursor, &k, err)) <= 0)
+        return found;
+    /* the runs before the cursor are those that follow it the other way */
+    n = keyset_ids(d, q, sort, q->desc ? 0 : 1, &k, NULL, -1, err);
+    if (n >= 0 && q->after != 0 && k.app_id == q->app_id &&
+        (q->exe_id == 0 || q->exe_id == k.exe_id) &&
+        (q->system_id == 0 || q->system_id == k.system_id))
+        n++; /* a page after the cursor starts past the cursor itself */
+    return n;
+}
+
+/* The page's runs and inputs by the position of their id in ?1 (a list of
+ * ids: a JSON array on SQLite, a bigint array on PostgreSQL), 0-based. */
+static const char SQ_PAGE_ROWS[] =
+    "SELECT j.key, r.id, e.name, s.name, r.nprocs, r.runtime, r.started_at, "
+    "r.created_at, (SELECT count(*) FROM kernels k WHERE k.run_id = r.id) "
+    "FROM json_each(?1) j JOIN runs r ON r.id = j.value JOIN executables e ON "
+    "e.id = r.exe_id JOIN systems s ON s.id = r.system_id";
+static const char PG_PAGE_ROWS[] =
+    "SELECT j.ord - 1, r.id, e.name, s.name, r.nprocs, r.runtime, r.started_at, "
+    "r.created_at, (SELECT count(*) FROM kernels k WHERE k.run_id = r.id) "
+    "FROM unnest(?1::bigint[]) WITH ORDINALITY j(id, ord) JOIN runs r ON r.id = j.id "
+    "JOIN executables e ON e.id = r.exe_id JOIN systems s ON s.id = r.system_id";
+static const char SQ_PAGE_INPUTS[] =
+    "SELECT j.key, i.name, i.value FROM json_each(?1) j JOIN run_inputs i ON "
+    "i.run_id = j.value ORDER BY j.key, i.name";
+static const char PG_PAGE_INPUTS[] =
+    "SELECT j.ord - 1, i.name, i.value FROM unnest(?1::bigint[]) WITH ORDINALITY "
+    "j(id, ord) JOIN run_inputs i ON i.run_id = j.id ORDER BY j.ord, i.name";
+
+/* Reads the rows and inputs of the n runs out[i].id. */
+static int page_rows(db *d, arena *a, struct db_page_row *out, int n, struct err *err)
+{
+    /* Inputs arrive grouped by row; each row's are copied once complete. */
+    struct rec_kv tmp[DB_PAGE_MAX_INPUTS];
+    long long cur = -1;
+    size_t nt = 0;
+    struct db_stmt *st;
+    struct buf ids;
+    int i, rc = -1;
+
+    buf_init(&ids, 64 * 1024);
+    buf_putc(&ids, DQ_SQL(d, '[', '{'));
+    for (i = 0; i < n; i++)
+        buf_printf(&ids, "%s%lld", i ? "," : "", out[i].id);
+    buf_putc(&ids, DQ_SQL(d, ']', '}'));
+    if (buf_failed(&ids)) {
+        buf_free(&ids);
+        return err_nomem(err);
+    }
+    st = dq_prepare(d, DQ_SQL(d, SQ_PAGE_ROWS, PG_PAGE_ROWS), err, "t", buf_str(&ids));
+    while (st != NULL && (rc = dq_step(d, st, err)) == 1) {
+        long long k = dq_ll(d, st, 0);
+        struct db_page_row *r;
+        if (k < 0 || k >= n)
+            continue;
+        r = &out[k];
+        r->id = dq_ll(d, st, 1);
+        r->executable = col_text(d, st, 2, a);
+        r->system = col_text(d, st, 3, a);
+        r->nprocs = dq_ll(d, st, 4);
+        r->runtime = dq_dbl(d, st, 5);
+        r->started_at = col_text(d, st, 6, a);
+        r->created_at = col_text(d, st, 7, a);
+        r->nkernels = dq_ll(d, st, 8);
+    }
+    st = rc == 0 ? dq_prepare(d, DQ_SQL(d, SQ_PAGE_INPUTS, PG_PAGE_INPUTS), err, "t",
+                              buf_str(&ids))
+                 : NULL;
+    rc = st ? 1 : -1;
+    while (rc == 1) {
+        long long k = -2;
+        rc = dq_step(d, st, err);
+        if (rc == 1)
+            k = dq_ll(d, st, 0);
+        if (k != cur && cur >= 0 && cur < n && nt > 0) {
+            out[cur].inputs = arena_alloc(a, nt * sizeof *out[cur].inputs);
+            if (out[cur].inputs == NULL) {
+                if (rc == 1)
+                    dq_reset(d, st);
+                rc = err_nomem(err);
+                break;
+            }
+            memcpy(out[cur].inputs, tmp, nt * sizeof *tmp);
+            out[cur].ninputs = nt;
+        }
+        if (rc != 1)
+            break;
+        if (k != cur) {
+            cur = k;
+            nt = 0;
+        }
+        if (nt < DB_PAGE_MAX_INPUTS) {
+            tmp[nt].name = col_text(d, st, 1, a);
+            tmp[nt].value = dq_dbl(d, st, 2);
+            nt++;
+        }
+    }
+    buf_free(&ids);
+    return rc;
+}
+
+int db_runs_page(db *d, const struct db_page_query *q, arena *a,
+                 struct db_page_row **rows, struct err *err)
+{
+    int sort = q->sort >= DB_SORT_ID && q->sort <= DB_SORT_RUNTIME ? (int)q->sort : 0;
+    int limit = q->limit >= 1 && q->limit <= 1000 ? q->limit : 50, want = limit;
+    long long offset = q->offset > 0 ? q->offset : 0;
+    int flip = 0, i, n = 0, rc = 0;
+    struct db_page_row *out;
+    struct db_stmt *st;
+
+    *rows = NULL;
+    out = arena_alloc(a, (size_t)limit * sizeof *out);
+    if (out == NULL)
+        return err_nomem(err);
+    memset(out, 0, (size_t)limit * sizeof *out);
+    if (q->after != 0 || q->before != 0) {
+        /* A cursor: the page is read from its run's key, backwards for a
+         * page before it (then reversed); no offset is walked. */
+        struct page_key k;
+        long long *tmp = arena_alloc(a, (size_t)limit * sizeof *tmp);
+        int found = tmp ? page_key(d, q->after ? q->after : q->before, &k, err) : -1;
+        long long got;
+        if (tmp == NULL)
+            return err_nomem(err);
+        if (found < 0)
+            return -1;
+        if (found) {
+            flip = q->after == 0;
+            got = keyset_ids(d, q, sort, (q->desc ? 1 : 0) ^ flip, &k, tmp, limit, err);
+            if (got < 0)
+                return -1;
+            n = (int)got;
+            for (i = 0; i < n; i++)
+                out[i].id = tmp[flip ? n - 1 - i : i];
+            goto have_ids;
+        }
+    }
+    /* Each order is total (ties end on id), so a page past the middle is the
+     * same rows read backwards from the other end: the walk over skipped
+     * index entries is never longer than half the runs. */
+    if (q->total > 0 && offset < q->total && offset + limit / 2 > q->total / 2) {
+        flip = 1;
+        offset = q->total - offset - limit;
+        if (offset < 0) {
+            want = limit + (int)offset;
+            offset = 0;
+        }
+    }
+    st = dq_prepare(d,
+                    sort == DB_SORT_ID && q->system_id != 0
+                        ? page_ids_system_sql[(q->desc ? 1 : 0) ^ flip]
+                    : q->exe_id == 0 && q->system_id == 0
+                        ? page_ids_all_sql[sort][(q->desc ? 1 : 0) ^ flip]
+                        : page_ids_sql[sort][(q->desc ? 1 : 0) ^ flip],
+                    err, "iiiii", q->app_id, q->exe_id, q->system_id, (long long)want,
+                    offset);
+    if (st == NULL)
+        return -1;
+    while (n < want && (rc = dq_step(d, st, err)) == 1)
+        out[n++].id = dq_ll(d, st, 0);
+    if (n == want)
+        dq_reset(d, st);
+    else if (rc < 0)
+        return -1;
+    for (i = 0; flip && i < n / 2; i++) {
+        long long t = out[i].id;
+        out[i].id = out[n - 1 - i].id;
+        out[n - 1 - i].id = t;
+    }
+have_ids:
+    if (n > 0 && page_rows(d, a, out, n, err) != 0)
+        return -1;
+    *rows = out;
+    return n;
 }
 
 static const char SQL_CONFIGS[] =

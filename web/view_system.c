@@ -87,8 +87,8 @@ static void param_plot(struct page *p, arena *a, const struct expr_param *params
     struct err e = {0};
     struct buf src, svg, formula;
     struct bpoint *pts;
-    struct svg_series series[MAX_GROUPS];
-    struct svg_curve curves[MAX_GROUPS];
+    struct svg_series series[MAX_GROUPS] = {0};
+    struct svg_curve curves[MAX_GROUPS] = {0};
     struct svg_plot2d plot = {0};
     size_t nb = 0, i, j, g, ng = 0, xi = 0, oi = (size_t)-1;
     double vals[EXPR_MAX_VARS];

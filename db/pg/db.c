@@ -486,26 +486,21 @@ static int schema_version(db *d, int *v, struct err *err)
     return 0;
 }
 
-/* Applies every migration above the database's version, holding the lock. */
-/* One migration step in its own transaction, its version recorded in it. */
-static int migration_step(db *d, int v, const char *sql, struct err *err)
+/* Migration step v's own work, inside its transaction: its version. */
+static int migration_finish(db *d, int v, struct err *err)
 {
     char setv[96];
     snprintf(setv, sizeof setv, "UPDATE prophecy_schema SET version = %d", v);
-    if (pg_exec(d, "BEGIN", err) != 0 || pg_exec(d, sql, err) != 0 ||
-        pg_exec(d, setv, err) != 0 || pg_exec(d, "COMMIT", err) != 0) {
-        pg_rollback(d);
-        return -1;
-    }
-    return 0;
+    return pg_exec(d, setv, err);
 }
 
+/* Applies every migration above the database's version, holding the lock. */
 static int migrate_locked(db *d, struct err *err)
 {
     int have;
     if (schema_version(d, &have, err) != 0)
         return -1;
-    return db_migrate(d, db_schema_pg_sql, have, migration_step, err);
+    return db_migrate(d, db_schema_pg_sql, have, migration_finish, err);
 }
 
 static int migrate(db *d, struct err *err)

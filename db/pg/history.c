@@ -3,8 +3,9 @@
  * db/history.h): same answers, same order, same errors.
  *
  * Differences from the SQLite text, and why:
- * - JSON inputs are compared through jsonb_each (SQLite: json_each); jsonb
- *   compares numbers by value, so {"N":1000} matches 1000.0 as in SQLite.
+ * - JSON inputs are compared through jsonb_each (SQLite: json_each), numbers
+ *   as doubles (INPUTS_MATCH), so {"N":1000} matches 1000.0 and 1e-05 matches
+ *   1.0000000000000001e-05 as in SQLite.
  * - Ids come back with RETURNING instead of last_insert_rowid.
  * - Parameters are cast where PostgreSQL could not infer their type from
  *   the statement alone ($2::text IS NULL ...).
@@ -43,11 +44,15 @@ static const char *get_text(arena *a, const PGresult *r, int row, int col, int *
 /* ---- configurations and series -------------------------------------------- */
 
 /* Every input of the filter (a JSON object, NULL: any) equals the
- * configuration's. */
+ * configuration's. Numbers compare as doubles, as SQLite's json_each hands
+ * them: jsonb compares them as exact decimals, so the filter's 17 digits
+ * (1.0000000000000001e-05) would miss the key's 15 (1e-05). */
 #define INPUTS_MATCH(filter, inputs)                                                     \
     "(" filter " IS NULL OR NOT EXISTS (SELECT 1 FROM jsonb_each((" filter               \
     ")::jsonb) f WHERE NOT EXISTS (SELECT 1 FROM jsonb_each((" inputs                    \
-    ")::jsonb) ci WHERE ci.key = f.key AND ci.value = f.value)))"
+    ")::jsonb) ci WHERE ci.key = f.key AND CASE WHEN jsonb_typeof(ci.value) = "          \
+    "'number' AND jsonb_typeof(f.value) = 'number' THEN (ci.value #>> '{}')::float8 = "  \
+    "(f.value #>> '{}')::float8 ELSE ci.value = f.value END)))"
 
 static const char SQL_CONFIGS[] =
     "SELECT c.id, e.name, s.name, c.nprocs, c.inputs FROM run_configs c "

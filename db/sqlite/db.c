@@ -154,28 +154,24 @@ static int user_version(db *d)
     return v;
 }
 
-/* Applies every migration above the database's user_version. */
-/* One migration step in its own transaction, its version recorded in it. */
-static int migration_step(db *d, int v, const char *sql, struct err *err)
+/* Migration step v's own work, inside its transaction: migration 11's
+ * judgements are packed in C (db/sqlite/judged.c); the version is recorded. */
+static int migration_finish(db *d, int v, struct err *err)
 {
     char setv[64];
     snprintf(setv, sizeof setv, "PRAGMA user_version = %d", v);
-    /* migration 11's judgements are packed in C (db/sqlite/judged.c) */
-    if (db_exec(d, "BEGIN IMMEDIATE", err) != 0 || db_exec(d, sql, err) != 0 ||
-        (v == 11 && sq_judged_migrate(d, err) != 0) || db_exec(d, setv, err) != 0 ||
-        db_exec(d, "COMMIT", err) != 0) {
-        db_rollback(d);
+    if (v == 11 && sq_judged_migrate(d, err) != 0)
         return -1;
-    }
-    return 0;
+    return db_exec(d, setv, err);
 }
 
+/* Applies every migration above the database's user_version. */
 static int migrate(db *d, struct err *err)
 {
     int have = user_version(d);
     if (have < 0)
         return db_fail(d, err);
-    return db_migrate(d, db_schema_sql, have, migration_step, err);
+    return db_migrate(d, db_schema_sql, have, migration_finish, err);
 }
 
 int sq_open(db **out, const char *path, const struct db_options *opt, struct err *err)

@@ -19,33 +19,13 @@ int sq_check(db *d, char **problems, struct err *err);
 /* db/runs.h */
 int sq_runs_insert(db *d, const struct run_record *runs, size_t n, long long *ids,
                    int *existed, struct err *err);
-int sq_runs_list(db *d, const struct db_run_filter *f, arena *a, struct db_run_row **rows,
-                 struct err *err);
 
 /* db/summary.h */
 int sq_summary_add_run(db *d, long long run_id, struct err *err);
-int sq_runs_page(db *d, const struct db_page_query *q, arena *a,
-                 struct db_page_row **rows, struct err *err);
-long long sq_runs_rank(db *d, const struct db_page_query *q, struct err *err);
 
 /* db/select.h */
-int sq_select_runs(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,
-                   struct err *err);
 int sq_select_begin(db *d, struct err *err);
 void sq_select_end(db *d);
-int sq_select_fit_configs(db *d, const struct db_sel_fit *q, struct db_fit_configs *out,
-                          struct err *err);
-int sq_fit_sums(db *d, const struct db_fit_y *y, struct db_fit_sum *sums, size_t n,
-                struct err *err);
-int sq_fit_spread(db *d, const struct db_fit_y *y, const long long *configs,
-                  size_t nconfig, double mean, double center, double *ss_mean,
-                  double *ss_center, struct err *err);
-int sq_fit_nth(db *d, const struct db_fit_y *y, const long long *configs, size_t nconfig,
-               size_t k, int two, double *v, struct err *err);
-int sq_select_overlay(db *d, const struct db_sel_overlay *q, struct db_sel_rows *out,
-                      struct err *err);
-int sq_select_couple(db *d, const struct db_sel_couple *q, arena *a,
-                     struct db_couple_rows *out, struct err *err);
 
 /* db/history.h */
 int sq_history_configs(db *d, const struct db_history_filter *f, int max, arena *a,

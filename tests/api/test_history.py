@@ -201,6 +201,25 @@ def series_errors():
 
 
 @test
+def series_input_numbers_by_value():
+    # A configuration's inputs are matched by number, whatever the text of
+    # the query: 1e-05, 0.00001 and 1.0e-5 are one number on both engines.
+    for rt, eps in ((1.0, 1e-05), (2.0, 3e-07)):
+        st, b = post(doc("ser3", rt, day(0), nprocs=4, inputs={"N": 1000, "eps": eps}))
+        assert st == 201, b
+    base = "/api/v1/series?application=ser3&system=SGI%20Origin2000&y=runtime&input.N=1000"
+    for text in ("1e-05", "0.00001", "1.0e-5", "1.00000000000000008e-05"):
+        st, b = S.get(base + "&input.eps=" + text)
+        assert st == 200, (text, st, b)
+        assert [p["value"] for p in b["points"]] == [1.0], (text, b)
+        assert b["inputs"] == {"N": 1000, "eps": 1e-05}, b
+    st, b = S.get(base + "&input.eps=3e-7")
+    assert st == 200 and [p["value"] for p in b["points"]] == [2.0], b
+    st, b = S.get(base + "&input.eps=1.1e-05")
+    expect_error(st, b, 404, "not_found")
+
+
+@test
 def compare_sides_exact_numbers():
     for rt in (1.0, 1.1, 0.9):
         post(doc("cmp", rt, day(0), branch="main", metrics={"m": rt}))
