@@ -2,6 +2,7 @@
 #include "models/changes.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 int changes_check(struct changes_opts *o, const char *field, struct err *err)
@@ -31,19 +32,19 @@ int changes_check(struct changes_opts *o, const char *field, struct err *err)
     return 0;
 }
 
-double changes_mw_p(double u, size_t m, size_t k)
+/* The upper tails of the permutation distribution of U for m after and k
+ * before values: tail[d] = the number of placements with U >= d, d in
+ * [0, m·k], tail[0] their total. The number of ways to place m after values
+ * among m + k with U = v is the coefficient of q^v of the Gaussian binomial
+ * [m+k choose m]_q = prod_{i=1..m} (1 - q^(k+i)) / (1 - q^i): built one
+ * factor at a time, each step an exact polynomial with integer coefficients
+ * (at most C(208, 8) < 2^53, exact in a double, and so are their sums). */
+static void mw_tails(size_t m, size_t k, double *tail)
 {
-    /* The number of ways to place m after values among m + k with U = v is
-     * the coefficient of q^v of the Gaussian binomial [m+k choose m]_q =
-     * prod_{i=1..m} (1 - q^(k+i)) / (1 - q^i): built one factor at a time,
-     * each step an exact polynomial with integer coefficients (at most
-     * C(208, 8) < 2^53, exact in a double). */
-    double c[CHANGES_MAX_AFTER * CHANGES_MAX_WINDOW + 1], total = 0, tail = 0, hi;
-    size_t i, d, deg = 0, from;
+    double *c = tail;
+    size_t i, d, deg = 0;
 
-    if (m == 0 || k == 0 || m > CHANGES_MAX_AFTER || k > CHANGES_MAX_WINDOW)
-        return 1;
-    memset(c, 0, sizeof c);
+    memset(c, 0, sizeof *c * (m * k + 1));
     c[0] = 1;
     for (i = 1; i <= m; i++) {
         size_t a = k + i, ndeg = deg + k;
@@ -56,15 +57,50 @@ double changes_mw_p(double u, size_t m, size_t k)
             c[d] += c[d - i];
         deg = ndeg;
     }
-    for (d = 0; d <= deg; d++)
-        total += c[d];
-    /* symmetric about m·k/2: the upper tail of the farther side, counted
-     * from the whole number at or below it (ties make halves) */
-    hi = fmax(u, (double)(m * k) - u);
-    from = (size_t)floor(hi);
-    for (d = from; d <= deg; d++)
-        tail += c[d];
-    return fmin(1.0, 2 * tail / total);
+    for (d = deg; d-- > 0;)
+        tail[d] += tail[d + 1];
+}
+
+/* The two-sided p value of u from the tails: symmetric about m·k/2, the
+ * upper tail of the farther side, counted from the whole number at or below
+ * it (ties make halves). */
+static double mw_p_of(double u, size_t m, size_t k, const double *tail)
+{
+    double hi = fmax(u, (double)(m * k) - u);
+    return fmin(1.0, 2 * tail[(size_t)floor(hi)] / tail[0]);
+}
+
+double changes_mw_p(double u, size_t m, size_t k)
+{
+    double tail[CHANGES_MAX_AFTER * CHANGES_MAX_WINDOW + 1];
+    if (m == 0 || k == 0 || m > CHANGES_MAX_AFTER || k > CHANGES_MAX_WINDOW)
+        return 1;
+    mw_tails(m, k, tail);
+    return mw_p_of(u, m, k, tail);
+}
+
+/* The tails a scan has built, one table per (m, k) met, each built when
+ * first needed: a scan of a long history meets few sizes many times. */
+struct mw_cache {
+    size_t window, max_after;
+    double **tails; /* [m * (window + 1) + k] */
+};
+
+static double cached_p(struct mw_cache *c, double u, size_t m, size_t k, int *nomem)
+{
+    double **slot;
+    if (c == NULL)
+        return changes_mw_p(u, m, k);
+    slot = &c->tails[m * (c->window + 1) + k];
+    if (*slot == NULL) {
+        *slot = malloc(sizeof **slot * (m * k + 1));
+        if (*slot == NULL) {
+            *nomem = 1;
+            return 1;
+        }
+        mw_tails(m, k, *slot);
+    }
+    return mw_p_of(u, m, k, *slot);
 }
 
 /* U of after[0..m) against before[0..k): pairs after > before, ties 1/2. */
@@ -103,7 +139,7 @@ static double weight(const struct changes_opts *o, size_t m, size_t top)
 
 /* The test of the newest run (see changes.h), on checked options. */
 static int newest(const double *y, size_t n, size_t since, const struct changes_opts *o,
-                  struct changes_point *out)
+                  struct mw_cache *cache, int *nomem, struct changes_point *out)
 {
     double p[CHANGES_MAX_AFTER + 1], best = INFINITY;
     size_t k[CHANGES_MAX_AFTER + 1], m, top = 0, best_m = 0;
@@ -114,7 +150,7 @@ static int newest(const double *y, size_t n, size_t since, const struct changes_
             break;
         from = t > since + o->window ? t - o->window : since;
         k[m] = t - from;
-        p[m] = changes_mw_p(mw_u(y + t, m, y + from, k[m]), m, k[m]);
+        p[m] = cached_p(cache, mw_u(y + t, m, y + from, k[m]), m, k[m], nomem);
         top = m;
     }
     for (m = o->min_after; m <= top; m++) {
@@ -153,22 +189,35 @@ int changes_newest(const double *y, size_t n, size_t since, const struct changes
                     : 0;
     if (changes_check(&opt, NULL, err) != 0 || check_values(y + lo, n - lo, err) != 0)
         return -1;
-    return newest(y, n, since, &opt, out);
+    int nomem = 0; /* stays 0: no cache to fill */
+    return newest(y, n, since, &opt, NULL, &nomem, out);
 }
 
 int changes_scan(const double *y, size_t n, const struct changes_opts *o,
                  struct changes_point *out, size_t max, struct err *err)
 {
     struct changes_opts opt = *o;
-    size_t i, since = 0, found = 0;
+    struct mw_cache cache = {0};
+    size_t i, since = 0, found = 0, slots;
+    int nomem = 0, rc = -1;
 
     if (changes_check(&opt, NULL, err) != 0 || check_values(y, n, err) != 0)
         return -1;
+    cache.window = opt.window;
+    cache.max_after = opt.max_after;
+    slots = (opt.max_after + 1) * (opt.window + 1);
+    cache.tails = calloc(slots, sizeof *cache.tails);
+    if (cache.tails == NULL)
+        return err_nomem(err);
     for (i = 1; i <= n && found < max; i++) {
         struct changes_point cp;
-        if (newest(y, i, since, &opt, &cp)) {
+        if (newest(y, i, since, &opt, &cache, &nomem, &cp)) {
             out[found++] = cp;
             since = cp.at;
+        }
+        if (nomem) {
+            err_nomem(err);
+            goto out;
         }
     }
     /* each change point's after side reaches to the next one */
@@ -176,5 +225,10 @@ int changes_scan(const double *y, size_t n, const struct changes_opts *o,
         size_t end = i + 1 < found ? out[i + 1].at : n;
         out[i].after = mean(y + out[i].at, end - out[i].at);
     }
-    return (int)found;
+    rc = (int)found;
+out:
+    for (i = 0; i < slots; i++)
+        free(cache.tails[i]);
+    free(cache.tails);
+    return rc;
 }

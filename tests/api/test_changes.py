@@ -1,0 +1,86 @@
+"""API tests of change points (SPEC §17): GET /api/v1/changes over whole
+histories, the changepoint watch and the scaling-law change watch."""
+import math
+
+from prophecy_test import Server, report, run_doc, test
+
+S = Server()
+
+
+def expect_error(status, body, want_status, want_code, field=None):
+    assert status == want_status, (status, body)
+    assert body["error"]["code"] == want_code, body
+    if field is not None:
+        assert body["error"].get("field") == field, body
+
+
+def at(i):
+    return "2026-%02d-%02dT%02d:00:00Z" % (1 + i // 500, 1 + (i // 20) % 25, i % 20)
+
+
+def noise(i):
+    """Deterministic noise within +-2.5 %: a step of 15 % never overlaps."""
+    return 1 + 0.025 * math.sin(i * 1.7)
+
+
+def upload(app, values, nprocs=8, commit="c%03d", **over):
+    ids = []
+    for i, v in enumerate(values):
+        d = run_doc(application=app, runtime=v, started_at=at(i), nprocs=nprocs,
+                    kernels=[], metrics={}, commit=commit % i)
+        d.update(over)
+        st, b = S.post("/api/v1/runs", d)
+        assert st == 201, b
+        ids.append(b["ids"][0])
+    return ids
+
+
+@test
+def changes_find_a_step_with_its_culprit_range():
+    step = [10 * noise(i) for i in range(20)] + [11.5 * noise(i) for i in range(20, 35)]
+    flat = [10 * noise(i) for i in range(35)]
+    ids = upload("chg", step, nprocs=8)
+    upload("chg", flat, nprocs=16)
+    st, b = S.get("/api/v1/changes?application=chg")
+    assert st == 200, b
+    assert len(b["changes"]) == 1, b
+    c = b["changes"][0]
+    assert c["configuration"] == {"executable": "matmul_sgi", "system": "SGI Origin2000",
+                                  "nprocs": 8, "inputs": {"N": 1000.0}}, c
+    assert c["y"] == "runtime" and c["run"] == ids[20], c
+    assert (c["commit"], c["from_commit"], c["to_commit"]) == ("c020", "c019", "c020"), c
+    # found with the 24th run: its 4 newest all above the 20 before, U = 80,
+    # p = 2 / C(24, 4) over the size's share of the significance (1/4)
+    assert math.isclose(c["p_value"], 8 / 10626, rel_tol=1e-12), c
+    assert math.isclose(c["before"], sum(step[:20]) / 20, rel_tol=1e-12), c
+    assert math.isclose(c["after"], sum(step[20:]) / 15, rel_tol=1e-12), c
+    assert math.isclose(c["ratio"], c["after"] / c["before"], rel_tol=1e-12), c
+    # the flat configuration alone: nothing
+    st, b = S.get("/api/v1/changes?application=chg&nprocs=16")
+    assert st == 200 and b == {"changes": []}, b
+    st, b = S.get("/api/v1/changes?application=chg&nprocs=8&y=runtime")
+    assert st == 200 and [x["run"] for x in b["changes"]] == [ids[20]], b
+    # a quantity no run has: no points, no change
+    st, b = S.get("/api/v1/changes?application=chg&y=metric:mflops")
+    assert st == 200 and b == {"changes": []}, b
+
+
+@test
+def changes_bad_queries():
+    st, b = S.get("/api/v1/changes")
+    expect_error(st, b, 422, "invalid", "application")
+    st, b = S.get("/api/v1/changes?application=chg&y=walltime")
+    expect_error(st, b, 400, "bad_parameter", "y")
+    st, b = S.get("/api/v1/changes?application=chg&nprocs=zero")
+    expect_error(st, b, 400, "bad_parameter", "nprocs")
+    st, b = S.get("/api/v1/changes?application=nosuchapp")
+    expect_error(st, b, 404, "not_found")
+    st, b = S.get("/api/v1/changes?application=chg&colour=red")
+    expect_error(st, b, 400, "unknown_parameter", "colour")
+
+
+if __name__ == "__main__":
+    try:
+        report()
+    finally:
+        S.close()
