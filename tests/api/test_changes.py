@@ -1,6 +1,7 @@
 """API tests of change points (SPEC §17): GET /api/v1/changes over whole
 histories, the changepoint watch and the scaling-law change watch."""
 import math
+import re
 
 from prophecy_test import Server, report, run_doc, test
 
@@ -63,6 +64,23 @@ def changes_find_a_step_with_its_culprit_range():
     # a quantity no run has: no points, no change
     st, b = S.get("/api/v1/changes?application=chg&y=metric:mflops")
     assert st == 200 and b == {"changes": []}, b
+
+
+@test
+def history_page_marks_the_change_with_its_range():
+    q = "application=chg&system=SGI%20Origin2000&nprocs=8&y=runtime"
+    st, body, _ = S.request("GET", "/history?" + q, token=None, raw=True)
+    assert st == 200, body[:300]
+    body = body.decode()
+    # the one change point of the API, in the list with its culprit range
+    # and the means either side, and as the chart's one change line
+    items = re.findall(r'<ul class="changes">(.*?)</ul>', body, re.S)
+    assert len(items) == 1 and items[0].count("<li>") == 1, items
+    assert '<code class="range">c019..c020</code>' in items[0], items[0]
+    assert "Shifted at commit <code>c020</code>" in items[0], items[0]
+    st, body, _ = S.request("GET", "/history?" + q.replace("nprocs=8", "nprocs=16"),
+                            token=None, raw=True)
+    assert st == 200 and '<ul class="changes">' not in body.decode()
 
 
 @test
