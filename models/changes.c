@@ -81,15 +81,45 @@ double changes_mw_p(double u, size_t m, size_t k)
 
 /* The tails a scan has built, one table per (m, k) met, each built when
  * first needed: a scan of a long history meets few sizes many times. */
-struct mw_cache {
+struct changes_cache {
     size_t window, max_after;
     double **tails; /* [m * (window + 1) + k] */
 };
+#define mw_cache changes_cache
+
+struct changes_cache *changes_cache_new(const struct changes_opts *o)
+{
+    struct changes_opts opt = *o;
+    struct changes_cache *c;
+    if (changes_check(&opt, NULL, NULL) != 0)
+        return NULL;
+    c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return NULL;
+    c->window = opt.window;
+    c->max_after = opt.max_after;
+    c->tails = calloc((opt.max_after + 1) * (opt.window + 1), sizeof *c->tails);
+    if (c->tails == NULL) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void changes_cache_free(struct changes_cache *c)
+{
+    if (c == NULL)
+        return;
+    for (size_t i = 0; i < (c->max_after + 1) * (c->window + 1); i++)
+        free(c->tails[i]);
+    free(c->tails);
+    free(c);
+}
 
 static double cached_p(struct mw_cache *c, double u, size_t m, size_t k, int *nomem)
 {
     double **slot;
-    if (c == NULL)
+    if (c == NULL || m > c->max_after || k > c->window)
         return changes_mw_p(u, m, k);
     slot = &c->tails[m * (c->window + 1) + k];
     if (*slot == NULL) {
@@ -193,42 +223,81 @@ int changes_newest(const double *y, size_t n, size_t since, const struct changes
     return newest(y, n, since, &opt, NULL, &nomem, out);
 }
 
-int changes_scan(const double *y, size_t n, const struct changes_opts *o,
-                 struct changes_point *out, size_t max, struct err *err)
+/* The scan of y[0..n) on checked options with cache c: every change point
+ * into out (at most max), *last the index of the run that found the last
+ * one (n when none). Returns their number, or -1 (out of memory). */
+static int scan(const double *y, size_t n, const struct changes_opts *opt,
+                struct changes_cache *c, struct changes_point *out, size_t max,
+                struct err *err)
 {
-    struct changes_opts opt = *o;
-    struct mw_cache cache = {0};
-    size_t i, since = 0, found = 0, slots;
-    int nomem = 0, rc = -1;
-
-    if (changes_check(&opt, NULL, err) != 0 || check_values(y, n, err) != 0)
-        return -1;
-    cache.window = opt.window;
-    cache.max_after = opt.max_after;
-    slots = (opt.max_after + 1) * (opt.window + 1);
-    cache.tails = calloc(slots, sizeof *cache.tails);
-    if (cache.tails == NULL)
-        return err_nomem(err);
+    size_t i, since = 0, found = 0;
+    int nomem = 0;
     for (i = 1; i <= n && found < max; i++) {
         struct changes_point cp;
-        if (newest(y, i, since, &opt, &cache, &nomem, &cp)) {
+        if (newest(y, i, since, opt, c, &nomem, &cp)) {
             out[found++] = cp;
             since = cp.at;
         }
-        if (nomem) {
-            err_nomem(err);
-            goto out;
-        }
+        if (nomem)
+            return err_nomem(err);
     }
     /* each change point's after side reaches to the next one */
     for (i = 0; i < found; i++) {
         size_t end = i + 1 < found ? out[i + 1].at : n;
         out[i].after = mean(y + out[i].at, end - out[i].at);
     }
-    rc = (int)found;
-out:
-    for (i = 0; i < slots; i++)
-        free(cache.tails[i]);
-    free(cache.tails);
+    return (int)found;
+}
+
+int changes_scan(const double *y, size_t n, const struct changes_opts *o,
+                 struct changes_point *out, size_t max, struct err *err)
+{
+    struct changes_opts opt = *o;
+    struct changes_cache *c;
+    int rc;
+
+    if (changes_check(&opt, NULL, err) != 0 || check_values(y, n, err) != 0)
+        return -1;
+    c = changes_cache_new(&opt);
+    if (c == NULL)
+        return err_nomem(err);
+    rc = scan(y, n, &opt, c, out, max, err);
+    changes_cache_free(c);
     return rc;
+}
+
+size_t changes_watch_runs(const struct changes_opts *o)
+{
+    struct changes_opts opt = *o;
+    if (changes_check(&opt, NULL, NULL) != 0)
+        return 0;
+    return opt.window + opt.max_after + opt.min_before;
+}
+
+int changes_watch(const double *y, size_t n, const struct changes_opts *o,
+                  struct changes_cache *c, struct changes_point *out, struct err *err)
+{
+    struct changes_opts opt = *o;
+    struct changes_point cp[CHANGES_WATCH_MAX_RUNS / 2 + 1];
+    size_t from;
+    int k;
+
+    if (changes_check(&opt, NULL, err) != 0)
+        return -1;
+    if (c != NULL && (c->window != opt.window || c->max_after != opt.max_after))
+        c = NULL; /* tables of other sizes: compute without them */
+    from = n > opt.window + opt.max_after + opt.min_before
+               ? n - (opt.window + opt.max_after + opt.min_before)
+               : 0;
+    if (check_values(y + from, n - from, err) != 0)
+        return -1;
+    k = scan(y + from, n - from, &opt, c, cp, sizeof cp / sizeof cp[0], err);
+    if (k < 0)
+        return -1;
+    if (k == 0 || cp[k - 1].found != n - from - 1)
+        return 0;
+    *out = cp[k - 1];
+    out->at += from;
+    out->found += from;
+    return 1;
 }

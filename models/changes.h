@@ -75,6 +75,29 @@ int changes_scan(const double *y, size_t n, const struct changes_opts *o,
 int changes_newest(const double *y, size_t n, size_t since, const struct changes_opts *o,
                    struct changes_point *out, struct err *err);
 
+/* ---- the changepoint watch -------------------------------------------------- */
+
+/* Permutation tables kept between calls (changes_watch): the watch judges
+ * run after run with the same sizes. Not thread-safe itself: one caller at
+ * a time. NULL when out of memory or o is bad. */
+struct changes_cache;
+struct changes_cache *changes_cache_new(const struct changes_opts *o);
+void changes_cache_free(struct changes_cache *c);
+
+/* The question a changepoint watch asks of a new run: y[0..n) are its
+ * configuration's latest values in time order, the new run's last. The
+ * scan is replayed over the last changes_watch_runs(o) of them (window +
+ * max_after + min_before, 68 by default: every run that can be on either
+ * side of a test of the new run, and min_before more to find the last
+ * change point before it, the one the watch already saw), so the watch
+ * needs no state of its own: 1 with *out (indices into y) when the new run
+ * is the one a change point is found with, 0 when not, -1 with err. c may
+ * be NULL. */
+#define CHANGES_WATCH_MAX_RUNS (2 * CHANGES_MAX_WINDOW + CHANGES_MAX_AFTER)
+size_t changes_watch_runs(const struct changes_opts *o);
+int changes_watch(const double *y, size_t n, const struct changes_opts *o,
+                  struct changes_cache *c, struct changes_point *out, struct err *err);
+
 /* The exact two-sided p value of the Mann-Whitney statistic u (pairs after >
  * before, ties one half) for m after values and k before values (m <=
  * CHANGES_MAX_AFTER, k <= CHANGES_MAX_WINDOW); 1 when m or k is 0. */
