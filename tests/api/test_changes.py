@@ -83,6 +83,64 @@ def history_page_marks_the_change_with_its_range():
     assert st == 200 and '<ul class="changes">' not in body.decode()
 
 
+CP_WATCH = {"application": "cpw", "system": "SGI Origin2000", "y": "runtime",
+            "detector": {"test": "changepoint"}}
+
+
+@test
+def changepoint_watch_alerts_once_where_the_change_is():
+    # the first run makes the application; the watch then judges every run
+    step = [10 * noise(i) for i in range(20)] + [11.5 * noise(i) for i in range(20, 50)]
+    flat = [10 * noise(i) for i in range(50)]
+    ids, alerts = [], []
+    upload("cpw", step[:1], nprocs=8)
+    st, b = S.post("/api/v1/watches", CP_WATCH)
+    assert st == 201, b
+    wid = b["id"]
+    for i in range(1, 50):
+        for nprocs, series in ((8, step), (16, flat)):
+            d = run_doc(application="cpw", runtime=series[i], started_at=at(i),
+                        nprocs=nprocs, kernels=[], metrics={}, commit="c%03d" % i)
+            st, b = S.post("/api/v1/runs", d)
+            assert st == 201, b
+            alerts += b["alerts"]
+            if nprocs == 8:
+                ids.append(b["ids"][0])
+    # one alert: the 24th run of the step reveals the change at the 21st
+    assert len(alerts) == 1, alerts
+    al = alerts[0]
+    assert al["watch"] == wid and al["commit"] == "c023" and al["direction"] == "up", al
+    assert math.isclose(al["value"], step[23], rel_tol=1e-15), al
+    assert math.isclose(al["expected"], sum(step[:20]) / 20, rel_tol=1e-12), al
+    # the same change point as GET /api/v1/changes finds over the history
+    st, c = S.get("/api/v1/changes?application=cpw")
+    assert [(x["configuration"]["nprocs"], x["to_commit"]) for x in c["changes"]] == \
+        [(8, "c020")], c
+    st, ws = S.get("/api/v1/watches")
+    mine = [x for x in ws["watches"] if x["id"] == wid][0]
+    assert mine["detector"] == {"test": "changepoint", "threshold": 0.001, "window": 67}
+    assert mine["judged"] == 98 and mine["out"] == 1, mine
+    # the judgements before the 13th run are "not ready"
+    st, s = S.get("/api/v1/series?application=cpw&system=SGI%20Origin2000&nprocs=8"
+                  "&y=runtime")
+    outs = [p["judgements"][0]["out"] for p in s["points"][1:]]
+    assert outs.count(True) == 1 and s["points"][23]["judgements"][0]["out"], outs
+
+
+@test
+def changepoint_watch_bad_definitions_store_nothing():
+    before = S.content()
+    for det, field in (({"test": "changepoint", "threshold": 1.5}, "detector.threshold"),
+                       ({"test": "changepoint", "threshold": 0}, "detector.threshold"),
+                       ({"test": "changepoint", "threshold": "low"},
+                        "detector.threshold"),
+                       ({"test": "changepoint", "window": 30}, "detector"),
+                       ({"test": "changepoints"}, "detector.test")):
+        st, b = S.post("/api/v1/watches", dict(CP_WATCH, detector=det))
+        expect_error(st, b, 422, "invalid", field)
+    assert S.content() == before
+
+
 @test
 def changes_bad_queries():
     st, b = S.get("/api/v1/changes")
