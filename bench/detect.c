@@ -23,7 +23,7 @@
  * newest runs that was not there before); and the changepoint watch's rank
  * tests of the newest runs (models/changes.h, default threshold 0.001),
  * both as replayed with the history's state and as the changepoint watch
- * asks (changes_watch over the latest runs it reads, no state kept).
+ * asks (changes_watch over the latest runs it reads, with its cache).
  *
  * Deterministic (GSL's mt19937, seed 1): two runs print the same table.
  * Usage: bench_detect [--series N] [--runs N] [--cv PCT] [--outliers PCT]
@@ -78,7 +78,8 @@ static int judge(struct detector *d, const double *y, size_t i)
 {
     if (d->changepoint == 3) {
         /* what the watch does: its window of the runs before (the latest
-         * changes_watch_runs), the new run last, no state of its own */
+         * changes_watch_runs), the new run last, its cache as the watch
+         * set keeps one */
         struct changes_opts o = {0};
         struct changes_point cp;
         return changes_watch(y, i + 1, &o, watch_cache, &cp, NULL) == 1;

@@ -62,9 +62,9 @@ static int check_y(json_t *v, const char **y, struct err *err)
  * {"test": "changepoint", "threshold": P}: each new run is asked whether it
  * reveals a change point of its configuration's series (models/changes.h:
  * changes_watch over the latest changes_watch_runs runs, the new one last;
- * the last change point it saw is found again in them, so the watch keeps
- * no state). Stored as a statistical watch whose window is the runs read
- * before the new one. */
+ * the last change point it saw is kept in the watch set's changes_cache,
+ * and found again in those runs when the set was read anew). Stored as a
+ * statistical watch whose window is the runs read before the new one. */
 
 #define CHANGEPOINT "changepoint"
 

@@ -2,6 +2,7 @@
 #include "models/changes.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,9 +82,18 @@ double changes_mw_p(double u, size_t m, size_t k)
 
 /* The tails a scan has built, one table per (m, k) met, each built when
  * first needed: a scan of a long history meets few sizes many times. */
+/* What a watch saw of one series: the key of its latest runs, and how
+ * many runs back from the newest the last change point is. */
+#define CHANGES_MEMO 4096
+struct changes_memo {
+    uint64_t key;
+    size_t back;
+};
+
 struct changes_cache {
     size_t window, max_after;
     double **tails; /* [m * (window + 1) + k] */
+    struct changes_memo memo[CHANGES_MEMO];
 };
 #define mw_cache changes_cache
 
@@ -274,29 +284,71 @@ size_t changes_watch_runs(const struct changes_opts *o)
     return opt.window + opt.max_after + opt.min_before;
 }
 
+/* The key of the last `len` values ending at y[n-1] for the threshold t. */
+static uint64_t memo_key(const double *y, size_t n, size_t len, double t)
+{
+    uint64_t h = 0x9e3779b97f4a7c15u ^ len, b;
+    memcpy(&b, &t, sizeof b);
+    h = (h ^ b) * 0xbf58476d1ce4e5b9u;
+    for (size_t i = n - len; i < n; i++) {
+        memcpy(&b, &y[i], sizeof b);
+        h = (h ^ b) * 0x94d049bb133111ebu;
+        h ^= h >> 31;
+    }
+    return h | 1; /* 0 marks an empty slot */
+}
+
 int changes_watch(const double *y, size_t n, const struct changes_opts *o,
                   struct changes_cache *c, struct changes_point *out, struct err *err)
 {
     struct changes_opts opt = *o;
-    struct changes_point cp[CHANGES_WATCH_MAX_RUNS / 2 + 1];
-    size_t from;
-    int k;
+    struct changes_point cp;
+    size_t from, span, since = SIZE_MAX;
+    struct changes_memo *m = NULL;
+    int nomem = 0, found;
 
     if (changes_check(&opt, NULL, err) != 0)
         return -1;
     if (c != NULL && (c->window != opt.window || c->max_after != opt.max_after))
         c = NULL; /* tables of other sizes: compute without them */
-    from = n > opt.window + opt.max_after + opt.min_before
-               ? n - (opt.window + opt.max_after + opt.min_before)
-               : 0;
-    if (check_values(y + from, n - from, err) != 0)
-        return -1;
-    k = scan(y + from, n - from, &opt, c, cp, sizeof cp / sizeof cp[0], err);
-    if (k < 0)
-        return -1;
-    if (k == 0 || cp[k - 1].found != n - from - 1)
+    span = opt.window + opt.max_after + opt.min_before;
+    from = n > span ? n - span : 0;
+    y += from;
+    n -= from;
+    if (n == 0)
         return 0;
-    *out = cp[k - 1];
+    if (check_values(y, n, err) != 0)
+        return -1;
+    if (c != NULL) {
+        /* the last change point this watch saw, kept under the runs before
+         * the new one: found when the previous judgement was of the run
+         * just before it */
+        uint64_t key = memo_key(y, n - 1, n - 1, opt.threshold);
+        m = &c->memo[key % CHANGES_MEMO];
+        if (m->key == key) /* before the runs it keeps: none among them */
+            since = m->back <= n - 1 ? n - 1 - m->back : 0;
+    }
+    if (since == SIZE_MAX) {
+        /* not seen: replayed from the runs before the new one */
+        struct changes_point all[CHANGES_WATCH_MAX_RUNS / 2 + 1];
+        int k = scan(y, n - 1, &opt, c, all, sizeof all / sizeof all[0], err);
+        if (k < 0)
+            return -1;
+        since = k > 0 ? all[k - 1].at : 0;
+    }
+    found = newest(y, n, since, &opt, c, &nomem, &cp);
+    if (nomem)
+        return err_nomem(err);
+    if (c != NULL) {
+        size_t len = n < span ? n : span - 1;
+        uint64_t key = memo_key(y, n, len, opt.threshold);
+        m = &c->memo[key % CHANGES_MEMO];
+        m->key = key;
+        m->back = n - (found ? cp.at : since);
+    }
+    if (!found)
+        return 0;
+    *out = cp;
     out->at += from;
     out->found += from;
     return 1;

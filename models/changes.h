@@ -77,22 +77,27 @@ int changes_newest(const double *y, size_t n, size_t since, const struct changes
 
 /* ---- the changepoint watch -------------------------------------------------- */
 
-/* Permutation tables kept between calls (changes_watch): the watch judges
- * run after run with the same sizes. Not thread-safe itself: one caller at
- * a time. NULL when out of memory or o is bad. */
+/* What changes_watch keeps between calls: the permutation tables (the
+ * watch judges run after run with the same sizes) and, for each series it
+ * judged lately, the last change point it saw, kept under the values of
+ * its latest runs. Not thread-safe itself: one caller at a time. NULL when
+ * out of memory or o is bad. */
 struct changes_cache;
 struct changes_cache *changes_cache_new(const struct changes_opts *o);
 void changes_cache_free(struct changes_cache *c);
 
 /* The question a changepoint watch asks of a new run: y[0..n) are its
- * configuration's latest values in time order, the new run's last. The
- * scan is replayed over the last changes_watch_runs(o) of them (window +
- * max_after + min_before, 68 by default: every run that can be on either
- * side of a test of the new run, and min_before more to find the last
- * change point before it, the one the watch already saw), so the watch
- * needs no state of its own: 1 with *out (indices into y) when the new run
- * is the one a change point is found with, 0 when not, -1 with err. c may
- * be NULL. */
+ * configuration's latest values in time order, the new run's last; only
+ * the last changes_watch_runs(o) of them are looked at (window + max_after
+ * + min_before, 68 by default: every run that can be on either side of a
+ * test of the new run, and min_before more). The last change point before
+ * the new run ("since") is the one this watch saw when it judged the run
+ * before it (in c, found by the values of the runs before the new one);
+ * when c has none (c NULL, another process, a restart, a run that came out
+ * of order) it is found again by replaying the scan over those runs. Runs
+ * judged in order thus get exactly the change points changes_scan finds.
+ * Returns 1 with *out (indices into y) when the new run reveals a change
+ * point, 0 when not, -1 with err. */
 #define CHANGES_WATCH_MAX_RUNS (2 * CHANGES_MAX_WINDOW + CHANGES_MAX_AFTER)
 size_t changes_watch_runs(const struct changes_opts *o);
 int changes_watch(const double *y, size_t n, const struct changes_opts *o,
