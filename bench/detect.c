@@ -21,7 +21,9 @@
  * "confirm": K); binary segmentation over the whole history so far
  * (detect_changepoints: an alarm when a change point appears within the
  * newest runs that was not there before); and the changepoint watch's rank
- * tests of the newest runs (models/changes.h, default threshold 0.001).
+ * tests of the newest runs (models/changes.h, default threshold 0.001),
+ * both as replayed with the history's state and as the changepoint watch
+ * asks (changes_watch over the latest runs it reads, with its cache).
  *
  * Deterministic (GSL's mt19937, seed 1): two runs print the same table.
  * Usage: bench_detect [--series N] [--runs N] [--cv PCT] [--outliers PCT]
@@ -63,13 +65,25 @@ struct detector {
     enum detect_test test; /* statistical watches */
     int confirm;           /* K: alarm when runs i-K..i are all out */
     int changepoint;       /* 1: binary segmentation over the whole history;
-                              2: rank tests of the newest runs (changes.h) */
+                              2: rank tests of the newest runs (changes.h);
+                              3: the changepoint watch as configured by
+                              default (changes_watch, core/watch.c) */
     int out[MAXLEN];       /* per-series state: was run i out? */
     size_t known;          /* change points found before this run */
 };
 
+static struct changes_cache *watch_cache;
+
 static int judge(struct detector *d, const double *y, size_t i)
 {
+    if (d->changepoint == 3) {
+        /* what the watch does: its window of the runs before (the latest
+         * changes_watch_runs), the new run last, its cache as the watch
+         * set keeps one */
+        struct changes_opts o = {0};
+        struct changes_point cp;
+        return changes_watch(y, i + 1, &o, watch_cache, &cp, NULL) == 1;
+    }
     if (d->changepoint == 2) {
         struct changes_opts o = {0};
         struct changes_point cp;
@@ -204,7 +218,9 @@ int main(int argc, char **argv)
         {"iqr 1.5, confirm 2", DETECT_IQR, 2, 0, {0}, 0},
         {"binary segmentation (history)", DETECT_ZSCORE, 0, 1, {0}, 0},
         {"changepoint 0.001 (ranks)", DETECT_ZSCORE, 0, 2, {0}, 0},
+        {"changepoint watch, as configured by default", DETECT_ZSCORE, 0, 3, {0}, 0},
     };
+    struct changes_opts defaults = {0};
 
     for (i = 1; i < argc; i++) {
         char *end = NULL;
@@ -228,6 +244,9 @@ int main(int argc, char **argv)
         }
     }
     gsl_set_error_handler_off();
+    watch_cache = changes_cache_new(&defaults);
+    if (watch_cache == NULL)
+        return 1;
     rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (rng == NULL)
         return 1;
@@ -257,5 +276,6 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
     gsl_rng_free(rng);
+    changes_cache_free(watch_cache);
     return 0;
 }

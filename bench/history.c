@@ -13,6 +13,8 @@
  * [--runs N] [--keep] [--db PATH]  (--keep leaves the database and prints its
  * path; --db measures one a --keep left instead of filling a new one;
  * --text-only measures only the answers the API sends, for a profile;
+ * GET /api/v1/changes (history_changes) is timed over a third application,
+ * one configuration of 10,000 runs, beside the series read of the same one.
  * --pg URI fills an empty PostgreSQL database instead and times the series
  * there, which reads runs_series every time)
  */
@@ -283,6 +285,7 @@ int main(int argc, char **argv)
         double t0 = now(), c0 = cpu_now();
         fill(d, "spread", runs, 100);
         fill(d, "one", runs, 1);
+        fill(d, "ten", 10000, 1);
         printf(
             "  stored %ld runs through core/ingest in batches of 1,000: %.1f us a run, "
             "CPU %.1f us\n",
@@ -296,6 +299,21 @@ int main(int argc, char **argv)
     printf("  series, 1 of 100 configurations (1,000 points, %zu bytes): %8.2f ms, CPU "
            "%.2f ms\n",
            np, ms, cpu);
+    json_decref(q);
+    /* GET /api/v1/changes over one configuration of 10,000 runs (SPEC §17:
+     * <= 100 ms), next to the series read of the same configuration */
+    q = json_pack("{s:s, s:s, s:s}", "application", "ten", "system", "sys", "y",
+                  "runtime");
+    ms = median_text_ms(d, q, &np, &cpu);
+    {
+        double cms = median_ms(d, history_changes, q, &np);
+        struct err ce = {0};
+        json_t *v = history_changes(d, q, &ce);
+        printf("  changes over one configuration of 10,000 runs: %8.2f ms (target <= 100 "
+               "ms; %zu change points; the bare series read in this run: %.2f ms)\n",
+               cms, json_array_size(json_object_get(v, "changes")), ms);
+        json_decref(v);
+    }
     json_decref(q);
     q = json_pack("{s:s, s:s, s:s}", "application", "one", "system", "sys", "y",
                   "runtime");

@@ -12,6 +12,7 @@
 #include "formats/json.h"
 #include "formats/json_text.h"
 #include "formats/limits.h"
+#include "models/changes.h"
 #include "models/detect.h"
 
 #include <errno.h>
@@ -338,6 +339,103 @@ out:
     json_decref(h.watches);
     arena_free(a);
     return rc;
+}
+
+/* ---- change points ---------------------------------------------------------- */
+
+/* The change points of one configuration's series appended to list. */
+static int config_changes(db *d, const struct db_history_config *c, const char *y,
+                          const struct changes_opts *o, arena *a, json_t *list,
+                          struct err *err)
+{
+    struct db_series_point *p;
+    struct changes_point *cp;
+    double *v;
+    size_t *at;
+    int n, k, i, m = 0;
+
+    n = db_history_series(d, c->id, y, a, &p, err);
+    if (n < 0)
+        return -1;
+    v = arena_alloc(a, sizeof *v * (size_t)(n + 1));
+    at = arena_alloc(a, sizeof *at * (size_t)(n + 1));
+    cp = arena_alloc(a, sizeof *cp * (size_t)(n / 2 + 1));
+    if (v == NULL || at == NULL || cp == NULL)
+        return err_nomem(err);
+    for (i = 0; i < n; i++)
+        if (isfinite(p[i].value)) {
+            at[m] = (size_t)i;
+            v[m++] = p[i].value;
+        }
+    k = changes_scan(v, (size_t)m, o, cp, (size_t)(n / 2 + 1), err);
+    if (k < 0)
+        return -1;
+    for (i = 0; i < k; i++) {
+        const struct db_series_point *first = &p[at[cp[i].at]],
+                                     *last = &p[at[cp[i].at - 1]];
+        json_t *inputs = json_loads(c->inputs_json, 0, NULL);
+        json_t *cfg = json_pack("{s:s, s:s, s:I, s:o}", "executable", c->executable,
+                                "system", c->system, "nprocs", (json_int_t)c->nprocs,
+                                "inputs", inputs ? inputs : json_object());
+        json_t *one = json_pack(
+            "{s:o, s:s, s:I, s:s?, s:s?, s:s?, s:o, s:o, s:o, s:f}", "configuration", cfg,
+            "y", y, "run", (json_int_t)first->run, "commit", first->commit, "from_commit",
+            last->commit, "to_commit", first->commit, "before", num_or_null(cp[i].before),
+            "after", num_or_null(cp[i].after), "ratio",
+            num_or_null(cp[i].before > 0 ? cp[i].after / cp[i].before : NAN), "p_value",
+            cp[i].p);
+        if (one == NULL || json_array_append_new(list, one) != 0)
+            return err_nomem(err);
+    }
+    return 0;
+}
+
+json_t *history_changes(db *d, json_t *query, struct err *err)
+{
+    struct db_history_filter f;
+    struct db_history_config *c;
+    struct changes_opts o = {0};
+    const char *y = qstr(query, "y");
+    json_t *list = NULL, *out = NULL;
+    arena *a = arena_new();
+    int n, i;
+
+    if (a == NULL) {
+        err_nomem(err);
+        return NULL;
+    }
+    if (y == NULL)
+        y = "runtime";
+    if (history_query_filter(query, a, &f, err) != 0 || check_y(y, err) != 0 ||
+        changes_check(&o, NULL, err) != 0)
+        goto out;
+    n = db_history_configs(d, &f, LIMIT_CHANGES_CONFIGS + 1, a, &c, err);
+    if (n < 0)
+        goto out;
+    if (n > LIMIT_CHANGES_CONFIGS) {
+        err_set(err, 413, "too_large", NULL,
+                "more than %d configurations match; narrow with executable=, system=, "
+                "nprocs= or input.NAME=",
+                LIMIT_CHANGES_CONFIGS);
+        goto out;
+    }
+    list = json_array();
+    for (i = 0; i < n && list != NULL; i++) {
+        /* each configuration's points in an arena of its own: a scan over
+         * many configurations holds one series at a time */
+        arena *one = arena_new();
+        int rc = one ? config_changes(d, &c[i], y, &o, one, list, err) : err_nomem(err);
+        arena_free(one);
+        if (rc != 0)
+            goto out;
+    }
+    out = list ? json_pack("{s:O}", "changes", list) : NULL;
+    if (out == NULL)
+        err_nomem(err);
+out:
+    json_decref(list);
+    arena_free(a);
+    return out;
 }
 
 /* ---- compare ---------------------------------------------------------------- */

@@ -30,6 +30,15 @@ json_t *history_series(db *d, json_t *query, struct err *err);
 struct buf;
 int history_series_text(db *d, json_t *query, struct buf *out, struct err *err);
 
+/* GET /api/v1/changes: the change points (models/changes.h, default
+ * options) of y (default runtime) over the whole history of every
+ * configuration the filter matches: {"changes": [{"configuration":
+ * {executable, system, nprocs, inputs}, "y", "run", "commit", "from_commit",
+ * "to_commit", "before", "after", "ratio", "p_value"}]} in configuration
+ * order, then time order. Errors as history_series, 413 for more than
+ * LIMIT_CHANGES_CONFIGS configurations. */
+json_t *history_changes(db *d, json_t *query, struct err *err);
+
 /* GET /api/v1/compare: sides a, b, ... h, per configuration and quantity:
  * n, mean, spread, ratio to side a, Welch's significance at 5 %. */
 json_t *history_compare(db *d, json_t *query, struct err *err);

@@ -21,6 +21,7 @@
 #include "db/history.h"
 #include "formats/json.h"
 #include "formats/limits.h"
+#include "models/changes.h"
 #include "models/detect.h"
 
 #include <math.h>
@@ -56,6 +57,91 @@ static int check_y(json_t *v, const char **y, struct err *err)
     return 0;
 }
 
+/* ---- the changepoint watch (SPEC §17) ---------------------------------------
+ *
+ * {"test": "changepoint", "threshold": P}: each new run is asked whether it
+ * reveals a change point of its configuration's series (models/changes.h:
+ * changes_watch over the latest changes_watch_runs runs, the new one last;
+ * the last change point it saw is kept in the watch set's changes_cache,
+ * and found again in those runs when the set was read anew). Stored as a
+ * statistical watch whose window is the runs read before the new one. */
+
+#define CHANGEPOINT "changepoint"
+
+static int check_changepoint(json_t *det, double *threshold, long long *window,
+                             struct err *err)
+{
+    static const char *const fields[] = {"test", "threshold", NULL};
+    struct changes_opts o = {0};
+    json_t *v;
+
+    if (json_only_fields_at(det, fields, "detector", err) != 0)
+        return -1;
+    v = json_object_get(det, "threshold");
+    if (v != NULL) {
+        if (json_get_number(v, "detector.threshold", &o.threshold, err) != 0)
+            return -1;
+        if (!(o.threshold > 0 && o.threshold < 1))
+            return err_invalid(err, "detector.threshold",
+                               "detector.threshold (a p value) must be in (0, 1)");
+    }
+    if (changes_check(&o, "detector", err) != 0)
+        return -1;
+    *threshold = o.threshold;
+    *window = (long long)changes_watch_runs(&o) - 1;
+    return 0;
+}
+
+/* A changepoint watch's verdict on a run of value `value`, the hist[0..n)
+ * values before it latest first: out when the run reveals a change point;
+ * expected is the mean of the runs it was tested against (of the latest
+ * window when none), lo and hi their range. */
+static int judge_changepoint(double threshold, struct changes_cache *cache,
+                             const double *hist, size_t n, struct db_judgement *j,
+                             struct err *err)
+{
+    struct changes_opts o = {.threshold = threshold};
+    struct changes_point cp;
+    double y[CHANGES_WATCH_MAX_RUNS], lo = INFINITY, hi = -INFINITY, sum = 0;
+    size_t i, last;
+    int found;
+
+    if (changes_check(&o, NULL, err) != 0)
+        return -1;
+    if (n > CHANGES_WATCH_MAX_RUNS - 1)
+        n = CHANGES_WATCH_MAX_RUNS - 1;
+    for (i = 0; i < n; i++)
+        y[n - 1 - i] = hist[i];
+    y[n] = j->value;
+    found = changes_watch(y, n + 1, &o, cache, &cp, err);
+    if (found < 0)
+        return -1;
+    j->ready = n >= o.min_before + o.min_after - 1;
+    if (!j->ready)
+        return 0;
+    /* the band: the runs before the change (or the latest window) */
+    last = found ? cp.at : n;
+    for (i = last > o.window ? last - o.window : 0; i < last; i++) {
+        sum += y[i];
+        lo = fmin(lo, y[i]);
+        hi = fmax(hi, y[i]);
+    }
+    i = last > o.window ? o.window : last;
+    j->expected = found ? cp.before : sum / (double)i;
+    j->lo = lo;
+    j->hi = hi;
+    j->out = found;
+    if (found) {
+        double after = 0;
+        for (i = cp.at; i <= n; i++)
+            after += y[i];
+        after /= (double)(n + 1 - cp.at);
+        j->direction = after > cp.before ? 1 : after < cp.before ? -1 : 0;
+        j->score = cp.before != 0 ? after / cp.before - 1 : 0;
+    }
+    return 0;
+}
+
 /* The statistical form's detector: test, threshold, window. */
 static int check_detector(json_t *det, enum detect_test *t, double *threshold,
                           long long *window, struct err *err)
@@ -63,12 +149,15 @@ static int check_detector(json_t *det, enum detect_test *t, double *threshold,
     static const char *const fields[] = {"test", "threshold", "window", NULL};
     json_t *v;
 
+    v = json_object_get(det, "test");
+    if (json_is_string(v) && strcmp(json_string_value(v), CHANGEPOINT) == 0)
+        return check_changepoint(det, threshold, window, err);
     if (json_only_fields_at(det, fields, "detector", err) != 0)
         return -1;
-    v = json_object_get(det, "test");
     if (!json_is_string(v))
         return err_invalid(err, "detector.test",
-                           "detector.test must be zscore, ttest, percent or iqr");
+                           "detector.test must be zscore, ttest, "
+                           "percent, iqr or changepoint");
     if (detect_parse(json_string_value(v), t, "detector.test", err) != 0)
         return -1;
     *threshold = detect_default_threshold(*t);
@@ -126,9 +215,12 @@ static int decode(json_t *body, struct db_watch *w, const char **app, const char
         w->model_id = json_integer_value(v);
         return 0;
     }
+    t = DETECT_ZSCORE;
     if (check_detector(det, &t, &w->threshold, &w->window, err) != 0)
         return -1;
-    w->test = detect_name(t);
+    w->test = strcmp(json_string_value(json_object_get(det, "test")), CHANGEPOINT) == 0
+                  ? CHANGEPOINT
+                  : detect_name(t);
     if ((*app = json_get_name(json_object_get(body, "application"), "application",
                               LIMIT_NAME, a, err)) == NULL ||
         (*sys = json_get_name(json_object_get(body, "system"), "system", LIMIT_NAME, a,
@@ -364,12 +456,13 @@ struct cwatch {
     size_t ninputs;        /* the inputs it fixes */
     const char **in_name;
     double *in_value;
-    int never;      /* it fixes an input to a non-number: covers nothing */
-    json_t *result; /* a model watch: the saved answer's result */
-    const char *x;  /* and the model's x (NULL: none) */
-    size_t yslot;   /* its y among the set's distinct ones (set.y) */
-    size_t qslot;   /* the first watch of the set asking its question */
-    size_t sslot;   /* the first with its test, y and window (its statistic) */
+    int never;       /* it fixes an input to a non-number: covers nothing */
+    json_t *result;  /* a model watch: the saved answer's result */
+    const char *x;   /* and the model's x (NULL: none) */
+    size_t yslot;    /* its y among the set's distinct ones (set.y) */
+    size_t qslot;    /* the first watch of the set asking its question */
+    size_t sslot;    /* the first with its test, y and window (its statistic) */
+    int changepoint; /* a changepoint watch (test "changepoint") */
 };
 
 struct wset {
@@ -380,6 +473,7 @@ struct wset {
     size_t n;
     const char **y; /* the distinct y of the watches */
     size_t ny;
+    struct changes_cache *changes; /* the changepoint watches' tables */
 };
 
 static pthread_mutex_t set_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -391,6 +485,7 @@ static void set_clear(void)
      * has room for n + 1, zeroed) */
     for (size_t i = 0; set.w != NULL && i <= set.n; i++)
         json_decref(set.w[i].result);
+    changes_cache_free(set.changes);
     arena_free(set.a);
     memset(&set, 0, sizeof set);
 }
@@ -437,6 +532,7 @@ static int same_question(const struct cwatch *o, const struct cwatch *c)
 {
     return c->w.model_id ? o->w.model_id == c->w.model_id
                          : !o->w.model_id && o->test == c->test &&
+                               o->changepoint == c->changepoint &&
                                o->w.threshold == c->w.threshold &&
                                o->w.window == c->w.window && strcmp(o->w.y, c->w.y) == 0;
 }
@@ -445,8 +541,9 @@ static int same_question(const struct cwatch *o, const struct cwatch *c)
  * test and window; the threshold aside), so share its statistic. */
 static int same_statistic(const struct cwatch *o, const struct cwatch *c)
 {
-    return !c->w.model_id && !o->w.model_id && o->test == c->test &&
-           o->w.window == c->w.window && strcmp(o->w.y, c->w.y) == 0;
+    return !c->w.model_id && !o->w.model_id && !c->changepoint && !o->changepoint &&
+           o->test == c->test && o->w.window == c->w.window &&
+           strcmp(o->w.y, c->w.y) == 0;
 }
 
 static int set_load(db *d, long long version, struct err *err)
@@ -480,6 +577,11 @@ static int set_load(db *d, long long version, struct err *err)
             c->result = json_incref(json_object_get(m, "result"));
             json_decref(m);
             if (x != NULL && c->x == NULL)
+                return err_nomem(err);
+        } else if (strcmp(c->w.test, CHANGEPOINT) == 0) {
+            struct changes_opts o = {0};
+            c->changepoint = 1;
+            if (set.changes == NULL && (set.changes = changes_cache_new(&o)) == NULL)
                 return err_nomem(err);
         } else if (detect_parse(c->w.test, &c->test, "test", err) != 0) {
             return -1;
@@ -750,6 +852,14 @@ static int judge_run(db *d, struct ingest *in, size_t i, size_t nc,
                                         json_real(r->inputs[p].value));
             }
             judge_model(c, point, &j);
+        } else if (c->changepoint) {
+            const struct series *s = &sc->s[sc->yseries[c->yslot]];
+            size_t n = (size_t)s->n;
+            if (n > (size_t)c->w.window)
+                n = (size_t)c->w.window;
+            if (judge_changepoint(c->w.threshold, set.changes, sc->v + s->at, n, &j,
+                                  err) != 0)
+                goto out;
         } else {
             const struct series *s = &sc->s[sc->yseries[c->yslot]];
             struct detect_verdict v;

@@ -25,8 +25,11 @@
  * changes_scan replays a whole history run by run (what GET
  * /api/v1/changes answers) and changes_newest asks only about the newest
  * run (what a changepoint watch asks of each new run); both find the same
- * change points at the same indices. Pure computation: no I/O; the only
- * allocation is the caller's output array. Thread-safe.
+ * change points at the same indices. Pure computation: no I/O. A scan
+ * keeps the permutation distributions it meets (one table per pair of
+ * sizes, built when first met, freed before it returns): a 10,000-run
+ * history costs its rank comparisons, not 60,000 distributions.
+ * Thread-safe.
  */
 #ifndef PROPHECY_CHANGES_H
 #define PROPHECY_CHANGES_H
@@ -71,6 +74,34 @@ int changes_scan(const double *y, size_t n, const struct changes_opts *o,
  * fills *out, 0 when it does not, -1 with err. */
 int changes_newest(const double *y, size_t n, size_t since, const struct changes_opts *o,
                    struct changes_point *out, struct err *err);
+
+/* ---- the changepoint watch -------------------------------------------------- */
+
+/* What changes_watch keeps between calls: the permutation tables (the
+ * watch judges run after run with the same sizes) and, for each series it
+ * judged lately, the last change point it saw, kept under the values of
+ * its latest runs. Not thread-safe itself: one caller at a time. NULL when
+ * out of memory or o is bad. */
+struct changes_cache;
+struct changes_cache *changes_cache_new(const struct changes_opts *o);
+void changes_cache_free(struct changes_cache *c);
+
+/* The question a changepoint watch asks of a new run: y[0..n) are its
+ * configuration's latest values in time order, the new run's last; only
+ * the last changes_watch_runs(o) of them are looked at (window + max_after
+ * + min_before, 68 by default: every run that can be on either side of a
+ * test of the new run, and min_before more). The last change point before
+ * the new run ("since") is the one this watch saw when it judged the run
+ * before it (in c, found by the values of the runs before the new one);
+ * when c has none (c NULL, another process, a restart, a run that came out
+ * of order) it is found again by replaying the scan over those runs. Runs
+ * judged in order thus get exactly the change points changes_scan finds.
+ * Returns 1 with *out (indices into y) when the new run reveals a change
+ * point, 0 when not, -1 with err. */
+#define CHANGES_WATCH_MAX_RUNS (2 * CHANGES_MAX_WINDOW + CHANGES_MAX_AFTER)
+size_t changes_watch_runs(const struct changes_opts *o);
+int changes_watch(const double *y, size_t n, const struct changes_opts *o,
+                  struct changes_cache *c, struct changes_point *out, struct err *err);
 
 /* The exact two-sided p value of the Mann-Whitney statistic u (pairs after >
  * before, ties one half) for m after values and k before values (m <=

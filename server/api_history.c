@@ -66,6 +66,11 @@ int api_series(struct req *r)
     return 0;
 }
 
+int api_changes(struct req *r)
+{
+    return read_query(r, history_changes);
+}
+
 int api_compare(struct req *r)
 {
     return read_query(r, history_compare);

@@ -14,7 +14,7 @@
 #include "core/watch.h"
 #include "db/history.h"
 #include "formats/form.h"
-#include "models/detect.h"
+#include "models/changes.h"
 #include "server/csrf.h"
 #include "server/dash.h"
 #include "server/routes.h"
@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_CHANGES 16 /* change points marked on a history chart */
+#define MAX_CHANGES 16 /* change points marked on a history chart: the newest */
 
 /* ---- alerts ------------------------------------------------------------------ */
 
@@ -146,18 +146,37 @@ int page_history(struct req *r)
     n = view_series_points(r->arena, series, &pts, &v.model, &e);
     if (n < 0)
         goto fail;
-    /* Where the series shifted (models/detect.h), marked on the chart. */
-    changes = arena_alloc(r->arena, MAX_CHANGES * sizeof *changes);
-    y = arena_alloc(r->arena, (size_t)(n > 0 ? n : 1) * sizeof *y);
-    if (changes == NULL || y == NULL) {
-        err_nomem(&e);
-        goto fail;
+    /* Where the series shifted: the change points of GET /api/v1/changes
+     * (models/changes.h, its default options), the newest marked. */
+    {
+        struct changes_opts o = {0};
+        struct changes_point *cp =
+            arena_alloc(r->arena, (size_t)(n / 2 + 1) * sizeof *cp);
+        double *before, *after;
+        changes = arena_alloc(r->arena, MAX_CHANGES * sizeof *changes);
+        before = arena_alloc(r->arena, MAX_CHANGES * sizeof *before);
+        after = arena_alloc(r->arena, MAX_CHANGES * sizeof *after);
+        y = arena_alloc(r->arena, (size_t)(n > 0 ? n : 1) * sizeof *y);
+        if (cp == NULL || changes == NULL || before == NULL || after == NULL ||
+            y == NULL) {
+            err_nomem(&e);
+            goto fail;
+        }
+        for (long i = 0; i < n; i++)
+            y[i] = pts[i].y;
+        rc = changes_scan(y, (size_t)n, &o, cp, (size_t)(n / 2 + 1), &e);
+        if (rc < 0)
+            goto fail;
+        for (int k = rc > MAX_CHANGES ? rc - MAX_CHANGES : 0, j = 0; k < rc; k++, j++) {
+            changes[j] = cp[k].at;
+            before[j] = cp[k].before;
+            after[j] = cp[k].after;
+        }
+        if (rc > MAX_CHANGES)
+            rc = MAX_CHANGES;
+        v.change_before = before;
+        v.change_after = after;
     }
-    for (long i = 0; i < n; i++)
-        y[i] = pts[i].y;
-    rc = detect_changepoints(y, (size_t)n, 0, changes, MAX_CHANGES, &e);
-    if (rc < 0)
-        goto fail;
     v.config = series; /* the answer names its configuration at the top */
     v.y = http_query(r, "y") ? http_query(r, "y") : "runtime";
     v.points = pts;

@@ -57,6 +57,7 @@ static const struct route table[] = {
      * Series and comparisons read whole histories: on the workers, so that
      * many of them in flight (no token needed to read) never hold health. */
     {"GET", "/api/v1/series", api_series, R_COSTLY, "application,executable,system,nprocs,input.*,y"},
+    {"GET", "/api/v1/changes", api_changes, R_COSTLY, "application,executable,system,nprocs,input.*,y"},
     {"GET", "/api/v1/compare", api_compare, R_COSTLY,
      "a,b,c,d,e,f,g,h,application,executable,system,nprocs,input.*"},
     {"POST", "/api/v1/watches", api_watches_post, R_WRITE, NULL},

@@ -69,6 +69,7 @@ int page_trace_json(struct req *r);
 /* History, comparison and regression detection (server/api_history.c). */
 int api_series(struct req *r);
 int api_compare(struct req *r);
+int api_changes(struct req *r);
 int api_watches_post(struct req *r);
 int api_watches_list(struct req *r);
 int api_watch_delete(struct req *r);

@@ -194,7 +194,9 @@ struct view_series {
     const char *y, *ylabel;
     const struct chart_hist_point *points;
     size_t n;
-    const size_t *changes;
+    const size_t *changes;       /* indices of the change points' first runs */
+    const double *change_before; /* their means before and after (NULL: the */
+    const double *change_after;  /* values of the runs either side) */
     size_t nchanges;
     long long model;
     json_t *alerts;

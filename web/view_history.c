@@ -328,10 +328,19 @@ void view_series(struct page *p, const struct view_series *d)
             page_printf(p, "<a href=\"/runs/%lld\">run %lld</a>, %s", pt->run, pt->run,
                         when);
             if (d->changes[k] > 0) {
-                page_puts(p, " (from ");
-                page_qty(p, d->points[d->changes[k] - 1].y, y_unit(d->y));
+                const struct chart_hist_point *prev = &d->points[d->changes[k] - 1];
+                if (prev->commit && *prev->commit) {
+                    page_puts(p, "; culprit range <code class=\"range\">");
+                    page_text(p, prev->commit);
+                    page_puts(p, "..");
+                    page_text(p, pt->commit ? pt->commit : "");
+                    page_puts(p, "</code>");
+                }
+                page_puts(p, d->change_before ? " (mean from " : " (from ");
+                page_qty(p, d->change_before ? d->change_before[k] : prev->y,
+                         y_unit(d->y));
                 page_puts(p, " to ");
-                page_qty(p, pt->y, y_unit(d->y));
+                page_qty(p, d->change_after ? d->change_after[k] : pt->y, y_unit(d->y));
                 page_puts(p, ")");
             }
             page_puts(p, "</li>\n");

@@ -150,11 +150,52 @@ static void test_errors(void)
     CHECK_INT(o.max_after, 8);
 }
 
+/* The watch, judging run after run from the window it reads, raises an
+ * alert exactly where the whole-history scan finds each change point (steps
+ * 70 runs apart, so every window reaches back past the change it saw), and
+ * with a cache as without one. */
+static void test_watch_agrees_with_scan(void)
+{
+    struct changes_opts o = {0};
+    struct changes_point cp[16], w;
+    struct changes_cache *c = changes_cache_new(&o);
+    double y[300];
+    struct err e = {0};
+    size_t i, k = 0;
+    int n;
+
+    CHECK(c != NULL);
+    CHECK_INT(changes_watch_runs(&o), 68);
+    for (i = 0; i < 300; i++)
+        y[i] = (1 + 0.1 * (double)(i / 70 % 2) + 0.2 * (double)(i / 140)) *
+               (1 + 0.02 * sin((double)i * 1.7));
+    n = changes_scan(y, 300, &o, cp, 16, &e);
+    CHECK_INT(n, 4);
+    for (i = 1; i <= 300; i++) {
+        int got = changes_watch(y, i, &o, c, &w, &e), bare;
+        struct changes_point w2;
+        bare = changes_watch(y, i, &o, NULL, &w2, &e);
+        CHECK_INT(got, bare);
+        if (k < (size_t)n && cp[k].found == i - 1) {
+            CHECK_INT(got, 1);
+            CHECK_INT(w.at, cp[k].at);
+            CHECK_NEAR(w.p, cp[k].p, 0);
+            CHECK_NEAR(w2.p, w.p, 0);
+            k++;
+        } else {
+            CHECK_INT(got, 0);
+        }
+    }
+    CHECK_INT(k, 4);
+    changes_cache_free(c);
+}
+
 int main(void)
 {
     RUN(test_mw_p);
     RUN(test_step);
     RUN(test_outliers_and_flat);
     RUN(test_errors);
+    RUN(test_watch_agrees_with_scan);
     return harness_report();
 }
