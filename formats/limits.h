@@ -78,7 +78,8 @@
 #define LIMIT_COMPARE_VALUES 2000000 /* values the sides of a comparison hold */
 #define LIMIT_ALERTS_PAGE 1000       /* alerts of one GET /api/v1/alerts page (?limit=) */
 #define LIMIT_WATCHES 1000           /* watches in one database */
-#define LIMIT_CHANGES_CONFIGS 10000  /* configurations one GET /api/v1/changes scans (413) */
+#define LIMIT_CHANGES_CONFIGS                                                            \
+    10000 /* configurations one GET /api/v1/changes scans (413) */
 
 /* ---- imports of SPEC §16: chrome-trace, hpctoolkit, nsys-sqlite -------------- */
 #define LIMIT_IMPORT_CHROME_EVENT                                                        \
