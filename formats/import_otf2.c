@@ -1280,8 +1280,10 @@ static unsigned long long child_budget(size_t bytes)
     return LIMIT_IMPORT_OTF2_MEMORY_BASE + add;
 }
 
+#ifndef UNDER_ASAN
 /* In the child: limits its address space to what it holds now (the
- * server's mappings it inherited) plus budget. */
+ * server's mappings it inherited) plus budget. (Not under ASan, whose
+ * shadow memory an address-space limit would starve.) */
 static void limit_memory(unsigned long long budget)
 {
     unsigned long long pages = 0;
@@ -1297,6 +1299,7 @@ static void limit_memory(unsigned long long budget)
         (rlim_t)(pages * (unsigned long long)(page > 0 ? page : 4096) + budget);
     setrlimit(RLIMIT_AS, &mem);
 }
+#endif
 
 static int read_in_child(const struct o2 *parent, const char *anchor, size_t bytes)
 {
