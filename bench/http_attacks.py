@@ -27,7 +27,8 @@ server's memory without the attack and with it, in the same run:
             reader child's peak.
   caliper   a Caliper json-split chain of 50,000 nodes (1.4 MB).
 
---old skips the options the old server does not know.
+--old skips the options the old server does not know. Figures of the
+issue-34 cases, with their targets: bench/http_attacks.md.
 """
 import json
 import os

@@ -42,6 +42,11 @@ struct chart_history {
     const char *yunit; /* unit of the values (web/units.h), or NULL */
 };
 
+/* Runs of a series drawn as points with their titles; a longer series is
+ * drawn as a line through every run with this many of them marked (evenly
+ * spaced), besides the newest, every alert and every change point. */
+#define CHART_HIST_MARKS 2000
+
 /* Appends the history chart. Returns 0, or -1 with err (422 invalid input or
  * output too large, 500 out of memory); out is then as on entry. */
 int chart_history(struct buf *out, const struct chart_history *h, struct err *err);

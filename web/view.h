@@ -189,6 +189,8 @@ struct chart_hist_point;
  * decoded into chart points in time order (web/chart_history.h) with the
  * indices of its change points; model the watching model (0: none); alerts
  * of the configuration in the shape of view_alerts. */
+#define VIEW_SERIES_ROWS 1000          /* newest runs in the history page's table */
+#define VIEW_SERIES_SVG_MAX (6u << 20) /* bytes of the history page's drawings */
 struct view_series {
     json_t *config;
     const char *y, *ylabel;

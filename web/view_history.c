@@ -83,12 +83,28 @@ static void config_text(struct page *p, const json_t *c, const char *app)
 }
 
 /* The history page's URL of a configuration and y ('&' as &amp;). */
+static void config_query(struct page *p, const json_t *c, const char *app, const char *y);
+
 static void history_href(struct page *p, const json_t *c, const char *app, const char *y)
+{
+    page_puts(p, "/history");
+    config_query(p, c, app, y);
+}
+
+/* GET /api/v1/series of the configuration c, measure y. */
+static void series_href(struct page *p, const json_t *c, const char *y)
+{
+    page_puts(p, "/api/v1/series");
+    config_query(p, c, NULL, y && *y ? y : "runtime");
+}
+
+/* ?application=...&... of configuration c (application app when c names none). */
+static void config_query(struct page *p, const json_t *c, const char *app, const char *y)
 {
     const char *k;
     json_t *v;
     char n[64];
-    page_puts(p, "/history?application=");
+    page_puts(p, "?application=");
     page_url(p, str(c, "application") ? str(c, "application") : app ? app : "");
     if (str(c, "executable")) {
         page_puts(p, "&amp;executable=");
@@ -302,10 +318,15 @@ void view_series(struct page *p, const struct view_series *d)
                                   "where the series shifted.";
         small.width = 400;
         small.height = 320;
-        if (chart_history(&narrow, &small, &e2) == 0)
+        /* the page holds both drawings only while they fit its budget */
+        if (chart_history(&narrow, &small, &e2) == 0 &&
+            svg.len + narrow.len <= VIEW_SERIES_SVG_MAX)
             page_svg_pair(p, &svg, &narrow, cap);
-        else
+        else if (svg.len <= VIEW_SERIES_SVG_MAX)
             page_svg(p, &svg, cap);
+        else
+            page_puts(p, "<p class=\"notice bad\">The chart is too large to draw; "
+                         "the series is whole in GET /api/v1/series.</p>\n");
     } else {
         page_puts(p, "<p class=\"notice bad\">The chart could not be drawn: ");
         page_text(p, e.message);
@@ -353,11 +374,21 @@ void view_series(struct page *p, const struct view_series *d)
     }
 
     page_puts(p, "<h2 id=\"runs\">Runs</h2>\n");
+    if (d->n > VIEW_SERIES_ROWS) {
+        /* a page never grows past its budget with the series: the newest
+         * rows, the whole series from the API */
+        page_printf(p,
+                    "<p class=\"muted\">The newest %d of %zu runs; every run is in "
+                    "<a href=\"",
+                    VIEW_SERIES_ROWS, d->n);
+        series_href(p, d->config, d->y);
+        page_puts(p, "\">the series as JSON</a>.</p>\n");
+    }
     page_table_open(p, "Runs of the series");
     page_puts(p, "<thead><tr><th>Time (UTC)</th><th class=\"num\">Run</th><th>Commit</th>"
                  "<th class=\"num\">Value</th><th>Interval</th><th>Verdict</th></tr>"
                  "</thead><tbody>\n");
-    for (i = d->n; i > 0; i--) { /* newest first */
+    for (i = d->n; i > 0 && d->n - i < VIEW_SERIES_ROWS; i--) { /* newest first */
         const struct chart_hist_point *pt = &d->points[i - 1];
         chart_format_time(pt->t, when, sizeof when);
         page_printf(p, "<tr%s><td>%s</td><td class=\"num\">",

@@ -534,18 +534,25 @@ json_t *pg_alerts_list(db *d, const char *state, long long id, struct err *err)
                          err, "ti", state, id);
 }
 
+/* The filters after the commit's ($2) of pg_alerts_query. */
+#define PG_ALERT_FILTERS                                                                 \
+    "AND ($1::text IS NULL OR al.state = $1::text) AND ($3::text IS NULL OR a.name = "   \
+    "$3::text) AND ($4::bigint = 0 OR al.id < $4::bigint) AND ($5::bigint = 0 OR al.id " \
+    ">= $5::bigint) AND ($6::bigint = 0 OR al.id <= $6::bigint) ORDER BY al.id DESC "    \
+    "LIMIT $7::bigint"
+
 json_t *pg_alerts_query(db *d, const struct db_alert_filter *f, struct err *err)
 {
-    return pg_query_json(
-        d,
-        PG_ALERT_ROWS
-        "WHERE ($1::text IS NULL OR al.state = $1::text) AND ($2::text IS "
-        "NULL OR r.vcs_commit = $2::text) AND ($3::text IS NULL OR a.name = "
-        "$3::text) AND ($4::bigint = 0 OR al.id < $4::bigint) AND "
-        "($5::bigint = 0 OR al.id >= $5::bigint) AND ($6::bigint = 0 OR "
-        "al.id <= $6::bigint) ORDER BY al.id DESC LIMIT $7::bigint",
-        err, "tttiiii", f->state, f->commit, f->application, f->before, f->from, f->to,
-        f->limit);
+    /* As sq_alerts_query: a commit's alerts from its runs (runs_by_commit);
+     * the statement is prepared once, and a generic plan of "$2 IS NULL OR
+     * ..." could not use the index. */
+    return pg_query_json(d,
+                         f->commit != NULL ? PG_ALERT_ROWS
+                             "WHERE r.vcs_commit = $2::text " PG_ALERT_FILTERS
+                                           : PG_ALERT_ROWS
+                             "WHERE $2::text IS NULL " PG_ALERT_FILTERS,
+                         err, "tttiiii", f->state, f->commit, f->application, f->before,
+                         f->from, f->to, f->limit);
 }
 
 /* ---- executables' build settings ------------------------------------------- */

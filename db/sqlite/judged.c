@@ -749,16 +749,23 @@ json_t *sq_alerts_list(db *d, const char *state, long long id, struct err *err)
     return rows;
 }
 
+/* The filters after the commit's (?2) of sq_alerts_query. */
+#define SQ_ALERT_FILTERS                                                                 \
+    "AND (?1 IS NULL OR al.state = ?1) AND (?3 IS NULL OR a.name = ?3) AND (?4 = 0 OR "  \
+    "al.id < ?4) AND (?5 = 0 OR al.id >= ?5) AND (?6 = 0 OR al.id <= ?6) ORDER BY "      \
+    "al.id DESC LIMIT ?7"
+
 json_t *sq_alerts_query(db *d, const struct db_alert_filter *f, struct err *err)
 {
-    json_t *rows = dq_json(
-        d,
-        SQ_ALERT_ROWS "WHERE (?1 IS NULL OR al.state = ?1) AND (?2 IS NULL OR "
-                      "r.vcs_commit = ?2) AND (?3 IS NULL OR a.name = ?3) AND (?4 = 0 OR "
-                      "al.id < ?4) AND (?5 = 0 OR al.id >= ?5) AND (?6 = 0 OR al.id <= "
-                      "?6) ORDER BY al.id DESC LIMIT ?7",
-        err, "tttiiii", f->state, f->commit, f->application, f->before, f->from, f->to,
-        f->limit);
+    /* A commit's alerts are found from its runs (runs_by_commit, then the
+     * alerts' (run_id, watch_id) index): written as "?2 IS NULL OR ..." the
+     * filter is opaque to SQLite's planner, which then walks every alert. */
+    json_t *rows = dq_json(d,
+                           f->commit != NULL
+                               ? SQ_ALERT_ROWS "WHERE r.vcs_commit = ?2 " SQ_ALERT_FILTERS
+                               : SQ_ALERT_ROWS "WHERE ?2 IS NULL " SQ_ALERT_FILTERS,
+                           err, "tttiiii", f->state, f->commit, f->application, f->before,
+                           f->from, f->to, f->limit);
     if (rows != NULL && alerts_fill(d, rows, err) != 0) {
         json_decref(rows);
         return NULL;

@@ -11,6 +11,7 @@ whose band is not finite.
   before the check) gives pages that answer 200 with a finite band."""
 import http.client
 import json
+import re
 import threading
 import time
 import urllib.parse
@@ -93,6 +94,32 @@ def series_and_history_pages_run_on_the_workers_too():
     st, page = r.status, r.read()
     c.close()
     assert st == 200 and b"<title>Compare" in page, page[:300]
+
+
+@test
+def the_history_page_of_40000_runs_is_bounded_not_a_500():
+    """A page must never 500 on its size: the history page of 40,000 runs
+    carrying commits answered 500 ("the page is larger than 16777216
+    bytes"). Its table holds the newest 1,000 runs and links the whole
+    series; its charts mark 2,000 evenly spaced runs (the line passes
+    through all)."""
+    c = http.client.HTTPConnection("127.0.0.1", S.port, timeout=900)
+    c.request("GET", "/history?application=big&system=SGI%20Origin2000&y=runtime")
+    r = c.getresponse()
+    st, page = r.status, r.read()
+    c.close()
+    assert st == 200, (st, page[:300])
+    assert len(page) < 8 << 20, len(page)
+    text = page.decode()
+    assert "The newest 1000 of 40000 runs" in text, text[:2000]
+    assert ('<a href="/api/v1/series?application=big&amp;executable=matmul_sgi&amp;system='
+            'SGI%20Origin2000&amp;nprocs=8&amp;input.N=1000&amp;y=runtime">') in text
+    table = text[text.index('id="runs"'):]
+    assert table.count("<tr") == 1001, table.count("<tr")  # the header and 1,000 runs
+    # the newest run first: its time is the last stamp
+    assert stamp(39999).replace("T", " ").rstrip("Z")[:16] in table[:3000], table[:3000]
+    for svg in re.findall(r"<svg.*?</svg>", text, re.S):
+        assert 2000 <= svg.count("<circle") <= 2002, svg.count("<circle")
 
 
 def expect_error(st, b, status, code, field=None):

@@ -159,6 +159,56 @@ static void test_chart_history(void)
     buf_free(&a);
 }
 
+/* A series longer than CHART_HIST_MARKS is drawn, not refused, and stays
+ * small: the line passes through every run; every 5th of 10,000 runs is a
+ * point with its title, and so are the newest, the alert and the change
+ * point (each off the stride). 40,000 runs with commits once made the
+ * history page larger than a page may be (a 500). */
+static void test_chart_history_long(void)
+{
+    enum { N = 10000 };
+    struct chart_hist_point *lp = calloc(N, sizeof *lp);
+    size_t changes[1] = {7777};
+    struct chart_history h = {
+        .title = "runtime", .points = lp, .n = N, .changes = changes, .nchanges = 1};
+    struct buf a;
+    struct err e = {0};
+    const char *s, *line;
+    CHECK(lp != NULL);
+    if (lp == NULL)
+        return;
+    for (size_t i = 0; i < N; i++)
+        lp[i] = (struct chart_hist_point){1.79e9 + 60.0 * (double)i,
+                                          1.0 + (double)(i % 7),
+                                          (long long)i + 1,
+                                          "0123456789abcdef0123",
+                                          0,
+                                          0,
+                                          0,
+                                          0};
+    lp[4321].alert = 1;
+    buf_init(&a, 16u << 20);
+    CHECK_INT(chart_history(&a, &h, &e), 0);
+    s = buf_str(&a);
+    CHECK_INT(count(s, "<circle"), N / 5 + 3);
+    CHECK_INT(count(s, "<title>run 10000,"), 1);
+    CHECK_INT(count(s, "<title>run 4322,"), 1);
+    CHECK_INT(count(s, "<title>run 7778,"), 1);
+    CHECK_INT(count(s, "<title>run 7779,"), 0);
+    line = strstr(s, "<polyline");
+    CHECK(line != NULL && strstr(line, "points=\"") != NULL);
+    if (line != NULL && (line = strstr(line, "points=\"")) != NULL) {
+        const char *end = strchr(line + 8, '"');
+        int pairs = 0;
+        for (const char *c = line + 8; end != NULL && c < end; c++)
+            pairs += *c == ',';
+        CHECK_INT(pairs, N); /* the line through every run */
+    }
+    CHECK(a.len < (1u << 20));
+    buf_free(&a);
+    free(lp);
+}
+
 static void test_chart_compare(void)
 {
     static const char *const sides[3] = {"branch:main", "commit:" EVIL, "commit:b2"};
@@ -413,6 +463,7 @@ int main(void)
     make_points();
     RUN(test_time);
     RUN(test_chart_history);
+    RUN(test_chart_history_long);
     RUN(test_chart_compare);
     RUN(test_view_alerts);
     RUN(test_view_series);
