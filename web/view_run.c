@@ -384,7 +384,7 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
                  "<th class=\"num\">Calls</th><th>Metrics</th></tr></thead><tbody>\n");
     for (i = 0; i < run->nkernels; i++) {
         const struct rec_kernel *k = &run->kernels[i];
-        page_printf(p, "<tr><td class=\"num\">%zu</td><td>", i + 1);
+        page_printf(p, "<tr><td class=\"num\">%zu</td><td class=\"path\">", i + 1);
         page_text(p, k->name);
         page_puts(p, "</td><td class=\"num\">");
         page_qty(p, k->time, "s");
