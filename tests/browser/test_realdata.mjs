@@ -208,6 +208,8 @@ test("an OTF2 trace page and its Perfetto export", async ({ server, browser }) =
     const never = rows.find((r) => r.startsWith("States never occupied"));
     assert(never && Number(never.split(/\s+/).pop()) > 100, `occupancy: ${never}`);
     assert(rows.length < 40, `occupancy lists ${rows.length} rows`);
+    const chart = await page.locator("section#occupancy figure.plot svg:visible").innerHTML();
+    assert(!chart.includes("other ("), "the occupancy chart sums never-occupied states as other");
   });
   const res = await fetch(`${server.base}/runs/${id}/trace.json`);
   assert(res.status === 200 && res.headers.get("content-type") === "application/json",
