@@ -107,14 +107,15 @@ async function assertCallTree(page, what, { minDepth, names }) {
   return rows;
 }
 
-// The kernels table: at desktop width its Time column is in sight (long
-// call paths wrap instead of pushing it out of the box).
-async function assertKernelTimesInSight(page, width, what) {
-  if (width < 600) return;
-  const th = page.locator("th", { hasText: /^Time$/ }).first();
+// A table's value column is in sight at both widths (long call paths and
+// metric names wrap instead of pushing it out of the box).
+async function assertColumnInSight(page, width, header, what) {
+  const th = page.locator("th", { hasText: new RegExp(`^${header}$`) }).first();
   const box = await th.boundingBox();
-  assert(box && box.x + box.width <= width, `${what}: the Time column is out of sight (${JSON.stringify(box)})`);
+  assert(box && box.x + box.width <= width,
+    `${what}: the ${header} column is out of sight (${JSON.stringify(box)})`);
 }
+const assertKernelTimesInSight = (page, width, what) => assertColumnInSight(page, width, "Time", what);
 
 test("a Caliper profile's call tree", async ({ server, browser }) => {
   const got = await importFile(server, "caliper-json/hatchet_caliper-ex_2.2.0-dev.json",
@@ -144,7 +145,7 @@ test("a TAU run (8 ranks)", async ({ server, browser }) => {
   const got = await importFile(server, "tau/tau2_xmain_8ranks",
     { format: "tau", application: "xmain", system: "cluster" });
   assert(got.ids.length === 1, JSON.stringify(got));
-  await bothWidths(browser, `${server.base}/runs/${got.ids[0]}`, "tau-run", async (page) => {
+  await bothWidths(browser, `${server.base}/runs/${got.ids[0]}`, "tau-run", async (page, width) => {
     const h1 = await page.locator("h1").innerText();
     assert(h1.includes(String(got.ids[0])), `heading ${h1}`);
     const text = await page.locator("main").innerText();
@@ -153,6 +154,8 @@ test("a TAU run (8 ranks)", async ({ server, browser }) => {
     const row = page.locator("tr", { hasText: /^Message size for broadcast\.max/ }).first();
     const val = (await row.locator("td").last().innerText()).trim();
     assert(/^[\d.]+ (B|KiB|MiB)$/.test(val), `broadcast size: ${val}`);
+    await assertColumnInSight(page, width, "Value", "TAU metrics");
+    await assertKernelTimesInSight(page, width, "TAU");
   });
 });
 
