@@ -188,27 +188,43 @@ int chart_trace_occupancy(struct buf *out, const struct trace_occupancy *o,
                           const char *const *names, int width, int height,
                           struct err *err)
 {
-    const char **comps = xcalloc((size_t)o->nclasses, sizeof *comps);
+    size_t nc = o->nclasses > 0 ? (size_t)o->nclasses : 1, n = 0;
+    const char **comps = xcalloc(nc, sizeof *comps);
+    double *vals = xcalloc(nc, sizeof *vals);
     static const char *const cat[1] = {"mean node"};
     struct svg_stacked s = {0};
     int rc;
 
-    if (comps == NULL)
+    if (comps == NULL || vals == NULL) {
+        xfree(comps);
+        xfree(vals);
         return err_nomem(err);
+    }
+    /* The states some rank was in: a real trace defines every MPI routine
+     * (Score-P: 189 regions) and enters a few; all of them when none was. */
     for (int c = 0; c < o->nclasses; c++)
-        comps[c] = class_label(c, names);
+        if (o->mean[c] != 0) {
+            comps[n] = class_label(c, names);
+            vals[n++] = o->mean[c];
+        }
+    if (n == 0)
+        for (int c = 0; c < o->nclasses; c++) {
+            comps[n] = class_label(c, names);
+            vals[n++] = o->mean[c];
+        }
     s.title = "Mean node occupancy per state (Lyon)";
     s.ylabel = "time";
     s.yunit = "s";
     s.categories = cat;
     s.ncategories = 1;
     s.components = comps;
-    s.ncomponents = (size_t)o->nclasses;
-    s.values = o->mean;
+    s.ncomponents = n;
+    s.values = vals;
     s.width = width;
     s.height = height;
     rc = svg_stacked(out, &s, err);
     xfree(comps);
+    xfree(vals);
     return rc;
 }
 

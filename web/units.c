@@ -158,6 +158,11 @@ char *units_fmt(char *out, size_t outsz, double v, const char *unit)
     return out;
 }
 
+static int starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
 static int ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), m = strlen(suffix);
@@ -179,6 +184,16 @@ const char *units_of_metric(const char *name)
             return "s";
     if (ends_with(name, "_time") || ends_with(name, "_seconds") || ends_with(name, "(s)"))
         return "s";
+    /* statistics of a time over ranks or threads (CUBE, TAU: inclusive_mean,
+     * exclusive_max) and of Google Benchmark's times (real_time_mean, but
+     * not the coefficient of variation real_time_cv) */
+    if ((starts_with(name, "inclusive_") || starts_with(name, "exclusive_") ||
+         starts_with(name, "real_time_") || starts_with(name, "cpu_time_")) &&
+        !ends_with(name, "_cv"))
+        return "s";
+    /* TAU's MPI user events: "Message size for broadcast.max" */
+    if (strstr(name, "Message size") != NULL && !ends_with(name, ".count"))
+        return "B";
     if (ends_with(name, "bytes_per_second") || ends_with(name, "(B/s)"))
         return "B/s";
     if (ends_with(name, "(MB/s)"))

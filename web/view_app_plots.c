@@ -595,18 +595,30 @@ static int config_bars(struct page *p, arena *a, const struct view_app *v,
     return drawn;
 }
 
+/* Marks in `in` the configurations of the series a scaling plot over m draws. */
+static void mark_series(arena *a, const struct cfg *cfgs, const struct member *m,
+                        size_t nm, char *in)
+{
+    struct group *g;
+    size_t ng = find_groups(a, cfgs, m, nm, &g), i, k;
+    for (i = 0; i < ng && i < MAX_SERIES; i++)
+        for (k = 0; k < g[i].n; k++)
+            in[m[g[i].first + k].cfg] = 1;
+}
+
 void view_app_scaling(struct page *p, const struct view_app *v)
 {
     arena *a = p->arena;
     int nc = v->nconfigs;
     struct cfg *cfgs = cfgs_new(a, v->configs, nc);
     struct member *m = arena_alloc(a, ((size_t)nc + 1) * sizeof *m);
+    char *in = arena_alloc(a, (size_t)nc + 1); /* in a plotted series */
     const char *names[MAX_INPUT_NAMES];
-    size_t nnames = 0, i, j, nm;
+    size_t nnames = 0, i, j, nm, plotted = 0;
     int any = 0;
     char xlabel[160];
 
-    if (cfgs == NULL || m == NULL) {
+    if (cfgs == NULL || m == NULL || in == NULL) {
         cfgs_free(cfgs, nc);
         return;
     }
@@ -639,18 +651,27 @@ void view_app_scaling(struct page *p, const struct view_app *v)
             "them.</p>\n",
             VIEW_APP_MAX_CONFIGS, VIEW_APP_MAX_CONFIGS);
     page_puts(p, "<div class=\"plots\">\n");
+    memset(in, 0, (size_t)nc + 1);
     nm = members(a, cfgs, (size_t)nc, "nprocs", m);
     if (scaling_plot(p, a, v, cfgs, m, nm, "nprocs", "processors", NULL, PLOT_RUNTIME)) {
         any = 1;
+        mark_series(a, cfgs, m, nm, in);
         scaling_plot(p, a, v, cfgs, m, nm, "nprocs", "processors", NULL, PLOT_SPEEDUP);
         scaling_plot(p, a, v, cfgs, m, nm, "nprocs", "processors", NULL, PLOT_EFFICIENCY);
     }
     for (j = 0; j < nnames && j < MAX_INPUT_PLOTS; j++) {
         nm = members(a, cfgs, (size_t)nc, names[j], m);
         snprintf(xlabel, sizeof xlabel, "input %s", names[j]);
-        any |= scaling_plot(p, a, v, cfgs, m, nm, names[j], xlabel, NULL, PLOT_RUNTIME);
+        if (scaling_plot(p, a, v, cfgs, m, nm, names[j], xlabel, NULL, PLOT_RUNTIME)) {
+            any = 1;
+            mark_series(a, cfgs, m, nm, in);
+        }
     }
-    if (!any)
+    /* A suite (benchmarks that differ by name, a few of them over an input):
+     * the bars too when most configurations are in no plotted series. */
+    for (i = 0; i < (size_t)nc; i++)
+        plotted += in[i] != 0;
+    if (!any || plotted * 2 < (size_t)nc)
         config_bars(p, a, v, cfgs, nc);
     page_puts(p, "</div>\n");
     if (!any)

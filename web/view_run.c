@@ -25,7 +25,7 @@ static void kv_table(struct page *p, const char *title, const char *what,
     page_puts(p, "<thead><tr><th>Name</th><th class=\"num\">Value</th></tr></thead>"
                  "<tbody>\n");
     for (i = 0; i < n; i++) {
-        page_puts(p, "<tr><td>");
+        page_puts(p, "<tr><td class=\"path\">");
         page_text(p, kv[i].name);
         page_puts(p, "</td><td class=\"num\">");
         page_qty(p, kv[i].value, metrics ? units_of_metric(kv[i].name) : NULL);
@@ -384,7 +384,7 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
                  "<th class=\"num\">Calls</th><th>Metrics</th></tr></thead><tbody>\n");
     for (i = 0; i < run->nkernels; i++) {
         const struct rec_kernel *k = &run->kernels[i];
-        page_printf(p, "<tr><td class=\"num\">%zu</td><td>", i + 1);
+        page_printf(p, "<tr><td class=\"num\">%zu</td><td class=\"path\">", i + 1);
         page_text(p, k->name);
         page_puts(p, "</td><td class=\"num\">");
         page_qty(p, k->time, "s");

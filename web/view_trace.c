@@ -41,6 +41,7 @@ static void figures(struct page *p, int k, json_t *a)
 {
     const char *key;
     json_t *v;
+    size_t unused = 0;
     if (a == NULL)
         return;
     page_table_open(p, "Key figures");
@@ -62,14 +63,26 @@ static void figures(struct page *p, int k, json_t *a)
         page_puts(p, "</td></tr>\n");
         break;
     case 5:
+        /* A real trace defines every MPI routine (Score-P: 189 regions), most
+         * never entered: only the states a rank was in, with a count of the
+         * others. */
         json_object_foreach(json_object_get(a, "mean"), key, v)
         {
+            if (json_number_value(v) == 0) {
+                unused++;
+                continue;
+            }
             page_puts(p, "<tr><th>");
             page_text(p, key);
             page_puts(p, "</th><td class=\"num\">");
             page_qty(p, json_number_value(v), "s");
             page_puts(p, "</td></tr>\n");
         }
+        if (unused > 0)
+            page_printf(p,
+                        "<tr><th>States never occupied</th><td class=\"num\">%zu</td>"
+                        "</tr>\n",
+                        unused);
         page_puts(p, "<tr><th>Macrostates</th><td class=\"num\">");
         page_num(p, num_at(a, "nrows"));
         page_puts(p, "</td></tr>\n");

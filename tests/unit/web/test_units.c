@@ -94,6 +94,15 @@ static void test_metric_units(void)
     CHECK_STR(units_of_metric("Total Bytes"), "B");
     CHECK_STR(units_of_metric("visits"), "");
     CHECK_STR(units_of_metric("PAPI_FP_OPS"), "");
+    /* statistics of times (CUBE, TAU, Google Benchmark), not of counters */
+    CHECK_STR(units_of_metric("inclusive_mean"), "s");
+    CHECK_STR(units_of_metric("exclusive_max"), "s");
+    CHECK_STR(units_of_metric("cpu_time_median"), "s");
+    CHECK_STR(units_of_metric("real_time_cv"), "");
+    CHECK_STR(units_of_metric("PAPI_TOT_CYC_inclusive_mean"), "");
+    /* TAU's MPI user events: sizes in bytes, their count a count */
+    CHECK_STR(units_of_metric("Message size for broadcast.max"), "B");
+    CHECK_STR(units_of_metric("Message size for broadcast.count"), "");
 }
 
 int main(void)
