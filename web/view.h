@@ -109,12 +109,14 @@ struct view_run_row {
     long long nkernels;
     const struct rec_kv *inputs;
     size_t ninputs;
+    const char *commit, *branch; /* provenance, or NULL */
 };
 
 struct view_app {
     /* the view state, from the query */
     const char *name;
-    const char *exe, *sys; /* filters by name, or NULL */
+    const char *exe, *sys;       /* filters by name, or NULL */
+    const char *commit, *branch; /* provenance filters (runs table), or NULL */
     long long exe_id, sys_id;
     int sort, desc; /* sort: index of view_app_sorts */
     int axes;       /* index of view_app_axes */
@@ -152,7 +154,7 @@ void view_scaling_at(struct page *p, const struct view_app *v);
 void view_reach(struct page *p, json_t *prediction, const char *id);
 /* Appends the runs table as CSV (view_app_csv.c): the header
  * run,executable,system,nprocs, one column per input name the rows have
- * (sorted), runtime,kernels,stored, then one line per row in the given
+ * (sorted), runtime,kernels,stored,commit,branch, then one line per row in the given
  * order, through formats/export.h's writer (RFC 4180 quoting, CRLF, numbers
  * that read back exactly, an absent runtime empty; a text a spreadsheet
  * would run as a formula gets a leading '). Temporary memory from a

@@ -33,6 +33,10 @@ static const struct field_def run_fields[] = {
      "multiply=11.2"},
     {"metrics", "Metrics", "optional, one name=value per line", 1, 0, NULL,
      "mflops=1596"},
+    {"commit", "Commit", "optional, the source revision measured", 0, 0, NULL,
+     "9fceb02d0ae5"},
+    {"branch", "Branch", "optional", 0, 0, NULL, "main"},
+    {"tags", "Tags", "optional, one name=value per line", 1, 0, NULL, "compiler=gcc-14"},
 };
 
 /* The form field an error names: "inputs.N" -> inputs, "kernels[2].time"

@@ -234,8 +234,9 @@ long long pg_runs_rank(db *d, const struct db_page_query *q, struct err *err)
 
 static const char SQL_PAGE_ROWS[] =
     "SELECT j.ord - 1, r.id, e.name, s.name, r.nprocs, r.runtime, r.started_at, "
-    "r.created_at, (SELECT count(*) FROM kernels k WHERE k.run_id = r.id) "
-    "FROM unnest($1::bigint[]) WITH ORDINALITY j(id, ord) JOIN runs r ON r.id = j.id "
+    "r.created_at, (SELECT count(*) FROM kernels k WHERE k.run_id = r.id), "
+    "r.vcs_commit, r.vcs_branch FROM unnest($1::bigint[]) WITH ORDINALITY j(id, ord) "
+    "JOIN runs r ON r.id = j.id "
     "JOIN executables e ON e.id = r.exe_id JOIN systems s ON s.id = r.system_id";
 static const char SQL_PAGE_INPUTS[] =
     "SELECT j.ord - 1, i.name, i.value FROM unnest($1::bigint[]) WITH ORDINALITY "
@@ -359,6 +360,8 @@ have_ids:
         p->started_at = dup(a, r, i, 6);
         p->created_at = dup(a, r, i, 7);
         p->nkernels = pg_ll(r, i, 8);
+        p->commit = dup(a, r, i, 9);
+        p->branch = dup(a, r, i, 10);
     }
     PQclear(r);
     r = pg_params(d, SQL_PAGE_INPUTS, err, "t", buf_str(&ids));

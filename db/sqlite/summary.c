@@ -291,8 +291,9 @@ long long sq_runs_rank(db *d, const struct db_page_query *q, struct err *err)
 
 static const char SQL_PAGE_ROWS[] =
     "SELECT j.key, r.id, e.name, s.name, r.nprocs, r.runtime, r.started_at, "
-    "r.created_at, (SELECT count(*) FROM kernels k WHERE k.run_id = r.id) "
-    "FROM json_each(?1) j JOIN runs r ON r.id = j.value JOIN executables e ON "
+    "r.created_at, (SELECT count(*) FROM kernels k WHERE k.run_id = r.id), "
+    "r.vcs_commit, r.vcs_branch FROM json_each(?1) j JOIN runs r ON r.id = j.value JOIN "
+    "executables e ON "
     "e.id = r.exe_id JOIN systems s ON s.id = r.system_id";
 static const char SQL_PAGE_INPUTS[] =
     "SELECT j.key, i.name, i.value FROM json_each(?1) j JOIN run_inputs i ON "
@@ -405,6 +406,8 @@ have_ids:
         r->started_at = col_text(a, st, 6);
         r->created_at = col_text(a, st, 7);
         r->nkernels = sqlite3_column_int64(st, 8);
+        r->commit = col_text(a, st, 9);
+        r->branch = col_text(a, st, 10);
     }
     sqlite3_reset(st);
     if (rc != SQLITE_DONE) {
