@@ -200,6 +200,11 @@ int page_compare(struct req *r)
             break;
         sides[n++] = s;
     }
+    if (n < 2) { /* no sides yet: the picker (SPEC §17) */
+        int rc = page_compare_pick(r, q);
+        json_decref(q);
+        return rc;
+    }
     d = db_pool_get(r->app->pool);
     answer = history_compare(d, q, &e);
     db_pool_put(r->app->pool, d);
@@ -211,7 +216,7 @@ int page_compare(struct req *r)
     v.compare = answer;
     v.sides = sides;
     v.nsides = n;
-    dash_begin(&p, r, "Compare", "applications");
+    dash_begin(&p, r, "Compare", "compare");
     view_compare(&p, &v);
     json_decref(answer);
     json_decref(q);

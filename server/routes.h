@@ -90,6 +90,9 @@ int page_alerts(struct req *r);
 int page_alert_triage(struct req *r);
 int page_history(struct req *r);
 int page_compare(struct req *r);
+/* GET /compare without both sides: the picker (dash_compare.c); q the
+ * request's query object (borrowed). */
+int page_compare_pick(struct req *r, json_t *q);
 int page_overview(struct req *r);
 int page_apps(struct req *r);
 int page_app(struct req *r);

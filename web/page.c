@@ -17,7 +17,7 @@ static const struct {
     {"overview", "/", "Overview"},      {"applications", "/applications", "Applications"},
     {"systems", "/systems", "Systems"}, {"model", "/model", "Model"},
     {"models", "/models", "Models"},    {"alerts", "/alerts", "Alerts"},
-    {"upload", "/upload", "Upload"},
+    {"compare", "/compare", "Compare"}, {"upload", "/upload", "Upload"},
 };
 
 static void asset_url(struct buf *b, const char *name)

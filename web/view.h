@@ -222,6 +222,18 @@ struct view_compare {
     size_t nsides;
 };
 void view_compare(struct page *p, const struct view_compare *d);
+/* The compare page without both sides (view_compare.c): apps the
+ * applications ([{name, ...}], db_summary_apps); application the one
+ * chosen (NULL: none yet) and refs its branches and commits (core/history.h
+ * history_refs; NULL when none is chosen); a, b the sides already asked
+ * (kept selected; NULL: none). */
+struct view_compare_pick {
+    json_t *apps;
+    const char *application;
+    json_t *refs;
+    const char *a, *b;
+};
+void view_compare_pick(struct page *p, const struct view_compare_pick *d);
 
 /* ---- upload (view_upload.c) ------------------------------------------------- */
 

@@ -173,4 +173,88 @@ def upload_form_refuses_bad_provenance_next_to_the_field():
     assert S.content() == before
 
 
+# ---- /compare: navigation, links, the picker, labels, percent ----------------
+
+def compare_runs():
+    """Three configurations differing only in their last input (their labels
+    would share one truncated text), each measured on main and on feature."""
+    docs = []
+    for br, rt in (("main", 10.0), ("feature", 12.0)):
+        for rep in range(3):
+            for z in (1, 2, 3):
+                docs.append({"application": "cmp", "executable": "a-long-executable-name",
+                             "system": "a-long-system-name", "nprocs": 64,
+                             "inputs": {"alpha": 1000, "beta": 2000, "zeta": z},
+                             "runtime": rt * z + 0.1 * rep, "branch": br,
+                             "commit": br[0] * 6})
+    st, b = S.post("/api/v1/runs", {"runs": docs})
+    assert st == 201, b
+
+
+compare_runs()
+
+
+@test
+def compare_is_in_the_navigation_and_linked():
+    body, _ = page("/")
+    assert '<li><a href="/compare">Compare</a></li>' in body
+    body, _ = page("/applications/prov")
+    assert 'id="app-compare" href="/compare?application=prov"' in body
+    body, _ = page("/history?application=prov&executable=e&system=s&nprocs=1&input.N=10"
+                   "&y=runtime")
+    assert 'id="history-compare" href="/compare?application=prov"' in body
+
+
+@test
+def compare_without_sides_is_a_picker():
+    body, _ = page("/compare")
+    assert 'aria-current="page">Compare</a>' in body
+    assert 'id="compare-pick"' in body and '<option value="prov">prov</option>' in body
+    assert 'name="a"' not in body  # no application chosen yet
+    body, _ = page("/compare?application=prov")
+    a = body.split('id="pick-a"', 1)[1].split("</select>", 1)[0]
+    # branches newest first, then commits newest first with their branch and runs
+    assert re.findall(r'<option value="([^"]+)"', a) == [
+        "branch:release", "branch:feature/x", "branch:main", "commit:f00d42",
+        "commit:beef01",
+        "commit:" + LONG], a
+    assert "commit:beef01 on feature/x (2 runs)" in a, a
+    assert "branch:main (2 runs)" in a and "commit:f00d42 on release (1 run)" in a
+    body, _ = page("/compare?application=prov&b=commit:beef01")
+    b = body.split('id="pick-b"', 1)[1].split("</select>", 1)[0]
+    assert '<option value="commit:beef01" selected>' in b
+    body, _ = page("/compare?application=nosuch", 404)
+    assert "nosuch" in html.unescape(body)
+
+
+@test
+def compare_labels_tell_rows_apart_and_changes_are_percent():
+    body, _ = page("/compare?application=cmp&a=branch:main&b=branch:feature")
+    svg = body.split("<svg", 1)[1].split("</svg>", 1)[0]
+    labels = re.findall(r'<text[^>]*text-anchor="end"[^>]*>([^<]*)</text>', svg)
+    assert sorted(labels) == ["zeta=1 · runtime", "zeta=2 · runtime",
+                              "zeta=3 · runtime"], labels
+    # feature is 20 % slower in every configuration (means 12z+0.1 vs 10z+0.1)
+    cells = re.findall(r'<td class="num[^"]*">([+-][0-9.]+ %)', body)
+    want = ["%+.3g %%" % (100 * ((12.0 * z + 0.1) / (10.0 * z + 0.1) - 1)) for z in (1, 2, 3)]
+    assert sorted(cells) == sorted(want), (cells, want)
+    assert "<th class=\"num\">b vs a</th>" in body
+
+
+@test
+def alerts_link_their_commit_to_compare():
+    st, w = S.post("/api/v1/watches", {"application": "cmp", "system": "a-long-system-name",
+                                       "y": "runtime",
+                                       "detector": {"test": "zscore", "threshold": 3,
+                                                    "window": 3}})
+    assert st == 201, w
+    st, b = S.post("/api/v1/runs", {"application": "cmp", "executable": "a-long-executable-name",
+                                    "system": "a-long-system-name", "nprocs": 64,
+                                    "inputs": {"alpha": 1000, "beta": 2000, "zeta": 1},
+                                    "runtime": 99.0, "branch": "feature", "commit": "badbad"})
+    assert st == 201 and b["alerts"], b
+    body, _ = page("/alerts")
+    assert 'href="/compare?application=cmp&amp;b=commit:badbad"><code>badbad</code></a>' in body
+
+
 report()
