@@ -10,6 +10,7 @@
 #include "db/summary.h"
 #include "server/api_error.h"
 #include "server/csrf.h"
+#include "server/session.h"
 #include "server/dash.h"
 #include "server/modeling.h"
 #include "server/routes.h"
@@ -176,6 +177,8 @@ static int ctx_init(struct ctx *x, struct req *r, const struct form_def *def)
     x->src.ctx = x->d;
     c->arena = r->arena;
     c->def = def;
+    c->user = session_user(r);
+    c->header_csrf = csrf_token(r);
     c->src = &x->src;
     c->keep = json_array();
     if (x->m != NULL) {

@@ -90,6 +90,10 @@ int page_alerts(struct req *r);
 int page_alert_triage(struct req *r);
 int page_history(struct req *r);
 int page_compare(struct req *r);
+/* Signing in and out (dash_login.c). */
+int page_login(struct req *r);
+int page_login_post(struct req *r);
+int page_logout(struct req *r);
 /* GET /compare without both sides: the picker (dash_compare.c); q the
  * request's query object (borrowed). */
 int page_compare_pick(struct req *r, json_t *q);

@@ -235,6 +235,17 @@ struct view_compare_pick {
 };
 void view_compare_pick(struct page *p, const struct view_compare_pick *d);
 
+/* ---- sign-in (view_login.c) ------------------------------------------------ */
+
+/* The sign-in page: with p->user set, who is signed in and a Sign out form;
+ * else the token form (POST /login: csrf, token, next). next: the page to
+ * return to (a path), or NULL; error: a refused token, shown at the field. */
+struct view_login {
+    const char *next;
+    const struct err *error;
+};
+void view_login(struct page *p, const struct view_login *d);
+
 /* ---- upload (view_upload.c) ------------------------------------------------- */
 
 /* One choice of a select: its value and a label. */

@@ -230,13 +230,14 @@ static void alerts_table(struct page *p, json_t *alerts, int triage, int link_hi
             for (k = 0; k < 4; k++)
                 page_printf(p, "<option value=\"%s\"%s>%s</option>", view_alert_states[k],
                             k == st ? " selected" : "", state_shown[k]);
-            page_printf(
-                p,
-                "</select><label class=\"vh\" for=\"token-%lld\">Write token</label>"
-                "<input type=\"password\" id=\"token-%lld\" name=\"token\" "
-                "autocomplete=\"off\" required placeholder=\"token\">"
-                "<button type=\"submit\">Set</button></form></td>",
-                id, id);
+            page_puts(p, "</select>");
+            if (p->user == NULL) /* signed in: the session's token */
+                page_printf(p,
+                            "<label class=\"vh\" for=\"token-%lld\">Write token</label>"
+                            "<input type=\"password\" id=\"token-%lld\" name=\"token\" "
+                            "autocomplete=\"off\" required placeholder=\"token\">",
+                            id, id);
+            page_puts(p, "<button type=\"submit\">Set</button></form></td>");
         }
         page_puts(p, "</tr>\n");
     }
