@@ -90,6 +90,10 @@ int page_alerts(struct req *r);
 int page_alert_triage(struct req *r);
 int page_history(struct req *r);
 int page_compare(struct req *r);
+/* Deletes with a confirmation and adding a watch (dash_delete.c). */
+int page_delete_confirm(struct req *r);
+int page_delete(struct req *r);
+int page_watch_add(struct req *r);
 /* Signing in and out (dash_login.c). */
 int page_login(struct req *r);
 int page_login_post(struct req *r);

@@ -200,8 +200,25 @@ struct view_series {
     size_t nchanges;
     long long model;
     json_t *alerts;
+    /* the watches ([{id, application, system, executable, y, detector}],
+     * GET /api/v1/watches), the page lists its application's with a delete
+     * link each and, with p->csrf set, a form to add one (POST /watches:
+     * csrf, token unless p->user, application, system, executable, y, test,
+     * threshold, window, next); NULL: no section */
+    json_t *watches;
 };
 void view_series(struct page *p, const struct view_series *d);
+/* The watches section of a history page (view_watch.c). */
+void view_series_watches(struct page *p, const struct view_series *d);
+
+/* A confirmation before deleting (view_watch.c): what (HTML-escaped here)
+ * names the thing and its consequences; action the POST path; cancel the
+ * page to go back to. The form carries p->csrf and, unless p->user, a
+ * token field. */
+struct view_confirm {
+    const char *title, *what, *action, *cancel;
+};
+void view_confirm(struct page *p, const struct view_confirm *d);
 /* Decodes the answer of GET /api/v1/series ({"points": [{run, at, commit,
  * value, judgements: [{watch, model, expected, lo, hi, out, alert}]}]}) into
  * chart points (arena a): a point is marked when a judgement raised an alert,

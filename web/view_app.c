@@ -475,6 +475,10 @@ void view_app(struct page *p, const struct view_app *v)
     page_text(p, v->name);
     page_puts(p, "</a></p>\n");
     /* The modeling forms, with this application chosen. */
+    page_puts(p, "<p class=\"danger-zone\"><a class=\"delete\" id=\"app-delete\" "
+                 "href=\"/applications/");
+    page_url(p, v->name);
+    page_puts(p, "/delete\">Delete this application</a></p>\n");
     page_puts(p, "<p class=\"compare-link\"><a id=\"app-compare\" "
                  "href=\"/compare?application=");
     page_url(p, v->name);

@@ -307,6 +307,7 @@ void view_series(struct page *p, const struct view_series *d)
     page_puts(p, ".</p>\n");
     if (d->n == 0) {
         page_puts(p, "<p class=\"muted\">No runs of this configuration yet.</p>\n");
+        view_series_watches(p, d);
         return;
     }
     snprintf(title, sizeof title, "%.300s over time", d->y && *d->y ? d->y : "runtime");
@@ -400,6 +401,7 @@ void view_series(struct page *p, const struct view_series *d)
     }
     page_puts(p, "</tbody>");
     page_table_close(p);
+    view_series_watches(p, d);
 }
 
 /* ---- compare ------------------------------------------------------------------- */

@@ -490,4 +490,8 @@ void view_run(struct page *p, const struct view_run *d)
     kv_table(p, "Inputs", "inputs", run->inputs, run->ninputs, 0);
     kv_table(p, "Metrics", "metrics", run->metrics, run->nmetrics, 1);
     kernels(p, id, run);
+    page_printf(p,
+                "<p class=\"danger-zone\"><a class=\"delete\" id=\"run-delete\" "
+                "href=\"/runs/%lld/delete\">Delete this run</a></p>\n",
+                id);
 }

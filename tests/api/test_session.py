@@ -175,4 +175,117 @@ def the_api_keeps_bearer_tokens_and_ignores_the_cookie():
     assert st == 201
 
 
+# ---- watches on the history page, deletes with a confirmation ---------------
+
+HIST = "/history?application=wapp&executable=e&system=s&nprocs=2&input.N=5&y=runtime"
+
+
+def wrun(rt):
+    st, b = S.post("/api/v1/runs", {"application": "wapp", "executable": "e", "system": "s",
+                                    "nprocs": 2, "inputs": {"N": 5}, "runtime": rt})
+    assert st == 201, b
+    return b["ids"][0]
+
+
+def post_from(path, fields, referer, cookie=None):
+    h = {"Origin": "http://127.0.0.1:%d" % S.port,
+         "Referer": "http://127.0.0.1:%d%s" % (S.port, referer)}
+    if cookie:
+        h["Cookie"] = cookie
+    st, payload, resp = S.request("POST", path, urllib.parse.urlencode(fields), token=None,
+                                  ctype="application/x-www-form-urlencoded", headers=h,
+                                  raw=True)
+    return st, payload.decode(), resp
+
+
+@test
+def history_page_creates_and_deletes_watches():
+    wrun(10.0)
+    wrun(10.5)
+    body = page(HIST)
+    assert 'id="watch-none"' in body and 'id="watch-form"' in body
+    assert 'name="token"' in body.split('id="watch-form"', 1)[1].split("</form>", 1)[0]
+    before = S.content()
+    # bad input: a clear error, nothing stored
+    st, out, _ = post_from("/watches", {"csrf": csrf(body), "token": S.token,
+                                        "application": "wapp", "system": "s",
+                                        "y": "runtime", "test": "zscore",
+                                        "threshold": "lots"}, HIST)
+    assert st == 422 and "threshold must be a number" in html.unescape(out)
+    st, out, _ = post_from("/watches", {"csrf": csrf(body), "token": S.token,
+                                        "application": "wapp", "system": "s",
+                                        "y": "runtime", "test": "nosuch"}, HIST)
+    assert st == 422, st
+    st, out, _ = post_from("/watches", {"csrf": csrf(body), "token": "pt_bad",
+                                        "application": "wapp", "system": "s",
+                                        "y": "runtime", "test": "zscore"}, HIST)
+    assert st == 401
+    assert S.content() == before
+    # signed in: no token field; the watch is stored and the page lists it
+    cookie = sign_in()
+    body = page(HIST, cookie)
+    assert 'name="token"' not in body.split('id="watch-form"', 1)[1].split("</form>", 1)[0]
+    st, out, resp = post_from("/watches", {"csrf": csrf(body), "application": "wapp",
+                                           "system": "s", "y": "runtime", "test": "percent",
+                                           "threshold": "15", "window": "5"}, HIST, cookie)
+    assert st == 303 and resp.getheader("Location") == HIST, (st, out[:500])
+    st, ws = S.get("/api/v1/watches")
+    w = [x for x in ws["watches"] if x["application"] == "wapp"]
+    assert len(w) == 1 and w[0]["detector"]["test"] == "percent", w
+    assert w[0]["detector"]["threshold"] == 15 and w[0]["detector"]["window"] == 5
+    wid = w[0]["id"]
+    body = page(HIST, cookie)
+    assert 'id="watch-%d"' % wid in body
+    # the watch judges runs: a 50 % slower run raises an alert
+    st, b = S.post("/api/v1/runs", {"application": "wapp", "executable": "e", "system": "s",
+                                    "nprocs": 2, "inputs": {"N": 5}, "runtime": 15.5})
+    assert b["alerts"], b
+    # delete: a confirmation first, then the POST; the alert goes with it
+    conf = page("/watches/%d/delete" % wid, cookie)
+    assert 'id="confirm-form"' in conf and "judgements and alerts" in conf
+    st, out, resp = post_from("/watches/%d/delete" % wid, {"csrf": csrf(conf)}, HIST,
+                              cookie)
+    assert st == 303, (st, out[:500])
+    st, ws = S.get("/api/v1/watches")
+    assert wid not in [x["id"] for x in ws["watches"]]
+    st, al = S.get("/api/v1/alerts")
+    assert all(a.get("watch") != wid for a in al["alerts"])
+
+
+@test
+def run_and_application_deletes_need_a_confirmation():
+    rid = wrun(11.0)
+    body = page("/runs/%d" % rid)
+    assert 'id="run-delete" href="/runs/%d/delete"' % rid in body
+    conf = page("/runs/%d/delete" % rid)
+    assert "Delete run %d?" % rid in conf and 'name="token"' in conf
+    assert 'id="confirm-cancel"' in conf
+    before = S.content()
+    st, _, _ = form_post("/runs/%d/delete" % rid, {"csrf": "1.abcd", "token": S.token})
+    assert st == 403
+    st, _, _ = form_post("/runs/%d/delete" % rid, {"csrf": csrf(conf), "token": "pt_no"})
+    assert st == 401
+    st, _, _ = form_post("/runs/%d/delete" % rid, {"csrf": csrf(conf)})
+    assert st == 401
+    assert S.content() == before
+    st, out, resp = form_post("/runs/%d/delete" % rid, {"csrf": csrf(conf), "token": S.token})
+    assert st == 303 and resp.getheader("Location") == "/applications/wapp", (st, out[:300])
+    st, _ = S.get("/api/v1/runs/%d" % rid)
+    assert st == 404
+    page("/runs/%d/delete" % rid, status=404)
+    # the application
+    body = page("/applications/wapp")
+    assert 'id="app-delete" href="/applications/wapp/delete"' in body
+    conf = page("/applications/wapp/delete")
+    assert "wapp goes with its" in html.unescape(conf)
+    cookie = sign_in()
+    conf = page("/applications/wapp/delete", cookie)
+    assert 'name="token"' not in conf.split('id="confirm-form"', 1)[1]
+    st, out, resp = form_post("/applications/wapp/delete", {"csrf": csrf(conf)}, cookie)
+    assert st == 303 and resp.getheader("Location") == "/applications"
+    st, _ = S.get("/api/v1/applications/wapp")
+    assert st == 404
+    page("/applications/wapp/delete", status=404)
+
+
 report()
