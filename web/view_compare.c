@@ -70,9 +70,7 @@ void view_compare_pick(struct page *p, const struct view_compare_pick *d)
               "<form class=\"compare-pick\" id=\"compare-pick\" method=\"get\" "
               "action=\"/compare\"><div class=\"fields\">\n"
               "<div class=\"field\"><label for=\"pick-application\">Application</label>"
-              "<select id=\"pick-application\" name=\"application\" "
-              "onchange=\"this.form.a && (this.form.a.value = '', this.form.b.value = "
-              "''); this.form.submit()\">");
+              "<select id=\"pick-application\" name=\"application\">");
     if (d->application == NULL)
         page_puts(p, "<option value=\"\">choose…</option>");
     json_array_foreach(d->apps, i, x)

@@ -653,7 +653,7 @@ void view_compare(struct page *p, const struct view_compare *d)
             crow[i].ratio = &ratios[i * ns];
             crow[i].significant = &sig[i * ns];
         }
-        c.title = "Ratio to a per configuration and measure";
+        c.title = "Change from a per configuration and measure";
         c.sides = d->sides;
         c.nsides = ns;
         c.rows = crow;
