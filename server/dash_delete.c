@@ -12,7 +12,7 @@
  * Every POST passes the CSRF checks of the dashboard's forms. */
 #include "core/browse.h"
 #include "core/watch.h"
-#include "db/history.h"
+#include "core/catalog.h"
 #include "formats/form.h"
 #include "server/csrf.h"
 #include "server/dash.h"
@@ -148,16 +148,16 @@ int page_delete_confirm(struct req *r)
 static int del_job(db *d, void *arg, struct err *err)
 {
     struct del_write *w = arg;
-    switch (w->kind) {
-    case DEL_RUN:
-        return db_run_delete(d, w->id, err);
-    case DEL_APP:
-        return db_app_delete(d, w->name, err);
-    default:
-        if (w->body != NULL)
-            return watch_create(d, w->body, &w->id, err);
-        return db_watch_delete(d, w->id, err);
+    struct catalog_delete x = {CATALOG_WATCH, w->id, NULL, NULL};
+    if (w->body != NULL)
+        return watch_create(d, w->body, &w->id, err);
+    if (w->kind == DEL_RUN)
+        x.what = CATALOG_RUN;
+    else if (w->kind == DEL_APP) {
+        x.what = CATALOG_APP;
+        x.name = w->name;
     }
+    return catalog_delete(d, &x, err);
 }
 
 static int del_finish(struct req *r)
