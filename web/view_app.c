@@ -475,10 +475,6 @@ void view_app(struct page *p, const struct view_app *v)
     page_text(p, v->name);
     page_puts(p, "</a></p>\n");
     /* The modeling forms, with this application chosen. */
-    page_puts(p, "<p class=\"danger-zone\"><a class=\"delete\" id=\"app-delete\" "
-                 "href=\"/applications/");
-    page_url(p, v->name);
-    page_puts(p, "/delete\">Delete this application</a></p>\n");
     page_puts(p, "<p class=\"compare-link\"><a id=\"app-compare\" "
                  "href=\"/compare?application=");
     page_url(p, v->name);
@@ -506,4 +502,8 @@ void view_app(struct page *p, const struct view_app *v)
     runs_table(p, v, v->rows, v->nrows);
     small_tables(p, app);
     templates(p, app);
+    page_puts(p, "<p class=\"danger-zone\"><a class=\"delete\" id=\"app-delete\" "
+                 "href=\"/applications/");
+    page_url(p, v->name);
+    page_puts(p, "/delete\">Delete this application</a></p>\n");
 }
