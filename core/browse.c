@@ -77,6 +77,23 @@ int browse_app(db *d, const struct browse_app_query *q, arena *a, struct browse_
     long long app_id = json_integer_value(json_object_get(b->app, "id"));
     int nc;
 
+    if (q->commit != NULL || q->branch != NULL) {
+        struct db_page_query pq = {app_id, q->exe_id,   q->sys_id, DB_SORT_ID, q->desc,
+                                   0,      q->per_page, 0,         0,          0};
+        b->page = q->page < 1 ? 1 : q->page;
+        for (;;) {
+            pq.offset = (b->page - 1) * q->per_page;
+            b->nrows = db_runs_page_vcs(d, &pq, q->commit, q->branch, &b->total, a,
+                                        &b->rows, err);
+            if (b->nrows < 0)
+                return -1;
+            b->pages = b->total > 0 ? (b->total + q->per_page - 1) / q->per_page : 1;
+            if (b->page <= b->pages)
+                break;
+            b->page = b->pages; /* past the end: the last page */
+        }
+        goto configs;
+    }
     b->total = db_summary_count(d, app_id, q->exe_id, q->sys_id, err);
     if (b->total < 0)
         return -1;
@@ -104,6 +121,7 @@ int browse_app(db *d, const struct browse_app_query *q, arena *a, struct browse_
                 b->page = b->pages;
         }
     }
+configs:
     nc = db_summary_configs(d, app_id, q->exe_id, q->sys_id, q->max_configs + 1, a,
                             &b->configs, err);
     if (nc < 0)

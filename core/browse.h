@@ -66,6 +66,10 @@ struct browse_app_query {
      * that grows with the position: the pager's links carry it). A cursor
      * run that is not stored falls back to page. */
     long long after, before;
+    /* Provenance filters (?commit=, ?branch=; NULL = any): the runs are then
+     * in id order from the page's offset (no cursor; sort applies only as
+     * the direction). */
+    const char *commit, *branch;
 };
 
 struct browse_app {

@@ -741,3 +741,13 @@ int history_build_check(json_t *body, struct history_build *out, struct err *err
     }
     return 0;
 }
+
+json_t *history_refs(db *d, const char *app, struct err *err)
+{
+    json_t *out = db_history_refs(d, app, HISTORY_REFS, err);
+    if (out == NULL && err->status == 404) {
+        memset(err, 0, sizeof *err);
+        err_set(err, 404, "not_found", "application", "no application named %.200s", app);
+    }
+    return out;
+}

@@ -42,6 +42,11 @@ json_t *history_changes(db *d, json_t *query, struct err *err);
 /* GET /api/v1/compare: sides a, b, ... h, per configuration and quantity:
  * n, mean, spread, ratio to side a, Welch's significance at 5 %. */
 json_t *history_compare(db *d, json_t *query, struct err *err);
+/* The compare page's picker (SPEC §17): application app's branches and
+ * commits, the newest first, at most HISTORY_REFS of each, as
+ * db_history_refs answers them. */
+#define HISTORY_REFS 200
+json_t *history_refs(db *d, const char *app, struct err *err);
 
 /* An executable's build settings as PUT /api/v1/applications/{app}/
  * executables/{name} takes them: {"compiler", "flags", "version"}, each an

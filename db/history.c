@@ -7,6 +7,18 @@
 
 #include <string.h>
 
+/* dq_json of sql with ?1 = id and ?2 = limit, stored under key in obj:
+ * 0, or -1 with err set. */
+static int dq_attach2(db *d, json_t *obj, const char *key, const char *sql, long long id,
+                      long long limit, struct err *err)
+{
+    json_t *v = dq_json(d, sql, err, "ii", id, limit);
+    if (v == NULL)
+        return -1;
+    json_object_set_new(obj, key, v);
+    return 0;
+}
+
 int db_y_kind(const char *y, const char **name)
 {
     *name = NULL;
@@ -133,6 +145,39 @@ int db_history_side(db *d, const struct db_history_filter *f, const struct db_si
                     arena *a, struct db_side_value **out, size_t *n, struct err *err)
 {
     return d->be->history_side(d, f, s, a, out, n, err);
+}
+
+json_t *db_history_refs(db *d, const char *app, int limit, struct err *err)
+{
+    json_t *a, *out = NULL;
+    long long id;
+    a = dq_one(d, "application", "SELECT id FROM applications WHERE name = ?1", err, "t",
+               app);
+    if (a == NULL)
+        return NULL;
+    id = json_integer_value(json_object_get(a, "id"));
+    json_decref(a);
+    out = json_object();
+    if (out == NULL) {
+        err_nomem(err);
+        return NULL;
+    }
+    if (dq_attach2(d, out, "branches",
+                   "SELECT vcs_branch AS name, count(*) AS runs, "
+                   "max(created_at) AS last FROM runs WHERE app_id = ?1 AND "
+                   "vcs_branch IS NOT NULL GROUP BY vcs_branch ORDER BY "
+                   "max(id) DESC LIMIT ?2",
+                   id, limit, err) != 0 ||
+        dq_attach2(d, out, "commits",
+                   "SELECT vcs_commit AS name, min(vcs_branch) AS branch, count(*) AS "
+                   "runs, max(created_at) AS last FROM runs WHERE app_id = ?1 AND "
+                   "vcs_commit IS NOT NULL GROUP BY vcs_commit ORDER BY max(id) DESC "
+                   "LIMIT ?2",
+                   id, limit, err) != 0) {
+        json_decref(out);
+        return NULL;
+    }
+    return out;
 }
 
 json_t *db_watches_list(db *d, struct err *err)

@@ -106,6 +106,14 @@ struct db_watch {
 
 /* Adds a watch over the named application (and executable, system: NULL
  * any). Returns 0 and *id, or -1 (404 naming the unknown one). */
+/* The branches and commits of application app's runs, the newest first
+ * (by their latest run), at most limit of each (the compare page's picker,
+ * SPEC §17): {"branches": [{name, runs, last}], "commits": [{name, branch,
+ * runs, last}]} (branch: the commit's branch, the first by name when its
+ * runs name several; last: its latest run's created_at). New reference, or
+ * NULL with err set (404 when there is no such application). */
+json_t *db_history_refs(db *d, const char *app, int limit, struct err *err);
+
 int db_watch_add(db *d, const struct db_watch *w, const char *application,
                  const char *executable, const char *system, long long *id,
                  struct err *err);

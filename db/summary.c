@@ -13,6 +13,9 @@
 #include <limits.h>
 #include <string.h>
 
+#include <math.h>
+#include <string.h>
+
 static const char *col_text(db *d, struct db_stmt *st, int i, arena *a)
 {
     size_t n = 0;
@@ -189,13 +192,13 @@ long long db_runs_rank(db *d, const struct db_page_query *q, struct err *err)
  * ids: a JSON array on SQLite, a bigint array on PostgreSQL), 0-based. */
 static const char SQ_PAGE_ROWS[] =
     "SELECT j.key, r.id, e.name, s.name, r.nprocs, r.runtime, r.started_at, "
-    "r.created_at, (SELECT count(*) FROM kernels k WHERE k.run_id = r.id) "
-    "FROM json_each(?1) j JOIN runs r ON r.id = j.value JOIN executables e ON "
+    "r.created_at, (SELECT count(*) FROM kernels k WHERE k.run_id = r.id), "
+    "r.vcs_commit, r.vcs_branch FROM json_each(?1) j JOIN runs r ON r.id = j.value JOIN executables e ON "
     "e.id = r.exe_id JOIN systems s ON s.id = r.system_id";
 static const char PG_PAGE_ROWS[] =
     "SELECT j.ord - 1, r.id, e.name, s.name, r.nprocs, r.runtime, r.started_at, "
-    "r.created_at, (SELECT count(*) FROM kernels k WHERE k.run_id = r.id) "
-    "FROM unnest(?1::bigint[]) WITH ORDINALITY j(id, ord) JOIN runs r ON r.id = j.id "
+    "r.created_at, (SELECT count(*) FROM kernels k WHERE k.run_id = r.id), "
+    "r.vcs_commit, r.vcs_branch FROM unnest(?1::bigint[]) WITH ORDINALITY j(id, ord) JOIN runs r ON r.id = j.id "
     "JOIN executables e ON e.id = r.exe_id JOIN systems s ON s.id = r.system_id";
 static const char SQ_PAGE_INPUTS[] =
     "SELECT j.key, i.name, i.value FROM json_each(?1) j JOIN run_inputs i ON "
@@ -239,6 +242,8 @@ static int page_rows(db *d, arena *a, struct db_page_row *out, int n, struct err
         r->started_at = col_text(d, st, 6, a);
         r->created_at = col_text(d, st, 7, a);
         r->nkernels = dq_ll(d, st, 8);
+        r->commit = col_text(d, st, 9, a);
+        r->branch = col_text(d, st, 10, a);
     }
     st = rc == 0 ? dq_prepare(d, DQ_SQL(d, SQ_PAGE_INPUTS, PG_PAGE_INPUTS), err, "t",
                               buf_str(&ids))
@@ -519,4 +524,88 @@ json_t *db_kernels_of_runs(db *d, const char *ids_json, struct err *err)
                "jsonb_array_elements_text(?1::jsonb) WITH ORDINALITY j(v, ord) "
                "JOIN kernels k ON k.run_id = j.v::bigint ORDER BY j.ord, k.seq"),
         err, "t", ids_json);
+}
+
+/* ---- a page of runs filtered by provenance ------------------------------ */
+
+#define VCS_FILTER                                                                       \
+    "r.app_id = ?1 AND (?2 = 0 OR r.exe_id = ?2) AND (?3 = 0 OR r.system_id = ?3) AND "  \
+    "(?4 = '' OR r.vcs_commit = ?4) AND (?5 = '' OR r.vcs_branch = ?5)"
+static const char SQL_VCS_COUNT[] = "SELECT count(*) FROM runs r WHERE " VCS_FILTER;
+#define VCS_ROWS(dir)                                                                    \
+    "SELECT r.id, e.name, s.name, r.nprocs, r.runtime, r.started_at, r.created_at, "     \
+    "(SELECT count(*) FROM kernels k WHERE k.run_id = r.id), r.vcs_commit, "             \
+    "r.vcs_branch FROM runs r JOIN executables e ON e.id = r.exe_id JOIN systems s ON "  \
+    "s.id = r.system_id WHERE " VCS_FILTER " ORDER BY r.id" dir " LIMIT ?6 OFFSET ?7"
+static const char SQL_VCS_ROWS[] = VCS_ROWS("");
+static const char SQL_VCS_ROWS_DESC[] = VCS_ROWS(" DESC");
+static const char SQL_VCS_INPUTS[] =
+    "SELECT name, value FROM run_inputs WHERE run_id = ?1 ORDER BY name";
+
+int db_runs_page_vcs(db *d, const struct db_page_query *q, const char *commit,
+                     const char *branch, long long *total, arena *a,
+                     struct db_page_row **rows, struct err *err)
+{
+    int limit = q->limit >= 1 && q->limit <= 1000 ? q->limit : 50, n = 0, i, rc;
+    const char *c = commit ? commit : "", *b = branch ? branch : "";
+    struct db_page_row *out;
+    struct db_stmt *st;
+
+    *rows = NULL;
+    if (dq_scalar(d, total, SQL_VCS_COUNT, err, "iiitt", q->app_id, q->exe_id,
+                  q->system_id, c, b) < 0)
+        return -1;
+    out = arena_alloc(a, (size_t)limit * sizeof *out);
+    if (out == NULL)
+        return err_nomem(err);
+    st = dq_prepare(d, q->desc ? SQL_VCS_ROWS_DESC : SQL_VCS_ROWS, err, "iiittii",
+                    q->app_id, q->exe_id, q->system_id, c, b, (long long)limit,
+                    q->offset > 0 ? q->offset : 0LL);
+    if (st == NULL)
+        return -1;
+    while (n < limit && (rc = dq_step(d, st, err)) == 1) {
+        struct db_page_row *r = &out[n++];
+        memset(r, 0, sizeof *r);
+        r->id = dq_ll(d, st, 0);
+        r->executable = col_text(d, st, 1, a);
+        r->system = col_text(d, st, 2, a);
+        r->nprocs = dq_ll(d, st, 3);
+        r->runtime = dq_null(d, st, 4) ? NAN : dq_dbl(d, st, 4);
+        r->started_at = col_text(d, st, 5, a);
+        r->created_at = col_text(d, st, 6, a);
+        r->nkernels = dq_ll(d, st, 7);
+        r->commit = col_text(d, st, 8, a);
+        r->branch = col_text(d, st, 9, a);
+    }
+    if (n == limit)
+        dq_reset(d, st);
+    else if (rc < 0)
+        return -1;
+    for (i = 0; i < n; i++) {
+        size_t cap = 0;
+        st = dq_prepare(d, SQL_VCS_INPUTS, err, "i", out[i].id);
+        if (st == NULL)
+            return -1;
+        while ((rc = dq_step(d, st, err)) == 1) {
+            if (out[i].ninputs == cap) {
+                struct rec_kv *grown;
+                cap = cap ? 2 * cap : 8;
+                grown = arena_alloc(a, cap * sizeof *grown);
+                if (grown == NULL) {
+                    dq_reset(d, st);
+                    return err_nomem(err);
+                }
+                if (out[i].ninputs)
+                    memcpy(grown, out[i].inputs, out[i].ninputs * sizeof *grown);
+                out[i].inputs = grown;
+            }
+            out[i].inputs[out[i].ninputs].name = col_text(d, st, 0, a);
+            out[i].inputs[out[i].ninputs].value = dq_dbl(d, st, 1);
+            out[i].ninputs++;
+        }
+        if (rc < 0)
+            return -1;
+    }
+    *rows = out;
+    return n;
 }

@@ -95,6 +95,7 @@ struct db_page_row {
     long long nkernels;
     struct rec_kv *inputs; /* in name order */
     size_t ninputs;
+    const char *commit, *branch; /* provenance (SPEC §11), NULL when absent */
 };
 
 /* Reads one page of runs in the query's order: by id, or by nprocs or
@@ -114,5 +115,14 @@ int db_runs_page(db *d, const struct db_page_query *q, arena *a,
  * came without one. Returns it, 0 when q has no cursor or its run is not
  * stored, or -1 with err set. */
 long long db_runs_rank(db *d, const struct db_page_query *q, struct err *err);
+
+/* The page of q's filters that also have commit and/or branch (NULL: any;
+ * the application page's ?commit= and ?branch=, SPEC §17), by run id in
+ * q's direction, from q->offset (q's sort and cursor do not apply). *total
+ * gets the number of runs matching. Returns the number of rows in *rows
+ * (arena), or -1 with err set. */
+int db_runs_page_vcs(db *d, const struct db_page_query *q, const char *commit,
+                     const char *branch, long long *total, arena *a,
+                     struct db_page_row **rows, struct err *err);
 
 #endif

@@ -135,6 +135,7 @@
 #define LIMIT_FORM_FILENAME 256
 #define LIMIT_FORM_LINES                                                                 \
     10000 /* name=value lines of one upload-form text box */ /* bytes of a file name */
+#define LIMIT_SESSIONS 4096 /* dashboard sessions held at once (server/session.h) */
 #define LIMIT_FORM_LINES 10000 /* lines of one inputs/kernels/metrics box */
 
 /* ---- web form submissions (formats/form.h) ---------------------------------- */

@@ -2,6 +2,8 @@
  * dash.h. It opens a page (web/page.h) for a request, answers with it or with
  * the HTML error page, and serves /static/. No markup is written here. */
 #include "server/dash.h"
+#include "server/csrf.h"
+#include "server/session.h"
 #include "common/xalloc.h"
 #include "web/static.h"
 
@@ -9,7 +11,11 @@
 
 void dash_begin(struct page *p, struct req *r, const char *title, const char *nav)
 {
-    page_begin(p, r->arena, title, nav);
+    /* the header's sign-in state; p->csrf stays NULL (a page with forms
+     * that write sets it), the header's own form has its token */
+    const char *user = session_user(r);
+    page_begin_as(p, r->arena, title, nav, user, csrf_token(r));
+    p->csrf = NULL;
 }
 
 int dash_end(struct req *r, struct page *p, int status)

@@ -8,6 +8,7 @@
 #include "core/browse.h"
 #include "core/scaling.h"
 #include "formats/limits.h"
+#include "formats/rundoc.h"
 #include "server/dash.h"
 #include "server/routes.h"
 #include "web/view.h"
@@ -87,6 +88,24 @@ static int parse_view(struct req *r, struct view_app *v, json_t *app, struct err
     if (v->sys && (v->sys_id = id_in(json_object_get(app, "systems"), v->sys)) == 0)
         return err_set(e, 404, "not_found", "system", "%.200s has no runs on %.200s",
                        v->name, v->sys);
+    /* ?commit= / ?branch= (SPEC §17): provenance filters, checked as an
+     * upload's provenance is */
+    v->commit = http_query(r, "commit");
+    v->branch = http_query(r, "branch");
+    if (v->commit && *v->commit == '\0')
+        v->commit = NULL;
+    if (v->branch && *v->branch == '\0')
+        v->branch = NULL;
+    if (v->commit || v->branch) {
+        struct run_record pr = {0};
+        pr.commit = v->commit;
+        pr.branch = v->branch;
+        if (rundoc_check_provenance(&pr, e) != 0) {
+            e->status = 400;
+            return -1;
+        }
+        v->sort = 0; /* a filtered table is in run order */
+    }
     v->many_exe = json_array_size(json_object_get(app, "executables")) > 1 && !v->exe;
     v->many_sys = json_array_size(json_object_get(app, "systems")) > 1 && !v->sys;
     return 0;
@@ -100,7 +119,8 @@ static struct view_run_row *rows_of(arena *a, const struct db_page_row *r, int n
     for (i = 0; out && i < n; i++) {
         struct view_run_row x = {r[i].id,       r[i].executable, r[i].system,
                                  r[i].nprocs,   r[i].runtime,    r[i].created_at,
-                                 r[i].nkernels, r[i].inputs,     r[i].ninputs};
+                                 r[i].nkernels, r[i].inputs,     r[i].ninputs,
+                                 r[i].commit,   r[i].branch};
         out[i] = x;
     }
     return out;
@@ -111,8 +131,8 @@ static struct view_run_row *rows_of(arena *a, const struct db_page_row *r, int n
 static int app_csv(struct req *r, db *d, struct view_app *v, struct browse_app *b,
                    struct err *e)
 {
-    struct browse_app_query q = {v->exe_id, v->sys_id, v->sort, v->desc, 1,
-                                 1000,      1,         0,       0};
+    struct browse_app_query q = {v->exe_id, v->sys_id, v->sort, v->desc,   1,        1000,
+                                 1,         0,         0,       v->commit, v->branch};
     struct view_run_row *all = NULL;
     size_t n = 0, cap = 0;
     struct buf out;
@@ -246,7 +266,9 @@ int page_app(struct req *r)
                                      VIEW_APP_PER_PAGE,
                                      VIEW_APP_MAX_CONFIGS,
                                      v.after,
-                                     v.before};
+                                     v.before,
+                                     v.commit,
+                                     v.branch};
         if (browse_app(d, &q, r->arena, &b, &e) != 0)
             goto fail;
     }

@@ -8,6 +8,7 @@
 #include "core/form_data.h"
 #include "server/api_error.h"
 #include "server/csrf.h"
+#include "server/session.h"
 #include "server/dash.h"
 #include "server/modeling.h"
 #include "server/routes.h"
@@ -93,6 +94,8 @@ static int ctx_init(struct ctx *x, struct req *r, const struct form_def *def)
     x->data.d = x->d;
     c->arena = r->arena;
     c->def = def;
+    c->user = session_user(r);
+    c->header_csrf = csrf_token(r);
     c->store = &x->data;
     c->keep = json_array();
     if (x->m != NULL) {

@@ -125,7 +125,7 @@ int page_history(struct req *r)
     struct page p;
     struct view_series v;
     struct chart_hist_point *pts = NULL;
-    json_t *q, *series = NULL, *alerts = NULL;
+    json_t *q, *series = NULL, *alerts = NULL, *watches = NULL;
     size_t *changes = NULL;
     double *y = NULL;
     long n;
@@ -139,6 +139,10 @@ int page_history(struct req *r)
     series = history_series(d, q, &e);
     if (series != NULL)
         alerts = alert_list(d, NULL, 0, &e);
+    if (alerts != NULL && (watches = watch_list(d, &e)) == NULL) {
+        json_decref(alerts);
+        alerts = NULL;
+    }
     db_pool_put(r->app->pool, d);
     memset(&v, 0, sizeof v);
     if (series == NULL || alerts == NULL)
@@ -184,13 +188,17 @@ int page_history(struct req *r)
     v.changes = changes;
     v.nchanges = (size_t)rc;
     v.alerts = alerts;
+    v.watches = watches;
     dash_begin(&p, r, "History", "applications");
+    p.csrf = csrf_token(r); /* the watch form */
     view_series(&p, &v);
     json_decref(series);
     json_decref(alerts);
+    json_decref(watches);
     json_decref(q);
     return dash_end(r, &p, 200);
 fail:
+    json_decref(watches);
     json_decref(series);
     json_decref(alerts);
     json_decref(q);
@@ -219,6 +227,11 @@ int page_compare(struct req *r)
             break;
         sides[n++] = s;
     }
+    if (n < 2) { /* no sides yet: the picker (SPEC §17) */
+        int rc = page_compare_pick(r, q);
+        json_decref(q);
+        return rc;
+    }
     d = db_pool_get(r->app->pool);
     answer = history_compare(d, q, &e);
     db_pool_put(r->app->pool, d);
@@ -230,7 +243,7 @@ int page_compare(struct req *r)
     v.compare = answer;
     v.sides = sides;
     v.nsides = n;
-    dash_begin(&p, r, "Compare", "applications");
+    dash_begin(&p, r, "Compare", "compare");
     view_compare(&p, &v);
     json_decref(answer);
     json_decref(q);

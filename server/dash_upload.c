@@ -185,12 +185,56 @@ static int parse_lines(const char *text, const char *box, json_t *out, struct er
     return 0;
 }
 
+/* The tags box: one name=value per line, each value a text (blank lines and
+ * lines starting with # skipped); the run validator checks names and
+ * values. */
+static int parse_tags(const char *text, json_t *out, struct err *err)
+{
+    const char *p = text ? text : "";
+    int line = 0;
+    while (*p) {
+        size_t len = strcspn(p, "\n");
+        const char *s = p, *e = p + len, *eq, *v;
+        char name[LIMIT_IDENT + 1];
+        size_t nlen;
+        line++;
+        p = *e ? e + 1 : e;
+        if (line > LIMIT_FORM_LINES)
+            return err_invalid(err, "tags", "tags: more than %d lines", LIMIT_FORM_LINES);
+        while (s < e && (*s == ' ' || *s == '\t' || *s == '\r'))
+            s++;
+        while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+            e--;
+        if (s == e || *s == '#')
+            continue;
+        eq = memchr(s, '=', (size_t)(e - s));
+        if (eq == NULL)
+            return err_invalid(err, "tags", "tags, line %d: write name=value", line);
+        nlen = (size_t)(eq - s);
+        while (nlen > 0 && (s[nlen - 1] == ' ' || s[nlen - 1] == '\t'))
+            nlen--;
+        if (nlen == 0 || nlen > LIMIT_IDENT)
+            return err_invalid(err, "tags",
+                               "tags, line %d: the name must be 1 to %d bytes", line,
+                               LIMIT_IDENT);
+        memcpy(name, s, nlen);
+        name[nlen] = '\0';
+        for (v = eq + 1; v < e && (*v == ' ' || *v == '\t'); v++)
+            ;
+        if (json_object_get(out, name))
+            return err_invalid(err, "tags", "tags, line %d: %.64s is given twice", line,
+                               name);
+        json_object_set_new_nocheck(out, name, json_stringn_nocheck(v, (size_t)(e - v)));
+    }
+    return 0;
+}
+
 /* Builds the run document from the form fields; the API's validator then
  * applies every rule. */
 static json_t *run_document(const struct form *f, struct err *err)
 {
-    static const char *const names[] = {"id", "application", "executable", "system",
-                                        "started_at"};
+    static const char *const names[] = {
+        "id", "application", "executable", "system", "started_at", "commit", "branch"};
     json_t *doc = json_object(), *inputs = json_object(), *metrics = json_object(),
            *kernels = json_array();
     const char *s;
@@ -233,6 +277,16 @@ static json_t *run_document(const struct form *f, struct err *err)
     json_object_set_new(doc, "inputs", inputs);
     json_object_set_new(doc, "metrics", metrics);
     json_object_set_new(doc, "kernels", kernels);
+    s = form_get(f, "tags");
+    if (s && *s) {
+        json_t *tags = json_object();
+        if (tags == NULL || parse_tags(s, tags, err) != 0) {
+            json_decref(tags);
+            json_decref(doc);
+            return NULL;
+        }
+        json_object_set_new(doc, "tags", tags);
+    }
     return doc;
 fail:
     json_decref(doc);

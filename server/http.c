@@ -9,6 +9,7 @@
 #include "formats/form.h"
 #include "server/http_internal.h"
 #include "server/routes.h"
+#include "server/session.h"
 
 #include <errno.h>
 #include <microhttpd.h>
@@ -408,10 +409,18 @@ int http_require_token(struct req *r, struct err *err)
 
 int http_check_token(struct req *r, const char *token, const char *field, struct err *err)
 {
-    if (token == NULL || *token == '\0')
-        return err_set(err, 401, "unauthorized", field,
-                       "a write token is needed (create one with 'prophecyd token "
-                       "create NAME')");
+    if (token == NULL || *token == '\0') {
+        /* a form without a token: the signed-in session's (server/session.h) */
+        const char *name = session_user(r);
+        if (name != NULL) {
+            r->token_name = name;
+            return 0;
+        }
+        return err_set(
+            err, 401, "unauthorized", field,
+            "a write token is needed: sign in (/login) or give one (create one "
+            "with 'prophecyd token create NAME')");
+    }
     /* The form's token stands on its own: a valid Authorization header sent
      * along must not make a wrong form token pass. */
     r->token_name = NULL;

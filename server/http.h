@@ -143,7 +143,9 @@ struct req {
     int on_worker;      /* being answered on a model worker */
     const struct http_inproc *inproc; /* set for an in-process request */
     struct inproc_wait *inproc_wait;
-    const char *token_name; /* set when a valid token was presented */
+    const char *token_name;   /* set when a valid token was presented */
+    int session_checked;      /* session_user looked (server/session.h) */
+    const char *session_name; /* its answer: the session's token name, or NULL */
 
     /* response */
     int status;
@@ -152,6 +154,7 @@ struct req {
     size_t resp_len;
     int resp_free;               /* 1: free() after sending */
     const char *extra_header[2]; /* name, value (e.g. Cache-Control) */
+    const char *set_cookie;      /* a Set-Cookie value (server/session.h), or NULL */
     struct MHD_Response *stream; /* a streamed response built by the handler */
 
     /* deferred write */

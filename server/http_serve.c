@@ -125,6 +125,8 @@ static enum MHD_Result send_response(struct req *r)
                                 "default-src 'none'; style-src 'unsafe-inline'");
     if (r->extra_header[0])
         MHD_add_response_header(resp, r->extra_header[0], r->extra_header[1]);
+    if (r->set_cookie)
+        MHD_add_response_header(resp, "Set-Cookie", r->set_cookie);
     if (r->status == 405 && r->route == NULL)
         MHD_add_response_header(resp, "Allow", routes_allowed(r->path));
     if (r->status == 503)

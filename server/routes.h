@@ -91,6 +91,17 @@ int page_alerts(struct req *r);
 int page_alert_triage(struct req *r);
 int page_history(struct req *r);
 int page_compare(struct req *r);
+/* Deletes with a confirmation and adding a watch (dash_delete.c). */
+int page_delete_confirm(struct req *r);
+int page_delete(struct req *r);
+int page_watch_add(struct req *r);
+/* Signing in and out (dash_login.c). */
+int page_login(struct req *r);
+int page_login_post(struct req *r);
+int page_logout(struct req *r);
+/* GET /compare without both sides: the picker (dash_compare.c); q the
+ * request's query object (borrowed). */
+int page_compare_pick(struct req *r, json_t *q);
 int page_overview(struct req *r);
 int page_apps(struct req *r);
 int page_app(struct req *r);

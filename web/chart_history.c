@@ -402,7 +402,7 @@ int chart_compare(struct buf *out, const struct chart_compare *cin, struct err *
     struct svg_axis ax;
     size_t start = out->len, i, k, nb, maxlab = 0;
     double rmin = 1, rmax = 1, x0, x1, y0, y, h, lx;
-    char s[64], desc[200];
+    char s[64], desc[300];
     int height;
 
     if (buf_failed(out))
@@ -439,8 +439,8 @@ int chart_compare(struct buf *out, const struct chart_compare *cin, struct err *
     ax.p1 = x1;
 
     snprintf(desc, sizeof desc,
-             "Ratio of each side to %.100s per row; 1 means equal, solid bars are "
-             "significant (Welch's t-test, 5 %%).",
+             "Change of each side from %.100s per row in percent; 0 means equal, "
+             "solid bars are significant (Welch's t-test, 5 %%).",
              c.sides[0] ? c.sides[0] : "a");
     svg_begin(out, c.width, height, c.title, desc);
     svg_title(out, c.width, c.title);
@@ -466,8 +466,10 @@ int chart_compare(struct buf *out, const struct chart_compare *cin, struct err *
         buf_puts(out, "\" y2=\"");
         svg_num(out, y0 + (double)c.nrows * h);
         buf_puts(out, "\"/>");
+        /* the ticks are ratios; their labels the change in percent */
+        snprintf(s, sizeof s, "%+.3g %%", 100 * (ax.major[k] - 1));
         svg_label(out, px, y0 + (double)c.nrows * h + 16, "middle", NULL,
-                  svg_axis_tick_label(&ax, (int)k, s, sizeof s), 12);
+                  fabs(ax.major[k] - 1) < 1e-9 ? "0 %" : s, 12);
     }
     buf_puts(out, "</g>\n");
     for (i = 0; i < c.nrows; i++) {
@@ -496,12 +498,12 @@ int chart_compare(struct buf *out, const struct chart_compare *cin, struct err *
             svg_text(out, r->label ? r->label : "");
             buf_puts(out, ": ");
             svg_text(out, c.sides[k + 1] ? c.sides[k + 1] : "");
-            snprintf(s, sizeof s, " / a = %.4g%s", v,
+            snprintf(s, sizeof s, " vs a: %+.3g %%%s", 100 * (v - 1),
                      r->significant ? (sig ? " (significant)" : " (not significant)")
                                     : "");
             svg_text(out, s);
             buf_puts(out, "</title></rect>");
-            snprintf(s, sizeof s, "×%.3g", v);
+            snprintf(s, sizeof s, "%+.3g %%", 100 * (v - 1));
             svg_label(out, b + 4, by + CMP_ROW - 10, "start", "font-size=\"11\"", s, 10);
             buf_puts(out, "\n");
         }
@@ -516,8 +518,8 @@ int chart_compare(struct buf *out, const struct chart_compare *cin, struct err *
     buf_puts(out, "\" y2=\"");
     svg_num(out, y0 + (double)c.nrows * h);
     buf_puts(out, "\"/>\n");
-    svg_label(out, (x0 + x1) / 2, height - 8, "middle", NULL, "ratio to a (1 = equal)",
-              60);
+    svg_label(out, (x0 + x1) / 2, height - 8, "middle", NULL,
+              "change from a (0 % = equal)", 60);
     svg_end(out);
     return svg_finish(out, start, 0, err);
 }

@@ -767,7 +767,8 @@ static void header(struct fctx *c, int shown)
     else
         snprintf(title, sizeof title, "%s: step %d of %d", c->def->title, shown,
                  c->def->nsteps);
-    page_begin(&c->p, c->arena, title, "model");
+    page_begin_as(&c->p, c->arena, title, "model", c->user, c->header_csrf);
+    c->p.csrf = NULL;
     page_puts(&c->p, "<p class=\"crumbs\"><a href=\"/model\">Model</a> ›</p>\n<h1>");
     page_text(&c->p, c->def->title);
     page_puts(&c->p, "</h1>\n<p class=\"lead\">");
@@ -909,6 +910,14 @@ static void save_section(struct fctx *c, const struct err *save_err, const char 
     state_query(c, &q, c->def->nsteps, NULL);
     page_attr(&c->p, buf_str(&q));
     buf_free(&q);
+    if (c->user != NULL && !token_bad) {
+        /* signed in: the session's token saves it */
+        page_puts(&c->p, "\">\n<p class=\"muted\" id=\"save-as\">Saved as ");
+        page_text(&c->p, c->user);
+        page_puts(&c->p, ".</p>\n<button type=\"submit\" id=\"save-button\">Save the "
+                         "model</button>\n</form>\n");
+        return;
+    }
     page_puts(&c->p, "\">\n<div class=\"fields\"><div class=\"field\">"
                      "<label for=\"save-token\">Write token <span class=\"hint\">from "
                      "prophecyd token create NAME</span></label><input type=\"password\" "

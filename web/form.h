@@ -84,13 +84,15 @@ struct fctx {
     const struct form_data *store; /* where the steps read (the adapter's connection) */
     struct form st;                /* the state */
     struct page p;
-    int step;              /* shown: 1..nsteps or FORM_RESULT */
-    struct err err;        /* the error shown, if err.status */
-    const char *err_field; /* the form field it is shown at, or NULL */
-    int err_shown;         /* set once a field showed it */
-    int nid;               /* element id counter */
-    json_t *keep;          /* JSON values freed with the context */
-    void *data;            /* the method's own (arena) */
+    int step;                /* shown: 1..nsteps or FORM_RESULT */
+    struct err err;          /* the error shown, if err.status */
+    const char *err_field;   /* the form field it is shown at, or NULL */
+    int err_shown;           /* set once a field showed it */
+    int nid;                 /* element id counter */
+    json_t *keep;            /* JSON values freed with the context */
+    void *data;              /* the method's own (arena) */
+    const char *user;        /* the signed-in token's name (no token field), or NULL */
+    const char *header_csrf; /* the header's sign-out form's CSRF token, or NULL */
 };
 
 /* The form definitions. */

@@ -17,7 +17,7 @@ static const struct {
     {"overview", "/", "Overview"},      {"applications", "/applications", "Applications"},
     {"systems", "/systems", "Systems"}, {"model", "/model", "Model"},
     {"models", "/models", "Models"},    {"alerts", "/alerts", "Alerts"},
-    {"upload", "/upload", "Upload"},
+    {"compare", "/compare", "Compare"}, {"upload", "/upload", "Upload"},
 };
 
 static void asset_url(struct buf *b, const char *name)
@@ -29,7 +29,8 @@ static void asset_url(struct buf *b, const char *name)
 }
 
 /* Doctype, head and header; leaves <main> open. */
-static void layout_head(struct buf *b, const char *title, const char *nav)
+static void layout_head(struct buf *b, const char *title, const char *nav,
+                        const char *user, const char *csrf)
 {
     size_t i;
     buf_puts(b,
@@ -54,6 +55,19 @@ static void layout_head(struct buf *b, const char *title, const char *nav)
                                                              : "",
                    nav_items[i].label);
     }
+    if (user != NULL && csrf != NULL) {
+        buf_puts(b, "<li class=\"session\"><form method=\"post\" action=\"/logout\">"
+                    "<input type=\"hidden\" name=\"csrf\" value=\"");
+        web_html_attr(b, csrf);
+        buf_puts(b, "\"><button type=\"submit\" id=\"sign-out\" title=\"Signed in as ");
+        web_html_attr(b, user);
+        buf_puts(b, "\">Sign out</button></form></li>");
+    } else if (csrf != NULL) {
+        buf_printf(b,
+                   "<li class=\"session\"><a href=\"/login\" id=\"sign-in\"%s>Sign in</a>"
+                   "</li>",
+                   nav && strcmp(nav, "login") == 0 ? " aria-current=\"page\"" : "");
+    }
     buf_puts(b, "</ul></nav></div></header>\n<main id=\"main\">\n");
 }
 
@@ -67,10 +81,17 @@ static void layout_foot(struct buf *b)
 
 void page_begin(struct page *p, arena *a, const char *title, const char *nav)
 {
+    page_begin_as(p, a, title, nav, NULL, NULL);
+}
+
+void page_begin_as(struct page *p, arena *a, const char *title, const char *nav,
+                   const char *user, const char *csrf)
+{
     buf_init(&p->b, PAGE_MAX);
     p->arena = a;
-    p->csrf = NULL;
-    layout_head(&p->b, title, nav);
+    p->csrf = csrf;
+    p->user = user;
+    layout_head(&p->b, title, nav, user, csrf);
 }
 
 void page_finish(struct page *p)
@@ -262,7 +283,7 @@ char *page_error_html(const struct err *e, int status, size_t *len)
     char title[64];
     snprintf(title, sizeof title, "%d %s", status, status_title(status));
     buf_init(&b, 1 << 16);
-    layout_head(&b, title, NULL);
+    layout_head(&b, title, NULL, NULL, NULL);
     buf_puts(&b, "<h1>");
     web_html_text(&b, title);
     buf_puts(&b, "</h1>\n<p class=\"notice bad\">");

@@ -29,6 +29,7 @@ struct page {
     struct buf b;
     arena *arena;     /* temporary strings of the views; not owned */
     const char *csrf; /* the CSRF token forms that write carry, or NULL */
+    const char *user; /* the signed-in token's name (forms then ask no token), or NULL */
 };
 
 /* Starts a page in p: doctype, head (title "TITLE · Prophecy", stylesheet,
@@ -37,6 +38,11 @@ struct page {
  * current. title is escaped here. a (may be NULL when no view needs
  * temporary strings) is not owned. */
 void page_begin(struct page *p, arena *a, const char *title, const char *nav);
+/* The same with the header's sign-in state: user the signed-in token's name
+ * (a "Sign out" form posting csrf to /logout), or NULL (a "Sign in" link).
+ * Sets p->user and p->csrf. */
+void page_begin_as(struct page *p, arena *a, const char *title, const char *nav,
+                   const char *user, const char *csrf);
 /* Closes main and writes the footer. The caller checks buf_failed(&p->b)
  * and takes the buffer. */
 void page_finish(struct page *p);

@@ -109,12 +109,14 @@ struct view_run_row {
     long long nkernels;
     const struct rec_kv *inputs;
     size_t ninputs;
+    const char *commit, *branch; /* provenance, or NULL */
 };
 
 struct view_app {
     /* the view state, from the query */
     const char *name;
-    const char *exe, *sys; /* filters by name, or NULL */
+    const char *exe, *sys;       /* filters by name, or NULL */
+    const char *commit, *branch; /* provenance filters (runs table), or NULL */
     long long exe_id, sys_id;
     int sort, desc; /* sort: index of view_app_sorts */
     int axes;       /* index of view_app_axes */
@@ -152,7 +154,7 @@ void view_scaling_at(struct page *p, const struct view_app *v);
 void view_reach(struct page *p, json_t *prediction, const char *id);
 /* Appends the runs table as CSV (view_app_csv.c): the header
  * run,executable,system,nprocs, one column per input name the rows have
- * (sorted), runtime,kernels,stored, then one line per row in the given
+ * (sorted), runtime,kernels,stored,commit,branch, then one line per row in the given
  * order, through formats/export.h's writer (RFC 4180 quoting, CRLF, numbers
  * that read back exactly, an absent runtime empty; a text a spreadsheet
  * would run as a formula gets a leading '). Temporary memory from a
@@ -202,8 +204,25 @@ struct view_series {
     size_t nchanges;
     long long model;
     json_t *alerts;
+    /* the watches ([{id, application, system, executable, y, detector}],
+     * GET /api/v1/watches), the page lists its application's with a delete
+     * link each and, with p->csrf set, a form to add one (POST /watches:
+     * csrf, token unless p->user, application, system, executable, y, test,
+     * threshold, window, next); NULL: no section */
+    json_t *watches;
 };
 void view_series(struct page *p, const struct view_series *d);
+/* The watches section of a history page (view_watch.c). */
+void view_series_watches(struct page *p, const struct view_series *d);
+
+/* A confirmation before deleting (view_watch.c): what (HTML-escaped here)
+ * names the thing and its consequences; action the POST path; cancel the
+ * page to go back to. The form carries p->csrf and, unless p->user, a
+ * token field. */
+struct view_confirm {
+    const char *title, *what, *action, *cancel;
+};
+void view_confirm(struct page *p, const struct view_confirm *d);
 /* Decodes the answer of GET /api/v1/series ({"points": [{run, at, commit,
  * value, judgements: [{watch, model, expected, lo, hi, out, alert}]}]}) into
  * chart points (arena a): a point is marked when a judgement raised an alert,
@@ -224,6 +243,29 @@ struct view_compare {
     size_t nsides;
 };
 void view_compare(struct page *p, const struct view_compare *d);
+/* The compare page without both sides (view_compare.c): apps the
+ * applications ([{name, ...}], db_summary_apps); application the one
+ * chosen (NULL: none yet) and refs its branches and commits (core/history.h
+ * history_refs; NULL when none is chosen); a, b the sides already asked
+ * (kept selected; NULL: none). */
+struct view_compare_pick {
+    json_t *apps;
+    const char *application;
+    json_t *refs;
+    const char *a, *b;
+};
+void view_compare_pick(struct page *p, const struct view_compare_pick *d);
+
+/* ---- sign-in (view_login.c) ------------------------------------------------ */
+
+/* The sign-in page: with p->user set, who is signed in and a Sign out form;
+ * else the token form (POST /login: csrf, token, next). next: the page to
+ * return to (a path), or NULL; error: a refused token, shown at the field. */
+struct view_login {
+    const char *next;
+    const struct err *error;
+};
+void view_login(struct page *p, const struct view_login *d);
 
 /* ---- upload (view_upload.c) ------------------------------------------------- */
 

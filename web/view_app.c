@@ -39,6 +39,16 @@ void view_app_href(struct page *p, const struct view_app *v, int sort, int desc,
         page_url(p, v->sys);
         sep = "&amp;";
     }
+    if (v->commit) {
+        page_printf(p, "%scommit=", sep);
+        page_url(p, v->commit);
+        sep = "&amp;";
+    }
+    if (v->branch) {
+        page_printf(p, "%sbranch=", sep);
+        page_url(p, v->branch);
+        sep = "&amp;";
+    }
     if (sort != 0) {
         page_printf(p, "%ssort=%s", sep, sort_names[sort]);
         sep = "&amp;";
@@ -150,12 +160,77 @@ static void sort_header(struct page *p, const struct view_app *v, int sort,
     page_puts(p, "</a></th>");
 }
 
+/* The runs table's provenance filters (?commit=, ?branch=; SPEC §17): a GET
+ * form that keeps the page's other filters. */
+static void vcs_filter(struct page *p, const struct view_app *v)
+{
+    page_puts(p, "<form class=\"filters\" id=\"runs-filter\" method=\"get\" action=\"");
+    view_app_href(p, &(struct view_app){.name = v->name}, 0, 1, at_page(1), 0, "");
+    page_puts(p, "#runs\">");
+    if (v->exe) {
+        page_puts(p, "<input type=\"hidden\" name=\"executable\" value=\"");
+        page_attr(p, v->exe);
+        page_puts(p, "\">");
+    }
+    if (v->sys) {
+        page_puts(p, "<input type=\"hidden\" name=\"system\" value=\"");
+        page_attr(p, v->sys);
+        page_puts(p, "\">");
+    }
+    page_puts(p, "<label>Commit <input name=\"commit\" id=\"filter-commit\" size=\"14\" "
+                 "value=\"");
+    page_attr(p, v->commit ? v->commit : "");
+    page_puts(p, "\"></label> <label>Branch <input name=\"branch\" id=\"filter-branch\" "
+                 "size=\"14\" value=\"");
+    page_attr(p, v->branch ? v->branch : "");
+    page_puts(p, "\"></label> <button type=\"submit\">Filter</button>");
+    if (v->commit || v->branch) {
+        struct view_app all = *v;
+        all.commit = all.branch = NULL;
+        page_puts(p, " <a id=\"filter-clear\" href=\"");
+        view_url(p, &all, 0, 1, at_page(1));
+        page_puts(p, "\">All runs</a>");
+    }
+    page_puts(p, "</form>\n");
+}
+
+/* A commit (its first 12 characters, the whole in the title) or a branch,
+ * linked to the table filtered by it; "—" when absent. */
+static void vcs_cell(struct page *p, const struct view_app *v, const char *key,
+                     const char *val)
+{
+    struct view_app f = *v;
+    if (val == NULL) {
+        page_puts(p, "<span class=\"muted\">\xe2\x80\x94</span>");
+        return;
+    }
+    if (strcmp(key, "commit") == 0)
+        f.commit = val;
+    else
+        f.branch = val;
+    page_puts(p, "<a href=\"");
+    view_url(p, &f, 0, 1, at_page(1));
+    page_puts(p, "\" title=\"");
+    page_attr(p, val);
+    page_puts(p, "\"><code>");
+    if (strcmp(key, "commit") == 0 && strlen(val) > 12) {
+        char shortc[13];
+        memcpy(shortc, val, 12);
+        shortc[12] = '\0';
+        page_text(p, shortc);
+    } else {
+        page_text(p, val);
+    }
+    page_puts(p, "</code></a>");
+}
+
 static void runs_table(struct page *p, const struct view_app *v,
                        const struct view_run_row *rows, int n)
 {
     int i;
     size_t k;
     page_printf(p, "<h2 id=\"runs\">Runs</h2>\n");
+    vcs_filter(p, v);
     if (v->total == 0) {
         page_puts(p, "<p class=\"muted\">No runs match.</p>\n");
         return;
@@ -169,8 +244,10 @@ static void runs_table(struct page *p, const struct view_app *v,
     page_puts(p, "<p class=\"downloads\"><a id=\"runs-csv\" href=\"");
     view_app_href(p, v, v->sort, v->desc, at_page(1), 0, "");
     page_printf(p, "%sformat=csv\" download=\"",
-                v->exe || v->sys || v->sort != 0 || v->desc != (v->sort == 0) ? "&amp;"
-                                                                              : "?");
+                v->exe || v->sys || v->commit || v->branch || v->sort != 0 ||
+                        v->desc != (v->sort == 0)
+                    ? "&amp;"
+                    : "?");
     page_attr(p, v->name);
     page_printf(p, "-runs.csv\">Download the %lld runs as CSV</a></p>\n", v->total);
     page_puts(p, "<div class=\"table-wrap\" id=\"runs-table\"><table>"
@@ -180,7 +257,8 @@ static void runs_table(struct page *p, const struct view_app *v,
     sort_header(p, v, 1, "Processors", 1);
     page_puts(p, "<th>Inputs</th>");
     sort_header(p, v, 2, "Runtime", 1);
-    page_puts(p, "<th class=\"num\">Kernels</th><th>Stored</th></tr></thead><tbody>\n");
+    page_puts(p, "<th class=\"num\">Kernels</th><th>Stored</th><th>Commit</th>"
+                 "<th>Branch</th></tr></thead><tbody>\n");
     for (i = 0; i < n; i++) {
         const struct view_run_row *r = &rows[i];
         page_printf(p, "<tr><td class=\"num\"><a href=\"/runs/%lld\">%lld</a></td><td>",
@@ -200,6 +278,10 @@ static void runs_table(struct page *p, const struct view_app *v,
         page_qty(p, r->runtime, "s");
         page_printf(p, "</td><td class=\"num\">%lld</td><td>", r->nkernels);
         page_text(p, r->created_at);
+        page_puts(p, "</td><td class=\"commit\">");
+        vcs_cell(p, v, "commit", r->commit);
+        page_puts(p, "</td><td>");
+        vcs_cell(p, v, "branch", r->branch);
         page_puts(p, "</td></tr>\n");
     }
     page_puts(p, "</tbody>");
@@ -393,6 +475,10 @@ void view_app(struct page *p, const struct view_app *v)
     page_text(p, v->name);
     page_puts(p, "</a></p>\n");
     /* The modeling forms, with this application chosen. */
+    page_puts(p, "<p class=\"compare-link\"><a id=\"app-compare\" "
+                 "href=\"/compare?application=");
+    page_url(p, v->name);
+    page_puts(p, "\">Compare branches and commits</a></p>\n");
     page_puts(p, "<p class=\"model-links\">Model it: <a href=\"/model/fit?application=");
     page_url(p, v->name);
     page_puts(p, "\">curve fitting</a>");
@@ -416,4 +502,8 @@ void view_app(struct page *p, const struct view_app *v)
     runs_table(p, v, v->rows, v->nrows);
     small_tables(p, app);
     templates(p, app);
+    page_puts(p, "<p class=\"danger-zone\"><a class=\"delete\" id=\"app-delete\" "
+                 "href=\"/applications/");
+    page_url(p, v->name);
+    page_puts(p, "/delete\">Delete this application</a></p>\n");
 }

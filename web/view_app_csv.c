@@ -44,7 +44,7 @@ int view_app_csv(struct buf *out, arena *a, const struct view_run_row *rows, siz
         buf_putc(out, ',');
         export_csv_cell(out, names[j]);
     }
-    buf_puts(out, ",runtime,kernels,stored\r\n");
+    buf_puts(out, ",runtime,kernels,stored,commit,branch\r\n");
     for (i = 0; i < n; i++) {
         const struct view_run_row *r = &rows[i];
         buf_printf(out, "%lld,", r->id);
@@ -64,6 +64,10 @@ int view_app_csv(struct buf *out, arena *a, const struct view_run_row *rows, siz
         export_csv_num(out, r->runtime);
         buf_printf(out, ",%lld,", r->nkernels);
         export_csv_cell(out, r->created_at);
+        buf_putc(out, ',');
+        export_csv_cell(out, r->commit);
+        buf_putc(out, ',');
+        export_csv_cell(out, r->branch);
         buf_puts(out, "\r\n");
     }
     return 0;

@@ -55,6 +55,27 @@ static const json_t *config_of(const json_t *o)
     return json_is_object(c) ? c : o;
 }
 
+/* An alert's commit linked to the compare page with it as side b (the
+ * picker then offers side a), or the commit alone without an application. */
+static void compare_link(struct page *p, const char *app, const char *commit)
+{
+    if (commit == NULL)
+        return;
+    if (app != NULL) {
+        page_puts(p, "<a class=\"compare\" title=\"Compare this commit\" "
+                     "href=\"/compare?application=");
+        page_url(p, app);
+        page_puts(p, "&amp;b=commit:");
+        page_url(p, commit);
+        page_puts(p, "\">");
+    }
+    page_puts(p, "<code>");
+    page_text(p, commit);
+    page_puts(p, "</code>");
+    if (app != NULL)
+        page_puts(p, "</a>");
+}
+
 /* "app/exe on sys, 8 procs, N=1000" as escaped text; app names the
  * application when c does not (a compare answer names it once, on top). */
 static void config_text(struct page *p, const json_t *c, const char *app)
@@ -205,9 +226,9 @@ static void alerts_table(struct page *p, json_t *alerts, int triage, int link_hi
         } else if (json_is_string(run)) {
             page_text(p, json_string_value(run));
         }
-        page_puts(p, "</td><td><code>");
-        page_text(p, commit);
-        page_puts(p, "</code></td><td>");
+        page_puts(p, "</td><td>");
+        compare_link(p, str(c, "application"), commit);
+        page_puts(p, "</td><td>");
         page_text(p, str(al, "created_at"));
         page_puts(p, "</td>");
         if (triage) {
@@ -225,13 +246,14 @@ static void alerts_table(struct page *p, json_t *alerts, int triage, int link_hi
             for (k = 0; k < 4; k++)
                 page_printf(p, "<option value=\"%s\"%s>%s</option>", view_alert_states[k],
                             k == st ? " selected" : "", state_shown[k]);
-            page_printf(
-                p,
-                "</select><label class=\"vh\" for=\"token-%lld\">Write token</label>"
-                "<input type=\"password\" id=\"token-%lld\" name=\"token\" "
-                "autocomplete=\"off\" required placeholder=\"token\">"
-                "<button type=\"submit\">Set</button></form></td>",
-                id, id);
+            page_puts(p, "</select>");
+            if (p->user == NULL) /* signed in: the session's token */
+                page_printf(p,
+                            "<label class=\"vh\" for=\"token-%lld\">Write token</label>"
+                            "<input type=\"password\" id=\"token-%lld\" name=\"token\" "
+                            "autocomplete=\"off\" required placeholder=\"token\">",
+                            id, id);
+            page_puts(p, "<button type=\"submit\">Set</button></form></td>");
         }
         page_puts(p, "</tr>\n");
     }
@@ -287,7 +309,10 @@ void view_series(struct page *p, const struct view_series *d)
     page_text(p, str(d->config, "application"));
     page_puts(p, "</a> ›</p>\n<h1>History: ");
     config_text(p, d->config, NULL);
-    page_puts(p, "</h1>\n<p class=\"lead\">");
+    page_puts(p, "</h1>\n<p class=\"compare-link\"><a id=\"history-compare\" "
+                 "href=\"/compare?application=");
+    page_url(p, str(d->config, "application"));
+    page_puts(p, "\">Compare branches and commits</a></p>\n<p class=\"lead\">");
     page_text(p, d->y && *d->y ? d->y : "runtime");
     page_printf(p, " of %zu run%s in time order", d->n, d->n == 1 ? "" : "s");
     if (d->model > 0)
@@ -298,6 +323,7 @@ void view_series(struct page *p, const struct view_series *d)
     page_puts(p, ".</p>\n");
     if (d->n == 0) {
         page_puts(p, "<p class=\"muted\">No runs of this configuration yet.</p>\n");
+        view_series_watches(p, d);
         return;
     }
     snprintf(title, sizeof title, "%.300s over time", d->y && *d->y ? d->y : "runtime");
@@ -415,6 +441,7 @@ void view_series(struct page *p, const struct view_series *d)
     }
     page_puts(p, "</tbody>");
     page_table_close(p);
+    view_series_watches(p, d);
 }
 
 /* ---- compare ------------------------------------------------------------------- */
@@ -500,6 +527,92 @@ static void config_plain(struct buf *b, const json_t *c)
     }
 }
 
+/* A change from side a as a percentage ("+12.3 %", "-4.56 %", "0 %"). */
+static void change(struct page *p, double ratio)
+{
+    double pc = 100 * (ratio - 1);
+    if (fabs(pc) < 5e-4)
+        page_puts(p, "0 %");
+    else
+        page_printf(p, "%+.3g %%", pc);
+}
+
+/* Which parts of the configurations tell the rows apart (the chart's row
+ * labels show only those, so that rows differing only in their last input
+ * do not share one label cut to its first 40 characters): bit 0 the
+ * executable, 1 the system, 2 nprocs, 3 the inputs. All bits when nothing
+ * differs. */
+static int label_parts(const json_t *rows)
+{
+    const json_t *first = config_of(json_array_get(rows, 0)), *r;
+    int keep = 0;
+    size_t i;
+    json_array_foreach(rows, i, r)
+    {
+        const json_t *c = config_of(r);
+        const char *e0 = str(first, "executable"), *e1 = str(c, "executable");
+        const char *s0 = str(first, "system"), *s1 = str(c, "system");
+        if ((e0 == NULL) != (e1 == NULL) || (e0 && strcmp(e0, e1) != 0))
+            keep |= 1;
+        if ((s0 == NULL) != (s1 == NULL) || (s0 && strcmp(s0, s1) != 0))
+            keep |= 2;
+        if (!json_equal(json_object_get(first, "nprocs"), json_object_get(c, "nprocs")))
+            keep |= 4;
+        if (!json_equal(json_object_get(first, "inputs"), json_object_get(c, "inputs")))
+            keep |= 8;
+    }
+    return keep ? keep : 15;
+}
+
+/* 1 when input k has the same value in every row's configuration. */
+static int input_same(const json_t *rows, const char *k)
+{
+    const json_t *r,
+        *v0 = json_object_get(
+            json_object_get(config_of(json_array_get(rows, 0)), "inputs"), k);
+    size_t i;
+    json_array_foreach(rows, i, r)
+    {
+        if (!json_equal(v0, json_object_get(json_object_get(config_of(r), "inputs"), k)))
+            return 0;
+    }
+    return 1;
+}
+
+/* config_plain with only the parts keep names (label_parts), and of the
+ * inputs only those whose values differ among rows. */
+static void config_label(struct buf *b, const json_t *c, int keep, const json_t *rows)
+{
+    const char *k;
+    json_t *v;
+    const char *sep = "";
+    if (keep == 15) {
+        config_plain(b, c);
+        return;
+    }
+    if ((keep & 1) && str(c, "executable")) {
+        buf_puts(b, str(c, "executable"));
+        sep = " ";
+    }
+    if ((keep & 2) && str(c, "system")) {
+        buf_printf(b, "%son %s", sep, str(c, "system"));
+        sep = ", ";
+    }
+    if ((keep & 4) && json_is_integer(json_object_get(c, "nprocs"))) {
+        buf_printf(b, "%sP=%lld", sep,
+                   (long long)json_integer_value(json_object_get(c, "nprocs")));
+        sep = ", ";
+    }
+    if (keep & 8)
+        json_object_foreach(json_object_get(c, "inputs"), k, v)
+        {
+            if (input_same(rows, k))
+                continue;
+            buf_printf(b, "%s%s=%.6g", sep, k, json_number_value(v));
+            sep = ", ";
+        }
+}
+
 static const char *measure_of(arena *a, const json_t *r)
 {
     const char *k = str(r, "kernel"),
@@ -547,7 +660,7 @@ void view_compare(struct page *p, const struct view_compare *d)
         page_puts(p, "</code>");
     }
     page_puts(p, ". Per configuration, kernel and metric: each side's mean ± spread "
-                 "(n runs), its ratio to a, and whether the difference is significant "
+                 "(n runs), its change from a in percent, and whether it is significant "
                  "(Welch's t-test at 5 % where both sides have repetitions).</p>\n");
     if (nrows == 0 || ns < 2) {
         page_puts(p, "<p class=\"muted\" id=\"compare-none\">No configuration has runs "
@@ -562,11 +675,12 @@ void view_compare(struct page *p, const struct view_compare *d)
         struct chart_compare c = {0};
         struct buf svg;
         struct err e = {0};
+        int keep = label_parts(rows);
         json_array_foreach(rows, i, r)
         {
             struct buf lb;
             buf_init(&lb, 1024);
-            config_plain(&lb, config_of(r));
+            config_label(&lb, config_of(r), keep, rows);
             buf_puts(&lb, " · ");
             buf_puts(&lb, measure_of(p->arena, r));
             crow[i].label = arena_strdup(p->arena, buf_failed(&lb) ? "" : buf_str(&lb));
@@ -579,7 +693,7 @@ void view_compare(struct page *p, const struct view_compare *d)
             crow[i].ratio = &ratios[i * ns];
             crow[i].significant = &sig[i * ns];
         }
-        c.title = "Ratio to a per configuration and measure";
+        c.title = "Change from a per configuration and measure";
         c.sides = d->sides;
         c.nsides = ns;
         c.rows = crow;
@@ -606,7 +720,7 @@ void view_compare(struct page *p, const struct view_compare *d)
     for (k = 0; k < ns; k++)
         page_printf(p, "<th class=\"num\">%c</th>", (char)('a' + k));
     for (k = 1; k < ns; k++)
-        page_printf(p, "<th class=\"num\">%c / a</th>", (char)('a' + k));
+        page_printf(p, "<th class=\"num\">%c vs a</th>", (char)('a' + k));
     page_puts(p, "</tr></thead><tbody>\n");
     json_array_foreach(rows, i, r)
     {
@@ -636,7 +750,7 @@ void view_compare(struct page *p, const struct view_compare *d)
             page_printf(p, "<td class=\"num%s\">",
                         s > 0 ? (ratio > 1 ? " worse" : " better") : "");
             if (isfinite(ratio)) {
-                page_num(p, ratio);
+                change(p, ratio);
                 page_puts(p, s > 0    ? " <strong>significant</strong>"
                              : s == 0 ? " <span class=\"muted\">n.s.</span>"
                                       : " <span class=\"muted\">not tested</span>");

@@ -84,6 +84,47 @@ static void share(struct page *p, double part, double whole)
     page_printf(p, "%s%lld.%lld %%", t < 0 ? "-" : "", llabs(t) / 10, llabs(t) % 10);
 }
 
+/* A provenance value (SPEC §17) linked to the application's runs table
+ * filtered by it, or "not given". */
+static void vcs_link(struct page *p, const struct run_record *run, const char *key,
+                     const char *val, const char *id)
+{
+    if (val == NULL) {
+        page_puts(p, "<span class=\"muted\">not given</span>");
+        return;
+    }
+    page_printf(p, "<a id=\"%s\" href=\"/applications/", id);
+    page_url(p, run->application);
+    page_printf(p, "?%s=", key);
+    page_url(p, val);
+    page_puts(p, "#runs\"><code>");
+    page_text(p, val);
+    page_puts(p, "</code></a>");
+}
+
+/* The run's commit, branch and tags as more facts (inside the <dl>, after
+ * an open <dd>). */
+static void provenance(struct page *p, const struct run_record *run)
+{
+    size_t i;
+    page_puts(p, "</dd>\n<dt>Commit</dt><dd>");
+    vcs_link(p, run, "commit", run->commit, "run-commit");
+    page_puts(p, "</dd>\n<dt>Branch</dt><dd>");
+    vcs_link(p, run, "branch", run->branch, "run-branch");
+    page_puts(p, "</dd>\n<dt>Tags</dt><dd id=\"run-tags\">");
+    if (run->ntags == 0)
+        page_puts(p, "<span class=\"muted\">none</span>");
+    for (i = 0; i < run->ntags; i++) {
+        if (i)
+            page_puts(p, ", ");
+        page_puts(p, "<code>");
+        page_text(p, run->tags[i].key);
+        page_puts(p, "=");
+        page_text(p, run->tags[i].value);
+        page_puts(p, "</code>");
+    }
+}
+
 /* ---- the call tree ------------------------------------------------------------ */
 
 /* One node of the call tree: a path (a kernel's name or a prefix of one). */
@@ -441,6 +482,7 @@ void view_run(struct page *p, const struct view_run *d)
     page_text(p, d->created_at);
     page_puts(p, "</dd>\n<dt>Submitted by</dt><dd>");
     page_text(p, run->submitter);
+    provenance(p, run);
     page_printf(p,
                 "</dd>\n<dt>JSON</dt><dd><a href=\"/api/v1/runs/%lld\">/api/v1/runs/"
                 "%lld</a></dd>\n</dl>\n",
@@ -448,4 +490,8 @@ void view_run(struct page *p, const struct view_run *d)
     kv_table(p, "Inputs", "inputs", run->inputs, run->ninputs, 0);
     kv_table(p, "Metrics", "metrics", run->metrics, run->nmetrics, 1);
     kernels(p, id, run);
+    page_printf(p,
+                "<p class=\"danger-zone\"><a class=\"delete\" id=\"run-delete\" "
+                "href=\"/runs/%lld/delete\">Delete this run</a></p>\n",
+                id);
 }

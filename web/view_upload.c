@@ -33,6 +33,10 @@ static const struct field_def run_fields[] = {
      "multiply=11.2"},
     {"metrics", "Metrics", "optional, one name=value per line", 1, 0, NULL,
      "mflops=1596"},
+    {"commit", "Commit", "optional, the source revision measured", 0, 0, NULL,
+     "9fceb02d0ae5"},
+    {"branch", "Branch", "optional", 0, 0, NULL, "main"},
+    {"tags", "Tags", "optional, one name=value per line", 1, 0, NULL, "compiler=gcc-14"},
 };
 
 /* The form field an error names: "inputs.N" -> inputs, "kernels[2].time"
@@ -136,6 +140,15 @@ static void hidden_fields(struct page *p, const char *client_id)
 static const struct field_def token_field = {
     "token", "Write token", "from prophecyd token create NAME", 2, 1, NULL, "pt_…"};
 
+/* The token field, unless signed in (the session's token then stores it)
+ * and the token was not refused. */
+static void token_input(struct page *p, const char *form, const struct err *e, int kind)
+{
+    if (p->user != NULL && !(e && e->status == 401))
+        return;
+    input_field(p, form, &token_field, NULL, e, kind);
+}
+
 static const struct field_def import_fields[] = {
     {"application", "Application", "optional: overrides the file's", 0, 0, NULL, NULL},
     {"executable", "Executable", "optional", 0, 0, NULL, NULL},
@@ -192,7 +205,7 @@ static void import_form(struct page *p, const struct view_upload *d, const struc
     for (size_t i = 0; i < sizeof import_fields / sizeof import_fields[0]; i++)
         input_field(p, "import", &import_fields[i],
                     f ? form_get(f, import_fields[i].name) : NULL, e, 2);
-    input_field(p, "import", &token_field, NULL, e, 2);
+    token_input(p, "import", e, 2);
     page_puts(p, "</div>\n<button type=\"submit\">Import the file</button>\n</form>\n");
 }
 
@@ -237,7 +250,7 @@ void view_upload(struct page *p, const struct view_upload *d)
     for (i = 0; i < sizeof run_fields / sizeof run_fields[0]; i++)
         input_field(p, "run", &run_fields[i],
                     which == 1 && f ? form_get(f, run_fields[i].name) : NULL, run_err, 0);
-    input_field(p, "run", &token_field, NULL, run_err, 0);
+    token_input(p, "run", run_err, 0);
     page_puts(p, "</div>\n<button type=\"submit\">Store the run</button>\n</form>\n");
 
     page_puts(
@@ -261,7 +274,7 @@ void view_upload(struct page *p, const struct view_upload *d)
     if (error_is_for(csv_err, "file", 1))
         field_error(p, "csv-file", csv_err);
     page_puts(p, "</div>\n");
-    input_field(p, "csv", &token_field, NULL, csv_err, 1);
+    token_input(p, "csv", csv_err, 1);
     page_puts(p, "</div>\n<button type=\"submit\">Upload the file</button>\n</form>\n");
     import_form(p, d, imp_err);
 }

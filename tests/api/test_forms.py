@@ -627,6 +627,30 @@ def fit_on_a_machine_curve():
     assert "basis" not in Form(body).selects
 
 
+
+@test
+def signed_in_save_needs_no_token():
+    """SPEC §17: after POST /login the result page's Save form has no token
+    field and the session's token stores the model (CSRF still checked)."""
+    st, page, _ = S.request("GET", "/login", token=None, raw=True)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page.decode()).group(1)
+    origin = {"Origin": f"http://127.0.0.1:{S.port}"}
+    st, _, resp = save_post("/login", {"csrf": csrf, "token": S.token}, origin)
+    assert st == 303, st
+    cookie = resp.getheader("Set-Cookie").split(";", 1)[0]
+    path = "/model/fit"
+    st, body, _ = S.request("GET", url(path, **FIT, **{"fix.nprocs": "8"}, predict="1200",
+                                       step="result"), token=None, raw=True,
+                            headers={"Cookie": cookie})
+    body = body.decode()
+    assert 'id="save-as"' in body and 'name="token"' not in body, body[-3000:]
+    form = save_form(body)
+    n = models_count()
+    st, page, _ = save_post(path, dict(form, csrf="1.abcd"), dict(origin, Cookie=cookie))
+    assert st == 403 and models_count() == n
+    st, page, resp = save_post(path, form, dict(origin, Cookie=cookie))
+    assert st == 303 and models_count() == n + 1, (st, page[:300])
+
 try:
     report()
 finally:

@@ -109,11 +109,14 @@ def compare_page_shows_the_ratio_and_the_test():
     ratio = row["sides"][1]["ratio"]
     assert abs(ratio - 30.0 / 10.5) < 1e-9, ratio  # means 30.0 and 10.5
     assert row["sides"][1]["significant"] is True
-    assert ("%.3g" % ratio) in body or ("%.2f" % ratio) in body, body[:3000]
-    # one side only: the page refuses it as the API does, with the same status
+    # the change in percent (+185.7 %), not the ratio
+    assert ("%+.3g %%" % (100 * (ratio - 1))) in body, body[:3000]
+    # one side only: the API refuses it; the page offers the picker with a kept
     st, b = S.get("/api/v1/compare?a=branch:main&application=hp")
     assert st in (400, 422), (st, b)
-    page("/compare?a=branch:main&application=hp", st)
+    body = page("/compare?a=branch:main&application=hp")
+    assert 'id="compare-pick"' in body
+    assert '<option value="branch:main" selected>' in body, body[:3000]
 
 
 @test

@@ -325,7 +325,7 @@ def runs_table_as_csv_is_the_whole_filtered_table_in_order():
                                token=None, raw=True)
     assert st == 200 and resp.getheader("Content-Type") == "text/csv; charset=utf-8", st
     lines = body.decode().split("\r\n")
-    assert lines[0] == "run,executable,system,nprocs,N,runtime,kernels,stored", lines[0]
+    assert lines[0] == "run,executable,system,nprocs,N,runtime,kernels,stored,commit,branch", lines[0]
     assert lines[-1] == "", lines[-1]  # CRLF after every line
     rows = [ln.split(",") for ln in lines[1:-1]]
     # every run of the filter (more than one page of 1000 reads), the table's order

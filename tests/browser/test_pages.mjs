@@ -43,7 +43,9 @@ test("every page, desktop and phone", async ({ server, browser }) => {
       const res = await page.goto(url, { waitUntil: "networkidle" });
       assert(res.status() === (status || 200), `${path}: HTTP ${res.status()}`);
       assert((await page.title()).endsWith("· Prophecy"), `${path}: title ${await page.title()}`);
-      assert(await page.locator("nav[aria-label=Main] a").count() === 7, `${path}: navigation`);
+      // the eight sections (Compare since SPEC §17); the sign-in link beside them
+      assert(await page.locator("nav[aria-label=Main] li:not(.session) a").count() === 8,
+        `${path}: navigation`);
       // the stylesheet applied (the header is dark) and plots fit their box
       const bg = await page.locator("header.top").evaluate((e) => getComputedStyle(e).backgroundColor);
       assert(bg === "rgb(23, 32, 43)", `${path}: stylesheet not applied (${bg})`);

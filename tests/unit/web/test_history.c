@@ -226,9 +226,9 @@ static void test_chart_compare(void)
     CHECK(strstr(s, "<script") == NULL);
     CHECK_INT(count(s, "class=\"ratio significant\""), 1);
     CHECK_INT(count(s, "class=\"ratio\""), 2); /* NaN: no bar */
-    CHECK(strstr(s, ">×1.1</text>") != NULL);
-    CHECK(strstr(s, ">×0.5</text>") != NULL);
-    CHECK(strstr(s, "P=8 · runtime: commit:b2 / a = 0.5 (not significant)</title>") !=
+    CHECK(strstr(s, ">+10 %</text>") != NULL);
+    CHECK(strstr(s, ">-50 %</text>") != NULL);
+    CHECK(strstr(s, "P=8 · runtime: commit:b2 vs a: -50 % (not significant)</title>") !=
           NULL);
     CHECK(strstr(s, ">bar 1: commit:&lt;script&gt;alert(1)") != NULL); /* cut to fit */
     c.nsides = 1;
@@ -376,9 +376,9 @@ static void test_view_compare(void)
               html,
               "<td class=\"num\">2 s ± 100 ms <span class=\"muted\">(n=5)</span></td>") !=
           NULL); /* runtimes in their units */
-    CHECK(strstr(html, "<td class=\"num worse\">1.1 <strong>significant</strong></td>") !=
+    CHECK(strstr(html, "<td class=\"num worse\">+10 % <strong>significant</strong></td>") !=
           NULL);
-    CHECK(strstr(html, "<td class=\"num\">0.98 <span class=\"muted\">n.s.</span></td>") !=
+    CHECK(strstr(html, "<td class=\"num\">-2 % <span class=\"muted\">n.s.</span></td>") !=
           NULL);
     CHECK(
         strstr(html,
@@ -451,7 +451,7 @@ static void test_api_shapes(void)
                  "matmul/matmul_sgi on SGI, 8 procs, N=1000</a></td><td>kernel "
                  "multiply</td>") != NULL);
     CHECK(
-        strstr(html, "<td class=\"num worse\">1.192 <strong>significant</strong></td>") !=
+        strstr(html, "<td class=\"num worse\">+19.2 % <strong>significant</strong></td>") !=
         NULL);
     xfree(html);
     json_decref(v.compare);

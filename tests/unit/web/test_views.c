@@ -222,8 +222,9 @@ static void test_app(void)
         {1, 1, 4, "a.out", "SP2", "{\"N\":1000.0}", 1, 13, 3.0, 3.0, 3.0},
     };
     struct rec_kv in[] = {{"N", 1000}};
-    struct view_run_row rows[2] = {{13, "a.out", "SP2", 4, 3.0, "2026-11-24", 2, in, 1},
-                                   {12, "a.out", "SP2", 2, 5.5, "2026-11-24", 2, in, 1}};
+    struct view_run_row rows[2] = {
+        {13, "a.out", "SP2", 4, 3.0, "2026-11-24", 2, in, 1, "0123456789abcdef", "main"},
+        {12, "a.out", "SP2", 2, 5.5, "2026-11-24", 2, in, 1, NULL, NULL}};
     struct view_app v = {0};
     long long ids[2 * VIEW_APP_MAX_BARS];
     size_t nids;
@@ -261,6 +262,11 @@ static void test_app(void)
     CHECK(strstr(html, "href=\"/model/couple?application=" EVIL_URL "\"") != NULL);
     CHECK(strstr(html, "href=\"/model/parameterize") == NULL); /* no templates */
     CHECK(strstr(html, "<h2 id=\"scaling\">Scaling</h2>") != NULL);
+    /* provenance columns: the commit shortened, each linked to its filter */
+    CHECK(strstr(html, "?commit=0123456789abcdef#runs\" title=\"0123456789abcdef\">"
+                       "<code>0123456789ab</code></a>") != NULL);
+    CHECK(strstr(html, "?branch=main#runs\" title=\"main\"><code>main</code>") != NULL);
+    CHECK(strstr(html, "id=\"runs-filter\"") != NULL);
     CHECK(strstr(html, "Runtime over processors") != NULL);
     CHECK(strstr(html, "<h2 id=\"kernels\">Kernel breakdown</h2>") != NULL);
     CHECK(strstr(html, "not shown") == NULL); /* a kernel of a run without a bar */
@@ -320,18 +326,22 @@ static void test_app_csv(void)
     struct rec_kv in1[] = {{"N", 1000}, {"M", 2.5}};
     struct rec_kv in2[] = {{"L", 8}};
     struct view_run_row rows[2] = {
-        {13, "a,out", "=cmd", 4, 3.25, "2026-11-24 10:00:00", 2, in1, 2},
-        {12, "b \"x\"", "SP2", 2, NAN, "2026-11-24 09:00:00", 0, in2, 1}};
+        {13, "a,out", "=cmd", 4, 3.25, "2026-11-24 10:00:00", 2, in1, 2, "abc123",
+         "+dev"},
+        {12, "b \"x\"", "SP2", 2, NAN, "2026-11-24 09:00:00", 0, in2, 1, NULL, NULL}};
     struct buf b;
     buf_init(&b, 1 << 20);
     CHECK_INT(view_app_csv(&b, A, rows, 2), 0);
-    CHECK_STR(buf_str(&b),
-              "run,executable,system,nprocs,L,M,N,runtime,kernels,stored\r\n"
-              "13,\"a,out\",\"'=cmd\",4,,2.5,1000,3.25,2,2026-11-24 10:00:00\r\n"
-              "12,\"b \"\"x\"\"\",SP2,2,8,,,,0,2026-11-24 09:00:00\r\n");
+    CHECK_STR(
+        buf_str(&b),
+        "run,executable,system,nprocs,L,M,N,runtime,kernels,stored,commit,branch\r\n"
+        "13,\"a,out\",\"'=cmd\",4,,2.5,1000,3.25,2,2026-11-24 "
+        "10:00:00,abc123,\"'+dev\"\r\n"
+        "12,\"b \"\"x\"\"\",SP2,2,8,,,,0,2026-11-24 09:00:00,,\r\n");
     buf_reset(&b);
     CHECK_INT(view_app_csv(&b, A, rows, 0), 0);
-    CHECK_STR(buf_str(&b), "run,executable,system,nprocs,runtime,kernels,stored\r\n");
+    CHECK_STR(buf_str(&b),
+              "run,executable,system,nprocs,runtime,kernels,stored,commit,branch\r\n");
     buf_free(&b);
 }
 
