@@ -4,6 +4,7 @@
  * series and judgements differs (SQLite's packed chunks and blobs). */
 #include "db/catalog.h"
 #include "db/query.h"
+#include "db/runs.h"
 
 #include <string.h>
 
@@ -196,31 +197,21 @@ int db_watch_add(db *d, const struct db_watch *w, const char *application,
                  const char *executable, const char *system, long long *id,
                  struct err *err)
 {
-    long long app = db_app_id(d, application, 0, err), exe = 0, sys = 0;
+    long long app, exe = 0, sys = 0;
     char now[32];
-    int rc;
 
-    if (app < 0)
+    /* A watch may name an application, executable or system that has no
+     * run yet (SPEC §17): it judges the runs stored from then on, so the
+     * names are created here as a run would create them. */
+    app = db_app_id(d, application, 1, err);
+    if (app <= 0)
         return -1;
-    if (app == 0)
-        return err_set(err, 404, "not_found", "application", "no application named %s",
-                       application);
-    if (executable) {
-        rc = dq_scalar(d, &exe,
-                       "SELECT id FROM executables WHERE app_id = ?1 AND name = ?2", err,
-                       "it", app, executable);
-        if (rc < 0)
-            return -1;
-        if (rc == 0)
-            return err_set(err, 404, "not_found", "executable",
-                           "no executable named %s in %s", executable, application);
-    }
+    if (executable && (exe = db_exe_id(d, app, executable, err)) < 0)
+        return -1;
     if (system) {
-        sys = db_system_id(d, system, 0, err);
-        if (sys < 0)
+        sys = db_system_id(d, system, 1, err);
+        if (sys <= 0)
             return -1;
-        if (sys == 0)
-            return err_set(err, 404, "not_found", "system", "no system named %s", system);
     }
     db_now(now);
     /* On SQLite never the id of a deleted watch, whose judgements the runs'
