@@ -186,6 +186,8 @@ struct db_alert_filter {
     const char *state;       /* one of the four */
     const char *commit;      /* the alerted run's vcs_commit */
     const char *application; /* the alerted run's application */
+    long long config_id;     /* > 0: the alerted run's configuration */
+    const char *y;           /* the watch's y */
     long long before;        /* > 0: ids below it (the next page) */
     long long from, to;      /* > 0: ids at least from / at most to */
     long long limit;         /* rows at most (> 0) */

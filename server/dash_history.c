@@ -137,8 +137,8 @@ int page_history(struct req *r)
         return dash_error(r, &e);
     d = db_pool_get(r->app->pool);
     series = history_series(d, q, &e);
-    if (series != NULL)
-        alerts = alert_list(d, NULL, 0, &e);
+    if (series != NULL) /* only this configuration's (SPEC §17) */
+        alerts = history_series_alerts(d, q, &e);
     db_pool_put(r->app->pool, d);
     memset(&v, 0, sizeof v);
     if (series == NULL || alerts == NULL)

@@ -371,6 +371,7 @@ void view_series(struct page *p, const struct view_series *d)
                     pt->alert                                            ? "alert"
                     : pt->has_band && (pt->y < pt->lo || pt->y > pt->hi) ? "outside"
                     : pt->has_band                                       ? "inside"
+                    : pt->not_ready                                      ? "not ready"
                                                                          : "");
     }
     page_puts(p, "</tbody>");
@@ -637,6 +638,8 @@ long view_series_points(arena *a, json_t *series, struct chart_hist_point **out,
             json_t *al = json_object_get(j, "alert");
             if (al && !json_is_null(al))
                 v[i].alert = 1;
+            if (json_is_false(json_object_get(j, "ready")))
+                v[i].not_ready = 1;
             /* the band: a model's judgement first, else the first one's */
             if (has_num(j, "lo") && has_num(j, "hi") &&
                 (band == NULL || (json_is_integer(json_object_get(j, "model")) &&

@@ -538,9 +538,10 @@ json_t *pg_alerts_query(db *d, const struct db_alert_filter *f, struct err *err)
         "NULL OR r.vcs_commit = $2::text) AND ($3::text IS NULL OR a.name = "
         "$3::text) AND ($4::bigint = 0 OR al.id < $4::bigint) AND "
         "($5::bigint = 0 OR al.id >= $5::bigint) AND ($6::bigint = 0 OR "
-        "al.id <= $6::bigint) ORDER BY al.id DESC LIMIT $7::bigint",
-        err, "tttiiii", f->state, f->commit, f->application, f->before, f->from, f->to,
-        f->limit);
+        "al.id <= $6::bigint) AND ($8::bigint = 0 OR r.config_id = $8::bigint) "
+        "AND ($9::text IS NULL OR w.y = $9::text) ORDER BY al.id DESC LIMIT $7::bigint",
+        err, "tttiiiiit", f->state, f->commit, f->application, f->before, f->from, f->to,
+        f->limit, f->config_id, f->y);
 }
 
 /* ---- executables' build settings ------------------------------------------- */

@@ -756,9 +756,10 @@ json_t *sq_alerts_query(db *d, const struct db_alert_filter *f, struct err *err)
         SQ_ALERT_ROWS "WHERE (?1 IS NULL OR al.state = ?1) AND (?2 IS NULL OR "
                       "r.vcs_commit = ?2) AND (?3 IS NULL OR a.name = ?3) AND (?4 = 0 OR "
                       "al.id < ?4) AND (?5 = 0 OR al.id >= ?5) AND (?6 = 0 OR al.id <= "
-                      "?6) ORDER BY al.id DESC LIMIT ?7",
-        err, "tttiiii", f->state, f->commit, f->application, f->before, f->from, f->to,
-        f->limit);
+                      "?6) AND (?8 = 0 OR r.config_id = ?8) AND (?9 IS NULL OR w.y = ?9) "
+                      "ORDER BY al.id DESC LIMIT ?7",
+        err, "tttiiiiit", f->state, f->commit, f->application, f->before, f->from, f->to,
+        f->limit, f->config_id, f->y);
     if (rows != NULL && alerts_fill(d, rows, err) != 0) {
         json_decref(rows);
         return NULL;
