@@ -51,19 +51,19 @@
 #define LIMIT_CSV_FIELD 4096 /* bytes of one CSV field */
 
 /* ---- imports (SPEC §12) ------------------------------------------------------ */
-#define LIMIT_IMPORT_FILE (1ull << 30)     /* bytes of one imported file (streamed) */
-#define LIMIT_IMPORT_FILES 100000          /* files of one directory import or tar */
-#define LIMIT_IMPORT_LINE (16u << 20)      /* bytes of one line (text, JSON lines) */
-#define LIMIT_IMPORT_DOC (64u << 20)       /* bytes of one whole-document JSON import */
-#define LIMIT_IMPORT_PARAMS 16             /* parameters of an Extra-P experiment */
-#define LIMIT_IMPORT_POINTS 100000         /* points of an Extra-P experiment */
-#define LIMIT_IMPORT_REPS 1000             /* repetitions of one point */
-#define LIMIT_IMPORT_VALUES 4000000        /* measured values of an Extra-P experiment */
-#define LIMIT_IMPORT_RUNS 1000000          /* runs of one import (streamed in batches) */
-#define LIMIT_IMPORT_BATCH 256             /* runs handed to the sink at once */
-#define LIMIT_IMPORT_TAU_FUNCS 100000      /* functions of one TAU profile */
-#define LIMIT_IMPORT_TAU_METRICS 16        /* metrics (MULTI__ directories) of one TAU run */
-#define LIMIT_IMPORT_TAU_EVENTS 64         /* user events of one TAU run (4 metrics each) */
+#define LIMIT_IMPORT_FILE (1ull << 30) /* bytes of one imported file (streamed) */
+#define LIMIT_IMPORT_FILES 100000      /* files of one directory import or tar */
+#define LIMIT_IMPORT_LINE (16u << 20)  /* bytes of one line (text, JSON lines) */
+#define LIMIT_IMPORT_DOC (64u << 20)   /* bytes of one whole-document JSON import */
+#define LIMIT_IMPORT_PARAMS 16         /* parameters of an Extra-P experiment */
+#define LIMIT_IMPORT_POINTS 100000     /* points of an Extra-P experiment */
+#define LIMIT_IMPORT_REPS 1000         /* repetitions of one point */
+#define LIMIT_IMPORT_VALUES 4000000    /* measured values of an Extra-P experiment */
+#define LIMIT_IMPORT_RUNS 1000000      /* runs of one import (streamed in batches) */
+#define LIMIT_IMPORT_BATCH 256         /* runs handed to the sink at once */
+#define LIMIT_IMPORT_TAU_FUNCS 100000  /* functions of one TAU profile */
+#define LIMIT_IMPORT_TAU_METRICS 16    /* metrics (MULTI__ directories) of one TAU run */
+#define LIMIT_IMPORT_TAU_EVENTS 64     /* user events of one TAU run (4 metrics each) */
 #define LIMIT_IMPORT_OTF2_EVENTS 100000000 /* events read from one OTF2 trace */
 /* Memory the OTF2 reader process may add to what it inherits: BASE plus
  * PER_BYTE times the archive's bytes, at most MEMORY (a 1 MB archive: 256 MiB;
@@ -78,6 +78,8 @@
 #define LIMIT_COMPARE_VALUES 2000000 /* values the sides of a comparison hold */
 #define LIMIT_ALERTS_PAGE 1000       /* alerts of one GET /api/v1/alerts page (?limit=) */
 #define LIMIT_WATCHES 1000           /* watches in one database */
+#define LIMIT_CONFIRM 100            /* a watch's "confirm": runs that confirm an alert */
+#define LIMIT_ALERT_GROUPS 1000      /* groups in one GET /api/v1/alert-groups answer */
 
 /* ---- imports of SPEC §16: chrome-trace, hpctoolkit, nsys-sqlite -------------- */
 #define LIMIT_IMPORT_CHROME_EVENT                                                        \
@@ -121,7 +123,7 @@
 #define LIMIT_PLOT_URL_REQUEST 6000   /* bytes of a request that travels in a plot URL */
 #define LIMIT_TABLE_CSV_RUNS 100000   /* runs of one CSV download of a page's table */
 #define LIMIT_SERIES_BYTES (1u << 30) /* bytes of one GET /api/v1/series answer (413) */
-#define LIMIT_SCALING_CONFIGS 10000  /* configurations one scaling view reads (413) */
+#define LIMIT_SCALING_CONFIGS 10000   /* configurations one scaling view reads (413) */
 
 /* ---- web forms -------------------------------------------------------------- */
 #define LIMIT_FORM_FIELDS 512 /* fields (parts) in one submission */

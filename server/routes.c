@@ -65,6 +65,8 @@ static const struct route table[] = {
     {"GET", "/api/v1/models/{}/ledger", api_model_ledger, 0, NULL},
     {"GET", "/api/v1/alerts", api_alerts_list, 0, "state,commit,application,limit,before"},
     {"PATCH", "/api/v1/alerts/{}", api_alert_patch, R_WRITE, NULL},
+    {"GET", "/api/v1/alert-groups", api_alert_groups, 0, "state"},
+    {"PATCH", "/api/v1/alert-groups/{}", api_alert_group_patch, R_WRITE, NULL},
     {"DELETE", "/api/v1/runs/{}", api_run_delete, R_WRITE, NULL},
     {"DELETE", "/api/v1/applications/{}", api_app_delete, R_WRITE, NULL},
     {"PUT", "/api/v1/applications/{}/executables/{}", api_executable_put, R_WRITE, NULL},

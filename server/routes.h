@@ -75,6 +75,8 @@ int api_watch_delete(struct req *r);
 int api_model_ledger(struct req *r);
 int api_alerts_list(struct req *r);
 int api_alert_patch(struct req *r);
+int api_alert_groups(struct req *r);
+int api_alert_group_patch(struct req *r);
 int api_run_delete(struct req *r);
 int api_app_delete(struct req *r);
 int api_model_delete(struct req *r);
