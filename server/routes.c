@@ -93,6 +93,7 @@ static const struct route table[] = {
     {"POST", "/model/couple", page_form_couple_save, R_HTML|R_COSTLY, NULL},
     {"GET", "/alerts", page_alerts, R_HTML, "state"},
     {"POST", "/alerts/{}", page_alert_triage, R_HTML, NULL},
+    {"POST", "/alert-groups/{}", page_alert_group_triage, R_HTML, NULL},
     {"GET", "/history", page_history, R_HTML|R_COSTLY, "application,executable,system,nprocs,input.*,y"},
     {"GET", "/compare", page_compare, R_HTML|R_COSTLY,
      "a,b,c,d,e,f,g,h,application,executable,system,nprocs,input.*"},

@@ -90,6 +90,7 @@ json_t *api_upload_alerts(struct req *r, const long long *ids, size_t n);
  * history, a comparison. */
 int page_alerts(struct req *r);
 int page_alert_triage(struct req *r);
+int page_alert_group_triage(struct req *r);
 int page_history(struct req *r);
 int page_compare(struct req *r);
 int page_overview(struct req *r);

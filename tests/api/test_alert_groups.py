@@ -5,6 +5,9 @@ opens it when K more runs of the configuration are out and resolves it as
 "not confirmed" when the next run is inside; the alerts one commit raises
 form one group, listed by GET /api/v1/alert-groups and triaged together by
 PATCH /api/v1/alert-groups/{id}; rejected requests change nothing."""
+import re
+import urllib.parse
+
 from prophecy_test import Server, report, test
 
 S = Server()
@@ -138,6 +141,60 @@ def groups_per_commit_triaged_together():
     assert mine[0]["id"] in [g["id"] for g in b["groups"]], b
     st, b = S.get("/api/v1/alert-groups?state=acknowledged")
     assert [g["id"] for g in b["groups"]] == [g1["id"]], b
+
+
+
+def page(path):
+    st, body, _ = S.request("GET", path, token=None, raw=True)
+    assert st == 200, (path, st)
+    return body.decode()
+
+
+def post_form(path, fields):
+    st, body, resp = S.request("POST", path, urllib.parse.urlencode(fields), token=None,
+                               ctype="application/x-www-form-urlencoded",
+                               headers={"Origin": "http://127.0.0.1:%d" % S.port},
+                               raw=True)
+    return st, body.decode(), resp
+
+
+@test
+def alerts_page_shows_groups_first_and_triages_a_group():
+    for i in range(4):
+        run("pg", 10.0, i, "pq%d" % i, nprocs=2)
+        run("pg", 20.0, i, "pq%d" % i, nprocs=4)
+    watch("pg")
+    ids = [a["id"] for a in run("pg", 30.0, 20, "pgbad", nprocs=2)]
+    ids += [a["id"] for a in run("pg", 60.0, 21, "pgbad", nprocs=4)]
+    assert len(ids) == 2, ids
+    st, b = S.get("/api/v1/alert-groups?state=open")
+    gid = [g["id"] for g in b["groups"] if g["commit"] == "pgbad"][0]
+    body = page("/alerts")
+    assert body.index('id="groups"') < body.index('id="each-alert"'), body[:3000]
+    row = re.search(r'<tr id="group-%d">.*?</tr>' % gid, body, re.S).group(0)
+    assert "<code>pgbad</code>" in row and "+200.0 %" in row, row
+    assert '<a href="#alert-%d">' % ids[0] in row and '<td class="num">2</td>' in row, row
+    assert 'action="/alert-groups/%d"' % gid in row, row
+    csrf = re.search(r'name="csrf" value="([^"]+)"', body).group(1)
+    before = S.content()
+    st, _, _ = post_form("/alert-groups/%d" % gid,
+                         {"csrf": csrf, "state": "resolved", "token": "wrong"})
+    assert st == 401, st
+    st, _, _ = post_form("/alert-groups/%d" % gid,
+                         {"csrf": csrf, "state": "suspected", "token": S.token})
+    assert st == 422, st
+    st, _, _ = post_form("/alert-groups/999999",
+                         {"csrf": csrf, "state": "resolved", "token": S.token})
+    assert st == 404, st
+    assert S.content() == before
+    st, _, resp = post_form("/alert-groups/%d" % gid,
+                            {"csrf": csrf, "state": "false_positive", "token": S.token})
+    assert st == 303 and resp.getheader("Location") == "/alerts", st
+    for i in ids:
+        assert alert(i)["state"] == "false_positive"
+    # the state filter applies to the groups too
+    assert 'id="group-%d"' % gid not in page("/alerts?state=open")
+    assert 'id="group-%d"' % gid in page("/alerts?state=false_positive")
 
 
 report()
