@@ -1,6 +1,7 @@
 /* catalog: catalog writes from body to store; see catalog.h. */
 #include "core/catalog.h"
 #include "db/catalog.h"
+#include "db/history.h"
 #include "formats/rundoc.h"
 #include "formats/validate.h"
 
@@ -75,4 +76,22 @@ int catalog_couplings_job(db *d, void *arg, struct err *err)
 {
     struct catalog_couplings *w = arg;
     return db_couplings_add(d, w->c, w->n, w->ids, err);
+}
+
+int catalog_delete(db *d, const struct catalog_delete *x, struct err *err)
+{
+    switch (x->what) {
+    case CATALOG_WATCH:
+        return db_watch_delete(d, x->id, err);
+    case CATALOG_RUN:
+        return db_run_delete(d, x->id, err);
+    case CATALOG_MODEL:
+        return db_model_delete(d, x->id, err);
+    case CATALOG_APP:
+        return db_app_delete(d, x->name, err);
+    case CATALOG_TEMPLATE:
+        return db_template_delete(d, x->name, x->application, err);
+    }
+    return err_set(err, 500, "internal", NULL, "nothing of kind %d can be deleted",
+                   (int)x->what);
 }

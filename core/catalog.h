@@ -59,4 +59,24 @@ int catalog_couplings_parse(struct catalog_couplings *w, json_t *body, arena *a,
                             struct err *err);
 int catalog_couplings_job(db *d, void *arg, struct err *err);
 
+/* DELETE /api/v1/watches/{id}, /runs/{id}, /models/{id},
+ * /applications/{name} and /templates/{name}: the thing with everything that
+ * hangs off it (db/history.h says what goes with each). Inside the caller's
+ * transaction (a writer job). Returns 0, or -1 with err: 404 when the thing
+ * is not stored, 409 for a template name that several applications share
+ * when application is NULL. */
+enum catalog_thing {
+    CATALOG_WATCH,
+    CATALOG_RUN,
+    CATALOG_MODEL,
+    CATALOG_APP,
+    CATALOG_TEMPLATE
+};
+struct catalog_delete {
+    enum catalog_thing what;
+    long long id;                   /* watch, run, model */
+    const char *name, *application; /* application (name); template (both) */
+};
+int catalog_delete(db *d, const struct catalog_delete *x, struct err *err);
+
 #endif

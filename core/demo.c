@@ -4,6 +4,7 @@
 #include "core/demo.h"
 #include "core/ingest.h"
 #include "db/catalog.h"
+#include "db/history.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -246,4 +247,17 @@ int demo_load_if_empty(db *d, struct err *err)
     if (napps > 0)
         return 0;
     return demo_write(d, err);
+}
+
+int demo_remove(db *d, struct err *err)
+{
+    int n;
+    if (db_begin(d, err) != 0)
+        return -1;
+    n = db_demo_remove(d, err);
+    if (n < 0 || db_commit(d, err) != 0) {
+        db_rollback(d);
+        return -1;
+    }
+    return n;
 }

@@ -19,4 +19,9 @@ int demo_write(db *d, struct err *err);
  * nothing (a writer job: call inside a transaction). Returns 0 or -1. */
 int demo_load_if_empty(db *d, struct err *err);
 
+/* prophecyd demo remove: deletes the demo applications and systems with
+ * everything under them, in one transaction of its own (nothing removed on
+ * an error). Returns the number of applications removed, or -1 with err. */
+int demo_remove(db *d, struct err *err);
+
 #endif

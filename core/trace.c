@@ -557,9 +557,10 @@ int run_trace_from_trace(struct run_trace_upload *up, long long run_id, struct t
     return 0;
 }
 
-/* A trace is of its run: one rank per process (a 2-rank trace for a
- * 64-process run was stored, and every analysis of it was wrong). 0, or -1
- * with a 422 (404 for an unknown run). */
+/* A trace is of its run: at least one rank per process (a 2-rank trace for
+ * a 64-process run was stored, and every analysis of it was wrong); more
+ * ranks than processes are the threads of a threaded trace (OTF2 locations,
+ * Trace Event pid/tid pairs). 0, or -1 with a 422 (404 for an unknown run). */
 static int ranks_match_run(db *d, const struct run_trace_upload *up, struct err *err)
 {
     struct db_run_row row;
@@ -570,7 +571,7 @@ static int ranks_match_run(db *d, const struct run_trace_upload *up, struct err 
     rc = db_run_get(d, up->run_id, a, &row, err);
     if (rc == 0)
         err_set(err, 404, "not_found", NULL, "no run %lld", up->run_id);
-    else if (rc > 0 && row.run.nprocs != (long long)up->nranks)
+    else if (rc > 0 && (long long)up->nranks < row.run.nprocs)
         err_set(err, 422, "invalid", "trace",
                 "the trace has %d ranks but run %lld ran on %lld processes", up->nranks,
                 up->run_id, row.run.nprocs);

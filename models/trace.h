@@ -285,10 +285,10 @@ void trace_occupancy_free(struct trace_occupancy *o);
 /* Lyon's fitted estimator of one class's occupancy across runs of one
  * application: the class's occupancy fraction (trace_occupancy's fraction[c])
  * of run i against x[i] (nprocs or an input), fitted through fit_run with
- * `graph` (NULL = "auto", the selected law; "unknown" the paper's rule). frac[i*stride + c]
- * is run i's fraction, so the rows of several occupancy answers can be laid
- * side by side. On success fills *out (free with fit_result_free); errors as
- * fit_run, plus 422 when c is outside 0..stride-1. */
+ * `graph` (NULL = "auto", the selected law; "unknown" the paper's rule). frac[i*stride +
+ * c] is run i's fraction, so the rows of several occupancy answers can be laid side by
+ * side. On success fills *out (free with fit_result_free); errors as fit_run, plus 422
+ * when c is outside 0..stride-1. */
 int trace_occupancy_fit(const double *x, const double *frac, size_t nruns, int stride,
                         int c, const char *graph, struct fit_result *out,
                         struct err *err);

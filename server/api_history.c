@@ -4,6 +4,7 @@
  * writes go to the writer as one job.
  */
 #include "common/buf.h"
+#include "core/catalog.h"
 #include "core/history.h"
 #include "core/watch.h"
 #include "db/history.h"
@@ -179,23 +180,28 @@ int api_watches_list(struct req *r)
 
 static int watch_delete_job(db *d, struct hist_write *w, struct err *err)
 {
-    return db_watch_delete(d, w->id, err);
+    return catalog_delete(d, &(struct catalog_delete){CATALOG_WATCH, w->id, NULL, NULL},
+                          err);
 }
 static int run_delete_job(db *d, struct hist_write *w, struct err *err)
 {
-    return db_run_delete(d, w->id, err);
+    return catalog_delete(d, &(struct catalog_delete){CATALOG_RUN, w->id, NULL, NULL},
+                          err);
 }
 static int model_delete_job(db *d, struct hist_write *w, struct err *err)
 {
-    return db_model_delete(d, w->id, err);
+    return catalog_delete(d, &(struct catalog_delete){CATALOG_MODEL, w->id, NULL, NULL},
+                          err);
 }
 static int app_delete_job(db *d, struct hist_write *w, struct err *err)
 {
-    return db_app_delete(d, w->name, err);
+    return catalog_delete(d, &(struct catalog_delete){CATALOG_APP, 0, w->name, NULL},
+                          err);
 }
 static int template_delete_job(db *d, struct hist_write *w, struct err *err)
 {
-    return db_template_delete(d, w->name, w->application, err);
+    return catalog_delete(
+        d, &(struct catalog_delete){CATALOG_TEMPLATE, 0, w->name, w->application}, err);
 }
 
 /* DELETE of a thing named by a numeric id. */

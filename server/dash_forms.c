@@ -3,11 +3,9 @@
  * "q"), run each step's checks, build the method's request and call
  * method_find(name)->answer once, answer the step or result page of
  * web/form.c, the JSON of format=json, or store through model_save. The
- * lists the forms offer come through a struct form_source read here from
- * db/ (one pooled read connection per request). No markup here. */
-#include "db/browse.h"
-#include "db/catalog.h"
-#include "db/summary.h"
+ * steps read what they offer from core/form_data.h through the one pooled
+ * read connection chosen here per request. No markup here. */
+#include "core/form_data.h"
 #include "server/api_error.h"
 #include "server/csrf.h"
 #include "server/dash.h"
@@ -23,87 +21,7 @@ struct ctx {
     struct req *r;
     const struct method *m;
     db *d; /* pooled read connection, held for the request */
-    struct form_source src;
-};
-
-/* ---- the source of the forms' lists -------------------------------------------------
- */
-
-static json_t *src_apps(void *d, struct err *err)
-{
-    return db_summary_apps(d, err);
-}
-
-static json_t *src_app(void *d, const char *name, struct err *err)
-{
-    return db_summary_app(d, name, err);
-}
-
-static json_t *src_systems(void *d, struct err *err)
-{
-    return db_summary_systems(d, err);
-}
-
-static json_t *src_templates(void *d, const char *app, struct err *err)
-{
-    return db_templates_list(d, app, err);
-}
-
-static json_t *src_params(void *d, const char *sys, struct err *err)
-{
-    return db_params_list(d, sys, err);
-}
-
-static json_t *src_couplings(void *d, const char *app, const char *sys, struct err *err)
-{
-    return db_couplings_list(d, app, sys, err);
-}
-
-static json_t *src_list(void *d, enum form_list which, const char *app, const char *sys,
-                        struct err *err)
-{
-    static const enum db_names map[] = {
-        [FORM_LIST_KERNEL_APPS] = DB_NAMES_KERNEL_APPS,
-        [FORM_LIST_KERNEL_SYSTEMS] = DB_NAMES_KERNEL_SYSTEMS,
-        [FORM_LIST_KERNEL_EXES] = DB_NAMES_KERNEL_EXES,
-        [FORM_LIST_TEMPLATE_APPS] = DB_NAMES_TEMPLATE_APPS,
-        [FORM_LIST_APP_SYSTEMS] = DB_NAMES_APP_SYSTEMS,
-        [FORM_LIST_SYSTEM_CURVES] = DB_NAMES_SYSTEM_CURVES,
-    };
-    return db_names_list(d, map[which], app, sys, err);
-}
-
-static long long src_app_id(void *d, const char *name, struct err *err)
-{
-    return db_app_id(d, name, 0, err);
-}
-
-static long long src_system_id(void *d, const char *name, struct err *err)
-{
-    return db_system_id(d, name, 0, err);
-}
-
-static int src_configs(void *d, long long app_id, long long system_id, int max, arena *a,
-                       struct view_config **out, struct err *err)
-{
-    struct db_config *c;
-    int n = db_summary_configs(d, app_id, 0, system_id, max, a, &c, err);
-    if (n < 0)
-        return -1;
-    if ((*out = dash_configs(a, c, n)) == NULL)
-        return err_nomem(err);
-    return n;
-}
-
-static json_t *src_names(void *d, const long long *ids, size_t n, const char *what,
-                         struct err *err)
-{
-    return db_run_names(d, ids, n, strcmp(what, "kernels") == 0, err);
-}
-
-static const struct form_source source = {
-    NULL,          src_apps, src_app,    src_systems,   src_templates, src_params,
-    src_couplings, src_list, src_app_id, src_system_id, src_configs,   src_names,
+    struct form_data data;
 };
 
 /* ---- the driver -----------------------------------------------------------------------
@@ -172,11 +90,10 @@ static int ctx_init(struct ctx *x, struct req *r, const struct form_def *def)
     x->r = r;
     x->m = method_find(def->method);
     x->d = db_pool_get(r->app->pool);
-    x->src = source;
-    x->src.ctx = x->d;
+    x->data.d = x->d;
     c->arena = r->arena;
     c->def = def;
-    c->src = &x->src;
+    c->store = &x->data;
     c->keep = json_array();
     if (x->m != NULL) {
         c->method_name = x->m->name;

@@ -21,6 +21,8 @@
 #include "common/sha256.h"
 #include "common/xalloc.h"
 #include "common/xalloc_json.h"
+#include "core/admin.h"
+#include "core/demo.h"
 #include "db/catalog.h"
 #include "db/copy.h"
 #include "db/runs.h"
@@ -255,22 +257,15 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 static int open_db(struct opts *o, db **d, int may_create)
 {
     struct err e = {0};
-    struct db_options opt = {DB_SYNC_FULL, 0, 10000};
-    struct stat st;
-    /* Only serve and import create a database: a mistyped --db must not
-     * silently become a new empty one for token, export or backup. */
-    if (!may_create && db_is_file(o->cfg.db_path) && stat(o->cfg.db_path, &st) != 0) {
+    int rc = admin_open(o->cfg.db_path, may_create, 0, d, &e);
+    if (rc == 1)
         fprintf(stderr,
                 "prophecyd: no database at %s (%s); 'prophecyd serve --db %s' creates "
                 "one\n",
-                o->cfg.db_path, strerror(errno), o->cfg.db_path);
-        return -1;
-    }
-    if (db_open(d, o->cfg.db_path, &opt, &e) != 0) {
+                o->cfg.db_path, e.message, o->cfg.db_path);
+    else if (rc != 0)
         fprintf(stderr, "prophecyd: %s\n", e.message);
-        return -1;
-    }
-    return 0;
+    return rc == 0 ? 0 : -1;
 }
 
 static int cmd_token(struct opts *o)
@@ -430,7 +425,6 @@ static int cmd_export(struct opts *o)
  * under them, in one transaction. */
 static int cmd_demo(struct opts *o)
 {
-    struct db_options opt = {DB_SYNC_FULL, 0, 10000};
     struct err e = {0};
     db *d = NULL;
     int n = -1;
@@ -439,13 +433,8 @@ static int cmd_demo(struct opts *o)
         fprintf(stderr, "usage: prophecyd demo remove [--db FILE]\n");
         return 64;
     }
-    if (db_open(&d, o->cfg.db_path, &opt, &e) == 0 && db_begin(d, &e) == 0) {
-        n = db_demo_remove(d, &e);
-        if (n < 0 || db_commit(d, &e) != 0) {
-            db_rollback(d);
-            n = -1;
-        }
-    }
+    if (admin_open(o->cfg.db_path, 1, 0, &d, &e) == 0)
+        n = demo_remove(d, &e);
     db_close(d);
     if (n < 0) {
         fprintf(stderr, "prophecyd: demo remove: %s\n", e.message);
@@ -457,34 +446,31 @@ static int cmd_demo(struct opts *o)
 
 static int cmd_check(struct opts *o)
 {
-    struct db_options opt = {DB_SYNC_FULL, 1, 10000};
     struct err e = {0};
-    struct stat sb;
     char *problems = NULL;
+    const char *covered = NULL;
     db *d = NULL;
     int sound;
     char shown[1024];
     const char *name = db_display_name(o->cfg.db_path, shown, sizeof shown);
 
-    if (db_is_file(o->cfg.db_path) && stat(o->cfg.db_path, &sb) != 0) {
-        fprintf(stderr, "prophecyd: cannot check %s: %s\n", name, strerror(errno));
+    sound = admin_open(o->cfg.db_path, 0, 1, &d, &e);
+    if (sound == 1) {
+        fprintf(stderr, "prophecyd: cannot check %s: %s\n", name, e.message);
         return 1;
     }
-    if (db_open(&d, o->cfg.db_path, &opt, &e) != 0) {
+    if (sound != 0) {
         printf("%s is damaged or not a Prophecy database: %s\n", name, e.message);
         return 1;
     }
-    sound = db_check(d, &problems, &e);
+    sound = admin_check(d, o->cfg.db_path, &problems, &covered, &e);
     db_close(d);
     if (sound < 0) {
         fprintf(stderr, "prophecyd: cannot check %s: %s\n", name, e.message);
         return 1;
     }
     if (sound) {
-        printf("%s is sound: %s\n", name,
-               db_is_file(o->cfg.db_path)
-                   ? "every page, index and record checked"
-                   : "the server answers and the schema is this prophecyd's");
+        printf("%s is sound: %s\n", name, covered);
         return 0;
     }
     printf(

@@ -338,10 +338,10 @@ json_t *forms_keep(struct fctx *c, json_t *v)
 int forms_configs(struct fctx *c, long long app_id, long long system_id,
                   struct fconf **out, struct err *err)
 {
-    struct view_config *cfgs;
+    struct form_config *cfgs;
     struct fconf *f;
-    int n = c->src->configs(c->src->ctx, app_id, system_id, FORMS_MAX_CONFIGS, c->arena,
-                            &cfgs, err);
+    int n = form_data_configs(c->store, app_id, system_id, FORMS_MAX_CONFIGS, c->arena,
+                              &cfgs, err);
     int i;
     if (n < 0)
         return -1;
@@ -361,7 +361,7 @@ int forms_configs(struct fctx *c, long long app_id, long long system_id,
 json_t *forms_list(struct fctx *c, enum form_list which, const char *app, const char *sys,
                    struct err *err)
 {
-    return forms_keep(c, c->src->list(c->src->ctx, which, app, sys, err));
+    return forms_keep(c, form_data_list(c->store, which, app, sys, err));
 }
 
 int fconf_match(const struct fconf *f, const char *exe, const char *sys)
@@ -471,7 +471,7 @@ json_t *forms_names(struct fctx *c, const struct fconf *cf, int n, const char *e
     for (k = 0; k < n; k++)
         if (fconf_match(&cf[k], exe, sys))
             ids[nids++] = cf[k].c->last_run_id;
-    return forms_keep(c, c->src->names(c->src->ctx, ids, nids, what, err));
+    return forms_keep(c, form_data_names(c->store, ids, nids, what, err));
 }
 
 const char *const forms_graphs[FORMS_NGRAPHS] = {

@@ -20,14 +20,16 @@
  * web/form_fit.c, form_param.c and form_couple.c describe each method with a
  * struct form_def. The HTTP side (decoding, running the checks, calling the
  * method, Save, answering) is server/dash_forms.c. The forms know no
- * database: the lists a step offers come through struct form_source, which
- * the adapter fills from core/browse.h.
+ * database: a step reads what it offers from core/form_data.h, as its
+ * checks need it, through the connection the adapter hands over in
+ * fctx.store.
  */
 #ifndef PROPHECY_PAGE_FORMS_H
 #define PROPHECY_PAGE_FORMS_H
 
 #include <jansson.h>
 
+#include "core/form_data.h"
 #include "formats/form.h"
 #include "web/page.h"
 #include "web/view.h"
@@ -39,42 +41,6 @@
 #define FORMS_MAX_VALUE 4096   /* bytes of one field value */
 
 struct fctx;
-
-/* The lists the forms offer (names in [{"name": ...}] arrays). */
-enum form_list {
-    FORM_LIST_KERNEL_APPS,    /* applications whose runs record kernels */
-    FORM_LIST_KERNEL_SYSTEMS, /* systems where app's runs record kernels */
-    FORM_LIST_KERNEL_EXES,    /* executables of app on sys recording kernels */
-    FORM_LIST_TEMPLATE_APPS,  /* applications with a model template */
-    FORM_LIST_APP_SYSTEMS,    /* systems app ran on */
-    FORM_LIST_SYSTEM_CURVES,  /* sys's benchmarks over an argument: machine curves */
-};
-
-/* Where the forms read what they offer, filled by the adapter
- * (server/dash_forms.c). JSON results are new references in the shapes of
- * db/summary.h and db/catalog.h; NULL or a negative count with err set on
- * failure. */
-struct form_source {
-    void *ctx;
-    json_t *(*apps)(void *ctx, struct err *err);                  /* summaries */
-    json_t *(*app)(void *ctx, const char *name, struct err *err); /* one, 404 */
-    json_t *(*systems)(void *ctx, struct err *err);               /* summaries */
-    json_t *(*templates)(void *ctx, const char *app, struct err *err);
-    json_t *(*params)(void *ctx, const char *sys, struct err *err);
-    json_t *(*couplings)(void *ctx, const char *app, const char *sys, struct err *err);
-    json_t *(*list)(void *ctx, enum form_list which, const char *app, const char *sys,
-                    struct err *err);
-    /* Ids by name: 0 when not stored. */
-    long long (*app_id)(void *ctx, const char *name, struct err *err);
-    long long (*system_id)(void *ctx, const char *name, struct err *err);
-    /* Configurations of app_id on system_id (0: all), at most max (arena). */
-    int (*configs)(void *ctx, long long app_id, long long system_id, int max, arena *a,
-                   struct view_config **out, struct err *err);
-    /* Distinct metric ("metrics") or kernel ("kernels", in recorded order)
-     * names of the runs ids: an array of strings (200 at most). */
-    json_t *(*names)(void *ctx, const long long *ids, size_t n, const char *what,
-                     struct err *err);
-};
 
 struct form_def {
     const char *method; /* "fit": method_find name */
@@ -115,8 +81,8 @@ struct fctx {
     json_t *(*predict)(json_t *answer, json_t *point, struct err *err);
     /* a second plot of the answer (kernel coupling's breakdown), or NULL */
     int (*plot_extra)(json_t *answer, struct buf *out, struct err *err);
-    const struct form_source *src;
-    struct form st; /* the state */
+    const struct form_data *store; /* where the steps read (the adapter's connection) */
+    struct form st;                /* the state */
     struct page p;
     int step;              /* shown: 1..nsteps or FORM_RESULT */
     struct err err;        /* the error shown, if err.status */
@@ -186,7 +152,7 @@ void ff_group_close(struct fctx *c);
 
 /* One configuration with its inputs parsed. */
 struct fconf {
-    const struct view_config *c;
+    const struct form_config *c;
     json_t *inputs;
 };
 
@@ -194,7 +160,7 @@ struct fconf {
  * the count (capped at FORMS_MAX_CONFIGS) or -1. */
 int forms_configs(struct fctx *c, long long app_id, long long system_id,
                   struct fconf **out, struct err *err);
-/* A list of names through the source (kept until the request ends). */
+/* A list of names (core/form_data.h; kept until the request ends). */
 json_t *forms_list(struct fctx *c, enum form_list which, const char *app, const char *sys,
                    struct err *err);
 

@@ -161,8 +161,7 @@ static int check2(struct fctx *c, struct couple_data *d, int strict, struct err 
     int seen[MAX_KERNELS + 1];
     size_t i, j;
 
-    if ((app_id = c->src->app_id(c->src->ctx, d->app, err)) < 0 ||
-        (sys_id = c->src->system_id(c->src->ctx, d->sys, err)) < 0)
+    if (form_data_ids(c->store, d->app, d->sys, &app_id, &sys_id, err) != 0)
         return -1;
     d->ncf = forms_configs(c, app_id, sys_id, &d->cf, err);
     if (d->ncf < 0)
@@ -176,7 +175,7 @@ static int check2(struct fctx *c, struct couple_data *d, int strict, struct err 
     if (d->nk == 0)
         return err_invalid(err, "system", "these runs record no kernel times");
     if ((d->couplings =
-             forms_keep(c, c->src->couplings(c->src->ctx, d->app, d->sys, err))) == NULL)
+             forms_keep(c, form_data_couplings(c->store, d->app, d->sys, err))) == NULL)
         return -1;
     default_loop(d);
     memset(seen, 0, sizeof seen);

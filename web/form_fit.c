@@ -106,7 +106,7 @@ static int check1(struct fctx *c, struct fit_data *d, int strict, struct err *er
     size_t i, nsys;
     int found = 0;
 
-    if ((d->apps = forms_keep(c, c->src->apps(c->src->ctx, err))) == NULL)
+    if ((d->apps = forms_keep(c, form_data_apps(c->store, err))) == NULL)
         return -1;
     if (json_array_size(d->apps) == 0)
         return err_invalid(err, "application",
@@ -129,7 +129,7 @@ static int check1(struct fctx *c, struct fit_data *d, int strict, struct err *er
         return err_set(err, 404, "not_found", "application",
                        "no application named %.200s", app);
     }
-    if ((d->app = forms_keep(c, c->src->app(c->src->ctx, app, err))) == NULL)
+    if ((d->app = forms_keep(c, form_data_app(c->store, app, err))) == NULL)
         return -1;
     d->ncf = forms_configs(c, json_integer_value(json_object_get(d->app, "id")), 0,
                            &d->cf, err);
@@ -199,9 +199,8 @@ static int check_basis(struct fctx *c, struct fit_data *d, int strict, struct er
 
     d->benches = NULL;
     d->basis = NULL;
-    if (d->x2 == NULL && c->src->list != NULL &&
-        (d->benches = forms_keep(c, c->src->list(c->src->ctx, FORM_LIST_SYSTEM_CURVES,
-                                                 NULL, d->sys, err))) == NULL)
+    if (d->x2 == NULL &&
+        (d->benches = forms_list(c, FORM_LIST_SYSTEM_CURVES, NULL, d->sys, err)) == NULL)
         return -1;
     json_array_foreach(d->benches, i, b)
     {

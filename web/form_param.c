@@ -79,7 +79,7 @@ static int check1(struct fctx *c, struct param_data *d, int strict, struct err *
     else if (!forms_in_list(d->apps, v))
         return err_invalid(err, "application", "%.200s has no model templates", v);
     d->app = v;
-    if ((d->templates = forms_keep(c, c->src->templates(c->src->ctx, d->app, err))) ==
+    if ((d->templates = forms_keep(c, form_data_templates(c->store, d->app, err))) ==
         NULL)
         return -1;
     v = fs_get(c, "template");
@@ -96,7 +96,7 @@ static int check1(struct fctx *c, struct param_data *d, int strict, struct err *
             d->expression = forms_str(s, "expression");
     }
     /* Systems with parameters; by default the first one the application ran on. */
-    if ((all = forms_keep(c, c->src->systems(c->src->ctx, err))) == NULL)
+    if ((all = forms_keep(c, form_data_systems(c->store, err))) == NULL)
         return -1;
     d->systems = forms_keep(c, json_array());
     json_array_foreach(all, i, s)
@@ -130,7 +130,7 @@ static int check1(struct fctx *c, struct param_data *d, int strict, struct err *
 /* The variables the template needs with the system's parameters. */
 static int template_vars(struct fctx *c, struct param_data *d, struct err *err)
 {
-    json_t *rows = c->src->params(c->src->ctx, d->sys, err), *row;
+    json_t *rows = form_data_params(c->store, d->sys, err), *row;
     struct expr_param *ps;
     struct expr_param_head *heads;
     struct expr_names names = {0};
@@ -186,8 +186,7 @@ static int check2(struct fctx *c, struct param_data *d, int strict, struct err *
 
     if (template_vars(c, d, err) != 0)
         return -1;
-    if ((app_id = c->src->app_id(c->src->ctx, d->app, err)) < 0 ||
-        (sys_id = c->src->system_id(c->src->ctx, d->sys, err)) < 0)
+    if (form_data_ids(c->store, d->app, d->sys, &app_id, &sys_id, err) != 0)
         return -1;
     d->ncf = app_id > 0 && sys_id > 0 ? forms_configs(c, app_id, sys_id, &d->cf, err) : 0;
     if (d->ncf < 0)

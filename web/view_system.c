@@ -385,8 +385,11 @@ static void message_plot(struct page *p, arena *a, const struct msg *m, size_t n
             continue;
         test = osu_test(m[i].name);
         /* "MPIBW (osu_bw)", with ", P=16" for a collective at a process count */
-        series[ns].label = arena_printf(a, "%s%s%s%s", m[i].name, test ? " (" : "",
-                                        test ? test : "", test ? ")" : "");
+        /* the bandwidth as measured is named as its test: "MPIBW (osu_bw)" */
+        series[ns].label =
+            arena_printf(a, "%.*s%s%s%s",
+                         (int)(strlen(m[i].name) - (m[i].kind == 2 ? strlen("_MBS") : 0)),
+                         m[i].name, test ? " (" : "", test ? test : "", test ? ")" : "");
         if (m[i].procs > 0 && series[ns].label != NULL)
             series[ns].label =
                 arena_printf(a, "%s, P=%.0f", series[ns].label, m[i].procs);

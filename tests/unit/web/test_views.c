@@ -5,11 +5,15 @@
  * field. */
 #include "tests/harness.h"
 #include "common/xalloc.h"
+#include "db/catalog.h"
+#include "db/runs.h"
 #include "web/form.h"
 #include "web/page.h"
 #include "web/view.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #define EVIL "<script>alert(1)</script>&\"'"
 #define EVIL_TEXT "&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;&#39;"
@@ -505,52 +509,53 @@ static void test_upload_import_form(void)
     xfree(html);
 }
 
-/* ---- a modeling form step from a source of hand-built lists ------------------------ */
+/* ---- a modeling form step over a database of known runs -------------------------- */
 
-static json_t *fake_apps(void *ctx, struct err *err)
-{
-    (void)ctx;
-    (void)err;
-    return json_pack("[{s:s,s:i},{s:s,s:i}]", "name", EVIL, "runs", 3, "name", "other",
-                     "runs", 0);
-}
+static char dir[] = "/tmp/prophecy-viewtest-XXXXXX";
+static char dbpath[256];
 
-static json_t *fake_app(void *ctx, const char *name, struct err *err)
+/* Application EVIL with 3 runs of a.out on "SP2 & co" (2 on one process,
+ * 1 on two) and application "other" with none. */
+static db *form_db(void)
 {
-    (void)ctx;
-    if (strcmp(name, EVIL) != 0) {
-        err_set(err, 404, "not_found", NULL, "no application %s", name);
-        return NULL;
+    static const struct {
+        long long np;
+        double rt;
+    } runs[] = {{1, 9.0}, {1, 11.0}, {2, 5.5}};
+    struct err e = {0};
+    db *d = NULL;
+    size_t i;
+
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(dbpath, sizeof dbpath, "%s/forms.db", dir);
+    CHECK_INT(db_open(&d, dbpath, NULL, &e), 0);
+    CHECK_INT(db_begin(d, &e), 0);
+    for (i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        struct run_record r = {0};
+        long long id;
+        int existed;
+        r.application = EVIL;
+        r.executable = "a.out";
+        r.system = "SP2 & co";
+        r.nprocs = runs[i].np;
+        r.runtime = runs[i].rt;
+        CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), 0);
     }
-    return json_pack("{s:i,s:s,s:[{s:i,s:s}],s:[{s:i,s:s}]}", "id", 1, "name", EVIL,
-                     "executables", "id", 1, "name", "a.out", "systems", "id", 1, "name",
-                     "SP2 & co");
+    CHECK(db_app_id(d, "other", 1, &e) > 0);
+    CHECK_INT(db_commit(d, &e), 0);
+    return d;
 }
 
-static int fake_configs(void *ctx, long long app_id, long long system_id, int max,
-                        arena *a, struct view_config **out, struct err *err)
+static void form_db_done(db *d)
 {
-    static const struct view_config cfg[2] = {
-        {1, 1, 1, "a.out", "SP2 & co", "{}", 2, 11, 20.0, 9.0, 11.0},
-        {1, 1, 2, "a.out", "SP2 & co", "{}", 1, 12, 5.5, 5.5, 5.5},
-    };
-    (void)ctx;
-    (void)system_id;
-    (void)max;
-    (void)err;
-    *out = arena_alloc(a, sizeof cfg);
-    if (*out == NULL)
-        return -1;
-    memcpy(*out, cfg, sizeof cfg);
-    return app_id == 1 ? 2 : 0;
+    db_close(d);
+    unlink(dbpath);
+    rmdir(dir);
 }
 
-static const struct form_source fake = {NULL, fake_apps, fake_app,     NULL,
-                                        NULL, NULL,      NULL,         NULL,
-                                        NULL, NULL,      fake_configs, NULL};
-
-static char *fit_step1(const char *application, int strict, int *status)
+static char *fit_step1(db *d, const char *application, int strict, int *status)
 {
+    struct form_data data = {d};
     struct fctx c;
     struct err e = {0};
     int shown = 1;
@@ -559,7 +564,7 @@ static char *fit_step1(const char *application, int strict, int *status)
     c.arena = A;
     c.def = &form_fit;
     c.method_name = "fit";
-    c.src = &fake;
+    c.store = &data;
     c.keep = json_array();
     if (application)
         fs_set(&c, "application", application);
@@ -578,7 +583,8 @@ static char *fit_step1(const char *application, int strict, int *status)
 static void test_form_step(void)
 {
     int status;
-    char *html = fit_step1(NULL, 0, &status);
+    db *d = form_db();
+    char *html = fit_step1(d, NULL, 0, &status);
     check_structure(html);
     CHECK_INT(status, 0);
     CHECK(strstr(html, "<title>Curve fitting: step 1 of 3 · Prophecy</title>") != NULL);
@@ -595,7 +601,7 @@ static void test_form_step(void)
     xfree(html);
 
     /* an application that is not stored: the error at its field, 404 */
-    html = fit_step1("<i>nope</i>", 1, &status);
+    html = fit_step1(d, "<i>nope</i>", 1, &status);
     check_structure(html);
     CHECK_INT(status, 404);
     CHECK(strstr(html, "Not computed: see the field marked below.") != NULL);
@@ -603,6 +609,7 @@ static void test_form_step(void)
     CHECK(strstr(html, "no application named &lt;i&gt;nope&lt;/i&gt;") != NULL);
     CHECK(strstr(html, "<i>") == NULL);
     xfree(html);
+    form_db_done(d);
 }
 
 int main(void)
