@@ -177,9 +177,9 @@ extern const char *const view_alert_states[5];
  * (POST /alerts/{id}: csrf, state, token). */
 struct view_alerts {
     json_t *alerts;
-    json_t *groups; /* GET /api/v1/alert-groups' answer, shown first (NULL: none) */
     const char *state;
     const struct err *error;
+    json_t *groups; /* GET /api/v1/alert-groups' answer, shown first (NULL: none) */
 };
 void view_alerts(struct page *p, const struct view_alerts *d);
 

@@ -207,7 +207,7 @@ static void alerts_fn(struct page *p, const void *d)
 
 static void test_view_alerts(void)
 {
-    struct view_alerts v = {alerts_json(), "open", NULL};
+    struct view_alerts v = {alerts_json(), "open", NULL, NULL};
     struct err e = {0};
     char *html = render(alerts_fn, &v, "123.abc");
     check_structure(html);
