@@ -1069,72 +1069,54 @@ static double badness(double r)
 
 json_t *alert_groups(db *d, const char *state, struct err *err)
 {
-    json_t *rows, *groups, *g = NULL, *ids = NULL, *row, *worst = NULL;
-    long long last = 0, nconf = 0, *seen = NULL;
-    size_t i, nseen = 0;
+    struct db_alert_group_row *v;
+    json_t *groups = NULL, *g, *ids;
+    arena *a;
+    long n, i, k, j;
 
     if (check_state(state, err) != 0)
         return NULL;
-    rows = db_alert_group_rows(d, state, LIMIT_ALERT_GROUPS, err);
-    if (rows == NULL)
+    a = arena_new();
+    if (a == NULL) {
+        err_nomem(err);
         return NULL;
-    groups = json_array();
-    seen = xmalloc((json_array_size(rows) + 1) * sizeof *seen);
-    if (groups == NULL || seen == NULL)
-        goto nomem;
-    /* rows come by group, newest group first, then by alert id */
-    for (i = 0; i <= json_array_size(rows); i++) {
-        long long gid, cfg;
-        json_t *ratio;
-        row = json_array_get(rows, i);
-        gid = row ? json_integer_value(json_object_get(row, "group")) : 0;
-        if (g != NULL && gid != last) {
-            json_object_set_new(g, "alerts", ids);
-            json_object_set_new(g, "configurations", json_integer(nconf));
-            json_object_set(g, "worst_ratio", worst ? worst : json_null());
-            if (json_array_append_new(groups, g) != 0)
-                goto nomem;
-            g = ids = worst = NULL;
-        }
-        if (row == NULL)
-            break;
-        if (g == NULL) {
-            last = gid;
-            nconf = 0;
-            nseen = 0;
-            g = json_pack("{s:I, s:O}", "id", (json_int_t)gid, "commit",
-                          json_object_get(row, "commit"));
-            ids = json_array();
-            if (g == NULL || ids == NULL)
-                goto nomem;
-        }
-        json_array_append_new(
-            ids, json_integer(json_integer_value(json_object_get(row, "alert"))));
-        cfg = json_integer_value(json_object_get(row, "config"));
-        {
-            size_t k;
-            for (k = 0; k < nseen && seen[k] != cfg; k++)
-                ;
-            if (k == nseen) {
-                seen[nseen++] = cfg;
-                nconf++;
-            }
-        }
-        ratio = json_object_get(row, "ratio");
-        if (json_is_number(ratio) &&
-            (worst == NULL ||
-             badness(json_number_value(ratio)) > badness(json_number_value(worst))))
-            worst = ratio;
     }
-    xfree(seen);
-    json_decref(rows);
-    return json_pack("{s:o}", "groups", groups);
-nomem:
-    json_decref(g);
-    json_decref(ids);
-    json_decref(groups);
-    json_decref(rows);
-    xfree(seen);
-    err_nomem(err);
-    return NULL;
+    n = db_alert_group_rows(d, state, LIMIT_ALERT_GROUPS, a, &v, err);
+    if (n < 0)
+        goto out;
+    groups = json_array();
+    /* rows come by group, newest group first, then by alert id */
+    for (i = 0; groups != NULL && i < n; i = k) {
+        long long nconf = 0;
+        double worst = NAN;
+        for (k = i; k < n && v[k].group == v[i].group; k++) {
+            for (j = i; j < k && v[j].config != v[k].config; j++)
+                ;
+            nconf += j == k; /* a configuration not seen before in the group */
+            if (isfinite(v[k].ratio) &&
+                (isnan(worst) || badness(v[k].ratio) > badness(worst)))
+                worst = v[k].ratio;
+        }
+        ids = json_array();
+        for (j = i; ids != NULL && j < k; j++)
+            if (json_array_append_new(ids, json_integer(v[j].alert)) != 0) {
+                json_decref(ids);
+                ids = NULL;
+            }
+        g = ids == NULL
+                ? NULL
+                : json_pack("{s:I, s:s?, s:o, s:I, s:o}", "id", (json_int_t)v[i].group,
+                            "commit", v[i].commit, "alerts", ids, "configurations",
+                            (json_int_t)nconf, "worst_ratio",
+                            isnan(worst) ? json_null() : json_real(worst));
+        if (g == NULL || json_array_append_new(groups, g) != 0) {
+            json_decref(groups);
+            groups = NULL;
+        }
+    }
+    if (groups == NULL)
+        err_nomem(err);
+out:
+    arena_free(a);
+    return groups ? json_pack("{s:o}", "groups", groups) : NULL;
 }

@@ -256,9 +256,13 @@ int db_alert_confirm(db *d, long long id, long long confirmations, const char *s
                : 0;
 }
 
-json_t *db_alert_group_rows(db *d, const char *state, long long limit, struct err *err)
+long db_alert_group_rows(db *d, const char *state, long long limit, arena *a,
+                         struct db_alert_group_row **out, struct err *err)
 {
-    return dq_json(
+    struct db_alert_group_row *v = NULL;
+    size_t n = 0, cap = 0;
+    int rc;
+    struct db_stmt *st = dq_prepare(
         d,
         "SELECT al.group_id AS \"group\", g.vcs_commit AS \"commit\", al.id AS alert, "
         "r.config_id AS config, al.ratio FROM (SELECT DISTINCT group_id FROM alerts "
@@ -269,6 +273,33 @@ json_t *db_alert_group_rows(db *d, const char *state, long long limit, struct er
         "s.group_id JOIN runs r ON r.id = al.run_id WHERE (?1 IS NULL OR al.state = ?1) "
         "ORDER BY al.group_id DESC, al.id",
         err, "ti", state, limit);
+    *out = NULL;
+    if (st == NULL)
+        return -1;
+    while ((rc = dq_step(d, st, err)) == 1) {
+        if (n == cap) {
+            struct db_alert_group_row *more;
+            cap = cap ? 2 * cap : 256;
+            more = arena_alloc(a, cap * sizeof *more);
+            if (more == NULL) {
+                dq_reset(d, st);
+                return err_nomem(err);
+            }
+            if (n)
+                memcpy(more, v, n * sizeof *v);
+            v = more;
+        }
+        v[n].group = dq_ll(d, st, 0);
+        v[n].commit = dq_null(d, st, 1) ? NULL : arena_strdup(a, dq_text(d, st, 1));
+        v[n].alert = dq_ll(d, st, 2);
+        v[n].config = dq_ll(d, st, 3);
+        v[n].ratio = dq_null(d, st, 4) ? NAN : dq_dbl(d, st, 4);
+        n++;
+    }
+    if (rc < 0)
+        return -1;
+    *out = v;
+    return (long)n;
 }
 
 int db_alert_group_set_state(db *d, long long id, const char *state, struct err *err)

@@ -212,10 +212,16 @@ int db_alert_suspected(db *d, long long watch_id, long long run_id, long long *i
 int db_alert_confirm(db *d, long long id, long long confirmations, const char *state,
                      const char *reason, struct err *err);
 
-/* Alert groups (SPEC §17): one row per alert of the groups that hold an
- * alert in state (NULL any), newest group first, as [{"group", "commit",
- * "alert", "config", "ratio"}]; at most limit groups. New reference or NULL. */
-json_t *db_alert_group_rows(db *d, const char *state, long long limit, struct err *err);
+/* Alert groups (SPEC §17): one row per alert in state (NULL any) of the
+ * newest limit groups holding one, by group (newest first) then alert id,
+ * in *out (arena a). Returns the number of rows, or -1 with err set. */
+struct db_alert_group_row {
+    long long group, alert, config;
+    const char *commit; /* NULL: the group of a run without a commit */
+    double ratio;       /* value over expected; NAN when unknown */
+};
+long db_alert_group_rows(db *d, const char *state, long long limit, arena *a,
+                         struct db_alert_group_row **out, struct err *err);
 /* Sets the state of every alert of group id. 0, or -1 (404). */
 int db_alert_group_set_state(db *d, long long id, const char *state, struct err *err);
 
