@@ -571,3 +571,56 @@ DROP TABLE alerts;
 ALTER TABLE alerts_packed RENAME TO alerts;
 CREATE INDEX alerts_by_state ON alerts (state, id);
 CREATE INDEX alerts_by_watch ON alerts (watch_id);
+
+-- migration 12
+-- Confirmation and alert groups (SPEC §17). A statistical watch may carry
+-- confirm = K: a run judged out raises its alert as 'suspected', which
+-- becomes 'open' once K more consecutive runs of its configuration are out
+-- (confirmations counts them) and 'resolved' (reason 'not confirmed') when
+-- the next run is inside. The alerts one commit raises form one group
+-- (alert_groups: one row per commit, or per run for a run without one),
+-- triaged together; ratio is the alerted value over the expected one, kept
+-- at insert so the group list reads no judgement. The CHECK on state
+-- changes, so the table is rebuilt (SQLite cannot alter a constraint).
+ALTER TABLE watches ADD COLUMN confirm INTEGER;
+CREATE TABLE alert_groups (
+    id         INTEGER PRIMARY KEY,
+    vcs_commit TEXT,                           -- the commit, or NULL:
+    run_id     INTEGER,                        -- the one run without a commit
+    created_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX alert_groups_by_commit ON alert_groups (vcs_commit)
+    WHERE vcs_commit IS NOT NULL;
+CREATE UNIQUE INDEX alert_groups_by_run ON alert_groups (run_id) WHERE run_id IS NOT NULL;
+INSERT INTO alert_groups (vcs_commit, run_id, created_at)
+SELECT r.vcs_commit, NULL, min(al.created_at) FROM alerts al JOIN runs r ON r.id = al.run_id
+WHERE r.vcs_commit IS NOT NULL GROUP BY r.vcs_commit ORDER BY min(al.id);
+INSERT INTO alert_groups (vcs_commit, run_id, created_at)
+SELECT NULL, al.run_id, min(al.created_at) FROM alerts al JOIN runs r ON r.id = al.run_id
+WHERE r.vcs_commit IS NULL GROUP BY al.run_id ORDER BY min(al.id);
+CREATE TABLE alerts_grouped (
+    id            INTEGER PRIMARY KEY,
+    run_id        INTEGER NOT NULL REFERENCES runs(id),
+    watch_id      INTEGER NOT NULL REFERENCES watches(id),
+    state         TEXT NOT NULL DEFAULT 'open'
+                  CHECK (state IN ('suspected', 'open', 'acknowledged', 'false_positive',
+                                   'resolved')),
+    reason        TEXT,
+    confirmations INTEGER NOT NULL DEFAULT 0,
+    group_id      INTEGER REFERENCES alert_groups(id),
+    ratio         REAL,
+    created_at    TEXT NOT NULL,
+    updated_at    TEXT NOT NULL,
+    UNIQUE (run_id, watch_id)
+);
+INSERT INTO alerts_grouped (id, run_id, watch_id, state, group_id, created_at, updated_at)
+SELECT al.id, al.run_id, al.watch_id, al.state,
+       coalesce((SELECT g.id FROM alert_groups g WHERE g.vcs_commit = r.vcs_commit),
+                (SELECT g.id FROM alert_groups g WHERE g.run_id = al.run_id)),
+       al.created_at, al.updated_at
+FROM alerts al JOIN runs r ON r.id = al.run_id;
+DROP TABLE alerts;
+ALTER TABLE alerts_grouped RENAME TO alerts;
+CREATE INDEX alerts_by_state ON alerts (state, id);
+CREATE INDEX alerts_by_watch ON alerts (watch_id);
+CREATE INDEX alerts_by_group ON alerts (group_id, id);

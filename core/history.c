@@ -6,6 +6,7 @@
  */
 #include "core/history.h"
 #include "common/arena.h"
+#include "core/watch.h"
 #include "db/history.h"
 #include "common/buf.h"
 #include "common/isotime.h"
@@ -117,7 +118,7 @@ struct series_head {
     json_t *judged, *watches;
 };
 
-static int series_head(db *d, json_t *query, arena *a, struct series_head *h,
+static int series_head(db *d, json_t *query, arena *a, struct series_head *h, int judged,
                        struct err *err)
 {
     int n;
@@ -138,6 +139,8 @@ static int series_head(db *d, json_t *query, arena *a, struct series_head *h,
                        "several configurations match; narrow with executable=, nprocs= "
                        "or input.NAME= (e.g. %s nprocs=%lld inputs %s)",
                        h->c[0].executable, h->c[0].nprocs, h->c[0].inputs_json);
+    if (!judged)
+        return 0;
     h->judged = db_history_judgements(d, h->c[0].id, &h->watches, err);
     return h->judged == NULL ? -1 : 0;
 }
@@ -154,15 +157,21 @@ static json_t *point_judgements(json_t *judged, long long run)
     js = json_object_get(judged, key);
     json_array_foreach(js, k, j)
     {
+        /* A judgement made without enough history has no band: "not ready"
+         * (SPEC §17), never an interval of zeros. */
+        int ready = json_integer_value(json_object_get(j, "ready")) != 0;
+        json_t *none = json_null();
         json_array_append_new(
-            list,
-            json_pack("{s:O, s:O, s:O, s:O, s:O, s:b, s:o, s:O}", "watch",
-                      json_object_get(j, "watch"), "model", json_object_get(j, "model"),
-                      "expected", json_object_get(j, "expected"), "lo",
-                      json_object_get(j, "lo"), "hi", json_object_get(j, "hi"), "out",
-                      (int)json_integer_value(json_object_get(j, "out")), "direction",
-                      direction(json_object_get(j, "direction")), "alert",
-                      json_object_get(j, "alert")));
+            list, json_pack("{s:O, s:O, s:b, s:O, s:O, s:O, s:b, s:o, s:O}", "watch",
+                            json_object_get(j, "watch"), "model",
+                            json_object_get(j, "model"), "ready", ready, "expected",
+                            ready ? json_object_get(j, "expected") : none, "lo",
+                            ready ? json_object_get(j, "lo") : none, "hi",
+                            ready ? json_object_get(j, "hi") : none, "out",
+                            (int)json_integer_value(json_object_get(j, "out")),
+                            "direction", direction(json_object_get(j, "direction")),
+                            "alert", json_object_get(j, "alert")));
+        json_decref(none);
     }
     return list;
 }
@@ -179,7 +188,7 @@ json_t *history_series(db *d, json_t *query, struct err *err)
         err_nomem(err);
         return NULL;
     }
-    if (series_head(d, query, a, &h, err) != 0)
+    if (series_head(d, query, a, &h, 1, err) != 0)
         goto out;
     n = db_history_series(d, h.c[0].id, h.y, a, &p, err);
     if (n < 0)
@@ -207,6 +216,35 @@ out:
     json_decref(h.watches);
     arena_free(a);
     return out;
+}
+
+json_t *history_series_alerts(db *d, json_t *query, struct err *err)
+{
+    struct series_head h;
+    struct db_alert_filter f = {0};
+    json_t *page, *alerts = NULL;
+    arena *a = arena_new();
+
+    if (a == NULL) {
+        err_nomem(err);
+        return NULL;
+    }
+    if (series_head(d, query, a, &h, 0, err) != 0)
+        goto out;
+    f.application = h.f.application;
+    f.config_id = h.c[0].id;
+    f.y = h.y ? h.y : "runtime";
+    f.limit = LIMIT_ALERTS_PAGE;
+    page = alert_page(d, &f, err);
+    if (page != NULL) {
+        alerts = json_incref(json_object_get(page, "alerts"));
+        json_decref(page);
+    }
+out:
+    json_decref(h.judged);
+    json_decref(h.watches);
+    arena_free(a);
+    return alerts;
 }
 
 struct series_writer {
@@ -297,7 +335,7 @@ int history_series_text(db *d, json_t *query, struct buf *out, struct err *err)
 
     if (a == NULL)
         return err_nomem(err);
-    if (series_head(d, query, a, &h, err) != 0)
+    if (series_head(d, query, a, &h, 1, err) != 0)
         goto out;
     w.judged = h.judged;
     inputs = json_loads(h.c[0].inputs_json, 0, NULL);

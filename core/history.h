@@ -29,6 +29,10 @@ json_t *history_series(db *d, json_t *query, struct err *err);
  * reset). */
 struct buf;
 int history_series_text(db *d, json_t *query, struct buf *out, struct err *err);
+/* The alerts of the one configuration and y a series query names (newest
+ * first, at most LIMIT_ALERTS_PAGE), in GET /api/v1/alerts' shape: what the
+ * history page lists (SPEC §17). New reference or NULL with err set. */
+json_t *history_series_alerts(db *d, json_t *query, struct err *err);
 
 /* GET /api/v1/changes: the change points (models/changes.h, default
  * options) of y (default runtime) over the whole history of every

@@ -180,12 +180,28 @@ static int check_detector(json_t *det, enum detect_test *t, double *threshold,
     return 0;
 }
 
+/* "confirm": K, the runs out in a row that turn a suspected alert into an
+ * open one (SPEC §17); absent: alerts open at once. */
+static int check_confirm(json_t *v, long long *k, struct err *err)
+{
+    *k = 0;
+    if (v == NULL)
+        return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+        json_integer_value(v) > LIMIT_CONFIRM)
+        return err_invalid(err, "confirm", "confirm must be an integer from 1 to %d",
+                           LIMIT_CONFIRM);
+    *k = json_integer_value(v);
+    return 0;
+}
+
 /* Decodes the body into w (and the names), without the store. */
 static int decode(json_t *body, struct db_watch *w, const char **app, const char **exe,
                   const char **sys, arena *a, struct err *err)
 {
-    static const char *const fields[] = {
-        "application", "executable", "system", "nprocs", "inputs", "y", "detector", NULL};
+    static const char *const fields[] = {"application", "executable", "system",
+                                         "nprocs",      "inputs",     "y",
+                                         "detector",    "confirm",    NULL};
     json_t *det, *v, *inputs;
     enum detect_test t;
 
@@ -216,7 +232,8 @@ static int decode(json_t *body, struct db_watch *w, const char **app, const char
         return 0;
     }
     t = DETECT_ZSCORE;
-    if (check_detector(det, &t, &w->threshold, &w->window, err) != 0)
+    if (check_detector(det, &t, &w->threshold, &w->window, err) != 0 ||
+        check_confirm(json_object_get(body, "confirm"), &w->confirm, err) != 0)
         return -1;
     w->test = strcmp(json_string_value(json_object_get(det, "test")), CHANGEPOINT) == 0
                   ? CHANGEPOINT
@@ -406,6 +423,8 @@ json_t *watch_list(db *d, struct err *err)
                             "threshold", json_object_get(row, "threshold"), "window",
                             json_object_get(row, "window"));
         json_object_set_new(row, "detector", det);
+        if (json_is_null(json_object_get(row, "confirm")))
+            json_object_del(row, "confirm");
         json_object_del(row, "test");
         json_object_del(row, "threshold");
         json_object_del(row, "window");
@@ -822,6 +841,29 @@ static int add_alert(struct ingest *in, struct judge_scratch *sc, long long aler
     return 0;
 }
 
+/* Confirmation (SPEC §17) of watch c's judgement j of a run: with a
+ * suspected alert pending in the run's configuration, a run out confirms it
+ * (raising nothing itself) and opens it at the watch's K-th, a run inside
+ * resolves it as "not confirmed"; with none pending, a run out raises a
+ * suspected alert. */
+static int confirm_judgement(db *d, const struct cwatch *c, struct db_judgement *j,
+                             struct err *err)
+{
+    long long id = 0, seen = 0;
+    int rc = db_alert_suspected(d, c->w.id, j->run_id, &id, &seen, err);
+    if (rc < 0)
+        return -1;
+    if (rc == 0) {
+        j->raise = DB_RAISE_SUSPECTED;
+        return 0;
+    }
+    if (!j->out)
+        return db_alert_confirm(d, id, seen, "resolved", "not confirmed", err);
+    j->raise = DB_RAISE_NONE;
+    seen++;
+    return db_alert_confirm(d, id, seen, seen >= c->w.confirm ? "open" : NULL, NULL, err);
+}
+
 /* Judges run i of the batch by the sc->c[0..nc) covering it. Watches asking
  * the same question (their qslot) share one verdict: a run judged by many
  * watches computes each distinct judgement once. */
@@ -886,6 +928,8 @@ static int judge_run(db *d, struct ingest *in, size_t i, size_t nc,
         sc->qstamp[c->qslot] = sc->stamp;
         j.watch_id = c->w.id;
         j.run_id = in->ids[i];
+        if (c->w.confirm > 0 && j.ready && confirm_judgement(d, c, &j, err) != 0)
+            goto out;
         sc->j[nj++] = j; /* in watch order, without the watches the run lacked */
     }
     if (db_judgements_add(d, sc->j, nj, sc->alerts, err) != 0)
@@ -989,8 +1033,8 @@ json_t *watch_ledger(db *d, long long model_id, struct err *err)
 
 /* ---- alerts ----------------------------------------------------------------- */
 
-static const char *const STATES[] = {"open", "acknowledged", "false_positive", "resolved",
-                                     NULL};
+static const char *const STATES[] = {"open",     "acknowledged", "false_positive",
+                                     "resolved", "suspected",    NULL};
 
 static int known_state(const char *s)
 {
@@ -1021,7 +1065,8 @@ static int check_state(const char *state, struct err *err)
 {
     if (state != NULL && !known_state(state))
         return err_set(err, 400, "bad_parameter", "state",
-                       "state must be open, acknowledged, false_positive or resolved");
+                       "state must be suspected, open, acknowledged, false_positive or "
+                       "resolved");
     return 0;
 }
 
@@ -1114,11 +1159,74 @@ const char *alert_check_state(json_t *body, struct err *err)
     if (json_only_fields(body, fields, "alert", err) != 0)
         return NULL;
     s = json_string_value(json_object_get(body, "state"));
-    if (s == NULL || !known_state(s)) {
+    /* "suspected" is the watch's to set, never a triage */
+    if (s == NULL || !known_state(s) || strcmp(s, "suspected") == 0) {
         err_invalid(err, "state",
                     "state must be open, acknowledged, false_positive or "
                     "resolved");
         return NULL;
     }
     return s;
+}
+
+/* ---- alert groups ------------------------------------------------------------ */
+
+/* How far a ratio is from 1 either way: 2 and 0.5 are as bad. */
+static double badness(double r)
+{
+    return r > 0 ? fabs(log(r)) : INFINITY;
+}
+
+json_t *alert_groups(db *d, const char *state, struct err *err)
+{
+    struct db_alert_group_row *v;
+    json_t *groups = NULL, *g, *ids;
+    arena *a;
+    long n, i, k, j;
+
+    if (check_state(state, err) != 0)
+        return NULL;
+    a = arena_new();
+    if (a == NULL) {
+        err_nomem(err);
+        return NULL;
+    }
+    n = db_alert_group_rows(d, state, LIMIT_ALERT_GROUPS, a, &v, err);
+    if (n < 0)
+        goto out;
+    groups = json_array();
+    /* rows come by group, newest group first, then by alert id */
+    for (i = 0; groups != NULL && i < n; i = k) {
+        long long nconf = 0;
+        double worst = NAN;
+        for (k = i; k < n && v[k].group == v[i].group; k++) {
+            for (j = i; j < k && v[j].config != v[k].config; j++)
+                ;
+            nconf += j == k; /* a configuration not seen before in the group */
+            if (isfinite(v[k].ratio) &&
+                (isnan(worst) || badness(v[k].ratio) > badness(worst)))
+                worst = v[k].ratio;
+        }
+        ids = json_array();
+        for (j = i; ids != NULL && j < k; j++)
+            if (json_array_append_new(ids, json_integer(v[j].alert)) != 0) {
+                json_decref(ids);
+                ids = NULL;
+            }
+        g = ids == NULL
+                ? NULL
+                : json_pack("{s:I, s:s?, s:o, s:I, s:o}", "id", (json_int_t)v[i].group,
+                            "commit", v[i].commit, "alerts", ids, "configurations",
+                            (json_int_t)nconf, "worst_ratio",
+                            isnan(worst) ? json_null() : json_real(worst));
+        if (g == NULL || json_array_append_new(groups, g) != 0) {
+            json_decref(groups);
+            groups = NULL;
+        }
+    }
+    if (groups == NULL)
+        err_nomem(err);
+out:
+    arena_free(a);
+    return groups ? json_pack("{s:o}", "groups", groups) : NULL;
 }

@@ -46,6 +46,7 @@ static const struct table TABLES[] = {
      * (schema.sql migration 10): a target counts them all afresh. */
     {"watch_counts", {"watch_id"}, COUNT},
     {"judgements", {"run_id", "watch_id"}, COPY},
+    {"alert_groups", {"id"}, COPY},
     {"alerts", {"id"}, COPY},
     {"traces", {"run_id"}, COPY},
     {"trace_ranks", {"run_id", "rank"}, COPY},

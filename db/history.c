@@ -4,7 +4,9 @@
  * series and judgements differs (SQLite's packed chunks and blobs). */
 #include "db/catalog.h"
 #include "db/query.h"
+#include "db/runs.h"
 
+#include <math.h>
 #include <string.h>
 
 /* dq_json of sql with ?1 = id and ?2 = limit, stored under key in obj:
@@ -199,13 +201,164 @@ int db_history_window(db *d, long long run_id, const char *y, double value,
 int db_judgement_add(db *d, const struct db_judgement *j, long long *alert_id,
                      struct err *err)
 {
-    return d->be->judgement_add(d, j, alert_id, err);
+    return db_judgements_add(d, j, 1, alert_id, err);
+}
+
+/* The group of the alerts of run_id's commit (of the run alone when it has
+ * none), created on first use. 0 and *id, or -1. */
+static int alert_group(db *d, long long run_id, const char *now, long long *id,
+                       struct err *err)
+{
+    for (int k = 0; k < 2; k++) {
+        int rc =
+            dq_scalar(d, id,
+                      "SELECT g.id FROM runs r JOIN alert_groups g ON (g.vcs_commit = "
+                      "r.vcs_commit OR (r.vcs_commit IS NULL AND g.run_id = r.id)) "
+                      "WHERE r.id = ?1",
+                      err, "i", run_id);
+        if (rc != 0)
+            return rc < 0 ? -1 : 0;
+        /* the insert that loses a race with another server's does nothing
+         * and the read after it sees the winner's row */
+        if (dq_run(d,
+                   "INSERT INTO alert_groups (vcs_commit, run_id, created_at) SELECT "
+                   "r.vcs_commit, CASE WHEN r.vcs_commit IS NULL THEN r.id END, ?2 FROM "
+                   "runs r WHERE r.id = ?1 ON CONFLICT DO NOTHING",
+                   err, "it", run_id, now) < 0)
+            return -1;
+    }
+    return err_set(err, 500, "database", NULL,
+                   "cannot create the alert group of run %lld", run_id);
+}
+
+/* The alerts of the judgements that are out, in their commit's group. */
+static int raise_alerts(db *d, const struct db_judgement *j, size_t n, long long *ids,
+                        struct err *err)
+{
+    char now[32];
+    long long group = 0;
+    db_now(now);
+    for (size_t i = 0; i < n; i++) {
+        double ratio = j[i].expected != 0 ? j[i].value / j[i].expected : NAN;
+        ids[i] = 0;
+        if (!j[i].out || j[i].raise == DB_RAISE_NONE)
+            continue;
+        if (group == 0 && alert_group(d, j[i].run_id, now, &group, err) != 0)
+            return -1;
+        if (dq_scalar(d, &ids[i],
+                      "INSERT INTO alerts (run_id, watch_id, state, group_id, ratio, "
+                      "created_at, updated_at) VALUES (?1, ?2, ?3, ?4, CASE WHEN ?6 = 1 "
+                      "THEN ?5 END, ?7, ?7) RETURNING id",
+                      err, "iitidit", j[i].run_id, j[i].watch_id,
+                      j[i].raise == DB_RAISE_SUSPECTED ? "suspected" : "open", group,
+                      isfinite(ratio) ? ratio : 0.0, (long long)isfinite(ratio),
+                      now) <= 0)
+            return -1;
+    }
+    return 0;
 }
 
 int db_judgements_add(db *d, const struct db_judgement *j, size_t n, long long *alert_ids,
                       struct err *err)
 {
-    return d->be->judgements_add(d, j, n, alert_ids, err);
+    if (d->be->judgements_add(d, j, n, alert_ids, err) != 0)
+        return -1;
+    return raise_alerts(d, j, n, alert_ids, err);
+}
+
+int db_alert_suspected(db *d, long long watch_id, long long run_id, long long *id,
+                       long long *confirmations, struct err *err)
+{
+    json_t *rows =
+        dq_json(d,
+                "SELECT al.id, al.confirmations FROM alerts al JOIN runs r ON "
+                "r.id = al.run_id WHERE al.state = 'suspected' AND al.watch_id "
+                "= ?1 AND r.config_id = (SELECT config_id FROM runs WHERE id = "
+                "?2) ORDER BY al.id DESC LIMIT 1",
+                err, "ii", watch_id, run_id);
+    json_t *row;
+    if (rows == NULL)
+        return -1;
+    row = json_array_get(rows, 0);
+    if (row != NULL) {
+        *id = json_integer_value(json_object_get(row, "id"));
+        *confirmations = json_integer_value(json_object_get(row, "confirmations"));
+    }
+    json_decref(rows);
+    return row != NULL;
+}
+
+int db_alert_confirm(db *d, long long id, long long confirmations, const char *state,
+                     const char *reason, struct err *err)
+{
+    char now[32];
+    db_now(now);
+    return dq_run(d,
+                  "UPDATE alerts SET confirmations = ?2, state = coalesce(?3, state), "
+                  "reason = coalesce(?4, reason), updated_at = ?5 WHERE id = ?1",
+                  err, "iittt", id, confirmations, state, reason, now) < 0
+               ? -1
+               : 0;
+}
+
+long db_alert_group_rows(db *d, const char *state, long long limit, arena *a,
+                         struct db_alert_group_row **out, struct err *err)
+{
+    struct db_alert_group_row *v = NULL;
+    size_t n = 0, cap = 0;
+    int rc;
+    struct db_stmt *st = dq_prepare(
+        d,
+        "SELECT al.group_id AS \"group\", g.vcs_commit AS \"commit\", al.id AS alert, "
+        "r.config_id AS config, al.ratio FROM (SELECT DISTINCT group_id FROM alerts "
+        "WHERE "
+        "group_id IS NOT NULL AND (?1 IS NULL OR state = ?1) ORDER BY group_id DESC "
+        "LIMIT "
+        "?2) s JOIN alerts al ON al.group_id = s.group_id JOIN alert_groups g ON g.id = "
+        "s.group_id JOIN runs r ON r.id = al.run_id WHERE (?1 IS NULL OR al.state = ?1) "
+        "ORDER BY al.group_id DESC, al.id",
+        err, "ti", state, limit);
+    *out = NULL;
+    if (st == NULL)
+        return -1;
+    while ((rc = dq_step(d, st, err)) == 1) {
+        if (n == cap) {
+            struct db_alert_group_row *more;
+            cap = cap ? 2 * cap : 256;
+            more = arena_alloc(a, cap * sizeof *more);
+            if (more == NULL) {
+                dq_reset(d, st);
+                return err_nomem(err);
+            }
+            if (n)
+                memcpy(more, v, n * sizeof *v);
+            v = more;
+        }
+        v[n].group = dq_ll(d, st, 0);
+        v[n].commit = dq_null(d, st, 1) ? NULL : arena_strdup(a, dq_text(d, st, 1));
+        v[n].alert = dq_ll(d, st, 2);
+        v[n].config = dq_ll(d, st, 3);
+        v[n].ratio = dq_null(d, st, 4) ? NAN : dq_dbl(d, st, 4);
+        n++;
+    }
+    if (rc < 0)
+        return -1;
+    *out = v;
+    return (long)n;
+}
+
+int db_alert_group_set_state(db *d, long long id, const char *state, struct err *err)
+{
+    char now[32];
+    long long n;
+    db_now(now);
+    n = dq_run(d, "UPDATE alerts SET state = ?2, updated_at = ?3 WHERE group_id = ?1",
+               err, "itt", id, state, now);
+    if (n < 0)
+        return -1;
+    if (n == 0)
+        return err_set(err, 404, "not_found", NULL, "no alert group %lld", id);
+    return 0;
 }
 
 json_t *db_history_judgements(db *d, long long config_id, json_t **watches,
@@ -241,31 +394,21 @@ int db_watch_add(db *d, const struct db_watch *w, const char *application,
                  const char *executable, const char *system, long long *id,
                  struct err *err)
 {
-    long long app = db_app_id(d, application, 0, err), exe = 0, sys = 0;
+    long long app, exe = 0, sys = 0;
     char now[32];
-    int rc;
 
-    if (app < 0)
+    /* A watch may name an application, executable or system that has no
+     * run yet (SPEC §17): it judges the runs stored from then on, so the
+     * names are created here as a run would create them. */
+    app = db_app_id(d, application, 1, err);
+    if (app <= 0)
         return -1;
-    if (app == 0)
-        return err_set(err, 404, "not_found", "application", "no application named %s",
-                       application);
-    if (executable) {
-        rc = dq_scalar(d, &exe,
-                       "SELECT id FROM executables WHERE app_id = ?1 AND name = ?2", err,
-                       "it", app, executable);
-        if (rc < 0)
-            return -1;
-        if (rc == 0)
-            return err_set(err, 404, "not_found", "executable",
-                           "no executable named %s in %s", executable, application);
-    }
+    if (executable && (exe = db_exe_id(d, app, executable, err)) < 0)
+        return -1;
     if (system) {
-        sys = db_system_id(d, system, 0, err);
-        if (sys < 0)
+        sys = db_system_id(d, system, 1, err);
+        if (sys <= 0)
             return -1;
-        if (sys == 0)
-            return err_set(err, 404, "not_found", "system", "no system named %s", system);
     }
     db_now(now);
     /* On SQLite never the id of a deleted watch, whose judgements the runs'
@@ -276,19 +419,19 @@ int db_watch_add(db *d, const struct db_watch *w, const char *application,
                DQ_SQL(
                    d,
                    "INSERT INTO watches (id, model_id, app_id, exe_id, system_id, "
-                   "nprocs, inputs, y, test, threshold, history, created_at) VALUES "
-                   "((SELECT last + 1 FROM watch_ids), nullif(?1, 0), ?2, nullif(?3, 0), "
-                   "nullif(?4, 0), nullif(?5, 0), ?6, ?7, ?8, ?9, nullif(?10, 0), ?11) "
-                   "RETURNING id",
+                   "nprocs, inputs, y, test, threshold, history, created_at, confirm) "
+                   "VALUES ((SELECT last + 1 FROM watch_ids), nullif(?1, 0), ?2, "
+                   "nullif(?3, 0), nullif(?4, 0), nullif(?5, 0), ?6, ?7, ?8, ?9, "
+                   "nullif(?10, 0), ?11, nullif(?12, 0)) RETURNING id",
                    "INSERT INTO watches (model_id, app_id, exe_id, system_id, nprocs, "
-                   "inputs, y, test, threshold, history, created_at) VALUES "
+                   "inputs, y, test, threshold, history, created_at, confirm) VALUES "
                    "(nullif(?1, 0), ?2, nullif(?3, 0), nullif(?4, 0), nullif(?5, 0), "
-                   "?6, ?7, ?8, ?9, nullif(?10, 0), ?11) RETURNING id"),
+                   "?6, ?7, ?8, ?9, nullif(?10, 0), ?11, nullif(?12, 0)) RETURNING id"),
                err,
                "iiiiitttdi"
-               "t",
+               "ti",
                w->model_id, app, exe, sys, w->nprocs, w->inputs_json, w->y, w->test,
-               w->threshold, w->window, now) <= 0
+               w->threshold, w->window, now, w->confirm) <= 0
                ? -1
                : 0;
 }

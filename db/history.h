@@ -102,6 +102,7 @@ struct db_watch {
     double threshold;
     long long window;
     const char *application, *executable, *system; /* db_watches_all only */
+    long long confirm; /* K: an alert stays suspected until K more runs are out */
 };
 
 /* Adds a watch over the named application (and executable, system: NULL
@@ -158,7 +159,9 @@ struct db_judgement {
     double x; /* the model's x at the run (model watches) */
     double value, expected, lo, hi, score;
     int ready, out, direction;
+    int raise; /* for one that is out: DB_RAISE_OPEN (0), _SUSPECTED or _NONE */
 };
+enum { DB_RAISE_OPEN = 0, DB_RAISE_SUSPECTED, DB_RAISE_NONE };
 
 /* Stores a judgement and, when it is out, an alert. Returns 0 and
  * *alert_id (0 when none was raised), or -1. */
@@ -166,8 +169,10 @@ int db_judgement_add(db *d, const struct db_judgement *j, long long *alert_id,
                      struct err *err);
 
 /* Stores the n judgements of one run (in fewer statements than n) and then,
- * in the same order, an alert for each that is out: alert_ids[i] is its id,
- * 0 when none was raised. Returns 0 or -1. */
+ * in the same order, an alert for each that is out (unless its raise is
+ * DB_RAISE_NONE; in state 'suspected' for DB_RAISE_SUSPECTED), in the group
+ * of the run's commit: alert_ids[i] is its id, 0 when none was raised.
+ * Returns 0 or -1. */
 int db_judgements_add(db *d, const struct db_judgement *j, size_t n, long long *alert_ids,
                       struct err *err);
 
@@ -194,6 +199,8 @@ struct db_alert_filter {
     const char *state;       /* one of the four */
     const char *commit;      /* the alerted run's vcs_commit */
     const char *application; /* the alerted run's application */
+    long long config_id;     /* > 0: the alerted run's configuration */
+    const char *y;           /* the watch's y */
     long long before;        /* > 0: ids below it (the next page) */
     long long from, to;      /* > 0: ids at least from / at most to */
     long long limit;         /* rows at most (> 0) */
@@ -203,6 +210,28 @@ struct db_alert_filter {
 json_t *db_alerts_query(db *d, const struct db_alert_filter *f, struct err *err);
 /* Sets an alert's state (one of the four). 0, or -1 (404). */
 int db_alert_set_state(db *d, long long id, const char *state, struct err *err);
+
+/* Confirmation (SPEC §17): the suspected alert watch_id raised in run_id's
+ * configuration, if any: 1 with *id and *confirmations, 0 for none, -1. */
+int db_alert_suspected(db *d, long long watch_id, long long run_id, long long *id,
+                       long long *confirmations, struct err *err);
+/* Moves a suspected alert on: its count of confirming runs, and its new
+ * state and reason (NULL: unchanged). 0 or -1. */
+int db_alert_confirm(db *d, long long id, long long confirmations, const char *state,
+                     const char *reason, struct err *err);
+
+/* Alert groups (SPEC §17): one row per alert in state (NULL any) of the
+ * newest limit groups holding one, by group (newest first) then alert id,
+ * in *out (arena a). Returns the number of rows, or -1 with err set. */
+struct db_alert_group_row {
+    long long group, alert, config;
+    const char *commit; /* NULL: the group of a run without a commit */
+    double ratio;       /* value over expected; NAN when unknown */
+};
+long db_alert_group_rows(db *d, const char *state, long long limit, arena *a,
+                         struct db_alert_group_row **out, struct err *err);
+/* Sets the state of every alert of group id. 0, or -1 (404). */
+int db_alert_group_set_state(db *d, long long id, const char *state, struct err *err);
 
 /* ---- executables' build settings ------------------------------------------- */
 

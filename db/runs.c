@@ -22,7 +22,7 @@ int db_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
 /* An executable's id, created on first use; the insert that loses a race
  * with another server's does nothing and the read after it sees the
  * winner's row. */
-static long long exe_id(db *d, long long app, const char *name, struct err *err)
+long long db_exe_id(db *d, long long app, const char *name, struct err *err)
 {
     long long id = 0;
     for (int k = 0; k < 2; k++) {
@@ -51,7 +51,7 @@ int db_resolve(db *d, struct db_resolved *c, const struct run_record *r, struct 
         c->exe = NULL;
     }
     if (c->exe == NULL || strcmp(c->exe, r->executable) != 0) {
-        if ((c->exe_id = exe_id(d, c->app_id, r->executable, err)) < 0)
+        if ((c->exe_id = db_exe_id(d, c->app_id, r->executable, err)) < 0)
             return -1;
         c->exe = r->executable;
     }

@@ -20,6 +20,9 @@
  * the stored id and existed[i] 1 when a run with the same uid was already
  * stored (nothing new is written for it). Returns 0 or -1 with err set; on -1
  * the caller rolls back. */
+/* The id of application app's executable name, created when missing. */
+long long db_exe_id(db *d, long long app, const char *name, struct err *err);
+
 int db_runs_insert(db *d, const struct run_record *runs, size_t n, long long *ids,
                    int *existed, struct err *err);
 

@@ -79,7 +79,9 @@
 #define LIMIT_ALERTS_PAGE 1000       /* alerts of one GET /api/v1/alerts page (?limit=) */
 #define LIMIT_WATCHES 1000           /* watches in one database */
 #define LIMIT_CHANGES_CONFIGS                                                            \
-    10000 /* configurations one GET /api/v1/changes scans (413) */
+    10000                       /* configurations one GET /api/v1/changes scans (413) */
+#define LIMIT_CONFIRM 100       /* a watch's "confirm": runs that confirm an alert */
+#define LIMIT_ALERT_GROUPS 1000 /* groups in one GET /api/v1/alert-groups answer */
 
 /* ---- imports of SPEC §16: chrome-trace, hpctoolkit, nsys-sqlite -------------- */
 #define LIMIT_IMPORT_CHROME_EVENT                                                        \
@@ -135,7 +137,7 @@
 #define LIMIT_FORM_FILENAME 256
 #define LIMIT_FORM_LINES                                                                 \
     10000 /* name=value lines of one upload-form text box */ /* bytes of a file name */
-#define LIMIT_SESSIONS 4096 /* dashboard sessions held at once (server/session.h) */
+#define LIMIT_SESSIONS 4096    /* dashboard sessions held at once (server/session.h) */
 #define LIMIT_FORM_LINES 10000 /* lines of one inputs/kernels/metrics box */
 
 /* ---- web form submissions (formats/form.h) ---------------------------------- */

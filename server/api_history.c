@@ -347,6 +347,72 @@ int api_alert_patch(struct req *r)
     return defer(r, w);
 }
 
+int api_alert_groups(struct req *r)
+{
+    struct err e = {0};
+    json_t *v;
+    db *d = db_pool_get(r->app->pool);
+    v = alert_groups(d, http_query(r, "state"), &e);
+    db_pool_put(r->app->pool, d);
+    if (v == NULL)
+        return http_error(r, &e);
+    return http_json(r, 200, v);
+}
+
+static int group_state_job(db *d, struct hist_write *w, struct err *err)
+{
+    json_t *groups, *g;
+    size_t i;
+    if (db_alert_group_set_state(d, w->id, w->state, err) != 0)
+        return -1;
+    /* Read back inside the job: the group as now stored. */
+    groups = alert_groups(d, NULL, err);
+    if (groups == NULL)
+        return -1;
+    json_decref(w->answer); /* the job may run twice (db/writer.h) */
+    w->answer = NULL;
+    json_array_foreach(json_object_get(groups, "groups"), i, g)
+    {
+        if (json_integer_value(json_object_get(g, "id")) == w->id) {
+            w->answer = json_incref(g);
+            json_object_set_new(w->answer, "state", json_string(w->state));
+        }
+    }
+    json_decref(groups);
+    if (w->answer == NULL)
+        w->answer = json_pack("{s:I, s:s}", "id", (json_int_t)w->id, "state", w->state);
+    return w->answer ? 0 : err_nomem(err);
+}
+
+int api_alert_group_patch(struct req *r)
+{
+    struct err e = {0};
+    struct hist_write *w;
+    json_t *body;
+    const char *state;
+    long long id;
+
+    if (path_id(r, "alert group", &id, &e) != 0)
+        return http_error(r, &e);
+    body = http_body_json(r, &e);
+    if (body == NULL)
+        return http_error(r, &e);
+    state = alert_check_state(body, &e);
+    if (state == NULL) {
+        json_decref(body);
+        return http_error(r, &e);
+    }
+    w = new_write(r, group_state_job, 200);
+    if (w == NULL) {
+        json_decref(body);
+        return nomem(r);
+    }
+    w->id = id;
+    w->state = state; /* borrowed from body, released in write_finish */
+    w->body = body;
+    return defer(r, w);
+}
+
 /* The alerts an upload raised, for its answer (core/ingest.h's in->alerts). */
 json_t *api_upload_alerts(struct req *r, const long long *ids, size_t n)
 {

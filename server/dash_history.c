@@ -2,6 +2,7 @@
  *
  *   GET  /alerts?state=S          the alerts, with a triage form per alert
  *   POST /alerts/{id}             triage (csrf, state, token), back to /alerts
+ *   POST /alert-groups/{id}       triage every alert of a group, the same way
  *   GET  /history?application=…   one configuration's series (the query of
  *                                 GET /api/v1/series) with its change points
  *   GET  /compare?a=SIDE&b=SIDE…  the comparison of GET /api/v1/compare
@@ -42,6 +43,13 @@ static int alerts_page(struct req *r, int status, const struct err *error)
     d = db_pool_get(r->app->pool);
     memset(&v, 0, sizeof v);
     v.alerts = alert_list(d, state, 0, &e);
+    if (v.alerts != NULL) {
+        v.groups = alert_groups(d, state, &e);
+        if (v.groups == NULL) {
+            json_decref(v.alerts);
+            v.alerts = NULL;
+        }
+    }
     db_pool_put(r->app->pool, d);
     if (v.alerts == NULL)
         return dash_error(r, &e);
@@ -51,6 +59,7 @@ static int alerts_page(struct req *r, int status, const struct err *error)
     p.csrf = csrf_token(r);
     view_alerts(&p, &v);
     json_decref(v.alerts);
+    json_decref(v.groups);
     return dash_end(r, &p, status);
 }
 
@@ -62,12 +71,14 @@ int page_alerts(struct req *r)
 struct triage {
     long long id;
     const char *state;
+    int group; /* the id is an alert group's */
 };
 
 static int triage_job(db *d, void *arg, struct err *err)
 {
     struct triage *t = arg;
-    return db_alert_set_state(d, t->id, t->state, err);
+    return t->group ? db_alert_group_set_state(d, t->id, t->state, err)
+                    : db_alert_set_state(d, t->id, t->state, err);
 }
 
 static int triage_finish(struct req *r)
@@ -77,7 +88,8 @@ static int triage_finish(struct req *r)
     return http_redirect(r, "/alerts");
 }
 
-int page_alert_triage(struct req *r)
+/* POST /alerts/{id} (group 0) and /alert-groups/{id} (group 1). */
+static int triage(struct req *r, int group)
 {
     struct err e = {0};
     struct form f;
@@ -91,9 +103,11 @@ int page_alert_triage(struct req *r)
         return dash_error(r, &e);
     }
     errno = 0;
+    t->group = group;
     t->id = strtoll(s, &end, 10);
     if (*s == '\0' || *end != '\0' || errno == ERANGE || t->id < 1) {
-        err_set(&e, 404, "not_found", NULL, "no alert %s", s);
+        err_set(&e, 404, "not_found", NULL, group ? "no alert group %s" : "no alert %s",
+                s);
         return dash_error(r, &e);
     }
     if (csrf_check_origin(r, &e) != 0 ||
@@ -117,6 +131,16 @@ int page_alert_triage(struct req *r)
     return http_defer_write(r, triage_job, t, triage_finish);
 }
 
+int page_alert_triage(struct req *r)
+{
+    return triage(r, 0);
+}
+
+int page_alert_group_triage(struct req *r)
+{
+    return triage(r, 1);
+}
+
 /* ---- a configuration's history ------------------------------------------------- */
 
 int page_history(struct req *r)
@@ -137,8 +161,8 @@ int page_history(struct req *r)
         return dash_error(r, &e);
     d = db_pool_get(r->app->pool);
     series = history_series(d, q, &e);
-    if (series != NULL)
-        alerts = alert_list(d, NULL, 0, &e);
+    if (series != NULL) /* only this configuration's (SPEC §17) */
+        alerts = history_series_alerts(d, q, &e);
     if (alerts != NULL && (watches = watch_list(d, &e)) == NULL) {
         json_decref(alerts);
         alerts = NULL;

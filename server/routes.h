@@ -76,6 +76,8 @@ int api_watch_delete(struct req *r);
 int api_model_ledger(struct req *r);
 int api_alerts_list(struct req *r);
 int api_alert_patch(struct req *r);
+int api_alert_groups(struct req *r);
+int api_alert_group_patch(struct req *r);
 int api_run_delete(struct req *r);
 int api_app_delete(struct req *r);
 int api_model_delete(struct req *r);
@@ -89,6 +91,7 @@ json_t *api_upload_alerts(struct req *r, const long long *ids, size_t n);
  * history, a comparison. */
 int page_alerts(struct req *r);
 int page_alert_triage(struct req *r);
+int page_alert_group_triage(struct req *r);
 int page_history(struct req *r);
 int page_compare(struct req *r);
 /* Deletes with a confirmation and adding a watch (dash_delete.c). */

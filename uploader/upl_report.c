@@ -241,6 +241,10 @@ static void read_row(const json_t *r, const json_t *alerts, const char *commit,
     }
     v = side_field(r, 1, "significant");
     rw->significant = json_is_boolean(v) ? json_is_true(v) : -1;
+    /* A side of one run has no spread: the change was not tested, whatever
+     * the answer's "significant" says (SPEC §17). */
+    if ((rw->na >= 0 && rw->na < 2) || (rw->nb >= 0 && rw->nb < 2))
+        rw->significant = -1;
     json_array_foreach(json_object_get(alerts, "alerts"), i, al)
     {
         if (alert_counts(al, commit) && alert_matches(al, rw))
@@ -336,7 +340,8 @@ int upl_report_render(const json_t *compare, const json_t *alerts, const char *c
                       struct upl_report_summary *sum)
 {
     const json_t *rows = json_object_get(compare, "rows"), *r, *al;
-    struct upl_report_summary s = {0, 0, 0};
+    struct upl_report_summary s = {0};
+    const char *verdict;
     json_t *jrows = NULL, *jalerts = NULL, *doc = NULL;
     size_t i;
     char *text;
@@ -348,6 +353,15 @@ int upl_report_render(const json_t *compare, const json_t *alerts, const char *c
         if (alert_counts(al, commit))
             s.alerts++;
     }
+    json_array_foreach(rows, i, r)
+    {
+        long n;
+        double m;
+        s.measured += side_value(r, 1, &m, &n);
+        s.baseline += side_value(r, 0, &m, &n);
+    }
+    /* Never a pass for a commit without runs: "not measured" (SPEC §17). */
+    verdict = s.alerts ? "fail" : s.measured ? "pass" : "not measured";
     if (fmt == UPL_REPORT_JSON) {
         jrows = json_array();
         jalerts = json_array();
@@ -357,14 +371,16 @@ int upl_report_render(const json_t *compare, const json_t *alerts, const char *c
         buf_puts(out, " against ");
         md(out, against);
         buf_puts(out, "\n\n");
-        buf_printf(out, "**%s**: ", s.alerts ? "FAIL" : "PASS");
         if (s.alerts)
-            buf_printf(out, "%zu alert%s raised by this commit.\n\n", s.alerts,
+            buf_printf(out, "**FAIL**: %zu alert%s raised by this commit.\n\n", s.alerts,
                        s.alerts == 1 ? "" : "s");
+        else if (s.measured)
+            buf_puts(out, "**PASS**: no alert raised by this commit.\n\n");
         else
-            buf_puts(out, "no alert raised by this commit.\n\n");
+            buf_puts(out,
+                     "**NOT MEASURED**: this commit has no runs in the selection.\n\n");
         if (json_array_size(rows) == 0)
-            buf_puts(out, "No configuration has runs on both sides.\n");
+            buf_puts(out, "No configuration has runs on either side.\n");
         else {
             buf_puts(out, "| Configuration | Measure | ");
             md(out, against);
@@ -437,9 +453,9 @@ int upl_report_render(const json_t *compare, const json_t *alerts, const char *c
             if (alert_counts(al, commit) && json_array_append(jalerts, (json_t *)al) != 0)
                 goto nomem;
         }
-        doc = json_pack("{s:s?, s:s?, s:s, s:o, s:o}", "commit", commit, "against",
-                        against, "verdict", s.alerts ? "fail" : "pass", "configurations",
-                        jrows, "alerts", jalerts);
+        doc =
+            json_pack("{s:s?, s:s?, s:s, s:o, s:o}", "commit", commit, "against", against,
+                      "verdict", verdict, "configurations", jrows, "alerts", jalerts);
         jrows = jalerts = NULL;
         if (doc == NULL)
             goto nomem;

@@ -32,11 +32,16 @@ struct upl_report_summary {
     size_t rows;        /* configuration × kernel × metric rows */
     size_t alerts;      /* alerts of the commit that count */
     size_t regressions; /* rows judged slower (significant) */
+    size_t measured;    /* rows where the commit (side b) has runs */
+    size_t baseline;    /* rows where the baseline (side a) has runs */
 };
 
 /* Renders the report of `commit` against `against` (a side spec such as
  * "branch:main", shown as given) into out. compare and alerts are the parsed
  * answers (alerts may be NULL: no alerts known). OUT: *sum when not NULL.
+ * The verdict is "fail" (alerts), "pass" (runs and no alert) or "not
+ * measured" (the commit has no runs in the compare answer); a change with
+ * one run on either side is "not tested".
  * Returns 0, or -1 when compare has no "rows" array (out then holds nothing
  * useful); out's own overflow shows as buf_failed(out). */
 int upl_report_render(const json_t *compare, const json_t *alerts, const char *commit,

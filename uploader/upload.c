@@ -34,6 +34,7 @@
 #define EXIT_SPOOLED 1
 #define EXIT_REJECTED 2
 #define EXIT_ALERT 3
+#define EXIT_NOT_MEASURED 4
 #define EXIT_USAGE 64
 #define BATCH_RUNS 1000 /* runs per request */
 #define BATCH_BYTES                                                                      \
@@ -49,8 +50,8 @@ static const char usage_text[] =
     "       prophecy-upload [options] trace DIR (--run ID | --application A\n"
     "                       --executable E --system S [--nprocs P] [--input N=V]...)\n"
     "       prophecy-upload [options] flush [--rejected]\n"
-    "       prophecy-upload [options] report --commit C [--against B]\n"
-    "                       [--format markdown|json] [--application A]\n"
+    "       prophecy-upload [options] report --commit C --application A [--against B]\n"
+    "                       [--format markdown|json] [--executable E] [--system S]\n"
     "\n"
     "Files hold one run object or {\"runs\": [...]} (JSON), or with --csv a table with\n"
     "the header application,executable,system,nprocs,runtime,<input columns...>.\n"
@@ -94,11 +95,14 @@ static const char usage_text[] =
     "side such as tag:K=V or commit:X is taken as given) through GET /api/v1/compare\n"
     "and lists the commit's alerts (GET /api/v1/alerts): per configuration the\n"
     "value, the change and a verdict, as markdown for a pull-request comment or as\n"
-    "JSON. --application, --executable, --system, --nprocs and --input narrow it.\n"
+    "JSON. --application is required; --executable, --system, --nprocs and --input\n"
+    "narrow it. A change with one run on either side is \"not tested\".\n"
     "\n"
     "exit status: 0 all delivered; 1 some spooled; 2 some rejected (or an input file\n"
     "unreadable or invalid); 3 alert raised (--fail-on-alert, when nothing was\n"
-    "rejected); 64 usage error. report: 0 printed, 1 server unreachable, 2 refused.\n"
+    "rejected); 64 usage error. report: 0 pass (the commit has runs, no alert),\n"
+    "1 server unreachable, 2 refused or the baseline has no runs, 3 alert\n"
+    "(--fail-on-alert), 4 not measured (the commit has no runs in the selection).\n"
     "\n"
     "examples:\n"
     "  prophecy-upload --server http://perf:8080 --token $TOK results/*.json\n"
@@ -107,7 +111,7 @@ static const char usage_text[] =
     "      --system cluster1 --nprocs 8 --input N=1000 -- mpirun -np 8 ./matmul 1000\n"
     "  prophecy-upload flush\n"
     "  prophecy-upload --fail-on-alert results/*.json\n"
-    "  prophecy-upload report --commit $SHA --against main --format markdown\n";
+    "  prophecy-upload report --commit $SHA --against main --application matmul\n";
 
 struct opts {
     const char *server, *token, *spool;
@@ -849,7 +853,8 @@ static json_t *get_json(struct ctx *c, const char *path, int *rc)
  * ...), as one {"alerts": [...]}: the server's filter, not the newest page of
  * all alerts, so other commits' alerts can never hide this one's. NULL (after
  * saying why) with *rc set. */
-static json_t *get_commit_alerts(struct ctx *c, const char *commit, int *rc)
+static json_t *get_commit_alerts(struct ctx *c, const char *commit, const char *app,
+                                 int *rc)
 {
     json_t *all = json_array(), *page = NULL, *next;
     long long before = 0;
@@ -862,6 +867,7 @@ static json_t *get_commit_alerts(struct ctx *c, const char *commit, int *rc)
         buf_reset(&q);
         buf_puts(&q, "/api/v1/alerts?");
         query_param(&q, c->http, "commit", commit, &bad);
+        query_param(&q, c->http, "application", app, &bad);
         if (before > 0) {
             snprintf(num, sizeof num, "%lld", before);
             query_param(&q, c->http, "before", num, &bad);
@@ -962,7 +968,7 @@ static int cmd_report(struct ctx *c, const struct opts *o)
     compare = get_json(c, buf_str(&q), &rc);
     if (compare == NULL)
         goto out;
-    alerts = get_commit_alerts(c, b + 7, &rc);
+    alerts = get_commit_alerts(c, b + 7, o->application, &rc);
     if (alerts == NULL)
         goto out;
     if (upl_report_render(compare, alerts, b + 7, a, fmt, &out, &sum) != 0) {
@@ -975,13 +981,24 @@ static int cmd_report(struct ctx *c, const struct opts *o)
         rc = EXIT_REJECTED;
         goto out;
     }
+    if (sum.baseline == 0) {
+        /* a misspelt branch must not pass as "nothing to compare" */
+        fprintf(stderr,
+                "prophecy-upload: report: the baseline %s has no runs of %s: check "
+                "--against\n",
+                a, o->application);
+        rc = EXIT_REJECTED;
+        goto out;
+    }
     fwrite(buf_str(&out), 1, out.len, stdout);
     if (fflush(stdout) != 0) {
         fprintf(stderr, "prophecy-upload: report: cannot write: %s\n", strerror(errno));
         rc = EXIT_REJECTED;
         goto out;
     }
-    rc = o->fail_on_alert && sum.alerts ? EXIT_ALERT : 0;
+    rc = o->fail_on_alert && sum.alerts ? EXIT_ALERT
+         : sum.measured == 0            ? EXIT_NOT_MEASURED
+                                        : 0;
 out:
     json_decref(compare);
     json_decref(alerts);
@@ -1232,6 +1249,10 @@ int main(int argc, char **argv)
     } else if (cmd == REPORT) {
         if (o.commit == NULL || *o.commit == '\0' || strchr(o.commit, ':')) {
             usage_error("%s", "report needs --commit C (a commit id, no kind prefix)");
+            goto out;
+        }
+        if (o.application == NULL || *o.application == '\0') {
+            usage_error("%s", "report needs --application A");
             goto out;
         }
         if (o.format == NULL)

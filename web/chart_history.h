@@ -28,6 +28,7 @@ struct chart_hist_point {
     long long run;      /* run id (0: none shown) */
     const char *commit; /* may be NULL */
     int alert;          /* an alert was raised on this run */
+    int not_ready;      /* judged, but without enough history for a band */
     int has_band;       /* the watching model's interval at this run: */
     double lo, hi;      /* [lo, hi] */
 };

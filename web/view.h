@@ -169,7 +169,7 @@ size_t view_app_kernel_runs(arena *a, const struct view_config *c, int nc,
 /* ---- history, alerts, compare (view_history.c; SPEC §11) ---------------------- */
 
 /* The alert states, in order: open, acknowledged, false_positive, resolved. */
-extern const char *const view_alert_states[4];
+extern const char *const view_alert_states[5];
 
 /* The alerts page (/alerts). alerts: [{id, state, run (id, or {id, commit}),
  * commit, application, executable, system, nprocs, inputs (or these in
@@ -181,6 +181,7 @@ struct view_alerts {
     json_t *alerts;
     const char *state;
     const struct err *error;
+    json_t *groups; /* GET /api/v1/alert-groups' answer, shown first (NULL: none) */
 };
 void view_alerts(struct page *p, const struct view_alerts *d);
 

@@ -28,10 +28,11 @@ static const char *y_unit(const char *y)
     return NULL;
 }
 
-const char *const view_alert_states[4] = {"open", "acknowledged", "false_positive",
-                                          "resolved"};
-static const char *const state_shown[4] = {"open", "acknowledged", "false positive",
-                                           "resolved"};
+/* The four a triage sets, then "suspected", which only a watch sets. */
+const char *const view_alert_states[5] = {"open", "acknowledged", "false_positive",
+                                          "resolved", "suspected"};
+static const char *const state_shown[5] = {"open", "acknowledged", "false positive",
+                                           "resolved", "suspected"};
 
 static const char *str(const json_t *o, const char *k)
 {
@@ -155,7 +156,7 @@ static void config_query(struct page *p, const json_t *c, const char *app, const
 static int state_index(const char *s)
 {
     int i;
-    for (i = 0; s && i < 4; i++)
+    for (i = 0; s && i < 5; i++)
         if (strcmp(s, view_alert_states[i]) == 0)
             return i;
     return -1;
@@ -261,6 +262,74 @@ static void alerts_table(struct page *p, json_t *alerts, int triage, int link_hi
     page_table_close(p);
 }
 
+/* The alert groups (SPEC §17): the alerts one commit raised, worst change
+ * first shown as percent, each triaged with one form (POST /alert-groups/{id}). */
+static void groups_table(struct page *p, json_t *groups, int triage)
+{
+    json_t *g, *a;
+    size_t i, k;
+
+    page_puts(p, "<h2 id=\"groups\">By commit</h2>\n<p class=\"muted\">The alerts each "
+                 "commit raised, triaged together.</p>\n");
+    page_table_open(p, "Alert groups");
+    page_puts(p, "<thead><tr><th>Commit</th><th class=\"num\">Alerts</th>"
+                 "<th class=\"num\">Configurations</th><th class=\"num\">Worst change"
+                 "</th>");
+    if (triage)
+        page_puts(p, "<th>Triage all</th>");
+    page_puts(p, "</tr></thead><tbody>\n");
+    json_array_foreach(groups, i, g)
+    {
+        long long id = json_integer_value(json_object_get(g, "id"));
+        json_t *alerts = json_object_get(g, "alerts"),
+               *w = json_object_get(g, "worst_ratio");
+        page_printf(p, "<tr id=\"group-%lld\"><td><code>", id);
+        page_text(p, str(g, "commit") ? str(g, "commit") : "(no commit)");
+        page_printf(p, "</code></td><td class=\"num\">%zu: ", json_array_size(alerts));
+        json_array_foreach(alerts, k, a)
+        {
+            long long al = json_integer_value(a);
+            if (k == 8) {
+                page_puts(p, " …");
+                break;
+            }
+            page_printf(p, "%s<a href=\"#alert-%lld\">%lld</a>", k ? ", " : "", al, al);
+        }
+        page_printf(p, "</td><td class=\"num\">%lld</td><td class=\"num\">",
+                    (long long)json_integer_value(json_object_get(g, "configurations")));
+        if (json_is_number(w))
+            page_printf(p, "%+.1f %%", (json_number_value(w) - 1) * 100);
+        else
+            page_puts(p, "–");
+        page_puts(p, "</td>");
+        if (triage) {
+            page_printf(p,
+                        "<td><form class=\"triage\" method=\"post\" "
+                        "action=\"/alert-groups/%lld\"><input type=\"hidden\" "
+                        "name=\"csrf\" value=\"",
+                        id);
+            page_attr(p, p->csrf);
+            page_printf(p,
+                        "\"><label class=\"vh\" for=\"gstate-%lld\">New state</label>"
+                        "<select id=\"gstate-%lld\" name=\"state\">",
+                        id, id);
+            for (int s = 0; s < 4; s++)
+                page_printf(p, "<option value=\"%s\">%s</option>", view_alert_states[s],
+                            state_shown[s]);
+            page_printf(
+                p,
+                "</select><label class=\"vh\" for=\"gtoken-%lld\">Write token</label>"
+                "<input type=\"password\" id=\"gtoken-%lld\" name=\"token\" "
+                "autocomplete=\"off\" required placeholder=\"token\">"
+                "<button type=\"submit\">Set all</button></form></td>",
+                id, id);
+        }
+        page_puts(p, "</tr>\n");
+    }
+    page_puts(p, "</tbody>");
+    page_table_close(p);
+}
+
 void view_alerts(struct page *p, const struct view_alerts *d)
 {
     int i, cur = state_index(d->state);
@@ -274,7 +343,7 @@ void view_alerts(struct page *p, const struct view_alerts *d)
     page_puts(p, "<p class=\"axes\" id=\"alert-states\">Show: ");
     page_printf(p, "<a href=\"/alerts\"%s>all</a>",
                 cur < 0 ? " aria-current=\"true\"" : "");
-    for (i = 0; i < 4; i++)
+    for (i = 0; i < 5; i++)
         page_printf(p, " · <a href=\"/alerts?state=%s\"%s>%s</a>", view_alert_states[i],
                     cur == i ? " aria-current=\"true\"" : "", state_shown[i]);
     page_puts(p, "</p>\n");
@@ -288,6 +357,9 @@ void view_alerts(struct page *p, const struct view_alerts *d)
                     cur >= 0 ? state_shown[cur] : "", cur >= 0 ? " " : "");
         return;
     }
+    if (json_array_size(json_object_get(d->groups, "groups")) > 0)
+        groups_table(p, json_object_get(d->groups, "groups"), p->csrf != NULL);
+    page_puts(p, "<h2 id=\"each-alert\">Each alert</h2>\n");
     page_printf(p, "<p class=\"muted\" id=\"alerts-summary\">%zu alert%s.</p>\n", n,
                 n == 1 ? "" : "s");
     alerts_table(p, d->alerts, p->csrf != NULL, 1);
@@ -437,6 +509,7 @@ void view_series(struct page *p, const struct view_series *d)
                     pt->alert                                            ? "alert"
                     : pt->has_band && (pt->y < pt->lo || pt->y > pt->hi) ? "outside"
                     : pt->has_band                                       ? "inside"
+                    : pt->not_ready                                      ? "not ready"
                                                                          : "");
     }
     page_puts(p, "</tbody>");
@@ -791,6 +864,8 @@ long view_series_points(arena *a, json_t *series, struct chart_hist_point **out,
             json_t *al = json_object_get(j, "alert");
             if (al && !json_is_null(al))
                 v[i].alert = 1;
+            if (json_is_false(json_object_get(j, "ready")))
+                v[i].not_ready = 1;
             /* the band: a model's judgement first, else the first one's */
             if (has_num(j, "lo") && has_num(j, "hi") &&
                 (band == NULL || (json_is_integer(json_object_get(j, "model")) &&

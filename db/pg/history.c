@@ -244,7 +244,8 @@ json_t *pg_watches_list(db *d, struct err *err)
         d,
         "SELECT w.id, w.model_id AS model, a.name AS application, e.name AS executable, "
         "s.name AS system, w.nprocs, w.inputs AS inputs_json, w.y, w.test, w.threshold, "
-        "w.history AS \"window\", w.created_at, coalesce(n.judged, 0) AS judged, "
+        "w.history AS \"window\", w.confirm, w.created_at, coalesce(n.judged, 0) AS "
+        "judged, "
         "coalesce(n.out, 0) AS out FROM watches w JOIN applications a ON a.id = w.app_id "
         "LEFT JOIN executables e ON e.id = w.exe_id LEFT JOIN systems s ON s.id = "
         "w.system_id LEFT JOIN watch_counts n ON n.watch_id = w.id ORDER BY w.id",
@@ -254,7 +255,8 @@ json_t *pg_watches_list(db *d, struct err *err)
 static const char SQL_WATCHES_ALL[] =
     "SELECT w.id, coalesce(w.model_id, 0), w.app_id, coalesce(w.exe_id, 0), "
     "coalesce(w.system_id, 0), coalesce(w.nprocs, 0), w.inputs, w.y, w.test, "
-    "coalesce(w.threshold, 0), coalesce(w.history, 0), a.name, e.name, s.name "
+    "coalesce(w.threshold, 0), coalesce(w.history, 0), a.name, e.name, s.name, "
+    "coalesce(w.confirm, 0) "
     "FROM watches w JOIN applications a ON a.id = w.app_id LEFT JOIN executables e ON "
     "e.id = w.exe_id LEFT JOIN systems s ON s.id = w.system_id ORDER BY w.id";
 
@@ -288,6 +290,7 @@ int pg_watches_all(db *d, arena *a, struct db_watch **out, struct err *err)
         w[i].application = get_text(a, r, i, 11, &ok);
         w[i].executable = get_text(a, r, i, 12, &ok);
         w[i].system = get_text(a, r, i, 13, &ok);
+        w[i].confirm = pg_ll(r, i, 14);
     }
     PQclear(r);
     if (!ok)
@@ -345,9 +348,6 @@ static const char SQL_JUDGE_INS[] =
     "out, direction, x) SELECT * FROM unnest($1::bigint[], $2::bigint[], "
     "$3::float8[], $4::float8[], $5::float8[], $6::float8[], $7::float8[], "
     "$8::bigint[], $9::bigint[], $10::bigint[], $11::float8[])";
-static const char SQL_ALERT_INS[] =
-    "INSERT INTO alerts (run_id, watch_id, state, created_at, updated_at) "
-    "VALUES ($1::bigint, $3::bigint, 'open', $2::text, $2::text) RETURNING id";
 /* Each judged watch's counts (the watch list's), from the same arrays; the
  * rows come in watch order, so two servers judging at once lock them in one
  * order. */
@@ -401,9 +401,7 @@ int pg_judgements_add(db *d, const struct db_judgement *j, size_t n, long long *
                       struct err *err)
 {
     struct buf col[J_COLS];
-    char now[32];
     int rc = 0;
-    size_t i;
 
     if (n == 0)
         return 0;
@@ -429,18 +427,8 @@ int pg_judgements_add(db *d, const struct db_judgement *j, size_t n, long long *
         buf_free(&col[c]);
     if (rc != 0)
         return -1;
-    for (i = 0; i < n; i++) {
-        PGresult *r;
-        alert_ids[i] = 0;
-        if (!j[i].out)
-            continue;
-        db_now(now);
-        r = pg_params(d, SQL_ALERT_INS, err, "iti", j[i].run_id, now, j[i].watch_id);
-        if (r == NULL)
-            return -1;
-        alert_ids[i] = pg_ll(r, 0, 0);
-        PQclear(r);
-    }
+    /* the alerts: db_judgements_add, engine-neutral (db/history.c) */
+    (void)alert_ids;
     return 0;
 }
 
@@ -518,7 +506,8 @@ json_t *pg_model_judgements(db *d, long long model_id, struct err *err)
     "SELECT al.id, al.state, j.run_id AS run, j.watch_id AS watch, w.model_id AS "       \
     "model, a.name AS application, e.name AS executable, s.name AS system, r.nprocs, "   \
     "c.inputs AS inputs_json, w.y, r.vcs_commit AS \"commit\", r.vcs_branch AS "         \
-    "branch, j.value, j.expected, j.lo, j.hi, j.direction, al.created_at, "              \
+    "branch, j.value, j.expected, j.lo, j.hi, j.direction, al.reason, al.group_id AS "   \
+    "\"group\", al.created_at, "                                                         \
     "al.updated_at FROM alerts al JOIN judgements j ON j.run_id = al.run_id AND "        \
     "j.watch_id = al.watch_id JOIN watches w ON w.id = j.watch_id JOIN runs r ON "       \
     "r.id = j.run_id JOIN applications a ON a.id = r.app_id JOIN executables e ON "      \
@@ -538,8 +527,9 @@ json_t *pg_alerts_list(db *d, const char *state, long long id, struct err *err)
 #define PG_ALERT_FILTERS                                                                 \
     "AND ($1::text IS NULL OR al.state = $1::text) AND ($3::text IS NULL OR a.name = "   \
     "$3::text) AND ($4::bigint = 0 OR al.id < $4::bigint) AND ($5::bigint = 0 OR al.id " \
-    ">= $5::bigint) AND ($6::bigint = 0 OR al.id <= $6::bigint) ORDER BY al.id DESC "    \
-    "LIMIT $7::bigint"
+    ">= $5::bigint) AND ($6::bigint = 0 OR al.id <= $6::bigint) AND ($8::bigint = 0 OR " \
+    "r.config_id = $8::bigint) AND ($9::text IS NULL OR w.y = $9::text) ORDER BY al.id " \
+    "DESC LIMIT $7::bigint"
 
 json_t *pg_alerts_query(db *d, const struct db_alert_filter *f, struct err *err)
 {
@@ -551,8 +541,8 @@ json_t *pg_alerts_query(db *d, const struct db_alert_filter *f, struct err *err)
                              "WHERE r.vcs_commit = $2::text " PG_ALERT_FILTERS
                                            : PG_ALERT_ROWS
                              "WHERE $2::text IS NULL " PG_ALERT_FILTERS,
-                         err, "tttiiii", f->state, f->commit, f->application, f->before,
-                         f->from, f->to, f->limit);
+                         err, "tttiiiiit", f->state, f->commit, f->application, f->before,
+                         f->from, f->to, f->limit, f->config_id, f->y);
 }
 
 /* ---- executables' build settings ------------------------------------------- */

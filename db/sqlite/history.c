@@ -248,7 +248,8 @@ int sq_history_side(db *d, const struct db_history_filter *f, const struct db_si
 static const char SQL_WATCHES_ALL[] =
     "SELECT w.id, coalesce(w.model_id, 0), w.app_id, coalesce(w.exe_id, 0), "
     "coalesce(w.system_id, 0), coalesce(w.nprocs, 0), w.inputs, w.y, w.test, "
-    "coalesce(w.threshold, 0), coalesce(w.history, 0), a.name, e.name, s.name "
+    "coalesce(w.threshold, 0), coalesce(w.history, 0), a.name, e.name, s.name, "
+    "coalesce(w.confirm, 0) "
     "FROM watches w JOIN applications a ON a.id = w.app_id LEFT JOIN executables e ON "
     "e.id = w.exe_id LEFT JOIN systems s ON s.id = w.system_id ORDER BY w.id";
 
@@ -282,6 +283,7 @@ int sq_watches_all(db *d, arena *a, struct db_watch **out, struct err *err)
         w[n].application = col_text(a, st, 11);
         w[n].executable = col_text(a, st, 12);
         w[n].system = col_text(a, st, 13);
+        w[n].confirm = sqlite3_column_int64(st, 14);
         if (w[n].y == NULL || w[n].application == NULL) {
             sqlite3_reset(st);
             return err_nomem(err);

@@ -408,19 +408,13 @@ int sq_judged_delete_run(db *d, long long run_id, struct err *err)
 static const char SQL_COUNT_NOW[] =
     "INSERT INTO watch_counts (watch_id, judged, out) VALUES (?, 1, ?) ON CONFLICT "
     "(watch_id) DO UPDATE SET judged = judged + 1, out = out + excluded.out";
-static const char SQL_ALERT_INS[] =
-    "INSERT INTO alerts (run_id, watch_id, state, created_at, updated_at) "
-    "VALUES (?1, ?3, 'open', ?2, ?2)";
 
 int sq_judgements_add(db *d, const struct db_judgement *j, size_t n, long long *alert_ids,
                       struct err *err)
 {
-    sqlite3_stmt *st;
-    char now[32];
     long long upto;
     long *unfolded = sq_unfolded(d);
     size_t i;
-    int rc;
 
     if (n == 0)
         return 0;
@@ -439,23 +433,8 @@ int sq_judgements_add(db *d, const struct db_judgement *j, size_t n, long long *
             return -1;
         *unfolded = 0;
     }
-    for (i = 0; i < n; i++) {
-        alert_ids[i] = 0;
-        if (!j[i].out)
-            continue;
-        st = db_stmt(d, SQL_ALERT_INS, err);
-        if (st == NULL)
-            return -1;
-        db_now(now);
-        sqlite3_bind_int64(st, 1, j[i].run_id);
-        sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(st, 3, j[i].watch_id);
-        rc = sqlite3_step(st);
-        sqlite3_reset(st);
-        if (rc != SQLITE_DONE)
-            return db_fail(d, err);
-        alert_ids[i] = sqlite3_last_insert_rowid(db_handle(d));
-    }
+    /* the alerts: db_judgements_add, engine-neutral (db/history.c) */
+    (void)alert_ids;
     return 0;
 }
 
@@ -480,7 +459,7 @@ json_t *sq_watches_list(db *d, struct err *err)
         d,
         "SELECT w.id, w.model_id AS model, a.name AS application, e.name AS executable, "
         "s.name AS system, w.nprocs, w.inputs AS inputs_json, w.y, w.test, w.threshold, "
-        "w.history AS window, w.created_at, coalesce(n.judged, 0) AS judged, "
+        "w.history AS window, w.confirm, w.created_at, coalesce(n.judged, 0) AS judged, "
         "coalesce(n.out, 0) AS out FROM watches w JOIN applications a ON a.id = w.app_id "
         "LEFT JOIN executables e ON e.id = w.exe_id LEFT JOIN systems s ON s.id = "
         "w.system_id LEFT JOIN watch_counts n ON n.watch_id = w.id ORDER BY w.id",
@@ -684,7 +663,8 @@ json_t *sq_model_judgements(db *d, long long model_id, struct err *err)
     "model, a.name AS application, e.name AS executable, s.name AS system, r.nprocs, "   \
     "c.inputs AS inputs_json, w.y, r.vcs_commit AS \"commit\", r.vcs_branch AS "         \
     "branch, NULL AS value, NULL AS expected, NULL AS lo, NULL AS hi, NULL AS "          \
-    "direction, al.created_at, al.updated_at FROM alerts al JOIN watches w ON w.id = "   \
+    "direction, al.reason, al.group_id AS \"group\", al.created_at, al.updated_at "      \
+    "FROM alerts al JOIN watches w ON w.id = "                                           \
     "al.watch_id JOIN runs r ON r.id = al.run_id JOIN applications a ON a.id = "         \
     "r.app_id JOIN executables e ON e.id = r.exe_id JOIN systems s ON s.id = "           \
     "r.system_id LEFT JOIN run_configs c ON c.id = r.config_id "
@@ -752,8 +732,8 @@ json_t *sq_alerts_list(db *d, const char *state, long long id, struct err *err)
 /* The filters after the commit's (?2) of sq_alerts_query. */
 #define SQ_ALERT_FILTERS                                                                 \
     "AND (?1 IS NULL OR al.state = ?1) AND (?3 IS NULL OR a.name = ?3) AND (?4 = 0 OR "  \
-    "al.id < ?4) AND (?5 = 0 OR al.id >= ?5) AND (?6 = 0 OR al.id <= ?6) ORDER BY "      \
-    "al.id DESC LIMIT ?7"
+    "al.id < ?4) AND (?5 = 0 OR al.id >= ?5) AND (?6 = 0 OR al.id <= ?6) AND (?8 = 0 "   \
+    "OR r.config_id = ?8) AND (?9 IS NULL OR w.y = ?9) ORDER BY al.id DESC LIMIT ?7"
 
 json_t *sq_alerts_query(db *d, const struct db_alert_filter *f, struct err *err)
 {
@@ -764,8 +744,8 @@ json_t *sq_alerts_query(db *d, const struct db_alert_filter *f, struct err *err)
                            f->commit != NULL
                                ? SQ_ALERT_ROWS "WHERE r.vcs_commit = ?2 " SQ_ALERT_FILTERS
                                : SQ_ALERT_ROWS "WHERE ?2 IS NULL " SQ_ALERT_FILTERS,
-                           err, "tttiiii", f->state, f->commit, f->application, f->before,
-                           f->from, f->to, f->limit);
+                           err, "tttiiiiit", f->state, f->commit, f->application,
+                           f->before, f->from, f->to, f->limit, f->config_id, f->y);
     if (rows != NULL && alerts_fill(d, rows, err) != 0) {
         json_decref(rows);
         return NULL;

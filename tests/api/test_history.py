@@ -389,9 +389,6 @@ def watch_errors_store_nothing():
     for body, status, field in cases:
         st, b = S.post("/api/v1/watches", body)
         expect_error(st, b, status, "invalid", field)
-    st, b = S.post("/api/v1/watches", {"application": "nope", "system": "SGI Origin2000",
-                                       "detector": {"test": "zscore"}})
-    expect_error(st, b, 404, "not_found")
     st, b = S.post("/api/v1/watches", {"detector": {"model": 99999}})
     expect_error(st, b, 404, "not_found")
     st, b = S.post("/api/v1/watches", {"application": "wat", "system": "SGI Origin2000",
@@ -406,6 +403,35 @@ def watch_errors_store_nothing():
     st, b = S.request("DELETE", "/api/v1/watches/999999")
     expect_error(st, b, 404, "not_found")
     assert S.content() == before
+
+
+@test
+def watch_before_data():
+    # SPEC §17: a watch may name an application, executable and system that
+    # have no runs yet (201); it judges the runs stored from then on.
+    st, b = S.get("/api/v1/applications/early")
+    expect_error(st, b, 404, "not_found")
+    st, w = S.post("/api/v1/watches", {
+        "application": "early", "executable": "early_gcc", "system": "newbox",
+        "y": "runtime", "detector": {"test": "zscore", "threshold": 3, "window": 5}})
+    assert st == 201, w
+    st, app = S.get("/api/v1/applications/early")
+    assert st == 200 and app["runs"] == 0, app
+    st, l = S.get("/api/v1/watches")
+    mine = [x for x in l["watches"] if x["id"] == w["id"]]
+    assert mine and mine[0]["application"] == "early" and \
+        mine[0]["system"] == "newbox" and mine[0]["executable"] == "early_gcc", mine
+    for i in range(6):
+        st, b = post(doc("early", 1.0 + 0.01 * (i % 3), day(i), executable="early_gcc",
+                         system="newbox", commit="e%d" % i, branch="main"))
+        assert st == 201 and b.get("alerts", []) == [], b
+    st, b = post(doc("early", 2.0, day(7), executable="early_gcc", system="newbox",
+                     commit="eslow", branch="main"))
+    assert st == 201 and len(b["alerts"]) == 1, b
+    assert b["alerts"][0]["watch"] == w["id"] and b["alerts"][0]["value"] == 2.0, b
+    # a run of another executable is not covered
+    st, b = post(doc("early", 9.0, day(8), executable="other", system="newbox"))
+    assert st == 201 and b.get("alerts", []) == [], b
 
 
 @test

@@ -100,6 +100,57 @@ def history_page_draws_the_series_with_its_change_point():
 
 
 @test
+def history_page_lists_only_its_configurations_alerts_and_not_ready():
+    # SPEC §17: the same watch raises an alert in another configuration of hp
+    # (8 procs) and a watch of another application raises one too; the 4-proc
+    # history lists only its own.
+    other = dict(CONF, nprocs=8)
+    for day in range(1, 11):
+        st, b = S.post("/api/v1/runs", dict(other, runtime=20.0 + day % 2,
+                                            commit="o%d" % day, branch="main",
+                                            started_at="2026-11-%02dT11:00:00Z" % day))
+        assert st == 201, b
+    st, b = S.post("/api/v1/runs", dict(other, runtime=60.0, commit="oslow",
+                                        started_at="2026-11-11T11:00:00Z"))
+    assert st == 201 and len(b["alerts"]) == 1, b
+    eight = b["alerts"][0]["id"]
+    st, w = S.post("/api/v1/watches", {"application": "hp_other", "system": "s",
+                                       "detector": {"test": "percent", "threshold": 10,
+                                                    "window": 2}})
+    assert st == 201, w
+    ids = []
+    for day, rt in ((1, 5.0), (2, 5.0), (3, 5.0), (4, 9.0)):
+        st, b = S.post("/api/v1/runs", {"application": "hp_other", "executable": "e",
+                                        "system": "s", "nprocs": 4, "inputs": {"N": 100},
+                                        "runtime": rt,
+                                        "started_at": "2026-11-%02dT12:00:00Z" % day})
+        assert st == 201, b
+        ids += [a["id"] for a in b.get("alerts", [])]
+    assert len(ids) == 1, ids
+    body = page("/history?" + QUERY)
+    shown = set(int(x) for x in re.findall(r'<tr id="alert-(\d+)"', body))
+    assert ALERT in shown and eight not in shown and ids[0] not in shown, shown
+    body8 = page("/history?" + QUERY.replace("nprocs=4", "nprocs=8"))
+    shown8 = set(int(x) for x in re.findall(r'<tr id="alert-(\d+)"', body8))
+    assert shown8 == {eight}, shown8
+    # the first run of hp_other was judged without enough history: "not
+    # ready", with no interval, never "outside [0, 0]"
+    st, ser = S.get("/api/v1/series?application=hp_other&system=s&y=runtime")
+    first = ser["points"][0]["judgements"][0]
+    assert first["ready"] is False and first["lo"] is None and first["hi"] is None, first
+    assert first["expected"] is None and first["out"] is False, first
+    assert ser["points"][1]["judgements"][0]["ready"] is True
+    other_body = page("/history?application=hp_other&system=s&y=runtime")
+    rows = re.findall(r"<tr[^>]*><td>[^<]*</td><td class=\"num\"><a href=\"/runs/\d+\">"
+                      r"\d+</a></td>.*?</tr>", other_body)
+    assert len(rows) == 4, other_body[-3000:]
+    # percent needs one run of history: only the first run is not ready
+    assert ["<td>not ready</td>" in r for r in rows] == [False, False, False, True], rows
+    assert "<td></td><td>not ready</td>" in rows[3], rows
+    assert "outside" not in "".join(rows) and "[0 s, 0 s]" not in other_body, rows
+
+
+@test
 def compare_page_shows_the_ratio_and_the_test():
     body = page("/compare?a=branch:main&b=branch:feature&application=hp")
     assert "<svg" in body and "branch:feature" in html.unescape(body), body[:2000]

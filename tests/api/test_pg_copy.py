@@ -173,7 +173,7 @@ B = os.path.join(S.tmp, "back.db")
 def sqlite_to_postgresql_to_sqlite():
     r = copy(A, PG)
     assert r.returncode == 0, r.stderr
-    assert "copied" in r.stdout and "of 25 tables" in r.stdout, r.stdout
+    assert "copied" in r.stdout and "of 26 tables" in r.stdout, r.stdout
     r = copy(PG, B)
     assert r.returncode == 0, r.stderr
     a = rows(A)
@@ -193,6 +193,7 @@ def the_three_exports_are_the_same_bytes():
 READS = [
     "/api/v1/applications", "/api/v1/applications/copied", "/api/v1/systems",
     "/api/v1/watches", "/api/v1/alerts", "/api/v1/alerts?state=acknowledged",
+    "/api/v1/alert-groups",
     "/api/v1/series?application=copied&system=SGI%20Origin2000&y=runtime&input.N=1000",
     "/api/v1/series?application=copied&system=SGI%20Origin2000&y=kernel:solve&input.N=1000",
     "/api/v1/series?application=copied&system=SGI%20Origin2000&y=runtime&input.N=400",

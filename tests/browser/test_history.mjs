@@ -79,6 +79,53 @@ test("an alert is triaged from the alerts page", async ({ server, browser }) => 
   await page.context().close();
 });
 
+test("the alerts page shows the groups first, triaged together", async ({ server, browser }) => {
+  // SPEC §17: one commit slows two configurations; its two alerts are one group
+  const CONF16 = { ...CONF, nprocs: 16 };
+  const runs = [];
+  for (let d = 1; d <= 12; d++)
+    runs.push({ ...CONF16, runtime: 11 + (d % 3) * 0.1, commit: `m${d}`, branch: "main",
+                started_at: `2026-11-${String(d).padStart(2, "0")}T09:00:00Z` });
+  assert((await server.api("POST", "/api/v1/runs", { runs })).status === 201, "16-proc runs");
+  const bad = [];
+  for (const [c, rt] of [[CONF, 40], [CONF16, 22]])
+    for (let k = 0; k < 3; k++)
+      bad.push({ ...c, runtime: rt + k * 0.1, commit: "g1bad", branch: "feature",
+                 started_at: `2026-11-20T0${k}:00:00Z` });
+  const s = await server.api("POST", "/api/v1/runs", { runs: bad });
+  assert(s.status === 201 && s.body.alerts.length >= 2, `g1bad raises alerts ${s.status}`);
+  const groups = await server.api("GET", "/api/v1/alert-groups?state=open");
+  const g = groups.body.groups.find((x) => x.commit === "g1bad");
+  assert(g && g.configurations === 2, `one group over two configurations ${JSON.stringify(g)}`);
+  for (const width of [390, 1280]) { // the wide one triages, last
+    const page = await watchedPage(browser, width, 900);
+    await page.goto(`${server.base}/alerts?state=open`, { waitUntil: "networkidle" });
+    const row = page.locator(`#group-${g.id}`);
+    assert(await row.count() === 1, "the group is listed");
+    const first = await page.locator("h2").first().textContent();
+    assert(first === "By commit", `groups come first, not ${first}`);
+    const wide = await page.evaluate(() => [...document.querySelectorAll("body *")]
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 &&
+                     !e.closest(".table-wrap table"))
+      .slice(0, 5).map((e) => e.tagName + "." + e.className + "#" + e.id));
+    assert(wide.length === 0, `wider than the window: ${wide.join(" ")}`);
+    await assertNoHorizontalOverflow(page, `alerts with groups at ${width}`);
+    await screenshot(page, `history-alert-groups-${width}`);
+    if (width === 1280) {
+      await row.locator("select[name=state]").selectOption("acknowledged");
+      await row.locator("input[name=token]").fill(server.token);
+      page.expectStatus.set(`${server.base}/alert-groups/${g.id}`, 303);
+      await Promise.all([page.waitForURL(`${server.base}/alerts`),
+                         row.locator("button").click()]);
+      const a = await server.api("GET", "/api/v1/alerts?state=acknowledged");
+      for (const id of g.alerts)
+        assert(a.body.alerts.some((x) => x.id === id), `alert ${id} acknowledged`);
+    }
+    page.assertClean(`alerts groups ${width}`);
+    await page.context().close();
+  }
+});
+
 test("two branches compared side by side", async ({ server, browser }) => {
   for (const width of [1280, 390]) {
     const page = await watchedPage(browser, width, 900);

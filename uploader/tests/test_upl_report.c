@@ -293,6 +293,53 @@ static void test_neutralised(void)
     json_decref(c);
 }
 
+/* SPEC §17: a 24.9 % slower change with one run on a side is "not tested"
+ * even when the answer says "significant": false, and a commit without runs
+ * is "not measured", never a pass. */
+static void test_one_run_and_not_measured(void)
+{
+    json_t *c = load("{\"rows\": [{\"application\": \"a\", \"y\": \"kernel:k\", "
+                     "\"sides\": [{\"mean\": 1.0, \"n\": 5}, {\"mean\": 1.249, "
+                     "\"n\": 1, \"ratio\": 1.249, \"significant\": false}]}]}");
+    json_t *none = load("{\"rows\": [{\"application\": \"a\", \"y\": \"runtime\", "
+                        "\"sides\": [{\"mean\": 1.0, \"n\": 5}, {\"n\": 0, "
+                        "\"mean\": null}]}]}");
+    struct upl_report_summary sum;
+    struct buf out;
+    json_t *doc;
+
+    buf_init(&out, 1 << 20);
+    CHECK_INT(
+        upl_report_render(c, NULL, "c1", "branch:main", UPL_REPORT_JSON, &out, &sum), 0);
+    CHECK_INT(sum.measured, 1);
+    CHECK_INT(sum.baseline, 1);
+    doc = json_loads(buf_str(&out), 0, NULL);
+    CHECK_STR(json_string_value(json_object_get(
+                  json_array_get(json_object_get(doc, "configurations"), 0), "verdict")),
+              "not tested");
+    CHECK_STR(json_string_value(json_object_get(doc, "verdict")), "pass");
+    json_decref(doc);
+    buf_reset(&out);
+    CHECK_INT(
+        upl_report_render(none, NULL, "c2", "branch:main", UPL_REPORT_JSON, &out, &sum),
+        0);
+    CHECK_INT(sum.measured, 0);
+    CHECK_INT(sum.baseline, 1);
+    doc = json_loads(buf_str(&out), 0, NULL);
+    CHECK_STR(json_string_value(json_object_get(doc, "verdict")), "not measured");
+    json_decref(doc);
+    buf_reset(&out);
+    CHECK_INT(upl_report_render(none, NULL, "c2", "branch:main", UPL_REPORT_MARKDOWN,
+                                &out, &sum),
+              0);
+    CHECK(strstr(buf_str(&out), "**NOT MEASURED**: this commit has no runs in the "
+                                "selection.\n") != NULL);
+    CHECK(strstr(buf_str(&out), "PASS") == NULL);
+    buf_free(&out);
+    json_decref(c);
+    json_decref(none);
+}
+
 static void test_bad_answer(void)
 {
     json_t *c = load("{\"error\": {\"code\": \"x\"}}");
@@ -313,6 +360,7 @@ int main(void)
     RUN(test_api_shapes);
     RUN(test_escaping);
     RUN(test_neutralised);
+    RUN(test_one_run_and_not_measured);
     RUN(test_bad_answer);
     return harness_report();
 }

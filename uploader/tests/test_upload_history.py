@@ -57,41 +57,48 @@ def test_report_usage():
     for args, want in [
             (["report"], "report needs --commit"),
             (["report", "--commit", "commit:x"], "report needs --commit"),
-            (["report", "--commit", "x", "--format", "xml"], "--format is markdown or json"),
-            (["report", "--commit", "x", "file.json"], "report takes only"),
+            (["report", "--commit", "x"], "report needs --application A"),
+            (["report", "--commit", "x", "--application", "a", "--format", "xml"],
+             "--format is markdown or json"),
+            (["report", "--commit", "x", "--application", "a", "file.json"],
+             "report takes only"),
             (["--commit", "x", write("one.json", run_doc(1.0, "u", "main", 0))],
              "belong to report")]:
         r = up(*args)
         assert r.returncode == 64, (args, r.returncode, r.stderr)
         assert want in r.stderr, (args, r.stderr)
     r = up("--help")
-    assert "--fail-on-alert" in r.stdout and "report --commit" in r.stdout
+    assert "--fail-on-alert" in r.stdout, r.stdout
+    assert "report --commit C --application A [--against B]" in r.stdout, r.stdout
 
 
 def test_report_server_refuses():
     # A side the server cannot take ("tag:" with no key; before the history
     # API: no such route at all): its refusal is shown and the exit status is
     # 2, never an empty "PASS" on stdout.
-    r = up("report", "--commit", "abc", "--against", "tag:")
+    r = up("report", "--commit", "abc", "--against", "tag:", "--application", "a")
     assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
-    assert "GET /api/v1/compare?a=tag%3A&b=commit%3Aabc: 4" in r.stderr, r.stderr
+    assert "GET /api/v1/compare?a=tag%3A&b=commit%3Aabc&application=a: 4" in r.stderr, \
+        r.stderr
     assert r.stdout == "", r.stdout
     # Unreachable server: exit 1.
     r = subprocess.run([upload, "--server", "http://127.0.0.1:1", "report", "--commit",
-                        "abc"], capture_output=True, text=True, timeout=60)
+                        "abc", "--application", "a"], capture_output=True, text=True,
+                       timeout=60)
     assert r.returncode == 1 and "no answer" in r.stderr, (r.returncode, r.stderr)
 
 
 def test_fail_on_alert_end_to_end():
-    # the history first (a watch needs its application), then the watch
-    quiet = [run_doc(1.0 + 0.01 * (i % 3), "base%d" % i, "main", i) for i in range(10)]
-    r = up("--fail-on-alert", write("base.json", {"runs": quiet}))
-    assert r.returncode == 0, (r.returncode, r.stderr)
+    # SPEC §17: the watch first, before the application has any run (a CI
+    # setup declares what to watch before it uploads)
     st, ans = srv.post("/api/v1/watches", {
         "application": APP, "executable": "ci_gcc", "system": "testbox", "nprocs": 4,
         "inputs": {"N": 100}, "y": "runtime",
         "detector": {"test": "zscore", "threshold": 3, "window": 10}})
     assert st == 201, (st, ans)
+    quiet = [run_doc(1.0 + 0.01 * (i % 3), "base%d" % i, "main", i) for i in range(10)]
+    r = up("--fail-on-alert", write("base.json", {"runs": quiet}))
+    assert r.returncode == 0, (r.returncode, r.stderr)
     r = up("--fail-on-alert", write("slow.json", run_doc(2.0, "pr1", "feature", 20)))
     assert r.returncode == 3, (r.returncode, r.stderr)
     assert "alert" in r.stderr and "1 alert" in r.stderr, r.stderr
@@ -120,12 +127,38 @@ def test_report_end_to_end():
     assert r.returncode == 3, (r.returncode, r.stderr)
     r = up("report", "--commit", "pr2", "--fail-on-alert", "--application", APP)
     assert r.returncode == 0 and "**PASS**" in r.stdout, (r.returncode, r.stdout)
+    # pr2 has one run: its 1 % change is "not tested", never "unchanged"
+    assert "| 1.009 (n=10) | 1.01 (n=1) | +0.1 % | not tested |" in r.stdout, r.stdout
+
+
+def test_report_not_measured_and_bad_baseline():
+    # a commit with no runs: exit 4, "not measured", never PASS
+    for extra in ([], ["--fail-on-alert"]):
+        r = up("report", "--commit", "deadbeef", "--against", "main", "--application",
+               APP, *extra)
+        assert r.returncode == 4, (r.returncode, r.stdout, r.stderr)
+        assert "**NOT MEASURED**: this commit has no runs in the selection." in r.stdout
+        assert "PASS" not in r.stdout, r.stdout
+    r = up("report", "--commit", "deadbeef", "--application", APP, "--format", "json")
+    assert r.returncode == 4 and json.loads(r.stdout)["verdict"] == "not measured", r
+    # an application nobody knows: the server's 404 names it, exit 2
+    r = up("report", "--commit", "pr1", "--application", "other_app")
+    assert r.returncode == 2 and "404 not_found: no application named other_app" \
+        in r.stderr, (r.returncode, r.stdout, r.stderr)
+    # a misspelt baseline: exit 2 with a message naming it, nothing on stdout
+    r = up("report", "--commit", "pr1", "--against", "mian", "--application", APP,
+           "--fail-on-alert")
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert r.stderr == ("prophecy-upload: report: the baseline branch:mian has no runs "
+                        "of %s: check --against\n" % APP), r.stderr
+    assert r.stdout == "", r.stdout
 
 
 checks = serverlib.Checks()
 tests = [test_report_usage, test_report_server_refuses]
 if HISTORY:
-    tests += [test_fail_on_alert_end_to_end, test_report_end_to_end]
+    tests += [test_fail_on_alert_end_to_end, test_report_end_to_end,
+              test_report_not_measured_and_bad_baseline]
 for t in tests:
     checks.run(t)
 rc = checks.report()

@@ -338,7 +338,7 @@ static void test_migration_10(void)
         "INSERT INTO watch_counts (watch_id, judged, out) SELECT watch_id, "
         "count(*), sum(out) FROM judgements GROUP BY watch_id;");
     CHECK_INT(db_open(&d, v9, NULL, &e), 0);
-    CHECK_INT(scalar(h, "PRAGMA user_version"), 11);
+    CHECK_INT(scalar(h, "PRAGMA user_version"), db_schema_version());
     CHECK_INT(scalar(h, "SELECT run_id FROM watch_counts_upto"), 50);
     watch[0] = 1;
     watch[1] = 2;
@@ -398,11 +398,16 @@ static void test_migration_11(void)
     alerts = scalar(h, "SELECT count(*) FROM alerts");
     CHECK(alerts > 10);
     CHECK_INT(db_open(&d, file, NULL, &e), 0);
-    CHECK_INT(scalar(h, "PRAGMA user_version"), 11);
+    CHECK_INT(scalar(h, "PRAGMA user_version"), db_schema_version());
     CHECK_INT(scalar(h, "SELECT count(*) FROM sqlite_schema WHERE name = 'judgements'"),
               0);
     CHECK_INT(scalar(h, "SELECT last FROM watch_ids"), 300);
     CHECK_INT(scalar(h, "SELECT count(*) FROM alerts"), alerts);
+    /* migration 12: every alert kept, each in its commit's (or run's) group */
+    CHECK_INT(scalar(h, "SELECT count(*) FROM alerts WHERE group_id IS NULL"), 0);
+    CHECK_INT(scalar(h, "SELECT count(*) FROM alert_groups"),
+              scalar(h, "SELECT count(DISTINCT coalesce(r.vcs_commit, 'run' || r.id)) "
+                        "FROM alerts al JOIN runs r ON r.id = al.run_id"));
     n = all_judgements(h, &got);
     CHECK_INT((long long)n, scalar(h, "SELECT count(*) FROM temp.was"));
     CHECK_INT(sqlite3_prepare_v2(h,

@@ -267,11 +267,13 @@ static void scenario(db *d, struct buf *o)
     CHECK(db_begin(d, &e) == 0);
     {
         struct db_watch w1 = {0,         0,        0, 0, 0,    0,    "{\"N\":1000}",
-                              "runtime", "zscore", 3, 5, NULL, NULL, NULL};
-        struct db_watch w2 = {0,         0,  0, 0,    0,    2,   NULL, "kernel:solve",
-                              "percent", 10, 3, NULL, NULL, NULL};
+                              "runtime", "zscore", 3, 5, NULL, NULL, NULL,
+                              0};
+        struct db_watch w2 = {0,         0,  0, 0,    0,    2,    NULL, "kernel:solve",
+                              "percent", 10, 3, NULL, NULL, NULL, 0};
         struct db_watch w3 = {0,         0,     0, 0, 0,    0,    "{\"N\":\"x\"}",
-                              "runtime", "iqr", 1, 4, NULL, NULL, NULL};
+                              "runtime", "iqr", 1, 4, NULL, NULL, NULL,
+                              0};
         out_err(o, db_watch_add(d, &w1, "alpha", NULL, NULL, &wid, &e), &e);
         buf_printf(o, "watch %lld\n", wid);
         out_err(o, db_watch_add(d, &w2, "alpha", "a.x", "sys", &wid, &e), &e);
@@ -315,7 +317,7 @@ static void scenario(db *d, struct buf *o)
         for (int i = run == 40 ? 1 : 0; i < nw && i < 3; i++)
             j[nj++] = (struct db_judgement){
                 w[i].id, run, i == 1, 0.1 * (double)run,         1.0 / 3, 2.0 / 3, 0,
-                1,       0.5, 1,      (int)((run + i) % 3 == 0), i - 1};
+                1,       0.5, 1,      (int)((run + i) % 3 == 0), i - 1,   0};
         rc = db_judgements_add(d, j, (size_t)nj, alerts, &e);
         for (int i = 0; i < nj; i++)
             buf_printf(o, " alert %lld", alerts[i]);
@@ -323,7 +325,7 @@ static void scenario(db *d, struct buf *o)
     }
     {
         long long al;
-        struct db_judgement j = {1, 40, 0, 0, 5, 4, 3, 6, 2.5, 1, 1, 1};
+        struct db_judgement j = {1, 40, 0, 0, 5, 4, 3, 6, 2.5, 1, 1, 1, 0};
         out_err(o, db_judgement_add(d, &j, &al, &e), &e);
         buf_printf(o, "alert %lld\n", al);
         CHECK(db_commit(d, &e) == 0);

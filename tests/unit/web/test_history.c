@@ -178,14 +178,10 @@ static void test_chart_history_long(void)
     if (lp == NULL)
         return;
     for (size_t i = 0; i < N; i++)
-        lp[i] = (struct chart_hist_point){1.79e9 + 60.0 * (double)i,
-                                          1.0 + (double)(i % 7),
-                                          (long long)i + 1,
-                                          "0123456789abcdef0123",
-                                          0,
-                                          0,
-                                          0,
-                                          0};
+        lp[i] = (struct chart_hist_point){.t = 1.79e9 + 60.0 * (double)i,
+                                          .y = 1.0 + (double)(i % 7),
+                                          .run = (long long)i + 1,
+                                          .commit = "0123456789abcdef0123"};
     lp[4321].alert = 1;
     buf_init(&a, 16u << 20);
     CHECK_INT(chart_history(&a, &h, &e), 0);
@@ -257,7 +253,7 @@ static void alerts_fn(struct page *p, const void *d)
 
 static void test_view_alerts(void)
 {
-    struct view_alerts v = {alerts_json(), "open", NULL};
+    struct view_alerts v = {alerts_json(), "open", NULL, NULL};
     struct err e = {0};
     char *html = render(alerts_fn, &v, "123.abc");
     check_structure(html);
@@ -376,8 +372,9 @@ static void test_view_compare(void)
               html,
               "<td class=\"num\">2 s ± 100 ms <span class=\"muted\">(n=5)</span></td>") !=
           NULL); /* runtimes in their units */
-    CHECK(strstr(html, "<td class=\"num worse\">+10 % <strong>significant</strong></td>") !=
-          NULL);
+    CHECK(
+        strstr(html, "<td class=\"num worse\">+10 % <strong>significant</strong></td>") !=
+        NULL);
     CHECK(strstr(html, "<td class=\"num\">-2 % <span class=\"muted\">n.s.</span></td>") !=
           NULL);
     CHECK(
@@ -450,9 +447,9 @@ static void test_api_shapes(void)
                  "system=SGI&amp;nprocs=8&amp;input.N=1000&amp;y=kernel%3Amultiply\">"
                  "matmul/matmul_sgi on SGI, 8 procs, N=1000</a></td><td>kernel "
                  "multiply</td>") != NULL);
-    CHECK(
-        strstr(html, "<td class=\"num worse\">+19.2 % <strong>significant</strong></td>") !=
-        NULL);
+    CHECK(strstr(html,
+                 "<td class=\"num worse\">+19.2 % <strong>significant</strong></td>") !=
+          NULL);
     xfree(html);
     json_decref(v.compare);
 }
