@@ -34,7 +34,8 @@ long long db_runs_rank(db *d, const struct db_page_query *q, struct err *err)
 
 static const char SQL_CONFIGS[] =
     "SELECT c.exe_id, e.name, c.system_id, s.name, c.nprocs, c.inputs, c.runs, "
-    "c.last_run_id, c.sum_runtime, c.min_runtime, c.max_runtime FROM run_configs c "
+    "c.last_run_id, c.sum_runtime, c.min_runtime, c.max_runtime, c.timed FROM "
+    "run_configs c "
     "JOIN executables e ON e.id = c.exe_id JOIN systems s ON s.id = c.system_id "
     "WHERE c.app_id = ?1 AND (?2 = 0 OR c.exe_id = ?2) AND (?3 = 0 OR c.system_id = ?3) "
     "ORDER BY c.exe_id, c.system_id, c.inputs, c.nprocs LIMIT ?4";
@@ -67,8 +68,9 @@ int db_summary_configs(db *d, long long app_id, long long exe_id, long long syst
         x->runs = dq_ll(d, st, 6);
         x->last_run_id = dq_ll(d, st, 7);
         x->sum_runtime = dq_dbl(d, st, 8);
-        x->min_runtime = dq_dbl(d, st, 9);
-        x->max_runtime = dq_dbl(d, st, 10);
+        x->min_runtime = dq_opt_dbl(d, st, 9);
+        x->max_runtime = dq_opt_dbl(d, st, 10);
+        x->timed = dq_ll(d, st, 11);
         if (x->executable == NULL || x->system == NULL || x->inputs_json == NULL) {
             dq_reset(d, st);
             return err_nomem(err);

@@ -254,6 +254,11 @@ double pg_dbl(const PGresult *r, int row, int col)
     return PQgetisnull(r, row, col) ? 0 : strtod(PQgetvalue(r, row, col), NULL);
 }
 
+double pg_opt_dbl(const PGresult *r, int row, int col)
+{
+    return PQgetisnull(r, row, col) ? NAN : strtod(PQgetvalue(r, row, col), NULL);
+}
+
 const char *pg_text(const PGresult *r, int row, int col)
 {
     return PQgetisnull(r, row, col) ? NULL : PQgetvalue(r, row, col);

@@ -77,6 +77,7 @@ PGresult *pg_params_text(db *d, const char *sql, int n, const char *const *value
  * bytes; NULL with len 0 when it is NULL or memory ran out). */
 long long pg_ll(const PGresult *r, int row, int col);
 double pg_dbl(const PGresult *r, int row, int col);
+double pg_opt_dbl(const PGresult *r, int row, int col); /* NULL: NAN */
 const char *pg_text(const PGresult *r, int row, int col);
 int pg_null(const PGresult *r, int row, int col);
 const void *pg_bytes(const PGresult *r, int row, int col, arena *a, size_t *len);

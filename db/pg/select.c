@@ -169,7 +169,8 @@ void pg_select_end(db *d)
  * latest run, by configuration id then name (as db/sqlite/select.c). */
 static const char fit_configs_sql[] =
     "WITH c AS (SELECT c.id, c.nprocs, c.last_run_id, c.runs, c.sum_runtime, "
-    "c.min_runtime, c.max_runtime FROM applications a JOIN run_configs c ON c.app_id = "
+    "c.min_runtime, c.max_runtime, c.timed FROM applications a JOIN run_configs c ON "
+    "c.app_id = "
     "a.id WHERE a.name = $1 AND c.system_id = (SELECT s.id FROM systems s WHERE "
     "s.name = $2) AND ($3::text IS NULL OR c.exe_id = (SELECT e.id FROM executables e "
     "WHERE e.app_id = a.id AND e.name = $3)) AND c.nprocs BETWEEN $4::float8 AND "
@@ -177,7 +178,7 @@ static const char fit_configs_sql[] =
     "(SELECT 1 FROM run_inputs i WHERE i.run_id = c.last_run_id AND i.name = f.key AND "
     "i.value = (f.value #>> '{}')::float8)) ORDER BY c.id LIMIT $7) "
     "SELECT c.id, c.nprocs, i.name, i.value, c.runs, c.sum_runtime, c.min_runtime, "
-    "c.max_runtime FROM c LEFT JOIN run_inputs i ON i.run_id = c.last_run_id "
+    "c.max_runtime, c.timed FROM c LEFT JOIN run_inputs i ON i.run_id = c.last_run_id "
     "ORDER BY c.id, i.name";
 
 int pg_select_fit_configs(db *d, const struct db_sel_fit *q, struct db_fit_configs *out,
@@ -217,6 +218,7 @@ int pg_select_fit_configs(db *d, const struct db_sel_fit *q, struct db_fit_confi
             c->sum_runtime = pg_dbl(r, i, 5);
             c->min_runtime = pg_dbl(r, i, 6);
             c->max_runtime = pg_dbl(r, i, 7);
+            c->timed = (size_t)pg_ll(r, i, 8);
             if ((c->inputs = json_object()) == NULL)
                 goto nomem;
         }

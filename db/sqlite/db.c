@@ -154,7 +154,24 @@ static int user_version(db *d)
     return v;
 }
 
-/* Applies every migration above the database's user_version. */
+/* Migration 12 edits stored table text (schema.sql): moving schema_version
+ * on is what makes SQLite parse the tables again. */
+static int bump_schema_version(db *d, struct err *err)
+{
+    sqlite3_stmt *st;
+    int v = -1;
+    char sql[64];
+    if (sqlite3_prepare_v2(SQ(d)->h, "PRAGMA schema_version", -1, &st, NULL) != SQLITE_OK)
+        return db_fail(d, err);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (v < 0)
+        return db_fail(d, err);
+    snprintf(sql, sizeof sql, "PRAGMA schema_version = %d", v + 1);
+    return db_exec(d, sql, err);
+}
+
 /* One migration step in its own transaction, its version recorded in it. */
 static int migration_step(db *d, int v, const char *sql, struct err *err)
 {
@@ -162,7 +179,8 @@ static int migration_step(db *d, int v, const char *sql, struct err *err)
     snprintf(setv, sizeof setv, "PRAGMA user_version = %d", v);
     /* migration 11's judgements are packed in C (db/sqlite/judged.c) */
     if (db_exec(d, "BEGIN IMMEDIATE", err) != 0 || db_exec(d, sql, err) != 0 ||
-        (v == 11 && sq_judged_migrate(d, err) != 0) || db_exec(d, setv, err) != 0 ||
+        (v == 11 && sq_judged_migrate(d, err) != 0) ||
+        (v == 12 && bump_schema_version(d, err) != 0) || db_exec(d, setv, err) != 0 ||
         db_exec(d, "COMMIT", err) != 0) {
         db_rollback(d);
         return -1;

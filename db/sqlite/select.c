@@ -201,7 +201,7 @@ void sq_select_end(db *d)
  * system_id, nprocs, inputs). */
 static const char fit_configs_sql[] =
     "WITH c AS (SELECT c.id, c.nprocs, c.last_run_id, c.runs, c.sum_runtime, "
-    "c.min_runtime, c.max_runtime FROM applications a CROSS JOIN "
+    "c.min_runtime, c.max_runtime, c.timed FROM applications a CROSS JOIN "
     "run_configs c WHERE a.name = ?1 AND c.app_id = a.id AND c.system_id = (SELECT "
     "s.id FROM systems s WHERE s.name = ?2) AND (?3 IS NULL OR c.exe_id = (SELECT "
     "e.id FROM executables e WHERE e.app_id = a.id AND e.name = ?3)) AND c.nprocs "
@@ -209,7 +209,7 @@ static const char fit_configs_sql[] =
     "EXISTS (SELECT 1 FROM run_inputs i WHERE i.run_id = c.last_run_id AND i.name = "
     "f.key AND i.value = f.value)) ORDER BY c.id LIMIT ?7) "
     "SELECT c.id, c.nprocs, i.name, i.value, c.runs, c.sum_runtime, c.min_runtime, "
-    "c.max_runtime FROM c LEFT JOIN run_inputs i ON "
+    "c.max_runtime, c.timed FROM c LEFT JOIN run_inputs i ON "
     "i.run_id = c.last_run_id ORDER BY c.id, i.name";
 
 int sq_select_fit_configs(db *d, const struct db_sel_fit *q, struct db_fit_configs *out,
@@ -254,6 +254,7 @@ int sq_select_fit_configs(db *d, const struct db_sel_fit *q, struct db_fit_confi
             c->sum_runtime = sqlite3_column_double(st, 5);
             c->min_runtime = sqlite3_column_double(st, 6);
             c->max_runtime = sqlite3_column_double(st, 7);
+            c->timed = (size_t)sqlite3_column_int64(st, 8);
             if ((c->inputs = json_object()) == NULL)
                 break;
         }
