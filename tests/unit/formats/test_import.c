@@ -44,7 +44,10 @@ static int take_runs(void *ctx, const struct run_record *r, size_t n, struct err
         buf_init(&b, 1 << 20);
         buf_printf(&b, "%s|%s|%s|np=%lld|rt=", r[i].application, r[i].executable,
                    r[i].system, r[i].nprocs);
-        buf_num(&b, r[i].runtime);
+        if (RUN_HAS_RUNTIME(r[i].runtime))
+            buf_num(&b, r[i].runtime);
+        else
+            buf_puts(&b, "none");
         kvs(&b, "in", r[i].inputs, r[i].ninputs);
         kvs(&b, "m", r[i].metrics, r[i].nmetrics);
         buf_puts(&b, "|k:");
@@ -397,6 +400,27 @@ static void test_extrap_jsonl_batches(void)
     CHECK_INT(g.n, MAXREC);
     got_free(&g);
     buf_free(&b);
+}
+
+/* SPEC §16: a file without a time metric imports; its runs have no runtime,
+ * the kernels carry the metrics, and each metric summed over the root paths
+ * (never nested ones) is a run metric. */
+static void test_extrap_no_time(void)
+{
+    static const char text[] =
+        "{\"parameters\": [\"p\"], \"measurements\": {"
+        "\"main\": {\"visits\": [{\"point\": [2], \"values\": [5]}]},"
+        "\"main->solve\": {\"visits\": [{\"point\": [2], \"values\": [3]}]},"
+        "\"io\": {\"visits\": [{\"point\": [2], \"values\": [1]}]}}}";
+    struct got g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+    struct fmt_file f = {"x.json", text, strlen(text)};
+    CHECK_INT(fmt_parse("extrap-json", &f, 1, NULL, &sink, &e), 0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0], "x|x|unknown|np=2|rt=none|in:|m:visits=6|k:main=0{\"visits\": "
+                         "5};main/solve=0{\"visits\": 3};io=0{\"visits\": 1}");
+    got_free(&g);
 }
 
 static void test_caliper(void)
@@ -934,11 +958,6 @@ static void test_malformed_json_formats(void)
          "[{\"point\": [1, 2], \"values\": [1]}]}}}",
          "x.json: measurements.a.time[0].point must hold 1 coordinates"},
         {"extrap-json",
-         "{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"visits\": "
-         "[{\"point\": [1], \"values\": [1]}]}}}",
-         "x.json: no metric is named time or runtime: a run needs kernel times (in "
-         "seconds)"},
-        {"extrap-json",
          "{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"time\": "
          "[{\"point\": [0.5], \"values\": [1]}]}}}",
          "x.json: parameter p is the process count and must be a positive integer"},
@@ -1016,6 +1035,7 @@ int main(void)
     RUN(test_extrap_text_blanks);
     RUN(test_extrap_jsonl);
     RUN(test_extrap_jsonl_batches);
+    RUN(test_extrap_no_time);
     RUN(test_caliper);
     RUN(test_caliper_chain);
     RUN(test_tau);
