@@ -198,7 +198,8 @@ static int params(arena *a, const struct db_resolved *c, const struct run_record
     s->v[16] = buf_failed(&key) ? NULL : arena_strdup(a, buf_str(&key));
     buf_free(&key);
     for (int i = 1; i < RUN_PARAMS; i++)
-        if (s->v[i] == NULL && i != 6 && i != 9 && i != 10)
+        if (s->v[i] == NULL && i != 6 && i != 9 && i != 10 &&
+            !(i == 5 && !RUN_HAS_RUNTIME(r->runtime)))
             return err_nomem(err);
     return 0;
 }
