@@ -423,6 +423,25 @@ static void test_extrap_no_time(void)
     got_free(&g);
 }
 
+/* LNT tests measuring no time (a code-size suite): runs without a runtime,
+ * one per sample of their measures (SPEC §16). */
+static void test_lnt_no_time(void)
+{
+    static const char text[] =
+        "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, "
+        "\"run\": {}, \"tests\": [{\"name\": \"t\", \"code_size\": [7, 9], "
+        "\"mem_bytes\": 3}]}";
+    struct got g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+    struct fmt_file f = {"x.json", text, strlen(text)};
+    CHECK_INT(fmt_parse("lnt-json", &f, 1, NULL, &sink, &e), 0);
+    CHECK_INT(g.n, 2);
+    CHECK_STR(g.line[0], "nts|t|m|np=1|rt=none|in:|m:code_size=7,mem_bytes=3|k:");
+    CHECK_STR(g.line[1], "nts|t|m|np=1|rt=none|in:|m:code_size=9,mem_bytes=3|k:");
+    got_free(&g);
+}
+
 static void test_caliper(void)
 {
     struct got g = {0};
@@ -745,10 +764,12 @@ static void test_bmf(void)
               "666666|k:");
     CHECK_STR(g.line[1], "results|build|unknown|np=1|rt=42.5|in:|m:build-time=42.5|k:");
     got_free(&g);
-    CHECK_INT(import("bmf", "bmf/malformed.json", NULL, &g, &e), -1);
-    CHECK_STR(e.message, "malformed.json: benchmark bench_a has no time measure (latency "
-                         "or build-time): a run without a run time cannot be stored");
-    CHECK_INT(g.n, 0);
+    /* no latency or build-time (SPEC §16): a run without a runtime, its
+     * measures its metrics */
+    CHECK_INT(import("bmf", "bmf/malformed.json", NULL, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0], "malformed|bench_a|unknown|np=1|rt=none|in:|m:throughput=10|k:");
+    got_free(&g);
     /* the v1 draft: a list of {parameters, measures}; numbers are inputs,
      * words name the executable; measures of any name, every number kept */
     err_clear(&e);
@@ -920,12 +941,6 @@ static void test_malformed_json_formats(void)
          "\"tests\": []}",
          "x.json: format_version must be \"2\" (or a version 1 report with \"Machine\", "
          "\"Run\" and \"Tests\")"},
-        {"lnt-json",
-         "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, "
-         "\"run\": {}, \"tests\": [{\"name\": \"t\", \"code_size\": 1}]}",
-         "x.json: tests[0] (t) has no time (execution_time, compile_time or wall_time): "
-         "a "
-         "run needs one"},
         /* the run rules of POST /api/v1/runs (issue 34 item 7) */
         {"lnt-json",
          "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, \"run\": "
@@ -1036,6 +1051,7 @@ int main(void)
     RUN(test_extrap_jsonl);
     RUN(test_extrap_jsonl_batches);
     RUN(test_extrap_no_time);
+    RUN(test_lnt_no_time);
     RUN(test_caliper);
     RUN(test_caliper_chain);
     RUN(test_tau);
