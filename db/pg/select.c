@@ -29,8 +29,9 @@
     "WHERE NOT EXISTS (SELECT 1 FROM run_inputs i WHERE i.run_id = r.id AND i.name = "   \
     "f.key AND i.value = (f.value #>> '{}')::float8))"
 static const char *const fit_sql[] = {
-    [DB_SEL_RUNTIME] = "SELECT r.id, r.nprocs, r.runtime, " SEL_INPUTS FIT_WHERE
-                       " AND $4::text IS NULL ORDER BY r.id LIMIT $5",
+    [DB_SEL_RUNTIME] =
+        "SELECT r.id, r.nprocs, r.runtime, " SEL_INPUTS FIT_WHERE
+        " AND $4::text IS NULL AND r.runtime IS NOT NULL ORDER BY r.id LIMIT $5",
     [DB_SEL_METRIC] = "SELECT r.id, r.nprocs, (SELECT value FROM run_metrics WHERE "
                       "run_id = r.id AND name = $4), " SEL_INPUTS FIT_WHERE
                       " AND EXISTS (SELECT 1 FROM run_metrics WHERE run_id = r.id AND "
@@ -56,7 +57,7 @@ static const char overlay_sql[] =
     "SELECT 1 FROM run_inputs i WHERE i.run_id = r.id AND i.name = f.key "
     "AND i.value BETWEEN (f.value ->> 0)::float8 AND (f.value ->> 1)::float8)) "
     "AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM kernels k WHERE k.run_id = r.id "
-    "AND k.name = $3)) "
+    "AND k.name = $3)) AND ($3::text IS NOT NULL OR r.runtime IS NOT NULL) "
     "ORDER BY r.id LIMIT $7";
 
 /* The run's inputs as JSON reals, as SQLite hands them (whole values of a

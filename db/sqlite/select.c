@@ -29,7 +29,7 @@
     "f.value))"
 static const char *const fit_sql[] = {
     [DB_SEL_RUNTIME] = "SELECT r.id, r.nprocs, r.runtime, " SEL_INPUTS FIT_WHERE
-                       " AND ?4 IS NULL ORDER BY r.id LIMIT ?5",
+                       " AND ?4 IS NULL AND r.runtime IS NOT NULL ORDER BY r.id LIMIT ?5",
     [DB_SEL_METRIC] = "SELECT r.id, r.nprocs, (SELECT value FROM run_metrics WHERE "
                       "run_id = r.id AND name = ?4), " SEL_INPUTS FIT_WHERE
                       " AND EXISTS (SELECT 1 FROM run_metrics WHERE run_id = r.id AND "
@@ -57,7 +57,7 @@ static const char overlay_sql[] =
     "AND i.value BETWEEN json_extract(f.value, '$[0]') "
     "AND json_extract(f.value, '$[1]'))) "
     "AND (?3 IS NULL OR EXISTS (SELECT 1 FROM kernels k WHERE k.run_id = r.id "
-    "AND k.name = ?3)) "
+    "AND k.name = ?3)) AND (?3 IS NOT NULL OR r.runtime IS NOT NULL) "
     "ORDER BY r.id LIMIT ?7";
 
 /* Reads the rows of st (columns id, nprocs, y, inputs as JSON text) into
