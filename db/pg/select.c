@@ -413,7 +413,8 @@ int pg_fit_nth(db *d, const struct db_fit_y *y, const long long *configs, size_t
 static const char couple_runs_sql[] =
     "SELECT r.id, r.nprocs, r.runtime FROM runs r JOIN executables e ON e.id = r.exe_id "
     "WHERE r.app_id = $1 AND r.system_id = $2 AND ($3::text IS NULL OR e.name = $3) "
-    "AND ($4::bigint < 0 OR r.nprocs = $4) ORDER BY r.id LIMIT $5";
+    "AND ($4::bigint < 0 OR r.nprocs = $4) AND r.runtime IS NOT NULL ORDER BY r.id "
+    "LIMIT $5";
 static const char couple_inputs_sql[] =
     "SELECT i.run_id, i.name, i.value FROM run_inputs i JOIN runs r ON r.id = i.run_id "
     "JOIN executables e ON e.id = r.exe_id WHERE r.app_id = $1 AND r.system_id = $2 "

@@ -436,12 +436,13 @@ int sq_fit_nth(db *d, const struct db_fit_y *y, const long long *configs, size_t
     return 0;
 }
 
-/* Coupling: ?1 application id, ?2 system id, ?3 executable or NULL, ?4 nprocs
+/* Coupling (the runs with a runtime, the measured total): ?1 application id,
+ * ?2 system id, ?3 executable or NULL, ?4 nprocs
  * or -1, ?5 the limit. */
 static const char couple_runs_sql[] =
     "SELECT r.id, r.nprocs, r.runtime FROM runs r JOIN executables e ON e.id = r.exe_id "
     "WHERE r.app_id = ?1 AND r.system_id = ?2 AND (?3 IS NULL OR e.name = ?3) "
-    "AND (?4 < 0 OR r.nprocs = ?4) ORDER BY r.id LIMIT ?5";
+    "AND (?4 < 0 OR r.nprocs = ?4) AND r.runtime IS NOT NULL ORDER BY r.id LIMIT ?5";
 static const char couple_inputs_sql[] =
     "SELECT i.run_id, i.name, i.value FROM run_inputs i JOIN runs r ON r.id = i.run_id "
     "JOIN executables e ON e.id = r.exe_id WHERE r.app_id = ?1 AND r.system_id = ?2 "
