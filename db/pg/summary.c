@@ -13,6 +13,8 @@
 #include "db/pg/pg.h"
 #include "formats/limits.h"
 
+#include <math.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -122,6 +124,20 @@ static const char *const page_ids_sql[3][2] = {
     "SELECT id FROM runs WHERE " PAGE_FILTER " AND (" key ", exe_id, system_id) " cmp    \
     " ($5::" type ", $6::bigint, $7::bigint) ORDER BY " key dir ", exe_id" dir           \
     ", system_id" dir ", id" dir " LIMIT $4::bigint"
+/* Runs without a runtime (SPEC §16) sort last ascending and first
+ * descending, as PostgreSQL orders NULL: their tie group ($5 executable, $6
+ * system, past id $7) and their groups past ($5, $6). */
+#define PAGE_NULL_TIE(cmp, dir)                                                          \
+    "SELECT id FROM runs WHERE " PAGE_FILTER " AND runtime IS NULL AND exe_id = $5 AND " \
+    "system_id = $6 AND id " cmp " $7 ORDER BY id" dir " LIMIT $4::bigint"
+#define PAGE_NULL_REST(cmp, dir)                                                         \
+    "SELECT id FROM runs WHERE " PAGE_FILTER " AND runtime IS NULL AND (exe_id, "        \
+    "system_id) " cmp " ($5::bigint, $6::bigint) ORDER BY exe_id" dir ", system_id" dir  \
+    ", id" dir " LIMIT $4::bigint"
+static const char *const page_null_tie_sql[2] = {PAGE_NULL_TIE(">", ""),
+                                                 PAGE_NULL_TIE("<", " DESC")};
+static const char *const page_null_rest_sql[2] = {PAGE_NULL_REST(">", ""),
+                                                  PAGE_NULL_REST("<", " DESC")};
 static const char *const page_from_id_sql[2] = {PAGE_FROM_ID(">", ""),
                                                 PAGE_FROM_ID("<", " DESC")};
 static const char *const page_from_id_system_sql[2] = {PAGE_FROM_ID_SYSTEM(">", ""),
@@ -160,7 +176,7 @@ static int page_key(db *d, long long id, struct page_key *k, struct err *err)
         k->exe_id = pg_ll(r, 0, 1);
         k->system_id = pg_ll(r, 0, 2);
         k->nprocs = pg_ll(r, 0, 3);
-        k->runtime = pg_dbl(r, 0, 4);
+        k->runtime = pg_opt_dbl(r, 0, 4);
     }
     PQclear(r);
     return found;
@@ -176,25 +192,53 @@ static long long keyset_ids(db *d, const struct db_page_query *q, int sort, int 
     long long n = 0;
     int s;
 
-    for (s = 0; s < 2 && (want < 0 || n < want); s++) {
+    int untimed = sort == DB_SORT_RUNTIME && isnan(k->runtime);
+    /* the steps: 0 tie group, 1 rest, 2 the NULL groups past the cursor's
+     * (all of them after a timed cursor ascending), 3 the NULL tie group,
+     * 4 every timed run (descending, after the NULL groups) */
+    int steps[3], nsteps = 0;
+
+    if (sort == DB_SORT_ID)
+        steps[nsteps++] = 0;
+    else if (!untimed) {
+        steps[nsteps++] = 0;
+        steps[nsteps++] = 1;
+        if (sort == DB_SORT_RUNTIME && !desc)
+            steps[nsteps++] = 2;
+    } else {
+        steps[nsteps++] = 3;
+        steps[nsteps++] = 2;
+        if (desc)
+            steps[nsteps++] = 4;
+    }
+    for (s = 0; s < nsteps && (want < 0 || n < want); s++) {
         char lim[24], key[40];
         const char *lp;
         PGresult *r;
-        int i;
-        if (sort == DB_SORT_ID && s == 1)
-            break;
+        int i, st = steps[s];
         snprintf(lim, sizeof lim, "%lld", want - n);
         lp = want < 0 ? NULL : lim;
         if (sort == DB_SORT_RUNTIME)
             snprintf(key, sizeof key, "%.17g", k->runtime);
         else
             snprintf(key, sizeof key, "%lld", k->nprocs);
-        if (sort == DB_SORT_ID)
+        if (st == 2)
+            r = pg_params(d, page_null_rest_sql[desc], err, "iiitii", q->app_id,
+                          q->exe_id, q->system_id, lp, untimed ? k->exe_id : LLONG_MIN,
+                          untimed ? k->system_id : LLONG_MIN);
+        else if (st == 3)
+            r = pg_params(d, page_null_tie_sql[desc], err, "iiitiii", q->app_id,
+                          q->exe_id, q->system_id, lp, k->exe_id, k->system_id, k->id);
+        else if (st == 4)
+            r = pg_params(d, page_from_sql[sort - 1][desc][1], err, "iiittii", q->app_id,
+                          q->exe_id, q->system_id, lp, "Infinity", k->exe_id,
+                          k->system_id);
+        else if (sort == DB_SORT_ID)
             r = pg_params(d,
                           q->system_id != 0 ? page_from_id_system_sql[desc]
                                             : page_from_id_sql[desc],
                           err, "iiiti", q->app_id, q->exe_id, q->system_id, lp, k->id);
-        else if (s == 0)
+        else if (st == 0)
             r = pg_params(d, page_from_sql[sort - 1][desc][0], err, "iiittiii", q->app_id,
                           q->exe_id, q->system_id, lp, key, k->exe_id, k->system_id,
                           k->id);

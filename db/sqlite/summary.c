@@ -12,6 +12,8 @@
 #include "formats/limits.h"
 
 #include <sqlite3.h>
+#include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 /* The inputs key (?2) is db_inputs_key's text, which is what the
@@ -178,12 +180,20 @@ static const char *const page_ids_sql[3][2] = PAGE_ORDERS(PAGE_IDS);
     "SELECT id FROM runs WHERE system_id = ?3 AND app_id = ?1 AND (?2 = 0 OR exe_id = "  \
     "?2) AND id " cmp " ?9 ORDER BY id" dir " LIMIT ?4"
 #define PAGE_FROM_TIE(key, cmp, dir)                                                     \
-    "SELECT id FROM runs WHERE " PAGE_FILTER " AND " key " = ?6 AND exe_id = ?7 AND "    \
+    "SELECT id FROM runs WHERE " PAGE_FILTER " AND " key " IS ?6 AND exe_id = ?7 AND "   \
     "system_id = ?8 AND id " cmp " ?9 ORDER BY id" dir " LIMIT ?4"
 #define PAGE_FROM_REST(key, cmp, dir)                                                    \
     "SELECT id FROM runs WHERE " PAGE_FILTER " AND (" key ", exe_id, system_id) " cmp    \
     " (?6, ?7, ?8) ORDER BY " key dir ", exe_id" dir ", system_id" dir ", id" dir        \
     " LIMIT ?4"
+/* Runs without a runtime (SPEC §16) sort first ascending and last
+ * descending, as SQLite orders NULL: their group past (?7, ?8). */
+#define PAGE_NULL_REST(cmp, dir)                                                         \
+    "SELECT id FROM runs WHERE " PAGE_FILTER " AND runtime IS NULL AND (exe_id, "        \
+    "system_id) " cmp " (?7, ?8) ORDER BY exe_id" dir ", system_id" dir ", id" dir       \
+    " LIMIT ?4"
+static const char *const page_null_rest_sql[2] = {PAGE_NULL_REST(">", ""),
+                                                  PAGE_NULL_REST("<", " DESC")};
 static const char *const page_from_id_sql[2] = {PAGE_FROM_ID(">", ""),
                                                 PAGE_FROM_ID("<", " DESC")};
 static const char *const page_from_id_system_sql[2] = {PAGE_FROM_ID_SYSTEM(">", ""),
@@ -219,7 +229,9 @@ static int page_key(db *d, long long id, struct page_key *k, struct err *err)
         k->exe_id = sqlite3_column_int64(st, 1);
         k->system_id = sqlite3_column_int64(st, 2);
         k->nprocs = sqlite3_column_int64(st, 3);
-        k->runtime = sqlite3_column_double(st, 4);
+        k->runtime = sqlite3_column_type(st, 4) == SQLITE_NULL
+                         ? NAN
+                         : sqlite3_column_double(st, 4);
     }
     sqlite3_reset(st);
     if (rc == SQLITE_ROW)
@@ -234,19 +246,33 @@ static long long keyset_ids(db *d, const struct db_page_query *q, int sort, int 
                             const struct page_key *k, long long *ids, long long want,
                             struct err *err)
 {
-    const char *sql[2] = {NULL, NULL};
+    /* up to three statements; key: the cursor's own, or -1 (every run
+     * with a runtime, which is >= 0); past: the (executable, system) the
+     * NULL group continues after (the cursor's, or beyond every one) */
+    struct {
+        const char *sql;
+        int all_timed, beyond;
+    } step[3] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
+    int untimed = sort == DB_SORT_RUNTIME && isnan(k->runtime);
     long long n = 0;
     int s;
 
     if (sort == DB_SORT_ID)
-        sql[0] =
+        step[0].sql =
             q->system_id != 0 ? page_from_id_system_sql[desc] : page_from_id_sql[desc];
-    else {
-        sql[0] = page_from_sql[sort - 1][desc][0];
-        sql[1] = page_from_sql[sort - 1][desc][1];
+    else if (!untimed) {
+        step[0].sql = page_from_sql[sort - 1][desc][0];
+        step[1].sql = page_from_sql[sort - 1][desc][1];
+        if (sort == DB_SORT_RUNTIME && desc) /* then the runs without one */
+            step[2].sql = page_null_rest_sql[1], step[2].beyond = 1;
+    } else {
+        step[0].sql = page_from_sql[sort - 1][desc][0];
+        step[1].sql = page_null_rest_sql[desc];
+        if (!desc) /* then every run with a runtime */
+            step[2].sql = page_from_sql[sort - 1][0][1], step[2].all_timed = 1;
     }
-    for (s = 0; s < 2 && sql[s] != NULL && (want < 0 || n < want); s++) {
-        sqlite3_stmt *st = db_stmt(d, sql[s], err);
+    for (s = 0; s < 3 && step[s].sql != NULL && (want < 0 || n < want); s++) {
+        sqlite3_stmt *st = db_stmt(d, step[s].sql, err);
         int rc = SQLITE_DONE;
         if (st == NULL)
             return -1;
@@ -254,12 +280,16 @@ static long long keyset_ids(db *d, const struct db_page_query *q, int sort, int 
         sqlite3_bind_int64(st, 2, q->exe_id);
         sqlite3_bind_int64(st, 3, q->system_id);
         sqlite3_bind_int64(st, 4, want < 0 ? -1 : want - n);
-        if (sort == DB_SORT_RUNTIME)
+        if (sort == DB_SORT_RUNTIME && step[s].all_timed)
+            sqlite3_bind_double(st, 6, -1);
+        else if (sort == DB_SORT_RUNTIME && untimed)
+            sqlite3_bind_null(st, 6);
+        else if (sort == DB_SORT_RUNTIME)
             sqlite3_bind_double(st, 6, k->runtime);
         else
             sqlite3_bind_int64(st, 6, k->nprocs);
-        sqlite3_bind_int64(st, 7, k->exe_id);
-        sqlite3_bind_int64(st, 8, k->system_id);
+        sqlite3_bind_int64(st, 7, step[s].beyond ? INT64_MAX : k->exe_id);
+        sqlite3_bind_int64(st, 8, step[s].beyond ? INT64_MAX : k->system_id);
         sqlite3_bind_int64(st, 9, k->id);
         while ((want < 0 || n < want) && (rc = sqlite3_step(st)) == SQLITE_ROW) {
             if (ids != NULL)

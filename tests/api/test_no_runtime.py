@@ -2,6 +2,7 @@
 kernels but no time stores its runs with `runtime` absent (null in JSON, an
 empty CSV cell, "—" on pages); fits, series and watches of `runtime` skip
 them, while `metric:NAME` and `kernel:NAME` model them."""
+import re
 import urllib.parse
 
 from prophecy_test import Server, report, run_doc, test
@@ -136,6 +137,47 @@ def series_and_watches_of_runtime_skip_runs_without_one():
         [10.0, 10.2, 9.8, 10.1, 9.9, 30.0], s
     st, s = S.get(q.replace("y=runtime", "y=metric%3Aflops"))
     assert st == 200 and len(s["points"]) == 7, s
+
+
+def walk(url, rel):
+    pages = []
+    while url:
+        st, html, _ = S.request("GET", url, token=None, raw=True)
+        assert st == 200, (url, st)
+        t = html.decode()
+        pages.append(re.findall(r'<a href="/runs/(\d+)">', t))
+        m = re.search(r'<a href="([^"#]*)[^"]*" rel="%s"' % rel, t)
+        url = m.group(1).replace("&amp;", "&") if m else None
+    return pages
+
+
+@test
+def runtime_sorted_pages_list_runs_without_one_once():
+    # 130 runs, 86 without a runtime, over two executables: the cursor of a
+    # page falls both on runs with and without one, in both directions
+    runs = []
+    for i in range(130):
+        d = run_doc(application="pagesort", executable="x" if i % 2 else "y",
+                    inputs={"N": i}, kernels=[], metrics={"f": 1.0}, id=f"ps-{i}")
+        if i % 3:
+            del d["runtime"]
+        else:
+            d["runtime"] = float(i % 7)
+        runs.append(d)
+    st, b = S.post("/api/v1/runs", {"runs": runs})
+    assert st == 201, b
+    rt = {str(i): r.get("runtime") for i, r in zip(b["ids"], runs)}
+    for dirn in ("", "&dir=desc"):
+        fw = walk("/applications/pagesort?sort=runtime" + dirn, "next")
+        flat = [i for p in fw for i in p]
+        assert [len(p) for p in fw] == [50, 50, 30], [len(p) for p in fw]
+        assert sorted(flat) == sorted(rt), "every run once"
+        timed = [rt[i] for i in flat if rt[i] is not None]
+        assert timed == sorted(timed, reverse=bool(dirn)), timed
+        # the runs without one form one block (first or last, by engine)
+        nulls = [k for k, i in enumerate(flat) if rt[i] is None]
+        assert nulls == list(range(nulls[0], nulls[0] + 86)), nulls
+        assert walk(f"/applications/pagesort?sort=runtime{dirn}&page=3", "prev")[::-1] == fw
 
 
 @test
