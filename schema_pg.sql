@@ -425,3 +425,11 @@ COMMENT ON INDEX runs_series IS
 -- engines' migration numbers equal and says so here.
 COMMENT ON TABLE judgements IS
     'one row per judgement (SQLite packs a run''s judgements into one row, migration 11)';
+
+-- migration 12
+-- A run may have no time of its own (schema.sql migration 12): runs.runtime
+-- may be NULL, and a configuration counts its timed runs beside all of them.
+ALTER TABLE runs ALTER COLUMN runtime DROP NOT NULL;
+ALTER TABLE run_configs ADD COLUMN timed bigint NOT NULL DEFAULT 0,
+    ALTER COLUMN min_runtime DROP NOT NULL, ALTER COLUMN max_runtime DROP NOT NULL;
+UPDATE run_configs SET timed = runs;
