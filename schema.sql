@@ -624,3 +624,28 @@ ALTER TABLE alerts_grouped RENAME TO alerts;
 CREATE INDEX alerts_by_state ON alerts (state, id);
 CREATE INDEX alerts_by_watch ON alerts (watch_id);
 CREATE INDEX alerts_by_group ON alerts (group_id, id);
+
+-- migration 13
+-- A run may have no time of its own (SPEC §16: a file with metrics or
+-- kernels but no time metric, such as an Extra-P file whose metric is
+-- `metr`): runs.runtime becomes NULL there, and a configuration counts its
+-- timed runs (timed) beside all of them (runs), its min and max NULL until
+-- one is timed. SQLite cannot drop a NOT NULL in place and a rebuild of runs
+-- would cascade into its children under foreign keys, so the constraint is
+-- taken out of the stored table text (SQLite's documented way for removing a
+-- NOT NULL: the file format does not change); the step's C part then moves
+-- the schema version so that every connection reads the tables again
+-- (db/sqlite/db.c). The column goes in first: ADD COLUMN edits the text at
+-- the offset it parsed.
+ALTER TABLE run_configs ADD COLUMN timed INTEGER NOT NULL DEFAULT 0;
+UPDATE run_configs SET timed = runs;
+PRAGMA writable_schema = ON;
+UPDATE sqlite_master
+SET sql = replace(sql, 'runtime    REAL NOT NULL CHECK (runtime >= 0)',
+                  'runtime    REAL CHECK (runtime >= 0)')
+WHERE type = 'table' AND name = 'runs';
+UPDATE sqlite_master
+SET sql = replace(replace(sql, 'min_runtime REAL NOT NULL', 'min_runtime REAL'),
+                  'max_runtime REAL NOT NULL', 'max_runtime REAL')
+WHERE type = 'table' AND name = 'run_configs';
+PRAGMA writable_schema = OFF;

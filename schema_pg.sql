@@ -449,3 +449,11 @@ ALTER TABLE alerts ADD COLUMN confirmations bigint NOT NULL DEFAULT 0;
 ALTER TABLE alerts ADD COLUMN group_id bigint REFERENCES alert_groups(id);
 ALTER TABLE alerts ADD COLUMN ratio double precision;
 CREATE INDEX alerts_by_group ON alerts (group_id, id);
+
+-- migration 13
+-- A run may have no time of its own (schema.sql migration 13): runs.runtime
+-- may be NULL, and a configuration counts its timed runs beside all of them.
+ALTER TABLE runs ALTER COLUMN runtime DROP NOT NULL;
+ALTER TABLE run_configs ADD COLUMN timed bigint NOT NULL DEFAULT 0,
+    ALTER COLUMN min_runtime DROP NOT NULL, ALTER COLUMN max_runtime DROP NOT NULL;
+UPDATE run_configs SET timed = runs;

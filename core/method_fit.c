@@ -631,9 +631,10 @@ static int select_in(db *d, arena *a, struct fit_req *q, const struct db_sel_fit
     y.y = kinds[q->ykind];
     y.name = y.y == DB_SEL_RUNTIME ? NULL : q->y_arg;
     if (y.y == DB_SEL_RUNTIME) {
-        /* The summary holds them: every run has a runtime. */
+        /* The summary holds them: its timed runs (SPEC §16: a run may have
+         * no runtime, and counts for metric and kernel fits only). */
         for (i = 0; i < n; i++) {
-            s[i].n = cs[i].c->runs;
+            s[i].n = cs[i].c->timed;
             s[i].sum = cs[i].c->sum_runtime;
             s[i].min = cs[i].c->min_runtime;
             s[i].max = cs[i].c->max_runtime;
@@ -648,6 +649,16 @@ static int select_in(db *d, arena *a, struct fit_req *q, const struct db_sel_fit
             s[j++] = s[i];
             total += s[i].n;
         }
+    if (j == 0 && y.y == DB_SEL_RUNTIME) {
+        size_t untimed = 0;
+        for (i = 0; i < n; i++)
+            untimed += cs[i].c->runs;
+        if (untimed > 0)
+            return err_set(err, 422, "degenerate", "y",
+                           "y: none of the %zu matching runs of %s on %s has a runtime; "
+                           "fit y = metric:NAME or kernel:NAME instead",
+                           untimed, q->application, q->system);
+    }
     n = j;
     q->runs = total;
     if (total > LIMIT_FIT_RUNS)

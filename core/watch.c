@@ -440,8 +440,8 @@ static int record_value(const struct run_record *r, const char *y, double *v)
     size_t i;
     int found = 0;
     if (strcmp(y, "runtime") == 0) {
-        *v = r->runtime;
-        return 1;
+        *v = r->runtime; /* a run without one is not judged (SPEC §16) */
+        return RUN_HAS_RUNTIME(r->runtime);
     }
     if (strncmp(y, "metric:", 7) == 0) {
         for (i = 0; i < r->nmetrics; i++)

@@ -61,7 +61,7 @@ long long db_watches_version(db *d, struct err *err)
 /* Every statement takes both parameters (typed: the runtime's leaves the
  * name unused). */
 static const char *const SQL_VALUE[3] = {
-    "SELECT runtime FROM runs WHERE id = ?1",
+    "SELECT runtime FROM runs WHERE id = ?1 AND runtime IS NOT NULL",
     "SELECT value FROM run_metrics WHERE run_id = ?1 AND name = ?2",
     "SELECT sum(time) FROM kernels WHERE run_id = ?1 AND name = ?2 HAVING count(*) > 0",
 };
@@ -519,10 +519,11 @@ static int config_refresh(db *d, long long config_id, struct err *err)
 {
     if (dq_run(d,
                "UPDATE run_configs SET runs = (SELECT count(*) FROM runs WHERE "
+               "config_id = ?1), timed = (SELECT count(runtime) FROM runs WHERE "
                "config_id = ?1), sum_runtime = coalesce((SELECT sum(runtime) FROM runs "
-               "WHERE config_id = ?1), 0), min_runtime = coalesce((SELECT min(runtime) "
-               "FROM runs WHERE config_id = ?1), 0), max_runtime = coalesce((SELECT "
-               "max(runtime) FROM runs WHERE config_id = ?1), 0), last_run_id = "
+               "WHERE config_id = ?1), 0), min_runtime = (SELECT min(runtime) "
+               "FROM runs WHERE config_id = ?1), max_runtime = (SELECT "
+               "max(runtime) FROM runs WHERE config_id = ?1), last_run_id = "
                "coalesce((SELECT max(id) FROM runs WHERE config_id = ?1), 0) WHERE id "
                "= ?1",
                err, "i", config_id) < 0 ||

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 static struct db_stmt *prepare_v(db *d, const char *sql, struct err *err, const char *fmt,
@@ -103,6 +104,12 @@ const void *dq_blob(db *d, struct db_stmt *st, int i, size_t *len)
 int dq_null(db *d, struct db_stmt *st, int i)
 {
     return col(d, st, i).type == DBV_NULL;
+}
+
+double dq_opt_dbl(db *d, struct db_stmt *st, int i)
+{
+    struct db_value v = col(d, st, i);
+    return v.type == DBV_REAL ? v.r : v.type == DBV_INT ? (double)v.i : NAN;
 }
 
 static json_t *value_json(const struct db_value *v)

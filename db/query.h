@@ -31,6 +31,8 @@ double dq_dbl(db *d, struct db_stmt *st, int col);
 const char *dq_text(db *d, struct db_stmt *st, int col);
 const void *dq_blob(db *d, struct db_stmt *st, int col, size_t *len);
 int dq_null(db *d, struct db_stmt *st, int col);
+/* A number that may be absent (a run's runtime, SPEC §16): NULL reads NAN. */
+double dq_opt_dbl(db *d, struct db_stmt *st, int col);
 
 /* Every row as an array of objects keyed by column name: integers, reals,
  * texts and NULL map to JSON (PostgreSQL's whole numerics and booleans to

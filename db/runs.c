@@ -175,7 +175,7 @@ void db_run_row_read(db *d, struct db_stmt *st, arena *a, struct db_run_row *row
     r->executable = col_text(d, st, 3, a);
     r->system = col_text(d, st, 4, a);
     r->nprocs = dq_ll(d, st, 5);
-    r->runtime = dq_dbl(d, st, 6);
+    r->runtime = dq_opt_dbl(d, st, 6);
     r->started_at = col_text(d, st, 7, a);
     r->submitter = col_text(d, st, 8, a);
     row->created_at = col_text(d, st, 9, a);
@@ -269,15 +269,15 @@ int db_run_same(db *d, long long id, const struct run_record *r, struct err *err
         arena_free(a);
         return found < 0 ? -1 : 0;
     }
-    same = str_eq(s->application, r->application) &&
-           str_eq(s->executable, r->executable) && str_eq(s->system, r->system) &&
-           s->nprocs == r->nprocs && s->runtime == r->runtime &&
-           str_eq(s->started_at, r->started_at) && str_eq(s->commit, r->commit) &&
-           str_eq(s->branch, r->branch) &&
-           tags_eq(s->tags, s->ntags, r->tags, r->ntags) &&
-           kvs_eq(s->inputs, s->ninputs, r->inputs, r->ninputs) &&
-           kvs_eq(s->metrics, s->nmetrics, r->metrics, r->nmetrics) &&
-           s->nkernels == r->nkernels;
+    same =
+        str_eq(s->application, r->application) && str_eq(s->executable, r->executable) &&
+        str_eq(s->system, r->system) && s->nprocs == r->nprocs &&
+        (s->runtime == r->runtime || (isnan(s->runtime) && isnan(r->runtime))) &&
+        str_eq(s->started_at, r->started_at) && str_eq(s->commit, r->commit) &&
+        str_eq(s->branch, r->branch) && tags_eq(s->tags, s->ntags, r->tags, r->ntags) &&
+        kvs_eq(s->inputs, s->ninputs, r->inputs, r->ninputs) &&
+        kvs_eq(s->metrics, s->nmetrics, r->metrics, r->nmetrics) &&
+        s->nkernels == r->nkernels;
     for (k = 0; same && k < r->nkernels; k++)
         same = str_eq(s->kernels[k].name, r->kernels[k].name) &&
                s->kernels[k].time == r->kernels[k].time &&

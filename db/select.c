@@ -81,7 +81,8 @@ void db_select_end(db *d)
 #define FIT_SQL(inputs, where)                                                           \
     {                                                                                    \
         [DB_SEL_RUNTIME] = "SELECT r.id, r.nprocs, r.runtime, " inputs where             \
-                           " AND ?4 IS NULL ORDER BY r.id LIMIT ?5",                     \
+                           " AND ?4 IS NULL AND r.runtime IS NOT NULL ORDER BY r.id "    \
+                           "LIMIT ?5",                                                   \
         [DB_SEL_METRIC] = "SELECT r.id, r.nprocs, (SELECT value FROM run_metrics WHERE " \
                           "run_id = r.id AND name = ?4), " inputs where                  \
                           " AND EXISTS (SELECT 1 FROM run_metrics WHERE run_id = r.id "  \
@@ -107,8 +108,8 @@ static const char *const pg_fit_sql[] = FIT_SQL(PG_INPUTS, PG_FIT_WHERE);
     "(SELECT "                                                                           \
     "1 FROM " each " f WHERE NOT EXISTS (SELECT 1 FROM run_inputs i WHERE i.run_id = "   \
     "r.id AND i.name = f.key AND i.value BETWEEN " lo " AND " hi ")) AND (?3 IS NULL "   \
-    "OR EXISTS (SELECT 1 FROM kernels k WHERE k.run_id = r.id AND k.name = ?3)) ORDER "  \
-    "BY r.id LIMIT ?7"
+    "OR EXISTS (SELECT 1 FROM kernels k WHERE k.run_id = r.id AND k.name = ?3)) AND "    \
+    "(?3 IS NOT NULL OR r.runtime IS NOT NULL) ORDER BY r.id LIMIT ?7"
 static const char sq_overlay_sql[] =
     OVERLAY_SQL(SQ_INPUTS, "json_each(?6)", "json_extract(f.value, '$[0]')",
                 "json_extract(f.value, '$[1]')");
@@ -235,13 +236,13 @@ int db_select_overlay(db *d, const struct db_sel_overlay *q, struct db_sel_rows 
  * system_id, nprocs, inputs). */
 #define FIT_CONFIGS_SQL(join, eq)                                                        \
     "WITH c AS (SELECT c.id, c.nprocs, c.last_run_id, c.runs, c.sum_runtime, "           \
-    "c.min_runtime, c.max_runtime FROM applications a " join " WHERE a.name = ?1 AND "   \
-    "c.system_id = (SELECT s.id FROM systems s WHERE s.name = ?2) AND (?3 IS NULL OR "   \
-    "c.exe_id = (SELECT e.id FROM executables e WHERE e.app_id = a.id AND e.name = "     \
-    "?3)) AND c.nprocs BETWEEN ?4 AND ?5 AND " eq " ORDER BY c.id LIMIT ?7) SELECT "     \
-    "c.id, c.nprocs, i.name, i.value, c.runs, c.sum_runtime, c.min_runtime, "            \
-    "c.max_runtime FROM c LEFT JOIN run_inputs i ON i.run_id = c.last_run_id ORDER BY "  \
-    "c.id, i.name"
+    "c.min_runtime, c.max_runtime, c.timed FROM applications a " join " WHERE a.name "   \
+    "= ?1 AND c.system_id = (SELECT s.id FROM systems s WHERE s.name = ?2) AND (?3 IS "  \
+    "NULL OR c.exe_id = (SELECT e.id FROM executables e WHERE e.app_id = a.id AND "      \
+    "e.name = ?3)) AND c.nprocs BETWEEN ?4 AND ?5 AND " eq " ORDER BY c.id LIMIT ?7) "   \
+    "SELECT c.id, c.nprocs, i.name, i.value, c.runs, c.sum_runtime, c.min_runtime, "     \
+    "c.max_runtime, c.timed FROM c LEFT JOIN run_inputs i ON i.run_id = c.last_run_id "  \
+    "ORDER BY c.id, i.name"
 static const char sq_fit_configs_sql[] =
     FIT_CONFIGS_SQL("CROSS JOIN run_configs c",
                     "c.app_id = a.id AND " SQ_INPUTS_EQ("6", "c.last_run_id"));
@@ -285,6 +286,7 @@ int db_select_fit_configs(db *d, const struct db_sel_fit *q, struct db_fit_confi
             c->sum_runtime = dq_dbl(d, st, 5);
             c->min_runtime = dq_dbl(d, st, 6);
             c->max_runtime = dq_dbl(d, st, 7);
+            c->timed = (size_t)dq_ll(d, st, 8);
             if ((c->inputs = json_object()) == NULL)
                 goto nomem;
         }
@@ -477,12 +479,13 @@ int db_fit_nth(db *d, const struct db_fit_y *y, const long long *configs, size_t
 
 /* ---- kernel coupling ---------------------------------------------------------- */
 
-/* ?1 application id, ?2 system id, ?3 executable or NULL, ?4 nprocs or -1,
- * ?5 the limit (the inputs: none, ?5 only bound). */
+/* The runs with a runtime (the measured total): ?1 application id, ?2
+ * system id, ?3 executable or NULL, ?4 nprocs or -1, ?5 the limit (the
+ * inputs: none, ?5 only bound). */
 static const char couple_runs_sql[] =
     "SELECT r.id, r.nprocs, r.runtime FROM runs r JOIN executables e ON e.id = r.exe_id "
     "WHERE r.app_id = ?1 AND r.system_id = ?2 AND (?3 IS NULL OR e.name = ?3) "
-    "AND (?4 < 0 OR r.nprocs = ?4) ORDER BY r.id LIMIT ?5";
+    "AND (?4 < 0 OR r.nprocs = ?4) AND r.runtime IS NOT NULL ORDER BY r.id LIMIT ?5";
 static const char couple_inputs_sql[] =
     "SELECT i.run_id, i.name, i.value FROM run_inputs i JOIN runs r ON r.id = i.run_id "
     "JOIN executables e ON e.id = r.exe_id WHERE r.app_id = ?1 AND r.system_id = ?2 "

@@ -88,8 +88,9 @@ struct db_fit_config {
     long long id;
     double nprocs;
     json_t *inputs; /* owned: the inputs of its latest run, {name: number} */
-    /* its runs and their runtimes' sum (as the summary keeps it), min, max */
-    size_t runs;
+    /* its runs, those with a runtime (timed, SPEC §16) and their runtimes'
+     * sum (as the summary keeps it), min, max (meaningless when timed = 0) */
+    size_t runs, timed;
     double sum_runtime, min_runtime, max_runtime;
 };
 

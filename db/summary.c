@@ -11,6 +11,7 @@
 #include "common/buf.h"
 
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 #include <math.h>
@@ -87,6 +88,23 @@ static const char *const page_ids_sql[3][2] = PAGE_ORDERS(PAGE_IDS);
     "SELECT id FROM runs WHERE " PAGE_FILTER " AND (" key ", exe_id, system_id) " cmp    \
     " (?6, ?7, ?8) ORDER BY " key dir ", exe_id" dir ", system_id" dir ", id" dir        \
     " LIMIT ?4"
+/* Runs without a runtime (SPEC §16) form one block in the runtime order,
+ * where each engine sorts NULL: first ascending on SQLite, last on
+ * PostgreSQL (both use the covering index). Inside it they follow
+ * executable, system, id: the cursor's tie group (?7 ?8, past id ?9), then
+ * the groups past (?7, ?8). ?6 is not used. */
+#define PAGE_NULL_TIE(cmp, dir)                                                          \
+    "SELECT id FROM runs WHERE " PAGE_FILTER " AND runtime IS NULL AND exe_id = ?7 AND " \
+    "system_id = ?8 AND id " cmp " ?9 ORDER BY id" dir " LIMIT ?4"
+#define PAGE_NULL_REST(cmp, dir)                                                         \
+    "SELECT id FROM runs WHERE " PAGE_FILTER " AND runtime IS NULL AND (exe_id, "        \
+    "system_id) " cmp " (?7, ?8) ORDER BY exe_id" dir ", system_id" dir ", id" dir       \
+    " LIMIT ?4"
+static const char *const page_null_sql[2][2] = {
+    /* [descending][tie group, rest] */
+    {PAGE_NULL_TIE(">", ""), PAGE_NULL_REST(">", "")},
+    {PAGE_NULL_TIE("<", " DESC"), PAGE_NULL_REST("<", " DESC")},
+};
 static const char *const page_from_id_sql[2] = {PAGE_FROM_ID(">", ""),
                                                 PAGE_FROM_ID("<", " DESC")};
 static const char *const page_from_id_system_sql[2] = {PAGE_FROM_ID_SYSTEM(">", ""),
@@ -118,7 +136,7 @@ static int page_key(db *d, long long id, struct page_key *k, struct err *err)
         k->exe_id = dq_ll(d, st, 1);
         k->system_id = dq_ll(d, st, 2);
         k->nprocs = dq_ll(d, st, 3);
-        k->runtime = dq_dbl(d, st, 4);
+        k->runtime = dq_opt_dbl(d, st, 4);
         dq_reset(d, st);
     }
     return rc;
@@ -131,28 +149,57 @@ static long long keyset_ids(db *d, const struct db_page_query *q, int sort, int 
                             const struct page_key *k, long long *ids, long long want,
                             struct err *err)
 {
-    const char *sql[2] = {NULL, NULL};
+    /* up to three statements, each with the key it is run with */
+    struct {
+        const char *sql;
+        double runtime;
+        long long exe_id, system_id;
+    } step[3];
+    int untimed = sort == DB_SORT_RUNTIME && isnan(k->runtime);
+    /* whether the runs without a runtime come before those with one in this
+     * direction: SQLite sorts NULL first ascending, PostgreSQL last */
+    int nulls_first = desc == DQ_SQL(d, 0, 1);
     long long n = 0;
-    int s, rc = 0;
+    int s, nsteps = 0, rc = 0;
 
-    if (sort == DB_SORT_ID)
-        sql[0] =
-            q->system_id != 0 ? page_from_id_system_sql[desc] : page_from_id_sql[desc];
-    else {
-        sql[0] = page_from_sql[sort - 1][desc][0];
-        sql[1] = page_from_sql[sort - 1][desc][1];
+    for (s = 0; s < 3; s++) {
+        step[s].sql = NULL;
+        step[s].runtime = k->runtime;
+        step[s].exe_id = k->exe_id;
+        step[s].system_id = k->system_id;
     }
-    for (s = 0; s < 2 && sql[s] != NULL && (want < 0 || n < want); s++) {
+    if (sort == DB_SORT_ID)
+        step[nsteps++].sql =
+            q->system_id != 0 ? page_from_id_system_sql[desc] : page_from_id_sql[desc];
+    else if (!untimed) {
+        step[nsteps++].sql = page_from_sql[sort - 1][desc][0];
+        step[nsteps++].sql = page_from_sql[sort - 1][desc][1];
+        if (sort == DB_SORT_RUNTIME && !nulls_first) { /* then every run without one */
+            step[nsteps].sql = page_null_sql[desc][1];
+            step[nsteps].exe_id = step[nsteps].system_id = desc ? LLONG_MAX : LLONG_MIN;
+            nsteps++;
+        }
+    } else {
+        step[nsteps++].sql = page_null_sql[desc][0];
+        step[nsteps++].sql = page_null_sql[desc][1];
+        if (nulls_first) { /* then every run with a runtime */
+            step[nsteps].sql = page_from_sql[sort - 1][desc][1];
+            step[nsteps].runtime = desc ? INFINITY : -INFINITY;
+            nsteps++;
+        }
+    }
+    for (s = 0; s < nsteps && (want < 0 || n < want); s++) {
         long long lim = want < 0 ? LLONG_MAX : want - n;
+        double runtime = isnan(step[s].runtime) ? 0 : step[s].runtime;
         struct db_stmt *st;
         if (sort == DB_SORT_RUNTIME)
-            st = dq_prepare(d, sql[s], err, "iiiiidiii", q->app_id, q->exe_id,
-                            q->system_id, lim, 0LL, k->runtime, k->exe_id, k->system_id,
-                            k->id);
+            st = dq_prepare(d, step[s].sql, err, "iiiiidiii", q->app_id, q->exe_id,
+                            q->system_id, lim, 0LL, runtime, step[s].exe_id,
+                            step[s].system_id, k->id);
         else
-            st = dq_prepare(d, sql[s], err, "iiiiiiiii", q->app_id, q->exe_id,
-                            q->system_id, lim, 0LL, k->nprocs, k->exe_id, k->system_id,
-                            k->id);
+            st = dq_prepare(d, step[s].sql, err, "iiiiiiiii", q->app_id, q->exe_id,
+                            q->system_id, lim, 0LL, k->nprocs, step[s].exe_id,
+                            step[s].system_id, k->id);
         if (st == NULL)
             return -1;
         while ((want < 0 || n < want) && (rc = dq_step(d, st, err)) == 1) {
@@ -238,7 +285,7 @@ static int page_rows(db *d, arena *a, struct db_page_row *out, int n, struct err
         r->executable = col_text(d, st, 2, a);
         r->system = col_text(d, st, 3, a);
         r->nprocs = dq_ll(d, st, 4);
-        r->runtime = dq_dbl(d, st, 5);
+        r->runtime = dq_opt_dbl(d, st, 5);
         r->started_at = col_text(d, st, 6, a);
         r->created_at = col_text(d, st, 7, a);
         r->nkernels = dq_ll(d, st, 8);
@@ -359,7 +406,8 @@ have_ids:
 
 static const char SQL_CONFIGS[] =
     "SELECT c.exe_id, e.name, c.system_id, s.name, c.nprocs, c.inputs, c.runs, "
-    "c.last_run_id, c.sum_runtime, c.min_runtime, c.max_runtime FROM run_configs c "
+    "c.last_run_id, c.sum_runtime, c.min_runtime, c.max_runtime, c.timed FROM "
+    "run_configs c "
     "JOIN executables e ON e.id = c.exe_id JOIN systems s ON s.id = c.system_id "
     "WHERE c.app_id = ?1 AND (?2 = 0 OR c.exe_id = ?2) AND (?3 = 0 OR c.system_id = ?3) "
     "ORDER BY c.exe_id, c.system_id, c.inputs, c.nprocs LIMIT ?4";
@@ -392,8 +440,9 @@ int db_summary_configs(db *d, long long app_id, long long exe_id, long long syst
         x->runs = dq_ll(d, st, 6);
         x->last_run_id = dq_ll(d, st, 7);
         x->sum_runtime = dq_dbl(d, st, 8);
-        x->min_runtime = dq_dbl(d, st, 9);
-        x->max_runtime = dq_dbl(d, st, 10);
+        x->min_runtime = dq_opt_dbl(d, st, 9);
+        x->max_runtime = dq_opt_dbl(d, st, 10);
+        x->timed = dq_ll(d, st, 11);
         if (x->executable == NULL || x->system == NULL || x->inputs_json == NULL) {
             dq_reset(d, st);
             return err_nomem(err);

@@ -30,7 +30,8 @@ struct db_config {
     const char *executable, *system;
     const char *inputs_json; /* canonical JSON object, e.g. {"L":1024.0,"N":1000.0} */
     long long runs, last_run_id;
-    double sum_runtime, min_runtime, max_runtime;
+    long long timed; /* runs with a runtime: sum, min and max are theirs */
+    double sum_runtime, min_runtime, max_runtime; /* min, max NAN when timed = 0 */
 };
 
 /* Reads up to `limit` configurations of application app_id, restricted to

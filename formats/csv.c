@@ -242,6 +242,10 @@ int rundoc_parse_csv(const char *text, size_t len, arena *a, struct run_record *
                 break;
             }
             case C_RT:
+                if (f[i][0] == '\0') {
+                    r->runtime = NAN; /* none: the run's metrics carry it (below) */
+                    break;
+                }
                 if (parse_num(f[i], &v) != 0)
                     return err_invalid(err, field, "%s: runtime must be a finite number",
                                        field);
@@ -283,6 +287,11 @@ int rundoc_parse_csv(const char *text, size_t len, arena *a, struct run_record *
                 }
                 break;
             }
+        }
+        if (!RUN_HAS_RUNTIME(r->runtime) && r->nmetrics == 0) {
+            snprintf(field, sizeof field, "line %d: runtime", line);
+            return err_invalid(err, field,
+                               "%s: runtime is empty and the run has no metric", field);
         }
         if (rundoc_check_provenance(r, err) != 0) {
             snprintf(field, sizeof field, "line %d", line);

@@ -91,7 +91,7 @@ void export_csv_row(const struct export_columns *c, const struct run_record *run
     buf_putc(b, ',');
     export_csv_field(b, run->system);
     buf_printf(b, ",%lld,", run->nprocs);
-    buf_num(b, run->runtime);
+    export_csv_num(b, run->runtime); /* empty: the run has none (SPEC §16) */
     buf_putc(b, ',');
     export_csv_field(b, run->started_at ? run->started_at : "");
     csv_values(b, c->inputs, c->ninputs, run->inputs, run->ninputs);

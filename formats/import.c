@@ -153,10 +153,14 @@ int imp_batch_commit(struct imp_batch *b, const char *identity, struct err *err)
                               identity, r->nprocs);
     /* the API's rule (SPEC §4): a run time is a non-negative number, so that
      * what POST /api/v1/runs stored and export wrote imports again */
-    if (!check_time(r->runtime))
+    if (RUN_HAS_RUNTIME(r->runtime) && !check_time(r->runtime))
         return imp_fail_field(err, b->file, "runtime",
                               "%s: the run time must be a non-negative number of seconds",
                               identity);
+    /* SPEC §16: a run without a time stands on its kernels or metrics */
+    if (!RUN_HAS_RUNTIME(r->runtime) && r->nkernels == 0 && r->nmetrics == 0)
+        return imp_fail_field(err, b->file, "runtime",
+                              "%s: neither a run time nor a kernel or metric", identity);
     if (check_record(b, r, identity, err) != 0)
         return -1;
     if (r->nkernels > LIMIT_KERNELS)

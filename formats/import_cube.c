@@ -1369,12 +1369,6 @@ static int unit_run(const struct cube_unit *u, const struct fmt_options *opt,
     }
     if (read_metrics(&c, u->members, u->nmembers, u->dir) != 0)
         goto out;
-    if (!c.have_time) {
-        cfail(&c, "metrics",
-              "no metric named time has data (the kernel time); metrics: %s%s",
-              c.metric[0].name, c.nmetric > 1 ? ", ..." : "");
-        goto out;
-    }
 
     np = u->rundir[0]
              ? dir_params(u->rundir, c.a, pname, pval, LIMIT_IMPORT_PARAMS, &prefix)
@@ -1391,8 +1385,10 @@ static int unit_run(const struct cube_unit *u, const struct fmt_options *opt,
     r->executable = opt && opt->executable ? opt->executable : r->application;
     r->system = opt && opt->system ? opt->system : "unknown";
     r->nprocs = (long long)(c.nprocgroups ? c.nprocgroups : c.ngroups ? c.ngroups : 1);
-    r->runtime = 0;
-    for (size_t l = 0; l < c.nloc; l++)
+    /* no metric named time with data (SPEC §16): the run has no runtime,
+     * its kernels carry the metrics (every column) */
+    r->runtime = c.have_time ? 0 : NAN;
+    for (size_t l = 0; c.have_time && l < c.nloc; l++)
         if (c.runtime_loc[l] > r->runtime)
             r->runtime = c.runtime_loc[l];
     r->inputs = arena_alloc(b->a, (np + 1) * sizeof *r->inputs);
@@ -1428,8 +1424,8 @@ static int unit_run(const struct cube_unit *u, const struct fmt_options *opt,
         int failed = 0;
         kr->name = arena_strdup(b->a, c.kname[k]);
         kr->calls = c.calls[k];
-        kr->time = c.cols.v[0][k]; /* the time column is the first */
-        for (size_t j = 1; j < c.cols.n; j++)
+        kr->time = c.have_time ? c.cols.v[0][k] : 0; /* the time column is the first */
+        for (size_t j = c.have_time ? 1 : 0; j < c.cols.n; j++)
             if (isfinite(c.cols.v[j][k]))
                 km[nm++] = (struct rec_kv){c.cols.name[j], c.cols.v[j][k]};
         kr->metrics_json = imp_metrics_json(b->a, km, nm, &failed);

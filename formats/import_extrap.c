@@ -10,13 +10,16 @@
  * kernel metrics. Call paths nest ("main->solve" is the kernel main/solve,
  * a child of main): a nested path's time is exclusive (its value minus its
  * children's) with "inclusive" kept as a metric, and the run time is the
- * sum of the roots' times, never of nested regions (SPEC §16).
+ * sum of the roots' times, never of nested regions (SPEC §16). A file with
+ * no time metric imports too: its kernels carry the metrics, each metric
+ * summed over the roots is a run metric, and the runs have no runtime.
  *
  * The three readers only collect values into one compact table (24 bytes a
  * value, no DOM of the file: JSON lines are decoded one line at a time);
  * one emitter sorts it and hands runs to the sink in batches.
  */
 #include <jansson.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,6 +294,31 @@ static int by_run(const void *pa, const void *pb)
     return a->metric < b->metric ? -1 : a->metric > b->metric;
 }
 
+/* A file without a time metric (SPEC §16): the run has no runtime, and each
+ * metric is also a run metric, the roots' values summed (never nested ones,
+ * as the run time is), so that y = metric:NAME models it. */
+static int no_time(const struct xp *x, struct run_record *r, arena *a,
+                   const struct xp_value *v, size_t n)
+{
+    r->runtime = NAN;
+    r->metrics = arena_alloc(a, (x->metrics.n + 1) * sizeof *r->metrics);
+    if (r->metrics == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        long p = x->parent[v[i].path];
+        const char *name = x->metrics.name[v[i].metric];
+        size_t m = 0;
+        if (p >= 0 && x->pos[p] >= 0)
+            continue; /* nested: its root's value holds it */
+        while (m < r->nmetrics && strcmp(r->metrics[m].name, name) != 0)
+            m++;
+        if (m == r->nmetrics)
+            r->metrics[r->nmetrics++] = (struct rec_kv){name, 0};
+        r->metrics[m].value += v[i].value;
+    }
+    return 0;
+}
+
 /* Builds the run of values v[0..n) (one point, one repetition). */
 static int emit_run(struct xp *x, struct imp_batch *b, const struct fmt_options *opt,
                     const char *app, const struct xp_value *v, size_t n, struct err *err)
@@ -357,11 +385,15 @@ static int emit_run(struct xp *x, struct imp_batch *b, const struct fmt_options 
             else
                 r->runtime += t;
         }
+    if (x->time < 0 && no_time(x, r, b->a, v, n) != 0) {
+        buf_free(&id);
+        return err_nomem(err);
+    }
     for (i = 0; i < n;) {
         struct rec_kernel *k = &r->kernels[x->pos[v[i].path]];
         size_t nm = 0, j = i;
         k->name = x->kname[v[i].path];
-        if (x->nested[v[i].path]) {
+        if (x->nested[v[i].path] && x->time >= 0) {
             km[nm++] = (struct rec_kv){"inclusive", k->time};
             k->time = k->time > x->below[v[i].path] ? k->time - x->below[v[i].path] : 0;
         }
@@ -456,11 +488,7 @@ static int emit(struct xp *x, const struct fmt_options *opt, const struct fmt_si
         return imp_fail_field(err, x->file, "measurements",
                               "the file holds no "
                               "measurements");
-    if (time < 0)
-        return imp_fail_field(err, x->file, "metric",
-                              "no metric is named time or runtime: a run needs kernel "
-                              "times (in seconds)");
-    x->time = time;
+    x->time = time; /* -1: no time metric, the runs have none (no_time) */
     if (call_paths(x, err) != 0)
         return -1;
     qsort(x->v, x->nv, sizeof *x->v, by_cell);

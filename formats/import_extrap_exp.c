@@ -550,11 +550,8 @@ static int collect(struct xe *x, json_t *doc)
     /* the kernel time: "time", else "runtime", as the other Extra-P formats */
     if ((x->time_metric = metric_of(x, "time")) < 0)
         x->time_metric = metric_of(x, "runtime");
-    if (x->time_metric < 0)
-        return xfail(x, "metrics",
-                     "no metric is named time or runtime (the kernel time); "
-                     "metrics: %s%s",
-                     x->metric[0], x->nmetric > 1 ? ", ..." : "");
+    /* neither (SPEC §16): runs without a runtime, their kernels carry the
+     * metrics (time_metric -1 matches no value) */
     /* the parent: the longest leading part ("a" of "a->b->c" when "a->b"
      * is not measured) that is a call path of the experiment */
     if ((x->byname = xcalloc(x->npath + 1, sizeof *x->byname)) == NULL)
@@ -701,6 +698,8 @@ static int emit_point(struct xe *x, struct imp_batch *b, const struct fmt_option
     }
     for (i = 0; i < n; i++)
         tmean[v[i].path] = excl[v[i].path] = NAN;
+    if (x->time_metric < 0)
+        r->runtime = NAN;
     if (buf_failed(&id))
         goto nomem;
     rc = imp_batch_commit(b, buf_str(&id), x->err);

@@ -21,6 +21,7 @@
  */
 #include <jansson.h>
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "common/xalloc.h"
@@ -170,12 +171,18 @@ static int one_test(struct imp_batch *b, json_t *t, size_t ti, const struct lnt_
     }
     if (measured == 0)
         return 0; /* a hash only: nothing measured */
-    if (time == NULL)
-        return imp_fail_field(err, b->file, field,
-                              "%s (%.64s) has no time (execution_time, compile_time or "
-                              "wall_time): a run needs one",
-                              field, name);
-    nsamples = json_is_array(time) ? json_array_size(time) : 1;
+    if (time != NULL)
+        nsamples = json_is_array(time) ? json_array_size(time) : 1;
+    else { /* no time (SPEC §16): runs without a runtime, as many as the
+              measures have samples */
+        nsamples = 1;
+        json_object_foreach(t, key, v)
+        {
+            if (!ignored(key) && json_is_array(v) && json_array_size(v) > nsamples)
+                nsamples = json_array_size(v);
+        }
+        tkey = "measures";
+    }
     if (nsamples == 0 || nsamples > LIMIT_IMPORT_REPS)
         return imp_fail_field(err, b->file, field, "%s.%s must hold 1 to %d samples",
                               field, tkey, LIMIT_IMPORT_REPS);
@@ -200,13 +207,15 @@ static int one_test(struct imp_batch *b, json_t *t, size_t ti, const struct lnt_
             return -1;
         if (r->metrics == NULL)
             return err_nomem(err);
-        if (sample(time, s, &r->runtime) != 0)
+        if (time == NULL)
+            r->runtime = NAN;
+        else if (sample(time, s, &r->runtime) != 0)
             return imp_fail_field(err, b->file, field, "%s.%s[%zu] is not a number",
                                   field, tkey, s);
         json_object_foreach(t, key, v)
         {
             double d;
-            if (strcmp(key, tkey) == 0 || ignored(key) || sample(v, s, &d) != 0)
+            if (v == time || ignored(key) || sample(v, s, &d) != 0)
                 continue;
             if (r->nmetrics >= LIMIT_METRICS)
                 return imp_fail_field(err, b->file, field, "%s has more than %d metrics",

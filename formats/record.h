@@ -10,6 +10,7 @@
 #ifndef PROPHECY_FORMATS_RECORD_H
 #define PROPHECY_FORMATS_RECORD_H
 
+#include <math.h>
 #include <stddef.h>
 
 /* A named number: one input (N = 1000) or one metric (mflops = 1596). */
@@ -39,6 +40,8 @@ struct run_record {
     const char *executable;
     const char *system;
     long long nprocs;
+    /* Seconds, or NAN when the run has no time of its own (SPEC §16: a file
+     * with metrics or kernels but no time metric); RUN_HAS_RUNTIME tells. */
     double runtime;
     const char *started_at; /* ISO 8601 or NULL */
     const char *submitter;  /* token name or "" */
@@ -55,6 +58,9 @@ struct run_record {
     struct rec_tag *tags;
     size_t ntags;
 };
+
+/* Whether a run's runtime is present (absent is NAN, stored as NULL). */
+#define RUN_HAS_RUNTIME(rt) (!isnan(rt))
 
 /* One system benchmark measurement (MPISR over L = 1024: 0.000078 s). */
 struct bench_record {

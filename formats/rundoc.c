@@ -267,9 +267,9 @@ int rundoc_parse(json_t *doc, arena *a, struct run_record *r, struct err *err)
         return err_invalid(err, "nprocs", "nprocs is larger than 100000000");
     r->nprocs = json_integer_value(v);
     v = json_object_get(doc, "runtime");
-    if (v == NULL)
-        return err_invalid(err, "runtime", "runtime is required");
-    if (get_number(v, "runtime", 1, &r->runtime, err) != 0)
+    if (v == NULL || json_is_null(v))
+        r->runtime = NAN; /* absent: only with a kernel or metric, below */
+    else if (get_number(v, "runtime", 1, &r->runtime, err) != 0)
         return -1;
     if (get_kvs(json_object_get(doc, "inputs"), "inputs", LIMIT_INPUTS, a, &r->inputs,
                 &r->ninputs, err) != 0 ||
@@ -277,6 +277,9 @@ int rundoc_parse(json_t *doc, arena *a, struct run_record *r, struct err *err)
                 &r->nmetrics, err) != 0 ||
         get_kernels(json_object_get(doc, "kernels"), a, r, err) != 0)
         return -1;
+    if (!RUN_HAS_RUNTIME(r->runtime) && r->nkernels == 0 && r->nmetrics == 0)
+        return err_invalid(err, "runtime",
+                           "runtime is required unless the run has a kernel or a metric");
     v = json_object_get(doc, "started_at");
     if (v != NULL && !json_is_null(v)) {
         if (!json_is_string(v) || !rundoc_valid_timestamp(json_string_value(v)))
@@ -360,7 +363,8 @@ json_t *rundoc_to_json(long long id, const struct run_record *r, const char *cre
     json_object_set_new(o, "system", json_string(r->system));
     json_object_set_new(o, "nprocs", json_integer(r->nprocs));
     json_object_set_new(o, "inputs", inputs);
-    json_object_set_new(o, "runtime", json_real(r->runtime));
+    json_object_set_new(
+        o, "runtime", RUN_HAS_RUNTIME(r->runtime) ? json_real(r->runtime) : json_null());
     json_object_set_new(o, "kernels", kernels);
     json_object_set_new(o, "metrics", metrics);
     json_object_set_new(o, "started_at",

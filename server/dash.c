@@ -57,7 +57,7 @@ struct view_config *dash_configs(arena *a, const struct db_config *c, int n)
         struct view_config x = {c[i].exe_id,      c[i].system_id,   c[i].nprocs,
                                 c[i].executable,  c[i].system,      c[i].inputs_json,
                                 c[i].runs,        c[i].last_run_id, c[i].sum_runtime,
-                                c[i].min_runtime, c[i].max_runtime};
+                                c[i].min_runtime, c[i].max_runtime, c[i].timed};
         out[i] = x;
     }
     return out;

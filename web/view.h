@@ -96,7 +96,8 @@ struct view_config {
     const char *executable, *system;
     const char *inputs_json; /* canonical JSON object of the inputs */
     long long runs, last_run_id;
-    double sum_runtime, min_runtime, max_runtime;
+    double sum_runtime, min_runtime, max_runtime; /* of its timed runs */
+    long long timed; /* runs with a runtime (SPEC §16); 0: none to plot */
 };
 
 /* One row of the runs table (db/summary.h struct db_page_row). */

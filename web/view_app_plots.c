@@ -174,7 +174,7 @@ static int scaling_plot(struct page *p, arena *a, const struct view_app *v,
                *cy = arena_alloc(a, g->n * sizeof *cy);
         const struct cfg *c0 = &cfgs[m[g->first].cfg];
         /* the series' base: its smallest x (members are sorted by x) */
-        double x0 = m[g->first].x, t0 = c0->c->sum_runtime / (double)c0->c->runs;
+        double x0 = m[g->first].x, t0 = c0->c->sum_runtime / (double)c0->c->timed;
         const char *lbl;
         if (pts == NULL || cx == NULL || cy == NULL) {
             buf_free(&label);
@@ -182,11 +182,11 @@ static int scaling_plot(struct page *p, arena *a, const struct view_app *v,
         }
         for (i = 0; i < g->n; i++) {
             const struct view_config *c = cfgs[m[g->first + i].cfg].c;
-            double t = c->sum_runtime / (double)c->runs, x = m[g->first + i].x;
+            double t = c->sum_runtime / (double)c->timed, x = m[g->first + i].x;
             pts[i].x = cx[i] = x;
             if (kind == PLOT_RUNTIME) {
                 pts[i].y = cy[i] = t;
-                pts[i].has_err = c->runs > 1 && c->max_runtime > c->min_runtime;
+                pts[i].has_err = c->timed > 1 && c->max_runtime > c->min_runtime;
                 pts[i].ymin = c->min_runtime;
                 pts[i].ymax = c->max_runtime;
             } else {
@@ -330,7 +330,7 @@ static size_t members(arena *a, const struct cfg *cfgs, size_t n, const char *xn
         json_t *val;
         int has = 1;
         double x = nprocs ? (double)c->nprocs : input_of(&cfgs[i], xname, &has);
-        if (!has)
+        if (!has || c->timed == 0) /* no runtime to plot (SPEC §16) */
             continue;
         buf_reset(&key);
         /* Names hold no control characters, so \x1f cannot collide. */
@@ -513,7 +513,7 @@ static void kernel_breakdown(struct page *p, json_t *ks, const long long *run_id
 
 static double mean_runtime(const struct cfg *c)
 {
-    return c->c->runs > 0 ? c->c->sum_runtime / (double)c->c->runs : NAN;
+    return c->c->timed > 0 ? c->c->sum_runtime / (double)c->c->timed : NAN;
 }
 
 /* Slowest first, then in configuration order. */

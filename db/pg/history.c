@@ -112,7 +112,7 @@ int pg_history_configs(db *d, const struct db_history_filter *f, int max, arena 
 
 static const char *const SQL_SERIES[3] = {
     "SELECT r.id, " AT ", r.vcs_commit, r.runtime FROM runs r WHERE r.config_id = "
-    "$1::bigint ORDER BY " AT ", r.id",
+    "$1::bigint AND r.runtime IS NOT NULL ORDER BY " AT ", r.id",
     "SELECT r.id, " AT ", r.vcs_commit, m.value FROM runs r JOIN run_metrics m ON "
     "m.run_id = r.id AND m.name = $2::text WHERE r.config_id = $1::bigint ORDER "
     "BY " AT ", r.id",
@@ -171,7 +171,8 @@ int pg_history_series(db *d, long long config_id, const char *y, arena *a,
  * the same order here, so that sums over a side add in the same order. */
 #define SIDE_PARTS                                                                       \
     "SELECT config_id, y, v FROM (SELECT 0 AS part, id, config_id, 'runtime' AS y, "     \
-    "runtime AS v FROM sel UNION ALL SELECT 1, s.id, s.config_id, 'kernel:' || k.name, " \
+    "runtime AS v FROM sel WHERE runtime IS NOT NULL UNION ALL SELECT 1, s.id, "         \
+    "s.config_id, 'kernel:' || k.name, "                                                 \
     "sum(k.time) FROM sel s JOIN kernels k ON k.run_id = s.id GROUP BY s.id, "           \
     "s.config_id, k.name UNION ALL SELECT 2, s.id, s.config_id, 'metric:' || m.name, "   \
     "m.value FROM sel s JOIN run_metrics m ON m.run_id = s.id) u ORDER BY part, id, y "  \
@@ -305,7 +306,10 @@ int pg_watches_all(db *d, arena *a, struct db_watch **out, struct err *err)
     "(" AT ", r.id) < (x.at_ms, x.id)"
 
 static const char *const SQL_WINDOW[3] = {
-    "SELECT r.runtime " BEFORE " ORDER BY " AT " DESC, r.id DESC LIMIT $2::bigint",
+    "SELECT v FROM (SELECT r.runtime AS v, " AT " AS at, r.id AS id " BEFORE
+    " ORDER BY " AT
+    " DESC, r.id DESC LIMIT $3::bigint) s WHERE v IS NOT NULL ORDER BY at DESC, id DESC "
+    "LIMIT $2::bigint",
     "SELECT v FROM (SELECT (SELECT m.value FROM run_metrics m WHERE m.run_id = r.id AND "
     "m.name = $3::text) AS v, " AT " AS at, r.id AS id " BEFORE " ORDER BY " AT
     " DESC, r.id DESC LIMIT $4::bigint) s WHERE v IS NOT NULL ORDER BY at DESC, id DESC "
@@ -326,7 +330,8 @@ int pg_history_window(db *d, long long run_id, const char *y, double value,
     (void)value; /* other servers store runs too: the window is read each time */
     if (kind < 0)
         return db_bad_y(y, err);
-    r = kind == 0 ? pg_params(d, SQL_WINDOW[0], err, "ii", run_id, window)
+    r = kind == 0 ? pg_params(d, SQL_WINDOW[0], err, "iii", run_id, window,
+                              window * DB_WINDOW_LOOKBACK)
                   : pg_params(d, SQL_WINDOW[kind], err, "iiti", run_id, window, name,
                               window * DB_WINDOW_LOOKBACK);
     if (r == NULL)

@@ -55,11 +55,11 @@ static const char SQL_RUN_INS[] =
     "t AS (INSERT INTO run_tags (run_id, key, value) SELECT r.id, key, value FROM r, "
     "jsonb_each_text($16::jsonb)), "
     "c AS (INSERT INTO run_configs (app_id, exe_id, system_id, nprocs, inputs, runs, "
-    "sum_runtime, min_runtime, max_runtime, last_run_id) "
-    "SELECT r.app_id, r.exe_id, r.system_id, r.nprocs, $17, 1, r.runtime, r.runtime, "
-    "r.runtime, r.id FROM r "
+    "sum_runtime, min_runtime, max_runtime, last_run_id, timed) "
+    "SELECT r.app_id, r.exe_id, r.system_id, r.nprocs, $17, 1, coalesce(r.runtime, 0), "
+    "r.runtime, r.runtime, r.id, (r.runtime IS NOT NULL)::int FROM r "
     "ON CONFLICT (app_id, exe_id, system_id, nprocs, inputs) DO UPDATE SET "
-    "runs = run_configs.runs + 1, "
+    "runs = run_configs.runs + 1, timed = run_configs.timed + excluded.timed, "
     "sum_runtime = run_configs.sum_runtime + excluded.sum_runtime, "
     "min_runtime = least(run_configs.min_runtime, excluded.min_runtime), "
     "max_runtime = greatest(run_configs.max_runtime, excluded.max_runtime), "
@@ -184,7 +184,7 @@ static int params(arena *a, const struct db_resolved *c, const struct run_record
     s->v[2] = num(a, "%lld", c->exe_id);
     s->v[3] = num(a, "%lld", c->sys_id);
     s->v[4] = num(a, "%lld", (long long)r->nprocs);
-    s->v[5] = num(a, "%.17g", r->runtime);
+    s->v[5] = RUN_HAS_RUNTIME(r->runtime) ? num(a, "%.17g", r->runtime) : NULL;
     s->v[6] = r->started_at;
     s->v[7] = r->submitter ? r->submitter : "";
     s->v[8] = now;
@@ -198,7 +198,8 @@ static int params(arena *a, const struct db_resolved *c, const struct run_record
     s->v[16] = buf_failed(&key) ? NULL : arena_strdup(a, buf_str(&key));
     buf_free(&key);
     for (int i = 1; i < RUN_PARAMS; i++)
-        if (s->v[i] == NULL && i != 6 && i != 9 && i != 10)
+        if (s->v[i] == NULL && i != 6 && i != 9 && i != 10 &&
+            !(i == 5 && !RUN_HAS_RUNTIME(r->runtime)))
             return err_nomem(err);
     return 0;
 }

@@ -18,11 +18,12 @@
 
 static const char SQL_CONFIG_ADD[] =
     "INSERT INTO run_configs (app_id, exe_id, system_id, nprocs, inputs, runs, "
-    "sum_runtime, min_runtime, max_runtime, last_run_id) "
-    "SELECT r.app_id, r.exe_id, r.system_id, r.nprocs, $2, 1, r.runtime, r.runtime, "
-    "r.runtime, r.id FROM runs r WHERE r.id = $1 "
+    "sum_runtime, min_runtime, max_runtime, last_run_id, timed) "
+    "SELECT r.app_id, r.exe_id, r.system_id, r.nprocs, $2, 1, coalesce(r.runtime, 0), "
+    "r.runtime, r.runtime, r.id, (r.runtime IS NOT NULL)::int FROM runs r WHERE r.id = "
+    "$1 "
     "ON CONFLICT (app_id, exe_id, system_id, nprocs, inputs) DO UPDATE SET "
-    "runs = run_configs.runs + 1, "
+    "runs = run_configs.runs + 1, timed = run_configs.timed + excluded.timed, "
     "sum_runtime = run_configs.sum_runtime + excluded.sum_runtime, "
     "min_runtime = least(run_configs.min_runtime, excluded.min_runtime), "
     "max_runtime = greatest(run_configs.max_runtime, excluded.max_runtime), "

@@ -154,13 +154,33 @@ static int user_version(db *d)
     return v;
 }
 
+/* Migration 12 edits stored table text (schema.sql): moving schema_version
+ * on is what makes SQLite parse the tables again. */
+static int bump_schema_version(db *d, struct err *err)
+{
+    sqlite3_stmt *st;
+    int v = -1;
+    char sql[64];
+    if (sqlite3_prepare_v2(SQ(d)->h, "PRAGMA schema_version", -1, &st, NULL) != SQLITE_OK)
+        return db_fail(d, err);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (v < 0)
+        return db_fail(d, err);
+    snprintf(sql, sizeof sql, "PRAGMA schema_version = %d", v + 1);
+    return db_exec(d, sql, err);
+}
+
 /* Migration step v's own work, inside its transaction: migration 11's
- * judgements are packed in C (db/sqlite/judged.c); the version is recorded. */
+ * judgements are packed in C (db/sqlite/judged.c); migration 13 edits stored
+ * table text, so schema_version moves on; the version is recorded. */
 static int migration_finish(db *d, int v, struct err *err)
 {
     char setv[64];
     snprintf(setv, sizeof setv, "PRAGMA user_version = %d", v);
-    if (v == 11 && sq_judged_migrate(d, err) != 0)
+    if ((v == 11 && sq_judged_migrate(d, err) != 0) ||
+        (v == 13 && bump_schema_version(d, err) != 0))
         return -1;
     return db_exec(d, setv, err);
 }

@@ -172,7 +172,8 @@ int sq_history_series(db *d, long long config_id, const char *y, arena *a,
     "(SELECT x.id FROM executables x WHERE x.app_id = ?1 AND x.name = ?2)) AND (?3 IS "  \
     "NULL OR r.system_id = (SELECT y.id FROM systems y WHERE y.name = ?3)) AND (?4 = 0 " \
     "OR r.nprocs = ?4) AND " SQ_INPUTS_MATCH(                                            \
-        "?5", "c.inputs") ") SELECT config_id, 'runtime', runtime FROM sel "             \
+        "?5", "c.inputs") ") SELECT config_id, 'runtime', runtime FROM sel WHERE "       \
+                          "runtime IS NOT NULL "                                         \
                           "UNION ALL SELECT s.config_id, 'kernel:' || k.name, "          \
                           "sum(k.time) FROM sel s JOIN "                                 \
                           "kernels k ON k.run_id = s.id GROUP BY s.id, k.name "          \

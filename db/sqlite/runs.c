@@ -114,7 +114,10 @@ int sq_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
         sqlite3_bind_int64(st, 3, c.exe_id);
         sqlite3_bind_int64(st, 4, c.sys_id);
         sqlite3_bind_int64(st, 5, r->nprocs);
-        sqlite3_bind_double(st, 6, r->runtime);
+        if (RUN_HAS_RUNTIME(r->runtime))
+            sqlite3_bind_double(st, 6, r->runtime);
+        else
+            sqlite3_bind_null(st, 6);
         if (r->started_at)
             sqlite3_bind_text(st, 7, r->started_at, -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 8, r->submitter ? r->submitter : "", -1, SQLITE_STATIC);

@@ -32,7 +32,7 @@ static const char SQL_END[] =
     "config_id = ?1 ORDER BY last_at DESC, last_id DESC LIMIT 1";
 static const char SQL_REST[] =
     "SELECT r.id, r.at_ms, r.vcs_commit, r.runtime FROM runs r WHERE r.config_id = ?1 "
-    "AND (r.at_ms, r.id) > (?2, ?3) ORDER BY r.at_ms, r.id";
+    "AND (r.at_ms, r.id) > (?2, ?3) AND r.runtime IS NOT NULL ORDER BY r.at_ms, r.id";
 static const char SQL_CHUNK_INS[] =
     "INSERT INTO series_chunks (config_id, last_at, last_id, n, points) "
     "VALUES (?1, ?2, ?3, ?4, ?5)";

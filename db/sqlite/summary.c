@@ -18,13 +18,17 @@
  * migration's backfill wrote with json_group_object (db/codec.c). */
 static const char SQL_CONFIG_ADD[] =
     "INSERT INTO run_configs (app_id, exe_id, system_id, nprocs, inputs, runs, "
-    "sum_runtime, min_runtime, max_runtime, last_run_id) "
+    "sum_runtime, min_runtime, max_runtime, last_run_id, timed) "
     "SELECT r.app_id, r.exe_id, r.system_id, r.nprocs, ?2, "
-    "1, r.runtime, r.runtime, r.runtime, r.id FROM runs r WHERE r.id = ?1 "
+    "1, coalesce(r.runtime, 0), r.runtime, r.runtime, r.id, r.runtime IS NOT NULL "
+    "FROM runs r WHERE r.id = ?1 "
     "ON CONFLICT (app_id, exe_id, system_id, nprocs, inputs) DO UPDATE SET "
-    "runs = runs + 1, sum_runtime = sum_runtime + excluded.sum_runtime, "
-    "min_runtime = min(min_runtime, excluded.min_runtime), "
-    "max_runtime = max(max_runtime, excluded.max_runtime), "
+    "runs = runs + 1, timed = timed + excluded.timed, "
+    "sum_runtime = sum_runtime + excluded.sum_runtime, "
+    "min_runtime = coalesce(min(min_runtime, excluded.min_runtime), min_runtime, "
+    "excluded.min_runtime), "
+    "max_runtime = coalesce(max(max_runtime, excluded.max_runtime), max_runtime, "
+    "excluded.max_runtime), "
     "last_run_id = max(last_run_id, excluded.last_run_id) RETURNING id";
 /* The run's configuration, for the series index (migration 3), and the
  * packed series chunks it makes stale (migration 10: those that end at or

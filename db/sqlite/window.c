@@ -110,11 +110,12 @@ static unsigned bucket_of(long long config_id, const char *y)
     return (unsigned)(h % BUCKETS);
 }
 
-/* How many runs back a window of `window` looks: every run has a runtime; a
- * metric or kernel may be missing, so up to DB_WINDOW_LOOKBACK x window. */
+/* How many runs back a window of `window` looks: a runtime (SPEC §16), a
+ * metric or a kernel may be missing, so up to DB_WINDOW_LOOKBACK x window. */
 static long long look_back(int kind, long long window)
 {
-    return kind == 0 ? window : window * DB_WINDOW_LOOKBACK;
+    (void)kind;
+    return window * DB_WINDOW_LOOKBACK;
 }
 
 /* Steps SQL_LAST over the `rows` runs before run_id, latest first, into

@@ -152,6 +152,12 @@ st, b = S.post("/api/v1/watches", {"detector": {"model": MODEL}})
 assert st == 201, b
 S.post("/api/v1/runs", run_doc(application="copied", inputs={"N": 400, "L": 64.5},
                                runtime=5.4, started_at=day(8)))
+# a run without a runtime (SPEC §16) stays without one through both copies
+NORT = run_doc(application="copied", inputs={"N": 400, "L": 64.5}, started_at=day(8),
+               metrics={"flops": 7.0})
+del NORT["runtime"]
+st, b = S.post("/api/v1/runs", NORT)
+assert st == 201, b
 # a deleted run leaves ids with a gap and kernel counters as they are
 st, b = S.post("/api/v1/runs", run_doc(application="copied", runtime=3.0,
                                        kernels=[{"name": "gone", "time": 1.0}],
@@ -178,6 +184,11 @@ def sqlite_to_postgresql_to_sqlite():
     assert r.returncode == 0, r.stderr
     a = rows(A)
     assert rows(B) == a
+    for path in (A, B):
+        con = sqlite3.connect(path)
+        assert con.execute("SELECT count(*) FROM runs WHERE runtime IS NULL").fetchone() \
+            == (1,)
+        con.close()
     assert a["counts"] == [(1, 5, 1), (2, 1, 0)], a["counts"]
 
 

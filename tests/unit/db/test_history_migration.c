@@ -1,4 +1,4 @@
-/* Migration 3 on a database written by migration 2: every run gets its
+/* Migrations 3 to 13 on a database written by migration 2: every run gets its
  * configuration (config_id) and the series reads them in time order (the
  * instant, migration 8's at_ms, whatever offset from UTC the text carries),
  * templates keep their rows and ids (and may now share a name across
@@ -8,10 +8,12 @@
 #include "db/catalog.h"
 #include "db/history.h"
 #include "db/query.h"
+#include "db/runs.h"
 #include "db/sqlite/sql.h"
 #include "tests/harness.h"
 #include "tests/unit/db/run_times.h"
 
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,9 +143,63 @@ static void test_backfill(void)
     CHECK_INT(json_integer_value(json_object_get(v, "last_run_id")), 3);
     json_decref(v);
     CHECK_INT(db_run_delete(d, 4, &e), 0);
+    v = dq_one(d, "c", "SELECT count(*) AS n FROM run_configs WHERE nprocs = 4", &e, "");
+    CHECK_INT(json_integer_value(json_object_get(v, "n")), 1);
+    json_decref(v);
     v = dq_one(d, "c", "SELECT count(*) AS n FROM run_configs WHERE nprocs = 8", &e, "");
     CHECK_INT(json_integer_value(json_object_get(v, "n")), 0);
     json_decref(v);
+    /* migration 13: the stored runs keep their times and count as timed, and
+     * a run without one is stored as NULL beside them */
+    v = dq_one(d, "c", "SELECT timed, runs FROM run_configs WHERE nprocs = 4", &e, "");
+    CHECK_INT(json_integer_value(json_object_get(v, "timed")), 2);
+    json_decref(v);
+    {
+        static struct rec_kv in[1] = {{"N", 10}}, m[1] = {{"metr", 7.5}};
+        struct run_record r = {0};
+        struct db_run_row row;
+        long long id = 0;
+        int existed = 0;
+        r.application = "a";
+        r.executable = "x";
+        r.system = "s";
+        r.nprocs = 4;
+        r.runtime = NAN;
+        r.inputs = in;
+        r.ninputs = 1;
+        r.metrics = m;
+        r.nmetrics = 1;
+        CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), 0);
+        v = dq_one(d, "c",
+                   "SELECT runs, timed, sum_runtime, min_runtime, max_runtime FROM "
+                   "run_configs WHERE nprocs = 4",
+                   &e, "");
+        CHECK_INT(json_integer_value(json_object_get(v, "runs")), 3);
+        CHECK_INT(json_integer_value(json_object_get(v, "timed")), 2);
+        CHECK_NEAR(json_real_value(json_object_get(v, "sum_runtime")), 3.0, 0);
+        CHECK_NEAR(json_real_value(json_object_get(v, "min_runtime")), 1.0, 0);
+        CHECK_NEAR(json_real_value(json_object_get(v, "max_runtime")), 2.0, 0);
+        json_decref(v);
+        v = dq_one(d, "n", "SELECT count(*) AS n FROM runs WHERE runtime IS NULL", &e,
+                   "");
+        CHECK_INT(json_integer_value(json_object_get(v, "n")), 1);
+        json_decref(v);
+        CHECK_INT(db_run_get(d, id, a, &row, &e), 1);
+        CHECK(isnan(row.run.runtime));
+        /* the series of runtime skips it; its metric's series has it */
+        CHECK_INT(db_history_configs(d, &f, 10, a, &c, &e), 1);
+        CHECK_INT(db_history_series(d, c[0].id, "runtime", a, &p, &e), 2);
+        CHECK_INT(db_history_series(d, c[0].id, "metric:metr", a, &p, &e), 1);
+        CHECK_INT(db_run_delete(d, id, &e), 0);
+        v = dq_one(d, "c", "SELECT runs, timed FROM run_configs WHERE nprocs = 4", &e,
+                   "");
+        CHECK_INT(json_integer_value(json_object_get(v, "runs")), 2);
+        CHECK_INT(json_integer_value(json_object_get(v, "timed")), 2);
+        json_decref(v);
+        v = dq_one(d, "ok", "PRAGMA integrity_check", &e, "");
+        CHECK_STR(json_string_value(json_object_get(v, "integrity_check")), "ok");
+        json_decref(v);
+    }
     db_close(d);
     arena_free(a);
 }

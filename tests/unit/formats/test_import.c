@@ -44,7 +44,10 @@ static int take_runs(void *ctx, const struct run_record *r, size_t n, struct err
         buf_init(&b, 1 << 20);
         buf_printf(&b, "%s|%s|%s|np=%lld|rt=", r[i].application, r[i].executable,
                    r[i].system, r[i].nprocs);
-        buf_num(&b, r[i].runtime);
+        if (RUN_HAS_RUNTIME(r[i].runtime))
+            buf_num(&b, r[i].runtime);
+        else
+            buf_puts(&b, "none");
         kvs(&b, "in", r[i].inputs, r[i].ninputs);
         kvs(&b, "m", r[i].metrics, r[i].nmetrics);
         buf_puts(&b, "|k:");
@@ -399,6 +402,46 @@ static void test_extrap_jsonl_batches(void)
     buf_free(&b);
 }
 
+/* SPEC §16: a file without a time metric imports; its runs have no runtime,
+ * the kernels carry the metrics, and each metric summed over the root paths
+ * (never nested ones) is a run metric. */
+static void test_extrap_no_time(void)
+{
+    static const char text[] =
+        "{\"parameters\": [\"p\"], \"measurements\": {"
+        "\"main\": {\"visits\": [{\"point\": [2], \"values\": [5]}]},"
+        "\"main->solve\": {\"visits\": [{\"point\": [2], \"values\": [3]}]},"
+        "\"io\": {\"visits\": [{\"point\": [2], \"values\": [1]}]}}}";
+    struct got g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+    struct fmt_file f = {"x.json", text, strlen(text)};
+    CHECK_INT(fmt_parse("extrap-json", &f, 1, NULL, &sink, &e), 0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0], "x|x|unknown|np=2|rt=none|in:|m:visits=6|k:main=0{\"visits\": "
+                         "5};main/solve=0{\"visits\": 3};io=0{\"visits\": 1}");
+    got_free(&g);
+}
+
+/* LNT tests measuring no time (a code-size suite): runs without a runtime,
+ * one per sample of their measures (SPEC §16). */
+static void test_lnt_no_time(void)
+{
+    static const char text[] =
+        "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, "
+        "\"run\": {}, \"tests\": [{\"name\": \"t\", \"code_size\": [7, 9], "
+        "\"mem_bytes\": 3}]}";
+    struct got g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+    struct fmt_file f = {"x.json", text, strlen(text)};
+    CHECK_INT(fmt_parse("lnt-json", &f, 1, NULL, &sink, &e), 0);
+    CHECK_INT(g.n, 2);
+    CHECK_STR(g.line[0], "nts|t|m|np=1|rt=none|in:|m:code_size=7,mem_bytes=3|k:");
+    CHECK_STR(g.line[1], "nts|t|m|np=1|rt=none|in:|m:code_size=9,mem_bytes=3|k:");
+    got_free(&g);
+}
+
 static void test_caliper(void)
 {
     struct got g = {0};
@@ -721,10 +764,12 @@ static void test_bmf(void)
               "666666|k:");
     CHECK_STR(g.line[1], "results|build|unknown|np=1|rt=42.5|in:|m:build-time=42.5|k:");
     got_free(&g);
-    CHECK_INT(import("bmf", "bmf/malformed.json", NULL, &g, &e), -1);
-    CHECK_STR(e.message, "malformed.json: benchmark bench_a has no time measure (latency "
-                         "or build-time): a run without a run time cannot be stored");
-    CHECK_INT(g.n, 0);
+    /* no latency or build-time (SPEC §16): a run without a runtime, its
+     * measures its metrics */
+    CHECK_INT(import("bmf", "bmf/malformed.json", NULL, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0], "malformed|bench_a|unknown|np=1|rt=none|in:|m:throughput=10|k:");
+    got_free(&g);
     /* the v1 draft: a list of {parameters, measures}; numbers are inputs,
      * words name the executable; measures of any name, every number kept */
     err_clear(&e);
@@ -896,12 +941,6 @@ static void test_malformed_json_formats(void)
          "\"tests\": []}",
          "x.json: format_version must be \"2\" (or a version 1 report with \"Machine\", "
          "\"Run\" and \"Tests\")"},
-        {"lnt-json",
-         "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, "
-         "\"run\": {}, \"tests\": [{\"name\": \"t\", \"code_size\": 1}]}",
-         "x.json: tests[0] (t) has no time (execution_time, compile_time or wall_time): "
-         "a "
-         "run needs one"},
         /* the run rules of POST /api/v1/runs (issue 34 item 7) */
         {"lnt-json",
          "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, \"run\": "
@@ -933,11 +972,6 @@ static void test_malformed_json_formats(void)
          "{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"time\": "
          "[{\"point\": [1, 2], \"values\": [1]}]}}}",
          "x.json: measurements.a.time[0].point must hold 1 coordinates"},
-        {"extrap-json",
-         "{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"visits\": "
-         "[{\"point\": [1], \"values\": [1]}]}}}",
-         "x.json: no metric is named time or runtime: a run needs kernel times (in "
-         "seconds)"},
         {"extrap-json",
          "{\"parameters\": [\"p\"], \"measurements\": {\"a\": {\"time\": "
          "[{\"point\": [0.5], \"values\": [1]}]}}}",
@@ -1016,6 +1050,8 @@ int main(void)
     RUN(test_extrap_text_blanks);
     RUN(test_extrap_jsonl);
     RUN(test_extrap_jsonl_batches);
+    RUN(test_extrap_no_time);
+    RUN(test_lnt_no_time);
     RUN(test_caliper);
     RUN(test_caliper_chain);
     RUN(test_tau);

@@ -217,9 +217,9 @@ static void app_fn(struct page *p, const void *d)
 static void test_app(void)
 {
     struct view_config cfg[3] = {
-        {1, 1, 1, "a.out", "SP2", "{\"N\":1000.0}", 2, 11, 20.0, 9.0, 11.0},
-        {1, 1, 2, "a.out", "SP2", "{\"N\":1000.0}", 1, 12, 5.5, 5.5, 5.5},
-        {1, 1, 4, "a.out", "SP2", "{\"N\":1000.0}", 1, 13, 3.0, 3.0, 3.0},
+        {1, 1, 1, "a.out", "SP2", "{\"N\":1000.0}", 2, 11, 20.0, 9.0, 11.0, 2},
+        {1, 1, 2, "a.out", "SP2", "{\"N\":1000.0}", 1, 12, 5.5, 5.5, 5.5, 1},
+        {1, 1, 4, "a.out", "SP2", "{\"N\":1000.0}", 1, 13, 3.0, 3.0, 3.0, 1},
     };
     struct rec_kv in[] = {{"N", 1000}};
     struct view_run_row rows[2] = {
@@ -351,9 +351,9 @@ static void test_app_csv(void)
 static void test_app_breakdown_by_configuration(void)
 {
     struct view_config cfg[3] = {
-        {1, 1, 4, "a.out", "SP2", "{\"N\":1000.0}", 1, 31, 9.0, 9.0, 9.0},
-        {1, 1, 4, "a.out", "SP2", "{\"N\":200.0}", 1, 37, 2.0, 2.0, 2.0},
-        {1, 1, 4, "a.out", "SP2", "{\"N\":50.0}", 1, 35, 0.5, 0.5, 0.5},
+        {1, 1, 4, "a.out", "SP2", "{\"N\":1000.0}", 1, 31, 9.0, 9.0, 9.0, 1},
+        {1, 1, 4, "a.out", "SP2", "{\"N\":200.0}", 1, 37, 2.0, 2.0, 2.0, 1},
+        {1, 1, 4, "a.out", "SP2", "{\"N\":50.0}", 1, 35, 0.5, 0.5, 0.5, 1},
     };
     struct view_app v = {0};
     long long ids[2 * VIEW_APP_MAX_BARS];
@@ -393,9 +393,9 @@ static void test_app_breakdown_by_configuration(void)
 static void test_app_suite_bars(void)
 {
     struct view_config cfg[3] = {
-        {1, 1, 1, "BM_fast", "box", "{}", 2, 31, 2e-6, 0.9e-6, 1.1e-6},
-        {2, 1, 1, "BM_slow", "box", "{}", 1, 32, 2.0, 2.0, 2.0},
-        {3, 1, 1, "BM_mid", "box", "{}", 4, 33, 4e-3, 1e-3, 1e-3},
+        {1, 1, 1, "BM_fast", "box", "{}", 2, 31, 2e-6, 0.9e-6, 1.1e-6, 2},
+        {2, 1, 1, "BM_slow", "box", "{}", 1, 32, 2.0, 2.0, 2.0, 1},
+        {3, 1, 1, "BM_mid", "box", "{}", 4, 33, 4e-3, 1e-3, 1e-3, 4},
     };
     struct view_app v = {0};
     const char *slow, *mid, *fast;
