@@ -6,6 +6,7 @@
  */
 #include "core/history.h"
 #include "common/arena.h"
+#include "core/alerts.h"
 #include "core/watch.h"
 #include "db/history.h"
 #include "common/buf.h"

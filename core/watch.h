@@ -42,26 +42,4 @@ json_t *watch_list(db *d, struct err *err);
 /* GET /api/v1/models/{id}/ledger (new reference) or NULL (404). */
 json_t *watch_ledger(db *d, long long model_id, struct err *err);
 
-/* Alerts by state (NULL any; else one of the four, 400 otherwise) or one
- * id (> 0), as the API shows them; new reference or NULL. */
-json_t *alert_list(db *d, const char *state, long long id, struct err *err);
-/* GET /api/v1/alerts: the page f selects (state checked, 400; limit 1 to
- * LIMIT_ALERTS_PAGE, 400) as {"alerts": [...], "next": id or null}, where
- * next is the `before` of the following page. New reference or NULL. */
-struct db_alert_filter;
-json_t *alert_page(db *d, const struct db_alert_filter *f, struct err *err);
-/* The alerts of ids[0..n) (one batch's, core/ingest.h), in the order the
- * batch raised them, read with one query. New reference or NULL. */
-json_t *alert_batch(db *d, const long long *ids, size_t n, struct err *err);
-/* GET /api/v1/alert-groups (SPEC §17): the groups holding an alert in state
- * (NULL any; else checked, 400), newest first, at most LIMIT_ALERT_GROUPS:
- * {"groups": [{"id", "commit", "alerts": [ids in that state],
- * "configurations": N, "worst_ratio": R}]}, where a group is the alerts one
- * commit raised and worst_ratio the ratio (value over expected) farthest
- * from 1. New reference or NULL. PATCH .../{id} is db_alert_group_set_state
- * with the state alert_check_state accepts. */
-json_t *alert_groups(db *d, const char *state, struct err *err);
-/* Checks a PATCH body {"state": ...}: returns the state or NULL (422). */
-const char *alert_check_state(json_t *body, struct err *err);
-
 #endif

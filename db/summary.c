@@ -240,12 +240,14 @@ long long db_runs_rank(db *d, const struct db_page_query *q, struct err *err)
 static const char SQ_PAGE_ROWS[] =
     "SELECT j.key, r.id, e.name, s.name, r.nprocs, r.runtime, r.started_at, "
     "r.created_at, (SELECT count(*) FROM kernels k WHERE k.run_id = r.id), "
-    "r.vcs_commit, r.vcs_branch FROM json_each(?1) j JOIN runs r ON r.id = j.value JOIN executables e ON "
+    "r.vcs_commit, r.vcs_branch FROM json_each(?1) j JOIN runs r ON r.id = j.value JOIN "
+    "executables e ON "
     "e.id = r.exe_id JOIN systems s ON s.id = r.system_id";
 static const char PG_PAGE_ROWS[] =
     "SELECT j.ord - 1, r.id, e.name, s.name, r.nprocs, r.runtime, r.started_at, "
     "r.created_at, (SELECT count(*) FROM kernels k WHERE k.run_id = r.id), "
-    "r.vcs_commit, r.vcs_branch FROM unnest(?1::bigint[]) WITH ORDINALITY j(id, ord) JOIN runs r ON r.id = j.id "
+    "r.vcs_commit, r.vcs_branch FROM unnest(?1::bigint[]) WITH ORDINALITY j(id, ord) "
+    "JOIN runs r ON r.id = j.id "
     "JOIN executables e ON e.id = r.exe_id JOIN systems s ON s.id = r.system_id";
 static const char SQ_PAGE_INPUTS[] =
     "SELECT j.key, i.name, i.value FROM json_each(?1) j JOIN run_inputs i ON "

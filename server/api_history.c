@@ -6,6 +6,7 @@
 #include "common/buf.h"
 #include "core/catalog.h"
 #include "core/history.h"
+#include "core/alerts.h"
 #include "core/watch.h"
 #include "db/history.h"
 #include "formats/limits.h"
@@ -303,19 +304,12 @@ int api_alerts_list(struct req *r)
     return http_json(r, 200, v);
 }
 
+/* Both read back inside the job: the answer is the alert (group) as now
+ * stored; the job may run twice (db/writer.h). */
 static int alert_state_job(db *d, struct hist_write *w, struct err *err)
 {
-    json_t *rows;
-    if (db_alert_set_state(d, w->id, w->state, err) != 0)
-        return -1;
-    /* Read back inside the job: the answer is the alert as now stored. */
-    rows = alert_list(d, NULL, w->id, err);
-    if (rows == NULL)
-        return -1;
-    json_decref(w->answer); /* the job may run twice (db/writer.h) */
-    w->answer = json_incref(json_array_get(rows, 0));
-    json_decref(rows);
-    return 0;
+    json_decref(w->answer);
+    return alert_triage(d, w->id, w->state, 0, &w->answer, err);
 }
 
 int api_alert_patch(struct req *r)
@@ -361,27 +355,8 @@ int api_alert_groups(struct req *r)
 
 static int group_state_job(db *d, struct hist_write *w, struct err *err)
 {
-    json_t *groups, *g;
-    size_t i;
-    if (db_alert_group_set_state(d, w->id, w->state, err) != 0)
-        return -1;
-    /* Read back inside the job: the group as now stored. */
-    groups = alert_groups(d, NULL, err);
-    if (groups == NULL)
-        return -1;
-    json_decref(w->answer); /* the job may run twice (db/writer.h) */
-    w->answer = NULL;
-    json_array_foreach(json_object_get(groups, "groups"), i, g)
-    {
-        if (json_integer_value(json_object_get(g, "id")) == w->id) {
-            w->answer = json_incref(g);
-            json_object_set_new(w->answer, "state", json_string(w->state));
-        }
-    }
-    json_decref(groups);
-    if (w->answer == NULL)
-        w->answer = json_pack("{s:I, s:s}", "id", (json_int_t)w->id, "state", w->state);
-    return w->answer ? 0 : err_nomem(err);
+    json_decref(w->answer);
+    return alert_triage(d, w->id, w->state, 1, &w->answer, err);
 }
 
 int api_alert_group_patch(struct req *r)

@@ -12,6 +12,7 @@
  * of web/view_history.c. Nothing here knows SQL or HTML.
  */
 #include "core/history.h"
+#include "core/alerts.h"
 #include "core/watch.h"
 #include "db/history.h"
 #include "formats/form.h"
@@ -77,8 +78,10 @@ struct triage {
 static int triage_job(db *d, void *arg, struct err *err)
 {
     struct triage *t = arg;
-    return t->group ? db_alert_group_set_state(d, t->id, t->state, err)
-                    : db_alert_set_state(d, t->id, t->state, err);
+    json_t *answer;
+    int rc = alert_triage(d, t->id, t->state, t->group, &answer, err);
+    json_decref(answer); /* the page goes back to /alerts */
+    return rc;
 }
 
 static int triage_finish(struct req *r)

@@ -6,6 +6,7 @@
 #include "common/buf.h"
 #include "core/history.h"
 #include "core/ingest.h"
+#include "core/alerts.h"
 #include "core/watch.h"
 #include "db/history.h"
 #include "models/detect.h"
