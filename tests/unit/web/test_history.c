@@ -323,9 +323,13 @@ static void test_view_series(void)
     CHECK(strstr(html, "watched by <a href=\"/models/7\">model 7</a>") != NULL);
     CHECK(strstr(html, "<svg class=\"wide\" ") != NULL);
     CHECK(strstr(html, "<svg class=\"narrow\" ") != NULL);
-    CHECK(strstr(html, "<li>Shifted at commit <code>" EVIL_TEXT
-                       "</code>, <a href=\"/runs/13\">run 13</a>, 2026-11-27 08:30 (from "
-                       "900 ms to 2 s)</li>") != NULL); /* runtimes in their unit */
+    /* the culprit range: the commit before the shift .. the shift's own;
+     * runtimes in their unit */
+    CHECK(strstr(html,
+                 "<li>Shifted at commit <code>" EVIL_TEXT
+                 "</code>, <a href=\"/runs/13\">run 13</a>, 2026-11-27 08:30; culprit "
+                 "range <code class=\"range\">c2.." EVIL_TEXT
+                 "</code> (from 900 ms to 2 s)</li>") != NULL);
     CHECK(strstr(html, "<h2 id=\"alerts\">Alerts</h2>") != NULL);
     newest = strstr(html, "<td>2026-11-28 08:30</td>");
     oldest = strstr(html, "<td>2026-11-24 08:30</td>");
