@@ -170,7 +170,8 @@ test("CSV download is exactly the filtered table", async ({ server, browser }) =
   const path = await download.path();
   const { readFileSync } = await import("node:fs");
   const lines = readFileSync(path, "utf8").split("\r\n").filter((l) => l);
-  assert(lines[0] === "run,executable,system,nprocs,N,runtime,kernels,stored", lines[0]);
+  assert(lines[0] === "run,executable,system,nprocs,N,runtime,kernels,stored,commit,branch",
+         lines[0]);
   const rows = lines.slice(1).map((l) => l.split(","));
   assert(rows.length === total && total === 40, `${rows.length} rows for ${total} runs`);
   assert(rows.every((r) => r[2] === "fx-b"), "only the filtered system");
