@@ -35,10 +35,13 @@ static int runs(void *ctx, const struct run_record *r, size_t n, struct err *err
     for (size_t i = 0; i < n; i++) {
         *total += touch(r[i].application) + touch(r[i].executable) + touch(r[i].system) +
                   touch(r[i].commit) + touch(r[i].branch) + touch(r[i].started_at);
-        /* The upload rules (SPEC §4): a runtime is finite and non-negative;
-         * 0 is a legal measurement (a run shorter than its clock resolution). */
-        if (r[i].uid == NULL || r[i].nprocs < 1 || !isfinite(r[i].runtime) ||
-            r[i].runtime < 0)
+        /* The upload rules (SPEC §4, §16): a runtime is finite and
+         * non-negative (0 is a legal measurement: a run shorter than its
+         * clock resolution), or absent (NAN) in a run that carries a kernel
+         * or a metric. */
+        if (r[i].uid == NULL || r[i].nprocs < 1 ||
+            (isnan(r[i].runtime) ? r[i].nkernels + r[i].nmetrics == 0
+                                 : !isfinite(r[i].runtime) || r[i].runtime < 0))
             __builtin_trap();
         for (size_t k = 0; k < r[i].nkernels; k++) {
             *total += touch(r[i].kernels[k].name) + touch(r[i].kernels[k].metrics_json);
