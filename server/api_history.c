@@ -312,7 +312,16 @@ static int alert_state_job(db *d, struct hist_write *w, struct err *err)
     return alert_triage(d, w->id, w->state, 0, &w->answer, err);
 }
 
-int api_alert_patch(struct req *r)
+static int group_state_job(db *d, struct hist_write *w, struct err *err)
+{
+    json_decref(w->answer);
+    return alert_triage(d, w->id, w->state, 1, &w->answer, err);
+}
+
+/* PATCH of an alert's or a group's state ({"state": ...}): what (in
+ * messages), then the job that sets it. */
+static int state_patch(struct req *r, const char *what,
+                       int (*job)(db *, struct hist_write *, struct err *))
 {
     struct err e = {0};
     struct hist_write *w;
@@ -320,7 +329,7 @@ int api_alert_patch(struct req *r)
     const char *state;
     long long id;
 
-    if (path_id(r, "alert", &id, &e) != 0)
+    if (path_id(r, what, &id, &e) != 0)
         return http_error(r, &e);
     body = http_body_json(r, &e);
     if (body == NULL)
@@ -330,7 +339,7 @@ int api_alert_patch(struct req *r)
         json_decref(body);
         return http_error(r, &e);
     }
-    w = new_write(r, alert_state_job, 200);
+    w = new_write(r, job, 200);
     if (w == NULL) {
         json_decref(body);
         return nomem(r);
@@ -339,6 +348,11 @@ int api_alert_patch(struct req *r)
     w->state = state; /* borrowed from body, released in write_finish */
     w->body = body;
     return defer(r, w);
+}
+
+int api_alert_patch(struct req *r)
+{
+    return state_patch(r, "alert", alert_state_job);
 }
 
 int api_alert_groups(struct req *r)
@@ -353,39 +367,9 @@ int api_alert_groups(struct req *r)
     return http_json(r, 200, v);
 }
 
-static int group_state_job(db *d, struct hist_write *w, struct err *err)
-{
-    json_decref(w->answer);
-    return alert_triage(d, w->id, w->state, 1, &w->answer, err);
-}
-
 int api_alert_group_patch(struct req *r)
 {
-    struct err e = {0};
-    struct hist_write *w;
-    json_t *body;
-    const char *state;
-    long long id;
-
-    if (path_id(r, "alert group", &id, &e) != 0)
-        return http_error(r, &e);
-    body = http_body_json(r, &e);
-    if (body == NULL)
-        return http_error(r, &e);
-    state = alert_check_state(body, &e);
-    if (state == NULL) {
-        json_decref(body);
-        return http_error(r, &e);
-    }
-    w = new_write(r, group_state_job, 200);
-    if (w == NULL) {
-        json_decref(body);
-        return nomem(r);
-    }
-    w->id = id;
-    w->state = state; /* borrowed from body, released in write_finish */
-    w->body = body;
-    return defer(r, w);
+    return state_patch(r, "alert group", group_state_job);
 }
 
 /* The alerts an upload raised, for its answer (core/ingest.h's in->alerts). */
