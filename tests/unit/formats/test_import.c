@@ -9,6 +9,7 @@
 #include "common/xalloc.h"
 #include "formats/formats.h"
 #include "formats/limits.h"
+#include "tests/data_file.h"
 #include "tests/harness.h"
 
 #include <stdio.h>
@@ -101,35 +102,6 @@ static void got_free(struct got *g)
     memset(g, 0, sizeof *g);
 }
 
-static char *slurp(const char *rel, size_t *len)
-{
-    char path[1024];
-    const char *root = getenv("PROPHECY_TEST_DATA");
-    FILE *f;
-    char *data;
-    long n;
-
-    snprintf(path, sizeof path, "%s/import/%s", root ? root : "tests/data", rel);
-    f = fopen(path, "rb");
-    if (f == NULL) {
-        fprintf(stderr, "cannot open %s\n", path);
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    data = xmalloc((size_t)n + 1);
-    if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
-        xfree(data);
-        data = NULL;
-    }
-    fclose(f);
-    if (data)
-        data[n] = '\0';
-    *len = (size_t)n;
-    return data;
-}
-
 /* Imports fixture `rel` (named by its base name) with format `fmt`. */
 static int import(const char *fmt, const char *rel, const struct fmt_options *opt,
                   struct got *g, struct err *e)
@@ -137,7 +109,7 @@ static int import(const char *fmt, const char *rel, const struct fmt_options *op
     struct fmt_sink sink = {take_runs, take_benchmarks, g, NULL};
     struct fmt_file f;
     size_t len = 0;
-    char *data = slurp(rel, &len);
+    char *data = data_file(rel, &len);
     const char *slash = strrchr(rel, '/');
     int rc;
 
@@ -209,7 +181,7 @@ static void test_detect(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         size_t len;
-        char *data = slurp(cases[i].rel, &len);
+        char *data = data_file(cases[i].rel, &len);
         struct fmt_file f = {strrchr(cases[i].rel, '/') + 1, data, len};
         const struct fmt_format *fmt;
         if (strncmp(cases[i].rel, "tau/", 4) == 0)
@@ -576,7 +548,7 @@ static void test_tau_multi(void)
     for (int i = 0; i < 4; i++) {
         size_t len;
         snprintf(path, sizeof path, "tau/multi/%s", names[i]);
-        f[i].data = slurp(path, &len);
+        f[i].data = data_file(path, &len);
         f[i].len = len;
         f[i].name = names[i];
     }
@@ -603,8 +575,8 @@ static struct fmt_file *tau_files(size_t *n, char **a, char **b)
 {
     static struct fmt_file f[2];
     size_t la, lb;
-    *a = slurp("tau/run/profile.0.0.0", &la);
-    *b = slurp("tau/run/profile.1.0.0", &lb);
+    *a = data_file("tau/run/profile.0.0.0", &la);
+    *b = data_file("tau/run/profile.1.0.0", &lb);
     f[0] = (struct fmt_file){"run/profile.0.0.0", *a, la};
     f[1] = (struct fmt_file){"run/profile.1.0.0", *b, lb};
     *n = 2;
@@ -639,7 +611,7 @@ static void test_tau(void)
     xfree(b);
     {
         size_t len;
-        char *d = slurp("tau/bad/profile.0.0.0", &len);
+        char *d = data_file("tau/bad/profile.0.0.0", &len);
         struct fmt_file bad = {"bad/profile.0.0.0", d, len};
         CHECK_INT(fmt_parse("tau", &bad, 1, &o, &sink, &e), -1);
         CHECK_STR(e.message,
@@ -658,7 +630,7 @@ static void test_tar(void)
     struct fmt_options o = {"app", NULL, NULL, 0};
     struct fmt_file *files;
     size_t n, len;
-    char *tar = slurp("tau/run.tar", &len);
+    char *tar = data_file("tau/run.tar", &len);
     arena *a = arena_new();
     CHECK_INT(fmt_tar_read(tar, len, a, &files, &n, &e), 0);
     CHECK_INT(n, 2);
@@ -669,7 +641,7 @@ static void test_tar(void)
     CHECK_STR(g.line[0], tau_expected);
     got_free(&g);
     xfree(tar);
-    tar = slurp("tau/truncated.tar", &len);
+    tar = data_file("tau/truncated.tar", &len);
     CHECK_INT(fmt_tar_read(tar, len, a, &files, &n, &e), -1);
     CHECK_STR(e.message, "tar: member 1 is truncated (355 bytes announced)");
     err_clear(&e);
@@ -871,7 +843,7 @@ static void test_otf2(void)
     for (size_t i = 0; i < 6; i++) {
         char rel[128];
         snprintf(rel, sizeof rel, "otf2/%s", names[i]);
-        data[i] = slurp(rel, &f[i].len);
+        data[i] = data_file(rel, &f[i].len);
         f[i].name = names[i];
         f[i].data = data[i];
     }
@@ -999,7 +971,7 @@ static void test_tar_malformed(void)
     size_t n, len;
     struct err e = {0};
     arena *a = arena_new();
-    char *tar = slurp("tau/run.tar", &len);
+    char *tar = data_file("tau/run.tar", &len);
     memcpy(block, tar, sizeof block);
     block[0] ^= 1; /* the name changes, the checksum does not */
     CHECK_INT(fmt_tar_read(block, sizeof block, a, &files, &n, &e), -1);
@@ -1025,7 +997,7 @@ static void test_tar_malformed(void)
 static void test_auto_several(void)
 {
     size_t l1, l2;
-    char *a = slurp("extrap-text/one.txt", &l1), *b = slurp("csv/runs.csv", &l2);
+    char *a = data_file("extrap-text/one.txt", &l1), *b = data_file("csv/runs.csv", &l2);
     struct fmt_file f[2] = {{"one.txt", a, l1}, {"runs.csv", b, l2}};
     struct got g = {0};
     struct err e = {0};

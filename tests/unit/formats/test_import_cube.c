@@ -10,6 +10,7 @@
 #include "common/xalloc.h"
 #include "common/xalloc_json.h"
 #include "formats/formats.h"
+#include "tests/data_file.h"
 #include "tests/harness.h"
 
 #include <stdio.h>
@@ -65,32 +66,6 @@ static void got_free(struct got *g)
     memset(g, 0, sizeof *g);
 }
 
-static char *slurp(const char *rel, size_t *len)
-{
-    char path[1024];
-    const char *root = getenv("PROPHECY_TEST_DATA");
-    FILE *f;
-    char *data;
-    long n;
-
-    snprintf(path, sizeof path, "%s/import/%s", root ? root : "tests/data", rel);
-    if ((f = fopen(path, "rb")) == NULL) {
-        fprintf(stderr, "cannot open %s\n", path);
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    data = xmalloc((size_t)n + 1);
-    if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
-        xfree(data);
-        data = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return data;
-}
-
 static int import_files(const char *fmt, const struct fmt_file *files, size_t n,
                         struct got *g, struct err *e)
 {
@@ -103,7 +78,7 @@ static int import(const char *fmt, const char *rel, const char *name, struct got
                   struct err *e)
 {
     size_t len = 0;
-    char *data = slurp(rel, &len);
+    char *data = data_file(rel, &len);
     struct fmt_file f = {name, data, len};
     int rc;
     if (data == NULL)
@@ -309,7 +284,7 @@ static void test_refused(void)
 static void test_truncated(void)
 {
     size_t len = 0;
-    char *data = slurp("cube/solver.cubex", &len);
+    char *data = data_file("cube/solver.cubex", &len);
     struct got g = {0};
     struct err e = {0};
     struct fmt_file f = {"cut.cubex", data, len / 2};
@@ -352,8 +327,8 @@ out:
 static void test_loose_and_study(void)
 {
     size_t len = 0, len2 = 0;
-    char *data = slurp("cube/solver.cubex", &len);
-    char *other = slurp("cube/exclusive_time.cubex", &len2);
+    char *data = data_file("cube/solver.cubex", &len);
+    char *other = data_file("cube/exclusive_time.cubex", &len2);
     struct got g = {0}, g2 = {0};
     struct err e = {0};
     arena *a = arena_new();
@@ -463,7 +438,7 @@ static void test_extrap_experiment(void)
     }
     got_free(&g);
     /* a ZIP cut short */
-    data = slurp("extrap-experiment/solver.extra-p", &len);
+    data = data_file("extrap-experiment/solver.extra-p", &len);
     if (data) {
         struct fmt_file f = {"cut.extra-p", data, len - 30};
         CHECK_INT(import_files("extrap-experiment", &f, 1, &g, &e), -1);
@@ -490,7 +465,7 @@ static void test_fault_injection(void)
                                       "extrap-experiment/values.extra-p"};
     for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
         size_t len = 0;
-        char *data = slurp(rel[i], &len);
+        char *data = data_file(rel[i], &len);
         struct fmt_file f = {strrchr(rel[i], '/') + 1, data, len};
         long fails = 0;
         CHECK(data != NULL);

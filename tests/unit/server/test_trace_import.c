@@ -11,6 +11,7 @@
 #include "db/db.h"
 #include "formats/formats.h"
 #include "server/trace_draw.h"
+#include "tests/data_file.h"
 #include "tests/harness.h"
 
 #include <jansson.h>
@@ -45,29 +46,12 @@ static int take_trace(void *u, const char *uid, struct trace *t, struct err *err
     return run_trace_import(c->d, uid, t, c->a, trace_draw, err);
 }
 
+/* import/FIXTURE/REL (tests/data_file.h). */
 static char *slurp_in(const char *fixture, const char *rel, size_t *len)
 {
-    const char *root = getenv("PROPHECY_TEST_DATA");
-    char path[4096];
-    FILE *f;
-    char *b;
-    long n;
-    snprintf(path, sizeof path, "%s/import/%s/%s", root ? root : "tests/data", fixture,
-             rel);
-    if ((f = fopen(path, "rb")) == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    b = xmalloc((size_t)n + 1);
-    if (b == NULL || fread(b, 1, (size_t)n, f) != (size_t)n) {
-        fclose(f);
-        xfree(b);
-        return NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return b;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", fixture, rel);
+    return data_file(path, len);
 }
 
 static char *slurp(const char *rel, size_t *len)
