@@ -17,8 +17,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     if (rundoc_parse_csv((const char *)data, size, a, &runs, &n, &e) == 0) {
         for (i = 0; i < n; i++)
-            if (runs[i].nprocs < 1 || !(runs[i].runtime >= 0) ||
-                !isfinite(runs[i].runtime))
+            /* SPEC §4, §16: a runtime is finite and non-negative, or
+             * absent (NAN) in a run that carries a kernel or a metric. */
+            if (runs[i].nprocs < 1 ||
+                (isnan(runs[i].runtime)
+                     ? runs[i].nkernels + runs[i].nmetrics == 0
+                     : !isfinite(runs[i].runtime) || runs[i].runtime < 0))
                 __builtin_trap();
     } else if (e.status != 422 || e.message[0] == '\0') {
         __builtin_trap();
