@@ -193,6 +193,8 @@ static int newest(const double *y, size_t n, size_t since, const struct changes_
         p[m] = cached_p(cache, mw_u(y + t, m, y + from, k[m]), m, k[m], nomem);
         top = m;
     }
+    if (top == 0) /* no split had enough runs before it (min_after >= 1) */
+        return 0;
     for (m = o->min_after; m <= top; m++) {
         double adj = p[m] / weight(o, m, top);
         if (adj < best) {
@@ -200,7 +202,7 @@ static int newest(const double *y, size_t n, size_t since, const struct changes_
             best_m = m;
         }
     }
-    if (top == 0 || best >= o->threshold)
+    if (best >= o->threshold)
         return 0;
     memset(out, 0, sizeof *out);
     out->at = n - best_m;
