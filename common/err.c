@@ -2,12 +2,15 @@
 #include "common/err.h"
 #include "common/utf8.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
-int err_setv(struct err *e, int status, const char *code, const char *field,
+int err_setv(struct err *e, enum err_code status, const char *code, const char *field,
              const char *fmt, va_list ap)
 {
+    /* an HTTP number here is a caller written for the old record */
+    assert(status > ERR_NONE && status < ERR_CODE_COUNT);
     if (e == NULL || e->status != 0)
         return -1;
     e->status = status;
@@ -20,7 +23,7 @@ int err_setv(struct err *e, int status, const char *code, const char *field,
     return -1;
 }
 
-int err_set(struct err *e, int status, const char *code, const char *field,
+int err_set(struct err *e, enum err_code status, const char *code, const char *field,
             const char *fmt, ...)
 {
     va_list ap;

@@ -12,7 +12,7 @@ int admin_open(const char *path, int may_create, int read_only, db **out, struct
 
     *out = NULL;
     if (!may_create && db_is_file(path) && stat(path, &st) != 0) {
-        err_set(err, 404, "not_found", NULL, "%s", strerror(errno));
+        err_set(err, ERR_NOT_FOUND, "not_found", NULL, "%s", strerror(errno));
         return 1;
     }
     return db_open(out, path, &opt, err) != 0 ? -1 : 0;

@@ -44,7 +44,7 @@ static json_t *alerts_shape(json_t *rows)
 static int check_state(const char *state, struct err *err)
 {
     if (state != NULL && !known_state(state))
-        return err_set(err, 400, "bad_parameter", "state",
+        return err_set(err, ERR_BAD_REQUEST, "bad_parameter", "state",
                        "state must be suspected, open, acknowledged, false_positive or "
                        "resolved");
     return 0;
@@ -66,7 +66,7 @@ json_t *alert_page(db *d, const struct db_alert_filter *f, struct err *err)
     if (check_state(f->state, err) != 0)
         return NULL;
     if (f->limit < 1 || f->limit > LIMIT_ALERTS_PAGE) {
-        err_set(err, 400, "bad_parameter", "limit", "limit must be 1 to %d",
+        err_set(err, ERR_BAD_REQUEST, "bad_parameter", "limit", "limit must be 1 to %d",
                 LIMIT_ALERTS_PAGE);
         return NULL;
     }

@@ -42,7 +42,7 @@ int browse_run(db *d, long long id, arena *a, struct db_run_row *out, struct err
 {
     int found = db_run_get(d, id, a, out, err);
     if (found == 0)
-        return err_set(err, 404, "not_found", NULL, "no run with id %lld", id);
+        return err_set(err, ERR_NOT_FOUND, "not_found", NULL, "no run with id %lld", id);
     return found < 0 ? -1 : 0;
 }
 

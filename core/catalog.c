@@ -92,6 +92,6 @@ int catalog_delete(db *d, const struct catalog_delete *x, struct err *err)
     case CATALOG_TEMPLATE:
         return db_template_delete(d, x->name, x->application, err);
     }
-    return err_set(err, 500, "internal", NULL, "nothing of kind %d can be deleted",
-                   (int)x->what);
+    return err_set(err, ERR_INTERNAL, "internal", NULL,
+                   "nothing of kind %d can be deleted", (int)x->what);
 }

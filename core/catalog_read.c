@@ -26,7 +26,7 @@ static int system_exists(db *d, const char *system, struct err *err)
 {
     long long id = db_system_id(d, system, 0, err);
     if (id == 0)
-        err_set(err, 404, "not_found", NULL, "system %s not found", system);
+        err_set(err, ERR_NOT_FOUND, "not_found", NULL, "system %s not found", system);
     return id > 0 ? 1 : id == 0 ? 0 : -1;
 }
 
@@ -88,7 +88,7 @@ json_t *catalog_models_answer(db *d, struct err *err)
 json_t *catalog_model_answer(db *d, long long id, struct err *err)
 {
     if (id == 0) {
-        err_set(err, 404, "not_found", NULL, "no such model");
+        err_set(err, ERR_NOT_FOUND, "not_found", NULL, "no such model");
         return NULL;
     }
     return db_model_get(d, id, err);
@@ -122,7 +122,7 @@ json_t *catalog_run_answer(db *d, long long id, arena *a, struct err *err)
 
     if (found <= 0) {
         if (found == 0)
-            err_set(err, 404, "not_found", NULL, "no run with id %lld", id);
+            err_set(err, ERR_NOT_FOUND, "not_found", NULL, "no run with id %lld", id);
         return NULL;
     }
     if ((v = rundoc_to_json(row.id, &row.run, row.created_at)) == NULL)

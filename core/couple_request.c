@@ -95,7 +95,7 @@ static struct kin *kernel_find(struct build *b, const char *name)
 static int point_add(struct kin *k, double x, double y, struct err *err)
 {
     if (k->n == FIT_MAX_POINTS)
-        return err_set(err, 413, "too_large", k->field,
+        return err_set(err, ERR_TOO_LARGE, "too_large", k->field,
                        "kernel %s has more than %d measurements", k->name,
                        FIT_MAX_POINTS);
     if (k->n == k->cap) {
@@ -405,8 +405,8 @@ int cb_parse_inline(struct build *b, json_t *req, struct err *err)
                                "kernel %s: data must be an array of [x, time] rows",
                                k->name);
         if (json_array_size(data) > FIT_MAX_POINTS)
-            return err_set(err, 413, "too_large", field, "kernel %s: more than %d points",
-                           k->name, FIT_MAX_POINTS);
+            return err_set(err, ERR_TOO_LARGE, "too_large", field,
+                           "kernel %s: more than %d points", k->name, FIT_MAX_POINTS);
         json_array_foreach(data, j, row)
         {
             double x, y;
@@ -793,10 +793,11 @@ int cb_parse_db(struct build *b, db *d, json_t *req, struct err *err)
         (sys_id = db_system_id(d, b->system, 0, err)) < 0)
         return -1;
     if (app_id == 0)
-        return err_set(err, 404, "not_found", "application", "application %s not found",
-                       b->application);
+        return err_set(err, ERR_NOT_FOUND, "not_found", "application",
+                       "application %s not found", b->application);
     if (sys_id == 0)
-        return err_set(err, 404, "not_found", "system", "system %s not found", b->system);
+        return err_set(err, ERR_NOT_FOUND, "not_found", "system", "system %s not found",
+                       b->system);
     if ((v = json_object_get(b->fixed, "nprocs")) != NULL) {
         double np = json_number_value(v);
         fixed_np = np >= 1 && np <= 1e15 && np == floor(np) ? (long long)np : 0;
@@ -811,14 +812,14 @@ int cb_parse_db(struct build *b, db *d, json_t *req, struct err *err)
     if (db_select_couple(d, &sel, b->a, &rows, err) != 0)
         goto out;
     if (rows.nruns > CP_MAX_RUNS) {
-        err_set(err, 413, "too_large", NULL,
+        err_set(err, ERR_TOO_LARGE, "too_large", NULL,
                 "the selection holds more than %d runs; narrow it with executable or "
                 "fixed",
                 CP_MAX_RUNS);
         goto out;
     }
     if (rows.nkernels > CP_MAX_KERNEL_ROWS) {
-        err_set(err, 413, "too_large", NULL,
+        err_set(err, ERR_TOO_LARGE, "too_large", NULL,
                 "the selection holds more than %d kernel records; narrow it with "
                 "executable or fixed",
                 CP_MAX_KERNEL_ROWS);

@@ -17,7 +17,7 @@
 int couple_rewrap(struct err *err, const struct err *inner, const char *field,
                   const char *what, const char *name)
 {
-    return err_set(err, inner->status ? inner->status : 422,
+    return err_set(err, inner->status ? inner->status : ERR_INVALID,
                    inner->code[0] ? inner->code : "invalid", field, "%s %s: %s", what,
                    name, inner->message);
 }

@@ -122,7 +122,7 @@ int basis_decode(json_t *body, int from_db, arena *a, struct basis_req *q,
         return err_invalid(err, "basis.data",
                            "data must be a non-empty array of [x, t] rows");
     if (json_array_size(data) > LIMIT_BASIS_POINTS)
-        return err_set(err, 413, "too_large", "basis.data",
+        return err_set(err, ERR_TOO_LARGE, "too_large", "basis.data",
                        "more than %d measurements in one machine curve",
                        LIMIT_BASIS_POINTS);
     x = arena_alloc(a, json_array_size(data) * sizeof *x);
@@ -163,8 +163,8 @@ int basis_resolve(db *d, const char *system_default, arena *a, struct basis_req 
     if (d == NULL || system == NULL)
         return err_invalid(err, "basis", "a stored machine curve needs the database");
     if ((sid = db_system_id(d, system, 0, err)) == 0)
-        return err_set(err, 404, "not_found", "basis.system", "system %s not found",
-                       system);
+        return err_set(err, ERR_NOT_FOUND, "not_found", "basis.system",
+                       "system %s not found", system);
     if (sid < 0 || (rows = db_benchmarks_list(d, system, bench, err)) == NULL)
         return -1;
     if (json_array_size(rows) == 0) {
@@ -173,7 +173,7 @@ int basis_resolve(db *d, const char *system_default, arena *a, struct basis_req 
         goto out;
     }
     if (json_array_size(rows) > LIMIT_BASIS_POINTS) {
-        err_set(err, 413, "too_large", "basis.benchmark",
+        err_set(err, ERR_TOO_LARGE, "too_large", "basis.benchmark",
                 "more than %d %s benchmarks make one machine curve", LIMIT_BASIS_POINTS,
                 bench);
         goto out;

@@ -20,7 +20,8 @@ json_t *form_data_list(const struct form_data *fd, enum form_list which, const c
         [FORM_LIST_SYSTEM_CURVES] = DB_NAMES_SYSTEM_CURVES,
     };
     if ((size_t)which >= sizeof map / sizeof map[0]) {
-        err_set(err, 500, "internal", NULL, "form list %d does not exist", (int)which);
+        err_set(err, ERR_INTERNAL, "internal", NULL, "form list %d does not exist",
+                (int)which);
         return NULL;
     }
     return db_names_list(fd->d, map[which], app, sys, err);
@@ -91,7 +92,7 @@ json_t *form_data_names(const struct form_data *fd, const long long *ids, size_t
 {
     int kernels = strcmp(what, "kernels") == 0;
     if (!kernels && strcmp(what, "metrics") != 0) {
-        err_set(err, 500, "internal", NULL, "no run names of kind %.40s", what);
+        err_set(err, ERR_INTERNAL, "internal", NULL, "no run names of kind %.40s", what);
         return NULL;
     }
     return db_run_names(fd->d, ids, n, kernels, err);

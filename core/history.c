@@ -31,7 +31,7 @@ static const char *qstr(json_t *q, const char *name)
 
 static int bad_param(struct err *err, const char *name, const char *what)
 {
-    return err_set(err, 400, "bad_parameter", name, "%s %s", name, what);
+    return err_set(err, ERR_BAD_REQUEST, "bad_parameter", name, "%s %s", name, what);
 }
 
 int history_query_filter(json_t *query, arena *a, struct db_history_filter *f,
@@ -47,7 +47,8 @@ int history_query_filter(json_t *query, arena *a, struct db_history_filter *f,
     f->system = qstr(query, "system");
     if (f->application == NULL) {
         json_decref(inputs);
-        return err_set(err, 422, "invalid", "application", "application is required");
+        return err_set(err, ERR_INVALID, "invalid", "application",
+                       "application is required");
     }
     if (np != NULL) {
         char *end;
@@ -69,8 +70,8 @@ int history_query_filter(json_t *query, arena *a, struct db_history_filter *f,
         if (key[6] == '\0' ||
             json_parse_decimal(json_string_value(v), key, &x, &local) != 0) {
             json_decref(inputs);
-            return err_set(err, 400, "bad_parameter", key, "%s must be input.NAME=NUMBER",
-                           key);
+            return err_set(err, ERR_BAD_REQUEST, "bad_parameter", key,
+                           "%s must be input.NAME=NUMBER", key);
         }
         json_object_set_new(inputs, key + 6, json_real(x));
     }
@@ -101,12 +102,12 @@ static json_t *direction(json_t *dir)
 static int check_y(const char *y, struct err *err)
 {
     if (y == NULL)
-        return err_set(err, 422, "invalid", "y",
+        return err_set(err, ERR_INVALID, "invalid", "y",
                        "y is required: runtime, metric:NAME or kernel:NAME");
     if (strcmp(y, "runtime") == 0 ||
         ((strncmp(y, "metric:", 7) == 0 || strncmp(y, "kernel:", 7) == 0) && y[7]))
         return 0;
-    return err_set(err, 400, "bad_parameter", "y",
+    return err_set(err, ERR_BAD_REQUEST, "bad_parameter", "y",
                    "y must be runtime, metric:NAME or kernel:NAME");
 }
 
@@ -128,15 +129,15 @@ static int series_head(db *d, json_t *query, arena *a, struct series_head *h, in
     if (history_query_filter(query, a, &h->f, err) != 0 || check_y(h->y, err) != 0)
         return -1;
     if (h->f.system == NULL)
-        return err_set(err, 422, "invalid", "system", "system is required");
+        return err_set(err, ERR_INVALID, "invalid", "system", "system is required");
     n = db_history_configs(d, &h->f, 2, a, &h->c, err);
     if (n < 0)
         return -1;
     if (n == 0)
-        return err_set(err, 404, "not_found", NULL, "no configuration of %s matches",
-                       h->f.application);
+        return err_set(err, ERR_NOT_FOUND, "not_found", NULL,
+                       "no configuration of %s matches", h->f.application);
     if (n > 1)
-        return err_set(err, 422, "ambiguous", NULL,
+        return err_set(err, ERR_INVALID, "ambiguous", NULL,
                        "several configurations match; narrow with executable=, nprocs= "
                        "or input.NAME= (e.g. %s nprocs=%lld inputs %s)",
                        h->c[0].executable, h->c[0].nprocs, h->c[0].inputs_json);
@@ -292,8 +293,8 @@ static int write_point(void *ctx, const struct db_series_point *p, struct err *e
     memcpy(t + o, k_commit, sizeof k_commit - 1);
     o += sizeof k_commit - 1;
     if (put_str(b, t, &o, sizeof t - 128, p->commit) != 0)
-        return err_set(err, 500, "internal", NULL, "run %lld: its commit is not UTF-8",
-                       p->run);
+        return err_set(err, ERR_INTERNAL, "internal", NULL,
+                       "run %lld: its commit is not UTF-8", p->run);
     memcpy(t + o, k_value, sizeof k_value - 1);
     o += sizeof k_value - 1;
     if (isfinite(p->value)) {
@@ -320,7 +321,7 @@ static int write_point(void *ctx, const struct db_series_point *p, struct err *e
     }
     if (buf_failed(b))
         return buf_failed(b) == BUF_TOOBIG
-                   ? err_set(err, 413, "too_large", NULL,
+                   ? err_set(err, ERR_TOO_LARGE, "too_large", NULL,
                              "the series is larger than one answer holds")
                    : err_nomem(err);
     return 0;
@@ -363,7 +364,7 @@ int history_series_text(db *d, json_t *query, struct buf *out, struct err *err)
     buf_putc(out, '}');
     if (buf_failed(out)) {
         if (buf_failed(out) == BUF_TOOBIG)
-            err_set(err, 413, "too_large", NULL,
+            err_set(err, ERR_TOO_LARGE, "too_large", NULL,
                     "the series is larger than one answer holds");
         else
             err_nomem(err);
@@ -452,7 +453,7 @@ json_t *history_changes(db *d, json_t *query, struct err *err)
     if (n < 0)
         goto out;
     if (n > LIMIT_CHANGES_CONFIGS) {
-        err_set(err, 413, "too_large", NULL,
+        err_set(err, ERR_TOO_LARGE, "too_large", NULL,
                 "more than %d configurations match; narrow with executable=, system=, "
                 "nprocs= or input.NAME=",
                 LIMIT_CHANGES_CONFIGS);
@@ -624,7 +625,8 @@ json_t *history_compare(db *d, json_t *query, struct err *err)
         if (qstr(query, names[s]) != NULL)
             break;
     if (nsides < 2 || s < MAX_SIDES) {
-        err_set(err, 400, "bad_parameter", s < MAX_SIDES ? names[s] : names[nsides],
+        err_set(err, ERR_BAD_REQUEST, "bad_parameter",
+                s < MAX_SIDES ? names[s] : names[nsides],
                 "compare needs sides a and b (then c, d, ... in order)");
         goto out;
     }
@@ -648,7 +650,7 @@ json_t *history_compare(db *d, json_t *query, struct err *err)
         if (db_history_side(d, &f, &sides[s], a, &v, &n, err) != 0)
             goto out;
         if (nall + n > LIMIT_COMPARE_VALUES) {
-            err_set(err, 413, "too_large", NULL,
+            err_set(err, ERR_TOO_LARGE, "too_large", NULL,
                     "the sides hold more than %d values; narrow with system=, "
                     "executable=, nprocs= or input.NAME=",
                     LIMIT_COMPARE_VALUES);
@@ -784,9 +786,10 @@ int history_build_check(json_t *body, struct history_build *out, struct err *err
 json_t *history_refs(db *d, const char *app, struct err *err)
 {
     json_t *out = db_history_refs(d, app, HISTORY_REFS, err);
-    if (out == NULL && err->status == 404) {
+    if (out == NULL && err->status == ERR_NOT_FOUND) {
         memset(err, 0, sizeof *err);
-        err_set(err, 404, "not_found", "application", "no application named %.200s", app);
+        err_set(err, ERR_NOT_FOUND, "not_found", "application",
+                "no application named %.200s", app);
     }
     return out;
 }

@@ -56,18 +56,19 @@ int import_check(const struct import *im, struct err *err)
                 break;
             used += (size_t)w;
         }
-        return err_set(err, 422, "unknown_format", "format",
+        return err_set(err, ERR_INVALID, "unknown_format", "format",
                        "unknown format %.64s (one of auto, %s)", im->format, names);
     }
     if (im->nfiles == 0)
-        return err_set(err, 422, "invalid_import", "files", "no file to import");
+        return err_set(err, ERR_INVALID, "invalid_import", "files", "no file to import");
     if (im->nfiles > LIMIT_IMPORT_FILES)
-        return err_set(err, 422, "invalid_import", "files", "more than %d files",
+        return err_set(err, ERR_INVALID, "invalid_import", "files", "more than %d files",
                        LIMIT_IMPORT_FILES);
     for (size_t i = 0; i < im->nfiles; i++)
         if (im->files[i].len > LIMIT_IMPORT_FILE)
-            return err_set(err, 413, "too_large", "file", "%s: larger than %llu bytes",
-                           im->files[i].name, (unsigned long long)LIMIT_IMPORT_FILE);
+            return err_set(err, ERR_TOO_LARGE, "too_large", "file",
+                           "%s: larger than %llu bytes", im->files[i].name,
+                           (unsigned long long)LIMIT_IMPORT_FILE);
     return 0;
 }
 
@@ -156,7 +157,7 @@ static int on_benchmarks(void *ctx, const char *system, const struct bench_recor
     /* The output does not say which machine it measured; the parser's
      * fallback "unknown" must not become a system. */
     if (im->opt.system == NULL || im->opt.system[0] == '\0')
-        return err_set(err, 422, "missing_field", "system",
+        return err_set(err, ERR_INVALID, "missing_field", "system",
                        "system benchmarks (%s) need the system they measured: give "
                        "system= (--system)",
                        im->format_used ? im->format_used : "osu");
@@ -235,28 +236,29 @@ static int add_file(struct import_files *out, const char *path, const char *name
     void *map = NULL;
 
     if (out->n >= LIMIT_IMPORT_FILES)
-        return err_set(err, 422, "invalid_import", "files", "%s: more than %d files",
-                       path, LIMIT_IMPORT_FILES);
+        return err_set(err, ERR_INVALID, "invalid_import", "files",
+                       "%s: more than %d files", path, LIMIT_IMPORT_FILES);
     fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return err_set(err, 422, "invalid_import", "files", "cannot read %s: %s", path,
-                       strerror(errno));
+        return err_set(err, ERR_INVALID, "invalid_import", "files", "cannot read %s: %s",
+                       path, strerror(errno));
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
-        return err_set(err, 422, "invalid_import", "files", "%s is not a regular file",
-                       path);
+        return err_set(err, ERR_INVALID, "invalid_import", "files",
+                       "%s is not a regular file", path);
     }
     if ((unsigned long long)st.st_size > LIMIT_IMPORT_FILE) {
         close(fd);
-        return err_set(err, 413, "too_large", "file", "%s: larger than %llu bytes", path,
+        return err_set(err, ERR_TOO_LARGE, "too_large", "file",
+                       "%s: larger than %llu bytes", path,
                        (unsigned long long)LIMIT_IMPORT_FILE);
     }
     if (st.st_size > 0) {
         map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (map == MAP_FAILED) {
             close(fd);
-            return err_set(err, 422, "invalid_import", "files", "cannot map %s: %s", path,
-                           strerror(errno));
+            return err_set(err, ERR_INVALID, "invalid_import", "files",
+                           "cannot map %s: %s", path, strerror(errno));
         }
     }
     close(fd);
@@ -297,8 +299,8 @@ static int add_dir(struct import_files *out, const char *dir, const char *prefix
         return 0;
     n = scandir(dir, &ents, NULL, alphasort);
     if (n < 0)
-        return err_set(err, 422, "invalid_import", "files", "cannot read %s: %s", dir,
-                       strerror(errno));
+        return err_set(err, ERR_INVALID, "invalid_import", "files", "cannot read %s: %s",
+                       dir, strerror(errno));
     for (i = 0; i < n; i++) {
         const char *e = ents[i]->d_name;
         char path[4096], name[4096];
@@ -309,12 +311,13 @@ static int add_dir(struct import_files *out, const char *dir, const char *prefix
         if (snprintf(path, sizeof path, "%s/%s", dir, e) >= (int)sizeof path ||
             snprintf(name, sizeof name, "%s%s%s", prefix, prefix[0] ? "/" : "", e) >=
                 (int)sizeof name) {
-            rc = err_set(err, 422, "invalid_import", "files", "%s: path too long", dir);
+            rc = err_set(err, ERR_INVALID, "invalid_import", "files", "%s: path too long",
+                         dir);
             continue;
         }
         if (lstat(path, &st) != 0)
-            rc = err_set(err, 422, "invalid_import", "files", "cannot read %s: %s", path,
-                         strerror(errno));
+            rc = err_set(err, ERR_INVALID, "invalid_import", "files",
+                         "cannot read %s: %s", path, strerror(errno));
         else if (S_ISDIR(st.st_mode))
             rc = add_dir(out, path, name, depth + 1, err);
         else if (S_ISREG(st.st_mode))
@@ -335,8 +338,8 @@ int import_load_paths(const char *const *paths, size_t npaths, struct import_fil
         struct stat st;
         int rc;
         if (stat(paths[i], &st) != 0)
-            rc = err_set(err, 422, "invalid_import", "files", "cannot read %s: %s",
-                         paths[i], strerror(errno));
+            rc = err_set(err, ERR_INVALID, "invalid_import", "files",
+                         "cannot read %s: %s", paths[i], strerror(errno));
         else if (S_ISDIR(st.st_mode))
             rc = add_dir(out, paths[i], "", 0, err);
         else

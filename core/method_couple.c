@@ -596,7 +596,7 @@ json_t *couple_answer(db *d, json_t *req, struct err *err)
         goto out;
     if (b.dbform) {
         if (d == NULL) {
-            err_set(err, 500, "internal", NULL, "no database connection");
+            err_set(err, ERR_INTERNAL, "internal", NULL, "no database connection");
             goto out;
         }
         if (cb_parse_db(&b, d, req, err) != 0)

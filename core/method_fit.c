@@ -153,8 +153,8 @@ static int decode_data(json_t *body, arena *a, struct fit_req *q, struct err *er
     if (!json_is_array(data) || json_array_size(data) == 0)
         return err_invalid(err, "data", "data must be a non-empty array of [x, y] rows");
     if (json_array_size(data) > FIT_MAX_POINTS)
-        return err_set(err, 413, "too_large", "data", "more than %d data points",
-                       FIT_MAX_POINTS);
+        return err_set(err, ERR_TOO_LARGE, "too_large", "data",
+                       "more than %d data points", FIT_MAX_POINTS);
     q->n = json_array_size(data);
     q->x = arena_alloc(a, q->n * nv * sizeof *q->x);
     q->y = arena_alloc(a, q->n * sizeof *q->y);
@@ -471,13 +471,14 @@ static int no_runs(db *d, const struct fit_req *q, struct err *err)
 {
     long long id = db_app_id(d, q->application, 0, err);
     if (id == 0)
-        return err_set(err, 404, "not_found", "application", "application %s not found",
-                       q->application);
+        return err_set(err, ERR_NOT_FOUND, "not_found", "application",
+                       "application %s not found", q->application);
     if (id > 0 && (id = db_system_id(d, q->system, 0, err)) == 0)
-        return err_set(err, 404, "not_found", "system", "system %s not found", q->system);
+        return err_set(err, ERR_NOT_FOUND, "not_found", "system", "system %s not found",
+                       q->system);
     if (id < 0)
         return -1;
-    return err_set(err, 422, "degenerate", NULL,
+    return err_set(err, ERR_INVALID, "degenerate", NULL,
                    "no runs of %s%s%s on %s match the selection (x, fixed, range, y)",
                    q->application, q->executable ? " / " : "",
                    q->executable ? q->executable : "", q->system);
@@ -489,7 +490,7 @@ _Static_assert(LIMIT_FIT_RUNS == FIT_MAX_OBS && LIMIT_FIT_POINTS == FIT_MAX_POIN
 /* Too many configurations (points) or runs (read in SQL: ~0.1 us a run). */
 static int too_many(const char *what, long long limit, struct err *err)
 {
-    return err_set(err, 413, "too_large", NULL,
+    return err_set(err, ERR_TOO_LARGE, "too_large", NULL,
                    "more than %lld %s match; narrow the selection with executable, fixed "
                    "or range",
                    limit, what);
@@ -530,7 +531,7 @@ static int relative_scale(const struct cand *cs, const struct db_fit_sum *s, siz
         pmin = cs[i].x[0] < pmin ? cs[i].x[0] : pmin;
     for (i = 0; i < n; i++) {
         if (!(s[i].min > 0) || !(cs[i].x[0] > 0))
-            return err_set(err, 422, "degenerate", "y",
+            return err_set(err, ERR_INVALID, "degenerate", "y",
                            "speedup needs positive runtimes and nprocs");
         if (cs[i].x[0] == pmin) {
             tref += s[i].sum;
@@ -654,7 +655,7 @@ static int select_in(db *d, arena *a, struct fit_req *q, const struct db_sel_fit
         for (i = 0; i < n; i++)
             untimed += cs[i].c->runs;
         if (untimed > 0)
-            return err_set(err, 422, "degenerate", "y",
+            return err_set(err, ERR_INVALID, "degenerate", "y",
                            "y: none of the %zu matching runs of %s on %s has a runtime; "
                            "fit y = metric:NAME or kernel:NAME instead",
                            untimed, q->application, q->system);
@@ -675,7 +676,7 @@ static int select_in(db *d, arena *a, struct fit_req *q, const struct db_sel_fit
             return -1;
         for (i = 0; i < n; i++)
             if (s[i].n == 0)
-                return err_set(err, 422, "degenerate", NULL,
+                return err_set(err, ERR_INVALID, "degenerate", NULL,
                                "the runs changed while the fit read them; fit again");
     }
     for (i = 0; i < n; i++)
@@ -797,7 +798,7 @@ static int check_finite(const struct fit_result *res, struct err *err)
         ok = isfinite(res->points[i].yhat) && isfinite(res->points[i].resid) &&
              isfinite(res->points[i].ymin) && isfinite(res->points[i].ymax);
     if (!ok)
-        return err_set(err, 422, "degenerate", "data",
+        return err_set(err, ERR_INVALID, "degenerate", "data",
                        "the fit's residuals or statistics overflow a double; rescale y "
                        "(say to other units) and fit again");
     return 0;
@@ -975,7 +976,7 @@ json_t *fit_suggest_answer(db *d, json_t *request, struct err *err)
     }
     if (!res.model.has_interval) {
         err_set(
-            err, 422, "degenerate", "data",
+            err, ERR_INVALID, "degenerate", "data",
             "the fit leaves no degrees of freedom, so there is no interval to narrow; "
             "measure more points or choose a simpler graph");
         goto free_fit;

@@ -629,7 +629,7 @@ static int resolve_stored(db *d, struct pctx *c, struct err *err)
     int rc = -1;
 
     if ((c->template_name || c->system) && d == NULL)
-        return err_set(err, 500, "internal", NULL, "no database connection");
+        return err_set(err, ERR_INTERNAL, "internal", NULL, "no database connection");
     if (c->template_name) {
         struct err local = {0};
         /* Templates are scoped to an application: a request that names its
@@ -639,13 +639,13 @@ static int resolve_stored(db *d, struct pctx *c, struct err *err)
                   ? db_template_get_in(d, c->template_name, c->application, &local)
                   : db_template_get(d, c->template_name, &local);
         if (tpl == NULL) {
-            if (local.status == 404 && c->application)
-                err_set(err, 404, "not_found", "template",
+            if (local.status == ERR_NOT_FOUND && c->application)
+                err_set(err, ERR_NOT_FOUND, "not_found", "template",
                         "application %s has no template %s", c->application,
                         c->template_name);
-            else if (local.status == 404)
-                err_set(err, 404, "not_found", "template", "template %s not found",
-                        c->template_name);
+            else if (local.status == ERR_NOT_FOUND)
+                err_set(err, ERR_NOT_FOUND, "not_found", "template",
+                        "template %s not found", c->template_name);
             else if (err->status == 0)
                 *err = local;
             goto out;
@@ -655,7 +655,7 @@ static int resolve_stored(db *d, struct pctx *c, struct err *err)
             const char *kernel = json_string_value(json_object_get(tpl, "kernel"));
             const char *text = json_string_value(json_object_get(tpl, "expression"));
             if (app == NULL || text == NULL) {
-                err_set(err, 500, "internal", NULL, "template %s is incomplete",
+                err_set(err, ERR_INTERNAL, "internal", NULL, "template %s is incomplete",
                         c->template_name);
                 goto out;
             }
@@ -679,8 +679,8 @@ static int resolve_stored(db *d, struct pctx *c, struct err *err)
         if (id < 0)
             goto out;
         if (id == 0) {
-            err_set(err, 404, "not_found", "application", "application %s not found",
-                    c->application);
+            err_set(err, ERR_NOT_FOUND, "not_found", "application",
+                    "application %s not found", c->application);
             goto out;
         }
     }
@@ -689,7 +689,8 @@ static int resolve_stored(db *d, struct pctx *c, struct err *err)
         if (id < 0)
             goto out;
         if (id == 0) {
-            err_set(err, 404, "not_found", "system", "system %s not found", c->system);
+            err_set(err, ERR_NOT_FOUND, "not_found", "system", "system %s not found",
+                    c->system);
             goto out;
         }
         rows = db_params_list(d, c->system, err);
@@ -845,7 +846,8 @@ static int ctx_from_answer(struct pctx *c, json_t *answer, struct err *err)
     if (c->all == NULL)
         return err_nomem(err);
     if (!json_is_object(answer) || !json_is_string(ex))
-        return err_set(err, 500, "internal", NULL, "the saved model has no expression");
+        return err_set(err, ERR_INTERNAL, "internal", NULL,
+                       "the saved model has no expression");
     c->expression = json_string_value(ex);
     if (json_object_get(answer, "parameters") != NULL &&
         params_from_object(c, json_object_get(answer, "parameters"), "parameters", err) !=

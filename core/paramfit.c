@@ -289,7 +289,8 @@ int paramfit_build(db *d, const char *system, json_t *body, arena *a,
         return -1;
     sid = db_system_id(d, system, 0, err);
     if (sid == 0)
-        return err_set(err, 404, "not_found", NULL, "system %s not found", system);
+        return err_set(err, ERR_NOT_FOUND, "not_found", NULL, "system %s not found",
+                       system);
     if (sid < 0 || (rows = db_benchmarks_list(d, system, q.benchmark, err)) == NULL)
         return -1;
     rc = fit_rows(rows, &q, a, &f, &stat, err);

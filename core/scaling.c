@@ -285,7 +285,7 @@ static int fit_one(db *d, const struct sel *s, const char *y, const char *name, 
     ans = fit_answer(d, req, &e);
     json_decref(req);
     if (ans == NULL) {
-        if (e.status == 422 || e.status == 404) {
+        if (e.status == ERR_INVALID || e.status == ERR_NOT_FOUND) {
             /* the fit's advice to a single request ("choose a graph type")
              * does not apply to a series of this view: the sentence alone */
             char *cut = strstr(e.message, "; choose a graph type");
@@ -457,20 +457,20 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
 
     if ((app_id = db_app_id(d, application, 0, err)) <= 0) {
         if (app_id == 0)
-            err_set(err, 404, "not_found", "application", "application %.200s not found",
-                    application);
+            err_set(err, ERR_NOT_FOUND, "not_found", "application",
+                    "application %.200s not found", application);
         return -1;
     }
     if ((app = db_summary_app(d, application, err)) == NULL)
         return -1;
     if (q->executable &&
         (exe_id = id_in(json_object_get(app, "executables"), q->executable)) == 0) {
-        err_set(err, 404, "not_found", "executable", "%.200s has no executable %.200s",
-                application, q->executable);
+        err_set(err, ERR_NOT_FOUND, "not_found", "executable",
+                "%.200s has no executable %.200s", application, q->executable);
         goto out;
     }
     if (q->system && (sys_id = id_in(json_object_get(app, "systems"), q->system)) == 0) {
-        err_set(err, 404, "not_found", "system", "%.200s has no runs on %.200s",
+        err_set(err, ERR_NOT_FOUND, "not_found", "system", "%.200s has no runs on %.200s",
                 application, q->system);
         goto out;
     }
@@ -479,7 +479,7 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
     if (nc < 0)
         goto out;
     if (nc > LIMIT_SCALING_CONFIGS) {
-        err_set(err, 413, "too_large", NULL,
+        err_set(err, ERR_TOO_LARGE, "too_large", NULL,
                 "more than %d configurations; narrow the selection with executable=, "
                 "system= or input.NAME=",
                 LIMIT_SCALING_CONFIGS);
@@ -533,7 +533,7 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
         goto out;
     }
     if (n == 0) {
-        err_set(err, 422, "degenerate", NULL,
+        err_set(err, ERR_INVALID, "degenerate", NULL,
                 "no runs of %.200s match the selection (executable, system, nprocs, "
                 "input.NAME)",
                 application);
@@ -589,7 +589,7 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
         for (i = 0; i < m; i++)
             buf_printf(&list, "%s%.15g", i ? ", " : "", xs[i]);
         err_set(
-            err, 422, "degenerate", "x",
+            err, ERR_INVALID, "degenerate", "x",
             "the selected runs of %.200s were measured at %zu value%s of %.200s (%s); "
             "a scaling law needs at least %d",
             application, m, m == 1 ? "" : "s", q->x, buf_str(&list), SCALING_MIN_POINTS);

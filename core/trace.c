@@ -55,7 +55,7 @@ int run_trace_compute(struct run_trace_set *s, int kind, int width, struct err *
     case RUN_TRACE_CLUSTERS:
         return s->clusters ? 0 : trace_clusters(t, &s->clusters, err);
     default:
-        return err_set(err, 404, "not_found", NULL, "no such trace analysis");
+        return err_set(err, ERR_NOT_FOUND, "not_found", NULL, "no such trace analysis");
     }
 }
 
@@ -429,19 +429,20 @@ int run_trace_from_archive(struct run_trace_upload *up, long long run_id,
     memset(up, 0, sizeof *up);
     up->run_id = run_id;
     if ((unsigned long long)len > LIMIT_TRACE_BYTES + (LIMIT_TRACE_RANKS + 2ull) * 1024)
-        return err_set(err, 413, "too_large", NULL, "a trace is at most %llu bytes",
+        return err_set(err, ERR_TOO_LARGE, "too_large", NULL,
+                       "a trace is at most %llu bytes",
                        (unsigned long long)LIMIT_TRACE_BYTES);
     if (fmt_tar_read(data, len, a, &files, &nfiles, err) != 0) {
         /* the archive's fault is the trace's: one code for every refusal */
-        err->status = 422;
+        err->status = ERR_INVALID;
         snprintf(err->code, sizeof err->code, "invalid_trace");
         return -1;
     }
     if (nfiles == 0)
-        return err_set(err, 422, "invalid_trace", NULL,
+        return err_set(err, ERR_INVALID, "invalid_trace", NULL,
                        "the archive holds no trace.RANK file");
     if (nfiles > LIMIT_TRACE_RANKS)
-        return err_set(err, 413, "too_large", NULL,
+        return err_set(err, ERR_TOO_LARGE, "too_large", NULL,
                        "a trace has at most %d rank files, the archive holds %zu",
                        LIMIT_TRACE_RANKS, nfiles);
     bufs = arena_alloc(a, nfiles * sizeof *bufs);
@@ -460,23 +461,23 @@ int run_trace_from_archive(struct run_trace_upload *up, long long run_id,
                 continue;
             }
             if (doc->name != NULL)
-                return err_set(err, 422, "invalid_trace", files[i].name,
+                return err_set(err, ERR_INVALID, "invalid_trace", files[i].name,
                                "the archive holds run.json twice");
             *doc = files[i];
         }
         if (doc->name == NULL)
-            return err_set(err, 422, "invalid_trace", NULL,
+            return err_set(err, ERR_INVALID, "invalid_trace", NULL,
                            "the archive holds no run.json (the run document)");
         nfiles = k;
         if (nfiles == 0)
-            return err_set(err, 422, "invalid_trace", NULL,
+            return err_set(err, ERR_INVALID, "invalid_trace", NULL,
                            "the archive holds no trace.RANK file");
     }
     for (i = 0; i < nfiles; i++) {
         const char *b = base_name(files[i].name), *end;
         if (strncmp(b, "trace.", 6) != 0 || b[6] < '0' || b[6] > '9' ||
             (end = b + 6 + strspn(b + 6, "0123456789"), *end != '\0'))
-            return err_set(err, 422, "invalid_trace", files[i].name,
+            return err_set(err, ERR_INVALID, "invalid_trace", files[i].name,
                            "%s is not a trace file: the archive must hold only the "
                            "recorder's trace.RANK files",
                            files[i].name);
@@ -485,7 +486,8 @@ int run_trace_from_archive(struct run_trace_upload *up, long long run_id,
         total += files[i].len;
     }
     if (total > LIMIT_TRACE_BYTES)
-        return err_set(err, 413, "too_large", NULL, "a trace is at most %llu bytes",
+        return err_set(err, ERR_TOO_LARGE, "too_large", NULL,
+                       "a trace is at most %llu bytes",
                        (unsigned long long)LIMIT_TRACE_BYTES);
     if (trace_parse(bufs, lens, (int)nfiles, &up->t, err) != 0)
         return -1;
@@ -570,9 +572,9 @@ static int ranks_match_run(db *d, const struct run_trace_upload *up, struct err 
         return err_nomem(err);
     rc = db_run_get(d, up->run_id, a, &row, err);
     if (rc == 0)
-        err_set(err, 404, "not_found", NULL, "no run %lld", up->run_id);
+        err_set(err, ERR_NOT_FOUND, "not_found", NULL, "no run %lld", up->run_id);
     else if (rc > 0 && (long long)up->nranks < row.run.nprocs)
-        err_set(err, 422, "invalid", "trace",
+        err_set(err, ERR_INVALID, "invalid", "trace",
                 "the trace has %d ranks but run %lld ran on %lld processes", up->nranks,
                 up->run_id, row.run.nprocs);
     else if (rc > 0)
@@ -618,7 +620,8 @@ int run_trace_import(db *d, const char *uid, struct trace *t, arena *a,
     if (rc <= 0) {
         trace_free(t);
         if (rc == 0)
-            err_set(err, 404, "not_found", NULL, "no run with client id %.80s", uid);
+            err_set(err, ERR_NOT_FOUND, "not_found", NULL, "no run with client id %.80s",
+                    uid);
         return -1;
     }
     if ((rc = db_trace_info(d, id, NULL, NULL, err)) != 0) {
@@ -646,8 +649,8 @@ int run_trace_bundle_job(db *d, void *arg, struct err *err)
     if (b->trace_existed && b->in.existed[0])
         return 0; /* the same run and a trace again: nothing new */
     if (b->trace_existed)
-        return err_set(err, 409, "conflict", NULL, "run %lld already has a trace",
-                       b->up.run_id);
+        return err_set(err, ERR_CONFLICT, "conflict", NULL,
+                       "run %lld already has a trace", b->up.run_id);
     return run_trace_store(d, &b->up, err);
 }
 
@@ -665,7 +668,8 @@ int run_trace_info(db *d, long long run_id, arena *a, struct db_trace_info *out,
     if (rc < 0)
         return -1;
     if (rc == 0)
-        return err_set(err, 404, "not_found", NULL, "run %lld has no trace", run_id);
+        return err_set(err, ERR_NOT_FOUND, "not_found", NULL, "run %lld has no trace",
+                       run_id);
     return 0;
 }
 
@@ -674,12 +678,13 @@ int run_trace_stored(db *d, long long run_id, int kind, int svg, arena *a,
 {
     int rc;
     if (run_trace_name(kind) == NULL)
-        return err_set(err, 404, "not_found", NULL, "no such trace analysis");
+        return err_set(err, ERR_NOT_FOUND, "not_found", NULL, "no such trace analysis");
     rc = db_trace_analysis(d, run_id, kind_names[kind], svg, a, text, len, err);
     if (rc < 0)
         return -1;
     if (rc == 0)
-        return err_set(err, 404, "not_found", NULL, "run %lld has no trace", run_id);
+        return err_set(err, ERR_NOT_FOUND, "not_found", NULL, "run %lld has no trace",
+                       run_id);
     return 0;
 }
 
@@ -692,10 +697,11 @@ int run_trace_load(db *d, long long run_id, arena *a, struct trace **t, struct e
     if (rc < 0)
         return -1;
     if (rc == 0)
-        return err_set(err, 404, "not_found", NULL, "run %lld has no trace", run_id);
+        return err_set(err, ERR_NOT_FOUND, "not_found", NULL, "run %lld has no trace",
+                       run_id);
     if (trace_parse(ranks, lens, n, t, err) != 0) {
         /* What was checked on the way in no longer reads: damage. */
-        err->status = 500;
+        err->status = ERR_INTERNAL;
         return -1;
     }
     return 0;
@@ -716,7 +722,7 @@ json_t *run_trace_occupancy_fit(db *d, const char *application, const char *x,
     if (n < 0)
         return NULL;
     if (n == 0) {
-        err_set(err, 404, "not_found", NULL, "application %s has no traced run",
+        err_set(err, ERR_NOT_FOUND, "not_found", NULL, "application %s has no traced run",
                 application);
         return NULL;
     }
@@ -748,7 +754,8 @@ json_t *run_trace_occupancy_fit(db *d, const char *application, const char *x,
         fr = json_object_get(occ, "fraction");
         if (!json_is_object(fr)) {
             json_decref(occ);
-            err_set(err, 500, "database", NULL, "a stored occupancy answer is damaged");
+            err_set(err, ERR_INTERNAL, "database", NULL,
+                    "a stored occupancy answer is damaged");
             goto done;
         }
         for (int c = 0; c < stride; c++)

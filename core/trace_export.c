@@ -35,7 +35,8 @@ int run_trace_doc_next(run_trace_doc *x, struct buf *b, size_t chunk, struct err
 {
     int rc = trace_json_write(x->t, &x->pos, b, chunk);
     if (rc < 0)
-        err_set(err, 500, "internal", NULL, "the trace cannot be written as JSON");
+        err_set(err, ERR_INTERNAL, "internal", NULL,
+                "the trace cannot be written as JSON");
     return rc;
 }
 

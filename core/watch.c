@@ -51,7 +51,7 @@ static int check_y(json_t *v, const char **y, struct err *err)
     if (s == NULL || json_check_name(s, strlen(s), "y", LIMIT_NAME + 8, err) != 0 ||
         !(strcmp(s, "runtime") == 0 ||
           ((strncmp(s, "metric:", 7) == 0 || strncmp(s, "kernel:", 7) == 0) && s[7])))
-        return err_set(err, 422, "invalid", "y",
+        return err_set(err, ERR_INVALID, "invalid", "y",
                        "y must be runtime, metric:NAME or kernel:NAME");
     *y = s;
     return 0;
@@ -325,7 +325,7 @@ static int from_model(db *d, struct db_watch *w, const char **app, const char **
     req = json_object_get(m, "request");
     if (strcmp(json_string_value(json_object_get(m, "method")), "fit") != 0 ||
         json_object_get(req, "data") != NULL || model_x(m) == NULL) {
-        err_set(err, 422, "invalid", "detector.model",
+        err_set(err, ERR_INVALID, "invalid", "detector.model",
                 "model %lld cannot watch runs: only a fit over stored runs (one or two "
                 "variables) can",
                 w->model_id);
@@ -333,7 +333,7 @@ static int from_model(db *d, struct db_watch *w, const char **app, const char **
     }
     if (json_is_false(json_object_get(model_state(m), "has_interval"))) {
         err_set(
-            err, 422, "invalid", "detector.model",
+            err, ERR_INVALID, "invalid", "detector.model",
             "model %lld has no prediction interval (the fit has no degrees of freedom "
             "left), so every run would be out: fit more points or another graph",
             w->model_id);
@@ -343,7 +343,7 @@ static int from_model(db *d, struct db_watch *w, const char **app, const char **
     if (y == NULL)
         y = "runtime";
     if (strcmp(y, "speedup") == 0 || strcmp(y, "efficiency") == 0) {
-        err_set(err, 422, "invalid", "detector.model",
+        err_set(err, ERR_INVALID, "invalid", "detector.model",
                 "model %lld fits %s, which one run does not have", w->model_id, y);
         goto out;
     }
@@ -397,7 +397,8 @@ int watch_create(db *d, json_t *body, long long *id, struct err *err)
     if (n < 0)
         goto out;
     if (n >= LIMIT_WATCHES) {
-        err_set(err, 422, "invalid", NULL, "there are already %d watches", LIMIT_WATCHES);
+        err_set(err, ERR_INVALID, "invalid", NULL, "there are already %d watches",
+                LIMIT_WATCHES);
         goto out;
     }
     rc = db_watch_add(d, &w, app, exe, sys, id, err);
@@ -520,8 +521,8 @@ static int decode_inputs(struct cwatch *c, arena *a, struct err *err)
     in = json_loads(c->w.inputs_json, 0, NULL);
     if (!json_is_object(in)) {
         json_decref(in);
-        return err_set(err, 500, "internal", NULL, "watch %lld: inputs are not an object",
-                       c->w.id);
+        return err_set(err, ERR_INTERNAL, "internal", NULL,
+                       "watch %lld: inputs are not an object", c->w.id);
     }
     c->ninputs = json_object_size(in);
     c->in_name = arena_alloc(a, (c->ninputs + 1) * sizeof *c->in_name);

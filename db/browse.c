@@ -67,7 +67,7 @@ json_t *db_names_list(db *d, enum db_names which, const char *app, const char *s
     struct db_stmt *st;
     json_t *out;
     if ((unsigned)which >= sizeof names_sql / sizeof names_sql[0]) {
-        err_set(err, 500, "internal", NULL, "no such list");
+        err_set(err, ERR_INTERNAL, "internal", NULL, "no such list");
         return NULL;
     }
     st = dq_prepare(d, names_sql[which], err, "tt", app ? app : "", sys ? sys : "");

@@ -32,7 +32,8 @@ static long long named_id(db *d, const char *sel, const char *ins, const char *n
         if (rc != 0)
             return rc < 0 ? -1 : id;
     }
-    return err_set(err, 500, "database", NULL, "database error: cannot create %s", name);
+    return err_set(err, ERR_INTERNAL, "database", NULL,
+                   "database error: cannot create %s", name);
 }
 
 long long db_app_id(db *d, const char *name, int create, struct err *err)
@@ -59,7 +60,8 @@ static long long existing_app(db *d, const char *name, const char *field, struct
 {
     long long id = db_app_id(d, name, 0, err);
     if (id == 0)
-        return err_set(err, 404, "not_found", field, "no application named %s", name);
+        return err_set(err, ERR_NOT_FOUND, "not_found", field, "no application named %s",
+                       name);
     return id;
 }
 
@@ -68,7 +70,8 @@ static long long existing_system(db *d, const char *name, const char *field,
 {
     long long id = db_system_id(d, name, 0, err);
     if (id == 0)
-        return err_set(err, 404, "not_found", field, "no system named %s", name);
+        return err_set(err, ERR_NOT_FOUND, "not_found", field, "no system named %s",
+                       name);
     return id;
 }
 
@@ -355,7 +358,8 @@ int db_param_delete(db *d, const char *system, const char *name, struct err *err
                          "(SELECT id FROM systems WHERE name = ?1)",
                          err, "tt", system, name);
     if (n == 0)
-        return err_set(err, 404, "not_found", NULL, "parameter %s not found", name);
+        return err_set(err, ERR_NOT_FOUND, "not_found", NULL, "parameter %s not found",
+                       name);
     return n < 0 ? -1 : 0;
 }
 
@@ -399,7 +403,7 @@ json_t *db_template_get(db *d, const char *name, struct err *err)
     if (all == NULL)
         return NULL;
     if (n > 1) {
-        err_set(err, 409, "conflict", NULL,
+        err_set(err, ERR_CONFLICT, "conflict", NULL,
                 "template %s exists in several applications: name the application", name);
         return NULL;
     }
@@ -502,8 +506,8 @@ int db_token_create(db *d, const char *name, const uint8_t hash[32], struct err 
                          "ON CONFLICT (name) DO NOTHING",
                          err, "tb", name, (const void *)hash, (size_t)32);
     if (n == 0)
-        return err_set(err, 409, "conflict", "name", "a token named %s already exists",
-                       name);
+        return err_set(err, ERR_CONFLICT, "conflict", "name",
+                       "a token named %s already exists", name);
     return n < 0 ? -1 : 0;
 }
 
@@ -514,7 +518,8 @@ int db_token_revoke(db *d, const char *name, struct err *err)
                          "WHERE name = ?1 AND revoked_at IS NULL",
                          err, "t", name);
     if (n == 0)
-        return err_set(err, 404, "not_found", "name", "no active token named %s", name);
+        return err_set(err, ERR_NOT_FOUND, "not_found", "name",
+                       "no active token named %s", name);
     return n < 0 ? -1 : 0;
 }
 

@@ -151,7 +151,7 @@ size_t db_judged_pack(const struct db_judgement *j, size_t n, unsigned char *out
 
 int db_judged_damaged(long long run_id, struct err *err)
 {
-    return err_set(err, 500, "database", NULL,
+    return err_set(err, ERR_INTERNAL, "database", NULL,
                    "the packed judgements of run %lld are damaged (run_judgements)",
                    run_id);
 }
@@ -244,7 +244,7 @@ bad:
 
 static int chunk_damaged(long long config_id, struct err *err)
 {
-    return err_set(err, 500, "database", NULL,
+    return err_set(err, ERR_INTERNAL, "database", NULL,
                    "a packed series chunk of configuration %lld is damaged (delete its "
                    "rows from series_chunks: they are rebuilt from runs)",
                    config_id);

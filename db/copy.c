@@ -74,12 +74,12 @@ static int check_tables(db *d, const char *which, struct err *err)
         return -1;
     for (i = 0; i < n; i++)
         if (!known(names[i]))
-            return err_set(err, 500, "database", NULL,
+            return err_set(err, ERR_INTERNAL, "database", NULL,
                            "the %s database has a table %s that copy does not know "
                            "(a newer schema?)",
                            which, names[i]);
     if (n != NTABLES)
-        return err_set(err, 500, "database", NULL,
+        return err_set(err, ERR_INTERNAL, "database", NULL,
                        "the %s database has %d of the %d tables copy knows (an older "
                        "schema?)",
                        which, n, NTABLES);
@@ -122,12 +122,12 @@ static int copy_table(db *src, db *dst, const struct table *t, long long *rows,
         return -1;
     for (i = 0; i < n; i++)
         if (!has_column(dcols, dn, cols[i]))
-            return err_set(err, 500, "database", NULL,
+            return err_set(err, ERR_INTERNAL, "database", NULL,
                            "table %s: the target has no column %s (schema versions "
                            "differ?)",
                            t->name, cols[i]);
     if (dn != n)
-        return err_set(err, 500, "database", NULL,
+        return err_set(err, ERR_INTERNAL, "database", NULL,
                        "table %s has %d columns in the source and %d in the target",
                        t->name, n, dn);
     if (to->load_open(dst, t->name, (const char(*)[DB_COPY_NAME])cols, n, t->how == CLEAR,
@@ -157,7 +157,7 @@ int db_copy(db *src, db *dst, struct db_copy_stats *st, struct err *err)
         if (n != 0) {
             db_rollback(dst);
             return n < 0 ? -1
-                         : err_set(err, 409, "conflict", NULL,
+                         : err_set(err, ERR_CONFLICT, "conflict", NULL,
                                    "the target database is not empty (table %s holds "
                                    "%lld rows): copy only into a new, empty database",
                                    TABLES[i].name, n);

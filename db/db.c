@@ -236,7 +236,7 @@ int db_migrate(db *d, const char *schema, int have,
     int target = db_schema_version();
 
     if (have > target)
-        return err_set(err, 500, "schema", NULL,
+        return err_set(err, ERR_INTERNAL, "schema", NULL,
                        "database schema version %d is newer than this prophecyd (%d): "
                        "upgrade prophecyd",
                        have, target);
@@ -298,7 +298,7 @@ static int verify_copy(const char *dest, struct err *err)
         return 0;
     if (problems != NULL)
         problems[strcspn(problems, "\n")] = '\0';
-    err_set(err, 500, "backup", NULL,
+    err_set(err, ERR_INTERNAL, "backup", NULL,
             "the copy fails its check (%s): the database is damaged; nothing was "
             "kept (prophecyd check says more; restore an earlier backup)",
             problems ? problems : e.message);

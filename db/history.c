@@ -39,7 +39,7 @@ int db_y_kind(const char *y, const char **name)
 
 int db_bad_y(const char *y, struct err *err)
 {
-    return err_set(err, 422, "invalid", "y",
+    return err_set(err, ERR_INVALID, "invalid", "y",
                    "y must be runtime, metric:NAME or kernel:NAME, not %s", y);
 }
 
@@ -95,7 +95,7 @@ int db_alert_set_state(db *d, long long id, const char *state, struct err *err)
     if (n < 0)
         return -1;
     if (n == 0)
-        return err_set(err, 404, "not_found", NULL, "no alert %lld", id);
+        return err_set(err, ERR_NOT_FOUND, "not_found", NULL, "no alert %lld", id);
     return 0;
 }
 
@@ -107,7 +107,7 @@ int db_executable_put(db *d, const char *application, const char *name,
     if (app < 0)
         return -1;
     if (app == 0)
-        return err_set(err, 404, "not_found", NULL, "no application named %s",
+        return err_set(err, ERR_NOT_FOUND, "not_found", NULL, "no application named %s",
                        application);
     return dq_run(d,
                   "INSERT INTO executables (app_id, name, compiler, flags, version) "
@@ -227,7 +227,7 @@ static int alert_group(db *d, long long run_id, const char *now, long long *id,
                    err, "it", run_id, now) < 0)
             return -1;
     }
-    return err_set(err, 500, "database", NULL,
+    return err_set(err, ERR_INTERNAL, "database", NULL,
                    "cannot create the alert group of run %lld", run_id);
 }
 
@@ -357,7 +357,7 @@ int db_alert_group_set_state(db *d, long long id, const char *state, struct err 
     if (n < 0)
         return -1;
     if (n == 0)
-        return err_set(err, 404, "not_found", NULL, "no alert group %lld", id);
+        return err_set(err, ERR_NOT_FOUND, "not_found", NULL, "no alert group %lld", id);
     return 0;
 }
 
@@ -450,10 +450,11 @@ int db_template_delete(db *d, const char *name, const char *application, struct 
     id = n ? json_integer_value(json_object_get(json_array_get(rows, 0), "id")) : 0;
     json_decref(rows);
     if (n == 0)
-        return err_set(err, 404, "not_found", NULL, "no template named %s", name);
+        return err_set(err, ERR_NOT_FOUND, "not_found", NULL, "no template named %s",
+                       name);
     if (n > 1)
         return err_set(
-            err, 409, "conflict", "application",
+            err, ERR_CONFLICT, "conflict", "application",
             "template %s exists in several applications: add ?application=", name);
     return dq_run(d, "DELETE FROM templates WHERE id = ?1", err, "i", id) < 0 ? -1 : 0;
 }
@@ -509,7 +510,7 @@ int db_watch_delete(db *d, long long id, struct err *err)
     if (n < 0)
         return -1;
     if (n == 0)
-        return err_set(err, 404, "not_found", NULL, "no watch %lld", id);
+        return err_set(err, ERR_NOT_FOUND, "not_found", NULL, "no watch %lld", id);
     return 0;
 }
 
@@ -610,7 +611,8 @@ int db_app_delete(db *d, const char *name, struct err *err)
     if (app < 0)
         return -1;
     if (app == 0)
-        return err_set(err, 404, "not_found", NULL, "no application named %s", name);
+        return err_set(err, ERR_NOT_FOUND, "not_found", NULL, "no application named %s",
+                       name);
     return app_delete_id(d, app, err);
 }
 
@@ -623,7 +625,7 @@ int db_model_delete(db *d, long long id, struct err *err)
     if (n < 0)
         return -1;
     if (n == 0)
-        return err_set(err, 404, "not_found", NULL, "no model %lld", id);
+        return err_set(err, ERR_NOT_FOUND, "not_found", NULL, "no model %lld", id);
     return 0;
 }
 

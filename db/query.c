@@ -37,7 +37,8 @@ static struct db_stmt *prepare_v(db *d, const char *sql, struct err *err, const 
             break;
         default:
             d->eng->reset(st);
-            err_set(err, 500, "internal", NULL, "bad SQL parameter type '%c'", fmt[i]);
+            err_set(err, ERR_INTERNAL, "internal", NULL, "bad SQL parameter type '%c'",
+                    fmt[i]);
             return NULL;
         }
         d->eng->bind(st, i + 1, &v);
@@ -195,7 +196,7 @@ json_t *dq_one(db *d, const char *what, const char *sql, struct err *err, const 
     one = json_array_get(arr, 0);
     if (one == NULL) {
         json_decref(arr);
-        err_set(err, 404, "not_found", NULL, "%s not found", what);
+        err_set(err, ERR_NOT_FOUND, "not_found", NULL, "%s not found", what);
         return NULL;
     }
     json_incref(one);

@@ -39,7 +39,8 @@ long long db_exe_id(db *d, long long app, const char *name, struct err *err)
         if (rc != 0)
             return rc < 0 ? -1 : id;
     }
-    return err_set(err, 500, "database", NULL, "database error: cannot create %s", name);
+    return err_set(err, ERR_INTERNAL, "database", NULL,
+                   "database error: cannot create %s", name);
 }
 
 int db_resolve(db *d, struct db_resolved *c, const struct run_record *r, struct err *err)

@@ -194,7 +194,7 @@ int db_select_runs(db *d, const struct db_sel_fit *q, struct db_sel_rows *out,
     out->row = NULL;
     out->n = 0;
     if ((unsigned)q->y > DB_SEL_KERNEL)
-        return err_set(err, 500, "internal", NULL, "unknown kind of y");
+        return err_set(err, ERR_INTERNAL, "internal", NULL, "unknown kind of y");
     if ((inputs = dq_object_text(q->inputs, err)) == NULL)
         return -1;
     st = dq_prepare(d, DQ_SQL(d, sq_fit_sql[q->y], pg_fit_sql[q->y]), err, "ttttiddt",
@@ -370,7 +370,7 @@ static struct db_stmt *fit_stmt(db *d, int pass, const struct db_fit_y *y,
     int kind, per = y->per_proc != 0;
 
     if ((unsigned)y->y > DB_SEL_KERNEL) {
-        err_set(err, 500, "internal", NULL, "unknown kind of y");
+        err_set(err, ERR_INTERNAL, "internal", NULL, "unknown kind of y");
         return NULL;
     }
     kind = y->y == DB_SEL_RUNTIME ? (y->scaled ? 3 : 0) : y->y == DB_SEL_METRIC ? 1 : 2;
@@ -472,7 +472,7 @@ int db_fit_nth(db *d, const struct db_fit_y *y, const long long *configs, size_t
     if (rc < 0)
         return -1;
     if (got < want)
-        return err_set(err, 422, "degenerate", NULL,
+        return err_set(err, ERR_INVALID, "degenerate", NULL,
                        "the runs changed while the fit read them; fit again");
     return 0;
 }

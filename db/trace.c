@@ -26,13 +26,14 @@ int db_trace_insert(db *d, const struct db_trace_info *info, const void *const *
     if (rc < 0)
         return -1;
     if (rc == 0)
-        return err_set(err, 404, "not_found", NULL, "no run with id %lld", info->run_id);
+        return err_set(err, ERR_NOT_FOUND, "not_found", NULL, "no run with id %lld",
+                       info->run_id);
     rc = db_trace_info(d, info->run_id, NULL, NULL, err);
     if (rc < 0)
         return -1;
     if (rc == 1)
-        return err_set(err, 409, "conflict", NULL, "run %lld already has a trace",
-                       info->run_id);
+        return err_set(err, ERR_CONFLICT, "conflict", NULL,
+                       "run %lld already has a trace", info->run_id);
     db_now(now);
     if (dq_run(d,
                "INSERT INTO traces (run_id, nranks, nevents, span, dropped, bytes, "
@@ -134,7 +135,7 @@ int db_trace_ranks(db *d, long long run_id, arena *a, const void ***ranks, size_
         void *copy;
         if (i == info.nranks) {
             dq_reset(d, st);
-            return err_set(err, 500, "database", NULL,
+            return err_set(err, ERR_INTERNAL, "database", NULL,
                            "run %lld: more rank files than the trace's %d ranks", run_id,
                            info.nranks);
         }

@@ -49,7 +49,7 @@ static void run_batch(db_writer *w, struct db_job *batch)
         j->rc = j->fn(w->conn, j->arg, &j->err);
         if (j->rc != 0) {
             if (j->err.status == 0)
-                err_set(&j->err, 500, "internal", NULL, "write failed");
+                err_set(&j->err, ERR_INTERNAL, "internal", NULL, "write failed");
             failed = 1;
         }
     }
@@ -73,7 +73,7 @@ static void run_batch(db_writer *w, struct db_job *batch)
             j->rc = j->fn(w->conn, j->arg, &j->err);
             if (j->rc != 0) {
                 if (j->err.status == 0)
-                    err_set(&j->err, 500, "internal", NULL, "write failed");
+                    err_set(&j->err, ERR_INTERNAL, "internal", NULL, "write failed");
                 db_savepoint(w->conn, DB_SAVEPOINT_ROLLBACK, NULL);
             } else {
                 any_ok = 1;
@@ -106,7 +106,8 @@ static void run_batch(db_writer *w, struct db_job *batch)
 
 static int busy(const struct db_job *j)
 {
-    return j->rc != 0 && j->err.status == 503 && strcmp(j->err.code, "busy") == 0;
+    return j->rc != 0 && j->err.status == ERR_UNAVAILABLE &&
+           strcmp(j->err.code, "busy") == 0;
 }
 
 static void retry_busy(db_writer *w, struct db_job *batch)
@@ -177,7 +178,8 @@ int db_writer_start(db_writer **out, const char *path, const struct db_options *
     if (pthread_create(&w->thread, NULL, writer_main, w) != 0) {
         db_close(w->conn);
         xfree(w);
-        return err_set(err, 500, "internal", NULL, "cannot start the writer thread");
+        return err_set(err, ERR_INTERNAL, "internal", NULL,
+                       "cannot start the writer thread");
     }
     *out = w;
     return 0;
@@ -206,7 +208,8 @@ int db_writer_submit(db_writer *w, struct db_job *job)
     pthread_mutex_lock(&w->lock);
     if (w->stopping) {
         pthread_mutex_unlock(&w->lock);
-        return err_set(&job->err, 503, "unavailable", NULL, "server is shutting down");
+        return err_set(&job->err, ERR_UNAVAILABLE, "unavailable", NULL,
+                       "server is shutting down");
     }
     if (w->tail)
         w->tail->next = job;

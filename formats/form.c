@@ -72,7 +72,8 @@ static char *url_decode(arena *a, const char *s, size_t n, size_t *outlen,
         if (why == NULL)
             err_nomem(err);
         else
-            err_set(err, 400, "bad_form", NULL, "%s in the %s of a field", why, what);
+            err_set(err, ERR_BAD_REQUEST, "bad_form", NULL, "%s in the %s of a field",
+                    why, what);
     }
     return out;
 }
@@ -81,8 +82,8 @@ static int add_field(struct form *f, size_t *cap, arena *a, struct form_field *f
                      struct err *err)
 {
     if (f->n == FORM_MAX_FIELDS)
-        return err_set(err, 413, "too_large", NULL, "more than %d fields in one form",
-                       FORM_MAX_FIELDS);
+        return err_set(err, ERR_TOO_LARGE, "too_large", NULL,
+                       "more than %d fields in one form", FORM_MAX_FIELDS);
     if (f->n == *cap) {
         size_t nc = *cap ? *cap * 2 : 16;
         struct form_field *nf = arena_alloc(a, nc * sizeof *nf);
@@ -115,17 +116,17 @@ int form_parse_urlencoded(const char *body, size_t len, arena *a, struct form *o
 
         if (seg_end > p) {
             if ((size_t)(name_end - p) > 3 * FORM_MAX_NAME)
-                return err_set(err, 413, "too_large", NULL,
+                return err_set(err, ERR_TOO_LARGE, "too_large", NULL,
                                "a field name is longer than %d bytes", FORM_MAX_NAME);
             fld.name = url_decode(a, p, (size_t)(name_end - p), &nlen, "name", err);
             if (fld.name == NULL)
                 return -1;
             if (nlen > FORM_MAX_NAME)
-                return err_set(err, 413, "too_large", NULL,
+                return err_set(err, ERR_TOO_LARGE, "too_large", NULL,
                                "a field name is longer than %d bytes", FORM_MAX_NAME);
             if (eq) {
                 if ((size_t)(seg_end - eq - 1) > 3 * (size_t)FORM_MAX_TEXT)
-                    return err_set(err, 413, "too_large", fld.name,
+                    return err_set(err, ERR_TOO_LARGE, "too_large", fld.name,
                                    "field %.64s is longer than %u bytes", fld.name,
                                    FORM_MAX_TEXT);
                 fld.value = url_decode(a, eq + 1, (size_t)(seg_end - eq - 1), &vlen,
@@ -136,7 +137,7 @@ int form_parse_urlencoded(const char *body, size_t len, arena *a, struct form *o
             if (fld.value == NULL)
                 return -1;
             if (vlen > FORM_MAX_TEXT)
-                return err_set(err, 413, "too_large", fld.name,
+                return err_set(err, ERR_TOO_LARGE, "too_large", fld.name,
                                "field %.64s is longer than %u bytes", fld.name,
                                FORM_MAX_TEXT);
             fld.len = vlen;
@@ -191,7 +192,7 @@ static int content_disposition(arena *a, const char *p, const char *end,
     while (p < end && (*p == ' ' || *p == '\t'))
         p++;
     if ((size_t)(end - p) < 9 || strncasecmp(p, "form-data", 9) != 0)
-        return err_set(err, 400, "bad_form", NULL,
+        return err_set(err, ERR_BAD_REQUEST, "bad_form", NULL,
                        "a part's Content-Disposition is not form-data");
     p += 9;
     while (p < end) {
@@ -203,7 +204,7 @@ static int content_disposition(arena *a, const char *p, const char *end,
         if (p >= end)
             break;
         if (*p != ';')
-            return err_set(err, 400, "bad_form", NULL,
+            return err_set(err, ERR_BAD_REQUEST, "bad_form", NULL,
                            "malformed Content-Disposition parameters");
         p++;
         while (p < end && (*p == ' ' || *p == '\t'))
@@ -213,7 +214,7 @@ static int content_disposition(arena *a, const char *p, const char *end,
             p++;
         klen = (size_t)(p - key);
         if (p >= end || *p != '=')
-            return err_set(err, 400, "bad_form", NULL,
+            return err_set(err, ERR_BAD_REQUEST, "bad_form", NULL,
                            "malformed Content-Disposition parameters");
         p++;
         val = param_value(a, &p, end,
@@ -221,11 +222,11 @@ static int content_disposition(arena *a, const char *p, const char *end,
                               ? FORM_MAX_FILENAME
                               : FORM_MAX_HEADER_LINE);
         if (val == NULL)
-            return err_set(err, 400, "bad_form", NULL,
+            return err_set(err, ERR_BAD_REQUEST, "bad_form", NULL,
                            "malformed or over-long Content-Disposition parameter");
         if (klen == 4 && strncasecmp(key, "name", 4) == 0) {
             if (strlen(val) > FORM_MAX_NAME)
-                return err_set(err, 413, "too_large", NULL,
+                return err_set(err, ERR_TOO_LARGE, "too_large", NULL,
                                "a field name is longer than %d bytes", FORM_MAX_NAME);
             fld->name = val;
         } else if (klen == 8 && strncasecmp(key, "filename", 8) == 0) {
@@ -234,7 +235,8 @@ static int content_disposition(arena *a, const char *p, const char *end,
         /* Other parameters (filename*, ...) are ignored, as RFC 7578 allows. */
     }
     if (fld->name == NULL || fld->name[0] == '\0')
-        return err_set(err, 400, "bad_form", NULL, "a form part has no field name");
+        return err_set(err, ERR_BAD_REQUEST, "bad_form", NULL,
+                       "a form part has no field name");
     return 0;
 }
 
@@ -250,24 +252,26 @@ static int part_headers(arena *a, const char **pp, const char *end,
         const char *eol = memmem(p, (size_t)(end - p), "\r\n", 2);
         const char *colon;
         if (eol == NULL)
-            return err_set(err, 400, "bad_form", NULL, "a form part's headers never end");
+            return err_set(err, ERR_BAD_REQUEST, "bad_form", NULL,
+                           "a form part's headers never end");
         if (eol == p) {
             p += 2;
             break;
         }
         if ((size_t)(eol - p) > FORM_MAX_HEADER_LINE)
-            return err_set(err, 413, "too_large", NULL,
+            return err_set(err, ERR_TOO_LARGE, "too_large", NULL,
                            "a form part header is longer than %d bytes",
                            FORM_MAX_HEADER_LINE);
         if (++lines > FORM_MAX_PART_HEADERS)
-            return err_set(err, 413, "too_large", NULL,
+            return err_set(err, ERR_TOO_LARGE, "too_large", NULL,
                            "a form part has more than %d headers", FORM_MAX_PART_HEADERS);
         colon = memchr(p, ':', (size_t)(eol - p));
         if (colon == NULL)
-            return err_set(err, 400, "bad_form", NULL, "malformed form part header");
+            return err_set(err, ERR_BAD_REQUEST, "bad_form", NULL,
+                           "malformed form part header");
         if ((size_t)(colon - p) == 19 && strncasecmp(p, "Content-Disposition", 19) == 0) {
             if (have_cd++)
-                return err_set(err, 400, "bad_form", NULL,
+                return err_set(err, ERR_BAD_REQUEST, "bad_form", NULL,
                                "a form part has two Content-Disposition headers");
             if (content_disposition(a, colon + 1, eol, fld, err) != 0)
                 return -1;
@@ -282,7 +286,7 @@ static int part_headers(arena *a, const char **pp, const char *end,
         p = eol + 2;
     }
     if (!have_cd)
-        return err_set(err, 400, "bad_form", NULL,
+        return err_set(err, ERR_BAD_REQUEST, "bad_form", NULL,
                        "a form part has no Content-Disposition header");
     *pp = p;
     return 0;
@@ -320,7 +324,7 @@ int form_parse_multipart(const char *body, size_t len, const char *boundary, are
     out->fields = NULL;
     out->n = 0;
     if (blen == 0 || blen > FORM_MAX_BOUNDARY)
-        return err_set(err, 400, "bad_form", NULL,
+        return err_set(err, ERR_BAD_REQUEST, "bad_form", NULL,
                        "the multipart boundary must be 1 to %d characters",
                        FORM_MAX_BOUNDARY);
     memcpy(delim, "\r\n--", 4);
@@ -334,7 +338,7 @@ int form_parse_multipart(const char *body, size_t len, const char *boundary, are
     } else {
         p = memmem(body, len, delim, dlen);
         if (p == NULL)
-            return err_set(err, 400, "bad_form", NULL,
+            return err_set(err, ERR_BAD_REQUEST, "bad_form", NULL,
                            "the body does not contain the multipart boundary");
         p += dlen;
     }
@@ -348,17 +352,17 @@ int form_parse_multipart(const char *body, size_t len, const char *boundary, are
         while (p < end && (*p == ' ' || *p == '\t'))
             p++;
         if (end - p < 2 || p[0] != '\r' || p[1] != '\n')
-            return err_set(err, 400, "bad_form", NULL,
+            return err_set(err, ERR_BAD_REQUEST, "bad_form", NULL,
                            "malformed multipart body (no line end after a boundary)");
         p += 2;
         if (part_headers(a, &p, end, &fld, err) != 0)
             return -1;
         next = find_delimiter(p, end, delim, dlen);
         if (next == NULL)
-            return err_set(err, 400, "bad_form", NULL,
+            return err_set(err, ERR_BAD_REQUEST, "bad_form", NULL,
                            "the multipart body ends without its closing boundary");
         if (fld.filename == NULL && (size_t)(next - p) > FORM_MAX_TEXT)
-            return err_set(err, 413, "too_large", fld.name,
+            return err_set(err, ERR_TOO_LARGE, "too_large", fld.name,
                            "field %.64s is longer than %u bytes", fld.name,
                            FORM_MAX_TEXT);
         fld.len = (size_t)(next - p);
@@ -420,12 +424,12 @@ int form_parse(const char *content_type, const char *body, size_t len, arena *a,
     if (content_type != NULL && media_is(content_type, "multipart/form-data")) {
         if (boundary_of(content_type, boundary, sizeof boundary) != 0 ||
             strlen(boundary) > FORM_MAX_BOUNDARY)
-            return err_set(err, 400, "bad_form", NULL,
+            return err_set(err, ERR_BAD_REQUEST, "bad_form", NULL,
                            "multipart/form-data needs a boundary of 1 to %d characters",
                            FORM_MAX_BOUNDARY);
         return form_parse_multipart(body ? body : "", len, boundary, a, out, err);
     }
-    return err_set(err, 400, "content_type", NULL,
+    return err_set(err, ERR_BAD_REQUEST, "content_type", NULL,
                    "a form must be sent as application/x-www-form-urlencoded or "
                    "multipart/form-data (got %.100s)",
                    content_type ? content_type : "none");

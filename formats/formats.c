@@ -93,7 +93,7 @@ const struct fmt_format *fmt_detect(const struct fmt_file *files, size_t nfiles,
         if (table[i].sniff(files, nfiles))
             return &table[i];
     list_names(names, sizeof names);
-    err_set(err, 422, "unknown_format", "format",
+    err_set(err, ERR_INVALID, "unknown_format", "format",
             "%s: the format is not recognised; name it with format= (one of %s)",
             nfiles > 0 && files[0].name ? files[0].name : "input", names);
     return NULL;
@@ -106,9 +106,9 @@ int fmt_parse(const char *name, const struct fmt_file *files, size_t nfiles,
     char names[256];
 
     if (nfiles == 0)
-        return err_set(err, 422, "invalid_import", "files", "no file to import");
+        return err_set(err, ERR_INVALID, "invalid_import", "files", "no file to import");
     if (nfiles > LIMIT_IMPORT_FILES)
-        return err_set(err, 422, "invalid_import", "files", "more than %d files",
+        return err_set(err, ERR_INVALID, "invalid_import", "files", "more than %d files",
                        LIMIT_IMPORT_FILES);
     for (size_t i = 0; i < nfiles; i++)
         if (files[i].len > LIMIT_IMPORT_FILE)
@@ -129,8 +129,8 @@ int fmt_parse(const char *name, const struct fmt_file *files, size_t nfiles,
         f = fmt_detect(files, nfiles, err);
     else if ((f = fmt_find(name)) == NULL) {
         list_names(names, sizeof names);
-        err_set(err, 422, "unknown_format", "format", "unknown format %.64s (one of %s)",
-                name, names);
+        err_set(err, ERR_INVALID, "unknown_format", "format",
+                "unknown format %.64s (one of %s)", name, names);
     }
     if (f == NULL)
         return -1;
@@ -226,7 +226,7 @@ static int tar_read(const char *data, size_t len, arena *a, struct fmt_file **fi
         char type;
 
         if (len - off < 512)
-            return err_set(err, 422, "invalid_import", "tar",
+            return err_set(err, ERR_INVALID, "invalid_import", "tar",
                            "tar: the archive is truncated at byte %zu (member %zu)", off,
                            member);
         if (zero_block(h))
@@ -236,13 +236,13 @@ static int tar_read(const char *data, size_t len, arena *a, struct fmt_file **fi
         if ((octal(h + 148, 8, &sum) != 0 || sum != want) &&
             !(lax && memcmp(h + 257, "ustar", 5) == 0))
             return err_set(
-                err, 422, "invalid_import", "tar",
+                err, ERR_INVALID, "invalid_import", "tar",
                 "tar: member %zu has a bad header checksum (not a tar archive?)", member);
         if (octal(h + 124, 12, &size) != 0)
-            return err_set(err, 422, "invalid_import", "tar",
+            return err_set(err, ERR_INVALID, "invalid_import", "tar",
                            "tar: member %zu has a bad size", member);
         if (size > len - off - 512)
-            return err_set(err, 422, "invalid_import", "tar",
+            return err_set(err, ERR_INVALID, "invalid_import", "tar",
                            "tar: member %zu is truncated (%llu bytes announced)", member,
                            size);
         type = (char)h[156];
@@ -259,7 +259,7 @@ static int tar_read(const char *data, size_t len, arena *a, struct fmt_file **fi
         } else if (type == '0' || type == '\0' || type == '7') {
             const char *nm = next_name ? next_name : name;
             if (n >= LIMIT_IMPORT_FILES)
-                return err_set(err, 422, "invalid_import", "tar",
+                return err_set(err, ERR_INVALID, "invalid_import", "tar",
                                "tar: more than %d files", LIMIT_IMPORT_FILES);
             if (n == cap) {
                 size_t nc = cap ? cap * 2 : 16;
@@ -282,13 +282,13 @@ static int tar_read(const char *data, size_t len, arena *a, struct fmt_file **fi
             next_name = NULL;
         } else {
             return err_set(
-                err, 422, "invalid_import", "tar",
+                err, ERR_INVALID, "invalid_import", "tar",
                 "tar: member %.100s is not a regular file or directory (type %c)", name,
                 type >= ' ' && type < 127 ? type : '?');
         }
         off += 512 + (size_t)((size + 511) / 512 * 512);
         if (off > len)
-            return err_set(err, 422, "invalid_import", "tar",
+            return err_set(err, ERR_INVALID, "invalid_import", "tar",
                            "tar: member %zu is truncated", member);
     }
     *files = out;

@@ -53,7 +53,8 @@ static int flush(struct imp_batch *b, struct err *err)
                               b->format);
     if (b->sink->runs(b->sink->ctx, b->runs, b->n, err) != 0) {
         if (err && err->status == 0)
-            err_set(err, 500, "sink_failed", NULL, "storing the imported runs failed");
+            err_set(err, ERR_INTERNAL, "sink_failed", NULL,
+                    "storing the imported runs failed");
         return -1;
     }
     arena_free(b->a);
@@ -261,7 +262,7 @@ __attribute__((format(printf, 4, 0))) static int fail_v(struct err *err,
 {
     char msg[ERR_MESSAGE_MAX];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    return err_set(err, 422, "invalid_import", field, "%s: %s", prefix, msg);
+    return err_set(err, ERR_INVALID, "invalid_import", field, "%s: %s", prefix, msg);
 }
 
 int imp_fail_line(struct err *err, const char *file, size_t line, const char *fmt, ...)
@@ -298,7 +299,8 @@ int imp_at_line(struct err *err, const struct err *inner, const char *file, size
     if (err == NULL || err->status != 0)
         return -1;
     snprintf(where, sizeof where, "%s:%zu", file ? file : "input", line);
-    if (inner->status != 422 || strncmp(inner->message, where, strlen(where)) == 0) {
+    if (inner->status != ERR_INVALID ||
+        strncmp(inner->message, where, strlen(where)) == 0) {
         *err = *inner;
         return -1;
     }

@@ -362,7 +362,8 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
                 "osu holds system benchmarks, which this import does not take");
         else if (sink->benchmarks(sink->ctx, system, o.rec, o.n, err) != 0) {
             if (err && err->status == 0)
-                err_set(err, 500, "sink_failed", NULL, "storing the benchmarks failed");
+                err_set(err, ERR_INTERNAL, "sink_failed", NULL,
+                        "storing the benchmarks failed");
             rc = -1;
         }
     }

@@ -1028,7 +1028,7 @@ static int unpack(const struct fmt_file *files, size_t n, char *dir, size_t dirs
     if (mkdtemp(dir) == NULL) {
         int saved = errno;
         dir[0] = '\0';
-        return err_set(err, 500, "io_error", NULL,
+        return err_set(err, ERR_INTERNAL, "io_error", NULL,
                        "cannot make a temporary directory: %s", strerror(saved));
     }
     anchor[0] = '\0';
@@ -1047,7 +1047,8 @@ static int unpack(const struct fmt_file *files, size_t n, char *dir, size_t dirs
         for (char *s = path + strlen(dir) + 1; (s = strchr(s, '/')) != NULL; s++) {
             *s = '\0';
             if (mkdir(path, 0700) != 0 && errno != EEXIST)
-                return err_set(err, 500, "io_error", NULL, "cannot write %s", name);
+                return err_set(err, ERR_INTERNAL, "io_error", NULL, "cannot write %s",
+                               name);
             *s = '/';
         }
         if ((f = fopen(path, "wbx")) == NULL) {
@@ -1055,14 +1056,14 @@ static int unpack(const struct fmt_file *files, size_t n, char *dir, size_t dirs
                 return imp_fail_field(err, files[i].name, "files",
                                       "a file and a directory, or two files, share "
                                       "this name");
-            return err_set(err, 500, "io_error", NULL, "cannot write %s", name);
+            return err_set(err, ERR_INTERNAL, "io_error", NULL, "cannot write %s", name);
         }
         if (fwrite(files[i].data, 1, files[i].len, f) != files[i].len) {
             fclose(f);
-            return err_set(err, 500, "io_error", NULL, "cannot write %s", name);
+            return err_set(err, ERR_INTERNAL, "io_error", NULL, "cannot write %s", name);
         }
         if (fclose(f) != 0)
-            return err_set(err, 500, "io_error", NULL, "cannot write %s", name);
+            return err_set(err, ERR_INTERNAL, "io_error", NULL, "cannot write %s", name);
         if (len > 5 && strcmp(name + len - 5, ".otf2") == 0) {
             if (anchor[0])
                 return imp_fail_field(err, files[i].name, "files",
@@ -1310,13 +1311,13 @@ static int read_in_child(const struct o2 *parent, const char *anchor, size_t byt
     pid_t pid;
 
     if (pipe(fd) != 0)
-        return err_set(parent->err, 500, "io_error", NULL, "cannot make a pipe: %s",
-                       strerror(errno));
+        return err_set(parent->err, ERR_INTERNAL, "io_error", NULL,
+                       "cannot make a pipe: %s", strerror(errno));
     if ((pid = fork()) < 0) {
         close(fd[0]);
         close(fd[1]);
-        return err_set(parent->err, 503, "busy", NULL, "cannot start the OTF2 reader: %s",
-                       strerror(errno));
+        return err_set(parent->err, ERR_UNAVAILABLE, "busy", NULL,
+                       "cannot start the OTF2 reader: %s", strerror(errno));
     }
     if (pid == 0) {
         struct o2 o = {.file = parent->file, .err = &e, .program = OTF2_UNDEFINED_STRING};
@@ -1330,7 +1331,8 @@ static int read_in_child(const struct o2 *parent, const char *anchor, size_t byt
         setrlimit(RLIMIT_CPU, &cpu);
         int rc = read_trace(&o, anchor);
         if (rc != 0 && e.status == 0)
-            err_set(&e, 422, "invalid_import", "file", "the trace cannot be read");
+            err_set(&e, ERR_INVALID, "invalid_import", "file",
+                    "the trace cannot be read");
         if (write(fd[1], &e, sizeof e) != (ssize_t)sizeof e)
             _exit(2);
         _exit(rc == 0 ? 0 : 1);
@@ -1342,8 +1344,8 @@ static int read_in_child(const struct o2 *parent, const char *anchor, size_t byt
     close(fd[0]);
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
-            return err_set(parent->err, 500, "io_error", NULL, "lost the OTF2 reader: %s",
-                           strerror(errno));
+            return err_set(parent->err, ERR_INTERNAL, "io_error", NULL,
+                           "lost the OTF2 reader: %s", strerror(errno));
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && got == (ssize_t)sizeof e)
         return 0;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 1 && got == (ssize_t)sizeof e &&

@@ -29,7 +29,7 @@ static uint64_t get64(const unsigned char *p)
     return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
 }
 
-#define BAD(...) err_set(err, 422, "invalid_trace", NULL, __VA_ARGS__)
+#define BAD(...) err_set(err, ERR_INVALID, "invalid_trace", NULL, __VA_ARGS__)
 
 struct hdr {
     uint32_t version, rank, nranks, nnames, evsize, ncomms;
@@ -665,8 +665,9 @@ static int slurp(const char *path, unsigned long long max, unsigned char **buf,
     long sz;
     *buf = NULL;
     if (f == NULL)
-        return err_set(err, errno == ENOENT ? 404 : 422, "invalid_trace", NULL,
-                       "cannot open %s: %s", path, strerror(errno));
+        return err_set(err, errno == ENOENT ? ERR_NOT_FOUND : ERR_INVALID,
+                       "invalid_trace", NULL, "cannot open %s: %s", path,
+                       strerror(errno));
     if (fseek(f, 0, SEEK_END) != 0 || (sz = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
         fclose(f);
         return BAD("cannot read %s", path);

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                      ? runs[i].nkernels + runs[i].nmetrics == 0
                      : !isfinite(runs[i].runtime) || runs[i].runtime < 0))
                 __builtin_trap();
-    } else if (e.status != 422 || e.message[0] == '\0') {
+    } else if (e.status != ERR_INVALID || e.message[0] == '\0') {
         __builtin_trap();
     }
     arena_free(a);

@@ -39,7 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (x->value >= (const char *)data && x->value < (const char *)data + size)
                 __builtin_trap();
         }
-    } else if ((e.status != 400 && e.status != 413) || e.message[0] == '\0') {
+    } else if ((e.status != ERR_BAD_REQUEST && e.status != ERR_TOO_LARGE) ||
+               e.message[0] == '\0') {
         __builtin_trap();
     }
     arena_free(a);

@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (i = 0; i < n; i++)
             if (runs[i].nprocs < 1 || runs[i].runtime < 0 || runs[i].application == NULL)
                 __builtin_trap(); /* validation let a broken run through */
-    } else if (a != NULL && (e.status != 422 || e.message[0] == '\0')) {
+    } else if (a != NULL && (e.status != ERR_INVALID || e.message[0] == '\0')) {
         __builtin_trap(); /* every rejection is a 422 with a message */
     }
     arena_free(a);

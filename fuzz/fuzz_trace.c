@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         trace_timeline_free(tl);
         trace_traffic_free(tr);
         trace_free(t);
-    } else if (e.status != 422 || e.message[0] == '\0') {
+    } else if (e.status != ERR_INVALID || e.message[0] == '\0') {
         __builtin_trap();
     }
     return 0;

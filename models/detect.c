@@ -19,7 +19,7 @@ int detect_parse(const char *s, enum detect_test *out, const char *field, struct
             *out = (enum detect_test)i;
             return 0;
         }
-    return err_set(err, 422, "invalid", field,
+    return err_set(err, ERR_INVALID, "invalid", field,
                    "%s must be one of zscore, ttest, percent, iqr", field);
 }
 
@@ -49,10 +49,11 @@ static int threshold_ok(enum detect_test t, double threshold, const char *field,
                         struct err *err)
 {
     if (!isfinite(threshold) || threshold <= 0)
-        return err_set(err, 422, "invalid", field, "%s must be a positive number", field);
+        return err_set(err, ERR_INVALID, "invalid", field, "%s must be a positive number",
+                       field);
     if (t == DETECT_TTEST && threshold >= 1)
         return err_set(
-            err, 422, "invalid", field,
+            err, ERR_INVALID, "invalid", field,
             "%s of a ttest is a significance level between 0 and 1 (e.g. 0.05)", field);
     return 0;
 }
@@ -68,7 +69,7 @@ int detect_check_threshold(enum detect_test t, double threshold, const char *fie
          * no page can show; refused here rather than judged */
         for (int df = 1; df < DETECT_MAX_WINDOW; df++)
             if (!isfinite(gsl_cdf_tdist_Qinv(threshold / 2, (double)df)))
-                return err_set(err, 422, "invalid", field,
+                return err_set(err, ERR_INVALID, "invalid", field,
                                "%s of a ttest is too small: its band is not finite "
                                "(use at least 1e-100)",
                                field);
@@ -171,11 +172,11 @@ int detect_stat(enum detect_test t, const double *hist, size_t n, struct detect_
 {
     memset(st, 0, sizeof *st);
     if (n > DETECT_MAX_WINDOW)
-        return err_set(err, 422, "too_large", "window",
+        return err_set(err, ERR_INVALID, "too_large", "window",
                        "a window holds at most %d values", DETECT_MAX_WINDOW);
     for (size_t i = 0; i < n; i++)
         if (!isfinite(hist[i]))
-            return err_set(err, 422, "invalid", NULL,
+            return err_set(err, ERR_INVALID, "invalid", NULL,
                            "a value of the window is not finite");
     st->n = n;
     if (n < detect_min_history(t))
@@ -189,7 +190,7 @@ int detect_stat(enum detect_test t, const double *hist, size_t n, struct detect_
     if (t == DETECT_IQR) {
         double small[64], *sorted = n <= 64 ? small : xmalloc(n * sizeof *sorted);
         if (sorted == NULL)
-            return err_set(err, 500, "out_of_memory", NULL, "out of memory");
+            return err_set(err, ERR_INTERNAL, "out_of_memory", NULL, "out of memory");
         memcpy(sorted, hist, n * sizeof *sorted);
         sort_values(sorted, n);
         st->q1 = quantile(sorted, n, 0.25);
@@ -211,7 +212,8 @@ static int band_inputs(enum detect_test t, double threshold, double value,
     if (threshold_ok(t, threshold, "threshold", err) != 0)
         return -1;
     if (!isfinite(value))
-        return err_set(err, 422, "invalid", NULL, "the value to judge is not finite");
+        return err_set(err, ERR_INVALID, "invalid", NULL,
+                       "the value to judge is not finite");
     return 0;
 }
 
@@ -291,11 +293,11 @@ int detect_welch(double m1, double s1, long n1, double m2, double s2, long n2,
 
     memset(out, 0, sizeof *out);
     if (n1 < 2 || n2 < 2)
-        return err_set(err, 422, "invalid", NULL,
+        return err_set(err, ERR_INVALID, "invalid", NULL,
                        "Welch's t-test needs at least 2 values on each side");
     if (!isfinite(m1) || !isfinite(m2) || !isfinite(s1) || !isfinite(s2) || s1 < 0 ||
         s2 < 0 || !(alpha > 0 && alpha < 1))
-        return err_set(err, 422, "invalid", NULL,
+        return err_set(err, ERR_INVALID, "invalid", NULL,
                        "Welch's t-test got a non-finite value");
     v1 = s1 * s1 / (double)n1;
     v2 = s2 * s2 / (double)n2;
@@ -344,7 +346,7 @@ int detect_changepoints(const double *y, size_t n, double penalty, size_t *cps,
     d = xcalloc(n, sizeof *d);
     stack = xcalloc(n, sizeof *stack);
     if (!s || !q || !d || !stack) {
-        err_set(err, 500, "out_of_memory", NULL, "out of memory");
+        err_set(err, ERR_INTERNAL, "out_of_memory", NULL, "out of memory");
         goto out;
     }
     for (size_t i = 0; i < n; i++) {

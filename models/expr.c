@@ -124,10 +124,11 @@ static int pos_err(struct err *err, const char *pname, int col, const char *fmt,
     va_end(ap);
     if (pname) {
         snprintf(field, sizeof field, "parameters.%s", pname);
-        return err_set(err, 422, "expression", field, "column %d of parameter '%s': %s",
-                       col, pname, msg);
+        return err_set(err, ERR_INVALID, "expression", field,
+                       "column %d of parameter '%s': %s", col, pname, msg);
     }
-    return err_set(err, 422, "expression", "expression", "column %d: %s", col, msg);
+    return err_set(err, ERR_INVALID, "expression", "expression", "column %d: %s", col,
+                   msg);
 }
 
 int expr_err_column(const struct err *err)
@@ -732,8 +733,8 @@ int expr_eval_checked(const expr *e, const double *vars, double *out, struct err
         expr_print_number(&b, vars[i]);
         first = 0;
     }
-    err_set(err, 422, "expression", "expression", "evaluates to a non-finite value%s",
-            buf_failed(&b) ? "" : buf_str(&b));
+    err_set(err, ERR_INVALID, "expression", "expression",
+            "evaluates to a non-finite value%s", buf_failed(&b) ? "" : buf_str(&b));
     buf_free(&b);
     return -1;
 }
@@ -983,51 +984,51 @@ static int check_env(const struct expr_env *env, int collect, struct err *err)
         return 0;
     if (!collect) {
         if (env->nvars > EXPR_MAX_VARS)
-            return err_set(err, 422, "expression", "vars", "more than %d variables",
-                           EXPR_MAX_VARS);
+            return err_set(err, ERR_INVALID, "expression", "vars",
+                           "more than %d variables", EXPR_MAX_VARS);
         for (i = 0; i < env->nvars; i++) {
             const char *v = env->vars[i];
             if (!valid_name(v) || find_builtin(v, strlen(v)) >= 0)
-                return err_set(err, 422, "expression", "vars",
+                return err_set(err, ERR_INVALID, "expression", "vars",
                                "variable name '%.64s' is not a valid name", v ? v : "");
             for (j = 0; j < i; j++)
                 if (strcmp(env->vars[j], v) == 0)
-                    return err_set(err, 422, "expression", "vars",
+                    return err_set(err, ERR_INVALID, "expression", "vars",
                                    "variable '%s' given twice", v);
             if (find_param(env, v) >= 0)
-                return err_set(err, 422, "expression", "vars",
+                return err_set(err, ERR_INVALID, "expression", "vars",
                                "'%s' is both a variable and a system parameter", v);
         }
     }
     if (env->nparams > EXPR_MAX_PARAMS)
-        return err_set(err, 422, "expression", "parameters", "more than %d parameters",
-                       EXPR_MAX_PARAMS);
+        return err_set(err, ERR_INVALID, "expression", "parameters",
+                       "more than %d parameters", EXPR_MAX_PARAMS);
     for (i = 0; i < env->nparams; i++) {
         const struct expr_param *p = &env->params[i];
         if (!valid_name(p->name) || find_builtin(p->name, strlen(p->name)) >= 0)
-            return err_set(err, 422, "expression", "parameters",
+            return err_set(err, ERR_INVALID, "expression", "parameters",
                            "parameter name '%.64s' is not a valid name",
                            p->name ? p->name : "");
         if (p->nargs > EXPR_MAX_ARGS)
-            return err_set(err, 422, "expression", "parameters",
+            return err_set(err, ERR_INVALID, "expression", "parameters",
                            "parameter '%s' has more than %d arguments", p->name,
                            EXPR_MAX_ARGS);
         for (j = 0; j < p->nargs; j++) {
             size_t k;
             const char *a = p->args[j];
             if (!valid_name(a) || find_builtin(a, strlen(a)) >= 0)
-                return err_set(err, 422, "expression", "parameters",
+                return err_set(err, ERR_INVALID, "expression", "parameters",
                                "argument '%.64s' of parameter '%s' is not a valid name",
                                a ? a : "", p->name);
             for (k = 0; k < j; k++)
                 if (strcmp(p->args[k], a) == 0)
-                    return err_set(err, 422, "expression", "parameters",
+                    return err_set(err, ERR_INVALID, "expression", "parameters",
                                    "argument '%s' of parameter '%s' given twice", a,
                                    p->name);
         }
         for (j = 0; j < i; j++)
             if (strcmp(env->params[j].name, p->name) == 0)
-                return err_set(err, 422, "expression", "parameters",
+                return err_set(err, ERR_INVALID, "expression", "parameters",
                                "parameter '%s' defined twice", p->name);
     }
     return 0;
@@ -1228,7 +1229,7 @@ expr *expr_compile(const char *src, const struct expr_env *env, struct err *err)
     e->nprog = em.n;
     em.prog = NULL;
     if (em.maxsp > EXPR_MAX_STACK) {
-        err_set(err, 422, "expression", "expression",
+        err_set(err, ERR_INVALID, "expression", "expression",
                 "expression needs more than %d evaluation stack entries; use fewer "
                 "nested right-hand operands",
                 EXPR_MAX_STACK);
@@ -1494,7 +1495,7 @@ int expr_poly(const expr *e, size_t var, const double *vars,
     }
     for (i = 0; i < PMAX; i++)
         if (!isfinite(coef[i]))
-            return err_set(err, 422, "expression", "expression",
+            return err_set(err, ERR_INVALID, "expression", "expression",
                            "the coefficient of %s^%d is not finite (division by zero?)",
                            e->vars[var], i);
     *degree = poly_degree(coef);
@@ -1518,31 +1519,31 @@ int expr_param_head_parse(const char *head, struct expr_param_head *out, struct 
         start = i;
         if (!is_alpha((unsigned char)head[i]))
             return err_set(
-                err, 422, "expression", "parameters",
+                err, ERR_INVALID, "expression", "parameters",
                 "column %zu: expected a name in parameter '%.64s' but found %s", i + 1,
                 head, describe_char(what, sizeof what, head + i));
         while (is_alpha((unsigned char)head[i]) || is_digit((unsigned char)head[i]))
             i++;
         len = i - start;
         if (len > EXPR_MAX_NAME)
-            return err_set(err, 422, "expression", "parameters",
+            return err_set(err, ERR_INVALID, "expression", "parameters",
                            "column %zu: name longer than %d bytes", start + 1,
                            EXPR_MAX_NAME);
         if (find_builtin(head + start, len) >= 0)
-            return err_set(err, 422, "expression", "parameters",
+            return err_set(err, ERR_INVALID, "expression", "parameters",
                            "column %zu: '%.*s' is a function name", start + 1, (int)len,
                            head + start);
         if (dst == NULL) {
             size_t k;
             if (out->nargs == EXPR_MAX_ARGS)
-                return err_set(err, 422, "expression", "parameters",
+                return err_set(err, ERR_INVALID, "expression", "parameters",
                                "column %zu: more than %d arguments", start + 1,
                                EXPR_MAX_ARGS);
             dst = out->args[out->nargs];
             for (k = 0; k < out->nargs; k++)
                 if (strlen(out->args[k]) == len &&
                     memcmp(out->args[k], head + start, len) == 0)
-                    return err_set(err, 422, "expression", "parameters",
+                    return err_set(err, ERR_INVALID, "expression", "parameters",
                                    "column %zu: argument '%.*s' given twice", start + 1,
                                    (int)len, head + start);
             out->argv[out->nargs] = dst;
@@ -1556,7 +1557,7 @@ int expr_param_head_parse(const char *head, struct expr_param_head *out, struct 
             if (head[i] == '\0')
                 return 0;
             if (head[i] != '(')
-                return err_set(err, 422, "expression", "parameters",
+                return err_set(err, ERR_INVALID, "expression", "parameters",
                                "column %zu: expected '(' or end but found %s", i + 1,
                                describe_char(what, sizeof what, head + i));
         } else if (head[i] == ')') {
@@ -1564,12 +1565,12 @@ int expr_param_head_parse(const char *head, struct expr_param_head *out, struct 
             while (is_space((unsigned char)head[i]))
                 i++;
             if (head[i] != '\0')
-                return err_set(err, 422, "expression", "parameters",
+                return err_set(err, ERR_INVALID, "expression", "parameters",
                                "column %zu: unexpected %s after ')'", i + 1,
                                describe_char(what, sizeof what, head + i));
             return 0;
         } else if (head[i] != ',') {
-            return err_set(err, 422, "expression", "parameters",
+            return err_set(err, ERR_INVALID, "expression", "parameters",
                            "column %zu: expected ',' or ')' but found %s", i + 1,
                            describe_char(what, sizeof what, head + i));
         }

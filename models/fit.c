@@ -166,7 +166,7 @@ int fit_basis_make(const char *name, const double *x, const double *t, size_t n,
             return err_invalid(err, "basis",
                                "the machine curve's name must be an identifier");
     if (n > FIT_BASIS_RAW_MAX)
-        return err_set(err, 413, "too_large", "basis",
+        return err_set(err, ERR_TOO_LARGE, "too_large", "basis",
                        "%zu measurements exceed the limit of %d per machine curve", n,
                        FIT_BASIS_RAW_MAX);
     for (i = 0; i < n; i++)
@@ -261,7 +261,7 @@ int fit_terms(const struct fit_point *pts, size_t m, int nvars,
     if (nterms < 1 || nterms > FIT_MAX_TERMS || nvars < 1 || nvars > FIT_MAX_VARS)
         return err_invalid(err, NULL, "model needs 1 to %d terms", FIT_MAX_TERMS);
     if (m < (size_t)nterms)
-        return err_set(err, 422, "degenerate", "data",
+        return err_set(err, ERR_INVALID, "degenerate", "data",
                        "%zu distinct point%s cannot determine %d coefficients; give at "
                        "least %d distinct x values or choose a type with fewer terms",
                        m, m == 1 ? "" : "s", nterms, nterms);
@@ -270,7 +270,7 @@ int fit_terms(const struct fit_point *pts, size_t m, int nvars,
             if (term_needs_positive(&terms[j], nvars, v))
                 for (i = 0; i < m; i++)
                     if (!(pts[i].x[v] > 0))
-                        return err_set(err, 422, "degenerate", "data",
+                        return err_set(err, ERR_INVALID, "degenerate", "data",
                                        "x = %g: inverse, fractional and log terms need "
                                        "x > 0",
                                        pts[i].x[v]);
@@ -306,7 +306,7 @@ int fit_terms(const struct fit_point *pts, size_t m, int nvars,
         double sw = sqrt((double)(pts[i].n > 0 ? pts[i].n : 1));
         if (relative) {
             if (!(pts[i].y != 0)) {
-                err_set(err, 422, "degenerate", "data",
+                err_set(err, ERR_INVALID, "degenerate", "data",
                         "relative least squares needs every y nonzero");
                 goto out;
             }
@@ -323,14 +323,14 @@ int fit_terms(const struct fit_point *pts, size_t m, int nvars,
         for (i = 0; i < m; i++) {
             double t = fabs(a[i * (size_t)p + (size_t)j]);
             if (!isfinite(t)) {
-                err_set(err, 422, "degenerate", "data",
+                err_set(err, ERR_INVALID, "degenerate", "data",
                         "term %d overflows at x = %g; rescale the data", j, pts[i].x[0]);
                 goto out;
             }
             d = t > d ? t : d;
         }
         if (d == 0) {
-            err_set(err, 422, "degenerate", "data",
+            err_set(err, ERR_INVALID, "degenerate", "data",
                     "term %d is zero at every point; the data cannot determine it", j);
             goto out;
         }
@@ -347,7 +347,7 @@ int fit_terms(const struct fit_point *pts, size_t m, int nvars,
         gsl_vector_view R = gsl_vector_view_array(res, m);
 
         if (gsl_linalg_QR_decomp(&A.matrix, &T.vector) != GSL_SUCCESS) {
-            err_set(err, 422, "degenerate", "data", "QR factorisation failed");
+            err_set(err, ERR_INVALID, "degenerate", "data", "QR factorisation failed");
             goto out;
         }
         for (j = 0; j < p; j++) {
@@ -356,7 +356,7 @@ int fit_terms(const struct fit_point *pts, size_t m, int nvars,
         }
         for (j = 0; j < p; j++)
             if (!(fabs(a[(size_t)j * (size_t)p + (size_t)j]) > FIT_RANK_TOL * rmax)) {
-                err_set(err, 422, "degenerate", "data",
+                err_set(err, ERR_INVALID, "degenerate", "data",
                         "the x values cannot separate the %d terms (rank deficient); "
                         "give more distinct x values or fewer terms",
                         p);
@@ -364,7 +364,7 @@ int fit_terms(const struct fit_point *pts, size_t m, int nvars,
             }
         if (gsl_linalg_QR_lssolve(&A.matrix, &T.vector, &B.vector, &C.vector,
                                   &R.vector) != GSL_SUCCESS) {
-            err_set(err, 422, "degenerate", "data", "least-squares solve failed");
+            err_set(err, ERR_INVALID, "degenerate", "data", "least-squares solve failed");
             goto out;
         }
     }
@@ -377,7 +377,8 @@ int fit_terms(const struct fit_point *pts, size_t m, int nvars,
         wrss += res[i] * res[i];
     for (j = 0; j < p; j++)
         if (!isfinite(out->coef[j])) {
-            err_set(err, 422, "degenerate", "data", "coefficients are not finite");
+            err_set(err, ERR_INVALID, "degenerate", "data",
+                    "coefficients are not finite");
             goto out;
         }
     out->dof = (int)(nobs - (size_t)p);

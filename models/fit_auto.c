@@ -658,7 +658,7 @@ static int select_law(const struct fit_point *pts, size_t m, int nvars, int rel,
     if (fit_search_cands(pts, m, nvars, rel, 1, cs, err) < 0)
         goto out;
     if (choose_law(pts, m, nvars, rel, cs, &w, sc, &b, &out->xunc) < 0) {
-        err_set(err, 422, "degenerate", "data",
+        err_set(err, ERR_INVALID, "degenerate", "data",
                 "no law of the normal form fits these %zu points without turning "
                 "implausible beyond them; choose a graph type",
                 m);
@@ -1132,13 +1132,13 @@ int fit_basis_model(const struct fit_point *pts, size_t m, const struct fit_basi
     int rel = 1, rc = -1;
 
     if (m < 4)
-        return err_set(err, 422, "degenerate", "data",
+        return err_set(err, ERR_INVALID, "degenerate", "data",
                        "a fit on the machine curve %s needs at least 4 distinct x (one "
                        "to check how it extrapolates); there %s %zu",
                        b->name, m == 1 ? "is" : "are", m);
     for (i = 0; i < m; i++) {
         if (!(pts[i].x[0] > 0))
-            return err_set(err, 422, "degenerate", "data",
+            return err_set(err, ERR_INVALID, "degenerate", "data",
                            "x = %g: the machine curve %s is defined for x > 0 only",
                            pts[i].x[0], b->name);
         rel &= pts[i].y > 0;
@@ -1146,7 +1146,7 @@ int fit_basis_model(const struct fit_point *pts, size_t m, const struct fit_basi
     for (i = 0; i < m; i++) {
         double u = fit_basis_at(b, pts[i].x[0]);
         if (!(u > 0 && isfinite(u)))
-            return err_set(err, 422, "degenerate", "data",
+            return err_set(err, ERR_INVALID, "degenerate", "data",
                            "x = %g reads the machine curve %s at %g, where its value "
                            "over- or underflows a double",
                            pts[i].x[0], b->name, fit_basis_arg(b, pts[i].x[0]));
@@ -1155,7 +1155,7 @@ int fit_basis_model(const struct fit_point *pts, size_t m, const struct fit_basi
         flat &= u == u0;
     }
     if (flat)
-        return err_set(err, 422, "degenerate", "data",
+        return err_set(err, ERR_INVALID, "degenerate", "data",
                        "the machine curve %s is constant over the data's x; it cannot "
                        "explain them",
                        b->name);
@@ -1166,7 +1166,7 @@ int fit_basis_model(const struct fit_point *pts, size_t m, const struct fit_basi
     if (fit_on_curve(pts, m, b, t, 2, rel, work, out, err) < 0)
         goto out;
     if (!(out->coef[1] > 0)) {
-        err_set(err, 422, "degenerate", "data",
+        err_set(err, ERR_INVALID, "degenerate", "data",
                 "the data do not grow with the machine curve %s (slope %g); fit "
                 "without it",
                 b->name, out->coef[1]);

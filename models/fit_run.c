@@ -218,7 +218,7 @@ static int fit_unknown(const struct fit_point *pts, size_t m, struct fit_model *
             }
         }
     if (!found)
-        return err_set(err, 422, "degenerate", "data",
+        return err_set(err, ERR_INVALID, "degenerate", "data",
                        "none of the 12 graph types can be fitted to %zu distinct point%s",
                        m, m == 1 ? "" : "s");
     out->graph = FIT_UNKNOWN;
@@ -259,11 +259,11 @@ int fit_run(const struct fit_input *in, struct fit_result *out, struct err *err)
     if (in->nvars < 1 || in->nvars > FIT_MAX_VARS)
         return err_invalid(err, "vars", "a fit takes 1 or 2 variables");
     if (in->n > FIT_MAX_POINTS)
-        return err_set(err, 413, "too_large", "data",
+        return err_set(err, ERR_TOO_LARGE, "too_large", "data",
                        "%zu points exceed the limit of %d points per fit", in->n,
                        FIT_MAX_POINTS);
     if (in->n == 0 || in->x == NULL || in->y == NULL)
-        return err_set(err, 422, "degenerate", "data", "no data points to fit");
+        return err_set(err, ERR_INVALID, "degenerate", "data", "no data points to fit");
     if (fit_graph_parse(in->graph, &g, err) < 0)
         return -1;
     if (in->nvars == 2 && g != FIT_AUTO)
@@ -277,7 +277,7 @@ int fit_run(const struct fit_input *in, struct fit_result *out, struct err *err)
         for (v = 0; v < in->nvars; v++)
             bad |= !isfinite(in->x[i * (size_t)in->nvars + (size_t)v]);
         if (bad)
-            return err_set(err, 422, "invalid", "data",
+            return err_set(err, ERR_INVALID, "invalid", "data",
                            "data[%zu] is not a finite number", i);
     }
 
@@ -307,7 +307,7 @@ static int run_points(struct fit_point *pts, size_t m, int nvars, enum fit_graph
             varies |= pts[i].x[v] != pts[0].x[v];
         if (!varies) {
             err_set(
-                err, 422, "degenerate", "data",
+                err, ERR_INVALID, "degenerate", "data",
                 "all x%s values are equal (%g); a fit needs at least 2 distinct values",
                 nvars == 2 ? (v == 0 ? "1" : "2") : "", pts[0].x[v]);
             goto fail;
@@ -358,15 +358,15 @@ int fit_run_points(const struct fit_point *pts, size_t m, int nvars, const char 
     if (nvars < 1 || nvars > FIT_MAX_VARS)
         return err_invalid(err, "vars", "a fit takes 1 or 2 variables");
     if (m > FIT_MAX_POINTS)
-        return err_set(err, 413, "too_large", "data",
+        return err_set(err, ERR_TOO_LARGE, "too_large", "data",
                        "%zu points exceed the limit of %d points per fit", m,
                        FIT_MAX_POINTS);
     if (nobs > FIT_MAX_OBS)
-        return err_set(err, 413, "too_large", "data",
+        return err_set(err, ERR_TOO_LARGE, "too_large", "data",
                        "%zu observations exceed the limit of %d per fit", nobs,
                        FIT_MAX_OBS);
     if (m == 0 || pts == NULL)
-        return err_set(err, 422, "degenerate", "data", "no data points to fit");
+        return err_set(err, ERR_INVALID, "degenerate", "data", "no data points to fit");
     if (fit_graph_parse(graph, &g, err) < 0)
         return -1;
     if (nvars == 2 && g != FIT_AUTO)
@@ -381,7 +381,7 @@ int fit_run_points(const struct fit_point *pts, size_t m, int nvars, const char 
         for (v = 0; v < nvars; v++)
             bad |= !isfinite(pts[i].x[v]);
         if (bad)
-            return err_set(err, 422, "invalid", "data",
+            return err_set(err, ERR_INVALID, "invalid", "data",
                            "point %zu is not a finite number", i);
     }
     if ((own = xmalloc(m * sizeof *own)) == NULL)

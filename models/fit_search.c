@@ -751,7 +751,7 @@ static int select_2d(const struct fit_point *pts, size_t m, int rel, int prune,
 static int check_m(size_t m, struct err *err)
 {
     if (m < 3)
-        return err_set(err, 422, "degenerate", "data",
+        return err_set(err, ERR_INVALID, "degenerate", "data",
                        "auto selection needs at least 3 distinct x values (got %zu); "
                        "choose a graph type",
                        m);

@@ -118,7 +118,7 @@ static int set_expr(struct sysparam_fit *out, struct buf *b, struct err *err)
 {
     if (buf_failed(b)) {
         buf_free(b);
-        return err_set(err, 500, "internal", NULL, "fitted expression too long");
+        return err_set(err, ERR_INTERNAL, "internal", NULL, "fitted expression too long");
     }
     snprintf(out->expr, sizeof out->expr, "%s", buf_str(b));
     buf_free(b);
@@ -149,7 +149,7 @@ static int wls2(const double *x0, const double *x1, const double *t, size_t n,
     }
     status = gsl_multifit_wlinear(X, w, y, cv, cov, &chisq, ws);
     if (status != GSL_SUCCESS) {
-        err_set(err, 500, "fit_failed", NULL, "least-squares fit failed: %s",
+        err_set(err, ERR_INTERNAL, "fit_failed", NULL, "least-squares fit failed: %s",
                 gsl_strerror(status));
         goto out;
     }

@@ -1043,7 +1043,7 @@ int trace_occupancy(const struct trace *t, struct trace_occupancy **out, struct 
                     xfree(dl);
                     xfree(cur);
                     trace_occupancy_free(o);
-                    return err_set(err, 413, "too_large", NULL,
+                    return err_set(err, ERR_TOO_LARGE, "too_large", NULL,
                                    "more than %u macrostate cells (rows x states)",
                                    TRACE_MAX_OCCUPANCY_CELLS);
                 }
@@ -1091,8 +1091,8 @@ int trace_occupancy_fit(const double *x, const double *frac, size_t nruns, int s
         return err_invalid(err, "class", "class %d is not among the %d classes", c,
                            stride);
     if (nruns > FIT_MAX_POINTS)
-        return err_set(err, 413, "too_large", NULL, "at most %d runs can be fitted",
-                       FIT_MAX_POINTS);
+        return err_set(err, ERR_TOO_LARGE, "too_large", NULL,
+                       "at most %d runs can be fitted", FIT_MAX_POINTS);
     y = xmalloc((nruns ? nruns : 1) * sizeof *y);
     if (y == NULL)
         return err_nomem(err);

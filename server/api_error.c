@@ -5,9 +5,43 @@
 #include <jansson.h>
 #include <string.h>
 
+int api_error_status(enum err_code code)
+{
+    switch (code) {
+    case ERR_BAD_REQUEST:
+        return 400;
+    case ERR_UNAUTHORIZED:
+        return 401;
+    case ERR_FORBIDDEN:
+        return 403;
+    case ERR_NOT_FOUND:
+        return 404;
+    case ERR_NOT_ALLOWED:
+        return 405;
+    case ERR_CONFLICT:
+        return 409;
+    case ERR_TOO_LARGE:
+        return 413;
+    case ERR_INVALID:
+        return 422;
+    case ERR_BAD_ANSWER:
+        return 502;
+    case ERR_UNAVAILABLE:
+        return 503;
+    case ERR_NO_SPACE:
+        return 507;
+    case ERR_NONE: /* a failure that recorded nothing */
+    case ERR_INTERNAL:
+    case ERR_NOMEM:
+    case ERR_CODE_COUNT:
+        break;
+    }
+    return 500;
+}
+
 int api_error_json(const struct err *e, char **body, size_t *len)
 {
-    int status = e->status >= 400 && e->status <= 599 ? e->status : 500;
+    int status = api_error_status(e->status);
     json_t *inner, *root;
     char *s;
 

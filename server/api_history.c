@@ -85,7 +85,7 @@ static int path_id(struct req *r, const char *what, long long *id, struct err *e
     errno = 0;
     *id = strtoll(s, &end, 10);
     if (*s == '\0' || *end != '\0' || errno == ERANGE || *id < 1)
-        return err_set(e, 404, "not_found", NULL, "no %s %s", what, s);
+        return err_set(e, ERR_NOT_FOUND, "not_found", NULL, "no %s %s", what, s);
     return 0;
 }
 

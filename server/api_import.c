@@ -72,7 +72,7 @@ int api_import_post(struct req *r)
     opt.system = http_query(r, "system");
     opt.nprocs = nprocs;
     if (r->body.len == 0) {
-        err_set(&e, 422, "invalid_import", "body",
+        err_set(&e, ERR_INVALID, "invalid_import", "body",
                 "the body is empty: send the file (or a tar archive of a directory)");
         return http_error(r, &e);
     }

@@ -132,7 +132,7 @@ int api_model_post(struct req *r)
     int rc;
 
     if (m == NULL) /* the route table only sends the three methods here */
-        err_set(&e, 404, "not_found", NULL, "no such modeling method");
+        err_set(&e, ERR_NOT_FOUND, "not_found", NULL, "no such modeling method");
     if (body == NULL || m == NULL)
         return http_error(r, &e);
     save = json_object_get(body, "save");
@@ -275,7 +275,8 @@ int api_model_predict(struct req *r)
     const struct method *m = NULL;
 
     if (model != NULL && (m = method_find(str_at(model, "method", NULL))) == NULL)
-        err_set(&e, 500, "internal", NULL, "model %lld has an unknown method", id);
+        err_set(&e, ERR_INTERNAL, "internal", NULL, "model %lld has an unknown method",
+                id);
     if (m != NULL && (query = http_query_object(r, &e)) != NULL &&
         (point = point_of(query, NULL, &e)) != NULL)
         out = m->predict(json_object_get(model, "result"), point, &e);
@@ -451,7 +452,7 @@ int api_plot(struct req *r)
     int rc;
 
     if (dot == NULL || strcmp(dot, ".svg") != 0 || (size_t)(dot - seg) >= sizeof name) {
-        err_set(&e, 404, "not_found", NULL, "no such plot");
+        err_set(&e, ERR_NOT_FOUND, "not_found", NULL, "no such plot");
         return http_error(r, &e);
     }
     memcpy(name, seg, (size_t)(dot - seg));
@@ -459,7 +460,7 @@ int api_plot(struct req *r)
     if (strncmp(name, "run-", 4) == 0)
         return api_trace_plot(r, name + 4);
     if (http_query(r, "width") != NULL) {
-        err_set(&e, 400, "bad_parameter", "width",
+        err_set(&e, ERR_BAD_REQUEST, "bad_parameter", "width",
                 "width is a trace timeline's parameter");
         return http_error(r, &e);
     }
@@ -469,7 +470,8 @@ int api_plot(struct req *r)
         m = method_find(str_at(model, "method", NULL));
         if (m == NULL) {
             json_decref(model);
-            err_set(&e, 500, "internal", NULL, "the model has an unknown method");
+            err_set(&e, ERR_INTERNAL, "internal", NULL,
+                    "the model has an unknown method");
             return http_error(r, &e);
         }
         rc = svg_answer(r, m, json_object_get(model, "result"), 1);
@@ -477,7 +479,7 @@ int api_plot(struct req *r)
         return rc;
     }
     if ((m = method_find(name)) == NULL) {
-        err_set(&e, 404, "not_found", NULL, "no such plot");
+        err_set(&e, ERR_NOT_FOUND, "not_found", NULL, "no such plot");
         return http_error(r, &e);
     }
     text = http_query(r, "request");

@@ -93,7 +93,7 @@ static int query_tag(struct req *r, const char **key, const char **value, struct
             continue;
         if (n++ > 0 || name[4] == '\0') {
             /* name belongs to q: record the error before releasing it */
-            err_set(e, 400, "bad_parameter", name,
+            err_set(e, ERR_BAD_REQUEST, "bad_parameter", name,
                     "give one tag.KEY=VALUE filter with a non-empty KEY");
             json_decref(q);
             return -1;
@@ -146,7 +146,7 @@ int api_run_get(struct req *r)
     errno = 0;
     id = strtoll(r->params[0], &end, 10);
     if (*end != '\0' || errno == ERANGE || id < 1) {
-        err_set(&e, 404, "not_found", NULL, "no run with id %s", r->params[0]);
+        err_set(&e, ERR_NOT_FOUND, "not_found", NULL, "no run with id %s", r->params[0]);
         return http_error(r, &e);
     }
     d = db_pool_get(r->app->pool);
@@ -190,7 +190,8 @@ int api_export(struct req *r)
     int csv = fmt && strcmp(fmt, "csv") == 0;
 
     if (fmt && !csv && strcmp(fmt, "json") != 0) {
-        err_set(&e, 400, "bad_parameter", "format", "format must be csv or json");
+        err_set(&e, ERR_BAD_REQUEST, "bad_parameter", "format",
+                "format must be csv or json");
         return http_error(r, &e);
     }
     st = xcalloc(1, sizeof *st);

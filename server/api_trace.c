@@ -34,7 +34,7 @@ int trace_draw(const struct run_trace_set *s, int kind, struct buf *out, struct 
     case RUN_TRACE_CLUSTERS:
         return chart_trace_clusters(out, s->clusters, names, err);
     default:
-        return err_set(err, 404, "not_found", NULL, "no such trace analysis");
+        return err_set(err, ERR_NOT_FOUND, "not_found", NULL, "no such trace analysis");
     }
 }
 
@@ -46,7 +46,7 @@ static long long run_id(const char *seg, struct err *e)
     errno = 0;
     id = strtoll(seg, &end, 10);
     if (*seg == '\0' || *end != '\0' || errno == ERANGE || id < 1)
-        return err_set(e, 404, "not_found", NULL, "no run with id %.40s", seg);
+        return err_set(e, ERR_NOT_FOUND, "not_found", NULL, "no run with id %.40s", seg);
     return id;
 }
 
@@ -134,12 +134,12 @@ int api_traces_post(struct req *r)
         return http_error(r, &e);
     body = json_loadb(doc.data, doc.len, JSON_REJECT_DUPLICATES, &je);
     if (body == NULL) {
-        err_set(&e, 422, "invalid", "run.json", "run.json is not JSON: line %d: %s",
-                je.line, je.text);
+        err_set(&e, ERR_INVALID, "invalid", "run.json",
+                "run.json is not JSON: line %d: %s", je.line, je.text);
     } else if (ingest_json(&b->in, body, r->token_name, r->arena, &e) == 0 &&
                b->in.n != 1) {
-        err_set(&e, 422, "invalid", "run.json", "run.json must hold one run, not %zu",
-                b->in.n);
+        err_set(&e, ERR_INVALID, "invalid", "run.json",
+                "run.json must hold one run, not %zu", b->in.n);
     }
     json_decref(body);
     if (e.status != 0) {
@@ -210,7 +210,7 @@ static int answer(struct req *r, long long id, const char *name, int svg)
     db *d;
 
     if (kind < 0) {
-        err_set(&e, 404, "not_found", NULL,
+        err_set(&e, ERR_NOT_FOUND, "not_found", NULL,
                 "no trace analysis %.40s (profile, wait, traffic, load, timeline, "
                 "occupancy, clusters)",
                 name);
@@ -220,7 +220,8 @@ static int answer(struct req *r, long long id, const char *name, int svg)
         http_query_int(r, "width", 1, TRACE_MAX_WIDTH, &width, &e) != 0)
         return http_error(r, &e);
     if (kind != RUN_TRACE_TIMELINE && http_query(r, "width") != NULL) {
-        err_set(&e, 400, "bad_parameter", "width", "width is a timeline's parameter");
+        err_set(&e, ERR_BAD_REQUEST, "bad_parameter", "width",
+                "width is a timeline's parameter");
         return http_error(r, &e);
     }
     if (width != RUN_TRACE_WIDTH)
@@ -251,7 +252,7 @@ int api_trace_plot(struct req *r, const char *name)
     long long id;
 
     if (dash == NULL || (size_t)(dash - name) >= sizeof idtext) {
-        err_set(&e, 404, "not_found", NULL, "no such plot");
+        err_set(&e, ERR_NOT_FOUND, "not_found", NULL, "no such plot");
         return http_error(r, &e);
     }
     memcpy(idtext, name, (size_t)(dash - name));

@@ -35,7 +35,7 @@ int page_trace_json(struct req *r)
     errno = 0;
     id = strtoll(seg, &end, 10);
     if (*seg == '\0' || *end != '\0' || errno == ERANGE || id < 1) {
-        err_set(&e, 404, "not_found", NULL, "no run with id %.40s", seg);
+        err_set(&e, ERR_NOT_FOUND, "not_found", NULL, "no run with id %.40s", seg);
         return http_error(r, &e);
     }
     d = db_pool_get(r->app->pool);

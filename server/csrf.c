@@ -45,21 +45,22 @@ int csrf_check(struct req *r, const char *token, struct err *err)
     char mac[2 * SHA256_LEN + 1], *end;
     long long t, now = (long long)time(NULL);
     if (token == NULL || *token == '\0')
-        return err_set(err, 403, "forbidden", NULL,
+        return err_set(err, ERR_FORBIDDEN, "forbidden", NULL,
                        "the form has no CSRF token; load the page and submit the form "
                        "from there");
     errno = 0;
     t = strtoll(token, &end, 10);
     if (*end != '.' || errno == ERANGE || strlen(end + 1) != 2 * SHA256_LEN)
-        return err_set(err, 403, "forbidden", NULL, "the form's CSRF token is malformed");
+        return err_set(err, ERR_FORBIDDEN, "forbidden", NULL,
+                       "the form's CSRF token is malformed");
     csrf_mac(r->app, t, mac);
     if (!ct_equal((const uint8_t *)mac, (const uint8_t *)end + 1, 2 * SHA256_LEN))
         return err_set(
-            err, 403, "forbidden", NULL,
+            err, ERR_FORBIDDEN, "forbidden", NULL,
             "the form's CSRF token is not valid (the server may have restarted): "
             "submit the form again");
     if (t > now + 300 || now - t > CSRF_MAX_AGE)
-        return err_set(err, 403, "forbidden", NULL,
+        return err_set(err, ERR_FORBIDDEN, "forbidden", NULL,
                        "the form has expired: submit it again");
     return 0;
 }
@@ -69,7 +70,7 @@ int csrf_check_origin(struct req *r, struct err *err)
     const char *site = http_header(r, "Sec-Fetch-Site");
     const char *origin = http_header(r, "Origin"), *host = http_header(r, "Host");
     if (site != NULL && strcmp(site, "same-origin") != 0)
-        return err_set(err, 403, "forbidden", NULL,
+        return err_set(err, ERR_FORBIDDEN, "forbidden", NULL,
                        "cross-site form submissions are refused (Sec-Fetch-Site: %.40s)",
                        site);
     if (origin != NULL) {
@@ -81,7 +82,7 @@ int csrf_check_origin(struct req *r, struct err *err)
         else
             o = NULL;
         if (o == NULL || host == NULL || strcmp(o, host) != 0)
-            return err_set(err, 403, "forbidden", NULL,
+            return err_set(err, ERR_FORBIDDEN, "forbidden", NULL,
                            "cross-origin form submissions are refused (Origin: %.100s)",
                            origin);
     }

@@ -2,6 +2,7 @@
  * dash.h. It opens a page (web/page.h) for a request, answers with it or with
  * the HTML error page, and serves /static/. No markup is written here. */
 #include "server/dash.h"
+#include "server/api_error.h"
 #include "server/csrf.h"
 #include "server/session.h"
 #include "common/xalloc.h"
@@ -29,8 +30,8 @@ int dash_end(struct req *r, struct page *p, int status)
         int toobig = buf_failed(&p->b) == BUF_TOOBIG;
         page_free(p);
         if (toobig)
-            err_set(&e, 500, "internal", NULL, "the page is larger than %u bytes",
-                    PAGE_MAX);
+            err_set(&e, ERR_INTERNAL, "internal", NULL,
+                    "the page is larger than %u bytes", PAGE_MAX);
         else
             err_nomem(&e);
         return dash_error(r, &e);
@@ -66,7 +67,7 @@ struct view_config *dash_configs(arena *a, const struct db_config *c, int n)
 int dash_error(struct req *r, const struct err *e)
 {
     static const char fallback[] = "out of memory\n";
-    int status = e->status >= 400 && e->status <= 599 ? e->status : 500;
+    int status = api_error_status(e->status);
     size_t len;
     char *html = page_error_html(e, status, &len);
     r->status = status;
@@ -92,7 +93,8 @@ int dash_static(struct req *r)
     const char *v = http_query(r, "v");
     if (web_asset_find(r->params[0], &a) != 0) {
         struct err e = {0};
-        err_set(&e, 404, "not_found", NULL, "no such file: /static/%.100s", r->params[0]);
+        err_set(&e, ERR_NOT_FOUND, "not_found", NULL, "no such file: /static/%.100s",
+                r->params[0]);
         return dash_error(r, &e);
     }
     /* Pages link assets with ?v=HASH, so such a URL never changes content. */

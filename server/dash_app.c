@@ -6,6 +6,7 @@
  * renders web/view_app.c. With ?format=csv it answers every run of the
  * table's filter, in the table's order, as CSV (view_app_csv). */
 #include "core/browse.h"
+#include "server/api_error.h"
 #include "core/scaling.h"
 #include "formats/limits.h"
 #include "formats/rundoc.h"
@@ -41,14 +42,15 @@ static int parse_view(struct req *r, struct view_app *v, json_t *app, struct err
         for (i = 0; i < 3 && strcmp(sort, view_app_sorts[i]) != 0; i++)
             ;
         if (i == 3)
-            return err_set(e, 400, "bad_parameter", "sort",
+            return err_set(e, ERR_BAD_REQUEST, "bad_parameter", "sort",
                            "sort must be run, nprocs or runtime");
         v->sort = (int)i;
     }
     v->desc = v->sort == 0;
     if (dir && *dir) {
         if (strcmp(dir, "asc") != 0 && strcmp(dir, "desc") != 0)
-            return err_set(e, 400, "bad_parameter", "dir", "dir must be asc or desc");
+            return err_set(e, ERR_BAD_REQUEST, "bad_parameter", "dir",
+                           "dir must be asc or desc");
         v->desc = strcmp(dir, "desc") == 0;
     }
     /* ?after= / ?before= (the pager's links): the page that follows or
@@ -59,7 +61,7 @@ static int parse_view(struct req *r, struct view_app *v, json_t *app, struct err
         http_query_int(r, "before", 1, LLONG_MAX, &v->before, e) != 0)
         return -1;
     if (v->after && v->before)
-        return err_set(e, 400, "bad_parameter", "before",
+        return err_set(e, ERR_BAD_REQUEST, "bad_parameter", "before",
                        "give after or before, not both");
     if ((v->after || v->before) && !http_query(r, "page"))
         page = 0;
@@ -70,7 +72,7 @@ static int parse_view(struct req *r, struct view_app *v, json_t *app, struct err
             for (i = 1; i < 3 && strcmp(axes, view_app_axes[i]) != 0; i++)
                 ;
             if (i == 3)
-                return err_set(e, 400, "bad_parameter", "axes",
+                return err_set(e, ERR_BAD_REQUEST, "bad_parameter", "axes",
                                "axes must be linear or log (or absent: automatic)");
             v->axes = (int)i;
         }
@@ -83,11 +85,11 @@ static int parse_view(struct req *r, struct view_app *v, json_t *app, struct err
     if (v->sys && *v->sys == '\0')
         v->sys = NULL;
     if (v->exe && (v->exe_id = id_in(json_object_get(app, "executables"), v->exe)) == 0)
-        return err_set(e, 404, "not_found", "executable",
+        return err_set(e, ERR_NOT_FOUND, "not_found", "executable",
                        "%.200s has no executable %.200s", v->name, v->exe);
     if (v->sys && (v->sys_id = id_in(json_object_get(app, "systems"), v->sys)) == 0)
-        return err_set(e, 404, "not_found", "system", "%.200s has no runs on %.200s",
-                       v->name, v->sys);
+        return err_set(e, ERR_NOT_FOUND, "not_found", "system",
+                       "%.200s has no runs on %.200s", v->name, v->sys);
     /* ?commit= / ?branch= (SPEC §17): provenance filters, checked as an
      * upload's provenance is */
     v->commit = http_query(r, "commit");
@@ -101,7 +103,7 @@ static int parse_view(struct req *r, struct view_app *v, json_t *app, struct err
         pr.commit = v->commit;
         pr.branch = v->branch;
         if (rundoc_check_provenance(&pr, e) != 0) {
-            e->status = 400;
+            e->status = ERR_BAD_REQUEST;
             return -1;
         }
         v->sort = 0; /* a filtered table is in run order */
@@ -142,7 +144,7 @@ static int app_csv(struct req *r, db *d, struct view_app *v, struct browse_app *
         if (browse_app(d, &q, r->arena, b, e) != 0)
             return -1;
         if (b->total > LIMIT_TABLE_CSV_RUNS)
-            return err_set(e, 413, "too_large", NULL,
+            return err_set(e, ERR_TOO_LARGE, "too_large", NULL,
                            "%lld runs are more than one CSV download holds (%d): filter "
                            "by executable or system, or use GET /api/v1/export",
                            b->total, LIMIT_TABLE_CSV_RUNS);
@@ -208,7 +210,7 @@ static int app_scaling(struct req *r, db *d, struct view_app *v, struct err *se,
         if (sel == NULL || runs > SCALING_PAGE_RUNS) {
             json_decref(q);
             v->scaling = sel;
-            if (sel == NULL && se->status >= 500) {
+            if (sel == NULL && api_error_status(se->status) >= 500) {
                 *e = *se;
                 return -1;
             }
@@ -219,7 +221,7 @@ static int app_scaling(struct req *r, db *d, struct view_app *v, struct err *se,
     }
     v->scaling = scaling_answer(d, v->name, q, SCALING_CHOOSE, se);
     json_decref(q);
-    if (v->scaling == NULL && se->status >= 500) {
+    if (v->scaling == NULL && api_error_status(se->status) >= 500) {
         *e = *se;
         return -1;
     }
@@ -243,7 +245,8 @@ int page_app(struct req *r)
     v.history = 1; /* /history answers each configuration's series */
     fmt = http_query(r, "format");
     if (fmt && *fmt && strcmp(fmt, "csv") != 0 && strcmp(fmt, "html") != 0) {
-        err_set(&e, 400, "bad_parameter", "format", "format must be csv or html");
+        err_set(&e, ERR_BAD_REQUEST, "bad_parameter", "format",
+                "format must be csv or html");
         return dash_error(r, &e);
     }
     d = db_pool_get(r->app->pool);

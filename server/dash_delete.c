@@ -87,9 +87,10 @@ int page_delete_confirm(struct req *r)
     d = db_pool_get(r->app->pool);
     if (strncmp(r->path, "/runs/", 6) == 0) {
         struct db_run_row row;
-        int rc = parse_id(r->params[0], &id) != 0
-                     ? err_set(&e, 404, "not_found", NULL, "no run %s", r->params[0])
-                     : browse_run(d, id, r->arena, &row, &e);
+        int rc =
+            parse_id(r->params[0], &id) != 0
+                ? err_set(&e, ERR_NOT_FOUND, "not_found", NULL, "no run %s", r->params[0])
+                : browse_run(d, id, r->arena, &row, &e);
         if (rc != 0) {
             db_pool_put(r->app->pool, d);
             return dash_error(r, &e);
@@ -121,7 +122,7 @@ int page_delete_confirm(struct req *r)
     } else {
         if (parse_id(r->params[0], &id) != 0) {
             db_pool_put(r->app->pool, d);
-            err_set(&e, 404, "not_found", NULL, "no watch %s", r->params[0]);
+            err_set(&e, ERR_NOT_FOUND, "not_found", NULL, "no watch %s", r->params[0]);
             return dash_error(r, &e);
         }
         v.title = arena_printf(r->arena, "Delete watch %lld?", id);
@@ -205,7 +206,7 @@ int page_delete(struct req *r)
     } else {
         w->kind = strncmp(r->path, "/runs/", 6) == 0 ? DEL_RUN : DEL_WATCH;
         if (parse_id(r->params[0], &w->id) != 0) {
-            err_set(&e, 404, "not_found", NULL, "no %s %s",
+            err_set(&e, ERR_NOT_FOUND, "not_found", NULL, "no %s %s",
                     w->kind == DEL_RUN ? "run" : "watch", r->params[0]);
             return dash_error(r, &e);
         }
@@ -266,7 +267,7 @@ int page_watch_add(struct req *r)
         if (*end != '\0') {
             json_decref(w->body);
             json_decref(det);
-            err_set(&e, 422, "invalid", "threshold",
+            err_set(&e, ERR_INVALID, "invalid", "threshold",
                     "threshold must be a number (got %.40s)", s);
             return dash_error(r, &e);
         }
@@ -277,7 +278,7 @@ int page_watch_add(struct req *r)
         if (parse_id(s, &n) != 0) {
             json_decref(w->body);
             json_decref(det);
-            err_set(&e, 422, "invalid", "window",
+            err_set(&e, ERR_INVALID, "invalid", "window",
                     "window must be a whole number of runs (got %.40s)", s);
             return dash_error(r, &e);
         }

@@ -37,7 +37,7 @@ static int run_checks(struct req *r, struct fctx *c, int target)
     for (k = 1; k <= upto; k++) {
         struct err e = {0};
         if (c->def->check(c, k, k < target, &e) != 0) {
-            if (e.status >= 500 || e.status == 0) {
+            if (api_error_status(e.status) >= 500 || e.status == 0) {
                 dash_error(r, &e);
                 return -1;
             }
@@ -61,7 +61,7 @@ static int compute(struct req *r, struct ctx *x, json_t **request, json_t **answ
         if (*answer != NULL)
             return 0;
     }
-    if (e.status >= 500 || e.status == 0) {
+    if (api_error_status(e.status) >= 500 || e.status == 0) {
         json_decref(*request);
         *request = NULL;
         dash_error(r, &e);
@@ -169,7 +169,8 @@ static int form_page(struct req *r, const struct form_def *def)
     } else if (shown == FORM_RESULT) {
         rc = result_page(r, c, request, answer, NULL, 200);
     } else {
-        rc = step_page(r, c, shown, c->err.status ? c->err.status : 200);
+        rc =
+            step_page(r, c, shown, c->err.status ? api_error_status(c->err.status) : 200);
     }
     json_decref(request);
     json_decref(answer);
@@ -204,7 +205,7 @@ static int form_save(struct req *r, const struct form_def *def)
         return dash_error(r, &e);
     q = form_get(&body, "q");
     if (q == NULL) {
-        err_set(&e, 400, "bad_form", "q",
+        err_set(&e, ERR_BAD_REQUEST, "bad_form", "q",
                 "the form has no field q: save from a result page of the form");
         return dash_error(r, &e);
     }
@@ -231,9 +232,11 @@ static int form_save(struct req *r, const struct form_def *def)
         return 0;
     }
     if (shown != FORM_RESULT) {
-        rc = step_page(r, c, shown, c->err.status ? c->err.status : 422);
+        rc =
+            step_page(r, c, shown, c->err.status ? api_error_status(c->err.status) : 422);
     } else if (save_err.status) {
-        rc = result_page(r, c, request, answer, &save_err, save_err.status);
+        rc = result_page(r, c, request, answer, &save_err,
+                         api_error_status(save_err.status));
     } else {
         ctx_done(&x); /* the connection goes back before the write */
         rc = model_save(r, x.m, request, answer, NULL, saved, NULL, &e);

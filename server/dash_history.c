@@ -12,6 +12,7 @@
  * of web/view_history.c. Nothing here knows SQL or HTML.
  */
 #include "core/history.h"
+#include "server/api_error.h"
 #include "core/alerts.h"
 #include "core/watch.h"
 #include "db/history.h"
@@ -87,7 +88,9 @@ static int triage_job(db *d, void *arg, struct err *err)
 static int triage_finish(struct req *r)
 {
     if (r->job.rc != 0)
-        return alerts_page(r, r->job.err.status ? r->job.err.status : 500, &r->job.err);
+        return alerts_page(r,
+                           r->job.err.status ? api_error_status(r->job.err.status) : 500,
+                           &r->job.err);
     return http_redirect(r, "/alerts");
 }
 
@@ -109,8 +112,8 @@ static int triage(struct req *r, int group)
     t->group = group;
     t->id = strtoll(s, &end, 10);
     if (*s == '\0' || *end != '\0' || errno == ERANGE || t->id < 1) {
-        err_set(&e, 404, "not_found", NULL, group ? "no alert group %s" : "no alert %s",
-                s);
+        err_set(&e, ERR_NOT_FOUND, "not_found", NULL,
+                group ? "no alert group %s" : "no alert %s", s);
         return dash_error(r, &e);
     }
     if (csrf_check_origin(r, &e) != 0 ||
@@ -119,7 +122,7 @@ static int triage(struct req *r, int group)
         return dash_error(r, &e);
     if (csrf_check(r, form_get(&f, "csrf"), &e) != 0 ||
         http_check_token(r, form_get(&f, "token"), "token", &e) != 0)
-        return alerts_page(r, e.status, &e);
+        return alerts_page(r, api_error_status(e.status), &e);
     /* The same rule as PATCH /api/v1/alerts/{id}: one of the four states. */
     body = json_pack("{s:s?}", "state", form_get(&f, "state"));
     state = body ? alert_check_state(body, &e) : NULL;
@@ -128,7 +131,7 @@ static int triage(struct req *r, int group)
     if (t->state == NULL) {
         if (e.status == 0)
             err_nomem(&e);
-        return alerts_page(r, e.status, &e);
+        return alerts_page(r, api_error_status(e.status), &e);
     }
     r->ctx = t;
     return http_defer_write(r, triage_job, t, triage_finish);

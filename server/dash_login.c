@@ -51,7 +51,8 @@ int page_login_post(struct req *r)
     token = form_get(&f, "token");
     next = form_get(&f, "next");
     if (token == NULL || *token == '\0') {
-        err_set(&e, 401, "unauthorized", "token", "give a write token to sign in");
+        err_set(&e, ERR_UNAUTHORIZED, "unauthorized", "token",
+                "give a write token to sign in");
         return login_page(r, 401, next, &e);
     }
     if (http_check_token(r, token, "token", &e) != 0)

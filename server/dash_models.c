@@ -125,7 +125,8 @@ int page_model(struct req *r)
     errno = 0;
     id = strtoll(r->params[0], &end, 10);
     if (*end != '\0' || errno == ERANGE || id < 1) {
-        err_set(&e, 404, "not_found", NULL, "no model with id %.40s", r->params[0]);
+        err_set(&e, ERR_NOT_FOUND, "not_found", NULL, "no model with id %.40s",
+                r->params[0]);
         return dash_error(r, &e);
     }
     d = db_pool_get(r->app->pool);

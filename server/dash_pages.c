@@ -19,7 +19,8 @@ static long long path_id(const char *seg, const char *what, struct err *e)
     errno = 0;
     id = strtoll(seg, &end, 10);
     if (*seg == '\0' || *end != '\0' || errno == ERANGE || id < 1)
-        return err_set(e, 404, "not_found", NULL, "no %s with id %.40s", what, seg);
+        return err_set(e, ERR_NOT_FOUND, "not_found", NULL, "no %s with id %.40s", what,
+                       seg);
     return id;
 }
 

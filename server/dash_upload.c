@@ -12,6 +12,7 @@
  * (server/csrf.h, docs/web.md). The pages are web/view_upload.c.
  */
 #include "common/sha256.h"
+#include "server/api_error.h"
 #include "core/import.h"
 #include "core/ingest.h"
 #include "server/trace_draw.h"
@@ -99,11 +100,12 @@ static int run_finish(struct req *r)
     struct web_upload *u = r->ctx;
     if (r->job.rc != 0) {
         struct err e = r->job.err;
-        if (e.status == 409)
+        if (e.status == ERR_CONFLICT)
             snprintf(e.message, sizeof e.message, "%s",
                      "this form was already submitted with other values; the form below "
                      "is new: submit it again");
-        return upload_page(r, e.status ? e.status : 500, 1, &u->form, &e);
+        return upload_page(r, e.status ? api_error_status(e.status) : 500, 1, &u->form,
+                           &e);
     }
     ingest_committed(&u->in);
     return http_redirect(r, arena_printf(r->arena, "/runs/%lld?stored=1", u->ids[0]));
@@ -114,8 +116,9 @@ static int csv_finish(struct req *r)
     struct web_upload *u = r->ctx;
     struct page p;
     if (r->job.rc != 0)
-        return upload_page(r, r->job.err.status ? r->job.err.status : 500, 2, &u->form,
-                           &r->job.err);
+        return upload_page(r,
+                           r->job.err.status ? api_error_status(r->job.err.status) : 500,
+                           2, &u->form, &r->job.err);
     ingest_committed(&u->in);
     dash_begin(&p, r, "Upload", "upload");
     view_upload_done(&p, u->runs, u->ids, u->existed, u->n);
@@ -320,7 +323,7 @@ static struct web_upload *begin_upload(struct req *r, int which)
     }
     if (csrf_check(r, form_get(&u->form, "csrf"), &e) != 0 ||
         http_check_token(r, form_get(&u->form, "token"), "token", &e) != 0) {
-        upload_page(r, e.status, which, &u->form, &e);
+        upload_page(r, api_error_status(e.status), which, &u->form, &e);
         return NULL;
     }
     return u;
@@ -348,7 +351,7 @@ int page_upload_run(struct req *r)
         return 0;
     doc = run_document(&u->form, &e);
     if (doc == NULL)
-        return upload_page(r, e.status, 1, &u->form, &e);
+        return upload_page(r, api_error_status(e.status), 1, &u->form, &e);
     u->runs = arena_alloc(r->arena, sizeof *u->runs);
     if (u->runs == NULL) {
         json_decref(doc);
@@ -359,7 +362,7 @@ int page_upload_run(struct req *r)
     rc = rundoc_parse(doc, r->arena, &u->runs[0], &e);
     json_decref(doc);
     if (rc != 0)
-        return upload_page(r, e.status, 1, &u->form, &e);
+        return upload_page(r, api_error_status(e.status), 1, &u->form, &e);
     return defer_store(r, u, run_finish);
 }
 
@@ -377,7 +380,7 @@ int page_upload_csv(struct req *r)
         return upload_page(r, 422, 2, &u->form, &e);
     }
     if (rundoc_parse_csv(file->value, file->len, r->arena, &u->runs, &u->n, &e) != 0)
-        return upload_page(r, e.status, 2, &u->form, &e);
+        return upload_page(r, api_error_status(e.status), 2, &u->form, &e);
     return defer_store(r, u, csv_finish);
 }
 
@@ -397,8 +400,9 @@ static int import_finish(struct req *r)
 
     if (r->job.rc != 0) {
         import_free(&w->im);
-        return upload_page(r, r->job.err.status ? r->job.err.status : 500, 3, &w->form,
-                           &r->job.err);
+        return upload_page(r,
+                           r->job.err.status ? api_error_status(r->job.err.status) : 500,
+                           3, &w->form, &r->job.err);
     }
     d.format = w->im.format_used;
     d.runs = w->im.runs;
@@ -449,7 +453,7 @@ int page_upload_import(struct req *r)
     if (file->len >= 512 && memcmp(file->value + 257, "ustar", 5) == 0 &&
         !fmt_whole_archive(file->filename)) {
         if (fmt_tar_read(file->value, file->len, r->arena, &files, &nfiles, &e) != 0)
-            return upload_page(r, e.status, 3, &w->form, &e);
+            return upload_page(r, api_error_status(e.status), 3, &w->form, &e);
     } else {
         files = arena_alloc(r->arena, sizeof *files);
         if (files == NULL) {
@@ -467,7 +471,7 @@ int page_upload_import(struct req *r)
     import_init(&w->im, format, files, nfiles, &opt, r->token_name);
     w->im.trace_draw = trace_draw; /* OTF2: the run's trace too */
     if (import_check(&w->im, &e) != 0)
-        return upload_page(r, e.status, 3, &w->form, &e);
+        return upload_page(r, api_error_status(e.status), 3, &w->form, &e);
     r->ctx = w;
     return http_defer_write(r, import_job, &w->im, import_finish);
 }

@@ -217,7 +217,7 @@ int http_query_int(struct req *r, const char *name, long long lo, long long hi,
     errno = 0;
     v = strtoll(s, &end, 10);
     if (*end != '\0' || errno == ERANGE || v < lo || v > hi)
-        return err_set(err, 400, "bad_parameter", name,
+        return err_set(err, ERR_BAD_REQUEST, "bad_parameter", name,
                        "%s must be a whole number from %lld to %lld", name, lo, hi);
     *out = v;
     return 0;
@@ -253,7 +253,7 @@ json_t *http_query_object(struct req *r, struct err *err)
     http_each_value(r, MHD_GET_ARGUMENT_KIND, query_one, &w);
     if (w.bad) {
         json_decref(w.obj);
-        err_set(err, 400, "bad_query", NULL,
+        err_set(err, ERR_BAD_REQUEST, "bad_query", NULL,
                 "the query string is malformed or has more than %d parameters",
                 REQ_MAX_QUERY);
         return NULL;
@@ -297,7 +297,7 @@ int http_query_form(struct req *r, struct form *out, struct err *err)
         return err_nomem(err);
     http_each_value(r, MHD_GET_ARGUMENT_KIND, query_field, &w);
     if (w.bad)
-        return err_set(err, 400, "bad_query", NULL,
+        return err_set(err, ERR_BAD_REQUEST, "bad_query", NULL,
                        "the query string is malformed or has more than %d parameters "
                        "(or a name over %d bytes)",
                        FORM_MAX_FIELDS, FORM_MAX_NAME);
@@ -317,14 +317,14 @@ json_t *http_body_json(struct req *r, struct err *err)
 
     if (ct == NULL || strncmp(ct, "application/json", 16) != 0 ||
         (ct[16] != '\0' && ct[16] != ';' && ct[16] != ' ')) {
-        err_set(err, 400, "content_type", NULL,
+        err_set(err, ERR_BAD_REQUEST, "content_type", NULL,
                 "Content-Type must be application/json (got %s)", ct ? ct : "none");
         return NULL;
     }
     v = json_loadb(r->body.data ? r->body.data : "", r->body.len, JSON_REJECT_DUPLICATES,
                    &je);
     if (v == NULL) {
-        err_set(err, 400, "malformed_json", NULL,
+        err_set(err, ERR_BAD_REQUEST, "malformed_json", NULL,
                 "malformed JSON at line %d column %d: %s", je.line, je.column, je.text);
         return NULL;
     }
@@ -401,10 +401,11 @@ int http_require_token(struct req *r, struct err *err)
     if (r->token_name)
         return 0;
     if (http_header(r, "Authorization") == NULL)
-        return err_set(err, 401, "unauthorized", NULL,
+        return err_set(err, ERR_UNAUTHORIZED, "unauthorized", NULL,
                        "this request needs a write token: Authorization: Bearer TOKEN "
                        "(create one with 'prophecyd token create NAME')");
-    return err_set(err, 401, "unauthorized", NULL, "unknown or revoked token");
+    return err_set(err, ERR_UNAUTHORIZED, "unauthorized", NULL,
+                   "unknown or revoked token");
 }
 
 int http_check_token(struct req *r, const char *token, const char *field, struct err *err)
@@ -417,7 +418,7 @@ int http_check_token(struct req *r, const char *token, const char *field, struct
             return 0;
         }
         return err_set(
-            err, 401, "unauthorized", field,
+            err, ERR_UNAUTHORIZED, "unauthorized", field,
             "a write token is needed: sign in (/login) or give one (create one "
             "with 'prophecyd token create NAME')");
     }
@@ -426,7 +427,8 @@ int http_check_token(struct req *r, const char *token, const char *field, struct
     r->token_name = NULL;
     lookup_token(r, token, strlen(token));
     if (r->token_name == NULL)
-        return err_set(err, 401, "unauthorized", field, "unknown or revoked token");
+        return err_set(err, ERR_UNAUTHORIZED, "unauthorized", field,
+                       "unknown or revoked token");
     return 0;
 }
 

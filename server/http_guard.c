@@ -408,11 +408,11 @@ int guard_start(struct app *app, struct err *err)
     if (g->queue == NULL || g->workers == NULL)
         return err_nomem(err);
     if (pthread_create(&g->reaper, NULL, reaper_main, app) != 0)
-        return err_set(err, 500, "thread", NULL, "cannot start a thread");
+        return err_set(err, ERR_INTERNAL, "thread", NULL, "cannot start a thread");
     g->reaper_started = 1;
     for (i = 0; i < cfg->workers; i++) {
         if (pthread_create(&g->workers[i], NULL, worker_main, app) != 0)
-            return err_set(err, 500, "thread", NULL, "cannot start a thread");
+            return err_set(err, ERR_INTERNAL, "thread", NULL, "cannot start a thread");
         g->nworkers++;
     }
     return 0;

@@ -99,7 +99,7 @@ static enum MHD_Result send_response(struct req *r)
 
     if (r->resp == NULL && r->stream == NULL) {
         struct err e = {0};
-        err_set(&e, 500, "internal", NULL, "handler produced no response");
+        err_set(&e, ERR_INTERNAL, "internal", NULL, "handler produced no response");
         http_error(r, &e);
     }
     if (r->stream) {
@@ -175,11 +175,12 @@ static enum MHD_Result query_name(void *cls, enum MHD_ValueKind kind, const char
     (void)kind;
     (void)value;
     if (k == NULL) {
-        err_set(w->e, 400, "bad_query", NULL, "a query parameter name is malformed");
+        err_set(w->e, ERR_BAD_REQUEST, "bad_query", NULL,
+                "a query parameter name is malformed");
         return MHD_NO;
     }
     if (!routes_query_allowed(w->r->route, k)) {
-        err_set(w->e, 400, "unknown_parameter", k,
+        err_set(w->e, ERR_BAD_REQUEST, "unknown_parameter", k,
                 "unknown query parameter %.64s on %s %.200s", k, w->r->method,
                 w->r->route->pattern);
         return MHD_NO;
@@ -213,24 +214,25 @@ static int check_head(struct req *r, int *has_body, int *linger)
     *linger = *has_body && !hw.expect && !hw.conflict && length <= LIMIT_LINGER_BODY;
     r->route = routes_match(r, &status);
     if (hw.conflict) {
-        err_set(&e, 400, "bad_request", NULL,
+        err_set(&e, ERR_BAD_REQUEST, "bad_request", NULL,
                 "conflicting or malformed Content-Length headers");
     } else if (r->too_many_query) {
-        err_set(&e, 400, "bad_query", NULL,
+        err_set(&e, ERR_BAD_REQUEST, "bad_query", NULL,
                 "the query string has more than %d parameters or %d bytes",
                 LIMIT_FORM_FIELDS, LIMIT_QUERY_BYTES);
     } else if (r->route == NULL) {
         if (status == 405)
-            err_set(&e, 405, "method_not_allowed", NULL, "%s is not allowed on %.200s",
-                    r->method, r->path);
+            err_set(&e, ERR_NOT_ALLOWED, "method_not_allowed", NULL,
+                    "%s is not allowed on %.200s", r->method, r->path);
         else if (status == 400)
-            err_set(&e, 400, "bad_path", NULL,
+            err_set(&e, ERR_BAD_REQUEST, "bad_path", NULL,
                     "a path segment is not valid percent-encoding: %.200s", r->path);
         else
-            err_set(&e, 404, "not_found", NULL, "no such resource: %.200s", r->path);
+            err_set(&e, ERR_NOT_FOUND, "not_found", NULL, "no such resource: %.200s",
+                    r->path);
     } else if (length > r->app->cfg->max_body) {
-        err_set(&e, 413, "too_large", NULL, "request body over the limit of %zu bytes",
-                r->app->cfg->max_body);
+        err_set(&e, ERR_TOO_LARGE, "too_large", NULL,
+                "request body over the limit of %zu bytes", r->app->cfg->max_body);
     } else {
         http_read_auth(r);
         if (((r->route->flags & R_WRITE) ||
@@ -246,7 +248,7 @@ static int check_head(struct req *r, int *has_body, int *linger)
             if (e.status == 0 && *has_body &&
                 guard_reserve_body(r, hw.length ? (size_t)length
                                                 : r->app->cfg->max_body) != 0)
-                err_set(&e, 503, "busy", NULL,
+                err_set(&e, ERR_UNAVAILABLE, "busy", NULL,
                         "the server is receiving too many request bodies; retry shortly");
         }
     }
@@ -262,14 +264,14 @@ void http_run_handler(struct req *r)
 {
     struct err e = {0};
     if (r->body_too_big) {
-        err_set(&e, 413, "too_large", NULL, "request body over the limit of %zu bytes",
-                r->app->cfg->max_body);
+        err_set(&e, ERR_TOO_LARGE, "too_large", NULL,
+                "request body over the limit of %zu bytes", r->app->cfg->max_body);
         http_error(r, &e);
         return;
     }
     if (r->route->fn(r) != 0 && r->resp == NULL && r->stream == NULL &&
         r->finish == NULL) {
-        err_set(&e, 500, "internal", NULL, "internal error");
+        err_set(&e, ERR_INTERNAL, "internal", NULL, "internal error");
         http_error(r, &e);
     }
 }
@@ -335,7 +337,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if ((r->route->flags & R_COSTLY) && guard_has_workers(app) && !r->body_too_big) {
         if (guard_to_worker(r) == 0)
             return MHD_YES;
-        err_set(&e, 503, "busy", NULL,
+        err_set(&e, ERR_UNAVAILABLE, "busy", NULL,
                 "too many model computations are queued; retry shortly");
         http_error(r, &e);
         return send_response(r);
@@ -416,17 +418,18 @@ int http_start(struct app *app, struct err *err)
     struct sockaddr_in addr;
 
     if (random_bytes(app->secret, sizeof app->secret) != 0)
-        return err_set(err, 500, "random", NULL, "no randomness for the form secret");
+        return err_set(err, ERR_INTERNAL, "random", NULL,
+                       "no randomness for the form secret");
     memset(&addr, 0, sizeof addr);
     addr.sin_family = AF_INET;
     addr.sin_port = htons((uint16_t)cfg->port);
     if (inet_pton(AF_INET, cfg->listen_host, &addr.sin_addr) != 1)
-        return err_set(err, 400, "usage", NULL,
+        return err_set(err, ERR_BAD_REQUEST, "usage", NULL,
                        "cannot use listen address %s (IPv4 only)", cfg->listen_host);
     app->listen_fd = -1;
     if (listen_on(app, &addr) != 0)
-        return err_set(err, 500, "listen", NULL, "cannot listen on %s:%d (in use?)",
-                       cfg->listen_host, cfg->port);
+        return err_set(err, ERR_INTERNAL, "listen", NULL,
+                       "cannot listen on %s:%d (in use?)", cfg->listen_host, cfg->port);
     if (guard_start(app, err) != 0) {
         guard_free(app);
         close(app->listen_fd);
@@ -449,7 +452,7 @@ int http_start(struct app *app, struct err *err)
         app->daemon = NULL;
         guard_free(app);
         close(app->listen_fd);
-        return err_set(err, 500, "listen", NULL, "cannot serve on %s:%d",
+        return err_set(err, ERR_INTERNAL, "listen", NULL, "cannot serve on %s:%d",
                        cfg->listen_host, cfg->port);
     }
     return 0;
@@ -511,7 +514,7 @@ int http_dispatch(struct app *app, const struct http_inproc *in, struct http_ans
     }
     if (r->resp == NULL && r->stream == NULL) {
         struct err e = {0};
-        err_set(&e, 500, "internal", NULL, "handler produced no response");
+        err_set(&e, ERR_INTERNAL, "internal", NULL, "handler produced no response");
         http_error(r, &e);
     }
     out->status = r->status;

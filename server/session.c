@@ -83,7 +83,8 @@ int session_start(struct req *r, const char *token, const char **cookie, struct 
     int i, slot = 0;
 
     if (random_bytes(sid, sizeof sid) != 0)
-        return err_set(err, 500, "internal", NULL, "no randomness for a session id");
+        return err_set(err, ERR_INTERNAL, "internal", NULL,
+                       "no randomness for a session id");
     pthread_mutex_lock(&lock);
     /* a free or expired slot, else the one that expires first */
     for (i = 0; i < LIMIT_SESSIONS; i++) {

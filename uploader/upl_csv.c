@@ -28,8 +28,8 @@ struct reader {
 
 static int too_long(struct reader *r, struct err *err)
 {
-    return err_set(err, 422, "csv", NULL, "line %zu: longer than %d bytes", r->line,
-                   UPL_CSV_LINE_MAX);
+    return err_set(err, ERR_INVALID, "csv", NULL, "line %zu: longer than %d bytes",
+                   r->line, UPL_CSV_LINE_MAX);
 }
 
 /* Consumes one byte, keeping line accounting; returns it. */
@@ -67,8 +67,8 @@ static int read_record(struct reader *r, struct rec *rec, struct err *err)
     rec->line = r->line;
     for (;;) { /* one field per iteration */
         if (rec->n == UPL_CSV_COLS_MAX)
-            return err_set(err, 422, "csv", NULL, "line %zu: more than %d columns",
-                           r->line, UPL_CSV_COLS_MAX);
+            return err_set(err, ERR_INVALID, "csv", NULL,
+                           "line %zu: more than %d columns", r->line, UPL_CSV_COLS_MAX);
         f = &rec->fields[rec->n++];
         buf_reset(f);
         if (r->p < r->end && *r->p == '"') {
@@ -77,7 +77,7 @@ static int read_record(struct reader *r, struct rec *rec, struct err *err)
             for (;;) {
                 int c;
                 if (r->p >= r->end)
-                    return err_set(err, 422, "csv", NULL,
+                    return err_set(err, ERR_INVALID, "csv", NULL,
                                    "line %zu: quoted field never closed", qline);
                 c = next(r);
                 if (r->linelen > UPL_CSV_LINE_MAX)
@@ -93,13 +93,13 @@ static int read_record(struct reader *r, struct rec *rec, struct err *err)
                 buf_putc(f, (char)c);
             }
             if (r->p < r->end && *r->p != ',' && *r->p != '\n' && *r->p != '\r')
-                return err_set(err, 422, "csv", NULL,
+                return err_set(err, ERR_INVALID, "csv", NULL,
                                "line %zu: unexpected character after closing quote",
                                r->line);
         } else {
             while (r->p < r->end && *r->p != ',' && *r->p != '\n' && *r->p != '\r') {
                 if (*r->p == '"')
-                    return err_set(err, 422, "csv", NULL,
+                    return err_set(err, ERR_INVALID, "csv", NULL,
                                    "line %zu: quote inside an unquoted field (quote the "
                                    "whole field and double the quote)",
                                    r->line);
@@ -118,7 +118,7 @@ static int read_record(struct reader *r, struct rec *rec, struct err *err)
         }
         if (*r->p == '\r') {
             if (r->end - r->p < 2 || r->p[1] != '\n')
-                return err_set(err, 422, "csv", NULL,
+                return err_set(err, ERR_INVALID, "csv", NULL,
                                "line %zu: carriage return not followed by a line feed",
                                r->line);
             next(r);
@@ -139,11 +139,11 @@ static int parse_number(const char *s, size_t line, const char *col, double *out
     double v;
 
     if (*s == '\0')
-        return err_set(err, 422, "csv", col, "line %zu: %s is empty", line, col);
+        return err_set(err, ERR_INVALID, "csv", col, "line %zu: %s is empty", line, col);
     errno = 0;
     v = strtod(s, &end);
     if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
-        return err_set(err, 422, "csv", col,
+        return err_set(err, ERR_INVALID, "csv", col,
                        "line %zu: %s is not a finite number: \"%.40s\"", line, col, s);
     *out = v;
     return 0;
@@ -157,21 +157,22 @@ static int make_run(struct rec *rec, struct rec *hdr, json_t *runs, struct err *
     int rc = -1;
 
     if (rec->n != hdr->n)
-        return err_set(err, 422, "csv", NULL, "line %zu: %zu fields, the header has %zu",
-                       rec->line, rec->n, hdr->n);
+        return err_set(err, ERR_INVALID, "csv", NULL,
+                       "line %zu: %zu fields, the header has %zu", rec->line, rec->n,
+                       hdr->n);
     for (i = 0; i < 3; i++)
         if (rec->fields[i].len == 0)
-            return err_set(err, 422, "csv", fixed_cols[i], "line %zu: %s is empty",
-                           rec->line, fixed_cols[i]);
+            return err_set(err, ERR_INVALID, "csv", fixed_cols[i],
+                           "line %zu: %s is empty", rec->line, fixed_cols[i]);
     if (parse_number(buf_str(&rec->fields[3]), rec->line, "nprocs", &nprocs, err) != 0 ||
         parse_number(buf_str(&rec->fields[4]), rec->line, "runtime", &runtime, err) != 0)
         return -1;
     if (nprocs != floor(nprocs) || nprocs < 1 || nprocs > 1e9)
-        return err_set(err, 422, "csv", "nprocs",
+        return err_set(err, ERR_INVALID, "csv", "nprocs",
                        "line %zu: nprocs must be a whole number >= 1", rec->line);
     if (runtime < 0)
-        return err_set(err, 422, "csv", "runtime", "line %zu: runtime is negative",
-                       rec->line);
+        return err_set(err, ERR_INVALID, "csv", "runtime",
+                       "line %zu: runtime is negative", rec->line);
     run = json_object();
     inputs = json_object();
     if (run == NULL || inputs == NULL)
@@ -179,7 +180,7 @@ static int make_run(struct rec *rec, struct rec *hdr, json_t *runs, struct err *
     for (i = 0; i < 3; i++) {
         json_t *name = json_stringn(rec->fields[i].data, rec->fields[i].len);
         if (name == NULL) { /* Jansson refuses invalid UTF-8 and NUL bytes */
-            err_set(err, 422, "csv", fixed_cols[i],
+            err_set(err, ERR_INVALID, "csv", fixed_cols[i],
                     "line %zu: %s is not valid UTF-8 text", rec->line, fixed_cols[i]);
             goto out;
         }
@@ -215,33 +216,33 @@ static int check_header(struct rec *hdr, struct err *err)
     size_t i, j;
 
     if (hdr->n < NFIXED)
-        return err_set(err, 422, "csv", NULL,
+        return err_set(err, ERR_INVALID, "csv", NULL,
                        "line %zu: header must start with "
                        "application,executable,system,nprocs,runtime",
                        hdr->line);
     for (i = 0; i < NFIXED; i++)
         if (strcmp(buf_str(&hdr->fields[i]), fixed_cols[i]) != 0)
-            return err_set(err, 422, "csv", NULL,
+            return err_set(err, ERR_INVALID, "csv", NULL,
                            "line %zu: header column %zu is \"%.40s\", expected \"%s\" "
                            "(header: application,executable,system,nprocs,runtime,"
                            "<inputs...>)",
                            hdr->line, i + 1, buf_str(&hdr->fields[i]), fixed_cols[i]);
     for (i = NFIXED; i < hdr->n; i++) {
         if (hdr->fields[i].len == 0 || hdr->fields[i].len > 256)
-            return err_set(err, 422, "csv", NULL,
+            return err_set(err, ERR_INVALID, "csv", NULL,
                            "line %zu: input column %zu has an empty or too long name",
                            hdr->line, i + 1);
         {
             json_t *name = json_stringn(hdr->fields[i].data, hdr->fields[i].len);
             if (name == NULL)
-                return err_set(err, 422, "csv", NULL,
+                return err_set(err, ERR_INVALID, "csv", NULL,
                                "line %zu: input column %zu is not valid UTF-8 text",
                                hdr->line, i + 1);
             json_decref(name);
         }
         for (j = 0; j < i; j++)
             if (strcmp(buf_str(&hdr->fields[i]), buf_str(&hdr->fields[j])) == 0)
-                return err_set(err, 422, "csv", NULL,
+                return err_set(err, ERR_INVALID, "csv", NULL,
                                "line %zu: column \"%.40s\" repeated", hdr->line,
                                buf_str(&hdr->fields[i]));
     }
@@ -273,12 +274,13 @@ json_t *upl_csv_parse(const char *data, size_t len, struct err *err)
     if (got < 0)
         goto fail;
     if (got == 0) {
-        err_set(err, 422, "csv", NULL, "line 1: empty file, expected a header row");
+        err_set(err, ERR_INVALID, "csv", NULL,
+                "line 1: empty file, expected a header row");
         goto fail;
     }
     for (i = 0; i < hdr.n; i++)
         if (buf_failed(&hdr.fields[i])) {
-            err_set(err, 422, "csv", NULL, "line %zu: header column %zu too long",
+            err_set(err, ERR_INVALID, "csv", NULL, "line %zu: header column %zu too long",
                     hdr.line, i + 1);
             goto fail;
         }

@@ -89,7 +89,7 @@ upl_http *upl_http_new(const char *server, const char *token, long timeout_s,
 fail:
     buf_free(&auth);
     upl_http_free(h);
-    err_set(err, 500, "curl", NULL, "cannot set up libcurl (out of memory?)");
+    err_set(err, ERR_INTERNAL, "curl", NULL, "cannot set up libcurl (out of memory?)");
     return NULL;
 }
 

@@ -31,13 +31,13 @@ int upl_read_file(const char *path, size_t max, char **data, size_t *len, struct
     *len = 0;
     fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return err_set(err, 400, "io", NULL, "%s: %s", path, strerror(errno));
+        return err_set(err, ERR_BAD_REQUEST, "io", NULL, "%s: %s", path, strerror(errno));
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        err_set(err, 400, "io", NULL, "%s: not a regular file", path);
+        err_set(err, ERR_BAD_REQUEST, "io", NULL, "%s: not a regular file", path);
         goto out;
     }
     if ((unsigned long long)st.st_size > max) {
-        err_set(err, 413, "too_large", NULL,
+        err_set(err, ERR_TOO_LARGE, "too_large", NULL,
                 "%s: %lld bytes, over the limit of %zu MiB per file; split it", path,
                 (long long)st.st_size, max >> 20);
         goto out;
@@ -52,7 +52,7 @@ int upl_read_file(const char *path, size_t max, char **data, size_t *len, struct
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
-            err_set(err, 400, "io", NULL, "%s: %s", path, strerror(errno));
+            err_set(err, ERR_BAD_REQUEST, "io", NULL, "%s: %s", path, strerror(errno));
             goto out;
         }
         if (n == 0)
@@ -94,12 +94,12 @@ json_t *upl_parse_runs(const char *data, size_t len, int csv, struct err *err)
     } else {
         doc = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
         if (doc == NULL) {
-            err_set(err, 400, "json", NULL, "line %d, column %d: %s", jerr.line,
-                    jerr.column, jerr.text);
+            err_set(err, ERR_BAD_REQUEST, "json", NULL, "line %d, column %d: %s",
+                    jerr.line, jerr.column, jerr.text);
             return NULL;
         }
         if (!json_is_object(doc)) {
-            err_set(err, 422, "shape", NULL,
+            err_set(err, ERR_INVALID, "shape", NULL,
                     "expected a run object or {\"runs\": [...]} at the top level");
             goto fail;
         }
@@ -107,7 +107,7 @@ json_t *upl_parse_runs(const char *data, size_t len, int csv, struct err *err)
         if (runs != NULL) {
             if (!json_is_array(runs) || json_object_size(doc) != 1) {
                 runs = NULL; /* borrowed from doc: not ours to release */
-                err_set(err, 422, "shape", "runs",
+                err_set(err, ERR_INVALID, "shape", "runs",
                         "\"runs\" must be an array and the only key of a batch document");
                 goto fail;
             }
@@ -128,7 +128,7 @@ json_t *upl_parse_runs(const char *data, size_t len, int csv, struct err *err)
     {
         char id[64];
         if (!json_is_object(run)) {
-            err_set(err, 422, "shape", NULL, "run %zu is not a JSON object", i);
+            err_set(err, ERR_INVALID, "shape", NULL, "run %zu is not a JSON object", i);
             goto fail;
         }
         if (json_object_get(run, "id") != NULL)
@@ -154,17 +154,18 @@ int upl_random_id(char *out, size_t outsz, struct err *err)
     int fd;
 
     if (outsz < UPL_ID_LEN + 1)
-        return err_set(err, 500, "internal", NULL, "id buffer too small");
+        return err_set(err, ERR_INTERNAL, "internal", NULL, "id buffer too small");
     fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return err_set(err, 500, "io", NULL, "/dev/urandom: %s", strerror(errno));
+        return err_set(err, ERR_INTERNAL, "io", NULL, "/dev/urandom: %s",
+                       strerror(errno));
     while (got < sizeof raw) {
         ssize_t n = read(fd, raw + got, sizeof raw - got);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
             close(fd);
-            return err_set(err, 500, "io", NULL, "/dev/urandom: short read");
+            return err_set(err, ERR_INTERNAL, "io", NULL, "/dev/urandom: short read");
         }
         got += (size_t)n;
     }

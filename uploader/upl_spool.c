@@ -61,15 +61,16 @@ static int mkdirs(const char *dir, struct err *err)
     size_t i, n = strlen(dir);
 
     if (n == 0 || n >= sizeof path)
-        return err_set(err, 400, "spool", NULL, "spool directory name empty or too long");
+        return err_set(err, ERR_BAD_REQUEST, "spool", NULL,
+                       "spool directory name empty or too long");
     memcpy(path, dir, n + 1);
     for (i = 1; i <= n; i++) {
         if (path[i] == '/' || path[i] == '\0') {
             char c = path[i];
             path[i] = '\0';
             if (mkdir(path, 0700) != 0 && errno != EEXIST)
-                return err_set(err, 500, "spool", NULL, "cannot create %s: %s", path,
-                               strerror(errno));
+                return err_set(err, ERR_INTERNAL, "spool", NULL, "cannot create %s: %s",
+                               path, strerror(errno));
             path[i] = c;
         }
     }
@@ -91,7 +92,7 @@ upl_spool *upl_spool_open(const char *dir, struct err *err)
     s->dir = xstrdup(dir);
     s->rejected = buf_detach(&b, NULL);
     if (s->dir == NULL || s->rejected == NULL) {
-        err_set(err, 400, "spool", NULL,
+        err_set(err, ERR_BAD_REQUEST, "spool", NULL,
                 "spool directory name too long or out of memory");
         goto fail;
     }
@@ -160,14 +161,15 @@ static int write_atomic(const char *dir, const char *name, json_t *doc, struct e
 
     if (snprintf(tmp, sizeof tmp, "%s/.tmp-XXXXXX", dir) >= (int)sizeof tmp ||
         snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
-        return err_set(err, 500, "spool", NULL, "spool path too long");
+        return err_set(err, ERR_INTERNAL, "spool", NULL, "spool path too long");
     text = json_dumps(doc, JSON_COMPACT);
     if (text == NULL)
         return err_nomem(err);
     len = strlen(text);
     fd = mkstemp(tmp);
     if (fd < 0) {
-        err_set(err, 500, "spool", NULL, "cannot write in %s: %s", dir, strerror(errno));
+        err_set(err, ERR_INTERNAL, "spool", NULL, "cannot write in %s: %s", dir,
+                strerror(errno));
         goto out;
     }
     while (off < len) {
@@ -175,19 +177,21 @@ static int write_atomic(const char *dir, const char *name, json_t *doc, struct e
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
-            err_set(err, 500, "spool", NULL, "cannot write %s: %s", tmp, strerror(errno));
+            err_set(err, ERR_INTERNAL, "spool", NULL, "cannot write %s: %s", tmp,
+                    strerror(errno));
             goto out;
         }
         off += (size_t)n;
     }
     if (fsync(fd) != 0 || close(fd) != 0) {
         fd = -1;
-        err_set(err, 500, "spool", NULL, "cannot write %s: %s", tmp, strerror(errno));
+        err_set(err, ERR_INTERNAL, "spool", NULL, "cannot write %s: %s", tmp,
+                strerror(errno));
         goto out;
     }
     fd = -1;
     if (rename(tmp, path) != 0) {
-        err_set(err, 500, "spool", NULL, "cannot rename to %s: %s", path,
+        err_set(err, ERR_INTERNAL, "spool", NULL, "cannot rename to %s: %s", path,
                 strerror(errno));
         goto out;
     }
@@ -288,7 +292,7 @@ int upl_spool_list(upl_spool *s, int rejected, struct upl_spool_entry **out, siz
     *n = 0;
     d = opendir(dir);
     if (d == NULL)
-        return err_set(err, 500, "spool", NULL, "cannot read %s: %s", dir,
+        return err_set(err, ERR_INTERNAL, "spool", NULL, "cannot read %s: %s", dir,
                        strerror(errno));
     while ((de = readdir(d)) != NULL) {
         size_t len = strlen(de->d_name);
@@ -358,7 +362,7 @@ int upl_spool_remove(upl_spool *s, const struct upl_spool_entry *e, struct err *
 {
     (void)s;
     if (unlink(e->path) != 0 && errno != ENOENT)
-        return err_set(err, 500, "spool", NULL, "cannot remove %s: %s", e->path,
+        return err_set(err, ERR_INTERNAL, "spool", NULL, "cannot remove %s: %s", e->path,
                        strerror(errno));
     return 0;
 }
@@ -381,7 +385,8 @@ int upl_spool_defer(upl_spool *s, struct upl_spool_entry *e, const char *reason,
         size_t dl = slash ? (size_t)(slash - e->path) : 0;
         if (slash == NULL || dl >= sizeof dir) {
             json_decref(env);
-            return err_set(err, 500, "spool", NULL, "bad spool path %s", e->path);
+            return err_set(err, ERR_INTERNAL, "spool", NULL, "bad spool path %s",
+                           e->path);
         }
         memcpy(dir, e->path, dl);
         dir[dl] = '\0';

@@ -85,8 +85,8 @@ int upl_trace_tar(const char *dir, const char *run_json, struct buf *out,
     info->nranks = 0;
     info->span = 0;
     if (dh == NULL)
-        return err_set(err, 400, "io", NULL, "cannot read the trace directory %s: %s",
-                       dir, strerror(errno));
+        return err_set(err, ERR_BAD_REQUEST, "io", NULL,
+                       "cannot read the trace directory %s: %s", dir, strerror(errno));
     while (rc == 0 && (de = readdir(dh)) != NULL) {
         char path[4096];
         char *data = NULL;
@@ -95,7 +95,7 @@ int upl_trace_tar(const char *dir, const char *run_json, struct buf *out,
             continue;
         if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, de->d_name) >=
             sizeof path) {
-            rc = err_set(err, 400, "io", NULL, "path too long: %s", dir);
+            rc = err_set(err, ERR_BAD_REQUEST, "io", NULL, "path too long: %s", dir);
             break;
         }
         if (upl_read_file(path, UPL_TRACE_MAX_BYTES, &data, &len, err) != 0) {
@@ -104,15 +104,15 @@ int upl_trace_tar(const char *dir, const char *run_json, struct buf *out,
         }
         if (len < TRACE_HEADER) {
             xfree(data);
-            rc = err_set(err, 422, "invalid_trace", NULL,
+            rc = err_set(err, ERR_INVALID, "invalid_trace", NULL,
                          "%s is too short to be a trace file (%zu bytes)", path, len);
             break;
         }
         total += len;
         if (total > UPL_TRACE_MAX_BYTES) {
             xfree(data);
-            rc = err_set(err, 413, "too_large", NULL, "the trace in %s is over %zu bytes",
-                         dir, UPL_TRACE_MAX_BYTES);
+            rc = err_set(err, ERR_TOO_LARGE, "too_large", NULL,
+                         "the trace in %s is over %zu bytes", dir, UPL_TRACE_MAX_BYTES);
             break;
         }
         {
@@ -131,7 +131,7 @@ int upl_trace_tar(const char *dir, const char *run_json, struct buf *out,
     if (rc != 0)
         return -1;
     if (nfiles == 0)
-        return err_set(err, 422, "invalid_trace", NULL,
+        return err_set(err, ERR_INVALID, "invalid_trace", NULL,
                        "%s holds no trace.RANK file (was the program run with "
                        "libprophecy_trace.so and PROPHECY_TRACE_DIR?)",
                        dir);
@@ -139,7 +139,8 @@ int upl_trace_tar(const char *dir, const char *run_json, struct buf *out,
         tar_member(out, "run.json", run_json, strlen(run_json));
     buf_append(out, zeros, sizeof zeros);
     if (buf_failed(out))
-        return err_set(err, 413, "too_large", NULL, "the trace in %s is too large", dir);
+        return err_set(err, ERR_TOO_LARGE, "too_large", NULL,
+                       "the trace in %s is too large", dir);
     return 0;
 }
 

@@ -148,7 +148,8 @@ int chart_history(struct buf *out, const struct chart_history *hin, struct err *
     int first, nalerts = 0, nband = 0;
 
     if (buf_failed(out))
-        return err_set(err, 500, "internal", NULL, "output buffer already failed");
+        return err_set(err, ERR_INTERNAL, "internal", NULL,
+                       "output buffer already failed");
     if (hist_validate(hin, err) != 0)
         return -1;
     h = *hin;
@@ -406,7 +407,8 @@ int chart_compare(struct buf *out, const struct chart_compare *cin, struct err *
     int height;
 
     if (buf_failed(out))
-        return err_set(err, 500, "internal", NULL, "output buffer already failed");
+        return err_set(err, ERR_INTERNAL, "internal", NULL,
+                       "output buffer already failed");
     if (cmp_validate(cin, err) != 0)
         return -1;
     c = *cin;

@@ -70,7 +70,8 @@ static const char *plot_formula(arena *a, json_t *answer)
 
 static int bad_answer(struct err *err)
 {
-    return err_set(err, 500, "internal", NULL, "the saved model's grid is malformed");
+    return err_set(err, ERR_INTERNAL, "internal", NULL,
+                   "the saved model's grid is malformed");
 }
 
 static int plot_2d(json_t *answer, json_t *grid, arena *a, struct buf *b, struct err *err)

@@ -251,7 +251,8 @@ int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
     char desc[160];
 
     if (buf_failed(out))
-        return err_set(err, 500, "internal", NULL, "output buffer already failed");
+        return err_set(err, ERR_INTERNAL, "internal", NULL,
+                       "output buffer already failed");
     if (w < GANTT_LEFT + 90 * shown + 20) /* room for the legend and the title */
         w = GANTT_LEFT + 90 * shown + 20;
     if (rows < tl->nranks)
@@ -336,7 +337,8 @@ int chart_trace_clusters(struct buf *out, const struct trace_clusters *c,
     char title[128];
 
     if (buf_failed(out))
-        return err_set(err, 500, "internal", NULL, "output buffer already failed");
+        return err_set(err, ERR_INTERNAL, "internal", NULL,
+                       "output buffer already failed");
     if (w < 400)
         w = 400;
     snprintf(title, sizeof title, "Clusters: k = %d, silhouette %.2f", c->k,

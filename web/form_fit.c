@@ -126,7 +126,7 @@ static int check1(struct fctx *c, struct fit_data *d, int strict, struct err *er
             app = forms_str(json_array_get(d->apps, 0), "name");
         fs_set(c, "application", app);
     } else if (!found) {
-        return err_set(err, 404, "not_found", "application",
+        return err_set(err, ERR_NOT_FOUND, "not_found", "application",
                        "no application named %.200s", app);
     }
     if ((d->app = forms_keep(c, form_data_app(c->store, app, err))) == NULL)

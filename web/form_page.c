@@ -188,7 +188,7 @@ void forms_step_page(struct fctx *c, int k)
  * puts that link back in the address bar and focuses a refused token). */
 static void save_section(struct fctx *c, const struct err *save_err, const char *csrf)
 {
-    int token_bad = save_err && save_err->status == 401;
+    int token_bad = save_err && save_err->status == ERR_UNAUTHORIZED;
     struct buf q;
 
     page_puts(&c->p, "<h2 id=\"save\">Save</h2>\n<p>A saved model keeps this answer: it "

@@ -57,10 +57,10 @@ int forms_state_ok(const struct form *f, struct err *err)
         const struct form_field *x = &f->fields[i];
         if (!utf8_valid(x->name, strlen(x->name)) || x->len != strlen(x->value) ||
             !utf8_valid(x->value, x->len))
-            return err_set(err, 400, "bad_form", NULL,
+            return err_set(err, ERR_BAD_REQUEST, "bad_form", NULL,
                            "the form holds text that is not UTF-8");
         if (x->len > FORMS_MAX_VALUE)
-            return err_set(err, 413, "too_large", NULL,
+            return err_set(err, ERR_TOO_LARGE, "too_large", NULL,
                            "a field of the form is longer than %d bytes",
                            FORMS_MAX_VALUE);
     }

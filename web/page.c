@@ -251,29 +251,31 @@ void page_table_close(struct page *p)
 
 /* ---- error pages ---------------------------------------------------------- */
 
-static const char *status_title(int status)
+/* The title of an error page, by the kind of error; the number before it is
+ * the HTTP status server/ answers with. */
+static const char *error_title(enum err_code code)
 {
-    switch (status) {
-    case 400:
+    switch (code) {
+    case ERR_BAD_REQUEST:
         return "Bad request";
-    case 401:
+    case ERR_UNAUTHORIZED:
         return "Token needed";
-    case 403:
+    case ERR_FORBIDDEN:
         return "Forbidden";
-    case 404:
+    case ERR_NOT_FOUND:
         return "Not found";
-    case 405:
+    case ERR_NOT_ALLOWED:
         return "Method not allowed";
-    case 409:
+    case ERR_CONFLICT:
         return "Conflict";
-    case 413:
+    case ERR_TOO_LARGE:
         return "Too large";
-    case 422:
+    case ERR_INVALID:
         return "Invalid input";
-    case 503:
+    case ERR_UNAVAILABLE:
         return "Unavailable";
     default:
-        return status >= 500 ? "Server error" : "Error";
+        return "Server error";
     }
 }
 
@@ -281,13 +283,13 @@ char *page_error_html(const struct err *e, int status, size_t *len)
 {
     struct buf b;
     char title[64];
-    snprintf(title, sizeof title, "%d %s", status, status_title(status));
+    snprintf(title, sizeof title, "%d %s", status, error_title(e->status));
     buf_init(&b, 1 << 16);
     layout_head(&b, title, NULL, NULL, NULL);
     buf_puts(&b, "<h1>");
     web_html_text(&b, title);
     buf_puts(&b, "</h1>\n<p class=\"notice bad\">");
-    web_html_text(&b, e->message[0] ? e->message : status_title(status));
+    web_html_text(&b, e->message[0] ? e->message : error_title(e->status));
     buf_puts(&b, "</p>\n<p><a href=\"/\">Back to the overview</a></p>\n");
     layout_foot(&b);
     return buf_detach(&b, len);

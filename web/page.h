@@ -86,8 +86,9 @@ void page_svg_pair(struct page *p, const struct buf *wide, const struct buf *nar
 void page_table_open(struct page *p, const char *caption);
 void page_table_close(struct page *p);
 
-/* The error page of status (404 "Not found", 422 ...) with e's message and a
- * way back, as a malloc'd body (free with xfree); NULL on out of memory. */
+/* The error page of e ("Not found", "Invalid input" ...: its kind) headed by
+ * status, the HTTP status server/ answers with, with e's message and a way
+ * back, as a malloc'd body (free with xfree); NULL on out of memory. */
 char *page_error_html(const struct err *e, int status, size_t *len);
 
 /* ---- shared pieces for modeling pages -------------------------------------- */

@@ -426,7 +426,7 @@ int svg_finish(struct buf *out, size_t start, int rc, struct err *err)
     if (rc == 0 && failed == BUF_OK)
         return 0;
     if (failed == BUF_TOOBIG)
-        err_set(err, 422, "plot_too_large", NULL,
+        err_set(err, ERR_INVALID, "plot_too_large", NULL,
                 "the plot is larger than the %zu-byte output limit", out->max);
     else if (failed == BUF_NOMEM)
         err_nomem(err);

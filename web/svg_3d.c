@@ -318,7 +318,8 @@ int svg_plot3d(struct buf *out, const struct svg_plot3d *pin, struct err *err)
     char desc[400];
 
     if (buf_failed(out))
-        return err_set(err, 500, "internal", NULL, "output buffer already failed");
+        return err_set(err, ERR_INTERNAL, "internal", NULL,
+                       "output buffer already failed");
     if (validate(pin, err) != 0)
         return -1;
     p = *pin;

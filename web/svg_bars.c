@@ -456,7 +456,8 @@ out:
 int svg_stacked(struct buf *out, const struct svg_stacked *p, struct err *err)
 {
     if (buf_failed(out))
-        return err_set(err, 500, "internal", NULL, "output buffer already failed");
+        return err_set(err, ERR_INTERNAL, "internal", NULL,
+                       "output buffer already failed");
     if (validate(p, err) != 0)
         return -1;
     if (p->ncomponents > SVG_STACK_TOP + 1 || p->ncategories > SVG_MAX_BARS)

@@ -347,7 +347,8 @@ out:
 int svg_heatmap(struct buf *out, const struct svg_heatmap *p, struct err *err)
 {
     if (buf_failed(out))
-        return err_set(err, 500, "internal", NULL, "output buffer already failed");
+        return err_set(err, ERR_INTERNAL, "internal", NULL,
+                       "output buffer already failed");
     if (validate(p, err) != 0)
         return -1;
     if (p->nrows > SVG_MAX_HEAT || p->ncols > SVG_MAX_HEAT)

@@ -855,7 +855,8 @@ long view_series_points(arena *a, json_t *series, struct chart_hist_point **out,
         size_t k;
         memset(&v[i], 0, sizeof v[i]);
         if (chart_parse_time(str(pt, "at"), &v[i].t) != 0)
-            return err_set(err, 502, "bad_answer", "points", "point %zu has no time", i);
+            return err_set(err, ERR_BAD_ANSWER, "bad_answer", "points",
+                           "point %zu has no time", i);
         v[i].y = has_num(pt, "value") ? num(pt, "value") : NAN;
         v[i].run = json_integer_value(json_object_get(pt, "run"));
         v[i].commit = str(pt, "commit");

@@ -55,14 +55,14 @@ static int error_is_for(const struct err *e, const char *field, int csv)
         for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
             named |= strcmp(e->field, own[i]) == 0;
         if (strcmp(field, "file") == 0)
-            return !named && e->status != 403;
+            return !named && e->status != ERR_FORBIDDEN;
         return strcmp(e->field, field) == 0;
     }
     if (csv) {
         /* Every error of the importer concerns the file, whatever line it
          * names; the token's and the CSRF check's do not. */
         if (strcmp(field, "file") == 0)
-            return e->status != 403 && strcmp(e->field, "token") != 0;
+            return e->status != ERR_FORBIDDEN && strcmp(e->field, "token") != 0;
         return strcmp(e->field, field) == 0;
     }
     n = strcspn(e->field, ".[");
@@ -144,7 +144,7 @@ static const struct field_def token_field = {
  * and the token was not refused. */
 static void token_input(struct page *p, const char *form, const struct err *e, int kind)
 {
-    if (p->user != NULL && !(e && e->status == 401))
+    if (p->user != NULL && !(e && e->status == ERR_UNAUTHORIZED))
         return;
     input_field(p, form, &token_field, NULL, e, kind);
 }
@@ -232,7 +232,7 @@ void view_upload(struct page *p, const struct view_upload *d)
         } else if (which == 2) {
             fielded = error_is_for(e, "file", 1) || error_is_for(e, "token", 1);
         } else if (which == 3) {
-            fielded = e->status != 403;
+            fielded = e->status != ERR_FORBIDDEN;
         }
         page_puts(p, "<div class=\"notice bad\" role=\"alert\" id=\"upload-error\">");
         page_puts(p, fielded ? "Nothing was stored: see the field marked below. "

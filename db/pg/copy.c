@@ -65,7 +65,7 @@ static int names_of(db *d, const char *sql, const char *arg, char (*names)[DB_CO
     for (i = 0; i < n; i++)
         if (i == max || PQgetlength(r, i, 0) >= DB_COPY_NAME) {
             PQclear(r);
-            return err_set(err, 500, "database", NULL,
+            return err_set(err, ERR_INTERNAL, "database", NULL,
                            "too many tables or columns, or a name too long, to copy");
         } else {
             snprintf(names[i], DB_COPY_NAME, "%s", PQgetvalue(r, i, 0));
@@ -305,7 +305,7 @@ static int flush(struct loader *l, struct err *err)
     if (buf_failed(&l->out))
         return err_nomem(err);
     if (l->out.len > 0 && PQputCopyData(pg_conn(l->d), l->out.data, (int)l->out.len) != 1)
-        return err_set(err, 500, "database", NULL, "copy: %s",
+        return err_set(err, ERR_INTERNAL, "database", NULL, "copy: %s",
                        PQerrorMessage(pg_conn(l->d)));
     buf_reset(&l->out);
     return 0;
@@ -334,7 +334,7 @@ static int pgc_load_row(void *w, const struct db_value *v, int ncols, struct err
             break;
         case DBV_TEXT:
             if (put_text(b, v[i].p, v[i].n) != 0)
-                return err_set(err, 422, "invalid", NULL,
+                return err_set(err, ERR_INVALID, "invalid", NULL,
                                "a text value holds a NUL byte, which PostgreSQL "
                                "cannot store");
             break;
@@ -367,7 +367,7 @@ static int pgc_load_close(void *w, int ok, struct err *err)
     if (ok && flush(l, err) != 0)
         ok = 0, rc = -1;
     if (PQputCopyEnd(c, ok ? NULL : "copy abandoned") != 1 && rc == 0)
-        rc = err_set(err, 500, "database", NULL, "copy: %s", PQerrorMessage(c));
+        rc = err_set(err, ERR_INTERNAL, "database", NULL, "copy: %s", PQerrorMessage(c));
     while ((r = PQgetResult(c)) != NULL) {
         if (PQresultStatus(r) != PGRES_COMMAND_OK && ok && rc == 0)
             rc = pg_fail(l->d, r, err);

@@ -83,13 +83,13 @@ int pg_fail(db *d, PGresult *r, struct err *err)
     }
     PQclear(r);
     if (state && strncmp(state, "23", 2) == 0)
-        return err_set(err, 409, "conflict", NULL, "conflict: %s", text);
+        return err_set(err, ERR_CONFLICT, "conflict", NULL, "conflict: %s", text);
     if (state && strcmp(state, "53100") == 0)
-        return err_set(err, 507, "disk_full", NULL, "database or disk is full");
+        return err_set(err, ERR_NO_SPACE, "disk_full", NULL, "database or disk is full");
     if (state && (strcmp(state, "55P03") == 0 || strcmp(state, "40P01") == 0 ||
                   strcmp(state, "40001") == 0))
-        return err_set(err, 503, "busy", NULL, "database busy: %s", text);
-    return err_set(err, 500, "database", NULL, "database error: %s", text);
+        return err_set(err, ERR_UNAVAILABLE, "busy", NULL, "database busy: %s", text);
+    return err_set(err, ERR_INTERNAL, "database", NULL, "database error: %s", text);
 }
 
 int pg_exec(db *d, const char *sql, struct err *err)
@@ -169,7 +169,7 @@ PGresult *pg_paramsv(db *d, const char *sql, struct err *err, const char *fmt, v
         return NULL;
     for (; fmt && fmt[n]; n++) {
         if (n == MAX_PARAMS) {
-            err_set(err, 500, "internal", NULL, "too many SQL parameters");
+            err_set(err, ERR_INTERNAL, "internal", NULL, "too many SQL parameters");
             return NULL;
         }
         lengths[n] = 0;
@@ -202,7 +202,8 @@ PGresult *pg_paramsv(db *d, const char *sql, struct err *err, const char *fmt, v
             break;
         }
         default:
-            err_set(err, 500, "internal", NULL, "bad SQL parameter format '%c'", fmt[n]);
+            err_set(err, ERR_INTERNAL, "internal", NULL, "bad SQL parameter format '%c'",
+                    fmt[n]);
             return NULL;
         }
     }
@@ -393,7 +394,7 @@ json_t *pg_query_one(db *d, const char *what, const char *sql, struct err *err,
     one = json_array_get(rows, 0);
     if (one == NULL) {
         json_decref(rows);
-        err_set(err, 404, "not_found", NULL, "%s not found", what);
+        err_set(err, ERR_NOT_FOUND, "not_found", NULL, "%s not found", what);
         return NULL;
     }
     json_incref(one);
@@ -508,7 +509,7 @@ static int migrate(db *d, struct err *err)
     int rc, have;
 
     if (last_migration(db_schema_pg_sql) != db_schema_version())
-        return err_set(err, 500, "schema", NULL,
+        return err_set(err, ERR_INTERNAL, "schema", NULL,
                        "schema_pg.sql ends at migration %d but schema.sql at %d",
                        last_migration(db_schema_pg_sql), db_schema_version());
     /* Up to date (every start but the first): no lock needed. */
@@ -548,7 +549,8 @@ int pg_open(db **out, const char *path, const struct db_options *opt, struct err
         /* The URI may hold a password, and libpq quotes it in some messages
          * (an unparsable URI): masked as the serve line shows it. */
         db_mask_secrets(path, msg, sizeof msg);
-        err_set(err, 500, "database", NULL, "cannot connect to PostgreSQL: %s", msg);
+        err_set(err, ERR_INTERNAL, "database", NULL, "cannot connect to PostgreSQL: %s",
+                msg);
         pg_close(d);
         return -1;
     }
@@ -610,7 +612,7 @@ int pg_backup(db *d, const char *dest, struct err *err)
 {
     (void)d;
     (void)dest;
-    return err_set(err, 400, "unsupported", NULL,
+    return err_set(err, ERR_BAD_REQUEST, "unsupported", NULL,
                    "prophecyd backup copies an SQLite database file; a PostgreSQL "
                    "database is backed up with pg_dump (pg_dump -Fc DBNAME > FILE)");
 }
@@ -626,7 +628,7 @@ int pg_check(db *d, char **problems, struct err *err)
     if (have == db_schema_version())
         return 1;
     if (have == 0) /* nothing is damaged: there is nothing yet */
-        return err_set(err, 404, "empty", NULL,
+        return err_set(err, ERR_NOT_FOUND, "empty", NULL,
                        "the database holds no Prophecy schema yet ('prophecyd serve' "
                        "creates it)");
     snprintf(text, sizeof text, "schema version %d, expected %d\n", have,

@@ -140,7 +140,8 @@ static struct db_stmt *pg_prepare(db *d, const char *sql, const char *types,
         }
     }
     if (c->n == CACHE) {
-        err_set(err, 500, "internal", NULL, "more than %d SQL statements", CACHE);
+        err_set(err, ERR_INTERNAL, "internal", NULL, "more than %d SQL statements",
+                CACHE);
         return NULL;
     }
     s = xcalloc(1, sizeof *s);

@@ -136,7 +136,7 @@ static int repeat(db *d, long long id, const struct run_record *r, struct err *e
     if (same < 0)
         return -1;
     if (!same)
-        return err_set(err, 409, "conflict", "id",
+        return err_set(err, ERR_CONFLICT, "conflict", "id",
                        "run id %s is already stored with different content", r->uid);
     return 0;
 }
@@ -172,7 +172,7 @@ static int params(arena *a, const struct db_resolved *c, const struct run_record
     struct buf key;
 
     if (r->ninputs > LIMIT_INPUTS)
-        return err_set(err, 500, "internal", NULL, "too many inputs");
+        return err_set(err, ERR_INTERNAL, "internal", NULL, "too many inputs");
     if (children_text(r, s->children, err) != 0)
         return -1;
     if (r->ninputs)
@@ -306,8 +306,8 @@ static int insert_pipelined(db *d, struct db_resolved *c, const struct run_recor
         if (!existed[i])
             continue;
         if (pg_scalar(d, &ids[i], SQL_UID_SEL, err, "t", runs[i].uid) <= 0) {
-            err_set(err, 500, "database", NULL, "database error: run id %s vanished",
-                    runs[i].uid);
+            err_set(err, ERR_INTERNAL, "database", NULL,
+                    "database error: run id %s vanished", runs[i].uid);
             goto out;
         }
         if (repeat(d, ids[i], &runs[i], err) != 0)

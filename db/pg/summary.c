@@ -46,9 +46,9 @@ int pg_summary_add_run_inputs(db *d, long long run_id, struct rec_kv *inputs, si
     rc = pg_scalar(d, &config_id, SQL_CONFIG_ADD, err, "it", run_id, buf_str(&text));
     buf_free(&text);
     if (rc <= 0)
-        return rc < 0
-                   ? -1
-                   : err_set(err, 404, "not_found", NULL, "run %lld not found", run_id);
+        return rc < 0 ? -1
+                      : err_set(err, ERR_NOT_FOUND, "not_found", NULL,
+                                "run %lld not found", run_id);
     return pg_run_sql(d, SQL_RUN_CONFIG, err, "ii", run_id, config_id) < 0 ? -1 : 0;
 }
 
@@ -63,8 +63,8 @@ int pg_summary_add_run(db *d, long long run_id, struct err *err)
     n = PQntuples(r);
     if (n > LIMIT_INPUTS) {
         PQclear(r);
-        return err_set(err, 500, "internal", NULL, "run %lld has too many inputs",
-                       run_id);
+        return err_set(err, ERR_INTERNAL, "internal", NULL,
+                       "run %lld has too many inputs", run_id);
     }
     for (i = 0; i < n; i++) {
         kv[i].name = pg_text(r, i, 0);

@@ -37,7 +37,7 @@ static int names_of(db *d, const char *sql, const char *arg, char (*names)[DB_CO
         const char *s = (const char *)sqlite3_column_text(st, 0);
         if (n == max || s == NULL || strlen(s) >= DB_COPY_NAME) {
             sqlite3_finalize(st);
-            return err_set(err, 500, "database", NULL,
+            return err_set(err, ERR_INTERNAL, "database", NULL,
                            "too many tables or columns, or a name too long, to copy");
         }
         snprintf(names[n++], DB_COPY_NAME, "%s", s);
@@ -91,7 +91,7 @@ static int sq_tables(db *d, char (*names)[DB_COPY_NAME], int max, struct err *er
     if (n < 0)
         return -1;
     if (n == max)
-        return err_set(err, 500, "database", NULL, "too many tables to copy");
+        return err_set(err, ERR_INTERNAL, "database", NULL, "too many tables to copy");
     snprintf(names[n++], DB_COPY_NAME, "%s", JUDGEMENTS);
     return n;
 }
@@ -101,7 +101,8 @@ static int sq_columns(db *d, const char *table, char (*names)[DB_COPY_NAME], int
 {
     if (strcmp(table, JUDGEMENTS) == 0) {
         if (max < NJCOLS)
-            return err_set(err, 500, "database", NULL, "too many columns to copy");
+            return err_set(err, ERR_INTERNAL, "database", NULL,
+                           "too many columns to copy");
         for (int i = 0; i < NJCOLS; i++)
             snprintf(names[i], DB_COPY_NAME, "%s", JCOLS[i].name);
         return NJCOLS;
@@ -145,7 +146,7 @@ static int jcols_map(const char (*cols)[DB_COPY_NAME], int ncols, int *map,
         for (k = 0; k < NJCOLS && strcmp(cols[i], JCOLS[k].name) != 0; k++)
             ;
         if (k == NJCOLS)
-            return err_set(err, 500, "database", NULL,
+            return err_set(err, ERR_INTERNAL, "database", NULL,
                            "table judgements has no column %s here", cols[i]);
         map[i] = k;
     }

@@ -78,11 +78,11 @@ int db_fail(db *d, struct err *err)
 {
     int code = sqlite3_extended_errcode(SQ(d)->h);
     if ((code & 0xff) == SQLITE_CONSTRAINT)
-        return err_set(err, 409, "conflict", NULL, "conflict: %s",
+        return err_set(err, ERR_CONFLICT, "conflict", NULL, "conflict: %s",
                        sqlite3_errmsg(SQ(d)->h));
     if ((code & 0xff) == SQLITE_FULL)
-        return err_set(err, 507, "disk_full", NULL, "database or disk is full");
-    return err_set(err, 500, "database", NULL, "database error: %s",
+        return err_set(err, ERR_NO_SPACE, "disk_full", NULL, "database or disk is full");
+    return err_set(err, ERR_INTERNAL, "database", NULL, "database error: %s",
                    sqlite3_errmsg(SQ(d)->h));
 }
 
@@ -214,7 +214,7 @@ int sq_open(db **out, const char *path, const struct db_options *opt, struct err
     s->base.eng = &db_sqlite_engine;
     d = &s->base;
     if (sqlite3_open_v2(path, &SQ(d)->h, flags, NULL) != SQLITE_OK) {
-        err_set(err, 500, "database", NULL, "cannot open database %s: %s", path,
+        err_set(err, ERR_INTERNAL, "database", NULL, "cannot open database %s: %s", path,
                 SQ(d)->h ? sqlite3_errmsg(SQ(d)->h) : "out of memory");
         db_close(d);
         return -1;
@@ -345,13 +345,14 @@ int sq_backup(db *d, const char *dest, struct err *err)
     int rc;
 
     if (sqlite3_open(dest, &out) != SQLITE_OK) {
-        err_set(err, 500, "backup", NULL, "cannot open %s", dest);
+        err_set(err, ERR_INTERNAL, "backup", NULL, "cannot open %s", dest);
         sqlite3_close(out);
         return -1;
     }
     bk = sqlite3_backup_init(out, "main", SQ(d)->h, "main");
     if (bk == NULL) {
-        err_set(err, 500, "backup", NULL, "backup failed: %s", sqlite3_errmsg(out));
+        err_set(err, ERR_INTERNAL, "backup", NULL, "backup failed: %s",
+                sqlite3_errmsg(out));
         sqlite3_close(out);
         return -1;
     }
@@ -363,7 +364,8 @@ int sq_backup(db *d, const char *dest, struct err *err)
     } while (rc == SQLITE_OK || rc == SQLITE_BUSY || rc == SQLITE_LOCKED);
     sqlite3_backup_finish(bk);
     if (rc != SQLITE_DONE) {
-        err_set(err, 500, "backup", NULL, "backup failed: %s", sqlite3_errstr(rc));
+        err_set(err, ERR_INTERNAL, "backup", NULL, "backup failed: %s",
+                sqlite3_errstr(rc));
         sqlite3_close(out);
         return -1;
     }

@@ -56,8 +56,8 @@ int sq_history_configs(db *d, const struct db_history_filter *f, int max, arena 
     if (app < 0)
         return -1;
     if (app == 0)
-        return err_set(err, 404, "not_found", "application", "no application named %s",
-                       f->application);
+        return err_set(err, ERR_NOT_FOUND, "not_found", "application",
+                       "no application named %s", f->application);
     if (max < 1)
         max = 1;
     c = arena_alloc(a, (size_t)max * sizeof *c);
@@ -203,8 +203,8 @@ int sq_history_side(db *d, const struct db_history_filter *f, const struct db_si
     if (app < 0)
         return -1;
     if (app == 0)
-        return err_set(err, 404, "not_found", "application", "no application named %s",
-                       f->application);
+        return err_set(err, ERR_NOT_FOUND, "not_found", "application",
+                       "no application named %s", f->application);
     st = db_stmt(d, SQL_SIDE[s->kind], err);
     if (st == NULL)
         return -1;

@@ -20,7 +20,7 @@ static int by_watch(const void *a, const void *b)
 static int conflict(struct err *err)
 {
     /* the words of a constraint, as the row per judgement gave them */
-    return err_set(err, 409, "conflict", NULL,
+    return err_set(err, ERR_CONFLICT, "conflict", NULL,
                    "conflict: UNIQUE constraint failed: judgements.run_id, "
                    "judgements.watch_id");
 }
@@ -110,7 +110,7 @@ int sq_judged_put(db *d, const struct db_judgement *j, size_t n, struct err *err
         return 0;
     for (i = 1; i < n; i++) {
         if (j[i].run_id != j[0].run_id)
-            return err_set(err, 500, "internal", NULL,
+            return err_set(err, ERR_INTERNAL, "internal", NULL,
                            "judgements of runs %lld and %lld stored together",
                            j[0].run_id, j[i].run_id);
         if (j[i].watch_id <= j[i - 1].watch_id && sorted == NULL) {
@@ -130,7 +130,7 @@ int sq_judged_put(db *d, const struct db_judgement *j, size_t n, struct err *err
     }
     if (j[0].watch_id < 1) {
         xfree(sorted);
-        return err_set(err, 500, "internal", NULL, "a judgement of no watch");
+        return err_set(err, ERR_INTERNAL, "internal", NULL, "a judgement of no watch");
     }
     out = db_judged_bound(n) <= sizeof small ? small : xmalloc(db_judged_bound(n));
     len = out ? db_judged_pack(j, n, out) : 0;

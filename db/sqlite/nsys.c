@@ -46,10 +46,10 @@ static int progress(void *u)
 static int fail(struct nr *r, const char *what)
 {
     if (r->steps > LIMIT_IMPORT_NSYS_STEPS / STEP_GRAIN)
-        return err_set(r->err, 422, "invalid_import", "file",
+        return err_set(r->err, ERR_INVALID, "invalid_import", "file",
                        "%s: reading the export takes more than %lld SQLite steps",
                        r->file, (long long)LIMIT_IMPORT_NSYS_STEPS);
-    return err_set(r->err, 422, "invalid_import", "file",
+    return err_set(r->err, ERR_INVALID, "invalid_import", "file",
                    "%s: %s: %s (a damaged or foreign SQLite file?)", r->file, what,
                    r->db ? sqlite3_errmsg(r->db) : "cannot open");
 }
@@ -144,7 +144,7 @@ static int groups(struct nr *r, const char *table, int kind, const char *sql,
     if (failed)
         return -1;
     if (rows > LIMIT_IMPORT_NSYS_ROWS)
-        return err_set(r->err, 422, "invalid_import", table,
+        return err_set(r->err, ERR_INVALID, "invalid_import", table,
                        "%s: %s holds %lld rows; the limit is %d", r->file, table, rows,
                        LIMIT_IMPORT_NSYS_ROWS);
     if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK)
@@ -153,7 +153,7 @@ static int groups(struct nr *r, const char *table, int kind, const char *sql,
         struct nsys_group *g;
         if (out->ngroups >= LIMIT_KERNELS) {
             sqlite3_finalize(st);
-            return err_set(r->err, 422, "invalid_import", table,
+            return err_set(r->err, ERR_INVALID, "invalid_import", table,
                            "%s: more than %d kernel, copy and API names", r->file,
                            LIMIT_KERNELS);
         }
@@ -186,7 +186,7 @@ static int groups(struct nr *r, const char *table, int kind, const char *sql,
             continue; /* an aggregate over no rows (MEMSET) */
         if (g->min_ns < 0) {
             sqlite3_finalize(st);
-            return err_set(r->err, 422, "invalid_import", table,
+            return err_set(r->err, ERR_INVALID, "invalid_import", table,
                            "%s: %s: an activity ends before it starts", r->file, table);
         }
         out->ngroups++;
@@ -209,7 +209,7 @@ static int whole(const char *file, const unsigned char *d, size_t len, struct er
 {
     unsigned psize;
     if (len < 100 || memcmp(d, "SQLite format 3", 16) != 0)
-        return err_set(err, 422, "invalid_import", "file",
+        return err_set(err, ERR_INVALID, "invalid_import", "file",
                        "%s: not an SQLite database (an nsys export is written by "
                        "nsys export --type sqlite)",
                        file);
@@ -217,11 +217,11 @@ static int whole(const char *file, const unsigned char *d, size_t len, struct er
     if (psize == 1)
         psize = 65536;
     if (psize < 512 || (psize & (psize - 1)) != 0)
-        return err_set(err, 422, "invalid_import", "file",
+        return err_set(err, ERR_INVALID, "invalid_import", "file",
                        "%s: the SQLite header is damaged (page size %u)", file, psize);
     if (len % psize != 0 ||
         (be32(d + 92) == be32(d + 24) && (unsigned long long)be32(d + 28) * psize > len))
-        return err_set(err, 422, "invalid_import", "file",
+        return err_set(err, ERR_INVALID, "invalid_import", "file",
                        "%s: the file is truncated: %zu bytes, its header says %llu", file,
                        len, (unsigned long long)be32(d + 28) * psize);
     return 0;
@@ -272,7 +272,7 @@ int db_nsys_read(const char *file, const char *data, size_t len, arena *a,
         goto out;
     if ((t_kernel || t_runtime) && has_table(&r, "StringIds") != 1) {
         err_set(
-            err, 422, "invalid_import", "StringIds",
+            err, ERR_INVALID, "invalid_import", "StringIds",
             "%s: the export has CUDA activities but no StringIds table for their names",
             file);
         goto out;

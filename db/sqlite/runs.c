@@ -92,7 +92,7 @@ int sq_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
                 if (same < 0)
                     return -1;
                 if (!same)
-                    return err_set(err, 409, "conflict", "id",
+                    return err_set(err, ERR_CONFLICT, "conflict", "id",
                                    "run id %s is already stored with different content",
                                    r->uid);
                 ids[i] = id;
@@ -160,7 +160,7 @@ int sq_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
                 return -1;
         }
         if (r->ninputs > LIMIT_INPUTS)
-            return err_set(err, 500, "internal", NULL, "too many inputs");
+            return err_set(err, ERR_INTERNAL, "internal", NULL, "too many inputs");
         if (r->ninputs)
             memcpy(sorted, r->inputs, r->ninputs * sizeof *sorted);
         if (sq_summary_add_run_inputs(d, id, sorted, r->ninputs, err) != 0)

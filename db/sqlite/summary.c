@@ -118,8 +118,8 @@ int sq_summary_add_run(db *d, long long run_id, struct err *err)
         kv[n++].value = sqlite3_column_double(st, 1);
     }
     sqlite3_reset(st);
-    rc = rc == SQLITE_ROW
-             ? err_set(err, 500, "internal", NULL, "run %lld has too many inputs", run_id)
+    rc = rc == SQLITE_ROW    ? err_set(err, ERR_INTERNAL, "internal", NULL,
+                                       "run %lld has too many inputs", run_id)
          : rc != SQLITE_DONE ? db_fail(d, err)
                              : sq_summary_add_run_inputs(d, run_id, kv, n, err);
     arena_free(a);

@@ -186,9 +186,9 @@ static int place(db *d, struct sq_windows *w, long long run_id, struct err *err)
     }
     sqlite3_reset(st);
     if (rc != SQLITE_ROW)
-        return rc == SQLITE_DONE
-                   ? err_set(err, 500, "internal", NULL, "run %lld is not stored", run_id)
-                   : db_fail(d, err);
+        return rc == SQLITE_DONE ? err_set(err, ERR_INTERNAL, "internal", NULL,
+                                           "run %lld is not stored", run_id)
+                                 : db_fail(d, err);
     w->run = run_id;
     return 0;
 }

@@ -13,14 +13,14 @@
 static void test_err_first_wins(void)
 {
     struct err e = {0};
-    CHECK_INT(err_set(&e, 422, "invalid", "nprocs", "nprocs must be >= 1"), -1);
-    err_set(&e, 500, "other", NULL, "later");
-    CHECK_INT(e.status, 422);
+    CHECK_INT(err_set(&e, ERR_INVALID, "invalid", "nprocs", "nprocs must be >= 1"), -1);
+    err_set(&e, ERR_INTERNAL, "other", NULL, "later");
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_STR(e.code, "invalid");
     CHECK_STR(e.message, "nprocs must be >= 1");
     err_prefix_field(&e, "runs[3]");
     CHECK_STR(e.field, "runs[3].nprocs");
-    CHECK_INT(err_set(NULL, 400, "x", NULL, "ignored"), -1);
+    CHECK_INT(err_set(NULL, ERR_BAD_REQUEST, "x", NULL, "ignored"), -1);
 }
 
 /* A message cut at the buffer's end never ends inside a UTF-8 sequence. */
@@ -37,7 +37,7 @@ static void test_err_truncation_keeps_utf8(void)
             n += 3;
         }
         name[n] = '\0';
-        err_set(&e, 422, "invalid", name, "kernel %s", name);
+        err_set(&e, ERR_INVALID, "invalid", name, "kernel %s", name);
         CHECK(strlen(e.message) > ERR_MESSAGE_MAX - 5);
         CHECK(utf8_valid(e.message, strlen(e.message)));
         CHECK(utf8_valid(e.field, strlen(e.field)));

@@ -126,7 +126,7 @@ static void test_late_failure_stores_nothing(void)
     f = (struct fmt_file){"late.jsonl", text, len};
     import_init(&im, "extrap-jsonl", &f, 1, &opt, "tester");
     CHECK_INT(import_commit(d, &im, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK(strstr(e.message, "late.jsonl:701") != NULL);
     CHECK_INT(count_runs(d), 0);
     import_free(&im);

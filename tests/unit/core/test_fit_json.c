@@ -337,7 +337,7 @@ static void rejects(const char *text, const char *field)
     CHECK(v != NULL);
     m.nterms = 99;
     CHECK_INT(fit_model_from_json(v, &m, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_STR(e.field, field);
     CHECK_INT(m.nterms, 0); /* zeroed on failure */
     json_decref(v);

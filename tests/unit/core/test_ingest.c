@@ -41,7 +41,7 @@ static int on_stored(db *d, struct ingest *in, void *arg, struct err *err)
     arena_free(a);
     CHECK_INT(found, 1);
     if (c->fail)
-        return err_set(err, 422, "rejected", NULL, "the hook rejects this batch");
+        return err_set(err, ERR_INVALID, "rejected", NULL, "the hook rejects this batch");
     return 0;
 }
 
@@ -134,7 +134,7 @@ static void test_hook_error_rolls_back(void)
     ingest_set_hooks(&h);
     CHECK_INT(ingest_json(&in, body, "tester", a, &e), 0);
     CHECK_INT(ingest_commit(d, &in, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_STR(e.code, "rejected");
     CHECK_INT(c.stored, 1);
     CHECK_INT(c.committed, 0);
@@ -213,7 +213,7 @@ static void test_conflicting_id_fails_batch(void)
                    0, NULL);
     CHECK_INT(ingest_json(&in, body, "tester", a, &e), 0);
     CHECK_INT(ingest_commit(d, &in, &e), -1);
-    CHECK_INT(e.status, 409);
+    CHECK_INT(e.status, ERR_CONFLICT);
     CHECK(strstr(e.message, "r1") != NULL);
     CHECK_INT(count_runs(d), 2);
     json_decref(body);

@@ -100,7 +100,7 @@ static void test_fit_answer_round_trip(void)
 }
 
 static void check_refused(json_t *(*answer)(db *, json_t *, struct err *),
-                          const char *req_text, int status, const char *field)
+                          const char *req_text, enum err_code status, const char *field)
 {
     struct err e = {0};
     json_t *req = request(req_text), *ans = answer(NULL, req, &e);
@@ -113,16 +113,17 @@ static void check_refused(json_t *(*answer)(db *, json_t *, struct err *),
 
 static void test_fit_refusals(void)
 {
-    check_refused(fit_answer, "{\"x\": \"N+1\", \"data\": [[1, 2], [2, 4], [3, 5]]}", 422,
-                  "x");
-    check_refused(fit_answer, "{\"vars\": [\"N\", \"2P\"], \"data\": [[1, 2, 3]]}", 422,
-                  "vars");
+    check_refused(fit_answer, "{\"x\": \"N+1\", \"data\": [[1, 2], [2, 4], [3, 5]]}",
+                  ERR_INVALID, "x");
+    check_refused(fit_answer, "{\"vars\": [\"N\", \"2P\"], \"data\": [[1, 2, 3]]}",
+                  ERR_INVALID, "vars");
     check_refused(fit_answer,
                   "{\"data\": [[1, 1e154], [2, -1e154], [3, 1e154], [4, -1e154]], "
                   "\"graph\": \"linear\"}",
-                  422, "data");
-    check_refused(fit_answer, "{\"data\": [[1, 2]], \"colour\": 1}", 422, "colour");
-    check_refused(fit_answer, "{\"data\": [[1, 2], [2, \"3\"]]}", 422, "data[1]");
+                  ERR_INVALID, "data");
+    check_refused(fit_answer, "{\"data\": [[1, 2]], \"colour\": 1}", ERR_INVALID,
+                  "colour");
+    check_refused(fit_answer, "{\"data\": [[1, 2], [2, \"3\"]]}", ERR_INVALID, "data[1]");
 }
 
 /* The candidates the form proposes: the measured end nearest the target, the

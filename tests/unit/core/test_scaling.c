@@ -97,21 +97,21 @@ static void test_refusals(void)
 {
     static const struct {
         const char *app, *query;
-        int status;
+        enum err_code status;
         const char *field;
     } cases[] = {
-        {"nope", "{}", 404, "application"},
-        {"laws", "{\"system\": \"zz\"}", 404, "system"},
-        {"laws", "{\"executable\": \"zz\"}", 404, "executable"},
-        {"laws", "{\"x\": \"bogus\"}", 422, "x"},
-        {"laws", "{\"target\": \"0\"}", 422, "target"},
-        {"laws", "{\"target\": \"nan\"}", 422, "target"},
-        {"laws", "{\"input.N\": \"x\"}", 422, "input.N"},
-        {"laws", "{\"input.\": \"1\"}", 422, "input."},
-        {"laws", "{\"nprocs\": \"4\"}", 422, "nprocs"},
-        {"few", "{}", 422, "x"},
-        {"mixed", "{}", 422, "system"},
-        {"mixed", "{\"system\": \"s\"}", 422, "input.N"},
+        {"nope", "{}", ERR_NOT_FOUND, "application"},
+        {"laws", "{\"system\": \"zz\"}", ERR_NOT_FOUND, "system"},
+        {"laws", "{\"executable\": \"zz\"}", ERR_NOT_FOUND, "executable"},
+        {"laws", "{\"x\": \"bogus\"}", ERR_INVALID, "x"},
+        {"laws", "{\"target\": \"0\"}", ERR_INVALID, "target"},
+        {"laws", "{\"target\": \"nan\"}", ERR_INVALID, "target"},
+        {"laws", "{\"input.N\": \"x\"}", ERR_INVALID, "input.N"},
+        {"laws", "{\"input.\": \"1\"}", ERR_INVALID, "input."},
+        {"laws", "{\"nprocs\": \"4\"}", ERR_INVALID, "nprocs"},
+        {"few", "{}", ERR_INVALID, "x"},
+        {"mixed", "{}", ERR_INVALID, "system"},
+        {"mixed", "{\"system\": \"s\"}", ERR_INVALID, "input.N"},
     };
     size_t i;
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {

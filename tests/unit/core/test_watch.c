@@ -208,7 +208,7 @@ static int fail_after(db *d, struct ingest *in, void *arg, struct err *err)
     (void)arg;
     if (watch_judge(d, in, NULL, err) != 0)
         return -1;
-    return err_set(err, 500, "internal", NULL, "injected after judging");
+    return err_set(err, ERR_INTERNAL, "internal", NULL, "injected after judging");
 }
 
 static void test_rollback_keeps_no_judgement(void)

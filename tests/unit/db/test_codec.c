@@ -179,7 +179,7 @@ static void test_judgements_read_back_and_damage_is_refused(void)
     CHECK_INT(u.j[2].direction, -1);
     CHECK(u.j[2].has_x && u.j[2].x == 64 && u.j[0].value == 1.5 && u.j[1].run_id == 77);
     CHECK_INT(db_judged_decode(out, len - 1, 77, &u, &e), -1);
-    CHECK_INT(e.status, 500);
+    CHECK_INT(e.status, ERR_INTERNAL);
     CHECK(strstr(e.message, "run 77") != NULL);
     db_judged_free(&u);
 }

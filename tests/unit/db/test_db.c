@@ -65,7 +65,7 @@ static void test_migrate_and_version(void)
     CHECK_INT(db_exec(d, "PRAGMA user_version = 99", &e), 0);
     db_close(d);
     CHECK_INT(db_open(&d, path("m.db"), NULL, &e), -1);
-    CHECK_INT(e.status, 500);
+    CHECK_INT(e.status, ERR_INTERNAL);
     CHECK_STR(e.code, "schema");
     CHECK(strstr(e.message, "version 99 is newer") != NULL);
 }
@@ -112,7 +112,7 @@ static void test_runs_insert_list_idempotent(void)
     runs[0].runtime = 9.0;
     CHECK_INT(db_begin(d, &e), 0);
     CHECK_INT(db_runs_insert(d, runs, 1, ids, existed, &e), -1);
-    CHECK_INT(e.status, 409);
+    CHECK_INT(e.status, ERR_CONFLICT);
     db_rollback(d);
     arena_free(a);
     db_close(d);
@@ -131,13 +131,13 @@ static void test_catalog_and_tokens(void)
     CHECK_INT(db_open(&d, path("c.db"), NULL, &e), 0);
     /* Catalog writes never create the system or application they name. */
     CHECK_INT(db_params_set(d, "sp2", p, 2, &e), -1);
-    CHECK_INT(e.status, 404);
+    CHECK_INT(e.status, ERR_NOT_FOUND);
     CHECK_STR(e.message, "no system named sp2");
     err_clear(&e);
     CHECK(db_system_get(d, "sp2", &e) == NULL);
     err_clear(&e);
     CHECK_INT(db_template_put(d, "t", "noapp", NULL, "1", "", &e), -1);
-    CHECK_INT(e.status, 404);
+    CHECK_INT(e.status, ERR_NOT_FOUND);
     CHECK_STR(e.message, "no application named noapp");
     err_clear(&e);
     CHECK_INT(db_system_upsert(d, "sp2", NULL, 0, &e), 0);
@@ -148,13 +148,13 @@ static void test_catalog_and_tokens(void)
               "MPISR(L)");
     json_decref(v);
     CHECK(db_system_get(d, "nope", &e) == NULL);
-    CHECK_INT(e.status, 404);
+    CHECK_INT(e.status, ERR_NOT_FOUND);
     err_clear(&e);
     sha256("pt_one", 6, h1);
     sha256("pt_two", 6, h2);
     CHECK_INT(db_token_create(d, "one", h1, &e), 0);
     CHECK_INT(db_token_create(d, "one", h2, &e), -1);
-    CHECK_INT(e.status, 409);
+    CHECK_INT(e.status, ERR_CONFLICT);
     err_clear(&e);
     name = db_token_check(d, h1, &e);
     CHECK_STR(name, "one");
@@ -174,7 +174,7 @@ static int job_fn(db *d, void *arg, struct err *err)
     if (db_app_id(d, app, 1, err) < 0)
         return -1;
     if (i % 2)
-        return err_set(err, 422, "invalid", NULL, "job %ld fails", i);
+        return err_set(err, ERR_INVALID, "invalid", NULL, "job %ld fails", i);
     return 0;
 }
 
@@ -228,7 +228,7 @@ static void test_writer_group_commit(void)
 struct busy_job {
     const char *app;
     int busy, calls;
-    int status; /* the failure it reports while busy */
+    enum err_code status; /* the failure it reports while busy */
 };
 
 static int busy_fn(db *d, void *arg, struct err *err)
@@ -237,8 +237,8 @@ static int busy_fn(db *d, void *arg, struct err *err)
     if (db_app_id(d, b->app, 1, err) < 0)
         return -1;
     if (b->calls++ < b->busy)
-        return err_set(err, b->status, b->status == 503 ? "busy" : "invalid", NULL,
-                       "lost a race (%d)", b->calls);
+        return err_set(err, b->status, b->status == ERR_UNAVAILABLE ? "busy" : "invalid",
+                       NULL, "lost a race (%d)", b->calls);
     return 0;
 }
 
@@ -246,9 +246,9 @@ static void test_writer_retries_busy_jobs(void)
 {
     struct err e = {0};
     db_writer *w;
-    struct busy_job twice = {"busy-twice", 2, 0, 503},
-                    always = {"busy-always", 99, 0, 503},
-                    invalid = {"invalid-once", 1, 0, 422};
+    struct busy_job twice = {"busy-twice", 2, 0, ERR_UNAVAILABLE},
+                    always = {"busy-always", 99, 0, ERR_UNAVAILABLE},
+                    invalid = {"invalid-once", 1, 0, ERR_INVALID};
     struct db_job job = {0};
     json_t *apps;
     db *d;
@@ -263,7 +263,7 @@ static void test_writer_retries_busy_jobs(void)
     job.arg = &always;
     CHECK_INT(db_writer_run(w, &job), -1); /* the first run and four retries */
     CHECK_INT(always.calls, 5);
-    CHECK_INT(job.err.status, 503);
+    CHECK_INT(job.err.status, ERR_UNAVAILABLE);
     memset(&job, 0, sizeof job);
     job.fn = busy_fn;
     job.arg = &invalid;

@@ -129,7 +129,7 @@ static void test_backfill(void)
     /* the same template name in another application is now allowed */
     CHECK_INT(db_template_put(d, "t", "b", "", "b*N", "", &e), 0);
     v = db_template_get(d, "t", &e);
-    CHECK(v == NULL && e.status == 409);
+    CHECK(v == NULL && e.status == ERR_CONFLICT);
     /* deleting a run keeps its configuration's summary right */
     memset(&e, 0, sizeof e);
     CHECK_INT(db_run_delete(d, 1, &e), 0);

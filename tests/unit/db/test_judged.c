@@ -492,7 +492,7 @@ static void test_merge_ids_and_damage(void)
     j.value = 43;
     CHECK_INT(db_begin(d, &e), 0);
     CHECK_INT(db_judgement_add(d, &j, &alert, &e), -1);
-    CHECK_INT(e.status, 409);
+    CHECK_INT(e.status, ERR_CONFLICT);
     CHECK_INT(db_commit(d, &e), 0);
     memset(&e, 0, sizeof e);
     CHECK_INT(sqlite3_step(st), SQLITE_ROW);
@@ -525,7 +525,7 @@ static void test_merge_ids_and_damage(void)
                            NULL, NULL, NULL),
               SQLITE_OK);
     CHECK(db_history_judgements(d, 1, &cover, &e) == NULL);
-    CHECK_INT(e.status, 500);
+    CHECK_INT(e.status, ERR_INTERNAL);
     CHECK(strstr(e.message, "judgements of run 9 are damaged") != NULL);
 
     /* any damage (a byte changed, the row cut short or made longer) answers
@@ -568,7 +568,7 @@ static void test_merge_ids_and_damage(void)
                 json_decref(cover);
             } else {
                 refused++;
-                CHECK_INT(e.status, 500);
+                CHECK_INT(e.status, ERR_INTERNAL);
             }
         }
         sqlite3_finalize(put);

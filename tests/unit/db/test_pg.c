@@ -287,7 +287,7 @@ static void test_batch_with_a_bad_run_rolls_back(void)
     CHECK_INT(db_writer_run(w, &good), 0);
     db_writer_stop(w);
     CHECK_INT(bad.rc, -1);
-    CHECK_INT(bad.err.status, 409);
+    CHECK_INT(bad.err.status, ERR_CONFLICT);
     CHECK_STR(bad.err.code, "conflict");
     CHECK_INT(good.rc, 0);
 
@@ -312,14 +312,14 @@ static void test_conflicts_are_409(void)
     CHECK_INT(db_open(&d, uri, NULL, &e), 0);
     CHECK_INT(db_token_create(d, "t", hash, &e), 0);
     CHECK_INT(db_token_create(d, "t", hash, &e), -1);
-    CHECK_INT(e.status, 409);
+    CHECK_INT(e.status, ERR_CONFLICT);
     err_clear(&e);
     /* A raw unique violation maps to 409 through pg_fail. */
     CHECK_INT(pg_run_sql(d, "INSERT INTO applications (name) VALUES ($1)", &e, "t", "x"),
               1);
     CHECK_INT(pg_run_sql(d, "INSERT INTO applications (name) VALUES ($1)", &e, "t", "x"),
               -1);
-    CHECK_INT(e.status, 409);
+    CHECK_INT(e.status, ERR_CONFLICT);
     CHECK_STR(e.code, "conflict");
     err_clear(&e);
     {
@@ -420,7 +420,7 @@ static void test_run_reads_back_exactly(void)
     r.kernels = k + 1;
     r.nkernels = 2;
     CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), -1);
-    CHECK_INT(e.status, 409);
+    CHECK_INT(e.status, ERR_CONFLICT);
     arena_free(a);
     db_close(d);
 }
@@ -469,7 +469,7 @@ static void test_concurrent_migrations(void)
     CHECK_INT(v, db_schema_version());
     CHECK_INT(db_check(d, &problems, &e), 1);
     CHECK_INT(db_backup(d, "/tmp/never-written.db", &e), -1);
-    CHECK_INT(e.status, 400);
+    CHECK_INT(e.status, ERR_BAD_REQUEST);
     db_close(d);
 }
 

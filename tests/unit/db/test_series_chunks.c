@@ -254,7 +254,7 @@ static void test_damaged_chunk_is_an_error(void)
     /* one byte short of its last point */
     exec(h, "UPDATE series_chunks SET points = substr(points, 1, length(points) - 1)");
     CHECK_INT(db_history_series(d, config, "runtime", a, &p, &e), -1);
-    CHECK_INT(e.status, 500);
+    CHECK_INT(e.status, ERR_INTERNAL);
     CHECK(strstr(e.message, "damaged") != NULL);
     exec(h, "DELETE FROM series_chunks");
     same(d, h, 4);

@@ -50,19 +50,19 @@ static void test_urlencoded_errors(void)
     CHECK_STR(e.code, "bad_form");
     err_clear(&e);
     CHECK_INT(form_parse_urlencoded("a=1\0", 4, a, &f, &e), -1);
-    CHECK_INT(e.status, 400);
+    CHECK_INT(e.status, ERR_BAD_REQUEST);
     err_clear(&e);
     {
         static const char nul_name[] =
             "--B\r\nContent-Disposition: form-data; name=\"a\0b\"\r\n\r\nx\r\n--B--";
         CHECK_INT(form_parse_multipart(nul_name, sizeof nul_name - 1, "B", a, &f, &e),
                   -1);
-        CHECK_INT(e.status, 400);
+        CHECK_INT(e.status, ERR_BAD_REQUEST);
     }
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err_clear(&e);
         CHECK_INT(form_parse_urlencoded(bad[i], strlen(bad[i]), a, &f, &e), -1);
-        CHECK_INT(e.status, 400);
+        CHECK_INT(e.status, ERR_BAD_REQUEST);
         CHECK_STR(e.code, "bad_form");
     }
     /* too many fields */
@@ -72,7 +72,7 @@ static void test_urlencoded_errors(void)
     big[4 * i] = '\0';
     err_clear(&e);
     CHECK_INT(form_parse_urlencoded(big, strlen(big), a, &f, &e), -1);
-    CHECK_INT(e.status, 413);
+    CHECK_INT(e.status, ERR_TOO_LARGE);
     free(big);
     /* an over-long value names its field */
     big = malloc(FORM_MAX_TEXT + 16);
@@ -80,7 +80,7 @@ static void test_urlencoded_errors(void)
     memset(big + 5, 'x', FORM_MAX_TEXT + 1);
     err_clear(&e);
     CHECK_INT(form_parse_urlencoded(big, FORM_MAX_TEXT + 6, a, &f, &e), -1);
-    CHECK_INT(e.status, 413);
+    CHECK_INT(e.status, ERR_TOO_LARGE);
     CHECK_STR(e.field, "text");
     /* exactly at the limit is fine */
     err_clear(&e);
@@ -93,12 +93,12 @@ static void test_urlencoded_errors(void)
     memcpy(big + FORM_MAX_NAME + 1, "=1", 2);
     err_clear(&e);
     CHECK_INT(form_parse_urlencoded(big, FORM_MAX_NAME + 3, a, &f, &e), -1);
-    CHECK_INT(e.status, 413);
+    CHECK_INT(e.status, ERR_TOO_LARGE);
     free(big);
     /* another content type */
     err_clear(&e);
     CHECK_INT(form_parse("application/json", "{}", 2, a, &f, &e), -1);
-    CHECK_INT(e.status, 400);
+    CHECK_INT(e.status, ERR_BAD_REQUEST);
     CHECK_STR(e.code, "content_type");
     err_clear(&e);
     CHECK_INT(form_parse(NULL, "", 0, a, &f, &e), -1);
@@ -165,19 +165,23 @@ static void test_multipart_errors(void)
 {
     static const struct {
         const char *body;
-        int status;
+        enum err_code status;
     } bad[] = {
-        {"no boundary here", 400},
-        {"--B\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\nunterminated", 400},
-        {"--B\r\nContent-Type: text/plain\r\n\r\nx\r\n--B--", 400},
-        {"--B\r\nContent-Disposition: attachment; name=\"x\"\r\n\r\nx\r\n--B--", 400},
-        {"--B\r\nContent-Disposition: form-data; filename=\"f\"\r\n\r\nx\r\n--B--", 400},
-        {"--B\r\nContent-Disposition: form-data; name=\"x\r\n\r\nx\r\n--B--", 400},
+        {"no boundary here", ERR_BAD_REQUEST},
+        {"--B\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\nunterminated",
+         ERR_BAD_REQUEST},
+        {"--B\r\nContent-Type: text/plain\r\n\r\nx\r\n--B--", ERR_BAD_REQUEST},
+        {"--B\r\nContent-Disposition: attachment; name=\"x\"\r\n\r\nx\r\n--B--",
+         ERR_BAD_REQUEST},
+        {"--B\r\nContent-Disposition: form-data; filename=\"f\"\r\n\r\nx\r\n--B--",
+         ERR_BAD_REQUEST},
+        {"--B\r\nContent-Disposition: form-data; name=\"x\r\n\r\nx\r\n--B--",
+         ERR_BAD_REQUEST},
         {"--B\r\nContent-Disposition: form-data; name=\"x\"\r\nbroken "
          "header\r\n\r\nx\r\n--B--",
-         400},
-        {"--Bjunk\r\n", 400},
-        {"--B\r\nContent-Disposition: form-data; name=\"x\"", 400},
+         ERR_BAD_REQUEST},
+        {"--Bjunk\r\n", ERR_BAD_REQUEST},
+        {"--B\r\nContent-Disposition: form-data; name=\"x\"", ERR_BAD_REQUEST},
     };
     struct err e = {0};
     struct form f;
@@ -218,7 +222,7 @@ static void test_multipart_errors(void)
     }
     err_clear(&e);
     CHECK_INT(form_parse_multipart(big, strlen(big), "B", a, &f, &e), -1);
-    CHECK_INT(e.status, 413);
+    CHECK_INT(e.status, ERR_TOO_LARGE);
     free(big);
     /* a text part over the limit; a file part of the same size is fine */
     big = malloc(FORM_MAX_TEXT + 256);
@@ -229,7 +233,7 @@ static void test_multipart_errors(void)
         memcpy(big + n + FORM_MAX_TEXT + 1, "\r\n--B--", 7);
         err_clear(&e);
         CHECK_INT(form_parse_multipart(big, n + FORM_MAX_TEXT + 8, "B", a, &f, &e), -1);
-        CHECK_INT(e.status, 413);
+        CHECK_INT(e.status, ERR_TOO_LARGE);
         CHECK_STR(e.field, "t");
         n = (size_t)snprintf(
             big, 256,

@@ -155,7 +155,7 @@ static void test_unknown_format(void)
         "unknown format excel (one of otf2, tau, extrap-text, cube, extrap-experiment, "
         "nsys-sqlite, hpctoolkit, osu, chrome-trace, gbench, lnt-json, caliper-json, "
         "extrap-json, extrap-jsonl, json, bmf, csv)");
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_INT(g.n, 0);
 }
 
@@ -808,7 +808,7 @@ static int refuse(void *ctx, const struct run_record *r, size_t n, struct err *e
     (void)ctx;
     (void)r;
     (void)n;
-    return err_set(err, 503, "busy", NULL, "the store is busy");
+    return err_set(err, ERR_UNAVAILABLE, "busy", NULL, "the store is busy");
 }
 
 static void test_sink_error(void)
@@ -817,7 +817,7 @@ static void test_sink_error(void)
     struct err e = {0};
     struct fmt_file f = {"x.txt", "PARAMETER x\nPOINTS 1\nREGION r\nDATA 1\n", 36};
     CHECK_INT(fmt_parse("extrap-text", &f, 1, NULL, &sink, &e), -1);
-    CHECK_INT(e.status, 503);
+    CHECK_INT(e.status, ERR_UNAVAILABLE);
     CHECK_STR(e.message, "the store is busy");
     err_clear(&e);
     sink.runs = NULL;
@@ -872,7 +872,7 @@ static void test_otf2(void)
         f[0].data = anchor;
         err_clear(&e);
         CHECK_INT(fmt_parse("otf2", f, 6, NULL, &sink, &e), -1);
-        CHECK_INT(e.status, 422);
+        CHECK_INT(e.status, ERR_INVALID);
         CHECK_STR(e.message, "trace/traces.otf2: the OTF2 library cannot open the trace");
         CHECK_INT(g.n, 0);
         f[0].data = data[0];
@@ -958,7 +958,7 @@ static void test_malformed_json_formats(void)
         struct fmt_file f = {"x.json", cases[i].text, strlen(cases[i].text)};
         CHECK_INT(fmt_parse(cases[i].fmt, &f, 1, NULL, &sink, &e), -1);
         CHECK_STR(e.message, cases[i].message);
-        CHECK_INT(e.status, 422);
+        CHECK_INT(e.status, ERR_INVALID);
         CHECK_INT(g.n, 0);
     }
 }

@@ -168,7 +168,7 @@ static void test_refusals(void)
     CHECK(strstr(e.message, "traceEvents[1]: an E event ends before its B event began") !=
           NULL);
     CHECK_INT(parse("\"just a string\"", &g, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     /* no pid: the run, no trace */
     CHECK_INT(parse("[{\"ph\": \"X\", \"ts\": 1, \"dur\": 2, \"name\": \"a\"}]", &g, &e),
               0);

@@ -275,7 +275,7 @@ static void test_refused(void)
         CHECK_INT(import("cube", cases[i].rel, "d.cubex", &g, &e), -1);
         CHECK_STR(e.message, cases[i].msg);
         CHECK_STR(e.field, cases[i].field);
-        CHECK_INT(e.status, 422);
+        CHECK_INT(e.status, ERR_INVALID);
         CHECK_INT(g.n, 0);
         got_free(&g);
     }

@@ -270,7 +270,7 @@ static void test_absolute_names(void)
     xfree((char *)fs.f[1].name);
     fs.f[1].name = xstrdup("/etc/traces.def");
     CHECK_INT(fmt_parse("otf2", fs.f, fs.n, NULL, &sink, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     files_free(&fs);
 }
 
@@ -294,7 +294,7 @@ static void test_name_clash(void)
     fs.f[fs.n].len = 1;
     fs.n++;
     CHECK_INT(fmt_parse("otf2", fs.f, fs.n, NULL, &sink, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_STR(e.message, "traces: a file and a directory, or two files, share this name");
     {
         struct fmt_file last = fs.f[fs.n - 1];
@@ -303,7 +303,7 @@ static void test_name_clash(void)
     }
     err_clear(&e);
     CHECK_INT(fmt_parse("otf2", fs.f, fs.n, NULL, &sink, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_STR(e.message,
               "traces/0.evt: a file and a directory, or two files, share this name");
     CHECK_INT(g.n, 0);

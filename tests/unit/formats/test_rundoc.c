@@ -43,7 +43,7 @@ static void test_parse_one_and_batch(void)
         "\"nprocs\": 1, \"runtime\": 0}, {\"application\": \"a\", \"executable\": "
         "\"e\", \"system\": \"s\", \"nprocs\": 0, \"runtime\": 1}]}");
     CHECK_INT(rundoc_parse_body(j, a, &runs, &n, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_STR(e.field, "runs[1].nprocs");
     json_decref(j);
     arena_free(a);
@@ -81,7 +81,7 @@ static void test_rules_name_the_field(void)
         json_t *j = doc(bad[i].text);
         memset(&e, 0, sizeof e);
         CHECK_INT(rundoc_parse(j, a, &r, &e), -1);
-        CHECK_INT(e.status, 422);
+        CHECK_INT(e.status, ERR_INVALID);
         CHECK_STR(e.field, bad[i].field);
         json_decref(j);
     }

@@ -80,7 +80,7 @@ static const char *refused(unsigned char **b, size_t *len, int n)
         trace_free(u);
         return "";
     }
-    CHECK_INT(err.status, 422);
+    CHECK_INT(err.status, ERR_INVALID);
     return err.message;
 }
 

@@ -33,7 +33,7 @@ static void test_benchmarks(void)
     j = doc("{\"benchmarks\": [{\"name\": \"ADDM\", \"time\": 1}, {\"name\": \"2bad\", "
             "\"time\": 1}]}");
     CHECK_INT(validate_benchmarks(j, a, &b, &n, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_STR(e.field, "benchmarks[1].name");
     json_decref(j);
     arena_free(a);

@@ -131,7 +131,7 @@ static void test_errors(void)
     flat(y, 0, 30, 1.0);
     y[12] = NAN;
     CHECK_INT(changes_scan(y, 30, &o, cp, 2, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_STR(e.message, "value 12 of the series is not finite");
     e = (struct err){0};
     o.threshold = 1.5;
@@ -140,7 +140,7 @@ static void test_errors(void)
     e = (struct err){0};
     o = (struct changes_opts){.window = 500};
     CHECK_INT(changes_check(&o, "window", &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     o = (struct changes_opts){0};
     CHECK_INT(changes_check(&o, NULL, NULL), 0);
     CHECK_NEAR(o.threshold, 0.001, 0);

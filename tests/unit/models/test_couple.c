@@ -287,7 +287,7 @@ static void test_errors(void)
         m[2] = cases[i].m;
         err_clear(&e);
         CHECK_INT(couple_coefficients(k, 5, m, 4, &r, &e), -1);
-        CHECK_INT(e.status, 422);
+        CHECK_INT(e.status, ERR_INVALID);
         CHECK_STR(e.field, "couplings[2]");
         CHECK_STR(e.message, cases[i].message);
         CHECK(r.coef == NULL && r.chain == NULL && r.loop == NULL);
@@ -393,7 +393,7 @@ static void test_compose(void)
     CHECK_NEAR(th, sqrt(0.01 + 0.81 + 0.3025), 1e-15);
     y[1] = NAN;
     CHECK_INT(couple_compose(coef, y, half, 3, &ty, &th, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     err_clear(&e);
     y[1] = 1e308;
     coef[1] = 10;
@@ -451,11 +451,11 @@ static void test_model_value(void)
     CHECK_INT(couple_model_value(x, c, 1, 4096, &v, &e), 0);
     CHECK(v == 1.0);
     CHECK_INT(couple_model_value(x, c, 0, 4096, &v, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     c[2] = NAN;
     e = (struct err){0};
     CHECK_INT(couple_model_value(x, c, 4, 4096, &v, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
 }
 
 /* The trend test: with 3 or more configurations the line is used only when

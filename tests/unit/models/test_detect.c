@@ -14,12 +14,12 @@ static void test_parse(void)
     CHECK_INT(detect_parse("iqr", &t, "detector.test", &e), 0);
     CHECK_INT(t, DETECT_IQR);
     CHECK_INT(detect_parse("z-score", &t, "detector.test", &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_STR(e.field, "detector.test");
     CHECK_STR(e.message, "detector.test must be one of zscore, ttest, percent, iqr");
     e = (struct err){0};
     CHECK_INT(detect_check_threshold(DETECT_TTEST, 1.5, "detector.threshold", &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     e = (struct err){0};
     CHECK_INT(detect_check_threshold(DETECT_ZSCORE, -1, "detector.threshold", &e), -1);
     CHECK_INT(detect_check_threshold(DETECT_ZSCORE, 2, "detector.threshold", &e), 0);
@@ -164,10 +164,10 @@ static void test_bad_input(void)
     struct detect_verdict v;
     struct err e = {0};
     CHECK_INT(detect_judge(DETECT_ZSCORE, 3, h, 3, 2, &v, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     e = (struct err){0};
     CHECK_INT(detect_judge(DETECT_ZSCORE, 3, h, 1, INFINITY, &v, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
 }
 
 static void test_welch(void)
@@ -187,7 +187,7 @@ static void test_welch(void)
     CHECK_NEAR(w.p, 0, 0);
     CHECK_INT(w.significant, 1);
     CHECK_INT(detect_welch(3, 1, 1, 3, 1, 4, 0.05, &w, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
 }
 
 static void test_changepoints(void)

@@ -45,7 +45,7 @@ static void check_error(const char *src, const struct expr_env *env, const char 
     expr *e = expr_compile(src, env, &err);
     CHECK(e == NULL);
     expr_free(e);
-    CHECK_INT(err.status, 422);
+    CHECK_INT(err.status, ERR_INVALID);
     CHECK_STR(err.code, "expression");
     CHECK_STR(err.message, msg);
 }
@@ -112,7 +112,7 @@ static void test_non_finite(void)
         return;
     CHECK(isinf(expr_eval(e, x)));
     CHECK_INT(expr_eval_checked(e, x, &out, &err), -1);
-    CHECK_INT(err.status, 422);
+    CHECK_INT(err.status, ERR_INVALID);
     CHECK_STR(err.message, "evaluates to a non-finite value at N=1000, P=1");
     x[1] = 5;
     err_clear(&err);
@@ -241,7 +241,7 @@ static void test_limits(void)
     check_error(s, NULL, "column 65: nesting deeper than 64 levels");
     t = expr_parse(s, &err);
     CHECK(t == NULL);
-    CHECK_INT(err.status, 422);
+    CHECK_INT(err.status, ERR_INVALID);
     CHECK_INT(expr_err_column(&err), 65);
 
     /* Exactly 64 levels are fine. */
@@ -267,7 +267,7 @@ static void test_limits(void)
     s[2 * 600 - 1] = '\0';
     err_clear(&err);
     CHECK(expr_compile(s, NULL, &err) == NULL);
-    CHECK_INT(err.status, 422);
+    CHECK_INT(err.status, ERR_INVALID);
     CHECK(strstr(err.message, "more than 1024 nodes") != NULL);
 
     /* A long name. */
@@ -296,7 +296,7 @@ static void test_limits(void)
         }
         err_clear(&err);
         CHECK(expr_compile("F0(N)", &env, &err) == NULL);
-        CHECK_INT(err.status, 422);
+        CHECK_INT(err.status, ERR_INVALID);
         CHECK(strstr(err.message, "after substituting parameters") != NULL);
     }
 }
@@ -586,7 +586,7 @@ static void test_poly(void)
             CHECK(p != NULL);
             if (p) {
                 CHECK_INT(expr_poly(p, 0, xy, c, &deg, &err), -1);
-                CHECK_INT(err.status, 422);
+                CHECK_INT(err.status, ERR_INVALID);
             }
             expr_free(p);
         }
@@ -615,7 +615,7 @@ static void test_free_vars(void)
     }
     expr_names_free(&names);
     CHECK_INT(expr_free_vars("MPISR(1, 2)", sp2, 3, &names, &err), -1);
-    CHECK_INT(err.status, 422);
+    CHECK_INT(err.status, ERR_INVALID);
     CHECK_INT(names.n, 0);
     CHECK(names.names == NULL);
 }
@@ -639,7 +639,7 @@ static void test_used_params(void)
     CHECK_INT(expr_used_params("N+1", chain, 3, used, &err), 0);
     CHECK(used[0] == 0 && used[1] == 0 && used[2] == 0);
     CHECK_INT(expr_used_params("C", chain, 3, used, &err), -1);
-    CHECK_INT(err.status, 422);
+    CHECK_INT(err.status, ERR_INVALID);
 }
 
 static void test_param_head(void)
@@ -703,7 +703,7 @@ static void test_out_of_memory(void)
             ok = 1;
             expr_free(e);
         } else {
-            CHECK_INT(err.status, 500);
+            CHECK_INT(err.status, ERR_NOMEM);
         }
     }
     CHECK(ok);

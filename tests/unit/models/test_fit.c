@@ -107,7 +107,7 @@ static void test_graph_parse(void)
     CHECK_STR(fit_graph_name(FIT_POLY1 + 2), "poly3");
     CHECK_STR(fit_graph_name(FIT_INV1 + 1), "inv2");
     CHECK_INT(fit_graph_parse("septic", &g, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_STR(e.code, "invalid");
     CHECK_STR(e.field, "graph");
 }
@@ -714,7 +714,8 @@ static void test_model_is_a_value(void)
 /* ---- degenerate data ---- */
 
 static void expect_err(const double *x, const double *y, size_t n, int nvars,
-                       const char *graph, int status, const char *code, int line)
+                       const char *graph, enum err_code status, const char *code,
+                       int line)
 {
     struct fit_input in = {nvars, x, y, n, graph, AGG_MEAN, NULL};
     struct fit_result r;
@@ -745,27 +746,27 @@ static void test_degenerate(void)
     struct fit_result r;
     struct err e = {0};
 
-    EXPECT_ERR(x4, y4, 4, 1, "poly4", 422, "degenerate");
-    EXPECT_ERR(x4, y4, 4, 1, "inv6", 422, "degenerate");
-    EXPECT_ERR(x4, y4, 0, 1, "linear", 422, "degenerate");
-    EXPECT_ERR(xe, y4, 4, 1, "linear", 422, "degenerate");
-    EXPECT_ERR(xe, y4, 4, 1, "auto", 422, "degenerate");
-    EXPECT_ERR(xe, y4, 4, 1, "unknown", 422, "degenerate");
-    EXPECT_ERR(xz, y4, 4, 1, "inv1", 422, "degenerate");
-    EXPECT_ERR(xn, y4, 4, 1, "inverse quadratic", 422, "degenerate");
-    EXPECT_ERR(x4, ynan, 4, 1, "linear", 422, "invalid");
-    EXPECT_ERR(x4, yinf, 4, 1, "auto", 422, "invalid");
-    EXPECT_ERR(ynan, y4, 4, 1, "linear", 422, "invalid");
-    EXPECT_ERR(x4, y4, 4, 1, "octic", 422, "invalid");
-    EXPECT_ERR(x4, y4, 2, 2, "cubic", 422, "invalid");
-    EXPECT_ERR(x4, y4, 4, 3, "auto", 422, "invalid");
-    EXPECT_ERR(x3, y3, 3, 1, "auto", 422, "degenerate");
-    EXPECT_ERR(xc, y4, 4, 2, "auto", 422, "degenerate");
+    EXPECT_ERR(x4, y4, 4, 1, "poly4", ERR_INVALID, "degenerate");
+    EXPECT_ERR(x4, y4, 4, 1, "inv6", ERR_INVALID, "degenerate");
+    EXPECT_ERR(x4, y4, 0, 1, "linear", ERR_INVALID, "degenerate");
+    EXPECT_ERR(xe, y4, 4, 1, "linear", ERR_INVALID, "degenerate");
+    EXPECT_ERR(xe, y4, 4, 1, "auto", ERR_INVALID, "degenerate");
+    EXPECT_ERR(xe, y4, 4, 1, "unknown", ERR_INVALID, "degenerate");
+    EXPECT_ERR(xz, y4, 4, 1, "inv1", ERR_INVALID, "degenerate");
+    EXPECT_ERR(xn, y4, 4, 1, "inverse quadratic", ERR_INVALID, "degenerate");
+    EXPECT_ERR(x4, ynan, 4, 1, "linear", ERR_INVALID, "invalid");
+    EXPECT_ERR(x4, yinf, 4, 1, "auto", ERR_INVALID, "invalid");
+    EXPECT_ERR(ynan, y4, 4, 1, "linear", ERR_INVALID, "invalid");
+    EXPECT_ERR(x4, y4, 4, 1, "octic", ERR_INVALID, "invalid");
+    EXPECT_ERR(x4, y4, 2, 2, "cubic", ERR_INVALID, "invalid");
+    EXPECT_ERR(x4, y4, 4, 3, "auto", ERR_INVALID, "invalid");
+    EXPECT_ERR(x3, y3, 3, 1, "auto", ERR_INVALID, "degenerate");
+    EXPECT_ERR(xc, y4, 4, 2, "auto", ERR_INVALID, "degenerate");
     big = xmalloc((FIT_MAX_POINTS + 1) * sizeof *big);
     if (big != NULL) {
         for (i = 0; i <= FIT_MAX_POINTS; i++)
             big[i] = (double)i + 1;
-        EXPECT_ERR(big, big, FIT_MAX_POINTS + 1, 1, "linear", 413, "too_large");
+        EXPECT_ERR(big, big, FIT_MAX_POINTS + 1, 1, "linear", ERR_TOO_LARGE, "too_large");
         xfree(big);
     }
     /* x <= 0 still works for polynomials; unknown then skips inv types */
@@ -780,7 +781,7 @@ static void test_degenerate(void)
     CHECK_INT(fit_eval(&r.model, (double[]){NAN}, &y, NULL), -1);
     fit_result_free(&r);
     /* two-variable data with every graph name but auto is refused */
-    EXPECT_ERR(x2d, y4, 4, 2, "unknown", 422, "invalid");
+    EXPECT_ERR(x2d, y4, 4, 2, "unknown", ERR_INVALID, "invalid");
 }
 
 /* Every allocation failure is reported, never a crash or a leak. */
@@ -986,7 +987,7 @@ static void test_suggest(void)
         CHECK(gain[i] >= 0 && gain[i] < 1);
     target = -1;
     CHECK_INT(fit_suggest(&r, &target, cand, 5, gain, order, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     fit_result_free(&r);
 }
 

@@ -79,10 +79,10 @@ static void test_make_rejects(void)
     t[2] = NAN;
     err_clear(&e);
     CHECK_INT(fit_basis_make("c", x, t, 3, &b, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     err_clear(&e);
     CHECK_INT(fit_basis_make("c", x, t, (size_t)FIT_BASIS_RAW_MAX + 1, &b, &e), -1);
-    CHECK_INT(e.status, 413);
+    CHECK_INT(e.status, ERR_TOO_LARGE);
 }
 
 static void test_eval_log_log(void)

@@ -177,7 +177,7 @@ static void test_points_errors(void)
     CHECK_INT(fit_run_points(p, 3, 1, "linear", NULL, 3, &r, &e), 0);
     fit_result_free(&r);
     CHECK_INT(fit_run_points(p, 0, 1, "linear", NULL, 0, &r, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     memset(&e, 0, sizeof e);
     /* Three points may stand for more observations than a fit takes points
      * (a database's series at 10,000,000 runs), up to FIT_MAX_OBS. */
@@ -186,20 +186,20 @@ static void test_points_errors(void)
     fit_result_free(&r);
     CHECK_INT(fit_run_points(p, 3, 1, "linear", NULL, (size_t)FIT_MAX_OBS + 1, &r, &e),
               -1);
-    CHECK_INT(e.status, 413);
+    CHECK_INT(e.status, ERR_TOO_LARGE);
     CHECK_STR(e.message, "10000001 observations exceed the limit of 10000000 per fit");
     memset(&e, 0, sizeof e);
     CHECK_INT(fit_run_points(p, 3, 2, "linear", NULL, 3, &r, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     memset(&e, 0, sizeof e);
     p[1].n = 0;
     CHECK_INT(fit_run_points(p, 3, 1, "linear", NULL, 3, &r, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     p[1].n = 1;
     p[2].y = INFINITY;
     memset(&e, 0, sizeof e);
     CHECK_INT(fit_run_points(p, 3, 1, "linear", NULL, 3, &r, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
 }
 
 int main(void)

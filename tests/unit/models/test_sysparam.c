@@ -201,7 +201,7 @@ static void test_invalid(void)
     struct err err = {0};
 
     CHECK_INT(sysparam_fit_hockney("MPISR", L, t, 3, SYSPARAM_PLAIN, &f, &err), -1);
-    CHECK_INT(err.status, 422);
+    CHECK_INT(err.status, ERR_INVALID);
     CHECK_STR(err.message, "need measurements at two or more different L");
     err_clear(&err);
     CHECK_INT(sysparam_fit_hockney("MPISR", L2, t, 1, SYSPARAM_PLAIN, &f, &err), -1);

@@ -502,7 +502,7 @@ static void test_out_of_memory(void)
             err_clear(&err);
             xalloc_fail_at(k);
             CHECK_INT(run_analysis(which, t, &err), -1);
-            CHECK_INT(err.status, 500);
+            CHECK_INT(err.status, ERR_NOMEM);
         }
         xalloc_fail_at(0);
     }

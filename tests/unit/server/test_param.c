@@ -108,14 +108,14 @@ static void test_predict_from_saved_answer(void)
     pt = request("{\"P\": 16}");
     memset(&e, 0, sizeof e);
     CHECK(param_predict_saved(ans, pt, &e) == NULL);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_STR(e.field, "N");
     json_decref(pt);
 
     pt = request("{\"N\": \"many\"}");
     memset(&e, 0, sizeof e);
     CHECK(param_predict_saved(ans, pt, &e) == NULL);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_STR(e.field, "N");
     json_decref(pt);
 
@@ -123,7 +123,7 @@ static void test_predict_from_saved_answer(void)
     pt = request("{\"N\": 10, \"P\": 1}");
     memset(&e, 0, sizeof e);
     CHECK(param_predict_saved(ans, pt, &e) == NULL);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     json_decref(pt);
 
     p.expression = "4.83e-8";
@@ -137,7 +137,7 @@ static void test_predict_malformed_answer(void)
     struct err e = {0};
     json_t *bad = request("{\"vars\": {\"N\": 1}}"), *pt = request("{}");
     CHECK(param_predict_saved(bad, pt, &e) == NULL);
-    CHECK_INT(e.status, 500);
+    CHECK_INT(e.status, ERR_INTERNAL);
     json_decref(bad);
     json_decref(pt);
 }
@@ -193,7 +193,7 @@ static void test_plots(void)
         buf_init(&b, 1 << 20);
         memset(&e, 0, sizeof e);
         CHECK_INT(param_plot(point, &b, &e), -1);
-        CHECK_INT(e.status, 422);
+        CHECK_INT(e.status, ERR_INVALID);
         CHECK(strstr(e.message, "a plot needs a range") != NULL);
         CHECK_INT(b.len, 0);
         buf_free(&b);
@@ -211,7 +211,7 @@ static void test_plot_malformed_grid(void)
                           "\"grid\": {\"x\": \"N\", \"xs\": [1, 2, 3], \"ys\": [1, 2]}}");
     buf_init(&b, 1 << 20);
     CHECK_INT(param_plot(bad, &b, &e), -1);
-    CHECK_INT(e.status, 500);
+    CHECK_INT(e.status, ERR_INTERNAL);
     buf_free(&b);
     json_decref(bad);
 }

@@ -147,7 +147,7 @@ static void test_chart_history(void)
     buf_reset(&a);
     h.n = 0;
     CHECK_INT(chart_history(&a, &h, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_STR(e.field, "points");
     CHECK_INT(a.len, 0);
     h.n = 5;
@@ -277,7 +277,7 @@ static void test_view_alerts(void)
           NULL);
     xfree(html);
     /* without a CSRF token (read-only) no forms; a triage error on top */
-    err_set(&e, 401, "unauthorized", "token", "unknown or revoked token");
+    err_set(&e, ERR_UNAUTHORIZED, "unauthorized", "token", "unknown or revoked token");
     v.error = &e;
     html = render(alerts_fn, &v, NULL);
     CHECK(strstr(html, "<form class=\"triage\"") == NULL);
@@ -432,7 +432,7 @@ static void test_api_shapes(void)
     json_object_set_new(json_array_get(json_object_get(series, "points"), 0), "at",
                         json_string("yesterday"));
     CHECK_INT(view_series_points(A, series, &pt, &model, &e), -1);
-    CHECK_INT(e.status, 502);
+    CHECK_INT(e.status, ERR_BAD_ANSWER);
     json_decref(series);
 
     v.compare = json_loads(

@@ -755,18 +755,18 @@ static void test_plot3d_limits(void)
     p.nx = 201;
     err_clear(&e);
     CHECK_INT(svg_plot3d(&b, &p, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_STR(e.field, "grid");
     p = surface_plot(10);
     p.ny = 1;
     err_clear(&e);
     CHECK_INT(svg_plot3d(&b, &p, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     p = surface_plot(10);
     grid_x[4] = grid_x[3];
     err_clear(&e);
     CHECK_INT(svg_plot3d(&b, &p, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_STR(e.field, "x");
     p = surface_plot(10);
     grid_y[2] = NAN;
@@ -779,7 +779,7 @@ static void test_plot3d_limits(void)
     err_clear(&e);
     CHECK_INT(svg_plot3d(&b, &p, &e), -1);
     CHECK_STR(e.field, "z");
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_INT(b.len, 0);
     CHECK_INT(svg_plot3d(&b, NULL, &e), -1);
     buf_free(&b);
@@ -812,7 +812,7 @@ static void test_stacked(void)
     p.values = neg;
     err_clear(&e);
     CHECK_INT(svg_stacked(&a, &p, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_STR(e.field, "values[1][1]");
     p = bars_plot();
     p.ncomponents = 0;
@@ -1010,7 +1010,7 @@ static void test_limits(void)
     p.nseries = SVG_MAX_SERIES + 1;
     err_clear(&e);
     CHECK_INT(svg_plot2d(&b, &p, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_STR(e.field, "series");
 
     for (i = 0; i < 3; i++) {
@@ -1020,7 +1020,7 @@ static void test_limits(void)
     p.nseries = 3;
     err_clear(&e);
     CHECK_INT(svg_plot2d(&b, &p, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_STR(e.field, "points");
 
     memset(long_text, 'a', SVG_MAX_TEXT + 1);
@@ -1053,7 +1053,7 @@ static void test_output_limit(void)
     buf_puts(&b, "kept");
     err_clear(&e);
     CHECK_INT(svg_plot2d(&b, &p, &e), -1);
-    CHECK_INT(e.status, 422);
+    CHECK_INT(e.status, ERR_INVALID);
     CHECK_STR(e.code, "plot_too_large");
     CHECK_STR(buf_str(&b), "kept"); /* partial document dropped */
     CHECK_INT(buf_failed(&b), BUF_OK);
@@ -1089,7 +1089,7 @@ static void test_alloc_failures(void)
             if (rc == 0) {
                 CHECK_WF(buf_str(&b));
             } else {
-                CHECK_INT(e.status, 500);
+                CHECK_INT(e.status, ERR_NOMEM);
                 CHECK_INT(b.len, 0);
             }
             buf_free(&b);

@@ -153,7 +153,7 @@ static void test_variants(void)
     CHECK(strstr(h, "&amp;nprocs=8\"") != NULL);
     free(h);
     /* an error: its message and the picker */
-    err_set(&e, 422, "degenerate", "x", "measured at 2 values " EVIL);
+    err_set(&e, ERR_INVALID, "degenerate", "x", "measured at 2 values " EVIL);
     h = render(NULL, &e, "N");
     CHECK(strstr(h, "Scaling at N</h2>") != NULL);
     CHECK(strstr(h, "measured at 2 values " EVIL_TEXT "</p>") != NULL);

@@ -431,7 +431,7 @@ static void test_error_page(void)
     struct err e = {0};
     size_t len;
     char *html;
-    err_set(&e, 404, "not_found", NULL, "no application %s", EVIL);
+    err_set(&e, ERR_NOT_FOUND, "not_found", NULL, "no application %s", EVIL);
     html = page_error_html(&e, 404, &len);
     CHECK(html != NULL);
     if (html == NULL)
@@ -444,7 +444,9 @@ static void test_error_page(void)
           NULL);
     CHECK(strstr(html, "aria-current") == NULL);
     xfree(html);
+    /* no message: the page says the kind of error */
     memset(&e, 0, sizeof e);
+    e.status = ERR_UNAVAILABLE;
     html = page_error_html(&e, 503, &len);
     CHECK(html && strstr(html, "<p class=\"notice bad\">Unavailable</p>") != NULL);
     xfree(html);
@@ -464,8 +466,8 @@ static void test_upload_form_error_at_field(void)
     struct err e = {0};
     struct view_upload v = {.which = 1, .form = &f, .error = &e, .client_id = "web-00ff"};
     char *html;
-    err_set(&e, 422, "invalid", "nprocs", "nprocs must be a positive integer, not %s",
-            "\"eight\"");
+    err_set(&e, ERR_INVALID, "invalid", "nprocs",
+            "nprocs must be a positive integer, not %s", "\"eight\"");
     html = render("Upload", "upload", upload_fn, &v);
     check_structure(html);
     CHECK(strstr(html, "Nothing was stored: see the field marked below.") != NULL);
@@ -496,7 +498,8 @@ static void test_upload_import_form(void)
         .which = 3, .form = &f, .error = &e, .formats = formats, .nformats = 2};
     char *html;
 
-    err_set(&e, 422, "invalid_import", "lat.txt:4", "lat.txt:4: a number is missing");
+    err_set(&e, ERR_INVALID, "invalid_import", "lat.txt:4",
+            "lat.txt:4: a number is missing");
     html = render("Upload", "upload", upload_fn, &v);
     check_structure(html);
     CHECK(strstr(html, "<select id=\"import-format\" name=\"format\"><option "
@@ -511,7 +514,7 @@ static void test_upload_import_form(void)
     xfree(html);
 
     err_clear(&e);
-    err_set(&e, 422, "missing_field", "system", "give the system");
+    err_set(&e, ERR_INVALID, "missing_field", "system", "give the system");
     html = render("Upload", "upload", upload_fn, &v);
     CHECK(strstr(html, "<p class=\"field-error\" id=\"import-system-error\">give the "
                        "system</p>") != NULL);
@@ -613,7 +616,7 @@ static void test_form_step(void)
     /* an application that is not stored: the error at its field, 404 */
     html = fit_step1(d, "<i>nope</i>", 1, &status);
     check_structure(html);
-    CHECK_INT(status, 404);
+    CHECK_INT(status, ERR_NOT_FOUND);
     CHECK(strstr(html, "Not computed: see the field marked below.") != NULL);
     CHECK(strstr(html, "aria-invalid=\"true\"") != NULL);
     CHECK(strstr(html, "no application named &lt;i&gt;nope&lt;/i&gt;") != NULL);
