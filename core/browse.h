@@ -5,7 +5,7 @@
  * thousand runs or a million.
  *
  * Every function takes a connection used by one thread at a time, returns 0
- * or -1 with err set (404 for a name or id that is not stored), and fills a
+ * or -1 with err set (ERR_NOT_FOUND for a name or id that is not stored), and fills a
  * struct whose JSON members are new references (free the struct with its
  * _free function; _free of a zeroed struct does nothing) and whose strings
  * live in the caller's arena. No HTTP, SQL or HTML here.
@@ -37,11 +37,11 @@ void browse_overview_free(struct browse_overview *o);
 json_t *browse_apps(db *d, struct err *err);
 json_t *browse_systems(db *d, struct err *err);
 
-/* One run with every record (arena); 404 when id is not stored. */
+/* One run with every record (arena); ERR_NOT_FOUND when id is not stored. */
 int browse_run(db *d, long long id, arena *a, struct db_run_row *out, struct err *err);
 
 /* One system: db_system_get, the applications measured on it and its
- * benchmark measurements; 404 when not stored. */
+ * benchmark measurements; ERR_NOT_FOUND when not stored. */
 struct browse_system {
     json_t *system, *apps, *benchmarks;
 };
@@ -50,7 +50,7 @@ void browse_system_free(struct browse_system *o);
 
 /* ---- one application ------------------------------------------------------ */
 
-/* The application's summary (db_summary_app); 404 when not stored. New
+/* The application's summary (db_summary_app); ERR_NOT_FOUND when not stored. New
  * reference, or NULL with err. */
 json_t *browse_app_summary(db *d, const char *name, struct err *err);
 

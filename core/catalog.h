@@ -5,7 +5,7 @@
  * the structs below — on the caller's thread, with the answer known before
  * anything is stored — then stored by its job function inside a transaction
  * (a group-commit writer job, db/writer.h). A job naming an application or
- * system that does not exist fails with 404 naming it: only runs create them.
+ * system that does not exist fails with ERR_NOT_FOUND naming it: only runs create them.
  */
 #ifndef PROPHECY_CORE_CATALOG_H
 #define PROPHECY_CORE_CATALOG_H
@@ -62,8 +62,8 @@ int catalog_couplings_job(db *d, void *arg, struct err *err);
 /* DELETE /api/v1/watches/{id}, /runs/{id}, /models/{id},
  * /applications/{name} and /templates/{name}: the thing with everything that
  * hangs off it (db/history.h says what goes with each). Inside the caller's
- * transaction (a writer job). Returns 0, or -1 with err: 404 when the thing
- * is not stored, 409 for a template name that several applications share
+ * transaction (a writer job). Returns 0, or -1 with err: ERR_NOT_FOUND when the thing
+ * is not stored, ERR_CONFLICT for a template name that several applications share
  * when application is NULL. */
 enum catalog_thing {
     CATALOG_WATCH,

@@ -21,7 +21,7 @@ static json_t *of_system(const char *system, const char *key, json_t *list)
     return list ? json_pack("{s:s, s:o}", "system", system, key, list) : NULL;
 }
 
-/* 1 when the system exists, 0 after setting 404, -1 on a read error. */
+/* 1 when the system exists, 0 after setting ERR_NOT_FOUND, -1 on a read error. */
 static int system_exists(db *d, const char *system, struct err *err)
 {
     long long id = db_system_id(d, system, 0, err);

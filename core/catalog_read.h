@@ -2,7 +2,7 @@
  * API and the pages receive them (SPEC §4).
  *
  * Each *_answer function reads through one connection and returns the whole
- * answer object (a new reference the caller decrefs), or NULL with err: 404
+ * answer object (a new reference the caller decrefs), or NULL with err: ERR_NOT_FOUND
  * naming the application, system, template or model that does not exist.
  * Transport only chooses the connection and sends what comes back; the
  * answers' layout lives here. Thread-safe as the connection is.
@@ -20,11 +20,11 @@
 /* {"applications": [...]} and {"systems": [...]}. */
 json_t *catalog_apps_answer(db *d, struct err *err);
 json_t *catalog_systems_answer(db *d, struct err *err);
-/* One application or system (404 when absent). */
+/* One application or system (ERR_NOT_FOUND when absent). */
 json_t *catalog_app_answer(db *d, const char *name, struct err *err);
 json_t *catalog_system_answer(db *d, const char *name, struct err *err);
 /* {"system": S, "benchmarks": [...]} (name NULL: every benchmark) and
- * {"system": S, "parameters": [...]}; 404 when the system does not exist. */
+ * {"system": S, "parameters": [...]}; ERR_NOT_FOUND when the system does not exist. */
 json_t *catalog_benchmarks_answer(db *d, const char *system, const char *name,
                                   struct err *err);
 json_t *catalog_params_answer(db *d, const char *system, struct err *err);
@@ -40,7 +40,7 @@ json_t *catalog_couplings_answer(db *d, const char *app, const char *sys,
 
 /* {"models": [...]}: the newest 1,000 saved models. */
 json_t *catalog_models_answer(db *d, struct err *err);
-/* Saved model id; 404 "no such model" when id is 0 (not an id) or nothing
+/* Saved model id; ERR_NOT_FOUND "no such model" when id is 0 (not an id) or nothing
  * is stored under it. */
 json_t *catalog_model_answer(db *d, long long id, struct err *err);
 
@@ -49,7 +49,7 @@ json_t *catalog_model_answer(db *d, long long id, struct err *err);
  * under concurrent inserts since new runs get larger ids). */
 json_t *catalog_runs_answer(db *d, const struct db_run_filter *f, arena *a,
                             struct err *err);
-/* Run id as its run document; 404 "no run with id ID" when there is none. */
+/* Run id as its run document; ERR_NOT_FOUND "no run with id ID" when there is none. */
 json_t *catalog_run_answer(db *d, long long id, arena *a, struct err *err);
 
 /* PUT /api/v1/applications/{name} and /systems/{name}: writer jobs whose arg

@@ -48,7 +48,7 @@ void cb_build_free(struct build *b)
     json_decref(b->fixed);
 }
 
-/* A copy of s in the request's arena; NULL with a 500 on out of memory. */
+/* A copy of s in the request's arena; NULL with an ERR_NOMEM on out of memory. */
 char *cb_sdup(struct build *b, const char *s, struct err *err)
 {
     char *c = arena_strdup(b->a, s);

@@ -66,7 +66,7 @@ struct couple_saved {
     int interval; /* some kernel has an interval */
 };
 
-/* Loads an answer (borrowed; s points into it). 0, or -1 with a 422
+/* Loads an answer (borrowed; s points into it). 0, or -1 with an ERR_INVALID
  * "coupling model: ..." (field "model"); s is then empty. */
 int couple_saved_load(json_t *ans, struct couple_saved *s, struct err *err);
 void couple_saved_free(struct couple_saved *s);

@@ -30,15 +30,15 @@ struct basis_req {
 /* Decodes body's "basis" into *out (zeroed first; no "basis": both NULL).
  * An inline curve is built now; a stored one is checked and left to
  * basis_resolve. from_db: the request is of the database form (a stored
- * curve may omit "system"). 0, or -1 with a 422 (413 over the limits)
+ * curve may omit "system"). 0, or -1 with an ERR_INVALID (ERR_TOO_LARGE over the limits)
  * whose field is basis.*. */
 int basis_decode(json_t *body, int from_db, arena *a, struct basis_req *out,
                  struct err *err);
 
 /* Reads a stored curve through d (a read connection) from system (its
  * "system", else system_default); nothing to do without one. 0, or -1 with
- * 404 for an unknown system, 422 for rows that make no curve, 413 for too
- * many. */
+ * ERR_NOT_FOUND for an unknown system, ERR_INVALID for rows that make no curve,
+ * ERR_TOO_LARGE for too many. */
 int basis_resolve(db *d, const char *system_default, arena *a, struct basis_req *b,
                   struct err *err);
 

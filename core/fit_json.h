@@ -34,7 +34,7 @@ json_t *fit_model_to_json(const struct fit_model *m);
  * fit_model_check. Every key but xunc, outliers, seg_x and positive is required and no
  * other key is allowed; sizes are checked before any array is read
  * (nvars 1..FIT_MAX_VARS, nterms 1..FIT_MAX_TERMS, arrays of exactly the stated length).
- * Returns 0, or -1 with a 422 "invalid" error whose field names the key at fault
+ * Returns 0, or -1 with an ERR_INVALID "invalid" error whose field names the key at fault
  * ("model.coef"); *out is then zeroed. Thread-safe. */
 int fit_model_from_json(json_t *v, struct fit_model *out /* OUT */, struct err *err);
 

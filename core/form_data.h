@@ -38,7 +38,7 @@ enum form_list {
 json_t *form_data_list(const struct form_data *fd, enum form_list which, const char *app,
                        const char *sys, struct err *err);
 
-/* Application and system summaries (db/summary.h shapes); app: one, 404
+/* Application and system summaries (db/summary.h shapes); app: one, ERR_NOT_FOUND
  * when absent. */
 json_t *form_data_apps(const struct form_data *fd, struct err *err);
 json_t *form_data_app(const struct form_data *fd, const char *name, struct err *err);
@@ -71,7 +71,7 @@ int form_data_configs(const struct form_data *fd, long long app_id, long long sy
 
 /* The names of the metrics (what "metrics": by name) or kernels ("kernels":
  * in the order the runs record them) of the n runs ids, 200 at most: an
- * array of strings. Any other what is a 500 (a caller's mistake). */
+ * array of strings. Any other what is an ERR_INTERNAL (a caller's mistake). */
 json_t *form_data_names(const struct form_data *fd, const long long *ids, size_t n,
                         const char *what, struct err *err);
 

@@ -15,9 +15,9 @@
 #include "db/db.h"
 
 /* GET /api/v1/series: one configuration's values of y in time order, with
- * the judgements of the watches covering it. Errors: 400 bad_parameter for
- * a malformed value, 422 for a missing parameter or several matching
- * configurations ("ambiguous"), 404 for none. Returns a new reference or
+ * the judgements of the watches covering it. Errors: ERR_BAD_REQUEST bad_parameter for
+ * a malformed value, ERR_INVALID for a missing parameter or several matching
+ * configurations ("ambiguous"), ERR_NOT_FOUND for none. Returns a new reference or
  * NULL with err set. */
 json_t *history_series(db *d, json_t *query, struct err *err);
 
@@ -25,7 +25,7 @@ json_t *history_series(db *d, json_t *query, struct err *err);
  * json_dumps(history_series(...), JSON_COMPACT | JSON_REAL_PRECISION(16))
  * writes (the API's encoding), streamed from the read without a JSON value
  * per point (a 100,000-point series in milliseconds). Same errors; out's
- * overflow is 413 too_large. Returns 0, or -1 with err set (out is then
+ * overflow is ERR_TOO_LARGE too_large. Returns 0, or -1 with err set (out is then
  * reset). */
 struct buf;
 int history_series_text(db *d, json_t *query, struct buf *out, struct err *err);
@@ -39,7 +39,7 @@ json_t *history_series_alerts(db *d, json_t *query, struct err *err);
  * configuration the filter matches: {"changes": [{"configuration":
  * {executable, system, nprocs, inputs}, "y", "run", "commit", "from_commit",
  * "to_commit", "before", "after", "ratio", "p_value"}]} in configuration
- * order, then time order. Errors as history_series, 413 for more than
+ * order, then time order. Errors as history_series, ERR_TOO_LARGE for more than
  * LIMIT_CHANGES_CONFIGS configurations. */
 json_t *history_changes(db *d, json_t *query, struct err *err);
 
@@ -58,12 +58,12 @@ json_t *history_refs(db *d, const char *app, struct err *err);
 struct history_build {
     const char *compiler, *flags, *version;
 };
-/* Checks body into out (strings borrowed from body). 0 or -1 (422). */
+/* Checks body into out (strings borrowed from body). 0 or -1 (ERR_INVALID). */
 int history_build_check(json_t *body, struct history_build *out, struct err *err);
 
 /* Reads the configuration filter of a query (application, executable,
  * system, nprocs, input.NAME) into f, with inputs_json in a. Returns 0 or
- * -1 (400 for a malformed nprocs or input value). For core/watch.c too. */
+ * -1 (ERR_BAD_REQUEST for a malformed nprocs or input value). For core/watch.c too. */
 struct db_history_filter;
 int history_query_filter(json_t *query, arena *a, struct db_history_filter *f,
                          struct err *err);

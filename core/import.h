@@ -59,13 +59,13 @@ void import_init(struct import *im, const char *format, const struct fmt_file *f
 /* Releases the outputs (ids); the inputs stay the caller's. */
 void import_free(struct import *im);
 
-/* Checks what can be checked before any parse: the format name (a 422
+/* Checks what can be checked before any parse: the format name (an ERR_INVALID
  * naming the known formats), the counts and sizes of the files. Returns 0
  * or -1 with err. Cheap: call it before queueing a writer job. */
 int import_check(const struct import *im, struct err *err);
 
 /* Parses and stores inside the caller's transaction. Returns 0, or -1 with
- * err (the parser's file/line/field; 409 for a run id stored with other
+ * err (the parser's file/line/field; ERR_CONFLICT for a run id stored with other
  * content); on -1 the caller rolls back. */
 int import_store(db *d, struct import *im, struct err *err);
 /* The same as a group-commit writer job (db/writer.h): arg is a struct import *. */

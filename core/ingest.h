@@ -61,7 +61,7 @@ struct ingest_hooks {
 void ingest_set_hooks(const struct ingest_hooks *h);
 
 /* Fills in from a JSON body (one run document or {"runs": [...]}), setting
- * each run's submitter. Returns 0 or -1 with a 422 error naming the field. */
+ * each run's submitter. Returns 0 or -1 with an ERR_INVALID error naming the field. */
 int ingest_json(struct ingest *in, json_t *body, const char *submitter, arena *a,
                 struct err *err);
 /* Fills in from CSV text (formats/csv.c). Errors name line and column. */
@@ -73,7 +73,7 @@ int ingest_records(struct ingest *in, struct run_record *runs, size_t n,
                    const char *submitter, arena *a, struct err *err);
 
 /* Stores the batch inside the caller's transaction and runs the stored
- * hook. Returns 0, or -1 with err set (409 for an id already stored with
+ * hook. Returns 0, or -1 with err set (ERR_CONFLICT for an id already stored with
  * other content); on -1 the caller rolls back. */
 int ingest_store(db *d, struct ingest *in, struct err *err);
 /* The same as a group-commit writer job: arg is a struct ingest *. */

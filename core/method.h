@@ -15,7 +15,7 @@
  *   predict: evaluates a saved answer at one point. `point` is an object
  *            mapping variable names to numbers; variables the model does not
  *            use are ignored; a variable it needs and that is missing is a
- *            422 naming it. Returns {"x": ..., "y": ..., "lo": ..., "hi": ...}
+ *            ERR_INVALID naming it. Returns {"x": ..., "y": ..., "lo": ..., "hi": ...}
  *            ("lo"/"hi" only where the method has an interval) or NULL.
  *   plot:    renders the answer's SVG plot into b (deterministic; web/chart_*.c).
  *

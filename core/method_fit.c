@@ -784,7 +784,7 @@ static json_t *model_json(const struct fit_req *q, const struct fit_result *res)
 }
 
 /* A fit whose statistics or residuals overflow a double cannot be answered
- * in JSON (which has no inf); that is the data's fault, so a 422. */
+ * in JSON (which has no inf); that is the data's fault, so an ERR_INVALID. */
 static int check_finite(const struct fit_result *res, struct err *err)
 {
     const struct fit_stats *st = &res->stats;

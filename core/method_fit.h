@@ -34,7 +34,7 @@ json_t *fit_answer(db *d, json_t *request, struct err *err);
  * measurement there is expected to narrow the 95 % interval at the target
  * (fit_suggest). Answer: {"suggestions": [{"x", "narrowing"}, ...] largest
  * narrowing first, "target": <a prediction as in "predictions">, "model":
- * {"graph", "chosen", "formula"}}. NULL with a 422 for a missing or
+ * {"graph", "chosen", "formula"}}. NULL with an ERR_INVALID for a missing or
  * non-finite target, no or too many candidates, a target or candidate out of
  * the law's domain (x <= 0 under a log or inverse term), or a fit without an
  * interval. */
@@ -51,7 +51,7 @@ json_t *fit_suggest_saved(json_t *answer, const double *target, const double *ca
 json_t *fit_predict_saved(json_t *answer, json_t *point, struct err *err);
 
 /* Reads the fitted model and its variable names (borrowed from answer,
- * FIT_MAX_VARS of room) back from an answer. 0, or -1 with a 422. */
+ * FIT_MAX_VARS of room) back from an answer. 0, or -1 with an ERR_INVALID. */
 int fit_answer_read(json_t *answer, struct fit_model *m, const char **names,
                     struct err *err);
 

@@ -634,7 +634,8 @@ static int resolve_stored(db *d, struct pctx *c, struct err *err)
         struct err local = {0};
         /* Templates are scoped to an application: a request that names its
          * application picks that one's template; without it the name must be
-         * unique (db_template_get answers 409 when two applications share it). */
+         * unique (db_template_get answers ERR_CONFLICT when two applications share it).
+         */
         tpl = c->application
                   ? db_template_get_in(d, c->template_name, c->application, &local)
                   : db_template_get(d, c->template_name, &local);
@@ -861,7 +862,7 @@ static int ctx_from_answer(struct pctx *c, json_t *answer, struct err *err)
 
 /* The point's value for v, or NULL: P and nprocs name the same variable
  * (the number of processes), so a query may give either whichever the model
- * calls it; giving both with different values is a 422. */
+ * calls it; giving both with different values is an ERR_INVALID. */
 static int point_value(json_t *point, const struct pvar *v, json_t **out, struct err *err)
 {
     json_t *p, *q;

@@ -32,7 +32,7 @@
 json_t *param_answer(db *d, json_t *request, struct err *err);
 
 /* A saved answer at point ({name: number}): the variables given as ranges
- * are required (422 naming the first missing); fixed ones keep their saved
+ * are required (ERR_INVALID naming the first missing); fixed ones keep their saved
  * value unless point gives another; P and nprocs are one variable. */
 json_t *param_predict_saved(json_t *answer, json_t *point, struct err *err);
 

@@ -22,14 +22,14 @@ struct paramfit {
 };
 
 /* Decodes body, fits the benchmarks of `system` read through d (a read
- * connection) and fills out. 0, or -1 with err set (422 for the request or
- * the data, 404 for an unknown system); nothing is written. */
+ * connection) and fills out. 0, or -1 with err set (ERR_INVALID for the request or
+ * the data, ERR_NOT_FOUND for an unknown system); nothing is written. */
 int paramfit_build(db *d, const char *system, json_t *body, arena *a,
                    struct paramfit *out, struct err *err);
 
 /* The statistic label of a benchmark's rows to use (rows of db_benchmarks_list):
  * want when given; else the only label present (NULL when the rows carry
- * none); else dflt when some row has it. Otherwise -1 with a 422 at field
+ * none); else dflt when some row has it. Otherwise -1 with an ERR_INVALID at field
  * naming bench. *out points into rows or is want or dflt. */
 int paramfit_stat(json_t *rows, const char *want, const char *dflt, const char *bench,
                   const char *field, const char **out, struct err *err);

@@ -48,18 +48,18 @@
  *  "skipped": [{"kind": "kernel" | "metric" | "runtime", "name", "reason"}]}
  *
  * flags: without SCALING_CHOOSE (the API) a selection that spans several
- * systems or whose runs differ in an input other than x is a 422 naming the
+ * systems or whose runs differ in an input other than x is an ERR_INVALID naming the
  * field to fix ("system", "input.NAME"); with it (the application page) the
  * group of runs measured at the most values of x is taken, and "selection"
  * says which. SCALING_SELECT_ONLY answers the selection alone (the members
  * up to "selection", no fit: a read of the configuration summaries), so a
- * page can tell what the fits would cost before it makes them. Errors: 404 for an unknown
- * application, executable or system; 422 "invalid" for a bad x, target or input.NAME
- * (field named); 422 "degenerate" when the selection has fewer than SCALING_MIN_POINTS
- * values of x; 413 for more than LIMIT_SCALING_CONFIGS configurations; 500 on a database
- * failure. A series that cannot be fitted (too few points) is listed in "skipped" with
- * the reason, never dropped. New reference, or NULL with err set. d is used by one thread
- * at a time. */
+ * page can tell what the fits would cost before it makes them. Errors: ERR_NOT_FOUND for
+ * an unknown application, executable or system; ERR_INVALID "invalid" for a bad x, target
+ * or input.NAME (field named); ERR_INVALID "degenerate" when the selection has fewer than
+ * SCALING_MIN_POINTS values of x; ERR_TOO_LARGE for more than LIMIT_SCALING_CONFIGS
+ * configurations; ERR_INTERNAL on a database failure. A series that cannot be fitted (too
+ * few points) is listed in "skipped" with the reason, never dropped. New reference, or
+ * NULL with err set. d is used by one thread at a time. */
 #define SCALING_CHOOSE 1
 #define SCALING_SELECT_ONLY 2
 json_t *scaling_answer(db *d, const char *application, json_t *query, int flags,

@@ -562,7 +562,8 @@ int run_trace_from_trace(struct run_trace_upload *up, long long run_id, struct t
 /* A trace is of its run: at least one rank per process (a 2-rank trace for
  * a 64-process run was stored, and every analysis of it was wrong); more
  * ranks than processes are the threads of a threaded trace (OTF2 locations,
- * Trace Event pid/tid pairs). 0, or -1 with a 422 (404 for an unknown run). */
+ * Trace Event pid/tid pairs). 0, or -1 with an ERR_INVALID (ERR_NOT_FOUND for an unknown
+ * run). */
 static int ranks_match_run(db *d, const struct run_trace_upload *up, struct err *err)
 {
     struct db_run_row row;

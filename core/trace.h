@@ -60,7 +60,8 @@ struct run_trace_set {
 };
 
 /* Computes the analysis `kind` of s->t into s (timeline at `width`).
- * Returns 0 or -1 with err set (413 for a too large answer, 500 memory). */
+ * Returns 0 or -1 with err set (ERR_TOO_LARGE for a too large answer, ERR_NOMEM memory).
+ */
 int run_trace_compute(struct run_trace_set *s, int kind, int width, struct err *err);
 /* Frees the analyses (not the trace). */
 void run_trace_set_free(struct run_trace_set *s);
@@ -90,8 +91,8 @@ struct run_trace_upload {
 /* Fills up from a tar archive of trace.RANK files (the body of POST
  * /api/v1/runs/{id}/trace; borrowed, must outlive up), checking the archive
  * and the trace, and computes every analysis. Returns 0, or -1 with err
- * set (422 "invalid_trace" naming the fault, 413 when too large); on -1 up
- * holds nothing to free. Free with run_trace_upload_free. */
+ * set (ERR_INVALID "invalid_trace" naming the fault, ERR_TOO_LARGE when too large); on -1
+ * up holds nothing to free. Free with run_trace_upload_free. */
 int run_trace_from_tar(struct run_trace_upload *up, long long run_id, const char *data,
                        size_t len, arena *a, run_trace_draw_fn draw, struct err *err);
 /* The same from an archive that may hold the run document as well: with doc
@@ -108,7 +109,8 @@ int run_trace_from_trace(struct run_trace_upload *up, long long run_id, struct t
 void run_trace_upload_free(struct run_trace_upload *up);
 
 /* Stores up inside the caller's transaction (a writer job: arg is the
- * upload). 404 when the run does not exist, 409 when it has a trace. */
+ * upload). ERR_NOT_FOUND when the run does not exist, ERR_CONFLICT when it has a trace.
+ */
 int run_trace_store(db *d, void *arg, struct err *err);
 
 /* An imported trace (formats/formats.h's sink `traces`: OTF2) stored for
@@ -116,7 +118,7 @@ int run_trace_store(db *d, void *arg, struct err *err);
  * that run was stored (a sink keeps the traces the parser hands over and
  * calls this once its runs are in, in the same transaction). Takes
  * ownership of t. The trace is encoded in the recorder's format and read
- * back by its checked reader before anything is computed. 404 when no run
+ * back by its checked reader before anything is computed. ERR_NOT_FOUND when no run
  * has that uid; a run that already has a trace keeps it (returns 0).
  * Returns 0 or -1. */
 int run_trace_import(db *d, const char *uid, struct trace *t, arena *a,
@@ -126,7 +128,7 @@ int run_trace_import(db *d, const char *uid, struct trace *t, arena *a,
  * of one run, core/ingest.h) and the trace stored in one writer job,
  * run_trace_bundle_job (arg: the bundle); both or nothing. The same run
  * sent again with its trace stores nothing (trace_existed); a stored run
- * that has another trace is a 409. */
+ * that has another trace is an ERR_CONFLICT. */
 struct run_trace_bundle {
     struct ingest in;
     struct run_trace_upload up;
@@ -135,15 +137,15 @@ struct run_trace_bundle {
 int run_trace_bundle_job(db *d, void *arg, struct err *err);
 
 /* Reads a stored analysis: JSON (svg = 0) or SVG (svg = 1) text in the
- * arena. 404 when the run has no trace. Returns 0 or -1. */
+ * arena. ERR_NOT_FOUND when the run has no trace. Returns 0 or -1. */
 int run_trace_stored(db *d, long long run_id, int kind, int svg, arena *a,
                      const char **text, size_t *len, struct err *err);
 
-/* Loads run_id's trace from the store (404 when it has none); free with
+/* Loads run_id's trace from the store (ERR_NOT_FOUND when it has none); free with
  * trace_free. */
 int run_trace_load(db *d, long long run_id, arena *a, struct trace **t, struct err *err);
 
-/* The bounds of run_id's trace (strings in a); 404 when it has none.
+/* The bounds of run_id's trace (strings in a); ERR_NOT_FOUND when it has none.
  * Returns 0 or -1. */
 int run_trace_info(db *d, long long run_id, arena *a, struct db_trace_info *out,
                    struct err *err);
@@ -154,7 +156,7 @@ int run_trace_exists(db *d, long long run_id, struct err *err);
 /* Lyon's estimator across the traced runs of one application: each state
  * class's occupancy fraction against x ("nprocs" or an input's name),
  * fitted with `graph` (NULL: automatic). Returns a new JSON answer, or NULL
- * with err set (404 no such traced runs, 422 too few). */
+ * with err set (ERR_NOT_FOUND no such traced runs, ERR_INVALID too few). */
 json_t *run_trace_occupancy_fit(db *d, const char *application, const char *x,
                                 const char *graph, arena *a, struct err *err);
 

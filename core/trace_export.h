@@ -19,8 +19,8 @@
 typedef struct run_trace_doc run_trace_doc;
 
 /* Loads run_id's trace. Returns a handle to free with run_trace_doc_free,
- * or NULL with err: 404 when the run has no trace (or does not exist), 500
- * when the stored trace no longer reads. */
+ * or NULL with err: ERR_NOT_FOUND when the run has no trace (or does not exist),
+ * ERR_INTERNAL when the stored trace no longer reads. */
 run_trace_doc *run_trace_doc_open(db *d, long long run_id, struct err *err);
 
 /* Appends the next piece (about `chunk` bytes) of the document to b.

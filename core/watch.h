@@ -30,16 +30,16 @@ void watch_install(void);
 int watch_judge(db *d, struct ingest *in, void *arg, struct err *err);
 
 /* Checks a POST /api/v1/watches body without the store (on the pool
- * thread): 0, or -1 with a 422 naming the field. */
+ * thread): 0, or -1 with an ERR_INVALID naming the field. */
 int watch_check(json_t *body, struct err *err);
 /* Creates the watch the body describes (inside the writer's transaction).
- * Returns 0 and *id, or -1 (404 for an unknown model, application, system
- * or executable; 422 for a model that cannot watch). */
+ * Returns 0 and *id, or -1 (ERR_NOT_FOUND for an unknown model, application, system
+ * or executable; ERR_INVALID for a model that cannot watch). */
 int watch_create(db *d, json_t *body, long long *id, struct err *err);
 /* GET /api/v1/watches (new reference) or NULL with err set. */
 json_t *watch_list(db *d, struct err *err);
 
-/* GET /api/v1/models/{id}/ledger (new reference) or NULL (404). */
+/* GET /api/v1/models/{id}/ledger (new reference) or NULL (ERR_NOT_FOUND). */
 json_t *watch_ledger(db *d, long long model_id, struct err *err);
 
 #endif

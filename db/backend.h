@@ -121,7 +121,7 @@ int db_run_same(db *d, long long id, const struct run_record *r, struct err *err
 
 /* y of a series or window: "runtime" -> 0; "metric:NAME" -> 1 and *name;
  * "kernel:NAME" -> 2 and *name; else -1 (db/history.c). db_bad_y is the
- * 422 for a y that is none of those; returns -1. */
+ * ERR_INVALID for a y that is none of those; returns -1. */
 int db_y_kind(const char *y, const char **name);
 int db_bad_y(const char *y, struct err *err);
 

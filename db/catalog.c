@@ -55,7 +55,7 @@ long long db_system_id(db *d, const char *name, int create, struct err *err)
 
 /* The id of an application or system that must already exist: catalog
  * writes (benchmarks, parameters, templates, couplings) never create one
- * (only a run does, SPEC §4), so a misspelt name is a 404 naming it. */
+ * (only a run does, SPEC §4), so a misspelt name is an ERR_NOT_FOUND naming it. */
 static long long existing_app(db *d, const char *name, const char *field, struct err *err)
 {
     long long id = db_app_id(d, name, 0, err);

@@ -5,7 +5,7 @@
  * serves the JSON API and the HTML pages); the caller owns the returned
  * reference (json_decref). Writes run inside the caller's transaction (the
  * writer's job) and return 0 or -1 with err set. A name that does not exist
- * is a 404 for reads of one thing.
+ * is an ERR_NOT_FOUND for reads of one thing.
  */
 #ifndef PROPHECY_CATALOG_H
 #define PROPHECY_CATALOG_H

@@ -46,11 +46,11 @@ size_t db_judged_bound(size_t n);
  * (db_judged_bound(n) bytes); the length, 0 when memory ran out. */
 size_t db_judged_pack(const struct db_judgement *j, size_t n, unsigned char *out);
 /* Decodes one run's blob into u (its buffer reused); a damaged blob is a
- * 500 naming the run. 0 or -1. */
+ * ERR_INTERNAL naming the run. 0 or -1. */
 int db_judged_decode(const void *blob, size_t len, long long run_id, struct db_judged *u,
                      struct err *err);
 void db_judged_free(struct db_judged *u);
-/* The 500 for a run whose packed judgements are damaged; returns -1. */
+/* The ERR_INTERNAL for a run whose packed judgements are damaged; returns -1. */
 int db_judged_damaged(long long run_id, struct err *err);
 
 /* ---- a series chunk (schema.sql migration 10) ---------------------------- */

@@ -19,8 +19,8 @@ struct db_copy_stats {
  * preserving ids, inside one transaction on dst (all or nothing) and one
  * consistent snapshot of src (a server may keep writing to src meanwhile;
  * what it commits after the snapshot is not copied). Afterwards new rows
- * in dst get ids after the copied ones. Refuses (409 "conflict", nothing
- * written) a dst that holds any row, and (500 "database") two databases
+ * in dst get ids after the copied ones. Refuses (ERR_CONFLICT "conflict", nothing
+ * written) a dst that holds any row, and (ERR_INTERNAL "database") two databases
  * whose tables or columns differ. Returns 0 with *st filled (st may be
  * NULL), or -1 with err set. */
 int db_copy(db *src, db *dst, struct db_copy_stats *st, struct err *err);

@@ -75,7 +75,7 @@ void db_rollback(db *d);
  * API; readers and writers continue meanwhile), then checks the copy as
  * db_check does: a copy that fails (the database is damaged) is removed
  * and -1 returned with the first problem. Returns 0 or -1. A
- * PostgreSQL database is backed up with pg_dump: this fails with a 400
+ * PostgreSQL database is backed up with pg_dump: this fails with an ERR_BAD_REQUEST
  * "unsupported" saying so. */
 int db_backup(db *d, const char *dest, struct err *err);
 

@@ -39,7 +39,7 @@ struct db_history_config {
 };
 
 /* The configurations matching f, in (executable, system, inputs, nprocs)
- * order, at most max of them. Returns their number, or -1 with err set (404
+ * order, at most max of them. Returns their number, or -1 with err set (ERR_NOT_FOUND
  * for an unknown application). */
 int db_history_configs(db *d, const struct db_history_filter *f, int max, arena *a,
                        struct db_history_config **out, struct err *err);
@@ -106,13 +106,13 @@ struct db_watch {
 };
 
 /* Adds a watch over the named application (and executable, system: NULL
- * any). Returns 0 and *id, or -1 (404 naming the unknown one). */
+ * any). Returns 0 and *id, or -1 (ERR_NOT_FOUND naming the unknown one). */
 /* The branches and commits of application app's runs, the newest first
  * (by their latest run), at most limit of each (the compare page's picker,
  * SPEC §17): {"branches": [{name, runs, last}], "commits": [{name, branch,
  * runs, last}]} (branch: the commit's branch, the first by name when its
  * runs name several; last: its latest run's created_at). New reference, or
- * NULL with err set (404 when there is no such application). */
+ * NULL with err set (ERR_NOT_FOUND when there is no such application). */
 json_t *db_history_refs(db *d, const char *app, int limit, struct err *err);
 
 int db_watch_add(db *d, const struct db_watch *w, const char *application,
@@ -120,7 +120,7 @@ int db_watch_add(db *d, const struct db_watch *w, const char *application,
                  struct err *err);
 /* Every watch as the API lists it (docs/api.md), new reference. */
 json_t *db_watches_list(db *d, struct err *err);
-/* Deletes a watch with its judgements and alerts. 0, or -1 (404). */
+/* Deletes a watch with its judgements and alerts. 0, or -1 (ERR_NOT_FOUND). */
 int db_watch_delete(db *d, long long id, struct err *err);
 /* The number of watches. Returns it or -1. */
 long long db_watches_count(db *d, struct err *err);
@@ -208,7 +208,7 @@ struct db_alert_filter {
 /* The alerts f selects, newest first, in db_alerts_list's shape. New
  * reference or NULL. One query whatever the number of rows. */
 json_t *db_alerts_query(db *d, const struct db_alert_filter *f, struct err *err);
-/* Sets an alert's state (one of the four). 0, or -1 (404). */
+/* Sets an alert's state (one of the four). 0, or -1 (ERR_NOT_FOUND). */
 int db_alert_set_state(db *d, long long id, const char *state, struct err *err);
 
 /* Confirmation (SPEC §17): the suspected alert watch_id raised in run_id's
@@ -230,14 +230,14 @@ struct db_alert_group_row {
 };
 long db_alert_group_rows(db *d, const char *state, long long limit, arena *a,
                          struct db_alert_group_row **out, struct err *err);
-/* Sets the state of every alert of group id. 0, or -1 (404). */
+/* Sets the state of every alert of group id. 0, or -1 (ERR_NOT_FOUND). */
 int db_alert_group_set_state(db *d, long long id, const char *state, struct err *err);
 
 /* ---- executables' build settings ------------------------------------------- */
 
 /* Sets an executable's compiler, flags and version (NULL keeps the stored
  * value), creating the executable in an existing application. Returns 0, or
- * -1 (404 for an unknown application). */
+ * -1 (ERR_NOT_FOUND for an unknown application). */
 int db_executable_put(db *d, const char *application, const char *name,
                       const char *compiler, const char *flags, const char *version,
                       struct err *err);
@@ -250,14 +250,14 @@ int db_model_name(db *d, long long id, const char *name, struct err *err);
 /* Each deletes one thing with everything that depends on it (judgements,
  * alerts, watches of a model, an application's runs, executables,
  * templates, couplings, models and watches) and keeps the configuration
- * summaries right. Returns 0, or -1 with err set (404 when absent). */
+ * summaries right. Returns 0, or -1 with err set (ERR_NOT_FOUND when absent). */
 int db_run_delete(db *d, long long id, struct err *err);
 int db_app_delete(db *d, const char *name, struct err *err);
 int db_model_delete(db *d, long long id, struct err *err);
-/* application NULL: the only template of that name (409 when several). */
+/* application NULL: the only template of that name (ERR_CONFLICT when several). */
 int db_template_delete(db *d, const char *name, const char *application, struct err *err);
 /* The template `name` of one application (templates are scoped, SPEC §11),
- * as db_template_get shows it; new reference, or NULL (404). */
+ * as db_template_get shows it; new reference, or NULL (ERR_NOT_FOUND). */
 json_t *db_template_get_in(db *d, const char *name, const char *application,
                            struct err *err);
 /* Removes the example data set: the demo applications and systems with

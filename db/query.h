@@ -39,7 +39,7 @@ double dq_opt_dbl(db *d, struct db_stmt *st, int col);
  * integers); a column named "*_json" is parsed as JSON and stored without
  * the suffix. New reference, or NULL with err set. */
 json_t *dq_json(db *d, const char *sql, struct err *err, const char *fmt, ...);
-/* The first row, or NULL with a 404 "not_found" error naming `what`. */
+/* The first row, or NULL with an ERR_NOT_FOUND "not_found" error naming `what`. */
 json_t *dq_one(db *d, const char *what, const char *sql, struct err *err, const char *fmt,
                ...);
 /* Runs a statement; the number of rows it changed, or -1 with err set. */

@@ -11,7 +11,7 @@
  *
  * All read through a pooled read connection, return the runs lowest id
  * first, at most a limit of them (ask for one more than you accept to learn
- * that there were more), and fail with err set (500 "database") when the
+ * that there were more), and fail with err set (ERR_INTERNAL "database") when the
  * database cannot be read to the end: a damaged file never reads as an empty
  * selection. An unknown application or system selects nothing.
  */
@@ -142,7 +142,7 @@ int db_fit_spread(db *d, const struct db_fit_y *y, const long long *configs,
 
 /* The k-th (from 0) and, with two = 1, the (k+1)-th smallest y over the runs
  * having y of the nconfig configurations `configs` into v[0] (and v[1]); a
- * median's order statistics. 422 "degenerate" if there are not that many. */
+ * median's order statistics. ERR_INVALID "degenerate" if there are not that many. */
 int db_fit_nth(db *d, const struct db_fit_y *y, const long long *configs, size_t nconfig,
                size_t k, int two, double *v, struct err *err);
 

@@ -49,7 +49,7 @@ json_t *db_summary_systems(db *d, struct err *err);
 /* One application: {id, name, description, demo, created_at, runs,
  * executables: [{id, name, compiler, flags, version, runs}],
  * systems: [{id, name, runs, min_nprocs, max_nprocs}], templates: [...]};
- * 404 when absent. */
+ * ERR_NOT_FOUND when absent. */
 json_t *db_summary_app(db *d, const char *name, struct err *err);
 /* Applications measured on a system: [{name, runs, min_nprocs, max_nprocs}]. */
 json_t *db_summary_system_apps(db *d, const char *system, struct err *err);

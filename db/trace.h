@@ -34,8 +34,8 @@ struct db_trace_analysis {
 
 /* Stores run_id's trace inside the caller's transaction: its bounds
  * (info->run_id .. bytes; created_at is set here), ranks[i] of lens[i] bytes
- * for rank i, and n analyses. Fails with 404 when the run does not exist and
- * 409 "conflict" when it already has a trace. Returns 0 or -1. */
+ * for rank i, and n analyses. Fails with ERR_NOT_FOUND when the run does not exist and
+ * ERR_CONFLICT "conflict" when it already has a trace. Returns 0 or -1. */
 int db_trace_insert(db *d, const struct db_trace_info *info, const void *const *ranks,
                     const size_t *lens, const struct db_trace_analysis *an, size_t n,
                     struct err *err);

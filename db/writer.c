@@ -99,7 +99,7 @@ static void run_batch(db_writer *w, struct db_job *batch)
 }
 
 /* A job that lost to another server's transaction (PostgreSQL: a deadlock,
- * a serialization failure or a lock timeout; pg_fail's 503 "busy") did
+ * a serialization failure or a lock timeout; pg_fail's ERR_UNAVAILABLE "busy") did
  * nothing: it is run again, alone, a few times with a growing pause, before
  * its failure is final. SQLite has one writer, so it never gets here. */
 #define WRITER_RETRIES 4

@@ -62,7 +62,7 @@ char *form_url_decode(arena *a, const char *s, size_t n, int plus, size_t *outle
     return out;
 }
 
-/* A field's name or value, decoded; NULL with a 400 naming the part. */
+/* A field's name or value, decoded; NULL with an ERR_BAD_REQUEST naming the part. */
 static char *url_decode(arena *a, const char *s, size_t n, size_t *outlen,
                         const char *what, struct err *err)
 {

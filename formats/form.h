@@ -10,9 +10,9 @@
  * own limit with a clear error. Decoded names and values live in the caller's
  * arena. Pure parsing: no I/O, no globals, thread-safe.
  *
- * Errors: 400 "bad_form" for a body that does not follow its encoding, 400
- * "content_type" for another content type, 413 "too_large" when a limit is
- * exceeded; the message says what and where.
+ * Errors: ERR_BAD_REQUEST "bad_form" for a body that does not follow its encoding,
+ * ERR_BAD_REQUEST "content_type" for another content type, ERR_TOO_LARGE "too_large" when
+ * a limit is exceeded; the message says what and where.
  */
 #ifndef PROPHECY_FORM_H
 #define PROPHECY_FORM_H

@@ -57,7 +57,7 @@ struct fmt_options {
 /* Where records go. Records and every string they point to are valid only
  * during the call; a sink copies what it keeps. A callback returns 0, or -1
  * with err set to stop the import (the parser then returns -1 too). A NULL
- * callback refuses that kind of record with a 422 error. */
+ * callback refuses that kind of record with an ERR_INVALID error. */
 struct fmt_sink {
     int (*runs)(void *ctx, const struct run_record *runs, size_t n, struct err *err);
     /* System benchmarks measured on one system (OSU output). */
@@ -96,7 +96,7 @@ const struct fmt_format *fmt_table(size_t *n);
 const struct fmt_format *fmt_find(const char *name);
 
 /* Returns the first row whose sniffer recognises the files (rows are tried in
- * table order, the most specific first), or NULL with a 422 error listing
+ * table order, the most specific first), or NULL with an ERR_INVALID error listing
  * the known formats. */
 const struct fmt_format *fmt_detect(const struct fmt_file *files, size_t nfiles,
                                     struct err *err);
@@ -120,7 +120,7 @@ int fmt_whole_archive(const char *filename);
  * *files (arena; names are arena strings, data points into `data`, no copy).
  * Regular files only; directories are skipped, links and devices refused, and
  * a leading "./" and any directory part are kept in the name. At most
- * LIMIT_IMPORT_FILES files. Returns 0, or -1 with a 422 error naming the
+ * LIMIT_IMPORT_FILES files. Returns 0, or -1 with an ERR_INVALID error naming the
  * member at fault for a truncated or malformed archive. */
 int fmt_tar_read(const char *data, size_t len, arena *a, struct fmt_file **files,
                  size_t *nfiles, struct err *err);

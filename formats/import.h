@@ -61,10 +61,11 @@ void imp_lines_init(struct imp_lines *l, const char *data, size_t len);
 int imp_lines_next(struct imp_lines *l, const char *file, const char **line, size_t *len,
                    struct err *err);
 
-/* Records a 422 error "FILE:LINE: message" with field "FILE:LINE". Returns -1. */
+/* Records an ERR_INVALID error "FILE:LINE: message" with field "FILE:LINE". Returns -1.
+ */
 int imp_fail_line(struct err *err, const char *file, size_t line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* Records a 422 error "FILE: FIELD: message" with field FIELD. Returns -1. */
+/* Records an ERR_INVALID error "FILE: FIELD: message" with field FIELD. Returns -1. */
 int imp_fail_field(struct err *err, const char *file, const char *field, const char *fmt,
                    ...) __attribute__((format(printf, 4, 5)));
 
@@ -106,7 +107,7 @@ int imp_starts_with(const struct fmt_file *f, const char *prefix);
 int imp_contains(const struct fmt_file *f, const char *needle);
 
 /* Loads a whole JSON document (at most LIMIT_IMPORT_DOC bytes). Returns a new
- * reference, or NULL with a 422 error naming file, line and column. */
+ * reference, or NULL with an ERR_INVALID error naming file, line and column. */
 json_t *imp_json_load(const struct fmt_file *f, struct err *err);
 
 /* Returns an ISO 8601 time ("2026-11-21T10:00:00[.fff][Z|+hh:mm]") for the

@@ -48,7 +48,7 @@ struct nsys_export {
 };
 
 /* Reads the export `data` (len bytes, borrowed, unchanged) into *out (strings
- * and arrays in a). Returns 0, or -1 with a 422 error naming `file` for a
+ * and arrays in a). Returns 0, or -1 with an ERR_INVALID error naming `file` for a
  * file that is not an SQLite database, is damaged, or exceeds the limits of
  * formats/limits.h. */
 typedef int (*fmt_nsys_read_fn)(const char *file, const char *data, size_t len, arena *a,
@@ -56,7 +56,7 @@ typedef int (*fmt_nsys_read_fn)(const char *file, const char *data, size_t len, 
 
 /* Sets the reader nsys-sqlite imports go through (db/nsys.h's db_nsys_read;
  * core/import.c sets it before every import). Until set, nsys-sqlite is
- * refused with a 422. Thread-safe (an atomic pointer). */
+ * refused with an ERR_INVALID. Thread-safe (an atomic pointer). */
 void fmt_nsys_set_reader(fmt_nsys_read_fn fn);
 
 #endif

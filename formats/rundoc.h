@@ -16,7 +16,7 @@
 #include "formats/record.h"
 
 /* Validates a body that is one run document or {"runs": [...]}. Sets *runs
- * (arena) and *n. Returns 0, or -1 with a 422 error naming the field. */
+ * (arena) and *n. Returns 0, or -1 with an ERR_INVALID error naming the field. */
 int rundoc_parse_body(json_t *body, arena *a, struct run_record **runs, size_t *n,
                       struct err *err);
 
@@ -24,15 +24,15 @@ int rundoc_parse_body(json_t *body, arena *a, struct run_record **runs, size_t *
 int rundoc_parse(json_t *doc, arena *a, struct run_record *out, struct err *err);
 
 /* Checks a name: non-empty, at most LIMIT_NAME bytes, valid UTF-8, no
- * control characters. Returns 0 or -1 with a 422 error naming field. */
+ * control characters. Returns 0 or -1 with an ERR_INVALID error naming field. */
 int rundoc_check_name(const char *s, size_t len, const char *field, struct err *err);
 /* Checks a run's provenance (SPEC §11): commit 1-LIMIT_COMMIT bytes, branch a
  * name, at most LIMIT_TAGS tags with distinct names of at most LIMIT_IDENT
- * bytes and name-like values. Returns 0 or -1 with a 422 error. */
+ * bytes and name-like values. Returns 0 or -1 with an ERR_INVALID error. */
 int rundoc_check_provenance(const struct run_record *r, struct err *err);
 
 /* Parses a CSV document (header application,executable,system,nprocs,runtime,
- * then input columns) into runs. Returns 0 or -1 with a 422 error naming the
+ * then input columns) into runs. Returns 0 or -1 with an ERR_INVALID error naming the
  * line and column. */
 int rundoc_parse_csv(const char *text, size_t len, arena *a, struct run_record **runs,
                      size_t *n, struct err *err);

@@ -69,20 +69,20 @@ struct err;
 /* Parses a whole trace from n per-rank files already in memory (bufs[i] of
  * lens[i] bytes, in any order: each names its rank). On success *out is a
  * trace to free with trace_free(); on failure *out is NULL, -1 is returned and
- * err says why (status 422, code "invalid_trace"). Thread-safe. */
+ * err says why (status ERR_INVALID, code "invalid_trace"). Thread-safe. */
 int trace_parse(const void *const *bufs, const size_t *lens, int n, struct trace **out,
                 struct err *err);
 
 /* Reads DIR/trace.0 .. trace.N-1, N being the rank count of trace.0, checking
  * that no more and no fewer files are present, then parses them as
- * trace_parse. Errors as trace_parse, or status 404 when DIR has no trace.0. */
+ * trace_parse. Errors as trace_parse, or status ERR_NOT_FOUND when DIR has no trace.0. */
 int trace_read_dir(const char *dir, struct trace **out, struct err *err);
 
 /* Encodes rank `rank` of t in the format above, version 3 (the inverse of
  * trace_parse, to the nanosecond; the communicators the rank's events name
  * are written, which must have the rank as a member): *buf is xmalloc'd, the caller frees
  * it with xfree. Fails
- * (-1, 422) when the rank is out of range or an event cannot be represented
+ * (-1, ERR_INVALID) when the rank is out of range or an event cannot be represented
  * (negative times, an unknown routine). Thread-safe. */
 int trace_encode(const struct trace *t, int rank, unsigned char **buf, size_t *len,
                  struct err *err);

@@ -1,6 +1,6 @@
 /* validate: checking the bodies of catalog writes (benchmarks, parameters,
  * templates, couplings, entity fields) before anything is stored. Each
- * returns 0 or -1 with a 422 error naming the field; results live in the
+ * returns 0 or -1 with an ERR_INVALID error naming the field; results live in the
  * arena. */
 #ifndef PROPHECY_FORMATS_VALIDATE_H
 #define PROPHECY_FORMATS_VALIDATE_H

@@ -25,7 +25,7 @@ struct agg_point {
 };
 
 /* Parses "mean" | "median" | "min" (NULL or "" = mean). Returns 0, or -1 with
- * a 422 error naming `field`. */
+ * an ERR_INVALID error naming `field`. */
 int agg_parse(const char *s, enum agg_kind *out, const char *field, struct err *err);
 const char *agg_name(enum agg_kind k);
 

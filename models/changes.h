@@ -59,7 +59,7 @@ struct changes_point {
 
 /* Fills o's zero fields with the defaults above and checks it: threshold in
  * (0, 1), window in [min_before, CHANGES_MAX_WINDOW], min_before >= 2,
- * 1 <= min_after <= max_after <= CHANGES_MAX_AFTER. 0, or -1 with a 422
+ * 1 <= min_after <= max_after <= CHANGES_MAX_AFTER. 0, or -1 with an ERR_INVALID
  * naming `field`. */
 int changes_check(struct changes_opts *o, const char *field, struct err *err);
 

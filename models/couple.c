@@ -56,7 +56,7 @@ static const char *loop_text(const struct couple_kernel *k, const size_t *loop,
     return out;
 }
 
-/* Records a 422 for measurement m: "coupling [A, B]: <message>". */
+/* Records an ERR_INVALID for measurement m: "coupling [A, B]: <message>". */
 static int bad(struct err *err, const struct couple_measurement *m, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int bad(struct err *err, const struct couple_measurement *m, const char *fmt, ...)

@@ -15,7 +15,7 @@
  * one or two kernels and isocoupling (couple_nearest).
  *
  * Pure computation: no I/O, no JSON, no globals; thread-safe on distinct
- * arguments. Errors are 422 "invalid" with a message naming the kernels at
+ * arguments. Errors are ERR_INVALID "invalid" with a message naming the kernels at
  * fault and, for a measurement, the field "couplings[i]" (i = its index).
  */
 #ifndef PROPHECY_COUPLE_H
@@ -74,14 +74,14 @@ struct couple_result {
  * Repeated measurements of the same chain are merged by averaging their
  * alone and together times before C is computed.
  *
- * Returns 0 and fills *out (free with couple_result_free), or -1 with a 422
+ * Returns 0 and fills *out (free with couple_result_free), or -1 with an ERR_INVALID
  * error and *out holding nothing to free. Errors, each naming the kernels:
  * more than COUPLE_MAX_KERNELS kernels or COUPLE_MAX_MEASUREMENTS
  * measurements, an empty or repeated kernel name, a chain of fewer than 2 or
  * more than COUPLE_MAX_CHAIN kernels or longer than the loop, a name that is
  * not a kernel or is outside the loop, a chain whose kernels are not adjacent
  * in the loop, an alone or together time that is zero, negative or not
- * finite, and a loop adjacency without a measurement. 500 on out of memory. */
+ * finite, and a loop adjacency without a measurement. ERR_NOMEM on out of memory. */
 int couple_coefficients(const struct couple_kernel *k, size_t nk,
                         const struct couple_measurement *m, size_t nm,
                         struct couple_result *out /* OUT */, struct err *err);
@@ -92,7 +92,7 @@ void couple_result_free(struct couple_result *r);
 /* Composes kernel predictions: *y = sum coef[k] * y[k] and, assuming the
  * kernels' prediction errors are independent and the coefficients exact,
  * *half = sqrt(sum (coef[k] * half[k])^2) where half[k] >= 0 is the
- * half-width of kernel k's interval. Returns 0, or -1 with a 422 error when
+ * half-width of kernel k's interval. Returns 0, or -1 with an ERR_INVALID error when
  * an input is not finite or the result overflows. */
 int couple_compose(const double *coef, const double *y, const double *half, size_t n,
                    double *ty /* OUT */, double *thalf /* OUT */, struct err *err);
@@ -124,7 +124,7 @@ size_t couple_nearest(const double *conf, size_t nconf, size_t nvars,
  * n = 2 there is no residual to judge a trend against and the line through
  * both is used; n = 1 or all x equal give the mean. Use it instead of
  * couple_nearest where couplings are measured at several configurations.
- * Returns 0, or -1 with 422 "invalid" when n is 0 or a value is not finite. */
+ * Returns 0, or -1 with ERR_INVALID "invalid" when n is 0 or a value is not finite. */
 int couple_model_value(const double *x, const double *c, size_t n, double xt,
                        double *out /* OUT */, struct err *err);
 

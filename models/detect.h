@@ -40,7 +40,7 @@ enum detect_test {
 
 #define DETECT_MAX_WINDOW 10000 /* values a statistical watch may look back on */
 
-/* Parses "zscore" | "ttest" | "percent" | "iqr". Returns 0, or -1 with a 422
+/* Parses "zscore" | "ttest" | "percent" | "iqr". Returns 0, or -1 with an ERR_INVALID
  * "invalid" error naming `field`. */
 int detect_parse(const char *s, enum detect_test *out, const char *field,
                  struct err *err);
@@ -50,7 +50,7 @@ const char *detect_name(enum detect_test t);
 double detect_default_threshold(enum detect_test t);
 /* Checks a threshold for a test: positive and finite; for ttest below 1 and
  * large enough that its band is finite at every window (1e-300 is not).
- * Returns 0, or -1 with a 422 error naming `field`. A band that overflows
+ * Returns 0, or -1 with an ERR_INVALID error naming `field`. A band that overflows
  * anyway (a watch made before this check) spans every finite value. */
 int detect_check_threshold(enum detect_test t, double threshold, const char *field,
                            struct err *err);
@@ -101,7 +101,7 @@ struct detect_welch {
 };
 
 /* Tests whether two samples, given by mean, sample standard deviation and
- * count, have different means. Both n must be >= 2 (else -1 with a 422
+ * count, have different means. Both n must be >= 2 (else -1 with an ERR_INVALID
  * error). When both standard deviations are 0, p is 1 for equal means and 0
  * otherwise (t and df 0). Returns 0 or -1. */
 int detect_welch(double m1, double s1, long n1, double m2, double s2, long n2,

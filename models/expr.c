@@ -109,7 +109,7 @@ struct expr {
 
 /* ---------------------------------------------------------------- errors */
 
-/* Records a positioned 422 error; pname is the parameter whose body the
+/* Records a positioned ERR_INVALID error; pname is the parameter whose body the
  * column refers to, or NULL for the template itself. */
 static int pos_err(struct err *err, const char *pname, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -11,10 +11,10 @@
  *
  * This module only computes: it does no I/O, knows nothing of JSON or SQL,
  * and never hands any text to a shell or an interpreter. Every input has a
- * limit (length, nesting depth, node count) with a clear 422 error, and
+ * limit (length, nesting depth, node count) with a clear ERR_INVALID error, and
  * recursion is bounded so hostile input cannot overflow the stack.
  *
- * Errors: syntax and name errors are status 422, code "expression". Errors in
+ * Errors: syntax and name errors are status ERR_INVALID, code "expression". Errors in
  * the template have err->field "expression"; errors inside a parameter's body
  * have err->field "parameters.NAME". When an error has a position its message
  * starts "column N: " (1-based byte column in the text at fault) or
@@ -88,8 +88,8 @@ struct expr_names {
 
 /* Parses src (NUL-terminated) into a tree. Builtin functions are checked for
  * their number of arguments here; other names are resolved at compile time.
- * Returns the tree (free with expr_tree_free) or NULL with a 422 "expression"
- * error (field "expression") naming the column, or 500 on out of memory.
+ * Returns the tree (free with expr_tree_free) or NULL with an ERR_INVALID "expression"
+ * error (field "expression") naming the column, or ERR_NOMEM on out of memory.
  * Thread-safe. */
 expr_tree *expr_parse(const char *src, struct err *err);
 
@@ -108,14 +108,14 @@ void expr_print_number(struct buf *b, double v);
 
 /* Splits a parameter head: "ADDM" (no arguments) or "MPISR(L)" / "F(L, P)"
  * (distinct argument names). Spaces are allowed around names. Returns 0, or
- * -1 with a 422 "expression" error (field "parameters") on a malformed head
+ * -1 with an ERR_INVALID "expression" error (field "parameters") on a malformed head
  * or a name that is a builtin function. Thread-safe. */
 int expr_param_head_parse(const char *head, struct expr_param_head *out /* OUT */,
                           struct err *err);
 
 /* Checks one parameter on its own: valid unique names, body that parses.
  * References to other parameters or variables are not checked (they depend
- * on the environment). Returns 0 or -1 with a 422 "expression" error. */
+ * on the environment). Returns 0 or -1 with an ERR_INVALID "expression" error. */
 int expr_param_validate(const struct expr_param *p, struct err *err);
 
 /* Lists the variables a template needs given a parameter set: every name
@@ -139,7 +139,7 @@ void expr_names_free(struct expr_names *n);
 /* Parses src and every parameter it uses (directly or through other
  * parameters), substitutes bodies with formal arguments replaced by the
  * actual argument expressions, resolves variables to env->vars indices and
- * builds the evaluation program. Errors (422 "expression"): syntax, unknown
+ * builds the evaluation program. Errors (ERR_INVALID "expression"): syntax, unknown
  * name ("column 5: unknown name 'Q'"), unknown function, wrong number of
  * arguments (naming the parameter), a parameter cycle ("parameter cycle:
  * A -> B -> A"), a duplicate parameter or variable, and the limits above.
@@ -157,7 +157,7 @@ void expr_free(expr *e);
 double expr_eval(const expr *e, const double *vars);
 
 /* Like expr_eval but a non-finite result is an error: returns 0 and stores
- * the value in *out, or -1 with a 422 "expression" error
+ * the value in *out, or -1 with an ERR_INVALID "expression" error
  * "evaluates to a non-finite value at N=1000, P=1, L=1024" (the variables
  * the expression uses). */
 int expr_eval_checked(const expr *e, const double *vars, double *out /* OUT */,
@@ -185,7 +185,7 @@ enum { EXPR_POLY_OK = 0, EXPR_NOT_POLY = 1 };
  * x; subexpressions free of x (functions of other variables) are evaluated.
  * Returns EXPR_POLY_OK; EXPR_NOT_POLY (err untouched, nothing for the user
  * to fix) when the expression is not a polynomial of degree <= 12 in that
- * variable, e.g. it divides by x or takes log(x); or -1 with a 422
+ * variable, e.g. it divides by x or takes log(x); or -1 with an ERR_INVALID
  * "expression" error when a coefficient is not finite (e.g. division by
  * zero at the fixed values). No allocation; thread-safe. */
 int expr_poly(const expr *e, size_t var, const double *vars,

@@ -12,10 +12,10 @@
  * Pure computation: no I/O, no JSON, no globals; every function is
  * thread-safe on distinct arguments. GSL must run with its error handler off
  * (the program's main calls gsl_set_error_handler_off()); all GSL statuses are
- * checked. Errors are reported through struct err: 422 "invalid" for bad
- * requests (unknown graph name, non-finite values), 422 "degenerate" for data
- * that cannot determine the model, 413 "too_large" for more than
- * FIT_MAX_POINTS points, 500 "out_of_memory".
+ * checked. Errors are reported through struct err: ERR_INVALID "invalid" for bad
+ * requests (unknown graph name, non-finite values), ERR_INVALID "degenerate" for data
+ * that cannot determine the model, ERR_TOO_LARGE "too_large" for more than
+ * FIT_MAX_POINTS points, ERR_NOMEM "out_of_memory".
  */
 #ifndef PROPHECY_FIT_H
 #define PROPHECY_FIT_H
@@ -68,9 +68,9 @@ struct fit_basis {
 /* Builds a curve from n raw measurements (x[i], t[i]): the median of t at
  * each distinct x. name must be an identifier (letters, digits, '_', not
  * starting with a digit) shorter than FIT_BASIS_NAME. Returns 0, or -1 with
- * 422 "invalid" (field "basis") for a bad name, a non-finite value, x <= 0
+ * ERR_INVALID "invalid" (field "basis") for a bad name, a non-finite value, x <= 0
  * or t <= 0 (a log-log curve has neither), fewer than 2 or more than
- * FIT_BASIS_MAX distinct x, or n > FIT_BASIS_RAW_MAX; 500 on out of memory. */
+ * FIT_BASIS_MAX distinct x, or n > FIT_BASIS_RAW_MAX; ERR_NOMEM on out of memory. */
 #define FIT_BASIS_RAW_MAX 100000 /* raw measurements behind one curve */
 int fit_basis_make(const char *name, const double *x, const double *t, size_t n,
                    struct fit_basis *out, struct err *err);
@@ -179,7 +179,7 @@ struct fit_result {
 /* Parses a graph name: poly1..poly6, inv1..inv6, unknown, auto, and the aliases
  * linear, quadratic, cubic, 4th, 5th, 6th and "inverse linear" ... "inverse
  * 6th". NULL or "" is "auto", the default (SPEC §18). Returns 0, or -1 with
- * 422 "invalid" (field "graph"). */
+ * ERR_INVALID "invalid" (field "graph"). */
 int fit_graph_parse(const char *s, enum fit_graph *out, struct err *err);
 
 /* Canonical id ("poly3", "inv2", "unknown", "auto", "normal"); static string. */
@@ -187,19 +187,20 @@ const char *fit_graph_name(enum fit_graph g);
 
 /* Aggregates, fits and selects. On success returns 0 and fills *out (caller
  * frees out->points with fit_result_free). On failure returns -1 with err set
- * and *out holds nothing to free. n > FIT_MAX_POINTS gives 413 "too_large";
+ * and *out holds nothing to free. n > FIT_MAX_POINTS gives ERR_TOO_LARGE "too_large";
  * non-finite x or y, nvars not 1 or 2, an unknown graph name, or a one-variable
- * graph type with two variables give 422 "invalid"; too few distinct points for
+ * graph type with two variables give ERR_INVALID "invalid"; too few distinct points for
  * the type, all-equal x, x <= 0 where a type needs x > 0, or rank-deficient data
- * give 422 "degenerate". Never produces NaN or inf. */
+ * give ERR_INVALID "degenerate". Never produces NaN or inf. */
 int fit_run(const struct fit_input *in, struct fit_result *out, struct err *err);
 
 /* fit_run on points aggregated elsewhere (a database that reduced the
  * repetitions itself, core/method_fit.c): m points with x, y, ymin, ymax, sd,
  * ss and n as fit_run's aggregation sets them, sorted by x (by x1, then x2,
  * with two variables), distinct, of nobs raw observations in all. pts is
- * copied; basis as fit_input's. Errors as fit_run (413 for more than FIT_MAX_POINTS
- * points or FIT_MAX_OBS observations; a non-finite value or n < 1 is 422 "invalid"). */
+ * copied; basis as fit_input's. Errors as fit_run (ERR_TOO_LARGE for more than
+ * FIT_MAX_POINTS points or FIT_MAX_OBS observations; a non-finite value or n < 1 is
+ * ERR_INVALID "invalid"). */
 int fit_run_points(const struct fit_point *pts, size_t m, int nvars, const char *graph,
                    const struct fit_basis *basis, size_t nobs, struct fit_result *out,
                    struct err *err);
@@ -211,8 +212,8 @@ void fit_result_free(struct fit_result *r);
  * by weighted least squares (weights = repetition counts, divided by y^2 when
  * `relative` is 1; every y must then be nonzero) and fills *out
  * (graph and chosen are set to FIT_NORMAL; callers overwrite them). Errors:
- * 422 "degenerate" when m < nterms, when a term needs x > 0 and some x <= 0,
- * or when the columns are linearly dependent; 500 on out of memory. */
+ * ERR_INVALID "degenerate" when m < nterms, when a term needs x > 0 and some x <= 0,
+ * or when the columns are linearly dependent; ERR_NOMEM on out of memory. */
 int fit_terms(const struct fit_point *pts, size_t m, int nvars,
               const struct fit_term *terms, int nterms, int relative,
               struct fit_model *out, struct err *err);
@@ -221,8 +222,9 @@ int fit_terms(const struct fit_point *pts, size_t m, int nvars,
  * first, at most FIT_MAX_TERMS) to terms and their count to *nterms, and
  * whether it is one of the 12 types to *chosen (else FIT_NORMAL), and whether
  * it was selected in relative least squares (all y > 0) to *relative. Does not
- * fit the final model (call fit_terms with that flag). Errors: 422 "degenerate" for fewer
- * than 3 distinct points, 500 on out of memory. Implemented in fit_search.c. */
+ * fit the final model (call fit_terms with that flag). Errors: ERR_INVALID "degenerate"
+ * for fewer than 3 distinct points, ERR_NOMEM on out of memory. Implemented in
+ * fit_search.c. */
 int fit_auto_select(const struct fit_point *pts, size_t m, int nvars,
                     struct fit_term *terms, int *nterms, enum fit_graph *chosen,
                     int *relative, struct err *err);
@@ -307,9 +309,9 @@ int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
  * and w' the width after one more measurement at the candidate (same law and
  * noise, the candidate's leverage and the shorter extrapolation). OUT:
  * gain[ncand], and order[ncand] (may be NULL), the candidate indices sorted
- * by gain, largest first (ties: lower index). Returns 0, or -1 with 422
+ * by gain, largest first (ties: lower index). Returns 0, or -1 with ERR_INVALID
  * "invalid" for a non-finite or out-of-domain target or candidate, or a model
- * without an interval, 500 on out of memory. */
+ * without an interval, ERR_NOMEM on out of memory. */
 int fit_suggest(const struct fit_result *r, const double *target, const double *cand,
                 size_t ncand, double *gain, size_t *order, struct err *err);
 
@@ -323,11 +325,11 @@ int fit_suggest(const struct fit_result *r, const double *target, const double *
 size_t fit_suggest_candidates(const struct fit_model *m, const double *target,
                               double *cand, size_t max);
 /* Checks that a model restored from storage is usable (sizes in range, values
- * finite, R nonsingular). Returns 0, or -1 with 422 "invalid". */
+ * finite, R nonsingular). Returns 0, or -1 with ERR_INVALID "invalid". */
 int fit_model_check(const struct fit_model *m, struct err *err);
 
 /* Evaluates the model at x (nvars values) into *y. Returns 0, or -1 with
- * 422 "invalid" when x is non-finite, x <= 0 for a term with an inverse,
+ * ERR_INVALID "invalid" when x is non-finite, x <= 0 for a term with an inverse,
  * fractional or log factor, or the value overflows. */
 int fit_eval(const struct fit_model *m, const double *x, double *y, struct err *err);
 

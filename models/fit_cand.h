@@ -29,8 +29,8 @@ struct fit_cands {
  * types) and writes every class's best law to *out. rel: relative least
  * squares (every y > 0). prune: skip the pairs whose PRESS bound cannot beat
  * their class (`auto` always does; the classes come out the same either way,
- * which the unit test checks with 0). Errors: 422 "degenerate" for m < 3,
- * 500. */
+ * which the unit test checks with 0). Errors: ERR_INVALID "degenerate" for m < 3,
+ * ERR_INTERNAL. */
 int fit_search_cands(const struct fit_point *pts, size_t m, int nvars, int rel, int prune,
                      struct fit_cands *out, struct err *err);
 
@@ -49,7 +49,7 @@ int fit_auto_selection(const struct fit_point *pts, size_t m, int nvars,
 /* A fit y = c0 + c1 * B(x) on the machine curve b (fit_auto.c): relative
  * least squares when every y > 0, xunc from forward validation, graph
  * FIT_AUTO (the caller sets the graph asked for) and chosen FIT_BASIS.
- * pts: m aggregated points of one variable sorted by x. 422 "degenerate"
+ * pts: m aggregated points of one variable sorted by x. ERR_INVALID "degenerate"
  * for fewer than 4 points, x <= 0, a curve constant over the data, or a
  * slope c1 <= 0 (the data do not follow the curve). */
 int fit_basis_model(const struct fit_point *pts, size_t m, const struct fit_basis *b,

@@ -58,8 +58,8 @@ struct sysparam_fit {
  * L[i] >= 0 (message size), t[i] >= 0 (time), both finite; n in
  * [2, SYSPARAM_MAX_POINTS] with at least two different L. name must be a
  * valid parameter name (not a function name). Returns 0 and fills *out, or -1
- * with a 422 "invalid" error (field "measurements" or "name") or a 500 when
- * GSL fails. Thread-safe. */
+ * with an ERR_INVALID "invalid" error (field "measurements" or "name") or an ERR_INTERNAL
+ * when GSL fails. Thread-safe. */
 int sysparam_fit_hockney(const char *name, const double *L, const double *t, size_t n,
                          enum sysparam_weight weight, struct sysparam_fit *out /* OUT */,
                          struct err *err);
@@ -74,7 +74,7 @@ int sysparam_fit_broadcast(const char *name, const double *L, const double *P,
 /* A constant per-operation time: the median (AGG_MEDIAN, robust to
  * outliers), mean or min of the n per-operation times t[i] (finite, >= 0,
  * 1 <= n <= SYSPARAM_MAX_POINTS). t is not modified. Returns 0 or -1 with a
- * 422 error (500 on out of memory). Thread-safe. */
+ * ERR_INVALID error (ERR_NOMEM on out of memory). Thread-safe. */
 int sysparam_fit_constant(const char *name, const double *t, size_t n, enum agg_kind agg,
                           struct sysparam_fit *out /* OUT */, struct err *err);
 

@@ -251,7 +251,7 @@ int trace_nclasses(const struct trace *t);
 /* Bounds of the answers (models/ includes none of formats/limits.h). */
 #define TRACE_MAX_WIDTH 10000 /* pixels of a timeline */
 #define TRACE_MAX_OCCUPANCY_CELLS                                                        \
-    (32u << 20) /* macrostate rows x classes; beyond: 413 "too_large" */
+    (32u << 20) /* macrostate rows x classes; beyond: ERR_TOO_LARGE "too_large" */
 
 /* ---- timeline: per-rank states downsampled to `width` pixels ------------------
  * cls[rank*width + x] = the class occupying most of pixel x of [0, span), -1 if
@@ -287,8 +287,8 @@ void trace_occupancy_free(struct trace_occupancy *o);
  * of run i against x[i] (nprocs or an input), fitted through fit_run with
  * `graph` (NULL = "auto", the selected law; "unknown" the paper's rule). frac[i*stride +
  * c] is run i's fraction, so the rows of several occupancy answers can be laid side by
- * side. On success fills *out (free with fit_result_free); errors as fit_run, plus 422
- * when c is outside 0..stride-1. */
+ * side. On success fills *out (free with fit_result_free); errors as fit_run, plus
+ * ERR_INVALID when c is outside 0..stride-1. */
 int trace_occupancy_fit(const double *x, const double *frac, size_t nruns, int stride,
                         int c, const char *graph, struct fit_result *out,
                         struct err *err);

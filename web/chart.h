@@ -2,7 +2,7 @@
  *
  * Each function reads a saved or fresh answer (the schema of the method's
  * core/method_*.h), renders deterministically into b (the same answer gives
- * the same bytes) and returns 0, or -1 with err set (422 for an answer it
+ * the same bytes) and returns 0, or -1 with err set (ERR_INVALID for an answer it
  * cannot read). They are the `plot` column of the table in web/methods.c.
  */
 #ifndef PROPHECY_WEB_CHART_H
@@ -18,7 +18,7 @@
 int fit_plot(json_t *answer, struct buf *b, struct err *err);
 
 /* Parameterization: the curve over one range with the measured runs, or the
- * surface over two; a 422 when the answer has no range. */
+ * surface over two; an ERR_INVALID when the answer has no range. */
 int param_plot(json_t *answer, struct buf *b, struct err *err);
 
 /* Kernel coupling: the composed model over x with the measured totals and

@@ -8,7 +8,7 @@
  * metric of a configuration) as horizontal bars around 1.
  *
  * Both take plain value structs (the adapters decode the API's answers into
- * them), validate them (limits of web/svg.h; a 422 names the field), append
+ * them), validate them (limits of web/svg.h; an ERR_INVALID names the field), append
  * one standalone SVG document to out and are pure functions of their input:
  * times are formatted in UTC by arithmetic, not by the C library's locale or
  * time zone. Like web/svg*.c they use the renderer toolkit web/svg_priv.h.
@@ -48,8 +48,8 @@ struct chart_history {
  * spaced), besides the newest, every alert and every change point. */
 #define CHART_HIST_MARKS 2000
 
-/* Appends the history chart. Returns 0, or -1 with err (422 invalid input or
- * output too large, 500 out of memory); out is then as on entry. */
+/* Appends the history chart. Returns 0, or -1 with err (ERR_INVALID invalid input or
+ * output too large, ERR_NOMEM out of memory); out is then as on entry. */
 int chart_history(struct buf *out, const struct chart_history *h, struct err *err);
 
 /* One bar group of the comparison: a row (e.g. "P=8, N=1000 · runtime") with

@@ -6,10 +6,9 @@
  * SVG_MAX_BARS bars or SVG_MAX_HEAT rows the renderer groups ranks (web/svg.h),
  * the timeline shows an evenly spaced sample of SVG_MAX_HEAT ranks (and a
  * timeline wider than a plot may be, narrower pixels), the cluster panels at
- * most 1,024 points. Return 0, or -1 with err set (500 out of memory, 422 for
- * output over the buffer's maximum); on failure `out` is left as it was.
- * width/height 0 = the default.
- * Thread-safe.
+ * most 1,024 points. Return 0, or -1 with err set (ERR_NOMEM out of memory, ERR_INVALID
+ * for output over the buffer's maximum); on failure `out` is left as it was. width/height
+ * 0 = the default. Thread-safe.
  */
 #ifndef PROPHECY_WEB_CHART_TRACE_H
 #define PROPHECY_WEB_CHART_TRACE_H

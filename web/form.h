@@ -123,11 +123,11 @@ const char *fs_name(struct fctx *c, const char *prefix, const char *rest);
 /* ---- numbers -------------------------------------------------------------------- */
 
 /* Parses a finite number; empty or absent is 1 (absent), bad is -1 with a
- * 422 naming field. Returns 0 when *out was set. */
+ * ERR_INVALID naming field. Returns 0 when *out was set. */
 int fnum(const char *s, const char *field, const char *what, double *out,
          struct err *err);
 /* "1200", "1200, 1500" or "1200 1500": up to max numbers. Returns the count,
- * or -1 with a 422 naming field. */
+ * or -1 with an ERR_INVALID naming field. */
 int fnums(const char *s, const char *field, double *out, int max, struct err *err);
 /* A number for a JSON request: an integer when it is a whole number of
  * moderate size (a request reads {"nprocs": 8}), else a real. */
@@ -244,7 +244,8 @@ void forms_num10(struct fctx *c, double v);
 /* ---- the pages (the adapter opens nothing: these begin c->p) ------------------------
  */
 
-/* Checks the state's names and sizes. Returns 0 or -1 with a 400/413. */
+/* Checks the state's names and sizes. Returns 0 or -1 with an
+ * ERR_BAD_REQUEST/ERR_TOO_LARGE. */
 int forms_state_ok(const struct form *f, struct err *err);
 /* The step the request asks for: 1..nsteps or FORM_RESULT ("step", "next",
  * "format=json"); *as_json set for format=json. */

@@ -10,7 +10,7 @@
  *   svg_stacked  stacked bars (per-kernel breakdown per run/configuration);
  *   svg_heatmap  an n x m matrix (wait times, message traffic).
  *
- * Each renderer validates its input first (every limit below is a 422 error
+ * Each renderer validates its input first (every limit below is an ERR_INVALID error
  * with the field at fault), then appends one complete standalone SVG document
  * (xmlns, viewBox, width/height, <title>, <desc>) to a struct buf. It does no
  * I/O, keeps no state and uses no globals, so it is thread-safe; the output is
@@ -27,7 +27,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 
-/* Input limits; exceeding one is a 422 "invalid" error naming the field. */
+/* Input limits; exceeding one is an ERR_INVALID "invalid" error naming the field. */
 #define SVG_MAX_SERIES 100 /* point series, and separately curves, per 2-D plot */
 #define SVG_MAX_POINTS                                                                   \
     100000                /* points + curve samples per 2-D plot; cells per bar chart */
@@ -106,8 +106,8 @@ struct svg_plot2d {
  * curve sample and the prediction with a small margin. On a log10 axis,
  * non-positive values are skipped (points and samples dropped, error bars
  * and intervals clipped to the axis); if no positive value is left the axis
- * falls back to linear and <desc> says so. Returns 0, or -1 with err set: 422
- * for invalid input or output over the buffer's maximum, 500 out of memory
+ * falls back to linear and <desc> says so. Returns 0, or -1 with err set: ERR_INVALID
+ * for invalid input or output over the buffer's maximum, ERR_NOMEM out of memory
  * or when out had already failed on entry (then it is left untouched). On
  * error out is restored to its length and state on entry. */
 int svg_plot2d(struct buf *out, const struct svg_plot2d *p, struct err *err);
@@ -138,7 +138,7 @@ struct svg_plot3d {
  * elevation 30 degrees, quads in painter's order, coloured by z through a
  * viridis-like map and shaded by their slope, with x/y/z axes, ticks and a
  * colour bar. Grids over 61 x 61 values are resampled to at most 60 x 60
- * quads (docs/plots.md). Errors and out as for svg_plot2d; also 422 when no
+ * quads (docs/plots.md). Errors and out as for svg_plot2d; also ERR_INVALID when no
  * z value is finite. */
 int svg_plot3d(struct buf *out, const struct svg_plot3d *p, struct err *err);
 
@@ -168,7 +168,7 @@ struct svg_stacked {
 };
 
 /* Appends a stacked bar chart. Errors and out as for svg_plot2d; a negative
- * value is a 422. */
+ * value is an ERR_INVALID. */
 int svg_stacked(struct buf *out, const struct svg_stacked *p, struct err *err);
 
 /* ---- heat map ------------------------------------------------------------- */

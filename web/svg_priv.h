@@ -77,8 +77,8 @@ void svg_title(struct buf *b, int w, const char *title);
 
 /* Ends a render: on rc == 0 checks the buffer's sticky error. On any failure
  * restores out to length start, clears its error and returns -1 with err set
- * (buffer over maximum = 422 plot_too_large, out of memory = 500); otherwise
- * returns 0. */
+ * (buffer over maximum = ERR_INVALID plot_too_large, out of memory = ERR_NOMEM);
+ * otherwise returns 0. */
 int svg_finish(struct buf *out, size_t start, int rc, struct err *err);
 
 /* Viridis-like colour map, t clamped to [0, 1] (non-finite = 0). */

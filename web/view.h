@@ -230,7 +230,7 @@ void view_confirm(struct page *p, const struct view_confirm *d);
  * chart points (arena a): a point is marked when a judgement raised an alert,
  * and its band is a model judgement's interval (else the first judgement's).
  * OUT: *out, *model (the watching model, 0 none). Returns the number of
- * points, or -1 with err (out of memory; 502 when a point's time is not
+ * points, or -1 with err (out of memory; ERR_BAD_ANSWER when a point's time is not
  * ISO 8601). */
 long view_series_points(arena *a, json_t *series, struct chart_hist_point **out,
                         long long *model, struct err *err);

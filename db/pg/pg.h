@@ -17,10 +17,10 @@
  * one field.
  *
  * Errors map as SQLite's do: an integrity violation (SQLSTATE class 23) is a
- * 409 "conflict", disk full (53100) a 507 "disk_full", a lock wait that
- * timed out, a deadlock or a serialization failure a 503 "busy", anything
- * else a 500 "database" ("database error: ..."). A connection that broke is
- * reset before its next statement.
+ * ERR_CONFLICT "conflict", disk full (53100) an ERR_NO_SPACE "disk_full", a lock wait
+ * that timed out, a deadlock or a serialization failure an ERR_UNAVAILABLE "busy",
+ * anything else an ERR_INTERNAL "database" ("database error: ..."). A connection that
+ * broke is reset before its next statement.
  */
 #ifndef PROPHECY_DB_PG_PG_H
 #define PROPHECY_DB_PG_PG_H
@@ -90,7 +90,7 @@ json_t *pg_rows_json(const PGresult *r, struct err *err);
 
 /* pg_params + pg_rows_json. New reference, or NULL with err set. */
 json_t *pg_query_json(db *d, const char *sql, struct err *err, const char *fmt, ...);
-/* Like pg_query_json but the first row (new reference), or NULL with a 404
+/* Like pg_query_json but the first row (new reference), or NULL with an ERR_NOT_FOUND
  * "not_found" error naming `what` ("what not found") when there is none. */
 json_t *pg_query_one(db *d, const char *what, const char *sql, struct err *err,
                      const char *fmt, ...);

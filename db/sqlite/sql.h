@@ -20,7 +20,7 @@
 
 /* Returns the cached prepared statement for sql, reset and with bindings
  * cleared. `sql` must be a string constant: the cache is keyed by its address.
- * Returns NULL with err set (500) when preparing fails. The statement belongs to
+ * Returns NULL with err set (ERR_INTERNAL) when preparing fails. The statement belongs to
  * the connection; do not finalize it. */
 sqlite3_stmt *db_stmt(db *d, const char *sql, struct err *err);
 
@@ -31,8 +31,8 @@ int db_exec(db *d, const char *sql, struct err *err);
  * through the statement cache) as an integer, or -1 with err set. */
 long long sq_scalar(db *d, const char *sql, struct err *err);
 
-/* Records a SQLite failure of the last call on d as a 500 "database" error
- * (or 409 for a constraint violation) and returns -1. */
+/* Records a SQLite failure of the last call on d as an ERR_INTERNAL "database" error
+ * (or ERR_CONFLICT for a constraint violation) and returns -1. */
 int db_fail(db *d, struct err *err);
 
 /* The underlying handle. */
@@ -95,7 +95,7 @@ void sq_windows_free(struct sq_windows *w);
 struct db_judgement;
 struct db_judged; /* db/codec.h */
 /* Stores the n judgements of one run (any watch order; merged into the
- * run's row when it has one; a watch judging the run twice is a 409). */
+ * run's row when it has one; a watch judging the run twice is an ERR_CONFLICT). */
 int sq_judged_put(db *d, const struct db_judgement *j, size_t n, struct err *err);
 /* Steps st, whose first two columns are a run's id and its packed row,
  * calling fn with each run's judgements decoded; resets st. 0 or -1. */
