@@ -45,7 +45,7 @@ size_t db_judged_bound(size_t n);
 /* Packs n >= 1 judgements, in strictly increasing watch order, into out
  * (db_judged_bound(n) bytes); the length, 0 when memory ran out. */
 size_t db_judged_pack(const struct db_judgement *j, size_t n, unsigned char *out);
-/* Decodes one run's blob into u (its buffer reused); a damaged blob is a
+/* Decodes one run's blob into u (its buffer reused); a damaged blob is an
  * ERR_INTERNAL naming the run. 0 or -1. */
 int db_judged_decode(const void *blob, size_t len, long long run_id, struct db_judged *u,
                      struct err *err);

@@ -73,7 +73,7 @@ int sysparam_fit_broadcast(const char *name, const double *L, const double *P,
 
 /* A constant per-operation time: the median (AGG_MEDIAN, robust to
  * outliers), mean or min of the n per-operation times t[i] (finite, >= 0,
- * 1 <= n <= SYSPARAM_MAX_POINTS). t is not modified. Returns 0 or -1 with a
+ * 1 <= n <= SYSPARAM_MAX_POINTS). t is not modified. Returns 0 or -1 with an
  * ERR_INVALID error (ERR_NOMEM on out of memory). Thread-safe. */
 int sysparam_fit_constant(const char *name, const double *t, size_t n, enum agg_kind agg,
                           struct sysparam_fit *out /* OUT */, struct err *err);

@@ -122,7 +122,7 @@ const char *fs_name(struct fctx *c, const char *prefix, const char *rest);
 
 /* ---- numbers -------------------------------------------------------------------- */
 
-/* Parses a finite number; empty or absent is 1 (absent), bad is -1 with a
+/* Parses a finite number; empty or absent is 1 (absent), bad is -1 with an
  * ERR_INVALID naming field. Returns 0 when *out was set. */
 int fnum(const char *s, const char *field, const char *what, double *out,
          struct err *err);
