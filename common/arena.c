@@ -37,6 +37,18 @@ void arena_free(arena *a)
     xfree(a);
 }
 
+void *arena_grow(arena *a, void *p, size_t n, size_t *cap, size_t first, size_t sz)
+{
+    void *q;
+    if (n < *cap)
+        return p;
+    *cap = *cap ? *cap * 2 : first;
+    q = arena_alloc(a, *cap * sz);
+    if (q != NULL && n)
+        memcpy(q, p, n * sz);
+    return q;
+}
+
 void *arena_alloc(arena *a, size_t n)
 {
     const size_t align = alignof(max_align_t);

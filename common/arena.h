@@ -25,6 +25,12 @@ char *arena_strdup(arena *a, const char *s);
 char *arena_strndup(arena *a, const char *s, size_t n);
 char *arena_printf(arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Room for one more element in the arena array p of n elements of size sz
+ * and capacity *cap: p itself while n < *cap; else a new array of twice the
+ * capacity (first when *cap is 0) holding p's n elements, *cap updated. NULL
+ * on out of memory (p stays as it was, until arena_free). */
+void *arena_grow(arena *a, void *p, size_t n, size_t *cap, size_t first, size_t sz);
+
 /* Bytes handed out so far (for limits and tests). */
 size_t arena_used(const arena *a);
 

@@ -71,19 +71,6 @@ static const char *col_text(db *d, struct db_stmt *st, int i, arena *a)
     return t ? arena_strndup(a, t, n) : NULL;
 }
 
-/* Grows an arena array of *n elements of size sz to room for one more. */
-static void *grow(arena *a, void *p, size_t n, size_t *cap, size_t sz)
-{
-    void *q;
-    if (n < *cap)
-        return p;
-    *cap = *cap ? *cap * 2 : 8;
-    q = arena_alloc(a, *cap * sz);
-    if (q != NULL && n)
-        memcpy(q, p, n * sz);
-    return q;
-}
-
 static const char SQL_INPUTS[] =
     "SELECT name, value FROM run_inputs WHERE run_id = ?1 ORDER BY name";
 static const char SQL_METRICS[] =
@@ -106,7 +93,7 @@ static int read_kvs(db *d, const char *sql, long long id, arena *a, struct rec_k
     if (st == NULL)
         return -1;
     while ((rc = dq_step(d, st, err)) == 1) {
-        if ((kv = grow(a, kv, *n, &cap, sizeof *kv)) == NULL) {
+        if ((kv = arena_grow(a, kv, *n, &cap, 8, sizeof *kv)) == NULL) {
             dq_reset(d, st);
             return err_nomem(err);
         }
@@ -131,7 +118,7 @@ static int read_kernels(db *d, long long id, arena *a, struct run_record *r,
         return -1;
     while ((rc = dq_step(d, st, err)) == 1) {
         struct rec_kernel *k;
-        r->kernels = grow(a, r->kernels, r->nkernels, &cap, sizeof *r->kernels);
+        r->kernels = arena_grow(a, r->kernels, r->nkernels, &cap, 8, sizeof *r->kernels);
         if (r->kernels == NULL) {
             dq_reset(d, st);
             return err_nomem(err);
@@ -301,7 +288,7 @@ static int read_names(db *d, const char *sql, arena *a, const char ***out, size_
     if (st == NULL)
         return -1;
     while ((rc = dq_step(d, st, err)) == 1) {
-        if ((names = grow(a, names, *n, &cap, sizeof *names)) == NULL) {
+        if ((names = arena_grow(a, names, *n, &cap, 8, sizeof *names)) == NULL) {
             dq_reset(d, st);
             return err_nomem(err);
         }
@@ -447,14 +434,14 @@ static int take_child(db *d, struct db_stmt *st, enum child kind, arena *a,
     if (kind == C_INPUTS || kind == C_METRICS) {
         struct rec_kv **kv = kind == C_INPUTS ? &r->inputs : &r->metrics;
         size_t *n = kind == C_INPUTS ? &r->ninputs : &r->nmetrics;
-        if ((*kv = grow(a, *kv, *n, cap, sizeof **kv)) == NULL)
+        if ((*kv = arena_grow(a, *kv, *n, cap, 8, sizeof **kv)) == NULL)
             return err_nomem(err);
         (*kv)[*n].name = col_text(d, st, 1, a);
         (*kv)[*n].value = dq_dbl(d, st, 2);
         (*n)++;
     } else if (kind == C_KERNELS) {
         struct rec_kernel *k;
-        r->kernels = grow(a, r->kernels, r->nkernels, cap, sizeof *r->kernels);
+        r->kernels = arena_grow(a, r->kernels, r->nkernels, cap, 8, sizeof *r->kernels);
         if (r->kernels == NULL)
             return err_nomem(err);
         k = &r->kernels[r->nkernels++];

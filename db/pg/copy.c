@@ -17,17 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Type oids of pg_type.h (server headers are not installed with libpq). */
-enum {
-    OID_BOOL = 16,
-    OID_BYTEA = 17,
-    OID_INT8 = 20,
-    OID_INT2 = 21,
-    OID_INT4 = 23,
-    OID_FLOAT4 = 700,
-    OID_FLOAT8 = 701
-};
-
 /* A failed result (or none) as the toolkit's error; clears it. */
 static int fail(db *d, PGresult *r, struct err *err)
 {

@@ -285,17 +285,6 @@ const void *pg_bytes(const PGresult *r, int row, int col, arena *a, size_t *len)
     return out;
 }
 
-/* Type OIDs of pg_type (stable across versions). */
-enum {
-    OID_BOOL = 16,
-    OID_INT8 = 20,
-    OID_INT2 = 21,
-    OID_INT4 = 23,
-    OID_FLOAT4 = 700,
-    OID_FLOAT8 = 701,
-    OID_NUMERIC = 1700
-};
-
 static json_t *field_json(const PGresult *r, int row, int col)
 {
     const char *v;

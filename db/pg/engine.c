@@ -20,18 +20,6 @@
 
 #define CACHE 256
 
-enum {
-    OID_BOOL = 16,
-    OID_BYTEA = 17,
-    OID_INT8 = 20,
-    OID_INT2 = 21,
-    OID_INT4 = 23,
-    OID_TEXT = 25,
-    OID_FLOAT4 = 700,
-    OID_FLOAT8 = 701,
-    OID_NUMERIC = 1700
-};
-
 struct db_stmt {
     const char *sql;
     char name[16];

@@ -16,7 +16,7 @@
  * constant. Results come back in text format; pg_ll / pg_dbl / pg_text read
  * one field.
  *
- * Errors map as SQLite's do: an integrity violation (SQLSTATE class 23) is a
+ * Errors map as SQLite's do: an integrity violation (SQLSTATE class 23) is an
  * ERR_CONFLICT "conflict", disk full (53100) an ERR_NO_SPACE "disk_full", a lock wait
  * that timed out, a deadlock or a serialization failure an ERR_UNAVAILABLE "busy",
  * anything else an ERR_INTERNAL "database" ("database error: ..."). A connection that
@@ -35,6 +35,21 @@
 #include "common/err.h"
 #include "db/backend.h"
 #include "db/codec.h"
+
+/* Type OIDs of pg_type (stable across versions; the server's pg_type.h is
+ * not installed with libpq): the parameter types statements are prepared
+ * with and the column types results are read by. */
+enum {
+    OID_BOOL = 16,
+    OID_BYTEA = 17,
+    OID_INT8 = 20,
+    OID_INT2 = 21,
+    OID_INT4 = 23,
+    OID_TEXT = 25,
+    OID_FLOAT4 = 700,
+    OID_FLOAT8 = 701,
+    OID_NUMERIC = 1700
+};
 
 /* The libpq connection of d (a PostgreSQL connection). */
 PGconn *pg_conn(db *d);

@@ -22,19 +22,6 @@ static const char *col_text(arena *a, sqlite3_stmt *st, int i)
              : NULL;
 }
 
-/* Grows an arena array of n elements of size sz to at least n + 1. */
-static void *grow(arena *a, void *p, size_t n, size_t *cap, size_t sz)
-{
-    void *q;
-    if (n < *cap)
-        return p;
-    *cap = *cap ? *cap * 2 : 64;
-    q = arena_alloc(a, *cap * sz);
-    if (q != NULL && n)
-        memcpy(q, p, n * sz);
-    return q;
-}
-
 /* ---- configurations and series -------------------------------------------- */
 
 static const char SQL_CONFIGS[] =
@@ -138,7 +125,7 @@ struct series_copy {
 static int series_copy(void *ctx, const struct db_series_point *pt, struct err *err)
 {
     struct series_copy *c = ctx;
-    c->p = grow(c->a, c->p, c->n, &c->cap, sizeof *c->p);
+    c->p = arena_grow(c->a, c->p, c->n, &c->cap, 64, sizeof *c->p);
     if (c->p == NULL)
         return err_nomem(err);
     c->p[c->n] = *pt;
@@ -223,7 +210,7 @@ int sq_history_side(db *d, const struct db_history_filter *f, const struct db_si
         sqlite3_bind_text(st, 9, s->tag_value, -1, SQLITE_STATIC);
     while ((f->max_values == 0 || *n < f->max_values) &&
            (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        v = grow(a, v, *n, &cap, sizeof *v);
+        v = arena_grow(a, v, *n, &cap, 64, sizeof *v);
         if (v == NULL) {
             sqlite3_reset(st);
             return err_nomem(err);
@@ -265,7 +252,7 @@ int sq_watches_all(db *d, arena *a, struct db_watch **out, struct err *err)
     if (st == NULL)
         return -1;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        w = grow(a, w, n, &cap, sizeof *w);
+        w = arena_grow(a, w, n, &cap, 64, sizeof *w);
         if (w == NULL) {
             sqlite3_reset(st);
             return err_nomem(err);

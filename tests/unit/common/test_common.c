@@ -101,6 +101,30 @@ static void test_arena(void)
         CHECK(arena_alloc(a, 37) != NULL);
     CHECK_STR(s, "run-42");
     CHECK(arena_used(a) >= 100000 + 37000);
+    {
+        /* arena_grow: the same array while there is room, then a copy of
+         * twice the capacity holding every element */
+        size_t cap = 0, n;
+        long *v = NULL, *before = NULL;
+        for (n = 0; n < 100; n++) {
+            before = v;
+            v = arena_grow(a, v, n, &cap, 4, sizeof *v);
+            CHECK(v != NULL);
+            if (v == NULL)
+                break;
+            CHECK(cap == 4 || cap == 8 || cap == 16 || cap == 32 || cap == 64 ||
+                  cap == 128);
+            CHECK(n < cap);
+            if (n != 4 && n != 8 && n != 16 && n != 32 && n != 64 && n != 0)
+                CHECK(v == before);
+            else
+                CHECK(v != before);
+            v[n] = (long)n * 7;
+        }
+        CHECK_INT(cap, 128);
+        for (n = 0; v && n < 100; n++)
+            CHECK_INT(v[n], (long long)n * 7);
+    }
     arena_free(a);
     arena_free(NULL);
 }
