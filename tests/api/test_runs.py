@@ -470,6 +470,45 @@ def sigterm_shuts_down_cleanly():
 
 
 @test
+def sigterm_with_uploads_waiting_for_the_writer_finishes_them():
+    # Eight clients keep batches of 300 runs queued for the writer; SIGTERM
+    # with no grace used to stop libmicrohttpd with connections suspended,
+    # which aborts the process. Every upload waiting for the writer must
+    # finish and be answered, requests arriving meanwhile get 503, the exit
+    # status is 0 and every acknowledged run is stored.
+    k = Server("--stop-grace", "0")
+    acked, answers, stop = [], [], threading.Event()
+
+    def worker(w):
+        i = 0
+        while not stop.is_set():
+            batch = [run_doc(id=f"grace-{w}-{i}-{j}", runtime=1.0 + j) for j in range(300)]
+            try:
+                st, body = k.post("/api/v1/runs", {"runs": batch})
+            except Exception:
+                return
+            answers.append(st)
+            if st == 201:
+                acked.extend(r["id"] for r in batch)
+            elif st == 503:
+                assert body["error"]["code"] == "shutting_down", body
+            i += 1
+    threads = [threading.Thread(target=worker, args=(w,)) for w in range(8)]
+    [t.start() for t in threads]
+    time.sleep(2.0)
+    assert k.kill(signal.SIGTERM) == 0
+    stop.set()
+    [t.join() for t in threads]
+    assert set(answers) <= {201, 503}, set(answers)
+    assert len(acked) >= 300, len(acked)
+    k.start()
+    stored = {row[1] for row in k.content()["runs"]}
+    missing = [u for u in acked if u not in stored]
+    assert not missing, missing[:5]
+    k.close()
+
+
+@test
 def protect_reads_needs_a_token():
     k = Server("--protect-reads")
     try:
