@@ -337,7 +337,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return send_response(r);
     }
     if (atomic_load(&stopping)) {
-        err_set(&e, 503, "shutting_down", NULL, "the server is shutting down; retry");
+        err_set(&e, ERR_UNAVAILABLE, "shutting_down", NULL,
+                "the server is shutting down; retry");
         http_error(r, &e);
         return send_response(r);
     }
