@@ -506,6 +506,35 @@ static void test_two_param(void)
         CHECK(f1 && f2);
         CHECK_INT(fit_predict(&r.model, xp, &yp, &lo, &hi, NULL), 0);
         CHECK_REL(yp, law2(xp[0], xp[1]), 0.10);
+        {
+            /* The two-variable interval beyond the data (fit.c,
+             * eval/RECORD.md §8): log half-width sqrt(2 t^2 n2 + (0.5 d)^2),
+             * n2 the classical relative variance, xunc not entering; inside
+             * the data the classical interval. 4000 is 2 doublings beyond
+             * N = 1000, 128 two beyond P = 32. */
+            double qa[2] = {4000, 32}, qb[2] = {1000, 128}, qi[2] = {600, 8};
+            double y0, l0, h0, y1, l1, h1, cl, ch, z;
+            struct fit_model m = r.model;
+            CHECK(m.relative && m.xunc > 0);
+            CHECK_INT(fit_predict(&m, qa, &y0, &cl, &ch, NULL), 0);
+            CHECK_INT(fit_predict_ext(&m, qa, &y1, &l1, &h1, NULL), 0);
+            z = log(h1 / y1);
+            CHECK_REL(z * z - 1, 2 * ((ch - y0) / y0) * ((ch - y0) / y0), 1e-9);
+            CHECK_REL(l1 * h1, y1 * y1, 1e-12);
+            CHECK_INT(fit_predict(&m, qi, &y0, &cl, &ch, NULL), 0);
+            CHECK_INT(fit_predict_ext(&m, qi, &y1, &l1, &h1, NULL), 0);
+            CHECK_REL(log(h1 / y1), (ch - y0) / y0, 1e-9);
+            m.s2 = 0;
+            for (k = 0; k < 2; k++) {
+                m.xunc = k ? 3 : 0.1;
+                CHECK_INT(fit_predict_ext(&m, qa, &y0, &l0, &h0, NULL), 0);
+                CHECK_INT(fit_predict_ext(&m, qb, &y1, &l1, &h1, NULL), 0);
+                CHECK_REL(log(h0 / y0), 1, 1e-12);
+                CHECK_REL(log(y1 / l1), 1, 1e-12);
+            }
+            CHECK_INT(fit_predict_ext(&m, qi, &y0, &l0, &h0, NULL), 0);
+            CHECK(l0 == y0 && h0 == y0);
+        }
         fit_result_free(&r);
     }
 }
