@@ -457,3 +457,8 @@ ALTER TABLE runs ALTER COLUMN runtime DROP NOT NULL;
 ALTER TABLE run_configs ADD COLUMN timed bigint NOT NULL DEFAULT 0,
     ALTER COLUMN min_runtime DROP NOT NULL, ALTER COLUMN max_runtime DROP NOT NULL;
 UPDATE run_configs SET timed = runs;
+
+-- migration 14
+-- A kernel may have no time (schema.sql migration 14): kernels.time may be
+-- NULL where the file has no time metric.
+ALTER TABLE kernels ALTER COLUMN time DROP NOT NULL;

@@ -173,7 +173,7 @@ int imp_batch_commit(struct imp_batch *b, const char *identity, struct err *err)
         return imp_fail_field(err, b->file, "metrics", "%s: more than %d metrics",
                               identity, LIMIT_METRICS);
     for (size_t i = 0; i < r->nkernels; i++)
-        if (!check_time(r->kernels[i].time))
+        if (KERNEL_HAS_TIME(r->kernels[i].time) && !check_time(r->kernels[i].time))
             return imp_fail_field(err, b->file, r->kernels[i].name,
                                   "%s: the time of %s must be a non-negative number",
                                   identity, r->kernels[i].name);

@@ -154,8 +154,8 @@ static int user_version(db *d)
     return v;
 }
 
-/* Migration 12 edits stored table text (schema.sql): moving schema_version
- * on is what makes SQLite parse the tables again. */
+/* Migrations 13 and 14 edit stored table text (schema.sql): moving
+ * schema_version on is what makes SQLite parse the tables again. */
 static int bump_schema_version(db *d, struct err *err)
 {
     sqlite3_stmt *st;
@@ -173,14 +173,14 @@ static int bump_schema_version(db *d, struct err *err)
 }
 
 /* Migration step v's own work, inside its transaction: migration 11's
- * judgements are packed in C (db/sqlite/judged.c); migration 13 edits stored
- * table text, so schema_version moves on; the version is recorded. */
+ * judgements are packed in C (db/sqlite/judged.c); migrations 13 and 14 edit
+ * stored table text, so schema_version moves on; the version is recorded. */
 static int migration_finish(db *d, int v, struct err *err)
 {
     char setv[64];
     snprintf(setv, sizeof setv, "PRAGMA user_version = %d", v);
     if ((v == 11 && sq_judged_migrate(d, err) != 0) ||
-        (v == 13 && bump_schema_version(d, err) != 0))
+        ((v == 13 || v == 14) && bump_schema_version(d, err) != 0))
         return -1;
     return db_exec(d, setv, err);
 }

@@ -1,8 +1,9 @@
-/* Migrations 3 to 13 on a database written by migration 2: every run gets its
+/* Migrations 3 to 14 on a database written by migration 2: every run gets its
  * configuration (config_id) and the series reads them in time order (the
  * instant, migration 8's at_ms, whatever offset from UTC the text carries),
  * templates keep their rows and ids (and may now share a name across
- * applications), and the new tables start empty. The version-2 database is
+ * applications), the new tables start empty, and runtimes (13) and kernel
+ * times (14) may then be absent beside the stored ones. The version-2 database is
  * built with the first two migrations of the embedded schema itself. */
 #include "common/isotime.h"
 #include "db/catalog.h"
@@ -31,20 +32,22 @@ static void make_v2(const char *path)
     sqlite3 *h;
     CHECK(sqlite3_open(path, &h) == SQLITE_OK);
     CHECK(sqlite3_exec(h, sql, NULL, NULL, NULL) == SQLITE_OK);
-    CHECK(sqlite3_exec(
-              h,
-              "INSERT INTO applications (id, name) VALUES (1, 'a'), (2, 'b');"
-              "INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'x');"
-              "INSERT INTO systems (id, name) VALUES (1, 's');"
-              "INSERT INTO runs (id, app_id, exe_id, system_id, nprocs, runtime, "
-              "started_at, created_at) VALUES "
-              "(1, 1, 1, 1, 4, 3.0, '2026-01-03T00:00:00Z', '2026-02-01T00:00:00Z'),"
-              "(2, 1, 1, 1, 4, 1.0, NULL, '2026-01-01T00:00:00Z'),"
-              "(3, 1, 1, 1, 4, 2.0, '2026-01-02T00:00:00Z', '2026-02-01T00:00:00Z'),"
-              "(4, 1, 1, 1, 8, 9.0, NULL, '2026-01-01T00:00:00Z');"
-              "INSERT INTO run_inputs VALUES (1, 'N', 10), (2, 'N', 10), (3, 'N', 10),"
-              "(4, 'N', 10);",
-              NULL, NULL, NULL) == SQLITE_OK);
+    CHECK(
+        sqlite3_exec(
+            h,
+            "INSERT INTO applications (id, name) VALUES (1, 'a'), (2, 'b');"
+            "INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'x');"
+            "INSERT INTO systems (id, name) VALUES (1, 's');"
+            "INSERT INTO runs (id, app_id, exe_id, system_id, nprocs, runtime, "
+            "started_at, created_at) VALUES "
+            "(1, 1, 1, 1, 4, 3.0, '2026-01-03T00:00:00Z', '2026-02-01T00:00:00Z'),"
+            "(2, 1, 1, 1, 4, 1.0, NULL, '2026-01-01T00:00:00Z'),"
+            "(3, 1, 1, 1, 4, 2.0, '2026-01-02T00:00:00Z', '2026-02-01T00:00:00Z'),"
+            "(4, 1, 1, 1, 8, 9.0, NULL, '2026-01-01T00:00:00Z');"
+            "INSERT INTO run_inputs VALUES (1, 'N', 10), (2, 'N', 10), (3, 'N', 10),"
+            "(4, 'N', 10);"
+            "INSERT INTO kernels (run_id, seq, name, time) VALUES (3, 0, 'solve', 0.5);",
+            NULL, NULL, NULL) == SQLITE_OK);
     for (size_t i = 0; i < NRUN_TIMES; i++) {
         char ins[400];
         snprintf(ins, sizeof ins,
@@ -156,6 +159,7 @@ static void test_backfill(void)
     json_decref(v);
     {
         static struct rec_kv in[1] = {{"N", 10}}, m[1] = {{"metr", 7.5}};
+        struct rec_kernel k[1] = {{"solve", NAN, 3, "{\"visits\":3}"}};
         struct run_record r = {0};
         struct db_run_row row;
         long long id = 0;
@@ -169,6 +173,8 @@ static void test_backfill(void)
         r.ninputs = 1;
         r.metrics = m;
         r.nmetrics = 1;
+        r.kernels = k;
+        r.nkernels = 1;
         CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), 0);
         v = dq_one(d, "c",
                    "SELECT runs, timed, sum_runtime, min_runtime, max_runtime FROM "
@@ -186,6 +192,20 @@ static void test_backfill(void)
         json_decref(v);
         CHECK_INT(db_run_get(d, id, a, &row, &e), 1);
         CHECK(isnan(row.run.runtime));
+        /* migration 14: the stored kernel keeps its time, the new one has none */
+        v = dq_json(d, "SELECT run_id, time FROM kernels ORDER BY run_id", &e, "");
+        CHECK_INT((long long)json_array_size(v), 2);
+        CHECK_NEAR(json_real_value(json_object_get(json_array_get(v, 0), "time")), 0.5,
+                   0);
+        CHECK(json_is_null(json_object_get(json_array_get(v, 1), "time")));
+        json_decref(v);
+        CHECK_INT((long long)row.run.nkernels, 1);
+        CHECK(isnan(row.run.kernels[0].time) && row.run.kernels[0].calls == 3);
+        CHECK_INT(db_run_same(d, id, &r, &e), 1);
+        /* the kernel's series has the timed run only */
+        CHECK_INT(db_history_series(d, c[0].id, "kernel:solve", a, &p, &e), 1);
+        CHECK_INT(p[0].run, 3);
+        CHECK_NEAR(p[0].value, 0.5, 0);
         /* the series of runtime skips it; its metric's series has it */
         CHECK_INT(db_history_configs(d, &f, 10, a, &c, &e), 1);
         CHECK_INT(db_history_series(d, c[0].id, "runtime", a, &p, &e), 2);
