@@ -580,11 +580,13 @@ static int times(struct cal *c, struct err *err)
         double inc = c->incl >= 0 ? x->v[c->incl] / c->div[c->incl] : NAN;
         double exc = c->excl >= 0 ? x->v[c->excl] / c->div[c->excl] : NAN;
         size_t p = c->k[x->kernel].parent;
-        if (isnan(exc))
-            exc = isnan(inc) ? 0 : fmax(0, inc - x->child_inc);
+        /* a row with neither time column has no time of its own (NAN, SPEC
+         * §16); its inclusive time is then what its children measured */
+        if (isnan(exc) && !isnan(inc))
+            exc = fmax(0, inc - x->child_inc);
         if (isnan(inc))
-            inc = exc + x->child_inc;
-        if (!isfinite(inc) || !isfinite(exc) || inc < 0 || exc < 0) {
+            inc = (isnan(exc) ? 0 : exc) + x->child_inc;
+        if (!isfinite(inc) || inc < 0 || (!isnan(exc) && (!isfinite(exc) || exc < 0))) {
             xfree(order);
             return imp_fail_field(
                 err, c->file, c->k[x->kernel].name,
@@ -638,6 +640,7 @@ static int emit(struct cal *c, const struct fmt_options *opt, const struct fmt_s
     struct imp_batch b = {0};
     struct run_record *r;
     struct cal_agg *kt = NULL, *ki = NULL, *km = NULL, *roots = NULL;
+    unsigned char *untimed = NULL;
     size_t nranks = c->nranks;
     double rootmax = 0;
     int rc = -1;
@@ -645,7 +648,8 @@ static int emit(struct cal *c, const struct fmt_options *opt, const struct fmt_s
     kt = xcalloc(c->nk, sizeof *kt);
     ki = xcalloc(c->nk, sizeof *ki);
     km = xcalloc(c->nk * (c->ncol ? c->ncol : 1), sizeof *km);
-    if (kt == NULL || ki == NULL || km == NULL) {
+    untimed = xcalloc(c->nk ? c->nk : 1, 1);
+    if (kt == NULL || ki == NULL || km == NULL || untimed == NULL) {
         err_nomem(err);
         goto out;
     }
@@ -654,7 +658,10 @@ static int emit(struct cal *c, const struct fmt_options *opt, const struct fmt_s
         agg_add(&ki[x->kernel], x->inc);
         if (x->made)
             continue; /* measured nothing itself at this rank */
-        agg_add(&kt[x->kernel], x->exc);
+        if (isnan(x->exc))
+            untimed[x->kernel] = 1; /* a row of its own, without a time */
+        else
+            agg_add(&kt[x->kernel], x->exc);
         for (size_t j = 0; j < c->ncol; j++)
             if (!isnan(x->v[j]) && (int)j != c->incl && (int)j != c->excl)
                 agg_add(&km[x->kernel * c->ncol + j], x->v[j]);
@@ -688,7 +695,9 @@ static int emit(struct cal *c, const struct fmt_options *opt, const struct fmt_s
         size_t nm = 0;
         int failed = 0;
         k->name = c->k[i].name;
-        k->time = kt[i].n ? kt[i].max : 0;
+        /* a parent made for its children alone implies 0 s of its own; a
+         * region whose rows carry no time has none */
+        k->time = kt[i].n ? kt[i].max : untimed[i] ? NAN : 0;
         m[nm++] = (struct rec_kv){"inclusive", ki[i].n ? ki[i].max : 0};
         if (nranks > 1 && kt[i].n) {
             m[nm++] = (struct rec_kv){"mean", kt[i].sum / (double)kt[i].n};
@@ -716,6 +725,7 @@ out:
     xfree(ki);
     xfree(km);
     xfree(roots);
+    xfree(untimed);
     return rc;
 }
 
