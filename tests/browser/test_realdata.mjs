@@ -225,4 +225,26 @@ test("an OTF2 trace page and its Perfetto export", async ({ server, browser }) =
       e.tid !== undefined, `bad X event ${JSON.stringify(e)}`);
 });
 
+test("an Extra-P file without a time metric: runs and kernels without a time", async ({ server, browser }) => {
+  // metric `metr` only (SPEC §16): no runtime, no kernel time; "—" for both
+  // and for the share, the metric as measured, no breakdown drawn as zeros
+  const got = await importFile(server, "extrap-jsonl/extended1.jsonl",
+    { format: "extrap-jsonl", application: "no time", system: "cluster" });
+  assert(got.ids.length === 125, JSON.stringify(got).slice(0, 200));
+  await bothWidths(browser, `${server.base}/runs/${got.ids[0]}`, "notime-run", async (page, width) => {
+    const rt = await page.locator("dt", { hasText: /^Runtime$/ }).locator("xpath=following-sibling::dd[1]").innerText();
+    assert(rt.trim() === "—", `runtime: ${rt}`);
+    const row = page.locator("table", { has: page.locator("caption", { hasText: /^Kernels$/ }) })
+      .locator("tbody tr").first();
+    const cells = (await row.locator("td").allInnerTexts()).map((c) => c.trim());
+    assert(cells[1] === "test" && cells[2] === "—" && cells[3] === "—", `kernel row ${JSON.stringify(cells)}`);
+    assert(/metr\s+\d/.test(cells[5]), `kernel metrics ${JSON.stringify(cells[5])}`);
+    const note = page.locator("p.muted", { hasText: "No kernel of this run has a time" });
+    assert(await note.count() === 1 && await note.isVisible(), "no note in place of the breakdown");
+    assert(await page.locator("figure.plot svg:visible", { hasText: "Kernel breakdown" }).count() === 0,
+      "a breakdown of kernels without a time");
+    await assertKernelTimesInSight(page, width, "no time");
+  });
+});
+
 run();
