@@ -361,6 +361,7 @@ def an_extrap_file_without_a_time_metric_imports_kernels_without_a_time():
             "graph": "auto"}
     st, e = S.post("/api/v1/fit", dict(base, y="kernel:test"), token=False)
     assert st == 422 and e["error"]["code"] == "degenerate", e
+    assert "only where the kernel has a time" in e["error"]["message"], e
     st, m = S.post("/api/v1/fit", dict(base, y="metric:metr"), token=False)
     assert st == 200, m
     # the JSON export imports back with the times still absent
