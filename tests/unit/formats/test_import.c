@@ -575,6 +575,39 @@ static void test_tau_multi(void)
         xfree((char *)f[i].data);
 }
 
+/* Counters alone, no TIME metric (SPEC §16): the kernels have no time (never a
+ * made-up 0), each keeps the counter, and the run has no runtime. */
+static void test_tau_counters_only(void)
+{
+    static const char *const names[] = {"MULTI__PAPI_FP_OPS/profile.0.0.0",
+                                        "MULTI__PAPI_FP_OPS/profile.0.0.1"};
+    struct got g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL};
+    struct fmt_file f[2];
+    char path[128];
+    for (int i = 0; i < 2; i++) {
+        size_t len;
+        snprintf(path, sizeof path, "tau/multi/%s", names[i]);
+        f[i].data = data_file(path, &len);
+        f[i].len = len;
+        f[i].name = names[i];
+    }
+    CHECK_INT(fmt_parse("tau", f, 2, NULL, &sink, &e), 0);
+    CHECK_STR(e.message, "");
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0],
+              "tau|tau|unknown|np=1|rt=none|in:threads=2|m:|k:.TAU application=nonex1{"
+              "\"PAPI_FP_OPS\": 20, \"PAPI_FP_OPS_inclusive\": 1000, "
+              "\"PAPI_FP_OPS_inclusive_mean\": 760, \"PAPI_FP_OPS_inclusive_min\": "
+              "520};.TAU application/solve()=nonex2{\"PAPI_FP_OPS\": 990, "
+              "\"PAPI_FP_OPS_inclusive\": 990, \"PAPI_FP_OPS_inclusive_mean\": 745, "
+              "\"PAPI_FP_OPS_inclusive_min\": 500}");
+    got_free(&g);
+    for (int i = 0; i < 2; i++)
+        xfree((char *)f[i].data);
+}
+
 static struct fmt_file *tau_files(size_t *n, char **a, char **b)
 {
     static struct fmt_file f[2];
@@ -1032,6 +1065,7 @@ int main(void)
     RUN(test_caliper_chain);
     RUN(test_tau);
     RUN(test_tau_multi);
+    RUN(test_tau_counters_only);
     RUN(test_tar);
     RUN(test_osu);
     RUN(test_lnt);
