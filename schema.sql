@@ -658,7 +658,9 @@ PRAGMA writable_schema = OFF;
 -- file format, the rows and the WITHOUT ROWID key do not change), which
 -- costs nothing where a rebuild would copy every kernel of every run and
 -- drop app_kernels_add with the table; the step's C part moves the schema
--- version so that every connection reads the table again (db/sqlite/db.c).
+-- version so that every connection reads the table again, then gives no
+-- time to the kernels importers stored as 0 s for files without a time
+-- metric (db/sqlite/db.c, SQL_KERNELS_UNTIMED).
 PRAGMA writable_schema = ON;
 UPDATE sqlite_master
 SET sql = replace(sql, 'time    REAL NOT NULL CHECK (time >= 0)',

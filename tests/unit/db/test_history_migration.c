@@ -224,10 +224,70 @@ static void test_backfill(void)
     arena_free(a);
 }
 
+/* Migration 14 on a database at 13: the kernels importers stored as 0 s for
+ * files without a time metric (runs without a runtime, imported from
+ * Extra-P or CUBE) get no time; a run sent with its own id and a timed run
+ * keep their zeros, which were measured. */
+static void test_untimed_kernels(void)
+{
+    const char *end = strstr(db_schema_sql, "-- migration 14");
+    char *sql = strndup(db_schema_sql, (size_t)(end - db_schema_sql));
+    char path[256];
+    struct err e = {0};
+    sqlite3 *h;
+    json_t *v;
+    db *d;
+
+    snprintf(path, sizeof path, "%s/v13.db", dir);
+    CHECK(sqlite3_open(path, &h) == SQLITE_OK);
+    CHECK(sqlite3_exec(h, sql, NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(h); /* a new connection reads migration 13's table text */
+    CHECK(sqlite3_open(path, &h) == SQLITE_OK);
+    CHECK(sqlite3_exec(
+              h,
+              "INSERT INTO applications (id, name) VALUES (1, 'a');"
+              "INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'x');"
+              "INSERT INTO systems (id, name) VALUES (1, 's');"
+              "INSERT INTO runs (id, uid, app_id, exe_id, system_id, nprocs, runtime, "
+              "created_at, at_ms) VALUES "
+              "(1, 'extrap-jsonl:aa', 1, 1, 1, 1, NULL, '2026-01-01T00:00:00Z', 0),"
+              "(2, 'cube:bb', 1, 1, 1, 1, NULL, '2026-01-01T00:00:00Z', 0),"
+              "(3, 'job-1', 1, 1, 1, 1, NULL, '2026-01-01T00:00:00Z', 0),"
+              "(4, 'extrap-text:cc', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0);"
+              "INSERT INTO kernels (run_id, seq, name, time) VALUES (1, 0, 'k', 0), "
+              "(1, 1, 'm', 0), (2, 0, 'k', 0), (3, 0, 'k', 0), (4, 0, 'k', 0), "
+              "(4, 1, 'm', 1.5);"
+              "PRAGMA user_version = 13;",
+              NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(h);
+    free(sql);
+    CHECK_INT(db_open(&d, path, NULL, &e), 0);
+    if (d == NULL)
+        return;
+    v = dq_json(
+        d,
+        "SELECT run_id, seq, coalesce(time, -1) AS t FROM kernels ORDER BY run_id, "
+        "seq",
+        &e, "");
+    CHECK_INT((long long)json_array_size(v), 6);
+    {
+        static const double want[6] = {-1, -1, -1, 0, 0, 1.5}; /* -1: NULL */
+        for (size_t i = 0; i < 6 && i < json_array_size(v); i++)
+            CHECK_NEAR(json_number_value(json_object_get(json_array_get(v, i), "t")),
+                       want[i], 0);
+    }
+    json_decref(v);
+    v = dq_one(d, "ok", "PRAGMA integrity_check", &e, "");
+    CHECK_STR(json_string_value(json_object_get(v, "integrity_check")), "ok");
+    json_decref(v);
+    db_close(d);
+}
+
 int main(void)
 {
     if (mkdtemp(dir) == NULL)
         return 1;
     RUN(test_backfill);
+    RUN(test_untimed_kernels);
     return harness_report_removing(dir);
 }
