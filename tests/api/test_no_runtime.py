@@ -280,6 +280,27 @@ def a_kernel_without_a_time_is_null_and_not_a_zero():
 
 
 @test
+def the_call_tree_shows_a_dash_where_a_subtree_has_no_time():
+    doc = run_doc(application="kttree", executable="x", runtime=4.0, id="kttree-1",
+                  kernels=[{"name": "main", "time": 1.0, "metrics": {"inclusive": 3.0}},
+                           {"name": "main/solve", "time": 2.0},
+                           {"name": "main/io", "time": None, "metrics": {"bytes": 8.0}},
+                           {"name": "aux/x", "time": None, "metrics": {"visits": 2.0}}],
+                  metrics={})
+    st, b = S.post("/api/v1/runs", doc)
+    assert st == 201, b
+    html = page(f"/runs/{b['ids'][0]}")
+    rows = re.findall(r'<span class="ct-name" title="([^"]*)">[^<]*</span><span '
+                      r'class="ct-incl num">([^<]*)</span><span class="ct-excl num">'
+                      r'([^<]*)</span><span class="ct-share num">([^<]*)</span>', html)
+    got = {r[0]: r[1:] for r in rows}
+    dash = "\u2014"
+    assert got == {"main": ("3 s", "1 s", "75.0 %"), "main/solve": ("2 s", "2 s", "50.0 %"),
+                   "main/io": (dash, dash, dash), "aux": (dash, dash, dash),
+                   "aux/x": (dash, dash, dash)}, got
+
+
+@test
 def fits_series_and_watches_of_a_kernel_skip_runs_where_it_has_no_time():
     app = "ktfit"
     runs = []

@@ -247,4 +247,27 @@ test("an Extra-P file without a time metric: runs and kernels without a time", a
   });
 });
 
+test("a call tree whose kernels have no time in part", async ({ server, browser }) => {
+  // timed and untimed paths in one run: the untimed ones read "—" for
+  // inclusive, exclusive and share, the breakdown holds the timed ones only
+  const res = await server.api("POST", "/api/v1/runs", {
+    application: "part time", executable: "x", system: "cluster", nprocs: 4, runtime: 4.0,
+    kernels: [{ name: "main", time: 1.0, metrics: { inclusive: 3.0 } },
+              { name: "main/solve", time: 2.0 },
+              { name: "main/io", time: null, metrics: { bytes: 8388608 } },
+              { name: "aux/poll", time: null, metrics: { visits: 12 } }] });
+  assert(res.status === 201, JSON.stringify(res.body));
+  await bothWidths(browser, `${server.base}/runs/${res.body.ids[0]}`, "parttime-run", async (page, width) => {
+    const rows = await assertCallTree(page, "part time", { minDepth: 1, names: ["main", "solve", "io", "poll"] });
+    for (const r of rows.filter((x) => ["main/io", "aux", "aux/poll"].includes(x.title)))
+      assert(r.incl === "—" && r.excl === "—", `untimed ${JSON.stringify(r)}`);
+    const solve = rows.find((x) => x.title === "main/solve");
+    assert(solve.incl === "2 s" && solve.excl === "2 s", `solve ${JSON.stringify(solve)}`);
+    const legend = await page.locator("figure.plot svg:visible", { hasText: "Kernel breakdown" }).innerHTML();
+    assert(legend.includes(">main/solve<") && !legend.includes(">main/io<") && !legend.includes(">aux/poll<"),
+      "the breakdown draws a kernel without a time");
+    await assertKernelTimesInSight(page, width, "part time");
+  });
+});
+
 run();
