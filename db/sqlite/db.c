@@ -183,9 +183,9 @@ static const char SQL_KERNELS_UNTIMED[] =
     "WHERE runtime IS NULL AND (uid LIKE 'extrap-%' OR uid LIKE 'cube:%'))";
 
 /* Migration step v's own work, inside its transaction: migration 11's
- * judgements are packed in C (db/sqlite/judged.c); migrations 13 and 14 edit
- * stored table text, so schema_version moves on, and 14 then mends kernel
- * times (SQL_KERNELS_UNTIMED); the version is recorded. */
+ * judgements are packed in C (db/sqlite/judged_migrate.c); migrations 13 and
+ * 14 edit stored table text, so schema_version moves on, and 14 then mends
+ * kernel times (SQL_KERNELS_UNTIMED); the version is recorded. */
 static int migration_finish(db *d, int v, struct err *err)
 {
     char setv[64];
