@@ -349,6 +349,26 @@ def fits_series_and_watches_of_a_kernel_skip_runs_where_it_has_no_time():
 
 
 @test
+def compare_sides_leave_out_a_kernel_without_a_time():
+    app = "ktcmp"
+    docs = [run_doc(application=app, executable="x", inputs={"N": 1}, runtime=2.0,
+                    id=f"ktcmp-{c}", commit=c, started_at=f"2026-04-0{i + 1}T00:00:00Z",
+                    kernels=[{"name": "k", "time": t, "metrics": {"visits": 4.0}}],
+                    metrics={})
+            for i, (c, t) in enumerate((("ca", 1.5), ("cb", None)))]
+    st, b = S.post("/api/v1/runs", {"runs": docs})
+    assert st == 201, b
+    st, c = S.get("/api/v1/compare?" + urllib.parse.urlencode(
+        {"application": app, "a": "commit:ca", "b": "commit:cb"}))
+    assert st == 200, c
+    rows = {r["y"]: r["sides"] for r in c["rows"]}
+    assert rows["kernel:k"][0]["n"] == 1 and rows["kernel:k"][0]["mean"] == 1.5, rows
+    # side b measured no time of k: no value, never a mean of 0
+    assert rows["kernel:k"][1]["mean"] is None and rows["kernel:k"][1]["ratio"] is None, rows
+    assert rows["runtime"][1]["mean"] == 2.0, rows
+
+
+@test
 def an_extrap_file_without_a_time_metric_imports_kernels_without_a_time():
     path = os.path.join(CORPUS, "extrap-jsonl/extended1.jsonl")
     if not os.path.isfile(path):
