@@ -91,15 +91,17 @@ json_t *db_names_list(db *d, enum db_names which, const char *app, const char *s
 
 json_t *db_run_names(db *d, const long long *ids, size_t n, int kernels, struct err *err)
 {
-    /* the ids as one JSON array parameter */
+    /* the ids as one JSON array parameter; kernels with a time (what a fit
+     * of kernel:NAME or a scaling can use, SPEC §16) */
     const char *sql =
         kernels
             ? DQ_SQL(d,
                      "SELECT k.name FROM json_each(?1) j JOIN kernels k ON k.run_id = "
-                     "j.value GROUP BY k.name ORDER BY min(k.seq), k.name LIMIT 200",
+                     "j.value AND k.time IS NOT NULL GROUP BY k.name ORDER BY "
+                     "min(k.seq), k.name LIMIT 200",
                      "SELECT k.name FROM jsonb_array_elements_text(?1::jsonb) j(v) "
-                     "JOIN kernels k ON k.run_id = j.v::bigint GROUP BY k.name "
-                     "ORDER BY min(k.seq), k.name LIMIT 200")
+                     "JOIN kernels k ON k.run_id = j.v::bigint AND k.time IS NOT NULL "
+                     "GROUP BY k.name ORDER BY min(k.seq), k.name LIMIT 200")
             : DQ_SQL(d,
                      "SELECT DISTINCT m.name FROM json_each(?1) j JOIN run_metrics m "
                      "ON m.run_id = j.value ORDER BY m.name LIMIT 200",

@@ -63,7 +63,7 @@ static void test_lists(void)
 {
     struct err e = {0};
     db *d = NULL;
-    long long k1, k2, m1, ids[3];
+    long long k1, k2, m1, nt, ids[3];
     CHECK_INT(db_open(&d, dbpath, NULL, &e), 0);
     if (d == NULL)
         return;
@@ -71,8 +71,8 @@ static void test_lists(void)
     k2 = add(d, "bt", "bt.y", "origin", 1);
     m1 = add(d, "mm", "mm.x", "sp2", 0);
     add(d, "bt", "bt.z", "sp2", 0);
-    add(d, "nt", "nt.x", "sp2",
-        2); /* kernels without a time: nothing to draw or couple */
+    /* kernels without a time: nothing to draw, couple or fit */
+    nt = add(d, "nt", "nt.x", "sp2", 2);
     CHECK_INT(db_template_put(d, "mm-t", "mm", "", "N*2", "", &e), 0);
 
     CHECK_INT(db_app_has_kernels(d, db_app_id(d, "bt", 0, &e), &e), 1);
@@ -95,6 +95,8 @@ static void test_lists(void)
     CHECK_STR(names(db_run_names(d, ids, 3, 1, &e)), "solve,init");
     CHECK_STR(names(db_run_names(d, ids, 3, 0, &e)), "cache_misses,mflops");
     CHECK_STR(names(db_run_names(d, ids, 0, 1, &e)), "");
+    CHECK_STR(names(db_run_names(d, &nt, 1, 1, &e)), "");
+    CHECK_STR(names(db_run_names(d, &nt, 1, 0, &e)), "cache_misses,mflops");
     CHECK_INT(e.status, 0);
     db_close(d);
 }
