@@ -457,3 +457,22 @@ ALTER TABLE runs ALTER COLUMN runtime DROP NOT NULL;
 ALTER TABLE run_configs ADD COLUMN timed bigint NOT NULL DEFAULT 0,
     ALTER COLUMN min_runtime DROP NOT NULL, ALTER COLUMN max_runtime DROP NOT NULL;
 UPDATE run_configs SET timed = runs;
+
+-- migration 15
+-- The scaling-law watch (schema.sql migration 15): the watch's x, target
+-- and baseline; its alert's target, the two laws' formulas and predictions
+-- there, and the baseline's interval.
+ALTER TABLE watches ADD COLUMN x text COLLATE "C";
+ALTER TABLE watches ADD COLUMN target double precision;
+ALTER TABLE watches ADD COLUMN baseline text COLLATE "C";
+ALTER TABLE alerts ADD COLUMN target double precision;
+ALTER TABLE alerts ADD COLUMN formula text COLLATE "C";
+ALTER TABLE alerts ADD COLUMN baseline_formula text COLLATE "C";
+ALTER TABLE alerts ADD COLUMN predicted double precision;
+ALTER TABLE alerts ADD COLUMN baseline_predicted double precision;
+ALTER TABLE alerts ADD COLUMN baseline_lo double precision;
+ALTER TABLE alerts ADD COLUMN baseline_hi double precision;
+-- The alert-groups list reads one index (schema.sql migration 15).
+ALTER TABLE alerts ADD COLUMN config_id bigint;
+UPDATE alerts SET config_id = (SELECT r.config_id FROM runs r WHERE r.id = alerts.run_id);
+CREATE INDEX alerts_group_list ON alerts (group_id, id, state, config_id, ratio);

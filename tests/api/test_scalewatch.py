@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""The scaling-law watch (SPEC §17) over HTTP against the real server, on both
+engines: a watch {"detector": {"scaling": {"x": "nprocs", "target": X,
+"baseline": "branch:B"}}} fits the law over nprocs of each new commit's runs
+(once they cover 4 processor counts) and of the baseline branch's, and raises
+one alert when their predictions at the target differ beyond both intervals.
+A commit whose law adds 0.05·p to the baseline's 100/p + 1 raises exactly one
+alert, with kind, target, both formulas and its ratio at the target; a commit
+measured with the baseline's law raises none; bad watches are refused with
+the field named and store nothing."""
+import json
+import urllib.parse
+
+from prophecy_test import Server, report, test
+
+S = Server()
+TARGET = 256
+NOISE = [-0.003, 0.001, 0.003, -0.002, 0.002, -0.001, 0.0005]
+
+
+def base_law(p):
+    return 100.0 / p + 1
+
+
+def worse_law(p):
+    return 100.0 / p + 1 + 0.05 * p
+
+
+def run(app, p, law, commit, branch, k, rep=0, system="cluster"):
+    """Stores one run of law at p processes; returns the alerts it raised."""
+    doc = {"application": app, "executable": "solver", "system": system, "nprocs": p,
+           "inputs": {"N": 4096}, "runtime": law(p) * (1 + NOISE[(k + rep) % 7]),
+           "branch": branch}
+    if commit is not None:
+        doc["commit"] = commit
+    st, b = S.post("/api/v1/runs", doc)
+    assert st == 201, b
+    return b.get("alerts", [])
+
+
+def watch(app, **scaling):
+    det = {"x": "nprocs", "target": TARGET, "baseline": "branch:main"}
+    det.update(scaling)
+    st, w = S.post("/api/v1/watches", {"application": app, "system": "cluster",
+                                       "y": "runtime", "detector": {"scaling": det}})
+    assert st == 201, w
+    return w["id"]
+
+
+def baseline(app):
+    """main: two commits, each at 2..64 processes, twice."""
+    for c, commit in enumerate(["m1", "m2"]):
+        for k, p in enumerate([2, 4, 8, 16, 32, 64]):
+            for rep in range(2):
+                assert run(app, p, base_law, commit, "main", k + c, rep) == []
+
+
+def alerts_of(commit, app):
+    st, b = S.get("/api/v1/alerts?" + urllib.parse.urlencode(
+        {"commit": commit, "application": app}))
+    assert st == 200, b
+    return b["alerts"]
+
+
+@test
+def law_change_raises_one_alert_with_its_ratio():
+    wid = watch("sw")
+    baseline("sw")
+    # the commit's first three processor counts: too few to fit a law
+    raised = []
+    for k, p in enumerate([64, 32, 16]):
+        raised += run("sw", p, worse_law, "bad", "feature", k)
+    assert raised == [], raised
+    # the fourth makes the law: one alert, on the run that completed it
+    raised = run("sw", 8, worse_law, "bad", "feature", 3)
+    assert len(raised) == 1, raised
+    a = raised[0]
+    assert a["kind"] == "scaling" and a["watch"] == wid and a["commit"] == "bad", a
+    assert a["x"] == "nprocs" and a["target"] == TARGET and a["nprocs"] == 8, a
+    assert a["ratio_at_target"] > 1.1 and a["value"] > a["hi"], a
+    assert a["direction"] == "up" and a["state"] == "open", a
+    # more runs of the commit raise nothing more; they refine its law
+    for k, p in enumerate([4, 2, 64, 32, 16, 8]):
+        assert run("sw", p, worse_law, "bad", "feature", k, 1) == []
+    listed = alerts_of("bad", "sw")
+    assert [x["id"] for x in listed] == [a["id"]], listed
+    a = listed[0]
+    want = worse_law(TARGET) / base_law(TARGET)          # 14.19 / 1.39 = 10.2
+    assert abs(a["ratio_at_target"] / want - 1) < 0.1, (a["ratio_at_target"], want)
+    assert abs(a["ratio_at_target"] - a["value"] / a["expected"]) < 1e-9, a
+    assert abs(a["expected"] / base_law(TARGET) - 1) < 0.05, a
+    assert abs(a["value"] / worse_law(TARGET) - 1) < 0.1, a
+    assert a["lo"] < a["expected"] < a["hi"] < a["value"], a
+    assert a["state"] == "open" and a["direction"] == "up", a
+    assert a["formula"].startswith("y = ") and "nprocs" in a["formula"], a
+    assert a["baseline_formula"].startswith("y = ") and "nprocs" in a["baseline_formula"]
+    assert a["formula"] != a["baseline_formula"], a
+    for k in ("predicted", "baseline_predicted", "baseline_lo", "baseline_hi"):
+        assert k not in a, a
+    # its group's worst ratio is the ratio at the target
+    st, g = S.get("/api/v1/alert-groups")
+    assert st == 200, g
+    grp = [x for x in g["groups"] if x["commit"] == "bad"]
+    assert len(grp) == 1 and grp[0]["alerts"] == [a["id"]], g
+    assert abs(grp[0]["worst_ratio"] - a["ratio_at_target"]) < 1e-9, grp
+    # the watch lists its detector as created
+    st, l = S.get("/api/v1/watches")
+    w = [x for x in l["watches"] if x["id"] == wid][0]
+    assert w["detector"] == {"scaling": {"x": "nprocs", "target": TARGET,
+                                         "baseline": "branch:main",
+                                         "threshold": 0.1}}, w
+    # the alerts page shows it: the target, the ratio and both laws
+    st, html, _ = S.request("GET", "/alerts", token=None, raw=True)
+    html = html.decode()
+    assert st == 200 and "Scaling law changed" in html, html[:2000]
+    assert "at nprocs = 256" in html, html
+    esc = a["formula"].replace("&", "&amp;").replace("<", "&lt;")
+    assert esc in html, (esc, html)
+    print("ratio at %d: %.4g (laws: %.4g), %s against %s" % (
+        TARGET, a["ratio_at_target"], want, a["formula"], a["baseline_formula"]))
+
+
+@test
+def baseline_law_raises_none():
+    watch("sw2")
+    baseline("sw2")
+    for rep in range(2):
+        for k, p in enumerate([64, 32, 16, 8, 4, 2]):
+            assert run("sw2", p, base_law, "good", "feature", k + 3, rep) == []
+    assert alerts_of("good", "sw2") == []
+    # judged and found unchanged: nothing of it on the run's series either
+    st, s = S.get("/api/v1/series?" + urllib.parse.urlencode(
+        {"application": "sw2", "system": "cluster", "nprocs": 8, "y": "runtime"}))
+    assert st == 200, s
+    assert all(pt["judgements"] == [] for pt in s["points"]), s["points"][:3]
+    # a run without a commit is not the scaling watch's to judge
+    assert run("sw2", 128, worse_law, None, "feature", 0) == []
+    # nor are other alerts shaped as its
+    st, b = S.get("/api/v1/alerts")
+    assert st == 200 and all("kind" not in x or x["kind"] == "scaling"
+                             for x in b["alerts"]), b
+
+
+@test
+def commit_baseline_and_threshold():
+    # against one commit; a threshold as large as the change hides it
+    watch("sw3", baseline="commit:m1")
+    wid = watch("sw3", baseline="commit:m1", threshold=20)
+    baseline("sw3")
+    raised = []
+    for k, p in enumerate([64, 32, 16, 8]):
+        raised += run("sw3", p, worse_law, "bad3", "feature", k)
+    assert len(raised) == 1 and raised[0]["watch"] != wid, raised
+    # the baseline commit's own runs are not judged against themselves
+    assert alerts_of("m1", "sw3") == []
+
+
+@test
+def bad_watches_are_refused():
+    before = S.content()
+    cases = [
+        ({"x": "nprocs", "baseline": "branch:main"}, "detector.scaling.target"),
+        ({"target": 0, "baseline": "branch:main"}, "detector.scaling.target"),
+        ({"target": "big", "baseline": "branch:main"}, "detector.scaling.target"),
+        ({"target": 64}, "detector.scaling.baseline"),
+        ({"target": 64, "baseline": "main"}, "detector.scaling.baseline"),
+        ({"target": 64, "baseline": "branch:"}, "detector.scaling.baseline"),
+        ({"target": 64, "baseline": "tag:a=b"}, "detector.scaling.baseline"),
+        ({"target": 64, "baseline": "branch:main", "threshold": 0},
+         "detector.scaling.threshold"),
+        ({"target": 64, "baseline": "branch:main", "window": 3}, "detector.scaling"),
+        ({"target": 64, "baseline": "branch:main", "x": ""}, "detector.scaling.x"),
+    ]
+    for det, field in cases:
+        st, b = S.post("/api/v1/watches", {"application": "sw4", "system": "cluster",
+                                           "detector": {"scaling": det}})
+        assert st == 422 and b["error"]["field"] == field, (det, st, b)
+    good = {"target": 64, "baseline": "branch:main"}
+    for extra, field in [({"nprocs": 8}, "nprocs"), ({"confirm": 2}, "confirm"),
+                         ({"inputs": {"N": 1}, "x": "N"}, "inputs")]:
+        det = dict(good)
+        if "x" in extra:
+            det["x"] = extra.pop("x")
+        body = {"application": "sw4", "system": "cluster", "detector": {"scaling": det}}
+        body.update(extra)
+        st, b = S.post("/api/v1/watches", body)
+        assert st == 422 and b["error"]["field"] == field, (extra, st, b)
+    st, b = S.post("/api/v1/watches", {"application": "sw4", "system": "cluster",
+                                       "detector": {"scaling": good, "test": "zscore"}})
+    assert st == 422 and b["error"]["field"] == "detector", b
+    assert S.content() == before
+
+
+report()
