@@ -156,6 +156,59 @@ def commit_baseline_and_threshold():
 
 
 @test
+def refined_alert_resolves_and_reopens():
+    """The alert follows the commit's law as its runs arrive: resolved "not
+    confirmed" when the runs no longer tell a change, open again when they
+    do; never a second alert."""
+    watch("sw5")
+    baseline("sw5")
+    raised, k = [], 0
+    for p in [8, 16, 32, 64]:
+        raised += run("sw5", p, worse_law, "fl", "feature", k)
+        k += 1
+    assert len(raised) == 1 and raised[0]["state"] == "open", raised
+    aid = raised[0]["id"]
+    for p in [8, 16, 32, 64]:                 # the baseline's law at each x
+        raised += run("sw5", p, base_law, "fl", "feature", k)
+        k += 1
+    a = alerts_of("fl", "sw5")
+    assert len(a) == 1 and a[0]["id"] == aid, a
+    assert a[0]["state"] == "resolved" and a[0]["reason"] == "not confirmed", a
+    for rep in range(2):                      # and the change again, twice
+        for p in [8, 16, 32, 64]:
+            raised += run("sw5", p, worse_law, "fl", "feature", k)
+            k += 1
+    a = alerts_of("fl", "sw5")
+    assert len(raised) == 1 and [x["id"] for x in a] == [aid], (raised, a)
+    assert a[0]["state"] == "open" and a[0]["reason"] is None, a
+    assert a[0]["ratio_at_target"] > 2, a
+
+
+@test
+def kernel_law():
+    """y = kernel:NAME: the kernel's time is the law's quantity."""
+    st, w = S.post("/api/v1/watches", {
+        "application": "sw6", "system": "cluster", "y": "kernel:halo",
+        "detector": {"scaling": {"target": 512, "baseline": "commit:k0"}}})
+    assert st == 201, w
+    raised = []
+    for commit, law in (("k0", base_law), ("k1", worse_law)):
+        for k, p in enumerate([4, 8, 16, 32, 64, 128]):
+            st, b = S.post("/api/v1/runs", {
+                "application": "sw6", "executable": "solver", "system": "cluster",
+                "nprocs": p, "runtime": 500.0, "commit": commit,
+                "kernels": [{"name": "halo", "time": law(p) * (1 + NOISE[k])},
+                            {"name": "other", "time": 1.0}]})
+            assert st == 201, b
+            raised += b["alerts"]
+    assert len(raised) == 1 and raised[0]["commit"] == "k1", raised
+    a = alerts_of("k1", "sw6")[0]
+    assert a["y"] == "kernel:halo" and a["target"] == 512, a
+    want = worse_law(512) / base_law(512)                 # 27.4 / 1.195 = 22.9
+    assert abs(a["ratio_at_target"] / want - 1) < 0.15, (a["ratio_at_target"], want)
+
+
+@test
 def bad_watches_are_refused():
     before = S.content()
     cases = [
