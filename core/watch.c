@@ -543,6 +543,7 @@ struct wset {
     const char **y; /* the distinct y of the watches */
     size_t ny;
     struct changes_cache *changes; /* the changepoint watches' tables */
+    struct watch_law_cache *laws;  /* the scaling watches' fitted laws */
 };
 
 static pthread_mutex_t set_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -555,6 +556,7 @@ static void set_clear(void)
     for (size_t i = 0; set.w != NULL && i <= set.n; i++)
         json_decref(set.w[i].result);
     changes_cache_free(set.changes);
+    watch_law_cache_free(set.laws);
     arena_free(set.a);
     memset(&set, 0, sizeof set);
 }
@@ -651,6 +653,8 @@ static int set_load(db *d, long long version, struct err *err)
                 return err_nomem(err);
         } else if (strcmp(c->w.test, WATCH_SCALING) == 0) {
             c->scaling = 1;
+            if (set.laws == NULL && (set.laws = watch_law_cache_new()) == NULL)
+                return err_nomem(err);
         } else if (strcmp(c->w.test, CHANGEPOINT) == 0) {
             struct changes_opts o = {0};
             c->changepoint = 1;
@@ -765,6 +769,14 @@ struct judge_scratch {
     struct series *s;
     struct db_judgement *j; /* a run's judgements, stored together */
     struct watch_law *law;  /* per judgement: a scaling watch's laws */
+    /* the scaling judgements of this batch: a run judged alike by the same
+     * watch takes the first one's verdict (watch_scaling_same) */
+    struct batch_law {
+        const struct cwatch *c;
+        const struct run_record *r;
+        struct db_judgement j;
+    } done[16];
+    size_t ndone;
     long long *alerts;
     double *v;
     size_t vcap;
@@ -922,6 +934,17 @@ static int confirm_judgement(db *d, const struct cwatch *c, struct db_judgement 
     return db_alert_confirm(d, id, seen, seen >= c->w.confirm ? "open" : NULL, NULL, err);
 }
 
+/* The judgement of this batch by scaling watch c of a run judged as r. */
+static const struct batch_law *judged_alike(const struct judge_scratch *sc,
+                                            const struct cwatch *c,
+                                            const struct run_record *r)
+{
+    for (size_t i = 0; i < sc->ndone; i++)
+        if (sc->done[i].c == c && watch_scaling_same(&c->w, sc->done[i].r, r))
+            return &sc->done[i];
+    return NULL;
+}
+
 /* Judges run i of the batch by the sc->c[0..nc) covering it. Watches asking
  * the same question (their qslot) share one verdict: a run judged by many
  * watches computes each distinct judgement once. */
@@ -929,6 +952,7 @@ static int judge_run(db *d, struct ingest *in, size_t i, size_t nc,
                      struct judge_scratch *sc, struct err *err)
 {
     const struct run_record *r = &in->runs[i];
+    const struct batch_law *k2;
     json_t *point = NULL;
     arena *a = NULL; /* a scaling judgement's runs and formulas */
     size_t k, nj = 0;
@@ -945,19 +969,29 @@ static int judge_run(db *d, struct ingest *in, size_t i, size_t nc,
             continue; /* the run lacks the watched quantity */
         if (sc->qstamp[c->qslot] == sc->stamp) {
             j = sc->qj[c->qslot];
+        } else if (c->scaling && (k2 = judged_alike(sc, c, r)) != NULL) {
+            /* its commit and curve were judged by this batch already: the
+             * same verdict, and the alert it raised or refined as it is */
+            double v = j.value;
+            j = k2->j;
+            if (!j.ready)
+                j.value = v;
+            j.raise = DB_RAISE_NONE;
         } else if (c->scaling) {
             int got;
             if (a == NULL && (a = arena_new()) == NULL) {
                 err_nomem(err);
                 goto out;
             }
-            got = watch_scaling_judge(d, &c->w, r, &j, &law, a, err);
+            got = watch_scaling_judge(d, &c->w, r, set.laws, &j, &law, a, err);
             if (got < 0)
                 goto out;
             if (got == 0)
                 continue; /* not the scaling watch's to judge */
             if (law.alert)
                 j.raise = DB_RAISE_NONE; /* its alert is refined below */
+            if (sc->ndone < sizeof sc->done / sizeof sc->done[0])
+                sc->done[sc->ndone++] = (struct batch_law){c, r, j};
         } else if (c->w.model_id) {
             if (point == NULL) {
                 point = json_object();

@@ -16,6 +16,7 @@
 #include "models/lawchange.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,18 +143,49 @@ static int on_curve(const struct curve *c, long long nprocs, const char *inputs_
     return ok && isfinite(*x);
 }
 
+/* Which configurations are on the curve, as seen so far in one read: a
+ * side's runs cycle through a few configurations, each parsed once. */
+#define SEEN_MAX 64
+struct seen {
+    size_t n;
+    const char *inputs[SEEN_MAX];
+    long long nprocs[SEEN_MAX];
+    int ok[SEEN_MAX];
+    double x[SEEN_MAX];
+};
+
+static int seen_on_curve(struct seen *s, const struct curve *c, long long nprocs,
+                         const char *inputs_json, double *x)
+{
+    size_t i;
+    int ok;
+    for (i = 0; i < s->n; i++)
+        if (s->nprocs[i] == nprocs &&
+            (s->inputs[i] == NULL
+                 ? inputs_json == NULL
+                 : inputs_json != NULL && strcmp(s->inputs[i], inputs_json) == 0)) {
+            *x = s->x[i];
+            return s->ok[i];
+        }
+    ok = on_curve(c, nprocs, inputs_json, x);
+    if (s->n < SEEN_MAX) {
+        s->inputs[s->n] = inputs_json;
+        s->nprocs[s->n] = nprocs;
+        s->ok[s->n] = ok;
+        s->x[s->n++] = *x;
+    }
+    return ok;
+}
+
 /* The x and y of the runs of one side on curve c, into arrays in a.
- * Returns their number or -1. Runs of one configuration come in a row
- * often: the previous one's answer is kept. */
+ * Returns their number or -1. */
 static long side_points(db *d, const struct db_law_side *q, const struct curve *c,
                         arena *a, double **xs, double **ys, struct err *err)
 {
     struct db_law_run *runs;
-    const char *last = NULL;
-    long long last_np = -1;
-    int last_ok = 0;
-    double last_x = 0;
+    struct seen seen = {0};
     long n = db_law_runs(d, q, a, &runs, err), i, m = 0;
+    double x = 0;
 
     if (n < 0)
         return -1;
@@ -161,19 +193,101 @@ static long side_points(db *d, const struct db_law_side *q, const struct curve *
     *ys = arena_alloc(a, (size_t)(n + 1) * sizeof **ys);
     if (*xs == NULL || *ys == NULL)
         return err_nomem(err);
-    for (i = 0; i < n; i++) {
-        const char *ij = runs[i].inputs_json;
-        if (last == NULL || runs[i].nprocs != last_np || ij == NULL || strcmp(ij, last)) {
-            last_ok = on_curve(c, runs[i].nprocs, ij, &last_x);
-            last = ij ? ij : "";
-            last_np = runs[i].nprocs;
-        }
-        if (last_ok && isfinite(runs[i].y)) {
-            (*xs)[m] = last_x;
+    for (i = 0; i < n; i++)
+        if (seen_on_curve(&seen, c, runs[i].nprocs, runs[i].inputs_json, &x) &&
+            isfinite(runs[i].y)) {
+            (*xs)[m] = x;
             (*ys)[m++] = runs[i].y;
         }
-    }
     return m;
+}
+
+/* ---- the cache of laws ------------------------------------------------------------ */
+
+#define LAW_CACHE 64
+struct law_entry {
+    uint64_t key; /* 0: empty */
+    size_t n;
+    double target;
+    int rc; /* lawchange_side's answer */
+    struct lawchange_side side;
+};
+struct watch_law_cache {
+    struct law_entry e[LAW_CACHE];
+};
+
+struct watch_law_cache *watch_law_cache_new(void)
+{
+    return xcalloc(1, sizeof(struct watch_law_cache));
+}
+
+void watch_law_cache_free(struct watch_law_cache *c)
+{
+    xfree(c);
+}
+
+static uint64_t mix(uint64_t h, double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    h = (h ^ b) * 0x100000001b3u;
+    return h ^ (h >> 29);
+}
+
+/* lawchange_side through the cache: the same pairs (in the same order) and
+ * target give the same law. */
+static int cached_side(struct watch_law_cache *c, const double *x, const double *y,
+                       size_t n, double target, struct lawchange_side *s, struct err *err)
+{
+    uint64_t key = 0xcbf29ce484222325u;
+    struct law_entry *e;
+    int rc;
+    size_t i;
+
+    if (c == NULL)
+        return lawchange_side(x, y, n, target, s, err);
+    key = mix(key, target);
+    for (i = 0; i < n; i++)
+        key = mix(mix(key, x[i]), y[i]);
+    key |= 1;
+    e = &c->e[key % LAW_CACHE];
+    if (e->key == key && e->n == n && e->target == target) {
+        *s = e->side;
+        return e->rc;
+    }
+    rc = lawchange_side(x, y, n, target, s, err);
+    if (rc >= 0)
+        *e = (struct law_entry){key, n, target, rc, *s};
+    return rc;
+}
+
+/* The value of input name of r, or NAN. */
+static double input_of(const struct run_record *r, const char *name)
+{
+    for (size_t i = 0; i < r->ninputs; i++)
+        if (strcmp(r->inputs[i].name, name) == 0)
+            return r->inputs[i].value;
+    return NAN;
+}
+
+int watch_scaling_same(const struct db_watch *w, const struct run_record *a,
+                       const struct run_record *b)
+{
+    size_t i, na = 0, nb = 0;
+    if (a->commit == NULL || b->commit == NULL || strcmp(a->commit, b->commit) != 0 ||
+        strcmp(a->executable, b->executable) != 0 || strcmp(a->system, b->system) != 0 ||
+        (strcmp(w->x, "nprocs") != 0 && a->nprocs != b->nprocs))
+        return 0;
+    for (i = 0; i < a->ninputs; i++) {
+        if (strcmp(a->inputs[i].name, w->x) == 0)
+            continue;
+        na++;
+        if (input_of(b, a->inputs[i].name) != a->inputs[i].value)
+            return 0;
+    }
+    for (i = 0; i < b->ninputs; i++)
+        nb += strcmp(b->inputs[i].name, w->x) != 0;
+    return na == nb;
 }
 
 /* The law's formula in the arena (NULL when memory ran out). */
@@ -190,14 +304,15 @@ static const char *formula(const struct fit_model *m, const char *x, arena *a)
 }
 
 int watch_scaling_judge(db *d, const struct db_watch *w, const struct run_record *r,
-                        struct db_judgement *j, struct watch_law *law, arena *a,
-                        struct err *err)
+                        struct watch_law_cache *cache, struct db_judgement *j,
+                        struct watch_law *law, arena *a, struct err *err)
 {
     struct curve c = {w->x, strcmp(w->x, "nprocs") == 0, r->nprocs, r->inputs,
                       r->ninputs};
     struct db_law_side q = {w->app_id,      r->system, r->executable, w->y,
                             DB_SIDE_COMMIT, r->commit, NULL,          WATCH_SCALING_RUNS};
     struct lawchange lc;
+    struct lawchange_side now, base;
     double *xn, *yn, *xb, *yb;
     long nn, nb;
     int rc;
@@ -221,12 +336,15 @@ int watch_scaling_judge(db *d, const struct db_watch *w, const struct run_record
     nb = side_points(d, &q, &c, a, &xb, &yb, err);
     if (nb < 0)
         return -1;
-    rc = lawchange_compare(xn, yn, (size_t)nn, xb, yb, (size_t)nb, w->target,
-                           w->threshold, &lc, err);
-    if (rc < 0)
+    if ((rc = cached_side(cache, xn, yn, (size_t)nn, w->target, &now, err)) < 0)
         return -1;
     if (rc == 0)
-        return 1; /* not ready: the baseline has too few x, or a side no law */
+        return 1; /* not ready: the commit's runs make no law */
+    if ((rc = cached_side(cache, xb, yb, (size_t)nb, w->target, &base, err)) < 0)
+        return -1;
+    if (rc == 0)
+        return 1; /* not ready: the baseline has too few x, or no law */
+    lawchange_decide(&now, &base, w->threshold, &lc);
     j->ready = 1;
     j->value = lc.now.y;
     j->expected = lc.base.y;

@@ -42,6 +42,22 @@ int watch_scaling_check(const struct db_watch *w, json_t *body, struct err *err)
  * "baseline", "threshold"}}. New reference or NULL. */
 json_t *watch_scaling_detector(const struct db_watch *w);
 
+/* The laws fitted lately, each under the content it was fitted to (the
+ * x, y pairs and the target): the runs of one commit judged again within a
+ * batch, and a baseline that did not move, are fitted once (the fits are
+ * nearly all of a judgement's cost). Not thread-safe: held under the
+ * caller's lock (the watch set's, core/watch.c). NULL when out of memory. */
+struct watch_law_cache;
+struct watch_law_cache *watch_law_cache_new(void);
+void watch_law_cache_free(struct watch_law_cache *c);
+
+/* Whether watch w judges runs a and b alike: the same commit and curve
+ * (executable, system, inputs but x, and nprocs when x is an input), so
+ * that within one batch (nothing else stored meanwhile) the second is
+ * judged as the first. */
+int watch_scaling_same(const struct db_watch *w, const struct run_record *a,
+                       const struct run_record *b);
+
 /* What a scaling judgement found, for its alert. */
 struct watch_law {
     int ready;               /* the laws were compared: law holds what they say */
@@ -56,9 +72,10 @@ struct watch_law {
  * commit, or it is of the baseline commit itself); -1 with err set. When
  * the watch has alerted on the commit already (law->alert), the judgement
  * must raise nothing: the alert is refined with law->law instead
- * (db_alert_law), so that it tells what all the commit's runs say. */
+ * (db_alert_law), so that it tells what all the commit's runs say. cache
+ * may be NULL (every side fitted). */
 int watch_scaling_judge(db *d, const struct db_watch *w, const struct run_record *r,
-                        struct db_judgement *j, struct watch_law *law, arena *a,
-                        struct err *err);
+                        struct watch_law_cache *cache, struct db_judgement *j,
+                        struct watch_law *law, arena *a, struct err *err);
 
 #endif

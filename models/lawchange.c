@@ -36,16 +36,19 @@ size_t lawchange_distinct(const double *x, size_t n)
     return k;
 }
 
-/* Fits one side and predicts at target: 1, 0 when it cannot (degenerate
- * data, a law that cannot be evaluated there), -1 with err (bad values,
- * out of memory). */
-static int side(const double *x, const double *y, size_t n, double target,
-                struct lawchange_side *s, struct err *err)
+int lawchange_side(const double *x, const double *y, size_t n, double target,
+                   struct lawchange_side *s, struct err *err)
 {
     struct fit_input in = {.nvars = 1, .x = x, .y = y, .n = n, .agg = AGG_MEAN};
     struct fit_result r;
     struct err local = {0};
 
+    memset(s, 0, sizeof *s);
+    if (!(isfinite(target) && target > 0))
+        return err_invalid(err, "target", "the target must be a number greater than 0");
+    s->nx = lawchange_distinct(x, n);
+    if (s->nx < LAWCHANGE_MIN_X)
+        return 0;
     if (fit_run(&in, &r, &local) != 0) {
         if (local.status == 422 && strcmp(local.code, "degenerate") == 0)
             return 0;
@@ -60,33 +63,40 @@ static int side(const double *x, const double *y, size_t n, double target,
     return 1;
 }
 
+void lawchange_decide(const struct lawchange_side *now, const struct lawchange_side *base,
+                      double threshold, struct lawchange *out)
+{
+    if (!(threshold > 0))
+        threshold = LAWCHANGE_THRESHOLD;
+    out->now = *now;
+    out->base = *base;
+    out->ratio = base->y != 0 ? now->y / base->y : 0;
+    /* beyond both intervals, and by more than the threshold */
+    out->out = (now->y < base->lo || now->y > base->hi) &&
+               (base->y < now->lo || base->y > now->hi) && base->y != 0 &&
+               fabs(out->ratio - 1) > threshold;
+}
+
 int lawchange_compare(const double *xn, const double *yn, size_t nn, const double *xb,
                       const double *yb, size_t nb, double target, double threshold,
                       struct lawchange *out, struct err *err)
 {
+    struct lawchange_side now, base;
     int a, b;
 
     memset(out, 0, sizeof *out);
-    if (!(isfinite(target) && target > 0))
-        return err_invalid(err, "target", "the target must be a number greater than 0");
-    if (threshold == 0)
-        threshold = LAWCHANGE_THRESHOLD;
-    if (!(isfinite(threshold) && threshold > 0))
+    if (threshold != 0 && !(isfinite(threshold) && threshold > 0))
         return err_invalid(err, "threshold", "the threshold must be greater than 0");
-    out->now.nx = lawchange_distinct(xn, nn);
-    out->base.nx = lawchange_distinct(xb, nb);
-    if (out->now.nx < LAWCHANGE_MIN_X || out->base.nx < LAWCHANGE_MIN_X)
+    a = lawchange_side(xn, yn, nn, target, &now, err);
+    out->now.nx = now.nx;
+    if (a < 0)
+        return -1;
+    b = lawchange_side(xb, yb, nb, target, &base, err);
+    out->base.nx = base.nx;
+    if (b < 0)
+        return -1;
+    if (a == 0 || b == 0)
         return 0;
-    a = side(xn, yn, nn, target, &out->now, err);
-    if (a <= 0)
-        return a;
-    b = side(xb, yb, nb, target, &out->base, err);
-    if (b <= 0)
-        return b;
-    out->ratio = out->base.y != 0 ? out->now.y / out->base.y : 0;
-    /* beyond both intervals, and by more than the threshold */
-    out->out = (out->now.y < out->base.lo || out->now.y > out->base.hi) &&
-               (out->base.y < out->now.lo || out->base.y > out->now.hi) &&
-               out->base.y != 0 && fabs(out->ratio - 1) > threshold;
+    lawchange_decide(&now, &base, threshold, out);
     return 1;
 }

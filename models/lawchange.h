@@ -42,8 +42,22 @@ struct lawchange {
 /* Counts the distinct values of x[0..n). */
 size_t lawchange_distinct(const double *x, size_t n);
 
-/* Fits both sides (x, y pairs; repetitions at one x are averaged) and
- * compares them at target (> 0) with threshold (> 0; 0 takes
+/* One side: fits (x, y) with `auto` (repetitions at one x averaged) and
+ * predicts at target (> 0). Returns 1 and fills *s; 0 when it has fewer
+ * than LAWCHANGE_MIN_X distinct x (s->nx says how many) or no law can be
+ * fitted or evaluated there; -1 with err on non-finite values (422) or out
+ * of memory. */
+int lawchange_side(const double *x, const double *y, size_t n, double target,
+                   struct lawchange_side *s, struct err *err);
+
+/* The verdict on two fitted sides (see above; threshold 0 takes
+ * LAWCHANGE_THRESHOLD): fills out->ratio and out->out from now and base,
+ * which it copies. */
+void lawchange_decide(const struct lawchange_side *now, const struct lawchange_side *base,
+                      double threshold, struct lawchange *out);
+
+/* Both of the above: fits both sides (x, y pairs; repetitions at one x are
+ * averaged) and compares them at target (> 0) with threshold (> 0; 0 takes
  * LAWCHANGE_THRESHOLD). Returns 1 and fills *out when both sides have at
  * least LAWCHANGE_MIN_X distinct x and both laws predict at the target; 0
  * when a side has too few (out->now.nx and out->base.nx say which) or a law
