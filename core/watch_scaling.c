@@ -303,6 +303,27 @@ static const char *formula(const struct fit_model *m, const char *x, arena *a)
     return s;
 }
 
+/* The alert w raised on r's commit and curve c already (*id, 0 when none):
+ * a commit measured at two problem sizes has a law, and an alert, for each.
+ * 0 or -1. */
+static int curve_alert(db *d, const struct db_watch *w, const struct run_record *r,
+                       const struct curve *c, arena *a, long long *id, struct err *err)
+{
+    struct db_commit_alert *al;
+    long n = db_alerts_of_commit(d, w->id, r->commit, a, &al, err), i;
+    double x;
+
+    *id = 0;
+    if (n < 0)
+        return -1;
+    for (i = 0; i < n && *id == 0; i++)
+        if (strcmp(al[i].executable, r->executable) == 0 &&
+            strcmp(al[i].system, r->system) == 0 &&
+            on_curve(c, al[i].nprocs, al[i].inputs_json, &x))
+            *id = al[i].id;
+    return 0;
+}
+
 int watch_scaling_judge(db *d, const struct db_watch *w, const struct run_record *r,
                         struct watch_law_cache *cache, struct db_judgement *j,
                         struct watch_law *law, arena *a, struct err *err)
@@ -322,7 +343,7 @@ int watch_scaling_judge(db *d, const struct db_watch *w, const struct run_record
         (strncmp(w->baseline, "commit:", 7) == 0 &&
          strcmp(w->baseline + 7, r->commit) == 0))
         return 0;
-    if (db_alert_of_commit(d, w->id, r->commit, &law->alert, err) < 0)
+    if (curve_alert(d, w, r, &c, a, &law->alert, err) != 0)
         return -1;
     nn = side_points(d, &q, &c, a, &xn, &yn, err);
     if (nn < 0)

@@ -9,7 +9,8 @@
  * (models/lawchange.h). A run is fitted with the runs of its commit (or
  * baseline) of its own executable, system and inputs other than x (and
  * processor count when x is an input), so that one law never mixes two
- * problem sizes. One commit raises at most one alert per watch; the alert
+ * problem sizes. One commit raises at most one alert per watch and curve; the
+ * alert
  * keeps the target, both formulas and both predictions, refined by each
  * later run of the commit. Part of core/watch.c's judging (the
  * ingest `stored` hook); no HTTP, no SQL.
@@ -70,7 +71,8 @@ struct watch_law {
  * baseline's interval there; ready 0 while either side has too few values
  * of x) and *law; 0 when the watch does not judge the run (it has no
  * commit, or it is of the baseline commit itself); -1 with err set. When
- * the watch has alerted on the commit already (law->alert), the judgement
+ * the watch has alerted on the commit's curve already (law->alert), the
+ * judgement
  * must raise nothing: the alert is refined with law->law instead
  * (db_alert_law), so that it tells what all the commit's runs say. cache
  * may be NULL (every side fitted). */

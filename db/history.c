@@ -359,14 +359,54 @@ json_t *db_watch_ids(db *d, const char *test, struct err *err)
     return ids;
 }
 
-int db_alert_of_commit(db *d, long long watch_id, const char *commit, long long *id,
-                       struct err *err)
+long db_alerts_of_commit(db *d, long long watch_id, const char *commit, arena *a,
+                         struct db_commit_alert **out, struct err *err)
 {
-    return dq_scalar(d, id,
-                     "SELECT al.id FROM alerts al JOIN alert_groups g ON g.id = "
-                     "al.group_id WHERE al.watch_id = ?1 AND g.vcs_commit = ?2 ORDER BY "
-                     "al.id LIMIT 1",
-                     err, "it", watch_id, commit);
+    struct db_commit_alert *v = NULL;
+    size_t n = 0, cap = 0;
+    int rc, ok = 1;
+    struct db_stmt *st = dq_prepare(
+        d,
+        "SELECT al.id, e.name, s.name, r.nprocs, c.inputs FROM alerts al JOIN "
+        "alert_groups g ON g.id = al.group_id JOIN runs r ON r.id = al.run_id JOIN "
+        "executables e ON e.id = r.exe_id JOIN systems s ON s.id = r.system_id LEFT JOIN "
+        "run_configs c ON c.id = r.config_id WHERE al.watch_id = ?1 AND g.vcs_commit = "
+        "?2 ORDER BY al.id",
+        err, "it", watch_id, commit);
+
+    *out = NULL;
+    if (st == NULL)
+        return -1;
+    while ((rc = dq_step(d, st, err)) == 1) {
+        if (n == cap) {
+            struct db_commit_alert *more;
+            cap = cap ? 2 * cap : 8;
+            more = arena_alloc(a, cap * sizeof *more);
+            if (more == NULL) {
+                dq_reset(d, st);
+                return err_nomem(err);
+            }
+            if (n)
+                memcpy(more, v, n * sizeof *v);
+            v = more;
+        }
+        v[n] = (struct db_commit_alert){
+            .id = dq_ll(d, st, 0),
+            .executable = text_in(d, st, 1, a, &ok),
+            .system = text_in(d, st, 2, a, &ok),
+            .nprocs = dq_ll(d, st, 3),
+            .inputs_json = text_in(d, st, 4, a, &ok),
+        };
+        n++;
+        if (!ok) {
+            dq_reset(d, st);
+            return err_nomem(err);
+        }
+    }
+    if (rc < 0)
+        return -1;
+    *out = v;
+    return (long)n;
 }
 
 int db_alert_law(db *d, long long id, const struct db_alert_law *law, struct err *err)

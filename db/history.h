@@ -226,10 +226,18 @@ long db_law_runs(db *d, const struct db_law_side *q, arena *a, struct db_law_run
  * of integers (new reference), or NULL with err set. */
 json_t *db_watch_ids(db *d, const char *test, struct err *err);
 
-/* The alert watch_id raised on a run of commit: 1 with *id, 0 when none,
- * or -1 with err set. */
-int db_alert_of_commit(db *d, long long watch_id, const char *commit, long long *id,
-                       struct err *err);
+/* An alert a watch raised on a run of one commit, with that run's
+ * executable, system, processor count and inputs (canonical JSON text). */
+struct db_commit_alert {
+    long long id;
+    const char *executable, *system;
+    long long nprocs;
+    const char *inputs_json;
+};
+/* The alerts watch_id raised on runs of commit, oldest first: their number
+ * (*out in a), or -1 with err set. */
+long db_alerts_of_commit(db *d, long long watch_id, const char *commit, arena *a,
+                         struct db_commit_alert **out, struct err *err);
 
 /* What a scaling watch's alert says (SPEC §17), kept on the alert. */
 struct db_alert_law {

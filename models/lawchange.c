@@ -46,11 +46,14 @@ int lawchange_side(const double *x, const double *y, size_t n, double target,
     memset(s, 0, sizeof *s);
     if (!(isfinite(target) && target > 0))
         return err_invalid(err, "target", "the target must be a number greater than 0");
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]) || !isfinite(y[i]))
+            return err_invalid(err, NULL, "measurement %zu is not a finite number", i);
     s->nx = lawchange_distinct(x, n);
     if (s->nx < LAWCHANGE_MIN_X)
         return 0;
     if (fit_run(&in, &r, &local) != 0) {
-        if (local.status == 422 && strcmp(local.code, "degenerate") == 0)
+        if (local.status == 422) /* data no law of auto fits: never a change */
             return 0;
         return err_set(err, local.status, local.code, local.field[0] ? local.field : NULL,
                        "%s", local.message);

@@ -45,8 +45,9 @@ size_t lawchange_distinct(const double *x, size_t n);
 /* One side: fits (x, y) with `auto` (repetitions at one x averaged) and
  * predicts at target (> 0). Returns 1 and fills *s; 0 when it has fewer
  * than LAWCHANGE_MIN_X distinct x (s->nx says how many) or no law can be
- * fitted or evaluated there; -1 with err on non-finite values (422) or out
- * of memory. */
+ * fitted or evaluated there (any data auto refuses: judging a run never
+ * fails on what was measured); -1 with err on a non-finite value (422) or
+ * out of memory. */
 int lawchange_side(const double *x, const double *y, size_t n, double target,
                    struct lawchange_side *s, struct err *err);
 

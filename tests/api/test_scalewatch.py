@@ -209,6 +209,40 @@ def kernel_law():
 
 
 @test
+def input_law_per_curve():
+    """x = an input: each processor count is a curve of its own, with its own
+    law and alert; a curve without a change does not touch another's alert."""
+    st, w = S.post("/api/v1/watches", {
+        "application": "sw7", "system": "cluster", "y": "runtime",
+        "detector": {"scaling": {"x": "N", "target": 65536, "baseline": "commit:n0"}}})
+    assert st == 201, w
+
+    def base(n):
+        return 0.001 * n + 2
+
+    def worse(n):
+        return 0.001 * n + 2 + 1e-7 * n * n
+
+    raised = []
+    for commit, law4 in (("n0", base), ("n1", worse)):
+        for nprocs, law in ((4, law4), (8, base)):   # nprocs 8: the same law
+            for k, n in enumerate([512, 1024, 2048, 4096, 8192, 16384]):
+                st, b = S.post("/api/v1/runs", {
+                    "application": "sw7", "executable": "solver", "system": "cluster",
+                    "nprocs": nprocs, "inputs": {"N": n, "mesh": 3},
+                    "runtime": law(n) / (nprocs / 4) * (1 + NOISE[k]), "commit": commit})
+                assert st == 201, b
+                raised += b["alerts"]
+    assert len(raised) == 1 and raised[0]["nprocs"] == 4, raised
+    a = alerts_of("n1", "sw7")
+    assert len(a) == 1 and a[0]["state"] == "open" and a[0]["x"] == "N", a
+    assert a[0]["inputs"]["mesh"] == 3, a
+    want = worse(65536) / base(65536)                     # 497.0 / 67.5 = 7.36
+    assert abs(a[0]["ratio_at_target"] / want - 1) < 0.15, (a[0]["ratio_at_target"], want)
+    assert "N" in a[0]["formula"], a
+
+
+@test
 def bad_watches_are_refused():
     before = S.content()
     cases = [
