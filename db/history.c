@@ -429,9 +429,7 @@ int db_alert_law(db *d, long long id, const struct db_alert_law *law, struct err
                law->predicted, law->baseline_predicted, law->baseline_lo,
                law->baseline_hi, isfinite(ratio) ? ratio : 0.0,
                (long long)isfinite(ratio), (long long)law->out, now);
-    if (n < 0)
-        return -1;
-    return n == 0 ? err_set(err, 404, "not_found", NULL, "no alert %lld", id) : 0;
+    return n < 0 ? -1 : 0;
 }
 
 int db_history_window(db *d, long long run_id, const char *y, double value,

@@ -250,7 +250,7 @@ struct db_alert_law {
  * refinement (the commit's law fitted again with more runs) also moves the
  * state: an open alert whose laws no longer differ is resolved "not
  * confirmed", and one resolved so reopens when they differ again. 0, or -1
- * (404). */
+ * with err set. */
 int db_alert_law(db *d, long long id, const struct db_alert_law *law, struct err *err);
 
 /* ---- alerts --------------------------------------------------------------- */

@@ -53,10 +53,12 @@ int lawchange_side(const double *x, const double *y, size_t n, double target,
     if (s->nx < LAWCHANGE_MIN_X)
         return 0;
     if (fit_run(&in, &r, &local) != 0) {
-        if (local.status == 422) /* data no law of auto fits: never a change */
+        /* data auto refuses ("degenerate", "invalid"): never a change */
+        if (strcmp(local.code, "degenerate") == 0 || strcmp(local.code, "invalid") == 0)
             return 0;
-        return err_set(err, local.status, local.code, local.field[0] ? local.field : NULL,
-                       "%s", local.message);
+        if (err != NULL && err->status == 0)
+            *err = local; /* out of memory, or too many points */
+        return -1;
     }
     s->law = r.model;
     fit_result_free(&r);
