@@ -118,6 +118,12 @@ def law_change_raises_one_alert_with_its_ratio():
     assert esc in html, (esc, html)
     print("ratio at %d: %.4g (laws: %.4g), %s against %s" % (
         TARGET, a["ratio_at_target"], want, a["formula"], a["baseline_formula"]))
+    # deleting the watch takes its alert and group entry with it
+    st, b = S.request("DELETE", "/api/v1/watches/%d" % wid)
+    assert st == 200 and b == {"deleted": wid}, b
+    assert alerts_of("bad", "sw") == []
+    st, g = S.get("/api/v1/alert-groups")
+    assert all(x["commit"] != "bad" for x in g["groups"]), g
 
 
 @test
