@@ -122,6 +122,16 @@ int run_trace_store(db *d, void *arg, struct err *err);
 int run_trace_import(db *d, const char *uid, struct trace *t, arena *a,
                      run_trace_draw_fn draw, struct err *err);
 
+/* The second half of an import whose trace was analysed before the
+ * writer's job (run_trace_from_trace with run_id 0, outside the
+ * transaction, so that writes do not wait for the analyses): stores up for
+ * the run with client id `uid` inside the caller's transaction, after that
+ * run was stored. 404 when no run has that uid; a run that already has a
+ * trace keeps it (returns 0 with *existed = 1). up stays the caller's.
+ * Returns 0 or -1. */
+int run_trace_store_uid(db *d, const char *uid, struct run_trace_upload *up, int *existed,
+                        struct err *err);
+
 /* A run and its trace in one go (POST /api/v1/traces): the run (an ingest
  * of one run, core/ingest.h) and the trace stored in one writer job,
  * run_trace_bundle_job (arg: the bundle); both or nothing. The same run
