@@ -74,8 +74,8 @@ def upload(*args):
 
 
 def slow(method, path, body=None, ctype=None):
-    """A request given the time a loaded machine takes (the wait and traffic
-    analyses of 1,024 ranks are a million cells each): status, body."""
+    """A request given the time a loaded machine takes (4,096 ranks are
+    analysed and drawn in seconds): status, body."""
     c = http.client.HTTPConnection("127.0.0.1", S.port, timeout=600)
     h = {"Authorization": "Bearer " + S.token}
     if ctype:
