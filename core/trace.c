@@ -361,13 +361,30 @@ static json_t *traffic_json(const struct trace_traffic *tr)
     json_t *j = NULL;
 
     if (p > LIMIT_TRACE_DENSE_RANKS) {
+        /* per rank, the point-to-point bytes sent and received: exact
+         * whatever the pairs listed */
+        int64_t *sent = xcalloc((size_t)p, sizeof *sent);
+        int64_t *recv = xcalloc((size_t)p, sizeof *recv);
         json_t *coll = flows_json(tr->coll, tr->ncoll, 0);
+        json_t *pp = flows_json(tr->p2p, tr->np2p, 1);
         if (coll != NULL) {
             json_object_set_new(coll, "calls", llvec(tr->coll_calls, p));
             json_object_set_new(coll, "sent", ivec(tr->coll_sent, p));
         }
-        return json_pack("{s:i, s:o, s:o}", "nranks", p, "p2p",
-                         flows_json(tr->p2p, tr->np2p, 1), "collective", coll);
+        if (pp != NULL && sent != NULL && recv != NULL) {
+            for (size_t k = 0; k < tr->np2p; k++) {
+                sent[tr->p2p[k].i] += tr->p2p[k].bytes;
+                recv[tr->p2p[k].j] += tr->p2p[k].bytes;
+            }
+            json_object_set_new(pp, "sent", ivec(sent, p));
+            json_object_set_new(pp, "received", ivec(recv, p));
+        } else {
+            json_decref(pp);
+            pp = NULL;
+        }
+        xfree(sent);
+        xfree(recv);
+        return json_pack("{s:i, s:o, s:o}", "nranks", p, "p2p", pp, "collective", coll);
     }
     if (dense_flows(tr->p2p, tr->np2p, p, &d) == 0 &&
         dense_flows(tr->coll, tr->ncoll, p, &c) == 0)

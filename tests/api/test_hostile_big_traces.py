@@ -241,6 +241,7 @@ def a_trace_of_4096_ranks_is_stored_in_bounded_memory():
     # equal bytes: in rank order, each [i, j, msgs, bytes, rate]
     assert [e[:4] for e in p2p["pairs"]] == [[i, (i + 1) % P, 1, 4096] for i in range(P)]
     assert all(e[4] > 0 for e in p2p["pairs"])
+    assert p2p["sent"] == [4096] * P and p2p["received"] == [4096] * P
     coll = t["collective"]
     assert coll["npairs"] == 0 and coll["pairs"] == [] and coll["calls"] == [1] * P
     st, svg = slow("GET", f"/plots/run-{rid}-wait.svg")
