@@ -494,6 +494,69 @@ static json_t *clusters_json(const struct trace *t, const struct trace_clusters 
                      "ranks", ranks);
 }
 
+/* The timeline straight into text, byte for byte as json_dumps writes
+ * timeline_json's value: a Jansson array per run took about 170 bytes each,
+ * 250 MB for 4,096 ranks of busy timelines at 800 pixels (and ten times that
+ * at ?width=10000). The head (nranks, width, span, classes) goes through
+ * Jansson; the runs are integers. */
+static int timeline_text(const struct trace *t, const struct trace_timeline *tl,
+                         struct buf *b)
+{
+    json_t *head = json_pack("{s:i, s:i, s:o, s:o}", "nranks", tl->nranks, "width",
+                             tl->width, "span", num(tl->span), "classes", class_names(t));
+    char *h = head ? json_dumps(head, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+    size_t n = h ? strlen(h) : 0;
+
+    json_decref(head);
+    if (n < 2) {
+        xfree(h);
+        return -1;
+    }
+    buf_append(b, h, n - 1); /* without its '}' */
+    xfree(h);
+    buf_puts(b, ",\"ranks\":[");
+    for (int r = 0; r < tl->nranks && !buf_failed(b); r++) {
+        const int16_t *row = &tl->cls[(size_t)r * (size_t)tl->width];
+        if (r > 0)
+            buf_putc(b, ',');
+        buf_putc(b, '[');
+        for (int x = 0; x < tl->width;) {
+            int x1 = x + 1;
+            while (x1 < tl->width && row[x1] == row[x])
+                x1++;
+            buf_printf(b, "%s[%d,%d,%d]", x > 0 ? "," : "", row[x], x, x1 - x);
+            x = x1;
+        }
+        buf_putc(b, ']');
+    }
+    buf_puts(b, "]}");
+    return 0;
+}
+
+int run_trace_text(const struct run_trace_set *s, int kind, struct buf *out,
+                   struct err *err)
+{
+    if (kind == RUN_TRACE_TIMELINE && s->timeline != NULL) {
+        if (timeline_text(s->t, s->timeline, out) != 0)
+            return err_nomem(err);
+    } else {
+        json_t *j = run_trace_json(s, kind);
+        char *d = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+        json_decref(j);
+        if (d == NULL)
+            return err_nomem(err);
+        buf_append(out, d, strlen(d));
+        xfree(d);
+    }
+    if (buf_failed(out) == BUF_TOOBIG)
+        return err_set(err, 413, "too_large", NULL,
+                       "the %s answer is larger than %zu MiB", run_trace_name(kind),
+                       out->max >> 20);
+    if (buf_failed(out))
+        return err_nomem(err);
+    return 0;
+}
+
 json_t *run_trace_json(const struct run_trace_set *s, int kind)
 {
     switch (kind) {
@@ -533,19 +596,18 @@ void run_trace_upload_free(struct run_trace_upload *up)
 static int analyse(struct run_trace_upload *up, run_trace_draw_fn draw, struct err *err)
 {
     struct run_trace_set s = {0};
-    struct buf svg;
+    struct buf svg, txt;
     int k;
 
     s.t = up->t;
-    buf_init(&svg, 64u << 20);
+    buf_init(&svg, RUN_TRACE_TEXT_MAX);
+    buf_init(&txt, RUN_TRACE_TEXT_MAX);
     for (k = 0; k < RUN_TRACE_COUNT; k++) {
-        json_t *j;
-        if (run_trace_compute(&s, k, RUN_TRACE_WIDTH, err) != 0)
+        size_t len;
+        if (run_trace_compute(&s, k, RUN_TRACE_WIDTH, err) != 0 ||
+            run_trace_text(&s, k, &txt, err) != 0)
             goto fail;
-        j = run_trace_json(&s, k);
-        up->answer[k] = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
-        json_decref(j);
-        if (up->answer[k] == NULL) {
+        if ((up->answer[k] = buf_detach(&txt, &len)) == NULL) {
             err_nomem(err);
             goto fail;
         }
@@ -557,12 +619,17 @@ static int analyse(struct run_trace_upload *up, run_trace_draw_fn draw, struct e
             err_nomem(err);
             goto fail;
         }
+        /* each analysis is dropped once stored as text: the peak is the
+         * largest one's, not their sum */
+        run_trace_set_free(&s);
     }
     buf_free(&svg);
+    buf_free(&txt);
     run_trace_set_free(&s);
     return 0;
 fail:
     buf_free(&svg);
+    buf_free(&txt);
     run_trace_set_free(&s);
     return -1;
 }

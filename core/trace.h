@@ -69,6 +69,18 @@ void run_trace_set_free(struct run_trace_set *s);
  * memory. */
 json_t *run_trace_json(const struct run_trace_set *s, int kind);
 
+/* The most text an analysis' answer or chart may take (bytes): past it, a
+ * 413 "too_large". */
+#define RUN_TRACE_TEXT_MAX (64u << 20)
+
+/* Appends the JSON answer of a computed analysis to out as text: byte for
+ * byte json_dumps(run_trace_json(s, kind), JSON_COMPACT |
+ * JSON_REAL_PRECISION(17)), the timeline written straight into out (no
+ * Jansson value per run). Returns 0, or -1 with err set (413 when out's
+ * maximum is reached, 500 out of memory). */
+int run_trace_text(const struct run_trace_set *s, int kind, struct buf *out,
+                   struct err *err);
+
 /* Draws a computed analysis as SVG into out; 0 or -1 with err set. */
 typedef int (*run_trace_draw_fn)(const struct run_trace_set *s, int kind, struct buf *out,
                                  struct err *err);

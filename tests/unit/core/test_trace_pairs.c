@@ -154,6 +154,20 @@ static void test_dense_up_to_the_limit(void)
     CHECK_INT(run_trace_compute(&s, RUN_TRACE_WAIT, RUN_TRACE_WIDTH, &e), 0);
     w = run_trace_json(&s, RUN_TRACE_WAIT);
     CHECK(w != NULL && json_object_get(w, "pairs") == NULL);
+    /* the timeline's text, written without Jansson (21 runs a rank):
+     * json_dumps' bytes */
+    CHECK_INT(run_trace_compute(&s, RUN_TRACE_TIMELINE, 2000, &e), 0);
+    {
+        json_t *tl = run_trace_json(&s, RUN_TRACE_TIMELINE);
+        char *want = tl ? json_dumps(tl, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+        struct buf b;
+        buf_init(&b, RUN_TRACE_TEXT_MAX);
+        CHECK_INT(run_trace_text(&s, RUN_TRACE_TIMELINE, &b, &e), 0);
+        CHECK(want != NULL && b.len > 40000 && strcmp(buf_str(&b), want) == 0);
+        buf_free(&b);
+        free(want);
+        json_decref(tl);
+    }
     CHECK_INT(json_array_size(json_object_get(w, "wait")), p);
     CHECK_NEAR(
         json_real_value(json_array_get(json_array_get(json_object_get(w, "wait"), 5), 4)),
