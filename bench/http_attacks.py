@@ -461,10 +461,13 @@ def otf2_attack():
     proc.wait()
 
 
-def halo_trace_tar(P, run_json):
+def halo_trace_tar(P, run_json, peers=0):
     """P rank files of the recorder's format (version 3; docs/traces.md) in a
     tar with run.json: a ring, rank r sending 4 KiB to r+1, each even rank
-    waiting 50 us for the odd one before it, and a barrier of the world."""
+    waiting 50 us for the odd one before it, and a barrier of the world.
+    With peers > 0 instead: each rank receives from and sends to `peers`
+    others (r -/+ 1 + 37k), every receive posted before its send: P * peers
+    pairs in the wait and traffic matrices."""
     import io
     import struct
     import tarfile
@@ -476,6 +479,18 @@ def halo_trace_tar(P, run_json):
             t.addfile(info, io.BytesIO(data))
         add("run.json", run_json)
         for r in range(P):
+            if peers:
+                ev = []
+                for k in range(peers):
+                    fr, to, base = (r - 1 - 37 * k) % P, (r + 1 + 37 * k) % P, 1_000_000 * (k + 1)
+                    ev.append((base - 300_000 - (r * 7 + k) % 1000, base - 100_000, 64, fr, -1,
+                               1, 0, P, 6, 0))
+                    ev.append((base, base + 500_000, 64 + (r + k) % 100, to, -1, 1, 0, P, 1, 0))
+                data = b"PRPHTRC\0" + struct.pack("<IIIIQQQIIQ", 3, r, P, 0, len(ev),
+                                                  1_000_000 * (peers + 2), 0, 48, 0, 0)
+                add("trace.%d" % r, data + b"".join(struct.pack("<QQqiiiiIHH", *e)
+                                                    for e in ev))
+                continue
             end = 1_000_000_000 + 1000 * r
             to, fr = (r + 1) % P, (r - 1) % P
             if r % 2 == 0:
@@ -496,14 +511,21 @@ def halo_trace_tar(P, run_json):
 
 def bigtrace_attack():
     """A 4,096-rank trace (the documented limit) with its run through
-    POST /api/v1/traces: the time, the server's peak and health meanwhile."""
-    proc, port, tmp = start()
+    POST /api/v1/traces: the time, the server's peak and health meanwhile;
+    then one of 100 peers a rank (819,200 events, 40 MB) under --max-body
+    128 MiB."""
+    bigtrace_case(0, "wide")
+    bigtrace_case(100, "dense", "--max-body", str(128 << 20))
+
+
+def bigtrace_case(peers, app, *extra):
+    proc, port, tmp = start(*extra)
     tok = token(tmp)
     base = baseline("bigtrace", proc, port)
     P = 4096
-    run = json.dumps({"application": "wide", "executable": "e", "system": "s",
+    run = json.dumps({"application": app, "executable": "e", "system": "s",
                       "nprocs": P, "runtime": 1.0}).encode()
-    body = halo_trace_tar(P, run)
+    body = halo_trace_tar(P, run, peers)
     reset_peak(proc.pid)
     got = []
     th = threading.Thread(target=lambda: got.append(request(
@@ -524,7 +546,7 @@ def bigtrace_attack():
     for name in ("wait", "traffic"):
         st2, ans = request(port, "GET", f"/api/v1/runs/{rid}/trace/{name}")
         sizes.append(f"{name} {len(ans) / 1e3:.0f} KB ({st2})")
-    print(f"bigtrace: 4,096 ranks, {P * 4} events ({len(body) / 1e6:.1f} MB tar): {st} in "
+    print(f"bigtrace: 4,096 ranks, {P * (2 * peers or 4)} events ({len(body) / 1e6:.1f} MB tar): {st} in "
           f"{took:.1f} s; server peak {rss(proc.pid, 'VmHWM')} MB "
           f"({rss(proc.pid, 'VmHWM') - base} above idle), after {rss(proc.pid)} MB; "
           f"health meanwhile median {statistics.median(lat) if lat else 0:.1f} ms, max "
