@@ -1160,6 +1160,14 @@ int trace_occupancy(const struct trace *t, struct trace_occupancy **out, struct 
     cur = xcalloc((size_t)nc, sizeof *cur);
     if (!o->mean || !o->fraction || !cur)
         goto nomem;
+    /* Room for every rank's deltas at once (two per segment, at most
+     * 2 * nevents + 2 segments a rank): growing by doubling held up to twice
+     * that, and the old and the new array together while copying (105 MB
+     * for 819,200 events). */
+    for (int r = 0; r < t->nranks; r++)
+        cap += 2 * (2 * t->ranks[r].nevents + 2);
+    if ((dl = xmalloc(cap * sizeof *dl)) == NULL)
+        goto nomem;
     for (int r = 0; r < t->nranks; r++) {
         struct seg *sg;
         size_t ns;
@@ -1181,7 +1189,7 @@ int trace_occupancy(const struct trace *t, struct trace_occupancy **out, struct 
         }
         xfree(sg);
     }
-    if (nd > 1) /* dl is NULL for a trace without events */
+    if (nd > 1) /* a trace without events has no deltas */
         qsort(dl, nd, sizeof *dl, delta_cmp);
     for (size_t i = 0; i < nd;) {
         double now = dl[i].t, next;

@@ -79,7 +79,7 @@ static const struct route table[] = {
     {"GET", "/applications", page_apps, R_HTML, NULL},
     {"GET", "/applications/{}", page_app, R_HTML|R_COSTLY, "sort,dir,page,after,before,executable,system,axes,format,x,target,commit,branch"},
     {"GET", "/runs/{}", page_run, R_HTML, "stored"},
-    {"GET", "/runs/{}/trace", page_trace, R_HTML, NULL},
+    {"GET", "/runs/{}/trace", page_trace, R_HTML|R_COSTLY, NULL},
     {"GET", "/runs/{}/trace.json", page_trace_json, R_COSTLY, NULL},
     {"GET", "/systems", page_systems, R_HTML, NULL},
     {"GET", "/systems/{}", page_system, R_HTML, NULL},
