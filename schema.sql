@@ -529,7 +529,7 @@ END;
 -- every run, storing them cost more than storing the run itself (+75 % to
 -- single-run ingest, 48 % of it inside SQLite and 42 % writing the pages).
 -- run_judgements holds each judged run's judgements packed into one blob
--- (db/sqlite/judged.c: each distinct verdict once, then every watch's id and
+-- (db/codec.c: each distinct verdict once, then every watch's id and
 -- the verdict it reached; 100 watches asking four questions take ~370
 -- bytes). The ledger, the series, the alerts and the counts decode it; copy
 -- presents it as the judgements table PostgreSQL keeps. This step's C part

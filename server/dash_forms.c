@@ -2,7 +2,7 @@
  * forms"): decode the state from the query (or, for Save, from the posted
  * "q"), run each step's checks, build the method's request and call
  * method_find(name)->answer once, answer the step or result page of
- * web/form.c, the JSON of format=json, or store through model_save. The
+ * web/form_page.c, the JSON of format=json, or store through model_save. The
  * steps read what they offer from core/form_data.h through the one pooled
  * read connection chosen here per request. No markup here. */
 #include "core/form_data.h"

@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <microhttpd.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -443,7 +444,26 @@ void http_write_done(struct db_job *job)
         return;
     }
     r->state = REQ_DONE;
+    http_resume(r);
+}
+
+static atomic_int suspended;
+
+void http_suspend(struct req *r)
+{
+    atomic_fetch_add(&suspended, 1);
+    MHD_suspend_connection(r->conn);
+}
+
+void http_resume(struct req *r)
+{
     MHD_resume_connection(r->conn);
+    atomic_fetch_sub(&suspended, 1);
+}
+
+int http_suspended(void)
+{
+    return atomic_load(&suspended);
 }
 
 void http_submit_write(struct req *r)
@@ -468,7 +488,7 @@ int http_defer_write(struct req *r, int (*fn)(db *d, void *arg, struct err *err)
     if (r->on_worker || r->inproc != NULL)
         return 0;
     /* Suspend before submitting: the writer may finish (and resume) at once. */
-    MHD_suspend_connection(r->conn);
+    http_suspend(r);
     http_submit_write(r);
     return 0;
 }

@@ -59,8 +59,10 @@ struct config {
     size_t max_buffered;      /* body bytes buffered across all connections */
     int request_timeout;      /* seconds to deliver a whole request (headers+body) */
     int idle_timeout; /* seconds a connection may wait for a request line (0: 10) */
-    int workers;      /* threads for R_COSTLY requests (fits, plots) */
-    int queue;        /* R_COSTLY requests waiting for a worker; more: 503 */
+    int stop_grace; /* seconds SIGTERM waits for requests in flight (writes always finish)
+                     */
+    int workers;    /* threads for R_COSTLY requests (fits, plots) */
+    int queue;      /* R_COSTLY requests waiting for a worker; more: 503 */
 };
 
 struct req;

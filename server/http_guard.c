@@ -364,7 +364,7 @@ static void *worker_main(void *arg)
             http_submit_write(r);
         } else {
             r->state = REQ_DONE;
-            MHD_resume_connection(r->conn);
+            http_resume(r);
         }
     }
 }
@@ -378,7 +378,7 @@ int guard_to_worker(struct req *r)
     if (g->qlen < g->qcap && !g->stopping) {
         r->on_worker = 1;
         r->state = REQ_WAITING;
-        MHD_suspend_connection(r->conn);
+        http_suspend(r);
         g->queue[(g->qhead + g->qlen) % g->qcap] = r;
         g->qlen++;
         pthread_cond_broadcast(&g->wake);

@@ -24,6 +24,13 @@ void http_read_auth(struct req *r);
 void http_write_done(struct db_job *job);
 /* Submits r->job to the writer (a failed submit completes it at once). */
 void http_submit_write(struct req *r);
+/* MHD_suspend_connection / MHD_resume_connection, counted: the daemon must
+ * not stop while a connection is suspended (libmicrohttpd aborts the
+ * process), so http_stop waits for http_suspended() to reach 0. r may be
+ * freed as soon as http_resume has resumed it. */
+void http_suspend(struct req *r);
+void http_resume(struct req *r);
+int http_suspended(void);
 
 /* ---- http_serve.c ------------------------------------------------------------ */
 

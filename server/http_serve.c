@@ -22,6 +22,9 @@
 #include <unistd.h>
 
 static atomic_int active_requests;
+/* Set by http_stop: requests that reach their handler from then on are
+ * answered 503, so that none is suspended any more. */
+static atomic_int stopping;
 
 /* ---- the MHD callbacks ---------------------------------------------------- */
 
@@ -331,6 +334,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             r->finish(r); /* answers the error too, and frees what it holds */
         return send_response(r);
     }
+    if (atomic_load(&stopping)) {
+        err_set(&e, 503, "shutting_down", NULL, "the server is shutting down; retry");
+        http_error(r, &e);
+        return send_response(r);
+    }
     guard_conn_mark(r, 1);
     if ((r->route->flags & R_COSTLY) && guard_has_workers(app) && !r->body_too_big) {
         if (guard_to_worker(r) == 0)
@@ -424,6 +432,7 @@ int http_start(struct app *app, struct err *err)
         return err_set(err, 400, "usage", NULL,
                        "cannot use listen address %s (IPv4 only)", cfg->listen_host);
     app->listen_fd = -1;
+    atomic_store(&stopping, 0);
     if (listen_on(app, &addr) != 0)
         return err_set(err, 500, "listen", NULL, "cannot listen on %s:%d (in use?)",
                        cfg->listen_host, cfg->port);
@@ -460,6 +469,7 @@ void http_stop(struct app *app, int timeout_ms)
     int waited = 0;
     if (app->daemon == NULL)
         return;
+    atomic_store(&stopping, 1);
     /* Stop accepting: shutdown() wakes the acceptor out of accept(). */
     shutdown(app->listen_fd, SHUT_RDWR);
     pthread_join(app->acceptor, NULL);
@@ -471,6 +481,13 @@ void http_stop(struct app *app, int timeout_ms)
         waited += 10;
     }
     guard_stop(app); /* the workers resume their connections: daemon still up */
+    /* Past the timeout, requests still waiting for the writer are not given
+     * up: their writes finish (the writer runs until db_writer_stop) and
+     * resume them, and no new one is suspended (stopping). */
+    while (http_suspended() > 0) {
+        struct timespec ts = {0, 10 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
     MHD_stop_daemon(app->daemon);
     app->daemon = NULL;
     guard_free(app);

@@ -64,7 +64,8 @@ static const char usage[] =
     "      Budgets: --max-conns N (4096) connections, --max-conns-per-client N (256)\n"
     "      from one address (full: the longest idle one goes), --idle-timeout S (10),\n"
     "      --request-timeout S (30), --max-buffered BYTES (64 MiB) of bodies (past it:\n"
-    "      503), --workers N (cores) threads for fits,\n"
+    "      503), --stop-grace S (10) for requests in flight at SIGTERM (uploads\n"
+    "      waiting for the writer always finish), --workers N (cores) threads for fits,\n"
     "      plots and predictions with --queue N (32) waiting (past it: 503).\n"
     "  token create NAME [--db FILE]   print a new write token once (only its hash is "
     "kept)\n"
@@ -184,6 +185,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
                 return -1;
             }
             o->cfg.max_buffered = (size_t)v;
+            i++;
+        } else if (strcmp(a, "--stop-grace") == 0 && next) {
+            if (parse_long(next, 0, 3600, &v) != 0) {
+                fprintf(stderr, "prophecyd: --stop-grace wants 0..3600 seconds\n");
+                return -1;
+            }
+            o->cfg.stop_grace = (int)v;
             i++;
         } else if ((strcmp(a, "--request-timeout") == 0 ||
                     strcmp(a, "--idle-timeout") == 0) &&
@@ -546,6 +554,7 @@ int main(int argc, char **argv)
     o.cfg.max_conns_per_client = 256;
     o.cfg.max_buffered = 64u << 20;
     o.cfg.request_timeout = 30;
+    o.cfg.stop_grace = 10;
     o.cfg.workers = o.cfg.threads;
     o.cfg.queue = 32;
     xalloc_json(); /* before any JSON value exists */

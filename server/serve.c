@@ -143,7 +143,7 @@ int serve_run(const struct config *cfg)
     if (!cfg->quiet)
         fprintf(stderr, "prophecyd: %s received, finishing requests\n",
                 sig == SIGTERM ? "SIGTERM" : "SIGINT");
-    http_stop(&app, 10000);
+    http_stop(&app, cfg->stop_grace * 1000);
     rc = 0;
 out:
     if (rc != 0)

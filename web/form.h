@@ -15,11 +15,13 @@
  * the same path) rebuilds the request from the same fields and stores it
  * through model_save, the JSON API's own path.
  *
- * web/form.c holds the state, the fields, the shared steps and the pages
- * (steps, errors next to fields, result layout, Save form, the JSON link);
- * web/form_fit.c, form_param.c and form_couple.c describe each method with a
- * struct form_def. The HTTP side (decoding, running the checks, calling the
- * method, Save, answering) is server/dash_forms.c. The forms know no
+ * What the three share, a file per job: web/form_state.c (the state),
+ * form_num.c (numbers), form_field.c (the fields), form_configs.c (the
+ * lists offered), form_xstep.c (the x step of fit and couple) and
+ * form_page.c (the pages: steps, errors next to fields, result layout, Save
+ * form, the JSON link); web/form_fit.c, form_param.c and form_couple.c
+ * describe each method with a struct form_def. The HTTP side (decoding, running the
+ * checks, calling the method, Save, answering) is server/dash_forms.c. The forms know no
  * database: a step reads what it offers from core/form_data.h, as its
  * checks need it, through the connection the adapter hands over in
  * fctx.store.

@@ -24,6 +24,7 @@
 #include "db/summary.h"
 #include "formats/limits.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,49 +32,64 @@
 #include <string.h>
 
 static const char SQL_UID_SEL[] = "SELECT id FROM runs WHERE uid = $1";
-/* A run with its inputs, metrics, kernels, tags and its configuration's
- * summary in one statement, so that the statements of a batch go out
- * pipelined without waiting for each other (db_runs_insert below): each set
- * of children goes in as one JSON parameter that a data-modifying CTE
- * unpacks. A client id stored already (another server's, or earlier in the
- * batch) inserts nothing and returns no row. The configuration key ($17) is
- * db_inputs_key's text. */
-static const char SQL_RUN_INS[] =
-    "WITH r AS (INSERT INTO runs (uid, app_id, exe_id, system_id, nprocs, runtime, "
-    "started_at, submitter, created_at, vcs_commit, vcs_branch, at_ms) "
-    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
-    "ON CONFLICT (uid) DO NOTHING RETURNING id, app_id, exe_id, system_id, nprocs, "
-    "runtime), "
-    "i AS (INSERT INTO run_inputs (run_id, name, value) SELECT r.id, key, "
-    "value::float8 FROM r, jsonb_each_text($13::jsonb)), "
-    "m AS (INSERT INTO run_metrics (run_id, name, value) SELECT r.id, key, "
-    "value::float8 FROM r, jsonb_each_text($14::jsonb)), "
-    "k AS (INSERT INTO kernels (run_id, seq, name, time, calls, metrics) SELECT r.id, "
-    "x.ord - 1, x.e ->> 'name', (x.e ->> 'time')::float8, (x.e ->> 'calls')::bigint, "
-    "x.e ->> 'metrics' FROM r, jsonb_array_elements($15::jsonb) WITH ORDINALITY "
-    "x(e, ord)), "
-    "t AS (INSERT INTO run_tags (run_id, key, value) SELECT r.id, key, value FROM r, "
-    "jsonb_each_text($16::jsonb)), "
-    "c AS (INSERT INTO run_configs (app_id, exe_id, system_id, nprocs, inputs, runs, "
-    "sum_runtime, min_runtime, max_runtime, last_run_id, timed) "
-    "SELECT r.app_id, r.exe_id, r.system_id, r.nprocs, $17, 1, coalesce(r.runtime, 0), "
-    "r.runtime, r.runtime, r.id, (r.runtime IS NOT NULL)::int FROM r "
-    "ON CONFLICT (app_id, exe_id, system_id, nprocs, inputs) DO UPDATE SET "
-    "runs = run_configs.runs + 1, timed = run_configs.timed + excluded.timed, "
-    "sum_runtime = run_configs.sum_runtime + excluded.sum_runtime, "
-    "min_runtime = least(run_configs.min_runtime, excluded.min_runtime), "
-    "max_runtime = greatest(run_configs.max_runtime, excluded.max_runtime), "
-    "last_run_id = greatest(run_configs.last_run_id, excluded.last_run_id)) "
-    "SELECT id FROM r";
-/* The run's configuration id, once the statement above made the
- * configuration (a statement does not see its own CTEs' rows): the run is
- * the last one this session numbered (currval; no row when its client id
- * was stored already; a subquery, so that the primary key finds it). */
-static const char SQL_RUN_CONFIG[] =
-    "UPDATE runs SET config_id = c.id FROM run_configs c WHERE "
-    "runs.id = (SELECT currval(pg_get_serial_sequence('runs', 'id'))) AND c.app_id = $1 "
-    "AND "
-    "c.exe_id = $2 AND c.system_id = $3 AND c.nprocs = $4 AND c.inputs = $5";
+/* A run with its inputs, metrics, kernels and tags in one statement, so that
+ * the statements of a batch go out pipelined without waiting for each other
+ * (insert_pipelined below): each set of children goes in as one JSON
+ * parameter that a data-modifying CTE unpacks. A client id stored already
+ * (another server's, or earlier in the batch) inserts nothing and returns no
+ * row. The run's configuration ($17 is db_inputs_key's text) exists already:
+ * SQL_CFG_ENSURE goes first in the same pipeline, so the run is inserted with
+ * its config_id (setting it afterwards rewrote every run row and all ten of
+ * its index entries). */
+#define RUN_INS_HEAD                                                                     \
+    "WITH r AS (INSERT INTO runs (uid, app_id, exe_id, system_id, nprocs, runtime, "     \
+    "started_at, submitter, created_at, vcs_commit, vcs_branch, at_ms, config_id) "      \
+    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, (SELECT id FROM "        \
+    "run_configs WHERE app_id = $2 AND exe_id = $3 AND system_id = $4 AND nprocs = $5 "  \
+    "AND inputs = $17)) ON CONFLICT (uid) DO NOTHING RETURNING id, config_id, "          \
+    "runtime), "                                                                         \
+    "i AS (INSERT INTO run_inputs (run_id, name, value) SELECT r.id, key, "              \
+    "value::float8 FROM r, jsonb_each_text($13::jsonb)), "                               \
+    "m AS (INSERT INTO run_metrics (run_id, name, value) SELECT r.id, key, "             \
+    "value::float8 FROM r, jsonb_each_text($14::jsonb)), "                               \
+    "k AS (INSERT INTO kernels (run_id, seq, name, time, calls, metrics) SELECT r.id, "  \
+    "x.ord - 1, x.e ->> 'name', (x.e ->> 'time')::float8, (x.e ->> 'calls')::bigint, "   \
+    "x.e ->> 'metrics' FROM r, jsonb_array_elements($15::jsonb) WITH ORDINALITY "        \
+    "x(e, ord)), "                                                                       \
+    "t AS (INSERT INTO run_tags (run_id, key, value) SELECT r.id, key, value FROM r, "   \
+    "jsonb_each_text($16::jsonb))"
+/* In a batch the caller adds the runs to their configurations' summaries
+ * once per configuration (SQL_CFG_ADD): a row updated once per run within one
+ * transaction keeps every version until the transaction ends, and each
+ * further update then walks them all (1,000 runs of one configuration in a
+ * batch grew quadratically, and the dead versions slowed later batches too). */
+static const char SQL_RUN_INS[] = RUN_INS_HEAD " SELECT id FROM r";
+/* A single run adds itself to its configuration's summary. */
+static const char SQL_RUN_INS_ONE[] =
+    RUN_INS_HEAD ", c AS (UPDATE run_configs SET runs = run_configs.runs + 1, "
+                 "timed = run_configs.timed + (r.runtime IS NOT NULL)::int, "
+                 "sum_runtime = run_configs.sum_runtime + coalesce(r.runtime, 0), "
+                 "min_runtime = least(run_configs.min_runtime, r.runtime), "
+                 "max_runtime = greatest(run_configs.max_runtime, r.runtime), "
+                 "last_run_id = greatest(run_configs.last_run_id, r.id) FROM r "
+                 "WHERE run_configs.id = r.config_id) SELECT id FROM r";
+/* A configuration, empty until its runs are added: created before the runs
+ * that name it, in the same transaction, so no other session sees it empty.
+ * Another server creating it at the same time makes this wait for its
+ * commit and then insert nothing. */
+static const char SQL_CFG_ENSURE[] =
+    "INSERT INTO run_configs (app_id, exe_id, system_id, nprocs, inputs, runs, "
+    "sum_runtime, last_run_id, timed) VALUES ($1, $2, $3, $4, $5, 0, 0, 0, 0) "
+    "ON CONFLICT (app_id, exe_id, system_id, nprocs, inputs) DO NOTHING";
+/* The runs of a batch added to their configuration's summary ($6 runs, $7 of
+ * them timed, $8 their runtimes' sum, $9/$10 their least and greatest
+ * runtime or NULL, $11 the greatest run id). */
+static const char SQL_CFG_ADD[] =
+    "UPDATE run_configs SET runs = runs + $6, timed = timed + $7, "
+    "sum_runtime = sum_runtime + $8, min_runtime = least(min_runtime, $9::float8), "
+    "max_runtime = greatest(max_runtime, $10::float8), "
+    "last_run_id = greatest(last_run_id, $11) WHERE app_id = $1 AND exe_id = $2 "
+    "AND system_id = $3 AND nprocs = $4 AND inputs = $5";
 
 static json_t *kvs_json(const struct rec_kv *kv, size_t n)
 {
@@ -233,20 +249,80 @@ static int pipe_result(db *d, long long *id, int *failed, struct err *err)
     return rc;
 }
 
+/* A configuration named by the runs of one call, and what its new runs add
+ * to its summary (SQL_CFG_ADD). Its key texts live in the call's arena. */
+struct cfg_sum {
+    const char *key[5]; /* app_id, exe_id, system_id, nprocs, inputs key */
+    long long runs, timed, last;
+    double sum, min, max;
+};
+
+struct cfg_sums {
+    struct cfg_sum *v;
+    size_t n;
+    arena *a;
+};
+
+/* The index of the configuration of the run sent as s in sums, added if
+ * new (*fresh set); -1 on memory exhaustion. */
+static long cfg_find(struct cfg_sums *sums, const struct sent *s, int *fresh)
+{
+    const char *key[5] = {s->v[1], s->v[2], s->v[3], s->v[4], s->v[16]};
+    size_t i;
+    int k;
+
+    *fresh = 0;
+    for (i = 0; i < sums->n; i++) {
+        for (k = 0; k < 5 && strcmp(sums->v[i].key[k], key[k]) == 0; k++)
+            ;
+        if (k == 5)
+            return (long)i;
+    }
+    memset(&sums->v[i], 0, sizeof sums->v[i]);
+    for (k = 0; k < 5; k++)
+        if ((sums->v[i].key[k] = arena_strdup(sums->a, key[k])) == NULL)
+            return -1;
+    sums->v[i].min = INFINITY;
+    sums->v[i].max = -INFINITY;
+    sums->n++;
+    *fresh = 1;
+    return (long)i;
+}
+
+/* Ends a pipeline: the sync's own result, then out of pipeline mode. */
+static void pipe_end(db *d, int *failed, struct err *err)
+{
+    PGconn *conn = pg_conn(d);
+    for (int k = 0; k < 4; k++) {
+        PGresult *r = PQgetResult(conn);
+        int sync = r != NULL && PQresultStatus(r) == PGRES_PIPELINE_SYNC;
+        PQclear(r);
+        if (sync)
+            break;
+    }
+    if (!PQexitPipelineMode(conn) && !*failed) {
+        *failed = 1;
+        pg_fail(d, NULL, err);
+    }
+}
+
 /* Stores up to PIPE_RUNS runs: names resolved first (few, and cached), then
- * every run's two statements sent in one pipeline and the results read
- * after one sync; a client id found stored already is then compared with
- * the stored run, as a repeat. */
+ * the configurations first named here and every run sent in one pipeline
+ * and the results read after one sync; a client id found stored already is
+ * then compared with the stored run, as a repeat. With one run in the call
+ * (one) the run adds itself to its configuration's summary; otherwise what
+ * the new runs add is gathered in sums for the caller. */
 static int insert_pipelined(db *d, struct db_resolved *c, const struct run_record *runs,
-                            size_t n, const char *now, long long *ids, int *existed,
-                            struct err *err)
+                            size_t n, const char *now, int one, struct cfg_sums *sums,
+                            long long *ids, int *existed, struct err *err)
 {
     struct sent s[PIPE_RUNS];
-    const char *ins, *cfg;
+    long cfg[PIPE_RUNS];
+    const char *ins, *ensure;
     PGconn *conn = pg_conn(d);
     arena *a = arena_new();
-    size_t i, k, made = 0;
-    int rc = -1, failed = 0, sent = 0;
+    size_t i, k, made = 0, nfresh = 0;
+    int rc = -1, failed = 0, sent = 0, fresh;
 
     if (a == NULL)
         return err_nomem(err);
@@ -257,54 +333,57 @@ static int insert_pipelined(db *d, struct db_resolved *c, const struct run_recor
             params(a, c, &runs[i], now, &s[i], err) != 0)
             goto out;
         made = i + 1;
+        if ((cfg[i] = cfg_find(sums, &s[i], &fresh)) < 0) {
+            err_nomem(err);
+            goto out;
+        }
+        nfresh += (size_t)fresh;
     }
-    ins = pg_prepared(d, SQL_RUN_INS, err);
-    cfg = ins ? pg_prepared(d, SQL_RUN_CONFIG, err) : NULL;
-    if (cfg == NULL)
+    ins = pg_prepared(d, one ? SQL_RUN_INS_ONE : SQL_RUN_INS, err);
+    ensure = ins ? pg_prepared(d, SQL_CFG_ENSURE, err) : NULL;
+    if (ensure == NULL)
         goto out;
     if (!PQenterPipelineMode(conn)) {
         pg_fail(d, NULL, err);
         goto out;
     }
-    for (i = 0; i < n; i++) {
-        const char *const v2[5] = {s[i].v[1], s[i].v[2], s[i].v[3], s[i].v[4],
-                                   s[i].v[16]};
-        if (!PQsendQueryPrepared(conn, ins, RUN_PARAMS, s[i].v, NULL, NULL, 0) ||
-            !PQsendQueryPrepared(conn, cfg, 5, v2, NULL, NULL, 0))
+    for (i = sums->n - nfresh; i < sums->n; i++, sent++)
+        if (!PQsendQueryPrepared(conn, ensure, 5, sums->v[i].key, NULL, NULL, 0))
             break;
-        sent += 2;
-    }
+    for (i = 0; i < n && sent == (int)(nfresh + i); i++, sent++)
+        if (!PQsendQueryPrepared(conn, ins, RUN_PARAMS, s[i].v, NULL, NULL, 0))
+            break;
     if (!PQpipelineSync(conn))
         sent = -1;
     for (i = 0; (int)i < sent; i++) {
         long long id = 0;
         int got = pipe_result(d, &id, &failed, err);
-        if (i % 2 == 0) {
-            ids[i / 2] = got == 1 ? id : 0;
-            existed[i / 2] = got == 0;
+        if (i >= nfresh) {
+            ids[i - nfresh] = got == 1 ? id : 0;
+            existed[i - nfresh] = got == 0;
         }
     }
-    /* the sync's own result, then out of pipeline mode */
-    for (k = 0; k < 4; k++) {
-        PGresult *r = PQgetResult(conn);
-        int sync = r != NULL && PQresultStatus(r) == PGRES_PIPELINE_SYNC;
-        PQclear(r);
-        if (sync)
-            break;
-    }
-    if (!PQexitPipelineMode(conn) && !failed) {
-        failed = 1;
-        pg_fail(d, NULL, err);
-    }
+    pipe_end(d, &failed, err);
     if (failed)
         goto out;
-    if (sent != (int)(2 * n)) {
+    if (sent != (int)(nfresh + n)) {
         pg_fail(d, NULL, err);
         goto out;
     }
     for (i = 0; i < n; i++) {
-        if (!existed[i])
+        struct cfg_sum *cs = &sums->v[cfg[i]];
+        if (!existed[i]) {
+            double rt = runs[i].runtime;
+            cs->runs++;
+            cs->last = ids[i] > cs->last ? ids[i] : cs->last;
+            if (RUN_HAS_RUNTIME(rt)) {
+                cs->timed++;
+                cs->sum += rt;
+                cs->min = fmin(cs->min, rt);
+                cs->max = fmax(cs->max, rt);
+            }
             continue;
+        }
         if (pg_scalar(d, &ids[i], SQL_UID_SEL, err, "t", runs[i].uid) <= 0) {
             err_set(err, 500, "database", NULL, "database error: run id %s vanished",
                     runs[i].uid);
@@ -322,17 +401,88 @@ out:
     return rc;
 }
 
+/* What the runs of a batch add to their configurations, one statement per
+ * configuration, pipelined. */
+static int add_sums(db *d, const struct cfg_sums *sums, struct err *err)
+{
+    PGconn *conn = pg_conn(d);
+    const char *upd = pg_prepared(d, SQL_CFG_ADD, err);
+    arena *a;
+    size_t i;
+    int failed = 0, sent = 0, want = 0, rc = -1;
+
+    if (upd == NULL)
+        return -1;
+    if ((a = arena_new()) == NULL)
+        return err_nomem(err);
+    if (!PQenterPipelineMode(conn)) {
+        pg_fail(d, NULL, err);
+        goto out;
+    }
+    for (i = 0; i < sums->n; i++) {
+        const struct cfg_sum *cs = &sums->v[i];
+        const char *v[11];
+        if (cs->runs == 0)
+            continue;
+        want++;
+        memcpy(v, cs->key, sizeof cs->key);
+        v[5] = num(a, "%lld", cs->runs);
+        v[6] = num(a, "%lld", cs->timed);
+        v[7] = num(a, "%.17g", cs->sum);
+        v[8] = cs->timed ? num(a, "%.17g", cs->min) : NULL;
+        v[9] = cs->timed ? num(a, "%.17g", cs->max) : NULL;
+        v[10] = num(a, "%lld", cs->last);
+        if (v[5] == NULL || v[6] == NULL || v[7] == NULL || v[10] == NULL ||
+            (cs->timed && (v[8] == NULL || v[9] == NULL))) {
+            failed = 1;
+            err_nomem(err);
+            break;
+        }
+        if (!PQsendQueryPrepared(conn, upd, 11, v, NULL, NULL, 0))
+            break;
+        sent++;
+    }
+    if (!PQpipelineSync(conn))
+        sent = -1;
+    for (i = 0; (int)i < sent; i++) {
+        long long id;
+        pipe_result(d, &id, &failed, err);
+    }
+    pipe_end(d, &failed, err);
+    if (!failed && sent != want)
+        pg_fail(d, NULL, err);
+    else if (!failed)
+        rc = 0;
+out:
+    arena_free(a);
+    return rc;
+}
+
 int pg_runs_insert(db *d, const struct run_record *runs, size_t n, long long *ids,
                    int *existed, struct err *err)
 {
     struct db_resolved c = {0};
+    struct cfg_sums sums = {0};
     char now[32];
     size_t i;
+    int rc = -1;
 
+    if (n == 0)
+        return 0;
+    sums.v = calloc(n, sizeof *sums.v);
+    sums.a = arena_new();
+    if (sums.v == NULL || sums.a == NULL) {
+        err_nomem(err);
+        goto out;
+    }
     db_now(now);
     for (i = 0; i < n; i += PIPE_RUNS)
         if (insert_pipelined(d, &c, runs + i, n - i < PIPE_RUNS ? n - i : PIPE_RUNS, now,
-                             ids + i, existed + i, err) != 0)
-            return -1;
-    return 0;
+                             n == 1, &sums, ids + i, existed + i, err) != 0)
+            goto out;
+    rc = n == 1 ? 0 : add_sums(d, &sums, err);
+out:
+    free(sums.v);
+    arena_free(sums.a);
+    return rc;
 }

@@ -173,7 +173,7 @@ static int bump_schema_version(db *d, struct err *err)
 }
 
 /* Migration step v's own work, inside its transaction: migration 11's
- * judgements are packed in C (db/sqlite/judged.c); migration 13 edits stored
+ * judgements are packed in C (db/sqlite/judged_migrate.c); migration 13 edits stored
  * table text, so schema_version moves on; the version is recorded. */
 static int migration_finish(db *d, int v, struct err *err)
 {

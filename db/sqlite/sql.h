@@ -91,7 +91,7 @@ void sq_windows_free(struct sq_windows *w);
       ".nprocs) AND " SQ_INPUTS_MATCH(w ".inputs", c ".inputs")
 
 /* A run's judgements packed into one row of run_judgements (schema.sql
- * migration 11; db/sqlite/judged.c). */
+ * migration 11; db/sqlite/judged.h). */
 struct db_judgement;
 struct db_judged; /* db/codec.h */
 /* Stores the n judgements of one run (any watch order; merged into the

@@ -57,7 +57,7 @@ def varint(p, o):
 
 def judgements(con):
     """Every (run, watch, out) of SQLite's packed rows (schema.sql migration
-    11), read by the format's description in db/sqlite/judged.c."""
+    11), read by the format's description in db/codec.c."""
     out = []
     for run, p in con.execute("SELECT run_id, data FROM run_judgements ORDER BY run_id"):
         assert p[0] == 1

@@ -36,6 +36,51 @@ def upload_single_and_read_back():
     assert run["started_at"] == "2026-11-21T10:00:00Z"
 
 
+# Each configuration's summary (run_configs: runs, timed, sum, min, max, last
+# run) equals what its runs say, and every run names its configuration.
+CONFIG_MISMATCHES = (
+    "SELECT count(*) FROM run_configs c WHERE "
+    "c.runs <> (SELECT count(*) FROM runs r WHERE r.config_id = c.id) "
+    "OR c.timed <> (SELECT count(r.runtime) FROM runs r WHERE r.config_id = c.id) "
+    "OR abs(c.sum_runtime - (SELECT coalesce(sum(r.runtime), 0) FROM runs r "
+    "WHERE r.config_id = c.id)) > 1e-9 * (1 + abs(c.sum_runtime)) "
+    "OR coalesce(c.min_runtime, -1) <> coalesce((SELECT min(r.runtime) FROM runs r "
+    "WHERE r.config_id = c.id), -1) "
+    "OR coalesce(c.max_runtime, -1) <> coalesce((SELECT max(r.runtime) FROM runs r "
+    "WHERE r.config_id = c.id), -1) "
+    "OR c.last_run_id <> (SELECT max(r.id) FROM runs r WHERE r.config_id = c.id)")
+
+
+@test
+def batches_keep_every_configuration_summary_exact():
+    # Three configurations, runs with and without a runtime, a repeat of a
+    # stored id inside a batch; then a second batch and a single run on the
+    # same configurations (the PostgreSQL store adds a batch's runs to their
+    # configuration once, a single run adds itself).
+    def doc(i, nprocs, runtime):
+        d = run_doc(id=f"cfgsum-{i}", application="cfgsum", nprocs=nprocs, runtime=runtime)
+        if runtime is None:
+            d["metrics"] = {"bytes": float(i)}
+        return d
+    first = [doc(i, 2 ** (1 + i % 3), None if i % 5 == 0 else 1.0 + i) for i in range(30)]
+    st, body = S.post("/api/v1/runs", {"runs": first})
+    assert st == 201 and body["created"] == 30, body
+    second = [doc(i, 2 ** (1 + i % 3), 0.5 * i) for i in range(30, 50)] + [first[3]]
+    st, body = S.post("/api/v1/runs", {"runs": second})
+    assert st == 201 and body["created"] == 20 and body["existing"] == 1, body
+    st, body = S.post("/api/v1/runs", doc(50, 4, 0.25))
+    assert st == 201, body
+    assert int(S.sql(CONFIG_MISMATCHES)[0][0]) == 0
+    assert int(S.sql("SELECT count(*) FROM runs WHERE config_id IS NULL")[0][0]) == 0
+    # nprocs 4 holds runs 1, 4, ..., 49 and run 50: 18 runs, of which 10 and
+    # 25 have no runtime; runtimes from 0.25 (run 50) to 29 (run 28).
+    rows = S.sql("SELECT c.runs, c.timed, c.min_runtime, c.max_runtime FROM run_configs c "
+                 "JOIN applications a ON a.id = c.app_id WHERE a.name = 'cfgsum' "
+                 "AND c.nprocs = 4")
+    runs, timed, lo, hi = (float(v) for v in rows[0])
+    assert (runs, timed, lo, hi) == (18, 16, 0.25, 29.0), rows
+
+
 @test
 def repeat_of_stored_id_stores_nothing():
     st, first = S.post("/api/v1/runs", run_doc(id="idem-1"))
@@ -421,6 +466,45 @@ def sigterm_shuts_down_cleanly():
     assert k.is_pg() or os.path.exists(k.db)
     k.start()
     assert k.get("/api/v1/runs?limit=5")[1]["runs"][0]["uid"] == "term-1"
+    k.close()
+
+
+@test
+def sigterm_with_uploads_waiting_for_the_writer_finishes_them():
+    # Eight clients keep batches of 300 runs queued for the writer; SIGTERM
+    # with no grace used to stop libmicrohttpd with connections suspended,
+    # which aborts the process. Every upload waiting for the writer must
+    # finish and be answered, requests arriving meanwhile get 503, the exit
+    # status is 0 and every acknowledged run is stored.
+    k = Server("--stop-grace", "0")
+    acked, answers, stop = [], [], threading.Event()
+
+    def worker(w):
+        i = 0
+        while not stop.is_set():
+            batch = [run_doc(id=f"grace-{w}-{i}-{j}", runtime=1.0 + j) for j in range(300)]
+            try:
+                st, body = k.post("/api/v1/runs", {"runs": batch})
+            except Exception:
+                return
+            answers.append(st)
+            if st == 201:
+                acked.extend(r["id"] for r in batch)
+            elif st == 503:
+                assert body["error"]["code"] == "shutting_down", body
+            i += 1
+    threads = [threading.Thread(target=worker, args=(w,)) for w in range(8)]
+    [t.start() for t in threads]
+    time.sleep(2.0)
+    assert k.kill(signal.SIGTERM) == 0
+    stop.set()
+    [t.join() for t in threads]
+    assert set(answers) <= {201, 503}, set(answers)
+    assert len(acked) >= 300, len(acked)
+    k.start()
+    stored = {row[1] for row in k.content()["runs"]}
+    missing = [u for u in acked if u not in stored]
+    assert not missing, missing[:5]
     k.close()
 
 

@@ -1,4 +1,4 @@
-/* SQLite's packed judgements (schema.sql migration 11, db/sqlite/judged.c),
+/* SQLite's packed judgements (schema.sql migration 11, db/codec.c),
  * read here by the format's description and not by its code:
  * - migration 11 packs every judgement row exactly (each field, x or none,
  *   both directions) and keeps the alerts;
@@ -90,7 +90,7 @@ static void committed(db *d, int n)
 
 static int checks;
 
-/* ---- the packed rows, read by the format's description (db/sqlite/judged.c)
+/* ---- the packed rows, read by the format's description (db/codec.c)
  * and not by its code: every judgement of every run, in (run, watch) order. */
 struct tj {
     long long run, watch;

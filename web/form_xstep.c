@@ -1,0 +1,217 @@
+/* form_xstep: the "x range, fixed values, prediction" step that curve
+ * fitting and kernel coupling share; see form.h. */
+#include "web/form.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define XSTEP_MAX_PREDICT 100
+
+int forms_xstep_check(struct fctx *c, const struct xstep *s, int strict, struct err *err)
+{
+    struct fval vals[FORMS_MAX_VALUES];
+    size_t i, j, nv;
+    int more;
+    const char *agg = fs_get(c, "aggregate");
+
+    for (i = 0; i < s->nvars; i++) {
+        const char *name, *v;
+        struct err local = {0};
+        double x = 0;
+        int seen = 0, rc;
+        if (strcmp(s->vars[i], s->x) == 0)
+            continue;
+        name = fs_name(c, "fix.", s->vars[i]);
+        v = fs_get(c, name);
+        if (v != NULL && *v == '\0')
+            continue; /* not fixed */
+        nv = forms_values(s->cf, s->ncf, s->exe, s->sys, s->vars[i], vals,
+                          FORMS_MAX_VALUES, &more);
+        if (v != NULL) {
+            rc = fnum(v, name, s->vars[i], &x, &local);
+            for (j = 0; rc == 0 && j < nv; j++)
+                seen |= vals[j].v == x;
+            if (strict && rc != 0) {
+                *err = local;
+                return -1;
+            }
+            /* Kept: a value of the list, or (when checking strictly) any number;
+             * the answer says when no run has it. */
+            if (rc == 0 && (seen || more || strict))
+                continue;
+        }
+        fs_set(c, name, nv ? fnumtext(c, forms_common(vals, nv)) : "");
+    }
+    if (agg == NULL || (strcmp(agg, "mean") != 0 && strcmp(agg, "median") != 0 &&
+                        strcmp(agg, "min") != 0)) {
+        if (agg != NULL && strict)
+            return err_invalid(err, "aggregate", "aggregate must be mean, median or min");
+        fs_set(c, "aggregate", "mean");
+    }
+    return 0;
+}
+
+/* A fixed-value field: a select of the values the runs have (and "not
+ * fixed"), or a text field when there are too many. */
+static void fixed_field(struct fctx *c, const struct xstep *s, const char *var)
+{
+    struct fval vals[FORMS_MAX_VALUES];
+    const char *name = fs_name(c, "fix.", var), *values[FORMS_MAX_VALUES + 1],
+               *labels[FORMS_MAX_VALUES + 1];
+    size_t nv, i;
+    int more;
+
+    nv = forms_values(s->cf, s->ncf, s->exe, s->sys, var, vals, FORMS_MAX_VALUES, &more);
+    if (more) {
+        ff_text(c, name, var, "empty: not fixed", fs_get(c, name), NULL, "decimal");
+        return;
+    }
+    values[0] = "";
+    labels[0] = "not fixed";
+    for (i = 0; i < nv; i++) {
+        values[i + 1] = fnumtext(c, vals[i].v);
+        labels[i + 1] = arena_printf(c->arena, "%s (%lld run%s)", values[i + 1],
+                                     vals[i].runs, vals[i].runs == 1 ? "" : "s");
+    }
+    ff_select(c, name, var, NULL, values, labels, nv + 1, fs_get(c, name), 0);
+}
+
+void forms_xstep_render(struct fctx *c, const struct xstep *s)
+{
+    struct fval vals[FORMS_MAX_VALUES];
+    size_t nv, i;
+    int more, nfixed = 0;
+    const char *hint = NULL;
+    static const char *const aggs[] = {"mean", "median", "min"};
+
+    nv = forms_values(s->cf, s->ncf, s->exe, s->sys, s->x, vals, FORMS_MAX_VALUES, &more);
+    if (nv > 0)
+        hint = arena_printf(c->arena, "measured: %s to %s%s; empty: every run",
+                            fnumtext(c, vals[0].v), fnumtext(c, vals[nv - 1].v),
+                            more ? " and more" : "");
+    ff_group_open(c, arena_printf(c->arena, "Range of %s to fit", s->x), hint, NULL);
+    ff_text(c, "xmin", "from", NULL, fs_get(c, "xmin"),
+            nv ? fnumtext(c, vals[0].v) : NULL, "decimal");
+    ff_text(c, "xmax", "to", NULL, fs_get(c, "xmax"),
+            nv ? fnumtext(c, vals[nv - 1].v) : NULL, "decimal");
+    ff_group_close(c);
+    for (i = 0; i < s->nvars; i++)
+        nfixed += strcmp(s->vars[i], s->x) != 0;
+    if (nfixed) {
+        ff_group_open(c, "Fixed values of the other variables",
+                      "only runs with exactly these values are used", "fixed");
+        for (i = 0; i < s->nvars; i++)
+            if (strcmp(s->vars[i], s->x) != 0)
+                fixed_field(c, s, s->vars[i]);
+        ff_group_close(c);
+    }
+    page_puts(&c->p, "<div class=\"fields\">\n");
+    ff_text(c, "predict", arena_printf(c->arena, "Predict at %s =", s->x),
+            "one or more values, separated by commas", fs_get(c, "predict"), NULL,
+            "decimal");
+    ff_select(c, "aggregate", "Repetitions", "how runs of one configuration combine",
+              aggs, NULL, 3, fs_get(c, "aggregate"), 0);
+    page_puts(&c->p, "</div>\n");
+}
+
+void forms_xstep_summary(struct fctx *c, const struct xstep *s)
+{
+    const char *lo = fs_val(c, "xmin"), *hi = fs_val(c, "xmax"), *p;
+    size_t i;
+    page_text(&c->p, s->x);
+    if (lo || hi) {
+        page_puts(&c->p, " from ");
+        page_text(&c->p, lo ? lo : "?");
+        page_puts(&c->p, " to ");
+        page_text(&c->p, hi ? hi : "?");
+    } else {
+        page_puts(&c->p, ": every measured value");
+    }
+    for (i = 0; i < s->nvars; i++) {
+        const char *v;
+        if (strcmp(s->vars[i], s->x) == 0)
+            continue;
+        v = fs_val(c, fs_name(c, "fix.", s->vars[i]));
+        page_puts(&c->p, ", ");
+        page_text(&c->p, s->vars[i]);
+        if (v) {
+            page_puts(&c->p, " = ");
+            page_text(&c->p, v);
+        } else {
+            page_puts(&c->p, " not fixed");
+        }
+    }
+    if ((p = fs_val(c, "predict")) != NULL) {
+        page_puts(&c->p, "; predict at ");
+        page_text(&c->p, p);
+    }
+}
+
+int forms_xstep_request(struct fctx *c, const struct xstep *s, json_t *req,
+                        struct err *err)
+{
+    json_t *fixed = json_object(), *pred;
+    double lo = 0, hi = 0, pts[XSTEP_MAX_PREDICT];
+    int has_lo, has_hi, n, i;
+    size_t k;
+
+    for (k = 0; k < s->nvars; k++) {
+        const char *name;
+        double x;
+        int rc;
+        if (strcmp(s->vars[k], s->x) == 0)
+            continue;
+        name = fs_name(c, "fix.", s->vars[k]);
+        rc = fnum(fs_get(c, name), name, s->vars[k], &x, err);
+        if (rc < 0) {
+            json_decref(fixed);
+            return -1;
+        }
+        if (rc == 0)
+            json_object_set_new(fixed, s->vars[k], forms_jnum(x));
+    }
+    if (json_object_size(fixed) > 0)
+        json_object_set(req, "fixed", fixed);
+    json_decref(fixed);
+    if ((has_lo = fnum(fs_get(c, "xmin"), "xmin", "from", &lo, err)) < 0 ||
+        (has_hi = fnum(fs_get(c, "xmax"), "xmax", "to", &hi, err)) < 0)
+        return -1;
+    if (has_lo != has_hi)
+        return err_invalid(err, has_lo ? "xmin" : "xmax",
+                           "give both ends of the range of %s, or neither", s->x);
+    if (has_lo == 0)
+        json_object_set_new(req, "range",
+                            json_pack("[o, o]", forms_jnum(lo), forms_jnum(hi)));
+    if ((n = fnums(fs_get(c, "predict"), "predict", pts, XSTEP_MAX_PREDICT, err)) < 0)
+        return -1;
+    if (n > 0) {
+        pred = json_array();
+        for (i = 0; i < n; i++)
+            json_array_append_new(pred, forms_jnum(pts[i]));
+        json_object_set_new(req, "predict", pred);
+    }
+    json_object_set_new(req, "aggregate", json_string(fs_get(c, "aggregate")));
+    return 0;
+}
+
+const char *forms_xstep_field(struct fctx *c, const struct xstep *s, const struct err *e)
+{
+    const char *f = e->field;
+    size_t n = strcspn(f, "[."), i;
+#define IS(name) (n == strlen(name) && strncmp(f, name, n) == 0)
+    if (IS("range"))
+        return "xmin";
+    if (IS("predict"))
+        return "predict";
+    if (IS("aggregate"))
+        return "aggregate";
+    if (IS("fixed")) {
+        for (i = 0; s->x != NULL && i < s->nvars; i++)
+            if (strcmp(s->vars[i], s->x) != 0 && forms_mentions(e->message, s->vars[i]))
+                return fs_name(c, "fix.", s->vars[i]);
+        return "fixed"; /* the group of fixed values */
+    }
+#undef IS
+    return NULL;
+}
