@@ -342,9 +342,10 @@ int fit_predict(const struct fit_model *m, const double *x, double *y, double *l
  * model has xunc > 0 (otherwise exactly fit_predict): the law's own
  * uncertainty, growing with d = fit_extrapolation(m, x), is added to the
  * noise, and a relative model's interval is multiplicative,
- * y * exp(+-sqrt(t^2 s2 (1 + h/y^2) + (k d sqrt(min(xunc, 0.25)))^2)), k 0.8
- * for one variable and 1.1 for two (fit.c), so never below 0 for a positive
- * quantity. OUT: y, lo, hi. Errors as fit_predict. */
+ * y * exp(+-sqrt(c t^2 s2 (1 + h/y^2) + L^2)), so never below 0 for a
+ * positive quantity; L = 0.48 d sqrt((d + 1) min(xunc, 0.25)) and c = 1 for
+ * one variable, L = 0.5 d and c = 2 (beyond the data) for two (fit.c).
+ * OUT: y, lo, hi. Errors as fit_predict. */
 int fit_predict_ext(const struct fit_model *m, const double *x, double *y, double *lo,
                     double *hi, struct err *err);
 

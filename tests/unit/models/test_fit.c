@@ -506,6 +506,35 @@ static void test_two_param(void)
         CHECK(f1 && f2);
         CHECK_INT(fit_predict(&r.model, xp, &yp, &lo, &hi, NULL), 0);
         CHECK_REL(yp, law2(xp[0], xp[1]), 0.10);
+        {
+            /* The two-variable interval beyond the data (fit.c,
+             * eval/RECORD.md §8): log half-width sqrt(2 t^2 n2 + (0.5 d)^2),
+             * n2 the classical relative variance, xunc not entering; inside
+             * the data the classical interval. 4000 is 2 doublings beyond
+             * N = 1000, 128 two beyond P = 32. */
+            double qa[2] = {4000, 32}, qb[2] = {1000, 128}, qi[2] = {600, 8};
+            double y0, l0, h0, y1, l1, h1, cl, ch, z;
+            struct fit_model m = r.model;
+            CHECK(m.relative && m.xunc > 0);
+            CHECK_INT(fit_predict(&m, qa, &y0, &cl, &ch, NULL), 0);
+            CHECK_INT(fit_predict_ext(&m, qa, &y1, &l1, &h1, NULL), 0);
+            z = log(h1 / y1);
+            CHECK_REL(z * z - 1, 2 * ((ch - y0) / y0) * ((ch - y0) / y0), 1e-9);
+            CHECK_REL(l1 * h1, y1 * y1, 1e-12);
+            CHECK_INT(fit_predict(&m, qi, &y0, &cl, &ch, NULL), 0);
+            CHECK_INT(fit_predict_ext(&m, qi, &y1, &l1, &h1, NULL), 0);
+            CHECK_REL(log(h1 / y1), (ch - y0) / y0, 1e-9);
+            m.s2 = 0;
+            for (k = 0; k < 2; k++) {
+                m.xunc = k ? 3 : 0.1;
+                CHECK_INT(fit_predict_ext(&m, qa, &y0, &l0, &h0, NULL), 0);
+                CHECK_INT(fit_predict_ext(&m, qb, &y1, &l1, &h1, NULL), 0);
+                CHECK_REL(log(h0 / y0), 1, 1e-12);
+                CHECK_REL(log(y1 / l1), 1, 1e-12);
+            }
+            CHECK_INT(fit_predict_ext(&m, qi, &y0, &l0, &h0, NULL), 0);
+            CHECK(l0 == y0 && h0 == y0);
+        }
         fit_result_free(&r);
     }
 }
@@ -931,17 +960,17 @@ static void test_extrapolation_and_warning(void)
         r.model.xunc = 3;
         CHECK_INT(fit_predict_ext(&r.model, &q, &yp, &lo2, &hi2, &e), 0);
         CHECK(lo2 == lo && hi2 == hi && lo > 0);
-        /* The law's part of the log half-width is 0.8 d sqrt(xunc) for one
-         * variable, added in quadrature to the noise part (fit.c): between
-         * xunc 0.04 and 0.16 at d = 2 the squared half-width grows by
-         * (0.8 * 2)^2 * 0.12, whatever the noise; the interval is
+        /* The law's part of the log half-width is 0.48 d sqrt((d + 1) xunc)
+         * for one variable, added in quadrature to the noise part (fit.c):
+         * between xunc 0.04 and 0.16 at d = 2 the squared half-width grows
+         * by (0.48 * 2)^2 * 3 * 0.12, whatever the noise; the interval is
          * symmetric in log space. */
         r.model.xunc = 0.04;
         CHECK_INT(fit_predict_ext(&r.model, &q, &yp, &lo, &hi, &e), 0);
         r.model.xunc = 0.16;
         CHECK_INT(fit_predict_ext(&r.model, &q, &yp, &lo2, &hi2, &e), 0);
         CHECK_REL(log(hi2 / yp) * log(hi2 / yp) - log(hi / yp) * log(hi / yp),
-                  0.8 * 0.8 * 4 * 0.12, 1e-9);
+                  0.48 * 0.48 * 4 * 3 * 0.12, 1e-9);
         CHECK_REL(lo2 * hi2, yp * yp, 1e-12);
         r.model.xunc = 0.25;
         CHECK_INT(fit_predict_ext(&r.model, &q, &yp, &lo, &hi, &e), 0);
