@@ -649,3 +649,21 @@ SET sql = replace(replace(sql, 'min_runtime REAL NOT NULL', 'min_runtime REAL'),
                   'max_runtime REAL NOT NULL', 'max_runtime REAL')
 WHERE type = 'table' AND name = 'run_configs';
 PRAGMA writable_schema = OFF;
+
+-- migration 14
+-- A kernel may have no time (SPEC §16: a file whose metrics are visits,
+-- bytes or counts, with no time metric): kernels.time becomes NULL there
+-- instead of a made-up 0. As in migration 13, the NOT NULL is taken out of
+-- the stored table text (SQLite's documented way for removing a NOT NULL: the
+-- file format, the rows and the WITHOUT ROWID key do not change), which
+-- costs nothing where a rebuild would copy every kernel of every run and
+-- drop app_kernels_add with the table; the step's C part moves the schema
+-- version so that every connection reads the table again, then gives no
+-- time to the kernels importers stored as 0 s for files without a time
+-- metric (db/sqlite/db.c, SQL_KERNELS_UNTIMED).
+PRAGMA writable_schema = ON;
+UPDATE sqlite_master
+SET sql = replace(sql, 'time    REAL NOT NULL CHECK (time >= 0)',
+                  'time    REAL CHECK (time >= 0)')
+WHERE type = 'table' AND name = 'kernels';
+PRAGMA writable_schema = OFF;

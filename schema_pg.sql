@@ -457,3 +457,12 @@ ALTER TABLE runs ALTER COLUMN runtime DROP NOT NULL;
 ALTER TABLE run_configs ADD COLUMN timed bigint NOT NULL DEFAULT 0,
     ALTER COLUMN min_runtime DROP NOT NULL, ALTER COLUMN max_runtime DROP NOT NULL;
 UPDATE run_configs SET timed = runs;
+
+-- migration 14
+-- A kernel may have no time (schema.sql migration 14): kernels.time may be
+-- NULL where the file has no time metric. The kernels importers stored as
+-- 0 s for such files (runs without a runtime from Extra-P or CUBE) get none,
+-- as on SQLite (db/sqlite/db.c, SQL_KERNELS_UNTIMED).
+ALTER TABLE kernels ALTER COLUMN time DROP NOT NULL;
+UPDATE kernels SET time = NULL WHERE time = 0 AND run_id IN (SELECT id FROM runs
+    WHERE runtime IS NULL AND (uid LIKE 'extrap-%' OR uid LIKE 'cube:%'));

@@ -451,9 +451,10 @@ static int record_value(const struct run_record *r, const char *y, double *v)
             }
         return 0;
     }
-    *v = 0;
+    *v = 0; /* records of the name with a time, summed; none: not judged */
     for (i = 0; i < r->nkernels; i++)
-        if (strcmp(r->kernels[i].name, y + 7) == 0) {
+        if (strcmp(r->kernels[i].name, y + 7) == 0 &&
+            KERNEL_HAS_TIME(r->kernels[i].time)) {
             *v += r->kernels[i].time;
             found = 1;
         }

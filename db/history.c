@@ -63,7 +63,9 @@ long long db_watches_version(db *d, struct err *err)
 static const char *const SQL_VALUE[3] = {
     "SELECT runtime FROM runs WHERE id = ?1 AND runtime IS NOT NULL",
     "SELECT value FROM run_metrics WHERE run_id = ?1 AND name = ?2",
-    "SELECT sum(time) FROM kernels WHERE run_id = ?1 AND name = ?2 HAVING count(*) > 0",
+    /* a kernel whose records have no time (SPEC §16) gives no value */
+    ("SELECT sum(time) FROM kernels WHERE run_id = ?1 AND name = ?2 AND time IS NOT NULL "
+     "HAVING count(*) > 0"),
 };
 
 int db_run_value(db *d, long long run_id, const char *y, double *value, struct err *err)

@@ -173,7 +173,8 @@ int pg_history_series(db *d, long long config_id, const char *y, arena *a,
     "SELECT config_id, y, v FROM (SELECT 0 AS part, id, config_id, 'runtime' AS y, "     \
     "runtime AS v FROM sel WHERE runtime IS NOT NULL UNION ALL SELECT 1, s.id, "         \
     "s.config_id, 'kernel:' || k.name, "                                                 \
-    "sum(k.time) FROM sel s JOIN kernels k ON k.run_id = s.id GROUP BY s.id, "           \
+    "sum(k.time) FROM sel s JOIN kernels k ON k.run_id = s.id AND k.time IS NOT NULL "   \
+    "GROUP BY s.id, "                                                                    \
     "s.config_id, k.name UNION ALL SELECT 2, s.id, s.config_id, 'metric:' || m.name, "   \
     "m.value FROM sel s JOIN run_metrics m ON m.run_id = s.id) u ORDER BY part, id, y "  \
     "COLLATE \"C\" LIMIT $9::bigint"

@@ -176,7 +176,8 @@ int sq_history_series(db *d, long long config_id, const char *y, arena *a,
                           "runtime IS NOT NULL "                                         \
                           "UNION ALL SELECT s.config_id, 'kernel:' || k.name, "          \
                           "sum(k.time) FROM sel s JOIN "                                 \
-                          "kernels k ON k.run_id = s.id GROUP BY s.id, k.name "          \
+                          "kernels k ON k.run_id = s.id AND k.time IS NOT NULL "         \
+                          "GROUP BY s.id, k.name "                                       \
                           "UNION ALL SELECT s.config_id, 'metric:' || m.name, m.value "  \
                           "FROM sel s JOIN "                                             \
                           "run_metrics m ON m.run_id = s.id"
