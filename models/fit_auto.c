@@ -290,6 +290,16 @@ static double data_slope(const struct fit_point *pts, size_t m)
     return isfinite(s) ? s : INFINITY;
 }
 
+/* The log-log slope of one variable's positive data over their upper half
+ * as a whole: from the point at the median x to the largest (pts sorted by
+ * x, all y > 0). */
+static double half_slope(const struct fit_point *pts, size_t m)
+{
+    size_t h = m / 2;
+
+    return log(pts[m - 1].y / pts[h].y) / log(pts[m - 1].x[0] / pts[h].x[0]);
+}
+
 /* The same for variable v of two: on each slice where the other variable is
  * fixed, the slope from the point at the slice's largest x_v to the one
  * with the largest x_v at most half of it; the steepest over the slices.
@@ -1086,10 +1096,18 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
     wide = wide_span(pts, m);
     if (out->seg_x > 0 && !wide)
         return 0;
+    /* Over a wide span the steepest pair of the upper half can be a step (a
+     * protocol switch at the top of a message-size sweep: 12x over one
+     * doubling), not a rate of growth: the one-term law, fitted by least
+     * squares to the largest values, then bends up beyond them as fast as
+     * the step allows. There its growth is bounded by the upper half's slope
+     * as a whole (eval/RECORD.md §9, candidate W). */
     if (forward_procedures(pts, m, &ea, &eb, &ebd) < 0 || (!wide && !(eb < ea)) ||
         one_term_model(pts, m, &b) < 0 ||
         !plausible_beyond(b.term, b.nterms, 1, b.coef, pts[m - 1].x, 1,
-                          increasing_throughout(pts, m), (double[]){data_slope(pts, m)}))
+                          increasing_throughout(pts, m),
+                          (double[]){wide ? fmin(data_slope(pts, m), half_slope(pts, m))
+                                          : data_slope(pts, m)}))
         return 0;
     b.xunc = fmin(sqrt(out->xunc * out->xunc + ebd), XUNC_MAX);
     b.positive = 1;
