@@ -290,6 +290,20 @@ static double data_slope(const struct fit_point *pts, size_t m)
     return isfinite(s) ? s : INFINITY;
 }
 
+/* Whether the x of the points span at least WIDE_SPAN (all x > 0). */
+#define WIDE_SPAN 1024.0
+static int wide_span(const struct fit_point *pts, size_t m)
+{
+    double lo = pts[0].x[0], hi = pts[0].x[0];
+    size_t i;
+
+    for (i = 1; i < m; i++) {
+        lo = fmin(lo, pts[i].x[0]);
+        hi = fmax(hi, pts[i].x[0]);
+    }
+    return hi >= WIDE_SPAN * lo;
+}
+
 /* The log-log slope of one variable's positive data over their upper half
  * as a whole: from the point at the median x to the largest (pts sorted by
  * x, all y > 0). */
@@ -509,8 +523,13 @@ static int choose_law(const struct fit_point *pts, size_t m, int nvars, int rel,
 
     if (nvars == 1 && rel)
         increasing = increasing_throughout(pts, m);
-    if (rel && nvars == 1)
+    /* On a wide span, a step is not a rate of growth (W2, as W in
+     * fit_auto_model; eval/RECORD.md §9). */
+    if (rel && nvars == 1) {
         slope_max[0] = data_slope(pts, m);
+        if (isfinite(slope_max[0]) && wide_span(pts, m))
+            slope_max[0] = fmin(slope_max[0], half_slope(pts, m));
+    }
     if (rel && nvars == 2) {
         slope_max[0] = data_slope2(pts, m, 0);
         slope_max[1] = data_slope2(pts, m, 1);
@@ -1036,20 +1055,6 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
     b.positive = 1;
     *out = b;
     return 0;
-}
-
-/* Whether the x of the points span at least WIDE_SPAN (all x > 0). */
-#define WIDE_SPAN 1024.0
-static int wide_span(const struct fit_point *pts, size_t m)
-{
-    double lo = pts[0].x[0], hi = pts[0].x[0];
-    size_t i;
-
-    for (i = 1; i < m; i++) {
-        lo = fmin(lo, pts[i].x[0]);
-        hi = fmax(hi, pts[i].x[0]);
-    }
-    return hi >= WIDE_SPAN * lo;
 }
 
 int fit_auto_selection(const struct fit_point *pts, size_t m, int nvars,

@@ -1490,6 +1490,37 @@ static void test_wide_span_step_is_not_growth(void)
     fit_result_free(&r);
 }
 
+/* The same in the selection (candidate W2, eval/RECORD.md §9): MPI_Get
+ * over 8 B ... 8 KiB (eval/data/byte-sweeps-wide's rget_size cut at 45 %,
+ * 5 runs per size): flat at 40 ns to 2 KiB, 40x higher at 8 KiB. Bounded by
+ * the steepest pair, the selection took 3.8e-8 + 3.7e-18 x^3, 222x and
+ * 3560x the measured medians at 128 KiB and 512 KiB; bounded by the upper
+ * half's overall slope, its law must stay within a factor 20 of them. */
+static void test_wide_span_step_in_selection(void)
+{
+    static const double t[30] = {
+        3.811768e-08, 3.773193e-08, 3.806445e-08, 4.319922e-08, 5.608887e-08,
+        2.300594e-06, 3.902783e-08, 3.873437e-08, 3.746289e-08, 4.137012e-08,
+        5.692090e-08, 2.623281e-06, 3.926709e-08, 3.954102e-08, 3.844043e-08,
+        4.136475e-08, 5.578613e-08, 2.300938e-06, 3.926709e-08, 3.952148e-08,
+        3.933594e-08, 4.181982e-08, 5.761523e-08, 2.300906e-06, 4.047510e-08,
+        3.986865e-08, 4.038184e-08, 4.295947e-08, 5.699902e-08, 2.752219e-06};
+    static const double xt[2] = {131072, 524288}, yt[2] = {3.75505e-05, 1.495320e-04};
+    double x[30], v;
+    struct fit_result r;
+    struct err e = {0};
+    int i;
+
+    for (i = 0; i < 30; i++)
+        x[i] = 8 << (2 * (i % 6));
+    CHECK_INT(run1(x, t, 30, "auto", &r, &e), 0);
+    for (i = 0; i < 2; i++) {
+        CHECK_INT(fit_eval(&r.model, &xt[i], &v, &e), 0);
+        CHECK(v > yt[i] / 20 && v < 20 * yt[i]);
+    }
+    fit_result_free(&r);
+}
+
 /* Two variables (candidate E2, docs/models.md §10.1): MPI_Bcast over the
  * message size m = 64 B...32 KiB x P = 2...5 (heldout15's training box, 3
  * repetitions). Left out in turn, the largest m and the largest P are
@@ -1782,6 +1813,7 @@ int main(void)
     RUN(test_one_term_law);
     RUN(test_wide_span_takes_one_term);
     RUN(test_wide_span_step_is_not_growth);
+    RUN(test_wide_span_step_in_selection);
     RUN(test_two_var_takes_pmnf2);
     return harness_report();
 }
