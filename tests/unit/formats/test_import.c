@@ -893,10 +893,13 @@ static void test_otf2(void)
               "traces|traces|unknown|np=2|rt=1.2|in:|m:|k:main=1.2x1{\"mean\": 1.1, "
               "\"min\": 1};compute=0.75x2{\"mean\": 0.65, \"min\": "
               "0.55};MPI_Barrier=0.3x1{\"mean\": 0.3, \"min\": 0.3}");
-    /* a trace without its event files is refused */
+    /* a trace without its event files is refused, saying what is missing */
     got_free(&g);
     CHECK_INT(fmt_parse("otf2", f, 2, NULL, &sink, &e), -1);
-    CHECK_STR(e.message, "trace/traces.otf2: the events cannot be read");
+    CHECK_STR(e.message, "trace/traces.otf2: traces/ (the per-location event files) is "
+                         "missing: send the trace's whole directory, not its anchor "
+                         "file alone");
+    CHECK_STR(e.field, "files");
     CHECK_INT(g.n, 0);
     /* An anchor file whose magic is damaged: the OTF2 library's open fails
      * and leaks what it had allocated (LeakSanitizer saw it in
