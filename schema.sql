@@ -649,3 +649,54 @@ SET sql = replace(replace(sql, 'min_runtime REAL NOT NULL', 'min_runtime REAL'),
                   'max_runtime REAL NOT NULL', 'max_runtime REAL')
 WHERE type = 'table' AND name = 'run_configs';
 PRAGMA writable_schema = OFF;
+
+-- migration 14
+-- A kernel may have no time (SPEC §16: a file whose metrics are visits,
+-- bytes or counts, with no time metric): kernels.time becomes NULL there
+-- instead of a made-up 0. As in migration 13, the NOT NULL is taken out of
+-- the stored table text (SQLite's documented way for removing a NOT NULL: the
+-- file format, the rows and the WITHOUT ROWID key do not change), which
+-- costs nothing where a rebuild would copy every kernel of every run and
+-- drop app_kernels_add with the table; the step's C part moves the schema
+-- version so that every connection reads the table again, then gives no
+-- time to the kernels importers stored as 0 s for files without a time
+-- metric (db/sqlite/db.c, SQL_KERNELS_UNTIMED).
+PRAGMA writable_schema = ON;
+UPDATE sqlite_master
+SET sql = replace(sql, 'time    REAL NOT NULL CHECK (time >= 0)',
+                  'time    REAL CHECK (time >= 0)')
+WHERE type = 'table' AND name = 'kernels';
+PRAGMA writable_schema = OFF;
+
+-- migration 15
+-- The scaling-law watch (SPEC §17): a watch whose test is 'scaling' fits
+-- the law over x (nprocs or an input) of each new commit's runs and of its
+-- baseline's ('branch:B' or 'commit:C'), and compares their predictions at
+-- target; its threshold is the least change of that prediction (a ratio
+-- less 1) called a change. A commit raises one alert per watch, which keeps
+-- what the laws say at the target, refined as the commit's runs arrive:
+-- both formulas, the commit's prediction and the baseline's with its
+-- interval (alerts.ratio is the one over the other).
+ALTER TABLE watches ADD COLUMN x TEXT;
+ALTER TABLE watches ADD COLUMN target REAL;
+ALTER TABLE watches ADD COLUMN baseline TEXT;
+ALTER TABLE alerts ADD COLUMN target REAL;
+ALTER TABLE alerts ADD COLUMN formula TEXT;
+ALTER TABLE alerts ADD COLUMN baseline_formula TEXT;
+ALTER TABLE alerts ADD COLUMN predicted REAL;
+ALTER TABLE alerts ADD COLUMN baseline_predicted REAL;
+ALTER TABLE alerts ADD COLUMN baseline_lo REAL;
+ALTER TABLE alerts ADD COLUMN baseline_hi REAL;
+-- The alert-groups list (GET /api/v1/alert-groups, 10,000 alerts within
+-- 20 ms): each alert keeps its run's configuration, and one index holds
+-- every column the list reads, in the order it lists them, so the list is
+-- one backward range of it with no row of alerts or runs read.
+ALTER TABLE alerts ADD COLUMN config_id INTEGER;
+UPDATE alerts SET config_id = (SELECT r.config_id FROM runs r WHERE r.id = alerts.run_id);
+CREATE INDEX alerts_group_list ON alerts (group_id, id, state, config_id, ratio);
+
+-- migration 16
+-- PostgreSQL only (schema_pg.sql: app_kernels and app_metrics kept by the
+-- store instead of a trigger per row); nothing changes here, where the
+-- triggers cost little. The number is taken so that one schema version
+-- means the same on both engines.

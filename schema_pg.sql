@@ -457,3 +457,44 @@ ALTER TABLE runs ALTER COLUMN runtime DROP NOT NULL;
 ALTER TABLE run_configs ADD COLUMN timed bigint NOT NULL DEFAULT 0,
     ALTER COLUMN min_runtime DROP NOT NULL, ALTER COLUMN max_runtime DROP NOT NULL;
 UPDATE run_configs SET timed = runs;
+
+-- migration 14
+-- A kernel may have no time (schema.sql migration 14): kernels.time may be
+-- NULL where the file has no time metric. The kernels importers stored as
+-- 0 s for such files (runs without a runtime from Extra-P or CUBE) get none,
+-- as on SQLite (db/sqlite/db.c, SQL_KERNELS_UNTIMED).
+ALTER TABLE kernels ALTER COLUMN time DROP NOT NULL;
+UPDATE kernels SET time = NULL WHERE time = 0 AND run_id IN (SELECT id FROM runs
+    WHERE runtime IS NULL AND (uid LIKE 'extrap-%' OR uid LIKE 'cube:%'));
+
+-- migration 15
+-- The scaling-law watch (schema.sql migration 15): the watch's x, target
+-- and baseline; its alert's target, the two laws' formulas and predictions
+-- there, and the baseline's interval.
+ALTER TABLE watches ADD COLUMN x text COLLATE "C";
+ALTER TABLE watches ADD COLUMN target double precision;
+ALTER TABLE watches ADD COLUMN baseline text COLLATE "C";
+ALTER TABLE alerts ADD COLUMN target double precision;
+ALTER TABLE alerts ADD COLUMN formula text COLLATE "C";
+ALTER TABLE alerts ADD COLUMN baseline_formula text COLLATE "C";
+ALTER TABLE alerts ADD COLUMN predicted double precision;
+ALTER TABLE alerts ADD COLUMN baseline_predicted double precision;
+ALTER TABLE alerts ADD COLUMN baseline_lo double precision;
+ALTER TABLE alerts ADD COLUMN baseline_hi double precision;
+-- The alert-groups list reads one index (schema.sql migration 15).
+ALTER TABLE alerts ADD COLUMN config_id bigint;
+UPDATE alerts SET config_id = (SELECT r.config_id FROM runs r WHERE r.id = alerts.run_id);
+CREATE INDEX alerts_group_list ON alerts (group_id, id, state, config_id, ratio);
+
+-- migration 16
+-- app_kernels and app_metrics are kept by the store (db/pg/runs.c: a single
+-- run adds its names in its own statement, a batch once per name) instead
+-- of a trigger per inserted row: in a batch the trigger updated one
+-- app_kernels row once per run, each update walking the row versions the
+-- earlier ones of the same transaction left, which cost two thirds of the
+-- database's CPU per run in batches of 1,000. Nothing else inserts kernels
+-- or run metrics on PostgreSQL; a copy loads both tables as they are.
+DROP TRIGGER app_kernels_add ON kernels;
+DROP FUNCTION app_kernels_add();
+DROP TRIGGER app_metrics_add ON run_metrics;
+DROP FUNCTION app_metrics_add();

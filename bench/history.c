@@ -17,12 +17,20 @@
  * one configuration of 10,000 runs, beside the series read of the same one.
  * --pg URI fills an empty PostgreSQL database instead and times the series
  * there, which reads runs_series every time)
+ * --alerts N times GET /api/v1/alert-groups (alert_groups and the JSON
+ * text the server sends) over a fresh database of N alerts (default
+ * 10,000; SPEC §17: <= 20 ms), five a commit, next to its query stepped
+ * with sqlite3 directly, and exits; --keep before it keeps the database)
  */
 #include "common/arena.h"
 #include "common/buf.h"
+#include "core/alerts.h"
 #include "core/history.h"
 #include "core/ingest.h"
+#include "core/watch.h"
+#include "db/history.h"
 #include "db/db.h"
+#include "formats/limits.h"
 
 #include <jansson.h>
 #include <sqlite3.h>
@@ -243,6 +251,218 @@ static double ceiling_ms(const char *path, const char *app, double *cpu_ms)
                    app, touch_row, cpu_ms);
 }
 
+/* N runs of application "alerts", five a commit (one per processor count),
+ * every one judged out by a percent watch of window 1 (runtime alternates
+ * between 1 and 2 s from commit to commit): N alerts but the first five,
+ * in N / 5 groups. */
+static void fill_alerts(db *d, long n)
+{
+    struct err e = {0};
+    long long wid;
+    json_t *w =
+        json_pack("{s:s, s:s, s:{s:s, s:f, s:i}}", "application", "alerts", "system",
+                  "sys", "detector", "test", "percent", "threshold", 1.0, "window", 1);
+    watch_install();
+    if (db_begin(d, &e) != 0 || watch_create(d, w, &wid, &e) != 0 ||
+        db_commit(d, &e) != 0) {
+        fprintf(stderr, "watch: %s\n", e.message);
+        exit(1);
+    }
+    json_decref(w);
+    for (long i = 0; i < n;) {
+        arena *a = arena_new();
+        long m = n - i < 1000 ? n - i : 1000, k;
+        struct run_record *r = arena_alloc(a, (size_t)m * sizeof *r);
+        struct ingest in;
+        for (k = 0; k < m; k++, i++) {
+            char *at = arena_alloc(a, 32), *commit = arena_alloc(a, 24);
+            snprintf(at, 32, "2026-%02ld-%02ldT%02ld:%02ld:00Z", 1 + i / 40000 % 12,
+                     1 + i / 1440 % 28, i / 60 % 24, i % 60);
+            snprintf(commit, 24, "g%ld", i / 5);
+            memset(&r[k], 0, sizeof r[k]);
+            r[k].application = "alerts";
+            r[k].executable = "x";
+            r[k].system = "sys";
+            r[k].nprocs = 1 + i % 5;
+            r[k].runtime = 1.0 + (double)(i / 5 % 2);
+            r[k].started_at = at;
+            r[k].commit = commit;
+        }
+        if (ingest_records(&in, r, (size_t)m, "bench", a, &e) != 0 ||
+            ingest_commit(d, &in, &e) != 0) {
+            fprintf(stderr, "fill: %s\n", e.message);
+            exit(1);
+        }
+        arena_free(a);
+    }
+}
+
+/* GET /api/v1/alert-groups?state= as the server answers it: alert_groups
+ * and the JSON text (http_json's dump); median wall ms of 21, *cpu_ms the
+ * median CPU, *bytes the answer's size, *groups its groups. */
+static double groups_ms(db *d, const char *state, double *cpu_ms, size_t *bytes,
+                        size_t *groups)
+{
+    double t[21], c[21];
+    for (int i = 0; i < 21; i++) {
+        struct err e = {0};
+        double t0 = now(), c0 = cpu_now();
+        json_t *v = alert_groups(d, state, &e);
+        char *s = v ? json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(16)) : NULL;
+        t[i] = (now() - t0) * 1e3;
+        c[i] = (cpu_now() - c0) * 1e3;
+        if (s == NULL) {
+            fprintf(stderr, "alert groups: %s\n", e.message);
+            exit(1);
+        }
+        *bytes = strlen(s);
+        *groups = json_array_size(json_object_get(v, "groups"));
+        free(s);
+        json_decref(v);
+    }
+    qsort(t, 21, sizeof t[0], cmp_double);
+    qsort(c, 21, sizeof c[0], cmp_double);
+    *cpu_ms = c[10];
+    return t[10];
+}
+
+/* The same answer written as text (alert_groups_text, what the server
+ * sends since): median wall ms of 21, *cpu_ms the median CPU; *same says
+ * whether its bytes are alert_groups' dumped. */
+static double groups_text_ms(db *d, const char *state, double *cpu_ms, size_t *bytes,
+                             int *same)
+{
+    double t[21], c[21];
+    struct buf b;
+    buf_init(&b, (size_t)1 << 30);
+    for (int i = 0; i < 21; i++) {
+        struct err e = {0};
+        double t0 = now(), c0 = cpu_now();
+        buf_reset(&b);
+        if (alert_groups_text(d, state, &b, &e) != 0) {
+            fprintf(stderr, "alert groups: %s\n", e.message);
+            exit(1);
+        }
+        t[i] = (now() - t0) * 1e3;
+        c[i] = (cpu_now() - c0) * 1e3;
+    }
+    {
+        struct err e = {0};
+        json_t *v = alert_groups(d, state, &e);
+        char *s = v ? json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(16)) : NULL;
+        *same = s != NULL && strcmp(s, buf_str(&b)) == 0;
+        free(s);
+        json_decref(v);
+    }
+    *bytes = b.len;
+    buf_free(&b);
+    qsort(t, 21, sizeof t[0], cmp_double);
+    qsort(c, 21, sizeof c[0], cmp_double);
+    *cpu_ms = c[10];
+    return t[10];
+}
+
+/* Every column of a group row. */
+static double touch_group_row(sqlite3_stmt *st)
+{
+    return (double)sqlite3_column_int64(st, 0) + (double)sqlite3_column_bytes(st, 1) +
+           (double)sqlite3_column_int64(st, 2) + (double)sqlite3_column_int64(st, 3) +
+           sqlite3_column_double(st, 4);
+}
+
+static int bench_alerts(long n, int keep)
+{
+    char dir[] = "/tmp/prophecy-bench-alerts-XXXXXX", path[600], cmd[700];
+    struct db_options opt = {DB_SYNC_NORMAL, 0, 10000};
+    struct err e = {0};
+    double ms, cpu, t0;
+    size_t bytes, groups;
+    long long nalerts = 0;
+    db *d;
+
+    if (mkdtemp(dir) == NULL)
+        return 1;
+    snprintf(path, sizeof path, "%s/a.db", dir);
+    if (db_open(&d, path, &opt, &e) != 0) {
+        fprintf(stderr, "%s\n", e.message);
+        return 1;
+    }
+    t0 = now();
+    fill_alerts(d, n);
+    {
+        json_t *all = alert_groups(d, NULL, &e), *g;
+        size_t i;
+        json_array_foreach(json_object_get(all, "groups"), i, g) nalerts +=
+            (long long)json_array_size(json_object_get(g, "alerts"));
+        json_decref(all);
+    }
+    printf("bench_history --alerts: %ld runs stored and judged in %.1f s; the answer "
+           "lists the newest %d groups\n",
+           n, now() - t0, LIMIT_ALERT_GROUPS);
+    {
+        int same;
+        ms = groups_text_ms(d, NULL, &cpu, &bytes, &same);
+        printf("  GET /api/v1/alert-groups as the server answers it (the JSON text "
+               "written directly; %zu bytes, %s alert_groups' dump): %8.2f ms, CPU %.2f "
+               "ms (target <= 20 ms)\n",
+               bytes, same ? "the same as" : "DIFFERENT FROM", ms, cpu);
+    }
+    ms = groups_ms(d, NULL, &cpu, &bytes, &groups);
+    printf("  the same as Jansson values, dumped (%zu groups, %lld alerts, %zu bytes): "
+           "%8.2f ms, CPU %.2f ms\n",
+           groups, nalerts, bytes, ms, cpu);
+    {
+        int same;
+        ms = groups_text_ms(d, "open", &cpu, &bytes, &same);
+        (void)same;
+    }
+    printf("  GET /api/v1/alert-groups?state=open:                        %8.2f ms, "
+           "CPU %.2f ms\n",
+           ms, cpu);
+    {
+        double t[21], c[21];
+        long rows = 0;
+        for (int k = 0; k < 21; k++) {
+            arena *a = arena_new();
+            struct db_alert_group_row *v;
+            double t1 = now(), c1 = cpu_now();
+            rows = db_alert_group_rows(d, NULL, LIMIT_ALERT_GROUPS, a, &v, &e);
+            t[k] = (now() - t1) * 1e3;
+            c[k] = (cpu_now() - c1) * 1e3;
+            arena_free(a);
+            if (rows < 0) {
+                fprintf(stderr, "group rows: %s\n", e.message);
+                return 1;
+            }
+        }
+        qsort(t, 21, sizeof t[0], cmp_double);
+        qsort(c, 21, sizeof c[0], cmp_double);
+        printf("    of which the store's rows (db_alert_group_rows, %ld rows): %8.2f ms, "
+               "CPU %.2f ms\n",
+               rows, t[10], c[10]);
+    }
+    ms = step_ms(
+        path,
+        "SELECT al.group_id, g.vcs_commit, al.id, al.config_id, al.ratio FROM alerts al "
+        "JOIN alert_groups g ON g.id = al.group_id WHERE al.group_id >= (SELECT "
+        "coalesce(min(group_id), 0) FROM (SELECT DISTINCT group_id FROM alerts WHERE "
+        "group_id IS NOT NULL ORDER BY group_id DESC LIMIT 1000) s) AND ?1 IS NOT NULL "
+        "ORDER BY al.group_id DESC, al.id DESC",
+        "-", touch_group_row, &cpu);
+    printf("  ceiling: the store's statement stepped with sqlite3 directly: %8.2f "
+           "ms, CPU %.2f ms\n",
+           ms, cpu);
+    db_close(d);
+    if (keep) {
+        printf("the database is kept: %s\n", path);
+        return 0;
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     char dir[] = "/tmp/prophecy-bench-history-XXXXXX", path[600], cmd[700];
@@ -267,6 +487,11 @@ int main(int argc, char **argv)
             reuse = argv[++i];
         else if (strcmp(argv[i], "--pg") == 0 && i + 1 < argc)
             pg = argv[++i];
+        else if (strcmp(argv[i], "--alerts") == 0)
+            return bench_alerts(i + 1 < argc && argv[i + 1][0] != '-'
+                                    ? strtol(argv[++i], NULL, 10)
+                                    : 10000,
+                                keep);
     if (pg != NULL)
         snprintf(path, sizeof path, "%s", pg);
     else if (reuse != NULL)

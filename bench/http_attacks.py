@@ -21,11 +21,14 @@ server's memory without the attack and with it, in the same run:
             from that address.
   compares  16 concurrent GET /api/v1/compare over a 200,000-run database.
   alerts    one batch of 2,000 runs under 10 watches: 20,000 alerts.
-  otf2      OTF2 archives of 10,000 locations (1 MiB chunks) and of 200
+  otf2      OTF2 archives of 10,000 and 4,000 locations (1 MiB chunks) and of 200
             locations written with 16 MiB chunks (written by
             build/tests/test_otf2_memory --write): the server's peak and the
             reader child's peak.
   caliper   a Caliper json-split chain of 50,000 nodes (1.4 MB).
+  bigtrace  a 4,096-rank trace (the limit) with its run, POST /api/v1/traces.
+  (otf2 also uploads a single run every 0.5 s during each import: the
+  writer must not wait for the archive's read.)
 
 --old skips the options the old server does not know. Figures of the
 issue-34 cases, with their targets: bench/http_attacks.md.
@@ -416,7 +419,7 @@ def otf2_attack():
     proc, port, tmp = start("--max-body", str(256 << 20))
     tok = token(tmp)
     base = baseline("otf2", proc, port)
-    for nloc, chunk in ((10000, 1), (200, 16)):
+    for nloc, chunk in ((10000, 1), (4000, 1), (200, 16)):
         d = os.path.join(tmp, f"otf2-{nloc}")
         os.mkdir(d)
         subprocess.run([writer, "--write", d, str(nloc), str(chunk)], check=True)
@@ -429,19 +432,125 @@ def otf2_attack():
             body, tok, "application/x-tar")))
         t = time.time()
         th.start()
-        lat = []
+        lat, ups, up_at, last_up = [], [], [], 0.0
         while th.is_alive():
             children_peak(proc.pid, child)
             ok, l = health(port)
             lat.append(l * 1000)
+            if time.time() - last_up > 0.5:
+                # a single run's upload meanwhile: its writer job must not wait
+                last_up = time.time()
+                st, _ = request(port, "POST", "/api/v1/runs",
+                                runs_body(f"during{nloc}", 1, len(ups)), tok)
+                ups.append((time.time() - last_up) * 1000 if st == 201 else float("inf"))
+                up_at.append(last_up)
             time.sleep(0.02)
         th.join()
+        end = time.time()
         lat.sort()
+        slowest = max(range(len(ups)), key=lambda k: ups[k]) if ups else 0
         print(f"otf2: {nloc} locations, {chunk} MiB chunks ({raw / 1e6:.2f} MB of files): "
               f"{got[0][0]}{'' if got[0][0] < 300 else ' ' + got[0][1][:160].decode()} in {time.time() - t:.1f} s; reader child peak {child[0]} MB; "
               f"server peak {rss(proc.pid, 'VmHWM')} MB ({rss(proc.pid, 'VmHWM') - base} "
               f"above idle); health meanwhile median {statistics.median(lat):.1f} ms, "
-              f"max {lat[-1]:.1f} ms")
+              f"max {lat[-1]:.1f} ms; {len(ups)} single-run uploads meanwhile, median "
+              f"{statistics.median(ups) if ups else 0:.0f} ms, max "
+              f"{max(ups) if ups else 0:.0f} ms (sent {end - up_at[slowest] if ups else 0:.1f} s "
+              f"before the import's answer)")
+    proc.kill()
+    proc.wait()
+
+
+def halo_trace_tar(P, run_json, peers=0):
+    """P rank files of the recorder's format (version 3; docs/traces.md) in a
+    tar with run.json: a ring, rank r sending 4 KiB to r+1, each even rank
+    waiting 50 us for the odd one before it, and a barrier of the world.
+    With peers > 0 instead: each rank receives from and sends to `peers`
+    others (r -/+ 1 + 37k), every receive posted before its send: P * peers
+    pairs in the wait and traffic matrices."""
+    import io
+    import struct
+    import tarfile
+    bio = io.BytesIO()
+    with tarfile.open(fileobj=bio, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        def add(name, data):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+        add("run.json", run_json)
+        for r in range(P):
+            if peers:
+                ev = []
+                for k in range(peers):
+                    fr, to, base = (r - 1 - 37 * k) % P, (r + 1 + 37 * k) % P, 1_000_000 * (k + 1)
+                    ev.append((base - 300_000 - (r * 7 + k) % 1000, base - 100_000, 64, fr, -1,
+                               1, 0, P, 6, 0))
+                    ev.append((base, base + 500_000, 64 + (r + k) % 100, to, -1, 1, 0, P, 1, 0))
+                data = b"PRPHTRC\0" + struct.pack("<IIIIQQQIIQ", 3, r, P, 0, len(ev),
+                                                  1_000_000 * (peers + 2), 0, 48, 0, 0)
+                add("trace.%d" % r, data + b"".join(struct.pack("<QQqiiiiIHH", *e)
+                                                    for e in ev))
+                continue
+            end = 1_000_000_000 + 1000 * r
+            to, fr = (r + 1) % P, (r - 1) % P
+            if r % 2 == 0:
+                p2p = [(100_000, 200_000, 4096, to, -1, 7, 0, P, 1, 0),
+                       (300_000, 400_000 + 10 * r, 4096, fr, -1, 7, 0, P, 6, 0)]
+            else:
+                p2p = [(100_000, 300_000, 4096, fr, -1, 7, 0, P, 6, 0),
+                       (350_000, 400_000, 4096, to, -1, 7, 0, P, 1, 0)]
+            ev = [(0, end - 1, 0, -1, -1, 0, 0, 0, 0, 0)] + p2p + [
+                (900_000_000, 900_000_000 + 5000 * (P - r), 0, -1, -1, 0, 0, P, 13, 0)]
+            data = b"PRPHTRC\0" + struct.pack("<IIIIQQQIIQ", 3, r, P, 1, len(ev), end, 0,
+                                              48, 0, 0) + struct.pack("<H", 5) + b"solve"
+            for e in ev:
+                data += struct.pack("<QQqiiiiIHH", *e)
+            add("trace.%d" % r, data)
+    return bio.getvalue()
+
+
+def bigtrace_attack():
+    """A 4,096-rank trace (the documented limit) with its run through
+    POST /api/v1/traces: the time, the server's peak and health meanwhile;
+    then one of 100 peers a rank (819,200 events, 40 MB) under --max-body
+    128 MiB."""
+    bigtrace_case(0, "wide")
+    bigtrace_case(100, "dense", "--max-body", str(128 << 20))
+
+
+def bigtrace_case(peers, app, *extra):
+    proc, port, tmp = start(*extra)
+    tok = token(tmp)
+    base = baseline("bigtrace", proc, port)
+    P = 4096
+    run = json.dumps({"application": app, "executable": "e", "system": "s",
+                      "nprocs": P, "runtime": 1.0}).encode()
+    body = halo_trace_tar(P, run, peers)
+    reset_peak(proc.pid)
+    got = []
+    th = threading.Thread(target=lambda: got.append(request(
+        port, "POST", "/api/v1/traces", body, tok, "application/x-tar")))
+    t = time.time()
+    th.start()
+    lat = []
+    while th.is_alive():
+        ok, l = health(port)
+        lat.append(l * 1000 if ok else float("inf"))
+        time.sleep(0.05)
+    th.join()
+    took = time.time() - t
+    lat.sort()
+    st, payload = got[0]
+    rid = json.loads(payload).get("run_id") if st < 300 else None
+    sizes = []
+    for name in ("wait", "traffic"):
+        st2, ans = request(port, "GET", f"/api/v1/runs/{rid}/trace/{name}")
+        sizes.append(f"{name} {len(ans) / 1e3:.0f} KB ({st2})")
+    print(f"bigtrace: 4,096 ranks, {P * (2 * peers or 4)} events ({len(body) / 1e6:.1f} MB tar): {st} in "
+          f"{took:.1f} s; server peak {rss(proc.pid, 'VmHWM')} MB "
+          f"({rss(proc.pid, 'VmHWM') - base} above idle), after {rss(proc.pid)} MB; "
+          f"health meanwhile median {statistics.median(lat) if lat else 0:.1f} ms, max "
+          f"{lat[-1] if lat else 0:.1f} ms; answers {', '.join(sizes)}")
     proc.kill()
     proc.wait()
 
@@ -477,7 +586,7 @@ def caliper_attack():
 
 CASES = {"idle": idle_attack, "body": body_attack, "fits": fit_attack,
          "lockout": lockout_attack, "compares": compares_attack, "alerts": alerts_attack,
-         "otf2": otf2_attack, "caliper": caliper_attack}
+         "otf2": otf2_attack, "caliper": caliper_attack, "bigtrace": bigtrace_attack}
 
 if __name__ == "__main__":
     which = [a for a in CASES if "--" + a in sys.argv] or list(CASES)

@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "common/buf.h"
 #include "common/err.h"
 #include "db/db.h"
 
@@ -31,6 +32,10 @@ json_t *alert_batch(db *d, const long long *ids, size_t n, struct err *err);
  * from 1. New reference or NULL. PATCH .../{id} is db_alert_group_set_state
  * with the state alert_check_state accepts. */
 json_t *alert_groups(db *d, const char *state, struct err *err);
+/* The same answer as the JSON text the API sends (the same bytes as
+ * alert_groups dumped compact), appended to out without a Jansson value
+ * per group: 0, or -1 with err set. */
+int alert_groups_text(db *d, const char *state, struct buf *out, struct err *err);
 /* Checks a PATCH body {"state": ...}: returns the state or NULL (422). */
 const char *alert_check_state(json_t *body, struct err *err);
 

@@ -5,6 +5,7 @@
  * the sides' values, with no per-row query.
  */
 #include "core/history.h"
+#include "core/watch_scaling.h"
 #include "common/arena.h"
 #include "core/alerts.h"
 #include "core/watch.h"
@@ -119,6 +120,40 @@ struct series_head {
     json_t *judged, *watches;
 };
 
+/* Leaves the judgements of scaling watches out of judged (run id text ->
+ * [judgement]): they judge a commit's law at its target (core/
+ * watch_scaling.h), not the run's value, so they give a run no band; their
+ * alerts are listed with the configuration's. 0 or -1. */
+static int without_scaling(db *d, json_t *judged, struct err *err)
+{
+    json_t *ids = db_watch_ids(d, WATCH_SCALING, err), *list, *id;
+    const char *key;
+    void *tmp;
+    size_t i, k;
+
+    if (ids == NULL)
+        return -1;
+    if (json_array_size(ids) > 0)
+        json_object_foreach_safe(judged, tmp, key, list)
+        {
+            for (i = json_array_size(list); i-- > 0;) {
+                long long w =
+                    json_integer_value(json_object_get(json_array_get(list, i), "watch"));
+                json_array_foreach(ids, k, id)
+                {
+                    if (json_integer_value(id) == w) {
+                        json_array_remove(list, i);
+                        break;
+                    }
+                }
+            }
+            if (json_array_size(list) == 0)
+                json_object_del(judged, key);
+        }
+    json_decref(ids);
+    return 0;
+}
+
 static int series_head(db *d, json_t *query, arena *a, struct series_head *h, int judged,
                        struct err *err)
 {
@@ -143,7 +178,9 @@ static int series_head(db *d, json_t *query, arena *a, struct series_head *h, in
     if (!judged)
         return 0;
     h->judged = db_history_judgements(d, h->c[0].id, &h->watches, err);
-    return h->judged == NULL ? -1 : 0;
+    if (h->judged == NULL)
+        return -1;
+    return json_object_size(h->judged) ? without_scaling(d, h->judged, err) : 0;
 }
 
 /* The judgements of run as the answer lists them (new reference). */

@@ -30,11 +30,39 @@ void import_init(struct import *im, const char *format, const struct fmt_file *f
     im->submitter = submitter;
 }
 
+/* What import_prepare parsed: the runs (deep copies in the arena) and each
+ * run's trace with its analyses (rank files in the arena). */
+struct prep_trace {
+    const char *uid;
+    struct run_trace_upload up;
+};
+struct import_prepared {
+    arena *a;
+    struct run_record *runs; /* xrealloc'd */
+    size_t n, cap;
+    struct prep_trace *traces; /* xrealloc'd */
+    size_t ntraces, tcap;
+};
+
+static void prep_free(struct import_prepared *p)
+{
+    if (p == NULL)
+        return;
+    for (size_t k = 0; k < p->ntraces; k++)
+        run_trace_upload_free(&p->traces[k].up);
+    xfree(p->traces);
+    xfree(p->runs);
+    arena_free(p->a);
+    xfree(p);
+}
+
 void import_free(struct import *im)
 {
     xfree(im->ids);
     im->ids = NULL;
     im->cap = 0;
+    prep_free(im->prep);
+    im->prep = NULL;
 }
 
 static int is_auto(const char *format)
@@ -190,6 +218,167 @@ static int on_traces(void *ctx, const char *uid, struct trace *t, struct err *er
     return rc;
 }
 
+/* ---- parsing before the job -------------------------------------------------- */
+
+/* The formats parsed by import_prepare: costly to read, and small in what
+ * they give (one run and its trace). */
+static int parsed_first(const char *format_used)
+{
+    return strcmp(format_used, "otf2") == 0;
+}
+
+static const char *cp_str(arena *a, const char *s, int *failed)
+{
+    char *c;
+    if (s == NULL)
+        return NULL;
+    if ((c = arena_strdup(a, s)) == NULL)
+        *failed = 1;
+    return c;
+}
+
+static struct rec_kv *cp_kv(arena *a, const struct rec_kv *kv, size_t n, int *failed)
+{
+    struct rec_kv *c = n ? arena_alloc(a, n * sizeof *c) : NULL;
+    if (n && c == NULL)
+        *failed = 1;
+    for (size_t i = 0; c && i < n; i++)
+        c[i] = (struct rec_kv){cp_str(a, kv[i].name, failed), kv[i].value};
+    return c;
+}
+
+/* A deep copy of a parser's run (the parser frees its batch once handed). */
+static int copy_run(arena *a, struct run_record *dst, const struct run_record *src)
+{
+    int failed = 0;
+    *dst = *src;
+    dst->uid = cp_str(a, src->uid, &failed);
+    dst->application = cp_str(a, src->application, &failed);
+    dst->executable = cp_str(a, src->executable, &failed);
+    dst->system = cp_str(a, src->system, &failed);
+    dst->started_at = cp_str(a, src->started_at, &failed);
+    dst->submitter = cp_str(a, src->submitter, &failed);
+    dst->commit = cp_str(a, src->commit, &failed);
+    dst->branch = cp_str(a, src->branch, &failed);
+    dst->inputs = cp_kv(a, src->inputs, src->ninputs, &failed);
+    dst->metrics = cp_kv(a, src->metrics, src->nmetrics, &failed);
+    dst->kernels =
+        src->nkernels ? arena_alloc(a, src->nkernels * sizeof *dst->kernels) : NULL;
+    if (src->nkernels && dst->kernels == NULL)
+        failed = 1;
+    for (size_t i = 0; dst->kernels && i < src->nkernels; i++) {
+        dst->kernels[i] = src->kernels[i];
+        dst->kernels[i].name = cp_str(a, src->kernels[i].name, &failed);
+        dst->kernels[i].metrics_json = cp_str(a, src->kernels[i].metrics_json, &failed);
+    }
+    dst->tags = src->ntags ? arena_alloc(a, src->ntags * sizeof *dst->tags) : NULL;
+    if (src->ntags && dst->tags == NULL)
+        failed = 1;
+    for (size_t i = 0; dst->tags && i < src->ntags; i++)
+        dst->tags[i] = (struct rec_tag){cp_str(a, src->tags[i].key, &failed),
+                                        cp_str(a, src->tags[i].value, &failed)};
+    return failed ? -1 : 0;
+}
+
+struct prep_ctx {
+    struct import *im;
+    struct import_prepared *p;
+};
+
+static int prep_runs(void *ctx, const struct run_record *runs, size_t n, struct err *err)
+{
+    struct import_prepared *p = ((struct prep_ctx *)ctx)->p;
+    if (p->n + n > p->cap) {
+        size_t cap = p->cap ? p->cap : 4;
+        struct run_record *r;
+        while (cap < p->n + n)
+            cap *= 2;
+        if ((r = xrealloc(p->runs, cap * sizeof *r)) == NULL)
+            return err_nomem(err);
+        p->runs = r;
+        p->cap = cap;
+    }
+    for (size_t i = 0; i < n; i++, p->n++)
+        if (copy_run(p->a, &p->runs[p->n], &runs[i]) != 0)
+            return err_nomem(err);
+    return 0;
+}
+
+/* A run's trace: analysed and drawn now, stored by the job. */
+static int prep_traces(void *ctx, const char *uid, struct trace *t, struct err *err)
+{
+    struct prep_ctx *c = ctx;
+    struct import_prepared *p = c->p;
+    struct prep_trace *pt;
+
+    if (c->im->trace_draw == NULL) {
+        trace_free(t);
+        return 0;
+    }
+    if (p->ntraces == p->tcap) {
+        size_t cap = p->tcap ? p->tcap * 2 : 2;
+        struct prep_trace *q = xrealloc(p->traces, cap * sizeof *q);
+        if (q == NULL) {
+            trace_free(t);
+            return err_nomem(err);
+        }
+        p->traces = q;
+        p->tcap = cap;
+    }
+    pt = &p->traces[p->ntraces];
+    if ((pt->uid = arena_strdup(p->a, uid)) == NULL) {
+        trace_free(t);
+        return err_nomem(err);
+    }
+    if (run_trace_from_trace(&pt->up, 0, t, p->a, c->im->trace_draw, err) != 0)
+        return -1;
+    p->ntraces++;
+    return 0;
+}
+
+int import_prepare(struct import *im, struct err *err)
+{
+    struct prep_ctx c = {im, NULL};
+    struct fmt_sink sink = {prep_runs, NULL, &c, prep_traces};
+
+    if (import_check(im, err) != 0)
+        return -1;
+    im->format_used = format_used(im);
+    if (!parsed_first(im->format_used) || im->prep != NULL)
+        return 0;
+    if ((c.p = xcalloc(1, sizeof *c.p)) == NULL || (c.p->a = arena_new()) == NULL) {
+        prep_free(c.p);
+        return err_nomem(err);
+    }
+    if (fmt_parse(is_auto(im->format) ? "auto" : im->format, im->files, im->nfiles,
+                  &im->opt, &sink, err) != 0) {
+        prep_free(c.p);
+        return -1;
+    }
+    im->prep = c.p;
+    return 0;
+}
+
+/* The job's half of a prepared import: the runs through ingest, then the
+ * traces for their runs. */
+static int store_prepared(struct sink_ctx *c, struct err *err)
+{
+    struct import_prepared *p = c->im->prep;
+    for (size_t k = 0; k < p->n; k += LIMIT_IMPORT_BATCH) {
+        size_t n = p->n - k < LIMIT_IMPORT_BATCH ? p->n - k : LIMIT_IMPORT_BATCH;
+        if (on_runs(c, p->runs + k, n, err) != 0)
+            return -1;
+    }
+    for (size_t k = 0; k < p->ntraces; k++) {
+        int existed;
+        if (run_trace_store_uid(c->d, p->traces[k].uid, &p->traces[k].up, &existed,
+                                err) != 0)
+            return -1;
+        c->im->traces++;
+    }
+    return 0;
+}
+
 int import_store(db *d, struct import *im, struct err *err)
 {
     struct sink_ctx c = {d, im};
@@ -199,6 +388,8 @@ int import_store(db *d, struct import *im, struct err *err)
 
     im->runs = im->created = im->benchmarks = im->benchmarks_created = im->traces = 0;
     im->system = NULL;
+    if (im->prep != NULL)
+        return store_prepared(&c, err);
     if (import_check(im, err) != 0)
         return -1;
     im->format_used = format_used(im);

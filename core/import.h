@@ -48,9 +48,10 @@ struct import {
     long long *ids;          /* stored id of each run, in file order (import_free) */
     size_t benchmarks;       /* system benchmarks read */
     size_t benchmarks_created;
-    const char *system; /* the system the benchmarks were stored for, or NULL */
-    size_t traces;      /* traces of runs stored (or already there) */
-    size_t cap;         /* private */
+    const char *system;           /* the system the benchmarks were stored for, or NULL */
+    size_t traces;                /* traces of runs stored (or already there) */
+    size_t cap;                   /* private */
+    struct import_prepared *prep; /* private: import_prepare's result */
 };
 
 /* Sets the inputs; clears the outputs. */
@@ -64,7 +65,20 @@ void import_free(struct import *im);
  * or -1 with err. Cheap: call it before queueing a writer job. */
 int import_check(const struct import *im, struct err *err);
 
-/* Parses and stores inside the caller's transaction. Returns 0, or -1 with
+/* Parses a costly format before the writer's job, outside any
+ * transaction: OTF2 (a child process reads the archive, then the trace is
+ * analysed and drawn) took 26.6 s inside the job at 10,000 locations, and
+ * every write of the server waited for it. The runs (copied) and the traces
+ * with their analyses are kept in memory; import_store then only stores
+ * them. Other formats are read as a stream inside the job, each batch
+ * released once stored (memory bounded however long the file): for them
+ * this does nothing. Returns 0, or -1 with err (the parser's error; the
+ * import is refused before any write). Call after import_check, on a worker
+ * thread (not the writer); import_free releases what it kept. */
+int import_prepare(struct import *im, struct err *err);
+
+/* Parses and stores inside the caller's transaction (only stores, after
+ * import_prepare parsed a costly format). Returns 0, or -1 with
  * err (the parser's file/line/field; 409 for a run id stored with other
  * content); on -1 the caller rolls back. */
 int import_store(db *d, struct import *im, struct err *err);

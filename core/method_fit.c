@@ -477,10 +477,16 @@ static int no_runs(db *d, const struct fit_req *q, struct err *err)
         return err_set(err, 404, "not_found", "system", "system %s not found", q->system);
     if (id < 0)
         return -1;
+    /* a kernel without a time (SPEC §16) is no value of kernel:NAME: say so,
+     * since the run pages list the kernel */
     return err_set(err, 422, "degenerate", NULL,
-                   "no runs of %s%s%s on %s match the selection (x, fixed, range, y)",
+                   "no runs of %s%s%s on %s match the selection (x, fixed, range, y)%s",
                    q->application, q->executable ? " / " : "",
-                   q->executable ? q->executable : "", q->system);
+                   q->executable ? q->executable : "", q->system,
+                   q->ykind == Y_KERNEL ? "; a run counts for kernel:NAME only where the "
+                                          "kernel has a time (for a file without a time "
+                                          "metric, fit y = metric:NAME)"
+                                        : "");
 }
 
 _Static_assert(LIMIT_FIT_RUNS == FIT_MAX_OBS && LIMIT_FIT_POINTS == FIT_MAX_POINTS,

@@ -200,24 +200,202 @@ static json_t *profile_json(const struct trace *t, const struct trace_profile *p
                      "ranks", ranks);
 }
 
+/* The dense p x p matrices of traces up to LIMIT_TRACE_DENSE_RANKS ranks,
+ * answered as they always were (sparse pairs filled into zeros). */
+static double *dense_wait(const struct trace_wait *w)
+{
+    size_t p = (size_t)w->nranks;
+    double *m = xcalloc(p * p, sizeof *m);
+    for (size_t k = 0; m && k < w->npairs; k++)
+        m[(size_t)w->pairs[k].i * p + (size_t)w->pairs[k].j] = w->pairs[k].s;
+    return m;
+}
+
+struct dense_flows {
+    long long *msgs;
+    int64_t *bytes;
+    double *rate;
+};
+
+static int dense_flows(const struct trace_flow *f, size_t n, int p, struct dense_flows *d)
+{
+    size_t pp = (size_t)p * (size_t)p;
+    d->msgs = xcalloc(pp, sizeof *d->msgs);
+    d->bytes = xcalloc(pp, sizeof *d->bytes);
+    d->rate = xcalloc(pp, sizeof *d->rate);
+    if (!d->msgs || !d->bytes || !d->rate)
+        return -1;
+    for (size_t k = 0; k < n; k++) {
+        size_t at = (size_t)f[k].i * (size_t)p + (size_t)f[k].j;
+        d->msgs[at] = f[k].msgs;
+        d->bytes[at] = f[k].bytes;
+        d->rate[at] = f[k].rate;
+    }
+    return 0;
+}
+
+static void dense_flows_free(struct dense_flows *d)
+{
+    xfree(d->msgs);
+    xfree(d->bytes);
+    xfree(d->rate);
+}
+
+static int wait_desc(const void *a, const void *b)
+{
+    const struct trace_wait_pair *x = a, *y = b;
+    if (x->s != y->s)
+        return x->s > y->s ? -1 : 1;
+    if (x->i != y->i)
+        return x->i < y->i ? -1 : 1;
+    return x->j < y->j ? -1 : x->j > y->j;
+}
+
+static int flow_desc(const void *a, const void *b)
+{
+    const struct trace_flow *x = a, *y = b;
+    if (x->bytes != y->bytes)
+        return x->bytes > y->bytes ? -1 : 1;
+    if (x->msgs != y->msgs)
+        return x->msgs > y->msgs ? -1 : 1;
+    if (x->i != y->i)
+        return x->i < y->i ? -1 : 1;
+    return x->j < y->j ? -1 : x->j > y->j;
+}
+
+/* Over LIMIT_TRACE_DENSE_RANKS ranks: the pairs, largest wait first, at most
+ * LIMIT_TRACE_PAIRS of them, each [i, j, wait, relative to exec[i],
+ * relative to the total]; the rest as "other". */
+static json_t *wait_pairs_json(const struct trace_wait *w)
+{
+    size_t n = w->npairs, shown = n < LIMIT_TRACE_PAIRS ? n : LIMIT_TRACE_PAIRS;
+    struct trace_wait_pair *q = xmalloc((n ? n : 1) * sizeof *q);
+    json_t *pairs = json_array(), *out = NULL;
+    double rest = 0;
+
+    if (q == NULL || pairs == NULL)
+        goto out;
+    memcpy(q, w->pairs, n * sizeof *q);
+    if (n > 1)
+        qsort(q, n, sizeof *q, wait_desc);
+    for (size_t k = 0; k < shown; k++) {
+        double e = w->exec[q[k].i];
+        if (json_array_append_new(
+                pairs, json_pack("[i, i, o, o, o]", q[k].i, q[k].j, num(q[k].s),
+                                 num(e > 0 ? q[k].s / e : 0),
+                                 num(w->total > 0 ? q[k].s / w->total : 0))) != 0)
+            goto out;
+    }
+    for (size_t k = shown; k < n; k++)
+        rest += q[k].s;
+    out = json_pack("{s:i, s:I, s:O, s:{s:I, s:o}, s:o, s:o, s:o, s:I}", "nranks",
+                    w->nranks, "npairs", (json_int_t)n, "pairs", pairs, "other", "pairs",
+                    (json_int_t)(n - shown), "wait", num(rest), "rank_wait",
+                    dvec(w->rank_wait, w->nranks), "exec", dvec(w->exec, w->nranks),
+                    "total", num(w->total), "unmatched", (json_int_t)w->unmatched);
+out:
+    json_decref(pairs);
+    xfree(q);
+    return out;
+}
+
 static json_t *wait_json(const struct trace_wait *w)
 {
     int p = w->nranks;
-    return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:I}", "nranks", p, "wait",
-                     dmat(w->w, p, NULL, 0), "relative_exec", dmat(w->w, p, w->exec, 0),
-                     "relative_total", dmat(w->w, p, NULL, w->total > 0 ? w->total : -1),
-                     "rank_wait", dvec(w->rank_wait, p), "exec", dvec(w->exec, p),
-                     "total", num(w->total), "unmatched", (json_int_t)w->unmatched);
+    double *m;
+    json_t *j;
+    if (p > LIMIT_TRACE_DENSE_RANKS)
+        return wait_pairs_json(w);
+    if ((m = dense_wait(w)) == NULL)
+        return NULL;
+    j = json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:I}", "nranks", p, "wait",
+                  dmat(m, p, NULL, 0), "relative_exec", dmat(m, p, w->exec, 0),
+                  "relative_total", dmat(m, p, NULL, w->total > 0 ? w->total : -1),
+                  "rank_wait", dvec(w->rank_wait, p), "exec", dvec(w->exec, p), "total",
+                  num(w->total), "unmatched", (json_int_t)w->unmatched);
+    xfree(m);
+    return j;
+}
+
+/* The flows of one kind, largest bytes first (at most LIMIT_TRACE_PAIRS;
+ * [i, j, msgs, bytes] and the rate for point-to-point), with "npairs" and
+ * the rest as "other". */
+static json_t *flows_json(const struct trace_flow *f, size_t n, int rate)
+{
+    size_t shown = n < LIMIT_TRACE_PAIRS ? n : LIMIT_TRACE_PAIRS;
+    struct trace_flow *q = xmalloc((n ? n : 1) * sizeof *q);
+    json_t *pairs = json_array(), *out = NULL;
+    long long msgs = 0;
+    int64_t bytes = 0;
+
+    if (q == NULL || pairs == NULL)
+        goto out;
+    memcpy(q, f, n * sizeof *q);
+    if (n > 1)
+        qsort(q, n, sizeof *q, flow_desc);
+    for (size_t k = 0; k < shown; k++) {
+        json_t *e = json_pack("[i, i, I, I]", q[k].i, q[k].j, (json_int_t)q[k].msgs,
+                              (json_int_t)q[k].bytes);
+        if (e != NULL && rate)
+            json_array_append_new(e, num(q[k].rate));
+        if (json_array_append_new(pairs, e) != 0)
+            goto out;
+    }
+    for (size_t k = shown; k < n; k++) {
+        msgs += q[k].msgs;
+        bytes += q[k].bytes;
+    }
+    out = json_pack("{s:I, s:O, s:{s:I, s:I, s:I}}", "npairs", (json_int_t)n, "pairs",
+                    pairs, "other", "pairs", (json_int_t)(n - shown), "msgs",
+                    (json_int_t)msgs, "bytes", (json_int_t)bytes);
+out:
+    json_decref(pairs);
+    xfree(q);
+    return out;
 }
 
 static json_t *traffic_json(const struct trace_traffic *tr)
 {
     int p = tr->nranks;
-    return json_pack("{s:i, s:{s:o, s:o, s:o}, s:{s:o, s:o, s:o, s:o}}", "nranks", p,
-                     "p2p", "msgs", llmat(tr->msgs, p), "bytes", imat64(tr->bytes, p),
-                     "rate", dmat(tr->rate, p, NULL, 0), "collective", "msgs",
-                     llmat(tr->coll_msgs, p), "bytes", imat64(tr->coll_bytes, p), "calls",
-                     llvec(tr->coll_calls, p), "sent", ivec(tr->coll_sent, p));
+    struct dense_flows d = {0}, c = {0};
+    json_t *j = NULL;
+
+    if (p > LIMIT_TRACE_DENSE_RANKS) {
+        /* per rank, the point-to-point bytes sent and received: exact
+         * whatever the pairs listed */
+        int64_t *sent = xcalloc((size_t)p, sizeof *sent);
+        int64_t *recv = xcalloc((size_t)p, sizeof *recv);
+        json_t *coll = flows_json(tr->coll, tr->ncoll, 0);
+        json_t *pp = flows_json(tr->p2p, tr->np2p, 1);
+        if (coll != NULL) {
+            json_object_set_new(coll, "calls", llvec(tr->coll_calls, p));
+            json_object_set_new(coll, "sent", ivec(tr->coll_sent, p));
+        }
+        if (pp != NULL && sent != NULL && recv != NULL) {
+            for (size_t k = 0; k < tr->np2p; k++) {
+                sent[tr->p2p[k].i] += tr->p2p[k].bytes;
+                recv[tr->p2p[k].j] += tr->p2p[k].bytes;
+            }
+            json_object_set_new(pp, "sent", ivec(sent, p));
+            json_object_set_new(pp, "received", ivec(recv, p));
+        } else {
+            json_decref(pp);
+            pp = NULL;
+        }
+        xfree(sent);
+        xfree(recv);
+        return json_pack("{s:i, s:o, s:o}", "nranks", p, "p2p", pp, "collective", coll);
+    }
+    if (dense_flows(tr->p2p, tr->np2p, p, &d) == 0 &&
+        dense_flows(tr->coll, tr->ncoll, p, &c) == 0)
+        j = json_pack("{s:i, s:{s:o, s:o, s:o}, s:{s:o, s:o, s:o, s:o}}", "nranks", p,
+                      "p2p", "msgs", llmat(d.msgs, p), "bytes", imat64(d.bytes, p),
+                      "rate", dmat(d.rate, p, NULL, 0), "collective", "msgs",
+                      llmat(c.msgs, p), "bytes", imat64(c.bytes, p), "calls",
+                      llvec(tr->coll_calls, p), "sent", ivec(tr->coll_sent, p));
+    dense_flows_free(&d);
+    dense_flows_free(&c);
+    return j;
 }
 
 static json_t *load_json(const struct trace_load *l)
@@ -316,6 +494,69 @@ static json_t *clusters_json(const struct trace *t, const struct trace_clusters 
                      "ranks", ranks);
 }
 
+/* The timeline straight into text, byte for byte as json_dumps writes
+ * timeline_json's value: a Jansson array per run took about 170 bytes each,
+ * 250 MB for 4,096 ranks of busy timelines at 800 pixels (and ten times that
+ * at ?width=10000). The head (nranks, width, span, classes) goes through
+ * Jansson; the runs are integers. */
+static int timeline_text(const struct trace *t, const struct trace_timeline *tl,
+                         struct buf *b)
+{
+    json_t *head = json_pack("{s:i, s:i, s:o, s:o}", "nranks", tl->nranks, "width",
+                             tl->width, "span", num(tl->span), "classes", class_names(t));
+    char *h = head ? json_dumps(head, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+    size_t n = h ? strlen(h) : 0;
+
+    json_decref(head);
+    if (n < 2) {
+        xfree(h);
+        return -1;
+    }
+    buf_append(b, h, n - 1); /* without its '}' */
+    xfree(h);
+    buf_puts(b, ",\"ranks\":[");
+    for (int r = 0; r < tl->nranks && !buf_failed(b); r++) {
+        const int16_t *row = &tl->cls[(size_t)r * (size_t)tl->width];
+        if (r > 0)
+            buf_putc(b, ',');
+        buf_putc(b, '[');
+        for (int x = 0; x < tl->width;) {
+            int x1 = x + 1;
+            while (x1 < tl->width && row[x1] == row[x])
+                x1++;
+            buf_printf(b, "%s[%d,%d,%d]", x > 0 ? "," : "", row[x], x, x1 - x);
+            x = x1;
+        }
+        buf_putc(b, ']');
+    }
+    buf_puts(b, "]}");
+    return 0;
+}
+
+int run_trace_text(const struct run_trace_set *s, int kind, struct buf *out,
+                   struct err *err)
+{
+    if (kind == RUN_TRACE_TIMELINE && s->timeline != NULL) {
+        if (timeline_text(s->t, s->timeline, out) != 0)
+            return err_nomem(err);
+    } else {
+        json_t *j = run_trace_json(s, kind);
+        char *d = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+        json_decref(j);
+        if (d == NULL)
+            return err_nomem(err);
+        buf_append(out, d, strlen(d));
+        xfree(d);
+    }
+    if (buf_failed(out) == BUF_TOOBIG)
+        return err_set(err, 413, "too_large", NULL,
+                       "the %s answer is larger than %zu MiB", run_trace_name(kind),
+                       out->max >> 20);
+    if (buf_failed(out))
+        return err_nomem(err);
+    return 0;
+}
+
 json_t *run_trace_json(const struct run_trace_set *s, int kind)
 {
     switch (kind) {
@@ -355,19 +596,18 @@ void run_trace_upload_free(struct run_trace_upload *up)
 static int analyse(struct run_trace_upload *up, run_trace_draw_fn draw, struct err *err)
 {
     struct run_trace_set s = {0};
-    struct buf svg;
+    struct buf svg, txt;
     int k;
 
     s.t = up->t;
-    buf_init(&svg, 64u << 20);
+    buf_init(&svg, RUN_TRACE_TEXT_MAX);
+    buf_init(&txt, RUN_TRACE_TEXT_MAX);
     for (k = 0; k < RUN_TRACE_COUNT; k++) {
-        json_t *j;
-        if (run_trace_compute(&s, k, RUN_TRACE_WIDTH, err) != 0)
+        size_t len;
+        if (run_trace_compute(&s, k, RUN_TRACE_WIDTH, err) != 0 ||
+            run_trace_text(&s, k, &txt, err) != 0)
             goto fail;
-        j = run_trace_json(&s, k);
-        up->answer[k] = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
-        json_decref(j);
-        if (up->answer[k] == NULL) {
+        if ((up->answer[k] = buf_detach(&txt, &len)) == NULL) {
             err_nomem(err);
             goto fail;
         }
@@ -379,12 +619,17 @@ static int analyse(struct run_trace_upload *up, run_trace_draw_fn draw, struct e
             err_nomem(err);
             goto fail;
         }
+        /* each analysis is dropped once stored as text: the peak is the
+         * largest one's, not their sum */
+        run_trace_set_free(&s);
     }
     buf_free(&svg);
+    buf_free(&txt);
     run_trace_set_free(&s);
     return 0;
 fail:
     buf_free(&svg);
+    buf_free(&txt);
     run_trace_set_free(&s);
     return -1;
 }
@@ -408,6 +653,13 @@ static const char *base_name(const char *s)
 {
     const char *slash = strrchr(s, '/');
     return slash ? slash + 1 : s;
+}
+
+static int too_many_ranks(size_t nfiles, struct err *err)
+{
+    return err_set(err, 413, "too_large", NULL,
+                   "a trace has at most %d rank files, the archive holds %zu",
+                   LIMIT_TRACE_RANKS, nfiles);
 }
 
 int run_trace_from_tar(struct run_trace_upload *up, long long run_id, const char *data,
@@ -440,10 +692,10 @@ int run_trace_from_archive(struct run_trace_upload *up, long long run_id,
     if (nfiles == 0)
         return err_set(err, 422, "invalid_trace", NULL,
                        "the archive holds no trace.RANK file");
-    if (nfiles > LIMIT_TRACE_RANKS)
-        return err_set(err, 413, "too_large", NULL,
-                       "a trace has at most %d rank files, the archive holds %zu",
-                       LIMIT_TRACE_RANKS, nfiles);
+    /* run.json, when one is expected, is not a rank file: the rank files
+     * are counted once it is set apart */
+    if (nfiles > LIMIT_TRACE_RANKS + (doc != NULL ? 1u : 0u))
+        return too_many_ranks(nfiles - (doc != NULL ? 1u : 0u), err);
     bufs = arena_alloc(a, nfiles * sizeof *bufs);
     lens = arena_alloc(a, nfiles * sizeof *lens);
     up->ranks = arena_alloc(a, nfiles * sizeof *up->ranks);
@@ -471,6 +723,8 @@ int run_trace_from_archive(struct run_trace_upload *up, long long run_id,
         if (nfiles == 0)
             return err_set(err, 422, "invalid_trace", NULL,
                            "the archive holds no trace.RANK file");
+        if (nfiles > LIMIT_TRACE_RANKS)
+            return too_many_ranks(nfiles, err);
     }
     for (i = 0; i < nfiles; i++) {
         const char *b = base_name(files[i].name), *end;
@@ -608,12 +862,32 @@ int run_trace_store(db *d, void *arg, struct err *err)
     return db_trace_insert(d, &info, up->ranks, up->lens, an, RUN_TRACE_COUNT, err);
 }
 
+int run_trace_store_uid(db *d, const char *uid, struct run_trace_upload *up, int *existed,
+                        struct err *err)
+{
+    long long id;
+    int rc = db_trace_run_by_uid(d, uid, &id, err);
+
+    *existed = 0;
+    if (rc <= 0) {
+        if (rc == 0)
+            err_set(err, 404, "not_found", NULL, "no run with client id %.80s", uid);
+        return -1;
+    }
+    if ((rc = db_trace_info(d, id, NULL, NULL, err)) != 0) {
+        *existed = rc > 0;
+        return rc < 0 ? -1 : 0; /* already traced: an import repeated */
+    }
+    up->run_id = id;
+    return run_trace_store(d, up, err);
+}
+
 int run_trace_import(db *d, const char *uid, struct trace *t, arena *a,
                      run_trace_draw_fn draw, struct err *err)
 {
     struct run_trace_upload up;
     long long id;
-    int rc = db_trace_run_by_uid(d, uid, &id, err);
+    int rc = db_trace_run_by_uid(d, uid, &id, err), existed;
 
     if (rc <= 0) {
         trace_free(t);
@@ -627,7 +901,7 @@ int run_trace_import(db *d, const char *uid, struct trace *t, arena *a,
     }
     if (run_trace_from_trace(&up, id, t, a, draw, err) != 0)
         return -1;
-    rc = run_trace_store(d, &up, err);
+    rc = run_trace_store_uid(d, uid, &up, &existed, err);
     run_trace_upload_free(&up);
     return rc;
 }

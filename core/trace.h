@@ -69,6 +69,18 @@ void run_trace_set_free(struct run_trace_set *s);
  * memory. */
 json_t *run_trace_json(const struct run_trace_set *s, int kind);
 
+/* The most text an analysis' answer or chart may take (bytes): past it, a
+ * 413 "too_large". */
+#define RUN_TRACE_TEXT_MAX (64u << 20)
+
+/* Appends the JSON answer of a computed analysis to out as text: byte for
+ * byte json_dumps(run_trace_json(s, kind), JSON_COMPACT |
+ * JSON_REAL_PRECISION(17)), the timeline written straight into out (no
+ * Jansson value per run). Returns 0, or -1 with err set (413 when out's
+ * maximum is reached, 500 out of memory). */
+int run_trace_text(const struct run_trace_set *s, int kind, struct buf *out,
+                   struct err *err);
+
 /* Draws a computed analysis as SVG into out; 0 or -1 with err set. */
 typedef int (*run_trace_draw_fn)(const struct run_trace_set *s, int kind, struct buf *out,
                                  struct err *err);
@@ -121,6 +133,16 @@ int run_trace_store(db *d, void *arg, struct err *err);
  * Returns 0 or -1. */
 int run_trace_import(db *d, const char *uid, struct trace *t, arena *a,
                      run_trace_draw_fn draw, struct err *err);
+
+/* The second half of an import whose trace was analysed before the
+ * writer's job (run_trace_from_trace with run_id 0, outside the
+ * transaction, so that writes do not wait for the analyses): stores up for
+ * the run with client id `uid` inside the caller's transaction, after that
+ * run was stored. 404 when no run has that uid; a run that already has a
+ * trace keeps it (returns 0 with *existed = 1). up stays the caller's.
+ * Returns 0 or -1. */
+int run_trace_store_uid(db *d, const char *uid, struct run_trace_upload *up, int *existed,
+                        struct err *err);
 
 /* A run and its trace in one go (POST /api/v1/traces): the run (an ingest
  * of one run, core/ingest.h) and the trace stored in one writer job,

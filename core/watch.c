@@ -17,6 +17,7 @@
 #include "common/xalloc.h"
 #include "core/history.h"
 #include "core/method_fit.h"
+#include "core/watch_scaling.h"
 #include "db/catalog.h"
 #include "db/history.h"
 #include "formats/json.h"
@@ -232,12 +233,18 @@ static int decode(json_t *body, struct db_watch *w, const char **app, const char
         return 0;
     }
     t = DETECT_ZSCORE;
-    if (check_detector(det, &t, &w->threshold, &w->window, err) != 0 ||
-        check_confirm(json_object_get(body, "confirm"), &w->confirm, err) != 0)
-        return -1;
-    w->test = strcmp(json_string_value(json_object_get(det, "test")), CHANGEPOINT) == 0
-                  ? CHANGEPOINT
-                  : detect_name(t);
+    if (json_object_get(det, "scaling") != NULL) {
+        if (watch_scaling_decode(det, w, a, err) != 0)
+            return -1;
+    } else {
+        if (check_detector(det, &t, &w->threshold, &w->window, err) != 0 ||
+            check_confirm(json_object_get(body, "confirm"), &w->confirm, err) != 0)
+            return -1;
+        w->test =
+            strcmp(json_string_value(json_object_get(det, "test")), CHANGEPOINT) == 0
+                ? CHANGEPOINT
+                : detect_name(t);
+    }
     if ((*app = json_get_name(json_object_get(body, "application"), "application",
                               LIMIT_NAME, a, err)) == NULL ||
         (*sys = json_get_name(json_object_get(body, "system"), "system", LIMIT_NAME, a,
@@ -277,7 +284,9 @@ static int decode(json_t *body, struct db_watch *w, const char **app, const char
     } else if (inputs != NULL && !json_is_object(inputs)) {
         return err_invalid(err, "inputs", "inputs must be an object of numbers");
     }
-    return check_y(json_object_get(body, "y"), &w->y, err);
+    if (check_y(json_object_get(body, "y"), &w->y, err) != 0)
+        return -1;
+    return w->x != NULL ? watch_scaling_check(w, body, err) : 0;
 }
 
 int watch_check(json_t *body, struct err *err)
@@ -406,17 +415,56 @@ out:
     return rc;
 }
 
+/* The scaling watch of id among w[0..n) (in id order), or NULL. */
+static const struct db_watch *find_watch(const struct db_watch *w, int n, long long id)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (w[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && w[lo].id == id ? &w[lo] : NULL;
+}
+
 json_t *watch_list(db *d, struct err *err)
 {
     json_t *rows = db_watches_list(d, err), *row;
+    struct db_watch *all = NULL;
+    arena *a = NULL;
     size_t i;
+    int nall = 0;
     if (rows == NULL)
         return NULL;
+    /* a scaling watch's own fields (x, target, baseline: migration 15) */
+    json_array_foreach(rows, i, row)
+    {
+        const char *test = json_string_value(json_object_get(row, "test"));
+        if (test != NULL && strcmp(test, WATCH_SCALING) == 0 && a == NULL) {
+            if ((a = arena_new()) == NULL ||
+                (nall = db_watches_all(d, a, &all, err)) < 0) {
+                if (a == NULL)
+                    err_nomem(err);
+                arena_free(a);
+                json_decref(rows);
+                return NULL;
+            }
+        }
+    }
     json_array_foreach(rows, i, row)
     {
         json_t *model = json_object_get(row, "model");
+        const char *test = json_string_value(json_object_get(row, "test"));
+        const struct db_watch *sw =
+            test != NULL && strcmp(test, WATCH_SCALING) == 0
+                ? find_watch(all, nall, json_integer_value(json_object_get(row, "id")))
+                : NULL;
         json_t *det;
-        if (json_is_integer(model))
+        if (sw != NULL)
+            det = watch_scaling_detector(sw);
+        else if (json_is_integer(model))
             det = json_pack("{s:O}", "model", model);
         else
             det = json_pack("{s:O, s:O, s:O}", "test", json_object_get(row, "test"),
@@ -429,6 +477,7 @@ json_t *watch_list(db *d, struct err *err)
         json_object_del(row, "threshold");
         json_object_del(row, "window");
     }
+    arena_free(a);
     return json_pack("{s:o}", "watches", rows);
 }
 
@@ -451,9 +500,10 @@ static int record_value(const struct run_record *r, const char *y, double *v)
             }
         return 0;
     }
-    *v = 0;
+    *v = 0; /* records of the name with a time, summed; none: not judged */
     for (i = 0; i < r->nkernels; i++)
-        if (strcmp(r->kernels[i].name, y + 7) == 0) {
+        if (strcmp(r->kernels[i].name, y + 7) == 0 &&
+            KERNEL_HAS_TIME(r->kernels[i].time)) {
             *v += r->kernels[i].time;
             found = 1;
         }
@@ -482,6 +532,7 @@ struct cwatch {
     size_t qslot;    /* the first watch of the set asking its question */
     size_t sslot;    /* the first with its test, y and window (its statistic) */
     int changepoint; /* a changepoint watch (test "changepoint") */
+    int scaling;     /* a scaling watch (test "scaling", core/watch_scaling.h) */
 };
 
 struct wset {
@@ -493,6 +544,7 @@ struct wset {
     const char **y; /* the distinct y of the watches */
     size_t ny;
     struct changes_cache *changes; /* the changepoint watches' tables */
+    struct watch_law_cache *laws;  /* the scaling watches' fitted laws */
 };
 
 static pthread_mutex_t set_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -505,6 +557,7 @@ static void set_clear(void)
     for (size_t i = 0; set.w != NULL && i <= set.n; i++)
         json_decref(set.w[i].result);
     changes_cache_free(set.changes);
+    watch_law_cache_free(set.laws);
     arena_free(set.a);
     memset(&set, 0, sizeof set);
 }
@@ -549,6 +602,8 @@ static int decode_inputs(struct cwatch *c, arena *a, struct err *err)
  * same y, test, threshold and window), so reach the same verdict. */
 static int same_question(const struct cwatch *o, const struct cwatch *c)
 {
+    if (c->scaling || o->scaling)
+        return 0; /* its verdict is of the run's commit and curve: its own */
     return c->w.model_id ? o->w.model_id == c->w.model_id
                          : !o->w.model_id && o->test == c->test &&
                                o->changepoint == c->changepoint &&
@@ -561,8 +616,8 @@ static int same_question(const struct cwatch *o, const struct cwatch *c)
 static int same_statistic(const struct cwatch *o, const struct cwatch *c)
 {
     return !c->w.model_id && !o->w.model_id && !c->changepoint && !o->changepoint &&
-           o->test == c->test && o->w.window == c->w.window &&
-           strcmp(o->w.y, c->w.y) == 0;
+           !c->scaling && !o->scaling && o->test == c->test &&
+           o->w.window == c->w.window && strcmp(o->w.y, c->w.y) == 0;
 }
 
 static int set_load(db *d, long long version, struct err *err)
@@ -596,6 +651,10 @@ static int set_load(db *d, long long version, struct err *err)
             c->result = json_incref(json_object_get(m, "result"));
             json_decref(m);
             if (x != NULL && c->x == NULL)
+                return err_nomem(err);
+        } else if (strcmp(c->w.test, WATCH_SCALING) == 0) {
+            c->scaling = 1;
+            if (set.laws == NULL && (set.laws = watch_law_cache_new()) == NULL)
                 return err_nomem(err);
         } else if (strcmp(c->w.test, CHANGEPOINT) == 0) {
             struct changes_opts o = {0};
@@ -710,6 +769,15 @@ struct judge_scratch {
     const struct cwatch **c; /* the watches covering the run */
     struct series *s;
     struct db_judgement *j; /* a run's judgements, stored together */
+    struct watch_law *law;  /* per judgement: a scaling watch's laws */
+    /* the scaling judgements of this batch: a run judged alike by the same
+     * watch takes the first one's verdict (watch_scaling_same) */
+    struct batch_law {
+        const struct cwatch *c;
+        const struct run_record *r;
+        struct db_judgement j;
+    } done[16];
+    size_t ndone;
     long long *alerts;
     double *v;
     size_t vcap;
@@ -732,6 +800,7 @@ static int scratch_init(struct judge_scratch *sc, struct err *err)
     sc->c = xmalloc(n * sizeof *sc->c);
     sc->s = xmalloc(ny * sizeof *sc->s);
     sc->j = xmalloc(n * sizeof *sc->j);
+    sc->law = xmalloc(n * sizeof *sc->law);
     sc->alerts = xmalloc(n * sizeof *sc->alerts);
     sc->yvalue = xmalloc(ny * sizeof *sc->yvalue);
     sc->ystamp = xcalloc(ny, sizeof *sc->ystamp);
@@ -741,8 +810,9 @@ static int scratch_init(struct judge_scratch *sc, struct err *err)
     sc->qstamp = xcalloc(n, sizeof *sc->qstamp);
     sc->st = xmalloc(n * sizeof *sc->st);
     sc->ststamp = xcalloc(n, sizeof *sc->ststamp);
-    if (!sc->c || !sc->s || !sc->j || !sc->alerts || !sc->yvalue || !sc->ystamp ||
-        !sc->yseries || !sc->sstamp || !sc->qj || !sc->qstamp || !sc->st || !sc->ststamp)
+    if (!sc->c || !sc->s || !sc->j || !sc->law || !sc->alerts || !sc->yvalue ||
+        !sc->ystamp || !sc->yseries || !sc->sstamp || !sc->qj || !sc->qstamp || !sc->st ||
+        !sc->ststamp)
         return err_nomem(err);
     return 0;
 }
@@ -752,6 +822,7 @@ static void scratch_free(struct judge_scratch *sc)
     xfree(sc->c);
     xfree(sc->s);
     xfree(sc->j);
+    xfree(sc->law);
     xfree(sc->alerts);
     xfree(sc->v);
     xfree(sc->yvalue);
@@ -785,7 +856,7 @@ static int read_series(db *d, long long run_id, const struct run_record *r, size
 
     for (k = 0; k < nc; k++) {
         const struct cwatch *c = sc->c[k];
-        if (c->w.model_id || !value_of(sc, r, c, &v))
+        if (c->w.model_id || c->scaling || !value_of(sc, r, c, &v))
             continue;
         if (sc->sstamp[c->yslot] != sc->stamp) {
             sc->sstamp[c->yslot] = sc->stamp;
@@ -864,6 +935,17 @@ static int confirm_judgement(db *d, const struct cwatch *c, struct db_judgement 
     return db_alert_confirm(d, id, seen, seen >= c->w.confirm ? "open" : NULL, NULL, err);
 }
 
+/* The judgement of this batch by scaling watch c of a run judged as r. */
+static const struct batch_law *judged_alike(const struct judge_scratch *sc,
+                                            const struct cwatch *c,
+                                            const struct run_record *r)
+{
+    for (size_t i = 0; i < sc->ndone; i++)
+        if (sc->done[i].c == c && watch_scaling_same(&c->w, sc->done[i].r, r))
+            return &sc->done[i];
+    return NULL;
+}
+
 /* Judges run i of the batch by the sc->c[0..nc) covering it. Watches asking
  * the same question (their qslot) share one verdict: a run judged by many
  * watches computes each distinct judgement once. */
@@ -871,7 +953,9 @@ static int judge_run(db *d, struct ingest *in, size_t i, size_t nc,
                      struct judge_scratch *sc, struct err *err)
 {
     const struct run_record *r = &in->runs[i];
+    const struct batch_law *k2;
     json_t *point = NULL;
+    arena *a = NULL; /* a scaling judgement's runs and formulas */
     size_t k, nj = 0;
     int rc = -1;
 
@@ -881,10 +965,34 @@ static int judge_run(db *d, struct ingest *in, size_t i, size_t nc,
     for (k = 0; k < nc; k++) {
         const struct cwatch *c = sc->c[k];
         struct db_judgement j = {0};
+        struct watch_law law = {0};
         if (!value_of(sc, r, c, &j.value))
             continue; /* the run lacks the watched quantity */
         if (sc->qstamp[c->qslot] == sc->stamp) {
             j = sc->qj[c->qslot];
+        } else if (c->scaling && (k2 = judged_alike(sc, c, r)) != NULL) {
+            /* its commit and curve were judged by this batch already: the
+             * same verdict, and the alert it raised or refined as it is */
+            double v = j.value;
+            j = k2->j;
+            if (!j.ready)
+                j.value = v;
+            j.raise = DB_RAISE_NONE;
+        } else if (c->scaling) {
+            int got;
+            if (a == NULL && (a = arena_new()) == NULL) {
+                err_nomem(err);
+                goto out;
+            }
+            got = watch_scaling_judge(d, &c->w, r, set.laws, &j, &law, a, err);
+            if (got < 0)
+                goto out;
+            if (got == 0)
+                continue; /* not the scaling watch's to judge */
+            if (law.alert)
+                j.raise = DB_RAISE_NONE; /* its alert is refined below */
+            if (sc->ndone < sizeof sc->done / sizeof sc->done[0])
+                sc->done[sc->ndone++] = (struct batch_law){c, r, j};
         } else if (c->w.model_id) {
             if (point == NULL) {
                 point = json_object();
@@ -930,16 +1038,23 @@ static int judge_run(db *d, struct ingest *in, size_t i, size_t nc,
         j.run_id = in->ids[i];
         if (c->w.confirm > 0 && j.ready && confirm_judgement(d, c, &j, err) != 0)
             goto out;
+        sc->law[nj] = law;
         sc->j[nj++] = j; /* in watch order, without the watches the run lacked */
     }
     if (db_judgements_add(d, sc->j, nj, sc->alerts, err) != 0)
         goto out;
-    for (k = 0; k < nj; k++)
+    for (k = 0; k < nj; k++) {
+        long long law_alert = sc->law[k].alert ? sc->law[k].alert : sc->alerts[k];
+        if (sc->law[k].ready && law_alert &&
+            db_alert_law(d, law_alert, &sc->law[k].law, err) != 0)
+            goto out;
         if (sc->alerts[k] && add_alert(in, sc, sc->alerts[k], err) != 0)
             goto out;
+    }
     rc = 0;
 out:
     json_decref(point);
+    arena_free(a);
     return rc;
 }
 

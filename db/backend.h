@@ -56,7 +56,6 @@ struct db_backend {
     int (*history_side)(db *d, const struct db_history_filter *f, const struct db_side *s,
                         arena *a, struct db_side_value **out, size_t *n, struct err *err);
     json_t *(*watches_list)(db *d, struct err *err);
-    int (*watches_all)(db *d, arena *a, struct db_watch **out, struct err *err);
     int (*history_window)(db *d, long long run_id, const char *y, double value,
                           long long window, double *hist, struct err *err);
     int (*judgement_add)(db *d, const struct db_judgement *j, long long *alert_id,

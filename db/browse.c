@@ -6,13 +6,17 @@
 
 #include <stdlib.h>
 
+/* Kernels here are kernels with a time: what a breakdown draws and a
+ * coupling sums (a kernel without one, SPEC §16, offers neither). */
 int db_app_has_kernels(db *d, long long app_id, struct err *err)
 {
     long long one;
-    return dq_scalar(d, &one,
-                     "SELECT 1 FROM run_configs c JOIN kernels k ON "
-                     "k.run_id = c.last_run_id WHERE c.app_id = ?1 LIMIT 1",
-                     err, "i", app_id);
+    return dq_scalar(
+        d, &one,
+        "SELECT 1 FROM run_configs c JOIN kernels k ON "
+        "k.run_id = c.last_run_id AND k.time IS NOT NULL WHERE c.app_id = ?1 "
+        "LIMIT 1",
+        err, "i", app_id);
 }
 
 /* Each takes both parameters (typed, so a statement may leave one unused),
@@ -21,18 +25,18 @@ static const char *const names_sql[] = {
     [DB_NAMES_KERNEL_APPS] =
         "SELECT a.name FROM applications a WHERE EXISTS (SELECT 1 "
         "FROM run_configs c JOIN kernels k ON k.run_id = c.last_run_id "
-        "WHERE c.app_id = a.id) ORDER BY a.name",
+        "AND k.time IS NOT NULL WHERE c.app_id = a.id) ORDER BY a.name",
     [DB_NAMES_KERNEL_SYSTEMS] =
         "SELECT DISTINCT s.name FROM run_configs c JOIN systems s "
         "ON s.id = c.system_id WHERE c.app_id = (SELECT id FROM "
         "applications WHERE name = ?1) AND EXISTS (SELECT 1 FROM kernels "
-        "k WHERE k.run_id = c.last_run_id) ORDER BY s.name",
+        "k WHERE k.run_id = c.last_run_id AND k.time IS NOT NULL) ORDER BY s.name",
     [DB_NAMES_KERNEL_EXES] =
         "SELECT DISTINCT e.name FROM run_configs c JOIN "
         "executables e ON e.id = c.exe_id WHERE c.app_id = (SELECT id "
         "FROM applications WHERE name = ?1) AND c.system_id = (SELECT id "
         "FROM systems WHERE name = ?2) AND EXISTS (SELECT 1 FROM kernels "
-        "k WHERE k.run_id = c.last_run_id) ORDER BY e.name",
+        "k WHERE k.run_id = c.last_run_id AND k.time IS NOT NULL) ORDER BY e.name",
     [DB_NAMES_TEMPLATE_APPS] = "SELECT DISTINCT a.name FROM templates t JOIN "
                                "applications a ON a.id = t.app_id ORDER BY a.name",
     [DB_NAMES_APP_SYSTEMS] = "SELECT DISTINCT s.name FROM run_configs c JOIN systems "
@@ -87,15 +91,17 @@ json_t *db_names_list(db *d, enum db_names which, const char *app, const char *s
 
 json_t *db_run_names(db *d, const long long *ids, size_t n, int kernels, struct err *err)
 {
-    /* the ids as one JSON array parameter */
+    /* the ids as one JSON array parameter; kernels with a time (what a fit
+     * of kernel:NAME or a scaling can use, SPEC §16) */
     const char *sql =
         kernels
             ? DQ_SQL(d,
                      "SELECT k.name FROM json_each(?1) j JOIN kernels k ON k.run_id = "
-                     "j.value GROUP BY k.name ORDER BY min(k.seq), k.name LIMIT 200",
+                     "j.value AND k.time IS NOT NULL GROUP BY k.name ORDER BY "
+                     "min(k.seq), k.name LIMIT 200",
                      "SELECT k.name FROM jsonb_array_elements_text(?1::jsonb) j(v) "
-                     "JOIN kernels k ON k.run_id = j.v::bigint GROUP BY k.name "
-                     "ORDER BY min(k.seq), k.name LIMIT 200")
+                     "JOIN kernels k ON k.run_id = j.v::bigint AND k.time IS NOT NULL "
+                     "GROUP BY k.name ORDER BY min(k.seq), k.name LIMIT 200")
             : DQ_SQL(d,
                      "SELECT DISTINCT m.name FROM json_each(?1) j JOIN run_metrics m "
                      "ON m.run_id = j.value ORDER BY m.name LIMIT 200",

@@ -63,7 +63,9 @@ long long db_watches_version(db *d, struct err *err)
 static const char *const SQL_VALUE[3] = {
     "SELECT runtime FROM runs WHERE id = ?1 AND runtime IS NOT NULL",
     "SELECT value FROM run_metrics WHERE run_id = ?1 AND name = ?2",
-    "SELECT sum(time) FROM kernels WHERE run_id = ?1 AND name = ?2 HAVING count(*) > 0",
+    /* a kernel whose records have no time (SPEC §16) gives no value */
+    ("SELECT sum(time) FROM kernels WHERE run_id = ?1 AND name = ?2 AND time IS NOT NULL "
+     "HAVING count(*) > 0"),
 };
 
 int db_run_value(db *d, long long run_id, const char *y, double *value, struct err *err)
@@ -187,9 +189,249 @@ json_t *db_watches_list(db *d, struct err *err)
     return d->be->watches_list(d, err);
 }
 
+/* A text column into the arena: NULL stays NULL; *ok = 0 when memory ran
+ * out. */
+static const char *text_in(db *d, struct db_stmt *st, int col, arena *a, int *ok)
+{
+    const char *s;
+    if (dq_null(d, st, col))
+        return NULL;
+    s = arena_strdup(a, dq_text(d, st, col));
+    *ok &= s != NULL;
+    return s;
+}
+
 int db_watches_all(db *d, arena *a, struct db_watch **out, struct err *err)
 {
-    return d->be->watches_all(d, a, out, err);
+    struct db_watch *w = NULL;
+    size_t n = 0, cap = 0;
+    int rc, ok = 1;
+    struct db_stmt *st = dq_prepare(
+        d,
+        "SELECT w.id, coalesce(w.model_id, 0), w.app_id, coalesce(w.exe_id, 0), "
+        "coalesce(w.system_id, 0), coalesce(w.nprocs, 0), w.inputs, w.y, w.test, "
+        "coalesce(w.threshold, 0), coalesce(w.history, 0), a.name, e.name, s.name, "
+        "coalesce(w.confirm, 0), w.x, coalesce(w.target, 0), w.baseline "
+        "FROM watches w JOIN applications a ON a.id = w.app_id LEFT JOIN executables e "
+        "ON e.id = w.exe_id LEFT JOIN systems s ON s.id = w.system_id ORDER BY w.id",
+        err, "");
+
+    *out = NULL;
+    if (st == NULL)
+        return -1;
+    while ((rc = dq_step(d, st, err)) == 1) {
+        if (n == cap) {
+            struct db_watch *more;
+            cap = cap ? 2 * cap : 64;
+            more = arena_alloc(a, cap * sizeof *more);
+            if (more == NULL) {
+                dq_reset(d, st);
+                return err_nomem(err);
+            }
+            if (n)
+                memcpy(more, w, n * sizeof *w);
+            w = more;
+        }
+        w[n] = (struct db_watch){
+            .id = dq_ll(d, st, 0),
+            .model_id = dq_ll(d, st, 1),
+            .app_id = dq_ll(d, st, 2),
+            .exe_id = dq_ll(d, st, 3),
+            .system_id = dq_ll(d, st, 4),
+            .nprocs = dq_ll(d, st, 5),
+            .inputs_json = text_in(d, st, 6, a, &ok),
+            .y = text_in(d, st, 7, a, &ok),
+            .test = text_in(d, st, 8, a, &ok),
+            .threshold = dq_dbl(d, st, 9),
+            .window = dq_ll(d, st, 10),
+            .application = text_in(d, st, 11, a, &ok),
+            .executable = text_in(d, st, 12, a, &ok),
+            .system = text_in(d, st, 13, a, &ok),
+            .confirm = dq_ll(d, st, 14),
+            .x = text_in(d, st, 15, a, &ok),
+            .target = dq_dbl(d, st, 16),
+            .baseline = text_in(d, st, 17, a, &ok),
+        };
+        n++;
+        if (!ok) {
+            dq_reset(d, st);
+            return err_nomem(err);
+        }
+    }
+    if (rc < 0)
+        return -1;
+    *out = w;
+    return (int)n;
+}
+
+/* ---- the scaling watch ------------------------------------------------------ */
+
+/* A scaling watch's runs of one side (db_law_runs): the side's condition,
+ * then the selection; y per kind as SQL_VALUE's. Every statement takes the
+ * same parameters: ?1 the side's value, ?2 the commit left out, ?3 the
+ * application, ?4 the system, ?5 the executable, ?6 the limit, ?7 the
+ * metric's or kernel's name (unused for the runtime). */
+#define LAW_RUNS(yexpr, side)                                                            \
+    "SELECT nprocs, inputs, y FROM (SELECT r.id, r.nprocs, c.inputs, " yexpr " AS y "    \
+    "FROM runs r JOIN run_configs c ON c.id = r.config_id WHERE " side " AND "           \
+    "r.app_id = ?3 AND r.system_id = (SELECT s.id FROM systems s WHERE s.name = ?4) "    \
+    "AND r.exe_id = (SELECT e.id FROM executables e WHERE e.app_id = ?3 AND e.name = "   \
+    "?5)) t WHERE y IS NOT NULL ORDER BY id DESC LIMIT ?6"
+#define LAW_Y_RUNTIME "r.runtime"
+#define LAW_Y_METRIC                                                                     \
+    "(SELECT m.value FROM run_metrics m WHERE m.run_id = r.id AND m.name = ?7)"
+#define LAW_Y_KERNEL                                                                     \
+    "(SELECT sum(k.time) FROM kernels k WHERE k.run_id = r.id AND k.name = ?7)"
+#define LAW_COMMIT "r.vcs_commit = ?1 AND ?2 IS NULL"
+#define LAW_BRANCH                                                                       \
+    "r.vcs_branch = ?1 AND (?2 IS NULL OR r.vcs_commit IS NULL OR r.vcs_commit <> ?2)"
+static const char *const SQL_LAW_RUNS[2][3] = {
+    {LAW_RUNS(LAW_Y_RUNTIME, LAW_COMMIT), LAW_RUNS(LAW_Y_METRIC, LAW_COMMIT),
+     LAW_RUNS(LAW_Y_KERNEL, LAW_COMMIT)},
+    {LAW_RUNS(LAW_Y_RUNTIME, LAW_BRANCH), LAW_RUNS(LAW_Y_METRIC, LAW_BRANCH),
+     LAW_RUNS(LAW_Y_KERNEL, LAW_BRANCH)},
+};
+
+long db_law_runs(db *d, const struct db_law_side *q, arena *a, struct db_law_run **out,
+                 struct err *err)
+{
+    const char *name;
+    int yk = db_y_kind(q->y, &name), ok = 1, rc;
+    struct db_law_run *v = NULL;
+    size_t n = 0, cap = 0;
+    struct db_stmt *st;
+
+    *out = NULL;
+    if (yk < 0)
+        return db_bad_y(q->y, err);
+    if (q->kind != DB_SIDE_COMMIT && q->kind != DB_SIDE_BRANCH)
+        return err_invalid(err, "baseline", "a baseline is branch:NAME or commit:SHA");
+    st = dq_prepare(d, SQL_LAW_RUNS[q->kind == DB_SIDE_BRANCH][yk], err, "ttittit",
+                    q->value, q->kind == DB_SIDE_BRANCH ? q->except : NULL, q->app_id,
+                    q->system, q->executable, (long long)q->max, name ? name : "");
+    if (st == NULL)
+        return -1;
+    while ((rc = dq_step(d, st, err)) == 1) {
+        if (n == cap) {
+            struct db_law_run *more;
+            cap = cap ? 2 * cap : 64;
+            more = arena_alloc(a, cap * sizeof *more);
+            if (more == NULL) {
+                dq_reset(d, st);
+                return err_nomem(err);
+            }
+            if (n)
+                memcpy(more, v, n * sizeof *v);
+            v = more;
+        }
+        v[n].nprocs = dq_ll(d, st, 0);
+        v[n].inputs_json = text_in(d, st, 1, a, &ok);
+        v[n].y = dq_dbl(d, st, 2);
+        n++;
+        if (!ok) {
+            dq_reset(d, st);
+            return err_nomem(err);
+        }
+    }
+    if (rc < 0)
+        return -1;
+    *out = v;
+    return (long)n;
+}
+
+json_t *db_watch_ids(db *d, const char *test, struct err *err)
+{
+    json_t *rows = dq_json(d, "SELECT id FROM watches WHERE test = ?1 ORDER BY id", err,
+                           "t", test),
+           *ids, *row;
+    size_t i;
+    if (rows == NULL)
+        return NULL;
+    ids = json_array();
+    json_array_foreach(rows, i, row)
+    {
+        if (ids != NULL && json_array_append(ids, json_object_get(row, "id")) != 0) {
+            json_decref(ids);
+            ids = NULL;
+        }
+    }
+    json_decref(rows);
+    if (ids == NULL)
+        err_nomem(err);
+    return ids;
+}
+
+long db_alerts_of_commit(db *d, long long watch_id, const char *commit, arena *a,
+                         struct db_commit_alert **out, struct err *err)
+{
+    struct db_commit_alert *v = NULL;
+    size_t n = 0, cap = 0;
+    int rc, ok = 1;
+    struct db_stmt *st = dq_prepare(
+        d,
+        "SELECT al.id, e.name, s.name, r.nprocs, c.inputs FROM alerts al JOIN "
+        "alert_groups g ON g.id = al.group_id JOIN runs r ON r.id = al.run_id JOIN "
+        "executables e ON e.id = r.exe_id JOIN systems s ON s.id = r.system_id LEFT JOIN "
+        "run_configs c ON c.id = r.config_id WHERE al.watch_id = ?1 AND g.vcs_commit = "
+        "?2 ORDER BY al.id",
+        err, "it", watch_id, commit);
+
+    *out = NULL;
+    if (st == NULL)
+        return -1;
+    while ((rc = dq_step(d, st, err)) == 1) {
+        if (n == cap) {
+            struct db_commit_alert *more;
+            cap = cap ? 2 * cap : 8;
+            more = arena_alloc(a, cap * sizeof *more);
+            if (more == NULL) {
+                dq_reset(d, st);
+                return err_nomem(err);
+            }
+            if (n)
+                memcpy(more, v, n * sizeof *v);
+            v = more;
+        }
+        v[n] = (struct db_commit_alert){
+            .id = dq_ll(d, st, 0),
+            .executable = text_in(d, st, 1, a, &ok),
+            .system = text_in(d, st, 2, a, &ok),
+            .nprocs = dq_ll(d, st, 3),
+            .inputs_json = text_in(d, st, 4, a, &ok),
+        };
+        n++;
+        if (!ok) {
+            dq_reset(d, st);
+            return err_nomem(err);
+        }
+    }
+    if (rc < 0)
+        return -1;
+    *out = v;
+    return (long)n;
+}
+
+int db_alert_law(db *d, long long id, const struct db_alert_law *law, struct err *err)
+{
+    double ratio =
+        law->baseline_predicted != 0 ? law->predicted / law->baseline_predicted : NAN;
+    char now[32];
+    long long n;
+    db_now(now);
+    n = dq_run(d,
+               "UPDATE alerts SET target = ?2, formula = ?3, baseline_formula = ?4, "
+               "predicted = ?5, baseline_predicted = ?6, baseline_lo = ?7, baseline_hi = "
+               "?8, ratio = CASE WHEN ?10 = 1 THEN ?9 END, state = CASE WHEN ?11 = 0 AND "
+               "state = 'open' THEN 'resolved' WHEN ?11 = 1 AND state = 'resolved' AND "
+               "reason = 'not confirmed' THEN 'open' ELSE state END, reason = CASE WHEN "
+               "?11 = 0 AND state = 'open' THEN 'not confirmed' WHEN ?11 = 1 AND state = "
+               "'resolved' AND reason = 'not confirmed' THEN NULL ELSE reason END, "
+               "updated_at = ?12 WHERE id = ?1",
+               err, "idttdddddiit", id, law->target, law->formula, law->baseline_formula,
+               law->predicted, law->baseline_predicted, law->baseline_lo,
+               law->baseline_hi, isfinite(ratio) ? ratio : 0.0,
+               (long long)isfinite(ratio), (long long)law->out, now);
+    return n < 0 ? -1 : 0;
 }
 
 int db_history_window(db *d, long long run_id, const char *y, double value,
@@ -245,14 +487,15 @@ static int raise_alerts(db *d, const struct db_judgement *j, size_t n, long long
             continue;
         if (group == 0 && alert_group(d, j[i].run_id, now, &group, err) != 0)
             return -1;
-        if (dq_scalar(d, &ids[i],
-                      "INSERT INTO alerts (run_id, watch_id, state, group_id, ratio, "
-                      "created_at, updated_at) VALUES (?1, ?2, ?3, ?4, CASE WHEN ?6 = 1 "
-                      "THEN ?5 END, ?7, ?7) RETURNING id",
-                      err, "iitidit", j[i].run_id, j[i].watch_id,
-                      j[i].raise == DB_RAISE_SUSPECTED ? "suspected" : "open", group,
-                      isfinite(ratio) ? ratio : 0.0, (long long)isfinite(ratio),
-                      now) <= 0)
+        if (dq_scalar(
+                d, &ids[i],
+                "INSERT INTO alerts (run_id, watch_id, state, group_id, ratio, "
+                "created_at, updated_at, config_id) VALUES (?1, ?2, ?3, ?4, CASE "
+                "WHEN ?6 = 1 THEN ?5 END, ?7, ?7, (SELECT config_id FROM runs WHERE "
+                "id = ?1)) RETURNING id",
+                err, "iitidit", j[i].run_id, j[i].watch_id,
+                j[i].raise == DB_RAISE_SUSPECTED ? "suspected" : "open", group,
+                isfinite(ratio) ? ratio : 0.0, (long long)isfinite(ratio), now) <= 0)
             return -1;
     }
     return 0;
@@ -307,16 +550,18 @@ long db_alert_group_rows(db *d, const char *state, long long limit, arena *a,
     struct db_alert_group_row *v = NULL;
     size_t n = 0, cap = 0;
     int rc;
+    /* One backward range of alerts_group_list (migration 15), from the
+     * newest group down to the limit-th holding an alert in state: no row of
+     * alerts or runs is read, nothing is sorted; each group's alerts come
+     * newest first and are turned around below. */
     struct db_stmt *st = dq_prepare(
         d,
-        "SELECT al.group_id AS \"group\", g.vcs_commit AS \"commit\", al.id AS alert, "
-        "r.config_id AS config, al.ratio FROM (SELECT DISTINCT group_id FROM alerts "
-        "WHERE "
+        "SELECT al.group_id, g.vcs_commit, al.id, al.config_id, al.ratio FROM alerts al "
+        "JOIN alert_groups g ON g.id = al.group_id WHERE al.group_id >= (SELECT "
+        "coalesce(min(group_id), 0) FROM (SELECT DISTINCT group_id FROM alerts WHERE "
         "group_id IS NOT NULL AND (?1 IS NULL OR state = ?1) ORDER BY group_id DESC "
-        "LIMIT "
-        "?2) s JOIN alerts al ON al.group_id = s.group_id JOIN alert_groups g ON g.id = "
-        "s.group_id JOIN runs r ON r.id = al.run_id WHERE (?1 IS NULL OR al.state = ?1) "
-        "ORDER BY al.group_id DESC, al.id",
+        "LIMIT ?2) s) AND (?1 IS NULL OR al.state = ?1) ORDER BY al.group_id DESC, "
+        "al.id DESC",
         err, "ti", state, limit);
     *out = NULL;
     if (st == NULL)
@@ -343,6 +588,16 @@ long db_alert_group_rows(db *d, const char *state, long long limit, arena *a,
     }
     if (rc < 0)
         return -1;
+    /* each group's alerts by id, as the list shows them */
+    for (size_t i = 0, k; i < n; i = k) {
+        for (k = i + 1; k < n && v[k].group == v[i].group; k++)
+            ;
+        for (size_t lo = i, hi = k - 1; lo < hi; lo++, hi--) {
+            struct db_alert_group_row t = v[lo];
+            v[lo] = v[hi];
+            v[hi] = t;
+        }
+    }
     *out = v;
     return (long)n;
 }
@@ -419,19 +674,24 @@ int db_watch_add(db *d, const struct db_watch *w, const char *application,
                DQ_SQL(
                    d,
                    "INSERT INTO watches (id, model_id, app_id, exe_id, system_id, "
-                   "nprocs, inputs, y, test, threshold, history, created_at, confirm) "
+                   "nprocs, inputs, y, test, threshold, history, created_at, confirm, x, "
+                   "target, baseline) "
                    "VALUES ((SELECT last + 1 FROM watch_ids), nullif(?1, 0), ?2, "
                    "nullif(?3, 0), nullif(?4, 0), nullif(?5, 0), ?6, ?7, ?8, ?9, "
-                   "nullif(?10, 0), ?11, nullif(?12, 0)) RETURNING id",
+                   "nullif(?10, 0), ?11, nullif(?12, 0), ?13, nullif(?14, 0), ?15) "
+                   "RETURNING id",
                    "INSERT INTO watches (model_id, app_id, exe_id, system_id, nprocs, "
-                   "inputs, y, test, threshold, history, created_at, confirm) VALUES "
+                   "inputs, y, test, threshold, history, created_at, confirm, x, target, "
+                   "baseline) VALUES "
                    "(nullif(?1, 0), ?2, nullif(?3, 0), nullif(?4, 0), nullif(?5, 0), "
-                   "?6, ?7, ?8, ?9, nullif(?10, 0), ?11, nullif(?12, 0)) RETURNING id"),
+                   "?6, ?7, ?8, ?9, nullif(?10, 0), ?11, nullif(?12, 0), ?13, "
+                   "nullif(?14, 0), ?15) RETURNING id"),
                err,
                "iiiiitttdi"
-               "ti",
+               "titdt",
                w->model_id, app, exe, sys, w->nprocs, w->inputs_json, w->y, w->test,
-               w->threshold, w->window, now, w->confirm) <= 0
+               w->threshold, w->window, now, w->confirm, w->x, w->target,
+               w->baseline) <= 0
                ? -1
                : 0;
 }

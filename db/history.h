@@ -98,11 +98,18 @@ struct db_watch {
     long long app_id, exe_id, system_id, nprocs; /* 0: any */
     const char *inputs_json;                     /* NULL: any */
     const char *y;
-    const char *test; /* zscore|ttest|percent|iqr, NULL for a model */
+    const char *test; /* zscore|ttest|percent|iqr|changepoint|scaling, NULL for a
+                         model */
     double threshold;
     long long window;
     const char *application, *executable, *system; /* db_watches_all only */
     long long confirm; /* K: an alert stays suspected until K more runs are out */
+    /* A scaling watch's (test "scaling", migration 15): the law's variable
+     * (nprocs or an input), the x its prediction is compared at, and the
+     * baseline ("branch:B" or "commit:C"); NULL, 0 for the others. */
+    const char *x;
+    double target;
+    const char *baseline;
 };
 
 /* Adds a watch over the named application (and executable, system: NULL
@@ -187,6 +194,64 @@ json_t *db_history_judgements(db *d, long long config_id, json_t **watches,
  * commit, x, predicted, lo, hi, actual, out (JSON, new reference), or NULL
  * with err set. */
 json_t *db_model_judgements(db *d, long long model_id, struct err *err);
+
+/* ---- the scaling watch (SPEC §17) ------------------------------------------ */
+
+/* One run a scaling watch fits: its processor count, its configuration's
+ * inputs (canonical JSON text) and its value of the watch's y. */
+struct db_law_run {
+    long long nprocs;
+    const char *inputs_json;
+    double y;
+};
+
+/* Which runs a scaling watch fits: those of application app_id, system and
+ * executable (by name) that have y, of one side: kind DB_SIDE_COMMIT (value:
+ * the commit) or DB_SIDE_BRANCH (value: the branch, leaving out the runs of
+ * commit `except` when it is not NULL); the newest max of them. */
+struct db_law_side {
+    long long app_id;
+    const char *system, *executable, *y;
+    enum db_side_kind kind;
+    const char *value, *except;
+    long max;
+};
+/* The runs q selects, newest first; their inputs are the caller's to match.
+ * Returns their number (*out in a), or -1 with err set (422 for another
+ * side kind or a bad y). */
+long db_law_runs(db *d, const struct db_law_side *q, arena *a, struct db_law_run **out,
+                 struct err *err);
+
+/* The ids of the watches whose test is `test`, ascending, as a JSON array
+ * of integers (new reference), or NULL with err set. */
+json_t *db_watch_ids(db *d, const char *test, struct err *err);
+
+/* An alert a watch raised on a run of one commit, with that run's
+ * executable, system, processor count and inputs (canonical JSON text). */
+struct db_commit_alert {
+    long long id;
+    const char *executable, *system;
+    long long nprocs;
+    const char *inputs_json;
+};
+/* The alerts watch_id raised on runs of commit, oldest first: their number
+ * (*out in a), or -1 with err set. */
+long db_alerts_of_commit(db *d, long long watch_id, const char *commit, arena *a,
+                         struct db_commit_alert **out, struct err *err);
+
+/* What a scaling watch's alert says (SPEC §17), kept on the alert. */
+struct db_alert_law {
+    double target;
+    const char *formula, *baseline_formula;
+    double predicted, baseline_predicted, baseline_lo, baseline_hi;
+    int out; /* whether the laws still differ (db_alert_law's refinement) */
+};
+/* Keeps law on alert id (its ratio: predicted over baseline_predicted). A
+ * refinement (the commit's law fitted again with more runs) also moves the
+ * state: an open alert whose laws no longer differ is resolved "not
+ * confirmed", and one resolved so reopens when they differ again. 0, or -1
+ * with err set. */
+int db_alert_law(db *d, long long id, const struct db_alert_law *law, struct err *err);
 
 /* ---- alerts --------------------------------------------------------------- */
 

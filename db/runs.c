@@ -137,7 +137,7 @@ static int read_kernels(db *d, long long id, arena *a, struct run_record *r,
         }
         k = &r->kernels[r->nkernels++];
         k->name = col_text(d, st, 0, a);
-        k->time = dq_dbl(d, st, 1);
+        k->time = dq_opt_dbl(d, st, 1);
         k->calls = dq_ll(d, st, 2);
         k->metrics_json = col_text(d, st, 3, a);
     }
@@ -280,7 +280,8 @@ int db_run_same(db *d, long long id, const struct run_record *r, struct err *err
         s->nkernels == r->nkernels;
     for (k = 0; same && k < r->nkernels; k++)
         same = str_eq(s->kernels[k].name, r->kernels[k].name) &&
-               s->kernels[k].time == r->kernels[k].time &&
+               (s->kernels[k].time == r->kernels[k].time ||
+                (isnan(s->kernels[k].time) && isnan(r->kernels[k].time))) &&
                s->kernels[k].calls == r->kernels[k].calls &&
                str_eq(s->kernels[k].metrics_json, r->kernels[k].metrics_json);
     arena_free(a);
@@ -458,7 +459,7 @@ static int take_child(db *d, struct db_stmt *st, enum child kind, arena *a,
             return err_nomem(err);
         k = &r->kernels[r->nkernels++];
         k->name = col_text(d, st, 1, a);
-        k->time = dq_dbl(d, st, 2);
+        k->time = dq_opt_dbl(d, st, 2);
         k->calls = dq_ll(d, st, 3);
         k->metrics_json = col_text(d, st, 4, a);
     } else if (r->ntags < LIMIT_TAGS) {

@@ -90,7 +90,7 @@ void db_select_end(db *d)
         [DB_SEL_KERNEL] = "SELECT r.id, r.nprocs, (SELECT sum(time) FROM kernels WHERE " \
                           "run_id = r.id AND name = ?4), " inputs where                  \
                           " AND EXISTS (SELECT 1 FROM kernels WHERE run_id = r.id AND "  \
-                          "name = ?4) ORDER BY r.id LIMIT ?5",                           \
+                          "name = ?4 AND time IS NOT NULL) ORDER BY r.id LIMIT ?5",      \
     }
 static const char *const sq_fit_sql[] = FIT_SQL(SQ_INPUTS, SQ_FIT_WHERE);
 static const char *const pg_fit_sql[] = FIT_SQL(PG_INPUTS, PG_FIT_WHERE);
@@ -108,7 +108,8 @@ static const char *const pg_fit_sql[] = FIT_SQL(PG_INPUTS, PG_FIT_WHERE);
     "(SELECT "                                                                           \
     "1 FROM " each " f WHERE NOT EXISTS (SELECT 1 FROM run_inputs i WHERE i.run_id = "   \
     "r.id AND i.name = f.key AND i.value BETWEEN " lo " AND " hi ")) AND (?3 IS NULL "   \
-    "OR EXISTS (SELECT 1 FROM kernels k WHERE k.run_id = r.id AND k.name = ?3)) AND "    \
+    "OR EXISTS (SELECT 1 FROM kernels k WHERE k.run_id = r.id AND k.name = ?3 AND "      \
+    "k.time IS NOT NULL)) AND "                                                          \
     "(?3 IS NOT NULL OR r.runtime IS NOT NULL) ORDER BY r.id LIMIT ?7"
 static const char sq_overlay_sql[] =
     OVERLAY_SQL(SQ_INPUTS, "json_each(?6)", "json_extract(f.value, '$[0]')",
@@ -491,11 +492,12 @@ static const char couple_inputs_sql[] =
     "JOIN executables e ON e.id = r.exe_id WHERE r.app_id = ?1 AND r.system_id = ?2 "
     "AND (?3 IS NULL OR e.name = ?3) AND (?4 < 0 OR r.nprocs = ?4) AND ?5 >= 0 "
     "ORDER BY i.run_id, i.name";
+/* The kernels with a time (one without, SPEC §16, measures nothing to sum). */
 static const char couple_kernels_sql[] =
     "SELECT k.run_id, k.seq, k.name, k.time FROM kernels k JOIN runs r ON r.id = "
     "k.run_id JOIN executables e ON e.id = r.exe_id WHERE r.app_id = ?1 AND "
     "r.system_id = ?2 AND (?3 IS NULL OR e.name = ?3) AND (?4 < 0 OR r.nprocs = ?4) "
-    "ORDER BY k.run_id, k.seq LIMIT ?5";
+    "AND k.time IS NOT NULL ORDER BY k.run_id, k.seq LIMIT ?5";
 
 enum couple_part { CP_RUNS, CP_INPUTS, CP_KERNELS };
 

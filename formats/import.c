@@ -173,7 +173,7 @@ int imp_batch_commit(struct imp_batch *b, const char *identity, struct err *err)
         return imp_fail_field(err, b->file, "metrics", "%s: more than %d metrics",
                               identity, LIMIT_METRICS);
     for (size_t i = 0; i < r->nkernels; i++)
-        if (!check_time(r->kernels[i].time))
+        if (KERNEL_HAS_TIME(r->kernels[i].time) && !check_time(r->kernels[i].time))
             return imp_fail_field(err, b->file, r->kernels[i].name,
                                   "%s: the time of %s must be a non-negative number",
                                   identity, r->kernels[i].name);
@@ -192,7 +192,11 @@ int imp_batch_commit(struct imp_batch *b, const char *identity, struct err *err)
         buf_putc(&h, 'k');
         hash_str(&h, r->kernels[i].name, '\x1f');
         hash_num(&h, (double)r->kernels[i].calls);
-        hash_num(&h, r->kernels[i].time);
+        /* an absent time hashes as the 0 s such kernels were stored with
+         * before migration 14, so that a file imported then (its kernels
+         * mended by that migration) is not stored again; the run's absent
+         * runtime keeps these runs apart from timed ones */
+        hash_num(&h, KERNEL_HAS_TIME(r->kernels[i].time) ? r->kernels[i].time : 0);
         hash_str(&h, r->kernels[i].metrics_json, '\x1e');
     }
     hash_str(&h, r->commit, '\x1d');

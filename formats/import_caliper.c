@@ -16,7 +16,9 @@
  * the ranks, with `mean` and `min` over the ranks when there are several;
  * every other numeric column is a kernel metric (per rank summed, the
  * largest over ranks), as measured. The run time is the roots' inclusive
- * time (the largest over the ranks).
+ * time (the largest over the ranks). A file without a time column imports
+ * too (SPEC §16): its kernels carry the columns and have no time (NAN), and
+ * the run has no runtime.
  *
  * Memory is bounded as the work grows (issue 34): a node's full path is
  * never built when it is longer than a name may be (its length and a hash
@@ -115,7 +117,8 @@ static double unit_scale(const struct cal *c, const char *name, const char *unit
     return c->micro && strstr(name, "time.duration") ? 1e6 : 1;
 }
 
-static int pick_times(struct cal *c, json_t *meta)
+/* The inclusive and exclusive time columns, -1 where the file has none. */
+static void pick_times(struct cal *c, json_t *meta)
 {
     c->incl = c->excl = -1;
     for (int i = 0; incl_keys[i] && c->incl < 0; i++)
@@ -129,7 +132,6 @@ static int pick_times(struct cal *c, json_t *meta)
             c->div[i] = unit_scale(
                 c, c->col[i], json_string_value(json_object_get(md, "attribute.unit")));
     }
-    return c->incl >= 0 || c->excl >= 0;
 }
 
 static int add_col(struct cal *c, const char *name, struct err *err)
@@ -305,10 +307,7 @@ static int records(struct cal *c, json_t *list, struct err *err)
                 return -1;
         }
     }
-    if (!pick_times(c, NULL))
-        return imp_fail_field(err, c->file, "time",
-                              "no record holds a time column "
-                              "(such as sum#time.duration)");
+    pick_times(c, NULL); /* none: the kernels have no time (SPEC §16) */
     json_array_foreach(list, i, r)
     {
         const char *path, *key;
@@ -487,11 +486,7 @@ static int split(struct cal *c, json_t *doc, struct err *err)
     for (i = 0; i < ncol; i++)
         if (isnode[i])
             c->col[i] = "";
-    if (!pick_times(c, meta)) {
-        imp_fail_field(err, c->file, "columns",
-                       "no time column (such as sum#time.duration or time (inc))");
-        goto out;
-    }
+    pick_times(c, meta); /* none: the kernels have no time (SPEC §16) */
     json_array_foreach(data, i, row)
     {
         json_t *node = json_array_get(row, (size_t)pathcol), *rk;
@@ -580,11 +575,13 @@ static int times(struct cal *c, struct err *err)
         double inc = c->incl >= 0 ? x->v[c->incl] / c->div[c->incl] : NAN;
         double exc = c->excl >= 0 ? x->v[c->excl] / c->div[c->excl] : NAN;
         size_t p = c->k[x->kernel].parent;
-        if (isnan(exc))
-            exc = isnan(inc) ? 0 : fmax(0, inc - x->child_inc);
+        /* a row with neither time column has no time of its own (NAN, SPEC
+         * §16); its inclusive time is then what its children measured */
+        if (isnan(exc) && !isnan(inc))
+            exc = fmax(0, inc - x->child_inc);
         if (isnan(inc))
-            inc = exc + x->child_inc;
-        if (!isfinite(inc) || !isfinite(exc) || inc < 0 || exc < 0) {
+            inc = (isnan(exc) ? 0 : exc) + x->child_inc;
+        if (!isfinite(inc) || inc < 0 || (!isnan(exc) && (!isfinite(exc) || exc < 0))) {
             xfree(order);
             return imp_fail_field(
                 err, c->file, c->k[x->kernel].name,
@@ -638,6 +635,8 @@ static int emit(struct cal *c, const struct fmt_options *opt, const struct fmt_s
     struct imp_batch b = {0};
     struct run_record *r;
     struct cal_agg *kt = NULL, *ki = NULL, *km = NULL, *roots = NULL;
+    unsigned char *untimed = NULL;
+    int timed = c->incl >= 0 || c->excl >= 0;
     size_t nranks = c->nranks;
     double rootmax = 0;
     int rc = -1;
@@ -645,7 +644,8 @@ static int emit(struct cal *c, const struct fmt_options *opt, const struct fmt_s
     kt = xcalloc(c->nk, sizeof *kt);
     ki = xcalloc(c->nk, sizeof *ki);
     km = xcalloc(c->nk * (c->ncol ? c->ncol : 1), sizeof *km);
-    if (kt == NULL || ki == NULL || km == NULL) {
+    untimed = xcalloc(c->nk ? c->nk : 1, 1);
+    if (kt == NULL || ki == NULL || km == NULL || untimed == NULL) {
         err_nomem(err);
         goto out;
     }
@@ -654,7 +654,10 @@ static int emit(struct cal *c, const struct fmt_options *opt, const struct fmt_s
         agg_add(&ki[x->kernel], x->inc);
         if (x->made)
             continue; /* measured nothing itself at this rank */
-        agg_add(&kt[x->kernel], x->exc);
+        if (isnan(x->exc))
+            untimed[x->kernel] = 1; /* a row of its own, without a time */
+        else
+            agg_add(&kt[x->kernel], x->exc);
         for (size_t j = 0; j < c->ncol; j++)
             if (!isnan(x->v[j]) && (int)j != c->incl && (int)j != c->excl)
                 agg_add(&km[x->kernel * c->ncol + j], x->v[j]);
@@ -688,8 +691,12 @@ static int emit(struct cal *c, const struct fmt_options *opt, const struct fmt_s
         size_t nm = 0;
         int failed = 0;
         k->name = c->k[i].name;
-        k->time = kt[i].n ? kt[i].max : 0;
-        m[nm++] = (struct rec_kv){"inclusive", ki[i].n ? ki[i].max : 0};
+        /* a parent made for its children alone implies 0 s of its own; a
+         * region whose rows carry no time has none, nor has any region of a
+         * file without a time column */
+        k->time = kt[i].n ? kt[i].max : untimed[i] || !timed ? NAN : 0;
+        if (timed)
+            m[nm++] = (struct rec_kv){"inclusive", ki[i].n ? ki[i].max : 0};
         if (nranks > 1 && kt[i].n) {
             m[nm++] = (struct rec_kv){"mean", kt[i].sum / (double)kt[i].n};
             m[nm++] = (struct rec_kv){"min", kt[i].min};
@@ -705,8 +712,8 @@ static int emit(struct cal *c, const struct fmt_options *opt, const struct fmt_s
     }
     /* the root's inclusive time (SPEC §16); with several ranks each
      * kernel's time is its largest over them, so the kernels may sum to
-     * more */
-    r->runtime = rootmax;
+     * more. A file without a time column has none. */
+    r->runtime = timed ? rootmax : NAN;
     if (imp_batch_commit(&b, "file", err) != 0)
         goto out;
     rc = imp_batch_finish(&b, err);
@@ -716,6 +723,7 @@ out:
     xfree(ki);
     xfree(km);
     xfree(roots);
+    xfree(untimed);
     return rc;
 }
 

@@ -19,7 +19,8 @@
  * kernel metric (exclusive, mean over the locations; MINDOUBLE/MAXDOUBLE the min/max;
  * TAU_ATOMIC its count, min, max and mean; RATE the ratio of its sums). The run time is
  * the largest inclusive time of the roots on any location, so the kernels of a run sum to
- * at most it.
+ * at most it. A profile without a time metric gives kernels without a time and a run
+ * without a runtime (SPEC §16), every metric kept.
  *
  * A directory of profiles laid out as Extra-P reads a scaling study
  * (NAME.p16.n1000.r1/profile.cubex: parameters between the first "." and
@@ -1424,7 +1425,8 @@ static int unit_run(const struct cube_unit *u, const struct fmt_options *opt,
         int failed = 0;
         kr->name = arena_strdup(b->a, c.kname[k]);
         kr->calls = c.calls[k];
-        kr->time = c.have_time ? c.cols.v[0][k] : 0; /* the time column is the first */
+        /* the time column is the first; without one the kernel has no time */
+        kr->time = c.have_time ? c.cols.v[0][k] : NAN;
         for (size_t j = c.have_time ? 1 : 0; j < c.cols.n; j++)
             if (isfinite(c.cols.v[j][k]))
                 km[nm++] = (struct rec_kv){c.cols.name[j], c.cols.v[j][k]};

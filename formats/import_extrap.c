@@ -11,7 +11,8 @@
  * a child of main): a nested path's time is exclusive (its value minus its
  * children's) with "inclusive" kept as a metric, and the run time is the
  * sum of the roots' times, never of nested regions (SPEC §16). A file with
- * no time metric imports too: its kernels carry the metrics, each metric
+ * no time metric imports too: its kernels carry the metrics and have no time
+ * (NAN, as has a path without a value of the time metric), each metric
  * summed over the roots is a run metric, and the runs have no runtime.
  *
  * The three readers only collect values into one compact table (24 bytes a
@@ -365,25 +366,29 @@ static int emit_run(struct xp *x, struct imp_batch *b, const struct fmt_options 
     buf_printf(&id, ") repetition %u", (unsigned)v[0].rep + 1);
     r->ninputs = nin;
     /* the time each path measured (inclusive where paths nest), and the
-     * kernel it becomes in this run */
+     * kernel it becomes in this run; none (NAN) where the path has no value
+     * of the time metric or the file no time metric (SPEC §16) */
     for (i = 0; i < n; i++) {
         if (x->pos[v[i].path] < 0) {
             x->pos[v[i].path] = (long)r->nkernels;
-            r->kernels[r->nkernels++].time = 0;
+            r->kernels[r->nkernels++].time = NAN;
         }
         if ((long)v[i].metric == x->time)
             r->kernels[x->pos[v[i].path]].time = v[i].value;
     }
     /* nested paths: a kernel's time is exclusive (its inclusive time minus
      * its children's), the run time the roots' inclusive time */
+    r->runtime = NAN;
     for (i = 0; i < n; i++)
         if ((i == 0 || v[i].path != v[i - 1].path)) {
             long p = x->parent[v[i].path];
             double t = r->kernels[x->pos[v[i].path]].time;
+            if (!KERNEL_HAS_TIME(t))
+                continue;
             if (p >= 0 && x->pos[p] >= 0)
                 x->below[p] += t;
             else
-                r->runtime += t;
+                r->runtime = RUN_HAS_RUNTIME(r->runtime) ? r->runtime + t : t;
         }
     if (x->time < 0 && no_time(x, r, b->a, v, n) != 0) {
         buf_free(&id);
@@ -393,7 +398,7 @@ static int emit_run(struct xp *x, struct imp_batch *b, const struct fmt_options 
         struct rec_kernel *k = &r->kernels[x->pos[v[i].path]];
         size_t nm = 0, j = i;
         k->name = x->kname[v[i].path];
-        if (x->nested[v[i].path] && x->time >= 0) {
+        if (x->nested[v[i].path] && KERNEL_HAS_TIME(k->time)) {
             km[nm++] = (struct rec_kv){"inclusive", k->time};
             k->time = k->time > x->below[v[i].path] ? k->time - x->below[v[i].path] : 0;
         }

@@ -1466,22 +1466,70 @@ out:
     return rc;
 }
 
+/* An anchor file NAME.otf2 is only the trace's table of contents: the
+ * library reads the global definitions from NAME.def and each location's
+ * events from NAME/N.evt. Given alone (the anchor picked out of its
+ * directory), the library's own failure says nothing useful: name what is
+ * missing. 0, or -1 with a 422 naming the anchor and the missing file. */
+static int anchor_complete(const struct fmt_file *files, size_t nfiles,
+                           const char *anchor, struct err *err)
+{
+    size_t stem = strlen(anchor) - 5; /* without ".otf2" */
+    int defs = 0, events = 0;
+    for (size_t i = 0; i < nfiles; i++) {
+        const char *n = files[i].name;
+        if (strncmp(n, anchor, stem) != 0)
+            continue;
+        defs |= strcmp(n + stem, ".def") == 0;
+        events |= n[stem] == '/' && n[stem + 1] != '\0';
+    }
+    if (defs && events)
+        return 0;
+    {
+        /* the names beside the anchor, short: a message holds 256 bytes */
+        const char *base = strrchr(anchor, '/');
+        int n;
+        base = base ? base + 1 : anchor;
+        n = (int)strlen(base) - 5;
+        if (!defs && !events)
+            return imp_fail_field(err, anchor, "files",
+                                  "%.*s.def (the global definitions) and %.*s/ (the "
+                                  "event files) are missing: send the trace's whole "
+                                  "directory, not its anchor file alone",
+                                  n, base, n, base);
+        if (!defs)
+            return imp_fail_field(
+                err, anchor, "files",
+                "%.*s.def (the global definitions) is missing: send "
+                "the trace's whole directory, not its anchor file alone",
+                n, base);
+        return imp_fail_field(err, anchor, "files",
+                              "%.*s/ (the per-location event files) is missing: send the "
+                              "trace's whole directory, not its anchor file alone",
+                              n, base);
+    }
+}
+
 int import_otf2(const struct fmt_file *files, size_t nfiles,
                 const struct fmt_options *opt, const struct fmt_sink *sink,
                 struct err *err)
 {
     struct o2 o = {.program = OTF2_UNDEFINED_STRING};
     char dir[4096], anchor[4096];
-    size_t bytes = 0;
+    size_t bytes = 0, anchors = 0;
     int rc = -1, made;
 
     for (size_t i = 0; i < nfiles; i++) {
         size_t n = strlen(files[i].name);
-        if (n > 5 && strcmp(files[i].name + n - 5, ".otf2") == 0)
+        if (n > 5 && strcmp(files[i].name + n - 5, ".otf2") == 0) {
             o.file = files[i].name;
+            anchors++;
+        }
     }
     o.err = err;
     dir[0] = '\0';
+    if (anchors == 1 && anchor_complete(files, nfiles, o.file, err) != 0)
+        return -1;
     OTF2_Error_RegisterCallback(quiet, NULL);
     made = unpack(files, nfiles, dir, sizeof dir, anchor, sizeof anchor, err) == 0;
     for (size_t i = 0; i < nfiles; i++)

@@ -11,7 +11,9 @@
  *
  * The run (SPEC §16): nprocs is the number of distinct nodes N, the input
  * `threads` the largest number of threads (C.T) of a node. The time metric
- * is TIME (else the first metric whose name holds TIME), in microseconds.
+ * is TIME (else the first metric whose name holds TIME), in microseconds;
+ * profiles of counters alone give kernels without a time (NAN), each
+ * counter a kernel metric, and a run without a runtime.
  * Each function is a kernel, aggregated over every profile (rank and
  * thread): its time is the largest exclusive time, with `mean` and `min` of
  * the exclusive time, `inclusive` (and `inclusive_mean`, `inclusive_min`);
@@ -428,7 +430,7 @@ int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
     struct buf nb;
     const char *dir = nfiles ? files[0].name : NULL;
     size_t distinct = 0, threads = 0;
-    int rc = -1;
+    int rc = -1, timed;
 
     buf_init(&nb, LIMIT_IMPORT_LINE);
     if ((t.a = arena_new()) == NULL ||
@@ -458,11 +460,9 @@ int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
                        "no TAU profile (profile.N.C.T) among %zu files", nfiles);
         goto out;
     }
-    if (strstr(t.metric[0], "TIME") == NULL) {
-        imp_fail_field(err, dir, "metrics",
-                       "no TIME metric among the profiles: a run needs times");
-        goto out;
-    }
+    /* without a time metric (only counters) the kernels have no time and
+     * the run no runtime (SPEC §16); every metric is then a kernel metric */
+    timed = strstr(t.metric[0], "TIME") != NULL;
     qsort(t.loc, t.nloc, sizeof *t.loc, cmp_loc);
     for (size_t i = 0, run = 0; i < t.nloc; i++) {
         if (i > 0 && t.loc[i].node == t.loc[i - 1].node &&
@@ -505,6 +505,7 @@ int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
         goto out;
     }
     r->inputs[r->ninputs++] = (struct rec_kv){"threads", (double)threads};
+    r->runtime = timed ? 0 : NAN;
     for (size_t i = 0; i < t.nev; i++) {
         static const char *const part[] = {".count", ".max", ".min", ".mean"};
         double v[4] = {t.ev[i].count, t.ev[i].max, t.ev[i].min,
@@ -526,21 +527,25 @@ int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
         struct rec_kernel *k;
         int failed = 0;
         if (f->leaf || f->excl[0].n == 0)
-            continue; /* counted in its call paths; or not measured in time */
+            continue; /* counted in its call paths; or not measured in the
+                         time metric (without one: in the first metric) */
         k = &r->kernels[r->nkernels++];
         if ((k->name = kernel_name(b.a, f->name, &nb)) == NULL) {
             err_nomem(err);
             goto out;
         }
-        k->time = f->excl[0].max / 1e6;
+        k->time = timed ? f->excl[0].max / 1e6 : NAN;
         k->calls = f->calls;
-        m[nm++] = (struct rec_kv){"mean", f->excl[0].sum / (double)f->excl[0].n / 1e6};
-        m[nm++] = (struct rec_kv){"min", f->excl[0].min / 1e6};
-        m[nm++] = (struct rec_kv){"inclusive", f->incl[0].max / 1e6};
-        m[nm++] = (struct rec_kv){"inclusive_mean",
-                                  f->incl[0].sum / (double)f->incl[0].n / 1e6};
-        m[nm++] = (struct rec_kv){"inclusive_min", f->incl[0].min / 1e6};
-        for (size_t x = 1; x < t.nmetric; x++) {
+        if (timed) {
+            m[nm++] =
+                (struct rec_kv){"mean", f->excl[0].sum / (double)f->excl[0].n / 1e6};
+            m[nm++] = (struct rec_kv){"min", f->excl[0].min / 1e6};
+            m[nm++] = (struct rec_kv){"inclusive", f->incl[0].max / 1e6};
+            m[nm++] = (struct rec_kv){"inclusive_mean",
+                                      f->incl[0].sum / (double)f->incl[0].n / 1e6};
+            m[nm++] = (struct rec_kv){"inclusive_min", f->incl[0].min / 1e6};
+        }
+        for (size_t x = timed ? 1 : 0; x < t.nmetric; x++) {
             /* time-like metrics are microseconds, counters counts */
             double d = strstr(t.metric[x], "TIME") ? 1e6 : 1;
             if (f->excl[x].n == 0)
@@ -563,7 +568,7 @@ int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
             err_nomem(err);
             goto out;
         }
-        if (f->incl[0].max / 1e6 > r->runtime)
+        if (timed && f->incl[0].max / 1e6 > r->runtime)
             r->runtime = f->incl[0].max / 1e6;
     }
     if (imp_batch_commit(&b, "profiles", err) != 0)

@@ -160,7 +160,12 @@
 #define LIMIT_TRACE_NAMES 256             /* probe state names of a trace */
 #define LIMIT_TRACE_COMMS 4096            /* communicators named by one rank file */
 #define LIMIT_TRACE_TABLE_ROWS 10000      /* macrostate rows in an occupancy answer */
-#define LIMIT_TRACE_FIT_RUNS 1000         /* traced runs in an occupancy estimator */
+/* The wait and traffic answers are p x p matrices up to this many ranks;
+ * above, the pairs that waited or communicated, the largest
+ * LIMIT_TRACE_PAIRS of them listed and the rest summed as "other". */
+#define LIMIT_TRACE_DENSE_RANKS 256
+#define LIMIT_TRACE_PAIRS 100000
+#define LIMIT_TRACE_FIT_RUNS 1000 /* traced runs in an occupancy estimator */
 
 /* ---- CUBE4 profiles (.cubex) and Extra-P experiments (.extra-p) ---------------- */
 #define LIMIT_IMPORT_CUBE_NODES 1000000     /* regions or call-tree nodes */

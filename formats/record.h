@@ -22,6 +22,8 @@ struct rec_kv {
 /* One kernel record within a run. */
 struct rec_kernel {
     const char *name;
+    /* Seconds, or NAN when the file has no time for it (SPEC §16: a file
+     * whose metrics are counts, bytes, visits); KERNEL_HAS_TIME tells. */
     double time;
     long long calls;
     const char *metrics_json; /* JSON object text or NULL */
@@ -61,6 +63,8 @@ struct run_record {
 
 /* Whether a run's runtime is present (absent is NAN, stored as NULL). */
 #define RUN_HAS_RUNTIME(rt) (!isnan(rt))
+/* Whether a kernel's time is present (absent is NAN, stored as NULL). */
+#define KERNEL_HAS_TIME(t) (!isnan(t))
 
 /* One system benchmark measurement (MPISR over L = 1024: 0.000078 s). */
 struct bench_record {

@@ -125,10 +125,11 @@ static int get_kernels(json_t *arr, arena *a, struct run_record *r, struct err *
                 return -1;
             }
         }
+        v = json_object_get(k, "time");
+        kr->time = NAN; /* absent or null: the kernel has no time (SPEC §16) */
         if (get_name(k, "name", 1, a, &kr->name, err) != 0 ||
-            (json_object_get(k, "time") == NULL &&
-             err_invalid(err, "time", "time is required") != 0) ||
-            get_number(json_object_get(k, "time"), "time", 1, &kr->time, err) != 0) {
+            (v != NULL && !json_is_null(v) &&
+             get_number(v, "time", 1, &kr->time, err) != 0)) {
             err_prefix_field(err, field);
             return -1;
         }
@@ -346,9 +347,10 @@ json_t *rundoc_to_json(long long id, const struct run_record *r, const char *cre
     for (i = 0; i < r->nmetrics; i++)
         json_object_set_new(metrics, r->metrics[i].name, json_real(r->metrics[i].value));
     for (i = 0; i < r->nkernels; i++) {
-        json_t *k =
-            json_pack("{s:s, s:f, s:I}", "name", r->kernels[i].name, "time",
-                      r->kernels[i].time, "calls", (json_int_t)r->kernels[i].calls);
+        double t = r->kernels[i].time;
+        json_t *k = json_pack("{s:s, s:o, s:I}", "name", r->kernels[i].name, "time",
+                              KERNEL_HAS_TIME(t) ? json_real(t) : json_null(), "calls",
+                              (json_int_t)r->kernels[i].calls);
         if (k && r->kernels[i].metrics_json) {
             json_t *m = json_loads(r->kernels[i].metrics_json, 0, NULL);
             if (m)

@@ -38,14 +38,16 @@ static int runs(void *ctx, const struct run_record *r, size_t n, struct err *err
         /* The upload rules (SPEC §4, §16): a runtime is finite and
          * non-negative (0 is a legal measurement: a run shorter than its
          * clock resolution), or absent (NAN) in a run that carries a kernel
-         * or a metric. */
+         * or a metric. A kernel's time likewise: finite and non-negative, or
+         * absent (NAN) where the file has none for it; never infinite. */
         if (r[i].uid == NULL || r[i].nprocs < 1 ||
             (isnan(r[i].runtime) ? r[i].nkernels + r[i].nmetrics == 0
                                  : !isfinite(r[i].runtime) || r[i].runtime < 0))
             __builtin_trap();
         for (size_t k = 0; k < r[i].nkernels; k++) {
             *total += touch(r[i].kernels[k].name) + touch(r[i].kernels[k].metrics_json);
-            if (!isfinite(r[i].kernels[k].time) || r[i].kernels[k].time < 0)
+            double t = r[i].kernels[k].time;
+            if (!isnan(t) && (!isfinite(t) || t < 0))
                 __builtin_trap();
         }
         for (size_t k = 0; k < r[i].ninputs; k++)

@@ -177,15 +177,39 @@ static double weight(const struct changes_opts *o, size_t m, size_t top)
     return m <= small_top ? share / (double)nsmall : (1 - share) / (double)nlarge;
 }
 
+/* The median of v[0..n), n >= 1 (v is not changed). */
+static double median(const double *v, size_t n)
+{
+    double s[CHANGES_MAX_WINDOW + CHANGES_MAX_AFTER];
+    size_t i, j;
+    if (n > sizeof s / sizeof *s)
+        n = sizeof s / sizeof *s;
+    for (i = 0; i < n; i++) { /* insertion sort: n is at most a few hundred */
+        double x = v[i];
+        for (j = i; j > 0 && s[j - 1] > x; j--)
+            s[j] = s[j - 1];
+        s[j] = x;
+    }
+    return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+/* Whether v is nearer the median of before[0..nb) than that of
+ * after[0..na) (both sides non-empty). */
+static int nearer_before(const double *before, size_t nb, double v, const double *after,
+                         size_t na)
+{
+    return nb > 0 && na > 0 && fabs(v - median(before, nb)) < fabs(v - median(after, na));
+}
+
 /* The test of the newest run (see changes.h), on checked options. */
 static int newest(const double *y, size_t n, size_t since, const struct changes_opts *o,
                   struct mw_cache *cache, int *nomem, struct changes_point *out)
 {
     double p[CHANGES_MAX_AFTER + 1], best = INFINITY;
-    size_t k[CHANGES_MAX_AFTER + 1], m, top = 0, best_m = 0;
+    size_t k[CHANGES_MAX_AFTER + 1], m, top = 0, best_m = 0, from;
 
     for (m = o->min_after; m <= o->max_after && m < n; m++) {
-        size_t t = n - m, from;
+        size_t t = n - m;
         if (t < since + o->min_before)
             break;
         from = t > since + o->window ? t - o->window : since;
@@ -205,11 +229,23 @@ static int newest(const double *y, size_t n, size_t since, const struct changes_
     if (best >= o->threshold)
         return 0;
     memset(out, 0, sizeof *out);
+    from = n - best_m - k[best_m];
     out->at = n - best_m;
+    /* The test ranks the newest runs as one block: when the last run of the
+     * old law is the most extreme of its window (the highest before a step
+     * up), taking it into the newer side makes the test stronger still, and
+     * the shift would be placed one run early, on the last good commit. The
+     * first run of the newer side goes back to the older while it is nearer
+     * the older side's median than the rest of the newer side's (which keeps
+     * min_after runs). */
+    while (n - out->at > o->min_after &&
+           nearer_before(y + from, out->at - from, y[out->at], y + out->at + 1,
+                         n - out->at - 1))
+        out->at++;
     out->found = n - 1;
     out->p = fmin(1.0, best);
-    out->before = mean(y + out->at - k[best_m], k[best_m]);
-    out->after = mean(y + out->at, best_m);
+    out->before = mean(y + from, out->at - from);
+    out->after = mean(y + out->at, n - out->at);
     return 1;
 }
 

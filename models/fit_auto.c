@@ -290,6 +290,30 @@ static double data_slope(const struct fit_point *pts, size_t m)
     return isfinite(s) ? s : INFINITY;
 }
 
+/* Whether the x of the points span at least WIDE_SPAN (all x > 0). */
+#define WIDE_SPAN 1024.0
+static int wide_span(const struct fit_point *pts, size_t m)
+{
+    double lo = pts[0].x[0], hi = pts[0].x[0];
+    size_t i;
+
+    for (i = 1; i < m; i++) {
+        lo = fmin(lo, pts[i].x[0]);
+        hi = fmax(hi, pts[i].x[0]);
+    }
+    return hi >= WIDE_SPAN * lo;
+}
+
+/* The log-log slope of one variable's positive data over their upper half
+ * as a whole: from the point at the median x to the largest (pts sorted by
+ * x, all y > 0). */
+static double half_slope(const struct fit_point *pts, size_t m)
+{
+    size_t h = m / 2;
+
+    return log(pts[m - 1].y / pts[h].y) / log(pts[m - 1].x[0] / pts[h].x[0]);
+}
+
 /* The same for variable v of two: on each slice where the other variable is
  * fixed, the slope from the point at the slice's largest x_v to the one
  * with the largest x_v at most half of it; the steepest over the slices.
@@ -499,8 +523,13 @@ static int choose_law(const struct fit_point *pts, size_t m, int nvars, int rel,
 
     if (nvars == 1 && rel)
         increasing = increasing_throughout(pts, m);
-    if (rel && nvars == 1)
+    /* On a wide span, a step is not a rate of growth (W2, as W in
+     * fit_auto_model; eval/RECORD.md §9). */
+    if (rel && nvars == 1) {
         slope_max[0] = data_slope(pts, m);
+        if (isfinite(slope_max[0]) && wide_span(pts, m))
+            slope_max[0] = fmin(slope_max[0], half_slope(pts, m));
+    }
     if (rel && nvars == 2) {
         slope_max[0] = data_slope2(pts, m, 0);
         slope_max[1] = data_slope2(pts, m, 1);
@@ -1028,20 +1057,6 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
     return 0;
 }
 
-/* Whether the x of the points span at least WIDE_SPAN (all x > 0). */
-#define WIDE_SPAN 1024.0
-static int wide_span(const struct fit_point *pts, size_t m)
-{
-    double lo = pts[0].x[0], hi = pts[0].x[0];
-    size_t i;
-
-    for (i = 1; i < m; i++) {
-        lo = fmin(lo, pts[i].x[0]);
-        hi = fmax(hi, pts[i].x[0]);
-    }
-    return hi >= WIDE_SPAN * lo;
-}
-
 int fit_auto_selection(const struct fit_point *pts, size_t m, int nvars,
                        struct fit_model *out, struct err *err)
 {
@@ -1086,10 +1101,18 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
     wide = wide_span(pts, m);
     if (out->seg_x > 0 && !wide)
         return 0;
+    /* Over a wide span the steepest pair of the upper half can be a step (a
+     * protocol switch at the top of a message-size sweep: 12x over one
+     * doubling), not a rate of growth: the one-term law, fitted by least
+     * squares to the largest values, then bends up beyond them as fast as
+     * the step allows. There its growth is bounded by the upper half's slope
+     * as a whole (eval/RECORD.md §9, candidate W). */
     if (forward_procedures(pts, m, &ea, &eb, &ebd) < 0 || (!wide && !(eb < ea)) ||
         one_term_model(pts, m, &b) < 0 ||
         !plausible_beyond(b.term, b.nterms, 1, b.coef, pts[m - 1].x, 1,
-                          increasing_throughout(pts, m), (double[]){data_slope(pts, m)}))
+                          increasing_throughout(pts, m),
+                          (double[]){wide ? fmin(data_slope(pts, m), half_slope(pts, m))
+                                          : data_slope(pts, m)}))
         return 0;
     b.xunc = fmin(sqrt(out->xunc * out->xunc + ebd), XUNC_MAX);
     b.positive = 1;

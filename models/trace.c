@@ -218,6 +218,109 @@ int trace_profile(const struct trace *t, struct trace_profile **out, struct err 
     return 0;
 }
 
+/* ---- sparse pairs ------------------------------------------------------------
+ * The wait and traffic matrices are accumulated per pair of ranks in a hash
+ * table of the pairs met, never as nranks^2 cells: a 4,096-rank trace of a
+ * halo exchange has a few thousand pairs, not 16.7 million (the dense
+ * matrices took 1 GB here and 2.3 GB as answers). Entries keep their order of
+ * insertion; pm_sorted sorts them by (i, j) at the end. A failed allocation
+ * is sticky (pm.failed), checked once by the caller. */
+struct acc {
+    int32_t i, j;
+    long long msgs;
+    int64_t bytes, xbytes;
+    double s, xfer;
+};
+
+struct pairmap {
+    struct acc *e;
+    size_t n, cap;
+    uint32_t *slot; /* hcap slots: entry index + 1, 0 = empty */
+    size_t hcap;
+    int failed;
+};
+
+static size_t pm_hash(int32_t i, int32_t j, size_t hcap)
+{
+    uint64_t k = (uint64_t)(uint32_t)i << 32 | (uint32_t)j;
+    k ^= k >> 33; /* MurmurHash3's finaliser: every bit of both ranks counts */
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return (size_t)k & (hcap - 1);
+}
+
+static int pm_grow(struct pairmap *m)
+{
+    size_t hcap = m->hcap ? m->hcap * 2 : 1024;
+    uint32_t *slot = xcalloc(hcap, sizeof *slot);
+    if (slot == NULL)
+        return -1;
+    for (size_t k = 0; k < m->n; k++) {
+        size_t h = pm_hash(m->e[k].i, m->e[k].j, hcap);
+        while (slot[h] != 0)
+            h = (h + 1) & (hcap - 1);
+        slot[h] = (uint32_t)(k + 1);
+    }
+    xfree(m->slot);
+    m->slot = slot;
+    m->hcap = hcap;
+    return 0;
+}
+
+/* The entry of (i, j), added (zeroed) when new; NULL once out of memory. */
+static struct acc *pm_get(struct pairmap *m, int32_t i, int32_t j)
+{
+    size_t h;
+    if (m->failed)
+        return NULL;
+    if ((m->n + 1) * 4 > m->hcap * 3 && pm_grow(m) != 0)
+        goto fail;
+    for (h = pm_hash(i, j, m->hcap); m->slot[h] != 0; h = (h + 1) & (m->hcap - 1)) {
+        struct acc *a = &m->e[m->slot[h] - 1];
+        if (a->i == i && a->j == j)
+            return a;
+    }
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 256;
+        struct acc *e = xrealloc(m->e, cap * sizeof *e);
+        if (e == NULL)
+            goto fail;
+        m->e = e;
+        m->cap = cap;
+    }
+    m->e[m->n] = (struct acc){i, j, 0, 0, 0, 0, 0};
+    m->slot[h] = (uint32_t)(m->n + 1);
+    return &m->e[m->n++];
+fail:
+    m->failed = 1;
+    return NULL;
+}
+
+static int acc_cmp(const void *a, const void *b)
+{
+    const struct acc *x = a, *y = b;
+    if (x->i != y->i)
+        return x->i < y->i ? -1 : 1;
+    return x->j < y->j ? -1 : x->j > y->j;
+}
+
+/* Drops the table and sorts the entries by (i, j). */
+static void pm_sorted(struct pairmap *m)
+{
+    xfree(m->slot);
+    m->slot = NULL;
+    m->hcap = 0;
+    if (m->n > 1)
+        qsort(m->e, m->n, sizeof *m->e, acc_cmp);
+}
+
+static void pm_free(struct pairmap *m)
+{
+    xfree(m->e);
+    xfree(m->slot);
+    memset(m, 0, sizeof *m);
+}
+
 /* ---- message matching ----------------------------------------------------- */
 
 /* One side of a point-to-point message: sender's begin, or a completing
@@ -447,7 +550,7 @@ void trace_wait_free(struct trace_wait *w)
 {
     if (w == NULL)
         return;
-    xfree(w->w);
+    xfree(w->pairs);
     xfree(w->rank_wait);
     xfree(w->exec);
     xfree(w);
@@ -464,10 +567,18 @@ struct pending {
 
 struct wait_ctx {
     const struct trace *t;
-    struct trace_wait *w;
+    struct pairmap m; /* the pairs' waits (acc.s) */
     struct pending *pend;
     size_t npend;
 };
+
+/* Charges rank i `s` seconds of waiting for rank j. */
+static void charge(struct wait_ctx *c, int32_t i, int32_t j, double s)
+{
+    struct acc *e = pm_get(&c->m, i, j);
+    if (e != NULL)
+        e->s += s;
+}
 
 static int pending_cmp(const void *a, const void *b)
 {
@@ -486,7 +597,6 @@ static int pending_cmp(const void *a, const void *b)
  * from its own first poll on), no Test call visited twice. */
 static void wait_multi(struct wait_ctx *c)
 {
-    struct trace_wait *w = c->w;
     int32_t rank = -1;
     size_t scan = 0;
     if (c->npend > 1)
@@ -507,8 +617,7 @@ static void wait_multi(struct wait_ctx *c)
                 const struct pending *d = &c->pend[q];
                 double to = d->send < d->end ? d->send : d->end;
                 if (to > from) {
-                    w->w[(size_t)d->rank * (size_t)w->nranks + (size_t)d->src] +=
-                        to - from;
+                    charge(c, d->rank, d->src, to - from);
                     from = to;
                 }
             }
@@ -529,8 +638,7 @@ static void wait_multi(struct wait_ctx *c)
                 const struct pending *d = &c->pend[q];
                 double to = d->send < e->end ? d->send : e->end;
                 if (d->first <= k && to > from) {
-                    w->w[(size_t)d->rank * (size_t)w->nranks + (size_t)d->src] +=
-                        to - from;
+                    charge(c, d->rank, d->src, to - from);
                     from = to;
                 }
             }
@@ -543,7 +651,6 @@ static void wait_multi(struct wait_ctx *c)
 static void wait_p2p(void *ctx, const struct side *s, const struct side *r)
 {
     struct wait_ctx *c = ctx;
-    struct trace_wait *w = c->w;
     double late, len;
     if (r->multi) {
         size_t first = c->t->ranks[r->dst].done[r->sub].first;
@@ -561,14 +668,13 @@ static void wait_p2p(void *ctx, const struct side *s, const struct side *r)
     if (late > len)
         late = len;
     if (late > 0)
-        w->w[(size_t)r->dst * (size_t)w->nranks + (size_t)r->src] += late;
+        charge(c, r->dst, r->src, late);
 }
 
 static void wait_coll(void *ctx, const struct trace_event *const *c, const int *members,
                       int n)
 {
-    struct trace_wait *w = ctx;
-    size_t p = (size_t)w->nranks;
+    struct wait_ctx *w = ctx;
     int last = 0;
     for (int i = 1; i < n; i++)
         if (c[i]->begin > c[last]->begin)
@@ -578,7 +684,7 @@ static void wait_coll(void *ctx, const struct trace_event *const *c, const int *
         if (d > len)
             d = len;
         if (i != last && d > 0)
-            w->w[(size_t)members[i] * p + (size_t)members[last]] += d;
+            charge(w, members[i], members[last], d);
     }
 }
 
@@ -598,34 +704,60 @@ int trace_wait(const struct trace *t, struct trace_wait **out, struct err *err)
     if (w == NULL)
         return err_nomem(err);
     w->nranks = p;
-    w->w = xcalloc((size_t)p * (size_t)p, sizeof *w->w);
     w->rank_wait = xcalloc((size_t)p, sizeof *w->rank_wait);
     w->exec = xcalloc((size_t)p, sizeof *w->exec);
     for (int r = 0; r < p; r++)
         ndone += t->ranks[r].ndone;
     c.t = t;
-    c.w = w;
     c.pend = xmalloc((ndone ? ndone : 1) * sizeof *c.pend);
-    if (!w->w || !w->rank_wait || !w->exec || !c.pend)
+    if (!w->rank_wait || !w->exec || !c.pend)
         goto nomem;
     um = match_messages(t, wait_p2p, &c);
-    if (um < 0 || match_collectives(t, wait_coll, w) < 0)
+    if (um < 0 || match_collectives(t, wait_coll, &c) < 0)
         goto nomem;
     wait_multi(&c);
     xfree(c.pend);
+    c.pend = NULL;
+    if (c.m.failed)
+        goto nomem;
+    pm_sorted(&c.m);
     w->unmatched = um;
+    w->pairs = xmalloc((c.m.n ? c.m.n : 1) * sizeof *w->pairs);
+    if (w->pairs == NULL)
+        goto nomem;
+    for (size_t k = 0; k < c.m.n; k++) {
+        const struct acc *e = &c.m.e[k];
+        w->pairs[k] = (struct trace_wait_pair){e->i, e->j, e->s};
+        w->rank_wait[e->i] += e->s;
+    }
+    w->npairs = c.m.n;
+    pm_free(&c.m);
     for (int i = 0; i < p; i++) {
         w->exec[i] = t->ranks[i].t_end;
-        for (int j = 0; j < p; j++)
-            w->rank_wait[i] += w->w[(size_t)i * (size_t)p + (size_t)j];
         w->total += w->rank_wait[i];
     }
     *out = w;
     return 0;
 nomem:
     xfree(c.pend);
+    pm_free(&c.m);
     trace_wait_free(w);
     return err_nomem(err);
+}
+
+double trace_wait_at(const struct trace_wait *w, int i, int j)
+{
+    size_t lo = 0, hi = w->npairs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct trace_wait_pair *q = &w->pairs[mid];
+        if (q->i < i || (q->i == i && q->j < j))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < w->npairs && w->pairs[lo].i == i && w->pairs[lo].j == j ? w->pairs[lo].s
+                                                                        : 0;
 }
 
 /* ---- traffic --------------------------------------------------------------- */
@@ -634,97 +766,124 @@ void trace_traffic_free(struct trace_traffic *tr)
 {
     if (tr == NULL)
         return;
-    xfree(tr->msgs);
-    xfree(tr->bytes);
-    xfree(tr->rate);
-    xfree(tr->coll_msgs);
-    xfree(tr->coll_bytes);
+    xfree(tr->p2p);
+    xfree(tr->coll);
     xfree(tr->coll_calls);
     xfree(tr->coll_sent);
     xfree(tr);
 }
 
 struct traffic_ctx {
-    struct trace_traffic *tr;
     const struct trace *t;
-    double *xfer; /* [i*p+j] seconds of transfer */
-    int64_t *xbytes;
+    struct pairmap *m;
 };
 
 static void traffic_p2p(void *vctx, const struct side *s, const struct side *r)
 {
     struct traffic_ctx *c = vctx;
-    size_t k = (size_t)s->src * (size_t)c->tr->nranks + (size_t)s->dst;
-    double from = s->begin > r->begin ? s->begin : r->begin;
+    struct acc *a = pm_get(c->m, s->src, s->dst);
     const struct trace_event *e = &c->t->ranks[s->src].ev[s->idx];
+    double from = s->begin > r->begin ? s->begin : r->begin;
     double d = r->end - from;
     /* below the clocks' agreement, the sender's own call bounds the transfer */
     if (d < s->end - s->begin)
         d = s->end - s->begin;
-    c->xfer[k] += d;
-    c->xbytes[k] += e->bytes;
+    if (a != NULL) {
+        a->xfer += d;
+        a->xbytes += e->bytes;
+    }
+}
+
+/* The entries of m as flows (rates from the matched transfers). */
+static struct trace_flow *flows(const struct pairmap *m)
+{
+    struct trace_flow *f = xmalloc((m->n ? m->n : 1) * sizeof *f);
+    for (size_t k = 0; f != NULL && k < m->n; k++) {
+        const struct acc *e = &m->e[k];
+        f[k] = (struct trace_flow){e->i, e->j, e->msgs, e->bytes,
+                                   e->xfer > 0 ? (double)e->xbytes / e->xfer : 0};
+    }
+    return f;
 }
 
 int trace_traffic(const struct trace *t, struct trace_traffic **out, struct err *err)
 {
     struct trace_traffic *tr;
-    struct traffic_ctx c = {0};
-    size_t pp;
+    struct pairmap pm = {0}, cm = {0};
+    struct traffic_ctx c = {t, &pm};
     int p;
 
     *out = NULL;
     if (check_trace(t, err) < 0)
         return -1;
     p = t->nranks;
-    pp = (size_t)p * (size_t)p;
     tr = xcalloc(1, sizeof *tr);
     if (tr == NULL)
         return err_nomem(err);
     tr->nranks = p;
-    tr->msgs = xcalloc(pp, sizeof *tr->msgs);
-    tr->bytes = xcalloc(pp, sizeof *tr->bytes);
-    tr->rate = xcalloc(pp, sizeof *tr->rate);
-    tr->coll_msgs = xcalloc(pp, sizeof *tr->coll_msgs);
-    tr->coll_bytes = xcalloc(pp, sizeof *tr->coll_bytes);
     tr->coll_calls = xcalloc((size_t)p, sizeof *tr->coll_calls);
     tr->coll_sent = xcalloc((size_t)p, sizeof *tr->coll_sent);
-    c.xfer = xcalloc(pp, sizeof *c.xfer);
-    c.xbytes = xcalloc(pp, sizeof *c.xbytes);
-    c.tr = tr;
-    c.t = t;
-    if (!tr->msgs || !tr->bytes || !tr->rate || !tr->coll_msgs || !tr->coll_bytes ||
-        !tr->coll_calls || !tr->coll_sent || !c.xfer || !c.xbytes)
+    if (!tr->coll_calls || !tr->coll_sent)
         goto nomem;
     for (int r = 0; r < p; r++)
         for (size_t i = 0; i < t->ranks[r].nevents; i++) {
             const struct trace_event *e = &t->ranks[r].ev[i];
+            struct acc *a;
             if (is_send(e->op) && e->peer >= 0 && e->peer < p) {
-                tr->msgs[(size_t)r * (size_t)p + (size_t)e->peer]++;
-                tr->bytes[(size_t)r * (size_t)p + (size_t)e->peer] += e->bytes;
+                if ((a = pm_get(&pm, r, e->peer)) != NULL) {
+                    a->msgs++;
+                    a->bytes += e->bytes;
+                }
             } else if (trace_op_class(e->op) == TRACE_CLASS_COLLECTIVE) {
                 tr->coll_calls[r]++;
                 tr->coll_sent[r] += e->bytes;
                 if (is_rooted(e->op) && e->peer >= 0 && e->peer < p && e->peer != r) {
                     int from = is_from_root(e->op) ? e->peer : r;
                     int to = from == r ? e->peer : r;
-                    tr->coll_msgs[(size_t)from * (size_t)p + (size_t)to]++;
-                    tr->coll_bytes[(size_t)from * (size_t)p + (size_t)to] += e->bytes;
+                    if ((a = pm_get(&cm, from, to)) != NULL) {
+                        a->msgs++;
+                        a->bytes += e->bytes;
+                    }
                 }
             }
         }
-    if (match_messages(t, traffic_p2p, &c) < 0)
+    if (match_messages(t, traffic_p2p, &c) < 0 || pm.failed || cm.failed)
         goto nomem;
-    for (size_t k = 0; k < pp; k++)
-        tr->rate[k] = c.xfer[k] > 0 ? (double)c.xbytes[k] / c.xfer[k] : 0;
-    xfree(c.xfer);
-    xfree(c.xbytes);
+    pm_sorted(&pm);
+    pm_sorted(&cm);
+    tr->p2p = flows(&pm);
+    tr->coll = flows(&cm);
+    if (tr->p2p == NULL || tr->coll == NULL)
+        goto nomem;
+    tr->np2p = pm.n;
+    tr->ncoll = cm.n;
+    for (size_t k = 0; k < tr->ncoll; k++)
+        tr->coll[k].rate = 0;
+    pm_free(&pm);
+    pm_free(&cm);
     *out = tr;
     return 0;
 nomem:
-    xfree(c.xfer);
-    xfree(c.xbytes);
+    pm_free(&pm);
+    pm_free(&cm);
     trace_traffic_free(tr);
     return err_nomem(err);
+}
+
+struct trace_flow trace_traffic_at(const struct trace_traffic *tr, int coll, int i, int j)
+{
+    const struct trace_flow *f = coll ? tr->coll : tr->p2p;
+    size_t lo = 0, hi = coll ? tr->ncoll : tr->np2p, n = hi;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f[mid].i < i || (f[mid].i == i && f[mid].j < j))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < n && f[lo].i == i && f[lo].j == j)
+        return f[lo];
+    return (struct trace_flow){i, j, 0, 0, 0};
 }
 
 /* ---- load ------------------------------------------------------------------- */
@@ -1001,6 +1160,14 @@ int trace_occupancy(const struct trace *t, struct trace_occupancy **out, struct 
     cur = xcalloc((size_t)nc, sizeof *cur);
     if (!o->mean || !o->fraction || !cur)
         goto nomem;
+    /* Room for every rank's deltas at once (two per segment, at most
+     * 2 * nevents + 2 segments a rank): growing by doubling held up to twice
+     * that, and the old and the new array together while copying (105 MB
+     * for 819,200 events). */
+    for (int r = 0; r < t->nranks; r++)
+        cap += 2 * (2 * t->ranks[r].nevents + 2);
+    if ((dl = xmalloc(cap * sizeof *dl)) == NULL)
+        goto nomem;
     for (int r = 0; r < t->nranks; r++) {
         struct seg *sg;
         size_t ns;
@@ -1022,7 +1189,7 @@ int trace_occupancy(const struct trace *t, struct trace_occupancy **out, struct 
         }
         xfree(sg);
     }
-    if (nd > 1) /* dl is NULL for a trace without events */
+    if (nd > 1) /* a trace without events has no deltas */
         qsort(dl, nd, sizeof *dl, delta_cmp);
     for (size_t i = 0; i < nd;) {
         double now = dl[i].t, next;

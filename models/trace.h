@@ -186,7 +186,7 @@ int trace_profile(const struct trace *t, struct trace_profile **out, struct err 
 void trace_profile_free(struct trace_profile *p);
 
 /* ---- wait: Fernandes' wait-time matrix --------------------------------------
- * w[i*p+j] = seconds rank i waited for rank j: a receive (blocking, the
+ * w[i][j] = seconds rank i waited for rank j: a receive (blocking, the
  * completing wait of a nonblocking one, or Sendrecv's receive) waits from its
  * begin until the matching send began (late sender; matching is the n-th send
  * from j to i with that tag for the n-th such receive: MPI's non-overtaking
@@ -201,36 +201,57 @@ void trace_profile_free(struct trace_profile *p);
  * by the sends' begins: with them sorted s1 <= s2 <= ..., the peer of s1 is
  * charged [begin, s1], the peer of s_k [s_(k-1), s_k] (each peer for the
  * stretch in which it was the next one awaited), all clipped to the call. */
+struct trace_wait_pair {
+    int32_t i, j; /* rank i waited s seconds for rank j */
+    double s;
+};
+/* The matrix is sparse: only the pairs with a wait (s > 0) are listed, so
+ * that 4,096 ranks are not 16.7 million cells (the work and the answer
+ * grow with the events, not with nranks^2). */
 struct trace_wait {
     int nranks;
-    double *w;           /* [i*p + j] seconds */
-    double *rank_wait;   /* [i] sum over j */
-    double *exec;        /* [i] execution time: w / exec[i] is relative to it */
-    double total;        /* sum of all w: w / total is relative to total wait */
-    long long unmatched; /* receives without a matching send (dropped) */
+    size_t npairs;
+    struct trace_wait_pair *pairs; /* sorted by i, then j */
+    double *rank_wait;             /* [i] sum over j */
+    double *exec;                  /* [i] execution time: w / exec[i] is relative to it */
+    double total;                  /* sum of all w: w / total is relative to total wait */
+    long long unmatched;           /* receives without a matching send (dropped) */
 };
 int trace_wait(const struct trace *t, struct trace_wait **out, struct err *err);
 void trace_wait_free(struct trace_wait *w);
+/* w[i][j]: the seconds rank i waited for rank j (0 for a pair not listed;
+ * a binary search). */
+double trace_wait_at(const struct trace_wait *w, int i, int j);
 
 /* ---- traffic ----------------------------------------------------------------
- * Point-to-point: msgs/bytes[i*p+j] sent by i to j; rate[i*p+j] = bytes over the
+ * Point-to-point: msgs/bytes sent by i to j; rate = bytes over the
  * summed transfer time of the matched messages (from when both sides had
  * posted until the receive completed, at least the send call's own
  * duration; 0 when no message was matched). Collectives apart:
- * rooted ones give coll_bytes[root→rank] (bcast, scatter) or [rank→root]
- * (reduce, gather); every collective adds to coll_calls/coll_sent[rank]. */
+ * rooted ones give the flow root→rank (bcast, scatter) or rank→root
+ * (reduce, gather) in coll; every collective adds to coll_calls/coll_sent[rank]. */
+struct trace_flow {
+    int32_t i, j; /* from rank i to rank j */
+    long long msgs;
+    int64_t bytes;
+    double rate; /* bytes per second (point-to-point; 0 for collectives) */
+};
+/* Sparse as the wait matrix: only the pairs with a message are listed. */
 struct trace_traffic {
     int nranks;
-    long long *msgs;
-    int64_t *bytes;
-    double *rate; /* bytes per second */
-    long long *coll_msgs;
-    int64_t *coll_bytes;
-    long long *coll_calls; /* [rank] */
-    int64_t *coll_sent;    /* [rank] */
+    size_t np2p;
+    struct trace_flow *p2p; /* msgs/bytes/rate sent by i to j, sorted by i, then j */
+    size_t ncoll;
+    struct trace_flow *coll; /* rooted collectives' msgs/bytes, sorted */
+    long long *coll_calls;   /* [rank] */
+    int64_t *coll_sent;      /* [rank] */
 };
 int trace_traffic(const struct trace *t, struct trace_traffic **out, struct err *err);
 void trace_traffic_free(struct trace_traffic *tr);
+/* The point-to-point (coll = 0) or collective (coll = 1) flow from i to j:
+ * all zero for a pair not listed. */
+struct trace_flow trace_traffic_at(const struct trace_traffic *tr, int coll, int i,
+                                   int j);
 
 /* ---- load: compute vs communication per rank ------------------------------- */
 struct trace_load {

@@ -6,7 +6,9 @@
  * executable, system, nprocs, and filename (the file's name for messages and
  * the default application). The parse runs inside the writer's job so that
  * each batch of runs is stored as it is read and released (memory bounded)
- * and the whole import commits or nothing does. 201 when something new was
+ * and the whole import commits or nothing does; a costly format (OTF2) is
+ * parsed before, on the model worker that runs this handler (R_COSTLY),
+ * and the job only stores it (core/import.h import_prepare). 201 when something new was
  * stored, 200 when everything was there already.
  */
 #include "core/import.h"
@@ -93,7 +95,9 @@ int api_import_post(struct req *r)
     }
     import_init(im, format, files, nfiles, &opt, r->token_name);
     im->trace_draw = trace_draw; /* OTF2: the run's trace too */
-    if (import_check(im, &e) != 0)
+    /* a costly format (OTF2) is parsed here, on a model worker, so that the
+     * writer's job only stores what it gave */
+    if (import_check(im, &e) != 0 || import_prepare(im, &e) != 0)
         return http_error(r, &e);
     r->ctx = im;
     return http_defer_write(r, import_job, im, import_finish);

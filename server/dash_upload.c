@@ -466,7 +466,7 @@ int page_upload_import(struct req *r)
     opt.system = given(&w->form, "system");
     import_init(&w->im, format, files, nfiles, &opt, r->token_name);
     w->im.trace_draw = trace_draw; /* OTF2: the run's trace too */
-    if (import_check(&w->im, &e) != 0)
+    if (import_check(&w->im, &e) != 0 || import_prepare(&w->im, &e) != 0)
         return upload_page(r, e.status, 3, &w->form, &e);
     r->ctx = w;
     return http_defer_write(r, import_job, &w->im, import_finish);

@@ -17,7 +17,7 @@
 static const struct route table[] = {
     {"GET", "/api/v1/health", api_health, R_PUBLIC, NULL},
     {"POST", "/api/v1/runs", api_runs_post, R_WRITE, NULL},
-    {"POST", "/api/v1/import", api_import_post, R_WRITE, "format,application,executable,system,nprocs,filename"},
+    {"POST", "/api/v1/import", api_import_post, R_WRITE|R_COSTLY, "format,application,executable,system,nprocs,filename"},
     {"GET", "/api/v1/runs", api_runs_list, 0, "limit,after,nprocs,application,executable,system,commit,branch,tag.*"},
     {"GET", "/api/v1/runs/{}", api_run_get, 0, NULL},
     {"POST", "/api/v1/runs/{}/trace", api_trace_post, R_WRITE|R_COSTLY, NULL},
@@ -79,7 +79,7 @@ static const struct route table[] = {
     {"GET", "/applications", page_apps, R_HTML, NULL},
     {"GET", "/applications/{}", page_app, R_HTML|R_COSTLY, "sort,dir,page,after,before,executable,system,axes,format,x,target,commit,branch"},
     {"GET", "/runs/{}", page_run, R_HTML, "stored"},
-    {"GET", "/runs/{}/trace", page_trace, R_HTML, NULL},
+    {"GET", "/runs/{}/trace", page_trace, R_HTML|R_COSTLY, NULL},
     {"GET", "/runs/{}/trace.json", page_trace_json, R_COSTLY, NULL},
     {"GET", "/systems", page_systems, R_HTML, NULL},
     {"GET", "/systems/{}", page_system, R_HTML, NULL},
@@ -111,7 +111,7 @@ static const struct route table[] = {
     {"GET", "/upload", page_upload, R_HTML, NULL},
     {"POST", "/upload/run", page_upload_run, R_HTML, NULL},
     {"POST", "/upload/csv", page_upload_csv, R_HTML, NULL},
-    {"POST", "/upload/import", page_upload_import, R_HTML, NULL},
+    {"POST", "/upload/import", page_upload_import, R_HTML|R_COSTLY, NULL},
     {"GET", "/static/{}", dash_static, R_HTML|R_PUBLIC, "v"},
 };
 /* clang-format on */

@@ -281,6 +281,33 @@ static void md_side(struct buf *out, int has, double v, long n)
         buf_printf(out, " (n=%ld)", n);
 }
 
+/* The rest of a scaling watch's alert (SPEC §17): the law changed, the
+ * prediction at the target against the baseline's, and both laws. */
+static void md_scaling(struct buf *out, const json_t *al)
+{
+    const json_t *v;
+    buf_puts(out, ": scaling law over ");
+    md(out, str(al, "x") ? str(al, "x") : "x");
+    buf_puts(out, " changed; at ");
+    md(out, str(al, "x") ? str(al, "x") : "x");
+    buf_puts(out, " = ");
+    num(out, json_number_value(json_object_get(al, "target")));
+    buf_puts(out, " it predicts ");
+    num(out, json_number_value(json_object_get(al, "value")));
+    buf_puts(out, " against ");
+    num(out, json_number_value(json_object_get(al, "expected")));
+    if (json_is_number(v = json_object_get(al, "ratio_at_target"))) {
+        buf_puts(out, " (ratio ");
+        num(out, json_number_value(v));
+        buf_putc(out, ')');
+    }
+    buf_puts(out, "; law ");
+    md(out, str(al, "formula") ? str(al, "formula") : "?");
+    buf_puts(out, ", baseline ");
+    md(out, str(al, "baseline_formula") ? str(al, "baseline_formula") : "?");
+    buf_putc(out, '\n');
+}
+
 static void md_alert(struct buf *out, const json_t *al)
 {
     const json_t *v;
@@ -302,6 +329,10 @@ static void md_alert(struct buf *out, const json_t *al)
     if (str(al, "y")) {
         buf_puts(out, ", ");
         md(out, str(al, "y"));
+    }
+    if (str(al, "kind") && strcmp(str(al, "kind"), "scaling") == 0) {
+        md_scaling(out, al);
+        return;
     }
     if (json_is_number(v = json_object_get(al, "value"))) {
         buf_puts(out, ": ");

@@ -132,9 +132,11 @@ out:
     return rc;
 }
 
-static int matrix(struct buf *out, int p, const double *vals, const char *title,
-                  const char *zlabel, const char *zunit, int width, int height,
-                  struct err *err)
+/* A p x p matrix given by its nonzero cells (svg_heatmap draws it as the
+ * dense one, in blocks over SVG_MAX_HEAT ranks). */
+static int matrix(struct buf *out, int p, const struct svg_cell *cells, size_t ncells,
+                  const char *title, const char *zlabel, const char *zunit, int width,
+                  int height, struct err *err)
 {
     const char **labels = NULL;
     char *block = NULL;
@@ -151,7 +153,8 @@ static int matrix(struct buf *out, int p, const double *vals, const char *title,
     h.row_labels = labels;
     h.col_labels = labels;
     h.nrows = h.ncols = (size_t)p;
-    h.values = vals;
+    h.cells = cells;
+    h.ncells = ncells;
     h.width = width;
     h.height = height;
     rc = svg_heatmap(out, &h, err);
@@ -163,24 +166,35 @@ static int matrix(struct buf *out, int p, const double *vals, const char *title,
 int chart_trace_wait(struct buf *out, const struct trace_wait *w, int width, int height,
                      struct err *err)
 {
-    return matrix(out, w->nranks, w->w, "Wait time: rank i waited for rank j", "wait",
-                  "s", width, height, err);
+    struct svg_cell *c = xmalloc((w->npairs ? w->npairs : 1) * sizeof *c);
+    int rc;
+
+    if (c == NULL)
+        return err_nomem(err);
+    for (size_t k = 0; k < w->npairs; k++)
+        c[k] = (struct svg_cell){(size_t)w->pairs[k].i, (size_t)w->pairs[k].j,
+                                 w->pairs[k].s};
+    rc = matrix(out, w->nranks, c, w->npairs, "Wait time: rank i waited for rank j",
+                "wait", "s", width, height, err);
+    xfree(c);
+    return rc;
 }
 
 int chart_trace_traffic(struct buf *out, const struct trace_traffic *tr, int width,
                         int height, struct err *err)
 {
-    size_t pp = (size_t)tr->nranks * (size_t)tr->nranks;
-    double *v = xmalloc((pp ? pp : 1) * sizeof *v);
+    struct svg_cell *c = xmalloc((tr->np2p ? tr->np2p : 1) * sizeof *c);
     int rc;
 
-    if (v == NULL)
+    if (c == NULL)
         return err_nomem(err);
-    for (size_t k = 0; k < pp; k++)
-        v[k] = (double)tr->bytes[k];
-    rc = matrix(out, tr->nranks, v, "Point-to-point bytes from rank i to rank j", "sent",
-                "B", width, height, err);
-    xfree(v);
+    for (size_t k = 0; k < tr->np2p; k++)
+        c[k] = (struct svg_cell){(size_t)tr->p2p[k].i, (size_t)tr->p2p[k].j,
+                                 (double)tr->p2p[k].bytes};
+    rc =
+        matrix(out, tr->nranks, c, tr->np2p, "Point-to-point bytes from rank i to rank j",
+               "sent", "B", width, height, err);
+    xfree(c);
     return rc;
 }
 

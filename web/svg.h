@@ -187,6 +187,15 @@ struct svg_heatmap {
     const double *values;
     int width, height; /* px; 0 = 760 x 600 */
     const char *zunit; /* unit of the values (as in svg_plot2d), or NULL */
+    /* A sparse matrix instead of values (values NULL): zero but for these
+     * cells (a cell given twice adds up), drawn as the same dense matrix
+     * would be; large matrices (4,096 x 4,096 ranks) are then never held. */
+    const struct svg_cell *cells;
+    size_t ncells;
+};
+struct svg_cell {
+    size_t row, col;
+    double value;
 };
 
 /* Appends a heat map with a colour scale (64 colour levels). Errors and out

@@ -42,8 +42,12 @@ static int validate(const struct svg_heatmap *p, struct err *err)
     if (p->nrows > SIZE_MAX / 2 / sizeof(double) / p->ncols)
         return err_invalid(err, "values", "too many values (%zu x %zu)", p->nrows,
                            p->ncols);
-    if (p->values == NULL)
+    if (p->values == NULL && p->cells == NULL)
         return err_invalid(err, "values", "values missing");
+    for (i = 0; p->values == NULL && i < p->ncells; i++)
+        if (p->cells[i].row >= p->nrows || p->cells[i].col >= p->ncols)
+            return err_invalid(err, "cells", "cell %zu is outside the %zu x %zu matrix",
+                               i, p->nrows, p->ncols);
     for (i = 0; p->row_labels != NULL && i < p->nrows; i++) {
         /* the field is named only for an error: thousands of labels are common */
         if (p->row_labels[i] != NULL &&
@@ -309,7 +313,31 @@ static int reduce(struct buf *out, const struct svg_heatmap *p, struct err *err)
     for (size_t g = 0; g < mc; g++)
         for (size_t c = g * nc / mc; c < (g + 1) * nc / mc; c++)
             colg[c] = g;
-    for (size_t g = 0; g < mr; g++)
+    if (p->values == NULL) {
+        /* sparse: every cell counts (zeros are values), the given ones add */
+        size_t *rowg = xcalloc(nr, sizeof *rowg);
+        if (rowg == NULL) {
+            err_nomem(err);
+            goto out;
+        }
+        for (size_t g = 0; g < mr; g++)
+            for (size_t r = g * nr / mr; r < (g + 1) * nr / mr; r++)
+                rowg[r] = g;
+        for (size_t g = 0; g < mr; g++)
+            for (size_t h = 0; h < mc; h++)
+                cnt[g * mc + h] =
+                    ((g + 1) * nr / mr - g * nr / mr) * ((h + 1) * nc / mc - h * nc / mc);
+        for (size_t i = 0; i < p->ncells; i++) {
+            const struct svg_cell *c = &p->cells[i];
+            size_t at = rowg[c->row] * mc + colg[c->col];
+            if (usable(c->value))
+                v[at] += c->value;
+            else if (cnt[at] > 0)
+                cnt[at]--; /* as a dense matrix's "no data" cell */
+        }
+        xfree(rowg);
+    }
+    for (size_t g = 0; p->values != NULL && g < mr; g++)
         for (size_t r = g * nr / mr; r < (g + 1) * nr / mr; r++)
             for (size_t c = 0; c < nc; c++) {
                 double x = p->values[r * nc + c];
@@ -352,5 +380,19 @@ int svg_heatmap(struct buf *out, const struct svg_heatmap *p, struct err *err)
         return -1;
     if (p->nrows > SVG_MAX_HEAT || p->ncols > SVG_MAX_HEAT)
         return reduce(out, p, err);
+    if (p->values == NULL) {
+        /* small enough to hold: the dense matrix of the cells */
+        struct svg_heatmap q = *p;
+        double *v = xcalloc(p->nrows * p->ncols, sizeof *v);
+        int rc;
+        if (v == NULL)
+            return err_nomem(err);
+        for (size_t i = 0; i < p->ncells; i++)
+            v[p->cells[i].row * p->ncols + p->cells[i].col] += p->cells[i].value;
+        q.values = v;
+        rc = render(out, &q, NULL, err);
+        xfree(v);
+        return rc;
+    }
     return render(out, p, NULL, err);
 }

@@ -437,16 +437,17 @@ static void kernel_breakdown(struct page *p, json_t *ks, const long long *run_id
     {
         const char *name = json_string_value(json_object_get(k, "name"));
         long long rid = json_integer_value(json_object_get(k, "run_id"));
+        json_t *t = json_object_get(k, "time");
         size_t bar;
-        if (name == NULL)
-            continue;
+        if (name == NULL || !json_is_number(t))
+            continue; /* a kernel without a time (SPEC §16) is no part of a bar */
         for (bar = 0; bar < nbars && run_ids[bar] != rid; bar++)
             ;
         if (bar == nbars)
             continue; /* a run of the other candidate list */
         recs[nk].name = name;
         recs[nk].bar = bar;
-        recs[nk].time = json_number_value(json_object_get(k, "time"));
+        recs[nk].time = json_number_value(t);
         nk++;
     }
     if (nk == 0)

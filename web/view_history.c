@@ -164,6 +164,28 @@ static int state_index(const char *s)
 
 /* ---- alerts ------------------------------------------------------------------- */
 
+/* A scaling watch's alert (SPEC §17): value and expected are the commit's
+ * and the baseline's predictions at the target; the note says so, with the
+ * ratio and both laws. */
+static void scaling_note(struct page *p, const json_t *al)
+{
+    const char *x = str(al, "x") ? str(al, "x") : "x";
+    page_puts(p, "<div class=\"scaling-law\"><strong>Scaling law changed</strong>: at ");
+    page_text(p, x);
+    page_puts(p, " = ");
+    page_num(p, num(al, "target"));
+    if (has_num(al, "ratio_at_target")) {
+        page_puts(p, " this commit costs ");
+        page_printf(p, "%.3g", num(al, "ratio_at_target"));
+        page_puts(p, "× the baseline");
+    }
+    page_puts(p, "<br>this commit: <code class=\"law\">");
+    page_text(p, str(al, "formula"));
+    page_puts(p, "</code><br>baseline: <code class=\"law\">");
+    page_text(p, str(al, "baseline_formula"));
+    page_puts(p, "</code></div>");
+}
+
 /* The table of alerts; `triage` adds the form that changes an alert's state. */
 static void alerts_table(struct page *p, json_t *alerts, int triage, int link_history)
 {
@@ -217,6 +239,8 @@ static void alerts_table(struct page *p, json_t *alerts, int triage, int link_hi
             page_text(p, str(al, "message"));
             page_puts(p, "</span>");
         }
+        if (str(al, "kind") && strcmp(str(al, "kind"), "scaling") == 0)
+            scaling_note(p, al);
         page_puts(p, "</td><td>");
         if (json_is_integer(run) || json_is_integer(json_object_get(run, "id"))) {
             long long rid =

@@ -132,9 +132,9 @@ struct node {
     const char *path; /* in the run */
     const char *key;  /* the path with '/' as byte 1, for sorting */
     size_t len;
-    double excl;       /* the kernel's time; 0 for a path without a record */
+    double excl;       /* the kernel's time; NAN: none, or a path without a record */
     double incl;       /* its "inclusive" metric, or NAN */
-    double sub;        /* excl summed over the subtree */
+    double sub;        /* the times in the subtree summed; NAN when none has one */
     size_t parent;     /* index, or SIZE_MAX for a root */
     int depth, kernel; /* kernel: a record has this path */
 };
@@ -257,7 +257,7 @@ static void call_tree(struct page *p, const struct run_record *run, json_t **met
             nodes[n] = (struct node){.path = s,
                                      .key = key,
                                      .len = k,
-                                     .excl = 0,
+                                     .excl = NAN,
                                      .incl = NAN,
                                      .parent = SIZE_MAX,
                                      .kernel = k == len};
@@ -288,7 +288,11 @@ static void call_tree(struct page *p, const struct run_record *run, json_t **met
         if (k > 0 && node_cmp(&nodes[k - 1], &nodes[i]) == 0) {
             struct node *m = &nodes[k - 1];
             if (nodes[i].kernel) {
-                m->excl += nodes[i].excl;
+                /* records without a time add nothing (SPEC §16) */
+                if (!m->kernel || !isfinite(m->excl))
+                    m->excl = nodes[i].excl;
+                else if (isfinite(nodes[i].excl))
+                    m->excl += nodes[i].excl;
                 if (isfinite(nodes[i].incl))
                     m->incl = isfinite(m->incl) ? m->incl + nodes[i].incl : nodes[i].incl;
                 m->kernel = 1;
@@ -310,12 +314,14 @@ static void call_tree(struct page *p, const struct run_record *run, json_t **met
         }
         x->parent = top > 0 ? stack[top - 1] : SIZE_MAX;
         x->depth = top;
-        x->sub = isfinite(x->excl) ? x->excl : 0;
+        x->sub = x->excl;
         stack[top++] = i;
     }
-    for (i = n; i-- > 0;)
-        if (nodes[i].parent != SIZE_MAX)
-            nodes[nodes[i].parent].sub += nodes[i].sub;
+    for (i = n; i-- > 0;) {
+        struct node *up = nodes[i].parent != SIZE_MAX ? &nodes[nodes[i].parent] : NULL;
+        if (up != NULL && isfinite(nodes[i].sub))
+            up->sub = isfinite(up->sub) ? up->sub + nodes[i].sub : nodes[i].sub;
+    }
 
     page_puts(p, "<h2 id=\"calltree\">Call tree</h2>\n<p class=\"muted\">Kernel names "
                  "are call paths: inclusive time (with the callees), exclusive time "
@@ -357,15 +363,19 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
     arena *a = p->arena;
     double total = 0;
     json_t **metrics;
-    size_t i;
+    size_t i, ntimed = 0;
 
     page_puts(p, "<h2>Kernels</h2>\n");
     if (run->nkernels == 0) {
         page_puts(p, "<p class=\"muted\">This run has no kernel records.</p>\n");
         return;
     }
+    /* shares and the breakdown are of the kernels with a time (SPEC §16) */
     for (i = 0; i < run->nkernels; i++)
-        total += run->kernels[i].time;
+        if (KERNEL_HAS_TIME(run->kernels[i].time)) {
+            total += run->kernels[i].time;
+            ntimed++;
+        }
     /* Each kernel's metrics parsed once, for the tree and the table. */
     metrics = arena_alloc(a, run->nkernels * sizeof *metrics);
     if (metrics == NULL)
@@ -382,11 +392,16 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
         struct svg_stacked s = {0};
         struct buf svg, narrow;
         struct err e = {0};
-        if (names && values) {
-            for (i = 0; i < run->nkernels; i++) {
-                names[i] = run->kernels[i].name;
-                values[i] = run->kernels[i].time;
-            }
+        size_t nc = 0;
+        if (names && values && ntimed == 0)
+            page_puts(p, "<p class=\"muted\">No kernel of this run has a time (the file "
+                         "measured other metrics), so there is no breakdown plot.</p>\n");
+        if (names && values && ntimed > 0) {
+            for (i = 0; i < run->nkernels; i++)
+                if (KERNEL_HAS_TIME(run->kernels[i].time)) {
+                    names[nc] = run->kernels[i].name;
+                    values[nc++] = run->kernels[i].time;
+                }
             snprintf(label, sizeof label, "run %lld", id);
             cat[0] = label;
             s.title = "Kernel breakdown";
@@ -395,7 +410,7 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
             s.categories = cat;
             s.ncategories = 1;
             s.components = names;
-            s.ncomponents = run->nkernels;
+            s.ncomponents = nc;
             s.values = values;
             s.width = 620; /* room for the legend of 20 kernels and "other" */
             s.height = 480;
@@ -430,7 +445,9 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
         page_puts(p, "</td><td class=\"num\">");
         page_qty(p, k->time, "s");
         page_puts(p, "</td><td class=\"num\">");
-        if (total > 0)
+        if (!KERNEL_HAS_TIME(k->time))
+            page_puts(p, "\xe2\x80\x94"); /* no time, no share */
+        else if (total > 0)
             share(p, k->time, total);
         page_printf(p, "</td><td class=\"num\">%lld</td><td>", k->calls);
         if (k->metrics_json)

@@ -64,7 +64,9 @@ void view_series_watches(struct page *p, const struct view_series *d)
             page_puts(p, ", ");
             page_text(p, sget(w, "executable"));
         }
-        dtext = det ? json_dumps(det, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+        dtext =
+            det ? json_dumps(det, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(15))
+                : NULL;
         if (dtext) {
             page_puts(p, " <code>");
             page_text(p, dtext);

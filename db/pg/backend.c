@@ -12,7 +12,6 @@ const struct db_backend db_pg = {
     .history_series_each = pg_history_series_each,
     .history_side = pg_history_side,
     .watches_list = pg_watches_list,
-    .watches_all = pg_watches_all,
     .history_window = pg_history_window,
     .judgement_add = pg_judgement_add,
     .judgements_add = pg_judgements_add,

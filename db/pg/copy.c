@@ -223,10 +223,11 @@ struct loader {
     char table[DB_COPY_NAME];
 };
 
-/* The table's own triggers (app_kernels_add on kernels, ...) are off while it
- * loads: what they maintain is copied from the source as it is (db/copy.c),
- * and a trigger call per row made loading kernels many times slower. Inside
- * the copy's transaction, so a failed copy leaves them on. */
+/* The table's own triggers (watch_version_bump on watches, ...; before
+ * migration 16 also app_kernels_add on kernels) are off while it loads: what
+ * they maintain is copied from the source as it is (db/copy.c), and a
+ * trigger call per row made loading kernels many times slower. Inside the
+ * copy's transaction, so a failed copy leaves them on. */
 static int triggers(db *d, const char *table, int on, struct err *err)
 {
     char sql[160];

@@ -173,7 +173,8 @@ int pg_history_series(db *d, long long config_id, const char *y, arena *a,
     "SELECT config_id, y, v FROM (SELECT 0 AS part, id, config_id, 'runtime' AS y, "     \
     "runtime AS v FROM sel WHERE runtime IS NOT NULL UNION ALL SELECT 1, s.id, "         \
     "s.config_id, 'kernel:' || k.name, "                                                 \
-    "sum(k.time) FROM sel s JOIN kernels k ON k.run_id = s.id GROUP BY s.id, "           \
+    "sum(k.time) FROM sel s JOIN kernels k ON k.run_id = s.id AND k.time IS NOT NULL "   \
+    "GROUP BY s.id, "                                                                    \
     "s.config_id, k.name UNION ALL SELECT 2, s.id, s.config_id, 'metric:' || m.name, "   \
     "m.value FROM sel s JOIN run_metrics m ON m.run_id = s.id) u ORDER BY part, id, y "  \
     "COLLATE \"C\" LIMIT $9::bigint"
@@ -251,53 +252,6 @@ json_t *pg_watches_list(db *d, struct err *err)
         "LEFT JOIN executables e ON e.id = w.exe_id LEFT JOIN systems s ON s.id = "
         "w.system_id LEFT JOIN watch_counts n ON n.watch_id = w.id ORDER BY w.id",
         err, "");
-}
-
-static const char SQL_WATCHES_ALL[] =
-    "SELECT w.id, coalesce(w.model_id, 0), w.app_id, coalesce(w.exe_id, 0), "
-    "coalesce(w.system_id, 0), coalesce(w.nprocs, 0), w.inputs, w.y, w.test, "
-    "coalesce(w.threshold, 0), coalesce(w.history, 0), a.name, e.name, s.name, "
-    "coalesce(w.confirm, 0) "
-    "FROM watches w JOIN applications a ON a.id = w.app_id LEFT JOIN executables e ON "
-    "e.id = w.exe_id LEFT JOIN systems s ON s.id = w.system_id ORDER BY w.id";
-
-int pg_watches_all(db *d, arena *a, struct db_watch **out, struct err *err)
-{
-    PGresult *r = pg_params(d, SQL_WATCHES_ALL, err, "");
-    struct db_watch *w;
-    int n, i, ok = 1;
-
-    *out = NULL;
-    if (r == NULL)
-        return -1;
-    n = PQntuples(r);
-    w = arena_alloc(a, (size_t)(n > 0 ? n : 1) * sizeof *w);
-    if (w == NULL) {
-        PQclear(r);
-        return err_nomem(err);
-    }
-    for (i = 0; i < n; i++) {
-        w[i].id = pg_ll(r, i, 0);
-        w[i].model_id = pg_ll(r, i, 1);
-        w[i].app_id = pg_ll(r, i, 2);
-        w[i].exe_id = pg_ll(r, i, 3);
-        w[i].system_id = pg_ll(r, i, 4);
-        w[i].nprocs = pg_ll(r, i, 5);
-        w[i].inputs_json = get_text(a, r, i, 6, &ok);
-        w[i].y = get_text(a, r, i, 7, &ok);
-        w[i].test = get_text(a, r, i, 8, &ok);
-        w[i].threshold = pg_dbl(r, i, 9);
-        w[i].window = pg_ll(r, i, 10);
-        w[i].application = get_text(a, r, i, 11, &ok);
-        w[i].executable = get_text(a, r, i, 12, &ok);
-        w[i].system = get_text(a, r, i, 13, &ok);
-        w[i].confirm = pg_ll(r, i, 14);
-    }
-    PQclear(r);
-    if (!ok)
-        return err_nomem(err);
-    *out = n > 0 ? w : NULL;
-    return n;
 }
 
 /* The runs of x's configuration before x in (time, id) order, latest first. */
@@ -512,8 +466,9 @@ json_t *pg_model_judgements(db *d, long long model_id, struct err *err)
     "model, a.name AS application, e.name AS executable, s.name AS system, r.nprocs, "   \
     "c.inputs AS inputs_json, w.y, r.vcs_commit AS \"commit\", r.vcs_branch AS "         \
     "branch, j.value, j.expected, j.lo, j.hi, j.direction, al.reason, al.group_id AS "   \
-    "\"group\", al.created_at, "                                                         \
-    "al.updated_at FROM alerts al JOIN judgements j ON j.run_id = al.run_id AND "        \
+    "\"group\", al.created_at, al.updated_at, w.x, al.target, al.formula, "              \
+    "al.baseline_formula, al.predicted, al.baseline_predicted, al.baseline_lo, "         \
+    "al.baseline_hi FROM alerts al JOIN judgements j ON j.run_id = al.run_id AND "       \
     "j.watch_id = al.watch_id JOIN watches w ON w.id = j.watch_id JOIN runs r ON "       \
     "r.id = j.run_id JOIN applications a ON a.id = r.app_id JOIN executables e ON "      \
     "e.id = r.exe_id JOIN systems s ON s.id = r.system_id LEFT JOIN run_configs c ON "   \

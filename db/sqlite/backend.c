@@ -13,7 +13,6 @@ const struct db_backend db_sqlite = {
     .history_series_each = sq_history_series_each,
     .history_side = sq_history_side,
     .watches_list = sq_watches_list,
-    .watches_all = sq_watches_all,
     .history_window = sq_history_window,
     .judgement_add = sq_judgement_add,
     .judgements_add = sq_judgements_add,

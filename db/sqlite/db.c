@@ -154,8 +154,8 @@ static int user_version(db *d)
     return v;
 }
 
-/* Migration 12 edits stored table text (schema.sql): moving schema_version
- * on is what makes SQLite parse the tables again. */
+/* Migrations 13 and 14 edit stored table text (schema.sql): moving
+ * schema_version on is what makes SQLite parse the tables again. */
 static int bump_schema_version(db *d, struct err *err)
 {
     sqlite3_stmt *st;
@@ -172,15 +172,27 @@ static int bump_schema_version(db *d, struct err *err)
     return db_exec(d, sql, err);
 }
 
+/* Migration 14's data: the kernels that importers stored as 0 s for files
+ * without a time metric (Extra-P files and experiments, CUBE profiles, whose
+ * runs have no runtime since migration 13) get no time, as they now import.
+ * Runs sent through the API (no such uid) keep what they said. It runs once
+ * the stored table text allows NULL (after bump_schema_version); the same
+ * statement is in schema_pg.sql's migration 14. */
+static const char SQL_KERNELS_UNTIMED[] =
+    "UPDATE kernels SET time = NULL WHERE time = 0 AND run_id IN (SELECT id FROM runs "
+    "WHERE runtime IS NULL AND (uid LIKE 'extrap-%' OR uid LIKE 'cube:%'))";
+
 /* Migration step v's own work, inside its transaction: migration 11's
- * judgements are packed in C (db/sqlite/judged_migrate.c); migration 13 edits stored
- * table text, so schema_version moves on; the version is recorded. */
+ * judgements are packed in C (db/sqlite/judged_migrate.c); migrations 13 and
+ * 14 edit stored table text, so schema_version moves on, and 14 then mends
+ * kernel times (SQL_KERNELS_UNTIMED); the version is recorded. */
 static int migration_finish(db *d, int v, struct err *err)
 {
     char setv[64];
     snprintf(setv, sizeof setv, "PRAGMA user_version = %d", v);
     if ((v == 11 && sq_judged_migrate(d, err) != 0) ||
-        (v == 13 && bump_schema_version(d, err) != 0))
+        ((v == 13 || v == 14) && bump_schema_version(d, err) != 0) ||
+        (v == 14 && db_exec(d, SQL_KERNELS_UNTIMED, err) != 0))
         return -1;
     return db_exec(d, setv, err);
 }

@@ -39,7 +39,6 @@ int sq_history_series_each(db *d, long long config_id, const char *y,
 int sq_history_side(db *d, const struct db_history_filter *f, const struct db_side *s,
                     arena *a, struct db_side_value **out, size_t *n, struct err *err);
 json_t *sq_watches_list(db *d, struct err *err);
-int sq_watches_all(db *d, arena *a, struct db_watch **out, struct err *err);
 int sq_history_window(db *d, long long run_id, const char *y, double value,
                       long long window, double *hist, struct err *err);
 int sq_judgement_add(db *d, const struct db_judgement *j, long long *alert_id,

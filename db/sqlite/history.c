@@ -176,7 +176,8 @@ int sq_history_series(db *d, long long config_id, const char *y, arena *a,
                           "runtime IS NOT NULL "                                         \
                           "UNION ALL SELECT s.config_id, 'kernel:' || k.name, "          \
                           "sum(k.time) FROM sel s JOIN "                                 \
-                          "kernels k ON k.run_id = s.id GROUP BY s.id, k.name "          \
+                          "kernels k ON k.run_id = s.id AND k.time IS NOT NULL "         \
+                          "GROUP BY s.id, k.name "                                       \
                           "UNION ALL SELECT s.config_id, 'metric:' || m.name, m.value "  \
                           "FROM sel s JOIN "                                             \
                           "run_metrics m ON m.run_id = s.id"
@@ -245,58 +246,6 @@ int sq_history_side(db *d, const struct db_history_filter *f, const struct db_si
 }
 
 /* ---- watches -------------------------------------------------------------- */
-
-static const char SQL_WATCHES_ALL[] =
-    "SELECT w.id, coalesce(w.model_id, 0), w.app_id, coalesce(w.exe_id, 0), "
-    "coalesce(w.system_id, 0), coalesce(w.nprocs, 0), w.inputs, w.y, w.test, "
-    "coalesce(w.threshold, 0), coalesce(w.history, 0), a.name, e.name, s.name, "
-    "coalesce(w.confirm, 0) "
-    "FROM watches w JOIN applications a ON a.id = w.app_id LEFT JOIN executables e ON "
-    "e.id = w.exe_id LEFT JOIN systems s ON s.id = w.system_id ORDER BY w.id";
-
-int sq_watches_all(db *d, arena *a, struct db_watch **out, struct err *err)
-{
-    sqlite3_stmt *st = db_stmt(d, SQL_WATCHES_ALL, err);
-    struct db_watch *w = NULL;
-    size_t n = 0, cap = 0;
-    int rc;
-
-    *out = NULL;
-    if (st == NULL)
-        return -1;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        w = grow(a, w, n, &cap, sizeof *w);
-        if (w == NULL) {
-            sqlite3_reset(st);
-            return err_nomem(err);
-        }
-        w[n].id = sqlite3_column_int64(st, 0);
-        w[n].model_id = sqlite3_column_int64(st, 1);
-        w[n].app_id = sqlite3_column_int64(st, 2);
-        w[n].exe_id = sqlite3_column_int64(st, 3);
-        w[n].system_id = sqlite3_column_int64(st, 4);
-        w[n].nprocs = sqlite3_column_int64(st, 5);
-        w[n].inputs_json = col_text(a, st, 6);
-        w[n].y = col_text(a, st, 7);
-        w[n].test = col_text(a, st, 8);
-        w[n].threshold = sqlite3_column_double(st, 9);
-        w[n].window = sqlite3_column_int64(st, 10);
-        w[n].application = col_text(a, st, 11);
-        w[n].executable = col_text(a, st, 12);
-        w[n].system = col_text(a, st, 13);
-        w[n].confirm = sqlite3_column_int64(st, 14);
-        if (w[n].y == NULL || w[n].application == NULL) {
-            sqlite3_reset(st);
-            return err_nomem(err);
-        }
-        n++;
-    }
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE)
-        return db_fail(d, err);
-    *out = w;
-    return (int)n;
-}
 
 /* ---- alerts --------------------------------------------------------------- */
 

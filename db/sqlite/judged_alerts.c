@@ -15,7 +15,9 @@
     "model, a.name AS application, e.name AS executable, s.name AS system, r.nprocs, "   \
     "c.inputs AS inputs_json, w.y, r.vcs_commit AS \"commit\", r.vcs_branch AS "         \
     "branch, NULL AS value, NULL AS expected, NULL AS lo, NULL AS hi, NULL AS "          \
-    "direction, al.reason, al.group_id AS \"group\", al.created_at, al.updated_at "      \
+    "direction, al.reason, al.group_id AS \"group\", al.created_at, al.updated_at, "     \
+    "w.x, al.target, al.formula, al.baseline_formula, al.predicted, "                    \
+    "al.baseline_predicted, al.baseline_lo, al.baseline_hi "                             \
     "FROM alerts al JOIN watches w ON w.id = "                                           \
     "al.watch_id JOIN runs r ON r.id = al.run_id JOIN applications a ON a.id = "         \
     "r.app_id JOIN executables e ON e.id = r.exe_id JOIN systems s ON s.id = "           \

@@ -142,7 +142,10 @@ int sq_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
             sqlite3_bind_int64(st, 1, id);
             sqlite3_bind_int64(st, 2, (long long)k);
             sqlite3_bind_text(st, 3, kr->name, -1, SQLITE_STATIC);
-            sqlite3_bind_double(st, 4, kr->time);
+            if (KERNEL_HAS_TIME(kr->time))
+                sqlite3_bind_double(st, 4, kr->time);
+            else
+                sqlite3_bind_null(st, 4);
             sqlite3_bind_int64(st, 5, kr->calls);
             if (kr->metrics_json)
                 sqlite3_bind_text(st, 6, kr->metrics_json, -1, SQLITE_STATIC);

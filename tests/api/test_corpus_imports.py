@@ -158,6 +158,8 @@ def check_extrap(fmt, sample, facts, runs):
         roots = [r for r in regions if not any(r.startswith(o + "->") for o in regions)]
         for run in runs:
             assert run["runtime"] is None, run
+            # nor has a kernel a time (never a made-up 0, migration 14)
+            assert all(k["time"] is None for k in run["kernels"]), run
         if len(roots) == 1:
             for s in f["series"]:
                 if s["region"] != roots[0]:

@@ -152,9 +152,11 @@ st, b = S.post("/api/v1/watches", {"detector": {"model": MODEL}})
 assert st == 201, b
 S.post("/api/v1/runs", run_doc(application="copied", inputs={"N": 400, "L": 64.5},
                                runtime=5.4, started_at=day(8)))
-# a run without a runtime (SPEC §16) stays without one through both copies
+# a run without a runtime (SPEC §16) stays without one through both copies,
+# as does its kernel without a time (migration 14)
 NORT = run_doc(application="copied", inputs={"N": 400, "L": 64.5}, started_at=day(8),
-               metrics={"flops": 7.0})
+               metrics={"flops": 7.0},
+               kernels=[{"name": "multiply", "time": None, "metrics": {"visits": 3.0}}])
 del NORT["runtime"]
 st, b = S.post("/api/v1/runs", NORT)
 assert st == 201, b
@@ -187,6 +189,8 @@ def sqlite_to_postgresql_to_sqlite():
     for path in (A, B):
         con = sqlite3.connect(path)
         assert con.execute("SELECT count(*) FROM runs WHERE runtime IS NULL").fetchone() \
+            == (1,)
+        assert con.execute("SELECT count(*) FROM kernels WHERE time IS NULL").fetchone() \
             == (1,)
         con.close()
     assert a["counts"] == [(1, 5, 1), (2, 1, 0)], a["counts"]

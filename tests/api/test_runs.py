@@ -49,6 +49,17 @@ CONFIG_MISMATCHES = (
     "OR coalesce(c.max_runtime, -1) <> coalesce((SELECT max(r.runtime) FROM runs r "
     "WHERE r.config_id = c.id), -1) "
     "OR c.last_run_id <> (SELECT max(r.id) FROM runs r WHERE r.config_id = c.id)")
+APP_NAME_MISMATCHES = (
+    "SELECT (SELECT count(*) FROM app_kernels ak WHERE ak.records <> (SELECT count(*) "
+    "FROM kernels k JOIN runs r ON r.id = k.run_id WHERE r.app_id = ak.app_id AND "
+    "k.name = ak.name) OR ak.first_seq <> (SELECT min(k.seq) FROM kernels k JOIN runs r "
+    "ON r.id = k.run_id WHERE r.app_id = ak.app_id AND k.name = ak.name)) + "
+    "(SELECT count(*) FROM (SELECT DISTINCT r.app_id, k.name FROM kernels k JOIN runs r "
+    "ON r.id = k.run_id) x WHERE NOT EXISTS (SELECT 1 FROM app_kernels ak WHERE "
+    "ak.app_id = x.app_id AND ak.name = x.name)) + "
+    "(SELECT count(*) FROM (SELECT DISTINCT r.app_id, m.name FROM run_metrics m JOIN runs r "
+    "ON r.id = m.run_id) x WHERE NOT EXISTS (SELECT 1 FROM app_metrics am WHERE "
+    "am.app_id = x.app_id AND am.name = x.name))")
 
 
 @test
@@ -59,6 +70,9 @@ def batches_keep_every_configuration_summary_exact():
     # configuration once, a single run adds itself).
     def doc(i, nprocs, runtime):
         d = run_doc(id=f"cfgsum-{i}", application="cfgsum", nprocs=nprocs, runtime=runtime)
+        d["kernels"] = [{"name": "multiply", "time": 0.1, "calls": 1},
+                        {"name": f"k{i % 4}", "time": 0.1, "calls": 1},
+                        {"name": "multiply", "time": 0.1, "calls": 1}]
         if runtime is None:
             d["metrics"] = {"bytes": float(i)}
         return d
@@ -72,6 +86,13 @@ def batches_keep_every_configuration_summary_exact():
     assert st == 201, body
     assert int(S.sql(CONFIG_MISMATCHES)[0][0]) == 0
     assert int(S.sql("SELECT count(*) FROM runs WHERE config_id IS NULL")[0][0]) == 0
+    # and each application's kernel and metric names (app_kernels: records
+    # and first seq; app_metrics), kept by the store on PostgreSQL since
+    # migration 16 and by triggers on SQLite
+    assert int(S.sql(APP_NAME_MISMATCHES)[0][0]) == 0
+    assert [list(map(str, r)) for r in S.sql(
+        "SELECT m.name FROM app_metrics m JOIN applications a ON a.id = m.app_id "
+        "WHERE a.name = 'cfgsum' ORDER BY m.name")] == [["bytes"], ["mflops"]]
     # nprocs 4 holds runs 1, 4, ..., 49 and run 50: 18 runs, of which 10 and
     # 25 have no runtime; runtimes from 0.25 (run 50) to 29 (run 28).
     rows = S.sql("SELECT c.runs, c.timed, c.min_runtime, c.max_runtime FROM run_configs c "

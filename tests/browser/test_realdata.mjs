@@ -225,4 +225,49 @@ test("an OTF2 trace page and its Perfetto export", async ({ server, browser }) =
       e.tid !== undefined, `bad X event ${JSON.stringify(e)}`);
 });
 
+test("an Extra-P file without a time metric: runs and kernels without a time", async ({ server, browser }) => {
+  // metric `metr` only (SPEC §16): no runtime, no kernel time; "—" for both
+  // and for the share, the metric as measured, no breakdown drawn as zeros
+  const got = await importFile(server, "extrap-jsonl/extended1.jsonl",
+    { format: "extrap-jsonl", application: "no time", system: "cluster" });
+  assert(got.ids.length === 125, JSON.stringify(got).slice(0, 200));
+  await bothWidths(browser, `${server.base}/runs/${got.ids[0]}`, "notime-run", async (page, width) => {
+    const rt = await page.locator("dt", { hasText: /^Runtime$/ }).locator("xpath=following-sibling::dd[1]").innerText();
+    assert(rt.trim() === "—", `runtime: ${rt}`);
+    const row = page.locator("table", { has: page.locator("caption", { hasText: /^Kernels$/ }) })
+      .locator("tbody tr").first();
+    const cells = (await row.locator("td").allInnerTexts()).map((c) => c.trim());
+    assert(cells[1] === "test" && cells[2] === "—" && cells[3] === "—", `kernel row ${JSON.stringify(cells)}`);
+    assert(/metr\s+\d/.test(cells[5]), `kernel metrics ${JSON.stringify(cells[5])}`);
+    const note = page.locator("p.muted", { hasText: "No kernel of this run has a time" });
+    assert(await note.count() === 1 && await note.isVisible(), "no note in place of the breakdown");
+    assert(await page.locator("figure.plot svg:visible", { hasText: "Kernel breakdown" }).count() === 0,
+      "a breakdown of kernels without a time");
+    await assertKernelTimesInSight(page, width, "no time");
+  });
+});
+
+test("a call tree whose kernels have no time in part", async ({ server, browser }) => {
+  // timed and untimed paths in one run: the untimed ones read "—" for
+  // inclusive, exclusive and share, the breakdown holds the timed ones only
+  const res = await server.api("POST", "/api/v1/runs", {
+    application: "part time", executable: "x", system: "cluster", nprocs: 4, runtime: 4.0,
+    kernels: [{ name: "main", time: 1.0, metrics: { inclusive: 3.0 } },
+              { name: "main/solve", time: 2.0 },
+              { name: "main/io", time: null, metrics: { bytes: 8388608 } },
+              { name: "aux/poll", time: null, metrics: { visits: 12 } }] });
+  assert(res.status === 201, JSON.stringify(res.body));
+  await bothWidths(browser, `${server.base}/runs/${res.body.ids[0]}`, "parttime-run", async (page, width) => {
+    const rows = await assertCallTree(page, "part time", { minDepth: 1, names: ["main", "solve", "io", "poll"] });
+    for (const r of rows.filter((x) => ["main/io", "aux", "aux/poll"].includes(x.title)))
+      assert(r.incl === "—" && r.excl === "—", `untimed ${JSON.stringify(r)}`);
+    const solve = rows.find((x) => x.title === "main/solve");
+    assert(solve.incl === "2 s" && solve.excl === "2 s", `solve ${JSON.stringify(solve)}`);
+    const legend = await page.locator("figure.plot svg:visible", { hasText: "Kernel breakdown" }).innerHTML();
+    assert(legend.includes(">main/solve<") && !legend.includes(">main/io<") && !legend.includes(">aux/poll<"),
+      "the breakdown draws a kernel without a time");
+    await assertKernelTimesInSight(page, width, "part time");
+  });
+});
+
 run();

@@ -340,6 +340,42 @@ static void test_one_run_and_not_measured(void)
     json_decref(none);
 }
 
+/* A scaling watch's alert (SPEC §17) says the law changed: the prediction
+ * at the target against the baseline's, the ratio and both laws. */
+static void test_scaling_alert(void)
+{
+    json_t *c = load("{\"rows\": [{\"application\": \"solver\", \"executable\": "
+                     "\"s\", \"system\": \"c1\", \"nprocs\": 64, \"inputs\": {}, "
+                     "\"metric\": \"runtime\", \"sides\": [{\"mean\": 2.56, \"n\": "
+                     "2}, {\"mean\": 5.76, \"n\": 1}]}]}"),
+           *a = load("{\"alerts\": [{\"id\": 3, \"state\": \"open\", \"commit\": "
+                     "\"b2\", \"kind\": \"scaling\", \"application\": \"solver\", "
+                     "\"executable\": \"s\", \"system\": \"c1\", \"nprocs\": 64, "
+                     "\"inputs\": {}, \"y\": \"runtime\", \"x\": \"nprocs\", "
+                     "\"target\": 256, \"value\": 14.19, \"expected\": 1.391, "
+                     "\"lo\": 1.3, \"hi\": 1.5, \"ratio_at_target\": 10.2, "
+                     "\"formula\": \"y = 1 + 100·nprocs^-1 + 0.05·nprocs\", "
+                     "\"baseline_formula\": \"y = 1 + 100·nprocs^-1\"}]}");
+    struct upl_report_summary sum;
+    struct buf out;
+    const char *want = "- alert 3 (open): solver/s on c1, 64 procs, runtime: scaling law "
+                       "over nprocs changed; at nprocs = 256 it predicts 14.19 against "
+                       "1.391 (ratio 10.2); law y = 1 + 100·nprocs^-1 + 0.05·nprocs, "
+                       "baseline y = 1 + 100·nprocs^-1\n";
+
+    buf_init(&out, 1 << 20);
+    CHECK_INT(
+        upl_report_render(c, a, "b2", "branch:main", UPL_REPORT_MARKDOWN, &out, &sum), 0);
+    CHECK_INT(sum.alerts, 1);
+    CHECK(strstr(buf_str(&out), "**FAIL**: 1 alert raised by this commit.") != NULL);
+    CHECK(strstr(buf_str(&out), want) != NULL);
+    if (strstr(buf_str(&out), want) == NULL)
+        fprintf(stderr, "%s", buf_str(&out));
+    buf_free(&out);
+    json_decref(c);
+    json_decref(a);
+}
+
 static void test_bad_answer(void)
 {
     json_t *c = load("{\"error\": {\"code\": \"x\"}}");
@@ -362,5 +398,6 @@ int main(void)
     RUN(test_neutralised);
     RUN(test_one_run_and_not_measured);
     RUN(test_bad_answer);
+    RUN(test_scaling_alert);
     return harness_report();
 }

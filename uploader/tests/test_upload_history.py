@@ -6,7 +6,8 @@ history API). With --history: end to end against the history API — a
 statistical watch on a configuration, ten quiet runs on branch main, then a
 run of commit pr1 twice as slow: `--fail-on-alert` exits 3 and names the
 alert, a quiet run exits 0, and `report --commit pr1` prints the comparison
-with the alert as markdown and JSON (and exits 3 with --fail-on-alert).
+with the alert as markdown and JSON (and exits 3 with --fail-on-alert); a
+scaling watch's alert is reported as a law change with its ratio at the target.
 """
 import json
 import os
@@ -154,11 +155,38 @@ def test_report_not_measured_and_bad_baseline():
     assert r.stdout == "", r.stdout
 
 
+def test_report_scaling_end_to_end():
+    # SPEC §17: a scaling watch; commit b2's law over nprocs adds 0.05·p to
+    # main's 100/p + 1: the report names the law change and fails
+    st, ans = srv.post("/api/v1/watches", {
+        "application": "ci_scale", "system": "testbox", "y": "runtime",
+        "detector": {"scaling": {"x": "nprocs", "target": 256,
+                                 "baseline": "branch:main"}}})
+    assert st == 201, (st, ans)
+    runs = [{"id": "sc-%s-%d" % (c, p), "application": "ci_scale", "executable": "s",
+             "system": "testbox", "nprocs": p, "runtime": 100.0 / p + 1 + slope * p,
+             "commit": c, "branch": b}
+            for c, b, slope in (("a1", "main", 0), ("b2", "fast", 0.05))
+            for p in (2, 4, 8, 16, 32, 64)]
+    r = up(write("scale.json", {"runs": runs}))
+    assert r.returncode == 0, (r.returncode, r.stderr)
+    r = up("report", "--commit", "b2", "--against", "main", "--application", "ci_scale",
+           "--fail-on-alert")
+    assert r.returncode == 3, (r.returncode, r.stdout, r.stderr)
+    assert ("runtime: scaling law over nprocs changed; at nprocs = 256 it predicts 14.19 "
+            "against 1.391 (ratio 10.2); law y = 1 + 0.05·nprocs + 100/nprocs, baseline "
+            "y = 1 + 100/nprocs\n") in r.stdout, r.stdout
+    r = up("report", "--commit", "b2", "--format", "json", "--application", "ci_scale")
+    doc = json.loads(r.stdout)
+    assert [a["kind"] for a in doc["alerts"]] == ["scaling"], doc
+    assert abs(doc["alerts"][0]["ratio_at_target"] - 10.2045) < 1e-3, doc["alerts"]
+
+
 checks = serverlib.Checks()
 tests = [test_report_usage, test_report_server_refuses]
 if HISTORY:
     tests += [test_fail_on_alert_end_to_end, test_report_end_to_end,
-              test_report_not_measured_and_bad_baseline]
+              test_report_not_measured_and_bad_baseline, test_report_scaling_end_to_end]
 for t in tests:
     checks.run(t)
 rc = checks.report()

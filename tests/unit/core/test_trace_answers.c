@@ -13,6 +13,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The stored text (run_trace_text, the timeline written without Jansson)
+ * is json_dumps of the answer, byte for byte. */
+static void check_text(const struct run_trace_set *s, int k, json_t *j)
+{
+    struct buf b;
+    struct err e = {0};
+    char *want = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+
+    buf_init(&b, RUN_TRACE_TEXT_MAX);
+    CHECK_INT(run_trace_text(s, k, &b, &e), 0);
+    CHECK(want != NULL && strcmp(buf_str(&b), want) == 0);
+    /* a buffer too small: 413 naming the analysis */
+    if (want != NULL && strlen(want) > 8) {
+        struct buf small;
+        buf_init(&small, strlen(want) - 1);
+        CHECK_INT(run_trace_text(s, k, &small, &e), -1);
+        CHECK_INT(e.status, 413);
+        CHECK(strstr(e.message, run_trace_name(k)) != NULL);
+        buf_free(&small);
+    }
+    free(want);
+    buf_free(&b);
+}
+
 static void check_answers(const char *name)
 {
     const char *root = getenv("PROPHECY_TEST_DATA");
@@ -35,6 +59,7 @@ static void check_answers(const char *name)
         char *txt, *want = fgets(line, sizeof line, f);
         CHECK_INT(run_trace_compute(&s, k, RUN_TRACE_WIDTH, &e), 0);
         j = run_trace_json(&s, k);
+        check_text(&s, k, j);
         txt = j ? json_dumps(j, JSON_SORT_KEYS | JSON_REAL_PRECISION(17)) : NULL;
         CHECK(want != NULL && txt != NULL);
         if (want != NULL && txt != NULL) {

@@ -6,12 +6,14 @@
 #include "db/runs.h"
 #include "tests/harness.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 static char dir[] = "/tmp/prophecy-browsetest-XXXXXX";
 static char dbpath[300];
 
+/* kernels: 0 none, 1 two with a time, 2 two without one (SPEC §16). */
 static long long add(db *d, const char *app, const char *exe, const char *sys,
                      int kernels)
 {
@@ -26,6 +28,8 @@ static long long add(db *d, const char *app, const char *exe, const char *sys,
     r.system = sys;
     r.nprocs = 4;
     r.runtime = 3.0;
+    if (kernels == 2)
+        k[0].time = k[1].time = NAN;
     r.kernels = k;
     r.nkernels = kernels ? 2 : 0;
     r.metrics = m;
@@ -59,7 +63,7 @@ static void test_lists(void)
 {
     struct err e = {0};
     db *d = NULL;
-    long long k1, k2, m1, ids[3];
+    long long k1, k2, m1, nt, ids[3];
     CHECK_INT(db_open(&d, dbpath, NULL, &e), 0);
     if (d == NULL)
         return;
@@ -67,11 +71,14 @@ static void test_lists(void)
     k2 = add(d, "bt", "bt.y", "origin", 1);
     m1 = add(d, "mm", "mm.x", "sp2", 0);
     add(d, "bt", "bt.z", "sp2", 0);
+    /* kernels without a time: nothing to draw, couple or fit */
+    nt = add(d, "nt", "nt.x", "sp2", 2);
     CHECK_INT(db_template_put(d, "mm-t", "mm", "", "N*2", "", &e), 0);
 
     CHECK_INT(db_app_has_kernels(d, db_app_id(d, "bt", 0, &e), &e), 1);
     CHECK_INT(db_app_has_kernels(d, db_app_id(d, "mm", 0, &e), &e), 0);
     CHECK_INT(db_app_has_kernels(d, 999, &e), 0);
+    CHECK_INT(db_app_has_kernels(d, db_app_id(d, "nt", 0, &e), &e), 0);
 
     CHECK_STR(names(db_names_list(d, DB_NAMES_KERNEL_APPS, NULL, NULL, &e)), "bt");
     CHECK_STR(names(db_names_list(d, DB_NAMES_KERNEL_SYSTEMS, "bt", NULL, &e)),
@@ -88,6 +95,8 @@ static void test_lists(void)
     CHECK_STR(names(db_run_names(d, ids, 3, 1, &e)), "solve,init");
     CHECK_STR(names(db_run_names(d, ids, 3, 0, &e)), "cache_misses,mflops");
     CHECK_STR(names(db_run_names(d, ids, 0, 1, &e)), "");
+    CHECK_STR(names(db_run_names(d, &nt, 1, 1, &e)), "");
+    CHECK_STR(names(db_run_names(d, &nt, 1, 0, &e)), "cache_misses,mflops");
     CHECK_INT(e.status, 0);
     db_close(d);
 }

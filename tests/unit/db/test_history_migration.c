@@ -1,8 +1,9 @@
-/* Migrations 3 to 13 on a database written by migration 2: every run gets its
+/* Migrations 3 to 14 on a database written by migration 2: every run gets its
  * configuration (config_id) and the series reads them in time order (the
  * instant, migration 8's at_ms, whatever offset from UTC the text carries),
  * templates keep their rows and ids (and may now share a name across
- * applications), and the new tables start empty. The version-2 database is
+ * applications), the new tables start empty, and runtimes (13) and kernel
+ * times (14) may then be absent beside the stored ones. The version-2 database is
  * built with the first two migrations of the embedded schema itself. */
 #include "common/isotime.h"
 #include "db/catalog.h"
@@ -31,20 +32,22 @@ static void make_v2(const char *path)
     sqlite3 *h;
     CHECK(sqlite3_open(path, &h) == SQLITE_OK);
     CHECK(sqlite3_exec(h, sql, NULL, NULL, NULL) == SQLITE_OK);
-    CHECK(sqlite3_exec(
-              h,
-              "INSERT INTO applications (id, name) VALUES (1, 'a'), (2, 'b');"
-              "INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'x');"
-              "INSERT INTO systems (id, name) VALUES (1, 's');"
-              "INSERT INTO runs (id, app_id, exe_id, system_id, nprocs, runtime, "
-              "started_at, created_at) VALUES "
-              "(1, 1, 1, 1, 4, 3.0, '2026-01-03T00:00:00Z', '2026-02-01T00:00:00Z'),"
-              "(2, 1, 1, 1, 4, 1.0, NULL, '2026-01-01T00:00:00Z'),"
-              "(3, 1, 1, 1, 4, 2.0, '2026-01-02T00:00:00Z', '2026-02-01T00:00:00Z'),"
-              "(4, 1, 1, 1, 8, 9.0, NULL, '2026-01-01T00:00:00Z');"
-              "INSERT INTO run_inputs VALUES (1, 'N', 10), (2, 'N', 10), (3, 'N', 10),"
-              "(4, 'N', 10);",
-              NULL, NULL, NULL) == SQLITE_OK);
+    CHECK(
+        sqlite3_exec(
+            h,
+            "INSERT INTO applications (id, name) VALUES (1, 'a'), (2, 'b');"
+            "INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'x');"
+            "INSERT INTO systems (id, name) VALUES (1, 's');"
+            "INSERT INTO runs (id, app_id, exe_id, system_id, nprocs, runtime, "
+            "started_at, created_at) VALUES "
+            "(1, 1, 1, 1, 4, 3.0, '2026-01-03T00:00:00Z', '2026-02-01T00:00:00Z'),"
+            "(2, 1, 1, 1, 4, 1.0, NULL, '2026-01-01T00:00:00Z'),"
+            "(3, 1, 1, 1, 4, 2.0, '2026-01-02T00:00:00Z', '2026-02-01T00:00:00Z'),"
+            "(4, 1, 1, 1, 8, 9.0, NULL, '2026-01-01T00:00:00Z');"
+            "INSERT INTO run_inputs VALUES (1, 'N', 10), (2, 'N', 10), (3, 'N', 10),"
+            "(4, 'N', 10);"
+            "INSERT INTO kernels (run_id, seq, name, time) VALUES (3, 0, 'solve', 0.5);",
+            NULL, NULL, NULL) == SQLITE_OK);
     for (size_t i = 0; i < NRUN_TIMES; i++) {
         char ins[400];
         snprintf(ins, sizeof ins,
@@ -156,6 +159,7 @@ static void test_backfill(void)
     json_decref(v);
     {
         static struct rec_kv in[1] = {{"N", 10}}, m[1] = {{"metr", 7.5}};
+        struct rec_kernel k[1] = {{"solve", NAN, 3, "{\"visits\":3}"}};
         struct run_record r = {0};
         struct db_run_row row;
         long long id = 0;
@@ -169,6 +173,8 @@ static void test_backfill(void)
         r.ninputs = 1;
         r.metrics = m;
         r.nmetrics = 1;
+        r.kernels = k;
+        r.nkernels = 1;
         CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), 0);
         v = dq_one(d, "c",
                    "SELECT runs, timed, sum_runtime, min_runtime, max_runtime FROM "
@@ -186,6 +192,20 @@ static void test_backfill(void)
         json_decref(v);
         CHECK_INT(db_run_get(d, id, a, &row, &e), 1);
         CHECK(isnan(row.run.runtime));
+        /* migration 14: the stored kernel keeps its time, the new one has none */
+        v = dq_json(d, "SELECT run_id, time FROM kernels ORDER BY run_id", &e, "");
+        CHECK_INT((long long)json_array_size(v), 2);
+        CHECK_NEAR(json_real_value(json_object_get(json_array_get(v, 0), "time")), 0.5,
+                   0);
+        CHECK(json_is_null(json_object_get(json_array_get(v, 1), "time")));
+        json_decref(v);
+        CHECK_INT((long long)row.run.nkernels, 1);
+        CHECK(isnan(row.run.kernels[0].time) && row.run.kernels[0].calls == 3);
+        CHECK_INT(db_run_same(d, id, &r, &e), 1);
+        /* the kernel's series has the timed run only */
+        CHECK_INT(db_history_series(d, c[0].id, "kernel:solve", a, &p, &e), 1);
+        CHECK_INT(p[0].run, 3);
+        CHECK_NEAR(p[0].value, 0.5, 0);
         /* the series of runtime skips it; its metric's series has it */
         CHECK_INT(db_history_configs(d, &f, 10, a, &c, &e), 1);
         CHECK_INT(db_history_series(d, c[0].id, "runtime", a, &p, &e), 2);
@@ -204,10 +224,70 @@ static void test_backfill(void)
     arena_free(a);
 }
 
+/* Migration 14 on a database at 13: the kernels importers stored as 0 s for
+ * files without a time metric (runs without a runtime, imported from
+ * Extra-P or CUBE) get no time; a run sent with its own id and a timed run
+ * keep their zeros, which were measured. */
+static void test_untimed_kernels(void)
+{
+    const char *end = strstr(db_schema_sql, "-- migration 14");
+    char *sql = strndup(db_schema_sql, (size_t)(end - db_schema_sql));
+    char path[256];
+    struct err e = {0};
+    sqlite3 *h;
+    json_t *v;
+    db *d;
+
+    snprintf(path, sizeof path, "%s/v13.db", dir);
+    CHECK(sqlite3_open(path, &h) == SQLITE_OK);
+    CHECK(sqlite3_exec(h, sql, NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(h); /* a new connection reads migration 13's table text */
+    CHECK(sqlite3_open(path, &h) == SQLITE_OK);
+    CHECK(sqlite3_exec(
+              h,
+              "INSERT INTO applications (id, name) VALUES (1, 'a');"
+              "INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'x');"
+              "INSERT INTO systems (id, name) VALUES (1, 's');"
+              "INSERT INTO runs (id, uid, app_id, exe_id, system_id, nprocs, runtime, "
+              "created_at, at_ms) VALUES "
+              "(1, 'extrap-jsonl:aa', 1, 1, 1, 1, NULL, '2026-01-01T00:00:00Z', 0),"
+              "(2, 'cube:bb', 1, 1, 1, 1, NULL, '2026-01-01T00:00:00Z', 0),"
+              "(3, 'job-1', 1, 1, 1, 1, NULL, '2026-01-01T00:00:00Z', 0),"
+              "(4, 'extrap-text:cc', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0);"
+              "INSERT INTO kernels (run_id, seq, name, time) VALUES (1, 0, 'k', 0), "
+              "(1, 1, 'm', 0), (2, 0, 'k', 0), (3, 0, 'k', 0), (4, 0, 'k', 0), "
+              "(4, 1, 'm', 1.5);"
+              "PRAGMA user_version = 13;",
+              NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(h);
+    free(sql);
+    CHECK_INT(db_open(&d, path, NULL, &e), 0);
+    if (d == NULL)
+        return;
+    v = dq_json(
+        d,
+        "SELECT run_id, seq, coalesce(time, -1) AS t FROM kernels ORDER BY run_id, "
+        "seq",
+        &e, "");
+    CHECK_INT((long long)json_array_size(v), 6);
+    {
+        static const double want[6] = {-1, -1, -1, 0, 0, 1.5}; /* -1: NULL */
+        for (size_t i = 0; i < 6 && i < json_array_size(v); i++)
+            CHECK_NEAR(json_number_value(json_object_get(json_array_get(v, i), "t")),
+                       want[i], 0);
+    }
+    json_decref(v);
+    v = dq_one(d, "ok", "PRAGMA integrity_check", &e, "");
+    CHECK_STR(json_string_value(json_object_get(v, "integrity_check")), "ok");
+    json_decref(v);
+    db_close(d);
+}
+
 int main(void)
 {
     if (mkdtemp(dir) == NULL)
         return 1;
     RUN(test_backfill);
+    RUN(test_untimed_kernels);
     return harness_report_removing(dir);
 }

@@ -22,6 +22,7 @@
 #include "db/writer.h"
 #include "tests/harness.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -337,9 +338,11 @@ static void test_run_reads_back_exactly(void)
     static struct rec_kv in[3] = {
         {"N", 0.1}, {"L \"q\"", 1e-300}, {"M", 9007199254740993.0}};
     static struct rec_kv met[2] = {{"mflops", 123456.789}, {"x,y", -2.5e-7}};
-    static struct rec_kernel k[3] = {{"b", 1.0 / 3, 2, "{\"a\": [1, 2.5]}"},
+    /* the last has no time (SPEC §16): NULL in the store, NAN again */
+    static struct rec_kernel k[4] = {{"b", 1.0 / 3, 2, "{\"a\": [1, 2.5]}"},
                                      {"a", 0.0, 0, NULL},
-                                     {"b", 11.2, 1, NULL}};
+                                     {"b", 11.2, 1, NULL},
+                                     {"c", NAN, 3, "{\"visits\": 3}"}};
     static struct rec_tag tags[2] = {{"env", "prod"}, {"k\"1", "v{1}"}};
     struct run_record r = make_run("exact-1", "exact", 16, 0.30000000000000004), *s;
     struct db_run_row row;
@@ -356,7 +359,7 @@ static void test_run_reads_back_exactly(void)
     r.metrics = met;
     r.nmetrics = 2;
     r.kernels = k;
-    r.nkernels = 3;
+    r.nkernels = 4;
     r.tags = tags;
     r.ntags = 2;
     r.commit = "abc123";
@@ -376,10 +379,11 @@ static void test_run_reads_back_exactly(void)
         CHECK(j < 3 && in[j].value == s->inputs[i].value);
     }
     CHECK_INT(s->nmetrics, 2);
-    CHECK_INT(s->nkernels, 3);
-    for (i = 0; i < 3 && i < s->nkernels; i++) {
+    CHECK_INT(s->nkernels, 4);
+    for (i = 0; i < 4 && i < s->nkernels; i++) {
         CHECK_STR(s->kernels[i].name, k[i].name);
-        CHECK(s->kernels[i].time == k[i].time);
+        CHECK(s->kernels[i].time == k[i].time ||
+              (isnan(s->kernels[i].time) && isnan(k[i].time)));
         CHECK_INT(s->kernels[i].calls, k[i].calls);
         CHECK((s->kernels[i].metrics_json == NULL) == (k[i].metrics_json == NULL));
     }
@@ -401,10 +405,11 @@ static void test_run_reads_back_exactly(void)
         CHECK_INT(db_runs_list(d, &f, a, &list, &e), 2);
         CHECK_INT(list[0].run.ninputs, 3);
         CHECK_INT(list[0].run.nmetrics, 2);
-        CHECK_INT(list[0].run.nkernels, 3);
+        CHECK_INT(list[0].run.nkernels, 4);
         CHECK_INT(list[0].run.ntags, 2);
         for (i = 0; i < 3 && i < list[0].run.nkernels; i++)
             CHECK(list[0].run.kernels[i].time == s->kernels[i].time);
+        CHECK(list[0].run.nkernels == 4 && isnan(list[0].run.kernels[3].time));
         for (i = 0; i < 3 && i < list[0].run.ninputs; i++) {
             CHECK_STR(list[0].run.inputs[i].name, s->inputs[i].name);
             CHECK(list[0].run.inputs[i].value == s->inputs[i].value);

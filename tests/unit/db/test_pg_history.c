@@ -266,14 +266,15 @@ static void scenario(db *d, struct buf *o)
     /* watches and judgements, inside a transaction as the writer does */
     CHECK(db_begin(d, &e) == 0);
     {
-        struct db_watch w1 = {0,         0,        0, 0, 0,    0,    "{\"N\":1000}",
-                              "runtime", "zscore", 3, 5, NULL, NULL, NULL,
-                              0};
-        struct db_watch w2 = {0,         0,  0, 0,    0,    2,    NULL, "kernel:solve",
-                              "percent", 10, 3, NULL, NULL, NULL, 0};
-        struct db_watch w3 = {0,         0,     0, 0, 0,    0,    "{\"N\":\"x\"}",
-                              "runtime", "iqr", 1, 4, NULL, NULL, NULL,
-                              0};
+        struct db_watch w1 = {0,         0,        0, 0,   0,    0,    "{\"N\":1000}",
+                              "runtime", "zscore", 3, 5,   NULL, NULL, NULL,
+                              0,         NULL,     0, NULL};
+        struct db_watch w2 = {0,         0,   0, 0,    0,    2,    NULL, "kernel:solve",
+                              "percent", 10,  3, NULL, NULL, NULL, 0,    NULL,
+                              0,         NULL};
+        struct db_watch w3 = {0,         0,     0, 0,   0,    0,    "{\"N\":\"x\"}",
+                              "runtime", "iqr", 1, 4,   NULL, NULL, NULL,
+                              0,         NULL,  0, NULL};
         out_err(o, db_watch_add(d, &w1, "alpha", NULL, NULL, &wid, &e), &e);
         buf_printf(o, "watch %lld\n", wid);
         out_err(o, db_watch_add(d, &w2, "alpha", "a.x", "sys", &wid, &e), &e);

@@ -54,7 +54,10 @@ static int take_runs(void *ctx, const struct run_record *r, size_t n, struct err
         buf_puts(&b, "|k:");
         for (size_t k = 0; k < r[i].nkernels; k++) {
             buf_printf(&b, "%s%s=", k ? ";" : "", r[i].kernels[k].name);
-            buf_num(&b, r[i].kernels[k].time);
+            if (KERNEL_HAS_TIME(r[i].kernels[k].time))
+                buf_num(&b, r[i].kernels[k].time);
+            else
+                buf_puts(&b, "none");
             if (r[i].kernels[k].calls)
                 buf_printf(&b, "x%lld", r[i].kernels[k].calls);
             if (r[i].kernels[k].metrics_json)
@@ -375,7 +378,7 @@ static void test_extrap_jsonl_batches(void)
 }
 
 /* SPEC §16: a file without a time metric imports; its runs have no runtime,
- * the kernels carry the metrics, and each metric summed over the root paths
+ * the kernels carry the metrics and no time, and each metric summed over the root paths
  * (never nested ones) is a run metric. */
 static void test_extrap_no_time(void)
 {
@@ -390,8 +393,9 @@ static void test_extrap_no_time(void)
     struct fmt_file f = {"x.json", text, strlen(text)};
     CHECK_INT(fmt_parse("extrap-json", &f, 1, NULL, &sink, &e), 0);
     CHECK_INT(g.n, 1);
-    CHECK_STR(g.line[0], "x|x|unknown|np=2|rt=none|in:|m:visits=6|k:main=0{\"visits\": "
-                         "5};main/solve=0{\"visits\": 3};io=0{\"visits\": 1}");
+    CHECK_STR(g.line[0],
+              "x|x|unknown|np=2|rt=none|in:|m:visits=6|k:main=none{\"visits\": "
+              "5};main/solve=none{\"visits\": 3};io=none{\"visits\": 1}");
     got_free(&g);
 }
 
@@ -568,6 +572,39 @@ static void test_tau_multi(void)
         "\"PAPI_FP_OPS_inclusive_mean\": 745, \"PAPI_FP_OPS_inclusive_min\": 500}");
     got_free(&g);
     for (int i = 0; i < 4; i++)
+        xfree((char *)f[i].data);
+}
+
+/* Counters alone, no TIME metric (SPEC §16): the kernels have no time (never a
+ * made-up 0), each keeps the counter, and the run has no runtime. */
+static void test_tau_counters_only(void)
+{
+    static const char *const names[] = {"MULTI__PAPI_FP_OPS/profile.0.0.0",
+                                        "MULTI__PAPI_FP_OPS/profile.0.0.1"};
+    struct got g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL};
+    struct fmt_file f[2];
+    char path[128];
+    for (int i = 0; i < 2; i++) {
+        size_t len;
+        snprintf(path, sizeof path, "tau/multi/%s", names[i]);
+        f[i].data = data_file(path, &len);
+        f[i].len = len;
+        f[i].name = names[i];
+    }
+    CHECK_INT(fmt_parse("tau", f, 2, NULL, &sink, &e), 0);
+    CHECK_STR(e.message, "");
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0],
+              "tau|tau|unknown|np=1|rt=none|in:threads=2|m:|k:.TAU application=nonex1{"
+              "\"PAPI_FP_OPS\": 20, \"PAPI_FP_OPS_inclusive\": 1000, "
+              "\"PAPI_FP_OPS_inclusive_mean\": 760, \"PAPI_FP_OPS_inclusive_min\": "
+              "520};.TAU application/solve()=nonex2{\"PAPI_FP_OPS\": 990, "
+              "\"PAPI_FP_OPS_inclusive\": 990, \"PAPI_FP_OPS_inclusive_mean\": 745, "
+              "\"PAPI_FP_OPS_inclusive_min\": 500}");
+    got_free(&g);
+    for (int i = 0; i < 2; i++)
         xfree((char *)f[i].data);
 }
 
@@ -856,10 +893,13 @@ static void test_otf2(void)
               "traces|traces|unknown|np=2|rt=1.2|in:|m:|k:main=1.2x1{\"mean\": 1.1, "
               "\"min\": 1};compute=0.75x2{\"mean\": 0.65, \"min\": "
               "0.55};MPI_Barrier=0.3x1{\"mean\": 0.3, \"min\": 0.3}");
-    /* a trace without its event files is refused */
+    /* a trace without its event files is refused, saying what is missing */
     got_free(&g);
     CHECK_INT(fmt_parse("otf2", f, 2, NULL, &sink, &e), -1);
-    CHECK_STR(e.message, "trace/traces.otf2: the events cannot be read");
+    CHECK_STR(e.message, "trace/traces.otf2: traces/ (the per-location event files) is "
+                         "missing: send the trace's whole directory, not its anchor "
+                         "file alone");
+    CHECK_STR(e.field, "files");
     CHECK_INT(g.n, 0);
     /* An anchor file whose magic is damaged: the OTF2 library's open fails
      * and leaks what it had allocated (LeakSanitizer saw it in
@@ -886,6 +926,26 @@ static void test_otf2(void)
         xfree(data[i]);
 }
 
+/* Caliper without a time column (SPEC §16): the regions are kernels with
+ * their columns and no time (never a made-up 0), the run has no runtime. */
+static void test_caliper_no_time(void)
+{
+    static const char text[] = "[{\"path\": \"main\", \"count\": 3, \"bytes\": 10},"
+                               "{\"path\": \"main/solve\", \"count\": 2, \"bytes\": 4}]";
+    struct got g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+    struct fmt_file f = {"x.json", text, strlen(text)};
+    CHECK_INT(fmt_parse("caliper-json", &f, 1, NULL, &sink, &e), 0);
+    CHECK_STR(e.message, "");
+    CHECK_INT(g.n, 1);
+    if (g.n == 1)
+        CHECK_STR(g.line[0],
+                  "x|x|unknown|np=1|rt=none|in:|m:|k:main=none{\"count\": 3, "
+                  "\"bytes\": 10};main/solve=none{\"count\": 2, \"bytes\": 4}");
+    got_free(&g);
+}
+
 /* Malformed inputs of the JSON formats: each refused with the field at fault,
  * and nothing handed to the sink. */
 static void test_malformed_json_formats(void)
@@ -893,8 +953,6 @@ static void test_malformed_json_formats(void)
     static const struct {
         const char *fmt, *text, *message;
     } cases[] = {
-        {"caliper-json", "[{\"path\": \"main\", \"count\": 3}]",
-         "x.json: no record holds a time column (such as sum#time.duration)"},
         {"caliper-json",
          "{\"nodes\": [{\"label\": \"a\", \"parent\": 0}], \"columns\": "
          "[\"path\", \"time\"], \"data\": []}",
@@ -1028,6 +1086,8 @@ int main(void)
     RUN(test_caliper_chain);
     RUN(test_tau);
     RUN(test_tau_multi);
+    RUN(test_tau_counters_only);
+    RUN(test_caliper_no_time);
     RUN(test_tar);
     RUN(test_osu);
     RUN(test_lnt);

@@ -190,6 +190,40 @@ static void test_watch_agrees_with_scan(void)
     changes_cache_free(c);
 }
 
+/* The culprit is the first run of the new law even when the last run of
+ * the old one is the highest of its window: taking that run into the newer
+ * side makes the rank test stronger still (5 newest above all 19 before
+ * them, p = 2 / C(24, 5), against 4 above 20, 2 / C(24, 4)), and the shift
+ * was placed one run early, naming the last good commit as the culprit. */
+static void test_culprit_after_high_last_good(void)
+{
+    double y[40];
+    struct changes_opts o = {0};
+    struct changes_point cp[4], w;
+    struct err e = {0};
+    size_t i;
+
+    flat(y, 0, 20, 1.0);
+    y[19] = 1.01; /* the highest of the 20 before the step, well below it */
+    flat(y, 20, 40, 1.15);
+    CHECK_INT(changes_scan(y, 40, &o, cp, 4, &e), 1);
+    CHECK_INT(cp[0].at, 20);
+    CHECK(cp[0].found >= 22 && cp[0].found <= 23);
+    /* the watch names the same run, judging run after run */
+    for (i = 1; i <= 40; i++)
+        if (changes_watch(y, i, &o, NULL, &w, &e) == 1)
+            break;
+    CHECK_INT(i - 1, cp[0].found);
+    CHECK_INT(w.at, 20);
+    /* and a step down after a lowest last good run */
+    flat(y, 0, 20, 1.15);
+    y[19] = 1.14;
+    flat(y, 20, 40, 1.0);
+    CHECK_INT(changes_scan(y, 40, &o, cp, 4, &e), 1);
+    CHECK_INT(cp[0].at, 20);
+    CHECK_INT(e.status, 0);
+}
+
 int main(void)
 {
     RUN(test_mw_p);
@@ -197,5 +231,6 @@ int main(void)
     RUN(test_outliers_and_flat);
     RUN(test_errors);
     RUN(test_watch_agrees_with_scan);
+    RUN(test_culprit_after_high_last_good);
     return harness_report();
 }

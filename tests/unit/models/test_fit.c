@@ -1447,6 +1447,80 @@ static void test_wide_span_takes_one_term(void)
     fit_result_free(&r);
 }
 
+/* A step is not a rate of growth (candidate W, eval/RECORD.md §9):
+ * osu_allreduce over 4 B ... 8 KiB on 128 Azure nodes (the shared scaling
+ * corpus's cc-osu-allreduce-azcc-cpu-128nodes-n, 8 runs per size), flat
+ * below 4 KiB and 12x higher at 8 KiB (a protocol switch). The span is wide,
+ * so `auto` weighs the one-term law outright; that law, carried by the
+ * step, was 529 + 1.0e-9 x^3 log2 x, 20x, 66x and 568x the measured
+ * 3102.6, 8166.11 and 8118.79 us at 16, 32 and 64 KiB. Bounded by the
+ * upper half's growth as a whole (0.73 per doubling), the law must stay
+ * within a factor 20 of them. */
+static void test_wide_span_step_is_not_growth(void)
+{
+    static const double t[12][8] = {
+        {203.23, 182.4, 126.27, 1596.64, 1554.65, 1561.58, 227.11, 137.9},
+        {104.42, 36.22, 32.89, 1352.84, 1573.6, 1430.96, 81.9, 112.3},
+        {57.34, 49.92, 50.7, 1545.47, 1243.22, 1395.63, 54.42, 62.96},
+        {72.24, 48.06, 32.16, 1445.33, 1576.17, 1527.2, 48.94, 26.96},
+        {62.0, 43.09, 32.51, 1444.74, 1598.63, 1411.31, 49.21, 29.31},
+        {58.85, 43.57, 50.71, 1649.67, 1332.92, 1339.79, 47.98, 98.48},
+        {78.63, 81.65, 81.12, 1639.49, 1471.93, 1559.36, 72.3, 95.28},
+        {75.24, 34.45, 118.75, 1471.52, 1351.22, 1364.32, 67.49, 66.82},
+        {59.11, 60.06, 94.83, 1392.72, 1292.77, 1515.17, 70.16, 89.42},
+        {102.05, 99.01, 89.64, 1631.14, 1375.61, 1403.6, 103.07, 93.38},
+        {131.92, 154.96, 139.2, 1416.21, 1667.73, 1590.18, 335.03, 180.34},
+        {17353.8, 18011.79, 17825.52, 3042.18, 3452.91, 2683.52, 391.71, 610.21}};
+    static const double xt[3] = {16384, 32768, 65536}, yt[3] = {3102.6, 8166.11, 8118.79};
+    double x[96], y[96], v;
+    struct fit_result r;
+    struct err e = {0};
+    int i, k;
+
+    for (i = 0; i < 12; i++)
+        for (k = 0; k < 8; k++) {
+            x[8 * i + k] = 4 << i;
+            y[8 * i + k] = t[i][k];
+        }
+    CHECK_INT(run1(x, y, 96, "auto", &r, &e), 0);
+    for (i = 0; i < 3; i++) {
+        CHECK_INT(fit_eval(&r.model, &xt[i], &v, &e), 0);
+        CHECK(v > yt[i] / 20 && v < 20 * yt[i]);
+    }
+    fit_result_free(&r);
+}
+
+/* The same in the selection (candidate W2, eval/RECORD.md §9): MPI_Get
+ * over 8 B ... 8 KiB (eval/data/byte-sweeps-wide's rget_size cut at 45 %,
+ * 5 runs per size): flat at 40 ns to 2 KiB, 40x higher at 8 KiB. Bounded by
+ * the steepest pair, the selection took 3.8e-8 + 3.7e-18 x^3, 222x and
+ * 3560x the measured medians at 128 KiB and 512 KiB; bounded by the upper
+ * half's overall slope, its law must stay within a factor 20 of them. */
+static void test_wide_span_step_in_selection(void)
+{
+    static const double t[30] = {
+        3.811768e-08, 3.773193e-08, 3.806445e-08, 4.319922e-08, 5.608887e-08,
+        2.300594e-06, 3.902783e-08, 3.873437e-08, 3.746289e-08, 4.137012e-08,
+        5.692090e-08, 2.623281e-06, 3.926709e-08, 3.954102e-08, 3.844043e-08,
+        4.136475e-08, 5.578613e-08, 2.300938e-06, 3.926709e-08, 3.952148e-08,
+        3.933594e-08, 4.181982e-08, 5.761523e-08, 2.300906e-06, 4.047510e-08,
+        3.986865e-08, 4.038184e-08, 4.295947e-08, 5.699902e-08, 2.752219e-06};
+    static const double xt[2] = {131072, 524288}, yt[2] = {3.75505e-05, 1.495320e-04};
+    double x[30], v;
+    struct fit_result r;
+    struct err e = {0};
+    int i;
+
+    for (i = 0; i < 30; i++)
+        x[i] = 8 << (2 * (i % 6));
+    CHECK_INT(run1(x, t, 30, "auto", &r, &e), 0);
+    for (i = 0; i < 2; i++) {
+        CHECK_INT(fit_eval(&r.model, &xt[i], &v, &e), 0);
+        CHECK(v > yt[i] / 20 && v < 20 * yt[i]);
+    }
+    fit_result_free(&r);
+}
+
 /* Two variables (candidate E2, docs/models.md §10.1): MPI_Bcast over the
  * message size m = 64 B...32 KiB x P = 2...5 (heldout15's training box, 3
  * repetitions). Left out in turn, the largest m and the largest P are
@@ -1738,6 +1812,8 @@ int main(void)
     RUN(test_pair_pruning_is_exact);
     RUN(test_one_term_law);
     RUN(test_wide_span_takes_one_term);
+    RUN(test_wide_span_step_is_not_growth);
+    RUN(test_wide_span_step_in_selection);
     RUN(test_two_var_takes_pmnf2);
     return harness_report();
 }

@@ -7,6 +7,7 @@
 #include "models/trace.h"
 #include "tests/harness.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,20 +169,20 @@ static void test_late_sender(void)
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
             double want = i == 1 && j == 0 ? 2.5 : i == 2 && j == 0 ? 4 : 0;
-            CHECK(fabs(w->w[i * 3 + j] - want) < EPS);
+            CHECK(fabs(trace_wait_at(w, i, j) - want) < EPS);
         }
     CHECK(fabs(w->rank_wait[2] - 4) < EPS);
     CHECK(fabs(w->total - 6.5) < EPS);
     CHECK(fabs(w->exec[1] - 10) < EPS);
     CHECK_INT(w->unmatched, 0);
-    CHECK_INT(tr->msgs[0 * 3 + 1], 1);
-    CHECK_INT(tr->msgs[1 * 3 + 2], 1);
-    CHECK_INT(tr->msgs[2 * 3 + 0], 0);
-    CHECK_INT(tr->bytes[0 * 3 + 2], 200);
+    CHECK_INT(trace_traffic_at(tr, 0, 0, 1).msgs, 1);
+    CHECK_INT(trace_traffic_at(tr, 0, 1, 2).msgs, 1);
+    CHECK_INT(trace_traffic_at(tr, 0, 2, 0).msgs, 0);
+    CHECK_INT(trace_traffic_at(tr, 0, 0, 2).bytes, 200);
     /* 0 -> 1: both ready at 3, received at 3.2: 100 B in 0.2 s */
-    CHECK(fabs(tr->rate[0 * 3 + 1] - 500) < 1e-6);
+    CHECK(fabs(trace_traffic_at(tr, 0, 0, 1).rate - 500) < 1e-6);
     /* 1 -> 2: sent at 3.3, receive posted at 5.2, done 5.3: 300 B in 0.1 s */
-    CHECK(fabs(tr->rate[1 * 3 + 2] - 3000) < 1e-6);
+    CHECK(fabs(trace_traffic_at(tr, 0, 1, 2).rate - 3000) < 1e-6);
 out:
     trace_wait_free(w);
     trace_traffic_free(tr);
@@ -233,14 +234,14 @@ static void test_waitall_late_senders(void)
     if (w == NULL || tr == NULL)
         goto out;
     for (int j = 0; j < 4; j++)
-        CHECK(fabs(w->w[j] - want[j]) < EPS);
+        CHECK(fabs(trace_wait_at(w, 0, j) - want[j]) < EPS);
     for (int i = 1; i < 4; i++)
         CHECK(fabs(w->rank_wait[i]) < EPS);
     CHECK(fabs(w->rank_wait[0] - 3.75) < EPS);
     CHECK(fabs(w->total - 3.75) < EPS);
     CHECK_INT(w->unmatched, 1);
     /* 2 -> 0: both ready at 2.5, completed at 6: 64 B in 3.5 s */
-    CHECK(fabs(tr->rate[2 * 4 + 0] - 64 / 3.5) < 1e-9);
+    CHECK(fabs(trace_traffic_at(tr, 0, 2, 0).rate - 64 / 3.5) < 1e-9);
 out:
     trace_wait_free(w);
     trace_traffic_free(tr);
@@ -291,10 +292,11 @@ static void test_test_loop_late_sender(void)
     CHECK_INT(trace_profile(t, &p, NULL), 0);
     if (w == NULL || p == NULL)
         goto out;
-    CHECK(fabs(w->w[1 * 3 + 0] - 0.7) < EPS);
-    CHECK(fabs(w->w[1 * 3 + 2] - 0.25) < EPS);
+    CHECK(fabs(trace_wait_at(w, 1, 0) - 0.7) < EPS);
+    CHECK(fabs(trace_wait_at(w, 1, 2) - 0.25) < EPS);
     CHECK(fabs(w->rank_wait[1] - 0.95) < EPS);
-    CHECK(fabs(w->w[2 * 3 + 1] - 0.1) < EPS); /* rank 2's Recv: rank 1 sent at 1.5 */
+    CHECK(fabs(trace_wait_at(w, 2, 1) - 0.1) <
+          EPS); /* rank 2's Recv: rank 1 sent at 1.5 */
     CHECK(fabs(w->total - 1.05) < EPS);
     CHECK_INT(w->unmatched, 0);
     CHECK_INT(p->calls[1 * TRACE_OP_COUNT + TRACE_OP_TEST], 3);
@@ -362,11 +364,11 @@ static void test_subcomm_collectives(void)
     CHECK_INT(trace_wait(t, &w, NULL), 0);
     if (w == NULL)
         goto out;
-    CHECK(fabs(w->w[0 * 4 + 2] - 2.5) < EPS); /* A's barrier and A2's */
-    CHECK(fabs(w->w[3 * 4 + 1] - (0.5 + 0.4)) < EPS);
-    CHECK(fabs(w->w[2 * 4 + 0] - 0.1) < EPS);
-    CHECK(fabs(w->w[0 * 4 + 1] - 0.5) < EPS);
-    CHECK(fabs(w->w[2 * 4 + 1] - 0.3) < EPS);
+    CHECK(fabs(trace_wait_at(w, 0, 2) - 2.5) < EPS); /* A's barrier and A2's */
+    CHECK(fabs(trace_wait_at(w, 3, 1) - (0.5 + 0.4)) < EPS);
+    CHECK(fabs(trace_wait_at(w, 2, 0) - 0.1) < EPS);
+    CHECK(fabs(trace_wait_at(w, 0, 1) - 0.5) < EPS);
+    CHECK(fabs(trace_wait_at(w, 2, 1) - 0.3) < EPS);
     CHECK(fabs(w->rank_wait[1]) < EPS);
     CHECK(fabs(w->total - (2.5 + 0.9 + 0.1 + 0.5 + 0.3)) < EPS);
 out:
@@ -389,15 +391,15 @@ static void test_collective_last_arriver(void)
     CHECK_INT(trace_traffic(t, &tr, NULL), 0);
     if (w == NULL || tr == NULL)
         goto out;
-    CHECK(fabs(w->w[0 * 3 + 1] - 3) < EPS); /* rank 0 waited 3 s for rank 1 */
-    CHECK(fabs(w->w[2 * 3 + 1] - 2) < EPS);
+    CHECK(fabs(trace_wait_at(w, 0, 1) - 3) < EPS); /* rank 0 waited 3 s for rank 1 */
+    CHECK(fabs(trace_wait_at(w, 2, 1) - 2) < EPS);
     CHECK(fabs(w->total - 5) < EPS);
     CHECK(fabs(w->rank_wait[1]) < EPS);
-    CHECK_INT(tr->coll_msgs[0 * 3 + 1], 1);
-    CHECK_INT(tr->coll_bytes[0 * 3 + 2], 64);
-    CHECK_INT(tr->coll_bytes[1 * 3 + 0], 0);
+    CHECK_INT(trace_traffic_at(tr, 1, 0, 1).msgs, 1);
+    CHECK_INT(trace_traffic_at(tr, 1, 0, 2).bytes, 64);
+    CHECK_INT(trace_traffic_at(tr, 1, 1, 0).bytes, 0);
     CHECK_INT(tr->coll_calls[2], 2);
-    CHECK_INT(tr->msgs[0 * 3 + 1], 0); /* kept apart from point-to-point */
+    CHECK_INT(trace_traffic_at(tr, 0, 0, 1).msgs, 0); /* kept apart from point-to-point */
 out:
     trace_wait_free(w);
     trace_traffic_free(tr);
@@ -509,6 +511,60 @@ static void test_out_of_memory(void)
     trace_free(t);
 }
 
+/* 4,096 ranks in a ring, each odd rank's send 0.05 s late: the matrices are
+ * the pairs met (2,048 waits, 4,096 flows), never 4,096 x 4,096 cells (the
+ * dense ones took 1 GB of the server per analysis at the limit). */
+static void test_sparse_4096_ranks(void)
+{
+    const int p = 4096;
+    struct trace *t = new_trace(p, 2);
+    struct trace_wait *w = NULL;
+    struct trace_traffic *tr = NULL;
+    struct err err = {0};
+
+    for (int r = 0; r < p; r++) {
+        int to = (r + 1) % p, from = (r + p - 1) % p;
+        if (r % 2 == 0) {
+            add(t, r, TRACE_OP_SEND, 0.1, 0.2, to, 7, 64, p);
+            add(t, r, TRACE_OP_RECV, 0.3, 0.5, from, 7, 64, p);
+        } else {
+            add(t, r, TRACE_OP_RECV, 0.1, 0.3, from, 7, 64, p);
+            add(t, r, TRACE_OP_SEND, 0.35, 0.4, to, 7, 64, p);
+        }
+    }
+    CHECK_INT(trace_wait(t, &w, &err), 0);
+    CHECK_INT(trace_traffic(t, &tr, &err), 0);
+    if (w == NULL || tr == NULL)
+        goto out;
+    CHECK_INT(w->npairs, p / 2);
+    CHECK(fabs(w->total - p / 2 * 0.05) < 1e-9);
+    for (size_t k = 0; k < w->npairs; k++) {
+        const struct trace_wait_pair *q = &w->pairs[k];
+        CHECK(q->i == 2 * (int)k && q->j == (q->i + p - 1) % p); /* sorted */
+        CHECK(fabs(q->s - 0.05) < EPS);
+    }
+    CHECK(fabs(trace_wait_at(w, 0, p - 1) - 0.05) < EPS);
+    CHECK(fabs(trace_wait_at(w, 2, 1) - 0.05) < EPS);
+    CHECK(trace_wait_at(w, 1, 0) == 0 && trace_wait_at(w, 2, 3) == 0);
+    CHECK(trace_wait_at(w, p - 1, p - 2) == 0);
+    CHECK(fabs(w->rank_wait[p - 2] - 0.05) < EPS && w->rank_wait[p - 1] == 0);
+    CHECK_INT(tr->np2p, p);
+    CHECK_INT(tr->ncoll, 0);
+    for (size_t k = 0; k < tr->np2p; k++) {
+        const struct trace_flow *f = &tr->p2p[k];
+        CHECK(f->i == (int)k && f->j == ((int)k + 1) % p && f->msgs == 1 &&
+              f->bytes == 64 && f->rate > 0);
+    }
+    /* 1 -> 2: both ready at 0.35, received at 0.5: 64 B in 0.15 s */
+    CHECK(fabs(trace_traffic_at(tr, 0, 1, 2).rate - 64 / 0.15) < 1e-6);
+    CHECK_INT(trace_traffic_at(tr, 0, 2, 1).msgs, 0);
+    CHECK_INT(trace_traffic_at(tr, 1, 0, 1).msgs, 0);
+out:
+    trace_wait_free(w);
+    trace_traffic_free(tr);
+    trace_free(t);
+}
+
 static void test_invalid(void)
 {
     struct trace empty = {0};
@@ -539,6 +595,7 @@ int main(void)
     RUN(test_occupancy_fit);
     RUN(test_occupancy_without_events);
     RUN(test_out_of_memory);
+    RUN(test_sparse_4096_ranks);
     RUN(test_invalid);
     return harness_report();
 }

@@ -991,6 +991,53 @@ static void test_heatmap_many(void)
     xfree(v);
 }
 
+/* A sparse heat map (cells, values NULL) is drawn byte for byte as the
+ * dense matrix with zeros elsewhere: small (rendered whole) and large (in
+ * blocks, 600 x 600 of which 300 cells are set, some twice); a cell outside
+ * the matrix is refused. */
+static void test_heatmap_sparse(void)
+{
+    static const size_t sizes[2] = {7, 600};
+    for (int k = 0; k < 2; k++) {
+        size_t n = sizes[k], nc = 0;
+        double *v = xcalloc(n * n, sizeof *v);
+        struct svg_cell *cells = xcalloc(2 * n, sizeof *cells);
+        struct svg_heatmap p;
+        struct buf a, b;
+        struct err e = {0};
+
+        for (size_t i = 0; i < n; i += 2) {
+            size_t j = (i * 7 + 3) % n;
+            cells[nc++] = (struct svg_cell){i, j, (double)(i + 1)};
+            v[i * n + j] += (double)(i + 1);
+            if (i % 4 == 0) { /* given twice: the values add */
+                cells[nc++] = (struct svg_cell){i, j, 0.5};
+                v[i * n + j] += 0.5;
+            }
+        }
+        memset(&p, 0, sizeof p);
+        p.nrows = p.ncols = n;
+        p.zlabel = "wait";
+        p.values = v;
+        buf_init(&a, 1 << 22);
+        buf_init(&b, 1 << 22);
+        CHECK_INT(svg_heatmap(&a, &p, &e), 0);
+        p.values = NULL;
+        p.cells = cells;
+        p.ncells = nc;
+        CHECK_INT(svg_heatmap(&b, &p, &e), 0);
+        CHECK(a.len > 0 && a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
+        cells[0].col = n;
+        buf_reset(&b);
+        CHECK_INT(svg_heatmap(&b, &p, &e), -1);
+        CHECK_STR(e.field, "cells");
+        buf_free(&a);
+        buf_free(&b);
+        xfree(v);
+        xfree(cells);
+    }
+}
+
 /* ---- limits and failures ------------------------------------------------------------
  */
 
@@ -1140,6 +1187,7 @@ int main(void)
     RUN(test_heatmap);
     RUN(test_stacked_many);
     RUN(test_heatmap_many);
+    RUN(test_heatmap_sparse);
     RUN(test_small_canvas);
     RUN(test_limits);
     RUN(test_output_limit);

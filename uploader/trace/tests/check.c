@@ -63,7 +63,7 @@ static void test_analyses(void)
 
     for (int i = 0; i < 4; i++) {
         for (int j = 0; j < 4; j++) {
-            double got = w->w[i * 4 + j], want = expected_wait(i, j);
+            double got = trace_wait_at(w, i, j), want = expected_wait(i, j);
             printf("%7.3f", got);
             /* sleeps overshoot on a loaded machine: late, never early.
              * Rank 2's waits for 3 and for 0, and rank 3's for 2 in the
@@ -79,32 +79,33 @@ static void test_analyses(void)
         }
         printf("   | exec %.3f s\n", w->exec[i]);
     }
-    CHECK(w->w[2 * 4 + 0] + w->w[2 * 4 + 3] > 0.7 - 0.03 &&
-          w->w[2 * 4 + 0] + w->w[2 * 4 + 3] < 0.7 + 0.5);
+    CHECK(trace_wait_at(w, 2, 0) + trace_wait_at(w, 2, 3) > 0.7 - 0.03 &&
+          trace_wait_at(w, 2, 0) + trace_wait_at(w, 2, 3) < 0.7 + 0.5);
     /* the halo's Waitall alone: rank 0 waited for 1, then for 3, as long as
      * the two naps (without it, 0 would wait for 1 not at all) */
-    CHECK(w->w[0 * 4 + 1] > 0.1 - 0.03);
-    CHECK(w->w[0 * 4 + 1] + w->w[0 * 4 + 3] > 0.3 + 0.3 - 0.03);
+    CHECK(trace_wait_at(w, 0, 1) > 0.1 - 0.03);
+    CHECK(trace_wait_at(w, 0, 1) + trace_wait_at(w, 0, 3) > 0.3 + 0.3 - 0.03);
     CHECK_INT(w->unmatched, 0);
 
     /* traffic, exact by construction (the halo adds one 128-byte message
      * between ring neighbours each way) */
-    CHECK_INT(tr->msgs[0 * 4 + 1], 3); /* the late send, the ring, the halo */
-    CHECK_INT(tr->bytes[0 * 4 + 1], 1000 + 256 + 128);
-    CHECK_INT(tr->msgs[0 * 4 + 2], 10);
-    CHECK_INT(tr->bytes[0 * 4 + 2], 8000);
-    CHECK_INT(tr->msgs[3 * 4 + 2], 2);
-    CHECK_INT(tr->bytes[3 * 4 + 2], 4000 + 128);
-    CHECK_INT(tr->msgs[1 * 4 + 2], 2);
-    CHECK_INT(tr->msgs[2 * 4 + 3], 2);
-    CHECK_INT(tr->msgs[3 * 4 + 0], 2);
-    CHECK_INT(tr->msgs[1 * 4 + 0], 1);
-    CHECK_INT(tr->bytes[1 * 4 + 0], 128);
-    CHECK(tr->rate[1 * 4 + 0] > 0); /* matched through the Waitall */
-    CHECK(tr->rate[0 * 4 + 2] > 0);
+    CHECK_INT(trace_traffic_at(tr, 0, 0, 1).msgs,
+              3); /* the late send, the ring, the halo */
+    CHECK_INT(trace_traffic_at(tr, 0, 0, 1).bytes, 1000 + 256 + 128);
+    CHECK_INT(trace_traffic_at(tr, 0, 0, 2).msgs, 10);
+    CHECK_INT(trace_traffic_at(tr, 0, 0, 2).bytes, 8000);
+    CHECK_INT(trace_traffic_at(tr, 0, 3, 2).msgs, 2);
+    CHECK_INT(trace_traffic_at(tr, 0, 3, 2).bytes, 4000 + 128);
+    CHECK_INT(trace_traffic_at(tr, 0, 1, 2).msgs, 2);
+    CHECK_INT(trace_traffic_at(tr, 0, 2, 3).msgs, 2);
+    CHECK_INT(trace_traffic_at(tr, 0, 3, 0).msgs, 2);
+    CHECK_INT(trace_traffic_at(tr, 0, 1, 0).msgs, 1);
+    CHECK_INT(trace_traffic_at(tr, 0, 1, 0).bytes, 128);
+    CHECK(trace_traffic_at(tr, 0, 1, 0).rate > 0); /* matched through the Waitall */
+    CHECK(trace_traffic_at(tr, 0, 0, 2).rate > 0);
     for (int r = 0; r < 4; r++) {
         CHECK_INT(tr->coll_calls[r], 5); /* 3 barriers, bcast, allreduce */
-        CHECK_INT(tr->coll_bytes[1 * 4 + r], r == 1 ? 0 : 512);
+        CHECK_INT(trace_traffic_at(tr, 1, 1, r).bytes, r == 1 ? 0 : 512);
     }
 
     /* profile and load */
@@ -122,8 +123,8 @@ static void test_analyses(void)
     CHECK(p->time[0 * TRACE_OP_COUNT + TRACE_OP_STATE] >= 0.2);
     /* (at least that long: rank 0 may be descheduled between PROBE_END and
      * MPI_Send on a loaded machine) */
-    CHECK(w->w[1 * 4 + 0] - p->time[0 * TRACE_OP_COUNT + TRACE_OP_STATE] > -0.03 &&
-          w->w[1 * 4 + 0] - p->time[0 * TRACE_OP_COUNT + TRACE_OP_STATE] < 0.2);
+    CHECK(trace_wait_at(w, 1, 0) - p->time[0 * TRACE_OP_COUNT + TRACE_OP_STATE] > -0.03 &&
+          trace_wait_at(w, 1, 0) - p->time[0 * TRACE_OP_COUNT + TRACE_OP_STATE] < 0.2);
     CHECK(l->compute[3] > 0.39 && l->compute[0] > 0.19);
     CHECK(l->compute_imbalance >= 1);
 
@@ -162,7 +163,8 @@ static void test_analyses(void)
             for (int r = 0; r < 4; r++)
                 CHECK_INT((long long)t2->ranks[r].ndone, 2);
             for (int k = 0; k < 16; k++)
-                CHECK(fabs(w2->w[k] - w->w[k]) < 1e-6);
+                CHECK(fabs(trace_wait_at(w2, k / 4, k % 4) -
+                           trace_wait_at(w, k / 4, k % 4)) < 1e-6);
         }
         trace_wait_free(w2);
         trace_free(t2);
@@ -342,7 +344,8 @@ static void test_hostile(void)
             if (t3 && t2 && trace_wait(t3, &w3, &e2) == 0 &&
                 trace_wait(t2, &w2, &e2) == 0)
                 for (int k = 0; k < 16; k++)
-                    CHECK(fabs(w3->w[k] - w2->w[k]) < 1e-9);
+                    CHECK(fabs(trace_wait_at(w3, k / 4, k % 4) -
+                               trace_wait_at(w2, k / 4, k % 4)) < 1e-9);
             CHECK(t2 == NULL || t2->ncomms == 0);
             for (int r = 0; r < 4; r++)
                 free(v[r]);
@@ -431,12 +434,12 @@ static void test_calls(void)
     printf("wait matrix (s):\n");
     for (int i = 0; i < 4; i++) {
         for (int j = 0; j < 4; j++)
-            printf(" %6.3f", w->w[i * 4 + j]);
+            printf(" %6.3f", trace_wait_at(w, i, j));
         printf("\n");
     }
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++) {
-            double want = calls_wait(i, j), got = w->w[i * 4 + j];
+            double want = calls_wait(i, j), got = trace_wait_at(w, i, j);
             /* A rank of 4 on 2 cores can be scheduled late, which only ever
              * lengthens a wait: late by up to 0.15 s, early by 0.03 s at most. */
             if (want >= 0 && !(got > want - 0.03 && got < want + 0.15)) {
@@ -445,8 +448,8 @@ static void test_calls(void)
             }
         }
     /* the Test loop: most of the 0.2 s, never more than its Test calls took */
-    CHECK(w->w[1 * 4 + 0] > 0.08 && w->w[1 * 4 + 0] < 0.35);
-    CHECK(w->w[1 * 4 + 0] <= p->time[1 * TRACE_OP_COUNT + TRACE_OP_TEST] + 1e-9);
+    CHECK(trace_wait_at(w, 1, 0) > 0.08 && trace_wait_at(w, 1, 0) < 0.35);
+    CHECK(trace_wait_at(w, 1, 0) <= p->time[1 * TRACE_OP_COUNT + TRACE_OP_TEST] + 1e-9);
     CHECK(p->calls[1 * TRACE_OP_COUNT + TRACE_OP_TEST] >= 2);
     CHECK_INT(t->ranks[1].ndone, 1);
     if (t->ranks[1].ndone == 1) {
@@ -470,12 +473,12 @@ static void test_calls(void)
         CHECK(e != NULL && e->peer == (r % 2 ? 3 : 2) && e->comm_size == 2);
     }
     CHECK_INT(p->calls[2 * TRACE_OP_COUNT + TRACE_OP_ISSEND], 1);
-    CHECK_INT(tr->msgs[2 * 4 + 3], 1);
-    CHECK_INT(tr->bytes[2 * 4 + 3], 64);
-    CHECK_INT(tr->msgs[0 * 4 + 1], 1);
-    CHECK_INT(tr->coll_msgs[0 * 4 + 2], 1); /* Gatherv: rank -> root */
-    CHECK_INT(tr->coll_bytes[0 * 4 + 2], 8);
-    CHECK_INT(tr->coll_msgs[1 * 4 + 3], 1);
+    CHECK_INT(trace_traffic_at(tr, 0, 2, 3).msgs, 1);
+    CHECK_INT(trace_traffic_at(tr, 0, 2, 3).bytes, 64);
+    CHECK_INT(trace_traffic_at(tr, 0, 0, 1).msgs, 1);
+    CHECK_INT(trace_traffic_at(tr, 1, 0, 2).msgs, 1); /* Gatherv: rank -> root */
+    CHECK_INT(trace_traffic_at(tr, 1, 0, 2).bytes, 8);
+    CHECK_INT(trace_traffic_at(tr, 1, 1, 3).msgs, 1);
 out:
     trace_wait_free(w);
     trace_traffic_free(tr);

@@ -1,0 +1,139 @@
+"""Red team, issue 34 (hardening II): OTF2 imports and the writer.
+
+- An OTF2 import was parsed inside the writer's job: a 10,000-location
+  archive held the writer 26.6 s, and every write of the server (one run's
+  upload) waited behind it. The archive is now read (by the reader child) and
+  its trace analysed on a model worker before the job; the job only stores.
+  Here a 4,000-location archive (written by build/tests/test_otf2_memory
+  --write, Debian's OTF2 library) is imported while single runs are uploaded:
+  each upload answers in under a second while the import still runs, and the
+  import stores its run with its 4,000-rank trace.
+- An anchor file given alone (without the NAME.def and NAME/ beside it) got
+  "the global definitions are damaged": now the answer names what is missing,
+  on the API and on the command line, and nothing is stored."""
+import http.client
+import io
+import json
+import os
+import subprocess
+import tarfile
+import tempfile
+import threading
+import time
+
+from prophecy_test import BIN, Server, report, run_doc, test
+
+S = Server("--max-body", str(64 << 20))
+WRITER = os.path.join(BIN, "..", "tests", "test_otf2_memory")
+TMP = tempfile.mkdtemp(prefix="prophecy-otf2-")
+SRC = os.environ.get("PROPHECY_SRC", os.path.join(os.path.dirname(__file__), "../.."))
+FIXTURE = os.path.join(SRC, "tests/data/import/otf2/trace")
+
+
+def tar_of(d, only=None):
+    bio = io.BytesIO()
+    with tarfile.open(fileobj=bio, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        for root, _, files in sorted(os.walk(d)):
+            for f in sorted(files):
+                path = os.path.join(root, f)
+                name = os.path.relpath(path, d)
+                if only is None or name in only:
+                    t.add(path, arcname=name)
+    return bio.getvalue()
+
+
+def post(path, body, ctype="application/octet-stream", timeout=600):
+    c = http.client.HTTPConnection("127.0.0.1", S.port, timeout=timeout)
+    c.request("POST", path, body, {"Authorization": "Bearer " + S.token,
+                                   "Content-Type": ctype})
+    r = c.getresponse()
+    st, data = r.status, r.read()
+    c.close()
+    return st, json.loads(data)
+
+
+@test
+def uploads_do_not_wait_for_an_otf2_import():
+    d = os.path.join(TMP, "wide")
+    os.mkdir(d)
+    subprocess.run([WRITER, "--write", d, "4000", "1"], check=True)
+    body = tar_of(d)
+    got = []
+    th = threading.Thread(target=lambda: got.append(post(
+        "/api/v1/import?format=otf2&application=wideotf2&system=s", body)))
+    t0 = time.time()
+    th.start()
+    time.sleep(1.0)
+    lat, i = [], 0
+    while th.is_alive() and i < 5:
+        t = time.time()
+        st, ans = S.post("/api/v1/runs", run_doc(id=f"during-{i}", application="during"))
+        lat.append(time.time() - t)
+        assert st == 201, ans
+        i += 1
+        time.sleep(0.2)
+    alive = th.is_alive()
+    th.join()
+    took = time.time() - t0
+    print(f"     import of 4,000 locations: {took:.1f} s; {len(lat)} uploads meanwhile, "
+          f"slowest {max(lat) * 1000 if lat else 0:.0f} ms", flush=True)
+    # the uploads ran while the import was in progress (else the test proves nothing)
+    assert len(lat) >= 1 and alive, (len(lat), alive, took)
+    assert max(lat) < 1.0, lat
+    st, ans = got[0]
+    assert st == 201 and ans["format"] == "otf2" and ans["created"] == 1, (st, ans)
+    rid = ans["ids"][0]
+    st, run = S.get(f"/api/v1/runs/{rid}")
+    assert st == 200 and run["nprocs"] == 4000, run
+    st, p = S.get(f"/api/v1/runs/{rid}/trace/profile")
+    assert st == 200 and p["nranks"] == 4000, str(p)[:300]
+    # location l is in main from 0 to 1000 + l ticks at 1000 ticks/s
+    assert [round(r["exec"], 9) for r in p["ranks"][:3]] == [1.0, 1.001, 1.002], \
+        p["ranks"][:3]
+    # again: nothing new (the trace kept)
+    before = S.content()
+    st, ans = post("/api/v1/import?format=otf2&application=wideotf2&system=s", body)
+    assert st == 200 and ans["created"] == 0, ans
+    assert S.content() == before
+
+
+ALONE = "send the trace's whole directory, not its anchor file alone"
+
+
+@test
+def an_anchor_file_alone_says_what_is_missing():
+    before = S.content()
+    st, ans = post("/api/v1/import?format=otf2&application=lonely",
+                   tar_of(FIXTURE, only={"traces.otf2"}))
+    assert st == 422, (st, ans)
+    msg, field = ans["error"]["message"], ans["error"]["field"]
+    assert msg == ("traces.otf2: traces.def (the global definitions) and traces/ (the "
+                   "event files) are missing: " + ALONE), msg
+    assert field == "files", ans
+    # the definitions without the event directory
+    st, ans = post("/api/v1/import?format=otf2&application=lonely",
+                   tar_of(FIXTURE, only={"traces.otf2", "traces.def"}))
+    assert st == 422 and ans["error"]["message"] == (
+        "traces.otf2: traces/ (the per-location event files) is missing: " + ALONE), ans
+    # the event files without the definitions
+    st, ans = post("/api/v1/import?format=otf2&application=lonely",
+                   tar_of(FIXTURE, only={"traces.otf2", "traces/0.evt", "traces/0.def",
+                                         "traces/1.evt", "traces/1.def"}))
+    assert st == 422 and ans["error"]["message"] == (
+        "traces.otf2: traces.def (the global definitions) is missing: " + ALONE), ans
+    assert S.content() == before
+    # on the command line, the anchor's path as given
+    C = Server()
+    try:
+        C.kill()
+        anchor = os.path.join(FIXTURE, "traces.otf2")
+        out = subprocess.run([os.path.join(BIN, "prophecyd"), "import", "--format", "otf2",
+                              "--db", C.db, anchor], capture_output=True, text=True)
+        assert out.returncode != 0, out
+        assert (f"{anchor}: traces.def (the global definitions) and traces/ (the event "
+                f"files) are missing: {ALONE}") in out.stderr, out.stderr
+    finally:
+        C.close()
+
+
+report()
