@@ -2,6 +2,7 @@
 #include "common/buf.h"
 #include "common/xalloc.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +104,51 @@ void buf_printf(struct buf *b, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Writes the decimal m / 10^k (m a whole number below 2^53, k >= 1) as %g
+ * prints it in its fixed style: "-12.5", "0.0042", no trailing zeros. */
+static void put_decimal(char *out, double m, int k)
+{
+    char d[24];
+    unsigned long long u = (unsigned long long)fabs(m);
+    int n = 0, o = 0;
+
+    for (; u > 0 || n <= k; u /= 10)
+        d[n++] = (char)('0' + u % 10); /* least significant first */
+    if (m < 0)
+        out[o++] = '-';
+    while (n > k)
+        out[o++] = d[--n];
+    out[o++] = '.';
+    while (n > 0)
+        out[o++] = d[--n];
+    while (out[o - 1] == '0')
+        o--;
+    out[o] = '\0';
+}
+
+/* The shortest decimal of at most 15 significant digits that reads back as
+ * v, found without formatting: the first k with m = round(v * 10^k) and
+ * m / 10^k == v (m and 10^k are exact, so the division rounds as strtod
+ * does). Only where %.15g prints fixed (1e-4 <= |v| < 1e15); 0 elsewhere,
+ * or when no such decimal exists. */
+static int short_decimal(char *out, size_t outsz, double v)
+{
+    double a = fabs(v), p10 = 10;
+
+    if (outsz < 32 || !(a >= 1e-4 && a < 1e15))
+        return 0;
+    for (int k = 1; k <= 19; k++, p10 *= 10) {
+        double m = nearbyint(v * p10);
+        if (fabs(m) >= 1e15) /* more than 15 digits */
+            return 0;
+        if (m / p10 == v) {
+            put_decimal(out, m, k);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 char *fmt_double(char *out, size_t outsz, double v)
 {
     int prec;
@@ -115,8 +161,18 @@ char *fmt_double(char *out, size_t outsz, double v)
         snprintf(out, outsz, "%.0f", v);
         return out;
     }
-    /* Shortest precision that round-trips, so 0.1 prints as 0.1. */
-    for (prec = 1; prec <= 17; prec++) {
+    /* Shortest precision that round-trips, so 0.1 prints as 0.1: most
+     * measured values are short decimals, found without snprintf. */
+    if (short_decimal(out, outsz, v))
+        return out;
+    /* Otherwise start at 15: when a shorter p round-trips, "%.15g" prints
+     * the same text (v lies within half a double's ulp of that p-digit
+     * decimal, far inside half a 15th-digit unit; %g drops the trailing
+     * zeros; and the style, fixed or exponent, only differs for whole
+     * numbers below 1e15, printed above). Trying p = 1..14 first cost 15
+     * snprintf+strtod pairs a number. Subnormals have fewer significant
+     * bits: they still try every p. */
+    for (prec = fabs(v) >= DBL_MIN ? 15 : 1; prec <= 17; prec++) {
         snprintf(out, outsz, "%.*g", prec, v);
         if (strtod(out, NULL) == v)
             break;

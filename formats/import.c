@@ -213,8 +213,12 @@ int imp_batch_commit(struct imp_batch *b, const char *identity, struct err *err)
     }
     sha256(h.data, h.len, d);
     buf_free(&h);
-    for (size_t i = 0; i < SHA256_LEN; i++)
-        snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    /* by table: 32 snprintf calls cost half as much as the hash itself */
+    for (size_t i = 0; i < SHA256_LEN; i++) {
+        hex[2 * i] = "0123456789abcdef"[d[i] >> 4];
+        hex[2 * i + 1] = "0123456789abcdef"[d[i] & 15];
+    }
+    hex[2 * SHA256_LEN] = '\0';
     r->uid = arena_printf(b->a, "%s:%s", b->format, hex);
     if (r->uid == NULL)
         return err_nomem(err);

@@ -8,6 +8,7 @@
 #include "common/xalloc.h"
 #include "tests/harness.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void test_err_first_wins(void)
@@ -74,6 +75,33 @@ static void test_buf_num(void)
     buf_num(&b, 1e300);
     CHECK_STR(buf_str(&b), "0.1 263.8402 0 0 1e+300");
     buf_free(&b);
+}
+
+/* The shortest text that reads back, on both sides of the fast path (short
+ * decimals where %g prints fixed) and of the %.15g..%.17g search. */
+static void test_fmt_double(void)
+{
+    const double v[] = {-12.5,     0.0042,  1e-4,       9.99e-5,          1.0 / 3,
+                        0.1 + 0.2, 3.001,   123456.789, 99999999999999.9, 1.5e15,
+                        -0.0,      4.9e-324};
+    const char *const want[] = {"-12.5",
+                                "0.0042",
+                                "0.0001",
+                                "9.99e-05",
+                                "0.3333333333333333",
+                                "0.30000000000000004",
+                                "3.001",
+                                "123456.789",
+                                "99999999999999.9",
+                                "1.5e+15",
+                                "-0",
+                                "5e-324"};
+    char out[40];
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        fmt_double(out, sizeof out, v[i]);
+        CHECK_STR(out, want[i]);
+        CHECK(strtod(out, NULL) == v[i]);
+    }
 }
 
 static void test_buf_nomem(void)
@@ -258,6 +286,7 @@ int main(void)
     RUN(test_err_truncation_keeps_utf8);
     RUN(test_buf_limit_is_sticky);
     RUN(test_buf_num);
+    RUN(test_fmt_double);
     RUN(test_buf_nomem);
     RUN(test_arena);
     return harness_report();
