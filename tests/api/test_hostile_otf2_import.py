@@ -63,22 +63,25 @@ def uploads_do_not_wait_for_an_otf2_import():
         "/api/v1/import?format=otf2&application=wideotf2&system=s", body)))
     t0 = time.time()
     th.start()
-    time.sleep(1.0)
+    time.sleep(0.2)
     lat, i = [], 0
-    while th.is_alive() and i < 5:
+    # uploads as long as the import runs: each counts only if the import was
+    # still in progress when it was answered (how long the import takes
+    # depends on the machine: 2 s here, 80 s under ASan)
+    while th.is_alive() and i < 200:
         t = time.time()
         st, ans = S.post("/api/v1/runs", run_doc(id=f"during-{i}", application="during"))
-        lat.append(time.time() - t)
+        if th.is_alive():
+            lat.append(time.time() - t)
         assert st == 201, ans
         i += 1
-        time.sleep(0.2)
-    alive = th.is_alive()
+        time.sleep(0.05)
     th.join()
     took = time.time() - t0
     print(f"     import of 4,000 locations: {took:.1f} s; {len(lat)} uploads meanwhile, "
           f"slowest {max(lat) * 1000 if lat else 0:.0f} ms", flush=True)
     # the uploads ran while the import was in progress (else the test proves nothing)
-    assert len(lat) >= 1 and alive, (len(lat), alive, took)
+    assert len(lat) >= 1, (len(lat), took)
     assert max(lat) < 1.0, lat
     st, ans = got[0]
     assert st == 201 and ans["format"] == "otf2" and ans["created"] == 1, (st, ans)

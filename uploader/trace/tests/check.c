@@ -217,7 +217,7 @@ static const char *parse_with(unsigned char **bufs, size_t *lens, int n)
         return "";
     }
     CHECK(t == NULL);
-    CHECK_INT(err.status, 422);
+    CHECK_INT(err.status, ERR_INVALID);
     CHECK_STR(err.code, "invalid_trace");
     printf("refused: %s\n", err.message);
     return err.message;
@@ -378,7 +378,7 @@ static void test_hostile(void)
     CHECK_STR(parse_with(b, len, 4), "");
     /* a directory without a trace */
     CHECK_INT(trace_read_dir("/nonexistent-dir", &t, &err), -1);
-    CHECK_INT(err.status, 404);
+    CHECK_INT(err.status, ERR_NOT_FOUND);
     for (int r = 0; r < 4; r++)
         free(b[r]);
 }
