@@ -237,6 +237,7 @@ int page_watch_add(struct req *r)
     struct del_write *w = arena_alloc(r->arena, sizeof *w);
     json_t *det;
     const char *s;
+    int scaling;
 
     if (w == NULL) {
         err_nomem(&e);
@@ -253,7 +254,10 @@ int page_watch_add(struct req *r)
             if ((s = form_get(&f, keys[k])) != NULL && *s)
                 json_object_set_new(w->body, keys[k], json_string(s));
     }
-    det = json_pack("{s:s?}", "test", form_get(&f, "test"));
+    /* the scaling-law watch (SPEC §17) nests its settings under "scaling" */
+    s = form_get(&f, "test");
+    scaling = s != NULL && strcmp(s, "scaling") == 0;
+    det = scaling ? json_object() : json_pack("{s:s?}", "test", s);
     if (w->body == NULL || det == NULL) {
         json_decref(w->body);
         json_decref(det);
@@ -283,6 +287,30 @@ int page_watch_add(struct req *r)
             return dash_error(r, &e);
         }
         json_object_set_new(det, "window", json_integer(n));
+    }
+    if (scaling) {
+        json_t *sc = det;
+        const char *x = form_get(&f, "x"), *base = form_get(&f, "baseline");
+        if ((det = json_pack("{s:o}", "scaling", sc)) == NULL) {
+            json_decref(w->body);
+            err_nomem(&e);
+            return dash_error(r, &e);
+        }
+        json_object_set_new(sc, "x", json_string(x && *x ? x : "nprocs"));
+        if (base != NULL && *base)
+            json_object_set_new(sc, "baseline", json_string(base));
+        if ((s = form_get(&f, "target")) != NULL && *s) {
+            char *end;
+            double v = strtod(s, &end);
+            if (*end != '\0') {
+                json_decref(w->body);
+                json_decref(det);
+                err_set(&e, ERR_INVALID, "invalid", "target",
+                        "target must be a number (got %.40s)", s);
+                return dash_error(r, &e);
+            }
+            json_object_set_new(sc, "target", json_real(v));
+        }
     }
     json_object_set_new(w->body, "detector", det);
     if (watch_check(w->body, &e) != 0) {

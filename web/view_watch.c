@@ -92,19 +92,31 @@ void view_series_watches(struct page *p, const struct view_series *d)
     hidden(p, "application", app);
     hidden(p, "system", sget(d->config, "system"));
     hidden(p, "y", y);
-    page_puts(p,
-              "<div class=\"fields\"><div class=\"field\"><label for=\"watch-test\">"
-              "Test</label><select id=\"watch-test\" name=\"test\">"
-              "<option value=\"zscore\">zscore (threshold: standard deviations, 3)"
-              "</option><option value=\"ttest\">ttest (threshold: significance, 0.05)"
-              "</option><option value=\"percent\">percent (threshold: %, 10)</option>"
-              "<option value=\"iqr\">iqr (threshold: IQRs, 1.5)</option></select></div>"
-              "<div class=\"field\"><label for=\"watch-threshold\">Threshold "
-              "<span class=\"hint\">optional</span></label><input id=\"watch-threshold\" "
-              "name=\"threshold\" inputmode=\"decimal\"></div>"
-              "<div class=\"field\"><label for=\"watch-window\">Window <span "
-              "class=\"hint\">runs, optional</span></label><input id=\"watch-window\" "
-              "name=\"window\" inputmode=\"numeric\"></div>");
+    page_puts(
+        p, "<div class=\"fields\"><div class=\"field\"><label for=\"watch-test\">"
+           "Test</label><select id=\"watch-test\" name=\"test\">"
+           "<option value=\"zscore\">zscore (threshold: standard deviations, 3)"
+           "</option><option value=\"ttest\">ttest (threshold: significance, 0.05)"
+           "</option><option value=\"percent\">percent (threshold: %, 10)</option>"
+           "<option value=\"iqr\">iqr (threshold: IQRs, 1.5)</option>"
+           "<option value=\"changepoint\">changepoint (threshold: p-value, 0.001)"
+           "</option><option value=\"scaling\">scaling law of each commit against a "
+           "baseline (threshold: change at the target, 0.1)</option></select></div>"
+           "<div class=\"field\"><label for=\"watch-threshold\">Threshold "
+           "<span class=\"hint\">optional</span></label><input id=\"watch-threshold\" "
+           "name=\"threshold\" inputmode=\"decimal\"></div>"
+           "<div class=\"field\"><label for=\"watch-window\">Window <span "
+           "class=\"hint\">runs, optional</span></label><input id=\"watch-window\" "
+           "name=\"window\" inputmode=\"numeric\"></div>"
+           "<div class=\"field\"><label for=\"watch-x\">Law over <span "
+           "class=\"hint\">scaling: nprocs or an input</span></label><input "
+           "id=\"watch-x\" name=\"x\" placeholder=\"nprocs\"></div>"
+           "<div class=\"field\"><label for=\"watch-target\">Target <span "
+           "class=\"hint\">scaling: where to compare</span></label><input "
+           "id=\"watch-target\" name=\"target\" inputmode=\"decimal\"></div>"
+           "<div class=\"field\"><label for=\"watch-baseline\">Baseline <span "
+           "class=\"hint\">scaling: branch:B or commit:C</span></label><input "
+           "id=\"watch-baseline\" name=\"baseline\" placeholder=\"branch:main\"></div>");
     token_field(p, "watch-token");
     page_puts(p, "</div><p class=\"muted\">The watch judges every new run of ");
     page_text(p, app);

@@ -99,8 +99,21 @@ test("signed in, a watch is added and a run deleted without a token", async ({ s
     await page.fill("#watch-threshold", String(10 + (width === 390 ? 5 : 0)));
     page.expectStatus.set(`${server.base}/watches`, 303);
     await Promise.all([page.waitForLoadState("networkidle"), page.click("#watch-add")]);
-    assert(await page.locator("#watch-list li").count() === (width === 390 ? 2 : 1),
+    // at 390 px, after the two watches added at 1280 px
+    assert(await page.locator("#watch-list li").count() === (width === 390 ? 3 : 1),
       "the watch is listed");
+    if (width !== 390) {
+      // the scaling-law watch (SPEC §17) from the same form
+      await page.selectOption("#watch-test", "scaling");
+      await page.fill("#watch-target", "256");
+      await page.fill("#watch-baseline", "branch:main");
+      await Promise.all([page.waitForLoadState("networkidle"), page.click("#watch-add")]);
+      assert(await page.locator("#watch-list li").count() === 2, "the scaling watch is listed");
+      const txt = await page.locator("#watch-list").innerText();
+      assert(txt.includes('"scaling"') && txt.includes('"target":256') &&
+        txt.includes('"baseline":"branch:main"') && txt.includes('"x":"nprocs"'),
+        `the scaling watch's detector: ${txt}`);
+    }
     await assertNoHorizontalOverflow(page, `history at ${width}`);
     await page.locator("#watches").scrollIntoViewIfNeeded();
     await screenshot(page, `provenance-watches-${width}`);
