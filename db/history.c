@@ -220,16 +220,12 @@ int db_watches_all(db *d, arena *a, struct db_watch **out, struct err *err)
     if (st == NULL)
         return -1;
     while ((rc = dq_step(d, st, err)) == 1) {
-        if (n == cap) {
-            struct db_watch *more;
-            cap = cap ? 2 * cap : 64;
-            more = arena_alloc(a, cap * sizeof *more);
+        {
+            struct db_watch *more = arena_grow(a, w, n, &cap, 64, sizeof *w);
             if (more == NULL) {
                 dq_reset(d, st);
                 return err_nomem(err);
             }
-            if (n)
-                memcpy(more, w, n * sizeof *w);
             w = more;
         }
         w[n] = (struct db_watch){
@@ -312,16 +308,12 @@ long db_law_runs(db *d, const struct db_law_side *q, arena *a, struct db_law_run
     if (st == NULL)
         return -1;
     while ((rc = dq_step(d, st, err)) == 1) {
-        if (n == cap) {
-            struct db_law_run *more;
-            cap = cap ? 2 * cap : 64;
-            more = arena_alloc(a, cap * sizeof *more);
+        {
+            struct db_law_run *more = arena_grow(a, v, n, &cap, 64, sizeof *v);
             if (more == NULL) {
                 dq_reset(d, st);
                 return err_nomem(err);
             }
-            if (n)
-                memcpy(more, v, n * sizeof *v);
             v = more;
         }
         v[n].nprocs = dq_ll(d, st, 0);
@@ -380,16 +372,12 @@ long db_alerts_of_commit(db *d, long long watch_id, const char *commit, arena *a
     if (st == NULL)
         return -1;
     while ((rc = dq_step(d, st, err)) == 1) {
-        if (n == cap) {
-            struct db_commit_alert *more;
-            cap = cap ? 2 * cap : 8;
-            more = arena_alloc(a, cap * sizeof *more);
+        {
+            struct db_commit_alert *more = arena_grow(a, v, n, &cap, 8, sizeof *v);
             if (more == NULL) {
                 dq_reset(d, st);
                 return err_nomem(err);
             }
-            if (n)
-                memcpy(more, v, n * sizeof *v);
             v = more;
         }
         v[n] = (struct db_commit_alert){
@@ -567,16 +555,12 @@ long db_alert_group_rows(db *d, const char *state, long long limit, arena *a,
     if (st == NULL)
         return -1;
     while ((rc = dq_step(d, st, err)) == 1) {
-        if (n == cap) {
-            struct db_alert_group_row *more;
-            cap = cap ? 2 * cap : 256;
-            more = arena_alloc(a, cap * sizeof *more);
+        {
+            struct db_alert_group_row *more = arena_grow(a, v, n, &cap, 256, sizeof *v);
             if (more == NULL) {
                 dq_reset(d, st);
                 return err_nomem(err);
             }
-            if (n)
-                memcpy(more, v, n * sizeof *v);
             v = more;
         }
         v[n].group = dq_ll(d, st, 0);

@@ -638,16 +638,13 @@ int db_runs_page_vcs(db *d, const struct db_page_query *q, const char *commit,
         if (st == NULL)
             return -1;
         while ((rc = dq_step(d, st, err)) == 1) {
-            if (out[i].ninputs == cap) {
-                struct rec_kv *grown;
-                cap = cap ? 2 * cap : 8;
-                grown = arena_alloc(a, cap * sizeof *grown);
+            {
+                struct rec_kv *grown = arena_grow(a, out[i].inputs, out[i].ninputs, &cap,
+                                                  8, sizeof *out[i].inputs);
                 if (grown == NULL) {
                     dq_reset(d, st);
                     return err_nomem(err);
                 }
-                if (out[i].ninputs)
-                    memcpy(grown, out[i].inputs, out[i].ninputs * sizeof *grown);
                 out[i].inputs = grown;
             }
             out[i].inputs[out[i].ninputs].name = col_text(d, st, 0, a);
