@@ -17,6 +17,7 @@
 #include "server/csrf.h"
 #include "server/dash.h"
 #include "server/routes.h"
+#include "web/form.h"
 #include "web/html.h"
 #include "web/view.h"
 
@@ -235,8 +236,9 @@ int page_watch_add(struct req *r)
     struct err e = {0};
     struct form f;
     struct del_write *w = arena_alloc(r->arena, sizeof *w);
-    json_t *det;
+    json_t *det = NULL, *set = NULL; /* the detector, and where its settings go */
     const char *s;
+    double v;
     int scaling;
 
     if (w == NULL) {
@@ -257,61 +259,37 @@ int page_watch_add(struct req *r)
     /* the scaling-law watch (SPEC §17) nests its settings under "scaling" */
     s = form_get(&f, "test");
     scaling = s != NULL && strcmp(s, "scaling") == 0;
-    det = scaling ? json_object() : json_pack("{s:s?}", "test", s);
+    set = scaling ? json_object() : json_pack("{s:s?}", "test", s);
+    det = scaling && set ? json_pack("{s:O}", "scaling", set) : json_incref(set);
     if (w->body == NULL || det == NULL) {
-        json_decref(w->body);
-        json_decref(det);
         err_nomem(&e);
-        return dash_error(r, &e);
+        goto fail;
     }
     /* the numbers as typed: blank is the test's default */
-    if ((s = form_get(&f, "threshold")) != NULL && *s) {
-        char *end;
-        double v = strtod(s, &end);
-        if (*end != '\0') {
-            json_decref(w->body);
-            json_decref(det);
-            err_set(&e, ERR_INVALID, "invalid", "threshold",
-                    "threshold must be a number (got %.40s)", s);
-            return dash_error(r, &e);
-        }
-        json_object_set_new(det, "threshold", json_real(v));
-    }
+    if (fnum(form_get(&f, "threshold"), "threshold", "threshold", &v, &e) == 0)
+        json_object_set_new(set, "threshold", json_real(v));
+    else if (e.status)
+        goto fail;
     if ((s = form_get(&f, "window")) != NULL && *s) {
         long long n;
         if (parse_id(s, &n) != 0) {
-            json_decref(w->body);
-            json_decref(det);
             err_set(&e, ERR_INVALID, "invalid", "window",
                     "window must be a whole number of runs (got %.40s)", s);
-            return dash_error(r, &e);
+            goto fail;
         }
-        json_object_set_new(det, "window", json_integer(n));
+        json_object_set_new(set, "window", json_integer(n));
     }
     if (scaling) {
-        json_t *sc = det;
         const char *x = form_get(&f, "x"), *base = form_get(&f, "baseline");
-        if ((det = json_pack("{s:o}", "scaling", sc)) == NULL) {
-            json_decref(w->body);
-            err_nomem(&e);
-            return dash_error(r, &e);
-        }
-        json_object_set_new(sc, "x", json_string(x && *x ? x : "nprocs"));
+        json_object_set_new(set, "x", json_string(x && *x ? x : "nprocs"));
         if (base != NULL && *base)
-            json_object_set_new(sc, "baseline", json_string(base));
-        if ((s = form_get(&f, "target")) != NULL && *s) {
-            char *end;
-            double v = strtod(s, &end);
-            if (*end != '\0') {
-                json_decref(w->body);
-                json_decref(det);
-                err_set(&e, ERR_INVALID, "invalid", "target",
-                        "target must be a number (got %.40s)", s);
-                return dash_error(r, &e);
-            }
-            json_object_set_new(sc, "target", json_real(v));
-        }
+            json_object_set_new(set, "baseline", json_string(base));
+        if (fnum(form_get(&f, "target"), "target", "target", &v, &e) == 0)
+            json_object_set_new(set, "target", json_real(v));
+        else if (e.status)
+            goto fail;
     }
+    json_decref(set);
     json_object_set_new(w->body, "detector", det);
     if (watch_check(w->body, &e) != 0) {
         json_decref(w->body);
@@ -320,4 +298,9 @@ int page_watch_add(struct req *r)
     w->next = came_from(r) ? came_from(r) : "/alerts";
     r->ctx = w;
     return http_defer_write(r, del_job, w, del_finish);
+fail:
+    json_decref(w->body);
+    json_decref(det);
+    json_decref(set);
+    return dash_error(r, &e);
 }

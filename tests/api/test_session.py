@@ -216,6 +216,11 @@ def history_page_creates_and_deletes_watches():
                                         "application": "wapp", "system": "s",
                                         "y": "runtime", "test": "nosuch"}, HIST)
     assert st == 422, st
+    st, out, _ = post_from("/watches", {"csrf": csrf(body), "token": S.token,
+                                        "application": "wapp", "system": "s",
+                                        "y": "runtime", "test": "scaling",
+                                        "target": "far", "baseline": "branch:main"}, HIST)
+    assert st == 422 and "target must be a number" in html.unescape(out), (st, out[:300])
     st, out, _ = post_from("/watches", {"csrf": csrf(body), "token": "pt_bad",
                                         "application": "wapp", "system": "s",
                                         "y": "runtime", "test": "zscore"}, HIST)
