@@ -41,8 +41,6 @@ int api_series(struct req *r)
     struct err e = {0};
     json_t *q = http_query_object(r, &e);
     struct buf out;
-    size_t len;
-    char *text;
     int rc;
     db *d;
     if (q == NULL)
@@ -52,19 +50,11 @@ int api_series(struct req *r)
     rc = history_series_text(d, q, &out, &e);
     db_pool_put(r->app->pool, d);
     json_decref(q);
-    if (rc != 0 || (text = buf_detach(&out, &len)) == NULL) {
+    if (rc != 0) {
         buf_free(&out);
-        if (rc == 0)
-            err_nomem(&e);
         return http_error(r, &e);
     }
-    buf_free(&out);
-    r->status = 200;
-    r->content_type = "application/json";
-    r->resp = text;
-    r->resp_len = len;
-    r->resp_free = 1; /* malloc'd, as http_json's text */
-    return 0;
+    return http_json_buf(r, &out);
 }
 
 int api_changes(struct req *r)
@@ -359,8 +349,6 @@ int api_alert_groups(struct req *r)
 {
     struct err e = {0};
     struct buf out;
-    char *text = NULL;
-    size_t len = 0;
     int rc;
     db *d;
     /* the text written directly (alert_groups_text): 10,000 alerts within
@@ -369,19 +357,11 @@ int api_alert_groups(struct req *r)
     d = db_pool_get(r->app->pool);
     rc = alert_groups_text(d, http_query(r, "state"), &out, &e);
     db_pool_put(r->app->pool, d);
-    if (rc != 0 || (text = buf_detach(&out, &len)) == NULL) {
+    if (rc != 0) {
         buf_free(&out);
-        if (rc == 0)
-            err_nomem(&e);
         return http_error(r, &e);
     }
-    buf_free(&out);
-    r->status = 200;
-    r->content_type = "application/json";
-    r->resp = text;
-    r->resp_len = len;
-    r->resp_free = 1; /* malloc'd, as http_json's text */
-    return 0;
+    return http_json_buf(r, &out);
 }
 
 int api_alert_group_patch(struct req *r)

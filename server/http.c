@@ -121,6 +121,24 @@ int http_json(struct req *r, int status, json_t *v)
     return 0;
 }
 
+int http_json_buf(struct req *r, struct buf *out)
+{
+    size_t len;
+    char *s = buf_detach(out, &len);
+    buf_free(out);
+    if (s == NULL) {
+        struct err e = {0};
+        err_nomem(&e);
+        return http_error(r, &e);
+    }
+    r->status = 200;
+    r->content_type = "application/json";
+    r->resp = s;
+    r->resp_len = len;
+    r->resp_free = 1;
+    return 0;
+}
+
 /* Pages answer errors as pages; so does any unknown path outside the API
  * (a mistyped dashboard URL), while /api/ stays JSON. */
 static int wants_html(const struct req *r)

@@ -182,6 +182,9 @@ int http_dispatch(struct app *app, const struct http_inproc *in, struct http_ans
 
 /* Responds with a JSON value (takes ownership of v) and status. Returns 0. */
 int http_json(struct req *r, int status, json_t *v);
+/* Responds 200 with JSON text written into out (for answers too large to
+ * build as Jansson values); takes out over and frees it. Returns 0. */
+int http_json_buf(struct req *r, struct buf *out);
 /* Responds with an error: JSON, or an HTML page for R_HTML routes and for
  * unknown paths outside /api/. Returns 0. */
 int http_error(struct req *r, const struct err *e);
