@@ -220,14 +220,12 @@ int db_watches_all(db *d, arena *a, struct db_watch **out, struct err *err)
     if (st == NULL)
         return -1;
     while ((rc = dq_step(d, st, err)) == 1) {
-        {
-            struct db_watch *more = arena_grow(a, w, n, &cap, 64, sizeof *w);
-            if (more == NULL) {
-                dq_reset(d, st);
-                return err_nomem(err);
-            }
-            w = more;
+        struct db_watch *more = arena_grow(a, w, n, &cap, 64, sizeof *w);
+        if (more == NULL) {
+            dq_reset(d, st);
+            return err_nomem(err);
         }
+        w = more;
         w[n] = (struct db_watch){
             .id = dq_ll(d, st, 0),
             .model_id = dq_ll(d, st, 1),
@@ -308,14 +306,12 @@ long db_law_runs(db *d, const struct db_law_side *q, arena *a, struct db_law_run
     if (st == NULL)
         return -1;
     while ((rc = dq_step(d, st, err)) == 1) {
-        {
-            struct db_law_run *more = arena_grow(a, v, n, &cap, 64, sizeof *v);
-            if (more == NULL) {
-                dq_reset(d, st);
-                return err_nomem(err);
-            }
-            v = more;
+        struct db_law_run *more = arena_grow(a, v, n, &cap, 64, sizeof *v);
+        if (more == NULL) {
+            dq_reset(d, st);
+            return err_nomem(err);
         }
+        v = more;
         v[n].nprocs = dq_ll(d, st, 0);
         v[n].inputs_json = text_in(d, st, 1, a, &ok);
         v[n].y = dq_dbl(d, st, 2);
@@ -372,14 +368,12 @@ long db_alerts_of_commit(db *d, long long watch_id, const char *commit, arena *a
     if (st == NULL)
         return -1;
     while ((rc = dq_step(d, st, err)) == 1) {
-        {
-            struct db_commit_alert *more = arena_grow(a, v, n, &cap, 8, sizeof *v);
-            if (more == NULL) {
-                dq_reset(d, st);
-                return err_nomem(err);
-            }
-            v = more;
+        struct db_commit_alert *more = arena_grow(a, v, n, &cap, 8, sizeof *v);
+        if (more == NULL) {
+            dq_reset(d, st);
+            return err_nomem(err);
         }
+        v = more;
         v[n] = (struct db_commit_alert){
             .id = dq_ll(d, st, 0),
             .executable = text_in(d, st, 1, a, &ok),
@@ -555,14 +549,12 @@ long db_alert_group_rows(db *d, const char *state, long long limit, arena *a,
     if (st == NULL)
         return -1;
     while ((rc = dq_step(d, st, err)) == 1) {
-        {
-            struct db_alert_group_row *more = arena_grow(a, v, n, &cap, 256, sizeof *v);
-            if (more == NULL) {
-                dq_reset(d, st);
-                return err_nomem(err);
-            }
-            v = more;
+        struct db_alert_group_row *more = arena_grow(a, v, n, &cap, 256, sizeof *v);
+        if (more == NULL) {
+            dq_reset(d, st);
+            return err_nomem(err);
         }
+        v = more;
         v[n].group = dq_ll(d, st, 0);
         v[n].commit = dq_null(d, st, 1) ? NULL : arena_strdup(a, dq_text(d, st, 1));
         v[n].alert = dq_ll(d, st, 2);

@@ -638,15 +638,13 @@ int db_runs_page_vcs(db *d, const struct db_page_query *q, const char *commit,
         if (st == NULL)
             return -1;
         while ((rc = dq_step(d, st, err)) == 1) {
-            {
-                struct rec_kv *grown = arena_grow(a, out[i].inputs, out[i].ninputs, &cap,
-                                                  8, sizeof *out[i].inputs);
-                if (grown == NULL) {
-                    dq_reset(d, st);
-                    return err_nomem(err);
-                }
-                out[i].inputs = grown;
+            struct rec_kv *grown = arena_grow(a, out[i].inputs, out[i].ninputs, &cap, 8,
+                                              sizeof *out[i].inputs);
+            if (grown == NULL) {
+                dq_reset(d, st);
+                return err_nomem(err);
             }
+            out[i].inputs = grown;
             out[i].inputs[out[i].ninputs].name = col_text(d, st, 0, a);
             out[i].inputs[out[i].ninputs].value = dq_dbl(d, st, 1);
             out[i].ninputs++;
