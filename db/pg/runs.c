@@ -297,30 +297,44 @@ struct cfg_sum {
 struct cfg_sums {
     struct cfg_sum *v;
     size_t n;
+    long *slot;  /* open addressing over v by key: index, or -1 */
+    size_t mask; /* slots - 1, slots a power of two above twice the runs */
     arena *a;
 };
+
+static size_t cfg_hash(const char *const key[5])
+{
+    size_t h = 1469598103934665603u; /* FNV-1a over the five texts */
+    for (int k = 0; k < 5; k++)
+        for (const unsigned char *c = (const unsigned char *)key[k]; *c; c++)
+            h = (h ^ *c) * 1099511628211u;
+    return h;
+}
 
 /* The index of the configuration of the run sent as s in sums, added if
  * new (*fresh set); -1 on memory exhaustion. */
 static long cfg_find(struct cfg_sums *sums, const struct sent *s, int *fresh)
 {
     const char *key[5] = {s->v[1], s->v[2], s->v[3], s->v[4], s->v[16]};
-    size_t i;
+    size_t h = cfg_hash(key) & sums->mask, i;
     int k;
 
     *fresh = 0;
-    for (i = 0; i < sums->n; i++) {
-        for (k = 0; k < 5 && strcmp(sums->v[i].key[k], key[k]) == 0; k++)
+    for (; sums->slot[h] >= 0; h = (h + 1) & sums->mask) {
+        const struct cfg_sum *c = &sums->v[sums->slot[h]];
+        for (k = 0; k < 5 && strcmp(c->key[k], key[k]) == 0; k++)
             ;
         if (k == 5)
-            return (long)i;
+            return sums->slot[h];
     }
+    i = sums->n;
     memset(&sums->v[i], 0, sizeof sums->v[i]);
     for (k = 0; k < 5; k++)
         if ((sums->v[i].key[k] = arena_strdup(sums->a, key[k])) == NULL)
             return -1;
     sums->v[i].min = INFINITY;
     sums->v[i].max = -INFINITY;
+    sums->slot[h] = (long)i;
     sums->n++;
     *fresh = 1;
     return (long)i;
@@ -524,17 +538,22 @@ int pg_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
     struct db_resolved c = {0};
     struct cfg_sums sums = {0};
     char now[32];
-    size_t i;
+    size_t i, slots;
     int rc = -1;
 
     if (n == 0)
         return 0;
+    for (slots = 2; slots < 2 * n; slots <<= 1)
+        ;
+    sums.mask = slots - 1;
     sums.v = calloc(n, sizeof *sums.v);
+    sums.slot = malloc(slots * sizeof *sums.slot);
     sums.a = arena_new();
-    if (sums.v == NULL || sums.a == NULL) {
+    if (sums.v == NULL || sums.slot == NULL || sums.a == NULL) {
         err_nomem(err);
         goto out;
     }
+    memset(sums.slot, 0xff, slots * sizeof *sums.slot); /* every slot -1: empty */
     db_now(now);
     for (i = 0; i < n; i += PIPE_RUNS)
         if (insert_pipelined(d, &c, runs + i, n - i < PIPE_RUNS ? n - i : PIPE_RUNS, now,
@@ -543,6 +562,7 @@ int pg_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
     rc = n == 1 ? 0 : add_sums(d, &sums, ids, existed, n, err);
 out:
     free(sums.v);
+    free(sums.slot);
     arena_free(sums.a);
     return rc;
 }
