@@ -13,8 +13,12 @@ the database's backends from /proc (so it must run on the database's host,
 as root or as its owner), which a loaded machine disturbs far less than wall
 time; wall time per run is printed beside it. NOTRIG=1 disables the
 app_kernels/app_metrics triggers of a pre-16 schema (what they cost).
+CLIENTS=N posts the single runs from N concurrent clients (the writer then
+commits several in one transaction, as under bench_ingest's 8 clients); the
+server's own CPU per run is printed for them too.
 bench_ingest --db gives the throughput against libpq's ceilings."""
-import json, os, subprocess, sys, time, urllib.request
+import concurrent.futures, json, os, subprocess, sys, time, urllib.request
+CLIENTS = int(os.environ.get("CLIENTS", "1"))
 PG = sys.argv[1]
 def psql(db, sql):
     return subprocess.run(["psql", "-X", "-qAt", "-d", PG + db, "-c", sql], capture_output=True, text=True).stdout.strip()
@@ -28,6 +32,9 @@ def backend_cpu(db):
         except OSError:
             pass
     return tot / os.sysconf("SC_CLK_TCK")
+def proc_cpu(pid):
+    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
 def run(binary, tag, port):
     db = "cpu_" + tag
     psql("postgres", f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
@@ -52,12 +59,16 @@ def run(binary, tag, port):
     for b in range(16):
         assert post({"runs": [doc(b * 1000 + j, 2) for j in range(1000)]}) == 201
     c1 = backend_cpu(db); t1 = time.time()
-    for j in range(2000):
-        assert post(doc(100000 + j, 2)) == 201
-    c2 = backend_cpu(db); t2 = time.time()
+    s1 = proc_cpu(srv.pid)
+    def client(k):
+        for j in range(k, 2000, CLIENTS):
+            assert post(doc(100000 + j, 2)) == 201
+    with concurrent.futures.ThreadPoolExecutor(CLIENTS) as ex:
+        list(ex.map(client, range(CLIENTS)))
+    c2 = backend_cpu(db); t2 = time.time(); s2 = proc_cpu(srv.pid)
     srv.terminate(); srv.wait()
     print(f"{tag}: batches: PG CPU {1e6*(c1-c0)/16000:.0f} us/run, wall {1e6*(t1-t0)/16000:.0f} us/run; "
-          f"single: PG CPU {1e6*(c2-c1)/2000:.0f} us/run, wall {1e6*(t2-t1)/2000:.0f} us/run", flush=True)
+          f"single ({CLIENTS} clients): PG CPU {1e6*(c2-c1)/2000:.0f} us/run, prophecyd CPU {1e6*(s2-s1)/2000:.0f} us/run, wall {1e6*(t2-t1)/2000:.0f} us/run", flush=True)
 for k in range(int(sys.argv[4]) if len(sys.argv) > 4 else 2):
     if sys.argv[2] != "-":
         run(sys.argv[2], f"old{k}", 18901)

@@ -35,8 +35,9 @@ struct pg_db {
     char settings[256]; /* the session's SETs, applied again after a reset */
     int nstmt, next_id;
     struct pg_stmt stmts[STMT_CACHE];
-    struct pg_stmts *typed; /* db/pg/engine.c */
-    long gen;               /* connection resets so far */
+    struct pg_stmts *typed;     /* db/pg/engine.c */
+    struct pg_runs_state *runs; /* db/pg/runs.c */
+    long gen;                   /* connection resets so far */
 };
 
 #define PG(d) ((struct pg_db *)(d))
@@ -60,6 +61,7 @@ static void reset_if_broken(db *d)
         return;
     PQreset(PG(d)->c);
     PG(d)->nstmt = 0;
+    pg_runs_txn(d, PG_TXN_ROLLBACK); /* the transaction died with the connection */
     PG(d)->gen++;
     if (PQstatus(PG(d)->c) == CONNECTION_OK)
         PQclear(PQexec(PG(d)->c, PG(d)->settings));
@@ -113,6 +115,11 @@ long pg_generation(db *d)
 struct pg_stmts **pg_stmts_slot(db *d)
 {
     return &PG(d)->typed;
+}
+
+struct pg_runs_state **pg_runs_slot(db *d)
+{
+    return &PG(d)->runs;
 }
 
 /* The name of sql's prepared statement, preparing it on first use. */
@@ -570,22 +577,27 @@ void pg_close(db *d)
     if (d == NULL)
         return;
     pg_stmts_free(PG(d)->typed);
+    pg_runs_state_free(PG(d)->runs);
     PQfinish(PG(d)->c);
     xfree(d);
 }
 
 int pg_begin(db *d, struct err *err)
 {
+    pg_runs_txn(d, PG_TXN_BEGIN);
     return pg_exec(d, "BEGIN", err);
 }
 
 int pg_commit(db *d, struct err *err)
 {
+    if (pg_runs_before_commit(d, err) != 0)
+        return -1;
     return pg_exec(d, "COMMIT", err);
 }
 
 void pg_rollback(db *d)
 {
+    pg_runs_txn(d, PG_TXN_ROLLBACK);
     if (PQtransactionStatus(PG(d)->c) != PQTRANS_IDLE)
         PQclear(PQexec(PG(d)->c, "ROLLBACK"));
 }
@@ -594,6 +606,10 @@ int pg_savepoint(db *d, enum db_savepoint op, struct err *err)
 {
     static const char *const sql[] = {"SAVEPOINT job", "ROLLBACK TO SAVEPOINT job",
                                       "RELEASE SAVEPOINT job"};
+    if (op == DB_SAVEPOINT_SET)
+        pg_runs_txn(d, PG_TXN_SAVEPOINT);
+    else if (op == DB_SAVEPOINT_ROLLBACK)
+        pg_runs_txn(d, PG_TXN_ROLLBACK_TO);
     return pg_exec(d, sql[op], err);
 }
 

@@ -16,12 +16,24 @@
  * 62.5 vs 156-169 us a run; single-run POSTs 217 vs 140 and 435 vs 407
  * runs/s, 220 vs 260-280 us a run.
  *
- * A batch adds to each configuration's summary and to its application's
- * kernel and metric names once (add_sums), and a run is inserted with its
- * configuration id: the database's CPU per run (bench/pg_ingest_cpu.py, which
- * reads the backends' CPU from /proc, same data, load 10-13, 2026-11-29):
- * batches of 1,000 1,700-1,705 us before, 356 us after; single runs
- * 1,590-1,595 us before, 1,085 us after.
+ * What new runs add to their configurations' summaries and to their
+ * applications' kernel and metric names is added once per transaction, at
+ * its commit (pg_runs_before_commit, from pg_commit): the writer commits
+ * the single-run uploads that queued together in one transaction, and each
+ * of them updating the same summary row and the same ten name rows left
+ * row versions that the next update walked (the database's CPU per run
+ * with 8 clients, bench/pg_ingest_cpu.py, in the engineering record of
+ * bench/ingest.md). A batch's runs are inserted with their configuration
+ * id (setting it afterwards rewrote every run row and all ten of its index
+ * entries): batches of 1,000 1,700-1,705 us before, 356 us after.
+ *
+ * The names of the last run stored (application, executable, system) and
+ * their ids are kept with the connection, so that a stream of single runs
+ * of one application does not look them up each time. An id can only go
+ * stale by its row's deletion (ids are never reused): the run's insert then
+ * fails on its foreign key, and the failure is given back as "busy" with
+ * the names forgotten, so that the writer runs the job again, which looks
+ * them up (and creates them again) afresh.
  */
 #include "db/runs.h"
 #include "common/buf.h"
@@ -65,49 +77,38 @@ static const char SQL_UID_SEL[] = "SELECT id FROM runs WHERE uid = $1";
     "x(e, ord)), "                                                                       \
     "t AS (INSERT INTO run_tags (run_id, key, value) SELECT r.id, key, value FROM r, "   \
     "jsonb_each_text($16::jsonb))"
-/* In a batch the caller adds the runs to their configurations' summaries
- * once per configuration (SQL_CFG_ADD): a row updated once per run within one
- * transaction keeps every version until the transaction ends, and each
- * further update then walks them all (1,000 runs of one configuration in a
- * batch grew quadratically, and the dead versions slowed later batches too). */
 static const char SQL_RUN_INS[] = RUN_INS_HEAD " SELECT id FROM r";
-/* A single run adds itself to its configuration's summary and its kernels'
- * and metrics' names to its application's (app_kernels, app_metrics: kept
- * here since migration 16, not by a trigger per row). */
-static const char SQL_RUN_INS_ONE[] = RUN_INS_HEAD
-    ", ak AS (INSERT INTO app_kernels (app_id, name, records, first_seq) "
-    "SELECT $2, x.e ->> 'name', count(*), min(x.ord - 1) FROM r, "
-    "jsonb_array_elements($15::jsonb) WITH ORDINALITY x(e, ord) "
-    "GROUP BY x.e ->> 'name' ORDER BY 2 ON CONFLICT (app_id, name) DO UPDATE "
-    "SET records = app_kernels.records + excluded.records, "
-    "first_seq = least(app_kernels.first_seq, excluded.first_seq)), "
-    "am AS (INSERT INTO app_metrics (app_id, name) SELECT $2, key FROM r, "
-    "jsonb_object_keys($14::jsonb) key ORDER BY 2 ON CONFLICT DO NOTHING), "
-    "c AS (UPDATE run_configs SET runs = run_configs.runs + 1, "
-    "timed = run_configs.timed + (r.runtime IS NOT NULL)::int, "
-    "sum_runtime = run_configs.sum_runtime + coalesce(r.runtime, 0), "
-    "min_runtime = least(run_configs.min_runtime, r.runtime), "
-    "max_runtime = greatest(run_configs.max_runtime, r.runtime), "
-    "last_run_id = greatest(run_configs.last_run_id, r.id) FROM r "
-    "WHERE run_configs.id = r.config_id) SELECT id FROM r";
-/* The kernels' and metrics' names of a batch's new runs ($1, an array of
- * their ids) added to their applications' (app_kernels, app_metrics), once
- * per name and batch: the trigger per kernel row that did this before
- * migration 16 updated one app_kernels row per run of the batch, each
- * update walking the versions the earlier ones left (2/3 of the database's
- * CPU a run in batches of 1,000). In name order, so that two servers lock
- * the rows in the same order. */
+/* What a transaction's new runs ($1, an array of their ids) add to their
+ * configurations' summaries, and their kernels' and metrics' names to their
+ * applications' (app_kernels, app_metrics), once per row and transaction:
+ * the trigger per kernel row that did this before migration 16 updated one
+ * app_kernels row per run, each update walking the versions the earlier
+ * ones left (2/3 of the database's CPU a run in batches of 1,000). Names in
+ * name order, so that two servers lock the rows in the same order. The runs
+ * are found by IN (SELECT unnest(...)), which a generic plan reads through
+ * the primary key: with "id = ANY ($1)" joined to kernels, PostgreSQL's
+ * generic plan hashed a sequential scan of every run (5.4 ms at 18,000
+ * runs, for the two runs of a transaction). A repeated id counts once. */
+#define NEW_RUNS "r.id IN (SELECT unnest($1::bigint[]))"
+static const char SQL_CFG_ADD[] =
+    "UPDATE run_configs c SET runs = c.runs + x.n, timed = c.timed + x.timed, "
+    "sum_runtime = c.sum_runtime + x.total, min_runtime = least(c.min_runtime, x.lo), "
+    "max_runtime = greatest(c.max_runtime, x.hi), "
+    "last_run_id = greatest(c.last_run_id, x.last) FROM (SELECT r.config_id, count(*) AS "
+    "n, count(r.runtime) AS timed, coalesce(sum(r.runtime), 0) AS total, min(r.runtime) "
+    "AS lo, max(r.runtime) AS hi, max(r.id) AS last FROM runs r WHERE " NEW_RUNS
+    " GROUP BY r.config_id) x WHERE c.id = x.config_id";
 static const char SQL_APP_KERNELS_ADD[] =
     "INSERT INTO app_kernels (app_id, name, records, first_seq) "
-    "SELECT r.app_id, k.name, count(*), min(k.seq) FROM kernels k JOIN runs r ON "
-    "r.id = k.run_id WHERE k.run_id = ANY ($1::bigint[]) GROUP BY r.app_id, k.name "
+    "SELECT r.app_id, k.name, count(*), min(k.seq) FROM runs r JOIN kernels k ON "
+    "k.run_id = r.id WHERE " NEW_RUNS " GROUP BY r.app_id, k.name "
     "ORDER BY 1, 2 ON CONFLICT (app_id, name) DO UPDATE SET "
     "records = app_kernels.records + excluded.records, "
     "first_seq = least(app_kernels.first_seq, excluded.first_seq)";
 static const char SQL_APP_METRICS_ADD[] =
     "INSERT INTO app_metrics (app_id, name) SELECT DISTINCT r.app_id, m.name FROM "
-    "run_metrics m JOIN runs r ON r.id = m.run_id WHERE m.run_id = ANY ($1::bigint[]) "
-    "ORDER BY 1, 2 ON CONFLICT DO NOTHING";
+    "runs r JOIN run_metrics m ON m.run_id = r.id WHERE " NEW_RUNS
+    " ORDER BY 1, 2 ON CONFLICT DO NOTHING";
 /* A configuration, empty until its runs are added: created before the runs
  * that name it, in the same transaction, so no other session sees it empty.
  * Another server creating it at the same time makes this wait for its
@@ -116,16 +117,6 @@ static const char SQL_CFG_ENSURE[] =
     "INSERT INTO run_configs (app_id, exe_id, system_id, nprocs, inputs, runs, "
     "sum_runtime, last_run_id, timed) VALUES ($1, $2, $3, $4, $5, 0, 0, 0, 0) "
     "ON CONFLICT (app_id, exe_id, system_id, nprocs, inputs) DO NOTHING";
-/* The runs of a batch added to their configuration's summary ($6 runs, $7 of
- * them timed, $8 their runtimes' sum, $9/$10 their least and greatest
- * runtime or NULL, $11 the greatest run id). */
-static const char SQL_CFG_ADD[] =
-    "UPDATE run_configs SET runs = runs + $6, timed = timed + $7, "
-    "sum_runtime = sum_runtime + $8, min_runtime = least(min_runtime, $9::float8), "
-    "max_runtime = greatest(max_runtime, $10::float8), "
-    "last_run_id = greatest(last_run_id, $11) WHERE app_id = $1 AND exe_id = $2 "
-    "AND system_id = $3 AND nprocs = $4 AND inputs = $5";
-
 static json_t *kvs_json(const struct rec_kv *kv, size_t n)
 {
     json_t *o = json_object();
@@ -259,7 +250,8 @@ static int params(arena *a, const struct db_resolved *c, const struct run_record
 
 /* Reads one statement's result in the pipeline: its rows' first value in
  * *id (1 with a row, 0 without), or -1 after recording the first failure in
- * err (*failed). Consumes the NULL that ends the statement's results. */
+ * err (*failed: 2 for a foreign key violation, else 1). Consumes the NULL
+ * that ends the statement's results. */
 static int pipe_result(db *d, long long *id, int *failed, struct err *err)
 {
     PGresult *r = PQgetResult(pg_conn(d)), *more;
@@ -273,9 +265,11 @@ static int pipe_result(db *d, long long *id, int *failed, struct err *err)
         *id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
         rc = 1;
     } else if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) {
+        const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
         rc = -1;
         if (!*failed && st != PGRES_PIPELINE_ABORTED) {
-            *failed = 1;
+            /* 23503: a foreign key names a row that is not there */
+            *failed = state && strcmp(state, "23503") == 0 ? 2 : 1;
             pg_fail(d, r, err); /* clears r */
             r = NULL;
         }
@@ -286,16 +280,14 @@ static int pipe_result(db *d, long long *id, int *failed, struct err *err)
     return rc;
 }
 
-/* A configuration named by the runs of one call, and what its new runs add
- * to its summary (SQL_CFG_ADD). Its key texts live in the call's arena. */
-struct cfg_sum {
+/* The configurations named by the runs of one call, to create each once
+ * (SQL_CFG_ENSURE). Their key texts live in the call's arena. */
+struct cfg_key {
     const char *key[5]; /* app_id, exe_id, system_id, nprocs, inputs key */
-    long long runs, timed, last;
-    double sum, min, max;
 };
 
-struct cfg_sums {
-    struct cfg_sum *v;
+struct cfg_keys {
+    struct cfg_key *v;
     size_t n;
     long *slot;  /* open addressing over v by key: index, or -1 */
     size_t mask; /* slots - 1, slots a power of two above twice the runs */
@@ -311,33 +303,30 @@ static size_t cfg_hash(const char *const key[5])
     return h;
 }
 
-/* The index of the configuration of the run sent as s in sums, added if
- * new (*fresh set); -1 on memory exhaustion. */
-static long cfg_find(struct cfg_sums *sums, const struct sent *s, int *fresh)
+/* Adds the configuration of the run sent as s to keys if it is new there
+ * (*fresh set). 0, or -1 on memory exhaustion. */
+static int cfg_find(struct cfg_keys *keys, const struct sent *s, int *fresh)
 {
     const char *key[5] = {s->v[1], s->v[2], s->v[3], s->v[4], s->v[16]};
-    size_t h = cfg_hash(key) & sums->mask, i;
+    size_t h = cfg_hash(key) & keys->mask, i;
     int k;
 
     *fresh = 0;
-    for (; sums->slot[h] >= 0; h = (h + 1) & sums->mask) {
-        const struct cfg_sum *c = &sums->v[sums->slot[h]];
+    for (; keys->slot[h] >= 0; h = (h + 1) & keys->mask) {
+        const struct cfg_key *c = &keys->v[keys->slot[h]];
         for (k = 0; k < 5 && strcmp(c->key[k], key[k]) == 0; k++)
             ;
         if (k == 5)
-            return sums->slot[h];
+            return 0;
     }
-    i = sums->n;
-    memset(&sums->v[i], 0, sizeof sums->v[i]);
+    i = keys->n;
     for (k = 0; k < 5; k++)
-        if ((sums->v[i].key[k] = arena_strdup(sums->a, key[k])) == NULL)
+        if ((keys->v[i].key[k] = arena_strdup(keys->a, key[k])) == NULL)
             return -1;
-    sums->v[i].min = INFINITY;
-    sums->v[i].max = -INFINITY;
-    sums->slot[h] = (long)i;
-    sums->n++;
+    keys->slot[h] = (long)i;
+    keys->n++;
     *fresh = 1;
-    return (long)i;
+    return 0;
 }
 
 /* Ends a pipeline: the sync's own result, then out of pipeline mode. */
@@ -357,18 +346,85 @@ static void pipe_end(db *d, int *failed, struct err *err)
     }
 }
 
+/* What the connection keeps between calls (pg_runs_slot): the ids of the
+ * open transaction's new runs, whose sums are added at its commit, with
+ * the count at the job's savepoint; and the last names resolved, owned. */
+struct pg_runs_state {
+    long long *ids;
+    size_t n, cap, mark;
+    struct db_resolved names;
+    char *owned[3]; /* the texts of names.app, .exe, .sys */
+};
+
+static struct pg_runs_state *state(db *d)
+{
+    struct pg_runs_state **slot = pg_runs_slot(d);
+    if (*slot == NULL)
+        *slot = xcalloc(1, sizeof **slot);
+    return *slot;
+}
+
+static void forget_names(struct pg_runs_state *s)
+{
+    for (int k = 0; k < 3; k++) {
+        xfree(s->owned[k]);
+        s->owned[k] = NULL;
+    }
+    memset(&s->names, 0, sizeof s->names);
+}
+
+void pg_runs_state_free(struct pg_runs_state *s)
+{
+    if (s == NULL)
+        return;
+    forget_names(s);
+    xfree(s->ids);
+    xfree(s);
+}
+
+/* Keeps the names c resolved (texts of the caller's runs, or the ones kept
+ * already) for the next call; on memory exhaustion keeps none (they are
+ * looked up again). */
+static void keep_names(struct pg_runs_state *s, const struct db_resolved *c)
+{
+    const char *text[3] = {c->app, c->exe, c->sys};
+    char *copy[3];
+    int k, j;
+
+    for (k = 0; k < 3; k++) {
+        copy[k] = text[k] == s->owned[k] ? s->owned[k]
+                  : text[k]              ? xstrdup(text[k])
+                                         : NULL;
+        if (copy[k] == NULL) {
+            for (j = 0; j < k; j++)
+                if (copy[j] != s->owned[j])
+                    xfree(copy[j]);
+            forget_names(s);
+            return;
+        }
+    }
+    for (k = 0; k < 3; k++)
+        if (s->owned[k] != copy[k])
+            xfree(s->owned[k]);
+    s->names = *c;
+    s->names.app = s->owned[0] = copy[0];
+    s->names.exe = s->owned[1] = copy[1];
+    s->names.sys = s->owned[2] = copy[2];
+}
+
 /* Stores up to PIPE_RUNS runs: names resolved first (few, and cached), then
  * the configurations first named here and every run sent in one pipeline
  * and the results read after one sync; a client id found stored already is
- * then compared with the stored run, as a repeat. With one run in the call
- * (one) the run adds itself to its configuration's summary; otherwise what
- * the new runs add is gathered in sums for the caller. */
-static int insert_pipelined(db *d, struct db_resolved *c, const struct run_record *runs,
-                            size_t n, const char *now, int one, struct cfg_sums *sums,
-                            long long *ids, int *existed, struct err *err)
+ * then compared with the stored run, as a repeat. A foreign key violation
+ * while c holds names kept from an earlier call (kept) is a kept id whose
+ * row was deleted since: it is given back as "busy" with the names
+ * forgotten, for the writer to run the job again. */
+static int insert_pipelined(db *d, struct db_resolved *c, int kept,
+                            const struct run_record *runs, size_t n, const char *now,
+                            struct cfg_keys *keys, long long *ids, int *existed,
+                            struct err *err)
 {
     struct sent s[PIPE_RUNS];
-    long cfg[PIPE_RUNS];
     const char *ins, *ensure;
     PGconn *conn = pg_conn(d);
     arena *a = arena_new();
@@ -384,13 +440,13 @@ static int insert_pipelined(db *d, struct db_resolved *c, const struct run_recor
             params(a, c, &runs[i], now, &s[i], err) != 0)
             goto out;
         made = i + 1;
-        if ((cfg[i] = cfg_find(sums, &s[i], &fresh)) < 0) {
+        if (cfg_find(keys, &s[i], &fresh) != 0) {
             err_nomem(err);
             goto out;
         }
         nfresh += (size_t)fresh;
     }
-    ins = pg_prepared(d, one ? SQL_RUN_INS_ONE : SQL_RUN_INS, err);
+    ins = pg_prepared(d, SQL_RUN_INS, err);
     ensure = ins ? pg_prepared(d, SQL_CFG_ENSURE, err) : NULL;
     if (ensure == NULL)
         goto out;
@@ -398,8 +454,8 @@ static int insert_pipelined(db *d, struct db_resolved *c, const struct run_recor
         pg_fail(d, NULL, err);
         goto out;
     }
-    for (i = sums->n - nfresh; i < sums->n; i++, sent++)
-        if (!PQsendQueryPrepared(conn, ensure, 5, sums->v[i].key, NULL, NULL, 0))
+    for (i = keys->n - nfresh; i < keys->n; i++, sent++)
+        if (!PQsendQueryPrepared(conn, ensure, 5, keys->v[i].key, NULL, NULL, 0))
             break;
     for (i = 0; i < n && sent == (int)(nfresh + i); i++, sent++)
         if (!PQsendQueryPrepared(conn, ins, RUN_PARAMS, s[i].v, NULL, NULL, 0))
@@ -415,6 +471,13 @@ static int insert_pipelined(db *d, struct db_resolved *c, const struct run_recor
         }
     }
     pipe_end(d, &failed, err);
+    if (failed == 2 && kept) {
+        forget_names(state(d));
+        err_clear(err);
+        err_set(err, ERR_UNAVAILABLE, "busy", NULL,
+                "database busy: an application, executable or system was deleted "
+                "meanwhile");
+    }
     if (failed)
         goto out;
     if (sent != (int)(nfresh + n)) {
@@ -422,19 +485,8 @@ static int insert_pipelined(db *d, struct db_resolved *c, const struct run_recor
         goto out;
     }
     for (i = 0; i < n; i++) {
-        struct cfg_sum *cs = &sums->v[cfg[i]];
-        if (!existed[i]) {
-            double rt = runs[i].runtime;
-            cs->runs++;
-            cs->last = ids[i] > cs->last ? ids[i] : cs->last;
-            if (RUN_HAS_RUNTIME(rt)) {
-                cs->timed++;
-                cs->sum += rt;
-                cs->min = fmin(cs->min, rt);
-                cs->max = fmax(cs->max, rt);
-            }
+        if (!existed[i])
             continue;
-        }
         if (pg_scalar(d, &ids[i], SQL_UID_SEL, err, "t", runs[i].uid) <= 0) {
             err_set(err, ERR_INTERNAL, "database", NULL,
                     "database error: run id %s vanished", runs[i].uid);
@@ -452,117 +504,148 @@ out:
     return rc;
 }
 
-/* What the new runs of a batch (ids, existed: as db_runs_insert gives them)
- * add to their configurations, one statement per configuration, and to
- * their applications' kernel and metric names, pipelined. */
-static int add_sums(db *d, const struct cfg_sums *sums, const long long *ids,
-                    const int *existed, size_t n, struct err *err)
+/* What the runs ids[n] add to their configurations' summaries and to their
+ * applications' kernel and metric names (SQL_CFG_ADD and the two after it),
+ * pipelined. */
+static int add_sums(db *d, const long long *ids, size_t n, struct err *err)
 {
+    static const char *const sql[3] = {SQL_CFG_ADD, SQL_APP_KERNELS_ADD,
+                                       SQL_APP_METRICS_ADD};
     PGconn *conn = pg_conn(d);
-    const char *upd = pg_prepared(d, SQL_CFG_ADD, err);
-    const char *kn = upd ? pg_prepared(d, SQL_APP_KERNELS_ADD, err) : NULL;
-    const char *mn = kn ? pg_prepared(d, SQL_APP_METRICS_ADD, err) : NULL;
+    const char *name[3];
     struct buf arr;
-    arena *a;
-    size_t i;
-    int failed = 0, sent = 0, want = 2, rc = -1;
+    int failed = 0, sent = 0, rc = -1, k;
 
-    if (mn == NULL)
-        return -1;
-    if ((a = arena_new()) == NULL)
-        return err_nomem(err);
+    for (k = 0; k < 3; k++)
+        if ((name[k] = pg_prepared(d, sql[k], err)) == NULL)
+            return -1;
     buf_init(&arr, (size_t)64 << 20);
-    buf_puts(&arr, "{");
-    for (i = 0; i < n; i++)
-        if (!existed[i])
-            buf_printf(&arr, "%s%lld", arr.len > 1 ? "," : "", ids[i]);
-    buf_puts(&arr, "}");
+    pg_id_array(ids, n, &arr);
     if (buf_failed(&arr)) {
-        err_nomem(err);
-        goto out;
+        buf_free(&arr);
+        return err_nomem(err);
     }
     if (!PQenterPipelineMode(conn)) {
-        pg_fail(d, NULL, err);
-        goto out;
+        buf_free(&arr);
+        return pg_fail(d, NULL, err);
     }
     {
         const char *v[1] = {buf_str(&arr)};
-        if (PQsendQueryPrepared(conn, kn, 1, v, NULL, NULL, 0))
-            sent++;
-        if (sent == 1 && PQsendQueryPrepared(conn, mn, 1, v, NULL, NULL, 0))
-            sent++;
-    }
-    for (i = 0; i < sums->n; i++) {
-        const struct cfg_sum *cs = &sums->v[i];
-        const char *v[11];
-        if (cs->runs == 0)
-            continue;
-        want++;
-        memcpy(v, cs->key, sizeof cs->key);
-        v[5] = num(a, "%lld", cs->runs);
-        v[6] = num(a, "%lld", cs->timed);
-        v[7] = num(a, "%.17g", cs->sum);
-        v[8] = cs->timed ? num(a, "%.17g", cs->min) : NULL;
-        v[9] = cs->timed ? num(a, "%.17g", cs->max) : NULL;
-        v[10] = num(a, "%lld", cs->last);
-        if (v[5] == NULL || v[6] == NULL || v[7] == NULL || v[10] == NULL ||
-            (cs->timed && (v[8] == NULL || v[9] == NULL))) {
-            failed = 1;
-            err_nomem(err);
-            break;
-        }
-        if (sent != want - 1 || !PQsendQueryPrepared(conn, upd, 11, v, NULL, NULL, 0))
-            break;
-        sent++;
+        for (k = 0; k < 3 && sent == k; k++)
+            if (PQsendQueryPrepared(conn, name[k], 1, v, NULL, NULL, 0))
+                sent++;
     }
     if (!PQpipelineSync(conn))
         sent = -1;
-    for (i = 0; (int)i < sent; i++) {
+    for (k = 0; k < sent; k++) {
         long long id;
         pipe_result(d, &id, &failed, err);
     }
     pipe_end(d, &failed, err);
-    if (!failed && sent != want)
+    if (!failed && sent != 3)
         pg_fail(d, NULL, err);
     else if (!failed)
         rc = 0;
-out:
     buf_free(&arr);
-    arena_free(a);
     return rc;
+}
+
+int pg_runs_before_commit(db *d, struct err *err)
+{
+    struct pg_runs_state *s = *pg_runs_slot(d);
+    int rc = 0;
+    if (s != NULL && s->n > 0)
+        rc = add_sums(d, s->ids, s->n, err);
+    if (s != NULL)
+        s->n = s->mark = 0;
+    return rc;
+}
+
+void pg_runs_txn(db *d, enum pg_txn_event ev)
+{
+    struct pg_runs_state *s = *pg_runs_slot(d);
+    if (s == NULL)
+        return;
+    switch (ev) {
+    case PG_TXN_SAVEPOINT:
+        s->mark = s->n;
+        break;
+    case PG_TXN_ROLLBACK_TO:
+        s->n = s->mark;
+        forget_names(s); /* names created after the savepoint are gone */
+        break;
+    case PG_TXN_ROLLBACK:
+        forget_names(s);
+        s->n = s->mark = 0;
+        break;
+    case PG_TXN_BEGIN:
+        s->n = s->mark = 0;
+        break;
+    }
+}
+
+/* Remembers the new runs among ids[n] for the commit's sums. 0, or -1 on
+ * memory exhaustion. */
+static int defer_sums(struct pg_runs_state *s, const long long *ids, const int *existed,
+                      size_t n, struct err *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (existed[i])
+            continue;
+        if (s->n == s->cap) {
+            size_t cap = s->cap ? 2 * s->cap : 64;
+            long long *v = xrealloc(s->ids, cap * sizeof *v);
+            if (v == NULL)
+                return err_nomem(err);
+            s->ids = v;
+            s->cap = cap;
+        }
+        s->ids[s->n++] = ids[i];
+    }
+    return 0;
 }
 
 int pg_runs_insert(db *d, const struct run_record *runs, size_t n, long long *ids,
                    int *existed, struct err *err)
 {
-    struct db_resolved c = {0};
-    struct cfg_sums sums = {0};
+    struct pg_runs_state *st = state(d);
+    struct db_resolved c;
+    struct cfg_keys keys = {0};
     char now[32];
     size_t i, slots;
-    int rc = -1;
+    int rc = -1, kept;
 
     if (n == 0)
         return 0;
+    if (st == NULL)
+        return err_nomem(err);
+    c = st->names;
+    kept = c.app != NULL;
     for (slots = 2; slots < 2 * n; slots <<= 1)
         ;
-    sums.mask = slots - 1;
-    sums.v = calloc(n, sizeof *sums.v);
-    sums.slot = malloc(slots * sizeof *sums.slot);
-    sums.a = arena_new();
-    if (sums.v == NULL || sums.slot == NULL || sums.a == NULL) {
+    keys.mask = slots - 1;
+    keys.v = calloc(n, sizeof *keys.v);
+    keys.slot = malloc(slots * sizeof *keys.slot);
+    keys.a = arena_new();
+    if (keys.v == NULL || keys.slot == NULL || keys.a == NULL) {
         err_nomem(err);
         goto out;
     }
-    memset(sums.slot, 0xff, slots * sizeof *sums.slot); /* every slot -1: empty */
+    memset(keys.slot, 0xff, slots * sizeof *keys.slot); /* every slot -1: empty */
     db_now(now);
     for (i = 0; i < n; i += PIPE_RUNS)
-        if (insert_pipelined(d, &c, runs + i, n - i < PIPE_RUNS ? n - i : PIPE_RUNS, now,
-                             n == 1, &sums, ids + i, existed + i, err) != 0)
+        if (insert_pipelined(d, &c, kept, runs + i, n - i < PIPE_RUNS ? n - i : PIPE_RUNS,
+                             now, &keys, ids + i, existed + i, err) != 0)
             goto out;
-    rc = n == 1 ? 0 : add_sums(d, &sums, ids, existed, n, err);
+    keep_names(st, &c);
+    /* In a transaction the sums wait for its commit; alone, the runs'
+     * pipeline committed already and the sums follow at once. */
+    rc = defer_sums(st, ids, existed, n, err);
+    if (rc == 0 && PQtransactionStatus(pg_conn(d)) != PQTRANS_INTRANS)
+        rc = pg_runs_before_commit(d, err);
 out:
-    free(sums.v);
-    free(sums.slot);
-    arena_free(sums.a);
+    free(keys.v);
+    free(keys.slot);
+    arena_free(keys.a);
     return rc;
 }

@@ -7,6 +7,11 @@
  * - two connections creating the same new application at once make one;
  * - a writer job whose third run breaks a constraint rolls back all three
  *   while the other job of its batch commits, and the violation is a 409;
+ * - single runs committed together add to their configurations' summaries
+ *   and their applications' names once, at the commit, exactly what their
+ *   runs say, also when a job of the group fails after storing its run;
+ * - an application deleted by another connection after this one stored a
+ *   run of it is looked up (and created) again for the next run;
  * - a run's doubles, names, kernels and tags read back exactly as sent;
  * - two servers starting together on a new database migrate it once;
  * - the canonical inputs text is SQLite's json_group_object text, byte for
@@ -16,6 +21,7 @@
  */
 #include "common/xalloc.h"
 #include "db/catalog.h"
+#include "db/history.h"
 #include "db/pg/pg.h"
 #include "db/runs.h"
 #include "db/summary.h"
@@ -302,6 +308,162 @@ static void test_batch_with_a_bad_run_rolls_back(void)
     db_close(d);
 }
 
+/* ---- sums at the commit, names kept between runs -------------------------- */
+
+/* Each configuration's summary and each application's kernel and metric
+ * names against what the runs say (as tests/api/test_runs.py's queries). */
+static const char SQL_MISMATCHES[] =
+    "SELECT (SELECT count(*) FROM run_configs c WHERE "
+    "c.runs <> (SELECT count(*) FROM runs r WHERE r.config_id = c.id) "
+    "OR c.timed <> (SELECT count(r.runtime) FROM runs r WHERE r.config_id = c.id) "
+    "OR abs(c.sum_runtime - (SELECT coalesce(sum(r.runtime), 0) FROM runs r "
+    "WHERE r.config_id = c.id)) > 1e-9 * (1 + abs(c.sum_runtime)) "
+    "OR c.min_runtime IS DISTINCT FROM (SELECT min(r.runtime) FROM runs r "
+    "WHERE r.config_id = c.id) "
+    "OR c.max_runtime IS DISTINCT FROM (SELECT max(r.runtime) FROM runs r "
+    "WHERE r.config_id = c.id) "
+    "OR c.last_run_id <> (SELECT max(r.id) FROM runs r WHERE r.config_id = c.id)) + "
+    "(SELECT count(*) FROM app_kernels ak WHERE ak.records <> (SELECT count(*) "
+    "FROM kernels k JOIN runs r ON r.id = k.run_id WHERE r.app_id = ak.app_id AND "
+    "k.name = ak.name)) + "
+    "(SELECT count(*) FROM (SELECT DISTINCT r.app_id, k.name FROM kernels k JOIN runs r "
+    "ON r.id = k.run_id) x WHERE NOT EXISTS (SELECT 1 FROM app_kernels ak WHERE "
+    "ak.app_id = x.app_id AND ak.name = x.name)) + "
+    "(SELECT count(*) FROM runs WHERE config_id IS NULL)";
+
+struct one_run {
+    struct run_record r;
+    char uid[32];
+    long long id;
+    int existed, fail_after; /* fail_after: the job fails once its run is stored */
+    struct db_job job;
+};
+
+static int store_one(db *d, void *arg, struct err *err)
+{
+    struct one_run *o = arg;
+    if (db_runs_insert(d, &o->r, 1, &o->id, &o->existed, err) != 0)
+        return -1;
+    if (o->fail_after)
+        return err_set(err, ERR_INTERNAL, "internal", NULL, "a hook failed");
+    return 0;
+}
+
+/* Holds the writer so that the jobs submitted meanwhile queue up and are
+ * committed together. */
+static int hold(db *d, void *arg, struct err *err)
+{
+    struct timespec t = {0, 200 * 1000000L};
+    (void)d;
+    (void)arg;
+    (void)err;
+    nanosleep(&t, NULL);
+    return 0;
+}
+
+static void test_group_commit_adds_sums_once(void)
+{
+    enum { N = 24 };
+    static struct rec_kernel k[3] = {
+        {"a", 1.0, 1, NULL}, {"b", 2.0, 1, NULL}, {"a", 0.5, 2, NULL}};
+    struct one_run *o = xcalloc(N, sizeof *o);
+    struct db_job gate = {0};
+    struct err e = {0};
+    long commits, jobs;
+    long long bad = -1, n = -1, runs = -1, recs = -1;
+    db_writer *w;
+    char uri[600];
+    db *d;
+    int i;
+
+    CHECK(o != NULL);
+    CHECK_INT(new_database(uri, sizeof uri), 0);
+    CHECK_INT(db_writer_start(&w, uri, NULL, 64, &e), 0);
+    gate.fn = hold;
+    gate.done = noop_done;
+    CHECK_INT(db_writer_submit(w, &gate), 0);
+    for (i = 0; i < N; i++) {
+        /* three configurations; every fifth run without a runtime; the one
+         * before last repeats run 1 (stored in the same transaction) */
+        int like = i == N - 2 ? 1 : i;
+        snprintf(o[i].uid, sizeof o[i].uid, "grp-%d", like);
+        o[i].r = make_run(o[i].uid, like % 2 ? "group" : "group2", 1 << (like % 3),
+                          like % 5 == 0 ? NAN : 0.25 * like);
+        o[i].r.kernels = k;
+        o[i].r.nkernels = 3;
+        o[i].fail_after = i == 7;
+        o[i].job.fn = store_one;
+        o[i].job.arg = &o[i];
+        o[i].job.done = noop_done;
+        if (i < N - 1)
+            CHECK_INT(db_writer_submit(w, &o[i].job), 0);
+    }
+    CHECK_INT(db_writer_run(w, &o[N - 1].job), 0); /* done in order: all are */
+    db_writer_stats(w, &commits, &jobs);
+    db_writer_stop(w);
+    CHECK_INT(jobs, N + 1);
+    CHECK(commits <= 3); /* the gate, then the others together */
+    for (i = 0; i < N; i++)
+        CHECK_INT(o[i].job.rc, i == 7 ? -1 : 0);
+    CHECK_INT(o[N - 2].existed, 1);
+    CHECK_INT(o[N - 2].id, o[1].id);
+
+    CHECK_INT(db_open(&d, uri, NULL, &e), 0);
+    CHECK_INT(pg_scalar(d, &bad, SQL_MISMATCHES, &e, ""), 1);
+    CHECK_INT(bad, 0);
+    CHECK_INT(pg_scalar(d, &n, "SELECT count(*) FROM runs", &e, ""), 1);
+    CHECK_INT(n, N - 2);
+    CHECK_INT(pg_scalar(d, &runs, "SELECT sum(runs)::bigint FROM run_configs", &e, ""),
+              1);
+    CHECK_INT(runs, N - 2);
+    /* kernel "a" twice a run: 22 runs, 44 records */
+    CHECK_INT(pg_scalar(d, &recs,
+                        "SELECT sum(records)::bigint FROM app_kernels WHERE name = 'a'",
+                        &e, ""),
+              1);
+    CHECK_INT(recs, 2 * (N - 2));
+    db_close(d);
+    xfree(o);
+}
+
+static void test_deleted_application_is_made_again(void)
+{
+    struct one_run first = {0}, second = {0};
+    struct err e = {0};
+    long long bad = -1, app = -1, n = -1;
+    db_writer *w;
+    char uri[600];
+    db *d;
+
+    CHECK_INT(new_database(uri, sizeof uri), 0);
+    CHECK_INT(db_writer_start(&w, uri, NULL, 8, &e), 0);
+    first.r = make_run("gone-1", "gone", 2, 1.0);
+    first.job.fn = store_one;
+    first.job.arg = &first;
+    CHECK_INT(db_writer_run(w, &first.job), 0);
+    /* another server deletes the application the writer just stored into */
+    CHECK_INT(db_open(&d, uri, NULL, &e), 0);
+    CHECK_INT(db_begin(d, &e), 0);
+    CHECK_INT(db_app_delete(d, "gone", &e), 0);
+    CHECK_INT(db_commit(d, &e), 0);
+    second.r = make_run("gone-2", "gone", 4, 2.0);
+    second.job.fn = store_one;
+    second.job.arg = &second;
+    if (db_writer_run(w, &second.job) != 0)
+        fprintf(stderr, "second: %s %s\n", second.job.err.code, second.job.err.message);
+    CHECK_INT(second.job.rc, 0);
+    db_writer_stop(w);
+    CHECK_INT(second.existed, 0);
+    CHECK_INT(pg_scalar(d, &app, "SELECT app_id FROM runs WHERE uid = 'gone-2'", &e, ""),
+              1);
+    CHECK_INT(app, db_app_id(d, "gone", 0, &e));
+    CHECK_INT(pg_scalar(d, &n, "SELECT count(*) FROM runs", &e, ""), 1);
+    CHECK_INT(n, 1);
+    CHECK_INT(pg_scalar(d, &bad, SQL_MISMATCHES, &e, ""), 1);
+    CHECK_INT(bad, 0);
+    db_close(d);
+}
+
 static void test_conflicts_are_409(void)
 {
     static const uint8_t hash[32] = {1, 2, 3};
@@ -512,6 +674,8 @@ int main(void)
     RUN(test_same_uid_from_two_connections);
     RUN(test_same_new_name_from_two_connections);
     RUN(test_batch_with_a_bad_run_rolls_back);
+    RUN(test_group_commit_adds_sums_once);
+    RUN(test_deleted_application_is_made_again);
     RUN(test_conflicts_are_409);
     RUN(test_run_reads_back_exactly);
     RUN(test_concurrent_migrations);
