@@ -590,9 +590,7 @@ int pg_begin(db *d, struct err *err)
 
 int pg_commit(db *d, struct err *err)
 {
-    if (pg_runs_before_commit(d, err) != 0)
-        return -1;
-    return pg_exec(d, "COMMIT", err);
+    return pg_runs_commit(d, err);
 }
 
 void pg_rollback(db *d)

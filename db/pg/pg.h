@@ -132,14 +132,14 @@ int pg_summary_add_run_inputs(db *d, long long run_id, struct rec_kv *inputs, si
  * transaction, whose configuration summaries and application names are
  * added at its commit, and the last names resolved), and the transaction's
  * events it follows: pg_begin, pg_savepoint and pg_rollback report them,
- * pg_commit calls pg_runs_before_commit before its COMMIT (0, or -1 with
- * err set: the transaction must then be rolled back). */
+ * pg_commit is pg_runs_commit: the sums and the COMMIT in one round trip
+ * (0, or -1 with err set: the transaction must then be rolled back). */
 struct pg_runs_state;
 struct pg_runs_state **pg_runs_slot(db *d);
 void pg_runs_state_free(struct pg_runs_state *s);
 enum pg_txn_event { PG_TXN_BEGIN, PG_TXN_SAVEPOINT, PG_TXN_ROLLBACK_TO, PG_TXN_ROLLBACK };
 void pg_runs_txn(db *d, enum pg_txn_event ev);
-int pg_runs_before_commit(db *d, struct err *err);
+int pg_runs_commit(db *d, struct err *err);
 
 /* Appends ids as a PostgreSQL array literal ("{3,17}"), for a $n::bigint[]
  * parameter. */

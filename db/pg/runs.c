@@ -18,7 +18,7 @@
  *
  * What new runs add to their configurations' summaries and to their
  * applications' kernel and metric names is added once per transaction, at
- * its commit (pg_runs_before_commit, from pg_commit): the writer commits
+ * its commit, in the COMMIT's own round trip (pg_runs_commit): the writer commits
  * the single-run uploads that queued together in one transaction, and each
  * of them updating the same summary row and the same ten name rows left
  * row versions that the next update walked (the database's CPU per run
@@ -506,15 +506,16 @@ out:
 
 /* What the runs ids[n] add to their configurations' summaries and to their
  * applications' kernel and metric names (SQL_CFG_ADD and the two after it),
- * pipelined. */
-static int add_sums(db *d, const long long *ids, size_t n, struct err *err)
+ * pipelined; with commit, the transaction's COMMIT goes in the same round
+ * trip (after a failure in the pipeline it is not run). */
+static int add_sums(db *d, const long long *ids, size_t n, int commit, struct err *err)
 {
     static const char *const sql[3] = {SQL_CFG_ADD, SQL_APP_KERNELS_ADD,
                                        SQL_APP_METRICS_ADD};
     PGconn *conn = pg_conn(d);
     const char *name[3];
     struct buf arr;
-    int failed = 0, sent = 0, rc = -1, k;
+    int failed = 0, sent = 0, want = commit ? 4 : 3, rc = -1, k;
 
     for (k = 0; k < 3; k++)
         if ((name[k] = pg_prepared(d, sql[k], err)) == NULL)
@@ -535,6 +536,9 @@ static int add_sums(db *d, const long long *ids, size_t n, struct err *err)
             if (PQsendQueryPrepared(conn, name[k], 1, v, NULL, NULL, 0))
                 sent++;
     }
+    if (commit && sent == 3 &&
+        PQsendQueryParams(conn, "COMMIT", 0, NULL, NULL, NULL, NULL, 0))
+        sent++;
     if (!PQpipelineSync(conn))
         sent = -1;
     for (k = 0; k < sent; k++) {
@@ -542,7 +546,7 @@ static int add_sums(db *d, const long long *ids, size_t n, struct err *err)
         pipe_result(d, &id, &failed, err);
     }
     pipe_end(d, &failed, err);
-    if (!failed && sent != 3)
+    if (!failed && sent != want)
         pg_fail(d, NULL, err);
     else if (!failed)
         rc = 0;
@@ -550,14 +554,14 @@ static int add_sums(db *d, const long long *ids, size_t n, struct err *err)
     return rc;
 }
 
-int pg_runs_before_commit(db *d, struct err *err)
+int pg_runs_commit(db *d, struct err *err)
 {
     struct pg_runs_state *s = *pg_runs_slot(d);
-    int rc = 0;
-    if (s != NULL && s->n > 0)
-        rc = add_sums(d, s->ids, s->n, err);
-    if (s != NULL)
-        s->n = s->mark = 0;
+    int rc;
+    if (s == NULL || s->n == 0)
+        return pg_exec(d, "COMMIT", err);
+    rc = add_sums(d, s->ids, s->n, 1, err);
+    s->n = s->mark = 0;
     return rc;
 }
 
@@ -641,8 +645,10 @@ int pg_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
     /* In a transaction the sums wait for its commit; alone, the runs'
      * pipeline committed already and the sums follow at once. */
     rc = defer_sums(st, ids, existed, n, err);
-    if (rc == 0 && PQtransactionStatus(pg_conn(d)) != PQTRANS_INTRANS)
-        rc = pg_runs_before_commit(d, err);
+    if (rc == 0 && PQtransactionStatus(pg_conn(d)) != PQTRANS_INTRANS && st->n > 0) {
+        rc = add_sums(d, st->ids, st->n, 0, err);
+        st->n = st->mark = 0;
+    }
 out:
     free(keys.v);
     free(keys.slot);
