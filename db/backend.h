@@ -77,6 +77,14 @@ struct db {
     const struct db_backend *be;
     const struct db_engine *eng;
     long long serial; /* db_serial: set by db_open */
+    /* Transactions begun through db_begin, whether one is open, and
+     * db_watches_version's value with the transaction it was read in (0:
+     * none): read once per transaction, since the writer's group commit
+     * stores many uploads in one and each asked again (a round trip on
+     * PostgreSQL). A watch written through d, or a rollback to the job's
+     * savepoint, forgets it. */
+    long long txns, wv_txn, wv;
+    int in_txn;
 };
 
 extern const struct db_backend db_sqlite;

@@ -263,21 +263,29 @@ int db_migrate(db *d, const char *schema, int have,
 
 int db_begin(db *d, struct err *err)
 {
-    return d->eng->begin(d, err);
+    if (d->eng->begin(d, err) != 0)
+        return -1;
+    d->txns++;
+    d->in_txn = 1;
+    return 0;
 }
 
 int db_commit(db *d, struct err *err)
 {
+    d->in_txn = 0;
     return d->eng->commit(d, err);
 }
 
 void db_rollback(db *d)
 {
+    d->in_txn = 0;
     d->eng->rollback(d);
 }
 
 int db_savepoint(db *d, enum db_savepoint op, struct err *err)
 {
+    if (op == DB_SAVEPOINT_ROLLBACK)
+        d->wv_txn = 0; /* a watch the job wrote is gone again */
     return d->eng->savepoint(d, op, err);
 }
 

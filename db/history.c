@@ -52,10 +52,16 @@ long long db_watches_count(db *d, struct err *err)
 long long db_watches_version(db *d, struct err *err)
 {
     long long n = 0;
-    return dq_scalar(d, &n, "SELECT coalesce((SELECT n FROM watch_version), 0)", err,
-                     "") < 0
-               ? -1
-               : n;
+    if (d->in_txn && d->wv_txn == d->txns)
+        return d->wv;
+    if (dq_scalar(d, &n, "SELECT coalesce((SELECT n FROM watch_version), 0)", err, "") <
+        0)
+        return -1;
+    if (d->in_txn) {
+        d->wv_txn = d->txns;
+        d->wv = n;
+    }
+    return n;
 }
 
 /* Every statement takes both parameters (typed: the runtime's leaves the
@@ -642,6 +648,7 @@ int db_watch_add(db *d, const struct db_watch *w, const char *application,
             return -1;
     }
     db_now(now);
+    d->wv_txn = 0; /* db_watches_version changes */
     /* On SQLite never the id of a deleted watch, whose judgements the runs'
      * packed rows still hold: watch_ids.last is the highest id ever used
      * (kept by a trigger on every insert, schema.sql migration 11). */
@@ -731,6 +738,7 @@ static const char *const SQL_WATCH_DELETE[3][4] = {
 static long long delete_watches(db *d, int by, long long id, struct err *err)
 {
     long long n = 0;
+    d->wv_txn = 0; /* db_watches_version changes */
     for (int i = 0; i < 4; i++) {
         const char *sql =
             i == 2 ? DQ_SQL(d, NULL, SQL_WATCH_DELETE[by][i]) : SQL_WATCH_DELETE[by][i];

@@ -134,7 +134,10 @@ long long db_watches_count(db *d, struct err *err);
 
 /* A number that moves whenever a watch is added, changed or deleted, by any
  * connection or server (migration 9): the ingest hook reads the watches
- * again only when it moved. Returns it (>= 0) or -1. */
+ * again only when it moved. Within a transaction begun by db_begin it is
+ * read once (a watch written through d meanwhile reads it again): another
+ * server's watch committed during the transaction counts from the next
+ * one, as if it had committed a moment later. Returns it (>= 0) or -1. */
 long long db_watches_version(db *d, struct err *err);
 
 /* Every watch in id order, with the names of its application, executable

@@ -241,6 +241,49 @@ static void test_rollback_keeps_no_judgement(void)
     db_close(d);
 }
 
+/* The writer stores many uploads and other jobs in one transaction, and the
+ * hook reads the watches' version once per transaction: a watch made by a
+ * job of the transaction still judges the runs stored after it there. */
+static void test_watch_made_mid_transaction_judges_later_runs(void)
+{
+    struct err e = {0};
+    arena *a = arena_new();
+    struct run_record r;
+    struct ingest in;
+    json_t *body, *w;
+    long long id = 0;
+    db *d;
+
+    CHECK_INT(db_open(&d, path("m.db"), NULL, &e), 0);
+    watch_install();
+    memset(&r, 0, sizeof r);
+    r.application = "a";
+    r.executable = "x";
+    r.system = "s";
+    r.nprocs = 4;
+    r.runtime = 1.0;
+    CHECK_INT(db_begin(d, &e), 0);
+    CHECK_INT(ingest_records(&in, &r, 1, "t", a, &e), 0);
+    CHECK_INT(ingest_store(d, &in, &e), 0); /* reads the version: no watch */
+    body = json_loads("{\"application\": \"a\", \"system\": \"s\", \"detector\": "
+                      "{\"test\": \"percent\"}}",
+                      0, NULL);
+    CHECK_INT(watch_check(body, &e), 0);
+    CHECK_INT(watch_create(d, body, &id, &e), 0);
+    json_decref(body);
+    r.runtime = 1.1;
+    CHECK_INT(ingest_records(&in, &r, 1, "t", a, &e), 0);
+    CHECK_INT(ingest_store(d, &in, &e), 0);
+    CHECK_INT(db_commit(d, &e), 0);
+    w = watch_list(d, &e);
+    CHECK_INT(json_integer_value(json_object_get(
+                  json_array_get(json_object_get(w, "watches"), 0), "judged")),
+              1);
+    json_decref(w);
+    arena_free(a);
+    db_close(d);
+}
+
 static void test_series_and_compare(void)
 {
     struct err e = {0};
@@ -296,6 +339,7 @@ int main(void)
     RUN(test_zscore_window_and_alert);
     RUN(test_shared_statistics);
     RUN(test_rollback_keeps_no_judgement);
+    RUN(test_watch_made_mid_transaction_judges_later_runs);
     RUN(test_series_and_compare);
     return harness_report_removing(dir);
 }
