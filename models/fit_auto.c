@@ -1026,275 +1026,6 @@ static int pmnf2_model(const struct fit_point *pts, size_t m, struct fit_model *
     return ols_model(pts, m, 2, &c, out);
 }
 
-/* ---- latency + bandwidth (two variables, eval/RECORD.md §10) ---- */
-
-/* A collective or a transfer over processes u and a size s that spans a
- * wide range (message sizes, samples): y = c0 + c1 f(u) + c2 s + c3 s g(u),
- * a latency plus the size times an inverse bandwidth, each a function of u,
- * with c1..c3 >= 0. f and g are each one of log2 u (a tree), u (a chain or
- * linear algorithm) and 1/u (work shared among u); the terms whose
- * coefficient would be negative are left out (non-negative least squares,
- * exact over the 8 subsets of the three). Ordinary least squares, as the
- * one-term law over a wide span: the largest values carry the law beyond
- * them. */
-#define LB_NF 3
-
-static double lb_fval(int k, double u)
-{
-    return k == 0 ? log2(u) : k == 1 ? u : 1 / u;
-}
-
-static void lb_term(int k, int u, struct fit_term *t)
-{
-    if (k == 0)
-        t->logp[u] = 1;
-    else
-        t->expo[u] = k == 1 ? 1 : -1;
-}
-
-/* Solves the k x k system g c = h (row-major, k <= 4) by Cholesky with
- * diagonal scaling. Returns 0, or -1 when it is singular. */
-static int lb_solve(double g[4][4], const double *h, int k, double *c)
-{
-    double a[4][4], b[4], d[4];
-    int i, j, q;
-
-    for (i = 0; i < k; i++) {
-        if (!(g[i][i] > 0))
-            return -1;
-        d[i] = 1 / sqrt(g[i][i]);
-    }
-    for (i = 0; i < k; i++) {
-        b[i] = h[i] * d[i];
-        for (j = 0; j < k; j++)
-            a[i][j] = g[i][j] * d[i] * d[j];
-    }
-    for (j = 0; j < k; j++) {
-        double s = a[j][j];
-        for (q = 0; q < j; q++)
-            s -= a[j][q] * a[j][q];
-        if (!(s > 1e-12))
-            return -1;
-        a[j][j] = sqrt(s);
-        for (i = j + 1; i < k; i++) {
-            double t = a[i][j];
-            for (q = 0; q < j; q++)
-                t -= a[i][q] * a[j][q];
-            a[i][j] = t / a[j][j];
-        }
-    }
-    for (i = 0; i < k; i++) {
-        double s = b[i];
-        for (q = 0; q < i; q++)
-            s -= a[i][q] * b[q];
-        b[i] = s / a[i][i];
-    }
-    for (i = k - 1; i >= 0; i--) {
-        double s = b[i];
-        for (q = i + 1; q < k; q++)
-            s -= a[q][i] * b[q];
-        b[i] = s / a[i][i];
-    }
-    for (i = 0; i < k; i++) {
-        c[i] = b[i] * d[i];
-        if (!isfinite(c[i]))
-            return -1;
-    }
-    return 0;
-}
-
-/* The law of the points pts[0..n-1] with s = x_v: the f, g and terms of
- * least squared error (weights n_i) among those with c1..c3 >= 0. OUT:
- * terms, *nterms (the constant first). fv: work of LB_NF * n values.
- * Returns 0, or -1 when no such law could be fitted. */
-static int lb_law(const struct fit_point *pts, size_t n, int v, double *fv,
-                  struct fit_term *terms, int *nterms)
-{
-    int u = 1 - v, f, g, mask, best_f = -1, best_g = -1, best_mask = 0;
-    double best = INFINITY, S0 = 0, S1 = 0, S2 = 0, Sy = 0, Ssy = 0, Syy = 0;
-    double Ff[LB_NF], Fff[LB_NF], Ffs[LB_NF], Ffy[LB_NF];
-    double Gs[LB_NF], Gss[LB_NF], Gssg[LB_NF], Gsy[LB_NF];
-    size_t i;
-
-    if (n < 5)
-        return -1;
-    for (f = 0; f < LB_NF; f++)
-        Ff[f] = Fff[f] = Ffs[f] = Ffy[f] = Gs[f] = Gss[f] = Gssg[f] = Gsy[f] = 0;
-    for (i = 0; i < n; i++) {
-        const struct fit_point *p = &pts[i];
-        double w = (double)(p->n > 0 ? p->n : 1), s = p->x[v], y = p->y;
-        S0 += w, S1 += w * s, S2 += w * s * s;
-        Sy += w * y, Ssy += w * s * y, Syy += w * y * y;
-        for (f = 0; f < LB_NF; f++) {
-            double x = lb_fval(f, p->x[u]);
-            fv[(size_t)f * n + i] = x;
-            Ff[f] += w * x, Fff[f] += w * x * x, Ffs[f] += w * x * s;
-            Ffy[f] += w * x * y;
-            Gs[f] += w * s * x, Gss[f] += w * s * s * x, Gssg[f] += w * s * s * x * x;
-            Gsy[f] += w * s * x * y;
-        }
-    }
-    for (f = 0; f < LB_NF; f++)
-        for (g = 0; g < LB_NF; g++) {
-            double G[4][4], h[4], cross = 0;
-            for (i = 0; i < n; i++) {
-                const struct fit_point *p = &pts[i];
-                double w = (double)(p->n > 0 ? p->n : 1);
-                cross += w * fv[(size_t)f * n + i] * p->x[v] * fv[(size_t)g * n + i];
-            }
-            /* columns: 0 constant, 1 f(u), 2 s, 3 s g(u) */
-            G[0][0] = S0, G[0][1] = Ff[f], G[0][2] = S1, G[0][3] = Gs[g];
-            G[1][1] = Fff[f], G[1][2] = Ffs[f], G[1][3] = cross;
-            G[2][2] = S2, G[2][3] = Gss[g];
-            G[3][3] = Gssg[g];
-            h[0] = Sy, h[1] = Ffy[f], h[2] = Ssy, h[3] = Gsy[g];
-            for (mask = 1; mask < 8; mask++) { /* which of columns 1..3 */
-                double Gk[4][4], hk[4], c[4], sse = Syy;
-                int col[4], k = 0, a, b, ok = 1;
-                if ((mask & 1) == 0 && f > 0) /* f does not matter: once */
-                    continue;
-                if ((mask & 4) == 0 && g > 0)
-                    continue;
-                col[k++] = 0;
-                for (a = 0; a < 3; a++)
-                    if (mask & (1 << a))
-                        col[k++] = a + 1;
-                for (a = 0; a < k; a++) {
-                    hk[a] = h[col[a]];
-                    for (b = 0; b < k; b++) {
-                        int r = col[a] < col[b] ? col[a] : col[b];
-                        int s = col[a] < col[b] ? col[b] : col[a];
-                        Gk[a][b] = G[r][s];
-                    }
-                }
-                if (lb_solve(Gk, hk, k, c) < 0)
-                    continue;
-                for (a = 1; a < k; a++)
-                    ok &= c[a] > 0;
-                for (a = 0; a < k; a++)
-                    sse -= c[a] * hk[a];
-                if (ok && sse < best) {
-                    best = sse, best_f = f, best_g = g, best_mask = mask;
-                }
-            }
-        }
-    if (best_mask == 0)
-        return -1;
-    memset(terms, 0, 4 * sizeof *terms);
-    *nterms = 1;
-    if (best_mask & 1)
-        lb_term(best_f, u, &terms[(*nterms)++]);
-    if (best_mask & 2) {
-        terms[*nterms].expo[v] = 1;
-        (*nterms)++;
-    }
-    if (best_mask & 4) {
-        lb_term(best_g, u, &terms[*nterms]);
-        terms[(*nterms)++].expo[v] = 1;
-    }
-    return 0;
-}
-
-/* The latency + bandwidth law fitted to pts[0..m-1] with s = x_v, as an
- * `auto` model (OUT). fv: work of LB_NF * m values. Returns 0, or -1 when
- * it could not be fitted. */
-static int lb_model(const struct fit_point *pts, size_t m, int v, double *fv,
-                    struct fit_model *out)
-{
-    struct fit_cand c = {0};
-
-    if (lb_law(pts, m, v, fv, c.term, &c.nterms) < 0)
-        return -1;
-    return ols_model(pts, m, 2, &c, out);
-}
-
-/* Forward error of the latency + bandwidth procedure (lb_model), on the
- * folds of forward_procedures2: the law chosen and fitted again on the
- * points below each variable's largest value predicts those at it. OUT:
- * the mean squared log error and the same per doubling (squared). Returns
- * 0, or -1 when no fold could be made or fitted. */
-static int lb_forward(const struct fit_point *pts, size_t m, int v, double *e,
-                      double *e_doubling)
-{
-    struct fit_point *tr = xmalloc(m * sizeof *tr);
-    double *fv = xmalloc((size_t)LB_NF * m * sizeof *fv);
-    size_t cnt = 0, i, j, mt, nd;
-    int w, rc = -1;
-
-    *e = *e_doubling = 0;
-    if (tr == NULL || fv == NULL)
-        goto out;
-    for (w = 0; w < 2; w++) {
-        double top = pts[0].x[w], next = -INFINITY;
-        struct fit_model a;
-        struct err e2 = {0};
-        for (i = 1; i < m; i++)
-            top = fmax(top, pts[i].x[w]);
-        for (i = mt = nd = 0; i < m; i++) {
-            if (!(pts[i].x[w] < top))
-                continue;
-            for (j = 0; j < mt && tr[j].x[w] != pts[i].x[w]; j++)
-                ;
-            nd += j == mt;
-            next = fmax(next, pts[i].x[w]);
-            tr[mt++] = pts[i];
-        }
-        if (nd < 3)
-            continue;
-        if (lb_model(tr, mt, v, fv, &a) < 0)
-            goto out;
-        for (i = 0; i < m; i++) {
-            double ya, d = log2(top / next), e1;
-            if (pts[i].x[w] < top)
-                continue;
-            if (fit_eval(&a, pts[i].x, &ya, &e2) < 0)
-                ya = 0;
-            e1 = log_err2(ya, pts[i].y);
-            *e += e1;
-            *e_doubling += e1 / (d * d);
-            cnt++;
-        }
-    }
-    if (cnt > 0) {
-        *e /= (double)cnt;
-        *e_doubling /= (double)cnt;
-        rc = 0;
-    }
-out:
-    xfree(tr);
-    xfree(fv);
-    return rc;
-}
-
-/* Candidate LB (eval/RECORD.md §10): where one variable spans a wide range
- * (WIDE_SPAN, message sizes), the latency + bandwidth law is taken when,
- * run again on the forward folds, it predicts the points left out better
- * than the law `auto` has taken (forward error e_taken). */
-static void lb_rule(const struct fit_point *pts, size_t m, const double *xmin,
-                    const double *xmax, double e_taken, struct fit_model *out)
-{
-    int v;
-
-    for (v = 0; v < 2; v++) {
-        struct fit_model b;
-        double *fv, e, ed;
-        int ok;
-        if (!(xmax[v] >= WIDE_SPAN * xmin[v]) || lb_forward(pts, m, v, &e, &ed) < 0 ||
-            !(e < e_taken))
-            continue;
-        fv = xmalloc((size_t)LB_NF * m * sizeof *fv);
-        ok = fv != NULL && lb_model(pts, m, v, fv, &b) == 0 &&
-             plausible_beyond(b.term, b.nterms, 2, b.coef, xmax, 1, 0, NULL);
-        xfree(fv);
-        if (!ok)
-            continue;
-        b.xunc = fmin(sqrt(out->xunc * out->xunc + ed), XUNC_MAX);
-        b.positive = 1;
-        *out = b;
-        e_taken = e;
-    }
-}
-
 /* Since heldout16 (candidate E2, eval/RECORD.md §2): for a positive
  * quantity of two positive variables, Extra-P's multi-parameter law is
  * taken when, with the points at each variable's largest value left out,
@@ -1304,30 +1035,25 @@ static void lb_rule(const struct fit_point *pts, size_t m, const double *xmin,
 static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model *out)
 {
     struct fit_model b;
-    double ea, eb, ebd, xmin[2], xmax[2];
+    double ea, eb, ebd, xmax[2];
     size_t i;
 
     if (m < 5 || m > FIT_PMNF2_MAX || out->seg_x > 0)
         return 0;
-    xmin[0] = xmax[0] = pts[0].x[0], xmin[1] = xmax[1] = pts[0].x[1];
+    xmax[0] = pts[0].x[0], xmax[1] = pts[0].x[1];
     for (i = 0; i < m; i++) {
         if (!(pts[i].y > 0) || !(pts[i].x[0] > 0) || !(pts[i].x[1] > 0))
             return 0;
-        xmin[0] = fmin(xmin[0], pts[i].x[0]);
-        xmin[1] = fmin(xmin[1], pts[i].x[1]);
         xmax[0] = fmax(xmax[0], pts[i].x[0]);
         xmax[1] = fmax(xmax[1], pts[i].x[1]);
     }
-    if (forward_procedures2(pts, m, out, &ea, &eb, &ebd) < 0)
+    if (forward_procedures2(pts, m, out, &ea, &eb, &ebd) < 0 || !(eb < ea) ||
+        pmnf2_model(pts, m, &b) < 0 ||
+        !plausible_beyond(b.term, b.nterms, 2, b.coef, xmax, 1, 0, NULL))
         return 0;
-    if (eb < ea && pmnf2_model(pts, m, &b) == 0 &&
-        plausible_beyond(b.term, b.nterms, 2, b.coef, xmax, 1, 0, NULL)) {
-        b.xunc = fmin(sqrt(out->xunc * out->xunc + ebd), XUNC_MAX);
-        b.positive = 1;
-        *out = b;
-        ea = eb;
-    }
-    lb_rule(pts, m, xmin, xmax, ea, out);
+    b.xunc = fmin(sqrt(out->xunc * out->xunc + ebd), XUNC_MAX);
+    b.positive = 1;
+    *out = b;
     return 0;
 }
 
