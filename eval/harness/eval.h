@@ -69,6 +69,9 @@ int score(int sel, const double *x, const double *y, size_t n, const double *xq,
 
 /* synthetic.c */
 void named_cases(void);
+/* syn_oracle: the synthetic laws' own terms fitted (the ceiling of any
+ * selection, synthetic.c), tallied by synthetic(). */
+extern struct tally syn_oracle;
 void synthetic(struct tally *t, int verbose);
 void synthetic2(struct tally *t);
 

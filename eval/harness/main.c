@@ -147,6 +147,7 @@ int main(int argc, char **argv)
     print_header();
     for (i = 0; i < NSEL; i++)
         print_row("synthetic", sel_name[i], &syn[i]);
+    print_row("synthetic", "law", &syn_oracle);
     for (i = 0; i < NSEL; i++)
         print_row("synthetic, two variables", sel_name[i], &syn2[i]);
     for (i = 0; i < NSEL; i++)
@@ -176,5 +177,6 @@ int main(int argc, char **argv)
         tally_free(&syn2[i]);
         tally_free(&re[i]);
     }
+    tally_free(&syn_oracle);
     return 0;
 }

@@ -4,6 +4,7 @@
 #include "eval.h"
 
 #include "common/xalloc.h"
+#include "models/aggregate.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,11 +12,21 @@
 
 /* ---- synthetic laws ---- */
 
+/* Besides the law, its own terms (after the constant; expo, log power),
+ * for the oracle below; a law with two regimes has a cut and the upper
+ * regime's terms. */
 struct law {
     const char *name;
     double lo; /* first x of the design */
     double ratio;
     double (*f)(double);
+    int nt;
+    double e[2];
+    int l[2];
+    double cut; /* > 0: the law changes at x = cut */
+    int nt_up;
+    double e_up[2];
+    int l_up[2];
 };
 
 static double weak(double p)
@@ -70,24 +81,75 @@ static double node(double p)
 }
 
 static const struct law laws[] = {
-    {"weak 5+0.1sqrt(p)+0.3log2p", 4, 2, weak},
-    {"200/p+0.5log2p+1", 2, 2, strong_log},
-    {"3+0.5p log2p", 2, 2, plogp},
-    {"100/p+2", 2, 2, inv},
-    {"500/p+0.05p+1", 2, 2, inv_lin},
-    {"Amdahl 5% serial", 1, 2, amdahl},
-    {"2e-9n^3+1e-6n^2+0.01", 64, 1.5, cubic},
-    {"1e-6 n log2 n+1e-3", 1024, 2, nlogn},
-    {"latency+bandwidth", 8, 4, latbw},
-    {"2+0.8sqrt(p)", 1, 2, sqrt_law},
-    {"protocol switch", 256, 2, protocol},
-    {"node boundary", 2, 2, node},
+    {"weak 5+0.1sqrt(p)+0.3log2p", 4, 2, weak, 2, {0.5, 0}, {0, 1}, 0, 0, {0}, {0}},
+    {"200/p+0.5log2p+1", 2, 2, strong_log, 2, {-1, 0}, {0, 1}, 0, 0, {0}, {0}},
+    {"3+0.5p log2p", 2, 2, plogp, 1, {1}, {1}, 0, 0, {0}, {0}},
+    {"100/p+2", 2, 2, inv, 1, {-1}, {0}, 0, 0, {0}, {0}},
+    {"500/p+0.05p+1", 2, 2, inv_lin, 2, {-1, 1}, {0, 0}, 0, 0, {0}, {0}},
+    {"Amdahl 5% serial", 1, 2, amdahl, 1, {-1}, {0}, 0, 0, {0}, {0}},
+    {"2e-9n^3+1e-6n^2+0.01", 64, 1.5, cubic, 2, {2, 3}, {0, 0}, 0, 0, {0}, {0}},
+    {"1e-6 n log2 n+1e-3", 1024, 2, nlogn, 1, {1}, {1}, 0, 0, {0}, {0}},
+    {"latency+bandwidth", 8, 4, latbw, 1, {1}, {0}, 0, 0, {0}, {0}},
+    {"2+0.8sqrt(p)", 1, 2, sqrt_law, 1, {0.5}, {0}, 0, 0, {0}, {0}},
+    {"protocol switch", 256, 2, protocol, 1, {1}, {0}, 16384, 1, {1}, {0}},
+    {"node boundary", 2, 2, node, 1, {1}, {0}, 16, 2, {1, 0}, {0, 1}},
 };
 #define NLAWS (sizeof laws / sizeof laws[0])
 
+struct tally syn_oracle;
+
+/* The oracle: the law's own terms (for a law with two regimes, those of
+ * the regime of xq, on the points of that regime when there are more of
+ * them than terms, else of the other regime) fitted by relative least
+ * squares to the means of the points, as `auto` fits its law, and scored
+ * at xq against the truth. What knowing the law is worth on a design: the
+ * ceiling of any selection among laws (eval/RECORD.md §10). */
+static void oracle(const struct law *L, const double *x, const double *y, size_t n,
+                   const double *xq, const double *tr, struct tally *t)
+{
+    struct agg_point ap[32];
+    struct fit_point pts[32];
+    struct fit_term term[3];
+    struct fit_model mod;
+    struct err e = {0};
+    int np, k;
+
+    np = agg_points(x, y, n, AGG_MEAN, ap, &e);
+    for (k = 0; k < 2; k++) {
+        size_t m = 0, above = 0, j;
+        int up, nt, q;
+        double yq;
+        for (j = 0; np > 0 && j < (size_t)np; j++)
+            above += L->cut > 0 && ap[j].x >= L->cut;
+        up = L->cut > 0 && xq[k] >= L->cut && (int)above > L->nt_up + 1;
+        nt = up ? L->nt_up : L->nt;
+        memset(term, 0, sizeof term);
+        for (q = 0; q < nt; q++) {
+            term[q + 1].expo[0] = up ? L->e_up[q] : L->e[q];
+            term[q + 1].logp[0] = up ? L->l_up[q] : L->l[q];
+        }
+        for (j = 0; np > 0 && j < (size_t)np; j++) {
+            int hi = L->cut > 0 && ap[j].x >= L->cut;
+            if (L->cut > 0 && hi != up && (up || (size_t)np - above > (size_t)nt + 1))
+                continue;
+            memset(&pts[m], 0, sizeof pts[m]);
+            pts[m].x[0] = ap[j].x;
+            pts[m].y = ap[j].y;
+            pts[m].n = ap[j].n;
+            m++;
+        }
+        if (np < 0 || fit_terms(pts, m, 1, term, nt + 1, 1, &mod, &e) < 0 ||
+            fit_eval(&mod, &xq[k], &yq, &e) < 0) {
+            t->failed++;
+            continue;
+        }
+        tally_add(t, fabs(yq - tr[k]) / tr[k], INFINITY, 0);
+    }
+}
+
 void synthetic(struct tally *t, int verbose)
 {
-    struct tally by[3][12][NSEL] = {{{{0}}}};
+    struct tally by[4][12][NSEL] = {{{{0}}}}, by_or[4][12] = {{{0}}};
     char label[64];
     static const int npts[] = {4, 5, 6, 8};
     static const int reps[] = {1, 2, 4};
@@ -128,6 +190,13 @@ void synthetic(struct tally *t, int verbose)
                         }
                         for (k = 0; k < NSEL; k++)
                             score(k, x, y, n, xq, tr, op, nobs, 2, &t[k], NULL);
+                        oracle(L, x, y, n, xq, tr, &syn_oracle);
+                        if (verbose) {
+                            oracle(L, x, y, n, xq, tr, &by_or[0][a]);
+                            oracle(L, x, y, n, xq, tr, &by_or[1][c]);
+                            oracle(L, x, y, n, xq, tr, &by_or[2][li]);
+                            oracle(L, x, y, n, xq, tr, &by_or[3][outlier]);
+                        }
                         if (verbose)
                             for (k = 0; k < NSEL; k++) {
                                 score(k, x, y, n, xq, tr, op, nobs, 2, &by[0][a][k],
@@ -136,21 +205,29 @@ void synthetic(struct tally *t, int verbose)
                                       NULL);
                                 score(k, x, y, n, xq, tr, op, nobs, 2, &by[2][li][k],
                                       NULL);
+                                score(k, x, y, n, xq, tr, op, nobs, 2, &by[3][outlier][k],
+                                      NULL);
                             }
                     }
     if (!verbose)
         return;
-    for (a = 0; a < 3; a++)
-        for (b = 0; b < (a == 0 ? 4 : a == 1 ? 4 : NLAWS); b++)
+    for (a = 0; a < 4; a++)
+        for (b = 0; b < (a == 0 || a == 1 ? 4 : a == 2 ? NLAWS : 2); b++)
             for (c = 0; c < NSEL; c++) {
                 if (a == 0)
                     snprintf(label, sizeof label, "%d points", npts[b]);
                 else if (a == 1)
                     snprintf(label, sizeof label, "noise %.0f%%", 100 * noise[b]);
-                else
+                else if (a == 2)
                     snprintf(label, sizeof label, "%.24s", laws[b].name);
+                else
+                    snprintf(label, sizeof label, "%s", b ? "an outlier" : "no outlier");
                 print_row(label, sel_name[c], &by[a][b][c]);
                 tally_free(&by[a][b][c]);
+                if (c == NSEL - 1) {
+                    print_row(label, "law", &by_or[a][b]);
+                    tally_free(&by_or[a][b]);
+                }
             }
 }
 
