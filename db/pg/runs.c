@@ -21,9 +21,9 @@
  * its commit, in the COMMIT's own round trip (pg_runs_commit): the writer commits
  * the single-run uploads that queued together in one transaction, and each
  * of them updating the same summary row and the same ten name rows left
- * row versions that the next update walked (the database's CPU per run
- * with 8 clients, bench/pg_ingest_cpu.py, in the engineering record of
- * bench/ingest.md). A batch's runs are inserted with their configuration
+ * row versions that the next update walked (bench/pg_ingest_cpu.py with
+ * CLIENTS=8 measures the database's CPU per run; docs/operations.md has
+ * bench_ingest's figures). A batch's runs are inserted with their configuration
  * id (setting it afterwards rewrote every run row and all ten of its index
  * entries): batches of 1,000 1,700-1,705 us before, 356 us after.
  *
