@@ -691,6 +691,7 @@ static int emit(struct cal *c, const struct fmt_options *opt, const struct fmt_s
         size_t nm = 0;
         int failed = 0;
         k->name = c->k[i].name;
+        k->calls = KERNEL_NO_CALLS; /* a count column stays a metric, as measured */
         /* a parent made for its children alone implies 0 s of its own; a
          * region whose rows carry no time has none, nor has any region of a
          * file without a time column */

@@ -58,7 +58,8 @@ static int take_runs(void *ctx, const struct run_record *r, size_t n, struct err
                 buf_num(&b, r[i].kernels[k].time);
             else
                 buf_puts(&b, "none");
-            if (r[i].kernels[k].calls)
+            /* a count shows, 0 too; an unknown one does not (SPEC §16) */
+            if (KERNEL_HAS_CALLS(r[i].kernels[k].calls))
                 buf_printf(&b, "x%lld", r[i].kernels[k].calls);
             if (r[i].kernels[k].metrics_json)
                 buf_puts(&b, r[i].kernels[k].metrics_json);
@@ -946,6 +947,57 @@ static void test_caliper_no_time(void)
     got_free(&g);
 }
 
+/* Call counts (SPEC §16): a file that counts no calls gives kernels whose
+ * count is unknown (stored as NULL), never a made-up 0 or 1; a file that
+ * counts them keeps its counts, 0 included. */
+static int calls_of(void *ctx, const struct run_record *r, size_t n, struct err *err)
+{
+    long long *c = ctx; /* c[0]: kernels, c[1]: unknown counts, c[2]: their sum */
+    (void)err;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < r[i].nkernels; k++) {
+            c[0]++;
+            if (KERNEL_HAS_CALLS(r[i].kernels[k].calls))
+                c[2] += r[i].kernels[k].calls;
+            else
+                c[1]++;
+        }
+    return 0;
+}
+
+static void test_calls_unknown(void)
+{
+    static const struct {
+        const char *fmt, *rel;
+        long long kernels, unknown, sum;
+    } cases[] = {
+        {"extrap-jsonl", "extrap-jsonl/input.jsonl", 5, 5, 0},
+        {"extrap-json", "extrap-json/input.json", 4, 4, 0},
+        {"extrap-text", "extrap-text/lulesh.txt", 12, 12, 0},
+        {"caliper-json", "caliper-json/query.json", 3, 3, 0},
+        {"caliper-json", "caliper-json/split.json", 3, 3, 0},
+        /* counted: TAU's calls column */
+        {"tau", "tau/run/profile.0.0.0", 3, 0, 12}, /* 1 + 1 + 10 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        long long c[3] = {0, 0, 0};
+        struct fmt_sink sink = {calls_of, NULL, c, NULL};
+        struct err e = {0};
+        size_t len;
+        char *data = data_file(cases[i].rel, &len);
+        struct fmt_file f = {cases[i].rel, data, len};
+        CHECK_INT(fmt_parse(cases[i].fmt, &f, 1, NULL, &sink, &e), 0);
+        CHECK_STR(e.message, "");
+        if (c[0] != cases[i].kernels || c[1] != cases[i].unknown || c[2] != cases[i].sum)
+            fprintf(stderr, "%s: %lld kernels, %lld without a count, %lld calls\n",
+                    cases[i].rel, c[0], c[1], c[2]);
+        CHECK_INT(c[0], cases[i].kernels);
+        CHECK_INT(c[1], cases[i].unknown);
+        CHECK_INT(c[2], cases[i].sum);
+        xfree(data);
+    }
+}
+
 /* Malformed inputs of the JSON formats: each refused with the field at fault,
  * and nothing handed to the sink. */
 static void test_malformed_json_formats(void)
@@ -1088,6 +1140,7 @@ int main(void)
     RUN(test_tau_multi);
     RUN(test_tau_counters_only);
     RUN(test_caliper_no_time);
+    RUN(test_calls_unknown);
     RUN(test_tar);
     RUN(test_osu);
     RUN(test_lnt);
