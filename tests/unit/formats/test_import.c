@@ -998,6 +998,72 @@ static void test_calls_unknown(void)
     }
 }
 
+/* A Caliper list of records is recognised by its shape (flat records that
+ * name regions), not by a time column: `cali-query -j` of counts or bytes
+ * alone, plain or as json(object), is caliper-json under --format auto.
+ * Lists of another shape are not. */
+static void test_caliper_detect_without_time(void)
+{
+    static const struct {
+        const char *text, *fmt; /* fmt NULL: not recognised */
+    } cases[] = {
+        {"[{\"path\": \"main\", \"count\": 3, \"bytes\": 10},"
+         "{\"path\": \"main/solve\", \"count\": 2, \"bytes\": 4}]",
+         "caliper-json"},
+        {"\xef\xbb\xbf [\n{\"function\":\"main\",\"papi.PAPI_TOT_CYC\":1200}\n]",
+         "caliper-json"},
+        /* records outside any region first, as cali-query writes them */
+        {"[{\"count\": 1}, {\"mpi.rank\": 0, \"count\": 4},"
+         " {\"region\": \"solve\", \"count\": 2}]",
+         "caliper-json"},
+        {"{\"records\": [{\"region\": \"solve\", \"sum#count\": 7}], "
+         "\"globals\": {\"cali.caliper.version\": \"2.9.0\"}}",
+         "caliper-json"},
+        {"{\"globals\": {\"cali.channel\": \"default\"}, \"records\" : "
+         "[ {\"path\": \"main\", \"alloc.total_size\": 64} ]}",
+         "caliper-json"},
+        /* not Caliper: no region named, or records that are not flat */
+        {"[{\"a\": 1}, {\"b\": 2}]", NULL},
+        {"[{\"path\": \"main\", \"args\": {\"n\": 1}}]", NULL},
+        {"[[\"path\", \"main\"]]", NULL},
+        {"{\"records\": [{\"name\": \"x\"}]}", NULL},
+        /* Trace Event JSON stays itself */
+        {"[{\"name\": \"f\", \"function\": \"f\", \"ph\": \"X\", \"ts\": 1, "
+         "\"dur\": 2, \"pid\": 1, \"tid\": 1}]",
+         "chrome-trace"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct fmt_file f = {"q.json", cases[i].text, strlen(cases[i].text)};
+        struct err e = {0};
+        const struct fmt_format *fmt = fmt_detect(&f, 1, &e);
+        const char *got = fmt ? fmt->name : NULL;
+        if ((got == NULL) != (cases[i].fmt == NULL) ||
+            (got && strcmp(got, cases[i].fmt) != 0))
+            fprintf(stderr, "case %zu detected as %s\n", i, got ? got : "(none)");
+        if (cases[i].fmt == NULL)
+            CHECK(got == NULL);
+        else
+            CHECK(got != NULL && strcmp(got, cases[i].fmt) == 0);
+    }
+    {
+        /* and imports as such: kernels without time or calls, counts kept */
+        static const char text[] = "[{\"count\": 1},"
+                                   "{\"path\": \"main\", \"count\": 3},"
+                                   "{\"path\": \"main/solve\", \"count\": 2}]";
+        struct got g = {0};
+        struct err e = {0};
+        struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+        struct fmt_file f = {"counts.json", text, strlen(text)};
+        CHECK_INT(fmt_parse("auto", &f, 1, NULL, &sink, &e), 0);
+        CHECK_STR(e.message, "");
+        CHECK_INT(g.n, 1);
+        if (g.n == 1)
+            CHECK_STR(g.line[0], "counts|counts|unknown|np=1|rt=none|in:|m:|k:main=none{"
+                                 "\"count\": 3};main/solve=none{\"count\": 2}");
+        got_free(&g);
+    }
+}
+
 /* Malformed inputs of the JSON formats: each refused with the field at fault,
  * and nothing handed to the sink. */
 static void test_malformed_json_formats(void)
@@ -1141,6 +1207,7 @@ int main(void)
     RUN(test_tau_counters_only);
     RUN(test_caliper_no_time);
     RUN(test_calls_unknown);
+    RUN(test_caliper_detect_without_time);
     RUN(test_tar);
     RUN(test_osu);
     RUN(test_lnt);
