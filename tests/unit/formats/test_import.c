@@ -1064,6 +1064,48 @@ static void test_caliper_detect_without_time(void)
     }
 }
 
+/* TAU with a TIME metric (SPEC §16): a function that only a counter metric
+ * measured is kept, without a time (never a made-up 0) and with the calls
+ * its counter profile gives; the run time stays the root's. */
+static void test_tau_counter_only_function(void)
+{
+    static const char time0[] =
+        "2 templated_functions_MULTI_TIME\n"
+        "# Name Calls Subrs Excl Incl ProfileCalls #\n"
+        "\".TAU application\" 1 1 1000000 3000000 0 GROUP=\"TAU_DEFAULT\"\n"
+        "\"solve()\" 2 0 2000000 2000000 0 GROUP=\"TAU_DEFAULT\"\n"
+        "0 aggregates\n0 userevents\n";
+    static const char ops0[] =
+        "3 templated_functions_MULTI_PAPI_FP_OPS\n"
+        "# Name Calls Subrs Excl Incl ProfileCalls #\n"
+        "\".TAU application\" 1 2 10 1000 0 GROUP=\"TAU_DEFAULT\"\n"
+        "\"solve()\" 2 0 900 900 0 GROUP=\"TAU_DEFAULT\"\n"
+        "\"hw_only()\" 7 0 90 90 0 GROUP=\"TAU_DEFAULT\"\n"
+        "0 aggregates\n0 userevents\n";
+    struct fmt_file f[2] = {{"MULTI__PAPI_FP_OPS/profile.0.0.0", ops0, sizeof ops0 - 1},
+                            {"MULTI__TIME/profile.0.0.0", time0, sizeof time0 - 1}};
+    struct got g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL};
+    CHECK_INT(fmt_parse("auto", f, 2, NULL, &sink, &e), 0);
+    CHECK_STR(e.message, "");
+    CHECK_INT(g.n, 1);
+    if (g.n == 1)
+        CHECK_STR(
+            g.line[0],
+            "tau|tau|unknown|np=1|rt=3|in:threads=1|m:|k:.TAU application=1x1{"
+            "\"mean\": 1, \"min\": 1, \"inclusive\": 3, \"inclusive_mean\": 3, "
+            "\"inclusive_min\": 3, \"PAPI_FP_OPS\": 10, \"PAPI_FP_OPS_inclusive\": "
+            "1000, \"PAPI_FP_OPS_inclusive_mean\": 1000, \"PAPI_FP_OPS_inclusive_min\": "
+            "1000};solve()=2x2{\"mean\": 2, \"min\": 2, \"inclusive\": 2, "
+            "\"inclusive_mean\": 2, \"inclusive_min\": 2, \"PAPI_FP_OPS\": 900, "
+            "\"PAPI_FP_OPS_inclusive\": 900, \"PAPI_FP_OPS_inclusive_mean\": 900, "
+            "\"PAPI_FP_OPS_inclusive_min\": 900};hw_only()=nonex7{\"PAPI_FP_OPS\": "
+            "90, \"PAPI_FP_OPS_inclusive\": 90, \"PAPI_FP_OPS_inclusive_mean\": 90, "
+            "\"PAPI_FP_OPS_inclusive_min\": 90}");
+    got_free(&g);
+}
+
 /* Malformed inputs of the JSON formats: each refused with the field at fault,
  * and nothing handed to the sink. */
 static void test_malformed_json_formats(void)
@@ -1208,6 +1250,7 @@ int main(void)
     RUN(test_caliper_no_time);
     RUN(test_calls_unknown);
     RUN(test_caliper_detect_without_time);
+    RUN(test_tau_counter_only_function);
     RUN(test_tar);
     RUN(test_osu);
     RUN(test_lnt);
