@@ -9,15 +9,19 @@
 - Caliper: cali-query's json of counts alone (no time column) is recognised
   by its shape under format auto.
 - TAU: with a TIME metric, a function that only a counter metric measured is
-  a kernel without a time, with its counter and its calls."""
+  a kernel without a time, with its counter and its calls.
+- Migration 18 takes the counts importers made up out of an older store, on
+  both engines."""
 import io
 import json
 import os
 import re
+import sqlite3
 import tarfile
 import urllib.parse
 
-from prophecy_test import Server, report, run_doc, test
+import prophecy_test
+from prophecy_test import Server, pg_new_database, pg_sql, report, run_doc, test
 
 SRC = os.environ.get("PROPHECY_SRC", os.path.join(os.path.dirname(__file__), "../.."))
 DATA = os.path.join(SRC, "tests/data/import")
@@ -243,6 +247,61 @@ def tau_keeps_a_function_that_only_counters_measured():
     # the breakdown is of the timed kernels only
     svg = html[html.index("<svg"):html.index("</svg>")]
     assert ">solve()<" in svg and ">hw_only()<" not in svg, svg[:1500]
+
+
+LEGACY = """
+INSERT INTO applications (id, name) VALUES (1, 'legacy');
+INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'x');
+INSERT INTO systems (id, name) VALUES (1, 's');
+INSERT INTO runs (id, uid, app_id, exe_id, system_id, nprocs, runtime, created_at, at_ms)
+VALUES (1, 'extrap-jsonl:aa', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),
+       (2, 'extrap-experiment:bb', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),
+       (3, 'cube:cc', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),
+       (4, 'job-1', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),
+       (5, 'caliper-json:dd', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),
+       (6, 'hpctoolkit:ee', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),
+       (7, 'otf2:ff', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0);
+INSERT INTO kernels (run_id, seq, name, time, calls, metrics)
+VALUES (1, 0, 'k', 1, 0, NULL), (1, 1, 'm', 1, 0, '{"visits": 4}'), (2, 0, 'k', 1, 1, NULL),
+       (3, 0, 'k', 1, 0, NULL), (3, 1, 'm', 1, 0, '{"visits": 0}'),
+       (3, 2, 'n', 1, 5, '{"visits": 5}'), (4, 0, 'k', 1, 0, NULL),
+       (5, 0, 'k', 1, 0, NULL), (6, 0, 'k', 1, 0, NULL), (7, 0, 'k', 1, 0, NULL);
+"""
+
+
+@test
+def an_older_store_loses_only_the_counts_importers_made_up():
+    """Migration 18 on a store written before it, on this engine: the counts
+    importers made up (0 from Extra-P input files, Caliper, HPCToolkit and a
+    CUBE profile without visits; 1 from an Extra-P experiment) become NULL;
+    measured ones (CUBE visits, OTF2, a run sent with its own id) stay, 0
+    included."""
+    name = "schema_pg.sql" if S.is_pg() else "schema.sql"
+    with open(os.path.join(SRC, name)) as f:
+        schema = f.read()
+    before18 = schema[:schema.index("-- migration 18")]
+    if S.is_pg():
+        db = pg_new_database()
+        pg_sql(db[len(prophecy_test.PG):],
+               [before18, LEGACY, "UPDATE prophecy_schema SET version = 17"])
+    else:
+        db = os.path.join(S.tmp, "legacy.db")
+        con = sqlite3.connect(db)
+        con.executescript(before18)
+        con.close()
+        con = sqlite3.connect(db)  # a new connection reads the tables as they are
+        con.executescript(LEGACY + "PRAGMA user_version = 17;")
+        con.close()
+    old = Server(db=db)
+    try:
+        got = [tuple(int(x) for x in r) for r in old.sql(
+            "SELECT run_id, seq, coalesce(calls, -1) FROM kernels ORDER BY run_id, seq")]
+        assert got == [(1, 0, -1), (1, 1, -1), (2, 0, -1), (3, 0, -1), (3, 1, 0),
+                       (3, 2, 5), (4, 0, 0), (5, 0, -1), (6, 0, -1), (7, 0, 0)], got
+        st, run = old.get("/api/v1/runs/3")
+        assert [k["calls"] for k in run["kernels"]] == [None, 0, 5], run["kernels"]
+    finally:
+        old.close()
 
 
 report()
