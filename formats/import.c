@@ -146,6 +146,7 @@ int imp_batch_commit(struct imp_batch *b, const char *identity, struct err *err)
 {
     struct run_record *r = &b->runs[b->n];
     struct buf h;
+    double no_calls;
     uint8_t d[SHA256_LEN];
     char hex[2 * SHA256_LEN + 1];
 
@@ -194,16 +195,15 @@ int imp_batch_commit(struct imp_batch *b, const char *identity, struct err *err)
     hash_num(&h, r->runtime);
     hash_kv(&h, 'i', r->inputs, r->ninputs);
     hash_kv(&h, 'm', r->metrics, r->nmetrics);
+    /* an unknown count hashes as what such kernels were stored with before
+     * migration 18 (0; 1 from Extra-P experiments), so that a file imported
+     * then (its counts mended by that migration) is not stored again */
+    no_calls = strcmp(b->format, "extrap-experiment") == 0 ? 1 : 0;
     for (size_t i = 0; i < r->nkernels; i++) {
         buf_putc(&h, 'k');
         hash_str(&h, r->kernels[i].name, '\x1f');
-        /* an unknown count hashes as what such kernels were stored with
-         * before migration 18 (0; 1 from Extra-P experiments), so that a file
-         * imported then (its counts mended by that migration) is not stored
-         * again */
         hash_num(&h, KERNEL_HAS_CALLS(r->kernels[i].calls) ? (double)r->kernels[i].calls
-                     : strcmp(b->format, "extrap-experiment") == 0 ? 1
-                                                                   : 0);
+                                                           : no_calls);
         /* an absent time hashes as the 0 s such kernels were stored with
          * before migration 14, so that a file imported then (its kernels
          * mended by that migration) is not stored again; the run's absent
