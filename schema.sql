@@ -700,3 +700,20 @@ CREATE INDEX alerts_group_list ON alerts (group_id, id, state, config_id, ratio)
 -- store instead of a trigger per row); nothing changes here, where the
 -- triggers cost little. The number is taken so that one schema version
 -- means the same on both engines.
+
+-- migration 18
+-- A kernel's call count may be unknown (SPEC §16: Extra-P, Caliper and
+-- HPCToolkit files, Extra-P experiments and CUBE profiles without visits
+-- count no calls): kernels.calls becomes NULL there instead of a made-up 0
+-- (or 1). As in migration 14, the NOT NULL is taken out of the stored table
+-- text (the file format, the rows and the key do not change); the step's C
+-- part moves the schema version so that every connection reads the table
+-- again, then takes the made-up counts of the kernels those importers stored
+-- (db/sqlite/db.c, SQL_KERNELS_UNCOUNTED). Runs sent through the API keep
+-- what they said.
+PRAGMA writable_schema = ON;
+UPDATE sqlite_master
+SET sql = replace(sql, 'calls   INTEGER NOT NULL DEFAULT 1 CHECK (calls >= 0)',
+                  'calls   INTEGER DEFAULT 1 CHECK (calls >= 0)')
+WHERE type = 'table' AND name = 'kernels';
+PRAGMA writable_schema = OFF;

@@ -498,3 +498,20 @@ DROP TRIGGER app_kernels_add ON kernels;
 DROP FUNCTION app_kernels_add();
 DROP TRIGGER app_metrics_add ON run_metrics;
 DROP FUNCTION app_metrics_add();
+
+-- migration 18
+-- A kernel's call count may be unknown (schema.sql migration 18):
+-- kernels.calls may be NULL where the file counts no calls. The counts
+-- importers made up for such files get none, as on SQLite (db/sqlite/db.c,
+-- SQL_KERNELS_UNCOUNTED): 0 from Extra-P input files, Caliper and
+-- HPCToolkit, 1 from Extra-P experiments, 0 from CUBE profiles without a
+-- visits metric.
+ALTER TABLE kernels ALTER COLUMN calls DROP NOT NULL;
+UPDATE kernels SET calls = NULL
+WHERE run_id IN (SELECT id FROM runs WHERE uid LIKE 'extrap-text:%'
+                 OR uid LIKE 'extrap-json:%' OR uid LIKE 'extrap-jsonl:%'
+                 OR uid LIKE 'caliper-json:%' OR uid LIKE 'hpctoolkit:%')
+    AND calls = 0
+   OR run_id IN (SELECT id FROM runs WHERE uid LIKE 'extrap-experiment:%') AND calls = 1
+   OR run_id IN (SELECT id FROM runs WHERE uid LIKE 'cube:%') AND calls = 0
+    AND (metrics IS NULL OR metrics NOT LIKE '%"visits"%');

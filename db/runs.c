@@ -126,7 +126,7 @@ static int read_kernels(db *d, long long id, arena *a, struct run_record *r,
         k = &r->kernels[r->nkernels++];
         k->name = col_text(d, st, 0, a);
         k->time = dq_opt_dbl(d, st, 1);
-        k->calls = dq_ll(d, st, 2);
+        k->calls = dq_null(d, st, 2) ? KERNEL_NO_CALLS : dq_ll(d, st, 2);
         k->metrics_json = col_text(d, st, 3, a);
     }
     return rc;
@@ -448,7 +448,7 @@ static int take_child(db *d, struct db_stmt *st, enum child kind, arena *a,
         k = &r->kernels[r->nkernels++];
         k->name = col_text(d, st, 1, a);
         k->time = dq_opt_dbl(d, st, 2);
-        k->calls = dq_ll(d, st, 3);
+        k->calls = dq_null(d, st, 3) ? KERNEL_NO_CALLS : dq_ll(d, st, 3);
         k->metrics_json = col_text(d, st, 4, a);
     } else if (r->ntags < LIMIT_TAGS) {
         r->tags[r->ntags].key = col_text(d, st, 1, a);

@@ -146,6 +146,7 @@ int imp_batch_commit(struct imp_batch *b, const char *identity, struct err *err)
 {
     struct run_record *r = &b->runs[b->n];
     struct buf h;
+    double no_calls;
     uint8_t d[SHA256_LEN];
     char hex[2 * SHA256_LEN + 1];
 
@@ -173,11 +174,16 @@ int imp_batch_commit(struct imp_batch *b, const char *identity, struct err *err)
     if (r->nmetrics > LIMIT_METRICS)
         return imp_fail_field(err, b->file, "metrics", "%s: more than %d metrics",
                               identity, LIMIT_METRICS);
-    for (size_t i = 0; i < r->nkernels; i++)
+    for (size_t i = 0; i < r->nkernels; i++) {
         if (KERNEL_HAS_TIME(r->kernels[i].time) && !check_time(r->kernels[i].time))
             return imp_fail_field(err, b->file, r->kernels[i].name,
                                   "%s: the time of %s must be a non-negative number",
                                   identity, r->kernels[i].name);
+        if (r->kernels[i].calls < KERNEL_NO_CALLS)
+            return imp_fail_field(err, b->file, r->kernels[i].name,
+                                  "%s: the calls of %s must be a non-negative integer",
+                                  identity, r->kernels[i].name);
+    }
 
     buf_init(&h, 64u << 20);
     hash_str(&h, b->format, '\x1d');
@@ -189,10 +195,15 @@ int imp_batch_commit(struct imp_batch *b, const char *identity, struct err *err)
     hash_num(&h, r->runtime);
     hash_kv(&h, 'i', r->inputs, r->ninputs);
     hash_kv(&h, 'm', r->metrics, r->nmetrics);
+    /* an unknown count hashes as what such kernels were stored with before
+     * migration 18 (0; 1 from Extra-P experiments), so that a file imported
+     * then (its counts mended by that migration) is not stored again */
+    no_calls = strcmp(b->format, "extrap-experiment") == 0 ? 1 : 0;
     for (size_t i = 0; i < r->nkernels; i++) {
         buf_putc(&h, 'k');
         hash_str(&h, r->kernels[i].name, '\x1f');
-        hash_num(&h, (double)r->kernels[i].calls);
+        hash_num(&h, KERNEL_HAS_CALLS(r->kernels[i].calls) ? (double)r->kernels[i].calls
+                                                           : no_calls);
         /* an absent time hashes as the 0 s such kernels were stored with
          * before migration 14, so that a file imported then (its kernels
          * mended by that migration) is not stored again; the run's absent

@@ -691,6 +691,7 @@ static int emit(struct cal *c, const struct fmt_options *opt, const struct fmt_s
         size_t nm = 0;
         int failed = 0;
         k->name = c->k[i].name;
+        k->calls = KERNEL_NO_CALLS; /* a count column stays a metric, as measured */
         /* a parent made for its children alone implies 0 s of its own; a
          * region whose rows carry no time has none, nor has any region of a
          * file without a time column */
@@ -781,16 +782,77 @@ out:
     return rc;
 }
 
+/* The index of the first byte at or after i that is not blank, n if none. */
+static size_t skip_blank(const char *p, size_t i, size_t n)
+{
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+        i++;
+    return i;
+}
+
+/* Whether the list that opens at p[0] ('[') holds Caliper records, by their
+ * shape rather than by a time column (a file of counts or bytes has none):
+ * its first records (those whole within the n bytes sniffed, at most
+ * SNIFF_RECORDS) are flat objects, every value a string, number, boolean or
+ * null, and one of them names a region as the importer reads it (a string
+ * "path", "region" or "function") or carries Caliper's time attribute. */
+#define SNIFF_RECORDS 64
+static int record_list(const char *p, size_t n)
+{
+    size_t i = 1;
+    int caliper = 0;
+
+    for (int rec = 0; rec < SNIFF_RECORDS; rec++) {
+        json_error_t je;
+        json_t *r, *v;
+        const char *key;
+        size_t len;
+        i = skip_blank(p, i, n);
+        if (i >= n || p[i] != '{')
+            break; /* the end of the list, or of what was sniffed */
+        if ((r = json_loadb(p + i, n - i, JSON_DISABLE_EOF_CHECK, &je)) == NULL)
+            break; /* a record cut off where sniffing stops */
+        json_object_foreach(r, key, v)
+        {
+            if (json_is_object(v) || json_is_array(v)) {
+                json_decref(r);
+                return 0; /* not flat: another format's list */
+            }
+            caliper |= strstr(key, "time.duration") != NULL;
+        }
+        caliper |= record_path(r, &len) != NULL;
+        json_decref(r);
+        i = skip_blank(p, i + (size_t)je.position, n);
+        if (i >= n || p[i] != ',')
+            break;
+        i++;
+    }
+    return caliper;
+}
+
 int sniff_caliper_json(const struct fmt_file *files, size_t nfiles)
 {
+    size_t n, at;
+    const char *p;
+
     if (nfiles != 1)
         return 0;
-    if (imp_starts_with(&files[0], "{"))
-        return (imp_contains(&files[0], "\"nodes\"") &&
-                imp_contains(&files[0], "\"columns\"")) ||
-               (imp_contains(&files[0], "\"records\"") &&
-                imp_contains(&files[0], "time.duration"));
-    return imp_starts_with(&files[0], "[") &&
-           (imp_contains(&files[0], "time.duration") ||
-            imp_contains(&files[0], "time.inclusive.duration"));
+    n = files[0].len < 65536 ? files[0].len : 65536;
+    p = files[0].data;
+    at = n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0 ? 3 : 0; /* a byte-order mark */
+    at = skip_blank(p, at, n);
+    if (at < n && p[at] == '[')
+        return record_list(p + at, n - at); /* cali-query's json */
+    if (at >= n || p[at] != '{')
+        return 0;
+    if (imp_contains(&files[0], "\"nodes\"") && imp_contains(&files[0], "\"columns\""))
+        return 1; /* json-split */
+    /* json(object): {"records": [...], "globals": ..., "attributes": ...} */
+    for (size_t i = at; i + 9 <= n; i++)
+        if (memcmp(p + i, "\"records\"", 9) == 0) {
+            size_t j = skip_blank(p, i + 9, n);
+            if (j < n && p[j] == ':' && (j = skip_blank(p, j + 1, n)) < n && p[j] == '[')
+                return record_list(p + j, n - j);
+        }
+    return 0;
 }

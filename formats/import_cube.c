@@ -15,12 +15,13 @@
  * an INCLUSIVE metric), averaged over the locations as Extra-P does, with the
  * kernel metrics `inclusive` (the largest inclusive time of a location),
  * `inclusive_mean`, `inclusive_min`, `exclusive_max` and `exclusive_min`;
- * calls is the largest visit count of a location. Every other metric with data is a
- * kernel metric (exclusive, mean over the locations; MINDOUBLE/MAXDOUBLE the min/max;
- * TAU_ATOMIC its count, min, max and mean; RATE the ratio of its sums). The run time is
- * the largest inclusive time of the roots on any location, so the kernels of a run sum to
- * at most it. A profile without a time metric gives kernels without a time and a run
- * without a runtime (SPEC §16), every metric kept.
+ * calls is the largest visit count of a location (unknown without visits).
+ * Every other metric with data is a kernel metric (exclusive, mean over the
+ * locations; MINDOUBLE/MAXDOUBLE the min/max; TAU_ATOMIC its count, min, max
+ * and mean; RATE the ratio of its sums). The run time is the largest
+ * inclusive time of the roots on any location, so the kernels of a run sum
+ * to at most it. A profile without a time metric gives kernels without a
+ * time and a run without a runtime (SPEC §16), every metric kept.
  *
  * A directory of profiles laid out as Extra-P reads a scaling study
  * (NAME.p16.n1000.r1/profile.cubex: parameters between the first "." and
@@ -1368,6 +1369,8 @@ static int unit_run(const struct cube_unit *u, const struct fmt_options *opt,
         err_nomem(err);
         goto out;
     }
+    for (size_t k = 0; k < c.nkernel; k++)
+        c.calls[k] = KERNEL_NO_CALLS; /* until the visits metric counts them */
     if (read_metrics(&c, u->members, u->nmembers, u->dir) != 0)
         goto out;
 

@@ -371,6 +371,7 @@ static int emit_run(struct xp *x, struct imp_batch *b, const struct fmt_options 
     for (i = 0; i < n; i++) {
         if (x->pos[v[i].path] < 0) {
             x->pos[v[i].path] = (long)r->nkernels;
+            r->kernels[r->nkernels].calls = KERNEL_NO_CALLS; /* Extra-P counts none */
             r->kernels[r->nkernels++].time = NAN;
         }
         if ((long)v[i].metric == x->time)

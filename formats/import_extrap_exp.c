@@ -660,8 +660,8 @@ static int emit_point(struct xe *x, struct imp_batch *b, const struct fmt_option
         int failed = 0;
         double t = tmean[v[i].path];
         k->name = x->path[v[i].path];
-        k->calls = 1;
-        k->time = NAN; /* no value of the time metric: no time (SPEC §16) */
+        k->calls = KERNEL_NO_CALLS; /* an experiment keeps no call counts */
+        k->time = NAN;              /* no value of the time metric: no time (SPEC §16) */
         if (!isnan(t)) {
             double e = excl[v[i].path];
             k->time = e > 0 ? e : 0;

@@ -420,6 +420,7 @@ static int hpc_emit(struct hpc *h, const char *dir_name, const struct fmt_option
         int failed = 0;
         rk = &r->kernels[r->nkernels++];
         rk->name = k->name;
+        rk->calls = KERNEL_NO_CALLS; /* a sampled profile counts no calls */
         rk->time = k->excl_sum / (double)h->nprof;
         m[0] = (struct rec_kv){"inclusive", k->incl_max};
         m[1] = (struct rec_kv){"inclusive_mean", k->incl_sum / (double)h->nprof};

@@ -34,7 +34,10 @@
  * collectives on sub-communicators are matched among their members. Without
  * those definitions a rank is taken as a world rank (a peer outside the
  * world is dropped to -1). A trace whose process groups hold several
- * locations (threads) gives the run only.
+ * locations (threads) gives the run only. A trace of more ranks than a
+ * trace may have (LIMIT_TRACE_RANKS) is refused from the definitions alone:
+ * they are written and read first (in the child), the event files only
+ * after, so no event is written or read for it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -152,6 +155,7 @@ struct o2 {
     struct o2_loc *loc;
     size_t nloc, caploc;
     size_t groups;
+    int traced; /* the caller keeps the trace (fmt_sink.traces) */
     struct o2_ix *ix_str, *ix_reg, *ix_loc, *ix_comm; /* sorted by ref */
     /* the location being read (one at a time) and its per-region figures */
     size_t cur;
@@ -1016,27 +1020,48 @@ static size_t common_dir(const struct fmt_file *files, size_t n)
     return len;
 }
 
-/* Writes the files under a fresh temporary directory; sets *anchor. */
+/* Which files unpack writes: all of them; the definitions' part (all but
+ * the event directory NAME/ beside the anchor NAME.otf2), into a fresh
+ * directory; or then the event directory's part. */
+enum { UNPACK_ALL, UNPACK_DEFS, UNPACK_EVENTS };
+
+/* Whether a file's name is inside the event directory of the anchor named
+ * anchor_name (NAME/... beside NAME.otf2). */
+static int in_event_dir(const char *name, const char *anchor_name)
+{
+    size_t stem = strlen(anchor_name) - 5; /* without ".otf2" */
+    return strncmp(name, anchor_name, stem) == 0 && name[stem] == '/';
+}
+
+/* Writes the files of `part` (anchor_name: the anchor's name as given, for
+ * the two parts) under a fresh temporary directory (UNPACK_EVENTS: under
+ * dir, made by UNPACK_DEFS); sets *anchor. */
 static int unpack(const struct fmt_file *files, size_t n, char *dir, size_t dirsz,
-                  char *anchor, size_t asz, struct err *err)
+                  char *anchor, size_t asz, const char *anchor_name, int part,
+                  struct err *err)
 {
     const char *tmp = getenv("TMPDIR");
     size_t skip = common_dir(files, n);
     tmp = tmp && *tmp ? tmp : "/tmp";
-    sweep_stale(tmp);
-    snprintf(dir, dirsz, "%s/" O2_TMP_PREFIX "%ld-XXXXXX", tmp, (long)getpid());
-    if (mkdtemp(dir) == NULL) {
-        int saved = errno;
-        dir[0] = '\0';
-        return err_set(err, ERR_INTERNAL, "io_error", NULL,
-                       "cannot make a temporary directory: %s", strerror(saved));
+    if (part != UNPACK_EVENTS) {
+        sweep_stale(tmp);
+        snprintf(dir, dirsz, "%s/" O2_TMP_PREFIX "%ld-XXXXXX", tmp, (long)getpid());
+        if (mkdtemp(dir) == NULL) {
+            int saved = errno;
+            dir[0] = '\0';
+            return err_set(err, ERR_INTERNAL, "io_error", NULL,
+                           "cannot make a temporary directory: %s", strerror(saved));
+        }
+        anchor[0] = '\0';
     }
-    anchor[0] = '\0';
     for (size_t i = 0; i < n; i++) {
         const char *name = files[i].name + skip;
         char path[4096];
         FILE *f;
         size_t len = strlen(name);
+        if (part != UNPACK_ALL &&
+            in_event_dir(files[i].name, anchor_name) != (part == UNPACK_EVENTS))
+            continue;
         if (name[0] == '/' || strstr(name, "..") != NULL || len == 0)
             return imp_fail_field(err, files[i].name, "files",
                                   "a file name must be relative, "
@@ -1099,7 +1124,9 @@ static void remove_tree(const char *dir, int depth)
     rmdir(dir);
 }
 
-static int read_trace(struct o2 *o, const char *anchor)
+/* Reads the trace at anchor into o: its definitions (checked against the
+ * limits), then unless defs_only its events. Returns 0 or -1 with o->err. */
+static int read_trace(struct o2 *o, const char *anchor, int defs_only)
 {
     OTF2_Reader *rd = OTF2_Reader_Open(anchor);
     OTF2_GlobalDefReader *gdr;
@@ -1138,6 +1165,16 @@ static int read_trace(struct o2 *o, const char *anchor)
     if (o->events > LIMIT_IMPORT_OTF2_EVENTS) {
         imp_fail_field(o->err, o->file, "events", "more than %d events",
                        LIMIT_IMPORT_OTF2_EVENTS);
+        goto out;
+    }
+    /* a trace (one location per process, as build_trace makes one) of more
+     * ranks than a trace may have is refused now, as the definitions tell,
+     * with trace_parse's answer, before any event is read */
+    if (o->traced && (o->groups == 0 || o->groups == o->nloc) &&
+        trace_check_ranks((long long)o->nloc, o->err) != 0)
+        goto out;
+    if (defs_only) {
+        rc = 0;
         goto out;
     }
     if (build_indexes(o) != 0 || classify_regions(o) != 0 || resolve_comms(o) != 0)
@@ -1302,7 +1339,8 @@ static void limit_memory(unsigned long long budget)
 }
 #endif
 
-static int read_in_child(const struct o2 *parent, const char *anchor, size_t bytes)
+static int read_in_child(const struct o2 *parent, const char *anchor, size_t bytes,
+                         int defs_only)
 {
     unsigned long long budget = child_budget(bytes);
     struct err e = {0};
@@ -1320,7 +1358,10 @@ static int read_in_child(const struct o2 *parent, const char *anchor, size_t byt
                        "cannot start the OTF2 reader: %s", strerror(errno));
     }
     if (pid == 0) {
-        struct o2 o = {.file = parent->file, .err = &e, .program = OTF2_UNDEFINED_STRING};
+        struct o2 o = {.file = parent->file,
+                       .err = &e,
+                       .program = OTF2_UNDEFINED_STRING,
+                       .traced = parent->traced};
         struct rlimit cpu = {LIMIT_IMPORT_OTF2_CPU, LIMIT_IMPORT_OTF2_CPU};
 #ifndef UNDER_ASAN
         limit_memory(budget);
@@ -1329,7 +1370,7 @@ static int read_in_child(const struct o2 *parent, const char *anchor, size_t byt
 #endif
         close(fd[0]);
         setrlimit(RLIMIT_CPU, &cpu);
-        int rc = read_trace(&o, anchor);
+        int rc = read_trace(&o, anchor, defs_only);
         if (rc != 0 && e.status == 0)
             err_set(&e, ERR_INVALID, "invalid_import", "file",
                     "the trace cannot be read");
@@ -1529,14 +1570,26 @@ int import_otf2(const struct fmt_file *files, size_t nfiles,
         }
     }
     o.err = err;
+    o.traced = sink != NULL && sink->traces != NULL;
     dir[0] = '\0';
     if (anchors == 1 && anchor_complete(files, nfiles, o.file, err) != 0)
         return -1;
     OTF2_Error_RegisterCallback(quiet, NULL);
-    made = unpack(files, nfiles, dir, sizeof dir, anchor, sizeof anchor, err) == 0;
     for (size_t i = 0; i < nfiles; i++)
         bytes += files[i].len;
-    if (made && read_in_child(&o, anchor, bytes) == 0 && read_trace(&o, anchor) == 0)
+    /* a trace that would be refused (too many ranks) is known from the
+     * definitions: they are written and read first, the events after */
+    if (anchors == 1 && o.traced)
+        made = unpack(files, nfiles, dir, sizeof dir, anchor, sizeof anchor, o.file,
+                      UNPACK_DEFS, err) == 0 &&
+               read_in_child(&o, anchor, bytes, 1) == 0 &&
+               unpack(files, nfiles, dir, sizeof dir, anchor, sizeof anchor, o.file,
+                      UNPACK_EVENTS, err) == 0;
+    else
+        made = unpack(files, nfiles, dir, sizeof dir, anchor, sizeof anchor, NULL,
+                      UNPACK_ALL, err) == 0;
+    if (made && read_in_child(&o, anchor, bytes, 0) == 0 &&
+        read_trace(&o, anchor, 0) == 0)
         rc = emit(&o, opt, sink);
     if (dir[0])
         remove_tree(dir, 0);

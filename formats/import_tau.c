@@ -17,7 +17,9 @@
  * Each function is a kernel, aggregated over every profile (rank and
  * thread): its time is the largest exclusive time, with `mean` and `min` of
  * the exclusive time, `inclusive` (and `inclusive_mean`, `inclusive_min`);
- * calls is the largest call count. A call-path entry "A => B" is the kernel
+ * calls is the largest call count. A function that only counter metrics
+ * measured is a kernel too, without a time (SPEC §16), its calls those the
+ * counters' profiles give. A call-path entry "A => B" is the kernel
  * A/B, and a flat function that a call path ends in is left out, so nothing
  * is counted twice. Every other metric (a MULTI__ directory: PAPI_FP_OPS as
  * counts, P_WALL_CLOCK_TIME in seconds) adds NAME (largest exclusive) and
@@ -57,8 +59,9 @@ static void agg_add(struct tau_agg *g, double v)
 struct tau_fn {
     char *name; /* as in the file, trimmed (any length) */
     struct tau_agg excl[LIMIT_IMPORT_TAU_METRICS], incl[LIMIT_IMPORT_TAU_METRICS];
-    long long calls;
-    int leaf; /* a call path ends in it */
+    long long calls;       /* the largest call count in the time metric (metric 0) */
+    long long calls_other; /* in the other metrics: for a function metric 0 lacks */
+    int leaf;              /* a call path ends in it */
 };
 
 struct tau_ev {
@@ -203,6 +206,8 @@ static int fn_line(struct tau *t, size_t m, const char *file, size_t lineno,
     agg_add(&f->incl[m], num[3]);
     if (m == 0 && (long long)num[0] > f->calls)
         f->calls = (long long)num[0];
+    else if (m > 0 && (long long)num[0] > f->calls_other)
+        f->calls_other = (long long)num[0];
     return 0;
 }
 
@@ -526,17 +531,20 @@ int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
         size_t nm = 0;
         struct rec_kernel *k;
         int failed = 0;
-        if (f->leaf || f->excl[0].n == 0)
-            continue; /* counted in its call paths; or not measured in the
-                         time metric (without one: in the first metric) */
+        /* measured in metric 0 (the time metric, else the first counter) */
+        int in0 = f->excl[0].n > 0;
+        if (f->leaf)
+            continue; /* counted in its call paths */
         k = &r->kernels[r->nkernels++];
         if ((k->name = kernel_name(b.a, f->name, &nb)) == NULL) {
             err_nomem(err);
             goto out;
         }
-        k->time = timed ? f->excl[0].max / 1e6 : NAN;
-        k->calls = f->calls;
-        if (timed) {
+        /* a function that only counters measured is kept, without a time
+         * (SPEC §16), its calls from the counters' profiles */
+        k->time = timed && in0 ? f->excl[0].max / 1e6 : NAN;
+        k->calls = in0 ? f->calls : f->calls_other;
+        if (timed && in0) {
             m[nm++] =
                 (struct rec_kv){"mean", f->excl[0].sum / (double)f->excl[0].n / 1e6};
             m[nm++] = (struct rec_kv){"min", f->excl[0].min / 1e6};
@@ -568,7 +576,7 @@ int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
             err_nomem(err);
             goto out;
         }
-        if (timed && f->incl[0].max / 1e6 > r->runtime)
+        if (timed && in0 && f->incl[0].max / 1e6 > r->runtime)
             r->runtime = f->incl[0].max / 1e6;
     }
     if (imp_batch_commit(&b, "profiles", err) != 0)

@@ -25,6 +25,9 @@ struct rec_kernel {
     /* Seconds, or NAN when the file has no time for it (SPEC §16: a file
      * whose metrics are counts, bytes, visits); KERNEL_HAS_TIME tells. */
     double time;
+    /* How often it ran, or KERNEL_NO_CALLS when the file counts no calls
+     * (SPEC §16: Extra-P, Caliper, HPCToolkit; a CUBE profile without
+     * visits), stored as NULL; KERNEL_HAS_CALLS tells. Never a made-up 0. */
     long long calls;
     const char *metrics_json; /* JSON object text or NULL */
 };
@@ -65,6 +68,9 @@ struct run_record {
 #define RUN_HAS_RUNTIME(rt) (!isnan(rt))
 /* Whether a kernel's time is present (absent is NAN, stored as NULL). */
 #define KERNEL_HAS_TIME(t) (!isnan(t))
+/* A kernel's unknown call count (stored as NULL) and the test for one. */
+#define KERNEL_NO_CALLS (-1LL)
+#define KERNEL_HAS_CALLS(c) ((c) >= 0)
 
 /* One system benchmark measurement (MPISR over L = 1024: 0.000078 s). */
 struct bench_record {

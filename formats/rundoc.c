@@ -134,7 +134,9 @@ static int get_kernels(json_t *arr, arena *a, struct run_record *r, struct err *
             return -1;
         }
         v = json_object_get(k, "calls");
-        kr->calls = 1;
+        /* absent: once (the documented default); null: not counted, as an
+         * export writes a kernel whose file counted no calls (SPEC §16) */
+        kr->calls = v == NULL ? 1 : KERNEL_NO_CALLS;
         if (v != NULL && !json_is_null(v)) {
             if (!json_is_integer(v) || json_integer_value(v) < 0) {
                 err_invalid(err, "calls", "calls must be a non-negative integer");
@@ -348,9 +350,10 @@ json_t *rundoc_to_json(long long id, const struct run_record *r, const char *cre
         json_object_set_new(metrics, r->metrics[i].name, json_real(r->metrics[i].value));
     for (i = 0; i < r->nkernels; i++) {
         double t = r->kernels[i].time;
-        json_t *k = json_pack("{s:s, s:o, s:I}", "name", r->kernels[i].name, "time",
+        long long c = r->kernels[i].calls;
+        json_t *k = json_pack("{s:s, s:o, s:o}", "name", r->kernels[i].name, "time",
                               KERNEL_HAS_TIME(t) ? json_real(t) : json_null(), "calls",
-                              (json_int_t)r->kernels[i].calls);
+                              KERNEL_HAS_CALLS(c) ? json_integer(c) : json_null());
         if (k && r->kernels[i].metrics_json) {
             json_t *m = json_loads(r->kernels[i].metrics_json, 0, NULL);
             if (m)

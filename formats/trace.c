@@ -437,6 +437,13 @@ static int parse_rank(struct trace *t, const unsigned char *b, size_t len,
     return 0;
 }
 
+int trace_check_ranks(long long n, struct err *err)
+{
+    if (n > LIMIT_TRACE_RANKS)
+        return BAD("a trace has at most %d rank files; got %lld", LIMIT_TRACE_RANKS, n);
+    return 0;
+}
+
 int trace_parse(const void *const *bufs, const size_t *lens, int n, struct trace **out,
                 struct err *err)
 {
@@ -449,8 +456,8 @@ int trace_parse(const void *const *bufs, const size_t *lens, int n, struct trace
     *out = NULL;
     if (n < 1)
         return BAD("a trace needs at least one rank file");
-    if (n > LIMIT_TRACE_RANKS)
-        return BAD("a trace has at most %d rank files; got %d", LIMIT_TRACE_RANKS, n);
+    if (trace_check_ranks(n, err) != 0)
+        return -1;
     for (int i = 0; i < n; i++) {
         total_bytes += lens[i];
         if (total_bytes > LIMIT_TRACE_BYTES)

@@ -66,6 +66,11 @@
 
 struct err;
 
+/* Whether a trace of n ranks is within LIMIT_TRACE_RANKS: 0, or -1 with
+ * the error trace_parse gives a larger one (for a reader that learns the
+ * number of ranks before the trace, as OTF2's definitions tell it). */
+int trace_check_ranks(long long n, struct err *err);
+
 /* Parses a whole trace from n per-rank files already in memory (bufs[i] of
  * lens[i] bytes, in any order: each names its rank). On success *out is a
  * trace to free with trace_free(); on failure *out is NULL, -1 is returned and

@@ -449,7 +449,12 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
             page_puts(p, "\xe2\x80\x94"); /* no time, no share */
         else if (total > 0)
             share(p, k->time, total);
-        page_printf(p, "</td><td class=\"num\">%lld</td><td>", k->calls);
+        page_puts(p, "</td><td class=\"num\">");
+        if (KERNEL_HAS_CALLS(k->calls))
+            page_printf(p, "%lld", k->calls);
+        else
+            page_puts(p, "\xe2\x80\x94"); /* not counted (SPEC §16) */
+        page_puts(p, "</td><td>");
         if (k->metrics_json)
             kernel_metrics(p, metrics[i], k->metrics_json);
         page_puts(p, "</td></tr>\n");

@@ -144,11 +144,12 @@ static int children_text(const struct run_record *r, char *txt[4], struct err *e
         txt[i] = NULL;
     for (k = 0; ok && k < r->nkernels; k++) {
         const struct rec_kernel *kr = &r->kernels[k];
-        /* an absent time is JSON null, which ->> reads as NULL */
-        json_t *o =
-            json_pack("{s:s, s:o, s:I, s:s?}", "name", kr->name, "time",
-                      KERNEL_HAS_TIME(kr->time) ? json_real(kr->time) : json_null(),
-                      "calls", (json_int_t)kr->calls, "metrics", kr->metrics_json);
+        /* an absent time or count is JSON null, which ->> reads as NULL */
+        json_t *o = json_pack(
+            "{s:s, s:o, s:o, s:s?}", "name", kr->name, "time",
+            KERNEL_HAS_TIME(kr->time) ? json_real(kr->time) : json_null(), "calls",
+            KERNEL_HAS_CALLS(kr->calls) ? json_integer(kr->calls) : json_null(),
+            "metrics", kr->metrics_json);
         ok = o != NULL && json_array_append_new(ker, o) == 0;
     }
     for (k = 0; ok && k < r->ntags; k++)

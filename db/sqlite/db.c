@@ -154,7 +154,7 @@ static int user_version(db *d)
     return v;
 }
 
-/* Migrations 13 and 14 edit stored table text (schema.sql): moving
+/* Migrations 13, 14 and 18 edit stored table text (schema.sql): moving
  * schema_version on is what makes SQLite parse the tables again. */
 static int bump_schema_version(db *d, struct err *err)
 {
@@ -182,17 +182,35 @@ static const char SQL_KERNELS_UNTIMED[] =
     "UPDATE kernels SET time = NULL WHERE time = 0 AND run_id IN (SELECT id FROM runs "
     "WHERE runtime IS NULL AND (uid LIKE 'extrap-%' OR uid LIKE 'cube:%'))";
 
+/* Migration 18's data: the call counts importers made up for files that
+ * count none (0 from Extra-P input files, Caliper and HPCToolkit, 1 from
+ * Extra-P experiments, 0 from CUBE profiles without a visits metric, whose
+ * kernels then carry no "visits") become unknown, as they now import. Runs
+ * sent through the API keep what they said. It runs once the stored table
+ * text allows NULL; the same statement is in schema_pg.sql's migration 18. */
+static const char SQL_KERNELS_UNCOUNTED[] =
+    "UPDATE kernels SET calls = NULL "
+    "WHERE run_id IN (SELECT id FROM runs WHERE uid LIKE 'extrap-text:%' "
+    "OR uid LIKE 'extrap-json:%' OR uid LIKE 'extrap-jsonl:%' "
+    "OR uid LIKE 'caliper-json:%' OR uid LIKE 'hpctoolkit:%') AND calls = 0 "
+    "OR run_id IN (SELECT id FROM runs WHERE uid LIKE 'extrap-experiment:%') AND calls = "
+    "1 "
+    "OR run_id IN (SELECT id FROM runs WHERE uid LIKE 'cube:%') AND calls = 0 "
+    "AND (metrics IS NULL OR metrics NOT LIKE '%\"visits\"%')";
+
 /* Migration step v's own work, inside its transaction: migration 11's
- * judgements are packed in C (db/sqlite/judged_migrate.c); migrations 13 and
- * 14 edit stored table text, so schema_version moves on, and 14 then mends
- * kernel times (SQL_KERNELS_UNTIMED); the version is recorded. */
+ * judgements are packed in C (db/sqlite/judged_migrate.c); migrations 13,
+ * 14 and 18 edit stored table text, so schema_version moves on, and 14 then
+ * mends kernel times (SQL_KERNELS_UNTIMED), 18 call counts
+ * (SQL_KERNELS_UNCOUNTED); the version is recorded. */
 static int migration_finish(db *d, int v, struct err *err)
 {
     char setv[64];
     snprintf(setv, sizeof setv, "PRAGMA user_version = %d", v);
     if ((v == 11 && sq_judged_migrate(d, err) != 0) ||
-        ((v == 13 || v == 14) && bump_schema_version(d, err) != 0) ||
-        (v == 14 && db_exec(d, SQL_KERNELS_UNTIMED, err) != 0))
+        ((v == 13 || v == 14 || v == 18) && bump_schema_version(d, err) != 0) ||
+        (v == 14 && db_exec(d, SQL_KERNELS_UNTIMED, err) != 0) ||
+        (v == 18 && db_exec(d, SQL_KERNELS_UNCOUNTED, err) != 0))
         return -1;
     return db_exec(d, setv, err);
 }

@@ -146,7 +146,10 @@ int sq_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
                 sqlite3_bind_double(st, 4, kr->time);
             else
                 sqlite3_bind_null(st, 4);
-            sqlite3_bind_int64(st, 5, kr->calls);
+            if (KERNEL_HAS_CALLS(kr->calls))
+                sqlite3_bind_int64(st, 5, kr->calls);
+            else
+                sqlite3_bind_null(st, 5);
             if (kr->metrics_json)
                 sqlite3_bind_text(st, 6, kr->metrics_json, -1, SQLITE_STATIC);
             if (step_done(d, st, err) != 0)

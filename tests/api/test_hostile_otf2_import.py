@@ -139,4 +139,47 @@ def an_anchor_file_alone_says_what_is_missing():
         C.close()
 
 
+def garbled_tar(d):
+    """The archive of d with every event file overwritten by bytes that are
+    no OTF2 events (same lengths)."""
+    bio = io.BytesIO()
+    with tarfile.open(fileobj=bio, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        for root, _, files in sorted(os.walk(d)):
+            for f in sorted(files):
+                path = os.path.join(root, f)
+                info = t.gettarinfo(path, arcname=os.path.relpath(path, d))
+                with open(path, "rb") as fh:
+                    data = fh.read()
+                if f.endswith(".evt"):
+                    data = b"\xa5" * len(data)
+                t.addfile(info, io.BytesIO(data))
+    return bio.getvalue()
+
+
+@test
+def too_many_ranks_are_refused_from_the_definitions():
+    """A trace of more ranks than a trace may have (4,096) was refused only
+    after every event had been read twice and the trace built: now from the
+    global definitions, with the same answer, before any event is read. The
+    event files here are garbage, so only a refusal made before reading
+    them gives the limit's answer; nothing is stored either way."""
+    d = os.path.join(TMP, "toowide")
+    os.mkdir(d)
+    subprocess.run([WRITER, "--write", d, "4097", "1"], check=True)
+    want = "a trace has at most 4096 rank files; got 4097"
+    before = S.content()
+    for body in (tar_of(d), garbled_tar(d)):
+        t0 = time.time()
+        st, ans = post("/api/v1/import?format=otf2&application=toowide&system=s", body)
+        took = time.time() - t0
+        assert st == 422, (st, ans)
+        assert ans["error"]["code"] == "invalid_trace", ans
+        assert ans["error"]["message"] == want, ans
+        print(f"     4,097 locations ({len(body) >> 10} KiB) refused in {took:.2f} s",
+              flush=True)
+    assert S.content() == before
+    st, apps = S.get("/api/v1/applications")
+    assert "toowide" not in json.dumps(apps), apps
+
+
 report()

@@ -2,11 +2,12 @@
 // the table of formats after "auto"; a truncated Extra-P file shows its line
 // next to the file field and stores nothing; OSU output without a system
 // shows the error at the system field; a good file is imported, and the same
-// file again stores nothing new; a TAU directory as a tar archive is one run.
+// file again stores nothing new; a TAU directory as a tar archive is one run;
+// a file that counts no calls shows "—" for them on the run page.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { test, run, watchedPage, assert, screenshot } from "./lib.mjs";
+import { test, run, watchedPage, assert, screenshot, assertNoHorizontalOverflow } from "./lib.mjs";
 
 const DATA = join(dirname(fileURLToPath(import.meta.url)), "../data/import");
 const file = (p, name) => ({ name: name || p.split("/").pop(), mimeType: "application/octet-stream",
@@ -84,6 +85,37 @@ test("the import form at phone width", async ({ server, browser }) => {
   await screenshot(page, "import-form-390");
   page.assertClean("phone");
   await page.context().close();
+});
+
+// A file that counts no calls (Extra-P JSON lines): its kernels' Calls cells
+// read "—" on the run page, at desktop and phone width, never "0" (SPEC §16);
+// the table stays in its box at 390 px.
+test("kernels without a call count show a dash, desktop and phone", async ({ server, browser }) => {
+  const page = await watchedPage(browser);
+  await page.goto(server.base + "/upload#import");
+  await submit(page, server, file("extrap-jsonl/input.jsonl"), { application: "calls browser" });
+  const text = await page.locator("#import-result").innerText();
+  assert(text.includes("Imported 3 new runs") && text.includes("extrap-jsonl"), text);
+  const list = await server.api("GET", "/api/v1/runs?application=calls%20browser");
+  const run = list.body.runs.find((r) => r.kernels.length === 2);
+  assert(run && run.kernels.every((k) => k.calls === null), JSON.stringify(list.body.runs[0]));
+  await page.context().close();
+  for (const [w, h] of [[1280, 900], [390, 844]]) {
+    const p = await watchedPage(browser, w, h);
+    await p.goto(`${server.base}/runs/${run.id}`);
+    const table = p.locator("table", { has: p.locator("caption", { hasText: /^Kernels$/ }) });
+    const head = await table.locator("thead th").allInnerTexts();
+    const col = head.indexOf("Calls");
+    assert(col >= 0, `a Calls column: ${head}`);
+    const cells = await table.locator(`tbody tr td:nth-child(${col + 1})`).allInnerTexts();
+    assert(cells.length === 2 && cells.every((c) => c.trim() === "\u2014"),
+      `Calls cells at ${w} px: ${JSON.stringify(cells)}`);
+    await table.scrollIntoViewIfNeeded();
+    await assertNoHorizontalOverflow(p, `run page at ${w} px`);
+    await screenshot(p, `run-calls-unknown-${w}`);
+    p.assertClean(`run page at ${w} px`);
+    await p.context().close();
+  }
 });
 
 run();

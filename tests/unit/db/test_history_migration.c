@@ -4,7 +4,8 @@
  * templates keep their rows and ids (and may now share a name across
  * applications), the new tables start empty, and runtimes (13) and kernel
  * times (14) may then be absent beside the stored ones. The version-2 database is
- * built with the first two migrations of the embedded schema itself. */
+ * built with the first two migrations of the embedded schema itself. Also
+ * migration 18 on the schema before it: made-up call counts become NULL. */
 #include "common/isotime.h"
 #include "db/catalog.h"
 #include "db/history.h"
@@ -283,11 +284,114 @@ static void test_untimed_kernels(void)
     db_close(d);
 }
 
+/* Migration 18 on a database before it: the call counts importers made up
+ * for files that count none (0 from Extra-P input files, Caliper and
+ * HPCToolkit; 1 from Extra-P experiments; 0 from CUBE profiles without a
+ * visits metric) become NULL; counts that were measured (a CUBE kernel with
+ * visits, OTF2, a run sent with its own id) stay, 0 included. A kernel
+ * without a count is then stored and read back as such. */
+static void test_uncounted_kernels(void)
+{
+    const char *end = strstr(db_schema_sql, "-- migration 18");
+    char *sql = strndup(db_schema_sql, (size_t)(end - db_schema_sql));
+    char path[256];
+    struct err e = {0};
+    sqlite3 *h;
+    json_t *v;
+    db *d;
+    arena *a = arena_new();
+
+    snprintf(path, sizeof path, "%s/v17.db", dir);
+    CHECK(sqlite3_open(path, &h) == SQLITE_OK);
+    CHECK(sqlite3_exec(h, sql, NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(h); /* a new connection reads the table text as it was */
+    CHECK(sqlite3_open(path, &h) == SQLITE_OK);
+    CHECK(sqlite3_exec(
+              h,
+              "INSERT INTO applications (id, name) VALUES (1, 'a');"
+              "INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'x');"
+              "INSERT INTO systems (id, name) VALUES (1, 's');"
+              "INSERT INTO runs (id, uid, app_id, exe_id, system_id, nprocs, runtime, "
+              "created_at, at_ms) VALUES "
+              "(1, 'extrap-jsonl:aa', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
+              "(2, 'extrap-experiment:bb', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
+              "(3, 'cube:cc', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
+              "(4, 'job-1', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
+              "(5, 'caliper-json:dd', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
+              "(6, 'hpctoolkit:ee', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
+              "(7, 'otf2:ff', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
+              "(8, 'extrap-text:gg', 1, 1, 1, 1, NULL, '2026-01-01T00:00:00Z', 0);"
+              "INSERT INTO kernels (run_id, seq, name, time, calls, metrics) VALUES "
+              "(1, 0, 'k', 1, 0, NULL), (1, 1, 'm', 1, 0, '{\"visits\": 4}'),"
+              "(2, 0, 'k', 1, 1, NULL),"
+              "(3, 0, 'k', 1, 0, NULL), (3, 1, 'm', 1, 0, '{\"visits\": 0}'),"
+              "(3, 2, 'n', 1, 5, '{\"visits\": 5}'),"
+              "(4, 0, 'k', 1, 0, NULL), (5, 0, 'k', 1, 0, NULL), (6, 0, 'k', 1, 0, NULL),"
+              "(7, 0, 'k', 1, 0, NULL), (8, 0, 'k', NULL, 0, NULL);"
+              "PRAGMA user_version = 17;",
+              NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(h);
+    free(sql);
+    CHECK_INT(db_open(&d, path, NULL, &e), 0);
+    CHECK_STR(e.message, "");
+    if (d == NULL)
+        return;
+    v = dq_json(d,
+                "SELECT run_id, seq, coalesce(calls, -1) AS c FROM kernels ORDER BY "
+                "run_id, seq",
+                &e, "");
+    CHECK_INT((long long)json_array_size(v), 11);
+    {
+        /* -1: NULL */
+        static const long long want[11] = {-1, -1, -1, -1, 0, 5, 0, -1, -1, 0, -1};
+        for (size_t i = 0; i < 11 && i < json_array_size(v); i++)
+            CHECK_INT(json_integer_value(json_object_get(json_array_get(v, i), "c")),
+                      want[i]);
+    }
+    json_decref(v);
+    {
+        struct rec_kernel k[2] = {{"solve", 1.5, KERNEL_NO_CALLS, NULL},
+                                  {"halo", 0.5, 0, NULL}};
+        struct run_record r = {0};
+        struct db_run_row row;
+        long long id = 0;
+        int existed = 0;
+        r.application = "a";
+        r.executable = "x";
+        r.system = "s";
+        r.nprocs = 2;
+        r.runtime = 2.0;
+        r.kernels = k;
+        r.nkernels = 2;
+        CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), 0);
+        CHECK_STR(e.message, "");
+        v = dq_one(d, "c",
+                   "SELECT count(*) AS n FROM kernels WHERE run_id = ?1 AND calls "
+                   "IS NULL",
+                   &e, "i", id);
+        CHECK_INT(json_integer_value(json_object_get(v, "n")), 1);
+        json_decref(v);
+        CHECK_INT(db_run_get(d, id, a, &row, &e), 1);
+        CHECK_INT((long long)row.run.nkernels, 2);
+        if (row.run.nkernels == 2) {
+            CHECK_INT(row.run.kernels[0].calls, KERNEL_NO_CALLS);
+            CHECK_INT(row.run.kernels[1].calls, 0);
+        }
+        CHECK_INT(db_run_same(d, id, &r, &e), 1);
+    }
+    v = dq_one(d, "ok", "PRAGMA integrity_check", &e, "");
+    CHECK_STR(json_string_value(json_object_get(v, "integrity_check")), "ok");
+    json_decref(v);
+    db_close(d);
+    arena_free(a);
+}
+
 int main(void)
 {
     if (mkdtemp(dir) == NULL)
         return 1;
     RUN(test_backfill);
     RUN(test_untimed_kernels);
+    RUN(test_uncounted_kernels);
     return harness_report_removing(dir);
 }

@@ -58,7 +58,8 @@ static int take_runs(void *ctx, const struct run_record *r, size_t n, struct err
                 buf_num(&b, r[i].kernels[k].time);
             else
                 buf_puts(&b, "none");
-            if (r[i].kernels[k].calls)
+            /* a count shows, 0 too; an unknown one does not (SPEC §16) */
+            if (KERNEL_HAS_CALLS(r[i].kernels[k].calls))
                 buf_printf(&b, "x%lld", r[i].kernels[k].calls);
             if (r[i].kernels[k].metrics_json)
                 buf_puts(&b, r[i].kernels[k].metrics_json);
@@ -946,6 +947,191 @@ static void test_caliper_no_time(void)
     got_free(&g);
 }
 
+/* Call counts (SPEC §16): a file that counts no calls gives kernels whose
+ * count is unknown (stored as NULL), never a made-up 0 or 1; a file that
+ * counts them keeps its counts. The first run's uid is the one the same
+ * file had before (when the count was stored as 0, or 1 from an Extra-P
+ * experiment), so that importing it again after migration 18 stores nothing
+ * new: the uids below were computed by the importers of main at 7e8ec71. */
+struct calls_seen {
+    long long kernels, unknown, sum;
+    char uid[128];
+};
+
+static int calls_of(void *ctx, const struct run_record *r, size_t n, struct err *err)
+{
+    struct calls_seen *c = ctx;
+    (void)err;
+    for (size_t i = 0; i < n; i++) {
+        if (c->uid[0] == '\0')
+            snprintf(c->uid, sizeof c->uid, "%s", r[i].uid);
+        for (size_t k = 0; k < r[i].nkernels; k++) {
+            c->kernels++;
+            if (KERNEL_HAS_CALLS(r[i].kernels[k].calls))
+                c->sum += r[i].kernels[k].calls;
+            else
+                c->unknown++;
+        }
+    }
+    return 0;
+}
+
+static void test_calls_unknown(void)
+{
+    static const struct {
+        const char *fmt, *rel;
+        long long kernels, unknown, sum;
+        const char *uid;
+    } cases[] = {
+        {"extrap-jsonl", "extrap-jsonl/input.jsonl", 5, 5, 0,
+         "extrap-jsonl:494c4fda069a6dd6f660b64c515e1ba9e09e46cd6a292b5cb09bcb46911b9f02"},
+        {"extrap-json", "extrap-json/input.json", 4, 4, 0, NULL},
+        {"extrap-text", "extrap-text/lulesh.txt", 12, 12, 0,
+         "extrap-text:8988497fc5b39752921c9acbda87283279eab4fbc030efc052eae26959b1ada2"},
+        {"caliper-json", "caliper-json/query.json", 3, 3, 0,
+         "caliper-json:ded41854bbc5b46bef978c27d08da436c078595c3482724323443eaa747d3a46"},
+        {"caliper-json", "caliper-json/split.json", 3, 3, 0,
+         "caliper-json:6346cba335948e08ce413f905dbd58ad5026b431f5cde8d490752b234520139f"},
+        {"extrap-experiment", "extrap-experiment/solver.extra-p", 12, 12, 0,
+         "extrap-experiment:"
+         "30a4635c9ca0932ea59109b05f3d43a45cffd5b95f04e14f2c1aaab4ae0bb797"},
+        /* a CUBE profile without visits; one with them counts */
+        {"cube", "cube/kinds.cubex", 2, 2, 0,
+         "cube:9acef49975b24bc0e87f19eed6a38bb426d3cc219acca159dcc4225ff6218c57"},
+        {"cube", "cube/solver.cubex", 6, 0, 28, NULL},
+        /* counted: TAU's calls column */
+        {"tau", "tau/run/profile.0.0.0", 3, 0, 12, NULL}, /* 1 + 1 + 10 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct calls_seen c = {0, 0, 0, ""};
+        struct fmt_sink sink = {calls_of, NULL, &c, NULL};
+        struct err e = {0};
+        size_t len;
+        char *data = data_file(cases[i].rel, &len);
+        struct fmt_file f = {strrchr(cases[i].rel, '/') + 1, data, len};
+        CHECK_INT(fmt_parse(cases[i].fmt, &f, 1, NULL, &sink, &e), 0);
+        CHECK_STR(e.message, "");
+        if (c.kernels != cases[i].kernels || c.unknown != cases[i].unknown ||
+            c.sum != cases[i].sum)
+            fprintf(stderr, "%s: %lld kernels, %lld without a count, %lld calls\n",
+                    cases[i].rel, c.kernels, c.unknown, c.sum);
+        CHECK_INT(c.kernels, cases[i].kernels);
+        CHECK_INT(c.unknown, cases[i].unknown);
+        CHECK_INT(c.sum, cases[i].sum);
+        if (cases[i].uid)
+            CHECK_STR(c.uid, cases[i].uid);
+        xfree(data);
+    }
+}
+
+/* A Caliper list of records is recognised by its shape (flat records that
+ * name regions), not by a time column: `cali-query -j` of counts or bytes
+ * alone, plain or as json(object), is caliper-json under --format auto.
+ * Lists of another shape are not. */
+static void test_caliper_detect_without_time(void)
+{
+    static const struct {
+        const char *text, *fmt; /* fmt NULL: not recognised */
+    } cases[] = {
+        {"[{\"path\": \"main\", \"count\": 3, \"bytes\": 10},"
+         "{\"path\": \"main/solve\", \"count\": 2, \"bytes\": 4}]",
+         "caliper-json"},
+        {"\xef\xbb\xbf [\n{\"function\":\"main\",\"papi.PAPI_TOT_CYC\":1200}\n]",
+         "caliper-json"},
+        /* records outside any region first, as cali-query writes them */
+        {"[{\"count\": 1}, {\"mpi.rank\": 0, \"count\": 4},"
+         " {\"region\": \"solve\", \"count\": 2}]",
+         "caliper-json"},
+        {"{\"records\": [{\"region\": \"solve\", \"sum#count\": 7}], "
+         "\"globals\": {\"cali.caliper.version\": \"2.9.0\"}}",
+         "caliper-json"},
+        {"{\"globals\": {\"cali.channel\": \"default\"}, \"records\" : "
+         "[ {\"path\": \"main\", \"alloc.total_size\": 64} ]}",
+         "caliper-json"},
+        /* not Caliper: no region named, or records that are not flat */
+        {"[{\"a\": 1}, {\"b\": 2}]", NULL},
+        {"[{\"path\": \"main\", \"args\": {\"n\": 1}}]", NULL},
+        {"[[\"path\", \"main\"]]", NULL},
+        {"{\"records\": [{\"name\": \"x\"}]}", NULL},
+        /* Trace Event JSON stays itself */
+        {"[{\"name\": \"f\", \"function\": \"f\", \"ph\": \"X\", \"ts\": 1, "
+         "\"dur\": 2, \"pid\": 1, \"tid\": 1}]",
+         "chrome-trace"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct fmt_file f = {"q.json", cases[i].text, strlen(cases[i].text)};
+        struct err e = {0};
+        const struct fmt_format *fmt = fmt_detect(&f, 1, &e);
+        const char *got = fmt ? fmt->name : NULL;
+        if ((got == NULL) != (cases[i].fmt == NULL) ||
+            (got && strcmp(got, cases[i].fmt) != 0))
+            fprintf(stderr, "case %zu detected as %s\n", i, got ? got : "(none)");
+        if (cases[i].fmt == NULL)
+            CHECK(got == NULL);
+        else
+            CHECK(got != NULL && strcmp(got, cases[i].fmt) == 0);
+    }
+    {
+        /* and imports as such: kernels without time or calls, counts kept */
+        static const char text[] = "[{\"count\": 1},"
+                                   "{\"path\": \"main\", \"count\": 3},"
+                                   "{\"path\": \"main/solve\", \"count\": 2}]";
+        struct got g = {0};
+        struct err e = {0};
+        struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+        struct fmt_file f = {"counts.json", text, strlen(text)};
+        CHECK_INT(fmt_parse("auto", &f, 1, NULL, &sink, &e), 0);
+        CHECK_STR(e.message, "");
+        CHECK_INT(g.n, 1);
+        if (g.n == 1)
+            CHECK_STR(g.line[0], "counts|counts|unknown|np=1|rt=none|in:|m:|k:main=none{"
+                                 "\"count\": 3};main/solve=none{\"count\": 2}");
+        got_free(&g);
+    }
+}
+
+/* TAU with a TIME metric (SPEC §16): a function that only a counter metric
+ * measured is kept, without a time (never a made-up 0) and with the calls
+ * its counter profile gives; the run time stays the root's. */
+static void test_tau_counter_only_function(void)
+{
+    static const char time0[] =
+        "2 templated_functions_MULTI_TIME\n"
+        "# Name Calls Subrs Excl Incl ProfileCalls #\n"
+        "\".TAU application\" 1 1 1000000 3000000 0 GROUP=\"TAU_DEFAULT\"\n"
+        "\"solve()\" 2 0 2000000 2000000 0 GROUP=\"TAU_DEFAULT\"\n"
+        "0 aggregates\n0 userevents\n";
+    static const char ops0[] =
+        "3 templated_functions_MULTI_PAPI_FP_OPS\n"
+        "# Name Calls Subrs Excl Incl ProfileCalls #\n"
+        "\".TAU application\" 1 2 10 1000 0 GROUP=\"TAU_DEFAULT\"\n"
+        "\"solve()\" 2 0 900 900 0 GROUP=\"TAU_DEFAULT\"\n"
+        "\"hw_only()\" 7 0 90 90 0 GROUP=\"TAU_DEFAULT\"\n"
+        "0 aggregates\n0 userevents\n";
+    struct fmt_file f[2] = {{"MULTI__PAPI_FP_OPS/profile.0.0.0", ops0, sizeof ops0 - 1},
+                            {"MULTI__TIME/profile.0.0.0", time0, sizeof time0 - 1}};
+    struct got g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL};
+    CHECK_INT(fmt_parse("auto", f, 2, NULL, &sink, &e), 0);
+    CHECK_STR(e.message, "");
+    CHECK_INT(g.n, 1);
+    if (g.n == 1)
+        CHECK_STR(
+            g.line[0],
+            "tau|tau|unknown|np=1|rt=3|in:threads=1|m:|k:.TAU application=1x1{"
+            "\"mean\": 1, \"min\": 1, \"inclusive\": 3, \"inclusive_mean\": 3, "
+            "\"inclusive_min\": 3, \"PAPI_FP_OPS\": 10, \"PAPI_FP_OPS_inclusive\": "
+            "1000, \"PAPI_FP_OPS_inclusive_mean\": 1000, \"PAPI_FP_OPS_inclusive_min\": "
+            "1000};solve()=2x2{\"mean\": 2, \"min\": 2, \"inclusive\": 2, "
+            "\"inclusive_mean\": 2, \"inclusive_min\": 2, \"PAPI_FP_OPS\": 900, "
+            "\"PAPI_FP_OPS_inclusive\": 900, \"PAPI_FP_OPS_inclusive_mean\": 900, "
+            "\"PAPI_FP_OPS_inclusive_min\": 900};hw_only()=nonex7{\"PAPI_FP_OPS\": "
+            "90, \"PAPI_FP_OPS_inclusive\": 90, \"PAPI_FP_OPS_inclusive_mean\": 90, "
+            "\"PAPI_FP_OPS_inclusive_min\": 90}");
+    got_free(&g);
+}
+
 /* Malformed inputs of the JSON formats: each refused with the field at fault,
  * and nothing handed to the sink. */
 static void test_malformed_json_formats(void)
@@ -1088,6 +1274,9 @@ int main(void)
     RUN(test_tau_multi);
     RUN(test_tau_counters_only);
     RUN(test_caliper_no_time);
+    RUN(test_calls_unknown);
+    RUN(test_caliper_detect_without_time);
+    RUN(test_tau_counter_only_function);
     RUN(test_tar);
     RUN(test_osu);
     RUN(test_lnt);

@@ -19,6 +19,8 @@
  * for bench/http_attacks.py. */
 #include "common/xalloc.h"
 #include "formats/formats.h"
+#include "formats/limits.h"
+#include "models/trace.h"
 #include "tests/harness.h"
 
 #include <stdio.h>
@@ -160,6 +162,7 @@ static void files_free(struct files *fs)
 struct got {
     char line[512];
     int n;
+    int traces; /* traces handed to the sink */
 };
 
 static int take(void *ctx, const struct run_record *r, size_t n, struct err *err)
@@ -201,7 +204,7 @@ static void read_checked(int nloc, int chunk_mib, const char *want)
 {
     char dir[512];
     struct files fs;
-    struct got g = {{0}, 0};
+    struct got g = {{0}, 0, 0};
     struct fmt_sink sink = {take, NULL, &g, NULL};
     struct err e = {0};
     struct timespec t0, t1;
@@ -254,7 +257,7 @@ static void test_absolute_names(void)
 {
     char dir[512];
     struct files fs;
-    struct got g = {{0}, 0};
+    struct got g = {{0}, 0, 0};
     struct fmt_sink sink = {take, NULL, &g, NULL};
     struct err e = {0};
 
@@ -280,7 +283,7 @@ static void test_name_clash(void)
 {
     char dir[512];
     struct files fs;
-    struct got g = {{0}, 0};
+    struct got g = {{0}, 0, 0};
     struct fmt_sink sink = {take, NULL, &g, NULL};
     struct err e = {0};
 
@@ -317,7 +320,7 @@ static void test_stale_temporary_directories(void)
 {
     char dead[600], live[600], file[700], dir[512];
     struct files fs;
-    struct got g = {{0}, 0};
+    struct got g = {{0}, 0, 0};
     struct fmt_sink sink = {take, NULL, &g, NULL};
     struct err e = {0};
     struct stat st;
@@ -346,6 +349,74 @@ static void test_stale_temporary_directories(void)
     CHECK(stat(dead, &st) != 0); /* removed with its file */
     CHECK(stat(live, &st) == 0); /* a live process's: kept */
     rmdir(live);
+    files_free(&fs);
+}
+
+static int take_trace(void *ctx, const char *uid, struct trace *t, struct err *err)
+{
+    struct got *g = ctx;
+    (void)uid, (void)err;
+    g->traces++;
+    trace_free(t);
+    return 0;
+}
+
+/* A trace of more locations (ranks) than a trace may have is refused as
+ * soon as the definitions tell, with the answer trace_parse gives (issue
+ * 31's follow-up): the events are never read, so here, where every event
+ * file is garbage, the answer is still the limit's, and nothing reaches
+ * the sink. Without a trace wanted (no traces callback) the same archive's
+ * definitions pass and its damaged events are what is refused. */
+static void test_too_many_ranks_refused_from_the_definitions(void)
+{
+    char dir[512], want[128];
+    int nloc = LIMIT_TRACE_RANKS + 1;
+    struct files fs;
+    struct got g = {{0}, 0, 0};
+    struct fmt_sink traced = {take, NULL, &g, take_trace},
+                    runs_only = {take, NULL, &g, NULL};
+    struct err e = {0};
+    struct timespec t0, t1;
+    size_t garbled = 0;
+
+    snprintf(dir, sizeof dir, "%s/wide", tmpdir);
+    mkdir(dir, 0700);
+    CHECK_INT(write_archive(dir, nloc, 1), 0);
+    fs = load(dir, nloc, "");
+    for (size_t i = 0; i < fs.n; i++) {
+        size_t n = strlen(fs.f[i].name);
+        if (n > 4 && strcmp(fs.f[i].name + n - 4, ".evt") == 0) {
+            memset((char *)fs.f[i].data, 0xA5, fs.f[i].len);
+            garbled++;
+        }
+    }
+    CHECK_INT((long long)garbled, nloc);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    setenv("TMPDIR", tmpdir, 1);
+    CHECK_INT(fmt_parse("otf2", fs.f, fs.n, NULL, &traced, &e), -1);
+    unsetenv("TMPDIR");
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    snprintf(want, sizeof want, "a trace has at most %d rank files; got %d",
+             LIMIT_TRACE_RANKS, nloc);
+    CHECK_INT(e.status, ERR_INVALID);
+    CHECK_STR(e.code, "invalid_trace");
+    CHECK_STR(e.message, want);
+    CHECK_INT(g.n, 0);
+    CHECK_INT(g.traces, 0);
+    printf("  %d locations refused in %.2f s\n", nloc,
+           (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+    {
+        /* nothing left in the temporary directory but the archive's own */
+        char cmd[700];
+        snprintf(cmd, sizeof cmd, "ls -d '%s'/prophecy-otf2-* >/dev/null 2>&1", tmpdir);
+        CHECK(system(cmd) != 0);
+    }
+    /* runs only: the definitions are no reason to refuse; the events are */
+    err_clear(&e);
+    CHECK_INT(fmt_parse("otf2", fs.f, fs.n, NULL, &runs_only, &e), -1);
+    CHECK_INT(e.status, ERR_INVALID);
+    CHECK(strcmp(e.message, want) != 0);
+    CHECK_INT(g.n, 0);
     files_free(&fs);
 }
 
@@ -386,6 +457,7 @@ int main(int argc, char **argv)
     RUN(test_absolute_names);
     RUN(test_name_clash);
     RUN(test_stale_temporary_directories);
+    RUN(test_too_many_ranks_refused_from_the_definitions);
     remove_all(tmpdir);
 #else
     (void)argc, (void)argv;
