@@ -1,0 +1,241 @@
+/* tally: counts of runs by segments of each page order (db/tally.h),
+ * written once for every engine on db/query.h. */
+#include "db/tally.h"
+#include "db/query.h"
+#include "db/summary.h"
+#include "common/buf.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+double db_tally_runtime_key(double runtime)
+{
+    int e;
+    double m;
+    if (!(runtime >= 0x1p-900))
+        return 0;
+    m = frexp(runtime, &e); /* runtime = m 2^e, 0.5 <= m < 1 */
+    return ldexp(floor(ldexp(m, 9)), e - 9);
+}
+
+/* One count of a segment row. */
+struct tally_row {
+    long long app_id;
+    int kind;
+    double k;
+    long long exe_id, system_id, blk, runs;
+};
+
+/* The three rows (one per order) run id counts in. */
+static void rows_of(long long id, long long app_id, long long exe_id, long long system_id,
+                    long long nprocs, double runtime, struct tally_row *r)
+{
+    long long blk = id >> DB_TALLY_BLOCK_BITS;
+    r[0] = (struct tally_row){app_id, DB_TALLY_ID, (double)blk, exe_id, system_id, 0, 1};
+    r[1] = (struct tally_row){
+        app_id, DB_TALLY_NPROCS, (double)nprocs, exe_id, system_id, blk, 1};
+    if (isnan(runtime))
+        r[2] = (struct tally_row){app_id, DB_TALLY_UNTIMED, 0, exe_id, system_id, blk, 1};
+    else
+        r[2] = (struct tally_row){app_id, DB_TALLY_TIMED, db_tally_runtime_key(runtime),
+                                  exe_id, system_id,      0,
+                                  1};
+}
+
+static int row_cmp(const void *pa, const void *pb)
+{
+    const struct tally_row *a = pa, *b = pb;
+#define CMP(f)                                                                           \
+    if (a->f != b->f)                                                                    \
+        return a->f < b->f ? -1 : 1;
+    CMP(app_id)
+    CMP(kind)
+    CMP(k)
+    CMP(exe_id)
+    CMP(system_id)
+    CMP(blk)
+#undef CMP
+    return 0;
+}
+
+static const char SQL_ADD[] =
+    "INSERT INTO run_tally (app_id, kind, k, exe_id, system_id, blk, runs) VALUES "
+    "(?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (app_id, kind, k, exe_id, system_id, blk) "
+    "DO UPDATE SET runs = run_tally.runs + excluded.runs";
+/* The keys of the new runs, by the position of their id in ?1 (a JSON array
+ * on SQLite, a bigint array on PostgreSQL). */
+static const char SQ_KEYS[] =
+    "SELECT r.id, r.app_id, r.exe_id, r.system_id, r.nprocs, r.runtime FROM "
+    "json_each(?1) j JOIN runs r ON r.id = j.value";
+static const char PG_KEYS[] =
+    "SELECT r.id, r.app_id, r.exe_id, r.system_id, r.nprocs, r.runtime FROM "
+    "unnest(?1::bigint[]) j(id) JOIN runs r ON r.id = j.id";
+
+int db_tally_add(db *d, const long long *ids, const int *existed, size_t n,
+                 struct err *err)
+{
+    struct tally_row *rows = NULL;
+    struct db_stmt *st;
+    struct buf list;
+    size_t i, nr = 0, nnew = 0, m;
+    int rc = -1;
+
+    buf_init(&list, 64 * 1024);
+    buf_putc(&list, DQ_SQL(d, '[', '{'));
+    for (i = 0; i < n; i++)
+        if (existed == NULL || !existed[i])
+            buf_printf(&list, "%s%lld", nnew++ ? "," : "", ids[i]);
+    buf_putc(&list, DQ_SQL(d, ']', '}'));
+    if (nnew == 0) {
+        buf_free(&list);
+        return 0;
+    }
+    rows = malloc(3 * nnew * sizeof *rows);
+    if (rows == NULL || buf_failed(&list)) {
+        rc = err_nomem(err);
+        goto done;
+    }
+    st = dq_prepare(d, DQ_SQL(d, SQ_KEYS, PG_KEYS), err, "t", buf_str(&list));
+    if (st == NULL)
+        goto done;
+    while ((rc = dq_step(d, st, err)) == 1) {
+        if (nr + 3 > 3 * nnew) {
+            dq_reset(d, st);
+            rc = err_set(err, ERR_INTERNAL, "internal", NULL, "a run counted twice");
+            goto done;
+        }
+        rows_of(dq_ll(d, st, 0), dq_ll(d, st, 1), dq_ll(d, st, 2), dq_ll(d, st, 3),
+                dq_ll(d, st, 4), dq_opt_dbl(d, st, 5), rows + nr);
+        nr += 3;
+    }
+    if (rc < 0)
+        goto done;
+    /* One write per segment row, in key order (writers on PostgreSQL then
+     * lock the rows they share in the same order). */
+    qsort(rows, nr, sizeof *rows, row_cmp);
+    for (i = 0, m = 0; i < nr; i++) {
+        if (m > 0 && row_cmp(&rows[m - 1], &rows[i]) == 0)
+            rows[m - 1].runs += rows[i].runs;
+        else
+            rows[m++] = rows[i];
+    }
+    rc = 0;
+    for (i = 0; i < m && rc == 0; i++)
+        if (dq_run(d, SQL_ADD, err, "iidiiii", rows[i].app_id, (long long)rows[i].kind,
+                   rows[i].k, rows[i].exe_id, rows[i].system_id, rows[i].blk,
+                   rows[i].runs) < 0)
+            rc = -1;
+done:
+    free(rows);
+    buf_free(&list);
+    return rc;
+}
+
+#define TALLY_KEY                                                                        \
+    "app_id = ?1 AND kind = ?2 AND k = ?3 AND exe_id = ?4 AND system_id = ?5 AND blk = " \
+    "?6"
+static const char SQL_TAKE[] = "UPDATE run_tally SET runs = runs - 1 WHERE " TALLY_KEY;
+static const char SQL_EMPTY[] = "DELETE FROM run_tally WHERE " TALLY_KEY " AND runs <= 0";
+
+int db_tally_drop_run(db *d, long long id, struct err *err)
+{
+    struct tally_row r[3];
+    struct db_stmt *st =
+        dq_prepare(d,
+                   "SELECT app_id, exe_id, system_id, nprocs, runtime FROM runs WHERE "
+                   "id = ?1",
+                   err, "i", id);
+    int rc = st ? dq_step(d, st, err) : -1, i;
+    if (rc <= 0)
+        return rc;
+    rows_of(id, dq_ll(d, st, 0), dq_ll(d, st, 1), dq_ll(d, st, 2), dq_ll(d, st, 3),
+            dq_opt_dbl(d, st, 4), r);
+    dq_reset(d, st);
+    for (i = 0; i < 3; i++)
+        if (dq_run(d, SQL_TAKE, err, "iidiii", r[i].app_id, (long long)r[i].kind, r[i].k,
+                   r[i].exe_id, r[i].system_id, r[i].blk) < 0 ||
+            dq_run(d, SQL_EMPTY, err, "iidiii", r[i].app_id, (long long)r[i].kind, r[i].k,
+                   r[i].exe_id, r[i].system_id, r[i].blk) < 0)
+            return -1;
+    return 0;
+}
+
+/* ---- reads --------------------------------------------------------------- */
+
+#define TALLY_FILTER                                                                     \
+    "app_id = ?1 AND kind = ?2 AND (?3 = 0 OR exe_id = ?3) AND (?4 = 0 OR system_id = "  \
+    "?4)"
+static const char SQL_COUNT[] =
+    "SELECT coalesce(sum(runs), 0) FROM run_tally WHERE " TALLY_FILTER;
+static const char SQL_ROWS[] =
+    "SELECT k, exe_id, system_id, blk, runs FROM run_tally "
+    "WHERE " TALLY_FILTER " ORDER BY k, exe_id, system_id, blk";
+
+/* The kinds of sort's order, ascending, into kinds; returns their number. */
+static int kinds_of(db *d, int sort, int kinds[2])
+{
+    if (sort == DB_SORT_NPROCS) {
+        kinds[0] = DB_TALLY_NPROCS;
+        return 1;
+    }
+    if (sort != DB_SORT_RUNTIME) {
+        kinds[0] = DB_TALLY_ID;
+        return 1;
+    }
+    /* SQLite sorts NULL first ascending, PostgreSQL last */
+    kinds[0] = DQ_SQL(d, DB_TALLY_UNTIMED, DB_TALLY_TIMED);
+    kinds[1] = DQ_SQL(d, DB_TALLY_TIMED, DB_TALLY_UNTIMED);
+    return 2;
+}
+
+long long db_tally_count(db *d, long long app_id, long long exe_id, long long system_id,
+                         int sort, struct err *err)
+{
+    int kinds[2], nk = kinds_of(d, sort, kinds), i;
+    long long total = 0;
+    for (i = 0; i < nk; i++) {
+        long long n = 0;
+        if (dq_scalar(d, &n, SQL_COUNT, err, "iiii", app_id, (long long)kinds[i], exe_id,
+                      system_id) < 0)
+            return -1;
+        total += n;
+    }
+    return total;
+}
+
+int db_tally_find(db *d, long long app_id, long long exe_id, long long system_id,
+                  int sort, long long pos, struct db_tally_seg *seg, struct err *err)
+{
+    int kinds[2], nk = kinds_of(d, sort, kinds), i, rc = 0;
+    long long cum = 0;
+
+    for (i = 0; i < nk; i++) {
+        /* a segment of these kinds spans the rows of one k */
+        int by_k = kinds[i] == DB_TALLY_ID || kinds[i] == DB_TALLY_TIMED, first = 1;
+        struct db_stmt *st = dq_prepare(d, SQL_ROWS, err, "iiii", app_id,
+                                        (long long)kinds[i], exe_id, system_id);
+        if (st == NULL)
+            return -1;
+        while ((rc = dq_step(d, st, err)) == 1) {
+            double k = dq_dbl(d, st, 0);
+            if (!by_k || first || k != seg->k) {
+                seg->kind = (enum db_tally_kind)kinds[i];
+                seg->k = k;
+                seg->exe_id = dq_ll(d, st, 1);
+                seg->system_id = dq_ll(d, st, 2);
+                seg->blk = dq_ll(d, st, 3);
+                seg->start = cum;
+                first = 0;
+            }
+            cum += dq_ll(d, st, 4);
+            if (cum > pos) {
+                dq_reset(d, st);
+                return 1;
+            }
+        }
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
