@@ -7,6 +7,7 @@
 #include "db/sqlite/sql.h"
 #include "db/summary.h"
 #include "tests/harness.h"
+#include "tests/unit/db/deep_pages.h"
 
 #include <math.h>
 #include <sqlite3.h>
@@ -392,41 +393,13 @@ static void test_runs_page(void)
     db_close(d);
 }
 
-/* The offset of a page of q's order read by a plain OFFSET walk: what
- * db_runs_page must answer whichever way it finds the page. */
-static int offset_page(db *d, const struct db_page_query *q, long long *ids)
-{
-    static const char *const sql[3][2] = {
-#define REF(order)                                                                       \
-    "SELECT id FROM runs WHERE app_id = ?1 AND (?2 = 0 OR exe_id = ?2) AND (?3 = 0 OR "  \
-    "system_id = ?3) ORDER BY " order " LIMIT ?4 OFFSET ?5"
-        {REF("id"), REF("id DESC")},
-        {REF("nprocs, exe_id, system_id, id"),
-         REF("nprocs DESC, exe_id DESC, system_id DESC, id DESC")},
-        {REF("runtime, exe_id, system_id, id"),
-         REF("runtime DESC, exe_id DESC, system_id DESC, id DESC")},
-#undef REF
-    };
-    struct err e = {0};
-    struct db_stmt *st =
-        dq_prepare(d, sql[q->sort][q->desc], &e, "iiiii", q->app_id, q->exe_id,
-                   q->system_id, (long long)q->limit, q->offset);
-    int n = 0, rc;
-    CHECK(st != NULL);
-    while (st != NULL && (rc = dq_step(d, st, &e)) == 1)
-        ids[n++] = dq_ll(d, st, 0);
-    return n;
-}
-
 /* Tallies equal to a recount of the runs (the migration's own backfill). */
 static void check_tally_recount(db *d, const char *file)
 {
     struct err e = {0};
     json_t *kept, *again;
     sqlite3 *h;
-    const char *rows = "SELECT app_id, kind, k, exe_id, system_id, blk, runs FROM "
-                       "run_tally ORDER BY app_id, kind, k, exe_id, system_id, blk";
-    kept = dq_json(d, rows, &e, "");
+    kept = deep_tally_rows(d);
     CHECK(kept != NULL && json_array_size(kept) > 0);
     db_close(d);
     /* back to version 16 without the table: opening runs migration 17 */
@@ -436,136 +409,19 @@ static void check_tally_recount(db *d, const char *file)
               SQLITE_OK);
     sqlite3_close(h);
     CHECK_INT(db_open(&d, path(file), NULL, &e), 0);
-    again = dq_json(d, rows, &e, "");
+    again = deep_tally_rows(d);
     CHECK(again != NULL && json_equal(kept, again));
     json_decref(kept);
     json_decref(again);
     db_close(d);
 }
 
-/* Pages reached by offset deep enough to be found from run_tally (migration
- * 17) are the plain OFFSET answer: every order, direction and filter, with
- * or without the total, around segment edges, on runs of two applications
- * whose ids interleave, with many ties of runtime and nprocs, runs without a
- * runtime, and deleted runs (whole id blocks of one executable among them). */
 static void test_offset_pages(void)
 {
-    static const char *const exes[2] = {"a.x", "b.x"}, *const systems[2] = {"s1", "s2"};
     struct err e = {0};
-    arena *a = arena_new();
-    long long app, exe[2], sys[2], id, *want = malloc(1000 * sizeof *want), del = 0;
-    unsigned seed = 7;
-    int i, j;
     db *d;
-
     CHECK_INT(db_open(&d, path("deep.db"), NULL, &e), 0);
-    for (i = 0; i < 44000;) {
-        struct run_record r[500];
-        long long ids[500];
-        int existed[500], m = i < 300 ? 1 : 500; /* some runs one at a time */
-        memset(r, 0, sizeof r);
-        for (j = 0; j < m; j++, i++) {
-            seed = seed * 1103515245u + 12345u;
-            r[j].application = i % 11 == 5 ? "other" : "deep";
-            r[j].executable = exes[(seed >> 9) & 1];
-            r[j].system = systems[(seed >> 11) % 3 == 0];
-            r[j].nprocs = 1LL << ((seed >> 13) % 5);
-            switch ((seed >> 16) % 8) {
-            case 0: /* no runtime */
-                r[j].runtime = NAN;
-                break;
-            case 1:
-            case 2:
-            case 3: /* a few values, each shared by thousands */
-                r[j].runtime = 0.25 * ((seed >> 20) % 6);
-                break;
-            case 4: /* powers of two and their neighbours: segment edges */
-                r[j].runtime = ldexp(1.0, (int)((seed >> 20) % 9) - 4) *
-                               (1 + ((int)((seed >> 24) % 3) - 1) * 0x1p-52);
-                break;
-            default: /* spread over six octaves */
-                r[j].runtime = 0.01 * (1 + ((seed >> 8) & 0xffff) / 1024.0);
-            }
-        }
-        CHECK_INT(db_begin(d, &e), 0);
-        CHECK_INT(db_runs_insert(d, r, (size_t)m, ids, existed, &e), 0);
-        CHECK_INT(db_commit(d, &e), 0);
-    }
-    app = db_app_id(d, "deep", 0, &e);
-    for (j = 0; j < 2; j++) {
-        exe[j] = db_exe_id(d, app, exes[j], &e);
-        sys[j] = db_system_id(d, systems[j], 0, &e);
-    }
-    /* deletes: every run of a.x in ids 8192..12287 (one id block), and one
-     * run in 97 elsewhere */
-    CHECK_INT(db_begin(d, &e), 0);
-    for (id = 1; id <= 44000; id++) {
-        long long x = 0;
-        int rc = dq_scalar(d, &x, "SELECT exe_id FROM runs WHERE id = ?1", &e, "i", id);
-        if (rc == 1 && ((x == exe[0] && id >> 12 == 2) || id % 97 == 0)) {
-            CHECK_INT(db_run_delete(d, id, &e), 0);
-            del++;
-        }
-    }
-    CHECK_INT(db_commit(d, &e), 0);
-    CHECK(del > 1000);
-    {
-        long long empty = -1;
-        CHECK_INT(dq_scalar(d, &empty, "SELECT count(*) FROM run_tally WHERE runs <= 0",
-                            &e, ""),
-                  1);
-        CHECK_INT(empty, 0);
-    }
-    for (int sort = DB_SORT_ID; sort <= DB_SORT_RUNTIME; sort++)
-        for (int desc = 0; desc < 2; desc++)
-            for (int f = 0; f < 4; f++) {
-                struct db_page_query q = {app,
-                                          f & 1 ? exe[1] : 0,
-                                          f & 2 ? sys[0] : 0,
-                                          (enum db_sort)sort,
-                                          desc,
-                                          0,
-                                          50,
-                                          0,
-                                          0,
-                                          0};
-                long long total = db_summary_count(d, app, q.exe_id, q.system_id, &e);
-                long long offs[40];
-                int no = 0, t;
-                CHECK(total > 8192 + 200);
-                /* the walk's edge, segment edges (4,096 ids), the middle,
-                 * the end and past it, and a few between */
-                offs[no++] = 8192;
-                offs[no++] = 8193;
-                offs[no++] = total / 2;
-                offs[no++] = total - 1;
-                offs[no++] = total - 50;
-                offs[no++] = total - 51;
-                offs[no++] = total;
-                offs[no++] = total + 7;
-                for (long long o = 8200; o < total && no < 40; o += 1237)
-                    offs[no++] = o;
-                for (int o = 0; o < no; o++)
-                    for (t = 0; t < 2; t++) {
-                        struct db_page_row *rows;
-                        int n, nw;
-                        q.offset = offs[o];
-                        q.limit = o % 3 == 0 ? 1 : o % 3 == 1 ? 50 : 1000;
-                        q.total = t ? total : 0;
-                        n = db_runs_page(d, &q, a, &rows, &e);
-                        nw = offset_page(d, &q, want);
-                        CHECK_INT(n, nw);
-                        for (i = 0; i < n && i < nw; i++)
-                            if (rows[i].id != want[i]) {
-                                CHECK_INT(rows[i].id, want[i]);
-                                break;
-                            }
-                        if (n > 0)
-                            CHECK_INT(rows[0].ninputs, 0);
-                    }
-            }
-    free(want);
-    arena_free(a);
+    deep_pages(d);
     check_tally_recount(d, "deep.db");
 }
 
