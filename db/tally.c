@@ -63,11 +63,9 @@ static const char SQL_ADD[] =
     "INSERT INTO run_tally (app_id, kind, k, exe_id, system_id, blk, runs) VALUES "
     "(?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (app_id, kind, k, exe_id, system_id, blk) "
     "DO UPDATE SET runs = run_tally.runs + excluded.runs";
-/* The keys of the new runs, by the position of their id in ?1 (a JSON array
- * on SQLite, a bigint array on PostgreSQL). */
-static const char SQ_KEYS[] =
-    "SELECT r.id, r.app_id, r.exe_id, r.system_id, r.nprocs, r.runtime FROM "
-    "json_each(?1) j JOIN runs r ON r.id = j.value";
+/* A run's keys; on PostgreSQL those of the runs in ?1 (a bigint array). */
+static const char SQL_KEY[] =
+    "SELECT app_id, exe_id, system_id, nprocs, runtime FROM runs WHERE id = ?1";
 static const char PG_KEYS[] =
     "SELECT r.id, r.app_id, r.exe_id, r.system_id, r.nprocs, r.runtime FROM "
     "unnest(?1::bigint[]) j(id) JOIN runs r ON r.id = j.id";
@@ -117,50 +115,79 @@ static int add_rows_at_once(db *d, const struct tally_row *rows, size_t m,
     return rc;
 }
 
-int db_tally_add(db *d, const long long *ids, const int *existed, size_t n,
-                 struct err *err)
+/* The keys of the new runs (ids[i] with !existed[i]) into rows, three rows
+ * a run: one read by id each on SQLite (no round trip), one statement for
+ * all on PostgreSQL. Returns the number of rows, or -1 with err set. */
+static long long keys_of(db *d, const long long *ids, const int *existed, size_t n,
+                         size_t nnew, struct tally_row *rows, struct err *err)
 {
-    struct tally_row *rows = NULL;
     struct db_stmt *st;
     struct buf list;
-    size_t i, nr = 0, nnew = 0, m;
-    int rc = -1;
+    size_t i, nr = 0;
+    int rc;
 
-    buf_init(&list, 64 * 1024);
-    buf_putc(&list, DQ_SQL(d, '[', '{'));
-    for (i = 0; i < n; i++)
+    if (!d->eng->pg) {
+        for (i = 0; i < n; i++) {
+            if (existed != NULL && existed[i])
+                continue;
+            st = dq_prepare(d, SQL_KEY, err, "i", ids[i]);
+            if ((rc = st ? dq_step(d, st, err) : -1) <= 0)
+                return rc < 0 ? -1
+                              : err_set(err, ERR_INTERNAL, "internal", NULL,
+                                        "run %lld is not stored", ids[i]);
+            rows_of(ids[i], dq_ll(d, st, 0), dq_ll(d, st, 1), dq_ll(d, st, 2),
+                    dq_ll(d, st, 3), dq_opt_dbl(d, st, 4), rows + nr);
+            dq_reset(d, st);
+            nr += 3;
+        }
+        return (long long)nr;
+    }
+    buf_init(&list, 64 * 1024 * 1024);
+    buf_putc(&list, '{');
+    for (i = 0, nr = 0; i < n; i++)
         if (existed == NULL || !existed[i])
-            buf_printf(&list, "%s%lld", nnew++ ? "," : "", ids[i]);
-    buf_putc(&list, DQ_SQL(d, ']', '}'));
-    if (nnew == 0) {
+            buf_printf(&list, "%s%lld", nr++ ? "," : "", ids[i]);
+    buf_putc(&list, '}');
+    if (buf_failed(&list)) {
         buf_free(&list);
-        return 0;
+        return err_nomem(err);
     }
-    rows = malloc(3 * nnew * sizeof *rows);
-    if (rows == NULL || buf_failed(&list)) {
-        rc = err_nomem(err);
-        goto done;
-    }
-    st = dq_prepare(d, DQ_SQL(d, SQ_KEYS, PG_KEYS), err, "t", buf_str(&list));
-    if (st == NULL)
-        goto done;
-    while ((rc = dq_step(d, st, err)) == 1) {
+    st = dq_prepare(d, PG_KEYS, err, "t", buf_str(&list));
+    buf_free(&list);
+    nr = 0;
+    while (st != NULL && (rc = dq_step(d, st, err)) == 1) {
         if (nr + 3 > 3 * nnew) {
             dq_reset(d, st);
-            rc = err_set(err, ERR_INTERNAL, "internal", NULL, "a run counted twice");
-            goto done;
+            return err_set(err, ERR_INTERNAL, "internal", NULL, "a run counted twice");
         }
         rows_of(dq_ll(d, st, 0), dq_ll(d, st, 1), dq_ll(d, st, 2), dq_ll(d, st, 3),
                 dq_ll(d, st, 4), dq_opt_dbl(d, st, 5), rows + nr);
         nr += 3;
     }
-    if (rc < 0)
+    return st == NULL || rc < 0 ? -1 : (long long)nr;
+}
+
+int db_tally_add(db *d, const long long *ids, const int *existed, size_t n,
+                 struct err *err)
+{
+    struct tally_row one[3], *rows = one;
+    size_t i, nnew = 0, m;
+    long long nr;
+    int rc = -1;
+
+    for (i = 0; i < n; i++)
+        nnew += existed == NULL || !existed[i];
+    if (nnew == 0)
+        return 0;
+    if (nnew > 1 && (rows = malloc(3 * nnew * sizeof *rows)) == NULL)
+        return err_nomem(err);
+    if ((nr = keys_of(d, ids, existed, n, nnew, rows, err)) < 0)
         goto done;
     /* One write per segment row, in key order (writers on PostgreSQL then
      * lock the rows they share in the same order); SQLite's are statements
      * of the same process, PostgreSQL's one statement. */
-    qsort(rows, nr, sizeof *rows, row_cmp);
-    for (i = 0, m = 0; i < nr; i++) {
+    qsort(rows, (size_t)nr, sizeof *rows, row_cmp);
+    for (i = 0, m = 0; i < (size_t)nr; i++) {
         if (m > 0 && row_cmp(&rows[m - 1], &rows[i]) == 0)
             rows[m - 1].runs += rows[i].runs;
         else
@@ -173,8 +200,8 @@ int db_tally_add(db *d, const long long *ids, const int *existed, size_t n,
                    rows[i].runs) < 0)
             rc = -1;
 done:
-    free(rows);
-    buf_free(&list);
+    if (rows != one)
+        free(rows);
     return rc;
 }
 
@@ -187,11 +214,7 @@ static const char SQL_EMPTY[] = "DELETE FROM run_tally WHERE " TALLY_KEY " AND r
 int db_tally_drop_run(db *d, long long id, struct err *err)
 {
     struct tally_row r[3];
-    struct db_stmt *st =
-        dq_prepare(d,
-                   "SELECT app_id, exe_id, system_id, nprocs, runtime FROM runs WHERE "
-                   "id = ?1",
-                   err, "i", id);
+    struct db_stmt *st = dq_prepare(d, SQL_KEY, err, "i", id);
     int rc = st ? dq_step(d, st, err) : -1, i;
     if (rc <= 0)
         return rc;
