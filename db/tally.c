@@ -240,6 +240,20 @@ static const char SQL_COUNT[] =
 static const char SQL_ROWS[] =
     "SELECT k, exe_id, system_id, blk, runs FROM run_tally "
     "WHERE " TALLY_FILTER " ORDER BY k, exe_id, system_id, blk";
+/* The segment holding position ?5 of one kind (0-based, from the kind's
+ * first run) and the position of its first run: the running sum of the
+ * counts in key order, summed by k first where a segment spans one k's rows
+ * (SQL_FIND_K), one row a segment otherwise. One row comes back, whatever
+ * the number of segments before it. */
+static const char SQL_FIND_ROW[] =
+    "SELECT k, exe_id, system_id, blk, upto - runs FROM (SELECT k, exe_id, system_id, "
+    "blk, runs, sum(runs) OVER (ORDER BY k, exe_id, system_id, blk ROWS UNBOUNDED "
+    "PRECEDING) AS upto FROM run_tally WHERE " TALLY_FILTER ") t WHERE upto > ?5 "
+    "ORDER BY k, exe_id, system_id, blk LIMIT 1";
+static const char SQL_FIND_K[] =
+    "SELECT k, 0, 0, 0, upto - runs FROM (SELECT k, runs, sum(runs) OVER (ORDER BY k "
+    "ROWS UNBOUNDED PRECEDING) AS upto FROM (SELECT k, sum(runs) AS runs FROM run_tally "
+    "WHERE " TALLY_FILTER " GROUP BY k) g) t WHERE upto > ?5 ORDER BY k LIMIT 1";
 
 /* The kinds of sort's order, ascending, into kinds; returns their number. */
 static int kinds_of(db *d, int sort, int kinds[2])
@@ -273,38 +287,80 @@ long long db_tally_count(db *d, long long app_id, long long exe_id, long long sy
     return total;
 }
 
+/* SQLite: the counts stepped in key order in this process, stopping at the
+ * segment (no round trip to save; its window functions would sum every row). */
+static int find_by_walk(db *d, long long app_id, long long exe_id, long long system_id,
+                        int kind, long long pos, struct db_tally_seg *seg,
+                        struct err *err)
+{
+    int by_k = kind == DB_TALLY_ID || kind == DB_TALLY_TIMED, first = 1, rc;
+    long long cum = 0;
+    struct db_stmt *st =
+        dq_prepare(d, SQL_ROWS, err, "iiii", app_id, (long long)kind, exe_id, system_id);
+    if (st == NULL)
+        return -1;
+    while ((rc = dq_step(d, st, err)) == 1) {
+        double k = dq_dbl(d, st, 0);
+        if (!by_k || first || k != seg->k) {
+            seg->k = k;
+            seg->exe_id = dq_ll(d, st, 1);
+            seg->system_id = dq_ll(d, st, 2);
+            seg->blk = dq_ll(d, st, 3);
+            seg->start = cum;
+            first = 0;
+        }
+        cum += dq_ll(d, st, 4);
+        if (cum > pos) {
+            dq_reset(d, st);
+            return 1;
+        }
+    }
+    return rc;
+}
+
+/* PostgreSQL: one row back from the running sums (no row of counts crosses
+ * the network but the segment's). */
+static int find_by_sum(db *d, long long app_id, long long exe_id, long long system_id,
+                       int kind, long long pos, struct db_tally_seg *seg, struct err *err)
+{
+    int by_k = kind == DB_TALLY_ID || kind == DB_TALLY_TIMED, rc;
+    struct db_stmt *st = dq_prepare(d, by_k ? SQL_FIND_K : SQL_FIND_ROW, err, "iiiii",
+                                    app_id, (long long)kind, exe_id, system_id, pos);
+    if ((rc = st ? dq_step(d, st, err) : -1) <= 0)
+        return rc;
+    seg->k = dq_dbl(d, st, 0);
+    seg->exe_id = dq_ll(d, st, 1);
+    seg->system_id = dq_ll(d, st, 2);
+    seg->blk = dq_ll(d, st, 3);
+    seg->start = dq_ll(d, st, 4);
+    dq_reset(d, st);
+    return 1;
+}
+
 int db_tally_find(db *d, long long app_id, long long exe_id, long long system_id,
                   int sort, long long pos, struct db_tally_seg *seg, struct err *err)
 {
-    int kinds[2], nk = kinds_of(d, sort, kinds), i, rc = 0;
-    long long cum = 0;
+    int kinds[2], nk = kinds_of(d, sort, kinds), i, rc;
+    long long before = 0;
 
     for (i = 0; i < nk; i++) {
-        /* a segment of these kinds spans the rows of one k */
-        int by_k = kinds[i] == DB_TALLY_ID || kinds[i] == DB_TALLY_TIMED, first = 1;
-        struct db_stmt *st = dq_prepare(d, SQL_ROWS, err, "iiii", app_id,
-                                        (long long)kinds[i], exe_id, system_id);
-        if (st == NULL)
-            return -1;
-        while ((rc = dq_step(d, st, err)) == 1) {
-            double k = dq_dbl(d, st, 0);
-            if (!by_k || first || k != seg->k) {
-                seg->kind = (enum db_tally_kind)kinds[i];
-                seg->k = k;
-                seg->exe_id = dq_ll(d, st, 1);
-                seg->system_id = dq_ll(d, st, 2);
-                seg->blk = dq_ll(d, st, 3);
-                seg->start = cum;
-                first = 0;
-            }
-            cum += dq_ll(d, st, 4);
-            if (cum > pos) {
-                dq_reset(d, st);
-                return 1;
+        if (i + 1 < nk) { /* a kind before another: is pos in it? */
+            long long n = 0;
+            if (dq_scalar(d, &n, SQL_COUNT, err, "iiii", app_id, (long long)kinds[i],
+                          exe_id, system_id) < 0)
+                return -1;
+            if (pos - before >= n) {
+                before += n;
+                continue;
             }
         }
-        if (rc < 0)
-            return -1;
+        rc = (d->eng->pg ? find_by_sum : find_by_walk)(d, app_id, exe_id, system_id,
+                                                       kinds[i], pos - before, seg, err);
+        if (rc <= 0)
+            return rc;
+        seg->kind = (enum db_tally_kind)kinds[i];
+        seg->start += before;
+        return 1;
     }
     return 0;
 }
