@@ -66,105 +66,75 @@ static const char SQL_ADD[] =
 /* A run's keys; on PostgreSQL those of the runs in ?1 (a bigint array). */
 static const char SQL_KEY[] =
     "SELECT app_id, exe_id, system_id, nprocs, runtime FROM runs WHERE id = ?1";
-static const char PG_KEYS[] =
-    "SELECT r.id, r.app_id, r.exe_id, r.system_id, r.nprocs, r.runtime FROM "
-    "unnest(?1::bigint[]) j(id) JOIN runs r ON r.id = j.id";
+/* On PostgreSQL a batch's counts in one statement, keys and all (one round
+ * trip): the runtime's cut as the migration's backfill computes it, equal to
+ * db_tally_runtime_key's (unit.test_pg checks both), rows summed and written
+ * in key order. */
+static const char PG_ADD_RUNS[] =
+    "WITH r AS (SELECT id, app_id, exe_id, system_id, nprocs, runtime FROM runs WHERE "
+    "id = ANY(?1::bigint[])), "
+    "x AS (SELECT app_id, exe_id, system_id, runtime, e0 - (power(2::float8, e0) > "
+    "runtime)::int + (power(2::float8, e0 + 1) <= runtime)::int AS e FROM (SELECT "
+    "app_id, exe_id, system_id, runtime, floor(ln(greatest(runtime, power(2::float8, "
+    "-900))) / ln(2::float8))::int AS e0 FROM r WHERE runtime IS NOT NULL) y), "
+    "t AS (SELECT app_id, 0 AS kind, (id >> 12)::float8 AS k, exe_id, system_id, "
+    "0::bigint AS blk FROM r "
+    "UNION ALL SELECT app_id, 1, nprocs::float8, exe_id, system_id, id >> 12 FROM r "
+    "UNION ALL SELECT app_id, 2, CASE WHEN runtime < power(2::float8, -900) THEN "
+    "0::float8 ELSE floor(runtime * power(2::float8, 8 - e)) * power(2::float8, e - 8) "
+    "END, exe_id, system_id, 0 FROM x "
+    "UNION ALL SELECT app_id, 3, 0, exe_id, system_id, id >> 12 FROM r WHERE runtime IS "
+    "NULL) "
+    "INSERT INTO run_tally (app_id, kind, k, exe_id, system_id, blk, runs) SELECT "
+    "app_id, kind, k, exe_id, system_id, blk, count(*) FROM t GROUP BY app_id, kind, k, "
+    "exe_id, system_id, blk ORDER BY app_id, kind, k, exe_id, system_id, blk "
+    "ON CONFLICT (app_id, kind, k, exe_id, system_id, blk) DO UPDATE SET runs = "
+    "run_tally.runs + excluded.runs";
 
-/* On PostgreSQL every row in one statement (one round trip a batch instead
- * of one a row): the seven columns as arrays, the doubles in 17 digits. */
-static const char PG_ADD_ALL[] =
-    "INSERT INTO run_tally (app_id, kind, k, exe_id, system_id, blk, runs) SELECT * FROM "
-    "unnest(?1::bigint[], ?2::integer[], ?3::float8[], ?4::bigint[], ?5::bigint[], "
-    "?6::bigint[], ?7::bigint[]) ON CONFLICT (app_id, kind, k, exe_id, system_id, blk) "
-    "DO UPDATE SET runs = run_tally.runs + excluded.runs";
-
-static int add_rows_at_once(db *d, const struct tally_row *rows, size_t m,
-                            struct err *err)
+static int add_on_pg(db *d, const long long *ids, const int *existed, size_t n,
+                     struct err *err)
 {
-    struct buf col[7];
-    int c, rc = 0;
-    size_t i;
+    struct buf list;
+    size_t i, k = 0;
+    int rc;
 
-    for (c = 0; c < 7; c++) {
-        buf_init(&col[c], 64 * 1024);
-        buf_putc(&col[c], '{');
-    }
-    for (i = 0; i < m; i++) {
-        const char *sep = i ? "," : "";
-        buf_printf(&col[0], "%s%lld", sep, rows[i].app_id);
-        buf_printf(&col[1], "%s%d", sep, rows[i].kind);
-        buf_printf(&col[2], "%s%.17g", sep, rows[i].k);
-        buf_printf(&col[3], "%s%lld", sep, rows[i].exe_id);
-        buf_printf(&col[4], "%s%lld", sep, rows[i].system_id);
-        buf_printf(&col[5], "%s%lld", sep, rows[i].blk);
-        buf_printf(&col[6], "%s%lld", sep, rows[i].runs);
-    }
-    for (c = 0; c < 7; c++) {
-        buf_putc(&col[c], '}');
-        if (buf_failed(&col[c]))
-            rc = -1;
-    }
-    if (rc != 0)
-        rc = err_nomem(err);
-    else if (dq_run(d, PG_ADD_ALL, err, "ttttttt", buf_str(&col[0]), buf_str(&col[1]),
-                    buf_str(&col[2]), buf_str(&col[3]), buf_str(&col[4]),
-                    buf_str(&col[5]), buf_str(&col[6])) < 0)
-        rc = -1;
-    for (c = 0; c < 7; c++)
-        buf_free(&col[c]);
+    buf_init(&list, 64 * 1024 * 1024);
+    buf_putc(&list, '{');
+    for (i = 0; i < n; i++)
+        if (existed == NULL || !existed[i])
+            buf_printf(&list, "%s%lld", k++ ? "," : "", ids[i]);
+    buf_putc(&list, '}');
+    rc = buf_failed(&list)                                      ? err_nomem(err)
+         : dq_run(d, PG_ADD_RUNS, err, "t", buf_str(&list)) < 0 ? -1
+                                                                : 0;
+    buf_free(&list);
     return rc;
 }
 
-/* The keys of the new runs (ids[i] with !existed[i]) into rows, three rows
- * a run: one read by id each on SQLite (no round trip), one statement for
- * all on PostgreSQL. Returns the number of rows, or -1 with err set. */
+/* SQLite: the keys of the new runs (ids[i] with !existed[i]) into rows,
+ * three rows a run, each run read by id (no round trip). Returns the number
+ * of rows, or -1 with err set. */
 static long long keys_of(db *d, const long long *ids, const int *existed, size_t n,
-                         size_t nnew, struct tally_row *rows, struct err *err)
+                         struct tally_row *rows, struct err *err)
 {
-    struct db_stmt *st;
-    struct buf list;
     size_t i, nr = 0;
     int rc;
 
-    if (!d->eng->pg) {
-        for (i = 0; i < n; i++) {
-            if (existed != NULL && existed[i])
-                continue;
-            st = dq_prepare(d, SQL_KEY, err, "i", ids[i]);
-            if ((rc = st ? dq_step(d, st, err) : -1) <= 0)
-                return rc < 0 ? -1
-                              : err_set(err, ERR_INTERNAL, "internal", NULL,
-                                        "run %lld is not stored", ids[i]);
-            rows_of(ids[i], dq_ll(d, st, 0), dq_ll(d, st, 1), dq_ll(d, st, 2),
-                    dq_ll(d, st, 3), dq_opt_dbl(d, st, 4), rows + nr);
-            dq_reset(d, st);
-            nr += 3;
-        }
-        return (long long)nr;
-    }
-    buf_init(&list, 64 * 1024 * 1024);
-    buf_putc(&list, '{');
-    for (i = 0, nr = 0; i < n; i++)
-        if (existed == NULL || !existed[i])
-            buf_printf(&list, "%s%lld", nr++ ? "," : "", ids[i]);
-    buf_putc(&list, '}');
-    if (buf_failed(&list)) {
-        buf_free(&list);
-        return err_nomem(err);
-    }
-    st = dq_prepare(d, PG_KEYS, err, "t", buf_str(&list));
-    buf_free(&list);
-    nr = 0;
-    while (st != NULL && (rc = dq_step(d, st, err)) == 1) {
-        if (nr + 3 > 3 * nnew) {
-            dq_reset(d, st);
-            return err_set(err, ERR_INTERNAL, "internal", NULL, "a run counted twice");
-        }
-        rows_of(dq_ll(d, st, 0), dq_ll(d, st, 1), dq_ll(d, st, 2), dq_ll(d, st, 3),
-                dq_ll(d, st, 4), dq_opt_dbl(d, st, 5), rows + nr);
+    for (i = 0; i < n; i++) {
+        struct db_stmt *st;
+        if (existed != NULL && existed[i])
+            continue;
+        st = dq_prepare(d, SQL_KEY, err, "i", ids[i]);
+        if ((rc = st ? dq_step(d, st, err) : -1) <= 0)
+            return rc < 0 ? -1
+                          : err_set(err, ERR_INTERNAL, "internal", NULL,
+                                    "run %lld is not stored", ids[i]);
+        rows_of(ids[i], dq_ll(d, st, 0), dq_ll(d, st, 1), dq_ll(d, st, 2),
+                dq_ll(d, st, 3), dq_opt_dbl(d, st, 4), rows + nr);
+        dq_reset(d, st);
         nr += 3;
     }
-    return st == NULL || rc < 0 ? -1 : (long long)nr;
+    return (long long)nr;
 }
 
 int db_tally_add(db *d, const long long *ids, const int *existed, size_t n,
@@ -179,13 +149,13 @@ int db_tally_add(db *d, const long long *ids, const int *existed, size_t n,
         nnew += existed == NULL || !existed[i];
     if (nnew == 0)
         return 0;
+    if (d->eng->pg)
+        return add_on_pg(d, ids, existed, n, err);
     if (nnew > 1 && (rows = malloc(3 * nnew * sizeof *rows)) == NULL)
         return err_nomem(err);
-    if ((nr = keys_of(d, ids, existed, n, nnew, rows, err)) < 0)
+    if ((nr = keys_of(d, ids, existed, n, rows, err)) < 0)
         goto done;
-    /* One write per segment row, in key order (writers on PostgreSQL then
-     * lock the rows they share in the same order); SQLite's are statements
-     * of the same process, PostgreSQL's one statement. */
+    /* one write per segment row */
     qsort(rows, (size_t)nr, sizeof *rows, row_cmp);
     for (i = 0, m = 0; i < (size_t)nr; i++) {
         if (m > 0 && row_cmp(&rows[m - 1], &rows[i]) == 0)
@@ -193,8 +163,8 @@ int db_tally_add(db *d, const long long *ids, const int *existed, size_t n,
         else
             rows[m++] = rows[i];
     }
-    rc = d->eng->pg ? add_rows_at_once(d, rows, m, err) : 0;
-    for (i = 0; i < m && rc == 0 && !d->eng->pg; i++)
+    rc = 0;
+    for (i = 0; i < m && rc == 0; i++)
         if (dq_run(d, SQL_ADD, err, "iidiiii", rows[i].app_id, (long long)rows[i].kind,
                    rows[i].k, rows[i].exe_id, rows[i].system_id, rows[i].blk,
                    rows[i].runs) < 0)
