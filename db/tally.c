@@ -1,5 +1,8 @@
 /* tally: counts of runs by segments of each page order (db/tally.h),
- * written once for every engine on db/query.h. */
+ * written once for every engine on db/query.h. Where the engines are best
+ * served differently (PostgreSQL: one statement, one row back, to save round
+ * trips; SQLite: in-process steps that stop early) both ways are here, and
+ * unit.test_summary and unit.test_pg run the same checks through each. */
 #include "db/tally.h"
 #include "db/query.h"
 #include "db/summary.h"
