@@ -701,6 +701,55 @@ CREATE INDEX alerts_group_list ON alerts (group_id, id, state, config_id, ratio)
 -- triggers cost little. The number is taken so that one schema version
 -- means the same on both engines.
 
+-- migration 17
+-- Issue 30: a page reached by offset (an old ?page=N link) without walking
+-- the offset. run_tally counts an application's runs in segments that are
+-- contiguous in each order of its runs table (db/summary.h), per executable
+-- and system, so that the position of a page is found by summing a few
+-- thousand counts and then walking inside one segment (db/tally.c):
+--   kind 0, id order: k = id >> 12 (a block of 4,096 ids), blk 0;
+--   kind 1, nprocs order: k = nprocs, blk = id >> 12;
+--   kind 2, runtime order, timed runs: k = the runtime cut to 9 significant
+--     bits (256 segments an octave; k is also the least runtime of its
+--     segment), blk 0;
+--   kind 3, runtime order, runs without a runtime: k 0, blk = id >> 12.
+-- Kept by the store (db_runs_insert, db_run_delete, db_app_delete) in the
+-- transaction that changes the runs, a batch's counts summed before they are
+-- written; nothing changes a stored run's application, executable, system,
+-- nprocs or runtime. The backfill computes the runtime's cut as
+-- db_tally_runtime_key does: floor(x * 2^(8-E)) * 2^(E-8), E the exponent of
+-- x (log2 corrected by exact powers of two), 0 below 2^-900.
+CREATE TABLE run_tally (
+    app_id    INTEGER NOT NULL,
+    kind      INTEGER NOT NULL,
+    k         REAL NOT NULL,
+    exe_id    INTEGER NOT NULL,
+    system_id INTEGER NOT NULL,
+    blk       INTEGER NOT NULL,
+    runs      INTEGER NOT NULL,
+    PRIMARY KEY (app_id, kind, k, exe_id, system_id, blk)
+) WITHOUT ROWID;
+INSERT INTO run_tally (app_id, kind, k, exe_id, system_id, blk, runs)
+SELECT app_id, 0, id >> 12, exe_id, system_id, 0, count(*) FROM runs
+GROUP BY app_id, id >> 12, exe_id, system_id;
+INSERT INTO run_tally (app_id, kind, k, exe_id, system_id, blk, runs)
+SELECT app_id, 1, nprocs, exe_id, system_id, id >> 12, count(*) FROM runs
+GROUP BY app_id, nprocs, exe_id, system_id, id >> 12;
+INSERT INTO run_tally (app_id, kind, k, exe_id, system_id, blk, runs)
+SELECT app_id, 2, k, exe_id, system_id, 0, count(*) FROM
+    (SELECT app_id, exe_id, system_id,
+            CASE WHEN runtime < pow(2.0, -900) THEN 0.0
+                 ELSE floor(runtime * pow(2.0, 8 - e)) * pow(2.0, e - 8) END AS k
+     FROM (SELECT app_id, exe_id, system_id, runtime,
+                  e0 - (pow(2.0, e0) > runtime) + (pow(2.0, e0 + 1) <= runtime) AS e
+           FROM (SELECT app_id, exe_id, system_id, runtime,
+                        CAST(floor(log2(max(runtime, pow(2.0, -900)))) AS INTEGER) AS e0
+                 FROM runs WHERE runtime IS NOT NULL)))
+GROUP BY app_id, k, exe_id, system_id;
+INSERT INTO run_tally (app_id, kind, k, exe_id, system_id, blk, runs)
+SELECT app_id, 3, 0, exe_id, system_id, id >> 12, count(*) FROM runs
+WHERE runtime IS NULL GROUP BY app_id, exe_id, system_id, id >> 12;
+
 -- migration 18
 -- A kernel's call count may be unknown (SPEC §16: Extra-P, Caliper and
 -- HPCToolkit files, Extra-P experiments and CUBE profiles without visits

@@ -499,6 +499,45 @@ DROP FUNCTION app_kernels_add();
 DROP TRIGGER app_metrics_add ON run_metrics;
 DROP FUNCTION app_metrics_add();
 
+-- migration 17
+-- Issue 30: a page reached by offset without walking the offset; run_tally
+-- as in schema.sql's migration 17 (its comment has the segments). Kept by
+-- the store, not by a trigger: in a batch a trigger would update one row
+-- once per run (see migration 16); the store sums a batch's counts first.
+CREATE TABLE run_tally (
+    app_id    bigint NOT NULL,
+    kind      integer NOT NULL,
+    k         double precision NOT NULL,
+    exe_id    bigint NOT NULL,
+    system_id bigint NOT NULL,
+    blk       bigint NOT NULL,
+    runs      bigint NOT NULL,
+    PRIMARY KEY (app_id, kind, k, exe_id, system_id, blk)
+);
+INSERT INTO run_tally (app_id, kind, k, exe_id, system_id, blk, runs)
+SELECT app_id, 0, id >> 12, exe_id, system_id, 0, count(*) FROM runs
+GROUP BY app_id, id >> 12, exe_id, system_id;
+INSERT INTO run_tally (app_id, kind, k, exe_id, system_id, blk, runs)
+SELECT app_id, 1, nprocs, exe_id, system_id, id >> 12, count(*) FROM runs
+GROUP BY app_id, nprocs, exe_id, system_id, id >> 12;
+INSERT INTO run_tally (app_id, kind, k, exe_id, system_id, blk, runs)
+SELECT app_id, 2, k, exe_id, system_id, 0, count(*) FROM
+    (SELECT app_id, exe_id, system_id,
+            CASE WHEN runtime < power(2::float8, -900) THEN 0::float8
+                 ELSE floor(runtime * power(2::float8, 8 - e)) * power(2::float8, e - 8)
+            END AS k
+     FROM (SELECT app_id, exe_id, system_id, runtime,
+                  e0 - (power(2::float8, e0) > runtime)::int
+                     + (power(2::float8, e0 + 1) <= runtime)::int AS e
+           FROM (SELECT app_id, exe_id, system_id, runtime,
+                        floor(ln(greatest(runtime, power(2::float8, -900))) / ln(2::float8))::int
+                            AS e0
+                 FROM runs WHERE runtime IS NOT NULL) x) y) z
+GROUP BY app_id, k, exe_id, system_id;
+INSERT INTO run_tally (app_id, kind, k, exe_id, system_id, blk, runs)
+SELECT app_id, 3, 0, exe_id, system_id, id >> 12, count(*) FROM runs
+WHERE runtime IS NULL GROUP BY app_id, exe_id, system_id, id >> 12;
+
 -- migration 18
 -- A kernel's call count may be unknown (schema.sql migration 18):
 -- kernels.calls may be NULL where the file counts no calls. The counts

@@ -29,6 +29,8 @@ static const struct table TABLES[] = {
     {"systems", {"id"}, COPY},
     {"executables", {"id"}, COPY},
     {"run_configs", {"id"}, COPY},
+    /* the page counts (migration 17), kept by the store as it adds runs */
+    {"run_tally", {"app_id", "kind", "k"}, COPY},
     {"runs", {"id"}, COPY},
     {"run_inputs", {"run_id", "name"}, COPY},
     {"run_metrics", {"run_id", "name"}, COPY},

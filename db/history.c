@@ -5,6 +5,7 @@
 #include "db/catalog.h"
 #include "db/query.h"
 #include "db/runs.h"
+#include "db/tally.h"
 
 #include <math.h>
 #include <string.h>
@@ -814,7 +815,7 @@ int db_run_delete(db *d, long long id, struct err *err)
     json_decref(row);
     if (dq_run(d, "DELETE FROM alerts WHERE run_id = ?1", err, "i", id) < 0 ||
         d->be->judged_delete_run(d, id, err) != 0 ||
-        app_names_forget_run(d, id, err) != 0 ||
+        app_names_forget_run(d, id, err) != 0 || db_tally_drop_run(d, id, err) != 0 ||
         dq_run(d, "DELETE FROM runs WHERE id = ?1", err, "i", id) < 0)
         return -1;
     return config_refresh(d, config_id, err);
@@ -836,6 +837,7 @@ static int app_delete_id(db *d, long long app, struct err *err)
         "DELETE FROM couplings WHERE app_id = ?1",
         "DELETE FROM runs WHERE app_id = ?1",
         "DELETE FROM run_configs WHERE app_id = ?1",
+        "DELETE FROM run_tally WHERE app_id = ?1",
         "DELETE FROM app_kernels WHERE app_id = ?1",
         "DELETE FROM app_metrics WHERE app_id = ?1",
         "DELETE FROM executables WHERE app_id = ?1",

@@ -7,6 +7,7 @@
 #include "db/runs.h"
 #include "db/catalog.h"
 #include "db/query.h"
+#include "db/tally.h"
 #include "common/buf.h"
 #include "formats/limits.h"
 
@@ -16,7 +17,11 @@
 int db_runs_insert(db *d, const struct run_record *runs, size_t n, long long *ids,
                    int *existed, struct err *err)
 {
-    return d->be->runs_insert(d, runs, n, ids, existed, err);
+    /* the engine stores them; the page counts (db/tally.h) are summed here
+     * once per batch, for both engines */
+    if (d->be->runs_insert(d, runs, n, ids, existed, err) != 0)
+        return -1;
+    return db_tally_add(d, ids, existed, n, err);
 }
 
 /* An executable's id, created on first use; the insert that loses a race

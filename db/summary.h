@@ -103,8 +103,10 @@ struct db_page_row {
  * runtime with ties broken by executable, system, then id (all in the same
  * direction), which is the order of their covering indexes (schema.sql
  * migration 2). The ids come from that index scan (from the cursor's key
- * when q has one), then the page's rows, inputs and kernel counts are read
- * for those ids only. Returns the number of rows in *rows (arena), or -1
+ * when q has one; for an offset whose walk would be long, from the key of
+ * the segment run_tally places it in, db/tally.h, read in one snapshot with
+ * the counts), then the page's rows, inputs and kernel counts are read for
+ * those ids only. Returns the number of rows in *rows (arena), or -1
  * with err set. */
 int db_runs_page(db *d, const struct db_page_query *q, arena *a,
                  struct db_page_row **rows, struct err *err);

@@ -181,7 +181,7 @@ B = os.path.join(S.tmp, "back.db")
 def sqlite_to_postgresql_to_sqlite():
     r = copy(A, PG)
     assert r.returncode == 0, r.stderr
-    assert "copied" in r.stdout and "of 26 tables" in r.stdout, r.stdout
+    assert "copied" in r.stdout and "of 27 tables" in r.stdout, r.stdout
     r = copy(PG, B)
     assert r.returncode == 0, r.stderr
     a = rows(A)

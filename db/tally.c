@@ -1,0 +1,356 @@
+/* tally: counts of runs by segments of each page order (db/tally.h),
+ * written once for every engine on db/query.h. Where the engines are best
+ * served differently (PostgreSQL: one statement, one row back, to save round
+ * trips; SQLite: in-process steps that stop early) both ways are here, and
+ * unit.test_summary and unit.test_pg run the same checks through each. */
+#include "db/tally.h"
+#include "db/query.h"
+#include "db/summary.h"
+#include "common/buf.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+double db_tally_runtime_key(double runtime)
+{
+    int e;
+    double m;
+    if (!(runtime >= 0x1p-900))
+        return 0;
+    m = frexp(runtime, &e); /* runtime = m 2^e, 0.5 <= m < 1 */
+    return ldexp(floor(ldexp(m, 9)), e - 9);
+}
+
+/* One count of a segment row. */
+struct tally_row {
+    long long app_id;
+    int kind;
+    double k;
+    long long exe_id, system_id, blk, runs;
+};
+
+/* The three rows (one per order) run id counts in. */
+static void rows_of(long long id, long long app_id, long long exe_id, long long system_id,
+                    long long nprocs, double runtime, struct tally_row *r)
+{
+    long long blk = id >> DB_TALLY_BLOCK_BITS;
+    r[0] = (struct tally_row){app_id, DB_TALLY_ID, (double)blk, exe_id, system_id, 0, 1};
+    r[1] = (struct tally_row){
+        app_id, DB_TALLY_NPROCS, (double)nprocs, exe_id, system_id, blk, 1};
+    if (isnan(runtime))
+        r[2] = (struct tally_row){app_id, DB_TALLY_UNTIMED, 0, exe_id, system_id, blk, 1};
+    else
+        r[2] = (struct tally_row){app_id, DB_TALLY_TIMED, db_tally_runtime_key(runtime),
+                                  exe_id, system_id,      0,
+                                  1};
+}
+
+static int row_cmp(const void *pa, const void *pb)
+{
+    const struct tally_row *a = pa, *b = pb;
+#define CMP(f)                                                                           \
+    if (a->f != b->f)                                                                    \
+        return a->f < b->f ? -1 : 1;
+    CMP(app_id)
+    CMP(kind)
+    CMP(k)
+    CMP(exe_id)
+    CMP(system_id)
+    CMP(blk)
+#undef CMP
+    return 0;
+}
+
+static const char SQL_ADD[] =
+    "INSERT INTO run_tally (app_id, kind, k, exe_id, system_id, blk, runs) VALUES "
+    "(?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (app_id, kind, k, exe_id, system_id, blk) "
+    "DO UPDATE SET runs = run_tally.runs + excluded.runs";
+/* A run's keys; on PostgreSQL those of the runs in ?1 (a bigint array). */
+static const char SQL_KEY[] =
+    "SELECT app_id, exe_id, system_id, nprocs, runtime FROM runs WHERE id = ?1";
+/* On PostgreSQL a batch's counts in one statement, keys and all (one round
+ * trip). The runs are looked up one id at a time (LATERAL): `id = ANY(...)`
+ * over a table whose statistics still say it is small (a new database filling
+ * up) was planned as a scan of every run, comparing each with every id of the
+ * batch (81 ms for the second batch of 1,000, 364 ms for the sixth). The
+ * runtime's cut as the migration's backfill computes it, equal to
+ * db_tally_runtime_key's (unit.test_pg checks both), rows summed and written
+ * in key order. */
+#define PG_ADD_FROM(runs)                                                                \
+    "WITH r AS (" runs "), "                                                             \
+    "x AS (SELECT app_id, exe_id, system_id, runtime, e0 - (power(2::float8, e0) > "     \
+    "runtime)::int + (power(2::float8, e0 + 1) <= runtime)::int AS e FROM (SELECT "      \
+    "app_id, exe_id, system_id, runtime, floor(ln(greatest(runtime, power(2::float8, "   \
+    "-900))) / ln(2::float8))::int AS e0 FROM r WHERE runtime IS NOT NULL) y), "         \
+    "t AS (SELECT app_id, 0 AS kind, (id >> 12)::float8 AS k, exe_id, system_id, "       \
+    "0::bigint AS blk FROM r "                                                           \
+    "UNION ALL SELECT app_id, 1, nprocs::float8, exe_id, system_id, id >> 12 FROM r "    \
+    "UNION ALL SELECT app_id, 2, CASE WHEN runtime < power(2::float8, -900) THEN "       \
+    "0::float8 ELSE floor(runtime * power(2::float8, 8 - e)) * power(2::float8, e - 8) " \
+    "END, exe_id, system_id, 0 FROM x "                                                  \
+    "UNION ALL SELECT app_id, 3, 0, exe_id, system_id, id >> 12 FROM r WHERE runtime "   \
+    "IS NULL) "                                                                          \
+    "INSERT INTO run_tally (app_id, kind, k, exe_id, system_id, blk, runs) SELECT "      \
+    "app_id, kind, k, exe_id, system_id, blk, count(*) FROM t GROUP BY app_id, kind, "   \
+    "k, exe_id, system_id, blk ORDER BY app_id, kind, k, exe_id, system_id, blk "        \
+    "ON CONFLICT (app_id, kind, k, exe_id, system_id, blk) DO UPDATE SET runs = "        \
+    "run_tally.runs + excluded.runs"
+static const char PG_ADD_RUNS[] =
+    PG_ADD_FROM("SELECT r.id, r.app_id, r.exe_id, r.system_id, r.nprocs, r.runtime FROM "
+                "unnest(?1::bigint[]) j(id), LATERAL (SELECT * FROM runs WHERE runs.id = "
+                "j.id) r");
+/* One run (a single-run upload): its id a plain parameter, so that
+ * PostgreSQL keeps one generic plan instead of planning the array's every
+ * time (0.3 ms a run). */
+static const char PG_ADD_RUN[] = PG_ADD_FROM(
+    "SELECT id, app_id, exe_id, system_id, nprocs, runtime FROM runs WHERE id = ?1");
+
+static int add_on_pg(db *d, const long long *ids, const int *existed, size_t n,
+                     size_t nnew, struct err *err)
+{
+    struct buf list;
+    size_t i, k = 0;
+    int rc;
+
+    if (nnew == 1) { /* the one new run */
+        for (i = 0; existed != NULL && existed[i]; i++)
+            ;
+        return dq_run(d, PG_ADD_RUN, err, "i", ids[i]) < 0 ? -1 : 0;
+    }
+    buf_init(&list, 64 * 1024 * 1024);
+    buf_putc(&list, '{');
+    for (i = 0; i < n; i++)
+        if (existed == NULL || !existed[i])
+            buf_printf(&list, "%s%lld", k++ ? "," : "", ids[i]);
+    buf_putc(&list, '}');
+    rc = buf_failed(&list)                                      ? err_nomem(err)
+         : dq_run(d, PG_ADD_RUNS, err, "t", buf_str(&list)) < 0 ? -1
+                                                                : 0;
+    buf_free(&list);
+    return rc;
+}
+
+/* SQLite: the keys of the new runs (ids[i] with !existed[i]) into rows,
+ * three rows a run, each run read by id (no round trip). Returns the number
+ * of rows, or -1 with err set. */
+static long long keys_of(db *d, const long long *ids, const int *existed, size_t n,
+                         struct tally_row *rows, struct err *err)
+{
+    size_t i, nr = 0;
+    int rc;
+
+    for (i = 0; i < n; i++) {
+        struct db_stmt *st;
+        if (existed != NULL && existed[i])
+            continue;
+        st = dq_prepare(d, SQL_KEY, err, "i", ids[i]);
+        if ((rc = st ? dq_step(d, st, err) : -1) <= 0)
+            return rc < 0 ? -1
+                          : err_set(err, ERR_INTERNAL, "internal", NULL,
+                                    "run %lld is not stored", ids[i]);
+        rows_of(ids[i], dq_ll(d, st, 0), dq_ll(d, st, 1), dq_ll(d, st, 2),
+                dq_ll(d, st, 3), dq_opt_dbl(d, st, 4), rows + nr);
+        dq_reset(d, st);
+        nr += 3;
+    }
+    return (long long)nr;
+}
+
+int db_tally_add(db *d, const long long *ids, const int *existed, size_t n,
+                 struct err *err)
+{
+    struct tally_row one[3], *rows = one;
+    size_t i, nnew = 0, m;
+    long long nr;
+    int rc = -1;
+
+    for (i = 0; i < n; i++)
+        nnew += existed == NULL || !existed[i];
+    if (nnew == 0)
+        return 0;
+    if (d->eng->pg)
+        return add_on_pg(d, ids, existed, n, nnew, err);
+    if (nnew > 1 && (rows = malloc(3 * nnew * sizeof *rows)) == NULL)
+        return err_nomem(err);
+    if ((nr = keys_of(d, ids, existed, n, rows, err)) < 0)
+        goto done;
+    /* one write per segment row */
+    qsort(rows, (size_t)nr, sizeof *rows, row_cmp);
+    for (i = 0, m = 0; i < (size_t)nr; i++) {
+        if (m > 0 && row_cmp(&rows[m - 1], &rows[i]) == 0)
+            rows[m - 1].runs += rows[i].runs;
+        else
+            rows[m++] = rows[i];
+    }
+    rc = 0;
+    for (i = 0; i < m && rc == 0; i++)
+        if (dq_run(d, SQL_ADD, err, "iidiiii", rows[i].app_id, (long long)rows[i].kind,
+                   rows[i].k, rows[i].exe_id, rows[i].system_id, rows[i].blk,
+                   rows[i].runs) < 0)
+            rc = -1;
+done:
+    if (rows != one)
+        free(rows);
+    return rc;
+}
+
+#define TALLY_KEY                                                                        \
+    "app_id = ?1 AND kind = ?2 AND k = ?3 AND exe_id = ?4 AND system_id = ?5 AND blk = " \
+    "?6"
+static const char SQL_TAKE[] = "UPDATE run_tally SET runs = runs - 1 WHERE " TALLY_KEY;
+static const char SQL_EMPTY[] = "DELETE FROM run_tally WHERE " TALLY_KEY " AND runs <= 0";
+
+int db_tally_drop_run(db *d, long long id, struct err *err)
+{
+    struct tally_row r[3];
+    struct db_stmt *st = dq_prepare(d, SQL_KEY, err, "i", id);
+    int rc = st ? dq_step(d, st, err) : -1, i;
+    if (rc <= 0)
+        return rc;
+    rows_of(id, dq_ll(d, st, 0), dq_ll(d, st, 1), dq_ll(d, st, 2), dq_ll(d, st, 3),
+            dq_opt_dbl(d, st, 4), r);
+    dq_reset(d, st);
+    for (i = 0; i < 3; i++)
+        if (dq_run(d, SQL_TAKE, err, "iidiii", r[i].app_id, (long long)r[i].kind, r[i].k,
+                   r[i].exe_id, r[i].system_id, r[i].blk) < 0 ||
+            dq_run(d, SQL_EMPTY, err, "iidiii", r[i].app_id, (long long)r[i].kind, r[i].k,
+                   r[i].exe_id, r[i].system_id, r[i].blk) < 0)
+            return -1;
+    return 0;
+}
+
+/* ---- reads --------------------------------------------------------------- */
+
+#define TALLY_FILTER                                                                     \
+    "app_id = ?1 AND kind = ?2 AND (?3 = 0 OR exe_id = ?3) AND (?4 = 0 OR system_id = "  \
+    "?4)"
+static const char SQL_COUNT[] =
+    "SELECT coalesce(sum(runs), 0) FROM run_tally WHERE " TALLY_FILTER;
+static const char SQL_ROWS[] =
+    "SELECT k, exe_id, system_id, blk, runs FROM run_tally "
+    "WHERE " TALLY_FILTER " ORDER BY k, exe_id, system_id, blk";
+/* The segment holding position ?5 of one kind (0-based, from the kind's
+ * first run) and the position of its first run: the running sum of the
+ * counts in key order, summed by k first where a segment spans one k's rows
+ * (SQL_FIND_K), one row a segment otherwise. One row comes back, whatever
+ * the number of segments before it. */
+static const char SQL_FIND_ROW[] =
+    "SELECT k, exe_id, system_id, blk, upto - runs FROM (SELECT k, exe_id, system_id, "
+    "blk, runs, sum(runs) OVER (ORDER BY k, exe_id, system_id, blk ROWS UNBOUNDED "
+    "PRECEDING) AS upto FROM run_tally WHERE " TALLY_FILTER ") t WHERE upto > ?5 "
+    "ORDER BY k, exe_id, system_id, blk LIMIT 1";
+static const char SQL_FIND_K[] =
+    "SELECT k, 0, 0, 0, upto - runs FROM (SELECT k, runs, sum(runs) OVER (ORDER BY k "
+    "ROWS UNBOUNDED PRECEDING) AS upto FROM (SELECT k, sum(runs) AS runs FROM run_tally "
+    "WHERE " TALLY_FILTER " GROUP BY k) g) t WHERE upto > ?5 ORDER BY k LIMIT 1";
+
+/* The kinds of sort's order, ascending, into kinds; returns their number. */
+static int kinds_of(db *d, int sort, int kinds[2])
+{
+    if (sort == DB_SORT_NPROCS) {
+        kinds[0] = DB_TALLY_NPROCS;
+        return 1;
+    }
+    if (sort != DB_SORT_RUNTIME) {
+        kinds[0] = DB_TALLY_ID;
+        return 1;
+    }
+    /* SQLite sorts NULL first ascending, PostgreSQL last */
+    kinds[0] = DQ_SQL(d, DB_TALLY_UNTIMED, DB_TALLY_TIMED);
+    kinds[1] = DQ_SQL(d, DB_TALLY_TIMED, DB_TALLY_UNTIMED);
+    return 2;
+}
+
+long long db_tally_count(db *d, long long app_id, long long exe_id, long long system_id,
+                         int sort, struct err *err)
+{
+    int kinds[2], nk = kinds_of(d, sort, kinds), i;
+    long long total = 0;
+    for (i = 0; i < nk; i++) {
+        long long n = 0;
+        if (dq_scalar(d, &n, SQL_COUNT, err, "iiii", app_id, (long long)kinds[i], exe_id,
+                      system_id) < 0)
+            return -1;
+        total += n;
+    }
+    return total;
+}
+
+/* SQLite: the counts stepped in key order in this process, stopping at the
+ * segment (no round trip to save; its window functions would sum every row). */
+static int find_by_walk(db *d, long long app_id, long long exe_id, long long system_id,
+                        int kind, long long pos, struct db_tally_seg *seg,
+                        struct err *err)
+{
+    int by_k = kind == DB_TALLY_ID || kind == DB_TALLY_TIMED, first = 1, rc;
+    long long cum = 0;
+    struct db_stmt *st =
+        dq_prepare(d, SQL_ROWS, err, "iiii", app_id, (long long)kind, exe_id, system_id);
+    if (st == NULL)
+        return -1;
+    while ((rc = dq_step(d, st, err)) == 1) {
+        double k = dq_dbl(d, st, 0);
+        if (!by_k || first || k != seg->k) {
+            seg->k = k;
+            seg->exe_id = dq_ll(d, st, 1);
+            seg->system_id = dq_ll(d, st, 2);
+            seg->blk = dq_ll(d, st, 3);
+            seg->start = cum;
+            first = 0;
+        }
+        cum += dq_ll(d, st, 4);
+        if (cum > pos) {
+            dq_reset(d, st);
+            return 1;
+        }
+    }
+    return rc;
+}
+
+/* PostgreSQL: one row back from the running sums (no row of counts crosses
+ * the network but the segment's). */
+static int find_by_sum(db *d, long long app_id, long long exe_id, long long system_id,
+                       int kind, long long pos, struct db_tally_seg *seg, struct err *err)
+{
+    int by_k = kind == DB_TALLY_ID || kind == DB_TALLY_TIMED, rc;
+    struct db_stmt *st = dq_prepare(d, by_k ? SQL_FIND_K : SQL_FIND_ROW, err, "iiiii",
+                                    app_id, (long long)kind, exe_id, system_id, pos);
+    if ((rc = st ? dq_step(d, st, err) : -1) <= 0)
+        return rc;
+    seg->k = dq_dbl(d, st, 0);
+    seg->exe_id = dq_ll(d, st, 1);
+    seg->system_id = dq_ll(d, st, 2);
+    seg->blk = dq_ll(d, st, 3);
+    seg->start = dq_ll(d, st, 4);
+    dq_reset(d, st);
+    return 1;
+}
+
+int db_tally_find(db *d, long long app_id, long long exe_id, long long system_id,
+                  int sort, long long pos, struct db_tally_seg *seg, struct err *err)
+{
+    int kinds[2], nk = kinds_of(d, sort, kinds), i, rc;
+    long long before = 0;
+
+    for (i = 0; i < nk; i++) {
+        if (i + 1 < nk) { /* a kind before another: is pos in it? */
+            long long n = 0;
+            if (dq_scalar(d, &n, SQL_COUNT, err, "iiii", app_id, (long long)kinds[i],
+                          exe_id, system_id) < 0)
+                return -1;
+            if (pos - before >= n) {
+                before += n;
+                continue;
+            }
+        }
+        rc = (d->eng->pg ? find_by_sum : find_by_walk)(d, app_id, exe_id, system_id,
+                                                       kinds[i], pos - before, seg, err);
+        if (rc <= 0)
+            return rc;
+        seg->kind = (enum db_tally_kind)kinds[i];
+        seg->start += before;
+        return 1;
+    }
+    return 0;
+}
