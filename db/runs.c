@@ -18,10 +18,11 @@ int db_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
                    int *existed, struct err *err)
 {
     /* the engine stores them; the page counts (db/tally.h) are summed here
-     * once per batch, for both engines */
+     * once per call on SQLite, and on PostgreSQL by its store at the
+     * commit, with the transaction's other sums (db/pg/runs.c) */
     if (d->be->runs_insert(d, runs, n, ids, existed, err) != 0)
         return -1;
-    return db_tally_add(d, ids, existed, n, err);
+    return d->eng->pg ? 0 : db_tally_add(d, ids, existed, n, err);
 }
 
 /* An executable's id, created on first use; the insert that loses a race

@@ -69,68 +69,6 @@ static const char SQL_ADD[] =
 /* A run's keys; on PostgreSQL those of the runs in ?1 (a bigint array). */
 static const char SQL_KEY[] =
     "SELECT app_id, exe_id, system_id, nprocs, runtime FROM runs WHERE id = ?1";
-/* On PostgreSQL a batch's counts in one statement, keys and all (one round
- * trip). The runs are looked up one id at a time (LATERAL): `id = ANY(...)`
- * over a table whose statistics still say it is small (a new database filling
- * up) was planned as a scan of every run, comparing each with every id of the
- * batch (81 ms for the second batch of 1,000, 364 ms for the sixth). The
- * runtime's cut as the migration's backfill computes it, equal to
- * db_tally_runtime_key's (unit.test_pg checks both), rows summed and written
- * in key order. */
-#define PG_ADD_FROM(runs)                                                                \
-    "WITH r AS (" runs "), "                                                             \
-    "x AS (SELECT app_id, exe_id, system_id, runtime, e0 - (power(2::float8, e0) > "     \
-    "runtime)::int + (power(2::float8, e0 + 1) <= runtime)::int AS e FROM (SELECT "      \
-    "app_id, exe_id, system_id, runtime, floor(ln(greatest(runtime, power(2::float8, "   \
-    "-900))) / ln(2::float8))::int AS e0 FROM r WHERE runtime IS NOT NULL) y), "         \
-    "t AS (SELECT app_id, 0 AS kind, (id >> 12)::float8 AS k, exe_id, system_id, "       \
-    "0::bigint AS blk FROM r "                                                           \
-    "UNION ALL SELECT app_id, 1, nprocs::float8, exe_id, system_id, id >> 12 FROM r "    \
-    "UNION ALL SELECT app_id, 2, CASE WHEN runtime < power(2::float8, -900) THEN "       \
-    "0::float8 ELSE floor(runtime * power(2::float8, 8 - e)) * power(2::float8, e - 8) " \
-    "END, exe_id, system_id, 0 FROM x "                                                  \
-    "UNION ALL SELECT app_id, 3, 0, exe_id, system_id, id >> 12 FROM r WHERE runtime "   \
-    "IS NULL) "                                                                          \
-    "INSERT INTO run_tally (app_id, kind, k, exe_id, system_id, blk, runs) SELECT "      \
-    "app_id, kind, k, exe_id, system_id, blk, count(*) FROM t GROUP BY app_id, kind, "   \
-    "k, exe_id, system_id, blk ORDER BY app_id, kind, k, exe_id, system_id, blk "        \
-    "ON CONFLICT (app_id, kind, k, exe_id, system_id, blk) DO UPDATE SET runs = "        \
-    "run_tally.runs + excluded.runs"
-static const char PG_ADD_RUNS[] =
-    PG_ADD_FROM("SELECT r.id, r.app_id, r.exe_id, r.system_id, r.nprocs, r.runtime FROM "
-                "unnest(?1::bigint[]) j(id), LATERAL (SELECT * FROM runs WHERE runs.id = "
-                "j.id) r");
-/* One run (a single-run upload): its id a plain parameter, so that
- * PostgreSQL keeps one generic plan instead of planning the array's every
- * time (0.3 ms a run). */
-static const char PG_ADD_RUN[] = PG_ADD_FROM(
-    "SELECT id, app_id, exe_id, system_id, nprocs, runtime FROM runs WHERE id = ?1");
-
-static int add_on_pg(db *d, const long long *ids, const int *existed, size_t n,
-                     size_t nnew, struct err *err)
-{
-    struct buf list;
-    size_t i, k = 0;
-    int rc;
-
-    if (nnew == 1) { /* the one new run */
-        for (i = 0; existed != NULL && existed[i]; i++)
-            ;
-        return dq_run(d, PG_ADD_RUN, err, "i", ids[i]) < 0 ? -1 : 0;
-    }
-    buf_init(&list, 64 * 1024 * 1024);
-    buf_putc(&list, '{');
-    for (i = 0; i < n; i++)
-        if (existed == NULL || !existed[i])
-            buf_printf(&list, "%s%lld", k++ ? "," : "", ids[i]);
-    buf_putc(&list, '}');
-    rc = buf_failed(&list)                                      ? err_nomem(err)
-         : dq_run(d, PG_ADD_RUNS, err, "t", buf_str(&list)) < 0 ? -1
-                                                                : 0;
-    buf_free(&list);
-    return rc;
-}
-
 /* SQLite: the keys of the new runs (ids[i] with !existed[i]) into rows,
  * three rows a run, each run read by id (no round trip). Returns the number
  * of rows, or -1 with err set. */
@@ -169,8 +107,6 @@ int db_tally_add(db *d, const long long *ids, const int *existed, size_t n,
         nnew += existed == NULL || !existed[i];
     if (nnew == 0)
         return 0;
-    if (d->eng->pg)
-        return add_on_pg(d, ids, existed, n, nnew, err);
     if (nnew > 1 && (rows = malloc(3 * nnew * sizeof *rows)) == NULL)
         return err_nomem(err);
     if ((nr = keys_of(d, ids, existed, n, rows, err)) < 0)

@@ -38,7 +38,9 @@ enum db_tally_kind { DB_TALLY_ID, DB_TALLY_NPROCS, DB_TALLY_TIMED, DB_TALLY_UNTI
 double db_tally_runtime_key(double runtime);
 
 /* Counts the runs ids[i] with existed[i] == 0 (db_runs_insert's answer),
- * summed by segment first. Inside the caller's transaction. 0 or -1. */
+ * summed by segment first. Inside the caller's transaction. 0 or -1.
+ * SQLite's store (db_runs_insert); PostgreSQL's counts a transaction's
+ * runs at its commit in SQL (db/pg/runs.c, SQL_TALLY_ADD). */
 int db_tally_add(db *d, const long long *ids, const int *existed, size_t n,
                  struct err *err);
 /* Takes run id out of its segments (before it is deleted); 0 or -1. */

@@ -79,36 +79,64 @@ static const char SQL_UID_SEL[] = "SELECT id FROM runs WHERE uid = $1";
     "jsonb_each_text($16::jsonb))"
 static const char SQL_RUN_INS[] = RUN_INS_HEAD " SELECT id FROM r";
 /* What a transaction's new runs ($1, an array of their ids) add to their
- * configurations' summaries, and their kernels' and metrics' names to their
- * applications' (app_kernels, app_metrics), once per row and transaction:
- * the trigger per kernel row that did this before migration 16 updated one
- * app_kernels row per run, each update walking the versions the earlier
- * ones left (2/3 of the database's CPU a run in batches of 1,000). Names in
- * name order, so that two servers lock the rows in the same order. The runs
- * are found by IN (SELECT unnest(...)), which a generic plan reads through
- * the primary key: with "id = ANY ($1)" joined to kernels, PostgreSQL's
- * generic plan hashed a sequential scan of every run (5.4 ms at 18,000
- * runs, for the two runs of a transaction). A repeated id counts once. */
-#define NEW_RUNS "r.id IN (SELECT unnest($1::bigint[]))"
+ * configurations' summaries, to their kernels' and metrics' names in their
+ * applications' (app_kernels, app_metrics), and to the page counts
+ * (run_tally, db/tally.h), once per row and transaction: the trigger per
+ * kernel row that did this before migration 16 updated one app_kernels row
+ * per run, each update walking the versions the earlier ones left (2/3 of
+ * the database's CPU a run in batches of 1,000). Rows in key order, so
+ * that two servers lock the rows they share in the same order. The runs
+ * are looked up one id at a time (LATERAL): "id = ANY ($1)" joined to
+ * kernels was planned as a scan of every run (5.4 ms at 18,000 runs for a
+ * transaction of two), and so was "id IN (SELECT unnest($1))" while a new
+ * table's statistics still call it small. A repeated id counts once. */
+#define NEW_RUNS                                                                         \
+    "(SELECT DISTINCT unnest($1::bigint[]) AS id) j, LATERAL (SELECT * FROM runs WHERE " \
+    "runs.id = j.id) r"
 static const char SQL_CFG_ADD[] =
     "UPDATE run_configs c SET runs = c.runs + x.n, timed = c.timed + x.timed, "
     "sum_runtime = c.sum_runtime + x.total, min_runtime = least(c.min_runtime, x.lo), "
     "max_runtime = greatest(c.max_runtime, x.hi), "
     "last_run_id = greatest(c.last_run_id, x.last) FROM (SELECT r.config_id, count(*) AS "
     "n, count(r.runtime) AS timed, coalesce(sum(r.runtime), 0) AS total, min(r.runtime) "
-    "AS lo, max(r.runtime) AS hi, max(r.id) AS last FROM runs r WHERE " NEW_RUNS
-    " GROUP BY r.config_id) x WHERE c.id = x.config_id";
+    "AS lo, max(r.runtime) AS hi, max(r.id) AS last FROM " NEW_RUNS
+    " GROUP BY r.config_id ORDER BY r.config_id) x WHERE c.id = x.config_id";
 static const char SQL_APP_KERNELS_ADD[] =
     "INSERT INTO app_kernels (app_id, name, records, first_seq) "
-    "SELECT r.app_id, k.name, count(*), min(k.seq) FROM runs r JOIN kernels k ON "
-    "k.run_id = r.id WHERE " NEW_RUNS " GROUP BY r.app_id, k.name "
+    "SELECT r.app_id, k.name, count(*), min(k.seq) FROM " NEW_RUNS
+    " JOIN kernels k ON k.run_id = r.id GROUP BY r.app_id, k.name "
     "ORDER BY 1, 2 ON CONFLICT (app_id, name) DO UPDATE SET "
     "records = app_kernels.records + excluded.records, "
     "first_seq = least(app_kernels.first_seq, excluded.first_seq)";
 static const char SQL_APP_METRICS_ADD[] =
-    "INSERT INTO app_metrics (app_id, name) SELECT DISTINCT r.app_id, m.name FROM "
-    "runs r JOIN run_metrics m ON m.run_id = r.id WHERE " NEW_RUNS
-    " ORDER BY 1, 2 ON CONFLICT DO NOTHING";
+    "INSERT INTO app_metrics (app_id, name) SELECT DISTINCT r.app_id, m.name "
+    "FROM " NEW_RUNS
+    " JOIN run_metrics m ON m.run_id = r.id ORDER BY 1, 2 ON CONFLICT DO NOTHING";
+/* The page counts: each run in three segments (db/tally.h), the runtime's
+ * cut as migration 17's backfill computes it, equal to
+ * db_tally_runtime_key's (unit.test_pg checks both), rows summed and
+ * written in key order. */
+#define PG_ADD_FROM(runs)                                                                \
+    "WITH r AS (" runs "), "                                                             \
+    "x AS (SELECT app_id, exe_id, system_id, runtime, e0 - (power(2::float8, e0) > "     \
+    "runtime)::int + (power(2::float8, e0 + 1) <= runtime)::int AS e FROM (SELECT "      \
+    "app_id, exe_id, system_id, runtime, floor(ln(greatest(runtime, power(2::float8, "   \
+    "-900))) / ln(2::float8))::int AS e0 FROM r WHERE runtime IS NOT NULL) y), "         \
+    "t AS (SELECT app_id, 0 AS kind, (id >> 12)::float8 AS k, exe_id, system_id, "       \
+    "0::bigint AS blk FROM r "                                                           \
+    "UNION ALL SELECT app_id, 1, nprocs::float8, exe_id, system_id, id >> 12 FROM r "    \
+    "UNION ALL SELECT app_id, 2, CASE WHEN runtime < power(2::float8, -900) THEN "       \
+    "0::float8 ELSE floor(runtime * power(2::float8, 8 - e)) * power(2::float8, e - 8) " \
+    "END, exe_id, system_id, 0 FROM x "                                                  \
+    "UNION ALL SELECT app_id, 3, 0, exe_id, system_id, id >> 12 FROM r WHERE runtime "   \
+    "IS NULL) "                                                                          \
+    "INSERT INTO run_tally (app_id, kind, k, exe_id, system_id, blk, runs) SELECT "      \
+    "app_id, kind, k, exe_id, system_id, blk, count(*) FROM t GROUP BY app_id, kind, "   \
+    "k, exe_id, system_id, blk ORDER BY app_id, kind, k, exe_id, system_id, blk "        \
+    "ON CONFLICT (app_id, kind, k, exe_id, system_id, blk) DO UPDATE SET runs = "        \
+    "run_tally.runs + excluded.runs"
+static const char SQL_TALLY_ADD[] = PG_ADD_FROM(
+    "SELECT r.id, r.app_id, r.exe_id, r.system_id, r.nprocs, r.runtime FROM " NEW_RUNS);
 /* A configuration, empty until its runs are added: created before the runs
  * that name it, in the same transaction, so no other session sees it empty.
  * Another server creating it at the same time makes this wait for its
@@ -505,20 +533,20 @@ out:
     return rc;
 }
 
-/* What the runs ids[n] add to their configurations' summaries and to their
- * applications' kernel and metric names (SQL_CFG_ADD and the two after it),
- * pipelined; with commit, the transaction's COMMIT goes in the same round
- * trip (after a failure in the pipeline it is not run). */
+/* What the runs ids[n] add to their configurations' summaries, to their
+ * applications' kernel and metric names and to the page counts (SQL_CFG_ADD
+ * and the three after it), pipelined; with commit, the transaction's COMMIT goes in the
+ * same round trip (after a failure in the pipeline it is not run). */
 static int add_sums(db *d, const long long *ids, size_t n, int commit, struct err *err)
 {
-    static const char *const sql[3] = {SQL_CFG_ADD, SQL_APP_KERNELS_ADD,
-                                       SQL_APP_METRICS_ADD};
+    static const char *const sql[4] = {SQL_CFG_ADD, SQL_APP_KERNELS_ADD,
+                                       SQL_APP_METRICS_ADD, SQL_TALLY_ADD};
     PGconn *conn = pg_conn(d);
-    const char *name[3];
+    const char *name[4];
     struct buf arr;
-    int failed = 0, sent = 0, want = commit ? 4 : 3, rc = -1, k;
+    int failed = 0, sent = 0, want = commit ? 5 : 4, rc = -1, k;
 
-    for (k = 0; k < 3; k++)
+    for (k = 0; k < 4; k++)
         if ((name[k] = pg_prepared(d, sql[k], err)) == NULL)
             return -1;
     buf_init(&arr, (size_t)64 << 20);
@@ -533,11 +561,11 @@ static int add_sums(db *d, const long long *ids, size_t n, int commit, struct er
     }
     {
         const char *v[1] = {buf_str(&arr)};
-        for (k = 0; k < 3 && sent == k; k++)
+        for (k = 0; k < 4 && sent == k; k++)
             if (PQsendQueryPrepared(conn, name[k], 1, v, NULL, NULL, 0))
                 sent++;
     }
-    if (commit && sent == 3 &&
+    if (commit && sent == 4 &&
         PQsendQueryParams(conn, "COMMIT", 0, NULL, NULL, NULL, NULL, 0))
         sent++;
     if (!PQpipelineSync(conn))
