@@ -53,9 +53,12 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Stores n runs of application app over nconf processor counts, in
- * batches of 1,000, with commits c0..c9 and a day each. */
-static void fill_from(db *d, const char *app, long i, long n, int nconf)
+/* Stores runs i..i+n-1 of application app in batches of 1,000, each with a
+ * start time (a day each); vary(r, commit, i, arg) sets the processor
+ * count, the runtime and the text of the commit (24 bytes). */
+static void fill_runs(db *d, const char *app, long i, long n,
+                      void (*vary)(struct run_record *r, char *commit, long i, void *arg),
+                      void *arg)
 {
     struct err e = {0};
     n += i;
@@ -65,18 +68,16 @@ static void fill_from(db *d, const char *app, long i, long n, int nconf)
         struct run_record *r = arena_alloc(a, (size_t)m * sizeof *r);
         struct ingest in;
         for (k = 0; k < m; k++, i++) {
-            char *at = arena_alloc(a, 32), *commit = arena_alloc(a, 16);
+            char *at = arena_alloc(a, 32), *commit = arena_alloc(a, 24);
             snprintf(at, 32, "2026-%02ld-%02ldT%02ld:%02ld:00Z", 1 + i / 40000 % 12,
                      1 + i / 1440 % 28, i / 60 % 24, i % 60);
-            snprintf(commit, 16, "c%ld", i % 10);
             memset(&r[k], 0, sizeof r[k]);
             r[k].application = app;
             r[k].executable = "x";
             r[k].system = "sys";
-            r[k].nprocs = 1 + i % nconf;
-            r[k].runtime = 1.0 + (double)(i % 97) * 0.01;
             r[k].started_at = at;
             r[k].commit = commit;
+            vary(&r[k], commit, i, arg);
         }
         if (ingest_records(&in, r, (size_t)m, "bench", a, &e) != 0 ||
             ingest_commit(d, &in, &e) != 0) {
@@ -85,6 +86,22 @@ static void fill_from(db *d, const char *app, long i, long n, int nconf)
         }
         arena_free(a);
     }
+}
+
+/* Over nconf processor counts, commits c0..c9. */
+static void vary_series(struct run_record *r, char *commit, long i, void *arg)
+{
+    int nconf = *(const int *)arg;
+    snprintf(commit, 24, "c%ld", i % 10);
+    r->nprocs = 1 + i % nconf;
+    r->runtime = 1.0 + (double)(i % 97) * 0.01;
+}
+
+/* Stores n runs of application app over nconf processor counts, with
+ * commits c0..c9 and a day each. */
+static void fill_from(db *d, const char *app, long i, long n, int nconf)
+{
+    fill_runs(d, app, i, n, vary_series, &nconf);
 }
 
 static void fill(db *d, const char *app, long n, int nconf)
@@ -251,6 +268,16 @@ static double ceiling_ms(const char *path, const char *app, double *cpu_ms)
                    app, touch_row, cpu_ms);
 }
 
+/* Five runs a commit g0, g1, ... (one per processor count), runtime 1 or 2 s
+ * from commit to commit. */
+static void vary_alerts(struct run_record *r, char *commit, long i, void *arg)
+{
+    (void)arg;
+    snprintf(commit, 24, "g%ld", i / 5);
+    r->nprocs = 1 + i % 5;
+    r->runtime = 1.0 + (double)(i / 5 % 2);
+}
+
 /* N runs of application "alerts", five a commit (one per processor count),
  * every one judged out by a percent watch of window 1 (runtime alternates
  * between 1 and 2 s from commit to commit): N alerts but the first five,
@@ -269,32 +296,7 @@ static void fill_alerts(db *d, long n)
         exit(1);
     }
     json_decref(w);
-    for (long i = 0; i < n;) {
-        arena *a = arena_new();
-        long m = n - i < 1000 ? n - i : 1000, k;
-        struct run_record *r = arena_alloc(a, (size_t)m * sizeof *r);
-        struct ingest in;
-        for (k = 0; k < m; k++, i++) {
-            char *at = arena_alloc(a, 32), *commit = arena_alloc(a, 24);
-            snprintf(at, 32, "2026-%02ld-%02ldT%02ld:%02ld:00Z", 1 + i / 40000 % 12,
-                     1 + i / 1440 % 28, i / 60 % 24, i % 60);
-            snprintf(commit, 24, "g%ld", i / 5);
-            memset(&r[k], 0, sizeof r[k]);
-            r[k].application = "alerts";
-            r[k].executable = "x";
-            r[k].system = "sys";
-            r[k].nprocs = 1 + i % 5;
-            r[k].runtime = 1.0 + (double)(i / 5 % 2);
-            r[k].started_at = at;
-            r[k].commit = commit;
-        }
-        if (ingest_records(&in, r, (size_t)m, "bench", a, &e) != 0 ||
-            ingest_commit(d, &in, &e) != 0) {
-            fprintf(stderr, "fill: %s\n", e.message);
-            exit(1);
-        }
-        arena_free(a);
-    }
+    fill_runs(d, "alerts", 0, n, vary_alerts, NULL);
 }
 
 /* GET /api/v1/alert-groups?state= as the server answers it: alert_groups
