@@ -225,43 +225,58 @@ static void test_backfill(void)
     arena_free(a);
 }
 
+/* A store at schema version `version` (the schema up to the next
+ * migration) holding application 1 "a", executable 1 "x", system 1 "s" and
+ * the rows of sql; written, then opened again (a new connection reads the
+ * table text as that version left it) for the rows. */
+static void make_at(const char *path, int version, const char *sql)
+{
+    char mark[32], pragma[48];
+    const char *end;
+    char *schema;
+    sqlite3 *h;
+
+    snprintf(mark, sizeof mark, "-- migration %d", version + 1);
+    end = strstr(db_schema_sql, mark);
+    schema = strndup(db_schema_sql, (size_t)(end - db_schema_sql));
+    CHECK(sqlite3_open(path, &h) == SQLITE_OK);
+    CHECK(sqlite3_exec(h, schema, NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(h);
+    free(schema);
+    CHECK(sqlite3_open(path, &h) == SQLITE_OK);
+    CHECK(sqlite3_exec(h,
+                       "INSERT INTO applications (id, name) VALUES (1, 'a');"
+                       "INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'x');"
+                       "INSERT INTO systems (id, name) VALUES (1, 's');",
+                       NULL, NULL, NULL) == SQLITE_OK);
+    CHECK(sqlite3_exec(h, sql, NULL, NULL, NULL) == SQLITE_OK);
+    snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d;", version);
+    CHECK(sqlite3_exec(h, pragma, NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(h);
+}
+
 /* Migration 14 on a database at 13: the kernels importers stored as 0 s for
  * files without a time metric (runs without a runtime, imported from
  * Extra-P or CUBE) get no time; a run sent with its own id and a timed run
  * keep their zeros, which were measured. */
 static void test_untimed_kernels(void)
 {
-    const char *end = strstr(db_schema_sql, "-- migration 14");
-    char *sql = strndup(db_schema_sql, (size_t)(end - db_schema_sql));
     char path[256];
     struct err e = {0};
-    sqlite3 *h;
     json_t *v;
     db *d;
 
     snprintf(path, sizeof path, "%s/v13.db", dir);
-    CHECK(sqlite3_open(path, &h) == SQLITE_OK);
-    CHECK(sqlite3_exec(h, sql, NULL, NULL, NULL) == SQLITE_OK);
-    sqlite3_close(h); /* a new connection reads migration 13's table text */
-    CHECK(sqlite3_open(path, &h) == SQLITE_OK);
-    CHECK(sqlite3_exec(
-              h,
-              "INSERT INTO applications (id, name) VALUES (1, 'a');"
-              "INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'x');"
-              "INSERT INTO systems (id, name) VALUES (1, 's');"
-              "INSERT INTO runs (id, uid, app_id, exe_id, system_id, nprocs, runtime, "
-              "created_at, at_ms) VALUES "
-              "(1, 'extrap-jsonl:aa', 1, 1, 1, 1, NULL, '2026-01-01T00:00:00Z', 0),"
-              "(2, 'cube:bb', 1, 1, 1, 1, NULL, '2026-01-01T00:00:00Z', 0),"
-              "(3, 'job-1', 1, 1, 1, 1, NULL, '2026-01-01T00:00:00Z', 0),"
-              "(4, 'extrap-text:cc', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0);"
-              "INSERT INTO kernels (run_id, seq, name, time) VALUES (1, 0, 'k', 0), "
-              "(1, 1, 'm', 0), (2, 0, 'k', 0), (3, 0, 'k', 0), (4, 0, 'k', 0), "
-              "(4, 1, 'm', 1.5);"
-              "PRAGMA user_version = 13;",
-              NULL, NULL, NULL) == SQLITE_OK);
-    sqlite3_close(h);
-    free(sql);
+    make_at(path, 13,
+            "INSERT INTO runs (id, uid, app_id, exe_id, system_id, nprocs, runtime, "
+            "created_at, at_ms) VALUES "
+            "(1, 'extrap-jsonl:aa', 1, 1, 1, 1, NULL, '2026-01-01T00:00:00Z', 0),"
+            "(2, 'cube:bb', 1, 1, 1, 1, NULL, '2026-01-01T00:00:00Z', 0),"
+            "(3, 'job-1', 1, 1, 1, 1, NULL, '2026-01-01T00:00:00Z', 0),"
+            "(4, 'extrap-text:cc', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0);"
+            "INSERT INTO kernels (run_id, seq, name, time) VALUES (1, 0, 'k', 0), "
+            "(1, 1, 'm', 0), (2, 0, 'k', 0), (3, 0, 'k', 0), (4, 0, 'k', 0), "
+            "(4, 1, 'm', 1.5);");
     CHECK_INT(db_open(&d, path, NULL, &e), 0);
     if (d == NULL)
         return;
@@ -292,46 +307,31 @@ static void test_untimed_kernels(void)
  * without a count is then stored and read back as such. */
 static void test_uncounted_kernels(void)
 {
-    const char *end = strstr(db_schema_sql, "-- migration 18");
-    char *sql = strndup(db_schema_sql, (size_t)(end - db_schema_sql));
     char path[256];
     struct err e = {0};
-    sqlite3 *h;
     json_t *v;
     db *d;
     arena *a = arena_new();
 
     snprintf(path, sizeof path, "%s/v17.db", dir);
-    CHECK(sqlite3_open(path, &h) == SQLITE_OK);
-    CHECK(sqlite3_exec(h, sql, NULL, NULL, NULL) == SQLITE_OK);
-    sqlite3_close(h); /* a new connection reads the table text as it was */
-    CHECK(sqlite3_open(path, &h) == SQLITE_OK);
-    CHECK(sqlite3_exec(
-              h,
-              "INSERT INTO applications (id, name) VALUES (1, 'a');"
-              "INSERT INTO executables (id, app_id, name) VALUES (1, 1, 'x');"
-              "INSERT INTO systems (id, name) VALUES (1, 's');"
-              "INSERT INTO runs (id, uid, app_id, exe_id, system_id, nprocs, runtime, "
-              "created_at, at_ms) VALUES "
-              "(1, 'extrap-jsonl:aa', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
-              "(2, 'extrap-experiment:bb', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
-              "(3, 'cube:cc', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
-              "(4, 'job-1', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
-              "(5, 'caliper-json:dd', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
-              "(6, 'hpctoolkit:ee', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
-              "(7, 'otf2:ff', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
-              "(8, 'extrap-text:gg', 1, 1, 1, 1, NULL, '2026-01-01T00:00:00Z', 0);"
-              "INSERT INTO kernels (run_id, seq, name, time, calls, metrics) VALUES "
-              "(1, 0, 'k', 1, 0, NULL), (1, 1, 'm', 1, 0, '{\"visits\": 4}'),"
-              "(2, 0, 'k', 1, 1, NULL),"
-              "(3, 0, 'k', 1, 0, NULL), (3, 1, 'm', 1, 0, '{\"visits\": 0}'),"
-              "(3, 2, 'n', 1, 5, '{\"visits\": 5}'),"
-              "(4, 0, 'k', 1, 0, NULL), (5, 0, 'k', 1, 0, NULL), (6, 0, 'k', 1, 0, NULL),"
-              "(7, 0, 'k', 1, 0, NULL), (8, 0, 'k', NULL, 0, NULL);"
-              "PRAGMA user_version = 17;",
-              NULL, NULL, NULL) == SQLITE_OK);
-    sqlite3_close(h);
-    free(sql);
+    make_at(path, 17,
+            "INSERT INTO runs (id, uid, app_id, exe_id, system_id, nprocs, runtime, "
+            "created_at, at_ms) VALUES "
+            "(1, 'extrap-jsonl:aa', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
+            "(2, 'extrap-experiment:bb', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
+            "(3, 'cube:cc', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
+            "(4, 'job-1', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
+            "(5, 'caliper-json:dd', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
+            "(6, 'hpctoolkit:ee', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
+            "(7, 'otf2:ff', 1, 1, 1, 1, 2.0, '2026-01-01T00:00:00Z', 0),"
+            "(8, 'extrap-text:gg', 1, 1, 1, 1, NULL, '2026-01-01T00:00:00Z', 0);"
+            "INSERT INTO kernels (run_id, seq, name, time, calls, metrics) VALUES "
+            "(1, 0, 'k', 1, 0, NULL), (1, 1, 'm', 1, 0, '{\"visits\": 4}'),"
+            "(2, 0, 'k', 1, 1, NULL),"
+            "(3, 0, 'k', 1, 0, NULL), (3, 1, 'm', 1, 0, '{\"visits\": 0}'),"
+            "(3, 2, 'n', 1, 5, '{\"visits\": 5}'),"
+            "(4, 0, 'k', 1, 0, NULL), (5, 0, 'k', 1, 0, NULL), (6, 0, 'k', 1, 0, NULL),"
+            "(7, 0, 'k', 1, 0, NULL), (8, 0, 'k', NULL, 0, NULL);");
     CHECK_INT(db_open(&d, path, NULL, &e), 0);
     CHECK_STR(e.message, "");
     if (d == NULL)
