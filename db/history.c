@@ -538,7 +538,7 @@ long db_alert_group_rows(db *d, const char *state, long long limit, arena *a,
 {
     struct db_alert_group_row *v = NULL;
     size_t n = 0, cap = 0;
-    int rc;
+    int rc, ok = 1;
     /* One backward range of alerts_group_list (migration 15), from the
      * newest group down to the limit-th holding an alert in state: no row of
      * alerts or runs is read, nothing is sorted; each group's alerts come
@@ -563,7 +563,7 @@ long db_alert_group_rows(db *d, const char *state, long long limit, arena *a,
         }
         v = more;
         v[n].group = dq_ll(d, st, 0);
-        v[n].commit = dq_null(d, st, 1) ? NULL : arena_strdup(a, dq_text(d, st, 1));
+        v[n].commit = text_in(d, st, 1, a, &ok);
         v[n].alert = dq_ll(d, st, 2);
         v[n].config = dq_ll(d, st, 3);
         v[n].ratio = dq_null(d, st, 4) ? NAN : dq_dbl(d, st, 4);
@@ -571,6 +571,8 @@ long db_alert_group_rows(db *d, const char *state, long long limit, arena *a,
     }
     if (rc < 0)
         return -1;
+    if (!ok) /* a commit's text lost to memory exhaustion would read as none */
+        return err_nomem(err);
     /* each group's alerts by id, as the list shows them */
     for (size_t i = 0, k; i < n; i = k) {
         for (k = i + 1; k < n && v[k].group == v[i].group; k++)
