@@ -6,11 +6,9 @@
 #include "db/tally.h"
 #include "db/query.h"
 #include "db/summary.h"
-#include "common/buf.h"
 
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 double db_tally_runtime_key(double runtime)
 {
