@@ -22,6 +22,10 @@ import time
 
 BIN = os.environ.get("PROPHECY_BIN", os.path.join(os.path.dirname(__file__), "../../build/bin"))
 PROPHECYD = os.path.join(BIN, "prophecyd")
+# The programs under test are built with ASan+UBSan (tests/CMakeLists.txt
+# sets PROPHECY_SANITIZED=1 then): a test may use a smaller input where the
+# sanitizers only make a big one slow, with the same checks.
+SANITIZED = os.environ.get("PROPHECY_SANITIZED") == "1"
 
 passed = 0
 failed = 0
