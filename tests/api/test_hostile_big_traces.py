@@ -17,12 +17,14 @@ the pairs that waited or communicated, and the server's peak stays within
 300 MB of before. POST /api/v1/traces counted run.json as a rank file and
 refused 4,096 ranks with their run document; the limit is tested at 4,096
 and 4,097 rank files."""
+import atexit
 import glob
 import http.client
 import io
 import json
 import os
 import struct
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -37,6 +39,7 @@ NAMES = ["profile", "wait", "traffic", "load", "timeline", "occupancy", "cluster
 
 S = Server("--max-body", str(8 << 20))
 TMP = tempfile.mkdtemp(prefix="prophecy-bigtrace-")
+atexit.register(shutil.rmtree, TMP, True)  # its archives: tens of MB a run
 
 # One rank file of format version 3: a "solve" state over the whole run, a
 # send to the next rank and a receive from the previous one inside it, and a

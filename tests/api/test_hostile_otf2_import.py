@@ -15,10 +15,12 @@
 - An anchor file given alone (without the NAME.def and NAME/ beside it) got
   "the global definitions are damaged": now the answer names what is missing,
   on the API and on the command line, and nothing is stored."""
+import atexit
 import http.client
 import io
 import json
 import os
+import shutil
 import subprocess
 import tarfile
 import tempfile
@@ -30,6 +32,7 @@ from prophecy_test import BIN, SANITIZED, Server, report, run_doc, test
 S = Server("--max-body", str(64 << 20))
 WRITER = os.path.join(BIN, "..", "tests", "test_otf2_memory")
 TMP = tempfile.mkdtemp(prefix="prophecy-otf2-")
+atexit.register(shutil.rmtree, TMP, True)  # its archives: tens of MB a run
 SRC = os.environ.get("PROPHECY_SRC", os.path.join(os.path.dirname(__file__), "../.."))
 FIXTURE = os.path.join(SRC, "tests/data/import/otf2/trace")
 
