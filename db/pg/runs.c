@@ -462,7 +462,7 @@ static int insert_pipelined(db *d, struct db_resolved *c, int kept,
 
     if (a == NULL)
         return err_nomem(err);
-    memset(s, 0, sizeof s);
+    memset(s, 0, n * sizeof *s);
     for (i = 0; i < n; i++) {
         existed[i] = 0;
         if (db_resolve(d, c, &runs[i], err) != 0 ||
