@@ -41,7 +41,7 @@ static void run_batch(db_writer *w, struct db_job *batch)
 {
     struct db_job *j;
     struct err terr = {0};
-    int any_ok = 0, failed = 0;
+    int any_ok = 0, failed = 0, declined = 0;
 
     if (db_begin(w->conn, &terr) != 0) {
         for (j = batch; j; j = j->next) {
@@ -57,12 +57,13 @@ static void run_batch(db_writer *w, struct db_job *batch)
 
         for (k = j; k && j->group && k->group == j->group && n < GROUP_MAX; k = k->next)
             run[n++] = k;
-        if (n >= 2) {
+        if (n >= 2 && !declined) {
             for (size_t i = 0; i < n; i++) {
                 err_clear(&run[i]->err);
                 run[i]->rc = 0;
             }
             grc = j->group(w->conn, run, n);
+            declined = grc > 0; /* and for the rest of the batch */
         }
         if (grc == 0) {
             j = k;

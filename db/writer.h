@@ -35,8 +35,8 @@ struct db_job {
      * inserted in one statement pipeline). It returns 0 with every job's rc
      * 0; -1 when any failed (the batch is then rolled back and run again job
      * by job through fn, each in its savepoint, which sets each job's
-     * outcome anew); or 1, having written nothing, to have them run through
-     * fn one by one. */
+     * outcome anew); or 1, having written nothing, to have them and the
+     * rest of the batch run through fn one by one. */
     int (*group)(db *d, struct db_job **jobs, size_t n);
     /* Called once the outcome is final (committed or rolled back). */
     void (*done)(struct db_job *job);
