@@ -1,5 +1,6 @@
 /* ingest: the one path every run takes; see ingest.h. */
 #include "core/ingest.h"
+#include "common/xalloc.h"
 #include "db/runs.h"
 #include "formats/rundoc.h"
 
@@ -75,6 +76,65 @@ int ingest_store(db *d, struct ingest *in, struct err *err)
 int ingest_job(db *d, void *arg, struct err *err)
 {
     return ingest_store(d, arg, err);
+}
+
+/* Every job failed with e (the writer runs them again one by one). */
+static int group_failed(struct db_job **jobs, size_t n, const struct err *e)
+{
+    for (size_t i = 0; i < n; i++) {
+        jobs[i]->rc = -1;
+        jobs[i]->err = *e;
+    }
+    return -1;
+}
+
+int ingest_group(db *d, struct db_job **jobs, size_t n)
+{
+    struct err e = {0};
+    struct run_record *runs = NULL;
+    long long *ids = NULL;
+    int *existed = NULL, idle = hooks.stored == NULL;
+    size_t total = 0, at = 0, i, k;
+    int rc = -1;
+
+    if (!idle && hooks.idle != NULL && (idle = hooks.idle(d, hooks.arg, &e)) < 0)
+        return group_failed(jobs, n, &e);
+    if (!idle)
+        return 1;
+    for (i = 0; i < n; i++)
+        total += ((struct ingest *)jobs[i]->arg)->n;
+    runs = xmalloc((total ? total : 1) * sizeof *runs);
+    ids = xmalloc((total ? total : 1) * sizeof *ids);
+    existed = xmalloc((total ? total : 1) * sizeof *existed);
+    if (runs == NULL || ids == NULL || existed == NULL) {
+        err_nomem(&e);
+        goto out;
+    }
+    for (i = 0; i < n; i++) {
+        struct ingest *in = jobs[i]->arg;
+        memcpy(runs + at, in->runs, in->n * sizeof *runs);
+        at += in->n;
+    }
+    if (db_runs_insert(d, runs, total, ids, existed, &e) != 0)
+        goto out;
+    for (i = 0, at = 0; i < n; i++) {
+        struct ingest *in = jobs[i]->arg;
+        memcpy(in->ids, ids + at, in->n * sizeof *ids);
+        memcpy(in->existed, existed + at, in->n * sizeof *existed);
+        at += in->n;
+        in->created = 0;
+        in->nalerts = 0;
+        for (k = 0; k < in->n; k++)
+            in->created += !in->existed[k];
+        if (hooks.stored && hooks.stored(d, in, hooks.arg, &e) != 0)
+            goto out;
+    }
+    rc = 0;
+out:
+    xfree(runs);
+    xfree(ids);
+    xfree(existed);
+    return rc == 0 ? 0 : group_failed(jobs, n, &e);
 }
 
 void ingest_committed(const struct ingest *in)

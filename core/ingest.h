@@ -30,6 +30,7 @@
 #include "common/arena.h"
 #include "common/err.h"
 #include "db/db.h"
+#include "db/writer.h"
 #include "formats/record.h"
 
 /* One batch of runs on its way in; everything lives in the arena given to
@@ -54,6 +55,12 @@ struct ingest_hooks {
     /* After the commit is durable; cannot fail the batch. */
     void (*committed)(const struct ingest *in, void *arg);
     void *arg;
+    /* Optional, inside the transaction, before anything is stored: 1 when
+     * `stored` would do nothing for any run stored now (no watch is set),
+     * 0 when it may act, -1 with err set on failure. Only then may several
+     * uploads be stored as one (ingest_group): otherwise each one's runs
+     * are judged before the next one's are stored, as they queued. */
+    int (*idle)(db *d, void *arg, struct err *err);
 };
 
 /* Registers the hooks (a copy is kept; NULL removes them). Not thread-safe:
@@ -78,6 +85,11 @@ int ingest_records(struct ingest *in, struct run_record *runs, size_t n,
 int ingest_store(db *d, struct ingest *in, struct err *err);
 /* The same as a group-commit writer job: arg is a struct ingest *. */
 int ingest_job(db *d, void *arg, struct err *err);
+/* The writer's group function for ingest_job's jobs (db/writer.h,
+ * db_job.group): the runs of jobs[0..n) stored by one db_runs_insert, each
+ * job's ids, existed and created set as ingest_store would, when the stored
+ * hook is idle; else 1 (each job alone). */
+int ingest_group(db *d, struct db_job **jobs, size_t n);
 /* Runs the committed hook; call once the transaction has committed. */
 void ingest_committed(const struct ingest *in);
 

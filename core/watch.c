@@ -36,7 +36,7 @@
 
 void watch_install(void)
 {
-    struct ingest_hooks h = {watch_judge, NULL, NULL};
+    struct ingest_hooks h = {watch_judge, NULL, NULL, watch_idle};
     ingest_set_hooks(&h);
 }
 
@@ -1059,23 +1059,41 @@ out:
     return rc;
 }
 
+/* With set_lock held: the watch set as the store has it now (read again
+ * when another connection changed it). 0, or -1 with err set. */
+static int set_current(db *d, struct err *err)
+{
+    long long version = db_watches_version(d, err);
+    if (version < 0)
+        return -1;
+    if ((!set.loaded || set.serial != db_serial(d) || set.version != version) &&
+        set_load(d, version, err) != 0) {
+        set_clear(); /* read again by the next batch */
+        return -1;
+    }
+    return 0;
+}
+
+int watch_idle(db *d, void *arg, struct err *err)
+{
+    int rc;
+    (void)arg;
+    pthread_mutex_lock(&set_lock);
+    rc = set_current(d, err) != 0 ? -1 : set.n == 0;
+    pthread_mutex_unlock(&set_lock);
+    return rc;
+}
+
 int watch_judge(db *d, struct ingest *in, void *arg, struct err *err)
 {
     struct judge_scratch sc = {0};
-    long long version;
     size_t i;
     int rc = -1;
 
     (void)arg;
-    version = db_watches_version(d, err);
-    if (version < 0)
-        return -1;
     pthread_mutex_lock(&set_lock);
-    if ((!set.loaded || set.serial != db_serial(d) || set.version != version) &&
-        set_load(d, version, err) != 0) {
-        set_clear(); /* read again by the next batch */
+    if (set_current(d, err) != 0)
         goto out;
-    }
     if (set.n == 0) {
         rc = 0;
         goto out;

@@ -28,6 +28,9 @@ void watch_install(void);
  * their ids in in->alerts. Returns 0 or -1 with err set (the batch rolls
  * back). */
 int watch_judge(db *d, struct ingest *in, void *arg, struct err *err);
+/* The ingest idle hook: 1 when no watch is set (watch_judge would judge
+ * nothing), 0 when one is, -1 with err set. */
+int watch_idle(db *d, void *arg, struct err *err);
 
 /* Checks a POST /api/v1/watches body without the store (on the pool
  * thread): 0, or -1 with an ERR_INVALID naming the field. */

@@ -21,6 +21,9 @@ struct db_writer {
     atomic_long commits, jobs; /* read by db_writer_stats from other threads */
 };
 
+/* The most jobs one call of a group function takes (db_job.group). */
+#define GROUP_MAX 64
+
 /* Runs a batch in one transaction. First optimistically, every job straight
  * in the transaction: a SAVEPOINT per job costs little for a small job but,
  * while it is open, SQLite (the first backend) keeps the statement journal of every
@@ -30,12 +33,15 @@ struct db_writer {
  * back and the batch run again, each job in its own savepoint, so that the
  * failed job is rolled back alone while the others commit: a job's fn may
  * therefore run twice (it writes only through d and sets its outputs anew).
- * A batch of one job needs no second run: its failure is the batch's. */
+ * A batch of one job needs no second run: its failure is the batch's.
+ * In the first pass, jobs queued one after another with the same group
+ * function go through one call of it (db_job.group): on PostgreSQL the
+ * runs of eight single-run uploads are then one round trip, not eight. */
 static void run_batch(db_writer *w, struct db_job *batch)
 {
     struct db_job *j;
     struct err terr = {0};
-    int any_ok = 0, failed = 0;
+    int any_ok = 0, failed = 0, declined = 0;
 
     if (db_begin(w->conn, &terr) != 0) {
         for (j = batch; j; j = j->next) {
@@ -44,7 +50,29 @@ static void run_batch(db_writer *w, struct db_job *batch)
         }
         return;
     }
-    for (j = batch; j && !failed; j = j->next) {
+    for (j = batch; j && !failed;) {
+        struct db_job *run[GROUP_MAX], *k;
+        size_t n = 0;
+        int grc = 1;
+
+        for (k = j; k && j->group && k->group == j->group && n < GROUP_MAX; k = k->next)
+            run[n++] = k;
+        if (n >= 2 && !declined) {
+            for (size_t i = 0; i < n; i++) {
+                err_clear(&run[i]->err);
+                run[i]->rc = 0;
+            }
+            grc = j->group(w->conn, run, n);
+            declined = grc > 0; /* and for the rest of the batch */
+        }
+        if (grc == 0) {
+            j = k;
+            continue;
+        }
+        if (grc < 0) {
+            failed = 1;
+            break;
+        }
         err_clear(&j->err);
         j->rc = j->fn(w->conn, j->arg, &j->err);
         if (j->rc != 0) {
@@ -52,6 +80,7 @@ static void run_batch(db_writer *w, struct db_job *batch)
                 err_set(&j->err, ERR_INTERNAL, "internal", NULL, "write failed");
             failed = 1;
         }
+        j = j->next;
     }
     if (failed) {
         db_rollback(w->conn);

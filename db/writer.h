@@ -28,6 +28,16 @@ struct db_job {
      * only through d and sets its outputs anew each time. */
     int (*fn)(db *d, void *arg, struct err *err);
     void *arg;
+    /* Optional (NULL: fn alone). In the batch's first pass, jobs that queued
+     * one after another with the same group function are run by one call of
+     * it, group(d, jobs, n), n >= 2, in place of their fn one after another,
+     * with the same effect (e.g. the runs of several single-run uploads
+     * inserted in one statement pipeline). It returns 0 with every job's rc
+     * 0; -1 when any failed (the batch is then rolled back and run again job
+     * by job through fn, each in its savepoint, which sets each job's
+     * outcome anew); or 1, having written nothing, to have them and the
+     * rest of the batch run through fn one by one. */
+    int (*group)(db *d, struct db_job **jobs, size_t n);
     /* Called once the outcome is final (committed or rolled back). */
     void (*done)(struct db_job *job);
     void *done_arg;

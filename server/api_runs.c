@@ -74,7 +74,7 @@ int api_runs_post(struct req *r)
     if (rc != 0)
         return http_error(r, &e);
     r->ctx = in;
-    return http_defer_write(r, ingest_job, in, upload_finish);
+    return http_defer_write_group(r, ingest_job, ingest_group, in, upload_finish);
 }
 
 /* The one tag.KEY=VALUE filter of a run listing, if any. */

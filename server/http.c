@@ -497,7 +497,15 @@ void http_submit_write(struct req *r)
 int http_defer_write(struct req *r, int (*fn)(db *d, void *arg, struct err *err),
                      void *arg, handler_fn finish)
 {
+    return http_defer_write_group(r, fn, NULL, arg, finish);
+}
+
+int http_defer_write_group(struct req *r, int (*fn)(db *d, void *arg, struct err *err),
+                           int (*group)(db *d, struct db_job **jobs, size_t n), void *arg,
+                           handler_fn finish)
+{
     r->job.fn = fn;
+    r->job.group = group;
     r->job.arg = arg;
     r->job.done = http_write_done;
     r->job.done_arg = r;

@@ -247,6 +247,11 @@ int http_check_token(struct req *r, const char *token, const char *field,
  * r->ctx holds). Returns 0; the handler must return immediately after. */
 int http_defer_write(struct req *r, int (*fn)(db *d, void *arg, struct err *err),
                      void *arg, handler_fn finish);
+/* The same, with a group function that may run this job together with the
+ * jobs of the same function queued next to it (db/writer.h, db_job.group). */
+int http_defer_write_group(struct req *r, int (*fn)(db *d, void *arg, struct err *err),
+                           int (*group)(db *d, struct db_job **jobs, size_t n), void *arg,
+                           handler_fn finish);
 
 /* Decodes %XX (and '+' as space when plus is set) into the arena. Returns
  * NULL on invalid encoding or a decoded NUL byte. */

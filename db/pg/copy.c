@@ -29,8 +29,12 @@ static int fail(db *d, PGresult *r, struct err *err)
 static PGresult *run(db *d, const char *sql, int nparams, const char *const *params,
                      struct err *err)
 {
-    PGresult *r = PQexecParams(pg_conn(d), sql, nparams, NULL, params, NULL, NULL, 0);
-    ExecStatusType s = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+    PGresult *r;
+    ExecStatusType s;
+    if (pg_flush_begin(d, err) != 0)
+        return NULL;
+    r = PQexecParams(pg_conn(d), sql, nparams, NULL, params, NULL, NULL, 0);
+    s = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
     if (s != PGRES_TUPLES_OK && s != PGRES_COMMAND_OK) {
         fail(d, r, err);
         return NULL;
@@ -248,6 +252,10 @@ static int pgc_load_open(db *d, const char *table, const char (*cols)[DB_COPY_NA
     if (buf_failed(&sql)) {
         buf_free(&sql);
         return err_nomem(err);
+    }
+    if (pg_flush_begin(d, err) != 0) {
+        buf_free(&sql);
+        return -1;
     }
     r = PQexec(pg_conn(d), buf_str(&sql));
     buf_free(&sql);

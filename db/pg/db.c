@@ -38,6 +38,7 @@ struct pg_db {
     struct pg_stmts *typed;     /* db/pg/engine.c */
     struct pg_runs_state *runs; /* db/pg/runs.c */
     long gen;                   /* connection resets so far */
+    int begin_pending;          /* BEGIN not sent yet (pg_begin) */
 };
 
 #define PG(d) ((struct pg_db *)(d))
@@ -96,14 +97,99 @@ int pg_fail(db *d, PGresult *r, struct err *err)
 
 int pg_exec(db *d, const char *sql, struct err *err)
 {
+    struct pg_db *p = PG(d);
     PGresult *r;
+    char *both = NULL;
+
     reset_if_broken(d);
-    r = PQexec(PG(d)->c, sql);
+    if (p->begin_pending) {
+        /* the transaction's first statement: BEGIN and it in one simple
+         * query; its COMMIT or ROLLBACK: there was nothing to end */
+        p->begin_pending = 0;
+        if (strcmp(sql, "COMMIT") == 0 || strcmp(sql, "ROLLBACK") == 0)
+            return 0;
+        both = xmalloc(strlen(sql) + sizeof "BEGIN; ");
+        if (both == NULL) {
+            p->begin_pending = 1;
+            return err_nomem(err);
+        }
+        memcpy(both, "BEGIN; ", 7);
+        memcpy(both + 7, sql, strlen(sql) + 1);
+    }
+    r = PQexec(p->c, both ? both : sql);
+    xfree(both);
     if (r == NULL ||
         (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK))
         return pg_fail(d, r, err);
     PQclear(r);
     return 0;
+}
+
+int pg_in_txn(db *d)
+{
+    return PG(d)->begin_pending || PQtransactionStatus(PG(d)->c) != PQTRANS_IDLE;
+}
+
+int pg_send_begin(db *d)
+{
+    if (!PG(d)->begin_pending)
+        return 0;
+    if (!PQsendQueryParams(PG(d)->c, "BEGIN", 0, NULL, NULL, NULL, NULL, 0))
+        return -1;
+    PG(d)->begin_pending = 0;
+    return 1;
+}
+
+int pg_flush_begin(db *d, struct err *err)
+{
+    if (!PG(d)->begin_pending)
+        return 0;
+    PG(d)->begin_pending = 0;
+    return pg_exec(d, "BEGIN", err);
+}
+
+PGresult *pg_exec_prepared(db *d, const char *name, int n, const char *const *values,
+                           const int *lengths, const int *formats)
+{
+    PGconn *c = PG(d)->c;
+    PGresult *r, *begin = NULL, *stmt = NULL;
+    int k;
+
+    if (!PG(d)->begin_pending)
+        return PQexecPrepared(c, name, n, values, lengths, formats, 0);
+    /* BEGIN and the statement in one pipeline: BEGIN's result, the
+     * statement's, the sync's, each result followed by a NULL */
+    if (!PQenterPipelineMode(c))
+        return NULL;
+    if (pg_send_begin(d) != 1 ||
+        !PQsendQueryPrepared(c, name, n, values, lengths, formats, 0) ||
+        !PQpipelineSync(c)) {
+        PG(d)->begin_pending = 0;
+        PQexitPipelineMode(c);
+        return NULL;
+    }
+    for (k = 0; k < 8; k++) {
+        r = PQgetResult(c);
+        if (r == NULL)
+            continue;
+        if (PQresultStatus(r) == PGRES_PIPELINE_SYNC) {
+            PQclear(r);
+            break;
+        }
+        if (begin == NULL)
+            begin = r;
+        else if (stmt == NULL)
+            stmt = r;
+        else
+            PQclear(r);
+    }
+    PQexitPipelineMode(c);
+    if (begin != NULL && PQresultStatus(begin) != PGRES_COMMAND_OK) {
+        PQclear(stmt);
+        return begin;
+    }
+    PQclear(begin);
+    return stmt;
 }
 
 long pg_generation(db *d)
@@ -214,7 +300,7 @@ PGresult *pg_paramsv(db *d, const char *sql, struct err *err, const char *fmt, v
             return NULL;
         }
     }
-    r = PQexecPrepared(PG(d)->c, name, n, values, lengths, formats, 0);
+    r = pg_exec_prepared(d, name, n, values, lengths, formats);
     if (r == NULL ||
         (PQresultStatus(r) != PGRES_TUPLES_OK && PQresultStatus(r) != PGRES_COMMAND_OK)) {
         pg_fail(d, r, err);
@@ -243,7 +329,7 @@ PGresult *pg_params_text(db *d, const char *sql, int n, const char *const *value
     name = prepared(d, sql, err);
     if (name == NULL)
         return NULL;
-    r = PQexecPrepared(PG(d)->c, name, n, values, NULL, NULL, 0);
+    r = pg_exec_prepared(d, name, n, values, NULL, NULL);
     if (r == NULL ||
         (PQresultStatus(r) != PGRES_TUPLES_OK && PQresultStatus(r) != PGRES_COMMAND_OK)) {
         pg_fail(d, r, err);
@@ -584,8 +670,11 @@ void pg_close(db *d)
 
 int pg_begin(db *d, struct err *err)
 {
+    (void)err;
     pg_runs_txn(d, PG_TXN_BEGIN);
-    return pg_exec(d, "BEGIN", err);
+    reset_if_broken(d);
+    PG(d)->begin_pending = 1; /* sent with the first statement */
+    return 0;
 }
 
 int pg_commit(db *d, struct err *err)
@@ -596,6 +685,7 @@ int pg_commit(db *d, struct err *err)
 void pg_rollback(db *d)
 {
     pg_runs_txn(d, PG_TXN_ROLLBACK);
+    PG(d)->begin_pending = 0; /* nothing was sent: nothing to roll back */
     if (PQtransactionStatus(PG(d)->c) != PQTRANS_IDLE)
         PQclear(PQexec(PG(d)->c, "ROLLBACK"));
 }

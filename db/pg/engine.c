@@ -197,8 +197,8 @@ static int pg_step(db *d, struct db_stmt *s, struct err *err)
 {
     if (s->r == NULL) {
         PGresult *r =
-            PQexecPrepared(pg_conn(d), s->name, s->nparams,
-                           (const char *const *)s->values, s->lengths, s->formats, 0);
+            pg_exec_prepared(d, s->name, s->nparams, (const char *const *)s->values,
+                             s->lengths, s->formats);
         if (r == NULL || (PQresultStatus(r) != PGRES_TUPLES_OK &&
                           PQresultStatus(r) != PGRES_COMMAND_OK))
             return pg_fail(d, r, err);

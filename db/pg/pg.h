@@ -66,6 +66,24 @@ void pg_stmts_free(struct pg_stmts *c);
  * (BEGIN, SAVEPOINT, a migration). Returns 0 or -1 with err set. */
 int pg_exec(db *d, const char *sql, struct err *err);
 
+/* A transaction's BEGIN is not sent on its own (pg_begin): it goes out in
+ * the same round trip as the transaction's first statement, so that a
+ * writer's transaction of a few single-run uploads costs one round trip
+ * less. Every path that sends a statement sends it first: pg_exec and
+ * pg_exec_prepared by themselves; a path in pipeline mode with
+ * pg_send_begin; any other with pg_flush_begin. */
+/* 1 when d is in a transaction, its BEGIN sent or not. */
+int pg_in_txn(db *d);
+/* In pipeline mode: queues the pending BEGIN, if any. Returns the number of
+ * results it adds to the pipeline (0 or 1), or -1 when it cannot be sent. */
+int pg_send_begin(db *d);
+/* Sends the pending BEGIN, if any, on its own. 0, or -1 with err set. */
+int pg_flush_begin(db *d, struct err *err);
+/* PQexecPrepared, with the pending BEGIN in the same round trip. The
+ * statement's result (PQclear it), or NULL, or the BEGIN's failure. */
+PGresult *pg_exec_prepared(db *d, const char *name, int n, const char *const *values,
+                           const int *lengths, const int *formats);
+
 /* Records the failure in r (or, r NULL, the connection's last error) in err
  * as described above, clears r and returns -1. */
 int pg_fail(db *d, PGresult *r, struct err *err);

@@ -458,11 +458,11 @@ static int insert_pipelined(db *d, struct db_resolved *c, int kept,
     PGconn *conn = pg_conn(d);
     arena *a = arena_new();
     size_t i, k, made = 0, nfresh = 0;
-    int rc = -1, failed = 0, sent = 0, fresh;
+    int rc = -1, failed = 0, sent = 0, fresh, begin;
 
     if (a == NULL)
         return err_nomem(err);
-    memset(s, 0, sizeof s);
+    memset(s, 0, n * sizeof *s);
     for (i = 0; i < n; i++) {
         existed[i] = 0;
         if (db_resolve(d, c, &runs[i], err) != 0 ||
@@ -483,14 +483,19 @@ static int insert_pipelined(db *d, struct db_resolved *c, int kept,
         pg_fail(d, NULL, err);
         goto out;
     }
-    for (i = keys->n - nfresh; i < keys->n; i++, sent++)
+    begin = pg_send_begin(d); /* the transaction's BEGIN, when not sent yet */
+    for (i = keys->n - nfresh; begin >= 0 && i < keys->n; i++, sent++)
         if (!PQsendQueryPrepared(conn, ensure, 5, keys->v[i].key, NULL, NULL, 0))
             break;
-    for (i = 0; i < n && sent == (int)(nfresh + i); i++, sent++)
+    for (i = 0; begin >= 0 && i < n && sent == (int)(nfresh + i); i++, sent++)
         if (!PQsendQueryPrepared(conn, ins, RUN_PARAMS, s[i].v, NULL, NULL, 0))
             break;
-    if (!PQpipelineSync(conn))
-        sent = -1;
+    if (begin < 0 || !PQpipelineSync(conn))
+        sent = begin = -1;
+    if (begin == 1) {
+        long long none;
+        pipe_result(d, &none, &failed, err);
+    }
     for (i = 0; (int)i < sent; i++) {
         long long id = 0;
         int got = pipe_result(d, &id, &failed, err);
@@ -554,6 +559,10 @@ static int add_sums(db *d, const long long *ids, size_t n, int commit, struct er
     if (buf_failed(&arr)) {
         buf_free(&arr);
         return err_nomem(err);
+    }
+    if (pg_flush_begin(d, err) != 0) { /* none is pending: the runs' insert sent it */
+        buf_free(&arr);
+        return -1;
     }
     if (!PQenterPipelineMode(conn)) {
         buf_free(&arr);

@@ -6,7 +6,7 @@
 
 int pg_select_begin(db *d, struct err *err)
 {
-    if (PQtransactionStatus(pg_conn(d)) != PQTRANS_IDLE)
+    if (pg_in_txn(d))
         return 1; /* already in one: its snapshot holds */
     /* REPEATABLE READ: every read of the fit sees one snapshot. */
     return pg_exec(d, "BEGIN ISOLATION LEVEL REPEATABLE READ", err);

@@ -442,6 +442,56 @@ def concurrent_uploaders_all_succeed():
 
 
 @test
+def concurrent_repeats_and_conflicts_answer_as_one_by_one():
+    """Uploads that queue together are stored together (one insert for the
+    runs of several uploads; on PostgreSQL two writers at once): each still
+    gets the answer it would get alone. 16 clients each post 12 runs of their
+    own, the same run "shared-K" (identical: one is created, the others find
+    it), and a run "clash-K" of their own runtime (one wins, the others
+    are 409 and store nothing)."""
+    lock, answers = threading.Lock(), []
+
+    def worker(w):
+        for i in range(12):
+            k = i % 3
+            for doc in (run_doc(application="groups", id=f"own-{w}-{i}", runtime=1.0 + w),
+                        run_doc(application="groups", id=f"shared-{k}", runtime=50.0 + k),
+                        run_doc(application="groups", id=f"clash-{i}", runtime=100.0 + w)):
+                st, body = S.post("/api/v1/runs", doc)
+                with lock:
+                    answers.append((doc["id"], doc["runtime"], st, body))
+    threads = [threading.Thread(target=worker, args=(w,)) for w in range(16)]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    created, ids = {}, set()
+    for uid, runtime, st, body in answers:
+        if uid.startswith("clash-") and st == 409:
+            assert body["error"]["code"] == "conflict" and uid in body["error"]["message"], body
+            continue
+        assert st in (200, 201), (uid, st, body)
+        run = body["runs"][0]
+        assert run["uid"] == uid and body["created"] == (st == 201), body
+        assert run["status"] == ("created" if st == 201 else "existing"), body
+        if st == 201:
+            assert uid not in created, f"{uid} created twice"
+            assert run["id"] not in ids
+            created[uid] = (run["id"], runtime)
+            ids.add(run["id"])
+    # every run stored once: 16 x 12 own, 3 shared, 12 clashes (one winner each)
+    assert len(created) == 16 * 12 + 3 + 12, len(created)
+    st, app = S.get("/api/v1/applications/groups")
+    assert app["runs"] == len(created), app["runs"]
+    # a repeat's answer names the id that was created; what is stored is the
+    # content of the upload that got 201
+    for uid, runtime, st, body in answers:
+        if st == 200:
+            assert body["runs"][0]["id"] == created[uid][0], (uid, body)
+    for uid in ("shared-0", "clash-0", "clash-11", "own-15-11"):
+        st, run = S.get(f"/api/v1/runs/{created[uid][0]}")
+        assert st == 200 and run["runtime"] == created[uid][1], (uid, run)
+
+
+@test
 @pt.sqlite_only("one server per SQLite file; servers share a PostgreSQL database by design")
 def second_server_on_same_db_refuses():
     out = subprocess.run([PROPHECYD, "serve", "--db", S.db,

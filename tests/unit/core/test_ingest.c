@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static char dir[] = "/tmp/prophecy-ingesttest-XXXXXX";
@@ -74,7 +75,7 @@ static const char DOC[] =
 static void test_hook_counts_calls(void)
 {
     struct counts c = {0};
-    struct ingest_hooks h = {on_stored, on_committed, &c};
+    struct ingest_hooks h = {on_stored, on_committed, &c, NULL};
     struct ingest in;
     struct err e = {0};
     arena *a = arena_new();
@@ -122,7 +123,7 @@ static void test_hook_counts_calls(void)
 static void test_hook_error_rolls_back(void)
 {
     struct counts c = {0};
-    struct ingest_hooks h = {on_stored, on_committed, &c};
+    struct ingest_hooks h = {on_stored, on_committed, &c, NULL};
     struct ingest in;
     struct err e = {0};
     arena *a = arena_new();
@@ -157,7 +158,7 @@ static void test_hook_error_rolls_back(void)
 static void test_writer_job_rolls_back_on_hook_error(void)
 {
     struct counts c = {0};
-    struct ingest_hooks h = {on_stored, on_committed, &c};
+    struct ingest_hooks h = {on_stored, on_committed, &c, NULL};
     struct ingest in;
     struct db_job job;
     struct err e = {0};
@@ -191,6 +192,149 @@ static void test_writer_job_rolls_back_on_hook_error(void)
     ingest_set_hooks(NULL);
     json_decref(body);
     arena_free(a);
+}
+
+/* Holds the writer so that the jobs submitted meanwhile queue up behind it
+ * and run in one batch. */
+static int hold(db *d, void *arg, struct err *err)
+{
+    struct timespec t = {0, 200 * 1000000L};
+    (void)d, (void)arg, (void)err;
+    nanosleep(&t, NULL);
+    return 0;
+}
+
+static void job_done(struct db_job *job)
+{
+    (void)job;
+}
+
+/* What the stored hook saw of the store when it was called. */
+struct seen {
+    long long runs[8]; /* runs in the store at each call */
+    int calls, idle;   /* idle: what the idle hook answers */
+};
+
+static int seen_stored(db *d, struct ingest *in, void *arg, struct err *err)
+{
+    struct seen *s = arg;
+    (void)in, (void)err;
+    if (s->calls < 8)
+        s->runs[s->calls] = count_runs(d);
+    s->calls++;
+    return 0;
+}
+
+static int seen_idle(db *d, void *arg, struct err *err)
+{
+    (void)d, (void)err;
+    return ((struct seen *)arg)->idle;
+}
+
+/* Single-run uploads queued together go in through one ingest_group call
+ * when the stored hook is idle: each keeps its own ids, existed and created
+ * as if stored alone, in the order they queued; one whose id conflicts
+ * fails alone (the batch is run again job by job); when the hook is not
+ * idle, each upload's runs are judged before the next one's are stored. */
+static void test_uploads_grouped(void)
+{
+    enum { N = 6 };
+    static const char *const doc[N] = {
+        "{\"id\": \"g1\", \"application\": \"app\", \"executable\": \"exe\", "
+        "\"system\": \"sys\", \"nprocs\": 4, \"runtime\": 1.5}",
+        "{\"runs\": [{\"application\": \"app\", \"executable\": \"exe\", "
+        "\"system\": \"sys\", \"nprocs\": 8, \"runtime\": 0.5}, {\"id\": \"g2\", "
+        "\"application\": \"app\", \"executable\": \"exe\", \"system\": \"sys\", "
+        "\"nprocs\": 8, \"runtime\": 0.75}]}",
+        /* g1 again, the same: existing */
+        "{\"id\": \"g1\", \"application\": \"app\", \"executable\": \"exe\", "
+        "\"system\": \"sys\", \"nprocs\": 4, \"runtime\": 1.5}",
+        /* g2 again with another runtime: a conflict */
+        "{\"id\": \"g2\", \"application\": \"app\", \"executable\": \"exe\", "
+        "\"system\": \"sys\", \"nprocs\": 8, \"runtime\": 9}",
+        "{\"application\": \"other\", \"executable\": \"exe\", \"system\": \"sys\", "
+        "\"nprocs\": 2, \"runtime\": 3}",
+        "{\"id\": \"g3\", \"application\": \"app\", \"executable\": \"exe\", "
+        "\"system\": \"sys\", \"nprocs\": 16, \"runtime\": 0.25}"};
+    for (int pass = 0; pass < 3; pass++) {
+        /* pass 0: the hook idle, the conflict left out; 1: idle, with the
+         * conflict (the group fails on it before any hook runs, then each
+         * job runs alone); 2: the hook not idle, the conflict left out */
+        struct seen s = {{0}, 0, pass < 2};
+        struct ingest_hooks h = {seen_stored, NULL, &s, seen_idle};
+        struct ingest in[N];
+        struct db_job job[N], gate;
+        struct err e = {0};
+        arena *a = arena_new();
+        char name[32];
+        db_writer *w;
+        long long first;
+        int k;
+
+        snprintf(name, sizeof name, "group%d.db", pass);
+        CHECK_INT(db_writer_start(&w, path(name), NULL, 64, &e), 0);
+        ingest_set_hooks(&h);
+        memset(&gate, 0, sizeof gate);
+        gate.fn = hold;
+        gate.done = job_done;
+        CHECK_INT(db_writer_submit(w, &gate), 0);
+        for (k = 0; k < N; k++) {
+            json_t *body = json_loads(doc[k], 0, NULL);
+            CHECK_INT(ingest_json(&in[k], body, "tester", a, &e), 0);
+            json_decref(body);
+            memset(&job[k], 0, sizeof job[k]);
+            job[k].fn = ingest_job;
+            job[k].group = ingest_group;
+            job[k].arg = &in[k];
+            job[k].done = job_done;
+            if (pass != 1 && k == 3)
+                continue;
+            if (k < N - 1)
+                CHECK_INT(db_writer_submit(w, &job[k]), 0);
+        }
+        CHECK_INT(db_writer_run(w, &job[N - 1]), 0); /* done in order: all are */
+        db_writer_stop(w);
+        ingest_set_hooks(NULL);
+        first = in[0].ids[0];
+        /* ids in the order the uploads queued, as one by one */
+        CHECK_INT(job[0].rc, 0);
+        CHECK_INT(in[0].created, 1);
+        CHECK_INT(job[1].rc, 0);
+        CHECK_INT(in[1].created, 2);
+        CHECK_INT(in[1].ids[0], first + 1);
+        CHECK_INT(in[1].ids[1], first + 2);
+        CHECK_INT(job[2].rc, 0);
+        CHECK_INT(in[2].created, 0);
+        CHECK_INT(in[2].existed[0], 1);
+        CHECK_INT(in[2].ids[0], first);
+        if (pass == 1) {
+            CHECK_INT(job[3].rc, -1);
+            CHECK_INT(job[3].err.status, ERR_CONFLICT);
+            CHECK(strstr(job[3].err.message, "g2") != NULL);
+        }
+        CHECK_INT(job[4].rc, 0);
+        CHECK_INT(in[4].created, 1);
+        CHECK_INT(job[5].rc, 0);
+        CHECK_INT(in[5].ids[0], in[4].ids[0] + 1);
+        /* what the hook saw: after all five stored when grouped; after each
+         * upload's own runs otherwise */
+        CHECK_INT(s.calls, 5);
+        if (pass == 0) {
+            for (k = 0; k < 5; k++)
+                CHECK_INT(s.runs[k], 5);
+        } else {
+            static const long long want[5] = {1, 3, 3, 4, 5};
+            for (k = 0; k < 5; k++)
+                CHECK_INT(s.runs[k], want[k]);
+        }
+        {
+            db *d;
+            CHECK_INT(db_open(&d, path(name), NULL, &e), 0);
+            CHECK_INT(count_runs(d), 5);
+            db_close(d);
+        }
+        arena_free(a);
+    }
 }
 
 static void test_conflicting_id_fails_batch(void)
@@ -228,6 +372,7 @@ int main(void)
     RUN(test_hook_counts_calls);
     RUN(test_hook_error_rolls_back);
     RUN(test_writer_job_rolls_back_on_hook_error);
+    RUN(test_uploads_grouped);
     RUN(test_conflicting_id_fails_batch);
     return harness_report_removing(dir);
 }

@@ -214,7 +214,7 @@ static int fail_after(db *d, struct ingest *in, void *arg, struct err *err)
 static void test_rollback_keeps_no_judgement(void)
 {
     struct err e = {0};
-    struct ingest_hooks h = {fail_after, NULL, NULL};
+    struct ingest_hooks h = {fail_after, NULL, NULL, NULL};
     json_t *w;
     db *d;
 

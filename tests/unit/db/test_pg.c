@@ -469,6 +469,82 @@ static void test_deleted_application_is_made_again(void)
     db_close(d);
 }
 
+/* A transaction's BEGIN goes out with its first statement (db/pg/pg.h):
+ * whichever way that statement is sent (a typed statement, a cached one
+ * with parameters, the runs' pipeline, a savepoint), it is inside the
+ * transaction, so a rollback undoes it and a commit keeps it; a
+ * transaction with no statement sends nothing. */
+static void test_first_statement_opens_the_transaction(void)
+{
+    static const uint8_t hash[32] = {4, 5, 6};
+    struct err e = {0};
+    char uri[600], name[32];
+    long long id = 0, n = -1;
+    int existed = 0;
+    db *d;
+
+    CHECK_INT(new_database(uri, sizeof uri), 0);
+    CHECK_INT(db_open(&d, uri, NULL, &e), 0);
+    for (int commit = 0; commit < 2; commit++) {
+        for (int way = 0; way < 4; way++) {
+            struct run_record r;
+            snprintf(name, sizeof name, "first-%d-%d", commit, way);
+            r = make_run(name, name, 4, 1.0);
+            CHECK_INT(db_begin(d, &e), 0);
+            if (way == 0)
+                CHECK_INT(db_token_create(d, name, hash, &e), 0);
+            else if (way == 1)
+                CHECK_INT(pg_run_sql(d, "INSERT INTO applications (name) VALUES ($1)", &e,
+                                     "t", name),
+                          1);
+            else if (way == 2)
+                CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), 0);
+            else {
+                CHECK_INT(db_savepoint(d, DB_SAVEPOINT_SET, &e), 0);
+                CHECK_INT(db_token_create(d, name, hash, &e), 0);
+                CHECK_INT(db_savepoint(d, DB_SAVEPOINT_RELEASE, &e), 0);
+            }
+            CHECK_INT(PQtransactionStatus(pg_conn(d)), PQTRANS_INTRANS);
+            if (commit)
+                CHECK_INT(db_commit(d, &e), 0);
+            else
+                db_rollback(d);
+            CHECK_INT(PQtransactionStatus(pg_conn(d)), PQTRANS_IDLE);
+        }
+        /* tokens of ways 0 and 3, the application of way 1, the run of 2 */
+        CHECK_INT(pg_scalar(d, &n, "SELECT count(*) FROM tokens WHERE name LIKE $1", &e,
+                            "t", commit ? "first-1-%" : "first-0-%"),
+                  1);
+        CHECK_INT(n, commit ? 2 : 0);
+        CHECK_INT(pg_scalar(d, &n, "SELECT count(*) FROM applications WHERE name LIKE $1",
+                            &e, "t", commit ? "first-1-%" : "first-0-%"),
+                  1);
+        CHECK_INT(n, commit ? 2 : 0); /* way 1's, and way 2's run's */
+        CHECK_INT(count(d, "runs"), commit ? 1 : 0);
+    }
+    /* nothing in it: nothing sent, nothing to end */
+    CHECK_INT(db_begin(d, &e), 0);
+    CHECK_INT(db_commit(d, &e), 0);
+    CHECK_INT(db_begin(d, &e), 0);
+    db_rollback(d);
+    CHECK_INT(PQtransactionStatus(pg_conn(d)), PQTRANS_IDLE);
+    /* a first statement that fails: rolled back, and the next one works */
+    CHECK_INT(db_begin(d, &e), 0);
+    CHECK_INT(pg_run_sql(d, "INSERT INTO applications (name) VALUES ($1)", &e, "t",
+                         "first-1-1"),
+              -1);
+    CHECK_INT(e.status, ERR_CONFLICT);
+    err_clear(&e);
+    db_rollback(d);
+    CHECK_INT(db_begin(d, &e), 0);
+    CHECK_INT(db_token_create(d, "after", hash, &e), 0);
+    CHECK_INT(db_commit(d, &e), 0);
+    CHECK_INT(
+        pg_scalar(d, &n, "SELECT count(*) FROM tokens WHERE name = 'after'", &e, ""), 1);
+    CHECK_INT(n, 1);
+    db_close(d);
+}
+
 static void test_conflicts_are_409(void)
 {
     static const uint8_t hash[32] = {1, 2, 3};
@@ -743,6 +819,7 @@ int main(void)
     RUN(test_group_commit_adds_sums_once);
     RUN(test_deleted_application_is_made_again);
     RUN(test_conflicts_are_409);
+    RUN(test_first_statement_opens_the_transaction);
     RUN(test_run_reads_back_exactly);
     RUN(test_concurrent_migrations);
     RUN(test_deep_offset_pages);
