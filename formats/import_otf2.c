@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/asan.h"
 #include "formats/import.h"
 #include "formats/limits.h"
 
@@ -1289,14 +1290,6 @@ static void o2_free(struct o2 *o)
     xfree(o->tc);
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-
 /* The OTF2 library is not written for hostile files: on a damaged anchor
  * file OTF2_Reader_Open returns NULL and leaks the archive it had opened
  * (~10 KB a time, found by fuzz_import_otf2), and damaged definitions can
@@ -1318,7 +1311,7 @@ static unsigned long long child_budget(size_t bytes)
     return LIMIT_IMPORT_OTF2_MEMORY_BASE + add;
 }
 
-#ifndef UNDER_ASAN
+#ifndef PROPHECY_ASAN
 /* In the child: limits its address space to what it holds now (the
  * server's mappings it inherited) plus budget. (Not under ASan, whose
  * shadow memory an address-space limit would starve.) */
@@ -1363,7 +1356,7 @@ static int read_in_child(const struct o2 *parent, const char *anchor, size_t byt
                        .program = OTF2_UNDEFINED_STRING,
                        .traced = parent->traced};
         struct rlimit cpu = {LIMIT_IMPORT_OTF2_CPU, LIMIT_IMPORT_OTF2_CPU};
-#ifndef UNDER_ASAN
+#ifndef PROPHECY_ASAN
         limit_memory(budget);
 #else
         (void)budget;

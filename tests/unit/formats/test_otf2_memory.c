@@ -19,6 +19,7 @@
  *
  * `test_otf2_memory --write DIR LOCATIONS CHUNK_MIB` writes such an archive
  * for bench/http_attacks.py. */
+#include "common/asan.h"
 #include "common/xalloc.h"
 #include "formats/formats.h"
 #include "formats/limits.h"
@@ -34,14 +35,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-
 /* Under AddressSanitizer the wide archives are smaller: its allocator maps
  * each chunk buffer (a MiB or more; the reader has two per location, and
  * reads twice) afresh, and the library's memset of it faults in every page,
@@ -49,7 +42,7 @@
  * as exact for the smaller archives, and the memory ceilings still fail on
  * the old reader there (every location's readers open at once: the child
  * at 2.1 GB and this process 2.0 GB more for 1,000 locations). */
-#ifdef UNDER_ASAN
+#ifdef PROPHECY_ASAN
 #define WIDE_LOCATIONS 1000
 #define CHUNKY_LOCATIONS 40
 /* What freed memory ASan holds back (256 MB by default) would count in the
@@ -350,7 +343,7 @@ static void read_checked(int nloc, int chunk_mib, const char *want)
 
 static void test_ten_thousand_locations(void)
 {
-#ifdef UNDER_ASAN
+#ifdef PROPHECY_ASAN
     /* main: 1 s to 1.999 s, mean 1.4995 s, on 1,000 ranks; from ProgramBegin */
     read_checked(WIDE_LOCATIONS, 1,
                  "lulesh2.0|np=1000|rt=2|main=1.999 x1 {\"mean\": 1.4995, \"min\": 1}");
@@ -364,7 +357,7 @@ static void test_ten_thousand_locations(void)
 
 static void test_sixteen_mib_chunks(void)
 {
-#ifdef UNDER_ASAN
+#ifdef PROPHECY_ASAN
     /* main: 1 s to 1.039 s, mean 1.0195 s, on 40 ranks */
     read_checked(CHUNKY_LOCATIONS, 16,
                  "lulesh2.0|np=40|rt=1.04|main=1.039 x1 {\"mean\": 1.0195, \"min\": 1}");
@@ -561,7 +554,7 @@ int main(int argc, char **argv)
                              (int)strtol(argv[4], NULL, 10)) == 0
                    ? 0
                    : 1;
-#ifndef UNDER_ASAN
+#ifndef PROPHECY_ASAN
     {
         struct rlimit as = {4ull << 30, 4ull << 30};
         setrlimit(RLIMIT_AS, &as);
