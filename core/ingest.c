@@ -58,19 +58,24 @@ int ingest_csv(struct ingest *in, const char *text, size_t len, const char *subm
     return ingest_records(in, runs, n, submitter, a, err);
 }
 
-int ingest_store(db *d, struct ingest *in, struct err *err)
+/* After in's runs are stored (ids and existed set): counts the new ones and
+ * runs the stored hook. 0, or -1 with err set. */
+static int stored(db *d, struct ingest *in, struct err *err)
 {
-    size_t i;
-
-    if (db_runs_insert(d, in->runs, in->n, in->ids, in->existed, err) != 0)
-        return -1;
     in->created = 0;
     in->nalerts = 0;
-    for (i = 0; i < in->n; i++)
+    for (size_t i = 0; i < in->n; i++)
         in->created += !in->existed[i];
     if (hooks.stored && hooks.stored(d, in, hooks.arg, err) != 0)
         return -1;
     return 0;
+}
+
+int ingest_store(db *d, struct ingest *in, struct err *err)
+{
+    if (db_runs_insert(d, in->runs, in->n, in->ids, in->existed, err) != 0)
+        return -1;
+    return stored(d, in, err);
 }
 
 int ingest_job(db *d, void *arg, struct err *err)
@@ -94,7 +99,7 @@ int ingest_group(db *d, struct db_job **jobs, size_t n)
     struct run_record *runs = NULL;
     long long *ids = NULL;
     int *existed = NULL, idle = hooks.stored == NULL;
-    size_t total = 0, at = 0, i, k;
+    size_t total = 0, at = 0, i;
     int rc = -1;
 
     if (!idle && hooks.idle != NULL && (idle = hooks.idle(d, hooks.arg, &e)) < 0)
@@ -122,11 +127,7 @@ int ingest_group(db *d, struct db_job **jobs, size_t n)
         memcpy(in->ids, ids + at, in->n * sizeof *ids);
         memcpy(in->existed, existed + at, in->n * sizeof *existed);
         at += in->n;
-        in->created = 0;
-        in->nalerts = 0;
-        for (k = 0; k < in->n; k++)
-            in->created += !in->existed[k];
-        if (hooks.stored && hooks.stored(d, in, hooks.arg, &e) != 0)
+        if (stored(d, in, &e) != 0)
             goto out;
     }
     rc = 0;
