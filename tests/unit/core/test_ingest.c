@@ -6,10 +6,10 @@
 #include "db/runs.h"
 #include "db/writer.h"
 #include "tests/harness.h"
+#include "tests/writer_gate.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static char dir[] = "/tmp/prophecy-ingesttest-XXXXXX";
@@ -194,21 +194,6 @@ static void test_writer_job_rolls_back_on_hook_error(void)
     arena_free(a);
 }
 
-/* Holds the writer so that the jobs submitted meanwhile queue up behind it
- * and run in one batch. */
-static int hold(db *d, void *arg, struct err *err)
-{
-    struct timespec t = {0, 200 * 1000000L};
-    (void)d, (void)arg, (void)err;
-    nanosleep(&t, NULL);
-    return 0;
-}
-
-static void job_done(struct db_job *job)
-{
-    (void)job;
-}
-
 /* What the stored hook saw of the store when it was called. */
 struct seen {
     long long runs[8]; /* runs in the store at each call */
@@ -274,10 +259,7 @@ static void test_uploads_grouped(void)
         snprintf(name, sizeof name, "group%d.db", pass);
         CHECK_INT(db_writer_start(&w, path(name), NULL, 64, &e), 0);
         ingest_set_hooks(&h);
-        memset(&gate, 0, sizeof gate);
-        gate.fn = hold;
-        gate.done = job_done;
-        CHECK_INT(db_writer_submit(w, &gate), 0);
+        CHECK_INT(gate_submit(w, &gate), 0);
         for (k = 0; k < N; k++) {
             json_t *body = json_loads(doc[k], 0, NULL);
             CHECK_INT(ingest_json(&in[k], body, "tester", a, &e), 0);
@@ -286,7 +268,7 @@ static void test_uploads_grouped(void)
             job[k].fn = ingest_job;
             job[k].group = ingest_group;
             job[k].arg = &in[k];
-            job[k].done = job_done;
+            job[k].done = gate_job_done;
             if (pass != 1 && k == 3)
                 continue;
             if (k < N - 1)

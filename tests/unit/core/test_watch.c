@@ -211,11 +211,21 @@ static int fail_after(db *d, struct ingest *in, void *arg, struct err *err)
     return err_set(err, ERR_INTERNAL, "internal", NULL, "injected after judging");
 }
 
+/* A field of the first watch as GET /api/v1/watches lists it. */
+static long long first_watch(db *d, const char *field)
+{
+    struct err e = {0};
+    json_t *w = watch_list(d, &e);
+    long long v = json_integer_value(
+        json_object_get(json_array_get(json_object_get(w, "watches"), 0), field));
+    json_decref(w);
+    return v;
+}
+
 static void test_rollback_keeps_no_judgement(void)
 {
     struct err e = {0};
     struct ingest_hooks h = {fail_after, NULL, NULL, NULL};
-    json_t *w;
     db *d;
 
     CHECK_INT(db_open(&d, path("r.db"), NULL, &e), 0);
@@ -226,18 +236,10 @@ static void test_rollback_keeps_no_judgement(void)
     ingest_set_hooks(&h);
     CHECK_INT(put(d, 4, 5.0, "2026-01-02T00:00:00Z", NULL, NULL), -1);
     watch_install();
-    w = watch_list(d, &e);
-    CHECK_INT(json_integer_value(json_object_get(
-                  json_array_get(json_object_get(w, "watches"), 0), "judged")),
-              0);
-    json_decref(w);
+    CHECK_INT(first_watch(d, "judged"), 0);
     json_decref(alert_list(d, NULL, 0, &e));
     put(d, 4, 5.0, "2026-01-02T00:00:00Z", NULL, NULL);
-    w = watch_list(d, &e);
-    CHECK_INT(json_integer_value(json_object_get(
-                  json_array_get(json_object_get(w, "watches"), 0), "out")),
-              1);
-    json_decref(w);
+    CHECK_INT(first_watch(d, "out"), 1);
     db_close(d);
 }
 
@@ -250,7 +252,7 @@ static void test_watch_made_mid_transaction_judges_later_runs(void)
     arena *a = arena_new();
     struct run_record r;
     struct ingest in;
-    json_t *body, *w;
+    json_t *body;
     long long id = 0;
     db *d;
 
@@ -275,11 +277,7 @@ static void test_watch_made_mid_transaction_judges_later_runs(void)
     CHECK_INT(ingest_records(&in, &r, 1, "t", a, &e), 0);
     CHECK_INT(ingest_store(d, &in, &e), 0);
     CHECK_INT(db_commit(d, &e), 0);
-    w = watch_list(d, &e);
-    CHECK_INT(json_integer_value(json_object_get(
-                  json_array_get(json_object_get(w, "watches"), 0), "judged")),
-              1);
-    json_decref(w);
+    CHECK_INT(first_watch(d, "judged"), 1);
     arena_free(a);
     db_close(d);
 }

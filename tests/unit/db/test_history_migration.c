@@ -73,6 +73,21 @@ static void make_v2(const char *path)
     free(sql);
 }
 
+/* A run of application a, executable x on system s. */
+static struct run_record run_of(long long nprocs, double runtime, struct rec_kernel *k,
+                                size_t nk)
+{
+    struct run_record r = {0};
+    r.application = "a";
+    r.executable = "x";
+    r.system = "s";
+    r.nprocs = nprocs;
+    r.runtime = runtime;
+    r.kernels = k;
+    r.nkernels = nk;
+    return r;
+}
+
 static void test_backfill(void)
 {
     char path[256];
@@ -161,21 +176,14 @@ static void test_backfill(void)
     {
         static struct rec_kv in[1] = {{"N", 10}}, m[1] = {{"metr", 7.5}};
         struct rec_kernel k[1] = {{"solve", NAN, 3, "{\"visits\":3}"}};
-        struct run_record r = {0};
+        struct run_record r = run_of(4, NAN, k, 1);
         struct db_run_row row;
         long long id = 0;
         int existed = 0;
-        r.application = "a";
-        r.executable = "x";
-        r.system = "s";
-        r.nprocs = 4;
-        r.runtime = NAN;
         r.inputs = in;
         r.ninputs = 1;
         r.metrics = m;
         r.nmetrics = 1;
-        r.kernels = k;
-        r.nkernels = 1;
         CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), 0);
         v = dq_one(d, "c",
                    "SELECT runs, timed, sum_runtime, min_runtime, max_runtime FROM "
@@ -352,17 +360,10 @@ static void test_uncounted_kernels(void)
     {
         struct rec_kernel k[2] = {{"solve", 1.5, KERNEL_NO_CALLS, NULL},
                                   {"halo", 0.5, 0, NULL}};
-        struct run_record r = {0};
+        struct run_record r = run_of(2, 2.0, k, 2);
         struct db_run_row row;
         long long id = 0;
         int existed = 0;
-        r.application = "a";
-        r.executable = "x";
-        r.system = "s";
-        r.nprocs = 2;
-        r.runtime = 2.0;
-        r.kernels = k;
-        r.nkernels = 2;
         CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), 0);
         CHECK_STR(e.message, "");
         v = dq_one(d, "c",

@@ -31,6 +31,7 @@
 #include "db/tally.h"
 #include "db/writer.h"
 #include "tests/harness.h"
+#include "tests/writer_gate.h"
 #include "tests/unit/db/deep_pages.h"
 
 #include <math.h>
@@ -270,11 +271,6 @@ static int store_three(db *d, void *arg, struct err *err)
     return db_runs_insert(d, r, 3, ids, existed, err);
 }
 
-static void noop_done(struct db_job *job)
-{
-    (void)job;
-}
-
 static void test_batch_with_a_bad_run_rolls_back(void)
 {
     struct db_job bad = {0}, good = {0};
@@ -290,9 +286,9 @@ static void test_batch_with_a_bad_run_rolls_back(void)
     CHECK_INT(db_writer_start(&w, uri, NULL, 10, &e), 0);
     bad.fn = store_three;
     bad.arg = &bad;
-    bad.done = noop_done;
+    bad.done = gate_job_done;
     good.fn = store_three;
-    good.done = noop_done;
+    good.done = gate_job_done;
     /* Both queued before the thread wakes usually share one transaction;
      * either way the outcome is the same. */
     CHECK_INT(db_writer_submit(w, &bad), 0);
@@ -354,25 +350,13 @@ static int store_one(db *d, void *arg, struct err *err)
     return 0;
 }
 
-/* Holds the writer so that the jobs submitted meanwhile queue up and are
- * committed together. */
-static int hold(db *d, void *arg, struct err *err)
-{
-    struct timespec t = {0, 200 * 1000000L};
-    (void)d;
-    (void)arg;
-    (void)err;
-    nanosleep(&t, NULL);
-    return 0;
-}
-
 static void test_group_commit_adds_sums_once(void)
 {
     enum { N = 24 };
     static struct rec_kernel k[3] = {
         {"a", 1.0, 1, NULL}, {"b", 2.0, 1, NULL}, {"a", 0.5, 2, NULL}};
     struct one_run *o = xcalloc(N, sizeof *o);
-    struct db_job gate = {0};
+    struct db_job gate;
     struct err e = {0};
     long commits, jobs;
     long long bad = -1, n = -1, runs = -1, recs = -1;
@@ -384,9 +368,7 @@ static void test_group_commit_adds_sums_once(void)
     CHECK(o != NULL);
     CHECK_INT(new_database(uri, sizeof uri), 0);
     CHECK_INT(db_writer_start(&w, uri, NULL, 64, &e), 0);
-    gate.fn = hold;
-    gate.done = noop_done;
-    CHECK_INT(db_writer_submit(w, &gate), 0);
+    CHECK_INT(gate_submit(w, &gate), 0);
     for (i = 0; i < N; i++) {
         /* three configurations; every fifth run without a runtime; the one
          * before last repeats run 1 (stored in the same transaction) */
@@ -399,7 +381,7 @@ static void test_group_commit_adds_sums_once(void)
         o[i].fail_after = i == 7;
         o[i].job.fn = store_one;
         o[i].job.arg = &o[i];
-        o[i].job.done = noop_done;
+        o[i].job.done = gate_job_done;
         if (i < N - 1)
             CHECK_INT(db_writer_submit(w, &o[i].job), 0);
     }
