@@ -17,11 +17,16 @@
  * directory it was built in), context.date the start time, and context.commit /
  * context.branch (set with --benchmark_context=commit=...) the provenance,
  * and the context's other string fields (library_build_type, ...) its tags.
+ * The family name is the name up to its first argument, so a fixture's
+ * "Fixture/BM_Get/8" stays apart from "Fixture/BM_Put/8"; files before 1.5
+ * (no run_type) name aggregates "BM_x_mean", "BM_x_BigO"; NaN and Infinity
+ * (not JSON, but written by the library) are absent numbers.
  */
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "common/buf.h"
 #include "common/xalloc.h"
 #include "formats/import.h"
 #include "formats/limits.h"
@@ -64,6 +69,172 @@ static int run_option(const char *s, size_t n)
     for (int i = 0; opts[i]; i++)
         if (strlen(opts[i]) == n && memcmp(s, opts[i], n) == 0)
             return 1;
+    return 0;
+}
+
+/* Whether one "/"-separated part of a benchmark's name is an argument or a
+ * run option ("8", "size:64", "threads:4", "min_time:0.5", "real_time"),
+ * not part of the benchmark's own name. */
+static int arg_part(const char *s, size_t n)
+{
+    static const char *const words[] = {"real_time", "manual_time", "process_time", NULL};
+    const char *colon = memchr(s, ':', n);
+    double d;
+    for (int i = 0; words[i]; i++)
+        if (strlen(words[i]) == n && memcmp(s, words[i], n) == 0)
+            return 1;
+    if (colon != NULL)
+        return colon > s && imp_number(colon + 1, n - (size_t)(colon + 1 - s), &d) == 0;
+    return imp_number(s, n, &d) == 0;
+}
+
+/* The length of a benchmark's family name: its parts up to the first
+ * argument. A fixture's benchmark ("MyFixture/BM_Get/8") and a captured one
+ * ("BM_Parse/small_doc/8") keep the second part. */
+static size_t family_len(const char *name)
+{
+    const char *s = strchr(name, '/');
+    while (s != NULL) {
+        const char *e = strchr(s + 1, '/');
+        size_t n = e ? (size_t)(e - s - 1) : strlen(s + 1);
+        if (arg_part(s + 1, n))
+            return (size_t)(s - name);
+        s = e;
+    }
+    return strlen(name);
+}
+
+/* Google Benchmark writes NaN, Infinity and -Infinity for a number it could
+ * not compute (a rate over a zero time, the cv of a zero mean), which JSON
+ * does not allow: returns a copy of the text with each of those tokens
+ * (outside strings) written as null, or NULL when the text has none (or
+ * on a failed allocation, *failed set). */
+static char *without_nonfinite(const char *p, size_t n, size_t *len, int *failed)
+{
+    struct buf b;
+    size_t from = 0;
+    int in_str = 0, found = 0;
+    buf_init(&b, n + n / 2 + 16); /* "NaN" grows to "null" */
+    for (size_t i = 0; i < n; i++) {
+        size_t t = 0;
+        if (in_str) {
+            if (p[i] == '\\')
+                i++;
+            else if (p[i] == '"')
+                in_str = 0;
+            continue;
+        }
+        if (p[i] == '"') {
+            in_str = 1;
+            continue;
+        }
+        if (p[i] == 'N' && n - i >= 3 && memcmp(p + i, "NaN", 3) == 0)
+            t = 3;
+        else if (p[i] == 'I' && n - i >= 8 && memcmp(p + i, "Infinity", 8) == 0)
+            t = 8;
+        else if (p[i] == '-' && n - i >= 9 && memcmp(p + i, "-Infinity", 9) == 0)
+            t = 9;
+        if (t == 0)
+            continue;
+        buf_append(&b, p + from, i - from);
+        buf_puts(&b, "null");
+        from = i + t;
+        i += t - 1;
+        found = 1;
+    }
+    if (!found) {
+        buf_free(&b);
+        return NULL;
+    }
+    buf_append(&b, p + from, n - from);
+    if (buf_failed(&b)) {
+        buf_free(&b);
+        *failed = 1;
+        return NULL;
+    }
+    return buf_detach(&b, len);
+}
+
+/* Reads the file as JSON, NaN and Infinity as null (a value not stored). */
+static json_t *gb_load(const struct fmt_file *f, struct err *err)
+{
+    int failed = 0;
+    size_t len = 0;
+    char *copy = f->len <= LIMIT_IMPORT_DOC
+                     ? without_nonfinite(f->data, f->len, &len, &failed)
+                     : NULL;
+    struct fmt_file g = *f;
+    json_t *doc;
+    if (failed) {
+        err_nomem(err);
+        return NULL;
+    }
+    if (copy == NULL)
+        return imp_json_load(f, err);
+    g.data = copy;
+    g.len = len;
+    doc = imp_json_load(&g, err);
+    xfree(copy);
+    return doc;
+}
+
+/* Before Google Benchmark 1.5 a row had no run_type: an aggregate was a row
+ * named after its benchmark and the statistic ("BM_Sort/8_mean",
+ * "BM_Sort_BigO", "BM_Sort_RMS"). In such a file, marks each row with the
+ * run_type, run_name and aggregate_name a newer version writes, so that
+ * aggregates are not taken as repetitions. */
+static int legacy_rows(json_t *list)
+{
+    static const char *const stats[] = {"_mean", "_median", "_stddev", "_cv",
+                                        "_BigO", "_RMS",    NULL};
+    size_t i;
+    json_t *bm;
+    json_array_foreach(list, i, bm)
+    {
+        if (json_object_get(bm, "run_type") != NULL)
+            return 0; /* a current file */
+    }
+    json_array_foreach(list, i, bm)
+    {
+        const char *name = json_string_value(json_object_get(bm, "name"));
+        const char *stat = NULL;
+        size_t n, base = 0;
+        if (name == NULL || json_object_get(bm, "run_name") != NULL)
+            continue;
+        n = strlen(name);
+        for (int s = 0; stats[s] && stat == NULL; s++) {
+            size_t l = strlen(stats[s]);
+            if (n > l && strcmp(name + n - l, stats[s]) == 0) {
+                stat = stats[s] + 1;
+                base = n - l;
+            }
+        }
+        if (stat != NULL && (strcmp(stat, "BigO") == 0 || strcmp(stat, "RMS") == 0)) {
+            /* a complexity fit has coefficients, no real_time */
+            if (json_object_get(bm, "real_time") != NULL)
+                stat = NULL;
+        } else if (stat != NULL) {
+            /* a statistic of a benchmark listed before it */
+            int seen = 0;
+            for (size_t j = 0; j < i && !seen; j++) {
+                const char *o =
+                    json_string_value(json_object_get(json_array_get(list, j), "name"));
+                seen = o != NULL && strlen(o) == base && memcmp(o, name, base) == 0;
+            }
+            if (!seen)
+                stat = NULL;
+        }
+        if (stat == NULL) {
+            if (json_object_set_new(bm, "run_type", json_string("iteration")) != 0 ||
+                json_object_set_new(bm, "run_name", json_string(name)) != 0)
+                return -1;
+            continue;
+        }
+        if (json_object_set_new(bm, "run_type", json_string("aggregate")) != 0 ||
+            json_object_set_new(bm, "aggregate_name", json_string(stat)) != 0 ||
+            json_object_set_new(bm, "run_name", json_stringn(name, base)) != 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -121,12 +292,10 @@ static int one(struct imp_batch *b, json_t *bm, size_t idx, const char *app,
     if ((r = imp_batch_slot(b, err)) == NULL)
         return -1;
     r->application = opt && opt->application ? opt->application : app;
-    slash = strchr(name, '/');
-    r->executable =
-        opt && opt->executable
-            ? opt->executable
-            : imp_name(b->a, name, slash ? (size_t)(slash - name) : strlen(name), b->file,
-                       field, err);
+    slash = name[family_len(name)] == '/' ? name + family_len(name) : NULL;
+    r->executable = opt && opt->executable
+                        ? opt->executable
+                        : imp_name(b->a, name, family_len(name), b->file, field, err);
     r->system = system;
     r->nprocs = 1;
     r->inputs = arena_alloc(b->a, (LIMIT_INPUTS + 1) * sizeof *r->inputs);
@@ -224,7 +393,7 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
 
     if (nfiles != 1)
         return imp_fail_field(err, NULL, "files", "gbench reads one file at a time");
-    if ((doc = imp_json_load(&files[0], err)) == NULL)
+    if ((doc = gb_load(&files[0], err)) == NULL)
         return -1;
     ctx = json_object_get(doc, "context");
     list = json_object_get(doc, "benchmarks");
@@ -233,7 +402,7 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
                        "a Google Benchmark file needs \"context\" and \"benchmarks\"");
         goto out;
     }
-    if ((names = arena_new()) == NULL ||
+    if ((names = arena_new()) == NULL || legacy_rows(list) != 0 ||
         imp_batch_init(&b, "gbench", files[0].name, sink, err) != 0) {
         err_nomem(err);
         goto out;
@@ -312,9 +481,9 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
             if (g == NULL || g->reps > 0 || g->mean != bm)
                 continue;
         }
-        if (rn != NULL && strchr(rn, '/') != NULL) {
+        if (rn != NULL && rn[family_len(rn)] == '/') {
             /* the family's complexity fit: its run_name is the family's */
-            char *famname = arena_strndup(names, rn, (size_t)(strchr(rn, '/') - rn));
+            char *famname = arena_strndup(names, rn, family_len(rn));
             fam = famname ? agg_find(agg, &byname, famname) : NULL;
         }
         if (one(&b, bm, i, app, system, opt, ctx, g, fam, err) != 0)

@@ -1,0 +1,213 @@
+/* Classes of real files found by importing other producers' and versions'
+ * outputs (impsweep): each case is a small file written here in the shape
+ * the tool writes, with the exact record it must give. gbench: a file of
+ * Google Benchmark before 1.5 (aggregates as rows named "_mean", "_BigO"),
+ * NaN and Infinity numbers, fixture and captured benchmark names. */
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/xalloc.h"
+#include "formats/formats.h"
+#include "tests/harness.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MAXREC 16
+
+struct got {
+    char *line[MAXREC];
+    size_t n;
+};
+
+static void kvs(struct buf *b, const char *tag, const struct rec_kv *kv, size_t n)
+{
+    buf_printf(b, "|%s:", tag);
+    for (size_t i = 0; i < n; i++) {
+        buf_printf(b, "%s%s=", i ? "," : "", kv[i].name);
+        buf_num(b, kv[i].value);
+    }
+}
+
+/* One line a run: application|executable|system|np|rt|in:...|m:...|k:... */
+static int take_runs(void *ctx, const struct run_record *r, size_t n, struct err *err)
+{
+    struct got *g = ctx;
+    (void)err;
+    for (size_t i = 0; i < n && g->n < MAXREC; i++) {
+        struct buf b;
+        buf_init(&b, 1 << 16);
+        buf_printf(&b, "%s|%s|%s|np=%lld|rt=", r[i].application, r[i].executable,
+                   r[i].system, r[i].nprocs);
+        if (RUN_HAS_RUNTIME(r[i].runtime))
+            buf_num(&b, r[i].runtime);
+        else
+            buf_puts(&b, "none");
+        kvs(&b, "in", r[i].inputs, r[i].ninputs);
+        kvs(&b, "m", r[i].metrics, r[i].nmetrics);
+        buf_puts(&b, "|k:");
+        for (size_t k = 0; k < r[i].nkernels; k++) {
+            buf_printf(&b, "%s%s=", k ? ";" : "", r[i].kernels[k].name);
+            if (KERNEL_HAS_TIME(r[i].kernels[k].time))
+                buf_num(&b, r[i].kernels[k].time);
+            else
+                buf_puts(&b, "none");
+            if (r[i].kernels[k].metrics_json)
+                buf_puts(&b, r[i].kernels[k].metrics_json);
+        }
+        g->line[g->n++] = xstrdup(buf_str(&b));
+        buf_free(&b);
+    }
+    return 0;
+}
+
+static void got_free(struct got *g)
+{
+    for (size_t i = 0; i < g->n; i++)
+        xfree(g->line[i]);
+    memset(g, 0, sizeof *g);
+}
+
+static int parse(const char *fmt, const char *name, const char *text, struct got *g,
+                 struct err *e)
+{
+    struct fmt_sink sink = {take_runs, NULL, g, NULL};
+    struct fmt_file f = {name, text, strlen(text)};
+    got_free(g);
+    err_clear(e);
+    return fmt_parse(fmt, &f, 1, NULL, &sink, e);
+}
+
+/* Before 1.5 a row had no run_type: "BM_Sort/8_mean" was the mean of the
+ * rows named "BM_Sort/8", "BM_Sort_BigO" and "BM_Sort_RMS" the complexity
+ * fit (no real_time). Aggregates are not repetitions. */
+static void test_gbench_legacy_aggregates(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    const char *text =
+        "{\n  \"context\": {\n    \"date\": \"2017-05-01 10:00:00\",\n"
+        "    \"num_cpus\": 4,\n    \"library_build_type\": \"release\"\n  },\n"
+        "  \"benchmarks\": [\n"
+        "    {\"name\": \"BM_Sort/8\", \"iterations\": 100, \"real_time\": 10, "
+        "\"cpu_time\": 9, \"time_unit\": \"ns\"},\n"
+        "    {\"name\": \"BM_Sort/8\", \"iterations\": 100, \"real_time\": 12, "
+        "\"cpu_time\": 11, \"time_unit\": \"ns\"},\n"
+        "    {\"name\": \"BM_Sort/8_mean\", \"iterations\": 100, \"real_time\": 11, "
+        "\"cpu_time\": 10, \"time_unit\": \"ns\"},\n"
+        "    {\"name\": \"BM_Sort/8_stddev\", \"iterations\": 0, \"real_time\": 1, "
+        "\"cpu_time\": 2, \"time_unit\": \"ns\"},\n"
+        "    {\"name\": \"BM_Sort_BigO\", \"cpu_coefficient\": 1.25, "
+        "\"real_coefficient\": 1.5, \"big_o\": \"N\", \"time_unit\": \"ns\"},\n"
+        "    {\"name\": \"BM_Sort_RMS\", \"rms\": 0.02},\n"
+        "    {\"name\": \"BM_Copy_mean\", \"iterations\": 5, \"real_time\": 3, "
+        "\"cpu_time\": 3, \"time_unit\": \"us\"}\n"
+        "  ]\n}\n";
+    CHECK_INT(parse("gbench", "old.json", text, &g, &e), 0);
+    CHECK_INT(g.n, 3);
+    /* times in ns times 1e-9, as the importer converts them */
+    CHECK_STR(g.line[0],
+              "old|BM_Sort|unknown|np=1|rt=1e-08|in:arg1=8|m:iterations=100,cpu_time="
+              "9.000000000000001e-09,real_time_mean=1.1000000000000001e-08,cpu_time_"
+              "mean=1e-08,real_time_stddev=1e-09,cpu_time_stddev=2e-09,big_o_cpu_"
+              "coefficient=1.25,big_o_real_coefficient=1.5,rms=0.02|k:");
+    CHECK_STR(g.line[1],
+              "old|BM_Sort|unknown|np=1|rt=1.2000000000000002e-08|in:arg1=8|m:"
+              "iterations=100,cpu_time=1.1000000000000001e-08,real_time_mean=1."
+              "1000000000000001e-08,cpu_time_mean=1e-08,real_time_stddev=1e-09,cpu_time_"
+              "stddev=2e-09,big_o_cpu_coefficient=1.25,big_o_real_coefficient=1.5,rms="
+              "0.02|k:");
+    /* a name ending in _mean without the rows it would summarise is a
+     * benchmark of that name */
+    CHECK_STR(g.line[2], "old|BM_Copy_mean|unknown|np=1|rt=3e-06|in:|m:iterations=5,cpu_"
+                         "time=3e-06|k:");
+    got_free(&g);
+}
+
+/* Google Benchmark writes NaN and Infinity for a number it could not compute;
+ * such a number is not stored, the rest of the row is. The same words inside
+ * a string stay as they are. */
+static void test_gbench_nonfinite(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    const char *text =
+        "{\n  \"context\": {\n    \"host_name\": \"NaN-host\",\n"
+        "    \"library_build_type\": \"release\"\n  },\n"
+        "  \"benchmarks\": [\n    {\n      \"name\": \"BM_Rate\",\n"
+        "      \"run_name\": \"BM_Rate\",\n      \"run_type\": \"iteration\",\n"
+        "      \"repetitions\": 1,\n      \"repetition_index\": 0,\n"
+        "      \"threads\": 1,\n      \"iterations\": 1000,\n"
+        "      \"real_time\": 2.5000000000000000e+00,\n"
+        "      \"cpu_time\": 0.0000000000000000e+00,\n      \"time_unit\": \"ns\",\n"
+        "      \"items_per_second\": Infinity,\n      \"ratio\": NaN,\n"
+        "      \"delta\": -Infinity,\n      \"hits\": 4.0000000000000000e+00,\n"
+        "      \"label\": \"NaN \\\"Infinity\\\"\"\n    }\n  ]\n}\n";
+    CHECK_INT(parse("gbench", "rate.json", text, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0],
+              "rate|BM_Rate|NaN-host|np=1|rt=2.5e-09|in:threads=1|m:iterations="
+              "1000,cpu_time=0,hits=4|k:");
+    got_free(&g);
+    /* auto-detection reads it as gbench too */
+    CHECK_INT(parse("auto", "rate.json", text, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    got_free(&g);
+    /* a NaN run time is no run time: refused with the row */
+    CHECK_INT(
+        parse("gbench", "x.json",
+              "{\"context\": {}, \"benchmarks\": [{\"name\": \"BM_A\", \"run_type\": "
+              "\"iteration\", \"real_time\": NaN, \"time_unit\": \"ns\"}]}",
+              &g, &e),
+        -1);
+    CHECK_STR(e.message, "x.json: benchmarks[0] has no real_time");
+    CHECK_INT(g.n, 0);
+}
+
+/* A fixture's benchmarks (BENCHMARK_F: "Fixture/Method/8") and captured
+ * ones (BENCHMARK_CAPTURE: "BM_Parse/small/8") are distinct benchmarks: the
+ * executable is the name up to its first argument. */
+static void test_gbench_fixture_names(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    const char *names[] = {
+        "Store/Get/8", "Store/Put/8/real_time", "BM_Parse/small_doc/threads:2",
+        "BM_Parse/large_doc/min_time:0.500/repeats:3", "BM_Big_BigO/size:64"};
+    struct buf b;
+    buf_init(&b, 1 << 16);
+    buf_puts(&b, "{\"context\": {}, \"benchmarks\": [");
+    for (int i = 0; i < 5; i++) {
+        buf_puts(&b, i ? ", " : "");
+        buf_printf(&b,
+                   "{\"name\": \"%s\", \"run_name\": \"%s\", \"run_type\": "
+                   "\"iteration\", \"iterations\": 10, \"real_time\": %d, "
+                   "\"time_unit\": \"us\"}",
+                   names[i], names[i], i + 1);
+    }
+    buf_puts(&b, "]}");
+    CHECK_INT(parse("gbench", "fix.json", buf_str(&b), &g, &e), 0);
+    CHECK_INT(g.n, 5);
+    if (g.n == 5) {
+        CHECK_STR(g.line[0], "fix|Store/Get|unknown|np=1|rt=1e-06|in:arg1=8|m:iterations="
+                             "10|k:");
+        CHECK_STR(g.line[1], "fix|Store/Put|unknown|np=1|rt=2e-06|in:arg1=8|m:iterations="
+                             "10|k:");
+        CHECK_STR(g.line[2], "fix|BM_Parse/small_doc|unknown|np=1|rt=3e-06|in:threads=2|"
+                             "m:iterations=10|k:");
+        CHECK_STR(g.line[3], "fix|BM_Parse/large_doc|unknown|np=1|rt=4e-06|in:|m:"
+                             "iterations=10|k:");
+        CHECK_STR(g.line[4],
+                  "fix|BM_Big_BigO|unknown|np=1|rt=4.9999999999999996e-06|in:size=64|m:"
+                  "iterations=10|k:");
+    }
+    buf_free(&b);
+    got_free(&g);
+}
+
+int main(void)
+{
+    RUN(test_gbench_legacy_aggregates);
+    RUN(test_gbench_nonfinite);
+    RUN(test_gbench_fixture_names);
+    return harness_report();
+}
