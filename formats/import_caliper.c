@@ -2,12 +2,12 @@
  *
  * Two shapes: cali-query's "format json" (a list of records, or with
  * json(object) an object whose "records" hold them), where each record names
- * its region path ("path", else "region" or "function", nested regions
- * joined with "/"); and "json-split" (what Hatchet reads), where "nodes" form
- * trees (label, parent, the column they belong to), "columns" name the values
- * and "data" holds rows that reference nodes. The region path column of a
- * json-split file is "path", else the node column whose nodes have parents
- * (a sampled profile's "source.function#callpath.address").
+ * its region path ("path", else "region", "annotation", "function", ...;
+ * nested regions joined with "/"); and "json-split" (what Hatchet reads), where "nodes"
+ * form trees (label, parent, the column they belong to), "columns" name the values and
+ * "data" holds rows that reference nodes. The region path column of a json-split file is
+ * "path", else the node column whose nodes have parents (a sampled profile's
+ * "source.function#callpath.address").
  *
  * Values: rows with the same region path and rank (mpi.rank) are summed;
  * each region path is a kernel (SPEC §16): its time is the exclusive time
@@ -231,8 +231,8 @@ static void add_value(struct cal_cell *x, size_t j, double v)
 
 static void globals(struct cal *c, json_t *g)
 {
-    static const char *const prog[] = {"executable", "cali.program", "program",
-                                       "application", NULL};
+    static const char *const prog[] = {"executable", "executablepath", "cali.program",
+                                       "program",    "application",    NULL};
     json_t *v = json_object_get(g, "mpi.world.size");
     if (v == NULL)
         v = json_object_get(g, "jobsize"); /* adiak's */
@@ -251,16 +251,23 @@ static void globals(struct cal *c, json_t *g)
                 c->a, json_string_value(json_object_get(g, prog[i])), NULL);
 }
 
-/* Attributes that say where a record was measured, not what: not metrics. */
+/* Attributes that say where a record was measured, not what: not metrics
+ * ("Node order" numbers the regions of a hatchet-region-profile in the order
+ * they were entered). */
 static int identity(const char *key)
 {
     return strcmp(key, "mpi.rank") == 0 || strcmp(key, "mpi.world.size") == 0 ||
-           strcmp(key, "thread.id") == 0;
+           strcmp(key, "thread.id") == 0 || strcmp(key, "Node order") == 0;
 }
 
 static const char *record_path(json_t *r, size_t *len)
 {
-    static const char *const keys[] = {"path", "region", "function", NULL};
+    /* Caliper 1.x named regions "annotation"; a sampled profile's call
+     * path is source.function#callpath.address */
+    static const char *const keys[] = {"path",       "region",
+                                       "annotation", "function",
+                                       "loop",       "source.function#callpath.address",
+                                       NULL};
     for (int i = 0; keys[i]; i++) {
         json_t *v = json_object_get(r, keys[i]);
         if (json_is_string(v)) {

@@ -2,7 +2,9 @@
  * outputs (impsweep): each case is a small file written here in the shape
  * the tool writes, with the exact record it must give. gbench: a file of
  * Google Benchmark before 1.5 (aggregates as rows named "_mean", "_BigO"),
- * NaN and Infinity numbers, fixture and captured benchmark names. */
+ * NaN and Infinity numbers, fixture and captured benchmark names.
+ * caliper-json: hatchet-region-profile's "Node order", adiak's
+ * executablepath, Caliper 1.x's "annotation" records. */
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/xalloc.h"
@@ -204,10 +206,71 @@ static void test_gbench_fixture_names(void)
     got_free(&g);
 }
 
+/* Caliper 2.10's hatchet-region-profile (hatchet's caliper-ordered-json):
+ * a "Node order" column (the order regions were entered: not a measurement)
+ * and adiak's executablepath without executable. */
+static void test_caliper_node_order_executablepath(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    const char *text =
+        "{\n  \"data\": [\n    [ 0, 0, 0.5, null ],\n    [ 1, 0, 0.25, 0 ],\n"
+        "    [ 2, 0, 0.125, 1 ],\n    [ 1, 1, 0.375, 0 ],\n    [ 2, 1, 0.0625, 1 ]\n"
+        "  ],\n  \"columns\": [ \"Node order\", \"mpi.rank\", \"time\", \"path\" ],\n"
+        "  \"column_metadata\": [ { \"is_value\": true, \"attribute.alias\": \"Node "
+        "order\" }, { \"is_value\": true }, { \"is_value\": true, \"attribute.alias\": "
+        "\"time\", \"attribute.unit\": \"sec\" }, { \"is_value\": false }  ],\n"
+        "  \"nodes\": [ { \"label\": \"main\", \"column\": \"path\" }, { \"label\": "
+        "\"solve\", \"column\": \"path\", \"parent\": 0 } ],\n"
+        "  \"mpi.world.size\": \"2\",\n  \"cali.caliper.version\": \"2.10.0-dev\",\n"
+        "  \"cluster\": \"quartz\",\n"
+        "  \"executablepath\": \"/usr/WS2/apps/LULESH/build/lulesh2.0\",\n"
+        "  \"cali.channel\": \"hatchet-region-profile\"\n}\n";
+    CHECK_INT(parse("caliper-json", "profile.json", text, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0],
+              "lulesh2.0|lulesh2.0|quartz|np=2|rt=0.4375|in:|m:|k:main=0.375{"
+              "\"inclusive\": 0.4375, \"mean\": 0.3125, \"min\": 0.25};main/solve=0.125{"
+              "\"inclusive\": 0.125, \"mean\": 0.09375, \"min\": 0.0625}");
+    got_free(&g);
+}
+
+/* cali-query's json of Caliper 1.x: regions are "annotation" values (nested
+ * ones joined with "/"); a sampled profile's records name their call path
+ * by source.function#callpath.address. */
+static void test_caliper_record_paths(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    const char *v1 = "[{\"annotation\":\"main\",\"count\":3},\n"
+                     "{\"annotation\":\"main/init\",\"count\":1},\n"
+                     "{\"count\":7},\n"
+                     "{\"annotation\":\"main/loop\",\"count\":2}\n]";
+    const char *sampled =
+        "[{\"source.function#callpath.address\":\"main/solve\",\"count\":5,"
+        "\"mpi.rank\":0},\n"
+        "{\"source.function#callpath.address\":\"main\",\"count\":2,\"mpi.rank\":0}]";
+    CHECK_INT(parse("caliper-json", "v1.json", v1, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0], "v1|v1|unknown|np=1|rt=none|in:|m:|k:main=none{\"count\": "
+                         "3};main/init=none{\"count\": 1};main/loop=none{\"count\": 2}");
+    got_free(&g);
+    CHECK_INT(parse("auto", "v1.json", v1, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    got_free(&g);
+    CHECK_INT(parse("caliper-json", "sampled.json", sampled, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0], "sampled|sampled|unknown|np=1|rt=none|in:|m:|k:main/solve="
+                         "none{\"count\": 5};main=none{\"count\": 2}");
+    got_free(&g);
+}
+
 int main(void)
 {
     RUN(test_gbench_legacy_aggregates);
     RUN(test_gbench_nonfinite);
     RUN(test_gbench_fixture_names);
+    RUN(test_caliper_node_order_executablepath);
+    RUN(test_caliper_record_paths);
     return harness_report();
 }
