@@ -5,7 +5,10 @@
  * {"parameters", "measures"} instead. Each benchmark (each entry of a v1
  * list) is one run whose executable is the benchmark's name; numeric
  * parameters are inputs, the others name the executable too
- * ("bench{op=read}") so that different configurations stay apart. Measures
+ * ("bench{op=read}") so that different configurations stay apart; v1
+ * entries of one parameter set are one run, their measures united (the later
+ * entry's value where both name one), and a v1 measure may hold named values
+ * only (no "value"), as Bencher's adapter reads the draft. Measures
  * of any name (latency, throughput, instructions, "Total Bytes", ...) are
  * metrics: the value, and every other number of the measure (lower_value,
  * upper_value, p50, ...) as NAME_lower, NAME_upper, NAME_p50. Bencher's
@@ -18,9 +21,11 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/buf.h"
+#include "common/xalloc.h"
 #include "formats/import.h"
 #include "formats/limits.h"
 
@@ -49,9 +54,23 @@ static const char *suffix_of(const char *field)
     return NULL; /* "_" and the field itself */
 }
 
+/* Whether a measure holds a number under some name (the v1 draft lets a
+ * measure carry only named values, "p99" without "value"). */
+static int has_number(json_t *m)
+{
+    const char *k;
+    json_t *x;
+    json_object_foreach(m, k, x)
+    {
+        if (json_is_number(x))
+            return 1;
+    }
+    return 0;
+}
+
 static int one(struct imp_batch *b, const char *bench, json_t *measures, json_t *params,
                const char *identity, const char *app, const struct fmt_options *opt,
-               struct err *err)
+               int v1, struct err *err)
 {
     struct run_record *r;
     const char *mname, *pname;
@@ -118,7 +137,10 @@ static int one(struct imp_batch *b, const char *bench, json_t *measures, json_t 
         double div = strcmp(mname, "latency") == 0 ? 1e9 : 1; /* ns */
         json_t *v = json_object_get(m, "value"), *x;
         const char *field;
-        if (!json_is_object(m) || !json_is_number(v))
+        if (v1 && json_is_object(m) && v == NULL && !has_number(m))
+            return imp_fail_field(err, b->file, mname, "%s.%s holds no number", bench,
+                                  mname);
+        if (!json_is_object(m) || (!json_is_number(v) && !(v1 && v == NULL)))
             return imp_fail_field(err, b->file, mname, "%s.%s.value must be a number",
                                   bench, mname);
         if (imp_name(b->a, mname, strlen(mname), b->file, "measure", err) == NULL)
@@ -135,6 +157,8 @@ static int one(struct imp_batch *b, const char *bench, json_t *measures, json_t 
                            json_number_value(x) / div, err) != 0)
                 return -1;
         }
+        if (v == NULL)
+            continue; /* named values only: no value to time the run by */
         if (strcmp(mname, "latency") == 0) {
             r->runtime = json_number_value(v) / div;
             have_time = 2;
@@ -147,6 +171,145 @@ static int one(struct imp_batch *b, const char *bench, json_t *measures, json_t 
         r->runtime = NAN; /* no latency or build-time: its measures are its
                              metrics, and it has no runtime (SPEC §16) */
     return imp_batch_commit(b, identity, err);
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* The canonical text of a v1 entry's parameters: its keys in order and
+ * numbers by value, so that entries whose parameters differ only in key
+ * order or number spelling (16, 16.0, 1.6e1) are found to be one set. In
+ * the arena; NULL when out of memory. */
+static char *param_key(arena *a, json_t *params)
+{
+    size_t n = json_object_size(params), i = 0;
+    const char **keys = xcalloc(n ? n : 1, sizeof *keys), *k;
+    struct buf t;
+    json_t *v;
+    char *out = NULL;
+    if (keys == NULL)
+        return NULL;
+    json_object_foreach(params, k, v) keys[i++] = k;
+    qsort(keys, n, sizeof *keys, cmp_str);
+    buf_init(&t, 1u << 24);
+    for (i = 0; i < n; i++) {
+        v = json_object_get(params, keys[i]);
+        buf_puts(&t, keys[i]);
+        buf_putc(&t, '\x1f');
+        if (json_is_number(v)) {
+            buf_putc(&t, 'n');
+            buf_num(&t, json_number_value(v));
+        } else if (json_is_string(v)) {
+            buf_putc(&t, 's');
+            buf_append(&t, json_string_value(v), json_string_length(v));
+        } else
+            buf_putc(&t, json_is_true(v) ? 't' : json_is_false(v) ? 'f' : 'o');
+        buf_putc(&t, '\x1e');
+    }
+    if (!buf_failed(&t))
+        out = arena_strndup(a, buf_str(&t), strlen(buf_str(&t)));
+    buf_free(&t);
+    xfree(keys);
+    return out;
+}
+
+/* The entries of a v1 benchmark: entries of one parameter set (an absent
+ * "parameters" is the empty set) are one run whose measures are the union
+ * of theirs, a value named twice taking the later entry's, as Bencher
+ * reads them. */
+static int v1_entries(struct imp_batch *b, const char *bench, json_t *list,
+                      const char *app, const struct fmt_options *opt, struct err *err)
+{
+    size_t n = json_array_size(list), i, j, *lead = NULL;
+    struct imp_map sets = {0};
+    arena *keys = arena_new();
+    json_t *e;
+    int rc = -1;
+
+    if (n == 0)
+        return imp_fail_field(err, b->file, bench, "benchmark %s lists no entries",
+                              bench);
+    if (keys == NULL || (lead = xcalloc(n, sizeof *lead)) == NULL) {
+        arena_free(keys);
+        return err_nomem(err);
+    }
+    json_array_foreach(list, i, e)
+    {
+        json_t *params = json_object_get(e, "parameters");
+        char *key;
+        if (!json_is_object(e)) {
+            imp_fail_field(err, b->file, bench,
+                           "benchmark %s: entry %zu is not an object", bench, i);
+            goto out;
+        }
+        lead[i] = i;
+        if (params != NULL && !json_is_null(params) && !json_is_object(params))
+            continue; /* refused with its entry below */
+        if ((key = param_key(keys, params)) == NULL) {
+            err_nomem(err);
+            goto out;
+        }
+        if (!imp_map_get(&sets, key, strlen(key), &lead[i]) &&
+            imp_map_put(&sets, key, strlen(key), i) != 0) {
+            err_nomem(err);
+            goto out;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        json_t *first = json_array_get(list, i), *merged = NULL, *measures;
+        char id[64];
+        if (lead[i] != i)
+            continue;
+        measures = json_object_get(first, "measures");
+        for (j = i + 1; j < n; j++) {
+            json_t *m = json_object_get(json_array_get(list, j), "measures"), *mv;
+            const char *mn;
+            if (lead[j] != i)
+                continue;
+            if (!json_is_object(measures))
+                break; /* refused as it is */
+            if (merged == NULL && (merged = json_deep_copy(measures)) == NULL) {
+                err_nomem(err);
+                goto out;
+            }
+            if (!json_is_object(m)) {
+                json_decref(merged);
+                merged = NULL;
+                measures = m; /* refused as it is */
+                break;
+            }
+            json_object_foreach(m, mn, mv)
+            {
+                json_t *dst = json_object_get(merged, mn);
+                if (!json_is_object(mv) || !json_is_object(dst)) {
+                    if (json_object_set(merged, mn, mv) != 0) {
+                        json_decref(merged);
+                        err_nomem(err);
+                        goto out;
+                    }
+                } else if (json_object_update(dst, mv) != 0) {
+                    json_decref(merged);
+                    err_nomem(err);
+                    goto out;
+                }
+            }
+        }
+        snprintf(id, sizeof id, "entry %zu of ", i);
+        rc = one(b, bench, merged ? merged : measures,
+                 json_object_get(first, "parameters"),
+                 arena_printf(b->a, "%s%s", id, bench), app, opt, 1, err);
+        json_decref(merged);
+        if (rc != 0)
+            goto out;
+    }
+    rc = 0;
+out:
+    imp_map_free(&sets);
+    arena_free(keys);
+    xfree(lead);
+    return rc;
 }
 
 int import_bmf(const struct fmt_file *files, size_t nfiles, const struct fmt_options *opt,
@@ -177,28 +340,9 @@ int import_bmf(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
     json_object_foreach(doc, bench, measures)
     {
         if (json_is_array(measures)) { /* BMF v1 draft */
-            size_t i;
-            json_t *e;
-            if (json_array_size(measures) == 0) {
-                imp_fail_field(err, files[0].name, bench, "benchmark %s lists no entries",
-                               bench);
+            if (v1_entries(&b, bench, measures, app, opt, err) != 0)
                 goto out;
-            }
-            json_array_foreach(measures, i, e)
-            {
-                char id[64];
-                snprintf(id, sizeof id, "entry %zu of ", i);
-                if (!json_is_object(e)) {
-                    imp_fail_field(err, files[0].name, bench,
-                                   "benchmark %s: entry %zu is not an object", bench, i);
-                    goto out;
-                }
-                if (one(&b, bench, json_object_get(e, "measures"),
-                        json_object_get(e, "parameters"),
-                        arena_printf(b.a, "%s%s", id, bench), app, opt, err) != 0)
-                    goto out;
-            }
-        } else if (one(&b, bench, measures, NULL, bench, app, opt, err) != 0)
+        } else if (one(&b, bench, measures, NULL, bench, app, opt, 0, err) != 0)
             goto out;
     }
     rc = imp_batch_finish(&b, err);
@@ -221,13 +365,15 @@ static int bmf_shape(json_t *doc)
     {
         const char *mk;
         json_t *m;
-        if (json_is_array(v) && json_array_size(v) > 0)
+        int v1 = json_is_array(v) && json_array_size(v) > 0;
+        if (v1)
             v = json_object_get(json_array_get(v, 0), "measures");
         if (!json_is_object(v) || json_object_size(v) == 0)
             return 0;
         json_object_foreach(v, mk, m)
         {
-            if (!json_is_number(json_object_get(m, "value")))
+            if (!json_is_number(json_object_get(m, "value")) &&
+                !(v1 && json_is_object(m) && has_number(m)))
                 return 0;
         }
     }
@@ -239,7 +385,8 @@ int sniff_bmf(const struct fmt_file *files, size_t nfiles)
     json_t *doc;
     int ok;
     if (nfiles != 1 || !imp_starts_with(&files[0], "{") ||
-        !imp_contains(&files[0], "\"value\""))
+        (!imp_contains(&files[0], "\"value\"") &&
+         !imp_contains(&files[0], "\"measures\""))) /* v1: named values only */
         return 0;
     if (files[0].len > (1u << 20)) /* large: by its words */
         return imp_contains(&files[0], "\"latency\"") ||

@@ -4,7 +4,8 @@
  * Google Benchmark before 1.5 (aggregates as rows named "_mean", "_BigO"),
  * NaN and Infinity numbers, fixture and captured benchmark names.
  * caliper-json: hatchet-region-profile's "Node order", adiak's
- * executablepath, Caliper 1.x's "annotation" records. */
+ * executablepath, Caliper 1.x's "annotation" records. bmf: the v1 draft's
+ * grid points (entries of one parameter set are one run) and named values. */
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/xalloc.h"
@@ -265,6 +266,63 @@ static void test_caliper_record_paths(void)
     got_free(&g);
 }
 
+/* The BMF v1 draft as Bencher's adapter reads it: entries whose parameters
+ * differ only in key order or number spelling, and an absent "parameters"
+ * and {}, are one grid point whose measures are the union (a value named
+ * twice: the later entry's); a measure may carry named values only. */
+static void test_bmf_v1_grid_points(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    const char *text =
+        "{\n  \"bench::scan\": [\n"
+        "    {\"parameters\": {\"rows\": 16, \"mode\": \"seq\"},\n"
+        "     \"measures\": {\"latency\": {\"value\": 10.0, \"p50\": 9.0}}},\n"
+        "    {\"parameters\": {\"mode\": \"seq\", \"rows\": 1.6e1},\n"
+        "     \"measures\": {\"latency\": {\"value\": 12.0, \"p99\": 30.0},\n"
+        "                  \"throughput\": {\"value\": 5.0}}},\n"
+        "    {\"parameters\": {\"rows\": 32, \"mode\": \"seq\"},\n"
+        "     \"measures\": {\"latency\": {\"p99\": 40.0}}}\n  ],\n"
+        "  \"bench::idle\": [\n"
+        "    {\"measures\": {\"latency\": {\"value\": 1.0}}},\n"
+        "    {\"parameters\": {}, \"measures\": {\"instructions\": {\"value\": 7}}}\n"
+        "  ]\n}\n";
+    CHECK_INT(parse("bmf", "grid.json", text, &g, &e), 0);
+    CHECK_INT(g.n, 3);
+    if (g.n == 3) {
+        CHECK_STR(g.line[0], "grid|bench::scan{mode=seq}|unknown|np=1|rt=1.2e-08|in:rows="
+                             "16|m:latency=1.2e-08,latency_p50=9e-09,latency_p99=3e-08,"
+                             "throughput=5|k:");
+        /* named values only: no value, so no run time */
+        CHECK_STR(g.line[1], "grid|bench::scan{mode=seq}|unknown|np=1|rt=none|in:rows=32|"
+                             "m:latency_p99=4e-08|k:");
+        CHECK_STR(g.line[2], "grid|bench::idle|unknown|np=1|rt=1e-09|in:|m:latency=1e-09,"
+                             "instructions=7|k:");
+    }
+    got_free(&g);
+    /* recognised by its shape, a measure of named values only included */
+    CHECK_INT(parse("auto", "named.json",
+                    "{\"t::p\": [{\"measures\": {\"latency\": {\"p99\": 97.0}}}]}", &g,
+                    &e),
+              0);
+    CHECK_INT(g.n, 1);
+    if (g.n == 1)
+        CHECK_STR(g.line[0],
+                  "named|t::p|unknown|np=1|rt=none|in:|m:latency_p99=9.7e-08|k:");
+    got_free(&g);
+    /* a v1 measure without any number, and a v0 measure without value, are
+     * refused with the measure */
+    CHECK_INT(parse("bmf", "x.json",
+                    "{\"t::p\": [{\"measures\": {\"latency\": {\"note\": \"slow\"}}}]}",
+                    &g, &e),
+              -1);
+    CHECK_STR(e.message, "x.json: t::p.latency holds no number");
+    CHECK_INT(
+        parse("bmf", "x.json", "{\"t::p\": {\"latency\": {\"p99\": 97.0}}}", &g, &e), -1);
+    CHECK_STR(e.message, "x.json: t::p.latency.value must be a number");
+    CHECK_INT(g.n, 0);
+}
+
 int main(void)
 {
     RUN(test_gbench_legacy_aggregates);
@@ -272,5 +330,6 @@ int main(void)
     RUN(test_gbench_fixture_names);
     RUN(test_caliper_node_order_executablepath);
     RUN(test_caliper_record_paths);
+    RUN(test_bmf_v1_grid_points);
     return harness_report();
 }
