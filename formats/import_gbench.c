@@ -20,7 +20,8 @@
  * The family name is the name up to its first argument, so a fixture's
  * "Fixture/BM_Get/8" stays apart from "Fixture/BM_Put/8"; files before 1.5
  * (no run_type) name aggregates "BM_x_mean", "BM_x_BigO"; NaN and Infinity
- * (not JSON, but written by the library) are absent numbers.
+ * (not JSON, but written by the library) are absent numbers. A benchmark
+ * skipped with a message (1.8's "skipped": true) measured nothing: no run.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -441,6 +442,8 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
             g = &agg[nagg++];
             g->run_name = rn;
         }
+        if (json_is_true(json_object_get(bm, "skipped")))
+            continue; /* SkipWithMessage (1.8): nothing was measured */
         if (type == NULL || strcmp(type, "aggregate") != 0 || an == NULL) {
             g->reps++;
             continue;
@@ -476,6 +479,8 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
         const char *type = json_string_value(json_object_get(bm, "run_type"));
         const char *rn = json_string_value(json_object_get(bm, "run_name"));
         const struct gb_agg *g = rn ? agg_find(agg, &byname, rn) : NULL, *fam = NULL;
+        if (json_is_true(json_object_get(bm, "skipped")))
+            continue; /* skipped with a message: not a measurement */
         if (type && strcmp(type, "aggregate") == 0) {
             /* reported by its aggregates only: one run of its mean */
             if (g == NULL || g->reps > 0 || g->mean != bm)

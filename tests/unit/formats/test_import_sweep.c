@@ -166,6 +166,37 @@ static void test_gbench_nonfinite(void)
     CHECK_INT(g.n, 0);
 }
 
+/* Google Benchmark 1.8: a benchmark skipped with SkipWithMessage is written
+ * with "skipped": true and zero times; it measured nothing, so it is no run
+ * (an error, "error_occurred", is still refused). */
+static void test_gbench_skipped(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    const char *text =
+        "{\"context\": {\"host_name\": \"h\"}, \"benchmarks\": [\n"
+        "{\"name\": \"BM_Avx512/64\", \"family_index\": 0, "
+        "\"per_family_instance_index\": 0, "
+        "\"run_name\": \"BM_Avx512/64\", \"run_type\": \"iteration\", \"repetitions\": "
+        "1, "
+        "\"repetition_index\": 0, \"threads\": 1, \"skipped\": true, \"skip_message\": "
+        "\"no AVX-512 on this CPU\", \"iterations\": 0, \"real_time\": 0.0, "
+        "\"cpu_time\": "
+        "0.0, \"time_unit\": \"ns\"},\n"
+        "{\"name\": \"BM_Sse/64\", \"family_index\": 1, \"per_family_instance_index\": "
+        "0, "
+        "\"run_name\": \"BM_Sse/64\", \"run_type\": \"iteration\", \"repetitions\": 1, "
+        "\"repetition_index\": 0, \"threads\": 1, \"iterations\": 100, \"real_time\": "
+        "8.0, "
+        "\"cpu_time\": 8.0, \"time_unit\": \"ns\"}\n]}";
+    CHECK_INT(parse("gbench", "simd.json", text, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    if (g.n == 1)
+        CHECK_STR(g.line[0], "simd|BM_Sse|h|np=1|rt=8e-09|in:arg1=64,threads=1|m:"
+                             "iterations=100,cpu_time=8e-09|k:");
+    got_free(&g);
+}
+
 /* A fixture's benchmarks (BENCHMARK_F: "Fixture/Method/8") and captured
  * ones (BENCHMARK_CAPTURE: "BM_Parse/small/8") are distinct benchmarks: the
  * executable is the name up to its first argument. */
@@ -328,6 +359,7 @@ int main(void)
     RUN(test_gbench_legacy_aggregates);
     RUN(test_gbench_nonfinite);
     RUN(test_gbench_fixture_names);
+    RUN(test_gbench_skipped);
     RUN(test_caliper_node_order_executablepath);
     RUN(test_caliper_record_paths);
     RUN(test_bmf_v1_grid_points);
