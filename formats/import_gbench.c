@@ -85,7 +85,10 @@ static int arg_part(const char *s, size_t n)
         if (strlen(words[i]) == n && memcmp(s, words[i], n) == 0)
             return 1;
     if (colon != NULL)
-        return colon > s && imp_number(colon + 1, n - (size_t)(colon + 1 - s), &d) == 0;
+        return colon > s &&
+               (imp_number(colon + 1, n - (size_t)(colon + 1 - s), &d) == 0 ||
+                run_option(s, (size_t)(colon - s)) ||
+                ((size_t)(colon - s) == 7 && memcmp(s, "threads", 7) == 0));
     return imp_number(s, n, &d) == 0;
 }
 

@@ -204,13 +204,16 @@ static void test_gbench_fixture_names(void)
 {
     struct got g = {0};
     struct err e = {0};
-    const char *names[] = {
-        "Store/Get/8", "Store/Put/8/real_time", "BM_Parse/small_doc/threads:2",
-        "BM_Parse/large_doc/min_time:0.500/repeats:3", "BM_Big_BigO/size:64"};
+    const char *names[] = {"Store/Get/8",
+                           "Store/Put/8/real_time",
+                           "BM_Parse/small_doc/threads:2",
+                           "BM_Parse/large_doc/min_time:0.500/repeats:3",
+                           "BM_Big_BigO/size:64",
+                           "BM_Opt/min_time:0.500s"};
     struct buf b;
     buf_init(&b, 1 << 16);
     buf_puts(&b, "{\"context\": {}, \"benchmarks\": [");
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         buf_puts(&b, i ? ", " : "");
         buf_printf(&b,
                    "{\"name\": \"%s\", \"run_name\": \"%s\", \"run_type\": "
@@ -220,8 +223,8 @@ static void test_gbench_fixture_names(void)
     }
     buf_puts(&b, "]}");
     CHECK_INT(parse("gbench", "fix.json", buf_str(&b), &g, &e), 0);
-    CHECK_INT(g.n, 5);
-    if (g.n == 5) {
+    CHECK_INT(g.n, 6);
+    if (g.n == 6) {
         CHECK_STR(g.line[0], "fix|Store/Get|unknown|np=1|rt=1e-06|in:arg1=8|m:iterations="
                              "10|k:");
         CHECK_STR(g.line[1], "fix|Store/Put|unknown|np=1|rt=2e-06|in:arg1=8|m:iterations="
@@ -233,6 +236,8 @@ static void test_gbench_fixture_names(void)
         CHECK_STR(g.line[4],
                   "fix|BM_Big_BigO|unknown|np=1|rt=4.9999999999999996e-06|in:size=64|m:"
                   "iterations=10|k:");
+        /* a run option with a unit is not part of the name */
+        CHECK_STR(g.line[5], "fix|BM_Opt|unknown|np=1|rt=6e-06|in:|m:iterations=10|k:");
     }
     buf_free(&b);
     got_free(&g);
