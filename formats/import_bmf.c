@@ -324,8 +324,13 @@ int import_bmf(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
 
     if (nfiles != 1)
         return imp_fail_field(err, NULL, "files", "bmf reads one file at a time");
-    if ((doc = imp_json_load(&files[0], err)) == NULL)
-        return -1;
+    {
+        struct fmt_file f = files[0];
+        if (f.len >= 3 && memcmp(f.data, "\xef\xbb\xbf", 3) == 0)
+            f.data += 3, f.len -= 3; /* a byte-order mark (Windows tools) */
+        if ((doc = imp_json_load(&f, err)) == NULL)
+            return -1;
+    }
     if (!json_is_object(doc) || json_object_size(doc) == 0) {
         imp_fail_field(err, files[0].name, "benchmarks",
                        "a BMF file is a non-empty object of benchmarks");
@@ -393,7 +398,11 @@ int sniff_bmf(const struct fmt_file *files, size_t nfiles)
                imp_contains(&files[0], "\"throughput\"") ||
                imp_contains(&files[0], "\"build-time\"") ||
                imp_contains(&files[0], "\"lower_value\"");
-    doc = json_loadb(files[0].data, files[0].len, 0, NULL);
+    {
+        size_t bom =
+            files[0].len >= 3 && memcmp(files[0].data, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+        doc = json_loadb(files[0].data + bom, files[0].len - bom, 0, NULL);
+    }
     ok = bmf_shape(doc);
     json_decref(doc);
     return ok;

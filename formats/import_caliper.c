@@ -746,8 +746,13 @@ int import_caliper_json(const struct fmt_file *files, size_t nfiles,
     if (nfiles != 1)
         return imp_fail_field(err, NULL, "files",
                               "caliper-json reads one file at a time");
-    if ((doc = imp_json_load(&files[0], err)) == NULL)
-        return -1;
+    {
+        struct fmt_file f = files[0];
+        if (f.len >= 3 && memcmp(f.data, "\xef\xbb\xbf", 3) == 0)
+            f.data += 3, f.len -= 3; /* a byte-order mark, as sniffing allows */
+        if ((doc = imp_json_load(&f, err)) == NULL)
+            return -1;
+    }
     c.file = files[0].name;
     if ((c.a = arena_new()) == NULL) {
         err_nomem(err);

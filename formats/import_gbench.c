@@ -159,22 +159,25 @@ static char *without_nonfinite(const char *p, size_t n, size_t *len, int *failed
     return buf_detach(&b, len);
 }
 
-/* Reads the file as JSON, NaN and Infinity as null (a value not stored). */
+/* Reads the file as JSON, NaN and Infinity as null (a value not stored),
+ * after a UTF-8 byte-order mark (Windows tools write one). */
 static json_t *gb_load(const struct fmt_file *f, struct err *err)
 {
     int failed = 0;
     size_t len = 0;
-    char *copy = f->len <= LIMIT_IMPORT_DOC
-                     ? without_nonfinite(f->data, f->len, &len, &failed)
-                     : NULL;
     struct fmt_file g = *f;
+    char *copy;
     json_t *doc;
+    if (g.len >= 3 && memcmp(g.data, "\xef\xbb\xbf", 3) == 0)
+        g.data += 3, g.len -= 3;
+    copy = g.len <= LIMIT_IMPORT_DOC ? without_nonfinite(g.data, g.len, &len, &failed)
+                                     : NULL;
     if (failed) {
         err_nomem(err);
         return NULL;
     }
     if (copy == NULL)
-        return imp_json_load(f, err);
+        return imp_json_load(&g, err);
     g.data = copy;
     g.len = len;
     doc = imp_json_load(&g, err);

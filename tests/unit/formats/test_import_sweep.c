@@ -359,6 +359,42 @@ static void test_bmf_v1_grid_points(void)
     CHECK_INT(g.n, 0);
 }
 
+/* A UTF-8 byte-order mark before the JSON (PowerShell's Out-File -Encoding
+ * utf8, Notepad): recognised and read like the same file without it. */
+static void test_byte_order_mark(void)
+{
+    static const struct {
+        const char *fmt, *text, *line;
+    } cases[] = {
+        {"gbench",
+         "\xef\xbb\xbf{\"context\": {\"host_name\": \"win\"}, \"benchmarks\": "
+         "[{\"name\": "
+         "\"BM_A\", \"run_name\": \"BM_A\", \"run_type\": \"iteration\", \"iterations\": "
+         "3, "
+         "\"real_time\": 2, \"time_unit\": \"us\"}]}",
+         "bom|BM_A|win|np=1|rt=2e-06|in:|m:iterations=3|k:"},
+        {"bmf", "\xef\xbb\xbf{\"b\": {\"latency\": {\"value\": 5.0}}}",
+         "bom|b|unknown|np=1|rt=5e-09|in:|m:latency=5e-09|k:"},
+        {"caliper-json",
+         "\xef\xbb\xbf{\"data\": [[0.5, 0]], \"columns\": [\"time\", \"path\"], "
+         "\"column_metadata\": [{\"is_value\": true, \"attribute.unit\": \"sec\"}, "
+         "{\"is_value\": false}], \"nodes\": [{\"label\": \"main\", \"column\": "
+         "\"path\"}]}",
+         "bom|bom|unknown|np=1|rt=0.5|in:|m:|k:main=0.5{\"inclusive\": 0.5}"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct got g = {0};
+        struct err e = {0};
+        CHECK_INT(parse(cases[i].fmt, "bom.json", cases[i].text, &g, &e), 0);
+        CHECK_INT(g.n, 1);
+        if (g.n == 1)
+            CHECK_STR(g.line[0], cases[i].line);
+        CHECK_INT(parse("auto", "bom.json", cases[i].text, &g, &e), 0);
+        CHECK_INT(g.n, 1);
+        got_free(&g);
+    }
+}
+
 int main(void)
 {
     RUN(test_gbench_legacy_aggregates);
@@ -368,5 +404,6 @@ int main(void)
     RUN(test_caliper_node_order_executablepath);
     RUN(test_caliper_record_paths);
     RUN(test_bmf_v1_grid_points);
+    RUN(test_byte_order_mark);
     return harness_report();
 }
