@@ -19,8 +19,9 @@
  *  - counters (ph "C"): each series (NAME, or NAME.KEY when the event's args
  *    hold several) is a run metric, its largest value;
  *  - metadata (ph "M") process_name: the application when every process is
- *    named alike; every other phase (instant, flow, async, object...) is
- *    skipped;
+ *    named alike (else adiak's executable in otherData, as PerfFlowAspect
+ *    writes it, whose cluster is the system); every other phase (instant,
+ *    flow, async, object...) is skipped;
  *  - the run: runtime = from the first begin to the last end; nprocs = the
  *    number of processes (pids) with duration events;
  *  - the trace (SPEC §13's store): when every duration event carries a
@@ -85,6 +86,7 @@ struct ch {
     json_t *counters; /* series -> largest value */
     char *process;    /* the one process name, or NULL */
     int process_mixed;
+    json_t *other;  /* otherData, when an object (adiak's metadata) */
     int nopid;      /* a duration event without a pid: no trace */
     int trace_off;  /* over a trace limit: no trace */
     size_t nevents; /* events read */
@@ -491,7 +493,7 @@ static int object(struct ch *c, struct cursor *u)
     int seen = 0;
     for (size_t i = 0;; i++) {
         json_t *key;
-        int is_events;
+        int is_events, is_other;
         skip_blank(u);
         if (u->p < u->end && *u->p == '}' && i == 0) {
             u->p++;
@@ -505,6 +507,7 @@ static int object(struct ch *c, struct cursor *u)
         if ((key = value(c, u)) == NULL)
             return -1;
         is_events = strcmp(json_string_value(key), "traceEvents") == 0;
+        is_other = strcmp(json_string_value(key), "otherData") == 0;
         json_decref(key);
         skip_blank(u);
         if (u->p == u->end || *u->p != ':')
@@ -528,6 +531,8 @@ static int object(struct ch *c, struct cursor *u)
             json_t *v = value(c, u);
             if (v == NULL)
                 return -1;
+            if (is_other && json_is_object(v) && c->other == NULL)
+                c->other = json_incref(v); /* PerfFlowAspect's adiak metadata */
             json_decref(v);
         }
         skip_blank(u);
@@ -705,6 +710,7 @@ static void ch_free(struct ch *c)
     }
     xfree(c->tr);
     xfree(c->process);
+    json_decref(c->other);
     json_decref(c->name_ix);
     json_decref(c->track_ix);
     json_decref(c->pids);
@@ -727,10 +733,22 @@ static int emit(struct ch *c, const struct fmt_options *opt, const struct fmt_si
         r->application = opt->application;
     else if (c->process != NULL && !c->process_mixed)
         r->application = arena_strdup(b.a, c->process);
+    else if (json_is_string(json_object_get(c->other, "executable")) ||
+             json_is_string(json_object_get(c->other, "executablepath")))
+        r->application = imp_program_name(
+            b.a,
+            json_string_value(json_object_get(
+                c->other, json_is_string(json_object_get(c->other, "executable"))
+                              ? "executable"
+                              : "executablepath")),
+            c->file);
     else
         r->application = imp_base_name(b.a, c->file);
     r->executable = opt && opt->executable ? opt->executable : r->application;
-    r->system = opt && opt->system ? opt->system : "unknown";
+    r->system =
+        opt && opt->system ? opt->system : imp_json_name(b.a, c->other, "cluster");
+    if (r->system == NULL)
+        r->system = "unknown";
     r->nprocs = json_object_size(c->pids) > 0 ? (long long)json_object_size(c->pids) : 1;
     r->runtime = (c->t1 - c->t0) / 1e6;
     r->kernels = arena_alloc(b.a, c->nk * sizeof *r->kernels);

@@ -5,7 +5,8 @@
  * NaN and Infinity numbers, fixture and captured benchmark names.
  * caliper-json: hatchet-region-profile's "Node order", adiak's
  * executablepath, Caliper 1.x's "annotation" records. bmf: the v1 draft's
- * grid points (entries of one parameter set are one run) and named values. */
+ * grid points (entries of one parameter set are one run) and named values.
+ * chrome-trace: PerfFlowAspect's adiak metadata (otherData). */
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/xalloc.h"
@@ -395,6 +396,32 @@ static void test_byte_order_mark(void)
     }
 }
 
+/* PerfFlowAspect's Trace Event files carry adiak's metadata in otherData:
+ * the program is the application and the cluster the system (a
+ * process_name shared by every process still names the application). */
+static void test_chrome_adiak_other_data(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    const char *text =
+        "{\n  \"displayTimeUnit\": \"us\",\n  \"otherData\": {\n"
+        "    \"walltime\": {\"tv_sec\": 0, \"tv_usec\": 11082},\n    \"jobsize\": 1,\n"
+        "    \"cluster\": \"tuolumne\",\n    \"hostname\": \"tuolumne1001\",\n"
+        "    \"executablepath\": \"/g/apps/test/smoketest\",\n"
+        "    \"executable\": \"smoketest\"\n  },\n  \"traceEvents\": [\n"
+        "{\"name\": \"bar\", \"cat\": \"smoketest.cpp\", \"pid\": 9, \"tid\": 9, \"ts\": "
+        "1764826266480348.0, \"ph\": \"X\", \"dur\": 1138.0},\n"
+        "{\"name\": \"foo\", \"cat\": \"smoketest.cpp\", \"pid\": 9, \"tid\": 9, \"ts\": "
+        "1764826266479206.0, \"ph\": \"X\", \"dur\": 2293.0}]}\n";
+    CHECK_INT(parse("chrome-trace", "perfflow.tuolumne1001.9.pfw", text, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    if (g.n == 1)
+        CHECK_STR(g.line[0], "smoketest|smoketest|tuolumne|np=1|rt=0.002293|in:|m:|k:bar="
+                             "0.001138{\"count\": 1, \"max\": 0.001138};foo=0.002293{"
+                             "\"count\": 1, \"max\": 0.002293}");
+    got_free(&g);
+}
+
 int main(void)
 {
     RUN(test_gbench_legacy_aggregates);
@@ -405,5 +432,6 @@ int main(void)
     RUN(test_caliper_record_paths);
     RUN(test_bmf_v1_grid_points);
     RUN(test_byte_order_mark);
+    RUN(test_chrome_adiak_other_data);
     return harness_report();
 }
