@@ -10,8 +10,9 @@
  * never a whole-file DOM.
  *
  * What becomes of it:
- *  - duration events — complete events (ph "X", ts + dur) and B/E pairs
- *    (per pid/tid, an E closes the last open B) — are aggregated per event
+ *  - duration events — complete events (ph "X", ts + dur), B/E pairs
+ *    (per pid/tid, an E closes the last open B) and nestable async b/e pairs
+ *    (per category and id; kernels only, not the trace) — are aggregated per event
  *    name into kernels: time = the total duration, `calls` and metric
  *    `count` the number of events, metric `max` the longest one; ts/dur are
  *    microseconds whatever `displayTimeUnit` says (it only sets how viewers
@@ -65,6 +66,12 @@ struct ch_open {
     uint32_t name;
 };
 
+/* The open "b" events of one async category and id. */
+struct ch_astack {
+    struct ch_open *s;
+    size_t depth, cap;
+};
+
 struct ch_track {
     json_t *pid, *tid; /* as written (number or string); owned */
     struct ch_ev *ev;
@@ -86,7 +93,10 @@ struct ch {
     json_t *counters; /* series -> largest value */
     char *process;    /* the one process name, or NULL */
     int process_mixed;
-    json_t *other;  /* otherData, when an object (adiak's metadata) */
+    json_t *other;    /* otherData, when an object (adiak's metadata) */
+    json_t *async_ix; /* "pid\ncat\nid" -> index into as */
+    struct ch_astack *as;
+    size_t nas, ascap;
     int nopid;      /* a duration event without a pid: no trace */
     int trace_off;  /* over a trace limit: no trace */
     size_t nevents; /* events read */
@@ -298,6 +308,86 @@ static int metadata(struct ch *c, json_t *ev)
     return 0;
 }
 
+/* A nestable async event (ph "b" or "e"; clang's -ftime-trace writes its
+ * "Source" spans so in newer LLVM): an "e" closes the last open "b" of the
+ * same category and id (and process, for an id2 "local" id). Its duration
+ * is its name's kernel's, and not part of the trace: async spans need not
+ * nest with a thread's events. */
+static int async_event(struct ch *c, json_t *ev, char ph, size_t i)
+{
+    char key[256], idt[48], pidt[48];
+    json_t *id = json_object_get(ev, "id"), *id2 = json_object_get(ev, "id2");
+    json_t *pid = json_object_get(ev, "pid"), *ix;
+    const char *cat = json_string_value(json_object_get(ev, "cat"));
+    struct ch_astack *st;
+    int local = 0;
+    double ts;
+    long k;
+
+    if (id == NULL && json_is_object(id2)) {
+        local = (id = json_object_get(id2, "local")) != NULL;
+        if (!local)
+            id = json_object_get(id2, "global");
+    }
+    if (get_time(ev, "ts", &ts) != 0)
+        return fail_ev(c, i, "ts must be a number (microseconds)");
+    snprintf(key, sizeof key, "%s\n%.120s\n%s",
+             local ? id_text(pid, pidt, sizeof pidt) : "", cat ? cat : "",
+             id_text(id, idt, sizeof idt));
+    if ((ix = json_object_get(c->async_ix, key)) == NULL) {
+        if (ph == 'e')
+            return 0; /* closes nothing that was recorded */
+        if (c->nas >= LIMIT_IMPORT_CHROME_TRACKS)
+            return fail_ev(c, i, "more than %d async ids", LIMIT_IMPORT_CHROME_TRACKS);
+        if (c->nas == c->ascap) {
+            size_t cap = c->ascap ? c->ascap * 2 : 16;
+            struct ch_astack *n = xrealloc(c->as, cap * sizeof *n);
+            if (n == NULL)
+                return err_nomem(c->err);
+            c->as = n;
+            c->ascap = cap;
+        }
+        c->as[c->nas] = (struct ch_astack){0};
+        if (json_object_set_new(c->async_ix, key, json_integer((json_int_t)c->nas)) != 0)
+            return err_nomem(c->err);
+        st = &c->as[c->nas++];
+    } else
+        st = &c->as[json_integer_value(ix)];
+    if (ph == 'e') {
+        struct ch_open o;
+        if (st->depth == 0)
+            return 0;
+        o = st->s[--st->depth];
+        if (ts < o.ts)
+            return fail_ev(c, i, "an e event ends before its b event began");
+        return duration(c, NULL, (long)o.name, o.ts, ts - o.ts);
+    }
+    if (pid != NULL) {
+        char text[48];
+        if (json_object_set_new(c->pids, id_text(pid, text, sizeof text), json_true()) !=
+            0)
+            return err_nomem(c->err);
+    }
+    {
+        const char *raw = json_string_value(json_object_get(ev, "name"));
+        if ((k = name_index(c, raw ? raw : "(unnamed)", i)) < 0)
+            return -1;
+    }
+    if (st->depth >= LIMIT_IMPORT_CHROME_DEPTH)
+        return fail_ev(c, i, "more than %d b events open with one id",
+                       LIMIT_IMPORT_CHROME_DEPTH);
+    if (st->depth == st->cap) {
+        size_t cap = st->cap ? st->cap * 2 : 16;
+        struct ch_open *n = xrealloc(st->s, cap * sizeof *n);
+        if (n == NULL)
+            return err_nomem(c->err);
+        st->s = n;
+        st->cap = cap;
+    }
+    st->s[st->depth++] = (struct ch_open){ts, (uint32_t)k};
+    return 0;
+}
+
 /* One event of the array. */
 static int event(struct ch *c, json_t *ev, size_t i)
 {
@@ -315,6 +405,8 @@ static int event(struct ch *c, json_t *ev, size_t i)
         return metadata(c, ev);
     if (ph[0] == 'C')
         return counter(c, ev, i);
+    if ((ph[0] == 'b' || ph[0] == 'e') && ph[1] == '\0')
+        return async_event(c, ev, ph[0], i);
     if (ph[0] != 'X' && ph[0] != 'B' && ph[0] != 'E')
         return 0;
     if (get_time(ev, "ts", &ts) != 0)
@@ -709,6 +801,10 @@ static void ch_free(struct ch *c)
         xfree(c->tr[i].stack);
     }
     xfree(c->tr);
+    for (size_t i = 0; i < c->nas; i++)
+        xfree(c->as[i].s);
+    xfree(c->as);
+    json_decref(c->async_ix);
     xfree(c->process);
     json_decref(c->other);
     json_decref(c->name_ix);
@@ -823,7 +919,8 @@ int import_chrome_trace(const struct fmt_file *files, size_t nfiles,
     c.track_ix = json_object();
     c.pids = json_object();
     c.counters = json_object();
-    if (!c.name_ix || !c.track_ix || !c.pids || !c.counters) {
+    c.async_ix = json_object();
+    if (!c.name_ix || !c.track_ix || !c.pids || !c.counters || !c.async_ix) {
         err_nomem(err);
         goto out;
     }

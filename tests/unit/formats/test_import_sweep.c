@@ -6,7 +6,8 @@
  * caliper-json: hatchet-region-profile's "Node order", adiak's
  * executablepath, Caliper 1.x's "annotation" records. bmf: the v1 draft's
  * grid points (entries of one parameter set are one run) and named values.
- * chrome-trace: PerfFlowAspect's adiak metadata (otherData). */
+ * chrome-trace: PerfFlowAspect's adiak metadata (otherData), newer clang's
+ * async "Source" spans. */
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/xalloc.h"
@@ -422,6 +423,54 @@ static void test_chrome_adiak_other_data(void)
     got_free(&g);
 }
 
+/* Newer clang's -ftime-trace writes "Source" (a header being
+ * parsed) as nestable async b/e pairs of one category and id: durations of
+ * their name, nested ones included; an e closing nothing is skipped, and
+ * legacy async S/F steps stay skipped. */
+static void test_chrome_async_spans(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    const char *text =
+        "{\"traceEvents\":[\n"
+        "{\"pid\":7,\"tid\":7,\"ph\":\"X\",\"ts\":0,\"dur\":100,\"cat\":\"\",\"name\":"
+        "\"ExecuteCompiler\",\"args\":{}},\n"
+        "{\"pid\":7,\"tid\":7,\"ph\":\"b\",\"ts\":10,\"cat\":\"Source\",\"id\":0,"
+        "\"name\":"
+        "\"Source\",\"args\":{\"detail\":\"a.h\"}},\n"
+        "{\"pid\":7,\"tid\":7,\"ph\":\"b\",\"ts\":12,\"cat\":\"Source\",\"id\":0,"
+        "\"name\":"
+        "\"Source\",\"args\":{\"detail\":\"b.h\"}},\n"
+        "{\"pid\":7,\"tid\":7,\"ph\":\"e\",\"ts\":15,\"cat\":\"Source\",\"id\":0,"
+        "\"name\":"
+        "\"Source\"},\n"
+        "{\"pid\":7,\"tid\":7,\"ph\":\"b\",\"ts\":40,\"cat\":\"io\",\"id2\":{\"local\":"
+        "\"0x1\"},"
+        "\"name\":\"read\"},\n"
+        "{\"pid\":7,\"tid\":7,\"ph\":\"e\",\"ts\":30,\"cat\":\"Source\",\"id\":0,"
+        "\"name\":"
+        "\"Source\"},\n"
+        "{\"pid\":7,\"tid\":8,\"ph\":\"e\",\"ts\":46,\"cat\":\"io\",\"id2\":{\"local\":"
+        "\"0x1\"},"
+        "\"name\":\"read\"},\n"
+        "{\"pid\":7,\"tid\":7,\"ph\":\"e\",\"ts\":31,\"cat\":\"Source\",\"id\":0,"
+        "\"name\":"
+        "\"Source\"},\n"
+        "{\"pid\":7,\"tid\":7,\"ph\":\"S\",\"ts\":50,\"cat\":\"x\",\"id\":3,\"name\":"
+        "\"step\"},\n"
+        "{\"pid\":7,\"tid\":7,\"ph\":\"F\",\"ts\":90,\"cat\":\"x\",\"id\":3,\"name\":"
+        "\"step\"}\n"
+        "],\"beginningOfTime\":1700000000000000}";
+    CHECK_INT(parse("chrome-trace", "main.json", text, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    if (g.n == 1)
+        CHECK_STR(g.line[0],
+                  "main|main|unknown|np=1|rt=0.0001|in:|m:|k:ExecuteCompiler=0.0001{"
+                  "\"count\": 1, \"max\": 0.0001};Source=2.3e-05{\"count\": 2, \"max\": "
+                  "2e-05};read=6e-06{\"count\": 1, \"max\": 6e-06}");
+    got_free(&g);
+}
+
 int main(void)
 {
     RUN(test_gbench_legacy_aggregates);
@@ -433,5 +482,6 @@ int main(void)
     RUN(test_bmf_v1_grid_points);
     RUN(test_byte_order_mark);
     RUN(test_chrome_adiak_other_data);
+    RUN(test_chrome_async_spans);
     return harness_report();
 }
