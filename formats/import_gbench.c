@@ -245,6 +245,27 @@ static int legacy_rows(json_t *list)
     return 0;
 }
 
+/* The executable's path as imp_program_name reads it: "/" between its
+ * directories (Google Benchmark on Windows writes
+ * "C:\\src\\build\\Release\\bench.exe"), and MinGW's default a.exe
+ * named like a.out (by the directory it was built in). In the arena. */
+static const char *program_path(arena *a, const char *exe)
+{
+    size_t n = exe ? strlen(exe) : 0;
+    char *p;
+    int aexe = n >= 5 && strcmp(exe + n - 5, "a.exe") == 0 &&
+               (n == 5 || exe[n - 6] == '/' || exe[n - 6] == '\\');
+    if (exe == NULL || (strchr(exe, '\\') == NULL && !aexe) ||
+        (p = arena_strdup(a, exe)) == NULL)
+        return exe;
+    for (char *q = p; *q; q++)
+        if (*q == '\\')
+            *q = '/';
+    if (aexe)
+        memcpy(p + n - 3, "out", 3);
+    return p;
+}
+
 /* The aggregates of one benchmark (by run_name), as metrics of its runs. */
 struct gb_agg {
     const char *run_name;
@@ -414,8 +435,9 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
         err_nomem(err);
         goto out;
     }
-    app = imp_program_name(names, json_string_value(json_object_get(ctx, "executable")),
-                           files[0].name);
+    app = imp_program_name(
+        names, program_path(names, json_string_value(json_object_get(ctx, "executable"))),
+        files[0].name);
     system = opt && opt->system ? opt->system : imp_json_name(names, ctx, "host_name");
     if (system == NULL)
         system = "unknown";

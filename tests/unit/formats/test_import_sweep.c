@@ -471,12 +471,46 @@ static void test_chrome_async_spans(void)
     got_free(&g);
 }
 
+/* Google Benchmark on Windows: context.executable is a path with
+ * backslashes; the application is the program's name (MinGW's a.exe: the
+ * directory it was built in, as for a.out). */
+static void test_gbench_windows_executable(void)
+{
+    static const struct {
+        const char *exe, *app;
+    } cases[] = {
+        {"C:\\\\Users\\\\dev\\\\sorter\\\\build\\\\Release\\\\bench_sort.exe",
+         "bench_sort"},
+        {"C:\\\\Users\\\\dev\\\\sorter\\\\build\\\\Release\\\\a.exe", "sorter"},
+        {"./a.exe", "win"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct got g = {0};
+        struct err e = {0};
+        char text[512], want[128];
+        snprintf(
+            text, sizeof text,
+            "{\"context\": {\"executable\": \"%s\", \"host_name\": \"DESKTOP-1\"}, "
+            "\"benchmarks\": [{\"name\": \"BM_A\", \"run_name\": \"BM_A\", "
+            "\"run_type\": \"iteration\", \"real_time\": 1, \"time_unit\": \"ms\"}]}",
+            cases[i].exe);
+        snprintf(want, sizeof want,
+                 "%s|BM_A|DESKTOP-1|np=1|rt=0.001|in:|m:|k:", cases[i].app);
+        CHECK_INT(parse("gbench", "win.json", text, &g, &e), 0);
+        CHECK_INT(g.n, 1);
+        if (g.n == 1)
+            CHECK_STR(g.line[0], want);
+        got_free(&g);
+    }
+}
+
 int main(void)
 {
     RUN(test_gbench_legacy_aggregates);
     RUN(test_gbench_nonfinite);
     RUN(test_gbench_fixture_names);
     RUN(test_gbench_skipped);
+    RUN(test_gbench_windows_executable);
     RUN(test_caliper_node_order_executablepath);
     RUN(test_caliper_record_paths);
     RUN(test_bmf_v1_grid_points);
