@@ -223,12 +223,18 @@ static void test_gbench_fixture_names(void)
                    "\"time_unit\": \"us\"}",
                    names[i], names[i], i + 1);
     }
-    buf_puts(&b, "]}");
+    /* the complexity fit of the fixture's Get family names the family */
+    buf_puts(&b,
+             ", {\"name\": \"Store/Get_BigO\", \"run_name\": \"Store/Get\", "
+             "\"run_type\": \"aggregate\", \"aggregate_name\": \"BigO\", "
+             "\"cpu_coefficient\": 0.5, \"real_coefficient\": 0.25, \"big_o\": \"N\", "
+             "\"time_unit\": \"us\"}]}");
     CHECK_INT(parse("gbench", "fix.json", buf_str(&b), &g, &e), 0);
     CHECK_INT(g.n, 6);
     if (g.n == 6) {
-        CHECK_STR(g.line[0], "fix|Store/Get|unknown|np=1|rt=1e-06|in:arg1=8|m:iterations="
-                             "10|k:");
+        CHECK_STR(g.line[0],
+                  "fix|Store/Get|unknown|np=1|rt=1e-06|in:arg1=8|m:iterations="
+                  "10,big_o_cpu_coefficient=0.5,big_o_real_coefficient=0.25|k:");
         CHECK_STR(g.line[1], "fix|Store/Put|unknown|np=1|rt=2e-06|in:arg1=8|m:iterations="
                              "10|k:");
         CHECK_STR(g.line[2], "fix|BM_Parse/small_doc|unknown|np=1|rt=3e-06|in:threads=2|"
