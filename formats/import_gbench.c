@@ -159,29 +159,117 @@ static char *without_nonfinite(const char *p, size_t n, size_t *len, int *failed
     return buf_detach(&b, len);
 }
 
+/* 1 (little-endian) or 2 (big-endian) when the text starts with a UTF-16
+ * byte-order mark, else 0. */
+static int utf16_bom(const char *p, size_t n)
+{
+    if (n >= 2 && (unsigned char)p[0] == 0xff && (unsigned char)p[1] == 0xfe)
+        return 1;
+    if (n >= 2 && (unsigned char)p[0] == 0xfe && (unsigned char)p[1] == 0xff)
+        return 2;
+    return 0;
+}
+
+/* The UTF-8 of UTF-16 text after its byte-order mark (Windows PowerShell 5
+ * writes a redirected --benchmark_format=json so), xmalloc'd; NULL when it
+ * is not valid UTF-16 (*bad set; `prefix`: a cut-off last unit is allowed)
+ * or out of memory. */
+static char *from_utf16(const char *text, size_t n, int prefix, size_t *len, int *bad)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    int be = utf16_bom(text, n) == 2;
+    struct buf b;
+    buf_init(&b, n * 2 + 16);
+    for (size_t i = 2; i < n; i += 2) {
+        unsigned long u, v;
+        if (i + 1 >= n) {
+            *bad = !prefix;
+            break;
+        }
+        u = be ? (unsigned long)p[i] << 8 | p[i + 1]
+               : (unsigned long)p[i + 1] << 8 | p[i];
+        if (u >= 0xd800 && u <= 0xdbff) {
+            if (i + 3 >= n) {
+                *bad = !prefix;
+                break;
+            }
+            v = be ? (unsigned long)p[i + 2] << 8 | p[i + 3]
+                   : (unsigned long)p[i + 3] << 8 | p[i + 2];
+            if (v < 0xdc00 || v > 0xdfff) {
+                *bad = 1;
+                break;
+            }
+            u = 0x10000 + ((u - 0xd800) << 10) + (v - 0xdc00);
+            i += 2;
+        } else if (u >= 0xdc00 && u <= 0xdfff) {
+            *bad = 1;
+            break;
+        }
+        if (u < 0x80)
+            buf_putc(&b, (char)u);
+        else if (u < 0x800) {
+            buf_putc(&b, (char)(0xc0 | u >> 6));
+            buf_putc(&b, (char)(0x80 | (u & 0x3f)));
+        } else if (u < 0x10000) {
+            buf_putc(&b, (char)(0xe0 | u >> 12));
+            buf_putc(&b, (char)(0x80 | (u >> 6 & 0x3f)));
+            buf_putc(&b, (char)(0x80 | (u & 0x3f)));
+        } else {
+            buf_putc(&b, (char)(0xf0 | u >> 18));
+            buf_putc(&b, (char)(0x80 | (u >> 12 & 0x3f)));
+            buf_putc(&b, (char)(0x80 | (u >> 6 & 0x3f)));
+            buf_putc(&b, (char)(0x80 | (u & 0x3f)));
+        }
+    }
+    if (*bad || buf_failed(&b)) {
+        buf_free(&b);
+        return NULL;
+    }
+    return buf_detach(&b, len);
+}
+
 /* Reads the file as JSON, NaN and Infinity as null (a value not stored),
- * after a UTF-8 byte-order mark (Windows tools write one). */
+ * after a UTF-8 byte-order mark (Windows tools write one); UTF-16 text is
+ * read as its UTF-8. */
 static json_t *gb_load(const struct fmt_file *f, struct err *err)
 {
-    int failed = 0;
+    int failed = 0, bad = 0;
     size_t len = 0;
     struct fmt_file g = *f;
-    char *copy;
+    char *utf8 = NULL, *copy;
     json_t *doc;
-    if (g.len >= 3 && memcmp(g.data, "\xef\xbb\xbf", 3) == 0)
+    if (utf16_bom(g.data, g.len)) {
+        if (g.len / 2 > LIMIT_IMPORT_DOC) {
+            imp_fail_field(err, f->name, "file", "the document is larger than %u bytes",
+                           LIMIT_IMPORT_DOC);
+            return NULL;
+        }
+        if ((utf8 = from_utf16(g.data, g.len, 0, &len, &bad)) == NULL) {
+            if (bad)
+                imp_fail_field(err, f->name, "file",
+                               "the file starts as UTF-16 but is not valid UTF-16");
+            else
+                err_nomem(err);
+            return NULL;
+        }
+        g.data = utf8;
+        g.len = len;
+    } else if (g.len >= 3 && memcmp(g.data, "\xef\xbb\xbf", 3) == 0)
         g.data += 3, g.len -= 3;
     copy = g.len <= LIMIT_IMPORT_DOC ? without_nonfinite(g.data, g.len, &len, &failed)
                                      : NULL;
     if (failed) {
+        xfree(utf8);
         err_nomem(err);
         return NULL;
     }
-    if (copy == NULL)
-        return imp_json_load(&g, err);
-    g.data = copy;
-    g.len = len;
+    if (copy != NULL) {
+        g.data = copy;
+        g.len = len;
+    }
     doc = imp_json_load(&g, err);
     xfree(copy);
+    xfree(utf8);
     return doc;
 }
 
@@ -540,7 +628,25 @@ out:
 
 int sniff_gbench(const struct fmt_file *files, size_t nfiles)
 {
-    return nfiles == 1 && imp_starts_with(&files[0], "{") &&
-           imp_contains(&files[0], "\"context\"") &&
-           imp_contains(&files[0], "\"benchmarks\"");
+    struct fmt_file f;
+    int bad = 0, ok;
+    size_t len = 0;
+    char *utf8;
+    if (nfiles != 1)
+        return 0;
+    if (!utf16_bom(files[0].data, files[0].len))
+        return imp_starts_with(&files[0], "{") &&
+               imp_contains(&files[0], "\"context\"") &&
+               imp_contains(&files[0], "\"benchmarks\"");
+    /* UTF-16: its first 128 KiB, as UTF-8 */
+    f = files[0];
+    if ((utf8 = from_utf16(f.data, f.len < 131072 ? f.len : 131072, 1, &len, &bad)) ==
+        NULL)
+        return 0;
+    f.data = utf8;
+    f.len = len;
+    ok = imp_starts_with(&f, "{") && imp_contains(&f, "\"context\"") &&
+         imp_contains(&f, "\"benchmarks\"");
+    xfree(utf8);
+    return ok;
 }

@@ -72,14 +72,20 @@ static void got_free(struct got *g)
     memset(g, 0, sizeof *g);
 }
 
-static int parse(const char *fmt, const char *name, const char *text, struct got *g,
-                 struct err *e)
+static int parse_len(const char *fmt, const char *name, const char *text, size_t len,
+                     struct got *g, struct err *e)
 {
     struct fmt_sink sink = {take_runs, NULL, g, NULL};
-    struct fmt_file f = {name, text, strlen(text)};
+    struct fmt_file f = {name, text, len};
     got_free(g);
     err_clear(e);
     return fmt_parse(fmt, &f, 1, NULL, &sink, e);
+}
+
+static int parse(const char *fmt, const char *name, const char *text, struct got *g,
+                 struct err *e)
+{
+    return parse_len(fmt, name, text, strlen(text), g, e);
 }
 
 /* Before 1.5 a row had no run_type: "BM_Sort/8_mean" was the mean of the
@@ -510,6 +516,43 @@ static void test_gbench_windows_executable(void)
     }
 }
 
+/* Windows PowerShell 5 writes a redirected --benchmark_format=json as UTF-16
+ * (little-endian, with a byte-order mark): read as its UTF-8, a character
+ * beyond the BMP (a surrogate pair) included; a broken UTF-16 file is
+ * refused with what is wrong. */
+static void test_gbench_utf16(void)
+{
+    const char *head = "{\"context\": {\"host_name\": \"PC-";
+    const char *tail =
+        "\"}, \"benchmarks\": [{\"name\": \"BM_A\", \"run_name\": \"BM_A\", "
+        "\"run_type\": \"iteration\", \"real_time\": 4, \"time_unit\": "
+        "\"us\"}]}\r\n";
+    char text[1024];
+    size_t n = 0;
+    struct got g = {0};
+    struct err e = {0};
+    text[n++] = '\xff';
+    text[n++] = '\xfe';
+    for (const char *c = head; *c; c++)
+        text[n++] = *c, text[n++] = '\0';
+    /* U+1F600 as the pair D83D DE00, little-endian */
+    text[n++] = '\x3d', text[n++] = '\xd8', text[n++] = '\x00', text[n++] = '\xde';
+    for (const char *c = tail; *c; c++)
+        text[n++] = *c, text[n++] = '\0';
+    CHECK_INT(parse_len("gbench", "ps.json", text, n, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    if (g.n == 1)
+        CHECK_STR(g.line[0], "ps|BM_A|PC-\xf0\x9f\x98\x80|np=1|rt=4e-06|in:|m:|k:");
+    CHECK_INT(parse_len("auto", "ps.json", text, n, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    /* a lone low surrogate */
+    text[n - 4] = '\x00', text[n - 3] = '\xdc';
+    CHECK_INT(parse_len("gbench", "ps.json", text, n, &g, &e), -1);
+    CHECK_STR(e.message, "ps.json: the file starts as UTF-16 but is not valid UTF-16");
+    CHECK_INT(g.n, 0);
+    got_free(&g);
+}
+
 int main(void)
 {
     RUN(test_gbench_legacy_aggregates);
@@ -517,6 +560,7 @@ int main(void)
     RUN(test_gbench_fixture_names);
     RUN(test_gbench_skipped);
     RUN(test_gbench_windows_executable);
+    RUN(test_gbench_utf16);
     RUN(test_caliper_node_order_executablepath);
     RUN(test_caliper_record_paths);
     RUN(test_bmf_v1_grid_points);
