@@ -224,14 +224,14 @@ static int v1_entries(struct imp_batch *b, const char *bench, json_t *list,
 {
     size_t n = json_array_size(list), i, j, *lead = NULL;
     struct imp_map sets = {0};
-    arena *keys = arena_new();
+    arena *keys;
     json_t *e;
     int rc = -1;
 
     if (n == 0)
         return imp_fail_field(err, b->file, bench, "benchmark %s lists no entries",
                               bench);
-    if (keys == NULL || (lead = xcalloc(n, sizeof *lead)) == NULL) {
+    if ((keys = arena_new()) == NULL || (lead = xcalloc(n, sizeof *lead)) == NULL) {
         arena_free(keys);
         return err_nomem(err);
     }

@@ -371,6 +371,9 @@ static void test_bmf_v1_grid_points(void)
         parse("bmf", "x.json", "{\"t::p\": {\"latency\": {\"p99\": 97.0}}}", &g, &e), -1);
     CHECK_STR(e.message, "x.json: t::p.latency.value must be a number");
     CHECK_INT(g.n, 0);
+    /* an empty v1 list (found by fuzz_import_bmf: it leaked) */
+    CHECK_INT(parse("bmf", "x.json", "{\"t::p\": []}", &g, &e), -1);
+    CHECK_STR(e.message, "x.json: benchmark t::p lists no entries");
 }
 
 /* A UTF-8 byte-order mark before the JSON (PowerShell's Out-File -Encoding
