@@ -37,6 +37,7 @@
  */
 #include <jansson.h>
 #include <math.h>
+#include <zlib.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -838,8 +839,14 @@ static int emit(struct ch *c, const struct fmt_options *opt, const struct fmt_si
                               ? "executable"
                               : "executablepath")),
             c->file);
-    else
-        r->application = imp_base_name(b.a, c->file);
+    else {
+        /* the file's name, without ".gz" of a compressed one (trace.json.gz) */
+        size_t n = strlen(c->file);
+        const char *name = c->file;
+        if (n > 3 && strcmp(c->file + n - 3, ".gz") == 0)
+            name = arena_strndup(b.a, c->file, n - 3);
+        r->application = name ? imp_base_name(b.a, name) : NULL;
+    }
     r->executable = opt && opt->executable ? opt->executable : r->application;
     r->system =
         opt && opt->system ? opt->system : imp_json_name(b.a, c->other, "cluster");
@@ -900,12 +907,106 @@ out:
     return rc;
 }
 
+/* zlib allocates through xalloc, so that its limits and fault injection
+ * reach it too */
+static voidpf ch_zalloc(voidpf opaque, uInt items, uInt size)
+{
+    (void)opaque;
+    return size && items > SIZE_MAX / size ? NULL : xmalloc((size_t)items * size);
+}
+
+static void ch_zfree(voidpf opaque, voidpf p)
+{
+    (void)opaque;
+    xfree(p);
+}
+
+static int gzipped(const struct fmt_file *f)
+{
+    return f->len >= 2 && (unsigned char)f->data[0] == 0x1f &&
+           (unsigned char)f->data[1] == 0x8b;
+}
+
+/* Inflates a gzip-compressed file (PyTorch's and TensorFlow's .json.gz,
+ * Bazel's profile) into an xmalloc'd *out of at most `max` bytes. With
+ * `prefix` (sniffing) a stream cut at max or at the end of the data is not an
+ * error and err may be NULL. 0, or -1 with err. */
+static int gunzip(const struct fmt_file *f, size_t max, int prefix, char **out,
+                  size_t *len, struct err *err)
+{
+    z_stream z;
+    size_t cap = 1u << 16, n = 0;
+    char *buf = xmalloc(cap);
+    int zr = Z_OK, rc = -1;
+
+    *out = NULL;
+    *len = 0;
+    if (buf == NULL)
+        return err ? err_nomem(err) : -1;
+    memset(&z, 0, sizeof z);
+    z.zalloc = ch_zalloc;
+    z.zfree = ch_zfree;
+    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+        xfree(buf);
+        return err ? err_nomem(err) : -1;
+    }
+    z.next_in = (Bytef *)f->data;
+    z.avail_in = f->len > UINT32_MAX ? UINT32_MAX : (uInt)f->len;
+    while (zr != Z_STREAM_END) {
+        if (n == cap) {
+            size_t grow = cap > max / 2 ? max : cap * 2;
+            char *nb;
+            if (cap >= max) {
+                if (prefix)
+                    break;
+                imp_fail_field(
+                    err, f->name, "file",
+                    "the gzip-compressed file inflates to more than %llu bytes",
+                    (unsigned long long)max);
+                goto out;
+            }
+            if ((nb = xrealloc(buf, grow)) == NULL) {
+                if (err)
+                    err_nomem(err);
+                goto out;
+            }
+            buf = nb;
+            cap = grow;
+        }
+        z.next_out = (Bytef *)buf + n;
+        z.avail_out = cap - n > UINT32_MAX ? UINT32_MAX : (uInt)(cap - n);
+        {
+            uInt before = z.avail_out;
+            zr = inflate(&z, Z_NO_FLUSH);
+            n += before - z.avail_out;
+        }
+        if (zr == Z_OK || zr == Z_STREAM_END || (zr == Z_BUF_ERROR && z.avail_out == 0))
+            continue;
+        if (prefix && zr == Z_BUF_ERROR)
+            break; /* the data ends: what was inflated is the prefix */
+        if (err)
+            imp_fail_field(err, f->name, "file",
+                           "the gzip-compressed file is damaged or truncated");
+        goto out;
+    }
+    *out = buf;
+    *len = n;
+    buf = NULL;
+    rc = 0;
+out:
+    inflateEnd(&z);
+    xfree(buf);
+    return rc;
+}
+
 int import_chrome_trace(const struct fmt_file *files, size_t nfiles,
                         const struct fmt_options *opt, const struct fmt_sink *sink,
                         struct err *err)
 {
     struct ch c = {0};
     struct cursor u;
+    char *inflated = NULL;
+    size_t ilen = 0;
     int rc = -1;
 
     if (nfiles != 1)
@@ -915,6 +1016,12 @@ int import_chrome_trace(const struct fmt_file *files, size_t nfiles,
     c.err = err;
     u.base = u.p = files[0].data;
     u.end = files[0].data + files[0].len;
+    if (gzipped(&files[0])) { /* a .json.gz: read as its text */
+        if (gunzip(&files[0], (size_t)LIMIT_IMPORT_FILE, 0, &inflated, &ilen, err) != 0)
+            return -1;
+        u.base = u.p = inflated;
+        u.end = inflated + ilen;
+    }
     c.name_ix = json_object();
     c.track_ix = json_object();
     c.pids = json_object();
@@ -954,6 +1061,7 @@ int import_chrome_trace(const struct fmt_file *files, size_t nfiles,
     rc = emit(&c, opt, sink);
 out:
     ch_free(&c);
+    xfree(inflated);
     return rc;
 }
 
@@ -961,6 +1069,19 @@ int sniff_chrome_trace(const struct fmt_file *files, size_t nfiles)
 {
     if (nfiles != 1)
         return 0;
+    if (gzipped(&files[0])) { /* by its first 64 KiB of text */
+        struct fmt_file f = files[0];
+        char *text;
+        size_t len;
+        int ok;
+        if (gunzip(&files[0], 65536, 1, &text, &len, NULL) != 0)
+            return 0;
+        f.data = text;
+        f.len = len;
+        ok = sniff_chrome_trace(&f, 1);
+        xfree(text);
+        return ok;
+    }
     if (imp_starts_with(&files[0], "{"))
         return imp_contains(&files[0], "\"traceEvents\"");
     return imp_starts_with(&files[0], "[") && imp_contains(&files[0], "\"ph\"") &&

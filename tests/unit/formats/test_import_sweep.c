@@ -7,7 +7,7 @@
  * executablepath, Caliper 1.x's "annotation" records. bmf: the v1 draft's
  * grid points (entries of one parameter set are one run) and named values.
  * chrome-trace: PerfFlowAspect's adiak metadata (otherData), newer clang's
- * async "Source" spans. */
+ * async "Source" spans, gzip-compressed files. */
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/xalloc.h"
@@ -16,6 +16,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <zlib.h>
 
 #define MAXREC 16
 
@@ -556,6 +557,52 @@ static void test_gbench_utf16(void)
     got_free(&g);
 }
 
+/* gzip-compressed Trace Event files (PyTorch's and TensorFlow's .json.gz,
+ * Bazel's profile): recognised and read as their text, the run the same as
+ * the plain file's (its application without ".gz"); a damaged one is
+ * refused as such. */
+static void test_chrome_gzip(void)
+{
+    const char *text =
+        "{\"traceEvents\": [{\"ph\": \"X\", \"pid\": 1, \"tid\": 1, \"ts\": 10, "
+        "\"dur\": 5, \"name\": \"step\"}, {\"ph\": \"X\", \"pid\": 1, \"tid\": "
+        "1, \"ts\": 20, \"dur\": 7, \"name\": \"step\"}]}";
+    unsigned char gz[512];
+    z_stream z;
+    struct got g = {0}, plain = {0};
+    struct err e = {0};
+    size_t n;
+    memset(&z, 0, sizeof z);
+    CHECK_INT(deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY),
+              Z_OK);
+    z.next_in = (Bytef *)text;
+    z.avail_in = (uInt)strlen(text);
+    z.next_out = gz;
+    z.avail_out = sizeof gz;
+    CHECK_INT(deflate(&z, Z_FINISH), Z_STREAM_END);
+    n = sizeof gz - z.avail_out;
+    deflateEnd(&z);
+    CHECK_INT(parse("chrome-trace", "trace.json", text, &plain, &e), 0);
+    CHECK_INT(parse_len("chrome-trace", "trace.json.gz", (const char *)gz, n, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    CHECK_INT(plain.n, 1);
+    if (g.n == 1 && plain.n == 1) {
+        CHECK_STR(g.line[0], "trace|trace|unknown|np=1|rt=1.7e-05|in:|m:|k:step=1.2e-05{"
+                             "\"count\": 2, \"max\": 7e-06}");
+        CHECK_STR(g.line[0], plain.line[0]);
+    }
+    CHECK_INT(parse_len("auto", "trace.json.gz", (const char *)gz, n, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    /* cut short */
+    CHECK_INT(
+        parse_len("chrome-trace", "trace.json.gz", (const char *)gz, n - 12, &g, &e), -1);
+    CHECK_STR(e.message,
+              "trace.json.gz: the gzip-compressed file is damaged or truncated");
+    CHECK_INT(g.n, 0);
+    got_free(&plain);
+    got_free(&g);
+}
+
 int main(void)
 {
     RUN(test_gbench_legacy_aggregates);
@@ -570,5 +617,6 @@ int main(void)
     RUN(test_byte_order_mark);
     RUN(test_chrome_adiak_other_data);
     RUN(test_chrome_async_spans);
+    RUN(test_chrome_gzip);
     return harness_report();
 }
