@@ -408,7 +408,7 @@ static int split(struct cal *c, json_t *doc, struct err *err)
            *cols = json_object_get(doc, "columns"), *data = json_object_get(doc, "data"),
            *meta = json_object_get(doc, "column_metadata"), *row;
     size_t ncol = json_array_size(cols), nn = json_array_size(nodes), i;
-    long pathcol = -1, rankcol = -1;
+    long pathcol = -1, rankcol = -1, flatcol = -1;
     int isnode[LIMIT_METRICS] = {0};
     struct cal_node *nd = NULL;
     int rc = -1;
@@ -479,8 +479,12 @@ static int split(struct cal *c, json_t *doc, struct err *err)
             isnode[ci] = 1;
             if (pathcol < 0 && p >= 0 && strcmp(column, "path") != 0)
                 pathcol = ci; /* a column whose nodes form a tree */
+            if (flatcol < 0 && ci != rankcol)
+                flatcol = ci; /* the first column of nodes */
         }
     }
+    if (pathcol < 0)
+        pathcol = flatcol; /* a flat profile (group by one function attribute) */
     if (pathcol < 0) {
         imp_fail_field(err, c->file, "columns",
                        "json-split has no \"path\" column and no column of nested nodes");

@@ -603,6 +603,36 @@ static void test_chrome_gzip(void)
     got_free(&g);
 }
 
+/* A flat json-split profile (cali-query ... group by
+ * source.function#cali.sampler.pc, or by any one string attribute): its
+ * nodes have no parents and there is no "path" column; the node column
+ * names the regions. */
+static void test_caliper_flat_split(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    const char *text =
+        "{\n  \"data\": [\n    [ 3, 0, 0 ],\n    [ 5, 1, 0 ],\n    [ 2, 0, 0 ],\n"
+        "    [ 4, 0, 1 ]\n  ],\n"
+        "  \"columns\": [ \"count\", \"source.function#cali.sampler.pc\", \"mpi.rank\" "
+        "],\n"
+        "  \"column_metadata\": [ { \"is_value\": true }, { \"is_value\": false }, { "
+        "\"is_value\": true } ],\n"
+        "  \"nodes\": [ { \"label\": \"main\", \"column\": "
+        "\"source.function#cali.sampler.pc\" }, { \"label\": \"solve\", \"column\": "
+        "\"source.function#cali.sampler.pc\" } ],\n"
+        "  \"cali.caliper.version\": \"2.9.0\"\n}\n";
+    CHECK_INT(parse("caliper-json", "flat.json", text, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    if (g.n == 1)
+        CHECK_STR(g.line[0],
+                  /* per rank summed, the largest over the ranks (main: 3 + 2 at
+                   * rank 0, 4 at rank 1) */
+                  "flat|flat|unknown|np=2|rt=none|in:|m:|k:main=none{\"count\": "
+                  "5};solve=none{\"count\": 5}");
+    got_free(&g);
+}
+
 int main(void)
 {
     RUN(test_gbench_legacy_aggregates);
@@ -613,6 +643,7 @@ int main(void)
     RUN(test_gbench_utf16);
     RUN(test_caliper_node_order_executablepath);
     RUN(test_caliper_record_paths);
+    RUN(test_caliper_flat_split);
     RUN(test_bmf_v1_grid_points);
     RUN(test_byte_order_mark);
     RUN(test_chrome_adiak_other_data);
