@@ -27,6 +27,13 @@
  * through another component, libnbc, than the blocking ones; scan, exscan
  * and ibcast are timed with a barrier before each call, as the rooted
  * operations, since rank 0 returns first and calls back to back overlap)
+ *   ireduce    MPI_Ireduce and MPI_Wait, as reduce (8 ... 32 MiB)
+ *   iallgather MPI_Iallgather and MPI_Wait, as allgather (1 ... 4 MiB)
+ *   igather    MPI_Igather and MPI_Wait, as gather (1 ... 4 MiB)
+ *   iscatter   MPI_Iscatter and MPI_Wait, as scatter (1 ... 4 MiB)
+ *   iredscat   MPI_Ireduce_scatter_block and MPI_Wait, as redscat (8 ... 8 MiB)
+ *   iscan      MPI_Iscan and MPI_Wait, as scan (8 ... 32 MiB)
+ * (these six for data/grids-e)
  * Up to 2 ranks have a core each; beyond, the ranks oversubscribe the 2
  * cores. Buffers are written before anything is timed; one call is made
  * untimed first. iters_for(M) calls (iters_for(M P) for the operations
@@ -63,6 +70,9 @@ static const struct op ops[] = {
     {"scatter", 16L << 20, 0, 1, 0, 1, 1},   {"scan", 32L << 20, 1, 0, 0, 0, 1},
     {"exscan", 32L << 20, 1, 0, 0, 0, 1},    {"iallreduce", 32L << 20, 1, 0, 0, 0, 0},
     {"ibcast", 32L << 20, 0, 0, 0, 0, 1},    {"ialltoall", 4L << 20, 0, 1, 1, 1, 0},
+    {"ireduce", 32L << 20, 1, 0, 0, 0, 1},   {"iallgather", 4L << 20, 0, 0, 1, 1, 0},
+    {"igather", 4L << 20, 0, 0, 1, 1, 1},    {"iscatter", 4L << 20, 0, 1, 0, 1, 1},
+    {"iredscat", 8L << 20, 1, 1, 0, 1, 0},   {"iscan", 32L << 20, 1, 0, 0, 0, 1},
 };
 
 static const struct op *op;
@@ -116,8 +126,33 @@ static void call(void *snd, void *rcv, long bytes)
         MPI_Ibcast(snd, b, MPI_CHAR, 0, MPI_COMM_WORLD, &req);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
         break;
-    default:
+    case 13:
         MPI_Ialltoall(snd, b, MPI_CHAR, rcv, b, MPI_CHAR, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        break;
+    case 14:
+        MPI_Ireduce(snd, rcv, count, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        break;
+    case 15:
+        MPI_Iallgather(snd, b, MPI_CHAR, rcv, b, MPI_CHAR, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        break;
+    case 16:
+        MPI_Igather(snd, b, MPI_CHAR, rcv, b, MPI_CHAR, 0, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        break;
+    case 17:
+        MPI_Iscatter(snd, b, MPI_CHAR, rcv, b, MPI_CHAR, 0, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        break;
+    case 18:
+        MPI_Ireduce_scatter_block(snd, rcv, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD,
+                                  &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        break;
+    default:
+        MPI_Iscan(snd, rcv, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
     }
 }
