@@ -1,0 +1,203 @@
+/* Classes of real files (other tool versions, other producers) the importers
+ * of osu, lnt-json, extrap-text, extrap-json, extrap-jsonl and tau once
+ * refused or read wrong: each test is a small file written here that
+ * reproduces one class, with the exact records it must give. */
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/xalloc.h"
+#include "formats/formats.h"
+#include "tests/harness.h"
+
+#include <string.h>
+
+#define MAXREC 64
+
+struct got {
+    char *line[MAXREC];
+    size_t n;
+};
+
+static void got_free(struct got *g)
+{
+    for (size_t i = 0; i < g->n; i++)
+        xfree(g->line[i]);
+    g->n = 0;
+}
+
+static void add_line(struct got *g, struct buf *b)
+{
+    if (g->n < MAXREC)
+        g->line[g->n++] = xstrdup(buf_str(b));
+    buf_free(b);
+}
+
+/* A run as "app|exe|sys|np=N|rt=T|in:...|m:...|k:name=time x calls{metrics};..." */
+static int take_runs(void *ctx, const struct run_record *r, size_t n, struct err *err)
+{
+    (void)err;
+    for (size_t i = 0; i < n; i++) {
+        struct buf b;
+        buf_init(&b, 1 << 16);
+        buf_printf(&b, "%s|%s|%s|np=%lld|rt=", r[i].application, r[i].executable,
+                   r[i].system, r[i].nprocs);
+        if (RUN_HAS_RUNTIME(r[i].runtime))
+            buf_num(&b, r[i].runtime);
+        else
+            buf_puts(&b, "none");
+        buf_puts(&b, "|in:");
+        for (size_t k = 0; k < r[i].ninputs; k++) {
+            buf_printf(&b, "%s%s=", k ? "," : "", r[i].inputs[k].name);
+            buf_num(&b, r[i].inputs[k].value);
+        }
+        buf_puts(&b, "|m:");
+        for (size_t k = 0; k < r[i].nmetrics; k++) {
+            buf_printf(&b, "%s%s=", k ? "," : "", r[i].metrics[k].name);
+            buf_num(&b, r[i].metrics[k].value);
+        }
+        buf_puts(&b, "|k:");
+        for (size_t k = 0; k < r[i].nkernels; k++) {
+            buf_printf(&b, "%s%s=", k ? ";" : "", r[i].kernels[k].name);
+            if (KERNEL_HAS_TIME(r[i].kernels[k].time))
+                buf_num(&b, r[i].kernels[k].time);
+            else
+                buf_puts(&b, "none");
+        }
+        if (r[i].commit || r[i].started_at)
+            buf_printf(&b, "|c=%s|t=%s", r[i].commit ? r[i].commit : "",
+                       r[i].started_at ? r[i].started_at : "");
+        add_line(ctx, &b);
+    }
+    return 0;
+}
+
+/* A system benchmark as "NAME ARGS STAT TIME". */
+static int take_benchmarks(void *ctx, const char *system, const struct bench_record *r,
+                           size_t n, struct err *err)
+{
+    (void)err;
+    (void)system;
+    for (size_t i = 0; i < n; i++) {
+        struct buf b;
+        buf_init(&b, 4096);
+        buf_printf(&b, "%s %s %s ", r[i].name, r[i].args_json, r[i].stat);
+        buf_num(&b, r[i].time);
+        add_line(ctx, &b);
+    }
+    return 0;
+}
+
+/* Imports the text `data` as the file `name` in format `fmt` ("auto" too). */
+static int import(const char *fmt, const char *name, const char *data, long long nprocs,
+                  struct got *g, struct err *e)
+{
+    struct fmt_sink sink = {take_runs, take_benchmarks, g, NULL};
+    struct fmt_options o = {NULL, NULL, "s", nprocs};
+    struct fmt_file f = {name, data, strlen(data)};
+    err_clear(e);
+    return fmt_parse(fmt, &f, 1, &o, &sink, e);
+}
+
+/* OSU: a whole suite's log (osu_hello, osu_init, osu_latency_mp and the
+ * non-blocking collectives of 5.x/7.x, osu_ibarrier's header without "#")
+ * imports; the tests Prophecy does not read are skipped, not refused. */
+static void test_osu_suite_log(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    const char *log =
+        "openmpi@4.0.5 osu_hello\n"
+        "# OSU MPI Hello World Test v5.6.3\n"
+        "This is a test with 2 processes\n"
+        "openmpi@4.0.5 osu_init\n"
+        "# OSU MPI Init Test v5.6.3\n"
+        "nprocs: 2, min: 13 ms, max: 14 ms, avg: 13 ms\n"
+        "# OSU MPI Multi-process Latency Test v5.6.3\n"
+        "# Number of forked processes in sender: 2\n"
+        "# Size          Latency (us)\n"
+        "0                       0.25\n"
+        "\n"
+        "# OSU MPI Non-blocking Barrier Latency Test v5.6.3\n"
+        "# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait\n"
+        "\n"
+        "       Overall(us)       Compute(us)    Pure Comm.(us)        "
+        "Overlap(%)\n"
+        "              8.5              5.04              4.25              "
+        "5.04\n"
+        "# OSU MPI-CUDA Non-Blocking Broadcast Latency Test v7.5\n"
+        "# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait\n"
+        "# Datatype: MPI_CHAR.\n"
+        "# Size           Overall(us)       Compute(us)    Pure Comm.(us)"
+        "        Overlap(%)\n"
+        "1                       4.5              2.42              1.75     "
+        "        16.31\n"
+        "# OSU MPI Non-blocking All-to-Allw Personalized Exchange Latency "
+        "Test v5.6.3\n"
+        "# Size           Overall(us)       Compute(us)    Pure Comm.(us)"
+        "        Overlap(%)\n"
+        "8                      10.5              5.58              4.75     "
+        "         0.00\n";
+    CHECK_INT(import("auto", "suite.log", log, 8, &g, &e), 0);
+    CHECK_INT(g.n, 7);
+    CHECK_STR(g.line[0], "MPISR {\"L\":0,\"P\":2} mean 2.5e-07");
+    CHECK_STR(g.line[1], "MPIIBAR {\"P\":8} mean 8.5e-06");
+    CHECK_STR(g.line[2], "MPIIBAR_COMM {\"P\":8} mean 4.25e-06");
+    CHECK_STR(g.line[3], "MPIIBC {\"L\":1,\"P\":8} mean 4.5e-06");
+    CHECK_STR(g.line[4], "MPIIBC_COMM {\"L\":1,\"P\":8} mean 1.75e-06");
+    CHECK_STR(g.line[5], "MPIIA2AW {\"L\":8,\"P\":8} mean 1.05e-05");
+    CHECK_STR(g.line[6], "MPIIA2AW_COMM {\"L\":8,\"P\":8} mean 4.75e-06");
+    got_free(&g);
+    /* only tests Prophecy does not read: refused, naming one */
+    CHECK_INT(import("osu", "hello.log",
+                     "# OSU MPI Hello World Test v5.6.3\n"
+                     "This is a test with 2 processes\n",
+                     0, &g, &e),
+              -1);
+    CHECK_STR(e.message, "hello.log: no OSU measurements Prophecy reads in the file (the "
+                         "\"Hello World\" test is not one it reads)");
+    CHECK_INT(g.n, 0);
+}
+
+/* OSU 7.x --validation: a "Validation" column of words; a tab-separated
+ * header (older OSU); a job's timestamp line after a table is no row. */
+static void test_osu_columns(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    CHECK_INT(import("osu", "bw.out",
+                     "# OSU MPI-CUDA Bandwidth Test v7.5\n"
+                     "# Datatype: MPI_CHAR.\n"
+                     "# Size      Bandwidth (MB/s)        Validation\n"
+                     "1                       0.5              Pass\n"
+                     "2024-05-01T10:00:00 job finished\n",
+                     0, &g, &e),
+              0);
+    CHECK_INT(g.n, 2);
+    CHECK_STR(g.line[0], "MPIBW_MBS {\"L\":1,\"P\":2} mean 0.5");
+    CHECK_STR(g.line[1], "MPIBW {\"L\":1,\"P\":2} mean 2e-06");
+    got_free(&g);
+    CHECK_INT(import("osu", "lat.out",
+                     "# OSU MPI Latency Test v3.1.1\n"
+                     "# Size\t\tLatency (us)\n"
+                     "0\t\t1.25\n",
+                     0, &g, &e),
+              0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0], "MPISR {\"L\":0,\"P\":2} mean 1.25e-06");
+    got_free(&g);
+    /* a number where a value column is a word: still refused */
+    CHECK_INT(import("osu", "bad.out",
+                     "# OSU MPI Latency Test v7.5\n"
+                     "# Size          Latency (us)\n"
+                     "8                 fast\n",
+                     0, &g, &e),
+              -1);
+    CHECK_STR(e.message, "bad.out:3: \"fast\" is not a number");
+    CHECK_INT(g.n, 0);
+}
+
+int main(void)
+{
+    RUN(test_osu_suite_log);
+    RUN(test_osu_columns);
+    return harness_report();
+}
