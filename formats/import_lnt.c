@@ -246,6 +246,7 @@ int import_lnt_json(const struct fmt_file *files, size_t nfiles,
     struct imp_batch b = {0};
     struct lnt_ctx c = {0};
     json_t *doc, *machine, *run, *info, *tests, *t, *ver, *v1 = NULL, *v;
+    json_t *v5_commit = NULL, *empty = NULL;
     const char *start, *suite = NULL;
     arena *names = NULL;
     size_t i;
@@ -270,15 +271,31 @@ int import_lnt_json(const struct fmt_file *files, size_t nfiles,
         v = json_object_get(machine, "Name");
         suite = json_string_value(json_object_get(run, "tag"));
     } else {
-        if (!((json_is_string(ver) && strcmp(json_string_value(ver), "2") == 0) ||
-              (json_is_integer(ver) && json_integer_value(ver) == 2))) {
+        /* no format_version: version 2, as LNT's own upgrade reads it;
+         * version 5 (LNT v5) puts the run's fields in "run_parameters" and
+         * the revision in "commit" */
+        long long vn =
+            json_is_integer(ver) ? (long long)json_integer_value(ver)
+            : json_is_string(ver) && strcmp(json_string_value(ver), "2") == 0 ? 2
+            : json_is_string(ver) && strcmp(json_string_value(ver), "5") == 0 ? 5
+            : ver == NULL                                                     ? 2
+                                                                              : 0;
+        if (vn != 2 && vn != 5) {
             imp_fail_field(err, files[0].name, "format_version",
                            "format_version must be \"2\" (or a version 1 report with "
                            "\"Machine\", \"Run\" and \"Tests\")");
             goto out;
         }
         machine = json_object_get(doc, "machine");
-        run = json_object_get(doc, "run");
+        run = json_object_get(doc, vn == 5 ? "run_parameters" : "run");
+        if (vn == 5 && run == NULL)
+            run = json_object_get(doc, "run");
+        if (vn == 5 && run == NULL)
+            run = empty = json_object(); /* every field of it is optional */
+        if (vn == 5) {
+            json_t *cm = json_object_get(doc, "commit");
+            v5_commit = json_is_object(cm) ? json_object_get(cm, "value") : cm;
+        }
         tests = json_object_get(doc, "tests");
         start = json_string_value(json_object_get(run, "start_time"));
         v = json_object_get(machine, "name");
@@ -314,8 +331,9 @@ int import_lnt_json(const struct fmt_file *files, size_t nfiles,
                            "machine.name must be a name");
         goto out;
     }
-    for (i = 0; revs[i] && c.commit == NULL; i++) {
-        json_t *r = json_object_get(run, revs[i]);
+    /* the v5 commit first, then the run's revision fields; -1 is the v5 one */
+    for (long k = v5_commit ? -1 : 0; (k < 0 || revs[k]) && c.commit == NULL; k++) {
+        json_t *r = k < 0 ? v5_commit : json_object_get(run, revs[k]);
         /* taken whole: a revision too long for a commit is refused, never
          * dropped (the run rules check it) */
         if (json_is_string(r))
@@ -341,6 +359,7 @@ out:
     imp_batch_free(&b);
     arena_free(names);
     json_decref(v1);
+    json_decref(empty);
     json_decref(doc);
     return rc;
 }
@@ -350,6 +369,10 @@ int sniff_lnt_json(const struct fmt_file *files, size_t nfiles)
     return nfiles == 1 && imp_starts_with(&files[0], "{") &&
            ((imp_contains(&files[0], "\"format_version\"") &&
              imp_contains(&files[0], "\"machine\"")) ||
+            /* a version 2 report without its format_version */
+            (imp_contains(&files[0], "\"machine\"") &&
+             imp_contains(&files[0], "\"run\"") &&
+             imp_contains(&files[0], "\"tests\"")) ||
             (imp_contains(&files[0], "\"Machine\"") &&
              imp_contains(&files[0], "\"Run\"")));
 }

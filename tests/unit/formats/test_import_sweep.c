@@ -91,7 +91,7 @@ static int import(const char *fmt, const char *name, const char *data, long long
                   struct got *g, struct err *e)
 {
     struct fmt_sink sink = {take_runs, take_benchmarks, g, NULL};
-    struct fmt_options o = {NULL, NULL, "s", nprocs};
+    struct fmt_options o = {NULL, NULL, NULL, nprocs};
     struct fmt_file f = {name, data, strlen(data)};
     err_clear(e);
     return fmt_parse(fmt, &f, 1, &o, &sink, e);
@@ -195,9 +195,56 @@ static void test_osu_columns(void)
     CHECK_INT(g.n, 0);
 }
 
+/* LNT: a report without format_version is version 2 (LNT's own upgrade
+ * reads it so); a version 5 report (LNT v5: "run_parameters", "commit"). */
+static void test_lnt_versions(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    CHECK_INT(
+        import("auto", "nover.json",
+               "{\"machine\": {\"name\": \"m1\"},\n"
+               " \"run\": {\"llvm_project_revision\": \"311066\",\n"
+               "         \"start_time\": \"2017-07-18T11:28:33\"},\n"
+               " \"tests\": [{\"name\": \"t1\", \"execution_time\": [0.25, 0.5]}]}\n",
+               0, &g, &e),
+        0);
+    CHECK_INT(g.n, 2);
+    CHECK_STR(g.line[0],
+              "nts|t1|m1|np=1|rt=0.25|in:|m:|k:|c=311066|t=2017-07-18T11:28:33");
+    CHECK_STR(g.line[1],
+              "nts|t1|m1|np=1|rt=0.5|in:|m:|k:|c=311066|t=2017-07-18T11:28:33");
+    got_free(&g);
+    CHECK_INT(
+        import("auto", "v5.json",
+               "{\"format_version\": \"5\", \"uuid\": \"5f85edeb\",\n"
+               " \"machine\": {\"name\": \"linux-x86_64\", \"fields\": {}},\n"
+               " \"commit\": {\"value\": \"53a4e4a77bd7\", \"ordinal\": 552558},\n"
+               " \"run_parameters\": {\"start_time\": \"2026-08-14T04:10:20\"},\n"
+               " \"tests\": [{\"name\": \"b/x\", \"execution_time\": [77.5, 77.25],\n"
+               "             \"hash\": \"9cfd\", \"code_size\": 7360.0}]}\n",
+               0, &g, &e),
+        0);
+    CHECK_INT(g.n, 2);
+    CHECK_STR(g.line[0], "nts|b/x|linux-x86_64|np=1|rt=77.5|in:|m:code_size=7360|k:|"
+                         "c=53a4e4a77bd7|t=2026-08-14T04:10:20");
+    CHECK_STR(g.line[1], "nts|b/x|linux-x86_64|np=1|rt=77.25|in:|m:code_size=7360|k:|"
+                         "c=53a4e4a77bd7|t=2026-08-14T04:10:20");
+    got_free(&g);
+    /* another version: refused, naming the field */
+    CHECK_INT(import("lnt-json", "v3.json",
+                     "{\"format_version\": \"3\", \"machine\": {\"name\": \"m\"}, "
+                     "\"run\": {}, \"tests\": []}",
+                     0, &g, &e),
+              -1);
+    CHECK_STR(e.field, "format_version");
+    CHECK_INT(g.n, 0);
+}
+
 int main(void)
 {
     RUN(test_osu_suite_log);
     RUN(test_osu_columns);
+    RUN(test_lnt_versions);
     return harness_report();
 }
