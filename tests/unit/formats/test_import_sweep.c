@@ -241,10 +241,77 @@ static void test_lnt_versions(void)
     CHECK_INT(g.n, 0);
 }
 
+/* Extra-P: DATA before any REGION (Extra-P's unnamed call path) is the root;
+ * the recommended JSON form's "point": 4 for one parameter; the id form's
+ * numbers and ids as strings (Extra-P reads them with float() and int()). */
+static void test_extrap_forms(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    CHECK_INT(import("extrap-text", "noregion.txt",
+                     "PARAMETER x\nPOINTS ( 20 ) ( 30 )\nMETRIC time\nDATA 1.5 2.5\n"
+                     "DATA 3.5\n",
+                     0, &g, &e),
+              0);
+    CHECK_INT(g.n, 3);
+    CHECK_STR(g.line[0], "noregion|noregion|unknown|np=1|rt=1.5|in:x=20|m:|k:<root>=1.5");
+    CHECK_STR(g.line[1], "noregion|noregion|unknown|np=1|rt=2.5|in:x=20|m:|k:<root>=2.5");
+    CHECK_STR(g.line[2], "noregion|noregion|unknown|np=1|rt=3.5|in:x=30|m:|k:<root>=3.5");
+    got_free(&g);
+    CHECK_INT(import("extrap-json", "scalar.json",
+                     "{\"parameters\": [\"p\"], \"measurements\": {\"sweep\": {\"time\": "
+                     "[{\"point\": 4, \"values\": [3.5, 3.75]}, {\"point\": [8], "
+                     "\"values\": [5.5]}]}}}",
+                     0, &g, &e),
+              0);
+    CHECK_INT(g.n, 3);
+    CHECK_STR(g.line[0], "scalar|scalar|unknown|np=4|rt=3.5|in:|m:|k:sweep=3.5");
+    CHECK_STR(g.line[1], "scalar|scalar|unknown|np=4|rt=3.75|in:|m:|k:sweep=3.75");
+    CHECK_STR(g.line[2], "scalar|scalar|unknown|np=8|rt=5.5|in:|m:|k:sweep=5.5");
+    got_free(&g);
+    /* two parameters: a bare number is not a point */
+    CHECK_INT(import("extrap-json", "scalar2.json",
+                     "{\"parameters\": [\"p\", \"n\"], \"measurements\": {\"s\": "
+                     "{\"time\": [{\"point\": 4, \"values\": [1]}]}}}",
+                     0, &g, &e),
+              -1);
+    CHECK_STR(e.message, "scalar2.json: measurements.s.time[0].point must hold 2 "
+                         "coordinates");
+    CHECK_INT(g.n, 0);
+    CHECK_INT(import("extrap-json", "ids.json",
+                     "{\"parameters\": [{\"id\": \"1\", \"name\": \"x\"}],\n"
+                     " \"callpaths\": [{\"id\": \"1\", \"name\": \"sweep\"}],\n"
+                     " \"metrics\": [{\"id\": 1, \"name\": \"time\"}],\n"
+                     " \"coordinates\": [{\"id\": 1, \"parameter_value_pairs\": "
+                     "[{\"parameter_id\": 1, \"parameter_value\": \"4\"}]}],\n"
+                     " \"measurements\": [{\"callpath_id\": \"1\", \"coordinate_id\": 1, "
+                     "\"id\": 1, \"metric_id\": 1, \"value\": \"3.25\"}]}",
+                     0, &g, &e),
+              0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0], "ids|ids|unknown|np=1|rt=3.25|in:x=4|m:|k:sweep=3.25");
+    got_free(&g);
+    /* a word where a number belongs: still refused */
+    CHECK_INT(import("extrap-json", "idsbad.json",
+                     "{\"parameters\": [{\"id\": 1, \"name\": \"x\"}],\n"
+                     " \"callpaths\": [{\"id\": 1, \"name\": \"sweep\"}],\n"
+                     " \"metrics\": [{\"id\": 1, \"name\": \"time\"}],\n"
+                     " \"coordinates\": [{\"id\": 1, \"parameter_value_pairs\": "
+                     "[{\"parameter_id\": 1, \"parameter_value\": 4}]}],\n"
+                     " \"measurements\": [{\"callpath_id\": 1, \"coordinate_id\": 1, "
+                     "\"id\": 1, \"metric_id\": 1, \"value\": \"fast\"}]}",
+                     0, &g, &e),
+              -1);
+    CHECK_STR(e.message, "idsbad.json: measurements[0] refers to a missing callpath, "
+                         "coordinate or metric, or has no numeric value");
+    CHECK_INT(g.n, 0);
+}
+
 int main(void)
 {
     RUN(test_osu_suite_log);
     RUN(test_osu_columns);
     RUN(test_lnt_versions);
+    RUN(test_extrap_forms);
     return harness_report();
 }
