@@ -364,9 +364,17 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
             }
             if (tn >= 7 && memcmp(t, "OSU MPI", 7) == 0)
                 rc = title(&o, line, len, l.lineno, err);
-            else if ((tn >= 4 && memcmp(t, "Size", 4) == 0) ||
-                     (tn >= 3 && memcmp(t, "Avg", 3) == 0 && o.name) ||
-                     (tn >= 8 && memcmp(t, "Overall(", 8) == 0 && o.name))
+            else if (tn >= 4 && memcmp(t, "OSU ", 4) == 0) {
+                /* "# OSU OpenSHMEM Put Test", "# OSU UPC ...": not MPI; its
+                 * rows are not the previous test's */
+                if (o.skipped[0] == '\0')
+                    snprintf(o.skipped, sizeof o.skipped, "%.*s",
+                             (int)(tn - 4 < 60 ? tn - 4 : 60), t + 4);
+                o.name = NULL;
+                rc = 0;
+            } else if ((tn >= 4 && memcmp(t, "Size", 4) == 0) ||
+                       (tn >= 3 && memcmp(t, "Avg", 3) == 0 && o.name) ||
+                       (tn >= 8 && memcmp(t, "Overall(", 8) == 0 && o.name))
                 rc = header(&o, line, len, l.lineno, err);
             else {
                 /* "# [ pairs: 8 ] [ window size: 64 ]", "# Datatype: MPI_CHAR."

@@ -146,6 +146,19 @@ static void test_osu_suite_log(void)
     CHECK_STR(g.line[5], "MPIIA2AW {\"L\":8,\"P\":8} mean 1.05e-05");
     CHECK_STR(g.line[6], "MPIIA2AW_COMM {\"L\":8,\"P\":8} mean 4.75e-06");
     got_free(&g);
+    /* another OSU suite's table after an MPI one is not the MPI test's */
+    CHECK_INT(import("osu", "mixed.log",
+                     "# OSU MPI Latency Test v5.6.2\n"
+                     "# Size          Latency (us)\n"
+                     "8                       1.5\n"
+                     "# OSU OpenSHMEM Put Test v5.6.2\n"
+                     "# Size          Latency (us)\n"
+                     "8                       0.75\n",
+                     0, &g, &e),
+              0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0], "MPISR {\"L\":8,\"P\":2} mean 1.5e-06");
+    got_free(&g);
     /* only tests Prophecy does not read: refused, naming one */
     CHECK_INT(import("osu", "hello.log",
                      "# OSU MPI Hello World Test v5.6.3\n"
