@@ -211,6 +211,15 @@ static int fn_line(struct tau *t, size_t m, const char *file, size_t lineno,
     return 0;
 }
 
+/* Whether a user event's name is "NAME : call path" (a context event). */
+static int has_context(const char *s, size_t n)
+{
+    for (size_t i = 0; i + 3 <= n; i++)
+        if (s[i] == ' ' && s[i + 1] == ':' && s[i + 2] == ' ')
+            return 1;
+    return 0;
+}
+
 /* '"name" numevents max min mean sumsqr' of the userevents section. */
 static int event_line(struct tau *t, const char *file, size_t lineno, const char *s,
                       size_t n, struct err *err)
@@ -231,8 +240,10 @@ static int event_line(struct tau *t, const char *file, size_t lineno, const char
                              "a user event name must be in double quotes");
     nl = (size_t)(end - s - 2);
     name = trim(s + 1, &nl);
-    if (nl == 0 || nl > LIMIT_NAME - 6 || memchr(name, ':', nl) != NULL)
-        return 0; /* a context event ("NAME : call path"): its plain event counts */
+    /* a context event ("NAME : call path"): its plain event counts; a colon
+     * alone is part of a name (APEX's "status:VmRSS", "GPU: Bytes Allocated") */
+    if (nl == 0 || nl > LIMIT_NAME - 6 || has_context(name, nl))
+        return 0;
     for (size_t i = 0; i < t->nev && e == NULL; i++)
         if (strlen(t->ev[i].name) == nl && memcmp(t->ev[i].name, name, nl) == 0)
             e = &t->ev[i];

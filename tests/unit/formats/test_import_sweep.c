@@ -320,11 +320,40 @@ static void test_extrap_forms(void)
     CHECK_INT(g.n, 0);
 }
 
+/* TAU (and APEX's TAU-format profiles): a user event whose name holds a
+ * colon ("status:VmRSS", "GPU: Bytes Allocated") is a run metric; only
+ * "NAME : call path" is a context event. */
+static void test_tau_event_names(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    CHECK_INT(import("tau", "apex/profile.0.0.0",
+                     "1 templated_functions_MULTI_TIME\n"
+                     "# Name Calls Subrs Excl Incl ProfileCalls #\n"
+                     "\"APEX MAIN\" 1 0 67830.5 354026 0 GROUP=\"TAU_USER\"\n"
+                     "0 aggregates\n"
+                     "3 userevents\n"
+                     "# eventname numevents max min mean sumsqr\n"
+                     "\"status:VmRSS\" 1 219008 219008 219008 4.79645e+10\n"
+                     "\"GPU: Bytes Allocated\" 2 16 6 11 292\n"
+                     "\"GPU: Bytes Allocated : APEX MAIN\" 2 16 6 11 292\n",
+                     0, &g, &e),
+              0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0],
+              "tau|tau|unknown|np=1|rt=0.354026|in:threads=1|m:status:VmRSS.count=1,"
+              "status:VmRSS.max=219008,status:VmRSS.min=219008,status:VmRSS.mean="
+              "219008,GPU: Bytes Allocated.count=2,GPU: Bytes Allocated.max=16,GPU: "
+              "Bytes Allocated.min=6,GPU: Bytes Allocated.mean=11|k:APEX MAIN=0.0678305");
+    got_free(&g);
+}
+
 int main(void)
 {
     RUN(test_osu_suite_log);
     RUN(test_osu_columns);
     RUN(test_lnt_versions);
     RUN(test_extrap_forms);
+    RUN(test_tau_event_names);
     return harness_report();
 }
