@@ -28,10 +28,11 @@
 static const struct {
     const char *test; /* between "OSU MPI" and "Test" in the title */
     const char *name; /* the system benchmark */
-    int p2p;          /* point to point: P = 2 */
+    int p2p;          /* point to point: P = 2; 2: pairs of every rank (osu_multi_lat):
+                         P = the caller's nprocs, else 2 */
 } tests[] = {
     {"Latency", "MPISR", 1},
-    {"Multi Latency", "MPISR", 1},
+    {"Multi Latency", "MPISR", 2},
     {"Multi-threaded Latency", "MPISRMT", 1},
     {"Multi-process Latency", "MPISR", 1}, /* osu_latency_mp: still two ranks */
     {"Bandwidth", "MPIBW", 1},
@@ -224,7 +225,11 @@ static int header(struct osu *o, const char *s, size_t n, size_t line, struct er
 static int add(struct osu *o, const char *name, const char *stat, double L, double t,
                const struct fmt_options *opt, size_t line, struct err *err)
 {
-    long long P = o->pairs > 0 ? 2 * o->pairs : o->p2p ? 2 : (opt ? opt->nprocs : 0);
+    long long np = opt ? opt->nprocs : 0;
+    long long P = o->pairs > 0            ? 2 * o->pairs
+                  : o->p2p == 2 && np > 0 ? np
+                  : o->p2p                ? 2
+                                          : np;
     struct bench_record *r;
 
     if (o->n >= LIMIT_BENCHMARKS)

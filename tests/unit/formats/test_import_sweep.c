@@ -147,6 +147,16 @@ static void test_osu_suite_log(void)
     CHECK_STR(g.line[5], "MPIIA2AW {\"L\":8,\"P\":8} mean 1.05e-05");
     CHECK_STR(g.line[6], "MPIIA2AW_COMM {\"L\":8,\"P\":8} mean 4.75e-06");
     got_free(&g);
+    /* osu_multi_lat pairs all its ranks: P is the caller's nprocs */
+    CHECK_INT(import("osu", "multi.log",
+                     "# OSU MPI Multi Latency Test v5.6.3\n"
+                     "# Size          Latency (us)\n"
+                     "0                       0.25\n",
+                     16, &g, &e),
+              0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0], "MPISR {\"L\":0,\"P\":16} mean 2.5e-07");
+    got_free(&g);
     /* another OSU suite's table after an MPI one is not the MPI test's */
     CHECK_INT(import("osu", "mixed.log",
                      "# OSU MPI Latency Test v5.6.2\n"
