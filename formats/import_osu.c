@@ -372,9 +372,11 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
             else if (tn >= 4 && memcmp(t, "OSU ", 4) == 0) {
                 /* "# OSU OpenSHMEM Put Test", "# OSU UPC ...": not MPI; its
                  * rows are not the previous test's */
+                const char *te = find(t + 4, tn - 4, " Test");
+                size_t sn = te ? (size_t)(te - (t + 4)) : tn - 4;
                 if (o.skipped[0] == '\0')
                     snprintf(o.skipped, sizeof o.skipped, "%.*s",
-                             (int)(tn - 4 < 60 ? tn - 4 : 60), t + 4);
+                             (int)(sn < 60 ? sn : 60), t + 4);
                 o.name = NULL;
                 rc = 0;
             } else if ((tn >= 4 && memcmp(t, "Size", 4) == 0) ||

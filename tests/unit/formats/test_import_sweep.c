@@ -170,6 +170,15 @@ static void test_osu_suite_log(void)
     CHECK_INT(g.n, 1);
     CHECK_STR(g.line[0], "MPISR {\"L\":8,\"P\":2} mean 1.5e-06");
     got_free(&g);
+    CHECK_INT(import("osu", "shmem.log",
+                     "# OSU OpenSHMEM Put Test v5.6.2\n"
+                     "# Size          Latency (us)\n"
+                     "8                       0.75\n",
+                     0, &g, &e),
+              -1);
+    CHECK_STR(e.message, "shmem.log: no OSU measurements Prophecy reads in the file (the "
+                         "\"OpenSHMEM Put\" test is not one it reads)");
+    CHECK_INT(g.n, 0);
     /* only tests Prophecy does not read: refused, naming one */
     CHECK_INT(import("osu", "hello.log",
                      "# OSU MPI Hello World Test v5.6.3\n"
