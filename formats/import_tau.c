@@ -314,6 +314,12 @@ static const char *profile_metric(const char *line, size_t len, size_t *mn)
         *mn = (size_t)(line + len - (sp + 27));
         return sp + 27;
     }
+    /* a single-counter TAU build (PAPI, no MULTIPLECOUNTERS) names no metric */
+    if ((size_t)(line + len - (sp + 20)) == 12 &&
+        memcmp(sp + 20, "_hw_counters", 12) == 0) {
+        *mn = 11;
+        return "hw_counters";
+    }
     return NULL;
 }
 
@@ -339,7 +345,8 @@ static int profile(struct tau *t, const struct fmt_file *f, struct err *err)
         (mname = profile_metric(line, len, &mn)) == NULL || mn == 0)
         return imp_fail_line(
             err, f->name, 1,
-            "a TAU profile starts \"N templated_functions[_MULTI_NAME]\"");
+            "a TAU profile starts \"N templated_functions[_MULTI_NAME]\" (or "
+            "\"N templated_functions_hw_counters\")");
     if (k > LIMIT_IMPORT_TAU_FUNCS)
         return imp_fail_line(err, f->name, 1, "more than %d functions",
                              LIMIT_IMPORT_TAU_FUNCS);

@@ -368,6 +368,36 @@ static void test_tau_event_names(void)
     got_free(&g);
 }
 
+/* TAU: a single-counter build's "N templated_functions_hw_counters" profile
+ * is a profile of counters (no time), not a malformed file. */
+static void test_tau_hw_counters(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    CHECK_INT(import("tau", "hw/profile.0.0.0",
+                     "2 templated_functions_hw_counters\n"
+                     "# Name Calls Subrs Excl Incl ProfileCalls\n"
+                     "\"main() int (void)\" 1 1 1000 5000 0 GROUP=\"TAU_DEFAULT\"\n"
+                     "\"compute() void (void)\" 10 0 4000 4000 0 GROUP=\"TAU_USER\"\n"
+                     "0 aggregates\n",
+                     0, &g, &e),
+              0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0], "tau|tau|unknown|np=1|rt=none|in:threads=1|m:|k:main() int "
+                         "(void)=none;compute() void (void)=none");
+    got_free(&g);
+    /* another header word is still refused */
+    CHECK_INT(
+        import("tau", "hw/profile.0.0.0",
+               "2 templated_functions_hw\n# Name Calls Subrs Excl Incl ProfileCalls\n", 0,
+               &g, &e),
+        -1);
+    CHECK_STR(e.message, "hw/profile.0.0.0:1: a TAU profile starts \"N "
+                         "templated_functions[_MULTI_NAME]\" (or \"N "
+                         "templated_functions_hw_counters\")");
+    CHECK_INT(g.n, 0);
+}
+
 int main(void)
 {
     RUN(test_osu_suite_log);
@@ -375,5 +405,6 @@ int main(void)
     RUN(test_lnt_versions);
     RUN(test_extrap_forms);
     RUN(test_tau_event_names);
+    RUN(test_tau_hw_counters);
     return harness_report();
 }
