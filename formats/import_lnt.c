@@ -55,6 +55,11 @@ static const char *const v1_suffix[][2] = {
     {".compile.status", "compile_status"},
     {".exec.status", "execution_status"},
     {".hash.status", "hash_status"},
+    {".mem.status", "mem_status"}, /* the compile suite's */
+    {".size.status", "size_status"},
+    {".sys.status", "sys_status"},
+    {".user.status", "user_status"},
+    {".wall.status", "wall_status"},
     {".code_size", "code_size"},
     {".compile", "compile_time"},
     {".exec", "execution_time"},
@@ -85,8 +90,8 @@ static json_t *v1_tests(json_t *list, const char *file, struct err *err)
     }
     json_array_foreach(list, i, e)
     {
-        const char *name = json_string_value(json_object_get(e, "Name"));
-        json_t *data = json_object_get(e, "Data"), *t = NULL;
+        const char *name = json_string_value(json_object_get(e, "Name")), *metric;
+        json_t *data = json_object_get(e, "Data"), *t = NULL, *prev;
         size_t len, j;
         int k;
         char *test;
@@ -102,15 +107,26 @@ static json_t *v1_tests(json_t *list, const char *file, struct err *err)
             if (len > sl && strcmp(name + len - sl, v1_suffix[k][0]) == 0)
                 break;
         }
-        if (v1_suffix[k][0] == NULL) {
-            imp_map_free(&seen);
-            json_decref(out);
-            imp_fail_field(err, file, "Tests",
-                           "Tests[%zu] (%.64s) names no metric LNT knows (such as .exec)",
-                           i, name);
-            return NULL;
+        if (v1_suffix[k][0] != NULL) {
+            metric = v1_suffix[k][1];
+            len -= strlen(v1_suffix[k][0]);
+        } else {
+            /* a metric LNT's upgrade does not rename: the name's last
+             * ".word", as LNT takes it */
+            const char *dot = strrchr(name, '.');
+            if (dot == NULL || dot == name || dot[1] == '\0' ||
+                strcmp(dot, ".name") == 0) {
+                imp_map_free(&seen);
+                json_decref(out);
+                imp_fail_field(
+                    err, file, "Tests",
+                    "Tests[%zu] (%.64s) does not end in .metric (such as .exec)", i,
+                    name);
+                return NULL;
+            }
+            metric = dot + 1;
+            len = (size_t)(dot - name);
         }
-        len -= strlen(v1_suffix[k][0]);
         test = xstrndup(name, len);
         if (test == NULL) {
             imp_map_free(&seen);
@@ -135,7 +151,22 @@ static json_t *v1_tests(json_t *list, const char *file, struct err *err)
             }
         }
         xfree(test);
-        json_object_set(t, v1_suffix[k][1], data);
+        /* the same test and metric again: its samples follow the first's,
+         * as LNT's upgrade merges them */
+        if ((prev = json_object_get(t, metric)) != NULL) {
+            json_t *all = json_is_array(prev) ? json_copy(prev) : json_array();
+            if (all == NULL ||
+                (!json_is_array(prev) && json_array_append(all, prev) != 0) ||
+                json_array_extend(all, data) != 0 ||
+                json_object_set_new(t, metric, all) != 0) {
+                imp_map_free(&seen);
+                json_decref(out);
+                err_nomem(err);
+                return NULL;
+            }
+        } else /* one sample is a number, as LNT's upgrade keeps it */
+            json_object_set(t, metric,
+                            json_array_size(data) == 1 ? json_array_get(data, 0) : data);
     }
     imp_map_free(&seen);
     return out;

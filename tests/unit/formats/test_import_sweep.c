@@ -398,11 +398,53 @@ static void test_tau_hw_counters(void)
     CHECK_INT(g.n, 0);
 }
 
+/* LNT version 1, as LNT's upgrade reads it: a metric it does not rename is
+ * the name's last ".word" (not a refusal); the compile suite's ".user.status"
+ * is user_status; the same test and metric twice is one list of samples; a
+ * metric of one sample is a number, which every sample's run carries. */
+static void test_lnt_v1_metrics(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    CHECK_INT(
+        import("auto", "v1.json",
+               "{\"Machine\": {\"Info\": {}, \"Name\": \"m\"},\n"
+               " \"Run\": {\"Start Time\": \"2017-07-06 15:05:23\",\n"
+               "         \"Info\": {\"run_order\": \"663345\", \"tag\": \"compile\"}},\n"
+               " \"Tests\": [\n"
+               "  {\"Data\": [14.5], \"Info\": {}, \"Name\": \"compile.a.user\"},\n"
+               "  {\"Data\": [0], \"Info\": {}, \"Name\": \"compile.a.user.status\"},\n"
+               "  {\"Data\": [20.25], \"Info\": {}, \"Name\": \"compile.a.wall\"},\n"
+               "  {\"Data\": [1024], \"Info\": {}, \"Name\": \"compile.a.rss_kb\"},\n"
+               "  {\"Data\": [19.75], \"Info\": {}, \"Name\": \"compile.a.wall\"}]}\n",
+               0, &g, &e),
+        0);
+    CHECK_INT(g.n, 2);
+    CHECK_STR(g.line[0],
+              "compile|compile.a|m|np=1|rt=20.25|in:|m:user_time=14.5,user_status=0,"
+              "rss_kb=1024|k:|c=663345|t=2017-07-06T15:05:23");
+    CHECK_STR(g.line[1],
+              "compile|compile.a|m|np=1|rt=19.75|in:|m:user_time=14.5,user_status="
+              "0,rss_kb=1024|k:|c=663345|t=2017-07-06T15:05:23");
+    got_free(&g);
+    /* a name without ".metric" is still refused */
+    CHECK_INT(
+        import("lnt-json", "v1bad.json",
+               "{\"Machine\": {\"Info\": {}, \"Name\": \"m\"}, \"Run\": {\"Info\": {}},"
+               " \"Tests\": [{\"Data\": [1], \"Info\": {}, \"Name\": \"plain\"}]}",
+               0, &g, &e),
+        -1);
+    CHECK_STR(e.message, "v1bad.json: Tests[0] (plain) does not end in .metric (such as "
+                         ".exec)");
+    CHECK_INT(g.n, 0);
+}
+
 int main(void)
 {
     RUN(test_osu_suite_log);
     RUN(test_osu_columns);
     RUN(test_lnt_versions);
+    RUN(test_lnt_v1_metrics);
     RUN(test_extrap_forms);
     RUN(test_tau_event_names);
     RUN(test_tau_hw_counters);
