@@ -57,6 +57,8 @@ static const struct {
     {"Scatter Latency", "MPISC", 0},
     {"Scatterv Latency", "MPISCV", 0},
     {"Barrier Latency", "MPIBAR", 0},
+    /* osu_init: "nprocs: 2, min: 13 ms, max: 14 ms, avg: 13 ms" */
+    {"Init", "MPIINIT", 3},
     /* one-sided: "# OSU MPI_Get latency Test" */
     {"_Get latency", "MPIGET", 1},
     {"_Get Bandwidth", "MPIGETBW", 1},
@@ -86,6 +88,7 @@ struct osu {
     int p2p;
     int has_size;    /* barrier prints no size column */
     long long pairs; /* "# [ pairs: 8 ]" of the multi-pair tests, 0 */
+    long long procs; /* the processes a line states (osu_init's nprocs), 0 */
     struct col col[8];
     size_t ncol;
     struct bench_record *rec;
@@ -132,6 +135,7 @@ static int title(struct osu *o, const char *s, size_t n, size_t line, struct err
     }
     o->ncol = 0;
     o->pairs = 0;
+    o->procs = 0;
     for (i = 0; i < sizeof tests / sizeof tests[0]; i++)
         if (ieq(p, (size_t)(end - p), tests[i].test) && (!nb || !tests[i].p2p)) {
             o->name =
@@ -226,7 +230,8 @@ static int add(struct osu *o, const char *name, const char *stat, double L, doub
                const struct fmt_options *opt, size_t line, struct err *err)
 {
     long long np = opt ? opt->nprocs : 0;
-    long long P = o->pairs > 0            ? 2 * o->pairs
+    long long P = o->procs > 0            ? o->procs
+                  : o->pairs > 0          ? 2 * o->pairs
                   : o->p2p == 2 && np > 0 ? np
                   : o->p2p                ? 2
                                           : np;
@@ -328,6 +333,50 @@ static int row(struct osu *o, const char *s, size_t n, const struct fmt_options 
     return 0;
 }
 
+/* osu_init's "nprocs: 2, min: 13 ms, max: 14 ms, avg: 13 ms": MPIINIT at
+ * P = nprocs, its min, max and mean in seconds. */
+static int init_line(struct osu *o, const char *s, size_t n, size_t line, struct err *err)
+{
+    static const char *const keys[] = {"nprocs", "min", "max", "avg"};
+    static const char *const stats[] = {NULL, "min", "max", "mean"};
+    double v[4];
+    size_t i = 0;
+
+    for (int k = 0; k < 4; k++) {
+        size_t kl = strlen(keys[k]), j;
+        while (i < n && (s[i] == ' ' || s[i] == ','))
+            i++;
+        if (n - i < kl + 1 || memcmp(s + i, keys[k], kl) != 0 || s[i + kl] != ':')
+            return imp_fail_line(err, o->file, line,
+                                 "osu_init's line must read \"nprocs: N, min: T ms, max: "
+                                 "T ms, avg: T ms\"");
+        i += kl + 1;
+        while (i < n && s[i] == ' ')
+            i++;
+        for (j = i; j < n && s[j] != ' ' && s[j] != ','; j++)
+            ;
+        if (imp_number(s + i, j - i, &v[k]) != 0 || v[k] < 0)
+            return imp_fail_line(err, o->file, line, "\"%.*s\" is not a number",
+                                 (int)(j - i < 40 ? j - i : 40), s + i);
+        i = j;
+        while (i < n && s[i] == ' ')
+            i++;
+        if (k > 0) {
+            if (n - i < 2 || memcmp(s + i, "ms", 2) != 0)
+                return imp_fail_line(err, o->file, line, "an osu_init time is not in ms");
+            i += 2;
+        }
+    }
+    if (v[0] < 1 || v[0] > 1e9 || v[0] != floor(v[0]))
+        return imp_fail_line(err, o->file, line, "nprocs must be a positive integer");
+    o->procs = (long long)v[0];
+    o->has_size = 0;
+    for (int k = 1; k < 4; k++)
+        if (add(o, o->name, stats[k], 0, v[k] / 1e3, NULL, line, err) != 0)
+            return -1;
+    return 0;
+}
+
 /* The first "needle" in s[0..n), or NULL. */
 static const char *find(const char *s, size_t n, const char *needle)
 {
@@ -402,6 +451,9 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
             }
         } else if (line[0] >= '0' && line[0] <= '9' && o.name != NULL) {
             rc = row(&o, line, len, opt, l.lineno, err);
+        } else if (len >= 7 && memcmp(line, "nprocs:", 7) == 0 && o.name != NULL &&
+                   o.p2p == 3) {
+            rc = init_line(&o, line, len, l.lineno, err);
         } else if (len >= 8 && memcmp(line, "Overall(", 8) == 0 && o.name != NULL) {
             /* osu_ibarrier (5.x) prints its header without "#" */
             rc = header(&o, line, len, l.lineno, err);

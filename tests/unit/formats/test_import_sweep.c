@@ -99,7 +99,8 @@ static int import(const char *fmt, const char *name, const char *data, long long
 
 /* OSU: a whole suite's log (osu_hello, osu_init, osu_latency_mp and the
  * non-blocking collectives of 5.x/7.x, osu_ibarrier's header without "#")
- * imports; the tests Prophecy does not read are skipped, not refused. */
+ * imports; osu_init's times are MPIINIT at its nprocs; a test Prophecy does
+ * not read (osu_hello) is skipped, not refused. */
 static void test_osu_suite_log(void)
 {
     struct got g = {0};
@@ -138,15 +139,26 @@ static void test_osu_suite_log(void)
         "8                      10.5              5.58              4.75     "
         "         0.00\n";
     CHECK_INT(import("auto", "suite.log", log, 8, &g, &e), 0);
-    CHECK_INT(g.n, 7);
-    CHECK_STR(g.line[0], "MPISR {\"L\":0,\"P\":2} mean 2.5e-07");
-    CHECK_STR(g.line[1], "MPIIBAR {\"P\":8} mean 8.5e-06");
-    CHECK_STR(g.line[2], "MPIIBAR_COMM {\"P\":8} mean 4.25e-06");
-    CHECK_STR(g.line[3], "MPIIBC {\"L\":1,\"P\":8} mean 4.5e-06");
-    CHECK_STR(g.line[4], "MPIIBC_COMM {\"L\":1,\"P\":8} mean 1.75e-06");
-    CHECK_STR(g.line[5], "MPIIA2AW {\"L\":8,\"P\":8} mean 1.05e-05");
-    CHECK_STR(g.line[6], "MPIIA2AW_COMM {\"L\":8,\"P\":8} mean 4.75e-06");
+    CHECK_INT(g.n, 10);
+    CHECK_STR(g.line[0], "MPIINIT {\"P\":2} min 0.013");
+    CHECK_STR(g.line[1], "MPIINIT {\"P\":2} max 0.014");
+    CHECK_STR(g.line[2], "MPIINIT {\"P\":2} mean 0.013");
+    CHECK_STR(g.line[3], "MPISR {\"L\":0,\"P\":2} mean 2.5e-07");
+    CHECK_STR(g.line[4], "MPIIBAR {\"P\":8} mean 8.5e-06");
+    CHECK_STR(g.line[5], "MPIIBAR_COMM {\"P\":8} mean 4.25e-06");
+    CHECK_STR(g.line[6], "MPIIBC {\"L\":1,\"P\":8} mean 4.5e-06");
+    CHECK_STR(g.line[7], "MPIIBC_COMM {\"L\":1,\"P\":8} mean 1.75e-06");
+    CHECK_STR(g.line[8], "MPIIA2AW {\"L\":8,\"P\":8} mean 1.05e-05");
+    CHECK_STR(g.line[9], "MPIIA2AW_COMM {\"L\":8,\"P\":8} mean 4.75e-06");
     got_free(&g);
+    /* osu_init's line in another unit: refused, naming it */
+    CHECK_INT(import("osu", "init.log",
+                     "# OSU MPI Init Test v7.4\n"
+                     "nprocs: 4, min: 1.5 s, max: 2 s, avg: 1.75 s\n",
+                     0, &g, &e),
+              -1);
+    CHECK_STR(e.message, "init.log:2: an osu_init time is not in ms");
+    CHECK_INT(g.n, 0);
     /* osu_multi_lat pairs all its ranks: P is the caller's nprocs */
     CHECK_INT(import("osu", "multi.log",
                      "# OSU MPI Multi Latency Test v5.6.3\n"
