@@ -13,9 +13,13 @@
  * the time to move one message of L bytes: L / (bandwidth * 10^6) seconds,
  * and is kept as measured too (NAME_MBS, MB/s; a message rate NAME_MSGS,
  * messages per second). One-sided tests (MPI_Get, MPI_Put, ...) are
- * point-to-point; a multi-pair test's P is twice its pairs. Several outputs
- * may follow each other in one file, after a launcher's preamble or among
- * a job's messages: only lines that start with a number are measurements.
+ * point-to-point; a multi-pair test's P is twice its pairs (osu_multi_lat's
+ * the caller's nprocs). A non-blocking collective is its blocking name with
+ * an I (osu_iallreduce -> MPIIAR: Overall, and Pure Comm. as MPIIAR_COMM);
+ * osu_init's line is MPIINIT at its nprocs. Several outputs may follow each
+ * other in one file, after a launcher's preamble or among a job's messages:
+ * only lines that start with a number are measurements, and a test Prophecy
+ * does not read (osu_hello, OpenSHMEM's) is skipped.
  */
 #include <ctype.h>
 #include <math.h>
@@ -89,7 +93,7 @@ struct osu {
     int has_size;    /* barrier prints no size column */
     long long pairs; /* "# [ pairs: 8 ]" of the multi-pair tests, 0 */
     long long procs; /* the processes a line states (osu_init's nprocs), 0 */
-    struct col col[8];
+    struct col col[LIMIT_IMPORT_OSU_COLUMNS];
     size_t ncol;
     struct bench_record *rec;
     size_t n, cap;
@@ -109,7 +113,7 @@ static int ieq(const char *a, size_t n, const char *b)
 /* "# OSU MPI[-CUDA] Broadcast Latency Test v7.3": picks the benchmark. A
  * non-blocking collective ("Non-blocking Allreduce Latency Test", osu_iallreduce)
  * is the blocking one's name with an I (MPIIAR). A test Prophecy does not read
- * (osu_hello, osu_init, ...) is skipped: its lines are not measurements. */
+ * (osu_hello, ...) is skipped: its lines are not measurements. */
 static int title(struct osu *o, const char *s, size_t n, size_t line, struct err *err)
 {
     const char *p = memchr(s, 'O', n), *end;
@@ -203,8 +207,9 @@ static int header(struct osu *o, const char *s, size_t n, size_t line, struct er
             if (n - i >= len && memcmp(s + i, labels[k].label, len) == 0)
                 break;
         }
-        if (o->ncol >= 8)
-            return imp_fail_line(err, o->file, line, "too many columns");
+        if (o->ncol >= LIMIT_IMPORT_OSU_COLUMNS)
+            return imp_fail_line(err, o->file, line, "more than %d columns",
+                                 LIMIT_IMPORT_OSU_COLUMNS);
         if (k == sizeof labels / sizeof labels[0]) {
             /* an unknown column ("Validation") still takes a place in each row */
             o->col[o->ncol++] = (struct col){COL_SKIP, NULL, 0};

@@ -229,6 +229,19 @@ static void test_osu_columns(void)
     CHECK_INT(g.n, 1);
     CHECK_STR(g.line[0], "MPISR {\"L\":0,\"P\":2} mean 1.25e-06");
     got_free(&g);
+    /* more than eight value columns (a non-blocking test's -f table) */
+    CHECK_INT(import("osu", "wide.out",
+                     "# OSU MPI Non-blocking Allreduce Latency Test v7.4\n"
+                     "# Size  Overall(us)  Compute(us)  Coll. Init(us)  MPI_Test(us)  "
+                     "MPI_Wait(us)  Pure Comm.(us)  Min Comm.(us)  Max Comm.(us)  "
+                     "Overlap(%)\n"
+                     "4  79.5  55.6  5.6  0.0  18.0  53.25  50.1  55.3  55.2\n",
+                     4, &g, &e),
+              0);
+    CHECK_INT(g.n, 2);
+    CHECK_STR(g.line[0], "MPIIAR {\"L\":4,\"P\":4} mean 7.95e-05");
+    CHECK_STR(g.line[1], "MPIIAR_COMM {\"L\":4,\"P\":4} mean 5.325e-05");
+    got_free(&g);
     /* a number where a value column is a word: still refused */
     CHECK_INT(import("osu", "bad.out",
                      "# OSU MPI Latency Test v7.5\n"
