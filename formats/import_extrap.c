@@ -130,6 +130,10 @@ static long names_get(struct xp *x, struct xp_names *t, const char *s, size_t le
     }
     while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
         len--;
+    if (len == 0 && t == &x->paths) {
+        s = "<root>"; /* Extra-P's unnamed call path, Callpath("") */
+        len = 6;
+    }
     if ((t->n + 1) * 2 > t->nslot && names_grow(t) != 0)
         return err_nomem(err);
     h = hash_bytes(s, len) & (t->nslot - 1);

@@ -299,7 +299,8 @@ static void test_lnt_versions(void)
     CHECK_INT(g.n, 0);
 }
 
-/* Extra-P: DATA before any REGION (Extra-P's unnamed call path) is the root;
+/* Extra-P: DATA before any REGION, and an empty call path (Extra-P's unnamed
+ * one), is the root;
  * the recommended JSON form's "point": 4 for one parameter; the id form's
  * numbers and ids as strings (Extra-P reads them with float() and int()). */
 static void test_extrap_forms(void)
@@ -315,6 +316,15 @@ static void test_extrap_forms(void)
     CHECK_STR(g.line[0], "noregion|noregion|unknown|np=1|rt=1.5|in:x=20|m:|k:<root>=1.5");
     CHECK_STR(g.line[1], "noregion|noregion|unknown|np=1|rt=2.5|in:x=20|m:|k:<root>=2.5");
     CHECK_STR(g.line[2], "noregion|noregion|unknown|np=1|rt=3.5|in:x=30|m:|k:<root>=3.5");
+    got_free(&g);
+    /* an empty call path is Extra-P's unnamed one: the root */
+    CHECK_INT(import("extrap-jsonl", "empty.jsonl",
+                     "{\"params\":{\"p\":2},\"callpath\":\"\",\"metric\":\"time\","
+                     "\"value\":1.5}\n",
+                     0, &g, &e),
+              0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0], "empty|empty|unknown|np=2|rt=1.5|in:|m:|k:<root>=1.5");
     got_free(&g);
     CHECK_INT(import("extrap-json", "scalar.json",
                      "{\"parameters\": [\"p\"], \"measurements\": {\"sweep\": {\"time\": "
