@@ -346,19 +346,19 @@ static double data_slope2(const struct fit_point *pts, size_t m, int v)
 }
 
 /* The plausibility beyond the data, up to 16x the largest x (xmax): a finite
- * law, positive for a positive quantity (rel) — with two or more variables
- * also along each variable with the others at their smallest and at their
- * largest value (xmin, xmax), not only where all grow together: a term
- * a m^(4/5) + b m^(4/5) P^(3/4) with a < 0 fitted on P = 2...5 turns
- * negative at P = 2 and large m (eval/RECORD.md §12) —, non-decreasing when
- * the data increase throughout (along the diagonal), and, with slope_max
- * (NULL: no such check; one
+ * law, positive for a positive quantity (rel), non-decreasing when the data
+ * increase throughout (along the diagonal, every variable scaled together),
+ * and, with slope_max (NULL: no such check; one
  * value per variable: the steepest growth the data show along it,
  * data_slope, data_slope2), growing from 8x to 16x along each variable (the
  * other at its largest value) no faster than x^(max(slope_max, 1) + 1): a
  * law that accelerates far beyond anything measured (x^3 log x fitted to
  * latencies that grew as x^0.5) extrapolates the noise of its largest
- * points. */
+ * points. With two or more variables a positive quantity's law must also
+ * stay positive along each variable with the others at their smallest and
+ * at their largest value (xmin, xmax), not only on the diagonal: c0 +
+ * a m^(4/5) + b m^(4/5) P^(3/4) with a < 0, fitted on P = 2...5, turns
+ * negative at P = 2 and large m (eval/RECORD.md §12). */
 static int plausible_beyond(const struct fit_term *t, int p, int nvars,
                             const double *coef, const double *xmin, const double *xmax,
                             int rel, int increasing, const double *slope_max)
