@@ -130,6 +130,10 @@ static long names_get(struct xp *x, struct xp_names *t, const char *s, size_t le
     }
     while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
         len--;
+    if (len == 0 && t == &x->paths) {
+        s = "<root>"; /* Extra-P's unnamed call path, Callpath("") */
+        len = 6;
+    }
     if ((t->n + 1) * 2 > t->nslot && names_grow(t) != 0)
         return err_nomem(err);
     h = hash_bytes(s, len) & (t->nslot - 1);
@@ -687,8 +691,11 @@ static int text_parse(const struct fmt_file *f, struct xp *x, struct err *err)
             if ((is_region ? path : metric) < 0)
                 return imp_at_line(err, &inner, f->name, l.lineno);
         } else if (keyword(line, len, "DATA", &rest, &rn)) {
-            if (path < 0)
-                return imp_fail_line(err, f->name, l.lineno, "DATA before REGION");
+            /* DATA before any REGION: Extra-P's unnamed call path, the
+             * root (as a JSON line without "callpath") */
+            if (path < 0 &&
+                (path = names_get(x, &x->paths, "<root>", 6, "region", err)) < 0)
+                return -1;
             if (ndata >= x->npoint)
                 return imp_fail_line(err, f->name, l.lineno,
                                      "more DATA lines than the %zu points", x->npoint);
@@ -762,6 +769,27 @@ static int json_number(json_t *v, double *out)
     return 0;
 }
 
+/* The id form's numbers, which Extra-P reads with float() and int(): a JSON
+ * number or a string of one ("3.5"). */
+static int json_number_text(json_t *v, double *out)
+{
+    if (json_is_string(v))
+        return imp_number(json_string_value(v), json_string_length(v), out);
+    return json_number(v, out);
+}
+
+/* An id of the id form: an integer, or a string of one ("1"); -1 if none. */
+static json_int_t json_id(json_t *v)
+{
+    long long id;
+    if (json_is_integer(v))
+        return json_integer_value(v);
+    if (json_is_string(v) &&
+        imp_integer(json_string_value(v), json_string_length(v), &id) == 0)
+        return (json_int_t)id;
+    return -1;
+}
+
 /* The recommended form: measurements: {callpath: {metric: [{point, values}]}}. */
 static int json_new(struct xp *x, json_t *doc, const char *file, struct err *err)
 {
@@ -795,7 +823,9 @@ static int json_new(struct xp *x, json_t *doc, const char *file, struct err *err
                 size_t j;
                 json_t *e;
                 long point;
-                if (!json_is_array(pt) || json_array_size(pt) != x->nparam)
+                if (json_is_number(pt) && x->nparam == 1)
+                    c[0] = json_number_value(pt); /* one parameter: "point": 4 */
+                else if (!json_is_array(pt) || json_array_size(pt) != x->nparam)
                     return imp_fail_field(err, file, "point",
                                           "measurements.%s.%s[%zu].point must hold %zu "
                                           "coordinates",
@@ -838,9 +868,11 @@ static json_t *by_id(json_t *list, json_int_t id)
 {
     size_t i;
     json_t *e;
+    if (id < 0)
+        return NULL;
     json_array_foreach(list, i, e)
     {
-        if (json_integer_value(json_object_get(e, "id")) == id)
+        if (json_id(json_object_get(e, "id")) == id)
             return e;
     }
     return NULL;
@@ -864,10 +896,9 @@ static int json_old(struct xp *x, json_t *doc, const char *file, struct err *err
         return -1;
     json_array_foreach(ms, i, m)
     {
-        json_t *cp = by_id(paths, json_integer_value(json_object_get(m, "callpath_id")));
-        json_t *co =
-            by_id(coords, json_integer_value(json_object_get(m, "coordinate_id")));
-        json_t *me = by_id(metrics, json_integer_value(json_object_get(m, "metric_id")));
+        json_t *cp = by_id(paths, json_id(json_object_get(m, "callpath_id")));
+        json_t *co = by_id(coords, json_id(json_object_get(m, "coordinate_id")));
+        json_t *me = by_id(metrics, json_id(json_object_get(m, "metric_id")));
         json_t *pairs = json_object_get(co, "parameter_value_pairs"), *pv;
         double c[LIMIT_IMPORT_PARAMS], d;
         size_t j;
@@ -877,15 +908,14 @@ static int json_old(struct xp *x, json_t *doc, const char *file, struct err *err
 
         if (cs == NULL || msn == NULL || !json_is_array(pairs) ||
             json_array_size(pairs) != x->nparam ||
-            json_number(json_object_get(m, "value"), &d))
+            json_number_text(json_object_get(m, "value"), &d))
             return imp_fail_field(err, file, "measurements",
                                   "measurements[%zu] refers to a missing callpath, "
                                   "coordinate or metric, or has no numeric value",
                                   i);
         json_array_foreach(pairs, j, pv)
         {
-            json_t *par =
-                by_id(params, json_integer_value(json_object_get(pv, "parameter_id")));
+            json_t *par = by_id(params, json_id(json_object_get(pv, "parameter_id")));
             size_t k;
             for (k = 0; k < x->nparam; k++)
                 if (json_is_string(json_object_get(par, "name")) &&
@@ -893,7 +923,7 @@ static int json_old(struct xp *x, json_t *doc, const char *file, struct err *err
                            x->param[k]) == 0)
                     break;
             if (k == x->nparam ||
-                json_number(json_object_get(pv, "parameter_value"), &c[k]))
+                json_number_text(json_object_get(pv, "parameter_value"), &c[k]))
                 return imp_fail_field(err, file, "coordinates",
                                       "a coordinate of measurements[%zu] is malformed",
                                       i);

@@ -55,6 +55,11 @@ static const char *const v1_suffix[][2] = {
     {".compile.status", "compile_status"},
     {".exec.status", "execution_status"},
     {".hash.status", "hash_status"},
+    {".mem.status", "mem_status"}, /* the compile suite's */
+    {".size.status", "size_status"},
+    {".sys.status", "sys_status"},
+    {".user.status", "user_status"},
+    {".wall.status", "wall_status"},
     {".code_size", "code_size"},
     {".compile", "compile_time"},
     {".exec", "execution_time"},
@@ -85,8 +90,8 @@ static json_t *v1_tests(json_t *list, const char *file, struct err *err)
     }
     json_array_foreach(list, i, e)
     {
-        const char *name = json_string_value(json_object_get(e, "Name"));
-        json_t *data = json_object_get(e, "Data"), *t = NULL;
+        const char *name = json_string_value(json_object_get(e, "Name")), *metric;
+        json_t *data = json_object_get(e, "Data"), *t = NULL, *prev;
         size_t len, j;
         int k;
         char *test;
@@ -102,15 +107,26 @@ static json_t *v1_tests(json_t *list, const char *file, struct err *err)
             if (len > sl && strcmp(name + len - sl, v1_suffix[k][0]) == 0)
                 break;
         }
-        if (v1_suffix[k][0] == NULL) {
-            imp_map_free(&seen);
-            json_decref(out);
-            imp_fail_field(err, file, "Tests",
-                           "Tests[%zu] (%.64s) names no metric LNT knows (such as .exec)",
-                           i, name);
-            return NULL;
+        if (v1_suffix[k][0] != NULL) {
+            metric = v1_suffix[k][1];
+            len -= strlen(v1_suffix[k][0]);
+        } else {
+            /* a metric LNT's upgrade does not rename: the name's last
+             * ".word", as LNT takes it */
+            const char *dot = strrchr(name, '.');
+            if (dot == NULL || dot == name || dot[1] == '\0' ||
+                strcmp(dot, ".name") == 0) {
+                imp_map_free(&seen);
+                json_decref(out);
+                imp_fail_field(
+                    err, file, "Tests",
+                    "Tests[%zu] (%.64s) does not end in .metric (such as .exec)", i,
+                    name);
+                return NULL;
+            }
+            metric = dot + 1;
+            len = (size_t)(dot - name);
         }
-        len -= strlen(v1_suffix[k][0]);
         test = xstrndup(name, len);
         if (test == NULL) {
             imp_map_free(&seen);
@@ -135,7 +151,22 @@ static json_t *v1_tests(json_t *list, const char *file, struct err *err)
             }
         }
         xfree(test);
-        json_object_set(t, v1_suffix[k][1], data);
+        /* the same test and metric again: its samples follow the first's,
+         * as LNT's upgrade merges them */
+        if ((prev = json_object_get(t, metric)) != NULL) {
+            json_t *all = json_is_array(prev) ? json_copy(prev) : json_array();
+            if (all == NULL ||
+                (!json_is_array(prev) && json_array_append(all, prev) != 0) ||
+                json_array_extend(all, data) != 0 ||
+                json_object_set_new(t, metric, all) != 0) {
+                imp_map_free(&seen);
+                json_decref(out);
+                err_nomem(err);
+                return NULL;
+            }
+        } else /* one sample is a number, as LNT's upgrade keeps it */
+            json_object_set(t, metric,
+                            json_array_size(data) == 1 ? json_array_get(data, 0) : data);
     }
     imp_map_free(&seen);
     return out;
@@ -246,6 +277,7 @@ int import_lnt_json(const struct fmt_file *files, size_t nfiles,
     struct imp_batch b = {0};
     struct lnt_ctx c = {0};
     json_t *doc, *machine, *run, *info, *tests, *t, *ver, *v1 = NULL, *v;
+    json_t *v5_commit = NULL, *empty = NULL;
     const char *start, *suite = NULL;
     arena *names = NULL;
     size_t i;
@@ -270,15 +302,31 @@ int import_lnt_json(const struct fmt_file *files, size_t nfiles,
         v = json_object_get(machine, "Name");
         suite = json_string_value(json_object_get(run, "tag"));
     } else {
-        if (!((json_is_string(ver) && strcmp(json_string_value(ver), "2") == 0) ||
-              (json_is_integer(ver) && json_integer_value(ver) == 2))) {
+        /* no format_version: version 2, as LNT's own upgrade reads it;
+         * version 5 (LNT v5) puts the run's fields in "run_parameters" and
+         * the revision in "commit" */
+        long long vn =
+            json_is_integer(ver) ? (long long)json_integer_value(ver)
+            : json_is_string(ver) && strcmp(json_string_value(ver), "2") == 0 ? 2
+            : json_is_string(ver) && strcmp(json_string_value(ver), "5") == 0 ? 5
+            : ver == NULL                                                     ? 2
+                                                                              : 0;
+        if (vn != 2 && vn != 5) {
             imp_fail_field(err, files[0].name, "format_version",
                            "format_version must be \"2\" (or a version 1 report with "
                            "\"Machine\", \"Run\" and \"Tests\")");
             goto out;
         }
         machine = json_object_get(doc, "machine");
-        run = json_object_get(doc, "run");
+        run = json_object_get(doc, vn == 5 ? "run_parameters" : "run");
+        if (vn == 5 && run == NULL)
+            run = json_object_get(doc, "run");
+        if (vn == 5 && run == NULL)
+            run = empty = json_object(); /* every field of it is optional */
+        if (vn == 5) {
+            json_t *cm = json_object_get(doc, "commit");
+            v5_commit = json_is_object(cm) ? json_object_get(cm, "value") : cm;
+        }
         tests = json_object_get(doc, "tests");
         start = json_string_value(json_object_get(run, "start_time"));
         v = json_object_get(machine, "name");
@@ -314,8 +362,9 @@ int import_lnt_json(const struct fmt_file *files, size_t nfiles,
                            "machine.name must be a name");
         goto out;
     }
-    for (i = 0; revs[i] && c.commit == NULL; i++) {
-        json_t *r = json_object_get(run, revs[i]);
+    /* the v5 commit first, then the run's revision fields; -1 is the v5 one */
+    for (long k = v5_commit ? -1 : 0; (k < 0 || revs[k]) && c.commit == NULL; k++) {
+        json_t *r = k < 0 ? v5_commit : json_object_get(run, revs[k]);
         /* taken whole: a revision too long for a commit is refused, never
          * dropped (the run rules check it) */
         if (json_is_string(r))
@@ -341,6 +390,7 @@ out:
     imp_batch_free(&b);
     arena_free(names);
     json_decref(v1);
+    json_decref(empty);
     json_decref(doc);
     return rc;
 }
@@ -350,6 +400,10 @@ int sniff_lnt_json(const struct fmt_file *files, size_t nfiles)
     return nfiles == 1 && imp_starts_with(&files[0], "{") &&
            ((imp_contains(&files[0], "\"format_version\"") &&
              imp_contains(&files[0], "\"machine\"")) ||
+            /* a version 2 report without its format_version */
+            (imp_contains(&files[0], "\"machine\"") &&
+             imp_contains(&files[0], "\"run\"") &&
+             imp_contains(&files[0], "\"tests\"")) ||
             (imp_contains(&files[0], "\"Machine\"") &&
              imp_contains(&files[0], "\"Run\"")));
 }

@@ -13,9 +13,13 @@
  * the time to move one message of L bytes: L / (bandwidth * 10^6) seconds,
  * and is kept as measured too (NAME_MBS, MB/s; a message rate NAME_MSGS,
  * messages per second). One-sided tests (MPI_Get, MPI_Put, ...) are
- * point-to-point; a multi-pair test's P is twice its pairs. Several outputs
- * may follow each other in one file, after a launcher's preamble or among
- * a job's messages: only lines that start with a number are measurements.
+ * point-to-point; a multi-pair test's P is twice its pairs (osu_multi_lat's
+ * the caller's nprocs). A non-blocking collective is its blocking name with
+ * an I (osu_iallreduce -> MPIIAR: Overall, and Pure Comm. as MPIIAR_COMM);
+ * osu_init's line is MPIINIT at its nprocs. Several outputs may follow each
+ * other in one file, after a launcher's preamble or among a job's messages:
+ * only lines that start with a number are measurements, and a test Prophecy
+ * does not read (osu_hello, OpenSHMEM's) is skipped.
  */
 #include <ctype.h>
 #include <math.h>
@@ -28,11 +32,13 @@
 static const struct {
     const char *test; /* between "OSU MPI" and "Test" in the title */
     const char *name; /* the system benchmark */
-    int p2p;          /* point to point: P = 2 */
+    int p2p;          /* point to point: P = 2; 2: pairs of every rank (osu_multi_lat):
+                         P = the caller's nprocs, else 2 */
 } tests[] = {
     {"Latency", "MPISR", 1},
-    {"Multi Latency", "MPISR", 1},
+    {"Multi Latency", "MPISR", 2},
     {"Multi-threaded Latency", "MPISRMT", 1},
+    {"Multi-process Latency", "MPISR", 1}, /* osu_latency_mp: still two ranks */
     {"Bandwidth", "MPIBW", 1},
     {"Bi-Directional Bandwidth", "MPIBIBW", 1},
     {"Multiple Bandwidth / Message Rate", "MPIMBW", 1},
@@ -46,11 +52,17 @@ static const struct {
     {"All-to-All Personalized Exchange Latency", "MPIA2A", 0},
     {"Alltoallv Latency", "MPIA2AV", 0},
     {"All-to-Allv Personalized Exchange Latency", "MPIA2AV", 0},
+    {"All-to-All Latency", "MPIA2A", 0}, /* the non-blocking test's words */
+    {"All-to-Allv Latency", "MPIA2AV", 0},
+    {"Alltoallw Latency", "MPIA2AW", 0},
+    {"All-to-Allw Personalized Exchange Latency", "MPIA2AW", 0},
     {"Gather Latency", "MPIGA", 0},
     {"Gatherv Latency", "MPIGAV", 0},
     {"Scatter Latency", "MPISC", 0},
     {"Scatterv Latency", "MPISCV", 0},
     {"Barrier Latency", "MPIBAR", 0},
+    /* osu_init: "nprocs: 2, min: 13 ms, max: 14 ms, avg: 13 ms" */
+    {"Init", "MPIINIT", 3},
     /* one-sided: "# OSU MPI_Get latency Test" */
     {"_Get latency", "MPIGET", 1},
     {"_Get Bandwidth", "MPIGETBW", 1},
@@ -68,16 +80,20 @@ enum { COL_TIME, COL_BW, COL_RATE, COL_SKIP };
 struct col {
     int kind;
     const char *stat;
+    int comm; /* a non-blocking test's "Pure Comm." time: NAME_COMM */
 };
 
 struct osu {
     const char *file;
     const char *name;                 /* current test's benchmark, NULL before a title */
     const char *name_mbs, *name_msgs; /* its bandwidth and message rate */
+    const char *name_comm;            /* a non-blocking test's pure communication */
+    char skipped[64];                 /* the first test Prophecy does not read */
     int p2p;
     int has_size;    /* barrier prints no size column */
     long long pairs; /* "# [ pairs: 8 ]" of the multi-pair tests, 0 */
-    struct col col[8];
+    long long procs; /* the processes a line states (osu_init's nprocs), 0 */
+    struct col col[LIMIT_IMPORT_OSU_COLUMNS];
     size_t ncol;
     struct bench_record *rec;
     size_t n, cap;
@@ -94,11 +110,15 @@ static int ieq(const char *a, size_t n, const char *b)
     return 1;
 }
 
-/* "# OSU MPI[-CUDA] Broadcast Latency Test v7.3": picks the benchmark. */
+/* "# OSU MPI[-CUDA] Broadcast Latency Test v7.3": picks the benchmark. A
+ * non-blocking collective ("Non-blocking Allreduce Latency Test", osu_iallreduce)
+ * is the blocking one's name with an I (MPIIAR). A test Prophecy does not read
+ * (osu_hello, ...) is skipped: its lines are not measurements. */
 static int title(struct osu *o, const char *s, size_t n, size_t line, struct err *err)
 {
     const char *p = memchr(s, 'O', n), *end;
     size_t i;
+    int nb = 0;
 
     if (p == NULL || (size_t)(s + n - p) < 8 || memcmp(p, "OSU MPI", 7) != 0)
         return imp_fail_line(err, o->file, line, "not an OSU title");
@@ -113,43 +133,67 @@ static int title(struct osu *o, const char *s, size_t n, size_t line, struct err
     if (end <= p + 4)
         return imp_fail_line(err, o->file, line, "the OSU title names no test");
     end -= 5;
+    if (end - p > 13 && ieq(p, 13, "Non-blocking ")) {
+        nb = 1;
+        p += 13;
+    }
+    o->ncol = 0;
+    o->pairs = 0;
+    o->procs = 0;
     for (i = 0; i < sizeof tests / sizeof tests[0]; i++)
-        if (ieq(p, (size_t)(end - p), tests[i].test)) {
-            o->name = tests[i].name;
-            o->name_mbs = arena_printf(o->a, "%s_MBS", tests[i].name);
-            o->name_msgs = arena_printf(o->a, "%s_MSGS", tests[i].name);
-            if (o->name_mbs == NULL || o->name_msgs == NULL)
+        if (ieq(p, (size_t)(end - p), tests[i].test) && (!nb || !tests[i].p2p)) {
+            o->name =
+                nb ? arena_printf(o->a, "MPII%s", tests[i].name + 3) : tests[i].name;
+            if (o->name == NULL)
+                return err_nomem(err);
+            o->name_mbs = arena_printf(o->a, "%s_MBS", o->name);
+            o->name_msgs = arena_printf(o->a, "%s_MSGS", o->name);
+            o->name_comm = arena_printf(o->a, "%s_COMM", o->name);
+            if (o->name_mbs == NULL || o->name_msgs == NULL || o->name_comm == NULL)
                 return err_nomem(err);
             o->p2p = tests[i].p2p;
-            o->ncol = 0;
-            o->pairs = 0;
             return 0;
         }
-    return imp_fail_line(err, o->file, line,
-                         "the OSU test \"%.*s\" is not one Prophecy reads",
-                         (int)(end - p < 60 ? end - p : 60), p);
+    if (o->skipped[0] == '\0') {
+        const char *t = nb ? p - 13 : p;
+        snprintf(o->skipped, sizeof o->skipped, "%.*s",
+                 (int)(end - t < 60 ? end - t : 60), t);
+    }
+    o->name = NULL; /* its lines are skipped, up to the next title */
+    return 0;
 }
 
-/* "# Size  Avg Latency(us)  Min Latency(us)  Max Latency(us)  Iterations". */
+static int blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* "# Size  Avg Latency(us)  Min Latency(us)  Max Latency(us)  Iterations";
+ * a non-blocking test's "# Size  Overall(us)  Compute(us)  Pure Comm.(us)
+ * Overlap(%)" (osu_ibarrier's without "#" and "Size"). */
 static int header(struct osu *o, const char *s, size_t n, size_t line, struct err *err)
 {
     static const struct {
         const char *label;
         int kind;
         const char *stat;
-    } labels[] = {{"Avg Latency", COL_TIME, "mean"}, {"Min Latency", COL_TIME, "min"},
-                  {"Max Latency", COL_TIME, "max"},  {"P50 Tail Lat", COL_TIME, "median"},
-                  {"P90 Tail Lat", COL_TIME, "p90"}, {"P99 Tail Lat", COL_TIME, "p99"},
-                  {"Latency", COL_TIME, "mean"},     {"Bandwidth", COL_BW, "mean"},
-                  {"MB/s", COL_BW, "mean"},          {"Iterations", COL_SKIP, NULL},
-                  {"Messages/s", COL_RATE, "mean"}};
-    size_t i = 1;
+        int comm;
+    } labels[] = {
+        {"Avg Latency", COL_TIME, "mean", 0}, {"Min Latency", COL_TIME, "min", 0},
+        {"Max Latency", COL_TIME, "max", 0},  {"P50 Tail Lat", COL_TIME, "median", 0},
+        {"P90 Tail Lat", COL_TIME, "p90", 0}, {"P99 Tail Lat", COL_TIME, "p99", 0},
+        {"Latency", COL_TIME, "mean", 0},     {"Bandwidth", COL_BW, "mean", 0},
+        {"MB/s", COL_BW, "mean", 0},          {"Iterations", COL_SKIP, NULL, 0},
+        {"Messages/s", COL_RATE, "mean", 0},  {"Overall", COL_TIME, "mean", 0},
+        {"Pure Comm.", COL_TIME, "mean", 1},  {"Compute", COL_SKIP, NULL, 0},
+        {"Overlap", COL_SKIP, NULL, 0}};
+    size_t i = n > 0 && s[0] == '#' ? 1 : 0;
 
     o->ncol = 0;
     o->has_size = 0;
     while (i < n) {
         size_t k;
-        while (i < n && s[i] == ' ')
+        while (i < n && blank(s[i]))
             i++;
         if (i >= n)
             break;
@@ -163,23 +207,23 @@ static int header(struct osu *o, const char *s, size_t n, size_t line, struct er
             if (n - i >= len && memcmp(s + i, labels[k].label, len) == 0)
                 break;
         }
+        if (o->ncol >= LIMIT_IMPORT_OSU_COLUMNS)
+            return imp_fail_line(err, o->file, line, "more than %d columns",
+                                 LIMIT_IMPORT_OSU_COLUMNS);
         if (k == sizeof labels / sizeof labels[0]) {
-            /* an unknown column still takes a place in each row */
-            if (o->ncol >= 8)
-                return imp_fail_line(err, o->file, line, "too many columns");
-            o->col[o->ncol++] = (struct col){COL_SKIP, NULL};
+            /* an unknown column ("Validation") still takes a place in each row */
+            o->col[o->ncol++] = (struct col){COL_SKIP, NULL, 0};
         } else {
-            if (o->ncol >= 8)
-                return imp_fail_line(err, o->file, line, "too many columns");
-            o->col[o->ncol++] = (struct col){labels[k].kind, labels[k].stat};
+            o->col[o->ncol++] =
+                (struct col){labels[k].kind, labels[k].stat, labels[k].comm};
             i += strlen(labels[k].label);
             if (labels[k].kind == COL_TIME &&
                 !(n - i >= 4 && memcmp(s + i, "(us)", 4) == 0) &&
                 !(n - i >= 5 && memcmp(s + i, " (us)", 5) == 0))
                 return imp_fail_line(err, o->file, line, "a latency column is not in us");
         }
-        /* skip to the next column: two blanks or more end a label */
-        while (i < n && !(s[i] == ' ' && i + 1 < n && s[i + 1] == ' '))
+        /* skip to the next column: two blanks or more, or a tab, end a label */
+        while (i < n && !(s[i] == '\t' || (s[i] == ' ' && i + 1 < n && blank(s[i + 1]))))
             i++;
     }
     if (o->ncol == 0)
@@ -190,7 +234,12 @@ static int header(struct osu *o, const char *s, size_t n, size_t line, struct er
 static int add(struct osu *o, const char *name, const char *stat, double L, double t,
                const struct fmt_options *opt, size_t line, struct err *err)
 {
-    long long P = o->pairs > 0 ? 2 * o->pairs : o->p2p ? 2 : (opt ? opt->nprocs : 0);
+    long long np = opt ? opt->nprocs : 0;
+    long long P = o->procs > 0            ? o->procs
+                  : o->pairs > 0          ? 2 * o->pairs
+                  : o->p2p == 2 && np > 0 ? np
+                  : o->p2p                ? 2
+                                          : np;
     struct bench_record *r;
 
     if (o->n >= LIMIT_BENCHMARKS)
@@ -219,29 +268,38 @@ static int add(struct osu *o, const char *name, const char *stat, double L, doub
     return r->args_json ? 0 : err_nomem(err);
 }
 
+/* One measurement line. Returns 0, also for a line that only starts with a
+ * digit ("2024-05-01T10:00 job started": its first word is not a number, so
+ * it is not a measurement); -1 with err for a malformed one. */
 static int row(struct osu *o, const char *s, size_t n, const struct fmt_options *opt,
                size_t line, struct err *err)
 {
     double L = 0, v;
     size_t i = 0, c = 0;
-    int first = 1;
+    int first = 1, num;
 
-    if (o->name == NULL)
-        return imp_fail_line(err, o->file, line,
-                             "a value before the \"# OSU MPI ... Test\" title");
     if (o->ncol == 0)
         return imp_fail_line(err, o->file, line,
                              "a value before the \"# Size ...\" header");
     while (i < n) {
         size_t j;
-        while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        while (i < n && blank(s[i]))
             i++;
         if (i >= n)
             break;
         j = i;
-        while (j < n && s[j] != ' ' && s[j] != '\t')
+        while (j < n && !blank(s[j]))
             j++;
-        if (imp_number(s + i, j - i, &v) != 0 || v < 0)
+        num = imp_number(s + i, j - i, &v) == 0 && v >= 0;
+        if (first && !num)
+            return 0;
+        if (!(first && o->has_size) && c < o->ncol && o->col[c].kind == COL_SKIP) {
+            c++; /* "Iterations", "Compute(us)", "Validation" ("Pass") */
+            first = 0;
+            i = j;
+            continue;
+        }
+        if (!num)
             return imp_fail_line(err, o->file, line, "\"%.*s\" is not a number",
                                  (int)(j - i < 40 ? j - i : 40), s + i);
         if (first && o->has_size) {
@@ -250,11 +308,12 @@ static int row(struct osu *o, const char *s, size_t n, const struct fmt_options 
                                      "the message size must be an integer");
             L = v;
         } else {
+            const char *name = o->col[c < o->ncol ? c : 0].comm ? o->name_comm : o->name;
             if (c >= o->ncol)
                 return imp_fail_line(err, o->file, line,
                                      "more values than the header's columns");
             if (o->col[c].kind == COL_TIME) {
-                if (add(o, o->name, o->col[c].stat, L, v / 1e6, opt, line, err) != 0)
+                if (add(o, name, o->col[c].stat, L, v / 1e6, opt, line, err) != 0)
                     return -1;
             } else if (o->col[c].kind == COL_BW) {
                 /* as measured (NAME_MBS, MB/s), and the time to move one
@@ -276,6 +335,50 @@ static int row(struct osu *o, const char *s, size_t n, const struct fmt_options 
     if (c != o->ncol)
         return imp_fail_line(err, o->file, line,
                              "%zu values for %zu columns (truncated?)", c, o->ncol);
+    return 0;
+}
+
+/* osu_init's "nprocs: 2, min: 13 ms, max: 14 ms, avg: 13 ms": MPIINIT at
+ * P = nprocs, its min, max and mean in seconds. */
+static int init_line(struct osu *o, const char *s, size_t n, size_t line, struct err *err)
+{
+    static const char *const keys[] = {"nprocs", "min", "max", "avg"};
+    static const char *const stats[] = {NULL, "min", "max", "mean"};
+    double v[4];
+    size_t i = 0;
+
+    for (int k = 0; k < 4; k++) {
+        size_t kl = strlen(keys[k]), j;
+        while (i < n && (s[i] == ' ' || s[i] == ','))
+            i++;
+        if (n - i < kl + 1 || memcmp(s + i, keys[k], kl) != 0 || s[i + kl] != ':')
+            return imp_fail_line(err, o->file, line,
+                                 "osu_init's line must read \"nprocs: N, min: T ms, max: "
+                                 "T ms, avg: T ms\"");
+        i += kl + 1;
+        while (i < n && s[i] == ' ')
+            i++;
+        for (j = i; j < n && s[j] != ' ' && s[j] != ','; j++)
+            ;
+        if (imp_number(s + i, j - i, &v[k]) != 0 || v[k] < 0)
+            return imp_fail_line(err, o->file, line, "\"%.*s\" is not a number",
+                                 (int)(j - i < 40 ? j - i : 40), s + i);
+        i = j;
+        while (i < n && s[i] == ' ')
+            i++;
+        if (k > 0) {
+            if (n - i < 2 || memcmp(s + i, "ms", 2) != 0)
+                return imp_fail_line(err, o->file, line, "an osu_init time is not in ms");
+            i += 2;
+        }
+    }
+    if (v[0] < 1 || v[0] > 1e9 || v[0] != floor(v[0]))
+        return imp_fail_line(err, o->file, line, "nprocs must be a positive integer");
+    o->procs = (long long)v[0];
+    o->has_size = 0;
+    for (int k = 1; k < 4; k++)
+        if (add(o, o->name, stats[k], 0, v[k] / 1e3, NULL, line, err) != 0)
+            return -1;
     return 0;
 }
 
@@ -320,8 +423,19 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
             }
             if (tn >= 7 && memcmp(t, "OSU MPI", 7) == 0)
                 rc = title(&o, line, len, l.lineno, err);
-            else if ((tn >= 4 && memcmp(t, "Size", 4) == 0) ||
-                     (tn >= 3 && memcmp(t, "Avg", 3) == 0 && o.name))
+            else if (tn >= 4 && memcmp(t, "OSU ", 4) == 0) {
+                /* "# OSU OpenSHMEM Put Test", "# OSU UPC ...": not MPI; its
+                 * rows are not the previous test's */
+                const char *te = find(t + 4, tn - 4, " Test");
+                size_t sn = te ? (size_t)(te - (t + 4)) : tn - 4;
+                if (o.skipped[0] == '\0')
+                    snprintf(o.skipped, sizeof o.skipped, "%.*s",
+                             (int)(sn < 60 ? sn : 60), t + 4);
+                o.name = NULL;
+                rc = 0;
+            } else if ((tn >= 4 && memcmp(t, "Size", 4) == 0) ||
+                       (tn >= 3 && memcmp(t, "Avg", 3) == 0 && o.name) ||
+                       (tn >= 8 && memcmp(t, "Overall(", 8) == 0 && o.name))
                 rc = header(&o, line, len, l.lineno, err);
             else {
                 /* "# [ pairs: 8 ] [ window size: 64 ]", "# Datatype: MPI_CHAR."
@@ -342,6 +456,12 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
             }
         } else if (line[0] >= '0' && line[0] <= '9' && o.name != NULL) {
             rc = row(&o, line, len, opt, l.lineno, err);
+        } else if (len >= 7 && memcmp(line, "nprocs:", 7) == 0 && o.name != NULL &&
+                   o.p2p == 3) {
+            rc = init_line(&o, line, len, l.lineno, err);
+        } else if (len >= 8 && memcmp(line, "Overall(", 8) == 0 && o.name != NULL) {
+            /* osu_ibarrier (5.x) prints its header without "#" */
+            rc = header(&o, line, len, l.lineno, err);
         } else {
             /* a launcher's or a job script's words ("[0] MPI startup(): ...",
              * "Testing Same CCX", "2024-05-01 job started" before any
@@ -353,7 +473,12 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
             break;
     }
     if (rc == 0 && o.n == 0)
-        rc = imp_fail_field(err, o.file, "file", "no OSU measurements in the file");
+        rc = o.skipped[0]
+                 ? imp_fail_field(err, o.file, "file",
+                                  "no OSU measurements Prophecy reads in the file (the "
+                                  "\"%s\" test is not one it reads)",
+                                  o.skipped)
+                 : imp_fail_field(err, o.file, "file", "no OSU measurements in the file");
     if (rc == 0) {
         const char *system = opt && opt->system ? opt->system : "unknown";
         if (sink == NULL || sink->benchmarks == NULL)

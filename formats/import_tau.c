@@ -211,6 +211,15 @@ static int fn_line(struct tau *t, size_t m, const char *file, size_t lineno,
     return 0;
 }
 
+/* Whether a user event's name is "NAME : call path" (a context event). */
+static int has_context(const char *s, size_t n)
+{
+    for (size_t i = 0; i + 3 <= n; i++)
+        if (s[i] == ' ' && s[i + 1] == ':' && s[i + 2] == ' ')
+            return 1;
+    return 0;
+}
+
 /* '"name" numevents max min mean sumsqr' of the userevents section. */
 static int event_line(struct tau *t, const char *file, size_t lineno, const char *s,
                       size_t n, struct err *err)
@@ -231,8 +240,10 @@ static int event_line(struct tau *t, const char *file, size_t lineno, const char
                              "a user event name must be in double quotes");
     nl = (size_t)(end - s - 2);
     name = trim(s + 1, &nl);
-    if (nl == 0 || nl > LIMIT_NAME - 6 || memchr(name, ':', nl) != NULL)
-        return 0; /* a context event ("NAME : call path"): its plain event counts */
+    /* a context event ("NAME : call path"): its plain event counts; a colon
+     * alone is part of a name (APEX's "status:VmRSS", "GPU: Bytes Allocated") */
+    if (nl == 0 || nl > LIMIT_NAME - 6 || has_context(name, nl))
+        return 0;
     for (size_t i = 0; i < t->nev && e == NULL; i++)
         if (strlen(t->ev[i].name) == nl && memcmp(t->ev[i].name, name, nl) == 0)
             e = &t->ev[i];
@@ -303,6 +314,12 @@ static const char *profile_metric(const char *line, size_t len, size_t *mn)
         *mn = (size_t)(line + len - (sp + 27));
         return sp + 27;
     }
+    /* a single-counter TAU build (PAPI, no MULTIPLECOUNTERS) names no metric */
+    if ((size_t)(line + len - (sp + 20)) == 12 &&
+        memcmp(sp + 20, "_hw_counters", 12) == 0) {
+        *mn = 11;
+        return "hw_counters";
+    }
     return NULL;
 }
 
@@ -328,7 +345,8 @@ static int profile(struct tau *t, const struct fmt_file *f, struct err *err)
         (mname = profile_metric(line, len, &mn)) == NULL || mn == 0)
         return imp_fail_line(
             err, f->name, 1,
-            "a TAU profile starts \"N templated_functions[_MULTI_NAME]\"");
+            "a TAU profile starts \"N templated_functions[_MULTI_NAME]\" (or "
+            "\"N templated_functions_hw_counters\")");
     if (k > LIMIT_IMPORT_TAU_FUNCS)
         return imp_fail_line(err, f->name, 1, "more than %d functions",
                              LIMIT_IMPORT_TAU_FUNCS);

@@ -174,4 +174,8 @@
 #define LIMIT_IMPORT_CUBE_DEPTH 4096        /* nesting of the anchor's elements */
 #define LIMIT_IMPORT_CUBE_VALUES (1 << 23)  /* call-tree nodes x locations, a metric */
 
+/* ---- OSU micro-benchmark output ------------------------------------------------- */
+/* Value columns of one table (a non-blocking test's -f output has 7 and more). */
+#define LIMIT_IMPORT_OSU_COLUMNS 16
+
 #endif

@@ -288,6 +288,11 @@ struct fit_pmnf2 {
  * the least squares fail. */
 #define FIT_PMNF2_MAX 256
 int fit_pmnf2(const struct fit_point *pts, size_t m, struct fit_pmnf2 *out);
+/* Every law the rule weighs (the chosen one first, the others in order of
+ * SMAPE) into out[FIT_PMNF2_FORMS]; returns how many (1..4), or -1 as
+ * fit_pmnf2. */
+#define FIT_PMNF2_FORMS 4
+int fit_pmnf2_forms(const struct fit_point *pts, size_t m, struct fit_pmnf2 *out);
 double fit_pmnf2_eval(const struct fit_pmnf2 *p, const double *x);
 /* The law's terms without the constant, in the order of its coefficients
  * c[1..], as fit_terms (t: room for 3); returns how many (0..2). */

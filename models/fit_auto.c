@@ -347,19 +347,24 @@ static double data_slope2(const struct fit_point *pts, size_t m, int v)
 
 /* The plausibility beyond the data, up to 16x the largest x (xmax): a finite
  * law, positive for a positive quantity (rel), non-decreasing when the data
- * increase throughout, and, with slope_max (NULL: no such check; one
+ * increase throughout (along the diagonal, every variable scaled together),
+ * and, with slope_max (NULL: no such check; one
  * value per variable: the steepest growth the data show along it,
  * data_slope, data_slope2), growing from 8x to 16x along each variable (the
  * other at its largest value) no faster than x^(max(slope_max, 1) + 1): a
  * law that accelerates far beyond anything measured (x^3 log x fitted to
  * latencies that grew as x^0.5) extrapolates the noise of its largest
- * points. */
+ * points. With two or more variables a positive quantity's law must also
+ * stay positive along each variable with the others at their smallest and
+ * at their largest value (xmin, xmax), not only on the diagonal: c0 +
+ * a m^(4/5) + b m^(4/5) P^(3/4) with a < 0, fitted on P = 2...5, turns
+ * negative at P = 2 and large m (eval/RECORD.md §12). */
 static int plausible_beyond(const struct fit_term *t, int p, int nvars,
-                            const double *coef, const double *xmax, int rel,
-                            int increasing, const double *slope_max)
+                            const double *coef, const double *xmin, const double *xmax,
+                            int rel, int increasing, const double *slope_max)
 {
     double prev = 0;
-    int k, v;
+    int k, v, o, side;
 
     for (k = 0; k <= 4; k++) {
         double x[FIT_MAX_VARS], f;
@@ -372,6 +377,17 @@ static int plausible_beyond(const struct fit_term *t, int p, int nvars,
             return 0;
         prev = f;
     }
+    for (v = 0; rel && nvars > 1 && v < nvars; v++)
+        for (side = 0; side < 2; side++)
+            for (k = 1; k <= 4; k++) {
+                double x[FIT_MAX_VARS], f;
+                for (o = 0; o < nvars; o++)
+                    x[o] = side ? xmax[o] : xmin[o];
+                x[v] = xmax[v] > 0 ? xmax[v] * (double)(1 << k) : xmax[v] + k;
+                f = law_val(t, p, nvars, coef, x);
+                if (!isfinite(f) || !(f > 0))
+                    return 0;
+            }
     for (v = 0; slope_max != NULL && v < nvars; v++) {
         double x[FIT_MAX_VARS], f8, f16;
         if (!isfinite(slope_max[v]) || !(xmax[v] > 0))
@@ -394,7 +410,7 @@ static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel
                        const struct fold *folds, int nfolds, struct ws *w,
                        struct score *sc)
 {
-    double xmax[FIT_MAX_VARS], cf[FIT_MAX_TERMS], noise, yscale = 0;
+    double xmin[FIT_MAX_VARS], xmax[FIT_MAX_VARS], cf[FIT_MAX_TERMS], noise, yscale = 0;
     size_t i, n;
     int k, v, nf = 0;
 
@@ -407,9 +423,11 @@ static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel
     if (lsq(pts, w->sel, m, nvars, c->term, c->nterms, rel, w, sc->coef) < 0)
         return;
     for (v = 0; v < nvars; v++) {
-        xmax[v] = pts[0].x[v];
-        for (i = 1; i < m; i++)
+        xmin[v] = xmax[v] = pts[0].x[v];
+        for (i = 1; i < m; i++) {
+            xmin[v] = pts[i].x[v] < xmin[v] ? pts[i].x[v] : xmin[v];
             xmax[v] = pts[i].x[v] > xmax[v] ? pts[i].x[v] : xmax[v];
+        }
     }
     /* A run time is a sum of non-negative costs: a constant below zero
      * (beyond NEG_CONSTANT of the smallest value, for noise) means the terms
@@ -422,8 +440,8 @@ static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel
         if (sc->coef[0] < -NEG_CONSTANT * ymin)
             return;
     }
-    if (!plausible_beyond(c->term, c->nterms, nvars, sc->coef, xmax, rel, increasing,
-                          slope_max))
+    if (!plausible_beyond(c->term, c->nterms, nvars, sc->coef, xmin, xmax, rel,
+                          increasing, slope_max))
         return;
     /* A cost subtracted from a positive quantity must keep its direction
      * beyond the data: log2(x)/x^(1/4) rises to x = 55 and falls after, so
@@ -1015,14 +1033,12 @@ out:
 }
 
 /* Extra-P's multi-parameter law, by ols_model. */
-static int pmnf2_model(const struct fit_point *pts, size_t m, struct fit_model *out)
+static int pmnf2_model(const struct fit_point *pts, size_t m, const struct fit_pmnf2 *b,
+                       struct fit_model *out)
 {
-    struct fit_pmnf2 b;
     struct fit_cand c = {0};
 
-    if (fit_pmnf2(pts, m, &b) < 0)
-        return -1;
-    c.nterms = 1 + fit_pmnf2_terms(&b, &c.term[1]);
+    c.nterms = 1 + fit_pmnf2_terms(b, &c.term[1]);
     return ols_model(pts, m, 2, &c, out);
 }
 
@@ -1035,21 +1051,32 @@ static int pmnf2_model(const struct fit_point *pts, size_t m, struct fit_model *
 static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model *out)
 {
     struct fit_model b;
-    double ea, eb, ebd, xmax[2];
+    struct fit_pmnf2 f[FIT_PMNF2_FORMS];
+    double ea, eb, ebd, xmin[2], xmax[2];
     size_t i;
+    int nf, k;
 
     if (m < 5 || m > FIT_PMNF2_MAX || out->seg_x > 0)
         return 0;
-    xmax[0] = pts[0].x[0], xmax[1] = pts[0].x[1];
+    xmin[0] = xmax[0] = pts[0].x[0], xmin[1] = xmax[1] = pts[0].x[1];
     for (i = 0; i < m; i++) {
         if (!(pts[i].y > 0) || !(pts[i].x[0] > 0) || !(pts[i].x[1] > 0))
             return 0;
+        xmin[0] = fmin(xmin[0], pts[i].x[0]);
+        xmin[1] = fmin(xmin[1], pts[i].x[1]);
         xmax[0] = fmax(xmax[0], pts[i].x[0]);
         xmax[1] = fmax(xmax[1], pts[i].x[1]);
     }
     if (forward_procedures2(pts, m, out, &ea, &eb, &ebd) < 0 || !(eb < ea) ||
-        pmnf2_model(pts, m, &b) < 0 ||
-        !plausible_beyond(b.term, b.nterms, 2, b.coef, xmax, 1, 0, NULL))
+        (nf = fit_pmnf2_forms(pts, m, f)) < 0)
+        return 0;
+    /* the rule's law, or the next of its forms that stays positive beyond
+     * the data (eval/RECORD.md §12) */
+    for (k = 0; k < nf; k++)
+        if (pmnf2_model(pts, m, &f[k], &b) == 0 &&
+            plausible_beyond(b.term, b.nterms, 2, b.coef, xmin, xmax, 1, 0, NULL))
+            break;
+    if (k == nf)
         return 0;
     b.xunc = fmin(sqrt(out->xunc * out->xunc + ebd), XUNC_MAX);
     b.positive = 1;
@@ -1109,7 +1136,7 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
      * as a whole (eval/RECORD.md §9, candidate W). */
     if (forward_procedures(pts, m, &ea, &eb, &ebd) < 0 || (!wide && !(eb < ea)) ||
         one_term_model(pts, m, &b) < 0 ||
-        !plausible_beyond(b.term, b.nterms, 1, b.coef, pts[m - 1].x, 1,
+        !plausible_beyond(b.term, b.nterms, 1, b.coef, pts[0].x, pts[m - 1].x, 1,
                           increasing_throughout(pts, m),
                           (double[]){wide ? fmin(data_slope(pts, m), half_slope(pts, m))
                                           : data_slope(pts, m)}))

@@ -206,13 +206,13 @@ static size_t marginal(const struct fit_point *pts, size_t m, int v,
     return no_out;
 }
 
-int fit_pmnf2(const struct fit_point *pts, size_t m, struct fit_pmnf2 *out)
+int fit_pmnf2_forms(const struct fit_point *pts, size_t m, struct fit_pmnf2 *out)
 {
     struct fit_point line[FIT_PMNF2_MAX];
     struct fit_pmnf1 t[2];
     double mean = 0;
     size_t i, nl;
-    int v, form;
+    int v, form, n = 1, j;
 
     if (m < 2 || m > FIT_PMNF2_MAX)
         return -1;
@@ -236,7 +236,7 @@ int fit_pmnf2(const struct fit_point *pts, size_t m, struct fit_pmnf2 *out)
         out->form = FIT_PMNF2_CONST;
         out->c[0] = mean;
         out->smape = smape_of(out, pts, m);
-        return 0;
+        return 1;
     }
     if (t[0].c1 == 0 || t[1].c1 == 0) {
         /* one variable: its single-parameter law as it is, or refitted to
@@ -250,22 +250,35 @@ int fit_pmnf2(const struct fit_point *pts, size_t m, struct fit_pmnf2 *out)
         re = *out;
         if (solve(&re, pts, m) == 0 && (re.smape = smape_of(&re, pts, m)) < out->smape)
             *out = re;
-        return 0;
+        return 1;
     }
     /* both: the product first (kept even when a term hardly matters), then
-     * the sum and the two mixed forms, each only when all its terms matter */
+     * the sum and the two mixed forms, each only when all its terms matter;
+     * in order of SMAPE, the earlier form first on a tie */
     out->form = FIT_PMNF2_AB;
     if (solve(out, pts, m) < 0)
         return -1;
     out->smape = smape_of(out, pts, m);
     for (form = FIT_PMNF2_A_B; form <= FIT_PMNF2_B_AB; form++) {
-        struct fit_pmnf2 h = *out;
+        struct fit_pmnf2 h = out[0];
         memset(h.c, 0, sizeof h.c);
         h.form = form;
         if (solve(&h, pts, m) < 0 || !terms_matter(&h, pts, m))
             continue;
-        if ((h.smape = smape_of(&h, pts, m)) < out->smape)
-            *out = h;
+        h.smape = smape_of(&h, pts, m);
+        for (j = n; j > 0 && h.smape < out[j - 1].smape; j--)
+            out[j] = out[j - 1];
+        out[j] = h;
+        n++;
     }
+    return n;
+}
+
+int fit_pmnf2(const struct fit_point *pts, size_t m, struct fit_pmnf2 *out)
+{
+    struct fit_pmnf2 f[FIT_PMNF2_FORMS];
+    if (fit_pmnf2_forms(pts, m, f) < 0)
+        return -1;
+    *out = f[0];
     return 0;
 }

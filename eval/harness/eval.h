@@ -23,7 +23,7 @@ extern const char *const sel_name[NSEL];
 struct tally {
     double *err, *width;
     size_t n, cap, within, over1, covered, failed;
-    size_t low0; /* lower bounds <= 0 of positive predictions */
+    size_t low0; /* lower bounds <= 0 of predictions of a positive quantity */
     /* fit_warning's precision: predictions warned about, off by more than
      * 50 % (far), both */
     size_t warned, far, warned_far;

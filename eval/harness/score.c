@@ -197,7 +197,7 @@ int score_on(int sel, const struct fit_basis *basis, const double *x, const doub
             pred_out[k] = yp;
         last_width[k < 256 ? k : 255] = width;
         last_lo[k < 256 ? k : 255] = lo;
-        t->low0 += yp > 0 && lo <= 0;
+        t->low0 += truth[k] > 0 && lo <= 0; /* a prediction <= 0 included */
         {
             struct buf wb;
             int warned;

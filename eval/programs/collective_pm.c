@@ -17,6 +17,23 @@
  *   gather     MPI_Gather to rank 0, M bytes from each rank (1 ... 4 MiB)
  *   ring       MPI_Sendrecv of M bytes to rank + 1 mod P and from rank - 1
  *              (1 ... 16 MiB); the bytes received are checked
+ *   scatter    MPI_Scatter from rank 0, M bytes to each rank (1 ... 16 MiB)
+ *   scan       MPI_Scan, MPI_SUM of M / 8 doubles (8 ... 32 MiB, multiple of 8)
+ *   exscan     MPI_Exscan, the same (8 ... 32 MiB, multiple of 8)
+ *   iallreduce MPI_Iallreduce and MPI_Wait, as allreduce (8 ... 32 MiB)
+ *   ibcast     MPI_Ibcast and MPI_Wait of M bytes from rank 0 (1 ... 32 MiB)
+ *   ialltoall  MPI_Ialltoall and MPI_Wait, M bytes per pair (1 ... 4 MiB)
+ * (the last six for data/grids-d: Open MPI runs the non-blocking ones
+ * through another component, libnbc, than the blocking ones; scan, exscan
+ * and ibcast are timed with a barrier before each call, as the rooted
+ * operations, since rank 0 returns first and calls back to back overlap)
+ *   ireduce    MPI_Ireduce and MPI_Wait, as reduce (8 ... 32 MiB)
+ *   iallgather MPI_Iallgather and MPI_Wait, as allgather (1 ... 4 MiB)
+ *   igather    MPI_Igather and MPI_Wait, as gather (1 ... 4 MiB)
+ *   iscatter   MPI_Iscatter and MPI_Wait, as scatter (1 ... 4 MiB)
+ *   iredscat   MPI_Ireduce_scatter_block and MPI_Wait, as redscat (8 ... 8 MiB)
+ *   iscan      MPI_Iscan and MPI_Wait, as scan (8 ... 32 MiB)
+ * (these six for data/grids-e)
  * Up to 2 ranks have a core each; beyond, the ranks oversubscribe the 2
  * cores. Buffers are written before anything is timed; one call is made
  * untimed first. iters_for(M) calls (iters_for(M P) for the operations
@@ -50,6 +67,12 @@ static const struct op ops[] = {
     {"redscat", 4L << 20, 1, 1, 0, 1, 0},    {"bcast", 32L << 20, 0, 0, 0, 0, 0},
     {"allgather", 4L << 20, 0, 0, 1, 1, 0},  {"alltoall", 4L << 20, 0, 1, 1, 1, 0},
     {"gather", 4L << 20, 0, 0, 1, 1, 1},     {"ring", 16L << 20, 0, 0, 0, 0, 0},
+    {"scatter", 16L << 20, 0, 1, 0, 1, 1},   {"scan", 32L << 20, 1, 0, 0, 0, 1},
+    {"exscan", 32L << 20, 1, 0, 0, 0, 1},    {"iallreduce", 32L << 20, 1, 0, 0, 0, 0},
+    {"ibcast", 32L << 20, 0, 0, 0, 0, 1},    {"ialltoall", 4L << 20, 0, 1, 1, 1, 0},
+    {"ireduce", 32L << 20, 1, 0, 0, 0, 1},   {"iallgather", 4L << 20, 0, 0, 1, 1, 0},
+    {"igather", 4L << 20, 0, 0, 1, 1, 1},    {"iscatter", 4L << 20, 0, 1, 0, 1, 1},
+    {"iredscat", 8L << 20, 1, 1, 0, 1, 0},   {"iscan", 32L << 20, 1, 0, 0, 0, 1},
 };
 
 static const struct op *op;
@@ -58,6 +81,7 @@ static int rank, size;
 static void call(void *snd, void *rcv, long bytes)
 {
     int count = (int)(bytes / 8), b = (int)bytes;
+    MPI_Request req;
 
     switch (op - ops) {
     case 0:
@@ -81,9 +105,55 @@ static void call(void *snd, void *rcv, long bytes)
     case 6:
         MPI_Gather(snd, b, MPI_CHAR, rcv, b, MPI_CHAR, 0, MPI_COMM_WORLD);
         break;
-    default:
+    case 7:
         MPI_Sendrecv(snd, b, MPI_CHAR, (rank + 1) % size, 0, rcv, b, MPI_CHAR,
                      (rank + size - 1) % size, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        break;
+    case 8:
+        MPI_Scatter(snd, b, MPI_CHAR, rcv, b, MPI_CHAR, 0, MPI_COMM_WORLD);
+        break;
+    case 9:
+        MPI_Scan(snd, rcv, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    case 10:
+        MPI_Exscan(snd, rcv, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    case 11:
+        MPI_Iallreduce(snd, rcv, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        break;
+    case 12:
+        MPI_Ibcast(snd, b, MPI_CHAR, 0, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        break;
+    case 13:
+        MPI_Ialltoall(snd, b, MPI_CHAR, rcv, b, MPI_CHAR, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        break;
+    case 14:
+        MPI_Ireduce(snd, rcv, count, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        break;
+    case 15:
+        MPI_Iallgather(snd, b, MPI_CHAR, rcv, b, MPI_CHAR, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        break;
+    case 16:
+        MPI_Igather(snd, b, MPI_CHAR, rcv, b, MPI_CHAR, 0, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        break;
+    case 17:
+        MPI_Iscatter(snd, b, MPI_CHAR, rcv, b, MPI_CHAR, 0, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        break;
+    case 18:
+        MPI_Ireduce_scatter_block(snd, rcv, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD,
+                                  &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        break;
+    default:
+        MPI_Iscan(snd, rcv, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
     }
 }
 

@@ -1571,6 +1571,54 @@ static void test_two_var_takes_pmnf2(void)
     fit_result_free(&r);
 }
 
+/* grids-d's ialltoall (eval/RECORD.md §12), its training box: m = 4 B ...
+ * 16 KiB per pair (16x steps) x P = 2...5, 3 repetitions. Extra-P's rule
+ * takes c0 + c1 m^(4/5) + c2 m^(4/5) P^(3/4) with c1 < 0, negative at
+ * P = 2 beyond m = 64 KiB; `auto` used to take it (a negative run time
+ * with an interval across 0) because its positivity check looked only
+ * where m and P grow together. It now takes the rule's next form that
+ * stays positive along each variable at the other's smallest and largest
+ * value: at m = 4 MiB, P = 2 it predicts 7.9e-4 s (measured 7.3e-4). */
+static void test_two_var_positive_beyond_corner(void)
+{
+    static const double t[48] = {
+        5.830e-07,  4.740e-07,  4.650e-07,  7.320e-07,  6.000e-07,  6.130e-07,
+        1.445e-06,  1.136e-06,  1.138e-06,  3.917e-06,  3.312e-06,  3.264e-06,
+        3.983e-06,  4.064e-06,  3.520e-06,  4.391e-06,  4.320e-06,  4.289e-06,
+        4.718e-06,  4.668e-06,  4.632e-06,  1.2638e-05, 1.5774e-05, 1.2360e-05,
+        4.577e-06,  7.162e-06,  7.068e-06,  4.866e-06,  7.631e-06,  7.719e-06,
+        6.831e-06,  8.830e-06,  8.884e-06,  1.8081e-05, 2.4277e-05, 2.4925e-05,
+        1.1017e-05, 8.585e-06,  8.645e-06,  8.854e-06,  8.903e-06,  8.982e-06,
+        1.1063e-05, 1.1313e-05, 1.1113e-05, 3.3151e-05, 3.3337e-05, 3.1763e-05};
+    double x[96], far[2] = {4194304, 2}, near[2] = {262144, 2}, y, lo, hi;
+    struct fit_point pts[16];
+    struct fit_pmnf2 pb;
+    struct fit_input in = {2, x, t, 48, "auto", AGG_MEAN, NULL};
+    struct fit_result r;
+    struct err e = {0};
+    int i;
+
+    memset(pts, 0, sizeof pts);
+    for (i = 0; i < 48; i++) {
+        int c = i / 3;
+        x[2 * i] = 4 << (4 * (c % 4));
+        x[2 * i + 1] = 2 + c / 4;
+        pts[c].x[0] = x[2 * i];
+        pts[c].x[1] = x[2 * i + 1];
+        pts[c].y += t[i] / 3;
+        pts[c].n = 3;
+    }
+    CHECK_INT(fit_pmnf2(pts, 16, &pb), 0);
+    CHECK(fit_pmnf2_eval(&pb, far) < 0); /* the rule's own law */
+    CHECK_INT(fit_run(&in, &r, &e), 0);
+    CHECK(r.model.positive == 1);
+    CHECK_INT(fit_predict_ext(&r.model, far, &y, &lo, &hi, &e), 0);
+    CHECK(y > 7.3e-4 / 2 && y < 2 * 7.3e-4 && lo > 0 && hi > y);
+    CHECK_INT(fit_predict_ext(&r.model, near, &y, &lo, &hi, &e), 0);
+    CHECK(y > 0 && lo > 0);
+    fit_result_free(&r);
+}
+
 /* The pair search skips pairs whose PRESS bound cannot beat their class:
  * on 600 random designs (4..30 distinct x, 1..3 repetitions, laws of one
  * and two terms, 0..20 % noise, absolute and relative fits) the search gives
@@ -1816,5 +1864,6 @@ int main(void)
     RUN(test_wide_span_step_is_not_growth);
     RUN(test_wide_span_step_in_selection);
     RUN(test_two_var_takes_pmnf2);
+    RUN(test_two_var_positive_beyond_corner);
     return harness_report();
 }

@@ -1,0 +1,487 @@
+/* Classes of real files (other tool versions, other producers) the importers
+ * of osu, lnt-json, extrap-text, extrap-json, extrap-jsonl and tau once
+ * refused or read wrong: each test is a small file written here that
+ * reproduces one class, with the exact records it must give. */
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/xalloc.h"
+#include "formats/formats.h"
+#include "tests/harness.h"
+
+#include <string.h>
+
+#define MAXREC 64
+
+struct got {
+    char *line[MAXREC];
+    size_t n;
+};
+
+static void got_free(struct got *g)
+{
+    for (size_t i = 0; i < g->n; i++)
+        xfree(g->line[i]);
+    g->n = 0;
+}
+
+static void add_line(struct got *g, struct buf *b)
+{
+    if (g->n < MAXREC)
+        g->line[g->n++] = xstrdup(buf_str(b));
+    buf_free(b);
+}
+
+/* A run as "app|exe|sys|np=N|rt=T|in:...|m:...|k:name=time x calls{metrics};..." */
+static int take_runs(void *ctx, const struct run_record *r, size_t n, struct err *err)
+{
+    (void)err;
+    for (size_t i = 0; i < n; i++) {
+        struct buf b;
+        buf_init(&b, 1 << 16);
+        buf_printf(&b, "%s|%s|%s|np=%lld|rt=", r[i].application, r[i].executable,
+                   r[i].system, r[i].nprocs);
+        if (RUN_HAS_RUNTIME(r[i].runtime))
+            buf_num(&b, r[i].runtime);
+        else
+            buf_puts(&b, "none");
+        buf_puts(&b, "|in:");
+        for (size_t k = 0; k < r[i].ninputs; k++) {
+            buf_printf(&b, "%s%s=", k ? "," : "", r[i].inputs[k].name);
+            buf_num(&b, r[i].inputs[k].value);
+        }
+        buf_puts(&b, "|m:");
+        for (size_t k = 0; k < r[i].nmetrics; k++) {
+            buf_printf(&b, "%s%s=", k ? "," : "", r[i].metrics[k].name);
+            buf_num(&b, r[i].metrics[k].value);
+        }
+        buf_puts(&b, "|k:");
+        for (size_t k = 0; k < r[i].nkernels; k++) {
+            buf_printf(&b, "%s%s=", k ? ";" : "", r[i].kernels[k].name);
+            if (KERNEL_HAS_TIME(r[i].kernels[k].time))
+                buf_num(&b, r[i].kernels[k].time);
+            else
+                buf_puts(&b, "none");
+        }
+        if (r[i].commit || r[i].started_at)
+            buf_printf(&b, "|c=%s|t=%s", r[i].commit ? r[i].commit : "",
+                       r[i].started_at ? r[i].started_at : "");
+        add_line(ctx, &b);
+    }
+    return 0;
+}
+
+/* A system benchmark as "NAME ARGS STAT TIME". */
+static int take_benchmarks(void *ctx, const char *system, const struct bench_record *r,
+                           size_t n, struct err *err)
+{
+    (void)err;
+    (void)system;
+    for (size_t i = 0; i < n; i++) {
+        struct buf b;
+        buf_init(&b, 4096);
+        buf_printf(&b, "%s %s %s ", r[i].name, r[i].args_json, r[i].stat);
+        buf_num(&b, r[i].time);
+        add_line(ctx, &b);
+    }
+    return 0;
+}
+
+/* Imports the text `data` as the file `name` in format `fmt` ("auto" too). */
+static int import(const char *fmt, const char *name, const char *data, long long nprocs,
+                  struct got *g, struct err *e)
+{
+    struct fmt_sink sink = {take_runs, take_benchmarks, g, NULL};
+    struct fmt_options o = {NULL, NULL, NULL, nprocs};
+    struct fmt_file f = {name, data, strlen(data)};
+    err_clear(e);
+    return fmt_parse(fmt, &f, 1, &o, &sink, e);
+}
+
+/* OSU: a whole suite's log (osu_hello, osu_init, osu_latency_mp and the
+ * non-blocking collectives of 5.x/7.x, osu_ibarrier's header without "#")
+ * imports; osu_init's times are MPIINIT at its nprocs; a test Prophecy does
+ * not read (osu_hello) is skipped, not refused. */
+static void test_osu_suite_log(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    const char *log =
+        "openmpi@4.0.5 osu_hello\n"
+        "# OSU MPI Hello World Test v5.6.3\n"
+        "This is a test with 2 processes\n"
+        "openmpi@4.0.5 osu_init\n"
+        "# OSU MPI Init Test v5.6.3\n"
+        "nprocs: 2, min: 13 ms, max: 14 ms, avg: 13 ms\n"
+        "# OSU MPI Multi-process Latency Test v5.6.3\n"
+        "# Number of forked processes in sender: 2\n"
+        "# Size          Latency (us)\n"
+        "0                       0.25\n"
+        "\n"
+        "# OSU MPI Non-blocking Barrier Latency Test v5.7\n"
+        "# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait\n"
+        "\n"
+        "       Overall(us)       Compute(us)    Coll. Init(us)      MPI_Test(us)      "
+        "MPI_Wait(us)    Pure Comm.(us)        Overlap(%)\n"
+        "              8.5              5.04              4.06              0.00         "
+        "    "
+        "16.71              4.25              5.04\n"
+        "# OSU MPI-CUDA Non-Blocking Broadcast Latency Test v7.5\n"
+        "# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait\n"
+        "# Datatype: MPI_CHAR.\n"
+        "# Size           Overall(us)       Compute(us)    Pure Comm.(us)"
+        "        Overlap(%)\n"
+        "1                       4.5              2.42              1.75     "
+        "        16.31\n"
+        "# OSU MPI Non-blocking All-to-Allw Personalized Exchange Latency "
+        "Test v5.6.3\n"
+        "# Size           Overall(us)       Compute(us)    Pure Comm.(us)"
+        "        Overlap(%)\n"
+        "8                      10.5              5.58              4.75     "
+        "         0.00\n";
+    CHECK_INT(import("auto", "suite.log", log, 8, &g, &e), 0);
+    CHECK_INT(g.n, 10);
+    CHECK_STR(g.line[0], "MPIINIT {\"P\":2} min 0.013");
+    CHECK_STR(g.line[1], "MPIINIT {\"P\":2} max 0.014");
+    CHECK_STR(g.line[2], "MPIINIT {\"P\":2} mean 0.013");
+    CHECK_STR(g.line[3], "MPISR {\"L\":0,\"P\":2} mean 2.5e-07");
+    CHECK_STR(g.line[4], "MPIIBAR {\"P\":8} mean 8.5e-06");
+    CHECK_STR(g.line[5], "MPIIBAR_COMM {\"P\":8} mean 4.25e-06");
+    CHECK_STR(g.line[6], "MPIIBC {\"L\":1,\"P\":8} mean 4.5e-06");
+    CHECK_STR(g.line[7], "MPIIBC_COMM {\"L\":1,\"P\":8} mean 1.75e-06");
+    CHECK_STR(g.line[8], "MPIIA2AW {\"L\":8,\"P\":8} mean 1.05e-05");
+    CHECK_STR(g.line[9], "MPIIA2AW_COMM {\"L\":8,\"P\":8} mean 4.75e-06");
+    got_free(&g);
+    /* osu_init's line in another unit: refused, naming it */
+    CHECK_INT(import("osu", "init.log",
+                     "# OSU MPI Init Test v7.4\n"
+                     "nprocs: 4, min: 1.5 s, max: 2 s, avg: 1.75 s\n",
+                     0, &g, &e),
+              -1);
+    CHECK_STR(e.message, "init.log:2: an osu_init time is not in ms");
+    CHECK_INT(g.n, 0);
+    /* osu_multi_lat pairs all its ranks: P is the caller's nprocs */
+    CHECK_INT(import("osu", "multi.log",
+                     "# OSU MPI Multi Latency Test v5.6.3\n"
+                     "# Size          Latency (us)\n"
+                     "0                       0.25\n",
+                     16, &g, &e),
+              0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0], "MPISR {\"L\":0,\"P\":16} mean 2.5e-07");
+    got_free(&g);
+    /* another OSU suite's table after an MPI one is not the MPI test's */
+    CHECK_INT(import("osu", "mixed.log",
+                     "# OSU MPI Latency Test v5.6.2\n"
+                     "# Size          Latency (us)\n"
+                     "8                       1.5\n"
+                     "# OSU OpenSHMEM Put Test v5.6.2\n"
+                     "# Size          Latency (us)\n"
+                     "8                       0.75\n",
+                     0, &g, &e),
+              0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0], "MPISR {\"L\":8,\"P\":2} mean 1.5e-06");
+    got_free(&g);
+    CHECK_INT(import("osu", "shmem.log",
+                     "# OSU OpenSHMEM Put Test v5.6.2\n"
+                     "# Size          Latency (us)\n"
+                     "8                       0.75\n",
+                     0, &g, &e),
+              -1);
+    CHECK_STR(e.message, "shmem.log: no OSU measurements Prophecy reads in the file (the "
+                         "\"OpenSHMEM Put\" test is not one it reads)");
+    CHECK_INT(g.n, 0);
+    /* only tests Prophecy does not read: refused, naming one */
+    CHECK_INT(import("osu", "hello.log",
+                     "# OSU MPI Hello World Test v5.6.3\n"
+                     "This is a test with 2 processes\n",
+                     0, &g, &e),
+              -1);
+    CHECK_STR(e.message, "hello.log: no OSU measurements Prophecy reads in the file (the "
+                         "\"Hello World\" test is not one it reads)");
+    CHECK_INT(g.n, 0);
+}
+
+/* OSU 7.x --validation: a "Validation" column of words; a tab-separated
+ * header (older OSU); a job's timestamp line after a table is no row. */
+static void test_osu_columns(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    CHECK_INT(import("osu", "bw.out",
+                     "# OSU MPI-CUDA Bandwidth Test v7.5\n"
+                     "# Datatype: MPI_CHAR.\n"
+                     "# Size      Bandwidth (MB/s)        Validation\n"
+                     "1                       0.5              Pass\n"
+                     "2024-05-01T10:00:00 job finished\n",
+                     0, &g, &e),
+              0);
+    CHECK_INT(g.n, 2);
+    CHECK_STR(g.line[0], "MPIBW_MBS {\"L\":1,\"P\":2} mean 0.5");
+    CHECK_STR(g.line[1], "MPIBW {\"L\":1,\"P\":2} mean 2e-06");
+    got_free(&g);
+    CHECK_INT(import("osu", "lat.out",
+                     "# OSU MPI Latency Test v3.1.1\n"
+                     "# Size\t\tLatency (us)\n"
+                     "0\t\t1.25\n",
+                     0, &g, &e),
+              0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0], "MPISR {\"L\":0,\"P\":2} mean 1.25e-06");
+    got_free(&g);
+    /* more than eight value columns (a non-blocking test's -f table) */
+    CHECK_INT(import("osu", "wide.out",
+                     "# OSU MPI Non-blocking Allreduce Latency Test v7.4\n"
+                     "# Size  Overall(us)  Compute(us)  Coll. Init(us)  MPI_Test(us)  "
+                     "MPI_Wait(us)  Pure Comm.(us)  Min Comm.(us)  Max Comm.(us)  "
+                     "Overlap(%)\n"
+                     "4  79.5  55.6  5.6  0.0  18.0  53.25  50.1  55.3  55.2\n",
+                     4, &g, &e),
+              0);
+    CHECK_INT(g.n, 2);
+    CHECK_STR(g.line[0], "MPIIAR {\"L\":4,\"P\":4} mean 7.95e-05");
+    CHECK_STR(g.line[1], "MPIIAR_COMM {\"L\":4,\"P\":4} mean 5.325e-05");
+    got_free(&g);
+    /* a number where a value column is a word: still refused */
+    CHECK_INT(import("osu", "bad.out",
+                     "# OSU MPI Latency Test v7.5\n"
+                     "# Size          Latency (us)\n"
+                     "8                 fast\n",
+                     0, &g, &e),
+              -1);
+    CHECK_STR(e.message, "bad.out:3: \"fast\" is not a number");
+    CHECK_INT(g.n, 0);
+}
+
+/* LNT: a report without format_version is version 2 (LNT's own upgrade
+ * reads it so); a version 5 report (LNT v5: "run_parameters", "commit"). */
+static void test_lnt_versions(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    CHECK_INT(
+        import("auto", "nover.json",
+               "{\"machine\": {\"name\": \"m1\"},\n"
+               " \"run\": {\"llvm_project_revision\": \"311066\",\n"
+               "         \"start_time\": \"2017-07-18T11:28:33\"},\n"
+               " \"tests\": [{\"name\": \"t1\", \"execution_time\": [0.25, 0.5]}]}\n",
+               0, &g, &e),
+        0);
+    CHECK_INT(g.n, 2);
+    CHECK_STR(g.line[0],
+              "nts|t1|m1|np=1|rt=0.25|in:|m:|k:|c=311066|t=2017-07-18T11:28:33");
+    CHECK_STR(g.line[1],
+              "nts|t1|m1|np=1|rt=0.5|in:|m:|k:|c=311066|t=2017-07-18T11:28:33");
+    got_free(&g);
+    CHECK_INT(
+        import("auto", "v5.json",
+               "{\"format_version\": \"5\", \"uuid\": \"5f85edeb\",\n"
+               " \"machine\": {\"name\": \"linux-x86_64\", \"fields\": {}},\n"
+               " \"commit\": {\"value\": \"53a4e4a77bd7\", \"ordinal\": 552558},\n"
+               " \"run_parameters\": {\"start_time\": \"2026-08-14T04:10:20\"},\n"
+               " \"tests\": [{\"name\": \"b/x\", \"execution_time\": [77.5, 77.25],\n"
+               "             \"hash\": \"9cfd\", \"code_size\": 7360.0}]}\n",
+               0, &g, &e),
+        0);
+    CHECK_INT(g.n, 2);
+    CHECK_STR(g.line[0], "nts|b/x|linux-x86_64|np=1|rt=77.5|in:|m:code_size=7360|k:|"
+                         "c=53a4e4a77bd7|t=2026-08-14T04:10:20");
+    CHECK_STR(g.line[1], "nts|b/x|linux-x86_64|np=1|rt=77.25|in:|m:code_size=7360|k:|"
+                         "c=53a4e4a77bd7|t=2026-08-14T04:10:20");
+    got_free(&g);
+    /* another version: refused, naming the field */
+    CHECK_INT(import("lnt-json", "v3.json",
+                     "{\"format_version\": \"3\", \"machine\": {\"name\": \"m\"}, "
+                     "\"run\": {}, \"tests\": []}",
+                     0, &g, &e),
+              -1);
+    CHECK_STR(e.field, "format_version");
+    CHECK_INT(g.n, 0);
+}
+
+/* Extra-P: DATA before any REGION, and an empty call path (Extra-P's unnamed
+ * one), is the root;
+ * the recommended JSON form's "point": 4 for one parameter; the id form's
+ * numbers and ids as strings (Extra-P reads them with float() and int()). */
+static void test_extrap_forms(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    CHECK_INT(import("extrap-text", "noregion.txt",
+                     "PARAMETER x\nPOINTS ( 20 ) ( 30 )\nMETRIC time\nDATA 1.5 2.5\n"
+                     "DATA 3.5\n",
+                     0, &g, &e),
+              0);
+    CHECK_INT(g.n, 3);
+    CHECK_STR(g.line[0], "noregion|noregion|unknown|np=1|rt=1.5|in:x=20|m:|k:<root>=1.5");
+    CHECK_STR(g.line[1], "noregion|noregion|unknown|np=1|rt=2.5|in:x=20|m:|k:<root>=2.5");
+    CHECK_STR(g.line[2], "noregion|noregion|unknown|np=1|rt=3.5|in:x=30|m:|k:<root>=3.5");
+    got_free(&g);
+    /* an empty call path is Extra-P's unnamed one: the root */
+    CHECK_INT(import("extrap-jsonl", "empty.jsonl",
+                     "{\"params\":{\"p\":2},\"callpath\":\"\",\"metric\":\"time\","
+                     "\"value\":1.5}\n",
+                     0, &g, &e),
+              0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0], "empty|empty|unknown|np=2|rt=1.5|in:|m:|k:<root>=1.5");
+    got_free(&g);
+    CHECK_INT(import("extrap-json", "scalar.json",
+                     "{\"parameters\": [\"p\"], \"measurements\": {\"sweep\": {\"time\": "
+                     "[{\"point\": 4, \"values\": [3.5, 3.75]}, {\"point\": [8], "
+                     "\"values\": [5.5]}]}}}",
+                     0, &g, &e),
+              0);
+    CHECK_INT(g.n, 3);
+    CHECK_STR(g.line[0], "scalar|scalar|unknown|np=4|rt=3.5|in:|m:|k:sweep=3.5");
+    CHECK_STR(g.line[1], "scalar|scalar|unknown|np=4|rt=3.75|in:|m:|k:sweep=3.75");
+    CHECK_STR(g.line[2], "scalar|scalar|unknown|np=8|rt=5.5|in:|m:|k:sweep=5.5");
+    got_free(&g);
+    /* two parameters: a bare number is not a point */
+    CHECK_INT(import("extrap-json", "scalar2.json",
+                     "{\"parameters\": [\"p\", \"n\"], \"measurements\": {\"s\": "
+                     "{\"time\": [{\"point\": 4, \"values\": [1]}]}}}",
+                     0, &g, &e),
+              -1);
+    CHECK_STR(e.message, "scalar2.json: measurements.s.time[0].point must hold 2 "
+                         "coordinates");
+    CHECK_INT(g.n, 0);
+    CHECK_INT(import("extrap-json", "ids.json",
+                     "{\"parameters\": [{\"id\": \"1\", \"name\": \"x\"}],\n"
+                     " \"callpaths\": [{\"id\": \"1\", \"name\": \"sweep\"}],\n"
+                     " \"metrics\": [{\"id\": 1, \"name\": \"time\"}],\n"
+                     " \"coordinates\": [{\"id\": 1, \"parameter_value_pairs\": "
+                     "[{\"parameter_id\": 1, \"parameter_value\": \"4\"}]}],\n"
+                     " \"measurements\": [{\"callpath_id\": \"1\", \"coordinate_id\": 1, "
+                     "\"id\": 1, \"metric_id\": 1, \"value\": \"3.25\"}]}",
+                     0, &g, &e),
+              0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0], "ids|ids|unknown|np=1|rt=3.25|in:x=4|m:|k:sweep=3.25");
+    got_free(&g);
+    /* a word where a number belongs: still refused */
+    CHECK_INT(import("extrap-json", "idsbad.json",
+                     "{\"parameters\": [{\"id\": 1, \"name\": \"x\"}],\n"
+                     " \"callpaths\": [{\"id\": 1, \"name\": \"sweep\"}],\n"
+                     " \"metrics\": [{\"id\": 1, \"name\": \"time\"}],\n"
+                     " \"coordinates\": [{\"id\": 1, \"parameter_value_pairs\": "
+                     "[{\"parameter_id\": 1, \"parameter_value\": 4}]}],\n"
+                     " \"measurements\": [{\"callpath_id\": 1, \"coordinate_id\": 1, "
+                     "\"id\": 1, \"metric_id\": 1, \"value\": \"fast\"}]}",
+                     0, &g, &e),
+              -1);
+    CHECK_STR(e.message, "idsbad.json: measurements[0] refers to a missing callpath, "
+                         "coordinate or metric, or has no numeric value");
+    CHECK_INT(g.n, 0);
+}
+
+/* TAU (and APEX's TAU-format profiles): a user event whose name holds a
+ * colon ("status:VmRSS", "GPU: Bytes Allocated") is a run metric; only
+ * "NAME : call path" is a context event. */
+static void test_tau_event_names(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    CHECK_INT(import("tau", "apex/profile.0.0.0",
+                     "1 templated_functions_MULTI_TIME\n"
+                     "# Name Calls Subrs Excl Incl ProfileCalls #\n"
+                     "\"APEX MAIN\" 1 0 67830.5 354026 0 GROUP=\"TAU_USER\"\n"
+                     "0 aggregates\n"
+                     "3 userevents\n"
+                     "# eventname numevents max min mean sumsqr\n"
+                     "\"status:VmRSS\" 1 219008 219008 219008 4.79645e+10\n"
+                     "\"GPU: Bytes Allocated\" 2 16 6 11 292\n"
+                     "\"GPU: Bytes Allocated : APEX MAIN\" 2 16 6 11 292\n",
+                     0, &g, &e),
+              0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0],
+              "tau|tau|unknown|np=1|rt=0.354026|in:threads=1|m:status:VmRSS.count=1,"
+              "status:VmRSS.max=219008,status:VmRSS.min=219008,status:VmRSS.mean="
+              "219008,GPU: Bytes Allocated.count=2,GPU: Bytes Allocated.max=16,GPU: "
+              "Bytes Allocated.min=6,GPU: Bytes Allocated.mean=11|k:APEX MAIN=0.0678305");
+    got_free(&g);
+}
+
+/* TAU: a single-counter build's "N templated_functions_hw_counters" profile
+ * is a profile of counters (no time), not a malformed file. */
+static void test_tau_hw_counters(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    CHECK_INT(import("tau", "hw/profile.0.0.0",
+                     "2 templated_functions_hw_counters\n"
+                     "# Name Calls Subrs Excl Incl ProfileCalls\n"
+                     "\"main() int (void)\" 1 1 1000 5000 0 GROUP=\"TAU_DEFAULT\"\n"
+                     "\"compute() void (void)\" 10 0 4000 4000 0 GROUP=\"TAU_USER\"\n"
+                     "0 aggregates\n",
+                     0, &g, &e),
+              0);
+    CHECK_INT(g.n, 1);
+    CHECK_STR(g.line[0], "tau|tau|unknown|np=1|rt=none|in:threads=1|m:|k:main() int "
+                         "(void)=none;compute() void (void)=none");
+    got_free(&g);
+    /* another header word is still refused */
+    CHECK_INT(
+        import("tau", "hw/profile.0.0.0",
+               "2 templated_functions_hw\n# Name Calls Subrs Excl Incl ProfileCalls\n", 0,
+               &g, &e),
+        -1);
+    CHECK_STR(e.message, "hw/profile.0.0.0:1: a TAU profile starts \"N "
+                         "templated_functions[_MULTI_NAME]\" (or \"N "
+                         "templated_functions_hw_counters\")");
+    CHECK_INT(g.n, 0);
+}
+
+/* LNT version 1, as LNT's upgrade reads it: a metric it does not rename is
+ * the name's last ".word" (not a refusal); the compile suite's ".user.status"
+ * is user_status; the same test and metric twice is one list of samples; a
+ * metric of one sample is a number, which every sample's run carries. */
+static void test_lnt_v1_metrics(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    CHECK_INT(
+        import("auto", "v1.json",
+               "{\"Machine\": {\"Info\": {}, \"Name\": \"m\"},\n"
+               " \"Run\": {\"Start Time\": \"2017-07-06 15:05:23\",\n"
+               "         \"Info\": {\"run_order\": \"663345\", \"tag\": \"compile\"}},\n"
+               " \"Tests\": [\n"
+               "  {\"Data\": [14.5], \"Info\": {}, \"Name\": \"compile.a.user\"},\n"
+               "  {\"Data\": [0], \"Info\": {}, \"Name\": \"compile.a.user.status\"},\n"
+               "  {\"Data\": [20.25], \"Info\": {}, \"Name\": \"compile.a.wall\"},\n"
+               "  {\"Data\": [1024], \"Info\": {}, \"Name\": \"compile.a.rss_kb\"},\n"
+               "  {\"Data\": [19.75], \"Info\": {}, \"Name\": \"compile.a.wall\"}]}\n",
+               0, &g, &e),
+        0);
+    CHECK_INT(g.n, 2);
+    CHECK_STR(g.line[0],
+              "compile|compile.a|m|np=1|rt=20.25|in:|m:user_time=14.5,user_status=0,"
+              "rss_kb=1024|k:|c=663345|t=2017-07-06T15:05:23");
+    CHECK_STR(g.line[1],
+              "compile|compile.a|m|np=1|rt=19.75|in:|m:user_time=14.5,user_status="
+              "0,rss_kb=1024|k:|c=663345|t=2017-07-06T15:05:23");
+    got_free(&g);
+    /* a name without ".metric" is still refused */
+    CHECK_INT(
+        import("lnt-json", "v1bad.json",
+               "{\"Machine\": {\"Info\": {}, \"Name\": \"m\"}, \"Run\": {\"Info\": {}},"
+               " \"Tests\": [{\"Data\": [1], \"Info\": {}, \"Name\": \"plain\"}]}",
+               0, &g, &e),
+        -1);
+    CHECK_STR(e.message, "v1bad.json: Tests[0] (plain) does not end in .metric (such as "
+                         ".exec)");
+    CHECK_INT(g.n, 0);
+}
+
+int main(void)
+{
+    RUN(test_osu_suite_log);
+    RUN(test_osu_columns);
+    RUN(test_lnt_versions);
+    RUN(test_lnt_v1_metrics);
+    RUN(test_extrap_forms);
+    RUN(test_tau_event_names);
+    RUN(test_tau_hw_counters);
+    return harness_report();
+}
