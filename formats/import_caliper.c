@@ -256,8 +256,9 @@ static void globals(struct cal *c, json_t *g)
  * they were entered). */
 static int identity(const char *key)
 {
-    return strcmp(key, "mpi.rank") == 0 || strcmp(key, "mpi.world.size") == 0 ||
-           strcmp(key, "thread.id") == 0 || strcmp(key, "Node order") == 0;
+    return strcmp(key, "mpi.rank") == 0 || strcmp(key, "rank") == 0 ||
+           strcmp(key, "mpi.world.size") == 0 || strcmp(key, "thread.id") == 0 ||
+           strcmp(key, "Node order") == 0;
 }
 
 static const char *record_path(json_t *r, size_t *len)
@@ -327,7 +328,8 @@ static int records(struct cal *c, json_t *list, struct err *err)
             continue; /* a record outside any region */
         if ((k = record_kernel(c, path, len, err)) < 0)
             return -1;
-        v = json_object_get(r, "mpi.rank");
+        if ((v = json_object_get(r, "mpi.rank")) == NULL)
+            v = json_object_get(r, "rank"); /* hatchet's name for it */
         if (json_is_integer(v))
             rank = json_integer_value(v);
         if ((x = cell(c, (size_t)k, rank, err)) == NULL)
@@ -432,7 +434,7 @@ static int split(struct cal *c, json_t *doc, struct err *err)
         c->div[i] = 1;
         if (strcmp(name, "path") == 0 && pathcol < 0)
             pathcol = (long)i;
-        if (strcmp(name, "mpi.rank") == 0)
+        if (strcmp(name, "mpi.rank") == 0 || (strcmp(name, "rank") == 0 && rankcol < 0))
             rankcol = (long)i;
         if (identity(name))
             isnode[i] = 1; /* where a row was measured, not what */

@@ -633,6 +633,31 @@ static void test_caliper_flat_split(void)
     got_free(&g);
 }
 
+/* hatchet writes json-split itself (its PerfFlowAspect converters) with the
+ * rank in a column named "rank": where a row was measured, as mpi.rank, not
+ * a metric. */
+static void test_caliper_rank_column(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    const char *text =
+        "{\n \"data\": [\n  [0.5, 0, 0],\n  [0.25, 0, 1],\n  [0.75, 1, 0],\n"
+        "  [0.125, 1, 1]\n ],\n \"columns\": [\"time\", \"rank\", \"path\"],\n"
+        " \"column_metadata\": [{\"is_value\": true}, {\"is_value\": true}, "
+        "{\"is_value\": false}],\n \"nodes\": [{\"column\": \"path\", \"label\": "
+        "\"main\"}, {\"column\": \"path\", \"label\": \"solve\", \"parent\": "
+        "0}]\n}";
+    CHECK_INT(parse("caliper-json", "ranks.json", text, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    if (g.n == 1)
+        /* main: exclusive 0.5 at rank 0, 0.75 at rank 1; inclusive 0.75, 0.875 */
+        CHECK_STR(g.line[0], "ranks|ranks|unknown|np=2|rt=0.875|in:|m:|k:main=0.75{"
+                             "\"inclusive\": 0.875, \"mean\": 0.625, \"min\": 0.5};main/"
+                             "solve=0.25{\"inclusive\": 0.25, \"mean\": 0.1875, \"min\": "
+                             "0.125}");
+    got_free(&g);
+}
+
 int main(void)
 {
     RUN(test_gbench_legacy_aggregates);
@@ -644,6 +669,7 @@ int main(void)
     RUN(test_caliper_node_order_executablepath);
     RUN(test_caliper_record_paths);
     RUN(test_caliper_flat_split);
+    RUN(test_caliper_rank_column);
     RUN(test_bmf_v1_grid_points);
     RUN(test_byte_order_mark);
     RUN(test_chrome_adiak_other_data);
