@@ -42,6 +42,7 @@ static const char *const incl_keys[] = {"time (inc)",
                                         "inclusive#time.duration",
                                         "avg#inclusive#sum#time.duration",
                                         "inclusive#sum#time.duration.ns",
+                                        "sum#avg#inclusive#sum#time.duration",
                                         NULL};
 static const char *const excl_keys[] = {"time",
                                         "max#sum#time.duration",
@@ -51,6 +52,7 @@ static const char *const excl_keys[] = {"time",
                                         "avg#sum#time.duration",
                                         "sum#time.duration.ns",
                                         "time.duration.ns",
+                                        "sum#avg#sum#time.duration",
                                         NULL};
 
 struct cal_kernel {

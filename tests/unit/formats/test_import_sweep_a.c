@@ -658,6 +658,30 @@ static void test_caliper_rank_column(void)
     got_free(&g);
 }
 
+/* Times aggregated across ranks as avg then sum (the columns hatchet's
+ * reader maps to "time" and "time (inc)") are the exclusive and inclusive
+ * times. */
+static void test_caliper_sum_avg_columns(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    const char *text =
+        "{\"data\": [[0.25, 1.0, 0], [0.75, 0.75, 1]], \"columns\": "
+        "[\"sum#avg#sum#time.duration\", \"sum#avg#inclusive#sum#time.duration\", "
+        "\"path\"], \"column_metadata\": [{\"is_value\": true}, {\"is_value\": true}, "
+        "{\"is_value\": false}], \"nodes\": [{\"label\": \"main\", \"column\": "
+        "\"path\"}, "
+        "{\"label\": \"loop\", \"column\": \"path\", \"parent\": 0}], "
+        "\"cali.caliper.version\": \"2.4.0\"}";
+    CHECK_INT(parse("caliper-json", "avg.json", text, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    if (g.n == 1)
+        CHECK_STR(g.line[0],
+                  "avg|avg|unknown|np=1|rt=1|in:|m:|k:main=0.25{\"inclusive\": "
+                  "1};main/loop=0.75{\"inclusive\": 0.75}");
+    got_free(&g);
+}
+
 int main(void)
 {
     RUN(test_gbench_legacy_aggregates);
@@ -670,6 +694,7 @@ int main(void)
     RUN(test_caliper_record_paths);
     RUN(test_caliper_flat_split);
     RUN(test_caliper_rank_column);
+    RUN(test_caliper_sum_avg_columns);
     RUN(test_bmf_v1_grid_points);
     RUN(test_byte_order_mark);
     RUN(test_chrome_adiak_other_data);
