@@ -12,16 +12,17 @@
  * (real_time_mean, cpu_time_stddev, real_time_cv, ...; a complexity fit's
  * big_o_real_coefficient, big_o_cpu_coefficient and rms on every run of its
  * family), and a benchmark reported by its aggregates only is one run of its
- * mean. A benchmark that reported an error is refused. context.host_name is
- * the system, context.executable's name the application (for a.out the
+ * mean. A benchmark that reported an error (SkipWithError) or was skipped
+ * with a message (1.8's "skipped": true) measured nothing and is no run; a
+ * file of only errors is refused with the first. context.host_name is the
+ * system, context.executable's name the application (for a.out the
  * directory it was built in), context.date the start time, and context.commit /
  * context.branch (set with --benchmark_context=commit=...) the provenance,
  * and the context's other string fields (library_build_type, ...) its tags.
  * The family name is the name up to its first argument, so a fixture's
  * "Fixture/BM_Get/8" stays apart from "Fixture/BM_Put/8"; files before 1.5
  * (no run_type) name aggregates "BM_x_mean", "BM_x_BigO"; NaN and Infinity
- * (not JSON, but written by the library) are absent numbers. A benchmark
- * skipped with a message (1.8's "skipped": true) measured nothing: no run.
+ * (not JSON, but written by the library) are absent numbers.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -503,6 +504,7 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
     const char *app, *system;
     arena *names = NULL;
     size_t i, taken = 0, nagg = 0;
+    long first_error = -1;
     struct gb_agg *agg = NULL;
     struct imp_map byname = {0};
     int rc = -1;
@@ -558,8 +560,9 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
             g = &agg[nagg++];
             g->run_name = rn;
         }
-        if (json_is_true(json_object_get(bm, "skipped")))
-            continue; /* SkipWithMessage (1.8): nothing was measured */
+        if (json_is_true(json_object_get(bm, "skipped")) ||
+            json_is_true(json_object_get(bm, "error_occurred")))
+            continue; /* SkipWithMessage (1.8), SkipWithError: nothing was measured */
         if (type == NULL || strcmp(type, "aggregate") != 0 || an == NULL) {
             g->reps++;
             continue;
@@ -597,6 +600,11 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
         const struct gb_agg *g = rn ? agg_find(agg, &byname, rn) : NULL, *fam = NULL;
         if (json_is_true(json_object_get(bm, "skipped")))
             continue; /* skipped with a message: not a measurement */
+        if (json_is_true(json_object_get(bm, "error_occurred"))) {
+            if (first_error < 0)
+                first_error = (long)i; /* no run; named if nothing else was measured */
+            continue;
+        }
         if (type && strcmp(type, "aggregate") == 0) {
             /* reported by its aggregates only: one run of its mean */
             if (g == NULL || g->reps > 0 || g->mean != bm)
@@ -610,6 +618,12 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
         if (one(&b, bm, i, app, system, opt, ctx, g, fam, err) != 0)
             goto out;
         taken++;
+    }
+    if (taken == 0 && first_error >= 0) {
+        /* every benchmark reported an error: refused with the first one's */
+        one(&b, json_array_get(list, (size_t)first_error), (size_t)first_error, app,
+            system, opt, ctx, NULL, NULL, err);
+        goto out;
     }
     if (taken == 0) {
         imp_fail_field(err, files[0].name, "benchmarks",

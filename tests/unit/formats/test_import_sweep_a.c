@@ -206,6 +206,42 @@ static void test_gbench_skipped(void)
     got_free(&g);
 }
 
+/* SkipWithError: a benchmark that reported an error is written with
+ * "error_occurred" (and times of what ran); it is no run, and the others of
+ * the file are stored. A file of errors only is refused with the first. */
+static void test_gbench_error_rows(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    const char *text =
+        "{\"context\": {\"host_name\": \"h\"}, \"benchmarks\": [\n"
+        "{\"name\": \"BM_Gpu/8\", \"run_name\": \"BM_Gpu/8\", \"run_type\": "
+        "\"iteration\", \"repetitions\": 1, \"repetition_index\": 0, \"threads\": 1, "
+        "\"error_occurred\": true, \"error_message\": \"no device\", \"iterations\": 0, "
+        "\"real_time\": 0.0, \"cpu_time\": 0.0, \"time_unit\": \"ns\"},\n"
+        "{\"name\": \"BM_Cpu/8\", \"run_name\": \"BM_Cpu/8\", \"run_type\": "
+        "\"iteration\", \"repetitions\": 1, \"repetition_index\": 0, \"threads\": 1, "
+        "\"iterations\": 10, \"real_time\": 5.0, \"cpu_time\": 5.0, \"time_unit\": "
+        "\"us\"}\n]}";
+    CHECK_INT(parse("gbench", "mixed.json", text, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    if (g.n == 1)
+        CHECK_STR(g.line[0],
+                  "mixed|BM_Cpu|h|np=1|rt=4.9999999999999996e-06|in:arg1=8,"
+                  "threads=1|m:iterations=10,cpu_time=4.9999999999999996e-06|k:");
+    got_free(&g);
+    CHECK_INT(
+        parse("gbench", "x.json",
+              "{\"context\": {}, \"benchmarks\": [{\"name\": \"BM_A\", \"run_type\": "
+              "\"iteration\", \"error_occurred\": true, \"error_message\": \"one\"}, "
+              "{\"name\": \"BM_B\", \"run_type\": \"iteration\", \"error_occurred\": "
+              "true, \"error_message\": \"two\"}]}",
+              &g, &e),
+        -1);
+    CHECK_STR(e.message, "x.json: benchmarks[0] (BM_A) reported an error: one");
+    CHECK_INT(g.n, 0);
+}
+
 /* A fixture's benchmarks (BENCHMARK_F: "Fixture/Method/8") and captured
  * ones (BENCHMARK_CAPTURE: "BM_Parse/small/8") are distinct benchmarks: the
  * executable is the name up to its first argument. */
@@ -688,6 +724,7 @@ int main(void)
     RUN(test_gbench_nonfinite);
     RUN(test_gbench_fixture_names);
     RUN(test_gbench_skipped);
+    RUN(test_gbench_error_rows);
     RUN(test_gbench_windows_executable);
     RUN(test_gbench_utf16);
     RUN(test_caliper_node_order_executablepath);
