@@ -355,10 +355,25 @@ static int async_event(struct ch *c, json_t *ev, char ph, size_t i)
     } else
         st = &c->as[json_integer_value(ix)];
     if (ph == 'e') {
+        /* the last open "b" of the e's name (spans of one id may overlap
+         * under different names), else the last open one */
+        const char *raw = json_string_value(json_object_get(ev, "name"));
+        char cut[LIMIT_NAME + 1];
+        json_t *nix =
+            raw && imp_name_cut(raw, cut) > 0 ? json_object_get(c->name_ix, cut) : NULL;
+        size_t at;
         struct ch_open o;
         if (st->depth == 0)
             return 0;
-        o = st->s[--st->depth];
+        at = st->depth - 1;
+        for (size_t j = st->depth; nix != NULL && j-- > 0;)
+            if (st->s[j].name == (uint32_t)json_integer_value(nix)) {
+                at = j;
+                break;
+            }
+        o = st->s[at];
+        memmove(st->s + at, st->s + at + 1, (st->depth - at - 1) * sizeof *st->s);
+        st->depth--;
         if (ts < o.ts)
             return fail_ev(c, i, "an e event ends before its b event began");
         return duration(c, NULL, (long)o.name, o.ts, ts - o.ts);

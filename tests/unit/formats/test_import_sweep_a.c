@@ -521,6 +521,26 @@ static void test_chrome_async_spans(void)
                   "\"count\": 1, \"max\": 0.0001};Source=2.3e-05{\"count\": 2, \"max\": "
                   "2e-05};read=6e-06{\"count\": 1, \"max\": 6e-06}");
     got_free(&g);
+    /* spans of one id that overlap under different names: an e closes the
+     * open b of its own name */
+    CHECK_INT(parse("chrome-trace", "net.json",
+                    "[{\"pid\":1,\"tid\":1,\"ph\":\"X\",\"ts\":0,\"dur\":100,\"name\":"
+                    "\"main\"},\n{\"pid\":1,\"tid\":1,\"ph\":\"b\",\"ts\":10,\"cat\":"
+                    "\"net\",\"id\":\"0x5\",\"name\":\"request\"},\n{\"pid\":1,\"tid\":1,"
+                    "\"ph\":\"b\",\"ts\":20,\"cat\":\"net\",\"id\":\"0x5\",\"name\":"
+                    "\"dns\"},\n{\"pid\":1,\"tid\":1,\"ph\":\"e\",\"ts\":30,\"cat\":"
+                    "\"net\",\"id\":\"0x5\",\"name\":\"request\"},\n{\"pid\":1,\"tid\":1,"
+                    "\"ph\":\"e\",\"ts\":45,\"cat\":\"net\",\"id\":\"0x5\",\"name\":"
+                    "\"dns\"}]",
+                    &g, &e),
+              0);
+    CHECK_INT(g.n, 1);
+    if (g.n == 1)
+        CHECK_STR(g.line[0],
+                  "net|net|unknown|np=1|rt=0.0001|in:|m:|k:main=0.0001{"
+                  "\"count\": 1, \"max\": 0.0001};request=2e-05{\"count\": 1, "
+                  "\"max\": 2e-05};dns=2.5e-05{\"count\": 1, \"max\": 2.5e-05}");
+    got_free(&g);
 }
 
 /* Google Benchmark on Windows: context.executable is a path with
