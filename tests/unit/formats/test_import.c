@@ -11,6 +11,7 @@
 #include "formats/limits.h"
 #include "tests/data_file.h"
 #include "tests/harness.h"
+#include "tests/unit/formats/run_line.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,15 +27,6 @@ struct got {
     char *system;
 };
 
-static void kvs(struct buf *b, const char *tag, const struct rec_kv *kv, size_t n)
-{
-    buf_printf(b, "|%s:", tag);
-    for (size_t i = 0; i < n; i++) {
-        buf_printf(b, "%s%s=", i ? "," : "", kv[i].name);
-        buf_num(b, kv[i].value);
-    }
-}
-
 static int take_runs(void *ctx, const struct run_record *r, size_t n, struct err *err)
 {
     struct got *g = ctx;
@@ -43,32 +35,8 @@ static int take_runs(void *ctx, const struct run_record *r, size_t n, struct err
     for (size_t i = 0; i < n && g->n < MAXREC; i++) {
         struct buf b;
         buf_init(&b, 1 << 20);
-        buf_printf(&b, "%s|%s|%s|np=%lld|rt=", r[i].application, r[i].executable,
-                   r[i].system, r[i].nprocs);
-        if (RUN_HAS_RUNTIME(r[i].runtime))
-            buf_num(&b, r[i].runtime);
-        else
-            buf_puts(&b, "none");
-        kvs(&b, "in", r[i].inputs, r[i].ninputs);
-        kvs(&b, "m", r[i].metrics, r[i].nmetrics);
-        buf_puts(&b, "|k:");
-        for (size_t k = 0; k < r[i].nkernels; k++) {
-            buf_printf(&b, "%s%s=", k ? ";" : "", r[i].kernels[k].name);
-            if (KERNEL_HAS_TIME(r[i].kernels[k].time))
-                buf_num(&b, r[i].kernels[k].time);
-            else
-                buf_puts(&b, "none");
-            /* a count shows, 0 too; an unknown one does not (SPEC §16) */
-            if (KERNEL_HAS_CALLS(r[i].kernels[k].calls))
-                buf_printf(&b, "x%lld", r[i].kernels[k].calls);
-            if (r[i].kernels[k].metrics_json)
-                buf_puts(&b, r[i].kernels[k].metrics_json);
-        }
-        if (r[i].commit || r[i].started_at)
-            buf_printf(&b, "|c=%s|t=%s", r[i].commit ? r[i].commit : "",
-                       r[i].started_at ? r[i].started_at : "");
-        for (size_t t = 0; t < r[i].ntags; t++)
-            buf_printf(&b, "|%s=%s", r[i].tags[t].key, r[i].tags[t].value);
+        run_line(&b, &r[i],
+                 RUN_LINE_CALLS | RUN_LINE_KMETRICS | RUN_LINE_VCS | RUN_LINE_TAGS);
         g->line[g->n] = xstrdup(buf_str(&b));
         g->uid[g->n++] = xstrdup(r[i].uid ? r[i].uid : "(none)");
         buf_free(&b);

@@ -7,6 +7,7 @@
 #include "common/xalloc.h"
 #include "formats/formats.h"
 #include "tests/harness.h"
+#include "tests/unit/formats/run_line.h"
 
 #include <string.h>
 
@@ -31,40 +32,14 @@ static void add_line(struct got *g, struct buf *b)
     buf_free(b);
 }
 
-/* A run as "app|exe|sys|np=N|rt=T|in:...|m:...|k:name=time x calls{metrics};..." */
+/* A run as one line (run_line.h): times, commit and start; no counts. */
 static int take_runs(void *ctx, const struct run_record *r, size_t n, struct err *err)
 {
     (void)err;
     for (size_t i = 0; i < n; i++) {
         struct buf b;
         buf_init(&b, 1 << 16);
-        buf_printf(&b, "%s|%s|%s|np=%lld|rt=", r[i].application, r[i].executable,
-                   r[i].system, r[i].nprocs);
-        if (RUN_HAS_RUNTIME(r[i].runtime))
-            buf_num(&b, r[i].runtime);
-        else
-            buf_puts(&b, "none");
-        buf_puts(&b, "|in:");
-        for (size_t k = 0; k < r[i].ninputs; k++) {
-            buf_printf(&b, "%s%s=", k ? "," : "", r[i].inputs[k].name);
-            buf_num(&b, r[i].inputs[k].value);
-        }
-        buf_puts(&b, "|m:");
-        for (size_t k = 0; k < r[i].nmetrics; k++) {
-            buf_printf(&b, "%s%s=", k ? "," : "", r[i].metrics[k].name);
-            buf_num(&b, r[i].metrics[k].value);
-        }
-        buf_puts(&b, "|k:");
-        for (size_t k = 0; k < r[i].nkernels; k++) {
-            buf_printf(&b, "%s%s=", k ? ";" : "", r[i].kernels[k].name);
-            if (KERNEL_HAS_TIME(r[i].kernels[k].time))
-                buf_num(&b, r[i].kernels[k].time);
-            else
-                buf_puts(&b, "none");
-        }
-        if (r[i].commit || r[i].started_at)
-            buf_printf(&b, "|c=%s|t=%s", r[i].commit ? r[i].commit : "",
-                       r[i].started_at ? r[i].started_at : "");
+        run_line(&b, &r[i], RUN_LINE_VCS);
         add_line(ctx, &b);
     }
     return 0;

@@ -13,6 +13,7 @@
 #include "common/xalloc.h"
 #include "formats/formats.h"
 #include "tests/harness.h"
+#include "tests/unit/formats/run_line.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -25,16 +26,7 @@ struct got {
     size_t n;
 };
 
-static void kvs(struct buf *b, const char *tag, const struct rec_kv *kv, size_t n)
-{
-    buf_printf(b, "|%s:", tag);
-    for (size_t i = 0; i < n; i++) {
-        buf_printf(b, "%s%s=", i ? "," : "", kv[i].name);
-        buf_num(b, kv[i].value);
-    }
-}
-
-/* One line a run: application|executable|system|np|rt|in:...|m:...|k:... */
+/* One line a run (run_line.h): kernel metrics; no counts, commit or tags. */
 static int take_runs(void *ctx, const struct run_record *r, size_t n, struct err *err)
 {
     struct got *g = ctx;
@@ -42,24 +34,7 @@ static int take_runs(void *ctx, const struct run_record *r, size_t n, struct err
     for (size_t i = 0; i < n && g->n < MAXREC; i++) {
         struct buf b;
         buf_init(&b, 1 << 16);
-        buf_printf(&b, "%s|%s|%s|np=%lld|rt=", r[i].application, r[i].executable,
-                   r[i].system, r[i].nprocs);
-        if (RUN_HAS_RUNTIME(r[i].runtime))
-            buf_num(&b, r[i].runtime);
-        else
-            buf_puts(&b, "none");
-        kvs(&b, "in", r[i].inputs, r[i].ninputs);
-        kvs(&b, "m", r[i].metrics, r[i].nmetrics);
-        buf_puts(&b, "|k:");
-        for (size_t k = 0; k < r[i].nkernels; k++) {
-            buf_printf(&b, "%s%s=", k ? ";" : "", r[i].kernels[k].name);
-            if (KERNEL_HAS_TIME(r[i].kernels[k].time))
-                buf_num(&b, r[i].kernels[k].time);
-            else
-                buf_puts(&b, "none");
-            if (r[i].kernels[k].metrics_json)
-                buf_puts(&b, r[i].kernels[k].metrics_json);
-        }
+        run_line(&b, &r[i], RUN_LINE_KMETRICS);
         g->line[g->n++] = xstrdup(buf_str(&b));
         buf_free(&b);
     }
