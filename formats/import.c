@@ -722,3 +722,22 @@ const char *imp_program_name(arena *a, const char *exe, const char *file)
     }
     return file ? imp_base_name(a, file) : NULL;
 }
+
+static voidpf imp_zalloc(voidpf opaque, uInt items, uInt size)
+{
+    (void)opaque;
+    return size && items > SIZE_MAX / size ? NULL : xmalloc((size_t)items * size);
+}
+
+static void imp_zfree(voidpf opaque, voidpf p)
+{
+    (void)opaque;
+    xfree(p);
+}
+
+void imp_zstream(z_stream *z)
+{
+    memset(z, 0, sizeof *z);
+    z->zalloc = imp_zalloc;
+    z->zfree = imp_zfree;
+}

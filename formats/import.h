@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <zlib.h>
 
 #include "common/arena.h"
 #include "common/err.h"
@@ -222,6 +223,10 @@ int sniff_extrap_experiment(const struct fmt_file *files, size_t nfiles);
  * at a character boundary (s must be valid UTF-8), control characters as
  * blanks. Returns its length; 0 when nothing is left. */
 size_t imp_name_cut(const char *s, char out[LIMIT_NAME + 1]);
+
+/* Zeroes *z and gives it zlib's allocation through common/xalloc, so that
+ * its limits and fault injection reach zlib too (before inflateInit2). */
+void imp_zstream(z_stream *z);
 
 /* SPEC §16's new formats */
 int import_chrome_trace(const struct fmt_file *files, size_t nfiles,

@@ -922,20 +922,6 @@ out:
     return rc;
 }
 
-/* zlib allocates through xalloc, so that its limits and fault injection
- * reach it too */
-static voidpf ch_zalloc(voidpf opaque, uInt items, uInt size)
-{
-    (void)opaque;
-    return size && items > SIZE_MAX / size ? NULL : xmalloc((size_t)items * size);
-}
-
-static void ch_zfree(voidpf opaque, voidpf p)
-{
-    (void)opaque;
-    xfree(p);
-}
-
 static int gzipped(const struct fmt_file *f)
 {
     return f->len >= 2 && (unsigned char)f->data[0] == 0x1f &&
@@ -958,9 +944,7 @@ static int gunzip(const struct fmt_file *f, size_t max, int prefix, char **out,
     *len = 0;
     if (buf == NULL)
         return err ? err_nomem(err) : -1;
-    memset(&z, 0, sizeof z);
-    z.zalloc = ch_zalloc;
-    z.zfree = ch_zfree;
+    imp_zstream(&z);
     if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
         xfree(buf);
         return err ? err_nomem(err) : -1;

@@ -487,8 +487,8 @@ static int xml_feed(struct cube *c, const char *p, size_t n, int last)
     return 0;
 }
 
-/* expat and zlib allocate through xalloc, so that its limits and fault
- * injection reach them too */
+/* expat allocates through xalloc (zlib too, imp_zstream), so that its
+ * limits and fault injection reach it */
 static void *x_malloc(size_t n)
 {
     return xmalloc(n ? n : 1);
@@ -500,18 +500,6 @@ static void *x_realloc(void *p, size_t n)
 }
 
 static const XML_Memory_Handling_Suite x_mem = {x_malloc, x_realloc, xfree};
-
-static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
-{
-    (void)opaque;
-    return size && items > SIZE_MAX / size ? NULL : xmalloc((size_t)items * size);
-}
-
-static void z_free(voidpf opaque, voidpf p)
-{
-    (void)opaque;
-    xfree(p);
-}
 
 static int parse_anchor(struct cube *c, const char *data, size_t len)
 {
@@ -532,9 +520,7 @@ static int parse_anchor(struct cube *c, const char *data, size_t len)
         unsigned char out[1 << 16];
         unsigned long long total = 0;
         int zr = Z_OK;
-        memset(&z, 0, sizeof z);
-        z.zalloc = z_alloc;
-        z.zfree = z_free;
+        imp_zstream(&z);
         if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
             err_nomem(c->err);
             goto out;
