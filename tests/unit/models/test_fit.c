@@ -1522,6 +1522,25 @@ static void test_wide_span_step_in_selection(void)
     fit_result_free(&r);
 }
 
+/* A 4 x 4 grid of 3 repetitions, t[48]: m = m0 << (shift k), k = 0..3, and
+ * P = 2...5; repetitions interleaved over the grid (t[c + 16 r]) or each
+ * configuration's three together (t[3 c + r]). Fills x[96] (m, P per
+ * observation) and pts[16], each configuration's mean. */
+static void grid_4x4(const double *t, int together, int m0, int shift, double *x,
+                     struct fit_point *pts)
+{
+    memset(pts, 0, 16 * sizeof *pts);
+    for (int i = 0; i < 48; i++) {
+        int c = together ? i / 3 : i % 16;
+        x[2 * i] = m0 << (shift * (c % 4));
+        x[2 * i + 1] = 2 + c / 4;
+        pts[c].x[0] = x[2 * i];
+        pts[c].x[1] = x[2 * i + 1];
+        pts[c].y += t[i] / 3;
+        pts[c].n = 3;
+    }
+}
+
 /* Two variables (candidate E2, docs/models.md §10.1): MPI_Bcast over the
  * message size m = 64 B...32 KiB x P = 2...5 (heldout15's training box, 3
  * repetitions). Left out in turn, the largest m and the largest P are
@@ -1545,18 +1564,8 @@ static void test_two_var_takes_pmnf2(void)
     struct fit_input in = {2, x, t, 48, "auto", AGG_MEAN, NULL};
     struct fit_result r;
     struct err e = {0};
-    int i;
 
-    memset(pts, 0, sizeof pts);
-    for (i = 0; i < 48; i++) {
-        int c = i % 16;
-        x[2 * i] = 64 << (3 * (c % 4));
-        x[2 * i + 1] = 2 + c / 4;
-        pts[c].x[0] = x[2 * i];
-        pts[c].x[1] = x[2 * i + 1];
-        pts[c].y += t[i] / 3;
-        pts[c].n = 3;
-    }
+    grid_4x4(t, 0, 64, 3, x, pts);
     CHECK_INT(fit_pmnf2(pts, 16, &pb), 0);
     CHECK_INT(pb.form, FIT_PMNF2_B_AB);
     CHECK_INT(fit_run(&in, &r, &e), 0);
@@ -1596,18 +1605,8 @@ static void test_two_var_positive_beyond_corner(void)
     struct fit_input in = {2, x, t, 48, "auto", AGG_MEAN, NULL};
     struct fit_result r;
     struct err e = {0};
-    int i;
 
-    memset(pts, 0, sizeof pts);
-    for (i = 0; i < 48; i++) {
-        int c = i / 3;
-        x[2 * i] = 4 << (4 * (c % 4));
-        x[2 * i + 1] = 2 + c / 4;
-        pts[c].x[0] = x[2 * i];
-        pts[c].x[1] = x[2 * i + 1];
-        pts[c].y += t[i] / 3;
-        pts[c].n = 3;
-    }
+    grid_4x4(t, 1, 4, 4, x, pts);
     CHECK_INT(fit_pmnf2(pts, 16, &pb), 0);
     CHECK(fit_pmnf2_eval(&pb, far) < 0); /* the rule's own law */
     CHECK_INT(fit_run(&in, &r, &e), 0);
