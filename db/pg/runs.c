@@ -137,6 +137,21 @@ static const char SQL_APP_METRICS_ADD[] =
     "run_tally.runs + excluded.runs"
 static const char SQL_TALLY_ADD[] = PG_ADD_FROM(
     "SELECT r.id, r.app_id, r.exe_id, r.system_id, r.nprocs, r.runtime FROM " NEW_RUNS);
+/* How the four statements above are planned, for the rest of the
+ * transaction they end (set_config's is_local). Each looks a handful of rows
+ * up by key. Left to itself PostgreSQL planned them anew at every commit on a
+ * grown database (a generic plan assumes 10 ids, a custom one knows their
+ * number): about 30 % of the writer backend's CPU under single-run uploads
+ * (perf; bench_ingest --db, 8 clients). On a new database it settled instead
+ * on a generic plan made on the nearly empty tables, a hash join over a scan
+ * of every run, which stays while the table grows (until the next ANALYZE).
+ * Generic, without scans or hash and merge joins, the plan is the index
+ * lookups that the custom plans chose at any size, made once per connection
+ * (unit.test_pg test_sums_are_planned_once_by_key). */
+static const char SQL_SUMS_PLAN[] =
+    "SELECT set_config('plan_cache_mode', 'force_generic_plan', true), "
+    "set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', "
+    "true), set_config('enable_mergejoin', 'off', true)";
 /* A configuration, empty until its runs are added: created before the runs
  * that name it, in the same transaction, so no other session sees it empty.
  * Another server creating it at the same time makes this wait for its
@@ -540,18 +555,19 @@ out:
 
 /* What the runs ids[n] add to their configurations' summaries, to their
  * applications' kernel and metric names and to the page counts (SQL_CFG_ADD
- * and the three after it), pipelined; with commit, the transaction's COMMIT goes in the
- * same round trip (after a failure in the pipeline it is not run). */
+ * and the three after it, planned as SQL_SUMS_PLAN says), pipelined; with
+ * commit, the transaction's COMMIT goes in the same round trip (after a
+ * failure in the pipeline it is not run). */
 static int add_sums(db *d, const long long *ids, size_t n, int commit, struct err *err)
 {
-    static const char *const sql[4] = {SQL_CFG_ADD, SQL_APP_KERNELS_ADD,
+    static const char *const sql[5] = {SQL_SUMS_PLAN, SQL_CFG_ADD, SQL_APP_KERNELS_ADD,
                                        SQL_APP_METRICS_ADD, SQL_TALLY_ADD};
     PGconn *conn = pg_conn(d);
-    const char *name[4];
+    const char *name[5];
     struct buf arr;
-    int failed = 0, sent = 0, want = commit ? 5 : 4, rc = -1, k;
+    int failed = 0, sent = 0, want = commit ? 6 : 5, rc = -1, k;
 
-    for (k = 0; k < 4; k++)
+    for (k = 0; k < 5; k++)
         if ((name[k] = pg_prepared(d, sql[k], err)) == NULL)
             return -1;
     buf_init(&arr, (size_t)64 << 20);
@@ -570,11 +586,12 @@ static int add_sums(db *d, const long long *ids, size_t n, int commit, struct er
     }
     {
         const char *v[1] = {buf_str(&arr)};
-        for (k = 0; k < 4 && sent == k; k++)
-            if (PQsendQueryPrepared(conn, name[k], 1, v, NULL, NULL, 0))
+        for (k = 0; k < 5 && sent == k; k++)
+            if (PQsendQueryPrepared(conn, name[k], k ? 1 : 0, k ? v : NULL, NULL, NULL,
+                                    0))
                 sent++;
     }
-    if (commit && sent == 4 &&
+    if (commit && sent == 5 &&
         PQsendQueryParams(conn, "COMMIT", 0, NULL, NULL, NULL, NULL, 0))
         sent++;
     if (!PQpipelineSync(conn))

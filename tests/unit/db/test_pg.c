@@ -22,6 +22,7 @@
  *
  * Without a cluster it prints why and exits 77 (ctest: skipped).
  */
+#include "common/buf.h"
 #include "common/xalloc.h"
 #include "db/catalog.h"
 #include "db/history.h"
@@ -413,6 +414,95 @@ static void test_group_commit_adds_sums_once(void)
     xfree(o);
 }
 
+/* The name of the writer connection's prepared statement whose text starts
+ * with head (no quote in it), or "" */
+static void statement_named(db *d, const char *head, char *name, size_t size)
+{
+    char sql[256];
+    PGresult *r;
+    snprintf(sql, sizeof sql,
+             "SELECT name FROM pg_prepared_statements WHERE statement LIKE '%s%%'", head);
+    r = PQexec(pg_conn(d), sql);
+    snprintf(name, size, "%s",
+             PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1
+                 ? PQgetvalue(r, 0, 0)
+                 : "");
+    PQclear(r);
+}
+
+/* What a transaction's runs add to the sums (four statements at its commit)
+ * is planned once per connection, not at every commit (a custom plan each
+ * time was 30 % of the writer backend's CPU), and the plan made on a new,
+ * nearly empty database looks the new runs up by key: a scan of every run
+ * there would stay while the table grows. */
+static void test_sums_are_planned_once_by_key(void)
+{
+    static const char *const heads[4] = {"UPDATE run_configs", "INSERT INTO app_kernels",
+                                         "INSERT INTO app_metrics",
+                                         "WITH r AS (SELECT r.id, r.app_id"};
+    struct err e = {0};
+    long long custom = -1, generic = -1;
+    char uri[600], uid[32], name[64], settings[64], sql[256];
+    db *d;
+    int i;
+
+    CHECK_INT(new_database(uri, sizeof uri), 0);
+    CHECK_INT(db_open(&d, uri, NULL, &e), 0);
+    for (i = 0; i < 12; i++) {
+        struct run_record r;
+        long long id;
+        int existed;
+        snprintf(uid, sizeof uid, "plan-%d", i);
+        r = make_run(uid, "plans", 1 + i % 2, 1.0 + i);
+        CHECK_INT(db_begin(d, &e), 0);
+        CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), 0);
+        CHECK_INT(db_commit(d, &e), 0);
+    }
+    CHECK_INT(
+        pg_scalar(d, &custom,
+                  "SELECT coalesce(sum(custom_plans), -1)::bigint FROM "
+                  "pg_prepared_statements WHERE statement LIKE 'UPDATE run_configs%' "
+                  "OR statement LIKE 'INSERT INTO app_kernels%' OR statement LIKE "
+                  "'INSERT INTO app_metrics%' OR statement LIKE 'WITH r AS (SELECT "
+                  "r.id, r.app_id%'",
+                  &e, ""),
+        1);
+    CHECK_INT(custom, 0);
+    CHECK_INT(pg_scalar(d, &generic,
+                        "SELECT min(generic_plans)::bigint FROM pg_prepared_statements "
+                        "WHERE statement LIKE 'UPDATE run_configs%'",
+                        &e, ""),
+              1);
+    CHECK_INT(generic, 12);
+    /* the plans made: under the same settings, as each commit runs them */
+    statement_named(d, "SELECT set_config(", settings, sizeof settings);
+    CHECK(settings[0] != '\0');
+    for (i = 0; i < 4; i++) {
+        PGresult *r;
+        struct buf plan;
+        int row;
+        statement_named(d, heads[i], name, sizeof name);
+        CHECK(name[0] != '\0');
+        snprintf(sql, sizeof sql, "BEGIN; EXECUTE %s; EXPLAIN EXECUTE %s('{1,2}')",
+                 settings, name);
+        r = PQexec(pg_conn(d), sql);
+        CHECK_INT(PQresultStatus(r), PGRES_TUPLES_OK);
+        buf_init(&plan, 1 << 16);
+        for (row = 0; row < PQntuples(r); row++)
+            buf_printf(&plan, "%s\n", PQgetvalue(r, row, 0));
+        CHECK(strstr(buf_str(&plan), "Index Scan using runs_pkey") != NULL);
+        if (strstr(buf_str(&plan), "Seq Scan on runs") ||
+            strstr(buf_str(&plan), "Hash Join"))
+            fprintf(stderr, "%s", buf_str(&plan));
+        CHECK(strstr(buf_str(&plan), "Seq Scan on runs") == NULL);
+        CHECK(strstr(buf_str(&plan), "Hash Join") == NULL);
+        buf_free(&plan);
+        PQclear(r);
+        PQclear(PQexec(pg_conn(d), "ROLLBACK"));
+    }
+    db_close(d);
+}
+
 static void test_deleted_application_is_made_again(void)
 {
     struct one_run first = {0}, second = {0};
@@ -799,6 +889,7 @@ int main(void)
     RUN(test_same_new_name_from_two_connections);
     RUN(test_batch_with_a_bad_run_rolls_back);
     RUN(test_group_commit_adds_sums_once);
+    RUN(test_sums_are_planned_once_by_key);
     RUN(test_deleted_application_is_made_again);
     RUN(test_conflicts_are_409);
     RUN(test_first_statement_opens_the_transaction);
