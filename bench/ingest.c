@@ -43,6 +43,7 @@
  * With --server the same through the server's HTTP path
  * (8 clients, a fresh server per mode and repeat).
  */
+#include "bench/lib/benchlib.h"
 #include "bench/lib/benchpg.h"
 #include "common/arena.h"
 #include "db/db.h"
@@ -927,7 +928,7 @@ int main(int argc, char **argv)
     if (watches >= 0 && server) {
         signal(SIGPIPE, SIG_IGN);
         curl_global_init(CURL_GLOBAL_ALL);
-        port = 20000 + (int)(getpid() % 20000);
+        port = bench_first_port();
         if (watches > LIMIT_WATCHES)
             watches = LIMIT_WATCHES;
         rc = watch_server(dir, prophecyd, strcmp(sync, "full") == 0 ? "full" : "normal",
@@ -943,7 +944,7 @@ int main(int argc, char **argv)
     }
     signal(SIGPIPE, SIG_IGN);
     curl_global_init(CURL_GLOBAL_ALL);
-    port = 20000 + (int)(getpid() % 20000);
+    port = bench_first_port();
     printf("bench_ingest: prophecyd %s%s%s\n", prophecyd, baseline ? ", baseline " : "",
            baseline ? baseline : "");
     if (strcmp(sync, "full") != 0)

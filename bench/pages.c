@@ -166,7 +166,7 @@ int main(int argc, char **argv)
            "each) stored in %.1f s; %d requests per URL, one keep-alive client\n\n",
            runs, bench_now() - t0, reps);
 
-    port = 20000 + (int)(getpid() % 20000);
+    port = bench_first_port();
     pid = fork();
     if (pid == 0) {
         char listen[64];

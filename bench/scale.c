@@ -236,7 +236,7 @@ int main(int argc, char **argv)
         pclose(p);
     }
 
-    port = 20000 + (int)(getpid() % 20000);
+    port = bench_first_port();
     pid = fork();
     if (pid == 0) {
         char listen[64];

@@ -18,6 +18,7 @@
  * as SVG (median wall time of a few reads on one keep-alive connection),
  * with the timeline at another width than the stored one (read from the
  * store, parsed and computed per request). */
+#include "bench/lib/benchlib.h"
 #include "common/err.h"
 #include "formats/trace.h"
 
@@ -265,7 +266,7 @@ static int stored_path(const char *prophecyd, unsigned char **bufs, const size_t
     size_t tarlen, size;
     struct got g;
     long status;
-    int port = 20000 + (int)(getpid() % 20000);
+    int port = bench_first_port();
     pid_t pid;
     CURL *c;
     FILE *f;

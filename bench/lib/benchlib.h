@@ -8,9 +8,18 @@
 
 #include <curl/curl.h>
 #include <stddef.h>
+#include <unistd.h>
 
 /* Seconds on the monotonic clock. */
 double bench_now(void);
+/* The first port a benchmark's servers listen on (one more for each), by
+ * process id: below Linux's ephemeral range (32768 up), where a client
+ * socket (libcurl's, libpq's, PostgreSQL's) may hold it; a server there once
+ * could not listen. */
+static inline int bench_first_port(void)
+{
+    return 20000 + (int)(getpid() % 10000);
+}
 /* The q-quantile (0..1) of v[0..n), nearest rank; sorts v. */
 double bench_pct(double *v, int n, double q);
 /* Stores n runs in the database at path through the store's batched path
