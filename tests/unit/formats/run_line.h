@@ -8,6 +8,8 @@
 #define PROPHECY_TESTS_RUN_LINE_H
 
 #include "common/buf.h"
+#include "common/err.h"
+#include "common/xalloc.h"
 #include "formats/record.h"
 
 enum {
@@ -56,6 +58,46 @@ static inline void run_line(struct buf *b, const struct run_record *r, unsigned 
                    r->started_at ? r->started_at : "");
     for (size_t t = 0; (flags & RUN_LINE_TAGS) && t < r->ntags; t++)
         buf_printf(b, "|%s=%s", r->tags[t].key, r->tags[t].value);
+}
+
+/* What an importer gave a test: one line a record (up to RUN_LINES_MAX),
+ * runs as run_line writes them with flags. */
+#define RUN_LINES_MAX 64
+struct run_lines {
+    char *line[RUN_LINES_MAX];
+    size_t n;
+    unsigned flags;
+};
+
+/* Keeps b's text as the next line and frees b. */
+static inline void run_lines_add(struct run_lines *g, struct buf *b)
+{
+    if (g->n < RUN_LINES_MAX)
+        g->line[g->n++] = xstrdup(buf_str(b));
+    buf_free(b);
+}
+
+/* A fmt_sink's runs callback; ctx is a struct run_lines. */
+static inline int run_lines_take(void *ctx, const struct run_record *r, size_t n,
+                                 struct err *err)
+{
+    struct run_lines *g = ctx;
+    (void)err;
+    for (size_t i = 0; i < n; i++) {
+        struct buf b;
+        buf_init(&b, 1 << 16);
+        run_line(&b, &r[i], g->flags);
+        run_lines_add(g, &b);
+    }
+    return 0;
+}
+
+/* Frees the lines (the flags stay). */
+static inline void run_lines_free(struct run_lines *g)
+{
+    for (size_t i = 0; i < g->n; i++)
+        xfree(g->line[i]);
+    g->n = 0;
 }
 
 #endif

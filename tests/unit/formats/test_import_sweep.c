@@ -11,40 +11,6 @@
 
 #include <string.h>
 
-#define MAXREC 64
-
-struct got {
-    char *line[MAXREC];
-    size_t n;
-};
-
-static void got_free(struct got *g)
-{
-    for (size_t i = 0; i < g->n; i++)
-        xfree(g->line[i]);
-    g->n = 0;
-}
-
-static void add_line(struct got *g, struct buf *b)
-{
-    if (g->n < MAXREC)
-        g->line[g->n++] = xstrdup(buf_str(b));
-    buf_free(b);
-}
-
-/* A run as one line (run_line.h): times, commit and start; no counts. */
-static int take_runs(void *ctx, const struct run_record *r, size_t n, struct err *err)
-{
-    (void)err;
-    for (size_t i = 0; i < n; i++) {
-        struct buf b;
-        buf_init(&b, 1 << 16);
-        run_line(&b, &r[i], RUN_LINE_VCS);
-        add_line(ctx, &b);
-    }
-    return 0;
-}
-
 /* A system benchmark as "NAME ARGS STAT TIME". */
 static int take_benchmarks(void *ctx, const char *system, const struct bench_record *r,
                            size_t n, struct err *err)
@@ -56,18 +22,19 @@ static int take_benchmarks(void *ctx, const char *system, const struct bench_rec
         buf_init(&b, 4096);
         buf_printf(&b, "%s %s %s ", r[i].name, r[i].args_json, r[i].stat);
         buf_num(&b, r[i].time);
-        add_line(ctx, &b);
+        run_lines_add(ctx, &b);
     }
     return 0;
 }
 
 /* Imports the text `data` as the file `name` in format `fmt` ("auto" too). */
 static int import(const char *fmt, const char *name, const char *data, long long nprocs,
-                  struct got *g, struct err *e)
+                  struct run_lines *g, struct err *e)
 {
-    struct fmt_sink sink = {take_runs, take_benchmarks, g, NULL};
+    struct fmt_sink sink = {run_lines_take, take_benchmarks, g, NULL};
     struct fmt_options o = {NULL, NULL, NULL, nprocs};
     struct fmt_file f = {name, data, strlen(data)};
+    g->flags = RUN_LINE_VCS; /* runs: times, commit and start; no counts */
     err_clear(e);
     return fmt_parse(fmt, &f, 1, &o, &sink, e);
 }
@@ -78,7 +45,7 @@ static int import(const char *fmt, const char *name, const char *data, long long
  * not read (osu_hello) is skipped, not refused. */
 static void test_osu_suite_log(void)
 {
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     const char *log =
         "openmpi@4.0.5 osu_hello\n"
@@ -125,7 +92,7 @@ static void test_osu_suite_log(void)
     CHECK_STR(g.line[7], "MPIIBC_COMM {\"L\":1,\"P\":8} mean 1.75e-06");
     CHECK_STR(g.line[8], "MPIIA2AW {\"L\":8,\"P\":8} mean 1.05e-05");
     CHECK_STR(g.line[9], "MPIIA2AW_COMM {\"L\":8,\"P\":8} mean 4.75e-06");
-    got_free(&g);
+    run_lines_free(&g);
     /* osu_init's line in another unit: refused, naming it */
     CHECK_INT(import("osu", "init.log",
                      "# OSU MPI Init Test v7.4\n"
@@ -143,7 +110,7 @@ static void test_osu_suite_log(void)
               0);
     CHECK_INT(g.n, 1);
     CHECK_STR(g.line[0], "MPISR {\"L\":0,\"P\":16} mean 2.5e-07");
-    got_free(&g);
+    run_lines_free(&g);
     /* another OSU suite's table after an MPI one is not the MPI test's */
     CHECK_INT(import("osu", "mixed.log",
                      "# OSU MPI Latency Test v5.6.2\n"
@@ -156,7 +123,7 @@ static void test_osu_suite_log(void)
               0);
     CHECK_INT(g.n, 1);
     CHECK_STR(g.line[0], "MPISR {\"L\":8,\"P\":2} mean 1.5e-06");
-    got_free(&g);
+    run_lines_free(&g);
     CHECK_INT(import("osu", "shmem.log",
                      "# OSU OpenSHMEM Put Test v5.6.2\n"
                      "# Size          Latency (us)\n"
@@ -181,7 +148,7 @@ static void test_osu_suite_log(void)
  * header (older OSU); a job's timestamp line after a table is no row. */
 static void test_osu_columns(void)
 {
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     CHECK_INT(import("osu", "bw.out",
                      "# OSU MPI-CUDA Bandwidth Test v7.5\n"
@@ -194,7 +161,7 @@ static void test_osu_columns(void)
     CHECK_INT(g.n, 2);
     CHECK_STR(g.line[0], "MPIBW_MBS {\"L\":1,\"P\":2} mean 0.5");
     CHECK_STR(g.line[1], "MPIBW {\"L\":1,\"P\":2} mean 2e-06");
-    got_free(&g);
+    run_lines_free(&g);
     CHECK_INT(import("osu", "lat.out",
                      "# OSU MPI Latency Test v3.1.1\n"
                      "# Size\t\tLatency (us)\n"
@@ -203,7 +170,7 @@ static void test_osu_columns(void)
               0);
     CHECK_INT(g.n, 1);
     CHECK_STR(g.line[0], "MPISR {\"L\":0,\"P\":2} mean 1.25e-06");
-    got_free(&g);
+    run_lines_free(&g);
     /* more than eight value columns (a non-blocking test's -f table) */
     CHECK_INT(import("osu", "wide.out",
                      "# OSU MPI Non-blocking Allreduce Latency Test v7.4\n"
@@ -216,7 +183,7 @@ static void test_osu_columns(void)
     CHECK_INT(g.n, 2);
     CHECK_STR(g.line[0], "MPIIAR {\"L\":4,\"P\":4} mean 7.95e-05");
     CHECK_STR(g.line[1], "MPIIAR_COMM {\"L\":4,\"P\":4} mean 5.325e-05");
-    got_free(&g);
+    run_lines_free(&g);
     /* a number where a value column is a word: still refused */
     CHECK_INT(import("osu", "bad.out",
                      "# OSU MPI Latency Test v7.5\n"
@@ -232,7 +199,7 @@ static void test_osu_columns(void)
  * reads it so); a version 5 report (LNT v5: "run_parameters", "commit"). */
 static void test_lnt_versions(void)
 {
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     CHECK_INT(
         import("auto", "nover.json",
@@ -247,7 +214,7 @@ static void test_lnt_versions(void)
               "nts|t1|m1|np=1|rt=0.25|in:|m:|k:|c=311066|t=2017-07-18T11:28:33");
     CHECK_STR(g.line[1],
               "nts|t1|m1|np=1|rt=0.5|in:|m:|k:|c=311066|t=2017-07-18T11:28:33");
-    got_free(&g);
+    run_lines_free(&g);
     CHECK_INT(
         import("auto", "v5.json",
                "{\"format_version\": \"5\", \"uuid\": \"5f85edeb\",\n"
@@ -263,7 +230,7 @@ static void test_lnt_versions(void)
                          "c=53a4e4a77bd7|t=2026-08-14T04:10:20");
     CHECK_STR(g.line[1], "nts|b/x|linux-x86_64|np=1|rt=77.25|in:|m:code_size=7360|k:|"
                          "c=53a4e4a77bd7|t=2026-08-14T04:10:20");
-    got_free(&g);
+    run_lines_free(&g);
     /* another version: refused, naming the field */
     CHECK_INT(import("lnt-json", "v3.json",
                      "{\"format_version\": \"3\", \"machine\": {\"name\": \"m\"}, "
@@ -280,7 +247,7 @@ static void test_lnt_versions(void)
  * numbers and ids as strings (Extra-P reads them with float() and int()). */
 static void test_extrap_forms(void)
 {
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     CHECK_INT(import("extrap-text", "noregion.txt",
                      "PARAMETER x\nPOINTS ( 20 ) ( 30 )\nMETRIC time\nDATA 1.5 2.5\n"
@@ -291,7 +258,7 @@ static void test_extrap_forms(void)
     CHECK_STR(g.line[0], "noregion|noregion|unknown|np=1|rt=1.5|in:x=20|m:|k:<root>=1.5");
     CHECK_STR(g.line[1], "noregion|noregion|unknown|np=1|rt=2.5|in:x=20|m:|k:<root>=2.5");
     CHECK_STR(g.line[2], "noregion|noregion|unknown|np=1|rt=3.5|in:x=30|m:|k:<root>=3.5");
-    got_free(&g);
+    run_lines_free(&g);
     /* an empty call path is Extra-P's unnamed one: the root */
     CHECK_INT(import("extrap-jsonl", "empty.jsonl",
                      "{\"params\":{\"p\":2},\"callpath\":\"\",\"metric\":\"time\","
@@ -300,7 +267,7 @@ static void test_extrap_forms(void)
               0);
     CHECK_INT(g.n, 1);
     CHECK_STR(g.line[0], "empty|empty|unknown|np=2|rt=1.5|in:|m:|k:<root>=1.5");
-    got_free(&g);
+    run_lines_free(&g);
     CHECK_INT(import("extrap-json", "scalar.json",
                      "{\"parameters\": [\"p\"], \"measurements\": {\"sweep\": {\"time\": "
                      "[{\"point\": 4, \"values\": [3.5, 3.75]}, {\"point\": [8], "
@@ -311,7 +278,7 @@ static void test_extrap_forms(void)
     CHECK_STR(g.line[0], "scalar|scalar|unknown|np=4|rt=3.5|in:|m:|k:sweep=3.5");
     CHECK_STR(g.line[1], "scalar|scalar|unknown|np=4|rt=3.75|in:|m:|k:sweep=3.75");
     CHECK_STR(g.line[2], "scalar|scalar|unknown|np=8|rt=5.5|in:|m:|k:sweep=5.5");
-    got_free(&g);
+    run_lines_free(&g);
     /* two parameters: a bare number is not a point */
     CHECK_INT(import("extrap-json", "scalar2.json",
                      "{\"parameters\": [\"p\", \"n\"], \"measurements\": {\"s\": "
@@ -333,7 +300,7 @@ static void test_extrap_forms(void)
               0);
     CHECK_INT(g.n, 1);
     CHECK_STR(g.line[0], "ids|ids|unknown|np=1|rt=3.25|in:x=4|m:|k:sweep=3.25");
-    got_free(&g);
+    run_lines_free(&g);
     /* a word where a number belongs: still refused */
     CHECK_INT(import("extrap-json", "idsbad.json",
                      "{\"parameters\": [{\"id\": 1, \"name\": \"x\"}],\n"
@@ -355,7 +322,7 @@ static void test_extrap_forms(void)
  * "NAME : call path" is a context event. */
 static void test_tau_event_names(void)
 {
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     CHECK_INT(import("tau", "apex/profile.0.0.0",
                      "1 templated_functions_MULTI_TIME\n"
@@ -375,14 +342,14 @@ static void test_tau_event_names(void)
               "status:VmRSS.max=219008,status:VmRSS.min=219008,status:VmRSS.mean="
               "219008,GPU: Bytes Allocated.count=2,GPU: Bytes Allocated.max=16,GPU: "
               "Bytes Allocated.min=6,GPU: Bytes Allocated.mean=11|k:APEX MAIN=0.0678305");
-    got_free(&g);
+    run_lines_free(&g);
 }
 
 /* TAU: a single-counter build's "N templated_functions_hw_counters" profile
  * is a profile of counters (no time), not a malformed file. */
 static void test_tau_hw_counters(void)
 {
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     CHECK_INT(import("tau", "hw/profile.0.0.0",
                      "2 templated_functions_hw_counters\n"
@@ -395,7 +362,7 @@ static void test_tau_hw_counters(void)
     CHECK_INT(g.n, 1);
     CHECK_STR(g.line[0], "tau|tau|unknown|np=1|rt=none|in:threads=1|m:|k:main() int "
                          "(void)=none;compute() void (void)=none");
-    got_free(&g);
+    run_lines_free(&g);
     /* another header word is still refused */
     CHECK_INT(
         import("tau", "hw/profile.0.0.0",
@@ -414,7 +381,7 @@ static void test_tau_hw_counters(void)
  * metric of one sample is a number, which every sample's run carries. */
 static void test_lnt_v1_metrics(void)
 {
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     CHECK_INT(
         import("auto", "v1.json",
@@ -436,7 +403,7 @@ static void test_lnt_v1_metrics(void)
     CHECK_STR(g.line[1],
               "compile|compile.a|m|np=1|rt=19.75|in:|m:user_time=14.5,user_status="
               "0,rss_kb=1024|k:|c=663345|t=2017-07-06T15:05:23");
-    got_free(&g);
+    run_lines_free(&g);
     /* a name without ".metric" is still refused */
     CHECK_INT(
         import("lnt-json", "v1bad.json",

@@ -19,46 +19,19 @@
 #include <string.h>
 #include <zlib.h>
 
-#define MAXREC 16
-
-struct got {
-    char *line[MAXREC];
-    size_t n;
-};
-
-/* One line a run (run_line.h): kernel metrics; no counts, commit or tags. */
-static int take_runs(void *ctx, const struct run_record *r, size_t n, struct err *err)
-{
-    struct got *g = ctx;
-    (void)err;
-    for (size_t i = 0; i < n && g->n < MAXREC; i++) {
-        struct buf b;
-        buf_init(&b, 1 << 16);
-        run_line(&b, &r[i], RUN_LINE_KMETRICS);
-        g->line[g->n++] = xstrdup(buf_str(&b));
-        buf_free(&b);
-    }
-    return 0;
-}
-
-static void got_free(struct got *g)
-{
-    for (size_t i = 0; i < g->n; i++)
-        xfree(g->line[i]);
-    memset(g, 0, sizeof *g);
-}
-
 static int parse_len(const char *fmt, const char *name, const char *text, size_t len,
-                     struct got *g, struct err *e)
+                     struct run_lines *g, struct err *e)
 {
-    struct fmt_sink sink = {take_runs, NULL, g, NULL};
+    struct fmt_sink sink = {run_lines_take, NULL, g, NULL};
     struct fmt_file f = {name, text, len};
-    got_free(g);
+    run_lines_free(g);
+    g->flags =
+        RUN_LINE_KMETRICS; /* runs with kernel metrics; no counts, commit or tags */
     err_clear(e);
     return fmt_parse(fmt, &f, 1, NULL, &sink, e);
 }
 
-static int parse(const char *fmt, const char *name, const char *text, struct got *g,
+static int parse(const char *fmt, const char *name, const char *text, struct run_lines *g,
                  struct err *e)
 {
     return parse_len(fmt, name, text, strlen(text), g, e);
@@ -69,7 +42,7 @@ static int parse(const char *fmt, const char *name, const char *text, struct got
  * fit (no real_time). Aggregates are not repetitions. */
 static void test_gbench_legacy_aggregates(void)
 {
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     const char *text =
         "{\n  \"context\": {\n    \"date\": \"2017-05-01 10:00:00\",\n"
@@ -107,7 +80,7 @@ static void test_gbench_legacy_aggregates(void)
      * benchmark of that name */
     CHECK_STR(g.line[2], "old|BM_Copy_mean|unknown|np=1|rt=3e-06|in:|m:iterations=5,cpu_"
                          "time=3e-06|k:");
-    got_free(&g);
+    run_lines_free(&g);
 }
 
 /* Google Benchmark writes NaN and Infinity for a number it could not compute;
@@ -115,7 +88,7 @@ static void test_gbench_legacy_aggregates(void)
  * a string stay as they are. */
 static void test_gbench_nonfinite(void)
 {
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     const char *text =
         "{\n  \"context\": {\n    \"host_name\": \"NaN-host\",\n"
@@ -134,11 +107,11 @@ static void test_gbench_nonfinite(void)
     CHECK_STR(g.line[0],
               "rate|BM_Rate|NaN-host|np=1|rt=2.5e-09|in:threads=1|m:iterations="
               "1000,cpu_time=0,hits=4|k:");
-    got_free(&g);
+    run_lines_free(&g);
     /* auto-detection reads it as gbench too */
     CHECK_INT(parse("auto", "rate.json", text, &g, &e), 0);
     CHECK_INT(g.n, 1);
-    got_free(&g);
+    run_lines_free(&g);
     /* a NaN run time is no run time: refused with the row */
     CHECK_INT(
         parse("gbench", "x.json",
@@ -155,7 +128,7 @@ static void test_gbench_nonfinite(void)
  * (an error, "error_occurred", is still refused). */
 static void test_gbench_skipped(void)
 {
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     const char *text =
         "{\"context\": {\"host_name\": \"h\"}, \"benchmarks\": [\n"
@@ -178,7 +151,7 @@ static void test_gbench_skipped(void)
     if (g.n == 1)
         CHECK_STR(g.line[0], "simd|BM_Sse|h|np=1|rt=8e-09|in:arg1=64,threads=1|m:"
                              "iterations=100,cpu_time=8e-09|k:");
-    got_free(&g);
+    run_lines_free(&g);
 }
 
 /* SkipWithError: a benchmark that reported an error is written with
@@ -186,7 +159,7 @@ static void test_gbench_skipped(void)
  * the file are stored. A file of errors only is refused with the first. */
 static void test_gbench_error_rows(void)
 {
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     const char *text =
         "{\"context\": {\"host_name\": \"h\"}, \"benchmarks\": [\n"
@@ -204,7 +177,7 @@ static void test_gbench_error_rows(void)
         CHECK_STR(g.line[0],
                   "mixed|BM_Cpu|h|np=1|rt=4.9999999999999996e-06|in:arg1=8,"
                   "threads=1|m:iterations=10,cpu_time=4.9999999999999996e-06|k:");
-    got_free(&g);
+    run_lines_free(&g);
     CHECK_INT(
         parse("gbench", "x.json",
               "{\"context\": {}, \"benchmarks\": [{\"name\": \"BM_A\", \"run_type\": "
@@ -222,7 +195,7 @@ static void test_gbench_error_rows(void)
  * executable is the name up to its first argument. */
 static void test_gbench_fixture_names(void)
 {
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     const char *names[] = {"Store/Get/8",
                            "Store/Put/8/real_time",
@@ -266,7 +239,7 @@ static void test_gbench_fixture_names(void)
         CHECK_STR(g.line[5], "fix|BM_Opt|unknown|np=1|rt=6e-06|in:|m:iterations=10|k:");
     }
     buf_free(&b);
-    got_free(&g);
+    run_lines_free(&g);
 }
 
 /* Caliper 2.10's hatchet-region-profile (hatchet's caliper-ordered-json):
@@ -274,7 +247,7 @@ static void test_gbench_fixture_names(void)
  * and adiak's executablepath without executable. */
 static void test_caliper_node_order_executablepath(void)
 {
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     const char *text =
         "{\n  \"data\": [\n    [ 0, 0, 0.5, null ],\n    [ 1, 0, 0.25, 0 ],\n"
@@ -295,7 +268,7 @@ static void test_caliper_node_order_executablepath(void)
               "lulesh2.0|lulesh2.0|quartz|np=2|rt=0.4375|in:|m:|k:main=0.375{"
               "\"inclusive\": 0.4375, \"mean\": 0.3125, \"min\": 0.25};main/solve=0.125{"
               "\"inclusive\": 0.125, \"mean\": 0.09375, \"min\": 0.0625}");
-    got_free(&g);
+    run_lines_free(&g);
 }
 
 /* cali-query's json of Caliper 1.x: regions are "annotation" values (nested
@@ -303,7 +276,7 @@ static void test_caliper_node_order_executablepath(void)
  * by source.function#callpath.address. */
 static void test_caliper_record_paths(void)
 {
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     const char *v1 = "[{\"annotation\":\"main\",\"count\":3},\n"
                      "{\"annotation\":\"main/init\",\"count\":1},\n"
@@ -317,15 +290,15 @@ static void test_caliper_record_paths(void)
     CHECK_INT(g.n, 1);
     CHECK_STR(g.line[0], "v1|v1|unknown|np=1|rt=none|in:|m:|k:main=none{\"count\": "
                          "3};main/init=none{\"count\": 1};main/loop=none{\"count\": 2}");
-    got_free(&g);
+    run_lines_free(&g);
     CHECK_INT(parse("auto", "v1.json", v1, &g, &e), 0);
     CHECK_INT(g.n, 1);
-    got_free(&g);
+    run_lines_free(&g);
     CHECK_INT(parse("caliper-json", "sampled.json", sampled, &g, &e), 0);
     CHECK_INT(g.n, 1);
     CHECK_STR(g.line[0], "sampled|sampled|unknown|np=1|rt=none|in:|m:|k:main/solve="
                          "none{\"count\": 5};main=none{\"count\": 2}");
-    got_free(&g);
+    run_lines_free(&g);
 }
 
 /* The BMF v1 draft as Bencher's adapter reads it: entries whose parameters
@@ -334,7 +307,7 @@ static void test_caliper_record_paths(void)
  * twice: the later entry's); a measure may carry named values only. */
 static void test_bmf_v1_grid_points(void)
 {
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     const char *text =
         "{\n  \"bench::scan\": [\n"
@@ -361,7 +334,7 @@ static void test_bmf_v1_grid_points(void)
         CHECK_STR(g.line[2], "grid|bench::idle|unknown|np=1|rt=1e-09|in:|m:latency=1e-09,"
                              "instructions=7|k:");
     }
-    got_free(&g);
+    run_lines_free(&g);
     /* recognised by its shape, a measure of named values only included */
     CHECK_INT(parse("auto", "named.json",
                     "{\"t::p\": [{\"measures\": {\"latency\": {\"p99\": 97.0}}}]}", &g,
@@ -371,7 +344,7 @@ static void test_bmf_v1_grid_points(void)
     if (g.n == 1)
         CHECK_STR(g.line[0],
                   "named|t::p|unknown|np=1|rt=none|in:|m:latency_p99=9.7e-08|k:");
-    got_free(&g);
+    run_lines_free(&g);
     /* a v1 measure without any number, and a v0 measure without value, are
      * refused with the measure */
     CHECK_INT(parse("bmf", "x.json",
@@ -412,7 +385,7 @@ static void test_byte_order_mark(void)
          "bom|bom|unknown|np=1|rt=0.5|in:|m:|k:main=0.5{\"inclusive\": 0.5}"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct got g = {0};
+        struct run_lines g = {0};
         struct err e = {0};
         CHECK_INT(parse(cases[i].fmt, "bom.json", cases[i].text, &g, &e), 0);
         CHECK_INT(g.n, 1);
@@ -420,7 +393,7 @@ static void test_byte_order_mark(void)
             CHECK_STR(g.line[0], cases[i].line);
         CHECK_INT(parse("auto", "bom.json", cases[i].text, &g, &e), 0);
         CHECK_INT(g.n, 1);
-        got_free(&g);
+        run_lines_free(&g);
     }
 }
 
@@ -429,7 +402,7 @@ static void test_byte_order_mark(void)
  * process_name shared by every process still names the application). */
 static void test_chrome_adiak_other_data(void)
 {
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     const char *text =
         "{\n  \"displayTimeUnit\": \"us\",\n  \"otherData\": {\n"
@@ -447,7 +420,7 @@ static void test_chrome_adiak_other_data(void)
         CHECK_STR(g.line[0], "smoketest|smoketest|tuolumne|np=1|rt=0.002293|in:|m:|k:bar="
                              "0.001138{\"count\": 1, \"max\": 0.001138};foo=0.002293{"
                              "\"count\": 1, \"max\": 0.002293}");
-    got_free(&g);
+    run_lines_free(&g);
 }
 
 /* Newer clang's -ftime-trace writes "Source" (a header being
@@ -456,7 +429,7 @@ static void test_chrome_adiak_other_data(void)
  * legacy async S/F steps stay skipped. */
 static void test_chrome_async_spans(void)
 {
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     const char *text =
         "{\"traceEvents\":[\n"
@@ -495,7 +468,7 @@ static void test_chrome_async_spans(void)
                   "main|main|unknown|np=1|rt=0.0001|in:|m:|k:ExecuteCompiler=0.0001{"
                   "\"count\": 1, \"max\": 0.0001};Source=2.3e-05{\"count\": 2, \"max\": "
                   "2e-05};read=6e-06{\"count\": 1, \"max\": 6e-06}");
-    got_free(&g);
+    run_lines_free(&g);
     /* spans of one id that overlap under different names: an e closes the
      * open b of its own name */
     CHECK_INT(parse("chrome-trace", "net.json",
@@ -515,7 +488,7 @@ static void test_chrome_async_spans(void)
                   "net|net|unknown|np=1|rt=0.0001|in:|m:|k:main=0.0001{"
                   "\"count\": 1, \"max\": 0.0001};request=2e-05{\"count\": 1, "
                   "\"max\": 2e-05};dns=2.5e-05{\"count\": 1, \"max\": 2.5e-05}");
-    got_free(&g);
+    run_lines_free(&g);
 }
 
 /* Google Benchmark on Windows: context.executable is a path with
@@ -532,7 +505,7 @@ static void test_gbench_windows_executable(void)
         {"./a.exe", "win"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct got g = {0};
+        struct run_lines g = {0};
         struct err e = {0};
         char text[512], want[128];
         snprintf(
@@ -547,7 +520,7 @@ static void test_gbench_windows_executable(void)
         CHECK_INT(g.n, 1);
         if (g.n == 1)
             CHECK_STR(g.line[0], want);
-        got_free(&g);
+        run_lines_free(&g);
     }
 }
 
@@ -564,7 +537,7 @@ static void test_gbench_utf16(void)
         "\"us\"}]}\r\n";
     char text[1024];
     size_t n = 0;
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     text[n++] = '\xff';
     text[n++] = '\xfe';
@@ -585,7 +558,7 @@ static void test_gbench_utf16(void)
     CHECK_INT(parse_len("gbench", "ps.json", text, n, &g, &e), -1);
     CHECK_STR(e.message, "ps.json: the file starts as UTF-16 but is not valid UTF-16");
     CHECK_INT(g.n, 0);
-    got_free(&g);
+    run_lines_free(&g);
 }
 
 /* gzip-compressed Trace Event files (PyTorch's and TensorFlow's .json.gz,
@@ -600,7 +573,7 @@ static void test_chrome_gzip(void)
         "1, \"ts\": 20, \"dur\": 7, \"name\": \"step\"}]}";
     unsigned char gz[512];
     z_stream z;
-    struct got g = {0}, plain = {0};
+    struct run_lines g = {0}, plain = {0};
     struct err e = {0};
     size_t n;
     memset(&z, 0, sizeof z);
@@ -630,8 +603,8 @@ static void test_chrome_gzip(void)
     CHECK_STR(e.message,
               "trace.json.gz: the gzip-compressed file is damaged or truncated");
     CHECK_INT(g.n, 0);
-    got_free(&plain);
-    got_free(&g);
+    run_lines_free(&plain);
+    run_lines_free(&g);
 }
 
 /* A flat json-split profile (cali-query ... group by
@@ -640,7 +613,7 @@ static void test_chrome_gzip(void)
  * names the regions. */
 static void test_caliper_flat_split(void)
 {
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     const char *text =
         "{\n  \"data\": [\n    [ 3, 0, 0 ],\n    [ 5, 1, 0 ],\n    [ 2, 0, 0 ],\n"
@@ -661,7 +634,7 @@ static void test_caliper_flat_split(void)
                    * rank 0, 4 at rank 1) */
                   "flat|flat|unknown|np=2|rt=none|in:|m:|k:main=none{\"count\": "
                   "5};solve=none{\"count\": 5}");
-    got_free(&g);
+    run_lines_free(&g);
 }
 
 /* hatchet writes json-split itself (its PerfFlowAspect converters) with the
@@ -669,7 +642,7 @@ static void test_caliper_flat_split(void)
  * a metric. */
 static void test_caliper_rank_column(void)
 {
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     const char *text =
         "{\n \"data\": [\n  [0.5, 0, 0],\n  [0.25, 0, 1],\n  [0.75, 1, 0],\n"
@@ -686,7 +659,7 @@ static void test_caliper_rank_column(void)
                              "\"inclusive\": 0.875, \"mean\": 0.625, \"min\": 0.5};main/"
                              "solve=0.25{\"inclusive\": 0.25, \"mean\": 0.1875, \"min\": "
                              "0.125}");
-    got_free(&g);
+    run_lines_free(&g);
 }
 
 /* Times aggregated across ranks as avg then sum (the columns hatchet's
@@ -694,7 +667,7 @@ static void test_caliper_rank_column(void)
  * times. */
 static void test_caliper_sum_avg_columns(void)
 {
-    struct got g = {0};
+    struct run_lines g = {0};
     struct err e = {0};
     const char *text =
         "{\"data\": [[0.25, 1.0, 0], [0.75, 0.75, 1]], \"columns\": "
@@ -710,7 +683,7 @@ static void test_caliper_sum_avg_columns(void)
         CHECK_STR(g.line[0],
                   "avg|avg|unknown|np=1|rt=1|in:|m:|k:main=0.25{\"inclusive\": "
                   "1};main/loop=0.75{\"inclusive\": 0.75}");
-    got_free(&g);
+    run_lines_free(&g);
 }
 
 int main(void)
