@@ -309,6 +309,45 @@ static int metadata(struct ch *c, json_t *ev)
     return 0;
 }
 
+/* The index of the event's name ("(unnamed)" without one), or -1. */
+static long event_name(struct ch *c, json_t *ev, size_t i)
+{
+    const char *raw = json_string_value(json_object_get(ev, "name"));
+    return name_index(c, raw ? raw : "(unnamed)", i);
+}
+
+/* Notes a process id met (a trace without any is one process). 0, or -1. */
+static int note_pid(struct ch *c, json_t *pid)
+{
+    char text[48];
+    if (pid == NULL) {
+        c->nopid = 1;
+        return 0;
+    }
+    if (json_object_set_new(c->pids, id_text(pid, text, sizeof text), json_true()) != 0)
+        return err_nomem(c->err);
+    return 0;
+}
+
+/* Opens a span o on the stack s (*depth open, room for *cap), at most
+ * LIMIT_IMPORT_CHROME_DEPTH deep ("more than N <what>"). 0, or -1. */
+static int open_span(struct ch *c, struct ch_open **s, size_t *depth, size_t *cap,
+                     struct ch_open o, size_t i, const char *what)
+{
+    if (*depth >= LIMIT_IMPORT_CHROME_DEPTH)
+        return fail_ev(c, i, "more than %d %s", LIMIT_IMPORT_CHROME_DEPTH, what);
+    if (*depth == *cap) {
+        size_t more = *cap ? *cap * 2 : 16;
+        struct ch_open *n = xrealloc(*s, more * sizeof *n);
+        if (n == NULL)
+            return err_nomem(c->err);
+        *s = n;
+        *cap = more;
+    }
+    (*s)[(*depth)++] = o;
+    return 0;
+}
+
 /* A nestable async event (ph "b" or "e"; clang's -ftime-trace writes its
  * "Source" spans so in newer LLVM): an "e" closes the last open "b" of the
  * same category and id (and process, for an id2 "local" id). Its duration
@@ -378,30 +417,10 @@ static int async_event(struct ch *c, json_t *ev, char ph, size_t i)
             return fail_ev(c, i, "an e event ends before its b event began");
         return duration(c, NULL, (long)o.name, o.ts, ts - o.ts);
     }
-    if (pid != NULL) {
-        char text[48];
-        if (json_object_set_new(c->pids, id_text(pid, text, sizeof text), json_true()) !=
-            0)
-            return err_nomem(c->err);
-    }
-    {
-        const char *raw = json_string_value(json_object_get(ev, "name"));
-        if ((k = name_index(c, raw ? raw : "(unnamed)", i)) < 0)
-            return -1;
-    }
-    if (st->depth >= LIMIT_IMPORT_CHROME_DEPTH)
-        return fail_ev(c, i, "more than %d b events open with one id",
-                       LIMIT_IMPORT_CHROME_DEPTH);
-    if (st->depth == st->cap) {
-        size_t cap = st->cap ? st->cap * 2 : 16;
-        struct ch_open *n = xrealloc(st->s, cap * sizeof *n);
-        if (n == NULL)
-            return err_nomem(c->err);
-        st->s = n;
-        st->cap = cap;
-    }
-    st->s[st->depth++] = (struct ch_open){ts, (uint32_t)k};
-    return 0;
+    if ((pid != NULL && note_pid(c, pid) != 0) || (k = event_name(c, ev, i)) < 0)
+        return -1;
+    return open_span(c, &st->s, &st->depth, &st->cap, (struct ch_open){ts, (uint32_t)k},
+                     i, "b events open with one id");
 }
 
 /* One event of the array. */
@@ -432,15 +451,7 @@ static int event(struct ch *c, json_t *ev, size_t i)
         return fail_ev(c, i, "dur must be a non-negative number (microseconds)");
     pid = json_object_get(ev, "pid");
     tid = json_object_get(ev, "tid");
-    if (pid == NULL)
-        c->nopid = 1;
-    else {
-        char text[48];
-        if (json_object_set_new(c->pids, id_text(pid, text, sizeof text), json_true()) !=
-            0)
-            return err_nomem(c->err);
-    }
-    if ((tr = track(c, pid, tid, i)) == NULL)
+    if (note_pid(c, pid) != 0 || (tr = track(c, pid, tid, i)) == NULL)
         return -1;
     if (ph[0] == 'E') {
         struct ch_open o;
@@ -451,26 +462,12 @@ static int event(struct ch *c, json_t *ev, size_t i)
             return fail_ev(c, i, "an E event ends before its B event began");
         return duration(c, pid ? tr : NULL, (long)o.name, o.ts, ts - o.ts);
     }
-    {
-        const char *raw = json_string_value(json_object_get(ev, "name"));
-        if ((k = name_index(c, raw ? raw : "(unnamed)", i)) < 0)
-            return -1;
-    }
+    if ((k = event_name(c, ev, i)) < 0)
+        return -1;
     if (ph[0] == 'X')
         return duration(c, pid ? tr : NULL, k, ts, dur);
-    if (tr->depth >= LIMIT_IMPORT_CHROME_DEPTH)
-        return fail_ev(c, i, "more than %d B events open on one thread",
-                       LIMIT_IMPORT_CHROME_DEPTH);
-    if (tr->depth == tr->scap) {
-        size_t cap = tr->scap ? tr->scap * 2 : 16;
-        struct ch_open *s = xrealloc(tr->stack, cap * sizeof *s);
-        if (s == NULL)
-            return err_nomem(c->err);
-        tr->stack = s;
-        tr->scap = cap;
-    }
-    tr->stack[tr->depth++] = (struct ch_open){ts, (uint32_t)k};
-    return 0;
+    return open_span(c, &tr->stack, &tr->depth, &tr->scap,
+                     (struct ch_open){ts, (uint32_t)k}, i, "B events open on one thread");
 }
 
 /* ---- the stream ------------------------------------------------------------- */
