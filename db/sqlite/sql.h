@@ -44,12 +44,12 @@ sqlite3 *db_handle(db *d);
 #define FOLD_EVERY 4096
 long *sq_unfolded(db *d);
 
-/* Adds stored run run_id, whose inputs are the n given (reordered), to its
- * configuration summary (db/sqlite/summary.c; the key is db_inputs_key's
- * text). 0 or -1. */
-struct rec_kv;
-int sq_summary_add_run_inputs(db *d, long long run_id, struct rec_kv *inputs, size_t n,
-                              struct err *err);
+/* Adds stored run run_id to the summary of its configuration, keyed by key
+ * (db_inputs_key's text; db/sqlite/summary.c). stored_config is the
+ * configuration id the run was inserted with (0: none yet) and at_ms its
+ * at_ms: when it is the summary's, the run row is left as it is. 0 or -1. */
+int sq_summary_add_run_key(db *d, long long run_id, const char *key,
+                           long long stored_config, long long at_ms, struct err *err);
 
 /* wait 0: a lock held by another connection fails at once (SQLITE_BUSY);
  * wait 1: waits for it up to the connection's busy timeout again. */

@@ -30,7 +30,9 @@ static const char SQL_CONFIG_ADD[] =
     "max_runtime = coalesce(max(max_runtime, excluded.max_runtime), max_runtime, "
     "excluded.max_runtime), "
     "last_run_id = max(last_run_id, excluded.last_run_id) RETURNING id";
-/* The run's configuration, for the series index (migration 3), and the
+/* The run's configuration, for the series index (migration 3), when the run
+ * was not inserted with it (the configuration's first run; a run added
+ * again), and the
  * packed series chunks it makes stale (migration 10: those that end at or
  * after it in time order; none when it is the newest). Here rather than in
  * a trigger: a trigger on runs' inserts or on config_id cost every stored
@@ -60,36 +62,27 @@ static int returning(db *d, sqlite3_stmt *st, long long *out, struct err *err)
     return rc == SQLITE_DONE ? 0 : db_fail(d, err);
 }
 
-int sq_summary_add_run_inputs(db *d, long long run_id, struct rec_kv *inputs, size_t n,
-                              struct err *err)
+int sq_summary_add_run_key(db *d, long long run_id, const char *key,
+                           long long stored_config, long long at_ms, struct err *err)
 {
     sqlite3_stmt *st;
-    long long config_id = 0, at_ms = 0;
-    struct buf key;
-    int rc;
+    long long config_id = 0;
 
-    buf_init(&key, 64 * 1024);
-    db_inputs_key(inputs, n, &key);
-    if (buf_failed(&key)) {
-        buf_free(&key);
-        return err_nomem(err);
-    }
     if ((st = db_stmt(d, SQL_CONFIG_ADD, err)) != NULL) {
         sqlite3_bind_int64(st, 1, run_id);
-        sqlite3_bind_text(st, 2, buf_str(&key), (int)key.len, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
     }
-    rc = returning(d, st, &config_id, err);
-    buf_free(&key);
-    if (rc != 0)
+    if (returning(d, st, &config_id, err) != 0)
         return -1;
-    if ((st = db_stmt(d, SQL_RUN_CONFIG, err)) != NULL) {
-        sqlite3_bind_int64(st, 1, run_id);
-        sqlite3_bind_int64(st, 2, config_id);
+    if (config_id != stored_config) {
+        if ((st = db_stmt(d, SQL_RUN_CONFIG, err)) != NULL) {
+            sqlite3_bind_int64(st, 1, run_id);
+            sqlite3_bind_int64(st, 2, config_id);
+        }
+        if (returning(d, st, &at_ms, err) != 0)
+            return -1;
     }
-    if (returning(d, st, &at_ms, err) != 0 ||
-        dq_run(d, SQL_CHUNKS_STALE, err, "iii", config_id, at_ms, run_id) < 0)
-        return -1;
-    return 0;
+    return dq_run(d, SQL_CHUNKS_STALE, err, "iii", config_id, at_ms, run_id) < 0 ? -1 : 0;
 }
 
 static const char *col_text(arena *a, sqlite3_stmt *st, int i)
@@ -118,10 +111,20 @@ int sq_summary_add_run(db *d, long long run_id, struct err *err)
         kv[n++].value = sqlite3_column_double(st, 1);
     }
     sqlite3_reset(st);
-    rc = rc == SQLITE_ROW    ? err_set(err, ERR_INTERNAL, "internal", NULL,
-                                       "run %lld has too many inputs", run_id)
-         : rc != SQLITE_DONE ? db_fail(d, err)
-                             : sq_summary_add_run_inputs(d, run_id, kv, n, err);
+    if (rc == SQLITE_ROW) {
+        rc = err_set(err, ERR_INTERNAL, "internal", NULL, "run %lld has too many inputs",
+                     run_id);
+    } else if (rc != SQLITE_DONE) {
+        rc = db_fail(d, err);
+    } else {
+        struct buf key;
+        buf_init(&key, 64 * 1024);
+        db_inputs_key(kv, n, &key);
+        rc = buf_failed(&key)
+                 ? err_nomem(err)
+                 : sq_summary_add_run_key(d, run_id, buf_str(&key), 0, 0, err);
+        buf_free(&key);
+    }
     arena_free(a);
     return rc;
 }

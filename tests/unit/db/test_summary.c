@@ -73,6 +73,30 @@ static void check_configs(db *d)
     arena_free(a);
 }
 
+/* How many runs of file name the configuration of their own names,
+ * processes and inputs (the key as json_group_object writes it). */
+static long long runs_in_their_config(const char *name)
+{
+    sqlite3 *h;
+    sqlite3_stmt *st;
+    long long n = -1;
+    CHECK_INT(sqlite3_open(path(name), &h), SQLITE_OK);
+    CHECK_INT(sqlite3_prepare_v2(
+                  h,
+                  "SELECT count(*) FROM runs r JOIN run_configs c ON c.id = r.config_id "
+                  "AND c.app_id = r.app_id AND c.exe_id = r.exe_id AND c.system_id = "
+                  "r.system_id AND c.nprocs = r.nprocs AND c.inputs = (SELECT "
+                  "coalesce(json_group_object(name, value), '{}') FROM (SELECT name, "
+                  "value FROM run_inputs WHERE run_id = r.id ORDER BY name))",
+                  -1, &st, NULL),
+              SQLITE_OK);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    return n;
+}
+
 static void test_summary_on_insert(void)
 {
     struct err e = {0};
@@ -84,6 +108,10 @@ static void test_summary_on_insert(void)
     add(d, "a.x", 2, 4.0, 200, 1);
     add(d, "b.x", 2, 7.0, 0, 0);
     check_configs(d);
+    /* the first run of each configuration is given it after its insert,
+     * the next ones are inserted with it: every run has its own */
+    add(d, "b.x", 2, 8.0, 0, 0);
+    CHECK_INT(runs_in_their_config("s.db"), 6);
     db_close(d);
 }
 
