@@ -53,30 +53,30 @@
 static const char SQL_UID_SEL[] = "SELECT id FROM runs WHERE uid = $1";
 /* A run with its inputs, metrics, kernels and tags in one statement, so that
  * the statements of a batch go out pipelined without waiting for each other
- * (insert_pipelined below): each set of children goes in as one JSON
- * parameter that a data-modifying CTE unpacks. A client id stored already
- * (another server's, or earlier in the batch) inserts nothing and returns no
- * row. The run's configuration ($17 is db_inputs_key's text) exists already:
- * SQL_CFG_ENSURE goes first in the same pipeline, so the run is inserted with
- * its config_id (setting it afterwards rewrote every run row and all ten of
- * its index entries). */
+ * (insert_pipelined below): each field of a set of children goes in as one
+ * array parameter ($13 ... $22, children_text) that a data-modifying CTE
+ * unnests. They were JSON texts unpacked by jsonb_each_text and
+ * jsonb_array_elements, whose parsing and casts cost more of the writer
+ * backend's CPU. A client id stored already (another server's, or earlier
+ * in the batch) inserts nothing and returns no row. The run's configuration
+ * ($23 is db_inputs_key's text) exists already: SQL_CFG_ENSURE goes first in
+ * the same pipeline, so the run is inserted with its config_id (setting it
+ * afterwards rewrote every run row and all ten of its index entries). */
 #define RUN_INS_HEAD                                                                     \
     "WITH r AS (INSERT INTO runs (uid, app_id, exe_id, system_id, nprocs, runtime, "     \
     "started_at, submitter, created_at, vcs_commit, vcs_branch, at_ms, config_id) "      \
     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, (SELECT id FROM "        \
     "run_configs WHERE app_id = $2 AND exe_id = $3 AND system_id = $4 AND nprocs = $5 "  \
-    "AND inputs = $17)) ON CONFLICT (uid) DO NOTHING RETURNING id, config_id, "          \
-    "runtime), "                                                                         \
-    "i AS (INSERT INTO run_inputs (run_id, name, value) SELECT r.id, key, "              \
-    "value::float8 FROM r, jsonb_each_text($13::jsonb)), "                               \
-    "m AS (INSERT INTO run_metrics (run_id, name, value) SELECT r.id, key, "             \
-    "value::float8 FROM r, jsonb_each_text($14::jsonb)), "                               \
+    "AND inputs = $23)) ON CONFLICT (uid) DO NOTHING RETURNING id), "                    \
+    "i AS (INSERT INTO run_inputs (run_id, name, value) SELECT r.id, x.n, x.v FROM r, "  \
+    "unnest($13::text[], $14::float8[]) x(n, v)), "                                      \
+    "m AS (INSERT INTO run_metrics (run_id, name, value) SELECT r.id, x.n, x.v FROM r, " \
+    "unnest($15::text[], $16::float8[]) x(n, v)), "                                      \
     "k AS (INSERT INTO kernels (run_id, seq, name, time, calls, metrics) SELECT r.id, "  \
-    "x.ord - 1, x.e ->> 'name', (x.e ->> 'time')::float8, (x.e ->> 'calls')::bigint, "   \
-    "x.e ->> 'metrics' FROM r, jsonb_array_elements($15::jsonb) WITH ORDINALITY "        \
-    "x(e, ord)), "                                                                       \
-    "t AS (INSERT INTO run_tags (run_id, key, value) SELECT r.id, key, value FROM r, "   \
-    "jsonb_each_text($16::jsonb))"
+    "x.o - 1, x.n, x.t, x.c, x.j FROM r, unnest($17::text[], $18::float8[], "            \
+    "$19::bigint[], $20::text[]) WITH ORDINALITY x(n, t, c, j, o)), "                    \
+    "t AS (INSERT INTO run_tags (run_id, key, value) SELECT r.id, x.k, x.v FROM r, "     \
+    "unnest($21::text[], $22::text[]) x(k, v))"
 static const char SQL_RUN_INS[] = RUN_INS_HEAD " SELECT id FROM r";
 /* What a transaction's new runs ($1, an array of their ids) add to their
  * configurations' summaries, to their kernels' and metrics' names in their
@@ -160,58 +160,87 @@ static const char SQL_CFG_ENSURE[] =
     "INSERT INTO run_configs (app_id, exe_id, system_id, nprocs, inputs, runs, "
     "sum_runtime, last_run_id, timed) VALUES ($1, $2, $3, $4, $5, 0, 0, 0, 0) "
     "ON CONFLICT (app_id, exe_id, system_id, nprocs, inputs) DO NOTHING";
-static json_t *kvs_json(const struct rec_kv *kv, size_t n)
+/* The ten array parameters of a run's children (SQL_RUN_INS's $13 ... $22),
+ * each in PostgreSQL's array text form: texts quoted with their quotes and
+ * backslashes escaped, numbers in the shortest form that reads back exactly
+ * (buf_num), NULL for an absent kernel time, count or metrics. */
+enum {
+    KID_IN_NAME,
+    KID_IN_VALUE,
+    KID_MET_NAME,
+    KID_MET_VALUE,
+    KID_K_NAME,
+    KID_K_TIME,
+    KID_K_CALLS,
+    KID_K_METRICS,
+    KID_TAG_KEY,
+    KID_TAG_VALUE,
+    NKIDS
+};
+
+static void arr_sep(struct buf *b)
 {
-    json_t *o = json_object();
-    size_t i;
-    for (i = 0; o && i < n; i++)
-        if (json_object_set_new(o, kv[i].name, json_real(kv[i].value)) != 0) {
-            json_decref(o);
-            return NULL;
-        }
-    return o;
+    buf_putc(b, b->len == 0 ? '{' : ',');
 }
 
-/* The four JSON texts of a run's inputs, metrics, kernels and tags (numbers
- * with 17 significant digits, so the stored doubles are the sent ones), to
- * free with free(). 0, or -1 with err set. */
-static int children_text(const struct run_record *r, char *txt[4], struct err *err)
+static void arr_text(struct buf *b, const char *t)
 {
-    json_t *in = kvs_json(r->inputs, r->ninputs),
-           *met = kvs_json(r->metrics, r->nmetrics);
-    json_t *ker = json_array(), *tags = json_object();
-    int ok = in && met && ker && tags, i;
-    size_t k;
+    arr_sep(b);
+    if (t == NULL) {
+        buf_puts(b, "NULL");
+        return;
+    }
+    buf_putc(b, '"');
+    for (const char *c = t; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            buf_putc(b, '\\');
+        buf_putc(b, *c);
+    }
+    buf_putc(b, '"');
+}
 
-    for (i = 0; i < 4; i++)
-        txt[i] = NULL;
-    for (k = 0; ok && k < r->nkernels; k++) {
+static void arr_num(struct buf *b, int present, double v)
+{
+    arr_sep(b);
+    if (present)
+        buf_num(b, v);
+    else
+        buf_puts(b, "NULL");
+}
+
+/* Fills kids[NKIDS] (initialised by the caller) with run r's children. 0, or
+ * -1 with err set. */
+static int children_text(const struct run_record *r, struct buf kids[NKIDS],
+                         struct err *err)
+{
+    size_t k;
+    for (k = 0; k < r->ninputs; k++) {
+        arr_text(&kids[KID_IN_NAME], r->inputs[k].name);
+        arr_num(&kids[KID_IN_VALUE], 1, r->inputs[k].value);
+    }
+    for (k = 0; k < r->nmetrics; k++) {
+        arr_text(&kids[KID_MET_NAME], r->metrics[k].name);
+        arr_num(&kids[KID_MET_VALUE], 1, r->metrics[k].value);
+    }
+    for (k = 0; k < r->nkernels; k++) {
         const struct rec_kernel *kr = &r->kernels[k];
-        /* an absent time or count is JSON null, which ->> reads as NULL */
-        json_t *o = json_pack(
-            "{s:s, s:o, s:o, s:s?}", "name", kr->name, "time",
-            KERNEL_HAS_TIME(kr->time) ? json_real(kr->time) : json_null(), "calls",
-            KERNEL_HAS_CALLS(kr->calls) ? json_integer(kr->calls) : json_null(),
-            "metrics", kr->metrics_json);
-        ok = o != NULL && json_array_append_new(ker, o) == 0;
+        arr_text(&kids[KID_K_NAME], kr->name);
+        arr_num(&kids[KID_K_TIME], KERNEL_HAS_TIME(kr->time), kr->time);
+        arr_sep(&kids[KID_K_CALLS]);
+        if (KERNEL_HAS_CALLS(kr->calls))
+            buf_printf(&kids[KID_K_CALLS], "%lld", kr->calls);
+        else
+            buf_puts(&kids[KID_K_CALLS], "NULL");
+        arr_text(&kids[KID_K_METRICS], kr->metrics_json);
     }
-    for (k = 0; ok && k < r->ntags; k++)
-        ok =
-            json_object_set_new(tags, r->tags[k].key, json_string(r->tags[k].value)) == 0;
-    if (ok) {
-        json_t *v[4] = {in, met, ker, tags};
-        for (i = 0; i < 4; i++)
-            ok = ok && (txt[i] = json_dumps(v[i], JSON_COMPACT |
-                                                      JSON_REAL_PRECISION(17))) != NULL;
+    for (k = 0; k < r->ntags; k++) {
+        arr_text(&kids[KID_TAG_KEY], r->tags[k].key);
+        arr_text(&kids[KID_TAG_VALUE], r->tags[k].value);
     }
-    json_decref(in);
-    json_decref(met);
-    json_decref(ker);
-    json_decref(tags);
-    if (!ok) {
-        for (i = 0; i < 4; i++)
-            free(txt[i]);
-        return err_nomem(err);
+    for (k = 0; k < NKIDS; k++) {
+        buf_puts(&kids[k], kids[k].len == 0 ? "{}" : "}");
+        if (buf_failed(&kids[k]))
+            return err_nomem(err);
     }
     return 0;
 }
@@ -233,12 +262,12 @@ static int repeat(db *d, long long id, const struct run_record *r, struct err *e
  * are read (each is two statements and a few hundred bytes each way, well
  * within the sockets' buffers, so that neither side waits on the other). */
 #define PIPE_RUNS 64
-#define RUN_PARAMS 17
+#define RUN_PARAMS 23
 
-/* One run's parameters as text (NULL for NULL), owned by a. */
+/* One run's parameters as text (NULL for NULL), owned by a and kids. */
 struct sent {
     const char *v[RUN_PARAMS];
-    char *children[4];
+    struct buf kids[NKIDS];
 };
 
 static const char *num(arena *a, const char *fmt, ...)
@@ -261,7 +290,9 @@ static int params(arena *a, const struct db_resolved *c, const struct run_record
 
     if (r->ninputs > LIMIT_INPUTS)
         return err_set(err, ERR_INTERNAL, "internal", NULL, "too many inputs");
-    if (children_text(r, s->children, err) != 0)
+    for (int k = 0; k < NKIDS; k++)
+        buf_init(&s->kids[k], (size_t)64 << 20);
+    if (children_text(r, s->kids, err) != 0)
         return -1;
     if (r->ninputs)
         memcpy(sorted, r->inputs, r->ninputs * sizeof *sorted);
@@ -279,11 +310,9 @@ static int params(arena *a, const struct db_resolved *c, const struct run_record
     s->v[9] = r->commit;
     s->v[10] = r->branch;
     s->v[11] = num(a, "%lld", db_run_at(r->started_at, now));
-    s->v[12] = s->children[0];
-    s->v[13] = s->children[1];
-    s->v[14] = s->children[2];
-    s->v[15] = s->children[3];
-    s->v[16] = buf_failed(&key) ? NULL : arena_strdup(a, buf_str(&key));
+    for (int k = 0; k < NKIDS; k++)
+        s->v[12 + k] = buf_str(&s->kids[k]);
+    s->v[22] = buf_failed(&key) ? NULL : arena_strdup(a, buf_str(&key));
     buf_free(&key);
     for (int i = 1; i < RUN_PARAMS; i++)
         if (s->v[i] == NULL && i != 6 && i != 9 && i != 10 &&
@@ -351,7 +380,7 @@ static size_t cfg_hash(const char *const key[5])
  * (*fresh set). 0, or -1 on memory exhaustion. */
 static int cfg_find(struct cfg_keys *keys, const struct sent *s, int *fresh)
 {
-    const char *key[5] = {s->v[1], s->v[2], s->v[3], s->v[4], s->v[16]};
+    const char *key[5] = {s->v[1], s->v[2], s->v[3], s->v[4], s->v[22]};
     size_t h = cfg_hash(key) & keys->mask, i;
     int k;
 
@@ -472,7 +501,7 @@ static int insert_pipelined(db *d, struct db_resolved *c, int kept,
     const char *ins, *ensure;
     PGconn *conn = pg_conn(d);
     arena *a = arena_new();
-    size_t i, k, made = 0, nfresh = 0;
+    size_t i, k, nfresh = 0;
     int rc = -1, failed = 0, sent = 0, fresh, begin;
 
     if (a == NULL)
@@ -483,7 +512,6 @@ static int insert_pipelined(db *d, struct db_resolved *c, int kept,
         if (db_resolve(d, c, &runs[i], err) != 0 ||
             params(a, c, &runs[i], now, &s[i], err) != 0)
             goto out;
-        made = i + 1;
         if (cfg_find(keys, &s[i], &fresh) != 0) {
             err_nomem(err);
             goto out;
@@ -546,9 +574,9 @@ static int insert_pipelined(db *d, struct db_resolved *c, int kept,
     }
     rc = 0;
 out:
-    for (i = 0; i < made; i++)
-        for (k = 0; k < 4; k++)
-            free(s[i].children[k]);
+    for (i = 0; i < n; i++) /* zeroed above: freeing an unused buffer is nothing */
+        for (k = 0; k < NKIDS; k++)
+            buf_free(&s[i].kids[k]);
     arena_free(a);
     return rc;
 }

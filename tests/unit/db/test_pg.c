@@ -652,13 +652,18 @@ static void test_run_reads_back_exactly(void)
 {
     static struct rec_kv in[3] = {
         {"N", 0.1}, {"L \"q\"", 1e-300}, {"M", 9007199254740993.0}};
+    /* texts that PostgreSQL's array and JSON forms must quote: quotes,
+     * backslashes, commas, braces, spaces, the word NULL */
     static struct rec_kv met[2] = {{"mflops", 123456.789}, {"x,y", -2.5e-7}};
-    /* the last has no time (SPEC §16): NULL in the store, NAN again */
-    static struct rec_kernel k[4] = {{"b", 1.0 / 3, 2, "{\"a\": [1, 2.5]}"},
+    /* the last two have no time (SPEC §16): NULL in the store, NAN again;
+     * the last no call count either */
+    static struct rec_kernel k[5] = {{"b", 1.0 / 3, 2, "{\"a\": [1, 2.5]}"},
                                      {"a", 0.0, 0, NULL},
                                      {"b", 11.2, 1, NULL},
-                                     {"c", NAN, 3, "{\"visits\": 3}"}};
-    static struct rec_tag tags[2] = {{"env", "prod"}, {"k\"1", "v{1}"}};
+                                     {"c", NAN, 3, "{\"visits\": 3}"},
+                                     {"NULL", NAN, KERNEL_NO_CALLS, "{\"p\\\\q\": 1}"}};
+    static struct rec_tag tags[3] = {
+        {"env", "prod"}, {"k\"1", "v{1}"}, {"z \\b ", "NULL"}};
     struct run_record r = make_run("exact-1", "exact", 16, 0.30000000000000004), *s;
     struct db_run_row row;
     struct err e = {0};
@@ -674,9 +679,9 @@ static void test_run_reads_back_exactly(void)
     r.metrics = met;
     r.nmetrics = 2;
     r.kernels = k;
-    r.nkernels = 4;
+    r.nkernels = 5;
     r.tags = tags;
-    r.ntags = 2;
+    r.ntags = 3;
     r.commit = "abc123";
     r.started_at = "2026-11-21T10:00:00Z";
     CHECK_INT(new_database(uri, sizeof uri), 0);
@@ -694,8 +699,8 @@ static void test_run_reads_back_exactly(void)
         CHECK(j < 3 && in[j].value == s->inputs[i].value);
     }
     CHECK_INT(s->nmetrics, 2);
-    CHECK_INT(s->nkernels, 4);
-    for (i = 0; i < 4 && i < s->nkernels; i++) {
+    CHECK_INT(s->nkernels, 5);
+    for (i = 0; i < 5 && i < s->nkernels; i++) {
         CHECK_STR(s->kernels[i].name, k[i].name);
         CHECK(s->kernels[i].time == k[i].time ||
               (isnan(s->kernels[i].time) && isnan(k[i].time)));
@@ -703,9 +708,17 @@ static void test_run_reads_back_exactly(void)
         CHECK((s->kernels[i].metrics_json == NULL) == (k[i].metrics_json == NULL));
     }
     CHECK_STR(s->kernels[0].metrics_json, k[0].metrics_json);
-    CHECK_INT(s->ntags, 2);
+    CHECK(s->nkernels == 5 && s->kernels[4].metrics_json != NULL);
+    if (s->nkernels == 5 && s->kernels[4].metrics_json != NULL)
+        CHECK_STR(s->kernels[4].metrics_json, k[4].metrics_json);
+    CHECK_INT(s->ntags, 3);
     CHECK_STR(s->tags[1].key, "k\"1");
     CHECK_STR(s->tags[1].value, "v{1}");
+    for (i = 0; i < s->ntags && strcmp(s->tags[i].key, tags[2].key) != 0; i++)
+        ;
+    CHECK(i < s->ntags);
+    if (i < s->ntags)
+        CHECK_STR(s->tags[i].value, "NULL");
     {
         /* a listing reads each run's children as db_run_get does */
         struct run_record bare = make_run("exact-2", "exact", 2, 1.0);
@@ -720,11 +733,11 @@ static void test_run_reads_back_exactly(void)
         CHECK_INT(db_runs_list(d, &f, a, &list, &e), 2);
         CHECK_INT(list[0].run.ninputs, 3);
         CHECK_INT(list[0].run.nmetrics, 2);
-        CHECK_INT(list[0].run.nkernels, 4);
-        CHECK_INT(list[0].run.ntags, 2);
+        CHECK_INT(list[0].run.nkernels, 5);
+        CHECK_INT(list[0].run.ntags, 3);
         for (i = 0; i < 3 && i < list[0].run.nkernels; i++)
             CHECK(list[0].run.kernels[i].time == s->kernels[i].time);
-        CHECK(list[0].run.nkernels == 4 && isnan(list[0].run.kernels[3].time));
+        CHECK(list[0].run.nkernels == 5 && isnan(list[0].run.kernels[3].time));
         for (i = 0; i < 3 && i < list[0].run.ninputs; i++) {
             CHECK_STR(list[0].run.inputs[i].name, s->inputs[i].name);
             CHECK(list[0].run.inputs[i].value == s->inputs[i].value);
