@@ -1,6 +1,7 @@
 /* codec: the byte formats the store keeps; see codec.h. */
 #include "db/codec.h"
 #include "common/xalloc.h"
+#include "formats/limits.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -350,6 +351,19 @@ static void sqlite_real(struct buf *out, double v)
     char num[48];
     sqlite3_snprintf(sizeof num, num, "%!0.15g", v);
     buf_puts(out, num);
+}
+
+int db_config_key(const struct rec_kv *inputs, size_t n, struct buf *out, struct err *err)
+{
+    struct rec_kv sorted[LIMIT_INPUTS];
+
+    if (n > LIMIT_INPUTS)
+        return err_set(err, ERR_INTERNAL, "internal", NULL, "too many inputs");
+    if (n)
+        memcpy(sorted, inputs, n * sizeof *sorted);
+    buf_reset(out);
+    db_inputs_key(sorted, n, out);
+    return buf_failed(out) ? err_nomem(err) : 0;
 }
 
 void db_inputs_key(struct rec_kv *kv, size_t n, struct buf *out)

@@ -84,4 +84,14 @@ void db_chunk_put(unsigned char *p, long long at, long long run, double value,
  * ".0" on whole mantissas). kv is reordered. */
 void db_inputs_key(struct rec_kv *kv, size_t n, struct buf *out);
 
+/* The most bytes a configuration key may take (the buffer's limit). */
+#define DB_CONFIG_KEY_MAX (64 * 1024)
+
+/* The configuration key of a run's n inputs (db_inputs_key's text, inputs
+ * left in their order) in out, a buffer initialised with DB_CONFIG_KEY_MAX,
+ * whose contents it replaces. 0, or -1 with err set (more than LIMIT_INPUTS
+ * inputs, or memory). */
+int db_config_key(const struct rec_kv *inputs, size_t n, struct buf *out,
+                  struct err *err);
+
 #endif

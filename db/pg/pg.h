@@ -140,11 +140,11 @@ int pg_attach_rows(db *d, json_t *obj, const char *key, const char *sql, long lo
 int pg_scalar(db *d, long long *v, const char *sql, struct err *err, const char *fmt,
               ...);
 
-/* Adds stored run run_id, whose inputs are the n given (reordered), to its
- * configuration summary and sets its config_id (db/pg/summary.c; the
- * inputs' text is pg_inputs_json's). Returns 0 or -1 with err set. */
-int pg_summary_add_run_inputs(db *d, long long run_id, struct rec_kv *inputs, size_t n,
-                              struct err *err);
+/* Adds stored run run_id, whose inputs are the n given, to its
+ * configuration summary and sets its config_id (db/pg/summary.c; the key is
+ * db_config_key's). Returns 0 or -1 with err set. */
+int pg_summary_add_run_inputs(db *d, long long run_id, const struct rec_kv *inputs,
+                              size_t n, struct err *err);
 
 /* What db/pg/runs.c keeps with a connection (the new runs of the open
  * transaction, whose configuration summaries and application names are

@@ -41,7 +41,6 @@
 #include "db/pg/entries.h"
 #include "db/pg/pg.h"
 #include "db/summary.h"
-#include "formats/limits.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -208,6 +207,15 @@ static void arr_num(struct buf *b, int present, double v)
         buf_puts(b, "NULL");
 }
 
+static void arr_int(struct buf *b, int present, long long v)
+{
+    arr_sep(b);
+    if (present)
+        buf_printf(b, "%lld", v);
+    else
+        buf_puts(b, "NULL");
+}
+
 /* Fills kids[NKIDS] (initialised by the caller) with run r's children. 0, or
  * -1 with err set. */
 static int children_text(const struct run_record *r, struct buf kids[NKIDS],
@@ -226,11 +234,7 @@ static int children_text(const struct run_record *r, struct buf kids[NKIDS],
         const struct rec_kernel *kr = &r->kernels[k];
         arr_text(&kids[KID_K_NAME], kr->name);
         arr_num(&kids[KID_K_TIME], KERNEL_HAS_TIME(kr->time), kr->time);
-        arr_sep(&kids[KID_K_CALLS]);
-        if (KERNEL_HAS_CALLS(kr->calls))
-            buf_printf(&kids[KID_K_CALLS], "%lld", kr->calls);
-        else
-            buf_puts(&kids[KID_K_CALLS], "NULL");
+        arr_int(&kids[KID_K_CALLS], KERNEL_HAS_CALLS(kr->calls), kr->calls);
         arr_text(&kids[KID_K_METRICS], kr->metrics_json);
     }
     for (k = 0; k < r->ntags; k++) {
@@ -285,19 +289,19 @@ static const char *num(arena *a, const char *fmt, ...)
 static int params(arena *a, const struct db_resolved *c, const struct run_record *r,
                   const char *now, struct sent *s, struct err *err)
 {
-    struct rec_kv sorted[LIMIT_INPUTS];
     struct buf key;
+    int rc;
 
-    if (r->ninputs > LIMIT_INPUTS)
-        return err_set(err, ERR_INTERNAL, "internal", NULL, "too many inputs");
     for (int k = 0; k < NKIDS; k++)
         buf_init(&s->kids[k], (size_t)64 << 20);
     if (children_text(r, s->kids, err) != 0)
         return -1;
-    if (r->ninputs)
-        memcpy(sorted, r->inputs, r->ninputs * sizeof *sorted);
-    buf_init(&key, 64 * 1024);
-    db_inputs_key(sorted, r->ninputs, &key);
+    buf_init(&key, DB_CONFIG_KEY_MAX);
+    rc = db_config_key(r->inputs, r->ninputs, &key, err);
+    s->v[22] = rc == 0 ? arena_strdup(a, buf_str(&key)) : NULL;
+    buf_free(&key);
+    if (rc != 0)
+        return -1;
     s->v[0] = r->uid;
     s->v[1] = num(a, "%lld", c->app_id);
     s->v[2] = num(a, "%lld", c->exe_id);
@@ -312,8 +316,6 @@ static int params(arena *a, const struct db_resolved *c, const struct run_record
     s->v[11] = num(a, "%lld", db_run_at(r->started_at, now));
     for (int k = 0; k < NKIDS; k++)
         s->v[12 + k] = buf_str(&s->kids[k]);
-    s->v[22] = buf_failed(&key) ? NULL : arena_strdup(a, buf_str(&key));
-    buf_free(&key);
     for (int i = 1; i < RUN_PARAMS; i++)
         if (s->v[i] == NULL && i != 6 && i != 9 && i != 10 &&
             !(i == 5 && !RUN_HAS_RUNTIME(r->runtime)))

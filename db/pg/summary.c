@@ -30,18 +30,17 @@ static const char SQL_CONFIG_ADD[] =
     "last_run_id = greatest(run_configs.last_run_id, excluded.last_run_id) RETURNING id";
 static const char SQL_RUN_CONFIG[] = "UPDATE runs SET config_id = $2 WHERE id = $1";
 
-int pg_summary_add_run_inputs(db *d, long long run_id, struct rec_kv *inputs, size_t n,
-                              struct err *err)
+int pg_summary_add_run_inputs(db *d, long long run_id, const struct rec_kv *inputs,
+                              size_t n, struct err *err)
 {
     struct buf text;
     long long config_id;
     int rc;
 
-    buf_init(&text, 64 * 1024);
-    db_inputs_key(inputs, n, &text);
-    if (buf_failed(&text)) {
+    buf_init(&text, DB_CONFIG_KEY_MAX);
+    if (db_config_key(inputs, n, &text, err) != 0) {
         buf_free(&text);
-        return err_nomem(err);
+        return -1;
     }
     rc = pg_scalar(d, &config_id, SQL_CONFIG_ADD, err, "it", run_id, buf_str(&text));
     buf_free(&text);

@@ -13,7 +13,6 @@
 #include "db/catalog.h"
 #include "common/xalloc.h"
 #include "db/summary.h"
-#include "formats/limits.h"
 
 #include <pthread.h>
 #include <sqlite3.h>
@@ -76,7 +75,6 @@ static int insert_runs(db *d, const struct run_record *runs, size_t n, long long
                        int *existed, struct buf *key, struct err *err)
 {
     struct db_resolved c = {0};
-    struct rec_kv sorted[LIMIT_INPUTS];
     char now[32];
     size_t i, k;
 
@@ -116,14 +114,8 @@ static int insert_runs(db *d, const struct run_record *runs, size_t n, long long
         }
         if (db_resolve(d, &c, r, err) != 0)
             return -1;
-        if (r->ninputs > LIMIT_INPUTS)
-            return err_set(err, ERR_INTERNAL, "internal", NULL, "too many inputs");
-        if (r->ninputs)
-            memcpy(sorted, r->inputs, r->ninputs * sizeof *sorted);
-        buf_reset(key);
-        db_inputs_key(sorted, r->ninputs, key);
-        if (buf_failed(key))
-            return err_nomem(err);
+        if (db_config_key(r->inputs, r->ninputs, key, err) != 0)
+            return -1;
         st = db_stmt(d, SQL_CONFIG_SEL, err);
         if (st == NULL)
             return -1;
@@ -213,7 +205,7 @@ int sq_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
 {
     struct buf key;
     int rc;
-    buf_init(&key, 64 * 1024);
+    buf_init(&key, DB_CONFIG_KEY_MAX);
     rc = insert_runs(d, runs, n, ids, existed, &key, err);
     buf_free(&key);
     return rc;

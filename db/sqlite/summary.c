@@ -118,10 +118,9 @@ int sq_summary_add_run(db *d, long long run_id, struct err *err)
         rc = db_fail(d, err);
     } else {
         struct buf key;
-        buf_init(&key, 64 * 1024);
-        db_inputs_key(kv, n, &key);
-        rc = buf_failed(&key)
-                 ? err_nomem(err)
+        buf_init(&key, DB_CONFIG_KEY_MAX);
+        rc = db_config_key(kv, n, &key, err) != 0
+                 ? -1
                  : sq_summary_add_run_key(d, run_id, buf_str(&key), 0, 0, err);
         buf_free(&key);
     }
