@@ -10,6 +10,7 @@
 #include "common/buf.h"
 #include "common/xalloc.h"
 
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +68,19 @@ static void fn_now(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     (void)argv;
     db_now(now);
     sqlite3_result_text(ctx, now, -1, SQLITE_TRANSIENT);
+}
+
+static void library_init_once(void)
+{
+    /* SQLITE_MISUSE if the library was initialised already (by a process
+     * embedding us that opened SQLite itself): it then keeps its statistics */
+    (void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
+void sq_library_init(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, library_init_once);
 }
 
 sqlite3 *db_handle(db *d)
@@ -243,6 +257,7 @@ int sq_open(db **out, const char *path, const struct db_options *opt, struct err
     s->base.be = &db_sqlite;
     s->base.eng = &db_sqlite_engine;
     d = &s->base;
+    sq_library_init();
     if (sqlite3_open_v2(path, &SQ(d)->h, flags, NULL) != SQLITE_OK) {
         err_set(err, ERR_INTERNAL, "database", NULL, "cannot open database %s: %s", path,
                 SQ(d)->h ? sqlite3_errmsg(SQ(d)->h) : "out of memory");

@@ -17,6 +17,7 @@
  * smaller export.
  */
 #include "db/nsys.h"
+#include "db/sqlite/sql.h"
 
 #include <sqlite3.h>
 #include <stdint.h>
@@ -243,6 +244,7 @@ int db_nsys_read(const char *file, const char *data, size_t len, arena *a,
      * SQLITE_DESERIALIZE_READONLY never writes them, so a read-only mapping
      * is fine and nothing is copied. */
     copy = (unsigned char *)(uintptr_t)data;
+    sq_library_init();
     if (sqlite3_open_v2(":memory:", &r.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
                         NULL) != SQLITE_OK) {
         fail(&r, "cannot open");

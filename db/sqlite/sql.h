@@ -38,6 +38,14 @@ int db_fail(db *d, struct err *err);
 /* The underlying handle. */
 sqlite3 *db_handle(db *d);
 
+/* Configures the SQLite library once for the process, before its first
+ * connection: every connection is opened SQLITE_OPEN_NOMUTEX and used by
+ * one thread at a time, and nothing reads SQLite's memory statistics, so
+ * they are not kept (SQLITE_CONFIG_MEMSTATUS 0: no global mutex around
+ * each of SQLite's allocations). Called by every open; later calls do
+ * nothing. */
+void sq_library_init(void);
+
 /* Judged runs between two folds of the watch counts (schema.sql migrations
  * 10 and 11: the list decodes the packed rows of the runs not folded yet),
  * and this connection's count of them since its last. */
