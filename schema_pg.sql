@@ -554,3 +554,8 @@ WHERE run_id IN (SELECT id FROM runs WHERE uid LIKE 'extrap-text:%'
    OR run_id IN (SELECT id FROM runs WHERE uid LIKE 'extrap-experiment:%') AND calls = 1
    OR run_id IN (SELECT id FROM runs WHERE uid LIKE 'cube:%') AND calls = 0
     AND (metrics IS NULL OR metrics NOT LIKE '%"visits"%');
+
+-- migration 19
+-- SQLite only (schema.sql: app_kernels and app_metrics kept by the store
+-- there too, as here since migration 16); nothing changes here. The number
+-- is taken so that one schema version means the same on both engines.

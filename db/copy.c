@@ -3,11 +3,11 @@
  * order: a row's parents are copied before it); the engines read and load
  * rows through db/copy_backend.h.
  *
- * Two tables are kept by triggers as their children arrive (app_kernels
- * after kernels, app_metrics after run_metrics, migration 5): loading the
- * children fills them, so they are cleared and then loaded from the source
- * as they are, which keeps counters the triggers would not rebuild exactly
- * (a deleted run's kernels leave first_seq as it was).
+ * Two tables summarise others (app_kernels the kernels, app_metrics the
+ * run metrics): the store keeps them as it adds runs (migrations 16 and 19),
+ * not the loads, so they are copied as they are, which keeps counters a
+ * rebuild would not give exactly (a deleted run's kernels leave first_seq
+ * as it was).
  */
 #include "db/copy.h"
 #include "db/backend.h"
@@ -53,8 +53,8 @@ static const struct table TABLES[] = {
     {"traces", {"run_id"}, COPY},
     {"trace_ranks", {"run_id", "rank"}, COPY},
     {"trace_analyses", {"run_id", "name"}, COPY},
-    {"app_kernels", {"app_id", "name"}, CLEAR},
-    {"app_metrics", {"app_id", "name"}, CLEAR},
+    {"app_kernels", {"app_id", "name"}, COPY},
+    {"app_metrics", {"app_id", "name"}, COPY},
 };
 enum { NTABLES = sizeof TABLES / sizeof *TABLES };
 

@@ -173,6 +173,74 @@ static void check_app_read(db *d, const char *kernels, const char *metrics)
 }
 
 /* A version-1 database with runs gets its summaries from the migration. */
+/* app_kernels and app_metrics after one insert call of several runs: a
+ * kernel twice in a run, names in other orders and in two applications, a
+ * repeated run that adds nothing; both equal to the aggregate of every
+ * stored run's rows (the store sums a call's names before writing them). */
+static void check_names_batch(db *d)
+{
+    struct rec_kernel ka[3] = {
+        {"halo", 0.1, 1, NULL}, {"comm", 0.1, 1, NULL}, {"comm", 0.2, 1, NULL}};
+    struct rec_kernel kb[2] = {{"comm", 0.3, 1, NULL}, {"solve", 0.4, 1, NULL}};
+    struct rec_kv ma[2] = {{"power", 1}, {"energy", 2}}, mb[1] = {{"power", 3}};
+    struct run_record r[4] = {{0}};
+    long long ids[4], n = -1;
+    int existed[4], i;
+    struct err e = {0};
+    json_t *got, *want;
+
+    for (i = 0; i < 4; i++) {
+        r[i].application = i == 2 ? "other" : "app";
+        r[i].executable = "a.x";
+        r[i].system = "sys";
+        r[i].nprocs = 4;
+        r[i].runtime = 1 + i;
+        r[i].kernels = i % 2 ? kb : ka;
+        r[i].nkernels = i % 2 ? 2 : 3;
+        r[i].metrics = i % 2 ? mb : ma;
+        r[i].nmetrics = i % 2 ? 1 : 2;
+    }
+    r[0].uid = r[3].uid = "names-1"; /* the fourth repeats the first */
+    r[3].kernels = ka;
+    r[3].nkernels = 3;
+    r[3].metrics = ma;
+    r[3].nmetrics = 2;
+    r[3].runtime = 1;
+    CHECK_INT(db_begin(d, &e), 0);
+    CHECK_INT(db_runs_insert(d, r, 4, ids, existed, &e), 0);
+    CHECK_INT(db_commit(d, &e), 0);
+    CHECK_INT(existed[3], 1);
+    CHECK_INT(ids[3], ids[0]);
+    got = dq_json(
+        d, "SELECT app_id, name, records, first_seq FROM app_kernels ORDER BY 1, 2", &e,
+        "");
+    want =
+        dq_json(d,
+                "SELECT r.app_id, k.name, count(*) AS records, min(k.seq) AS first_seq "
+                "FROM kernels k JOIN runs r ON r.id = k.run_id GROUP BY 1, 2 "
+                "ORDER BY 1, 2",
+                &e, "");
+    CHECK(got != NULL && want != NULL && json_equal(got, want));
+    json_decref(got);
+    json_decref(want);
+    got = dq_json(d, "SELECT app_id, name FROM app_metrics ORDER BY 1, 2", &e, "");
+    want = dq_json(d,
+                   "SELECT DISTINCT r.app_id, m.name FROM run_metrics m JOIN runs r ON "
+                   "r.id = m.run_id ORDER BY 1, 2",
+                   &e, "");
+    CHECK(got != NULL && want != NULL && json_equal(got, want));
+    json_decref(got);
+    json_decref(want);
+    /* comm: twice in the first run and once in the second, first at seq 0 */
+    CHECK_INT(dq_scalar(d, &n,
+                        "SELECT records * 10 + first_seq FROM app_kernels k JOIN "
+                        "applications a ON a.id = k.app_id WHERE a.name = 'app' AND "
+                        "k.name = 'comm'",
+                        &e, ""),
+              1);
+    CHECK_INT(n, 30);
+}
+
 static void test_migration_backfills(void)
 {
     struct err e = {0};
@@ -262,6 +330,7 @@ static void test_migration_backfills(void)
         CHECK_INT(db_commit(d, &e), 0);
     }
     check_app_read(d, "io:1,setup:2,solve:3,halo:1", "bytes,energy,flops");
+    check_names_batch(d);
     db_close(d);
 }
 
