@@ -20,33 +20,27 @@ double db_tally_runtime_key(double runtime)
     return ldexp(floor(ldexp(m, 9)), e - 9);
 }
 
-/* One count of a segment row. */
-struct tally_row {
-    long long app_id;
-    int kind;
-    double k;
-    long long exe_id, system_id, blk, runs;
-};
-
-/* The three rows (one per order) run id counts in. */
-static void rows_of(long long id, long long app_id, long long exe_id, long long system_id,
-                    long long nprocs, double runtime, struct tally_row *r)
+void db_tally_rows_of(long long id, long long app_id, long long exe_id,
+                      long long system_id, long long nprocs, double runtime,
+                      struct db_tally_row r[3])
 {
     long long blk = id >> DB_TALLY_BLOCK_BITS;
-    r[0] = (struct tally_row){app_id, DB_TALLY_ID, (double)blk, exe_id, system_id, 0, 1};
-    r[1] = (struct tally_row){
+    r[0] =
+        (struct db_tally_row){app_id, DB_TALLY_ID, (double)blk, exe_id, system_id, 0, 1};
+    r[1] = (struct db_tally_row){
         app_id, DB_TALLY_NPROCS, (double)nprocs, exe_id, system_id, blk, 1};
     if (isnan(runtime))
-        r[2] = (struct tally_row){app_id, DB_TALLY_UNTIMED, 0, exe_id, system_id, blk, 1};
+        r[2] =
+            (struct db_tally_row){app_id, DB_TALLY_UNTIMED, 0, exe_id, system_id, blk, 1};
     else
-        r[2] = (struct tally_row){app_id, DB_TALLY_TIMED, db_tally_runtime_key(runtime),
-                                  exe_id, system_id,      0,
-                                  1};
+        r[2] = (struct db_tally_row){
+            app_id, DB_TALLY_TIMED, db_tally_runtime_key(runtime), exe_id, system_id, 0,
+            1};
 }
 
 static int row_cmp(const void *pa, const void *pb)
 {
-    const struct tally_row *a = pa, *b = pb;
+    const struct db_tally_row *a = pa, *b = pb;
 #define CMP(f)                                                                           \
     if (a->f != b->f)                                                                    \
         return a->f < b->f ? -1 : 1;
@@ -60,6 +54,19 @@ static int row_cmp(const void *pa, const void *pb)
     return 0;
 }
 
+size_t db_tally_sum_rows(struct db_tally_row *rows, size_t n)
+{
+    size_t i, m;
+    qsort(rows, n, sizeof *rows, row_cmp);
+    for (i = 0, m = 0; i < n; i++) {
+        if (m > 0 && row_cmp(&rows[m - 1], &rows[i]) == 0)
+            rows[m - 1].runs += rows[i].runs;
+        else
+            rows[m++] = rows[i];
+    }
+    return m;
+}
+
 static const char SQL_ADD[] =
     "INSERT INTO run_tally (app_id, kind, k, exe_id, system_id, blk, runs) VALUES "
     "(?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (app_id, kind, k, exe_id, system_id, blk) "
@@ -71,7 +78,7 @@ static const char SQL_KEY[] =
  * three rows a run, each run read by id (no round trip). Returns the number
  * of rows, or -1 with err set. */
 static long long keys_of(db *d, const long long *ids, const int *existed, size_t n,
-                         struct tally_row *rows, struct err *err)
+                         struct db_tally_row *rows, struct err *err)
 {
     size_t i, nr = 0;
     int rc;
@@ -85,8 +92,8 @@ static long long keys_of(db *d, const long long *ids, const int *existed, size_t
             return rc < 0 ? -1
                           : err_set(err, ERR_INTERNAL, "internal", NULL,
                                     "run %lld is not stored", ids[i]);
-        rows_of(ids[i], dq_ll(d, st, 0), dq_ll(d, st, 1), dq_ll(d, st, 2),
-                dq_ll(d, st, 3), dq_opt_dbl(d, st, 4), rows + nr);
+        db_tally_rows_of(ids[i], dq_ll(d, st, 0), dq_ll(d, st, 1), dq_ll(d, st, 2),
+                         dq_ll(d, st, 3), dq_opt_dbl(d, st, 4), rows + nr);
         dq_reset(d, st);
         nr += 3;
     }
@@ -96,7 +103,7 @@ static long long keys_of(db *d, const long long *ids, const int *existed, size_t
 int db_tally_add(db *d, const long long *ids, const int *existed, size_t n,
                  struct err *err)
 {
-    struct tally_row one[3], *rows = one;
+    struct db_tally_row one[3], *rows = one;
     size_t i, nnew = 0, m;
     long long nr;
     int rc = -1;
@@ -109,14 +116,7 @@ int db_tally_add(db *d, const long long *ids, const int *existed, size_t n,
         return err_nomem(err);
     if ((nr = keys_of(d, ids, existed, n, rows, err)) < 0)
         goto done;
-    /* one write per segment row */
-    qsort(rows, (size_t)nr, sizeof *rows, row_cmp);
-    for (i = 0, m = 0; i < (size_t)nr; i++) {
-        if (m > 0 && row_cmp(&rows[m - 1], &rows[i]) == 0)
-            rows[m - 1].runs += rows[i].runs;
-        else
-            rows[m++] = rows[i];
-    }
+    m = db_tally_sum_rows(rows, (size_t)nr); /* one write per segment row */
     rc = 0;
     for (i = 0; i < m && rc == 0; i++)
         if (dq_run(d, SQL_ADD, err, "iidiiii", rows[i].app_id, (long long)rows[i].kind,
@@ -137,13 +137,13 @@ static const char SQL_EMPTY[] = "DELETE FROM run_tally WHERE " TALLY_KEY " AND r
 
 int db_tally_drop_run(db *d, long long id, struct err *err)
 {
-    struct tally_row r[3];
+    struct db_tally_row r[3];
     struct db_stmt *st = dq_prepare(d, SQL_KEY, err, "i", id);
     int rc = st ? dq_step(d, st, err) : -1, i;
     if (rc <= 0)
         return rc;
-    rows_of(id, dq_ll(d, st, 0), dq_ll(d, st, 1), dq_ll(d, st, 2), dq_ll(d, st, 3),
-            dq_opt_dbl(d, st, 4), r);
+    db_tally_rows_of(id, dq_ll(d, st, 0), dq_ll(d, st, 1), dq_ll(d, st, 2),
+                     dq_ll(d, st, 3), dq_opt_dbl(d, st, 4), r);
     dq_reset(d, st);
     for (i = 0; i < 3; i++)
         if (dq_run(d, SQL_TAKE, err, "iidiii", r[i].app_id, (long long)r[i].kind, r[i].k,

@@ -37,10 +37,29 @@ enum db_tally_kind { DB_TALLY_ID, DB_TALLY_NPROCS, DB_TALLY_TIMED, DB_TALLY_UNTI
  * same in SQL. */
 double db_tally_runtime_key(double runtime);
 
+/* One count of a segment row (run_tally's key and its runs). */
+struct db_tally_row {
+    long long app_id;
+    int kind; /* enum db_tally_kind */
+    double k;
+    long long exe_id, system_id, blk, runs;
+};
+
+/* The three rows (one per order) run id counts in, runs 1 each; runtime
+ * NAN for a run without one. */
+void db_tally_rows_of(long long id, long long app_id, long long exe_id,
+                      long long system_id, long long nprocs, double runtime,
+                      struct db_tally_row r[3]);
+/* Sorts rows[n] by key (app_id, kind, k, exe_id, system_id, blk: the order
+ * they are written in, so that two writers lock shared rows in the same
+ * order) and sums the runs of each key into one row; returns their number. */
+size_t db_tally_sum_rows(struct db_tally_row *rows, size_t n);
+
 /* Counts the runs ids[i] with existed[i] == 0 (db_runs_insert's answer),
  * summed by segment first. Inside the caller's transaction. 0 or -1.
  * SQLite's store (db_runs_insert); PostgreSQL's counts a transaction's
- * runs at its commit in SQL (db/pg/runs.c, SQL_TALLY_ADD). */
+ * runs at its commit, from what it inserted, with db_tally_rows_of and
+ * db_tally_sum_rows (db/pg/runs.c, SQL_TALLY_ADD). */
 int db_tally_add(db *d, const long long *ids, const int *existed, size_t n,
                  struct err *err);
 /* Takes run id out of its segments (before it is deleted); 0 or -1. */

@@ -729,14 +729,3 @@ int pg_check(db *d, char **problems, struct err *err)
     *problems = xstrdup(text);
     return *problems ? 0 : err_nomem(err);
 }
-
-/* ---- canonical texts ----------------------------------------------------- */
-
-void pg_id_array(const long long *ids, size_t n, struct buf *out)
-{
-    size_t i;
-    buf_putc(out, '{');
-    for (i = 0; i < n; i++)
-        buf_printf(out, "%s%lld", i ? "," : "", ids[i]);
-    buf_putc(out, '}');
-}

@@ -159,8 +159,4 @@ enum pg_txn_event { PG_TXN_BEGIN, PG_TXN_SAVEPOINT, PG_TXN_ROLLBACK_TO, PG_TXN_R
 void pg_runs_txn(db *d, enum pg_txn_event ev);
 int pg_runs_commit(db *d, struct err *err);
 
-/* Appends ids as a PostgreSQL array literal ("{3,17}"), for a $n::bigint[]
- * parameter. */
-void pg_id_array(const long long *ids, size_t n, struct buf *out);
-
 #endif

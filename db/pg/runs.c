@@ -18,7 +18,8 @@
  *
  * What new runs add to their configurations' summaries and to their
  * applications' kernel and metric names is added once per transaction, at
- * its commit, in the COMMIT's own round trip (pg_runs_commit): the writer commits
+ * its commit, in the COMMIT's own round trip (pg_runs_commit), summed in C from
+ * what the store inserted (keep_run, sums_text): the writer commits
  * the single-run uploads that queued together in one transaction, and each
  * of them updating the same summary row and the same ten name rows left
  * row versions that the next update walked (bench/pg_ingest_cpu.py with
@@ -41,6 +42,7 @@
 #include "db/pg/entries.h"
 #include "db/pg/pg.h"
 #include "db/summary.h"
+#include "db/tally.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -60,13 +62,14 @@ static const char SQL_UID_SEL[] = "SELECT id FROM runs WHERE uid = $1";
  * in the batch) inserts nothing and returns no row. The run's configuration
  * ($23 is db_inputs_key's text) exists already: SQL_CFG_ENSURE goes first in
  * the same pipeline, so the run is inserted with its config_id (setting it
- * afterwards rewrote every run row and all ten of its index entries). */
+ * afterwards rewrote every run row and all ten of its index entries); it
+ * comes back with the run's id, for the commit's sums (keep_run). */
 #define RUN_INS_HEAD                                                                     \
     "WITH r AS (INSERT INTO runs (uid, app_id, exe_id, system_id, nprocs, runtime, "     \
     "started_at, submitter, created_at, vcs_commit, vcs_branch, at_ms, config_id) "      \
     "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, (SELECT id FROM "        \
     "run_configs WHERE app_id = $2 AND exe_id = $3 AND system_id = $4 AND nprocs = $5 "  \
-    "AND inputs = $23)) ON CONFLICT (uid) DO NOTHING RETURNING id), "                    \
+    "AND inputs = $23)) ON CONFLICT (uid) DO NOTHING RETURNING id, config_id), "         \
     "i AS (INSERT INTO run_inputs (run_id, name, value) SELECT r.id, x.n, x.v FROM r, "  \
     "unnest($13::text[], $14::float8[]) x(n, v)), "                                      \
     "m AS (INSERT INTO run_metrics (run_id, name, value) SELECT r.id, x.n, x.v FROM r, " \
@@ -76,77 +79,62 @@ static const char SQL_UID_SEL[] = "SELECT id FROM runs WHERE uid = $1";
     "$19::bigint[], $20::text[]) WITH ORDINALITY x(n, t, c, j, o)), "                    \
     "t AS (INSERT INTO run_tags (run_id, key, value) SELECT r.id, x.k, x.v FROM r, "     \
     "unnest($21::text[], $22::text[]) x(k, v))"
-static const char SQL_RUN_INS[] = RUN_INS_HEAD " SELECT id FROM r";
-/* What a transaction's new runs ($1, an array of their ids) add to their
- * configurations' summaries, to their kernels' and metrics' names in their
- * applications' (app_kernels, app_metrics), and to the page counts
- * (run_tally, db/tally.h), once per row and transaction: the trigger per
- * kernel row that did this before migration 16 updated one app_kernels row
- * per run, each update walking the versions the earlier ones left (2/3 of
- * the database's CPU a run in batches of 1,000). Rows in key order, so
- * that two servers lock the rows they share in the same order. The runs
- * are looked up one id at a time (LATERAL): "id = ANY ($1)" joined to
- * kernels was planned as a scan of every run (5.4 ms at 18,000 runs for a
- * transaction of two), and so was "id IN (SELECT unnest($1))" while a new
- * table's statistics still call it small. A repeated id counts once. */
-#define NEW_RUNS                                                                         \
-    "(SELECT DISTINCT unnest($1::bigint[]) AS id) j, LATERAL (SELECT * FROM runs WHERE " \
-    "runs.id = j.id) r"
+static const char SQL_RUN_INS[] = RUN_INS_HEAD " SELECT id, config_id FROM r";
+/* What a transaction's new runs add to their configurations' summaries, to
+ * their kernels' and metrics' names in their applications' (app_kernels,
+ * app_metrics), and to the page counts (run_tally, db/tally.h), once per
+ * row and transaction: the trigger per kernel row that did this before
+ * migration 16 updated one app_kernels row per run, each update walking the
+ * versions the earlier ones left (2/3 of the database's CPU a run in
+ * batches of 1,000). The rows come summed already, as arrays (sums_text
+ * below adds up what the store inserted): the statements read no run,
+ * kernel or metric row. They read them again before, one run at a time, at
+ * about 775 us a transaction of four single runs, a third of the writer
+ * backend's time (bench/paging.md). The rows are in key order, so that two
+ * servers lock the rows they share in the same order. */
 static const char SQL_CFG_ADD[] =
     "UPDATE run_configs c SET runs = c.runs + x.n, timed = c.timed + x.timed, "
     "sum_runtime = c.sum_runtime + x.total, min_runtime = least(c.min_runtime, x.lo), "
     "max_runtime = greatest(c.max_runtime, x.hi), "
-    "last_run_id = greatest(c.last_run_id, x.last) FROM (SELECT r.config_id, count(*) AS "
-    "n, count(r.runtime) AS timed, coalesce(sum(r.runtime), 0) AS total, min(r.runtime) "
-    "AS lo, max(r.runtime) AS hi, max(r.id) AS last FROM " NEW_RUNS
-    " GROUP BY r.config_id ORDER BY r.config_id) x WHERE c.id = x.config_id";
+    "last_run_id = greatest(c.last_run_id, x.last) FROM unnest($1::bigint[], "
+    "$2::bigint[], $3::bigint[], $4::float8[], $5::float8[], $6::float8[], "
+    "$7::bigint[]) x(id, n, timed, total, lo, hi, last) WHERE c.id = x.id";
 static const char SQL_APP_KERNELS_ADD[] =
     "INSERT INTO app_kernels (app_id, name, records, first_seq) "
-    "SELECT r.app_id, k.name, count(*), min(k.seq) FROM " NEW_RUNS
-    " JOIN kernels k ON k.run_id = r.id GROUP BY r.app_id, k.name "
-    "ORDER BY 1, 2 ON CONFLICT (app_id, name) DO UPDATE SET "
+    "SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[]) "
+    "ON CONFLICT (app_id, name) DO UPDATE SET "
     "records = app_kernels.records + excluded.records, "
     "first_seq = least(app_kernels.first_seq, excluded.first_seq)";
 static const char SQL_APP_METRICS_ADD[] =
-    "INSERT INTO app_metrics (app_id, name) SELECT DISTINCT r.app_id, m.name "
-    "FROM " NEW_RUNS
-    " JOIN run_metrics m ON m.run_id = r.id ORDER BY 1, 2 ON CONFLICT DO NOTHING";
-/* The page counts: each run in three segments (db/tally.h), the runtime's
- * cut as migration 17's backfill computes it, equal to
- * db_tally_runtime_key's (unit.test_pg checks both), rows summed and
- * written in key order. */
-#define PG_ADD_FROM(runs)                                                                \
-    "WITH r AS (" runs "), "                                                             \
-    "x AS (SELECT app_id, exe_id, system_id, runtime, e0 - (power(2::float8, e0) > "     \
-    "runtime)::int + (power(2::float8, e0 + 1) <= runtime)::int AS e FROM (SELECT "      \
-    "app_id, exe_id, system_id, runtime, floor(ln(greatest(runtime, power(2::float8, "   \
-    "-900))) / ln(2::float8))::int AS e0 FROM r WHERE runtime IS NOT NULL) y), "         \
-    "t AS (SELECT app_id, 0 AS kind, (id >> 12)::float8 AS k, exe_id, system_id, "       \
-    "0::bigint AS blk FROM r "                                                           \
-    "UNION ALL SELECT app_id, 1, nprocs::float8, exe_id, system_id, id >> 12 FROM r "    \
-    "UNION ALL SELECT app_id, 2, CASE WHEN runtime < power(2::float8, -900) THEN "       \
-    "0::float8 ELSE floor(runtime * power(2::float8, 8 - e)) * power(2::float8, e - 8) " \
-    "END, exe_id, system_id, 0 FROM x "                                                  \
-    "UNION ALL SELECT app_id, 3, 0, exe_id, system_id, id >> 12 FROM r WHERE runtime "   \
-    "IS NULL) "                                                                          \
-    "INSERT INTO run_tally (app_id, kind, k, exe_id, system_id, blk, runs) SELECT "      \
-    "app_id, kind, k, exe_id, system_id, blk, count(*) FROM t GROUP BY app_id, kind, "   \
-    "k, exe_id, system_id, blk ORDER BY app_id, kind, k, exe_id, system_id, blk "        \
-    "ON CONFLICT (app_id, kind, k, exe_id, system_id, blk) DO UPDATE SET runs = "        \
-    "run_tally.runs + excluded.runs"
-static const char SQL_TALLY_ADD[] = PG_ADD_FROM(
-    "SELECT r.id, r.app_id, r.exe_id, r.system_id, r.nprocs, r.runtime FROM " NEW_RUNS);
+    "INSERT INTO app_metrics (app_id, name) SELECT * FROM unnest($1::bigint[], "
+    "$2::text[]) ON CONFLICT DO NOTHING";
+/* The page counts: each run in three segments (db/tally.h), its rows as
+ * db_tally_rows_of makes them (migration 17's backfill cuts the runtimes
+ * in SQL the same way; unit.test_pg checks both), summed. */
+static const char SQL_TALLY_ADD[] =
+    "INSERT INTO run_tally (app_id, kind, k, exe_id, system_id, blk, runs) "
+    "SELECT * FROM unnest($1::bigint[], $2::int[], $3::float8[], $4::bigint[], "
+    "$5::bigint[], $6::bigint[], $7::bigint[]) "
+    "ON CONFLICT (app_id, kind, k, exe_id, system_id, blk) DO UPDATE SET runs = "
+    "run_tally.runs + excluded.runs";
 /* How the four statements above are planned, for the rest of the
- * transaction they end (set_config's is_local). Each looks a handful of rows
- * up by key. Left to itself PostgreSQL planned them anew at every commit on a
- * grown database (a generic plan assumes 10 ids, a custom one knows their
- * number): about 30 % of the writer backend's CPU under single-run uploads
- * (perf; bench_ingest --db, 8 clients). On a new database it settled instead
- * on a generic plan made on the nearly empty tables, a hash join over a scan
- * of every run, which stays while the table grows (until the next ANALYZE).
- * Generic, without scans or hash and merge joins, the plan is the index
- * lookups that the custom plans chose at any size, made once per connection
- * (unit.test_pg test_sums_are_planned_once_by_key). */
+ * transaction they end (set_config's is_local). Each writes a handful of
+ * rows found by key. When they still read the new runs, PostgreSQL planned
+ * them anew at every commit on a grown database (a generic plan assumes 10
+ * ids, a custom one knows their number): about 30 % of the writer backend's
+ * CPU under single-run uploads (perf; bench_ingest --db, 8 clients); on a
+ * new database it settled instead on a generic plan made on the nearly
+ * empty tables, a hash join over a scan of every run, which stayed while
+ * the table grew. From arrays, the three inserts turn generic by
+ * themselves after five executions (their plans have nothing to choose),
+ * but the UPDATE of run_configs, a join, is still planned anew at every
+ * commit of fewer than 10 configurations (20 commits: 20 custom plans) and
+ * would turn generic, on whatever the table's size then is, under batches
+ * of more. pgbench, the four statements of 4 runs with and without this
+ * one before them: 0.646 / 0.621 and 0.539 / 0.522 ms (the same within
+ * noise), so it stays: generic, without scans or hash and merge joins, the
+ * UPDATE's plan is the index lookups, made once per connection (unit.test_pg
+ * test_sums_are_planned_once_by_key). */
 static const char SQL_SUMS_PLAN[] =
     "SELECT set_config('plan_cache_mode', 'force_generic_plan', true), "
     "set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', "
@@ -216,6 +204,11 @@ static void arr_int(struct buf *b, int present, long long v)
         buf_puts(b, "NULL");
 }
 
+static void arr_end(struct buf *b)
+{
+    buf_puts(b, b->len == 0 ? "{}" : "}");
+}
+
 /* Fills kids[NKIDS] (initialised by the caller) with run r's children. 0, or
  * -1 with err set. */
 static int children_text(const struct run_record *r, struct buf kids[NKIDS],
@@ -242,7 +235,7 @@ static int children_text(const struct run_record *r, struct buf kids[NKIDS],
         arr_text(&kids[KID_TAG_VALUE], r->tags[k].value);
     }
     for (k = 0; k < NKIDS; k++) {
-        buf_puts(&kids[k], kids[k].len == 0 ? "{}" : "}");
+        arr_end(&kids[k]);
         if (buf_failed(&kids[k]))
             return err_nomem(err);
     }
@@ -323,11 +316,12 @@ static int params(arena *a, const struct db_resolved *c, const struct run_record
     return 0;
 }
 
-/* Reads one statement's result in the pipeline: its rows' first value in
- * *id (1 with a row, 0 without), or -1 after recording the first failure in
- * err (*failed: 2 for a foreign key violation, else 1). Consumes the NULL
- * that ends the statement's results. */
-static int pipe_result(db *d, long long *id, int *failed, struct err *err)
+/* Reads one statement's result in the pipeline: its first row's first
+ * value in v[0] and second, when it has one and it is not NULL, in v[1]
+ * (1 with a row, 0 without), or -1 after recording the first failure in err
+ * (*failed: 2 for a foreign key violation, else 1). Consumes the NULL that
+ * ends the statement's results. */
+static int pipe_result(db *d, long long v[2], int *failed, struct err *err)
 {
     PGresult *r = PQgetResult(pg_conn(d)), *more;
     ExecStatusType st;
@@ -337,7 +331,9 @@ static int pipe_result(db *d, long long *id, int *failed, struct err *err)
         return -1;
     st = PQresultStatus(r);
     if (st == PGRES_TUPLES_OK && PQntuples(r) > 0) {
-        *id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+        v[0] = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+        if (PQnfields(r) > 1 && !PQgetisnull(r, 0, 1))
+            v[1] = strtoll(PQgetvalue(r, 0, 1), NULL, 10);
         rc = 1;
     } else if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) {
         const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
@@ -421,12 +417,31 @@ static void pipe_end(db *d, int *failed, struct err *err)
     }
 }
 
-/* What the connection keeps between calls (pg_runs_slot): the ids of the
- * open transaction's new runs, whose sums are added at its commit, with
- * the count at the job's savepoint; and the last names resolved, owned. */
+/* A new run of the open transaction, as the commit's sums need it: its
+ * kernels' names (with their ordinals in the run) and then its metrics'
+ * names are the state's labels[label .. label + nkern + nmet), their texts
+ * in its text from offset text on. */
+struct new_run {
+    long long id, config_id, app_id, exe_id, sys_id, nprocs;
+    double runtime; /* NAN: none */
+    size_t label, nkern, nmet, text;
+};
+
+struct run_label {
+    size_t off;    /* of the name in the state's text */
+    long long seq; /* a kernel's ordinal in its run (kernels.seq) */
+};
+
+/* What the connection keeps between calls (pg_runs_slot): the open
+ * transaction's new runs, whose sums are added at its commit, with their
+ * count at the job's savepoint (mark); and the last names resolved, owned. */
 struct pg_runs_state {
-    long long *ids;
+    struct new_run *runs;
     size_t n, cap, mark;
+    struct run_label *labels;
+    size_t nlabels, labels_cap;
+    char *text;
+    size_t ntext, text_cap;
     struct db_resolved names;
     char *owned[3]; /* the texts of names.app, .exe, .sys */
 };
@@ -453,7 +468,9 @@ void pg_runs_state_free(struct pg_runs_state *s)
     if (s == NULL)
         return;
     forget_names(s);
-    xfree(s->ids);
+    xfree(s->runs);
+    xfree(s->labels);
+    xfree(s->text);
     xfree(s);
 }
 
@@ -487,19 +504,100 @@ static void keep_names(struct pg_runs_state *s, const struct db_resolved *c)
     s->names.sys = s->owned[2] = copy[2];
 }
 
+/* p (n elements of sz bytes, capacity *cap) with room for need of them:
+ * p itself, or p moved to a larger block (*cap updated); NULL on memory
+ * exhaustion, p unchanged. */
+static void *room(void *p, size_t *cap, size_t need, size_t sz)
+{
+    size_t c = *cap ? *cap : 64;
+    void *v;
+    if (need <= *cap)
+        return p;
+    while (c < need)
+        c *= 2;
+    if ((v = xrealloc(p, c * sz)) == NULL)
+        return NULL;
+    *cap = c;
+    return v;
+}
+
+/* Forgets the new runs from the n-th on, with their names. */
+static void keep_first(struct pg_runs_state *s, size_t n)
+{
+    if (n >= s->n)
+        return;
+    s->nlabels = s->runs[n].label;
+    s->ntext = s->runs[n].text;
+    s->n = n;
+    if (s->mark > n)
+        s->mark = n;
+}
+
+/* Adds a name to s's labels and text; 0, or -1 on memory exhaustion. */
+static int keep_label(struct pg_runs_state *s, const char *name, long long seq)
+{
+    size_t len = strlen(name) + 1;
+    struct run_label *l = room(s->labels, &s->labels_cap, s->nlabels + 1, sizeof *l);
+    char *t;
+    if (l == NULL)
+        return -1;
+    s->labels = l;
+    if ((t = room(s->text, &s->text_cap, s->ntext + len, 1)) == NULL)
+        return -1;
+    s->text = t;
+    memcpy(s->text + s->ntext, name, len);
+    s->labels[s->nlabels++] = (struct run_label){s->ntext, seq};
+    s->ntext += len;
+    return 0;
+}
+
+/* Keeps what new run r, stored as id in configuration config_id (0 for
+ * none) with the ids c resolved, adds to the commit's sums. 0, or -1 on
+ * memory exhaustion (then nothing of it is kept). */
+static int keep_run(struct pg_runs_state *s, const struct run_record *r, long long id,
+                    long long config_id, const struct db_resolved *c)
+{
+    struct new_run *v = room(s->runs, &s->cap, s->n + 1, sizeof *v), *nr;
+    size_t k;
+    if (v == NULL)
+        return -1;
+    s->runs = v;
+    nr = &s->runs[s->n];
+    *nr = (struct new_run){id,          config_id,   c->app_id,  c->exe_id,
+                           c->sys_id,   r->nprocs,   r->runtime, s->nlabels,
+                           r->nkernels, r->nmetrics, s->ntext};
+    if (!RUN_HAS_RUNTIME(r->runtime))
+        nr->runtime = NAN;
+    for (k = 0; k < r->nkernels; k++)
+        if (keep_label(s, r->kernels[k].name, (long long)k) != 0)
+            goto fail;
+    for (k = 0; k < r->nmetrics; k++)
+        if (keep_label(s, r->metrics[k].name, 0) != 0)
+            goto fail;
+    s->n++;
+    return 0;
+fail:
+    s->nlabels = nr->label;
+    s->ntext = nr->text;
+    return -1;
+}
+
 /* Stores up to PIPE_RUNS runs: names resolved first (few, and cached), then
  * the configurations first named here and every run sent in one pipeline
  * and the results read after one sync; a client id found stored already is
  * then compared with the stored run, as a repeat. A foreign key violation
  * while c holds names kept from an earlier call (kept) is a kept id whose
  * row was deleted since: it is given back as "busy" with the names
- * forgotten, for the writer to run the job again. */
+ * forgotten, for the writer to run the job again. The new runs are kept
+ * in the connection's state for the commit's sums (keep_run). */
 static int insert_pipelined(db *d, struct db_resolved *c, int kept,
                             const struct run_record *runs, size_t n, const char *now,
                             struct cfg_keys *keys, long long *ids, int *existed,
                             struct err *err)
 {
     struct sent s[PIPE_RUNS];
+    struct db_resolved res[PIPE_RUNS]; /* each run's ids */
+    long long cfg[PIPE_RUNS];          /* each run's config_id */
     const char *ins, *ensure;
     PGconn *conn = pg_conn(d);
     arena *a = arena_new();
@@ -514,6 +612,7 @@ static int insert_pipelined(db *d, struct db_resolved *c, int kept,
         if (db_resolve(d, c, &runs[i], err) != 0 ||
             params(a, c, &runs[i], now, &s[i], err) != 0)
             goto out;
+        res[i] = *c;
         if (cfg_find(keys, &s[i], &fresh) != 0) {
             err_nomem(err);
             goto out;
@@ -538,14 +637,15 @@ static int insert_pipelined(db *d, struct db_resolved *c, int kept,
     if (begin < 0 || !PQpipelineSync(conn))
         sent = begin = -1;
     if (begin == 1) {
-        long long none;
-        pipe_result(d, &none, &failed, err);
+        long long none[2];
+        pipe_result(d, none, &failed, err);
     }
     for (i = 0; (int)i < sent; i++) {
-        long long id = 0;
-        int got = pipe_result(d, &id, &failed, err);
+        long long v[2] = {0, 0};
+        int got = pipe_result(d, v, &failed, err);
         if (i >= nfresh) {
-            ids[i - nfresh] = got == 1 ? id : 0;
+            ids[i - nfresh] = got == 1 ? v[0] : 0;
+            cfg[i - nfresh] = v[1];
             existed[i - nfresh] = got == 0;
         }
     }
@@ -574,6 +674,11 @@ static int insert_pipelined(db *d, struct db_resolved *c, int kept,
         if (repeat(d, ids[i], &runs[i], err) != 0)
             goto out;
     }
+    for (i = 0; i < n; i++) /* what the new ones add, for the commit's sums */
+        if (!existed[i] && keep_run(state(d), &runs[i], ids[i], cfg[i], &res[i]) != 0) {
+            err_nomem(err);
+            goto out;
+        }
     rc = 0;
 out:
     for (i = 0; i < n; i++) /* zeroed above: freeing an unused buffer is nothing */
@@ -583,59 +688,240 @@ out:
     return rc;
 }
 
-/* What the runs ids[n] add to their configurations' summaries, to their
- * applications' kernel and metric names and to the page counts (SQL_CFG_ADD
- * and the three after it, planned as SQL_SUMS_PLAN says), pipelined; with
- * commit, the transaction's COMMIT goes in the same round trip (after a
- * failure in the pipeline it is not run). */
-static int add_sums(db *d, const long long *ids, size_t n, int commit, struct err *err)
+/* ---- the commit's sums ------------------------------------------------- */
+
+/* The array parameters of the commit's four statements, in their order. */
+enum {
+    P_CFG_ID, /* SQL_CFG_ADD */
+    P_CFG_N,
+    P_CFG_TIMED,
+    P_CFG_TOTAL,
+    P_CFG_LO,
+    P_CFG_HI,
+    P_CFG_LAST,
+    P_K_APP, /* SQL_APP_KERNELS_ADD */
+    P_K_NAME,
+    P_K_RECORDS,
+    P_K_FIRST,
+    P_M_APP, /* SQL_APP_METRICS_ADD */
+    P_M_NAME,
+    P_T_APP, /* SQL_TALLY_ADD */
+    P_T_KIND,
+    P_T_K,
+    P_T_EXE,
+    P_T_SYS,
+    P_T_BLK,
+    P_T_RUNS,
+    NPARAMS
+};
+
+/* A kernel's or a metric's name in its run's application. */
+struct app_name {
+    long long app_id;
+    const char *name;
+    long long seq;
+};
+
+static int cmp_ll(long long a, long long b)
+{
+    return (a > b) - (a < b);
+}
+
+static int by_config_then_id(const void *pa, const void *pb)
+{
+    const struct new_run *a = *(const struct new_run *const *)pa;
+    const struct new_run *b = *(const struct new_run *const *)pb;
+    int c = cmp_ll(a->config_id, b->config_id);
+    return c ? c : cmp_ll(a->id, b->id);
+}
+
+static int by_app_name(const void *pa, const void *pb)
+{
+    const struct app_name *a = pa, *b = pb;
+    int c = cmp_ll(a->app_id, b->app_id);
+    return c ? c : strcmp(a->name, b->name); /* the names' collation is "C" */
+}
+
+/* Each configuration's part of the sums: the runs u[n] (in id order, one
+ * configuration's) counted, their runtimes added in id order and their
+ * least, greatest and last id, into the arrays of SQL_CFG_ADD. */
+static void config_sums(const struct new_run *const *u, size_t n, struct buf p[NPARAMS])
+{
+    long long timed = 0;
+    double total = 0, lo = 0, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        double rt = u[i]->runtime;
+        if (isnan(rt))
+            continue;
+        lo = timed == 0 || rt < lo ? rt : lo;
+        hi = timed == 0 || rt > hi ? rt : hi;
+        total += rt;
+        timed++;
+    }
+    arr_int(&p[P_CFG_ID], 1, u[0]->config_id);
+    arr_int(&p[P_CFG_N], 1, (long long)n);
+    arr_int(&p[P_CFG_TIMED], 1, timed);
+    arr_num(&p[P_CFG_TOTAL], 1, total);
+    arr_num(&p[P_CFG_LO], timed > 0, lo);
+    arr_num(&p[P_CFG_HI], timed > 0, hi);
+    arr_int(&p[P_CFG_LAST], 1, u[n - 1]->id);
+}
+
+/* The names v[n] sorted, one row each of (application, name) into the
+ * arrays from p[0] on: with records, the count, and first_seq, the least
+ * seq (kernels), or the name alone (metrics). Returns the rows' number. */
+static size_t name_rows(struct app_name *v, size_t n, int records, struct buf *p)
+{
+    size_t i, j, rows = 0;
+    qsort(v, n, sizeof *v, by_app_name);
+    for (i = 0; i < n; i = j, rows++) {
+        long long first = v[i].seq;
+        for (j = i + 1; j < n && by_app_name(&v[i], &v[j]) == 0; j++)
+            first = v[j].seq < first ? v[j].seq : first;
+        arr_int(&p[0], 1, v[i].app_id);
+        arr_text(&p[1], v[i].name);
+        if (records) {
+            arr_int(&p[2], 1, (long long)(j - i));
+            arr_int(&p[3], 1, first);
+        }
+    }
+    return rows;
+}
+
+/* What the new runs kept in s add to the sums, summed in C as the
+ * statements' array parameters p[NPARAMS] (initialised by the caller),
+ * each set in key order, and the number of rows of each statement in
+ * rows[4]. A run kept twice (the same id) counts once. 0, or -1 with err
+ * set. */
+static int sums_text(const struct pg_runs_state *s, struct buf p[NPARAMS], size_t rows[4],
+                     struct err *err)
+{
+    const struct new_run **u = xmalloc((s->n ? s->n : 1) * sizeof *u);
+    struct app_name *kn = NULL, *mn = NULL;
+    struct db_tally_row *t = NULL;
+    size_t i, j, k, n = 0, nk = 0, nm = 0;
+    int rc = -1;
+
+    if (u == NULL)
+        return err_nomem(err);
+    for (i = 0; i < s->n; i++)
+        u[i] = &s->runs[i];
+    qsort(u, s->n, sizeof *u, by_config_then_id);
+    for (i = 0; i < s->n; i++)
+        if (n == 0 || u[n - 1]->id != u[i]->id)
+            u[n++] = u[i];
+    for (i = 0; i < n; i++) {
+        nk += u[i]->nkern;
+        nm += u[i]->nmet;
+    }
+    kn = xmalloc((nk ? nk : 1) * sizeof *kn);
+    mn = xmalloc((nm ? nm : 1) * sizeof *mn);
+    t = xmalloc((n ? 3 * n : 1) * sizeof *t);
+    if (kn == NULL || mn == NULL || t == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    rows[0] = 0;
+    for (i = 0; i < n; i = j) { /* the runs of each configuration */
+        for (j = i + 1; j < n && u[j]->config_id == u[i]->config_id; j++)
+            ;
+        if (u[i]->config_id > 0) { /* (a stored run always names one) */
+            config_sums(u + i, j - i, p);
+            rows[0]++;
+        }
+    }
+    for (i = 0, nk = nm = 0; i < n; i++) {
+        const struct new_run *r = u[i];
+        const struct run_label *l = s->labels + r->label;
+        for (k = 0; k < r->nkern; k++)
+            kn[nk++] = (struct app_name){r->app_id, s->text + l[k].off, l[k].seq};
+        for (k = 0; k < r->nmet; k++)
+            mn[nm++] = (struct app_name){r->app_id, s->text + l[r->nkern + k].off, 0};
+        db_tally_rows_of(r->id, r->app_id, r->exe_id, r->sys_id, r->nprocs, r->runtime,
+                         t + 3 * i);
+    }
+    rows[1] = name_rows(kn, nk, 1, &p[P_K_APP]);
+    rows[2] = name_rows(mn, nm, 0, &p[P_M_APP]);
+    rows[3] = db_tally_sum_rows(t, 3 * n);
+    for (i = 0; i < rows[3]; i++) {
+        arr_int(&p[P_T_APP], 1, t[i].app_id);
+        arr_int(&p[P_T_KIND], 1, t[i].kind);
+        arr_num(&p[P_T_K], 1, t[i].k);
+        arr_int(&p[P_T_EXE], 1, t[i].exe_id);
+        arr_int(&p[P_T_SYS], 1, t[i].system_id);
+        arr_int(&p[P_T_BLK], 1, t[i].blk);
+        arr_int(&p[P_T_RUNS], 1, t[i].runs);
+    }
+    rc = 0;
+    for (k = 0; k < NPARAMS; k++) {
+        arr_end(&p[k]);
+        if (buf_failed(&p[k]) && rc == 0)
+            rc = err_nomem(err);
+    }
+out:
+    xfree(u);
+    xfree(kn);
+    xfree(mn);
+    xfree(t);
+    return rc;
+}
+
+/* What the new runs kept in st add to their configurations' summaries, to
+ * their applications' kernel and metric names and to the page counts
+ * (SQL_CFG_ADD and the three after it, those with rows, planned as
+ * SQL_SUMS_PLAN says), pipelined; with commit, the transaction's COMMIT
+ * goes in the same round trip (after a failure in the pipeline it is not
+ * run). */
+static int add_sums(db *d, const struct pg_runs_state *st, int commit, struct err *err)
 {
     static const char *const sql[5] = {SQL_SUMS_PLAN, SQL_CFG_ADD, SQL_APP_KERNELS_ADD,
                                        SQL_APP_METRICS_ADD, SQL_TALLY_ADD};
+    static const int first[5] = {0, P_CFG_ID, P_K_APP, P_M_APP, P_T_APP};
+    static const int nparams[5] = {0, P_K_APP - P_CFG_ID, P_M_APP - P_K_APP,
+                                   P_T_APP - P_M_APP, NPARAMS - P_T_APP};
     PGconn *conn = pg_conn(d);
-    const char *name[5];
-    struct buf arr;
-    int failed = 0, sent = 0, want = commit ? 6 : 5, rc = -1, k;
+    const char *name[5], *v[NPARAMS];
+    struct buf p[NPARAMS];
+    size_t rows[5] = {1}; /* the settings' statement always goes */
+    int failed = 0, queued = 0, want = 0, rc = -1, k;
 
+    for (k = 0; k < NPARAMS; k++)
+        buf_init(&p[k], (size_t)64 << 20);
+    if (sums_text(st, p, rows + 1, err) != 0)
+        goto out;
     for (k = 0; k < 5; k++)
         if ((name[k] = pg_prepared(d, sql[k], err)) == NULL)
-            return -1;
-    buf_init(&arr, (size_t)64 << 20);
-    pg_id_array(ids, n, &arr);
-    if (buf_failed(&arr)) {
-        buf_free(&arr);
-        return err_nomem(err);
-    }
-    if (pg_flush_begin(d, err) != 0) { /* none is pending: the runs' insert sent it */
-        buf_free(&arr);
-        return -1;
-    }
+            goto out;
+    for (k = 0; k < NPARAMS; k++)
+        v[k] = buf_str(&p[k]);
+    if (pg_flush_begin(d, err) != 0) /* none is pending: the runs' insert sent it */
+        goto out;
     if (!PQenterPipelineMode(conn)) {
-        buf_free(&arr);
-        return pg_fail(d, NULL, err);
+        pg_fail(d, NULL, err);
+        goto out;
     }
-    {
-        const char *v[1] = {buf_str(&arr)};
-        for (k = 0; k < 5 && sent == k; k++)
-            if (PQsendQueryPrepared(conn, name[k], k ? 1 : 0, k ? v : NULL, NULL, NULL,
-                                    0))
-                sent++;
-    }
-    if (commit && sent == 5 &&
+    for (k = 0; k < 5; k++)
+        if (rows[k] > 0 && queued == want++ &&
+            PQsendQueryPrepared(conn, name[k], nparams[k],
+                                nparams[k] ? v + first[k] : NULL, NULL, NULL, 0))
+            queued++;
+    if (commit && queued == want++ &&
         PQsendQueryParams(conn, "COMMIT", 0, NULL, NULL, NULL, NULL, 0))
-        sent++;
+        queued++;
     if (!PQpipelineSync(conn))
-        sent = -1;
-    for (k = 0; k < sent; k++) {
-        long long id;
-        pipe_result(d, &id, &failed, err);
+        queued = -1;
+    for (k = 0; k < queued; k++) {
+        long long none[2];
+        pipe_result(d, none, &failed, err);
     }
     pipe_end(d, &failed, err);
-    if (!failed && sent != want)
+    if (!failed && queued != want)
         pg_fail(d, NULL, err);
     else if (!failed)
         rc = 0;
-    buf_free(&arr);
+out:
+    for (k = 0; k < NPARAMS; k++)
+        buf_free(&p[k]);
     return rc;
 }
 
@@ -645,8 +931,8 @@ int pg_runs_commit(db *d, struct err *err)
     int rc;
     if (s == NULL || s->n == 0)
         return pg_exec(d, "COMMIT", err);
-    rc = add_sums(d, s->ids, s->n, 1, err);
-    s->n = s->mark = 0;
+    rc = add_sums(d, s, 1, err);
+    keep_first(s, 0);
     return rc;
 }
 
@@ -660,38 +946,17 @@ void pg_runs_txn(db *d, enum pg_txn_event ev)
         s->mark = s->n;
         break;
     case PG_TXN_ROLLBACK_TO:
-        s->n = s->mark;
+        keep_first(s, s->mark);
         forget_names(s); /* names created after the savepoint are gone */
         break;
     case PG_TXN_ROLLBACK:
         forget_names(s);
-        s->n = s->mark = 0;
+        keep_first(s, 0);
         break;
     case PG_TXN_BEGIN:
-        s->n = s->mark = 0;
+        keep_first(s, 0);
         break;
     }
-}
-
-/* Remembers the new runs among ids[n] for the commit's sums. 0, or -1 on
- * memory exhaustion. */
-static int defer_sums(struct pg_runs_state *s, const long long *ids, const int *existed,
-                      size_t n, struct err *err)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (existed[i])
-            continue;
-        if (s->n == s->cap) {
-            size_t cap = s->cap ? 2 * s->cap : 64;
-            long long *v = xrealloc(s->ids, cap * sizeof *v);
-            if (v == NULL)
-                return err_nomem(err);
-            s->ids = v;
-            s->cap = cap;
-        }
-        s->ids[s->n++] = ids[i];
-    }
-    return 0;
 }
 
 int pg_runs_insert(db *d, const struct run_record *runs, size_t n, long long *ids,
@@ -701,20 +966,21 @@ int pg_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
     struct db_resolved c;
     struct cfg_keys keys = {0};
     char now[32];
-    size_t i, slots;
+    size_t i, slots, before;
     int rc = -1, kept;
 
     if (n == 0)
         return 0;
     if (st == NULL)
         return err_nomem(err);
+    before = st->n; /* the new runs kept for the sums before this call */
     c = st->names;
     kept = c.app != NULL;
     for (slots = 2; slots < 2 * n; slots <<= 1)
         ;
     keys.mask = slots - 1;
-    keys.v = calloc(n, sizeof *keys.v);
-    keys.slot = malloc(slots * sizeof *keys.slot);
+    keys.v = xcalloc(n, sizeof *keys.v);
+    keys.slot = xmalloc(slots * sizeof *keys.slot);
     keys.a = arena_new();
     if (keys.v == NULL || keys.slot == NULL || keys.a == NULL) {
         err_nomem(err);
@@ -729,14 +995,16 @@ int pg_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
     keep_names(st, &c);
     /* In a transaction the sums wait for its commit; alone, the runs'
      * pipeline committed already and the sums follow at once. */
-    rc = defer_sums(st, ids, existed, n, err);
-    if (rc == 0 && PQtransactionStatus(pg_conn(d)) != PQTRANS_INTRANS && st->n > 0) {
-        rc = add_sums(d, st->ids, st->n, 0, err);
-        st->n = st->mark = 0;
+    rc = 0;
+    if (PQtransactionStatus(pg_conn(d)) != PQTRANS_INTRANS && st->n > 0) {
+        rc = add_sums(d, st, 0, err);
+        keep_first(st, 0);
     }
 out:
-    free(keys.v);
-    free(keys.slot);
+    if (rc != 0) /* a failed call's runs are not kept for the sums */
+        keep_first(st, before);
+    xfree(keys.v);
+    xfree(keys.slot);
     arena_free(keys.a);
     return rc;
 }
