@@ -51,7 +51,7 @@ static int all_sets(char (*sets)[256])
         if (de->d_name[0] != '.' && strcmp(de->d_name, "coupling") != 0 &&
             strcmp(de->d_name, "machine") != 0 && strchr(de->d_name, '.') == NULL &&
             strlen(de->d_name) < 200)
-            snprintf(sets[n++], 256, "eval/data/%s", de->d_name);
+            snprintf(sets[n++], 256, "eval/data/%.200s", de->d_name);
     closedir(d);
     qsort(sets, (size_t)n, 256, cmp_str);
     return n;
