@@ -77,7 +77,9 @@ static int catalogue(int positive, struct factor *f)
     return n;
 }
 
-static double fval(double x, double e, int l)
+/* x^e of a factor: integer exponents by repeated multiplication, others by
+ * pow. */
+static double xpow(double x, double e)
 {
     double f = 1;
     int k;
@@ -90,20 +92,49 @@ static double fval(double x, double e, int l)
     } else {
         f = pow(x, e);
     }
-    for (k = 0; k < l; k++)
-        f *= log2(x);
     return f;
 }
 
-static double tval(const struct fit_term *t, int nvars, const double *x)
+/* The values of the terms t[0..nt-1] (products of x^e log2(x)^l over the
+ * variables) at the points pts[0..m-1]: term j's at out[j * m + i]. x^e is
+ * computed once for a run of terms with the same exponent of a variable (the
+ * catalogue lists the log powers of an exponent together) and log2(x) once
+ * per point, with the same operations as term by term: the values are the
+ * same, for a third of the pow calls. */
+static void term_table(const struct fit_term *t, int nt, int nvars,
+                       const struct fit_point *pts, size_t m, double *out)
 {
-    double f = 1;
-    int v;
+    size_t i;
+    int j, v, k;
 
-    for (v = 0; v < nvars; v++)
-        if (t->expo[v] != 0 || t->logp[v] != 0)
-            f *= fval(x[v], t->expo[v], t->logp[v]);
-    return f;
+    for (i = 0; i < m; i++) {
+        const double *x = pts[i].x;
+        double lg[FIT_MAX_VARS] = {0}, base[FIT_MAX_VARS] = {0}, at[FIT_MAX_VARS];
+        int have_lg[FIT_MAX_VARS] = {0};
+        for (v = 0; v < nvars; v++)
+            at[v] = NAN;
+        for (j = 0; j < nt; j++) {
+            double f = 1;
+            for (v = 0; v < nvars; v++) {
+                double e = t[j].expo[v], g;
+                if (e == 0 && t[j].logp[v] == 0)
+                    continue;
+                if (!(e == at[v])) {
+                    base[v] = xpow(x[v], e);
+                    at[v] = e;
+                }
+                if (t[j].logp[v] > 0 && !have_lg[v]) {
+                    lg[v] = log2(x[v]);
+                    have_lg[v] = 1;
+                }
+                g = base[v];
+                for (k = 0; k < t[j].logp[v]; k++)
+                    g *= lg[v];
+                f *= g;
+            }
+            out[(size_t)j * m + i] = f;
+        }
+    }
 }
 
 static double dot(const double *a, const double *b, size_t m)
@@ -215,6 +246,8 @@ struct search {
     double **q;      /* nt unit columns orthogonal to q0, or NULL if invalid */
     double **qstore; /* the storage behind q (q[j] is reset from it) */
     double *qe0;     /* per column: q[j] . e0 (for the pair bound) */
+    double *vals;    /* term_table of the terms at all nall points */
+    size_t nall;
     double gmin2;    /* least g_i^2 (PRESS >= gmin2 * weighted RSS) */
     double rss1, b1; /* of the current first term: weighted RSS, q . e0 */
     int maxdepth;    /* most non-constant terms in a candidate */
@@ -360,7 +393,7 @@ struct work {
 static int work_init(struct work *w, struct search *s, struct cv *c, size_t m, int nt,
                      struct err *err)
 {
-    size_t need = m * (size_t)(5 + nt + 9) + (size_t)nt;
+    size_t need = m * (size_t)(5 + 2 * nt + 9) + (size_t)nt;
     double *p;
     int d;
 
@@ -389,7 +422,9 @@ static int work_init(struct work *w, struct search *s, struct cv *c, size_t m, i
         w->qp[d] = p, p += m;
     s->qstore = w->qp;
     s->q = w->qp + nt;
-    s->qe0 = p;
+    s->qe0 = p, p += nt;
+    s->vals = p;
+    s->nall = m;
     return 0;
 }
 
@@ -399,10 +434,10 @@ static void work_free(struct work *w)
     xfree(w->qp);
 }
 
-/* Sets up the constant model and the orthonormal term columns for the points
- * sel[0..m-1] of pts (sel NULL: all), the terms t[0..nt-1]. */
+/* Sets up the constant model and the orthonormal columns of the nt terms of
+ * s->vals for the points sel[0..m-1] of pts (sel NULL: all). */
 static void prepare(struct search *s, const struct fit_point *pts, const size_t *sel,
-                    int nvars, const struct fit_term *t, int nt)
+                    int nt)
 {
     struct cv *c = &s->c;
     size_t i, m = c->m;
@@ -442,9 +477,9 @@ static void prepare(struct search *s, const struct fit_point *pts, const size_t 
     for (j = 0; j < nt; j++) {
         double *v = s->q[j] = s->qstore[j];
         int ok = 1;
+        const double *tv = s->vals + (size_t)j * s->nall;
         for (i = 0; i < m; i++) {
-            const struct fit_point *p = &pts[sel ? sel[i] : i];
-            v[i] = c->sw[i] * tval(&t[j], nvars, p->x);
+            v[i] = c->sw[i] * tv[sel ? sel[i] : i];
             ok &= isfinite(v[i]);
         }
         if (!ok || orth(v, &c->q0, 1, m, NULL) < 0)
@@ -542,7 +577,8 @@ static int select_1d(const struct fit_point *pts, size_t m, int rel, int prune,
         return -1;
     s.rel = rel;
     s.prune = prune;
-    prepare(&s, pts, NULL, 1, t, nt);
+    term_table(t, nt, 1, pts, m, s.vals);
+    prepare(&s, pts, NULL, nt);
     s.cx = cx;
     s.maxdepth = pmax - 1 < 2 ? pmax - 1 : 2;
     if (s.maxdepth == 2 && 0.5 * nt * (nt - 1) * (double)m > FULL_PAIR_BUDGET) {
@@ -623,6 +659,7 @@ static int screen_var(const struct fit_point *pts, size_t m, int rel, int v, int
         tv[j].expo[v] = f[j].e;
         tv[j].logp[v] = f[j].l;
     }
+    term_table(tv, nt, 2, pts, m, s.vals);
     s.acc1 = acc1;
     s.acc2 = acc2;
     for (pass = 0; pass < 2 && slices == 0; pass++)
@@ -644,7 +681,7 @@ static int screen_var(const struct fit_point *pts, size_t m, int rel, int v, int
             if (ns < 3)
                 continue;
             s.c.m = ns;
-            prepare(&s, pts, sel, 2, tv, nt);
+            prepare(&s, pts, sel, nt);
             s.cx = cx;
             if (!(s.c.raw0 > 0))
                 continue; /* a constant slice says nothing about the shape */
@@ -738,7 +775,8 @@ static int select_2d(const struct fit_point *pts, size_t m, int rel, int prune,
         return -1;
     s.rel = rel;
     s.prune = prune;
-    prepare(&s, pts, NULL, 2, t, nt);
+    term_table(t, nt, 2, pts, m, s.vals);
+    prepare(&s, pts, NULL, nt);
     s.cx = cx;
     s.maxdepth = pmax - 1 < 3 ? pmax - 1 : 3;
     if (s.maxdepth >= 1)
