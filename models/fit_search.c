@@ -189,30 +189,40 @@ static double press(const struct cv *c, const double *e, const double *h, double
     return s;
 }
 
-/* Removes from v its components along the k unit vectors in basis, twice,
- * and normalises it. OUT (if rc is not NULL): rc[0..k-1], the components
- * removed, and rc[k], the norm that was left: v_in = sum rc[j] basis[j] +
- * rc[k] v_out, one column of the R factor. Returns 0, or -1 when what
- * remains is below COLLINEAR. */
-static int orth(double *v, double *const *basis, int k, size_t m, double *rc)
+/* Sets v to src without its components along the k unit vectors in basis,
+ * removed twice, and normalises it. Each removal is fused with the dot
+ * product the next one needs (the last one's: the norm), in the same order
+ * of operations as removing and then summing. known: NULL, or the first two
+ * dot products, src . src and basis[0] . src, when the caller has them
+ * already (the search: from prepare and first_row). OUT (if rc is not NULL):
+ * rc[0..k-1], the components removed, and rc[k], the norm that was left:
+ * src = sum rc[j] basis[j] + rc[k] v, one column of the R factor. Returns
+ * 0, or -1 when what remains is below COLLINEAR (v is then undefined). */
+static int orth(double *v, const double *src, double *const *basis, int k, size_t m,
+                const double *known, double *rc)
 {
-    double n0 = sqrt(dot(v, v, m)), n;
-    int pass, j;
+    double n0 = sqrt(known != NULL ? known[0] : dot(src, src, m)), n, c;
+    int step, j;
     size_t i;
 
     if (!(n0 > 0) || !isfinite(n0))
         return -1;
+    c = known != NULL ? known[1] : dot(basis[0], src, m);
     for (j = 0; j < k && rc != NULL; j++)
         rc[j] = 0;
-    for (pass = 0; pass < 2; pass++)
-        for (j = 0; j < k; j++) {
-            double c = dot(basis[j], v, m);
-            for (i = 0; i < m; i++)
-                v[i] -= c * basis[j][i];
-            if (rc != NULL)
-                rc[j] += c;
+    for (step = 0; step < 2 * k; step++) {
+        const double *b = basis[step % k], *from = step == 0 ? src : v;
+        const double *next = step + 1 < 2 * k ? basis[(step + 1) % k] : v;
+        double d = 0;
+        for (i = 0; i < m; i++) {
+            v[i] = from[i] - c * b[i];
+            d += next[i] * v[i];
         }
-    n = sqrt(dot(v, v, m));
+        if (rc != NULL)
+            rc[step % k] += c;
+        c = d;
+    }
+    n = sqrt(c);
     if (!(n > COLLINEAR * n0))
         return -1;
     if (rc != NULL)
@@ -246,6 +256,10 @@ struct search {
     double **q;      /* nt unit columns orthogonal to q0, or NULL if invalid */
     double **qstore; /* the storage behind q (q[j] is reset from it) */
     double *qe0;     /* per column: q[j] . e0 (for the pair bound) */
+    double *qn;      /* per column: q[j] . q[j] */
+    double *qt;      /* the columns transposed (m rows of nt), for first_row */
+    double *row;     /* per column j: q[f] . q[j] of the current first term f */
+    int row_ok;      /* whether row holds them (else computed per pair) */
     double *vals;    /* term_table of the terms at all nall points */
     size_t nall;
     double gmin2;    /* least g_i^2 (PRESS >= gmin2 * weighted RSS) */
@@ -316,9 +330,9 @@ static int has_negative(const struct search *s, int L)
  * every 1 / (1 - h_i) >= 1. NaN (no bound) when q is nearly collinear with
  * q1, where the orthogonalisation decides. Measured: 10-point `auto` 3x
  * faster (bench_fit), the selections bit-identical (test_fit). */
-static double pair_bound(const struct search *s, const double *q1, int j)
+static double pair_bound(const struct search *s, double c, int j)
 {
-    double c = dot(q1, s->q[j], s->c.m), d = 1 - c * c, r;
+    double d = 1 - c * c, r;
 
     if (!(d > 1e-8))
         return NAN;
@@ -327,6 +341,29 @@ static double pair_bound(const struct search *s, const double *q1, int j)
      * itself is rounding. */
     r = fabs(s->qe0[j] - s->b1 * c) + 1e-12 * (fabs(s->qe0[j]) + fabs(s->b1));
     return s->gmin2 * (s->rss1 - r * r / d);
+}
+
+/* The dot products of the first term f's column with every later one, for
+ * the pair bound and the first step of orth at depth 1 and 2: the same sums
+ * as dot(q[f], q[j]), all j at once (the loop over j vectorises). Only for
+ * a first term whose pairs are all tried (allow1). */
+static void first_row(struct search *s, int f)
+{
+    size_t m = s->c.m, i;
+    int j, nt = s->nt;
+    const double *q1 = s->q[f];
+
+    s->row_ok = s->allow1 == NULL || s->allow1[f];
+    if (!s->row_ok)
+        return;
+    for (j = f + 1; j < nt; j++)
+        s->row[j] = 0;
+    for (i = 0; i < m; i++) {
+        const double *qt = s->qt + i * (size_t)nt;
+        double a = q1[i];
+        for (j = f + 1; j < nt; j++)
+            s->row[j] += a * qt[j];
+    }
 }
 
 static void search_rec(struct search *s, int depth, int start, int *idx)
@@ -341,7 +378,7 @@ static void search_rec(struct search *s, int depth, int start, int *idx)
         return;
 
     for (j = start; j < s->nt; j++) {
-        double *v = s->lq[depth + 1], crit, st[3], rc[4];
+        double *v = s->lq[depth + 1], crit, st[3], rc[4], known[2];
         int L = depth + 1, k;
         const double *ep = depth == 0 ? s->c.e0 : s->le[depth];
         const double *hp = depth == 0 ? s->c.h0 : s->lh[depth];
@@ -350,20 +387,25 @@ static void search_rec(struct search *s, int depth, int start, int *idx)
             continue;
         if (depth == 1 && s->allow1 != NULL && !s->allow1[idx[0]] && !s->allow1[j])
             continue;
+        if (depth > 0) {
+            known[0] = s->qn[j];
+            known[1] = s->row_ok ? s->row[j] : dot(s->lq[1], s->q[j], m);
+        }
         /* A last pair that cannot beat its class's best is not computed
          * (the bound is below the PRESS, so the classes come out the same;
          * not while screening, which sums every pair). */
         if (depth == 1 && s->maxdepth == 2 && s->acc2 == NULL && s->prune) {
             int cx = s->cx[idx[0]] + s->cx[j];
-            double lb = pair_bound(s, s->lq[1], j);
+            double lb = pair_bound(s, known[1], j);
             cx = cx < MAXCX ? cx : MAXCX - 1;
             if (lb > s->best[2][cx] * (1 + 1e-9))
                 continue;
         }
         idx[depth] = j;
-        memcpy(v, s->q[j], m * sizeof *v);
         rc[0] = 1;
-        if (depth > 0 && orth(v, s->lq + 1, depth, m, rc) < 0) {
+        if (depth == 0)
+            memcpy(v, s->q[j], m * sizeof *v);
+        else if (orth(v, s->q[j], s->lq + 1, depth, m, known, rc) < 0) {
             if (s->acc2 != NULL && depth == 1)
                 s->acc2[idx[0] * s->nt + j] += 1;
             continue;
@@ -379,6 +421,8 @@ static void search_rec(struct search *s, int depth, int start, int *idx)
             s->rss1 = st[1];
             s->b1 = st[2];
         }
+        if (depth == 0 && s->maxdepth > 1)
+            first_row(s, j);
         if (depth + 1 < s->maxdepth)
             search_rec(s, depth + 1, j + 1, idx);
     }
@@ -393,7 +437,7 @@ struct work {
 static int work_init(struct work *w, struct search *s, struct cv *c, size_t m, int nt,
                      struct err *err)
 {
-    size_t need = m * (size_t)(5 + 2 * nt + 9) + (size_t)nt;
+    size_t need = m * (size_t)(5 + 3 * nt + 9) + 3 * (size_t)nt;
     double *p;
     int d;
 
@@ -423,6 +467,9 @@ static int work_init(struct work *w, struct search *s, struct cv *c, size_t m, i
     s->qstore = w->qp;
     s->q = w->qp + nt;
     s->qe0 = p, p += nt;
+    s->qn = p, p += nt;
+    s->row = p, p += nt;
+    s->qt = p, p += m * (size_t)nt;
     s->vals = p;
     s->nall = m;
     return 0;
@@ -482,10 +529,14 @@ static void prepare(struct search *s, const struct fit_point *pts, const size_t 
             v[i] = c->sw[i] * tv[sel ? sel[i] : i];
             ok &= isfinite(v[i]);
         }
-        if (!ok || orth(v, &c->q0, 1, m, NULL) < 0)
+        if (!ok || orth(v, v, &c->q0, 1, m, NULL, NULL) < 0)
             s->q[j] = NULL;
         else
             s->qe0[j] = dot(v, c->e0, m);
+        if (s->q[j] != NULL)
+            s->qn[j] = dot(v, v, m);
+        for (i = 0; i < m; i++)
+            s->qt[i * (size_t)nt + (size_t)j] = s->q[j] != NULL ? v[i] : 0;
     }
     s->gmin2 = INFINITY;
     for (i = 0; i < m; i++)
