@@ -163,17 +163,19 @@ struct cv {
 };
 
 /* Leave-one-out sum of squares from residuals e and leverages h. OUT: st[0],
- * the standard error of that sum (from the spread of the m squared errors);
- * st[1], the weighted residual sum of squares. */
+ * the sum of the squares of the squared leave-one-out errors (for press_se);
+ * st[1], the weighted residual sum of squares; st[3], 1 when a leverage is 1
+ * (the sum is infinite), else 0. */
 static double press(const struct cv *c, const double *e, const double *h, double *st)
 {
-    double s = 0, s2 = 0, rss = 0, mean, var;
+    double s = 0, s2 = 0, rss = 0;
     size_t i;
 
     for (i = 0; i < c->m; i++) {
         double d = 1 - h[i], r;
         if (!(d > 1e-10)) {
             st[0] = st[1] = INFINITY;
+            st[3] = 1;
             return INFINITY;
         }
         rss += e[i] * e[i];
@@ -182,11 +184,24 @@ static double press(const struct cv *c, const double *e, const double *h, double
         s += r;
         s2 += r * r;
     }
-    mean = s / (double)c->m;
-    var = (s2 / (double)c->m - mean * mean) * (double)c->m / (double)(c->m - 1);
-    st[0] = sqrt((var > 0 ? var : 0) * (double)c->m);
+    st[0] = s2;
     st[1] = rss;
+    st[3] = 0;
     return s;
+}
+
+/* The standard error of the leave-one-out sum s that press returned with st,
+ * from the spread of the m squared errors. Three divisions and a square
+ * root: only for the sums that are kept, not for every candidate. */
+static double press_se(const struct cv *c, double s, const double *st)
+{
+    double mean, var;
+
+    if (st[3] != 0)
+        return INFINITY;
+    mean = s / (double)c->m;
+    var = (st[0] / (double)c->m - mean * mean) * (double)c->m / (double)(c->m - 1);
+    return sqrt((var > 0 ? var : 0) * (double)c->m);
 }
 
 /* Sets v to src without its components along the k unit vectors in basis,
@@ -233,7 +248,8 @@ static int orth(double *v, const double *src, double *const *basis, int k, size_
 }
 
 /* Adds unit vector q (orthogonal to everything before) to a model with
- * residual e_prev and leverage h_prev; writes the new ones; returns PRESS. */
+ * residual e_prev and leverage h_prev; writes the new ones; returns PRESS
+ * (st as press, and st[2], the coefficient of q). */
 static double extend(const struct cv *c, const double *e_prev, const double *h_prev,
                      const double *q, double *e, double *h, double *st)
 {
@@ -282,6 +298,8 @@ struct search {
     double *acc1, *acc2;
 };
 
+/* Counts candidate idx[0..depth-1] of PRESS crit (press's, or INFINITY) and
+ * st (press's) in its class. */
 static void record(struct search *s, int depth, const int *idx, double crit,
                    const double *st)
 {
@@ -296,7 +314,7 @@ static void record(struct search *s, int depth, const int *idx, double crit,
     cx = cx < MAXCX ? cx : MAXCX - 1;
     if (crit < s->best[depth][cx]) {
         s->best[depth][cx] = crit;
-        s->bse[depth][cx] = st[0];
+        s->bse[depth][cx] = press_se(&s->c, crit, st);
         s->brss[depth][cx] = st[1];
         memcpy(s->bidx[depth][cx], idx, (size_t)depth * sizeof *idx);
     }
@@ -378,7 +396,7 @@ static void search_rec(struct search *s, int depth, int start, int *idx)
         return;
 
     for (j = start; j < s->nt; j++) {
-        double *v = s->lq[depth + 1], crit, st[3], rc[4], known[2];
+        double *v = s->lq[depth + 1], crit, st[4], rc[4], known[2];
         int L = depth + 1, k;
         const double *ep = depth == 0 ? s->c.e0 : s->le[depth];
         const double *hp = depth == 0 ? s->c.h0 : s->lh[depth];
@@ -513,9 +531,9 @@ static void prepare(struct search *s, const struct fit_point *pts, const size_t 
         c->h0[i] = c->q0[i] * c->q0[i];
     }
     {
-        double st[3];
+        double st[4];
         c->crit0 = c->raw0 = press(c, c->e0, c->h0, st);
-        c->se0 = st[0];
+        c->se0 = press_se(c, c->raw0, st);
         c->rss0 = st[1];
     }
     if (!(c->crit0 > 0) || !isfinite(c->crit0))
@@ -613,7 +631,7 @@ static int select_1d(const struct fit_point *pts, size_t m, int rel, int prune,
     int idx[3], cx[MAX_FACTORS], nt, positive = 1, j, k;
     int pmax = (int)m - 1;
     size_t i;
-    double st[3];
+    double st[4];
 
     for (i = 0; i < m; i++)
         positive &= pts[i].x[0] > 0;
