@@ -162,35 +162,7 @@ struct cv {
     double dof_pe;   /* its degrees of freedom, sum of (n_i - 1) */
 };
 
-/* Leave-one-out sum of squares from residuals e and leverages h. OUT: st[0],
- * the sum of the squares of the squared leave-one-out errors (for press_se);
- * st[1], the weighted residual sum of squares; st[3], 1 when a leverage is 1
- * (the sum is infinite), else 0. */
-static double press(const struct cv *c, const double *e, const double *h, double *st)
-{
-    double s = 0, s2 = 0, rss = 0;
-    size_t i;
-
-    for (i = 0; i < c->m; i++) {
-        double d = 1 - h[i], r;
-        if (!(d > 1e-10)) {
-            st[0] = st[1] = INFINITY;
-            st[3] = 1;
-            return INFINITY;
-        }
-        rss += e[i] * e[i];
-        r = c->g[i] * e[i] / d;
-        r *= r;
-        s += r;
-        s2 += r * r;
-    }
-    st[0] = s2;
-    st[1] = rss;
-    st[3] = 0;
-    return s;
-}
-
-/* The standard error of the leave-one-out sum s that press returned with st,
+/* The standard error of the leave-one-out sum s that extend returned with st,
  * from the spread of the m squared errors. Three divisions and a square
  * root: only for the sums that are kept, not for every candidate. */
 static double press_se(const struct cv *c, double s, const double *st)
@@ -248,20 +220,36 @@ static int orth(double *v, const double *src, double *const *basis, int k, size_
 }
 
 /* Adds unit vector q (orthogonal to everything before) to a model with
- * residual e_prev and leverage h_prev; writes the new ones; returns PRESS
- * (st as press, and st[2], the coefficient of q). */
+ * residual e_prev and leverage h_prev; writes the new ones e, h (may be
+ * e_prev, h_prev) and returns the new model's leave-one-out sum of squares
+ * (PRESS). OUT: st[0], the sum of the squares of the squared leave-one-out
+ * errors (for press_se); st[1], the weighted residual sum of squares; st[2],
+ * the coefficient of q; st[3], 1 when a leverage is 1 (PRESS infinite), else
+ * 0. */
 static double extend(const struct cv *c, const double *e_prev, const double *h_prev,
                      const double *q, double *e, double *h, double *st)
 {
-    double b = dot(q, e_prev, c->m);
+    double b = dot(q, e_prev, c->m), s = 0, s2 = 0, rss = 0;
     size_t i;
+    int bad = 0;
 
     st[2] = b;
     for (i = 0; i < c->m; i++) {
+        double d, r;
         e[i] = e_prev[i] - b * q[i];
         h[i] = h_prev[i] + q[i] * q[i];
+        d = 1 - h[i];
+        bad |= !(d > 1e-10);
+        rss += e[i] * e[i];
+        r = c->g[i] * e[i] / d;
+        r *= r;
+        s += r;
+        s2 += r * r;
     }
-    return press(c, e, h, st);
+    st[0] = bad ? INFINITY : s2;
+    st[1] = bad ? INFINITY : rss;
+    st[3] = bad;
+    return bad ? INFINITY : s;
 }
 
 /* The search over subsets of nt columns. */
@@ -506,7 +494,7 @@ static void prepare(struct search *s, const struct fit_point *pts, const size_t 
 {
     struct cv *c = &s->c;
     size_t i, m = c->m;
-    double *g = (double *)c->g, nq = 0, y0;
+    double *g = (double *)c->g, nq = 0, st[4];
     int j;
 
     /* g turns a weighted residual back into a (relative) error per point. */
@@ -520,22 +508,15 @@ static void prepare(struct search *s, const struct fit_point *pts, const size_t 
         c->ss_pe += s->rel ? p->ss / (p->y * p->y) : p->ss;
         c->dof_pe += (double)(p->n > 0 ? p->n - 1 : 0);
         c->e0[i] = sw * p->y;
+        c->h0[i] = 0;
         nq += sw * sw;
     }
     nq = sqrt(nq);
     for (i = 0; i < m; i++)
         c->q0[i] /= nq;
-    y0 = dot(c->q0, c->e0, m);
-    for (i = 0; i < m; i++) {
-        c->e0[i] -= y0 * c->q0[i];
-        c->h0[i] = c->q0[i] * c->q0[i];
-    }
-    {
-        double st[4];
-        c->crit0 = c->raw0 = press(c, c->e0, c->h0, st);
-        c->se0 = press_se(c, c->raw0, st);
-        c->rss0 = st[1];
-    }
+    c->crit0 = c->raw0 = extend(c, c->e0, c->h0, c->q0, c->e0, c->h0, st);
+    c->se0 = press_se(c, c->raw0, st);
+    c->rss0 = st[1];
     if (!(c->crit0 > 0) || !isfinite(c->crit0))
         c->crit0 = 1;
     s->nt = nt;
