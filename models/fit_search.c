@@ -286,8 +286,8 @@ struct search {
     double *acc1, *acc2;
 };
 
-/* Counts candidate idx[0..depth-1] of PRESS crit (press's, or INFINITY) and
- * st (press's) in its class. */
+/* Counts candidate idx[0..depth-1] of PRESS crit (extend's, or INFINITY)
+ * and st (extend's) in its class. */
 static void record(struct search *s, int depth, const int *idx, double crit,
                    const double *st)
 {
