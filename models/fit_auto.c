@@ -78,15 +78,27 @@ static double term_val(const struct fit_term *t, int nvars, const double *x)
     return f;
 }
 
-static double law_val(const struct fit_term *t, int p, int nvars, const double *c,
-                      const double *x)
+/* The value of a law of p terms with coefficients c from the terms' values
+ * f[0], f[stride], ... */
+static double law_sum(const double *c, const double *f, size_t stride, int p)
 {
     double s = 0;
     int j;
 
     for (j = 0; j < p; j++)
-        s += c[j] * term_val(&t[j], nvars, x);
+        s += c[j] * f[(size_t)j * stride];
     return s;
+}
+
+static double law_val(const struct fit_term *t, int p, int nvars, const double *c,
+                      const double *x)
+{
+    double f[FIT_MAX_TERMS];
+    int j;
+
+    for (j = 0; j < p; j++)
+        f[j] = term_val(&t[j], nvars, x);
+    return law_sum(c, f, 1, p);
 }
 
 /* Workspace for the small least-squares fits. */
@@ -94,15 +106,31 @@ struct ws {
     double *q;                              /* n * FIT_MAX_TERMS */
     double *b;                              /* n */
     size_t *sel;                            /* n */
+    double *tv;                             /* n * FIT_MAX_TERMS: term_vals */
+    size_t tm;                              /* the points of tv */
     double r[FIT_MAX_TERMS][FIT_MAX_TERMS]; /* R of the last lsq */
 };
 
-/* Weighted least squares of the law t (p terms) on the points sel[0..n-1] by
- * modified Gram-Schmidt with reorthogonalisation. Weights n_i, divided by
- * y_i^2 when rel. OUT: coef[p]. Returns 0, or -1 when the columns are
- * dependent or a value is not finite. */
-static int lsq(const struct fit_point *pts, const size_t *sel, size_t n, int nvars,
-               const struct fit_term *t, int p, int rel, struct ws *w, double *coef)
+/* The values of the p terms t at the m points, term j's at w->tv[j * m + i]:
+ * once per law, for its fit to all points and to each fold's. */
+static void term_vals(struct ws *w, const struct fit_point *pts, size_t m, int nvars,
+                      const struct fit_term *t, int p)
+{
+    size_t i;
+    int j;
+
+    for (j = 0; j < p; j++)
+        for (i = 0; i < m; i++)
+            w->tv[(size_t)j * m + i] = term_val(&t[j], nvars, pts[i].x);
+    w->tm = m;
+}
+
+/* Weighted least squares of the law of p terms whose values term_vals put in
+ * w on the points sel[0..n-1] by modified Gram-Schmidt with
+ * reorthogonalisation. Weights n_i, divided by y_i^2 when rel. OUT: coef[p].
+ * Returns 0, or -1 when the columns are dependent or a value is not finite. */
+static int lsq(const struct fit_point *pts, const size_t *sel, size_t n, int p, int rel,
+               struct ws *w, double *coef)
 {
     double(*r)[FIT_MAX_TERMS] = w->r, g[FIT_MAX_TERMS];
     size_t i;
@@ -117,7 +145,7 @@ static int lsq(const struct fit_point *pts, const size_t *sel, size_t n, int nva
             sw /= fabs(pt->y);
         w->b[i] = sw * pt->y;
         for (j = 0; j < p; j++)
-            w->q[(size_t)j * n + i] = sw * term_val(&t[j], nvars, pt->x);
+            w->q[(size_t)j * n + i] = sw * w->tv[(size_t)j * w->tm + sel[i]];
     }
     for (j = 0; j < p; j++) {
         double *v = w->q + (size_t)j * n, n0 = 0, nn = 0;
@@ -161,16 +189,15 @@ static int lsq(const struct fit_point *pts, const size_t *sel, size_t n, int nva
     return 0;
 }
 
-/* Leverage of a new point x under the last lsq: |R^-T sw f(x)|^2, sw the
- * point's row weight. */
-static double leverage_at(const struct ws *w, const struct fit_term *t, int p, int nvars,
-                          const double *x, double sw)
+/* Leverage of point i (of term_vals) under the last lsq, which left it out:
+ * |R^-T sw f(x_i)|^2, sw the point's row weight. */
+static double leverage_at(const struct ws *w, size_t i, int p, double sw)
 {
     double z[FIT_MAX_TERMS], h = 0;
     int j, k;
 
     for (j = 0; j < p; j++) {
-        double v = sw * term_val(&t[j], nvars, x);
+        double v = sw * w->tv[(size_t)j * w->tm + i];
         for (k = 0; k < j; k++)
             v -= w->r[k][j] * z[k];
         z[j] = v / w->r[j][j];
@@ -420,7 +447,8 @@ static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel
         w->sel[i] = i;
         yscale = fmax(yscale, fabs(pts[i].y));
     }
-    if (lsq(pts, w->sel, m, nvars, c->term, c->nterms, rel, w, sc->coef) < 0)
+    term_vals(w, pts, m, nvars, c->term, c->nterms);
+    if (lsq(pts, w->sel, m, c->nterms, rel, w, sc->coef) < 0)
         return;
     for (v = 0; v < nvars; v++) {
         xmin[v] = xmax[v] = pts[0].x[v];
@@ -479,8 +507,7 @@ static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel
                 w->sel[n++] = i;
                 from = pts[i].x[folds[k].v] > from ? pts[i].x[folds[k].v] : from;
             }
-        if (n < (size_t)c->nterms ||
-            lsq(pts, w->sel, n, nvars, c->term, c->nterms, rel, w, cf) < 0) {
+        if (n < (size_t)c->nterms || lsq(pts, w->sel, n, c->nterms, rel, w, cf) < 0) {
             sc->fwd += 1; /* cannot be validated: a large error */
             sc->fz += 1;
             nf++;
@@ -488,10 +515,9 @@ static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel
         }
         for (i = 0; i < m; i++)
             if (pts[i].x[folds[k].v] >= folds[k].cut) {
-                double f = law_val(c->term, c->nterms, nvars, cf, pts[i].x);
+                double f = law_sum(cf, w->tv + i, m, c->nterms);
                 double e = pred_err(f, pts[i].y, rel), h;
-                h = leverage_at(w, c->term, c->nterms, nvars, pts[i].x,
-                                rel ? 1 / fmax(fabs(f), 1e-300) : 1);
+                h = leverage_at(w, i, c->nterms, rel ? 1 / fmax(fabs(f), 1e-300) : 1);
                 sc->fwd += e * e;
                 sc->fz +=
                     e * e / (noise * (1 / (double)(pts[i].n > 0 ? pts[i].n : 1) + h));
@@ -698,7 +724,9 @@ static int select_law(const struct fit_point *pts, size_t m, int nvars, int rel,
     w.q = xmalloc((m * FIT_MAX_TERMS + 1) * sizeof *w.q);
     w.b = xmalloc((m + 1) * sizeof *w.b);
     w.sel = xmalloc((m + 1) * sizeof *w.sel);
-    if (cs == NULL || sc == NULL || w.q == NULL || w.b == NULL || w.sel == NULL) {
+    w.tv = xmalloc((m * FIT_MAX_TERMS + 1) * sizeof *w.tv);
+    if (cs == NULL || sc == NULL || w.q == NULL || w.b == NULL || w.sel == NULL ||
+        w.tv == NULL) {
         err_nomem(err);
         goto out;
     }
@@ -727,6 +755,7 @@ out:
     xfree(w.q);
     xfree(w.b);
     xfree(w.sel);
+    xfree(w.tv);
     return rc;
 }
 
@@ -773,16 +802,18 @@ static long find_outlier(const struct fit_point *pts, size_t m, int nvars, int r
     w.q = xmalloc(m * FIT_MAX_TERMS * sizeof *w.q);
     w.b = xmalloc(m * sizeof *w.b);
     w.sel = xmalloc(m * sizeof *w.sel);
-    if (e == NULL || a == NULL || w.q == NULL || w.b == NULL || w.sel == NULL)
+    w.tv = xmalloc(m * FIT_MAX_TERMS * sizeof *w.tv);
+    if (e == NULL || a == NULL || w.q == NULL || w.b == NULL || w.sel == NULL ||
+        w.tv == NULL)
         goto out;
+    term_vals(&w, pts, m, nvars, law->term, law->nterms);
     for (i = 0; i < m; i++) {
         for (n = 0, j = 0; j < m; j++)
             if (j != i)
                 w.sel[n++] = j;
-        if (lsq(pts, w.sel, n, nvars, law->term, law->nterms, rel, &w, cf) < 0)
+        if (lsq(pts, w.sel, n, law->nterms, rel, &w, cf) < 0)
             goto out;
-        e[i] =
-            pred_err(law_val(law->term, law->nterms, nvars, cf, pts[i].x), pts[i].y, rel);
+        e[i] = pred_err(law_sum(cf, w.tv + i, m, law->nterms), pts[i].y, rel);
         a[i] = fabs(e[i]);
     }
     qsort(a, m, sizeof *a, cmp_dbl);
@@ -799,6 +830,7 @@ out:
     xfree(w.q);
     xfree(w.b);
     xfree(w.sel);
+    xfree(w.tv);
     return at;
 }
 

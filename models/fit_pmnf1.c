@@ -26,6 +26,35 @@ static double term(int num, int den, int lg, double x)
     return lg != 0 ? v * pow(log2(x), lg) : v;
 }
 
+/* The values of every term at the m points, term k's at t[k * m + i], as
+ * term computes them, but x^(num/den) once per exponent (the log powers of
+ * an exponent share it) and log2(x)^lg once per log power (logs: whether
+ * the log terms are tried). */
+static void term_table(const struct fit_point *pts, size_t m, int logs, double *t)
+{
+    size_t i, k, first[NTERMS];
+
+    for (k = 0; k < NTERMS; k++)
+        for (first[k] = 0;
+             terms[first[k]][0] != terms[k][0] || terms[first[k]][1] != terms[k][1];
+             first[k]++)
+            ;
+    for (i = 0; i < m; i++) {
+        double x = pts[i].x[0], lgp[3] = {1, 1, 1}, xe[NTERMS];
+        if (logs) {
+            lgp[1] = pow(log2(x), 1);
+            lgp[2] = pow(log2(x), 2);
+        }
+        for (k = 0; k < NTERMS; k++) {
+            int num = terms[k][0], den = terms[k][1], lg = terms[k][2];
+            xe[k] = first[k] < k ? xe[first[k]]
+                    : num != 0   ? pow(x, (double)num / den)
+                                 : 1;
+            t[k * m + i] = lg != 0 ? xe[k] * lgp[lg] : xe[k];
+        }
+    }
+}
+
 /* Ordinary least squares of y on (1, t) over the points other than skip. */
 static void line(const double *t, const struct fit_point *pts, size_t m, size_t skip,
                  double *c0, double *c1)
@@ -58,7 +87,7 @@ static double smape(double actual, double predicted)
 
 int fit_pmnf1(const struct fit_point *pts, size_t m, struct fit_pmnf1 *out)
 {
-    double t[FIT_PMNF1_MAX], mean = 0, tss = 0;
+    double tab[NTERMS * FIT_PMNF1_MAX], mean = 0, tss = 0;
     size_t i, j, k;
     int logs = 1;
 
@@ -81,13 +110,13 @@ int fit_pmnf1(const struct fit_point *pts, size_t m, struct fit_pmnf1 *out)
     }
     if (tss == 0)
         return 0;
+    term_table(pts, m, logs, tab);
     for (k = 0; k < NTERMS; k++) {
         int num = terms[k][0], den = terms[k][1], lg = terms[k][2];
         double c0, c1, score = 0, rss = 0, contribution = 0;
+        const double *t = tab + k * m;
         if (!logs && lg != 0)
             continue;
-        for (i = 0; i < m; i++)
-            t[i] = term(num, den, lg, pts[i].x[0]);
         for (i = 0; i < m; i++) {
             double lo = INFINITY, p;
             line(t, pts, m, i, &c0, &c1);

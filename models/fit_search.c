@@ -77,7 +77,9 @@ static int catalogue(int positive, struct factor *f)
     return n;
 }
 
-static double fval(double x, double e, int l)
+/* x^e of a factor: integer exponents by repeated multiplication, others by
+ * pow. */
+static double xpow(double x, double e)
 {
     double f = 1;
     int k;
@@ -90,20 +92,49 @@ static double fval(double x, double e, int l)
     } else {
         f = pow(x, e);
     }
-    for (k = 0; k < l; k++)
-        f *= log2(x);
     return f;
 }
 
-static double tval(const struct fit_term *t, int nvars, const double *x)
+/* The values of the terms t[0..nt-1] (products of x^e log2(x)^l over the
+ * variables) at the points pts[0..m-1]: term j's at out[j * m + i]. x^e is
+ * computed once for a run of terms with the same exponent of a variable (the
+ * catalogue lists the log powers of an exponent together) and log2(x) once
+ * per point, with the same operations as term by term: the values are the
+ * same, for a third of the pow calls. */
+static void term_table(const struct fit_term *t, int nt, int nvars,
+                       const struct fit_point *pts, size_t m, double *out)
 {
-    double f = 1;
-    int v;
+    size_t i;
+    int j, v, k;
 
-    for (v = 0; v < nvars; v++)
-        if (t->expo[v] != 0 || t->logp[v] != 0)
-            f *= fval(x[v], t->expo[v], t->logp[v]);
-    return f;
+    for (i = 0; i < m; i++) {
+        const double *x = pts[i].x;
+        double lg[FIT_MAX_VARS] = {0}, base[FIT_MAX_VARS] = {0}, at[FIT_MAX_VARS];
+        int have_lg[FIT_MAX_VARS] = {0};
+        for (v = 0; v < nvars; v++)
+            at[v] = NAN;
+        for (j = 0; j < nt; j++) {
+            double f = 1;
+            for (v = 0; v < nvars; v++) {
+                double e = t[j].expo[v], g;
+                if (e == 0 && t[j].logp[v] == 0)
+                    continue;
+                if (!(e == at[v])) {
+                    base[v] = xpow(x[v], e);
+                    at[v] = e;
+                }
+                if (t[j].logp[v] > 0 && !have_lg[v]) {
+                    lg[v] = log2(x[v]);
+                    have_lg[v] = 1;
+                }
+                g = base[v];
+                for (k = 0; k < t[j].logp[v]; k++)
+                    g *= lg[v];
+                f *= g;
+            }
+            out[(size_t)j * m + i] = f;
+        }
+    }
 }
 
 static double dot(const double *a, const double *b, size_t m)
@@ -131,57 +162,54 @@ struct cv {
     double dof_pe;   /* its degrees of freedom, sum of (n_i - 1) */
 };
 
-/* Leave-one-out sum of squares from residuals e and leverages h. OUT: st[0],
- * the standard error of that sum (from the spread of the m squared errors);
- * st[1], the weighted residual sum of squares. */
-static double press(const struct cv *c, const double *e, const double *h, double *st)
+/* The standard error of the leave-one-out sum s that extend returned with st,
+ * from the spread of the m squared errors. Three divisions and a square
+ * root: only for the sums that are kept, not for every candidate. */
+static double press_se(const struct cv *c, double s, const double *st)
 {
-    double s = 0, s2 = 0, rss = 0, mean, var;
-    size_t i;
+    double mean, var;
 
-    for (i = 0; i < c->m; i++) {
-        double d = 1 - h[i], r;
-        if (!(d > 1e-10)) {
-            st[0] = st[1] = INFINITY;
-            return INFINITY;
-        }
-        rss += e[i] * e[i];
-        r = c->g[i] * e[i] / d;
-        r *= r;
-        s += r;
-        s2 += r * r;
-    }
+    if (st[3] != 0)
+        return INFINITY;
     mean = s / (double)c->m;
-    var = (s2 / (double)c->m - mean * mean) * (double)c->m / (double)(c->m - 1);
-    st[0] = sqrt((var > 0 ? var : 0) * (double)c->m);
-    st[1] = rss;
-    return s;
+    var = (st[0] / (double)c->m - mean * mean) * (double)c->m / (double)(c->m - 1);
+    return sqrt((var > 0 ? var : 0) * (double)c->m);
 }
 
-/* Removes from v its components along the k unit vectors in basis, twice,
- * and normalises it. OUT (if rc is not NULL): rc[0..k-1], the components
- * removed, and rc[k], the norm that was left: v_in = sum rc[j] basis[j] +
- * rc[k] v_out, one column of the R factor. Returns 0, or -1 when what
- * remains is below COLLINEAR. */
-static int orth(double *v, double *const *basis, int k, size_t m, double *rc)
+/* Sets v to src without its components along the k unit vectors in basis,
+ * removed twice, and normalises it. Each removal is fused with the dot
+ * product the next one needs (the last one's: the norm), in the same order
+ * of operations as removing and then summing. known: NULL, or the first two
+ * dot products, src . src and basis[0] . src, when the caller has them
+ * already (the search: from prepare and first_row). OUT (if rc is not NULL):
+ * rc[0..k-1], the components removed, and rc[k], the norm that was left:
+ * src = sum rc[j] basis[j] + rc[k] v, one column of the R factor. Returns
+ * 0, or -1 when what remains is below COLLINEAR (v is then undefined). */
+static int orth(double *v, const double *src, double *const *basis, int k, size_t m,
+                const double *known, double *rc)
 {
-    double n0 = sqrt(dot(v, v, m)), n;
-    int pass, j;
+    double n0 = sqrt(known != NULL ? known[0] : dot(src, src, m)), n, c;
+    int step, j;
     size_t i;
 
     if (!(n0 > 0) || !isfinite(n0))
         return -1;
+    c = known != NULL ? known[1] : dot(basis[0], src, m);
     for (j = 0; j < k && rc != NULL; j++)
         rc[j] = 0;
-    for (pass = 0; pass < 2; pass++)
-        for (j = 0; j < k; j++) {
-            double c = dot(basis[j], v, m);
-            for (i = 0; i < m; i++)
-                v[i] -= c * basis[j][i];
-            if (rc != NULL)
-                rc[j] += c;
+    for (step = 0; step < 2 * k; step++) {
+        const double *b = basis[step % k], *from = step == 0 ? src : v;
+        const double *next = step + 1 < 2 * k ? basis[(step + 1) % k] : v;
+        double d = 0;
+        for (i = 0; i < m; i++) {
+            v[i] = from[i] - c * b[i];
+            d += next[i] * v[i];
         }
-    n = sqrt(dot(v, v, m));
+        if (rc != NULL)
+            rc[step % k] += c;
+        c = d;
+    }
+    n = sqrt(c);
     if (!(n > COLLINEAR * n0))
         return -1;
     if (rc != NULL)
@@ -192,19 +220,36 @@ static int orth(double *v, double *const *basis, int k, size_t m, double *rc)
 }
 
 /* Adds unit vector q (orthogonal to everything before) to a model with
- * residual e_prev and leverage h_prev; writes the new ones; returns PRESS. */
+ * residual e_prev and leverage h_prev; writes the new ones e, h (may be
+ * e_prev, h_prev) and returns the new model's leave-one-out sum of squares
+ * (PRESS). OUT: st[0], the sum of the squares of the squared leave-one-out
+ * errors (for press_se); st[1], the weighted residual sum of squares; st[2],
+ * the coefficient of q; st[3], 1 when a leverage is 1 (PRESS infinite), else
+ * 0. */
 static double extend(const struct cv *c, const double *e_prev, const double *h_prev,
                      const double *q, double *e, double *h, double *st)
 {
-    double b = dot(q, e_prev, c->m);
+    double b = dot(q, e_prev, c->m), s = 0, s2 = 0, rss = 0;
     size_t i;
+    int bad = 0;
 
     st[2] = b;
     for (i = 0; i < c->m; i++) {
+        double d, r;
         e[i] = e_prev[i] - b * q[i];
         h[i] = h_prev[i] + q[i] * q[i];
+        d = 1 - h[i];
+        bad |= !(d > 1e-10);
+        rss += e[i] * e[i];
+        r = c->g[i] * e[i] / d;
+        r *= r;
+        s += r;
+        s2 += r * r;
     }
-    return press(c, e, h, st);
+    st[0] = bad ? INFINITY : s2;
+    st[1] = bad ? INFINITY : rss;
+    st[3] = bad;
+    return bad ? INFINITY : s;
 }
 
 /* The search over subsets of nt columns. */
@@ -215,6 +260,12 @@ struct search {
     double **q;      /* nt unit columns orthogonal to q0, or NULL if invalid */
     double **qstore; /* the storage behind q (q[j] is reset from it) */
     double *qe0;     /* per column: q[j] . e0 (for the pair bound) */
+    double *qn;      /* per column: q[j] . q[j] */
+    double *qt;      /* the columns transposed (m rows of nt), for first_row */
+    double *row;     /* per column j: q[f] . q[j] of the current first term f */
+    int row_ok;      /* whether row holds them (else computed per pair) */
+    double *vals;    /* term_table of the terms at all nall points */
+    size_t nall;
     double gmin2;    /* least g_i^2 (PRESS >= gmin2 * weighted RSS) */
     double rss1, b1; /* of the current first term: weighted RSS, q . e0 */
     int maxdepth;    /* most non-constant terms in a candidate */
@@ -235,6 +286,8 @@ struct search {
     double *acc1, *acc2;
 };
 
+/* Counts candidate idx[0..depth-1] of PRESS crit (extend's, or INFINITY)
+ * and st (extend's) in its class. */
 static void record(struct search *s, int depth, const int *idx, double crit,
                    const double *st)
 {
@@ -249,7 +302,7 @@ static void record(struct search *s, int depth, const int *idx, double crit,
     cx = cx < MAXCX ? cx : MAXCX - 1;
     if (crit < s->best[depth][cx]) {
         s->best[depth][cx] = crit;
-        s->bse[depth][cx] = st[0];
+        s->bse[depth][cx] = press_se(&s->c, crit, st);
         s->brss[depth][cx] = st[1];
         memcpy(s->bidx[depth][cx], idx, (size_t)depth * sizeof *idx);
     }
@@ -283,9 +336,9 @@ static int has_negative(const struct search *s, int L)
  * every 1 / (1 - h_i) >= 1. NaN (no bound) when q is nearly collinear with
  * q1, where the orthogonalisation decides. Measured: 10-point `auto` 3x
  * faster (bench_fit), the selections bit-identical (test_fit). */
-static double pair_bound(const struct search *s, const double *q1, int j)
+static double pair_bound(const struct search *s, double c, int j)
 {
-    double c = dot(q1, s->q[j], s->c.m), d = 1 - c * c, r;
+    double d = 1 - c * c, r;
 
     if (!(d > 1e-8))
         return NAN;
@@ -294,6 +347,29 @@ static double pair_bound(const struct search *s, const double *q1, int j)
      * itself is rounding. */
     r = fabs(s->qe0[j] - s->b1 * c) + 1e-12 * (fabs(s->qe0[j]) + fabs(s->b1));
     return s->gmin2 * (s->rss1 - r * r / d);
+}
+
+/* The dot products of the first term f's column with every later one, for
+ * the pair bound and the first step of orth at depth 1 and 2: the same sums
+ * as dot(q[f], q[j]), all j at once (the loop over j vectorises). Only for
+ * a first term whose pairs are all tried (allow1). */
+static void first_row(struct search *s, int f)
+{
+    size_t m = s->c.m, i;
+    int j, nt = s->nt;
+    const double *q1 = s->q[f];
+
+    s->row_ok = s->allow1 == NULL || s->allow1[f];
+    if (!s->row_ok)
+        return;
+    for (j = f + 1; j < nt; j++)
+        s->row[j] = 0;
+    for (i = 0; i < m; i++) {
+        const double *qt = s->qt + i * (size_t)nt;
+        double a = q1[i];
+        for (j = f + 1; j < nt; j++)
+            s->row[j] += a * qt[j];
+    }
 }
 
 static void search_rec(struct search *s, int depth, int start, int *idx)
@@ -308,7 +384,7 @@ static void search_rec(struct search *s, int depth, int start, int *idx)
         return;
 
     for (j = start; j < s->nt; j++) {
-        double *v = s->lq[depth + 1], crit, st[3], rc[4];
+        double *v = s->lq[depth + 1], crit, st[4], rc[4], known[2];
         int L = depth + 1, k;
         const double *ep = depth == 0 ? s->c.e0 : s->le[depth];
         const double *hp = depth == 0 ? s->c.h0 : s->lh[depth];
@@ -317,20 +393,25 @@ static void search_rec(struct search *s, int depth, int start, int *idx)
             continue;
         if (depth == 1 && s->allow1 != NULL && !s->allow1[idx[0]] && !s->allow1[j])
             continue;
+        if (depth > 0) {
+            known[0] = s->qn[j];
+            known[1] = s->row_ok ? s->row[j] : dot(s->lq[1], s->q[j], m);
+        }
         /* A last pair that cannot beat its class's best is not computed
          * (the bound is below the PRESS, so the classes come out the same;
          * not while screening, which sums every pair). */
         if (depth == 1 && s->maxdepth == 2 && s->acc2 == NULL && s->prune) {
             int cx = s->cx[idx[0]] + s->cx[j];
-            double lb = pair_bound(s, s->lq[1], j);
+            double lb = pair_bound(s, known[1], j);
             cx = cx < MAXCX ? cx : MAXCX - 1;
             if (lb > s->best[2][cx] * (1 + 1e-9))
                 continue;
         }
         idx[depth] = j;
-        memcpy(v, s->q[j], m * sizeof *v);
         rc[0] = 1;
-        if (depth > 0 && orth(v, s->lq + 1, depth, m, rc) < 0) {
+        if (depth == 0)
+            memcpy(v, s->q[j], m * sizeof *v);
+        else if (orth(v, s->q[j], s->lq + 1, depth, m, known, rc) < 0) {
             if (s->acc2 != NULL && depth == 1)
                 s->acc2[idx[0] * s->nt + j] += 1;
             continue;
@@ -346,6 +427,8 @@ static void search_rec(struct search *s, int depth, int start, int *idx)
             s->rss1 = st[1];
             s->b1 = st[2];
         }
+        if (depth == 0 && s->maxdepth > 1)
+            first_row(s, j);
         if (depth + 1 < s->maxdepth)
             search_rec(s, depth + 1, j + 1, idx);
     }
@@ -360,7 +443,7 @@ struct work {
 static int work_init(struct work *w, struct search *s, struct cv *c, size_t m, int nt,
                      struct err *err)
 {
-    size_t need = m * (size_t)(5 + nt + 9) + (size_t)nt;
+    size_t need = m * (size_t)(5 + 3 * nt + 9) + 3 * (size_t)nt;
     double *p;
     int d;
 
@@ -389,7 +472,12 @@ static int work_init(struct work *w, struct search *s, struct cv *c, size_t m, i
         w->qp[d] = p, p += m;
     s->qstore = w->qp;
     s->q = w->qp + nt;
-    s->qe0 = p;
+    s->qe0 = p, p += nt;
+    s->qn = p, p += nt;
+    s->row = p, p += nt;
+    s->qt = p, p += m * (size_t)nt;
+    s->vals = p;
+    s->nall = m;
     return 0;
 }
 
@@ -399,14 +487,14 @@ static void work_free(struct work *w)
     xfree(w->qp);
 }
 
-/* Sets up the constant model and the orthonormal term columns for the points
- * sel[0..m-1] of pts (sel NULL: all), the terms t[0..nt-1]. */
+/* Sets up the constant model and the orthonormal columns of the nt terms of
+ * s->vals for the points sel[0..m-1] of pts (sel NULL: all). */
 static void prepare(struct search *s, const struct fit_point *pts, const size_t *sel,
-                    int nvars, const struct fit_term *t, int nt)
+                    int nt)
 {
     struct cv *c = &s->c;
     size_t i, m = c->m;
-    double *g = (double *)c->g, nq = 0, y0;
+    double *g = (double *)c->g, nq = 0, st[4];
     int j;
 
     /* g turns a weighted residual back into a (relative) error per point. */
@@ -420,37 +508,34 @@ static void prepare(struct search *s, const struct fit_point *pts, const size_t 
         c->ss_pe += s->rel ? p->ss / (p->y * p->y) : p->ss;
         c->dof_pe += (double)(p->n > 0 ? p->n - 1 : 0);
         c->e0[i] = sw * p->y;
+        c->h0[i] = 0;
         nq += sw * sw;
     }
     nq = sqrt(nq);
     for (i = 0; i < m; i++)
         c->q0[i] /= nq;
-    y0 = dot(c->q0, c->e0, m);
-    for (i = 0; i < m; i++) {
-        c->e0[i] -= y0 * c->q0[i];
-        c->h0[i] = c->q0[i] * c->q0[i];
-    }
-    {
-        double st[3];
-        c->crit0 = c->raw0 = press(c, c->e0, c->h0, st);
-        c->se0 = st[0];
-        c->rss0 = st[1];
-    }
+    c->crit0 = c->raw0 = extend(c, c->e0, c->h0, c->q0, c->e0, c->h0, st);
+    c->se0 = press_se(c, c->raw0, st);
+    c->rss0 = st[1];
     if (!(c->crit0 > 0) || !isfinite(c->crit0))
         c->crit0 = 1;
     s->nt = nt;
     for (j = 0; j < nt; j++) {
         double *v = s->q[j] = s->qstore[j];
         int ok = 1;
+        const double *tv = s->vals + (size_t)j * s->nall;
         for (i = 0; i < m; i++) {
-            const struct fit_point *p = &pts[sel ? sel[i] : i];
-            v[i] = c->sw[i] * tval(&t[j], nvars, p->x);
+            v[i] = c->sw[i] * tv[sel ? sel[i] : i];
             ok &= isfinite(v[i]);
         }
-        if (!ok || orth(v, &c->q0, 1, m, NULL) < 0)
+        if (!ok || orth(v, v, &c->q0, 1, m, NULL, NULL) < 0)
             s->q[j] = NULL;
         else
             s->qe0[j] = dot(v, c->e0, m);
+        if (s->q[j] != NULL)
+            s->qn[j] = dot(v, v, m);
+        for (i = 0; i < m; i++)
+            s->qt[i * (size_t)nt + (size_t)j] = s->q[j] != NULL ? v[i] : 0;
     }
     s->gmin2 = INFINITY;
     for (i = 0; i < m; i++)
@@ -527,7 +612,7 @@ static int select_1d(const struct fit_point *pts, size_t m, int rel, int prune,
     int idx[3], cx[MAX_FACTORS], nt, positive = 1, j, k;
     int pmax = (int)m - 1;
     size_t i;
-    double st[3];
+    double st[4];
 
     for (i = 0; i < m; i++)
         positive &= pts[i].x[0] > 0;
@@ -542,7 +627,8 @@ static int select_1d(const struct fit_point *pts, size_t m, int rel, int prune,
         return -1;
     s.rel = rel;
     s.prune = prune;
-    prepare(&s, pts, NULL, 1, t, nt);
+    term_table(t, nt, 1, pts, m, s.vals);
+    prepare(&s, pts, NULL, nt);
     s.cx = cx;
     s.maxdepth = pmax - 1 < 2 ? pmax - 1 : 2;
     if (s.maxdepth == 2 && 0.5 * nt * (nt - 1) * (double)m > FULL_PAIR_BUDGET) {
@@ -623,6 +709,7 @@ static int screen_var(const struct fit_point *pts, size_t m, int rel, int v, int
         tv[j].expo[v] = f[j].e;
         tv[j].logp[v] = f[j].l;
     }
+    term_table(tv, nt, 2, pts, m, s.vals);
     s.acc1 = acc1;
     s.acc2 = acc2;
     for (pass = 0; pass < 2 && slices == 0; pass++)
@@ -644,7 +731,7 @@ static int screen_var(const struct fit_point *pts, size_t m, int rel, int v, int
             if (ns < 3)
                 continue;
             s.c.m = ns;
-            prepare(&s, pts, sel, 2, tv, nt);
+            prepare(&s, pts, sel, nt);
             s.cx = cx;
             if (!(s.c.raw0 > 0))
                 continue; /* a constant slice says nothing about the shape */
@@ -738,7 +825,8 @@ static int select_2d(const struct fit_point *pts, size_t m, int rel, int prune,
         return -1;
     s.rel = rel;
     s.prune = prune;
-    prepare(&s, pts, NULL, 2, t, nt);
+    term_table(t, nt, 2, pts, m, s.vals);
+    prepare(&s, pts, NULL, nt);
     s.cx = cx;
     s.maxdepth = pmax - 1 < 3 ? pmax - 1 : 3;
     if (s.maxdepth >= 1)
