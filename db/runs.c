@@ -7,7 +7,6 @@
 #include "db/runs.h"
 #include "db/catalog.h"
 #include "db/query.h"
-#include "db/tally.h"
 #include "common/buf.h"
 #include "formats/limits.h"
 
@@ -17,12 +16,10 @@
 int db_runs_insert(db *d, const struct run_record *runs, size_t n, long long *ids,
                    int *existed, struct err *err)
 {
-    /* the engine stores them; the page counts (db/tally.h) are summed here
-     * once per call on SQLite, and on PostgreSQL by its store at the
-     * commit, with the transaction's other sums (db/pg/runs.c) */
-    if (d->be->runs_insert(d, runs, n, ids, existed, err) != 0)
-        return -1;
-    return d->eng->pg ? 0 : db_tally_add(d, ids, existed, n, err);
+    /* the engine stores them, with what they add to the summaries it keeps
+     * (configurations, names, page counts): SQLite's in the same call,
+     * PostgreSQL's at the transaction's commit (db/pg/runs.c) */
+    return d->be->runs_insert(d, runs, n, ids, existed, err);
 }
 
 /* An executable's id, created on first use; the insert that loses a race

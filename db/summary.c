@@ -14,6 +14,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *col_text(db *d, struct db_stmt *st, int i, arena *a)
@@ -26,6 +27,34 @@ static const char *col_text(db *d, struct db_stmt *st, int i, arena *a)
 int db_summary_add_run(db *d, long long run_id, struct err *err)
 {
     return d->be->summary_add_run(d, run_id, err);
+}
+
+static int name_cmp(const void *pa, const void *pb)
+{
+    const struct db_name_row *a = pa, *b = pb;
+    int ka = a->seq >= 0, kb = b->seq >= 0;
+    if (ka != kb)
+        return ka - kb;
+    if (a->app_id != b->app_id)
+        return a->app_id < b->app_id ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+size_t db_names_sum(struct db_name_row *v, size_t n)
+{
+    size_t i, m = 0;
+    qsort(v, n, sizeof *v, name_cmp);
+    for (i = 0; i < n; i++) {
+        struct db_name_row *last = m ? &v[m - 1] : NULL;
+        if (last && name_cmp(last, &v[i]) == 0) {
+            last->rows += v[i].rows;
+            if (v[i].seq < last->seq)
+                last->seq = v[i].seq;
+        } else {
+            v[m++] = v[i];
+        }
+    }
+    return m;
 }
 
 /* ---- one page of runs ---------------------------------------------------- */

@@ -25,6 +25,22 @@
  * configuration's summary. Inside the caller's transaction. Returns 0 or -1. */
 int db_summary_add_run(db *d, long long run_id, struct err *err);
 
+/* A kernel's name (seq: its ordinal in the run, kernels.seq) or a metric's
+ * (seq -1) of a new run, in its run's application: what the run adds to
+ * app_kernels (rows records, first_seq the least seq) or to app_metrics.
+ * Both engines' stores keep those tables from these rows, summed. */
+struct db_name_row {
+    long long app_id;
+    const char *name;
+    long long seq, rows;
+};
+
+/* Sorts v[n] (metrics before kernels, then by application and name, byte
+ * order: the key order both engines write in, so that two writers lock
+ * shared rows in the same order) and sums each name's rows into one row
+ * with its least seq; returns the number of rows left. */
+size_t db_names_sum(struct db_name_row *v, size_t n);
+
 struct db_config {
     long long exe_id, system_id, nprocs;
     const char *executable, *system;

@@ -71,62 +71,19 @@ static const char SQL_ADD[] =
     "INSERT INTO run_tally (app_id, kind, k, exe_id, system_id, blk, runs) VALUES "
     "(?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (app_id, kind, k, exe_id, system_id, blk) "
     "DO UPDATE SET runs = run_tally.runs + excluded.runs";
-/* A run's keys; on PostgreSQL those of the runs in ?1 (a bigint array). */
+/* A run's keys (for taking it out of its segments). */
 static const char SQL_KEY[] =
     "SELECT app_id, exe_id, system_id, nprocs, runtime FROM runs WHERE id = ?1";
-/* SQLite: the keys of the new runs (ids[i] with !existed[i]) into rows,
- * three rows a run, each run read by id (no round trip). Returns the number
- * of rows, or -1 with err set. */
-static long long keys_of(db *d, const long long *ids, const int *existed, size_t n,
-                         struct db_tally_row *rows, struct err *err)
+
+int db_tally_add(db *d, struct db_tally_row *rows, size_t n, struct err *err)
 {
-    size_t i, nr = 0;
-    int rc;
-
-    for (i = 0; i < n; i++) {
-        struct db_stmt *st;
-        if (existed != NULL && existed[i])
-            continue;
-        st = dq_prepare(d, SQL_KEY, err, "i", ids[i]);
-        if ((rc = st ? dq_step(d, st, err) : -1) <= 0)
-            return rc < 0 ? -1
-                          : err_set(err, ERR_INTERNAL, "internal", NULL,
-                                    "run %lld is not stored", ids[i]);
-        db_tally_rows_of(ids[i], dq_ll(d, st, 0), dq_ll(d, st, 1), dq_ll(d, st, 2),
-                         dq_ll(d, st, 3), dq_opt_dbl(d, st, 4), rows + nr);
-        dq_reset(d, st);
-        nr += 3;
-    }
-    return (long long)nr;
-}
-
-int db_tally_add(db *d, const long long *ids, const int *existed, size_t n,
-                 struct err *err)
-{
-    struct db_tally_row one[3], *rows = one;
-    size_t i, nnew = 0, m;
-    long long nr;
-    int rc = -1;
-
-    for (i = 0; i < n; i++)
-        nnew += existed == NULL || !existed[i];
-    if (nnew == 0)
-        return 0;
-    if (nnew > 1 && (rows = malloc(3 * nnew * sizeof *rows)) == NULL)
-        return err_nomem(err);
-    if ((nr = keys_of(d, ids, existed, n, rows, err)) < 0)
-        goto done;
-    m = db_tally_sum_rows(rows, (size_t)nr); /* one write per segment row */
-    rc = 0;
-    for (i = 0; i < m && rc == 0; i++)
+    size_t i, m = db_tally_sum_rows(rows, n); /* one write per segment row */
+    for (i = 0; i < m; i++)
         if (dq_run(d, SQL_ADD, err, "iidiiii", rows[i].app_id, (long long)rows[i].kind,
                    rows[i].k, rows[i].exe_id, rows[i].system_id, rows[i].blk,
                    rows[i].runs) < 0)
-            rc = -1;
-done:
-    if (rows != one)
-        free(rows);
-    return rc;
+            return -1;
+    return 0;
 }
 
 #define TALLY_KEY                                                                        \

@@ -55,13 +55,12 @@ void db_tally_rows_of(long long id, long long app_id, long long exe_id,
  * order) and sums the runs of each key into one row; returns their number. */
 size_t db_tally_sum_rows(struct db_tally_row *rows, size_t n);
 
-/* Counts the runs ids[i] with existed[i] == 0 (db_runs_insert's answer),
- * summed by segment first. Inside the caller's transaction. 0 or -1.
- * SQLite's store (db_runs_insert); PostgreSQL's counts a transaction's
- * runs at its commit, from what it inserted, with db_tally_rows_of and
- * db_tally_sum_rows (db/pg/runs.c, SQL_TALLY_ADD). */
-int db_tally_add(db *d, const long long *ids, const int *existed, size_t n,
-                 struct err *err);
+/* Adds rows[n], db_tally_rows_of's rows of new runs, to the counts, summed
+ * by key first (db_tally_sum_rows: rows is reordered). Inside the caller's
+ * transaction. 0 or -1. SQLite's store, from what it inserted; PostgreSQL's
+ * sends the same sums as arrays at the transaction's commit (db/pg/runs.c,
+ * SQL_TALLY_ADD). */
+int db_tally_add(db *d, struct db_tally_row *rows, size_t n, struct err *err);
 /* Takes run id out of its segments (before it is deleted); 0 or -1. */
 int db_tally_drop_run(db *d, long long id, struct err *err);
 

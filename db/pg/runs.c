@@ -429,7 +429,7 @@ struct new_run {
 
 struct run_label {
     size_t off;    /* of the name in the state's text */
-    long long seq; /* a kernel's ordinal in its run (kernels.seq) */
+    long long seq; /* a kernel's ordinal in its run (kernels.seq); -1: a metric */
 };
 
 /* What the connection keeps between calls (pg_runs_slot): the open
@@ -572,7 +572,7 @@ static int keep_run(struct pg_runs_state *s, const struct run_record *r, long lo
         if (keep_label(s, r->kernels[k].name, (long long)k) != 0)
             goto fail;
     for (k = 0; k < r->nmetrics; k++)
-        if (keep_label(s, r->metrics[k].name, 0) != 0)
+        if (keep_label(s, r->metrics[k].name, -1) != 0)
             goto fail;
     s->n++;
     return 0;
@@ -715,13 +715,6 @@ enum {
     NPARAMS
 };
 
-/* A kernel's or a metric's name in its run's application. */
-struct app_name {
-    long long app_id;
-    const char *name;
-    long long seq;
-};
-
 static int cmp_ll(long long a, long long b)
 {
     return (a > b) - (a < b);
@@ -733,13 +726,6 @@ static int by_config_then_id(const void *pa, const void *pb)
     const struct new_run *b = *(const struct new_run *const *)pb;
     int c = cmp_ll(a->config_id, b->config_id);
     return c ? c : cmp_ll(a->id, b->id);
-}
-
-static int by_app_name(const void *pa, const void *pb)
-{
-    const struct app_name *a = pa, *b = pb;
-    int c = cmp_ll(a->app_id, b->app_id);
-    return c ? c : strcmp(a->name, b->name); /* the names' collation is "C" */
 }
 
 /* Each configuration's part of the sums: the runs u[n] (in id order, one
@@ -767,25 +753,24 @@ static void config_sums(const struct new_run *const *u, size_t n, struct buf p[N
     arr_int(&p[P_CFG_LAST], 1, u[n - 1]->id);
 }
 
-/* The names v[n] sorted, one row each of (application, name) into the
- * arrays from p[0] on: with records, the count, and first_seq, the least
- * seq (kernels), or the name alone (metrics). Returns the rows' number. */
-static size_t name_rows(struct app_name *v, size_t n, int records, struct buf *p)
+/* The names v[n] (kernels' and metrics', db_names_sum's) summed by key,
+ * one row a name into SQL_APP_KERNELS_ADD's arrays (with records and
+ * first_seq) or SQL_APP_METRICS_ADD's; the number of each in rows[0], [1]. */
+static void name_rows(struct db_name_row *v, size_t n, struct buf p[NPARAMS],
+                      size_t rows[2])
 {
-    size_t i, j, rows = 0;
-    qsort(v, n, sizeof *v, by_app_name);
-    for (i = 0; i < n; i = j, rows++) {
-        long long first = v[i].seq;
-        for (j = i + 1; j < n && by_app_name(&v[i], &v[j]) == 0; j++)
-            first = v[j].seq < first ? v[j].seq : first;
-        arr_int(&p[0], 1, v[i].app_id);
-        arr_text(&p[1], v[i].name);
-        if (records) {
-            arr_int(&p[2], 1, (long long)(j - i));
-            arr_int(&p[3], 1, first);
+    size_t i, m = db_names_sum(v, n);
+    rows[0] = rows[1] = 0;
+    for (i = 0; i < m; i++) {
+        int kernel = v[i].seq >= 0;
+        arr_int(&p[kernel ? P_K_APP : P_M_APP], 1, v[i].app_id);
+        arr_text(&p[kernel ? P_K_NAME : P_M_NAME], v[i].name);
+        if (kernel) {
+            arr_int(&p[P_K_RECORDS], 1, v[i].rows);
+            arr_int(&p[P_K_FIRST], 1, v[i].seq);
         }
+        rows[!kernel]++;
     }
-    return rows;
 }
 
 /* What the new runs kept in s add to the sums, summed in C as the
@@ -797,9 +782,9 @@ static int sums_text(const struct pg_runs_state *s, struct buf p[NPARAMS], size_
                      struct err *err)
 {
     const struct new_run **u = xmalloc((s->n ? s->n : 1) * sizeof *u);
-    struct app_name *kn = NULL, *mn = NULL;
+    struct db_name_row *names = NULL;
     struct db_tally_row *t = NULL;
-    size_t i, j, k, n = 0, nk = 0, nm = 0;
+    size_t i, j, k, n = 0, nn = 0;
     int rc = -1;
 
     if (u == NULL)
@@ -810,14 +795,11 @@ static int sums_text(const struct pg_runs_state *s, struct buf p[NPARAMS], size_
     for (i = 0; i < s->n; i++)
         if (n == 0 || u[n - 1]->id != u[i]->id)
             u[n++] = u[i];
-    for (i = 0; i < n; i++) {
-        nk += u[i]->nkern;
-        nm += u[i]->nmet;
-    }
-    kn = xmalloc((nk ? nk : 1) * sizeof *kn);
-    mn = xmalloc((nm ? nm : 1) * sizeof *mn);
+    for (i = 0; i < n; i++)
+        nn += u[i]->nkern + u[i]->nmet;
+    names = xmalloc((nn ? nn : 1) * sizeof *names);
     t = xmalloc((n ? 3 * n : 1) * sizeof *t);
-    if (kn == NULL || mn == NULL || t == NULL) {
+    if (names == NULL || t == NULL) {
         err_nomem(err);
         goto out;
     }
@@ -830,18 +812,16 @@ static int sums_text(const struct pg_runs_state *s, struct buf p[NPARAMS], size_
             rows[0]++;
         }
     }
-    for (i = 0, nk = nm = 0; i < n; i++) {
+    for (i = 0, nn = 0; i < n; i++) {
         const struct new_run *r = u[i];
         const struct run_label *l = s->labels + r->label;
-        for (k = 0; k < r->nkern; k++)
-            kn[nk++] = (struct app_name){r->app_id, s->text + l[k].off, l[k].seq};
-        for (k = 0; k < r->nmet; k++)
-            mn[nm++] = (struct app_name){r->app_id, s->text + l[r->nkern + k].off, 0};
+        for (k = 0; k < r->nkern + r->nmet; k++)
+            names[nn++] =
+                (struct db_name_row){r->app_id, s->text + l[k].off, l[k].seq, 1};
         db_tally_rows_of(r->id, r->app_id, r->exe_id, r->sys_id, r->nprocs, r->runtime,
                          t + 3 * i);
     }
-    rows[1] = name_rows(kn, nk, 1, &p[P_K_APP]);
-    rows[2] = name_rows(mn, nm, 0, &p[P_M_APP]);
+    name_rows(names, nn, p, rows + 1);
     rows[3] = db_tally_sum_rows(t, 3 * n);
     for (i = 0; i < rows[3]; i++) {
         arr_int(&p[P_T_APP], 1, t[i].app_id);
@@ -860,8 +840,7 @@ static int sums_text(const struct pg_runs_state *s, struct buf p[NPARAMS], size_
     }
 out:
     xfree(u);
-    xfree(kn);
-    xfree(mn);
+    xfree(names);
     xfree(t);
     return rc;
 }

@@ -13,7 +13,9 @@
 #include "db/catalog.h"
 #include "common/xalloc.h"
 #include "db/summary.h"
+#include "db/tally.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -67,61 +69,36 @@ static const char SQL_APP_METRIC_ADD[] =
     "INSERT INTO app_metrics (app_id, name) VALUES (?1, ?2) "
     "ON CONFLICT (app_id, name) DO NOTHING";
 
-/* One kernel (seq >= 0) or metric (seq -1) row of a new run. */
-struct name_row {
-    long long app_id, seq, rows;
-    const char *name;
+/* What a call's new runs add to the summaries the store keeps besides
+ * their configurations': their kernel and metric names (db_names_sum) and
+ * their page counts (db/tally.h), taken from what is inserted, in the call's
+ * arena a. */
+struct adds {
+    arena *a;
+    struct db_name_row *names;
+    size_t nnames, cap;
+    struct db_tally_row *tally; /* 3 a new run */
+    size_t ntally;
 };
 
-struct names {
-    struct name_row *v;
-    size_t n, cap;
-};
-
-static int names_push(struct names *ns, long long app_id, const char *name, long long seq,
-                      struct err *err)
+static int add_name(struct adds *ad, long long app_id, const char *name, long long seq,
+                    struct err *err)
 {
-    if (ns->n == ns->cap) {
-        size_t cap = ns->cap ? 2 * ns->cap : 64;
-        struct name_row *v = xrealloc(ns->v, cap * sizeof *v);
-        if (v == NULL)
-            return err_nomem(err);
-        ns->v = v;
-        ns->cap = cap;
-    }
-    ns->v[ns->n++] = (struct name_row){app_id, seq, 1, name};
+    struct db_name_row *v =
+        arena_grow(ad->a, ad->names, ad->nnames, &ad->cap, 64, sizeof *v);
+    if (v == NULL)
+        return err_nomem(err);
+    ad->names = v;
+    v[ad->nnames++] = (struct db_name_row){app_id, name, seq, 1};
     return 0;
 }
 
-/* Metrics before kernels, then by application and name. */
-static int name_cmp(const void *pa, const void *pb)
+/* The names and page counts of ad, summed by key and written. */
+static int adds_write(db *d, struct adds *ad, struct err *err)
 {
-    const struct name_row *a = pa, *b = pb;
-    int ka = a->seq >= 0, kb = b->seq >= 0;
-    if (ka != kb)
-        return ka - kb;
-    if (a->app_id != b->app_id)
-        return a->app_id < b->app_id ? -1 : 1;
-    return strcmp(a->name, b->name);
-}
-
-/* The rows of ns summed by name and written. */
-static int names_add(db *d, struct names *ns, struct err *err)
-{
-    size_t i, m = 0;
-    qsort(ns->v, ns->n, sizeof *ns->v, name_cmp);
-    for (i = 0; i < ns->n; i++) {
-        struct name_row *last = m ? &ns->v[m - 1] : NULL;
-        if (last && name_cmp(last, &ns->v[i]) == 0) {
-            last->rows += ns->v[i].rows;
-            if (ns->v[i].seq < last->seq)
-                last->seq = ns->v[i].seq;
-        } else {
-            ns->v[m++] = ns->v[i];
-        }
-    }
+    size_t i, m = db_names_sum(ad->names, ad->nnames);
     for (i = 0; i < m; i++) {
-        const struct name_row *r = &ns->v[i];
+        const struct db_name_row *r = &ad->names[i];
         sqlite3_stmt *st =
             db_stmt(d, r->seq >= 0 ? SQL_APP_KERNEL_ADD : SQL_APP_METRIC_ADD, err);
         if (st == NULL)
@@ -135,7 +112,7 @@ static int names_add(db *d, struct names *ns, struct err *err)
         if (step_done(d, st, err) != 0)
             return -1;
     }
-    return 0;
+    return db_tally_add(d, ad->tally, ad->ntally, err);
 }
 
 static int insert_kvs(db *d, const char *sql, long long run_id, const struct rec_kv *kv,
@@ -157,7 +134,7 @@ static int insert_kvs(db *d, const char *sql, long long run_id, const struct rec
 
 /* sq_runs_insert with key, a buffer for each run's configuration key. */
 static int insert_runs(db *d, const struct run_record *runs, size_t n, long long *ids,
-                       int *existed, struct buf *key, struct names *ns, struct err *err)
+                       int *existed, struct buf *key, struct adds *ad, struct err *err)
 {
     struct db_resolved c = {0};
     char now[32];
@@ -248,8 +225,12 @@ static int insert_runs(db *d, const struct run_record *runs, size_t n, long long
         if (insert_kvs(d, SQL_INPUT_INS, id, r->inputs, r->ninputs, err) != 0 ||
             insert_kvs(d, SQL_METRIC_INS, id, r->metrics, r->nmetrics, err) != 0)
             return -1;
+        db_tally_rows_of(id, c.app_id, c.exe_id, c.sys_id, r->nprocs,
+                         RUN_HAS_RUNTIME(r->runtime) ? r->runtime : NAN,
+                         ad->tally + ad->ntally);
+        ad->ntally += 3;
         for (k = 0; k < r->nmetrics; k++)
-            if (names_push(ns, c.app_id, r->metrics[k].name, -1, err) != 0)
+            if (add_name(ad, c.app_id, r->metrics[k].name, -1, err) != 0)
                 return -1;
         for (k = 0; k < r->nkernels; k++) {
             const struct rec_kernel *kr = &r->kernels[k];
@@ -270,7 +251,7 @@ static int insert_runs(db *d, const struct run_record *runs, size_t n, long long
             if (kr->metrics_json)
                 sqlite3_bind_text(st, 6, kr->metrics_json, -1, SQLITE_STATIC);
             if (step_done(d, st, err) != 0 ||
-                names_push(ns, c.app_id, kr->name, (long long)k, err) != 0)
+                add_name(ad, c.app_id, kr->name, (long long)k, err) != 0)
                 return -1;
         }
         for (k = 0; k < r->ntags; k++) {
@@ -293,13 +274,21 @@ int sq_runs_insert(db *d, const struct run_record *runs, size_t n, long long *id
                    int *existed, struct err *err)
 {
     struct buf key;
-    struct names ns = {0};
+    struct adds ad = {NULL, NULL, 0, 0, NULL, 0};
     int rc;
+    if (n == 0)
+        return 0;
+    ad.a = arena_new();
+    if (ad.a == NULL ||
+        (ad.tally = arena_alloc(ad.a, 3 * n * sizeof *ad.tally)) == NULL) {
+        arena_free(ad.a);
+        return err_nomem(err);
+    }
     buf_init(&key, DB_CONFIG_KEY_MAX);
-    rc = insert_runs(d, runs, n, ids, existed, &key, &ns, err);
-    if (rc == 0 && ns.n > 0)
-        rc = names_add(d, &ns, err);
+    rc = insert_runs(d, runs, n, ids, existed, &key, &ad, err);
+    if (rc == 0)
+        rc = adds_write(d, &ad, err);
     buf_free(&key);
-    xfree(ns.v);
+    arena_free(ad.a);
     return rc;
 }
