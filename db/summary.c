@@ -43,6 +43,8 @@ static int name_cmp(const void *pa, const void *pb)
 size_t db_names_sum(struct db_name_row *v, size_t n)
 {
     size_t i, m = 0;
+    if (n == 0) /* v may be NULL then, which qsort must not be given */
+        return 0;
     qsort(v, n, sizeof *v, name_cmp);
     for (i = 0; i < n; i++) {
         struct db_name_row *last = m ? &v[m - 1] : NULL;
