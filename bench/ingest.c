@@ -328,7 +328,7 @@ static int watch_overhead(const char *dir, long n, int nwatches)
     db *d[4];
     int round, mode;
 
-    struct ingest_hooks timed = {timed_judge, NULL, NULL, NULL};
+    struct ingest_hooks timed = {timed_judge, NULL, NULL, NULL, NULL};
     double hook[4][ROUNDS], hmed[4], bytes[4][ROUNDS], bmed[4];
 
     if (nwatches > LIMIT_WATCHES)

@@ -98,12 +98,19 @@ int ingest_group(db *d, struct db_job **jobs, size_t n)
     struct err e = {0};
     struct run_record *runs = NULL;
     long long *ids = NULL;
-    int *existed = NULL, idle = hooks.stored == NULL;
+    int *existed = NULL, idle = hooks.stored == NULL, asked = 0;
     size_t total = 0, at = 0, i;
     int rc = -1;
 
-    if (!idle && hooks.idle != NULL && (idle = hooks.idle(d, hooks.arg, &e)) < 0)
-        return group_failed(jobs, n, &e);
+    /* Whether the stored hook is idle: as last known when the hooks know it
+     * (asked again once the runs are stored, below), else asked now. */
+    if (!idle && hooks.idle != NULL && hooks.idle_known != NULL)
+        idle = hooks.idle_known(d, hooks.arg);
+    if (idle < 0 || (!idle && hooks.idle != NULL && hooks.idle_known == NULL)) {
+        asked = 1;
+        if ((idle = hooks.idle(d, hooks.arg, &e)) < 0)
+            return group_failed(jobs, n, &e);
+    }
     if (!idle)
         return 1;
     for (i = 0; i < n; i++)
@@ -122,6 +129,16 @@ int ingest_group(db *d, struct db_job **jobs, size_t n)
     }
     if (db_runs_insert(d, runs, total, ids, existed, &e) != 0)
         goto out;
+    if (!asked && hooks.stored != NULL && hooks.idle != NULL) {
+        int now = hooks.idle(d, hooks.arg, &e);
+        if (now < 0)
+            goto out;
+        if (!now) { /* judged as they queued: each upload alone, again */
+            err_set(&e, ERR_UNAVAILABLE, "busy", NULL,
+                    "a watch was set while the uploads were stored; storing them again");
+            goto out;
+        }
+    }
     for (i = 0, at = 0; i < n; i++) {
         struct ingest *in = jobs[i]->arg;
         memcpy(in->ids, ids + at, in->n * sizeof *ids);

@@ -61,6 +61,13 @@ struct ingest_hooks {
      * uploads be stored as one (ingest_group): otherwise each one's runs
      * are judged before the next one's are stored, as they queued. */
     int (*idle)(db *d, void *arg, struct err *err);
+    /* Optional: what idle answered when last asked on d's database, without
+     * asking the store (1 or 0), or -1 when it was not asked yet. With it,
+     * ingest_group stores the uploads as one first and asks idle after (on
+     * PostgreSQL its read then rides in the insert's round trip); when idle
+     * then says 0 (a watch was set meanwhile, through another connection),
+     * the group fails, and the writer runs each upload alone. */
+    int (*idle_known)(db *d, void *arg);
 };
 
 /* Registers the hooks (a copy is kept; NULL removes them). Not thread-safe:
@@ -88,7 +95,9 @@ int ingest_job(db *d, void *arg, struct err *err);
 /* The writer's group function for ingest_job's jobs (db/writer.h,
  * db_job.group): the runs of jobs[0..n) stored by one db_runs_insert, each
  * job's ids, existed and created set as ingest_store would, when the stored
- * hook is idle; else 1 (each job alone). */
+ * hook is idle; else 1 (each job alone), or -1 (every job failed: the writer
+ * rolls back and runs each alone) when the hook turned out not idle only
+ * after the runs were stored (idle_known above). */
 int ingest_group(db *d, struct db_job **jobs, size_t n);
 /* Runs the committed hook; call once the transaction has committed. */
 void ingest_committed(const struct ingest *in);

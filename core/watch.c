@@ -36,7 +36,7 @@
 
 void watch_install(void)
 {
-    struct ingest_hooks h = {watch_judge, NULL, NULL, watch_idle};
+    struct ingest_hooks h = {watch_judge, NULL, NULL, watch_idle, watch_idle_known};
     ingest_set_hooks(&h);
 }
 
@@ -1080,6 +1080,17 @@ int watch_idle(db *d, void *arg, struct err *err)
     (void)arg;
     pthread_mutex_lock(&set_lock);
     rc = set_current(d, err) != 0 ? -1 : set.n == 0;
+    pthread_mutex_unlock(&set_lock);
+    return rc;
+}
+
+int watch_idle_known(db *d, void *arg)
+{
+    int rc = -1;
+    (void)arg;
+    pthread_mutex_lock(&set_lock);
+    if (set.loaded && set.serial == db_serial(d))
+        rc = set.n == 0;
     pthread_mutex_unlock(&set_lock);
     return rc;
 }

@@ -31,6 +31,9 @@ int watch_judge(db *d, struct ingest *in, void *arg, struct err *err);
 /* The ingest idle hook: 1 when no watch is set (watch_judge would judge
  * nothing), 0 when one is, -1 with err set. */
 int watch_idle(db *d, void *arg, struct err *err);
+/* The ingest idle_known hook: watch_idle's answer as of the watch set last
+ * read from d's database, without reading it; -1 when none was read. */
+int watch_idle_known(db *d, void *arg);
 
 /* Checks a POST /api/v1/watches body without the store (on the pool
  * thread): 0, or -1 with an ERR_INVALID naming the field. */

@@ -92,6 +92,14 @@ extern const struct db_backend db_pg;
 extern const struct db_engine db_sqlite_engine;
 extern const struct db_engine db_pg_engine;
 
+/* db_watches_version's statement, for an engine that reads it in the same
+ * round trip as other work of the transaction (PostgreSQL's run insert
+ * pipeline): whether the open transaction has not read it yet, and the value
+ * read, which db_watches_version then answers without asking again. */
+extern const char DB_SQL_WATCHES_VERSION[];
+int db_watches_version_wanted(const db *d);
+void db_watches_version_seen(db *d, long long n);
+
 /* Sets, rolls back to or releases the savepoint of the writer's current job. */
 int db_savepoint(db *d, enum db_savepoint op, struct err *err);
 

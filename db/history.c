@@ -50,18 +50,29 @@ long long db_watches_count(db *d, struct err *err)
     return dq_scalar(d, &n, "SELECT count(*) FROM watches", err, "") < 0 ? -1 : n;
 }
 
+const char DB_SQL_WATCHES_VERSION[] = "SELECT coalesce((SELECT n FROM watch_version), 0)";
+
+int db_watches_version_wanted(const db *d)
+{
+    return d->in_txn && d->wv_txn != d->txns;
+}
+
+void db_watches_version_seen(db *d, long long n)
+{
+    if (d->in_txn) {
+        d->wv_txn = d->txns;
+        d->wv = n;
+    }
+}
+
 long long db_watches_version(db *d, struct err *err)
 {
     long long n = 0;
     if (d->in_txn && d->wv_txn == d->txns)
         return d->wv;
-    if (dq_scalar(d, &n, "SELECT coalesce((SELECT n FROM watch_version), 0)", err, "") <
-        0)
+    if (dq_scalar(d, &n, DB_SQL_WATCHES_VERSION, err, "") < 0)
         return -1;
-    if (d->in_txn) {
-        d->wv_txn = d->txns;
-        d->wv = n;
-    }
+    db_watches_version_seen(d, n);
     return n;
 }
 

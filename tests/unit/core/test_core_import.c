@@ -77,7 +77,7 @@ static char *jsonl(int n, int broken, size_t *len)
 
 static void test_batches_in_one_transaction(void)
 {
-    struct ingest_hooks h = {on_stored, NULL, NULL, NULL};
+    struct ingest_hooks h = {on_stored, NULL, NULL, NULL, NULL};
     struct fmt_options opt = {"lulesh", NULL, "box", 0};
     struct err e = {0};
     struct import im;

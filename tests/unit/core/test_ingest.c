@@ -75,7 +75,7 @@ static const char DOC[] =
 static void test_hook_counts_calls(void)
 {
     struct counts c = {0};
-    struct ingest_hooks h = {on_stored, on_committed, &c, NULL};
+    struct ingest_hooks h = {on_stored, on_committed, &c, NULL, NULL};
     struct ingest in;
     struct err e = {0};
     arena *a = arena_new();
@@ -123,7 +123,7 @@ static void test_hook_counts_calls(void)
 static void test_hook_error_rolls_back(void)
 {
     struct counts c = {0};
-    struct ingest_hooks h = {on_stored, on_committed, &c, NULL};
+    struct ingest_hooks h = {on_stored, on_committed, &c, NULL, NULL};
     struct ingest in;
     struct err e = {0};
     arena *a = arena_new();
@@ -158,7 +158,7 @@ static void test_hook_error_rolls_back(void)
 static void test_writer_job_rolls_back_on_hook_error(void)
 {
     struct counts c = {0};
-    struct ingest_hooks h = {on_stored, on_committed, &c, NULL};
+    struct ingest_hooks h = {on_stored, on_committed, &c, NULL, NULL};
     struct ingest in;
     struct db_job job;
     struct err e = {0};
@@ -194,10 +194,14 @@ static void test_writer_job_rolls_back_on_hook_error(void)
     arena_free(a);
 }
 
-/* What the stored hook saw of the store when it was called. */
+/* What the stored hook saw of the store when it was called, and the idle
+ * hook when it was asked. */
 struct seen {
-    long long runs[8]; /* runs in the store at each call */
-    int calls, idle;   /* idle: what the idle hook answers */
+    long long runs[8];  /* runs in the store at each call */
+    int calls, idle;    /* idle: what the idle hook answers */
+    int known;          /* what idle_known answers */
+    int asked;          /* idle's calls */
+    long long asked_at; /* runs in the store at idle's last call */
 };
 
 static int seen_stored(db *d, struct ingest *in, void *arg, struct err *err)
@@ -212,15 +216,29 @@ static int seen_stored(db *d, struct ingest *in, void *arg, struct err *err)
 
 static int seen_idle(db *d, void *arg, struct err *err)
 {
-    (void)d, (void)err;
-    return ((struct seen *)arg)->idle;
+    struct seen *s = arg;
+    (void)err;
+    s->asked++;
+    s->asked_at = count_runs(d);
+    return s->idle;
+}
+
+static int seen_known(db *d, void *arg)
+{
+    (void)d;
+    return ((struct seen *)arg)->known;
 }
 
 /* Single-run uploads queued together go in through one ingest_group call
  * when the stored hook is idle: each keeps its own ids, existed and created
  * as if stored alone, in the order they queued; one whose id conflicts
  * fails alone (the batch is run again job by job); when the hook is not
- * idle, each upload's runs are judged before the next one's are stored. */
+ * idle, each upload's runs are judged before the next one's are stored.
+ * With idle_known, idle is asked only after the group is stored (then
+ * seeing all five runs), unless idle_known knows nothing (asked before,
+ * seeing none) or knows the hook busy (not asked: each alone); when idle
+ * says "busy" after all (a watch set meanwhile), the group is undone and
+ * each upload stored and judged alone, as if idle had said so first. */
 static void test_uploads_grouped(void)
 {
     enum { N = 6 };
@@ -241,12 +259,23 @@ static void test_uploads_grouped(void)
         "\"nprocs\": 2, \"runtime\": 3}",
         "{\"id\": \"g3\", \"application\": \"app\", \"executable\": \"exe\", "
         "\"system\": \"sys\", \"nprocs\": 16, \"runtime\": 0.25}"};
-    for (int pass = 0; pass < 3; pass++) {
+    /* idle's answer, idle_known's (-2: no such hook), and what the passes
+     * must see: idle asked (and with how many runs stored), grouped */
+    static const int idle[7] = {1, 1, 0, 0, 1, 1, 1},
+                     known[7] = {-2, -2, -2, 1, 1, -1, 0};
+    static const int asked[7] = {1, 1, 1, 1, 1, 1, 0},
+                     asked_at[7] = {0, 0, 0, 5, 5, 0, -1};
+    static const int grouped[7] = {1, 0, 0, 0, 1, 1, 0};
+    for (int pass = 0; pass < 7; pass++) {
         /* pass 0: the hook idle, the conflict left out; 1: idle, with the
          * conflict (the group fails on it before any hook runs, then each
-         * job runs alone); 2: the hook not idle, the conflict left out */
-        struct seen s = {{0}, 0, pass < 2};
-        struct ingest_hooks h = {seen_stored, NULL, &s, seen_idle};
+         * job runs alone); 2: the hook not idle, the conflict left out;
+         * 3-6: with idle_known, the conflict left out: 3 known idle but
+         * busy when asked after the group was stored; 4 known idle and
+         * idle; 5 unknown, asked before; 6 known busy */
+        struct seen s = {{0}, 0, idle[pass], known[pass], 0, -1};
+        struct ingest_hooks h = {seen_stored, NULL, &s, seen_idle,
+                                 known[pass] == -2 ? NULL : seen_known};
         struct ingest in[N];
         struct db_job job[N], gate;
         struct err e = {0};
@@ -301,7 +330,9 @@ static void test_uploads_grouped(void)
         /* what the hook saw: after all five stored when grouped; after each
          * upload's own runs otherwise */
         CHECK_INT(s.calls, 5);
-        if (pass == 0) {
+        CHECK_INT(s.asked, asked[pass]);
+        CHECK_INT(s.asked_at, asked_at[pass]);
+        if (grouped[pass]) {
             for (k = 0; k < 5; k++)
                 CHECK_INT(s.runs[k], 5);
         } else {

@@ -225,7 +225,7 @@ static long long first_watch(db *d, const char *field)
 static void test_rollback_keeps_no_judgement(void)
 {
     struct err e = {0};
-    struct ingest_hooks h = {fail_after, NULL, NULL, NULL};
+    struct ingest_hooks h = {fail_after, NULL, NULL, NULL, NULL};
     db *d;
 
     CHECK_INT(db_open(&d, path("r.db"), NULL, &e), 0);

@@ -15,6 +15,7 @@
  *   from the stored rows;
  * - an application deleted by another connection after this one stored a
  *   run of it is looked up (and created) again for the next run;
+ * - a transaction's watch version is read with its first runs, once;
  * - a run's doubles, names, kernels and tags read back exactly as sent;
  * - two servers starting together on a new database migrate it once;
  * - the canonical inputs text is SQLite's json_group_object text, byte for
@@ -846,6 +847,44 @@ static void test_first_statement_opens_the_transaction(void)
     db_close(d);
 }
 
+/* The open transaction's watch version rides in the pipeline that stores
+ * its first runs (a round trip fewer a transaction): db_watches_version
+ * then answers what another connection had committed before the runs went
+ * in, without asking again, so not a version committed after them; the
+ * next transaction reads afresh, and runs stored outside a transaction keep
+ * nothing. */
+static void test_watch_version_read_with_the_runs(void)
+{
+    static const char bump[] = "INSERT INTO watch_version (one, n) VALUES (1, 1) ON "
+                               "CONFLICT (one) DO UPDATE SET n = watch_version.n + 1";
+    struct err e = {0};
+    char uri[600];
+    long long id = 0;
+    int existed = 0;
+    struct run_record r = make_run("wv-1", "wv", 4, 1.0),
+                      r2 = make_run("wv-2", "wv", 4, 2.0);
+    db *d, *o;
+
+    CHECK_INT(new_database(uri, sizeof uri), 0);
+    CHECK_INT(db_open(&d, uri, NULL, &e), 0);
+    CHECK_INT(db_open(&o, uri, NULL, &e), 0);
+    CHECK_INT(pg_run_sql(o, bump, &e, ""), 1); /* version 1 */
+    CHECK_INT(db_begin(d, &e), 0);
+    CHECK_INT(db_runs_insert(d, &r, 1, &id, &existed, &e), 0);
+    CHECK_INT(pg_run_sql(o, bump, &e, ""), 1); /* 2, after the runs */
+    CHECK_INT(db_watches_version(d, &e), 1);
+    CHECK_INT(db_commit(d, &e), 0);
+    CHECK_INT(db_begin(d, &e), 0);
+    CHECK_INT(db_watches_version(d, &e), 2);
+    db_rollback(d);
+    CHECK_INT(db_runs_insert(d, &r2, 1, &id, &existed, &e), 0); /* no transaction */
+    CHECK_INT(pg_run_sql(o, bump, &e, ""), 1);                  /* 3 */
+    CHECK_INT(db_watches_version(d, &e), 3);
+    CHECK_INT(count(d, "runs"), 2);
+    db_close(o);
+    db_close(d);
+}
+
 static void test_conflicts_are_409(void)
 {
     static const uint8_t hash[32] = {1, 2, 3};
@@ -1125,6 +1164,7 @@ int main(void)
     RUN(test_deleted_application_is_made_again);
     RUN(test_conflicts_are_409);
     RUN(test_first_statement_opens_the_transaction);
+    RUN(test_watch_version_read_with_the_runs);
     RUN(test_run_reads_back_exactly);
     RUN(test_concurrent_migrations);
     RUN(test_deep_offset_pages);
