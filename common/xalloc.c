@@ -2,6 +2,7 @@
 #include "common/xalloc.h"
 
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,21 @@ void *xrealloc(void *p, size_t n)
     if (should_fail())
         return NULL;
     return realloc(p, n ? n : 1);
+}
+
+int xgrow(void **p, size_t *cap, size_t need, size_t size)
+{
+    size_t c = *cap ? *cap : 64;
+    void *v;
+    if (need <= *cap)
+        return 0;
+    while (c < need && c <= SIZE_MAX / 2)
+        c *= 2;
+    if (c < need || (size && c > SIZE_MAX / size) || (v = xrealloc(*p, c * size)) == NULL)
+        return -1;
+    *p = v;
+    *cap = c;
+    return 0;
 }
 
 void xfree(void *p)

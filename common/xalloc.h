@@ -14,6 +14,10 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 void xfree(void *p);
+/* Makes the array *p (*cap elements of size bytes) hold need elements at
+ * least: grown by doubling (from 64), *p and *cap updated. 0, or -1 on
+ * memory exhaustion or overflow with *p and *cap unchanged. */
+int xgrow(void **p, size_t *cap, size_t need, size_t size);
 /* Returns a malloc'd copy of s (free with xfree), or NULL. */
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);

@@ -98,17 +98,16 @@ int ingest_group(db *d, struct db_job **jobs, size_t n)
     struct err e = {0};
     struct run_record *runs = NULL;
     long long *ids = NULL;
-    int *existed = NULL, idle = hooks.stored == NULL, asked = 0;
+    int *existed = NULL, idle = hooks.stored == NULL, known = -1;
     size_t total = 0, at = 0, i;
     int rc = -1;
 
     /* Whether the stored hook is idle: as last known when the hooks know it
-     * (asked again once the runs are stored, below), else asked now. */
-    if (!idle && hooks.idle != NULL && hooks.idle_known != NULL)
-        idle = hooks.idle_known(d, hooks.arg);
-    if (idle < 0 || (!idle && hooks.idle != NULL && hooks.idle_known == NULL)) {
-        asked = 1;
-        if ((idle = hooks.idle(d, hooks.arg, &e)) < 0)
+     * (then asked again once the runs are stored, below), else asked now. */
+    if (!idle && hooks.idle != NULL) {
+        if (hooks.idle_known != NULL)
+            known = hooks.idle_known(d, hooks.arg);
+        if ((idle = known >= 0 ? known : hooks.idle(d, hooks.arg, &e)) < 0)
             return group_failed(jobs, n, &e);
     }
     if (!idle)
@@ -129,7 +128,7 @@ int ingest_group(db *d, struct db_job **jobs, size_t n)
     }
     if (db_runs_insert(d, runs, total, ids, existed, &e) != 0)
         goto out;
-    if (!asked && hooks.stored != NULL && hooks.idle != NULL) {
+    if (known == 1) {
         int now = hooks.idle(d, hooks.arg, &e);
         if (now < 0)
             goto out;

@@ -171,21 +171,6 @@ static int mfail(struct cube *c, const char *member, const char *fmt, ...)
     return imp_fail_field(c->err, c->file, member, "%s %s", member, msg);
 }
 
-static int grow(void **p, size_t *cap, size_t n, size_t size)
-{
-    size_t nc;
-    void *np;
-    if (n < *cap)
-        return 0;
-    nc = *cap ? *cap * 2 : 64;
-    np = xrealloc(*p, nc * size);
-    if (np == NULL)
-        return -1;
-    *p = np;
-    *cap = nc;
-    return 0;
-}
-
 static uint64_t hash_str(const char *s)
 {
     uint64_t h = 1469598103934665603ull;
@@ -286,7 +271,8 @@ static void XMLCALL x_start(void *ud, const XML_Char *el, const XML_Char **atts)
             x_stop(c);
             return;
         }
-        if (grow((void **)&c->metric, &c->capmetric, c->nmetric, sizeof *c->metric) != 0)
+        if (xgrow((void **)&c->metric, &c->capmetric, c->nmetric + 1,
+                  sizeof *c->metric) != 0)
             goto nomem;
         m = &c->metric[c->nmetric];
         memset(m, 0, sizeof *m);
@@ -306,7 +292,8 @@ static void XMLCALL x_start(void *ud, const XML_Char *el, const XML_Char **atts)
             x_stop(c);
             return;
         }
-        if (grow((void **)&c->region, &c->capregion, c->nregion, sizeof *c->region) != 0)
+        if (xgrow((void **)&c->region, &c->capregion, c->nregion + 1,
+                  sizeof *c->region) != 0)
             goto nomem;
         r = &c->region[c->nregion];
         r->name = NULL;
@@ -325,7 +312,7 @@ static void XMLCALL x_start(void *ud, const XML_Char *el, const XML_Char **atts)
             x_stop(c);
             return;
         }
-        if (grow((void **)&c->cnode, &c->capcnode, c->ncnode, sizeof *c->cnode) != 0)
+        if (xgrow((void **)&c->cnode, &c->capcnode, c->ncnode + 1, sizeof *c->cnode) != 0)
             goto nomem;
         n = &c->cnode[me];
         memset(n, 0, sizeof *n);
@@ -367,7 +354,7 @@ static void XMLCALL x_start(void *ud, const XML_Char *el, const XML_Char **atts)
             x_stop(c);
             return;
         }
-        if (grow((void **)&c->loc, &c->caploc, c->nloc, sizeof *c->loc) != 0)
+        if (xgrow((void **)&c->loc, &c->caploc, c->nloc + 1, sizeof *c->loc) != 0)
             goto nomem;
         c->loc[c->nloc++] = id;
         if (parent == E_GROUP)

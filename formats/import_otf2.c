@@ -187,20 +187,6 @@ struct o2 {
     int ntc;
 };
 
-static int grow(void **p, size_t *cap, size_t n, size_t size)
-{
-    void *np;
-    size_t nc;
-    if (n < *cap)
-        return 0;
-    nc = *cap ? *cap * 2 : 64;
-    if ((np = xrealloc(*p, nc * size)) == NULL)
-        return -1;
-    *p = np;
-    *cap = nc;
-    return 0;
-}
-
 static OTF2_CallbackCode on_clock(void *u, uint64_t res, uint64_t off, uint64_t len,
                                   uint64_t real)
 {
@@ -216,8 +202,8 @@ static OTF2_CallbackCode on_string(void *u, OTF2_StringRef self, const char *s)
 {
     struct o2 *o = u;
     size_t c1 = o->capstr, c2 = o->capstr;
-    if (grow((void **)&o->str_ref, &c1, o->nstr, sizeof *o->str_ref) ||
-        grow((void **)&o->str, &c2, o->nstr, sizeof *o->str)) {
+    if (xgrow((void **)&o->str_ref, &c1, o->nstr + 1, sizeof *o->str_ref) ||
+        xgrow((void **)&o->str, &c2, o->nstr + 1, sizeof *o->str)) {
         o->failed = err_nomem(o->err);
         return OTF2_CALLBACK_INTERRUPT;
     }
@@ -246,8 +232,8 @@ static OTF2_CallbackCode on_region(void *u, OTF2_RegionRef self, OTF2_StringRef 
                                    LIMIT_KERNELS);
         return OTF2_CALLBACK_INTERRUPT;
     }
-    if (grow((void **)&o->reg_ref, &c1, o->nreg, sizeof *o->reg_ref) ||
-        grow((void **)&o->reg_name, &c2, o->nreg, sizeof *o->reg_name)) {
+    if (xgrow((void **)&o->reg_ref, &c1, o->nreg + 1, sizeof *o->reg_ref) ||
+        xgrow((void **)&o->reg_name, &c2, o->nreg + 1, sizeof *o->reg_name)) {
         o->failed = err_nomem(o->err);
         return OTF2_CALLBACK_INTERRUPT;
     }
@@ -264,7 +250,7 @@ static OTF2_CallbackCode on_location(void *u, OTF2_LocationRef self, OTF2_String
     struct o2 *o = u;
     (void)name, (void)type, (void)group;
     if (o->nloc >= 1000000 ||
-        grow((void **)&o->loc, &o->caploc, o->nloc, sizeof *o->loc) != 0) {
+        xgrow((void **)&o->loc, &o->caploc, o->nloc + 1, sizeof *o->loc) != 0) {
         o->failed = err_nomem(o->err);
         return OTF2_CALLBACK_INTERRUPT;
     }
@@ -305,7 +291,7 @@ static OTF2_CallbackCode on_members(void *u, OTF2_GroupRef self, OTF2_StringRef 
                            LIMIT_TRACE_COMMS, LIMIT_TRACE_RANKS);
         return OTF2_CALLBACK_INTERRUPT;
     }
-    if (grow((void **)&o->grp, &o->capgrp, o->ngrp, sizeof *o->grp) != 0) {
+    if (xgrow((void **)&o->grp, &o->capgrp, o->ngrp + 1, sizeof *o->grp) != 0) {
         o->failed = err_nomem(o->err);
         return OTF2_CALLBACK_INTERRUPT;
     }
@@ -333,7 +319,7 @@ static OTF2_CallbackCode on_comm(void *u, OTF2_CommRef self, OTF2_StringRef name
                                    "more than %d communicators", LIMIT_TRACE_COMMS);
         return OTF2_CALLBACK_INTERRUPT;
     }
-    if (grow((void **)&o->comm, &o->capcomm, o->ncomm, sizeof *o->comm) != 0) {
+    if (xgrow((void **)&o->comm, &o->capcomm, o->ncomm + 1, sizeof *o->comm) != 0) {
         o->failed = err_nomem(o->err);
         return OTF2_CALLBACK_INTERRUPT;
     }
@@ -560,8 +546,8 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef where, OTF2_TimeStamp t, void
         return OTF2_CALLBACK_INTERRUPT;
     }
     c1 = c2 = L->cap;
-    if (grow((void **)&L->stack, &c1, L->depth, sizeof *L->stack) ||
-        grow((void **)&L->since, &c2, L->depth, sizeof *L->since)) {
+    if (xgrow((void **)&L->stack, &c1, L->depth + 1, sizeof *L->stack) ||
+        xgrow((void **)&L->since, &c2, L->depth + 1, sizeof *L->since)) {
         o->failed = err_nomem(o->err);
         return OTF2_CALLBACK_INTERRUPT;
     }
@@ -600,7 +586,7 @@ static int record(struct o2 *o, struct o2_loc *L, long r, uint64_t t)
                                    LIMIT_TRACE_EVENTS_RANK, LIMIT_TRACE_EVENTS);
         return -1;
     }
-    if (grow((void **)&L->ev, &cap, L->nev, sizeof *L->ev) != 0) {
+    if (xgrow((void **)&L->ev, &cap, L->nev + 1, sizeof *L->ev) != 0) {
         o->failed = err_nomem(o->err);
         return -1;
     }
@@ -621,7 +607,7 @@ static int record(struct o2 *o, struct o2_loc *L, long r, uint64_t t)
                 return -1;
             }
             for (size_t k = 0; k < L->npdone; k++) {
-                if (grow((void **)&L->done, &cap2, L->ndone, sizeof *L->done) != 0) {
+                if (xgrow((void **)&L->done, &cap2, L->ndone + 1, sizeof *L->done) != 0) {
                     o->failed = err_nomem(o->err);
                     return -1;
                 }
@@ -719,7 +705,7 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef where, OTF2_TimeStamp t, void
     peer = comm_rank(o, L - o->loc, comm, sender);
     if (peer < 0)
         return OTF2_CALLBACK_SUCCESS;
-    if (grow((void **)&L->pdone, &L->cappdone, L->npdone, sizeof *L->pdone) != 0) {
+    if (xgrow((void **)&L->pdone, &L->cappdone, L->npdone + 1, sizeof *L->pdone) != 0) {
         o->failed = err_nomem(o->err);
         return OTF2_CALLBACK_INTERRUPT;
     }

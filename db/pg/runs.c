@@ -504,23 +504,6 @@ static void keep_names(struct pg_runs_state *s, const struct db_resolved *c)
     s->names.sys = s->owned[2] = copy[2];
 }
 
-/* p (n elements of sz bytes, capacity *cap) with room for need of them:
- * p itself, or p moved to a larger block (*cap updated); NULL on memory
- * exhaustion, p unchanged. */
-static void *room(void *p, size_t *cap, size_t need, size_t sz)
-{
-    size_t c = *cap ? *cap : 64;
-    void *v;
-    if (need <= *cap)
-        return p;
-    while (c < need)
-        c *= 2;
-    if ((v = xrealloc(p, c * sz)) == NULL)
-        return NULL;
-    *cap = c;
-    return v;
-}
-
 /* Forgets the new runs from the n-th on, with their names. */
 static void keep_first(struct pg_runs_state *s, size_t n)
 {
@@ -537,14 +520,9 @@ static void keep_first(struct pg_runs_state *s, size_t n)
 static int keep_label(struct pg_runs_state *s, const char *name, long long seq)
 {
     size_t len = strlen(name) + 1;
-    struct run_label *l = room(s->labels, &s->labels_cap, s->nlabels + 1, sizeof *l);
-    char *t;
-    if (l == NULL)
+    if (xgrow((void **)&s->labels, &s->labels_cap, s->nlabels + 1, sizeof *s->labels) ||
+        xgrow((void **)&s->text, &s->text_cap, s->ntext + len, 1))
         return -1;
-    s->labels = l;
-    if ((t = room(s->text, &s->text_cap, s->ntext + len, 1)) == NULL)
-        return -1;
-    s->text = t;
     memcpy(s->text + s->ntext, name, len);
     s->labels[s->nlabels++] = (struct run_label){s->ntext, seq};
     s->ntext += len;
@@ -557,11 +535,10 @@ static int keep_label(struct pg_runs_state *s, const char *name, long long seq)
 static int keep_run(struct pg_runs_state *s, const struct run_record *r, long long id,
                     long long config_id, const struct db_resolved *c)
 {
-    struct new_run *v = room(s->runs, &s->cap, s->n + 1, sizeof *v), *nr;
+    struct new_run *nr;
     size_t k;
-    if (v == NULL)
+    if (xgrow((void **)&s->runs, &s->cap, s->n + 1, sizeof *s->runs))
         return -1;
-    s->runs = v;
     nr = &s->runs[s->n];
     *nr = (struct new_run){id,          config_id,   c->app_id,  c->exe_id,
                            c->sys_id,   r->nprocs,   r->runtime, s->nlabels,

@@ -9,6 +9,7 @@
 #include "tests/harness.h"
 
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 static void test_err_first_wins(void)
@@ -113,6 +114,30 @@ static void test_buf_nomem(void)
     xalloc_fail_at(0);
     CHECK_INT(buf_failed(&b), BUF_NOMEM);
     buf_free(&b);
+}
+
+/* xgrow: room for need elements, doubling from 64; a failed allocation
+ * or a size that overflows leaves the array and its capacity as they were. */
+static void test_xgrow(void)
+{
+    int *v = NULL;
+    size_t cap = 0;
+    CHECK_INT(xgrow((void **)&v, &cap, 1, sizeof *v), 0);
+    CHECK_INT((long long)cap, 64);
+    v[63] = 7;
+    CHECK_INT(xgrow((void **)&v, &cap, 64, sizeof *v), 0); /* fits: unchanged */
+    CHECK_INT((long long)cap, 64);
+    CHECK_INT(xgrow((void **)&v, &cap, 300, sizeof *v), 0);
+    CHECK_INT((long long)cap, 512);
+    CHECK_INT(v[63], 7);
+    xalloc_fail_at(1);
+    CHECK_INT(xgrow((void **)&v, &cap, 513, sizeof *v), -1);
+    xalloc_fail_at(0);
+    CHECK_INT((long long)cap, 512);
+    CHECK_INT(v[63], 7);
+    CHECK_INT(xgrow((void **)&v, &cap, SIZE_MAX / 2, sizeof *v), -1);
+    CHECK_INT((long long)cap, 512);
+    xfree(v);
 }
 
 static void test_arena(void)
@@ -289,5 +314,6 @@ int main(void)
     RUN(test_fmt_double);
     RUN(test_buf_nomem);
     RUN(test_arena);
+    RUN(test_xgrow);
     return harness_report();
 }
