@@ -1351,7 +1351,7 @@ double fit_extrapolation(const struct fit_model *m, const double *x)
 }
 
 /* The two-variable "far off" warning: the folds' spread g (fit_fold_spread)
- * times the doublings beyond the data (eval/RECORD.md §15). */
+ * times the doublings beyond the data (eval/RECORD.md §15, §17). */
 #define FOLD_WARN 0.2
 
 int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
@@ -1417,7 +1417,10 @@ int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
                    "The data show a change of regime at x = %g; the model describes "
                    "the upper regime only.",
                    m->seg_x);
-    else if (m->outliers > 0 && d > 0)
+    else if (m->outliers > 0 && d > 0 && m->nvars == 1)
+        /* a note on the data, not a sign that the prediction is far off:
+         * with two variables it is not a warning (the model's `outliers`
+         * says it; eval/RECORD.md §17) */
         buf_printf(b, "%d measured point%s left out as outlier%s; check the data.",
                    m->outliers, m->outliers == 1 ? " was" : "s were",
                    m->outliers == 1 ? "" : "s");
