@@ -291,12 +291,12 @@ static void test_old_saved_model_loads(void)
 }
 
 /* A two-variable `auto` carries the laws of its forward folds (fit.h,
- * eval/RECORD.md §13): written, read back bit for bit, the interval beyond
- * the data the same after the round trip. A model saved before them (no
- * "folds") loads with none and predicts exactly as before they existed:
- * log half-width sqrt(2 nz^2 + (0.5 d)^2), nz the classical interval's
- * half width over y. Malformed folds are refused; one-variable models
- * carry none. */
+ * eval/RECORD.md §15, §17): written, read back bit for bit, the prediction
+ * and the warning beyond the data the same after the round trip. The folds
+ * feed the warning only: a model saved before them (no "folds") loads with
+ * none and predicts the same value and interval, log half-width
+ * sqrt(2 nz^2 + (0.5 d)^2), nz the classical interval's half width over y.
+ * Malformed folds are refused; one-variable models carry none. */
 static void test_folds_saved(void)
 {
     double x[50], y[25], at[2] = {64 * 4, 64 * 4}, yp, lo, hi, y1, l1, h1, yc, lc, hc, z;
@@ -332,8 +332,16 @@ static void test_folds_saved(void)
     CHECK_INT(fit_predict_ext(&res.model, at, &yp, &lo, &hi, &e), 0);
     CHECK_INT(fit_predict_ext(&back, at, &y1, &l1, &h1, &e), 0);
     CHECK(same_double(yp, y1) && same_double(lo, l1) && same_double(hi, h1));
-    /* saved before the folds: the interval of before (wider here, where
-     * the folds agree within the 1 % noise) */
+    /* the folds agree within the 1 % noise: 2 doublings out, g·d <= 0.2 */
+    CHECK(fit_fold_spread(&back, at, y1) * 2 <= 0.2);
+    {
+        struct buf wb;
+        buf_init(&wb, 256);
+        CHECK(fit_warning(&back, at, y1, l1, h1, &wb) >= 0);
+        CHECK(strstr(buf_str(&wb), "Fitted again") == NULL);
+        buf_free(&wb);
+    }
+    /* saved before the folds: the same value and interval */
     json_object_del(j, "folds");
     CHECK_INT(fit_model_from_json(j, &back, &e), 0);
     CHECK_INT(back.fold_n, 0);
@@ -343,7 +351,7 @@ static void test_folds_saved(void)
     CHECK(same_double(yp, y1) && same_double(yc, y1));
     CHECK_NEAR(l1, y1 * exp(-z), 1e-12 * y1);
     CHECK_NEAR(h1, y1 * exp(z), 1e-12 * y1);
-    CHECK(l1 < lo && h1 > hi);
+    CHECK(same_double(l1, lo) && same_double(h1, hi));
     /* malformed */
     {
         static const char *const bad[] = {
