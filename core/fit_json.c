@@ -76,6 +76,25 @@ json_t *fit_model_to_json(const struct fit_model *m)
         json_decref(out);
         return NULL;
     }
+    /* A two-variable `auto` carries its forward folds (only then: other
+     * models are written as before). */
+    if (out != NULL && m->fold_n > 0) {
+        json_t *fs = json_array();
+        int k;
+        if (fs == NULL || m->fold_n > FIT_MAX_VARS ||
+            json_object_set_new(out, "folds", fs) != 0) {
+            json_decref(out);
+            return NULL;
+        }
+        for (k = 0; k < m->fold_n; k++) {
+            json_t *f = json_pack("{s:i, s:o}", "var", m->fold_v[k], "coef",
+                                  reals(m->fold_coef[k], m->nterms));
+            if (f == NULL || json_array_append_new(fs, f) != 0) {
+                json_decref(out);
+                return NULL;
+            }
+        }
+    }
     /* A fit on a machine curve carries its curve (only then: other models
      * are written as before). */
     if (out != NULL && m->basis.n > 0) {
@@ -193,8 +212,9 @@ static int read_model(json_t *v, struct fit_model *m, struct err *err)
     static const char *const keys[] = {
         "nvars",    "nterms", "graph", "chosen",       "terms", "coef", "scale", "r",
         "relative", "s2",     "dof",   "has_interval", "xmin",  "xmax", NULL};
-    static const char *const optional[] = {"xunc",     "outliers", "seg_x",
-                                           "positive", "basis",    NULL};
+    static const char *const optional[] = {"xunc",  "outliers", "seg_x", "positive",
+                                           "basis", "folds",    NULL};
+    static const char *const fold_keys[] = {"var", "coef", NULL};
     static const char *const basis_keys[] = {"name", "x", "t", NULL};
     static const char *const basis_optional[] = {"scale", "power", NULL};
     static const char *const term_keys[] = {"expo", "logp", NULL};
@@ -230,6 +250,25 @@ static int read_model(json_t *v, struct fit_model *m, struct err *err)
     if (json_object_get(v, "positive") != NULL &&
         get_bool(v, "positive", &m->positive, err) != 0)
         return -1;
+    if ((o = json_object_get(v, "folds")) != NULL) {
+        struct err e2 = {0}; /* the key at fault is folds */
+        size_t fi;
+        if (!json_is_array(o) || json_array_size(o) < 1 ||
+            json_array_size(o) > (size_t)m->nvars || m->nvars < 2)
+            return fail(err, "folds",
+                        "must be an array of 1 or 2 folds of a model of two "
+                        "variables");
+        for (fi = 0; fi < json_array_size(o); fi++) {
+            json_t *f = json_array_get(o, fi);
+            if (!json_is_object(f) ||
+                only_keys(f, fold_keys, NULL, "model.folds", &e2) != 0 ||
+                get_int(f, "var", 0, m->nvars - 1, &m->fold_v[fi], &e2) != 0 ||
+                get_reals(f, "coef", m->nterms, m->fold_coef[fi], &e2) != 0)
+                return fail(err, "folds",
+                            "must hold {\"var\": 0 or 1, \"coef\": one number per term}");
+        }
+        m->fold_n = (int)json_array_size(o);
+    }
     if ((o = json_object_get(v, "basis")) != NULL) {
         json_t *x = json_object_get(o, "x");
         const char *name = json_string_value(json_object_get(o, "name"));

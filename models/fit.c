@@ -445,6 +445,16 @@ int fit_model_check(const struct fit_model *m, struct err *err)
         return err_invalid(err, "model", "model variance is invalid");
     if (!isfinite(m->xunc) || m->xunc < 0 || !isfinite(m->seg_x) || m->outliers < 0)
         return err_invalid(err, "model", "model extrapolation terms are invalid");
+    if (m->fold_n < 0 || m->fold_n > m->nvars || (m->fold_n > 0 && m->nvars < 2))
+        return err_invalid(err, "model", "model forward folds are invalid");
+    for (k = 0; k < m->fold_n; k++) {
+        if (m->fold_v[k] < 0 || m->fold_v[k] >= m->nvars ||
+            (k > 0 && m->fold_v[k] <= m->fold_v[k - 1]))
+            return err_invalid(err, "model", "model forward folds are invalid");
+        for (j = 0; j < m->nterms; j++)
+            if (!isfinite(m->fold_coef[k][j]))
+                return err_invalid(err, "model", "model forward folds are invalid");
+    }
     if (m->basis.n != 0) {
         const struct fit_basis *b = &m->basis;
         size_t len = strnlen(b->name, sizeof b->name);
@@ -491,6 +501,23 @@ static double leverage(const struct fit_model *m, const double *x)
         h += w[j] * w[j];
     }
     return h;
+}
+
+double fit_fold_spread(const struct fit_model *m, const double *x, double v)
+{
+    double g = 0, u[FIT_MAX_VARS];
+    int k, j;
+
+    if (m->fold_n <= 0 || !(v > 0))
+        return 0;
+    x = term_x(m, x, u);
+    for (k = 0; k < m->fold_n; k++) {
+        double f = 0;
+        for (j = 0; j < m->nterms; j++)
+            f += m->fold_coef[k][j] * term_value(&m->term[j], m->nvars, x);
+        g = fmax(g, f > 0 && isfinite(f) ? fabs(log(f / v)) : FIT_FOLD_SPREAD_MAX);
+    }
+    return g;
 }
 
 int fit_predict(const struct fit_model *m, const double *x, double *y, double *lo,

@@ -126,6 +126,16 @@ struct fit_model {
     int positive; /* 1: fitted by ordinary least squares to a positive quantity
                      (`auto`'s one-term law, docs/models.md §10): fit_predict_ext's
                      interval is multiplicative, as a relative model's */
+    /* Two variables (the extrapolating `auto`): the same law fitted again
+     * to the points below the largest value of a variable, for each
+     * variable with at least 4 distinct values (fold_n of them; fold_v[k]
+     * the variable, fold_coef[k] the coefficients in term order). How far
+     * these move the prediction at x (fit_fold_spread) sets fit_warning's
+     * "far off" for two variables. fold_n = 0 (one variable, too few
+     * values, a model stored before them): the warning of before. */
+    int fold_n;
+    int fold_v[FIT_MAX_VARS];
+    double fold_coef[FIT_MAX_VARS][FIT_MAX_TERMS];
     /* A fit on a machine curve (basis.n > 0; one variable): the terms are
      * the constant and u^1 with u = fit_basis_at(&basis, x); xmin and xmax
      * stay in x, and chosen is FIT_BASIS. */
@@ -332,6 +342,13 @@ size_t fit_suggest_candidates(const struct fit_model *m, const double *target,
 /* Checks that a model restored from storage is usable (sizes in range, values
  * finite, R nonsingular). Returns 0, or -1 with ERR_INVALID "invalid". */
 int fit_model_check(const struct fit_model *m, struct err *err);
+
+/* How far the laws of m's forward folds (fold_*) move the prediction v > 0
+ * at x, in log units: the largest |log(f_k(x) / v)|, FIT_FOLD_SPREAD_MAX for
+ * a fold not positive there; 0 without folds or for v <= 0. fit_warning
+ * reads it for two variables (eval/RECORD.md §15). */
+#define FIT_FOLD_SPREAD_MAX 0.5
+double fit_fold_spread(const struct fit_model *m, const double *x, double v);
 
 /* Evaluates the model at x (nvars values) into *y. Returns 0, or -1 with
  * ERR_INVALID "invalid" when x is non-finite, x <= 0 for a term with an inverse,

@@ -1116,6 +1116,44 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
     return 0;
 }
 
+/* The forward folds of a two-variable model (fit.h, fold_*; they set the
+ * law's part of its interval, not the law): its law fitted again, weighted
+ * as it was, to the points below the largest value of each variable that
+ * has at least 4 distinct values. A fold that cannot be fitted is left
+ * out. */
+static void two_var_folds(const struct fit_point *pts, size_t m, struct fit_model *out)
+{
+    struct fit_point *tr;
+    size_t i, j, mt, nd;
+    int v;
+
+    out->fold_n = 0;
+    if (out->nvars != 2 || out->basis.n > 0 || (tr = xmalloc(m * sizeof *tr)) == NULL)
+        return;
+    for (v = 0; v < 2; v++) {
+        double top = -INFINITY;
+        struct fit_model a;
+        struct err e2 = {0};
+        for (i = 0; i < m; i++)
+            top = fmax(top, pts[i].x[v]);
+        for (i = mt = nd = 0; i < m; i++) {
+            if (!(pts[i].x[v] < top))
+                continue;
+            for (j = 0; j < mt && tr[j].x[v] != pts[i].x[v]; j++)
+                ;
+            nd += j == mt;
+            tr[mt++] = pts[i];
+        }
+        if (nd < 3 ||
+            fit_terms(tr, mt, 2, out->term, out->nterms, out->relative, &a, &e2) < 0)
+            continue;
+        out->fold_v[out->fold_n] = v;
+        memcpy(out->fold_coef[out->fold_n], a.coef, sizeof a.coef);
+        out->fold_n++;
+    }
+    xfree(tr);
+}
+
 int fit_auto_selection(const struct fit_point *pts, size_t m, int nvars,
                        struct fit_model *out, struct err *err)
 {
@@ -1150,8 +1188,12 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
      * data of eval/RECORD.md §2 (candidate S) it lost to it. With two
      * variables, Extra-P's multi-parameter law is weighed the same way
      * (two_var_rule). */
-    if (nvars == 2)
-        return two_var_rule(pts, m, out);
+    if (nvars == 2) {
+        if (two_var_rule(pts, m, out) < 0)
+            return -1;
+        two_var_folds(pts, m, out);
+        return 0;
+    }
     if (nvars != 1 || m < 5 || m > FIT_PMNF1_MAX)
         return 0;
     for (i = 0; i < m; i++)
@@ -1308,11 +1350,19 @@ double fit_extrapolation(const struct fit_model *m, const double *x)
     return d;
 }
 
+/* The two-variable "far off" warning: the folds' spread g (fit_fold_spread)
+ * times the doublings beyond the data (eval/RECORD.md §15, §17). */
+#define FOLD_WARN 0.2
+
 int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
                 double hi, struct buf *b)
 {
     const struct fit_basis *c = &m->basis; /* where a machine curve is read */
     double d = fit_extrapolation(m, x), at = c->n > 0 ? fit_basis_arg(c, x[0]) : 0;
+    /* two variables: how far the law refitted without the largest values
+     * moves the prediction (folds), in place of xunc */
+    int folds = m->nvars > 1 && m->fold_n > 0 && y > 0;
+    double g = folds ? fit_fold_spread(m, x, y) : 0;
     size_t before = b->len;
 
     /* lo and hi are shown beside the warning; since the intervals are
@@ -1349,17 +1399,28 @@ int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
                        "x = %g reads the machine curve %s at %g, outside its measured "
                        "%g to %g; the curve is continued along its end segment there.",
                        x[0], c->name, at, c->x[0], c->x[c->n - 1]);
-    } else if (m->xunc * d > 1)
-        buf_printf(b,
-                   "The laws that fit these data disagree by more than a factor of %.3g "
-                   "here; the prediction may be far off: measure closer to this point.",
-                   exp(m->xunc * d));
-    else if (m->seg_x > 0 && x[0] < m->seg_x)
+    } else if (folds ? g * d > FOLD_WARN : m->xunc * d > 1) {
+        if (folds) /* two variables, eval/RECORD.md §15 */
+            buf_printf(b,
+                       "Fitted again without the largest measured values of a variable, "
+                       "the law's prediction here moves by a factor of %.3g; the "
+                       "prediction may be far off: measure closer to this point.",
+                       exp(g));
+        else
+            buf_printf(b,
+                       "The laws that fit these data disagree by more than a factor of "
+                       "%.3g here; the prediction may be far off: measure closer to this "
+                       "point.",
+                       exp(m->xunc * d));
+    } else if (m->seg_x > 0 && x[0] < m->seg_x)
         buf_printf(b,
                    "The data show a change of regime at x = %g; the model describes "
                    "the upper regime only.",
                    m->seg_x);
-    else if (m->outliers > 0 && d > 0)
+    else if (m->outliers > 0 && d > 0 && m->nvars == 1)
+        /* a note on the data, not a sign that the prediction is far off:
+         * with two variables it is not a warning (the model's `outliers`
+         * says it; eval/RECORD.md §17) */
         buf_printf(b, "%d measured point%s left out as outlier%s; check the data.",
                    m->outliers, m->outliers == 1 ? " was" : "s were",
                    m->outliers == 1 ? "" : "s");
@@ -1458,6 +1519,9 @@ int fit_suggest(const struct fit_result *r, const double *target, const double *
                 nm.s2 = m->s2;
                 nm.dof = m->dof + 1;
                 nm.xunc = m->xunc;
+                nm.fold_n = m->fold_n;
+                memcpy(nm.fold_v, m->fold_v, sizeof nm.fold_v);
+                memcpy(nm.fold_coef, m->fold_coef, sizeof nm.fold_coef);
                 nm.positive = m->positive;
                 nm.has_interval = 1;
                 if (fit_predict_ext(&nm, target, &y, &l2, &h2, &e2) < 0 || !(w0 > 0))

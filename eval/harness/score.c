@@ -186,7 +186,7 @@ int score_on(int sel, const struct fit_basis *basis, const double *x, const doub
     }
     dump_case++;
     for (k = 0; k < nq; k++) {
-        double yp, lo, hi, err, width, nz = 0, y2, l2, h2;
+        double yp, lo, hi, err, width, nz = 0, y2, l2, h2, g = -1;
         if (fit_predict_ext(&r.model, &xq[k * nv], &yp, &lo, &hi, NULL) < 0) {
             t->failed++;
             continue;
@@ -196,6 +196,12 @@ int score_on(int sel, const struct fit_basis *basis, const double *x, const doub
         if (dump_fp != NULL &&
             fit_predict(&r.model, &xq[k * nv], &y2, &l2, &h2, NULL) == 0 && fabs(y2) > 0)
             nz = (h2 - y2) / fabs(y2);
+        /* for --dump: how far the forward folds move the prediction here
+         * (fit_fold_spread, what fit_warning reads for two variables; -1:
+         * no folds); the outliers and the regime are dumped beside it, the
+         * other clauses of fit_warning (eval/RECORD.md §17) */
+        if (dump_fp != NULL && r.model.fold_n > 0 && yp > 0)
+            g = fit_fold_spread(&r.model, &xq[k * nv], yp);
         err = fabs(yp - truth[k]) / fabs(truth[k]);
         width = fabs(yp) > 0 ? (hi - lo) / fabs(yp) : INFINITY;
         if (pred_out != NULL)
@@ -213,13 +219,14 @@ int score_on(int sel, const struct fit_basis *basis, const double *x, const doub
                 if (dump_fp != NULL && dump_tag != NULL && basis == NULL)
                     fprintf(dump_fp,
                             "%s %zu %d %zu %.9g %.9g %.9g %.9g %.9g %.6g %.6g %d %d %.6g "
-                            "%.6g %d %d\n",
+                            "%.6g %d %d %.6g %d %d\n",
                             dump_tag, dump_case, nv, n, yp, truth[k], obs[k][j], lo, hi,
                             fit_extrapolation(&r.model, &xq[k * nv]), r.model.xunc,
                             r.model.dof, warned,
                             r.model.dof > 0 ? gsl_cdf_tdist_Pinv(0.975, r.model.dof) : 0,
                             nz, (r.model.relative || r.model.positive) && yp > 0,
-                            r.model.positive);
+                            r.model.positive, g, r.model.outliers,
+                            r.model.seg_x > 0 && xq[k * nv] < r.model.seg_x);
                 tally_add(t, err, width, obs[k][j] >= lo && obs[k][j] <= hi);
                 t->warned += warned;
                 t->far += err > 0.5;

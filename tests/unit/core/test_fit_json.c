@@ -22,7 +22,7 @@ static int same_model(const struct fit_model *a, const struct fit_model *b)
              same_double(a->s2, b->s2) && a->dof == b->dof &&
              a->has_interval == b->has_interval && same_double(a->xunc, b->xunc) &&
              a->outliers == b->outliers && same_double(a->seg_x, b->seg_x) &&
-             a->positive == b->positive;
+             a->positive == b->positive && a->fold_n == b->fold_n;
     int j, v;
     for (j = 0; ok && j < a->nterms; j++) {
         ok = same_double(a->coef[j], b->coef[j]) && same_double(a->scale[j], b->scale[j]);
@@ -32,6 +32,11 @@ static int same_model(const struct fit_model *a, const struct fit_model *b)
     }
     for (j = 0; ok && j < a->nterms * a->nterms; j++)
         ok = same_double(a->r[j], b->r[j]);
+    for (v = 0; ok && v < a->fold_n; v++) {
+        ok = a->fold_v[v] == b->fold_v[v];
+        for (j = 0; ok && j < a->nterms; j++)
+            ok = same_double(a->fold_coef[v][j], b->fold_coef[v][j]);
+    }
     for (v = 0; ok && v < a->nvars; v++)
         ok = same_double(a->xmin[v], b->xmin[v]) && same_double(a->xmax[v], b->xmax[v]);
     ok = ok && a->basis.n == b->basis.n && strcmp(a->basis.name, b->basis.name) == 0 &&
@@ -285,6 +290,123 @@ static void test_old_saved_model_loads(void)
     json_decref(j);
 }
 
+/* A two-variable `auto` carries the laws of its forward folds (fit.h,
+ * eval/RECORD.md §15, §17): written, read back bit for bit, the prediction
+ * and the warning beyond the data the same after the round trip. The folds
+ * feed the warning only: a model saved before them (no "folds") loads with
+ * none and predicts the same value and interval, log half-width
+ * sqrt(2 nz^2 + (0.5 d)^2), nz the classical interval's half width over y.
+ * Malformed folds are refused; one-variable models carry none. */
+static void test_folds_saved(void)
+{
+    double x[50], y[25], at[2] = {64 * 4, 64 * 4}, yp, lo, hi, y1, l1, h1, yc, lc, hc, z;
+    struct fit_input in;
+    struct fit_result res;
+    struct fit_model back;
+    struct err e = {0};
+    json_t *j, *f;
+    int i;
+
+    for (i = 0; i < 25; i++) {
+        x[2 * i] = 4 << (i % 5);
+        x[2 * i + 1] = 4 << (i / 5);
+        y[i] = (0.5 + 1e-3 * x[2 * i] * x[2 * i + 1]) * (1 + 0.01 * sin(5.0 * i));
+    }
+    memset(&in, 0, sizeof in);
+    in.nvars = 2;
+    in.x = x;
+    in.y = y;
+    in.n = 25;
+    in.graph = "auto";
+    CHECK_INT(fit_run(&in, &res, &e), 0);
+    CHECK_INT(res.model.fold_n, 2);
+    j = fit_model_to_json(&res.model);
+    f = json_object_get(j, "folds");
+    CHECK(json_array_size(f) == 2 &&
+          json_integer_value(json_object_get(json_array_get(f, 1), "var")) == 1 &&
+          json_array_size(json_object_get(json_array_get(f, 0), "coef")) ==
+              (size_t)res.model.nterms);
+    CHECK_INT(round_trip(&res.model, &back, &e), 0);
+    CHECK(same_model(&res.model, &back));
+    CHECK_NEAR(fit_extrapolation(&res.model, at), 2, 1e-12);
+    CHECK_INT(fit_predict_ext(&res.model, at, &yp, &lo, &hi, &e), 0);
+    CHECK_INT(fit_predict_ext(&back, at, &y1, &l1, &h1, &e), 0);
+    CHECK(same_double(yp, y1) && same_double(lo, l1) && same_double(hi, h1));
+    /* the folds agree within the 1 % noise: 2 doublings out, g·d <= 0.2 */
+    CHECK(fit_fold_spread(&back, at, y1) * 2 <= 0.2);
+    {
+        struct buf wb;
+        buf_init(&wb, 256);
+        CHECK(fit_warning(&back, at, y1, l1, h1, &wb) >= 0);
+        CHECK(strstr(buf_str(&wb), "Fitted again") == NULL);
+        buf_free(&wb);
+    }
+    /* saved before the folds: the same value and interval */
+    json_object_del(j, "folds");
+    CHECK_INT(fit_model_from_json(j, &back, &e), 0);
+    CHECK_INT(back.fold_n, 0);
+    CHECK_INT(fit_predict(&back, at, &yc, &lc, &hc, &e), 0);
+    CHECK_INT(fit_predict_ext(&back, at, &y1, &l1, &h1, &e), 0);
+    z = sqrt(2 * pow((hc - yc) / yc, 2) + 1);
+    CHECK(same_double(yp, y1) && same_double(yc, y1));
+    CHECK_NEAR(l1, y1 * exp(-z), 1e-12 * y1);
+    CHECK_NEAR(h1, y1 * exp(z), 1e-12 * y1);
+    CHECK(same_double(l1, lo) && same_double(h1, hi));
+    /* malformed */
+    {
+        static const char *const bad[] = {
+            "3",
+            "[]",
+            "[{\"var\": 2, \"coef\": [1, 1]}]",
+            "[{\"var\": 0}]",
+            "[{\"var\": 0, \"coef\": [1, 1, 1]}]",
+            "[{\"var\": 0, \"coef\": [1, 1], \"x\": 1}]",
+            "[{\"var\": 0, \"coef\": [1, 1]}, {\"var\": 1, \"coef\": [1, 1]}, "
+            "{\"var\": 1, \"coef\": [1, 1]}]"};
+        size_t b;
+        for (b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+            json_t *v = json_loads(bad[b], JSON_DECODE_ANY, NULL);
+            CHECK(v != NULL);
+            if (res.model.nterms != 2)
+                break; /* the texts are written for two terms */
+            json_object_set_new(j, "folds", v);
+            memset(&e, 0, sizeof e);
+            CHECK_INT(fit_model_from_json(j, &back, &e), -1);
+            CHECK_STR(e.field, "model.folds");
+        }
+        CHECK_INT(res.model.nterms, 2);
+        /* the same variable twice: fit_model_check */
+        json_object_set_new(
+            j, "folds",
+            json_loads("[{\"var\": 1, \"coef\": [1, 1]}, {\"var\": 1, \"coef\": [1, 1]}]",
+                       0, NULL));
+        memset(&e, 0, sizeof e);
+        CHECK_INT(fit_model_from_json(j, &back, &e), -1);
+        CHECK_STR(e.field, "model");
+    }
+    json_decref(j);
+    fit_result_free(&res);
+    /* one variable: none */
+    for (i = 0; i < 8; i++) {
+        x[i] = 2 << i;
+        y[i] = (3 + 0.2 * x[i]) * (1 + 0.01 * sin(3.0 * i));
+    }
+    in.nvars = 1;
+    in.n = 8;
+    memset(&e, 0, sizeof e);
+    CHECK_INT(fit_run(&in, &res, &e), 0);
+    CHECK(res.model.xunc > 0 && res.model.fold_n == 0);
+    j = fit_model_to_json(&res.model);
+    CHECK(j != NULL && json_object_get(j, "folds") == NULL);
+    json_object_set_new(j, "folds",
+                        json_loads("[{\"var\": 0, \"coef\": [1, 1]}]", 0, NULL));
+    memset(&e, 0, sizeof e);
+    CHECK_INT(fit_model_from_json(j, &back, &e), -1);
+    CHECK_STR(e.field, "model.folds");
+    json_decref(j);
+    fit_result_free(&res);
+}
+
 /* A hand-made model with awkward doubles: -0, a subnormal, 17-digit values. */
 static struct fit_model odd_model(void)
 {
@@ -445,6 +567,7 @@ int main(void)
     RUN(test_round_trip_extrapolating_auto);
     RUN(test_round_trip_machine_curve);
     RUN(test_old_saved_model_loads);
+    RUN(test_folds_saved);
     RUN(test_rejects_malformed);
     RUN(test_to_json_refuses_bad_models);
     return harness_report();

@@ -1618,6 +1618,66 @@ static void test_two_var_positive_beyond_corner(void)
     fit_result_free(&r);
 }
 
+/* The two-variable warning (eval/RECORD.md §15, §17): it fires when the law
+ * fitted again without the largest values of a variable (the folds) moves
+ * the prediction by g with g·d > 0.2, and the sentence on outliers left out
+ * is a warning for one variable only. A law y = 1 + 0.01·p·n measured
+ * exactly on p, n = 1, 2, 4, 8, 16: the folds are the law (g = 0), so 2x
+ * beyond in p (d = 1) there is no warning; a fold moved by hand to 1.5x the
+ * law's p·n coefficient warns with its own sentence. */
+static void test_two_var_warning_from_folds(void)
+{
+    double x[50], y[25], q[2] = {32, 4}, yp, lo, hi, x1[6], y1[6], q1 = 64;
+    struct fit_input in = {2, x, y, 25, "auto", AGG_MEAN, NULL};
+    struct fit_result r, r1;
+    struct err e = {0};
+    struct buf b;
+    int i, j, n = 0;
+
+    for (i = 0; i < 5; i++)
+        for (j = 0; j < 5; j++) {
+            x[2 * n] = 1 << i;
+            x[2 * n + 1] = 1 << j;
+            y[n] = 1 + 0.01 * x[2 * n] * x[2 * n + 1];
+            n++;
+        }
+    CHECK_INT(fit_run(&in, &r, &e), 0);
+    CHECK_INT(r.model.fold_n, 2);
+    buf_init(&b, 512);
+    CHECK_INT(fit_predict_ext(&r.model, q, &yp, &lo, &hi, &e), 0);
+    CHECK(fabs(yp - 2.28) < 1e-6);
+    CHECK(fit_fold_spread(&r.model, q, yp) < 1e-6);
+    CHECK_INT(fit_warning(&r.model, q, yp, lo, hi, &b), 0);
+    /* one outlier left out: a note in the model, not a warning */
+    r.model.outliers = 1;
+    CHECK_INT(fit_warning(&r.model, q, yp, lo, hi, &b), 0);
+    CHECK_INT((int)b.len, 0);
+    for (i = 0; i < r.model.nterms; i++)
+        if (r.model.term[i].expo[0] > 0 && r.model.term[i].expo[1] > 0)
+            r.model.fold_coef[1][i] *= 1.5;
+    /* that fold predicts 1 + 0.015·128 = 2.92 at (32, 4): g = ln(2.92 / 2.28) */
+    CHECK(fabs(fit_fold_spread(&r.model, q, yp) - log(2.92 / 2.28)) < 1e-6);
+    CHECK_INT(fit_warning(&r.model, q, yp, lo, hi, &b), 1);
+    CHECK(strstr(buf_str(&b), "Fitted again without the largest measured values") !=
+          NULL);
+    buf_free(&b);
+    fit_result_free(&r);
+
+    /* one variable: the outlier sentence stays a warning beyond the data */
+    for (i = 0; i < 6; i++) {
+        x1[i] = 1 << i;
+        y1[i] = 2 + 0.5 * x1[i];
+    }
+    CHECK_INT(run1(x1, y1, 6, NULL, &r1, &e), 0);
+    r1.model.outliers = 1;
+    buf_init(&b, 512);
+    CHECK_INT(fit_predict_ext(&r1.model, &q1, &yp, &lo, &hi, &e), 0);
+    CHECK_INT(fit_warning(&r1.model, &q1, yp, lo, hi, &b), 1);
+    CHECK(strstr(buf_str(&b), "left out as outlier") != NULL);
+    buf_free(&b);
+    fit_result_free(&r1);
+}
+
 /* The pair search skips pairs whose PRESS bound cannot beat their class:
  * on 600 random designs (4..30 distinct x, 1..3 repetitions, laws of one
  * and two terms, 0..20 % noise, absolute and relative fits) the search gives
@@ -1864,5 +1924,6 @@ int main(void)
     RUN(test_wide_span_step_in_selection);
     RUN(test_two_var_takes_pmnf2);
     RUN(test_two_var_positive_beyond_corner);
+    RUN(test_two_var_warning_from_folds);
     return harness_report();
 }
