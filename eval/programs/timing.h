@@ -128,4 +128,39 @@ static inline int grid(int argc, char **argv, const char *name, long lo1, long h
     return 0;
 }
 
+/* The least time of one call of pass(arg) on one rank (the n sweeps at
+ * P = 1): one call not timed, then calls batched r at a time (r doubled
+ * from 1 until a batch takes 50 us), each batch a sample counted as its
+ * time over r, samples for about `budget` seconds (at least 5, at most
+ * PASS_MAX). Every rank must get the same number of samples (least() is
+ * collective): call it at P = 1 only. */
+#define PASS_MAX 20000
+static inline double least_pass(void (*pass)(void *), void *arg, double budget)
+{
+    static double ti[PASS_MAX];
+    double t0, t;
+    long r = 1, k, target;
+    int samples, s;
+
+    pass(arg); /* not timed */
+    for (;;) {
+        t0 = MPI_Wtime();
+        for (k = 0; k < r; k++)
+            pass(arg);
+        t = MPI_Wtime() - t0;
+        if (t >= 50e-6 || r >= (1L << 20))
+            break;
+        r *= 2;
+    }
+    target = (long)(budget / (t > 1e-9 ? t : 1e-9)) + 1;
+    samples = (int)(target < 5 ? 5 : target > PASS_MAX ? PASS_MAX : target);
+    for (s = 0; s < samples; s++) {
+        t0 = MPI_Wtime();
+        for (k = 0; k < r; k++)
+            pass(arg);
+        ti[s] = (MPI_Wtime() - t0) / (double)r;
+    }
+    return least(ti, samples);
+}
+
 #endif
