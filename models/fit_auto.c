@@ -999,6 +999,31 @@ static int one_term_model(const struct fit_point *pts, size_t m, struct fit_mode
     return ols_model(pts, m, 1, &c, out);
 }
 
+/* The fold of variable v (two variables): copies into tr the points of
+ * pts below v's largest value (*top), sets *mt to their count and *next to
+ * the largest value of v among them, and returns how many distinct values
+ * of v they hold. */
+static size_t fold_below_top(const struct fit_point *pts, size_t m, int v,
+                             struct fit_point *tr, size_t *mt, double *top, double *next)
+{
+    size_t i, j, nd = 0;
+
+    *top = pts[0].x[v];
+    *next = -INFINITY;
+    for (i = 1; i < m; i++)
+        *top = fmax(*top, pts[i].x[v]);
+    for (i = *mt = 0; i < m; i++) {
+        if (!(pts[i].x[v] < *top))
+            continue;
+        for (j = 0; j < *mt && tr[j].x[v] != pts[i].x[v]; j++)
+            ;
+        nd += j == *mt;
+        *next = fmax(*next, pts[i].x[v]);
+        tr[(*mt)++] = pts[i];
+    }
+    return nd;
+}
+
 /* Two variables, as forward_procedures: for each variable with at least 4
  * distinct values, Extra-P's multi-parameter rule (fit_pmnf2) is run again
  * on the points below that variable's largest value, and the selection's
@@ -1013,29 +1038,18 @@ static int forward_procedures2(const struct fit_point *pts, size_t m,
                                double *eb_doubling)
 {
     struct fit_point *tr = xmalloc(m * sizeof *tr);
-    size_t cnt = 0, i, j, mt, nd;
+    size_t cnt = 0, i, mt;
     int v, rc = -1;
 
     *ea = *eb = *eb_doubling = 0;
     if (tr == NULL)
         return -1;
     for (v = 0; v < 2; v++) {
-        double top = pts[0].x[v], next = -INFINITY;
+        double top, next;
         struct fit_model a;
         struct fit_pmnf2 b;
         struct err e2 = {0};
-        for (i = 1; i < m; i++)
-            top = fmax(top, pts[i].x[v]);
-        for (i = mt = nd = 0; i < m; i++) {
-            if (!(pts[i].x[v] < top))
-                continue;
-            for (j = 0; j < mt && tr[j].x[v] != pts[i].x[v]; j++)
-                ;
-            nd += j == mt;
-            next = fmax(next, pts[i].x[v]);
-            tr[mt++] = pts[i];
-        }
-        if (nd < 3)
+        if (fold_below_top(pts, m, v, tr, &mt, &top, &next) < 3)
             continue;
         if (fit_terms(tr, mt, 2, sel->term, sel->nterms, 1, &a, &e2) < 0 ||
             fit_pmnf2(tr, mt, &b) < 0)
@@ -1124,27 +1138,17 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
 static void two_var_folds(const struct fit_point *pts, size_t m, struct fit_model *out)
 {
     struct fit_point *tr;
-    size_t i, j, mt, nd;
+    size_t mt;
     int v;
 
     out->fold_n = 0;
     if (out->nvars != 2 || out->basis.n > 0 || (tr = xmalloc(m * sizeof *tr)) == NULL)
         return;
     for (v = 0; v < 2; v++) {
-        double top = -INFINITY;
+        double top, next;
         struct fit_model a;
         struct err e2 = {0};
-        for (i = 0; i < m; i++)
-            top = fmax(top, pts[i].x[v]);
-        for (i = mt = nd = 0; i < m; i++) {
-            if (!(pts[i].x[v] < top))
-                continue;
-            for (j = 0; j < mt && tr[j].x[v] != pts[i].x[v]; j++)
-                ;
-            nd += j == mt;
-            tr[mt++] = pts[i];
-        }
-        if (nd < 3 ||
+        if (fold_below_top(pts, m, v, tr, &mt, &top, &next) < 3 ||
             fit_terms(tr, mt, 2, out->term, out->nterms, out->relative, &a, &e2) < 0)
             continue;
         out->fold_v[out->fold_n] = v;
