@@ -1405,11 +1405,13 @@ int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
                        x[0], c->name, at, c->x[0], c->x[c->n - 1]);
     } else if (folds ? g * d > FOLD_WARN : m->xunc * d > 1) {
         if (folds) /* two variables, eval/RECORD.md §15 */
-            buf_printf(b,
-                       "Fitted again without the largest measured values of a variable, "
-                       "the law's prediction here moves by a factor of %.3g; the "
-                       "prediction may be far off: measure closer to this point.",
-                       exp(g));
+            buf_printf(
+                b,
+                "Fitted again without the largest measured values of a variable, "
+                "the law's prediction here moves by a factor of %.3g, and this "
+                "point lies %.3g doubling%s beyond the data; the prediction may be "
+                "far off: measure closer to this point.",
+                exp(g), d, d == 1 ? "" : "s");
         else
             buf_printf(b,
                        "The laws that fit these data disagree by more than a factor of "
