@@ -76,6 +76,13 @@ json_t *fit_model_to_json(const struct fit_model *m)
         json_decref(out);
         return NULL;
     }
+    /* A one-variable `auto` carries the lean of its fit (only then: other
+     * models are written as before). */
+    if (out != NULL && m->lean > 0 &&
+        json_object_set_new(out, "lean", json_real(m->lean)) != 0) {
+        json_decref(out);
+        return NULL;
+    }
     /* A two-variable `auto` carries its forward folds (only then: other
      * models are written as before). */
     if (out != NULL && m->fold_n > 0) {
@@ -213,7 +220,7 @@ static int read_model(json_t *v, struct fit_model *m, struct err *err)
         "nvars",    "nterms", "graph", "chosen",       "terms", "coef", "scale", "r",
         "relative", "s2",     "dof",   "has_interval", "xmin",  "xmax", NULL};
     static const char *const optional[] = {"xunc",  "outliers", "seg_x", "positive",
-                                           "basis", "folds",    NULL};
+                                           "basis", "folds",    "lean",  NULL};
     static const char *const fold_keys[] = {"var", "coef", NULL};
     static const char *const basis_keys[] = {"name", "x", "t", NULL};
     static const char *const basis_optional[] = {"scale", "power", NULL};
@@ -247,6 +254,10 @@ static int read_model(json_t *v, struct fit_model *m, struct err *err)
     if ((o = json_object_get(v, "seg_x")) != NULL &&
         (get_num(o, "seg_x", &m->seg_x, err) != 0 || m->seg_x < 0))
         return fail(err, "seg_x", "must be a finite number >= 0");
+    if ((o = json_object_get(v, "lean")) != NULL &&
+        (get_num(o, "lean", &m->lean, err) != 0 || m->lean < 0 ||
+         m->lean > FIT_LEAN_MAX || m->nvars != 1))
+        return fail(err, "lean", "must be a number from 0 to 8, with one variable");
     if (json_object_get(v, "positive") != NULL &&
         get_bool(v, "positive", &m->positive, err) != 0)
         return -1;

@@ -15,9 +15,10 @@
  *    "xunc": 0.05, "outliers": 0, "seg_x": 0, "positive": false}
  * xunc, outliers, seg_x and positive (the extrapolating `auto`, models/fit.h) are
  * optional on reading: models saved before them load with 0, which predicts
- * exactly as they did. A two-variable `auto` also carries its forward folds,
- * "folds": [{"var": 0, "coef": [...]}, ...] (written only then; a model
- * without them predicts as before they existed).
+ * exactly as they did. A one-variable `auto` also carries "lean" (its fit's
+ * weight toward the largest x; absent: 0). A two-variable `auto` also carries its forward
+ * folds, "folds": [{"var": 0, "coef": [...]}, ...] (written only then; a model without
+ * them predicts as before they existed).
  */
 #ifndef PROPHECY_CORE_FIT_JSON_H
 #define PROPHECY_CORE_FIT_JSON_H
@@ -33,8 +34,8 @@
 json_t *fit_model_to_json(const struct fit_model *m);
 
 /* Reads a model written by fit_model_to_json into *out and checks it with
- * fit_model_check. Every key but xunc, outliers, seg_x, positive, basis and folds is
- * required and no other key is allowed; sizes are checked before any array is read
+ * fit_model_check. Every key but xunc, outliers, seg_x, positive, basis, folds and lean
+ * is required and no other key is allowed; sizes are checked before any array is read
  * (nvars 1..FIT_MAX_VARS, nterms 1..FIT_MAX_TERMS, arrays of exactly the stated length).
  * Returns 0, or -1 with an ERR_INVALID "invalid" error whose field names the key at fault
  * ("model.coef"); *out is then zeroed. Thread-safe. */

@@ -252,6 +252,13 @@ int fit_terms(const struct fit_point *pts, size_t m, int nvars,
               const struct fit_term *terms, int nterms, int relative,
               struct fit_model *out, struct err *err)
 {
+    return fit_terms_lean(pts, m, nvars, terms, nterms, relative, 0, out, err);
+}
+
+int fit_terms_lean(const struct fit_point *pts, size_t m, int nvars,
+                   const struct fit_term *terms, int nterms, int relative, double lean,
+                   struct fit_model *out, struct err *err)
+{
     double *a = NULL, *b = NULL, *work = NULL;
     double *tau, *cs, *res;
     size_t i, nobs = 0;
@@ -260,6 +267,9 @@ int fit_terms(const struct fit_point *pts, size_t m, int nvars,
 
     if (nterms < 1 || nterms > FIT_MAX_TERMS || nvars < 1 || nvars > FIT_MAX_VARS)
         return err_invalid(err, NULL, "model needs 1 to %d terms", FIT_MAX_TERMS);
+    if (!(lean >= 0 && lean <= FIT_LEAN_MAX) || (lean > 0 && nvars != 1))
+        return err_invalid(err, NULL, "lean must be 0 to %g, and 0 with two variables",
+                           (double)FIT_LEAN_MAX);
     if (m < (size_t)nterms)
         return err_set(err, ERR_INVALID, "degenerate", "data",
                        "%zu distinct point%s cannot determine %d coefficients; give at "
@@ -301,9 +311,20 @@ int fit_terms(const struct fit_point *pts, size_t m, int nvars,
     }
 
     /* Weighted rows sqrt(n_i) * (f(x_i), y_i): for mean aggregation this is
-     * exactly least squares on every raw observation. */
+     * exactly least squares on every raw observation; with lean > 0 each
+     * weight also times (x_i / x_max)^lean. */
+    out->lean = lean;
     for (i = 0; i < m; i++) {
         double sw = sqrt((double)(pts[i].n > 0 ? pts[i].n : 1));
+        if (lean > 0) {
+            if (!(pts[i].x[0] > 0)) {
+                err_set(err, ERR_INVALID, "degenerate", "data",
+                        "x = %g: a fit leaning toward the largest x needs x > 0",
+                        pts[i].x[0]);
+                goto out;
+            }
+            sw *= pow(pts[i].x[0] / out->xmax[0], 0.5 * lean);
+        }
         if (relative) {
             if (!(pts[i].y != 0)) {
                 err_set(err, ERR_INVALID, "degenerate", "data",
@@ -445,6 +466,8 @@ int fit_model_check(const struct fit_model *m, struct err *err)
         return err_invalid(err, "model", "model variance is invalid");
     if (!isfinite(m->xunc) || m->xunc < 0 || !isfinite(m->seg_x) || m->outliers < 0)
         return err_invalid(err, "model", "model extrapolation terms are invalid");
+    if (!(m->lean >= 0 && m->lean <= FIT_LEAN_MAX) || (m->lean > 0 && m->nvars != 1))
+        return err_invalid(err, "model", "model lean is invalid");
     if (m->fold_n < 0 || m->fold_n > m->nvars || (m->fold_n > 0 && m->nvars < 2))
         return err_invalid(err, "model", "model forward folds are invalid");
     for (k = 0; k < m->fold_n; k++) {

@@ -126,6 +126,9 @@ struct fit_model {
     int positive; /* 1: fitted by ordinary least squares to a positive quantity
                      (`auto`'s one-term law, docs/models.md §10): fit_predict_ext's
                      interval is multiplicative, as a relative model's */
+    double lean;  /* >= 0: the fit weighed each point also by (x / x_max)^lean
+                     (one variable, `auto`, eval/RECORD.md §18); 0: every point
+                     alike. Kept so that a refit (fit_suggest) weighs alike */
     /* Two variables (the extrapolating `auto`): the same law fitted again
      * to the points below the largest value of a variable, for each
      * variable with at least 4 distinct values (fold_n of them; fold_v[k]
@@ -227,6 +230,17 @@ void fit_result_free(struct fit_result *r);
 int fit_terms(const struct fit_point *pts, size_t m, int nvars,
               const struct fit_term *terms, int nterms, int relative,
               struct fit_model *out, struct err *err);
+
+/* fit_terms with each point's weight also multiplied by (x / x_max)^lean,
+ * x_max the largest x of the points (one variable; lean >= 0, 0 is
+ * fit_terms): the coefficients lean toward the largest x, where `auto`
+ * extrapolates from (eval/RECORD.md §18). out->lean is set to lean.
+ * ERR_INVALID also for lean outside 0..FIT_LEAN_MAX, lean > 0 with two
+ * variables, or lean > 0 with some x <= 0. */
+#define FIT_LEAN_MAX 8
+int fit_terms_lean(const struct fit_point *pts, size_t m, int nvars,
+                   const struct fit_term *terms, int nterms, int relative, double lean,
+                   struct fit_model *out, struct err *err);
 
 /* Selects the `auto` law for m aggregated points: writes its terms (constant
  * first, at most FIT_MAX_TERMS) to terms and their count to *nterms, and

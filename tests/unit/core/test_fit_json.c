@@ -22,7 +22,8 @@ static int same_model(const struct fit_model *a, const struct fit_model *b)
              same_double(a->s2, b->s2) && a->dof == b->dof &&
              a->has_interval == b->has_interval && same_double(a->xunc, b->xunc) &&
              a->outliers == b->outliers && same_double(a->seg_x, b->seg_x) &&
-             a->positive == b->positive && a->fold_n == b->fold_n;
+             a->positive == b->positive && a->fold_n == b->fold_n &&
+             same_double(a->lean, b->lean);
     int j, v;
     for (j = 0; ok && j < a->nterms; j++) {
         ok = same_double(a->coef[j], b->coef[j]) && same_double(a->scale[j], b->scale[j]);
@@ -465,6 +466,70 @@ static void rejects(const char *text, const char *field)
     json_decref(v);
 }
 
+/* A one-variable `auto` carries the lean of its fit (eval/RECORD.md §18):
+ * written only when > 0, read back bit for bit with the same predictions;
+ * a model saved before it loads with 0; out of range or with two variables
+ * it is refused by name. */
+static void test_lean_saved(void)
+{
+    double x[7] = {1, 2, 4, 8, 16, 32, 64}, y[7], at = 256, y1, l1, h1, y2, l2, h2;
+    struct fit_input in;
+    struct fit_result res;
+    struct fit_model back;
+    struct err e = {0};
+    json_t *j;
+    int i;
+
+    for (i = 0; i < 7; i++)
+        y[i] = (2 + 100 / x[i]) * (1 + 0.01 * sin(3.0 * i));
+    memset(&in, 0, sizeof in);
+    in.nvars = 1;
+    in.x = x;
+    in.y = y;
+    in.n = 7;
+    in.graph = "auto";
+    CHECK_INT(fit_run(&in, &res, &e), 0);
+    CHECK(res.model.lean == 1.5);
+    j = fit_model_to_json(&res.model);
+    CHECK(json_real_value(json_object_get(j, "lean")) == 1.5);
+    CHECK_INT(round_trip(&res.model, &back, &e), 0);
+    CHECK(same_model(&res.model, &back));
+    CHECK_INT(fit_predict_ext(&res.model, &at, &y1, &l1, &h1, &e), 0);
+    CHECK_INT(fit_predict_ext(&back, &at, &y2, &l2, &h2, &e), 0);
+    CHECK(same_double(y1, y2) && same_double(l1, l2) && same_double(h1, h2));
+    json_object_del(j, "lean");
+    CHECK_INT(fit_model_from_json(j, &back, &e), 0);
+    CHECK(back.lean == 0);
+    json_object_set_new(j, "lean", json_real(-0.5));
+    CHECK_INT(fit_model_from_json(j, &back, &e), -1);
+    CHECK_STR(e.field, "model.lean");
+    err_clear(&e);
+    json_object_set_new(j, "lean", json_real(9));
+    CHECK_INT(fit_model_from_json(j, &back, &e), -1);
+    CHECK_STR(e.field, "model.lean");
+    json_decref(j);
+    fit_result_free(&res);
+    /* two variables cannot lean */
+    {
+        struct fit_model two = odd_model();
+        CHECK_INT(two.nvars, 2);
+        j = fit_model_to_json(&two);
+        json_object_set_new(j, "lean", json_real(1));
+        err_clear(&e);
+        CHECK_INT(fit_model_from_json(j, &back, &e), -1);
+        CHECK_STR(e.field, "model.lean");
+        json_decref(j);
+    }
+    /* other graph types lean nowhere: nothing written */
+    in.graph = "linear";
+    CHECK_INT(fit_run(&in, &res, &e), 0);
+    CHECK(res.model.lean == 0);
+    j = fit_model_to_json(&res.model);
+    CHECK(json_object_get(j, "lean") == NULL);
+    json_decref(j);
+    fit_result_free(&res);
+}
+
 static void test_rejects_malformed(void)
 {
     struct fit_model m = odd_model();
@@ -568,6 +633,7 @@ int main(void)
     RUN(test_round_trip_machine_curve);
     RUN(test_old_saved_model_loads);
     RUN(test_folds_saved);
+    RUN(test_lean_saved);
     RUN(test_rejects_malformed);
     RUN(test_to_json_refuses_bad_models);
     return harness_report();

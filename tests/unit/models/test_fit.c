@@ -1618,6 +1618,78 @@ static void test_two_var_positive_beyond_corner(void)
     fit_result_free(&r);
 }
 
+/* fit_terms_lean (eval/RECORD.md §18): y = a + b x on (1, 3), (2, 3),
+ * (4, 5), (8, 9), each point weighed by (x / 8)^1.5, is the weighted least
+ * squares line, solved here from its normal equations: the weights 1/22.6,
+ * 1/8, 1/2.83, 1 put it near the upper points (b = 0.971 against the
+ * unweighted 26 / 28.75 = 0.904). Bad leans are refused, and `auto` leans
+ * with one variable only. */
+static void test_fit_terms_lean(void)
+{
+    static const double xs[4] = {1, 2, 4, 8}, ys[4] = {3, 3, 5, 9};
+    struct fit_point pts[4];
+    struct fit_term t[2];
+    struct fit_model m;
+    struct fit_result r;
+    struct err e = {0};
+    double sw = 0, swx = 0, swxx = 0, swy = 0, swxy = 0, a, b, y, x16 = 16;
+    double g[50], h[25];
+    int i, j;
+
+    memset(pts, 0, sizeof pts);
+    memset(t, 0, sizeof t);
+    t[1].expo[0] = 1;
+    for (i = 0; i < 4; i++) {
+        double w = pow(xs[i] / 8, 1.5);
+        pts[i].x[0] = xs[i];
+        pts[i].y = ys[i];
+        pts[i].n = 1;
+        sw += w;
+        swx += w * xs[i];
+        swxx += w * xs[i] * xs[i];
+        swy += w * ys[i];
+        swxy += w * xs[i] * ys[i];
+    }
+    b = (sw * swxy - swx * swy) / (sw * swxx - swx * swx);
+    a = (swy - b * swx) / sw;
+    CHECK_INT(fit_terms_lean(pts, 4, 1, t, 2, 0, 1.5, &m, &e), 0);
+    CHECK(m.lean == 1.5);
+    CHECK_INT(fit_eval(&m, &x16, &y, &e), 0);
+    CHECK_NEAR(y, a + 16 * b, 1e-12 * (a + 16 * b));
+    CHECK(b > 0.97 && b < 0.972);
+    CHECK_INT(fit_terms(pts, 4, 1, t, 2, 0, &m, &e), 0);
+    CHECK(m.lean == 0);
+    CHECK_INT(fit_eval(&m, &x16, &y, &e), 0);
+    CHECK_NEAR(y, 5 - 3.75 * 26 / 28.75 + 16 * 26 / 28.75, 1e-12);
+    CHECK_INT(fit_terms_lean(pts, 4, 1, t, 2, 0, -1, &m, &e), -1);
+    CHECK_INT(e.status, ERR_INVALID);
+    err_clear(&e);
+    CHECK_INT(fit_terms_lean(pts, 4, 1, t, 2, 0, FIT_LEAN_MAX + 1, &m, &e), -1);
+    err_clear(&e);
+    pts[0].x[0] = 0;
+    CHECK_INT(fit_terms_lean(pts, 4, 1, t, 2, 0, 1.5, &m, &e), -1);
+    CHECK_STR(e.field, "data");
+    err_clear(&e);
+    CHECK_INT(fit_terms_lean(pts, 4, 2, t, 2, 0, 1.5, &m, &e), -1);
+    err_clear(&e);
+    /* auto: one variable leans, two do not */
+    for (i = 0; i < 5; i++)
+        for (j = 0; j < 5; j++) {
+            g[2 * (5 * i + j)] = 1 << i;
+            g[2 * (5 * i + j) + 1] = 1 << j;
+            h[5 * i + j] = 1 + 0.01 * (1 << i) * (1 << j);
+        }
+    {
+        struct fit_input in2 = {2, g, h, 25, "auto", AGG_MEAN, NULL};
+        CHECK_INT(fit_run(&in2, &r, &e), 0);
+        CHECK(r.model.lean == 0);
+        fit_result_free(&r);
+    }
+    CHECK_INT(run1(g, h, 10, NULL, &r, &e), 0);
+    CHECK(r.model.lean == 1.5);
+    fit_result_free(&r);
+}
+
 /* The two-variable warning (eval/RECORD.md §15, §17): it fires when the law
  * fitted again without the largest values of a variable (the folds) moves
  * the prediction by g with g·d > 0.2, and the sentence on outliers left out
@@ -1927,5 +1999,6 @@ int main(void)
     RUN(test_two_var_takes_pmnf2);
     RUN(test_two_var_positive_beyond_corner);
     RUN(test_two_var_warning_from_folds);
+    RUN(test_fit_terms_lean);
     return harness_report();
 }
