@@ -263,7 +263,7 @@ int fit_terms_lean(const struct fit_point *pts, size_t m, int nvars,
     double *tau, *cs, *res;
     size_t i, nobs = 0;
     int j, k, v, p = nterms, rc = -1;
-    double ss_within = 0, wrss = 0, rmax = 0;
+    double ss_within = 0, wrss = 0, rmax = 0, wbar = 1;
 
     if (nterms < 1 || nterms > FIT_MAX_TERMS || nvars < 1 || nvars > FIT_MAX_VARS)
         return err_invalid(err, NULL, "model needs 1 to %d terms", FIT_MAX_TERMS);
@@ -311,20 +311,32 @@ int fit_terms_lean(const struct fit_point *pts, size_t m, int nvars,
     }
 
     /* Weighted rows sqrt(n_i) * (f(x_i), y_i): for mean aggregation this is
-     * exactly least squares on every raw observation; with lean > 0 each
-     * weight also times (x_i / x_max)^lean. */
+     * exactly least squares on every raw observation. With lean > 0 each
+     * observation's weight also times wl = (x_i / x_max)^lean / wbar, wbar
+     * the mean of that factor over the observations, its repetitions' sum
+     * of squares included: the weights say where the law is judged, not how
+     * noisy a point is, so they keep a mean of 1 and s2 stays the noise of
+     * one observation (the coefficients do not depend on wbar). */
     out->lean = lean;
-    for (i = 0; i < m; i++) {
-        double sw = sqrt((double)(pts[i].n > 0 ? pts[i].n : 1));
-        if (lean > 0) {
+    if (lean > 0) {
+        double sn = 0, swl = 0;
+        for (i = 0; i < m; i++) {
+            double n1 = (double)(pts[i].n > 0 ? pts[i].n : 1);
             if (!(pts[i].x[0] > 0)) {
                 err_set(err, ERR_INVALID, "degenerate", "data",
                         "x = %g: a fit leaning toward the largest x needs x > 0",
                         pts[i].x[0]);
                 goto out;
             }
-            sw *= pow(pts[i].x[0] / out->xmax[0], 0.5 * lean);
+            sn += n1;
+            swl += n1 * pow(pts[i].x[0] / out->xmax[0], lean);
         }
+        wbar = swl / sn;
+    }
+    for (i = 0; i < m; i++) {
+        double sw = sqrt((double)(pts[i].n > 0 ? pts[i].n : 1));
+        double wl = lean > 0 ? pow(pts[i].x[0] / out->xmax[0], lean) / wbar : 1;
+        sw *= sqrt(wl);
         if (relative) {
             if (!(pts[i].y != 0)) {
                 err_set(err, ERR_INVALID, "degenerate", "data",
@@ -337,7 +349,7 @@ int fit_terms_lean(const struct fit_point *pts, size_t m, int nvars,
             a[i * (size_t)p + (size_t)j] = sw * term_value(&terms[j], nvars, pts[i].x);
         b[i] = sw * pts[i].y;
         nobs += (size_t)(pts[i].n > 0 ? pts[i].n : 1);
-        ss_within += relative ? pts[i].ss / (pts[i].y * pts[i].y) : pts[i].ss;
+        ss_within += wl * (relative ? pts[i].ss / (pts[i].y * pts[i].y) : pts[i].ss);
     }
     for (j = 0; j < p; j++) {
         double d = 0;
