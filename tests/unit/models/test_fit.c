@@ -1681,6 +1681,31 @@ static void test_fit_terms_lean(void)
     CHECK(m.lean == 1.5);
     CHECK_INT(fit_eval(&m, &x16, &y, &e), 0);
     CHECK_NEAR(y, a + 16 * b, 1e-12 * (a + 16 * b));
+    /* s2 is the noise of one observation: the weights keep a mean of 1, so
+     * s2 = sum (w_i / wbar) r_i^2 / (n - 2), not sum w_i r_i^2 / (n - 2) */
+    {
+        double wbar = sw / 4, s2 = 0;
+        for (i = 0; i < 4; i++) {
+            double res = ys[i] - a - b * xs[i];
+            s2 += pow(xs[i] / 8, 1.5) / wbar * res * res / 2;
+        }
+        CHECK_REL(m.s2, s2, 1e-9);
+        /* with repetitions (2 each, spread 0.1): their sum of squares is
+         * weighed as their point is */
+        s2 = 0;
+        for (i = 0; i < 4; i++) {
+            double res = ys[i] - a - b * xs[i];
+            pts[i].n = 2;
+            pts[i].ss = 2 * 0.1 * 0.1;
+            s2 += pow(xs[i] / 8, 1.5) / wbar * (2 * res * res + pts[i].ss) / (8 - 2);
+        }
+        CHECK_INT(fit_terms_lean(pts, 4, 1, t, 2, 0, 1.5, &m, &e), 0);
+        CHECK_REL(m.s2, s2, 1e-9);
+        for (i = 0; i < 4; i++) {
+            pts[i].n = 1;
+            pts[i].ss = 0;
+        }
+    }
     CHECK(b > 0.97 && b < 0.972);
     CHECK_INT(fit_terms(pts, 4, 1, t, 2, 0, &m, &e), 0);
     CHECK(m.lean == 0);
