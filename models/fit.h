@@ -126,9 +126,10 @@ struct fit_model {
     int positive; /* 1: fitted by ordinary least squares to a positive quantity
                      (`auto`'s one-term law, docs/models.md §10): fit_predict_ext's
                      interval is multiplicative, as a relative model's */
-    double lean;  /* >= 0: the fit weighed each point also by (x / x_max)^lean
-                     (one variable, `auto`, eval/RECORD.md §18); 0: every point
-                     alike. Kept so that a refit (fit_suggest) weighs alike */
+    double lean;  /* >= 0: the fit weighed each point also by (x / x_max)^lean,
+                     scaled to a mean of 1 (one variable, `auto`, fit_terms_lean,
+                     eval/RECORD.md §18); 0: every point alike. Kept so that a
+                     refit (fit_suggest) weighs alike */
     /* Two variables (the extrapolating `auto`): the same law fitted again
      * to the points below the largest value of a variable, for each
      * variable with at least 4 distinct values (fold_n of them; fold_v[k]
@@ -231,10 +232,13 @@ int fit_terms(const struct fit_point *pts, size_t m, int nvars,
               const struct fit_term *terms, int nterms, int relative,
               struct fit_model *out, struct err *err);
 
-/* fit_terms with each point's weight also multiplied by (x / x_max)^lean,
- * x_max the largest x of the points (one variable; lean >= 0, 0 is
- * fit_terms): the coefficients lean toward the largest x, where `auto`
- * extrapolates from (eval/RECORD.md §18). out->lean is set to lean.
+/* fit_terms with each observation's weight also multiplied by
+ * (x / x_max)^lean, x_max the largest x of the points, scaled to a mean of 1
+ * over the observations (one variable; lean >= 0, 0 is fit_terms): the
+ * coefficients lean toward the largest x, where `auto` extrapolates from
+ * (eval/RECORD.md §18), while s2 stays the noise of one observation (the
+ * repetitions' sums of squares are weighed as their points). out->lean is
+ * set to lean.
  * ERR_INVALID also for lean outside 0..FIT_LEAN_MAX, lean > 0 with two
  * variables, or lean > 0 with some x <= 0. */
 #define FIT_LEAN_MAX 8
