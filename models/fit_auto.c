@@ -1153,11 +1153,11 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
     return 0;
 }
 
-/* The forward folds of a two-variable model (fit.h, fold_*; they set the
- * law's part of its interval, not the law): its law fitted again, weighted
- * as it was, to the points below the largest value of each variable that
- * has at least 4 distinct values. A fold that cannot be fitted is left
- * out. */
+/* The forward folds of a two-variable model (fit.h, fold_*; they feed its
+ * warning, fit_warning, not the law or its interval): its law fitted again,
+ * weighted as it was, to the points below the largest value of each
+ * variable that has at least 4 distinct values. A fold that cannot be
+ * fitted is left out. */
 static void two_var_folds(const struct fit_point *pts, size_t m, struct fit_model *out)
 {
     struct fit_point *tr;
