@@ -258,6 +258,7 @@ static int read_model(json_t *v, struct fit_model *m, struct err *err)
         (get_num(o, "lean", &m->lean, err) != 0 || m->lean < 0 ||
          m->lean > FIT_LEAN_MAX || m->nvars != 1))
         return fail(err, "lean", "must be a number from 0 to 8, with one variable");
+    _Static_assert(FIT_LEAN_MAX == 8, "the message above says 8");
     if (json_object_get(v, "positive") != NULL &&
         get_bool(v, "positive", &m->positive, err) != 0)
         return -1;
