@@ -1426,22 +1426,19 @@ int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
                        "x = %g reads the machine curve %s at %g, outside its measured "
                        "%g to %g; the curve is continued along its end segment there.",
                        x[0], c->name, at, c->x[0], c->x[c->n - 1]);
-    } else if (folds ? g * d > FOLD_WARN : m->xunc * d > 1) {
-        if (folds) /* two variables, eval/RECORD.md §15 */
-            buf_printf(
-                b,
-                "Fitted again without the largest measured values of a variable, "
-                "the law's prediction here moves by a factor of %.3g, and this "
-                "point lies %.3g doubling%s beyond the data; the prediction may be "
-                "far off: measure closer to this point.",
-                exp(g), d, d == 1 ? "" : "s");
-        else
-            buf_printf(b,
-                       "The laws that fit these data disagree by more than a factor of "
-                       "%.3g here; the prediction may be far off: measure closer to this "
-                       "point.",
-                       exp(m->xunc * d));
-    } else if (m->seg_x > 0 && x[0] < m->seg_x)
+    } else if (folds && g * d > FOLD_WARN) /* two variables, eval/RECORD.md §15, §17 */
+        buf_printf(b,
+                   "Fitted again without the largest measured values of a variable, the "
+                   "law's prediction here moves by a factor of %.3g, and this point lies "
+                   "%.3g doubling%s beyond the data; the prediction may be far off: "
+                   "measure closer to this point.",
+                   exp(g), d, d == 1 ? "" : "s");
+    else if (!folds && m->xunc * d > 1)
+        buf_printf(b,
+                   "The laws that fit these data disagree by more than a factor of %.3g "
+                   "here; the prediction may be far off: measure closer to this point.",
+                   exp(m->xunc * d));
+    else if (m->seg_x > 0 && x[0] < m->seg_x)
         buf_printf(b,
                    "The data show a change of regime at x = %g; the model describes "
                    "the upper regime only.",
