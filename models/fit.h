@@ -284,6 +284,11 @@ struct fit_pmnf1 {
  * decides). */
 #define FIT_PMNF1_MAX 64 /* points fit_pmnf1 takes (its leave-one-out is m^2) */
 int fit_pmnf1(const struct fit_point *pts, size_t m, struct fit_pmnf1 *out);
+/* The same rule with Extra-P's option allow_negative_exponents: 42 more
+ * terms, x^(-1/4)..x^(-3) alone and with log2(x)^-1 or ^-2, and no log term
+ * at all when some x <= 1. eval/ compares with the better of the two per
+ * case, as the shared scaling corpus does; `auto` does not use it. */
+int fit_pmnf1_negexp(const struct fit_point *pts, size_t m, struct fit_pmnf1 *out);
 double fit_pmnf1_eval(const struct fit_pmnf1 *p, double x);
 double fit_pmnf1_term(const struct fit_pmnf1 *p, double x); /* the term alone */
 

@@ -10,15 +10,27 @@
 
 #define EPSILON 0.0005 /* least term contribution; constant cleaning */
 
-/* x^(num/den) * log2(x)^lg, in Extra-P's order (ties keep the first). */
+/* x^(num/den) * log2(x)^lg, in Extra-P's order (ties keep the first): its
+ * 42 default terms, then what its option allow_negative_exponents adds:
+ * 23 terms with a negative log power, then 19 negative powers alone
+ * (Extra-P's "Basic" modeler, extrap/modelers/single_parameter/basic.py). */
 static const signed char terms[][3] = {
-    {0, 1, 1}, {0, 1, 2}, {1, 4, 0}, {1, 3, 0}, {1, 4, 1},  {1, 3, 1}, {1, 4, 2},
-    {1, 3, 2}, {1, 2, 0}, {1, 2, 1}, {1, 2, 2}, {2, 3, 0},  {3, 4, 0}, {2, 3, 1},
-    {3, 4, 1}, {4, 5, 0}, {2, 3, 2}, {3, 4, 2}, {1, 1, 0},  {1, 1, 1}, {1, 1, 2},
-    {5, 4, 0}, {5, 4, 1}, {4, 3, 0}, {4, 3, 1}, {3, 2, 0},  {3, 2, 1}, {3, 2, 2},
-    {5, 3, 0}, {7, 4, 0}, {2, 1, 0}, {2, 1, 1}, {2, 1, 2},  {9, 4, 0}, {7, 3, 0},
-    {5, 2, 0}, {5, 2, 1}, {5, 2, 2}, {8, 3, 0}, {11, 4, 0}, {3, 1, 0}, {3, 1, 1}};
+    {0, 1, 1},   {0, 1, 2},   {1, 4, 0},   {1, 3, 0},   {1, 4, 1},   {1, 3, 1},
+    {1, 4, 2},   {1, 3, 2},   {1, 2, 0},   {1, 2, 1},   {1, 2, 2},   {2, 3, 0},
+    {3, 4, 0},   {2, 3, 1},   {3, 4, 1},   {4, 5, 0},   {2, 3, 2},   {3, 4, 2},
+    {1, 1, 0},   {1, 1, 1},   {1, 1, 2},   {5, 4, 0},   {5, 4, 1},   {4, 3, 0},
+    {4, 3, 1},   {3, 2, 0},   {3, 2, 1},   {3, 2, 2},   {5, 3, 0},   {7, 4, 0},
+    {2, 1, 0},   {2, 1, 1},   {2, 1, 2},   {9, 4, 0},   {7, 3, 0},   {5, 2, 0},
+    {5, 2, 1},   {5, 2, 2},   {8, 3, 0},   {11, 4, 0},  {3, 1, 0},   {3, 1, 1},
+    {0, 1, -1},  {0, 1, -2},  {-1, 4, -1}, {-1, 3, -1}, {-1, 4, -2}, {-1, 3, -2},
+    {-1, 2, -1}, {-1, 2, -2}, {-2, 3, -1}, {-3, 4, -1}, {-2, 3, -2}, {-3, 4, -2},
+    {-1, 1, -1}, {-1, 1, -2}, {-5, 4, -1}, {-4, 3, -1}, {-3, 2, -1}, {-3, 2, -2},
+    {-2, 1, -1}, {-2, 1, -2}, {-5, 2, -1}, {-5, 2, -2}, {-3, 1, -1}, {-1, 4, 0},
+    {-1, 3, 0},  {-1, 2, 0},  {-2, 3, 0},  {-3, 4, 0},  {-4, 5, 0},  {-1, 1, 0},
+    {-5, 4, 0},  {-4, 3, 0},  {-3, 2, 0},  {-5, 3, 0},  {-7, 4, 0},  {-2, 1, 0},
+    {-9, 4, 0},  {-7, 3, 0},  {-5, 2, 0},  {-8, 3, 0},  {-11, 4, 0}, {-3, 1, 0}};
 #define NTERMS (sizeof terms / sizeof terms[0])
+#define NDEFAULT 42 /* the terms without negative exponents */
 
 static double term(int num, int den, int lg, double x)
 {
@@ -26,11 +38,12 @@ static double term(int num, int den, int lg, double x)
     return lg != 0 ? v * pow(log2(x), lg) : v;
 }
 
-/* The values of every term at the m points, term k's at t[k * m + i], as
+/* The values of the first nterms terms at the m points, term k's at t[k * m + i], as
  * term computes them, but x^(num/den) once per exponent (the log powers of
  * an exponent share it) and log2(x)^lg once per log power (logs: whether
  * the log terms are tried). */
-static void term_table(const struct fit_point *pts, size_t m, int logs, double *t)
+static void term_table(const struct fit_point *pts, size_t m, size_t nterms, int logs,
+                       double *t)
 {
     size_t i, k, first[NTERMS];
 
@@ -40,17 +53,22 @@ static void term_table(const struct fit_point *pts, size_t m, int logs, double *
              first[k]++)
             ;
     for (i = 0; i < m; i++) {
-        double x = pts[i].x[0], lgp[3] = {1, 1, 1}, xe[NTERMS];
+        /* log2(x)^lg at lgp[lg + 2] */
+        double x = pts[i].x[0], lgp[5] = {1, 1, 1, 1, 1}, xe[NTERMS];
         if (logs) {
-            lgp[1] = pow(log2(x), 1);
-            lgp[2] = pow(log2(x), 2);
+            lgp[3] = pow(log2(x), 1);
+            lgp[4] = pow(log2(x), 2);
+            if (nterms > NDEFAULT) {
+                lgp[1] = pow(log2(x), -1);
+                lgp[0] = pow(log2(x), -2);
+            }
         }
-        for (k = 0; k < NTERMS; k++) {
+        for (k = 0; k < nterms; k++) {
             int num = terms[k][0], den = terms[k][1], lg = terms[k][2];
             xe[k] = first[k] < k ? xe[first[k]]
                     : num != 0   ? pow(x, (double)num / den)
                                  : 1;
-            t[k * m + i] = lg != 0 ? xe[k] * lgp[lg] : xe[k];
+            t[k * m + i] = lg != 0 ? xe[k] * lgp[lg + 2] : xe[k];
         }
     }
 }
@@ -85,7 +103,11 @@ static double smape(double actual, double predicted)
     return s != 0 ? 2 * fabs(predicted - actual) / s : 0;
 }
 
-int fit_pmnf1(const struct fit_point *pts, size_t m, struct fit_pmnf1 *out)
+/* The rule over the first nterms terms; with the negative ones (nterms >
+ * NDEFAULT) no log term is tried when some x <= 1, as in Extra-P (a log
+ * power of -1 at x = 1 is infinite). */
+static int pmnf1(const struct fit_point *pts, size_t m, size_t nterms,
+                 struct fit_pmnf1 *out)
 {
     double tab[NTERMS * FIT_PMNF1_MAX], mean = 0, tss = 0;
     size_t i, j, k;
@@ -97,7 +119,7 @@ int fit_pmnf1(const struct fit_point *pts, size_t m, struct fit_pmnf1 *out)
         if (!isfinite(pts[i].x[0]) || !isfinite(pts[i].y))
             return -1;
         mean += pts[i].y / (double)m;
-        logs &= pts[i].x[0] >= 1;
+        logs &= nterms > NDEFAULT ? pts[i].x[0] > 1 : pts[i].x[0] >= 1;
     }
     out->c0 = mean;
     out->c1 = 0;
@@ -110,8 +132,8 @@ int fit_pmnf1(const struct fit_point *pts, size_t m, struct fit_pmnf1 *out)
     }
     if (tss == 0)
         return 0;
-    term_table(pts, m, logs, tab);
-    for (k = 0; k < NTERMS; k++) {
+    term_table(pts, m, nterms, logs, tab);
+    for (k = 0; k < nterms; k++) {
         int num = terms[k][0], den = terms[k][1], lg = terms[k][2];
         double c0, c1, score = 0, rss = 0, contribution = 0;
         const double *t = tab + k * m;
@@ -149,6 +171,16 @@ int fit_pmnf1(const struct fit_point *pts, size_t m, struct fit_pmnf1 *out)
         out->smape = score;
     }
     return 0;
+}
+
+int fit_pmnf1(const struct fit_point *pts, size_t m, struct fit_pmnf1 *out)
+{
+    return pmnf1(pts, m, NDEFAULT, out);
+}
+
+int fit_pmnf1_negexp(const struct fit_point *pts, size_t m, struct fit_pmnf1 *out)
+{
+    return pmnf1(pts, m, NTERMS, out);
 }
 
 double fit_pmnf1_term(const struct fit_pmnf1 *p, double x)

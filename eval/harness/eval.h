@@ -18,6 +18,12 @@
  * two; no interval). */
 enum { AUTO, XP, NSEL };
 extern const char *const sel_name[NSEL];
+/* Which of Extra-P's one-variable rules XP is (--xp): its default, its
+ * option allow_negative_exponents, or per case the better of the two judged
+ * on the truth (as the shared corpus and issue 32 compare). Two variables:
+ * always its default multi-parameter rule. */
+enum { XP_DEFAULT, XP_NEGEXP, XP_BEST };
+extern int xp_variant;
 
 /* One scored prediction per selection. */
 struct tally {

@@ -63,7 +63,7 @@ static int usage(const char *what)
         stderr,
         "eval_modeling: %s\nusage: eval_modeling [--train F] [--single SEED] "
         "[--basis FILE [--map MAP]] [--scaling DIR|none] [--preds FILE] [--dump FILE] "
-        "[--coupling DIR] [-v] [SET...|all]\n",
+        "[--coupling DIR] [--xp default|negexp|best] [-v] [SET...|all]\n",
         what);
     return 2;
 }
@@ -113,6 +113,15 @@ int main(int argc, char **argv)
                 return usage("--dump wants a file that can be written");
         } else if (strcmp(a, "--coupling") == 0) {
             coupling = strcmp(v, "none") == 0 ? NULL : v;
+        } else if (strcmp(a, "--xp") == 0) {
+            if (strcmp(v, "default") == 0)
+                xp_variant = XP_DEFAULT;
+            else if (strcmp(v, "negexp") == 0)
+                xp_variant = XP_NEGEXP;
+            else if (strcmp(v, "best") == 0)
+                xp_variant = XP_BEST;
+            else
+                return usage("--xp wants default, negexp or best");
         } else if (strcmp(a, "--single") == 0) {
             long s = strtol(v, &end, 10);
             if (*end != '\0' || s < 1 || s > 1000000)

@@ -26,6 +26,12 @@ static size_t cases_vs_xp[3], cases_over1;
  * than 100 % (case median error), won / tied / lost against Extra-P's rule */
 static size_t tot_cases, tot_within, tot_over1, tot_vs[3];
 static double cases_log_ratio; /* sum of log(auto / xp) over those cases */
+/* every case's error as the shared corpus's score.py and issue 32 compute
+ * it (the mean relative error over its x asked), per selection, by number
+ * of variables: real_totals prints their medians */
+#define MAX_CASES 1024
+static double case_mean[NSEL], means[2][NSEL][MAX_CASES];
+static size_t n_means[2];
 
 /* --basis FILE: a machine curve (docs/models.md §12) every case over message
  * size (name ending in _size) is also fitted on; those cases are then
@@ -84,6 +90,7 @@ static double score_reach(int sel, const double *x, const double *y, size_t n,
     double e[256];
     size_t j;
 
+    case_mean[sel] = INFINITY;
     if (score(sel, x, y, n, xq, truth, obs, nobs, nq, t, pred) < 0)
         return NAN;
     for (j = 0; j < nq; j++) {
@@ -94,14 +101,20 @@ static double score_reach(int sel, const double *x, const double *y, size_t n,
             reach_e[sel][bin][reach_n[sel][bin]++] = e[j];
         }
     }
+    for (j = 0, case_mean[sel] = 0; j < nq; j++)
+        case_mean[sel] += e[j] / (double)nq;
     return median(e, nq);
 }
 
 /* Counts a case, `auto` against Extra-P's rule, by their median errors. */
-static void case_vs_xp(const char *name, const double *case_err, int verbose)
+static void case_vs_xp(const char *name, const double *case_err, int nvars, int verbose)
 {
     double en = case_err[AUTO], ex = case_err[XP];
-    int w;
+    int w, s;
+
+    for (s = 0; s < NSEL && n_means[nvars - 1] < MAX_CASES; s++)
+        means[nvars - 1][s][n_means[nvars - 1]] = case_mean[s];
+    n_means[nvars - 1] += n_means[nvars - 1] < MAX_CASES;
 
     cases_over1 += !(en <= 1.0); /* a failed fit (NAN) counts */
     tot_cases++;
@@ -114,11 +127,13 @@ static void case_vs_xp(const char *name, const double *case_err, int verbose)
     tot_vs[w]++;
     cases_log_ratio += en > 0 && ex > 0 ? log(en / ex) : 0;
     if (verbose)
-        printf("  %-16s case median error: auto %.3g, Extra-P's rule %.3g (%s)\n", name,
-               en, ex,
+        printf("  %-16s case median error: auto %.3g, Extra-P's rule %.3g (%s); mean: "
+               "%.3g, %.3g\n",
+               name, en, ex,
                w == 0   ? "auto better"
                : w == 1 ? "within 1 %"
-                        : "auto worse");
+                        : "auto worse",
+               case_mean[AUTO], case_mean[XP]);
 }
 
 /* --single: one observation per x (n observations of nvars values each,
@@ -242,7 +257,7 @@ static void real_case2(const char *path, const char *name, struct tally *t, int 
         }
     }
     nv = 1;
-    case_vs_xp(name, case_err, verbose);
+    case_vs_xp(name, case_err, 2, verbose);
     for (j = 0; j < nq; j++)
         xfree(op[j]);
     xfree(x);
@@ -331,7 +346,7 @@ static void real_case(const char *path, const char *name, struct tally *t, int v
             printf("\n  %16s      %s\n", "", last_law);
         }
     }
-    case_vs_xp(name, case_err, verbose);
+    case_vs_xp(name, case_err, 1, verbose);
     /* --basis: a case over message size, other than the curve itself, or
      * one the map names, read where the map says */
     if (curve.n > 0 && on_curve(name, path, &cb)) {
@@ -515,6 +530,8 @@ void print_curve_summary(void)
 
 void real_totals(void)
 {
+    int v, s;
+
     if (tot_cases == 0)
         return;
     printf("real cases, every set read: %zu cases; `auto`'s case median error within "
@@ -522,4 +539,25 @@ void real_totals(void)
            "in %zu, within 1 %% in %zu, worse in %zu\n",
            tot_cases, tot_within, 100.0 * (double)tot_within / (double)tot_cases,
            tot_over1, tot_vs[0], tot_vs[1], tot_vs[2]);
+    for (v = 0; v < 2; v++) {
+        size_t n = n_means[v], k, within[NSEL] = {0};
+        double med[NSEL];
+        if (n == 0)
+            continue;
+        for (s = 0; s < NSEL; s++) {
+            for (k = 0; k < n; k++)
+                within[s] += means[v][s][k] <= 0.10;
+            med[s] = median(means[v][s], n);
+        }
+        printf(
+            "  %s, %zu cases, as the shared corpus scores them (a case's mean relative "
+            "error; the median over cases): auto %.3f, Extra-P's rule (%s) %.3f, "
+            "ratio %.2f; within 10 %%: %zu and %zu\n",
+            v == 0 ? "one variable" : "two variables", n, med[AUTO],
+            v == 1                    ? "multi-parameter"
+            : xp_variant == XP_NEGEXP ? "negative exponents"
+            : xp_variant == XP_BEST   ? "the better of default and negative exponents"
+                                      : "default",
+            med[XP], med[AUTO] / med[XP], within[AUTO], within[XP]);
+    }
 }

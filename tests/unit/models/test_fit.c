@@ -1325,6 +1325,52 @@ static void test_pmnf1(void)
     CHECK_INT(fit_pmnf1(pmnf1_points(x, y, 6), 6, &b), -1);
 }
 
+/* The same rule with Extra-P's negative exponents (fit_pmnf1_negexp), as
+ * eval/ compares with it: the strong-scaling laws Extra-P's own tests use
+ * come back exactly, the default terms are still there, and a point at x = 1
+ * takes every log term out (a log power of -1 is infinite there). */
+static void test_pmnf1_negexp(void)
+{
+    double x[8], y[8];
+    struct fit_pmnf1 b;
+    size_t i;
+
+    /* 30 + 1000 x^(-1) on 2..32 (5 points, as Extra-P's test). */
+    for (i = 0; i < 5; i++) {
+        x[i] = pow(2, (double)i + 1);
+        y[i] = 30 + 1000 / x[i];
+    }
+    CHECK_INT(fit_pmnf1_negexp(pmnf1_points(x, y, 5), 5, &b), 0);
+    CHECK(b.num == -1 && b.den == 1 && b.lg == 0);
+    CHECK_REL(b.c0, 30, 1e-9);
+    CHECK_REL(b.c1, 1000, 1e-12);
+    CHECK_REL(fit_pmnf1_eval(&b, 1024), 30 + 1000.0 / 1024, 1e-12);
+    /* 400 + 1000 x^(-3/4) / log2(x): a negative log power. */
+    for (i = 0; i < 5; i++)
+        y[i] = 400 + 1000 * pow(x[i], -0.75) / log2(x[i]);
+    CHECK_INT(fit_pmnf1_negexp(pmnf1_points(x, y, 5), 5, &b), 0);
+    CHECK(b.num == -3 && b.den == 4 && b.lg == -1);
+    CHECK_REL(b.c1, 1000, 1e-9);
+    /* a default term is still found: 3 + 2 x^(3/2) log2 x */
+    for (i = 0; i < 5; i++)
+        y[i] = 3 + 2 * pow(x[i], 1.5) * log2(x[i]);
+    CHECK_INT(fit_pmnf1_negexp(pmnf1_points(x, y, 5), 5, &b), 0);
+    CHECK(b.num == 3 && b.den == 2 && b.lg == 1);
+    /* 5 + 4 log2(x) on 1..16: the default rule finds log2(x) exactly; with
+     * the negative exponents x = 1 leaves no log term to try. */
+    for (i = 0; i < 5; i++) {
+        x[i] = pow(2, (double)i);
+        y[i] = 5 + 4 * log2(x[i]);
+    }
+    CHECK_INT(fit_pmnf1(pmnf1_points(x, y, 5), 5, &b), 0);
+    CHECK(b.num == 0 && b.lg == 1);
+    CHECK_REL(b.c1, 4, 1e-12);
+    CHECK_INT(fit_pmnf1_negexp(pmnf1_points(x, y, 5), 5, &b), 0);
+    CHECK(b.c1 != 0 && b.lg == 0 && b.num != 0);
+    /* refused as fit_pmnf1 */
+    CHECK_INT(fit_pmnf1_negexp(pmnf1_points(x, y, 1), 1, &b), -1);
+}
+
 /* Forward validation of the whole procedure (docs/models.md §10): on the
  * ping-pong latencies of eval/data/pingpong-stencil-alltoall (means of 6
  * repetitions, 1 B ... 16 KiB, where the eager protocol's per-byte cost falls
@@ -2039,6 +2085,7 @@ int main(void)
     RUN(test_outlier_is_left_out);
     RUN(test_regime_change);
     RUN(test_pmnf1);
+    RUN(test_pmnf1_negexp);
     RUN(test_pmnf2);
     RUN(test_pair_pruning_is_exact);
     RUN(test_one_term_law);
