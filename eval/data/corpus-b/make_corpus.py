@@ -1,0 +1,289 @@
+#!/usr/bin/env python3
+"""Builds cases/*.json of corpus-b from the copies of source files in raw/ (standard library only, deterministic).
+
+The same format and rules as ../shared/corpus/scaling (make_corpus.py there):
+every case is {"name", "source", "vars", "unit", "note", "train", "test"}:
+  vars   ["p"] (processes, threads, GPUs or nodes), ["n"] (message or problem size only) or ["p", "n"]
+  train  [[x..., y], ...]  the smaller scales; every repetition is its own row
+  test   [[x..., y], ...]  the larger scales; y is the median of the repetitions at that point
+Nothing is synthesized: rows are picked out of raw/.  The only computed value is the median of the
+repetitions at a test point.  No unit is converted.
+Run: python3 make_corpus.py [--check]   (--check validates the rules and writes nothing)
+"""
+import csv
+import glob
+import json
+import os
+import statistics
+import sys
+from collections import defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RAW = os.path.join(HERE, "raw")
+OUT = os.path.join(HERE, "cases")
+CASES = []
+
+
+def rp(*parts):
+    return os.path.join(RAW, *parts)
+
+
+def read_rows(path, skip_comments=True):
+    """CSV rows as lists of stripped strings; lines starting with '#' and blank lines are skipped."""
+    with open(path, newline="") as f:
+        lines = [l for l in f.read().splitlines() if l.strip() and not (skip_comments and l.lstrip().startswith("#"))]
+    return [[c.strip() for c in r] for r in csv.reader(lines)]
+
+
+def read_dicts(path, skip=0):
+    """CSV with a header line after `skip` leading lines, as dicts."""
+    with open(path, newline="") as f:
+        lines = f.read().splitlines()[skip:]
+    return list(csv.DictReader([l for l in lines if l.strip()]))
+
+
+def add(name, source, vars_, unit, note, data, train_keys, test_keys):
+    """data: {key tuple: [y, ...]}; train_keys: keys whose every repetition goes to train;
+    test_keys: keys whose median goes to test.  A missing training key is an error, a missing test key too."""
+    train, test = [], []
+    for k in sorted(train_keys):
+        if k not in data or not data[k]:
+            raise SystemExit("%s: no data for training point %r" % (name, k))
+        for y in data[k]:
+            train.append(list(k) + [y])
+    for k in sorted(test_keys):
+        if k not in data or not data[k]:
+            raise SystemExit("%s: no data for test point %r" % (name, k))
+        test.append(list(k) + [statistics.median(data[k])])
+    CASES.append({"name": name, "source": source, "vars": vars_, "unit": unit, "note": note,
+                  "train": train, "test": test})
+
+
+def one(name, source, var, unit, note, data, train, test):
+    """data {x: [y]} -> one-variable case; train/test are lists of x."""
+    d = {(x,): v for x, v in data.items()}
+    add(name, source, [var], unit, note, d, [(x,) for x in train], [(x,) for x in test])
+
+
+def two(name, source, unit, note, data, ptrain, ntrain, ptest, ntest):
+    """data {(p, n): [y]} -> two-variable case.  Train: the full box ptrain x ntrain.
+    Test: ptest x ntest minus the box."""
+    box = {(p, n) for p in ptrain for n in ntrain}
+    tk = [(p, n) for p in ptest for n in ntest if (p, n) not in box]
+    add(name, source, ["p", "n"], unit, note, data, box, tk)
+
+
+def upto(xs, lo=None, hi=None):
+    return [x for x in sorted(xs) if (lo is None or x >= lo) and (hi is None or x <= hi)]
+
+
+def src(repo, commit, path):
+    return "github %s @%s %s" % (repo, commit, path)
+
+
+def num(s):
+    """int if the text is an integer, else float"""
+    try:
+        return int(s)
+    except ValueError:
+        return float(s)
+
+
+# ---------------------------------------------------------------------------------------------
+# SDavenia/FHPC_Assignment: Game of Life (FHPC course 2022/23, Trieste) on ORFEO EPYC nodes
+SD = "SDavenia/FHPC_Assignment"
+SD_MPI = "b6d4b956caf0e51fbbb6bea7b0022ac194c5dfe3", "Exercise1/results/evolve_static/strong_MPI_numa_new.csv"
+SD_OMP = "0b5d1cd42f1297e64c27999b66f82d2175cf4443", "Exercise1/results/evolve_static/openMP.csv"
+
+
+def build_sdav():
+    for commit, path, col, kind, tmax, test in [
+            (SD_MPI[0], SD_MPI[1], "processes", "mpi", 8, [10, 12, 14, 16]),
+            (SD_OMP[0], SD_OMP[1], "threads", "omp", 16, [32, 48, 64])]:
+        rows = read_dicts(rp(SD.replace("/", "__"), path))
+        for size in (10000, 20000):
+            d = defaultdict(list)
+            for r in rows:
+                if int(r["size"]) == size:
+                    d[int(r[col])].append(float(r["time"]))
+            what = ("MPI processes (file name: strong_MPI_numa, i.e. ranks placed by NUMA domain; one EPYC node)"
+                    if kind == "mpi" else "OpenMP threads on one EPYC node")
+            one("sdav-epyc-gol-%s-strong-%dk-p" % (kind, size // 1000), src(SD, commit, path), "p", "s",
+                "Conway's Game of Life, static evolution, %dx%d grid, strong scaling: run time [s] over p = %s "
+                "(ORFEO EPYC partition, 2x AMD EPYC 7H12, 64 cores per socket; FHPC course 2022/23). "
+                "5 repetitions per p, each its own row. The number of evolution steps is not in the file. "
+                "Train p<=%d, test p=%s." % (size, size, what, tmax, ",".join(map(str, test))),
+                d, upto(d, hi=tmax), test)
+
+
+# ---------------------------------------------------------------------------------------------
+# eruoppolo/HPC_2023: osu_bcast / osu_scatter over ranks x size on 2 ORFEO EPYC nodes; Mandelbrot OpenMP
+ER = "eruoppolo/HPC_2023"
+ER_OSU = "31822e8ab5d34cf57d510c32f8b00f98f598ab74"
+ER_MB = "ad128000a88585acac437eff8e35c2fc407b4169", "ex2/results/strong_scaling_OMP_EPYC.csv"
+
+
+def build_eru():
+    for name, path, coll, alg in [
+            ("eru-epyc-bcast-alg1-core-pn", "ex1/results/bcast/var_size/bcast1_core_mapping_epyc.csv", "osu_bcast", 1),
+            ("eru-epyc-bcast-alg3-core-pn", "ex1/results/bcast/var_size/bcast3_core_mapping_epyc.csv", "osu_bcast", 3),
+            ("eru-epyc-scatter-alg1-core-pn", "ex1/results/scatter/var_size/scatter1_core_mapping_epyc.csv", "osu_scatter", 1),
+            ("eru-epyc-scatter-alg2-core-pn", "ex1/results/scatter/var_size/scatter2_core_mapping_epyc.csv", "osu_scatter", 2)]:
+        d = defaultdict(list)
+        for r in read_dicts(rp(ER.replace("/", "__"), path)):
+            d[(int(r["Processes"]), int(r["Size"]))].append(float(r["Latency"]))
+        ntrain = sorted({n for (_, n) in d if n <= 8192})
+        alg_name = {("osu_bcast", 1): "basic linear", ("osu_bcast", 3): "pipeline",
+                    ("osu_scatter", 1): "basic linear", ("osu_scatter", 2): "binomial"}[(coll, alg)]
+        two(name, src(ER, ER_OSU, path), "us",
+            "%s average latency [us] over p = MPI ranks x n = message size [bytes], Open MPI with "
+            "coll_tuned_%s_algorithm=%d (%s in Open MPI 4.1's numbering), --map-by core on 2 ORFEO EPYC nodes "
+            "(128 cores each; p=256 spans both nodes). One run per point (OSU's average over its iterations). "
+            "p = 2,4,...,256 and n = 2 B ... 256 KiB in powers of 2. Train p in {2,4,8,16} x n<=8 KiB, "
+            "test p=32,64,128 x n=1 KiB, 16 KiB, 64 KiB: the test crosses the socket boundary (64 ranks) and the "
+            "eager/rendezvous switch seen in the training rows between 8 and 16 KiB."
+            % (coll, coll.split("_")[1], alg, alg_name),
+            d, [2, 4, 8, 16], ntrain, [32, 64, 128], [1024, 16384, 65536])
+    d = defaultdict(list)
+    for r in read_dicts(rp(ER.replace("/", "__"), ER_MB[1])):
+        d[int(r["Workers"])].append(float(r["ComputeTime"]))
+    one("eru-epyc-mandelbrot-omp-strong-p", src(ER, ER_MB[0], ER_MB[1]), "p", "s",
+        "Mandelbrot set (OpenMP), strong scaling, Size column 10000: ComputeTime [s] (IOTime and TotalTime not used) "
+        "over p = OpenMP threads on one ORFEO EPYC node (2x 64 cores). One run per p. The time stops falling at "
+        "64 threads and stays flat to 128 (the threads do not reach the second socket or share cores; the file does "
+        "not say which). Train p<=16, test p=32,64,128.",
+        d, upto(d, hi=16), [32, 64, 128])
+
+
+# ---------------------------------------------------------------------------------------------
+# ceciliazagni/hpc_exam: Game of Life, OpenMP threads
+CZ = "ceciliazagni/hpc_exam", "9c5a51290d4e7d51324a8b5003d6d67f71d1e4ed", "timings/omp41756.csv"
+
+
+def build_cz():
+    d = defaultdict(list)
+    for r in read_dicts(rp(CZ[0].replace("/", "__"), CZ[2]), skip=2):
+        d[int(r["threads"])].append(float(r["time_run"]))
+    one("cz-gol-omp-strong-p", src(*CZ), "p", "s",
+        "Game of Life (FHPC course exercise), strong scaling: time_run [s] (time_init, flat at 0.8 s, not used) over "
+        "p = OpenMP threads 1..64, OMP_PLACES=sockets, OMP_PROC_BIND=close (the file's header). One run per p. "
+        "Grid size and machine are not in the file (the repository's scripts target the ORFEO cluster). "
+        "62 and 64 threads are slower than 61 and 63. Train p<=8, test p=16,32,64.",
+        d, upto(d, hi=8), [16, 32, 64])
+
+
+# ---------------------------------------------------------------------------------------------
+# dzuba29/Dirichlet-problem: OpenMP Dirichlet-problem solver, threads x grid dimension, on a cluster node
+DZ = "dzuba29/Dirichlet-problem", "91b06a62a7badaddfd4047ec91625cfb931973a3", "legacy/graphics/benchs/benchmark_cluster.csv"
+
+
+def build_dz():
+    d = defaultdict(list)
+    for r in read_dicts(rp(DZ[0].replace("/", "__"), DZ[2])):
+        d[(int(r["Threads"]), int(r["Dimension"]))].append(float(r["RunTime"]))
+    two("dz-cluster-dirichlet-omp-pn", src(*DZ), "s",
+        "OpenMP solver of a Dirichlet problem (the repository's C++ code): RunTime [s] (MultTime, a part of it, not used) "
+        "over p = OpenMP threads x n = grid dimension (500, 1000, 1500, 2000) on a cluster node (the file name says "
+        "cluster; the machine is not named; the run script asks for up to 20 cores). 5 repetitions per point. "
+        "Only 4 sizes exist, so all 4 are in the training box and the test extrapolates in p only: "
+        "train p in {1,2,4,6,8} x all n, test p=12,16,20 x all n.",
+        d, [1, 2, 4, 6, 8], [500, 1000, 1500, 2000], [12, 16, 20], [500, 1000, 1500, 2000])
+
+
+# ---------------------------------------------------------------------------------------------
+# Gabriele-Codega/FHPC-assignment: dgemm over matrix size on an ORFEO EPYC node, MKL and BLIS
+GC = "Gabriele-Codega/FHPC-assignment", "5f7ea6011581d1c0628e515aa7ef4509eea65a70"
+
+
+def build_gc():
+    for lib in ("mkl", "blis"):
+        path = "Exercise2/data/epyc/size/double/%s_benchmark_double_cores_close.csv" % lib
+        d = defaultdict(list)
+        for r in read_rows(rp(GC[0].replace("/", "__"), path)):
+            m, n, k, t = int(r[0]), int(r[1]), int(r[2]), float(r[3])
+            assert m == n == k
+            d[n].append(t)
+        one("gc-epyc-dgemm-%s-n" % lib, src(GC[0], GC[1], path), "n", "s",
+            "Double-precision gemm (C = A B, m = n = k) with %s on an ORFEO EPYC node (AMD EPYC 7H12), threads placed on "
+            "cores, close binding (file header and name); the thread count is not in the file. Time [s] over n = matrix "
+            "order 2000..20000; the gflops column is not used. 5 repetitions per n. The rate is not constant: it jumps "
+            "at some sizes (e.g. %s). Train n<=10000, test n=14000,16000,18000,20000."
+            % (lib.upper(), "11000-17000 noisy, some repetitions up to 40 % faster" if lib == "mkl" else "a dip at 11000, a rise from 16000"),
+            d, upto(d, hi=10000), [14000, 16000, 18000, 20000])
+
+
+# ---------------------------------------------------------------------------------------------
+def check(c):
+    """The corpus rules: >=4 distinct training values per variable (5 or more preferred for one variable),
+    1-4 test x for one variable, a full training box for two, test beyond the training range (at most 8x),
+    positive values."""
+    probs = []
+    nv = len(c["vars"])
+    for i, v in enumerate(c["vars"]):
+        tr = sorted({row[i] for row in c["train"]})
+        if len(tr) < 4:
+            probs.append("%s: %d training values" % (v, len(tr)))
+    if not c["test"]:
+        probs.append("no test points")
+    if nv == 1 and len({row[0] for row in c["test"]}) > 4:
+        probs.append("more than 4 test x")
+    if nv == 2:
+        ps = {r[0] for r in c["train"]}
+        ns = {r[1] for r in c["train"]}
+        if {(r[0], r[1]) for r in c["train"]} != {(p, n) for p in ps for n in ns}:
+            probs.append("training set is not a full box")
+        tp = {r[0] for r in c["test"]}
+        tn = {r[1] for r in c["test"]}
+        want = {(p, n) for p in tp for n in tn} - {(p, n) for p in ps for n in ns}
+        if {(r[0], r[1]) for r in c["test"]} != want:
+            probs.append("test set is not the product of the test values minus the box")
+    for row in c["train"] + c["test"]:
+        if not all(x > 0 for x in row):
+            probs.append("non-positive value in %r" % (row,))
+    for row in c["test"]:
+        beyond = [row[i] > max(r[i] for r in c["train"]) for i in range(nv)]
+        ratio = max(row[i] / max(r[i] for r in c["train"]) for i in range(nv))
+        if not any(beyond):
+            probs.append("test point %r inside the training range" % (row[:-1],))
+        if ratio > 8.0001:
+            probs.append("test point %r is %.1fx beyond training" % (row[:-1], ratio))
+    for k in ("name", "source", "vars", "unit", "note", "train", "test"):
+        if k not in c:
+            probs.append("missing " + k)
+    if not c["source"].startswith("github "):
+        probs.append("source is not 'github OWNER/REPO @COMMIT PATH'")
+    return probs
+
+
+BUILDERS = [build_sdav, build_eru, build_cz, build_dz, build_gc]
+
+
+def main():
+    for b in BUILDERS:
+        b()
+    names = [c["name"] for c in CASES]
+    assert len(names) == len(set(names)), "duplicate case names"
+    bad = 0
+    for c in CASES:
+        for p in check(c):
+            print("CHECK %s: %s" % (c["name"], p))
+            bad += 1
+    one_v = sum(1 for c in CASES if len(c["vars"]) == 1)
+    repos = sorted({c["source"].split()[1] for c in CASES})
+    if "--check" in sys.argv:
+        print("%d cases (%d one-variable, %d two-variable) from %d repositories, %d check problems"
+              % (len(CASES), one_v, len(CASES) - one_v, len(repos), bad))
+        sys.exit(1 if bad else 0)
+    os.makedirs(OUT, exist_ok=True)
+    for old in glob.glob(os.path.join(OUT, "*.json")):
+        os.remove(old)
+    for c in sorted(CASES, key=lambda c: c["name"]):
+        with open(os.path.join(OUT, c["name"] + ".json"), "w") as f:
+            json.dump(c, f, indent=1)
+            f.write("\n")
+    print("%d cases (%d one-variable, %d two-variable) from %d repositories, %d check problems"
+          % (len(CASES), one_v, len(CASES) - one_v, len(repos), bad))
+
+
+if __name__ == "__main__":
+    main()
