@@ -213,6 +213,106 @@ def build_gc():
 
 
 # ---------------------------------------------------------------------------------------------
+# emmadariol/HPC_exam: direct-summation N-body code (MPI), strong and weak scaling over ranks
+EM = "emmadariol/HPC_exam", "2a9482af9ee42cdc3c3b32d691f47255203a6eea", "Nbody_serial/results_final/scaling_64.csv"
+
+
+def build_em():
+    rows = read_dicts(rp(EM[0].replace("/", "__"), EM[2]))
+    for kind, col, name, what in [
+            ("strong", "total", "em-nbody-mpi-strong-total-p", "total run time [s]"),
+            ("strong", "energy", "em-nbody-mpi-strong-energy-p", "time [s] of the energy computation (the file's 'energy' column)"),
+            ("weak", "total", "em-nbody-mpi-weak-total-p", "total run time [s]")]:
+        d = defaultdict(list)
+        for r in rows:
+            assert r["status"] == "OK"
+            if r["kind"] == kind and int(r["threads"]) == 1:
+                d[int(r["ranks"])].append(float(r[col]))
+        size = ("N = 20000 bodies for every p" if kind == "strong" else "N = 2000 bodies per rank (N = 2000 p)")
+        one(name, src(*EM), "p", "s",
+            "Direct-summation N-body code (kick-drift-kick, double precision, 20 steps, communication overlapped), %s "
+            "scaling, %s: %s over p = MPI ranks (1 thread each) 1..64. 5 repetitions per p, each its own row. "
+            "The machine is not named in the file. Train p<=8, test p=16,32,64."
+            % (kind, size, what), d, upto(d, hi=8), [16, 32, 64])
+
+
+# ---------------------------------------------------------------------------------------------
+# EMachad0/OPRP-Mandelbrot: Mandelbrot with threads (C++ and Rust) on an Apple M1 Pro, hyperfine means
+EMA = "EMachad0/OPRP-Mandelbrot", "5c31da33d6e52e57d82bae1eb542b76b9157e0a4"
+
+
+def build_ema():
+    for lang, path in [("cpp", "resultados/log_cpp.md"), ("rust", "resultados/log_rust.md")]:
+        d = defaultdict(list)
+        with open(rp(EMA[0].replace("/", "__"), path), encoding="utf-8") as f:
+            for line in f:
+                cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                if not cells[0].startswith("`"):
+                    continue
+                threads = int(cells[0].strip("`").split()[1])
+                d[threads].append(float(cells[1].split()[0]))
+        one("ema-m1pro-mandelbrot-%s-threads-p" % lang, src(EMA[0], EMA[1], path), "p", "s",
+            "Mandelbrot set, %s program parallelized with threads (%s), same input for every p: run time [s] over "
+            "p = threads 1..16 on an Apple M1 Pro (8 cores: 6 performance + 2 efficiency; the repository's README). "
+            "Each value is hyperfine's mean over 10 runs as published (min/max in the file not used), so one row per p. "
+            "No gain beyond about 8 threads. Train p<=5, test p=8,12,16."
+            % ("C++" if lang == "cpp" else "Rust", "std threads" if lang == "cpp" else "a high-level parallel library"),
+            d, upto(d, hi=5), [8, 12, 16])
+
+
+# ---------------------------------------------------------------------------------------------
+# Sunnout/ParallelPatternsC: OpenMP parallel-pattern library (course project CP 2019-20), threads sweeps
+SU = "Sunnout/ParallelPatternsC"
+
+
+def build_su():
+    for commit, path, test, name, train_hi, what in [
+            ("388571792a5b43e3aee5aa3a7e5df9229625013f", "code/output/output_t1_par.csv", "testGatherMediumFilter",
+             "su-omp-gather-p", 16, "gather pattern, 2e8 elements"),
+            ("388571792a5b43e3aee5aa3a7e5df9229625013f", "code/output/output_t1_par.csv", "testScatterMediumFilter",
+             "su-omp-scatter-p", 16, "scatter pattern, 2e8 elements"),
+            ("a2637fb3fd2c8ce5fa410276f3434ce645744574", "code/output/output_t2_par.csv",
+             "testPipelineLightWorkersLargeNumberOfStations", "su-omp-pipeline-large-p", 16,
+             "pipeline pattern with light workers and a large number of stations, 50000 elements")]:
+        d = defaultdict(list)
+        for r in read_rows(rp(SU.replace("/", "__"), path))[1:]:
+            if r[2] == test:
+                d[int(r[0])].append(float(r[3]))
+        one(name, src(SU, commit, path), "p", "s",
+            "OpenMP implementation of the %s (test %s of the project's main): time [s] over p = OMP_NUM_THREADS "
+            "(%s..128, powers of 2). One run per p. The machine is not named (course project, NOVA Lisbon, 2019-20). %s"
+            "Train p<=%d, test p=32,64,128."
+            % (what, test, min(d), "The time rises again from 16 threads and jumps 17x at 128 (oversubscription "
+               "or thread start-up cost); " if "pipeline" in name else "", train_hi),
+            d, upto(d, hi=train_hi), [32, 64, 128])
+
+
+# ---------------------------------------------------------------------------------------------
+# LeonardoDeFaveri/HPC-Project: Fish School Search with MPI, ranks x fish count (course project)
+LD = "LeonardoDeFaveri/HPC-Project"
+
+
+def build_ld():
+    for commit, path, ver, what in [
+            ("c582e94efc5de798cd71c902c0c2db1e57f19bf8", "time_results_allreduce.csv", "allreduce",
+             "versions/main_allreduce.c: several MPI_Allreduce for global sums and maxima"),
+            ("7e250507ed28084059b44dc5152b857f0c7c7d28", "time_results_new_a.csv", "allgather3",
+             "versions/main_a.c: 3 MPI_Allgather before the collective instinctive move"),
+            ("02b96c864790cc75a5659b20276e703047ed21e6", "time_results_new_b.csv", "allgather1",
+             "versions/main_b.c: 1 MPI_Allgather before the collective instinctive move")]:
+        d = defaultdict(list)
+        for r in read_dicts(rp(LD.replace("/", "__"), path)):
+            d[(int(r["WORLD_SIZE"]), int(r["FISHES_COUNT"]))].append(float(r["ELAPSED_TIME"]))
+        two("ld-mpi-fishschool-%s-pn" % ver, src(LD, commit, path), "s",
+            "Fish School Search optimisation with MPI (%s; the repository's README): ELAPSED_TIME [s] over p = MPI ranks "
+            "(WORLD_SIZE 1..64) x n = FISHES_COUNT (1..64; the file does not say whether it counts fish or thousands of "
+            "fish). One run per point. The machine is not named (a university course project; runs up to 64 ranks). "
+            "Train p in {1,2,4,8} x n in {1,2,4,8,16}; test p=8,16,32,64 x n=16,32,64 minus the box, so two points "
+            "(p=8, n=32 and 64) extrapolate in n only." % what,
+            d, [1, 2, 4, 8], [1, 2, 4, 8, 16], [8, 16, 32, 64], [16, 32, 64])
+
+
+# ---------------------------------------------------------------------------------------------
 def check(c):
     """The corpus rules: >=4 distinct training values per variable (5 or more preferred for one variable),
     1-4 test x for one variable, a full training box for two, test beyond the training range (at most 8x),
@@ -255,7 +355,7 @@ def check(c):
     return probs
 
 
-BUILDERS = [build_sdav, build_eru, build_cz, build_dz, build_gc]
+BUILDERS = [build_sdav, build_eru, build_cz, build_dz, build_gc, build_em, build_ema, build_su, build_ld]
 
 
 def main():
