@@ -94,6 +94,7 @@ def num(s):
 SD = "SDavenia/FHPC_Assignment"
 SD_MPI = "b6d4b956caf0e51fbbb6bea7b0022ac194c5dfe3", "Exercise1/results/evolve_static/strong_MPI_numa_new.csv"
 SD_OMP = "0b5d1cd42f1297e64c27999b66f82d2175cf4443", "Exercise1/results/evolve_static/openMP.csv"
+SD_WEAK = "1f200fa79f59e2063dd0c70a9d4a646d90a26ed8", "Exercise1/results/evolve_static/weak_MPI.csv"
 
 
 def build_sdav():
@@ -114,6 +115,17 @@ def build_sdav():
                 "5 repetitions per p, each its own row. The number of evolution steps is not in the file. "
                 "Train p<=%d, test p=%s." % (size, size, what, tmax, ",".join(map(str, test))),
                 d, upto(d, hi=tmax), test)
+    commit, path = SD_WEAK
+    d, sizes = defaultdict(list), {}
+    for r in read_dicts(rp(SD.replace("/", "__"), path)):
+        d[int(r["processes"])].append(float(r["time"]))
+        sizes[int(r["processes"])] = int(r["size"])
+    one("sdav-epyc-gol-mpi-weak-p", src(SD, commit, path), "p", "s",
+        "Conway's Game of Life, static evolution, weak scaling: run time [s] over p = MPI processes 1..6 with a "
+        "grid of side 10000*sqrt(p) (%s), so the cells per process stay constant (ORFEO EPYC, FHPC course 2022/23; "
+        "the threads per process are not in the file). 5 repetitions per p. Nearly flat (4.90-5.06 s). "
+        "Train p<=4, test p=5,6." % ", ".join("%d at p=%d" % (sizes[p], p) for p in sorted(sizes)),
+        d, upto(d, hi=4), [5, 6])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -210,6 +222,17 @@ def build_gc():
             "at some sizes (e.g. %s). Train n<=10000, test n=14000,16000,18000,20000."
             % (lib.upper(), "11000-17000 noisy, some repetitions up to 40 % faster" if lib == "mkl" else "a dip at 11000, a rise from 16000"),
             d, upto(d, hi=10000), [14000, 16000, 18000, 20000])
+    path = "Exercise1/data/mpi_weak.csv"
+    d = defaultdict(list)
+    for r in read_rows(rp(GC[0].replace("/", "__"), path)):
+        assert int(r[1]) == 64
+        d[int(r[0])].append(float(r[2]))
+    one("gc-epyc-gol-hybrid-weak-p", src(GC[0], "ad5c50c6e4bc735322b015d610abaad4c4626afc", path), "p", "s",
+        "Game of Life (FHPC course 2022/23), hybrid MPI+OpenMP weak scaling on ORFEO EPYC: total time [s] over p = MPI "
+        "processes 1..8, 64 OpenMP threads each (the file's nthreads); the grid grows with p (the size per process is not "
+        "in the file). One run per p. The grid update time stays flat (1.14-1.24 s, column 'grid', not used) while the "
+        "write time grows from 0.02 to 3.7 s, so the total grows about linearly from p=3. Train p<=5, test p=6,7,8.",
+        d, upto(d, hi=5), [6, 7, 8])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -313,6 +336,31 @@ def build_ld():
 
 
 # ---------------------------------------------------------------------------------------------
+# oahull0112/ESIFHPC4 (a fork of NREL's ESIF-HPC-4 procurement benchmarks): OSU example results over message size
+OH = "oahull0112/ESIFHPC4"
+
+
+def build_oh():
+    for commit, path, name, what in [
+            ("b50f252bcfc49a8f59a5afdf44fb43957645c299", "OSU/example-results/osu_allreduce_example_results.txt",
+             "oh-osu-allreduce-n", "osu_allreduce average latency"),
+            ("37eb482daf746f3b6cd79f3a6d703b75e4cff5b5", "OSU/example-results/osu_latency_example_results.txt",
+             "oh-osu-latency-n", "osu_latency (ping-pong) latency"),
+            ("37eb482daf746f3b6cd79f3a6d703b75e4cff5b5", "OSU/example-results/osu_alltoall_example_results.txt",
+             "oh-osu-alltoall-n", "osu_alltoall average latency")]:
+        d = defaultdict(list)
+        for r in read_rows(rp(OH.replace("/", "__"), path)):
+            size, lat = r[0].split()
+            d[int(size)].append(float(lat))
+        one(name, src(OH, commit, path), "n", "us",
+            "%s [us] over n = message size [bytes] 1..8192, OSU 7.4, MPI_CHAR: the 'example results' shipped with the "
+            "ESIF-HPC-4 OSU benchmark instructions. One run. The file states neither the machine nor the number of nodes "
+            "and ranks (the instructions ask for latency on 2 nodes x 1 rank, allreduce on all nodes with >=80%% of the "
+            "cores, alltoall with 1 rank per NIC; NREL's systems are the likely source). Train n<=1024, test n=2048,4096,8192."
+            % what, d, upto(d, hi=1024), [2048, 4096, 8192])
+
+
+# ---------------------------------------------------------------------------------------------
 def check(c):
     """The corpus rules: >=4 distinct training values per variable (5 or more preferred for one variable),
     1-4 test x for one variable, a full training box for two, test beyond the training range (at most 8x),
@@ -355,7 +403,7 @@ def check(c):
     return probs
 
 
-BUILDERS = [build_sdav, build_eru, build_cz, build_dz, build_gc, build_em, build_ema, build_su, build_ld]
+BUILDERS = [build_sdav, build_eru, build_cz, build_dz, build_gc, build_em, build_ema, build_su, build_ld, build_oh]
 
 
 def main():
