@@ -111,7 +111,8 @@ def build_sdav():
                     if kind == "mpi" else "OpenMP threads on one EPYC node")
             one("sdav-epyc-gol-%s-strong-%dk-p" % (kind, size // 1000), src(SD, commit, path), "p", "s",
                 "Conway's Game of Life, static evolution, %dx%d grid, strong scaling: run time [s] over p = %s "
-                "(ORFEO EPYC partition, 2x AMD EPYC 7H12, 64 cores per socket; FHPC course 2022/23). "
+                "(ORFEO cluster, FHPC course 2022/23; most likely the EPYC partition, 2x 64-core AMD EPYC 7H12: the OpenMP runs "
+                "reach 64 threads, but the file does not name the partition). "
                 "5 repetitions per p, each its own row. The number of evolution steps is not in the file. "
                 "Train p<=%d, test p=%s." % (size, size, what, tmax, ",".join(map(str, test))),
                 d, upto(d, hi=tmax), test)
@@ -122,8 +123,8 @@ def build_sdav():
         sizes[int(r["processes"])] = int(r["size"])
     one("sdav-epyc-gol-mpi-weak-p", src(SD, commit, path), "p", "s",
         "Conway's Game of Life, static evolution, weak scaling: run time [s] over p = MPI processes 1..6 with a "
-        "grid of side 10000*sqrt(p) (%s), so the cells per process stay constant (ORFEO EPYC, FHPC course 2022/23; "
-        "the threads per process are not in the file). 5 repetitions per p. Nearly flat (4.90-5.06 s). "
+        "grid of side 10000*sqrt(p) (%s), so the cells per process stay constant (ORFEO, most likely EPYC, FHPC course "
+        "2022/23; the threads per process are not in the file). 5 repetitions per p. Nearly flat (4.90-5.06 s). "
         "Train p<=4, test p=5,6." % ", ".join("%d at p=%d" % (sizes[p], p) for p in sorted(sizes)),
         d, upto(d, hi=4), [5, 6])
 
@@ -148,12 +149,12 @@ def build_eru():
         alg_name = {("osu_bcast", 1): "basic linear", ("osu_bcast", 3): "pipeline",
                     ("osu_scatter", 1): "basic linear", ("osu_scatter", 2): "binomial"}[(coll, alg)]
         two(name, src(ER, ER_OSU, path), "us",
-            "%s average latency [us] over p = MPI ranks x n = message size [bytes], Open MPI with "
+            "%s average latency [us] over p = MPI ranks x n = message size [bytes], Open MPI (4.1.6 by the repository's job scripts, not copied) with "
             "coll_tuned_%s_algorithm=%d (%s in Open MPI 4.1's numbering), --map-by core on 2 ORFEO EPYC nodes "
             "(128 cores each; p=256 spans both nodes). One run per point (OSU's average over its iterations). "
             "p = 2,4,...,256 and n = 2 B ... 256 KiB in powers of 2. Train p in {2,4,8,16} x n<=8 KiB, "
-            "test p=32,64,128 x n=1 KiB, 16 KiB, 64 KiB: the test crosses the socket boundary (64 ranks) and the "
-            "eager/rendezvous switch seen in the training rows between 8 and 16 KiB."
+            "test p=32,64,128 x n=1 KiB, 16 KiB, 64 KiB: the test crosses the socket boundary (64 ranks), and 16 and 64 KiB "
+            "lie past a protocol or algorithm switch between 8 and 16 KiB that the file shows (outside the training box)."
             % (coll, coll.split("_")[1], alg, alg_name),
             d, [2, 4, 8, 16], ntrain, [32, 64, 128], [1024, 16384, 65536])
     d = defaultdict(list)
@@ -220,7 +221,7 @@ def build_gc():
             "cores, close binding (file header and name); the thread count is not in the file. Time [s] over n = matrix "
             "order 2000..20000; the gflops column is not used. 5 repetitions per n. The rate is not constant: it jumps "
             "at some sizes (e.g. %s). Train n<=10000, test n=14000,16000,18000,20000."
-            % (lib.upper(), "11000-17000 noisy, some repetitions up to 40 % faster" if lib == "mkl" else "a dip at 11000, a rise from 16000"),
+            % (lib.upper(), "11000-17000 noisy, some repetitions about 30 % faster than the others" if lib == "mkl" else "a dip at 11000, a rise from 16000"),
             d, upto(d, hi=10000), [14000, 16000, 18000, 20000])
     path = "Exercise1/data/mpi_weak.csv"
     d = defaultdict(list)
@@ -228,7 +229,7 @@ def build_gc():
         assert int(r[1]) == 64
         d[int(r[0])].append(float(r[2]))
     one("gc-epyc-gol-hybrid-weak-p", src(GC[0], "ad5c50c6e4bc735322b015d610abaad4c4626afc", path), "p", "s",
-        "Game of Life (FHPC course 2022/23), hybrid MPI+OpenMP weak scaling on ORFEO EPYC: total time [s] over p = MPI "
+        "Game of Life (FHPC course 2022/23), hybrid MPI+OpenMP weak scaling on ORFEO (64 threads per process, so most likely EPYC nodes): total time [s] over p = MPI "
         "processes 1..8, 64 OpenMP threads each (the file's nthreads); the grid grows with p (the size per process is not "
         "in the file). One run per p. The grid update time stays flat (1.14-1.24 s, column 'grid', not used) while the "
         "write time grows from 0.02 to 3.7 s, so the total grows about linearly from p=3. Train p<=5, test p=6,7,8.",
