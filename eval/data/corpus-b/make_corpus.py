@@ -362,6 +362,46 @@ def build_oh():
 
 
 # ---------------------------------------------------------------------------------------------
+# fmihpc/vlasiator: Vlasiator (hybrid-Vlasov space plasma code) scaling on LUMI-C and Mahti, 2025
+VL = "fmihpc/vlasiator"
+
+
+def read_dat(path):
+    """whitespace-separated table with a header line; blank lines skipped"""
+    with open(path) as f:
+        lines = [l.split() for l in f.read().splitlines() if l.strip()]
+    return [dict(zip(lines[0], r)) for r in lines[1:]]
+
+
+def build_vl():
+    for commit, path, col, name, train_hi, test, what in [
+            ("98d157c126360d78c3e7b8d6b6a9e7de80962528", "scaling/202507_EuroHPC_LUMI-C/strong/timings_light.dat", "Total",
+             "vlas-lumic-strong-light-total-p", 32, [64, 128, 256],
+             "strong scaling, the 'light' problem, total run time; 512 nodes (16x) is not used"),
+            ("98d157c126360d78c3e7b8d6b6a9e7de80962528", "scaling/202507_EuroHPC_LUMI-C/strong/timings_light.dat",
+             "Velocity-space", "vlas-lumic-strong-light-velocity-p", 32, [64, 128, 256],
+             "strong scaling, the 'light' problem, Phiprof's Velocity-space timer; 512 nodes (16x) is not used"),
+            ("98d157c126360d78c3e7b8d6b6a9e7de80962528", "scaling/202507_EuroHPC_LUMI-C/strong/timings_medium.dat", "Total",
+             "vlas-lumic-strong-medium-total-p", 128, [256, 512],
+             "strong scaling, the 'medium' problem, total run time"),
+            ("4828579c8ed8e41e5b245f47611acb4a3a72e303", "scaling/202507_EuroHPC_LUMI-C/weak/along_y.dat", "Total",
+             "vlas-lumic-weak-y-total-p", 64, [128, 256, 512],
+             "weak scaling, the 1-node domain extended n-fold along y, total run time"),
+            ("98d157c126360d78c3e7b8d6b6a9e7de80962528", "scaling/202506_CSC_Mahti/weak/along_y.dat", "Total",
+             "vlas-mahti-weak-y-total-p", 32, [64, 128, 200],
+             "weak scaling, the 1-node domain extended n-fold along y, total run time")]:
+        d = defaultdict(list)
+        for r in read_dat(rp(VL.replace("/", "__"), path)):
+            d[int(r["Nodes"])].append(float(r[col]))
+        machine = ("EuroHPC LUMI-C CPU nodes, July 2025" if "LUMI" in path else "CSC Mahti CPU nodes, June 2025")
+        one(name, src(VL, commit, path), "p", "s",
+            "Vlasiator (hybrid-Vlasov space plasma code), 3D IPshock setup, %s: %s over p = nodes, 16 MPI tasks per node x "
+            "16 threads per task (the folder's README). The README calls the columns the logfile's 'Total run time' and "
+            "Phiprof timers; the unit is not written, seconds assumed. One run per node count. Train p<=%d, test p=%s."
+            % (machine, what, train_hi, ",".join(map(str, test))), d, upto(d, hi=train_hi), test)
+
+
+# ---------------------------------------------------------------------------------------------
 def check(c):
     """The corpus rules: >=4 distinct training values per variable (5 or more preferred for one variable),
     1-4 test x for one variable, a full training box for two, test beyond the training range (at most 8x),
@@ -404,7 +444,7 @@ def check(c):
     return probs
 
 
-BUILDERS = [build_sdav, build_eru, build_cz, build_dz, build_gc, build_em, build_ema, build_su, build_ld, build_oh]
+BUILDERS = [build_sdav, build_eru, build_cz, build_dz, build_gc, build_em, build_ema, build_su, build_ld, build_oh, build_vl]
 
 
 def main():
