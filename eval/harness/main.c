@@ -38,7 +38,8 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* "all": every directory of eval/data holding case files (not the coupling
- * data, not the machine curves). */
+ * data, not the machine curves, not a corpus of the shared corpus's format,
+ * which --scaling reads: a directory with cases/). */
 static int all_sets(char (*sets)[256])
 {
     DIR *d = opendir("eval/data");
@@ -47,11 +48,14 @@ static int all_sets(char (*sets)[256])
 
     if (d == NULL)
         return 0;
-    while ((de = readdir(d)) != NULL && n < MAXSETS)
+    while ((de = readdir(d)) != NULL && n < MAXSETS) {
+        char sub[300];
+        snprintf(sub, sizeof sub, "eval/data/%.200s/cases", de->d_name);
         if (de->d_name[0] != '.' && strcmp(de->d_name, "coupling") != 0 &&
             strcmp(de->d_name, "machine") != 0 && strchr(de->d_name, '.') == NULL &&
-            strlen(de->d_name) < 200)
+            strlen(de->d_name) < 200 && access(sub, F_OK) != 0)
             snprintf(sets[n++], 256, "eval/data/%.200s", de->d_name);
+    }
     closedir(d);
     qsort(sets, (size_t)n, 256, cmp_str);
     return n;
