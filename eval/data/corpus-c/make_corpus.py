@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""Builds cases/*.json of corpus-c from the copies of source files in raw/ (standard library only, deterministic).
+
+The same format and rules as ../shared/corpus/scaling (make_corpus.py there):
+every case is {"name", "source", "vars", "unit", "note", "train", "test"}:
+  vars   ["p"] (processes, threads, GPUs or nodes), ["n"] (message or problem size only) or ["p", "n"]
+  train  [[x..., y], ...]  the smaller scales; every repetition is its own row
+  test   [[x..., y], ...]  the larger scales; y is the median of the repetitions at that point
+Nothing is synthesized: rows are picked out of raw/.  The only computed value is the median of the
+repetitions at a test point.  No unit is converted.
+Run: python3 make_corpus.py [--check]   (--check validates the rules and writes nothing)
+"""
+import csv
+import glob
+import json
+import os
+import statistics
+import sys
+from collections import defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RAW = os.path.join(HERE, "raw")
+OUT = os.path.join(HERE, "cases")
+CASES = []
+
+
+def rp(*parts):
+    return os.path.join(RAW, *parts)
+
+
+def read_rows(path, skip_comments=True):
+    """CSV rows as lists of stripped strings; lines starting with '#' and blank lines are skipped."""
+    with open(path, newline="") as f:
+        lines = [l for l in f.read().splitlines() if l.strip() and not (skip_comments and l.lstrip().startswith("#"))]
+    return [[c.strip() for c in r] for r in csv.reader(lines)]
+
+
+def read_dicts(path, skip=0):
+    """CSV with a header line after `skip` leading lines, as dicts."""
+    with open(path, newline="") as f:
+        lines = f.read().splitlines()[skip:]
+    return list(csv.DictReader([l for l in lines if l.strip()]))
+
+
+def add(name, source, vars_, unit, note, data, train_keys, test_keys):
+    """data: {key tuple: [y, ...]}; train_keys: keys whose every repetition goes to train;
+    test_keys: keys whose median goes to test.  A missing training key is an error, a missing test key too."""
+    train, test = [], []
+    for k in sorted(train_keys):
+        if k not in data or not data[k]:
+            raise SystemExit("%s: no data for training point %r" % (name, k))
+        for y in data[k]:
+            train.append(list(k) + [y])
+    for k in sorted(test_keys):
+        if k not in data or not data[k]:
+            raise SystemExit("%s: no data for test point %r" % (name, k))
+        test.append(list(k) + [statistics.median(data[k])])
+    CASES.append({"name": name, "source": source, "vars": vars_, "unit": unit, "note": note,
+                  "train": train, "test": test})
+
+
+def one(name, source, var, unit, note, data, train, test):
+    """data {x: [y]} -> one-variable case; train/test are lists of x."""
+    d = {(x,): v for x, v in data.items()}
+    add(name, source, [var], unit, note, d, [(x,) for x in train], [(x,) for x in test])
+
+
+def two(name, source, unit, note, data, ptrain, ntrain, ptest, ntest):
+    """data {(p, n): [y]} -> two-variable case.  Train: the full box ptrain x ntrain.
+    Test: ptest x ntest minus the box."""
+    box = {(p, n) for p in ptrain for n in ntrain}
+    tk = [(p, n) for p in ptest for n in ntest if (p, n) not in box]
+    add(name, source, ["p", "n"], unit, note, data, box, tk)
+
+
+def upto(xs, lo=None, hi=None):
+    return [x for x in sorted(xs) if (lo is None or x >= lo) and (hi is None or x <= hi)]
+
+
+def src(repo, commit, path):
+    return "github %s @%s %s" % (repo, commit, path)
+
+
+def num(s):
+    """int if the text is an integer, else float"""
+    try:
+        return int(s)
+    except ValueError:
+        return float(s)
+
+
+# ---------------------------------------------------------------------------------------------
+# tanjaderin/HPC: FHPC course (Trieste) 2024/25 on ORFEO EPYC nodes: osu_reduce / osu_bcast over ranks x size,
+# Mandelbrot strong scaling over OpenMP threads and MPI ranks
+TD = "tanjaderin/HPC", "150d6e09c26647f3c6eb3bd0c79db273d75c9b38"
+
+
+def build_td():
+    for name, path, coll, alg, alg_name, script_note in [
+            ("td-epyc-reduce-alg4-core-pn", "EX1/results/reduce_algo4_all.csv", "osu_reduce", 4, "binary",
+             "the repository's job script EX1/jobs/reduce_algo4_all.sh writes this file"),
+            ("td-epyc-bcast-alg2-core-pn", "EX1/results/bcast_algo2_all.csv", "osu_bcast", 2, "chain",
+             "the repository's job script EX1/jobs/bcast_algo2_all.sh writes this file"),
+            ("td-epyc-bcast-alg3-core-pn", "EX1/results/bcast_algo3.csv", "osu_bcast", 3, "pipeline",
+             "the job script EX1/jobs/bcast_algo3.sh at this commit sweeps only 2 B over every even p, so it was edited "
+             "after this file was written; the file's own columns are used")]:
+        d = defaultdict(list)
+        for r in read_dicts(rp(TD[0].replace("/", "__"), path)):
+            assert int(r["Algorithm"]) == alg
+            d[(int(r["Processes"]), int(r["Size"]))].append(float(r["Latency(us)"]))
+        ntrain = sorted({n for (_, n) in d if n <= 8192})
+        one_note = ("%s average latency [us] over p = MPI ranks x n = message size [bytes]: OSU 7.4, Open MPI 4.1.6, "
+                    "coll_tuned_%s_algorithm=%d (%s in Open MPI 4.1's numbering), --map-by core, -x 100 -i 1000, on 2 "
+                    "ORFEO EPYC nodes (2x 64-core AMD EPYC 7H12 each; p=256 spans both nodes) (%s). One run per point "
+                    "(OSU's average over its 1000 iterations). p = 2,4,...,256 and n = 2 B ... 1 MiB in powers of 2. "
+                    "Train p in {2,4,8,16} x n<=8 KiB, test p=32,64,128 x n=1 KiB, 16 KiB, 64 KiB: the test crosses "
+                    "the socket boundary (64 ranks) and 16 and 64 KiB lie past a protocol switch between 8 and 16 KiB "
+                    "that the file shows (outside the training box)."
+                    % (coll, coll.split("_")[1], alg, alg_name, script_note))
+        two(name, src(TD[0], TD[1], path), "us", one_note, d, [2, 4, 8, 16], ntrain, [32, 64, 128], [1024, 16384, 65536])
+    path = "EX2/results/omp_strong_scaling.csv"
+    d = defaultdict(list)
+    for r in read_dicts(rp(TD[0].replace("/", "__"), path)):
+        assert r["width"] == r["height"] == "5000"
+        d[int(r["threads"])].append(float(r["compute_time"]))
+    one("td-epyc-mandelbrot-omp-strong-p", src(TD[0], TD[1], path), "p", "s",
+        "Mandelbrot set (OpenMP), 5000x5000 image, strong scaling: compute_time [s] (io_time and total_time not used) "
+        "over p = OpenMP threads on one ORFEO EPYC node (2x 64-core AMD EPYC 7H12; the job script sets OMP_PLACES=cores, "
+        "OMP_PROC_BIND=close). One run per p. The source file has every p from 2 to 128 (it starts at 2, not 1); raw/ "
+        "holds the lines used (CUT). Train p=2..16, test p=32,64,128.",
+        d, upto(d, hi=16), [32, 64, 128])
+    path = "EX2/results/mpi_strong_scaling.csv"
+    d = defaultdict(list)
+    for r in read_dicts(rp(TD[0].replace("/", "__"), path)):
+        assert r["Size"] == "10000"
+        d[int(r["MPI_Processes"])].append(float(r["ComputeTime"]))
+    one("td-epyc-mandelbrot-mpi-strong-p", src(TD[0], TD[1], path), "p", "s",
+        "Mandelbrot set (MPI), Size 10000, strong scaling: ComputeTime [s] (TotalTime, which adds a noisy I/O part, "
+        "not used) over p = MPI ranks 1..256 on ORFEO EPYC nodes (the file names neither the nodes nor the mapping). "
+        "One run per p. Irregular at small p: 3, 5 and 7 ranks are slower than 2, 4 and 6 (load imbalance of an odd "
+        "split, as measured). The source file has every p from 1 to 256; raw/ holds the lines used (CUT). "
+        "Train p=1..16, test p=32,64,128.",
+        d, upto(d, hi=16), [32, 64, 128])
+
+
+# ---------------------------------------------------------------------------------------------
+# g-lago8/SPM-project: matrix wavefront with FastFlow (SPM course, University of Pisa)
+GL = "g-lago8/SPM-project"
+
+
+def build_gl():
+    commit, path = "175a9c1cef8d43ca6ebbc5de334da3dead1885e2", "results/strong_scaling_results2.txt"
+    d = defaultdict(list)
+    with open(rp(GL.replace("/", "__"), path)) as f:
+        for line in f.read().split("\n"):
+            if line.strip():
+                t, w, n = line.split()
+                assert n == "2048"
+                d[int(w)].append(float(t))
+    one("gl-ff-wavefront-strong-2048-p", src(GL, commit, path), "p", "s",
+        "Matrix wavefront (each superdiagonal element is a dot product of its row and column; README), FastFlow "
+        "parallel version, N = 2048, strong scaling: time [s] over p = FastFlow workers 1..16. 10 repetitions per p, "
+        "each its own row. The machine is not named (a cluster node of the Pisa SPM course). Train p=1,2,4,8, "
+        "test p=12,16.",
+        d, [1, 2, 4, 8], [12, 16])
+    commit, path = "6aa111cd02945a8a3b31027887c5ef0474e7b438", "results/strong_scaling_results2_grouped_4096.txt"
+    d = defaultdict(list)
+    for r in read_dat(rp(GL.replace("/", "__"), path)):
+        assert float(r["N"]) == 4096
+        d[int(r["nworkers"])].append(float(r["time"]))
+    one("gl-ff-wavefront-strong-4096-p", src(GL, commit, path), "p", "s",
+        "Matrix wavefront, FastFlow parallel version, N = 4096, strong scaling: time [s] over p = workers 1..20. "
+        "Each value is the mean over the repetitions as published (the file's 'grouped' means; the raw repetitions "
+        "are not used), so one row per p. The machine is not named. 16 and 20 workers take the same time. "
+        "Train p=1,2,4,8, test p=12,16,20.",
+        d, [1, 2, 4, 8], [12, 16, 20])
+    commit, path = "6aa111cd02945a8a3b31027887c5ef0474e7b438", "results/weak_scaling_par.txt"
+    d, sizes = defaultdict(list), {}
+    with open(rp(GL.replace("/", "__"), path)) as f:
+        for line in f.read().split("\n"):
+            if line.strip():
+                c = line.split()
+                d[int(c[1])].append(float(c[0]))
+                sizes[int(c[1])] = int(c[3])
+    one("gl-ff-wavefront-weak-p", src(GL, commit, path), "p", "s",
+        "Matrix wavefront, FastFlow parallel version, weak scaling: time [s] over p = workers 2..20 with matrix order "
+        "N = 1024 * cbrt(p) (README; the file's 4th column: %s), so the O(N^3) work per worker stays constant. "
+        "10 repetitions per p. Columns 3 and 5 (8 and 0 on every line) are not explained in the repository. The time "
+        "is not flat: it rises from 0.16 s to 0.68 s, faster beyond 8 workers. The machine is not named. "
+        "Train p=2..10, test p=12,16,20."
+        % ", ".join("%d at p=%d" % (sizes[p], p) for p in sorted(sizes)),
+        d, upto(d, hi=10), [12, 16, 20])
+
+
+def read_dat(path):
+    """whitespace-separated table with a header line; blank lines skipped"""
+    with open(path) as f:
+        lines = [l.split() for l in f.read().splitlines() if l.strip()]
+    return [dict(zip(lines[0], r)) for r in lines[1:]]
+
+
+# ---------------------------------------------------------------------------------------------
+def check(c):
+    """The corpus rules: >=4 distinct training values per variable (5 or more preferred for one variable),
+    1-4 test x for one variable, a full training box for two, test beyond the training range (at most 8x),
+    positive values."""
+    probs = []
+    nv = len(c["vars"])
+    for i, v in enumerate(c["vars"]):
+        tr = sorted({row[i] for row in c["train"]})
+        if len(tr) < 4:
+            probs.append("%s: %d training values" % (v, len(tr)))
+    if not c["test"]:
+        probs.append("no test points")
+    if nv == 1 and len({row[0] for row in c["test"]}) > 4:
+        probs.append("more than 4 test x")
+    if nv == 2:
+        ps = {r[0] for r in c["train"]}
+        ns = {r[1] for r in c["train"]}
+        if {(r[0], r[1]) for r in c["train"]} != {(p, n) for p in ps for n in ns}:
+            probs.append("training set is not a full box")
+        tp = {r[0] for r in c["test"]}
+        tn = {r[1] for r in c["test"]}
+        want = {(p, n) for p in tp for n in tn} - {(p, n) for p in ps for n in ns}
+        if {(r[0], r[1]) for r in c["test"]} != want:
+            probs.append("test set is not the product of the test values minus the box")
+    for row in c["train"] + c["test"]:
+        if not all(x > 0 for x in row):
+            probs.append("non-positive value in %r" % (row,))
+    for row in c["test"]:
+        beyond = [row[i] > max(r[i] for r in c["train"]) for i in range(nv)]
+        ratio = max(row[i] / max(r[i] for r in c["train"]) for i in range(nv))
+        if not any(beyond):
+            probs.append("test point %r inside the training range" % (row[:-1],))
+        if ratio > 8.0001:
+            probs.append("test point %r is %.1fx beyond training" % (row[:-1], ratio))
+    for k in ("name", "source", "vars", "unit", "note", "train", "test"):
+        if k not in c:
+            probs.append("missing " + k)
+    if not c["source"].startswith("github "):
+        probs.append("source is not 'github OWNER/REPO @COMMIT PATH'")
+    return probs
+
+
+BUILDERS = [build_td, build_gl]
+
+
+def main():
+    for b in BUILDERS:
+        b()
+    names = [c["name"] for c in CASES]
+    assert len(names) == len(set(names)), "duplicate case names"
+    bad = 0
+    for c in CASES:
+        for p in check(c):
+            print("CHECK %s: %s" % (c["name"], p))
+            bad += 1
+    one_v = sum(1 for c in CASES if len(c["vars"]) == 1)
+    repos = sorted({c["source"].split()[1] for c in CASES})
+    if "--check" in sys.argv:
+        print("%d cases (%d one-variable, %d two-variable) from %d repositories, %d check problems"
+              % (len(CASES), one_v, len(CASES) - one_v, len(repos), bad))
+        sys.exit(1 if bad else 0)
+    os.makedirs(OUT, exist_ok=True)
+    for old in glob.glob(os.path.join(OUT, "*.json")):
+        os.remove(old)
+    for c in sorted(CASES, key=lambda c: c["name"]):
+        with open(os.path.join(OUT, c["name"] + ".json"), "w") as f:
+            json.dump(c, f, indent=1)
+            f.write("\n")
+    print("%d cases (%d one-variable, %d two-variable) from %d repositories, %d check problems"
+          % (len(CASES), one_v, len(CASES) - one_v, len(repos), bad))
+
+
+if __name__ == "__main__":
+    main()
