@@ -200,6 +200,74 @@ def read_dat(path):
 
 
 # ---------------------------------------------------------------------------------------------
+# erikalena/hpc_assignment2: parallel kd-tree build (FHPC course, Trieste), MPI ranks x OpenMP threads
+ERK = "erikalena/hpc_assignment2", "369fe1e9518aa30665d47956d92826764afdf25d", "results/strong_scaling.csv"
+
+
+def build_erk():
+    d = defaultdict(list)
+    for r in read_dicts(rp(ERK[0].replace("/", "__"), ERK[2])):
+        assert r["problem_size"] == "10000000"
+        d[(int(r["n_procs"]), int(r["n_threads"]))].append(float(r["time_taken"]))
+    two("erk-kdtree-hybrid-strong-pn", src(*ERK), "s",
+        "Parallel kd-tree construction (MPI + OpenMP, FHPC course assignment 2), 1e7 points, strong scaling: time_taken [s] "
+        "over p = MPI ranks (1,2,4,8,16) x n = OpenMP threads per rank (1,3,...,23); n is a second parallel dimension, "
+        "not a problem size. One run per point. The repository's PBS script (kdtree_strong_cpu.sh, a later version "
+        "that writes another file) asks for 1 node with 24 cores of the ORFEO 'dssc' queue, --map-by core, "
+        "OMP_PLACES=sockets: most points run more threads than cores (p*n up to 368 on 24 cores), so the data are "
+        "oversubscribed as measured. Regime change: at p=8 and 16 the time drops sharply from 11 to 13 threads "
+        "(1.19 -> 0.74 s, 2.25 -> 1.06 s). Train p in {1,2,4,8} x n in {1,3,5,7,9,11}; test p=8,16 x n=11,15,19,23 "
+        "minus the box, so three points (p=8) extrapolate in n only and one (p=16, n=11) in p only.",
+        d, [1, 2, 4, 8], [1, 3, 5, 7, 9, 11], [8, 16], [11, 15, 19, 23])
+
+
+# ---------------------------------------------------------------------------------------------
+# Hemanth-G48/hpc-project: OpenMP kernels over threads, 5 repetitions
+HG = "Hemanth-G48/hpc-project", "eb7447cb05e50fa65e1808c48179c4225d015545", "results/timings.csv"
+
+
+def build_hg():
+    rows = read_dicts(rp(HG[0].replace("/", "__"), HG[2]))
+    for kernel, param, what in [
+            ("matmul", "n=2048", "dense matrix multiplication, n = 2048"),
+            ("heat2d", "n=2048;iters=400", "2-D heat-equation stencil, 2048^2 grid, 400 iterations"),
+            ("kmeans", "np=1000000;k=16;d=2", "k-means, 1e6 points, k = 16, 2 dimensions")]:
+        d = defaultdict(list)
+        for r in rows:
+            if r["kernel"] == kernel and r["impl"] == "omp":
+                assert r["param"] == param
+                d[int(r["threads"])].append(float(r["seconds"]))
+        one("hg-omp-%s-strong-p" % kernel, src(*HG), "p", "s",
+            "OpenMP %s (the file's param: %s), strong scaling: seconds over p = OpenMP threads 1,2,4,8,12,16. "
+            "5 repetitions per p, each its own row. The machine is not named in the repository's results. "
+            "The source file holds 7 kernels, sequential and OpenMP; raw/ keeps the OpenMP lines of matmul, heat2d and "
+            "kmeans (CUT). %sTrain p=1,2,4,8, test p=12,16."
+            % (what, param, "The time stops falling at 4 threads (memory-bound), as measured. " if kernel == "heat2d" else ""),
+            d, [1, 2, 4, 8], [12, 16])
+
+
+# ---------------------------------------------------------------------------------------------
+# KunkelAlexander/hybrid-scheme-for-fdm-plots: paper artifact (hybrid wave/fluid scheme for fuzzy dark matter in GAMER)
+KA = "KunkelAlexander/hybrid-scheme-for-fdm-plots", "cc5a6b441a005ffe84c7a5b71cafb52476f363cc", "results/scaling.csv"
+
+
+def build_ka():
+    d = defaultdict(list)
+    for r in read_dicts(rp(KA[0].replace("/", "__"), KA[2])):
+        if r["Scheme"] == "VortexPairLinear_Hybrid":
+            assert r["NCell"] == "307000000.0"
+            d[int(r["Rank"])].append(float(r["ElapsedTime"]))
+    one("ka-gamer-fdm-hybrid-strong-p", src(*KA), "p", "s",
+        "Paper artifact of the hybrid wave/fluid scheme for fuzzy dark matter (GAMER code), test VortexPairLinear_Hybrid, "
+        "strong scaling with 3.07e8 cells: ElapsedTime per root-level step over p = the file's Rank column (MPI ranks: "
+        "1..8 and 16). Each logged step is its own row (2 to 7 steps per p; the steps differ slightly in the cells "
+        "updated). The unit is not written (GAMER's performance log; seconds assumed) and the machine is not named. "
+        "The source file (83 KB) also holds the pure-wave scheme; raw/ keeps the header and the hybrid lines (CUT). "
+        "Train p=1..8, test p=16.",
+        d, upto(d, hi=8), [16])
+
+
+# ---------------------------------------------------------------------------------------------
 def check(c):
     """The corpus rules: >=4 distinct training values per variable (5 or more preferred for one variable),
     1-4 test x for one variable, a full training box for two, test beyond the training range (at most 8x),
@@ -242,7 +310,7 @@ def check(c):
     return probs
 
 
-BUILDERS = [build_td, build_gl]
+BUILDERS = [build_td, build_gl, build_erk, build_hg, build_ka]
 
 
 def main():
