@@ -109,14 +109,17 @@ def build_td():
             assert int(r["Algorithm"]) == alg
             d[(int(r["Processes"]), int(r["Size"]))].append(float(r["Latency(us)"]))
         ntrain = sorted({n for (_, n) in d if n <= 8192})
+        jump = ("The file shows a jump of up to about 10x between 8 and 16 KiB at small p (a protocol or segment switch), "
+                "outside the training box; the test sizes 16 and 64 KiB lie past it." if coll == "osu_bcast" else
+                "There is no jump between 8 and 16 KiB here; the time steps up between 128 and 256 KiB (outside the "
+                "test) and at p=4, 1 MiB reads 900 us against 99 us at 512 KiB (not used).")
         one_note = ("%s average latency [us] over p = MPI ranks x n = message size [bytes]: OSU 7.4, Open MPI 4.1.6, "
                     "coll_tuned_%s_algorithm=%d (%s in Open MPI 4.1's numbering), --map-by core, -x 100 -i 1000, on 2 "
-                    "ORFEO EPYC nodes (2x 64-core AMD EPYC 7H12 each; p=256 spans both nodes) (%s). One run per point "
-                    "(OSU's average over its 1000 iterations). p = 2,4,...,256 and n = 2 B ... 1 MiB in powers of 2. "
-                    "Train p in {2,4,8,16} x n<=8 KiB, test p=32,64,128 x n=1 KiB, 16 KiB, 64 KiB: the test crosses "
-                    "the socket boundary (64 ranks) and 16 and 64 KiB lie past a protocol switch between 8 and 16 KiB "
-                    "that the file shows (outside the training box)."
-                    % (coll, coll.split("_")[1], alg, alg_name, script_note))
+                    "ORFEO EPYC nodes (2x 64-core AMD EPYC 7H12 each; p=128 fills both sockets of the first node, p=256 "
+                    "spans both nodes) (%s). One run per point (OSU's average over its 1000 iterations). p = 2,4,...,256 "
+                    "and n = 2 B ... 1 MiB in powers of 2. Train p in {2,4,8,16} x n<=8 KiB, test p=32,64,128 x n=1 KiB, "
+                    "16 KiB, 64 KiB (p=256 and n>64 KiB not used). %s"
+                    % (coll, coll.split("_")[1], alg, alg_name, script_note, jump))
         two(name, src(TD[0], TD[1], path), "us", one_note, d, [2, 4, 8, 16], ntrain, [32, 64, 128], [1024, 16384, 65536])
     path = "EX2/results/omp_strong_scaling.csv"
     d = defaultdict(list)
@@ -171,7 +174,7 @@ def build_gl():
     one("gl-ff-wavefront-strong-4096-p", src(GL, commit, path), "p", "s",
         "Matrix wavefront, FastFlow parallel version, N = 4096, strong scaling: time [s] over p = workers 1..20. "
         "Each value is the mean over the repetitions as published (the file's 'grouped' means; the raw repetitions "
-        "are not used), so one row per p. The machine is not named. 16 and 20 workers take the same time. "
+        "are not used), so one row per p. The machine is not named. 16 and 20 workers take about the same time (1.87 and 1.90 s). "
         "Train p=1,2,4,8, test p=12,16,20.",
         d, [1, 2, 4, 8], [12, 16, 20])
     commit, path = "6aa111cd02945a8a3b31027887c5ef0474e7b438", "results/weak_scaling_par.txt"
@@ -262,9 +265,71 @@ def build_ka():
         "strong scaling with 3.07e8 cells: ElapsedTime per root-level step over p = the file's Rank column (MPI ranks: "
         "1..8 and 16). Each logged step is its own row (2 to 7 steps per p; the steps differ slightly in the cells "
         "updated). The unit is not written (GAMER's performance log; seconds assumed) and the machine is not named. "
-        "The source file (83 KB) also holds the pure-wave scheme; raw/ keeps the header and the hybrid lines (CUT). "
+        "The source file (83 KB) goes on with the pure-wave scheme; raw/ keeps the header and the first 39 lines, the hybrid runs (CUT). "
         "Train p=1..8, test p=16.",
         d, upto(d, hi=8), [16])
+
+
+ERK2 = [("erk-kdtree-hybrid-cpu-new-pn", "07f53e80ea72ba1a138738e9ccaf834ba9a4def2", "results/strong_scaling_cpu_new.csv",
+         "a later run, written by the repository's kdtree_strong_cpu.sh (1 node x 24 cores of the ORFEO 'dssc' PBS queue, "
+         "Open MPI 4.1.1, --map-by core, OMP_PLACES=sockets, OMP_PROC_BIND=true); threads 1..24. The time grows again "
+         "with threads at p=8 and 16 up to 12 threads and drops at 13 (0.79 -> 0.58 s, 1.00 -> 0.61 s)"),
+        ("erk-kdtree-hybrid-gpunode-pn", "08f6afb4ee8c5f692b75345f4a32f53cedee5474", "results/strong_scaling_gpu_mpi.csv",
+         "the file name says the runs were on a GPU node (the code runs on the CPU; the node type is not described in "
+         "the file); threads 1..30. The MPI part (mpi_time, not used) grows with p: 0.22 s at p=2, 3.5 s at p=16, so "
+         "the total time grows with p beyond 2 ranks")]
+
+
+def build_erk2():
+    for name, commit, path, what in ERK2:
+        d = defaultdict(list)
+        for r in read_dicts(rp(ERK[0].replace("/", "__"), path)):
+            assert r["problem_size"] == "10000000"
+            d[(int(r["n_procs"]), int(r["n_threads"]))].append(float(r["time_taken"]))
+        two(name, src(ERK[0], commit, path), "s",
+            "Parallel kd-tree construction (MPI + OpenMP, FHPC course assignment 2), 1e7 points, strong scaling: "
+            "time_taken [s] over p = MPI ranks (1,2,4,8,16) x n = OpenMP threads per rank; n is a second parallel "
+            "dimension, not a problem size. One run per point. This file is %s. Most points run more threads than "
+            "cores (oversubscribed, as measured). Train p in {1,2,4,8} x n in {1,...,6}; test p=8,16 x n=6,12,24 minus "
+            "the box." % what,
+            d, [1, 2, 4, 8], [1, 2, 3, 4, 5, 6], [8, 16], [6, 12, 24])
+
+
+# ---------------------------------------------------------------------------------------------
+# hpc-cofc/generic-benchmarks: College of Charleston HPC cluster acceptance benchmarks, OSU point-to-point (2019)
+CO = "hpc-cofc/generic-benchmarks", "1f3347242dafcbce0db42cef290cf54eef16567f"
+
+
+def read_osu(path):
+    d = defaultdict(list)
+    with open(path) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                n, v = line.split()
+                d[int(n)].append(float(v))
+    return d
+
+
+def build_co():
+    base = "network/infiniband/osu-mpi-benchmarks/initial/"
+    path = base + "latency/compute001.log"
+    d = read_osu(rp(CO[0].replace("/", "__"), path))
+    d.pop(0)
+    one("cofc-ib-osu-latency-n", src(CO[0], CO[1], path), "n", "us",
+        "osu_latency (OSU 5.3.2, MVAPICH2 2.2) latency [us] over n = message size [bytes] between the login node "
+        "'openhpc' and compute001 of the College of Charleston cluster over InfiniBand, 1 rank per node (the "
+        "repository's ib-pt2pt.sh). One run (OSU's average over its iterations). Size 0 is not used (x must be "
+        "positive). Train n = 1 B .. 16 KiB, test n = 32, 64, 128 KiB: the test lies past the eager/rendezvous "
+        "switch region.",
+        d, upto(d, lo=1, hi=16384), [32768, 65536, 131072])
+    path = base + "bibw/compute001.log"
+    d = read_osu(rp(CO[0].replace("/", "__"), path))
+    one("cofc-ib-osu-bibw-n", src(CO[0], CO[1], path), "n", "MB/s",
+        "osu_bibw (OSU 5.3.2, MVAPICH2 2.2) bidirectional bandwidth [MB/s] (a rate: higher is better) over n = message "
+        "size [bytes] between 'openhpc' and compute001 over InfiniBand, 1 rank per node. One run. Irregular as "
+        "measured: 1 B reads 0.41 MB/s against 6.6 at 2 B, 8 KiB is below 4 KiB, and the rate jumps 3.5x from 8 to "
+        "16 KiB. Train n = 1 B .. 8 KiB, test n = 16, 32, 64 KiB (past 64 KiB the rate falls again; not used).",
+        d, upto(d, hi=8192), [16384, 32768, 65536])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -310,7 +375,7 @@ def check(c):
     return probs
 
 
-BUILDERS = [build_td, build_gl, build_erk, build_hg, build_ka]
+BUILDERS = [build_td, build_gl, build_erk, build_erk2, build_hg, build_ka, build_co]
 
 
 def main():
