@@ -378,19 +378,14 @@ static double data_slope2(const struct fit_point *pts, size_t m, int v)
  * and, with slope_max (NULL: no such check; one
  * value per variable: the steepest growth the data show along it,
  * data_slope, data_slope2), growing from 8x to 16x along each variable (the
- * other at its largest value) no faster than x^(max(slope_max, 1) +
- * GROWTH_MARGIN): a law that accelerates far beyond anything measured (x^3
- * log x fitted to latencies that grew as x^0.5) extrapolates the noise of
- * its largest points. With two variables the margin is half as wide: a
- * steep power of one variable fitted on 4 values of it (c + a p^2 + b p^2 m
- * on OSU grids whose two largest p show p^1, 4x high at 8x beyond) passes
- * a margin of 1 (eval/RECORD.md §21, candidate SB). With two or more variables a positive
- * quantity's law must also stay positive along each variable with the others at their
- * smallest and at their largest value (xmin, xmax), not only on the diagonal: c0 + a
- * m^(4/5) + b m^(4/5) P^(3/4) with a < 0, fitted on P = 2...5, turns negative at P = 2
- * and large m (eval/RECORD.md §12). */
-static const double GROWTH_MARGIN[2] = {1, 0.5}; /* one variable, two */
-
+ * other at its largest value) no faster than x^(max(slope_max, 1) + 1): a
+ * law that accelerates far beyond anything measured (x^3 log x fitted to
+ * latencies that grew as x^0.5) extrapolates the noise of its largest
+ * points. With two or more variables a positive quantity's law must also
+ * stay positive along each variable with the others at their smallest and
+ * at their largest value (xmin, xmax), not only on the diagonal: c0 +
+ * a m^(4/5) + b m^(4/5) P^(3/4) with a < 0, fitted on P = 2...5, turns
+ * negative at P = 2 and large m (eval/RECORD.md §12). */
 static int plausible_beyond(const struct fit_term *t, int p, int nvars,
                             const double *coef, const double *xmin, const double *xmax,
                             int rel, int increasing, const double *slope_max)
@@ -429,8 +424,7 @@ static int plausible_beyond(const struct fit_term *t, int p, int nvars,
         f8 = law_val(t, p, nvars, coef, x);
         x[v] = 16 * xmax[v];
         f16 = law_val(t, p, nvars, coef, x);
-        if (f8 > 0 && f16 > 0 &&
-            log2(f16 / f8) > fmax(slope_max[v], 1) + GROWTH_MARGIN[nvars > 1])
+        if (f8 > 0 && f16 > 0 && log2(f16 / f8) > fmax(slope_max[v], 1) + 1)
             return 0;
     }
     return 1;
@@ -1127,7 +1121,7 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
 {
     struct fit_model b;
     struct fit_pmnf2 f[FIT_PMNF2_FORMS];
-    double ea, eb, ebd, xmin[2], xmax[2], slope[2];
+    double ea, eb, ebd, xmin[2], xmax[2];
     size_t i;
     int nf, k;
 
@@ -1146,13 +1140,10 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
         (nf = fit_pmnf2_forms(pts, m, f)) < 0)
         return 0;
     /* the rule's law, or the next of its forms that stays positive beyond
-     * the data (eval/RECORD.md §12) and grows no faster than the
-     * selection's laws may (§21) */
-    slope[0] = data_slope2(pts, m, 0);
-    slope[1] = data_slope2(pts, m, 1);
+     * the data (eval/RECORD.md §12) */
     for (k = 0; k < nf; k++)
         if (pmnf2_model(pts, m, &f[k], &b) == 0 &&
-            plausible_beyond(b.term, b.nterms, 2, b.coef, xmin, xmax, 1, 0, slope))
+            plausible_beyond(b.term, b.nterms, 2, b.coef, xmin, xmax, 1, 0, NULL))
             break;
     if (k == nf)
         return 0;
