@@ -340,6 +340,39 @@ def build_lc():
             d, [1, 2, 3, 4], [5, 6, 7, 8])
 
 
+LCR = "lczech/grenedalf-paper", "88fde154f3c6d5985ec0b82214c6087e91226940", "benchmark-random/measure_time.csv"
+LCR_PY = "12931291b4faf1eeee4986a9582d536eb2ca5a29", "benchmark-random/measure.py"
+
+
+def lcr_sizes():
+    """the sizes=[...] list of the copied benchmark-random/measure.py"""
+    with open(rp(LCR[0].replace("/", "__"), LCR_PY[1])) as f:
+        text = f.read()
+    body = text[text.index("sizes=[") + 7:]
+    return [int(x) for x in body[:body.index("]")].replace(",", " ").split()]
+
+
+def build_lcr():
+    rows = {r[0]: r[1:] for r in read_rows_tsv(rp(LCR[0].replace("/", "__"), LCR[2]))}
+    sizes = lcr_sizes()
+    assert len(sizes) == 16
+    for key, name, what in [
+            ("grenedalf/diversity.sh", "lc-grenedalf-diversity-random-n", "grenedalf diversity (window 1000 in measure.py)"),
+            ("grenedalf/fst.sh", "lc-grenedalf-fst-random-n", "grenedalf fst (measure.py runs it with windows 0, 1 and 1000; "
+             "which of them this row is, is not stated)")]:
+        vals = [float(v) for v in rows[key]]
+        assert len(vals) == len(sizes)
+        d = {n: [v] for n, v in zip(sizes, vals)}
+        one(name, src(*LCR) + " ; sizes from " + LCR_PY[1] + " @" + LCR_PY[0], "n", "s",
+            "%s on random simulated data: time [s] over n = dataset size. The CSV row has 16 values and no header; "
+            "n is taken from the sizes list of the repository's benchmark-random/measure.py (1000 ... 1e8 in 1-2-5 steps; "
+            "read at commit 12931291b4fa, not the CSV's commit), which runs the grenedalf suites with iterations=3: "
+            "whether a value is a mean, a minimum or one run is not stated. Unit not stated; seconds assumed (the script "
+            "measures wall time). Machine: the authors' workstation (not named here). The time is nearly flat up to about "
+            "1e5 (start-up cost) and then grows about linearly, as measured. Train n=1000 .. 2e7, test n=5e7, 1e8." % what,
+            d, sizes[:14], sizes[14:])
+
+
 def read_rows_tsv(path):
     with open(path) as f:
         return [l.split("\t") for l in f.read().splitlines() if l.strip()]
@@ -387,7 +420,7 @@ def check(c):
     return probs
 
 
-BUILDERS = [build_e3sm_fcase, build_e3sm_nh, build_e3sm_rs, build_dd, build_am, build_dg, build_pt, build_lc]
+BUILDERS = [build_e3sm_fcase, build_e3sm_nh, build_e3sm_rs, build_dd, build_am, build_dg, build_pt, build_lc, build_lcr]
 
 
 def main():
