@@ -343,13 +343,15 @@ static double half_slope(const struct fit_point *pts, size_t m)
 
 /* The same for variable v of two: on each slice where the other variable is
  * fixed, the slope from the point at the slice's largest x_v to the one
- * with the largest x_v at most half of it; the steepest over the slices.
- * INFINITY when there is none or the data are not all positive. */
-static double data_slope2(const struct fit_point *pts, size_t m, int v)
+ * with the largest x_v at most half of it (level 0), or the slope of the
+ * pair below that one, from that point to the next at most half of it
+ * (level 1); the steepest over the slices. INFINITY when there is none or
+ * the data are not all positive. */
+static double data_slope2(const struct fit_point *pts, size_t m, int v, int level)
 {
     double s = -INFINITY;
     size_t i, j;
-    int o = 1 - v;
+    int o = 1 - v, lv;
 
     for (i = 0; i < m; i++)
         if (!(pts[i].y > 0) || !(pts[i].x[0] > 0) || !(pts[i].x[1] > 0))
@@ -361,10 +363,18 @@ static double data_slope2(const struct fit_point *pts, size_t m, int v)
                 top = j;
         if (top != i) /* each slice once, from its top point */
             continue;
-        for (j = 0; j < m; j++)
-            if (pts[j].x[o] == pts[i].x[o] && 2 * pts[j].x[v] <= pts[top].x[v] &&
-                (half == m || pts[j].x[v] > pts[half].x[v]))
-                half = j;
+        for (lv = 0; lv <= level; lv++) {
+            if (lv > 0) { /* one pair down */
+                if (half == m)
+                    break;
+                top = half;
+                half = m;
+            }
+            for (j = 0; j < m; j++)
+                if (pts[j].x[o] == pts[i].x[o] && 2 * pts[j].x[v] <= pts[top].x[v] &&
+                    (half == m || pts[j].x[v] > pts[half].x[v]))
+                    half = j;
+        }
         if (half < m)
             s = fmax(s,
                      log(pts[top].y / pts[half].y) / log(pts[top].x[v] / pts[half].x[v]));
@@ -372,23 +382,47 @@ static double data_slope2(const struct fit_point *pts, size_t m, int v)
     return isfinite(s) ? s : INFINITY;
 }
 
+/* The largest growth from 8x to 16x beyond the data (log2 of the ratio)
+ * that plausible_beyond lets a law show along a variable whose data grow
+ * as x^s at their top (data_slope, data_slope2): x^(max(s, 1) + 1). With
+ * two variables, where the data decelerate at the top (s below the slope
+ * of the pair under it, `below`; INFINITY: none), x^(max(s, 1) + 0.5): a
+ * steep power of one variable fitted on 4 values of it (c + a p^2 + b p^2
+ * m on OSU grids whose growth in p fell from p^2 to p^1 at the top: 4x
+ * high at 8x beyond) is not credible there, while a cubic whose data
+ * accelerate (n^0.7, then n^1.9) stays eligible (eval/RECORD.md §22,
+ * candidate SB2). INFINITY (no bound) when s is not known. */
+static double growth_max(double s, double below, int nvars)
+{
+    if (!isfinite(s))
+        return INFINITY;
+    return fmax(s, 1) + (nvars > 1 && isfinite(below) && s < below ? 0.5 : 1);
+}
+
+/* The growth bounds of both variables of two (growth_max). */
+static void growth_max2(const struct fit_point *pts, size_t m, double *g)
+{
+    int v;
+
+    for (v = 0; v < 2; v++)
+        g[v] = growth_max(data_slope2(pts, m, v, 0), data_slope2(pts, m, v, 1), 2);
+}
+
 /* The plausibility beyond the data, up to 16x the largest x (xmax): a finite
  * law, positive for a positive quantity (rel), non-decreasing when the data
  * increase throughout (along the diagonal, every variable scaled together),
- * and, with slope_max (NULL: no such check; one
- * value per variable: the steepest growth the data show along it,
- * data_slope, data_slope2), growing from 8x to 16x along each variable (the
- * other at its largest value) no faster than x^(max(slope_max, 1) + 1): a
- * law that accelerates far beyond anything measured (x^3 log x fitted to
- * latencies that grew as x^0.5) extrapolates the noise of its largest
- * points. With two or more variables a positive quantity's law must also
- * stay positive along each variable with the others at their smallest and
- * at their largest value (xmin, xmax), not only on the diagonal: c0 +
+ * and, with growth (NULL: no such check; one value per variable,
+ * growth_max), growing from 8x to 16x along each variable (the other at
+ * its largest value) by no more than 2^growth: a law that accelerates far
+ * beyond anything measured (x^3 log x fitted to latencies that grew as
+ * x^0.5) extrapolates the noise of its largest points. With two or more variables a
+ * positive quantity's law must also stay positive along each variable with the others at
+ * their smallest and at their largest value (xmin, xmax), not only on the diagonal: c0 +
  * a m^(4/5) + b m^(4/5) P^(3/4) with a < 0, fitted on P = 2...5, turns
  * negative at P = 2 and large m (eval/RECORD.md §12). */
 static int plausible_beyond(const struct fit_term *t, int p, int nvars,
                             const double *coef, const double *xmin, const double *xmax,
-                            int rel, int increasing, const double *slope_max)
+                            int rel, int increasing, const double *growth)
 {
     double prev = 0;
     int k, v, o, side;
@@ -415,16 +449,16 @@ static int plausible_beyond(const struct fit_term *t, int p, int nvars,
                 if (!isfinite(f) || !(f > 0))
                     return 0;
             }
-    for (v = 0; slope_max != NULL && v < nvars; v++) {
+    for (v = 0; growth != NULL && v < nvars; v++) {
         double x[FIT_MAX_VARS], f8, f16;
-        if (!isfinite(slope_max[v]) || !(xmax[v] > 0))
+        if (!isfinite(growth[v]) || !(xmax[v] > 0))
             continue;
         memcpy(x, xmax, (size_t)nvars * sizeof *x);
         x[v] = 8 * xmax[v];
         f8 = law_val(t, p, nvars, coef, x);
         x[v] = 16 * xmax[v];
         f16 = law_val(t, p, nvars, coef, x);
-        if (f8 > 0 && f16 > 0 && log2(f16 / f8) > fmax(slope_max[v], 1) + 1)
+        if (f8 > 0 && f16 > 0 && log2(f16 / f8) > growth[v])
             return 0;
     }
     return 1;
@@ -433,7 +467,7 @@ static int plausible_beyond(const struct fit_term *t, int p, int nvars,
 /* Scores candidate c: fit on all points, the plausibility checks beyond the
  * data, forward folds. */
 static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel,
-                       int increasing, const double *slope_max, const struct fit_cand *c,
+                       int increasing, const double *growth, const struct fit_cand *c,
                        const struct fold *folds, int nfolds, struct ws *w,
                        struct score *sc)
 {
@@ -469,7 +503,7 @@ static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel
             return;
     }
     if (!plausible_beyond(c->term, c->nterms, nvars, sc->coef, xmin, xmax, rel,
-                          increasing, slope_max))
+                          increasing, growth))
         return;
     /* A cost subtracted from a positive quantity must keep its direction
      * beyond the data: log2(x)/x^(1/4) rises to x = 55 and falls after, so
@@ -559,7 +593,7 @@ static int choose_law(const struct fit_point *pts, size_t m, int nvars, int rel,
 {
     struct fold folds[4];
     int nfolds = make_folds(pts, m, nvars, folds), j, b = -1, increasing = 0;
-    double slope_max[FIT_MAX_VARS] = {INFINITY, INFINITY};
+    double growth[FIT_MAX_VARS] = {INFINITY, INFINITY};
     int ord[FIT_MAX_CANDS];
     size_t nobs = 0;
     double smin = INFINITY, sumw = 0, spread = 0;
@@ -570,18 +604,17 @@ static int choose_law(const struct fit_point *pts, size_t m, int nvars, int rel,
     /* On a wide span, a step is not a rate of growth (W2, as W in
      * fit_auto_model; eval/RECORD.md §9). */
     if (rel && nvars == 1) {
-        slope_max[0] = data_slope(pts, m);
-        if (isfinite(slope_max[0]) && wide_span(pts, m))
-            slope_max[0] = fmin(slope_max[0], half_slope(pts, m));
+        double s = data_slope(pts, m);
+        if (isfinite(s) && wide_span(pts, m))
+            s = fmin(s, half_slope(pts, m));
+        growth[0] = growth_max(s, INFINITY, 1);
     }
-    if (rel && nvars == 2) {
-        slope_max[0] = data_slope2(pts, m, 0);
-        slope_max[1] = data_slope2(pts, m, 1);
-    }
+    if (rel && nvars == 2)
+        growth_max2(pts, m, growth);
     for (i = 0; i < m; i++)
         nobs += (size_t)(pts[i].n > 0 ? pts[i].n : 1);
     for (j = 0; j < cs->n; j++) {
-        score_cand(pts, m, nvars, rel, increasing, slope_max, &cs->c[j], folds, nfolds, w,
+        score_cand(pts, m, nvars, rel, increasing, growth, &cs->c[j], folds, nfolds, w,
                    &sc[j]);
         /* Two degrees of freedom at least from 4 observations on: with one,
          * the t quantile (12.7) makes the interval useless (measured on the
@@ -1121,7 +1154,7 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
 {
     struct fit_model b;
     struct fit_pmnf2 f[FIT_PMNF2_FORMS];
-    double ea, eb, ebd, xmin[2], xmax[2];
+    double ea, eb, ebd, xmin[2], xmax[2], growth[2];
     size_t i;
     int nf, k;
 
@@ -1140,10 +1173,12 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
         (nf = fit_pmnf2_forms(pts, m, f)) < 0)
         return 0;
     /* the rule's law, or the next of its forms that stays positive beyond
-     * the data (eval/RECORD.md §12) */
+     * the data (eval/RECORD.md §12) and grows no faster than the
+     * selection's laws may (§22) */
+    growth_max2(pts, m, growth);
     for (k = 0; k < nf; k++)
         if (pmnf2_model(pts, m, &f[k], &b) == 0 &&
-            plausible_beyond(b.term, b.nterms, 2, b.coef, xmin, xmax, 1, 0, NULL))
+            plausible_beyond(b.term, b.nterms, 2, b.coef, xmin, xmax, 1, 0, growth))
             break;
     if (k == nf)
         return 0;
@@ -1237,10 +1272,12 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
      * as a whole (eval/RECORD.md §9, candidate W). */
     if (forward_procedures(pts, m, &ea, &eb, &ebd) < 0 || (!wide && !(eb < ea)) ||
         one_term_model(pts, m, &b) < 0 ||
-        !plausible_beyond(b.term, b.nterms, 1, b.coef, pts[0].x, pts[m - 1].x, 1,
-                          increasing_throughout(pts, m),
-                          (double[]){wide ? fmin(data_slope(pts, m), half_slope(pts, m))
-                                          : data_slope(pts, m)}))
+        !plausible_beyond(
+            b.term, b.nterms, 1, b.coef, pts[0].x, pts[m - 1].x, 1,
+            increasing_throughout(pts, m),
+            (double[]){growth_max(wide ? fmin(data_slope(pts, m), half_slope(pts, m))
+                                       : data_slope(pts, m),
+                                  INFINITY, 1)}))
         return 0;
     b.xunc = fmin(sqrt(out->xunc * out->xunc + ebd), XUNC_MAX);
     b.positive = 1;

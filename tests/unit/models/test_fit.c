@@ -1785,6 +1785,56 @@ static void test_fit_terms_lean(void)
     fit_result_free(&r);
 }
 
+/* Candidate SB2 (eval/RECORD.md §22): beyond the data a two-variable law
+ * grows along a variable whose data decelerate at the top (8x to 16x
+ * beyond, the other at its largest value) no faster than x^(max(s, 1) +
+ * 0.5), s the steepest slope of the top pairs, whichever law `auto` ends
+ * with. Real published grid: osu_bcast with Open MPI's pipeline algorithm
+ * over p = 2..16 ranks x n = 2 B..8 KiB on an ORFEO EPYC node
+ * (eruoppolo/HPC_2023 @31822e8, ex1/results/bcast/var_size/
+ * bcast3_core_mapping_epyc.csv; eval/data/corpus-b): the growth in p falls
+ * from p^1.9 (4 to 8) to p^1.1 (8 to 16), and main's law c + a p^2 + b p^2 n
+ * was 8x high at p = 128 (measured there later: 35.38 us at 1 KiB). The
+ * cubic of test_two_param, whose data accelerate, keeps its law. */
+static double slice_slope(const double (*g)[13], int top, int j)
+{
+    return log(g[top][j] / g[top - 1][j]) / log(2);
+}
+
+static void test_two_var_growth_bound(void)
+{
+    static const double bc[4][13] = {
+        {0.15, 0.15, 0.15, 0.14, 0.15, 0.14, 0.21, 0.21, 0.23, 0.27, 0.3, 0.4, 0.56},
+        {0.25, 0.24, 0.24, 0.24, 0.26, 0.25, 0.37, 0.39, 0.42, 0.49, 0.6, 0.82, 1.22},
+        {1.24, 1.23, 1.23, 1.24, 1.39, 1.34, 1.61, 1.68, 1.79, 1.96, 2.43, 3.19, 4.48},
+        {2.72, 2.74, 2.73, 2.74, 3.04, 3.01, 3.51, 3.48, 3.64, 4.32, 5.19, 6.51, 9.1}};
+    double x[2 * 52], y[52], s = -INFINITY, below = -INFINITY, f8, f16, yp;
+    double q8[2] = {128, 8192}, q16[2] = {256, 8192}, q[2] = {128, 1024};
+    struct fit_input in = {2, x, y, 52, "auto", AGG_MEAN, NULL};
+    struct fit_result r;
+    struct err e = {0};
+    int i, j, n = 0;
+
+    for (i = 0; i < 4; i++)
+        for (j = 0; j < 13; j++, n++) {
+            x[2 * n] = pow(2, i + 1);
+            x[2 * n + 1] = pow(2, j + 1);
+            y[n] = bc[i][j];
+        }
+    for (j = 0; j < 13; j++) { /* the steepest top pair (16 vs 8), the pair below */
+        s = fmax(s, slice_slope(bc, 3, j));
+        below = fmax(below, slice_slope(bc, 2, j));
+    }
+    CHECK(s < below); /* the data decelerate in p */
+    CHECK_INT(fit_run(&in, &r, &e), 0);
+    CHECK_INT(fit_eval(&r.model, q8, &f8, NULL), 0);
+    CHECK_INT(fit_eval(&r.model, q16, &f16, NULL), 0);
+    CHECK(f8 > 0 && log2(f16 / f8) <= fmax(s, 1) + 0.5 + 1e-9);
+    CHECK_INT(fit_eval(&r.model, q, &yp, NULL), 0);
+    CHECK(yp > 35.38 / 2.5 && yp < 35.38 * 2.5);
+    fit_result_free(&r);
+}
+
 /* The two-variable warning (eval/RECORD.md §15, §17): it fires when the law
  * fitted again without the largest values of a variable (the folds) moves
  * the prediction by g with g·d > 0.2, and the sentence on outliers left out
@@ -2095,6 +2145,7 @@ int main(void)
     RUN(test_two_var_takes_pmnf2);
     RUN(test_two_var_positive_beyond_corner);
     RUN(test_two_var_warning_from_folds);
+    RUN(test_two_var_growth_bound);
     RUN(test_fit_terms_lean);
     return harness_report();
 }
