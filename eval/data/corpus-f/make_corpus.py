@@ -247,8 +247,67 @@ def build_gd():
             % (what, odd, ",".join(map(str, train)), ",".join(map(str, test))),
             d, train, test)
 
+# ---------------------------------------------------------------------------------------------
+# argonne-lcf/alcf-osu-benchmarks: OSU collectives on ALCF Polaris, 16 nodes x 4 A100 GPUs = 64 ranks
+AL = "argonne-lcf/alcf-osu-benchmarks", "c025c3926282bc1d212a8f5b19c6834f028353b5", "results_polaris/n16.g4/2024-04-30-01-38-57/"
 
-BUILDERS = [build_mm, build_dc, build_wz, build_ls, build_gd]
+
+def read_osu(path):
+    """{size: [value]} from the data lines of an OSU output"""
+    d = {}
+    with open(path) as f:
+        for line in f.read().splitlines():
+            c = line.split()
+            if len(c) >= 2 and c[0].isdigit():
+                d[int(c[0])] = [float(c[1])]
+    return d
+
+
+def build_al():
+    for fn, name, what, extra in [
+            ("all_reduce_output.dat.0", "alcf-polaris-64r-allreduce-host-n", "osu_allreduce (OMB v5.3), host buffers", ""),
+            ("all_reduce_output.dat.1", "alcf-polaris-64r-allreduce-cuda-n", "osu_allreduce (OMB v5.3, 'MPI-CUDA' test), "
+             "GPU device buffers",
+             " The latency jumps about 6.9x from 64 KiB (127 us) to 128 KiB (872 us), a protocol or algorithm switch that the "
+             "training range does not show, and is not monotone above (1.35 ms at 1 MiB, 1.01 ms at 2 MiB), as measured."),
+            ("alltoall_output.dat.0", "alcf-polaris-64r-alltoall-host-n", "osu_alltoall (OMB v5.3), host buffers", ""),
+            ("all_gather_output.dat.0", "alcf-polaris-64r-allgather-host-n", "osu_allgather (OMB v5.3), host buffers", "")]:
+        d = read_osu(rp(AL[0].replace("/", "__"), AL[2] + fn))
+        one(name, src(AL[0], AL[1], AL[2] + fn), "n", "us",
+            "%s on ALCF Polaris (HPE Apollo, 4 NVIDIA A100 per node, Slingshot): 64 MPI ranks on 16 nodes, one rank per GPU "
+            "(the run's directory n16.g4 and its 'I am k of 64' lines), 30 April 2024: 'Avg Latency(us)' over n = message "
+            "size [bytes]. One OSU run (each value OSU's average over its iterations). raw/ keeps the OSU header and data "
+            "lines; the ~100 lines of rank placement and CUDA_VISIBLE_DEVICES before them are dropped (CUT).%s "
+            "Train n=4 B .. 64 KiB, test n=128, 256, 512 KiB." % (what, extra),
+            d, upto(d, hi=65536), [131072, 262144, 524288])
+
+# ---------------------------------------------------------------------------------------------
+# hlocon1309/lammps_bench: LAMMPS Lennard-Jones benchmark over the number of atoms on the HSE cHARISMa cluster
+HL = "hlocon1309/lammps_bench", "5419a32b67ea39c9dbd6b4208b7be43e30004d8b", "stage3/lj/1160N/"
+
+
+def build_hl():
+    d = {}
+    for path in sorted(glob.glob(rp(HL[0].replace("/", "__"), HL[2], "slurm-*.out"))):
+        with open(path) as f:
+            for line in f.read().splitlines():
+                if line.startswith("Loop time of "):
+                    c = line.split()
+                    assert c[4:6] == ["on", "16"] and c[8] == "1000"
+                    d[int(c[11])] = [float(c[3])]
+    assert len(d) == 15
+    one("hl-charisma-lammps-lj-16r-atoms-n", src(HL[0], HL[1], HL[2] + "slurm-*.out (15 jobs)"), "n", "s",
+        "LAMMPS (23 Jun 2022, update 1) Lennard-Jones melt benchmark (in.lj, 1000 steps) on one node of the cHARISMa "
+        "cluster (HSE University; the repository's stage3 README; job script bench2.sh: 16 MPI ranks, 1 OpenMP thread, "
+        "no GPU, node type_a): 'Loop time' [s] over n = number of atoms 1000 ... 16,384,000 (doubling; the README's "
+        "1K ... 16M). One run per size. raw/ keeps only the 'Loop time' and 'CPU use' lines of each ~4.9 KB Slurm output "
+        "(CUT). Below about 16,000 atoms the time grows less than linearly (communication dominates: 67 % of the loop at "
+        "1000 atoms); from there on it is close to linear, as measured. Train n=1000 .. 2,048,000, test n=4,096,000, "
+        "8,192,000, 16,384,000.",
+        d, upto(d, hi=2048000), [4096000, 8192000, 16384000])
+
+
+BUILDERS = [build_mm, build_dc, build_wz, build_ls, build_gd, build_al, build_hl]
 
 
 def check(c):
