@@ -206,12 +206,12 @@ def build_ls():
     common = ("CUDA kernel computing pi by numerical integration (exercise session 8 of the ESC 401 HPC course; "
               "the same total work at every configuration), the time the program prints ('computed in ... seconds'). "
               "One run per configuration; the GPU is not named in the file. raw/ keeps the header and the result lines used "
-              "(CUT; the other block counts' thread sweeps and the authors' comments dropped). ")
-    for nb in (60, 120):
+              "(CUT; the thread sweeps at 240-600 blocks except their 16-thread lines, and the authors' comments, dropped). ")
+    for nb in (60, 120, 180):
         one("ls-cuda-pi-blocks%d-threads-p" % nb, src(*LS), "p", "s",
             common + "Here p = CUDA threads per block 16..160 at NUM_BLOCK=%d blocks, so the number of GPU threads is "
             "%d*p. The time falls about as 1/p at first; the authors' comments note a floor near 0.003 s at larger "
-            "grids (hardware saturation), which these two sweeps approach only at the top. Train p=16..80, test p=112, 128, "
+            "grids (hardware saturation), which these sweeps approach only at the top (0.0041 s at 180 blocks x 160 threads). Train p=16..80, test p=112, 128, "
             "144, 160." % (nb, nb),
             {k[1]: v for k, v in d.items() if k[0] == nb}, [16, 32, 48, 64, 80], [112, 128, 144, 160])
     one("ls-cuda-pi-threads16-blocks-p", src(*LS), "p", "s",
@@ -283,29 +283,38 @@ def build_al():
 
 # ---------------------------------------------------------------------------------------------
 # hlocon1309/lammps_bench: LAMMPS Lennard-Jones benchmark over the number of atoms on the HSE cHARISMa cluster
-HL = "hlocon1309/lammps_bench", "5419a32b67ea39c9dbd6b4208b7be43e30004d8b", "stage3/lj/1160N/"
+HL = "hlocon1309/lammps_bench", "5419a32b67ea39c9dbd6b4208b7be43e30004d8b", "stage3/lj/"
 
 
 def build_hl():
-    d = {}
-    for path in sorted(glob.glob(rp(HL[0].replace("/", "__"), HL[2], "slurm-*.out"))):
-        with open(path) as f:
-            for line in f.read().splitlines():
-                if line.startswith("Loop time of "):
-                    c = line.split()
-                    assert c[4:6] == ["on", "16"] and c[8] == "1000"
-                    d[int(c[11])] = [float(c[3])]
-    assert len(d) == 15
-    one("hl-charisma-lammps-lj-16r-atoms-n", src(HL[0], HL[1], HL[2] + "slurm-*.out (15 jobs)"), "n", "s",
-        "LAMMPS (23 Jun 2022, update 1) Lennard-Jones melt benchmark (in.lj, 1000 steps) on one node of the cHARISMa "
-        "cluster (HSE University; the repository's stage3 README; job script bench2.sh: 16 MPI ranks, 1 OpenMP thread, "
-        "no GPU, node type_a): 'Loop time' [s] over n = number of atoms 1000 ... 16,384,000 (doubling; the README's "
-        "1K ... 16M). One run per size. raw/ keeps only the 'Loop time' and 'CPU use' lines of each ~4.9 KB Slurm output "
-        "(CUT). Below about 16,000 atoms the time grows less than linearly (communication dominates: 67 % of the loop at "
-        "1000 atoms); from there on it is close to linear, as measured. Train n=1000 .. 2,048,000, test n=4,096,000, "
-        "8,192,000, 16,384,000.",
-        d, upto(d, hi=2048000), [4096000, 8192000, 16384000])
-
+    common = ("LAMMPS (23 Jun 2022, update 1) Lennard-Jones melt benchmark (in.lj, 1000 steps) on one node of the cHARISMa "
+              "cluster (the repository's stage3 readme) with 16 MPI ranks x 1 OpenMP thread: 'Loop time' [s] over n = number "
+              "of atoms 1000 ... 16,384,000 (doubling; the readme's 1K ... 16M). One run per size. raw/ keeps only the "
+              "'Loop time' and 'CPU use' lines of each 4.9-6.5 KB Slurm output (CUT), and the job script. ")
+    for sub, name, what in [
+            ("1160N", "hl-charisma-lammps-lj-cpu-atoms-n",
+             "No GPU (directory 1160N; bench2.sh: 16 tasks on node type_a). Below about 16,000 atoms the time grows less "
+             "than linearly (communication dominates: 67 % of the loop at 1000 atoms); from there on it is close to linear, "
+             "as measured."),
+            ("1161N", "hl-charisma-lammps-lj-1gpu-atoms-n",
+             "With the GPU package on one Tesla V100-SXM2-32GB shared by the 16 ranks (directory 1161N, '1 GPU' in the "
+             "readme; the output of the 1000-atom job shows 'Device 0' only and '16 proc(s) per device', kept in raw/). The "
+             "bench2.sh in that directory requests 2 GPUs ('-pk gpu 2'), apparently edited for the next series: the run "
+             "outputs are taken as the evidence. The time is nearly flat at 1.6-2.3 s up to 128,000 atoms (a fixed device "
+             "overhead of about 1.5 s per the outputs' device timers) and grows about linearly from 1e6 atoms on, where "
+             "host-device data transfer dominates, as measured.")]:
+        d = {}
+        for path in sorted(glob.glob(rp(HL[0].replace("/", "__"), HL[2] + sub, "slurm-*.out"))):
+            with open(path) as f:
+                for line in f.read().splitlines():
+                    if line.startswith("Loop time of "):
+                        c = line.split()
+                        assert c[4:6] == ["on", "16"] and c[8] == "1000"
+                        d[int(c[11])] = [float(c[3])]
+        assert len(d) == 15
+        one(name, src(HL[0], HL[1], HL[2] + sub + "/slurm-*.out (15 jobs)"), "n", "s",
+            common + what + " Train n=1000 .. 2,048,000, test n=4,096,000, 8,192,000, 16,384,000.",
+            d, upto(d, hi=2048000), [4096000, 8192000, 16384000])
 
 BUILDERS = [build_mm, build_dc, build_wz, build_ls, build_gd, build_al, build_hl]
 
