@@ -113,7 +113,7 @@ def build_mm():
         "A threaded program of a course project (CS-351 Project 2; the README does not say what it computes): "
         "'Wall Clock Time' [s, as in a time(1) report] over p = thread count 1..80. One run per p; the machine is not named. "
         "The speed-up flattens at about 8.3-9.1 from 16 threads on (2.02 s at 16, 1.85-1.95 s from 24 to 80) while the system "
-        "time keeps growing, as measured, so the machine has probably about 8-16 cores. The user/system time and speed-up "
+        "time keeps growing, as measured. The user/system time and speed-up "
         "columns are not used. Train p=1..8, test p=16, 24, 32, 64.",
         d, [1, 2, 3, 4, 5, 6, 7, 8], [16, 24, 32, 64])
 
@@ -290,7 +290,7 @@ def build_hl():
     common = ("LAMMPS (23 Jun 2022, update 1) Lennard-Jones melt benchmark (in.lj, 1000 steps) on one node of the cHARISMa "
               "cluster (the repository's stage3 readme) with 16 MPI ranks x 1 OpenMP thread: 'Loop time' [s] over n = number "
               "of atoms 1000 ... 16,384,000 (doubling; the readme's 1K ... 16M). One run per size. raw/ keeps only the "
-              "'Loop time' and 'CPU use' lines of each 4.9-6.5 KB Slurm output (CUT), and the job script. ")
+              "'Loop time' and 'CPU use' lines of each 4.9-6.5 KB Slurm output (CUT), and the job scripts of 1160N and 1161N. ")
     for sub, name, what in [
             ("1160N", "hl-charisma-lammps-lj-cpu-atoms-n",
              "No GPU (directory 1160N; bench2.sh: 16 tasks on node type_a). Below about 16,000 atoms the time grows less "
@@ -302,7 +302,13 @@ def build_hl():
              "bench2.sh in that directory requests 2 GPUs ('-pk gpu 2'), apparently edited for the next series: the run "
              "outputs are taken as the evidence. The time is nearly flat at 1.6-2.3 s up to 128,000 atoms (a fixed device "
              "overhead of about 1.5 s per the outputs' device timers) and grows about linearly from 1e6 atoms on, where "
-             "host-device data transfer dominates, as measured.")]:
+             "host-device data transfer dominates, as measured."),
+            ("1164N", "hl-charisma-lammps-lj-4gpu-atoms-n",
+             "With the GPU package on four Tesla V100-SXM2-32GB, 4 ranks per device (directory 1164N, '4 GPUs' in the "
+             "readme; the 1000-atom job's device lines are kept in raw/; its bench2.sh was not read). The time is nearly "
+             "flat at 0.51-0.67 s up to 32,000 atoms (a device overhead of about 0.44 s) and about doubles per doubling from "
+             "512,000 atoms on, where host-device data transfer dominates; at 16M atoms it is no faster than with one GPU "
+             "(117 s vs 113 s), as measured.")]:
         d = {}
         for path in sorted(glob.glob(rp(HL[0].replace("/", "__"), HL[2] + sub, "slurm-*.out"))):
             with open(path) as f:
