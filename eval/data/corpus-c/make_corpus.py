@@ -19,74 +19,12 @@ import sys
 from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RAW = os.path.join(HERE, "raw")
-OUT = os.path.join(HERE, "cases")
-CASES = []
+sys.path.insert(0, os.path.dirname(HERE))
+from corpus_build import Corpus, num, read_dicts, read_rows, src, upto  # noqa: E402  (eval/data/corpus_build.py)
 
-
-def rp(*parts):
-    return os.path.join(RAW, *parts)
-
-
-def read_rows(path, skip_comments=True):
-    """CSV rows as lists of stripped strings; lines starting with '#' and blank lines are skipped."""
-    with open(path, newline="") as f:
-        lines = [l for l in f.read().splitlines() if l.strip() and not (skip_comments and l.lstrip().startswith("#"))]
-    return [[c.strip() for c in r] for r in csv.reader(lines)]
-
-
-def read_dicts(path, skip=0):
-    """CSV with a header line after `skip` leading lines, as dicts."""
-    with open(path, newline="") as f:
-        lines = f.read().splitlines()[skip:]
-    return list(csv.DictReader([l for l in lines if l.strip()]))
-
-
-def add(name, source, vars_, unit, note, data, train_keys, test_keys):
-    """data: {key tuple: [y, ...]}; train_keys: keys whose every repetition goes to train;
-    test_keys: keys whose median goes to test.  A missing training key is an error, a missing test key too."""
-    train, test = [], []
-    for k in sorted(train_keys):
-        if k not in data or not data[k]:
-            raise SystemExit("%s: no data for training point %r" % (name, k))
-        for y in data[k]:
-            train.append(list(k) + [y])
-    for k in sorted(test_keys):
-        if k not in data or not data[k]:
-            raise SystemExit("%s: no data for test point %r" % (name, k))
-        test.append(list(k) + [statistics.median(data[k])])
-    CASES.append({"name": name, "source": source, "vars": vars_, "unit": unit, "note": note,
-                  "train": train, "test": test})
-
-
-def one(name, source, var, unit, note, data, train, test):
-    """data {x: [y]} -> one-variable case; train/test are lists of x."""
-    d = {(x,): v for x, v in data.items()}
-    add(name, source, [var], unit, note, d, [(x,) for x in train], [(x,) for x in test])
-
-
-def two(name, source, unit, note, data, ptrain, ntrain, ptest, ntest):
-    """data {(p, n): [y]} -> two-variable case.  Train: the full box ptrain x ntrain.
-    Test: ptest x ntest minus the box."""
-    box = {(p, n) for p in ptrain for n in ntrain}
-    tk = [(p, n) for p in ptest for n in ntest if (p, n) not in box]
-    add(name, source, ["p", "n"], unit, note, data, box, tk)
-
-
-def upto(xs, lo=None, hi=None):
-    return [x for x in sorted(xs) if (lo is None or x >= lo) and (hi is None or x <= hi)]
-
-
-def src(repo, commit, path):
-    return "github %s @%s %s" % (repo, commit, path)
-
-
-def num(s):
-    """int if the text is an integer, else float"""
-    try:
-        return int(s)
-    except ValueError:
-        return float(s)
+CORPUS = Corpus(HERE, "corpus-c")
+rp, add, one, two = CORPUS.rp, CORPUS.add, CORPUS.one, CORPUS.two
+CASES = CORPUS.cases
 
 
 # ---------------------------------------------------------------------------------------------
@@ -333,77 +271,10 @@ def build_co():
 
 
 # ---------------------------------------------------------------------------------------------
-def check(c):
-    """The corpus rules: >=4 distinct training values per variable (5 or more preferred for one variable),
-    1-4 test x for one variable, a full training box for two, test beyond the training range (at most 8x),
-    positive values."""
-    probs = []
-    nv = len(c["vars"])
-    for i, v in enumerate(c["vars"]):
-        tr = sorted({row[i] for row in c["train"]})
-        if len(tr) < 4:
-            probs.append("%s: %d training values" % (v, len(tr)))
-    if not c["test"]:
-        probs.append("no test points")
-    if nv == 1 and len({row[0] for row in c["test"]}) > 4:
-        probs.append("more than 4 test x")
-    if nv == 2:
-        ps = {r[0] for r in c["train"]}
-        ns = {r[1] for r in c["train"]}
-        if {(r[0], r[1]) for r in c["train"]} != {(p, n) for p in ps for n in ns}:
-            probs.append("training set is not a full box")
-        tp = {r[0] for r in c["test"]}
-        tn = {r[1] for r in c["test"]}
-        want = {(p, n) for p in tp for n in tn} - {(p, n) for p in ps for n in ns}
-        if {(r[0], r[1]) for r in c["test"]} != want:
-            probs.append("test set is not the product of the test values minus the box")
-    for row in c["train"] + c["test"]:
-        if not all(x > 0 for x in row):
-            probs.append("non-positive value in %r" % (row,))
-    for row in c["test"]:
-        beyond = [row[i] > max(r[i] for r in c["train"]) for i in range(nv)]
-        ratio = max(row[i] / max(r[i] for r in c["train"]) for i in range(nv))
-        if not any(beyond):
-            probs.append("test point %r inside the training range" % (row[:-1],))
-        if ratio > 8.0001:
-            probs.append("test point %r is %.1fx beyond training" % (row[:-1], ratio))
-    for k in ("name", "source", "vars", "unit", "note", "train", "test"):
-        if k not in c:
-            probs.append("missing " + k)
-    if not c["source"].startswith("github "):
-        probs.append("source is not 'github OWNER/REPO @COMMIT PATH'")
-    return probs
 
 
 BUILDERS = [build_td, build_gl, build_erk, build_erk2, build_hg, build_ka, build_co]
 
 
-def main():
-    for b in BUILDERS:
-        b()
-    names = [c["name"] for c in CASES]
-    assert len(names) == len(set(names)), "duplicate case names"
-    bad = 0
-    for c in CASES:
-        for p in check(c):
-            print("CHECK %s: %s" % (c["name"], p))
-            bad += 1
-    one_v = sum(1 for c in CASES if len(c["vars"]) == 1)
-    repos = sorted({c["source"].split()[1] for c in CASES})
-    if "--check" in sys.argv:
-        print("%d cases (%d one-variable, %d two-variable) from %d repositories, %d check problems"
-              % (len(CASES), one_v, len(CASES) - one_v, len(repos), bad))
-        sys.exit(1 if bad else 0)
-    os.makedirs(OUT, exist_ok=True)
-    for old in glob.glob(os.path.join(OUT, "*.json")):
-        os.remove(old)
-    for c in sorted(CASES, key=lambda c: c["name"]):
-        with open(os.path.join(OUT, c["name"] + ".json"), "w") as f:
-            json.dump(c, f, indent=1)
-            f.write("\n")
-    print("%d cases (%d one-variable, %d two-variable) from %d repositories, %d check problems"
-          % (len(CASES), one_v, len(CASES) - one_v, len(repos), bad))
-
-
 if __name__ == "__main__":
-    main()
+    CORPUS.main(BUILDERS)
