@@ -2,6 +2,13 @@
 from the copies of source files in its raw/, in the format and under the rules of
 ../shared/corpus/scaling (make_corpus.py there); standard library only, deterministic.
 
+Every case is {"name", "source", "vars", "unit", "note", "train", "test"}:
+  vars   ["p"] (processes, threads, GPUs or nodes), ["n"] (message or problem size only) or ["p", "n"]
+  train  [[x..., y], ...]  the smaller scales; every repetition is its own row
+  test   [[x..., y], ...]  the larger scales; y is the median of the repetitions at that point
+Nothing is synthesized: rows are picked out of raw/; the only computed value is the median of the
+repetitions at a test point (a unit conversion, where one is made, is said in the case's note).
+
 A builder script makes one Corpus, binds its rp, add, one and two to module names, defines its
 build_* functions and ends with Corpus.main(BUILDERS, ...).
 """

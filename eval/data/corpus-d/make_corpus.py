@@ -1,30 +1,17 @@
 #!/usr/bin/env python3
-"""Builds cases/*.json of corpus-d from the copies of source files in raw/ (standard library only, deterministic).
-
-The same format and rules as ../shared/corpus/scaling (make_corpus.py there):
-every case is {"name", "source", "vars", "unit", "note", "train", "test"}:
-  vars   ["p"] (processes, threads, GPUs or nodes), ["n"] (message or problem size only) or ["p", "n"]
-  train  [[x..., y], ...]  the smaller scales; every repetition is its own row
-  test   [[x..., y], ...]  the larger scales; y is the median of the repetitions at that point
-Nothing is synthesized: rows are picked out of raw/.  The only computed value is the median of the
-repetitions at a test point.  No unit is converted.
-Run: python3 make_corpus.py [--check]   (--check validates the rules and writes nothing)
+"""corpus-d (16 cases from 6 repositories): builds cases/*.json from the copies of the source files in raw/,
+with eval/data/corpus_build.py (the format, the rules, --check). Run: python3 make_corpus.py [--check]
 """
-import csv
 import glob
-import json
 import os
-import statistics
 import sys
 from collections import defaultdict
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
-from corpus_build import Corpus, num, read_dicts, read_rows, src, upto  # noqa: E402  (eval/data/corpus_build.py)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from corpus_build import Corpus, read_dicts, src, upto  # noqa: E402
 
-CORPUS = Corpus(HERE, "corpus-d")
-rp, add, one, two = CORPUS.rp, CORPUS.add, CORPUS.one, CORPUS.two
-CASES = CORPUS.cases
+CORPUS = Corpus(os.path.dirname(os.path.abspath(__file__)), "corpus-d")
+rp, one, two = CORPUS.rp, CORPUS.one, CORPUS.two
 
 
 # ---------------------------------------------------------------------------------------------
