@@ -415,9 +415,10 @@ static void growth_max2(const struct fit_point *pts, size_t m, double *g)
  * growth_max), growing from 8x to 16x along each variable (the other at
  * its largest value) by no more than 2^growth: a law that accelerates far
  * beyond anything measured (x^3 log x fitted to latencies that grew as
- * x^0.5) extrapolates the noise of its largest points. With two or more variables a
- * positive quantity's law must also stay positive along each variable with the others at
- * their smallest and at their largest value (xmin, xmax), not only on the diagonal: c0 +
+ * x^0.5) extrapolates the noise of its largest points. With two or more
+ * variables a positive quantity's law must also stay positive along each
+ * variable with the others at their smallest and at their largest value
+ * (xmin, xmax), not only on the diagonal: c0 +
  * a m^(4/5) + b m^(4/5) P^(3/4) with a < 0, fitted on P = 2...5, turns
  * negative at P = 2 and large m (eval/RECORD.md §12). */
 static int plausible_beyond(const struct fit_term *t, int p, int nvars,
