@@ -104,8 +104,10 @@ class Corpus:
         self.out = os.path.join(here, "cases")
         self.cases = []
 
-    def rp(self, *parts):
-        return os.path.join(self.raw, *parts)
+    def rp(self, repo, *parts):
+        """The path of a copy in raw/: raw/OWNER__REPO/PATH for repo "OWNER/REPO" (or already
+        "OWNER__REPO") and the parts of PATH."""
+        return os.path.join(self.raw, repo.replace("/", "__"), *parts)
 
     def add(self, name, source, vars_, unit, note, data, train_keys, test_keys):
         """data: {key tuple: [y, ...]}; train_keys: keys whose every repetition goes to train;

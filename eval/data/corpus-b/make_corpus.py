@@ -25,7 +25,7 @@ def build_sdav():
     for commit, path, col, kind, tmax, test in [
             (SD_MPI[0], SD_MPI[1], "processes", "mpi", 8, [10, 12, 14, 16]),
             (SD_OMP[0], SD_OMP[1], "threads", "omp", 16, [32, 48, 64])]:
-        rows = read_dicts(rp(SD.replace("/", "__"), path))
+        rows = read_dicts(rp(SD, path))
         for size in (10000, 20000):
             d = defaultdict(list)
             for r in rows:
@@ -42,7 +42,7 @@ def build_sdav():
                 d, upto(d, hi=tmax), test)
     commit, path = SD_WEAK
     d, sizes = defaultdict(list), {}
-    for r in read_dicts(rp(SD.replace("/", "__"), path)):
+    for r in read_dicts(rp(SD, path)):
         d[int(r["processes"])].append(float(r["time"]))
         sizes[int(r["processes"])] = int(r["size"])
     one("sdav-epyc-gol-mpi-weak-p", src(SD, commit, path), "p", "s",
@@ -67,7 +67,7 @@ def build_eru():
             ("eru-epyc-scatter-alg1-core-pn", "ex1/results/scatter/var_size/scatter1_core_mapping_epyc.csv", "osu_scatter", 1),
             ("eru-epyc-scatter-alg2-core-pn", "ex1/results/scatter/var_size/scatter2_core_mapping_epyc.csv", "osu_scatter", 2)]:
         d = defaultdict(list)
-        for r in read_dicts(rp(ER.replace("/", "__"), path)):
+        for r in read_dicts(rp(ER, path)):
             d[(int(r["Processes"]), int(r["Size"]))].append(float(r["Latency"]))
         ntrain = sorted({n for (_, n) in d if n <= 8192})
         alg_name = {("osu_bcast", 1): "basic linear", ("osu_bcast", 3): "pipeline",
@@ -82,7 +82,7 @@ def build_eru():
             % (coll, coll.split("_")[1], alg, alg_name),
             d, [2, 4, 8, 16], ntrain, [32, 64, 128], [1024, 16384, 65536])
     d = defaultdict(list)
-    for r in read_dicts(rp(ER.replace("/", "__"), ER_MB[1])):
+    for r in read_dicts(rp(ER, ER_MB[1])):
         d[int(r["Workers"])].append(float(r["ComputeTime"]))
     one("eru-epyc-mandelbrot-omp-strong-p", src(ER, ER_MB[0], ER_MB[1]), "p", "s",
         "Mandelbrot set (OpenMP), strong scaling, Size column 10000: ComputeTime [s] (IOTime and TotalTime not used) "
@@ -99,7 +99,7 @@ CZ = "ceciliazagni/hpc_exam", "9c5a51290d4e7d51324a8b5003d6d67f71d1e4ed", "timin
 
 def build_cz():
     d = defaultdict(list)
-    for r in read_dicts(rp(CZ[0].replace("/", "__"), CZ[2]), skip=2):
+    for r in read_dicts(rp(CZ[0], CZ[2]), skip=2):
         d[int(r["threads"])].append(float(r["time_run"]))
     one("cz-gol-omp-strong-p", src(*CZ), "p", "s",
         "Game of Life (FHPC course exercise), strong scaling: time_run [s] (time_init, flat at 0.8 s, not used) over "
@@ -116,7 +116,7 @@ DZ = "dzuba29/Dirichlet-problem", "91b06a62a7badaddfd4047ec91625cfb931973a3", "l
 
 def build_dz():
     d = defaultdict(list)
-    for r in read_dicts(rp(DZ[0].replace("/", "__"), DZ[2])):
+    for r in read_dicts(rp(DZ[0], DZ[2])):
         d[(int(r["Threads"]), int(r["Dimension"]))].append(float(r["RunTime"]))
     two("dz-cluster-dirichlet-omp-pn", src(*DZ), "s",
         "OpenMP solver of a Dirichlet problem (the repository's C++ code): RunTime [s] (MultTime, a part of it, not used) "
@@ -136,7 +136,7 @@ def build_gc():
     for lib in ("mkl", "blis"):
         path = "Exercise2/data/epyc/size/double/%s_benchmark_double_cores_close.csv" % lib
         d = defaultdict(list)
-        for r in read_rows(rp(GC[0].replace("/", "__"), path)):
+        for r in read_rows(rp(GC[0], path)):
             m, n, k, t = int(r[0]), int(r[1]), int(r[2]), float(r[3])
             assert m == n == k
             d[n].append(t)
@@ -149,7 +149,7 @@ def build_gc():
             d, upto(d, hi=10000), [14000, 16000, 18000, 20000])
     path = "Exercise1/data/mpi_weak.csv"
     d = defaultdict(list)
-    for r in read_rows(rp(GC[0].replace("/", "__"), path)):
+    for r in read_rows(rp(GC[0], path)):
         assert int(r[1]) == 64
         d[int(r[0])].append(float(r[2]))
     one("gc-epyc-gol-hybrid-weak-p", src(GC[0], "ad5c50c6e4bc735322b015d610abaad4c4626afc", path), "p", "s",
@@ -166,7 +166,7 @@ EM = "emmadariol/HPC_exam", "2a9482af9ee42cdc3c3b32d691f47255203a6eea", "Nbody_s
 
 
 def build_em():
-    rows = read_dicts(rp(EM[0].replace("/", "__"), EM[2]))
+    rows = read_dicts(rp(EM[0], EM[2]))
     for kind, col, name, what in [
             ("strong", "total", "em-nbody-mpi-strong-total-p", "total run time [s]"),
             ("strong", "energy", "em-nbody-mpi-strong-energy-p", "time [s] of the energy computation (the file's 'energy' column)"),
@@ -192,7 +192,7 @@ EMA = "EMachad0/OPRP-Mandelbrot", "5c31da33d6e52e57d82bae1eb542b76b9157e0a4"
 def build_ema():
     for lang, path in [("cpp", "resultados/log_cpp.md"), ("rust", "resultados/log_rust.md")]:
         d = defaultdict(list)
-        with open(rp(EMA[0].replace("/", "__"), path), encoding="utf-8") as f:
+        with open(rp(EMA[0], path), encoding="utf-8") as f:
             for line in f:
                 cells = [c.strip() for c in line.strip().strip("|").split("|")]
                 if not cells[0].startswith("`"):
@@ -223,7 +223,7 @@ def build_su():
              "testPipelineLightWorkersLargeNumberOfStations", "su-omp-pipeline-large-p", 16,
              "pipeline pattern with light workers and a large number of stations, 50000 elements")]:
         d = defaultdict(list)
-        for r in read_rows(rp(SU.replace("/", "__"), path))[1:]:
+        for r in read_rows(rp(SU, path))[1:]:
             if r[2] == test:
                 d[int(r[0])].append(float(r[3]))
         one(name, src(SU, commit, path), "p", "s",
@@ -249,7 +249,7 @@ def build_ld():
             ("02b96c864790cc75a5659b20276e703047ed21e6", "time_results_new_b.csv", "allgather1",
              "versions/main_b.c: 1 MPI_Allgather before the collective instinctive move")]:
         d = defaultdict(list)
-        for r in read_dicts(rp(LD.replace("/", "__"), path)):
+        for r in read_dicts(rp(LD, path)):
             d[(int(r["WORLD_SIZE"]), int(r["FISHES_COUNT"]))].append(float(r["ELAPSED_TIME"]))
         two("ld-mpi-fishschool-%s-pn" % ver, src(LD, commit, path), "s",
             "Fish School Search optimisation with MPI (%s; the repository's README): ELAPSED_TIME [s] over p = MPI ranks "
@@ -274,7 +274,7 @@ def build_oh():
             ("37eb482daf746f3b6cd79f3a6d703b75e4cff5b5", "OSU/example-results/osu_alltoall_example_results.txt",
              "oh-osu-alltoall-n", "osu_alltoall average latency")]:
         d = defaultdict(list)
-        for r in read_rows(rp(OH.replace("/", "__"), path)):
+        for r in read_rows(rp(OH, path)):
             size, lat = r[0].split()
             d[int(size)].append(float(lat))
         one(name, src(OH, commit, path), "n", "us",
@@ -315,7 +315,7 @@ def build_vl():
              "vlas-mahti-weak-y-total-p", 32, [64, 128, 200],
              "weak scaling, the 1-node domain extended n-fold along y, total run time")]:
         d = defaultdict(list)
-        for r in read_dat(rp(VL.replace("/", "__"), path)):
+        for r in read_dat(rp(VL, path)):
             d[int(r["Nodes"])].append(float(r[col]))
         machine = ("EuroHPC LUMI-C CPU nodes, July 2025" if "LUMI" in path else "CSC Mahti CPU nodes, June 2025")
         one(name, src(VL, commit, path), "p", "s",

@@ -29,7 +29,7 @@ def build_td():
              "the job script EX1/jobs/bcast_algo3.sh at this commit sweeps only 2 B over every even p, so it was edited "
              "after this file was written; the file's own columns are used")]:
         d = defaultdict(list)
-        for r in read_dicts(rp(TD[0].replace("/", "__"), path)):
+        for r in read_dicts(rp(TD[0], path)):
             assert int(r["Algorithm"]) == alg
             d[(int(r["Processes"]), int(r["Size"]))].append(float(r["Latency(us)"]))
         ntrain = sorted({n for (_, n) in d if n <= 8192})
@@ -47,7 +47,7 @@ def build_td():
         two(name, src(TD[0], TD[1], path), "us", one_note, d, [2, 4, 8, 16], ntrain, [32, 64, 128], [1024, 16384, 65536])
     path = "EX2/results/omp_strong_scaling.csv"
     d = defaultdict(list)
-    for r in read_dicts(rp(TD[0].replace("/", "__"), path)):
+    for r in read_dicts(rp(TD[0], path)):
         assert r["width"] == r["height"] == "5000"
         d[int(r["threads"])].append(float(r["compute_time"]))
     one("td-epyc-mandelbrot-omp-strong-p", src(TD[0], TD[1], path), "p", "s",
@@ -58,7 +58,7 @@ def build_td():
         d, upto(d, hi=16), [32, 64, 128])
     path = "EX2/results/mpi_strong_scaling.csv"
     d = defaultdict(list)
-    for r in read_dicts(rp(TD[0].replace("/", "__"), path)):
+    for r in read_dicts(rp(TD[0], path)):
         assert r["Size"] == "10000"
         d[int(r["MPI_Processes"])].append(float(r["ComputeTime"]))
     one("td-epyc-mandelbrot-mpi-strong-p", src(TD[0], TD[1], path), "p", "s",
@@ -78,7 +78,7 @@ GL = "g-lago8/SPM-project"
 def build_gl():
     commit, path = "175a9c1cef8d43ca6ebbc5de334da3dead1885e2", "results/strong_scaling_results2.txt"
     d = defaultdict(list)
-    with open(rp(GL.replace("/", "__"), path)) as f:
+    with open(rp(GL, path)) as f:
         for line in f.read().split("\n"):
             if line.strip():
                 t, w, n = line.split()
@@ -92,7 +92,7 @@ def build_gl():
         d, [1, 2, 4, 8], [12, 16])
     commit, path = "6aa111cd02945a8a3b31027887c5ef0474e7b438", "results/strong_scaling_results2_grouped_4096.txt"
     d = defaultdict(list)
-    for r in read_dat(rp(GL.replace("/", "__"), path)):
+    for r in read_dat(rp(GL, path)):
         assert float(r["N"]) == 4096
         d[int(r["nworkers"])].append(float(r["time"]))
     one("gl-ff-wavefront-strong-4096-p", src(GL, commit, path), "p", "s",
@@ -103,7 +103,7 @@ def build_gl():
         d, [1, 2, 4, 8], [12, 16, 20])
     commit, path = "6aa111cd02945a8a3b31027887c5ef0474e7b438", "results/weak_scaling_par.txt"
     d, sizes = defaultdict(list), {}
-    with open(rp(GL.replace("/", "__"), path)) as f:
+    with open(rp(GL, path)) as f:
         for line in f.read().split("\n"):
             if line.strip():
                 c = line.split()
@@ -133,7 +133,7 @@ ERK = "erikalena/hpc_assignment2", "369fe1e9518aa30665d47956d92826764afdf25d", "
 
 def build_erk():
     d = defaultdict(list)
-    for r in read_dicts(rp(ERK[0].replace("/", "__"), ERK[2])):
+    for r in read_dicts(rp(ERK[0], ERK[2])):
         assert r["problem_size"] == "10000000"
         d[(int(r["n_procs"]), int(r["n_threads"]))].append(float(r["time_taken"]))
     two("erk-kdtree-hybrid-strong-pn", src(*ERK), "s",
@@ -154,7 +154,7 @@ HG = "Hemanth-G48/hpc-project", "eb7447cb05e50fa65e1808c48179c4225d015545", "res
 
 
 def build_hg():
-    rows = read_dicts(rp(HG[0].replace("/", "__"), HG[2]))
+    rows = read_dicts(rp(HG[0], HG[2]))
     for kernel, param, what in [
             ("matmul", "n=2048", "dense matrix multiplication, n = 2048"),
             ("heat2d", "n=2048;iters=400", "2-D heat-equation stencil, 2048^2 grid, 400 iterations"),
@@ -180,7 +180,7 @@ KA = "KunkelAlexander/hybrid-scheme-for-fdm-plots", "cc5a6b441a005ffe84c7a5b71ca
 
 def build_ka():
     d = defaultdict(list)
-    for r in read_dicts(rp(KA[0].replace("/", "__"), KA[2])):
+    for r in read_dicts(rp(KA[0], KA[2])):
         if r["Scheme"] == "VortexPairLinear_Hybrid":
             assert r["NCell"] == "307000000.0"
             d[int(r["Rank"])].append(float(r["ElapsedTime"]))
@@ -207,7 +207,7 @@ ERK2 = [("erk-kdtree-hybrid-cpu-new-pn", "07f53e80ea72ba1a138738e9ccaf834ba9a4de
 def build_erk2():
     for name, commit, path, what in ERK2:
         d = defaultdict(list)
-        for r in read_dicts(rp(ERK[0].replace("/", "__"), path)):
+        for r in read_dicts(rp(ERK[0], path)):
             assert r["problem_size"] == "10000000"
             d[(int(r["n_procs"]), int(r["n_threads"]))].append(float(r["time_taken"]))
         two(name, src(ERK[0], commit, path), "s",
@@ -237,7 +237,7 @@ def read_osu(path):
 def build_co():
     base = "network/infiniband/osu-mpi-benchmarks/initial/"
     path = base + "latency/compute001.log"
-    d = read_osu(rp(CO[0].replace("/", "__"), path))
+    d = read_osu(rp(CO[0], path))
     d.pop(0)
     one("cofc-ib-osu-latency-n", src(CO[0], CO[1], path), "n", "us",
         "osu_latency (OSU 5.3.2, MVAPICH2 2.2) latency [us] over n = message size [bytes] between the login node "
@@ -247,7 +247,7 @@ def build_co():
         "switch region.",
         d, upto(d, lo=1, hi=16384), [32768, 65536, 131072])
     path = base + "bibw/compute001.log"
-    d = read_osu(rp(CO[0].replace("/", "__"), path))
+    d = read_osu(rp(CO[0], path))
     one("cofc-ib-osu-bibw-n", src(CO[0], CO[1], path), "n", "MB/s",
         "osu_bibw (OSU 5.3.2, MVAPICH2 2.2) bidirectional bandwidth [MB/s] (a rate: higher is better) over n = message "
         "size [bytes] between 'openhpc' and compute001 over InfiniBand, 1 rank per node. One run. Irregular as "

@@ -17,7 +17,6 @@ rp, one, two = CORPUS.rp, CORPUS.one, CORPUS.two
 # ---------------------------------------------------------------------------------------------
 # E3SM-Project/perf-data: E3SM performance data store (DOE E3SM project)
 E3 = "E3SM-Project/perf-data"
-E3R = E3.replace("/", "__")
 FC1 = "10911c4b27ad73025b081daa7c05d3c70908cfe5", "v2-overview/chrysalis-perf-study/fcase-timers1.txt"
 FC0 = "375732cfac78e017207d91a91dbb24b77e672870", "v2-overview/F-case-chrys-nodecount-sweep/timers0.txt"
 
@@ -45,8 +44,8 @@ def read_fcase(path):
 
 
 def build_e3sm_fcase():
-    r1 = read_fcase(rp(E3R, FC1[1]))
-    r0 = read_fcase(rp(E3R, FC0[1]))
+    r1 = read_fcase(rp(E3, FC1[1]))
+    r0 = read_fcase(rp(E3, FC0[1]))
     for compset, name, what in [
             ("F2010", "e3sm-v2-f2010-chrysalis-nodes-p",
              "E3SM v2 atmosphere-land F case (compset F2010-CICE, grid ne30pg2_ne30pg2)"),
@@ -87,7 +86,7 @@ def read_nh(path):
 
 
 def build_e3sm_nh():
-    t = read_nh(rp(E3R, NH[1]))
+    t = read_nh(rp(E3, NH[1]))
     for sec, name, alg, train, test in [
             ("ne 128 qsize 10 nmax 4096 alg Eul main_loop", "homme-nh-summit-ne128-eul-mainloop-p", "Eulerian tracer transport",
              [16, 32, 64, 128], [256]),
@@ -110,7 +109,7 @@ RS = "3b5f3ec8036db41852699ff903241e029a92ef0c", "RS-theta/frontier/july2024/run
 
 def build_e3sm_rs():
     d = defaultdict(list)
-    for path in sorted(glob.glob(rp(E3R, RS[1], "time-thetaxx-ne*-nmax500.2082566"))):
+    for path in sorted(glob.glob(rp(E3, RS[1], "time-thetaxx-ne*-nmax500.2082566"))):
         ne = None
         with open(path) as f:
             for line in f.read().splitlines():
@@ -132,13 +131,12 @@ def build_e3sm_rs():
 # ---------------------------------------------------------------------------------------------
 # Devid-developer/hpc-exam: 2-D 5-point heat stencil (HPC course exam, Trieste 2024/25) on Leonardo Booster (CINECA)
 DD = "Devid-developer/hpc-exam"
-DDR = DD.replace("/", "__")
 
 
 def build_dd():
     commit, path = "4ac08e20cd97592b1a8e9c84f64a5a2d9785e0de", "results/49277667_mpi_strong/go_mpi_strong.csv"
     d = defaultdict(list)
-    for r in read_dicts(rp(DDR, path)):
+    for r in read_dicts(rp(DD, path)):
         assert r["threads"] == "1"
         d[int(r["tasks"])].append(float(r["t_wall"]))
     one("dd-leonardo-stencil-mpi-strong-p", src(DD, commit, path), "p", "s",
@@ -149,7 +147,7 @@ def build_dd():
         "(16.2 s at 32, 8.1 s at 64), as measured. Train p=1..16, test p=32, 64.",
         d, [1, 2, 4, 8, 16], [32, 64])
     commit, path = "beb1da34e29dabde6caad64eea85257d01ac031c", "results/49349184_mpi_node_scaling/go_mpi_node_scaling.csv"
-    rows = read_dicts(rp(DDR, path))
+    rows = read_dicts(rp(DD, path))
     for kind, name, what in [
             ("strong", "dd-leonardo-stencil-node-strong-p", "strong scaling, grid 25000x25000"),
             ("weak", "dd-leonardo-stencil-node-weak-p", "weak scaling, grid 6250^2 per node (the file's grid_x/grid_y: "
@@ -175,7 +173,7 @@ AM = "Almouhannad/Parallel-Processing-examples-using-Java", "2bad761c03f3d5dcdf2
 def build_am():
     d = defaultdict(list)
     n = None
-    with open(rp(AM[0].replace("/", "__"), AM[2])) as f:
+    with open(rp(AM[0], AM[2])) as f:
         for line in f.read().splitlines():
             if line.startswith("## N = "):
                 n = int(line[7:].replace(",", ""))
@@ -203,7 +201,7 @@ DG = "deivgin/parallel-computing", "3a8a25e1d26107f7a733a4319cf9036001fb3072", "
 def build_dg():
     d = defaultdict(list)
     size = p = None
-    with open(rp(DG[0].replace("/", "__"), DG[2])) as f:
+    with open(rp(DG[0], DG[2])) as f:
         for line in f.read().splitlines():
             if line.startswith("Array size:"):
                 size = int(line.split(":")[1])
@@ -227,7 +225,7 @@ PT = "Parataisa/Perf-or-comp", "43102351329996a3590a4ee784ee5b8f9754c7d1", "06/d
 
 def build_pt():
     d = defaultdict(list)
-    for r in read_dicts(rp(PT[0].replace("/", "__"), PT[2])):
+    for r in read_dicts(rp(PT[0], PT[2])):
         d[int(r["Block Size (bytes)"])].append(float(r["Latency (ns)"]))
     one("pt-lcc3-memory-latency-n", src(*PT), "n", "ns",
         "Memory load latency [ns] (the file's 'Latency (ns)'; its cycle column is not used) over n = block (working set) "
@@ -244,7 +242,7 @@ LC = "lczech/grenedalf-paper", "3f4602b1f487f0bbf8ab411d095e797483cfb5ef", "benc
 
 
 def build_lc():
-    rows = read_rows_tsv(rp(LC[0].replace("/", "__"), LC[2]))
+    rows = read_rows_tsv(rp(LC[0], LC[2]))
     for test_name, typ, name, what in [
             ("grenedalf/diversity-strong", "bam", "lc-grenedalf-diversity-strong-bam-p",
              "grenedalf diversity, strong scaling: 8 BAM samples (0.7-1.4 GB each) at every thread count"),
@@ -271,14 +269,14 @@ LCR_PY = "12931291b4faf1eeee4986a9582d536eb2ca5a29", "benchmark-random/measure.p
 
 def lcr_sizes():
     """the sizes=[...] list of the copied benchmark-random/measure.py"""
-    with open(rp(LCR[0].replace("/", "__"), LCR_PY[1])) as f:
+    with open(rp(LCR[0], LCR_PY[1])) as f:
         text = f.read()
     body = text[text.index("sizes=[") + 7:]
     return [int(x) for x in body[:body.index("]")].replace(",", " ").split()]
 
 
 def build_lcr():
-    rows = {r[0]: r[1:] for r in read_rows_tsv(rp(LCR[0].replace("/", "__"), LCR[2]))}
+    rows = {r[0]: r[1:] for r in read_rows_tsv(rp(LCR[0], LCR[2]))}
     sizes = lcr_sizes()
     assert len(sizes) == 16
     for key, name, what in [

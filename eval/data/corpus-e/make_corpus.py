@@ -45,14 +45,14 @@ def build_rb():
                              "(9.9 vs 18.1 us at p=16, 17.4 vs 41.8 at p=32, 57.8 vs 75.7 at p=64), while at p=128 it is "
                              "7.7x slower (860 vs 112 us); at p<=8 16 KiB is slower than 8 KiB, as for the other algorithms.")]:
         path = base + "scatter%d_core_mapping.csv" % alg
-        d = read_pnl(rp(RB[0].replace("/", "__"), path))
+        d = read_pnl(rp(RB[0], path))
         two("rb-genoa-scatter-alg%d-core-pn" % alg, src(RB[0], RB[1], path), "us",
             "osu_scatter average latency [us] over p = MPI ranks x n = message size [bytes], coll_tuned_use_dynamic_rules "
             "true, coll_tuned_scatter_algorithm=%d (%s in Open MPI 5.0's numbering); the repository's job script "
             "ex1/scripts/scatter/varied/scatter_varied.sh writes this file. " % (alg, alg_name) + gen + odd,
             d, OSU_P_TRAIN, upto({n for (_, n) in d}, hi=8192), OSU_P_TEST, OSU_N_TEST)
     path = "ex1/scripts/bcast/varied/csv/bcast1_core_mapping_genoa.csv"
-    d = read_pnl(rp(RB[0].replace("/", "__"), path))
+    d = read_pnl(rp(RB[0], path))
     two("rb-genoa-bcast-default-core-pn", src(RB[0], RB[1], path), "us",
         "osu_bcast average latency [us] over p = MPI ranks x n = message size [bytes]. The file is named for algorithm 1 "
         "(basic linear), but its job script ex1/scripts/bcast/varied/bcast1_mappingbycore.sh passes "
@@ -70,7 +70,7 @@ NF = "Nefasto1/HPC-Exam-Exercises", "42d5c8e62f3799aff691a4122d96e37e7b4a87b0", 
 
 
 def build_nf():
-    rows = read_dat_tab(rp(NF[0].replace("/", "__"), NF[2]))
+    rows = read_dat_tab(rp(NF[0], NF[2]))
     for name, alg, what, odd in [
             ("nf-epyc-bcast-chain-pn", "broadcast_chain", "osu_bcast with the chain algorithm",
              "At p=128, 16 KiB reads 258 us and 32 KiB 244 us (16 KiB is 4x the 8 KiB value); at p=64, 16 B is slower "
@@ -114,7 +114,7 @@ VA = ("ValentinisAlessio/HPC_final_project", "543a9a800c6bc14059d520ac3937dd4286
 
 def build_va():
     d = defaultdict(list)
-    for r in read_dicts(rp(VA[0].replace("/", "__"), VA[2])):
+    for r in read_dicts(rp(VA[0], VA[2])):
         assert r["Algorithm"] == "bin_tree" and r["Allocation"] == "core"
         d[(int(r["Processes"]), int(r["MessageSize"]))].append(float(r["Avg Latency(us)"]))
     two("va-epyc-bcast-bintree-core-pn", src(*VA), "us",

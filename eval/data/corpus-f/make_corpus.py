@@ -31,7 +31,7 @@ def md_rows(path):
 
 def build_mm():
     d = {}
-    for r in md_rows(rp(MM[0].replace("/", "__"), MM[2])):
+    for r in md_rows(rp(MM[0], MM[2])):
         if r[0].isdigit():
             d[int(r[0])] = [float(r[1])]
     one("mm-cs351-threads-wallclock-p", src(*MM), "p", "s",
@@ -51,7 +51,7 @@ DC = "dceuinton/openmp_heat_distribution", "fd8dfe44987abff5c92062606f23a3eeb097
 def build_dc():
     d = defaultdict(dict)
     size = None
-    with open(rp(DC[0].replace("/", "__"), DC[2])) as f:
+    with open(rp(DC[0], DC[2])) as f:
         for line in f.read().splitlines():
             if line.startswith("Problem size:"):
                 size = line.split(":")[1].strip()
@@ -80,7 +80,7 @@ WZ2 = "0af59370ea3a871b8a04be0a7b42b81850bc471e", "pa2/report.md"
 
 def build_wz():
     d = {}
-    for r in md_rows(rp(WZ.replace("/", "__"), WZ1[1])):
+    for r in md_rows(rp(WZ, WZ1[1])):
         if r[0].isdigit():
             d[int(r[0])] = [float(r[1])]
     one("wz-cse6220-pa1-mpi-strong-p", src(WZ, *WZ1), "p", "s",
@@ -91,7 +91,7 @@ def build_wz():
         d, [1, 2, 4, 8], [16, 32])
     t = defaultdict(dict)
     p = None
-    with open(rp(WZ.replace("/", "__"), WZ2[1])) as f:
+    with open(rp(WZ, WZ2[1])) as f:
         for line in f.read().splitlines():
             if line.startswith("### $p = "):
                 p = int(line[9:].strip("$ "))
@@ -119,7 +119,7 @@ LS = "leschwe1/hpc_esc_401_solutions", "aa15c8da1b3539df10b71071deb5e1ad6007c896
 def build_ls():
     d = {}
     key = None
-    with open(rp(LS[0].replace("/", "__"), LS[2])) as f:
+    with open(rp(LS[0], LS[2])) as f:
         for line in f.read().splitlines():
             s = line.strip()
             if s.startswith("NUM_BLOCK="):
@@ -157,7 +157,7 @@ def build_gd():
             ("results/strong_openmp.csv", "gd-g100-binarize-omp-strong-p", "OpenMP threads",
              [1, 2, 4, 8], [12, 16, 24])]:
         d = defaultdict(list)
-        for r in read_dicts(rp(GD[0].replace("/", "__"), path)):
+        for r in read_dicts(rp(GD[0], path)):
             assert r["N"] == "10000"
             d[int(r["P"])].append(float(r["Time"]))
         odd = ("" if "mpi" in path else
@@ -197,7 +197,7 @@ def build_al():
              "training range does not show, and is not monotone above (1.35 ms at 1 MiB, 1.01 ms at 2 MiB), as measured."),
             ("alltoall_output.dat.0", "alcf-polaris-64r-alltoall-host-n", "osu_alltoall (OMB v5.3), host buffers", ""),
             ("all_gather_output.dat.0", "alcf-polaris-64r-allgather-host-n", "osu_allgather (OMB v5.3), host buffers", "")]:
-        d = read_osu(rp(AL[0].replace("/", "__"), AL[2] + fn))
+        d = read_osu(rp(AL[0], AL[2] + fn))
         one(name, src(AL[0], AL[1], AL[2] + fn), "n", "us",
             "%s on ALCF Polaris (HPE Apollo, 4 NVIDIA A100 per node, Slingshot): 64 MPI ranks on 16 nodes, one rank per GPU "
             "(the run's directory n16.g4 and its 'I am k of 64' lines), 30 April 2024: 'Avg Latency(us)' over n = message "
@@ -235,7 +235,7 @@ def build_hl():
              "512,000 atoms on, where host-device data transfer dominates; at 16M atoms it is no faster than with one GPU "
              "(117 s vs 113 s), as measured.")]:
         d = {}
-        for path in sorted(glob.glob(rp(HL[0].replace("/", "__"), HL[2] + sub, "slurm-*.out"))):
+        for path in sorted(glob.glob(rp(HL[0], HL[2] + sub, "slurm-*.out"))):
             with open(path) as f:
                 for line in f.read().splitlines():
                     if line.startswith("Loop time of "):
