@@ -43,6 +43,10 @@ void tally_free(struct tally *t);
 int cmp_double(const void *a, const void *b);
 int cmp_triple(const void *a, const void *b); /* rows x1 x2 y, by x1 then x2 */
 double median(double *v, size_t n);           /* sorts v; NAN when n is 0 */
+/* A case's error as the shared corpus's score.py and issue 32 compute it:
+ * the mean relative error of the predictions yp[0..n-1] against truth;
+ * INFINITY when it is not finite. */
+double case_error(const double *yp, const double *truth, size_t n);
 void print_header(void);
 void print_row(const char *corpus, const char *sel, struct tally *t);
 void print_warnings(const char *corpus, const struct tally *t);

@@ -101,8 +101,7 @@ static double score_reach(int sel, const double *x, const double *y, size_t n,
             reach_e[sel][bin][reach_n[sel][bin]++] = e[j];
         }
     }
-    for (j = 0, case_mean[sel] = 0; j < nq; j++)
-        case_mean[sel] += e[j] / (double)nq;
+    case_mean[sel] = case_error(pred, truth, nq);
     return median(e, nq);
 }
 

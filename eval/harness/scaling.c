@@ -95,13 +95,9 @@ static void fit_case(struct scase *c, json_t *train, json_t *test, int sel, int 
     }
     nv = c->nvars;
     if (score(sel, x, y, n, xq, tr, op, nobs, nq, &t, pred) == 0 && t.failed == 0) {
-        double sum = 0;
-        for (i = 0; i < nq; i++) {
-            sum += fabs(pred[i] - tr[i]) / fabs(tr[i]);
-            if (preds != NULL)
-                json_array_append_new(preds, json_real(pred[i]));
-        }
-        c->err[slot] = sum / (double)nq;
+        for (i = 0; preds != NULL && i < nq; i++)
+            json_array_append_new(preds, json_real(pred[i]));
+        c->err[slot] = case_error(pred, tr, nq);
         if (sel == AUTO) {
             c->ntest = nq;
             c->covered = t.covered;

@@ -64,18 +64,6 @@ static int xp1(int v, const struct fit_point *pts, int np, const double *xq, siz
     return 0;
 }
 
-/* The mean relative error of yp against truth (a case's error, as the
- * shared corpus's score.py computes it). */
-static double case_error(const double *yp, const double *truth, size_t nq)
-{
-    double s = 0;
-    size_t k;
-
-    for (k = 0; k < nq && k < 256; k++)
-        s += fabs(yp[k] - truth[k]) / fabs(truth[k]);
-    return isfinite(s) ? s / (double)nq : INFINITY;
-}
-
 static int score_xp(const double *x, const double *y, size_t n, const double *xq,
                     const double *truth, const size_t *nobs, size_t nq, struct tally *t,
                     double *pred_out)

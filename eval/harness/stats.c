@@ -91,3 +91,13 @@ void print_warnings(const char *corpus, const struct tally *t)
         100.0 * (double)t->warned_far / (double)(t->warned ? t->warned : 1), t->far,
         100.0 * (double)t->warned_far / (double)(t->far ? t->far : 1));
 }
+
+double case_error(const double *yp, const double *truth, size_t n)
+{
+    double s = 0;
+    size_t k;
+
+    for (k = 0; k < n; k++)
+        s += fabs(yp[k] - truth[k]) / fabs(truth[k]);
+    return isfinite(s) ? s / (double)n : INFINITY;
+}
