@@ -207,7 +207,7 @@ XH = "Xhether/cs5220-project"
 XH_COMMON = ("Distributed breadth-first search with MPI, a Cornell CS 5220 course project: 'avg_total_time' [s] over "
              "p = MPI ranks (srun -n p inside one allocation; the cluster is not named in the files read), strong scaling "
              "on a fixed graph. Each value is the average of NUM_RUNS = 2 BFS runs from random sources of the graph's "
-             "largest connected component (scripts/strong_scaling.sh; its comment says 5), so it is not a single run but "
+             "largest connected component (scripts/strong_scaling.sh at commit 43db37a2b5dc; its comment says 5), so it is not a single run but "
              "its spread is unknown. The comm/compute/TEPS columns are not used. ")
 
 
