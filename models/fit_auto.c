@@ -60,6 +60,12 @@
  * data to better than this per doubling. */
 #define XUNC_FLOOR 0.08
 #define XUNC_MAX 3.0
+/* against_top: the data's last step counts as a direction beyond this
+ * relative change (noise below); the turn of a subtracted cost is then
+ * looked for at TURN_STEPS points over the data, from the smallest x to
+ * the largest. */
+#define TURN_TOP 0.03
+#define TURN_STEPS 16
 
 static double term_val(const struct fit_term *t, int nvars, const double *x)
 {
@@ -465,6 +471,25 @@ static int plausible_beyond(const struct fit_term *t, int p, int nvars,
     return 1;
 }
 
+/* Whether one variable's law, from its largest x to twice that, moves
+ * against its data's last step: the mean at the largest x more than
+ * TURN_TOP above (below) the one at the x before it, and the law falling
+ * (rising) beyond. Only for positive x, pts sorted by x. */
+static int against_top(const struct fit_point *pts, size_t m, const struct fit_cand *c,
+                       const double *coef)
+{
+    double dy, dl, x1, x2;
+
+    if (m < 2 || !(pts[0].x[0] > 0) || !(pts[m - 2].y > 0))
+        return 0;
+    dy = (pts[m - 1].y - pts[m - 2].y) / pts[m - 2].y;
+    x1 = pts[m - 1].x[0];
+    x2 = 2 * x1;
+    dl = law_val(c->term, c->nterms, 1, coef, &x2) -
+         law_val(c->term, c->nterms, 1, coef, &x1);
+    return fabs(dy) > TURN_TOP && dl * dy < 0;
+}
+
 /* Scores candidate c: fit on all points, the plausibility checks beyond the
  * data, forward folds. */
 static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel,
@@ -509,23 +534,33 @@ static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel
     /* A cost subtracted from a positive quantity must keep its direction
      * beyond the data: log2(x)/x^(1/4) rises to x = 55 and falls after, so
      * c0 - c1 log2(x)/x^(1/4), fitted to a falling strong-scaling time below
-     * 55, turns up beyond it and keeps rising. */
-    for (k = 1; rel && k < c->nterms; k++) {
-        double prev = 0, dir = 0;
-        int q;
-        if (!(sc->coef[k] < 0))
-            continue;
-        for (q = 0; q <= 4; q++) {
-            double x[FIT_MAX_VARS], f;
-            for (v = 0; v < nvars; v++)
-                x[v] = xmax[v] > 0 ? xmax[v] * (double)(1 << q) : xmax[v] + q;
-            f = term_val(&c->term[k], nvars, x);
-            if (q > 0 && f != prev) {
-                if (dir != 0 && (f - prev) * dir < 0)
-                    return;
-                dir = f - prev;
+     * 55, turns up beyond it and keeps rising. Where the law beyond the data
+     * goes against the data's top (against_top), such a term must keep its
+     * direction over the data too: c0 - c1 log2(x)/x^(1/2) turns at x = 7.4,
+     * so fitted to a time still falling from 4 to 8 it predicts a rise at
+     * 16 (eval/RECORD.md §25). */
+    {
+        int q0 = nvars == 1 && against_top(pts, m, c, sc->coef) ? -TURN_STEPS : 0;
+        for (k = 1; rel && k < c->nterms; k++) {
+            double prev = 0, dir = 0;
+            int q;
+            if (!(sc->coef[k] < 0))
+                continue;
+            for (q = q0; q <= 4; q++) {
+                double x[FIT_MAX_VARS], f;
+                for (v = 0; v < nvars; v++)
+                    x[v] = q < 0 ? xmin[v] *
+                                       pow(xmax[v] / xmin[v], 1 + (double)q / TURN_STEPS)
+                           : xmax[v] > 0 ? xmax[v] * (double)(1 << q)
+                                         : xmax[v] + q;
+                f = term_val(&c->term[k], nvars, x);
+                if (q > q0 && f != prev) {
+                    if (dir != 0 && (f - prev) * dir < 0)
+                        return;
+                    dir = f - prev;
+                }
+                prev = f;
             }
-            prev = f;
         }
     }
     sc->loo = c->press / (double)m;
