@@ -52,6 +52,12 @@ double agg_reduce(double *v, size_t n, enum agg_kind kind)
     return s / (double)n;
 }
 
+int agg_spiky(double med, double ymin, double ymax, int n)
+{
+    return n >= AGG_SPIKE_RUNS && med > 0 &&
+           (ymax > AGG_SPIKE * med || ymin < med / AGG_SPIKE);
+}
+
 struct pair {
     double x, y;
 };

@@ -36,6 +36,18 @@ const char *agg_name(enum agg_kind k);
 int agg_points(const double *x, const double *y, size_t n, enum agg_kind kind,
                struct agg_point *out, struct err *err);
 
+/* `auto` with the mean (the default aggregate): a configuration of at least
+ * AGG_SPIKE_RUNS runs one of which lies more than AGG_SPIKE times above their
+ * median, or below 1/AGG_SPIKE of it, is represented by that median: a run
+ * slowed by other work on the machine (or a first run paying for compiling
+ * or warming caches) moves the mean of a few runs far from the rest, and a
+ * law fitted through it extrapolates the disturbance (eval/RECORD.md §28).
+ * Returns whether the runs of median med, range ymin..ymax, count n are
+ * such a configuration. */
+#define AGG_SPIKE 2.0
+#define AGG_SPIKE_RUNS 3
+int agg_spiky(double med, double ymin, double ymax, int n);
+
 /* Reduces n values with the given aggregate; n must be >= 1. The array is
  * reordered (sorted) when kind is AGG_MEDIAN. */
 double agg_reduce(double *v, size_t n, enum agg_kind kind);

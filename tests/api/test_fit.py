@@ -122,5 +122,47 @@ def degenerate_and_bad_requests_are_clear_errors():
     assert st == 400
 
 
+def near(want):
+    """A dict equal to another with the same keys and values within close()."""
+    class Near(dict):
+        def __eq__(self, got):
+            return set(got) == set(want) and all(close(got[k], want[k]) for k in want)
+    return Near(want)
+
+
+@test
+def a_spike_makes_autos_point_the_median():
+    # eval/RECORD.md §28: `auto` with the mean takes the median of a
+    # configuration of >= 3 runs one of which is more than 2x (or below half)
+    # their median; other graphs, and runs that agree within 2x, keep the mean.
+    law = {1: 10.0, 2: 5.5, 4: 3.25, 8: 2.125, 16: 1.5625}
+    runs = {x: [y, 1.02 * y, 0.98 * y] for x, y in law.items()}
+    runs[4] = [3.25, 3.3, 9.9]      # a spike: 9.9 > 2 * 3.3
+    runs[8] = [2.125, 2.2, 4.3]     # within 2x of the median 2.2: the mean
+    data = [[x, y] for x, ys in runs.items() for y in ys]
+    want = {x: sum(ys) / 3 for x, ys in runs.items()}
+    want[4] = 3.3
+    st, body = fit({"data": data})
+    assert st == 200, body
+    assert {p["x"]: p["y"] for p in body["points"]} == near(want), body["points"]
+    st, body = fit({"data": data, "graph": "linear"})
+    assert st == 200, body
+    assert body["points"][2]["y"] == sum(runs[4]) / 3
+    st, body = fit({"data": data, "aggregate": "median"})
+    assert st == 200 and body["points"][3]["y"] == 2.2, body
+    # the database form gives the same points
+    st, b = S.post("/api/v1/runs", {"runs": [
+        {"application": "spiky", "executable": "e", "system": "s", "nprocs": x,
+         "runtime": y} for x, ys in runs.items() for y in ys]})
+    assert st == 201, b
+    st, body = fit({"application": "spiky", "executable": "e", "system": "s",
+                    "x": "nprocs", "y": "runtime"})
+    assert st == 200, body
+    assert {p["x"]: p["y"] for p in body["points"]} == near(want), body["points"]
+    st, body = fit({"application": "spiky", "executable": "e", "system": "s",
+                    "x": "nprocs", "y": "runtime", "graph": "inverse linear"})
+    assert st == 200 and close(body["points"][2]["y"], sum(runs[4]) / 3), body
+
+
 S.close()
 report()

@@ -1865,6 +1865,68 @@ static void test_subtracted_turn(void)
     fit_result_free(&r);
 }
 
+/* `auto` with the mean represents a configuration whose runs hold a spike
+ * (one more than 2x their median, or below half of it; >= 3 runs) by the
+ * median (eval/RECORD.md §28); runs that agree within 2x, other graphs and
+ * the other aggregates are as asked. One variable and two. */
+static void test_spike_median(void)
+{
+    double x[15], y[15], x2[2 * 27], y2[27];
+    static const double r4[3] = {3.25, 3.3, 9.9}, r8[3] = {2.125, 2.2, 4.3};
+    struct fit_input in = {1, x, y, 15, "auto", AGG_MEAN, NULL};
+    struct fit_result r;
+    struct err e = {0};
+    int i, j, n = 0;
+
+    for (i = 0; i < 5; i++)
+        for (j = 0; j < 3; j++, n++) {
+            x[n] = pow(2, i);
+            y[n] = (1 + 9 / x[n]) * (i == 2   ? r4[j] / 3.25
+                                     : i == 3 ? r8[j] / 2.125
+                                              : 1 + 0.02 * (j - 1));
+        }
+    CHECK_INT(fit_run(&in, &r, &e), 0);
+    CHECK_INT((int)r.npoints, 5);
+    CHECK_REL(r.points[2].y, 3.3, 1e-12);                     /* the spike: the median */
+    CHECK_REL(r.points[3].y, (2.125 + 2.2 + 4.3) / 3, 1e-12); /* within 2x: the mean */
+    CHECK_REL(r.points[0].y, 10, 1e-12);
+    fit_result_free(&r);
+    in.graph = "poly1";
+    CHECK_INT(fit_run(&in, &r, &e), 0);
+    CHECK_REL(r.points[2].y, (3.25 + 3.3 + 9.9) / 3, 1e-12);
+    fit_result_free(&r);
+    in.graph = "auto";
+    in.agg = AGG_MIN;
+    CHECK_INT(fit_run(&in, &r, &e), 0);
+    CHECK_REL(r.points[2].y, 3.25, 1e-12);
+    fit_result_free(&r);
+    /* two variables: a low spike (below half the median) at one corner */
+    n = 0;
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 3; j++) {
+            int k;
+            for (k = 0; k < 3; k++, n++) {
+                x2[2 * n] = pow(2, i);
+                x2[2 * n + 1] = pow(2, j);
+                y2[n] = (1 + x2[2 * n] * x2[2 * n + 1]) * (1 + 0.01 * k);
+                if (i == 1 && j == 2 && k == 0)
+                    y2[n] = 0.4 * (1 + 8);
+            }
+        }
+    in.nvars = 2;
+    in.x = x2;
+    in.y = y2;
+    in.n = 27;
+    in.agg = AGG_MEAN;
+    CHECK_INT(fit_run(&in, &r, &e), 0);
+    for (i = 0; i < (int)r.npoints; i++)
+        if (r.points[i].x[0] == 2 && r.points[i].x[1] == 4)
+            CHECK_REL(r.points[i].y, 9 * 1.01, 1e-12); /* of 3.6, 9.09, 9.18 */
+        else if (r.points[i].x[0] == 2 && r.points[i].x[1] == 2)
+            CHECK_REL(r.points[i].y, 5 * 1.01, 1e-12);
+    fit_result_free(&r);
+}
+
 /* The two-variable warning (eval/RECORD.md §15, §17): it fires when the law
  * fitted again without the largest values of a variable (the folds) moves
  * the prediction by g with g·d > 0.2, and the sentence on outliers left out
@@ -2177,6 +2239,7 @@ int main(void)
     RUN(test_two_var_warning_from_folds);
     RUN(test_two_var_growth_bound);
     RUN(test_subtracted_turn);
+    RUN(test_spike_median);
     RUN(test_fit_terms_lean);
     return harness_report();
 }
