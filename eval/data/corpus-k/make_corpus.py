@@ -172,7 +172,55 @@ def build_rb():
                  dict(d[p]), [1000, 100000, 1000000, 5000000], [10000000])
 
 
-BUILDERS = [build_eu, build_zi, build_rb]
+# ---------------------------------------------------------------------------------------------
+# stivalaa/traffic_assignment: Frank-Wolfe traffic assignment with POSIX threads (A. Stivala, 2011), timing runs
+ST = "stivalaa/traffic_assignment", "06af2ed1e1441d31f60e1bfa57a1215aacc9bae9"
+ST_COMMON = ("Traffic assignment on the Chicago Regional road network by the Frank-Wolfe algorithm, 1000 iterations, "
+             "with the shortest-path computations (d'Esopo-Pape) run in parallel by POSIX threads "
+             "(trunk/tap/tap_frankwolfe_pthread.c, research code of A. Stivala, 2011): trunk/tap/fw_timing_8thread_script.sh "
+             "runs './tap_frankwolfe_pthread -i 1000 -n p ...' 10 times for each p = 1..8 under /usr/bin/time and the "
+             "captured stderr is this file. y = the elapsed time of each run [s], converted from /usr/bin/time's "
+             "'m:ss.ss' or 'h:mm:ss' to seconds (the only conversion); 10 runs per p, each a training row, the test "
+             "value their median. A fixed problem: strong scaling. The copy is CUT to the lines used (see README). ")
+ELAPSED_RE = re.compile(r" (\d+(?::\d+)+(?:\.\d+)?)elapsed ")
+
+
+def st_runs(path):
+    d = defaultdict(list)
+    p = None
+    with open(rp(ST[0], path)) as f:
+        for line in f.read().splitlines():
+            m = re.match(r"^threads = (\d+)$", line)
+            if m:
+                p = int(m.group(1))
+                continue
+            m = ELAPSED_RE.search(line)
+            if m:
+                secs = 0.0
+                for part in m.group(1).split(":"):
+                    secs = secs * 60 + float(part)
+                d[p].append(round(secs, 2))
+    return dict(d)
+
+
+def build_st():
+    f = "trunk/tap/timings/carlton_10runs.out"
+    one_reps("st-frankwolfe-pthread-carlton-p", src(ST[0], ST[1], f), "p", "s",
+             ST_COMMON + "Machine 'carlton' (Linux 2.6.35 Ubuntu, x86_64, June 2011; the CPU is not named). The "
+             "time falls from 2270-2277 s at 1 thread to 1223-1233 s at 2, 948-957 s at 3 and 742-750 s at 4, is a "
+             "little LONGER at 5 (764-768 s), then falls again (652-655 s at 6), as measured; /usr/bin/time's %CPU is about "
+             "99, 192, 281, 361, 392, 498 % for p = 1..6, so p = 5 gets less than 4 cores' worth. Train p=1..6, test "
+             "p=7, 8.",
+             st_runs(f), [1, 2, 3, 4, 5, 6], [7, 8])
+    f = "trunk/tap/timings/tango_10run.out"
+    one_reps("st-frankwolfe-pthread-tango-p", src(ST[0], ST[1], f), "p", "s",
+             ST_COMMON + "Machine 'tango078.vpac.org', a node of VPAC's Tango cluster (Linux 2.6.32, x86_64, June "
+             "2011; the CPU is not named). The time falls from 3905-3926 s at 1 thread to about 1047-1053 s at 6; "
+             "the 1-thread time in h:mm:ss has 1 s resolution. Train p=1..6, test p=7, 8.",
+             st_runs(f), [1, 2, 3, 4, 5, 6], [7, 8])
+
+
+BUILDERS = [build_eu, build_zi, build_rb, build_st]
 
 if __name__ == "__main__":
     CORPUS.main(BUILDERS, nvars=1, max_per_repo=4)
