@@ -5,8 +5,8 @@ Run: python3 make_corpus.py [--check]
 
 Every case here has at least 3 repetitions (separate runs) at every training x; each run is its own training row,
 exactly as the source lists it (nothing dropped, cleaned or averaged). A test value is the median of the runs at
-that x. The only unit conversion is that of /usr/bin/time's "XmY.YYYs" (bash `time`) into seconds in the rica01
-cases, said in their notes.
+that x. The only unit conversions are those of bash `time`'s "XmY.YYYs" (rb-*, ac-*) and of /usr/bin/time's
+"m:ss.ss" / "h:mm:ss" elapsed time (st-*) into seconds, said in the notes.
 """
 import os
 import re
@@ -131,15 +131,16 @@ def build_zi():
 # ---------------------------------------------------------------------------------------------
 # rica01/BU-fall2020-cs525: Bilkent CS525 project 1 (Oct 2020), MPI range (max - min) of an integer file
 RB = "rica01/BU-fall2020-cs525", "ddb9381e45c27d4cf6cdec610efe908af2d76948", "p1/batch-range-mpi-ppv1.out"
+RB2 = "p1/batch-range-mpi-ppv2.out"
 RB_SIZES = {"1K": 1000, "100K": 100000, "1M": 1000000, "5M": 5000000, "10M": 10000000}
 TIME_RE = re.compile(r"^(\d+)m(\d+\.\d+)s$")
 
 
-def rb_runs():
-    """{np: {n: [real seconds, ...]}} from the captured output of bash `time mpirun -n NP ./range-mpi-ppv1 r_SIZE`"""
+def rb_runs(path=RB[2]):
+    """{np: {n: [real seconds, ...]}} from the captured output of bash `time mpirun -n NP ./range-mpi-ppvX r_SIZE`"""
     d = defaultdict(lambda: defaultdict(list))
     np_, n = None, None
-    with open(rp(RB[0], RB[2])) as f:
+    with open(rp(RB[0], path)) as f:
         for line in f.read().splitlines():
             m = re.match(r"^(\d+) thread$", line)
             if m:
@@ -148,7 +149,7 @@ def rb_runs():
                 n = RB_SIZES[line]
             elif line.startswith("real\t"):
                 t = TIME_RE.match(line.split("\t")[1])
-                d[np_][n].append(int(t.group(1)) * 60 + float(t.group(2)))
+                d[np_][n].append(round(int(t.group(1)) * 60 + float(t.group(2)), 3))
     return d
 
 
@@ -170,6 +171,19 @@ def build_rb():
                      p, "" if p == 1 else "s", "" if p == 1 else " From 1M on the runs take longer than with 1 rank "
                      "(6.3-7.9 s at 1M against 4.6-4.8 s), as measured."),
                  dict(d[p]), [1000, 100000, 1000000, 5000000], [10000000])
+    d2 = rb_runs(RB2)
+    one_reps("rb-range-mpi-v2-4rank-n", src(RB[0], RB[1], RB2), "n", "s",
+             common.replace("MPI version 1 (p1/range-mpi-ppv1.c): rank 0 reads the whole file, sends equal chunks to "
+                            "the other ranks with MPI_Isend, each finds its min and max, rank 0 collects them. The "
+                            "program is built with DEBUG 1, so every rank also writes every element it holds to its own "
+                            "log file with fprintf: much of the time is file I/O.",
+                            "MPI version 2 (p1/range-mpi-ppv2.c, not read; the same task as rb-range-mpi-*rank-n, "
+                            "version 1, whose program rank 0 reads the whole file and writes debug logs).")
+             .replace("./range-mpi-ppv1", "./range-mpi-ppv2").replace("p1/batch-range-mpi-ppv1.sh",
+                                                                      "p1/batch-range-mpi-ppv2.sh, not read")
+             % 4 + "Here 4 MPI ranks. The 4-rank runs are slower than the 1-rank runs of the same file at every size "
+             "from 100K on (10.9-11.3 s against 9.9-10.1 s at 1M), as measured. Train n=1K,100K,1M,5M, test n=10M.",
+             dict(d2[4]), [1000, 100000, 1000000, 5000000], [10000000])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -220,7 +234,53 @@ def build_st():
              st_runs(f), [1, 2, 3, 4, 5, 6], [7, 8])
 
 
-BUILDERS = [build_eu, build_zi, build_rb, build_st]
+# ---------------------------------------------------------------------------------------------
+# MarcoADP/ACO-Sequencial: ant colony optimization on DIMACS clique graphs with POSIX threads (a student
+# project with a paper draft in Artigos/artLatex), times of repeated runs over the thread count
+AC = "MarcoADP/ACO-Sequencial"
+AC_COMMON = ("Ant colony optimization (ACO) on DIMACS clique benchmark graphs (the repository holds papers on ACO for the "
+             "maximum clique and the maximum independent set problem; which one acoP solves was not checked), "
+             "parallelized with POSIX threads (acoParalelo.c, "
+             "binary acoP; a student project, written in Portuguese, with a paper draft in Artigos/artLatex): a "
+             "version of the repository's script.sh (seen as a search excerpt, commit not checked) runs 'time ./acoP -i GRAPH -a 2 -b 1 -f 100 -c 100 -t p' 11 times "
+             "for each p = 1..5 and the output was saved to Dados/GRAPH.txt. y = the 'real' time of bash `time` [s], "
+             "converted from 'XmY.YYYs' to seconds (the only conversion); 11 runs per p, each a training row, the test "
+             "value their median. The ACO is randomized; each run prints 'Nº Vertices => k' (k is the same in every "
+             "run of these two files), and the work per run is fixed by "
+             "the parameters (strong scaling, presumably; not checked in the code). The machine is not named. ")
+
+
+def ac_runs(path):
+    d = defaultdict(list)
+    p = None
+    with open(rp(AC, path), encoding="utf-8") as f:
+        for line in f.read().splitlines():
+            m = re.match(r"^thread (\d+)$", line)
+            if m:
+                p = int(m.group(1))
+            elif line.startswith("real\t") and p is not None:
+                t = TIME_RE.match(line.split("\t")[1])
+                d[p].append(round(int(t.group(1)) * 60 + float(t.group(2)), 3))
+    return dict(d)
+
+
+def build_ac():
+    f = "Dados/p_hat1500-3.txt"
+    one_reps("ac-aco-clique-phat1500-3-p", src(AC, "a2236404a62f593b5eac72ebed3419340da5df97", f), "p", "s",
+             AC_COMMON + "Graph p_hat1500-3 (DIMACS clique benchmark, 1500 vertices). The time falls from 69.4-70.8 s "
+             "at 1 thread to 40.3-41.0 s at 2, 35.8-36.3 s at 3 and 28.5-28.8 s at 4, as measured (p = 3 gains "
+             "little over 2). Train p=1..4, test p=5.",
+             ac_runs(f), [1, 2, 3, 4], [5])
+    f = "Dados/kepler6.txt"
+    one_reps("ac-aco-clique-keller6-p", src(AC, "a00fca7c8e0daa4651dfde32ec6001dd16d1c7f6", f), "p", "s",
+             AC_COMMON + "File kepler6.txt, by its name perhaps the DIMACS graph keller6 (the file does not name its "
+             "graph; not checked). The time falls from 514.9-525.1 s at 1 thread to 293.7-296.2 s at 2, changes little at "
+             "3 (283.4-287.5 s) and falls to 240.7-242.2 s at 4, with one run of 254.9 s at 4, as measured. Train "
+             "p=1..4, test p=5.",
+             ac_runs(f), [1, 2, 3, 4], [5])
+
+
+BUILDERS = [build_eu, build_zi, build_rb, build_st, build_ac]
 
 if __name__ == "__main__":
     CORPUS.main(BUILDERS, nvars=1, max_per_repo=4)
