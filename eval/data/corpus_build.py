@@ -130,6 +130,14 @@ class Corpus:
         d = {(x,): v for x, v in data.items()}
         self.add(name, source, [var], unit, note, d, [(x,) for x in train], [(x,) for x in test])
 
+    def one_reps(self, name, source, var, unit, note, data, train, test, min_reps=3):
+        """one(), refusing the case unless every x used has at least min_reps runs (the corpora
+        of repetitions, corpus-j and corpus-k)."""
+        for x in list(train) + list(test):
+            if len(data.get(x, [])) < min_reps:
+                raise SystemExit("%s: only %d runs at x=%r" % (name, len(data.get(x, [])), x))
+        self.one(name, source, var, unit, note, data, train, test)
+
     def two(self, name, source, unit, note, data, ptrain, ntrain, ptest, ntest):
         """data {(p, n): [y]} -> two-variable case.  Train: the full box ptrain x ntrain.
         Test: ptest x ntest minus the box."""

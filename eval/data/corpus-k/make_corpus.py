@@ -17,20 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from corpus_build import Corpus, read_dicts, src  # noqa: E402
 
 CORPUS = Corpus(os.path.dirname(os.path.abspath(__file__)), "corpus-k")
-rp, one = CORPUS.rp, CORPUS.one
-MIN_REPS = 3
-
-
-def reps_ok(name, data, xs):
-    """every x used has at least MIN_REPS runs"""
-    for x in xs:
-        if len(data.get(x, [])) < MIN_REPS:
-            raise SystemExit("%s: only %d runs at x=%r" % (name, len(data.get(x, [])), x))
-
-
-def one_reps(name, source, var, unit, note, data, train, test):
-    reps_ok(name, data, list(train) + list(test))
-    one(name, source, var, unit, note, data, train, test)
+rp, one_reps = CORPUS.rp, CORPUS.one_reps
 
 
 # ---------------------------------------------------------------------------------------------
