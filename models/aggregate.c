@@ -36,6 +36,12 @@ double agg_reduce(double *v, size_t n, enum agg_kind kind)
     size_t i;
     double s = 0, m;
 
+    if (kind == AGG_MEAN_SPIKE) {
+        for (i = 0; i < n; i++)
+            s += v[i];
+        m = agg_reduce(v, n, AGG_MEDIAN);
+        return agg_spiky(m, v[0], v[n - 1], (int)n) ? m : s / (double)n;
+    }
     if (kind == AGG_MEDIAN) {
         qsort(v, n, sizeof *v, cmp_double);
         return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);

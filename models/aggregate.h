@@ -12,7 +12,9 @@
 
 #include "common/err.h"
 
-enum agg_kind { AGG_MEAN = 0, AGG_MEDIAN = 1, AGG_MIN = 2 };
+/* AGG_MEAN_SPIKE is `auto`'s mean (agg_spiky below); agg_parse never gives it
+ * and agg_name calls it "mean". */
+enum agg_kind { AGG_MEAN = 0, AGG_MEDIAN = 1, AGG_MIN = 2, AGG_MEAN_SPIKE = 3 };
 
 /* One distinct x after aggregation. */
 struct agg_point {
@@ -49,7 +51,8 @@ int agg_points(const double *x, const double *y, size_t n, enum agg_kind kind,
 int agg_spiky(double med, double ymin, double ymax, int n);
 
 /* Reduces n values with the given aggregate; n must be >= 1. The array is
- * reordered (sorted) when kind is AGG_MEDIAN. */
+ * reordered (sorted) when kind is AGG_MEDIAN or AGG_MEAN_SPIKE (the mean,
+ * or the median where agg_spiky says so). */
 double agg_reduce(double *v, size_t n, enum agg_kind kind);
 
 #endif

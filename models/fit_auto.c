@@ -540,12 +540,14 @@ static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel
      * so fitted to a time still falling from 4 to 8 it predicts a rise at
      * 16 (eval/RECORD.md §25). */
     {
-        int q0 = nvars == 1 && against_top(pts, m, c, sc->coef) ? -TURN_STEPS : 0;
+        int q0 = 1; /* 1: not yet known (against_top only for a subtracted term) */
         for (k = 1; rel && k < c->nterms; k++) {
             double prev = 0, dir = 0;
             int q;
             if (!(sc->coef[k] < 0))
                 continue;
+            if (q0 > 0)
+                q0 = nvars == 1 && against_top(pts, m, c, sc->coef) ? -TURN_STEPS : 0;
             for (q = q0; q <= 4; q++) {
                 double x[FIT_MAX_VARS], f;
                 for (v = 0; v < nvars; v++)

@@ -70,11 +70,11 @@ static size_t find_x1(const struct fit_point *p, size_t m, double x)
     return lo;
 }
 
-/* Groups the raw data into pts (n entries allocated by the caller). With
- * robust (graph auto, the mean), a configuration with a spike is represented
- * by its median (agg_spiky). Returns the number of distinct points or -1. */
-static long aggregate(const struct fit_input *in, int robust, struct fit_point *pts,
-                      struct err *err)
+/* Groups the raw data into pts (n entries allocated by the caller), each
+ * reduced by kind (`auto`'s mean is AGG_MEAN_SPIKE). Returns the number of
+ * distinct points or -1. */
+static long aggregate(const struct fit_input *in, enum agg_kind kind,
+                      struct fit_point *pts, struct err *err)
 {
     size_t i, m = 0;
 
@@ -84,7 +84,7 @@ static long aggregate(const struct fit_input *in, int robust, struct fit_point *
 
         if (ap == NULL)
             return err_nomem(err);
-        k = agg_points(in->x, in->y, in->n, in->agg, ap, err);
+        k = agg_points(in->x, in->y, in->n, kind, ap, err);
         if (k < 0) {
             xfree(ap);
             return -1;
@@ -99,14 +99,6 @@ static long aggregate(const struct fit_input *in, int robust, struct fit_point *
             pts[i].sd = ap[i].sd;
             pts[i].n = ap[i].n;
         }
-        /* the medians, in the same order (sorted by x) */
-        if (robust && agg_points(in->x, in->y, in->n, AGG_MEDIAN, ap, err) != k) {
-            xfree(ap);
-            return -1;
-        }
-        for (i = 0; robust && i < m; i++)
-            if (agg_spiky(ap[i].y, pts[i].ymin, pts[i].ymax, pts[i].n))
-                pts[i].y = ap[i].y;
         xfree(ap);
         /* The sum of squares about the aggregated value (not only about the
          * mean), so median and min aggregation are handled by one formula. */
@@ -155,13 +147,8 @@ static long aggregate(const struct fit_input *in, int robust, struct fit_point *
             for (k = 0; k < cnt; k++)
                 ss += (yv[k] - mean) * (yv[k] - mean);
             p->sd = cnt > 1 ? sqrt(ss / (double)(cnt - 1)) : 0;
-            p->y = agg_reduce(yv, cnt, in->agg);
+            p->y = agg_reduce(yv, cnt, kind);
             p->n = (int)cnt;
-            if (robust) { /* the mean left yv in order; the median sorts it */
-                double med = agg_reduce(yv, cnt, AGG_MEDIAN);
-                if (agg_spiky(med, p->ymin, p->ymax, p->n))
-                    p->y = med;
-            }
             for (k = 0; k < cnt; k++) {
                 double d = in->y[idx[a + k]] - p->y;
                 p->ss += d * d;
@@ -299,7 +286,8 @@ int fit_run(const struct fit_input *in, struct fit_result *out, struct err *err)
     pts = xmalloc(in->n * sizeof *pts);
     if (pts == NULL)
         return err_nomem(err);
-    k = aggregate(in, g == FIT_AUTO && in->agg == AGG_MEAN, pts, err);
+    k = aggregate(in, g == FIT_AUTO && in->agg == AGG_MEAN ? AGG_MEAN_SPIKE : in->agg,
+                  pts, err);
     if (k < 0) {
         xfree(pts);
         return -1;
