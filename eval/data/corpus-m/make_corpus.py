@@ -44,7 +44,7 @@ EX_FILES = [
     # (name, system dir, bench, commit of .out, commit of .sh, test p, machine text, odd)
     ("ex-alaska-impi-uniband-pn", "alaska/ib-gcc9-impi-verbs", "Uniband",
      "44d97246f33d00ac4795594a7c993e37d8945de7", "44d97246f33d00ac4795594a7c993e37d8945de7", [32, 64],
-     "on the 'alaska' system (StackHPC/ExCALIBUR test bed) with Intel MPI 2019.7 over InfiniBand verbs, gcc 9.3, "
+     "on the system the repository calls 'alaska' (node CPU not named in the files read), with Intel MPI 2019.7 over InfiniBand verbs, gcc 9.3, "
      "IMB 2019 Update 5 (job script: --ntasks=64 --ntasks-per-node=32, so 2 nodes; mpirun -np 64 IMB-MPI1 uniband "
      "-npmin 1). With -npmin 1 IMB runs p = 2, 4, ..., 64 in one job, the other ranks waiting in MPI_Barrier; "
      "ranks are placed in blocks of 32 per node, so p <= 32 stays on the first node and only p = 64 crosses the "
@@ -55,7 +55,7 @@ EX_FILES = [
      "stalls between 256 and 512 B (1100.66 -> 1184.64 at p=2, where it doubled per step before), a protocol step."),
     ("ex-alaska-impi-biband-pn", "alaska/ib-gcc9-impi-verbs", "Biband",
      "546c19c245d71115dc0527fa6c1f90bccab32dea", "44d97246f33d00ac4795594a7c993e37d8945de7", [32, 64],
-     "on the 'alaska' system (StackHPC/ExCALIBUR test bed) with Intel MPI 2019.7 over InfiniBand verbs, gcc 9.3, "
+     "on the system the repository calls 'alaska' (node CPU not named in the files read), with Intel MPI 2019.7 over InfiniBand verbs, gcc 9.3, "
      "IMB 2019 Update 5 (job script: --ntasks=64 --ntasks-per-node=32, 2 nodes; mpirun -np 64 IMB-MPI1 biband "
      "-npmin 1). With -npmin 1 IMB runs p = 2, 4, ..., 64 in one job; p <= 32 stays on the first node, only p = 64 "
      "crosses the network. ",
