@@ -47,7 +47,6 @@ struct fit_req {
     size_t n;
     const char *graph;
     enum agg_kind agg;
-    int robust;   /* `auto` with the mean: a spike's configuration by its median */
     double *pred; /* npred * nvars */
     size_t npred;
     /* suggest: the target and the candidate points (ncand * nvars) */
@@ -360,8 +359,9 @@ static int decode(json_t *body, arena *a, struct fit_req *q, int suggest, struct
          * spike (agg_spiky), as fit_run does with inline data */
         enum fit_graph g;
         struct err ge = {0};
-        q->robust = q->agg == AGG_MEAN && fit_graph_parse(q->graph, &g, &ge) == 0 &&
-                    g == FIT_AUTO;
+        if (q->agg == AGG_MEAN && fit_graph_parse(q->graph, &g, &ge) == 0 &&
+            g == FIT_AUTO)
+            q->agg = AGG_MEAN_SPIKE;
     }
     if (json_object_get(body, "application") != NULL &&
         (q->application = name_at(body, "application", LIMIT_NAME, a, err)) == NULL)
@@ -583,14 +583,14 @@ static int point_of(db *d, const struct fit_req *q, const struct db_fit_y *y,
     }
     mean /= (double)n;
     p->n = (int)n;
-    if (q->agg == AGG_MEDIAN || (q->agg == AGG_MEAN && q->robust && n >= AGG_SPIKE_RUNS &&
+    if (q->agg == AGG_MEDIAN || (q->agg == AGG_MEAN_SPIKE && n >= AGG_SPIKE_RUNS &&
                                  p->ymax > AGG_SPIKE * p->ymin)) {
         /* the median; with the mean of `auto` only to see whether a spike
          * makes it the point (agg_spiky; a spike needs max > AGG_SPIKE min) */
         if (db_fit_nth(d, y, ids, k, n % 2 ? n / 2 : n / 2 - 1, n % 2 == 0, v, err) != 0)
             return -1;
         p->y = n % 2 ? v[0] : 0.5 * (v[0] + v[1]);
-        if (q->agg == AGG_MEAN && !agg_spiky(p->y, p->ymin, p->ymax, (int)n))
+        if (q->agg == AGG_MEAN_SPIKE && !agg_spiky(p->y, p->ymin, p->ymax, (int)n))
             p->y = mean;
     } else {
         p->y = q->agg == AGG_MIN ? p->ymin : mean;

@@ -629,9 +629,11 @@ int fit_predict_ext(const struct fit_model *m, const double *x, double *y, doubl
      * log space, multiplicative, never reaching 0. */
     d = fit_extrapolation(m, x);
     t = gsl_cdf_tdist_Pinv(0.975, (double)m->dof);
-    floor_z = d > 0 && m->xunc > 0 && m->nvars == 1 ? Z_FLOOR : 0;
-    if (d > 0 && m->xunc > 0)
+    floor_z = 0;
+    if (d > 0 && m->xunc > 0) {
         t *= sqrt(NOISE_K[m->nvars > 1 ? 1 : 0]);
+        floor_z = m->nvars == 1 ? Z_FLOOR : 0;
+    }
     d = law_part(m, d);
     if ((m->relative || m->positive) && v > 0) {
         /* the noise part as a relative variance at v */
