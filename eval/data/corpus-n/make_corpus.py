@@ -43,30 +43,6 @@ CN_COMMON = ("OSU Micro-Benchmarks 7.5 in a container with Open MPI 5 and libfab
              "iterations. ")
 
 
-def build_cn():
-    b = osu_blocks(CN[0], CN[2])
-    assert len(b) == 4
-    lat = " Train n=1..524288 B (20 sizes), test n=1, 2, 4 MiB (up to 8x)."
-    a2a = " Train n=1..131072 B (18 sizes), test n=256 KiB, 512 KiB, 1 MiB (up to 8x)."
-    one("cn-osu-latency-ompi-cxi-host-n", src(*CN), "n", "us",
-        CN_COMMON + "osu_latency between 2 nodes (-N2), host buffers, over n = message size in bytes. A step at 128 B "
-        "(3.35 to 4.33 us) and one at 8 KiB (5.1 to 10.9 us) lie inside the training range." + lat,
-        b[0], pow2(0, 19), pow2(20, 22))
-    one("cn-osu-latency-ompi-cxi-gpu-n", src(*CN), "n", "us",
-        CN_COMMON + "osu_latency D D between 2 nodes: both buffers in GPU memory (CUDA), over n = message size in "
-        "bytes. Not monotone: about 19.5-20.7 us up to 128 B, then 11.7 us from 256 B (a protocol change), as "
-        "measured; a step again at 8 KiB." + lat,
-        b[1], pow2(0, 19), pow2(20, 22))
-    one("cn-osu-alltoall-ompi-cxi-host-n", src(*CN), "n", "us",
-        CN_COMMON + "osu_alltoall with 8 ranks on 2 nodes (--ntasks-per-node=4), host buffers, over n = message size "
-        "per rank pair in bytes (OSU's size). A step at 8 KiB inside the training range." + a2a,
-        b[2], pow2(0, 17), pow2(18, 20))
-    one("cn-osu-alltoall-ompi-cxi-gpu-n", src(*CN), "n", "us",
-        CN_COMMON + "osu_alltoall -d cuda with 8 ranks on 2 nodes (--ntasks-per-node=4), GPU buffers, over n = message "
-        "size in bytes. Flat at about 20 us up to 4 KiB, a step at 8 KiB." + a2a,
-        b[3], pow2(0, 17), pow2(18, 20))
-
-
 # ---------------------------------------------------------------------------------------------
 # eth-cscs/cscs-docs: OSU runs on the page of the MPICH container image (Alps, with and without the CXI hook)
 CD = "eth-cscs/cscs-docs", "5d74d5988d402d5b3676d45702835662cef3ac3b", \
@@ -78,30 +54,6 @@ CD_COMMON = ("OSU Micro-Benchmarks 7.5.1 in a container with MPICH 4.3.1 (libfab
              "machine family). ")
 
 
-def build_cd():
-    b = osu_blocks(CD[0], CD[2])
-    assert len(b) == 4
-    lat = " Train n=1..524288 B (20 sizes), test n=1, 2, 4 MiB (up to 8x)."
-    a2a = " Train n=1..131072 B (18 sizes), test n=256 KiB, 512 KiB, 1 MiB (up to 8x)."
-    one("cd-osu-latency-mpich-cxi-n", src(*CD), "n", "us",
-        CD_COMMON + "osu_latency between 2 nodes (-N2), host buffers, with the CXI hook (Slingshot), over n = message "
-        "size in bytes. Steps at 128 B and 8 KiB inside the training range." + lat,
-        b[0], pow2(0, 19), pow2(20, 22))
-    one("cd-osu-alltoall-mpich-cxi-n", src(*CD), "n", "us",
-        CD_COMMON + "osu_alltoall with 8 ranks on 2 nodes (--ntasks-per-node=4), host buffers, with the CXI hook, over "
-        "n = message size in bytes. A jump from 29 to 69 us between 8 and 16 KiB inside the training range." + a2a,
-        b[1], pow2(0, 17), pow2(18, 20))
-    one("cd-osu-latency-mpich-nocxi-n", src(*CD), "n", "us",
-        CD_COMMON + "osu_latency between 2 nodes, host buffers, WITHOUT the CXI hook (EDF annotation "
-        "com.hooks.cxi.enabled=false: the container's own libfabric, not Slingshot's fast path; the page shows it as the "
-        "slow case). About 38 us at small sizes; not monotone: 59.6 us at 1 KiB, 48.8 us at 2 KiB, as measured." + lat,
-        b[2], pow2(0, 19), pow2(20, 22))
-    one("cd-osu-alltoall-mpich-nocxi-n", src(*CD), "n", "us",
-        CD_COMMON + "osu_alltoall with 8 ranks on 2 nodes, host buffers, WITHOUT the CXI hook. Not monotone: a doubling "
-        "at 256 B (171 to 334 us), 704 us at 1 KiB and 449 us at 2 KiB, as measured." + a2a,
-        b[3], pow2(0, 17), pow2(18, 20))
-
-
 # ---------------------------------------------------------------------------------------------
 # eth-cscs/sarus: the OSU cookbook page of the Sarus container engine (Piz Daint, Cray Aries, 2019-era)
 SA = "eth-cscs/sarus", "3434a47e444f85126824cf95a3da562b56a756ce", "doc/cookbook/osu_mb/osu_mb.rst"
@@ -111,18 +63,57 @@ SA_COMMON = ("OSU Micro-Benchmarks 5.3.2 in a Sarus container with MPICH 3.1.4, 
              "several). ")
 
 
-def build_sa():
-    b = osu_blocks(SA[0], SA[2])
-    assert len(b) == 2
-    one("sa-osu-latency-daint-n", src(*SA), "n", "us",
-        SA_COMMON + "osu_latency between 2 nodes, 'Latency (us)' over n = message size in bytes (size 0 left out). "
-        "Train n=1..524288 B (20 sizes), test n=1, 2, 4 MiB (up to 8x).",
-        b[0], pow2(0, 19), pow2(20, 22))
-    one("sa-osu-alltoall-daint-n", src(*SA), "n", "us",
-        SA_COMMON + "osu_alltoall on 2 nodes (the number of ranks is not stated: srun -N2 without -n, so presumably "
-        "one rank per node), average latency over n = message size in bytes. A step at 128 B (5.2 to 11.4 us) inside "
-        "the training range. Train n=1..131072 B (18 sizes), test n=256 KiB, 512 KiB, 1 MiB (up to 8x).",
-        b[1], pow2(0, 17), pow2(18, 20))
+# The two cuts of the OSU sweeps above: latency (train 1 B..512 KiB, test 1..4 MiB) and alltoall (train
+# 1 B..128 KiB, test 256 KiB..1 MiB); each note ends with its cut.
+LAT = " Train n=1..524288 B (20 sizes), test n=1, 2, 4 MiB (up to 8x).", pow2(0, 19), pow2(20, 22)
+A2A = " Train n=1..131072 B (18 sizes), test n=256 KiB, 512 KiB, 1 MiB (up to 8x).", pow2(0, 17), pow2(18, 20)
+
+# (site, its common note, [(case name, note, cut)] in the order of the site's OSU tables)
+OSU_PAGES = [
+    (CN, CN_COMMON, [
+        ("cn-osu-latency-ompi-cxi-host-n",
+         "osu_latency between 2 nodes (-N2), host buffers, over n = message size in bytes. A step at 128 B "
+         "(3.35 to 4.33 us) and one at 8 KiB (5.1 to 10.9 us) lie inside the training range.", LAT),
+        ("cn-osu-latency-ompi-cxi-gpu-n",
+         "osu_latency D D between 2 nodes: both buffers in GPU memory (CUDA), over n = message size in "
+         "bytes. Not monotone: about 19.5-20.7 us up to 128 B, then 11.7 us from 256 B (a protocol change), as "
+         "measured; a step again at 8 KiB.", LAT),
+        ("cn-osu-alltoall-ompi-cxi-host-n",
+         "osu_alltoall with 8 ranks on 2 nodes (--ntasks-per-node=4), host buffers, over n = message size "
+         "per rank pair in bytes (OSU's size). A step at 8 KiB inside the training range.", A2A),
+        ("cn-osu-alltoall-ompi-cxi-gpu-n",
+         "osu_alltoall -d cuda with 8 ranks on 2 nodes (--ntasks-per-node=4), GPU buffers, over n = message "
+         "size in bytes. Flat at about 20 us up to 4 KiB, a step at 8 KiB.", A2A)]),
+    (CD, CD_COMMON, [
+        ("cd-osu-latency-mpich-cxi-n",
+         "osu_latency between 2 nodes (-N2), host buffers, with the CXI hook (Slingshot), over n = message "
+         "size in bytes. Steps at 128 B and 8 KiB inside the training range.", LAT),
+        ("cd-osu-alltoall-mpich-cxi-n",
+         "osu_alltoall with 8 ranks on 2 nodes (--ntasks-per-node=4), host buffers, with the CXI hook, over "
+         "n = message size in bytes. A jump from 29 to 69 us between 8 and 16 KiB inside the training range.", A2A),
+        ("cd-osu-latency-mpich-nocxi-n",
+         "osu_latency between 2 nodes, host buffers, WITHOUT the CXI hook (EDF annotation "
+         "com.hooks.cxi.enabled=false: the container's own libfabric, not Slingshot's fast path; the page shows it as the "
+         "slow case). About 38 us at small sizes; not monotone: 59.6 us at 1 KiB, 48.8 us at 2 KiB, as measured.", LAT),
+        ("cd-osu-alltoall-mpich-nocxi-n",
+         "osu_alltoall with 8 ranks on 2 nodes, host buffers, WITHOUT the CXI hook. Not monotone: a doubling "
+         "at 256 B (171 to 334 us), 704 us at 1 KiB and 449 us at 2 KiB, as measured.", A2A)]),
+    (SA, SA_COMMON, [
+        ("sa-osu-latency-daint-n",
+         "osu_latency between 2 nodes, 'Latency (us)' over n = message size in bytes (size 0 left out).", LAT),
+        ("sa-osu-alltoall-daint-n",
+         "osu_alltoall on 2 nodes (the number of ranks is not stated: srun -N2 without -n, so presumably "
+         "one rank per node), average latency over n = message size in bytes. A step at 128 B (5.2 to 11.4 us) inside "
+         "the training range.", A2A)]),
+]
+
+
+def build_osu_pages():
+    for site, common, cases in OSU_PAGES:
+        b = osu_blocks(site[0], site[2])
+        assert len(b) == len(cases)
+        for block, (name, note, (cut, train, test)) in zip(b, cases):
+            one(name, src(*site), "n", "us", common + note + cut, block, train, test)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -276,7 +267,7 @@ def build_as():
         d, [1, 2, 10, 25], [50, 75, 100])
 
 
-BUILDERS = [build_cn, build_cd, build_sa, build_oc, build_ul, build_la, build_as]
+BUILDERS = [build_osu_pages, build_oc, build_ul, build_la, build_as]
 
 
 if __name__ == "__main__":
