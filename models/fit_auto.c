@@ -66,6 +66,10 @@
  * the largest. */
 #define TURN_TOP 0.03
 #define TURN_STEPS 16
+/* select_law: a constant whose forward error (mean squared log ratio) is
+ * above this, a factor e on average, is weighed against the laws of one
+ * term and no constant. */
+#define PURE_GATE 1.0
 
 static double term_val(const struct fit_term *t, int nvars, const double *x)
 {
@@ -490,6 +494,17 @@ static int against_top(const struct fit_point *pts, size_t m, const struct fit_c
     return fabs(dy) > TURN_TOP && dl * dy < 0;
 }
 
+/* Whether term t is the constant. */
+static int is_const(const struct fit_term *t, int nvars)
+{
+    int v;
+
+    for (v = 0; v < nvars; v++)
+        if (t->expo[v] != 0 || t->logp[v] != 0)
+            return 0;
+    return 1;
+}
+
 /* Scores candidate c: fit on all points, the plausibility checks beyond the
  * data, forward folds. */
 static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel,
@@ -803,7 +818,20 @@ static int select_law(const struct fit_point *pts, size_t m, int nvars, int rel,
     }
     if (fit_search_cands(pts, m, nvars, rel, 1, cs, err) < 0)
         goto out;
-    if (choose_law(pts, m, nvars, rel, cs, &w, sc, &b, &out->xunc) < 0) {
+    /* A constant answer for a positive quantity that misses its own forward
+     * points by more than PURE_GATE (mean squared log ratio) is weighed once
+     * more against the laws of one term and no constant (eval/RECORD.md
+     * §35): every law with a constant may have been refused for a constant
+     * below zero (a transpose's time growing 70x from n = 160 to 1280, 10x
+     * over its first doubling), which c n^2 alone follows. The constant, the
+     * simplest law, still stays unless one of them passes the same rules
+     * before it. */
+    b = -1;
+    if (choose_law(pts, m, nvars, rel, cs, &w, sc, &b, &out->xunc) == 0 && rel &&
+        cs->c[b].nterms == 1 && is_const(&cs->c[b].term[0], nvars) &&
+        sc[b].fwd > PURE_GATE && fit_search_pure(pts, m, nvars, cs) > 0)
+        b = -1;
+    if (b < 0 && choose_law(pts, m, nvars, rel, cs, &w, sc, &b, &out->xunc) < 0) {
         err_set(err, ERR_INVALID, "degenerate", "data",
                 "no law of the normal form fits these %zu points without turning "
                 "implausible beyond them; choose a graph type",

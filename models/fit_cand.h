@@ -10,7 +10,9 @@
 
 /* The best law (least PRESS) of one class (number of terms, complexity). */
 struct fit_cand {
-    struct fit_term term[FIT_MAX_TERMS]; /* term[0] is the constant */
+    struct fit_term term[FIT_MAX_TERMS]; /* term[0] is the constant, but in a
+                                            law of one term and no constant
+                                            (fit_search_pure) */
     int nterms;
     int cx;       /* complexity: log powers plus fractional exponents */
     double press; /* leave-one-x-out sum of squares (relative when rel) */
@@ -33,6 +35,16 @@ struct fit_cands {
  * ERR_INTERNAL. */
 int fit_search_cands(const struct fit_point *pts, size_t m, int nvars, int rel, int prune,
                      struct fit_cands *out, struct err *err);
+
+/* Appends to out the best law of one term and no constant, y = c f(x) with
+ * c > 0, of each complexity: every factor f of the search's catalogue (two
+ * variables: products of a factor of each, or of either alone), relative
+ * least squares, scored by PRESS as the search scores its laws. For a
+ * positive quantity of positive x only; returns how many were appended (0
+ * otherwise). `auto` adds them when its selection would answer a constant
+ * (fit_auto.c, select_law). */
+int fit_search_pure(const struct fit_point *pts, size_t m, int nvars,
+                    struct fit_cands *out);
 
 /* The extrapolating `auto` (fit_auto.c): selects, fits and fills *out, with
  * graph FIT_AUTO; out->xunc and out->outliers are set. pts are the m

@@ -856,3 +856,78 @@ int fit_search_cands(const struct fit_point *pts, size_t m, int nvars, int rel, 
         return select_2d(pts, m, rel, prune, out, err);
     return select_1d(pts, m, rel, prune, out, err);
 }
+
+/* Laws of one term and no constant, y = c f(x) (fit_cand.h): f every factor
+ * of the catalogue, with two variables every product of a factor of each
+ * or of either alone. Relative least squares in closed form, weights
+ * w = n / y^2: c = sum w f y / sum w f^2, leverages w f^2 / sum w f^2, so
+ * PRESS needs no factorisation. */
+int fit_search_pure(const struct fit_point *pts, size_t m, int nvars,
+                    struct fit_cands *cands)
+{
+    struct factor f[MAX_FACTORS + 1];
+    struct fit_cand best[MAXCX];
+    double *v;
+    int nf, a, b, k, added = 0;
+    size_t i;
+
+    for (i = 0; i < m; i++)
+        for (a = 0; a < nvars; a++)
+            if (!(pts[i].x[a] > 0) || !(pts[i].y > 0))
+                return 0;
+    if ((v = xmalloc(m * sizeof *v)) == NULL)
+        return 0;
+    nf = catalogue(1, f);
+    f[nf].e = 0; /* the factor 1: with two variables, one variable alone */
+    f[nf].l = 0;
+    for (k = 0; k < MAXCX; k++)
+        best[k].press = INFINITY;
+    for (a = 0; a <= nf; a++)
+        for (b = nvars == 2 ? 0 : nf; b <= nf; b++) {
+            struct fit_term t = {{0}, {0}};
+            double swf = 0, sfy = 0, c, press = 0, rss = 0;
+            int cx = factor_cx(f[a].e, f[a].l);
+            if (a == nf && b == nf)
+                continue;
+            t.expo[0] = f[a].e;
+            t.logp[0] = f[a].l;
+            if (nvars == 2) {
+                t.expo[1] = f[b].e;
+                t.logp[1] = f[b].l;
+                cx += factor_cx(f[b].e, f[b].l);
+            }
+            cx = cx < MAXCX ? cx : MAXCX - 1;
+            term_table(&t, 1, nvars, pts, m, v);
+            for (i = 0; i < m; i++) {
+                double w = (double)(pts[i].n > 0 ? pts[i].n : 1) / (pts[i].y * pts[i].y);
+                swf += w * v[i] * v[i];
+                sfy += w * v[i] * pts[i].y;
+            }
+            if (!(swf > 0) || !isfinite(swf) || !((c = sfy / swf) > 0) || !isfinite(c))
+                continue;
+            for (i = 0; i < m; i++) {
+                double n = (double)(pts[i].n > 0 ? pts[i].n : 1);
+                double h = n / (pts[i].y * pts[i].y) * v[i] * v[i] / swf;
+                double e = (pts[i].y - c * v[i]) / pts[i].y;
+                if (!(h < 1 - 1e-10))
+                    press = INFINITY;
+                rss += n * e * e;
+                press += e * e / ((1 - h) * (1 - h));
+            }
+            if (press < best[cx].press) {
+                memset(&best[cx], 0, sizeof best[cx]);
+                best[cx].term[0] = t;
+                best[cx].nterms = 1;
+                best[cx].cx = cx;
+                best[cx].press = press;
+                best[cx].rss = rss;
+            }
+        }
+    xfree(v);
+    for (k = 0; k < MAXCX && cands->n < FIT_MAX_CANDS; k++)
+        if (isfinite(best[k].press)) {
+            cands->c[cands->n++] = best[k];
+            added++;
+        }
+    return added;
+}

@@ -2205,6 +2205,65 @@ static void test_laws_keep_pace_and_direction(void)
     fit_result_free(&r);
 }
 
+/* A constant answer that misses its own forward points by more than a
+ * factor e is weighed against the laws of one term and no constant
+ * (eval/RECORD.md §35). A transpose's time (wang-zixuan/CSE6220-HPC, n =
+ * 160 ... 1280) grows 70x, 10x over its first doubling: every law with a
+ * constant fits it with a constant below zero and is refused, and `auto`
+ * answered the constant 0.000214 s; measured at 2560 and 5120: 0.0292 and
+ * 0.165 s. fit_search_pure itself: exact on y = 3 x^1.5; nothing for a
+ * y <= 0. Flat data keep their constant. */
+static void test_constant_weighed_against_pure(void)
+{
+    static const double x[4] = {160, 320, 640, 1280};
+    static const double y[4] = {0.000118, 0.001253, 0.003189, 0.008252};
+    static const double xf[5] = {1, 2, 4, 8, 16}, yf[5] = {5.0, 5.1, 4.9, 5.05, 5.0};
+    struct fit_point pts[4];
+    struct fit_cands *cs = xmalloc(sizeof *cs);
+    struct fit_result r;
+    struct err e = {0};
+    double q, yp, lo, hi;
+    int i, k, found = 0;
+
+    CHECK_INT(run1(x, y, 4, "auto", &r, &e), 0);
+    CHECK_INT(r.model.nterms, 1);
+    CHECK(r.model.term[0].expo[0] == 2 && r.model.term[0].logp[0] == 0);
+    q = 2560;
+    CHECK_INT(fit_predict_ext(&r.model, &q, &yp, &lo, &hi, &e), 0);
+    CHECK(yp > 0.029195 / 1.5 && yp < 0.029195 * 1.5 && lo < 0.029195 && hi > 0.029195);
+    q = 5120;
+    CHECK_INT(fit_predict_ext(&r.model, &q, &yp, &lo, &hi, &e), 0);
+    CHECK(yp > 0.164851 / 1.5 && yp < 0.164851 * 1.5);
+    fit_result_free(&r);
+
+    memset(pts, 0, sizeof pts);
+    for (i = 0; i < 4; i++) {
+        pts[i].x[0] = pow(2, i);
+        pts[i].y = 3 * pow(2, 1.5 * i);
+        pts[i].n = 1;
+    }
+    cs->n = 0;
+    CHECK(fit_search_pure(pts, 4, 1, cs) > 0);
+    for (k = 0; k < cs->n; k++)
+        if (cs->c[k].term[0].expo[0] == 1.5 && cs->c[k].term[0].logp[0] == 0) {
+            found = 1;
+            CHECK_INT(cs->c[k].nterms, 1);
+            CHECK_INT(cs->c[k].cx, 1);
+            CHECK(cs->c[k].press < 1e-28 && cs->c[k].rss < 1e-28);
+        }
+    CHECK(found);
+    pts[2].y = 0;
+    cs->n = 0;
+    CHECK_INT(fit_search_pure(pts, 4, 1, cs), 0);
+    CHECK_INT(cs->n, 0);
+    xfree(cs);
+
+    CHECK_INT(run1(xf, yf, 5, "auto", &r, &e), 0);
+    CHECK_INT(r.model.nterms, 1);
+    CHECK(r.model.term[0].expo[0] == 0 && r.model.term[0].logp[0] == 0);
+    fit_result_free(&r);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -2217,6 +2276,7 @@ int main(void)
     RUN(test_unknown_vs_auto_extrapolation);
     RUN(test_spec18_defaults_and_positive_intervals);
     RUN(test_laws_keep_pace_and_direction);
+    RUN(test_constant_weighed_against_pure);
     RUN(test_two_param);
     RUN(test_two_param_small_grid);
     RUN(test_interval_coverage);
