@@ -42,7 +42,8 @@ int fit_search_cands(const struct fit_point *pts, size_t m, int nvars, int rel, 
  * least squares, scored by PRESS as the search scores its laws. For a
  * positive quantity of positive x only; returns how many were appended (0
  * otherwise). `auto` adds them when its selection would answer a constant
- * (fit_auto.c, select_law). */
+ * that misses its own forward points by more than a factor e (fit_auto.c,
+ * select_law). */
 int fit_search_pure(const struct fit_point *pts, size_t m, int nvars,
                     struct fit_cands *out);
 
