@@ -802,7 +802,7 @@ static int select_law(const struct fit_point *pts, size_t m, int nvars, int rel,
     struct fit_cands *cs = NULL;
     struct score *sc = NULL;
     struct ws w = {0};
-    int b, rc = -1, nt;
+    int b, rc = -1, nt, chosen;
     struct fit_term terms[FIT_MAX_TERMS];
 
     cs = xmalloc(sizeof *cs);
@@ -826,12 +826,12 @@ static int select_law(const struct fit_point *pts, size_t m, int nvars, int rel,
      * over its first doubling), which c n^2 alone follows. The constant, the
      * simplest law, still stays unless one of them passes the same rules
      * before it. */
-    b = -1;
-    if (choose_law(pts, m, nvars, rel, cs, &w, sc, &b, &out->xunc) == 0 && rel &&
-        cs->c[b].nterms == 1 && is_const(&cs->c[b].term[0], nvars) &&
-        sc[b].fwd > PURE_GATE && fit_search_pure(pts, m, nvars, cs) > 0)
-        b = -1;
-    if (b < 0 && choose_law(pts, m, nvars, rel, cs, &w, sc, &b, &out->xunc) < 0) {
+    chosen = choose_law(pts, m, nvars, rel, cs, &w, sc, &b, &out->xunc);
+    if (chosen == 0 && rel && cs->c[b].nterms == 1 &&
+        is_const(&cs->c[b].term[0], nvars) && sc[b].fwd > PURE_GATE &&
+        fit_search_pure(pts, m, nvars, cs) > 0)
+        chosen = choose_law(pts, m, nvars, rel, cs, &w, sc, &b, &out->xunc);
+    if (chosen < 0) {
         err_set(err, ERR_INVALID, "degenerate", "data",
                 "no law of the normal form fits these %zu points without turning "
                 "implausible beyond them; choose a graph type",

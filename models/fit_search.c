@@ -867,7 +867,7 @@ int fit_search_pure(const struct fit_point *pts, size_t m, int nvars,
 {
     struct factor f[MAX_FACTORS + 1];
     struct fit_cand best[MAXCX];
-    double *v;
+    double *v, *w;
     int nf, a, b, k, added = 0;
     size_t i;
 
@@ -875,8 +875,11 @@ int fit_search_pure(const struct fit_point *pts, size_t m, int nvars,
         for (a = 0; a < nvars; a++)
             if (!(pts[i].x[a] > 0) || !(pts[i].y > 0))
                 return 0;
-    if ((v = xmalloc(m * sizeof *v)) == NULL)
+    if ((v = xmalloc(2 * m * sizeof *v)) == NULL)
         return 0;
+    w = v + m; /* the weights n / y^2, the same for every f */
+    for (i = 0; i < m; i++)
+        w[i] = (double)(pts[i].n > 0 ? pts[i].n : 1) / (pts[i].y * pts[i].y);
     nf = catalogue(1, f);
     f[nf].e = 0; /* the factor 1: with two variables, one variable alone */
     f[nf].l = 0;
@@ -899,19 +902,16 @@ int fit_search_pure(const struct fit_point *pts, size_t m, int nvars,
             cx = cx < MAXCX ? cx : MAXCX - 1;
             term_table(&t, 1, nvars, pts, m, v);
             for (i = 0; i < m; i++) {
-                double w = (double)(pts[i].n > 0 ? pts[i].n : 1) / (pts[i].y * pts[i].y);
-                swf += w * v[i] * v[i];
-                sfy += w * v[i] * pts[i].y;
+                swf += w[i] * v[i] * v[i];
+                sfy += w[i] * v[i] * pts[i].y;
             }
             if (!(swf > 0) || !isfinite(swf) || !((c = sfy / swf) > 0) || !isfinite(c))
                 continue;
             for (i = 0; i < m; i++) {
-                double n = (double)(pts[i].n > 0 ? pts[i].n : 1);
-                double h = n / (pts[i].y * pts[i].y) * v[i] * v[i] / swf;
-                double e = (pts[i].y - c * v[i]) / pts[i].y;
+                double h = w[i] * v[i] * v[i] / swf, e = (pts[i].y - c * v[i]) / pts[i].y;
                 if (!(h < 1 - 1e-10))
                     press = INFINITY;
-                rss += n * e * e;
+                rss += (double)(pts[i].n > 0 ? pts[i].n : 1) * e * e;
                 press += e * e / ((1 - h) * (1 - h));
             }
             if (press < best[cx].press) {

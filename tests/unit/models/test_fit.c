@@ -2212,7 +2212,9 @@ static void test_laws_keep_pace_and_direction(void)
  * constant fits it with a constant below zero and is refused, and `auto`
  * answered the constant 0.000214 s; measured at 2560 and 5120: 0.0292 and
  * 0.165 s. fit_search_pure itself: exact on y = 3 x^1.5; nothing for a
- * y <= 0. Flat data keep their constant. */
+ * y <= 0. Flat data keep their constant. The gate (a factor e) is held by
+ * the dgemv ranks of test_laws_keep_pace_and_direction, whose upper regime
+ * takes c/x^1.5 without it. */
 static void test_constant_weighed_against_pure(void)
 {
     static const double x[4] = {160, 320, 640, 1280};
