@@ -1210,12 +1210,171 @@ static int pmnf2_model(const struct fit_point *pts, size_t m, const struct fit_p
     return ols_model(pts, m, 2, &c, out);
 }
 
+/* ---- latency + bandwidth (two variables, eval/RECORD.md §10) ---- */
+
+/* A collective or a transfer over processes u and a size s that spans a
+ * wide range (message sizes, samples): y = c0 + c1 f(u) + c2 s + c3 s g(u),
+ * a latency plus the size times an inverse bandwidth, each a function of u,
+ * with c1..c3 >= 0. f and g are each one of log2 u (a tree), u (a chain or
+ * linear algorithm) and 1/u (work shared among u); the terms whose
+ * coefficient would be negative are left out (non-negative least squares,
+ * exact over the 8 subsets of the three). Ordinary least squares, as the
+ * one-term law over a wide span: the largest values carry the law beyond
+ * them. */
+#define LB_NF 3
+
+static void lb_term(int k, int u, struct fit_term *t)
+{
+    if (k == 0)
+        t->logp[u] = 1;
+    else
+        t->expo[u] = k == 1 ? 1 : -1;
+}
+
+/* The law of the points pts[0..n-1] with s = x_v: among the f, g and
+ * subsets of the three terms whose coefficients c1..c3 all come out
+ * positive, the one of least squared error (weights n_i, fit_terms). OUT:
+ * terms, *nterms (the constant first). Returns 0, or -1 when no such law
+ * could be fitted. */
+static int lb_law(const struct fit_point *pts, size_t n, int v, struct fit_term *terms,
+                  int *nterms)
+{
+    int u = 1 - v, f, g, mask;
+    double best = INFINITY;
+
+    if (n < 5)
+        return -1;
+    for (f = 0; f < LB_NF; f++)
+        for (g = 0; g < LB_NF; g++)
+            for (mask = 1; mask < 8; mask++) { /* which of f(u), s, s g(u) */
+                struct fit_term t[4];
+                struct fit_model a;
+                struct err e2 = {0};
+                double sse = 0;
+                int k = 1, j, ok = 1;
+                size_t i;
+                if (((mask & 1) == 0 && f > 0) || ((mask & 4) == 0 && g > 0))
+                    continue; /* f (g) does not matter: once */
+                memset(t, 0, sizeof t);
+                if (mask & 1)
+                    lb_term(f, u, &t[k++]);
+                if (mask & 2)
+                    t[k++].expo[v] = 1;
+                if (mask & 4) {
+                    lb_term(g, u, &t[k]);
+                    t[k++].expo[v] = 1;
+                }
+                if (fit_terms(pts, n, 2, t, k, 0, &a, &e2) < 0)
+                    continue;
+                for (j = 1; j < k; j++)
+                    ok &= a.coef[j] > 0;
+                for (i = 0; ok && i < n; i++) {
+                    double ya, r;
+                    if (fit_eval(&a, pts[i].x, &ya, &e2) < 0) {
+                        ok = 0;
+                        break;
+                    }
+                    r = pts[i].y - ya;
+                    sse += (pts[i].n > 0 ? pts[i].n : 1) * r * r;
+                }
+                if (ok && sse < best) {
+                    best = sse;
+                    memcpy(terms, t, sizeof t);
+                    *nterms = k;
+                }
+            }
+    return isfinite(best) ? 0 : -1;
+}
+
+/* The latency + bandwidth law fitted to pts[0..m-1] with s = x_v, as an
+ * `auto` model (OUT). Returns 0, or -1 when it could not be fitted. */
+static int lb_model(const struct fit_point *pts, size_t m, int v, struct fit_model *out)
+{
+    struct fit_cand c = {0};
+
+    if (lb_law(pts, m, v, c.term, &c.nterms) < 0)
+        return -1;
+    return ols_model(pts, m, 2, &c, out);
+}
+
+/* Forward error of the latency + bandwidth procedure (lb_model), on the
+ * folds of forward_procedures2: the law chosen and fitted again on the
+ * points below each variable's largest value predicts those at it. OUT:
+ * the mean squared log error and the same per doubling (squared). Returns
+ * 0, or -1 when no fold could be made or fitted. */
+static int lb_forward(const struct fit_point *pts, size_t m, int v, double *e,
+                      double *e_doubling)
+{
+    struct fit_point *tr = xmalloc(m * sizeof *tr);
+    size_t cnt = 0, i, mt;
+    int w, rc = -1;
+
+    *e = *e_doubling = 0;
+    if (tr == NULL)
+        return -1;
+    for (w = 0; w < 2; w++) {
+        double top, next;
+        struct fit_model a;
+        struct err e2 = {0};
+        if (fold_below_top(pts, m, w, tr, &mt, &top, &next) < 3)
+            continue;
+        if (lb_model(tr, mt, v, &a) < 0)
+            goto out;
+        for (i = 0; i < m; i++) {
+            double ya, d = log2(top / next), e1;
+            if (pts[i].x[w] < top)
+                continue;
+            if (fit_eval(&a, pts[i].x, &ya, &e2) < 0)
+                ya = 0;
+            e1 = log_err2(ya, pts[i].y);
+            *e += e1;
+            *e_doubling += e1 / (d * d);
+            cnt++;
+        }
+    }
+    if (cnt > 0) {
+        *e /= (double)cnt;
+        *e_doubling /= (double)cnt;
+        rc = 0;
+    }
+out:
+    xfree(tr);
+    return rc;
+}
+
+/* Candidate LB (eval/RECORD.md §10, §12, §36): where one variable spans a
+ * wide range (WIDE_SPAN: message sizes), the latency + bandwidth law is
+ * taken when, run again on the forward folds, it predicts the points left
+ * out better than the law `auto` has taken (forward error e_taken), and it
+ * is plausible beyond the data as the rule's laws must be. */
+static void lb_rule(const struct fit_point *pts, size_t m, const double *xmin,
+                    const double *xmax, const double *growth, double e_taken,
+                    struct fit_model *out)
+{
+    int v;
+
+    for (v = 0; v < 2; v++) {
+        struct fit_model b;
+        double e, ed;
+        if (!(xmax[v] >= WIDE_SPAN * xmin[v]) || lb_forward(pts, m, v, &e, &ed) < 0 ||
+            !(e < e_taken) || lb_model(pts, m, v, &b) < 0 ||
+            !plausible_beyond(b.term, b.nterms, 2, b.coef, xmin, xmax, 1, 0, growth))
+            continue;
+        b.xunc = fmin(sqrt(out->xunc * out->xunc + ed), XUNC_MAX);
+        b.positive = 1;
+        *out = b;
+        e_taken = e;
+    }
+}
+
 /* Since heldout16 (candidate E2, eval/RECORD.md §2): for a positive
  * quantity of two positive variables, Extra-P's multi-parameter law is
  * taken when, with the points at each variable's largest value left out,
  * its rule run again predicts them better than the selection's law fitted
  * again does (forward_procedures2); its forward error per doubling joins
- * the law's uncertainty in quadrature, as for one variable. */
+ * the law's uncertainty in quadrature, as for one variable. Then, where a
+ * variable spans a wide range, the latency + bandwidth law is weighed
+ * against the law taken on the same folds (lb_rule). */
 static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model *out)
 {
     struct fit_model b;
@@ -1235,22 +1394,25 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
         xmax[0] = fmax(xmax[0], pts[i].x[0]);
         xmax[1] = fmax(xmax[1], pts[i].x[1]);
     }
-    if (forward_procedures2(pts, m, out, &ea, &eb, &ebd) < 0 || !(eb < ea) ||
-        (nf = fit_pmnf2_forms(pts, m, f)) < 0)
+    if (forward_procedures2(pts, m, out, &ea, &eb, &ebd) < 0)
         return 0;
+    growth_max2(pts, m, growth);
     /* the rule's law, or the next of its forms that stays positive beyond
      * the data (eval/RECORD.md §12) and grows no faster than the
      * selection's laws may (§22) */
-    growth_max2(pts, m, growth);
-    for (k = 0; k < nf; k++)
-        if (pmnf2_model(pts, m, &f[k], &b) == 0 &&
-            plausible_beyond(b.term, b.nterms, 2, b.coef, xmin, xmax, 1, 0, growth))
-            break;
-    if (k == nf)
-        return 0;
-    b.xunc = fmin(sqrt(out->xunc * out->xunc + ebd), XUNC_MAX);
-    b.positive = 1;
-    *out = b;
+    if (eb < ea && (nf = fit_pmnf2_forms(pts, m, f)) >= 0) {
+        for (k = 0; k < nf; k++)
+            if (pmnf2_model(pts, m, &f[k], &b) == 0 &&
+                plausible_beyond(b.term, b.nterms, 2, b.coef, xmin, xmax, 1, 0, growth))
+                break;
+        if (k < nf) {
+            b.xunc = fmin(sqrt(out->xunc * out->xunc + ebd), XUNC_MAX);
+            b.positive = 1;
+            *out = b;
+            ea = eb;
+        }
+    }
+    lb_rule(pts, m, xmin, xmax, growth, ea, out);
     return 0;
 }
 
