@@ -1695,6 +1695,48 @@ static void test_two_var_positive_beyond_corner(void)
     fit_result_free(&r);
 }
 
+/* A collective over processes p and a message size m that spans 4096x
+ * (eval/RECORD.md §10, §36-37): osu_scatter, Open MPI's binomial
+ * algorithm, on ORFEO EPYC nodes (corpus-b's eru-epyc-scatter-alg2-core,
+ * published by eruoppolo/HPC_2023), one run per point, p = 2...16 x m =
+ * 2 B...8 KiB. Its published points at p = 32...128 x m = 1...64 KiB grow
+ * with p times m (the root sends p pieces of m). `auto` takes the latency
+ * + bandwidth law there, with a term p m, and is within 2x at every one of
+ * them; the law it took before, log2(p)^2 m^(1/4), was 10-70x low. */
+static void test_two_var_latency_bandwidth(void)
+{
+    static const double t[52] = {
+        0.16, 0.16, 0.16, 0.15, 0.16, 0.16, 0.22, 0.22, 0.24, 0.27, 0.33, 0.44, 0.69,
+        0.2,  0.2,  0.2,  0.21, 0.21, 0.26, 0.33, 0.36, 0.38, 0.47, 0.63, 1,    1.71,
+        0.77, 0.76, 0.82, 0.79, 0.95, 1.19, 1.3,  1.43, 1.82, 2.26, 3.3,  5.34, 8.49,
+        1.12, 1.23, 1.34, 1.61, 1.57, 1.89, 2.02, 2.53, 3.32, 4.81, 7.47, 12.82, 21.03};
+    static const double test[9][3] = {
+        {32, 1024, 9.0},    {32, 16384, 86.04},  {32, 65536, 341.1},
+        {64, 1024, 16.17},  {64, 16384, 194.29}, {64, 65536, 747.86},
+        {128, 1024, 38.41}, {128, 16384, 564.21}, {128, 65536, 1661.12}};
+    double x[104];
+    struct fit_input in = {2, x, t, 52, "auto", AGG_MEAN, NULL};
+    struct fit_result r;
+    struct err e = {0};
+    int i, pm = 0;
+
+    for (i = 0; i < 52; i++) {
+        x[2 * i] = 2 << (i / 13);
+        x[2 * i + 1] = 2 << (i % 13);
+    }
+    CHECK_INT(fit_run(&in, &r, &e), 0);
+    for (i = 1; i < r.model.nterms; i++)
+        pm |= r.model.term[i].expo[0] == 1 && r.model.term[i].expo[1] == 1 &&
+              r.model.coef[i] > 0;
+    CHECK(pm);
+    for (i = 0; i < 9; i++) {
+        double y;
+        CHECK_INT(fit_eval(&r.model, test[i], &y, &e), 0);
+        CHECK(y > test[i][2] / 2 && y < 2 * test[i][2]);
+    }
+    fit_result_free(&r);
+}
+
 /* fit_terms_lean (eval/RECORD.md §18): y = a + b x on (1, 3), (2, 3),
  * (4, 5), (8, 9), each point weighed by (x / 8)^1.5, is the weighted least
  * squares line, solved here from its normal equations: the weights 1/22.6,
@@ -2309,5 +2351,6 @@ int main(void)
     RUN(test_subtracted_turn);
     RUN(test_spike_median);
     RUN(test_fit_terms_lean);
+    RUN(test_two_var_latency_bandwidth);
     return harness_report();
 }
