@@ -95,10 +95,91 @@ def build_en():
             d, [1, 2, 3, 4, 5, 6], EN_SIZES, [8, 10, 12], EN_SIZES)
 
 
+def build_al_more():
+    """The other two *_core.csv files of the same repository, taken in the listing order after the first two (bcast3, then
+    the first gather file, gather1), chosen before any of their values was read."""
+    bcast3_odd = (
+        "Between 8 and 16 KiB the latency jumps about 3-5x at every p in the box (p = 2: 0.57 -> 2.34 us; p = 16: 9.11 "
+        "-> 30.61 us), a protocol or segmentation switch just outside the box, so the 16 and 64 KiB test points lie "
+        "past it. The 2 B latency is 0.17, 0.24, 1.23, 2.76 us at p = 2, 4, 8, 16. The job script of this file "
+        "(Ex1/sbatches/bcast3.sh) was not read; the setup is taken to be that of bcast1.sh.")
+    two("al-epyc-bcast3-pn", src(AL[0], AL[1], "Ex1/csv/bcast3_core.csv"), "us",
+        "osu_bcast average latency [us] over p = MPI ranks x n = message size [bytes], Open MPI's bcast algorithm 3 "
+        "(pipeline) forced (coll_tuned_bcast_algorithm 3), " + AL_GEN + bcast3_odd,
+        read_al("bcast3_core.csv"), P_TRAIN, upto({n for (_, n) in read_al("bcast3_core.csv")}, hi=8192), P_TEST,
+        N_TEST)
+    gather_gen = AL_GEN.replace(
+        "The repository's Ex1/sbatches/bcast1.sh (same commit, kept in raw/) is an EPYC job",
+        "The repository's Ex1/sbatches/gather1.sh (same commit, kept in raw/) is an EPYC job").replace(
+        "n = 2 B .. 256 KiB, but the CSV", "n = 2 B .. 256 KiB with ../../osu_gather and coll_tuned_gather_algorithm "
+        "1, -x 10000 -i 10000 as well, but the CSV")
+    assert gather_gen != AL_GEN
+    gather_odd = (
+        "The 2 B latency is 0.21, 0.18, 0.33, 0.94 us at p = 2, 4, 8, 16 (p = 4 below p = 2). Within the box the "
+        "latency grows smoothly with n from about 2 KiB on (p = 16: 1.68 us at 2 KiB, 5.44 us at 8 KiB); osu_gather "
+        "reports the latency of the whole gather, whose data at the root grow with p x n.")
+    two("al-epyc-gather1-pn", src(AL[0], AL[1], "Ex1/csv/gather1_core.csv"), "us",
+        "osu_gather average latency [us] over p = MPI ranks x n = message size per rank [bytes], Open MPI's gather "
+        "algorithm 1 (basic linear) forced (coll_tuned_gather_algorithm 1), " + gather_gen + gather_odd,
+        read_al("gather1_core.csv"), P_TRAIN, upto({n for (_, n) in read_al("gather1_core.csv")}, hi=8192), P_TEST,
+        N_TEST)
+
+
+# ---------------------------------------------------------------------------------------------
+# Anankin12/HPC-Final: FHPC course (Trieste), exercise 1, on 2 ORFEO THIN nodes (Intel Xeon Gold 6126, 2x 12 cores per
+# node per the job script), Open MPI 4.1.5 with UCX, OSU 7.3: osu_bcast with forced algorithms, p = 2 .. 48 in steps of
+# 1 x n = 1 B .. 1 MiB, mappings core, socket, node; one run per point. One file per algorithm, many timestamped runs.
+AN = "Anankin12/HPC-Final"
+# (algorithm in the file, case suffix, what, the file with the latest timestamp for that algorithm, its commit)
+AN_FILES = [
+    ("default", "default", "Open MPI's default choice (coll_tuned_bcast_algorithm 0)",
+     "bcast_default_18052024195447.csv", "955e096d144d0649817bea67ffc614b82dfe154a"),
+    ("chain", "chain", "the chain algorithm", "bcast_chain_18052024201236.csv",
+     "67bb904e073297dab4f0b7db195739d201a30c20"),
+    ("binary_tree", "bintree", "the binary tree algorithm", "bcast_binary_tree_18052024195450.csv",
+     "955e096d144d0649817bea67ffc614b82dfe154a"),
+    ("linear", "linear", "the basic linear algorithm", "bcast_linear_20052024143351.csv",
+     "dd71e935078778859652a3e774630e53ac2c1e2d"),
+]
+AN_P_TEST = [32]  # the files stop at p = 48, so 64 and 128 do not exist
+
+
+def read_an(name):
+    d = defaultdict(list)
+    for r in read_dicts(rp(AN, "Ex1/bcast/results_bcast", name)):
+        if r["Allocation"] == "core":
+            d[(int(r["Processes"]), int(r["MessageSize"]))].append(float(r["Latency"]))
+    return d
+
+
+def build_an():
+    for alg, tag, what, name, commit in AN_FILES:
+        data = read_an(name)
+        two("an-thin-bcast-%s-pn" % tag, src(AN, commit, "Ex1/bcast/results_bcast/" + name), "us",
+            "osu_bcast average latency [us] over p = MPI ranks x n = message size [bytes], %s (the file's Algorithm "
+            "column '%s'), --map-by core (the file's Allocation 'core' rows only), on 2 ORFEO THIN nodes (FHPC course, "
+            "Trieste). The repository's Ex1/bcast/bcast_basic.sh (commit 02fa8065184165571ae195bb0a58f194c8a1f076, kept "
+            "verbatim in raw/; it is the default-algorithm job, the chain, binary-tree and linear jobs were not read) "
+            "runs on the THIN partition with --nodes=2 --ntasks-per-node=24 (Intel Xeon Gold 6126, 12 cores per "
+            "socket, per its comments), Open MPI 4.1.5 with OMPI_MCA_pml=ucx, OSU micro-benchmarks 7.3 osu_bcast -x "
+            "1000 -i 1000 over its default sizes (1 B .. 1 MiB), p = 2 .. 48 in steps of 1, mappings core, socket, "
+            "node; the value is OSU's average latency over the iterations of one run: one value per point. Of the "
+            "repository's several timestamped files per algorithm the one with the latest timestamp in its name was "
+            "taken, at the commit the index returned for it. raw/ keeps the header and the core rows at p = 2, 4, 8, "
+            "16 (n = 1 B .. 8 KiB) and p = 32 (n = 1, 16, 64 KiB) in the file's order (CUT). Train p in {2,4,8,16} x "
+            "n = 1 B .. 8 KiB (14 sizes); test p = 32 (the files stop at p = 48) x n = 1 KiB, 16 KiB, 64 KiB (the "
+            "point at 1 KiB extrapolates in p only). With --map-by core and 24 ranks per node the whole box (p <= "
+            "16) runs on one node, across its two sockets from p = 13 on, while p = 32 puts 8 ranks on the second "
+            "node: the test points cross a node boundary the box never shows. Between 8 and 16 KiB the latency at "
+            "p = 2 rises 2-3x (UCX protocol change), so the 16 and 64 KiB test points lie past it."
+            % (what, alg),
+            data, P_TRAIN, upto({n for (_, n) in data}, hi=8192), AN_P_TEST, N_TEST)
+
+
 # ---------------------------------------------------------------------------------------------
 
 
-BUILDERS = [build_al, build_en]
+BUILDERS = [build_al, build_en, build_al_more, build_an]
 
 
 if __name__ == "__main__":
