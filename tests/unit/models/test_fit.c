@@ -1706,7 +1706,7 @@ static void test_two_var_positive_beyond_corner(void)
  * 2 B...8 KiB. Its published points at p = 32...128 x m = 1...64 KiB grow
  * with p times m (the root sends p pieces of m). `auto` takes the latency
  * + bandwidth law there, with a term p m, and is within 2x at every one of
- * them; the law it took before, log2(p)^2 m^(1/4), was 10-70x low. */
+ * them; the law it took before, log2(p)^2 m^(1/4), was 2-70x low. */
 static void test_two_var_latency_bandwidth(void)
 {
     static const double t[52] = {
