@@ -10,7 +10,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from corpus_build import Corpus, read_dicts, src, upto  # noqa: E402
+from corpus_build import Corpus, read_dicts, read_rows, src, upto  # noqa: E402
 
 CORPUS = Corpus(os.path.dirname(os.path.abspath(__file__)), "corpus-u")
 rp, two = CORPUS.rp, CORPUS.two
@@ -76,9 +76,43 @@ def build_pz():
 
 
 # ---------------------------------------------------------------------------------------------
+# gianmarcoalessio/FHPC-assignment: Trieste FHPC course 2022-23, exercise 1 (Conway's game of life), MPI strong
+# scaling of the static evolution on ORFEO THIN, one file per grid side 15000 .. 45000, procs 1, 2, 4, 6, ..., 48
+GA = "gianmarcoalessio/FHPC-assignment", "2a40524f1c2b5c9c62df4e8e516133555c05ec73"
+GA_DIR = "exercise1/thin/mpi_strong_scalability/"
+GA_SIZES = [15000, 25000, 35000, 45000]
 
 
-BUILDERS = [build_pz]
+def build_ga():
+    d = defaultdict(list)
+    for n in GA_SIZES:
+        rows = read_rows(rp(GA[0], GA_DIR + "%d.csv" % n))
+        assert [c.strip() for c in rows[0]] == ["size", "procs", "static_mean"], rows[0]
+        for r in rows[1:]:
+            assert int(r[0]) == n, r
+            d[(int(r[1]), n)].append(float(r[2]))
+    two("ga-thin-life-static-mpi-pn",
+        " ; ".join(src(GA[0], GA[1], GA_DIR + "%d.csv" % n) for n in GA_SIZES), "s",
+        "Conway's game of life, static evolution, MPI: the column static_mean [s] over p = MPI processes (the files' "
+        "'procs') x n = grid side (an n x n grid; the work per step grows as n^2), one file per n, on ORFEO THIN nodes "
+        "(Trieste FHPC course 2022-23; the directory is named thin; THIN nodes are 2x 12-core Intel Xeon Gold 6126 per "
+        "the earlier corpora, so p > 24 needs a second node if each process has one core). The job script, the number "
+        "of steps, the number of runs behind each mean and the thread count per process are not in the files read "
+        "(the repository's listing holds the CSVs only for this exercise; its timing_all.csv has the same (size, "
+        "procs) rows with every value empty). One value per point, a mean over an unstated number of runs: treat the "
+        "spread as unknown. raw/ keeps the four files verbatim (each row ends in a comma, except the last row of "
+        "35000.csv). Only four grid sides exist, so all four are in the box and the test points extrapolate in p "
+        "only: train p in {1,2,4,6} (the sweep's four smallest) x n = 15000, 25000, 35000, 45000; test p = 12, 24, 48 "
+        "(the largest of the sweep not above 2x, 4x, 8x the box's 6) x the same four n. Speed-up from 1 to 2 "
+        "processes is about 2x at every n, from 2 to 4 only 1.4-1.6x. Beyond the box the times do not fall "
+        "monotonically in p: at every n, p = 16 and 20 are below their neighbours 14/18 and 18/22 (seen while "
+        "copying; neither is a test rank).",
+        d, [1, 2, 4, 6], GA_SIZES, [12, 24, 48], GA_SIZES)
+
+# ---------------------------------------------------------------------------------------------
+
+
+BUILDERS = [build_pz, build_ga]
 
 
 if __name__ == "__main__":
