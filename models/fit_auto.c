@@ -494,17 +494,6 @@ static int against_top(const struct fit_point *pts, size_t m, const struct fit_c
     return fabs(dy) > TURN_TOP && dl * dy < 0;
 }
 
-/* Whether term t is the constant. */
-static int is_const(const struct fit_term *t, int nvars)
-{
-    int v;
-
-    for (v = 0; v < nvars; v++)
-        if (t->expo[v] != 0 || t->logp[v] != 0)
-            return 0;
-    return 1;
-}
-
 /* Scores candidate c: fit on all points, the plausibility checks beyond the
  * data, forward folds. */
 static void score_cand(const struct fit_point *pts, size_t m, int nvars, int rel,
@@ -825,10 +814,10 @@ static int select_law(const struct fit_point *pts, size_t m, int nvars, int rel,
      * below zero (a transpose's time growing 70x from n = 160 to 1280, 10x
      * over its first doubling), which c n^2 alone follows. The constant, the
      * simplest law, still stays unless one of them passes the same rules
-     * before it. */
+     * before it. (Of the search's laws, term[0] is the constant: the one
+     * law of one term is the constant.) */
     chosen = choose_law(pts, m, nvars, rel, cs, &w, sc, &b, &out->xunc);
-    if (chosen == 0 && rel && cs->c[b].nterms == 1 &&
-        is_const(&cs->c[b].term[0], nvars) && sc[b].fwd > PURE_GATE &&
+    if (chosen == 0 && rel && cs->c[b].nterms == 1 && sc[b].fwd > PURE_GATE &&
         fit_search_pure(pts, m, nvars, cs) > 0)
         chosen = choose_law(pts, m, nvars, rel, cs, &w, sc, &b, &out->xunc);
     if (chosen < 0) {

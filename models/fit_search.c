@@ -909,8 +909,10 @@ int fit_search_pure(const struct fit_point *pts, size_t m, int nvars,
                 continue;
             for (i = 0; i < m; i++) {
                 double h = w[i] * v[i] * v[i] / swf, e = (pts[i].y - c * v[i]) / pts[i].y;
-                if (!(h < 1 - 1e-10))
-                    press = INFINITY;
+                if (!(h < 1 - 1e-10)) {
+                    press = INFINITY; /* the law goes through the point */
+                    break;
+                }
                 rss += (double)(pts[i].n > 0 ? pts[i].n : 1) * e * e;
                 press += e * e / ((1 - h) * (1 - h));
             }
