@@ -1331,16 +1331,136 @@ out:
     return rc;
 }
 
-/* Candidate LB (eval/RECORD.md §10, §12, §36): where one variable spans a
- * wide range (WIDE_SPAN: message sizes), the latency + bandwidth law is
- * taken when, run again on the forward folds, it predicts the points left
- * out better than the law `auto` has taken (forward error e_taken), and it
- * is plausible beyond the data as the rule's laws must be. */
-static void lb_rule(const struct fit_point *pts, size_t m, const double *xmin,
-                    const double *xmax, const double *growth, double e_taken,
-                    struct fit_model *out)
+static int same_term(const struct fit_term *a, const struct fit_term *b)
 {
-    int v;
+    return a->expo[0] == b->expo[0] && a->expo[1] == b->expo[1] &&
+           a->logp[0] == b->logp[0] && a->logp[1] == b->logp[1];
+}
+
+/* The weighted squared residuals of model a over the points, as fit_terms
+ * weighs them (n_i; relative to y_i for a relative model). */
+static double wrss_of(const struct fit_point *pts, size_t m, const struct fit_model *a)
+{
+    double s = 0;
+    size_t i;
+
+    for (i = 0; i < m; i++) {
+        struct err e2 = {0};
+        double ya, r;
+        if (fit_eval(a, pts[i].x, &ya, &e2) < 0)
+            return INFINITY;
+        r = pts[i].y - ya;
+        if (a->relative)
+            r /= pts[i].y;
+        s += (pts[i].n > 0 ? pts[i].n : 1) * r * r;
+    }
+    return s;
+}
+
+/* The forward folds of the average of two laws (average_laws): each law's
+ * terms fitted again, weighted as it was, to the points below the largest
+ * value of each variable with at least 4 distinct values, and the two
+ * averaged into u's terms as the law itself is. They feed the warning
+ * (fit_warning), as two_var_folds does for one law. */
+static void average_folds(const struct fit_point *pts, size_t m,
+                          const struct fit_model *const law[2], struct fit_model *u)
+{
+    struct fit_point *tr = xmalloc(m * sizeof *tr);
+    size_t mt;
+    int v, k, i, j;
+
+    u->fold_n = 0;
+    for (v = 0; tr != NULL && v < 2; v++) {
+        double top, next, c[FIT_MAX_TERMS] = {0};
+        struct fit_model f;
+        struct err e2 = {0};
+        if (fold_below_top(pts, m, v, tr, &mt, &top, &next) < 3)
+            continue;
+        for (k = 0; k < 2; k++) {
+            if (fit_terms(tr, mt, 2, law[k]->term, law[k]->nterms, law[k]->relative, &f,
+                          &e2) < 0)
+                break;
+            for (i = 0; i < f.nterms; i++)
+                for (j = 0; j < u->nterms; j++)
+                    if (same_term(&u->term[j], &f.term[i]))
+                        c[j] += f.coef[i] / 2;
+        }
+        if (k < 2)
+            continue;
+        u->fold_v[u->fold_n] = v;
+        memcpy(u->fold_coef[u->fold_n], c, sizeof c);
+        u->fold_n++;
+    }
+    xfree(tr);
+}
+
+/* The equal average of two laws of two variables as one law: the union of
+ * their terms, each coefficient the mean of the two laws' (0 where a law
+ * lacks the term), so that it predicts the mean of their predictions. Its
+ * leverage and dof are those of the union fitted to the points (weighted
+ * as a); its residual variance is the average's own residuals', with the
+ * repetitions' scatter; its uncertainty beyond the data (xunc) is b's.
+ * *a becomes the average, its forward folds set (average_folds). Returns
+ * -1 (a untouched) when the union has more than FIT_MAX_TERMS terms or
+ * cannot be fitted. */
+static int average_laws(const struct fit_point *pts, size_t m, struct fit_model *a,
+                        const struct fit_model *b)
+{
+    struct fit_term t[2 * FIT_MAX_TERMS];
+    double c[2 * FIT_MAX_TERMS], w0;
+    struct fit_model u;
+    struct fit_cand cc = {0};
+    struct err e2 = {0};
+    int n = 0, i, j, k;
+    const struct fit_model *law[2] = {a, b};
+
+    for (k = 0; k < 2; k++)
+        for (i = 0; i < law[k]->nterms; i++) {
+            for (j = 0; j < n; j++)
+                if (same_term(&t[j], &law[k]->term[i]))
+                    break;
+            if (j == n) {
+                t[n] = law[k]->term[i];
+                c[n++] = 0;
+            }
+            c[j] += law[k]->coef[i] / 2;
+        }
+    if (n > FIT_MAX_TERMS || (size_t)n >= m ||
+        fit_terms(pts, m, 2, t, n, a->relative, &u, &e2) < 0)
+        return -1;
+    w0 = wrss_of(pts, m, &u);
+    cc.nterms = n;
+    memcpy(cc.term, t, (size_t)n * sizeof *t);
+    copy_chosen(&cc, u.term, &u.nterms, &u.chosen);
+    u.graph = FIT_AUTO;
+    memcpy(u.coef, c, (size_t)n * sizeof *c);
+    if (u.dof > 0 && u.has_interval)
+        u.s2 = fmax(u.s2 + (wrss_of(pts, m, &u) - w0) / u.dof, u.s2);
+    if (!isfinite(u.s2))
+        return -1;
+    u.xunc = b->xunc;
+    u.positive = 1;
+    average_folds(pts, m, law, &u);
+    *a = u;
+    return 0;
+}
+
+/* Candidate LBA (eval/RECORD.md §10, §12, §36-§38, §41): where one
+ * variable spans a wide range (WIDE_SPAN: message sizes) and the latency +
+ * bandwidth law, run again on the forward folds, predicts the points left
+ * out better than the law `auto` has taken (forward error e_taken), and it
+ * is plausible beyond the data as the rule's laws must be, the law becomes
+ * the equal average of the two. The folds cannot tell which of the two
+ * holds beyond the data when a configuration there is in a regime of its
+ * own (one node against two, a protocol step), and each of the two alone
+ * is off by 2-5x where the other holds (§36-§37). Returns 1 when the law
+ * is an average (its folds set), else 0. */
+static int lb_rule(const struct fit_point *pts, size_t m, const double *xmin,
+                   const double *xmax, const double *growth, double e_taken,
+                   struct fit_model *out)
+{
+    struct fit_model best;
+    int v, found = 0;
 
     for (v = 0; v < 2; v++) {
         struct fit_model b;
@@ -1351,9 +1471,11 @@ static void lb_rule(const struct fit_point *pts, size_t m, const double *xmin,
             continue;
         b.xunc = fmin(sqrt(out->xunc * out->xunc + ed), XUNC_MAX);
         b.positive = 1;
-        *out = b;
+        best = b;
+        found = 1;
         e_taken = e;
     }
+    return found && average_laws(pts, m, out, &best) == 0;
 }
 
 /* Since heldout16 (candidate E2, eval/RECORD.md §2): for a positive
@@ -1401,8 +1523,7 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
             ea = eb;
         }
     }
-    lb_rule(pts, m, xmin, xmax, growth, ea, out);
-    return 0;
+    return lb_rule(pts, m, xmin, xmax, growth, ea, out);
 }
 
 /* The forward folds of a two-variable model (fit.h, fold_*; they feed its
@@ -1468,9 +1589,11 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
      * variables, Extra-P's multi-parameter law is weighed the same way
      * (two_var_rule). */
     if (nvars == 2) {
-        if (two_var_rule(pts, m, out) < 0)
+        int avg = two_var_rule(pts, m, out);
+        if (avg < 0)
             return -1;
-        two_var_folds(pts, m, out);
+        if (avg == 0) /* an average has its own folds (average_folds) */
+            two_var_folds(pts, m, out);
         return 0;
     }
     if (nvars != 1 || m < 5 || m > FIT_PMNF1_MAX)
