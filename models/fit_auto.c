@@ -1485,7 +1485,9 @@ static int lb_rule(const struct fit_point *pts, size_t m, const double *xmin,
  * again does (forward_procedures2); its forward error per doubling joins
  * the law's uncertainty in quadrature, as for one variable. Then, where a
  * variable spans a wide range, the latency + bandwidth law is weighed
- * against the law taken on the same folds (lb_rule). */
+ * against the law taken on the same folds, and averaged with it where it
+ * wins (lb_rule). Returns 1 when the law is such an average (its folds are
+ * set), else 0. */
 static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model *out)
 {
     struct fit_model b;
