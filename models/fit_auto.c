@@ -1135,70 +1135,6 @@ static size_t fold_below_top(const struct fit_point *pts, size_t m, int v,
     return nd;
 }
 
-/* Two variables, as forward_procedures: for each variable with at least 4
- * distinct values, Extra-P's multi-parameter rule (fit_pmnf2) is run again
- * on the points below that variable's largest value, and the selection's
- * law (sel, its terms) is fitted again to them, and both predict the points
- * at it; the reach is counted in doublings of that variable. The selection
- * itself is not run again: on a 5 x 5 grid that would take twice the 10 ms
- * that a two-variable fit may (bench_fit), and keeping its law, chosen with
- * the points left out, only favours it. Returns 0, or -1 when no fold could
- * be made or a fold could not be fitted by either. */
-static int forward_procedures2(const struct fit_point *pts, size_t m,
-                               const struct fit_model *sel, double *ea, double *eb,
-                               double *eb_doubling)
-{
-    struct fit_point *tr = xmalloc(m * sizeof *tr);
-    size_t cnt = 0, i, mt;
-    int v, rc = -1;
-
-    *ea = *eb = *eb_doubling = 0;
-    if (tr == NULL)
-        return -1;
-    for (v = 0; v < 2; v++) {
-        double top, next;
-        struct fit_model a;
-        struct fit_pmnf2 b;
-        struct err e2 = {0};
-        if (fold_below_top(pts, m, v, tr, &mt, &top, &next) < 3)
-            continue;
-        if (fit_terms(tr, mt, 2, sel->term, sel->nterms, 1, &a, &e2) < 0 ||
-            fit_pmnf2(tr, mt, &b) < 0)
-            goto out;
-        for (i = 0; i < m; i++) {
-            double ya, d = log2(top / next), eb2;
-            if (pts[i].x[v] < top)
-                continue;
-            if (fit_eval(&a, pts[i].x, &ya, &e2) < 0)
-                ya = 0;
-            eb2 = log_err2(fit_pmnf2_eval(&b, pts[i].x), pts[i].y);
-            *ea += log_err2(ya, pts[i].y);
-            *eb += eb2;
-            *eb_doubling += eb2 / (d * d);
-            cnt++;
-        }
-    }
-    if (cnt > 0) {
-        *ea /= (double)cnt;
-        *eb /= (double)cnt;
-        *eb_doubling /= (double)cnt;
-        rc = 0;
-    }
-out:
-    xfree(tr);
-    return rc;
-}
-
-/* Extra-P's multi-parameter law, by ols_model. */
-static int pmnf2_model(const struct fit_point *pts, size_t m, const struct fit_pmnf2 *b,
-                       struct fit_model *out)
-{
-    struct fit_cand c = {0};
-
-    c.nterms = 1 + fit_pmnf2_terms(b, &c.term[1]);
-    return ols_model(pts, m, 2, &c, out);
-}
-
 /* ---- latency + bandwidth (two variables, eval/RECORD.md §10) ---- */
 
 /* A collective or a transfer over processes u and a size s that spans a
@@ -1286,49 +1222,92 @@ static int lb_model(const struct fit_point *pts, size_t m, int v, struct fit_mod
     return ols_model(pts, m, 2, &c, out);
 }
 
-/* Forward error of the latency + bandwidth procedure (lb_model), on the
- * folds of forward_procedures2: the law chosen and fitted again on the
- * points below each variable's largest value predicts those at it. OUT:
- * the mean squared log error and the same per doubling (squared). Returns
- * 0, or -1 when no fold could be made or fitted. */
-static int lb_forward(const struct fit_point *pts, size_t m, int v, double *e,
-                      double *e_doubling)
+/* Two variables, as forward_procedures: for each variable with at least 4
+ * distinct values, Extra-P's multi-parameter rule (fit_pmnf2) is run again
+ * on the points below that variable's largest value, and the selection's
+ * law (sel, its terms) is fitted again to them, and both predict the points
+ * at it; the reach is counted in doublings of that variable. The selection
+ * itself is not run again: on a 5 x 5 grid that would take twice the 10 ms
+ * that a two-variable fit may (bench_fit), and keeping its law, chosen with
+ * the points left out, only favours it. With wide[s] set, the latency +
+ * bandwidth procedure with size variable s (lb_model) is run again on the
+ * same folds: elb[s] its mean squared log error, elb_d[s] the same per
+ * doubling, INFINITY where it could not be fitted on a fold (or wide[s] is
+ * 0). Returns 0, or -1 when no fold could be made or a fold could not be
+ * fitted by the selection's law or the rule. */
+static int forward_procedures2(const struct fit_point *pts, size_t m,
+                               const struct fit_model *sel, const int wide[2], double *ea,
+                               double *eb, double *eb_doubling, double elb[2],
+                               double elb_d[2])
 {
     struct fit_point *tr = xmalloc(m * sizeof *tr);
     size_t cnt = 0, i, mt;
-    int w, rc = -1;
+    int v, s, rc = -1;
 
-    *e = *e_doubling = 0;
+    *ea = *eb = *eb_doubling = 0;
+    for (s = 0; s < 2; s++)
+        elb[s] = elb_d[s] = wide[s] ? 0 : INFINITY;
     if (tr == NULL)
         return -1;
-    for (w = 0; w < 2; w++) {
+    for (v = 0; v < 2; v++) {
         double top, next;
-        struct fit_model a;
+        struct fit_model a, l[2];
+        struct fit_pmnf2 b;
         struct err e2 = {0};
-        if (fold_below_top(pts, m, w, tr, &mt, &top, &next) < 3)
+        if (fold_below_top(pts, m, v, tr, &mt, &top, &next) < 3)
             continue;
-        if (lb_model(tr, mt, v, &a) < 0)
+        if (fit_terms(tr, mt, 2, sel->term, sel->nterms, 1, &a, &e2) < 0 ||
+            fit_pmnf2(tr, mt, &b) < 0)
             goto out;
+        for (s = 0; s < 2; s++)
+            if (isfinite(elb[s]) && lb_model(tr, mt, s, &l[s]) < 0)
+                elb[s] = elb_d[s] = INFINITY;
         for (i = 0; i < m; i++) {
-            double ya, d = log2(top / next), e1;
-            if (pts[i].x[w] < top)
+            double ya, d = log2(top / next), eb2;
+            if (pts[i].x[v] < top)
                 continue;
             if (fit_eval(&a, pts[i].x, &ya, &e2) < 0)
                 ya = 0;
-            e1 = log_err2(ya, pts[i].y);
-            *e += e1;
-            *e_doubling += e1 / (d * d);
+            eb2 = log_err2(fit_pmnf2_eval(&b, pts[i].x), pts[i].y);
+            *ea += log_err2(ya, pts[i].y);
+            *eb += eb2;
+            *eb_doubling += eb2 / (d * d);
+            for (s = 0; s < 2; s++) {
+                double yl, e1;
+                if (!isfinite(elb[s]))
+                    continue;
+                if (fit_eval(&l[s], pts[i].x, &yl, &e2) < 0)
+                    yl = 0;
+                e1 = log_err2(yl, pts[i].y);
+                elb[s] += e1;
+                elb_d[s] += e1 / (d * d);
+            }
             cnt++;
         }
     }
     if (cnt > 0) {
-        *e /= (double)cnt;
-        *e_doubling /= (double)cnt;
+        *ea /= (double)cnt;
+        *eb /= (double)cnt;
+        *eb_doubling /= (double)cnt;
+        for (s = 0; s < 2; s++) {
+            elb[s] /= (double)cnt;
+            elb_d[s] /= (double)cnt;
+        }
         rc = 0;
     }
 out:
     xfree(tr);
     return rc;
+}
+
+/* Extra-P's multi-parameter law, by ols_model. */
+static int pmnf2_model(const struct fit_point *pts, size_t m, const struct fit_pmnf2 *b,
+                       struct fit_model *out)
+{
+    struct fit_cand c = {0};
+
+    c.nterms = 1 + fit_pmnf2_terms(b, &c.term[1]);
+    return ols_model(pts, m, 2, &c, out);
 }
 
 static int same_term(const struct fit_term *a, const struct fit_term *b)
@@ -1448,7 +1427,8 @@ static int average_laws(const struct fit_point *pts, size_t m, struct fit_model 
 /* Candidate LBA (eval/RECORD.md §10, §12, §36-§38, §41): where one
  * variable spans a wide range (WIDE_SPAN: message sizes) and the latency +
  * bandwidth law, run again on the forward folds, predicts the points left
- * out better than the law `auto` has taken (forward error e_taken), and it
+ * out better (elb, elb_d: forward_procedures2's) than the law `auto` has
+ * taken (forward error e_taken), and it
  * is plausible beyond the data as the rule's laws must be, the law becomes
  * the equal average of the two. The folds cannot tell which of the two
  * holds beyond the data when a configuration there is in a regime of its
@@ -1456,24 +1436,22 @@ static int average_laws(const struct fit_point *pts, size_t m, struct fit_model 
  * is off by 2-5x where the other holds (§36-§37). Returns 1 when the law
  * is an average (its folds set), else 0. */
 static int lb_rule(const struct fit_point *pts, size_t m, const double *xmin,
-                   const double *xmax, const double *growth, double e_taken,
-                   struct fit_model *out)
+                   const double *xmax, const double *growth, const double elb[2],
+                   const double elb_d[2], double e_taken, struct fit_model *out)
 {
     struct fit_model best;
     int v, found = 0;
 
     for (v = 0; v < 2; v++) {
         struct fit_model b;
-        double e, ed;
-        if (!(xmax[v] >= WIDE_SPAN * xmin[v]) || lb_forward(pts, m, v, &e, &ed) < 0 ||
-            !(e < e_taken) || lb_model(pts, m, v, &b) < 0 ||
+        if (!(elb[v] < e_taken) || lb_model(pts, m, v, &b) < 0 ||
             !plausible_beyond(b.term, b.nterms, 2, b.coef, xmin, xmax, 1, 0, growth))
             continue;
-        b.xunc = fmin(sqrt(out->xunc * out->xunc + ed), XUNC_MAX);
+        b.xunc = fmin(sqrt(out->xunc * out->xunc + elb_d[v]), XUNC_MAX);
         b.positive = 1;
         best = b;
         found = 1;
-        e_taken = e;
+        e_taken = elb[v];
     }
     return found && average_laws(pts, m, out, &best) == 0;
 }
@@ -1492,9 +1470,9 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
 {
     struct fit_model b;
     struct fit_pmnf2 f[FIT_PMNF2_FORMS];
-    double ea, eb, ebd, xmin[2], xmax[2], growth[2];
+    double ea, eb, ebd, xmin[2], xmax[2], growth[2], elb[2], elb_d[2];
     size_t i;
-    int nf, k;
+    int nf, k, wide[2];
 
     if (m < 5 || m > FIT_PMNF2_MAX || out->seg_x > 0)
         return 0;
@@ -1507,7 +1485,9 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
         xmax[0] = fmax(xmax[0], pts[i].x[0]);
         xmax[1] = fmax(xmax[1], pts[i].x[1]);
     }
-    if (forward_procedures2(pts, m, out, &ea, &eb, &ebd) < 0)
+    wide[0] = xmax[0] >= WIDE_SPAN * xmin[0];
+    wide[1] = xmax[1] >= WIDE_SPAN * xmin[1];
+    if (forward_procedures2(pts, m, out, wide, &ea, &eb, &ebd, elb, elb_d) < 0)
         return 0;
     growth_max2(pts, m, growth);
     /* the rule's law, or the next of its forms that stays positive beyond
@@ -1525,7 +1505,7 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
             ea = eb;
         }
     }
-    return lb_rule(pts, m, xmin, xmax, growth, ea, out);
+    return lb_rule(pts, m, xmin, xmax, growth, elb, elb_d, ea, out);
 }
 
 /* The forward folds of a two-variable model (fit.h, fold_*; they feed its
