@@ -162,6 +162,19 @@ int main(void)
     in.nvars = 1;
     in.n = 10;
     row("1 var, 10, growing", &in, 201, 1.0);
+    /* A collective's grid: message size n = 2 B..8 KiB x p = 2..16 (52
+     * points, n spans 4096x), where `auto` also weighs the latency + bandwidth law on the
+     * forward folds (lb_rule): the two-variable path at its most costly.
+     * Shown against the 25-point grid's target; not required. */
+    for (i = 0; i < 52; i++) {
+        double p = (double)(2 << (i / 13)), m = (double)(2 << (i % 13));
+        x[2 * i] = m;
+        x[2 * i + 1] = p;
+        y[i] = (0.2 + 0.3 * log2(p) + 1e-4 * m * p) * (1 + 0.01 * gauss());
+    }
+    in.nvars = 2;
+    in.n = 52;
+    row("2 vars, 13x4 n x p", &in, 51, 10.0);
     printf("targets: <= 1 ms for 10-point auto (both rows), <= 10 ms for the 25-point "
            "two-parameter grid\n");
     xfree(x);

@@ -1135,6 +1135,93 @@ static size_t fold_below_top(const struct fit_point *pts, size_t m, int v,
     return nd;
 }
 
+/* ---- latency + bandwidth (two variables, eval/RECORD.md §10) ---- */
+
+/* A collective or a transfer over processes u and a size s that spans a
+ * wide range (message sizes, samples): y = c0 + c1 f(u) + c2 s + c3 s g(u),
+ * a latency plus the size times an inverse bandwidth, each a function of u,
+ * with c1..c3 >= 0. f and g are each one of log2 u (a tree), u (a chain or
+ * linear algorithm) and 1/u (work shared among u); the terms whose
+ * coefficient would be negative are left out (non-negative least squares,
+ * exact over the 8 subsets of the three). Ordinary least squares, as the
+ * one-term law over a wide span: the largest values carry the law beyond
+ * them. */
+#define LB_NF 3
+
+static void lb_term(int k, int u, struct fit_term *t)
+{
+    if (k == 0)
+        t->logp[u] = 1;
+    else
+        t->expo[u] = k == 1 ? 1 : -1;
+}
+
+/* The law of the points pts[0..n-1] with s = x_v: among the f, g and
+ * subsets of the three terms whose coefficients c1..c3 all come out
+ * positive, the one of least squared error (weights n_i, fit_terms). OUT:
+ * terms, *nterms (the constant first). Returns 0, or -1 when no such law
+ * could be fitted. */
+static int lb_law(const struct fit_point *pts, size_t n, int v, struct fit_term *terms,
+                  int *nterms)
+{
+    int u = 1 - v, f, g, mask;
+    double best = INFINITY;
+
+    if (n < 5)
+        return -1;
+    for (f = 0; f < LB_NF; f++)
+        for (g = 0; g < LB_NF; g++)
+            for (mask = 1; mask < 8; mask++) { /* which of f(u), s, s g(u) */
+                struct fit_term t[4];
+                struct fit_model a;
+                struct err e2 = {0};
+                double sse = 0;
+                int k = 1, j, ok = 1;
+                size_t i;
+                if (((mask & 1) == 0 && f > 0) || ((mask & 4) == 0 && g > 0))
+                    continue; /* f (g) does not matter: once */
+                memset(t, 0, sizeof t);
+                if (mask & 1)
+                    lb_term(f, u, &t[k++]);
+                if (mask & 2)
+                    t[k++].expo[v] = 1;
+                if (mask & 4) {
+                    lb_term(g, u, &t[k]);
+                    t[k++].expo[v] = 1;
+                }
+                if (fit_terms(pts, n, 2, t, k, 0, &a, &e2) < 0)
+                    continue;
+                for (j = 1; j < k; j++)
+                    ok &= a.coef[j] > 0;
+                for (i = 0; ok && i < n; i++) {
+                    double ya, r;
+                    if (fit_eval(&a, pts[i].x, &ya, &e2) < 0) {
+                        ok = 0;
+                        break;
+                    }
+                    r = pts[i].y - ya;
+                    sse += (pts[i].n > 0 ? pts[i].n : 1) * r * r;
+                }
+                if (ok && sse < best) {
+                    best = sse;
+                    memcpy(terms, t, sizeof t);
+                    *nterms = k;
+                }
+            }
+    return isfinite(best) ? 0 : -1;
+}
+
+/* The latency + bandwidth law fitted to pts[0..m-1] with s = x_v, as an
+ * `auto` model (OUT). Returns 0, or -1 when it could not be fitted. */
+static int lb_model(const struct fit_point *pts, size_t m, int v, struct fit_model *out)
+{
+    struct fit_cand c = {0};
+
+    if (lb_law(pts, m, v, c.term, &c.nterms) < 0)
+        return -1;
+    return ols_model(pts, m, 2, &c, out);
+}
+
 /* Two variables, as forward_procedures: for each variable with at least 4
  * distinct values, Extra-P's multi-parameter rule (fit_pmnf2) is run again
  * on the points below that variable's largest value, and the selection's
@@ -1142,22 +1229,29 @@ static size_t fold_below_top(const struct fit_point *pts, size_t m, int v,
  * at it; the reach is counted in doublings of that variable. The selection
  * itself is not run again: on a 5 x 5 grid that would take twice the 10 ms
  * that a two-variable fit may (bench_fit), and keeping its law, chosen with
- * the points left out, only favours it. Returns 0, or -1 when no fold could
- * be made or a fold could not be fitted by either. */
+ * the points left out, only favours it. With wide[s] set, the latency +
+ * bandwidth procedure with size variable s (lb_model) is run again on the
+ * same folds: elb[s] its mean squared log error, elb_d[s] the same per
+ * doubling, INFINITY where it could not be fitted on a fold (or wide[s] is
+ * 0). Returns 0, or -1 when no fold could be made or a fold could not be
+ * fitted by the selection's law or the rule. */
 static int forward_procedures2(const struct fit_point *pts, size_t m,
-                               const struct fit_model *sel, double *ea, double *eb,
-                               double *eb_doubling)
+                               const struct fit_model *sel, const int wide[2], double *ea,
+                               double *eb, double *eb_doubling, double elb[2],
+                               double elb_d[2])
 {
     struct fit_point *tr = xmalloc(m * sizeof *tr);
     size_t cnt = 0, i, mt;
-    int v, rc = -1;
+    int v, s, rc = -1;
 
     *ea = *eb = *eb_doubling = 0;
+    for (s = 0; s < 2; s++)
+        elb[s] = elb_d[s] = wide[s] ? 0 : INFINITY;
     if (tr == NULL)
         return -1;
     for (v = 0; v < 2; v++) {
         double top, next;
-        struct fit_model a;
+        struct fit_model a, l[2];
         struct fit_pmnf2 b;
         struct err e2 = {0};
         if (fold_below_top(pts, m, v, tr, &mt, &top, &next) < 3)
@@ -1165,6 +1259,9 @@ static int forward_procedures2(const struct fit_point *pts, size_t m,
         if (fit_terms(tr, mt, 2, sel->term, sel->nterms, 1, &a, &e2) < 0 ||
             fit_pmnf2(tr, mt, &b) < 0)
             goto out;
+        for (s = 0; s < 2; s++)
+            if (isfinite(elb[s]) && lb_model(tr, mt, s, &l[s]) < 0)
+                elb[s] = elb_d[s] = INFINITY;
         for (i = 0; i < m; i++) {
             double ya, d = log2(top / next), eb2;
             if (pts[i].x[v] < top)
@@ -1175,6 +1272,16 @@ static int forward_procedures2(const struct fit_point *pts, size_t m,
             *ea += log_err2(ya, pts[i].y);
             *eb += eb2;
             *eb_doubling += eb2 / (d * d);
+            for (s = 0; s < 2; s++) {
+                double yl, e1;
+                if (!isfinite(elb[s]))
+                    continue;
+                if (fit_eval(&l[s], pts[i].x, &yl, &e2) < 0)
+                    yl = 0;
+                e1 = log_err2(yl, pts[i].y);
+                elb[s] += e1;
+                elb_d[s] += e1 / (d * d);
+            }
             cnt++;
         }
     }
@@ -1182,6 +1289,10 @@ static int forward_procedures2(const struct fit_point *pts, size_t m,
         *ea /= (double)cnt;
         *eb /= (double)cnt;
         *eb_doubling /= (double)cnt;
+        for (s = 0; s < 2; s++) {
+            elb[s] /= (double)cnt;
+            elb_d[s] /= (double)cnt;
+        }
         rc = 0;
     }
 out:
@@ -1199,19 +1310,169 @@ static int pmnf2_model(const struct fit_point *pts, size_t m, const struct fit_p
     return ols_model(pts, m, 2, &c, out);
 }
 
+static int same_term(const struct fit_term *a, const struct fit_term *b)
+{
+    return a->expo[0] == b->expo[0] && a->expo[1] == b->expo[1] &&
+           a->logp[0] == b->logp[0] && a->logp[1] == b->logp[1];
+}
+
+/* The weighted squared residuals of model a over the points, as fit_terms
+ * weighs them (n_i; relative to y_i for a relative model). */
+static double wrss_of(const struct fit_point *pts, size_t m, const struct fit_model *a)
+{
+    double s = 0;
+    size_t i;
+
+    for (i = 0; i < m; i++) {
+        struct err e2 = {0};
+        double ya, r;
+        if (fit_eval(a, pts[i].x, &ya, &e2) < 0)
+            return INFINITY;
+        r = pts[i].y - ya;
+        if (a->relative)
+            r /= pts[i].y;
+        s += (pts[i].n > 0 ? pts[i].n : 1) * r * r;
+    }
+    return s;
+}
+
+/* The forward folds of the average of two laws (average_laws): each law's
+ * terms fitted again, weighted as it was, to the points below the largest
+ * value of each variable with at least 4 distinct values, and the two
+ * averaged into u's terms as the law itself is. They feed the warning
+ * (fit_warning), as two_var_folds does for one law. */
+static void average_folds(const struct fit_point *pts, size_t m,
+                          const struct fit_model *const law[2], struct fit_model *u)
+{
+    struct fit_point *tr = xmalloc(m * sizeof *tr);
+    size_t mt;
+    int v, k, i, j;
+
+    u->fold_n = 0;
+    for (v = 0; tr != NULL && v < 2; v++) {
+        double top, next, c[FIT_MAX_TERMS] = {0};
+        struct fit_model f;
+        struct err e2 = {0};
+        if (fold_below_top(pts, m, v, tr, &mt, &top, &next) < 3)
+            continue;
+        for (k = 0; k < 2; k++) {
+            if (fit_terms(tr, mt, 2, law[k]->term, law[k]->nterms, law[k]->relative, &f,
+                          &e2) < 0)
+                break;
+            for (i = 0; i < f.nterms; i++)
+                for (j = 0; j < u->nterms; j++)
+                    if (same_term(&u->term[j], &f.term[i]))
+                        c[j] += f.coef[i] / 2;
+        }
+        if (k < 2)
+            continue;
+        u->fold_v[u->fold_n] = v;
+        memcpy(u->fold_coef[u->fold_n], c, sizeof c);
+        u->fold_n++;
+    }
+    xfree(tr);
+}
+
+/* The equal average of two laws of two variables as one law: the union of
+ * their terms, each coefficient the mean of the two laws' (0 where a law
+ * lacks the term), so that it predicts the mean of their predictions. Its
+ * leverage and dof are those of the union fitted to the points (weighted
+ * as a); its residual variance is the average's own residuals', with the
+ * repetitions' scatter; its uncertainty beyond the data (xunc) is b's.
+ * *a becomes the average, its forward folds set (average_folds). Returns
+ * -1 (a untouched) when the union has more than FIT_MAX_TERMS terms or
+ * cannot be fitted. */
+static int average_laws(const struct fit_point *pts, size_t m, struct fit_model *a,
+                        const struct fit_model *b)
+{
+    struct fit_term t[2 * FIT_MAX_TERMS];
+    double c[2 * FIT_MAX_TERMS], w0;
+    struct fit_model u;
+    struct fit_cand cc = {0};
+    struct err e2 = {0};
+    int n = 0, i, j, k;
+    const struct fit_model *law[2] = {a, b};
+
+    for (k = 0; k < 2; k++)
+        for (i = 0; i < law[k]->nterms; i++) {
+            for (j = 0; j < n; j++)
+                if (same_term(&t[j], &law[k]->term[i]))
+                    break;
+            if (j == n) {
+                t[n] = law[k]->term[i];
+                c[n++] = 0;
+            }
+            c[j] += law[k]->coef[i] / 2;
+        }
+    if (n > FIT_MAX_TERMS || (size_t)n >= m ||
+        fit_terms(pts, m, 2, t, n, a->relative, &u, &e2) < 0)
+        return -1;
+    w0 = wrss_of(pts, m, &u);
+    cc.nterms = n;
+    memcpy(cc.term, t, (size_t)n * sizeof *t);
+    copy_chosen(&cc, u.term, &u.nterms, &u.chosen);
+    u.graph = FIT_AUTO;
+    memcpy(u.coef, c, (size_t)n * sizeof *c);
+    if (u.dof > 0 && u.has_interval)
+        u.s2 = fmax(u.s2 + (wrss_of(pts, m, &u) - w0) / u.dof, u.s2);
+    if (!isfinite(u.s2))
+        return -1;
+    u.xunc = b->xunc;
+    u.positive = 1;
+    average_folds(pts, m, law, &u);
+    *a = u;
+    return 0;
+}
+
+/* Candidate LBA (eval/RECORD.md §10, §12, §36-§38, §41): where one
+ * variable spans a wide range (WIDE_SPAN: message sizes) and the latency +
+ * bandwidth law, run again on the forward folds, predicts the points left
+ * out better (elb, elb_d: forward_procedures2's) than the law `auto` has
+ * taken (forward error e_taken), and it
+ * is plausible beyond the data as the rule's laws must be, the law becomes
+ * the equal average of the two. The folds cannot tell which of the two
+ * holds beyond the data when a configuration there is in a regime of its
+ * own (one node against two, a protocol step), and each of the two alone
+ * is off by 2-5x where the other holds (§36-§37). Returns 1 when the law
+ * is an average (its folds set), else 0. */
+static int lb_rule(const struct fit_point *pts, size_t m, const double *xmin,
+                   const double *xmax, const double *growth, const double elb[2],
+                   const double elb_d[2], double e_taken, struct fit_model *out)
+{
+    struct fit_model best;
+    int v, found = 0;
+
+    for (v = 0; v < 2; v++) {
+        struct fit_model b;
+        if (!(elb[v] < e_taken) || lb_model(pts, m, v, &b) < 0 ||
+            !plausible_beyond(b.term, b.nterms, 2, b.coef, xmin, xmax, 1, 0, growth))
+            continue;
+        b.xunc = fmin(sqrt(out->xunc * out->xunc + elb_d[v]), XUNC_MAX);
+        b.positive = 1;
+        best = b;
+        found = 1;
+        e_taken = elb[v];
+    }
+    return found && average_laws(pts, m, out, &best) == 0;
+}
+
 /* Since heldout16 (candidate E2, eval/RECORD.md §2): for a positive
  * quantity of two positive variables, Extra-P's multi-parameter law is
  * taken when, with the points at each variable's largest value left out,
  * its rule run again predicts them better than the selection's law fitted
  * again does (forward_procedures2); its forward error per doubling joins
- * the law's uncertainty in quadrature, as for one variable. */
+ * the law's uncertainty in quadrature, as for one variable. Then, where a
+ * variable spans a wide range, the latency + bandwidth law is weighed
+ * against the law taken on the same folds, and averaged with it where it
+ * wins (lb_rule). Returns 1 when the law is such an average (its folds are
+ * set), else 0. */
 static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model *out)
 {
     struct fit_model b;
     struct fit_pmnf2 f[FIT_PMNF2_FORMS];
-    double ea, eb, ebd, xmin[2], xmax[2], growth[2];
+    double ea, eb, ebd, xmin[2], xmax[2], growth[2], elb[2], elb_d[2];
     size_t i;
-    int nf, k;
+    int nf, k, wide[2];
 
     if (m < 5 || m > FIT_PMNF2_MAX || out->seg_x > 0)
         return 0;
@@ -1224,23 +1485,27 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
         xmax[0] = fmax(xmax[0], pts[i].x[0]);
         xmax[1] = fmax(xmax[1], pts[i].x[1]);
     }
-    if (forward_procedures2(pts, m, out, &ea, &eb, &ebd) < 0 || !(eb < ea) ||
-        (nf = fit_pmnf2_forms(pts, m, f)) < 0)
+    wide[0] = xmax[0] >= WIDE_SPAN * xmin[0];
+    wide[1] = xmax[1] >= WIDE_SPAN * xmin[1];
+    if (forward_procedures2(pts, m, out, wide, &ea, &eb, &ebd, elb, elb_d) < 0)
         return 0;
+    growth_max2(pts, m, growth);
     /* the rule's law, or the next of its forms that stays positive beyond
      * the data (eval/RECORD.md §12) and grows no faster than the
      * selection's laws may (§22) */
-    growth_max2(pts, m, growth);
-    for (k = 0; k < nf; k++)
-        if (pmnf2_model(pts, m, &f[k], &b) == 0 &&
-            plausible_beyond(b.term, b.nterms, 2, b.coef, xmin, xmax, 1, 0, growth))
-            break;
-    if (k == nf)
-        return 0;
-    b.xunc = fmin(sqrt(out->xunc * out->xunc + ebd), XUNC_MAX);
-    b.positive = 1;
-    *out = b;
-    return 0;
+    if (eb < ea && (nf = fit_pmnf2_forms(pts, m, f)) >= 0) {
+        for (k = 0; k < nf; k++)
+            if (pmnf2_model(pts, m, &f[k], &b) == 0 &&
+                plausible_beyond(b.term, b.nterms, 2, b.coef, xmin, xmax, 1, 0, growth))
+                break;
+        if (k < nf) {
+            b.xunc = fmin(sqrt(out->xunc * out->xunc + ebd), XUNC_MAX);
+            b.positive = 1;
+            *out = b;
+            ea = eb;
+        }
+    }
+    return lb_rule(pts, m, xmin, xmax, growth, elb, elb_d, ea, out);
 }
 
 /* The forward folds of a two-variable model (fit.h, fold_*; they feed its
@@ -1306,9 +1571,11 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
      * variables, Extra-P's multi-parameter law is weighed the same way
      * (two_var_rule). */
     if (nvars == 2) {
-        if (two_var_rule(pts, m, out) < 0)
+        int avg = two_var_rule(pts, m, out);
+        if (avg < 0)
             return -1;
-        two_var_folds(pts, m, out);
+        if (avg == 0) /* an average has its own folds (average_folds) */
+            two_var_folds(pts, m, out);
         return 0;
     }
     if (nvars != 1 || m < 5 || m > FIT_PMNF1_MAX)
