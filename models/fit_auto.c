@@ -1428,13 +1428,13 @@ static int average_laws(const struct fit_point *pts, size_t m, struct fit_model 
  * variable spans a wide range (WIDE_SPAN: message sizes) and the latency +
  * bandwidth law, run again on the forward folds, predicts the points left
  * out better (elb, elb_d: forward_procedures2's) than the law `auto` has
- * taken (forward error e_taken), and it
- * is plausible beyond the data as the rule's laws must be, the law becomes
- * the equal average of the two. The folds cannot tell which of the two
- * holds beyond the data when a configuration there is in a regime of its
- * own (one node against two, a protocol step), and each of the two alone
- * is off by 2-5x where the other holds (§36-§37). Returns 1 when the law
- * is an average (its folds set), else 0. */
+ * taken (forward error e_taken), and it is plausible beyond the data as the
+ * rule's laws must be, the law becomes the equal average of the two. The
+ * folds cannot tell which of the two holds beyond the data when a
+ * configuration there is in a regime of its own (one node against two, a
+ * protocol step), and each of the two alone is off by 2-5x where the other
+ * holds (§36-§37). Returns 1 when the law is an average (its folds set),
+ * else 0. */
 static int lb_rule(const struct fit_point *pts, size_t m, const double *xmin,
                    const double *xmax, const double *growth, const double elb[2],
                    const double elb_d[2], double e_taken, struct fit_model *out)
