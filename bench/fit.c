@@ -163,9 +163,10 @@ int main(void)
     in.n = 10;
     row("1 var, 10, growing", &in, 201, 1.0);
     /* A collective's grid: message size n = 2 B..8 KiB x p = 2..16 (52
-     * points, n spans 4096x), where `auto` also weighs the latency + bandwidth law on the
-     * forward folds (lb_rule): the two-variable path at its most costly.
-     * Shown against the 25-point grid's target; not required. */
+     * points, n spans 4096x), where `auto` also weighs the latency +
+     * bandwidth law on the forward folds and averages it in (lb_rule): the
+     * two-variable path at its most costly. Shown against the 25-point
+     * grid's target; not required. */
     for (i = 0; i < 52; i++) {
         double p = (double)(2 << (i / 13)), m = (double)(2 << (i % 13));
         x[2 * i] = m;

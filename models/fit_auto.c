@@ -1156,6 +1156,32 @@ static void lb_term(int k, int u, struct fit_term *t)
         t->expo[u] = k == 1 ? 1 : -1;
 }
 
+static int same_term(const struct fit_term *a, const struct fit_term *b)
+{
+    return a->expo[0] == b->expo[0] && a->expo[1] == b->expo[1] &&
+           a->logp[0] == b->logp[0] && a->logp[1] == b->logp[1];
+}
+
+/* The weighted squared residuals of model a over the points, as fit_terms
+ * weighs them (n_i; relative to y_i for a relative model). */
+static double wrss_of(const struct fit_point *pts, size_t m, const struct fit_model *a)
+{
+    double s = 0;
+    size_t i;
+
+    for (i = 0; i < m; i++) {
+        struct err e2 = {0};
+        double ya, r;
+        if (fit_eval(a, pts[i].x, &ya, &e2) < 0)
+            return INFINITY;
+        r = pts[i].y - ya;
+        if (a->relative)
+            r /= pts[i].y;
+        s += (pts[i].n > 0 ? pts[i].n : 1) * r * r;
+    }
+    return s;
+}
+
 /* The law of the points pts[0..n-1] with s = x_v: among the f, g and
  * subsets of the three terms whose coefficients c1..c3 all come out
  * positive, the one of least squared error (weights n_i, fit_terms). OUT:
@@ -1175,9 +1201,8 @@ static int lb_law(const struct fit_point *pts, size_t n, int v, struct fit_term 
                 struct fit_term t[4];
                 struct fit_model a;
                 struct err e2 = {0};
-                double sse = 0;
+                double sse;
                 int k = 1, j, ok = 1;
-                size_t i;
                 if (((mask & 1) == 0 && f > 0) || ((mask & 4) == 0 && g > 0))
                     continue; /* f (g) does not matter: once */
                 memset(t, 0, sizeof t);
@@ -1193,16 +1218,7 @@ static int lb_law(const struct fit_point *pts, size_t n, int v, struct fit_term 
                     continue;
                 for (j = 1; j < k; j++)
                     ok &= a.coef[j] > 0;
-                for (i = 0; ok && i < n; i++) {
-                    double ya, r;
-                    if (fit_eval(&a, pts[i].x, &ya, &e2) < 0) {
-                        ok = 0;
-                        break;
-                    }
-                    r = pts[i].y - ya;
-                    sse += (pts[i].n > 0 ? pts[i].n : 1) * r * r;
-                }
-                if (ok && sse < best) {
+                if (ok && (sse = wrss_of(pts, n, &a)) < best) {
                     best = sse;
                     memcpy(terms, t, sizeof t);
                     *nterms = k;
@@ -1310,39 +1326,14 @@ static int pmnf2_model(const struct fit_point *pts, size_t m, const struct fit_p
     return ols_model(pts, m, 2, &c, out);
 }
 
-static int same_term(const struct fit_term *a, const struct fit_term *b)
-{
-    return a->expo[0] == b->expo[0] && a->expo[1] == b->expo[1] &&
-           a->logp[0] == b->logp[0] && a->logp[1] == b->logp[1];
-}
-
-/* The weighted squared residuals of model a over the points, as fit_terms
- * weighs them (n_i; relative to y_i for a relative model). */
-static double wrss_of(const struct fit_point *pts, size_t m, const struct fit_model *a)
-{
-    double s = 0;
-    size_t i;
-
-    for (i = 0; i < m; i++) {
-        struct err e2 = {0};
-        double ya, r;
-        if (fit_eval(a, pts[i].x, &ya, &e2) < 0)
-            return INFINITY;
-        r = pts[i].y - ya;
-        if (a->relative)
-            r /= pts[i].y;
-        s += (pts[i].n > 0 ? pts[i].n : 1) * r * r;
-    }
-    return s;
-}
-
-/* The forward folds of the average of two laws (average_laws): each law's
- * terms fitted again, weighted as it was, to the points below the largest
- * value of each variable with at least 4 distinct values, and the two
- * averaged into u's terms as the law itself is. They feed the warning
- * (fit_warning), as two_var_folds does for one law. */
-static void average_folds(const struct fit_point *pts, size_t m,
-                          const struct fit_model *const law[2], struct fit_model *u)
+/* The forward folds of the mean of nlaw laws (1 or 2: a law, or the
+ * average of average_laws): each law's terms fitted again, weighted as it
+ * was, to the points below the largest value of each variable with at
+ * least 4 distinct values, and their coefficients averaged into u's terms
+ * as the law itself is. A fold that a law cannot be fitted on is left out.
+ * They feed the warning (fit_warning), not the law or its interval. */
+static void law_folds(const struct fit_point *pts, size_t m,
+                      const struct fit_model *const *law, int nlaw, struct fit_model *u)
 {
     struct fit_point *tr = xmalloc(m * sizeof *tr);
     size_t mt;
@@ -1355,16 +1346,16 @@ static void average_folds(const struct fit_point *pts, size_t m,
         struct err e2 = {0};
         if (fold_below_top(pts, m, v, tr, &mt, &top, &next) < 3)
             continue;
-        for (k = 0; k < 2; k++) {
+        for (k = 0; k < nlaw; k++) {
             if (fit_terms(tr, mt, 2, law[k]->term, law[k]->nterms, law[k]->relative, &f,
                           &e2) < 0)
                 break;
             for (i = 0; i < f.nterms; i++)
                 for (j = 0; j < u->nterms; j++)
                     if (same_term(&u->term[j], &f.term[i]))
-                        c[j] += f.coef[i] / 2;
+                        c[j] += f.coef[i] / nlaw;
         }
-        if (k < 2)
+        if (k < nlaw)
             continue;
         u->fold_v[u->fold_n] = v;
         memcpy(u->fold_coef[u->fold_n], c, sizeof c);
@@ -1379,7 +1370,7 @@ static void average_folds(const struct fit_point *pts, size_t m,
  * leverage and dof are those of the union fitted to the points (weighted
  * as a); its residual variance is the average's own residuals', with the
  * repetitions' scatter; its uncertainty beyond the data (xunc) is b's.
- * *a becomes the average, its forward folds set (average_folds). Returns
+ * *a becomes the average, its forward folds set (law_folds). Returns
  * -1 (a untouched) when the union has more than FIT_MAX_TERMS terms or
  * cannot be fitted. */
 static int average_laws(const struct fit_point *pts, size_t m, struct fit_model *a,
@@ -1419,7 +1410,7 @@ static int average_laws(const struct fit_point *pts, size_t m, struct fit_model 
         return -1;
     u.xunc = b->xunc;
     u.positive = 1;
-    average_folds(pts, m, law, &u);
+    law_folds(pts, m, law, 2, &u);
     *a = u;
     return 0;
 }
@@ -1508,32 +1499,15 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
     return lb_rule(pts, m, xmin, xmax, growth, elb, elb_d, ea, out);
 }
 
-/* The forward folds of a two-variable model (fit.h, fold_*; they feed its
- * warning, fit_warning, not the law or its interval): its law fitted again,
- * weighted as it was, to the points below the largest value of each
- * variable that has at least 4 distinct values. A fold that cannot be
- * fitted is left out. */
+/* The forward folds of a two-variable model (fit.h, fold_*): its law's
+ * (law_folds); none for one variable or a law on a machine curve. */
 static void two_var_folds(const struct fit_point *pts, size_t m, struct fit_model *out)
 {
-    struct fit_point *tr;
-    size_t mt;
-    int v;
+    const struct fit_model *law = out;
 
     out->fold_n = 0;
-    if (out->nvars != 2 || out->basis.n > 0 || (tr = xmalloc(m * sizeof *tr)) == NULL)
-        return;
-    for (v = 0; v < 2; v++) {
-        double top, next;
-        struct fit_model a;
-        struct err e2 = {0};
-        if (fold_below_top(pts, m, v, tr, &mt, &top, &next) < 3 ||
-            fit_terms(tr, mt, 2, out->term, out->nterms, out->relative, &a, &e2) < 0)
-            continue;
-        out->fold_v[out->fold_n] = v;
-        memcpy(out->fold_coef[out->fold_n], a.coef, sizeof a.coef);
-        out->fold_n++;
-    }
-    xfree(tr);
+    if (out->nvars == 2 && out->basis.n == 0)
+        law_folds(pts, m, &law, 1, out);
 }
 
 int fit_auto_selection(const struct fit_point *pts, size_t m, int nvars,
@@ -1574,7 +1548,7 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
         int avg = two_var_rule(pts, m, out);
         if (avg < 0)
             return -1;
-        if (avg == 0) /* an average has its own folds (average_folds) */
+        if (avg == 0) /* an average has its own folds (law_folds) */
             two_var_folds(pts, m, out);
         return 0;
     }
