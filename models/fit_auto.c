@@ -1166,11 +1166,11 @@ static int same_term(const struct fit_term *a, const struct fit_term *b)
  * weighs them (n_i; relative to y_i for a relative model). */
 static double wrss_of(const struct fit_point *pts, size_t m, const struct fit_model *a)
 {
+    struct err e2 = {0}; /* once: it is large, and the first error ends the sum */
     double s = 0;
     size_t i;
 
     for (i = 0; i < m; i++) {
-        struct err e2 = {0};
         double ya, r;
         if (fit_eval(a, pts[i].x, &ya, &e2) < 0)
             return INFINITY;
