@@ -26,7 +26,7 @@ def build_ah():
               "splits it into FFT_time and NonFFT_time; not used). The machine is not named in the file read (the job "
               "outputs weak_scaling_multi_13750.out and detailed_weak_scaling_13751.out are SLURM jobs, not read). "
               "As measured, the total grows from about 1.18 s at 1 thread to 3.5 s at 16 (the FFT part doubles per "
-              "doubling of p, the non-FFT part stays near 1.06 s). The file is CUT to strategies 0-3 (the first four "
+              "doubling of p, the non-FFT part stays at 1.06-1.24 s). The file is CUT to strategies 0-3 (the first four "
               "in its order). Train p=1,2,4,8,16, test p=32, 64. ")
     for s, name, extra in (("0", "Multiple_Regions", ""), ("1", "Fewer_Regions", ""), ("2", "Task_Based", ""),
                            ("3", "SIMD_Optimized", " One slow run at p=32 (6.529 s among 6.10-6.19 s; in the test "
