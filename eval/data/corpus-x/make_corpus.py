@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""corpus-x (one-variable cases of mixed kinds): builds cases/*.json from the copies of the source files in raw/,
+"""corpus-x (24 one-variable cases of mixed kinds from 6 repositories): builds cases/*.json from the copies of the source files in raw/,
 with eval/data/corpus_build.py (the format, the rules, --check). Run: python3 make_corpus.py [--check]
 """
 import os
@@ -202,7 +202,52 @@ def build_rm():
             common + "Code release %s." % v, d[v], [1, 2, 4, 8, 16], [32, 64])
 
 
-BUILDERS = [build_ah, build_tr, build_tb, build_uc, build_rm]
+# ---------------------------------------------------------------------------------------------
+# odissei-benchmarks/nccl-tests: nccl-tests all_reduce_perf logs on H100 nodes (the repository: "NCCL Tests for OSSC and Snellius")
+NC = "odissei-benchmarks/nccl-tests", "db955d0c9465ecc06a63f4d34a8bfc435e6ff97a"
+
+
+def nc_table(path):
+    """{'oop': {size in bytes: [time us]}, 'ip': {...}} from the data rows of an all_reduce_perf log"""
+    d = {"oop": {}, "ip": {}}
+    with open(rp(NC[0], path)) as f:
+        for line in f.read().splitlines():
+            c = line.split()
+            if len(c) == 13 and c[0].isdigit() and c[3] == "sum":
+                d["oop"][int(c[0])] = [float(c[5])]
+                d["ip"][int(c[0])] = [float(c[9])]
+    return d
+
+
+def build_nc():
+    common = ("nccl-tests all_reduce_perf (float sum, NCCL 2.22.3, 5 warm-up and 20 timed iterations per size, the "
+              "log's header) on NVIDIA H100 GPUs: time [us] over n = message size in bytes, one run, the column "
+              "'time' of %s. The repository says its tests are for the Snellius and OSSC clusters; which one ran "
+              "this log is not stated in it (nodes named gcn*, presumably Snellius). The file is CUT to its "
+              "nccl-tests header and result lines (the NCCL INFO lines removed). Cut fixed in advance, as in earlier "
+              "corpora: train n up to 64 KiB, test n = 128, 256, 512 KiB (up to 8x). ")
+    one1 = ("runs/1node/all_reduce.log", "1 node, 4 GPUs driven by one process (nGpus 4), sizes 4 B .. 128 MiB. Nearly "
+            "flat at 16.5-17.9 us up to 128 KiB in both columns, 19.3-19.5 us at 256 KiB, 20.3-20.5 us at 512 KiB, as measured. Train n = 4 B .. "
+            "64 KiB (15 sizes).")
+    two = ("runs/2nodes/all_reduce.log", "2 nodes x 4 GPUs, 8 MPI ranks (all_reduce_perf_mpi, InfiniBand with GPU "
+           "Direct RDMA per the log), sizes 8 B .. 8 GiB; the copy keeps the rows to 1 MiB (the 2 MiB row is broken "
+           "by interleaved INFO lines in the original). Train n = 8 B .. 64 KiB (14 sizes).")
+    for tag, (path, what) in (("1node4gpu", one1), ("2node8gpu", two)):
+        d = nc_table(path)
+        for col, name, extra in (("oop", "out-of-place", ""), ("ip", "in-place", "")):
+            note = (common % ("the %s half" % name)) + what
+            if tag == "2node8gpu" and col == "oop":
+                note += (" One outlier inside training: 90.85 us at 16 KiB (22.6 us in place, 22.8 and 24.0 us "
+                         "at 8 and 32 KiB), kept as measured.")
+            if tag == "2node8gpu" and col == "ip":
+                note += " The first size, 8 B, is 17.42 us in place against 20.09 us out of place."
+            lo = 4 if tag == "1node4gpu" else 8
+            train = [x for x in sorted(d[col]) if lo <= x <= 65536]
+            one("nc-nccl-allreduce-%s-%s-n" % (tag, "oop" if col == "oop" else "inplace"), src(NC[0], NC[1], path),
+                "n", "us", note, d[col], train, [131072, 262144, 524288])
+
+
+BUILDERS = [build_ah, build_tr, build_tb, build_uc, build_rm, build_nc]
 
 
 if __name__ == "__main__":
