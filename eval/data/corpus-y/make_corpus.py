@@ -84,9 +84,66 @@ def build_ez():
 
 
 # ---------------------------------------------------------------------------------------------
+# leoposc/uibk-hpc: Innsbruck HPC proseminar (autumn 2023), week 2, exercise 2: an MPI 1-D heat stencil, one SLURM
+# output per (N, ranks), week02/exercise02/results/mpi-<N>-<R>.out, N = 256 .. 8192 (doublings) x R = 1 .. 128
+# (doublings); one run per point. raw/ keeps, per file used, its last two lines ('Verification: OK', 'Time: <t>s'),
+# CUT (the rest is the ASCII picture of the temperature every 10000 steps); the files sit at several commits.
+LP = "leoposc/uibk-hpc"
+LP_COMMIT = {  # file -> the commit read_file returned for it
+    (256, 1): "e355212765d82d7ecea4145c93166d16352798ac", (256, 2): "a9d45e32c23060379259ad0f43775fc152aee70b",
+    (256, 4): "766f56cfcd3e190988ab26c77df83383b19c77ff", (256, 8): "a9d45e32c23060379259ad0f43775fc152aee70b",
+    (512, 1): "e355212765d82d7ecea4145c93166d16352798ac", (512, 2): "d54d0a49a04e80c2d7491380d0f383d0ce039d11",
+    (512, 4): "a9d45e32c23060379259ad0f43775fc152aee70b", (512, 8): "806d4e3082e1694d00b1b9d06abc30e6c250bd90",
+    (1024, 1): "d54d0a49a04e80c2d7491380d0f383d0ce039d11", (1024, 2): "d54d0a49a04e80c2d7491380d0f383d0ce039d11",
+    (1024, 4): "e355212765d82d7ecea4145c93166d16352798ac", (1024, 8): "806d4e3082e1694d00b1b9d06abc30e6c250bd90",
+    (2048, 1): "a9d45e32c23060379259ad0f43775fc152aee70b", (2048, 2): "d54d0a49a04e80c2d7491380d0f383d0ce039d11",
+    (2048, 4): "d54d0a49a04e80c2d7491380d0f383d0ce039d11", (2048, 8): "d54d0a49a04e80c2d7491380d0f383d0ce039d11",
+    (2048, 16): "a9d45e32c23060379259ad0f43775fc152aee70b", (2048, 32): "d54d0a49a04e80c2d7491380d0f383d0ce039d11",
+    (2048, 64): "d54d0a49a04e80c2d7491380d0f383d0ce039d11",
+    (4096, 8): "d54d0a49a04e80c2d7491380d0f383d0ce039d11", (4096, 16): "806d4e3082e1694d00b1b9d06abc30e6c250bd90",
+    (4096, 32): "e355212765d82d7ecea4145c93166d16352798ac", (4096, 64): "d54d0a49a04e80c2d7491380d0f383d0ce039d11",
+    (8192, 8): "a9d45e32c23060379259ad0f43775fc152aee70b", (8192, 16): "a9d45e32c23060379259ad0f43775fc152aee70b",
+    (8192, 32): "a9d45e32c23060379259ad0f43775fc152aee70b", (8192, 64): "e355212765d82d7ecea4145c93166d16352798ac",
+}
+LP_P_TRAIN, LP_N_TRAIN = [1, 2, 4, 8], [256, 512, 1024, 2048]   # the four smallest of each sweep
+LP_P_TEST, LP_N_TEST = [8, 16, 32, 64], [2048, 4096, 8192]      # up to 8x (p) and 4x (N) beyond the box
 
 
-BUILDERS = [build_ez]
+def build_lp():
+    d = defaultdict(list)
+    srcs = []
+    for (n, p), commit in sorted(LP_COMMIT.items()):
+        path = "week02/exercise02/results/mpi-%d-%d.out" % (n, p)
+        with open(rp(LP, path)) as f:
+            lines = f.read().splitlines()
+        assert lines[0] == "Verification: OK" and lines[1].startswith("Time: ") and lines[1].endswith("s"), lines
+        d[(p, n)].append(float(lines[1][len("Time: "):-1]))
+        srcs.append(src(LP, commit, path))
+    two("lp-lcc-heat1d-mpi-pn", " ; ".join(srcs), "s",
+        "MPI 1-D heat stencil (the course's heat_stencil_1D_mpi: the array split into p blocks, halo cells exchanged "
+        "with MPI_Send/MPI_Recv every step, MPI_Gather to rank 0 every 10000 steps to print the state) over p = MPI "
+        "ranks x n = N, the number of cells; the program runs T = 500 N time steps (the headers read say N=256 "
+        "T=128000, N=512 T=256000), so the work grows as N^2. The value is the program's own 'Time: <t>s' line, one "
+        "run per point (no repetitions). Innsbruck HPC proseminar, autumn 2023 (repository leoposc/uibk-hpc, week "
+        "2); the job script (raw/, verbatim) asks the course cluster's 'lva' partition, --exclusive, "
+        "--ntasks-per-node=12, Open MPI 3.1.6 (gcc 12.2.0), 'mpiexec -np p ./heat_stencil_1D_mpi N'; the cluster and "
+        "its CPUs are not named in the files read. With 12 ranks per node, p <= 8 (the box) runs on one node and the "
+        "test ranks 16, 32, 64 span 2, 3 and 6 nodes. The repository's benchmark.sh (raw/, verbatim) sweeps "
+        "N = 256 .. 8192 x R = 1 .. 64; the results directory also holds R = 128 (not used). raw/ keeps only the last "
+        "two lines of each output file used (CUT; the rest is an ASCII picture of the temperature every 10000 "
+        "steps); the 27 files sit at five commits, each named in this source. Cut (fixed from the sweep's design "
+        "before reading values beyond it): train p in {1,2,4,8} x N in {256,512,1024,2048} (the four smallest of "
+        "each); test p in {8,16,32,64} x N in {2048,4096,8192} minus the box (the points at p = 8 extrapolate in N "
+        "only, those at N = 2048 in p only; 64 is 8x the box's 8, 8192 is 4x its 2048). The student's write-up "
+        "(exercise02.md, read, not copied) says runs with more than 12 ranks cross nodes and are slower, 16 ranks "
+        "always slower than 8. Short runs: at N = 256 the times are 0.05-0.10 s, where start-up and timer noise "
+        "matter; at N = 256 and 512 more ranks are not faster than 1-2 ranks inside the box.",
+        d, LP_P_TRAIN, LP_N_TRAIN, LP_P_TEST, LP_N_TEST)
+
+# ---------------------------------------------------------------------------------------------
+
+
+BUILDERS = [build_ez, build_lp]
 
 
 if __name__ == "__main__":
