@@ -141,9 +141,51 @@ def build_lp():
         d, LP_P_TRAIN, LP_N_TRAIN, LP_P_TEST, LP_N_TEST)
 
 # ---------------------------------------------------------------------------------------------
+# lukmay/Hochleistungsrechnen: the same Innsbruck HPC course (assignment 2, autumn 2023; another team than leoposc):
+# an MPI 1-D heat stencil over N = 1024, 2048, 4096, 6144 x ranks 2 .. 64 (doublings), one job on LCC3 (the log names
+# its nodes n001/n002.intern.lcc3), one run per point; raw/ keeps the log and the job script verbatim.
+LM = "lukmay/Hochleistungsrechnen", "58cdcb72eb97dca9c6cdbf5e00bedc8c9e55863a"
+LM_DIR = "02/task2/heat_stencil_1D/"
 
 
-BUILDERS = [build_ez, build_lp]
+def build_lm():
+    path = LM_DIR + "heat_stencil_mpi-times.log"
+    d = defaultdict(list)
+    key = None
+    with open(rp(LM[0], path)) as f:
+        for line in f.read().splitlines():
+            if line.startswith("Problem Size: "):
+                n, r = line[len("Problem Size: "):].split(", Ranks: ")
+                key = (int(r), int(n))
+            elif line.startswith("WTime: "):
+                assert key is not None and line.endswith(" seconds"), line
+                d[key].append(float(line[len("WTime: "):-len(" seconds")]))
+                key = None
+    sizes = sorted({n for (_, n) in d})
+    assert sizes == [1024, 2048, 4096, 6144] and len(d) == 24, (sizes, len(d))
+    two("lm-lcc3-heat1d-mpi-pn", src(LM[0], LM[1], path), "s",
+        "MPI 1-D heat stencil (the course's heat_stencil_1D_mpi, this team's own parallelization) over p = MPI ranks "
+        "x n = N, the number of cells (the course's sequential code runs a number of time steps that grows with N, "
+        "so the work grows faster than N; the program is not in raw/). The value is the program's 'WTime: <t> "
+        "seconds' line (MPI_Wtime inside the program); the log also has the shell's 'real' time per run, 0.5-0.9 s "
+        "more (start-up), not used. One run per point. Innsbruck HPC course, assignment 2 (autumn 2023; another team "
+        "of the same course as leoposc/uibk-hpc in this corpus): one SLURM job (job_mpi-times.sh, raw/, verbatim) on "
+        "the 'lva' partition with --ntasks=96 --exclusive, Open MPI 3.1.6 (gcc 12.2.0), 'time mpiexec -n p "
+        "./heat_stencil_1D_mpi N' for N in 1024, 2048, 4096, 6144 and p in 2, 4, 8, 16, 32, 64; the log names "
+        "the nodes n001 and n002.intern.lcc3.intra.uibk.ac.at (LCC3). How the ranks were placed is not set in the "
+        "script (the same course's other team used 12 ranks per node; if so, p = 16 and up span nodes). At p = 16, "
+        "N = 4096 (a training point) Open MPI printed a shared-memory warning ('A system call failed during shared "
+        "memory initialization ... performance degradation', on n002) and the run still verified OK: kept as "
+        "measured. Only four sizes exist, so all four are in the box and the test points extrapolate in p only: "
+        "train p in {2,4,8,16} (the sweep's four smallest) x N = 1024, 2048, 4096, 6144; test p = 32, 64 (the rest of "
+        "the sweep; 64 is 4x the box's 16) x the same four N. Inside the box the time rises from p = 8 to p = 16 at "
+        "every N (e.g. N = 1024: 0.575 -> 1.122 s), as the leoposc write-up reports for crossing a node.",
+        d, [2, 4, 8, 16], sizes, [32, 64], sizes)
+
+# ---------------------------------------------------------------------------------------------
+
+
+BUILDERS = [build_ez, build_lp, build_lm]
 
 
 if __name__ == "__main__":
