@@ -967,23 +967,24 @@ static void test_extrapolation_and_warning(void)
         CHECK_INT(fit_predict_ext(&r.model, &q, &yp, &lo2, &hi2, &e), 0);
         CHECK(lo2 == lo && hi2 == hi && lo > 0);
         /* The law's part of the log half-width is 0.48 d sqrt((d + 1) xunc)
-         * for one variable, added in quadrature to the noise part (fit.c):
-         * between xunc 0.09 and 0.16 at d = 2 the squared half-width grows
-         * by (0.48 * 2)^2 * 3 * 0.07, whatever the noise; the interval is
-         * symmetric in log space. Beyond the data it is never narrower
-         * than e^0.4 either way (Z_FLOOR): at xunc 0.01 the law's part is
-         * 0.17 and the noise part smaller. */
+         * for one variable, added in quadrature to the noise part, and the
+         * whole times 1.2 beyond the data (Z_SCALE; fit.c): between xunc
+         * 0.09 and 0.16 at d = 2 the squared half-width grows by
+         * 1.2^2 (0.48 * 2)^2 * 3 * 0.07, whatever the noise; the interval
+         * is symmetric in log space. Beyond the data it is never narrower
+         * than e^(1.2 * 0.4) either way (Z_FLOOR): at xunc 0.01 the law's
+         * part is 0.17 and the noise part smaller. */
         r.model.xunc = 0.09;
         CHECK_INT(fit_predict_ext(&r.model, &q, &yp, &lo, &hi, &e), 0);
         r.model.xunc = 0.16;
         CHECK_INT(fit_predict_ext(&r.model, &q, &yp, &lo2, &hi2, &e), 0);
         CHECK_REL(log(hi2 / yp) * log(hi2 / yp) - log(hi / yp) * log(hi / yp),
-                  0.48 * 0.48 * 4 * 3 * 0.07, 1e-9);
+                  1.2 * 1.2 * 0.48 * 0.48 * 4 * 3 * 0.07, 1e-9);
         CHECK_REL(lo2 * hi2, yp * yp, 1e-12);
         r.model.xunc = 0.01;
         CHECK_INT(fit_predict_ext(&r.model, &q, &yp, &lo, &hi, &e), 0);
-        CHECK_REL(log(hi / yp), 0.4, 1e-12);
-        CHECK_REL(log(yp / lo), 0.4, 1e-12);
+        CHECK_REL(log(hi / yp), 1.2 * 0.4, 1e-12);
+        CHECK_REL(log(yp / lo), 1.2 * 0.4, 1e-12);
         r.model.xunc = 0.25;
         CHECK_INT(fit_predict_ext(&r.model, &q, &yp, &lo, &hi, &e), 0);
         r.model.xunc = 3;
