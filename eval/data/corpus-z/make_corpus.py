@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""corpus-z (one-variable size sweeps): builds cases/*.json from the copies of the source files in raw/,
+with eval/data/corpus_build.py (the format, the rules, --check). Run: python3 make_corpus.py [--check]
+
+Cut rules, fixed per kind before the cases were written:
+  message-size sweeps: train every size from the smallest positive one (1-8 B) up to 64 KiB,
+                       test 128, 256, 512 KiB (at most 8x beyond);
+  problem-size sweeps: train the first 8 measured sizes, test the next 4.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from corpus_build import Corpus, src  # noqa: E402
+
+CORPUS = Corpus(os.path.dirname(os.path.abspath(__file__)), "corpus-z")
+rp, one = CORPUS.rp, CORPUS.one
+
+MSG_TRAIN_MAX = 65536
+MSG_TEST = [131072, 262144, 524288]
+
+
+def msg_train(d):
+    return [x for x in sorted(d) if x <= MSG_TRAIN_MAX]
+
+
+def osu_blocks(path):
+    """[(header line, {size: [value]})] for every '# OSU ...' block of a text file: the numeric
+    'size value' lines that follow the header (other '#' lines skipped), up to the first other line."""
+    blocks = []
+    cur = None
+    with open(path) as f:
+        for line in f.read().splitlines():
+            s = line.strip()
+            if s.startswith("# OSU "):
+                cur = (s, {})
+                blocks.append(cur)
+                continue
+            if cur is None:
+                continue
+            if s.startswith("#"):
+                continue
+            c = s.split()
+            if len(c) == 2 and c[0].isdigit():
+                if int(c[0]) > 0:
+                    cur[1][int(c[0])] = [float(c[1])]
+            else:
+                cur = None
+    return blocks
+
+
+# ---------------------------------------------------------------------------------------------
+# EESSI/docs: two blog posts of the EESSI project on an HPE Cray EX system with Slingshot 11 (Olivia, Sigma2)
+EE = "EESSI/docs"
+EE_P1 = "0fa9422d406086da669e17b85ef0238c56205eb2", "docs/blog/posts/2025/09/eessi-cray-slingshot11.md"
+EE_P2 = "2eb7040fac195c0e9c8c3862afb522a3c4a6bbc9", "docs/blog/posts/2026/05/eessi-cray-slingshot11-part2.md"
+EE_CUT = " Train n = 1 B .. 64 KiB (17 sizes), test n = 128, 256, 512 KiB. One run per size (one value per size)."
+
+
+def build_ee():
+    b2 = osu_blocks(rp(EE, EE_P2[1]))
+    assert [h for h, _ in b2] == ["# OSU MPI-CUDA Latency Test v7.5"] * 2, [h for h, _ in b2]
+    common2 = ("OSU osu_latency D D (OSU 7.5, GPU device buffers on both sides), 'Avg Latency(us)' over n = message size "
+               "in bytes, 2 MPI ranks on two nodes (one rank and one GPU per node) of the accel partition of Olivia "
+               "(Sigma2, Norway; HPE Cray EX, NVIDIA Grace CPUs with Hopper GPUs, Slingshot 11), from the EESSI blog "
+               "post 'MPI at Warp Speed: EESSI Meets Slingshot-11 (part2)' (dated 2026-05-08). ")
+    d = b2[0][1]
+    one("ee-olivia-gh-osu-cuda-latency-eessi-n", src(EE, *EE_P2), "n", "us",
+        common2 + "First block: OSU-Micro-Benchmarks/7.5-gompi-2024a-CUDA-12.6.0 from EESSI 2025.06 (Open MPI 5.0.3, "
+        "UCX 1.16, libfabric CXI through host_injections). A step from 4.85 us at 4 KiB to 8.40 us at 8 KiB, and 32 KiB "
+        "(15.94 us) is slower than 64 KiB (12.02 us), both inside training, as printed." + EE_CUT,
+        d, msg_train(d), MSG_TEST)
+    d = b2[1][1]
+    one("ee-olivia-gh-osu-cuda-latency-cray-n", src(EE, *EE_P2), "n", "us",
+        common2 + "Second block: OSU 7.5 compiled with PrgEnv-cray (cray-mpich 8.1.32, cce 19.0.0, "
+        "cudatoolkit 24.11_12.6), the vendor stack the post compares against. A step from 4.66 us at 4 KiB to 7.59 us "
+        "at 8 KiB inside training." + EE_CUT,
+        d, msg_train(d), MSG_TEST)
+    b1 = osu_blocks(rp(EE, EE_P1[1]))
+    assert [h for h, _ in b1] == ["# OSU MPI Bi-Directional Bandwidth Test v7.1",
+                                  "# OSU MPI-CUDA Bi-Directional Bandwidth Test v7.5"], [h for h, _ in b1]
+    common1 = ("from the EESSI blog post 'EESSI on Cray system with Slingshot 11' (dated 2025-09-10; the same system as "
+               "part 2, Olivia of Sigma2, HPE Cray EX with Slingshot 11, not named in this post): OSU osu_bibw, "
+               "'Bandwidth (MB/s)' (a bandwidth, not a time: it rises with the size) over n = message size in bytes, "
+               "2 MPI ranks on 2 nodes (the host names of both nodes are printed). ")
+    d = b1[0][1]
+    one("ee-olivia-x86-osu-bibw-n", src(EE, *EE_P1), "n", "MB/s",
+        "Test 1 " + common1 + "x86_64 partition (AMD EPYC 9745 128-core), EESSI 2023.06 OSU-Micro-Benchmarks/"
+        "7.1-1-gompi-2023a (Open MPI 4.1.5 overridden by a Slingshot-aware Open MPI 5 through host_injections, "
+        "as the post describes). Bandwidth doubles per doubling up to 8 KiB (23097 MB/s) and saturates "
+        "near 40 GB/s from 64 KiB on." + EE_CUT,
+        d, msg_train(d), MSG_TEST)
+    d = b1[1][1]
+    one("ee-olivia-gh-osu-cuda-bibw-n", src(EE, *EE_P1), "n", "MB/s",
+        "Test 2 " + common1 + "Grace/Hopper partition, GPU device buffers (OSU MPI-CUDA Bi-Directional Bandwidth "
+        "Test v7.5, OSU-Micro-Benchmarks/7.5-gompi-2023b-CUDA-12.4.0 from EESSI 2023.06, Open MPI 4.1.6). A jump from "
+        "1020 MB/s at 4 KiB to 16478 MB/s at 8 KiB (a protocol switch) inside training; near saturation at the test "
+        "sizes (43-44 GB/s), as printed." + EE_CUT,
+        d, msg_train(d), MSG_TEST)
+
+
+# ---------------------------------------------------------------------------------------------
+# thm4859/uibk_ipcpa_19: a group of a University of Innsbruck 2019 course (parallel computing / OpenCL), week 4:
+# a matrix product timed over the matrix order N on the group's laptop (Intel Core i5-3320M) and its integrated GPU
+TH = "thm4859/uibk_ipcpa_19", "c36a342826ecf9eb3b806dbc38d0ad1e5613361d"
+TH_DIR = "week4/for_csv/"
+TH_TRAIN = [100, 200, 300, 400, 500, 600, 700, 800]
+TH_TEST = [900, 1000, 1100, 1200]
+
+
+def th_table(path):
+    d = {}
+    with open(rp(TH[0], TH_DIR + path)) as f:
+        lines = f.read().splitlines()
+    assert lines[0].startswith("N, time, valid,")
+    for line in lines[1:]:
+        c = [x.strip() for x in line.split(",")]
+        d[int(c[0])] = (float(c[1]), int(c[2]))
+    return d
+
+
+def build_th():
+    common = ("Dense matrix product C = A x B of N x N matrices over n = N = 100..2500 (steps of 100; here only "
+              "100..1200 used), one line per N as the program printed it ('N, time, valid, ...'; the file's commit "
+              "holds one run per N; the collect_samples.sh of a later commit runs 5 per N on other machines, so "
+              "these files' generation is not fully documented). Time in ms as printed (unit not stated; ms inferred "
+              "from the MFLOPs column to within a constant factor). Machine: the file name's Intel Core i5-3320M "
+              "(2 cores, 4 threads, 3 MB L3; laptop) and its integrated HD Graphics 4000 GPU. University of Innsbruck, "
+              "course repository 'uibk_ipcpa_19', week 4. The file was read in full before the cut (first 8 sizes "
+              "train, next 4 test) was applied; the cut is the rule for all problem-size sweeps of this corpus. ")
+    cut = " Train N = 100..800 (8 sizes), test N = 900, 1000, 1100, 1200."
+    d = th_table("stats_i5-3320M_mat_mul_seq.csv")
+    assert all(d[n][1] == 1 for n in TH_TRAIN + TH_TEST)
+    one("th-matmul-seq-i5-3320m-n", src(TH[0], TH[1], TH_DIR + "stats_i5-3320M_mat_mul_seq.csv"), "n", "ms",
+        common + "Sequential version (mat_mul_seq). A cache cliff inside training: 418 ms at N = 700, 2671 ms at "
+        "N = 800 (6.4x for 1.49x the work), the MFLOPs column dropping from about 6500 to 1500 and staying there, "
+        "as printed." + cut,
+        {n: [v[0]] for n, v in d.items()}, TH_TRAIN, TH_TEST)
+    d = th_table("stats_i5-3320M_mat_mul_omp.csv")
+    assert all(d[n][1] == 1 for n in TH_TRAIN + TH_TEST)
+    one("th-matmul-omp-i5-3320m-n", src(TH[0], TH[1], TH_DIR + "stats_i5-3320M_mat_mul_omp.csv"), "n", "ms",
+        common + "OpenMP version (mat_mul_omp, the 'cores' column says 2). Irregular at small N (0.46 ms at 100, "
+        "7.8 ms at 200); a cliff inside training from 54.8 ms at N = 500 to 495.6 ms at N = 600 (9x), as printed."
+        + cut,
+        {n: [v[0]] for n, v in d.items()}, TH_TRAIN, TH_TEST)
+    d = th_table("stats_i5-3320M-GPU_mat_mul_ocl.csv")
+    assert all(d[n][1] == 1 for n in TH_TRAIN + TH_TEST)
+    one("th-matmul-ocl-hd4000-n", src(TH[0], TH[1], TH_DIR + "stats_i5-3320M-GPU_mat_mul_ocl.csv"), "n", "ms",
+        common + "OpenCL version on the integrated GPU (mat_mul_ocl, 16 compute units), the time as printed "
+        "(presumably including set-up and transfers: 144 ms at N = 100). Not monotone (700 is faster than 600); "
+        "rows 2200, 2400, 2500 are marked invalid (valid = 0) in the file but are not used." + cut,
+        {n: [v[0]] for n, v in d.items()}, TH_TRAIN, TH_TEST)
+
+
+BUILDERS = [build_ee, build_th]
+
+
+if __name__ == "__main__":
+    CORPUS.main(BUILDERS, nvars=1, max_per_repo=4)
