@@ -152,7 +152,60 @@ def build_th():
         {n: [v[0]] for n, v in d.items()}, TH_TRAIN, TH_TEST)
 
 
-BUILDERS = [build_ee, build_th]
+# ---------------------------------------------------------------------------------------------
+# hisohara/ai-scripts: an AMD engineer's notes on RCCL smoke tests (rccl-tests all_reduce_perf) on AMD Accelerator
+# Cloud clusters: MI300X (AAC8, 1 node x 8 GPUs; AAC10, 2 nodes x 8 GPUs) and MI355X (AAC14, 2 nodes x 8 GPUs)
+HO = "hisohara/ai-scripts", "0780bb3c957ba1dd4254b3147c2027a44304db34", "training/01_rccl-smoketest/README.md"
+
+
+def nccl_tables(path):
+    """[{size: (out-of-place time, in-place time)}] for each nccl-tests/rccl-tests result table of a file, in order:
+    a table is the run of 13-column lines whose first field is an integer size."""
+    tables, cur = [], None
+    with open(path) as f:
+        for line in f.read().splitlines():
+            c = line.split()
+            if len(c) == 13 and c[0].isdigit():
+                if cur is None:
+                    cur = {}
+                    tables.append(cur)
+                cur[int(c[0])] = (float(c[5]), float(c[9]))
+            elif not line.startswith("# Testing"):
+                cur = None
+    return tables
+
+
+def build_ho():
+    t = nccl_tables(rp(HO[0], HO[2]))
+    assert len(t) == 3 and min(t[0]) == 8 and all(min(x) == 8 for x in t), [sorted(x)[:2] for x in t]
+    common = ("rccl-tests all_reduce_perf (float sum, -b 8 -f 2 -g 1: one GPU per MPI rank, sizes doubling from 8 B), "
+              "the 'time' column [us] over n = message size in bytes, from the README of hisohara/ai-scripts "
+              "(training/01_rccl-smoketest: RCCL smoke tests on AMD Accelerator Cloud clusters). One run per size "
+              "(rccl-tests' default 20 iterations averaged inside the program). ")
+    cut = " Train n = 8 B .. 64 KiB (14 sizes), test n = 128, 256, 512 KiB."
+    one("ho-aac8-mi300x-8gpu-allreduce-oop-n", src(*HO), "n", "us",
+        common + "AAC8 (Kubernetes): 8 AMD Instinct MI300X GPUs of one node, mpirun -np 8 --mca pml ob1 --mca btl "
+        "self,vader, rccl-tests develop:a7809b3; out-of-place column. Not monotone: 23 us at 128-512 B, then 13.7 us "
+        "from 1 KiB (a change of algorithm or protocol inside training); 15.5 us at 16 KiB against 13.9 at 32 KiB, "
+        "as printed." + cut,
+        {n: [v[0]] for n, v in t[0].items()}, msg_train(t[0]), MSG_TEST)
+    one("ho-aac8-mi300x-8gpu-allreduce-inplace-n", src(*HO), "n", "us",
+        common + "The same run as ho-aac8-mi300x-8gpu-allreduce-oop-n (AAC8, 8 MI300X in one node), in-place column: "
+        "not independent of it. The same drop from about 23 us to 13-15 us at 1 KiB inside training." + cut,
+        {n: [v[1]] for n, v in t[0].items()}, msg_train(t[0]), MSG_TEST)
+    one("ho-aac10-mi300x-16gpu-allreduce-oop-n", src(*HO), "n", "us",
+        common + "AAC10 (Slurm): 16 MI300X GPUs on 2 nodes (gpu-53, gpu-56; 8 Mellanox mlx5 NICs each, UCX, Open MPI "
+        "5.0.3 module, RCCL 2.22.3, ROCm 6.4.2), out-of-place column. Flat at about 219-241 us (8 B is 256.5 us, a "
+        "first-size warm-up effect, as printed) up to the test sizes; 305.6 us at 512 KiB." + cut,
+        {n: [v[0]] for n, v in t[1].items()}, msg_train(t[1]), MSG_TEST)
+    one("ho-aac14-mi355x-16gpu-allreduce-oop-n", src(*HO), "n", "us",
+        common + "AAC14 (Slurm): 16 AMD Instinct MI355X GPUs on 2 nodes (mi355-gpu-23, -24) with AMD Pollara 400 AI "
+        "NICs through the ANP network plugin, RCCL 2.26.6, ROCm 7.0.1, -n 20 -N 2 (the README shows the table after "
+        "'# Testing 1 cycle.'), out-of-place column. Rises slowly from about 40 us to 59 us at 64 KiB." + cut,
+        {n: [v[0]] for n, v in t[2].items()}, msg_train(t[2]), MSG_TEST)
+
+
+BUILDERS = [build_ee, build_ho, build_th]
 
 
 if __name__ == "__main__":
