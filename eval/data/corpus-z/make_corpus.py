@@ -205,7 +205,52 @@ def build_ho():
         {n: [v[0]] for n, v in t[2].items()}, msg_train(t[2]), MSG_TEST)
 
 
-BUILDERS = [build_ee, build_ho, build_th]
+# ---------------------------------------------------------------------------------------------
+# christophernhill/rocky8-nodes-testing: MIT (cnhlab) Rocky 8 node acceptance test: spack-built MVAPICH2 2.3.7 and
+# OSU 7.0.1, osu_latency / osu_bw / osu_bibw between nodes node2101 and node2103, in two sample outputs (two runs)
+CN = "christophernhill/rocky8-nodes-testing"
+CN_RUNS = (("c6a9ae4a03f3231f3b132d97610a1126cb6dda88", "osu-bw-test-using-spack/sample-output-for-already-installed.txt"),
+           ("612f0d0d42250bb296c00a10dd42b2a46d0687a3", "osu-bw-test-using-spack/sample-output-for-build-from-clean.txt"))
+
+
+def build_cn():
+    runs = [osu_blocks(rp(CN, path)) for _, path in CN_RUNS]
+    heads = ["# OSU MPI Latency Test v7.0", "# OSU MPI Bandwidth Test v7.0", "# OSU MPI Bi-Directional Bandwidth Test v7.0"]
+    assert all([h for h, _ in r] == heads for r in runs), [[h for h, _ in r] for r in runs]
+    source = "github %s @%s %s; @%s %s" % (CN, CN_RUNS[0][0], CN_RUNS[0][1], CN_RUNS[1][0], CN_RUNS[1][1])
+    common = ("OSU 7.0(.1) built by spack with MVAPICH2 2.3.7 and gcc 12.2.0 (target zen3: AMD EPYC, inferred from the "
+              "spack arch linux-rocky8-zen3), 2 MPI ranks on two nodes (node2101, node2103; Rocky 8 nodes of an MIT "
+              "cluster being tested; InfiniBand inferred from MVAPICH2's RDMA messages), one rank per node. Two runs: the "
+              "repository's two sample outputs (sample-output-for-already-installed.txt, sample-output-for-build-from-"
+              "clean.txt; the same job script test.slurm.sh, same two nodes), each a training row; the test value is the "
+              "median of the two (their mean). ")
+    cut = " Train n = 1 B .. 64 KiB (17 sizes), test n = 128, 256, 512 KiB."
+
+    def merged(i):
+        d = {}
+        for r in runs:
+            for n, v in r[i][1].items():
+                d.setdefault(n, []).extend(v)
+        return d
+    d = merged(0)
+    one("cn-mit-osu-latency-2nodes-n", source, "n", "us",
+        common + "osu_latency, 'Latency (us)'; size 0 left out (not positive). A protocol switch at the test sizes: "
+        "about 118.5 us at 256 KiB but about 63.1 us at 512 KiB in both runs (MVAPICH2 changes its large-message "
+        "protocol), as printed; a step from about 2.0 us at 128 B to 2.8-3.0 us at 256 B inside training." + cut,
+        d, msg_train(d), MSG_TEST)
+    d = merged(1)
+    one("cn-mit-osu-bw-2nodes-n", source, "n", "MB/s",
+        common + "osu_bw, 'Bandwidth (MB/s)' (a bandwidth, rising with the size): about 4 MB/s at 1 B, a jump from "
+        "about 1980 MB/s at 4 KiB to 4880-5350 MB/s at 8 KiB, saturating near 10.4-10.6 GB/s from 32 KiB on." + cut,
+        d, msg_train(d), MSG_TEST)
+    d = merged(2)
+    one("cn-mit-osu-bibw-2nodes-n", source, "n", "MB/s",
+        common + "osu_bibw, bidirectional 'Bandwidth (MB/s)': jumps at 4 KiB (2.3 to 8.2 GB/s) and 32 KiB (about 11 "
+        "to 20.5 GB/s) inside training, about 24-24.5 GB/s at the test sizes." + cut,
+        d, msg_train(d), MSG_TEST)
+
+
+BUILDERS = [build_ee, build_ho, build_cn, build_th]
 
 
 if __name__ == "__main__":
