@@ -250,7 +250,34 @@ def build_cn():
         d, msg_train(d), MSG_TEST)
 
 
-BUILDERS = [build_ee, build_ho, build_cn, build_th]
+# ---------------------------------------------------------------------------------------------
+# ROCm/gpu-cluster-networking: AMD's cluster networking guide, an example ib_write_bw output (GPU device memory)
+RO = "ROCm/gpu-cluster-networking", "00efecb18657289dac3c334a91bed29be8999555", "docs/how-to/multi-node-config.rst"
+
+
+def build_ro():
+    d = {}
+    seen = False
+    with open(rp(RO[0], RO[2])) as f:
+        for line in f.read().splitlines():
+            c = line.split()
+            if c[:2] == ["#bytes", "#iterations"]:
+                seen = True
+            elif seen and len(c) == 5 and c[0].isdigit():
+                d[int(c[0])] = [float(c[3])]
+    assert min(d) == 2 and max(d) == 8388608 and len(d) == 23
+    one("ro-rocm-ib-write-bw-bidir-d2d-n", src(*RO), "n", "Gb/s",
+        "linux-rdma perftest ib_write_bw -b -a (bidirectional RDMA write, all sizes 2 B .. 8 MiB, 5000 iterations "
+        "each) with --use_rocm=0 on both sides (GPU device memory, D2D), 'BW average[Gb/sec]' over n = message size "
+        "in bytes, the example output in AMD's ROCm cluster networking guide (section 'Run D2D RDMA benchmark'; the "
+        "client calls the server through localhost between two RDMA NICs of one node, link type Ethernet (RoCE), "
+        "MTU 4096; the NIC and GPU models are not named). A bandwidth, not a time: it rises about 2x per doubling "
+        "up to 2 KiB and saturates near 204 Gb/s from 32 KiB on; the 2 B row's average (0.012) is far below its "
+        "peak (0.14), as printed. One run per size. Train n = 2 B .. 64 KiB (16 sizes), test n = 128, 256, 512 KiB.",
+        d, msg_train(d), MSG_TEST)
+
+
+BUILDERS = [build_ee, build_ho, build_cn, build_ro, build_th]
 
 
 if __name__ == "__main__":
