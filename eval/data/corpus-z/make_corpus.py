@@ -277,7 +277,36 @@ def build_ro():
         d, msg_train(d), MSG_TEST)
 
 
-BUILDERS = [build_ee, build_ho, build_cn, build_ro, build_th]
+# ---------------------------------------------------------------------------------------------
+# alces-software/flight-appliance-docs: Alces Flight Compute documentation (SLURM page), an IMB-MPI1 job on AWS
+AL = "alces-software/flight-appliance-docs", "1e1d13791d05bd41394123d90c3f1e430fdc39dc", "docs/source/slurm/slurm.rst"
+
+
+def build_al():
+    d = {}
+    seen = False
+    with open(rp(AL[0], AL[2])) as f:
+        for line in f.read().splitlines():
+            c = line.split()
+            if c[:2] == ["#bytes", "#repetitions"]:
+                seen = True
+            elif seen and len(c) == 4 and c[0].isdigit():
+                if int(c[0]) > 0:
+                    d[int(c[0])] = [float(c[2])]
+    assert min(d) == 1 and max(d) == 4194304
+    one("al-aws-imb-pingpong-n", src(*AL), "n", "us",
+        "Intel MPI Benchmarks 4.0 IMB-MPI1 PingPong, 't[usec]' (half round trip) over n = message size in bytes, "
+        "from the Alces Flight Compute documentation's SLURM page: job 1162 with 64 ranks on 8 AWS nodes "
+        "(ip-10-75-1-*, an Alces Flight Compute cluster on EC2; instance type not stated), OpenMPI (apps/imb module), "
+        "dated Tue Aug 30 2016 in the output. PingPong runs between 2 of the 64 ranks ('62 additional processes "
+        "waiting in MPI_Barrier'; presumably two ranks on one node with the default by-slot placement, not stated). "
+        "Repetitions 1000 per size (fewer from 64 KiB on: 640, 320, 160, 80), averaged by IMB; one run. Size 0 left "
+        "out. A step from 3.75 us at 2 KiB to 10.09 us at 4 KiB (a protocol switch) inside training. Train n = 1 B .. "
+        "64 KiB (17 sizes), test n = 128, 256, 512 KiB.",
+        d, msg_train(d), MSG_TEST)
+
+
+BUILDERS = [build_ee, build_ho, build_cn, build_ro, build_al, build_th]
 
 
 if __name__ == "__main__":
