@@ -335,7 +335,59 @@ def build_az():
         d, msg_train(d), MSG_TEST)
 
 
-BUILDERS = [build_ee, build_ho, build_cn, build_ro, build_al, build_az, build_th]
+# ---------------------------------------------------------------------------------------------
+# Azure/AI-benchmarking-guide: Microsoft Azure's published results of its AI benchmarking guide, one file per VM type;
+# each has a table of NCCL AllReduce bus bandwidth over message sizes 1K .. 8G (one 8-GPU VM)
+AB = "Azure/AI-benchmarking-guide"
+AB_FILES = (("ab-azure-nda100v4-nccl-allreduce-busbw-n", "3bb66cacc25632d8ece36bc1d5128c5ea886a60b",
+             "Azure_Results/ND_A100_v4_results.md",
+             "ND A100 v4 (8 NVIDIA A100-SXM4-80GB, AMD EPYC 7V12, NCCL 2.18.5, CUDA 12.5; the text says 'NVLS "
+             "algorithm', which A100 does not have: presumably copied from the H100 page, not verified)"),
+            ("ab-azure-ndh100v5-nccl-allreduce-busbw-n", "f350e7e65b82cfcb9220b32b582bc34342d9c1a6",
+             "Azure Results/ND_H100_v5_results.md",
+             "ND H100 v5 (8 NVIDIA H100 80GB HBM3, Xeon Platinum 8480C, NCCL 2.18.5, CUDA 12.6, NVLS algorithm)"),
+            ("ab-azure-ndh200v5-nccl-allreduce-busbw-n", "7f20e5fa3b2f9a46d8404af1f6fb14b049d6d5cc",
+             "Azure_Results/ND_H200_v5_results.md",
+             "ND H200 v5 (8 NVIDIA H200 141GB, Xeon Platinum 8480C, NCCL 2.20.5, CUDA 12.6, NVLS algorithm)"),
+            ("ab-azure-ndgb200v6-nccl-allreduce-busbw-n", "2a370be6de9586d365feed77e014a73f25198f4d",
+             "Azure_Results/ND_GB200_v6_results.md",
+             "ND GB200 v6 (NVIDIA GB200 185GB, ARM Neoverse-V2 CPU, NCCL 2.25.1, CUDA 12.8, Ring algorithm; the "
+             "number of GPUs in the run is not stated, presumably the VM's 4)"))
+AB_LABELS = ["1K", "2K", "4K", "8K", "16K", "32K", "65K", "132K", "256K", "524K", "1M", "2M", "4M", "8M", "16M", "33M",
+             "67M", "134M", "268M", "536M", "1G", "2G", "4G", "8G"]
+
+
+def ab_table(path):
+    """{bytes: [GB/s]} from the 'Message Size (Bytes)' table; the i-th label (1K, 2K, ..., 65K, 132K, ...) is read as
+    1024 * 2**i bytes (the labels are rounded powers of two; checked against the expected list)"""
+    labels, vals = [], []
+    seen = False
+    with open(rp(AB, path)) as f:
+        for line in f.read().splitlines():
+            c = [x.strip() for x in line.strip().strip("|").split("|")]
+            if c and c[0] == "Message Size (Bytes)":
+                seen = True
+            elif seen and len(c) == 2 and c[0][:1].isdigit():
+                labels.append(c[0])
+                vals.append(float(c[1]))
+    assert labels == AB_LABELS, labels
+    return {1024 * 2 ** i: [v] for i, v in enumerate(vals)}
+
+
+def build_ab():
+    for name, commit, path, what in AB_FILES:
+        d = ab_table(path)
+        one(name, src(AB, commit, path), "n", "GB/s",
+            "NCCL AllReduce (nccl-tests, presumably all_reduce_perf) in-place BUS BANDWIDTH [GB/s] (a bandwidth, "
+            "rising with the size) over n = message size in bytes, on one Azure " + what + ", from Microsoft's "
+            "published results of the Azure AI benchmarking guide. One value per size as published; the table labels "
+            "sizes 1K, 2K, ..., 65K, 132K, 256K, 524K, 1M, ... and they are read as 1024 * 2^i bytes (the only unit "
+            "conversion here). NOT from a few bytes: the sweep starts at 1 KiB. Train n = 1 KiB .. 64 KiB (7 sizes), "
+            "test n = 128, 256, 512 KiB.",
+            d, msg_train(d), MSG_TEST)
+
+
+BUILDERS = [build_ee, build_ho, build_cn, build_ro, build_al, build_az, build_ab, build_th]
 
 
 if __name__ == "__main__":
