@@ -86,8 +86,8 @@ def build_ee():
     d = b1[0][1]
     one("ee-olivia-x86-osu-bibw-n", src(EE, *EE_P1), "n", "MB/s",
         "Test 1 " + common1 + "x86_64 partition (AMD EPYC 9745 128-core), EESSI 2023.06 OSU-Micro-Benchmarks/"
-        "7.1-1-gompi-2023a (Open MPI 4.1.5 overridden by a Slingshot-aware Open MPI 5 through host_injections, "
-        "as the post describes). Bandwidth doubles per doubling up to 8 KiB (23097 MB/s) and saturates "
+        "7.1-1-gompi-2023a (module OpenMPI/4.1.5; the post builds a Slingshot-aware Open MPI 5 and injects it "
+        "through host_injections, whether this run used it is not stated in the lines kept). Bandwidth doubles per doubling up to 8 KiB (23097 MB/s) and saturates "
         "near 40 GB/s from 64 KiB on." + EE_CUT,
         d, msg_train(d), MSG_TEST)
     d = b1[1][1]
