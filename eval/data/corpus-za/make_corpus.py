@@ -211,6 +211,40 @@ def build_pd():
         d, [1, 2, 4, 6], [100, 500, 1000, 5000], [1, 2, 4, 6, 8, 10, 12], [100, 500, 1000, 5000, 10000])
 
 
+# The same repository's MPI strong-scaling run of the static evolution: exercise1/data/strong_MPI/static/
+# THIN_static_.csv ('ksize,mpi_task,time,thread', 12 OpenMP threads per task, 5 runs per point) over MPI tasks 1..8 x
+# ksize 100 .. 10000, with its job script (Strong_MPI_static_THIN.sh, same commit); both verbatim in raw/.
+PD_STRONG = "c8a5e1a787b0d4af221e2a4656da15f6c65caa68"
+PD_STRONG_PATH = "exercise1/data/strong_MPI/static/THIN_static_.csv"
+PD_STRONG_SCRIPT = "exercise1/bash_file/Strong_MPI_static_THIN.sh"
+
+
+def build_pd_strong():
+    d = defaultdict(list)
+    for r in read_dicts(rp(PD[0], PD_STRONG_PATH)):
+        assert r["thread"] == "12", r
+        d[(int(r["mpi_task"]), int(r["ksize"]))].append(float(r["time"]))
+    two("pd-thin-life-static-mpi-strong-pn",
+        src(PD[0], PD_STRONG, PD_STRONG_PATH) + " ; job script %s @%s %s" % (PD[0], PD_STRONG, PD_STRONG_SCRIPT), "s",
+        "Game of life (FHPC 2022/23 exercise 1), static evolution, MPI strong scaling: time [s] the program reports "
+        "for 100 evolution steps, over p = MPI tasks (each with 12 OpenMP threads; the file's 'thread' column is 12 "
+        "on every row) x n = grid side (ksize; the grid has n^2 cells). ORFEO THIN partition (FHPC course, Trieste; "
+        "the job script, same commit, verbatim in raw/, asks --nodes=4 --ntasks-per-node=2 --cpus-per-task=12 "
+        "--exclusive, module openMPI/4.1.6/gnu/14.2.1, mpirun -n p --map-by node --bind-to socket, OMP_NUM_THREADS=12, "
+        "OMP_PLACES=cores, OMP_PROC_BIND=close, and loops mpi_task 1..8 x ksize 100, 500, 1000, 5000, 10000 x 5 runs; "
+        "it names the file before setting mpi_task, hence the name 'THIN_static_.csv'; the earlier corpora give "
+        "THIN nodes as 2x 12-core Intel Xeon Gold 6126, not this repository). With --map-by node over 4 nodes, "
+        "p = 1..4 puts one task on each of p nodes and p = 5..8 a second task on nodes 1..p-4: the test ranks above "
+        "4 share nodes, the box's never do. 5 runs per point, all kept as training rows; the test value is their "
+        "median. Cut (corpus-s's rule for this repository's files, applied to this sweep: the four smallest of "
+        "each variable in the box, every other point of the file as test, at most 2x past the box): train p in "
+        "{1,2,3,4} x n in {100,500,1000,5000}; test p = 5..8 at every n, and n = 10000 at p = 1..4. ksize 100 and "
+        "500 do not speed up with p (100: 0.013-0.059 s, rising with p; 500: 0.057-0.110 s): start-up and "
+        "communication dominate there. Outliers kept as measured: 0.1034 s (ksize 500, p = 2) and 0.1097 s "
+        "(ksize 500, p = 3) against about 0.076 and 0.06 s for the other runs.",
+        d, [1, 2, 3, 4], [100, 500, 1000, 5000], [1, 2, 3, 4, 5, 6, 7, 8], [100, 500, 1000, 5000, 10000])
+
+
 # ---------------------------------------------------------------------------------------------
 # ChrisEngelhardt/parsys_19 (used by corpus-w for proseminar/01 osu outputs): University of Innsbruck parallel systems
 # proseminar 2019, sheet 06: an MPI n-body simulation, proseminar/06/varyBodies.csv ('ranks; size; time;', 10000
@@ -246,7 +280,7 @@ def build_ce():
 # ---------------------------------------------------------------------------------------------
 
 
-BUILDERS = [build_ez, build_al, build_ec, build_pd, build_ce]
+BUILDERS = [build_ez, build_al, build_ec, build_pd, build_pd_strong, build_ce]
 
 
 if __name__ == "__main__":
