@@ -1545,10 +1545,7 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
      * variables, Extra-P's multi-parameter law is weighed the same way
      * (two_var_rule). */
     if (nvars == 2) {
-        int avg = two_var_rule(pts, m, out);
-        if (avg < 0)
-            return -1;
-        if (avg == 0) /* an average has its own folds (law_folds) */
+        if (two_var_rule(pts, m, out) == 0) /* an average has its own folds */
             two_var_folds(pts, m, out);
         return 0;
     }
