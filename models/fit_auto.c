@@ -1499,6 +1499,132 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
     return lb_rule(pts, m, xmin, xmax, growth, elb, elb_d, ea, out);
 }
 
+/* Candidate SEP (eval/RECORD.md §49): the two one-variable laws of the
+ * data's top slices. SLICE_MIN distinct values make a slice; SLICE_GATE is
+ * the mean log ratio (a factor e) by which the law may predict above their
+ * product beyond the data before the product is taken instead. */
+#define SLICE_MIN 4
+#define SLICE_GATE 1.0
+
+static int cmp_x0(const void *a, const void *b)
+{
+    double u = ((const struct fit_point *)a)->x[0], w = ((const struct fit_point *)b)->x[0];
+    return (u > w) - (u < w);
+}
+
+/* `auto`'s one-variable law along variable v of the points whose other
+ * variable is at its largest value, top (the slice nearest to where the law
+ * is asked beyond the data). Returns 0, or -1 when the slice has fewer than
+ * SLICE_MIN points or cannot be fitted. */
+static int slice_law(const struct fit_point *pts, size_t m, int v, double top,
+                     struct fit_model *out)
+{
+    struct fit_point *sl = xmalloc(m * sizeof *sl);
+    struct err e2 = {0};
+    size_t i, k = 0;
+    int rc = -1;
+
+    if (sl == NULL)
+        return -1;
+    for (i = 0; i < m; i++)
+        if (pts[i].x[1 - v] == top) {
+            sl[k] = pts[i];
+            sl[k].x[0] = pts[i].x[v];
+            sl[k].x[1] = 0;
+            k++;
+        }
+    if (k >= SLICE_MIN) {
+        qsort(sl, k, sizeof *sl, cmp_x0);
+        rc = fit_auto_model(sl, k, 1, out, &e2);
+    }
+    xfree(sl);
+    return rc;
+}
+
+/* Candidate SEP (eval/RECORD.md §49): a two-variable law that, beyond the
+ * data, predicts more than a factor e (SLICE_GATE, the mean log ratio over
+ * the 15 points up to 8x past the largest values of the two variables)
+ * above what the data's own top slices predict one variable at a time,
+ * s1(x1) s2(x2) / s2(x2max) (s1 `auto`'s law along x1 at the largest x2,
+ * s2 along x2 at the largest x1), grows by an interaction of the variables
+ * the box does not show; the product of the two slice laws is taken
+ * instead. It is one law: the products of the two laws' terms, at most
+ * FIT_MAX_TERMS, its leverage and dof those of its terms fitted to all
+ * points, its residual variance that of its own residuals (as average_laws);
+ * its uncertainty beyond the data is the replaced law's. Returns 1 when
+ * the law was replaced (its folds set), else 0. */
+static int slice_guard(const struct fit_point *pts, size_t m, struct fit_model *out)
+{
+    struct fit_model s[2], u;
+    struct fit_term t[FIT_MAX_TERMS];
+    struct fit_cand cc = {0};
+    struct err e2 = {0};
+    double c[FIT_MAX_TERMS], xmax[2], d, lr = 0, w0;
+    const struct fit_model *law = &u;
+    size_t i;
+    int a, b, n = 0, j, k;
+
+    if (out->nvars != 2 || out->basis.n > 0 || out->seg_x > 0 || m < 2)
+        return 0;
+    xmax[0] = pts[0].x[0], xmax[1] = pts[0].x[1];
+    for (i = 0; i < m; i++) {
+        if (!(pts[i].y > 0) || !(pts[i].x[0] > 0) || !(pts[i].x[1] > 0))
+            return 0;
+        xmax[0] = fmax(xmax[0], pts[i].x[0]);
+        xmax[1] = fmax(xmax[1], pts[i].x[1]);
+    }
+    if (slice_law(pts, m, 0, xmax[1], &s[0]) < 0 || slice_law(pts, m, 1, xmax[0], &s[1]) < 0)
+        return 0;
+    d = law_val(s[1].term, s[1].nterms, 1, s[1].coef, &xmax[1]);
+    if (!(d > 0))
+        return 0;
+    for (a = 0; a < 4; a++)
+        for (b = 0; b < 4; b++) {
+            double x[2] = {ldexp(xmax[0], a), ldexp(xmax[1], b)}, ya, ys;
+            if (a == 0 && b == 0)
+                continue;
+            ya = law_val(out->term, out->nterms, 2, out->coef, x);
+            ys = law_val(s[0].term, s[0].nterms, 1, s[0].coef, &x[0]) *
+                 law_val(s[1].term, s[1].nterms, 1, s[1].coef, &x[1]) / d;
+            if (!(ya > 0) || !(ys > 0) || !isfinite(ya) || !isfinite(ys))
+                return 0;
+            lr += log(ya / ys);
+        }
+    if (!(lr / 15 > SLICE_GATE) || s[0].nterms * s[1].nterms > FIT_MAX_TERMS)
+        return 0;
+    for (j = 0; j < s[0].nterms; j++)
+        for (k = 0; k < s[1].nterms; k++) {
+            struct fit_term p = {{s[0].term[j].expo[0], s[1].term[k].expo[0]},
+                                 {s[0].term[j].logp[0], s[1].term[k].logp[0]}};
+            int at = n;
+            if (p.expo[0] == 0 && p.expo[1] == 0 && p.logp[0] == 0 && p.logp[1] == 0) {
+                memmove(&t[1], &t[0], (size_t)n * sizeof *t); /* the constant first */
+                memmove(&c[1], &c[0], (size_t)n * sizeof *c);
+                at = 0;
+            }
+            t[at] = p;
+            c[at] = s[0].coef[j] * s[1].coef[k] / d;
+            n++;
+        }
+    if ((size_t)n >= m || fit_terms(pts, m, 2, t, n, out->relative, &u, &e2) < 0)
+        return 0;
+    w0 = wrss_of(pts, m, &u);
+    cc.nterms = n;
+    memcpy(cc.term, t, (size_t)n * sizeof *t);
+    copy_chosen(&cc, u.term, &u.nterms, &u.chosen);
+    u.graph = FIT_AUTO;
+    memcpy(u.coef, c, (size_t)n * sizeof *c);
+    if (u.dof > 0 && u.has_interval)
+        u.s2 = fmax(u.s2 + (wrss_of(pts, m, &u) - w0) / u.dof, u.s2);
+    if (!isfinite(u.s2))
+        return 0;
+    u.xunc = out->xunc;
+    u.positive = 1;
+    law_folds(pts, m, &law, 1, &u);
+    *out = u;
+    return 1;
+}
+
 /* The forward folds of a two-variable model (fit.h, fold_*): its law's
  * (law_folds); none for one variable or a law on a machine curve. */
 static void two_var_folds(const struct fit_point *pts, size_t m, struct fit_model *out)
@@ -1547,6 +1673,7 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
     if (nvars == 2) {
         if (two_var_rule(pts, m, out) == 0) /* an average has its own folds */
             two_var_folds(pts, m, out);
+        slice_guard(pts, m, out); /* a replaced law has its own folds */
         return 0;
     }
     if (nvars != 1 || m < 5 || m > FIT_PMNF1_MAX)
