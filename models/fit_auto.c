@@ -1508,7 +1508,8 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
 
 static int cmp_x0(const void *a, const void *b)
 {
-    double u = ((const struct fit_point *)a)->x[0], w = ((const struct fit_point *)b)->x[0];
+    double u = ((const struct fit_point *)a)->x[0],
+           w = ((const struct fit_point *)b)->x[0];
     return (u > w) - (u < w);
 }
 
@@ -1573,7 +1574,8 @@ static int slice_guard(const struct fit_point *pts, size_t m, struct fit_model *
         xmax[0] = fmax(xmax[0], pts[i].x[0]);
         xmax[1] = fmax(xmax[1], pts[i].x[1]);
     }
-    if (slice_law(pts, m, 0, xmax[1], &s[0]) < 0 || slice_law(pts, m, 1, xmax[0], &s[1]) < 0)
+    if (slice_law(pts, m, 0, xmax[1], &s[0]) < 0 ||
+        slice_law(pts, m, 1, xmax[0], &s[1]) < 0)
         return 0;
     d = law_val(s[1].term, s[1].nterms, 1, s[1].coef, &xmax[1]);
     if (!(d > 0))
