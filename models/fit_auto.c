@@ -1364,6 +1364,45 @@ static void law_folds(const struct fit_point *pts, size_t m,
     xfree(tr);
 }
 
+/* A law of n given terms t with given coefficients c (an average, a
+ * product: not least squares) as a two-variable model in *u: the leverage
+ * and dof of its terms fitted to the points (weighted as rel says), the
+ * residual variance of its own residuals with the repetitions' scatter,
+ * xunc as given, `positive`, and the forward folds of the nlaw laws it
+ * comes from (law_folds; nlaw = 0: of its own terms). Returns 0, or -1 when
+ * the terms are more than FIT_MAX_TERMS, not fewer than the points, or
+ * cannot be fitted. */
+static int given_law(const struct fit_point *pts, size_t m, const struct fit_term *t,
+                     const double *c, int n, int rel, double xunc,
+                     const struct fit_model *const *law, int nlaw, struct fit_model *u)
+{
+    struct fit_cand cc = {0};
+    struct err e2 = {0};
+    const struct fit_model *self = u;
+    double w0;
+
+    if (n > FIT_MAX_TERMS || (size_t)n >= m ||
+        fit_terms(pts, m, 2, t, n, rel, u, &e2) < 0)
+        return -1;
+    w0 = wrss_of(pts, m, u);
+    cc.nterms = n;
+    memcpy(cc.term, t, (size_t)n * sizeof *t);
+    copy_chosen(&cc, u->term, &u->nterms, &u->chosen);
+    u->graph = FIT_AUTO;
+    memcpy(u->coef, c, (size_t)n * sizeof *c);
+    if (u->dof > 0 && u->has_interval)
+        u->s2 = fmax(u->s2 + (wrss_of(pts, m, u) - w0) / u->dof, u->s2);
+    if (!isfinite(u->s2))
+        return -1;
+    u->xunc = xunc;
+    u->positive = 1;
+    if (nlaw == 0)
+        law_folds(pts, m, &self, 1, u);
+    else
+        law_folds(pts, m, law, nlaw, u);
+    return 0;
+}
+
 /* The equal average of two laws of two variables as one law: the union of
  * their terms, each coefficient the mean of the two laws' (0 where a law
  * lacks the term), so that it predicts the mean of their predictions. Its
@@ -1377,10 +1416,8 @@ static int average_laws(const struct fit_point *pts, size_t m, struct fit_model 
                         const struct fit_model *b)
 {
     struct fit_term t[2 * FIT_MAX_TERMS];
-    double c[2 * FIT_MAX_TERMS], w0;
+    double c[2 * FIT_MAX_TERMS];
     struct fit_model u;
-    struct fit_cand cc = {0};
-    struct err e2 = {0};
     int n = 0, i, j, k;
     const struct fit_model *law[2] = {a, b};
 
@@ -1395,22 +1432,8 @@ static int average_laws(const struct fit_point *pts, size_t m, struct fit_model 
             }
             c[j] += law[k]->coef[i] / 2;
         }
-    if (n > FIT_MAX_TERMS || (size_t)n >= m ||
-        fit_terms(pts, m, 2, t, n, a->relative, &u, &e2) < 0)
+    if (given_law(pts, m, t, c, n, a->relative, b->xunc, law, 2, &u) < 0)
         return -1;
-    w0 = wrss_of(pts, m, &u);
-    cc.nterms = n;
-    memcpy(cc.term, t, (size_t)n * sizeof *t);
-    copy_chosen(&cc, u.term, &u.nterms, &u.chosen);
-    u.graph = FIT_AUTO;
-    memcpy(u.coef, c, (size_t)n * sizeof *c);
-    if (u.dof > 0 && u.has_interval)
-        u.s2 = fmax(u.s2 + (wrss_of(pts, m, &u) - w0) / u.dof, u.s2);
-    if (!isfinite(u.s2))
-        return -1;
-    u.xunc = b->xunc;
-    u.positive = 1;
-    law_folds(pts, m, law, 2, &u);
     *a = u;
     return 0;
 }
@@ -1558,10 +1581,7 @@ static int slice_guard(const struct fit_point *pts, size_t m, struct fit_model *
 {
     struct fit_model s[2], u;
     struct fit_term t[FIT_MAX_TERMS];
-    struct fit_cand cc = {0};
-    struct err e2 = {0};
-    double c[FIT_MAX_TERMS], xmax[2], d, lr = 0, w0;
-    const struct fit_model *law = &u;
+    double c[FIT_MAX_TERMS], xmax[2], d, lr = 0;
     size_t i;
     int a, b, n = 0, j, k;
 
@@ -1608,21 +1628,8 @@ static int slice_guard(const struct fit_point *pts, size_t m, struct fit_model *
             c[at] = s[0].coef[j] * s[1].coef[k] / d;
             n++;
         }
-    if ((size_t)n >= m || fit_terms(pts, m, 2, t, n, out->relative, &u, &e2) < 0)
+    if (given_law(pts, m, t, c, n, out->relative, out->xunc, NULL, 0, &u) < 0)
         return 0;
-    w0 = wrss_of(pts, m, &u);
-    cc.nterms = n;
-    memcpy(cc.term, t, (size_t)n * sizeof *t);
-    copy_chosen(&cc, u.term, &u.nterms, &u.chosen);
-    u.graph = FIT_AUTO;
-    memcpy(u.coef, c, (size_t)n * sizeof *c);
-    if (u.dof > 0 && u.has_interval)
-        u.s2 = fmax(u.s2 + (wrss_of(pts, m, &u) - w0) / u.dof, u.s2);
-    if (!isfinite(u.s2))
-        return 0;
-    u.xunc = out->xunc;
-    u.positive = 1;
-    law_folds(pts, m, &law, 1, &u);
     *out = u;
     return 1;
 }
