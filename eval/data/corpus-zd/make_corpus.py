@@ -100,9 +100,59 @@ def build_lp():
 
 
 # ---------------------------------------------------------------------------------------------
+# leoposc/uibk-hpc, week03/exercise01: another 2-D heat stencil program of the same course week (a teammate's
+# folder: heat_stencil_2D_mpi.c, 120-wide maps, MPI_Send/MPI_Recv halo rows, T = 100 N), one Slurm output per run,
+# 47 files at five commits. Their last lines (read at offsets near each file's end) give N and p: jobs 10749-10759
+# are the sequential program (p = 1, not used); 10763-10810 the MPI program at p = 1, 2, 4, 8 x N = 192 .. 768
+# (28 runs, complete); 10797-10799 are 'not enough slots' failures for 16, 32, 96 ranks; 10815-10826 the MPI program
+# at p = 16, 32, 96 x N = 192, 288, 384 only (9 runs, not used: no product with the larger N exists, and 96 is 12x
+# the box's 8). The cut: train p in {1,2,4,8} x N in {192,288,384,480} (the four smallest of each); the larger N
+# (576, 672, 768) test at every rank count whose row is complete there (1, 2, 4, 8): 12 points that extrapolate in
+# N only (1.6x the box's 480). y is the '$!N' wall time (MPI_Wtime around the time loop), not the 'Time:' line
+# (clock(), rank 0's CPU time over the same loop); both are kept in raw/.
+EX = "week03/exercise01/results/"
 
 
-BUILDERS = [build_lp]
+def build_ex01():
+    d, srcs = defaultdict(list), []
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "raw", "MANIFEST.tsv")) as f:
+        rows = [l.split("\t") for l in f.read().splitlines()[1:]]
+    for r in rows:
+        if not r[2].startswith(EX):
+            continue
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), r[3])) as f:
+            lines = f.read().splitlines()
+        assert lines[0] == "Verification: OK" and lines[1].startswith("Time: "), lines
+        m = LP_LINE.match(lines[2])
+        assert m, lines
+        d[(int(m.group(2)), int(m.group(1)))].append(float(m.group(3)))
+        srcs.append(src(LP, r[1], r[2]))
+    two("lp-heat2d-mpi-ex01-pn", " ; ".join(srcs), "s",
+        "MPI 2-D heat stencil (the repository's week03/exercise01/heat_stencil_2D_mpi.c, read at 463090c7: the N x N "
+        "room split into p strips of N/p rows, halo rows exchanged with MPI_Send/MPI_Recv every step, T = 100 N time "
+        "steps, an MPI_Gather and a 120 x 120 ASCII map on rank 0 every 10000 steps), wall time [s] of the time loop "
+        "(MPI_Wtime, the program's '$!N_<N>{<p>, <s>}' line; its 'Time:' line, rank 0's clock() CPU time over the same "
+        "loop, is 0.2-1.5 %% lower and not used) over p = MPI ranks x n = N (work grows as N^3). Innsbruck HPC course 2023, "
+        "LCC3 (the outputs' host names n011/n001.intern.lcc3...); benchmark.sh (read at 5ee66bad, another size list) "
+        "loads openmpi/3.1.6-gcc-12.2.0; the job script of these runs was not read. One Slurm output per run, one run "
+        "per point (28 files at five commits, each file's commit in source). Every run prints 'Verification: OK'. "
+        "raw/ keeps each file's last three program lines (CUT). Train p in {1,2,4,8} x N in {192,288,384,480} (the "
+        "four smallest of each); test p in {1,2,4,8} x N in {576,672,768}: 12 points that extrapolate in N only "
+        "(1.6x the box's 480); the test ranks are every rank count whose row is complete at the larger N. Left out: "
+        "runs at p = 16, 32, 96 exist only for N = 192, 288, 384 (on another node, n001, after 'not enough slots' "
+        "failures of the first attempt); seen while copying, they are 4-12x slower than p = 8 at the same N (N = 192: "
+        "0.38 s at p = 8, 4.70 s at p = 16), a placement or network change the box does not show; not in this case. "
+        "Inside the box (seen while copying): N = 192: 2.05, 1.24, 0.55, 0.38 s at p = 1, 2, 4, 8 (1 -> 2 ranks 1.7x, "
+        "2 -> 4 ranks 2.3x); N = 480: 32.13, 16.55, 8.30, 5.72 s (4 -> 8 ranks only 1.45x). "
+        "This program differs from the ex1 logs' programs (lp-heat2d-mpi-*blocking-pn), but it is the same week, "
+        "student group, cluster and problem: not independent of them.",
+        d, [1, 2, 4, 8], [192, 288, 384, 480], [1, 2, 4, 8], [576, 672, 768])
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+BUILDERS = [build_lp, build_ex01]
 
 
 if __name__ == "__main__":
