@@ -1396,10 +1396,7 @@ static int given_law(const struct fit_point *pts, size_t m, const struct fit_ter
         return -1;
     u->xunc = xunc;
     u->positive = 1;
-    if (nlaw == 0)
-        law_folds(pts, m, &self, 1, u);
-    else
-        law_folds(pts, m, law, nlaw, u);
+    law_folds(pts, m, nlaw > 0 ? law : &self, nlaw > 0 ? nlaw : 1, u);
     return 0;
 }
 
@@ -1470,6 +1467,26 @@ static int lb_rule(const struct fit_point *pts, size_t m, const double *xmin,
     return found && average_laws(pts, m, out, &best) == 0;
 }
 
+/* Whether every point of two variables has x1, x2 and y > 0 (a positive
+ * quantity of two positive variables); sets the box xmin, xmax. */
+static int positive_box(const struct fit_point *pts, size_t m, double *xmin, double *xmax)
+{
+    size_t i;
+    int v;
+
+    for (v = 0; v < 2; v++)
+        xmin[v] = xmax[v] = pts[0].x[v];
+    for (i = 0; i < m; i++) {
+        if (!(pts[i].y > 0) || !(pts[i].x[0] > 0) || !(pts[i].x[1] > 0))
+            return 0;
+        for (v = 0; v < 2; v++) {
+            xmin[v] = fmin(xmin[v], pts[i].x[v]);
+            xmax[v] = fmax(xmax[v], pts[i].x[v]);
+        }
+    }
+    return 1;
+}
+
 /* Since heldout16 (candidate E2, eval/RECORD.md §2): for a positive
  * quantity of two positive variables, Extra-P's multi-parameter law is
  * taken when, with the points at each variable's largest value left out,
@@ -1485,20 +1502,10 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
     struct fit_model b;
     struct fit_pmnf2 f[FIT_PMNF2_FORMS];
     double ea, eb, ebd, xmin[2], xmax[2], growth[2], elb[2], elb_d[2];
-    size_t i;
     int nf, k, wide[2];
 
-    if (m < 5 || m > FIT_PMNF2_MAX || out->seg_x > 0)
+    if (m < 5 || m > FIT_PMNF2_MAX || out->seg_x > 0 || !positive_box(pts, m, xmin, xmax))
         return 0;
-    xmin[0] = xmax[0] = pts[0].x[0], xmin[1] = xmax[1] = pts[0].x[1];
-    for (i = 0; i < m; i++) {
-        if (!(pts[i].y > 0) || !(pts[i].x[0] > 0) || !(pts[i].x[1] > 0))
-            return 0;
-        xmin[0] = fmin(xmin[0], pts[i].x[0]);
-        xmin[1] = fmin(xmin[1], pts[i].x[1]);
-        xmax[0] = fmax(xmax[0], pts[i].x[0]);
-        xmax[1] = fmax(xmax[1], pts[i].x[1]);
-    }
     wide[0] = xmax[0] >= WIDE_SPAN * xmin[0];
     wide[1] = xmax[1] >= WIDE_SPAN * xmin[1];
     if (forward_procedures2(pts, m, out, wide, &ea, &eb, &ebd, elb, elb_d) < 0)
@@ -1529,13 +1536,6 @@ static int two_var_rule(const struct fit_point *pts, size_t m, struct fit_model 
 #define SLICE_MIN 4
 #define SLICE_GATE 1.0
 
-static int cmp_x0(const void *a, const void *b)
-{
-    double u = ((const struct fit_point *)a)->x[0],
-           w = ((const struct fit_point *)b)->x[0];
-    return (u > w) - (u < w);
-}
-
 /* `auto`'s one-variable law along variable v of the points whose other
  * variable is at its largest value, top (the slice nearest to where the law
  * is asked beyond the data). Returns 0, or -1 when the slice has fewer than
@@ -1557,10 +1557,8 @@ static int slice_law(const struct fit_point *pts, size_t m, int v, double top,
             sl[k].x[1] = 0;
             k++;
         }
-    if (k >= SLICE_MIN) {
-        qsort(sl, k, sizeof *sl, cmp_x0);
+    if (k >= SLICE_MIN) /* ascending: pts come sorted by x1, then x2 */
         rc = fit_auto_model(sl, k, 1, out, &e2);
-    }
     xfree(sl);
     return rc;
 }
@@ -1581,19 +1579,12 @@ static int slice_guard(const struct fit_point *pts, size_t m, struct fit_model *
 {
     struct fit_model s[2], u;
     struct fit_term t[FIT_MAX_TERMS];
-    double c[FIT_MAX_TERMS], xmax[2], d, lr = 0;
-    size_t i;
+    double c[FIT_MAX_TERMS], xmin[2], xmax[2], d, lr = 0;
     int a, b, n = 0, j, k;
 
-    if (out->nvars != 2 || out->basis.n > 0 || out->seg_x > 0 || m < 2)
+    if (out->nvars != 2 || out->basis.n > 0 || out->seg_x > 0 || m < 2 ||
+        !positive_box(pts, m, xmin, xmax))
         return 0;
-    xmax[0] = pts[0].x[0], xmax[1] = pts[0].x[1];
-    for (i = 0; i < m; i++) {
-        if (!(pts[i].y > 0) || !(pts[i].x[0] > 0) || !(pts[i].x[1] > 0))
-            return 0;
-        xmax[0] = fmax(xmax[0], pts[i].x[0]);
-        xmax[1] = fmax(xmax[1], pts[i].x[1]);
-    }
     if (slice_law(pts, m, 0, xmax[1], &s[0]) < 0 ||
         slice_law(pts, m, 1, xmax[0], &s[1]) < 0)
         return 0;
