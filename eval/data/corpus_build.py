@@ -35,6 +35,15 @@ def read_dicts(path, skip=0):
     return list(csv.DictReader([l for l in lines if l.strip()]))
 
 
+def read_grid(path, p="Processes", n="Size", y="Latency"):
+    """A CSV of one measurement per row over two variables (OSU grids as the course scripts write them:
+    Processes,Size,Latency) -> {(p, n): [y, ...]}, every repetition kept."""
+    d = defaultdict(list)
+    for r in read_dicts(path):
+        d[(int(r[p]), int(r[n]))].append(float(r[y]))
+    return d
+
+
 def upto(xs, lo=None, hi=None):
     return [x for x in sorted(xs) if (lo is None or x >= lo) and (hi is None or x <= hi)]
 

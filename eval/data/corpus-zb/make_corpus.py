@@ -7,23 +7,14 @@ files): README.md says what was searched, what was used and why. A later helper 
 """
 import os
 import sys
-from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from corpus_build import Corpus, read_dicts, src, upto  # noqa: E402
+from corpus_build import Corpus, read_grid, src, upto  # noqa: E402
 
 CORPUS = Corpus(os.path.dirname(os.path.abspath(__file__)), "corpus-zb")
 rp, two = CORPUS.rp, CORPUS.two
 
 N_TEST = [1024, 16384, 65536]
-
-
-def read_osu(path):
-    """Processes,Size,Latency CSV -> {(p, n): [latency]}"""
-    d = defaultdict(list)
-    for r in read_dicts(path):
-        d[(int(r["Processes"]), int(r["Size"]))].append(float(r["Latency"]))
-    return d
 
 
 # ---------------------------------------------------------------------------------------------
@@ -63,7 +54,7 @@ EZ_FILES = [
 def build_ez():
     for name, fn, alg, mapping, odd in EZ_FILES:
         path = EZ_DIR + fn
-        d = read_osu(rp(EZ[0], path))
+        d = read_grid(rp(EZ[0], path))
         two(name, src(EZ[0], EZ[1], path), "us",
             "osu_bcast average latency [us] (OSU 7.3) over p = MPI ranks x n = message size [bytes], Open MPI 4.1.5 "
             "on 2 ORFEO THIN nodes (Trieste FHPC course; 2x 12-core Intel Xeon Gold 6126 per node per the earlier "
@@ -106,7 +97,7 @@ AL_FILES = [
 def build_al():
     for name, fn, mapping, map_text, odd in AL_FILES:
         path = "Ex1/csv/" + fn
-        d = read_osu(rp(AL[0], path))
+        d = read_grid(rp(AL[0], path))
         two(name, src(AL[0], AL[1], path), "us",
             "osu_bcast average latency [us] over p = MPI ranks x n = message size [bytes], Open MPI's tuned bcast "
             "algorithm 1 (basic linear) forced (coll_tuned_use_dynamic_rules, as in the repository's "

@@ -8,23 +8,14 @@ used and why, and what was left out.
 """
 import os
 import sys
-from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)) + "/..")
-from corpus_build import Corpus, read_dicts, src, upto  # noqa: E402
+from corpus_build import Corpus, read_grid, src, upto  # noqa: E402
 
 CORPUS = Corpus(os.path.dirname(os.path.abspath(__file__)), "corpus-zc")
 rp, two = CORPUS.rp, CORPUS.two
 
 N_TEST = [1024, 16384, 65536]
-
-
-def read_osu(path):
-    """Processes,Size,Latency CSV -> {(p, n): [latency]}"""
-    d = defaultdict(list)
-    for r in read_dicts(path):
-        d[(int(r["Processes"]), int(r["Size"]))].append(float(r["Latency"]))
-    return d
 
 
 # ---------------------------------------------------------------------------------------------
@@ -81,7 +72,7 @@ EZ_FILES = [
 def build_ez():
     for name, fn, bench, algo_text, mapping, ptest, odd in EZ_FILES:
         path = EZ_DIR + fn
-        d = read_osu(rp(EZ[0], path))
+        d = read_grid(rp(EZ[0], path))
         two(name, src(EZ[0], EZ[1], path), "us",
             "%s average latency [us] (OSU 7.3) over p = MPI ranks x n = message size [bytes], Open MPI 4.1.5 on 2 "
             "ORFEO THIN nodes (Trieste FHPC course exercise 1; 2x 12-core Intel Xeon Gold 6126 per node per the "
@@ -159,7 +150,7 @@ AL_FILES = [
 def build_al():
     for name, fn, bench, n_text, alg, mapping, copy, odd in AL_FILES:
         path = "Ex1/csv/" + fn
-        d = read_osu(rp(AL[0], path))
+        d = read_grid(rp(AL[0], path))
         two(name, src(AL[0], AL[1], path), "us",
             "%s average latency [us] over p = MPI ranks x n = %s, Open MPI's tuned %s forced (Open MPI 4.1's "
             "numbering; the repository's Ex1/sbatches scripts, read by corpus-q and corpus-za and kept in their raw/, "
