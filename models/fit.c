@@ -648,7 +648,9 @@ int fit_predict_ext(const struct fit_model *m, const double *x, double *y, doubl
         /* the noise part as a relative variance at v */
         double n2 = m->relative ? m->s2 * (1 + leverage(m, x) / (v * v))
                                 : m->s2 * (1 + leverage(m, x)) / (v * v);
-        double z = scale_z * fmax(sqrt(t * t * n2 + d * d), floor_z);
+        /* ... read in log space: a relative variance (a squared coefficient
+         * of variation) is a log variance ln(1 + n2), the same for small n2 */
+        double z = scale_z * fmax(sqrt(t * t * log1p(n2) + d * d), floor_z);
         /* A value far smaller than the noise (a cubic read at a tenth of its
          * data) makes z huge: the interval then says only that the value is
          * unknown, held at a factor e^300 so that it stays above 0 and

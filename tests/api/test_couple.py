@@ -127,13 +127,14 @@ def inline_spec_example():
 @test
 def interval_combines_kernel_intervals():
     """One inv1 kernel alone: its 95 % interval by hand, in log space for a
-    positive quantity (y exp(+-half / y), SPEC §18), whose half-width
-    y sinh(half / y) the loop composes; then the same kernel twice in a loop:
+    positive quantity (y exp(+-z), z = t sqrt(ln(1 + (half / (t y))^2)),
+    SPEC §18), whose half-width y sinh(z) the loop composes; then the same kernel twice in a loop:
     half-widths combine as sqrt(sum (coef * half)^2)."""
     data = [[4, 10.0], [9, 4.6], [16, 2.7]]
     _, _, at = inv1_fit(data)
     y, half = at(81)
-    half = y * math.sinh(half / y)
+    z = T_975_DOF1 * math.sqrt(math.log1p((half / (T_975_DOF1 * y)) ** 2))
+    half = y * math.sinh(z)
     st, a = couple({"kernels": [{"name": "A", "data": data, "graph": "inv1"}], "predict": [81]})
     assert st == 200, a
     p = a["predictions"][0]

@@ -37,12 +37,15 @@ def linear_fit_matches_closed_form():
     p = body["predictions"][0]
     assert close(p["y"], a + b * 1000)
     # 95 % prediction interval: t(0.975, 3) = 3.182446305284263, in log space
-    # for a positive quantity (SPEC §18): y exp(+-half / y)
+    # for a positive quantity (SPEC §18): y exp(+-z), the relative variance
+    # n2 = s2 (1 + h) / y^2 read as the log variance ln(1 + n2)
+    t = 3.182446305284263
     s2 = rss / (n - 2)
-    half = 3.182446305284263 * math.sqrt(s2 * (1 + 1 / n + (1000 - mx) ** 2 / sxx))
     y = a + b * 1000
-    assert close(p["lo"], y * math.exp(-half / y), 1e-7), p
-    assert close(p["hi"], y * math.exp(half / y), 1e-7), p
+    n2 = s2 * (1 + 1 / n + (1000 - mx) ** 2 / sxx) / (y * y)
+    z = t * math.sqrt(math.log1p(n2))
+    assert close(p["lo"], y * math.exp(-z), 1e-7), p
+    assert close(p["hi"], y * math.exp(z), 1e-7), p
     assert "N" in m["formula"] and "*N" in m["expression"]
     assert body["vars"] == ["N"]
 

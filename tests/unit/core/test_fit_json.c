@@ -4,6 +4,7 @@
 #include "core/fit_json.h"
 #include "tests/harness.h"
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -300,7 +301,7 @@ static void test_old_saved_model_loads(void)
  * Malformed folds are refused; one-variable models carry none. */
 static void test_folds_saved(void)
 {
-    double x[50], y[25], at[2] = {64 * 4, 64 * 4}, yp, lo, hi, y1, l1, h1, yc, lc, hc, z;
+    double x[50], y[25], at[2] = {64 * 4, 64 * 4}, yp, lo, hi, y1, l1, h1, yc, lc, hc, z, tq;
     struct fit_input in;
     struct fit_result res;
     struct fit_model back;
@@ -348,7 +349,10 @@ static void test_folds_saved(void)
     CHECK_INT(back.fold_n, 0);
     CHECK_INT(fit_predict(&back, at, &yc, &lc, &hc, &e), 0);
     CHECK_INT(fit_predict_ext(&back, at, &y1, &l1, &h1, &e), 0);
-    z = sqrt(2 * pow((hc - yc) / yc, 2) + 1);
+    /* log half-width sqrt(2 t^2 ln(1 + n2) + 1), n2 the classical relative
+     * variance ((hc - yc) / (t yc))^2 (fit.c, eval/RECORD.md §52) */
+    tq = gsl_cdf_tdist_Pinv(0.975, (double)back.dof);
+    z = sqrt(2 * tq * tq * log1p(pow((hc - yc) / (tq * yc), 2)) + 1);
     CHECK(same_double(yp, y1) && same_double(yc, y1));
     CHECK_NEAR(l1, y1 * exp(-z), 1e-12 * y1);
     CHECK_NEAR(h1, y1 * exp(z), 1e-12 * y1);

@@ -8,6 +8,7 @@
 #include "models/fit_cand.h"
 #include "tests/harness.h"
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -513,22 +514,27 @@ static void test_two_param(void)
         CHECK_REL(yp, law2(xp[0], xp[1]), 0.10);
         {
             /* The two-variable interval beyond the data (fit.c,
-             * eval/RECORD.md §8): log half-width sqrt(2 t^2 n2 + (0.5 d)^2),
-             * n2 the classical relative variance, xunc not entering; inside
-             * the data the classical interval. 4000 is 2 doublings beyond
-             * N = 1000, 128 two beyond P = 32. */
+             * eval/RECORD.md §8, §52): log half-width
+             * sqrt(2 t^2 ln(1 + n2) + (0.5 d)^2), n2 the classical relative
+             * variance (t^2 n2 = ((ch - y) / y)^2) read as a log variance,
+             * xunc not entering; inside the data t sqrt(ln(1 + n2)). 4000
+             * is 2 doublings beyond N = 1000, 128 two beyond P = 32. */
             double qa[2] = {4000, 32}, qb[2] = {1000, 128}, qi[2] = {600, 8};
-            double y0, l0, h0, y1, l1, h1, cl, ch, z;
+            double y0, l0, h0, y1, l1, h1, cl, ch, z, tq, n2;
             struct fit_model m = r.model;
             CHECK(m.relative && m.xunc > 0);
             CHECK_INT(fit_predict(&m, qa, &y0, &cl, &ch, NULL), 0);
             CHECK_INT(fit_predict_ext(&m, qa, &y1, &l1, &h1, NULL), 0);
             z = log(h1 / y1);
-            CHECK_REL(z * z - 1, 2 * ((ch - y0) / y0) * ((ch - y0) / y0), 1e-9);
+            tq = gsl_cdf_tdist_Pinv(0.975, (double)m.dof);
+            n2 = ((ch - y0) / y0 / tq) * ((ch - y0) / y0 / tq);
+            CHECK_REL(z * z - 1, 2 * tq * tq * log1p(n2), 1e-9);
+            CHECK(z * z - 1 < 2 * ((ch - y0) / y0) * ((ch - y0) / y0));
             CHECK_REL(l1 * h1, y1 * y1, 1e-12);
             CHECK_INT(fit_predict(&m, qi, &y0, &cl, &ch, NULL), 0);
             CHECK_INT(fit_predict_ext(&m, qi, &y1, &l1, &h1, NULL), 0);
-            CHECK_REL(log(h1 / y1), (ch - y0) / y0, 1e-9);
+            n2 = ((ch - y0) / y0 / tq) * ((ch - y0) / y0 / tq);
+            CHECK_REL(log(h1 / y1), tq * sqrt(log1p(n2)), 1e-9);
             m.s2 = 0;
             for (k = 0; k < 2; k++) {
                 m.xunc = k ? 3 : 0.1;
