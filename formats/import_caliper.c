@@ -39,6 +39,7 @@ static const char *const incl_keys[] = {"time (inc)",
                                         "max#inclusive#sum#time.duration",
                                         "inclusive#sum#time.duration",
                                         "time.inclusive.duration",
+                                        "sum#time.inclusive.duration",
                                         "inclusive#time.duration",
                                         "avg#inclusive#sum#time.duration",
                                         "inclusive#sum#time.duration.ns",
@@ -87,7 +88,8 @@ struct cal {
     struct imp_map ranks;
     size_t nranks;
     long long nprocs;
-    int micro; /* Caliper 1.x: time.duration in microseconds */
+    int micro;     /* Caliper 1.x: its timer's durations in microseconds */
+    int versioned; /* the globals name cali.caliper.version */
     const char *program;
     const char *cluster;
 };
@@ -116,7 +118,27 @@ static double unit_scale(const struct cal *c, const char *name, const char *unit
     }
     if (strlen(name) > 3 && strcmp(name + strlen(name) - 3, ".ns") == 0)
         return 1e9;
-    return c->micro && strstr(name, "time.duration") ? 1e6 : 1;
+    /* Caliper 1.x's timer wrote time.duration and time.inclusive.duration
+     * (and their aggregates) as integer microseconds */
+    return c->micro && strstr(name, "duration") ? 1e6 : 1;
+}
+
+/* Whether every value of `key` in the records is an integer (and one is
+ * there): Caliper 1.x's timer attributes are unsigned integers in
+ * microseconds, later versions' doubles in seconds. */
+static int integer_times(json_t *list, const char *key)
+{
+    size_t i;
+    json_t *r;
+    int seen = 0;
+    json_array_foreach(list, i, r)
+    {
+        json_t *v = json_object_get(r, key);
+        if (json_is_real(v))
+            return 0;
+        seen |= json_is_integer(v);
+    }
+    return seen;
 }
 
 /* The inclusive and exclusive time columns, -1 where the file has none. */
@@ -236,6 +258,7 @@ static void globals(struct cal *c, json_t *g)
     static const char *const prog[] = {"executable", "executablepath", "cali.program",
                                        "program",    "application",    NULL};
     json_t *v = json_object_get(g, "mpi.world.size");
+    c->versioned |= json_object_get(g, "cali.caliper.version") != NULL;
     if (v == NULL)
         v = json_object_get(g, "jobsize"); /* adiak's */
     if (json_is_integer(v) && json_integer_value(v) >= 1)
@@ -318,6 +341,13 @@ static int records(struct cal *c, json_t *list, struct err *err)
         }
     }
     pick_times(c, NULL); /* none: the kernels have no time (SPEC §16) */
+    /* a list without a version whose time columns hold only integers is
+     * Caliper 1.x's: microseconds */
+    c->micro = !c->versioned && (c->incl >= 0 || c->excl >= 0) &&
+               (c->incl < 0 || integer_times(list, c->col[c->incl])) &&
+               (c->excl < 0 || integer_times(list, c->col[c->excl]));
+    if (c->micro)
+        pick_times(c, NULL); /* their units again */
     json_array_foreach(list, i, r)
     {
         const char *path, *key;

@@ -414,10 +414,11 @@ static void test_caliper(void)
               "2.5, \"mean\": 2.25, \"min\": 2}");
     got_free(&g);
     /* a key with blanks is a column as spelled (found by libFuzzer: its
-     * values were once added at index -1) */
+     * values were once added at index -1); a time of 1.0 is in seconds (an
+     * integer would be Caliper 1.x's microseconds) */
     {
         static const char text[] =
-            "[{\"path\": \"main\", \"time.duration\": 1, \" count \": 2}]";
+            "[{\"path\": \"main\", \"time.duration\": 1.0, \" count \": 2}]";
         struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
         struct fmt_file f = {"blank.json", text, strlen(text)};
         CHECK_INT(fmt_parse("caliper-json", &f, 1, NULL, &sink, &e), 0);

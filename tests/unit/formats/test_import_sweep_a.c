@@ -686,6 +686,62 @@ static void test_caliper_sum_avg_columns(void)
     run_lines_free(&g);
 }
 
+/* Caliper 1.x's timer wrote time.duration and time.inclusive.duration as
+ * integer microseconds (sweep 3, Caliper's own OutputFormats example): in a
+ * json-split without cali.caliper.version and in cali-query's list json
+ * whose time values are all integers. Later versions write doubles in
+ * seconds (cali-query's sum#time.inclusive.duration among them), and a
+ * versioned list stays in seconds whatever its numbers look like. */
+static void test_caliper_v1_microseconds(void)
+{
+    struct run_lines g = {0};
+    struct err e = {0};
+    const char *split =
+        "{\"data\": [[1, 3000000, 0], [100, 1000000, 1]], \"columns\": [\"count\", "
+        "\"time.inclusive.duration\", \"path\"], \"column_metadata\": [{\"is_value\": "
+        "true}, {\"is_value\": true}, {\"is_value\": false}], \"nodes\": [{\"label\": "
+        "\"main\"}, {\"label\": \"solve\", \"parent\": 0}]}";
+    const char *list = "[{\"function\":\"main\",\"count\":1,\"time.inclusive.duration\":"
+                       "3000000},\n{\"function\":\"main/solve\",\"count\":100,"
+                       "\"time.inclusive.duration\":1000000}]";
+    const char *secs =
+        "[{\"path\":\"A\",\"count\":19,\"sum#time.inclusive.duration\":0.25},"
+        "\n{\"path\":\"A/B\",\"count\":4,\"sum#time.inclusive.duration\":"
+        "0.125}]";
+    const char *versioned =
+        "{\"globals\": {\"cali.caliper.version\": \"2.11.0\"}, \"records\": [{\"path\":"
+        "\"A\",\"sum#time.duration\":2}]}";
+    const char *want = "|unknown|np=1|rt=3|in:|m:|k:main=2{\"inclusive\": 3, \"count\": "
+                       "1};main/solve=1{\"inclusive\": 1, \"count\": 100}";
+    char line[256];
+    CHECK_INT(parse("caliper-json", "split.json", split, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    snprintf(line, sizeof line, "split|split%s", want);
+    if (g.n == 1)
+        CHECK_STR(g.line[0], line);
+    run_lines_free(&g);
+    CHECK_INT(parse("caliper-json", "list.json", list, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    snprintf(line, sizeof line, "list|list%s", want);
+    if (g.n == 1)
+        CHECK_STR(g.line[0], line);
+    run_lines_free(&g);
+    CHECK_INT(parse("caliper-json", "secs.json", secs, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    if (g.n == 1)
+        CHECK_STR(g.line[0],
+                  "secs|secs|unknown|np=1|rt=0.25|in:|m:|k:A=0.125{\"inclusive\": "
+                  "0.25, \"count\": 19};A/B=0.125{\"inclusive\": 0.125, "
+                  "\"count\": 4}");
+    run_lines_free(&g);
+    CHECK_INT(parse("caliper-json", "versioned.json", versioned, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    if (g.n == 1)
+        CHECK_STR(g.line[0],
+                  "versioned|versioned|unknown|np=1|rt=2|in:|m:|k:A=2{\"inclusive\": 2}");
+    run_lines_free(&g);
+}
+
 int main(void)
 {
     RUN(test_gbench_legacy_aggregates);
@@ -700,6 +756,7 @@ int main(void)
     RUN(test_caliper_flat_split);
     RUN(test_caliper_rank_column);
     RUN(test_caliper_sum_avg_columns);
+    RUN(test_caliper_v1_microseconds);
     RUN(test_bmf_v1_grid_points);
     RUN(test_byte_order_mark);
     RUN(test_chrome_adiak_other_data);
