@@ -11,7 +11,8 @@
  * compile suite), in seconds as LNT records them; every other numeric
  * metric (compile_time, code_size, mem_bytes, score, ...) is a run metric,
  * taken from the same sample index when it is a list; "hash" and its status
- * are ignored, and a test that measured nothing else is left out.
+ * are ignored, and a test that measured nothing else (a status at most) is
+ * left out.
  * machine.name is the system; the application is the run's test suite
  * (run.tag, else the report's schema, else LNT's default "nts"), so that the reports
  * of one nightly feed are one application; the commit is
@@ -47,6 +48,16 @@ static int sample(json_t *v, size_t i, double *out)
 static int ignored(const char *key)
 {
     return strcmp(key, "name") == 0 || strncmp(key, "hash", 4) == 0;
+}
+
+/* A status (execution_status, compile_status, ...: LNT's PASS 0, FAIL 1,
+ * XFAIL 2) says how a measurement went, not what it measured: a run's
+ * metric beside a measurement, never a run of its own (a failed test of a
+ * nightly report measured nothing). */
+static int status(const char *key)
+{
+    size_t n = strlen(key);
+    return n >= 7 && strcmp(key + n - 7, "_status") == 0;
 }
 
 /* Version 1's metric suffixes and the version 2 names they stand for (LNT's
@@ -198,10 +209,10 @@ static int one_test(struct imp_batch *b, json_t *t, size_t ti, const struct lnt_
     json_object_foreach(t, key, v)
     {
         double d;
-        measured += !ignored(key) && sample(v, 0, &d) == 0;
+        measured += !ignored(key) && !status(key) && sample(v, 0, &d) == 0;
     }
     if (measured == 0)
-        return 0; /* a hash only: nothing measured */
+        return 0; /* a hash or a status only: nothing measured */
     if (time != NULL)
         nsamples = json_is_array(time) ? json_array_size(time) : 1;
     else { /* no time (SPEC §16): runs without a runtime, as many as the

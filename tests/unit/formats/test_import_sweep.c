@@ -416,12 +416,51 @@ static void test_lnt_v1_metrics(void)
     CHECK_INT(g.n, 0);
 }
 
+/* A test of an LNT report whose only datum is a status (a nightly report's
+ * failed test, LNT's own sample-failed-report1.json: nts.FailingTest.exec.status
+ * = 1) measured nothing and stores nothing; beside a measurement a status is
+ * the run's metric. */
+static void test_lnt_status_only(void)
+{
+    struct run_lines g = {0};
+    struct err e = {0};
+    CHECK_INT(
+        import(
+            "lnt-json", "failed.json",
+            "{\"Machine\": {\"Info\": {}, \"Name\": \"m\"},\n"
+            " \"Run\": {\"Start Time\": \"2017-07-06 15:05:23\",\n"
+            "         \"Info\": {\"run_order\": \"12\", \"tag\": \"nts\"}},\n"
+            " \"Tests\": [\n"
+            "  {\"Data\": [1], \"Info\": {}, \"Name\": "
+            "\"nts.FailingTest.exec.status\"},\n"
+            "  {\"Data\": [0.5], \"Info\": {}, \"Name\": \"nts.Slow.exec\"},\n"
+            "  {\"Data\": [1], \"Info\": {}, \"Name\": \"nts.Slow.compile.status\"}]}\n",
+            0, &g, &e),
+        0);
+    CHECK_INT(g.n, 1);
+    if (g.n == 1)
+        CHECK_STR(g.line[0], "nts|nts.Slow|m|np=1|rt=0.5|in:|m:compile_status=1|k:|c=12|"
+                             "t=2017-07-06T15:05:23");
+    run_lines_free(&g);
+    /* a report of failed tests only is read and stores nothing (0 runs) */
+    CHECK_INT(
+        import("lnt-json", "allfailed.json",
+               "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, \"run\": "
+               "{\"llvm_project_revision\": \"12\"}, \"tests\": [{\"name\": \"F\", "
+               "\"execution_status\": 1}]}",
+               0, &g, &e),
+        0);
+    CHECK_INT(g.n, 0);
+    run_lines_free(&g);
+}
+
 int main(void)
 {
     RUN(test_osu_suite_log);
     RUN(test_osu_columns);
     RUN(test_lnt_versions);
     RUN(test_lnt_v1_metrics);
+    RUN(test_lnt_status_only);
     RUN(test_extrap_forms);
     RUN(test_tau_event_names);
     RUN(test_tau_hw_counters);
