@@ -191,10 +191,15 @@ static int fn_line(struct tau *t, size_t m, const char *file, size_t lineno,
             break;
     if (g > s)
         end = g;
-    if (numbers_back(s, &end, num, 5) != 0 || num[0] < 0 || num[2] < 0 || num[3] < 0)
+    if (numbers_back(s, &end, num, 5) != 0)
         return imp_fail_line(err, file, lineno,
                              "a function line needs calls, subrs, "
                              "excl, incl and profile calls");
+    if (num[0] < 0 || num[2] < 0 || num[3] < 0)
+        return imp_fail_line(err, file, lineno,
+                             "a function's calls, excl and incl must not be negative "
+                             "(%g, %g, %g)",
+                             num[0], num[2], num[3]);
     while (end > s && end[-1] == ' ')
         end--;
     if (n < 2 || s[0] != '"' || end - s < 2 || end[-1] != '"')

@@ -627,6 +627,22 @@ static void test_tau(void)
         CHECK_INT(g.n, 0);
         xfree(d);
     }
+    {
+        /* a negative number is named as such, not as a missing field */
+        static const char neg[] =
+            "2 templated_functions_MULTI_TIME\n"
+            "# Name Calls Subrs Excl Incl ProfileCalls #\n"
+            "\".TAU application\" 1 1 -19 335849084 0 GROUP=\"TAU_USER\"\n"
+            "\"main\" 1 0 335849103 335849103 0 GROUP=\"TAU_DEFAULT\"\n"
+            "0 aggregates\n";
+        struct fmt_file nf = {"neg/profile.0.0.0", neg, sizeof neg - 1};
+        err_clear(&e);
+        CHECK_INT(fmt_parse("tau", &nf, 1, &o, &sink, &e), -1);
+        CHECK_STR(e.message,
+                  "neg/profile.0.0.0:3: a function's calls, excl and incl must "
+                  "not be negative (1, -19, 3.35849e+08)");
+        CHECK_INT(g.n, 0);
+    }
 }
 
 static void test_tar(void)
