@@ -88,6 +88,7 @@ struct osu {
     const char *name;                 /* current test's benchmark, NULL before a title */
     const char *name_mbs, *name_msgs; /* its bandwidth and message rate */
     const char *name_comm;            /* a non-blocking test's pure communication */
+    const char *base;                 /* the title's benchmark, before buffers */
     char skipped[64];                 /* the first test Prophecy does not read */
     int p2p;
     int has_size;    /* barrier prints no size column */
@@ -108,6 +109,34 @@ static int ieq(const char *a, size_t n, const char *b)
         if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i]))
             return 0;
     return 1;
+}
+
+/* The names a test's values are stored under: NAME and its bandwidth
+ * (NAME_MBS), message rate (NAME_MSGS), pure communication (NAME_COMM). */
+static int names(struct osu *o, const char *name, struct err *err)
+{
+    o->name = name;
+    o->name_mbs = arena_printf(o->a, "%s_MBS", name);
+    o->name_msgs = arena_printf(o->a, "%s_MSGS", name);
+    o->name_comm = arena_printf(o->a, "%s_COMM", name);
+    if (o->name_mbs == NULL || o->name_msgs == NULL || o->name_comm == NULL)
+        return err_nomem(err);
+    return 0;
+}
+
+/* The letter of a buffer's place in "Send Buffer on DEVICE (D) and Receive
+ * Buffer on HOST (H)" after `at`: H, D or M (managed), 0 if none. */
+static char buffer_place(const char *at, const char *end)
+{
+    static const char *const words[] = {"HOST", "DEVICE", "MANAGED"};
+    while (at < end && *at == ' ')
+        at++;
+    for (int i = 0; i < 3; i++) {
+        size_t k = strlen(words[i]);
+        if ((size_t)(end - at) >= k && memcmp(at, words[i], k) == 0)
+            return "HDM"[i];
+    }
+    return 0;
 }
 
 /* "# OSU MPI[-CUDA] Broadcast Latency Test v7.3": picks the benchmark. A
@@ -142,17 +171,10 @@ static int title(struct osu *o, const char *s, size_t n, size_t line, struct err
     o->procs = 0;
     for (i = 0; i < sizeof tests / sizeof tests[0]; i++)
         if (ieq(p, (size_t)(end - p), tests[i].test) && (!nb || !tests[i].p2p)) {
-            o->name =
+            o->base =
                 nb ? arena_printf(o->a, "MPII%s", tests[i].name + 3) : tests[i].name;
-            if (o->name == NULL)
-                return err_nomem(err);
-            o->name_mbs = arena_printf(o->a, "%s_MBS", o->name);
-            o->name_msgs = arena_printf(o->a, "%s_MSGS", o->name);
-            o->name_comm = arena_printf(o->a, "%s_COMM", o->name);
-            if (o->name_mbs == NULL || o->name_msgs == NULL || o->name_comm == NULL)
-                return err_nomem(err);
             o->p2p = tests[i].p2p;
-            return 0;
+            return o->base ? names(o, o->base, err) : err_nomem(err);
         }
     if (o->skipped[0] == '\0') {
         const char *t = nb ? p - 13 : p;
@@ -441,7 +463,23 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
                 /* "# [ pairs: 8 ] [ window size: 64 ]", "# Datatype: MPI_CHAR."
                  * and other notes */
                 const char *pp = find(t, tn, "pairs:");
+                const char *sb = find(t, tn, "Send Buffer on "),
+                           *rb = find(t, tn, "Receive Buffer on ");
                 long long np;
+                if (sb != NULL && rb != NULL && o.name != NULL) {
+                    /* a test on GPU buffers is a benchmark of its own: the
+                     * name with the places, MPISR_DH; host to host keeps it */
+                    char sp = buffer_place(sb + 15, t + tn),
+                         rp = buffer_place(rb + 18, t + tn);
+                    if (sp && rp) {
+                        const char *nm =
+                            sp == 'H' && rp == 'H'
+                                ? o.base
+                                : arena_printf(o.a, "%s_%c%c", o.base, sp, rp);
+                        if ((rc = nm ? names(&o, nm, err) : err_nomem(err)) != 0)
+                            break;
+                    }
+                }
                 if (pp != NULL && o.name != NULL) {
                     const char *q = pp + 6, *e;
                     while (q < t + tn && *q == ' ')

@@ -195,6 +195,43 @@ static void test_osu_columns(void)
     CHECK_INT(g.n, 0);
 }
 
+/* A test on GPU buffers ("-d cuda D H": "# Send Buffer on DEVICE (D) and
+ * Receive Buffer on HOST (H)", OMB 5.3-7.x) is a benchmark of its own: one
+ * log of host and device runs once made one curve of both. Host to host
+ * keeps the plain name; each title starts again from it. */
+static void test_osu_gpu_buffers(void)
+{
+    struct run_lines g = {0};
+    struct err e = {0};
+    CHECK_INT(import("osu", "gpu.out",
+                     "# OSU MPI-CUDA Latency Test v7.2\n"
+                     "# Send Buffer on DEVICE (D) and Receive Buffer on DEVICE (D)\n"
+                     "# Size          Latency (us)\n"
+                     "1                       4.5\n"
+                     "# OSU MPI-CUDA Latency Test v7.2\n"
+                     "# Send Buffer on HOST (H) and Receive Buffer on HOST (H)\n"
+                     "# Size          Latency (us)\n"
+                     "1                       1.5\n"
+                     "# OSU MPI-CUDA Bandwidth Test v7.1\n"
+                     "# Send Buffer on MANAGED (M) and Receive Buffer on HOST (H)\n"
+                     "# Size      Bandwidth (MB/s)\n"
+                     "1                       0.5\n"
+                     "# OSU MPI Latency Test v7.2\n"
+                     "# Size          Latency (us)\n"
+                     "2                       1.25\n",
+                     0, &g, &e),
+              0);
+    CHECK_INT(g.n, 5);
+    if (g.n == 5) {
+        CHECK_STR(g.line[0], "MPISR_DD {\"L\":1,\"P\":2} mean 4.5e-06");
+        CHECK_STR(g.line[1], "MPISR {\"L\":1,\"P\":2} mean 1.5e-06");
+        CHECK_STR(g.line[2], "MPIBW_MH_MBS {\"L\":1,\"P\":2} mean 0.5");
+        CHECK_STR(g.line[3], "MPIBW_MH {\"L\":1,\"P\":2} mean 2e-06");
+        CHECK_STR(g.line[4], "MPISR {\"L\":2,\"P\":2} mean 1.25e-06");
+    }
+    run_lines_free(&g);
+}
+
 /* LNT: a report without format_version is version 2 (LNT's own upgrade
  * reads it so); a version 5 report (LNT v5: "run_parameters", "commit"). */
 static void test_lnt_versions(void)
@@ -458,6 +495,7 @@ int main(void)
 {
     RUN(test_osu_suite_log);
     RUN(test_osu_columns);
+    RUN(test_osu_gpu_buffers);
     RUN(test_lnt_versions);
     RUN(test_lnt_v1_metrics);
     RUN(test_lnt_status_only);
