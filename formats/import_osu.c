@@ -207,7 +207,8 @@ static int header(struct osu *o, const char *s, size_t n, size_t line, struct er
         {"Latency", COL_TIME, "mean", 0},     {"Bandwidth", COL_BW, "mean", 0},
         {"MB/s", COL_BW, "mean", 0},          {"Iterations", COL_SKIP, NULL, 0},
         {"Messages/s", COL_RATE, "mean", 0},  {"Overall", COL_TIME, "mean", 0},
-        {"Pure Comm.", COL_TIME, "mean", 1},  {"Compute", COL_SKIP, NULL, 0},
+        {"Pure Comm.", COL_TIME, "mean", 1},  {"Min Comm.", COL_TIME, "min", 1},
+        {"Max Comm.", COL_TIME, "max", 1},    {"Compute", COL_SKIP, NULL, 0},
         {"Overlap", COL_SKIP, NULL, 0}};
     size_t i = n > 0 && s[0] == '#' ? 1 : 0;
 
