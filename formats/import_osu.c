@@ -124,18 +124,23 @@ static int names(struct osu *o, const char *name, struct err *err)
     return 0;
 }
 
-/* The letter of a buffer's place in "Send Buffer on DEVICE (D) and Receive
- * Buffer on HOST (H)" after `at`: H, D or M (managed), 0 if none. */
-static char buffer_place(const char *at, const char *end)
+/* The code of a buffer's place in "Send Buffer on DEVICE (D) and Receive
+ * Buffer on HOST (H)" after `at`: the letters in its parentheses (H, D, M,
+ * and OMB 7's MD, MH for managed memory on the device or the host), copied
+ * to out (3 bytes); 0, or -1 if there is none. */
+static int buffer_place(const char *at, const char *end, char *out)
 {
-    static const char *const words[] = {"HOST", "DEVICE", "MANAGED"};
-    while (at < end && *at == ' ')
-        at++;
-    for (int i = 0; i < 3; i++) {
-        size_t k = strlen(words[i]);
-        if ((size_t)(end - at) >= k && memcmp(at, words[i], k) == 0)
-            return "HDM"[i];
-    }
+    const char *o = at, *c;
+    while (o < end && *o != '(' && *o != ')')
+        o++;
+    if (o >= end || *o != '(')
+        return -1;
+    for (c = ++o; c < end && c - o < 3 && *c >= 'A' && *c <= 'Z'; c++)
+        ;
+    if (c == o || c - o > 2 || c >= end || *c != ')')
+        return -1;
+    memcpy(out, o, (size_t)(c - o));
+    out[c - o] = '\0';
     return 0;
 }
 
@@ -470,13 +475,13 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
                 if (sb != NULL && rb != NULL && o.name != NULL) {
                     /* a test on GPU buffers is a benchmark of its own: the
                      * name with the places, MPISR_DH; host to host keeps it */
-                    char sp = buffer_place(sb + 15, t + tn),
-                         rp = buffer_place(rb + 18, t + tn);
-                    if (sp && rp) {
+                    char sp[3], rp[3];
+                    if (buffer_place(sb + 15, rb, sp) == 0 &&
+                        buffer_place(rb + 18, t + tn, rp) == 0) {
                         const char *nm =
-                            sp == 'H' && rp == 'H'
+                            strcmp(sp, "H") == 0 && strcmp(rp, "H") == 0
                                 ? o.base
-                                : arena_printf(o.a, "%s_%c%c", o.base, sp, rp);
+                                : arena_printf(o.a, "%s_%s%s", o.base, sp, rp);
                         if ((rc = nm ? names(&o, nm, err) : err_nomem(err)) != 0)
                             break;
                     }

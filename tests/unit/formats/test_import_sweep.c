@@ -199,9 +199,10 @@ static void test_osu_columns(void)
 }
 
 /* A test on GPU buffers ("-d cuda D H": "# Send Buffer on DEVICE (D) and
- * Receive Buffer on HOST (H)", OMB 5.3-7.x) is a benchmark of its own: one
- * log of host and device runs once made one curve of both. Host to host
- * keeps the plain name; each title starts again from it. */
+ * Receive Buffer on HOST (H)", OMB 5.3 to 7.2; 7.5 prints no places) is a
+ * benchmark of its own, named by the codes in parentheses (OMB 7's managed
+ * MD and MH too): one log of host and device runs once made one curve of
+ * both. Host to host keeps the plain name; each title starts from it. */
 static void test_osu_gpu_buffers(void)
 {
     struct run_lines g = {0};
@@ -216,7 +217,7 @@ static void test_osu_gpu_buffers(void)
                      "# Size          Latency (us)\n"
                      "1                       1.5\n"
                      "# OSU MPI-CUDA Bandwidth Test v7.1\n"
-                     "# Send Buffer on MANAGED (M) and Receive Buffer on HOST (H)\n"
+                     "# Send Buffer on MANAGED (MD) and Receive Buffer on HOST (H)\n"
                      "# Size      Bandwidth (MB/s)\n"
                      "1                       0.5\n"
                      "# OSU MPI Latency Test v7.2\n"
@@ -228,8 +229,8 @@ static void test_osu_gpu_buffers(void)
     if (g.n == 5) {
         CHECK_STR(g.line[0], "MPISR_DD {\"L\":1,\"P\":2} mean 4.5e-06");
         CHECK_STR(g.line[1], "MPISR {\"L\":1,\"P\":2} mean 1.5e-06");
-        CHECK_STR(g.line[2], "MPIBW_MH_MBS {\"L\":1,\"P\":2} mean 0.5");
-        CHECK_STR(g.line[3], "MPIBW_MH {\"L\":1,\"P\":2} mean 2e-06");
+        CHECK_STR(g.line[2], "MPIBW_MDH_MBS {\"L\":1,\"P\":2} mean 0.5");
+        CHECK_STR(g.line[3], "MPIBW_MDH {\"L\":1,\"P\":2} mean 2e-06");
         CHECK_STR(g.line[4], "MPISR {\"L\":2,\"P\":2} mean 1.25e-06");
     }
     run_lines_free(&g);
