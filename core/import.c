@@ -123,8 +123,8 @@ static const char *format_used(const struct import *im)
 }
 
 struct sink_ctx {
+    struct import *im; /* first, as in prep_ctx: on_note reads it */
     db *d;
-    struct import *im;
 };
 
 static int keep_ids(struct import *im, const long long *ids, size_t n, struct err *err)
@@ -172,6 +172,15 @@ static int on_runs(void *ctx, const struct run_record *runs, size_t n, struct er
 out:
     arena_free(a);
     return rc;
+}
+
+/* What the parser left out: kept for the answer (the first
+ * LIMIT_IMPORT_NOTES). Both sinks' ctx start with the import. */
+static void on_note(void *ctx, const char *text)
+{
+    struct import *im = *(struct import **)ctx;
+    if (im->nnotes < LIMIT_IMPORT_NOTES)
+        snprintf(im->notes[im->nnotes++], LIMIT_IMPORT_NOTE_LEN, "%s", text);
 }
 
 /* System benchmarks (OSU output): into the catalog of the system named. */
@@ -340,7 +349,7 @@ static int prep_traces(void *ctx, const char *uid, struct trace *t, struct err *
 int import_prepare(struct import *im, struct err *err)
 {
     struct prep_ctx c = {im, NULL};
-    struct fmt_sink sink = {prep_runs, NULL, &c, prep_traces};
+    struct fmt_sink sink = {prep_runs, NULL, &c, prep_traces, on_note};
 
     if (import_check(im, err) != 0)
         return -1;
@@ -382,15 +391,16 @@ static int store_prepared(struct sink_ctx *c, struct err *err)
 
 int import_store(db *d, struct import *im, struct err *err)
 {
-    struct sink_ctx c = {d, im};
-    struct fmt_sink sink = {on_runs, on_benchmarks, &c, on_traces};
+    struct sink_ctx c = {im, d};
+    struct fmt_sink sink = {on_runs, on_benchmarks, &c, on_traces, on_note};
     /* nsys-sqlite reads an SQLite file: SQL lives in db/ (db/nsys.h) */
     fmt_nsys_set_reader(db_nsys_read);
 
     im->runs = im->created = im->benchmarks = im->benchmarks_created = im->traces = 0;
     im->system = NULL;
     if (im->prep != NULL)
-        return store_prepared(&c, err);
+        return store_prepared(&c, err); /* its notes came with the parse */
+    im->nnotes = 0;
     if (import_check(im, err) != 0)
         return -1;
     im->format_used = format_used(im);

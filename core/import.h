@@ -28,6 +28,7 @@
 #include "db/db.h"
 #include "core/trace.h"
 #include "formats/formats.h"
+#include "formats/limits.h"
 
 struct import {
     /* IN */
@@ -48,8 +49,11 @@ struct import {
     long long *ids;          /* stored id of each run, in file order (import_free) */
     size_t benchmarks;       /* system benchmarks read */
     size_t benchmarks_created;
-    const char *system;           /* the system the benchmarks were stored for, or NULL */
-    size_t traces;                /* traces of runs stored (or already there) */
+    const char *system; /* the system the benchmarks were stored for, or NULL */
+    size_t traces;      /* traces of runs stored (or already there) */
+    /* what the files held that was left out, in sentences (fmt_sink.note) */
+    char notes[LIMIT_IMPORT_NOTES][LIMIT_IMPORT_NOTE_LEN];
+    size_t nnotes;
     size_t cap;                   /* private */
     struct import_prepared *prep; /* private: import_prepare's result */
 };

@@ -5,6 +5,7 @@
  * everywhere at once. */
 #include "formats/formats.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -97,6 +98,19 @@ const struct fmt_format *fmt_detect(const struct fmt_file *files, size_t nfiles,
             "%s: the format is not recognised; name it with format= (one of %s)",
             nfiles > 0 && files[0].name ? files[0].name : "input", names);
     return NULL;
+}
+
+void fmt_note(const struct fmt_sink *sink, const char *fmt, ...)
+{
+    char text[LIMIT_IMPORT_NOTE_LEN];
+    va_list ap;
+
+    if (sink == NULL || sink->note == NULL)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    sink->note(sink->ctx, text);
 }
 
 int fmt_parse(const char *name, const struct fmt_file *files, size_t nfiles,

@@ -69,7 +69,15 @@ struct fmt_sink {
      * frees it with trace_free, also when it fails). NULL: traces are not
      * kept (the runs still are). */
     int (*traces)(void *ctx, const char *uid, struct trace *t, struct err *err);
+    /* What the file holds that was left out, said in a sentence (the
+     * tables of an OSU test Prophecy does not read, an LNT report's tests
+     * that measured nothing). NULL: not told. */
+    void (*note)(void *ctx, const char *text);
 };
+
+/* Tells the sink's note (if any) a sentence, printf-style. */
+void fmt_note(const struct fmt_sink *sink, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* Sniffer: returns 1 when the files look like this format, else 0. Looks at
  * the first bytes only; never fails. */

@@ -189,6 +189,8 @@ struct lnt_ctx {
     size_t ntags;
 };
 
+/* The runs of test ti. Returns 0, 1 when it measured nothing (left out), or
+ * -1 with err. */
 static int one_test(struct imp_batch *b, json_t *t, size_t ti, const struct lnt_ctx *c,
                     const struct fmt_options *opt, struct err *err)
 {
@@ -212,7 +214,7 @@ static int one_test(struct imp_batch *b, json_t *t, size_t ti, const struct lnt_
         measured += !ignored(key) && !status(key) && sample(v, 0, &d) == 0;
     }
     if (measured == 0)
-        return 0; /* a hash or a status only: nothing measured */
+        return 1; /* a hash or a status only: nothing measured */
     if (time != NULL)
         nsamples = json_is_array(time) ? json_array_size(time) : 1;
     else { /* no time (SPEC §16): runs without a runtime, as many as the
@@ -291,7 +293,7 @@ int import_lnt_json(const struct fmt_file *files, size_t nfiles,
     json_t *v5_commit = NULL, *empty = NULL;
     const char *start, *suite = NULL;
     arena *names = NULL;
-    size_t i;
+    size_t i, left_out = 0;
     int rc = -1;
 
     if (nfiles != 1)
@@ -393,10 +395,18 @@ int import_lnt_json(const struct fmt_file *files, size_t nfiles,
     }
     json_array_foreach(tests, i, t)
     {
-        if (one_test(&b, t, i, &c, opt, err) != 0)
+        int r = one_test(&b, t, i, &c, opt, err);
+        if (r < 0)
             goto out;
+        left_out += (size_t)r;
     }
     rc = imp_batch_finish(&b, err);
+    if (rc == 0 && left_out > 0)
+        fmt_note(sink,
+                 "%s: %zu test%s measured nothing (a hash or a status only: a failed "
+                 "test) and %s left out",
+                 files[0].name, left_out, left_out == 1 ? "" : "s",
+                 left_out == 1 ? "was" : "were");
 out:
     imp_batch_free(&b);
     arena_free(names);

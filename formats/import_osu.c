@@ -90,6 +90,7 @@ struct osu {
     const char *name_comm;            /* a non-blocking test's pure communication */
     const char *base;                 /* the title's benchmark, before buffers */
     char skipped[64];                 /* the first test Prophecy does not read */
+    size_t nskipped;                  /* tables of tests it does not read */
     int p2p;
     int has_size;    /* barrier prints no size column */
     long long pairs; /* "# [ pairs: 8 ]" of the multi-pair tests, 0 */
@@ -181,6 +182,7 @@ static int title(struct osu *o, const char *s, size_t n, size_t line, struct err
             o->p2p = tests[i].p2p;
             return o->base ? names(o, o->base, err) : err_nomem(err);
         }
+    o->nskipped++;
     if (o->skipped[0] == '\0') {
         const char *t = nb ? p - 13 : p;
         snprintf(o->skipped, sizeof o->skipped, "%.*s",
@@ -456,6 +458,7 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
                  * rows are not the previous test's */
                 const char *te = find(t + 4, tn - 4, " Test");
                 size_t sn = te ? (size_t)(te - (t + 4)) : tn - 4;
+                o.nskipped++;
                 if (o.skipped[0] == '\0')
                     snprintf(o.skipped, sizeof o.skipped, "%.*s",
                              (int)(sn < 60 ? sn : 60), t + 4);
@@ -523,6 +526,11 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
                                   "\"%s\" test is not one it reads)",
                                   o.skipped)
                  : imp_fail_field(err, o.file, "file", "no OSU measurements in the file");
+    if (rc == 0 && o.nskipped > 0)
+        fmt_note(sink,
+                 "%s: %zu table%s of tests Prophecy does not read left out (the first: "
+                 "\"%s\")",
+                 o.file, o.nskipped, o.nskipped == 1 ? "" : "s", o.skipped);
     if (rc == 0) {
         const char *system = opt && opt->system ? opt->system : "unknown";
         if (sink == NULL || sink->benchmarks == NULL)

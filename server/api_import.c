@@ -46,6 +46,12 @@ static int import_finish(struct req *r)
                       (json_int_t)im->benchmarks, "created",
                       (json_int_t)im->benchmarks_created, "existing",
                       (json_int_t)(im->benchmarks - im->benchmarks_created)));
+    if (im->nnotes > 0) {
+        json_t *notes = json_array();
+        for (size_t i = 0; i < im->nnotes; i++)
+            json_array_append_new(notes, json_string(im->notes[i]));
+        json_object_set_new(out, "notes", notes);
+    }
     created = im->created > 0 || im->benchmarks_created > 0;
     import_free(im);
     return http_json(r, created ? 201 : 200, out);

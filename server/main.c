@@ -380,6 +380,8 @@ static int cmd_import(struct opts *o)
                    "(%s)\n",
                    im.benchmarks_created, im.system,
                    im.benchmarks - im.benchmarks_created, from, im.format_used);
+        for (size_t i = 0; i < im.nnotes; i++)
+            printf("note: %s\n", im.notes[i]);
         rc = 0;
     } else if (d != NULL || e.message[0]) {
         int say_field = e.field[0] && strstr(e.message, e.field) == NULL;

@@ -193,6 +193,31 @@ def cli(db, *args):
 
 
 @test
+def what_an_import_leaves_out_is_said():
+    """An OSU log's tables of a test Prophecy does not read (OMB 7.5's NCCL
+    tests beside MPI ones) are named in the answer's notes and by the CLI; a
+    file that leaves nothing out has no notes."""
+    log = (b"# OSU MPI-CUDA Latency Test v7.5\n# Size          Latency (us)\n"
+           b"1                       2.5\n"
+           b"# OSU NCCL-CUDA Allreduce Latency Test v7.5\n# Size       Avg Latency(us)\n"
+           b"8                    8955.18\n")
+    st, body = post_import(log, system="gpu box", filename="gpu.out")
+    assert st == 201 and body["benchmarks"]["created"] == 1, body
+    assert body["notes"] == ["gpu.out: 1 table of tests Prophecy does not read left out "
+                             "(the first: \"NCCL-CUDA Allreduce Latency\")"], body
+    st, body = post_import(body_of("osu/latency.txt"), system="gpu box")
+    assert st == 201 and "notes" not in body, body
+    path = os.path.join(S.tmp, "gpu.out")
+    with open(path, "wb") as f:
+        f.write(log)
+    out = cli(os.path.join(S.tmp, "notes.db"), "--system", "gpu box", path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-1] == (
+        f"note: {path}: 1 table of tests Prophecy does not read left out (the first: "
+        "\"NCCL-CUDA Allreduce Latency\")"), out.stdout
+
+
+@test
 def every_format_through_the_cli():
     db = os.path.join(S.tmp, "cli.db")
     for fmt, path, query, n in FIXTURES:

@@ -78,7 +78,7 @@ static void got_free(struct got *g)
 static int import(const char *fmt, const char *rel, const struct fmt_options *opt,
                   struct got *g, struct err *e)
 {
-    struct fmt_sink sink = {take_runs, take_benchmarks, g, NULL};
+    struct fmt_sink sink = {take_runs, take_benchmarks, g, NULL, NULL};
     struct fmt_file f;
     size_t len = 0;
     char *data = data_file(rel, &len);
@@ -263,7 +263,7 @@ static void test_extrap_text_blanks(void)
     struct buf b;
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL};
     struct fmt_file f;
 
     buf_init(&b, 1 << 20);
@@ -331,7 +331,7 @@ static void test_extrap_jsonl_batches(void)
     struct buf b;
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g, NULL};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
     struct fmt_file f;
     buf_init(&b, 1 << 24);
     for (int i = 1; i <= 600; i++)
@@ -358,7 +358,7 @@ static void test_extrap_no_time(void)
         "\"io\": {\"visits\": [{\"point\": [2], \"values\": [1]}]}}}";
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL};
     struct fmt_file f = {"x.json", text, strlen(text)};
     CHECK_INT(fmt_parse("extrap-json", &f, 1, NULL, &sink, &e), 0);
     CHECK_INT(g.n, 1);
@@ -378,7 +378,7 @@ static void test_lnt_no_time(void)
         "\"mem_bytes\": 3}]}";
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL};
     struct fmt_file f = {"x.json", text, strlen(text)};
     CHECK_INT(fmt_parse("lnt-json", &f, 1, NULL, &sink, &e), 0);
     CHECK_INT(g.n, 2);
@@ -419,7 +419,7 @@ static void test_caliper(void)
     {
         static const char text[] =
             "[{\"path\": \"main\", \"time.duration\": 1.0, \" count \": 2}]";
-        struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+        struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL};
         struct fmt_file f = {"blank.json", text, strlen(text)};
         CHECK_INT(fmt_parse("caliper-json", &f, 1, NULL, &sink, &e), 0);
         CHECK_STR(g.line[0],
@@ -448,7 +448,7 @@ static void test_caliper_chain(void)
     struct buf b;
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL};
     struct fmt_file f;
     const char *k;
     const int n = 50000;
@@ -516,7 +516,7 @@ static void test_tau_multi(void)
         "MULTI__TIME/profile.0.0.0", "MULTI__TIME/profile.0.0.1"};
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g, NULL};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
     struct fmt_file f[4];
     char path[128];
     for (int i = 0; i < 4; i++) {
@@ -553,7 +553,7 @@ static void test_tau_counters_only(void)
                                         "MULTI__PAPI_FP_OPS/profile.0.0.1"};
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g, NULL};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
     struct fmt_file f[2];
     char path[128];
     for (int i = 0; i < 2; i++) {
@@ -604,7 +604,7 @@ static void test_tau(void)
 {
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g, NULL};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
     struct fmt_options o = {"app", NULL, NULL, 0};
     char *a, *b;
     size_t n;
@@ -649,7 +649,7 @@ static void test_tar(void)
 {
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g, NULL};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
     struct fmt_options o = {"app", NULL, NULL, 0};
     struct fmt_file *files;
     size_t n, len;
@@ -836,7 +836,7 @@ static int refuse(void *ctx, const struct run_record *r, size_t n, struct err *e
 
 static void test_sink_error(void)
 {
-    struct fmt_sink sink = {refuse, NULL, NULL, NULL};
+    struct fmt_sink sink = {refuse, NULL, NULL, NULL, NULL};
     struct err e = {0};
     struct fmt_file f = {"x.txt", "PARAMETER x\nPOINTS 1\nREGION r\nDATA 1\n", 36};
     CHECK_INT(fmt_parse("extrap-text", &f, 1, NULL, &sink, &e), -1);
@@ -860,7 +860,7 @@ static void test_otf2(void)
     char *data[6];
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g, NULL};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
     int rc;
 
     for (size_t i = 0; i < 6; i++) {
@@ -920,7 +920,7 @@ static void test_caliper_no_time(void)
                                "{\"path\": \"main/solve\", \"count\": 2, \"bytes\": 4}]";
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL};
     struct fmt_file f = {"x.json", text, strlen(text)};
     CHECK_INT(fmt_parse("caliper-json", &f, 1, NULL, &sink, &e), 0);
     CHECK_STR(e.message, "");
@@ -989,7 +989,7 @@ static void test_calls_unknown(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct calls_seen c = {0, 0, 0, ""};
-        struct fmt_sink sink = {calls_of, NULL, &c, NULL};
+        struct fmt_sink sink = {calls_of, NULL, &c, NULL, NULL};
         struct err e = {0};
         size_t len;
         char *data = data_file(cases[i].rel, &len);
@@ -1063,7 +1063,7 @@ static void test_caliper_detect_without_time(void)
                                    "{\"path\": \"main/solve\", \"count\": 2}]";
         struct got g = {0};
         struct err e = {0};
-        struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+        struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL};
         struct fmt_file f = {"counts.json", text, strlen(text)};
         CHECK_INT(fmt_parse("auto", &f, 1, NULL, &sink, &e), 0);
         CHECK_STR(e.message, "");
@@ -1097,7 +1097,7 @@ static void test_tau_counter_only_function(void)
                             {"MULTI__TIME/profile.0.0.0", time0, sizeof time0 - 1}};
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g, NULL};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
     CHECK_INT(fmt_parse("auto", f, 2, NULL, &sink, &e), 0);
     CHECK_STR(e.message, "");
     CHECK_INT(g.n, 1);
@@ -1183,7 +1183,7 @@ static void test_malformed_json_formats(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct got g = {0};
         struct err e = {0};
-        struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL};
+        struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL};
         struct fmt_file f = {"x.json", cases[i].text, strlen(cases[i].text)};
         CHECK_INT(fmt_parse(cases[i].fmt, &f, 1, NULL, &sink, &e), -1);
         CHECK_STR(e.message, cases[i].message);
@@ -1230,7 +1230,7 @@ static void test_auto_several(void)
     struct fmt_file f[2] = {{"one.txt", a, l1}, {"runs.csv", b, l2}};
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g, NULL};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
     CHECK_INT(fmt_parse("auto", f, 2, NULL, &sink, &e), 0);
     CHECK_INT(g.n, 4);
     CHECK_STR(g.line[3], "app|app.x|sys|np=4|rt=1.5|in:N=100|m:|k:");

@@ -6,6 +6,7 @@
 #include "common/err.h"
 #include "common/xalloc.h"
 #include "formats/formats.h"
+#include "formats/limits.h"
 #include "tests/harness.h"
 #include "tests/unit/formats/run_line.h"
 
@@ -31,7 +32,7 @@ static int take_benchmarks(void *ctx, const char *system, const struct bench_rec
 static int import(const char *fmt, const char *name, const char *data, long long nprocs,
                   struct run_lines *g, struct err *e)
 {
-    struct fmt_sink sink = {run_lines_take, take_benchmarks, g, NULL};
+    struct fmt_sink sink = {run_lines_take, take_benchmarks, g, NULL, NULL};
     struct fmt_options o = {NULL, NULL, NULL, nprocs};
     struct fmt_file f = {name, data, strlen(data)};
     g->flags = RUN_LINE_VCS; /* runs: times, commit and start; no counts */
@@ -495,11 +496,73 @@ static void test_lnt_status_only(void)
     run_lines_free(&g);
 }
 
+/* What an import leaves out is said (fmt_sink.note), not dropped silently:
+ * an OSU log's tables of a test Prophecy does not read (the NCCL tests of
+ * OMB 7.5's xccl suite beside MPI ones), an LNT report's tests that measured
+ * nothing. A file that leaves nothing out says nothing. */
+static char noted[2][LIMIT_IMPORT_NOTE_LEN];
+static size_t nnoted;
+
+static void take_note(void *ctx, const char *text)
+{
+    (void)ctx;
+    if (nnoted < 2)
+        snprintf(noted[nnoted], sizeof noted[0], "%s", text);
+    nnoted++;
+}
+
+static void test_notes_left_out(void)
+{
+    struct run_lines g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {run_lines_take, take_benchmarks, &g, NULL, take_note};
+    struct fmt_options o = {NULL, NULL, NULL, 0};
+    static const char osu[] = "# OSU MPI-CUDA Latency Test v7.5\n"
+                              "# Size          Latency (us)\n"
+                              "1                       2.5\n"
+                              "# OSU NCCL-CUDA Allreduce Latency Test v7.5\n"
+                              "# Size       Avg Latency(us)\n"
+                              "8                    8955.18\n"
+                              "# OSU NCCL-CUDA Allreduce Latency Test v7.5\n"
+                              "# Size       Avg Latency(us)\n"
+                              "8                    13482.19\n";
+    static const char lnt[] =
+        "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, \"run\": "
+        "{\"llvm_project_revision\": \"12\"}, \"tests\": [{\"name\": \"F\", "
+        "\"execution_status\": 1}, {\"name\": \"G\", \"execution_time\": 0.5}]}";
+    static const char plain[] =
+        "# OSU MPI Latency Test v7.2\n# Size Latency (us)\n1 1.5\n";
+    struct fmt_file f1 = {"gpu.out", osu, sizeof osu - 1},
+                    f2 = {"nightly.json", lnt, sizeof lnt - 1},
+                    f3 = {"plain.out", plain, sizeof plain - 1};
+
+    nnoted = 0;
+    CHECK_INT(fmt_parse("osu", &f1, 1, &o, &sink, &e), 0);
+    CHECK_INT(g.n, 1);
+    CHECK_INT((long long)nnoted, 1);
+    CHECK_STR(noted[0], "gpu.out: 2 tables of tests Prophecy does not read left out (the "
+                        "first: \"NCCL-CUDA Allreduce Latency\")");
+    run_lines_free(&g);
+    nnoted = 0;
+    CHECK_INT(fmt_parse("lnt-json", &f2, 1, &o, &sink, &e), 0);
+    CHECK_INT(g.n, 1);
+    CHECK_INT((long long)nnoted, 1);
+    CHECK_STR(noted[0],
+              "nightly.json: 1 test measured nothing (a hash or a status only: a "
+              "failed test) and was left out");
+    run_lines_free(&g);
+    nnoted = 0;
+    CHECK_INT(fmt_parse("osu", &f3, 1, &o, &sink, &e), 0);
+    CHECK_INT((long long)nnoted, 0);
+    run_lines_free(&g);
+}
+
 int main(void)
 {
     RUN(test_osu_suite_log);
     RUN(test_osu_columns);
     RUN(test_osu_gpu_buffers);
+    RUN(test_notes_left_out);
     RUN(test_lnt_versions);
     RUN(test_lnt_v1_metrics);
     RUN(test_lnt_status_only);
