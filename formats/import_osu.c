@@ -528,7 +528,7 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
                  : imp_fail_field(err, o.file, "file", "no OSU measurements in the file");
     if (rc == 0 && o.nskipped > 0)
         fmt_note(sink,
-                 "%s: %zu table%s of tests Prophecy does not read left out (the first: "
+                 "%s: %zu table%s left out, of tests Prophecy does not read (the first: "
                  "\"%s\")",
                  o.file, o.nskipped, o.nskipped == 1 ? "" : "s", o.skipped);
     if (rc == 0) {

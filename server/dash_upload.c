@@ -411,6 +411,9 @@ static int import_finish(struct req *r)
     d.system = w->im.system;
     d.benchmarks = w->im.benchmarks;
     d.benchmarks_created = w->im.benchmarks_created;
+    for (size_t i = 0; i < w->im.nnotes && d.nnotes < sizeof d.notes / sizeof d.notes[0];
+         i++)
+        d.notes[d.nnotes++] = w->im.notes[i];
     dash_begin(&p, r, "Upload", "upload");
     view_import_done(&p, &d);
     rc = dash_end(r, &p, 200);

@@ -297,6 +297,8 @@ struct view_import_done {
     const long long *ids; /* runs of them */
     const char *system;   /* of the benchmarks, or NULL */
     size_t benchmarks, benchmarks_created;
+    const char *notes[8]; /* what the file held that was left out */
+    size_t nnotes;
 };
 void view_import_done(struct page *p, const struct view_import_done *d);
 

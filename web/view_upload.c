@@ -332,6 +332,12 @@ void view_import_done(struct page *p, const struct view_import_done *d)
     page_puts(p, " from the ");
     page_text(p, d->format);
     page_puts(p, " file.</p>\n");
+    for (i = 0; i < d->nnotes; i++) {
+        /* what the file held that was left out */
+        page_puts(p, "<p class=\"notice import-note\">");
+        page_text(p, d->notes[i]);
+        page_puts(p, "</p>\n");
+    }
     if (d->runs > 0) {
         page_puts(p, "<p>Runs: ");
         for (i = 0; i < d->runs && i < SHOW_IDS; i++)

@@ -203,7 +203,7 @@ def what_an_import_leaves_out_is_said():
            b"8                    8955.18\n")
     st, body = post_import(log, system="gpu box", filename="gpu.out")
     assert st == 201 and body["benchmarks"]["created"] == 1, body
-    assert body["notes"] == ["gpu.out: 1 table of tests Prophecy does not read left out "
+    assert body["notes"] == ["gpu.out: 1 table left out, of tests Prophecy does not read "
                              "(the first: \"NCCL-CUDA Allreduce Latency\")"], body
     st, body = post_import(body_of("osu/latency.txt"), system="gpu box")
     assert st == 201 and "notes" not in body, body
@@ -213,7 +213,7 @@ def what_an_import_leaves_out_is_said():
     out = cli(os.path.join(S.tmp, "notes.db"), "--system", "gpu box", path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[-1] == (
-        f"note: {path}: 1 table of tests Prophecy does not read left out (the first: "
+        f"note: {path}: 1 table left out, of tests Prophecy does not read (the first: "
         "\"NCCL-CUDA Allreduce Latency\")"), out.stdout
 
 

@@ -3,7 +3,8 @@
 // next to the file field and stores nothing; OSU output without a system
 // shows the error at the system field; a good file is imported, and the same
 // file again stores nothing new; a TAU directory as a tar archive is one run;
-// a file that counts no calls shows "—" for them on the run page.
+// a file that counts no calls shows "—" for them on the run page; what an
+// import left out (an OSU log's NCCL tables) is said on the result page.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -85,6 +86,31 @@ test("the import form at phone width", async ({ server, browser }) => {
   await screenshot(page, "import-form-390");
   page.assertClean("phone");
   await page.context().close();
+});
+
+// An OSU log whose NCCL tables Prophecy does not read (OMB 7.5's xccl
+// suite beside an MPI test): the result says what was left out, at desktop
+// and phone width.
+test("what an import left out is said on the result page", async ({ server, browser }) => {
+  const log = "# OSU MPI-CUDA Latency Test v7.5\n# Size          Latency (us)\n" +
+    "1                       2.5\n2                       2.6\n" +
+    "# OSU NCCL-CUDA Allreduce Latency Test v7.5\n# Size       Avg Latency(us)\n" +
+    "8                    8955.18\n";
+  for (const [w, h] of [[1280, 800], [390, 844]]) {
+    const page = await watchedPage(browser, w, h);
+    await page.goto(server.base + "/upload#import");
+    await submit(page, server, { name: "gpu.out", mimeType: "text/plain", buffer: Buffer.from(log) },
+                 { format: "osu", system: "gpu box" });
+    const note = page.locator(".import-note");
+    assert(await note.count() === 1, "one note");
+    const text = await note.innerText();
+    assert(text === 'gpu.out: 1 table left out, of tests Prophecy does not read ' +
+           '(the first: "NCCL-CUDA Allreduce Latency")', text);
+    await assertNoHorizontalOverflow(page);
+    await screenshot(page, `import-note-${w}`);
+    page.assertClean("a note");
+    await page.context().close();
+  }
 });
 
 // A file that counts no calls (Extra-P JSON lines): its kernels' Calls cells

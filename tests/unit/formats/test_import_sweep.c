@@ -540,8 +540,9 @@ static void test_notes_left_out(void)
     CHECK_INT(fmt_parse("osu", &f1, 1, &o, &sink, &e), 0);
     CHECK_INT(g.n, 1);
     CHECK_INT((long long)nnoted, 1);
-    CHECK_STR(noted[0], "gpu.out: 2 tables of tests Prophecy does not read left out (the "
-                        "first: \"NCCL-CUDA Allreduce Latency\")");
+    CHECK_STR(noted[0],
+              "gpu.out: 2 tables left out, of tests Prophecy does not read (the "
+              "first: \"NCCL-CUDA Allreduce Latency\")");
     run_lines_free(&g);
     nnoted = 0;
     CHECK_INT(fmt_parse("lnt-json", &f2, 1, &o, &sink, &e), 0);
