@@ -301,7 +301,8 @@ static void test_old_saved_model_loads(void)
  * Malformed folds are refused; one-variable models carry none. */
 static void test_folds_saved(void)
 {
-    double x[50], y[25], at[2] = {64 * 4, 64 * 4}, yp, lo, hi, y1, l1, h1, yc, lc, hc, z, tq;
+    double x[50], y[25], at[2] = {64 * 4, 64 * 4}, yp, lo, hi, y1, l1, h1, yc, lc, hc, z,
+                         tq;
     struct fit_input in;
     struct fit_result res;
     struct fit_model back;
