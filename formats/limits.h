@@ -58,16 +58,16 @@
 #define LIMIT_IMPORT_PARAMS 16         /* parameters of an Extra-P experiment */
 #define LIMIT_IMPORT_POINTS 100000     /* points of an Extra-P experiment */
 #define LIMIT_IMPORT_REPS 1000         /* repetitions of one point */
+#define LIMIT_IMPORT_VALUES 4000000    /* measured values of an Extra-P experiment */
+#define LIMIT_IMPORT_RUNS 1000000      /* runs of one import (streamed in batches) */
+#define LIMIT_IMPORT_BATCH 256         /* runs handed to the sink at once */
+#define LIMIT_IMPORT_TAU_FUNCS 100000  /* functions of one TAU profile */
+#define LIMIT_IMPORT_TAU_METRICS 16    /* metrics (MULTI__ directories) of one TAU run */
+#define LIMIT_IMPORT_TAU_EVENTS 64     /* user events of one TAU run (4 metrics each) */
 /* What an import says it left out (a table of a test it does not read): at
  * most this many notes of at most LIMIT_IMPORT_NOTE_LEN bytes each. */
 #define LIMIT_IMPORT_NOTES 8
 #define LIMIT_IMPORT_NOTE_LEN 240
-#define LIMIT_IMPORT_VALUES 4000000   /* measured values of an Extra-P experiment */
-#define LIMIT_IMPORT_RUNS 1000000     /* runs of one import (streamed in batches) */
-#define LIMIT_IMPORT_BATCH 256        /* runs handed to the sink at once */
-#define LIMIT_IMPORT_TAU_FUNCS 100000 /* functions of one TAU profile */
-#define LIMIT_IMPORT_TAU_METRICS 16   /* metrics (MULTI__ directories) of one TAU run */
-#define LIMIT_IMPORT_TAU_EVENTS 64    /* user events of one TAU run (4 metrics each) */
 #define LIMIT_IMPORT_OTF2_EVENTS 100000000 /* events read from one OTF2 trace */
 /* Memory the OTF2 reader process may add to what it inherits: BASE plus
  * PER_BYTE times the archive's bytes, at most MEMORY (a 1 MB archive: 256 MiB;

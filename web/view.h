@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "formats/form.h"
+#include "formats/limits.h"
 #include "formats/record.h"
 #include "web/page.h"
 
@@ -297,7 +298,7 @@ struct view_import_done {
     const long long *ids; /* runs of them */
     const char *system;   /* of the benchmarks, or NULL */
     size_t benchmarks, benchmarks_created;
-    const char *notes[8]; /* what the file held that was left out */
+    const char *notes[LIMIT_IMPORT_NOTES]; /* what the file held that was left out */
     size_t nnotes;
 };
 void view_import_done(struct page *p, const struct view_import_done *d);
