@@ -71,7 +71,8 @@ struct fmt_sink {
     int (*traces)(void *ctx, const char *uid, struct trace *t, struct err *err);
     /* What the file holds that was left out, said in a sentence (the
      * tables of an OSU test Prophecy does not read, an LNT report's tests
-     * that measured nothing). NULL: not told. */
+     * that measured nothing, Google Benchmark's skipped or failed ones).
+     * NULL: not told. */
     void (*note)(void *ctx, const char *text);
 };
 

@@ -503,7 +503,7 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
     json_t *doc, *ctx, *list, *bm;
     const char *app, *system;
     arena *names = NULL;
-    size_t i, taken = 0, nagg = 0;
+    size_t i, taken = 0, nagg = 0, left_out = 0;
     long first_error = -1;
     struct gb_agg *agg = NULL;
     struct imp_map byname = {0};
@@ -598,11 +598,14 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
         const char *type = json_string_value(json_object_get(bm, "run_type"));
         const char *rn = json_string_value(json_object_get(bm, "run_name"));
         const struct gb_agg *g = rn ? agg_find(agg, &byname, rn) : NULL, *fam = NULL;
-        if (json_is_true(json_object_get(bm, "skipped")))
-            continue; /* skipped with a message: not a measurement */
+        if (json_is_true(json_object_get(bm, "skipped"))) {
+            left_out++; /* skipped with a message: not a measurement */
+            continue;
+        }
         if (json_is_true(json_object_get(bm, "error_occurred"))) {
             if (first_error < 0)
                 first_error = (long)i; /* no run; named if nothing else was measured */
+            left_out++;
             continue;
         }
         if (type && strcmp(type, "aggregate") == 0) {
@@ -631,6 +634,11 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
         goto out;
     }
     rc = imp_batch_finish(&b, err);
+    if (rc == 0 && left_out > 0)
+        fmt_note(sink,
+                 "%s: %zu benchmark%s left out, skipped or failed with an error "
+                 "(nothing measured)",
+                 files[0].name, left_out, left_out == 1 ? "" : "s");
 out:
     imp_batch_free(&b);
     xfree(agg);

@@ -499,7 +499,8 @@ static void test_lnt_status_only(void)
 /* What an import leaves out is said (fmt_sink.note), not dropped silently:
  * an OSU log's tables of a test Prophecy does not read (the NCCL tests of
  * OMB 7.5's xccl suite beside MPI ones), an LNT report's tests that measured
- * nothing. A file that leaves nothing out says nothing. */
+ * nothing, a Google Benchmark file's skipped or failed benchmarks. A file
+ * that leaves nothing out says nothing. */
 static char noted[2][LIMIT_IMPORT_NOTE_LEN];
 static size_t nnoted;
 
@@ -530,11 +531,19 @@ static void test_notes_left_out(void)
         "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, \"run\": "
         "{\"llvm_project_revision\": \"12\"}, \"tests\": [{\"name\": \"F\", "
         "\"execution_status\": 1}, {\"name\": \"G\", \"execution_time\": 0.5}]}";
+    static const char gb[] =
+        "{\"context\": {\"host_name\": \"h\"}, \"benchmarks\": [{\"name\": \"BM_Gpu/8\", "
+        "\"run_name\": \"BM_Gpu/8\", \"run_type\": \"iteration\", \"error_occurred\": "
+        "true, \"error_message\": \"no device\", \"real_time\": 0.0, \"cpu_time\": 0.0, "
+        "\"time_unit\": \"ns\"}, {\"name\": \"BM_Cpu/8\", \"run_name\": \"BM_Cpu/8\", "
+        "\"run_type\": \"iteration\", \"iterations\": 10, \"real_time\": 5.0, "
+        "\"cpu_time\": 5.0, \"time_unit\": \"us\"}]}";
     static const char plain[] =
         "# OSU MPI Latency Test v7.2\n# Size Latency (us)\n1 1.5\n";
     struct fmt_file f1 = {"gpu.out", osu, sizeof osu - 1},
                     f2 = {"nightly.json", lnt, sizeof lnt - 1},
-                    f3 = {"plain.out", plain, sizeof plain - 1};
+                    f3 = {"plain.out", plain, sizeof plain - 1},
+                    f4 = {"gpu.json", gb, sizeof gb - 1};
 
     nnoted = 0;
     CHECK_INT(fmt_parse("osu", &f1, 1, &o, &sink, &e), 0);
@@ -551,6 +560,13 @@ static void test_notes_left_out(void)
     CHECK_STR(noted[0],
               "nightly.json: 1 test measured nothing (a hash or a status only: a "
               "failed test) and was left out");
+    run_lines_free(&g);
+    nnoted = 0;
+    CHECK_INT(fmt_parse("gbench", &f4, 1, &o, &sink, &e), 0);
+    CHECK_INT(g.n, 1);
+    CHECK_INT((long long)nnoted, 1);
+    CHECK_STR(noted[0], "gpu.json: 1 benchmark left out, skipped or failed with an error "
+                        "(nothing measured)");
     run_lines_free(&g);
     nnoted = 0;
     CHECK_INT(fmt_parse("osu", &f3, 1, &o, &sink, &e), 0);
