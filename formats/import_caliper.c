@@ -141,14 +141,21 @@ static int integer_times(json_t *list, const char *key)
     return seen;
 }
 
-/* The inclusive and exclusive time columns, -1 where the file has none. */
-static void pick_times(struct cal *c, json_t *meta)
+/* The inclusive and exclusive time columns, -1 where the file has none,
+ * and their units (meta: json-split's column metadata). For a list of
+ * records (list) without a version, time columns of integers only are
+ * Caliper 1.x's microseconds. */
+static void pick_times(struct cal *c, json_t *meta, json_t *list)
 {
     c->incl = c->excl = -1;
     for (int i = 0; incl_keys[i] && c->incl < 0; i++)
         c->incl = col_index(c, incl_keys[i]);
     for (int i = 0; excl_keys[i] && c->excl < 0; i++)
         c->excl = col_index(c, excl_keys[i]);
+    if (list != NULL)
+        c->micro = !c->versioned && (c->incl >= 0 || c->excl >= 0) &&
+                   (c->incl < 0 || integer_times(list, c->col[c->incl])) &&
+                   (c->excl < 0 || integer_times(list, c->col[c->excl]));
     for (int w = 0; w < 2; w++) {
         int i = w ? c->excl : c->incl;
         json_t *md = json_array_get(meta, i < 0 ? 0 : (size_t)i);
@@ -340,14 +347,7 @@ static int records(struct cal *c, json_t *list, struct err *err)
                 return -1;
         }
     }
-    pick_times(c, NULL); /* none: the kernels have no time (SPEC §16) */
-    /* a list without a version whose time columns hold only integers is
-     * Caliper 1.x's: microseconds */
-    c->micro = !c->versioned && (c->incl >= 0 || c->excl >= 0) &&
-               (c->incl < 0 || integer_times(list, c->col[c->incl])) &&
-               (c->excl < 0 || integer_times(list, c->col[c->excl]));
-    if (c->micro)
-        pick_times(c, NULL); /* their units again */
+    pick_times(c, NULL, list); /* none: the kernels have no time (SPEC §16) */
     json_array_foreach(list, i, r)
     {
         const char *path, *key;
@@ -531,7 +531,7 @@ static int split(struct cal *c, json_t *doc, struct err *err)
     for (i = 0; i < ncol; i++)
         if (isnode[i])
             c->col[i] = "";
-    pick_times(c, meta); /* none: the kernels have no time (SPEC §16) */
+    pick_times(c, meta, NULL); /* none: the kernels have no time (SPEC §16) */
     json_array_foreach(data, i, row)
     {
         json_t *node = json_array_get(row, (size_t)pathcol), *rk;

@@ -145,6 +145,17 @@ static int buffer_place(const char *at, const char *end, char *out)
     return 0;
 }
 
+/* A table of a test Prophecy does not read (osu_hello, another OSU suite's):
+ * counted, the first one's name (len bytes) kept for the messages, and its
+ * lines skipped up to the next title. */
+static void skip_test(struct osu *o, const char *name, size_t len)
+{
+    o->nskipped++;
+    if (o->skipped[0] == '\0')
+        snprintf(o->skipped, sizeof o->skipped, "%.*s", (int)(len < 60 ? len : 60), name);
+    o->name = NULL;
+}
+
 /* "# OSU MPI[-CUDA] Broadcast Latency Test v7.3": picks the benchmark. A
  * non-blocking collective ("Non-blocking Allreduce Latency Test", osu_iallreduce)
  * is the blocking one's name with an I (MPIIAR). A test Prophecy does not read
@@ -182,13 +193,9 @@ static int title(struct osu *o, const char *s, size_t n, size_t line, struct err
             o->p2p = tests[i].p2p;
             return o->base ? names(o, o->base, err) : err_nomem(err);
         }
-    o->nskipped++;
-    if (o->skipped[0] == '\0') {
-        const char *t = nb ? p - 13 : p;
-        snprintf(o->skipped, sizeof o->skipped, "%.*s",
-                 (int)(end - t < 60 ? end - t : 60), t);
-    }
-    o->name = NULL; /* its lines are skipped, up to the next title */
+    if (nb)
+        p -= 13; /* the name as printed, "Non-blocking ..." */
+    skip_test(o, p, (size_t)(end - p));
     return 0;
 }
 
@@ -457,12 +464,7 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
                 /* "# OSU OpenSHMEM Put Test", "# OSU UPC ...": not MPI; its
                  * rows are not the previous test's */
                 const char *te = find(t + 4, tn - 4, " Test");
-                size_t sn = te ? (size_t)(te - (t + 4)) : tn - 4;
-                o.nskipped++;
-                if (o.skipped[0] == '\0')
-                    snprintf(o.skipped, sizeof o.skipped, "%.*s",
-                             (int)(sn < 60 ? sn : 60), t + 4);
-                o.name = NULL;
+                skip_test(&o, t + 4, te ? (size_t)(te - (t + 4)) : tn - 4);
                 rc = 0;
             } else if ((tn >= 4 && memcmp(t, "Size", 4) == 0) ||
                        (tn >= 3 && memcmp(t, "Avg", 3) == 0 && o.name) ||
