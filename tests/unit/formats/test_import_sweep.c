@@ -514,64 +514,51 @@ static void take_note(void *ctx, const char *text)
 
 static void test_notes_left_out(void)
 {
-    struct run_lines g = {0};
-    struct err e = {0};
-    struct fmt_sink sink = {run_lines_take, take_benchmarks, &g, NULL, take_note};
-    struct fmt_options o = {NULL, NULL, NULL, 0};
-    static const char osu[] = "# OSU MPI-CUDA Latency Test v7.5\n"
-                              "# Size          Latency (us)\n"
-                              "1                       2.5\n"
-                              "# OSU NCCL-CUDA Allreduce Latency Test v7.5\n"
-                              "# Size       Avg Latency(us)\n"
-                              "8                    8955.18\n"
-                              "# OSU NCCL-CUDA Allreduce Latency Test v7.5\n"
-                              "# Size       Avg Latency(us)\n"
-                              "8                    13482.19\n";
-    static const char lnt[] =
-        "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, \"run\": "
-        "{\"llvm_project_revision\": \"12\"}, \"tests\": [{\"name\": \"F\", "
-        "\"execution_status\": 1}, {\"name\": \"G\", \"execution_time\": 0.5}]}";
-    static const char gb[] =
-        "{\"context\": {\"host_name\": \"h\"}, \"benchmarks\": [{\"name\": \"BM_Gpu/8\", "
-        "\"run_name\": \"BM_Gpu/8\", \"run_type\": \"iteration\", \"error_occurred\": "
-        "true, \"error_message\": \"no device\", \"real_time\": 0.0, \"cpu_time\": 0.0, "
-        "\"time_unit\": \"ns\"}, {\"name\": \"BM_Cpu/8\", \"run_name\": \"BM_Cpu/8\", "
-        "\"run_type\": \"iteration\", \"iterations\": 10, \"real_time\": 5.0, "
-        "\"cpu_time\": 5.0, \"time_unit\": \"us\"}]}";
-    static const char plain[] =
-        "# OSU MPI Latency Test v7.2\n# Size Latency (us)\n1 1.5\n";
-    struct fmt_file f1 = {"gpu.out", osu, sizeof osu - 1},
-                    f2 = {"nightly.json", lnt, sizeof lnt - 1},
-                    f3 = {"plain.out", plain, sizeof plain - 1},
-                    f4 = {"gpu.json", gb, sizeof gb - 1};
-
-    nnoted = 0;
-    CHECK_INT(fmt_parse("osu", &f1, 1, &o, &sink, &e), 0);
-    CHECK_INT(g.n, 1);
-    CHECK_INT((long long)nnoted, 1);
-    CHECK_STR(noted[0],
-              "gpu.out: 2 tables left out, of tests Prophecy does not read (the "
-              "first: \"NCCL-CUDA Allreduce Latency\")");
-    run_lines_free(&g);
-    nnoted = 0;
-    CHECK_INT(fmt_parse("lnt-json", &f2, 1, &o, &sink, &e), 0);
-    CHECK_INT(g.n, 1);
-    CHECK_INT((long long)nnoted, 1);
-    CHECK_STR(noted[0],
-              "nightly.json: 1 test measured nothing (a hash or a status only: a "
-              "failed test) and was left out");
-    run_lines_free(&g);
-    nnoted = 0;
-    CHECK_INT(fmt_parse("gbench", &f4, 1, &o, &sink, &e), 0);
-    CHECK_INT(g.n, 1);
-    CHECK_INT((long long)nnoted, 1);
-    CHECK_STR(noted[0], "gpu.json: 1 benchmark left out, skipped or failed with an error "
-                        "(nothing measured)");
-    run_lines_free(&g);
-    nnoted = 0;
-    CHECK_INT(fmt_parse("osu", &f3, 1, &o, &sink, &e), 0);
-    CHECK_INT((long long)nnoted, 0);
-    run_lines_free(&g);
+    static const struct {
+        const char *format, *file, *text, *note; /* note: NULL for none */
+    } cases[] = {
+        {"osu", "gpu.out",
+         "# OSU MPI-CUDA Latency Test v7.5\n# Size          Latency (us)\n"
+         "1                       2.5\n"
+         "# OSU NCCL-CUDA Allreduce Latency Test v7.5\n# Size       Avg Latency(us)\n"
+         "8                    8955.18\n"
+         "# OSU NCCL-CUDA Allreduce Latency Test v7.5\n# Size       Avg Latency(us)\n"
+         "8                    13482.19\n",
+         "gpu.out: 2 tables left out, of tests Prophecy does not read (the first: "
+         "\"NCCL-CUDA Allreduce Latency\")"},
+        {"lnt-json", "nightly.json",
+         "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, \"run\": "
+         "{\"llvm_project_revision\": \"12\"}, \"tests\": [{\"name\": \"F\", "
+         "\"execution_status\": 1}, {\"name\": \"G\", \"execution_time\": 0.5}]}",
+         "nightly.json: 1 test measured nothing (a hash or a status only: a failed test) "
+         "and was left out"},
+        {"gbench", "gpu.json",
+         "{\"context\": {\"host_name\": \"h\"}, \"benchmarks\": [{\"name\": "
+         "\"BM_Gpu/8\", "
+         "\"run_name\": \"BM_Gpu/8\", \"run_type\": \"iteration\", \"error_occurred\": "
+         "true, \"error_message\": \"no device\", \"real_time\": 0.0, \"cpu_time\": 0.0, "
+         "\"time_unit\": \"ns\"}, {\"name\": \"BM_Cpu/8\", \"run_name\": \"BM_Cpu/8\", "
+         "\"run_type\": \"iteration\", \"iterations\": 10, \"real_time\": 5.0, "
+         "\"cpu_time\": 5.0, \"time_unit\": \"us\"}]}",
+         "gpu.json: 1 benchmark left out, skipped or failed with an error (nothing "
+         "measured)"},
+        {"osu", "plain.out", "# OSU MPI Latency Test v7.2\n# Size Latency (us)\n1 1.5\n",
+         NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct run_lines g = {0};
+        struct err e = {0};
+        struct fmt_sink sink = {run_lines_take, take_benchmarks, &g, NULL, take_note};
+        struct fmt_options o = {NULL, NULL, NULL, 0};
+        struct fmt_file f = {cases[i].file, cases[i].text, strlen(cases[i].text)};
+        nnoted = 0;
+        CHECK_INT(fmt_parse(cases[i].format, &f, 1, &o, &sink, &e), 0);
+        CHECK_INT(g.n, 1);
+        CHECK_INT((long long)nnoted, cases[i].note ? 1 : 0);
+        if (cases[i].note)
+            CHECK_STR(noted[0], cases[i].note);
+        run_lines_free(&g);
+    }
 }
 
 int main(void)

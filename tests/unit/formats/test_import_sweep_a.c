@@ -694,52 +694,42 @@ static void test_caliper_sum_avg_columns(void)
  * versioned list stays in seconds whatever its numbers look like. */
 static void test_caliper_v1_microseconds(void)
 {
-    struct run_lines g = {0};
-    struct err e = {0};
-    const char *split =
-        "{\"data\": [[1, 3000000, 0], [100, 1000000, 1]], \"columns\": [\"count\", "
-        "\"time.inclusive.duration\", \"path\"], \"column_metadata\": [{\"is_value\": "
-        "true}, {\"is_value\": true}, {\"is_value\": false}], \"nodes\": [{\"label\": "
-        "\"main\"}, {\"label\": \"solve\", \"parent\": 0}]}";
-    const char *list = "[{\"function\":\"main\",\"count\":1,\"time.inclusive.duration\":"
-                       "3000000},\n{\"function\":\"main/solve\",\"count\":100,"
-                       "\"time.inclusive.duration\":1000000}]";
-    const char *secs =
-        "[{\"path\":\"A\",\"count\":19,\"sum#time.inclusive.duration\":0.25},"
-        "\n{\"path\":\"A/B\",\"count\":4,\"sum#time.inclusive.duration\":"
-        "0.125}]";
-    const char *versioned =
-        "{\"globals\": {\"cali.caliper.version\": \"2.11.0\"}, \"records\": [{\"path\":"
-        "\"A\",\"sum#time.duration\":2}]}";
-    const char *want = "|unknown|np=1|rt=3|in:|m:|k:main=2{\"inclusive\": 3, \"count\": "
-                       "1};main/solve=1{\"inclusive\": 1, \"count\": 100}";
-    char line[256];
-    CHECK_INT(parse("caliper-json", "split.json", split, &g, &e), 0);
-    CHECK_INT(g.n, 1);
-    snprintf(line, sizeof line, "split|split%s", want);
-    if (g.n == 1)
-        CHECK_STR(g.line[0], line);
-    run_lines_free(&g);
-    CHECK_INT(parse("caliper-json", "list.json", list, &g, &e), 0);
-    CHECK_INT(g.n, 1);
-    snprintf(line, sizeof line, "list|list%s", want);
-    if (g.n == 1)
-        CHECK_STR(g.line[0], line);
-    run_lines_free(&g);
-    CHECK_INT(parse("caliper-json", "secs.json", secs, &g, &e), 0);
-    CHECK_INT(g.n, 1);
-    if (g.n == 1)
-        CHECK_STR(g.line[0],
-                  "secs|secs|unknown|np=1|rt=0.25|in:|m:|k:A=0.125{\"inclusive\": "
-                  "0.25, \"count\": 19};A/B=0.125{\"inclusive\": 0.125, "
-                  "\"count\": 4}");
-    run_lines_free(&g);
-    CHECK_INT(parse("caliper-json", "versioned.json", versioned, &g, &e), 0);
-    CHECK_INT(g.n, 1);
-    if (g.n == 1)
-        CHECK_STR(g.line[0],
-                  "versioned|versioned|unknown|np=1|rt=2|in:|m:|k:A=2{\"inclusive\": 2}");
-    run_lines_free(&g);
+    static const struct {
+        const char *file, *text, *want;
+    } cases[] = {
+        {"split.json",
+         "{\"data\": [[1, 3000000, 0], [100, 1000000, 1]], \"columns\": [\"count\", "
+         "\"time.inclusive.duration\", \"path\"], \"column_metadata\": [{\"is_value\": "
+         "true}, {\"is_value\": true}, {\"is_value\": false}], \"nodes\": [{\"label\": "
+         "\"main\"}, {\"label\": \"solve\", \"parent\": 0}]}",
+         "split|split|unknown|np=1|rt=3|in:|m:|k:main=2{\"inclusive\": 3, \"count\": "
+         "1};main/solve=1{\"inclusive\": 1, \"count\": 100}"},
+        {"list.json",
+         "[{\"function\":\"main\",\"count\":1,\"time.inclusive.duration\":3000000},\n"
+         "{\"function\":\"main/"
+         "solve\",\"count\":100,\"time.inclusive.duration\":1000000}]",
+         "list|list|unknown|np=1|rt=3|in:|m:|k:main=2{\"inclusive\": 3, \"count\": "
+         "1};main/solve=1{\"inclusive\": 1, \"count\": 100}"},
+        {"secs.json",
+         "[{\"path\":\"A\",\"count\":19,\"sum#time.inclusive.duration\":0.25},\n"
+         "{\"path\":\"A/B\",\"count\":4,\"sum#time.inclusive.duration\":0.125}]",
+         "secs|secs|unknown|np=1|rt=0.25|in:|m:|k:A=0.125{\"inclusive\": 0.25, "
+         "\"count\": "
+         "19};A/B=0.125{\"inclusive\": 0.125, \"count\": 4}"},
+        {"versioned.json",
+         "{\"globals\": {\"cali.caliper.version\": \"2.11.0\"}, \"records\": "
+         "[{\"path\":\"A\",\"sum#time.duration\":2}]}",
+         "versioned|versioned|unknown|np=1|rt=2|in:|m:|k:A=2{\"inclusive\": 2}"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct run_lines g = {0};
+        struct err e = {0};
+        CHECK_INT(parse("caliper-json", cases[i].file, cases[i].text, &g, &e), 0);
+        CHECK_INT(g.n, 1);
+        if (g.n == 1)
+            CHECK_STR(g.line[0], cases[i].want);
+        run_lines_free(&g);
+    }
 }
 
 int main(void)
