@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""corpus-zg (one-variable cases of mixed kinds): builds cases/*.json from the copies of the source files in raw/,
+with eval/data/corpus_build.py (the format, the rules, --check). Run: python3 make_corpus.py [--check]
+
+The cut rules, one per kind, were fixed from each file's design (how many x values it has), not from the values
+beyond the cut; README.md says so per group.
+"""
+import os
+import re
+import sys
+from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from corpus_build import Corpus, read_rows, src  # noqa: E402
+
+CORPUS = Corpus(os.path.dirname(os.path.abspath(__file__)), "corpus-zg")
+rp, one = CORPUS.rp, CORPUS.one
+
+
+def two_col_csv(path):
+    """{x: [y]} from a CSV with a one-line header and two numeric columns"""
+    rows = read_rows(path)
+    return {int(r[0]): [float(r[1])] for r in rows[1:]}
+
+
+# ---------------------------------------------------------------------------------------------
+# rkronberg/chem-benchmarks: application benchmarks (LAMMPS, Quantum ESPRESSO, ...) on the Finnish CSC systems
+# LUMI and Mahti, one run per point as published in results/*/*.csv. Files with 5 points only (the 4-point files
+# cannot give 4 training values and a test value). Rule: train the first 4 counts, test the 5th (2x beyond).
+RK = "rkronberg/chem-benchmarks"
+RK_FILES = {
+    "lmp": ("88cee6ae648cda9abbc754bb4f792119e190bff7", "results/lammps/20250722-lj-lumi-cpu.csv"),
+    "lmpgpu": ("cd7253728f83137113e4cd46941b056f3f6a0f69", "results/lammps/20250722-lj-lumi-gpu-kokkos.csv"),
+    "qelumi": ("88cee6ae648cda9abbc754bb4f792119e190bff7", "results/qe/7.4.1-grir443-lumi-cpu-elpa.csv"),
+    "qemahti": ("88cee6ae648cda9abbc754bb4f792119e190bff7", "results/qe/7.4.1-grir443-mahti-cpu-scalapack.csv"),
+}
+RK_COMMON = ("From rkronberg/chem-benchmarks, a CSC (Finland) collection of chemistry-application benchmarks; one "
+             "published value per point (a single run or the author's pick; repetitions are not in the file). ")
+
+
+def build_rk():
+    c, p = RK_FILES["lmp"]
+    one("rk-lammps-lj-lumi-cpu-p", src(RK, c, p), "p", "Gatom-step/s",
+        RK_COMMON + "LAMMPS 22Jul2025, the LJ (Lennard-Jones) benchmark, on LUMI-C CPU nodes (2 x 64-core AMD EPYC "
+        "per node, so 128 cores = 1 node): p = CPU cores = MPI ranks (1 thread per rank, per results/lammps/README.md), "
+        "128..2048. y is a THROUGHPUT (higher is faster), 'Performance (Gatom-step/s)' as in the file; the README's "
+        "column calls it ns/day, the CSV header says Gatom-step/s. The problem size is not stated in the files read "
+        "(a weak- or strong-scaling setup is not said; the near-doubling per doubling of cores fits either). Dated "
+        "2026-02-18 in the README. Train p=128,256,512,1024, test p=2048.",
+        two_col_csv(rp(RK, p)), [128, 256, 512, 1024], [2048])
+    c, p = RK_FILES["lmpgpu"]
+    one("rk-lammps-lj-lumi-gpu-kokkos-p", src(RK, c, p), "p", "Gatom-step/s",
+        RK_COMMON + "LAMMPS 22Jul2025 LJ benchmark with the Kokkos GPU package (Kokkos 4.6.2, ROCm 6.3.4) on LUMI-G: "
+        "p = GPUs (GCDs of MI250X, 8 per node, so 16 = 2 nodes), 1..16, one MPI rank per GPU with 7 threads per rank "
+        "(4 at 4 GPUs, per the README). y is a THROUGHPUT (Gatom-step/s, higher is faster). Problem size not stated. "
+        "Dated 2026-02-19. Train p=1,2,4,8, test p=16 (the first point across two nodes).",
+        two_col_csv(rp(RK, p)), [1, 2, 4, 8], [16])
+    c, p = RK_FILES["qelumi"]
+    one("rk-qe-grir443-lumi-elpa-p", src(RK, c, p), "p", "s",
+        RK_COMMON + "Quantum ESPRESSO 7.4.1, the GRIR443 benchmark (a graphene/iridium surface, pw.x), ELPA "
+        "eigensolver, on LUMI-C: 'Time to solution (s)' over p = CPU cores 128..2048 (1..16 nodes of 128 cores). "
+        "Strong scaling (one input). How the cores split into ranks, threads and QE pools is not in the CSV. "
+        "Train p=128,256,512,1024, test p=2048.",
+        two_col_csv(rp(RK, p)), [128, 256, 512, 1024], [2048])
+    c, p = RK_FILES["qemahti"]
+    one("rk-qe-grir443-mahti-scalapack-p", src(RK, c, p), "p", "s",
+        RK_COMMON + "Quantum ESPRESSO 7.4.1 GRIR443 with ScaLAPACK, on Mahti (CSC; 2 x 64-core AMD EPYC 7H12 per node): "
+        "'Time to solution (s)' over p = CPU cores 128..2048 (1..16 nodes). Strong scaling. The values are within "
+        "about 2 % of the LUMI ones at every core count (both are 128-core AMD EPYC nodes), so the two cases are "
+        "close to duplicates in shape. Train p=128,256,512,1024, test p=2048.",
+        two_col_csv(rp(RK, p)), [128, 256, 512, 1024], [2048])
+
+
+# ---------------------------------------------------------------------------------------------
+# hman1148/high-performanc-group-proj: a course group project (k-means on ~1.2 M Spotify tracks) run on a node
+# "notch293" (presumably CHPC Utah's Notchpeak). The strong-scaling table of ScalingStudy.md: threads/ranks
+# 1..32, doubling. Rule: train 1..16 (5 values), test 32.
+HM = "hman1148/high-performanc-group-proj", "23d42973f5896603ff5bbfe0b5f59d4ac2b3220d", "ScalingStudy.md"
+
+
+def hm_strong():
+    """{column name: {p: [seconds]}} from the strong-scaling markdown table"""
+    with open(rp(HM[0], HM[2])) as f:
+        lines = f.read().splitlines()
+    start = lines.index("### Strong Scaling Study (Fixed Problem Size)")
+    out = defaultdict(dict)
+    for line in lines[start:]:
+        if line.startswith("### Weak"):
+            break
+        c = [x.strip() for x in line.strip().strip("|").split("|")]
+        if len(c) >= 4 and c[0].isdigit():
+            out["omp"][int(c[0])] = [float(c[2])]
+            out["mpi"][int(c[0])] = [float(c[3])]
+    return out
+
+
+def build_hm():
+    d = hm_strong()
+    common = ("k-means clustering (k = 8, tolerance 1e-4, the full data set of about 1.2 million points, per "
+              "ScalingStudy.md) of a university course group project, strong scaling, run on a node named notch293 "
+              "(presumably the University of Utah CHPC Notchpeak cluster; CPU and core count not stated). One value "
+              "per point; whether it is a single run is not stated. The serial code took 53.223 s. ")
+    one("hm-kmeans-omp-strong-p", src(*HM), "p", "s",
+        common + "Shared-memory (OpenMP) version: time [s] over p = OpenMP threads 1..32. Train p=1,2,4,8,16, test p=32.",
+        d["omp"], [1, 2, 4, 8, 16], [32])
+    one("hm-kmeans-mpi-strong-p", src(*HM), "p", "s",
+        common + "Distributed-memory (MPI) version: time [s] over p = MPI ranks 1..32 (the table does not say how "
+        "many nodes; presumably the one node). Train p=1,2,4,8,16, test p=32.",
+        d["mpi"], [1, 2, 4, 8, 16], [32])
+
+
+# ---------------------------------------------------------------------------------------------
+# nheavner/rnla_code: the author's timing tables for a GPU randomized UTV factorization (randUTV) and standard
+# factorizations, as MATLAB arrays over the matrix order n = 2000..18000 (10 sizes). Rule: train the first 5 sizes
+# (2000..6000), test the next 4 (8000, 10000, 12000, 15000; at most 4 test x, 2.5x beyond); 18000 is not used.
+NH = "nheavner/rnla_code", "02edc04bdc808fcc8b430971221ae44fb5b8bdd0"
+NH_TRAIN, NH_TEST = [2000, 3000, 4000, 5000, 6000], [8000, 10000, 12000, 15000]
+
+
+def m_arrays(path):
+    """{name: [[row], ...]} for every 'name = [ ... ];' MATLAB array in the file"""
+    with open(path) as f:
+        text = f.read()
+    out = {}
+    for m in re.finditer(r"(\w+)\s*=\s*\[(.*?)\]\s*;", text, re.S):
+        rows = [r.split() for r in m.group(2).split(";")]
+        out[m.group(1)] = [[float(x) for x in r] for r in rows if r]
+    return out
+
+
+def build_nh():
+    std = m_arrays(rp(NH[0], "gpu_rand_utv/times_std.m"))
+    ns = [int(x) for x in std["n_std"][0]]
+    common = ("Matrix factorization time [s] over n = the order of an n x n matrix, from nheavner/rnla_code (research "
+              "code for randomized rank-revealing UTV factorizations; the repository's README is empty). One value per "
+              "size. The machine (GPU and CPU models) is not stated in the files read. ")
+    one("nh-svd-n", src(NH[0], NH[1], "gpu_rand_utv/times_std.m"), "n", "s",
+        common + "Array t_svd of times_std.m (a standard SVD, timed by timing_standards.cu, so presumably a GPU library "
+        "SVD such as MAGMA's; not stated). Train n=2000..6000 (5 sizes), test n=8000, 10000, 12000, 15000.",
+        {n: [t] for n, t in zip(ns, std["t_svd"][0])}, NH_TRAIN, NH_TEST)
+    one("nh-cpqr-n", src(NH[0], NH[1], "gpu_rand_utv/times_std.m"), "n", "s",
+        common + "Array t_cpqr of times_std.m (column-pivoted QR, same timing program, presumably on the GPU). Train "
+        "n=2000..6000 (5 sizes), test n=8000, 10000, 12000, 15000.",
+        {n: [t] for n, t in zip(ns, std["t_cpqr"][0])}, NH_TRAIN, NH_TEST)
+    ru = m_arrays(rp(NH[0], "gpu_rand_utv/times_rutv_gpu_OS_ON.m"))
+    ns = [int(x) for x in ru["n_rutv_gpu"][0]]
+    rows = ru["t_rutv_gpu_os"]
+    for q in (0, 2):
+        one("nh-randutv-gpu-q%d-n" % q, src(NH[0], NH[1], "gpu_rand_utv/times_rutv_gpu_OS_ON.m"), "n", "s",
+            common + "randUTV on the GPU, array t_rutv_gpu_os of times_rutv_gpu_OS_ON.m, row q = %d (the file: rows are "
+            "the power-iteration counts q in ascending order, block size 128; 'OS_ON' presumably oversampling on, "
+            "not stated). Rows q = 0 and the largest, q = 2, are used (rule fixed before reading the values); q = 1 "
+            "is not. Train n=2000..6000 (5 sizes), test n=8000, 10000, 12000, 15000." % q,
+            {n: [t] for n, t in zip(ns, rows[q])}, NH_TRAIN, NH_TEST)
+
+
+# ---------------------------------------------------------------------------------------------
+# Howard-Pai/DSCI-560-Data-Science-practicum: a USC DSCI 560 lab (Lab 3), matrix multiplication on CPU and GPU,
+# runtime over N = 128..2048 (doubling), one run per N. Rule: train N=128..1024, test 2048.
+HP = "Howard-Pai/DSCI-560-Data-Science-practicum"
+HP_FILES = [
+    ("hp-matmul-cpu-n", "bdf0b7a683654a8f139f922358857887e662c66c", "Lab3/runtime_cpu.txt",
+     "the naive CPU matrix product (matrix_cpu.c, run_cpu.sh). The time grows about 8-16x per doubling of N."),
+    ("hp-matmul-cuda-naive-n", "bdf0b7a683654a8f139f922358857887e662c66c", "Lab3/runtime_gpu.txt",
+     "a naive CUDA kernel (matrix_gpu.cu, run_gpu.sh). At N <= 512 the times are below 1.5 ms, so overheads dominate."),
+    ("hp-matmul-cuda-tiled-n", "bdf0b7a683654a8f139f922358857887e662c66c", "Lab3/runtime_gpu_optimized.txt",
+     "an 'optimized' (presumably shared-memory tiled) CUDA kernel (matrix_optimized_gpu.cu, run_gpu_optimized.sh). "
+     "At N <= 512 the times are below 2.2 ms."),
+    ("hp-matmul-cublas-n", "4f2ec911f189b88c6b89451d232475fbf05a836f", "Lab3/matrix_multiplication/runtime_cuBLAS.txt",
+     "cuBLAS (matrix_cuBLAS.cu). ANOMALY, kept as measured: the first size, N = 128, takes 0.0203 s, more than any "
+     "larger N up to 2048 (a first-call/initialization cost, presumably: each N is a new process); the times fall "
+     "from 128 to 512 and rise after. run_cuBLAS.sh at bdf0b7a6 lists N = 512..8192, but this file holds 128..2048."),
+]
+
+
+def build_hp():
+    for name, commit, path, what in HP_FILES:
+        d = {}
+        with open(rp(HP, path)) as f:
+            for line in f.read().splitlines():
+                c = line.split()
+                if len(c) == 2 and not line.startswith("#"):
+                    d[int(c[0])] = [float(c[1])]
+        one(name, src(HP, commit, path), "n", "s",
+            "Matrix multiplication of N x N matrices, runtime [s] (the file's '# N runtime_seconds') over n = N "
+            "128..2048, one run per N, from a student repository of USC's DSCI 560 course, Lab 3. The machine (CPU, "
+            "GPU) is not stated in the files read. This file: " + what + " Train n=128,256,512,1024, test n=2048.",
+            d, [128, 256, 512, 1024], [2048])
+
+
+# ---------------------------------------------------------------------------------------------
+# success310/Parallele: an OpenCL matrix-multiplication benchmark of a parallel-programming course (week 10):
+# mat_mul_bench prints, for N = 500, 734, 1024, 1493, 2345, 4001, three timed runs with 'Duration' and 'GFLOPS'.
+# y = the GFLOPS of each run (the Duration is printed to 1 ms only, so at small N it has one digit). Rule: train
+# N=500..1493 (4 sizes), test 2345 and 4001 (2.7x beyond).
+SU = "success310/Parallele"
+SU_RUN = re.compile(r"^\tDuration: [0-9.]+s, GFLOPS: ([0-9.]+), Verification: OK$")
+
+
+def su_runs(path, section=None):
+    """{N: [GFLOPS of each timed run]}; section: the benchmark's name line to read from (to the next name line)"""
+    with open(rp(SU, path)) as f:
+        lines = f.read().splitlines()
+    if section is not None:
+        i = lines.index(section)
+        j = next((k for k in range(i + 1, len(lines)) if lines[k].startswith("mat_mul_bench")), len(lines))
+        lines = lines[i:j]
+    d = defaultdict(list)
+    n = None
+    for line in lines:
+        if line.startswith("Setting up N="):
+            n = int(line[len("Setting up N="):].split()[0])
+        m = SU_RUN.match(line)
+        if m:
+            d[n].append(float(m.group(1)))
+    return d
+
+
+def build_su():
+    train, test = [500, 734, 1024, 1493], [2345, 4001]
+    common = ("OpenCL matrix multiplication (mat_mul.cl) of N x N matrices, benchmark of a parallel-programming course "
+              "repository (week_10): GFLOPS of each timed run, over n = N (500, 734, 1024, 1493, 2345, 4001; "
+              "about x1.5 steps). y is a THROUGHPUT (higher is faster); each run is a training row, the test value "
+              "is the median. The 'CPU setup' lines (host-side setup) are not used. ")
+    g = "week_10/result_GTX_960M.md"
+    one("su-ocl-matmul-gtx960m-n", src(SU, "b7f175240e55d318e8ed43d5692fe00ea134838b", g), "n", "GFLOPS",
+        common + "Section mat_mul_bench of result_GTX_960M.md (an NVIDIA GeForce GTX 960M, by the file name), 3 runs "
+        "per N. The throughput is nearly flat (about 185-204 GFLOPS). Train n=500..1493, test n=2345, 4001.",
+        su_runs(g, "mat_mul_bench"), train, test)
+    one("su-ocl-matmul-fillcpu-gtx960m-n", src(SU, "b7f175240e55d318e8ed43d5692fe00ea134838b", g), "n", "GFLOPS",
+        common + "Section mat_mul_bench_fill_cpu of the same file (the variant mat_mul_bench_fill_cpu.c; by its name "
+        "the CPU also takes part of the product, not read), GTX 960M, 3 runs per N. Train n=500..1493, test n=2345, "
+        "4001.",
+        su_runs(g, "mat_mul_bench_fill_cpu"), train, test)
+    for name, path, what in (
+            ("su-ocl-matmul-rr15-n", "week_10/result_no_cpu_rr15.txt", "the plain benchmark ('no_cpu')"),
+            ("su-ocl-matmul-fillcpu-rr15-n", "week_10/result_fill_cpu_rr15.txt", "the fill-CPU variant")):
+        one(name, src(SU, "9ea817786396a59599e84b53aaeeb3c350d54661", path), "n", "GFLOPS",
+            common + "File %s: %s on a machine named rr15 (device not stated; about 45-54 GFLOPS). The file holds "
+            "three invocations of the benchmark, 3 runs per N each, so 9 runs per N, all kept as training rows; the "
+            "test value is the median of the 9. Train n=500..1493, test n=2345, 4001." % (path.split("/")[-1], what),
+            su_runs(path), train, test)
+
+
+BUILDERS = [build_rk, build_hm, build_nh, build_hp, build_su]
+
+
+if __name__ == "__main__":
+    CORPUS.main(BUILDERS, nvars=1, max_per_repo=4)
