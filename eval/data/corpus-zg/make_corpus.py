@@ -242,7 +242,106 @@ def build_su():
             su_runs(path), train, test)
 
 
-BUILDERS = [build_rk, build_hm, build_nh, build_hp, build_su]
+# ---------------------------------------------------------------------------------------------
+# oxford-arc/bench-openfoam: Oxford Advanced Research Computing's OpenFOAM benchmark (the Motorbike case), wall time
+# over cores 1..48 on one ARC node, two builds in the README's results table. Rule (corpus-u's for an irregular
+# ladder): train the five smallest counts (1, 2, 4, 6, 8), test the largest counts of the sweep not above 2x, 4x
+# and 8x the fifth (16, 32, 48; there is no 64).
+OX = "oxford-arc/bench-openfoam", "05bd7aa1f55f589b6688417116c1b5889c13b530", "README.md"
+
+
+def build_ox():
+    with open(rp(OX[0], OX[2])) as f:
+        lines = f.read().splitlines()
+    cont, nat = {}, {}
+    for line in lines[lines.index("Cores   Container (v1912)   EB Native (v2006):"):]:
+        c = line.split()
+        if len(c) == 3 and c[0].isdigit():
+            cont[int(c[0])] = [float(c[1])]
+            nat[int(c[0])] = [float(c[2])]
+    common = ("OpenFOAM, the Motorbike case 'modified for 10240 grids' (README), wall time [s] ('Values in seconds') "
+              "over p = cores 1..48 of one node of Oxford's ARC cluster ('Result output from a current ARC node'; "
+              "the CPU is not named in the file read). Strong scaling, one value per core count (whether a single run "
+              "is not stated). Train p=1,2,4,6,8, test p=16, 32, 48 (the largest counts not above 2x, 4x, 8x). ")
+    one("ox-openfoam-motorbike-container-p", src(*OX), "p", "s",
+        common + "Column 'Container (v1912)': OpenFOAM v1912 in the repository's container. The time flattens at the "
+        "top (213.9 s at 32, 192.3 s at 48 cores; seen while copying).",
+        cont, [1, 2, 4, 6, 8], [16, 32, 48])
+    one("ox-openfoam-motorbike-native-p", src(*OX), "p", "s",
+        common + "Column 'EB Native (v2006)': OpenFOAM v2006 built natively with EasyBuild. Here 48 cores (206.8 s) are "
+        "hardly faster than 32 (213.3 s; seen while copying).",
+        nat, [1, 2, 4, 6, 8], [16, 32, 48])
+
+
+# ---------------------------------------------------------------------------------------------
+# kevlahan/wavetrisk_hydrostatic: WAVETRISK (a wavelet-adaptive dynamical core for climate and ocean models), the
+# author's strong-scaling results as MATLAB arrays in post/scaling/speedup.m: the Held-Suarez test case at J8
+# (10*4^8+2 columns, 32 layers), time ('cpu') over cores on SciNet's Niagara and on a machine 'bbserv'. Rule
+# (corpus-u's for an irregular ladder): train the five smallest counts, test the largest counts of the sweep not
+# above 2x, 4x and 8x the fifth. Only the measured arrays are used, never the 1-core value the file extrapolates.
+WT = "kevlahan/wavetrisk_hydrostatic", "5dfab3c521bafcc95e151f7c67f9767974f1f5ad", "post/scaling/speedup.m"
+WT_ARR = re.compile(r"^(\w+)\s*=\s*\[([0-9.eE+\s]*(?:\.\.\.\s*[0-9.eE+\s]*)*)\]'", re.M)
+
+
+def wt_sections():
+    """[{name: [numbers]}] for the two sections of the file (2560 domains, then 640 domains); only arrays written
+    as literal numbers (the lines that extrapolate or normalize are not matched)"""
+    with open(rp(WT[0], WT[2])) as f:
+        text = f.read()
+    first, rest = text.split("%% 640 domains", 1)
+    rest = rest.split("%% Results from other codes", 1)[0]
+    out = []
+    for part in (first, rest):
+        d = {}
+        for m in WT_ARR.finditer(part):
+            d[m.group(1)] = [float(x) for x in m.group(2).replace("...", " ").split()]
+        out.append(d)
+    return out
+
+
+def ladder_cut(xs):
+    """the five smallest x train; test: the largest x not above 2x, 4x, 8x the fifth (distinct, in order)"""
+    xs = sorted(xs)
+    train, top = xs[:5], xs[4]
+    test = []
+    for k in (2, 4, 8):
+        c = max(x for x in xs if x <= k * top)
+        if c > top and c not in test:
+            test.append(c)
+    return train, test
+
+
+def build_wt():
+    s2560, s640 = wt_sections()
+    common = ("WAVETRISK (kevlahan/wavetrisk_hydrostatic), the Held-Suarez (1994) climate test case at 0.25 degree "
+              "(J8: 10*4^8+2 = 655362 columns), no I/O, no topography; strong scaling over p = cores. y is the array "
+              "'cpu' of post/scaling/speedup.m, presumably wall-clock seconds for the run's time steps (the unit is not "
+              "written; the file normalizes it by the step count to 'ms/dt/cell'). One value per count. ")
+    cases = [
+        ("wt-heldsuarez-2560dom-niagara-p", s2560, "cores_nia", "cpu_nia",
+         "Section '2560 domains', Niagara (SciNet, Toronto; 40-core nodes), 10 time steps, 32 layers. From 1 to 2 "
+         "cores the time falls only 1.3x (2452 -> 1865), as measured."),
+        ("wt-heldsuarez-640dom-niagara-p", s640, "cores_nia", "cpu_nia",
+         "Section '640 domains' (fewer, larger domains), Niagara, 10 time steps, 32 layers."),
+        ("wt-heldsuarez-2560dom-bbserv-p", s2560, "cores_bb", "cpu_bb",
+         "Section '2560 domains', machine 'bbserv' (not otherwise identified), 25 time steps, 32 layers; the sweep "
+         "starts at 2 cores (the file's extrapolated 1-core value is not used). Not monotone inside the sweep "
+         "(65.0 at 120, 67.7 at 128 cores), as measured."),
+        ("wt-heldsuarez-2560dom-niagara2018-p", s2560, "cores_nia_old", "cpu_nia_old",
+         "The '2018 runs (non-adaptive)' of the same section on Niagara, 30 layers, 10 time steps, 1..2560 cores."),
+    ]
+    for name, sec, xk, yk, what in cases:
+        xs = [int(x) for x in sec[xk]]
+        ys = sec[yk]
+        assert len(xs) == len(ys), name
+        train, test = ladder_cut(xs)
+        one(name, src(*WT), "p", "s",
+            common + what + " Train p=%s, test p=%s (the largest counts not above 2x, 4x, 8x the fifth)."
+            % (",".join(map(str, train)), ", ".join(map(str, test))),
+            {x: [y] for x, y in zip(xs, ys)}, train, test)
+
+
+BUILDERS = [build_rk, build_hm, build_nh, build_hp, build_su, build_ox, build_wt]
 
 
 if __name__ == "__main__":
