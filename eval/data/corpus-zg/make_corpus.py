@@ -341,7 +341,145 @@ def build_wt():
             {x: [y] for x, y in zip(xs, ys)}, train, test)
 
 
-BUILDERS = [build_rk, build_hm, build_nh, build_hp, build_su, build_ox, build_wt]
+# ---------------------------------------------------------------------------------------------
+# KTH DD2356 (Methods in High Performance Computing) student repositories: the course's MPI ping-pong exercise on
+# PDC's Beskow (Cray XC40, Haswell; the 2020-2021 course years) and on Dardel (later years), OpenMP exercises.
+# Message-size rule (corpus-v's for sweeps from a few bytes): train up to 64 KiB, test the next three doublings
+# (128, 256, 512 KiB, 8x); for a sweep that stops at 4 KiB, the same shape: train up to 512 B, test 1, 2, 4 KiB.
+PP_TRAIN = [2 ** k for k in range(3, 17)]          # 8 B .. 64 KiB
+PP_TEST = [131072, 262144, 524288]
+
+
+def ws_pairs(path, start=None, stop=None):
+    """{first column: [second column]} from whitespace-separated 'x y' lines (between two marker lines if given)"""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    if start is not None:
+        lines = lines[lines.index(start) + 1:]
+    if stop is not None:
+        lines = lines[:lines.index(stop)]
+    d = {}
+    for line in lines:
+        c = line.split()
+        if len(c) == 2 and c[0].isdigit():
+            d[int(c[0])] = [float(c[1])]
+    return d
+
+
+AX = "axelminn/DD2356_HPC", "f18f91829fc3b0639a18bc94085966540678020d", "assignment3/exercise3/README.md"
+NR = "Neroro64/DD2356-High-performance-computing", "1d92a1cf11bc927f9228d188702bb8c24da4aaa3"
+PP_COMMON = ("KTH DD2356 MPI ping-pong exercise (the course's ping_pong.c: two ranks bounce a message with MPI_Send/"
+             "MPI_Recv and print N and the average ping-pong time), time [s] over n = N, the message size, "
+             "presumably in bytes (8 B .. 1 GiB, doubling; the unit of N and whether the time is one-way or a round "
+             "trip are not stated in the files read). One value per size (the program's average over its "
+             "repetitions). On Beskow (PDC, Cray XC40, Aries network, Haswell nodes). Train n=8..65536 (14 sizes), "
+             "test n=131072, 262144, 524288 (8x). ")
+
+
+def build_dd_pp():
+    one("ax-beskow-pingpong-intra-n", src(*AX), "n", "s",
+        PP_COMMON + "From axelminn/DD2356_HPC, assignment 3 exercise 3 README ('Intra' table: salloc --nodes=1, "
+        "srun -n 2, -C Haswell, account edu20.dd2356, so the 2020 course). Not monotone at small sizes (256 B is "
+        "faster than 128 B, 2 KiB faster than 1 KiB), and a step between 4 KiB and 8 KiB (1.7 -> 3.7 us, a protocol "
+        "switch presumably), as measured.",
+        ws_pairs(rp(AX[0], AX[2]), "Intra", "Inter"), PP_TRAIN, PP_TEST)
+    one("ax-beskow-pingpong-inter-n", src(*AX), "n", "s",
+        PP_COMMON + "Same README, 'Inter' table (salloc --nodes=2, srun -n 2 --ntasks-per-node=1: two nodes). The "
+        "time is flat at about 1.3 us up to 256 B.",
+        ws_pairs(rp(AX[0], AX[2]), "Inter"), PP_TRAIN, PP_TEST)
+    one("nr-beskow-pingpong-output1-n", src(NR[0], NR[1], "Assignment3/output.csv"), "n", "s",
+        PP_COMMON + "From Neroro64/DD2356-High-performance-computing, Assignment3/output.csv (tab-separated, no "
+        "header; the repository holds a file named after a beskow.pdc.kth.se login). Which placement this run used is "
+        "not stated; its small-message times (0.67 us at 8 B) are close to axelminn's intra-node table, so presumably "
+        "one node. A step between 4 KiB and 8 KiB (1.7 -> 4.1 us), as measured.",
+        ws_pairs(rp(NR[0], "Assignment3/output.csv")), PP_TRAIN, PP_TEST)
+    one("nr-beskow-pingpong-output2-n", src(NR[0], NR[1], "Assignment3/output2.csv"), "n", "s",
+        PP_COMMON + "Neroro64's Assignment3/output2.csv, the second run; placement not stated; its small-message "
+        "times (1.3 us at 8 B) are close to axelminn's inter-node table, so presumably two nodes.",
+        ws_pairs(rp(NR[0], "Assignment3/output2.csv")), PP_TRAIN, PP_TEST)
+
+
+HJ = "hjalmarhoglund/DD2356-Assignments", "ae91f77f0b758a789c3075144a096abfe77ec018", "Assignment2/Exercise5/raw.txt"
+HJ_LINE = re.compile(r"^Size: (\d+) Bytes, RTT: ([0-9.]+) microseconds$")
+
+
+def build_hj():
+    d = defaultdict(list)
+    with open(rp(HJ[0], HJ[2])) as f:
+        for line in f.read().splitlines():
+            m = HJ_LINE.match(line)
+            d[int(m.group(1))].append(float(m.group(2)))
+    assert all(len(v) == 11 for v in d.values())
+    one("hj-pingpong-rtt-n", src(*HJ), "n", "us",
+        "KTH DD2356 (a 2025 student repository, so presumably PDC's Dardel, HPE Cray EX with Slingshot), assignment 2 "
+        "exercise 5: an MPI ping-pong printing 'Size: <n> Bytes, RTT: <t> microseconds' for n = 4 B .. 4 KiB "
+        "(doubling); the file raw.txt holds 11 such sweeps, every one kept as a training row; the test value is "
+        "the median of the 11. Placement (one node or two) not stated in the file read. OUTLIERS kept as measured: "
+        "the first sweep starts with 6627 us at 4 B (a first-call cost) and has 2720 and 2780 us at 2 and 4 KiB "
+        "(the other sweeps: about 7.4 and 8.0 us); 19.0 us at 256 B and 9.9 us at 4 B in single sweeps. A step "
+        "between 64 and 128 B (4.9 -> 6.1 us). Train n=4..512 (8 sizes), test n=1024, 2048, 4096 (8x).",
+        d, [4, 8, 16, 32, 64, 128, 256, 512], [1024, 2048, 4096])
+
+
+WS = "wertysas/DD2356-methods-in-hpc"
+
+
+def csv_reps(path):
+    """{x: [y, ...]} from lines 'x, y1, y2, ...'; the literal two characters backslash-n written after the header
+    in stream_omp.txt are read as a line break (the header and the first data row share a line there)"""
+    with open(path) as f:
+        text = f.read().replace("\\n", "\n")
+    d = {}
+    for line in text.splitlines():
+        c = [x.strip() for x in line.split(",")]
+        if c[0].isdigit():
+            d[int(c[0])] = [float(x) for x in c[1:]]
+    return d
+
+
+def build_ws():
+    common = ("KTH DD2356 student repository (wertysas), assignment 2 (OpenMP); the thread counts 1..32 fit a "
+              "32-core Beskow Haswell node (2 x 16 cores), presumably; the machine is not named in the files read. ")
+    d = csv_reps(rp(WS, "assignment2/dft/dft_omp.txt"))
+    assert all(len(v) == 10 for v in d.values())
+    one("ws-dft-omp-strong-p", src(WS, "e58bf6d4f3707752d554a694cee5825dbecdf9d9", "assignment2/dft/dft_omp.txt"),
+        "p", "s",
+        common + "The course's DFTW (a naive discrete Fourier transform, O(N^2)) parallelized with OpenMP: time over "
+        "p = OpenMP threads 1, 2, 4, 8, 12, 16, ..., 32 (no header; the unit is presumably seconds), 10 runs per "
+        "count, each a training row; the test value is the median. Strong scaling: 2.9 s at 1 thread, 0.26 s at "
+        "12; not monotone beyond: 16 threads are slower than 12, and 32 (about 0.25 s) slower than 28 (0.19 s), as "
+        "measured. Train p=1,2,4,8,12, test p=24, 32 (corpus-u's ladder rule: the largest counts not above 2x, 4x, "
+        "8x the fifth).",
+        d, [1, 2, 4, 8, 12], [24, 32])
+    d = csv_reps(rp(WS, "assignment2/stream/stream_omp.txt"))
+    assert all(len(v) == 5 for v in d.values())
+    one("ws-stream-omp-bw-p", src(WS, "3a7fa6ca68520d5aab7acf78f863e958bbffc955", "assignment2/stream/stream_omp.txt"),
+        "p", "MB/s",
+        common + "STREAM (the course's OpenMP version; which kernel's rate is reported is not stated, presumably Copy "
+        "or the best rate) 'Bandwidth(MB/s)' over p = OpenMP threads 1..32, 5 runs per count, each a training row; "
+        "the test value is the median. A BANDWIDTH (higher is faster) that hardly changes with threads (18.3-19.8 "
+        "GB/s): one thread already saturates what this run measures. Train p=1,2,4,8,12, test p=24, 32 (the same "
+        "ladder rule).",
+        d, [1, 2, 4, 8, 12], [24, 32])
+
+
+JM = "jackma-00/dd2356-vt24-methpc-assignments", "d43e07ba14d7d1d1f128d99523677e3318319db3", \
+    "assignments/hw3/exer4/execution_times.txt"
+
+
+def build_jm():
+    one("jm-pi-mpi-strong-p", src(*JM), "p", "s",
+        "KTH DD2356 VT24 (the 2024 course, so PDC's Dardel, 2 x 64-core AMD EPYC per node), assignment 3 exercise 4: "
+        "an MPI computation of pi (pi_parallel.c, not read), execution time over p = MPI ranks 8..128 (doubling; "
+        "whitespace-separated, no header; seconds presumably). One value per count. Strong scaling presumably (the "
+        "time roughly halves per doubling, with an irregular step from 16 to 32: 0.0234 -> 0.0182 s). The times are "
+        "tens of milliseconds, so start-up and noise matter. Train p=8,16,32,64, test p=128 (5 values: the first 4 "
+        "train).",
+        ws_pairs(rp(JM[0], JM[2])), [8, 16, 32, 64], [128])
+
+
+BUILDERS = [build_rk, build_hm, build_nh, build_hp, build_su, build_ox, build_wt, build_dd_pp, build_hj,
+            build_ws, build_jm]
 
 
 if __name__ == "__main__":
