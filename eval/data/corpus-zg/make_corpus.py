@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""corpus-zg (one-variable cases of mixed kinds): builds cases/*.json from the copies of the source files in raw/,
+"""corpus-zg (32 one-variable cases of mixed kinds from 12 repositories): builds cases/*.json from the copies of the source files in raw/,
 with eval/data/corpus_build.py (the format, the rules, --check). Run: python3 make_corpus.py [--check]
 
 The cut rules, one per kind, were fixed from each file's design (how many x values it has), not from the values
@@ -458,7 +458,7 @@ def build_ws():
         common + "STREAM (the course's OpenMP version; which kernel's rate is reported is not stated, presumably Copy "
         "or the best rate) 'Bandwidth(MB/s)' over p = OpenMP threads 1..32, 5 runs per count, each a training row; "
         "the test value is the median. A BANDWIDTH (higher is faster) that hardly changes with threads (18.3-19.8 "
-        "GB/s): one thread already saturates what this run measures. Train p=1,2,4,8,12, test p=24, 32 (the same "
+        "GB/s), which is odd for STREAM on a multi-core node (array size not stated). Train p=1,2,4,8,12, test p=24, 32 (the same "
         "ladder rule).",
         d, [1, 2, 4, 8, 12], [24, 32])
 
