@@ -6,10 +6,11 @@ Kernels and benchmarks over problem size x threads (no OSU grids). README.md lis
 was searched and what was left out and why. A later helper can add build_* functions here in the same style.
 
 The cut, one rule for every case, applied mechanically: the four smallest values of each variable form the training
-box; the test values of p are the box's p plus the larger p of the sweep (all of them where the sweep doubles and
-stops within 8x; on a linear ladder the largest not above 2x, 4x and 8x the box's largest), the test values of n the
-box's n plus every larger n of the sweep (all within 8x here); two() then tests every point of that product outside
-the box (points beyond in p only, in n only, and in both).
+box; the test values of each variable are the box's values plus the larger values of the sweep: all of them where
+the sweep grows geometrically or irregularly and stops within 8x of the box (SiScLab, the STREAM sizes), and on a
+linear ladder (threads 1..24 of STREAM, nodes 1000..10000 of CS 475) the largest not above 2x, 4x and 8x the box's
+largest; two() then tests every point of that product outside the box (points beyond in p only, in n only, and in
+both). The cut was fixed from each file's design (which values it sweeps), not from the values beyond the box.
 """
 import os
 import sys
@@ -41,7 +42,7 @@ SL_P = [1, 2, 4, 8, 16, 32]
 SL_COMMON = (
     "OMP_NUM_THREADS (MKL threads) on one RWTH CLAIX node (the repository's compile_claix.sh: module NVHPC, "
     "nvfortran linked with imkl/2023.1.0 mkl_rt; the node type, CPU and whether threads were pinned are not stated; "
-    "CLAIX-2018 nodes have 2x 24 cores, so 32 threads may or may not fit one socket). Times from Fortran "
+    "if it was a CLAIX-2018 node, that has 2 sockets x 24 cores, so 32 threads span both sockets). Times from Fortran "
     "system_clock around the timed region, one run per point (no repetitions), written by run_benchmark.py with "
     "numpy.savetxt. Complex double matrices. ")
 
