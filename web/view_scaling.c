@@ -12,6 +12,7 @@
  * the picker to choose another x. No HTTP, no database.
  */
 #include "web/svg.h"
+#include "web/units.h"
 #include "web/view.h"
 
 #include <math.h>
@@ -28,28 +29,22 @@ static const char *str(json_t *o, const char *key)
     return json_string_value(json_object_get(o, key));
 }
 
-/* A time in seconds for people: 3 significant digits in s, ms, µs or ns. */
+/* A time in seconds for people, as every page shows one (web/units.h: ns,
+ * µs, ms or s, at most four significant digits, an exponent past 1e15), the
+ * unit kept on the number's line. */
 static void seconds(struct page *p, double s)
 {
-    static const struct {
-        double scale;
-        const char *unit;
-    } units[] = {{1, "s"}, {1e-3, "ms"}, {1e-6, "µs"}, {1e-9, "ns"}};
-    size_t i;
-    if (!isfinite(s)) {
-        page_puts(p, "–");
+    char t[UNITS_MAX], *sp;
+    units_fmt(t, sizeof t, s, "s");
+    sp = strchr(t, ' ');
+    if (sp == NULL) {
+        page_text(p, t);
         return;
     }
-    for (i = 0; i + 1 < sizeof units / sizeof units[0] && fabs(s) < units[i].scale; i++)
-        ;
-    if (s == 0)
-        i = 0;
-    if (fabs(s) >= 1000) { /* whole seconds, three significant digits: 11600 s */
-        double e = pow(10, floor(log10(fabs(s))) - 2);
-        page_printf(p, "%.0f&nbsp;s", round(s / e) * e);
-        return;
-    }
-    page_printf(p, "%.3g&nbsp;%s", s / units[i].scale, units[i].unit);
+    *sp = '\0';
+    page_text(p, t);
+    page_puts(p, "&nbsp;");
+    page_text(p, sp + 1);
 }
 
 static void percent(struct page *p, double share)

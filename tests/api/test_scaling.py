@@ -211,7 +211,7 @@ def application_page_shows_scaling_at_the_target():
     head = text_of(body, "scaling-headline")
     assert "the bottleneck is exchange: 57.7 % of the modelled runtime (27.2 % at " \
         "nprocs = 64)" in head, head
-    assert "from 11.8 s to 22.2 s" in head, head
+    assert "from 11.76 s to 22.19 s" in head, head  # web/units.h, as every page
     worse = text_of(body, "scaling-worse")
     assert "exchange (27.2 % → 57.7 %)" in worse and "solve" not in worse, worse
     # the table: one row per kernel, largest share at the target first
@@ -245,6 +245,21 @@ def application_page_picks_one_curve_and_says_which():
     # the picker's x: an input
     body = page("/applications/sizes?x=N")
     assert "Scaling at N&nbsp;=&nbsp;3200" in body and text_of(body, "bottleneck", "strong") == "mult"
+
+
+@test
+def application_page_writes_far_values_with_an_exponent():
+    """Far beyond the data the intervals span hundreds of decades: the page
+    wrote them as whole seconds, 130 digits wide ("674000000000000009264714
+    858...s"); it now formats times as every page does (web/units.h)."""
+    body = page("/applications/laws?target=1e300")
+    sec = body[body.index('id="scaling-at"'):body.index("</section>", body.index('id="scaling-at"'))]
+    text = html.unescape(re.sub(r"<svg.*?</svg>|<[^>]+>", " ", sec, flags=re.S))
+    assert not re.search(r"\d{16}", text), re.search(r"\d{16,}", text).group(0)
+    api = scaling("laws", target="1e300")
+    hi = max(k["hi"] for k in api["kernels"])
+    exp = "e+%d" % math.floor(math.log10(hi))  # "6.74e+128 s"
+    assert hi > 1e15 and exp in text, (hi, text[:2000])
 
 
 @test
