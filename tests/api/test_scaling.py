@@ -248,6 +248,33 @@ def application_page_picks_one_curve_and_says_which():
 
 
 @test
+def every_kernel_of_the_repetitions_is_modelled():
+    """Extra-P's gpr_test_data_1.txt (the import corpus) measures region
+    compute in 6 repetitions per point and scatter in 5: the sixth run of
+    each configuration, the latest, has no scatter. The names came from the
+    latest run only, so scatter was neither modelled nor skipped, and
+    compute was the bottleneck with 100 %; scatter (~x^2.3) is the one that
+    dominates at the target."""
+    xs, rs = [20, 30, 40, 50], []
+    for x in xs:
+        for rep in range(6):
+            ks = [{"name": "compute", "time": 0.2 * x * x * (1 + 0.01 * rep)}]
+            if rep < 5:
+                ks.append({"name": "scatter", "time": 0.02 * x ** 2.3 * (1 + 0.01 * rep)})
+            rs.append({"application": "uneven", "executable": "e", "system": "s",
+                       "nprocs": 1, "inputs": {"x": x}, "kernels": ks,
+                       "runtime": sum(k["time"] for k in ks)})
+    upload(rs)
+    a = scaling("uneven", x="x", target="2000")
+    assert sorted(k["name"] for k in a["kernels"]) == ["compute", "scatter"], a
+    assert a["bottleneck"] == "scatter" and a["skipped"] == [], a
+    sc = next(k for k in a["kernels"] if k["name"] == "scatter")
+    assert sc["points"] == 4 and 0.5 < sc["share_target"] < 1, sc
+    body = page("/applications/uneven?x=x&target=2000")
+    assert text_of(body, "bottleneck", "strong") == "scatter"
+
+
+@test
 def application_page_writes_far_values_with_an_exponent():
     """Far beyond the data the intervals span hundreds of decades: the page
     wrote them as whole seconds, 130 digits wide ("674000000000000009264714
