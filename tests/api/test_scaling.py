@@ -336,6 +336,17 @@ def saved_model_page_shows_reach_and_warning_as_the_api():
         else:
             assert 'id="prediction-warning"' not in body
     assert api["extrapolation"] == 6 and "warning" in api, api  # 4096 = 64 * 2^6
+    # a prediction that cannot be made: the API's message and status (the
+    # page answered 200 with the error in it)
+    for q in ("nprocs=abc", "nprocs=1e999", "nprocs=0x10"):
+        st, api = S.get("/api/v1/models/%d/predict?%s" % (m["id"], q))
+        pst, body, _ = S.request("GET", "/models/%d?%s" % (m["id"], q), token=None, raw=True)
+        body = html.unescape(body.decode())
+        assert st == 422 and pst == 422, (q, st, pst)
+        assert api["error"]["message"] in body, (q, api)
+        assert 'id="prediction"' not in body and "Predict" in body, q
+    st, body, _ = S.request("GET", "/models/%d?nprocs=" % m["id"], token=None, raw=True)
+    assert st == 200, st  # nothing asked
 
 
 @test
