@@ -256,6 +256,9 @@ def fit_bad_input_is_shown_next_to_its_field():
     before = S.content()
     cases = [
         (dict(predict="abc"), "predict", "predict takes numbers", 3),
+        # decimal as the API reads numbers: strtod took 0x10 for 16
+        (dict(predict="1200, 0x10"), "predict", "predict takes numbers", 3),
+        (dict(xmin="0x10", xmax="1000"), "xmin", "must be a number", 3),
         (dict(y="speedup", predict="1200"), "y", "speedup needs x", 2),
         (dict(xmin="1000", xmax="100"), "xmin", "min <= max", 3),
         (dict(xmin="100"), "xmax", "give both ends", 3),
