@@ -442,26 +442,32 @@ static void warnings(struct page *p, json_t *s)
 {
     json_t *lists[3], *k;
     size_t i, l, n = 0, all = 0;
-    double reach =
-        num(s, "measured") > 0 ? log2(num(s, "target") / num(s, "measured")) : 0;
+    double reach = 0;
 
     lists[0] = json_object_get(s, "kernels");
     lists[1] = json_pack("[O]", json_is_object(json_object_get(s, "runtime"))
                                     ? json_object_get(s, "runtime")
                                     : json_object());
     lists[2] = json_object_get(s, "metrics");
-    if (reach > 0)
-        page_printf(
-            p,
-            "<p class=\"reach\" id=\"scaling-extrapolation\">The target lies %.3g "
-            "doubling%s beyond the largest measured value.</p>\n",
-            reach, reach == 1 ? "" : "s");
     for (l = 0; l < 3; l++)
         json_array_foreach(lists[l], i, k)
         {
             n += json_is_string(json_object_get(k, "warning"));
             all += json_is_string(json_object_get(k, "formula"));
+            /* the predictions' own reach (either side of the data), not
+             * one recomputed from the largest x: a target below the data
+             * reaches out too */
+            if (num(k, "extrapolation") > reach)
+                reach = num(k, "extrapolation");
         }
+    if (reach > 0)
+        page_printf(
+            p,
+            "<p class=\"reach\" id=\"scaling-extrapolation\">The target lies %.3g "
+            "doubling%s %s measured value.</p>\n",
+            reach, reach == 1 ? "" : "s",
+            num(s, "target") > num(s, "measured") ? "beyond the largest"
+                                                  : "below the smallest");
     if (n > 0) {
         page_puts(p, "<details class=\"request\" id=\"scaling-warnings\"><summary>");
         page_printf(p, "Warnings on %zu of the %zu predictions", n, all);

@@ -248,6 +248,22 @@ def application_page_picks_one_curve_and_says_which():
 
 
 @test
+def application_page_says_how_far_a_target_below_the_data_reaches():
+    """SPEC §18: every page that shows a prediction shows its extrapolation.
+    The page worked the reach out from the largest measured x only, so a
+    target below the data (nprocs = 1 from 2..64: the API's extrapolation 1)
+    said nothing."""
+    api = scaling("laws", target="1")
+    assert max(k["extrapolation"] for k in api["kernels"]) == 1, api
+    body = page("/applications/laws?target=1")
+    assert text_of(body, "scaling-extrapolation") == \
+        "The target lies 1 doubling below the smallest measured value.", body
+    assert 'id="scaling-extrapolation"' not in page("/applications/laws?target=16")
+    assert text_of(page("/applications/laws?target=1024"), "scaling-extrapolation") == \
+        "The target lies 4 doublings beyond the largest measured value."
+
+
+@test
 def every_kernel_of_the_repetitions_is_modelled():
     """Extra-P's gpr_test_data_1.txt (the import corpus) measures region
     compute in 6 repetitions per point and scatter in 5: the sixth run of
