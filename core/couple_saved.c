@@ -211,14 +211,15 @@ size_t couple_saved_nearest(struct couple_saved *s, double x)
 static int eval_coef(struct couple_saved *s, double x, const double *coef,
                      struct couple_eval *out, double *contrib, struct err *err)
 {
-    double *y = xcalloc(s->nk + 1, 3 * sizeof *y), *half, *one;
+    double *y = xcalloc(s->nk + 1, 4 * sizeof *y), *dn, *up, *one;
     size_t i;
     int rc = -1;
 
     if (y == NULL)
         return err_nomem(err);
-    half = y + s->nk + 1;
-    one = half + s->nk + 1;
+    dn = y + s->nk + 1;
+    up = dn + s->nk + 1;
+    one = up + s->nk + 1;
     out->reach = 0;
     out->warning[0] = '\0';
     couple_env_at(&s->env, x);
@@ -233,7 +234,12 @@ static int eval_coef(struct couple_saved *s, double x, const double *coef,
             double lo, hi, reach;
             if (fit_predict_ext(&k->fm, &x, &y[i], &lo, &hi, &e2) != 0)
                 goto fail;
-            half[i] = 0.5 * (hi - lo);
+            /* each side of the kernel's own interval, which is
+             * multiplicative for a positive time: composing the sides
+             * apart keeps the total's lower end above 0 (SPEC §18), where
+             * the mean half-width 0.5 (hi - lo) took it below */
+            dn[i] = fmax(y[i] - lo, 0);
+            up[i] = fmax(hi - y[i], 0);
             reach = fit_extrapolation(&k->fm, &x);
             if (isfinite(reach) && reach > out->reach)
                 out->reach = reach;
@@ -255,8 +261,10 @@ static int eval_coef(struct couple_saved *s, double x, const double *coef,
         couple_rewrap(err, &e2, s->xname, "kernel", k->name);
         goto out;
     }
-    if (couple_compose(coef, y, half, s->nk, &out->y, &out->half, err) != 0 ||
-        couple_compose(one, y, half, s->nk, &out->sum, &out->sum_half, err) != 0)
+    if (couple_compose(coef, y, dn, s->nk, &out->y, &out->dn, err) != 0 ||
+        couple_compose(coef, y, up, s->nk, &out->y, &out->up, err) != 0 ||
+        couple_compose(one, y, dn, s->nk, &out->sum, &out->sum_dn, err) != 0 ||
+        couple_compose(one, y, up, s->nk, &out->sum, &out->sum_up, err) != 0)
         goto out;
     rc = 0;
 out:
@@ -272,7 +280,8 @@ int couple_saved_eval(struct couple_saved *s, double x, size_t conf,
     out->conf = conf;
     out->modeled = 0;
     out->near_y = out->y;
-    out->near_half = out->half;
+    out->near_dn = out->dn;
+    out->near_up = out->up;
     return 0;
 }
 
@@ -350,7 +359,8 @@ int couple_saved_predict(struct couple_saved *s, double x, struct couple_eval *o
         out->conf = conf;
         out->modeled = n;
         out->near_y = near.y;
-        out->near_half = near.half;
+        out->near_dn = near.dn;
+        out->near_up = near.up;
     }
     rc = 0;
 out:

@@ -74,16 +74,19 @@ void couple_saved_free(struct couple_saved *s);
 /* The configuration used at x (isocoupling). */
 size_t couple_saved_nearest(struct couple_saved *s, double x);
 
+/* An interval is y - dn .. y + up: each side composed from the kernels' own
+ * sides (couple_compose), so multiplicative kernel intervals of positive
+ * times keep the composed one above 0 (SPEC §18). */
 struct couple_eval {
-    double y, half, sum, sum_half;
+    double y, dn, up, sum, sum_dn, sum_up;
     size_t conf;
-    size_t modeled;           /* configurations whose coefficients were modeled over
-                                 x (couple_saved_predict), 0: the nearest one's used */
-    double near_y, near_half; /* the value with the nearest configuration's
-                                 coefficients (= y, half when not modeled) */
-    double reach;             /* largest fit_extrapolation of the fitted kernels at x */
-    char warning[640];        /* "kernel A: <fit_warning>" of the first kernel that
-                                 has one, or "" */
+    size_t modeled; /* configurations whose coefficients were modeled over
+                       x (couple_saved_predict), 0: the nearest one's used */
+    double near_y, near_dn, near_up; /* the value with the nearest configuration's
+                                        coefficients (= y, dn, up when not modeled) */
+    double reach;      /* largest fit_extrapolation of the fitted kernels at x */
+    char warning[640]; /* "kernel A: <fit_warning>" of the first kernel that
+                          has one, or "" */
 };
 
 /* Evaluates the composed model at x with configuration conf. contrib (nk
@@ -106,7 +109,7 @@ size_t couple_saved_modeled(struct couple_saved *s, double x, double *coef);
 
 /* The prediction at x: with modeled coefficients where couple_saved_modeled
  * can give them (out->modeled > 0), else with the nearest configuration's;
- * out->conf is the nearest configuration and out->near_y / near_half its
+ * out->conf is the nearest configuration and out->near_y / near_dn / near_up its
  * value either way. The default of the answer, saved predict and plots
  * (docs/models.md, kernel coupling §5: measured on eval/). */
 int couple_saved_predict(struct couple_saved *s, double x, struct couple_eval *out,

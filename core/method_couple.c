@@ -298,9 +298,9 @@ static json_t *prediction_json(struct couple_saved *s, double x,
     for (i = 0; kern && i < s->nk; i++)
         json_object_set_new(kern, s->k[i].name, cb_num(contrib[i]));
     p = json_pack("{s:o, s:o, s:o, s:o, s:{s:o, s:o, s:o}, s:O, s:I, s:o}", "x",
-                  cb_num(x), "y", cb_num(ev->y), "lo", cb_num(ev->y - ev->half), "hi",
-                  cb_num(ev->y + ev->half), "summation", "y", cb_num(ev->sum), "lo",
-                  cb_num(ev->sum - ev->sum_half), "hi", cb_num(ev->sum + ev->sum_half),
+                  cb_num(x), "y", cb_num(ev->y), "lo", cb_num(ev->y - ev->dn), "hi",
+                  cb_num(ev->y + ev->up), "summation", "y", cb_num(ev->sum), "lo",
+                  cb_num(ev->sum - ev->sum_dn), "hi", cb_num(ev->sum + ev->sum_up),
                   "configuration", json_object_get(conf, "configuration"),
                   "configuration_index", (json_int_t)ev->conf, "kernels", kern);
     if (p != NULL) {
@@ -312,8 +312,8 @@ static json_t *prediction_json(struct couple_saved *s, double x,
         if (ev->modeled)
             json_object_set_new(p, "nearest",
                                 json_pack("{s:o, s:o, s:o, s:I}", "y", cb_num(ev->near_y),
-                                          "lo", cb_num(ev->near_y - ev->near_half), "hi",
-                                          cb_num(ev->near_y + ev->near_half),
+                                          "lo", cb_num(ev->near_y - ev->near_dn), "hi",
+                                          cb_num(ev->near_y + ev->near_up),
                                           "configurations", (json_int_t)ev->modeled));
         json_object_set_new(p, "extrapolation", cb_num(ev->reach));
         if (ev->warning[0] != '\0')

@@ -610,8 +610,8 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
         rc = 0;
         goto out;
     }
-    if ((*knames = db_run_names(d, ids, nid, 1, err)) == NULL ||
-        (*mnames = db_run_names(d, ids, nid, 0, err)) == NULL)
+    if ((*knames = db_config_names(d, ids, nid, 1, err)) == NULL ||
+        (*mnames = db_config_names(d, ids, nid, 0, err)) == NULL)
         goto out;
     rc = 0;
 out:

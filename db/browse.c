@@ -89,25 +89,10 @@ json_t *db_names_list(db *d, enum db_names which, const char *app, const char *s
     return out;
 }
 
-json_t *db_run_names(db *d, const long long *ids, size_t n, int kernels, struct err *err)
+/* The names sql reads for the ids, given as one JSON array parameter. */
+static json_t *names_of(db *d, const char *sql, const long long *ids, size_t n,
+                        struct err *err)
 {
-    /* the ids as one JSON array parameter; kernels with a time (what a fit
-     * of kernel:NAME or a scaling can use, SPEC §16) */
-    const char *sql =
-        kernels
-            ? DQ_SQL(d,
-                     "SELECT k.name FROM json_each(?1) j JOIN kernels k ON k.run_id = "
-                     "j.value AND k.time IS NOT NULL GROUP BY k.name ORDER BY "
-                     "min(k.seq), k.name LIMIT 200",
-                     "SELECT k.name FROM jsonb_array_elements_text(?1::jsonb) j(v) "
-                     "JOIN kernels k ON k.run_id = j.v::bigint AND k.time IS NOT NULL "
-                     "GROUP BY k.name ORDER BY min(k.seq), k.name LIMIT 200")
-            : DQ_SQL(d,
-                     "SELECT DISTINCT m.name FROM json_each(?1) j JOIN run_metrics m "
-                     "ON m.run_id = j.value ORDER BY m.name LIMIT 200",
-                     "SELECT DISTINCT m.name FROM jsonb_array_elements_text(?1::jsonb) "
-                     "j(v) JOIN run_metrics m ON m.run_id = j.v::bigint ORDER BY "
-                     "m.name LIMIT 200");
     json_t *list = json_array(), *out = NULL;
     struct db_stmt *st;
     char *text;
@@ -133,4 +118,54 @@ json_t *db_run_names(db *d, const long long *ids, size_t n, int kernels, struct 
     }
     free(text);
     return out;
+}
+
+json_t *db_run_names(db *d, const long long *ids, size_t n, int kernels, struct err *err)
+{
+    /* kernels with a time (what a fit of kernel:NAME or a scaling can use,
+     * SPEC §16) */
+    return names_of(
+        d,
+        kernels
+            ? DQ_SQL(d,
+                     "SELECT k.name FROM json_each(?1) j JOIN kernels k ON k.run_id = "
+                     "j.value AND k.time IS NOT NULL GROUP BY k.name ORDER BY "
+                     "min(k.seq), k.name LIMIT 200",
+                     "SELECT k.name FROM jsonb_array_elements_text(?1::jsonb) j(v) "
+                     "JOIN kernels k ON k.run_id = j.v::bigint AND k.time IS NOT NULL "
+                     "GROUP BY k.name ORDER BY min(k.seq), k.name LIMIT 200")
+            : DQ_SQL(d,
+                     "SELECT DISTINCT m.name FROM json_each(?1) j JOIN run_metrics m "
+                     "ON m.run_id = j.value ORDER BY m.name LIMIT 200",
+                     "SELECT DISTINCT m.name FROM jsonb_array_elements_text(?1::jsonb) "
+                     "j(v) JOIN run_metrics m ON m.run_id = j.v::bigint ORDER BY "
+                     "m.name LIMIT 200"),
+        ids, n, err);
+}
+
+json_t *db_config_names(db *d, const long long *ids, size_t n, int kernels,
+                        struct err *err)
+{
+    /* every run of the configurations (runs_series: config_id first) */
+    return names_of(
+        d,
+        kernels
+            ? DQ_SQL(d,
+                     "SELECT k.name FROM json_each(?1) j JOIN runs l ON l.id = j.value "
+                     "JOIN runs r ON r.config_id = l.config_id JOIN kernels k ON "
+                     "k.run_id = r.id AND k.time IS NOT NULL GROUP BY k.name ORDER BY "
+                     "min(k.seq), k.name LIMIT 200",
+                     "SELECT k.name FROM jsonb_array_elements_text(?1::jsonb) j(v) "
+                     "JOIN runs l ON l.id = j.v::bigint JOIN runs r ON r.config_id = "
+                     "l.config_id JOIN kernels k ON k.run_id = r.id AND k.time IS NOT "
+                     "NULL GROUP BY k.name ORDER BY min(k.seq), k.name LIMIT 200")
+            : DQ_SQL(d,
+                     "SELECT DISTINCT m.name FROM json_each(?1) j JOIN runs l ON l.id = "
+                     "j.value JOIN runs r ON r.config_id = l.config_id JOIN run_metrics "
+                     "m ON m.run_id = r.id ORDER BY m.name LIMIT 200",
+                     "SELECT DISTINCT m.name FROM jsonb_array_elements_text(?1::jsonb) "
+                     "j(v) JOIN runs l ON l.id = j.v::bigint JOIN runs r ON r.config_id "
+                     "= l.config_id JOIN run_metrics m ON m.run_id = r.id ORDER BY "
+                     "m.name LIMIT 200"),
+        ids, n, err);
 }

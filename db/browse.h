@@ -39,5 +39,10 @@ json_t *db_names_list(db *d, enum db_names which, const char *app, const char *s
  * the order the runs record them, then by name) of the n runs ids, at most
  * 200: a JSON array of strings (new reference), or NULL with err. */
 json_t *db_run_names(db *d, const long long *ids, size_t n, int kernels, struct err *err);
+/* The same over every run of the configurations whose runs ids are (a
+ * configuration's repetitions need not record the same kernels: an Extra-P
+ * file's region measured in 5 of 6 repetitions). */
+json_t *db_config_names(db *d, const long long *ids, size_t n, int kernels,
+                        struct err *err);
 
 #endif

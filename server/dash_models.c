@@ -8,6 +8,8 @@
  * The page itself is web/view_models.c. */
 #include "core/watch.h"
 #include "core/catalog_read.h"
+#include "formats/json.h"
+#include "server/api_error.h"
 #include "server/dash.h"
 #include "server/modeling.h"
 #include "server/routes.h"
@@ -76,14 +78,13 @@ static int query_point(struct req *r, const char **vars, size_t nv, json_t *poin
     size_t i, given = 0;
     for (i = 0; i < nv; i++) {
         const char *s = http_query(r, vars[i]);
-        char *end;
         double x;
         if (s == NULL || *s == '\0')
             continue;
-        errno = 0;
-        x = strtod(s, &end);
-        if (*end != '\0' || errno == ERANGE || !isfinite(x))
-            return err_invalid(err, vars[i], "%.64s must be a finite number", vars[i]);
+        /* the API's own rule (GET /api/v1/models/{id}/predict): a decimal
+         * number, no hex, inf or nan; strtod took 0x10 for 16 */
+        if (json_parse_decimal(s, vars[i], &x, err) != 0)
+            return -1;
         json_object_set_new(point, vars[i], json_real(x));
         given++;
     }
@@ -169,5 +170,7 @@ int page_model(struct req *r)
     json_decref(v.ledger);
     json_decref(point);
     json_decref(m);
-    return dash_end(r, &p, 200);
+    /* a prediction that cannot be made answers the status the API's predict
+     * answers (422), as the modeling forms' errors do, the page still shown */
+    return dash_end(r, &p, v.error ? api_error_status(v.error->status) : 200);
 }

@@ -389,7 +389,7 @@ static void render2(struct fctx *c, struct fit_data *d)
                 l2[k++] = labels[i];
             }
             ff_select(c, "x2", "Second axis",
-                      "a model over two variables, the `auto` normal form, with a 3-D "
+                      "a model over two variables, the auto normal form, with a 3-D "
                       "plot",
                       v2, l2, k, fs_get(c, "x2"), 0);
         }

@@ -9,6 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Whether strtod read [s, end) as a decimal number, as the API reads numbers
+ * (formats/json.h, json_parse_decimal): digits, point, sign, exponent; not
+ * hex (0x10), which strtod also takes. */
+static int decimal(const char *s, const char *end)
+{
+    return strspn(s, "0123456789.eE+-") >= (size_t)(end - s);
+}
+
 int fnum(const char *s, const char *field, const char *what, double *out, struct err *err)
 {
     char *end;
@@ -21,7 +29,7 @@ int fnum(const char *s, const char *field, const char *what, double *out, struct
     v = strtod(s, &end);
     while (*end == ' ' || *end == '\t')
         end++;
-    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
+    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v) || !decimal(s, end))
         return err_invalid(err, field, "%s must be a number (got %.40s)", what, s);
     *out = v;
     return 0;
@@ -40,7 +48,7 @@ int fnums(const char *s, const char *field, double *out, int max, struct err *er
             break;
         errno = 0;
         v = strtod(p, &end);
-        if (end == p || errno == ERANGE || !isfinite(v) ||
+        if (end == p || errno == ERANGE || !isfinite(v) || !decimal(p, end) ||
             (*end != '\0' && !strchr(" ,;\t", *end)))
             return err_invalid(err, field,
                                "predict takes numbers separated by commas or spaces "

@@ -12,6 +12,7 @@
  * the picker to choose another x. No HTTP, no database.
  */
 #include "web/svg.h"
+#include "web/units.h"
 #include "web/view.h"
 
 #include <math.h>
@@ -28,28 +29,22 @@ static const char *str(json_t *o, const char *key)
     return json_string_value(json_object_get(o, key));
 }
 
-/* A time in seconds for people: 3 significant digits in s, ms, µs or ns. */
+/* A time in seconds for people, as every page shows one (web/units.h: ns,
+ * µs, ms or s, at most four significant digits, an exponent past 1e15), the
+ * unit kept on the number's line. */
 static void seconds(struct page *p, double s)
 {
-    static const struct {
-        double scale;
-        const char *unit;
-    } units[] = {{1, "s"}, {1e-3, "ms"}, {1e-6, "µs"}, {1e-9, "ns"}};
-    size_t i;
-    if (!isfinite(s)) {
-        page_puts(p, "–");
+    char t[UNITS_MAX], *sp;
+    units_fmt(t, sizeof t, s, "s");
+    sp = strchr(t, ' ');
+    if (sp == NULL) {
+        page_text(p, t);
         return;
     }
-    for (i = 0; i + 1 < sizeof units / sizeof units[0] && fabs(s) < units[i].scale; i++)
-        ;
-    if (s == 0)
-        i = 0;
-    if (fabs(s) >= 1000) { /* whole seconds, three significant digits: 11600 s */
-        double e = pow(10, floor(log10(fabs(s))) - 2);
-        page_printf(p, "%.0f&nbsp;s", round(s / e) * e);
-        return;
-    }
-    page_printf(p, "%.3g&nbsp;%s", s / units[i].scale, units[i].unit);
+    *sp = '\0';
+    page_text(p, t);
+    page_puts(p, "&nbsp;");
+    page_text(p, sp + 1);
 }
 
 static void percent(struct page *p, double share)
@@ -447,26 +442,32 @@ static void warnings(struct page *p, json_t *s)
 {
     json_t *lists[3], *k;
     size_t i, l, n = 0, all = 0;
-    double reach =
-        num(s, "measured") > 0 ? log2(num(s, "target") / num(s, "measured")) : 0;
+    double reach = 0;
 
     lists[0] = json_object_get(s, "kernels");
     lists[1] = json_pack("[O]", json_is_object(json_object_get(s, "runtime"))
                                     ? json_object_get(s, "runtime")
                                     : json_object());
     lists[2] = json_object_get(s, "metrics");
-    if (reach > 0)
-        page_printf(
-            p,
-            "<p class=\"reach\" id=\"scaling-extrapolation\">The target lies %.3g "
-            "doubling%s beyond the largest measured value.</p>\n",
-            reach, reach == 1 ? "" : "s");
     for (l = 0; l < 3; l++)
         json_array_foreach(lists[l], i, k)
         {
             n += json_is_string(json_object_get(k, "warning"));
             all += json_is_string(json_object_get(k, "formula"));
+            /* the predictions' own reach (either side of the data), not
+             * one recomputed from the largest x: a target below the data
+             * reaches out too */
+            if (num(k, "extrapolation") > reach)
+                reach = num(k, "extrapolation");
         }
+    if (reach > 0)
+        page_printf(
+            p,
+            "<p class=\"reach\" id=\"scaling-extrapolation\">The target lies %.3g "
+            "doubling%s %s measured value.</p>\n",
+            reach, reach == 1 ? "" : "s",
+            num(s, "target") > num(s, "measured") ? "beyond the largest"
+                                                  : "below the smallest");
     if (n > 0) {
         page_puts(p, "<details class=\"request\" id=\"scaling-warnings\"><summary>");
         page_printf(p, "Warnings on %zu of the %zu predictions", n, all);

@@ -128,17 +128,18 @@ def inline_spec_example():
 def interval_combines_kernel_intervals():
     """One inv1 kernel alone: its 95 % interval by hand, in log space for a
     positive quantity (y exp(+-z), z = t sqrt(ln(1 + (half / (t y))^2)),
-    SPEC §18), whose half-width y sinh(z) the loop composes; then the same kernel twice in a loop:
-    half-widths combine as sqrt(sum (coef * half)^2)."""
+    SPEC §18), which a kernel alone keeps; then the same kernel twice in a
+    loop: each side combines as sqrt(sum (coef * side)^2)."""
     data = [[4, 10.0], [9, 4.6], [16, 2.7]]
     _, _, at = inv1_fit(data)
     y, half = at(81)
     z = T_975_DOF1 * math.sqrt(math.log1p((half / (T_975_DOF1 * y)) ** 2))
-    half = y * math.sinh(z)
+    up, dn = y * math.expm1(z), -y * math.expm1(-z)
     st, a = couple({"kernels": [{"name": "A", "data": data, "graph": "inv1"}], "predict": [81]})
     assert st == 200, a
     p = a["predictions"][0]
-    assert close(p["y"], y, 1e-12) and close(p["hi"] - p["y"], half, 1e-9), (p, y, half)
+    assert close(p["y"], y, 1e-12) and close(p["hi"] - p["y"], up, 1e-9), (p, y, up)
+    assert close(p["y"] - p["lo"], dn, 1e-9), (p, y, dn)
     body = {"kernels": [{"name": "A", "loop": True, "data": data, "graph": "inv1"},
                         {"name": "B", "loop": True, "data": data, "graph": "inv1"}],
             "couplings": [{"kernels": ["A", "B"], "alone": [1, 1], "together": 1.8}],
@@ -148,8 +149,30 @@ def interval_combines_kernel_intervals():
     p = a["predictions"][0]
     assert close(a["coefficients"]["A"], 0.9, 1e-15) and close(a["coefficients"]["B"], 0.9, 1e-15)
     assert close(p["y"], 2 * 0.9 * y, 1e-12)
-    assert close(p["hi"] - p["y"], math.sqrt(2) * 0.9 * half, 1e-9), p
-    assert close(p["summation"]["hi"] - p["summation"]["y"], math.sqrt(2) * half, 1e-9)
+    assert close(p["hi"] - p["y"], math.sqrt(2) * 0.9 * up, 1e-9), p
+    assert close(p["y"] - p["lo"], math.sqrt(2) * 0.9 * dn, 1e-9), p
+    assert close(p["summation"]["hi"] - p["summation"]["y"], math.sqrt(2) * up, 1e-9)
+    assert close(p["summation"]["y"] - p["summation"]["lo"], math.sqrt(2) * dn, 1e-9)
+
+
+@test
+def interval_of_a_runtime_stays_above_zero():
+    """SPEC §18: an interval of a positive quantity never reaches 0. The
+    kernels' intervals are multiplicative; the composed one was their mean
+    half-width either side, so 6 doublings out (x = 1024 from 4..16) the
+    SPEC example answered lo = -5.76 s for a runtime, the summation -5.87 s,
+    and the demo BT at P = 4096 from 4..49 lo = -31.6 s."""
+    st, a = couple(dict(SPEC, predict=[81, 1024, 65536]))
+    assert st == 200, a
+    for p in a["predictions"]:
+        for side in (p, p["summation"]):
+            assert 0 < side["lo"] < side["y"] < side["hi"], (p["x"], side)
+    st, a = couple({"application": BT, "system": SP2, "x": "nprocs",
+                    "fixed": {"class_size": 64}, "range": [4, 49], "predict": [4096]})
+    assert st == 200, a
+    p = a["predictions"][0]
+    assert 0 < p["lo"] < p["y"] < p["hi"] and 0 < p["nearest"]["lo"], p
+    assert "doublings" in p["warning"], p
 
 
 @test

@@ -256,6 +256,9 @@ def fit_bad_input_is_shown_next_to_its_field():
     before = S.content()
     cases = [
         (dict(predict="abc"), "predict", "predict takes numbers", 3),
+        # decimal as the API reads numbers: strtod took 0x10 for 16
+        (dict(predict="1200, 0x10"), "predict", "predict takes numbers", 3),
+        (dict(xmin="0x10", xmax="1000"), "xmin", "must be a number", 3),
         (dict(y="speedup", predict="1200"), "y", "speedup needs x", 2),
         (dict(xmin="1000", xmax="100"), "xmin", "min <= max", 3),
         (dict(xmin="100"), "xmax", "give both ends", 3),
@@ -561,7 +564,8 @@ def hostile_names_are_escaped_in_the_forms():
 
 @test
 def form_pages_are_clean_html():
-    for path in ["/model", "/model/fit", url("/model/fit", **FIT, step=3),
+    for path in ["/model", "/model/fit", url("/model/fit", **FIT, step=2),
+                 url("/model/fit", **FIT, step=3),
                  url("/model/parameterize", step=2), url("/model/couple", step=2),
                  url("/model/couple", predict="64", step="result")]:
         body, resp = get(path)
@@ -569,6 +573,9 @@ def form_pages_are_clean_html():
         assert "<style" not in body and not re.search(r"<script(?![^>]*\bsrc=)", body)
         assert " style=" not in body and "onclick" not in body
         assert "unsafe-inline" not in resp.getheader("Content-Security-Policy")
+        # no Markdown left in what a page says (step 2 hinted "the `auto` normal form")
+        prose = re.sub(r"<(code|pre|script|textarea)\b.*?</\1>|<[^>]+>", " ", body, flags=re.S)
+        assert "`" not in html.unescape(prose), (path, prose[prose.index("`") - 80:][:160])
     st, _, _ = S.request("DELETE", "/model/fit", token=None, raw=True)
     assert st == 405
     get(url("/model/fit", step="9"))  # an unknown step starts over

@@ -97,6 +97,14 @@ static void test_lists(void)
     CHECK_STR(names(db_run_names(d, ids, 0, 1, &e)), "");
     CHECK_STR(names(db_run_names(d, &nt, 1, 1, &e)), "");
     CHECK_STR(names(db_run_names(d, &nt, 1, 0, &e)), "cache_misses,mflops");
+    /* a configuration's latest repetition without the kernels: every run of
+     * the configuration still names them (an Extra-P region measured in 5
+     * of 6 repetitions) */
+    ids[0] = add(d, "bt", "bt.x", "sp2", 0);
+    CHECK_STR(names(db_run_names(d, ids, 1, 1, &e)), "");
+    CHECK_STR(names(db_config_names(d, ids, 1, 1, &e)), "solve,init");
+    CHECK_STR(names(db_config_names(d, ids, 1, 0, &e)), "cache_misses,mflops");
+    CHECK_STR(names(db_config_names(d, &m1, 1, 1, &e)), "");
     CHECK_INT(e.status, 0);
     db_close(d);
 }

@@ -101,7 +101,7 @@ static void test_section(void)
     CHECK(strstr(h, "the bottleneck is <strong id=\"bottleneck\">exchange</strong>: "
                     "57.7&nbsp;% of the modelled runtime (27.2&nbsp;% at "
                     "nprocs&nbsp;=&nbsp;64)") != NULL);
-    CHECK(strstr(h, "from 11.8&nbsp;s to 22.2&nbsp;s") != NULL);
+    CHECK(strstr(h, "from 11.76&nbsp;s to 22.19&nbsp;s") != NULL); /* web/units.h */
     /* one kernel scales worse: exchange, with its shares */
     CHECK(strstr(h, "Scales worse than the whole application") != NULL);
     CHECK(strstr(h, "<strong>exchange</strong> (27.2&nbsp;% → 57.7&nbsp;%)") != NULL);
@@ -151,6 +151,20 @@ static void test_variants(void)
     CHECK(strstr(h, "<strong>4000&nbsp;s</strong>") != NULL);
     CHECK(strstr(h, "<figure") == NULL);
     CHECK(strstr(h, "&amp;nprocs=8\"") != NULL);
+    free(h);
+    /* far beyond the data: times as every page writes them (web/units.h),
+     * never 130 digits of whole seconds */
+    h = render(
+        "{\"x\": \"N\", \"target\": 1e300, \"measured\": 1000, \"selection\": "
+        "{\"system\": \"s\", \"fixed\": {}, \"values\": [1, 2, 1000], "
+        "\"runs\": 3}, \"runtime\": {\"formula\": \"y = N\", \"measured\": 1000, "
+        "\"y\": 34.7, \"lo\": 1.79e-129, \"hi\": 6.74e128, \"extrapolation\": 986, "
+        "\"points\": 3}, \"kernels\": [], \"bottleneck\": null, \"total\": "
+        "{\"measured\": 0, \"target\": 0}, \"metrics\": [], \"skipped\": []}",
+        NULL, "N");
+    CHECK(strstr(h, "6.74e+128&nbsp;s") != NULL);
+    CHECK(strstr(h, "1.79e-120&nbsp;ns") != NULL);
+    CHECK(strstr(h, "000000000000000") == NULL);
     free(h);
     /* an error: its message and the picker */
     err_set(&e, ERR_INVALID, "degenerate", "x", "measured at 2 values " EVIL);
