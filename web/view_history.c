@@ -227,11 +227,12 @@ static void alerts_table(struct page *p, json_t *alerts, int triage, int link_hi
         page_puts(p, "</td><td>");
         if (has_num(al, "expected"))
             page_qty(p, num(al, "expected"), y_unit(str(al, "y")));
-        if (has_num(al, "low") && has_num(al, "high")) {
+        /* the band as the API names it (GET /api/v1/alerts: "lo", "hi") */
+        if (has_num(al, "lo") && has_num(al, "hi")) {
             page_puts(p, " [");
-            page_qty(p, num(al, "low"), y_unit(str(al, "y")));
+            page_qty(p, num(al, "lo"), y_unit(str(al, "y")));
             page_puts(p, ", ");
-            page_qty(p, num(al, "high"), y_unit(str(al, "y")));
+            page_qty(p, num(al, "hi"), y_unit(str(al, "y")));
             page_puts(p, "]");
         }
         if (str(al, "message")) {

@@ -59,6 +59,12 @@ def alerts_page_lists_the_alert_with_a_triage_form():
     assert "slow1" in body and "hp" in body, body[:2000]
     assert re.search(r'<form [^>]*method="post" action="/alerts/%d"' % ALERT, body), body[:3000]
     assert 'name="csrf"' in body and 'name="token"' in body
+    # the alert's expected value with its band, as GET /api/v1/alerts gives it
+    # ("lo", "hi"): the page read other names and never showed the band
+    row = re.search(r'<tr id="alert-%d".*?</tr>' % ALERT, body, re.S).group(0)
+    al = ANSWER["alerts"][0]
+    assert al["lo"] is not None and al["hi"] is not None, al
+    assert re.search(r"\[[0-9.]+ s, [0-9.]+ s\]", row), row
     # the filter by state is the API's: open lists it, resolved does not
     assert "slow1" in page("/alerts?state=open")
     assert "slow1" not in page("/alerts?state=resolved")

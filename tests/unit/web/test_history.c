@@ -240,8 +240,8 @@ static json_t *alerts_json(void)
                      "{s:i,s:s,s:{s:i,s:s},s:{s:s,s:s},s:s}]",
                      "id", 7, "state", "open", "run", 13, "commit", EVIL, "application",
                      EVIL, "executable", "a.out", "system", "sys", "nprocs", 8, "inputs",
-                     "N", 1000, "y", "runtime", "value", 2.0, "expected", 1.0, "low", 0.8,
-                     "high", 1.2, "created_at", "2026-11-27 08:30:00", "id", 8, "state",
+                     "N", 1000, "y", "runtime", "value", 2.0, "expected", 1.0, "lo", 0.8,
+                     "hi", 1.2, "created_at", "2026-11-27 08:30:00", "id", 8, "state",
                      "false_positive", "run", "id", 14, "commit", "c4", "configuration",
                      "application", "app2", "system", "s2", "y", "kernel:solve");
 }
@@ -269,6 +269,8 @@ static void test_view_alerts(void)
     CHECK(strstr(html, "<code>" EVIL_TEXT "</code>") != NULL);
     CHECK(strstr(html, "<a href=\"/runs/13\">13</a>") != NULL);
     CHECK(strstr(html, "<a href=\"/runs/14\">14</a>") != NULL);
+    /* the band under the API's names "lo" and "hi" */
+    CHECK(strstr(html, "1 s [800 ms, 1.2 s]") != NULL);
     CHECK(strstr(html, "<td>false positive</td>") != NULL);
     CHECK_INT(count(html, "<form class=\"triage\" method=\"post\" action=\"/alerts/"), 2);
     CHECK_INT(count(html, "<input type=\"hidden\" name=\"csrf\" value=\"123.abc\">"), 2);
