@@ -234,6 +234,39 @@ static void test_chart_compare(void)
     buf_free(&b);
 }
 
+/* Long labels that differ only at their end (one configuration, several
+ * measures, as Google Benchmark's aggregates give) stay apart: the middle
+ * is cut, not the end. */
+/* Long labels that differ only at their end (one configuration, several
+ * measures, as Google Benchmark's aggregates give; or configurations that
+ * differ at the end of their name) stay apart: the measure is kept whole and
+ * the middle of the configuration is cut, not the end. */
+static void test_chart_compare_long_labels(void)
+{
+    static const char *const sides[2] = {"branch:main", "commit:e5c2b77"};
+    double r[3] = {1.25, 1.25, 1.25};
+    int sig[3] = {1, 1, 1};
+    struct chart_compare_row rows[3] = {
+        {"femtolog_info_format_large_string · real_time_mean", r, sig},
+        {"femtolog_info_format_large_string · real_time_median", r + 1, sig + 1},
+        {"femtolog_info_format_multi_int · real_time_median", r + 2, sig + 2}};
+    struct chart_compare c = {"Ratio", sides, 2, rows, 3, 0};
+    struct buf b;
+    struct err e = {0};
+    const char *s;
+
+    buf_init(&b, 1 << 22);
+    CHECK_INT(chart_compare(&b, &c, &e), 0);
+    s = buf_str(&b);
+    CHECK(strstr(s, ">femtolog_in…arge_string · real_time_mean</text>") != NULL);
+    CHECK(strstr(s, ">femtolog_i…rge_string · real_time_median</text>") != NULL);
+    CHECK(strstr(s, ">femtolog_i…_multi_int · real_time_median</text>") != NULL);
+    /* the whole label stays in the bar's title */
+    CHECK(strstr(s, "<title>femtolog_info_format_large_string · real_time_median: ") !=
+          NULL);
+    buf_free(&b);
+}
+
 static json_t *alerts_json(void)
 {
     return json_pack("[{s:i,s:s,s:i,s:s,s:s,s:s,s:s,s:i,s:{s:i},s:s,s:f,s:f,s:f,s:f,s:s},"
@@ -467,6 +500,7 @@ int main(void)
     RUN(test_time);
     RUN(test_chart_history);
     RUN(test_chart_history_long);
+    RUN(test_chart_compare_long_labels);
     RUN(test_chart_compare);
     RUN(test_view_alerts);
     RUN(test_view_series);
