@@ -341,13 +341,14 @@ static void groups_table(struct page *p, json_t *groups, int triage)
             for (int s = 0; s < 4; s++)
                 page_printf(p, "<option value=\"%s\">%s</option>", view_alert_states[s],
                             state_shown[s]);
-            page_printf(
-                p,
-                "</select><label class=\"vh\" for=\"gtoken-%lld\">Write token</label>"
-                "<input type=\"password\" id=\"gtoken-%lld\" name=\"token\" "
-                "autocomplete=\"off\" required placeholder=\"token\">"
-                "<button type=\"submit\">Set all</button></form></td>",
-                id, id);
+            page_puts(p, "</select>");
+            if (p->user == NULL) /* signed in: the session's token, as each alert's */
+                page_printf(p,
+                            "<label class=\"vh\" for=\"gtoken-%lld\">Write token</label>"
+                            "<input type=\"password\" id=\"gtoken-%lld\" name=\"token\" "
+                            "autocomplete=\"off\" required placeholder=\"token\">",
+                            id, id);
+            page_puts(p, "<button type=\"submit\">Set all</button></form></td>");
         }
         page_puts(p, "</tr>\n");
     }
