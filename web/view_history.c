@@ -192,10 +192,15 @@ static void alerts_table(struct page *p, json_t *alerts, int triage, int link_hi
     size_t i;
     json_t *al;
 
+    /* The alerts page names each alert's configuration; a history page is of
+     * one configuration, whose alerts differ by the watch that raised them
+     * (two watches judge the same run: one row each) */
     page_table_open(p, "Alerts");
-    page_puts(p, "<thead><tr><th class=\"num\">Alert</th><th>State</th>"
-                 "<th>Configuration</th><th>Measure</th><th class=\"num\">Value</th>"
-                 "<th>Expected</th><th>Run</th><th>Commit</th><th>Raised</th>");
+    page_printf(p,
+                "<thead><tr><th class=\"num\">Alert</th><th>State</th><th>%s</th>"
+                "<th>Measure</th><th class=\"num\">Value</th>"
+                "<th>Expected</th><th>Run</th><th>Commit</th><th>Raised</th>",
+                link_history ? "Configuration" : "Watch");
     if (triage)
         page_puts(p, "<th>Triage</th>");
     page_puts(p, "</tr></thead><tbody>\n");
@@ -216,8 +221,9 @@ static void alerts_table(struct page *p, json_t *alerts, int triage, int link_hi
             page_puts(p, "\">");
             config_text(p, c, NULL);
             page_puts(p, "</a>");
-        } else {
-            config_text(p, c, NULL);
+        } else if (json_is_integer(json_object_get(al, "watch"))) {
+            long long w = (long long)json_integer_value(json_object_get(al, "watch"));
+            page_printf(p, "<a href=\"#watch-%lld\">watch %lld</a>", w, w);
         }
         page_puts(p, "</td><td>");
         page_text(p, str(al, "y") ? str(al, "y") : "runtime");

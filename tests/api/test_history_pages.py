@@ -187,6 +187,37 @@ def application_page_links_each_configuration_to_its_history():
 
 
 @test
+def history_page_tells_apart_the_alerts_two_watches_raise_on_one_run():
+    # two watches judge every run of hw; a slow run is out for both: the
+    # history page lists two alerts of the same run, told apart by their watch
+    # (it listed the page's own configuration twice instead)
+    base = {"application": "hw", "executable": "e", "system": "s", "nprocs": 2}
+    for day in range(1, 9):
+        st, b = S.post("/api/v1/runs", dict(base, runtime=10.0 + day % 2 * 0.2,
+                                            commit="w%d" % day,
+                                            started_at="2026-11-%02dT10:00:00Z" % day))
+        assert st == 201, b
+    ids = []
+    for det in ({"test": "zscore"}, {"test": "percent", "threshold": 10}):
+        st, w = S.post("/api/v1/watches", {"application": "hw", "system": "s",
+                                           "y": "runtime", "detector": det})
+        assert st == 201, w
+        ids.append(w["id"])
+    st, b = S.post("/api/v1/runs", dict(base, runtime=20.0, commit="slow",
+                                        started_at="2026-11-09T10:00:00Z"))
+    assert st == 201 and sorted(a["watch"] for a in b["alerts"]) == ids, b
+    body = page("/history?application=hw&executable=e&system=s&nprocs=2&y=runtime")
+    table = body.split('<h2 id="alerts">', 1)[1].split("</table>", 1)[0]
+    assert "<th>Watch</th>" in table and "<th>Configuration</th>" not in table, table
+    for a in b["alerts"]:
+        row = re.search(r'<tr id="alert-%d".*?</tr>' % a["id"], table, re.S).group(0)
+        assert '<a href="#watch-%d">watch %d</a>' % (a["watch"], a["watch"]) in row, row
+        assert 'id="watch-%d"' % a["watch"] in body
+    # the alerts page still names each alert's configuration
+    assert "<th>Configuration</th>" in page("/alerts")
+
+
+@test
 def model_page_shows_its_ledger():
     base = {"application": "lg", "executable": "e", "system": "s", "inputs": {"N": 100}}
     for p_, rt in ((1, 80.0), (2, 40.4), (4, 19.8), (8, 10.1), (16, 5.0)):

@@ -351,8 +351,14 @@ static void test_view_series(void)
     v.model = 7;
     v.alerts = json_array();
     json_array_append(v.alerts, json_array_get(all, 0));
+    json_object_set_new(json_array_get(all, 0), "watch", json_integer(3));
     html = render(series_fn, &v, NULL);
     check_structure(html);
+    /* one configuration: its alerts say which watch raised them, not the
+     * page's own configuration again */
+    CHECK(strstr(html, "<th>Watch</th>") != NULL);
+    CHECK(strstr(html, "<td><a href=\"#watch-3\">watch 3</a></td>") != NULL);
+    CHECK(strstr(html, "<th>Configuration</th>") == NULL);
     CHECK(strstr(html, "<h1>History: " EVIL_TEXT "/a.out on sys, 8 procs, N=1000</h1>") !=
           NULL);
     CHECK(strstr(html, "watched by <a href=\"/models/7\">model 7</a>") != NULL);
