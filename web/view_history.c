@@ -231,15 +231,19 @@ static void alerts_table(struct page *p, json_t *alerts, int triage, int link_hi
         if (has_num(al, "value"))
             page_qty(p, num(al, "value"), y_unit(str(al, "y")));
         page_puts(p, "</td><td>");
-        if (has_num(al, "expected"))
+        /* a line breaks between quantities, never inside one ("452.5 / ms]") */
+        if (has_num(al, "expected")) {
+            page_puts(p, "<span class=\"metric\">");
             page_qty(p, num(al, "expected"), y_unit(str(al, "y")));
+            page_puts(p, "</span>");
+        }
         /* the band as the API names it (GET /api/v1/alerts: "lo", "hi") */
         if (has_num(al, "lo") && has_num(al, "hi")) {
-            page_puts(p, " [");
+            page_puts(p, " <span class=\"metric\">[");
             page_qty(p, num(al, "lo"), y_unit(str(al, "y")));
-            page_puts(p, ", ");
+            page_puts(p, ",</span> <span class=\"metric\">");
             page_qty(p, num(al, "hi"), y_unit(str(al, "y")));
-            page_puts(p, "]");
+            page_puts(p, "]</span>");
         }
         if (str(al, "message")) {
             page_puts(p, "<br><span class=\"muted\">");

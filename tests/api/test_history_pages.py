@@ -64,7 +64,7 @@ def alerts_page_lists_the_alert_with_a_triage_form():
     row = re.search(r'<tr id="alert-%d".*?</tr>' % ALERT, body, re.S).group(0)
     al = ANSWER["alerts"][0]
     assert al["lo"] is not None and al["hi"] is not None, al
-    assert re.search(r"\[[0-9.]+ s, [0-9.]+ s\]", row), row
+    assert re.search(r'\[[0-9.]+ s,</span> <span class="metric">[0-9.]+ s\]', row), row
     # the filter by state is the API's: open lists it, resolved does not
     assert "slow1" in page("/alerts?state=open")
     assert "slow1" not in page("/alerts?state=resolved")

@@ -303,7 +303,8 @@ static void test_view_alerts(void)
     CHECK(strstr(html, "<a href=\"/runs/13\">13</a>") != NULL);
     CHECK(strstr(html, "<a href=\"/runs/14\">14</a>") != NULL);
     /* the band under the API's names "lo" and "hi" */
-    CHECK(strstr(html, "1 s [800 ms, 1.2 s]") != NULL);
+    CHECK(strstr(html, "<span class=\"metric\">1 s</span> <span class=\"metric\">[800 "
+                       "ms,</span> <span class=\"metric\">1.2 s]</span>") != NULL);
     CHECK(strstr(html, "<td>false positive</td>") != NULL);
     CHECK_INT(count(html, "<form class=\"triage\" method=\"post\" action=\"/alerts/"), 2);
     CHECK_INT(count(html, "<input type=\"hidden\" name=\"csrf\" value=\"123.abc\">"), 2);
