@@ -982,11 +982,22 @@ static int cmd_report(struct ctx *c, const struct opts *o)
         goto out;
     }
     if (sum.baseline == 0) {
-        /* a misspelt branch must not pass as "nothing to compare" */
-        fprintf(stderr,
-                "prophecy-upload: report: the baseline %s has no runs of %s: check "
-                "--against\n",
-                a, o->application);
+        /* a misspelt branch must not pass as "nothing to compare"; with
+         * --executable, --system, --nprocs or --input the selection may be
+         * what holds no runs, and the message says which it is */
+        int narrowed =
+            o->executable || o->system || o->nprocs || json_object_size(o->inputs);
+        if (narrowed && json_array_size(json_object_get(compare, "rows")) == 0)
+            fprintf(stderr,
+                    "prophecy-upload: report: no run of %s matches --executable, "
+                    "--system, --nprocs and --input as given: check them\n",
+                    o->application);
+        else
+            fprintf(stderr,
+                    "prophecy-upload: report: the baseline %s has no runs of %s%s: check "
+                    "--against%s\n",
+                    a, o->application, narrowed ? " in the selection" : "",
+                    narrowed ? " and the selection" : "");
         rc = EXIT_REJECTED;
         goto out;
     }

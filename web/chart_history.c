@@ -16,8 +16,9 @@
 #define HIST_W 760
 #define HIST_H 400
 #define CMP_W 760
-#define CMP_ROW 22 /* px per bar */
-#define CMP_GAP 10 /* px between rows */
+#define CMP_ROW 22   /* px per bar */
+#define CMP_LABEL 40 /* characters of a row label at most */
+#define CMP_GAP 10   /* px between rows */
 #define CMP_MAX_ROWS 200
 #define CMP_MAX_SIDES 16
 #define COLOR_LINE "#1f77b4"
@@ -397,6 +398,39 @@ static int cmp_validate(const struct chart_compare *c, struct err *err)
     return 0;
 }
 
+/* A row's label, right-aligned at x, in at most maxchars characters. Rows
+ * are told apart by the measure after the last " · " (one configuration,
+ * several measures, as Google Benchmark's aggregates give) and by the ends
+ * of the configuration ("femtolog_info_format_int", "..._multi_int"), so a
+ * long label keeps the measure whole (up to half the room) and cuts the
+ * middle of what comes before it. */
+static void row_label(struct buf *out, double x, double y, const char *s, size_t maxchars)
+{
+    size_t n = svg_utf8_chars(s), keep = maxchars / 2, pre, room, b1, b2;
+    const char *sep = NULL, *q;
+    if (n <= maxchars) {
+        svg_label(out, x, y, "end", NULL, s, maxchars);
+        return;
+    }
+    for (q = strstr(s, " · "); q != NULL; q = strstr(q + 1, " · "))
+        sep = q;
+    if (sep != NULL && svg_utf8_chars(sep) < keep)
+        keep = svg_utf8_chars(sep);
+    pre = n - keep;         /* the characters before the kept end */
+    room = maxchars - keep; /* for them, with the ellipsis */
+    b1 = room / 2;
+    b2 = room - 1 - b1;
+    buf_puts(out, "<text x=\"");
+    svg_num(out, x);
+    buf_puts(out, "\" y=\"");
+    svg_num(out, y);
+    buf_puts(out, "\" text-anchor=\"end\">");
+    svg_text_n(out, s, svg_utf8_prefix(s, b1));
+    buf_puts(out, "\xe2\x80\xa6"); /* … */
+    svg_text(out, s + svg_utf8_prefix(s, pre - b2));
+    buf_puts(out, "</text>\n");
+}
+
 int chart_compare(struct buf *out, const struct chart_compare *cin, struct err *err)
 {
     struct chart_compare c;
@@ -431,7 +465,7 @@ int chart_compare(struct buf *out, const struct chart_compare *cin, struct err *
     height = (int)(y0 + (double)c.nrows * h + 46);
     if (height > SVG_MAX_SIZE)
         height = SVG_MAX_SIZE;
-    lx = svg_text_width(maxlab < 40 ? maxlab : 40, SVG_FS_SMALL);
+    lx = svg_text_width(maxlab < CMP_LABEL ? maxlab : CMP_LABEL, SVG_FS_SMALL);
     x0 = 16 + lx + 10;
     if (x0 > c.width * 0.45)
         x0 = c.width * 0.45;
@@ -477,8 +511,8 @@ int chart_compare(struct buf *out, const struct chart_compare *cin, struct err *
     for (i = 0; i < c.nrows; i++) {
         const struct chart_compare_row *r = &c.rows[i];
         y = y0 + (double)i * h + CMP_GAP / 2.0;
-        svg_label(out, x0 - 8, y + (double)nb * CMP_ROW / 2 + 4, "end", NULL,
-                  r->label ? r->label : "", 40);
+        row_label(out, x0 - 8, y + (double)nb * CMP_ROW / 2 + 4, r->label ? r->label : "",
+                  CMP_LABEL);
         for (k = 0; k < nb; k++) {
             double v = r->ratio[k], a, b, by = y + (double)k * CMP_ROW + 3;
             int sig = r->significant ? r->significant[k] : 0;

@@ -192,10 +192,15 @@ static void alerts_table(struct page *p, json_t *alerts, int triage, int link_hi
     size_t i;
     json_t *al;
 
+    /* The alerts page names each alert's configuration; a history page is of
+     * one configuration, whose alerts differ by the watch that raised them
+     * (two watches judge the same run: one row each) */
     page_table_open(p, "Alerts");
-    page_puts(p, "<thead><tr><th class=\"num\">Alert</th><th>State</th>"
-                 "<th>Configuration</th><th>Measure</th><th class=\"num\">Value</th>"
-                 "<th>Expected</th><th>Run</th><th>Commit</th><th>Raised</th>");
+    page_printf(p,
+                "<thead><tr><th class=\"num\">Alert</th><th>State</th><th>%s</th>"
+                "<th>Measure</th><th class=\"num\">Value</th>"
+                "<th>Expected</th><th>Run</th><th>Commit</th><th>Raised</th>",
+                link_history ? "Configuration" : "Watch");
     if (triage)
         page_puts(p, "<th>Triage</th>");
     page_puts(p, "</tr></thead><tbody>\n");
@@ -216,8 +221,9 @@ static void alerts_table(struct page *p, json_t *alerts, int triage, int link_hi
             page_puts(p, "\">");
             config_text(p, c, NULL);
             page_puts(p, "</a>");
-        } else {
-            config_text(p, c, NULL);
+        } else if (json_is_integer(json_object_get(al, "watch"))) {
+            long long w = (long long)json_integer_value(json_object_get(al, "watch"));
+            page_printf(p, "<a href=\"#watch-%lld\">watch %lld</a>", w, w);
         }
         page_puts(p, "</td><td>");
         page_text(p, str(al, "y") ? str(al, "y") : "runtime");
@@ -225,14 +231,19 @@ static void alerts_table(struct page *p, json_t *alerts, int triage, int link_hi
         if (has_num(al, "value"))
             page_qty(p, num(al, "value"), y_unit(str(al, "y")));
         page_puts(p, "</td><td>");
-        if (has_num(al, "expected"))
+        /* a line breaks between quantities, never inside one ("452.5 / ms]") */
+        if (has_num(al, "expected")) {
+            page_puts(p, "<span class=\"metric\">");
             page_qty(p, num(al, "expected"), y_unit(str(al, "y")));
-        if (has_num(al, "low") && has_num(al, "high")) {
-            page_puts(p, " [");
-            page_qty(p, num(al, "low"), y_unit(str(al, "y")));
-            page_puts(p, ", ");
-            page_qty(p, num(al, "high"), y_unit(str(al, "y")));
-            page_puts(p, "]");
+            page_puts(p, "</span>");
+        }
+        /* the band as the API names it (GET /api/v1/alerts: "lo", "hi") */
+        if (has_num(al, "lo") && has_num(al, "hi")) {
+            page_puts(p, " <span class=\"metric\">[");
+            page_qty(p, num(al, "lo"), y_unit(str(al, "y")));
+            page_puts(p, ",</span> <span class=\"metric\">");
+            page_qty(p, num(al, "hi"), y_unit(str(al, "y")));
+            page_puts(p, "]</span>");
         }
         if (str(al, "message")) {
             page_puts(p, "<br><span class=\"muted\">");
@@ -340,13 +351,14 @@ static void groups_table(struct page *p, json_t *groups, int triage)
             for (int s = 0; s < 4; s++)
                 page_printf(p, "<option value=\"%s\">%s</option>", view_alert_states[s],
                             state_shown[s]);
-            page_printf(
-                p,
-                "</select><label class=\"vh\" for=\"gtoken-%lld\">Write token</label>"
-                "<input type=\"password\" id=\"gtoken-%lld\" name=\"token\" "
-                "autocomplete=\"off\" required placeholder=\"token\">"
-                "<button type=\"submit\">Set all</button></form></td>",
-                id, id);
+            page_puts(p, "</select>");
+            if (p->user == NULL) /* signed in: the session's token, as each alert's */
+                page_printf(p,
+                            "<label class=\"vh\" for=\"gtoken-%lld\">Write token</label>"
+                            "<input type=\"password\" id=\"gtoken-%lld\" name=\"token\" "
+                            "autocomplete=\"off\" required placeholder=\"token\">",
+                            id, id);
+            page_puts(p, "<button type=\"submit\">Set all</button></form></td>");
         }
         page_puts(p, "</tr>\n");
     }

@@ -256,8 +256,10 @@ void view_upload(struct page *p, const struct view_upload *d)
     page_puts(
         p, "<h2 id=\"csv\">Many runs from a CSV file</h2>\n<p>A header row naming the "
            "columns <code>application,executable,system,nprocs,runtime</code> (any "
-           "order), optionally <code>id</code>, <code>started_at</code> and "
-           "<code>metric.NAME</code>; every other column is a numeric input such as "
+           "order), optionally <code>id</code>, <code>started_at</code>, "
+           "<code>metric.NAME</code> and the provenance <code>commit</code>, "
+           "<code>branch</code> and <code>tag.KEY</code>; every other column is a "
+           "numeric input such as "
            "<code>N</code>. Up to 10,000 runs per file, stored all or nothing.</p>\n"
            "<form class=\"card\" id=\"csv-form\" method=\"post\" action=\"/upload/csv\" "
            "enctype=\"multipart/form-data\">\n");

@@ -59,6 +59,12 @@ def alerts_page_lists_the_alert_with_a_triage_form():
     assert "slow1" in body and "hp" in body, body[:2000]
     assert re.search(r'<form [^>]*method="post" action="/alerts/%d"' % ALERT, body), body[:3000]
     assert 'name="csrf"' in body and 'name="token"' in body
+    # the alert's expected value with its band, as GET /api/v1/alerts gives it
+    # ("lo", "hi"): the page read other names and never showed the band
+    row = re.search(r'<tr id="alert-%d".*?</tr>' % ALERT, body, re.S).group(0)
+    al = ANSWER["alerts"][0]
+    assert al["lo"] is not None and al["hi"] is not None, al
+    assert re.search(r'\[[0-9.]+ s,</span> <span class="metric">[0-9.]+ s\]', row), row
     # the filter by state is the API's: open lists it, resolved does not
     assert "slow1" in page("/alerts?state=open")
     assert "slow1" not in page("/alerts?state=resolved")
@@ -178,6 +184,37 @@ def application_page_links_each_configuration_to_its_history():
     assert html.unescape(links[0]).endswith("y=runtime")
     page(html.unescape(links[0]))
 
+
+
+@test
+def history_page_tells_apart_the_alerts_two_watches_raise_on_one_run():
+    # two watches judge every run of hw; a slow run is out for both: the
+    # history page lists two alerts of the same run, told apart by their watch
+    # (it listed the page's own configuration twice instead)
+    base = {"application": "hw", "executable": "e", "system": "s", "nprocs": 2}
+    for day in range(1, 9):
+        st, b = S.post("/api/v1/runs", dict(base, runtime=10.0 + day % 2 * 0.2,
+                                            commit="w%d" % day,
+                                            started_at="2026-11-%02dT10:00:00Z" % day))
+        assert st == 201, b
+    ids = []
+    for det in ({"test": "zscore"}, {"test": "percent", "threshold": 10}):
+        st, w = S.post("/api/v1/watches", {"application": "hw", "system": "s",
+                                           "y": "runtime", "detector": det})
+        assert st == 201, w
+        ids.append(w["id"])
+    st, b = S.post("/api/v1/runs", dict(base, runtime=20.0, commit="slow",
+                                        started_at="2026-11-09T10:00:00Z"))
+    assert st == 201 and sorted(a["watch"] for a in b["alerts"]) == ids, b
+    body = page("/history?application=hw&executable=e&system=s&nprocs=2&y=runtime")
+    table = body.split('<h2 id="alerts">', 1)[1].split("</table>", 1)[0]
+    assert "<th>Watch</th>" in table and "<th>Configuration</th>" not in table, table
+    for a in b["alerts"]:
+        row = re.search(r'<tr id="alert-%d".*?</tr>' % a["id"], table, re.S).group(0)
+        assert '<a href="#watch-%d">watch %d</a>' % (a["watch"], a["watch"]) in row, row
+        assert 'id="watch-%d"' % a["watch"] in body
+    # the alerts page still names each alert's configuration
+    assert "<th>Configuration</th>" in page("/alerts")
 
 
 @test

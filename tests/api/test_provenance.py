@@ -156,6 +156,33 @@ def upload_form_has_the_provenance_fields():
 
 
 @test
+def upload_form_csv_section_names_the_provenance_columns():
+    # the CSV form said "every other column is a numeric input" and named
+    # only id, started_at and metric.NAME: commit, branch and tag.KEY columns
+    # (which POST /api/v1/runs and this form store as provenance) were not said
+    body, _ = page("/upload")
+    csv_part = body.split('id="csv"', 1)[1].split("</p>", 1)[0]
+    for col in ("commit", "branch", "tag.KEY"):
+        assert "<code>%s</code>" % col in csv_part, csv_part
+    boundary = "----hist" + uuid.uuid4().hex
+    csv = ("application,executable,system,nprocs,runtime,commit,branch,tag.compiler\r\n"
+           "provcsv,e,s,2,3.5,c5v0001,csv-branch,gcc-14\r\n")
+    parts = []
+    for name, value in (("csrf", csrf()), ("token", S.token)):
+        parts.append('--%s\r\nContent-Disposition: form-data; name="%s"\r\n\r\n%s\r\n'
+                     % (boundary, name, value))
+    parts.append('--%s\r\nContent-Disposition: form-data; name="file"; '
+                 'filename="runs.csv"\r\nContent-Type: text/csv\r\n\r\n%s\r\n--%s--\r\n'
+                 % (boundary, csv, boundary))
+    st, out, _ = S.request("POST", "/upload/csv", "".join(parts), token=None,
+                           ctype="multipart/form-data; boundary=" + boundary, raw=True)
+    assert st in (200, 303), (st, out[:1500])
+    st, runs = S.get("/api/v1/runs?application=provcsv&commit=c5v0001")
+    assert [(r["branch"], r["tags"]) for r in runs["runs"]] == \
+        [("csv-branch", {"compiler": "gcc-14"})], runs
+
+
+@test
 def upload_form_refuses_bad_provenance_next_to_the_field():
     before = S.content()
     for over, field, text in [

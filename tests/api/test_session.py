@@ -101,7 +101,8 @@ def signed_in_forms_need_no_token():
     # CSRF checks stay for a signed-in user
     st, out, _ = form_post("/upload/run", run_fields(body, csrf="1.abcd"), cookie)
     assert st == 403 and S.content() == after
-    # the alerts page's triage forms have no token field either
+    # the login page says who is signed in (the alerts page's forms:
+    # triage_with_a_session)
     assert 'id="signed-in"' in page("/login", cookie)
 
 
@@ -124,6 +125,17 @@ def triage_with_a_session():
     body = page("/alerts", cookie)
     row = body.split('id="alert-%d"' % alert, 1)[1].split("</tr>", 1)[0]
     assert 'name="state"' in row and 'name="token"' not in row, row
+    # nor the group's form above them (it asked for a token though signed in),
+    # nor any other form of the page; the group is triaged with the session
+    group = b["alerts"][0]["group"]
+    grow = body.split('id="group-%d"' % group, 1)[1].split("</tr>", 1)[0]
+    assert 'action="/alert-groups/%d"' % group in grow and 'name="token"' not in grow, grow
+    assert 'name="token"' not in body
+    st, out, _ = form_post("/alert-groups/%d" % group,
+                           {"csrf": csrf(body), "state": "acknowledged"}, cookie)
+    assert st == 303, out[:800]
+    st, al = S.get("/api/v1/alerts?state=acknowledged")
+    assert alert in [a["id"] for a in al["alerts"]]
     st, out, _ = form_post("/alerts/%d" % alert, {"csrf": csrf(body), "state": "resolved"},
                            cookie)
     assert st == 303, out[:800]

@@ -153,6 +153,19 @@ def test_report_not_measured_and_bad_baseline():
     assert r.stderr == ("prophecy-upload: report: the baseline branch:mian has no runs "
                         "of %s: check --against\n" % APP), r.stderr
     assert r.stdout == "", r.stdout
+    # a selection that holds nothing is said as such, not blamed on --against
+    # (it said "the baseline branch:main has no runs of ci_app: check --against")
+    r = up("report", "--commit", "pr1", "--application", APP, "--executable", "nosuch")
+    assert r.returncode == 2 and r.stdout == "", (r.returncode, r.stdout, r.stderr)
+    assert r.stderr == ("prophecy-upload: report: no run of %s matches --executable, "
+                        "--system, --nprocs and --input as given: check them\n" % APP), \
+        r.stderr
+    # the commit's runs in the selection, the baseline's not: both named
+    r = up("report", "--commit", "pr1", "--against", "mian", "--application", APP,
+           "--nprocs", "4")
+    assert r.returncode == 2 and r.stderr == (
+        "prophecy-upload: report: the baseline branch:mian has no runs of %s in the "
+        "selection: check --against and the selection\n" % APP), r.stderr
 
 
 def test_report_scaling_end_to_end():

@@ -234,14 +234,47 @@ static void test_chart_compare(void)
     buf_free(&b);
 }
 
+/* Long labels that differ only at their end (one configuration, several
+ * measures, as Google Benchmark's aggregates give) stay apart: the middle
+ * is cut, not the end. */
+/* Long labels that differ only at their end (one configuration, several
+ * measures, as Google Benchmark's aggregates give; or configurations that
+ * differ at the end of their name) stay apart: the measure is kept whole and
+ * the middle of the configuration is cut, not the end. */
+static void test_chart_compare_long_labels(void)
+{
+    static const char *const sides[2] = {"branch:main", "commit:e5c2b77"};
+    double r[3] = {1.25, 1.25, 1.25};
+    int sig[3] = {1, 1, 1};
+    struct chart_compare_row rows[3] = {
+        {"femtolog_info_format_large_string · real_time_mean", r, sig},
+        {"femtolog_info_format_large_string · real_time_median", r + 1, sig + 1},
+        {"femtolog_info_format_multi_int · real_time_median", r + 2, sig + 2}};
+    struct chart_compare c = {"Ratio", sides, 2, rows, 3, 0};
+    struct buf b;
+    struct err e = {0};
+    const char *s;
+
+    buf_init(&b, 1 << 22);
+    CHECK_INT(chart_compare(&b, &c, &e), 0);
+    s = buf_str(&b);
+    CHECK(strstr(s, ">femtolog_in…arge_string · real_time_mean</text>") != NULL);
+    CHECK(strstr(s, ">femtolog_i…rge_string · real_time_median</text>") != NULL);
+    CHECK(strstr(s, ">femtolog_i…_multi_int · real_time_median</text>") != NULL);
+    /* the whole label stays in the bar's title */
+    CHECK(strstr(s, "<title>femtolog_info_format_large_string · real_time_median: ") !=
+          NULL);
+    buf_free(&b);
+}
+
 static json_t *alerts_json(void)
 {
     return json_pack("[{s:i,s:s,s:i,s:s,s:s,s:s,s:s,s:i,s:{s:i},s:s,s:f,s:f,s:f,s:f,s:s},"
                      "{s:i,s:s,s:{s:i,s:s},s:{s:s,s:s},s:s}]",
                      "id", 7, "state", "open", "run", 13, "commit", EVIL, "application",
                      EVIL, "executable", "a.out", "system", "sys", "nprocs", 8, "inputs",
-                     "N", 1000, "y", "runtime", "value", 2.0, "expected", 1.0, "low", 0.8,
-                     "high", 1.2, "created_at", "2026-11-27 08:30:00", "id", 8, "state",
+                     "N", 1000, "y", "runtime", "value", 2.0, "expected", 1.0, "lo", 0.8,
+                     "hi", 1.2, "created_at", "2026-11-27 08:30:00", "id", 8, "state",
                      "false_positive", "run", "id", 14, "commit", "c4", "configuration",
                      "application", "app2", "system", "s2", "y", "kernel:solve");
 }
@@ -269,6 +302,9 @@ static void test_view_alerts(void)
     CHECK(strstr(html, "<code>" EVIL_TEXT "</code>") != NULL);
     CHECK(strstr(html, "<a href=\"/runs/13\">13</a>") != NULL);
     CHECK(strstr(html, "<a href=\"/runs/14\">14</a>") != NULL);
+    /* the band under the API's names "lo" and "hi" */
+    CHECK(strstr(html, "<span class=\"metric\">1 s</span> <span class=\"metric\">[800 "
+                       "ms,</span> <span class=\"metric\">1.2 s]</span>") != NULL);
     CHECK(strstr(html, "<td>false positive</td>") != NULL);
     CHECK_INT(count(html, "<form class=\"triage\" method=\"post\" action=\"/alerts/"), 2);
     CHECK_INT(count(html, "<input type=\"hidden\" name=\"csrf\" value=\"123.abc\">"), 2);
@@ -316,8 +352,14 @@ static void test_view_series(void)
     v.model = 7;
     v.alerts = json_array();
     json_array_append(v.alerts, json_array_get(all, 0));
+    json_object_set_new(json_array_get(all, 0), "watch", json_integer(3));
     html = render(series_fn, &v, NULL);
     check_structure(html);
+    /* one configuration: its alerts say which watch raised them, not the
+     * page's own configuration again */
+    CHECK(strstr(html, "<th>Watch</th>") != NULL);
+    CHECK(strstr(html, "<td><a href=\"#watch-3\">watch 3</a></td>") != NULL);
+    CHECK(strstr(html, "<th>Configuration</th>") == NULL);
     CHECK(strstr(html, "<h1>History: " EVIL_TEXT "/a.out on sys, 8 procs, N=1000</h1>") !=
           NULL);
     CHECK(strstr(html, "watched by <a href=\"/models/7\">model 7</a>") != NULL);
@@ -465,6 +507,7 @@ int main(void)
     RUN(test_time);
     RUN(test_chart_history);
     RUN(test_chart_history_long);
+    RUN(test_chart_compare_long_labels);
     RUN(test_chart_compare);
     RUN(test_view_alerts);
     RUN(test_view_series);
