@@ -1858,17 +1858,23 @@ int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
      * calibrated (issue 32) their width alone is no reason to warn */
     (void)lo;
     (void)hi;
-    if (!m->has_interval || m->dof < 1)
+    /* the degree first: least residual passes a polynomial through its
+     * points (no degrees of freedom left) most often, and SPEC §18 asks
+     * `unknown` to warn whenever it extrapolates one of degree >= 3 */
+    if (m->graph == FIT_UNKNOWN && m->chosen >= FIT_POLY1 + 2 && m->chosen <= FIT_POLY6 &&
+        d > 0)
+        buf_printf(b,
+                   "The least residual of the 12 types chose a polynomial of degree %d, "
+                   "which diverges beyond the measured range; graph \"auto\" is meant "
+                   "for extrapolation.%s",
+                   (int)(m->chosen - FIT_POLY1) + 1,
+                   !m->has_interval || m->dof < 1
+                       ? " It has no degrees of freedom left, so this prediction has no "
+                         "interval."
+                       : "");
+    else if (!m->has_interval || m->dof < 1)
         buf_puts(b, "The fit has no degrees of freedom left, so this prediction has no "
                     "interval; measure more points.");
-    else if (m->graph == FIT_UNKNOWN && m->chosen >= FIT_POLY1 + 2 &&
-             m->chosen <= FIT_POLY6 && d > 0)
-        buf_printf(
-            b,
-            "The least residual of the 12 types chose a polynomial of degree %d, "
-            "which diverges beyond the measured range; graph \"auto\" is meant for "
-            "extrapolation.",
-            (int)(m->chosen - FIT_POLY1) + 1);
     else if ((m->relative || m->positive) && !(y > 0))
         buf_puts(b, "The model predicts a non-positive value for a positive quantity; "
                     "it does not hold at this point.");

@@ -2209,6 +2209,34 @@ static void test_spec18_defaults_and_positive_intervals(void)
     printf("     unknown chose %s; at 16000: %.4g [%.4g, %.4g]: %s\n",
            fit_graph_name(r.model.chosen), yp, lo, hi, buf_str(&b));
     CHECK(strstr(buf_str(&b), "chose a polynomial of degree") != NULL);
+    fit_result_free(&r);
+
+    /* Least residual passing a polynomial through every point (no degrees
+     * of freedom left) still names its degree beyond the data, and says
+     * there is no interval; inside the data only the latter. */
+    n = 0;
+    for (i = 1; i <= 6; i++) {
+        x[n] = i;
+        y[n] = 10 + i + (i % 2 ? 3 : -3) * i * 0.1;
+        n++;
+    }
+    CHECK_INT(run1(x, y, n, "unknown", &r, &e), 0);
+    CHECK_INT(r.model.chosen, FIT_POLY1 + 4);
+    CHECK(r.model.dof < 1);
+    b.len = 0;
+    xq = 12;
+    CHECK_INT(fit_predict_ext(&r.model, &xq, &yp, &lo, &hi, &e), 0);
+    CHECK_INT(fit_warning(&r.model, &xq, yp, lo, hi, &b), 1);
+    CHECK_STR(buf_str(&b), "The least residual of the 12 types chose a polynomial of degree 5, "
+                           "which diverges beyond the measured range; graph \"auto\" is meant "
+                           "for extrapolation. It has no degrees of freedom left, so this "
+                           "prediction has no interval.");
+    b.len = 0;
+    xq = 3.5;
+    CHECK_INT(fit_predict_ext(&r.model, &xq, &yp, &lo, &hi, &e), 0);
+    CHECK_INT(fit_warning(&r.model, &xq, yp, lo, hi, &b), 1);
+    CHECK_STR(buf_str(&b), "The fit has no degrees of freedom left, so this prediction has "
+                           "no interval; measure more points.");
     buf_free(&b);
     fit_result_free(&r);
 
