@@ -834,14 +834,33 @@ void fit_stats_compute(struct fit_result *r, size_t nobs)
     s->rmse = sqrt(s->rss / (double)m);
     s->smape = sm / (double)m;
     /* PRESS: the leave-one-x-out residual is e_i / (1 - h_ii) with h_ii the
-     * weighted leverage n_i * f(x_i)^T (X^T W X)^-1 f(x_i). */
+     * weighted leverage w_i * f(x_i)^T (X^T W X)^-1 f(x_i), w_i the fit's own
+     * weight: n_i, / y_i^2 when relative, times (x_i / x_max)^lean / wbar
+     * when the fit leaned (fit_terms_lean); leaving a point out scales the
+     * other weights alike, so the identity holds for leaned fits too. A
+     * point below the model's range (a regime the law does not describe)
+     * was not fitted: its residual is its own. */
     if ((size_t)p < m) {
-        double press = 0;
-        int ok = 1;
+        double press = 0, wbar = 1, xmax = r->model.xmax[0];
+        int ok = 1, lean = r->model.lean > 0 && r->model.nvars == 1 && xmax > 0;
+        if (lean) {
+            double sn = 0, swl = 0;
+            for (i = 0; i < m; i++)
+                if (r->points[i].x[0] >= r->model.xmin[0]) {
+                    sn += (double)r->points[i].n;
+                    swl += (double)r->points[i].n *
+                           pow(r->points[i].x[0] / xmax, r->model.lean);
+                }
+            wbar = sn > 0 && swl > 0 ? swl / sn : 1;
+        }
         for (i = 0; i < m && ok; i++) {
             double h = leverage(&r->model, r->points[i].x) * r->points[i].n;
             if (r->model.relative)
                 h /= r->points[i].y * r->points[i].y;
+            if (lean)
+                h *= r->points[i].x[0] < r->model.xmin[0]
+                         ? 0
+                         : pow(r->points[i].x[0] / xmax, r->model.lean) / wbar;
             if (!(1 - h > 1e-12))
                 ok = 0;
             else

@@ -1793,6 +1793,50 @@ static void test_two_var_slice_guard(void)
     fit_result_free(&r);
 }
 
+/* cv_rmse is the leave-one-x-out RMS error: for `auto` (relative, leaning
+ * toward the largest x) it equals the law refitted without each point in
+ * turn, the same terms, relative weights and lean, asked at that point.
+ * Before, the leverage left out the lean and PRESS found a point with
+ * h >= 1 where none is, reporting 0. */
+static void test_cv_rmse_leaned(void)
+{
+    double x[8], y[8], press = 0;
+    struct fit_point pts[8];
+    struct fit_result r;
+    struct fit_model m;
+    struct err e = {0};
+    size_t i, j, k;
+
+    for (i = 0; i < 8; i++) {
+        x[i] = pow(2, (double)i);
+        y[i] = (100 / x[i] + 2) * (1 + 0.04 * ((double)((i * 5) % 7) - 3) / 3);
+    }
+    CHECK_INT(run1(x, y, 8, "auto", &r, &e), 0);
+    CHECK(r.model.lean > 0);
+    CHECK_INT(r.model.relative, 1);
+    CHECK_INT(r.model.outliers, 0);
+    CHECK(r.model.seg_x == 0);
+    for (i = 0; i < 8; i++) {
+        double yh;
+        memset(pts, 0, sizeof pts);
+        for (j = 0, k = 0; j < 8; j++)
+            if (j != i) {
+                pts[k].x[0] = x[j];
+                pts[k].y = y[j];
+                pts[k].n = 1;
+                k++;
+            }
+        CHECK_INT(fit_terms_lean(pts, 7, 1, r.model.term, r.model.nterms, 1, r.model.lean,
+                                 &m, &e),
+                  0);
+        CHECK_INT(fit_eval(&m, &x[i], &yh, &e), 0);
+        press += (y[i] - yh) * (y[i] - yh);
+    }
+    CHECK(r.stats.cv_rmse > 0);
+    CHECK_REL(r.stats.cv_rmse, sqrt(press / 8), 1e-9);
+    fit_result_free(&r);
+}
+
 /* fit_terms_lean (eval/RECORD.md §18): y = a + b x on (1, 3), (2, 3),
  * (4, 5), (8, 9), each point weighed by (x / 8)^1.5, is the weighted least
  * squares line, solved here from its normal equations: the weights 1/22.6,
@@ -2227,16 +2271,18 @@ static void test_spec18_defaults_and_positive_intervals(void)
     xq = 12;
     CHECK_INT(fit_predict_ext(&r.model, &xq, &yp, &lo, &hi, &e), 0);
     CHECK_INT(fit_warning(&r.model, &xq, yp, lo, hi, &b), 1);
-    CHECK_STR(buf_str(&b), "The least residual of the 12 types chose a polynomial of degree 5, "
-                           "which diverges beyond the measured range; graph \"auto\" is meant "
-                           "for extrapolation. It has no degrees of freedom left, so this "
-                           "prediction has no interval.");
+    CHECK_STR(buf_str(&b),
+              "The least residual of the 12 types chose a polynomial of degree 5, "
+              "which diverges beyond the measured range; graph \"auto\" is meant "
+              "for extrapolation. It has no degrees of freedom left, so this "
+              "prediction has no interval.");
     b.len = 0;
     xq = 3.5;
     CHECK_INT(fit_predict_ext(&r.model, &xq, &yp, &lo, &hi, &e), 0);
     CHECK_INT(fit_warning(&r.model, &xq, yp, lo, hi, &b), 1);
-    CHECK_STR(buf_str(&b), "The fit has no degrees of freedom left, so this prediction has "
-                           "no interval; measure more points.");
+    CHECK_STR(buf_str(&b),
+              "The fit has no degrees of freedom left, so this prediction has "
+              "no interval; measure more points.");
     buf_free(&b);
     fit_result_free(&r);
 
@@ -2435,6 +2481,7 @@ int main(void)
     RUN(test_subtracted_turn);
     RUN(test_spike_median);
     RUN(test_fit_terms_lean);
+    RUN(test_cv_rmse_leaned);
     RUN(test_two_var_latency_bandwidth);
     RUN(test_two_var_slice_guard);
     return harness_report();
