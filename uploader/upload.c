@@ -7,8 +7,8 @@
  * so resending is always safe; anything that is not definitely accepted or
  * definitely refused lands in the spool, on disk, before the program says so.
  * Exit codes: 0 all delivered, 1 some spooled, 2 some rejected, 3 an alert
- * (with --fail-on-alert), 64 usage error (exec: the command's own non-zero
- * status wins).
+ * (with --fail-on-alert; report: always), 64 usage error (exec: the command's own
+ * non-zero status wins).
  */
 #include "uploader/upl_http.h"
 #include "uploader/upl_report.h"
@@ -101,8 +101,8 @@ static const char usage_text[] =
     "exit status: 0 all delivered; 1 some spooled; 2 some rejected (or an input file\n"
     "unreadable or invalid); 3 alert raised (--fail-on-alert, when nothing was\n"
     "rejected); 64 usage error. report: 0 pass (the commit has runs, no alert),\n"
-    "1 server unreachable, 2 refused or the baseline has no runs, 3 alert\n"
-    "(--fail-on-alert), 4 not measured (the commit has no runs in the selection).\n"
+    "1 server unreachable, 2 refused or the baseline has no runs, 3 alert (with\n"
+    "or without --fail-on-alert), 4 not measured (no runs in the selection).\n"
     "\n"
     "examples:\n"
     "  prophecy-upload --server http://perf:8080 --token $TOK results/*.json\n"
@@ -1007,9 +1007,10 @@ static int cmd_report(struct ctx *c, const struct opts *o)
         rc = EXIT_REJECTED;
         goto out;
     }
-    rc = o->fail_on_alert && sum.alerts ? EXIT_ALERT
-         : sum.measured == 0            ? EXIT_NOT_MEASURED
-                                        : 0;
+    /* SPEC §17: exit 0 only for a commit that has runs and no alert; a
+     * FAIL is 3 whether or not --fail-on-alert was given (for report the
+     * flag changes nothing) */
+    rc = sum.alerts ? EXIT_ALERT : sum.measured == 0 ? EXIT_NOT_MEASURED : 0;
 out:
     json_decref(compare);
     json_decref(alerts);

@@ -6,7 +6,8 @@ history API). With --history: end to end against the history API — a
 statistical watch on a configuration, ten quiet runs on branch main, then a
 run of commit pr1 twice as slow: `--fail-on-alert` exits 3 and names the
 alert, a quiet run exits 0, and `report --commit pr1` prints the comparison
-with the alert as markdown and JSON (and exits 3 with --fail-on-alert); a
+with the alert as markdown and JSON (and exits 3, with or without
+--fail-on-alert); a
 scaling watch's alert is reported as a law change with its ratio at the target.
 """
 import json
@@ -111,14 +112,16 @@ def test_fail_on_alert_end_to_end():
 
 
 def test_report_end_to_end():
+    # a FAIL exits 3 with or without --fail-on-alert: 0 only for a commit
+    # that has runs and no alert (SPEC §17)
     r = up("report", "--commit", "pr1", "--against", "main", "--application", APP)
-    assert r.returncode == 0, (r.returncode, r.stderr)
+    assert r.returncode == 3, (r.returncode, r.stderr)
     md = r.stdout
     assert md.startswith("### Prophecy: commit pr1 against branch:main\n"), md
     assert "**FAIL**" in md and "| **alert** |" in md, md
     assert "ci\\_app/ci\\_gcc on testbox, 4 procs, N=100 | runtime |" in md, md
     r = up("report", "--commit", "pr1", "--format", "json", "--application", APP)
-    assert r.returncode == 0, (r.returncode, r.stderr)
+    assert r.returncode == 3, (r.returncode, r.stderr)
     doc = json.loads(r.stdout)
     assert doc["verdict"] == "fail" and doc["commit"] == "pr1", doc
     row = [c for c in doc["configurations"] if c["metric"] == "runtime"][0]
