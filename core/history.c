@@ -667,6 +667,34 @@ json_t *history_compare(db *d, json_t *query, struct err *err)
                 "compare needs sides a and b (then c, d, ... in order)");
         goto out;
     }
+    /* A branch side leaves out the runs of the comparison's commit sides: a
+     * commit on the branch is compared with the branch's other runs, not
+     * with a mean that holds its own (docs/history.md, "Comparing") */
+    {
+        json_t *commits = json_array();
+        char *text = NULL;
+        for (s = 0; commits != NULL && s < nsides; s++)
+            if (sides[s].kind == DB_SIDE_COMMIT)
+                json_array_append_new(commits, json_string(sides[s].value));
+        if (commits != NULL && json_array_size(commits) > 0)
+            text = json_dumps(commits, JSON_COMPACT);
+        json_decref(commits);
+        if (commits == NULL) {
+            err_nomem(err);
+            goto out;
+        }
+        if (text != NULL) {
+            const char *copy = arena_strdup(a, text);
+            free(text);
+            if (copy == NULL) {
+                err_nomem(err);
+                goto out;
+            }
+            for (s = 0; s < nsides; s++)
+                if (sides[s].kind == DB_SIDE_BRANCH)
+                    sides[s].except_commits = copy;
+        }
+    }
     ncfg = db_history_configs(d, &f, LIMIT_COMPARE_CONFIGS, a, &cfgs, err);
     if (ncfg < 0)
         goto out;

@@ -74,6 +74,10 @@ struct db_side {
     long long run;     /* DB_SIDE_RUN */
     const char *value; /* commit, branch or tag key */
     const char *tag_value;
+    /* DB_SIDE_BRANCH: NULL, or a JSON array of commits whose runs the side
+     * leaves out (the comparison's commit sides: a commit on the branch is
+     * not its own baseline) */
+    const char *except_commits;
 };
 
 /* One measured value of a side: run's configuration, quantity and value. */

@@ -181,13 +181,17 @@ int pg_history_series(db *d, long long config_id, const char *y, arena *a,
 
 static const char *const SQL_SIDE[4] = {
     [DB_SIDE_RUN] = SIDE_SQL("r.id = $6::bigint AND $7::text IS NULL AND $8::text IS "
-                             "NULL"),
+                             "NULL AND $10::text IS NULL"),
     [DB_SIDE_COMMIT] = SIDE_SQL("r.vcs_commit = $7::text AND $6::bigint IS NOT NULL AND "
-                                "$8::text IS NULL"),
-    [DB_SIDE_BRANCH] = SIDE_SQL("r.vcs_branch = $7::text AND $6::bigint IS NOT NULL AND "
-                                "$8::text IS NULL"),
-    [DB_SIDE_TAG] = SIDE_SQL("$6::bigint IS NOT NULL AND r.id IN (SELECT t.run_id FROM "
-                             "run_tags t WHERE t.key = $7::text AND t.value = $8::text)"),
+                                "$8::text IS NULL AND $10::text IS NULL"),
+    [DB_SIDE_BRANCH] = SIDE_SQL(
+        "r.vcs_branch = $7::text AND $6::bigint IS NOT NULL AND $8::text IS NULL AND "
+        "($10::text IS NULL OR r.vcs_commit IS NULL OR r.vcs_commit <> ALL (SELECT "
+        "jsonb_array_elements_text($10::jsonb)))"),
+    [DB_SIDE_TAG] =
+        SIDE_SQL("$6::bigint IS NOT NULL AND $10::text IS NULL AND r.id IN "
+                 "(SELECT t.run_id FROM run_tags t WHERE t.key = $7::text AND "
+                 "t.value = $8::text)"),
 };
 
 int pg_history_side(db *d, const struct db_history_filter *f, const struct db_side *s,
@@ -206,17 +210,18 @@ int pg_history_side(db *d, const struct db_history_filter *f, const struct db_si
     if (app == 0)
         return err_set(err, ERR_NOT_FOUND, "not_found", "application",
                        "no application named %s", f->application);
-    /* Every statement names all eight parameters (PostgreSQL wants each one
+    /* Every statement names all ten parameters (PostgreSQL wants each one
      * typed); the ones a kind does not use are bound but constant. */
     if (f->max_values > 0)
         snprintf(limit, sizeof limit, "%zu", f->max_values);
     r = pg_params(d, SQL_SIDE[s->kind], err,
                   "ittit"
-                  "ittt",
+                  "itttt",
                   app, f->executable, f->system, f->nprocs, f->inputs_json, s->run,
                   s->kind == DB_SIDE_RUN ? NULL : s->value,
                   s->kind == DB_SIDE_TAG ? s->tag_value : NULL,
-                  f->max_values > 0 ? limit : NULL); /* LIMIT NULL: all */
+                  f->max_values > 0 ? limit : NULL, /* LIMIT NULL: all */
+                  s->kind == DB_SIDE_BRANCH ? s->except_commits : NULL);
     if (r == NULL)
         return -1;
     rows = PQntuples(r);

@@ -172,7 +172,9 @@ int sq_history_series(db *d, long long config_id, const char *y, arena *a,
 static const char *const SQL_SIDE[4] = {
     [DB_SIDE_RUN] = SIDE_SQL("r.id = ?7"),
     [DB_SIDE_COMMIT] = SIDE_SQL("r.vcs_commit = ?8"),
-    [DB_SIDE_BRANCH] = SIDE_SQL("r.vcs_branch = ?8"),
+    [DB_SIDE_BRANCH] =
+        SIDE_SQL("r.vcs_branch = ?8 AND (?10 IS NULL OR r.vcs_commit IS NULL "
+                 "OR r.vcs_commit NOT IN (SELECT value FROM json_each(?10)))"),
     [DB_SIDE_TAG] = SIDE_SQL("r.id IN (SELECT t.run_id FROM run_tags t WHERE t.key = ?8 "
                              "AND t.value = ?9)"),
 };
@@ -209,6 +211,8 @@ int sq_history_side(db *d, const struct db_history_filter *f, const struct db_si
         sqlite3_bind_text(st, 8, s->value, -1, SQLITE_STATIC);
     if (s->tag_value)
         sqlite3_bind_text(st, 9, s->tag_value, -1, SQLITE_STATIC);
+    if (s->kind == DB_SIDE_BRANCH && s->except_commits)
+        sqlite3_bind_text(st, 10, s->except_commits, -1, SQLITE_STATIC);
     while ((f->max_values == 0 || *n < f->max_values) &&
            (rc = sqlite3_step(st)) == SQLITE_ROW) {
         v = arena_grow(a, v, *n, &cap, 64, sizeof *v);

@@ -252,6 +252,32 @@ def compare_sides_exact_numbers():
     expect_error(st, b, 404, "not_found")
 
 
+@test
+def compare_branch_leaves_out_the_commit_side():
+    # A commit on the baseline branch is compared with the branch's other
+    # runs: its own runs are not in the baseline's mean (that read a +100 %
+    # change as +33 %); a third side of another commit leaves its runs out too.
+    for rt in (1.0, 1.1, 0.9):
+        post(doc("cmpb", rt, day(0), branch="main", commit="m1"))
+    for rt in (2.0, 2.2, 1.8):
+        post(doc("cmpb", rt, day(1), branch="main", commit="m2"))
+    post(doc("cmpb", 5.0, day(2), branch="main", commit="m3"))
+    st, c = S.get("/api/v1/compare?application=cmpb&a=branch:main&b=commit:m2")
+    assert st == 200, c
+    a, b = [r for r in c["rows"] if r["y"] == "runtime"][0]["sides"]
+    assert a["n"] == 4 and math.isclose(a["mean"], 2.0), a
+    assert b["n"] == 3 and math.isclose(b["mean"], 2.0), b
+    st, c = S.get("/api/v1/compare?application=cmpb&a=branch:main&b=commit:m2&c=commit:m3")
+    a, b, m3 = [r for r in c["rows"] if r["y"] == "runtime"][0]["sides"]
+    assert a["n"] == 3 and math.isclose(a["mean"], 1.0), a
+    assert math.isclose(b["ratio"], 2.0) and b["significant"] is True, b
+    assert m3["n"] == 1 and math.isclose(m3["ratio"], 5.0), m3
+    # a branch side alone is every run of the branch
+    st, c = S.get("/api/v1/compare?application=cmpb&a=branch:main&b=branch:main")
+    a, b = [r for r in c["rows"] if r["y"] == "runtime"][0]["sides"]
+    assert a["n"] == b["n"] == 7, (a, b)
+
+
 def watch_count():
     return len(S.get("/api/v1/watches")[1]["watches"])
 

@@ -243,21 +243,32 @@ static void scenario(db *d, struct buf *o)
             out_err(o, rc, &e);
         }
     {
-        struct db_side sides[] = {{DB_SIDE_RUN, 7, NULL, NULL},
-                                  {DB_SIDE_COMMIT, 0, "c2", NULL},
-                                  {DB_SIDE_BRANCH, 0, "main", NULL},
-                                  {DB_SIDE_TAG, 0, "compiler", "gcc"},
-                                  {DB_SIDE_TAG, 0, "k", "nope"}};
+        /* the last two (filter f, as side 2): a branch without the runs of
+         * a commit on it, and a list that names no commit of its runs */
+        struct db_side sides[] = {{DB_SIDE_RUN, 7, NULL, NULL, NULL},
+                                  {DB_SIDE_COMMIT, 0, "c2", NULL, NULL},
+                                  {DB_SIDE_BRANCH, 0, "main", NULL, NULL},
+                                  {DB_SIDE_TAG, 0, "compiler", "gcc", NULL},
+                                  {DB_SIDE_TAG, 0, "k", "nope", NULL},
+                                  {DB_SIDE_BRANCH, 0, "main", NULL, "[\"c2\"]"},
+                                  {DB_SIDE_BRANCH, 0, "main", NULL, "[\"zz\", \"c9\"]"}};
+        size_t counts[sizeof sides / sizeof *sides] = {0};
         for (size_t s = 0; s < sizeof sides / sizeof *sides; s++) {
             struct db_side_value *v;
             size_t nv;
-            rc = db_history_side(d, s % 2 ? &fin : &f, &sides[s], a, &v, &nv, &e);
+            rc =
+                db_history_side(d, s % 2 && s < 5 ? &fin : &f, &sides[s], a, &v, &nv, &e);
+            counts[s] = nv;
             buf_printf(o, "side %zu (%zu):", s, nv);
             for (size_t i = 0; i < nv; i++)
                 buf_printf(o, " (%d %s %.17g)", norm(K_CONFIG, v[i].config_id), v[i].y,
                            v[i].value);
             out_err(o, rc, &e);
         }
+        /* main's runs of commit c2 (runs 7, 17 and 27 of alpha) left out;
+         * commits that are not there leave every run in */
+        CHECK(counts[5] > 0 && counts[5] < counts[2]);
+        CHECK_INT((long long)counts[6], (long long)counts[2]);
         out_err(o,
                 db_history_side(d, &none, &sides[0], a, &(struct db_side_value *){0},
                                 &(size_t){0}, &e),
