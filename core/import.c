@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +13,14 @@
 #include <unistd.h>
 
 #include "common/arena.h"
+#include "common/buf.h"
+#include "common/sha256.h"
 #include "common/xalloc.h"
 #include "core/ingest.h"
 #include "db/catalog.h"
 #include "db/nsys.h"
 #include "formats/limits.h"
+#include "formats/rundoc.h"
 
 void import_init(struct import *im, const char *format, const struct fmt_file *files,
                  size_t nfiles, const struct fmt_options *opt, const char *submitter)
@@ -97,6 +101,54 @@ int import_check(const struct import *im, struct err *err)
             return err_set(err, ERR_TOO_LARGE, "too_large", "file",
                            "%s: larger than %llu bytes", im->files[i].name,
                            (unsigned long long)LIMIT_IMPORT_FILE);
+    {
+        /* the rules of a run document's commit and branch */
+        struct run_record r = {0};
+        r.commit = im->commit;
+        r.branch = im->branch;
+        if (rundoc_check_provenance(&r, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The given commit and branch as the suffix of every run's uid ("" when
+ * neither is given): the same for a run and its trace. */
+static void set_uid_tag(struct import *im)
+{
+    struct buf b;
+    uint8_t d[SHA256_LEN];
+
+    im->uid_tag[0] = '\0';
+    if (im->commit == NULL && im->branch == NULL)
+        return;
+    buf_init(&b, 2 * LIMIT_COMMIT + 4 * LIMIT_IDENT);
+    buf_puts(&b, im->commit ? im->commit : "");
+    buf_putc(&b, '\x1d');
+    buf_puts(&b, im->branch ? im->branch : "");
+    sha256(b.data ? b.data : "", b.len, d);
+    buf_free(&b);
+    im->uid_tag[0] = '@';
+    for (size_t i = 0; i < 8; i++) {
+        im->uid_tag[1 + 2 * i] = "0123456789abcdef"[d[i] >> 4];
+        im->uid_tag[2 + 2 * i] = "0123456789abcdef"[d[i] & 15];
+    }
+    im->uid_tag[17] = '\0';
+}
+
+/* A run of the file with the import's commit and branch where it names
+ * none, and its uid tagged with them; the strings from a. */
+static int add_provenance(const struct import *im, struct run_record *r, arena *a,
+                          struct err *err)
+{
+    if (im->uid_tag[0] == '\0')
+        return 0;
+    if (r->commit == NULL)
+        r->commit = im->commit;
+    if (r->branch == NULL)
+        r->branch = im->branch;
+    if ((r->uid = arena_printf(a, "%s%s", r->uid, im->uid_tag)) == NULL)
+        return err_nomem(err);
     return 0;
 }
 
@@ -163,6 +215,9 @@ static int on_runs(void *ctx, const struct run_record *runs, size_t n, struct er
         goto out;
     }
     memcpy(copy, runs, n * sizeof *copy);
+    for (size_t i = 0; i < n; i++)
+        if (add_provenance(im, &copy[i], a, err) != 0)
+            goto out;
     if (ingest_records(&in, copy, n, im->submitter, a, err) != 0 ||
         ingest_store(c->d, &in, err) != 0 || keep_ids(im, in.ids, n, err) != 0)
         goto out;
@@ -219,6 +274,12 @@ static int on_traces(void *ctx, const char *uid, struct trace *t, struct err *er
     }
     if ((a = arena_new()) == NULL) {
         trace_free(t);
+        return err_nomem(err);
+    }
+    if (c->im->uid_tag[0] &&
+        (uid = arena_printf(a, "%s%s", uid, c->im->uid_tag)) == NULL) {
+        trace_free(t);
+        arena_free(a);
         return err_nomem(err);
     }
     rc = run_trace_import(c->d, uid, t, a, c->im->trace_draw, err);
@@ -336,7 +397,7 @@ static int prep_traces(void *ctx, const char *uid, struct trace *t, struct err *
         p->tcap = cap;
     }
     pt = &p->traces[p->ntraces];
-    if ((pt->uid = arena_strdup(p->a, uid)) == NULL) {
+    if ((pt->uid = arena_printf(p->a, "%s%s", uid, c->im->uid_tag)) == NULL) {
         trace_free(t);
         return err_nomem(err);
     }
@@ -353,6 +414,7 @@ int import_prepare(struct import *im, struct err *err)
 
     if (import_check(im, err) != 0)
         return -1;
+    set_uid_tag(im);
     im->format_used = format_used(im);
     if (!parsed_first(im->format_used) || im->prep != NULL)
         return 0;
@@ -403,6 +465,7 @@ int import_store(db *d, struct import *im, struct err *err)
     im->nnotes = 0;
     if (import_check(im, err) != 0)
         return -1;
+    set_uid_tag(im);
     im->format_used = format_used(im);
     return fmt_parse(is_auto(im->format) ? "auto" : im->format, im->files, im->nfiles,
                      &im->opt, &sink, err);

@@ -42,6 +42,11 @@ struct import {
      * (core/trace.h run_trace_import); NULL drops traces. Set it after
      * import_init. */
     run_trace_draw_fn trace_draw;
+    /* The commit and branch of runs whose file names none (NULL: none given;
+     * set after import_init, checked by import_check). Given, they also enter
+     * every run's uid, so the same file imported for two commits is two sets
+     * of runs, and for one commit twice is one. */
+    const char *commit, *branch;
     /* OUT */
     const char *format_used; /* the row's name; "auto" for a mix of formats */
     size_t runs;             /* runs read */
@@ -54,6 +59,7 @@ struct import {
     /* what the files held that was left out, in sentences (fmt_sink.note) */
     char notes[LIMIT_IMPORT_NOTES][LIMIT_IMPORT_NOTE_LEN];
     size_t nnotes;
+    char uid_tag[24];             /* private: "@" + 16 hex digits of commit, branch */
     size_t cap;                   /* private */
     struct import_prepared *prep; /* private: import_prepare's result */
 };

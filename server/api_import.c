@@ -100,6 +100,8 @@ int api_import_post(struct req *r)
         nfiles = 1;
     }
     import_init(im, format, files, nfiles, &opt, r->token_name);
+    im->commit = http_query(r, "commit");
+    im->branch = http_query(r, "branch");
     im->trace_draw = trace_draw; /* OTF2: the run's trace too */
     /* a costly format (OTF2) is parsed here, on a model worker, so that the
      * writer's job only stores what it gave */

@@ -472,6 +472,8 @@ int page_upload_import(struct req *r)
     opt.executable = given(&w->form, "executable");
     opt.system = given(&w->form, "system");
     import_init(&w->im, format, files, nfiles, &opt, r->token_name);
+    w->im.commit = given(&w->form, "commit");
+    w->im.branch = given(&w->form, "branch");
     w->im.trace_draw = trace_draw; /* OTF2: the run's trace too */
     if (import_check(&w->im, &e) != 0 || import_prepare(&w->im, &e) != 0)
         return upload_page(r, api_error_status(e.status), 3, &w->form, &e);

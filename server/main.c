@@ -3,7 +3,8 @@
  *   prophecyd serve [--db FILE] [--listen HOST:PORT] [--threads N] [--demo] ...
  *   prophecyd token create|list|revoke NAME [--db FILE]
  *   prophecyd import [--format NAME] [--application A] [--executable E]
- *                    [--system S] [--nprocs P] PATH... [--db FILE]
+ *                    [--system S] [--nprocs P] [--commit C] [--branch B] PATH...
+ *                    [--db FILE]
  *   prophecyd export [--db FILE] [--format csv|json]
  *   prophecyd backup DEST [--db FILE]
  *   prophecyd check [--db FILE]
@@ -45,6 +46,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -72,10 +74,12 @@ static const char usage[] =
     "  token list [--db FILE]          list tokens\n"
     "  token revoke NAME [--db FILE]   revoke a token\n"
     "  import [--format NAME] [--application A] [--executable E] [--system S]\n"
-    "         [--nprocs P] PATH... [--db FILE]\n"
+    "         [--nprocs P] [--commit C] [--branch B] PATH... [--db FILE]\n"
     "      Store runs (or system benchmarks) from other tools' files, all or nothing;\n"
-    "      importing a file twice stores nothing new. --format auto (default)\n"
-    "      recognises the format; a PATH may be a directory (tau, otf2).\n"
+    "      importing a file twice stores nothing new. --commit and --branch go to\n"
+    "      the runs whose file names none (a file imported for two commits is\n"
+    "      stored twice). --format auto (default) recognises the format; a PATH\n"
+    "      may be a directory (tau, otf2).\n"
     "      Formats: docs/import.md, or 'prophecyd import --format list'.\n"
     "  export [--db FILE] [--format csv|json]   write all runs to standard output\n"
     "  backup DEST [--db FILE]         consistent online copy of the database\n"
@@ -92,6 +96,7 @@ struct opts {
     const char *from, *to; /* copy */
     struct fmt_options
         names; /* import: --application, --executable, --system, --nprocs */
+    const char *commit, *branch; /* import: --commit, --branch */
     const char *args[256];
     int nargs;
     int help; /* --help after the command */
@@ -125,35 +130,94 @@ static int parse_long(const char *s, long lo, long hi, long *out)
     return (*end != '\0' || errno || *out < lo || *out > hi) ? -1 : 0;
 }
 
+/* Where an option that takes its value as given is kept, or NULL. */
+static const char **string_opt(struct opts *o, const char *a)
+{
+    static const struct {
+        const char *name;
+        size_t at;
+    } t[] = {{"--db", offsetof(struct opts, cfg.db_path)},
+             {"--from", offsetof(struct opts, from)},
+             {"--to", offsetof(struct opts, to)},
+             {"--format", offsetof(struct opts, format)},
+             {"--application", offsetof(struct opts, names.application)},
+             {"--executable", offsetof(struct opts, names.executable)},
+             {"--system", offsetof(struct opts, names.system)},
+             {"--commit", offsetof(struct opts, commit)},
+             {"--branch", offsetof(struct opts, branch)}};
+    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++)
+        if (strcmp(a, t[k].name) == 0)
+            return (const char **)(void *)((char *)o + t[k].at);
+    return NULL;
+}
+
+/* A numeric option a with its value next: 1 when kept, -1 (said) when out of
+ * range, 0 when a is not one. */
+static int number_opt(struct opts *o, const char *a, const char *next)
+{
+    static const struct {
+        const char *name;
+        long lo, hi;
+        size_t at;
+        char kind; /* the field's type: i int, z size_t, L long long */
+        const char *unit;
+    } t[] = {
+        {"--threads", 1, 256, offsetof(struct opts, cfg.threads), 'i', ""},
+        {"--max-body", 1024, 1L << 30, offsetof(struct opts, cfg.max_body), 'z',
+         " bytes"},
+        {"--max-conns", 1, 100000, offsetof(struct opts, cfg.max_conns), 'i', ""},
+        {"--max-conns-per-client", 1, 100000,
+         offsetof(struct opts, cfg.max_conns_per_client), 'i', ""},
+        {"--max-buffered", 1024, 1L << 40, offsetof(struct opts, cfg.max_buffered), 'z',
+         " bytes"},
+        {"--stop-grace", 0, 3600, offsetof(struct opts, cfg.stop_grace), 'i', " seconds"},
+        {"--request-timeout", 1, 3600, offsetof(struct opts, cfg.request_timeout), 'i',
+         " seconds"},
+        {"--idle-timeout", 1, 3600, offsetof(struct opts, cfg.idle_timeout), 'i',
+         " seconds"},
+        {"--workers", 1, 256, offsetof(struct opts, cfg.workers), 'i', ""},
+        {"--queue", 1, 100000, offsetof(struct opts, cfg.queue), 'i', ""},
+        {"--nprocs", 1, 100000000, offsetof(struct opts, names.nprocs), 'L', ""}};
+    long v;
+    for (size_t k = 0; next && k < sizeof t / sizeof t[0]; k++) {
+        char *at = (char *)o + t[k].at;
+        if (strcmp(a, t[k].name) != 0)
+            continue;
+        if (parse_long(next, t[k].lo, t[k].hi, &v) != 0) {
+            fprintf(stderr, "prophecyd: %s wants %ld..%ld%s\n", a, t[k].lo, t[k].hi,
+                    t[k].unit);
+            return -1;
+        }
+        if (t[k].kind == 'i')
+            *(int *)(void *)at = (int)v;
+        else if (t[k].kind == 'z')
+            *(size_t *)(void *)at = (size_t)v;
+        else
+            *(long long *)(void *)at = v;
+        return 1;
+    }
+    return 0;
+}
+
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
-    int i;
-    long v;
+    int i, rc;
     for (i = 2; i < argc; i++) {
         const char *a = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--db") == 0 && next) {
-            o->cfg.db_path = next;
+        const char **value = string_opt(o, a);
+        if (value != NULL && next) {
+            *value = next;
+            i++;
+        } else if ((rc = number_opt(o, a, next)) != 0) {
+            if (rc < 0)
+                return -1;
             i++;
         } else if (strcmp(a, "--listen") == 0 && next) {
             if (parse_listen(next, o) != 0) {
                 fprintf(stderr, "prophecyd: --listen wants HOST:PORT, got %s\n", next);
                 return -1;
             }
-            i++;
-        } else if (strcmp(a, "--threads") == 0 && next) {
-            if (parse_long(next, 1, 256, &v) != 0) {
-                fprintf(stderr, "prophecyd: --threads wants 1..256\n");
-                return -1;
-            }
-            o->cfg.threads = (int)v;
-            i++;
-        } else if (strcmp(a, "--max-body") == 0 && next) {
-            if (parse_long(next, 1024, 1L << 30, &v) != 0) {
-                fprintf(stderr, "prophecyd: --max-body wants 1024..1073741824 bytes\n");
-                return -1;
-            }
-            o->cfg.max_body = (size_t)v;
             i++;
         } else if (strcmp(a, "--sync") == 0 && next) {
             if (strcmp(next, "full") == 0)
@@ -165,84 +229,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
                 return -1;
             }
             i++;
-        } else if (strcmp(a, "--max-conns") == 0 && next) {
-            if (parse_long(next, 1, 100000, &v) != 0) {
-                fprintf(stderr, "prophecyd: --max-conns wants 1..100000\n");
-                return -1;
-            }
-            o->cfg.max_conns = (int)v;
-            i++;
-        } else if (strcmp(a, "--max-conns-per-client") == 0 && next) {
-            if (parse_long(next, 1, 100000, &v) != 0) {
-                fprintf(stderr, "prophecyd: --max-conns-per-client wants 1..100000\n");
-                return -1;
-            }
-            o->cfg.max_conns_per_client = (int)v;
-            i++;
-        } else if (strcmp(a, "--max-buffered") == 0 && next) {
-            if (parse_long(next, 1024, 1L << 40, &v) != 0) {
-                fprintf(stderr, "prophecyd: --max-buffered wants 1024.. bytes\n");
-                return -1;
-            }
-            o->cfg.max_buffered = (size_t)v;
-            i++;
-        } else if (strcmp(a, "--stop-grace") == 0 && next) {
-            if (parse_long(next, 0, 3600, &v) != 0) {
-                fprintf(stderr, "prophecyd: --stop-grace wants 0..3600 seconds\n");
-                return -1;
-            }
-            o->cfg.stop_grace = (int)v;
-            i++;
-        } else if ((strcmp(a, "--request-timeout") == 0 ||
-                    strcmp(a, "--idle-timeout") == 0) &&
-                   next) {
-            if (parse_long(next, 1, 3600, &v) != 0) {
-                fprintf(stderr, "prophecyd: %s wants 1..3600 seconds\n", a);
-                return -1;
-            }
-            *(a[2] == 'r' ? &o->cfg.request_timeout : &o->cfg.idle_timeout) = (int)v;
-            i++;
-        } else if (strcmp(a, "--workers") == 0 && next) {
-            if (parse_long(next, 1, 256, &v) != 0) {
-                fprintf(stderr, "prophecyd: --workers wants 1..256\n");
-                return -1;
-            }
-            o->cfg.workers = (int)v;
-            i++;
-        } else if (strcmp(a, "--queue") == 0 && next) {
-            if (parse_long(next, 1, 100000, &v) != 0) {
-                fprintf(stderr, "prophecyd: --queue wants 1..100000\n");
-                return -1;
-            }
-            o->cfg.queue = (int)v;
-            i++;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             o->help = 1;
-        } else if (strcmp(a, "--from") == 0 && next) {
-            o->from = next;
-            i++;
-        } else if (strcmp(a, "--to") == 0 && next) {
-            o->to = next;
-            i++;
-        } else if (strcmp(a, "--format") == 0 && next) {
-            o->format = next;
-            i++;
-        } else if (strcmp(a, "--application") == 0 && next) {
-            o->names.application = next;
-            i++;
-        } else if (strcmp(a, "--executable") == 0 && next) {
-            o->names.executable = next;
-            i++;
-        } else if (strcmp(a, "--system") == 0 && next) {
-            o->names.system = next;
-            i++;
-        } else if (strcmp(a, "--nprocs") == 0 && next) {
-            if (parse_long(next, 1, 100000000, &v) != 0) {
-                fprintf(stderr, "prophecyd: --nprocs wants 1..100000000\n");
-                return -1;
-            }
-            o->names.nprocs = v;
-            i++;
         } else if (strcmp(a, "--demo") == 0) {
             o->cfg.demo = 1;
         } else if (strcmp(a, "--protect-reads") == 0) {
@@ -360,7 +348,8 @@ static int cmd_import(struct opts *o)
     if (o->nargs < 1) {
         fprintf(stderr,
                 "usage: prophecyd import [--format NAME] [--application A] "
-                "[--executable E] [--system S] [--nprocs P] PATH... [--db FILE]\n");
+                "[--executable E] [--system S] [--nprocs P] [--commit C] [--branch B] "
+                "PATH... [--db FILE]\n");
         return 64;
     }
     if (import_load_paths(o->args, (size_t)o->nargs, &files, &e) != 0) {
@@ -368,6 +357,8 @@ static int cmd_import(struct opts *o)
         return 1;
     }
     import_init(&im, o->format, files.files, files.n, &o->names, "import");
+    im.commit = o->commit;
+    im.branch = o->branch;
     im.trace_draw = trace_draw; /* OTF2: the run's trace too */
     if (import_check(&im, &e) == 0 && open_db(o, &d, 1) == 0 &&
         import_commit(d, &im, &e) == 0) {

@@ -48,9 +48,10 @@ static int error_is_for(const struct err *e, const char *field, int csv)
         return 0;
     if (csv == 2) {
         /* An import's errors name a field of the form (format, application,
-         * executable, system, token) or else the file ("lulesh.txt:5"). */
+         * executable, system, commit, branch, token) or else the file
+         * ("lulesh.txt:5"). */
         static const char *const own[] = {"format", "application", "executable", "system",
-                                          "token"};
+                                          "commit", "branch",      "token"};
         int named = 0;
         for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
             named |= strcmp(e->field, own[i]) == 0;
@@ -153,6 +154,8 @@ static const struct field_def import_fields[] = {
     {"application", "Application", "optional: overrides the file's", 0, 0, NULL, NULL},
     {"executable", "Executable", "optional", 0, 0, NULL, NULL},
     {"system", "System", "needed for OSU output", 0, 0, NULL, NULL},
+    {"commit", "Commit", "optional: for runs the file names none", 0, 0, NULL, NULL},
+    {"branch", "Branch", "optional: for runs the file names none", 0, 0, NULL, NULL},
 };
 
 /* The third form: a file of another tool (docs/import.md), its format from

@@ -4,7 +4,8 @@ Imports once stored what POST /api/v1/runs refuses (a 200-byte commit,
 100-byte tag names, dates such as 9999-99-99T99:99:99 from gbench and LNT),
 and the export then could not be imported back ("nothing was imported").
 Here every entry that carries the field (the JSON and CSV API, the upload
-form, /upload/import, and each importer that reads a commit, a tag or a date)
+form, /upload/import and its commit field, the import's commit=, and each
+importer that reads a commit, a tag or a date)
 refuses each bad value with a 422 that names it and stores nothing; the
 same entries given the longest values the rules allow store them, and the
 export of all of it imports back, through the API and the CLI, into a new
@@ -87,10 +88,11 @@ def form_run(started_at):
     return st, body.decode()
 
 
-def form_import(fmt, data):
+def form_import(fmt, data, **extra):
     boundary = "----prophecy" + uuid.uuid4().hex
     parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'
-             for k, v in {"csrf": csrf(), "token": S.token, "format": fmt}.items()]
+             for k, v in dict({"csrf": csrf(), "token": S.token, "format": fmt},
+                              **extra).items()]
     parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
                  f'filename="x.json"\r\nContent-Type: application/json\r\n\r\n')
     body = "".join(parts).encode() + data + f"\r\n--{boundary}--\r\n".encode()
@@ -134,6 +136,8 @@ def every_entry_refuses_what_the_run_rules_refuse():
         ("lnt 65-byte revision", lambda: api_import("lnt-json", lnt(commit="r" * 65)),
          long_commit),
         ("lnt date", lambda: api_import("lnt-json", lnt(date=BAD_DATE)), bad_date),
+        ("import commit=", lambda: api_import("gbench", gbench(), commit=BAD_COMMIT),
+         long_commit),
     ]:
         st, body = send()
         text = json.dumps(body) if isinstance(body, dict) else str(body)
@@ -147,10 +151,21 @@ def every_entry_refuses_what_the_run_rules_refuse():
          long_tag),
         ("form import lnt date", lambda: form_import("lnt-json", lnt(date=BAD_DATE)),
          bad_date),
+        ("form import commit field", lambda: form_import("gbench", gbench(),
+                                                         commit=BAD_COMMIT), long_commit),
     ]:
         st, body = send()
         refused(what, st, body, needle)
         assert S.content() == before, what
+
+
+@test
+def the_import_forms_commit_and_branch_are_stored():
+    st, page = form_import("gbench", gbench(name="BM_FORM"), commit="f00d1", branch="dev")
+    assert st == 200, page[:400]
+    st, runs = S.get("/api/v1/runs?commit=f00d1")
+    assert st == 200 and len(runs["runs"]) == 1, runs
+    assert runs["runs"][0]["branch"] == "dev", runs
 
 
 def export_runs(srv):

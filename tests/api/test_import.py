@@ -193,6 +193,48 @@ def cli(db, *args):
 
 
 @test
+def commit_and_branch_go_to_runs_the_file_names_none_of():
+    """A CI job imports its tool's file with the commit it measured: the runs
+    carry it (and the branch), the same file for the same commit again stores
+    nothing new, for another commit it stores new runs; a file with its own
+    commit (LNT's revision) keeps it; a bad commit is refused and stores
+    nothing; the CLI takes --commit and --branch alike."""
+    body = body_of("bmf/results.json")
+    st, b = post_import(body, system="ci box", application="bmf ci", commit="c0ffee1",
+                        branch="main")
+    assert st == 201 and b["created"] == 2, b
+    st, run = S.get(f"/api/v1/runs/{b['ids'][0]}")
+    assert run["commit"] == "c0ffee1" and run["branch"] == "main", run
+    st, again = post_import(body, system="ci box", application="bmf ci", commit="c0ffee1",
+                            branch="main")
+    assert st == 200 and again["created"] == 0 and again["ids"] == b["ids"], again
+    st, other = post_import(body, system="ci box", application="bmf ci", commit="c0ffee2",
+                            branch="main")
+    assert st == 201 and other["created"] == 2, other
+    assert set(other["ids"]).isdisjoint(b["ids"]), (other, b)
+    st, runs = S.get("/api/v1/runs?application=bmf%20ci&commit=c0ffee2")
+    assert st == 200 and len(runs["runs"]) == 2, runs
+    st, lnt = post_import(body_of("lnt-json/report.json"), application="lnt ci",
+                          commit="given1", branch="main")
+    assert st == 201, lnt
+    st, run = S.get(f"/api/v1/runs/{lnt['ids'][0]}")
+    assert run["commit"] != "given1" and run["branch"] == "main", run
+    before = run_count()
+    st, bad = post_import(body, system="ci box", application="bmf ci", commit="x" * 65)
+    assert st == 422 and bad["error"]["field"] == "commit", bad
+    assert "longer than 64 bytes" in bad["error"]["message"], bad
+    assert run_count() == before
+    db = os.path.join(S.tmp, "prov.db")
+    path = os.path.join(DATA, "bmf/results.json")
+    out = cli(db, "--system", "ci box", "--commit", "c1", "--branch", "dev", path)
+    assert out.returncode == 0 and "imported 2 runs (0 already stored)" in out.stdout, out
+    out = cli(db, "--system", "ci box", "--commit", "c2", "--branch", "dev", path)
+    assert out.returncode == 0 and "imported 2 runs (0 already stored)" in out.stdout, out
+    out = cli(db, "--system", "ci box", "--commit", "c2", "--branch", "dev", path)
+    assert "imported 0 runs (2 already stored)" in out.stdout, out
+
+
+@test
 def what_an_import_leaves_out_is_said():
     """An OSU log's tables of a test Prophecy does not read (OMB 7.5's NCCL
     tests beside MPI ones) are named in the answer's notes and by the CLI; a
