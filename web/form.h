@@ -219,6 +219,7 @@ struct xstep {
     const char *const *vars;
     size_t nvars;
     const char *x;
+    const char *x2; /* NULL, or a second axis: the predictions are pairs x, x2 */
 };
 
 int forms_xstep_check(struct fctx *c, const struct xstep *s, int strict, struct err *err);

@@ -219,7 +219,7 @@ static int check2(struct fctx *c, struct couple_data *d, int strict, struct err 
 
 static struct xstep xs(struct couple_data *d)
 {
-    struct xstep s = {d->cf, d->ncf, d->exe, NULL, d->vars, d->nvars, d->x};
+    struct xstep s = {d->cf, d->ncf, d->exe, NULL, d->vars, d->nvars, d->x, NULL};
     return s;
 }
 

@@ -143,8 +143,26 @@ void forms_xstep_summary(struct fctx *c, const struct xstep *s)
         }
     }
     if ((p = fs_val(c, "predict")) != NULL) {
+        double v[XSTEP_MAX_PREDICT];
+        struct err e = {0};
+        int n = s->x2 ? fnums(p, "predict", v, XSTEP_MAX_PREDICT, &e) : -1;
         page_puts(&c->p, "; predict at ");
-        page_text(&c->p, p);
+        if (n < 2 || n % 2 != 0) { /* one axis, or not pairs (the step says so) */
+            page_text(&c->p, p);
+            return;
+        }
+        /* two axes: the pairs as the request reads them, (x, x2), ... */
+        for (i = 0; i + 1 < (size_t)n; i += 2) {
+            page_puts(&c->p, i ? ", (" : "(");
+            page_text(&c->p, s->x);
+            page_puts(&c->p, " = ");
+            page_text(&c->p, fnumtext(c, v[i]));
+            page_puts(&c->p, ", ");
+            page_text(&c->p, s->x2);
+            page_puts(&c->p, " = ");
+            page_text(&c->p, fnumtext(c, v[i + 1]));
+            page_puts(&c->p, ")");
+        }
     }
 }
 

@@ -182,6 +182,7 @@ test("curve fitting over two axes: the 3-D surface", async ({ server, browser })
   await next(page, "Result");
   const text = await page.locator("main").innerText();
   assert(text.includes("runtime over N and nprocs, graph auto"), "summary names both axes");
+  assert(text.includes("predict at (N = 1200, nprocs = 16)"), "the summary reads the pair");
   const desc = await page.locator("figure.plot svg desc").first().textContent();
   assert(desc.includes("3-D surface"), `a surface: ${desc}`);
   await plotVisible(page, "fit surface");
