@@ -922,6 +922,26 @@ static void side_spec(char *out, size_t outsz, const char *kind, const char *v)
         snprintf(out, outsz, "%s:%s", kind, v);
 }
 
+/* Whether commit has runs of application on branch (GET /api/v1/runs). */
+static int commit_on_branch(struct ctx *c, const char *application, const char *commit,
+                            const char *branch)
+{
+    struct buf q;
+    json_t *runs;
+    int bad = 0, rc = 0, on;
+
+    buf_init(&q, 4096);
+    buf_puts(&q, "/api/v1/runs?limit=1");
+    query_param(&q, c->http, "application", application, &bad);
+    query_param(&q, c->http, "commit", commit, &bad);
+    query_param(&q, c->http, "branch", branch, &bad);
+    runs = bad || buf_failed(&q) ? NULL : get_json(c, buf_str(&q), &rc);
+    on = json_array_size(json_object_get(runs, "runs")) > 0;
+    json_decref(runs);
+    buf_free(&q);
+    return on;
+}
+
 static int cmd_report(struct ctx *c, const struct opts *o)
 {
     enum upl_report_format fmt =
@@ -981,7 +1001,17 @@ static int cmd_report(struct ctx *c, const struct opts *o)
         rc = EXIT_REJECTED;
         goto out;
     }
-    if (sum.baseline == 0) {
+    if (sum.baseline == 0 && sum.measured > 0 && strncmp(a, "branch:", 7) == 0 &&
+        commit_on_branch(c, o->application, b + 7, a + 7)) {
+        /* the first measured commit of the branch: the branch side leaves
+         * out the commit's own runs (GET /api/v1/compare), so nothing is
+         * left to compare with; every value is new, and a misspelt
+         * --against still has no runs at all */
+        fprintf(stderr,
+                "prophecy-upload: report: %s has no runs of %s other than commit %s's: "
+                "every value is new\n",
+                a, o->application, b + 7);
+    } else if (sum.baseline == 0) {
         /* a misspelt branch must not pass as "nothing to compare"; with
          * --executable, --system, --nprocs or --input the selection may be
          * what holds no runs, and the message says which it is */

@@ -171,6 +171,31 @@ def test_report_not_measured_and_bad_baseline():
         "selection: check --against and the selection\n" % APP), r.stderr
 
 
+def test_report_first_commit_of_a_branch():
+    # the branch side leaves the commit's own runs out, so the first measured
+    # commit of a branch has nothing before it: every value is new and the
+    # report passes (a misspelt --against, with no runs at all, still exits 2);
+    # the next commit is compared with it
+    def runs(commit, rt, at):
+        return {"runs": [dict(run_doc(rt + 0.01 * i, commit, "solo", at + i),
+                              application="ci_first", id="%s-%d" % (commit, i))
+                         for i in range(3)]}
+    r = up(write("first.json", runs("first1", 1.0, 40)))
+    assert r.returncode == 0, (r.returncode, r.stderr)
+    r = up("report", "--commit", "first1", "--against", "solo", "--application", "ci_first")
+    assert r.returncode == 0, (r.returncode, r.stdout, r.stderr)
+    assert "**PASS**" in r.stdout and "| new |" in r.stdout, r.stdout
+    assert r.stderr == ("prophecy-upload: report: branch:solo has no runs of ci_first "
+                        "other than commit first1's: every value is new\n"), r.stderr
+    r = up(write("second.json", runs("second2", 2.0, 50)))
+    assert r.returncode == 0, (r.returncode, r.stderr)
+    r = up("report", "--commit", "second2", "--against", "solo", "--application",
+           "ci_first", "--format", "json")
+    assert r.returncode == 0 and r.stderr == "", (r.returncode, r.stderr)
+    row = [c for c in json.loads(r.stdout)["configurations"] if c["metric"] == "runtime"][0]
+    assert row["verdict"] == "slower" and abs(row["change"] - 0.99) < 0.01, row
+
+
 def test_report_scaling_end_to_end():
     # SPEC §17: a scaling watch; commit b2's law over nprocs adds 0.05·p to
     # main's 100/p + 1: the report names the law change and fails
@@ -202,7 +227,8 @@ checks = serverlib.Checks()
 tests = [test_report_usage, test_report_server_refuses]
 if HISTORY:
     tests += [test_fail_on_alert_end_to_end, test_report_end_to_end,
-              test_report_not_measured_and_bad_baseline, test_report_scaling_end_to_end]
+              test_report_not_measured_and_bad_baseline, test_report_first_commit_of_a_branch,
+              test_report_scaling_end_to_end]
 for t in tests:
     checks.run(t)
 rc = checks.report()
