@@ -145,34 +145,40 @@ static const char *digits(const char *p, size_t *n)
     return p;
 }
 
-int json_parse_decimal(const char *s, const char *path, double *out, struct err *err)
+size_t json_decimal_len(const char *s)
 {
     const char *p = s;
     size_t whole, frac = 0, ex;
-    char *end;
-    double x;
 
     if (s == NULL)
-        return err_invalid(err, path,
-                           "%s must be a number, written in decimal (1200, 1.5e3)", path);
+        return 0;
     if (*p == '+' || *p == '-')
         p++;
     p = digits(p, &whole);
     if (*p == '.')
         p = digits(p + 1, &frac);
     if (whole + frac == 0)
-        return err_invalid(err, path,
-                           "%s must be a number, written in decimal (1200, 1.5e3)", path);
+        return 0;
     if (*p == 'e' || *p == 'E') {
-        p++;
-        if (*p == '+' || *p == '-')
-            p++;
-        p = digits(p, &ex);
+        const char *e = p + 1;
+        if (*e == '+' || *e == '-')
+            e++;
+        e = digits(e, &ex);
         if (ex == 0)
-            return err_invalid(
-                err, path, "%s must be a number, written in decimal (1200, 1.5e3)", path);
+            return 0;
+        p = e;
     }
-    if (*p != '\0')
+    return (size_t)(p - s);
+}
+
+int json_parse_decimal(const char *s, const char *path, double *out, struct err *err)
+{
+    size_t len = json_decimal_len(s);
+    const char *p = s ? s + len : NULL;
+    char *end;
+    double x;
+
+    if (len == 0 || *p != '\0')
         return err_invalid(err, path,
                            "%s must be a number, written in decimal (1200, 1.5e3)", path);
     errno = 0;

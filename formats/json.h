@@ -64,4 +64,9 @@ int json_finite_number(json_t *v, double *out);
  * (field path). */
 int json_parse_decimal(const char *s, const char *path, double *out, struct err *err);
 
+/* The length of the decimal number (the grammar above) at the start of s, 0
+ * when s does not start with one: for readers of numbers inside a longer
+ * text (the forms' lists), so that they take what the API takes. */
+size_t json_decimal_len(const char *s);
+
 #endif

@@ -1,6 +1,7 @@
 /* form_num: the numbers a form reads from its fields and writes in its
  * pages and requests; see form.h. */
 #include "web/form.h"
+#include "formats/json.h"
 #include "models/expr.h"
 
 #include <errno.h>
@@ -9,27 +10,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whether strtod read [s, end) as a decimal number, as the API reads numbers
- * (formats/json.h, json_parse_decimal): digits, point, sign, exponent; not
- * hex (0x10), which strtod also takes. */
-static int decimal(const char *s, const char *end)
-{
-    return strspn(s, "0123456789.eE+-") >= (size_t)(end - s);
-}
-
 int fnum(const char *s, const char *field, const char *what, double *out, struct err *err)
 {
     char *end;
+    const char *rest;
+    size_t len;
     double v;
     while (s && (*s == ' ' || *s == '\t'))
         s++;
     if (s == NULL || *s == '\0')
         return 1;
+    /* decimal as the API reads numbers (json_decimal_len): strtod alone
+     * also takes hex (0x10), inf and nan */
+    len = json_decimal_len(s);
+    for (rest = s + len; *rest == ' ' || *rest == '\t'; rest++)
+        ;
     errno = 0;
     v = strtod(s, &end);
-    while (*end == ' ' || *end == '\t')
-        end++;
-    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v) || !decimal(s, end))
+    if (len == 0 || end != s + len || *rest != '\0' || errno == ERANGE || !isfinite(v))
         return err_invalid(err, field, "%s must be a number (got %.40s)", what, s);
     *out = v;
     return 0;
@@ -48,8 +46,8 @@ int fnums(const char *s, const char *field, double *out, int max, struct err *er
             break;
         errno = 0;
         v = strtod(p, &end);
-        if (end == p || errno == ERANGE || !isfinite(v) || !decimal(p, end) ||
-            (*end != '\0' && !strchr(" ,;\t", *end)))
+        if (end == p || json_decimal_len(p) != (size_t)(end - p) || errno == ERANGE ||
+            !isfinite(v) || (*end != '\0' && !strchr(" ,;\t", *end)))
             return err_invalid(err, field,
                                "predict takes numbers separated by commas or spaces "
                                "(got %.40s)",

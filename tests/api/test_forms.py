@@ -278,6 +278,11 @@ def fit_bad_input_is_shown_next_to_its_field():
         # the values typed are kept
         if field in f.inputs and field in fields:
             assert f.inputs[field] == fields[field]
+    # spaces around a number are not part of it (a value pasted with one)
+    body, _ = get(url("/model/fit", **dict(FIT, **{"fix.nprocs": "8 "}, xmin=" 100",
+                                            xmax="1000\t", predict="1200 ",
+                                            step="result")))
+    assert 'id="form-error"' not in body
     # an unknown application is a 404 shown at its field, with the list to choose from
     body, _ = get(url("/model/fit", application="no such app"), 404)
     f = Form(body)

@@ -32,6 +32,13 @@ static void test_decimal(void)
         CHECK_STR(e.field, "N");
         CHECK(x == -1);
     }
+    /* the same grammar at the start of a longer text (the forms' lists) */
+    CHECK_INT((int)json_decimal_len("1200, 16"), 4);
+    CHECK_INT((int)json_decimal_len("1.5e3 "), 5);
+    CHECK_INT((int)json_decimal_len("0x10"), 1);
+    CHECK_INT((int)json_decimal_len("1e+"), 0);
+    CHECK_INT((int)json_decimal_len("inf"), 0);
+    CHECK_INT((int)json_decimal_len(NULL), 0);
 }
 
 static void test_names_and_identifiers(void)
