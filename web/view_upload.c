@@ -39,6 +39,14 @@ static const struct field_def run_fields[] = {
     {"tags", "Tags", "optional, one name=value per line", 1, 0, NULL, "compiler=gcc-14"},
 };
 
+static const struct field_def import_fields[] = {
+    {"application", "Application", "optional: overrides the file's", 0, 0, NULL, NULL},
+    {"executable", "Executable", "optional", 0, 0, NULL, NULL},
+    {"system", "System", "needed for OSU output", 0, 0, NULL, NULL},
+    {"commit", "Commit", "optional: for runs the file names none", 0, 0, NULL, NULL},
+    {"branch", "Branch", "optional: for runs the file names none", 0, 0, NULL, NULL},
+};
+
 /* The form field an error names: "inputs.N" -> inputs, "kernels[2].time"
  * -> kernels, "line 3: nprocs" (CSV) -> file. */
 static int error_is_for(const struct err *e, const char *field, int csv)
@@ -47,14 +55,11 @@ static int error_is_for(const struct err *e, const char *field, int csv)
     if (e == NULL || e->status == 0)
         return 0;
     if (csv == 2) {
-        /* An import's errors name a field of the form (format, application,
-         * executable, system, commit, branch, token) or else the file
-         * ("lulesh.txt:5"). */
-        static const char *const own[] = {"format", "application", "executable", "system",
-                                          "commit", "branch",      "token"};
-        int named = 0;
-        for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
-            named |= strcmp(e->field, own[i]) == 0;
+        /* An import's errors name a field of the form (format, token, the
+         * fields of import_fields) or else the file ("lulesh.txt:5"). */
+        int named = strcmp(e->field, "format") == 0 || strcmp(e->field, "token") == 0;
+        for (size_t i = 0; i < sizeof import_fields / sizeof import_fields[0]; i++)
+            named |= strcmp(e->field, import_fields[i].name) == 0;
         if (strcmp(field, "file") == 0)
             return !named && e->status != ERR_FORBIDDEN;
         return strcmp(e->field, field) == 0;
@@ -149,14 +154,6 @@ static void token_input(struct page *p, const char *form, const struct err *e, i
         return;
     input_field(p, form, &token_field, NULL, e, kind);
 }
-
-static const struct field_def import_fields[] = {
-    {"application", "Application", "optional: overrides the file's", 0, 0, NULL, NULL},
-    {"executable", "Executable", "optional", 0, 0, NULL, NULL},
-    {"system", "System", "needed for OSU output", 0, 0, NULL, NULL},
-    {"commit", "Commit", "optional: for runs the file names none", 0, 0, NULL, NULL},
-    {"branch", "Branch", "optional: for runs the file names none", 0, 0, NULL, NULL},
-};
 
 /* The third form: a file of another tool (docs/import.md), its format from
  * the table of formats, names that override the file's. */

@@ -166,6 +166,10 @@ def the_import_forms_commit_and_branch_are_stored():
     st, runs = S.get("/api/v1/runs?commit=f00d1")
     assert st == 200 and len(runs["runs"]) == 1, runs
     assert runs["runs"][0]["branch"] == "dev", runs
+    # a refused commit is shown at its field, not at the file's
+    st, page = form_import("gbench", gbench(name="BM_FORM2"), commit=BAD_COMMIT)
+    assert st == 422 and 'id="import-commit-error"' in page, page[-2000:]
+    assert 'id="import-file-error"' not in page, page[-2000:]
 
 
 def export_runs(srv):

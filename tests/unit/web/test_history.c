@@ -235,9 +235,6 @@ static void test_chart_compare(void)
 }
 
 /* Long labels that differ only at their end (one configuration, several
- * measures, as Google Benchmark's aggregates give) stay apart: the middle
- * is cut, not the end. */
-/* Long labels that differ only at their end (one configuration, several
  * measures, as Google Benchmark's aggregates give; or configurations that
  * differ at the end of their name) stay apart: the measure is kept whole and
  * the middle of the configuration is cut, not the end. */
