@@ -91,7 +91,33 @@ void page_begin_as(struct page *p, arena *a, const char *title, const char *nav,
     p->arena = a;
     p->csrf = csrf;
     p->user = user;
+    p->ncolor_names = 0;
     layout_head(&p->b, title, nav, user, csrf);
+}
+
+const int *page_colors(struct page *p, const char *const *names, size_t n)
+{
+    int *c = p->arena ? arena_alloc(p->arena, (n ? n : 1) * sizeof *c) : NULL;
+    size_t k, i;
+
+    if (c == NULL)
+        return NULL;
+    for (k = 0; k < n; k++) {
+        c[k] = -1;
+        if (names[k] == NULL || strcmp(names[k], "other") == 0)
+            continue;
+        for (i = 0; i < p->ncolor_names && strcmp(p->color_names[i], names[k]) != 0; i++)
+            ;
+        if (i == p->ncolor_names && i < PAGE_COLOR_NAMES) {
+            const char *copy = arena_strdup(p->arena, names[k]);
+            if (copy == NULL)
+                continue;
+            p->color_names[p->ncolor_names++] = copy;
+        }
+        if (i < p->ncolor_names)
+            c[k] = (int)i;
+    }
+    return c;
 }
 
 void page_finish(struct page *p)

@@ -25,11 +25,15 @@
 
 #define PAGE_MAX (16u << 20) /* bytes of one page */
 
+#define PAGE_COLOR_NAMES 64 /* names page_colors keeps a colour for */
 struct page {
     struct buf b;
     arena *arena;     /* temporary strings of the views; not owned */
     const char *csrf; /* the CSRF token forms that write carry, or NULL */
     const char *user; /* the signed-in token's name (forms then ask no token), or NULL */
+    /* the names the page's charts coloured, in order: name i has colour i */
+    const char *color_names[PAGE_COLOR_NAMES];
+    size_t ncolor_names;
 };
 
 /* Starts a page in p: doctype, head (title "TITLE · Prophecy", stylesheet,
@@ -48,6 +52,14 @@ void page_begin_as(struct page *p, arena *a, const char *title, const char *nav,
 void page_finish(struct page *p);
 /* Frees the page's buffer (page_free(NULL-initialised page) is harmless). */
 void page_free(struct page *p);
+
+/* The palette colours (svg_stacked's colors) of n chart components named
+ * names, so that a kernel keeps one colour in every chart of the page: a
+ * name the page's charts coloured before keeps its colour, a new one takes
+ * the next (names NULL or "other" take none, -1). Returns n ints in the
+ * page's arena, or NULL without an arena or memory (the chart then colours
+ * by position). */
+const int *page_colors(struct page *p, const char *const *names, size_t n);
 
 /* Trusted markup: string constants of the program only. */
 void page_puts(struct page *p, const char *html);

@@ -165,6 +165,12 @@ struct svg_stacked {
      * (for bars of one component whose values span decades; stacked
      * segments on it are not proportional). Default linear from 0. */
     enum svg_scale yscale;
+    /* NULL, or ncomponents palette colours (0-based, cyclic; < 0 for any):
+     * component k takes colors[k] unless an earlier component of the chart
+     * took it, else the colour the chart has used least (a page colours a
+     * kernel alike in all its charts, page_colors). NULL: colour k. */
+    const int *colors;
+    int other; /* the last component sums the rest: grey, apart from the palette */
 };
 
 /* Appends a stacked bar chart. Errors and out as for svg_plot2d; a negative

@@ -111,6 +111,36 @@ static const char *legend_label(const char *s, size_t maxchars, char *tmp, size_
 
 #define OTHER_FILL "#b8b8b8" /* the "other" component: grey, apart from the palette */
 
+/* The fill of each of the n components of p (at most SVG_STACK_TOP + 1):
+ * the colour asked for where no earlier component took it, else the one the
+ * chart has used least (the first of them), so that a chart never repeats a
+ * colour before it has used all; without colors, component k's is k's. */
+static void fills(const struct svg_stacked *p, int other, const char **fill)
+{
+    int pick[SVG_STACK_TOP + 1], used[SVG_PALETTE_SIZE] = {0};
+    size_t k, n = p->ncomponents;
+
+    for (k = 0; k < n; k++) {
+        int want = p->colors ? p->colors[k] : (int)(k % SVG_PALETTE_SIZE);
+        pick[k] = -1;
+        if (other && k == n - 1)
+            continue;
+        if (want >= 0 && used[want % SVG_PALETTE_SIZE] == 0)
+            used[pick[k] = want % SVG_PALETTE_SIZE]++;
+    }
+    for (k = 0; k < n; k++) {
+        int best = 0, c;
+        if (pick[k] >= 0 || (other && k == n - 1))
+            continue;
+        for (c = 1; c < SVG_PALETTE_SIZE; c++)
+            if (used[c] < used[best])
+                best = c;
+        used[pick[k] = best]++;
+    }
+    for (k = 0; k < n; k++)
+        fill[k] = pick[k] < 0 ? OTHER_FILL : svg_palette((size_t)pick[k]);
+}
+
 /* Draws a validated chart of at most SVG_MAX_BARS bars; note (may be NULL)
  * is added to <desc>; with other set, the last component is "other" and
  * grey. */
@@ -126,8 +156,11 @@ static int render(struct buf *out, const struct svg_stacked *pin, const char *no
     double t[SVG_MAX_TICKS], step = 1, labw;
     int n = 0, i, rotate = 0;
     char tmp[48], s[48], desc[400];
+    const char *fill[SVG_STACK_TOP + 1];
 
     p = *pin;
+    other = other || p.other;
+    fills(&p, other, fill);
     if (p.width == 0)
         p.width = DEFAULT_W;
     if (p.height == 0)
@@ -297,7 +330,7 @@ static int render(struct buf *out, const struct svg_stacked *pin, const char *no
             buf_puts(out, "\" height=\"");
             svg_num(out, ya - yb);
             buf_puts(out, "\" fill=\"");
-            buf_puts(out, other && k == p.ncomponents - 1 ? OTHER_FILL : svg_palette(k));
+            buf_puts(out, fill[k]);
             buf_puts(out, "\"><title>");
             svg_text_fit(out, category_label(&p, c, ctmp, sizeof ctmp), 80);
             buf_puts(out, " \xe2\x80\x94 ");
@@ -323,7 +356,7 @@ static int render(struct buf *out, const struct svg_stacked *pin, const char *no
         buf_puts(out, "\" y=\"");
         svg_num(out, ly);
         buf_puts(out, "\" width=\"12\" height=\"12\" fill=\"");
-        buf_puts(out, other && kk == p.ncomponents - 1 ? OTHER_FILL : svg_palette(kk));
+        buf_puts(out, fill[kk]);
         buf_puts(out, "\"/>");
         {
             size_t fit = svg_fit_chars(legend_w - 20, LEGEND_FS);
@@ -376,10 +409,11 @@ static int reduce(struct buf *out, const struct svg_stacked *p, struct err *err)
     const char **comps = xcalloc(mk, sizeof *comps), **cats = xcalloc(mc, sizeof *cats);
     char *labels = xcalloc(mc, GROUP_LABEL), other[64], note[200];
     double *v = xcalloc(mc * mk, sizeof *v);
+    int *cols = xcalloc(mk, sizeof *cols);
     struct svg_stacked q = *p;
     int rc = -1;
 
-    if (!r || !slot || !comps || !cats || !labels || !v) {
+    if (!r || !slot || !comps || !cats || !labels || !v || !cols) {
         err_nomem(err);
         goto out;
     }
@@ -397,16 +431,20 @@ static int reduce(struct buf *out, const struct svg_stacked *p, struct err *err)
         for (g = 0, k = 0; k < nk; k++) /* the kept ones in input order */
             if (slot[k] == 0) {
                 comps[g] = p->components[k];
+                cols[g] = p->colors ? p->colors[k] : (int)g;
                 slot[k] = g++;
             } else {
                 slot[k] = SVG_STACK_TOP;
             }
         snprintf(other, sizeof other, "other (%zu more)", nk - SVG_STACK_TOP);
         comps[SVG_STACK_TOP] = other;
+        cols[SVG_STACK_TOP] = -1;
+        q.other = 0; /* a kept "other" of the input is one component among the rest */
     } else {
         for (k = 0; k < nk; k++) {
             slot[k] = k;
             comps[k] = p->components[k];
+            cols[k] = p->colors ? p->colors[k] : (int)k;
         }
     }
     for (g = 0; g < mc; g++) {
@@ -442,6 +480,7 @@ static int reduce(struct buf *out, const struct svg_stacked *p, struct err *err)
     q.components = comps;
     q.ncomponents = mk;
     q.values = v;
+    q.colors = cols;
     rc = render(out, &q, note, mk < nk, err);
 out:
     xfree(r);
@@ -450,6 +489,7 @@ out:
     xfree(cats);
     xfree(labels);
     xfree(v);
+    xfree(cols);
     return rc;
 }
 

@@ -485,6 +485,7 @@ static void kernel_breakdown(struct page *p, json_t *ks, const long long *run_id
         s.components = comps;
         s.ncomponents = ncomp;
         s.values = values;
+        s.colors = page_colors(p, comps, ncomp);
         buf_init(&svg, 8u << 20);
         buf_init(&narrow, 8u << 20);
         page_puts(p, "<h2 id=\"kernels\">Kernel breakdown</h2>\n");

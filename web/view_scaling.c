@@ -364,6 +364,8 @@ static void chart(struct page *p, json_t *s, const char *x)
     st.components = comps;
     st.ncomponents = nc;
     st.values = values;
+    st.other = n > CHART_KERNELS + 1;
+    st.colors = page_colors(p, comps, nc);
     small = st;
     small.width = 400;
     small.height = 340;

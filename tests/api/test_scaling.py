@@ -230,6 +230,32 @@ def application_page_shows_scaling_at_the_target():
         "&amp;input.N=1000" in body
 
 
+def chart_fills(body, title):
+    """Kernel name -> the fills of its bar segments in the charts titled title."""
+    fills = {}
+    for svg in body.split("<svg")[1:]:
+        if ">" + title + "<" not in svg:
+            continue
+        for fill, name in re.findall(r'fill="(#[0-9a-f]{6})"><title>[^<]*? \u2014 ([^:<]+):',
+                                     html.unescape(svg)):
+            fills.setdefault(name, set()).add(fill)
+    return fills
+
+
+@test
+def application_page_colours_a_kernel_alike_in_both_charts():
+    # the scaling chart orders kernels by their share at the target, the
+    # breakdown by name and holds "setup", which the scaling chart does not
+    body = page("/applications/laws")
+    scal = chart_fills(body, "Modelled runtime by kernel")
+    brk = chart_fills(body, "Kernel times, latest run per configuration")
+    assert set(scal) == {"exchange", "reduce", "solve"}, scal
+    assert set(brk) == {"exchange", "reduce", "setup", "solve"}, brk
+    for k in scal:
+        assert len(scal[k]) == 1 and scal[k] == brk[k], (k, scal[k], brk[k])
+    assert len({f for v in brk.values() for f in v}) == 4, brk  # four kernels, four colours
+
+
 @test
 def application_page_picks_one_curve_and_says_which():
     body = page("/applications/mixed")

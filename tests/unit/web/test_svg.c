@@ -866,6 +866,46 @@ static void test_heatmap(void)
 /* 189 components (a Score-P trace's regions): the 20 largest and "other"
  * summing the rest, exactly; 1001 categories: 256 bars, each the mean of its
  * group of consecutive ones, labelled first–last. */
+/* The fill of the segment "CAT — COMP" in svg, or "" (static storage). */
+static const char *segment_fill(const char *svg, const char *cat, const char *comp)
+{
+    static char fill[8];
+    char key[128];
+    const char *t;
+    snprintf(key, sizeof key, "\"><title>%s \xe2\x80\x94 %s:", cat, comp);
+    t = strstr(svg, key);
+    fill[0] = 0;
+    if (t != NULL && t - svg >= 7)
+        snprintf(fill, sizeof fill, "%.7s", t - 7);
+    return fill;
+}
+
+/* Colours asked for: kept unless an earlier component took one (then the
+ * least used); "other" is grey; without colors, colour k. */
+static void test_stacked_colors(void)
+{
+    struct svg_stacked p = bars_plot();
+    static const int want[3] = {12, 2, -1}; /* 12 is colour 2, cyclic */
+    struct buf a;
+    struct err e = {0};
+
+    buf_init(&a, 1 << 20);
+    CHECK_INT(svg_stacked(&a, &p, &e), 0);
+    CHECK_STR(segment_fill(buf_str(&a), "P=4", "init"), svg_palette(0));
+    CHECK_STR(segment_fill(buf_str(&a), "P=4", "io"), svg_palette(2));
+    p.colors = want;
+    buf_reset(&a);
+    CHECK_INT(svg_stacked(&a, &p, &e), 0);
+    CHECK_STR(segment_fill(buf_str(&a), "P=4", "init"), svg_palette(2));
+    CHECK_STR(segment_fill(buf_str(&a), "P=4", "solve &amp; exchange"), svg_palette(0));
+    CHECK_STR(segment_fill(buf_str(&a), "P=4", "io"), svg_palette(1));
+    p.other = 1;
+    buf_reset(&a);
+    CHECK_INT(svg_stacked(&a, &p, &e), 0);
+    CHECK_STR(segment_fill(buf_str(&a), "P=4", "io"), "#b8b8b8");
+    buf_free(&a);
+}
+
 static void test_stacked_many(void)
 {
     static const char *comps[189], *cats[1001];
@@ -1185,6 +1225,7 @@ int main(void)
     RUN(test_plot3d_limits);
     RUN(test_stacked);
     RUN(test_heatmap);
+    RUN(test_stacked_colors);
     RUN(test_stacked_many);
     RUN(test_heatmap_many);
     RUN(test_heatmap_sparse);
