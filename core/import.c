@@ -65,6 +65,9 @@ void import_free(struct import *im)
     xfree(im->ids);
     im->ids = NULL;
     im->cap = 0;
+    xfree(im->alerts);
+    im->alerts = NULL;
+    im->nalerts = im->alerts_cap = 0;
     prep_free(im->prep);
     im->prep = NULL;
 }
@@ -196,6 +199,27 @@ static int keep_ids(struct import *im, const long long *ids, size_t n, struct er
     return 0;
 }
 
+/* The alerts a batch raised, kept past the batch's arena for the answer. */
+static int keep_alerts(struct import *im, const long long *alerts, size_t n,
+                       struct err *err)
+{
+    if (im->nalerts + n > im->alerts_cap) {
+        size_t cap = im->alerts_cap ? im->alerts_cap : 64;
+        long long *p;
+        while (cap < im->nalerts + n)
+            cap *= 2;
+        p = xrealloc(im->alerts, cap * sizeof *p);
+        if (p == NULL)
+            return err_nomem(err);
+        im->alerts = p;
+        im->alerts_cap = cap;
+    }
+    if (n > 0)
+        memcpy(im->alerts + im->nalerts, alerts, n * sizeof *alerts);
+    im->nalerts += n;
+    return 0;
+}
+
 /* One batch of runs: through the ingest path, inside the transaction. */
 static int on_runs(void *ctx, const struct run_record *runs, size_t n, struct err *err)
 {
@@ -219,7 +243,8 @@ static int on_runs(void *ctx, const struct run_record *runs, size_t n, struct er
         if (add_provenance(im, &copy[i], a, err) != 0)
             goto out;
     if (ingest_records(&in, copy, n, im->submitter, a, err) != 0 ||
-        ingest_store(c->d, &in, err) != 0 || keep_ids(im, in.ids, n, err) != 0)
+        ingest_store(c->d, &in, err) != 0 || keep_ids(im, in.ids, n, err) != 0 ||
+        keep_alerts(im, in.alerts, in.nalerts, err) != 0)
         goto out;
     im->runs += n;
     im->created += in.created;
@@ -459,6 +484,7 @@ int import_store(db *d, struct import *im, struct err *err)
     fmt_nsys_set_reader(db_nsys_read);
 
     im->runs = im->created = im->benchmarks = im->benchmarks_created = im->traces = 0;
+    im->nalerts = 0; /* a job run again counts afresh */
     im->system = NULL;
     if (im->prep != NULL)
         return store_prepared(&c, err); /* its notes came with the parse */

@@ -56,18 +56,22 @@ struct import {
     size_t benchmarks_created;
     const char *system; /* the system the benchmarks were stored for, or NULL */
     size_t traces;      /* traces of runs stored (or already there) */
+    /* ids of the alerts the watches raised on the runs (import_free) */
+    long long *alerts;
+    size_t nalerts;
     /* what the files held that was left out, in sentences (fmt_sink.note) */
     char notes[LIMIT_IMPORT_NOTES][LIMIT_IMPORT_NOTE_LEN];
     size_t nnotes;
     char uid_tag[24];             /* private: "@" + 16 hex digits of commit, branch */
     size_t cap;                   /* private */
+    size_t alerts_cap;            /* private */
     struct import_prepared *prep; /* private: import_prepare's result */
 };
 
 /* Sets the inputs; clears the outputs. */
 void import_init(struct import *im, const char *format, const struct fmt_file *files,
                  size_t nfiles, const struct fmt_options *opt, const char *submitter);
-/* Releases the outputs (ids); the inputs stay the caller's. */
+/* Releases the outputs (ids, alerts); the inputs stay the caller's. */
 void import_free(struct import *im);
 
 /* Checks what can be checked before any parse: the format name (an ERR_INVALID

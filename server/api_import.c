@@ -46,6 +46,8 @@ static int import_finish(struct req *r)
                       (json_int_t)im->benchmarks, "created",
                       (json_int_t)im->benchmarks_created, "existing",
                       (json_int_t)(im->benchmarks - im->benchmarks_created)));
+    /* the alerts the runs raised, as POST /api/v1/runs lists them */
+    json_object_set_new(out, "alerts", api_upload_alerts(r, im->alerts, im->nalerts));
     if (im->nnotes > 0) {
         json_t *notes = json_array();
         for (size_t i = 0; i < im->nnotes; i++)

@@ -121,7 +121,7 @@ static int csv_finish(struct req *r)
                            2, &u->form, &r->job.err);
     ingest_committed(&u->in);
     dash_begin(&p, r, "Upload", "upload");
-    view_upload_done(&p, u->runs, u->ids, u->existed, u->n);
+    view_upload_done(&p, u->runs, u->ids, u->existed, u->n, u->in.nalerts);
     return dash_end(r, &p, 200);
 }
 
@@ -411,6 +411,7 @@ static int import_finish(struct req *r)
     d.system = w->im.system;
     d.benchmarks = w->im.benchmarks;
     d.benchmarks_created = w->im.benchmarks_created;
+    d.nalerts = w->im.nalerts;
     for (size_t i = 0; i < w->im.nnotes && d.nnotes < sizeof d.notes / sizeof d.notes[0];
          i++)
         d.notes[d.nnotes++] = w->im.notes[i];

@@ -373,6 +373,9 @@ static int cmd_import(struct opts *o)
                    im.benchmarks - im.benchmarks_created, from, im.format_used);
         for (size_t i = 0; i < im.nnotes; i++)
             printf("note: %s\n", im.notes[i]);
+        for (size_t i = 0; i < im.nalerts; i++) /* the watches' verdicts on the runs */
+            printf("%s %lld%s", i ? "," : "alerts raised:", im.alerts[i],
+                   i + 1 < im.nalerts ? "" : " (the /alerts page, GET /api/v1/alerts)\n");
         rc = 0;
     } else if (d != NULL || e.message[0]) {
         int say_field = e.field[0] && strstr(e.message, e.field) == NULL;

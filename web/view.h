@@ -288,9 +288,9 @@ struct view_upload {
 /* The upload page; its forms carry p->csrf. */
 void view_upload(struct page *p, const struct view_upload *d);
 /* After a CSV upload: the n runs with their ids and whether each was
- * already stored. */
+ * already stored, and how many alerts the watches raised on them. */
 void view_upload_done(struct page *p, const struct run_record *runs, const long long *ids,
-                      const int *existed, size_t n);
+                      const int *existed, size_t n, size_t nalerts);
 /* After an import: what was read and stored. */
 struct view_import_done {
     const char *format;
@@ -300,6 +300,7 @@ struct view_import_done {
     size_t benchmarks, benchmarks_created;
     const char *notes[LIMIT_IMPORT_NOTES]; /* what the file held that was left out */
     size_t nnotes;
+    size_t nalerts; /* the alerts the watches raised on the runs */
 };
 void view_import_done(struct page *p, const struct view_import_done *d);
 

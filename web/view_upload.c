@@ -281,8 +281,19 @@ void view_upload(struct page *p, const struct view_upload *d)
     import_form(p, d, imp_err);
 }
 
+/* The alerts the watches raised on an upload's runs, where they are triaged. */
+static void alerts_raised(struct page *p, size_t nalerts)
+{
+    if (nalerts == 0)
+        return;
+    page_printf(p,
+                "<p class=\"notice bad\" id=\"upload-alerts\">The watches raised %zu "
+                "alert%s on these runs: <a href=\"/alerts\">Alerts</a>.</p>\n",
+                nalerts, nalerts == 1 ? "" : "s");
+}
+
 void view_upload_done(struct page *p, const struct run_record *runs, const long long *ids,
-                      const int *existed, size_t n)
+                      const int *existed, size_t n, size_t nalerts)
 {
     size_t i, created = 0;
     for (i = 0; i < n; i++)
@@ -292,6 +303,7 @@ void view_upload_done(struct page *p, const struct run_record *runs, const long 
                 "id=\"upload-result\">Stored %zu new run%s from the file (%zu already "
                 "stored).</p>\n",
                 created, created == 1 ? "" : "s", n - created);
+    alerts_raised(p, nalerts);
     page_table_open(p, "Stored runs");
     page_puts(p,
               "<thead><tr><th class=\"num\">Run</th><th>Application</th>"
@@ -334,6 +346,7 @@ void view_import_done(struct page *p, const struct view_import_done *d)
     page_puts(p, " from the ");
     page_text(p, d->format);
     page_puts(p, " file.</p>\n");
+    alerts_raised(p, d->nalerts);
     for (i = 0; i < d->nnotes; i++) {
         /* what the file held that was left out */
         page_puts(p, "<p class=\"notice import-note\">");

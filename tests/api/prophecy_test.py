@@ -11,6 +11,7 @@ import atexit
 import http.client
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -19,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 
 BIN = os.environ.get("PROPHECY_BIN", os.path.join(os.path.dirname(__file__), "../../build/bin"))
 PROPHECYD = os.path.join(BIN, "prophecyd")
@@ -160,6 +162,27 @@ class Server:
 
     def get(self, path, **kw):
         return self.request("GET", path, token=kw.pop("token", None), **kw)
+
+    def form_csrf(self):
+        """The CSRF token the upload page's forms carry."""
+        st, body, _ = self.request("GET", "/upload", token=None, raw=True)
+        assert st == 200, st
+        return re.search(r'name="csrf" value="([^"]+)"', body.decode()).group(1)
+
+    def form_import(self, fmt, data, filename="x.json", **fields):
+        """Posts the upload page's import form (multipart, the token as a field)
+        with the file data and fields; answers (status, page text)."""
+        boundary = "----prophecy" + uuid.uuid4().hex
+        parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'
+                 for k, v in dict({"csrf": self.form_csrf(), "token": self.token,
+                                   "format": fmt}, **fields).items()]
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
+                     f'filename="{filename}"\r\nContent-Type: application/octet-stream\r\n\r\n')
+        body = "".join(parts).encode() + data + f"\r\n--{boundary}--\r\n".encode()
+        st, payload, _ = self.request("POST", "/upload/import", body, token=None,
+                                      ctype="multipart/form-data; boundary=" + boundary,
+                                      raw=True)
+        return st, payload.decode()
 
     def post(self, path, body, **kw):
         return self.request("POST", path, body, **kw)

@@ -318,6 +318,44 @@ def statistical_watch_raises_alerts():
 
 
 @test
+def an_import_lists_the_alerts_it_raised():
+    """Every import entry says what the watches found on its runs, as
+    POST /api/v1/runs does: the API's answer (the same alert shape), the
+    upload page and `prophecyd import`."""
+    for i, rt in enumerate((10.0, 10.2, 9.8, 10.1, 9.9)):
+        post(doc("impw", rt, day(i)))
+    st, b = S.post("/api/v1/watches", {"application": "impw", "system": "SGI Origin2000",
+                                       "y": "runtime",
+                                       "detector": {"test": "zscore", "threshold": 3,
+                                                    "window": 5}})
+    assert st == 201, b
+
+    def file(rt, i):
+        return json.dumps({"runs": [doc("impw", rt, day(i))]}).encode()
+    body = file(20.0, 5)
+    st, b = S.request("POST", "/api/v1/import?format=json&commit=imp1", body,
+                      ctype="application/octet-stream")
+    assert st == 201 and b["created"] == 1 and len(b["alerts"]) == 1, b
+    al = b["alerts"][0]
+    assert al["value"] == 20.0 and al["commit"] == "imp1" and al["direction"] == "up", al
+    assert al["run"] == b["ids"][0] and al["state"] == "open", al
+    st, b = S.request("POST", "/api/v1/import?format=json&commit=imp1", body,
+                      ctype="application/octet-stream")
+    assert st == 200 and b["created"] == 0 and b["alerts"] == [], b  # judged once
+    st, page = S.form_import("json", file(100.0, 6), commit="imp2")
+    assert st == 200 and "Imported 1 new run" in page, page[-1500:]
+    assert re.search(r'id="upload-alerts">The watches raised 1 alert on these runs: '
+                     r'<a href="/alerts">Alerts</a>', page), page[-1500:]
+    path = os.path.join(S.tmp, "slow.json")
+    with open(path, "wb") as f:
+        f.write(file(1000.0, 7))
+    out = S.cli("import", "--format", "json", "--commit", "imp3", path)
+    st, l = S.get("/api/v1/alerts?commit=imp3")
+    assert len(l["alerts"]) == 1, l
+    assert "alerts raised: %d (the /alerts page" % l["alerts"][0]["id"] in out, out
+
+
+@test
 def watch_counts_follow_judgements_and_deletes():
     """The watch list's judged/out come from watch_counts (migration 7), kept
     by the judging and by deletes; they must equal the judgements the series

@@ -12,7 +12,6 @@ export of all of it imports back, through the API and the CLI, into a new
 database holding the same runs."""
 import json
 import os
-import re
 import subprocess
 import urllib.parse
 import uuid
@@ -71,14 +70,8 @@ def api_import(fmt, body, srv=None, **query):
                               ctype="application/octet-stream")
 
 
-def csrf():
-    st, body, _ = S.request("GET", "/upload", token=None, raw=True)
-    assert st == 200
-    return re.search(r'name="csrf" value="([^"]+)"', body.decode()).group(1)
-
-
 def form_run(started_at):
-    fields = {"csrf": csrf(), "token": S.token, "id": "web-" + uuid.uuid4().hex,
+    fields = {"csrf": S.form_csrf(), "token": S.token, "id": "web-" + uuid.uuid4().hex,
               "application": "rules-form", "executable": "wf.x", "system": "wf-sys",
               "nprocs": "16", "runtime": "3.25", "inputs": "N=2000", "kernels": "",
               "metrics": "", "started_at": started_at}
@@ -89,16 +82,7 @@ def form_run(started_at):
 
 
 def form_import(fmt, data, **extra):
-    boundary = "----prophecy" + uuid.uuid4().hex
-    parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'
-             for k, v in dict({"csrf": csrf(), "token": S.token, "format": fmt},
-                              **extra).items()]
-    parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
-                 f'filename="x.json"\r\nContent-Type: application/json\r\n\r\n')
-    body = "".join(parts).encode() + data + f"\r\n--{boundary}--\r\n".encode()
-    st, payload, _ = S.request("POST", "/upload/import", body, token=None,
-                               ctype="multipart/form-data; boundary=" + boundary, raw=True)
-    return st, payload.decode()
+    return S.form_import(fmt, data, **extra)
 
 
 def refused(what, st, text, needle):
