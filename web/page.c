@@ -1,5 +1,6 @@
 /* page: layout, escaping writers and the HTML error page; see page.h. */
 #include "web/page.h"
+#include "common/utf8.h"
 #include "common/xalloc.h"
 #include "web/html.h"
 #include "web/static.h"
@@ -118,6 +119,28 @@ const int *page_colors(struct page *p, const char *const *names, size_t n)
             c[k] = (int)i;
     }
     return c;
+}
+
+void page_commit(struct page *p, const char *commit)
+{
+    char shortc[13];
+
+    if (commit == NULL)
+        return;
+    if (strlen(commit) <= 12) {
+        page_puts(p, "<code>");
+        page_text(p, commit);
+        page_puts(p, "</code>");
+        return;
+    }
+    memcpy(shortc, commit, 12);
+    shortc[12] = '\0';
+    utf8_cut(shortc); /* a name cut inside a character keeps whole ones */
+    page_puts(p, "<code title=\"");
+    page_attr(p, commit);
+    page_puts(p, "\">");
+    page_text(p, shortc);
+    page_puts(p, "</code>");
 }
 
 void page_finish(struct page *p)

@@ -61,6 +61,11 @@ void page_free(struct page *p);
  * by position). */
 const int *page_colors(struct page *p, const char *const *names, size_t n);
 
+/* A commit in a table: <code>, its first 12 characters with the whole in
+ * the title when it is longer (a 40-digit hash would crowd the columns
+ * beside it out of the table); nothing for NULL. */
+void page_commit(struct page *p, const char *commit);
+
 /* Trusted markup: string constants of the program only. */
 void page_puts(struct page *p, const char *html);
 /* Trusted markup with printf formatting: every %s argument must be a

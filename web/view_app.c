@@ -210,18 +210,17 @@ static void vcs_cell(struct page *p, const struct view_app *v, const char *key,
         f.branch = val;
     page_puts(p, "<a href=\"");
     view_url(p, &f, 0, 1, at_page(1));
-    page_puts(p, "\" title=\"");
-    page_attr(p, val);
-    page_puts(p, "\"><code>");
-    if (strcmp(key, "commit") == 0 && strlen(val) > 12) {
-        char shortc[13];
-        memcpy(shortc, val, 12);
-        shortc[12] = '\0';
-        page_text(p, shortc);
+    if (strcmp(key, "commit") == 0) {
+        page_puts(p, "\">");
+        page_commit(p, val); /* the whole in its title */
     } else {
+        page_puts(p, "\" title=\"");
+        page_attr(p, val);
+        page_puts(p, "\"><code>");
         page_text(p, val);
+        page_puts(p, "</code>");
     }
-    page_puts(p, "</code></a>");
+    page_puts(p, "</a>");
 }
 
 static void runs_table(struct page *p, const struct view_app *v,

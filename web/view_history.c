@@ -28,6 +28,21 @@ static const char *y_unit(const char *y)
     return NULL;
 }
 
+/* A judgement's band "[lo, hi]" in the unit of y. A statistical watch's band
+ * is mean ± k·sd and may reach below 0; a time never does, so the band of a
+ * time starts at 0 at the least (nothing below it could be judged out). */
+static void band_text(struct page *p, double lo, double hi, const char *y)
+{
+    const char *u = y_unit(y);
+    if (u != NULL && strcmp(u, "s") == 0 && lo < 0)
+        lo = 0;
+    page_puts(p, "<span class=\"metric\">[");
+    page_qty(p, lo, u);
+    page_puts(p, ",</span> <span class=\"metric\">");
+    page_qty(p, hi, u);
+    page_puts(p, "]</span>");
+}
+
 /* The four a triage sets, then "suspected", which only a watch sets. */
 const char *const view_alert_states[5] = {"open", "acknowledged", "false_positive",
                                           "resolved", "suspected"};
@@ -70,9 +85,7 @@ static void compare_link(struct page *p, const char *app, const char *commit)
         page_url(p, commit);
         page_puts(p, "\">");
     }
-    page_puts(p, "<code>");
-    page_text(p, commit);
-    page_puts(p, "</code>");
+    page_commit(p, commit);
     if (app != NULL)
         page_puts(p, "</a>");
 }
@@ -239,11 +252,8 @@ static void alerts_table(struct page *p, json_t *alerts, int triage, int link_hi
         }
         /* the band as the API names it (GET /api/v1/alerts: "lo", "hi") */
         if (has_num(al, "lo") && has_num(al, "hi")) {
-            page_puts(p, " <span class=\"metric\">[");
-            page_qty(p, num(al, "lo"), y_unit(str(al, "y")));
-            page_puts(p, ",</span> <span class=\"metric\">");
-            page_qty(p, num(al, "hi"), y_unit(str(al, "y")));
-            page_puts(p, "]</span>");
+            page_puts(p, " ");
+            band_text(p, num(al, "lo"), num(al, "hi"), str(al, "y"));
         }
         if (str(al, "message")) {
             page_puts(p, "<br><span class=\"muted\">");
@@ -318,9 +328,12 @@ static void groups_table(struct page *p, json_t *groups, int triage)
         long long id = json_integer_value(json_object_get(g, "id"));
         json_t *alerts = json_object_get(g, "alerts"),
                *w = json_object_get(g, "worst_ratio");
-        page_printf(p, "<tr id=\"group-%lld\"><td><code>", id);
-        page_text(p, str(g, "commit") ? str(g, "commit") : "(no commit)");
-        page_printf(p, "</code></td><td class=\"num\">%zu: ", json_array_size(alerts));
+        page_printf(p, "<tr id=\"group-%lld\"><td>", id);
+        if (str(g, "commit"))
+            page_commit(p, str(g, "commit"));
+        else
+            page_puts(p, "<code>(no commit)</code>");
+        page_printf(p, "</td><td class=\"num\">%zu: ", json_array_size(alerts));
         json_array_foreach(alerts, k, a)
         {
             long long al = json_integer_value(a);
@@ -529,18 +542,13 @@ void view_series(struct page *p, const struct view_series *d)
                     pt->alert ? " class=\"alert\"" : "", when);
         if (pt->run)
             page_printf(p, "<a href=\"/runs/%lld\">%lld</a>", pt->run, pt->run);
-        page_puts(p, "</td><td><code>");
-        page_text(p, pt->commit);
-        page_puts(p, "</code></td><td class=\"num\">");
+        page_puts(p, "</td><td>");
+        page_commit(p, pt->commit);
+        page_puts(p, "</td><td class=\"num\">");
         page_qty(p, pt->y, y_unit(d->y));
         page_puts(p, "</td><td>");
-        if (pt->has_band) {
-            page_puts(p, "[");
-            page_qty(p, pt->lo, y_unit(d->y));
-            page_puts(p, ", ");
-            page_qty(p, pt->hi, y_unit(d->y));
-            page_puts(p, "]");
-        }
+        if (pt->has_band)
+            band_text(p, pt->lo, pt->hi, d->y);
         page_printf(p, "</td><td>%s</td></tr>\n",
                     pt->alert                                            ? "alert"
                     : pt->has_band && (pt->y < pt->lo || pt->y > pt->hi) ? "outside"

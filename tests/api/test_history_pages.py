@@ -71,6 +71,43 @@ def alerts_page_lists_the_alert_with_a_triage_form():
 
 
 @test
+def a_long_commit_is_short_and_a_time_band_starts_at_zero():
+    """A 40-digit commit shows its first 12 (the whole in the title) in the
+    alert, group and series tables, so the triage column stays in view at
+    1280 px; the band of a z-score watch (mean ± 3 sd) reaches below 0 after
+    an outlier, and a time's band is shown from 0 (the API keeps the number)."""
+    conf = dict(CONF, application="hp-long")
+    full = "0123456789abcdef0123456789abcdef01234567"
+    for day, rt in enumerate((11.0, 12.0, 13.0, 14.0, 15.0), start=1):
+        st, b = S.post("/api/v1/runs", dict(conf, runtime=rt,
+                                             started_at="2026-11-%02dT10:00:00Z" % day))
+        assert st == 201, b
+    st, w = S.post("/api/v1/watches", {"application": "hp-long", "system": "s",
+                                       "y": "runtime", "detector": {"test": "zscore",
+                                                                    "threshold": 3,
+                                                                    "window": 5}})
+    assert st == 201, w
+    alerts = []
+    for day, rt in ((6, 90.0), (7, 900.0)):
+        st, b = S.post("/api/v1/runs", dict(conf, runtime=rt, commit=full,
+                                             started_at="2026-11-%02dT10:00:00Z" % day))
+        assert st == 201 and len(b["alerts"]) == 1, b
+        alerts.append(b["alerts"][0])
+    assert alerts[1]["lo"] < 0 < alerts[1]["hi"], alerts[1]  # 28.8 ± 3 · 34.2
+    body = page("/alerts")
+    row = re.search(r'<tr id="alert-%d".*?</tr>' % alerts[1]["id"], body, re.S).group(0)
+    assert '<code title="%s">%s</code>' % (full, full[:12]) in row, row
+    assert full + "<" not in body, "the whole commit is shown in a table"
+    assert re.search(r'\[0 s,</span> <span class="metric">131\.5 s\]', row), row
+    group = re.search(r'<tr id="group-[0-9]+"><td><code title="%s">%s</code>' %
+                      (full, full[:12]), body)
+    assert group, body[:4000]
+    hist = page("/history?" + QUERY.replace("application=hp&", "application=hp-long&"))
+    assert '<code title="%s">%s</code>' % (full, full[:12]) in hist
+    assert "[0 s, 131.5 s]" in html.unescape(re.sub(r"<[^>]+>", "", hist)), hist[-3000:]
+
+
+@test
 def triage_needs_csrf_and_a_token_and_a_known_state():
     body = page("/alerts")
     csrf = re.search(r'name="csrf" value="([^"]+)"', body).group(1)

@@ -69,7 +69,7 @@ def runs_table_has_commit_and_branch_columns():
     body, _ = page("/applications/prov")
     assert "<th>Commit</th><th>Branch</th>" in body
     # the commit shortened to 12 characters, whole in the title, linked to its filter
-    assert ('href="/applications/prov?commit=%s#runs" title="%s"><code>0123456789ab</code>'
+    assert ('href="/applications/prov?commit=%s#runs"><code title="%s">0123456789ab</code>'
             % (LONG, LONG)) in body
     assert 'href="/applications/prov?branch=feature%2Fx#runs"' in body
     assert run_ids(body) == [R4, R3, R2, R1]
