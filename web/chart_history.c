@@ -168,7 +168,7 @@ int chart_history(struct buf *out, const struct chart_history *hin, struct err *
             valid++;
         }
         if (p->has_band && isfinite(p->lo) && isfinite(p->hi)) {
-            ymin = fmin(ymin, p->lo);
+            ymin = fmin(ymin, units_floor(h.yunit, p->lo));
             ymax = fmax(ymax, p->hi);
             nband++;
         }
@@ -267,7 +267,7 @@ int chart_history(struct buf *out, const struct chart_history *hin, struct err *
         for (j = e; j > i; j--) {
             svg_num(out, svg_axis_px(&ax, h.points[j - 1].t));
             buf_putc(out, ',');
-            svg_num(out, svg_axis_px(&ay, h.points[j - 1].lo));
+            svg_num(out, svg_axis_px(&ay, units_floor(h.yunit, h.points[j - 1].lo)));
             buf_putc(out, j - 1 > i ? ' ' : '"');
         }
         buf_puts(out, "/>\n");
@@ -347,7 +347,7 @@ int chart_history(struct buf *out, const struct chart_history *hin, struct err *
         }
         buf_printf(out, "%s: %.6g", when, p->y);
         if (p->has_band && isfinite(p->lo) && isfinite(p->hi))
-            buf_printf(out, " [%.6g, %.6g]", p->lo, p->hi);
+            buf_printf(out, " [%.6g, %.6g]", units_floor(h.yunit, p->lo), p->hi);
         if (p->alert)
             buf_puts(out, " (alert)");
         buf_puts(out, "</title></circle>\n");

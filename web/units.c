@@ -203,3 +203,8 @@ const char *units_of_metric(const char *name)
         return "B";
     return "";
 }
+
+double units_floor(const char *unit, double lo)
+{
+    return unit != NULL && strcmp(unit, "s") == 0 && lo < 0 ? 0 : lo;
+}

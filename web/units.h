@@ -41,4 +41,9 @@ char *units_num(char *out, size_t outsz, double v);
  * "B/s" for "bytes_per_second", else "" (a count or an unknown unit). */
 const char *units_of_metric(const char *name);
 
+/* The lower edge lo of a band of a quantity in unit, as shown: 0 at the
+ * least for a time ("s"), which is never negative (a statistical watch's
+ * band, mean ± k·sd, may reach below 0); lo otherwise. */
+double units_floor(const char *unit, double lo);
+
 #endif

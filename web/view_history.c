@@ -28,16 +28,13 @@ static const char *y_unit(const char *y)
     return NULL;
 }
 
-/* A judgement's band "[lo, hi]" in the unit of y. A statistical watch's band
- * is mean ± k·sd and may reach below 0; a time never does, so the band of a
- * time starts at 0 at the least (nothing below it could be judged out). */
+/* A judgement's band "[lo, hi]" in the unit of y (a time's from 0 at the
+ * least: units_floor). */
 static void band_text(struct page *p, double lo, double hi, const char *y)
 {
     const char *u = y_unit(y);
-    if (u != NULL && strcmp(u, "s") == 0 && lo < 0)
-        lo = 0;
     page_puts(p, "<span class=\"metric\">[");
-    page_qty(p, lo, u);
+    page_qty(p, units_floor(u, lo), u);
     page_puts(p, ",</span> <span class=\"metric\">");
     page_qty(p, hi, u);
     page_puts(p, "]</span>");

@@ -105,6 +105,10 @@ def a_long_commit_is_short_and_a_time_band_starts_at_zero():
     hist = page("/history?" + QUERY.replace("application=hp&", "application=hp-long&"))
     assert '<code title="%s">%s</code>' % (full, full[:12]) in hist
     assert "[0 s, 131.5 s]" in html.unescape(re.sub(r"<[^>]+>", "", hist)), hist[-3000:]
+    # the chart's axis and band start at 0 too (the axis went to -80 s)
+    svg = hist[hist.index("<svg"):hist.index("</svg>")]
+    assert not re.search(r">(-|\u2212)[0-9]", html.unescape(svg)), svg[:3000]
+    assert re.search(r"\[0, 131\.4[0-9]*\]", svg), svg[:3000]
 
 
 @test
