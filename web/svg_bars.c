@@ -140,10 +140,11 @@ static const char *legend_label(const char *s, size_t maxchars, char *tmp, size_
     legend_text(s, d, sizeof d);
     n = svg_utf8_chars(d);
     for (q = d; *q; q++) {
-        depth += (*q == '[' || *q == '{' || *q == '(')   ? 1
-                 : (*q == ']' || *q == '}' || *q == ')') ? -1
-                                                         : 0;
-        if (*q == '/' && depth == 0)
+        if (*q == '[' || *q == '{' || *q == '(')
+            depth++;
+        else if (*q == ']' || *q == '}' || *q == ')')
+            depth -= depth > 0; /* (a long name's mark may cut off its opener) */
+        else if (*q == '/' && depth == 0)
             leaf = q + 1;
     }
     if (n <= maxchars || maxchars < 4 || leaf == NULL)
