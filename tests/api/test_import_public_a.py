@@ -190,7 +190,7 @@ def check_extrap(runs, params, series, want_runs):
     runtime whose kernels carry the metric; with one, the run time is the sum
     of the run's (flat, root) regions' times."""
     metrics = {m for _, m in series}
-    time_metric = "time" if "time" in metrics else "" if "" in metrics else None
+    time_metric = next((m for m in ("time", "runtime", "") if m in metrics), None)
     points = {pt for s in series.values() for pt in s}
     assert len(runs) == want_runs == sum(
         max(len(s.get(pt, [])) for s in series.values()) for pt in points), len(runs)
@@ -394,6 +394,7 @@ for _fmt, _rel, _reader, _n in (
          125),
         ("extrap-text", "extrap-text/extrap_experiment_MP.txt", extrap_text, 125),
         ("extrap-text", "extrap-text/extrap_gpr_relearn_data.txt", extrap_text, 50),
+        ("extrap-text", "extrap-text/extrapgpr_relearn-125_runtime.txt", extrap_text, 50),
         ("extrap-json", "extrap-json/extrap_input_1.JSON", extrap_json, 25),
         ("extrap-json", "extrap-json/extrap_new_input1.json", extrap_json, 25),
         ("extrap-jsonl", "extrap-jsonl/extrap_matrix_4p.jsonl", extrap_jsonl, 20),
