@@ -97,15 +97,63 @@ static const char *component_label(const struct svg_stacked *p, size_t k, char *
     return tmp;
 }
 
+/* The text of a kernel name a legend shows: TAU and PDT end names with
+ * source locations and marks in brackets ("main [{/src/main.cpp} {31,0}]",
+ * "f() [{a.c} {3,0}] [THROTTLED]"), so every label of a file would end alike
+ * and a path inside them would pass for a call path; " [...]" groups are
+ * left out (the segment's <title> and the table keep the whole name). */
+static void legend_text(const char *s, char *out, size_t outsz)
+{
+    size_t o = 0;
+    while (*s && o + 1 < outsz) {
+        if (s[0] == ' ' && s[1] == '[') {
+            const char *e = s + 1;
+            int depth = 0;
+            do {
+                depth += *e == '[' ? 1 : *e == ']' ? -1 : 0;
+                e++;
+            } while (*e && depth > 0);
+            if (depth == 0) { /* a closed group: skip it */
+                s = e;
+                continue;
+            }
+        }
+        out[o++] = *s++;
+    }
+    out[o] = '\0';
+}
+
 /* A legend label of at most maxchars characters: a call path ("main/solve/
- * k29") that does not fit keeps its end ("…solve/k29"), where paths differ;
- * other labels are cut at the end by svg_label. */
+ * k29") that does not fit keeps its end ("…solve/k29"), where paths differ,
+ * unless its last level is a signature that does not fit ("…/double
+ * midpoint(double, …": signatures differ where the name is, at their
+ * start); other labels are cut at the end by svg_label. Only a '/' outside
+ * brackets, braces and parentheses separates levels (not one of a source
+ * file's path). */
 static const char *legend_label(const char *s, size_t maxchars, char *tmp, size_t tmpsz)
 {
-    size_t n = svg_utf8_chars(s);
-    if (n <= maxchars || maxchars < 4 || strchr(s, '/') == NULL)
-        return s;
-    snprintf(tmp, tmpsz, "\xe2\x80\xa6%s", s + svg_utf8_prefix(s, n - (maxchars - 1)));
+    char d[1024]; /* a kernel name is at most LIMIT_NAME bytes */
+    const char *q, *leaf = NULL;
+    int depth = 0;
+    size_t n;
+
+    legend_text(s, d, sizeof d);
+    n = svg_utf8_chars(d);
+    for (q = d; *q; q++) {
+        if (*q == '[' || *q == '{' || *q == '(')
+            depth++;
+        else if (*q == ']' || *q == '}' || *q == ')')
+            depth -= depth > 0; /* (a long name's mark may cut off its opener) */
+        else if (*q == '/' && depth == 0)
+            leaf = q + 1;
+    }
+    if (n <= maxchars || maxchars < 4 || leaf == NULL)
+        snprintf(tmp, tmpsz, "%s", d);
+    else if (strchr(leaf, '(') != NULL && svg_utf8_chars(leaf) + 2 > maxchars)
+        snprintf(tmp, tmpsz, "\xe2\x80\xa6/%s", leaf);
+    else
+        snprintf(tmp, tmpsz, "\xe2\x80\xa6%s",
+                 d + svg_utf8_prefix(d, n - (maxchars - 1)));
     return tmp;
 }
 
@@ -183,7 +231,10 @@ static int render(struct buf *out, const struct svg_stacked *pin, const char *no
         }
     }
     for (k = 0; k < p.ncomponents; k++) {
-        size_t nc = svg_utf8_chars(component_label(&p, k, tmp, sizeof tmp));
+        char d[1024]; /* the legend's text of the name, as drawn */
+        size_t nc;
+        legend_text(component_label(&p, k, tmp, sizeof tmp), d, sizeof d);
+        nc = svg_utf8_chars(d);
         if (nc > maxcomp)
             maxcomp = nc;
     }

@@ -994,6 +994,48 @@ static void test_stacked_many(void)
             ;
         CHECK(t != NULL && strncmp(gt + 1, "\xe2\x80\xa6", 3) == 0);
     }
+    /* TAU and PDT names end in a source location whose file path is no call
+     * path: the legend leaves " [...]" groups out and shows the function
+     * (every label of a real TAU profile ended "…main.cpp} {404,0}]"). */
+    {
+        static const char *tn[3];
+        static const char *const tau[3] = {
+            "update_factors(int) [{/home/bot/mpisvd/main.cpp} {404,0}]",
+            "swap_byte_order(unsigned int*) [{/home/bot/mpisvd/main.cpp} {173,0}] "
+            "[THROTTLED]",
+            "int main() C [{hw2_prog.c} {6,1}-{61,1}]/double midpoint(double, double, "
+            "double) C [{hw2_routines.c} {12,1}-{25,1}]"};
+        static const double tv[3] = {1, 2, 3};
+        memcpy(tn, tau, sizeof tn);
+        memset(&p, 0, sizeof p);
+        p.categories = one;
+        p.ncategories = 1;
+        p.components = tn;
+        p.ncomponents = 3;
+        p.values = tv;
+        p.width = 1200;
+        buf_reset(&a);
+        CHECK_INT(svg_stacked(&a, &p, &e), 0);
+        CHECK_WF(buf_str(&a));
+        CHECK(strstr(buf_str(&a), ">update_factors(int)</text>") != NULL);
+        CHECK(strstr(buf_str(&a), ">swap_byte_order(unsigned int*)</text>") != NULL);
+        CHECK(strstr(buf_str(&a), "double midpoint(double, double, double) C</text>") !=
+              NULL);
+        /* at 400 px the signature keeps its start, after the path */
+        p.width = 400;
+        buf_reset(&a);
+        CHECK_INT(svg_stacked(&a, &p, &e), 0);
+        CHECK(strstr(buf_str(&a), ">\xe2\x80\xa6/double mid") != NULL);
+        /* a long path's mark ("…41a19b59") may cut a location's opening
+         * brace off: its closers do not hide the levels after them */
+        tn[0] = ".TAU application/\xe2\x80\xa6"
+                "41a19b59/home/hec/build/Hecatoncheir.pomp.cpp} {851,0}]/"
+                "__static_initialization_and_destruction_0(int, int) "
+                "[{/home/hec/build/Hecatoncheir.pomp.cpp} {851,0}]";
+        buf_reset(&a);
+        CHECK_INT(svg_stacked(&a, &p, &e), 0);
+        CHECK(strstr(buf_str(&a), ">\xe2\x80\xa6/__static_i") != NULL);
+    }
     buf_free(&a);
 }
 
