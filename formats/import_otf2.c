@@ -2,20 +2,21 @@
  * definitions and per-location event files, as Score-P writes them) into a
  * run, through Debian's OTF2 library (libotf2-trace-dev).
  *
- * Each region is a kernel whose time is its largest inclusive time over the
- * locations (recursion counted once), with the mean and min over the
- * locations that entered it as metrics and the largest number of entries as
- * calls; times are converted from timer ticks to seconds with the clock's
- * resolution. nprocs is the number of process location groups (MPI ranks),
- * else of locations; the run time is the trace length; the application is
- * the program of the trace's ProgramBegin record unless the options name it.
- * The library reads from a directory, so the named files are written to a
- * private temporary directory first (absolute names taken from their common
- * directory; names with ".." are refused) and removed afterwards, also when
- * a process that was killed left one behind. Events are bounded by
- * LIMIT_IMPORT_OTF2_EVENTS. Locations are read one at a time and each
- * region's figures are folded in as a location ends: memory for the data,
- * not per location per chunk or per location per region.
+ * Each region is a kernel whose time is its largest exclusive time over the
+ * locations (its time on the stack's top: inclusive minus the regions it
+ * called, SPEC §16), with the mean and min over the locations that entered
+ * it as metrics, its inclusive time (recursion counted once) as `inclusive`,
+ * `inclusive_mean` and `inclusive_min`, and the largest number of entries as
+ * calls, as TAU's flat profiles are read; times are converted from timer ticks to seconds
+ * with the clock's resolution. nprocs is the number of process location groups (MPI
+ * ranks), else of locations; the run time is the trace length; the application is the
+ * program of the trace's ProgramBegin record unless the options name it. The library
+ * reads from a directory, so the named files are written to a private temporary directory
+ * first (absolute names taken from their common directory; names with ".." are refused)
+ * and removed afterwards, also when a process that was killed left one behind. Events are
+ * bounded by LIMIT_IMPORT_OTF2_EVENTS. Locations are read one at a time and each region's
+ * figures are folded in as a location ends: memory for the data, not per location per
+ * chunk or per location per region.
  *
  * The run's trace for the analyses of SPEC §13 goes to the sink's `traces`
  * callback (formats/trace.h's record type) after the run: every region named
@@ -138,7 +139,8 @@ struct o2_ix {
 /* A region's figures over the locations read so far (folded in as each
  * location ends: memory per region, not per region and location). */
 struct o2_agg {
-    double max, min, sum;
+    double max, min, sum;    /* exclusive */
+    double imax, imin, isum; /* inclusive */
     uint64_t calls;
     size_t seen;
 };
@@ -161,6 +163,7 @@ struct o2 {
     /* the location being read (one at a time) and its per-region figures */
     size_t cur;
     uint64_t *incl;    /* [region] ticks */
+    int64_t *excl;     /* [region] ticks: own durations minus callees' */
     uint64_t *enters;  /* [region] */
     uint32_t *active;  /* [region]: how often on the stack */
     uint32_t *touched; /* regions entered by this location */
@@ -849,8 +852,18 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef where, OTF2_TimeStamp t, void
     }
     L = &o->loc[l];
     L->depth--;
-    if (--o->active[r] == 0 && t >= L->since[L->depth])
-        o->incl[r] += t - L->since[L->depth];
+    if (t >= L->since[L->depth]) {
+        uint64_t d = t - L->since[L->depth];
+        if (--o->active[r] == 0)
+            o->incl[r] += d;
+        /* exclusive: the whole call, less in the caller (a recursive call's
+         * caller is the same region, so its time is counted once) */
+        o->excl[r] += (int64_t)d;
+        if (L->depth > 0)
+            o->excl[L->stack[L->depth - 1]] -= (int64_t)d;
+    } else {
+        o->active[r]--;
+    }
     if (t > L->last)
         L->last = t;
     if ((o->reg_op[r] > 0 || o->reg_state[r] >= 0) && record(o, L, r, t) != 0)
@@ -937,15 +950,23 @@ static void fold_location(struct o2 *o)
         uint32_t r = o->touched[k];
         struct o2_agg *a = &o->agg[r];
         double t = (double)o->incl[r] / res;
-        if (a->seen == 0 || t > a->max)
-            a->max = t;
-        if (a->seen == 0 || t < a->min)
-            a->min = t;
+        /* a callee that outlived its caller (damaged nesting) is no negative time */
+        double x = o->excl[r] > 0 ? (double)o->excl[r] / res : 0;
+        if (a->seen == 0 || t > a->imax)
+            a->imax = t;
+        if (a->seen == 0 || t < a->imin)
+            a->imin = t;
+        if (a->seen == 0 || x > a->max)
+            a->max = x;
+        if (a->seen == 0 || x < a->min)
+            a->min = x;
         if (o->enters[r] > a->calls)
             a->calls = o->enters[r];
-        a->sum += t;
+        a->sum += x;
+        a->isum += t;
         a->seen++;
         o->incl[r] = o->enters[r] = 0;
+        o->excl[r] = 0;
         o->active[r] = 0;
     }
     o->ntouched = 0;
@@ -1167,11 +1188,12 @@ static int read_trace(struct o2 *o, const char *anchor, int defs_only)
     if (build_indexes(o) != 0 || classify_regions(o) != 0 || resolve_comms(o) != 0)
         goto out;
     o->incl = xcalloc(o->nreg + 1, sizeof *o->incl);
+    o->excl = xcalloc(o->nreg + 1, sizeof *o->excl);
     o->enters = xcalloc(o->nreg + 1, sizeof *o->enters);
     o->active = xcalloc(o->nreg + 1, sizeof *o->active);
     o->touched = xcalloc(o->nreg + 1, sizeof *o->touched);
     o->agg = xcalloc(o->nreg + 1, sizeof *o->agg);
-    if (!o->incl || !o->enters || !o->active || !o->touched || !o->agg ||
+    if (!o->incl || !o->excl || !o->enters || !o->active || !o->touched || !o->agg ||
         (ecb = OTF2_EvtReaderCallbacks_New()) == NULL) {
         err_nomem(o->err);
         goto out;
@@ -1254,6 +1276,7 @@ static void o2_free(struct o2 *o)
     xfree(o->reg_name);
     xfree(o->loc);
     xfree(o->incl);
+    xfree(o->excl);
     xfree(o->enters);
     xfree(o->active);
     xfree(o->touched);
@@ -1439,7 +1462,7 @@ static int emit(struct o2 *o, const struct fmt_options *opt, const struct fmt_si
         size_t seen = ag->seen;
         long s = find_str(o, o->reg_name[g]);
         struct rec_kernel *k;
-        struct rec_kv m[2];
+        struct rec_kv m[5];
         int failed = 0;
         if (seen == 0)
             continue;
@@ -1455,16 +1478,19 @@ static int emit(struct o2 *o, const struct fmt_options *opt, const struct fmt_si
         k->calls = calls;
         m[0] = (struct rec_kv){"mean", sum / (double)seen};
         m[1] = (struct rec_kv){"min", min};
-        k->metrics_json = imp_metrics_json(b.a, m, 2, &failed);
+        m[2] = (struct rec_kv){"inclusive", ag->imax};
+        m[3] = (struct rec_kv){"inclusive_mean", ag->isum / (double)seen};
+        m[4] = (struct rec_kv){"inclusive_min", ag->imin};
+        k->metrics_json = imp_metrics_json(b.a, m, 5, &failed);
         if (failed) {
             err_nomem(o->err);
             goto out;
         }
     }
-    if (r->runtime <= 0)
-        for (size_t i = 0; i < r->nkernels; i++)
-            if (r->kernels[i].time > r->runtime)
-                r->runtime = r->kernels[i].time;
+    if (r->runtime <= 0) /* no trace length: the longest inclusive time (a root's) */
+        for (size_t g = 0; g < o->nreg; g++)
+            if (o->agg[g].seen && o->agg[g].imax > r->runtime)
+                r->runtime = o->agg[g].imax;
     if (imp_batch_commit(&b, "trace", o->err) != 0)
         goto out;
     if (r->uid != NULL && (uid = xstrdup(r->uid)) == NULL) {
