@@ -199,19 +199,27 @@ const char *units_of_metric(const char *name)
     for (i = 0; i < sizeof times / sizeof times[0]; i++)
         if (strcasecmp(name, times[i]) == 0)
             return "s";
+    /* a coefficient of variation (Google Benchmark's real_time_cv,
+     * bytes_per_second_cv) is a ratio whatever it varies over */
+    if (ends_with(name, "_cv"))
+        return "";
     if (ends_with(name, "_time") || ends_with(name, "_seconds") || ends_with(name, "(s)"))
         return "s";
     /* statistics of a time over ranks or threads (CUBE, TAU: inclusive_mean,
-     * exclusive_max) and of Google Benchmark's times (real_time_mean, but
-     * not the coefficient of variation real_time_cv) */
-    if ((starts_with(name, "inclusive_") || starts_with(name, "exclusive_") ||
-         starts_with(name, "real_time_") || starts_with(name, "cpu_time_")) &&
-        !ends_with(name, "_cv"))
+     * exclusive_max) and of Google Benchmark's times (real_time_mean) */
+    if (starts_with(name, "inclusive_") || starts_with(name, "exclusive_") ||
+        starts_with(name, "real_time_") || starts_with(name, "cpu_time_"))
         return "s";
     /* TAU's MPI user events: "Message size for broadcast.max" */
     if (strstr(name, "Message size") != NULL && !ends_with(name, ".count"))
         return "B";
-    if (ends_with(name, "bytes_per_second") || ends_with(name, "(B/s)"))
+    /* rates, and Google Benchmark's statistics of them (bytes_per_second_mean) */
+    {
+        const char *ps = strstr(name, "_per_second");
+        if (ps != NULL && (ps[11] == '\0' || ps[11] == '_'))
+            return ps - name >= 5 && strncasecmp(ps - 5, "bytes", 5) == 0 ? "B/s" : "/s";
+    }
+    if (ends_with(name, "(B/s)"))
         return "B/s";
     if (ends_with(name, "(MB/s)"))
         return "MB/s";
@@ -219,12 +227,12 @@ const char *units_of_metric(const char *name)
      * bounds and named values (latency_upper, latency_p99): latency and
      * build-time in seconds, file-size in bytes, throughput per second */
     if (is_measure(name, "latency") || is_measure(name, "build-time"))
-        return ends_with(name, "_cv") ? "" : "s";
+        return "s";
     if (is_measure(name, "file-size"))
         return "B";
     /* other per-second rates: Bencher's throughput, Google Benchmark's
-     * items_per_second and counters named so */
-    if (is_measure(name, "throughput") || ends_with(name, "_per_second"))
+     * items_per_second and counters named so are above) */
+    if (is_measure(name, "throughput"))
         return "/s";
     if (strstr(name, "bytes") != NULL || strstr(name, "Bytes") != NULL ||
         ends_with(name, "(B)"))

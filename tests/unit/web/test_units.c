@@ -112,6 +112,9 @@ static void test_metric_units(void)
     CHECK_STR(units_of_metric("file-size_lower"), "B");
     CHECK_STR(units_of_metric("throughput"), "/s");
     CHECK_STR(units_of_metric("items_per_second"), "/s");
+    CHECK_STR(units_of_metric("items_per_second_mean"), "/s");
+    CHECK_STR(units_of_metric("bytes_per_second_stddev"), "B/s");
+    CHECK_STR(units_of_metric("bytes_per_second_cv"), "");
     CHECK_STR(units_of_metric("latency_cv"), "");
     CHECK_STR(units_of_metric("latencyish"), "");
 }
