@@ -35,7 +35,12 @@
  * collectives on sub-communicators are matched among their members. Without
  * those definitions a rank is taken as a world rank (a peer outside the
  * world is dropped to -1). A trace whose process groups hold several
- * locations (threads) gives the run only. A trace of more ranks than a
+ * locations (threads, as a hybrid MPI+OpenMP program's) has its ranks in the
+ * MPI locations group (COMM_LOCATIONS: one location per process, its master
+ * thread): those locations are moved to the front in that order before any
+ * event is read, so that a location index is the world rank, and are the
+ * trace's ranks; the other threads' events enter the kernels, not the trace.
+ * Without such a group it gives the run only. A trace of more ranks than a
  * trace may have (LIMIT_TRACE_RANKS) is refused from the definitions alone:
  * they are written and read first (in the child), the event files only
  * after, so no event is written or read for it.
@@ -158,7 +163,8 @@ struct o2 {
     struct o2_loc *loc;
     size_t nloc, caploc;
     size_t groups;
-    int traced; /* the caller keeps the trace (fmt_sink.traces) */
+    size_t nranks; /* the trace's ranks: locations [0, nranks), 0 = no trace */
+    int traced;    /* the caller keeps the trace (fmt_sink.traces) */
     struct o2_ix *ix_str, *ix_reg, *ix_loc, *ix_comm; /* sorted by ref */
     /* the location being read (one at a time) and its per-region figures */
     size_t cur;
@@ -386,6 +392,52 @@ static long find_loc(const struct o2 *o, uint64_t ref)
     return ix_find(o->ix_loc, o->nloc, ref);
 }
 
+/* After the global definitions, before the indexes: the trace's ranks. One
+ * location per process: all of them. Several (threads): the members of the
+ * MPI locations group, one per process, moved to the front in its order (a
+ * location's index is then its world rank, as the peers of its records
+ * say); none without such a group. 0, or -1 out of memory. */
+static int ranks_first(struct o2 *o)
+{
+    const struct o2_grp *g = NULL;
+    struct o2_ix *ix;
+    struct o2_loc *to;
+    unsigned char *taken;
+    size_t n = 0;
+
+    o->nranks = o->groups == 0 || o->groups == o->nloc ? o->nloc : 0;
+    if (o->nranks != 0)
+        return 0;
+    for (size_t i = 0; i < o->ngrp && g == NULL; i++)
+        if (o->grp[i].type == OTF2_GROUP_TYPE_COMM_LOCATIONS && o->grp[i].n == o->groups)
+            g = &o->grp[i];
+    if (g == NULL || g->n == 0)
+        return 0;
+    ix = ix_build(o->loc, o->nloc, sizeof *o->loc, offsetof(struct o2_loc, ref));
+    to = xmalloc(o->nloc * sizeof *to);
+    taken = xcalloc(o->nloc, 1);
+    if (ix == NULL || to == NULL || taken == NULL) {
+        xfree(ix), xfree(to), xfree(taken);
+        return err_nomem(o->err);
+    }
+    for (uint32_t k = 0; k < g->n; k++) {
+        long l = ix_find(ix, o->nloc, g->m[k]);
+        if (l < 0 || taken[l])
+            break; /* not one location per rank: no trace */
+        taken[l] = 1;
+        to[n++] = o->loc[l];
+    }
+    if (n == g->n) {
+        for (size_t l = 0; l < o->nloc; l++)
+            if (!taken[l])
+                to[n++] = o->loc[l];
+        memcpy(o->loc, to, o->nloc * sizeof *to);
+        o->nranks = g->n;
+    }
+    xfree(ix), xfree(to), xfree(taken);
+    return 0;
+}
+
 /* After the global definitions: the indexes of strings, regions, locations
  * and communicators. 0, or -1 out of memory. */
 static int build_indexes(struct o2 *o)
@@ -460,7 +512,7 @@ static int resolve_comms(struct o2 *o)
         cm->sorted = xmalloc((g->n ? g->n : 1) * sizeof *cm->sorted);
         if (cm->rank == NULL || cm->sorted == NULL)
             return err_nomem(o->err);
-        ordered = g->n == o->nloc;
+        ordered = g->n == o->nranks; /* all of the trace's ranks, in order */
         for (uint32_t k = 0; k < g->n; k++) {
             cm->rank[k] = g->type == OTF2_GROUP_TYPE_COMM_LOCATIONS
                               ? world_loc(o, k)
@@ -622,7 +674,7 @@ static int record(struct o2 *o, struct o2_loc *L, long r, uint64_t t)
         }
         L->npdone = 0;
         if (e->comm_size == 0) /* no communicator named */
-            e->comm_size = (uint32_t)o->nloc;
+            e->comm_size = (uint32_t)(o->nranks ? o->nranks : o->nloc);
         L->cur_op = 0;
     } else {
         memset(e, 0, sizeof *e);
@@ -796,20 +848,20 @@ static void renumber(struct o2_loc *L)
 }
 
 /* The trace of the run (ownership of the events and names moves to it), or
- * NULL when the locations are not one per process. */
+ * NULL when it has no ranks (ranks_first). */
 static struct trace *build_trace(struct o2 *o, struct err *err, int *failed)
 {
     struct trace *t;
     *failed = 0;
-    if (o->groups != 0 && o->groups != o->nloc)
+    if (o->nranks == 0)
         return NULL;
     t = xcalloc(1, sizeof *t);
-    if (t == NULL || (t->ranks = xcalloc(o->nloc, sizeof *t->ranks)) == NULL) {
+    if (t == NULL || (t->ranks = xcalloc(o->nranks, sizeof *t->ranks)) == NULL) {
         xfree(t);
         *failed = err_nomem(err);
         return NULL;
     }
-    t->nranks = (int)o->nloc;
+    t->nranks = (int)o->nranks;
     t->comms = o->tc;
     t->ncomms = o->ntc;
     o->tc = NULL;
@@ -818,7 +870,7 @@ static struct trace *build_trace(struct o2 *o, struct err *err, int *failed)
     t->nnames = o->nnames;
     o->names = NULL;
     o->nnames = 0;
-    for (size_t l = 0; l < o->nloc; l++) {
+    for (size_t l = 0; l < o->nranks; l++) {
         struct o2_loc *L = &o->loc[l];
         for (size_t k = 0; k < L->ndone; k++) /* its call's begin, until the sort */
             L->done[k].first = (size_t)(L->ev[L->done[k].event].begin * 1e9 + 0.5);
@@ -1175,11 +1227,13 @@ static int read_trace(struct o2 *o, const char *anchor, int defs_only)
                        LIMIT_IMPORT_OTF2_EVENTS);
         goto out;
     }
+    if (ranks_first(o) != 0)
+        goto out;
     /* a trace (one location per process, as build_trace makes one) of more
      * ranks than a trace may have is refused now, as the definitions tell,
      * with trace_parse's answer, before any event is read */
-    if (o->traced && (o->groups == 0 || o->groups == o->nloc) &&
-        trace_check_ranks((long long)o->nloc, o->err) != 0)
+    if (o->traced && o->nranks != 0 &&
+        trace_check_ranks((long long)o->nranks, o->err) != 0)
         goto out;
     if (defs_only) {
         rc = 0;

@@ -436,6 +436,15 @@ def otf2_ring_exclusive_times():
     # main's time is its own, not its callees' again: its inclusive time is
     # within the run time, its exclusive time that less solve and the MPI calls
     assert got["main"]["time"] < got["main"]["metrics"]["inclusive"] <= r["runtime"]
+    # rank 0 holds a second (thread) location: the trace's ranks are the 4
+    # members of the MPI locations group, and its messages are the MpiSend
+    # records (python3-otf2: rank r sends 1024 and 2048 bytes to rank r+1)
+    st, traffic = S.get(f"/api/v1/runs/{r['id']}/trace/traffic")
+    assert st == 200 and traffic["nranks"] == 4, traffic
+    ring = [[2 if j == (i + 1) % 4 else 0 for j in range(4)] for i in range(4)]
+    assert traffic["p2p"]["msgs"] == ring, traffic
+    assert traffic["p2p"]["bytes"] == [[1536 * x for x in row] for row in ring], traffic
+    assert traffic["collective"]["calls"] == [2, 2, 2, 2], traffic
 
 
 report()
