@@ -2,7 +2,7 @@
 Benchmark JSON written by Debian's libbenchmark 1.7.1, an LNT v5 report and
 Bencher adapter fixtures from the formats' own repositories, OSU 5.8 logs
 (plain, `-f`, a non-blocking collective, launcher preambles and /usr/bin/time
-trailers), Trace Event JSON written by Node.js 20 and Chromium 156, and an
+trailers), Trace Event JSON written by Node.js 20, Chromium 156 and clang 14, and an
 OTF2 trace written by Debian's python3-otf2 (tests/data/import/public/*,
 SOURCES.md there says where each file comes from and how it was made).
 
@@ -371,6 +371,7 @@ def chrome_expect(doc):
 @test
 def chrome_traces_of_node_and_chromium():
     for name, app, nprocs in (("node20_trace.1.log", "node", 1),
+                              ("clang14_time_trace.json", "clang", 1),
                               ("chromium156_user_timing.json", "chromium156_user_timing", 2)):
         body = read("chrome-trace", name)
         kernels, rt, pids = chrome_expect(json.loads(body))
