@@ -169,6 +169,17 @@ def gbench_counters_complexity_units_and_a_failed_benchmark():
 
 
 @test
+def gbench_aggregates_only():
+    # the same program as CI runs often do: --benchmark_repetitions=2
+    # --benchmark_report_aggregates_only=true; each benchmark one run of its
+    # mean with every statistic of its times and counters, BM_Fails no run
+    check_gbench("gbench_trial_aggregates_only.json", "gbtrial", 6, [
+        ("BM_Sort", {"arg1": 4096.0, "threads": 1.0}, 1),
+        ("BM_Threaded", {"threads": 2.0}, 1),
+        ("BM_Fails", {"threads": 1.0}, 0)])
+
+
+@test
 def gbench_templates_captures_interleaved_repetitions():
     # templates, BENCHMARK_CAPTURE, DenseRange with a negative argument, a
     # label, MinTime, ThreadRange, manual time, two repetitions interleaved
