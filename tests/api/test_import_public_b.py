@@ -394,6 +394,10 @@ def chrome_traces_of_node_and_chromium():
         assert r["nprocs"] == nprocs, (name, r["nprocs"])
         got = {k["name"]: k for k in r["kernels"]}
         assert set(got) == set(kernels), (name, set(got) ^ set(kernels))
+        # its run page links the trace without calling a compiler's or a
+        # browser's trace an MPI one
+        st, page, _ = S.request("GET", f"/runs/{r['id']}", raw=True, token=None)
+        assert st == 200 and "This run has a trace:" in page.decode(), name
         for n, (t, c, m) in kernels.items():
             k = got[n]
             assert close(t * 1e-6, k["time"]) and k["calls"] == c, (name, n, k, t, c)
