@@ -339,6 +339,40 @@ def osu_logs():
                 (name, k, vals, g)
 
 
+def over_message_size(system):
+    """The system page's two plots: (latency figure, bandwidth figure) HTML."""
+    st, body, _ = S.request("GET", "/systems/" + urllib.parse.quote(system), raw=True,
+                            token=None)
+    assert st == 200, body
+    page = body.decode()
+    figs = re.findall(r"<figure.*?</figure>", page, re.S)
+    lat = [f for f in figs if "Latency over message size" in f]
+    bw = [f for f in figs if "Bandwidth over message size" in f]
+    return (lat[0] if lat else ""), (bw[0] if bw else ""), page
+
+
+@test
+def osu_bandwidth_tests_are_not_latencies_on_the_system_page():
+    # a bandwidth test's benchmark is the time of one message, L / bandwidth:
+    # drawn as a bandwidth (or left to its twin as measured), never on the
+    # latency plot, for every bandwidth test (osu_mbw_mr too, and the same
+    # tests on GPU buffers, MPIBW_DD); the shared corpus's osu_mbw_mr log
+    lat, bw, _ = over_message_size("uibk-bw")
+    assert "MPIBW" in bw and lat == "", lat
+    mbw = os.path.join(SRC, "../shared/corpus/imports/osu/"
+                       "excalibur_alaska-roce-ompi4_osu_mbw_mr_16.out")
+    if not os.path.isfile(mbw):
+        print("  (no shared corpus beside the checkout: osu_mbw_mr not checked)")
+        return
+    with open(mbw, "rb") as f:
+        st, ans = post(f.read(), format="osu", system="alaska-mbw", filename="mbw.out")
+    assert st == 201, ans
+    lat, bw, page = over_message_size("alaska-mbw")
+    assert lat == "" and "MPIMBW" in bw, lat
+    row = re.search(r"<tr><td>MPIMBW\b.*?</tr>", page, re.S)
+    assert row and "<td>bandwidth</td>" in row.group(0), row
+
+
 # ---- Trace Event JSON ---------------------------------------------------------
 
 def chrome_expect(doc):
