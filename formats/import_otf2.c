@@ -417,7 +417,9 @@ static int ranks_first(struct o2 *o)
     to = xmalloc(o->nloc * sizeof *to);
     taken = xcalloc(o->nloc, 1);
     if (ix == NULL || to == NULL || taken == NULL) {
-        xfree(ix), xfree(to), xfree(taken);
+        xfree(ix);
+        xfree(to);
+        xfree(taken);
         return err_nomem(o->err);
     }
     for (uint32_t k = 0; k < g->n; k++) {
@@ -434,7 +436,9 @@ static int ranks_first(struct o2 *o)
         memcpy(o->loc, to, o->nloc * sizeof *to);
         o->nranks = g->n;
     }
-    xfree(ix), xfree(to), xfree(taken);
+    xfree(ix);
+    xfree(to);
+    xfree(taken);
     return 0;
 }
 
