@@ -502,6 +502,13 @@ static json_t *value(struct ch *c, struct cursor *u)
     if (room > LIMIT_IMPORT_CHROME_EVENT)
         room = LIMIT_IMPORT_CHROME_EVENT;
     v = json_loadb(u->p, room, JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, &je);
+    if (v == NULL && json_error_code(&je) == json_error_numeric_overflow)
+        /* an integer beyond int64 (Chromium writes a negative task delay in
+         * its args as a uint64, 18446744073709546541): that event read with
+         * its integers as doubles, the others keep theirs exact */
+        v = json_loadb(u->p, room,
+                       JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK | JSON_DECODE_INT_AS_REAL,
+                       &je);
     if (v == NULL) {
         size_t at = je.position > 0 ? (size_t)je.position : 0;
         if (room == LIMIT_IMPORT_CHROME_EVENT && at + 16 >= room)

@@ -358,7 +358,7 @@ static const char *program_path(arena *a, const char *exe)
 /* The aggregates of one benchmark (by run_name), as metrics of its runs. */
 struct gb_agg {
     const char *run_name;
-    struct rec_kv m[16];
+    struct rec_kv m[64]; /* statistics of the times and of every counter */
     size_t n;
     json_t *mean; /* the mean row, for a benchmark without repetitions */
     int reps;     /* repetitions seen */
@@ -461,6 +461,11 @@ static int one(struct imp_batch *b, json_t *bm, size_t idx, const char *app,
     {
         double d;
         if (not_metric(key) || !json_is_number(v))
+            continue;
+        /* a benchmark reported by its aggregates only: its mean row's
+         * "iterations" is the number of repetitions, not of iterations */
+        if (strcmp(key, "iterations") == 0 &&
+            json_is_string(json_object_get(bm, "aggregate_name")))
             continue;
         d = json_number_value(v);
         if (strcmp(key, "cpu_time") == 0)
@@ -584,6 +589,18 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
             continue;
         }
         /* mean, median, stddev, cv (a ratio: no unit), and user aggregates */
+        {
+            /* of every counter too (items_per_second_mean, a user counter's
+             * _stddev), as they are; not of "iterations", which an aggregate
+             * row fills with the number of repetitions */
+            const char *sfx = arena_printf(names, "_%s", an);
+            json_object_foreach(bm, key, v)
+            {
+                if (sfx != NULL && json_is_number(v) && !not_metric(key) &&
+                    strcmp(key, "cpu_time") != 0 && strcmp(key, "iterations") != 0)
+                    agg_put(names, g, key, sfx, json_number_value(v));
+            }
+        }
         if (json_is_number(json_object_get(bm, "real_time")))
             agg_put(names, g, "real_time_", an,
                     json_number_value(json_object_get(bm, "real_time")) *

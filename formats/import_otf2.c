@@ -2,20 +2,21 @@
  * definitions and per-location event files, as Score-P writes them) into a
  * run, through Debian's OTF2 library (libotf2-trace-dev).
  *
- * Each region is a kernel whose time is its largest inclusive time over the
- * locations (recursion counted once), with the mean and min over the
- * locations that entered it as metrics and the largest number of entries as
- * calls; times are converted from timer ticks to seconds with the clock's
- * resolution. nprocs is the number of process location groups (MPI ranks),
- * else of locations; the run time is the trace length; the application is
- * the program of the trace's ProgramBegin record unless the options name it.
- * The library reads from a directory, so the named files are written to a
- * private temporary directory first (absolute names taken from their common
- * directory; names with ".." are refused) and removed afterwards, also when
- * a process that was killed left one behind. Events are bounded by
- * LIMIT_IMPORT_OTF2_EVENTS. Locations are read one at a time and each
- * region's figures are folded in as a location ends: memory for the data,
- * not per location per chunk or per location per region.
+ * Each region is a kernel whose time is its largest exclusive time over the
+ * locations (its time on the stack's top: inclusive minus the regions it
+ * called, SPEC §16), with the mean and min over the locations that entered
+ * it as metrics, its inclusive time (recursion counted once) as `inclusive`,
+ * `inclusive_mean` and `inclusive_min`, and the largest number of entries as
+ * calls, as TAU's flat profiles are read; times are converted from timer ticks to seconds
+ * with the clock's resolution. nprocs is the number of process location groups (MPI
+ * ranks), else of locations; the run time is the trace length; the application is the
+ * program of the trace's ProgramBegin record unless the options name it. The library
+ * reads from a directory, so the named files are written to a private temporary directory
+ * first (absolute names taken from their common directory; names with ".." are refused)
+ * and removed afterwards, also when a process that was killed left one behind. Events are
+ * bounded by LIMIT_IMPORT_OTF2_EVENTS. Locations are read one at a time and each region's
+ * figures are folded in as a location ends: memory for the data, not per location per
+ * chunk or per location per region.
  *
  * The run's trace for the analyses of SPEC §13 goes to the sink's `traces`
  * callback (formats/trace.h's record type) after the run: every region named
@@ -34,7 +35,12 @@
  * collectives on sub-communicators are matched among their members. Without
  * those definitions a rank is taken as a world rank (a peer outside the
  * world is dropped to -1). A trace whose process groups hold several
- * locations (threads) gives the run only. A trace of more ranks than a
+ * locations (threads, as a hybrid MPI+OpenMP program's) has its ranks in the
+ * MPI locations group (COMM_LOCATIONS: one location per process, its master
+ * thread): those locations are moved to the front in that order before any
+ * event is read, so that a location index is the world rank, and are the
+ * trace's ranks; the other threads' events enter the kernels, not the trace.
+ * Without such a group it gives the run only. A trace of more ranks than a
  * trace may have (LIMIT_TRACE_RANKS) is refused from the definitions alone:
  * they are written and read first (in the child), the event files only
  * after, so no event is written or read for it.
@@ -138,7 +144,8 @@ struct o2_ix {
 /* A region's figures over the locations read so far (folded in as each
  * location ends: memory per region, not per region and location). */
 struct o2_agg {
-    double max, min, sum;
+    double max, min, sum;    /* exclusive */
+    double imax, imin, isum; /* inclusive */
     uint64_t calls;
     size_t seen;
 };
@@ -156,11 +163,13 @@ struct o2 {
     struct o2_loc *loc;
     size_t nloc, caploc;
     size_t groups;
-    int traced; /* the caller keeps the trace (fmt_sink.traces) */
+    size_t nranks; /* the trace's ranks: locations [0, nranks), 0 = no trace */
+    int traced;    /* the caller keeps the trace (fmt_sink.traces) */
     struct o2_ix *ix_str, *ix_reg, *ix_loc, *ix_comm; /* sorted by ref */
     /* the location being read (one at a time) and its per-region figures */
     size_t cur;
     uint64_t *incl;    /* [region] ticks */
+    int64_t *excl;     /* [region] ticks: own durations minus callees' */
     uint64_t *enters;  /* [region] */
     uint32_t *active;  /* [region]: how often on the stack */
     uint32_t *touched; /* regions entered by this location */
@@ -383,6 +392,56 @@ static long find_loc(const struct o2 *o, uint64_t ref)
     return ix_find(o->ix_loc, o->nloc, ref);
 }
 
+/* After the global definitions, before the indexes: the trace's ranks. One
+ * location per process: all of them. Several (threads): the members of the
+ * MPI locations group, one per process, moved to the front in its order (a
+ * location's index is then its world rank, as the peers of its records
+ * say); none without such a group. 0, or -1 out of memory. */
+static int ranks_first(struct o2 *o)
+{
+    const struct o2_grp *g = NULL;
+    struct o2_ix *ix;
+    struct o2_loc *to;
+    unsigned char *taken;
+    size_t n = 0;
+
+    o->nranks = o->groups == 0 || o->groups == o->nloc ? o->nloc : 0;
+    if (o->nranks != 0)
+        return 0;
+    for (size_t i = 0; i < o->ngrp && g == NULL; i++)
+        if (o->grp[i].type == OTF2_GROUP_TYPE_COMM_LOCATIONS && o->grp[i].n == o->groups)
+            g = &o->grp[i];
+    if (g == NULL || g->n == 0)
+        return 0;
+    ix = ix_build(o->loc, o->nloc, sizeof *o->loc, offsetof(struct o2_loc, ref));
+    to = xmalloc(o->nloc * sizeof *to);
+    taken = xcalloc(o->nloc, 1);
+    if (ix == NULL || to == NULL || taken == NULL) {
+        xfree(ix);
+        xfree(to);
+        xfree(taken);
+        return err_nomem(o->err);
+    }
+    for (uint32_t k = 0; k < g->n; k++) {
+        long l = ix_find(ix, o->nloc, g->m[k]);
+        if (l < 0 || taken[l])
+            break; /* not one location per rank: no trace */
+        taken[l] = 1;
+        to[n++] = o->loc[l];
+    }
+    if (n == g->n) {
+        for (size_t l = 0; l < o->nloc; l++)
+            if (!taken[l])
+                to[n++] = o->loc[l];
+        memcpy(o->loc, to, o->nloc * sizeof *to);
+        o->nranks = g->n;
+    }
+    xfree(ix);
+    xfree(to);
+    xfree(taken);
+    return 0;
+}
+
 /* After the global definitions: the indexes of strings, regions, locations
  * and communicators. 0, or -1 out of memory. */
 static int build_indexes(struct o2 *o)
@@ -457,7 +516,7 @@ static int resolve_comms(struct o2 *o)
         cm->sorted = xmalloc((g->n ? g->n : 1) * sizeof *cm->sorted);
         if (cm->rank == NULL || cm->sorted == NULL)
             return err_nomem(o->err);
-        ordered = g->n == o->nloc;
+        ordered = g->n == o->nranks; /* all of the trace's ranks, in order */
         for (uint32_t k = 0; k < g->n; k++) {
             cm->rank[k] = g->type == OTF2_GROUP_TYPE_COMM_LOCATIONS
                               ? world_loc(o, k)
@@ -619,7 +678,7 @@ static int record(struct o2 *o, struct o2_loc *L, long r, uint64_t t)
         }
         L->npdone = 0;
         if (e->comm_size == 0) /* no communicator named */
-            e->comm_size = (uint32_t)o->nloc;
+            e->comm_size = (uint32_t)(o->nranks ? o->nranks : o->nloc);
         L->cur_op = 0;
     } else {
         memset(e, 0, sizeof *e);
@@ -793,20 +852,20 @@ static void renumber(struct o2_loc *L)
 }
 
 /* The trace of the run (ownership of the events and names moves to it), or
- * NULL when the locations are not one per process. */
+ * NULL when it has no ranks (ranks_first). */
 static struct trace *build_trace(struct o2 *o, struct err *err, int *failed)
 {
     struct trace *t;
     *failed = 0;
-    if (o->groups != 0 && o->groups != o->nloc)
+    if (o->nranks == 0)
         return NULL;
     t = xcalloc(1, sizeof *t);
-    if (t == NULL || (t->ranks = xcalloc(o->nloc, sizeof *t->ranks)) == NULL) {
+    if (t == NULL || (t->ranks = xcalloc(o->nranks, sizeof *t->ranks)) == NULL) {
         xfree(t);
         *failed = err_nomem(err);
         return NULL;
     }
-    t->nranks = (int)o->nloc;
+    t->nranks = (int)o->nranks;
     t->comms = o->tc;
     t->ncomms = o->ntc;
     o->tc = NULL;
@@ -815,7 +874,7 @@ static struct trace *build_trace(struct o2 *o, struct err *err, int *failed)
     t->nnames = o->nnames;
     o->names = NULL;
     o->nnames = 0;
-    for (size_t l = 0; l < o->nloc; l++) {
+    for (size_t l = 0; l < o->nranks; l++) {
         struct o2_loc *L = &o->loc[l];
         for (size_t k = 0; k < L->ndone; k++) /* its call's begin, until the sort */
             L->done[k].first = (size_t)(L->ev[L->done[k].event].begin * 1e9 + 0.5);
@@ -849,8 +908,18 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef where, OTF2_TimeStamp t, void
     }
     L = &o->loc[l];
     L->depth--;
-    if (--o->active[r] == 0 && t >= L->since[L->depth])
-        o->incl[r] += t - L->since[L->depth];
+    if (t >= L->since[L->depth]) {
+        uint64_t d = t - L->since[L->depth];
+        if (--o->active[r] == 0)
+            o->incl[r] += d;
+        /* exclusive: the whole call, less in the caller (a recursive call's
+         * caller is the same region, so its time is counted once) */
+        o->excl[r] += (int64_t)d;
+        if (L->depth > 0)
+            o->excl[L->stack[L->depth - 1]] -= (int64_t)d;
+    } else {
+        o->active[r]--;
+    }
     if (t > L->last)
         L->last = t;
     if ((o->reg_op[r] > 0 || o->reg_state[r] >= 0) && record(o, L, r, t) != 0)
@@ -937,15 +1006,23 @@ static void fold_location(struct o2 *o)
         uint32_t r = o->touched[k];
         struct o2_agg *a = &o->agg[r];
         double t = (double)o->incl[r] / res;
-        if (a->seen == 0 || t > a->max)
-            a->max = t;
-        if (a->seen == 0 || t < a->min)
-            a->min = t;
+        /* a callee that outlived its caller (damaged nesting) is no negative time */
+        double x = o->excl[r] > 0 ? (double)o->excl[r] / res : 0;
+        if (a->seen == 0 || t > a->imax)
+            a->imax = t;
+        if (a->seen == 0 || t < a->imin)
+            a->imin = t;
+        if (a->seen == 0 || x > a->max)
+            a->max = x;
+        if (a->seen == 0 || x < a->min)
+            a->min = x;
         if (o->enters[r] > a->calls)
             a->calls = o->enters[r];
-        a->sum += t;
+        a->sum += x;
+        a->isum += t;
         a->seen++;
         o->incl[r] = o->enters[r] = 0;
+        o->excl[r] = 0;
         o->active[r] = 0;
     }
     o->ntouched = 0;
@@ -1154,11 +1231,13 @@ static int read_trace(struct o2 *o, const char *anchor, int defs_only)
                        LIMIT_IMPORT_OTF2_EVENTS);
         goto out;
     }
+    if (ranks_first(o) != 0)
+        goto out;
     /* a trace (one location per process, as build_trace makes one) of more
      * ranks than a trace may have is refused now, as the definitions tell,
      * with trace_parse's answer, before any event is read */
-    if (o->traced && (o->groups == 0 || o->groups == o->nloc) &&
-        trace_check_ranks((long long)o->nloc, o->err) != 0)
+    if (o->traced && o->nranks != 0 &&
+        trace_check_ranks((long long)o->nranks, o->err) != 0)
         goto out;
     if (defs_only) {
         rc = 0;
@@ -1167,11 +1246,12 @@ static int read_trace(struct o2 *o, const char *anchor, int defs_only)
     if (build_indexes(o) != 0 || classify_regions(o) != 0 || resolve_comms(o) != 0)
         goto out;
     o->incl = xcalloc(o->nreg + 1, sizeof *o->incl);
+    o->excl = xcalloc(o->nreg + 1, sizeof *o->excl);
     o->enters = xcalloc(o->nreg + 1, sizeof *o->enters);
     o->active = xcalloc(o->nreg + 1, sizeof *o->active);
     o->touched = xcalloc(o->nreg + 1, sizeof *o->touched);
     o->agg = xcalloc(o->nreg + 1, sizeof *o->agg);
-    if (!o->incl || !o->enters || !o->active || !o->touched || !o->agg ||
+    if (!o->incl || !o->excl || !o->enters || !o->active || !o->touched || !o->agg ||
         (ecb = OTF2_EvtReaderCallbacks_New()) == NULL) {
         err_nomem(o->err);
         goto out;
@@ -1254,6 +1334,7 @@ static void o2_free(struct o2 *o)
     xfree(o->reg_name);
     xfree(o->loc);
     xfree(o->incl);
+    xfree(o->excl);
     xfree(o->enters);
     xfree(o->active);
     xfree(o->touched);
@@ -1439,7 +1520,7 @@ static int emit(struct o2 *o, const struct fmt_options *opt, const struct fmt_si
         size_t seen = ag->seen;
         long s = find_str(o, o->reg_name[g]);
         struct rec_kernel *k;
-        struct rec_kv m[2];
+        struct rec_kv m[5];
         int failed = 0;
         if (seen == 0)
             continue;
@@ -1455,16 +1536,19 @@ static int emit(struct o2 *o, const struct fmt_options *opt, const struct fmt_si
         k->calls = calls;
         m[0] = (struct rec_kv){"mean", sum / (double)seen};
         m[1] = (struct rec_kv){"min", min};
-        k->metrics_json = imp_metrics_json(b.a, m, 2, &failed);
+        m[2] = (struct rec_kv){"inclusive", ag->imax};
+        m[3] = (struct rec_kv){"inclusive_mean", ag->isum / (double)seen};
+        m[4] = (struct rec_kv){"inclusive_min", ag->imin};
+        k->metrics_json = imp_metrics_json(b.a, m, 5, &failed);
         if (failed) {
             err_nomem(o->err);
             goto out;
         }
     }
-    if (r->runtime <= 0)
-        for (size_t i = 0; i < r->nkernels; i++)
-            if (r->kernels[i].time > r->runtime)
-                r->runtime = r->kernels[i].time;
+    if (r->runtime <= 0) /* no trace length: the longest inclusive time (a root's) */
+        for (size_t g = 0; g < o->nreg; g++)
+            if (o->agg[g].seen && o->agg[g].imax > r->runtime)
+                r->runtime = o->agg[g].imax;
     if (imp_batch_commit(&b, "trace", o->err) != 0)
         goto out;
     if (r->uid != NULL && (uid = xstrdup(r->uid)) == NULL) {

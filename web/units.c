@@ -33,6 +33,14 @@ static const struct step mbytes_s[] = {{0, 1e-6, "B/s"},
                                        {1e3, 1e3, "GB/s"},
                                        {1e6, 1e6, "TB/s"}};
 
+/* A rate of things that are not bytes (items, operations, messages per
+ * second): decimal prefixes, the base unit being 1 per second. */
+static const struct step per_s[] = {{0, 1, "/s"},
+                                    {1e3, 1e3, "k/s"},
+                                    {1e6, 1e6, "M/s"},
+                                    {1e9, 1e9, "G/s"},
+                                    {1e12, 1e12, "T/s"}};
+
 #define PICK(table, v, div) pick_from(table, sizeof table / sizeof table[0], v, div)
 
 static const char *pick_from(const struct step *t, size_t n, double v, double *div)
@@ -66,6 +74,8 @@ const char *units_pick(const char *unit, double v, double *div)
         return PICK(bytes_s, v, div);
     if (strcmp(unit, "MB/s") == 0)
         return PICK(mbytes_s, v, div);
+    if (strcmp(unit, "/s") == 0)
+        return PICK(per_s, v, div);
     return unit;
 }
 
@@ -169,6 +179,13 @@ static int ends_with(const char *s, const char *suffix)
     return n >= m && strcasecmp(s + n - m, suffix) == 0;
 }
 
+/* name is the measure m itself or one of its values (m_lower, m_p99). */
+static int is_measure(const char *name, const char *m)
+{
+    size_t n = strlen(m);
+    return strncasecmp(name, m, n) == 0 && (name[n] == '\0' || name[n] == '_');
+}
+
 const char *units_of_metric(const char *name)
 {
     static const char *const times[] = {
@@ -182,22 +199,41 @@ const char *units_of_metric(const char *name)
     for (i = 0; i < sizeof times / sizeof times[0]; i++)
         if (strcasecmp(name, times[i]) == 0)
             return "s";
+    /* a coefficient of variation (Google Benchmark's real_time_cv,
+     * bytes_per_second_cv) is a ratio whatever it varies over */
+    if (ends_with(name, "_cv"))
+        return "";
     if (ends_with(name, "_time") || ends_with(name, "_seconds") || ends_with(name, "(s)"))
         return "s";
     /* statistics of a time over ranks or threads (CUBE, TAU: inclusive_mean,
-     * exclusive_max) and of Google Benchmark's times (real_time_mean, but
-     * not the coefficient of variation real_time_cv) */
-    if ((starts_with(name, "inclusive_") || starts_with(name, "exclusive_") ||
-         starts_with(name, "real_time_") || starts_with(name, "cpu_time_")) &&
-        !ends_with(name, "_cv"))
+     * exclusive_max) and of Google Benchmark's times (real_time_mean) */
+    if (starts_with(name, "inclusive_") || starts_with(name, "exclusive_") ||
+        starts_with(name, "real_time_") || starts_with(name, "cpu_time_"))
         return "s";
     /* TAU's MPI user events: "Message size for broadcast.max" */
     if (strstr(name, "Message size") != NULL && !ends_with(name, ".count"))
         return "B";
-    if (ends_with(name, "bytes_per_second") || ends_with(name, "(B/s)"))
+    /* rates, and Google Benchmark's statistics of them (bytes_per_second_mean) */
+    {
+        const char *ps = strstr(name, "_per_second");
+        if (ps != NULL && (ps[11] == '\0' || ps[11] == '_'))
+            return ps - name >= 5 && strncasecmp(ps - 5, "bytes", 5) == 0 ? "B/s" : "/s";
+    }
+    if (ends_with(name, "(B/s)"))
         return "B/s";
     if (ends_with(name, "(MB/s)"))
         return "MB/s";
+    /* Bencher's built-in measures, as import_bmf stores them with their
+     * bounds and named values (latency_upper, latency_p99): latency and
+     * build-time in seconds, file-size in bytes, throughput per second */
+    if (is_measure(name, "latency") || is_measure(name, "build-time"))
+        return "s";
+    if (is_measure(name, "file-size"))
+        return "B";
+    /* other per-second rates: Bencher's throughput, Google Benchmark's
+     * items_per_second and counters named so are above) */
+    if (is_measure(name, "throughput"))
+        return "/s";
     if (strstr(name, "bytes") != NULL || strstr(name, "Bytes") != NULL ||
         ends_with(name, "(B)"))
         return "B";

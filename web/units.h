@@ -2,8 +2,9 @@
  *
  * One place that turns a measured value and its unit into what a page or a
  * chart prints: seconds as ns, µs, ms or s; bytes as B, KiB, MiB, GiB, TiB;
- * rates ("B/s", "MB/s", "s/..." no) with the prefix of their own base
- * (binary for B/s, decimal for MB/s as OSU measures it); any other unit
+ * rates ("B/s", "MB/s", "/s"; "s/..." no) with the prefix of their own base
+ * (binary for B/s, decimal for MB/s as OSU measures it and for "/s",
+ * "41.51 M/s"); any other unit
  * with an SI prefix only when the number is large or tiny ("1.2 M ops").
  * Numbers carry 4 significant digits at most and no float noise
  * ("2.15 µs", not "2.1499e-07 s"); a non-finite value is "—".
@@ -38,7 +39,10 @@ char *units_num(char *out, size_t outsz, double v);
 /* The unit of a metric by its name, as the importers name them (SPEC §16):
  * "s" for time metrics (time, inclusive, exclusive, mean, min, max, median,
  * real_time, cpu_time, ...), "B" for byte counts (a name holding "bytes"),
- * "B/s" for "bytes_per_second", else "" (a count or an unknown unit). */
+ * "B/s" for "bytes_per_second", "/s" for other rates (items_per_second,
+ * Bencher's throughput), Bencher's latency and build-time (and their bounds
+ * and named values, latency_p99) in "s" and file-size in "B", else "" (a
+ * count or an unknown unit). */
 const char *units_of_metric(const char *name);
 
 /* The lower edge lo of a band of a quantity in unit, as shown: 0 at the

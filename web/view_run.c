@@ -477,7 +477,9 @@ void view_run(struct page *p, const struct view_run *d)
                   "<p class=\"notice good\" role=\"status\">The run was stored.</p>\n");
     if (d->has_trace)
         page_printf(p,
-                    "<p class=\"trace-link\">This run has an MPI trace: "
+                    /* not "MPI": Trace Event JSON of a compiler or a browser
+                       has ranks (pid/tid pairs) too */
+                    "<p class=\"trace-link\">This run has a trace: "
                     "<a href=\"/runs/%lld/trace\">where the time goes across ranks</a>."
                     "</p>\n",
                     id);

@@ -258,7 +258,10 @@ static const char *osu_test(const char *name)
         {"MPIAGV", "osu_allgatherv"},    {"MPIA2A", "osu_alltoall"},
         {"MPIA2AV", "osu_alltoallv"},    {"MPIGA", "osu_gather"},
         {"MPIGAV", "osu_gatherv"},       {"MPISC", "osu_scatter"},
-        {"MPISCV", "osu_scatterv"}};
+        {"MPISCV", "osu_scatterv"},      {"MPIMBW", "osu_mbw_mr"},
+        {"MPIGETBW", "osu_get_bw"},      {"MPIPUTBW", "osu_put_bw"},
+        {"MPIPUTBIBW", "osu_put_bibw"},  {"MPIGET", "osu_get_latency"},
+        {"MPIPUT", "osu_put_latency"},   {"MPISRMT", "osu_latency_mt"}};
     /* a rate as measured (NAME_MBS, NAME_MSGS) is of its NAME's test */
     size_t n = strcspn(name, "_");
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
@@ -270,10 +273,21 @@ static const char *osu_test(const char *name)
 }
 
 /* A bandwidth benchmark: stored as the time to move one message of L bytes,
- * L / (bandwidth x 10^6) s, so its bandwidth is L / time. */
+ * L / (bandwidth x 10^6) s, so its bandwidth is L / time. Every bandwidth
+ * test of the OSU import (docs/import.md): osu_bw, osu_bibw, osu_mbw_mr and
+ * the one-sided get/put ones, also on GPU buffers (MPIBW_DD, MPIBW_MDH); not
+ * their rates as measured (_MBS, _MSGS). */
 static int is_bandwidth(const char *name)
 {
-    return strcmp(name, "MPIBW") == 0 || strcmp(name, "MPIBIBW") == 0;
+    static const char *const bw[] = {"MPIBW",    "MPIBIBW",  "MPIMBW",
+                                     "MPIGETBW", "MPIPUTBW", "MPIPUTBIBW"};
+    size_t n = strcspn(name, "_");
+    if (strstr(name, "_MBS") != NULL || strstr(name, "_MSGS") != NULL)
+        return 0;
+    for (size_t i = 0; i < sizeof bw / sizeof bw[0]; i++)
+        if (strlen(bw[i]) == n && strncmp(bw[i], name, n) == 0)
+            return 1;
+    return 0;
 }
 
 /* Whether name ends with suffix (the OSU import's rates as measured:

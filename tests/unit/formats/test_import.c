@@ -798,12 +798,13 @@ static void test_gbench(void)
     got_free(&g);
     /* a.out names the directory it was built in; reported by aggregates
      * only: one run of the mean; the cv is a ratio; the family's complexity
-     * fit on its runs; min_time is how it ran, not an input */
+     * fit on its runs; min_time is how it ran, not an input; the mean row's
+     * "iterations" (3) is its number of repetitions, not a metric */
     CHECK_INT(import("auto", "gbench/aout.json", NULL, &g, &e), 0);
     CHECK_INT(g.n, 1);
     CHECK_STR(g.line[0],
               "sorter|BM_Sort|unknown|np=1|rt=3e-06|in:arg1=8,threads=4|m:"
-              "iterations=3,cpu_time=2e-06,real_time_mean=3e-06,cpu_time_mean=2e-"
+              "cpu_time=2e-06,real_time_mean=3e-06,cpu_time_mean=2e-"
               "06,real_time_cv=0.25,cpu_time_cv=0.5,big_o_real_coefficient=0.5,big_"
               "o_cpu_coefficient=0.25|k:|c=|t=2026-11-21T09:15:00|library_build_type="
               "release");
@@ -876,9 +877,14 @@ static void test_otf2(void)
     CHECK_INT(rc, 0);
     CHECK_INT(g.n, 1);
     CHECK_STR(g.line[0],
-              "traces|traces|unknown|np=2|rt=1.2|in:|m:|k:main=1.2x1{\"mean\": 1.1, "
-              "\"min\": 1};compute=0.75x2{\"mean\": 0.65, \"min\": "
-              "0.55};MPI_Barrier=0.3x1{\"mean\": 0.3, \"min\": 0.3}");
+              /* main's time is exclusive (1.2 - 0.75 - 0.3 on rank 1), its
+                 inclusive time a metric (SPEC §16) */
+              "traces|traces|unknown|np=2|rt=1.2|in:|m:|k:main=0.15x1{\"mean\": 0.15, "
+              "\"min\": 0.15, \"inclusive\": 1.2, \"inclusive_mean\": 1.1, "
+              "\"inclusive_min\": 1};compute=0.75x2{\"mean\": 0.65, \"min\": 0.55, "
+              "\"inclusive\": 0.75, \"inclusive_mean\": 0.65, \"inclusive_min\": "
+              "0.55};MPI_Barrier=0.3x1{\"mean\": 0.3, \"min\": 0.3, \"inclusive\": 0.3, "
+              "\"inclusive_mean\": 0.3, \"inclusive_min\": 0.3}");
     /* a trace without its event files is refused, saying what is missing */
     got_free(&g);
     CHECK_INT(fmt_parse("otf2", f, 2, NULL, &sink, &e), -1);

@@ -152,6 +152,36 @@ static void test_epoch_timestamps(void)
     }
 }
 
+static void test_uint64_args(void)
+{
+    /* Chromium 156 (toplevel category) writes a negative task delay as a
+     * uint64 in an event's args (this event is verbatim from such a trace):
+     * beyond int64 for Jansson, the file was refused; that event is read
+     * with its integers as doubles, and is on the same rank as its
+     * neighbour with the same pid and tid */
+    struct got g;
+    struct err e = {0};
+    CHECK_INT(
+        parse("{\"traceEvents\": [{\"args\":{\"chrome_task_annotator\":{"
+              "\"delay_policy\":\"PRECISE\",\"task_delay_us\":18446744073709546541},"
+              "\"src_file\":\"components/viz/service/display/display_scheduler.cc\","
+              "\"src_func\":\"ScheduleBeginFrameDeadline\",\"src_line\":803},"
+              "\"cat\":\"toplevel\",\"dur\":3,\"name\":\"ThreadControllerImpl::"
+              "RunTask\",\"ph\":\"X\",\"pid\":31631,\"tdur\":2,\"tid\":31685,"
+              "\"ts\":2910240727,\"tts\":18868},\n"
+              "{\"cat\":\"toplevel\",\"dur\":5,\"name\":\"ThreadControllerImpl::"
+              "RunTask\",\"ph\":\"X\",\"pid\":31631,\"tid\":31685,"
+              "\"ts\":2910240737}]}",
+              &g, &e),
+        0);
+    CHECK_INT(g.runs, 1);
+    CHECK_STR(g.kernel0, "ThreadControllerImpl::RunTask");
+    CHECK_NEAR(g.time0, 8e-6, 1e-18);
+    CHECK_INT((int)g.calls0, 2);
+    CHECK(g.t != NULL && g.t->nranks == 1);
+    trace_free(g.t);
+}
+
 static void test_refusals(void)
 {
     struct got g;
@@ -181,6 +211,7 @@ int main(void)
     RUN(test_ranks_and_nesting);
     RUN(test_many_names);
     RUN(test_epoch_timestamps);
+    RUN(test_uint64_args);
     RUN(test_refusals);
     return harness_report();
 }

@@ -345,13 +345,16 @@ static void test_ten_thousand_locations(void)
 {
 #ifdef PROPHECY_ASAN
     /* main: 1 s to 1.999 s, mean 1.4995 s, on 1,000 ranks; from ProgramBegin */
-    read_checked(WIDE_LOCATIONS, 1,
-                 "lulesh2.0|np=1000|rt=2|main=1.999 x1 {\"mean\": 1.4995, \"min\": 1}");
+    read_checked(
+        WIDE_LOCATIONS, 1,
+        "lulesh2.0|np=1000|rt=2|main=1.999 x1 {\"mean\": 1.4995, \"min\": 1, "
+        "\"inclusive\": 1.999, \"inclusive_mean\": 1.4995, \"inclusive_min\": 1}");
 #else
     /* main: 1 s to 10.999 s, mean 5.9995 s, on 10,000 ranks; from ProgramBegin */
     read_checked(WIDE_LOCATIONS, 1,
                  "lulesh2.0|np=10000|rt=11|main=10.999 x1 {\"mean\": 5.999500000000001, "
-                 "\"min\": 1}");
+                 "\"min\": 1, \"inclusive\": 10.999, \"inclusive_mean\": "
+                 "5.999500000000001, \"inclusive_min\": 1}");
 #endif
 }
 
@@ -359,12 +362,15 @@ static void test_sixteen_mib_chunks(void)
 {
 #ifdef PROPHECY_ASAN
     /* main: 1 s to 1.039 s, mean 1.0195 s, on 40 ranks */
-    read_checked(CHUNKY_LOCATIONS, 16,
-                 "lulesh2.0|np=40|rt=1.04|main=1.039 x1 {\"mean\": 1.0195, \"min\": 1}");
+    read_checked(
+        CHUNKY_LOCATIONS, 16,
+        "lulesh2.0|np=40|rt=1.04|main=1.039 x1 {\"mean\": 1.0195, \"min\": 1, "
+        "\"inclusive\": 1.039, \"inclusive_mean\": 1.0195, \"inclusive_min\": 1}");
 #else
     read_checked(CHUNKY_LOCATIONS, 16,
                  "lulesh2.0|np=200|rt=1.2|main=1.199 x1 {\"mean\": 1.0994999999999993, "
-                 "\"min\": 1}");
+                 "\"min\": 1, \"inclusive\": 1.199, \"inclusive_mean\": "
+                 "1.0994999999999993, \"inclusive_min\": 1}");
 #endif
 }
 
@@ -385,7 +391,8 @@ static void test_absolute_names(void)
     CHECK_STR(fs.f[0].name, "/data/run/traces.otf2");
     CHECK_INT(fmt_parse("otf2", fs.f, fs.n, NULL, &sink, &e), 0);
     CHECK_STR(g.line,
-              "lulesh2.0|np=2|rt=1.002|main=1.001 x1 {\"mean\": 1.0005, \"min\": 1}");
+              "lulesh2.0|np=2|rt=1.002|main=1.001 x1 {\"mean\": 1.0005, \"min\": 1, "
+              "\"inclusive\": 1.001, \"inclusive_mean\": 1.0005, \"inclusive_min\": 1}");
     /* a file outside the anchor's directory still cannot climb out */
     xfree((char *)fs.f[1].name);
     fs.f[1].name = xstrdup("/etc/traces.def");

@@ -103,6 +103,29 @@ static void test_metric_units(void)
     /* TAU's MPI user events: sizes in bytes, their count a count */
     CHECK_STR(units_of_metric("Message size for broadcast.max"), "B");
     CHECK_STR(units_of_metric("Message size for broadcast.count"), "");
+    /* Bencher's measures as import_bmf stores them (latency in seconds),
+     * with their bounds and named values; rates per second */
+    CHECK_STR(units_of_metric("latency"), "s");
+    CHECK_STR(units_of_metric("latency_upper"), "s");
+    CHECK_STR(units_of_metric("latency_p99"), "s");
+    CHECK_STR(units_of_metric("build-time"), "s");
+    CHECK_STR(units_of_metric("file-size_lower"), "B");
+    CHECK_STR(units_of_metric("throughput"), "/s");
+    CHECK_STR(units_of_metric("items_per_second"), "/s");
+    CHECK_STR(units_of_metric("items_per_second_mean"), "/s");
+    CHECK_STR(units_of_metric("bytes_per_second_stddev"), "B/s");
+    CHECK_STR(units_of_metric("bytes_per_second_cv"), "");
+    CHECK_STR(units_of_metric("latency_cv"), "");
+    CHECK_STR(units_of_metric("latencyish"), "");
+}
+
+static void test_rates(void)
+{
+    char out[UNITS_MAX];
+    CHECK_STR(units_fmt(out, sizeof out, 41506113.51794211, "/s"), "41.51 M/s");
+    CHECK_STR(units_fmt(out, sizeof out, 100, "/s"), "100 /s");
+    CHECK_STR(units_fmt(out, sizeof out, 1814670038.689065, "/s"), "1.815 G/s");
+    CHECK_STR(units_fmt(out, sizeof out, 3e-9, units_of_metric("latency")), "3 ns");
 }
 
 int main(void)
@@ -112,5 +135,6 @@ int main(void)
     RUN(test_plain);
     RUN(test_pick);
     RUN(test_metric_units);
+    RUN(test_rates);
     return harness_report();
 }
