@@ -47,7 +47,7 @@ def post(body, **query):
 
 
 def stored():
-    return S.sql("SELECT count(*) FROM runs")[0][0]
+    return int(S.sql("SELECT count(*) FROM runs")[0][0])  # psql answers text
 
 
 def runs_by_ids(ids):
