@@ -620,13 +620,50 @@ static int add_dir(struct import_files *out, const char *dir, const char *prefix
     return rc;
 }
 
+int import_check_paths(const struct import_files *f, const char *const *paths,
+                       const char *format, struct err *err)
+{
+    const struct fmt_format *t, *set = NULL;
+    size_t nt, i, p;
+
+    if (!is_auto(format) || f->npaths < 2)
+        return 0;
+    t = fmt_table(&nt);
+    for (i = 0; i < nt && set == NULL; i++) /* as fmt_parse chooses */
+        if (t[i].directory && t[i].sniff(f->files, f->n))
+            set = &t[i];
+    if (set == NULL)
+        return 0; /* each file is read by its own format */
+    for (p = 0; p < f->npaths; p++) {
+        size_t a = f->first[p], n = f->first[p + 1] - a;
+        struct err scratch = {0};
+        const struct fmt_format *own;
+        if (n == 0 || set->sniff(f->files + a, n))
+            continue;
+        /* a file no format reads (a job script, a trace's event files
+         * given apart) stays with the set, which skips it */
+        own = fmt_detect(f->files + a, n, &scratch);
+        if (own != NULL && own != set)
+            return err_set(err, ERR_INVALID, "invalid_import", "files",
+                           "%s is %s data, not part of the %s data beside it (read as "
+                           "one set): import it on its own",
+                           paths[p], own->name, set->name);
+    }
+    return 0;
+}
+
 int import_load_paths(const char *const *paths, size_t npaths, struct import_files *out,
                       struct err *err)
 {
     memset(out, 0, sizeof *out);
+    out->first = xcalloc(npaths + 1, sizeof *out->first);
+    if (out->first == NULL)
+        return err_nomem(err);
+    out->npaths = npaths;
     for (size_t i = 0; i < npaths; i++) {
         struct stat st;
         int rc;
+        out->first[i] = out->n;
         if (stat(paths[i], &st) != 0)
             rc = err_set(err, ERR_INVALID, "invalid_import", "files",
                          "cannot read %s: %s", paths[i], strerror(errno));
@@ -639,6 +676,7 @@ int import_load_paths(const char *const *paths, size_t npaths, struct import_fil
             return -1;
         }
     }
+    out->first[npaths] = out->n;
     return 0;
 }
 
@@ -650,5 +688,6 @@ void import_files_free(struct import_files *f)
             munmap((void *)f->files[i].data, f->files[i].len);
     }
     xfree(f->files);
+    xfree(f->first);
     memset(f, 0, sizeof *f);
 }

@@ -111,9 +111,19 @@ int import_commit(db *d, struct import *im, struct err *err);
 struct import_files {
     struct fmt_file *files;
     size_t n, cap;
+    size_t *first; /* npaths + 1: path i's files are [first[i], first[i + 1]) */
+    size_t npaths;
 };
 int import_load_paths(const char *const *paths, size_t npaths, struct import_files *out,
                       struct err *err);
 void import_files_free(struct import_files *f);
+
+/* With the files of several paths read as format (NULL or "auto": by
+ * content): -1 with err naming the first path that another format would
+ * read and the set's format would leave out (a directory format, TAU or
+ * OTF2, takes a set it recognises and reads only its own files: a Caliper
+ * file given beside a TAU directory was dropped without a word); else 0. */
+int import_check_paths(const struct import_files *f, const char *const *paths,
+                       const char *format, struct err *err);
 
 #endif

@@ -352,7 +352,9 @@ static int cmd_import(struct opts *o)
                 "PATH... [--db FILE]\n");
         return 64;
     }
-    if (import_load_paths(o->args, (size_t)o->nargs, &files, &e) != 0) {
+    if (import_load_paths(o->args, (size_t)o->nargs, &files, &e) != 0 ||
+        import_check_paths(&files, o->args, o->format, &e) != 0) {
+        import_files_free(&files);
         fprintf(stderr, "prophecyd: %s\nprophecyd: nothing was imported\n", e.message);
         return 1;
     }

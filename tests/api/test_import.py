@@ -344,7 +344,30 @@ def the_worked_example_of_docs_import_md_runs_as_written():
     assert outputs[1].strip() == texts[0].strip(), (outputs[1], texts[0])
 
 
+@test
+def cli_refuses_a_file_a_directory_set_would_drop():
+    """Several paths with format auto: a directory format (TAU) takes the set
+    it recognises and reads only its own files; a Caliper file beside it was
+    dropped with "imported 1 runs". It is refused, naming it, and nothing is
+    stored; a file no format reads still rides along with the set."""
+    before = S.content()
+    tau = os.path.join(DATA, "tau/run")
+    cali = os.path.join(DATA, "caliper-json/object.json")
+    r = subprocess.run([PROPHECYD, "import", tau, cali, "--db", S.db],
+                       capture_output=True, text=True)
+    assert r.returncode == 1, (r.returncode, r.stdout, r.stderr)
+    assert (cali + " is caliper-json data, not part of the tau data beside it (read as "
+            "one set): import it on its own") in r.stderr, r.stderr
+    assert "nothing was imported" in r.stderr and r.stdout == "", r.stdout
+    assert S.content() == before
+    script = os.path.join(DATA, "otf2/make_trace.c.txt")
+    r = subprocess.run([PROPHECYD, "import", tau, script, "--db", S.db],
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and "(tau)" in r.stdout, (r.stdout, r.stderr)
+
+
 S.close()
+
 
 def vm(srv, field):
     with open(f"/proc/{srv.proc.pid}/status") as f:
