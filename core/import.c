@@ -15,6 +15,7 @@
 #include "common/arena.h"
 #include "common/buf.h"
 #include "common/sha256.h"
+#include "common/utf8.h"
 #include "common/xalloc.h"
 #include "core/ingest.h"
 #include "db/catalog.h"
@@ -58,6 +59,27 @@ static void prep_free(struct import_prepared *p)
     xfree(p->runs);
     arena_free(p->a);
     xfree(p);
+}
+
+void import_set_source(struct import *im, const char *path)
+{
+    size_t n = path ? strlen(path) : 0;
+    const char *base;
+
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    if (n == 0 || (n == 1 && path[0] == '/'))
+        return;
+    for (base = path + n; base > path && base[-1] != '/'; base--)
+        ;
+    n -= (size_t)(base - path);
+    if (n > 4 && memcmp(base + n - 4, ".tar", 4) == 0)
+        n -= 4;
+    if (n == 0 || n > LIMIT_NAME || !utf8_valid(base, n))
+        return; /* the format's own name stays */
+    memcpy(im->source, base, n);
+    im->source[n] = '\0';
+    im->opt.source = im->source;
 }
 
 void import_free(struct import *im)
@@ -671,6 +693,8 @@ int import_load_paths(const char *const *paths, size_t npaths, struct import_fil
             rc = add_dir(out, paths[i], "", 0, err);
         else
             rc = add_file(out, paths[i], paths[i], err);
+        if (rc == 0 && npaths == 1 && S_ISDIR(st.st_mode))
+            out->dir = paths[i];
         if (rc != 0) {
             import_files_free(out);
             return -1;

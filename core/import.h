@@ -63,6 +63,7 @@ struct import {
     char notes[LIMIT_IMPORT_NOTES][LIMIT_IMPORT_NOTE_LEN];
     size_t nnotes;
     char uid_tag[24];             /* private: "@" + 16 hex digits of commit, branch */
+    char source[LIMIT_NAME + 1];  /* private: import_set_source's name */
     size_t cap;                   /* private */
     size_t alerts_cap;            /* private */
     struct import_prepared *prep; /* private: import_prepare's result */
@@ -71,6 +72,11 @@ struct import {
 /* Sets the inputs; clears the outputs. */
 void import_init(struct import *im, const char *format, const struct fmt_file *files,
                  size_t nfiles, const struct fmt_options *opt, const char *submitter);
+/* Names what was given for a directory format whose data names no
+ * application (opt.source): the base name of path (a directory, or a tar
+ * archive's upload name without ".tar"); NULL or "" leaves it unset. Call
+ * after import_init. */
+void import_set_source(struct import *im, const char *path);
 /* Releases the outputs (ids, alerts); the inputs stay the caller's. */
 void import_free(struct import *im);
 
@@ -113,6 +119,7 @@ struct import_files {
     size_t n, cap;
     size_t *first; /* npaths + 1: path i's files are [first[i], first[i + 1]) */
     size_t npaths;
+    const char *dir; /* the one path given when it is a directory, else NULL */
 };
 int import_load_paths(const char *const *paths, size_t npaths, struct import_files *out,
                       struct err *err);

@@ -52,6 +52,10 @@ struct fmt_options {
     const char *executable;
     const char *system;
     long long nprocs; /* processes of an OSU collective test (its P); 0 = not said */
+    /* The name of what was given, a directory's or an upload's (NULL: none):
+     * the application of a directory format (TAU, HPCToolkit) whose data
+     * names none (SPEC §16: else the file or directory name). */
+    const char *source;
 };
 
 /* Where records go. Records and every string they point to are valid only

@@ -1354,7 +1354,7 @@ int import_hpctoolkit(const struct fmt_file *files, size_t nfiles,
                             "an HPCToolkit database holds experiment.xml, or meta.db "
                             "and profile.db");
     if (rc == 0)
-        rc = hpc_emit(&h, "hpctoolkit", opt, sink);
+        rc = hpc_emit(&h, opt && opt->source ? opt->source : "hpctoolkit", opt, sink);
 out:
     hpc_free(&h);
     return rc;

@@ -29,7 +29,8 @@
  * run time is the root's inclusive time (the largest inclusive time of any
  * function); with several ranks each kernel's time is its largest over them,
  * so the kernels may sum to more. The application is the base name of
- * the profile's "Executable" metadata, else "tau".
+ * the profile's "Executable" metadata, else the directory's name
+ * (fmt_options.source), else "tau".
  */
 #include <math.h>
 #include <stdio.h>
@@ -521,6 +522,7 @@ int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
         goto out;
     r->application = opt && opt->application ? opt->application
                      : t.program             ? t.program
+                     : opt && opt->source    ? opt->source
                                              : "tau";
     r->executable = opt && opt->executable ? opt->executable : r->application;
     r->system = opt && opt->system ? opt->system : "unknown";

@@ -67,6 +67,7 @@ int api_import_post(struct req *r)
     struct fmt_file *files = NULL;
     size_t nfiles = 0;
     long long nprocs = 0;
+    int tar = 0;
     const char *format = http_query(r, "format");
     const char *filename = http_query(r, "filename");
     const struct fmt_format *f = format ? fmt_find(format) : NULL;
@@ -90,6 +91,7 @@ int api_import_post(struct req *r)
         !fmt_whole_archive(filename)) {
         if (fmt_tar_read(r->body.data, r->body.len, r->arena, &files, &nfiles, &e) != 0)
             return http_error(r, &e);
+        tar = 1;
     } else {
         files = arena_alloc(r->arena, sizeof *files);
         if (files == NULL) {
@@ -102,6 +104,8 @@ int api_import_post(struct req *r)
         nfiles = 1;
     }
     import_init(im, format, files, nfiles, &opt, r->token_name);
+    if (tar) /* the archive's name names the set */
+        import_set_source(im, filename);
     im->commit = http_query(r, "commit");
     im->branch = http_query(r, "branch");
     im->trace_draw = trace_draw; /* OTF2: the run's trace too */

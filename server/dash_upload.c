@@ -439,6 +439,7 @@ int page_upload_import(struct req *r)
     size_t nfiles = 0;
     const char *format;
     struct err e = {0};
+    int tar = 0;
 
     if (u == NULL)
         return 0;
@@ -458,6 +459,7 @@ int page_upload_import(struct req *r)
         !fmt_whole_archive(file->filename)) {
         if (fmt_tar_read(file->value, file->len, r->arena, &files, &nfiles, &e) != 0)
             return upload_page(r, api_error_status(e.status), 3, &w->form, &e);
+        tar = 1;
     } else {
         files = arena_alloc(r->arena, sizeof *files);
         if (files == NULL) {
@@ -473,6 +475,8 @@ int page_upload_import(struct req *r)
     opt.executable = given(&w->form, "executable");
     opt.system = given(&w->form, "system");
     import_init(&w->im, format, files, nfiles, &opt, r->token_name);
+    if (tar) /* the archive's name names the set */
+        import_set_source(&w->im, file->filename);
     w->im.commit = given(&w->form, "commit");
     w->im.branch = given(&w->form, "branch");
     w->im.trace_draw = trace_draw; /* OTF2: the run's trace too */

@@ -496,7 +496,17 @@ def sample_test(sample, facts):
         assert stored() == after, (stored(), after)
         if fmt in ("lnt-json", "gbench", "tau"):  # identity from the content
             st, renamed = post(body, format=fmt, filename="renamed-" + name)
-            assert st == 200 and renamed["created"] == 0, (sample, st, renamed)
+            base = name[:-4] if name.endswith(".tar") else name
+            app = fmt == "tau" and S.get(f"/api/v1/runs/{ans['ids'][0]}")[1]["application"]
+            if fmt == "tau" and app == base:
+                # the profiles name no program: the directory's name is the
+                # application (SPEC §16), so another name is another one
+                assert st == 201 and renamed["created"] == renamed["runs"], renamed
+                again = S.get(f"/api/v1/runs/{renamed['ids'][0]}")[1]
+                assert again["application"] == "renamed-" + base, again["application"]
+                after = stored()
+            else:
+                assert st == 200 and renamed["created"] == 0, (sample, st, renamed)
         # a truncated copy: refused, with where, and nothing stored
         st, bad = post(truncated(sample), format=fmt, **q)
         assert st == 422, (sample, st, bad)

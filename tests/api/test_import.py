@@ -366,6 +366,28 @@ def cli_refuses_a_file_a_directory_set_would_drop():
     assert r.returncode == 0 and "(tau)" in r.stdout, (r.stdout, r.stderr)
 
 
+@test
+def tau_without_a_program_name_is_named_by_its_directory():
+    """SPEC §16: the application from the content where the profiles carry
+    one (TAU's Executable metadata), else from the directory's name (it was
+    "tau" for every such profile): the CLI's directory, an archive's name."""
+    d = os.path.join(DATA, "tau/run")
+    r = subprocess.run([PROPHECYD, "import", d + "/", "--db", S.db],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    st, runs = S.get("/api/v1/runs?application=run&limit=5")
+    assert st == 200 and len(runs["runs"]) == 1, runs
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as t:
+        for f in sorted(os.listdir(d)):
+            t.add(os.path.join(d, f), arcname=f)
+    st, ans = S.request("POST", "/api/v1/import?filename=mpi-ring.tar", buf.getvalue(),
+                        ctype="application/x-tar")
+    assert st == 201 and ans["format"] == "tau", ans
+    st, run = S.get(f"/api/v1/runs/{ans['ids'][0]}")
+    assert run["application"] == "mpi-ring" and run["executable"] == "mpi-ring", run
+
+
 S.close()
 
 

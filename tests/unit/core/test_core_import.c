@@ -78,7 +78,7 @@ static char *jsonl(int n, int broken, size_t *len)
 static void test_batches_in_one_transaction(void)
 {
     struct ingest_hooks h = {on_stored, NULL, NULL, NULL, NULL};
-    struct fmt_options opt = {"lulesh", NULL, "box", 0};
+    struct fmt_options opt = {"lulesh", NULL, "box", 0, NULL};
     struct err e = {0};
     struct import im;
     struct fmt_file f;
@@ -114,7 +114,7 @@ static void test_batches_in_one_transaction(void)
 
 static void test_late_failure_stores_nothing(void)
 {
-    struct fmt_options opt = {"late", NULL, NULL, 0};
+    struct fmt_options opt = {"late", NULL, NULL, 0, NULL};
     struct err e = {0};
     struct import im;
     struct fmt_file f;
@@ -139,7 +139,7 @@ static const char OSU[] = "# OSU MPI Latency Test v7.3\n# Size          Latency 
 
 static void test_benchmarks(void)
 {
-    struct fmt_options none = {0}, sys = {NULL, NULL, "osu box", 0};
+    struct fmt_options none = {0}, sys = {NULL, NULL, "osu box", 0, NULL};
     struct fmt_file f = {"latency.txt", OSU, sizeof OSU - 1};
     struct err e = {0};
     struct import im;
@@ -229,7 +229,7 @@ static void test_load_paths(void)
  * crash, and a failed import stores nothing. */
 static void test_fault_injection(void)
 {
-    struct fmt_options opt = {"faults", NULL, "box", 0};
+    struct fmt_options opt = {"faults", NULL, "box", 0, NULL};
     size_t len;
     char *text = jsonl(300, 0, &len);
     struct fmt_file f = {"faults.jsonl", text, len};

@@ -209,7 +209,7 @@ static void test_extrap_text_options(void)
 {
     struct got g = {0};
     struct err e = {0};
-    struct fmt_options o = {"lulesh2", "lulesh2.x", "cluster-a", 0};
+    struct fmt_options o = {"lulesh2", "lulesh2.x", "cluster-a", 0, NULL};
     CHECK_INT(import("extrap-text", "extrap-text/one.txt", &o, &g, &e), 0);
     CHECK_INT(g.n, 3);
     CHECK_STR(g.line[2], "lulesh2|lulesh2.x|cluster-a|np=1|rt=2|in:x=4|m:|k:reg=2");
@@ -605,7 +605,7 @@ static void test_tau(void)
     struct got g = {0};
     struct err e = {0};
     struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
-    struct fmt_options o = {"app", NULL, NULL, 0};
+    struct fmt_options o = {"app", NULL, NULL, 0, NULL};
     char *a, *b;
     size_t n;
     struct fmt_file *f = tau_files(&n, &a, &b);
@@ -650,7 +650,7 @@ static void test_tar(void)
     struct got g = {0};
     struct err e = {0};
     struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
-    struct fmt_options o = {"app", NULL, NULL, 0};
+    struct fmt_options o = {"app", NULL, NULL, 0, NULL};
     struct fmt_file *files;
     size_t n, len;
     char *tar = data_file("tau/run.tar", &len);
@@ -678,7 +678,7 @@ static void test_osu(void)
 {
     struct got g = {0};
     struct err e = {0};
-    struct fmt_options o = {NULL, NULL, "cluster-b", 8};
+    struct fmt_options o = {NULL, NULL, "cluster-b", 8, NULL};
     CHECK_INT(import("osu", "osu/latency.txt", &o, &g, &e), 0);
     CHECK_INT(g.n, 2);
     CHECK_STR(g.system, "cluster-b");

@@ -33,7 +33,7 @@ static int import(const char *fmt, const char *name, const char *data, long long
                   struct run_lines *g, struct err *e)
 {
     struct fmt_sink sink = {run_lines_take, take_benchmarks, g, NULL, NULL};
-    struct fmt_options o = {NULL, NULL, NULL, nprocs};
+    struct fmt_options o = {NULL, NULL, NULL, nprocs, NULL};
     struct fmt_file f = {name, data, strlen(data)};
     g->flags = RUN_LINE_VCS; /* runs: times, commit and start; no counts */
     err_clear(e);
@@ -549,7 +549,7 @@ static void test_notes_left_out(void)
         struct run_lines g = {0};
         struct err e = {0};
         struct fmt_sink sink = {run_lines_take, take_benchmarks, &g, NULL, take_note};
-        struct fmt_options o = {NULL, NULL, NULL, 0};
+        struct fmt_options o = {NULL, NULL, NULL, 0, NULL};
         struct fmt_file f = {cases[i].file, cases[i].text, strlen(cases[i].text)};
         nnoted = 0;
         CHECK_INT(fmt_parse(cases[i].format, &f, 1, &o, &sink, &e), 0);
