@@ -204,41 +204,25 @@ struct sink_ctx {
     db *d;
 };
 
-static int keep_ids(struct import *im, const long long *ids, size_t n, struct err *err)
+/* Appends add[0..k) to the growable array *arr of n values (room *cap,
+ * first 64): the ids a batch stored and the alerts it raised, kept past the
+ * batch's arena for the answer. */
+static int append_ids(long long **arr, size_t n, size_t *cap, const long long *add,
+                      size_t k, struct err *err)
 {
-    if (im->runs + n > im->cap) {
-        size_t cap = im->cap ? im->cap : 256;
+    if (n + k > *cap) {
+        size_t c = *cap ? *cap : 64;
         long long *p;
-        while (cap < im->runs + n)
-            cap *= 2;
-        p = xrealloc(im->ids, cap * sizeof *p);
+        while (c < n + k)
+            c *= 2;
+        p = xrealloc(*arr, c * sizeof *p);
         if (p == NULL)
             return err_nomem(err);
-        im->ids = p;
-        im->cap = cap;
+        *arr = p;
+        *cap = c;
     }
-    memcpy(im->ids + im->runs, ids, n * sizeof *ids);
-    return 0;
-}
-
-/* The alerts a batch raised, kept past the batch's arena for the answer. */
-static int keep_alerts(struct import *im, const long long *alerts, size_t n,
-                       struct err *err)
-{
-    if (im->nalerts + n > im->alerts_cap) {
-        size_t cap = im->alerts_cap ? im->alerts_cap : 64;
-        long long *p;
-        while (cap < im->nalerts + n)
-            cap *= 2;
-        p = xrealloc(im->alerts, cap * sizeof *p);
-        if (p == NULL)
-            return err_nomem(err);
-        im->alerts = p;
-        im->alerts_cap = cap;
-    }
-    if (n > 0)
-        memcpy(im->alerts + im->nalerts, alerts, n * sizeof *alerts);
-    im->nalerts += n;
+    if (k > 0)
+        memcpy(*arr + n, add, k * sizeof *add);
     return 0;
 }
 
@@ -265,9 +249,12 @@ static int on_runs(void *ctx, const struct run_record *runs, size_t n, struct er
         if (add_provenance(im, &copy[i], a, err) != 0)
             goto out;
     if (ingest_records(&in, copy, n, im->submitter, a, err) != 0 ||
-        ingest_store(c->d, &in, err) != 0 || keep_ids(im, in.ids, n, err) != 0 ||
-        keep_alerts(im, in.alerts, in.nalerts, err) != 0)
+        ingest_store(c->d, &in, err) != 0 ||
+        append_ids(&im->ids, im->runs, &im->cap, in.ids, n, err) != 0 ||
+        append_ids(&im->alerts, im->nalerts, &im->alerts_cap, in.alerts, in.nalerts,
+                   err) != 0)
         goto out;
+    im->nalerts += in.nalerts;
     im->runs += n;
     im->created += in.created;
     rc = 0;

@@ -9,6 +9,7 @@ about SQLite files is marked @sqlite_only(reason) and reported as skipped
 there; without a running cluster the whole file exits 77 (skipped)."""
 import atexit
 import http.client
+import io
 import json
 import os
 import re
@@ -18,6 +19,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 import uuid
@@ -92,6 +94,19 @@ def free_port():
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
+
+
+def tar_of(directory):
+    """The files under directory as a tar archive (GNU format: any name
+    length), named relative to it, in sorted order: a directory format's
+    upload (POST /api/v1/import)."""
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.GNU_FORMAT) as t:
+        for root, _, files in sorted(os.walk(directory)):
+            for f in sorted(files):
+                path = os.path.join(root, f)
+                t.add(path, arcname=os.path.relpath(path, directory))
+    return out.getvalue()
 
 class Server:
     def __init__(self, *extra, db=None, tmp=None):

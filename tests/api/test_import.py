@@ -3,16 +3,14 @@
 all or nothing (a truncated file is a 422 naming the line, the database
 unchanged); tar archives for directory formats; unknown formats; the token;
 and docs/import.md's worked example, run as written."""
-import io
 import json
 import os
 import re
 import subprocess
-import tarfile
 import time
 import urllib.parse
 
-from prophecy_test import BIN, PROPHECYD, Server, report, test
+from prophecy_test import BIN, PROPHECYD, Server, report, tar_of, test
 
 SRC = os.environ.get("PROPHECY_SRC", os.path.join(os.path.dirname(__file__), "../.."))
 DATA = os.path.join(SRC, "tests/data/import")
@@ -34,15 +32,6 @@ FIXTURES = [
     ("otf2", "otf2/trace", {"application": "otf2 app"}, 1),
 ]
 
-
-def tar_of(directory):
-    out = io.BytesIO()
-    with tarfile.open(fileobj=out, mode="w", format=tarfile.USTAR_FORMAT) as t:
-        for root, _, files in sorted(os.walk(directory)):
-            for f in sorted(files):
-                path = os.path.join(root, f)
-                t.add(path, arcname=os.path.relpath(path, directory))
-    return out.getvalue()
 
 
 def body_of(path):
@@ -377,11 +366,7 @@ def tau_without_a_program_name_is_named_by_its_directory():
     assert r.returncode == 0, r.stderr
     st, runs = S.get("/api/v1/runs?application=run&limit=5")
     assert st == 200 and len(runs["runs"]) == 1, runs
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w") as t:
-        for f in sorted(os.listdir(d)):
-            t.add(os.path.join(d, f), arcname=f)
-    st, ans = S.request("POST", "/api/v1/import?filename=mpi-ring.tar", buf.getvalue(),
+    st, ans = S.request("POST", "/api/v1/import?filename=mpi-ring.tar", tar_of(d),
                         ctype="application/x-tar")
     assert st == 201 and ans["format"] == "tau", ans
     st, run = S.get(f"/api/v1/runs/{ans['ids'][0]}")

@@ -14,22 +14,13 @@ import tarfile
 import urllib.parse
 from collections import Counter, defaultdict
 
-from prophecy_test import PROPHECYD, Server, report, test
+from prophecy_test import PROPHECYD, Server, report, tar_of, test
 
 SRC = os.environ.get("PROPHECY_SRC", os.path.join(os.path.dirname(__file__), "../.."))
 CORPUS = os.path.join(SRC, "../shared/corpus/imports")
 FACTS = json.load(open(os.path.join(CORPUS, "facts.json")))
 S = Server()
 
-
-def tar_of(directory):
-    out = io.BytesIO()
-    with tarfile.open(fileobj=out, mode="w", format=tarfile.USTAR_FORMAT) as t:
-        for root, _, files in sorted(os.walk(directory)):
-            for f in sorted(files):
-                path = os.path.join(root, f)
-                t.add(path, arcname=os.path.relpath(path, directory))
-    return out.getvalue()
 
 
 def tar_with(directory, name, data):

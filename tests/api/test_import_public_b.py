@@ -16,14 +16,12 @@ the format names the application from the content, stores nothing new. The
 OTF2 trace's figures come from python3-otf2's reader (ref_otf2 in SOURCES.md),
 written down here because the tests do not install that package."""
 import collections
-import io
 import json
 import os
 import re
-import tarfile
 import urllib.parse
 
-from prophecy_test import Server, report, test
+from prophecy_test import Server, report, tar_of, test
 
 SRC = os.environ.get("PROPHECY_SRC", os.path.join(os.path.dirname(__file__), "../.."))
 DATA = os.path.join(SRC, "tests/data/import/public")
@@ -455,15 +453,6 @@ RING = {  # name: (excl max, excl mean, excl min, incl max, incl mean, incl min,
     "MPI_Barrier": (7110, 6060, 5010, 7110, 6060, 5010, 1),
 }
 
-
-def tar_of(directory):
-    out = io.BytesIO()
-    with tarfile.open(fileobj=out, mode="w", format=tarfile.GNU_FORMAT) as t:
-        for root, _, files in sorted(os.walk(directory)):
-            for f in sorted(files):
-                p = os.path.join(root, f)
-                t.add(p, arcname=os.path.relpath(p, directory))
-    return out.getvalue()
 
 
 @test
