@@ -14,7 +14,7 @@ import re
 import tarfile
 import urllib.parse
 
-from prophecy_test import Server, report, test
+from prophecy_test import Server, report, tar_of, test
 
 SRC = os.environ.get("PROPHECY_SRC", os.path.join(os.path.dirname(__file__), "../.."))
 DATA = os.path.join(SRC, "tests/data/import/public")
@@ -32,13 +32,7 @@ def body_of(rel):
     if not os.path.isdir(full):
         with open(full, "rb") as f:
             return f.read()
-    out = io.BytesIO()
-    with tarfile.open(fileobj=out, mode="w", format=tarfile.GNU_FORMAT) as t:
-        for root, _, files in sorted(os.walk(full)):
-            for fn in sorted(files):
-                p = os.path.join(root, fn)
-                t.add(p, arcname=os.path.relpath(p, full))
-    return out.getvalue()
+    return tar_of(full)
 
 
 def post(body, **query):
