@@ -9,16 +9,16 @@
  * items_per_second, user counters) are metrics; times are converted from
  * time_unit (ns, us, ms, s) to seconds. Aggregates are not repetitions:
  * each repetition of a benchmark carries its aggregates as metrics
- * (real_time_mean, cpu_time_stddev, real_time_cv, ...; a complexity fit's
- * big_o_real_coefficient, big_o_cpu_coefficient and rms on every run of its
- * family), and a benchmark reported by its aggregates only is one run of its
- * mean. A benchmark that reported an error (SkipWithError) or was skipped
- * with a message (1.8's "skipped": true) measured nothing and is no run; a
- * file of only errors is refused with the first. context.host_name is the
- * system, context.executable's name the application (for a.out the
- * directory it was built in), context.date the start time, and context.commit /
- * context.branch (set with --benchmark_context=commit=...) the provenance,
- * and the context's other string fields (library_build_type, ...) its tags.
+ * (real_time_mean, cpu_time_stddev, real_time_cv, ...: in seconds, but a
+ * statistic whose aggregate_unit is "percentage" as the ratio it is; a
+ * complexity fit's big_o_real_coefficient, big_o_cpu_coefficient and rms on
+ * every run of its family), and a benchmark reported by its aggregates only is one run of
+ * its mean. A benchmark that reported an error (SkipWithError) or was skipped with a
+ * message (1.8's "skipped": true) measured nothing and is no run; a file of only errors
+ * is refused with the first. context.host_name is the system, context.executable's name
+ * the application (for a.out the directory it was built in), context.date the start time,
+ * and context.commit / context.branch (set with --benchmark_context=commit=...) the
+ * provenance, and the context's other string fields (library_build_type, ...) its tags.
  * The family name is the name up to its first argument, so a fixture's
  * "Fixture/BM_Get/8" stays apart from "Fixture/BM_Put/8"; files before 1.5
  * (no run_type) name aggregates "BM_x_mean", "BM_x_BigO"; NaN and Infinity
@@ -355,6 +355,15 @@ static const char *program_path(arena *a, const char *exe)
     return p;
 }
 
+/* Whether an aggregate row's times are a ratio, not times: its
+ * aggregate_unit says "percentage" (1.7's cv, and a user statistic registered
+ * with StatisticUnit::kPercentage); before aggregate_unit, the cv. */
+static int ratio_stat(json_t *bm, const char *an)
+{
+    const char *unit = json_string_value(json_object_get(bm, "aggregate_unit"));
+    return unit ? strcmp(unit, "percentage") == 0 : strcmp(an, "cv") == 0;
+}
+
 /* The aggregates of one benchmark (by run_name), as metrics of its runs. */
 struct gb_agg {
     const char *run_name;
@@ -601,14 +610,14 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
                     agg_put(names, g, key, sfx, json_number_value(v));
             }
         }
+        if (ratio_stat(bm, an) || scale < 0)
+            scale = 1; /* a ratio (cv, a user statistic in percent): no unit */
         if (json_is_number(json_object_get(bm, "real_time")))
             agg_put(names, g, "real_time_", an,
-                    json_number_value(json_object_get(bm, "real_time")) *
-                        (strcmp(an, "cv") == 0 || scale < 0 ? 1 : scale));
+                    json_number_value(json_object_get(bm, "real_time")) * scale);
         if (json_is_number(json_object_get(bm, "cpu_time")))
             agg_put(names, g, "cpu_time_", an,
-                    json_number_value(json_object_get(bm, "cpu_time")) *
-                        (strcmp(an, "cv") == 0 || scale < 0 ? 1 : scale));
+                    json_number_value(json_object_get(bm, "cpu_time")) * scale);
     }
     json_array_foreach(list, i, bm)
     {
