@@ -32,8 +32,9 @@
  *    share "(other events)". A file beyond the trace limits (ranks, events)
  *    still gives its run, without a trace.
  * An E without an open B and a B never closed are not durations and are
- * skipped. Names longer than LIMIT_NAME are cut at a character boundary;
- * control characters become blanks.
+ * skipped. A Perfetto protobuf trace (what Chrome records unless told
+ * --trace-startup-format=json) is refused by name, with how to get JSON. Names longer
+ * than LIMIT_NAME are cut at a character boundary; control characters become blanks.
  */
 #include <jansson.h>
 #include <math.h>
@@ -932,6 +933,37 @@ static int gzipped(const struct fmt_file *f)
            (unsigned char)f->data[1] == 0x8b;
 }
 
+/* Whether the data is a Perfetto protobuf trace (Chrome's and Android's
+ * default since Perfetto replaced the JSON writer): a Trace message, that is
+ * binary data that is a chain of TracePacket fields (field 1, length-
+ * delimited: the byte 0x0a and a varint length), packet after packet to the
+ * end of the data (or over its first 64 packets). */
+static int perfetto_proto(const struct fmt_file *f)
+{
+    const unsigned char *p = (const unsigned char *)f->data;
+    size_t pos = 0, npackets = 0, i;
+    int binary = 0;
+    for (i = 0; i < f->len && i < 4096 && !binary; i++)
+        binary = p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r';
+    while (binary && pos < f->len && npackets < 64) {
+        unsigned long long len = 0;
+        int shift = 0;
+        if (p[pos++] != 0x0a)
+            return 0;
+        do {
+            if (pos >= f->len || shift > 56)
+                return 0;
+            len |= (unsigned long long)(p[pos] & 0x7f) << shift;
+            shift += 7;
+        } while (p[pos++] & 0x80);
+        if (len == 0 || len > f->len - pos)
+            return 0;
+        pos += len;
+        npackets++;
+    }
+    return binary && npackets > 0 && (pos == f->len || npackets == 64);
+}
+
 /* Inflates a gzip-compressed file (PyTorch's and TensorFlow's .json.gz,
  * Bazel's profile) into an xmalloc'd *out of at most `max` bytes. With
  * `prefix` (sniffing) a stream cut at max or at the end of the data is not an
@@ -1050,6 +1082,12 @@ int import_chrome_trace(const struct fmt_file *files, size_t nfiles,
         u.p++;
         if (object(&c, &u) != 0)
             goto out;
+    } else if (perfetto_proto(&files[0])) {
+        imp_fail_field(err, c.file, "file",
+                       "a Perfetto protobuf trace, not Trace Event JSON: export JSON "
+                       "(traceconv json TRACE OUT.json; Chrome: "
+                       "--trace-startup-format=json)");
+        goto out;
     } else {
         imp_fail_line(err, c.file, 1,
                       "a Trace Event file is {\"traceEvents\": [...]} or an array of "
@@ -1085,6 +1123,8 @@ int sniff_chrome_trace(const struct fmt_file *files, size_t nfiles)
         xfree(text);
         return ok;
     }
+    if (perfetto_proto(&files[0]))
+        return 1; /* refused by the import with what it is and what to do */
     if (imp_starts_with(&files[0], "{"))
         return imp_contains(&files[0], "\"traceEvents\"");
     return imp_starts_with(&files[0], "[") && imp_contains(&files[0], "\"ph\"") &&
