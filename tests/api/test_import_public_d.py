@@ -74,59 +74,60 @@ def imported(body, **query):
 
 # LNT's own upgrade of a version 1 report: the entry's suffix names the metric
 V1_SUFFIX = {"exec": "execution_time", "compile": "compile_time", "code_size": "code_size",
-             "score": "score", "mem": "mem_bytes", "hash": None}
+             "score": "score", "mem": "mem_bytes", "user": "user_time", "sys": "sys_time",
+             "wall": "wall_time", "hash": None}
 
 
 def lnt_expect(doc):
-    """test name -> (metrics, runtime, system, commit) of a report of one sample
-    per test, version 1 or 2."""
+    """The report's runs: (test name, metrics, runtime) per sample, and its
+    system and commit; version 1 or 2."""
     tests = collections.defaultdict(dict)
     if "Machine" in doc:
-        system, info = doc["Machine"]["Name"], doc["Run"]["Info"]
-        commit = info["run_order"]
+        system, commit = doc["Machine"]["Name"], doc["Run"]["Info"]["run_order"]
         for t in doc["Tests"]:
             name, suffix = t["Name"].rsplit(".", 1)
-            metric = V1_SUFFIX[suffix]
-            if metric is not None:
-                tests[name][metric] = t["Data"][0]
+            if V1_SUFFIX[suffix] is not None:
+                tests[name][V1_SUFFIX[suffix]] = t["Data"]
     else:
         system, commit = doc["machine"]["name"], doc["run"]["llvm_project_revision"]
         for t in doc["tests"]:
-            tests[t["name"]].update({k: v for k, v in t.items()
+            tests[t["name"]].update({k: v if isinstance(v, list) else [v]
+                                     for k, v in t.items()
                                      if k != "name" and not k.startswith("hash")})
-    out = {}
+    runs = []
     for name, m in tests.items():
-        rt = m.get("execution_time", m.get("compile_time"))
-        rt_key = "execution_time" if "execution_time" in m else "compile_time"
-        metrics = {k: v for k, v in m.items() if k != rt_key}
-        out[name] = (metrics, rt, system, commit)
-    return out
+        rt_key = next((k for k in ("execution_time", "compile_time", "wall_time")
+                       if k in m), None)
+        for i in range(max(map(len, m.values()))):
+            metrics = {k: v[i] for k, v in m.items() if k != rt_key and i < len(v)}
+            runs.append((name, metrics, m[rt_key][i] if rt_key else None))
+    return runs, system, commit
 
 
 @test
 def lnt_reports_of_version_1_and_2():
     # v1: nts.NAME.{compile,hash,exec,code_size}, a "-link" test that only
-    # compiled (its compile time is its run time); v2: a custom schema of
-    # sizes and a score, no time at all (runtime absent, SPEC §16)
-    for name, nruns in (("lnt_v1_sample_report.json", 2),
-                        ("lnt_v2_customschema_report.json", 1)):
-        doc = json.loads(read("lnt-json", name))
-        want = lnt_expect(doc)
+    # compiled (its compile time is its run time); v1 of the compile suite:
+    # .user/.sys/.wall with 3 samples each, names with quotes and commas;
+    # v2: a custom schema of sizes and a score, no time at all (runtime
+    # absent, SPEC §16)
+    for name, app, nruns in (("lnt_v1_sample_report.json", "nts", 2),
+                             ("lnt_v1_compile_submission.json", "compile", 6),
+                             ("lnt_v2_customschema_report.json", "nts", 1)):
+        want, system, commit = lnt_expect(json.loads(read("lnt-json", name)))
         ans = imported(read("lnt-json", name), format="lnt-json", filename=name)
         assert ans["runs"] == nruns == len(want), (name, ans)
-        got = {r["executable"]: r for r in map(run, ans["ids"])}
-        assert set(got) == set(want), (name, set(got) ^ set(want))
-        for exe, (metrics, rt, system, commit) in want.items():
-            r = got[exe]
+        runs = [run(i) for i in ans["ids"]]
+        for exe, metrics, rt in want:
+            r = [x for x in runs if x["executable"] == exe and
+                 (same(rt, x["runtime"]) if rt is not None else x["runtime"] is None)]
+            assert len(r) == 1, (name, exe, rt, runs)
+            r = r[0]
             assert r["system"] == system and r["commit"] == commit, (name, r)
-            assert r["application"] == "nts", r  # LNT's default suite
+            assert r["application"] == app, r  # the run's tag, else LNT's "nts"
             assert set(r["metrics"]) == set(metrics), (name, r["metrics"], metrics)
             for k, v in metrics.items():
                 assert same(v, r["metrics"][k]), (name, exe, k, r["metrics"])
-            if rt is None:
-                assert r["runtime"] is None, r
-            else:
-                assert same(rt, r["runtime"]), (name, exe, r["runtime"])
         st, again = post(read("lnt-json", name), format="lnt-json", filename="other.json")
         assert st == 200 and again["created"] == 0, again
 
@@ -333,6 +334,33 @@ def gbench_user_statistics_and_aggregate_only_reports():
     sq = [r for r in runs if r["executable"] == "BM_Sqrt"]
     assert len(sq) == 3 and all(0 < r["metrics"]["real_time_spread"] < 5 and
                                 r["metrics"]["real_time_max"] < 1e-6 for r in sq), sq
+
+
+@test
+def gbench_files_of_2016_without_run_type():
+    # the library's own compare.py inputs, in the format of 2016 (no
+    # run_type, run_name, host_name or executable): repetitions as rows of
+    # one name, "BM_Two_stat" (not an aggregate's suffix), a prefixed
+    # family with and without its argument, ms beside ns
+    for name in ("gbench_tools_test3_run0.json", "gbench_tools_test2_run.json"):
+        doc = json.loads(read("gbench", name))
+        ans = imported(read("gbench", name), format="gbench", filename=name)
+        assert ans["runs"] == len(doc["benchmarks"]), (name, ans)
+        runs = [run(i) for i in ans["ids"]]
+        for b in doc["benchmarks"]:
+            sc = SCALE[b["time_unit"]]
+            inputs = {"arg1": float(b["name"].rsplit("/", 1)[1])} \
+                if re.search(r"/[0-9]+$", b["name"]) else {}
+            exe = re.sub(r"/[0-9]+$", "", b["name"])
+            r = [x for x in runs if x["executable"] == exe and x["inputs"] == inputs and
+                 close(b["real_time"] * sc, x["runtime"])]
+            assert len(r) == 1, (name, b, runs)
+            m = r[0]["metrics"]
+            assert close(b["cpu_time"] * sc, m["cpu_time"]), (name, b, m)
+            assert same(b["iterations"], m["iterations"]) and len(m) == 2, (name, b, m)
+            assert r[0]["application"] == name[:-5] and r[0]["system"] == "unknown", r[0]
+            assert r[0]["tags"] == {k: v for k, v in doc["context"].items()
+                                    if isinstance(v, str) and k != "date"}, r[0]
 
 
 # ---- Trace Event JSON -----------------------------------------------------------
