@@ -937,7 +937,8 @@ static int gzipped(const struct fmt_file *f)
  * default since Perfetto replaced the JSON writer): a Trace message, that is
  * binary data that is a chain of TracePacket fields (field 1, length-
  * delimited: the byte 0x0a and a varint length), packet after packet to the
- * end of the data (or over its first 64 packets). */
+ * end of the data (or over its first 64 packets, or up to a last packet cut
+ * short after four whole ones: a recording that was stopped). */
 static int perfetto_proto(const struct fmt_file *f)
 {
     const unsigned char *p = (const unsigned char *)f->data;
@@ -956,8 +957,10 @@ static int perfetto_proto(const struct fmt_file *f)
             len |= (unsigned long long)(p[pos] & 0x7f) << shift;
             shift += 7;
         } while (p[pos++] & 0x80);
-        if (len == 0 || len > f->len - pos)
+        if (len == 0)
             return 0;
+        if (len > f->len - pos)
+            return npackets >= 4; /* cut short after packets of its own */
         pos += len;
         npackets++;
     }

@@ -94,6 +94,7 @@ def lnt_expect(doc):
             tests[t["name"]].update({k: v if isinstance(v, list) else [v]
                                      for k, v in t.items()
                                      if k != "name" and not k.startswith("hash")})
+    start = doc["Run"]["Start Time"] if "Machine" in doc else doc["run"]["start_time"]
     runs = []
     for name, m in tests.items():
         rt_key = next((k for k in ("execution_time", "compile_time", "wall_time")
@@ -101,7 +102,7 @@ def lnt_expect(doc):
         for i in range(max(map(len, m.values()))):
             metrics = {k: v[i] for k, v in m.items() if k != rt_key and i < len(v)}
             runs.append((name, metrics, m[rt_key][i] if rt_key else None))
-    return runs, system, commit
+    return runs, system, commit, start.replace(" ", "T")
 
 
 @test
@@ -114,7 +115,7 @@ def lnt_reports_of_version_1_and_2():
     for name, app, nruns in (("lnt_v1_sample_report.json", "nts", 2),
                              ("lnt_v1_compile_submission.json", "compile", 6),
                              ("lnt_v2_customschema_report.json", "nts", 1)):
-        want, system, commit = lnt_expect(json.loads(read("lnt-json", name)))
+        want, system, commit, start = lnt_expect(json.loads(read("lnt-json", name)))
         ans = imported(read("lnt-json", name), format="lnt-json", filename=name)
         assert ans["runs"] == nruns == len(want), (name, ans)
         runs = [run(i) for i in ans["ids"]]
@@ -124,6 +125,7 @@ def lnt_reports_of_version_1_and_2():
             assert len(r) == 1, (name, exe, rt, runs)
             r = r[0]
             assert r["system"] == system and r["commit"] == commit, (name, r)
+            assert r["started_at"] == start, (name, r["started_at"], start)
             assert r["application"] == app, r  # the run's tag, else LNT's "nts"
             assert set(r["metrics"]) == set(metrics), (name, r["metrics"], metrics)
             for k, v in metrics.items():
@@ -359,6 +361,7 @@ def gbench_files_of_2016_without_run_type():
             assert close(b["cpu_time"] * sc, m["cpu_time"]), (name, b, m)
             assert same(b["iterations"], m["iterations"]) and len(m) == 2, (name, b, m)
             assert r[0]["application"] == name[:-5] and r[0]["system"] == "unknown", r[0]
+            assert r[0]["started_at"] == doc["context"]["date"].replace(" ", "T"), r[0]
             assert r[0]["tags"] == {k: v for k, v in doc["context"].items()
                                     if isinstance(v, str) and k != "date"}, r[0]
 
@@ -424,8 +427,9 @@ def perfetto_protobuf_trace_is_refused_by_name():
     # under format=chrome-trace and format=auto alike, and stores nothing
     body = read("chrome-trace", "chromium156_perfetto_proto.pb")
     before = S.content()
-    for fmt in ("chrome-trace", "auto"):
-        st, ans = post(body, format=fmt, filename="trace.pb")
+    # also as a recording that was stopped: cut within a packet
+    for fmt, data in (("chrome-trace", body), ("auto", body), ("auto", body[:5000])):
+        st, ans = post(data, format=fmt, filename="trace.pb")
         assert st == 422, (fmt, st, ans)
         text = json.dumps(ans)
         assert "Perfetto protobuf trace" in text and "traceconv json" in text, ans
