@@ -21,10 +21,12 @@
  * provenance, and the context's other string fields (library_build_type, ...) its tags.
  * The family name is the name up to its first argument, so a fixture's
  * "Fixture/BM_Get/8" stays apart from "Fixture/BM_Put/8"; files before 1.5
- * (no run_type) name aggregates "BM_x_mean", "BM_x_BigO"; NaN and Infinity
+ * (no run_type) name aggregates "BM_x_mean", "BM_x_BigO", and files before
+ * 1.2 write arguments as "8k", "1.95312k" (inputs 8192, 2000); NaN and Infinity
  * (not JSON, but written by the library) are absent numbers.
  */
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -74,6 +76,24 @@ static int run_option(const char *s, size_t n)
     return 0;
 }
 
+/* A number in a benchmark's name: "8", "-2", "0.5", and, before Google
+ * Benchmark 1.2, its AppendHumanReadable form of an argument: "8k", "1M",
+ * "1.95312k" (powers of 1024, six digits: the integer it stood for is the
+ * nearest one). 0, or -1. */
+static int name_number(const char *s, size_t n, double *out)
+{
+    static const char prefixes[] = "kMGTPEZY";
+    const char *p = n >= 2 ? memchr(prefixes, s[n - 1], sizeof prefixes - 1) : NULL;
+    if (imp_number(s, n, out) == 0)
+        return 0;
+    if (p == NULL || imp_number(s, n - 1, out) != 0)
+        return -1;
+    for (const char *q = prefixes; q <= p; q++)
+        *out *= 1024;
+    *out = round(*out);
+    return 0;
+}
+
 /* Whether one "/"-separated part of a benchmark's name is an argument or a
  * run option ("8", "size:64", "threads:4", "min_time:0.5", "real_time"),
  * not part of the benchmark's own name. */
@@ -87,10 +107,10 @@ static int arg_part(const char *s, size_t n)
             return 1;
     if (colon != NULL)
         return colon > s &&
-               (imp_number(colon + 1, n - (size_t)(colon + 1 - s), &d) == 0 ||
+               (name_number(colon + 1, n - (size_t)(colon + 1 - s), &d) == 0 ||
                 run_option(s, (size_t)(colon - s)) ||
                 ((size_t)(colon - s) == 7 && memcmp(s, "threads", 7) == 0));
-    return imp_number(s, n, &d) == 0;
+    return name_number(s, n, &d) == 0;
 }
 
 /* The length of a benchmark's family name: its parts up to the first
@@ -439,13 +459,13 @@ static int one(struct imp_batch *b, json_t *bm, size_t idx, const char *app,
             return imp_fail_field(err, b->file, field, "%s has more than %d arguments",
                                   field, LIMIT_INPUTS);
         if (colon) {
-            if (imp_number(colon + 1, len - (size_t)(colon + 1 - s), &d) != 0 ||
+            if (name_number(colon + 1, len - (size_t)(colon + 1 - s), &d) != 0 ||
                 run_option(s, (size_t)(colon - s)))
                 continue; /* "real_time", "process_time", "min_time:0.5", ... */
             r->inputs[r->ninputs].name =
                 imp_name(b->a, s, (size_t)(colon - s), b->file, field, err);
         } else {
-            if (imp_number(s, len, &d) != 0)
+            if (name_number(s, len, &d) != 0)
                 continue;
             r->inputs[r->ninputs].name = arena_printf(b->a, "arg%zu", ++npos);
         }

@@ -811,6 +811,33 @@ static void test_gbench(void)
     got_free(&g);
 }
 
+/* Before Google Benchmark 1.2 an argument was written in its
+ * AppendHumanReadable form, powers of 1024 to six digits (a 2016 file of a
+ * project's benchmark reads "BM_TC1Acceleration/100/1.95312k/10"): numbers
+ * of the benchmark, not parts of its family's name. */
+static void test_gbench_human_readable_arguments(void)
+{
+    static const char text[] =
+        "{\"context\": {\"date\": \"2016-08-28 22:39:12\"}, \"benchmarks\": ["
+        "{\"name\": \"BM_Acc/100/1.95312k/10\", \"iterations\": 1, \"real_time\": 5, "
+        "\"cpu_time\": 4, \"time_unit\": \"ns\"},"
+        "{\"name\": \"BM_memcpy/8k/1M\", \"iterations\": 1, \"real_time\": 5, "
+        "\"cpu_time\": 4, \"time_unit\": \"ns\"}]}";
+    struct got g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL};
+    struct fmt_file f = {"old.json", text, strlen(text)};
+    CHECK_INT(fmt_parse("gbench", &f, 1, NULL, &sink, &e), 0);
+    CHECK_INT(g.n, 2);
+    CHECK_STR(g.line[0],
+              "old|BM_Acc|unknown|np=1|rt=5e-09|in:arg1=100,arg2=2000,arg3=10|m:"
+              "iterations=1,cpu_time=4e-09|k:|c=|t=2016-08-28T22:39:12");
+    CHECK_STR(g.line[1],
+              "old|BM_memcpy|unknown|np=1|rt=5e-09|in:arg1=8192,arg2=1048576|m:"
+              "iterations=1,cpu_time=4e-09|k:|c=|t=2016-08-28T22:39:12");
+    got_free(&g);
+}
+
 static void test_rundoc_rows(void)
 {
     struct got g = {0}, again = {0};
@@ -1273,6 +1300,7 @@ int main(void)
     RUN(test_lnt);
     RUN(test_bmf);
     RUN(test_gbench);
+    RUN(test_gbench_human_readable_arguments);
     RUN(test_rundoc_rows);
     RUN(test_sink_error);
     RUN(test_otf2);
