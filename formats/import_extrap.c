@@ -1045,6 +1045,18 @@ static int jsonl_parse(const struct fmt_file *f, struct xp *x, struct err *err)
     return rc < 0 ? -1 : 0;
 }
 
+/* Extra-P's JSON reader (extrap --json) reads JSON Lines too: a file of
+ * "params" lines given as extrap-json is read as extrap-jsonl, so its runs are
+ * the ones format=auto and extrap-jsonl store. */
+static int json_or_lines(const struct fmt_file *f, struct xp *x, struct err *err)
+{
+    if (sniff_extrap_jsonl(f, 1) && !sniff_extrap_json(f, 1)) {
+        x->format = "extrap-jsonl";
+        return jsonl_parse(f, x, err);
+    }
+    return json_parse(f, x, err);
+}
+
 /* ---- the three rows --------------------------------------------------------- */
 
 typedef int (*xp_reader)(const struct fmt_file *f, struct xp *x, struct err *err);
@@ -1080,7 +1092,7 @@ int import_extrap_json(const struct fmt_file *files, size_t nfiles,
                        const struct fmt_options *opt, const struct fmt_sink *sink,
                        struct err *err)
 {
-    return run_reader("extrap-json", json_parse, files, nfiles, opt, sink, err);
+    return run_reader("extrap-json", json_or_lines, files, nfiles, opt, sink, err);
 }
 
 int import_extrap_jsonl(const struct fmt_file *files, size_t nfiles,
