@@ -198,4 +198,42 @@ for _fmt, _rel, _reader, _n, _cut in (
          jsonl_cells, 18, True)):
     test(extrap_case(_fmt, _rel, _reader, _n, _cut))
 
+
+@test
+def extrap_json_reads_json_lines_as_extrap_does():
+    """Extra-P's JSON reader (extrap --json) falls back to JSON Lines: the
+    file given as extrap-json stores the runs extrap-jsonl and auto store
+    (one run per line at each point: 5 points x 5), and nothing twice."""
+    rel = "extrap-jsonl/extrap_json_test_input.jsonl"
+    name, data = os.path.basename(rel), body(rel)
+    st, ans = post(data, format="extrap-json", filename=name)
+    assert st == 201 and ans["created"] == 25, (st, ans)
+    before = S.content()
+    for q in ({"format": "extrap-jsonl"}, {}):
+        st, again = post(data, filename=name, **q)
+        assert st == 200 and again["created"] == 0, (q, again)
+    assert S.content() == before
+    runs = []
+    for i in ans["ids"]:
+        runs.append(S.get(f"/api/v1/runs/{i}")[1])
+    assert check(runs, *jsonl_cells(rel)) == 25
+
+
+@test
+def broken_extrap_texts_are_refused_by_line():
+    """Extra-P's own negative inputs: POINTS without any PARAMETER, four
+    parameters with bare (one-number) points, a region with 24 DATA lines
+    for 25 points. Each is refused with its name and line; nothing is
+    stored."""
+    before = S.content()
+    for name, where in (("extrap_experiment_neg.txt", ":1: POINTS before any PARAMETER"),
+                        ("extrap_experiment3_neg.txt",
+                         ":5: with 4 parameters each point needs parentheses"),
+                        ("extrap_experiment_MP_neg1.txt", ":32: 24 DATA lines for 25 points")):
+        st, bad = post(body("extrap-text/" + name), format="extrap-text", filename=name)
+        assert st == 422 and bad["error"]["message"] == name + where, (name, st, bad)
+        assert bad["error"]["field"] == name + where.split(" ")[0].rstrip(":"), bad
+    assert S.content() == before
+
+
 report()
