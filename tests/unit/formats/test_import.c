@@ -1304,6 +1304,29 @@ static void test_extrap_json_reads_lines(void)
     got_free(&as_json);
 }
 
+/* A point that POINTS lists twice is measured twice, as Extra-P's text
+ * reader takes DATA lines in the order of the listed points (its
+ * coordinates keep duplicates): its values are more repetitions of that
+ * point, not a "more DATA lines than the points" refusal. */
+static void test_extrap_text_point_listed_twice(void)
+{
+    static const char text[] = "PARAMETER p\nPOINTS (2) (4) (2)\nREGION a\n"
+                               "DATA 1 1.5\nDATA 2\nDATA 3\n";
+    struct fmt_file f = {"dup.txt", text, sizeof text - 1};
+    struct got g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
+    CHECK_INT(fmt_parse("extrap-text", &f, 1, NULL, &sink, &e), 0);
+    CHECK_INT(g.n, 4);
+    if (g.n == 4) {
+        CHECK_STR(g.line[0], "dup|dup|unknown|np=2|rt=1|in:|m:|k:a=1");
+        CHECK_STR(g.line[1], "dup|dup|unknown|np=2|rt=1.5|in:|m:|k:a=1.5");
+        CHECK_STR(g.line[2], "dup|dup|unknown|np=2|rt=3|in:|m:|k:a=3");
+        CHECK_STR(g.line[3], "dup|dup|unknown|np=4|rt=2|in:|m:|k:a=2");
+    }
+    got_free(&g);
+}
+
 int main(void)
 {
     RUN(test_table);
@@ -1340,5 +1363,6 @@ int main(void)
     RUN(test_tar_malformed);
     RUN(test_auto_several);
     RUN(test_extrap_json_reads_lines);
+    RUN(test_extrap_text_point_listed_twice);
     return harness_report();
 }
