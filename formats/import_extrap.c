@@ -60,6 +60,10 @@ struct xp {
     size_t npoint, cappoint;
     size_t *pslot; /* point hash: index + 1 */
     size_t npslot;
+    /* text: the points as POINTS lists them, the one each DATA line of a
+     * region measures; a point listed twice is measured twice (Extra-P) */
+    uint32_t *listed;
+    size_t nlisted, caplisted;
     struct xp_names paths, metrics;
     struct xp_value *v;
     size_t nv, capv;
@@ -181,6 +185,7 @@ static void xp_free(struct xp *x)
     arena_free(x->a);
     xfree(x->coord);
     xfree(x->pslot);
+    xfree(x->listed);
     xfree(x->paths.name);
     xfree(x->paths.slot);
     xfree(x->metrics.name);
@@ -568,6 +573,27 @@ static int keyword(const char *line, size_t len, const char *kw, const char **re
     return 1;
 }
 
+/* Appends point (an index, or -1 on an error already set) to the text's list
+ * of points in file order. */
+static int list_point(struct xp *x, long point, struct err *err)
+{
+    if (point < 0)
+        return -1;
+    if (x->nlisted >= LIMIT_IMPORT_POINTS)
+        return imp_fail_field(err, x->file, "points", "more than %d points",
+                              LIMIT_IMPORT_POINTS);
+    if (x->nlisted == x->caplisted) {
+        size_t nc = x->caplisted ? x->caplisted * 2 : 16;
+        uint32_t *nl = xrealloc(x->listed, nc * sizeof *nl);
+        if (nl == NULL)
+            return err_nomem(err);
+        x->listed = nl;
+        x->caplisted = nc;
+    }
+    x->listed[x->nlisted++] = (uint32_t)point;
+    return 0;
+}
+
 /* POINTS: numbers, alone (one parameter) or grouped in parentheses, where a
  * coordinate may carry its own parentheses: "( (1) (2) )". */
 static int text_points(struct xp *x, const char *s, size_t n, size_t line,
@@ -596,7 +622,7 @@ static int text_points(struct xp *x, const char *s, size_t n, size_t line,
                     return imp_fail_line(err, x->file, line,
                                          "a point has %zu coordinates for %zu parameters",
                                          nc, x->nparam);
-                if (point_get(x, c, err) < 0)
+                if (list_point(x, point_get(x, c, err), err) != 0)
                     return -1;
                 nc = 0;
             }
@@ -616,7 +642,7 @@ static int text_points(struct xp *x, const char *s, size_t n, size_t line,
                                          "with %zu parameters each point needs "
                                          "parentheses",
                                          x->nparam);
-                if (point_get(x, &d, err) < 0)
+                if (list_point(x, point_get(x, &d, err), err) != 0)
                     return -1;
             } else {
                 if (nc >= x->nparam)
@@ -672,9 +698,9 @@ static int text_parse(const struct fmt_file *f, struct xp *x, struct err *err)
             if (x->npoint == 0)
                 return imp_fail_line(err, f->name, l.lineno, "%s before POINTS",
                                      is_region ? "REGION" : "METRIC");
-            if (ndata != 0 && ndata != x->npoint)
+            if (ndata != 0 && ndata != x->nlisted)
                 return imp_fail_line(err, f->name, data_line,
-                                     "%zu DATA lines for %zu points", ndata, x->npoint);
+                                     "%zu DATA lines for %zu points", ndata, x->nlisted);
             ndata = 0;
             /* the name without the blanks around it: "REGION  main " is main,
              * once however many METRIC blocks list it (issue 34) */
@@ -696,9 +722,9 @@ static int text_parse(const struct fmt_file *f, struct xp *x, struct err *err)
             if (path < 0 &&
                 (path = names_get(x, &x->paths, "<root>", 6, "region", err)) < 0)
                 return -1;
-            if (ndata >= x->npoint)
+            if (ndata >= x->nlisted)
                 return imp_fail_line(err, f->name, l.lineno,
-                                     "more DATA lines than the %zu points", x->npoint);
+                                     "more DATA lines than the %zu points", x->nlisted);
             if (metric < 0 &&
                 (metric = names_get(x, &x->metrics, "time", 4, "metric", err)) < 0)
                 return -1;
@@ -710,7 +736,7 @@ static int text_parse(const struct fmt_file *f, struct xp *x, struct err *err)
                     return imp_fail_line(err, f->name, l.lineno,
                                          "value \"%.*s\" is not a number",
                                          (int)(wn < 40 ? wn : 40), w);
-                if (add_value(x, ndata, path, metric, d, &inner) != 0)
+                if (add_value(x, x->listed[ndata], path, metric, d, &inner) != 0)
                     return imp_at_line(err, &inner, f->name, l.lineno);
             } while (next_word(&rest, &rn, &w, &wn));
             ndata++;
@@ -728,10 +754,10 @@ static int text_parse(const struct fmt_file *f, struct xp *x, struct err *err)
         return imp_fail_line(err, f->name, head_line,
                              "the file ends after a REGION or METRIC line without DATA "
                              "(truncated?)");
-    if (ndata != 0 && ndata != x->npoint)
+    if (ndata != 0 && ndata != x->nlisted)
         return imp_fail_line(err, f->name, l.lineno,
                              "the file ends after %zu DATA lines for %zu points", ndata,
-                             x->npoint);
+                             x->nlisted);
     return 0;
 }
 
@@ -1045,6 +1071,18 @@ static int jsonl_parse(const struct fmt_file *f, struct xp *x, struct err *err)
     return rc < 0 ? -1 : 0;
 }
 
+/* Extra-P's JSON reader (extrap --json) reads JSON Lines too: a file of
+ * "params" lines given as extrap-json is read as extrap-jsonl, so its runs are
+ * the ones format=auto and extrap-jsonl store. */
+static int json_or_lines(const struct fmt_file *f, struct xp *x, struct err *err)
+{
+    if (sniff_extrap_jsonl(f, 1) && !sniff_extrap_json(f, 1)) {
+        x->format = "extrap-jsonl";
+        return jsonl_parse(f, x, err);
+    }
+    return json_parse(f, x, err);
+}
+
 /* ---- the three rows --------------------------------------------------------- */
 
 typedef int (*xp_reader)(const struct fmt_file *f, struct xp *x, struct err *err);
@@ -1080,7 +1118,7 @@ int import_extrap_json(const struct fmt_file *files, size_t nfiles,
                        const struct fmt_options *opt, const struct fmt_sink *sink,
                        struct err *err)
 {
-    return run_reader("extrap-json", json_parse, files, nfiles, opt, sink, err);
+    return run_reader("extrap-json", json_or_lines, files, nfiles, opt, sink, err);
 }
 
 int import_extrap_jsonl(const struct fmt_file *files, size_t nfiles,

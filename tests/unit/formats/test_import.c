@@ -1272,6 +1272,61 @@ static void test_auto_several(void)
     xfree(b);
 }
 
+/* Extra-P's JSON reader (extrap --json) reads JSON Lines too (import trial C2,
+ * Extra-P's tests/data/input/json_test_input.jsonl): extrap-json given such a
+ * file reads it as extrap-jsonl, with the same runs and uids, instead of
+ * refusing it at line 2; a JSON document is still read as before. */
+static void test_extrap_json_reads_lines(void)
+{
+    static const char lines[] =
+        "{\"params\":{\"x\":20},\"metric\":\"metr\",\"value\":82.5}\n"
+        "{\"params\":{\"x\":20},\"metric\":\"metr\",\"value\":81.25}\n"
+        "{\"params\":{\"x\":30},\"metric\":\"metr\",\"value\":184}\n";
+    struct fmt_file f = {"lines.json", lines, sizeof lines - 1};
+    struct got as_json = {0}, as_lines = {0};
+    struct err e = {0};
+    struct fmt_sink s1 = {take_runs, NULL, &as_json, NULL, NULL};
+    struct fmt_sink s2 = {take_runs, NULL, &as_lines, NULL, NULL};
+    CHECK_INT(fmt_parse("extrap-json", &f, 1, NULL, &s1, &e), 0);
+    CHECK_INT(fmt_parse("extrap-jsonl", &f, 1, NULL, &s2, &e), 0);
+    CHECK_INT(as_json.n, 3);
+    CHECK_INT(as_lines.n, 3);
+    for (size_t i = 0; i < as_json.n && i < as_lines.n; i++) {
+        CHECK_STR(as_json.line[i], as_lines.line[i]);
+        CHECK_STR(as_json.uid[i], as_lines.uid[i]);
+    }
+    CHECK_STR(as_json.line[1], "lines|lines|unknown|np=1|rt=none|in:x=20|m:metr=81.25|"
+                               "k:<root>=none{\"metr\": 81.25}");
+    got_free(&as_json);
+    got_free(&as_lines);
+    CHECK_INT(import("extrap-json", "extrap-json/input.json", NULL, &as_json, &e), 0);
+    CHECK(as_json.n > 0);
+    got_free(&as_json);
+}
+
+/* A point that POINTS lists twice is measured twice, as Extra-P's text
+ * reader takes DATA lines in the order of the listed points (its
+ * coordinates keep duplicates): its values are more repetitions of that
+ * point, not a "more DATA lines than the points" refusal. */
+static void test_extrap_text_point_listed_twice(void)
+{
+    static const char text[] = "PARAMETER p\nPOINTS (2) (4) (2)\nREGION a\n"
+                               "DATA 1 1.5\nDATA 2\nDATA 3\n";
+    struct fmt_file f = {"dup.txt", text, sizeof text - 1};
+    struct got g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
+    static const char *const want[] = {"dup|dup|unknown|np=2|rt=1|in:|m:|k:a=1",
+                                       "dup|dup|unknown|np=2|rt=1.5|in:|m:|k:a=1.5",
+                                       "dup|dup|unknown|np=2|rt=3|in:|m:|k:a=3",
+                                       "dup|dup|unknown|np=4|rt=2|in:|m:|k:a=2"};
+    CHECK_INT(fmt_parse("extrap-text", &f, 1, NULL, &sink, &e), 0);
+    CHECK_INT(g.n, 4); /* p=2: 1, 1.5 (its first DATA line), 3 (its second) */
+    for (size_t i = 0; i < g.n && i < 4; i++)
+        CHECK_STR(g.line[i], want[i]);
+    got_free(&g);
+}
+
 int main(void)
 {
     RUN(test_table);
@@ -1307,5 +1362,7 @@ int main(void)
     RUN(test_malformed_json_formats);
     RUN(test_tar_malformed);
     RUN(test_auto_several);
+    RUN(test_extrap_json_reads_lines);
+    RUN(test_extrap_text_point_listed_twice);
     return harness_report();
 }
