@@ -22,6 +22,7 @@ import sys
 import tarfile
 import tempfile
 import time
+import urllib.parse
 import uuid
 
 BIN = os.environ.get("PROPHECY_BIN", os.path.join(os.path.dirname(__file__), "../../build/bin"))
@@ -107,6 +108,11 @@ def tar_of(directory):
                 path = os.path.join(root, f)
                 t.add(path, arcname=os.path.relpath(path, directory))
     return out.getvalue()
+
+def same16(want, got):
+    """Whether the API gave want: it writes numbers with 16 significant digits
+    (server/http.c)."""
+    return got is not None and float(f"{want:.16g}") == got
 
 class Server:
     def __init__(self, *extra, db=None, tmp=None):
@@ -201,6 +207,14 @@ class Server:
 
     def post(self, path, body, **kw):
         return self.request("POST", path, body, **kw)
+
+    def import_data(self, body, **query):
+        """POST /api/v1/import?QUERY with a file or tar archive as the body."""
+        return self.request("POST", "/api/v1/import?" + urllib.parse.urlencode(query), body,
+                            ctype="application/octet-stream")
+
+    def runs_stored(self):
+        return int(self.sql("SELECT count(*) FROM runs")[0][0])  # psql answers text
 
     def kill(self, sig=signal.SIGTERM):
         if self.proc and self.proc.poll() is None:
