@@ -1272,6 +1272,33 @@ static void test_auto_several(void)
     xfree(b);
 }
 
+/* TAU entries that are not timers of their own (import trial C1): event-based
+ * samples ("[CONTEXT] t", "[SAMPLE] f", flat and as call paths) are kernels
+ * without a time, their total as `sampled`; a parameter entry
+ * "F [ <n> = <8> ]" is the kernel F/[ <n> = <8> ] and F keeps the rest of its
+ * exclusive time; a flat "f [THROTTLED]" that a call path ends in as "f" is
+ * inside that call path. Nothing is counted twice: the timed kernels sum to
+ * at most the run time. */
+static void test_tau_samples_params_throttled(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    CHECK_INT(import("tau", "tau/samples/profile.0.0.0", NULL, &g, &e), 0);
+    CHECK_STR(e.message, "");
+    CHECK_STR(g.n == 1 ? g.line[0] : "",
+              "tau|tau|unknown|np=1|rt=20|in:threads=1|m:|k:.TAU application=1x1{"
+              "\"mean\": 1, \"min\": 1, \"inclusive\": 20, \"inclusive_mean\": 20, "
+              "\"inclusive_min\": 20};F()=4x2{\"mean\": 4, \"min\": 4, \"inclusive\": "
+              "10, \"inclusive_mean\": 10, \"inclusive_min\": 10};F()/[ <n> = <8> ]=6x1{"
+              "\"mean\": 6, \"min\": 6, \"inclusive\": 6, \"inclusive_mean\": 6, "
+              "\"inclusive_min\": 6};.TAU application/g()=2x100001{\"mean\": 2, "
+              "\"min\": 2, \"inclusive\": 2, \"inclusive_mean\": 2, "
+              "\"inclusive_min\": 2};.TAU application/[CONTEXT] .TAU "
+              "application=nonex3{\"sampled\": 3};.TAU application/[CONTEXT] .TAU "
+              "application/[SAMPLE] f [{} {0}]=nonex3{\"sampled\": 3}");
+    got_free(&g);
+}
+
 int main(void)
 {
     RUN(test_table);
@@ -1307,5 +1334,6 @@ int main(void)
     RUN(test_malformed_json_formats);
     RUN(test_tar_malformed);
     RUN(test_auto_several);
+    RUN(test_tau_samples_params_throttled);
     return harness_report();
 }
