@@ -57,6 +57,19 @@ static void agg_add(struct tau_agg *g, double v)
     g->n++;
 }
 
+/* Adds the values o holds to g. */
+static void agg_join(struct tau_agg *g, const struct tau_agg *o)
+{
+    if (o->n == 0)
+        return;
+    if (g->n == 0 || o->max > g->max)
+        g->max = o->max;
+    if (g->n == 0 || o->min < g->min)
+        g->min = o->min;
+    g->sum += o->sum;
+    g->n += o->n;
+}
+
 struct tau_fn {
     char *name; /* as in the file, trimmed (any length) */
     struct tau_agg excl[LIMIT_IMPORT_TAU_METRICS], incl[LIMIT_IMPORT_TAU_METRICS];
@@ -599,6 +612,29 @@ int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
         }
         if (++run > threads)
             threads = run;
+    }
+    /* TAU renames a timer "f [THROTTLED]" where it stopped measuring it:
+     * throttled in some profiles and not in others it is still one function,
+     * and its profiles join those of f */
+    for (size_t i = 0; i < t.nfn; i++) {
+        static const char thr[] = " [THROTTLED]";
+        size_t j, n = strlen(t.fn[i].name);
+        if (n <= sizeof thr - 1 ||
+            memcmp(t.fn[i].name + n - (sizeof thr - 1), thr, sizeof thr - 1) != 0)
+            continue;
+        n -= sizeof thr - 1;
+        trim(t.fn[i].name, &n);
+        if (!imp_map_get(&t.fns, t.fn[i].name, n, &j) || j == i)
+            continue;
+        for (size_t m = 0; m < t.nmetric; m++) {
+            agg_join(&t.fn[j].excl[m], &t.fn[i].excl[m]);
+            agg_join(&t.fn[j].incl[m], &t.fn[i].incl[m]);
+        }
+        if (t.fn[i].calls > t.fn[j].calls)
+            t.fn[j].calls = t.fn[i].calls;
+        if (t.fn[i].calls_other > t.fn[j].calls_other)
+            t.fn[j].calls_other = t.fn[i].calls_other;
+        t.fn[i].leaf = 1; /* counted in f */
     }
     /* a flat function that a call path ends in is inside that call path;
      * TAU marks a throttled timer "f [THROTTLED]" in one place and not the

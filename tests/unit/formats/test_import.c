@@ -1299,6 +1299,49 @@ static void test_tau_samples_params_throttled(void)
     got_free(&g);
 }
 
+/* A timer TAU throttled on one rank ("f [THROTTLED]", found in a 16-rank
+ * pbmpi run: hw16471/pbmpi @ec5625d8 data/tau_profile/, `double
+ * Random::sExpo()` throttled on rank 0 and not on rank 15) is one kernel f
+ * over both ranks, not two kernels that each hold a part of it. */
+/* Parses fixture profiles tau/DIR/NAME... (at most 4) as one TAU import. */
+static int tau_fixture(const char *dir, const char *const *names, size_t n, struct got *g,
+                       struct err *e)
+{
+    struct fmt_sink sink = {take_runs, NULL, g, NULL, NULL};
+    struct fmt_file f[4];
+    char path[128];
+    int rc;
+    n = n < 4 ? n : 4;
+    for (size_t i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "tau/%s/%s", dir, names[i]);
+        f[i].name = names[i];
+        f[i].data = data_file(path, &f[i].len);
+    }
+    rc = fmt_parse("tau", f, n, NULL, &sink, e);
+    for (size_t i = 0; i < n; i++)
+        xfree((char *)f[i].data);
+    return rc;
+}
+
+static void test_tau_throttled_on_one_rank(void)
+{
+    static const char *const ranks[] = {"profile.0.0.0", "profile.1.0.0"};
+    struct got g = {0};
+    struct err e = {0};
+    CHECK_INT(tau_fixture("throttled", ranks, 2, &g, &e), 0);
+    CHECK_STR(
+        g.n == 1 ? g.line[0] : e.message,
+        "tau|tau|unknown|np=2|rt=10|in:threads=1|m:|k:.TAU application=2x1{\"mean\": "
+        "1.5, \"min\": 1, \"inclusive\": 10, \"inclusive_mean\": 10, "
+        "\"inclusive_min\": 10};MPI_Recv()=6x10{\"mean\": 6, \"min\": 6, "
+        "\"inclusive\": 6, \"inclusive_mean\": 6, \"inclusive_min\": 6};double "
+        "Random::sExpo() [{Random.cpp} {389,1}-{391,1}]=3x100001{\"mean\": 2, "
+        "\"min\": 1, \"inclusive\": 3, \"inclusive_mean\": 2, \"inclusive_min\": "
+        "1};MPI_Bcast()=7x5{\"mean\": 7, \"min\": 7, \"inclusive\": 7, "
+        "\"inclusive_mean\": 7, \"inclusive_min\": 7}");
+    got_free(&g);
+}
+
 int main(void)
 {
     RUN(test_table);
@@ -1335,5 +1378,6 @@ int main(void)
     RUN(test_tar_malformed);
     RUN(test_auto_several);
     RUN(test_tau_samples_params_throttled);
+    RUN(test_tau_throttled_on_one_rank);
     return harness_report();
 }
