@@ -267,6 +267,17 @@ static int fn_line(struct tau *t, size_t m, const char *file, size_t lineno,
             break;
     if (g > s)
         end = g;
+    else { /* the group without its key: '... 0 "TAU_USER"' (apex-summary.py) */
+        const char *q = end;
+        while (q > s && (q[-1] == ' ' || q[-1] == '\t'))
+            q--;
+        if (q - s > 3 && q[-1] == '"') {
+            for (g = q - 2; g > s && *g != '"'; g--)
+                ;
+            if (g > s && g[-1] == ' ')
+                end = g - 1;
+        }
+    }
     if (numbers_back(s, &end, num, 5) != 0)
         return imp_fail_line(err, file, lineno,
                              "a function line needs calls, subrs, "
@@ -422,6 +433,11 @@ static const char *profile_metric(const char *line, size_t len, size_t *mn)
         memcmp(sp + 20, "_hw_counters", 12) == 0) {
         *mn = 11;
         return "hw_counters";
+    }
+    /* APEX's converter (apex-summary.py --tau) writes "_TIME" without MULTI */
+    if ((size_t)(line + len - (sp + 20)) == 5 && memcmp(sp + 20, "_TIME", 5) == 0) {
+        *mn = 4;
+        return "TIME";
     }
     return NULL;
 }

@@ -1342,6 +1342,26 @@ static void test_tau_throttled_on_one_rank(void)
     got_free(&g);
 }
 
+/* A profile as APEX's converter writes one (apex-summary.py --tau): the
+ * header "N templated_functions_TIME" without MULTI, each line's group as a
+ * bare '"TAU_USER"' without "GROUP=", times with decimals. It is read as any
+ * TAU profile, not refused. */
+static void test_tau_apex_summary(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    CHECK_INT(import("tau", "tau/apex/profile.0.0.0", NULL, &g, &e), 0);
+    CHECK_STR(
+        g.n == 1 ? g.line[0] : e.message,
+        "tau|tau|unknown|np=1|rt=0.004|in:threads=1|m:status:VmRSS.count=3,"
+        "status:VmRSS.max=120,status:VmRSS.min=100,status:VmRSS.mean=110|k:APEX "
+        "MAIN=0.0015x1{\"mean\": 0.0015, \"min\": 0.0015, \"inclusive\": 0.004, "
+        "\"inclusive_mean\": 0.004, \"inclusive_min\": 0.004};foo=0.0025x10{\"mean\": "
+        "0.0025, \"min\": 0.0025, \"inclusive\": 0.0025, \"inclusive_mean\": 0.0025, "
+        "\"inclusive_min\": 0.0025}");
+    got_free(&g);
+}
+
 int main(void)
 {
     RUN(test_table);
@@ -1379,5 +1399,6 @@ int main(void)
     RUN(test_auto_several);
     RUN(test_tau_samples_params_throttled);
     RUN(test_tau_throttled_on_one_rank);
+    RUN(test_tau_apex_summary);
     return harness_report();
 }
