@@ -2,7 +2,8 @@
 through the real server (tests/data/import/public/tau/, sources in SOURCES.md,
 section "import trial C1"): parameter profiles (TAU_PROFILE_PARAM), dynamic
 timers, pthread threads, event-based sampling ([SAMPLE]/[CONTEXT] entries with
-call paths and throttled timers). What is stored must be what this test reads
+call paths and throttled timers), 8 ranks whose metadata and user events only
+rank 0 carries. What is stored must be what this test reads
 from the profiles with its own small parser (never Prophecy's): one kernel per
 function (call paths joined with "/"), time = the largest exclusive time over
 the profiles in seconds, `mean`/`min`/`inclusive`, calls, nprocs = nodes, the
@@ -228,7 +229,8 @@ def parameter_entries_are_children():
 
 
 for _rel in ("tau2_wrap_param_2ranks", "tau2_timerphase_dynamic",
-             "taucmdr_matmult_pthread_2threads", "anhtutran_osu_allgather_ebs_2ranks"):
+             "taucmdr_matmult_pthread_2threads", "anhtutran_osu_allgather_ebs_2ranks",
+             "homeworkbox_nbody_8ranks"):
     test(dir_test(_rel))
 test(sampled_entries_are_not_timers)
 test(parameter_entries_are_children)
