@@ -355,8 +355,11 @@ static int event_line(struct tau *t, const char *file, size_t lineno, const char
     nl = (size_t)(end - s - 2);
     name = trim(s + 1, &nl);
     /* a context event ("NAME : call path"): its plain event counts; a colon
-     * alone is part of a name (APEX's "status:VmRSS", "GPU: Bytes Allocated") */
-    if (nl == 0 || nl > LIMIT_NAME - 6 || has_context(name, nl))
+     * alone is part of a name (APEX's "status:VmRSS", "GPU: Bytes Allocated");
+     * "(null)" is an event TAU had no name for (TAU 2.25's pthreads write
+     * two, of uninitialised numbers): nothing to keep */
+    if (nl == 0 || nl > LIMIT_NAME - 6 || has_context(name, nl) ||
+        (nl == 6 && memcmp(name, "(null)", 6) == 0))
         return 0;
     for (size_t i = 0; i < t->nev && e == NULL; i++)
         if (strlen(t->ev[i].name) == nl && memcmp(t->ev[i].name, name, nl) == 0)

@@ -83,7 +83,7 @@ def read_dir(rel):
         for ln in text[head.end():].split("\n")[:int(head.group(1))] if head else ():
             name, rest = ln[1:].rsplit('" ', 1)
             row = tuple(map(float, rest.split()[:4]))  # numevents max min mean
-            if " : " not in name and row[0]:  # context events: per call path
+            if " : " not in name and name != "(null)" and row[0]:  # context: per path
                 events.setdefault(name.strip(), []).append(row)
     return profs, events, exe
 
@@ -230,7 +230,7 @@ def parameter_entries_are_children():
 
 for _rel in ("tau2_wrap_param_2ranks", "tau2_timerphase_dynamic",
              "taucmdr_matmult_pthread_2threads", "anhtutran_osu_allgather_ebs_2ranks",
-             "homeworkbox_nbody_8ranks"):
+             "homeworkbox_nbody_8ranks", "tau2_xmain_pthread_null_events"):
     test(dir_test(_rel))
 test(sampled_entries_are_not_timers)
 test(parameter_entries_are_children)

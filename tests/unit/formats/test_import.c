@@ -1342,24 +1342,39 @@ static void test_tau_throttled_on_one_rank(void)
     got_free(&g);
 }
 
-/* A profile as APEX's converter writes one (apex-summary.py --tau): the
- * header "N templated_functions_TIME" without MULTI, each line's group as a
- * bare '"TAU_USER"' without "GROUP=", times with decimals. It is read as any
- * TAU profile, not refused. */
-static void test_tau_apex_summary(void)
+/* Single TAU profiles that were refused or misread:
+ * - as APEX's converter writes one (apex-summary.py --tau): the header
+ *   "N templated_functions_TIME" without MULTI, each line's group as a bare
+ *   '"TAU_USER"' without "GROUP=", times with decimals;
+ * - the user events of a TAU 2.25 pthread (tau2's
+ *   examples/workflow_consolidation/profiles_xmain/profile.0.0.1): "(null)"
+ *   events of uninitialised numbers, subnormal ones among them. An
+ *   underflowing number is a tiny value, not a broken line, and the event TAU
+ *   had no name for is left out. */
+static void test_tau_single_profiles(void)
 {
-    struct got g = {0};
-    struct err e = {0};
-    CHECK_INT(import("tau", "tau/apex/profile.0.0.0", NULL, &g, &e), 0);
-    CHECK_STR(
-        g.n == 1 ? g.line[0] : e.message,
-        "tau|tau|unknown|np=1|rt=0.004|in:threads=1|m:status:VmRSS.count=3,"
-        "status:VmRSS.max=120,status:VmRSS.min=100,status:VmRSS.mean=110|k:APEX "
-        "MAIN=0.0015x1{\"mean\": 0.0015, \"min\": 0.0015, \"inclusive\": 0.004, "
-        "\"inclusive_mean\": 0.004, \"inclusive_min\": 0.004};foo=0.0025x10{\"mean\": "
-        "0.0025, \"min\": 0.0025, \"inclusive\": 0.0025, \"inclusive_mean\": 0.0025, "
-        "\"inclusive_min\": 0.0025}");
-    got_free(&g);
+    static const struct {
+        const char *rel, *line;
+    } cases[] = {
+        {"tau/apex/profile.0.0.0",
+         "tau|tau|unknown|np=1|rt=0.004|in:threads=1|m:status:VmRSS.count=3,"
+         "status:VmRSS.max=120,status:VmRSS.min=100,status:VmRSS.mean=110|k:APEX "
+         "MAIN=0.0015x1{\"mean\": 0.0015, \"min\": 0.0015, \"inclusive\": 0.004, "
+         "\"inclusive_mean\": 0.004, \"inclusive_min\": 0.004};foo=0.0025x10{\"mean\": "
+         "0.0025, \"min\": 0.0025, \"inclusive\": 0.0025, \"inclusive_mean\": 0.0025, "
+         "\"inclusive_min\": 0.0025}"},
+        {"tau/null_events/profile.0.0.0",
+         "tau|tau|unknown|np=1|rt=2|in:threads=1|m:Bytes.count=2,Bytes.max=8,"
+         "Bytes.min=5e-324,Bytes.mean=4|k:.TAU application=2x1{\"mean\": 2, \"min\": 2, "
+         "\"inclusive\": 2, \"inclusive_mean\": 2, \"inclusive_min\": 2}"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct got g = {0};
+        struct err e = {0};
+        CHECK_INT(import("tau", cases[i].rel, NULL, &g, &e), 0);
+        CHECK_STR(g.n == 1 ? g.line[0] : e.message, cases[i].line);
+        got_free(&g);
+    }
 }
 
 int main(void)
@@ -1399,6 +1414,6 @@ int main(void)
     RUN(test_auto_several);
     RUN(test_tau_samples_params_throttled);
     RUN(test_tau_throttled_on_one_rank);
-    RUN(test_tau_apex_summary);
+    RUN(test_tau_single_profiles);
     return harness_report();
 }
