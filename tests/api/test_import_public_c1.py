@@ -229,7 +229,7 @@ def parameter_entries_are_children():
 
 
 for _rel in ("tau2_wrap_param_2ranks", "tau2_timerphase_dynamic",
-             "taucmdr_matmult_pthread_2threads", "anhtutran_osu_allgather_ebs_2ranks",
+             "taucmdr_matmult_pthread_threads", "anhtutran_osu_allgather_ebs_2ranks",
              "homeworkbox_nbody_8ranks", "tau2_xmain_pthread_null_events"):
     test(dir_test(_rel))
 test(sampled_entries_are_not_timers)
