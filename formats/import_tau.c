@@ -21,8 +21,11 @@
  * measured is a kernel too, without a time (SPEC §16), its calls those the
  * counters' profiles give. A call-path entry "A => B" is the kernel
  * A/B, and a flat function that a call path ends in is left out, so nothing
- * is counted twice. Every other metric (a MULTI__ directory: PAPI_FP_OPS as
- * counts, P_WALL_CLOCK_TIME in seconds) adds NAME (largest exclusive) and
+ * is counted twice; so are "f [THROTTLED]" beside f (one function), a
+ * parameter entry "F [ <p> = <v> ]" (the kernel F/[ <p> = <v> ], its time
+ * taken out of F's) and TAU_SAMPLING's [SAMPLE]/[CONTEXT] entries (kernels
+ * without a time, their total as `sampled`). Every other metric (a MULTI__ directory:
+ * PAPI_FP_OPS as counts, P_WALL_CLOCK_TIME in seconds) adds NAME (largest exclusive) and
  * NAME_inclusive, NAME_inclusive_mean, NAME_inclusive_min to its kernels. User
  * events (message sizes, ...) are run metrics NAME.count, .min, .max and
  * .mean over the profiles; context events ("NAME : path") are left out. The
