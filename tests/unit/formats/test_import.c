@@ -1353,9 +1353,8 @@ static void test_tau_throttled_on_one_rank(void)
  *   had no name for is left out. */
 static void test_tau_single_profiles(void)
 {
-    static const struct {
-        const char *rel, *line;
-    } cases[] = {
+    static const char *const cases[][2] = {
+        /* fixture, the run it is */
         {"tau/apex/profile.0.0.0",
          "tau|tau|unknown|np=1|rt=0.004|in:threads=1|m:status:VmRSS.count=3,"
          "status:VmRSS.max=120,status:VmRSS.min=100,status:VmRSS.mean=110|k:APEX "
@@ -1371,8 +1370,8 @@ static void test_tau_single_profiles(void)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         struct got g = {0};
         struct err e = {0};
-        CHECK_INT(import("tau", cases[i].rel, NULL, &g, &e), 0);
-        CHECK_STR(g.n == 1 ? g.line[0] : e.message, cases[i].line);
+        CHECK_INT(import("tau", cases[i][0], NULL, &g, &e), 0);
+        CHECK_STR(g.n == 1 ? g.line[0] : e.message, cases[i][1]);
         got_free(&g);
     }
 }
