@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -342,7 +343,8 @@ int imp_number(const char *s, size_t len, double *out)
         return -1;
     errno = 0;
     *out = strtod(tmp, &end);
-    if (end != tmp + len || errno == ERANGE || !isfinite(*out))
+    /* an underflow (4.9E-324, 1e-400) is a value, tiny or 0; an overflow is not */
+    if (end != tmp + len || (errno == ERANGE && fabs(*out) > DBL_MIN) || !isfinite(*out))
         return -1;
     return 0;
 }

@@ -21,8 +21,11 @@
  * measured is a kernel too, without a time (SPEC §16), its calls those the
  * counters' profiles give. A call-path entry "A => B" is the kernel
  * A/B, and a flat function that a call path ends in is left out, so nothing
- * is counted twice. Every other metric (a MULTI__ directory: PAPI_FP_OPS as
- * counts, P_WALL_CLOCK_TIME in seconds) adds NAME (largest exclusive) and
+ * is counted twice; so are "f [THROTTLED]" beside f (one function), a
+ * parameter entry "F [ <p> = <v> ]" (the kernel F/[ <p> = <v> ], its time
+ * taken out of F's) and TAU_SAMPLING's [SAMPLE]/[CONTEXT] entries (kernels
+ * without a time, their total as `sampled`). Every other metric (a MULTI__ directory:
+ * PAPI_FP_OPS as counts, P_WALL_CLOCK_TIME in seconds) adds NAME (largest exclusive) and
  * NAME_inclusive, NAME_inclusive_mean, NAME_inclusive_min to its kernels. User
  * events (message sizes, ...) are run metrics NAME.count, .min, .max and
  * .mean over the profiles; context events ("NAME : path") are left out. The
@@ -57,12 +60,35 @@ static void agg_add(struct tau_agg *g, double v)
     g->n++;
 }
 
+/* Adds the values o holds to g. */
+static void agg_join(struct tau_agg *g, const struct tau_agg *o)
+{
+    if (o->n == 0)
+        return;
+    if (g->n == 0 || o->max > g->max)
+        g->max = o->max;
+    if (g->n == 0 || o->min < g->min)
+        g->min = o->min;
+    g->sum += o->sum;
+    g->n += o->n;
+}
+
 struct tau_fn {
     char *name; /* as in the file, trimmed (any length) */
     struct tau_agg excl[LIMIT_IMPORT_TAU_METRICS], incl[LIMIT_IMPORT_TAU_METRICS];
     long long calls;       /* the largest call count in the time metric (metric 0) */
     long long calls_other; /* in the other metrics: for a function metric 0 lacks */
     int leaf;              /* a call path ends in it */
+    int sample;            /* a sampled entry ([SAMPLE], [CONTEXT], ...), not a timer */
+    size_t plen;           /* a parameter entry "F [ <p> = <v> ]": the length of F */
+    size_t parent;         /* that F's index + 1, when F is a function too */
+    size_t gen, rec;       /* the profile it was last read in, and its line there */
+};
+
+/* One function line of the profile being read. */
+struct tau_rec {
+    size_t fn;
+    double calls, excl, incl;
 };
 
 struct tau_ev {
@@ -86,6 +112,8 @@ struct tau {
     struct tau_loc *loc; /* profiles of the time metric */
     size_t nloc;
     const char *program;
+    struct tau_rec *rec; /* the function lines of the profile being read */
+    size_t nrec, caprec, gen;
 };
 
 static const char *trim(const char *s, size_t *n)
@@ -97,6 +125,54 @@ static const char *trim(const char *s, size_t *n)
     while (*n > 0 && (s[*n - 1] == ' ' || s[*n - 1] == '\t'))
         (*n)--;
     return s;
+}
+
+/* The last part of a call path "A => B => C" (C), trimmed. */
+static const char *last_part(const char *s, size_t n, size_t *ln)
+{
+    const char *last = s;
+    for (const char *p = s; p + 4 <= s + n; p++)
+        if (memcmp(p, " => ", 4) == 0)
+            last = p + 4;
+    *ln = (size_t)(s + n - last);
+    return trim(last, ln);
+}
+
+/* Whether an entry is one of TAU's event-based samples (TAU_SAMPLING): its
+ * name, or its call path's last part, is "[SAMPLE] f", "[CONTEXT] timer",
+ * "[UNWIND] f" or "[SUMMARY] f". They estimate where the time of the timers
+ * went; they are not timers, and their time is already in the timers'. */
+static int is_sample(const char *s, size_t n)
+{
+    static const char *const mark[] = {"[SAMPLE] ", "[CONTEXT] ", "[UNWIND] ",
+                                       "[SUMMARY] "};
+    size_t ln;
+    const char *last = last_part(s, n, &ln);
+    for (size_t i = 0; i < sizeof mark / sizeof *mark; i++)
+        if (ln >= strlen(mark[i]) && memcmp(last, mark[i], strlen(mark[i])) == 0)
+            return 1;
+    return 0;
+}
+
+/* A parameter entry "F [ <p> = <v> ]" (TAU_PROFILE_PARAM, the calls of F with
+ * that value): the length of F (trimmed), else 0. */
+static size_t param_base(const char *s, size_t n)
+{
+    const char *b = NULL;
+    if (n < 12 || memcmp(s + n - 3, "> ]", 3) != 0)
+        return 0;
+    for (const char *p = s; p + 4 <= s + n; p++)
+        if (memcmp(p, " [ <", 4) == 0)
+            b = p;
+    if (b == NULL || b == s)
+        return 0;
+    for (const char *p = b; p + 5 <= s + n; p++)
+        if (memcmp(p, "> = <", 5) == 0) {
+            size_t len = (size_t)(b - s);
+            trim(s, &len);
+            return len;
+        }
+    return 0;
 }
 
 static struct tau_fn *fn_get(struct tau *t, const char *file, const char *s, size_t n,
@@ -126,6 +202,8 @@ static struct tau_fn *fn_get(struct tau *t, const char *file, const char *s, siz
         t->cap = nc;
     }
     memset(&t->fn[t->nfn], 0, sizeof t->fn[t->nfn]);
+    t->fn[t->nfn].sample = is_sample(s, n);
+    t->fn[t->nfn].plen = param_base(s, n);
     if ((t->fn[t->nfn].name = arena_strndup(t->a, s, n)) == NULL ||
         imp_map_put(&t->fns, t->fn[t->nfn].name, n, t->nfn) != 0) {
         err_nomem(err);
@@ -192,6 +270,17 @@ static int fn_line(struct tau *t, size_t m, const char *file, size_t lineno,
             break;
     if (g > s)
         end = g;
+    else { /* the group without its key: '... 0 "TAU_USER"' (apex-summary.py) */
+        const char *q = end;
+        while (q > s && (q[-1] == ' ' || q[-1] == '\t'))
+            q--;
+        if (q - s > 3 && q[-1] == '"') {
+            for (g = q - 2; g > s && *g != '"'; g--)
+                ;
+            if (g > s && g[-1] == ' ')
+                end = g - 1;
+        }
+    }
     if (numbers_back(s, &end, num, 5) != 0)
         return imp_fail_line(err, file, lineno,
                              "a function line needs calls, subrs, "
@@ -208,13 +297,35 @@ static int fn_line(struct tau *t, size_t m, const char *file, size_t lineno,
                              "a function name must be in double quotes");
     if ((f = fn_get(t, file, s + 1, (size_t)(end - s - 2), err)) == NULL)
         return -1;
-    agg_add(&f->excl[m], num[2]);
-    agg_add(&f->incl[m], num[3]);
-    if (m == 0 && (long long)num[0] > f->calls)
-        f->calls = (long long)num[0];
-    else if (m > 0 && (long long)num[0] > f->calls_other)
-        f->calls_other = (long long)num[0];
+    (void)m; /* the lines are added by profile_add */
+    f->gen = t->gen;
+    f->rec = t->nrec;
+    t->rec[t->nrec++] = (struct tau_rec){(size_t)(f - t->fn), num[0], num[2], num[3]};
     return 0;
+}
+
+/* Adds the function lines of one profile to their functions, a parameter
+ * entry's exclusive time taken out of its function's ("F [ <size> = <8> ]"
+ * is a part of F's calls: F keeps the time of its other calls). */
+static void profile_add(struct tau *t, size_t m)
+{
+    for (size_t r = 0; r < t->nrec; r++) {
+        struct tau_fn *f = &t->fn[t->rec[r].fn];
+        size_t b;
+        if (f->plen > 0 && imp_map_get(&t->fns, f->name, f->plen, &b) &&
+            t->fn[b].gen == t->gen)
+            t->rec[t->fn[b].rec].excl -= t->rec[r].excl;
+    }
+    for (size_t r = 0; r < t->nrec; r++) {
+        struct tau_fn *f = &t->fn[t->rec[r].fn];
+        long long calls = (long long)t->rec[r].calls;
+        agg_add(&f->excl[m], fmax(t->rec[r].excl, 0));
+        agg_add(&f->incl[m], t->rec[r].incl);
+        if (m == 0 && calls > f->calls)
+            f->calls = calls;
+        else if (m > 0 && calls > f->calls_other)
+            f->calls_other = calls;
+    }
 }
 
 /* Whether a user event's name is "NAME : call path" (a context event). */
@@ -247,8 +358,11 @@ static int event_line(struct tau *t, const char *file, size_t lineno, const char
     nl = (size_t)(end - s - 2);
     name = trim(s + 1, &nl);
     /* a context event ("NAME : call path"): its plain event counts; a colon
-     * alone is part of a name (APEX's "status:VmRSS", "GPU: Bytes Allocated") */
-    if (nl == 0 || nl > LIMIT_NAME - 6 || has_context(name, nl))
+     * alone is part of a name (APEX's "status:VmRSS", "GPU: Bytes Allocated");
+     * "(null)" is an event TAU had no name for (TAU 2.25's pthreads write
+     * two, of uninitialised numbers): nothing to keep */
+    if (nl == 0 || nl > LIMIT_NAME - 6 || has_context(name, nl) ||
+        (nl == 6 && memcmp(name, "(null)", 6) == 0))
         return 0;
     for (size_t i = 0; i < t->nev && e == NULL; i++)
         if (strlen(t->ev[i].name) == nl && memcmp(t->ev[i].name, name, nl) == 0)
@@ -326,6 +440,11 @@ static const char *profile_metric(const char *line, size_t len, size_t *mn)
         *mn = 11;
         return "hw_counters";
     }
+    /* APEX's converter (apex-summary.py --tau) writes "_TIME" without MULTI */
+    if ((size_t)(line + len - (sp + 20)) == 5 && memcmp(sp + 20, "_TIME", 5) == 0) {
+        *mn = 4;
+        return "TIME";
+    }
     return NULL;
 }
 
@@ -356,6 +475,17 @@ static int profile(struct tau *t, const struct fmt_file *f, struct err *err)
     if (k > LIMIT_IMPORT_TAU_FUNCS)
         return imp_fail_line(err, f->name, 1, "more than %d functions",
                              LIMIT_IMPORT_TAU_FUNCS);
+    if ((size_t)k > t->caprec) {
+        struct tau_rec *nr = xrealloc(t->rec, (size_t)k * sizeof *nr);
+        if (nr == NULL) {
+            err_nomem(err);
+            return -1;
+        }
+        t->rec = nr;
+        t->caprec = (size_t)k;
+    }
+    t->nrec = 0;
+    t->gen++;
     if ((m = metric_index(t, f->name, mname, mn, err)) < 0)
         return -1;
     if ((rc = imp_lines_next(&l, f->name, &line, &len, err)) <= 0 || len < 6 ||
@@ -379,6 +509,7 @@ static int profile(struct tau *t, const struct fmt_file *f, struct err *err)
         if (fn_line(t, (size_t)m, f->name, l.lineno, line, len, err) != 0)
             return -1;
     }
+    profile_add(t, (size_t)m);
     /* "A aggregates", "U userevents" and their lines: read once, from the
      * time metric's profiles (each metric's profile repeats them) */
     while ((rc = imp_lines_next(&l, f->name, &line, &len, err)) == 1) {
@@ -504,18 +635,59 @@ int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
         if (++run > threads)
             threads = run;
     }
-    /* a flat function that a call path ends in is inside that call path */
+    /* TAU renames a timer "f [THROTTLED]" where it stopped measuring it:
+     * throttled in some profiles and not in others it is still one function,
+     * and its profiles join those of f */
     for (size_t i = 0; i < t.nfn; i++) {
-        const char *last = NULL, *p = t.fn[i].name, *q;
-        size_t j, n;
-        while ((q = strstr(p, " => ")) != NULL)
-            last = p = q + 4;
-        if (last == NULL)
+        static const char thr[] = " [THROTTLED]";
+        size_t j, n = strlen(t.fn[i].name);
+        if (n <= sizeof thr - 1 ||
+            memcmp(t.fn[i].name + n - (sizeof thr - 1), thr, sizeof thr - 1) != 0)
             continue;
-        n = strlen(last);
-        last = trim(last, &n);
+        n -= sizeof thr - 1;
+        trim(t.fn[i].name, &n);
+        if (!imp_map_get(&t.fns, t.fn[i].name, n, &j) || j == i)
+            continue;
+        for (size_t m = 0; m < t.nmetric; m++) {
+            agg_join(&t.fn[j].excl[m], &t.fn[i].excl[m]);
+            agg_join(&t.fn[j].incl[m], &t.fn[i].incl[m]);
+        }
+        if (t.fn[i].calls > t.fn[j].calls)
+            t.fn[j].calls = t.fn[i].calls;
+        if (t.fn[i].calls_other > t.fn[j].calls_other)
+            t.fn[j].calls_other = t.fn[i].calls_other;
+        t.fn[i].leaf = 1; /* counted in f */
+    }
+    /* a flat function that a call path ends in is inside that call path;
+     * TAU marks a throttled timer "f [THROTTLED]" in one place and not the
+     * other (the flat "[SAMPLE] f [THROTTLED]" of "A => [SAMPLE] f"), so the
+     * mark does not tell them apart */
+    for (size_t i = 0; i < t.nfn; i++) {
+        static const char thr[] = " [THROTTLED]";
+        size_t j, n, len = strlen(t.fn[i].name);
+        const char *last = last_part(t.fn[i].name, len, &n);
+        if (last == t.fn[i].name)
+            continue;
+        if (n >= sizeof thr - 1 &&
+            memcmp(last + n - (sizeof thr - 1), thr, sizeof thr - 1) == 0)
+            n -= sizeof thr - 1;
+        buf_reset(&nb);
+        buf_append(&nb, last, n);
+        buf_append(&nb, thr, sizeof thr - 1);
+        if (buf_failed(&nb)) {
+            err_nomem(err);
+            goto out;
+        }
         if (imp_map_get(&t.fns, last, n, &j))
             t.fn[j].leaf = 1;
+        if (imp_map_get(&t.fns, buf_str(&nb), nb.len, &j))
+            t.fn[j].leaf = 1;
+    }
+    /* a parameter entry is a child of its function where that is one */
+    for (size_t i = 0; i < t.nfn; i++) {
+        size_t j;
+        if (t.fn[i].plen > 0 && imp_map_get(&t.fns, t.fn[i].name, t.fn[i].plen, &j))
+            t.fn[i].parent = j + 1;
     }
     if (imp_batch_init(&b, "tau", dir, sink, err) != 0 ||
         (r = imp_batch_slot(&b, err)) == NULL)
@@ -555,21 +727,34 @@ int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
         struct rec_kv m[5 + 4 * LIMIT_IMPORT_TAU_METRICS];
         size_t nm = 0;
         struct rec_kernel *k;
+        const char *path;
         int failed = 0;
         /* measured in metric 0 (the time metric, else the first counter) */
         int in0 = f->excl[0].n > 0;
         if (f->leaf)
             continue; /* counted in its call paths */
         k = &r->kernels[r->nkernels++];
-        if ((k->name = kernel_name(b.a, f->name, &nb)) == NULL) {
+        /* a parameter entry "F [ <p> = <v> ]" is the kernel F/[ <p> = <v> ] */
+        path = f->name;
+        if (f->parent) {
+            const char *label = f->name + f->plen;
+            while (*label == ' ')
+                label++;
+            path = arena_printf(b.a, "%.*s => %s", (int)f->plen, f->name, label);
+        }
+        if (path == NULL || (k->name = kernel_name(b.a, path, &nb)) == NULL) {
             err_nomem(err);
             goto out;
         }
         /* a function that only counters measured is kept, without a time
-         * (SPEC §16), its calls from the counters' profiles */
-        k->time = timed && in0 ? f->excl[0].max / 1e6 : NAN;
+         * (SPEC §16), its calls from the counters' profiles; a sampled entry
+         * has no time of its own: what the samples add up to is `sampled` */
+        k->time = timed && in0 && !f->sample ? f->excl[0].max / 1e6 : NAN;
         k->calls = in0 ? f->calls : f->calls_other;
-        if (timed && in0) {
+        if (f->sample) {
+            if (timed && in0)
+                m[nm++] = (struct rec_kv){"sampled", f->incl[0].max / 1e6};
+        } else if (timed && in0) {
             m[nm++] =
                 (struct rec_kv){"mean", f->excl[0].sum / (double)f->excl[0].n / 1e6};
             m[nm++] = (struct rec_kv){"min", f->excl[0].min / 1e6};
@@ -578,7 +763,7 @@ int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
                                       f->incl[0].sum / (double)f->incl[0].n / 1e6};
             m[nm++] = (struct rec_kv){"inclusive_min", f->incl[0].min / 1e6};
         }
-        for (size_t x = timed ? 1 : 0; x < t.nmetric; x++) {
+        for (size_t x = timed ? 1 : 0; x < t.nmetric && !f->sample; x++) {
             /* time-like metrics are microseconds, counters counts */
             double d = strstr(t.metric[x], "TIME") ? 1e6 : 1;
             if (f->excl[x].n == 0)
@@ -601,7 +786,7 @@ int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
             err_nomem(err);
             goto out;
         }
-        if (timed && in0 && f->incl[0].max / 1e6 > r->runtime)
+        if (timed && in0 && !f->sample && f->incl[0].max / 1e6 > r->runtime)
             r->runtime = f->incl[0].max / 1e6;
     }
     if (imp_batch_commit(&b, "profiles", err) != 0)
@@ -614,6 +799,7 @@ out:
     xfree(t.fn);
     imp_map_free(&t.fns);
     xfree(t.loc);
+    xfree(t.rec);
     return rc;
 }
 

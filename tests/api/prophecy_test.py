@@ -23,6 +23,7 @@ import tarfile
 import tempfile
 import threading
 import time
+import urllib.parse
 import uuid
 
 BIN = os.environ.get("PROPHECY_BIN", os.path.join(os.path.dirname(__file__), "../../build/bin"))
@@ -163,6 +164,11 @@ def tar_of(directory):
                 t.add(path, arcname=os.path.relpath(path, directory))
     return out.getvalue()
 
+def same16(want, got):
+    """Whether the API gave want: it writes numbers with 16 significant digits
+    (server/http.c)."""
+    return got is not None and float(f"{want:.16g}") == got
+
 class Server:
     def __init__(self, *extra, db=None, tmp=None):
         self.tmp = tmp or tempfile.mkdtemp(prefix="prophecy-test-")
@@ -256,6 +262,14 @@ class Server:
 
     def post(self, path, body, **kw):
         return self.request("POST", path, body, **kw)
+
+    def import_data(self, body, **query):
+        """POST /api/v1/import?QUERY with a file or tar archive as the body."""
+        return self.request("POST", "/api/v1/import?" + urllib.parse.urlencode(query), body,
+                            ctype="application/octet-stream")
+
+    def runs_stored(self):
+        return int(self.sql("SELECT count(*) FROM runs")[0][0])  # psql answers text
 
     def kill(self, sig=signal.SIGTERM):
         if self.proc and self.proc.poll() is None:

@@ -1327,6 +1327,110 @@ static void test_extrap_text_point_listed_twice(void)
     got_free(&g);
 }
 
+/* TAU entries that are not timers of their own (import trial C1): event-based
+ * samples ("[CONTEXT] t", "[SAMPLE] f", flat and as call paths) are kernels
+ * without a time, their total as `sampled`; a parameter entry
+ * "F [ <n> = <8> ]" is the kernel F/[ <n> = <8> ] and F keeps the rest of its
+ * exclusive time; a flat "f [THROTTLED]" that a call path ends in as "f" is
+ * inside that call path. Nothing is counted twice: the timed kernels sum to
+ * at most the run time. */
+static void test_tau_samples_params_throttled(void)
+{
+    struct got g = {0};
+    struct err e = {0};
+    CHECK_INT(import("tau", "tau/samples/profile.0.0.0", NULL, &g, &e), 0);
+    CHECK_STR(e.message, "");
+    CHECK_STR(g.n == 1 ? g.line[0] : "",
+              "tau|tau|unknown|np=1|rt=20|in:threads=1|m:|k:.TAU application=1x1{"
+              "\"mean\": 1, \"min\": 1, \"inclusive\": 20, \"inclusive_mean\": 20, "
+              "\"inclusive_min\": 20};F()=4x2{\"mean\": 4, \"min\": 4, \"inclusive\": "
+              "10, \"inclusive_mean\": 10, \"inclusive_min\": 10};F()/[ <n> = <8> ]=6x1{"
+              "\"mean\": 6, \"min\": 6, \"inclusive\": 6, \"inclusive_mean\": 6, "
+              "\"inclusive_min\": 6};.TAU application/g()=2x100001{\"mean\": 2, "
+              "\"min\": 2, \"inclusive\": 2, \"inclusive_mean\": 2, "
+              "\"inclusive_min\": 2};.TAU application/[CONTEXT] .TAU "
+              "application=nonex3{\"sampled\": 3};.TAU application/[CONTEXT] .TAU "
+              "application/[SAMPLE] f [{} {0}]=nonex3{\"sampled\": 3}");
+    got_free(&g);
+}
+
+/* A timer TAU throttled on one rank ("f [THROTTLED]", found in a 16-rank
+ * pbmpi run: hw16471/pbmpi @ec5625d8 data/tau_profile/, `double
+ * Random::sExpo()` throttled on rank 0 and not on rank 15) is one kernel f
+ * over both ranks, not two kernels that each hold a part of it. */
+/* Parses fixture profiles tau/DIR/NAME... (at most 4) as one TAU import. */
+static int tau_fixture(const char *dir, const char *const *names, size_t n, struct got *g,
+                       struct err *e)
+{
+    struct fmt_sink sink = {take_runs, NULL, g, NULL, NULL};
+    struct fmt_file f[4];
+    char path[128];
+    int rc;
+    n = n < 4 ? n : 4;
+    for (size_t i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "tau/%s/%s", dir, names[i]);
+        f[i].name = names[i];
+        f[i].data = data_file(path, &f[i].len);
+    }
+    rc = fmt_parse("tau", f, n, NULL, &sink, e);
+    for (size_t i = 0; i < n; i++)
+        xfree((char *)f[i].data);
+    return rc;
+}
+
+static void test_tau_throttled_on_one_rank(void)
+{
+    static const char *const ranks[] = {"profile.0.0.0", "profile.1.0.0"};
+    struct got g = {0};
+    struct err e = {0};
+    CHECK_INT(tau_fixture("throttled", ranks, 2, &g, &e), 0);
+    CHECK_STR(
+        g.n == 1 ? g.line[0] : e.message,
+        "tau|tau|unknown|np=2|rt=10|in:threads=1|m:|k:.TAU application=2x1{\"mean\": "
+        "1.5, \"min\": 1, \"inclusive\": 10, \"inclusive_mean\": 10, "
+        "\"inclusive_min\": 10};MPI_Recv()=6x10{\"mean\": 6, \"min\": 6, "
+        "\"inclusive\": 6, \"inclusive_mean\": 6, \"inclusive_min\": 6};double "
+        "Random::sExpo() [{Random.cpp} {389,1}-{391,1}]=3x100001{\"mean\": 2, "
+        "\"min\": 1, \"inclusive\": 3, \"inclusive_mean\": 2, \"inclusive_min\": "
+        "1};MPI_Bcast()=7x5{\"mean\": 7, \"min\": 7, \"inclusive\": 7, "
+        "\"inclusive_mean\": 7, \"inclusive_min\": 7}");
+    got_free(&g);
+}
+
+/* Single TAU profiles that were refused or misread:
+ * - as APEX's converter writes one (apex-summary.py --tau): the header
+ *   "N templated_functions_TIME" without MULTI, each line's group as a bare
+ *   '"TAU_USER"' without "GROUP=", times with decimals;
+ * - the user events of a TAU 2.25 pthread (tau2's
+ *   examples/workflow_consolidation/profiles_xmain/profile.0.0.1): "(null)"
+ *   events of uninitialised numbers, subnormal ones among them. An
+ *   underflowing number is a tiny value, not a broken line, and the event TAU
+ *   had no name for is left out. */
+static void test_tau_single_profiles(void)
+{
+    static const char *const cases[][2] = {
+        /* fixture, the run it is */
+        {"tau/apex/profile.0.0.0",
+         "tau|tau|unknown|np=1|rt=0.004|in:threads=1|m:status:VmRSS.count=3,"
+         "status:VmRSS.max=120,status:VmRSS.min=100,status:VmRSS.mean=110|k:APEX "
+         "MAIN=0.0015x1{\"mean\": 0.0015, \"min\": 0.0015, \"inclusive\": 0.004, "
+         "\"inclusive_mean\": 0.004, \"inclusive_min\": 0.004};foo=0.0025x10{\"mean\": "
+         "0.0025, \"min\": 0.0025, \"inclusive\": 0.0025, \"inclusive_mean\": 0.0025, "
+         "\"inclusive_min\": 0.0025}"},
+        {"tau/null_events/profile.0.0.0",
+         "tau|tau|unknown|np=1|rt=2|in:threads=1|m:Bytes.count=2,Bytes.max=8,"
+         "Bytes.min=5e-324,Bytes.mean=4|k:.TAU application=2x1{\"mean\": 2, \"min\": 2, "
+         "\"inclusive\": 2, \"inclusive_mean\": 2, \"inclusive_min\": 2}"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct got g = {0};
+        struct err e = {0};
+        CHECK_INT(import("tau", cases[i][0], NULL, &g, &e), 0);
+        CHECK_STR(g.n == 1 ? g.line[0] : e.message, cases[i][1]);
+        got_free(&g);
+    }
+}
+
 int main(void)
 {
     RUN(test_table);
@@ -1364,5 +1468,8 @@ int main(void)
     RUN(test_auto_several);
     RUN(test_extrap_json_reads_lines);
     RUN(test_extrap_text_point_listed_twice);
+    RUN(test_tau_samples_params_throttled);
+    RUN(test_tau_throttled_on_one_rank);
+    RUN(test_tau_single_profiles);
     return harness_report();
 }
