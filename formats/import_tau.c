@@ -265,7 +265,8 @@ static int fn_line(struct tau *t, size_t m, const char *file, size_t lineno,
     const char *end = s + n, *g;
     struct tau_fn *f;
 
-    for (g = end - 7; g > s; g--)
+    /* g stays inside the line: one shorter than " GROUP=" has no group */
+    for (g = n > 7 ? end - 7 : s; g > s; g--)
         if (memcmp(g, " GROUP=", 7) == 0)
             break;
     if (g > s)
