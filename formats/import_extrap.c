@@ -582,14 +582,8 @@ static int list_point(struct xp *x, long point, struct err *err)
     if (x->nlisted >= LIMIT_IMPORT_POINTS)
         return imp_fail_field(err, x->file, "points", "more than %d points",
                               LIMIT_IMPORT_POINTS);
-    if (x->nlisted == x->caplisted) {
-        size_t nc = x->caplisted ? x->caplisted * 2 : 16;
-        uint32_t *nl = xrealloc(x->listed, nc * sizeof *nl);
-        if (nl == NULL)
-            return err_nomem(err);
-        x->listed = nl;
-        x->caplisted = nc;
-    }
+    if (xgrow((void **)&x->listed, &x->caplisted, x->nlisted + 1, sizeof *x->listed) != 0)
+        return err_nomem(err);
     x->listed[x->nlisted++] = (uint32_t)point;
     return 0;
 }

@@ -138,6 +138,18 @@ static const char *last_part(const char *s, size_t n, size_t *ln)
     return trim(last, ln);
 }
 
+/* The length of s without TAU's mark of a throttled timer ("f [THROTTLED]":
+ * TAU stopped measuring f there), trimmed; n when s has no mark. */
+static size_t unthrottled(const char *s, size_t n)
+{
+    static const char thr[] = " [THROTTLED]";
+    if (n <= sizeof thr - 1 || memcmp(s + n - (sizeof thr - 1), thr, sizeof thr - 1) != 0)
+        return n;
+    n -= sizeof thr - 1;
+    trim(s, &n);
+    return n;
+}
+
 /* Whether an entry is one of TAU's event-based samples (TAU_SAMPLING): its
  * name, or its call path's last part, is "[SAMPLE] f", "[CONTEXT] timer",
  * "[UNWIND] f" or "[SUMMARY] f". They estimate where the time of the timers
@@ -257,9 +269,10 @@ static int numbers_back(const char *s, const char **end, double *num, int count)
     return 0;
 }
 
-/* '"name" calls subrs excl incl profilecalls GROUP="..."', read from the end. */
-static int fn_line(struct tau *t, size_t m, const char *file, size_t lineno,
-                   const char *s, size_t n, struct err *err)
+/* '"name" calls subrs excl incl profilecalls GROUP="..."', read from the end
+ * into t->rec (profile_add adds the profile's lines once all are read). */
+static int fn_line(struct tau *t, const char *file, size_t lineno, const char *s,
+                   size_t n, struct err *err)
 {
     double num[5];
     const char *end = s + n, *g;
@@ -298,7 +311,6 @@ static int fn_line(struct tau *t, size_t m, const char *file, size_t lineno,
                              "a function name must be in double quotes");
     if ((f = fn_get(t, file, s + 1, (size_t)(end - s - 2), err)) == NULL)
         return -1;
-    (void)m; /* the lines are added by profile_add */
     f->gen = t->gen;
     f->rec = t->nrec;
     t->rec[t->nrec++] = (struct tau_rec){(size_t)(f - t->fn), num[0], num[2], num[3]};
@@ -476,15 +488,8 @@ static int profile(struct tau *t, const struct fmt_file *f, struct err *err)
     if (k > LIMIT_IMPORT_TAU_FUNCS)
         return imp_fail_line(err, f->name, 1, "more than %d functions",
                              LIMIT_IMPORT_TAU_FUNCS);
-    if ((size_t)k > t->caprec) {
-        struct tau_rec *nr = xrealloc(t->rec, (size_t)k * sizeof *nr);
-        if (nr == NULL) {
-            err_nomem(err);
-            return -1;
-        }
-        t->rec = nr;
-        t->caprec = (size_t)k;
-    }
+    if (xgrow((void **)&t->rec, &t->caprec, (size_t)k, sizeof *t->rec) != 0)
+        return err_nomem(err);
     t->nrec = 0;
     t->gen++;
     if ((m = metric_index(t, f->name, mname, mn, err)) < 0)
@@ -507,7 +512,7 @@ static int profile(struct tau *t, const struct fmt_file *f, struct err *err)
                                           "the profile ends after %lld of %lld functions "
                                           "(truncated?)",
                                           i, k);
-        if (fn_line(t, (size_t)m, f->name, l.lineno, line, len, err) != 0)
+        if (fn_line(t, f->name, l.lineno, line, len, err) != 0)
             return -1;
     }
     profile_add(t, (size_t)m);
@@ -640,14 +645,8 @@ int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
      * throttled in some profiles and not in others it is still one function,
      * and its profiles join those of f */
     for (size_t i = 0; i < t.nfn; i++) {
-        static const char thr[] = " [THROTTLED]";
-        size_t j, n = strlen(t.fn[i].name);
-        if (n <= sizeof thr - 1 ||
-            memcmp(t.fn[i].name + n - (sizeof thr - 1), thr, sizeof thr - 1) != 0)
-            continue;
-        n -= sizeof thr - 1;
-        trim(t.fn[i].name, &n);
-        if (!imp_map_get(&t.fns, t.fn[i].name, n, &j) || j == i)
+        size_t j, len = strlen(t.fn[i].name), n = unthrottled(t.fn[i].name, len);
+        if (n == len || !imp_map_get(&t.fns, t.fn[i].name, n, &j) || j == i)
             continue;
         for (size_t m = 0; m < t.nmetric; m++) {
             agg_join(&t.fn[j].excl[m], &t.fn[i].excl[m]);
@@ -664,17 +663,14 @@ int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
      * other (the flat "[SAMPLE] f [THROTTLED]" of "A => [SAMPLE] f"), so the
      * mark does not tell them apart */
     for (size_t i = 0; i < t.nfn; i++) {
-        static const char thr[] = " [THROTTLED]";
         size_t j, n, len = strlen(t.fn[i].name);
         const char *last = last_part(t.fn[i].name, len, &n);
         if (last == t.fn[i].name)
             continue;
-        if (n >= sizeof thr - 1 &&
-            memcmp(last + n - (sizeof thr - 1), thr, sizeof thr - 1) == 0)
-            n -= sizeof thr - 1;
+        n = unthrottled(last, n);
         buf_reset(&nb);
         buf_append(&nb, last, n);
-        buf_append(&nb, thr, sizeof thr - 1);
+        buf_append(&nb, " [THROTTLED]", 12);
         if (buf_failed(&nb)) {
             err_nomem(err);
             goto out;

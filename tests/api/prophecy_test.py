@@ -164,10 +164,12 @@ def tar_of(directory):
                 t.add(path, arcname=os.path.relpath(path, directory))
     return out.getvalue()
 
+
 def same16(want, got):
     """Whether the API gave want: it writes numbers with 16 significant digits
     (server/http.c)."""
     return got is not None and float(f"{want:.16g}") == got
+
 
 class Server:
     def __init__(self, *extra, db=None, tmp=None):

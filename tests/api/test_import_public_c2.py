@@ -17,9 +17,8 @@ again, named or recognised (format=auto), stores nothing new."""
 import json
 import os
 import re
-import urllib.parse
 
-from prophecy_test import Server, report, test
+from prophecy_test import Server, report, same16, test
 
 SRC = os.environ.get("PROPHECY_SRC", os.path.join(os.path.dirname(__file__), "../.."))
 DATA = os.path.join(SRC, "tests/data/import/public")
@@ -31,16 +30,6 @@ TIME = ("time", "runtime")
 def body(rel):
     with open(os.path.join(DATA, rel), "rb") as f:
         return f.read()
-
-
-def post(data, **query):
-    return S.request("POST", "/api/v1/import?" + urllib.parse.urlencode(query), data,
-                     ctype="application/octet-stream")
-
-
-def as_stored(v):
-    """The API writes 16 significant digits (server/http.c)."""
-    return float(f"{v:.16g}")
 
 
 # ---- Extra-P's readers, as this test understands them ----------------------
@@ -130,10 +119,10 @@ def check(runs, params, points, cells):
                 assert k is not None, (pt, rep, region, r["kernels"])
                 assert k["calls"] is None, k  # Extra-P counts no calls
                 if metric == tm:
-                    assert k["time"] == as_stored(vals[rep]), (pt, rep, region, k)
+                    assert same16(vals[rep], k["time"]), (pt, rep, region, k)
                     want_rt += vals[rep]
                 else:
-                    assert k["metrics"][metric] == as_stored(vals[rep]), (pt, rep, k)
+                    assert same16(vals[rep], k["metrics"][metric]), (pt, rep, k)
                     if tm is None:
                         assert k["time"] is None, k
             assert {k["name"] for k in r["kernels"]} == names, (pt, rep, r["kernels"])
@@ -151,16 +140,16 @@ def check(runs, params, points, cells):
 def imported(fmt, rel, nruns, cut=False):
     name = os.path.basename(rel)
     data = body(rel)
-    st, ans = post(data, format=fmt, filename=name)
+    st, ans = S.import_data(data, format=fmt, filename=name)
     assert st == 201, (rel, st, ans)
     assert ans["format"] == fmt and ans["runs"] == ans["created"] == nruns, ans
     before = S.content()
     for q in ({"format": fmt, "filename": name}, {"filename": name}):
-        st, again = post(data, **q)
+        st, again = S.import_data(data, **q)
         assert st == 200 and again["format"] == fmt and again["created"] == 0, (q, again)
     if cut:  # cut in the middle of a line two thirds in: refused by name
         mid = data.rfind(b"\n", 0, len(data) * 2 // 3) + 1
-        st, bad = post(data[:mid + (data.find(b"\n", mid) - mid) // 2], format=fmt,
+        st, bad = S.import_data(data[:mid + (data.find(b"\n", mid) - mid) // 2], format=fmt,
                        filename=name)
         assert st == 422 and name in bad["error"]["message"], (st, bad)
     assert S.content() == before
@@ -206,11 +195,11 @@ def extrap_json_reads_json_lines_as_extrap_does():
     (one run per line at each point: 5 points x 5), and nothing twice."""
     rel = "extrap-jsonl/extrap_json_test_input.jsonl"
     name, data = os.path.basename(rel), body(rel)
-    st, ans = post(data, format="extrap-json", filename=name)
+    st, ans = S.import_data(data, format="extrap-json", filename=name)
     assert st == 201 and ans["created"] == 25, (st, ans)
     before = S.content()
     for q in ({"format": "extrap-jsonl"}, {}):
-        st, again = post(data, filename=name, **q)
+        st, again = S.import_data(data, filename=name, **q)
         assert st == 200 and again["created"] == 0, (q, again)
     assert S.content() == before
     runs = []
@@ -230,7 +219,7 @@ def broken_extrap_texts_are_refused_by_line():
                         ("extrap_experiment3_neg.txt",
                          ":5: with 4 parameters each point needs parentheses"),
                         ("extrap_experiment_MP_neg1.txt", ":32: 24 DATA lines for 25 points")):
-        st, bad = post(body("extrap-text/" + name), format="extrap-text", filename=name)
+        st, bad = S.import_data(body("extrap-text/" + name), format="extrap-text", filename=name)
         assert st == 422 and bad["error"]["message"] == name + where, (name, st, bad)
         assert bad["error"]["field"] == name + where.split(" ")[0].rstrip(":"), bad
     assert S.content() == before
