@@ -54,7 +54,8 @@ static size_t bidi_control(const unsigned char *s)
 /* Markdown-safe text for a pull-request comment: punctuation that would
  * start markup is escaped, line breaks become spaces, "@name" cannot
  * mention anyone and "http://", "https://" or "www." cannot become a link
- * (a zero-width space breaks them), and bidirectional controls become
+ * (a zero-width space breaks them, after any ':' that ends the text or
+ * comes before a '/'), and bidirectional controls become
  * U+FFFD. */
 static void md(struct buf *out, const char *s)
 {
@@ -67,7 +68,10 @@ static void md(struct buf *out, const char *s)
             buf_putc(out, ' ');
         } else if (*s == '@') {
             buf_puts(out, "@" ZWSP);
-        } else if (*s == ':' && s[1] == '/' && s[2] == '/') {
+        } else if (*s == ':' && (s[1] == '/' || s[1] == '\0')) {
+            /* also ":/" and a final ':': the line puts '/' between the
+             * pieces it escapes one by one ("a:/" + '/' + "x"), and a link
+             * formed across them is a link too */
             buf_puts(out, ":" ZWSP);
         } else if ((*s == 'w' || *s == 'W') && strncasecmp(s, "www.", 4) == 0) {
             buf_printf(out, "%.3s" ZWSP, s);

@@ -291,6 +291,24 @@ static void test_neutralised(void)
     CHECK(strstr(o, "t\xEF\xBF\xBDgnp.exe\xEF\xBF\xBD") != NULL);
     buf_free(&out);
     json_decref(c);
+
+    /* a link formed across the pieces the line joins with '/' (found by
+     * fuzz_report): application "matmul:/" or "matmul:", executable "x" or
+     * "/x" */
+    c = load("{\"application\": \"matmul:/\", \"rows\": [{\"configuration\": "
+             "{\"executable\": \"x\"}, \"metric\": \"t\", \"sides\": [{\"mean\": 1}, "
+             "{\"mean\": 1}]}, {\"configuration\": {\"application\": \"b:\", "
+             "\"executable\": \"/y\"}, \"metric\": \"t\", \"sides\": [{\"mean\": 1}, "
+             "{\"mean\": 1}]}]}");
+    buf_init(&out, 1 << 20);
+    CHECK_INT(
+        upl_report_render(c, NULL, "c", "branch:main", UPL_REPORT_MARKDOWN, &out, NULL),
+        0);
+    o = buf_str(&out);
+    CHECK(strstr(o, "://") == NULL);
+    CHECK(strstr(o, "matmul:&#8203;//x") != NULL && strstr(o, "b:&#8203;//y") != NULL);
+    buf_free(&out);
+    json_decref(c);
 }
 
 /* SPEC §17: a 24.9 % slower change with one run on a side is "not tested"
