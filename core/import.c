@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "core/ingest.h"
 #include "db/catalog.h"
 #include "db/nsys.h"
+#include "formats/json.h"
 #include "formats/limits.h"
 #include "formats/rundoc.h"
 
@@ -137,20 +139,86 @@ int import_check(const struct import *im, struct err *err)
     return 0;
 }
 
-/* The given commit and branch as the suffix of every run's uid ("" when
- * neither is given): the same for a run and its trace. */
+int import_add_input(struct import *im, const char *name, size_t len, const char *value,
+                     size_t vlen, struct err *err)
+{
+    char field[LIMIT_NAME + 16];
+    char *end = NULL;
+    double v = 0;
+    size_t at;
+
+    snprintf(field, sizeof field, "input.%.*s",
+             (int)(len < LIMIT_NAME ? len : LIMIT_NAME), name);
+    if (rundoc_check_name(name, len, field, err) != 0)
+        return -1;
+    /* a decimal number as the API reads them (json_decimal_len): strtod
+     * alone also takes hex, inf and nan */
+    errno = 0;
+    if (value != NULL && vlen > 0 && json_decimal_len(value) == vlen)
+        v = strtod(value, &end);
+    if (end != value + vlen || errno == ERANGE || !isfinite(v))
+        return err_invalid(err, field, "%s=%.*s: the value must be a number", field,
+                           (int)(vlen < 40 ? vlen : 40), value ? value : "");
+    for (at = 0; at < im->ninputs; at++) {
+        int c = strncmp(im->inputs[at].name, name, len);
+        if (c == 0 && im->inputs[at].name[len] == '\0')
+            return err_invalid(err, field, "%s is given twice", field);
+        if (c > 0 || (c == 0 && im->inputs[at].name[len] != '\0'))
+            break;
+    }
+    if (im->ninputs == LIMIT_INPUTS)
+        return err_invalid(err, field, "more than %d inputs", LIMIT_INPUTS);
+    /* in name order, so that the uid does not depend on the order given */
+    memmove(&im->inputs[at + 1], &im->inputs[at],
+            (im->ninputs - at) * sizeof im->inputs[0]);
+    memmove(im->input_names[at + 1], im->input_names[at],
+            (im->ninputs - at) * sizeof im->input_names[0]);
+    for (size_t k = at + 1; k <= im->ninputs; k++)
+        im->inputs[k].name = im->input_names[k];
+    memcpy(im->input_names[at], name, len);
+    im->input_names[at][len] = '\0';
+    im->inputs[at].name = im->input_names[at];
+    im->inputs[at].value = v;
+    im->ninputs++;
+    return 0;
+}
+
+int import_add_inputs(struct import *im, const char *list, struct err *err)
+{
+    const char *p = list ? list : "";
+
+    for (;;) {
+        size_t n, eq;
+        p += strspn(p, ", \t\r\n");
+        if (*p == '\0')
+            return 0;
+        n = strcspn(p, ", \t\r\n");
+        eq = strcspn(p, "=");
+        if (eq >= n) /* no '=' in the pair */
+            return err_invalid(err, "inputs", "\"%.*s\" is not NAME=NUMBER",
+                               (int)(n < 64 ? n : 64), p);
+        if (import_add_input(im, p, eq, p + eq + 1, n - eq - 1, err) != 0)
+            return -1;
+        p += n;
+    }
+}
+
+/* The given commit, branch and inputs as the suffix of every run's uid (""
+ * when none is given): the same for a run and its trace. */
 static void set_uid_tag(struct import *im)
 {
     struct buf b;
     uint8_t d[SHA256_LEN];
 
     im->uid_tag[0] = '\0';
-    if (im->commit == NULL && im->branch == NULL)
+    if (im->commit == NULL && im->branch == NULL && im->ninputs == 0)
         return;
-    buf_init(&b, 2 * LIMIT_COMMIT + 4 * LIMIT_IDENT);
+    buf_init(&b, 2 * LIMIT_COMMIT + 4 * LIMIT_IDENT + LIMIT_INPUTS * (LIMIT_NAME + 32));
     buf_puts(&b, im->commit ? im->commit : "");
     buf_putc(&b, '\x1d');
     buf_puts(&b, im->branch ? im->branch : "");
+    for (size_t i = 0; i < im->ninputs; i++) /* none: the tag of a commit as before */
+        buf_printf(&b, "\x1d%s=%.17g", im->inputs[i].name, im->inputs[i].value);
     sha256(b.data ? b.data : "", b.len, d);
     buf_free(&b);
     im->uid_tag[0] = '@';
@@ -161,10 +229,10 @@ static void set_uid_tag(struct import *im)
     im->uid_tag[17] = '\0';
 }
 
-/* A run of the file with the import's commit and branch where it names
- * none, and its uid tagged with them; the strings from a. */
-static int add_provenance(const struct import *im, struct run_record *r, arena *a,
-                          struct err *err)
+/* A run of the file with the import's inputs, and its commit and branch
+ * where it names none; its uid tagged with them; the strings from a. */
+static int add_given(const struct import *im, struct run_record *r, arena *a,
+                     struct err *err)
 {
     if (im->uid_tag[0] == '\0')
         return 0;
@@ -172,6 +240,34 @@ static int add_provenance(const struct import *im, struct run_record *r, arena *
         r->commit = im->commit;
     if (r->branch == NULL)
         r->branch = im->branch;
+    if (im->ninputs > 0) {
+        struct rec_kv *in = arena_alloc(a, (r->ninputs + im->ninputs) * sizeof *in);
+        size_t n = r->ninputs;
+        if (in == NULL)
+            return err_nomem(err);
+        if (n > 0)
+            memcpy(in, r->inputs, n * sizeof *in);
+        for (size_t i = 0; i < im->ninputs; i++) {
+            size_t k = 0;
+            while (k < r->ninputs && strcmp(in[k].name, im->inputs[i].name) != 0)
+                k++;
+            if (k == r->ninputs)
+                in[n++] = im->inputs[i];
+            else if (in[k].value != im->inputs[i].value) {
+                char field[LIMIT_NAME + 16];
+                snprintf(field, sizeof field, "input.%s", in[k].name);
+                return err_invalid(err, field,
+                                   "%s: the file gives %.17g, the import %.17g", field,
+                                   in[k].value, im->inputs[i].value);
+            }
+        }
+        if (n > LIMIT_INPUTS)
+            return err_invalid(err, "inputs",
+                               "a run would have more than %d inputs with the ones given",
+                               LIMIT_INPUTS);
+        r->inputs = in;
+        r->ninputs = n;
+    }
     if ((r->uid = arena_printf(a, "%s%s", r->uid, im->uid_tag)) == NULL)
         return err_nomem(err);
     return 0;
@@ -246,7 +342,7 @@ static int on_runs(void *ctx, const struct run_record *runs, size_t n, struct er
     }
     memcpy(copy, runs, n * sizeof *copy);
     for (size_t i = 0; i < n; i++)
-        if (add_provenance(im, &copy[i], a, err) != 0)
+        if (add_given(im, &copy[i], a, err) != 0)
             goto out;
     if (ingest_records(&in, copy, n, im->submitter, a, err) != 0 ||
         ingest_store(c->d, &in, err) != 0 ||
@@ -280,6 +376,12 @@ static int on_benchmarks(void *ctx, const char *system, const struct bench_recor
     struct import *im = c->im;
     size_t added = 0;
 
+    if (im->ninputs > 0)
+        return err_invalid(
+            err, "inputs",
+            "inputs are a run's, and %s holds system benchmarks: import it "
+            "without them",
+            im->format_used ? im->format_used : "the file");
     /* The output does not say which machine it measured; the parser's
      * fallback "unknown" must not become a system. */
     if (im->opt.system == NULL || im->opt.system[0] == '\0')

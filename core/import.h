@@ -47,6 +47,14 @@ struct import {
      * every run's uid, so the same file imported for two commits is two sets
      * of runs, and for one commit twice is one. */
     const char *commit, *branch;
+    /* Inputs every run of the import has (import_add_input, in name order):
+     * what the files do not say, such as the problem size of a series of
+     * Caliper profiles. Added to each run's inputs (a run whose file gives
+     * the same input must give the same value), and, like the commit, part
+     * of every run's uid: one file imported at N = 1000 and at N = 2000 is
+     * two runs. */
+    struct rec_kv inputs[LIMIT_INPUTS];
+    size_t ninputs;
     /* OUT */
     const char *format_used; /* the row's name; "auto" for a mix of formats */
     size_t runs;             /* runs read */
@@ -62,7 +70,8 @@ struct import {
     /* what the files held that was left out, in sentences (fmt_sink.note) */
     char notes[LIMIT_IMPORT_NOTES][LIMIT_IMPORT_NOTE_LEN];
     size_t nnotes;
-    char uid_tag[24];             /* private: "@" + 16 hex digits of commit, branch */
+    char uid_tag[24]; /* private: "@" + 16 hex digits of commit, branch, inputs */
+    char input_names[LIMIT_INPUTS][LIMIT_NAME + 1]; /* private: inputs[].name */
     char source[LIMIT_NAME + 1];  /* private: import_set_source's name */
     size_t cap;                   /* private */
     size_t alerts_cap;            /* private */
@@ -77,6 +86,18 @@ void import_init(struct import *im, const char *format, const struct fmt_file *f
  * archive's upload name without ".tar"); NULL or "" leaves it unset. Call
  * after import_init. */
 void import_set_source(struct import *im, const char *path);
+/* Adds the input NAME = VALUE (the len bytes of name, a run's input name;
+ * the vlen bytes of value, a decimal number as the API reads them) to every
+ * run of the import. Returns 0, or -1 with an ERR_INVALID error at field
+ * "input.NAME" (a bad name or value, a name given twice, more than
+ * LIMIT_INPUTS). */
+int import_add_input(struct import *im, const char *name, size_t len, const char *value,
+                     size_t vlen, struct err *err);
+/* The inputs of a list "N=1000, p=4" (pairs NAME=VALUE separated by commas,
+ * blanks or lines; the command line's --input, the upload page's field),
+ * each through import_add_input. Returns 0 or -1 with err (field "inputs"
+ * for a pair without '='). */
+int import_add_inputs(struct import *im, const char *list, struct err *err);
 /* Releases the outputs (ids, alerts); the inputs stay the caller's. */
 void import_free(struct import *im);
 

@@ -59,6 +59,23 @@ static int import_finish(struct req *r)
     return http_json(r, created ? 201 : 200, out);
 }
 
+/* input.NAME=NUMBER: an input of every run */
+static int add_inputs(struct req *r, struct import *im, struct err *err)
+{
+    json_t *q = http_query_object(r, err), *v;
+    const char *key;
+    int rc = q ? 0 : -1;
+
+    json_object_foreach(q, key, v)
+    {
+        if (rc == 0 && strncmp(key, "input.", 6) == 0)
+            rc = import_add_input(im, key + 6, strlen(key + 6), json_string_value(v),
+                                  json_string_length(v), err);
+    }
+    json_decref(q);
+    return rc;
+}
+
 int api_import_post(struct req *r)
 {
     struct err e = {0};
@@ -109,6 +126,8 @@ int api_import_post(struct req *r)
     im->commit = http_query(r, "commit");
     im->branch = http_query(r, "branch");
     im->trace_draw = trace_draw; /* OTF2: the run's trace too */
+    if (add_inputs(r, im, &e) != 0)
+        return http_error(r, &e);
     /* a costly format (OTF2) is parsed here, on a model worker, so that the
      * writer's job only stores what it gave */
     if (import_check(im, &e) != 0 || import_prepare(im, &e) != 0)

@@ -480,7 +480,8 @@ int page_upload_import(struct req *r)
     w->im.commit = given(&w->form, "commit");
     w->im.branch = given(&w->form, "branch");
     w->im.trace_draw = trace_draw; /* OTF2: the run's trace too */
-    if (import_check(&w->im, &e) != 0 || import_prepare(&w->im, &e) != 0)
+    if (import_add_inputs(&w->im, given(&w->form, "inputs"), &e) != 0 ||
+        import_check(&w->im, &e) != 0 || import_prepare(&w->im, &e) != 0)
         return upload_page(r, api_error_status(e.status), 3, &w->form, &e);
     r->ctx = w;
     return http_defer_write(r, import_job, &w->im, import_finish);

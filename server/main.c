@@ -2,9 +2,8 @@
  *
  *   prophecyd serve [--db FILE] [--listen HOST:PORT] [--threads N] [--demo] ...
  *   prophecyd token create|list|revoke NAME [--db FILE]
- *   prophecyd import [--format NAME] [--application A] [--executable E]
- *                    [--system S] [--nprocs P] [--commit C] [--branch B] PATH...
- *                    [--db FILE]
+ *   prophecyd import [--format NAME] [--application A] [--executable E] [--system S]
+ *       [--nprocs P] [--commit C] [--branch B] [--input N=X]... PATH... [--db FILE]
  *   prophecyd export [--db FILE] [--format csv|json]
  *   prophecyd backup DEST [--db FILE]
  *   prophecyd check [--db FILE]
@@ -74,12 +73,12 @@ static const char usage[] =
     "  token list [--db FILE]          list tokens\n"
     "  token revoke NAME [--db FILE]   revoke a token\n"
     "  import [--format NAME] [--application A] [--executable E] [--system S]\n"
-    "         [--nprocs P] [--commit C] [--branch B] PATH... [--db FILE]\n"
+    "         [--nprocs P] [--commit C] [--branch B] [--input N=X]... PATH... [--db F]\n"
     "      Store runs (or system benchmarks) from other tools' files, all or nothing;\n"
     "      importing a file twice stores nothing new. --commit and --branch go to\n"
     "      the runs whose file names none (a file imported for two commits is\n"
-    "      stored twice). --format auto (default) recognises the format; a PATH\n"
-    "      may be a directory (tau, otf2).\n"
+    "      stored twice), --input N=1000 to every run. --format auto (default)\n"
+    "      recognises the format; a PATH may be a directory (tau, otf2).\n"
     "      Formats: docs/import.md, or 'prophecyd import --format list'.\n"
     "  export [--db FILE] [--format csv|json]   write all runs to standard output\n"
     "  backup DEST [--db FILE]         consistent online copy of the database\n"
@@ -96,7 +95,9 @@ struct opts {
     const char *from, *to; /* copy */
     struct fmt_options
         names; /* import: --application, --executable, --system, --nprocs */
-    const char *commit, *branch; /* import: --commit, --branch */
+    const char *commit, *branch;      /* import: --commit, --branch */
+    const char *inputs[LIMIT_INPUTS]; /* import: --input, each "N=1000" or "N=1,p=4" */
+    int ninputs;
     const char *args[256];
     int nargs;
     int help; /* --help after the command */
@@ -229,6 +230,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
                 return -1;
             }
             i++;
+        } else if (strcmp(a, "--input") == 0 && next) {
+            if (o->ninputs < LIMIT_INPUTS)
+                o->inputs[o->ninputs] = next;
+            o->ninputs++, i++; /* past LIMIT_INPUTS: refused by cmd_import */
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             o->help = 1;
         } else if (strcmp(a, "--demo") == 0) {
@@ -346,10 +351,7 @@ static int cmd_import(struct opts *o)
         return 0;
     }
     if (o->nargs < 1) {
-        fprintf(stderr,
-                "usage: prophecyd import [--format NAME] [--application A] "
-                "[--executable E] [--system S] [--nprocs P] [--commit C] [--branch B] "
-                "PATH... [--db FILE]\n");
+        fprintf(stderr, "usage: prophecyd import [options] PATH... (prophecyd --help)\n");
         return 64;
     }
     if (import_load_paths(o->args, (size_t)o->nargs, &files, &e) != 0 ||
@@ -363,7 +365,11 @@ static int cmd_import(struct opts *o)
     im.commit = o->commit;
     im.branch = o->branch;
     im.trace_draw = trace_draw; /* OTF2: the run's trace too */
-    if (import_check(&im, &e) == 0 && open_db(o, &d, 1) == 0 &&
+    if (o->ninputs > LIMIT_INPUTS)
+        err_invalid(&e, "inputs", "more than %d inputs", LIMIT_INPUTS);
+    for (int k = 0; k < o->ninputs && k < LIMIT_INPUTS && e.message[0] == '\0'; k++)
+        import_add_inputs(&im, o->inputs[k], &e);
+    if (e.message[0] == '\0' && import_check(&im, &e) == 0 && open_db(o, &d, 1) == 0 &&
         import_commit(d, &im, &e) == 0) {
         const char *from = o->nargs == 1 ? o->args[0] : "the files";
         if (im.runs > 0 || im.benchmarks == 0)

@@ -17,7 +17,7 @@
 static const struct route table[] = {
     {"GET", "/api/v1/health", api_health, R_PUBLIC, NULL},
     {"POST", "/api/v1/runs", api_runs_post, R_WRITE, NULL},
-    {"POST", "/api/v1/import", api_import_post, R_WRITE|R_COSTLY, "format,application,executable,system,nprocs,filename,commit,branch"},
+    {"POST", "/api/v1/import", api_import_post, R_WRITE|R_COSTLY, "format,application,executable,system,nprocs,filename,commit,branch,input.*"},
     {"GET", "/api/v1/runs", api_runs_list, 0, "limit,after,nprocs,application,executable,system,commit,branch,tag.*"},
     {"GET", "/api/v1/runs/{}", api_run_get, 0, NULL},
     {"POST", "/api/v1/runs/{}/trace", api_trace_post, R_WRITE|R_COSTLY, NULL},

@@ -45,6 +45,7 @@ static const struct field_def import_fields[] = {
     {"system", "System", "needed for OSU output", 0, 0, NULL, NULL},
     {"commit", "Commit", "optional: for runs the file names none", 0, 0, NULL, NULL},
     {"branch", "Branch", "optional: for runs the file names none", 0, 0, NULL, NULL},
+    {"inputs", "Inputs", "optional: name=value for every run", 0, 0, NULL, "N=1000, p=4"},
 };
 
 /* The form field an error names: "inputs.N" -> inputs, "kernels[2].time"
@@ -58,11 +59,12 @@ static int error_is_for(const struct err *e, const char *field, int csv)
         /* An import's errors name a field of the form (format, token, the
          * fields of import_fields) or else the file ("lulesh.txt:5"). */
         int named = strcmp(e->field, "format") == 0 || strcmp(e->field, "token") == 0;
+        int input = strncmp(e->field, "input.", 6) == 0; /* input.N: inputs */
         for (size_t i = 0; i < sizeof import_fields / sizeof import_fields[0]; i++)
             named |= strcmp(e->field, import_fields[i].name) == 0;
         if (strcmp(field, "file") == 0)
-            return !named && e->status != ERR_FORBIDDEN;
-        return strcmp(e->field, field) == 0;
+            return !named && !input && e->status != ERR_FORBIDDEN;
+        return strcmp(e->field, field) == 0 || (input && strcmp(field, "inputs") == 0);
     }
     if (csv) {
         /* Every error of the importer concerns the file, whatever line it

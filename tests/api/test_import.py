@@ -224,6 +224,78 @@ def commit_and_branch_go_to_runs_the_file_names_none_of():
 
 
 @test
+def inputs_the_files_do_not_say_go_to_every_run():
+    """A series of profiles whose files do not say what varied (Caliper's
+    hatchet-region-profile has no problem size): input.NAME=NUMBER gives
+    every run of the import that input, and enters its identity like a
+    commit: the same file at N = 1000 again stores nothing new, at N = 2000
+    it is another run; an input the file gives too must agree; bad names,
+    values and OSU's benchmarks are refused, storing nothing; the CLI's
+    --input and the upload page's field take "N=1000, p=4"."""
+    body = body_of("public/caliper-json/hatchet_demo_out_5.json")  # hatchet's tutorial
+    st, a = post_import(body, application="cal series", **{"input.N": "1000"})
+    assert st == 201 and a["created"] == 1, a
+    st, run = S.get(f"/api/v1/runs/{a['ids'][0]}")
+    assert run["inputs"] == {"N": 1000}, run
+    st, again = post_import(body, application="cal series", **{"input.N": "1e3"})
+    assert st == 200 and again["ids"] == a["ids"], again
+    st, b = post_import(body, application="cal series", **{"input.N": "2000", "input.p": "4"})
+    assert st == 201 and b["ids"] != a["ids"], b
+    st, run = S.get(f"/api/v1/runs/{b['ids'][0]}")
+    assert run["inputs"] == {"N": 2000, "p": 4}, run
+    st, runs = S.get("/api/v1/runs?application=cal%20series")
+    assert st == 200 and len(runs["runs"]) == 2, runs
+    # lulesh.txt's points are p = 8, 16 and size = 10, 20
+    lulesh = body_of("extrap-text/lulesh.txt")
+    st, same = post_import(lulesh, application="cal given", **{"input.size": "10"})
+    assert st == 422 and same["error"]["field"] == "input.size", same
+    assert "the file gives 20, the import 10" in same["error"]["message"], same
+    before = run_count()
+    for query, status, field, words in [
+            ({"input.N": "x"}, 422, "input.N", "input.N=x: the value must be a number"),
+            ({"input.N": ""}, 422, "input.N", "the value must be a number"),
+            ({"input.N": "nan"}, 422, "input.N", "the value must be a number"),
+            ({"input.": "1"}, 400, "input.", "unknown query parameter input.")]:
+        st, bad = post_import(body, application="cal bad", **query)
+        assert st == status and bad["error"]["field"] == field, (query, bad)
+        assert words in bad["error"]["message"], (query, bad)
+    st, bad = post_import(body_of("osu/latency.txt"), system="osu box",
+                          **{"input.N": "1"})
+    assert st == 422 and bad["error"]["field"] == "inputs", bad
+    assert "system benchmarks" in bad["error"]["message"], bad
+    assert run_count() == before
+    db = os.path.join(S.tmp, "inputs.db")
+    path = os.path.join(DATA, "public/caliper-json/hatchet_demo_out_5.json")
+    out = cli(db, "--application", "c", "--input", "N=1000, p=4", path)
+    assert out.returncode == 0 and "imported 1 runs (0 already stored)" in out.stdout, out
+    out = cli(db, "--application", "c", "--input", "p=4", "--input", "N=1000", path)
+    assert "imported 0 runs (1 already stored)" in out.stdout, out
+    with open(db, "rb") as f:
+        snapshot = f.read()
+    for args, words in [(["--input", "N=1", "--input", "N=2"], "input.N is given twice"),
+                        (["--input", "N"], '"N" is not NAME=NUMBER'),
+                        (["--input", "N=1e999"], "input.N=1e999: the value must be a"),
+                        (["--input", "N=0x10"], "input.N=0x10: the value must be a"),
+                        (["--input", ",".join(f"x{i}=1" for i in range(65))],
+                         "more than 64 inputs")]:
+        out = cli(db, "--application", "c", *args, path)
+        assert out.returncode == 1 and words in out.stderr, (args, out.stderr)
+        assert "nothing was imported" in out.stderr, out.stderr
+    with open(db, "rb") as f:
+        assert f.read() == snapshot
+    st, page = S.form_import("caliper-json", body, filename="out_5.json",
+                             application="cal form", inputs="N=4000, p=8")
+    assert st == 200 and "Imported 1 new run" in page, page[-1500:]
+    st, runs = S.get("/api/v1/runs?application=cal%20form")
+    st, run = S.get(f"/api/v1/runs/{runs['runs'][0]['id']}")
+    assert run["inputs"] == {"N": 4000, "p": 8}, run
+    st, page = S.form_import("caliper-json", body, filename="out_5.json",
+                             application="cal form", inputs="N=many")
+    assert st == 422 and 'id="import-inputs-error"' in page, page[-3000:]
+    assert "input.N=many: the value must be a number" in page
+
+
+@test
 def what_an_import_leaves_out_is_said():
     """An OSU log's tables of a test Prophecy does not read (OMB 7.5's NCCL
     tests beside MPI ones) are named in the answer's notes and by the CLI; a

@@ -113,6 +113,49 @@ test("what an import left out is said on the result page", async ({ server, brow
   }
 });
 
+// A series of real Caliper profiles (hatchet's demo runs) whose files do
+// not say what varied: the Inputs field gives every run of the import its
+// inputs, shown on the run page; a value that is not a number is said at
+// the field, with what was typed kept, and nothing is stored. Desktop and
+// phone width.
+test("the inputs field gives every run the inputs the file does not say", async ({ server, browser }) => {
+  for (const [w, h, n] of [[1280, 900, "1000"], [390, 844, "2000"]]) {
+    const page = await watchedPage(browser, w, h);
+    await page.goto(server.base + "/upload#import");
+    const hint = await page.locator("#import-inputs").getAttribute("placeholder");
+    assert(hint === "N=1000, p=4", `placeholder ${hint}`);
+    const before = await server.snapshot();
+    page.expectStatus.set(server.base + "/upload/import", 422);
+    await submit(page, server, file("public/caliper-json/hatchet_demo_out_5.json"),
+                 { application: "inputs browser", inputs: "N=big" });
+    const err = page.locator("#import-inputs-error");
+    assert((await err.innerText()).includes("input.N=big: the value must be a number"),
+      await err.innerText());
+    assert(await page.locator("#import-inputs").inputValue() === "N=big", "the value is kept");
+    assert(await server.snapshot() === before, "nothing was stored");
+    await assertNoHorizontalOverflow(page, `inputs error at ${w} px`);
+    await screenshot(page, `import-inputs-error-${w}`);
+    page.expectStatus.clear();
+    await submit(page, server, file("public/caliper-json/hatchet_demo_out_5.json"),
+                 { application: "inputs browser", inputs: `N=${n}, p=4` });
+    const text = await page.locator("#import-result").innerText();
+    assert(text.includes("Imported 1 new run (0 already stored)"), text);
+    const list = await server.api("GET", "/api/v1/runs?application=inputs%20browser");
+    const run = list.body.runs.find((r) => r.inputs.N === Number(n));
+    assert(run && run.inputs.p === 4, JSON.stringify(list.body.runs));
+    await page.goto(`${server.base}/runs/${run.id}`);
+    const table = page.locator("table", { has: page.locator("caption", { hasText: /^Inputs$/ }) });
+    const rows = (await table.locator("tbody tr").allInnerTexts()).map((r) => r.replace(/\s+/g, " "));
+    assert(JSON.stringify(rows) === JSON.stringify([`N ${n}`, "p 4"]),
+      `inputs at ${w} px: ${JSON.stringify(rows)}`);
+    await table.scrollIntoViewIfNeeded();
+    await assertNoHorizontalOverflow(page, `run page at ${w} px`);
+    await screenshot(page, `import-inputs-run-${w}`);
+    page.assertClean(`inputs at ${w} px`);
+    await page.context().close();
+  }
+});
+
 // A file that counts no calls (Extra-P JSON lines): its kernels' Calls cells
 // read "—" on the run page, at desktop and phone width, never "0" (SPEC §16);
 // the table stays in its box at 390 px.
