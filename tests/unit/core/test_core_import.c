@@ -184,6 +184,56 @@ static void test_check_and_unknown_format(void)
     CHECK_STR(e.field, "files");
 }
 
+/* The inputs given to an import: kept in name order whatever the order
+ * given, every separator of the list read, every malformed pair refused
+ * with the field it concerns, at most LIMIT_INPUTS. */
+static void test_inputs(void)
+{
+    static const struct {
+        const char *list, *field, *words;
+    } bad[] = {
+        {"N", "inputs", "\"N\" is not NAME=NUMBER"},
+        {"=1", "input.", "must not be empty"},
+        {"N=", "input.N", "input.N=: the value must be a number"},
+        {"N==1", "input.N", "input.N==1: the value must be a number"},
+        {"N=1.5.1", "input.N", "the value must be a number"},
+        {"N=inf", "input.N", "the value must be a number"},
+        {"N=1e400", "input.N", "the value must be a number"},
+        {"N=1,N=1", "input.N", "input.N is given twice"},
+    };
+    struct fmt_file f = {"x.txt", "x", 1};
+    struct err e = {0};
+    struct import im;
+    char many[LIMIT_INPUTS * 8 + 16], *w = many;
+
+    import_init(&im, NULL, &f, 1, NULL, "tester");
+    CHECK_INT(import_add_inputs(&im, " p=4,\tN=1e3\r\nmode=-2.5 , Nx=0 ", &e), 0);
+    CHECK_INT((int)im.ninputs, 4);
+    CHECK_STR(im.inputs[0].name, "N");
+    CHECK_STR(im.inputs[1].name, "Nx");
+    CHECK_STR(im.inputs[2].name, "mode");
+    CHECK_STR(im.inputs[3].name, "p");
+    CHECK(im.inputs[0].value == 1000 && im.inputs[2].value == -2.5 &&
+          im.inputs[3].value == 4);
+    CHECK_INT(import_add_inputs(&im, "", &e), 0);
+    CHECK_INT((int)im.ninputs, 4);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        import_init(&im, NULL, &f, 1, NULL, "tester");
+        err_clear(&e);
+        CHECK_INT(import_add_inputs(&im, bad[i].list, &e), -1);
+        CHECK_STR(e.field, bad[i].field);
+        CHECK(strstr(e.message, bad[i].words) != NULL);
+    }
+    import_init(&im, NULL, &f, 1, NULL, "tester");
+    for (int i = 0; i < LIMIT_INPUTS; i++)
+        w += sprintf(w, "x%d=%d,", i, i);
+    CHECK_INT(import_add_inputs(&im, many, &e), 0);
+    CHECK_INT((int)im.ninputs, LIMIT_INPUTS);
+    err_clear(&e);
+    CHECK_INT(import_add_inputs(&im, "y=1", &e), -1);
+    CHECK(strstr(e.message, "more than 64 inputs") != NULL);
+}
+
 static void write_file(const char *name, const char *text)
 {
     FILE *f = fopen(path(name), "w");
@@ -269,6 +319,7 @@ int main(void)
     RUN(test_late_failure_stores_nothing);
     RUN(test_benchmarks);
     RUN(test_check_and_unknown_format);
+    RUN(test_inputs);
     RUN(test_load_paths);
     RUN(test_fault_injection);
     return harness_report_removing(dir);
