@@ -4,7 +4,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,42 +142,35 @@ int import_add_input(struct import *im, const char *name, size_t len, const char
                      size_t vlen, struct err *err)
 {
     char field[LIMIT_NAME + 16];
-    char *end = NULL;
-    double v = 0;
+    struct rec_kv *in = im->inputs;
+    double v;
     size_t at;
 
     snprintf(field, sizeof field, "input.%.*s",
              (int)(len < LIMIT_NAME ? len : LIMIT_NAME), name);
     if (rundoc_check_name(name, len, field, err) != 0)
         return -1;
-    /* a decimal number as the API reads them (json_decimal_len): strtod
-     * alone also takes hex, inf and nan */
-    errno = 0;
-    if (value != NULL && vlen > 0 && json_decimal_len(value) == vlen)
-        v = strtod(value, &end);
-    if (end != value + vlen || errno == ERANGE || !isfinite(v))
+    if (value == NULL || json_parse_decimal_n(value, vlen, field, &v, err) != 0) {
+        err_clear(err);
         return err_invalid(err, field, "%s=%.*s: the value must be a number", field,
                            (int)(vlen < 40 ? vlen : 40), value ? value : "");
+    }
     for (at = 0; at < im->ninputs; at++) {
-        int c = strncmp(im->inputs[at].name, name, len);
-        if (c == 0 && im->inputs[at].name[len] == '\0')
+        int c = strncmp(in[at].name, name, len);
+        if (c == 0 && in[at].name[len] == '\0')
             return err_invalid(err, field, "%s is given twice", field);
-        if (c > 0 || (c == 0 && im->inputs[at].name[len] != '\0'))
+        if (c > 0 || (c == 0 && in[at].name[len] != '\0'))
             break;
     }
     if (im->ninputs == LIMIT_INPUTS)
         return err_invalid(err, field, "more than %d inputs", LIMIT_INPUTS);
-    /* in name order, so that the uid does not depend on the order given */
-    memmove(&im->inputs[at + 1], &im->inputs[at],
-            (im->ninputs - at) * sizeof im->inputs[0]);
-    memmove(im->input_names[at + 1], im->input_names[at],
-            (im->ninputs - at) * sizeof im->input_names[0]);
-    for (size_t k = at + 1; k <= im->ninputs; k++)
-        im->inputs[k].name = im->input_names[k];
-    memcpy(im->input_names[at], name, len);
-    im->input_names[at][len] = '\0';
-    im->inputs[at].name = im->input_names[at];
-    im->inputs[at].value = v;
+    /* the name in the next free row; the inputs in name order, so that the
+     * uid does not depend on the order given */
+    memcpy(im->input_names[im->ninputs], name, len);
+    im->input_names[im->ninputs][len] = '\0';
+    memmove(&in[at + 1], &in[at], (im->ninputs - at) * sizeof in[0]);
+    in[at].name = im->input_names[im->ninputs];
+    in[at].value = v;
     im->ninputs++;
     return 0;
 }

@@ -173,12 +173,18 @@ size_t json_decimal_len(const char *s)
 
 int json_parse_decimal(const char *s, const char *path, double *out, struct err *err)
 {
+    return json_parse_decimal_n(s, s ? strlen(s) : 0, path, out, err);
+}
+
+int json_parse_decimal_n(const char *s, size_t n, const char *path, double *out,
+                         struct err *err)
+{
     size_t len = json_decimal_len(s);
     const char *p = s ? s + len : NULL;
     char *end;
     double x;
 
-    if (len == 0 || *p != '\0')
+    if (len == 0 || len != n)
         return err_invalid(err, path,
                            "%s must be a number, written in decimal (1200, 1.5e3)", path);
     errno = 0;

@@ -63,6 +63,10 @@ int json_finite_number(json_t *v, double *out);
  * finite. 0 with *out set, or -1 with an ERR_INVALID "PATH must be a decimal number"
  * (field path). */
 int json_parse_decimal(const char *s, const char *path, double *out, struct err *err);
+/* The same for the first n bytes of s, which may go on after them (a list's
+ * "N=1000,p=4"): the number must end exactly there. */
+int json_parse_decimal_n(const char *s, size_t n, const char *path, double *out,
+                         struct err *err);
 
 /* The length of the decimal number (the grammar above) at the start of s, 0
  * when s does not start with one: for readers of numbers inside a longer
