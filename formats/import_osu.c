@@ -305,9 +305,39 @@ static int add(struct osu *o, const char *name, const char *stat, double L, doub
     return r->args_json ? 0 : err_nomem(err);
 }
 
+/* Whether a line that starts with a number is a line of text: its second
+ * word starts with a letter (and is not "nan" or "inf", a measurement gone
+ * wrong) and it has more or fewer words than a row of the table. "2 total
+ * processes killed (some possibly by mpirun during cleanup)", Open MPI's last
+ * words after a crash, is text; "8 fast" under "# Size Latency (us)" and
+ * "1024 3.2x" are malformed rows. */
+static int text_line(const struct osu *o, const char *s, size_t n)
+{
+    size_t i = 0, words = 0, second = 0, second_end = 0;
+    while (i < n) {
+        while (i < n && blank(s[i]))
+            i++;
+        if (i >= n)
+            break;
+        if (++words == 2)
+            second = i;
+        while (i < n && !blank(s[i]))
+            i++;
+        if (words == 2)
+            second_end = i;
+    }
+    if (words < 2 || words == o->ncol + (o->has_size ? 1 : 0))
+        return 0;
+    if (!((s[second] >= 'a' && s[second] <= 'z') || (s[second] >= 'A' && s[second] <= 'Z')))
+        return 0;
+    return !ieq(s + second, second_end - second, "nan") &&
+           !ieq(s + second, second_end - second, "inf") &&
+           !ieq(s + second, second_end - second, "infinity");
+}
+
 /* One measurement line. Returns 0, also for a line that only starts with a
  * digit ("2024-05-01T10:00 job started": its first word is not a number, so
- * it is not a measurement); -1 with err for a malformed one. */
+ * it is not a measurement; "2 total processes killed": text_line); -1 with err for a malformed one. */
 static int row(struct osu *o, const char *s, size_t n, const struct fmt_options *opt,
                size_t line, struct err *err)
 {
@@ -328,7 +358,7 @@ static int row(struct osu *o, const char *s, size_t n, const struct fmt_options 
         while (j < n && !blank(s[j]))
             j++;
         num = imp_number(s + i, j - i, &v) == 0 && v >= 0;
-        if (first && !num)
+        if (first && (!num || text_line(o, s, n)))
             return 0;
         if (!(first && o->has_size) && c < o->ncol && o->col[c].kind == COL_SKIP) {
             c++; /* "Iterations", "Compute(us)", "Validation" ("Pass") */

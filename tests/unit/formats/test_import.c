@@ -710,8 +710,19 @@ static void test_osu(void)
     CHECK_STR(g.line[3], "MPIMBW {\"L\":4,\"P\":8} mean 5e-07");
     CHECK_STR(g.line[4], "MPIMBW_MSGS {\"L\":4,\"P\":8} mean 2000000");
     got_free(&g);
+    /* Open MPI's words after a crash start with a number: text, not a row;
+     * the rows measured before it are kept */
+    CHECK_INT(import("osu", "osu/crashed.txt", &o, &g, &e), 0);
+    CHECK_INT(g.n, 2);
+    CHECK_STR(g.line[1], "MPISR {\"L\":1024,\"P\":2} mean 3.25e-06");
+    got_free(&g);
     CHECK_INT(import("osu", "osu/truncated.txt", &o, &g, &e), -1);
     CHECK_STR(e.message, "truncated.txt:3: 2 values for 4 columns (truncated?)");
+    CHECK_INT(g.n, 0);
+    err_clear(&e);
+    /* a value that is a word of its own is a measurement gone wrong */
+    CHECK_INT(import("osu", "osu/nan.txt", &o, &g, &e), -1);
+    CHECK_STR(e.message, "nan.txt:4: \"nan\" is not a number");
     CHECK_INT(g.n, 0);
 }
 
