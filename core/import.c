@@ -146,30 +146,37 @@ int import_add_input(struct import *im, const char *name, size_t len, const char
     double v;
     size_t at;
 
+    char *row;
     snprintf(field, sizeof field, "input.%.*s",
              (int)(len < LIMIT_NAME ? len : LIMIT_NAME), name);
     if (rundoc_check_name(name, len, field, err) != 0)
         return -1;
-    if (value == NULL || json_parse_decimal_n(value, vlen, field, &v, err) != 0) {
+    if (vlen > 0 &&
+        (value == NULL || json_parse_decimal_n(value, vlen, field, &v, err) != 0)) {
         err_clear(err);
         return err_invalid(err, field, "%s=%.*s: the value must be a number", field,
                            (int)(vlen < 40 ? vlen : 40), value ? value : "");
     }
-    for (at = 0; at < im->ninputs; at++) {
-        int c = strncmp(in[at].name, name, len);
-        if (c == 0 && in[at].name[len] == '\0')
+    for (size_t i = 0; i < im->ninputs + im->ninputs_from; i++)
+        if (strncmp(im->input_names[i], name, len) == 0 &&
+            im->input_names[i][len] == '\0')
             return err_invalid(err, field, "%s is given twice", field);
-        if (c > 0 || (c == 0 && in[at].name[len] != '\0'))
-            break;
-    }
-    if (im->ninputs == LIMIT_INPUTS)
+    if (im->ninputs + im->ninputs_from == LIMIT_INPUTS)
         return err_invalid(err, field, "more than %d inputs", LIMIT_INPUTS);
-    /* the name in the next free row; the inputs in name order, so that the
-     * uid does not depend on the order given */
-    memcpy(im->input_names[im->ninputs], name, len);
-    im->input_names[im->ninputs][len] = '\0';
+    /* the name in the next free row */
+    row = im->input_names[im->ninputs + im->ninputs_from];
+    memcpy(row, name, len);
+    row[len] = '\0';
+    if (vlen == 0) { /* the files say it */
+        im->inputs_from[im->ninputs_from++] = row;
+        return 0;
+    }
+    /* the inputs in name order, so that the uid does not depend on the
+     * order given */
+    for (at = 0; at < im->ninputs && strcmp(in[at].name, row) < 0; at++)
+        ;
     memmove(&in[at + 1], &in[at], (im->ninputs - at) * sizeof in[0]);
-    in[at].name = im->input_names[im->ninputs];
+    in[at].name = row;
     in[at].value = v;
     im->ninputs++;
     return 0;
@@ -181,44 +188,82 @@ int import_add_inputs(struct import *im, const char *list, struct err *err)
 
     for (;;) {
         size_t n, eq;
+        int rc;
         p += strspn(p, ", \t\r\n");
         if (*p == '\0')
             return 0;
         n = strcspn(p, ", \t\r\n");
         eq = strcspn(p, "=");
-        if (eq >= n) /* no '=' in the pair */
-            return err_invalid(err, "inputs", "\"%.*s\" is not NAME=NUMBER",
-                               (int)(n < 64 ? n : 64), p);
-        if (import_add_input(im, p, eq, p + eq + 1, n - eq - 1, err) != 0)
+        if (eq >= n) /* a name alone: the files say it */
+            rc = import_add_input(im, p, n, NULL, 0, err);
+        else if (eq + 1 == n)
+            rc = err_invalid(err, "inputs",
+                             "\"%.*s\": a value after '=', or the name alone",
+                             (int)(n < 64 ? n : 64), p);
+        else
+            rc = import_add_input(im, p, eq, p + eq + 1, n - eq - 1, err);
+        if (rc != 0)
             return -1;
         p += n;
     }
+}
+
+/* The tag of commit, branch and inputs kv (in name order): "@" and 16 hex
+ * digits of their hash into out, or "" when none is given. */
+static void uid_tag(const char *commit, const char *branch, const struct rec_kv *kv,
+                    size_t n, char out[24])
+{
+    struct buf b;
+    uint8_t d[SHA256_LEN];
+
+    out[0] = '\0';
+    if (commit == NULL && branch == NULL && n == 0)
+        return;
+    buf_init(&b, 2 * LIMIT_COMMIT + 4 * LIMIT_IDENT + LIMIT_INPUTS * (LIMIT_NAME + 32));
+    buf_puts(&b, commit ? commit : "");
+    buf_putc(&b, '\x1d');
+    buf_puts(&b, branch ? branch : "");
+    for (size_t i = 0; i < n; i++) /* none: the tag of a commit as before */
+        buf_printf(&b, "\x1d%s=%.17g", kv[i].name, kv[i].value);
+    sha256(b.data ? b.data : "", b.len, d);
+    buf_free(&b);
+    out[0] = '@';
+    for (size_t i = 0; i < 8; i++) {
+        out[1 + 2 * i] = "0123456789abcdef"[d[i] >> 4];
+        out[2 + 2 * i] = "0123456789abcdef"[d[i] & 15];
+    }
+    out[17] = '\0';
 }
 
 /* The given commit, branch and inputs as the suffix of every run's uid (""
  * when none is given): the same for a run and its trace. */
 static void set_uid_tag(struct import *im)
 {
-    struct buf b;
-    uint8_t d[SHA256_LEN];
+    uid_tag(im->commit, im->branch, im->inputs, im->ninputs, im->uid_tag);
+}
 
-    im->uid_tag[0] = '\0';
-    if (im->commit == NULL && im->branch == NULL && im->ninputs == 0)
-        return;
-    buf_init(&b, 2 * LIMIT_COMMIT + 4 * LIMIT_IDENT + LIMIT_INPUTS * (LIMIT_NAME + 32));
-    buf_puts(&b, im->commit ? im->commit : "");
-    buf_putc(&b, '\x1d');
-    buf_puts(&b, im->branch ? im->branch : "");
-    for (size_t i = 0; i < im->ninputs; i++) /* none: the tag of a commit as before */
-        buf_printf(&b, "\x1d%s=%.17g", im->inputs[i].name, im->inputs[i].value);
-    sha256(b.data ? b.data : "", b.len, d);
-    buf_free(&b);
-    im->uid_tag[0] = '@';
-    for (size_t i = 0; i < 8; i++) {
-        im->uid_tag[1 + 2 * i] = "0123456789abcdef"[d[i] >> 4];
-        im->uid_tag[2 + 2 * i] = "0123456789abcdef"[d[i] & 15];
-    }
-    im->uid_tag[17] = '\0';
+/* The tag of a run whose inputs came from its file too (the formats layer
+ * added them to its inputs): the given ones and those, in name order, so
+ * that a value the file gives and the same value given are one run. */
+static void run_uid_tag(const struct import *im, const struct run_record *r, char out[24])
+{
+    struct rec_kv kv[2 * LIMIT_INPUTS];
+    size_t n = im->ninputs;
+
+    memcpy(kv, im->inputs, n * sizeof kv[0]);
+    for (size_t i = 0; i < im->ninputs_from; i++)
+        for (size_t k = 0; k < r->ninputs; k++)
+            if (strcmp(r->inputs[k].name, im->inputs_from[i]) == 0) {
+                size_t at = n;
+                while (at > 0 && strcmp(kv[at - 1].name, r->inputs[k].name) > 0) {
+                    kv[at] = kv[at - 1];
+                    at--;
+                }
+                kv[at] = r->inputs[k];
+                n++;
+                break;
+            }
+    uid_tag(im->commit, im->branch, kv, n, out);
 }
 
 /* A run of the file with the import's inputs, and its commit and branch
@@ -226,7 +271,13 @@ static void set_uid_tag(struct import *im)
 static int add_given(const struct import *im, struct run_record *r, arena *a,
                      struct err *err)
 {
-    if (im->uid_tag[0] == '\0')
+    char tag[24];
+
+    if (im->ninputs_from > 0)
+        run_uid_tag(im, r, tag);
+    else
+        memcpy(tag, im->uid_tag, sizeof tag);
+    if (tag[0] == '\0')
         return 0;
     if (r->commit == NULL)
         r->commit = im->commit;
@@ -260,7 +311,7 @@ static int add_given(const struct import *im, struct run_record *r, arena *a,
         r->inputs = in;
         r->ninputs = n;
     }
-    if ((r->uid = arena_printf(a, "%s%s", r->uid, im->uid_tag)) == NULL)
+    if ((r->uid = arena_printf(a, "%s%s", r->uid, tag)) == NULL)
         return err_nomem(err);
     return 0;
 }
@@ -368,7 +419,7 @@ static int on_benchmarks(void *ctx, const char *system, const struct bench_recor
     struct import *im = c->im;
     size_t added = 0;
 
-    if (im->ninputs > 0)
+    if (im->ninputs + im->ninputs_from > 0)
         return err_invalid(
             err, "inputs",
             "inputs are a run's, and %s holds system benchmarks: import it "
@@ -538,7 +589,8 @@ static int prep_traces(void *ctx, const char *uid, struct trace *t, struct err *
 int import_prepare(struct import *im, struct err *err)
 {
     struct prep_ctx c = {im, NULL};
-    struct fmt_sink sink = {prep_runs, NULL, &c, prep_traces, on_note};
+    struct fmt_sink sink = {
+        prep_runs, NULL, &c, prep_traces, on_note, im->inputs_from, im->ninputs_from};
 
     if (import_check(im, err) != 0)
         return -1;
@@ -582,7 +634,8 @@ static int store_prepared(struct sink_ctx *c, struct err *err)
 int import_store(db *d, struct import *im, struct err *err)
 {
     struct sink_ctx c = {im, d};
-    struct fmt_sink sink = {on_runs, on_benchmarks, &c, on_traces, on_note};
+    struct fmt_sink sink = {on_runs,         on_benchmarks,   &c, on_traces, on_note,
+                            im->inputs_from, im->ninputs_from};
     /* nsys-sqlite reads an SQLite file: SQL lives in db/ (db/nsys.h) */
     fmt_nsys_set_reader(db_nsys_read);
 

@@ -55,6 +55,12 @@ struct import {
      * two runs. */
     struct rec_kv inputs[LIMIT_INPUTS];
     size_t ninputs;
+    /* Inputs each run reads from its own file (import_add_input without a
+     * value: Adiak's problem_size in a Caliper profile, a Google Benchmark
+     * context field, an LNT run field): the value is the file's, so it is
+     * part of the run's content and of its uid (fmt_sink.inputs_from). */
+    const char *inputs_from[LIMIT_INPUTS];
+    size_t ninputs_from;
     /* OUT */
     const char *format_used; /* the row's name; "auto" for a mix of formats */
     size_t runs;             /* runs read */
@@ -88,15 +94,16 @@ void import_init(struct import *im, const char *format, const struct fmt_file *f
 void import_set_source(struct import *im, const char *path);
 /* Adds the input NAME = VALUE (the len bytes of name, a run's input name;
  * the vlen bytes of value, a decimal number as the API reads them) to every
- * run of the import. Returns 0, or -1 with an ERR_INVALID error at field
- * "input.NAME" (a bad name or value, a name given twice, more than
- * LIMIT_INPUTS). */
+ * run of the import; without a value (NULL or vlen 0) each run reads NAME
+ * from its own file (inputs_from). Returns 0, or -1 with an ERR_INVALID
+ * error at field "input.NAME" (a bad name or value, a name given twice,
+ * more than LIMIT_INPUTS). */
 int import_add_input(struct import *im, const char *name, size_t len, const char *value,
                      size_t vlen, struct err *err);
-/* The inputs of a list "N=1000, p=4" (pairs NAME=VALUE separated by commas,
- * blanks or lines; the command line's --input, the upload page's field),
- * each through import_add_input. Returns 0 or -1 with err (field "inputs"
- * for a pair without '='). */
+/* The inputs of a list "N=1000, p=4, problem_size" (NAME=VALUE, or a NAME
+ * the files give, separated by commas, blanks or lines; the command line's
+ * --input, the upload page's field), each through import_add_input.
+ * Returns 0 or -1 with err. */
 int import_add_inputs(struct import *im, const char *list, struct err *err);
 /* Releases the outputs (ids, alerts); the inputs stay the caller's. */
 void import_free(struct import *im);

@@ -78,6 +78,14 @@ struct fmt_sink {
      * that measured nothing, Google Benchmark's skipped or failed ones).
      * NULL: not told. */
     void (*note)(void *ctx, const char *text);
+    /* Inputs each run takes from its own file (an import's input named
+     * without a value: the problem size a Caliper profile's Adiak metadata
+     * records): imp_batch_commit adds each to every run, from the run's
+     * inputs, tags or metadata (run_record.meta), before its uid is made;
+     * a run whose file does not say it, or says it in words, refuses the
+     * import. NULL / 0: none. */
+    const char *const *inputs_from;
+    size_t ninputs_from;
 };
 
 /* Tells the sink's note (if any) a sentence, printf-style. */

@@ -144,6 +144,63 @@ static int check_record(struct imp_batch *b, const struct run_record *r,
     return 0;
 }
 
+/* The text a run's file gives for `name`: its tag, else its metadata. */
+static const char *said(const struct run_record *r, const char *name)
+{
+    for (size_t i = 0; i < r->ntags; i++)
+        if (strcmp(r->tags[i].key, name) == 0)
+            return r->tags[i].value;
+    for (size_t i = 0; i < r->nmeta; i++)
+        if (strcmp(r->meta[i].key, name) == 0)
+            return r->meta[i].value;
+    return NULL;
+}
+
+/* The inputs the import takes from the run's file (fmt_sink.inputs_from):
+ * one the file gives as an input stays; else its tag or metadata of that
+ * name, a number, becomes one (never a trace format's: OTF2 and Trace Event
+ * runs have neither, so their traces keep the runs' uids). */
+static int add_inputs_from(struct imp_batch *b, struct run_record *r,
+                           const char *identity, struct err *err)
+{
+    size_t n = b->sink ? b->sink->ninputs_from : 0, k = r->ninputs;
+    struct rec_kv *in;
+
+    if (n == 0)
+        return 0;
+    if ((in = arena_alloc(b->a, (r->ninputs + n) * sizeof *in)) == NULL)
+        return err_nomem(err);
+    if (r->ninputs > 0)
+        memcpy(in, r->inputs, r->ninputs * sizeof *in);
+    for (size_t i = 0; i < n; i++) {
+        const char *name = b->sink->inputs_from[i], *text;
+        char field[LIMIT_NAME + 16];
+        size_t j = 0;
+        double v;
+        while (j < r->ninputs && strcmp(in[j].name, name) != 0)
+            j++;
+        if (j < r->ninputs)
+            continue;
+        snprintf(field, sizeof field, "input.%s", name);
+        if ((text = said(r, name)) == NULL)
+            return imp_fail_field(err, b->file, field,
+                                  "%s: no input, tag or metadata named %s to take "
+                                  "the input from",
+                                  identity, name);
+        if (imp_number(text, strlen(text), &v) != 0)
+            return imp_fail_field(err, b->file, field,
+                                  "%s: %s is \"%.40s\", not a number", identity, name,
+                                  text);
+        if (k == LIMIT_INPUTS)
+            return imp_fail_field(err, b->file, "inputs", "%s: more than %d inputs",
+                                  identity, LIMIT_INPUTS);
+        in[k++] = (struct rec_kv){name, v};
+    }
+    r->inputs = in;
+    r->ninputs = k;
+    return 0;
+}
+
 int imp_batch_commit(struct imp_batch *b, const char *identity, struct err *err)
 {
     struct run_record *r = &b->runs[b->n];
@@ -235,6 +292,10 @@ int imp_batch_commit(struct imp_batch *b, const char *identity, struct err *err)
     r->uid = arena_printf(b->a, "%s:%s", b->format, hex);
     if (r->uid == NULL)
         return err_nomem(err);
+    /* after the uid: the import's inputs enter it as a tag (core/import.c),
+     * the same whether the file or the import gives the value */
+    if (add_inputs_from(b, r, identity, err) != 0)
+        return -1;
     if (r->submitter == NULL)
         r->submitter = "";
     b->n++;

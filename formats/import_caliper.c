@@ -92,6 +92,8 @@ struct cal {
     int versioned; /* the globals name cali.caliper.version */
     const char *program;
     const char *cluster;
+    struct rec_tag *meta; /* the globals' scalars: Adiak's problem_size, ... */
+    size_t nmeta;
 };
 
 static int col_index(const struct cal *c, const char *name)
@@ -260,6 +262,30 @@ static void add_value(struct cal_cell *x, size_t j, double v)
     x->v[j] = isnan(x->v[j]) ? v : x->v[j] + v;
 }
 
+/* The globals' scalars (Adiak's values, which json-split writes as text:
+ * problem_size = "30") as the run's metadata: what an input taken from the
+ * file reads (fmt_sink.inputs_from). */
+static void meta(struct cal *c, json_t *g)
+{
+    const char *key;
+    json_t *v;
+
+    if (!json_is_object(g) ||
+        (c->meta = arena_alloc(c->a, LIMIT_META * sizeof *c->meta)) == NULL)
+        return;
+    json_object_foreach(g, key, v)
+    {
+        const char *text =
+            json_is_string(v) ? json_string_value(v)
+            : json_is_integer(v)
+                ? arena_printf(c->a, "%lld", (long long)json_integer_value(v))
+            : json_is_real(v) ? arena_printf(c->a, "%.17g", json_real_value(v))
+                              : NULL;
+        if (c->nmeta < LIMIT_META && text != NULL)
+            c->meta[c->nmeta++] = (struct rec_tag){key, text};
+    }
+}
+
 static void globals(struct cal *c, json_t *g)
 {
     static const char *const prog[] = {"executable", "executablepath", "cali.program",
@@ -277,6 +303,7 @@ static void globals(struct cal *c, json_t *g)
     }
     if (json_is_string(json_object_get(g, "cluster"))) /* adiak's machine */
         c->cluster = imp_json_name(c->a, g, "cluster");
+    meta(c, g);
     for (int i = 0; prog[i] && c->program == NULL; i++)
         if (json_is_string(json_object_get(g, prog[i])))
             c->program = imp_program_name(
@@ -726,6 +753,8 @@ static int emit(struct cal *c, const struct fmt_options *opt, const struct fmt_s
     r->executable = opt && opt->executable ? opt->executable : r->application;
     r->system = opt && opt->system ? opt->system : c->cluster ? c->cluster : "unknown";
     r->nprocs = c->nprocs > 0 ? c->nprocs : (long long)(nranks ? nranks : 1);
+    r->meta = c->meta;
+    r->nmeta = c->nmeta;
     if ((r->kernels = arena_alloc(b.a, c->nk * sizeof *r->kernels)) == NULL) {
         err_nomem(err);
         goto out;

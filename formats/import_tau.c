@@ -112,6 +112,8 @@ struct tau {
     struct tau_loc *loc; /* profiles of the time metric */
     size_t nloc;
     const char *program;
+    struct rec_tag *meta; /* the first profile's metadata attributes */
+    size_t nmeta;
     struct tau_rec *rec; /* the function lines of the profile being read */
     size_t nrec, caprec, gen;
 };
@@ -433,6 +435,55 @@ static const char *attribute(arena *a, const char *s, size_t n, const char *key)
     return NULL;
 }
 
+/* Every attribute <name>K</name><value>V</value> of the metadata of node
+ * 0's profiles (TAU's own, "CPU Cores", and the program's TAU_METADATA),
+ * each name once, as the run's metadata: read for inputs taken from the
+ * file (fmt_sink.inputs_from). */
+static void metadata(struct tau *t, const char *file, const char *s, size_t n)
+{
+    static const char nt[] = "<attribute><name>", vt[] = "</name><value>",
+                      et[] = "</value></attribute>";
+    const char *p = s, *end = s + n, *base = strrchr(file, '/');
+
+    if (strncmp(base ? base + 1 : file, "profile.0.", 10) != 0)
+        return;
+    if (t->meta == NULL &&
+        (t->meta = arena_alloc(t->a, LIMIT_META * sizeof *t->meta)) == NULL)
+        return;
+    while (t->nmeta < LIMIT_META) {
+        const char *k = NULL, *v = NULL, *e = NULL;
+        for (; p + sizeof nt - 1 <= end; p++)
+            if (memcmp(p, nt, sizeof nt - 1) == 0) {
+                k = p + sizeof nt - 1;
+                break;
+            }
+        for (p = k; k && p + sizeof vt - 1 <= end; p++)
+            if (memcmp(p, vt, sizeof vt - 1) == 0) {
+                v = p + sizeof vt - 1;
+                break;
+            }
+        for (p = v; v && p + sizeof et - 1 <= end; p++)
+            if (memcmp(p, et, sizeof et - 1) == 0) {
+                e = p;
+                break;
+            }
+        if (e == NULL)
+            return;
+        size_t kl = (size_t)(v - (sizeof vt - 1) - k), i = 0;
+        p = e + sizeof et - 1;
+        while (i < t->nmeta &&
+               !(strncmp(t->meta[i].key, k, kl) == 0 && t->meta[i].key[kl] == '\0'))
+            i++;
+        if (i < t->nmeta)
+            continue;
+        t->meta[t->nmeta] = (struct rec_tag){arena_strndup(t->a, k, kl),
+                                             arena_strndup(t->a, v, (size_t)(e - v))};
+        if (t->meta[t->nmeta].key == NULL || t->meta[t->nmeta].value == NULL)
+            return;
+        t->nmeta++;
+    }
+}
+
 /* The metric of a profile: "_MULTI_<metric>" of its first line, else TIME. */
 static const char *profile_metric(const char *line, size_t len, size_t *mn)
 {
@@ -500,6 +551,7 @@ static int profile(struct tau *t, const struct fmt_file *f, struct err *err)
                       : imp_fail_line(err, f->name, 2,
                                       "the \"# Name Calls ...\" header is "
                                       "missing");
+    metadata(t, f->name, line, len);
     if (t->program == NULL) {
         const char *exe = attribute(t->a, line, len, "Executable");
         if (exe != NULL)
@@ -696,6 +748,8 @@ int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
     r->executable = opt && opt->executable ? opt->executable : r->application;
     r->system = opt && opt->system ? opt->system : "unknown";
     r->nprocs = (long long)distinct;
+    r->meta = t.meta;
+    r->nmeta = t.nmeta;
     r->inputs = arena_alloc(b.a, sizeof *r->inputs);
     r->metrics = arena_alloc(b.a, (4 * t.nev + 1) * sizeof *r->metrics);
     if ((r->kernels = arena_alloc(b.a, t.nfn * sizeof *r->kernels + 1)) == NULL ||

@@ -78,6 +78,7 @@
 #define LIMIT_IMPORT_OTF2_CPU 600    /* CPU seconds of the OTF2 reader process */
 #define LIMIT_COMMIT 64              /* bytes of a commit (SPEC §11) */
 #define LIMIT_TAGS 32                /* tags of one run (SPEC §11) */
+#define LIMIT_META 256               /* metadata of one run read for inputs (Adiak) */
 #define LIMIT_COMPARE_CONFIGS 10000  /* configurations one comparison reports */
 #define LIMIT_COMPARE_VALUES 2000000 /* values the sides of a comparison hold */
 #define LIMIT_ALERTS_PAGE 1000       /* alerts of one GET /api/v1/alerts page (?limit=) */

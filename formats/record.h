@@ -62,6 +62,11 @@ struct run_record {
     const char *branch;
     struct rec_tag *tags;
     size_t ntags;
+    /* What the file says of the run besides (Caliper's and Adiak's globals:
+     * problem_size = "30"): neither stored nor hashed; read only for an
+     * input the import takes from the files (fmt_sink.inputs_from). */
+    struct rec_tag *meta;
+    size_t nmeta;
 };
 
 /* Whether a run's runtime is present (absent is NAN, stored as NULL). */

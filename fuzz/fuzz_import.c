@@ -110,7 +110,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     size_t total = 0;
-    struct fmt_sink sink = {runs, benchmarks, &total, traces, NULL};
+    struct fmt_sink sink = {runs, benchmarks, &total, traces, NULL, NULL, 0};
     const struct fmt_format *f = fmt_find(FUZZ_FORMAT);
     struct err e = {0};
     struct fmt_file one = {"fuzz.in", (const char *)data, size}, *files = &one;

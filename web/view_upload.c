@@ -45,7 +45,8 @@ static const struct field_def import_fields[] = {
     {"system", "System", "needed for OSU output", 0, 0, NULL, NULL},
     {"commit", "Commit", "optional: for runs the file names none", 0, 0, NULL, NULL},
     {"branch", "Branch", "optional: for runs the file names none", 0, 0, NULL, NULL},
-    {"inputs", "Inputs", "optional: name=value for every run", 0, 0, NULL, "N=1000, p=4"},
+    {"inputs", "Inputs", "optional: N=1000, or N from the file", 0, 0, NULL,
+     "N=1000, p=4"},
 };
 
 /* The form field an error names: "inputs.N" -> inputs, "kernels[2].time"

@@ -253,7 +253,7 @@ def inputs_the_files_do_not_say_go_to_every_run():
     before = run_count()
     for query, status, field, words in [
             ({"input.N": "x"}, 422, "input.N", "input.N=x: the value must be a number"),
-            ({"input.N": ""}, 422, "input.N", "the value must be a number"),
+            ({"input.N": ""}, 422, "input.N", "no input, tag or metadata named N"),
             ({"input.N": "nan"}, 422, "input.N", "the value must be a number"),
             ({"input.": "1"}, 400, "input.", "unknown query parameter input.")]:
         st, bad = post_import(body, application="cal bad", **query)
@@ -273,7 +273,8 @@ def inputs_the_files_do_not_say_go_to_every_run():
     with open(db, "rb") as f:
         snapshot = f.read()
     for args, words in [(["--input", "N=1", "--input", "N=2"], "input.N is given twice"),
-                        (["--input", "N"], '"N" is not NAME=NUMBER'),
+                        (["--input", "N"], "no input, tag or metadata named N"),
+                        (["--input", "N="], '"N=": a value after \'=\', or the name alone'),
                         (["--input", "N=1e999"], "input.N=1e999: the value must be a"),
                         (["--input", "N=0x10"], "input.N=0x10: the value must be a"),
                         (["--input", ",".join(f"x{i}=1" for i in range(65))],
@@ -293,6 +294,61 @@ def inputs_the_files_do_not_say_go_to_every_run():
                              application="cal form", inputs="N=many")
     assert st == 422 and 'id="import-inputs-error"' in page, page[-3000:]
     assert "input.N=many: the value must be a number" in page
+
+
+@test
+def inputs_the_files_say_in_their_metadata_are_read():
+    """A Caliper profile's Adiak metadata says what varied (problem_size =
+    "30" in hatchet's LULESH profile) but not as an input: input.NAME
+    without a value (--input NAME, the field's "NAME") reads each run's
+    value from its own file, the same run as the value given; a name the
+    file does not say, or says in words, is refused, storing nothing."""
+    name = "public/caliper-json/hatchet_caliper-region-node-order_2.10.json"
+    body = body_of(name)
+    st, a = post_import(body, application="adiak", **{"input.problem_size": "",
+                                                       "input.iterations": ""})
+    assert st == 201 and a["created"] == 1, a
+    st, run = S.get(f"/api/v1/runs/{a['ids'][0]}")
+    assert run["inputs"] == {"problem_size": 30, "iterations": 10}, run
+    st, same = post_import(body, application="adiak",
+                           **{"input.problem_size": "30", "input.iterations": "10"})
+    assert st == 200 and same["ids"] == a["ids"], same
+    st, other = post_import(body, application="adiak", **{"input.problem_size": "31"})
+    assert st == 201 and other["ids"] != a["ids"], other
+    before = run_count()
+    for query, words in [
+            ({"input.mesh": ""}, "hatchet_caliper-region-node-order_2.10.json: file: no "
+             "input, tag or metadata named mesh to take the input from"),
+            ({"input.user": ""}, 'user is "yokelson", not a number'),
+            ({"input.problem_size": "", "input.nodes": ""}, "metadata named nodes")]:
+        st, bad = post_import(body, application="adiak bad",
+                              filename="hatchet_caliper-region-node-order_2.10.json", **query)
+        assert st == 422 and bad["error"]["field"].startswith("input."), (query, bad)
+        assert words in bad["error"]["message"], (query, bad)
+    assert run_count() == before
+    # the command line, several files at once: each its own value
+    db = os.path.join(S.tmp, "adiak.db")
+    series = os.path.join(S.tmp, "adiak-series")
+    os.makedirs(series, exist_ok=True)
+    with open(os.path.join(DATA, name)) as f:
+        doc = json.load(f)
+    paths = []
+    for size in (30, 45):
+        doc["problem_size"] = str(size)
+        paths.append(os.path.join(series, f"lulesh-{size}.json"))
+        with open(paths[-1], "w") as f:
+            json.dump(doc, f)
+    out = cli(db, "--application", "lulesh", "--input", "problem_size", *paths)
+    assert out.returncode == 0 and "imported 2 runs (0 already stored)" in out.stdout, out
+    out = cli(db, "--application", "lulesh", "--input", "problem_size=45", paths[1])
+    assert "imported 0 runs (1 already stored)" in out.stdout, out
+    # the upload page's field takes the name alone
+    st, page = S.form_import("caliper-json", body, filename="lulesh.json",
+                             application="adiak form", inputs="problem_size")
+    assert st == 200 and "Imported 1 new run" in page, page[-1500:]
+    st, runs = S.get("/api/v1/runs?application=adiak%20form")
+    st, run = S.get(f"/api/v1/runs/{runs['runs'][0]['id']}")
+    assert run["inputs"] == {"problem_size": 30}, run
 
 
 @test

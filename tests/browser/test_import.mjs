@@ -156,6 +156,45 @@ test("the inputs field gives every run the inputs the file does not say", async 
   }
 });
 
+// A real Caliper profile whose Adiak metadata says its problem size
+// (hatchet's LULESH run, problem_size "30"): a name alone in the Inputs
+// field takes each run's value from its file, shown on the run page; a name
+// the file does not say is refused at the field, storing nothing. Desktop
+// and phone width.
+test("a name alone in the inputs field is read from the file", async ({ server, browser }) => {
+  const lulesh = "public/caliper-json/hatchet_caliper-region-node-order_2.10.json";
+  for (const [w, h] of [[1280, 900], [390, 844]]) {
+    const page = await watchedPage(browser, w, h);
+    await page.goto(server.base + "/upload#import");
+    const before = await server.snapshot();
+    page.expectStatus.set(server.base + "/upload/import", 422);
+    await submit(page, server, file(lulesh), { application: `adiak ${w}`, inputs: "mesh" });
+    const err = page.locator("#import-inputs-error");
+    assert((await err.innerText()).includes("no input, tag or metadata named mesh"),
+      await err.innerText());
+    assert(await server.snapshot() === before, "nothing was stored");
+    await assertNoHorizontalOverflow(page, `metadata error at ${w} px`);
+    await screenshot(page, `import-inputs-metadata-error-${w}`);
+    page.expectStatus.clear();
+    await submit(page, server, file(lulesh), { application: `adiak ${w}`, inputs: "problem_size" });
+    const text = await page.locator("#import-result").innerText();
+    assert(text.includes("Imported 1 new run (0 already stored)"), text);
+    const list = await server.api("GET", `/api/v1/runs?application=adiak%20${w}`);
+    const run = list.body.runs[0];
+    assert(run && run.inputs.problem_size === 30, JSON.stringify(list.body.runs));
+    await page.goto(`${server.base}/runs/${run.id}`);
+    const table = page.locator("table", { has: page.locator("caption", { hasText: /^Inputs$/ }) });
+    const rows = (await table.locator("tbody tr").allInnerTexts()).map((r) => r.replace(/\s+/g, " "));
+    assert(JSON.stringify(rows) === JSON.stringify(["problem_size 30"]),
+      `inputs at ${w} px: ${JSON.stringify(rows)}`);
+    await table.scrollIntoViewIfNeeded();
+    await assertNoHorizontalOverflow(page, `run page at ${w} px`);
+    await screenshot(page, `import-inputs-metadata-run-${w}`);
+    page.assertClean(`metadata inputs at ${w} px`);
+    await page.context().close();
+  }
+});
+
 // A file that counts no calls (Extra-P JSON lines): its kernels' Calls cells
 // read "—" on the run page, at desktop and phone width, never "0" (SPEC §16);
 // the table stays in its box at 390 px.

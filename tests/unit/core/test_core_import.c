@@ -192,14 +192,15 @@ static void test_inputs(void)
     static const struct {
         const char *list, *field, *words;
     } bad[] = {
-        {"N", "inputs", "\"N\" is not NAME=NUMBER"},
         {"=1", "input.", "must not be empty"},
-        {"N=", "input.N", "input.N=: the value must be a number"},
+        {"N=", "inputs", "\"N=\": a value after '=', or the name alone"},
         {"N==1", "input.N", "input.N==1: the value must be a number"},
         {"N=1.5.1", "input.N", "the value must be a number"},
         {"N=inf", "input.N", "the value must be a number"},
         {"N=1e400", "input.N", "the value must be a number"},
         {"N=1,N=1", "input.N", "input.N is given twice"},
+        {"N=1,N", "input.N", "input.N is given twice"},
+        {"N p N", "input.N", "input.N is given twice"},
     };
     struct fmt_file f = {"x.txt", "x", 1};
     struct err e = {0};
@@ -217,6 +218,16 @@ static void test_inputs(void)
           im.inputs[3].value == 4);
     CHECK_INT(import_add_inputs(&im, "", &e), 0);
     CHECK_INT((int)im.ninputs, 4);
+    /* a name alone: each run reads it from its own file, in the order given */
+    CHECK_INT((int)im.ninputs_from, 0);
+    CHECK_INT(import_add_inputs(&im, "size threads", &e), 0);
+    CHECK_INT((int)im.ninputs, 4);
+    CHECK_INT((int)im.ninputs_from, 2);
+    CHECK_STR(im.inputs_from[0], "size");
+    CHECK_STR(im.inputs_from[1], "threads");
+    CHECK_INT(import_add_input(&im, "depth", 5, "", 0, &e), 0);
+    CHECK_STR(im.inputs_from[2], "depth");
+    CHECK_STR(im.inputs[3].name, "p"); /* the named rows stay where they were */
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         import_init(&im, NULL, &f, 1, NULL, "tester");
         err_clear(&e);
@@ -231,6 +242,9 @@ static void test_inputs(void)
     CHECK_INT((int)im.ninputs, LIMIT_INPUTS);
     err_clear(&e);
     CHECK_INT(import_add_inputs(&im, "y=1", &e), -1);
+    CHECK(strstr(e.message, "more than 64 inputs") != NULL);
+    err_clear(&e);
+    CHECK_INT(import_add_inputs(&im, "y", &e), -1); /* both kinds count */
     CHECK(strstr(e.message, "more than 64 inputs") != NULL);
 }
 

@@ -78,7 +78,7 @@ static void got_free(struct got *g)
 static int import(const char *fmt, const char *rel, const struct fmt_options *opt,
                   struct got *g, struct err *e)
 {
-    struct fmt_sink sink = {take_runs, take_benchmarks, g, NULL, NULL};
+    struct fmt_sink sink = {take_runs, take_benchmarks, g, NULL, NULL, NULL, 0};
     struct fmt_file f;
     size_t len = 0;
     char *data = data_file(rel, &len);
@@ -263,7 +263,7 @@ static void test_extrap_text_blanks(void)
     struct buf b;
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL, NULL, 0};
     struct fmt_file f;
 
     buf_init(&b, 1 << 20);
@@ -331,7 +331,7 @@ static void test_extrap_jsonl_batches(void)
     struct buf b;
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL, NULL, 0};
     struct fmt_file f;
     buf_init(&b, 1 << 24);
     for (int i = 1; i <= 600; i++)
@@ -358,7 +358,7 @@ static void test_extrap_no_time(void)
         "\"io\": {\"visits\": [{\"point\": [2], \"values\": [1]}]}}}";
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL, NULL, 0};
     struct fmt_file f = {"x.json", text, strlen(text)};
     CHECK_INT(fmt_parse("extrap-json", &f, 1, NULL, &sink, &e), 0);
     CHECK_INT(g.n, 1);
@@ -378,7 +378,7 @@ static void test_lnt_no_time(void)
         "\"mem_bytes\": 3}]}";
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL, NULL, 0};
     struct fmt_file f = {"x.json", text, strlen(text)};
     CHECK_INT(fmt_parse("lnt-json", &f, 1, NULL, &sink, &e), 0);
     CHECK_INT(g.n, 2);
@@ -419,7 +419,7 @@ static void test_caliper(void)
     {
         static const char text[] =
             "[{\"path\": \"main\", \"time.duration\": 1.0, \" count \": 2}]";
-        struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL};
+        struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL, NULL, 0};
         struct fmt_file f = {"blank.json", text, strlen(text)};
         CHECK_INT(fmt_parse("caliper-json", &f, 1, NULL, &sink, &e), 0);
         CHECK_STR(g.line[0],
@@ -437,6 +437,67 @@ static void test_caliper(void)
     CHECK_INT(g.n, 0);
 }
 
+/* Inputs taken from the files (fmt_sink.inputs_from): from a run's input,
+ * tag or metadata (Caliper's globals, node 0's TAU metadata), added after
+ * the uid is made (core tags the uid with them, as with a value given); a
+ * name the file does not say, or says in words, refuses the import. */
+static void test_inputs_from(void)
+{
+    static const char *const jobsize[] = {"jobsize"},
+                             *const version[] = {"cali.caliper.version"},
+                             *const nodes[] = {"nodes"},
+                             *const tau_in[] = {"problem_size", "threads"};
+    static const char p0[] =
+        "1 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls # "
+        "<metadata><attribute><name>Node Name</name><value>n001</value></attribute>"
+        "<attribute><name>problem_size</name><value>30</value></attribute></metadata>\n"
+        "\".TAU application\" 1 0 1000 1000 0 GROUP=\"TAU_DEFAULT\"\n0 aggregates\n";
+    static const char p1[] =
+        "1 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls # "
+        "<metadata><attribute><name>problem_size</name><value>99</value></attribute>"
+        "</metadata>\n\".TAU application\" 1 0 2000 2000 0 GROUP=\"TAU_DEFAULT\"\n"
+        "0 aggregates\n";
+    struct fmt_file tau[2] = {{"profile.0.0.0", p0, sizeof p0 - 1},
+                              {"profile.1.0.0", p1, sizeof p1 - 1}};
+    struct got g = {0}, plain = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL, jobsize, 1};
+    struct fmt_file f;
+    size_t len;
+    char *data = data_file("caliper-json/adiak.json", &len);
+
+    f = (struct fmt_file){"adiak.json", data, len};
+    CHECK_INT(fmt_parse("caliper-json", &f, 1, NULL, &sink, &e), 0);
+    CHECK_STR(g.line[0],
+              "lulesh2.0|lulesh2.0|quartz|np=64|rt=1.5|in:jobsize=64|m:|k:main=1.5{"
+              "\"inclusive\": 1.5}");
+    CHECK_INT(import("caliper-json", "caliper-json/adiak.json", NULL, &plain, &e), 0);
+    CHECK_STR(g.uid[0], plain.uid[0]); /* the content's uid */
+    got_free(&g);
+    got_free(&plain);
+    sink.inputs_from = version;
+    CHECK_INT(fmt_parse("caliper-json", &f, 1, NULL, &sink, &e), -1);
+    CHECK_STR(e.message,
+              "adiak.json: file: cali.caliper.version is \"2.9.0\", not a number");
+    CHECK_STR(e.field, "input.cali.caliper.version");
+    err_clear(&e);
+    sink.inputs_from = nodes;
+    CHECK_INT(fmt_parse("caliper-json", &f, 1, NULL, &sink, &e), -1);
+    CHECK_STR(
+        e.message,
+        "adiak.json: file: no input, tag or metadata named nodes to take the input from");
+    CHECK_INT(g.n, 0);
+    err_clear(&e);
+    xfree(data);
+    /* TAU: node 0's metadata; threads, an input the import gives, stays */
+    sink.inputs_from = tau_in;
+    sink.ninputs_from = 2;
+    CHECK_INT(fmt_parse("tau", tau, 2, NULL, &sink, &e), 0);
+    CHECK_STR(e.message, "");
+    CHECK(strstr(g.line[0], "|in:threads=1,problem_size=30|") != NULL);
+    got_free(&g);
+}
+
 /* Issue 34: a json-split chain of 50,000 nodes. No full path is built
  * beyond a name's length: the deepest node's kernel keeps its root, a hash
  * mark and the trailing labels (at most LIMIT_NAME bytes); a row for every
@@ -448,7 +509,7 @@ static void test_caliper_chain(void)
     struct buf b;
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL, NULL, 0};
     struct fmt_file f;
     const char *k;
     const int n = 50000;
@@ -516,7 +577,7 @@ static void test_tau_multi(void)
         "MULTI__TIME/profile.0.0.0", "MULTI__TIME/profile.0.0.1"};
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL, NULL, 0};
     struct fmt_file f[4];
     char path[128];
     for (int i = 0; i < 4; i++) {
@@ -553,7 +614,7 @@ static void test_tau_counters_only(void)
                                         "MULTI__PAPI_FP_OPS/profile.0.0.1"};
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL, NULL, 0};
     struct fmt_file f[2];
     char path[128];
     for (int i = 0; i < 2; i++) {
@@ -604,7 +665,7 @@ static void test_tau(void)
 {
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL, NULL, 0};
     struct fmt_options o = {"app", NULL, NULL, 0, NULL};
     char *a, *b;
     size_t n;
@@ -649,7 +710,7 @@ static void test_tar(void)
 {
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL, NULL, 0};
     struct fmt_options o = {"app", NULL, NULL, 0, NULL};
     struct fmt_file *files;
     size_t n, len;
@@ -836,7 +897,7 @@ static void test_gbench_human_readable_arguments(void)
         "\"cpu_time\": 4, \"time_unit\": \"ns\"}]}";
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL, NULL, 0};
     struct fmt_file f = {"old.json", text, strlen(text)};
     CHECK_INT(fmt_parse("gbench", &f, 1, NULL, &sink, &e), 0);
     CHECK_INT(g.n, 2);
@@ -875,7 +936,7 @@ static int refuse(void *ctx, const struct run_record *r, size_t n, struct err *e
 
 static void test_sink_error(void)
 {
-    struct fmt_sink sink = {refuse, NULL, NULL, NULL, NULL};
+    struct fmt_sink sink = {refuse, NULL, NULL, NULL, NULL, NULL, 0};
     struct err e = {0};
     struct fmt_file f = {"x.txt", "PARAMETER x\nPOINTS 1\nREGION r\nDATA 1\n", 36};
     CHECK_INT(fmt_parse("extrap-text", &f, 1, NULL, &sink, &e), -1);
@@ -899,7 +960,7 @@ static void test_otf2(void)
     char *data[6];
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL, NULL, 0};
     int rc;
 
     for (size_t i = 0; i < 6; i++) {
@@ -964,7 +1025,7 @@ static void test_caliper_no_time(void)
                                "{\"path\": \"main/solve\", \"count\": 2, \"bytes\": 4}]";
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL};
+    struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL, NULL, 0};
     struct fmt_file f = {"x.json", text, strlen(text)};
     CHECK_INT(fmt_parse("caliper-json", &f, 1, NULL, &sink, &e), 0);
     CHECK_STR(e.message, "");
@@ -1033,7 +1094,7 @@ static void test_calls_unknown(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct calls_seen c = {0, 0, 0, ""};
-        struct fmt_sink sink = {calls_of, NULL, &c, NULL, NULL};
+        struct fmt_sink sink = {calls_of, NULL, &c, NULL, NULL, NULL, 0};
         struct err e = {0};
         size_t len;
         char *data = data_file(cases[i].rel, &len);
@@ -1107,7 +1168,7 @@ static void test_caliper_detect_without_time(void)
                                    "{\"path\": \"main/solve\", \"count\": 2}]";
         struct got g = {0};
         struct err e = {0};
-        struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL};
+        struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL, NULL, 0};
         struct fmt_file f = {"counts.json", text, strlen(text)};
         CHECK_INT(fmt_parse("auto", &f, 1, NULL, &sink, &e), 0);
         CHECK_STR(e.message, "");
@@ -1141,7 +1202,7 @@ static void test_tau_counter_only_function(void)
                             {"MULTI__TIME/profile.0.0.0", time0, sizeof time0 - 1}};
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL, NULL, 0};
     CHECK_INT(fmt_parse("auto", f, 2, NULL, &sink, &e), 0);
     CHECK_STR(e.message, "");
     CHECK_INT(g.n, 1);
@@ -1227,7 +1288,7 @@ static void test_malformed_json_formats(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct got g = {0};
         struct err e = {0};
-        struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL};
+        struct fmt_sink sink = {take_runs, take_benchmarks, &g, NULL, NULL, NULL, 0};
         struct fmt_file f = {"x.json", cases[i].text, strlen(cases[i].text)};
         CHECK_INT(fmt_parse(cases[i].fmt, &f, 1, NULL, &sink, &e), -1);
         CHECK_STR(e.message, cases[i].message);
@@ -1274,7 +1335,7 @@ static void test_auto_several(void)
     struct fmt_file f[2] = {{"one.txt", a, l1}, {"runs.csv", b, l2}};
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL, NULL, 0};
     CHECK_INT(fmt_parse("auto", f, 2, NULL, &sink, &e), 0);
     CHECK_INT(g.n, 4);
     CHECK_STR(g.line[3], "app|app.x|sys|np=4|rt=1.5|in:N=100|m:|k:");
@@ -1296,8 +1357,8 @@ static void test_extrap_json_reads_lines(void)
     struct fmt_file f = {"lines.json", lines, sizeof lines - 1};
     struct got as_json = {0}, as_lines = {0};
     struct err e = {0};
-    struct fmt_sink s1 = {take_runs, NULL, &as_json, NULL, NULL};
-    struct fmt_sink s2 = {take_runs, NULL, &as_lines, NULL, NULL};
+    struct fmt_sink s1 = {take_runs, NULL, &as_json, NULL, NULL, NULL, 0};
+    struct fmt_sink s2 = {take_runs, NULL, &as_lines, NULL, NULL, NULL, 0};
     CHECK_INT(fmt_parse("extrap-json", &f, 1, NULL, &s1, &e), 0);
     CHECK_INT(fmt_parse("extrap-jsonl", &f, 1, NULL, &s2, &e), 0);
     CHECK_INT(as_json.n, 3);
@@ -1326,7 +1387,7 @@ static void test_extrap_text_point_listed_twice(void)
     struct fmt_file f = {"dup.txt", text, sizeof text - 1};
     struct got g = {0};
     struct err e = {0};
-    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL};
+    struct fmt_sink sink = {take_runs, NULL, &g, NULL, NULL, NULL, 0};
     static const char *const want[] = {"dup|dup|unknown|np=2|rt=1|in:|m:|k:a=1",
                                        "dup|dup|unknown|np=2|rt=1.5|in:|m:|k:a=1.5",
                                        "dup|dup|unknown|np=2|rt=3|in:|m:|k:a=3",
@@ -1373,7 +1434,7 @@ static void test_tau_samples_params_throttled(void)
 static int tau_fixture(const char *dir, const char *const *names, size_t n, struct got *g,
                        struct err *e)
 {
-    struct fmt_sink sink = {take_runs, NULL, g, NULL, NULL};
+    struct fmt_sink sink = {take_runs, NULL, g, NULL, NULL, NULL, 0};
     struct fmt_file f[4];
     char path[128];
     int rc;
@@ -1467,6 +1528,7 @@ int main(void)
     RUN(test_tau_counter_only_function);
     RUN(test_tar);
     RUN(test_osu);
+    RUN(test_inputs_from);
     RUN(test_lnt);
     RUN(test_bmf);
     RUN(test_gbench);

@@ -50,7 +50,7 @@ static int take_trace(void *ctx, const char *uid, struct trace *t, struct err *e
 
 static int parse(const char *text, struct got *g, struct err *e)
 {
-    struct fmt_sink sink = {take_runs, NULL, g, take_trace, NULL};
+    struct fmt_sink sink = {take_runs, NULL, g, take_trace, NULL, NULL, 0};
     struct fmt_file f = {"t.json", text, strlen(text)};
     memset(g, 0, sizeof *g);
     err_clear(e);

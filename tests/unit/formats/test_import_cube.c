@@ -76,7 +76,7 @@ static void got_free(struct got *g)
 static int import_files(const char *fmt, const struct fmt_file *files, size_t n,
                         struct got *g, struct err *e)
 {
-    struct fmt_sink sink = {take_runs, NULL, g, NULL, NULL};
+    struct fmt_sink sink = {take_runs, NULL, g, NULL, NULL, NULL, 0};
     return fmt_parse(fmt, files, n, NULL, &sink, e);
 }
 

@@ -32,7 +32,7 @@ static int take_benchmarks(void *ctx, const char *system, const struct bench_rec
 static int import(const char *fmt, const char *name, const char *data, long long nprocs,
                   struct run_lines *g, struct err *e)
 {
-    struct fmt_sink sink = {run_lines_take, take_benchmarks, g, NULL, NULL};
+    struct fmt_sink sink = {run_lines_take, take_benchmarks, g, NULL, NULL, NULL, 0};
     struct fmt_options o = {NULL, NULL, NULL, nprocs, NULL};
     struct fmt_file f = {name, data, strlen(data)};
     g->flags = RUN_LINE_VCS; /* runs: times, commit and start; no counts */
@@ -548,7 +548,8 @@ static void test_notes_left_out(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct run_lines g = {0};
         struct err e = {0};
-        struct fmt_sink sink = {run_lines_take, take_benchmarks, &g, NULL, take_note};
+        struct fmt_sink sink = {
+            run_lines_take, take_benchmarks, &g, NULL, take_note, NULL, 0};
         struct fmt_options o = {NULL, NULL, NULL, 0, NULL};
         struct fmt_file f = {cases[i].file, cases[i].text, strlen(cases[i].text)};
         nnoted = 0;

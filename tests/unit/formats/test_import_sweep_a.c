@@ -22,7 +22,7 @@
 static int parse_len(const char *fmt, const char *name, const char *text, size_t len,
                      struct run_lines *g, struct err *e)
 {
-    struct fmt_sink sink = {run_lines_take, NULL, g, NULL, NULL};
+    struct fmt_sink sink = {run_lines_take, NULL, g, NULL, NULL, NULL, 0};
     struct fmt_file f = {name, text, len};
     run_lines_free(g);
     g->flags =

@@ -310,7 +310,7 @@ static void read_checked(int nloc, int chunk_mib, const char *want)
     char dir[512];
     struct files fs;
     struct got g = {{0}, 0, 0};
-    struct fmt_sink sink = {take, NULL, &g, NULL, NULL};
+    struct fmt_sink sink = {take, NULL, &g, NULL, NULL, NULL, 0};
     struct err e = {0};
     struct timespec t0, t1;
     long self0, self1, child;
@@ -381,7 +381,7 @@ static void test_absolute_names(void)
     char dir[512];
     struct files fs;
     struct got g = {{0}, 0, 0};
-    struct fmt_sink sink = {take, NULL, &g, NULL, NULL};
+    struct fmt_sink sink = {take, NULL, &g, NULL, NULL, NULL, 0};
     struct err e = {0};
 
     snprintf(dir, sizeof dir, "%s/abs", tmpdir);
@@ -408,7 +408,7 @@ static void test_name_clash(void)
     char dir[512];
     struct files fs;
     struct got g = {{0}, 0, 0};
-    struct fmt_sink sink = {take, NULL, &g, NULL, NULL};
+    struct fmt_sink sink = {take, NULL, &g, NULL, NULL, NULL, 0};
     struct err e = {0};
 
     snprintf(dir, sizeof dir, "%s/clash", tmpdir);
@@ -445,7 +445,7 @@ static void test_stale_temporary_directories(void)
     char dead[600], live[600], file[700], dir[512];
     struct files fs;
     struct got g = {{0}, 0, 0};
-    struct fmt_sink sink = {take, NULL, &g, NULL, NULL};
+    struct fmt_sink sink = {take, NULL, &g, NULL, NULL, NULL, 0};
     struct err e = {0};
     struct stat st;
     pid_t pid = fork();
@@ -497,8 +497,8 @@ static void test_too_many_ranks_refused_from_the_definitions(void)
     int nloc = LIMIT_TRACE_RANKS + 1;
     struct files fs;
     struct got g = {{0}, 0, 0};
-    struct fmt_sink traced = {take, NULL, &g, take_trace, NULL},
-                    runs_only = {take, NULL, &g, NULL, NULL};
+    struct fmt_sink traced = {take, NULL, &g, take_trace, NULL, NULL, 0},
+                    runs_only = {take, NULL, &g, NULL, NULL, NULL, 0};
     struct err e = {0};
     struct timespec t0, t1;
     size_t garbled = 0;

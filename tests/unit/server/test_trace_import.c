@@ -86,7 +86,7 @@ static void test_otf2_trace_stored(void)
     char *data[6];
     struct err e = {0};
     struct ctx c = {0};
-    struct fmt_sink sink = {take_runs, NULL, &c, take_trace, NULL};
+    struct fmt_sink sink = {take_runs, NULL, &c, take_trace, NULL, NULL, 0};
     json_t *w, *p, *o;
     int fd = mkstemp(dbpath);
 
@@ -176,7 +176,7 @@ static void test_otf2_split_communicator(void)
     char *data[10];
     struct err e = {0};
     struct ctx c = {0};
-    struct fmt_sink sink = {take_runs, NULL, &c, take_trace, NULL};
+    struct fmt_sink sink = {take_runs, NULL, &c, take_trace, NULL, NULL, 0};
     json_t *w = NULL, *tr = NULL;
     int fd = mkstemp(dbpath);
 
