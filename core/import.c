@@ -521,6 +521,8 @@ static int copy_run(arena *a, struct run_record *dst, const struct run_record *s
         dst->kernels[i].name = cp_str(a, src->kernels[i].name, &failed);
         dst->kernels[i].metrics_json = cp_str(a, src->kernels[i].metrics_json, &failed);
     }
+    dst->meta = NULL; /* read by the parse (inputs_from), not kept */
+    dst->nmeta = 0;
     dst->tags = src->ntags ? arena_alloc(a, src->ntags * sizeof *dst->tags) : NULL;
     if (src->ntags && dst->tags == NULL)
         failed = 1;

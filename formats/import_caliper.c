@@ -93,7 +93,8 @@ struct cal {
     const char *program;
     const char *cluster;
     struct rec_tag *meta; /* the globals' scalars: Adiak's problem_size, ... */
-    size_t nmeta;
+    size_t nmeta;         /* when inputs are taken from the file (read_meta) */
+    int read_meta;
 };
 
 static int col_index(const struct cal *c, const char *name)
@@ -270,7 +271,7 @@ static void meta(struct cal *c, json_t *g)
     const char *key;
     json_t *v;
 
-    if (!json_is_object(g) ||
+    if (!c->read_meta || !json_is_object(g) ||
         (c->meta = arena_alloc(c->a, LIMIT_META * sizeof *c->meta)) == NULL)
         return;
     json_object_foreach(g, key, v)
@@ -821,6 +822,7 @@ int import_caliper_json(const struct fmt_file *files, size_t nfiles,
             return -1;
     }
     c.file = files[0].name;
+    c.read_meta = sink != NULL && sink->ninputs_from > 0;
     if ((c.a = arena_new()) == NULL) {
         err_nomem(err);
         goto out;

@@ -112,8 +112,9 @@ struct tau {
     struct tau_loc *loc; /* profiles of the time metric */
     size_t nloc;
     const char *program;
-    struct rec_tag *meta; /* the first profile's metadata attributes */
-    size_t nmeta;
+    struct rec_tag *meta; /* node 0's metadata attributes, when inputs are */
+    size_t nmeta;         /* taken from the file (read_meta) */
+    int read_meta;
     struct tau_rec *rec; /* the function lines of the profile being read */
     size_t nrec, caprec, gen;
 };
@@ -551,7 +552,8 @@ static int profile(struct tau *t, const struct fmt_file *f, struct err *err)
                       : imp_fail_line(err, f->name, 2,
                                       "the \"# Name Calls ...\" header is "
                                       "missing");
-    metadata(t, f->name, line, len);
+    if (t->read_meta)
+        metadata(t, f->name, line, len);
     if (t->program == NULL) {
         const char *exe = attribute(t->a, line, len, "Executable");
         if (exe != NULL)
@@ -643,6 +645,7 @@ int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
                const struct fmt_sink *sink, struct err *err)
 {
     struct tau t = {0};
+    t.read_meta = sink != NULL && sink->ninputs_from > 0;
     struct imp_batch b = {0};
     struct run_record *r;
     struct buf nb;
