@@ -328,7 +328,8 @@ static int text_line(const struct osu *o, const char *s, size_t n)
     }
     if (words < 2 || words == o->ncol + (o->has_size ? 1 : 0))
         return 0;
-    if (!((s[second] >= 'a' && s[second] <= 'z') || (s[second] >= 'A' && s[second] <= 'Z')))
+    if (!((s[second] >= 'a' && s[second] <= 'z') ||
+          (s[second] >= 'A' && s[second] <= 'Z')))
         return 0;
     return !ieq(s + second, second_end - second, "nan") &&
            !ieq(s + second, second_end - second, "inf") &&
@@ -337,7 +338,8 @@ static int text_line(const struct osu *o, const char *s, size_t n)
 
 /* One measurement line. Returns 0, also for a line that only starts with a
  * digit ("2024-05-01T10:00 job started": its first word is not a number, so
- * it is not a measurement; "2 total processes killed": text_line); -1 with err for a malformed one. */
+ * it is not a measurement; "2 total processes killed": text_line); -1 with
+ * err for a malformed one. */
 static int row(struct osu *o, const char *s, size_t n, const struct fmt_options *opt,
                size_t line, struct err *err)
 {
