@@ -50,8 +50,11 @@ static int runs(void *ctx, const struct run_record *r, size_t n, struct err *err
             if (!isnan(t) && (!isfinite(t) || t < 0))
                 __builtin_trap();
         }
-        for (size_t k = 0; k < r[i].ninputs; k++)
+        for (size_t k = 0; k < r[i].ninputs; k++) {
             *total += touch(r[i].inputs[k].name);
+            if (!isfinite(r[i].inputs[k].value))
+                __builtin_trap();
+        }
         for (size_t k = 0; k < r[i].nmetrics; k++)
             *total += touch(r[i].metrics[k].name);
     }
@@ -128,11 +131,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         arena_free(a);
         return 0;
     }
-    rc = fmt_parse(FUZZ_FORMAT, files, n, NULL, &sink, &e);
-    if (rc != 0 && (e.status == ERR_NONE || e.message[0] == '\0'))
-        __builtin_trap();
-    if (rc == 0 && e.status != 0)
-        __builtin_trap();
+    for (int pass = 0; pass < 2; pass++) {
+        /* then, where it was read, once more taking inputs from the files
+         * (their metadata: Caliper's globals, TAU's attributes, tags) */
+        static const char *const from[] = {"N", "problem_size"};
+        if (pass == 1) {
+            sink.inputs_from = from;
+            sink.ninputs_from = 2;
+        }
+        rc = fmt_parse(FUZZ_FORMAT, files, n, NULL, &sink, &e);
+        if (rc != 0 && (e.status == ERR_NONE || e.message[0] == '\0'))
+            __builtin_trap();
+        if (rc == 0 && e.status != 0)
+            __builtin_trap();
+        if (rc != 0)
+            break;
+    }
     arena_free(a);
     return 0;
 }
