@@ -187,6 +187,50 @@ static int app_csv(struct req *r, db *d, struct view_app *v, struct browse_app *
     return 0;
 }
 
+/* Unasked, the page scales over nprocs; where the runs were measured at
+ * too few process counts for a law, over the first input of the
+ * configurations that varies enough (a series over problem_size imported
+ * from Caliper profiles): its name, or NULL to keep nprocs. At most
+ * SCALING_PAGE_TRIES inputs are tried, each a selection only. */
+#define SCALING_PAGE_TRIES 8
+static const char *varied_input(struct req *r, db *d, const struct view_app *v)
+{
+    json_t *names = json_array(), *val;
+    const char *key, *found = NULL;
+    size_t k;
+
+    for (int i = 0;
+         names && i < v->nconfigs && json_array_size(names) < SCALING_PAGE_TRIES; i++) {
+        json_t *in = json_loads(v->configs[i].inputs_json, 0, NULL);
+        json_object_foreach(in, key, val)
+        {
+            for (k = 0; k < json_array_size(names); k++)
+                if (strcmp(json_string_value(json_array_get(names, k)), key) == 0)
+                    break;
+            if (k == json_array_size(names) && k < SCALING_PAGE_TRIES)
+                json_array_append_new(names, json_string(key));
+        }
+        json_decref(in);
+    }
+    json_array_foreach(names, k, val)
+    {
+        struct err ignored = {0};
+        json_t *q = json_pack("{s:O, s:s?, s:s?}", "x", val, "executable", v->exe,
+                              "system", v->sys),
+               *sel = q ? scaling_answer(d, v->name, q,
+                                         SCALING_CHOOSE | SCALING_SELECT_ONLY, &ignored)
+                        : NULL;
+        if (sel != NULL && found == NULL)
+            found = arena_strdup(r->arena, json_string_value(val));
+        json_decref(sel);
+        json_decref(q);
+        if (found)
+            break;
+    }
+    json_decref(names);
+    return found;
+}
+
 /* "Scaling at …" (core/scaling.h, SPEC §18) for the page's filters and
  * ?x= and ?target=: the answer in v->scaling, or why there is none in
  * v->scaling_error (se). -1 only for a server error. */
@@ -205,6 +249,14 @@ static int app_scaling(struct req *r, db *d, struct view_app *v, struct err *se,
     if (v->scaling_x == NULL && v->scaling_target == NULL) {
         json_t *sel =
             scaling_answer(d, v->name, q, SCALING_CHOOSE | SCALING_SELECT_ONLY, se);
+        const char *x;
+        if (sel == NULL && strcmp(se->code, "degenerate") == 0 &&
+            strcmp(se->field, "x") == 0 && (x = varied_input(r, d, v)) != NULL) {
+            v->scaling_x = x;
+            json_object_set_new(q, "x", json_string(x));
+            err_clear(se);
+            sel = scaling_answer(d, v->name, q, SCALING_CHOOSE | SCALING_SELECT_ONLY, se);
+        }
         long long runs = json_integer_value(
             json_object_get(json_object_get(sel, "selection"), "runs"));
         if (sel == NULL || runs > SCALING_PAGE_RUNS) {

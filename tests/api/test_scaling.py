@@ -271,6 +271,13 @@ def application_page_picks_one_curve_and_says_which():
     # the picker's x: an input
     body = page("/applications/sizes?x=N")
     assert "Scaling at N&nbsp;=&nbsp;3200" in body and text_of(body, "bottleneck", "strong") == "mult"
+    # unasked, runs at one process count scale over the input that varies
+    # (a problem-size series), the picker showing it; nprocs stays the
+    # default where it varies, and the reason is said where nothing does
+    assert page("/applications/sizes") == body
+    assert '<option value="N" selected>' in body, body
+    assert "Scaling at nprocs" in page("/applications/laws")
+    assert "at least 3" in text_of(page("/applications/few"), "scaling-error")
 
 
 @test
