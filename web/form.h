@@ -186,6 +186,13 @@ size_t forms_vars(const struct fconf *cf, int n, const char *exe, const char *sy
  * run counts. Returns the count (at most max; *more set when there were more). */
 size_t forms_values(const struct fconf *cf, int n, const char *exe, const char *sys,
                     const char *var, struct fval *out, size_t max, int *more);
+/* The x a form offers first among vars (vars[0] = "nprocs", forms_vars):
+ * nprocs, or, where the configurations were measured at fewer than 3
+ * process counts, the variable measured at the most values (a problem-size
+ * series of one process count). */
+const char *forms_default_x(struct fctx *c, const struct fconf *cf, int n,
+                            const char *exe, const char *sys, const char *const *vars,
+                            size_t nvars);
 /* The value with the most runs (ties: the smallest); NAN when none. */
 double forms_common(const struct fval *v, size_t n);
 /* The names of the metrics ("metrics") or kernels ("kernels", in the order

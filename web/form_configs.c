@@ -218,3 +218,24 @@ int forms_in_list(json_t *list, const char *name)
     }
     return 0;
 }
+
+const char *forms_default_x(struct fctx *c, const struct fconf *cf, int n,
+                            const char *exe, const char *sys, const char *const *vars,
+                            size_t nvars)
+{
+    struct fval *vals = arena_alloc(c->arena, FORMS_MAX_VALUES * sizeof *vals);
+    const char *best = "nprocs";
+    size_t most = 0;
+    int more;
+
+    for (size_t i = 0; vals != NULL && i < nvars; i++) {
+        size_t nv = forms_values(cf, n, exe, sys, vars[i], vals, FORMS_MAX_VALUES, &more);
+        if (i == 0 && nv >= 3)
+            return best;
+        if (nv > most) {
+            most = nv;
+            best = vars[i];
+        }
+    }
+    return best;
+}

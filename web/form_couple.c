@@ -238,7 +238,8 @@ static int check3(struct fctx *c, struct couple_data *d, int strict, struct err 
         d->x = "nprocs";
         if (v != NULL && strict)
             return err_invalid(err, "x", "the runs have no variable %.200s", v);
-        fs_set(c, "x", "nprocs");
+        fs_set(c, "x",
+               forms_default_x(c, d->cf, d->ncf, d->exe, NULL, d->vars, d->nvars));
     }
     d->x = fs_val(c, "x");
     x = xs(d);

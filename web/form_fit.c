@@ -252,7 +252,8 @@ static int check2(struct fctx *c, struct fit_data *d, int strict, struct err *er
     if (v == NULL || i == d->nvars) {
         if (v != NULL && strict)
             return err_invalid(err, "x", "the runs have no variable %.200s", v);
-        fs_set(c, "x", "nprocs");
+        fs_set(c, "x",
+               forms_default_x(c, d->cf, d->ncf, d->exe, d->sys, d->vars, d->nvars));
     }
     d->x = fs_val(c, "x");
     /* The second axis: another variable of the runs, or none. */

@@ -663,6 +663,30 @@ def signed_in_save_needs_no_token():
     st, page, resp = save_post(path, form, dict(origin, Cookie=cookie))
     assert st == 303 and models_count() == n + 1, (st, page[:300])
 
+
+@test
+def the_forms_offer_first_the_variable_that_varies():
+    """A problem-size series of one process count (profiles imported with
+    their problem size): the fit and coupling forms offer N as x, where
+    nprocs would give one point; the demo's matmul, measured at many process
+    counts, keeps nprocs."""
+    runs = [{"application": "series", "executable": "e", "system": "s", "nprocs": 4,
+             "runtime": 1e-9 * n ** 3, "inputs": {"N": n, "mode": 1},
+             "kernels": [{"name": "a", "time": 5e-10 * n ** 3},
+                         {"name": "b", "time": 5e-10 * n ** 3}]}
+            for n in (1000, 2000, 4000)]
+    st, _ = S.post("/api/v1/runs", {"runs": runs})
+    assert st == 201, st
+    body, _ = get(url("/model/fit", application="series", step=2))
+    assert Form(body).values("x") == ["nprocs", "N", "mode"]
+    assert Form(body).selected("x") == ["N"], Form(body).selected("x")
+    body, _ = get(url("/model/couple", application="series", step=2, next=1))
+    assert Form(body).selected("x") == ["N"], Form(body).selected("x")
+    body, _ = get(url("/model/fit", application=MATMUL, executable="matmul_sgi",
+                      system=SGI, step=2))
+    assert Form(body).selected("x") == ["nprocs"]
+
+
 try:
     report()
 finally:
