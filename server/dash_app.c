@@ -190,37 +190,33 @@ static int app_csv(struct req *r, db *d, struct view_app *v, struct browse_app *
 /* Unasked, the page scales over nprocs; where the runs were measured at
  * too few process counts for a law, over the first input of the
  * configurations that varies enough (a series over problem_size imported
- * from Caliper profiles): its name, or NULL to keep nprocs. At most
- * SCALING_PAGE_TRIES inputs are tried, each a selection only. */
+ * from Caliper profiles), of those the picker offers: its name, or NULL
+ * to keep nprocs. At most SCALING_PAGE_TRIES inputs are tried, each a
+ * selection only. */
 #define SCALING_PAGE_TRIES 8
 static const char *varied_input(struct req *r, db *d, const struct view_app *v)
 {
     json_t *names = json_array(), *val;
-    const char *key, *found = NULL;
+    const char *found = NULL;
     size_t k;
 
-    for (int i = 0;
-         names && i < v->nconfigs && json_array_size(names) < SCALING_PAGE_TRIES; i++) {
-        json_t *in = json_loads(v->configs[i].inputs_json, 0, NULL);
-        json_object_foreach(in, key, val)
-        {
-            for (k = 0; k < json_array_size(names); k++)
-                if (strcmp(json_string_value(json_array_get(names, k)), key) == 0)
-                    break;
-            if (k == json_array_size(names) && k < SCALING_PAGE_TRIES)
-                json_array_append_new(names, json_string(key));
-        }
-        json_decref(in);
-    }
+    if (names == NULL)
+        return NULL;
+    view_scaling_x_choices(v, names); /* the picker's: nprocs first */
     json_array_foreach(names, k, val)
     {
         struct err ignored = {0};
-        json_t *q = json_pack("{s:O, s:s?, s:s?}", "x", val, "executable", v->exe,
-                              "system", v->sys),
-               *sel = q ? scaling_answer(d, v->name, q,
-                                         SCALING_CHOOSE | SCALING_SELECT_ONLY, &ignored)
-                        : NULL;
-        if (sel != NULL && found == NULL)
+        json_t *q, *sel;
+        if (k > SCALING_PAGE_TRIES)
+            break;
+        if (k == 0) /* nprocs, already asked */
+            continue;
+        q = json_pack("{s:O, s:s?, s:s?}", "x", val, "executable", v->exe, "system",
+                      v->sys);
+        sel = q ? scaling_answer(d, v->name, q, SCALING_CHOOSE | SCALING_SELECT_ONLY,
+                                 &ignored)
+                : NULL;
+        if (sel != NULL)
             found = arena_strdup(r->arena, json_string_value(val));
         json_decref(sel);
         json_decref(q);

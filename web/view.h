@@ -148,6 +148,10 @@ void view_app(struct page *p, const struct view_app *v);
  * §18): the bottleneck, the kernels that scale worse than the whole, the
  * table of laws and shares, and the picker of x and target. */
 void view_scaling_at(struct page *p, const struct view_app *v);
+/* The x the section's picker offers: nprocs, then the inputs of the
+ * configurations in order of first appearance (at most 32), appended to the
+ * JSON array vars; returns how many. */
+size_t view_scaling_x_choices(const struct view_app *v, json_t *vars);
 /* How far a prediction ({"extrapolation", "warning"?}, as the API answers
  * it) reaches beyond the data and its warning, as the modeling pages show
  * them: a line "Extrapolated N doublings beyond the measured range" (when

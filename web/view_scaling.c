@@ -99,10 +99,8 @@ static void at(struct page *p, const char *x, double v)
     page_num(p, v);
 }
 
-/* The picker's x: nprocs and the inputs of the configurations (at most
- * MAX_X), appended to vars; returns how many. */
 #define MAX_X 32
-static size_t x_choices(const struct view_app *v, json_t *vars)
+size_t view_scaling_x_choices(const struct view_app *v, json_t *vars)
 {
     int i;
     json_array_append_new(vars, json_string("nprocs"));
@@ -145,7 +143,7 @@ static void picker(struct page *p, const struct view_app *v, json_t *s)
     }
     page_puts(p, "<div class=\"field\"><label for=\"s-x\">Over</label>"
                  "<select id=\"s-x\" name=\"x\">");
-    n = x_choices(v, vars);
+    n = view_scaling_x_choices(v, vars);
     for (i = 0; i < n; i++) {
         page_puts(p, "<option value=\"");
         page_attr(p, json_string_value(json_array_get(vars, i)));
