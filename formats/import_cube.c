@@ -274,6 +274,16 @@ static void XMLCALL x_start(void *ud, const XML_Char *el, const XML_Char **atts)
         if (xgrow((void **)&c->metric, &c->capmetric, c->nmetric + 1,
                   sizeof *c->metric) != 0)
             goto nomem;
+        if (c->cur_metric >= 0 && parent != E_METRIC) {
+            /* sub-metrics nest directly; one inside another element of a
+             * metric (its <descr>) would end with no metric to return to */
+            cfail(c, "metrics",
+                  "metric %zu sits in another element of metric %lld, not in the "
+                  "metric itself",
+                  c->nmetric + 1, c->metric[c->cur_metric].id);
+            x_stop(c);
+            return;
+        }
         m = &c->metric[c->nmetric];
         memset(m, 0, sizeof *m);
         if (attr_id(atts, "id", &m->id) != 0) {
@@ -314,6 +324,16 @@ static void XMLCALL x_start(void *ud, const XML_Char *el, const XML_Char **atts)
         }
         if (xgrow((void **)&c->cnode, &c->capcnode, c->ncnode + 1, sizeof *c->cnode) != 0)
             goto nomem;
+        if (c->cur_cnode >= 0 && parent != E_CNODE) {
+            /* callees nest directly; one inside another element of a cnode
+             * would end with no cnode to return to */
+            cfail(c, "cnodes",
+                  "call-tree node %zu sits in another element of call-tree node "
+                  "%lld, not in the node itself",
+                  c->ncnode + 1, c->cnode[c->cur_cnode].id);
+            x_stop(c);
+            return;
+        }
         n = &c->cnode[me];
         memset(n, 0, sizeof *n);
         if (attr_id(atts, "id", &n->id) != 0 ||

@@ -337,6 +337,73 @@ out:
     xfree(data);
 }
 
+/* Replaces the first `after` in the archive's anchor.xml by itself followed by
+ * `insert`; the members are `mem`, the new anchor in `a`. */
+static int splice_anchor(struct fmt_file *mem, size_t nmem, arena *a, const char *after,
+                         const char *insert)
+{
+    for (size_t i = 0; i < nmem; i++) {
+        const char *at;
+        char *xml;
+        size_t head;
+        if (strcmp(mem[i].name, "anchor.xml") != 0)
+            continue;
+        xml = arena_printf(a, "%.*s", (int)mem[i].len, mem[i].data);
+        at = strstr(xml, after);
+        if (at == NULL)
+            return -1;
+        head = (size_t)(at - xml) + strlen(after);
+        mem[i].data = arena_printf(a, "%.*s%s%s", (int)head, xml, insert, xml + head);
+        mem[i].len = strlen(mem[i].data);
+        return 0;
+    }
+    return -1;
+}
+
+/* A metric or call-tree node with another element between it and the one it
+ * sits in (a <metric> inside a metric's <descr>, found by libFuzzer): refused
+ * at the node; it read the array at index -1 when it ended before. */
+static void test_stray_nesting(void)
+{
+    static const struct {
+        const char *after, *insert, *field, *msg;
+    } cases[] = {
+        {"<uniq_name>visits</uniq_name>",
+         "<descr><metrics><metric id=\"7\" "
+         "type=\"EXCLUSIVE\"><uniq_name>stray</uniq_name>"
+         "</metric></metrics></descr>",
+         "metrics",
+         "anchor.xml: metric 2 sits in another element of metric 0, not in the metric "
+         "itself"},
+        {"<cnode id=\"1\" calleeId=\"1\">",
+         "<note><cnode id=\"6\" calleeId=\"4\"></cnode></note>", "cnodes",
+         "anchor.xml: call-tree node 3 sits in another element of call-tree node 1, not "
+         "in "
+         "the node itself"},
+    };
+    size_t len = 0;
+    char *data = data_file("cube/solver.cubex", &len);
+
+    CHECK(data != NULL);
+    for (size_t i = 0; data && i < sizeof cases / sizeof cases[0]; i++) {
+        arena *a = arena_new();
+        struct fmt_file *mem = NULL;
+        size_t nmem = 0;
+        struct got g = {0};
+        struct err e = {0};
+        CHECK_INT(fmt_tar_read(data, len, a, &mem, &nmem, &e), 0);
+        CHECK_INT(splice_anchor(mem, nmem, a, cases[i].after, cases[i].insert), 0);
+        CHECK_INT(import_files("cube", mem, nmem, &g, &e), -1);
+        CHECK_STR(e.message, cases[i].msg);
+        CHECK_STR(e.field, cases[i].field);
+        CHECK_INT(e.status, ERR_INVALID);
+        CHECK_INT(g.n, 0);
+        got_free(&g);
+        arena_free(a);
+    }
+    xfree(data);
+}
+
 static void test_loose_and_study(void)
 {
     size_t len = 0, len2 = 0;
@@ -511,6 +578,7 @@ int main(void)
     RUN(test_no_time);
     RUN(test_refused);
     RUN(test_truncated);
+    RUN(test_stray_nesting);
     RUN(test_loose_and_study);
     RUN(test_extrap_experiment);
     RUN(test_fault_injection);
