@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "common/xalloc.h"
+#include "common/utf8.h"
 #include "formats/import.h"
 #include "formats/limits.h"
 #include "formats/trace.h"
@@ -140,6 +141,19 @@ static int fail_ev(struct ch *c, size_t i, const char *fmt, ...)
     return imp_fail_field(c->err, c->file, field, "%s: %s", field, msg);
 }
 
+/* Adds key -> v (owned) to one of the reader's own indexes. The keys are
+ * built from the file's text and cut to a buffer, possibly inside a UTF-8
+ * character, so Jansson's UTF-8 check (which an index needs not) is skipped:
+ * with it a long string tid was refused as "out of memory" and its track's
+ * pid and tid leaked. 0, or -1 on memory exhaustion (v released). */
+static int ix_set(json_t *ix, const char *key, json_t *v)
+{
+    return json_object_set_new_nocheck(ix, key, v);
+}
+
+/* Bytes of a string pid, tid or id that tell tracks apart. */
+#define ID_TEXT 200
+
 /* The text of a pid or tid (number or string) into buf, "" when absent. */
 static const char *id_text(json_t *v, char *buf, size_t n)
 {
@@ -148,7 +162,7 @@ static const char *id_text(json_t *v, char *buf, size_t n)
     else if (json_is_real(v))
         snprintf(buf, n, "%.17g", json_real_value(v));
     else if (json_is_string(v))
-        snprintf(buf, n, "\"%.40s", json_string_value(v));
+        snprintf(buf, n, "\"%.*s", ID_TEXT, json_string_value(v));
     else
         buf[0] = '\0';
     return buf;
@@ -182,16 +196,18 @@ static long name_index(struct ch *c, const char *raw, size_t i)
         c->kcap = cap;
     }
     c->k[c->nk] = (struct ch_name){name, 0, 0, 0};
-    if (json_object_set_new(c->name_ix, key, json_integer((json_int_t)c->nk)) != 0)
+    if (ix_set(c->name_ix, key, json_integer((json_int_t)c->nk)) != 0) {
+        xfree(name);
         return err_nomem(c->err);
+    }
     return (long)c->nk++;
 }
 
 /* The track of pid/tid, added when new; NULL with err. */
 static struct ch_track *track(struct ch *c, json_t *pid, json_t *tid, size_t i)
 {
-    char key[128];
-    char p[48], t[48];
+    char key[2 * ID_TEXT + 64];
+    char p[ID_TEXT + 32], t[ID_TEXT + 32];
     json_t *ix;
     struct ch_track *tr;
     snprintf(key, sizeof key, "%s\n%s", id_text(pid, p, sizeof p),
@@ -216,7 +232,9 @@ static struct ch_track *track(struct ch *c, json_t *pid, json_t *tid, size_t i)
     *tr = (struct ch_track){0};
     tr->pid = json_incref(pid);
     tr->tid = json_incref(tid);
-    if (json_object_set_new(c->track_ix, key, json_integer((json_int_t)c->ntr)) != 0) {
+    if (ix_set(c->track_ix, key, json_integer((json_int_t)c->ntr)) != 0) {
+        json_decref(tr->pid);
+        json_decref(tr->tid);
         err_nomem(c->err);
         return NULL;
     }
@@ -263,7 +281,7 @@ static int counter(struct ch *c, json_t *ev, size_t i)
 {
     const char *name = json_string_value(json_object_get(ev, "name")), *key;
     json_t *args = json_object_get(ev, "args"), *v;
-    char series[2 * LIMIT_NAME + 2];
+    char series[2 * LIMIT_NAME + 2], cut[LIMIT_NAME + 1];
     if (name == NULL || !json_is_object(args))
         return 0;
     json_object_foreach(args, key, v)
@@ -272,19 +290,27 @@ static int counter(struct ch *c, json_t *ev, size_t i)
         json_t *have;
         if (!json_is_number(v) || !isfinite(x = json_number_value(v)))
             continue;
-        if (json_object_size(args) == 1)
-            snprintf(series, sizeof series, "%.*s", LIMIT_NAME, name);
-        else
-            snprintf(series, sizeof series, "%.*s.%.*s", LIMIT_NAME / 2, name,
-                     LIMIT_NAME / 2 - 1, key);
-        if ((have = json_object_get(c->counters, series)) != NULL) {
+        if (json_object_size(args) == 1) {
+            snprintf(series, sizeof series, "%s", name);
+        } else { /* each half cut at a character boundary */
+            char a[LIMIT_NAME / 2 + 1], b[LIMIT_NAME / 2];
+            snprintf(a, sizeof a, "%s", name);
+            snprintf(b, sizeof b, "%s", key);
+            utf8_cut(a);
+            utf8_cut(b);
+            snprintf(series, sizeof series, "%s.%s", a, b);
+        }
+        utf8_cut(series);
+        if (imp_name_cut(series, cut) == 0) /* a metric's name */
+            continue;
+        if ((have = json_object_get(c->counters, cut)) != NULL) {
             if (x > json_real_value(have))
                 json_real_set(have, x);
             continue;
         }
         if (json_object_size(c->counters) >= LIMIT_METRICS)
             return fail_ev(c, i, "more than %d counter series", LIMIT_METRICS);
-        if (json_object_set_new(c->counters, series, json_real(x)) != 0)
+        if (ix_set(c->counters, cut, json_real(x)) != 0)
             return err_nomem(c->err);
     }
     return 0;
@@ -320,12 +346,12 @@ static long event_name(struct ch *c, json_t *ev, size_t i)
 /* Notes a process id met (a trace without any is one process). 0, or -1. */
 static int note_pid(struct ch *c, json_t *pid)
 {
-    char text[48];
+    char text[ID_TEXT + 32];
     if (pid == NULL) {
         c->nopid = 1;
         return 0;
     }
-    if (json_object_set_new(c->pids, id_text(pid, text, sizeof text), json_true()) != 0)
+    if (ix_set(c->pids, id_text(pid, text, sizeof text), json_true()) != 0)
         return err_nomem(c->err);
     return 0;
 }
@@ -356,7 +382,7 @@ static int open_span(struct ch *c, struct ch_open **s, size_t *depth, size_t *ca
  * nest with a thread's events. */
 static int async_event(struct ch *c, json_t *ev, char ph, size_t i)
 {
-    char key[256], idt[48], pidt[48];
+    char key[2 * ID_TEXT + 256], idt[ID_TEXT + 32], pidt[ID_TEXT + 32];
     json_t *id = json_object_get(ev, "id"), *id2 = json_object_get(ev, "id2");
     json_t *pid = json_object_get(ev, "pid"), *ix;
     const char *cat = json_string_value(json_object_get(ev, "cat"));
@@ -389,7 +415,7 @@ static int async_event(struct ch *c, json_t *ev, char ph, size_t i)
             c->ascap = cap;
         }
         c->as[c->nas] = (struct ch_astack){0};
-        if (json_object_set_new(c->async_ix, key, json_integer((json_int_t)c->nas)) != 0)
+        if (ix_set(c->async_ix, key, json_integer((json_int_t)c->nas)) != 0)
             return err_nomem(c->err);
         st = &c->as[c->nas++];
     } else

@@ -182,6 +182,37 @@ static void test_uint64_args(void)
     trace_free(g.t);
 }
 
+/* String tids that differ only after 40 bytes are two tracks, and one whose
+ * 40th byte is inside a character imports (found by libFuzzer: the reader's
+ * track index refused the cut key as "out of memory" and leaked the track's
+ * pid and tid); so does a counter whose series name is cut inside one. */
+static void test_long_string_ids(void)
+{
+    struct got g;
+    struct err e = {0};
+    char text[4096], tid[64], cname[200];
+    memset(tid, 'a', 39);
+    snprintf(tid + 39, sizeof tid - 39, "\xC3\xA9");
+    memset(cname, 'n', 127);
+    snprintf(cname + 127, sizeof cname - 127, "\xC3\xA9 bytes");
+    snprintf(text, sizeof text,
+             "[{\"ph\": \"X\", \"pid\": 1, \"tid\": \"%s1\", \"ts\": 0, \"dur\": 2, "
+             "\"name\": \"a\"},\n"
+             "{\"ph\": \"X\", \"pid\": 1, \"tid\": \"%s2\", \"ts\": 1, \"dur\": 2, "
+             "\"name\": \"a\"},\n"
+             "{\"ph\": \"C\", \"pid\": 1, \"ts\": 1, \"name\": \"%s\", "
+             "\"args\": {\"x\": 1, \"y\": 2}}]",
+             tid, tid, cname);
+    CHECK_INT(parse(text, &g, &e), 0);
+    CHECK_STR(e.message, "");
+    CHECK_INT(g.runs, 1);
+    CHECK_NEAR(g.time0, 4e-6, 1e-18);
+    CHECK(g.t != NULL);
+    if (g.t != NULL)
+        CHECK_INT(g.t->nranks, 2);
+    trace_free(g.t);
+}
+
 static void test_refusals(void)
 {
     struct got g;
@@ -212,6 +243,7 @@ int main(void)
     RUN(test_many_names);
     RUN(test_epoch_timestamps);
     RUN(test_uint64_args);
+    RUN(test_long_string_ids);
     RUN(test_refusals);
     return harness_report();
 }
