@@ -700,9 +700,9 @@ static void kernels_table(struct fctx *c, json_t *ans)
         page_printf(&c->p, "</td><td>%s</td><td class=\"num\">",
                     json_is_true(json_object_get(k, "loop")) ? "yes" : "no");
         page_num(&c->p, num(k, "coefficient"));
-        page_puts(&c->p, "</td><td><code>");
-        page_text(&c->p, forms_str(m, "formula"));
-        page_puts(&c->p, "</code></td><td>");
+        page_puts(&c->p, "</td><td>");
+        page_law(&c->p, forms_str(m, "formula"));
+        page_puts(&c->p, "</td><td>");
         page_text(&c->p, chosen ? chosen : forms_str(m, "type"));
         page_puts(&c->p, "</td><td class=\"num\">");
         page_num(&c->p, num(m, "r2"));

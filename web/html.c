@@ -1,6 +1,7 @@
 /* html: context-specific escaping; see html.h. */
 #include "web/html.h"
 #include "web/svg.h"
+#include "web/svg_priv.h"
 
 #include <string.h>
 
@@ -9,6 +10,11 @@
 void web_html_text(struct buf *b, const char *s)
 {
     svg_text(b, s);
+}
+
+void web_html_text_n(struct buf *b, const char *s, size_t n)
+{
+    svg_text_n(b, s, n);
 }
 
 void web_html_attr(struct buf *b, const char *s)

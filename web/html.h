@@ -10,6 +10,8 @@
 
 /* Appends s escaped for HTML text content (& < > " '). */
 void web_html_text(struct buf *b, const char *s);
+/* The same for the first n bytes of s. */
+void web_html_text_n(struct buf *b, const char *s, size_t n);
 /* Appends s escaped for a double-quoted attribute value. */
 void web_html_attr(struct buf *b, const char *s);
 /* Appends s percent-encoded for a URL path segment or query value. */

@@ -172,6 +172,46 @@ void page_text(struct page *p, const char *s)
         web_html_text(&p->b, s);
 }
 
+void page_law(struct page *p, const char *law)
+{
+    if (law == NULL)
+        return;
+    page_puts(p, "<code class=\"law\">");
+    while (*law) {
+        size_t n = strcspn(law, " ");
+        if (n == 0) {
+            page_puts(p, " ");
+            law++;
+            continue;
+        }
+        /* each term whole: copied, the law reads as it was written */
+        char *term = xstrndup(law, n);
+        page_puts(p, "<span>");
+        page_text(p, term);
+        page_puts(p, "</span>");
+        xfree(term);
+        law += n;
+    }
+    page_puts(p, "</code>");
+}
+
+void page_when(struct page *p, const char *ts)
+{
+    const char *t;
+    if (ts == NULL)
+        return;
+    t = strchr(ts, 'T');
+    page_puts(p, "<span class=\"nw\">");
+    if (t == NULL) {
+        page_text(p, ts);
+    } else {
+        web_html_text_n(&p->b, ts, (size_t)(t - ts) + 1);
+        page_puts(p, "</span><wbr><span class=\"nw\">");
+        page_text(p, t + 1);
+    }
+    page_puts(p, "</span>");
+}
+
 void page_attr(struct page *p, const char *s)
 {
     if (s)

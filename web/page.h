@@ -75,6 +75,13 @@ void page_printf(struct page *p, const char *fmt, ...)
 /* Escaped text content and attribute values (NULL writes nothing). */
 void page_text(struct page *p, const char *s);
 void page_attr(struct page *p, const char *s);
+/* A model's law ("y = -0.004 + 1.05e-08·N^2") as <code class="law">, escaped;
+ * a line breaks only at its blanks, between terms, never inside a term
+ * (browsers break after the hyphen of "e-08"). NULL writes nothing. */
+void page_law(struct page *p, const char *law);
+/* A timestamp ("2026-12-02T07:25:13Z"), escaped: it may break after its "T",
+ * never at its hyphens. NULL writes nothing. */
+void page_when(struct page *p, const char *ts);
 /* Preformatted text (<pre>): escaped as page_text, line breaks kept. */
 void page_pre(struct page *p, const char *s);
 /* s percent-encoded for a path segment or query value (then safe in an

@@ -275,8 +275,9 @@ static void runs_table(struct page *p, const struct view_app *v,
         }
         page_puts(p, "</td><td class=\"num\">");
         page_qty(p, r->runtime, "s");
-        page_printf(p, "</td><td class=\"num\">%lld</td><td>", r->nkernels);
-        page_text(p, r->created_at);
+        page_printf(p, "</td><td class=\"num\">%lld</td><td class=\"when\">",
+                    r->nkernels);
+        page_when(p, r->created_at);
         page_puts(p, "</td><td class=\"commit\">");
         vcs_cell(p, v, "commit", r->commit);
         page_puts(p, "</td><td>");

@@ -189,11 +189,11 @@ static void scaling_note(struct page *p, const json_t *al)
         page_printf(p, "%.3g", num(al, "ratio_at_target"));
         page_puts(p, "× the baseline");
     }
-    page_puts(p, "<br>this commit: <code class=\"law\">");
-    page_text(p, str(al, "formula"));
-    page_puts(p, "</code><br>baseline: <code class=\"law\">");
-    page_text(p, str(al, "baseline_formula"));
-    page_puts(p, "</code></div>");
+    page_puts(p, "<br>this commit: ");
+    page_law(p, str(al, "formula"));
+    page_puts(p, "<br>baseline: ");
+    page_law(p, str(al, "baseline_formula"));
+    page_puts(p, "</div>");
 }
 
 /* The table of alerts; `triage` adds the form that changes an alert's state. */
@@ -271,8 +271,8 @@ static void alerts_table(struct page *p, json_t *alerts, int triage, int link_hi
         }
         page_puts(p, "</td><td>");
         compare_link(p, str(c, "application"), commit);
-        page_puts(p, "</td><td>");
-        page_text(p, str(al, "created_at"));
+        page_puts(p, "</td><td class=\"when\">");
+        page_when(p, str(al, "created_at"));
         page_puts(p, "</td>");
         if (triage) {
             int k;

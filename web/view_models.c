@@ -46,10 +46,10 @@ void view_models(struct page *p, json_t *list)
             page_puts(p, "</td><td>");
             if (*str(m, "application"))
                 page_link(p, "/applications/", str(m, "application"), NULL);
-            page_puts(p, "</td><td><code>");
-            page_text(p, str(m, "formula"));
-            page_puts(p, "</code></td><td>");
-            page_text(p, str(m, "created_at"));
+            page_puts(p, "</td><td>");
+            page_law(p, str(m, "formula"));
+            page_puts(p, "</td><td class=\"when\">");
+            page_when(p, str(m, "created_at"));
             page_puts(p, "</td></tr>\n");
         }
         page_puts(p, "</tbody>");
@@ -172,8 +172,8 @@ static void ledger_section(struct page *p, long long id, json_t *led)
     for (i = n; i > 0 && i + LEDGER_ROWS > n; i--) { /* newest first */
         e = json_array_get(rows, i - 1);
         int inside = json_is_true(json_object_get(e, "inside"));
-        page_printf(p, "<tr%s><td>", inside ? "" : " class=\"alert\"");
-        page_text(p, str(e, "at"));
+        page_printf(p, "<tr%s><td class=\"when\">", inside ? "" : " class=\"alert\"");
+        page_when(p, str(e, "at"));
         page_printf(
             p, "</td><td class=\"num\"><a href=\"/runs/%lld\">%lld</a></td><td><code>",
             (long long)json_integer_value(json_object_get(e, "run")),

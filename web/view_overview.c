@@ -111,8 +111,8 @@ static void recent_table(struct page *p, json_t *runs)
         page_printf(p, "</td><td class=\"num\">%lld</td><td class=\"num\">",
                     num(r, "nprocs"));
         page_qty(p, json_number_value(json_object_get(r, "runtime")), "s");
-        page_puts(p, "</td><td>");
-        page_text(p, str(r, "created_at"));
+        page_puts(p, "</td><td class=\"when\">");
+        page_when(p, str(r, "created_at"));
         page_puts(p, "</td></tr>\n");
     }
     page_puts(p, "</tbody>");

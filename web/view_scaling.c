@@ -304,9 +304,9 @@ static void law_cells(struct page *p, json_t *k, int time, int shares)
     } else if (shares < 0) {
         page_puts(p, "<td></td>");
     }
-    page_puts(p, "<td><code class=\"law\">");
-    page_text(p, str(k, "formula"));
-    page_puts(p, "</code></td>");
+    page_puts(p, "<td>");
+    page_law(p, str(k, "formula"));
+    page_puts(p, "</td>");
 }
 
 static void table_head(struct page *p, const char *first, const char *x, json_t *s,

@@ -544,8 +544,8 @@ static void parameters(struct page *p, arena *a, json_t *sys, json_t *benchmarks
         page_text(p, str(x, "expression"));
         page_puts(p, "</code></td><td>");
         page_text(p, str(x, "source"));
-        page_puts(p, "</td><td>");
-        page_text(p, str(x, "updated_at"));
+        page_puts(p, "</td><td class=\"when\">");
+        page_when(p, str(x, "updated_at"));
         page_puts(p, "</td></tr>\n");
     }
     page_puts(p, "</tbody>");

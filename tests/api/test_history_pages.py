@@ -287,7 +287,7 @@ def model_page_shows_its_ledger():
     body = page("/models/%d" % m["id"])
     assert "This model has seen 4 runs since it was saved; 75 % inside its interval" \
         in body, body[-3000:]
-    rows = re.findall(r"<tr( class=\"alert\")?><td>2026-11-(\d\d)", body)
+    rows = re.findall(r"<tr( class=\"alert\")?><td class=\"when\"><span class=\"nw\">2026-11-(\d\d)", body)
     assert rows == [(' class="alert"', "05"), ("", "04"), ("", "03"), ("", "02")], rows
 
 S.close()

@@ -444,7 +444,9 @@ def saved_model_pages():
                                                 json.dumps(answer)))
     mid = int(mid)
     body, _ = page("/models")
-    assert f'<a href="/models/{mid}">{mid}</a>' in body and "y = 1 + 2*&lt;x&gt;" in body
+    # the law term by term (web/page.h page_law), escaped
+    assert f'<a href="/models/{mid}">{mid}</a>' in body and \
+        "<span>y</span> <span>=</span> <span>1</span> <span>+</span> <span>2*&lt;x&gt;</span>" in body
     body, _ = page(f"/models/{mid}")
     assert "y = 1 + 2*&lt;x&gt;" in body and "<x>" not in body
     assert f'href="/api/v1/models/{mid}"' in body and f'href="/models/{mid}"' in body

@@ -114,8 +114,10 @@ def law_change_raises_one_alert_with_its_ratio():
     html = html.decode()
     assert st == 200 and "Scaling law changed" in html, html[:2000]
     assert "at nprocs = 256" in html, html
+    # a law is written term by term (web/page.h page_law), escaped
     esc = a["formula"].replace("&", "&amp;").replace("<", "&lt;")
-    assert esc in html, (esc, html)
+    law = "<code class=\"law\"><span>" + esc.replace(" ", "</span> <span>") + "</span></code>"
+    assert law in html, (law, html)
     print("ratio at %d: %.4g (laws: %.4g), %s against %s" % (
         TARGET, a["ratio_at_target"], want, a["formula"], a["baseline_formula"]))
     # deleting the watch takes its alert and group entry with it

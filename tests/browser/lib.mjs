@@ -142,6 +142,38 @@ export async function assertNoHorizontalOverflow(page, what) {
     inner: window.innerWidth,
   }));
   if (scroll > inner) throw new Error(`${what}: the page is ${scroll}px wide in a ${inner}px window`);
+  await assertNoSqueezedCells(page, what);
+}
+
+// A table that scrolls sideways has room: none of its cells may be squeezed
+// narrower than a word of its text, breaking "-0.00411076" into rows of four
+// characters (overflow-wrap: anywhere lets a column shrink to one character)
+// or a timestamp at its hyphens. A word here ends at a blank, after a "/" and
+// at a hyphen before a letter ("h-sys" may break; "2026-12-02", "1e-08" not).
+// Call paths (td.path) and words longer than 24 characters (hashes) may break.
+export async function assertNoSqueezedCells(page, what) {
+  const squeezed = await page.evaluate(() => {
+    const canvas = document.createElement("canvas").getContext("2d");
+    const out = [];
+    for (const td of document.querySelectorAll(".table-wrap td:not(.path)")) { // paths wrap
+      if (td.getClientRects().length === 0) continue; // hidden
+      const cs = getComputedStyle(td);
+      const inner = td.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+      for (const el of [td, ...td.querySelectorAll("*")]) {
+        const text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.data).join(" ");
+        const st = getComputedStyle(el);
+        canvas.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
+        for (const w of text.split(/\s+|(?<=\/)|-(?=\p{L})/u)) {
+          if (!w.length || w.length > 24) continue;
+          const need = canvas.measureText(w).width;
+          if (need > inner + 1) { out.push(`"${w}" needs ${Math.round(need)}px in a ${Math.round(inner)}px cell`); break; }
+        }
+      }
+    }
+    return out;
+  });
+  if (squeezed.length)
+    throw new Error(`${what}: table cells narrower than their words: ${squeezed.slice(0, 5).join("; ")}`);
 }
 
 export function assert(cond, msg) {

@@ -2,7 +2,8 @@
 // (the demo's NAS BT, kernels with exact laws, and a real Extra-P file
 // imported through the API), the target picker, and the saved-model page's
 // prediction with its extrapolation and warning — at desktop and phone
-// width, without console errors or sideways overflow; screenshots saved.
+// width, without console errors, sideways overflow or table cells squeezed
+// narrower than their words; screenshots saved.
 import { readFileSync } from "node:fs";
 import { test, run, watchedPage, screenshot, assert, assertNoHorizontalOverflow } from "./lib.mjs";
 
@@ -17,6 +18,8 @@ async function setup(server) {
   for (const p of [2, 4, 8, 16, 32, 64])
     runs.push({ application: "laws", executable: "e", system: "s", nprocs: p,
                 inputs: { N: 1000 }, runtime: 100 / p + 1 + 0.05 * p + Math.log2(p),
+                // a law with long coefficients: on a phone its column must not be squeezed
+                metrics: { cache_misses: 0.000123457 + 1234567.89 * p * Math.log2(p) },
                 kernels: [{ name: "solve", time: 100 / p + 1 }, { name: "exchange", time: 0.05 * p },
                           { name: "reduce", time: Math.log2(p) }] });
   let res = await server.api("POST", "/api/v1/runs", { runs });

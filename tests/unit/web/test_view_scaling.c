@@ -110,7 +110,8 @@ static void test_section(void)
           NULL);
     CHECK(strstr(h, "exchange") < strstr(h, EVIL_TEXT "<span"));
     CHECK(strstr(h, "<strong>1.3&nbsp;ms</strong>") != NULL);
-    CHECK(strstr(h, "<code class=\"law\">y = 0.05·nprocs</code>") != NULL);
+    CHECK(strstr(h, "<code class=\"law\"><span>y</span> <span>=</span> "
+                    "<span>0.05·nprocs</span></code>") != NULL);
     CHECK(count(h, "class=\"alert\"") == 1);
     /* the chart, the warnings, the metrics, what was skipped, the picker */
     CHECK(count(h, "<figure class=\"plot\"") == 1);
@@ -124,6 +125,23 @@ static void test_section(void)
           NULL);
     CHECK(strstr(h, "The target lies 2 doublings beyond") != NULL);
     free(h);
+}
+
+/* page_law: each term in a span of its own (CSS keeps it whole: browsers
+ * break after the hyphen of "e-08"), blanks kept between, text escaped */
+static void test_law(void)
+{
+    struct page p;
+    page_begin(&p, NULL, "t", NULL);
+    size_t from = p.b.len;
+    page_law(&p, "y = -0.004 + 1.05e-08·N^2  + a<b>");
+    page_law(&p, NULL);
+    CHECK(!buf_failed(&p.b));
+    CHECK_STR(buf_str(&p.b) + from,
+              "<code class=\"law\"><span>y</span> <span>=</span> <span>-0.004</span> "
+              "<span>+</span> <span>1.05e-08·N^2</span>  <span>+</span> "
+              "<span>a&lt;b&gt;</span></code>");
+    page_free(&p);
 }
 
 static void test_variants(void)
@@ -205,6 +223,7 @@ int main(void)
 {
     A = arena_new();
     RUN(test_section);
+    RUN(test_law);
     RUN(test_variants);
     RUN(test_reach);
     arena_free(A);
