@@ -499,11 +499,11 @@ void view_run(struct page *p, const struct view_run *d)
         page_puts(p, "<span class=\"muted\">none</span>");
     page_puts(p, "</dd>\n<dt>Started</dt><dd>");
     if (run->started_at)
-        page_text(p, run->started_at);
+        page_when(p, run->started_at);
     else
         page_puts(p, "<span class=\"muted\">not given</span>");
     page_puts(p, "</dd>\n<dt>Stored</dt><dd>");
-    page_text(p, d->created_at);
+    page_when(p, d->created_at);
     page_puts(p, "</dd>\n<dt>Submitted by</dt><dd>");
     page_text(p, run->submitter);
     provenance(p, run);

@@ -175,7 +175,7 @@ void view_trace(struct page *p, const struct view_trace *v)
     page_puts(p, " events over ");
     page_qty(p, v->span, "s");
     page_puts(p, ", stored ");
-    page_text(p, v->created_at);
+    page_when(p, v->created_at);
     page_puts(p, ".");
     if (v->dropped > 0) {
         page_puts(p, " <strong>The recorder dropped ");
