@@ -19,7 +19,9 @@
  * osu_init's line is MPIINIT at its nprocs. Several outputs may follow each
  * other in one file, after a launcher's preamble or among a job's messages:
  * only lines that start with a number are measurements, and a test Prophecy
- * does not read (osu_hello, OpenSHMEM's) is skipped.
+ * does not read (osu_hello, OpenSHMEM's) is skipped. A size whose data OSU's
+ * --validation found wrong ("Fail" in its Validation column) is left out,
+ * with a note: its time is of a transfer that did not deliver the message.
  */
 #include <ctype.h>
 #include <math.h>
@@ -75,7 +77,7 @@ static const struct {
     {"_Compare_and_swap latency", "MPICAS", 1},
 };
 
-enum { COL_TIME, COL_BW, COL_RATE, COL_SKIP };
+enum { COL_TIME, COL_BW, COL_RATE, COL_SKIP, COL_VALID };
 
 struct col {
     int kind;
@@ -91,6 +93,8 @@ struct osu {
     const char *base;                 /* the title's benchmark, before buffers */
     char skipped[64];                 /* the first test Prophecy does not read */
     size_t nskipped;                  /* tables of tests it does not read */
+    size_t nfailed;                   /* sizes that failed OSU's validation */
+    char failed[64];                  /* the first of them: "MPISR at 4 B" */
     int p2p;
     int has_size;    /* barrier prints no size column */
     long long pairs; /* "# [ pairs: 8 ]" of the multi-pair tests, 0 */
@@ -223,7 +227,7 @@ static int header(struct osu *o, const char *s, size_t n, size_t line, struct er
         {"Messages/s", COL_RATE, "mean", 0},  {"Overall", COL_TIME, "mean", 0},
         {"Pure Comm.", COL_TIME, "mean", 1},  {"Min Comm.", COL_TIME, "min", 1},
         {"Max Comm.", COL_TIME, "max", 1},    {"Compute", COL_SKIP, NULL, 0},
-        {"Overlap", COL_SKIP, NULL, 0}};
+        {"Overlap", COL_SKIP, NULL, 0},       {"Validation", COL_VALID, NULL, 0}};
     size_t i = n > 0 && s[0] == '#' ? 1 : 0;
 
     o->ncol = 0;
@@ -343,9 +347,9 @@ static int text_line(const struct osu *o, const char *s, size_t n)
 static int row(struct osu *o, const char *s, size_t n, const struct fmt_options *opt,
                size_t line, struct err *err)
 {
-    double L = 0, v;
+    double L = 0, v, val[LIMIT_IMPORT_OSU_COLUMNS];
     size_t i = 0, c = 0;
-    int first = 1, num;
+    int first = 1, num, fail = 0;
 
     if (o->ncol == 0)
         return imp_fail_line(err, o->file, line,
@@ -362,8 +366,22 @@ static int row(struct osu *o, const char *s, size_t n, const struct fmt_options 
         num = imp_number(s + i, j - i, &v) == 0 && v >= 0;
         if (first && (!num || text_line(o, s, n)))
             return 0;
+        if (!(first && o->has_size) && c < o->ncol && o->col[c].kind == COL_VALID) {
+            /* OSU 7's --validation: "Pass", or "Fail" */
+            if (ieq(s + i, j - i, "Fail"))
+                fail = 1;
+            else if (!ieq(s + i, j - i, "Pass"))
+                return imp_fail_line(
+                    err, o->file, line,
+                    "\"%.*s\" in the Validation column, not Pass or Fail",
+                    (int)(j - i < 40 ? j - i : 40), s + i);
+            c++;
+            first = 0;
+            i = j;
+            continue;
+        }
         if (!(first && o->has_size) && c < o->ncol && o->col[c].kind == COL_SKIP) {
-            c++; /* "Iterations", "Compute(us)", "Validation" ("Pass") */
+            c++; /* "Iterations", "Compute(us)", an unknown column */
             first = 0;
             i = j;
             continue;
@@ -377,26 +395,10 @@ static int row(struct osu *o, const char *s, size_t n, const struct fmt_options 
                                      "the message size must be an integer");
             L = v;
         } else {
-            const char *name = o->col[c < o->ncol ? c : 0].comm ? o->name_comm : o->name;
             if (c >= o->ncol)
                 return imp_fail_line(err, o->file, line,
                                      "more values than the header's columns");
-            if (o->col[c].kind == COL_TIME) {
-                if (add(o, name, o->col[c].stat, L, v / 1e6, opt, line, err) != 0)
-                    return -1;
-            } else if (o->col[c].kind == COL_BW) {
-                /* as measured (NAME_MBS, MB/s), and the time to move one
-                 * message derived from it (NAME, seconds) */
-                if (add(o, o->name_mbs, o->col[c].stat, L, v, opt, line, err) != 0 ||
-                    (L > 0 && v > 0 &&
-                     add(o, o->name, o->col[c].stat, L, L / (v * 1e6), opt, line, err) !=
-                         0))
-                    return -1;
-            } else if (o->col[c].kind == COL_RATE) {
-                if (add(o, o->name_msgs, o->col[c].stat, L, v, opt, line, err) != 0)
-                    return -1;
-            }
-            c++;
+            val[c++] = v;
         }
         first = 0;
         i = j;
@@ -404,6 +406,29 @@ static int row(struct osu *o, const char *s, size_t n, const struct fmt_options 
     if (c != o->ncol)
         return imp_fail_line(err, o->file, line,
                              "%zu values for %zu columns (truncated?)", c, o->ncol);
+    if (fail) {
+        if (o->nfailed++ == 0)
+            snprintf(o->failed, sizeof o->failed, "%s at %.0f B", o->name, L);
+        return 0;
+    }
+    for (c = 0; c < o->ncol; c++) {
+        const char *name = o->col[c].comm ? o->name_comm : o->name;
+        v = val[c];
+        if (o->col[c].kind == COL_TIME) {
+            if (add(o, name, o->col[c].stat, L, v / 1e6, opt, line, err) != 0)
+                return -1;
+        } else if (o->col[c].kind == COL_BW) {
+            /* as measured (NAME_MBS, MB/s), and the time to move one
+             * message derived from it (NAME, seconds) */
+            if (add(o, o->name_mbs, o->col[c].stat, L, v, opt, line, err) != 0 ||
+                (L > 0 && v > 0 &&
+                 add(o, o->name, o->col[c].stat, L, L / (v * 1e6), opt, line, err) != 0))
+                return -1;
+        } else if (o->col[c].kind == COL_RATE) {
+            if (add(o, o->name_msgs, o->col[c].stat, L, v, opt, line, err) != 0)
+                return -1;
+        }
+    }
     return 0;
 }
 
@@ -553,13 +578,24 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
         if (rc != 0)
             break;
     }
-    if (rc == 0 && o.n == 0)
+    if (rc == 0 && o.n == 0 && o.nfailed > 0)
+        rc = imp_fail_field(err, o.file, "file",
+                            "every message size failed OSU's validation (\"Fail\"; the "
+                            "first: %s): nothing to store",
+                            o.failed);
+    else if (rc == 0 && o.n == 0)
         rc = o.skipped[0]
                  ? imp_fail_field(err, o.file, "file",
                                   "no OSU measurements Prophecy reads in the file (the "
                                   "\"%s\" test is not one it reads)",
                                   o.skipped)
                  : imp_fail_field(err, o.file, "file", "no OSU measurements in the file");
+    if (rc == 0 && o.nfailed > 0)
+        fmt_note(sink,
+                 "%s: %zu message size%s failed OSU's validation (\"Fail\") and %s left "
+                 "out (the first: %s)",
+                 o.file, o.nfailed, o.nfailed == 1 ? "" : "s",
+                 o.nfailed == 1 ? "was" : "were", o.failed);
     if (rc == 0 && o.nskipped > 0)
         fmt_note(sink,
                  "%s: %zu table%s left out, of tests Prophecy does not read (the first: "

@@ -25,7 +25,14 @@ struct got {
     size_t n;
     size_t calls; /* sink calls */
     char *system;
+    char note[512]; /* the last note */
 };
+
+static void take_note(void *ctx, const char *text)
+{
+    struct got *g = ctx;
+    snprintf(g->note, sizeof g->note, "%s", text);
+}
 
 static int take_runs(void *ctx, const struct run_record *r, size_t n, struct err *err)
 {
@@ -78,7 +85,7 @@ static void got_free(struct got *g)
 static int import(const char *fmt, const char *rel, const struct fmt_options *opt,
                   struct got *g, struct err *e)
 {
-    struct fmt_sink sink = {take_runs, take_benchmarks, g, NULL, NULL, NULL, 0};
+    struct fmt_sink sink = {take_runs, take_benchmarks, g, NULL, take_note, NULL, 0};
     struct fmt_file f;
     size_t len = 0;
     char *data = data_file(rel, &len);
@@ -784,6 +791,20 @@ static void test_osu(void)
     /* a value that is a word of its own is a measurement gone wrong */
     CHECK_INT(import("osu", "osu/nan.txt", &o, &g, &e), -1);
     CHECK_STR(e.message, "nan.txt:4: \"nan\" is not a number");
+    CHECK_INT(g.n, 0);
+    err_clear(&e);
+    /* OSU 7's --validation: a size that failed it is left out, with a note */
+    CHECK_INT(import("osu", "osu/validation.txt", &o, &g, &e), 0);
+    CHECK_INT(g.n, 4);
+    CHECK_STR(g.line[0], "MPISR {\"L\":1,\"P\":2} mean 3.825e-05");
+    CHECK_STR(g.line[1], "MPISR {\"L\":4,\"P\":2} mean 3.849e-05");
+    CHECK_STR(g.line[2], "MPIBW_MBS {\"L\":1,\"P\":2} mean 0.14");
+    CHECK_STR(g.note, "validation.txt: 2 message sizes failed OSU's validation "
+                      "(\"Fail\") and were left out (the first: MPISR at 2 B)");
+    got_free(&g);
+    CHECK_INT(import("osu", "osu/all_failed.txt", &o, &g, &e), -1);
+    CHECK_STR(e.message, "all_failed.txt: every message size failed OSU's validation "
+                         "(\"Fail\"; the first: MPISR at 1 B): nothing to store");
     CHECK_INT(g.n, 0);
 }
 
