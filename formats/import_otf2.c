@@ -688,6 +688,11 @@ static int record(struct o2 *o, struct o2_loc *L, long r, uint64_t t)
     }
     e->begin = secs(o, L->since[L->depth]);
     e->end = secs(o, t);
+    /* a leave stamped before its enter (a location's clock ran backwards):
+     * no duration, as the profile counts it (on_leave), and a trace the
+     * store takes (trace_encode wants end >= begin; found by libFuzzer) */
+    if (e->end < e->begin)
+        e->end = e->begin;
     return 0;
 }
 

@@ -23,6 +23,7 @@
 #include "common/xalloc.h"
 #include "formats/formats.h"
 #include "formats/limits.h"
+#include "formats/trace.h"
 #include "models/trace.h"
 #include "tests/harness.h"
 
@@ -544,6 +545,64 @@ static void test_too_many_ranks_refused_from_the_definitions(void)
     files_free(&fs);
 }
 
+/* The trace a reader hands over: kept for the checks. */
+static int keep_trace(void *ctx, const char *uid, struct trace *t, struct err *err)
+{
+    struct trace **kept = ctx;
+    (void)uid, (void)err;
+    trace_free(*kept);
+    *kept = t;
+    return 0;
+}
+
+static int no_runs(void *ctx, const struct run_record *r, size_t n, struct err *err)
+{
+    (void)ctx, (void)r, (void)n, (void)err;
+    return 0;
+}
+
+/* A leave stamped before its enter made an event that ends before it
+ * begins, a trace the store could not encode. libFuzzer's case: the test
+ * trace (tests/data/import/otf2/trace, written by make_trace.c.txt) with byte
+ * 60 of rank 1's events 2 instead of 0, an enter's time raised past its
+ * leave's. Now the event has no duration, as the profile counts it, and
+ * every rank encodes. The OTF2 writer refuses such times, so the bytes are
+ * patched. */
+static void test_clock_running_backwards(void)
+{
+    char dir[4200];
+    const char *root = getenv("PROPHECY_TEST_DATA");
+    struct files fs;
+    struct trace *t = NULL;
+    struct fmt_sink sink = {no_runs, NULL, &t, keep_trace, NULL, NULL, 0};
+    struct err e = {0};
+    int patched = 0;
+
+    snprintf(dir, sizeof dir, "%s/import/otf2/trace", root ? root : "tests/data");
+    fs = load(dir, 2, "");
+    for (size_t i = 0; i < fs.n; i++)
+        if (strcmp(fs.f[i].name, "traces/1.evt") == 0 && fs.f[i].len > 60 &&
+            fs.f[i].data[60] == 0) {
+            ((char *)fs.f[i].data)[60] = 2;
+            patched = 1;
+        }
+    CHECK(patched);
+    setenv("TMPDIR", tmpdir, 1);
+    CHECK_INT(fmt_parse("otf2", fs.f, fs.n, NULL, &sink, &e), 0);
+    unsetenv("TMPDIR");
+    CHECK(t != NULL);
+    for (int r = 0; t != NULL && r < t->nranks; r++) {
+        unsigned char *buf = NULL;
+        size_t len = 0;
+        for (size_t i = 0; i < t->ranks[r].nevents; i++)
+            CHECK(t->ranks[r].ev[i].end >= t->ranks[r].ev[i].begin);
+        CHECK_INT(trace_encode(t, r, &buf, &len, &e), 0);
+        xfree(buf);
+    }
+    trace_free(t);
+    files_free(&fs);
+}
+
 static void remove_all(const char *dir)
 {
     char cmd[600];
@@ -574,6 +633,7 @@ int main(int argc, char **argv)
     RUN(test_name_clash);
     RUN(test_stale_temporary_directories);
     RUN(test_too_many_ranks_refused_from_the_definitions);
+    RUN(test_clock_running_backwards);
     remove_all(tmpdir);
 #else
     (void)argc, (void)argv;
