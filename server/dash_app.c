@@ -233,16 +233,37 @@ static const char *varied_input(struct req *r, db *d, const struct view_app *v)
 static int app_scaling(struct req *r, db *d, struct view_app *v, struct err *se,
                        struct err *e)
 {
-    json_t *q;
+    json_t *q, *all, *val;
+    const char *key, *xname;
     v->scaling_x = http_query(r, "x");
     v->scaling_target = http_query(r, "target");
     q = json_pack("{s:s?, s:s?, s:s?, s:s?}", "x", v->scaling_x, "target",
                   v->scaling_target, "executable", v->exe, "system", v->sys);
-    if (q == NULL)
+    if (q == NULL || (v->scaling_fixed = json_object()) == NULL) {
+        json_decref(q);
         return err_nomem(e);
+    }
+    /* the slice: ?nprocs= and ?input.NAME= as the API takes them; a value
+     * the picker kept for the variable now chosen as x is no longer fixed */
+    if ((all = http_query_object(r, e)) == NULL) {
+        json_decref(q);
+        return -1;
+    }
+    xname = v->scaling_x && *v->scaling_x ? v->scaling_x : "nprocs";
+    json_object_foreach(all, key, val)
+    {
+        const char *name = strncmp(key, "input.", 6) == 0 ? key + 6 : key;
+        if ((name == key && strcmp(key, "nprocs") != 0) || !*json_string_value(val) ||
+            strcmp(name, xname) == 0)
+            continue;
+        json_object_set(q, key, val);
+        json_object_set(v->scaling_fixed, name, val);
+    }
+    json_decref(all);
     /* Unasked, only a selection cheap to model: the page stays fast however
      * many runs the application has (docs/web.md "Performance"). */
-    if (v->scaling_x == NULL && v->scaling_target == NULL) {
+    if (v->scaling_x == NULL && v->scaling_target == NULL &&
+        json_object_size(v->scaling_fixed) == 0) {
         json_t *sel =
             scaling_answer(d, v->name, q, SCALING_CHOOSE | SCALING_SELECT_ONLY, se);
         const char *x;
@@ -347,11 +368,13 @@ int page_app(struct req *r)
     view_app(&p, &v);
     json_decref(v.kernels);
     json_decref(v.scaling);
+    json_decref(v.scaling_fixed);
     json_decref(b.app);
     return dash_end(r, &p, 200);
 fail:
     db_pool_put(r->app->pool, d);
     json_decref(v.scaling);
+    json_decref(v.scaling_fixed);
     json_decref(b.app);
     return dash_error(r, &e);
 }

@@ -77,7 +77,7 @@ static const struct route table[] = {
     /* The web dashboard (server/dash*.c -> web/, docs/web.md). */
     {"GET", "/", page_overview, R_HTML, NULL},
     {"GET", "/applications", page_apps, R_HTML, NULL},
-    {"GET", "/applications/{}", page_app, R_HTML|R_COSTLY, "sort,dir,page,after,before,executable,system,axes,format,x,target,commit,branch"},
+    {"GET", "/applications/{}", page_app, R_HTML|R_COSTLY, "sort,dir,page,after,before,executable,system,axes,format,x,target,nprocs,input.*,commit,branch"},
     {"GET", "/runs/{}", page_run, R_HTML, "stored"},
     {"GET", "/runs/{}/trace", page_trace, R_HTML|R_COSTLY, NULL},
     {"GET", "/runs/{}/trace.json", page_trace_json, R_COSTLY, NULL},

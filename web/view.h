@@ -142,6 +142,9 @@ struct view_app {
     json_t *scaling;
     const struct err *scaling_error;
     const char *scaling_x, *scaling_target; /* the picker's values as asked, or NULL */
+    /* the values the picker fixed, as asked: {"nprocs" or an input's name:
+     * "value"}, or NULL */
+    json_t *scaling_fixed;
 };
 void view_app(struct page *p, const struct view_app *v);
 /* The "Scaling at …" section of the application page (view_scaling.c; SPEC

@@ -17,6 +17,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static double num(json_t *o, const char *key)
@@ -121,7 +122,90 @@ size_t view_scaling_x_choices(const struct view_app *v, json_t *vars)
     return json_array_size(vars);
 }
 
-/* The picker: x and the target, with the page's filters kept. */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The values of variable `name` ("nprocs" or an input) over the page's
+ * configurations, distinct and ascending, into vals (at most max); their
+ * number, or max + 1 when there are more. */
+static size_t values_of(const struct view_app *v, const char *name, double *vals,
+                        size_t max)
+{
+    size_t n = 0;
+    for (int i = 0; i < v->nconfigs; i++) {
+        double x;
+        size_t j;
+        if (strcmp(name, "nprocs") == 0) {
+            x = (double)v->configs[i].nprocs;
+        } else {
+            json_t *in = json_loads(v->configs[i].inputs_json, 0, NULL);
+            json_t *val = json_object_get(in, name);
+            int has = json_is_number(val);
+            x = has ? json_number_value(val) : 0;
+            json_decref(in);
+            if (!has)
+                continue;
+        }
+        for (j = 0; j < n && vals[j] != x; j++)
+            ;
+        if (j < n)
+            continue;
+        if (n == max)
+            return max + 1;
+        vals[n++] = x;
+    }
+    qsort(vals, n, sizeof *vals, cmp_double);
+    return n;
+}
+
+/* The picker's slice: a select for each variable but x that the page's
+ * configurations were measured at several values of (nprocs=, input.NAME=
+ * as the API takes them), the value the section shows selected; empty: the
+ * slice measured at the most values of x (core/scaling.h). */
+#define FIXED_VALUES 200
+static void slice_fields(struct page *p, const struct view_app *v, json_t *s,
+                         const char *x, json_t *vars)
+{
+    double vals[FIXED_VALUES];
+    json_t *shown = json_object_get(json_object_get(s, "selection"), "fixed");
+    for (size_t i = 0; i < json_array_size(vars); i++) {
+        const char *name = json_string_value(json_array_get(vars, i));
+        int nprocs = strcmp(name, "nprocs") == 0;
+        json_t *cur = json_object_get(shown, name);
+        const char *asked = json_string_value(json_object_get(v->scaling_fixed, name));
+        double sel = 0;
+        int has = 0;
+        size_t n = values_of(v, name, vals, FIXED_VALUES);
+        if (strcmp(name, x) == 0 || n < 2 || n > FIXED_VALUES)
+            continue;
+        if (json_is_number(cur)) {
+            sel = json_number_value(cur);
+            has = 1;
+        } else if (asked != NULL) {
+            char *end;
+            sel = strtod(asked, &end);
+            has = end != asked && *end == '\0';
+        }
+        page_printf(p, "<div class=\"field\"><label for=\"s-fix-%zu\">", i);
+        page_text(p, name);
+        page_printf(p, "</label><select id=\"s-fix-%zu\" name=\"%s", i,
+                    nprocs ? "" : "input.");
+        page_attr(p, name);
+        page_puts(p, "\"><option value=\"\">the most measured</option>");
+        for (size_t k = 0; k < n; k++) {
+            page_printf(p, "<option value=\"%.17g\"%s>", vals[k],
+                        has && vals[k] == sel ? " selected" : "");
+            page_num(p, vals[k]);
+            page_puts(p, "</option>");
+        }
+        page_puts(p, "</select></div>\n");
+    }
+}
+
+/* The picker: x, the slice and the target, with the page's filters kept. */
 static void picker(struct page *p, const struct view_app *v, json_t *s)
 {
     const char *x = v->scaling_x ? v->scaling_x : "nprocs";
@@ -154,14 +238,18 @@ static void picker(struct page *p, const struct view_app *v, json_t *s)
         page_text(p, json_string_value(json_array_get(vars, i)));
         page_puts(p, "</option>");
     }
+    page_puts(p, "</select></div>\n");
+    slice_fields(p, v, s, s ? str(s, "x") : x, vars);
     json_decref(vars);
-    page_puts(p, "</select></div>\n<div class=\"field\"><label for=\"s-target\">Target"
+    /* the target as asked; unasked, the default shown as a placeholder, so
+     * that another x or slice takes its own default, not this one's */
+    page_puts(p, "<div class=\"field\"><label for=\"s-target\">Target"
                  "</label><input type=\"text\" id=\"s-target\" name=\"target\" "
-                 "inputmode=\"decimal\" "
-                 "value=\"");
-    if (s != NULL)
-        page_printf(p, "%.15g", num(s, "target"));
-    else if (v->scaling_target)
+                 "inputmode=\"decimal\" ");
+    if (s != NULL && !(v->scaling_target && *v->scaling_target))
+        page_printf(p, "placeholder=\"%.15g\" ", num(s, "target"));
+    page_puts(p, "value=\"");
+    if (v->scaling_target)
         page_attr(p, v->scaling_target);
     page_puts(
         p, "\"><span class=\"hint\">default: 4 × the largest measured</span></div>\n"

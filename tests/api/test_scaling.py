@@ -281,6 +281,34 @@ def application_page_picks_one_curve_and_says_which():
 
 
 @test
+def application_page_picks_the_slice_the_user_asks_for():
+    """An application measured at several values of another variable (two
+    problem sizes) showed only the slice measured at the most values of x;
+    the page now takes ?input.NAME= and ?nprocs= as the API does, and its
+    picker offers each variable that varies, the slice shown selected."""
+    body = page("/applications/mixed")
+    assert re.search(r'<select id="s-fix-\d+" name="input.N"><option value="">the most '
+                     r'measured</option><option value="1000" selected>1000</option>'
+                     r'<option value="2000">2000</option></select>', body), body
+    body = page("/applications/mixed?system=s&input.N=2000")
+    sel = text_of(body, "scaling-selection")
+    assert "runs on s, N = 2000, modelled over nprocs" in sel and "4 values" in sel, sel
+    assert '<option value="2000" selected>' in body
+    api = scaling("mixed", system="s", **{"input.N": "2000"})
+    assert text_of(body, "bottleneck", "strong") == api["bottleneck"]
+    assert "&amp;input.N=2000" in body  # the JSON link names the slice
+    # a value the picker kept for the variable now chosen as x is not fixed
+    body = page("/applications/mixed?system=s&x=N&input.N=2000&nprocs=2")
+    assert "Scaling at N" in body and "is the x variable" not in body, body
+    assert "at least 3" in text_of(body, "scaling-error")
+    # a bad value or a slice without runs: the reason in the section
+    assert "input.N must be input.NAME=NUMBER" in \
+        text_of(page("/applications/mixed?input.N=abc"), "scaling-error")
+    assert text_of(page("/applications/mixed?system=s&input.N=3000"), "scaling-error")
+    page("/applications/mixed?inputN=3", 400)  # still no parameter it does not know
+
+
+@test
 def application_page_says_how_far_a_target_below_the_data_reaches():
     """SPEC §18: every page that shows a prediction shows its extrapolation.
     The page worked the reach out from the largest measured x only, so a

@@ -22,6 +22,11 @@ async function setup(server) {
                 metrics: { cache_misses: 0.000123457 + 1234567.89 * p * Math.log2(p) },
                 kernels: [{ name: "solve", time: 100 / p + 1 }, { name: "exchange", time: 0.05 * p },
                           { name: "reduce", time: Math.log2(p) }] });
+  // a second problem size, at four process counts: a slice the picker offers
+  for (const p of [2, 4, 8, 16])
+    runs.push({ application: "laws", executable: "e", system: "s", nprocs: p,
+                inputs: { N: 2000 }, runtime: 400 / p + 1 + 0.1 * p,
+                kernels: [{ name: "solve", time: 400 / p + 1 }, { name: "exchange", time: 0.1 * p }] });
   let res = await server.api("POST", "/api/v1/runs", { runs });
   assert(res.status === 201, "upload: " + JSON.stringify(res.body));
   let extrap = false;
@@ -79,13 +84,36 @@ test("the section reads as the API answers", async ({ server, browser }) => {
   assert(page.url().includes("target=1024"), page.url());
   const h2 = await text(page, "#scaling-at");
   assert(h2 === "Scaling at nprocs = 1024", h2);
-  const api = await server.api("GET", "/api/v1/applications/laws/scaling?target=1024");
+  const api = await server.api("GET", "/api/v1/applications/laws/scaling?target=1024&input.N=1000");
   const share = (100 * api.body.kernels[0].share_target).toFixed(1);
   const head2 = await text(page, "#scaling-headline");
   assert(head2.includes(`exchange: ${share} %`), `${head2} vs ${share}`);
   await screenshot(page, "scaling-laws-target-1024");
   page.assertClean("picker");
   await page.context().close();
+});
+
+test("the picker chooses the slice, desktop and phone", async ({ server, browser }) => {
+  for (const [width, height] of [[1280, 900], [390, 844]]) {
+    const page = await watchedPage(browser, width, height);
+    await page.goto(server.base + "/applications/laws#scaling-at", { waitUntil: "networkidle" });
+    let sel = await text(page, "#scaling-selection");
+    assert(sel.includes("N = 1000, modelled over nprocs") && sel.includes("6 values"), sel);
+    assert(await page.inputValue("select[name='input.N']") === "1000", "N shown");
+    await page.selectOption("select[name='input.N']", "2000");
+    await Promise.all([page.waitForNavigation(), page.click("section.scaling button[type=submit]")]);
+    assert(page.url().includes("input.N=2000"), page.url());
+    sel = await text(page, "#scaling-selection");
+    assert(sel.includes("N = 2000, modelled over nprocs") && sel.includes("4 values"), sel);
+    const api = await server.api("GET", "/api/v1/applications/laws/scaling?input.N=2000");
+    const bn = await text(page, "#bottleneck");
+    assert(bn === api.body.bottleneck, `bottleneck ${bn} vs ${JSON.stringify(api.body).slice(0, 300)}`);
+    assert(await page.inputValue("select[name='input.N']") === "2000", "N kept");
+    await assertNoHorizontalOverflow(page, `slice at ${width}px`);
+    await screenshot(page, `scaling-slice-${width}`);
+    page.assertClean(`slice at ${width}px`);
+    await page.context().close();
+  }
 });
 
 test("a saved model's prediction says how far it reaches", async ({ server, browser }) => {
