@@ -129,26 +129,22 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The values of variable `name` ("nprocs" or an input) over the page's
- * configurations, distinct and ascending, into vals (at most max); their
- * number, or max + 1 when there are more. */
-static size_t values_of(const struct view_app *v, const char *name, double *vals,
-                        size_t max)
+ * configurations (ins: each one's inputs, parsed), distinct and ascending,
+ * into vals (at most max); their number, or max + 1 when there are more. */
+static size_t values_of(const struct view_app *v, json_t *ins, const char *name,
+                        double *vals, size_t max)
 {
     size_t n = 0;
     for (int i = 0; i < v->nconfigs; i++) {
+        json_t *val = json_object_get(json_array_get(ins, (size_t)i), name);
         double x;
         size_t j;
-        if (strcmp(name, "nprocs") == 0) {
+        if (strcmp(name, "nprocs") == 0)
             x = (double)v->configs[i].nprocs;
-        } else {
-            json_t *in = json_loads(v->configs[i].inputs_json, 0, NULL);
-            json_t *val = json_object_get(in, name);
-            int has = json_is_number(val);
-            x = has ? json_number_value(val) : 0;
-            json_decref(in);
-            if (!has)
-                continue;
-        }
+        else if (json_is_number(val))
+            x = json_number_value(val);
+        else
+            continue;
         for (j = 0; j < n && vals[j] != x; j++)
             ;
         if (j < n)
@@ -171,14 +167,19 @@ static void slice_fields(struct page *p, const struct view_app *v, json_t *s,
 {
     double vals[FIXED_VALUES];
     json_t *shown = json_object_get(json_object_get(s, "selection"), "fixed");
-    for (size_t i = 0; i < json_array_size(vars); i++) {
+    json_t *ins = json_array();
+    for (int i = 0; ins != NULL && i < v->nconfigs; i++) { /* index i: config i */
+        json_t *in = json_loads(v->configs[i].inputs_json, 0, NULL);
+        json_array_append_new(ins, in ? in : json_null());
+    }
+    for (size_t i = 0; ins != NULL && i < json_array_size(vars); i++) {
         const char *name = json_string_value(json_array_get(vars, i));
         int nprocs = strcmp(name, "nprocs") == 0;
         json_t *cur = json_object_get(shown, name);
         const char *asked = json_string_value(json_object_get(v->scaling_fixed, name));
         double sel = 0;
         int has = 0;
-        size_t n = values_of(v, name, vals, FIXED_VALUES);
+        size_t n = values_of(v, ins, name, vals, FIXED_VALUES);
         if (strcmp(name, x) == 0 || n < 2 || n > FIXED_VALUES)
             continue;
         if (json_is_number(cur)) {
@@ -203,6 +204,7 @@ static void slice_fields(struct page *p, const struct view_app *v, json_t *s,
         }
         page_puts(p, "</select></div>\n");
     }
+    json_decref(ins);
 }
 
 /* The picker: x, the slice and the target, with the page's filters kept. */
