@@ -184,12 +184,10 @@ void page_law(struct page *p, const char *law)
             law++;
             continue;
         }
-        /* each term whole: copied, the law reads as it was written */
-        char *term = xstrndup(law, n);
+        /* each term whole (CSS: nowrap); copied, the law reads as written */
         page_puts(p, "<span>");
-        page_text(p, term);
+        web_html_text_n(&p->b, law, n);
         page_puts(p, "</span>");
-        xfree(term);
         law += n;
     }
     page_puts(p, "</code>");
