@@ -1,5 +1,6 @@
 /* browse: the data of the dashboard's pages; see browse.h. */
 #include "core/browse.h"
+#include "core/config_order.h"
 #include "db/browse.h"
 #include "db/catalog.h"
 #include "common/buf.h"
@@ -128,6 +129,9 @@ configs:
         return -1;
     b->truncated = nc > q->max_configs;
     b->nconfigs = b->truncated ? q->max_configs : nc;
+    if (config_sort(b->configs, (size_t)b->nconfigs, CONFIG_LAYOUT(struct db_config),
+                    err) != 0)
+        return -1;
     b->has_kernels = db_app_has_kernels(d, app_id, err);
     return b->has_kernels < 0 ? -1 : 0;
 }

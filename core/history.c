@@ -5,6 +5,7 @@
  * the sides' values, with no per-row query.
  */
 #include "core/history.h"
+#include "core/config_order.h"
 #include "core/watch_scaling.h"
 #include "common/arena.h"
 #include "core/alerts.h"
@@ -696,7 +697,8 @@ json_t *history_compare(db *d, json_t *query, struct err *err)
         }
     }
     ncfg = db_history_configs(d, &f, LIMIT_COMPARE_CONFIGS, a, &cfgs, err);
-    if (ncfg < 0)
+    if (ncfg < 0 || config_sort(cfgs, (size_t)ncfg,
+                                CONFIG_LAYOUT(struct db_history_config), err) != 0)
         goto out;
     pos = arena_alloc(a, ((size_t)ncfg + 1) * sizeof *pos);
     if (pos == NULL) {

@@ -38,8 +38,9 @@ struct db_history_config {
     const char *inputs_json; /* canonical JSON object, keys in name order */
 };
 
-/* The configurations matching f, in (executable, system, inputs, nprocs)
- * order, at most max of them. Returns their number, or -1 with err set (ERR_NOT_FOUND
+/* The configurations matching f, in (executable, system, inputs' text,
+ * nprocs) order (core/config_order.h puts inputs in value order), at most
+ * max of them. Returns their number, or -1 with err set (ERR_NOT_FOUND
  * for an unknown application). */
 int db_history_configs(db *d, const struct db_history_filter *f, int max, arena *a,
                        struct db_history_config **out, struct err *err);

@@ -51,8 +51,9 @@ struct db_config {
 };
 
 /* Reads up to `limit` configurations of application app_id, restricted to
- * exe_id / system_id when non-zero, ordered by executable, system, inputs,
- * nprocs. Returns the number read into *out (arena), or -1 with err set. */
+ * exe_id / system_id when non-zero, ordered by executable, system, inputs'
+ * text, nprocs (core/config_order.h puts inputs in value order). Returns the number read
+ * into *out (arena), or -1 with err set. */
 int db_summary_configs(db *d, long long app_id, long long exe_id, long long system_id,
                        int limit, arena *a, struct db_config **out, struct err *err);
 

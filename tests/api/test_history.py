@@ -278,6 +278,26 @@ def compare_branch_leaves_out_the_commit_side():
     assert a["n"] == b["n"] == 7, (a, b)
 
 
+@test
+def compare_rows_follow_the_inputs_values():
+    # configurations in the order people read: N = 2, 16, 128 (the store
+    # gives them in the text order of their inputs, 128, 16, 2), nprocs next
+    for n in (128, 2, 16):
+        for p in (8, 4):
+            post(doc("cmpo", 1.0, day(0), commit="o1", inputs={"N": n}, nprocs=p))
+            post(doc("cmpo", 1.0, day(1), commit="o2", inputs={"N": n}, nprocs=p))
+    st, c = S.get("/api/v1/compare?application=cmpo&a=commit:o1&b=commit:o2")
+    assert st == 200, c
+    got = [(r["inputs"]["N"], r["nprocs"]) for r in c["rows"] if r["y"] == "runtime"]
+    assert got == [(2, 4), (2, 8), (16, 4), (16, 8), (128, 4), (128, 8)], got
+    # the application page lists them (history links) in the same order
+    st, body, _ = S.request("GET", "/applications/cmpo", token=None, raw=True)
+    assert st == 200
+    got = re.findall(r'>[^<>]* on [^<>]*, P=(\d+), N=(\d+)</a>', body.decode())
+    assert got == [("4", "2"), ("8", "2"), ("4", "16"), ("8", "16"), ("4", "128"),
+                   ("8", "128")], got
+
+
 def watch_count():
     return len(S.get("/api/v1/watches")[1]["watches"])
 
