@@ -591,6 +591,40 @@ void svg_axis_setup(struct svg_axis *a, int log, double dmin, double dmax, int h
     }
 }
 
+void svg_axis_set_unit(struct svg_axis *a, const char *unit, int max_ticks)
+{
+    static const int steps[] = {1, 2, 4, 5, 10, 20};
+    double l2 = log10(2.0);
+    int e0, e1, s = 0;
+
+    a->unit = unit;
+    if (!a->log || unit == NULL || strcmp(unit, "B") != 0)
+        return;
+    e0 = (int)ceil(a->lo / l2 - 1e-9);
+    e1 = (int)floor(a->hi / l2 + 1e-9);
+    if (max_ticks > SVG_MAX_TICKS)
+        max_ticks = SVG_MAX_TICKS;
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0] && s == 0; i++) {
+        int first = (int)ceil((double)e0 / steps[i]),
+            last = (int)floor((double)e1 / steps[i]);
+        if (last - first + 1 <= max_ticks)
+            s = last - first >= 1 ? steps[i] : -1;
+    }
+    if (s <= 0)
+        return; /* under two powers of two, or too many: the decimal ticks */
+    a->nmajor = a->nminor = 0;
+    for (int e = e0; e <= e1; e++) {
+        if (e % s == 0) {
+            a->labelled[a->nmajor] = 1;
+            a->major[a->nmajor++] = ldexp(1.0, e);
+        } else if (a->nminor < 64) {
+            a->minor[a->nminor++] = ldexp(1.0, e);
+        }
+    }
+    a->step = 0;
+    a->binary = 1;
+}
+
 double svg_axis_px(const struct svg_axis *a, double v)
 {
     double t = a->log ? log10(v) : v;
@@ -613,7 +647,7 @@ char *svg_axis_tick_label(const struct svg_axis *a, int i, char *out, size_t out
     double step = a->step > 0 ? a->step : a->major[i], div;
 
     if (a->unit != NULL && *a->unit && a->log) {
-        if (strcmp(a->unit, "B") == 0 || strcmp(a->unit, "B/s") == 0) {
+        if (!a->binary && (strcmp(a->unit, "B") == 0 || strcmp(a->unit, "B/s") == 0)) {
             /* Powers of ten in decimal prefixes: 1 kB, not 0.9766 KiB. */
             static const char *const pre[] = {"", "k", "M", "G", "T", "P"};
             double v = a->major[i];

@@ -882,7 +882,7 @@ int svg_plot2d(struct buf *out, const struct svg_plot2d *pin, struct err *err)
     }
     bottom = 48 + nlines * 16;
     svg_axis_setup(&c.ay, c.ylog, ymn, ymx, yh, p.height >= 360 ? 8 : 5);
-    c.ay.unit = p.yunit;
+    svg_axis_set_unit(&c.ay, p.yunit, p.height >= 360 ? 8 : 5);
     c.y0 = top;
     c.y1 = p.height - bottom;
     c.ay.p0 = c.y1;
@@ -897,7 +897,7 @@ int svg_plot2d(struct buf *out, const struct svg_plot2d *pin, struct err *err)
     c.x0 = left;
     c.x1 = p.width - 20;
     svg_axis_setup(&c.ax, c.xlog, xmn, xmx, xh, p.width >= 560 ? 8 : 5);
-    c.ax.unit = p.xunit;
+    svg_axis_set_unit(&c.ax, p.xunit, p.width >= 560 ? 8 : 5);
     c.ax.p0 = c.x0;
     c.ax.p1 = c.x1;
 

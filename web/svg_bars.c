@@ -263,7 +263,7 @@ static int render(struct buf *out, const struct svg_stacked *pin, const char *no
         }
         ay.nmajor = n;
     }
-    ay.unit = p.yunit;
+    svg_axis_set_unit(&ay, p.yunit, 7);
     n = ay.nmajor;
     for (i = 0; i < n; i++)
         if (strlen(svg_axis_tick_label(&ay, i, s, sizeof s)) > maxlab)

@@ -100,8 +100,10 @@ struct svg_axis {
      * numbers. Set after svg_axis_setup. A linear axis shows every tick in
      * one readable unit, named in its title (svg_axis_title); a log axis
      * names each tick's own ("100 ns", "1 µs"; bytes in decimal prefixes,
-     * as its ticks are powers of ten). */
+     * as its ticks are powers of ten, or, after svg_axis_binary, powers of
+     * two in KiB, MiB). */
     const char *unit;
+    int binary; /* ticks are powers of two (svg_axis_binary) */
 };
 
 /* Sets up an axis over data [dmin, dmax] (have = 0: no data, [0, 1]) with
@@ -112,6 +114,12 @@ struct svg_axis {
  * for a log axis. */
 void svg_axis_setup(struct svg_axis *a, int log, double dmin, double dmax, int have,
                     int max_ticks);
+
+/* Sets a's unit; a log axis of bytes ("B": message sizes, memory) then
+ * takes powers of two for its ticks (1 B, 16 B, 256 B, 4 KiB, ...; about
+ * max_ticks labelled, the others minor), as such sizes are measured, where
+ * it spans two or more of them. */
+void svg_axis_set_unit(struct svg_axis *a, const char *unit, int max_ticks);
 
 /* Pixel position of data value v (must be finite, and > 0 on a log axis). */
 double svg_axis_px(const struct svg_axis *a, double v);

@@ -568,9 +568,12 @@ def osu_output_on_the_system_page():
     assert sec.count('<figure class="plot">') == 2, sec[:400]
     assert sec.count("x axis log10, y axis log10") == 4  # wide and narrow drawings
     assert ">Latency over message size<" in sec and ">Bandwidth over message size<" in sec
-    # ticks in units: bytes in decimal powers of ten, bandwidth in MB/s and GB/s
-    for tick in (">1 B<", ">1 kB<", ">1 MB<", ">10 MB/s<", ">1 GB/s<", ">10 \u00b5s<"):
+    # ticks in units: message sizes in powers of two (KiB, MiB: SPEC §16),
+    # bandwidth in OSU's decimal MB/s and GB/s
+    for tick in (">1 B<", ">256 B<", ">4 KiB<", ">1 MiB<", ">10 MB/s<", ">1 GB/s<",
+                 ">10 \u00b5s<"):
         assert tick in sec, tick
+    assert ">1 kB<" not in sec and ">1 MB<" not in sec
     assert "parameter" not in sec  # measured points only, no fit
 
 

@@ -108,11 +108,13 @@ test("OSU output: latency and bandwidth over message size, log-log, in units", a
     const lat = await plots.nth(0).locator("svg:visible").first().textContent();
     const bw = await plots.nth(1).locator("svg:visible").first().textContent();
     assert(lat.includes("Latency over message size") && lat.includes("message size"), "latency plot");
-    // log-log: powers of ten in readable units on both axes, no fit
-    for (const t of ["1 B", "100 B", "10 kB", "1 MB", "10 µs", "1 ms"])
+    // log-log in readable units, no fit: message sizes at powers of two in
+    // KiB and MiB (SPEC §16), times and OSU's decimal MB/s at powers of ten
+    for (const t of ["1 B", " KiB", "1 MiB", "10 µs", "1 ms"])
       assert(lat.includes(t), `latency axis label ${t}`);
-    for (const t of ["1 B", "100 B", "10 MB/s", "1 GB/s"])
+    for (const t of ["1 B", " KiB", "10 MB/s", "1 GB/s"])
       assert(bw.includes(t), `bandwidth axis label ${t}`);
+    assert(!/\d kB|\d MB(?!\/s)/.test(lat + bw), "message sizes in decimal prefixes");
     assert(bw.includes("MPIBIBW (osu_") && lat.includes("MPIAG (osu_"), "legend names the OSU test");
     assert(!/parameter|fitted/.test(lat + bw), "no fit on the message-size plots");
     const rows = await page.locator("#benchmarks ~ .table-wrap tbody tr").allInnerTexts();

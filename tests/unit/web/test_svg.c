@@ -601,6 +601,51 @@ static void test_plot2d_log(void)
     buf_free(&b);
 }
 
+/* A log axis of bytes ticks at powers of two in KiB and MiB (message sizes
+ * are measured so), about as many as its width takes; within one power of
+ * two it keeps the decimal ticks. */
+static void test_plot2d_bytes(void)
+{
+    struct svg_point pts[3] = {
+        {1, 1e-6, 0, 0, 0}, {1024, 2e-6, 0, 0, 0}, {4194304, 1e-3, 0, 0, 0}};
+    struct svg_series s = {"latency", pts, 3, 0};
+    struct svg_plot2d p;
+    struct buf b;
+    struct err e = {0};
+    const char *doc;
+
+    memset(&p, 0, sizeof p);
+    p.xscale = p.yscale = SVG_LOG10;
+    p.xunit = "B";
+    p.yunit = "s";
+    p.series = &s;
+    p.nseries = 1;
+    buf_init(&b, 1 << 20);
+    CHECK_INT(svg_plot2d(&b, &p, &e), 0); /* 760 px: 8 ticks, every 4th power */
+    doc = buf_str(&b);
+    CHECK_WF(doc);
+    for (const char *const *t =
+             (const char *const[]){">1 B<", ">16 B<", ">256 B<", ">4 KiB<", ">64 KiB<",
+                                   ">1 MiB<", NULL};
+         *t; t++)
+        CHECK(strstr(doc, *t) != NULL);
+    CHECK(strstr(doc, ">1 kB<") == NULL && strstr(doc, ">2 B<") == NULL);
+    p.width = 390; /* 5 ticks: every 5th power */
+    buf_reset(&b);
+    CHECK_INT(svg_plot2d(&b, &p, &e), 0);
+    doc = buf_str(&b);
+    CHECK(strstr(doc, ">32 B<") != NULL && strstr(doc, ">1 KiB<") != NULL &&
+          strstr(doc, ">32 KiB<") != NULL && strstr(doc, ">1 MiB<") != NULL);
+    CHECK(strstr(doc, ">16 B<") == NULL);
+    /* 200..250 B: no power of two inside, the decimal ticks */
+    pts[0].x = 200, pts[1].x = 220, pts[2].x = 250;
+    buf_reset(&b);
+    CHECK_INT(svg_plot2d(&b, &p, &e), 0);
+    doc = buf_str(&b);
+    CHECK(strstr(doc, ">256 B<") == NULL && strstr(doc, " B</text>") != NULL);
+    buf_free(&b);
+}
+
 static void test_plot2d_non_finite(void)
 {
     struct svg_point pts[4] = {{NAN, 1, 0, 0, 0},
@@ -1261,6 +1306,7 @@ int main(void)
     RUN(test_plot2d_basic);
     RUN(test_plot2d_escaping);
     RUN(test_plot2d_log);
+    RUN(test_plot2d_bytes);
     RUN(test_plot2d_non_finite);
     RUN(test_plot2d_many_series);
     RUN(test_plot3d);
