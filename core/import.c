@@ -192,6 +192,32 @@ int import_add_inputs(struct import *im, const char *list, struct err *err)
         p += strspn(p, ", \t\r\n");
         if (*p == '\0')
             return 0;
+        if (*p == '"') { /* a name with blanks: "CPU Cores", "CPU Cores"=4 */
+            const char *name = p + 1, *end = strchr(name, '"'), *value = NULL;
+            size_t vlen = 0;
+            if (end == NULL)
+                return err_invalid(err, "inputs",
+                                   "%.64s: a quoted name needs its closing '\"'", p);
+            p = end + 1;
+            if (*p == '=') {
+                value = p + 1;
+                vlen = strcspn(value, ", \t\r\n");
+                p = value + vlen;
+                if (vlen == 0)
+                    return err_invalid(err, "inputs",
+                                       "\"%.*s\"=: a value after '=', or the name alone",
+                                       (int)(end - name < 64 ? end - name : 64), name);
+            } else if (*p != '\0' && strchr(", \t\r\n", *p) == NULL) {
+                return err_invalid(
+                    err, "inputs",
+                    "\"%.*s\": after a quoted name, '=' and a value, or the "
+                    "next input",
+                    (int)(end - name < 64 ? end - name : 64), name);
+            }
+            if (import_add_input(im, name, (size_t)(end - name), value, vlen, err) != 0)
+                return -1;
+            continue;
+        }
         n = strcspn(p, ", \t\r\n");
         eq = strcspn(p, "=");
         if (eq >= n) /* a name alone: the files say it */

@@ -101,7 +101,8 @@ void import_set_source(struct import *im, const char *path);
 int import_add_input(struct import *im, const char *name, size_t len, const char *value,
                      size_t vlen, struct err *err);
 /* The inputs of a list "N=1000, p=4, problem_size" (NAME=VALUE, or a NAME
- * the files give, separated by commas, blanks or lines; the command line's
+ * the files give, separated by commas, blanks or lines; a name with blanks
+ * in double quotes, "CPU Cores" or "CPU Cores"=4; the command line's
  * --input, the upload page's field), each through import_add_input.
  * Returns 0 or -1 with err. */
 int import_add_inputs(struct import *im, const char *list, struct err *err);

@@ -349,6 +349,16 @@ def inputs_the_files_say_in_their_metadata_are_read():
     st, runs = S.get("/api/v1/runs?application=adiak%20form")
     st, run = S.get(f"/api/v1/runs/{runs['runs'][0]['id']}")
     assert run["inputs"] == {"problem_size": 30}, run
+    # a name with blanks in double quotes: TAU's metadata "CPU Cores" (2 in
+    # this real profile), on the command line and in the upload page's field
+    tau = os.path.join(DATA, "public/tau/tau2_wrap_param_2ranks")
+    out = cli(db, "--application", "cores", "--input", '"CPU Cores"', tau)
+    assert out.returncode == 0 and "imported 1 runs (0 already stored)" in out.stdout, out
+    out = cli(db, "--application", "cores", "--input", '"CPU Cores"=2', tau)
+    assert "imported 0 runs (1 already stored)" in out.stdout, out
+    st, page = S.form_import("caliper-json", body, filename="lulesh.json",
+                             application="adiak form", inputs='"problem size"')
+    assert st == 422 and "no input, tag or metadata named problem size" in page, page[-1500:]
 
 
 @test

@@ -201,6 +201,11 @@ static void test_inputs(void)
         {"N=1,N=1", "input.N", "input.N is given twice"},
         {"N=1,N", "input.N", "input.N is given twice"},
         {"N p N", "input.N", "input.N is given twice"},
+        {"\"CPU Cores", "inputs", "\"CPU Cores: a quoted name needs its closing '\"'"},
+        {"\"CPU Cores\"=", "inputs", "\"CPU Cores\"=: a value after '='"},
+        {"\"CPU Cores\"4", "inputs", "after a quoted name, '=' and a value, or the next"},
+        {"\"\"=4", "input.", "must not be empty"},
+        {"\"CPU Cores\"=four", "input.CPU Cores", "the value must be a number"},
     };
     struct fmt_file f = {"x.txt", "x", 1};
     struct err e = {0};
@@ -228,6 +233,17 @@ static void test_inputs(void)
     CHECK_INT(import_add_input(&im, "depth", 5, "", 0, &e), 0);
     CHECK_STR(im.inputs_from[2], "depth");
     CHECK_STR(im.inputs[3].name, "p"); /* the named rows stay where they were */
+    /* a name with blanks (TAU's metadata "CPU Cores") in double quotes */
+    import_init(&im, NULL, &f, 1, NULL, "tester");
+    CHECK_INT(
+        import_add_inputs(&im, "\"CPU Cores\" N=2, \"Memory Size\"=16,\"a, b\"", &e), 0);
+    CHECK_INT((int)im.ninputs, 2);
+    CHECK_STR(im.inputs[0].name, "Memory Size");
+    CHECK(im.inputs[0].value == 16);
+    CHECK_STR(im.inputs[1].name, "N");
+    CHECK_INT((int)im.ninputs_from, 2);
+    CHECK_STR(im.inputs_from[0], "CPU Cores");
+    CHECK_STR(im.inputs_from[1], "a, b");
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         import_init(&im, NULL, &f, 1, NULL, "tester");
         err_clear(&e);
