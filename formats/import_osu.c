@@ -347,7 +347,7 @@ static int text_line(const struct osu *o, const char *s, size_t n)
 static int row(struct osu *o, const char *s, size_t n, const struct fmt_options *opt,
                size_t line, struct err *err)
 {
-    double L = 0, v, val[LIMIT_IMPORT_OSU_COLUMNS];
+    double L = 0, v, val[LIMIT_IMPORT_OSU_COLUMNS] = {0}; /* skipped columns: 0 */
     size_t i = 0, c = 0;
     int first = 1, num, fail = 0;
 
