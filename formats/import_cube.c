@@ -277,10 +277,11 @@ static void XMLCALL x_start(void *ud, const XML_Char *el, const XML_Char **atts)
         if (c->cur_metric >= 0 && parent != E_METRIC) {
             /* sub-metrics nest directly; one inside another element of a
              * metric (its <descr>) would end with no metric to return to */
+            long long id = -1;
             cfail(c, "metrics",
-                  "metric %zu sits in another element of metric %lld, not in the "
+                  "metric %lld sits in another element of metric %lld, not in the "
                   "metric itself",
-                  c->nmetric + 1, c->metric[c->cur_metric].id);
+                  attr_id(atts, "id", &id) == 0 ? id : -1, c->metric[c->cur_metric].id);
             x_stop(c);
             return;
         }
@@ -327,10 +328,11 @@ static void XMLCALL x_start(void *ud, const XML_Char *el, const XML_Char **atts)
         if (c->cur_cnode >= 0 && parent != E_CNODE) {
             /* callees nest directly; one inside another element of a cnode
              * would end with no cnode to return to */
+            long long id = -1;
             cfail(c, "cnodes",
-                  "call-tree node %zu sits in another element of call-tree node "
+                  "call-tree node %lld sits in another element of call-tree node "
                   "%lld, not in the node itself",
-                  c->ncnode + 1, c->cnode[c->cur_cnode].id);
+                  attr_id(atts, "id", &id) == 0 ? id : -1, c->cnode[c->cur_cnode].id);
             x_stop(c);
             return;
         }

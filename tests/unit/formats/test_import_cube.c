@@ -373,11 +373,11 @@ static void test_stray_nesting(void)
          "type=\"EXCLUSIVE\"><uniq_name>stray</uniq_name>"
          "</metric></metrics></descr>",
          "metrics",
-         "anchor.xml: metric 2 sits in another element of metric 0, not in the metric "
+         "anchor.xml: metric 7 sits in another element of metric 0, not in the metric "
          "itself"},
         {"<cnode id=\"1\" calleeId=\"1\">",
          "<note><cnode id=\"6\" calleeId=\"4\"></cnode></note>", "cnodes",
-         "anchor.xml: call-tree node 3 sits in another element of call-tree node 1, not "
+         "anchor.xml: call-tree node 6 sits in another element of call-tree node 1, not "
          "in "
          "the node itself"},
     };
