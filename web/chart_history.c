@@ -233,7 +233,17 @@ int chart_history(struct buf *out, const struct chart_history *hin, struct err *
         buf_puts(out, "\" y2=\"");
         svg_num(out, y1);
         buf_puts(out, "\"/>");
-        svg_label(out, px, y1 + 16, "middle", NULL, s, 16);
+        {
+            /* centred under its tick, but inside the drawing at either end
+             * ("01-12 06:40" was cut at the right edge on a phone) */
+            double half = svg_text_width(strlen(s), SVG_FS_SMALL) / 2.0;
+            if (px + half > h.width - 2)
+                svg_label(out, h.width - 2, y1 + 16, "end", NULL, s, 16);
+            else if (px - half < 2)
+                svg_label(out, 2, y1 + 16, "start", NULL, s, 16);
+            else
+                svg_label(out, px, y1 + 16, "middle", NULL, s, 16);
+        }
     }
     buf_puts(out, "</g>\n");
     {

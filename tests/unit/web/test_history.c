@@ -143,6 +143,14 @@ static void test_chart_history(void)
     h.nchanges = 0;
     CHECK_INT(chart_history(&a, &h, &e), 0);
     CHECK_INT(count(buf_str(&a), "<circle"), 1);
+    /* the narrow drawing (a phone's): the time labels at either end stay
+     * inside it, the last one ends at its right edge (it was cut there) */
+    buf_reset(&a);
+    h.width = 340;
+    CHECK_INT(chart_history(&a, &h, &e), 0);
+    CHECK(strstr(buf_str(&a), "x=\"338\" y=\"376\" text-anchor=\"end\">11-24 19:53<") !=
+          NULL);
+    h.width = 0;
     /* invalid input names the field, leaves out as it was */
     buf_reset(&a);
     h.n = 0;
