@@ -226,6 +226,18 @@ static void x_stop(struct cube *c)
     XML_StopParser(c->xp, XML_FALSE);
 }
 
+/* Refuses a metric or call-tree node (`what`, its id in atts) that sits in
+ * another element of the one open around it (id `outer`), and stops. */
+static void stray(struct cube *c, const XML_Char **atts, const char *field,
+                  const char *what, long long outer)
+{
+    long long id = -1;
+    cfail(c, field, "%s %lld sits in another element of %s %lld, not in the %s itself",
+          what, attr_id(atts, "id", &id) == 0 ? id : -1, what, outer,
+          strcmp(what, "metric") == 0 ? "metric" : "node");
+    x_stop(c);
+}
+
 static void XMLCALL x_start(void *ud, const XML_Char *el, const XML_Char **atts)
 {
     struct cube *c = ud;
@@ -277,12 +289,7 @@ static void XMLCALL x_start(void *ud, const XML_Char *el, const XML_Char **atts)
         if (c->cur_metric >= 0 && parent != E_METRIC) {
             /* sub-metrics nest directly; one inside another element of a
              * metric (its <descr>) would end with no metric to return to */
-            long long id = -1;
-            cfail(c, "metrics",
-                  "metric %lld sits in another element of metric %lld, not in the "
-                  "metric itself",
-                  attr_id(atts, "id", &id) == 0 ? id : -1, c->metric[c->cur_metric].id);
-            x_stop(c);
+            stray(c, atts, "metrics", "metric", c->metric[c->cur_metric].id);
             return;
         }
         m = &c->metric[c->nmetric];
@@ -326,14 +333,8 @@ static void XMLCALL x_start(void *ud, const XML_Char *el, const XML_Char **atts)
         if (xgrow((void **)&c->cnode, &c->capcnode, c->ncnode + 1, sizeof *c->cnode) != 0)
             goto nomem;
         if (c->cur_cnode >= 0 && parent != E_CNODE) {
-            /* callees nest directly; one inside another element of a cnode
-             * would end with no cnode to return to */
-            long long id = -1;
-            cfail(c, "cnodes",
-                  "call-tree node %lld sits in another element of call-tree node "
-                  "%lld, not in the node itself",
-                  attr_id(atts, "id", &id) == 0 ? id : -1, c->cnode[c->cur_cnode].id);
-            x_stop(c);
+            /* callees nest directly, likewise */
+            stray(c, atts, "cnodes", "call-tree node", c->cnode[c->cur_cnode].id);
             return;
         }
         n = &c->cnode[me];
