@@ -35,6 +35,7 @@
  * the profile's "Executable" metadata, else the directory's name
  * (fmt_options.source), else "tau".
  */
+#define _GNU_SOURCE /* memmem */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -452,25 +453,20 @@ static void metadata(struct tau *t, const char *file, const char *s, size_t n)
         (t->meta = arena_alloc(t->a, LIMIT_META * sizeof *t->meta)) == NULL)
         return;
     while (t->nmeta < LIMIT_META) {
-        const char *k = NULL, *v = NULL, *e = NULL;
-        for (; p + sizeof nt - 1 <= end; p++)
-            if (memcmp(p, nt, sizeof nt - 1) == 0) {
-                k = p + sizeof nt - 1;
-                break;
-            }
-        for (p = k; k && p + sizeof vt - 1 <= end; p++)
-            if (memcmp(p, vt, sizeof vt - 1) == 0) {
-                v = p + sizeof vt - 1;
-                break;
-            }
-        for (p = v; v && p + sizeof et - 1 <= end; p++)
-            if (memcmp(p, et, sizeof et - 1) == 0) {
-                e = p;
-                break;
-            }
+        const char *k = memmem(p, (size_t)(end - p), nt, sizeof nt - 1), *v = NULL,
+                   *e = NULL;
+        size_t kl, i = 0;
+        if (k != NULL) {
+            k += sizeof nt - 1;
+            v = memmem(k, (size_t)(end - k), vt, sizeof vt - 1);
+        }
+        if (v != NULL)
+            e = memmem(v + sizeof vt - 1, (size_t)(end - v - (sizeof vt - 1)), et,
+                       sizeof et - 1);
         if (e == NULL)
             return;
-        size_t kl = (size_t)(v - (sizeof vt - 1) - k), i = 0;
+        kl = (size_t)(v - k);
+        v += sizeof vt - 1;
         p = e + sizeof et - 1;
         while (i < t->nmeta &&
                !(strncmp(t->meta[i].key, k, kl) == 0 && t->meta[i].key[kl] == '\0'))
