@@ -187,50 +187,44 @@ int import_add_inputs(struct import *im, const char *list, struct err *err)
     const char *p = list ? list : "";
 
     for (;;) {
-        size_t n, eq;
-        int rc;
+        const char *item, *name, *value = NULL;
+        size_t len, vlen = 0;
+        int quoted;
         p += strspn(p, ", \t\r\n");
         if (*p == '\0')
             return 0;
-        if (*p == '"') { /* a name with blanks: "CPU Cores", "CPU Cores"=4 */
-            const char *name = p + 1, *end = strchr(name, '"'), *value = NULL;
-            size_t vlen = 0;
+        item = p;
+        if ((quoted = *p == '"')) { /* a name with blanks: "CPU Cores", "CPU Cores"=4 */
+            const char *end = strchr(p + 1, '"');
             if (end == NULL)
                 return err_invalid(err, "inputs",
                                    "%.64s: a quoted name needs its closing '\"'", p);
+            name = p + 1;
+            len = (size_t)(end - name);
             p = end + 1;
-            if (*p == '=') {
-                value = p + 1;
-                vlen = strcspn(value, ", \t\r\n");
-                p = value + vlen;
-                if (vlen == 0)
-                    return err_invalid(err, "inputs",
-                                       "\"%.*s\"=: a value after '=', or the name alone",
-                                       (int)(end - name < 64 ? end - name : 64), name);
-            } else if (*p != '\0' && strchr(", \t\r\n", *p) == NULL) {
-                return err_invalid(
-                    err, "inputs",
-                    "\"%.*s\": after a quoted name, '=' and a value, or the "
-                    "next input",
-                    (int)(end - name < 64 ? end - name : 64), name);
-            }
-            if (import_add_input(im, name, (size_t)(end - name), value, vlen, err) != 0)
-                return -1;
-            continue;
+        } else {
+            name = p;
+            len = strcspn(p, "=, \t\r\n");
+            p += len;
         }
-        n = strcspn(p, ", \t\r\n");
-        eq = strcspn(p, "=");
-        if (eq >= n) /* a name alone: the files say it */
-            rc = import_add_input(im, p, n, NULL, 0, err);
-        else if (eq + 1 == n)
-            rc = err_invalid(err, "inputs",
-                             "\"%.*s\": a value after '=', or the name alone",
-                             (int)(n < 64 ? n : 64), p);
-        else
-            rc = import_add_input(im, p, eq, p + eq + 1, n - eq - 1, err);
-        if (rc != 0)
+        if (*p == '=') {
+            value = ++p;
+            vlen = strcspn(p, ", \t\r\n");
+            p += vlen;
+            if (vlen == 0)
+                return err_invalid(
+                    err, "inputs", "%s%.*s%s: a value after '=', or the name alone",
+                    quoted ? "" : "\"", (int)(p - item < 64 ? p - item : 64), item,
+                    quoted ? "" : "\"");
+        } else if (*p != '\0' && strchr(", \t\r\n", *p) == NULL) {
+            return err_invalid(err, "inputs",
+                               "%.*s: after a quoted name, '=' and a value, or the next "
+                               "input",
+                               (int)(p - item < 64 ? p - item : 64), item);
+        }
+        /* without a value, each run's file says it */
+        if (import_add_input(im, name, len, value, vlen, err) != 0)
             return -1;
-        p += n;
     }
 }
 
