@@ -100,14 +100,34 @@ static void at(struct page *p, const char *x, double v)
     page_num(p, v);
 }
 
-#define MAX_X 32
-size_t view_scaling_x_choices(const struct view_app *v, json_t *vars)
+/* Each configuration's inputs, parsed: element i is config i's object (null
+ * where it does not parse). New reference, or NULL without memory. */
+static json_t *parsed_inputs(const struct view_app *v)
 {
-    int i;
+    json_t *ins = json_array();
+    for (int i = 0; ins != NULL && i < v->nconfigs; i++) {
+        json_t *in = json_loads(v->configs[i].inputs_json, 0, NULL);
+        if (json_array_append_new(ins, in ? in : json_null()) != 0) {
+            json_decref(ins);
+            return NULL;
+        }
+    }
+    return ins;
+}
+
+#define MAX_X 32
+/* view_scaling_x_choices over the parsed inputs ins. */
+static size_t x_choices(json_t *ins, json_t *vars)
+{
+    size_t i;
+    json_t *in;
     json_array_append_new(vars, json_string("nprocs"));
-    for (i = 0; i < v->nconfigs && json_array_size(vars) < MAX_X; i++) {
-        json_t *in = json_loads(v->configs[i].inputs_json, 0, NULL), *val;
+    json_array_foreach(ins, i, in)
+    {
         const char *key;
+        json_t *val;
+        if (json_array_size(vars) >= MAX_X)
+            break;
         json_object_foreach(in, key, val)
         {
             size_t j;
@@ -117,9 +137,16 @@ size_t view_scaling_x_choices(const struct view_app *v, json_t *vars)
             if (j == json_array_size(vars) && j < MAX_X)
                 json_array_append_new(vars, json_string(key));
         }
-        json_decref(in);
     }
     return json_array_size(vars);
+}
+
+size_t view_scaling_x_choices(const struct view_app *v, json_t *vars)
+{
+    json_t *ins = parsed_inputs(v);
+    size_t n = x_choices(ins, vars);
+    json_decref(ins);
+    return n;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -162,17 +189,12 @@ static size_t values_of(const struct view_app *v, json_t *ins, const char *name,
  * as the API takes them), the value the section shows selected; empty: the
  * slice measured at the most values of x (core/scaling.h). */
 #define FIXED_VALUES 200
-static void slice_fields(struct page *p, const struct view_app *v, json_t *s,
+static void slice_fields(struct page *p, const struct view_app *v, json_t *ins, json_t *s,
                          const char *x, json_t *vars)
 {
     double vals[FIXED_VALUES];
     json_t *shown = json_object_get(json_object_get(s, "selection"), "fixed");
-    json_t *ins = json_array();
-    for (int i = 0; ins != NULL && i < v->nconfigs; i++) { /* index i: config i */
-        json_t *in = json_loads(v->configs[i].inputs_json, 0, NULL);
-        json_array_append_new(ins, in ? in : json_null());
-    }
-    for (size_t i = 0; ins != NULL && i < json_array_size(vars); i++) {
+    for (size_t i = 0; i < json_array_size(vars); i++) {
         const char *name = json_string_value(json_array_get(vars, i));
         int nprocs = strcmp(name, "nprocs") == 0;
         json_t *cur = json_object_get(shown, name);
@@ -204,14 +226,13 @@ static void slice_fields(struct page *p, const struct view_app *v, json_t *s,
         }
         page_puts(p, "</select></div>\n");
     }
-    json_decref(ins);
 }
 
 /* The picker: x, the slice and the target, with the page's filters kept. */
 static void picker(struct page *p, const struct view_app *v, json_t *s)
 {
     const char *x = v->scaling_x ? v->scaling_x : "nprocs";
-    json_t *vars = json_array();
+    json_t *vars = json_array(), *ins = parsed_inputs(v); /* once for both lists */
     size_t i, n;
 
     page_puts(p, "<form class=\"filters card\" method=\"get\" action=\"/applications/");
@@ -229,7 +250,7 @@ static void picker(struct page *p, const struct view_app *v, json_t *s)
     }
     page_puts(p, "<div class=\"field\"><label for=\"s-x\">Over</label>"
                  "<select id=\"s-x\" name=\"x\">");
-    n = view_scaling_x_choices(v, vars);
+    n = x_choices(ins, vars);
     for (i = 0; i < n; i++) {
         page_puts(p, "<option value=\"");
         page_attr(p, json_string_value(json_array_get(vars, i)));
@@ -241,8 +262,9 @@ static void picker(struct page *p, const struct view_app *v, json_t *s)
         page_puts(p, "</option>");
     }
     page_puts(p, "</select></div>\n");
-    slice_fields(p, v, s, s ? str(s, "x") : x, vars);
+    slice_fields(p, v, ins, s, s ? str(s, "x") : x, vars);
     json_decref(vars);
+    json_decref(ins);
     /* the target as asked; unasked, the default shown as a placeholder, so
      * that another x or slice takes its own default, not this one's */
     page_puts(p, "<div class=\"field\"><label for=\"s-target\">Target"
