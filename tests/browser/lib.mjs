@@ -176,6 +176,13 @@ export async function assertNoSqueezedCells(page, what) {
     throw new Error(`${what}: table cells narrower than their words: ${squeezed.slice(0, 5).join("; ")}`);
 }
 
+// Clicks (click: a function that clicks) and waits for the page it leads to
+// to load. Not waitForLoadState("networkidle") beside the click: that one
+// answers for the page still shown, so the test could read the old page.
+export async function clickThrough(page, click) {
+  await Promise.all([page.waitForNavigation({ waitUntil: "networkidle" }), click()]);
+}
+
 export function assert(cond, msg) {
   if (!cond) throw new Error(msg);
 }

@@ -3,7 +3,7 @@
 // script needed), and a comparison of two branches — each page checked at
 // 1280 and 390 px with no console errors and no sideways scrolling, with
 // screenshots in build/artifacts/browser/history-*.png.
-import { test, run, watchedPage, assert, screenshot, assertNoHorizontalOverflow }
+import { test, run, watchedPage, assert, screenshot, assertNoHorizontalOverflow, clickThrough }
   from "./lib.mjs";
 
 const APP = "browser-history";
@@ -62,7 +62,7 @@ test("an alert is triaged from the alerts page", async ({ server, browser }) => 
   await row.locator("select[name=state]").selectOption("acknowledged");
   await row.locator("input[name=token]").fill("not-a-token");
   page.expectStatus.set(`${server.base}/alerts/${alertId}`, 401);
-  await Promise.all([page.waitForLoadState("networkidle"), row.locator("button").click()]);
+  await clickThrough(page, () => row.locator("button").click());
   let a = await server.api("GET", "/api/v1/alerts?state=open");
   assert(a.body.alerts.some((x) => x.id === alertId), "still open after a wrong token");
   // the right token moves it and lands back on the list

@@ -4,7 +4,7 @@
 // page and a run deleted after its confirmation — each page checked at 1280
 // and 390 px with no console errors and no sideways scrolling, screenshots in
 // build/artifacts/browser/provenance-*.png.
-import { test, run, watchedPage, assert, screenshot, assertNoHorizontalOverflow }
+import { test, run, watchedPage, assert, screenshot, assertNoHorizontalOverflow, clickThrough }
   from "./lib.mjs";
 
 const APP = "browser-prov";
@@ -31,8 +31,7 @@ test("the runs table shows and filters by provenance", async ({ server, browser 
     const page = await watchedPage(browser, width, 900);
     await page.goto(`${server.base}/applications/${APP}#runs`, { waitUntil: "networkidle" });
     await page.fill("#filter-branch", "main");
-    await Promise.all([page.waitForLoadState("networkidle"),
-                       page.locator("#runs-filter button").click()]);
+    await clickThrough(page, () => page.locator("#runs-filter button").click());
     assert(page.url().includes("branch=main"), `filtered url ${page.url()}`);
     const summary = await page.locator("#runs-summary").innerText();
     assert(summary.startsWith("9 runs"), `summary ${summary}`);
@@ -63,16 +62,13 @@ test("compare from the navigation through the picker", async ({ server, browser 
   for (const width of [1280, 390]) {
     const page = await watchedPage(browser, width, 900);
     await page.goto(`${server.base}/`, { waitUntil: "networkidle" });
-    await Promise.all([page.waitForLoadState("networkidle"),
-                       page.locator("nav a[href='/compare']").click()]);
+    await clickThrough(page, () => page.locator("nav a[href='/compare']").click());
     await page.selectOption("#pick-application", APP);
-    await Promise.all([page.waitForLoadState("networkidle"),
-                       page.locator("#compare-pick button").click()]);
+    await clickThrough(page, () => page.locator("#compare-pick button").click());
     await page.selectOption("#pick-a", "branch:main");
     await page.selectOption("#pick-b", "branch:feature/fast-io");
     await screenshot(page, `provenance-picker-${width}`);
-    await Promise.all([page.waitForLoadState("networkidle"),
-                       page.locator("#compare-pick button").click()]);
+    await clickThrough(page, () => page.locator("#compare-pick button").click());
     const labels = await page.locator("svg text[text-anchor='end']").allTextContents();
     assert(new Set(labels).size === 3, `distinct labels ${labels}`);
     const text = await page.locator("main").innerText();
@@ -91,14 +87,14 @@ test("signed in, a watch is added and a run deleted without a token", async ({ s
     await screenshot(page, `provenance-login-${width}`);
     await page.fill("#login-token", server.token);
     page.expectStatus.set(`${server.base}/login`, 303);
-    await Promise.all([page.waitForLoadState("networkidle"), page.click("#login-button")]);
+    await clickThrough(page, () => page.click("#login-button"));
     assert(await page.locator("#sign-out").count() === 1, "signed in");
     await page.goto(`${server.base}${HISTORY}`, { waitUntil: "networkidle" });
     assert(await page.locator("#watch-form input[name=token]").count() === 0, "no token field");
     await page.selectOption("#watch-test", "percent");
     await page.fill("#watch-threshold", String(10 + (width === 390 ? 5 : 0)));
     page.expectStatus.set(`${server.base}/watches`, 303);
-    await Promise.all([page.waitForLoadState("networkidle"), page.click("#watch-add")]);
+    await clickThrough(page, () => page.click("#watch-add"));
     // at 390 px, after the two watches added at 1280 px
     assert(await page.locator("#watch-list li").count() === (width === 390 ? 3 : 1),
       "the watch is listed");
@@ -107,7 +103,7 @@ test("signed in, a watch is added and a run deleted without a token", async ({ s
       await page.selectOption("#watch-test", "scaling");
       await page.fill("#watch-target", "256");
       await page.fill("#watch-baseline", "branch:main");
-      await Promise.all([page.waitForLoadState("networkidle"), page.click("#watch-add")]);
+      await clickThrough(page, () => page.click("#watch-add"));
       assert(await page.locator("#watch-list li").count() === 2, "the scaling watch is listed");
       const txt = await page.locator("#watch-list").innerText();
       assert(txt.includes('"scaling"') && txt.includes('"target":256') &&
@@ -120,16 +116,16 @@ test("signed in, a watch is added and a run deleted without a token", async ({ s
     // delete a run: the confirmation first
     const victim = runId + (width === 390 ? 1 : 2);
     await page.goto(`${server.base}/runs/${victim}`, { waitUntil: "networkidle" });
-    await Promise.all([page.waitForLoadState("networkidle"), page.click("#run-delete")]);
+    await clickThrough(page, () => page.click("#run-delete"));
     assert(await page.locator("#confirm-form input[name=token]").count() === 0, "no token");
     await screenshot(page, `provenance-confirm-${width}`);
     page.expectStatus.set(`${server.base}/runs/${victim}/delete`, 303);
-    await Promise.all([page.waitForLoadState("networkidle"), page.click("#confirm-delete")]);
+    await clickThrough(page, () => page.click("#confirm-delete"));
     const gone = await server.api("GET", `/api/v1/runs/${victim}`);
     assert(gone.status === 404, `run ${victim} deleted (${gone.status})`);
     // signing out brings the token fields back
     page.expectStatus.set(`${server.base}/logout`, 303);
-    await Promise.all([page.waitForLoadState("networkidle"), page.click("#sign-out")]);
+    await clickThrough(page, () => page.click("#sign-out"));
     await page.goto(`${server.base}/upload`, { waitUntil: "networkidle" });
     assert(await page.locator("input[name=token]").count() >= 1, "token fields again");
     page.assertClean(`session ${width}`);
