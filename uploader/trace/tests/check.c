@@ -449,7 +449,27 @@ static void test_calls(void)
         }
     /* the Test loop: most of the 0.2 s, never more than its Test calls took */
     CHECK(trace_wait_at(w, 1, 0) > 0.08 && trace_wait_at(w, 1, 0) < 0.35);
-    CHECK(trace_wait_at(w, 1, 0) <= p->time[1 * TRACE_OP_COUNT + TRACE_OP_TEST] + 1e-9);
+    /* ... and the loop's share never more than its Test calls took. Rank 0
+     * can also arrive late at a collective when the machine is busy, which
+     * adds to w[1][0] outside the loop: that share is what is left with the
+     * Test calls' durations set to 0 (then nothing is charged in them). */
+    {
+        struct trace_wait *rest = NULL;
+        struct trace_rank *r1 = &t->ranks[1];
+        for (size_t i = 0; i < r1->nevents; i++)
+            if (r1->ev[i].op == TRACE_OP_TEST)
+                r1->ev[i].end = r1->ev[i].begin;
+        CHECK_INT(trace_wait(t, &rest, &err), 0);
+        if (rest != NULL) {
+            double loop = trace_wait_at(w, 1, 0) - trace_wait_at(rest, 1, 0);
+            CHECK(loop > 0.08);
+            CHECK(loop <= p->time[1 * TRACE_OP_COUNT + TRACE_OP_TEST] + 1e-9);
+            if (!(loop <= p->time[1 * TRACE_OP_COUNT + TRACE_OP_TEST] + 1e-9))
+                fprintf(stderr, "Test loop wait %.3f s, its Test calls %.3f s\n", loop,
+                        p->time[1 * TRACE_OP_COUNT + TRACE_OP_TEST]);
+        }
+        trace_wait_free(rest);
+    }
     CHECK(p->calls[1 * TRACE_OP_COUNT + TRACE_OP_TEST] >= 2);
     CHECK_INT(t->ranks[1].ndone, 1);
     if (t->ranks[1].ndone == 1) {
