@@ -343,7 +343,7 @@ int main(int argc, char **argv)
             char said[512] = "";
             FILE *f = fopen(out, "r");
             if (f == NULL || fgets(said, sizeof said, f) == NULL ||
-                strncmp(said, "imported 1 runs", 15) != 0) {
+                strncmp(said, "imported 1 run ", 15) != 0) {
                 fprintf(stderr, "bench_otf2: the import said: %s\n", said);
                 return 1;
             }

@@ -111,12 +111,12 @@ int page_delete_confirm(struct req *r)
             db_pool_put(r->app->pool, d);
             return dash_error(r, &e);
         }
+        long long nruns = (long long)json_integer_value(json_object_get(app, "runs"));
         v.title = arena_printf(r->arena, "Delete the application %s?", r->params[0]);
-        v.what = arena_printf(
-            r->arena,
-            "%s goes with its %lld runs, executables, templates, "
-            "couplings, models and watches. This cannot be undone.",
-            r->params[0], (long long)json_integer_value(json_object_get(app, "runs")));
+        v.what = arena_printf(r->arena,
+                              "%s goes with its %lld run%s, executables, templates, "
+                              "couplings, models and watches. This cannot be undone.",
+                              r->params[0], nruns, nruns == 1 ? "" : "s");
         json_decref(app);
         v.action = app_path(r, r->params[0], "/delete");
         v.cancel = app_path(r, r->params[0], "");

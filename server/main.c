@@ -373,8 +373,9 @@ static int cmd_import(struct opts *o)
         import_commit(d, &im, &e) == 0) {
         const char *from = o->nargs == 1 ? o->args[0] : "the files";
         if (im.runs > 0 || im.benchmarks == 0)
-            printf("imported %zu runs (%zu already stored) from %s (%s)\n", im.created,
-                   im.runs - im.created, from, im.format_used);
+            printf("imported %zu run%s (%zu already stored) from %s (%s)\n", im.created,
+                   im.created == 1 ? "" : "s", im.runs - im.created, from,
+                   im.format_used);
         if (im.benchmarks > 0)
             printf("imported %zu system benchmarks of %s (%zu already stored) from %s "
                    "(%s)\n",

@@ -197,7 +197,8 @@ int chart_history(struct buf *out, const struct chart_history *hin, struct err *
     ay.p1 = y0;
 
     snprintf(desc, sizeof desc,
-             "%zu runs over time%s%s; %d with an alert; %zu change point%s.", h.n,
+             "%zu run%s over time%s%s; %d with an alert; %zu change point%s.", h.n,
+             h.n == 1 ? "" : "s",
              nband ? ", with the watching model's 95 % prediction interval as a band"
                    : "",
              valid < h.n ? " (runs without a value skipped)" : "", nalerts, h.nchanges,

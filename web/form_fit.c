@@ -99,6 +99,12 @@ static long long runs_of(struct fit_data *d, const char *exe, const char *sys)
     return n;
 }
 
+/* A choice's label: its name and how many runs it has. */
+static const char *runs_label(struct fctx *c, const char *name, long long n)
+{
+    return arena_printf(c->arena, "%s (%lld run%s)", name, n, n == 1 ? "" : "s");
+}
+
 static int check1(struct fctx *c, struct fit_data *d, int strict, struct err *err)
 {
     const char *app = fs_val(c, "application"), *v, *sys[256];
@@ -326,9 +332,8 @@ static void render1(struct fctx *c, struct fit_data *d)
     json_array_foreach(d->apps, i, a)
     {
         values[i] = forms_str(a, "name");
-        labels[i] =
-            arena_printf(c->arena, "%s (%lld runs)", values[i],
-                         (long long)json_integer_value(json_object_get(a, "runs")));
+        labels[i] = runs_label(c, values[i],
+                               (long long)json_integer_value(json_object_get(a, "runs")));
     }
     page_puts(&c->p, "<div class=\"fields\">\n");
     ff_select(c, "application", "Application", NULL, values, labels, n,
@@ -340,8 +345,7 @@ static void render1(struct fctx *c, struct fit_data *d)
         if (!exe_has_runs(d, name) || n >= 256)
             continue;
         values[n] = name;
-        labels[n] =
-            arena_printf(c->arena, "%s (%lld runs)", name, runs_of(d, name, NULL));
+        labels[n] = runs_label(c, name, runs_of(d, name, NULL));
         n++;
     }
     values[n] = "";
@@ -351,8 +355,7 @@ static void render1(struct fctx *c, struct fit_data *d)
     ns = systems_of(d, d->exe, sys, 256);
     for (i = 0; i < ns; i++) {
         values[i] = sys[i];
-        labels[i] =
-            arena_printf(c->arena, "%s (%lld runs)", sys[i], runs_of(d, d->exe, sys[i]));
+        labels[i] = runs_label(c, sys[i], runs_of(d, d->exe, sys[i]));
     }
     ff_select(c, "system", "System", "where the runs were measured", values, labels, ns,
               fs_get(c, "system"), 1);
@@ -743,9 +746,11 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
         page_puts(&c->p, "<p class=\"muted\">No prediction point was given (step 3): the "
                          "model and its fit are shown.</p>\n");
     }
-    if (sel != NULL)
-        page_printf(&c->p, "<p class=\"muted\">Fitted to %lld runs.</p>\n",
-                    (long long)json_integer_value(json_object_get(sel, "runs")));
+    if (sel != NULL) {
+        long long n = (long long)json_integer_value(json_object_get(sel, "runs"));
+        page_printf(&c->p, "<p class=\"muted\">Fitted to %lld run%s.</p>\n", n,
+                    n == 1 ? "" : "s");
+    }
     if (json_array_size(json_object_get(ans, "vars")) == 2)
         forms_plot(c, c->plot, ans,
                    "The fitted surface over the measured range of both axes, with the "

@@ -571,11 +571,14 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
             page_num(&c->p, json_number_value(json_object_get(error, "mean_abs_pct")));
             page_puts(&c->p, " %, largest ");
             page_num(&c->p, json_number_value(json_object_get(error, "max_abs_pct")));
-            page_printf(&c->p, " %%, over %lld configuration%s (%lld runs)",
-                        (long long)json_integer_value(json_object_get(error, "points")),
-                        json_integer_value(json_object_get(error, "points")) == 1 ? ""
-                                                                                  : "s",
-                        (long long)json_integer_value(json_object_get(error, "runs")));
+            {
+                long long np =
+                    (long long)json_integer_value(json_object_get(error, "points"));
+                long long nr =
+                    (long long)json_integer_value(json_object_get(error, "runs"));
+                page_printf(&c->p, " %%, over %lld configuration%s (%lld run%s)", np,
+                            np == 1 ? "" : "s", nr, nr == 1 ? "" : "s");
+            }
             page_puts(&c->p, json_is_true(json_object_get(error, "capped"))
                                  ? " (the first 10,000 runs)."
                                  : ".");

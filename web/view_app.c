@@ -235,9 +235,10 @@ static void runs_table(struct page *p, const struct view_app *v,
         return;
     }
     page_printf(p,
-                "<p class=\"muted\" id=\"runs-summary\">%lld runs; page %lld of %lld, "
+                "<p class=\"muted\" id=\"runs-summary\">%lld run%s; page %lld of %lld, "
                 "sorted by %s (%s).</p>\n",
-                v->total, v->page, v->pages, v->sort == 0 ? "run" : sort_names[v->sort],
+                v->total, v->total == 1 ? "" : "s", v->page, v->pages,
+                v->sort == 0 ? "run" : sort_names[v->sort],
                 v->desc ? "descending" : "ascending");
     /* every run of the table's filter and order, not just this page */
     page_puts(p, "<p class=\"downloads\"><a id=\"runs-csv\" href=\"");
@@ -248,7 +249,10 @@ static void runs_table(struct page *p, const struct view_app *v,
                     ? "&amp;"
                     : "?");
     page_attr(p, v->name);
-    page_printf(p, "-runs.csv\">Download the %lld runs as CSV</a></p>\n", v->total);
+    if (v->total == 1)
+        page_puts(p, "-runs.csv\">Download the run as CSV</a></p>\n");
+    else
+        page_printf(p, "-runs.csv\">Download the %lld runs as CSV</a></p>\n", v->total);
     page_puts(p, "<div class=\"table-wrap\" id=\"runs-table\"><table>"
                  "<caption class=\"vh\">Runs</caption>\n<thead><tr>");
     sort_header(p, v, 0, "Run", 1);

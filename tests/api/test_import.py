@@ -267,7 +267,7 @@ def inputs_the_files_do_not_say_go_to_every_run():
     db = os.path.join(S.tmp, "inputs.db")
     path = os.path.join(DATA, "public/caliper-json/hatchet_demo_out_5.json")
     out = cli(db, "--application", "c", "--input", "N=1000, p=4", path)
-    assert out.returncode == 0 and "imported 1 runs (0 already stored)" in out.stdout, out
+    assert out.returncode == 0 and "imported 1 run (0 already stored)" in out.stdout, out
     out = cli(db, "--application", "c", "--input", "p=4", "--input", "N=1000", path)
     assert "imported 0 runs (1 already stored)" in out.stdout, out
     with open(db, "rb") as f:
@@ -353,7 +353,7 @@ def inputs_the_files_say_in_their_metadata_are_read():
     # this real profile), on the command line and in the upload page's field
     tau = os.path.join(DATA, "public/tau/tau2_wrap_param_2ranks")
     out = cli(db, "--application", "cores", "--input", '"CPU Cores"', tau)
-    assert out.returncode == 0 and "imported 1 runs (0 already stored)" in out.stdout, out
+    assert out.returncode == 0 and "imported 1 run (0 already stored)" in out.stdout, out
     out = cli(db, "--application", "cores", "--input", '"CPU Cores"=2', tau)
     assert "imported 0 runs (1 already stored)" in out.stdout, out
     st, page = S.form_import("caliper-json", body, filename="lulesh.json",
@@ -396,7 +396,8 @@ def every_format_through_the_cli():
                 opts += ["--" + k, query[k]]
         out = cli(db, "--format", fmt, *opts, os.path.join(DATA, path))
         assert out.returncode == 0, (fmt, out.stderr)
-        assert f"imported {n} runs (0 already stored)" in out.stdout, (fmt, out.stdout)
+        assert f"imported {n} run{'' if n == 1 else 's'} (0 already stored)" in out.stdout, (
+            fmt, out.stdout)
         out = cli(db, *opts, os.path.join(DATA, path))  # auto, again
         assert out.returncode == 0, (fmt, out.stderr)
         assert f"imported 0 runs ({n} already stored)" in out.stdout, (fmt, out.stdout)
@@ -475,7 +476,7 @@ def the_worked_example_of_docs_import_md_runs_as_written():
 def cli_refuses_a_file_a_directory_set_would_drop():
     """Several paths with format auto: a directory format (TAU) takes the set
     it recognises and reads only its own files; a Caliper file beside it was
-    dropped with "imported 1 runs". It is refused, naming it, and nothing is
+    dropped with "imported 1 run". It is refused, naming it, and nothing is
     stored; a file no format reads still rides along with the set."""
     before = S.content()
     tau = os.path.join(DATA, "tau/run")

@@ -312,6 +312,21 @@ def upload_form_stores_a_run():
 
 
 @test
+def one_run_is_counted_as_one_run():
+    """Counts of runs agree with their number where a page says how many
+    (an application with a single run read "1 runs" in four places)."""
+    st, _ = S.post("/api/v1/runs", {"application": "lone app", "executable": "lone.x",
+                                    "system": "lone-sys", "nprocs": 4, "runtime": 2.0})
+    assert st == 201
+    body, _ = page("/applications/lone%20app")
+    assert "1 run; page 1 of 1" in body and "Download the run as CSV" in body, body
+    body, _ = page("/model/fit?application=lone%20app")
+    assert "lone app (1 run)</option>" in body and "lone.x (1 run)</option>" in body
+    assert "lone-sys (1 run)</option>" in body and " runs)</option>" in body
+    assert "(1 runs)" not in body
+
+
+@test
 def runs_table_as_csv_is_the_whole_filtered_table_in_order():
     app = "csv-" + uuid.uuid4().hex[:6]
     runs = [run_doc(application=app, nprocs=1 + (i % 7), runtime=float(1 + (i * 37) % 120),

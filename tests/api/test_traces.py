@@ -511,7 +511,7 @@ def otf2_import_on_the_command_line():
     try:
         C.kill()
         out = C.cli("import", "--format", "otf2", "--application", "cli otf2", OTF2)
-        assert "imported 1 runs" in out, out
+        assert "imported 1 run" in out, out
         C.start()
         st, listing = C.get("/api/v1/runs")
         check_otf2_analyses(C, listing["runs"][0]["id"])
