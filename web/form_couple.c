@@ -328,14 +328,11 @@ static void render2(struct fctx *c, struct couple_data *d)
 
 static void render3(struct fctx *c, struct couple_data *d)
 {
-    const char **labels = arena_alloc(c->arena, (d->nvars + 1) * sizeof *labels);
+    const char **labels =
+        forms_var_labels(c, d->cf, d->ncf, d->exe, NULL, d->vars, d->nvars, NULL);
     struct xstep x = xs(d);
-    size_t i;
     if (labels == NULL)
         return;
-    for (i = 0; i < d->nvars; i++)
-        labels[i] = i == 0 ? "nprocs (processors)"
-                           : arena_printf(c->arena, "%s (input)", d->vars[i]);
     page_puts(&c->p, "<div class=\"fields\">\n");
     ff_select(c, "x", "x axis", "changing it updates the fields below", d->vars, labels,
               d->nvars, fs_get(c, "x"), 1);

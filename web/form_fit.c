@@ -30,7 +30,9 @@ struct fit_data {
     const char *sys;
     const char *vars[FORMS_MAX_VARS];
     size_t nvars;
-    json_t *metrics, *kernels; /* names */
+    const char **var_labels;      /* forms_var_labels */
+    size_t nvals[FORMS_MAX_VARS]; /* at how many values each var was measured */
+    json_t *metrics, *kernels;    /* names */
     const char *x;
     const char *x2;                   /* NULL: one axis */
     const char *rest[FORMS_MAX_VARS]; /* vars without x2: the x step's variables */
@@ -241,6 +243,21 @@ static int check_basis(struct fctx *c, struct fit_data *d, int strict, struct er
     return 0;
 }
 
+/* An axis needs the runs at two values of its variable at least: one
+ * measured at a single value is refused at its field here, not found out
+ * when the model is computed a step later. */
+static int one_value(const struct fit_data *d, const char *var, const char *field,
+                     struct err *err)
+{
+    for (size_t i = 0; i < d->nvars; i++)
+        if (strcmp(d->vars[i], var) == 0 && d->nvals[i] < 2)
+            return err_invalid(err, field,
+                               "these runs were measured at one value of %.200s only; "
+                               "an axis needs two or more: choose a variable they vary",
+                               var);
+    return 0;
+}
+
 static int check2(struct fctx *c, struct fit_data *d, int strict, struct err *err)
 {
     const char *v = fs_get(c, "graph");
@@ -252,6 +269,10 @@ static int check2(struct fctx *c, struct fit_data *d, int strict, struct err *er
         fs_set(c, "graph", "auto");
     }
     d->nvars = forms_vars(d->cf, d->ncf, d->exe, d->sys, d->vars, FORMS_MAX_VARS);
+    d->var_labels =
+        forms_var_labels(c, d->cf, d->ncf, d->exe, d->sys, d->vars, d->nvars, d->nvals);
+    if (d->var_labels == NULL)
+        return err_nomem(err);
     v = fs_get(c, "x");
     for (i = 0; v && i < d->nvars && strcmp(d->vars[i], v) != 0; i++)
         ;
@@ -262,6 +283,8 @@ static int check2(struct fctx *c, struct fit_data *d, int strict, struct err *er
                forms_default_x(c, d->cf, d->ncf, d->exe, d->sys, d->vars, d->nvars));
     }
     d->x = fs_val(c, "x");
+    if (strict && one_value(d, d->x, "x", err) != 0)
+        return -1;
     /* The second axis: another variable of the runs, or none. */
     v = fs_get(c, "x2");
     for (i = 0; v && *v && i < d->nvars && strcmp(d->vars[i], v) != 0; i++)
@@ -272,6 +295,8 @@ static int check2(struct fctx *c, struct fit_data *d, int strict, struct err *er
         fs_set(c, "x2", "");
     }
     d->x2 = fs_val(c, "x2");
+    if (strict && d->x2 != NULL && one_value(d, d->x2, "x2", err) != 0)
+        return -1;
     d->nrest = 0;
     for (i = 0; i < d->nvars; i++)
         if (d->x2 == NULL || strcmp(d->vars[i], d->x2) != 0)
@@ -376,8 +401,7 @@ static void render2(struct fctx *c, struct fit_data *d)
               forms_graphs, forms_graph_labels, FORMS_NGRAPHS, fs_get(c, "graph"), 0);
     for (i = 0; i < d->nvars; i++) {
         values[i] = d->vars[i];
-        labels[i] = i == 0 ? "nprocs (processors)"
-                           : arena_printf(c->arena, "%s (input)", d->vars[i]);
+        labels[i] = d->var_labels != NULL ? d->var_labels[i] : d->vars[i];
     }
     ff_select(c, "x", "x axis", NULL, values, labels, d->nvars, fs_get(c, "x"), 0);
     /* The second axis: none, or another variable (a 3-D surface). */

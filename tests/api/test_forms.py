@@ -174,6 +174,29 @@ def fit_step2_axes_from_the_runs():
 
 
 @test
+def fit_step2_axis_of_one_value_is_refused_at_its_field():
+    """The axis selects say at how many values the runs were measured, and an
+    axis of one value is refused at step 2 (it used to reach step 3 and fail
+    there as "all x values are equal"); nothing moves on to step 3."""
+    body, _ = get(url("/model/fit", application=MATMUL, executable="matmul_sgi",
+                      system=SGI, step=1, next=1))
+    f = Form(body)
+    labels = {o[0]: o[1] for o in f.selects["x"]}
+    assert labels == {"nprocs": "nprocs (processors, 6 values)",
+                      "L": "L (input, 1 value)", "N": "N (input, 10 values)"}, labels
+    assert {o[0]: o[1] for o in f.selects["x2"]}["L"] == "L (input, 1 value)"
+    for field, fields in (("x", {"x": "L"}), ("x2", {"x": "N", "x2": "L"})):
+        body, _ = get(url("/model/fit", application=MATMUL, executable="matmul_sgi",
+                          system=SGI, graph="auto", y="runtime", step=2, next=1,
+                          **fields), 422)
+        f = Form(body)
+        assert "<h2>Step 2:" in body and "<h2>Step 3:" not in body
+        assert f.error_at(field) == ("these runs were measured at one value of L only; "
+                                     "an axis needs two or more: choose a variable "
+                                     "they vary"), (field, f.errors)
+
+
+@test
 def fit_step3_fixed_values_prefilled_from_the_runs():
     body, _ = get(url("/model/fit", **FIT, step=2, next=1))
     f = Form(body)
@@ -411,6 +434,8 @@ def couple_steps_offer_kernels_loop_and_axes():
     body, _ = get(url("/model/couple", **COUPLE, step=2, next=1))
     f = Form(body)
     assert f.values("x") == ["nprocs", "class_size"]
+    assert [o[1] for o in f.selects["x"]] == ["nprocs (processors, 7 values)",
+                                              "class_size (input, 1 value)"]
     assert 'name="x" data-autosubmit' in body and 'id="refresh"' in body
     assert f.selected("fix.class_size") == ["64"]
     # with x = class_size, nprocs becomes a fixed value
