@@ -446,14 +446,31 @@ static int by_total(const void *a, const void *b)
     return x->k < y->k ? -1 : x->k > y->k;
 }
 
-/* The chart of p with at most SVG_STACK_TOP + 1 components (the largest by
- * their total over all bars, in input order, and "other" summing the rest)
- * and at most SVG_MAX_BARS bars (consecutive categories grouped, each bar the
- * mean of its group, labelled "first–last"). */
+/* Components that are 0 in every bar (a call path's frames that took no
+ * time): they have no area, only a legend entry, and can push the ones that
+ * have out of the SVG_STACK_TOP kept. */
+static size_t zero_components(const struct svg_stacked *p)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < p->ncomponents; k++) {
+        size_t c = 0;
+        while (c < p->ncategories && value_at(p, c, k) == 0)
+            c++;
+        n += c == p->ncategories;
+    }
+    return n;
+}
+
+/* The chart of p without the components that are 0 in every bar (unless all
+ * are), with at most SVG_STACK_TOP + 1 components (the largest by their total
+ * over all bars, in input order, and "other" summing the rest) and at most
+ * SVG_MAX_BARS bars (consecutive categories grouped, each bar the mean of its
+ * group, labelled "first–last"). */
 static int reduce(struct buf *out, const struct svg_stacked *p, struct err *err)
 {
     size_t nk = p->ncomponents, nc = p->ncategories, c, k, g;
-    size_t mk = nk > SVG_STACK_TOP + 1 ? SVG_STACK_TOP + 1 : nk;
+    size_t zero = zero_components(p), nzero = zero < nk ? zero : 0;
+    size_t live = nk - nzero, mk = live > SVG_STACK_TOP + 1 ? SVG_STACK_TOP + 1 : live;
     size_t mc = nc > SVG_MAX_BARS ? SVG_MAX_BARS : nc, maxgroup = 1;
     struct rank *r = xcalloc(nk, sizeof *r);
     size_t *slot = xcalloc(nk, sizeof *slot); /* component k -> its column */
@@ -473,30 +490,26 @@ static int reduce(struct buf *out, const struct svg_stacked *p, struct err *err)
         for (c = 0; c < nc; c++)
             r[k].total += value_at(p, c, k);
     }
-    if (mk < nk) {
-        qsort(r, nk, sizeof *r, by_total);
-        for (k = 0; k < nk; k++)
-            slot[k] = SIZE_MAX;
-        for (k = 0; k < SVG_STACK_TOP; k++)
-            slot[r[k].k] = 0;
-        for (g = 0, k = 0; k < nk; k++) /* the kept ones in input order */
-            if (slot[k] == 0) {
-                comps[g] = p->components[k];
-                cols[g] = p->colors ? p->colors[k] : (int)g;
-                slot[k] = g++;
-            } else {
-                slot[k] = SVG_STACK_TOP;
-            }
-        snprintf(other, sizeof other, "other (%zu more)", nk - SVG_STACK_TOP);
+    /* the kept ones (slot 0 for now) in input order; the rest go to "other"
+     * (slot SVG_STACK_TOP) or, at 0 everywhere, nowhere (SIZE_MAX) */
+    qsort(r, nk, sizeof *r, by_total);
+    for (k = 0; k < nk; k++)
+        slot[k] = SIZE_MAX;
+    for (k = 0; k < live; k++)
+        slot[r[k].k] = k < (mk < live ? SVG_STACK_TOP : live) ? 0 : SVG_STACK_TOP;
+    for (g = 0, k = 0; k < nk; k++)
+        if (slot[k] == 0) {
+            comps[g] = p->components[k];
+            cols[g] = p->colors ? p->colors[k] : (int)g;
+            slot[k] = g++;
+        }
+    if (mk < live) {
+        snprintf(other, sizeof other, "other (%zu more)", live - SVG_STACK_TOP);
         comps[SVG_STACK_TOP] = other;
         cols[SVG_STACK_TOP] = -1;
         q.other = 0; /* a kept "other" of the input is one component among the rest */
-    } else {
-        for (k = 0; k < nk; k++) {
-            slot[k] = k;
-            comps[k] = p->components[k];
-            cols[k] = p->colors ? p->colors[k] : (int)k;
-        }
+    } else if (nzero > 0 && p->other && slot[nk - 1] == SIZE_MAX) {
+        q.other = 0; /* the input's "other" was 0 and is gone */
     }
     for (g = 0; g < mc; g++) {
         size_t c0 = g * nc / mc, c1 = (g + 1) * nc / mc; /* [c0, c1) */
@@ -505,7 +518,8 @@ static int reduce(struct buf *out, const struct svg_stacked *p, struct err *err)
             maxgroup = c1 - c0;
         for (c = c0; c < c1; c++)
             for (k = 0; k < nk; k++)
-                v[g * mk + slot[k]] += value_at(p, c, k) / (double)(c1 - c0);
+                if (slot[k] != SIZE_MAX)
+                    v[g * mk + slot[k]] += value_at(p, c, k) / (double)(c1 - c0);
         if (c1 - c0 == 1) {
             cats[g] = category_label(p, c0, lab, GROUP_LABEL);
         } else {
@@ -518,10 +532,13 @@ static int reduce(struct buf *out, const struct svg_stacked *p, struct err *err)
         }
     }
     note[0] = 0;
-    if (mk < nk)
-        snprintf(note, sizeof note,
+    if (nzero > 0)
+        snprintf(note, sizeof note, "; %zu component%s at 0 in every bar left out", nzero,
+                 nzero == 1 ? "" : "s");
+    if (mk < live)
+        snprintf(note + strlen(note), sizeof note - strlen(note),
                  "; the largest %d of %zu components, the rest summed as \"other\"",
-                 SVG_STACK_TOP, nk);
+                 SVG_STACK_TOP, live);
     if (mc < nc)
         snprintf(note + strlen(note), sizeof note - strlen(note),
                  "; %zu categories in %zu bars, each the mean of up to %zu", nc, mc,
@@ -532,7 +549,7 @@ static int reduce(struct buf *out, const struct svg_stacked *p, struct err *err)
     q.ncomponents = mk;
     q.values = v;
     q.colors = cols;
-    rc = render(out, &q, note, mk < nk, err);
+    rc = render(out, &q, note, mk < live, err);
 out:
     xfree(r);
     xfree(slot);
@@ -551,7 +568,8 @@ int svg_stacked(struct buf *out, const struct svg_stacked *p, struct err *err)
                        "output buffer already failed");
     if (validate(p, err) != 0)
         return -1;
-    if (p->ncomponents > SVG_STACK_TOP + 1 || p->ncategories > SVG_MAX_BARS)
+    if (p->ncomponents > SVG_STACK_TOP + 1 || p->ncategories > SVG_MAX_BARS ||
+        zero_components(p) > 0)
         return reduce(out, p, err);
     return render(out, p, NULL, 0, err);
 }

@@ -951,6 +951,57 @@ static void test_stacked_colors(void)
     buf_free(&a);
 }
 
+/* Components at 0 in every bar (a call path's frames that took no time, an
+ * HPCToolkit profile's MPI_Init chain) are left out, legend too: 22 of them
+ * beside 3 that took time drew a legend of 20 entries, most without area,
+ * and put one that took time into "other". Kept: a component at 0 in one bar
+ * only; all of them when every one is 0. */
+static void test_stacked_zero(void)
+{
+    static const char *comps[25], *const cats[2] = {"r1", "r2"};
+    static char names[25][16];
+    static double v[2 * 25];
+    struct svg_stacked p;
+    struct buf a;
+    struct err e = {0};
+    size_t k;
+
+    for (k = 0; k < 25; k++) {
+        snprintf(names[k], sizeof names[k], "z%zu", k);
+        comps[k] = names[k];
+    }
+    v[3] = 2;        /* z3: 2 s in r1 */
+    v[25 + 3] = 1;   /* ... 1 s in r2 */
+    v[25 + 7] = 0.5; /* z7: in r2 only */
+    v[24] = 4;       /* z24: the last, in r1 only */
+    memset(&p, 0, sizeof p);
+    p.categories = cats;
+    p.ncategories = 2;
+    p.components = comps;
+    p.ncomponents = 25;
+    p.values = v;
+    p.yunit = "s";
+    buf_init(&a, 1 << 20);
+    CHECK_INT(svg_stacked(&a, &p, &e), 0);
+    CHECK_WF(buf_str(&a));
+    CHECK(strstr(buf_str(&a), "2 bars of 3 components; 22 components at 0 in every bar "
+                              "left out") != NULL);
+    CHECK(strstr(buf_str(&a), ">z3</text>") != NULL);
+    CHECK(strstr(buf_str(&a), ">z7</text>") != NULL);
+    CHECK(strstr(buf_str(&a), ">z24</text>") != NULL);
+    CHECK(strstr(buf_str(&a), ">z0</text>") == NULL);
+    CHECK(strstr(buf_str(&a), "other (") == NULL);
+    CHECK(strstr(buf_str(&a), "<title>r2 \xe2\x80\x94 z7: 500 ms</title>") != NULL);
+    /* every component 0: all drawn as before (an empty chart with its legend) */
+    memset(v, 0, sizeof v);
+    buf_reset(&a);
+    CHECK_INT(svg_stacked(&a, &p, &e), 0);
+    CHECK_WF(buf_str(&a));
+    CHECK(strstr(buf_str(&a), "left out") == NULL);
+    CHECK(strstr(buf_str(&a), "the largest 20 of 25 components") != NULL);
+    buf_free(&a);
+}
+
 static void test_stacked_many(void)
 {
     static const char *comps[189], *cats[1001];
@@ -1315,6 +1366,7 @@ int main(void)
     RUN(test_heatmap);
     RUN(test_stacked_colors);
     RUN(test_stacked_many);
+    RUN(test_stacked_zero);
     RUN(test_heatmap_many);
     RUN(test_heatmap_sparse);
     RUN(test_small_canvas);
