@@ -659,6 +659,22 @@ static void json_link_rest(struct page *p, json_t *sel)
     }
 }
 
+/* Whether every variable of the page's configurations (nprocs and each
+ * input) was measured at one value only: then no x of the picker can give a
+ * law (an LNT suite, one profile), and the section says so without it. */
+static int nothing_varies(const struct view_app *v)
+{
+    json_t *ins = parsed_inputs(v), *vars = json_array();
+    double vals[2];
+    int one = ins != NULL && vars != NULL;
+    x_choices(ins, vars);
+    for (size_t i = 0; one && i < json_array_size(vars); i++)
+        one = values_of(v, ins, json_string_value(json_array_get(vars, i)), vals, 2) <= 1;
+    json_decref(ins);
+    json_decref(vars);
+    return one;
+}
+
 void view_scaling_at(struct page *p, const struct view_app *v)
 {
     json_t *s = v->scaling;
@@ -673,6 +689,17 @@ void view_scaling_at(struct page *p, const struct view_app *v)
     else
         page_text(p, x);
     page_puts(p, "</h2>\n");
+    if (s == NULL && v->scaling_x == NULL && v->nconfigs > 0 && !v->truncated &&
+        nothing_varies(v)) {
+        page_printf(p,
+                    "<p class=\"muted\" id=\"scaling-error\">Nothing to scale: the runs "
+                    "shown were all measured at %lld process%s and no input of theirs "
+                    "varies; a scaling law needs one variable measured at 3 values or "
+                    "more.</p>\n</section>\n",
+                    (long long)v->configs[0].nprocs,
+                    v->configs[0].nprocs == 1 ? "" : "es");
+        return;
+    }
     if (s == NULL) {
         page_puts(p, "<p class=\"notice\" id=\"scaling-error\">");
         page_text(p, v->scaling_error->message);

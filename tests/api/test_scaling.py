@@ -45,6 +45,8 @@ upload(runs("mixed", inputs={"N": 1000}) + runs("mixed", inputs={"N": 2000}, ps=
        + runs("mixed", system="t", ps=PS[:3]))
 # "few": two values of nprocs
 upload(runs("few", ps=[4, 8]))
+# "one": one process count and one N (an LNT suite, a single profile)
+upload(runs("one", ps=[4]))
 
 
 def scaling(app, want=200, **q):
@@ -278,6 +280,19 @@ def application_page_picks_one_curve_and_says_which():
     assert '<option value="N" selected>' in body, body
     assert "Scaling at nprocs" in page("/applications/laws")
     assert "at least 3" in text_of(page("/applications/few"), "scaling-error")
+    # where nothing varies at all, no x of the picker can give a law: the
+    # section says so in a line, without the picker (it asked for nprocs and
+    # a target that could only answer the same)
+    body = page("/applications/one")
+    assert text_of(body, "scaling-error") == (
+        "Nothing to scale: the runs shown were all measured at 4 processes and no input "
+        "of theirs varies; a scaling law needs one variable measured at 3 values or more.")
+    section = body[body.index('id="scaling-at"'):]
+    section = section[:section.index("</section>")]
+    assert 'name="target"' not in section and 'class="notice' not in section, section
+    # asked for an x, the reason and the picker as before
+    body = page("/applications/one?x=N")
+    assert "at least 3" in text_of(body, "scaling-error") and 'name="target"' in body
 
 
 @test
