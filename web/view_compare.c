@@ -21,8 +21,12 @@ static void side_select(struct page *p, const char *name, const char *label, jso
                 "<div class=\"field\"><label for=\"pick-%s\">%s</label><select "
                 "id=\"pick-%s\" name=\"%s\" required><option value=\"\">choose…</option>",
                 name, label, name, name);
-    page_puts(p, "<optgroup label=\"Branches\">");
-    json_array_foreach(json_object_get(refs, "branches"), i, x)
+    json_t *branches = json_object_get(refs, "branches"),
+           *commits = json_object_get(refs, "commits");
+    /* an empty group would show its heading over nothing */
+    if (json_array_size(branches) > 0)
+        page_puts(p, "<optgroup label=\"Branches\">");
+    json_array_foreach(branches, i, x)
     {
         const char *b = json_string_value(json_object_get(x, "name"));
         const char *v = arena_printf(p->arena, "branch:%s", b ? b : "");
@@ -35,8 +39,11 @@ static void side_select(struct page *p, const char *name, const char *label, jso
         page_text(p, v);
         runs(p, json_integer_value(json_object_get(x, "runs")));
     }
-    page_puts(p, "</optgroup><optgroup label=\"Commits, newest first\">");
-    json_array_foreach(json_object_get(refs, "commits"), i, x)
+    if (json_array_size(branches) > 0)
+        page_puts(p, "</optgroup>");
+    if (json_array_size(commits) > 0)
+        page_puts(p, "<optgroup label=\"Commits, newest first\">");
+    json_array_foreach(commits, i, x)
     {
         const char *c = json_string_value(json_object_get(x, "name"));
         const char *br = json_string_value(json_object_get(x, "branch"));
@@ -54,7 +61,8 @@ static void side_select(struct page *p, const char *name, const char *label, jso
         }
         runs(p, json_integer_value(json_object_get(x, "runs")));
     }
-    page_puts(p, "</optgroup></select></div>\n");
+    page_puts(p, json_array_size(commits) > 0 ? "</optgroup></select></div>\n"
+                                              : "</select></div>\n");
 }
 
 void view_compare_pick(struct page *p, const struct view_compare_pick *d)

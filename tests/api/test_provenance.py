@@ -252,6 +252,17 @@ def compare_without_sides_is_a_picker():
     assert '<option value="commit:beef01" selected>' in b
     body, _ = page("/compare?application=nosuch", 404)
     assert "nosuch" in html.unescape(body)
+    # commits without any branch (LNT reports name a revision only): no
+    # empty "Branches" group over nothing
+    st, _ = S.post("/api/v1/runs", {"runs": [
+        {"application": "nobranch", "executable": "e", "system": "s", "nprocs": 1,
+         "runtime": 1.0 + i, "commit": c} for i, c in enumerate(("152294", "154331"))]})
+    assert st == 201
+    body, _ = page("/compare?application=nobranch")
+    a = body.split('id="pick-a"', 1)[1].split("</select>", 1)[0]
+    assert "Branches" not in a and a.count("<optgroup") == a.count("</optgroup>") == 1, a
+    assert re.findall(r'<option value="([^"]+)"', a) == ["commit:154331",
+                                                        "commit:152294"], a
 
 
 @test
