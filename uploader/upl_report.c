@@ -111,9 +111,10 @@ static void md_config(struct buf *out, const json_t *cfg, const char *app)
         buf_puts(out, " on ");
         md(out, str(cfg, "system"));
     }
-    if (json_is_integer(json_object_get(cfg, "nprocs")))
-        buf_printf(out, ", %lld procs",
-                   (long long)json_integer_value(json_object_get(cfg, "nprocs")));
+    if (json_is_integer(json_object_get(cfg, "nprocs"))) {
+        long long n = (long long)json_integer_value(json_object_get(cfg, "nprocs"));
+        buf_printf(out, ", %lld proc%s", n, n == 1 ? "" : "s");
+    }
     json_object_foreach((json_t *)inputs, k, v)
     {
         buf_puts(out, ", ");

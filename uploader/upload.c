@@ -292,9 +292,10 @@ static void note_alerts(struct ctx *c, const char *src)
         if (json_string_value(json_object_get(al, "application")))
             fprintf(stderr, " on %s",
                     json_string_value(json_object_get(al, "application")));
-        if (json_is_integer(json_object_get(al, "nprocs")))
-            fprintf(stderr, " (%lld procs)",
-                    (long long)json_integer_value(json_object_get(al, "nprocs")));
+        if (json_is_integer(json_object_get(al, "nprocs"))) {
+            long long n = (long long)json_integer_value(json_object_get(al, "nprocs"));
+            fprintf(stderr, " (%lld proc%s)", n, n == 1 ? "" : "s");
+        }
         if (y && json_is_number(json_object_get(al, "value")))
             fprintf(stderr, ": %s %g", y,
                     json_number_value(json_object_get(al, "value")));

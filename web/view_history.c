@@ -102,9 +102,10 @@ static void config_text(struct page *p, const json_t *c, const char *app)
         page_puts(p, " on ");
         page_text(p, str(c, "system"));
     }
-    if (json_is_integer(json_object_get(c, "nprocs")))
-        page_printf(p, ", %lld procs",
-                    (long long)json_integer_value(json_object_get(c, "nprocs")));
+    if (json_is_integer(json_object_get(c, "nprocs"))) {
+        long long n = (long long)json_integer_value(json_object_get(c, "nprocs"));
+        page_printf(p, ", %lld proc%s", n, n == 1 ? "" : "s");
+    }
     json_object_foreach(json_object_get(c, "inputs"), k, v)
     {
         page_puts(p, ", ");
