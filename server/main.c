@@ -14,10 +14,8 @@
  * (postgresql://user@host/dbname). On an SQLite file serve takes an exclusive
  * lock named after the file's identity so that a second server on the same
  * database refuses with a clear message instead of competing for it; several
- * servers may share one PostgreSQL database. The other commands work beside
- * a running server (SQLite WAL and busy timeout, or PostgreSQL's own
- * concurrency).
- */
+ * servers may share one PostgreSQL database. The other commands work beside a
+ * running server (SQLite WAL and busy timeout, or PostgreSQL's concurrency). */
 #include "common/sha256.h"
 #include "common/xalloc.h"
 #include "common/xalloc_json.h"
@@ -372,15 +370,15 @@ static int cmd_import(struct opts *o)
     if (e.message[0] == '\0' && import_check(&im, &e) == 0 && open_db(o, &d, 1) == 0 &&
         import_commit(d, &im, &e) == 0) {
         const char *from = o->nargs == 1 ? o->args[0] : "the files";
+        size_t n = im.created, nb = im.benchmarks_created;
         if (im.runs > 0 || im.benchmarks == 0)
-            printf("imported %zu run%s (%zu already stored) from %s (%s)\n", im.created,
-                   im.created == 1 ? "" : "s", im.runs - im.created, from,
-                   im.format_used);
+            printf("imported %zu run%s (%zu already stored) from %s (%s)\n", n,
+                   n == 1 ? "" : "s", im.runs - n, from, im.format_used);
         if (im.benchmarks > 0)
-            printf("imported %zu system benchmarks of %s (%zu already stored) from %s "
+            printf("imported %zu system benchmark%s of %s (%zu already stored) from %s "
                    "(%s)\n",
-                   im.benchmarks_created, im.system,
-                   im.benchmarks - im.benchmarks_created, from, im.format_used);
+                   nb, nb == 1 ? "" : "s", im.system, im.benchmarks - nb, from,
+                   im.format_used);
         for (size_t i = 0; i < im.nnotes; i++)
             printf("note: %s\n", im.notes[i]);
         for (size_t i = 0; i < im.nalerts; i++) /* the watches' verdicts on the runs */
