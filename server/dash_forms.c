@@ -6,6 +6,8 @@
  * steps read what they offer from core/form_data.h through the one pooled
  * read connection chosen here per request. No markup here. */
 #include "core/form_data.h"
+#include "formats/json.h"
+#include "formats/limits.h"
 #include "server/api_error.h"
 #include "server/csrf.h"
 #include "server/session.h"
@@ -195,7 +197,7 @@ static int form_save(struct req *r, const struct form_def *def)
     struct fctx *c = &x.c;
     struct err e = {0}, save_err = {0};
     struct form body;
-    const char *q;
+    const char *q, *name;
     json_t *request = NULL, *answer = NULL;
     int shown, rc;
 
@@ -223,6 +225,13 @@ static int form_save(struct req *r, const struct form_def *def)
      * result page, which is computed anyway (nothing is stored). */
     if (csrf_check(r, form_get(&body, "csrf"), &save_err) == 0)
         http_check_token(r, form_get(&body, "token"), "token", &save_err);
+    /* an optional name, checked as the API's "name" beside "save" */
+    name = form_get(&body, "name");
+    c->save_name = name;
+    if (name != NULL && *name == '\0')
+        name = NULL;
+    if (name != NULL && save_err.status == 0)
+        json_check_name(name, strlen(name), "name", LIMIT_NAME, &save_err);
 
     shown = run_checks(r, c, FORM_RESULT);
     if (shown == FORM_RESULT && (shown = compute(r, &x, &request, &answer)) == 0)
@@ -239,7 +248,7 @@ static int form_save(struct req *r, const struct form_def *def)
                          api_error_status(save_err.status));
     } else {
         ctx_done(&x); /* the connection goes back before the write */
-        rc = model_save(r, x.m, request, answer, NULL, saved, NULL, &e);
+        rc = model_save(r, x.m, request, answer, name, saved, NULL, &e);
         answer = NULL; /* taken */
         if (rc != 0)
             rc = dash_error(r, &e);

@@ -6,6 +6,7 @@
  * of /plots/model-{id}.svg, when the route table serves that URL) is known by
  * rendering it once here, so the page never links an image that would fail.
  * The page itself is web/view_models.c. */
+#include "common/utf8.h"
 #include "core/watch.h"
 #include "core/catalog_read.h"
 #include "formats/json.h"
@@ -118,7 +119,7 @@ int page_model(struct req *r)
     const struct method *meth;
     const char *vars[MAX_VARS], *values[MAX_VARS];
     json_t *m, *request, *answer, *point = NULL;
-    char *end, title[48], url[64];
+    char *end, title[96], url[64];
     long long id;
     size_t i;
     db *d;
@@ -163,7 +164,13 @@ int page_model(struct req *r)
             v.prediction = meth->predict(answer, point, &pe);
         v.error = pe.status ? &pe : NULL;
     }
-    snprintf(title, sizeof title, "Model %lld", id);
+    if (json_is_string(json_object_get(m, "name"))) {
+        char name[61];
+        snprintf(name, sizeof name, "%s", json_string_value(json_object_get(m, "name")));
+        utf8_cut(name); /* a long name is cut between characters */
+        snprintf(title, sizeof title, "%s (model %lld)", name, id);
+    } else
+        snprintf(title, sizeof title, "Model %lld", id);
     dash_begin(&p, r, title, "models");
     view_model(&p, &v);
     json_decref(v.prediction);

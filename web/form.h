@@ -95,6 +95,7 @@ struct fctx {
     void *data;              /* the method's own (arena) */
     const char *user;        /* the signed-in token's name (no token field), or NULL */
     const char *header_csrf; /* the header's sign-out form's CSRF token, or NULL */
+    const char *save_name;   /* the Save form's name as sent (kept after a refusal) */
 };
 
 /* The form definitions. */

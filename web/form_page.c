@@ -4,6 +4,7 @@
  * /model/{fit,parameterize,couple} (steps and result; Save). */
 #include "web/form.h"
 #include "web/html.h"
+#include "formats/limits.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -218,15 +219,25 @@ static void save_section(struct fctx *c, const struct err *save_err, const char 
     state_query(c, &q, c->def->nsteps, NULL);
     page_attr(&c->p, buf_str(&q));
     buf_free(&q);
+    /* the name it is listed by ("name" beside "save" in the API); optional */
+    page_printf(
+        &c->p,
+        "\">\n<div class=\"fields\"><div class=\"field\"><label for=\"save-name\">"
+        "Name <span class=\"hint\">optional, shown on its page and in the "
+        "list</span></label><input type=\"text\" id=\"save-name\" name=\"name\" "
+        "maxlength=\"%d\" placeholder=\"e.g. matmul on 8 procs, over N\" value=\"",
+        LIMIT_NAME);
+    page_attr(&c->p, c->save_name ? c->save_name : "");
+    page_puts(&c->p, "\"></div>");
     if (c->user != NULL && !token_bad) {
         /* signed in: the session's token saves it */
-        page_puts(&c->p, "\">\n<p class=\"muted\" id=\"save-as\">Saved as ");
+        page_puts(&c->p, "</div>\n<p class=\"muted\" id=\"save-as\">Saved as ");
         page_text(&c->p, c->user);
         page_puts(&c->p, ".</p>\n<button type=\"submit\" id=\"save-button\">Save the "
                          "model</button>\n</form>\n");
         return;
     }
-    page_puts(&c->p, "\">\n<div class=\"fields\"><div class=\"field\">"
+    page_puts(&c->p, "<div class=\"field\">"
                      "<label for=\"save-token\">Write token <span class=\"hint\">from "
                      "prophecyd token create NAME</span></label><input type=\"password\" "
                      "id=\"save-token\" name=\"token\" autocomplete=\"off\" required "

@@ -33,7 +33,7 @@ void view_models(struct page *p, json_t *list)
         page_puts(p, "<p class=\"muted\">No saved models yet.</p>\n");
     } else {
         page_table_open(p, "Saved models");
-        page_puts(p, "<thead><tr><th class=\"num\">Model</th><th>Method</th>"
+        page_puts(p, "<thead><tr><th class=\"num\">Model</th><th>Name</th><th>Method</th>"
                      "<th>Application</th><th>Formula</th><th>Saved</th></tr></thead>"
                      "<tbody>\n");
         json_array_foreach(list, i, m)
@@ -42,6 +42,10 @@ void view_models(struct page *p, json_t *list)
             page_printf(
                 p, "<tr><td class=\"num\"><a href=\"/models/%lld\">%lld</a></td><td>", id,
                 id);
+            if (*str(m, "name"))
+                page_link(p, "/models/", arena_printf(p->arena, "%lld", id),
+                          str(m, "name"));
+            page_puts(p, "</td><td>");
             page_text(p, str(m, "method"));
             page_puts(p, "</td><td>");
             if (*str(m, "application"))
@@ -202,10 +206,14 @@ void view_model(struct page *p, const struct view_model *d)
            *answer = json_object_get(m, "result");
     long long id = d->id;
 
-    page_printf(p,
-                "<p class=\"crumbs\"><a href=\"/models\">Saved models</a> ›</p>\n"
-                "<h1>Model %lld <span class=\"muted\">(",
-                id);
+    page_puts(p, "<p class=\"crumbs\"><a href=\"/models\">Saved models</a> ›</p>\n<h1>");
+    /* the name it was saved with ("name" beside "save"), else its number */
+    if (*str(m, "name")) {
+        page_text(p, str(m, "name"));
+        page_printf(p, " <span class=\"muted\">(model %lld, ", id);
+    } else {
+        page_printf(p, "Model %lld <span class=\"muted\">(", id);
+    }
     page_text(p, str(m, "method"));
     page_puts(p, ")</span></h1>\n<dl class=\"facts\">\n<dt>Method</dt><dd>");
     page_text(p, str(m, "method"));
@@ -214,6 +222,10 @@ void view_model(struct page *p, const struct view_model *d)
         page_link(p, "/applications/", str(m, "application"), NULL);
     else
         page_puts(p, "<span class=\"muted\">inline data</span>");
+    if (*str(m, "system")) {
+        page_puts(p, "</dd>\n<dt>System</dt><dd>");
+        page_link(p, "/systems/", str(m, "system"), NULL);
+    }
     page_puts(p, "</dd>\n<dt>Saved</dt><dd>");
     page_text(p, str(m, "created_at"));
     page_printf(

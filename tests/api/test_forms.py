@@ -559,7 +559,37 @@ def save_with_bad_input_stores_nothing():
     assert st == 422 and "predict takes numbers" in Form(page).error_at("predict")
     st, page, _ = save_post("/model/fit", {"csrf": form["csrf"], "token": S.token})
     assert st == 400
+    # a name of more than 256 bytes is refused, shown with the result, the
+    # typed name kept in its field
+    st, page, _ = save_post("/model/fit", dict(form, token=S.token, name="n" * 257))
+    assert st == 422 and "Not saved: name must be a string of 1 to 256 bytes" in page, \
+        (st, page[-3000:])
+    assert 'id="predicted"' in page and 'value="' + "n" * 257 + '"' in page
     assert S.content() == before
+
+
+@test
+def save_with_a_name_lists_the_model_by_it():
+    """The Save form's optional name is the API's "name" beside "save": the
+    saved model's page and the list show it; an empty one is no name."""
+    body, _ = get(url("/model/fit", **FIT, **{"fix.nprocs": "8"}, predict="1200",
+                      step="result"))
+    assert 'id="save-name" name="name" maxlength="256"' in body
+    form = save_form(body)
+    origin = {"Origin": f"http://127.0.0.1:{S.port}", "Sec-Fetch-Site": "same-origin"}
+    for name, want in (("matmul on 8 procs <over N>", "matmul on 8 procs <over N>"),
+                       ("", None)):
+        st, page, resp = save_post("/model/fit", dict(form, token=S.token, name=name),
+                                   origin)
+        assert st == 303, (st, page[:300])
+        mid = int(resp.getheader("Location").rsplit("/", 1)[1])
+        st, model = S.get(f"/api/v1/models/{mid}")
+        assert model.get("name") == want, model.get("name")
+        page, _ = get(f"/models/{mid}")
+        if want:
+            assert "<h1>matmul on 8 procs &lt;over N&gt; <span" in page
+        else:
+            assert f"<h1>Model {mid} <span" in page
 
 
 @test

@@ -466,6 +466,22 @@ def saved_model_pages():
     assert "y = 1 + 2*&lt;x&gt;" in body and "<x>" not in body
     assert f'href="/api/v1/models/{mid}"' in body and f'href="/models/{mid}"' in body
     assert "a0 = 1, a1 = 2" in body and "2401" in body and "Predictions" in body
+    # a model saved with a name is shown by it, with its system, on both pages
+    name = "<b>N</b> scaling ✓"
+    st, b = S.post("/api/v1/fit", {"application": "matmul (example)",
+                                   "system": "SGI Origin2000 (example)", "x": "N",
+                                   "y": "runtime", "fixed": {"nprocs": 8, "L": 1024},
+                                   "save": True, "name": name})
+    assert st in (200, 201), b
+    nid = b["id"]
+    body, _ = page(f"/models/{nid}")
+    esc = "&lt;b&gt;N&lt;/b&gt; scaling ✓"
+    assert f'<h1>{esc} <span class="muted">(model {nid}, fit)</span></h1>' in body, body
+    assert f"<title>{esc} (model {nid})" in body
+    assert '<dt>System</dt><dd><a href="/systems/SGI%20Origin2000%20%28example%29">' in body
+    body, _ = page("/models")
+    assert f'<td><a href="/models/{nid}">{esc}</a></td><td>fit</td>' in body
+    assert f'<a href="/models/{mid}">{mid}</a></td><td></td><td>fit</td>' in body
 
 
 @test
