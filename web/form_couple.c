@@ -516,7 +516,7 @@ static void interval(struct fctx *c, json_t *o)
         page_num(&c->p, num(o, "lo"));
         page_puts(&c->p, " to ");
         page_num(&c->p, num(o, "hi"));
-        page_puts(&c->p, ")</span>");
+        page_puts(&c->p, "&nbsp;s)</span>");
     }
 }
 
@@ -543,20 +543,20 @@ static void headline(struct fctx *c, json_t *ans, json_t *p)
     page_num(&c->p, num(p, "x"));
     page_puts(&c->p, ": <strong id=\"predicted\">");
     forms_num10(c, num(p, "y"));
-    page_puts(&c->p, "</strong>");
+    page_puts(&c->p, "</strong>&nbsp;s"); /* runtimes: seconds */
     interval(c, p);
     page_puts(&c->p, "</p>\n");
     view_reach(&c->p, p, "prediction"); /* its reach and warning, as the API */
     page_puts(&c->p, "<p id=\"summation\">The plain sum of the kernel models: "
                      "<strong>");
     page_num(&c->p, num(sum, "y"));
-    page_puts(&c->p, "</strong>");
+    page_puts(&c->p, "</strong>&nbsp;s");
     interval(c, sum);
     page_puts(&c->p, ".");
     if (json_is_number(json_object_get(p, "actual"))) {
         page_puts(&c->p, " Measured: <strong id=\"actual\">");
         page_num(&c->p, num(p, "actual"));
-        page_printf(&c->p, "</strong> (%lld run%s); error of the coupled model ",
+        page_printf(&c->p, "</strong>&nbsp;s (%lld run%s); error of the coupled model ",
                     (long long)json_integer_value(json_object_get(p, "runs")),
                     json_integer_value(json_object_get(p, "runs")) == 1 ? "" : "s");
         signed_pct(c, num(p, "error_pct"));

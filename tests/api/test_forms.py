@@ -250,6 +250,9 @@ def fit_result_matches_the_api_and_an_independent_fit():
     assert st == 200, api
     y = api["predictions"][0]["y"]
     assert close10(predicted(body), y), (predicted(body), y)
+    # a runtime is seconds: the value and its interval say so
+    assert re.search(r'<strong id="predicted">[^<]+</strong>&nbsp;s <span class="interval">'
+                     r'\(95 % prediction interval [^<]+ to [^<]+&nbsp;s\)</span>', body), body
     assert api["model"]["formula"] in html.unescape(body)
     assert body.count("<svg") == 1 and "</svg>" in body
     # independently: the runs of matmul_sgi on SGI at nprocs 8, mean per N
@@ -453,8 +456,10 @@ def couple_result_matches_the_api():
     p = api["predictions"][0]
     assert close10(predicted(body), p["y"]), (predicted(body), p["y"])
     text = html.unescape(re.sub(r"<[^>]+>", "", body))
-    assert "The plain sum of the kernel models: %.6g" % p["summation"]["y"] in text
-    assert "Measured: %.6g (2 runs)" % p["actual"] in text
+    assert "The plain sum of the kernel models: %.6g\u00a0s" % p["summation"]["y"] in text
+    assert "Measured: %.6g\u00a0s (2 runs)" % p["actual"] in text
+    assert '<strong id="predicted">' in body and re.search(
+        r'</strong>&nbsp;s <span class="interval">\(95 % interval [^<]+&nbsp;s\)</span>', body)
     assert body.count("<svg") == 2 and "per-kernel breakdown" in body
     assert api["formula"] in text and api["composition"] in text
     req = request_json(body)
