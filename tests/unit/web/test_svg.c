@@ -951,6 +951,21 @@ static void test_stacked_colors(void)
     buf_free(&a);
 }
 
+/* A stacked-bar input of nc categories and nk components, values in s. */
+static struct svg_stacked stacked_of(const char *const *cats, size_t nc,
+                                     const char *const *comps, size_t nk, const double *v)
+{
+    struct svg_stacked p;
+    memset(&p, 0, sizeof p);
+    p.categories = cats;
+    p.ncategories = nc;
+    p.components = comps;
+    p.ncomponents = nk;
+    p.values = v;
+    p.yunit = "s";
+    return p;
+}
+
 /* Components at 0 in every bar (a call path's frames that took no time, an
  * HPCToolkit profile's MPI_Init chain) are left out, legend too: 22 of them
  * beside 3 that took time drew a legend of 20 entries, most without area,
@@ -974,13 +989,7 @@ static void test_stacked_zero(void)
     v[25 + 3] = 1;   /* ... 1 s in r2 */
     v[25 + 7] = 0.5; /* z7: in r2 only */
     v[24] = 4;       /* z24: the last, in r1 only */
-    memset(&p, 0, sizeof p);
-    p.categories = cats;
-    p.ncategories = 2;
-    p.components = comps;
-    p.ncomponents = 25;
-    p.values = v;
-    p.yunit = "s";
+    p = stacked_of(cats, 2, comps, 25, v);
     buf_init(&a, 1 << 20);
     CHECK_INT(svg_stacked(&a, &p, &e), 0);
     CHECK_WF(buf_str(&a));
@@ -1019,13 +1028,7 @@ static void test_stacked_many(void)
         comps[k] = cnames[k];
         v[k] = (double)k + 1; /* the largest are c169..c188 */
     }
-    memset(&p, 0, sizeof p);
-    p.categories = one;
-    p.ncategories = 1;
-    p.components = comps;
-    p.ncomponents = 189;
-    p.values = v;
-    p.yunit = "s";
+    p = stacked_of(one, 1, comps, 189, v);
     buf_init(&a, 1 << 22);
     CHECK_INT(svg_stacked(&a, &p, &e), 0);
     CHECK_WF(buf_str(&a));
