@@ -376,6 +376,20 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
             total += run->kernels[i].time;
             ntimed++;
         }
+    /* Kernels that overlap (nested trace events, threads, GPU work beside the
+     * calls that launched it) add up to more than the run: say so, as the
+     * shares below are of their sum. Timers of their own put kernels a few
+     * percent over the run (the demo's BT: 5 %); a fifth over is overlap. */
+    if (RUN_HAS_RUNTIME(run->runtime) && run->runtime > 0 && total > 1.2 * run->runtime) {
+        page_puts(p, "<p class=\"muted\" id=\"kernels-overlap\">These kernels' times add "
+                     "up to ");
+        page_qty(p, total, "s");
+        page_printf(p, ", %.3g × the run's ", total / run->runtime);
+        page_qty(p, run->runtime, "s");
+        page_puts(p,
+                  ": they overlap (nested events, threads or GPU work at once, each "
+                  "kernel's slowest rank), and each share below is of their sum.</p>\n");
+    }
     /* Each kernel's metrics parsed once, for the tree and the table. */
     metrics = arena_alloc(a, run->nkernels * sizeof *metrics);
     if (metrics == NULL)

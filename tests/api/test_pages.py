@@ -269,6 +269,18 @@ def kernel_breakdown_and_run_page():
     for k in ["initialize", "compute_rhs", "x_solve", "verify"]:
         assert f'<td class="path">{k}</td>' in body, k  # a path cell: long ones wrap
     assert f'href="/api/v1/runs/{rid}"' in body and "class_size" in body
+    assert 'id="kernels-overlap"' not in body  # BT's kernels fit in its runtime
+    # kernels that overlap (a trace's nested events) add up to more than the
+    # run: the page says so, since the shares are of their sum
+    st, b = S.post("/api/v1/runs", {"application": "nested", "executable": "e",
+                                    "system": "s", "nprocs": 1, "runtime": 2.0,
+                                    "kernels": [{"name": "outer", "time": 2.0},
+                                                {"name": "inner", "time": 1.5}]})
+    assert st == 201, b
+    body, _ = page(f"/runs/{b['ids'][0] if 'ids' in b else b['id']}")
+    assert re.search(r'id="kernels-overlap">These kernels\' times add up to 3\.5 s, 1\.75 '
+                     r'× the run\'s 2 s: they overlap', html.unescape(body)), body
+    assert "<td class=\"num\">57.1 %</td>" in body  # outer: 2 of 3.5
 
 
 @test
