@@ -328,9 +328,21 @@ static void headline(struct page *p, json_t *s, const char *x)
     double xm = num(s, "measured"), xt = num(s, "target");
 
     if (b == NULL || !json_is_string(json_object_get(s, "bottleneck"))) {
-        page_puts(p, "<p class=\"notice\" id=\"scaling-headline\">No kernel could be "
-                     "modelled (the runs record no kernel times, or too few of them), so "
-                     "there are no shares; the runtime's own law is below.</p>\n");
+        /* what is below instead: the runtime's law, else the metrics' (a file
+         * without any time, SPEC §16), else only why nothing is */
+        page_puts(p, "<p class=\"notice\" id=\"scaling-headline\">");
+        if (json_is_object(json_object_get(s, "runtime")))
+            page_puts(p,
+                      "No kernel could be modelled (the runs record no kernel times, or "
+                      "too few of them), so there are no shares; the runtime's own law "
+                      "is below.");
+        else if (json_array_size(json_object_get(s, "metrics")) > 0)
+            page_puts(p,
+                      "Neither a kernel nor the runtime could be modelled (below, why), "
+                      "so there are no shares; the metrics' laws are below.");
+        else
+            page_puts(p, "Nothing could be modelled: below, why.");
+        page_puts(p, "</p>\n");
         return;
     }
     page_puts(p, "<p class=\"notice headline\" id=\"scaling-headline\">At ");

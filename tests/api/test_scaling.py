@@ -47,6 +47,10 @@ upload(runs("mixed", inputs={"N": 1000}) + runs("mixed", inputs={"N": 2000}, ps=
 upload(runs("few", ps=[4, 8]))
 # "one": one process count and one N (an LNT suite, a single profile)
 upload(runs("one", ps=[4]))
+# "counts": no time at all, a metric over nprocs (an Extra-P file of a
+# metric, SPEC §16)
+upload([{"application": "counts", "executable": "e", "system": "s", "nprocs": p,
+         "inputs": {"N": 1000}, "metrics": {"flops": 1e6 * p}} for p in PS])
 
 
 def scaling(app, want=200, **q):
@@ -290,6 +294,12 @@ def application_page_picks_one_curve_and_says_which():
     section = body[body.index('id="scaling-at"'):]
     section = section[:section.index("</section>")]
     assert 'name="target"' not in section and 'class="notice' not in section, section
+    # no kernel and no runtime, only a metric: the headline says what is below
+    body = page("/applications/counts")
+    assert text_of(body, "scaling-headline") == (
+        "Neither a kernel nor the runtime could be modelled (below, why), so there are no "
+        "shares; the metrics' laws are below."), text_of(body, "scaling-headline")
+    assert "the runtime's own law" not in body and "flops" in body
     # asked for an x, the reason and the picker as before
     body = page("/applications/one?x=N")
     assert "at least 3" in text_of(body, "scaling-error") and 'name="target"' in body
