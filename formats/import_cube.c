@@ -1435,7 +1435,14 @@ static int unit_run(const struct cube_unit *u, const struct fmt_options *opt,
             goto out;
         }
     }
-    identity = arena_printf(b->a, "profile %s", u->rundir[0] ? u->rundir : u->base);
+    /* the run's directory tells runs apart where it names them (Score-P's
+     * profile.cubex, parameters in its name); a file of its own name is
+     * itself, wherever it lies: the same file from a directory and uploaded
+     * alone is one run */
+    identity = arena_printf(b->a, "profile %s",
+                            (strcmp(u->base, "profile") == 0 || np > 0) && u->rundir[0]
+                                ? u->rundir
+                                : u->base);
     if (identity == NULL) {
         err_nomem(err);
         goto out;

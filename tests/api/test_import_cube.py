@@ -262,6 +262,41 @@ def a_scaling_study_directory_is_one_run_per_profile():
 
 
 @test
+def a_file_imported_from_a_directory_and_uploaded_alone_is_one_run():
+    """A .cubex of its own name is itself wherever it lies: `prophecyd import
+    results/x.cubex` and the same file uploaded alone (x.cubex) stored two
+    runs, the directory's name entering the run's identity. Where the
+    directory names the run (Score-P's profile.cubex, parameters in its
+    name) it still does."""
+    db = os.path.join(S.tmp, "dirs.db")
+    name = "extrap_simple_threaded_example1.cubex"
+    for sub in ("results", "elsewhere"):
+        os.makedirs(os.path.join(S.tmp, sub), exist_ok=True)
+        shutil.copy(os.path.join(CORPUS, "cube", name), os.path.join(S.tmp, sub, name))
+    r = cli(db, os.path.join(S.tmp, "results", name))
+    assert r.returncode == 0 and "imported 1 run (0 already stored)" in r.stdout, r
+    for path in (os.path.join(S.tmp, "elsewhere", name), os.path.join(CORPUS, "cube", name)):
+        r = cli(db, path)
+        assert r.returncode == 0 and "imported 0 runs (1 already stored)" in r.stdout, \
+            (path, r.stdout, r.stderr)
+    # and through the server: the run the CLI stored, then the upload
+    st, got = post_import(read("cube/" + name), filename=name)
+    assert st in (200, 201), got
+    before = S.content()
+    cli_srv = subprocess.run([PROPHECYD, "import", os.path.join(S.tmp, "results", name),
+                              "--db", S.db], capture_output=True, text=True)
+    assert "imported 0 runs (1 already stored)" in cli_srv.stdout, cli_srv
+    assert S.content() == before
+    # profile.cubex in two directories: two runs, named by them
+    for sub in ("lulesh-a", "lulesh-b"):
+        os.makedirs(os.path.join(S.tmp, sub), exist_ok=True)
+        shutil.copy(os.path.join(CORPUS, "cube", name),
+                    os.path.join(S.tmp, sub, "profile.cubex"))
+        r = cli(db, os.path.join(S.tmp, sub, "profile.cubex"))
+        assert "imported 1 run (0 already stored)" in r.stdout, (sub, r.stdout)
+
+
+@test
 def a_cubex_through_the_upload_page_stays_one_file():
     st, page, _ = S.request("GET", "/upload", token=None, raw=True)
     csrf = re.search(r'name="csrf" value="([^"]+)"', page.decode()).group(1)
