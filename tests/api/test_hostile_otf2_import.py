@@ -92,7 +92,12 @@ def uploads_do_not_wait_for_an_otf2_import():
           f"slowest {max(lat) * 1000 if lat else 0:.0f} ms", flush=True)
     # the uploads ran while the import was in progress (else the test proves nothing)
     assert len(lat) >= 1, (len(lat), took)
-    assert max(lat) < 1.0, lat
+    # none waits for the import's reading; the last one answered before the
+    # import may have queued behind the import's own write of the run and its
+    # trace (one writer; 1.5 s once on PostgreSQL on a busy machine, its
+    # import 9.7 s), never for the reading before it
+    assert max(lat[:-1], default=0) < 1.0, lat
+    assert lat[-1] < max(1.0, took / 3), (lat[-1], took)
     st, ans = got[0]
     assert st == 201 and ans["format"] == "otf2" and ans["created"] == 1, (st, ans)
     rid = ans["ids"][0]
