@@ -98,11 +98,11 @@ int page_delete_confirm(struct req *r)
         }
         v.title = arena_printf(r->arena, "Delete run %lld?", id);
         v.what = arena_printf(r->arena,
-                              "Run %lld of %s (%s on %s, %lld processes) goes, with its "
+                              "Run %lld of %s (%s on %s, %lld process%s) goes, with its "
                               "inputs, metrics, kernels, trace, judgements and alerts. "
                               "This cannot be undone.",
                               id, row.run.application, row.run.executable, row.run.system,
-                              row.run.nprocs);
+                              row.run.nprocs, row.run.nprocs == 1 ? "" : "es");
         v.action = arena_printf(r->arena, "/runs/%lld/delete", id);
         v.cancel = arena_printf(r->arena, "/runs/%lld", id);
     } else if (strncmp(r->path, "/applications/", 14) == 0) {

@@ -274,8 +274,8 @@ int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
                  "Per-rank state timeline of %d of %d ranks (evenly spaced) over %.6g s",
                  rows, tl->nranks, tl->span);
     else
-        snprintf(desc, sizeof desc, "Per-rank state timeline of %d ranks over %.6g s",
-                 tl->nranks, tl->span);
+        snprintf(desc, sizeof desc, "Per-rank state timeline of %d rank%s over %.6g s",
+                 tl->nranks, tl->nranks == 1 ? "" : "s", tl->span);
     svg_begin(out, w, h, "Timeline", desc);
     svg_title(out, w,
               rows < tl->nranks ? "Timeline: state of a sample of ranks"

@@ -303,8 +303,9 @@ static int render(struct buf *out, const struct svg_stacked *pin, const char *no
     ay.p1 = y0;
 
     snprintf(desc, sizeof desc,
-             "Prophecy stacked bar chart: %zu bars of %zu components%s", p.ncategories,
-             p.ncomponents, note ? note : "");
+             "Prophecy stacked bar chart: %zu bar%s of %zu component%s%s", p.ncategories,
+             p.ncategories == 1 ? "" : "s", p.ncomponents, p.ncomponents == 1 ? "" : "s",
+             note ? note : "");
     svg_begin(out, p.width, p.height, p.title, desc);
     svg_title(out, p.width, p.title);
 

@@ -584,8 +584,8 @@ static int config_bars(struct page *p, arena *a, const struct view_app *v,
                      "The %zu slowest of %zu configurations, each the mean of its runs.",
                      shown, n);
         else
-            snprintf(cap, sizeof cap, "%zu configurations, each the mean of its runs.",
-                     n);
+            snprintf(cap, sizeof cap, "%zu configuration%s, each the mean of its runs.",
+                     n, n == 1 ? "" : "s");
         if (svg_stacked(&narrow, &small, &e) == 0)
             page_svg_pair(p, &svg, &narrow, cap);
         else

@@ -1033,7 +1033,7 @@ static void test_stacked_many(void)
     CHECK_INT(svg_stacked(&a, &p, &e), 0);
     CHECK_WF(buf_str(&a));
     CHECK(strstr(buf_str(&a),
-                 "1 bars of 21 components; the largest 20 of 189 "
+                 "1 bar of 21 components; the largest 20 of 189 "
                  "components, the rest summed as &quot;other&quot;") != NULL);
     CHECK(strstr(buf_str(&a), ">other (169 more)</text>") != NULL);
     /* other = 1 + 2 + ... + 169 = 14365 s, shown in its unit */
