@@ -196,11 +196,10 @@ const char *forms_default_x(struct fctx *c, const struct fconf *cf, int n,
                             size_t nvars);
 /* The labels of vars (forms_vars) in an axis select: what each is and at how
  * many values the matching configurations measured it ("nprocs (processors,
- * 1 value)", "N (input, 5 values)"); those counts in nvals unless NULL
- * (capped at FORMS_MAX_VALUES). NULL when out of memory. */
+ * 1 value)", "N (input, 5 values)"). NULL when out of memory. */
 const char **forms_var_labels(struct fctx *c, const struct fconf *cf, int n,
                               const char *exe, const char *sys, const char *const *vars,
-                              size_t nvars, size_t *nvals);
+                              size_t nvars);
 /* The value with the most runs (ties: the smallest); NAN when none. */
 double forms_common(const struct fval *v, size_t n);
 /* The names of the metrics ("metrics") or kernels ("kernels", in the order

@@ -127,7 +127,7 @@ size_t forms_values(const struct fconf *cf, int n, const char *exe, const char *
 
 const char **forms_var_labels(struct fctx *c, const struct fconf *cf, int n,
                               const char *exe, const char *sys, const char *const *vars,
-                              size_t nvars, size_t *nvals)
+                              size_t nvars)
 {
     const char **labels = arena_alloc(c->arena, (nvars + 1) * sizeof *labels);
     struct fval *vals = arena_alloc(c->arena, FORMS_MAX_VALUES * sizeof *vals);
@@ -136,8 +136,6 @@ const char **forms_var_labels(struct fctx *c, const struct fconf *cf, int n,
         return NULL;
     for (size_t i = 0; i < nvars; i++) {
         size_t nv = forms_values(cf, n, exe, sys, vars[i], vals, FORMS_MAX_VALUES, &more);
-        if (nvals != NULL)
-            nvals[i] = nv;
         labels[i] = arena_printf(c->arena, "%s (%s, %s%zu value%s)", vars[i],
                                  i == 0 ? "processors" : "input", more ? "over " : "", nv,
                                  nv == 1 && !more ? "" : "s");

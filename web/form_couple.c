@@ -329,7 +329,7 @@ static void render2(struct fctx *c, struct couple_data *d)
 static void render3(struct fctx *c, struct couple_data *d)
 {
     const char **labels =
-        forms_var_labels(c, d->cf, d->ncf, d->exe, NULL, d->vars, d->nvars, NULL);
+        forms_var_labels(c, d->cf, d->ncf, d->exe, NULL, d->vars, d->nvars);
     struct xstep x = xs(d);
     if (labels == NULL)
         return;

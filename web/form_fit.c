@@ -30,9 +30,7 @@ struct fit_data {
     const char *sys;
     const char *vars[FORMS_MAX_VARS];
     size_t nvars;
-    const char **var_labels;      /* forms_var_labels */
-    size_t nvals[FORMS_MAX_VARS]; /* at how many values each var was measured */
-    json_t *metrics, *kernels;    /* names */
+    json_t *metrics, *kernels; /* names */
     const char *x;
     const char *x2;                   /* NULL: one axis */
     const char *rest[FORMS_MAX_VARS]; /* vars without x2: the x step's variables */
@@ -246,15 +244,18 @@ static int check_basis(struct fctx *c, struct fit_data *d, int strict, struct er
 /* An axis needs the runs at two values of its variable at least: one
  * measured at a single value is refused at its field here, not found out
  * when the model is computed a step later. */
-static int one_value(const struct fit_data *d, const char *var, const char *field,
-                     struct err *err)
+static int one_value(struct fctx *c, const struct fit_data *d, const char *var,
+                     const char *field, struct err *err)
 {
-    for (size_t i = 0; i < d->nvars; i++)
-        if (strcmp(d->vars[i], var) == 0 && d->nvals[i] < 2)
-            return err_invalid(err, field,
-                               "these runs were measured at one value of %.200s only; "
-                               "an axis needs two or more: choose a variable they vary",
-                               var);
+    struct fval *vals = arena_alloc(c->arena, 2 * sizeof *vals);
+    int more;
+    if (vals == NULL)
+        return err_nomem(err);
+    if (forms_values(d->cf, d->ncf, d->exe, d->sys, var, vals, 2, &more) < 2)
+        return err_invalid(err, field,
+                           "these runs were measured at one value of %.200s only; an "
+                           "axis needs two or more: choose a variable they vary",
+                           var);
     return 0;
 }
 
@@ -269,10 +270,6 @@ static int check2(struct fctx *c, struct fit_data *d, int strict, struct err *er
         fs_set(c, "graph", "auto");
     }
     d->nvars = forms_vars(d->cf, d->ncf, d->exe, d->sys, d->vars, FORMS_MAX_VARS);
-    d->var_labels =
-        forms_var_labels(c, d->cf, d->ncf, d->exe, d->sys, d->vars, d->nvars, d->nvals);
-    if (d->var_labels == NULL)
-        return err_nomem(err);
     v = fs_get(c, "x");
     for (i = 0; v && i < d->nvars && strcmp(d->vars[i], v) != 0; i++)
         ;
@@ -283,7 +280,7 @@ static int check2(struct fctx *c, struct fit_data *d, int strict, struct err *er
                forms_default_x(c, d->cf, d->ncf, d->exe, d->sys, d->vars, d->nvars));
     }
     d->x = fs_val(c, "x");
-    if (strict && one_value(d, d->x, "x", err) != 0)
+    if (strict && one_value(c, d, d->x, "x", err) != 0)
         return -1;
     /* The second axis: another variable of the runs, or none. */
     v = fs_get(c, "x2");
@@ -295,7 +292,7 @@ static int check2(struct fctx *c, struct fit_data *d, int strict, struct err *er
         fs_set(c, "x2", "");
     }
     d->x2 = fs_val(c, "x2");
-    if (strict && d->x2 != NULL && one_value(d, d->x2, "x2", err) != 0)
+    if (strict && d->x2 != NULL && one_value(c, d, d->x2, "x2", err) != 0)
         return -1;
     d->nrest = 0;
     for (i = 0; i < d->nvars; i++)
@@ -392,16 +389,18 @@ static void render2(struct fctx *c, struct fit_data *d)
     size_t n = 0, i, cap = 3 + json_array_size(d->metrics) + json_array_size(d->kernels);
     const char **values = arena_alloc(c->arena, (cap + d->nvars) * sizeof *values);
     const char **labels = arena_alloc(c->arena, (cap + d->nvars) * sizeof *labels);
+    const char **var_labels =
+        forms_var_labels(c, d->cf, d->ncf, d->exe, d->sys, d->vars, d->nvars);
     json_t *nm;
 
-    if (values == NULL || labels == NULL)
+    if (values == NULL || labels == NULL || var_labels == NULL)
         return;
     page_puts(&c->p, "<div class=\"fields\">\n");
     ff_select(c, "graph", "Graph type", "the paper's 12 forms, or let the data choose",
               forms_graphs, forms_graph_labels, FORMS_NGRAPHS, fs_get(c, "graph"), 0);
     for (i = 0; i < d->nvars; i++) {
         values[i] = d->vars[i];
-        labels[i] = d->var_labels != NULL ? d->var_labels[i] : d->vars[i];
+        labels[i] = var_labels[i];
     }
     ff_select(c, "x", "x axis", NULL, values, labels, d->nvars, fs_get(c, "x"), 0);
     /* The second axis: none, or another variable (a 3-D surface). */

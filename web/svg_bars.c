@@ -462,15 +462,16 @@ static size_t zero_components(const struct svg_stacked *p)
     return n;
 }
 
-/* The chart of p without the components that are 0 in every bar (unless all
- * are), with at most SVG_STACK_TOP + 1 components (the largest by their total
+/* The chart of p without its `zero` components that are 0 in every bar
+ * (unless all are), with at most SVG_STACK_TOP + 1 components (the largest by their total
  * over all bars, in input order, and "other" summing the rest) and at most
  * SVG_MAX_BARS bars (consecutive categories grouped, each bar the mean of its
  * group, labelled "first–last"). */
-static int reduce(struct buf *out, const struct svg_stacked *p, struct err *err)
+static int reduce(struct buf *out, const struct svg_stacked *p, size_t zero,
+                  struct err *err)
 {
     size_t nk = p->ncomponents, nc = p->ncategories, c, k, g;
-    size_t zero = zero_components(p), nzero = zero < nk ? zero : 0;
+    size_t nzero = zero < nk ? zero : 0;
     size_t live = nk - nzero, mk = live > SVG_STACK_TOP + 1 ? SVG_STACK_TOP + 1 : live;
     size_t mc = nc > SVG_MAX_BARS ? SVG_MAX_BARS : nc, maxgroup = 1;
     struct rank *r = xcalloc(nk, sizeof *r);
@@ -564,13 +565,14 @@ out:
 
 int svg_stacked(struct buf *out, const struct svg_stacked *p, struct err *err)
 {
+    size_t zero;
     if (buf_failed(out))
         return err_set(err, ERR_INTERNAL, "internal", NULL,
                        "output buffer already failed");
     if (validate(p, err) != 0)
         return -1;
-    if (p->ncomponents > SVG_STACK_TOP + 1 || p->ncategories > SVG_MAX_BARS ||
-        zero_components(p) > 0)
-        return reduce(out, p, err);
+    zero = zero_components(p);
+    if (p->ncomponents > SVG_STACK_TOP + 1 || p->ncategories > SVG_MAX_BARS || zero > 0)
+        return reduce(out, p, zero, err);
     return render(out, p, NULL, 0, err);
 }

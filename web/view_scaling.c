@@ -228,11 +228,12 @@ static void slice_fields(struct page *p, const struct view_app *v, json_t *ins, 
     }
 }
 
-/* The picker: x, the slice and the target, with the page's filters kept. */
-static void picker(struct page *p, const struct view_app *v, json_t *s)
+/* The picker: x, the slice and the target, with the page's filters kept;
+ * ins: the configurations' inputs (parsed_inputs). */
+static void picker(struct page *p, const struct view_app *v, json_t *ins, json_t *s)
 {
     const char *x = v->scaling_x ? v->scaling_x : "nprocs";
-    json_t *vars = json_array(), *ins = parsed_inputs(v); /* once for both lists */
+    json_t *vars = json_array();
     size_t i, n;
 
     page_puts(p, "<form class=\"filters card\" method=\"get\" action=\"/applications/");
@@ -264,7 +265,6 @@ static void picker(struct page *p, const struct view_app *v, json_t *s)
     page_puts(p, "</select></div>\n");
     slice_fields(p, v, ins, s, s ? str(s, "x") : x, vars);
     json_decref(vars);
-    json_decref(ins);
     /* the target as asked; unasked, the default shown as a placeholder, so
      * that another x or slice takes its own default, not this one's */
     page_puts(p, "<div class=\"field\"><label for=\"s-target\">Target"
@@ -674,26 +674,25 @@ static void json_link_rest(struct page *p, json_t *sel)
 /* Whether every variable of the page's configurations (nprocs and each
  * input) was measured at one value only: then no x of the picker can give a
  * law (an LNT suite, one profile), and the section says so without it. */
-static int nothing_varies(const struct view_app *v)
+static int nothing_varies(const struct view_app *v, json_t *ins)
 {
-    json_t *ins = parsed_inputs(v), *vars = json_array();
+    json_t *vars = json_array();
     double vals[2];
     int one = ins != NULL && vars != NULL;
     x_choices(ins, vars);
     for (size_t i = 0; one && i < json_array_size(vars); i++)
         one = values_of(v, ins, json_string_value(json_array_get(vars, i)), vals, 2) <= 1;
-    json_decref(ins);
     json_decref(vars);
     return one;
 }
 
-void view_scaling_at(struct page *p, const struct view_app *v)
+/* view_scaling_at, with ins the configurations' inputs parsed once for the
+ * picker and nothing_varies. */
+static void section(struct page *p, const struct view_app *v, json_t *ins)
 {
     json_t *s = v->scaling;
     const char *x = s ? str(s, "x") : (v->scaling_x ? v->scaling_x : "nprocs");
 
-    if (s == NULL && v->scaling_error == NULL)
-        return;
     page_puts(p, "<section class=\"scaling\" aria-labelledby=\"scaling-at\">\n<h2 "
                  "id=\"scaling-at\">Scaling at ");
     if (s != NULL)
@@ -702,7 +701,7 @@ void view_scaling_at(struct page *p, const struct view_app *v)
         page_text(p, x);
     page_puts(p, "</h2>\n");
     if (s == NULL && v->scaling_x == NULL && v->nconfigs > 0 && !v->truncated &&
-        nothing_varies(v)) {
+        nothing_varies(v, ins)) {
         page_printf(p,
                     "<p class=\"muted\" id=\"scaling-error\">Nothing to scale: the runs "
                     "shown were all measured at %lld process%s and no input of theirs "
@@ -716,7 +715,7 @@ void view_scaling_at(struct page *p, const struct view_app *v)
         page_puts(p, "<p class=\"notice\" id=\"scaling-error\">");
         page_text(p, v->scaling_error->message);
         page_puts(p, "</p>\n");
-        picker(p, v, NULL);
+        picker(p, v, ins, NULL);
         page_puts(p, "</section>\n");
         return;
     }
@@ -730,14 +729,14 @@ void view_scaling_at(struct page *p, const struct view_app *v)
             "<em>Show</em>.</p>\n",
             (long long)json_integer_value(
                 json_object_get(json_object_get(s, "selection"), "runs")));
-        picker(p, v, s);
+        picker(p, v, ins, s);
         selection(p, s, x);
         page_puts(p, "</section>\n");
         return;
     }
     headline(p, s, x);
     worse(p, s);
-    picker(p, v, s);
+    picker(p, v, ins, s);
     selection(p, s, x);
     chart(p, s, x);
     kernels_table(p, s, x);
@@ -751,4 +750,14 @@ void view_scaling_at(struct page *p, const struct view_app *v)
     page_printf(p, "&amp;target=%.15g", num(s, "target"));
     json_link_rest(p, json_object_get(s, "selection"));
     page_puts(p, "\">the same as the API answers it</a></p>\n</section>\n");
+}
+
+void view_scaling_at(struct page *p, const struct view_app *v)
+{
+    json_t *ins;
+    if (v->scaling == NULL && v->scaling_error == NULL)
+        return;
+    ins = parsed_inputs(v);
+    section(p, v, ins);
+    json_decref(ins);
 }
