@@ -559,7 +559,18 @@ static void XMLCALL on_start(void *u, const XML_Char *el, const XML_Char **a)
     if (x->failed)
         return;
     if (!x->in_data) {
-        if (strcmp(el, "Header") == 0 && h->title == NULL && attr(a, "n") != NULL) {
+        if (strcmp(el, "HPCToolkitExperiment") == 0 && attr(a, "version") != NULL &&
+            strtol(attr(a, "version"), NULL, 10) >= 4) {
+            /* hpcprof's experiment.xml 4.0 (before meta.db) holds the tree
+             * only: its MetricDBs name no columns, the values lie in cct.db
+             * and profile.db */
+            xml_fail(x,
+                     "experiment.xml version %.8s keeps its values in the sparse "
+                     "cct.db and profile.db hpcprof wrote before meta.db, which are "
+                     "not read (hpcprof 2022 or later writes meta.db, read here)",
+                     attr(a, "version"));
+        } else if (strcmp(el, "Header") == 0 && h->title == NULL &&
+                   attr(a, "n") != NULL) {
             char cut[LIMIT_NAME + 1];
             if (imp_name_cut(attr(a, "n"), cut) > 0 && (h->title = xstrdup(cut)) == NULL)
                 x->failed = err_nomem(h->err);

@@ -466,6 +466,21 @@ def hpctoolkit_refuses_damaged_databases():
     bare = re.sub(rb"<M [^>]*/>", b"", xml)
     st, out = post_import(tar_with_only("experiment.xml", bare), format="hpctoolkit")
     assert st == 422 and "neither *.metric-db files nor values" in out["error"]["message"], out
+    # hpcprof's experiment.xml 4.0 (before meta.db): the tree only, MetricDBs
+    # of a name alone, the values in the sparse cct.db and profile.db
+    v4 = re.sub(rb' db-[a-z-]+="[^"]*"', b"", bare.replace(b'version="2.0"', b'version="4.0"'))
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        for name, data in [("experiment.xml", v4), ("profile.db", b"HPCPROF-tmsdb_____\x00"),
+                           ("cct.db", b"HPCPROF-cmsdb_____\x00")]:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    st, out = post_import(out.getvalue(), format="hpctoolkit")
+    assert st == 422, out
+    assert out["error"]["message"].startswith(
+        "experiment.xml:233: experiment.xml version 4.0 keeps its values in the sparse "
+        "cct.db and profile.db hpcprof wrote before meta.db, which are not read"), out
     assert S.content() == snapshot
 
 
