@@ -172,7 +172,8 @@ static int form_page(struct req *r, const struct form_def *def)
         rc = result_page(r, c, request, answer, NULL, 200);
     } else {
         rc =
-            step_page(r, c, shown, c->err.status ? api_error_status(c->err.status) : 200);
+            step_page(r, c, shown,
+                      c->err.status && !c->empty ? api_error_status(c->err.status) : 200);
     }
     json_decref(request);
     json_decref(answer);

@@ -96,6 +96,10 @@ struct fctx {
     const char *user;        /* the signed-in token's name (no token field), or NULL */
     const char *header_csrf; /* the header's sign-out form's CSRF token, or NULL */
     const char *save_name;   /* the Save form's name as sent (kept after a refusal) */
+    /* the error is that step 1 has nothing to offer yet (no runs, no runs with
+     * kernels, no template, no system parameters): not the user's doing, so the
+     * page says so in place of the form, answered 200 */
+    int empty;
 };
 
 /* The form definitions. */

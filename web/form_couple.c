@@ -64,11 +64,13 @@ static int check1(struct fctx *c, struct couple_data *d, int strict, struct err 
     d->apps = forms_list(c, FORM_LIST_KERNEL_APPS, NULL, NULL, err);
     if (d->apps == NULL)
         return -1;
-    if (json_array_size(d->apps) == 0)
+    if (json_array_size(d->apps) == 0) {
+        c->empty = 1;
         return err_invalid(
             err, "application",
             "no application's runs record kernel times yet: kernel coupling "
             "models an application by its kernels");
+    }
     v = fs_val(c, "application");
     if (v == NULL)
         fs_set(c, "application", v = forms_str(json_array_get(d->apps, 0), "name"));

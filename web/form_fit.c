@@ -114,9 +114,11 @@ static int check1(struct fctx *c, struct fit_data *d, int strict, struct err *er
 
     if ((d->apps = forms_keep(c, form_data_apps(c->store, err))) == NULL)
         return -1;
-    if (json_array_size(d->apps) == 0)
+    if (json_array_size(d->apps) == 0) {
+        c->empty = 1;
         return err_invalid(err, "application",
                            "there are no applications yet: upload runs first");
+    }
     json_array_foreach(d->apps, i, a)
     {
         found |= app && strcmp(forms_str(a, "name"), app) == 0;

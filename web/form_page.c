@@ -6,6 +6,7 @@
 #include "web/html.h"
 #include "formats/limits.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -145,6 +146,16 @@ void forms_step_page(struct fctx *c, int k)
     size_t i;
     int last = k == c->def->nsteps;
     header(c, k);
+    if (c->empty && c->err.status) {
+        /* nothing to choose from: no form to fill, no error of the user's;
+         * the message is a sentence without its capital and full stop */
+        char first[2] = {(char)toupper((unsigned char)c->err.message[0]), '\0'};
+        page_puts(&c->p, "<div class=\"notice\" id=\"form-empty\">");
+        page_text(&c->p, first);
+        page_text(&c->p, c->err.message + (first[0] != '\0'));
+        page_puts(&c->p, ".</div>\n");
+        return;
+    }
     error_notice(c);
     page_printf(&c->p,
                 "<form class=\"card step\" method=\"get\" action=\"%s\" "

@@ -69,10 +69,12 @@ static int check1(struct fctx *c, struct param_data *d, int strict, struct err *
     d->apps = forms_list(c, FORM_LIST_TEMPLATE_APPS, NULL, NULL, err);
     if (d->apps == NULL)
         return -1;
-    if (json_array_size(d->apps) == 0)
+    if (json_array_size(d->apps) == 0) {
+        c->empty = 1;
         return err_invalid(err, "application",
                            "no application has a model template yet (POST "
                            "/api/v1/templates adds one)");
+    }
     v = fs_val(c, "application");
     if (v == NULL)
         fs_set(c, "application", v = forms_str(json_array_get(d->apps, 0), "name"));
@@ -104,10 +106,12 @@ static int check1(struct fctx *c, struct param_data *d, int strict, struct err *
         if (json_integer_value(json_object_get(s, "parameters")) > 0)
             json_array_append(d->systems, s);
     }
-    if (json_array_size(d->systems) == 0)
+    if (json_array_size(d->systems) == 0) {
+        c->empty = 1;
         return err_invalid(err, "system",
                            "no system has parameters yet (POST "
                            "/api/v1/systems/NAME/parameters adds them)");
+    }
     d->app_systems = forms_list(c, FORM_LIST_APP_SYSTEMS, d->app, NULL, err);
     if (d->app_systems == NULL)
         return -1;

@@ -747,6 +747,43 @@ def the_forms_offer_first_the_variable_that_varies():
     assert Form(body).selected("x") == ["nprocs"]
 
 
+@test
+def an_empty_database_says_what_each_form_needs_without_an_error():
+    # nothing to choose from is not the user's doing: a note in place of the
+    # form, 200; the JSON of the same step still refuses (422, the field)
+    E = Server()
+    try:
+        pages = {"/model/fit": "There are no applications yet: upload runs first.",
+                 "/model/parameterize": "No application has a model template yet "
+                                        "(POST /api/v1/templates adds one).",
+                 "/model/couple": "No application&#39;s runs record kernel times yet: "
+                                  "kernel coupling models an application by its kernels."}
+        for path, note in pages.items():
+            st, body, _ = E.request("GET", path, token=None, raw=True)
+            body = body.decode()
+            assert st == 200, (path, st)
+            assert f'<div class="notice" id="form-empty">{note}</div>' in body, body
+            assert 'id="step-form"' not in body and 'role="alert"' not in body, body
+            st, out, _ = E.request("GET", path + "?format=json", token=None, raw=True)
+            out = json.loads(out)
+            assert st == 422 and out["error"]["field"] == "application", (path, out)
+        # a run without kernels: curve fitting offers it, coupling still has nothing
+        st, _ = E.request("POST", "/api/v1/runs", {
+            "application": "solo", "executable": "solo", "system": "box", "nprocs": 2,
+            "runtime": 1.5})
+        assert st == 201
+        st, body, _ = E.request("GET", "/model/fit", token=None, raw=True)
+        assert st == 200 and 'id="form-empty"' not in body.decode()
+        assert Form(body.decode()).selects["application"][0][:1] == ["solo"]
+        st, body, _ = E.request("GET", "/model/couple", token=None, raw=True)
+        assert st == 200 and 'id="form-empty"' in body.decode()
+        # templates are checked before system parameters: the note names them
+        st, body, _ = E.request("GET", "/model/parameterize", token=None, raw=True)
+        assert st == 200 and "No application has a model template yet" in body.decode()
+    finally:
+        E.close()
+
+
 try:
     report()
 finally:
