@@ -258,8 +258,13 @@ static int decode_fixed(json_t *body, struct fit_req *q, struct err *err)
                            LIMIT_INPUTS);
     json_object_foreach(q->fixed, key, v)
     {
-        if (!json_is_number(v) || !isfinite(json_number_value(v)))
-            return err_invalid(err, "fixed", "fixed value of %s must be a finite number",
+        /* null: the runs without that input (every run has nprocs) */
+        if (json_is_null(v) && strcmp(key, "nprocs") != 0)
+            ;
+        else if (!json_is_number(v) || !isfinite(json_number_value(v)))
+            return err_invalid(err, "fixed",
+                               "fixed value of %s must be a finite number (or, for an "
+                               "input, null: the runs without it)",
                                key);
         for (k = 0; k < q->nvars; k++)
             if (strcmp(key, q->names[k]) == 0)
@@ -643,7 +648,8 @@ static int select_in(db *d, arena *a, struct fit_req *q, const struct db_sel_fit
         json_object_foreach(q->fixed, key, v)
         {
             double val;
-            ok = ok && var_of(c->c, key, &val) == 0 && val == json_number_value(v);
+            int has = var_of(c->c, key, &val) == 0;
+            ok = ok && (json_is_null(v) ? !has : has && val == json_number_value(v));
         }
         if (ok)
             s[n++].config = c->c->id;
@@ -739,7 +745,7 @@ static int select_points(db *d, arena *a, struct fit_req *q, struct err *err)
     {
         if (strcmp(key, "nprocs") == 0)
             sel.np_lo = sel.np_hi = json_number_value(v);
-        else
+        else if (!json_is_null(v)) /* an absent input is select_in's to check */
             json_object_set(sel.inputs, key, v);
     }
     if (q->nvars == 1 && strcmp(q->names[0], "nprocs") == 0) {

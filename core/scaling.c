@@ -80,17 +80,22 @@ static int decode(json_t *query, struct sq *q, struct err *err)
     json_object_foreach(query, key, v)
     {
         double val;
+        const char *text = json_string_value(v);
         if (strncmp(key, "input.", 6) != 0)
             continue;
-        if (key[6] == '\0' || strlen(key + 6) > LIMIT_NAME ||
-            json_parse_decimal(json_string_value(v), key, &val, err) != 0) {
+        if (key[6] == '\0' || strlen(key + 6) > LIMIT_NAME || text == NULL ||
+            (text[0] != '\0' && json_parse_decimal(text, key, &val, err) != 0)) {
             err_clear(err);
-            return err_invalid(err, key, "%.300s must be input.NAME=NUMBER", key);
+            return err_invalid(err, key,
+                               "%.300s must be input.NAME=NUMBER (or input.NAME= "
+                               "for the runs without it)",
+                               key);
         }
         if (strcmp(key + 6, q->x) == 0)
             return err_invalid(err, key, "%.300s is the x variable; it cannot be fixed",
                                q->x);
-        json_object_set_new(q->fixed, key + 6, json_real(val));
+        /* empty: the runs that have no such input (null, as the fit's "fixed") */
+        json_object_set_new(q->fixed, key + 6, text[0] ? json_real(val) : json_null());
     }
     return 0;
 }
@@ -220,9 +225,11 @@ static int not_one_curve(const struct sq *q, const struct cfg *cs, size_t n,
                                 key, key, q->x, key, json_number_value(bv));
                 else
                     err_invalid(err, field,
-                                "some of the selected runs have no input %.200s; fix "
-                                "it with input.%.200s=",
-                                key, key);
+                                "some of the selected runs have an input %.200s that "
+                                "those measured at the most values of %.200s have not; "
+                                "choose with input.%.200s= (the runs without it) or "
+                                "input.%.200s=VALUE",
+                                key, q->x, key, key);
                 json_decref(all);
                 return -1;
             }
@@ -453,7 +460,7 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
     long long app_id, exe_id = 0, sys_id = 0, *ids = NULL, runs = 0;
     const char *group;
     int nc, has_x = 0, rc = -1;
-    size_t i, n = 0, m, nid = 0;
+    size_t i, j, n = 0, m, nid = 0;
 
     if ((app_id = db_app_id(d, application, 0, err)) <= 0) {
         if (app_id == 0)
@@ -510,7 +517,7 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
         json_object_foreach(q->fixed, key, v)
         {
             double val = var_of(x, key);
-            ok = ok && val == json_number_value(v);
+            ok = ok && (json_is_null(v) ? isnan(val) : val == json_number_value(v));
         }
         if (q->nprocs > 0 && (double)x->c->nprocs != q->nprocs)
             ok = 0;
@@ -572,6 +579,22 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
     json_object_del(s->fixed, q->x);
     if (strcmp(q->x, "nprocs") != 0)
         json_object_set_new(s->fixed, "nprocs", json_real((double)cs[i].c->nprocs));
+    /* an input asked absent, or one that other runs of the selection have
+     * and the group has not: null, so that the fits take the group's runs
+     * only (the fit's "fixed": the runs without it) */
+    for (j = 0; j <= n; j++) {
+        const char *key;
+        json_t *v, *from = j < n ? cs[j].inputs : q->fixed;
+        json_object_foreach(from, key, v)
+        {
+            if ((j < n || json_is_null(v)) && strcmp(key, q->x) != 0 &&
+                json_object_get(s->fixed, key) == NULL &&
+                json_object_set_new(s->fixed, key, json_null()) != 0) {
+                err_nomem(err);
+                goto out;
+            }
+        }
+    }
     for (i = 0; i < n; i++)
         if (strcmp(cs[i].group, group) == 0) {
             ids[nid++] = cs[i].c->last_run_id;

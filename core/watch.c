@@ -587,12 +587,13 @@ static int decode_inputs(struct cwatch *c, arena *a, struct err *err)
     json_object_foreach(in, k, v)
     {
         c->in_name[i] = arena_strdup(a, k);
-        c->in_value[i] = json_number_value(v);
+        /* null (a fit's "fixed" of an absent input): runs without it */
+        c->in_value[i] = json_is_null(v) ? NAN : json_number_value(v);
         if (c->in_name[i] == NULL) {
             json_decref(in);
             return err_nomem(err);
         }
-        c->never |= !json_is_number(v);
+        c->never |= !json_is_number(v) && !json_is_null(v);
         i++;
     }
     json_decref(in);
@@ -704,10 +705,12 @@ static int covers(const struct cwatch *c, const struct run_record *r)
     for (size_t i = 0; i < c->ninputs; i++) {
         size_t k;
         for (k = 0; k < r->ninputs; k++)
-            if (strcmp(r->inputs[k].name, c->in_name[i]) == 0 &&
-                r->inputs[k].value == c->in_value[i])
+            if (strcmp(r->inputs[k].name, c->in_name[i]) == 0)
                 break;
-        if (k == r->ninputs)
+        /* NAN: the input is absent from the runs it covers */
+        if (isnan(c->in_value[i])
+                ? k < r->ninputs
+                : k == r->ninputs || r->inputs[k].value != c->in_value[i])
             return 0;
     }
     return 1;

@@ -301,7 +301,12 @@ static void selection(struct page *p, json_t *s, const char *x)
     json_object_foreach(fixed, key, v)
     {
         page_puts(p, ", ");
-        at(p, key, json_number_value(v));
+        if (json_is_null(v)) { /* the runs without that input */
+            page_puts(p, "without ");
+            page_text(p, key);
+        } else {
+            at(p, key, json_number_value(v));
+        }
     }
     page_printf(p, ", modelled over %s", "");
     page_text(p, x);
@@ -667,7 +672,10 @@ static void json_link_rest(struct page *p, json_t *sel)
     {
         page_puts(p, strcmp(key, "nprocs") == 0 ? "&amp;" : "&amp;input.");
         page_url(p, key);
-        page_printf(p, "=%.17g", json_number_value(v));
+        if (json_is_null(v)) /* the runs without it: an empty value */
+            page_puts(p, "=");
+        else
+            page_printf(p, "=%.17g", json_number_value(v));
     }
 }
 

@@ -44,15 +44,19 @@ static const char *get_text(arena *a, const PGresult *r, int row, int col, int *
 /* ---- configurations and series -------------------------------------------- */
 
 /* Every input of the filter (a JSON object, NULL: any) equals the
- * configuration's. Numbers compare as doubles, as SQLite's json_each hands
- * them: jsonb compares them as exact decimals, so the filter's 17 digits
- * (1.0000000000000001e-05) would miss the key's 15 (1e-05). */
+ * configuration's, and one the filter holds as null (a fit's "fixed" of the
+ * runs without it) is absent from them. Numbers compare as doubles, as
+ * SQLite's json_each hands them: jsonb compares them as exact decimals, so
+ * the filter's 17 digits (1.0000000000000001e-05) would miss the key's 15
+ * (1e-05). */
 #define INPUTS_MATCH(filter, inputs)                                                     \
     "(" filter " IS NULL OR NOT EXISTS (SELECT 1 FROM jsonb_each((" filter               \
-    ")::jsonb) f WHERE NOT EXISTS (SELECT 1 FROM jsonb_each((" inputs                    \
-    ")::jsonb) ci WHERE ci.key = f.key AND CASE WHEN jsonb_typeof(ci.value) = "          \
-    "'number' AND jsonb_typeof(f.value) = 'number' THEN (ci.value #>> '{}')::float8 = "  \
-    "(f.value #>> '{}')::float8 ELSE ci.value = f.value END)))"
+    ")::jsonb) f WHERE CASE WHEN jsonb_typeof(f.value) = 'null' THEN EXISTS (SELECT 1 "  \
+    "FROM jsonb_each((" inputs ")::jsonb) ci WHERE ci.key = f.key) ELSE NOT EXISTS "     \
+    "(SELECT 1 FROM jsonb_each((" inputs ")::jsonb) ci WHERE ci.key = f.key AND CASE "   \
+    "WHEN jsonb_typeof(ci.value) = 'number' AND jsonb_typeof(f.value) = 'number' THEN "  \
+    "(ci.value #>> '{}')::float8 = (f.value #>> '{}')::float8 ELSE ci.value = f.value "  \
+    "END) END))"
 
 static const char SQL_CONFIGS[] =
     "SELECT c.id, e.name, s.name, c.nprocs, c.inputs FROM run_configs c "

@@ -85,11 +85,14 @@ void sq_windows_forget(db *d);
 void sq_windows_free(struct sq_windows *w);
 
 /* Every input of the filter (a JSON object, or NULL) equals the
- * configuration's inputs (SQL texts naming the two columns). */
+ * configuration's inputs, and an input the filter holds as null (a fit's
+ * "fixed" of the runs without it) is absent from them (SQL texts naming the
+ * two columns). */
 #define SQ_INPUTS_MATCH(filter, inputs)                                                  \
     "(" filter " IS NULL OR NOT EXISTS (SELECT 1 FROM json_each(" filter                 \
-    ") f WHERE NOT EXISTS (SELECT 1 FROM json_each(" inputs ") ci WHERE ci.key = "       \
-    "f.key AND ci.value = f.value)))"
+    ") f WHERE CASE WHEN f.type = 'null' THEN EXISTS (SELECT 1 FROM json_each(" inputs   \
+    ") ci WHERE ci.key = f.key) ELSE NOT EXISTS (SELECT 1 FROM json_each(" inputs        \
+    ") ci WHERE ci.key = f.key AND ci.value = f.value) END))"
 /* Watch w covers run configuration c (table aliases), as core/watch.c's
  * covers() decides for a run. */
 #define SQ_WATCH_COVERS(w, c)                                                            \

@@ -556,6 +556,29 @@ def model_watch_and_ledger():
 
 
 @test
+def a_model_of_the_runs_without_an_input_watches_only_those():
+    # runtime = 100 / P; at P = 8 also a run with a second input M (another
+    # benchmark family) 10 times slower: the model is of the runs without M
+    for p, rt in ((1, 100.5), (2, 49.8), (4, 25.2), (8, 12.4), (16, 6.3)):
+        post(doc("mwo", rt, day(0), nprocs=p))
+    post(doc("mwo", 124.0, day(0), nprocs=8, inputs={"N": 1000, "M": 4}))
+    st, m = S.post("/api/v1/fit", {"application": "mwo", "system": "SGI Origin2000",
+                                   "x": "nprocs", "fixed": {"N": 1000, "M": None},
+                                   "save": True})
+    assert st == 201 and m["selection"]["fixed"] == {"N": 1000, "M": None}, m
+    st, w = S.post("/api/v1/watches", {"detector": {"model": m["id"]}})
+    assert st == 201, w
+    # a run with M, far above the law, is not the model's: no alert, no entry
+    st, out = post(doc("mwo", 600.0, day(1), nprocs=8, inputs={"N": 1000, "M": 4}))
+    assert st == 201 and out.get("alerts", []) == [], out
+    # one without M as far off is
+    st, out = post(doc("mwo", 60.0, day(2), nprocs=8))
+    assert len(out["alerts"]) == 1 and out["alerts"][0]["model"] == m["id"], out
+    st, led = S.get(f"/api/v1/models/{m['id']}/ledger")
+    assert st == 200 and led["n"] == 1 and led["entries"][0]["actual"] == 60.0, led
+
+
+@test
 def two_variable_model_watch():
     # runtime = N / (10 P) at P = 1..8, N = 500..2000, each point twice (±1 %)
     for p in (1, 2, 4, 8):

@@ -45,6 +45,11 @@ upload(runs("mixed", inputs={"N": 1000}) + runs("mixed", inputs={"N": 2000}, ps=
        + runs("mixed", system="t", ps=PS[:3]))
 # "few": two values of nprocs
 upload(runs("few", ps=[4, 8]))
+# "optional": the laws over 6 values of nprocs with N; at 2 of them also runs
+# with a second input M (as Google Benchmark families of one and of two
+# arguments), whose times are 100 times larger
+upload(runs("optional") + [dict(r, inputs={"N": 1000, "M": 8}, runtime=100 * r["runtime"])
+                           for r in runs("optional", ps=[2, 4])] + runs("plain"))
 # "one": one process count and one N (an LNT suite, a single profile)
 upload(runs("one", ps=[4]))
 # "counts": no time at all, a metric over nprocs (an Extra-P file of a
@@ -260,6 +265,49 @@ def application_page_colours_a_kernel_alike_in_both_charts():
     for k in scal:
         assert len(scal[k]) == 1 and scal[k] == brk[k], (k, scal[k], brk[k])
     assert len({f for v in brk.values() for f in v}) == 4, brk  # four kernels, four colours
+
+
+@test
+def runs_without_an_input_are_a_selection_of_their_own():
+    # the API refuses the mix, naming both ways out
+    err = scaling("optional", 422)["error"]
+    assert err["field"] == "input.M", err
+    assert err["message"] == (
+        "some of the selected runs have an input M that those measured at the most "
+        "values of nprocs have not; choose with input.M= (the runs without it) or "
+        "input.M=VALUE"), err
+    # input.M= (empty): the runs without M, the same answer as an application
+    # of only those runs ("plain")
+    b = scaling("optional", **{"input.M": ""})
+    assert b["selection"]["fixed"] == {"N": 1000, "M": None}, b["selection"]
+    assert b["selection"]["values"] == PS and b["selection"]["runs"] == 12, b["selection"]
+    ref = scaling("plain")
+    assert b["runtime"]["formula"] == ref["runtime"]["formula"], (b["runtime"], ref["runtime"])
+    assert b["bottleneck"] == ref["bottleneck"] == "exchange"
+    tt = sum(f(256) for f in LAWS.values())  # the kernels' exact laws at 4 x 64
+    assert close(b["total"]["target"], tt) and close(ref["total"]["target"], tt), b["total"]
+    # the fit takes "fixed": {"M": null} alike; without it the mix is refused
+    req = {"application": "optional", "system": "s", "x": "nprocs", "y": "runtime",
+           "graph": "poly1", "fixed": {"N": 1000}}
+    st, out = S.post("/api/v1/fit", req)
+    assert st == 422 and "differ in M" in out["error"]["message"], out
+    st, out = S.post("/api/v1/fit", dict(req, fixed={"N": 1000, "M": None}))
+    assert st == 200 and out["selection"]["fixed"] == {"N": 1000, "M": None}, out
+    assert [p["x"] for p in out["points"]] == PS, out["points"]
+    st, out = S.post("/api/v1/fit", dict(req, fixed={"N": 1000, "nprocs": None}))
+    assert st == 422 and out["error"]["field"] == "fixed", out
+    assert "nprocs must be a finite number" in out["error"]["message"], out
+    # the application page takes the runs measured at the most values of x
+    # (those without M), says so, and its JSON link answers the same
+    body = page("/applications/optional")
+    sel = text_of(body, "scaling-selection")
+    assert "runs on s, N = 1000, nprocs" not in sel and ", without M, modelled over nprocs" in sel, sel
+    link = html.unescape(re.search(r'href="(/api/v1/applications/optional/scaling[^"]*)"',
+                                   body).group(1))
+    assert link.endswith("&input.M="), link
+    st, out = S.get(link)
+    assert st == 200 and out["selection"] == b["selection"], (st, out)
+    assert text_of(body, "bottleneck", "strong") == "exchange"
 
 
 @test
