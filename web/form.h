@@ -238,6 +238,8 @@ struct xstep {
     size_t nvars;
     const char *x;
     const char *x2; /* NULL, or a second axis: the predictions are pairs x, x2 */
+    int absent;     /* a variable some runs lack may be fixed to "none": the runs
+                       without it (the fit's "fixed" null) */
 };
 
 int forms_xstep_check(struct fctx *c, const struct xstep *s, int strict, struct err *err);

@@ -221,7 +221,7 @@ static int check2(struct fctx *c, struct couple_data *d, int strict, struct err 
 
 static struct xstep xs(struct couple_data *d)
 {
-    struct xstep s = {d->cf, d->ncf, d->exe, NULL, d->vars, d->nvars, d->x, NULL};
+    struct xstep s = {d->cf, d->ncf, d->exe, NULL, d->vars, d->nvars, d->x, NULL, 0};
     return s;
 }
 

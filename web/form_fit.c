@@ -322,7 +322,7 @@ static int check2(struct fctx *c, struct fit_data *d, int strict, struct err *er
 /* The x step sees every variable but the second axis (neither is fixed). */
 static struct xstep xs(struct fit_data *d)
 {
-    struct xstep s = {d->cf, d->ncf, d->exe, d->sys, d->rest, d->nrest, d->x, d->x2};
+    struct xstep s = {d->cf, d->ncf, d->exe, d->sys, d->rest, d->nrest, d->x, d->x2, 1};
     return s;
 }
 

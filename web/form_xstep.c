@@ -7,6 +7,22 @@
 #include <string.h>
 
 #define XSTEP_MAX_PREDICT 100
+/* The value of fix.V for the runs without V (s->absent). */
+#define XSTEP_NONE "none"
+
+/* The runs of the configurations that have x (and x2) but not var: those a
+ * fit with var fixed to "none" takes. 0 unless s->absent. */
+static long long runs_without(const struct xstep *s, const char *var)
+{
+    long long runs = 0;
+    double v;
+    for (int i = 0; s->absent && i < s->ncf; i++)
+        if (fconf_match(&s->cf[i], s->exe, s->sys) && fconf_var(&s->cf[i], s->x, &v) &&
+            (s->x2 == NULL || fconf_var(&s->cf[i], s->x2, &v)) &&
+            !fconf_var(&s->cf[i], var, &v))
+            runs += s->cf[i].c->runs;
+    return runs;
+}
 
 int forms_xstep_check(struct fctx *c, const struct xstep *s, int strict, struct err *err)
 {
@@ -20,12 +36,16 @@ int forms_xstep_check(struct fctx *c, const struct xstep *s, int strict, struct 
         struct err local = {0};
         double x = 0;
         int seen = 0, rc;
+        long long without, most;
         if (strcmp(s->vars[i], s->x) == 0)
             continue;
         name = fs_name(c, "fix.", s->vars[i]);
         v = fs_get(c, name);
         if (v != NULL && *v == '\0')
             continue; /* not fixed */
+        without = runs_without(s, s->vars[i]);
+        if (v != NULL && without > 0 && strcmp(v, XSTEP_NONE) == 0)
+            continue; /* the runs without it */
         nv = forms_values(s->cf, s->ncf, s->exe, s->sys, s->vars[i], vals,
                           FORMS_MAX_VALUES, &more);
         if (v != NULL) {
@@ -41,7 +61,15 @@ int forms_xstep_check(struct fctx *c, const struct xstep *s, int strict, struct 
             if (rc == 0 && (seen || more || strict))
                 continue;
         }
-        fs_set(c, name, nv ? fnumtext(c, forms_common(vals, nv)) : "");
+        /* the default: the value with the most runs, or none where more
+         * runs lack the variable (Google Benchmark families of one argument
+         * beside a family of two) */
+        for (j = 0, most = 0; j < nv; j++)
+            most = vals[j].runs > most ? vals[j].runs : most;
+        fs_set(c, name,
+               without > most ? XSTEP_NONE
+               : nv           ? fnumtext(c, forms_common(vals, nv))
+                              : "");
     }
     if (agg == NULL || (strcmp(agg, "mean") != 0 && strcmp(agg, "median") != 0 &&
                         strcmp(agg, "min") != 0)) {
@@ -57,10 +85,11 @@ int forms_xstep_check(struct fctx *c, const struct xstep *s, int strict, struct 
 static void fixed_field(struct fctx *c, const struct xstep *s, const char *var)
 {
     struct fval vals[FORMS_MAX_VALUES];
-    const char *name = fs_name(c, "fix.", var), *values[FORMS_MAX_VALUES + 1],
-               *labels[FORMS_MAX_VALUES + 1];
-    size_t nv, i;
+    const char *name = fs_name(c, "fix.", var), *values[FORMS_MAX_VALUES + 2],
+               *labels[FORMS_MAX_VALUES + 2];
+    size_t nv, i, n;
     int more;
+    long long without = runs_without(s, var);
 
     nv = forms_values(s->cf, s->ncf, s->exe, s->sys, var, vals, FORMS_MAX_VALUES, &more);
     if (more) {
@@ -69,12 +98,17 @@ static void fixed_field(struct fctx *c, const struct xstep *s, const char *var)
     }
     values[0] = "";
     labels[0] = "not fixed";
-    for (i = 0; i < nv; i++) {
-        values[i + 1] = fnumtext(c, vals[i].v);
-        labels[i + 1] = arena_printf(c->arena, "%s (%lld run%s)", values[i + 1],
-                                     vals[i].runs, vals[i].runs == 1 ? "" : "s");
+    for (i = 0, n = 1; i < nv; i++, n++) {
+        values[n] = fnumtext(c, vals[i].v);
+        labels[n] = arena_printf(c->arena, "%s (%lld run%s)", values[n], vals[i].runs,
+                                 vals[i].runs == 1 ? "" : "s");
     }
-    ff_select(c, name, var, NULL, values, labels, nv + 1, fs_get(c, name), 0);
+    if (without > 0) {
+        values[n] = XSTEP_NONE;
+        labels[n++] = arena_printf(c->arena, "none: the runs without %s (%lld run%s)",
+                                   var, without, without == 1 ? "" : "s");
+    }
+    ff_select(c, name, var, NULL, values, labels, n, fs_get(c, name), 0);
 }
 
 void forms_xstep_render(struct fctx *c, const struct xstep *s)
@@ -134,6 +168,11 @@ void forms_xstep_summary(struct fctx *c, const struct xstep *s)
             continue;
         v = fs_val(c, fs_name(c, "fix.", s->vars[i]));
         page_puts(&c->p, ", ");
+        if (v && strcmp(v, XSTEP_NONE) == 0 && s->absent) {
+            page_puts(&c->p, "without ");
+            page_text(&c->p, s->vars[i]);
+            continue;
+        }
         page_text(&c->p, s->vars[i]);
         if (v) {
             page_puts(&c->p, " = ");
@@ -181,6 +220,10 @@ int forms_xstep_request(struct fctx *c, const struct xstep *s, json_t *req,
         if (strcmp(s->vars[k], s->x) == 0)
             continue;
         name = fs_name(c, "fix.", s->vars[k]);
+        if (s->absent && fs_get(c, name) && strcmp(fs_get(c, name), XSTEP_NONE) == 0) {
+            json_object_set_new(fixed, s->vars[k], json_null()); /* runs without it */
+            continue;
+        }
         rc = fnum(fs_get(c, name), name, s->vars[k], &x, err);
         if (rc < 0) {
             json_decref(fixed);

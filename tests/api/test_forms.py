@@ -212,6 +212,43 @@ def fit_step3_fixed_values_prefilled_from_the_runs():
     assert "runtime over N, graph cubic" in body
 
 
+
+@test
+def fit_step3_offers_the_runs_without_a_variable():
+    # Google Benchmark families of one argument and of two in one executable:
+    # runtime = 0.001 arg1 at arg1 = 64..4096, and two runs with arg2 as well
+    F = Server()
+    try:
+        def fget(path, status=200):
+            st, body, _ = F.request("GET", path, token=None, raw=True)
+            assert st == status, (path, st, body[:400])
+            return body.decode()
+        rs = [{"application": "fam", "executable": "e", "system": "box", "nprocs": 1,
+               "inputs": {"arg1": a}, "runtime": 0.001 * a} for a in (64, 256, 1024, 4096)]
+        rs += [{"application": "fam", "executable": "e", "system": "box", "nprocs": 1,
+                "inputs": {"arg1": 8, "arg2": 16}, "runtime": 5.0}] * 2
+        st, b = F.post("/api/v1/runs", {"runs": rs})
+        assert st == 201, b
+        base = {"application": "fam", "executable": "e", "system": "box", "graph": "poly1",
+                "x": "arg1", "x2": "", "y": "runtime"}
+        f = Form(fget(url("/model/fit", **base, step=3)))
+        # more runs lack arg2 than have any one value of it: "none" is the default
+        assert f.values("fix.arg2") == ["", "16", "none"], f.selects["fix.arg2"]
+        assert f.selects["fix.arg2"][2][1] == "none: the runs without arg2 (4 runs)"
+        assert f.selected("fix.arg2") == ["none"]
+        body = fget(url("/model/fit", **base, step="result", **{"fix.arg2": "none"}))
+        assert "arg1: every measured value, nprocs = 1, without arg2" in html.unescape(body)
+        req = request_json(body)
+        assert req["fixed"] == {"nprocs": 1, "arg2": None}, req
+        st, out = F.post("/api/v1/fit", req)
+        assert st == 200 and len(out["points"]) == 4, out
+        c = out["model"]["coefficients"]
+        assert abs(c[0]) < 1e-12 and abs(c[1] - 0.001) < 1e-12, c
+        # a value of arg2 is the other family: one value of x, refused
+        fget(url("/model/fit", **base, step="result", **{"fix.arg2": "16"}), 422)
+    finally:
+        F.close()
+
 def least_squares_cubic(points):
     """Weighted least squares y = a0 + a1 x + a2 x^2 + a3 x^3 (weights = counts),
     on columns scaled by their largest value, by Gaussian elimination."""
