@@ -61,7 +61,11 @@ struct fit_req {
     const char *y_arg; /* the metric or kernel name */
     json_t *fixed;     /* borrowed from the request: name -> number */
     double lo[FIT_MAX_VARS], hi[FIT_MAX_VARS];
-    size_t runs;           /* runs selected */
+    size_t runs; /* runs selected */
+    /* variables neither x nor fixed that take one value at each x (a
+     * weak-scaling series: the size grows with the processes), arena */
+    const char *with_x[LIMIT_INPUTS + 1];
+    size_t nwith_x;
     struct fit_point *pts; /* the database form's points, aggregated */
     size_t npts;
     struct basis_req basis; /* "basis": a machine curve (core/fit_basis_req.h) */
@@ -426,20 +430,47 @@ static int var_of(const struct db_fit_config *c, const char *name, double *out)
     return 0;
 }
 
+static int cmp_cand(const void *pa, const void *pb);
+static int same_x(const struct cand *a, const struct cand *b);
+
+/* Whether variable key has one value at each x of the n configurations
+ * sorted (by x). */
+static int one_per_x(const struct cand *sorted, size_t n, const char *key)
+{
+    size_t i, j;
+    for (i = 0; i < n; i = j) {
+        double a, b;
+        int has = var_of(sorted[i].c, key, &a) == 0;
+        for (j = i + 1; j < n && same_x(&sorted[i], &sorted[j]); j++)
+            if ((var_of(sorted[j].c, key, &b) == 0) != has || (has && a != b))
+                return 0;
+    }
+    return 1;
+}
+
 /* Rejects a selection whose runs differ in a variable that is neither an x
  * nor fixed: mixing two problem sizes in one curve is never what is meant.
- * The n configurations cs are those with runs selected. */
-static int check_uniform(const struct fit_req *q, const struct cand *cs, size_t n,
+ * A variable with one value at each x is no mix: it varies with x (a weak-
+ * scaling series, where the size grows with the processes), and q->with_x
+ * names it. The n configurations cs are those with runs selected. */
+static int check_uniform(struct fit_req *q, const struct cand *cs, size_t n, arena *a,
                          struct err *err)
 {
     json_t *seen = json_object(), *v;
+    struct cand *sorted = xmalloc((n + 1) * sizeof *sorted);
     struct buf names;
     const char *key;
     size_t i;
     int k, rc = 0;
 
-    if (seen == NULL)
+    if (seen == NULL || sorted == NULL) {
+        json_decref(seen);
+        xfree(sorted);
         return err_nomem(err);
+    }
+    memcpy(sorted, cs, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, cmp_cand);
+    q->nwith_x = 0;
     for (i = 0; i < n; i++) {
         json_t *vals = json_deep_copy(cs[i].c->inputs);
         json_object_set_new(vals, "nprocs", json_real(cs[i].c->nprocs));
@@ -466,16 +497,26 @@ static int check_uniform(const struct fit_req *q, const struct cand *cs, size_t 
         if (skip || (!json_is_true(json_array_get(v, 2)) &&
                      json_integer_value(json_array_get(v, 1)) == (json_int_t)n))
             continue;
+        /* every configuration has it (a variable some lack tells families
+         * apart, not a size that grows with x) */
+        if (q->nwith_x < LIMIT_INPUTS &&
+            json_integer_value(json_array_get(v, 1)) == (json_int_t)n &&
+            one_per_x(sorted, n, key)) {
+            if ((q->with_x[q->nwith_x++] = arena_strdup(a, key)) == NULL)
+                rc = err_nomem(err);
+            continue;
+        }
         buf_puts(&names, buf_str(&names)[0] ? ", " : "");
         buf_puts(&names, key);
     }
-    if (buf_str(&names)[0])
+    if (rc == 0 && buf_str(&names)[0])
         rc = err_invalid(err, "fixed",
                          "the selected runs differ in %s; fix %s with \"fixed\" (or make "
                          "it the x variable)",
                          buf_str(&names), strchr(buf_str(&names), ',') ? "them" : "it");
     buf_free(&names);
     json_decref(seen);
+    xfree(sorted);
     return rc;
 }
 
@@ -692,7 +733,7 @@ static int select_in(db *d, arena *a, struct fit_req *q, const struct db_sel_fit
         return too_many("runs", LIMIT_FIT_RUNS, err);
     if (n == 0)
         return no_runs(d, q, err);
-    if (check_uniform(q, cs, n, err) != 0)
+    if (check_uniform(q, cs, n, a, err) != 0)
         return -1;
     if (q->ykind == Y_SPEEDUP || q->ykind == Y_EFFICIENCY) {
         y.scaled = 1;
@@ -896,6 +937,12 @@ static json_t *answer(const struct fit_req *q, const struct fit_result *res,
             json_decref(json_object_get(sel, "fixed"));
         if (q->executable)
             json_object_set_new(sel, "executable", json_string(q->executable));
+        if (q->nwith_x > 0) {
+            json_t *w = json_array();
+            for (size_t k = 0; k < q->nwith_x; k++)
+                json_array_append_new(w, json_string(q->with_x[k]));
+            json_object_set_new(sel, "varies_with_x", w);
+        }
         json_object_set_new(out, "selection", sel);
     }
     return out;

@@ -239,15 +239,93 @@ static int not_one_curve(const struct sq *q, const struct cfg *cs, size_t n,
     return err_invalid(err, NULL, "the selected runs do not make one curve");
 }
 
-/* The group key of c: its system, its nprocs unless x, its inputs but x. */
-static const char *group_of(arena *a, const struct sq *q, struct cfg *c)
+/* Whether name is in the array of strings list. */
+static int listed(json_t *list, const char *name)
 {
-    json_t *rest = json_deep_copy(c->inputs);
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v)
+    {
+        if (strcmp(json_string_value(v), name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* An x and a variable's value of one configuration, for with_x_of. */
+struct xval {
+    double x, v;
+};
+
+static int cmp_xval(const void *pa, const void *pb)
+{
+    const struct xval *a = pa, *b = pb;
+    return a->x != b->x   ? (a->x < b->x ? -1 : 1)
+           : a->v != b->v ? (a->v < b->v ? -1 : 1)
+                          : 0;
+}
+
+/* The variables (nprocs unless x, inputs) every one of the n configurations
+ * has at several values, one at each x: a weak-scaling series, where the
+ * size grows with the processes, as the fit takes it ("varies_with_x").
+ * They are not part of a group. An array of names, NULL without memory. */
+static json_t *with_x_of(const struct sq *q, const struct cfg *cs, size_t n)
+{
+    json_t *out = json_array(), *names = json_deep_copy(cs[0].inputs), *v;
+    struct xval *t = xmalloc((n + 1) * sizeof *t);
+    const char *key;
+
+    if (out == NULL || names == NULL || t == NULL ||
+        (strcmp(q->x, "nprocs") != 0 &&
+         json_object_set_new(names, "nprocs", json_null()))) {
+        json_decref(out);
+        out = NULL;
+        goto done;
+    }
+    json_object_del(names, q->x);
+    json_object_foreach(names, key, v)
+    {
+        size_t i, m = 0;
+        int several = 0, one = 1;
+        for (i = 0; i < n; i++) {
+            t[m].x = cs[i].x;
+            t[m].v = var_of(&cs[i], key);
+            m += !isnan(t[m].v);
+        }
+        if (m < n) /* some lack it: families, not a size */
+            continue;
+        qsort(t, m, sizeof *t, cmp_xval);
+        for (i = 1; i < m && one; i++) {
+            one = t[i].x != t[i - 1].x || t[i].v == t[i - 1].v;
+            several |= t[i].v != t[0].v;
+        }
+        if (one && several && json_array_append_new(out, json_string(key)) != 0) {
+            json_decref(out);
+            out = NULL;
+            goto done;
+        }
+    }
+done:
+    json_decref(names);
+    xfree(t);
+    return out;
+}
+
+/* The group key of c: its system, its nprocs unless x, its inputs but x,
+ * and neither the variables that vary with x (with_x). */
+static const char *group_of(arena *a, const struct sq *q, json_t *with_x, struct cfg *c)
+{
+    json_t *rest = json_deep_copy(c->inputs), *v;
     char *text, *out;
+    size_t i;
     if (rest == NULL)
         return NULL;
     json_object_del(rest, q->x);
-    if (strcmp(q->x, "nprocs") != 0 &&
+    json_array_foreach(with_x, i, v)
+    {
+        json_object_del(rest, json_string_value(v));
+    }
+    if (strcmp(q->x, "nprocs") != 0 && !listed(with_x, "nprocs") &&
         json_object_set_new(rest, "nprocs", json_real((double)c->c->nprocs)) != 0) {
         json_decref(rest);
         return NULL;
@@ -453,7 +531,7 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
                         arena *a, struct sel *s, json_t **knames, json_t **mnames,
                         json_t *out, struct err *err)
 {
-    json_t *app = NULL, *vals = NULL;
+    json_t *app = NULL, *vals = NULL, *with_x = NULL, *w;
     struct db_config *c = NULL;
     struct cfg *cs = NULL;
     double *xs = NULL;
@@ -521,11 +599,6 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
         }
         if (q->nprocs > 0 && (double)x->c->nprocs != q->nprocs)
             ok = 0;
-        if (ok && !isnan(x->x) && (x->group = group_of(a, q, x)) == NULL) {
-            json_decref(x->inputs);
-            err_nomem(err);
-            goto out;
-        }
         if (!ok || isnan(x->x)) {
             json_decref(x->inputs);
             continue;
@@ -546,6 +619,15 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
                 application);
         goto out;
     }
+    if ((with_x = with_x_of(q, cs, n)) == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    for (i = 0; i < n; i++)
+        if ((cs[i].group = group_of(a, q, with_x, &cs[i])) == NULL) {
+            err_nomem(err);
+            goto out;
+        }
     qsort(cs, n, sizeof *cs, cmp_cfg);
     group = best_group(cs, n);
     for (i = 0; i < n; i++)
@@ -579,6 +661,10 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
     json_object_del(s->fixed, q->x);
     if (strcmp(q->x, "nprocs") != 0)
         json_object_set_new(s->fixed, "nprocs", json_real((double)cs[i].c->nprocs));
+    json_array_foreach(with_x, j, w)
+    {
+        json_object_del(s->fixed, json_string_value(w));
+    }
     /* an input asked absent, or one that other runs of the selection have
      * and the group has not: null, so that the fits take the group's runs
      * only (the fit's "fixed": the runs without it) */
@@ -588,7 +674,7 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
         json_object_foreach(from, key, v)
         {
             if ((j < n || json_is_null(v)) && strcmp(key, q->x) != 0 &&
-                json_object_get(s->fixed, key) == NULL &&
+                json_object_get(s->fixed, key) == NULL && !listed(with_x, key) &&
                 json_object_set_new(s->fixed, key, json_null()) != 0) {
                 err_nomem(err);
                 goto out;
@@ -606,6 +692,8 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
     if (q->executable)
         json_object_set_new(json_object_get(out, "selection"), "executable",
                             json_string(q->executable));
+    if (json_array_size(with_x) > 0)
+        json_object_set(json_object_get(out, "selection"), "varies_with_x", with_x);
     if (m < SCALING_MIN_POINTS) {
         struct buf list;
         buf_init(&list, 4096);
@@ -640,6 +728,7 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
 out:
     for (i = 0; cs && i < n; i++)
         json_decref(cs[i].inputs);
+    json_decref(with_x);
     json_decref(vals);
     json_decref(app);
     return rc;

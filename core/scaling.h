@@ -38,7 +38,8 @@
  * Other names are the caller's to refuse.
  *
  * {"application", "x", "target", "measured": largest x, "selection":
- *  {"system", "executable"?, "fixed": {...}, "values": [x...], "runs": N},
+ *  {"system", "executable"?, "fixed": {...} (null: the runs without that input),
+ *   "values": [x...], "runs": N, "varies_with_x"?: [names at one value per x]},
  *  "kernels": [{"name", "formula", "measured", "y", "lo", "hi",
  *    "extrapolation", "warning"?, "share_measured", "share_target",
  *    "worse_than_whole", "points"}] (largest share at the target first),

@@ -308,6 +308,14 @@ static void selection(struct page *p, json_t *s, const char *x)
             at(p, key, json_number_value(v));
         }
     }
+    /* a weak-scaling series: what changes with x besides x */
+    json_array_foreach(json_object_get(sel, "varies_with_x"), i, v)
+    {
+        page_puts(p, ", ");
+        page_text(p, json_string_value(v));
+        page_puts(p, " changing with ");
+        page_text(p, x);
+    }
     page_printf(p, ", modelled over %s", "");
     page_text(p, x);
     page_printf(p, " with <code>auto</code> from %lld runs at %zu values (",

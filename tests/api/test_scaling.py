@@ -50,6 +50,8 @@ upload(runs("few", ps=[4, 8]))
 # arguments), whose times are 100 times larger
 upload(runs("optional") + [dict(r, inputs={"N": 1000, "M": 8}, runtime=100 * r["runtime"])
                            for r in runs("optional", ps=[2, 4])] + runs("plain"))
+# "weak": a weak-scaling series, N = 100 nprocs
+upload([r for p in PS for r in runs("weak", inputs={"N": 100 * p}, ps=[p])])
 # "one": one process count and one N (an LNT suite, a single profile)
 upload(runs("one", ps=[4]))
 # "counts": no time at all, a metric over nprocs (an Extra-P file of a
@@ -308,6 +310,30 @@ def runs_without_an_input_are_a_selection_of_their_own():
     st, out = S.get(link)
     assert st == 200 and out["selection"] == b["selection"], (st, out)
     assert text_of(body, "bottleneck", "strong") == "exchange"
+
+
+@test
+def a_size_that_grows_with_x_is_one_curve():
+    # N = 100 nprocs: one N at each nprocs, no mix; the same laws as "plain"
+    b = scaling("weak")
+    assert b["selection"]["fixed"] == {} and b["selection"]["varies_with_x"] == ["N"], b
+    assert b["selection"]["values"] == PS and b["selection"]["runs"] == 12
+    ref = scaling("plain")
+    assert [(k["name"], k["formula"]) for k in b["kernels"]] == \
+        [(k["name"], k["formula"]) for k in ref["kernels"]], (b["kernels"], ref["kernels"])
+    # the fit alike: the runtime's exact line with "graph": "poly1" over the
+    # kernel "exchange" (0.05 p), N varying with x named in the selection
+    st, out = S.post("/api/v1/fit", {"application": "weak", "system": "s", "x": "nprocs",
+                                     "y": "kernel:exchange", "graph": "poly1"})
+    assert st == 200 and out["selection"]["varies_with_x"] == ["N"], out
+    c = out["model"]["coefficients"]
+    assert abs(c[0]) < 1e-9 and abs(c[1] - 0.05) < 1e-12, c
+    # two sizes at one nprocs are still a mix, refused at fixed (the API)
+    st, out = S.post("/api/v1/fit", {"application": "mixed", "system": "s", "x": "nprocs"})
+    assert st == 422 and "differ in N" in out["error"]["message"], out
+    # the page names it
+    sel = text_of(page("/applications/weak"), "scaling-selection")
+    assert "runs on s, N changing with nprocs, modelled over nprocs" in sel, sel
 
 
 @test
