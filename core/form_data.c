@@ -80,7 +80,8 @@ int form_data_configs(const struct form_data *fd, long long app_id, long long sy
         return err_nomem(err);
     for (i = 0; i < n; i++) {
         struct form_config x = {c[i].executable,  c[i].system, c[i].nprocs,
-                                c[i].inputs_json, c[i].runs,   c[i].last_run_id};
+                                c[i].inputs_json, c[i].runs,   c[i].last_run_id,
+                                c[i].timed};
         f[i] = x;
     }
     *out = f;

@@ -62,6 +62,7 @@ struct form_config {
     long long nprocs;
     const char *inputs_json; /* canonical JSON object of the inputs */
     long long runs, last_run_id;
+    long long timed; /* runs with a runtime (SPEC §16: a file may have no time) */
 };
 /* The configurations of application app_id on system_id (0: all), at most
  * max, ordered by executable, system, inputs, nprocs (arena). Returns the

@@ -238,8 +238,11 @@ struct xstep {
     size_t nvars;
     const char *x;
     const char *x2; /* NULL, or a second axis: the predictions are pairs x, x2 */
-    int absent;     /* a variable some runs lack may be fixed to "none": the runs
-                       without it (the fit's "fixed" null) */
+    /* the fit's selection rules (its "fixed" takes null; a variable at one
+     * value for each x is no mix): a variable some runs lack may be fixed to
+     * "none", the runs without it; one that varies with x is by default not
+     * fixed. Kernel coupling has neither. */
+    int fit;
 };
 
 int forms_xstep_check(struct fctx *c, const struct xstep *s, int strict, struct err *err);

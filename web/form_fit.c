@@ -261,6 +261,15 @@ static int one_value(struct fctx *c, const struct fit_data *d, const char *var,
     return 0;
 }
 
+/* Whether a run of the selected configurations has a runtime. */
+static int timed(const struct fit_data *d)
+{
+    for (int i = 0; i < d->ncf; i++)
+        if (fconf_match(&d->cf[i], d->exe, d->sys) && d->cf[i].c->timed > 0)
+            return 1;
+    return 0;
+}
+
 static int check2(struct fctx *c, struct fit_data *d, int strict, struct err *err)
 {
     const char *v = fs_get(c, "graph");
@@ -314,7 +323,17 @@ static int check2(struct fctx *c, struct fit_data *d, int strict, struct err *er
     if (!y_ok(d, v)) {
         if (v != NULL && strict)
             return err_invalid(err, "y", "the runs record no %.200s", v);
-        fs_set(c, "y", "runtime");
+        /* runs without a runtime (a file of counters only, SPEC §16): their
+         * first metric, else their first kernel */
+        fs_set(c, "y",
+               timed(d) || (json_array_size(d->kernels) == 0 &&
+                            json_array_size(d->metrics) == 0)
+                   ? "runtime"
+               : json_array_size(d->metrics) > 0
+                   ? arena_printf(c->arena, "metric:%s",
+                                  json_string_value(json_array_get(d->metrics, 0)))
+                   : arena_printf(c->arena, "kernel:%s",
+                                  json_string_value(json_array_get(d->kernels, 0))));
     }
     return 0;
 }
@@ -424,7 +443,7 @@ static void render2(struct fctx *c, struct fit_data *d)
         }
     }
     values[n] = "runtime";
-    labels[n++] = "runtime (s)";
+    labels[n++] = timed(d) ? "runtime (s)" : "runtime (s; no run has one)";
     values[n] = "speedup";
     labels[n++] = "speedup (x = nprocs)";
     values[n] = "efficiency";
@@ -777,8 +796,22 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
     }
     if (sel != NULL) {
         long long n = (long long)json_integer_value(json_object_get(sel, "runs"));
-        page_printf(&c->p, "<p class=\"muted\">Fitted to %lld run%s.</p>\n", n,
+        json_t *w = json_object_get(sel, "varies_with_x"), *name;
+        size_t i;
+        page_printf(&c->p, "<p class=\"muted\" id=\"fitted-to\">Fitted to %lld run%s", n,
                     n == 1 ? "" : "s");
+        /* a weak-scaling series: what changes along x besides x */
+        json_array_foreach(w, i, name)
+        {
+            page_puts(&c->p, i ? ", " : "; ");
+            page_text(&c->p, json_string_value(name));
+        }
+        if (json_array_size(w) > 0)
+            page_printf(&c->p,
+                        " %s with the x axis (one value at each point: a "
+                        "weak-scaling series)",
+                        json_array_size(w) == 1 ? "changes" : "change");
+        page_puts(&c->p, ".</p>\n");
     }
     if (json_array_size(json_object_get(ans, "vars")) == 2)
         forms_plot(c, c->plot, ans,

@@ -7,16 +7,60 @@
 #include <string.h>
 
 #define XSTEP_MAX_PREDICT 100
-/* The value of fix.V for the runs without V (s->absent). */
+/* The value of fix.V for the runs without V (s->fit). */
 #define XSTEP_NONE "none"
 
+/* (x, x2, var) of one configuration, for varies_with_x. */
+struct xv {
+    double x, x2, v;
+};
+
+static int cmp_xv(const void *pa, const void *pb)
+{
+    const struct xv *a = pa, *b = pb;
+    return a->x != b->x     ? (a->x < b->x ? -1 : 1)
+           : a->x2 != b->x2 ? (a->x2 < b->x2 ? -1 : 1)
+           : a->v != b->v   ? (a->v < b->v ? -1 : 1)
+                            : 0;
+}
+
+/* Whether var takes several values, one at each x (and x2), among the
+ * configurations with x: a weak-scaling series (the size grows with the
+ * processes), which the fit takes as it is (its "varies_with_x"); fixing
+ * var would leave one point. */
+static int varies_with_x(struct fctx *c, const struct xstep *s, const char *var)
+{
+    struct xv *t = arena_alloc(c->arena, ((size_t)s->ncf + 1) * sizeof *t);
+    size_t n = 0, i;
+    int several = 0;
+    if (t == NULL)
+        return 0;
+    for (int k = 0; k < s->ncf; k++) {
+        struct xv e = {0, 0, 0};
+        if (!fconf_match(&s->cf[k], s->exe, s->sys) ||
+            !fconf_var(&s->cf[k], s->x, &e.x) ||
+            (s->x2 != NULL && !fconf_var(&s->cf[k], s->x2, &e.x2)))
+            continue;
+        if (!fconf_var(&s->cf[k], var, &e.v))
+            return 0; /* some lack it: families, not a size */
+        t[n++] = e;
+    }
+    qsort(t, n, sizeof *t, cmp_xv);
+    for (i = 1; i < n; i++) {
+        if (t[i].x == t[i - 1].x && t[i].x2 == t[i - 1].x2 && t[i].v != t[i - 1].v)
+            return 0;
+        several |= t[i].v != t[0].v;
+    }
+    return several;
+}
+
 /* The runs of the configurations that have x (and x2) but not var: those a
- * fit with var fixed to "none" takes. 0 unless s->absent. */
+ * fit with var fixed to "none" takes. 0 unless s->fit. */
 static long long runs_without(const struct xstep *s, const char *var)
 {
     long long runs = 0;
     double v;
-    for (int i = 0; s->absent && i < s->ncf; i++)
+    for (int i = 0; s->fit && i < s->ncf; i++)
         if (fconf_match(&s->cf[i], s->exe, s->sys) && fconf_var(&s->cf[i], s->x, &v) &&
             (s->x2 == NULL || fconf_var(&s->cf[i], s->x2, &v)) &&
             !fconf_var(&s->cf[i], var, &v))
@@ -63,13 +107,15 @@ int forms_xstep_check(struct fctx *c, const struct xstep *s, int strict, struct 
         }
         /* the default: the value with the most runs, or none where more
          * runs lack the variable (Google Benchmark families of one argument
-         * beside a family of two) */
+         * beside a family of two), or not fixed where it varies with x */
         for (j = 0, most = 0; j < nv; j++)
             most = vals[j].runs > most ? vals[j].runs : most;
-        fs_set(c, name,
-               without > most ? XSTEP_NONE
-               : nv           ? fnumtext(c, forms_common(vals, nv))
-                              : "");
+        if (without > most)
+            fs_set(c, name, XSTEP_NONE);
+        else if (s->fit && varies_with_x(c, s, s->vars[i]))
+            fs_set(c, name, ""); /* not fixed */
+        else
+            fs_set(c, name, nv ? fnumtext(c, forms_common(vals, nv)) : "");
     }
     if (agg == NULL || (strcmp(agg, "mean") != 0 && strcmp(agg, "median") != 0 &&
                         strcmp(agg, "min") != 0)) {
@@ -168,7 +214,7 @@ void forms_xstep_summary(struct fctx *c, const struct xstep *s)
             continue;
         v = fs_val(c, fs_name(c, "fix.", s->vars[i]));
         page_puts(&c->p, ", ");
-        if (v && strcmp(v, XSTEP_NONE) == 0 && s->absent) {
+        if (v && strcmp(v, XSTEP_NONE) == 0 && s->fit) {
             page_puts(&c->p, "without ");
             page_text(&c->p, s->vars[i]);
             continue;
@@ -220,7 +266,7 @@ int forms_xstep_request(struct fctx *c, const struct xstep *s, json_t *req,
         if (strcmp(s->vars[k], s->x) == 0)
             continue;
         name = fs_name(c, "fix.", s->vars[k]);
-        if (s->absent && fs_get(c, name) && strcmp(fs_get(c, name), XSTEP_NONE) == 0) {
+        if (s->fit && fs_get(c, name) && strcmp(fs_get(c, name), XSTEP_NONE) == 0) {
             json_object_set_new(fixed, s->vars[k], json_null()); /* runs without it */
             continue;
         }

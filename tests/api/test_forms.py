@@ -214,7 +214,7 @@ def fit_step3_fixed_values_prefilled_from_the_runs():
 
 
 @test
-def fit_step3_offers_the_runs_without_a_variable():
+def fit_form_defaults_follow_the_runs():
     # Google Benchmark families of one argument and of two in one executable:
     # runtime = 0.001 arg1 at arg1 = 64..4096, and two runs with arg2 as well
     F = Server()
@@ -246,6 +246,36 @@ def fit_step3_offers_the_runs_without_a_variable():
         assert abs(c[0]) < 1e-12 and abs(c[1] - 0.001) < 1e-12, c
         # a value of arg2 is the other family: one value of x, refused
         fget(url("/model/fit", **base, step="result", **{"fix.arg2": "16"}), 422)
+        # a size that grows with x (weak scaling, N = 100 p): not fixed by
+        # default, the result says so
+        rs = [{"application": "weak", "executable": "e", "system": "box", "nprocs": p,
+               "inputs": {"N": 100 * p}, "runtime": 2 + 0.5 * p} for p in (1, 2, 4, 8)]
+        st, b = F.post("/api/v1/runs", {"runs": rs})
+        assert st == 201, b
+        base = {"application": "weak", "executable": "e", "system": "box",
+                "graph": "poly1", "x": "nprocs", "x2": "", "y": "runtime"}
+        f = Form(fget(url("/model/fit", **base, step=3)))
+        assert f.selected("fix.N") == [""], f.selects["fix.N"]
+        body = fget(url("/model/fit", **base, step="result", **{"fix.N": ""}))
+        assert ("Fitted to 4 runs; N changes with the x axis (one value at each point: a "
+                "weak-scaling series).") in body, body
+        c = json.loads(fget(url("/model/fit", **base, step="result", **{"fix.N": ""},
+                               format="json")))["model"]["coefficients"]
+        assert abs(c[0] - 2) < 1e-12 and abs(c[1] - 0.5) < 1e-12, c
+        # runs without a runtime (an Extra-P file of a metric): y defaults to
+        # the metric, and runtime says it has no values
+        rs = [{"application": "counts", "executable": "e", "system": "box", "nprocs": p,
+               "metrics": {"flops": 1e6 * p}} for p in (1, 2, 4, 8)]
+        st, b = F.post("/api/v1/runs", {"runs": rs})
+        assert st == 201, b
+        f = Form(fget(url("/model/fit", application="counts", step=2)))
+        assert f.selected("y") == ["metric:flops"], f.selects["y"]
+        assert f.selects["y"][0][:2] == ["runtime", "runtime (s; no run has one)"]
+        c = json.loads(fget(url("/model/fit", application="counts", graph="poly1",
+                                step="result", format="json")))["model"]["coefficients"]
+        assert abs(c[0]) < 1e-6 and abs(c[1] - 1e6) < 1e-6, c
+        f = Form(fget(url("/model/fit", application="weak", step=2)))
+        assert f.selected("y") == ["runtime"] and f.selects["y"][0][1] == "runtime (s)"
     finally:
         F.close()
 
