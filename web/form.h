@@ -204,6 +204,12 @@ const char *forms_default_x(struct fctx *c, const struct fconf *cf, int n,
 const char **forms_var_labels(struct fctx *c, const struct fconf *cf, int n,
                               const char *exe, const char *sys, const char *const *vars,
                               size_t nvars);
+/* An axis needs the matching runs at two values of var at least: one
+ * measured at a single value is an ERR_INVALID at field, at the step that
+ * chooses it rather than when the model is computed. 0 or -1. */
+int forms_axis_varies(struct fctx *c, const struct fconf *cf, int n, const char *exe,
+                      const char *sys, const char *var, const char *field,
+                      struct err *err);
 /* The value with the most runs (ties: the smallest); NAN when none. */
 double forms_common(const struct fval *v, size_t n);
 /* The names of the metrics ("metrics") or kernels ("kernels", in the order

@@ -125,6 +125,22 @@ size_t forms_values(const struct fconf *cf, int n, const char *exe, const char *
     return nv;
 }
 
+int forms_axis_varies(struct fctx *c, const struct fconf *cf, int n, const char *exe,
+                      const char *sys, const char *var, const char *field,
+                      struct err *err)
+{
+    struct fval *vals = arena_alloc(c->arena, 2 * sizeof *vals);
+    int more;
+    if (vals == NULL)
+        return err_nomem(err);
+    if (forms_values(cf, n, exe, sys, var, vals, 2, &more) < 2)
+        return err_invalid(err, field,
+                           "these runs were measured at one value of %.200s only; an "
+                           "axis needs two or more: choose a variable they vary",
+                           var);
+    return 0;
+}
+
 const char **forms_var_labels(struct fctx *c, const struct fconf *cf, int n,
                               const char *exe, const char *sys, const char *const *vars,
                               size_t nvars)

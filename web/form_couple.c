@@ -13,19 +13,27 @@
  */
 #include "web/form.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_KERNELS 100 /* COUPLE_MAX_KERNELS */
+/* The kernels' fields (graph.K, pos.K) a step carries, in bytes of the
+ * query as a browser encodes it: past this the rest get no fields (auto, not
+ * in the loop), so that the link stays within LIMIT_QUERY_BYTES and what a
+ * proxy passes (call-path names of 300 bytes, 100 kernels: 60 KB). */
+#define KERNEL_FIELD_BYTES 12000
 
 struct couple_data {
     json_t *apps, *systems, *exes, *kernels, *couplings;
     const char *app, *sys, *exe;
     struct fconf *cf;
     int ncf;
-    size_t nk;
+    size_t nk;               /* kernels modelled (at most MAX_KERNELS) */
+    size_t nf;               /* the first nf of them have fields */
+    size_t nall;             /* kernels the runs record (200 read at most) */
     int defpos[MAX_KERNELS]; /* default loop places, 0 = not in the loop */
     const char *vars[FORMS_MAX_VARS];
     size_t nvars;
@@ -161,7 +169,7 @@ static int check2(struct fctx *c, struct couple_data *d, int strict, struct err 
 {
     long long app_id, sys_id;
     int seen[MAX_KERNELS + 1];
-    size_t i, j;
+    size_t i, j, bytes;
 
     if (form_data_ids(c->store, d->app, d->sys, &app_id, &sys_id, err) != 0)
         return -1;
@@ -171,11 +179,21 @@ static int check2(struct fctx *c, struct couple_data *d, int strict, struct err 
     if ((d->kernels = forms_names(c, d->cf, d->ncf, d->exe, NULL, "kernels", err)) ==
         NULL)
         return -1;
-    d->nk = json_array_size(d->kernels);
+    d->nall = d->nk = json_array_size(d->kernels);
     if (d->nk > MAX_KERNELS)
         d->nk = MAX_KERNELS;
     if (d->nk == 0)
         return err_invalid(err, "system", "these runs record no kernel times");
+    for (i = 0, bytes = 0; i < d->nk; i++) {
+        /* "&graph.K=inv6&pos.K=100", K percent-encoded but its unreserved bytes */
+        const unsigned char *k = (const unsigned char *)kname(d, i);
+        size_t len = 0;
+        for (; *k; k++)
+            len += isalnum(*k) || strchr("-_.~", *k) ? 1 : 3;
+        if ((bytes += 2 * len + 22) > KERNEL_FIELD_BYTES && i > 0)
+            break;
+    }
+    d->nf = i;
     if ((d->couplings =
              forms_keep(c, form_data_couplings(c->store, d->app, d->sys, err))) == NULL)
         return -1;
@@ -189,11 +207,13 @@ static int check2(struct fctx *c, struct couple_data *d, int strict, struct err 
         if (!forms_graph_ok(v)) {
             if (v != NULL && strict)
                 return err_invalid(err, g, "choose a model type of the list");
-            fs_set(c, g, "auto");
+            if (i < d->nf) /* the others: auto without a field */
+                fs_set(c, g, "auto");
         }
         v = fs_get(c, pn);
         if (v == NULL) {
-            fs_set(c, pn, d->defpos[i] ? fnumtext(c, d->defpos[i]) : "");
+            if (i < d->nf)
+                fs_set(c, pn, d->defpos[i] ? fnumtext(c, d->defpos[i]) : "");
             continue;
         }
         if (*v == '\0')
@@ -244,6 +264,8 @@ static int check3(struct fctx *c, struct couple_data *d, int strict, struct err 
                forms_default_x(c, d->cf, d->ncf, d->exe, NULL, d->vars, d->nvars));
     }
     d->x = fs_val(c, "x");
+    if (strict && forms_axis_varies(c, d->cf, d->ncf, d->exe, NULL, d->x, "x", err) != 0)
+        return -1;
     x = xs(d);
     return forms_xstep_check(c, &x, strict, err);
 }
@@ -316,7 +338,7 @@ static void render2(struct fctx *c, struct couple_data *d)
                 "follows the stored measurements' chains.</p>\n",
                 json_array_size(d->couplings),
                 json_array_size(d->couplings) == 1 ? "" : "s");
-    for (i = 0; i < d->nk; i++) {
+    for (i = 0; i < d->nf; i++) {
         const char *K = kname(d, i);
         ff_group_open(c, arena_printf(c->arena, "Kernel %s", K), NULL, NULL);
         ff_select(c, fs_name(c, "graph.", K), "model type", NULL, forms_graphs,
@@ -325,6 +347,23 @@ static void render2(struct fctx *c, struct couple_data *d)
         ff_select(c, fs_name(c, "pos.", K), "loop", NULL, places, labels, d->nk + 1,
                   fs_get(c, fs_name(c, "pos.", K)), 0);
         ff_group_close(c);
+    }
+    if (d->nall > d->nk || d->nf < d->nk) {
+        page_puts(&c->p, "<p class=\"notice\" id=\"kernels-more\">");
+        if (d->nall > d->nk)
+            page_printf(&c->p,
+                        "The runs record %s%zu kernels; a coupling model takes at most "
+                        "%d, the first %d as the runs record them. ",
+                        d->nall >= 200 ? "at least " : "", d->nall, MAX_KERNELS,
+                        MAX_KERNELS);
+        if (d->nf < d->nk)
+            page_printf(&c->p,
+                        "The other %zu kernels are modelled with auto and are not in the "
+                        "loop: a field for each would make this page's link longer than "
+                        "browsers and proxies carry (POST /api/v1/couple sets any of "
+                        "them).",
+                        d->nk - d->nf);
+        page_puts(&c->p, "</p>\n");
     }
 }
 
@@ -428,8 +467,20 @@ static json_t *request(struct fctx *c, struct err *err)
         if (g && strcmp(g, "auto") != 0)
             json_object_set_new(kernels, kname(d, i), json_pack("{s:s}", "graph", g));
     }
-    if (json_object_size(kernels) > 0)
+    if (d->nall > d->nk) {
+        /* more than the API models: the first nk, as a list (exactly those) */
+        json_t *list = json_array();
+        for (i = 0; i < d->nk; i++) {
+            json_t *k = json_object_get(kernels, kname(d, i));
+            json_array_append_new(list,
+                                  k ? json_pack("{s:s, s:O}", "name", kname(d, i),
+                                                "graph", json_object_get(k, "graph"))
+                                    : json_string(kname(d, i)));
+        }
+        json_object_set_new(req, "kernels", list);
+    } else if (json_object_size(kernels) > 0) {
         json_object_set(req, "kernels", kernels);
+    }
     n = loop_of(c, d, names);
     for (i = 0; i < n; i++)
         json_array_append_new(loop, json_string(names[i]));

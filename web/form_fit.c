@@ -243,24 +243,6 @@ static int check_basis(struct fctx *c, struct fit_data *d, int strict, struct er
     return 0;
 }
 
-/* An axis needs the runs at two values of its variable at least: one
- * measured at a single value is refused at its field here, not found out
- * when the model is computed a step later. */
-static int one_value(struct fctx *c, const struct fit_data *d, const char *var,
-                     const char *field, struct err *err)
-{
-    struct fval *vals = arena_alloc(c->arena, 2 * sizeof *vals);
-    int more;
-    if (vals == NULL)
-        return err_nomem(err);
-    if (forms_values(d->cf, d->ncf, d->exe, d->sys, var, vals, 2, &more) < 2)
-        return err_invalid(err, field,
-                           "these runs were measured at one value of %.200s only; an "
-                           "axis needs two or more: choose a variable they vary",
-                           var);
-    return 0;
-}
-
 /* Whether a run of the selected configurations has a runtime. */
 static int timed(const struct fit_data *d)
 {
@@ -291,7 +273,8 @@ static int check2(struct fctx *c, struct fit_data *d, int strict, struct err *er
                forms_default_x(c, d->cf, d->ncf, d->exe, d->sys, d->vars, d->nvars));
     }
     d->x = fs_val(c, "x");
-    if (strict && one_value(c, d, d->x, "x", err) != 0)
+    if (strict &&
+        forms_axis_varies(c, d->cf, d->ncf, d->exe, d->sys, d->x, "x", err) != 0)
         return -1;
     /* The second axis: another variable of the runs, or none. */
     v = fs_get(c, "x2");
@@ -303,7 +286,8 @@ static int check2(struct fctx *c, struct fit_data *d, int strict, struct err *er
         fs_set(c, "x2", "");
     }
     d->x2 = fs_val(c, "x2");
-    if (strict && d->x2 != NULL && one_value(c, d, d->x2, "x2", err) != 0)
+    if (strict && d->x2 != NULL &&
+        forms_axis_varies(c, d->cf, d->ncf, d->exe, d->sys, d->x2, "x2", err) != 0)
         return -1;
     d->nrest = 0;
     for (i = 0; i < d->nvars; i++)

@@ -851,6 +851,66 @@ def an_empty_database_says_what_each_form_needs_without_an_error():
         E.close()
 
 
+
+@test
+def couple_with_many_long_kernel_names_stays_within_a_link():
+    # a call-path profile: 120 kernels of 150-byte names at 3 process counts;
+    # every step's link stays within the query limit (32 KB), the kernels past
+    # the byte budget get no fields, and the model takes the first 100
+    F = Server()
+    try:
+        names = [f"int solve_{i:03d}(double *, int) C [{{solver.c}} {{{i},1}}-{{{i + 9},1}}]"
+                 + "/x" * 40 for i in range(120)]
+        rs = [{"application": "deep", "executable": "e", "system": "box", "nprocs": p,
+               "runtime": 130.0, "kernels": [{"name": n, "time": 1.0 + i / p}
+                                             for i, n in enumerate(names)]}
+              for p in (2, 4, 8)]
+        st, b = F.post("/api/v1/runs", {"runs": rs})
+        assert st == 201, b
+
+        def submit(query):
+            path = "/model/couple?" + urllib.parse.urlencode(query)
+            assert len(path) < 32768, len(path)
+            st, body, _ = F.request("GET", path, token=None, raw=True)
+            assert st == 200, (st, body[:300])
+            return body.decode()
+
+        def fields(body):
+            f = Form(body)
+            out = [(k, v) for k, v in f.inputs.items() if k]
+            out += [(k, next((o[0] for o in opts if o[2]), opts[0][0]))
+                    for k, opts in f.selects.items()]
+            return out
+
+        body = submit({"application": "deep", "step": 2})
+        more = re.search(r'<p class="notice" id="kernels-more">(.*?)</p>', body).group(1)
+        shown = len(re.findall(r'name="graph\.', body))
+        assert 0 < shown < 100, shown
+        assert more == ("The runs record 120 kernels; a coupling model takes at most 100, "
+                        "the first 100 as the runs record them. The other %d kernels are "
+                        "modelled with auto and are not in the loop: a field for each "
+                        "would make this page's link longer than browsers and proxies "
+                        "carry (POST /api/v1/couple sets any of them)." % (100 - shown)), more
+        body = submit(fields(body) + [("next", "1")])
+        assert "<h2>Step 3:" in body, body[:400]
+        query = fields(body) + [("next", "1")]
+        req = request_json(submit(query))
+        assert [k if isinstance(k, str) else k["name"] for k in req["kernels"]] == names[:100]
+        ans = json.loads(submit(query + [("format", "json")]))
+        assert [k["name"] for k in ans["kernels"]] == names[:100], ans.get("error")
+        # runs at one process count: the x axis is refused at its field (step 3)
+        st, b = F.post("/api/v1/runs", {"application": "single", "executable": "e",
+                                        "system": "box", "nprocs": 4, "runtime": 2.0,
+                                        "kernels": [{"name": "k", "time": 1.0}]})
+        assert st == 201, b
+        st, body, _ = F.request("GET", url("/model/couple", application="single",
+                                           x="nprocs", step=3, next=1), token=None, raw=True)
+        assert st == 422 and Form(body.decode()).error_at("x") == (
+            "these runs were measured at one value of nprocs only; an axis needs two or "
+            "more: choose a variable they vary"), body[:300]
+    finally:
+        F.close()
+
 try:
     report()
 finally:
