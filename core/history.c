@@ -66,16 +66,20 @@ int history_query_filter(json_t *query, arena *a, struct db_history_filter *f,
     json_object_foreach(query, key, v)
     {
         double x;
+        const char *text = json_string_value(v);
         if (strncmp(key, "input.", 6) != 0)
             continue;
         struct err local = {0};
-        if (key[6] == '\0' ||
-            json_parse_decimal(json_string_value(v), key, &x, &local) != 0) {
+        if (key[6] == '\0' || text == NULL ||
+            (text[0] != '\0' && json_parse_decimal(text, key, &x, &local) != 0)) {
             json_decref(inputs);
             return err_set(err, ERR_BAD_REQUEST, "bad_parameter", key,
-                           "%s must be input.NAME=NUMBER", key);
+                           "%s must be input.NAME=NUMBER (or input.NAME= for a "
+                           "configuration without it)",
+                           key);
         }
-        json_object_set_new(inputs, key + 6, json_real(x));
+        /* empty: the configurations without that input (null: absent) */
+        json_object_set_new(inputs, key + 6, text[0] ? json_real(x) : json_null());
     }
     if (json_object_size(inputs) > 0) {
         s = json_dumps(inputs, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
@@ -156,6 +160,44 @@ static int without_scaling(db *d, json_t *judged, struct err *err)
     return 0;
 }
 
+/* Where several configurations match, the one without an input beyond the
+ * filter's is the one a configuration's own link names ({} beside {"arg1":
+ * 4}, as Google Benchmark runs of no argument beside those of one): these
+ * many are read to find it. */
+#define HISTORY_EXACT_TRIES 64
+
+/* Whether exactly one of the n configurations c has no input the filter
+ * does not name; then it becomes c[0]. */
+static int exactly_one(const struct db_history_filter *f, struct db_history_config *c,
+                       int n)
+{
+    json_t *want = f->inputs_json ? json_loads(f->inputs_json, 0, NULL) : json_object();
+    size_t named = 0;
+    int i, found = -1;
+    const char *key;
+    json_t *v;
+    json_object_foreach(want, key, v)
+    {
+        named += !json_is_null(v);
+    }
+    for (i = 0; i < n; i++) {
+        json_t *in = json_loads(c[i].inputs_json, 0, NULL);
+        /* the filter's values matched: the same count is the same names */
+        if (json_object_size(in) == named)
+            found = found < 0 ? i : -2;
+        json_decref(in);
+    }
+    json_decref(want);
+    if (found < 0)
+        return 0;
+    if (found > 0) {
+        struct db_history_config t = c[0];
+        c[0] = c[found];
+        c[found] = t;
+    }
+    return 1;
+}
+
 static int series_head(db *d, json_t *query, arena *a, struct series_head *h, int judged,
                        struct err *err)
 {
@@ -166,13 +208,13 @@ static int series_head(db *d, json_t *query, arena *a, struct series_head *h, in
         return -1;
     if (h->f.system == NULL)
         return err_set(err, ERR_INVALID, "invalid", "system", "system is required");
-    n = db_history_configs(d, &h->f, 2, a, &h->c, err);
+    n = db_history_configs(d, &h->f, HISTORY_EXACT_TRIES, a, &h->c, err);
     if (n < 0)
         return -1;
     if (n == 0)
         return err_set(err, ERR_NOT_FOUND, "not_found", NULL,
                        "no configuration of %s matches", h->f.application);
-    if (n > 1)
+    if (n > 1 && exactly_one(&h->f, h->c, n) == 0)
         return err_set(err, ERR_INVALID, "ambiguous", NULL,
                        "several configurations match; narrow with executable=, nprocs= "
                        "or input.NAME= (e.g. %s nprocs=%lld inputs %s)",

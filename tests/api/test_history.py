@@ -172,6 +172,27 @@ def a_long_series_answers_the_same_packed():
 
 
 @test
+def a_configuration_without_an_input_beside_one_with_it():
+    # Google Benchmark runs of no argument beside those of one: the link of
+    # the configuration of none names no input and means it
+    post(doc("noarg", 1.0, day(0), nprocs=1, inputs={}))
+    post(doc("noarg", 2.0, day(0), nprocs=1, inputs={"arg1": 4}))
+    base = "/api/v1/series?application=noarg&system=SGI%20Origin2000&y=runtime&nprocs=1"
+    for q, value in (("", 1.0), ("&input.arg1=", 1.0), ("&input.arg1=4", 2.0)):
+        st, b = S.get(base + q)
+        assert st == 200 and [p["value"] for p in b["points"]] == [value], (q, b)
+    st, body, _ = S.request("GET", "/history?application=noarg&executable=matmul_sgi&"
+                            "system=SGI%20Origin2000&nprocs=1&y=runtime", token=None, raw=True)
+    assert st == 200, body[:300]
+    # two executables of no input: still several, the message says so
+    post(doc("noarg", 3.0, day(0), nprocs=1, inputs={}, executable="other"))
+    st, b = S.get(base)
+    expect_error(st, b, 422, "ambiguous")
+    st, b = S.get(base + "&executable=other")
+    assert st == 200 and [p["value"] for p in b["points"]] == [3.0], b
+
+
+@test
 def series_errors():
     post(doc("ser2", 1.0, day(0), nprocs=4))
     post(doc("ser2", 1.0, day(0), nprocs=8))
