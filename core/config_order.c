@@ -120,3 +120,37 @@ out:
     xfree(copy);
     return rc;
 }
+
+static int cmp_xv(const void *pa, const void *pb)
+{
+    const struct config_xv *a = pa, *b = pb;
+    return a->x != b->x   ? (a->x < b->x ? -1 : 1)
+           : a->v != b->v ? (a->v < b->v ? -1 : 1)
+                          : 0;
+}
+
+int config_varies_with_x(struct config_xv *p, size_t n)
+{
+    size_t i, groups = 1;
+    int dir = 0;
+    double prev;
+    if (n < 2)
+        return 0;
+    qsort(p, n, sizeof *p, cmp_xv);
+    prev = p[0].v;
+    for (i = 1; i < n; i++) {
+        int d;
+        if (p[i].x == p[i - 1].x) {
+            if (p[i].v != p[i - 1].v)
+                return 0; /* two values at one x */
+            continue;
+        }
+        d = p[i].v > prev ? 1 : p[i].v < prev ? -1 : 0;
+        if (d == 0 || (dir != 0 && d != dir))
+            return 0; /* not one way with x */
+        dir = d;
+        prev = p[i].v;
+        groups++;
+    }
+    return groups >= 2;
+}

@@ -28,4 +28,16 @@ struct config_layout {
  * exhaustion (base unchanged). */
 int config_sort(void *base, size_t n, struct config_layout l, struct err *err);
 
+/* One configuration's x and the value of another of its variables. */
+struct config_xv {
+    double x, v;
+};
+/* Whether, over the n pairs p (sorted here by x), v takes one value at each
+ * x and moves one way with x (strictly up, or strictly down) across two x or
+ * more: a variable that changes with x, as the size of a weak-scaling series
+ * grows with the processes (N = 100 p), rather than a second configuration
+ * at the same x or two sizes each measured over a range of x. One rule for
+ * the fit, the scaling view and the fit form's default. */
+int config_varies_with_x(struct config_xv *p, size_t n);
+
 #endif

@@ -27,6 +27,7 @@
 #include "models/fit.h"
 #include "core/fit_json.h"
 #include "core/fit_basis_req.h"
+#include "core/config_order.h"
 
 #include <float.h>
 #include <math.h>
@@ -430,46 +431,40 @@ static int var_of(const struct db_fit_config *c, const char *name, double *out)
     return 0;
 }
 
-static int cmp_cand(const void *pa, const void *pb);
-static int same_x(const struct cand *a, const struct cand *b);
-
-/* Whether variable key has one value at each x of the n configurations
- * sorted (by x). */
-static int one_per_x(const struct cand *sorted, size_t n, const char *key)
+/* Whether variable key, which each of the n configurations has, changes
+ * with the one x (config_varies_with_x); t has room for n pairs. */
+static int varies_with_x(const struct cand *cs, size_t n, const char *key,
+                         struct config_xv *t)
 {
-    size_t i, j;
-    for (i = 0; i < n; i = j) {
-        double a, b;
-        int has = var_of(sorted[i].c, key, &a) == 0;
-        for (j = i + 1; j < n && same_x(&sorted[i], &sorted[j]); j++)
-            if ((var_of(sorted[j].c, key, &b) == 0) != has || (has && a != b))
-                return 0;
+    for (size_t i = 0; i < n; i++) {
+        t[i].x = cs[i].x[0];
+        if (var_of(cs[i].c, key, &t[i].v) != 0)
+            return 0;
     }
-    return 1;
+    return config_varies_with_x(t, n);
 }
 
 /* Rejects a selection whose runs differ in a variable that is neither an x
  * nor fixed: mixing two problem sizes in one curve is never what is meant.
- * A variable with one value at each x is no mix: it varies with x (a weak-
- * scaling series, where the size grows with the processes), and q->with_x
- * names it. The n configurations cs are those with runs selected. */
+ * With one x, a variable that changes with it is no mix (a weak-scaling
+ * series, where the size grows with the processes: config_varies_with_x),
+ * and q->with_x names it. The n configurations cs are those with runs
+ * selected. */
 static int check_uniform(struct fit_req *q, const struct cand *cs, size_t n, arena *a,
                          struct err *err)
 {
     json_t *seen = json_object(), *v;
-    struct cand *sorted = xmalloc((n + 1) * sizeof *sorted);
+    struct config_xv *t = xmalloc((n + 1) * sizeof *t);
     struct buf names;
     const char *key;
     size_t i;
     int k, rc = 0;
 
-    if (seen == NULL || sorted == NULL) {
+    if (seen == NULL || t == NULL) {
         json_decref(seen);
-        xfree(sorted);
+        xfree(t);
         return err_nomem(err);
     }
-    memcpy(sorted, cs, n * sizeof *sorted);
-    qsort(sorted, n, sizeof *sorted, cmp_cand);
     q->nwith_x = 0;
     for (i = 0; i < n; i++) {
         json_t *vals = json_deep_copy(cs[i].c->inputs);
@@ -499,9 +494,9 @@ static int check_uniform(struct fit_req *q, const struct cand *cs, size_t n, are
             continue;
         /* every configuration has it (a variable some lack tells families
          * apart, not a size that grows with x) */
-        if (q->nwith_x < LIMIT_INPUTS &&
+        if (q->nvars == 1 && q->nwith_x < LIMIT_INPUTS &&
             json_integer_value(json_array_get(v, 1)) == (json_int_t)n &&
-            one_per_x(sorted, n, key)) {
+            varies_with_x(cs, n, key, t)) {
             if ((q->with_x[q->nwith_x++] = arena_strdup(a, key)) == NULL)
                 rc = err_nomem(err);
             continue;
@@ -516,7 +511,7 @@ static int check_uniform(struct fit_req *q, const struct cand *cs, size_t n, are
                          buf_str(&names), strchr(buf_str(&names), ',') ? "them" : "it");
     buf_free(&names);
     json_decref(seen);
-    xfree(sorted);
+    xfree(t);
     return rc;
 }
 

@@ -9,6 +9,7 @@
  * whose share grows). All reads share one snapshot (db_select_begin).
  */
 #include "core/scaling.h"
+#include "core/config_order.h"
 #include "common/arena.h"
 #include "common/buf.h"
 #include "common/xalloc.h"
@@ -252,27 +253,14 @@ static int listed(json_t *list, const char *name)
     return 0;
 }
 
-/* An x and a variable's value of one configuration, for with_x_of. */
-struct xval {
-    double x, v;
-};
-
-static int cmp_xval(const void *pa, const void *pb)
-{
-    const struct xval *a = pa, *b = pb;
-    return a->x != b->x   ? (a->x < b->x ? -1 : 1)
-           : a->v != b->v ? (a->v < b->v ? -1 : 1)
-                          : 0;
-}
-
 /* The variables (nprocs unless x, inputs) every one of the n configurations
- * has at several values, one at each x: a weak-scaling series, where the
- * size grows with the processes, as the fit takes it ("varies_with_x").
- * They are not part of a group. An array of names, NULL without memory. */
+ * has and that change with x (config_varies_with_x: a weak-scaling series),
+ * as the fit takes them ("varies_with_x"). They are not part of a group. An
+ * array of names, NULL without memory. */
 static json_t *with_x_of(const struct sq *q, const struct cfg *cs, size_t n)
 {
     json_t *out = json_array(), *names = json_deep_copy(cs[0].inputs), *v;
-    struct xval *t = xmalloc((n + 1) * sizeof *t);
+    struct config_xv *t = xmalloc((n + 1) * sizeof *t);
     const char *key;
 
     if (out == NULL || names == NULL || t == NULL ||
@@ -286,7 +274,6 @@ static json_t *with_x_of(const struct sq *q, const struct cfg *cs, size_t n)
     json_object_foreach(names, key, v)
     {
         size_t i, m = 0;
-        int several = 0, one = 1;
         for (i = 0; i < n; i++) {
             t[m].x = cs[i].x;
             t[m].v = var_of(&cs[i], key);
@@ -294,12 +281,8 @@ static json_t *with_x_of(const struct sq *q, const struct cfg *cs, size_t n)
         }
         if (m < n) /* some lack it: families, not a size */
             continue;
-        qsort(t, m, sizeof *t, cmp_xval);
-        for (i = 1; i < m && one; i++) {
-            one = t[i].x != t[i - 1].x || t[i].v == t[i - 1].v;
-            several |= t[i].v != t[0].v;
-        }
-        if (one && several && json_array_append_new(out, json_string(key)) != 0) {
+        if (config_varies_with_x(t, m) &&
+            json_array_append_new(out, json_string(key)) != 0) {
             json_decref(out);
             out = NULL;
             goto done;

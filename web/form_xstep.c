@@ -1,6 +1,7 @@
 /* form_xstep: the "x range, fixed values, prediction" step that curve
  * fitting and kernel coupling share; see form.h. */
 #include "web/form.h"
+#include "core/config_order.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,48 +11,24 @@
 /* The value of fix.V for the runs without V (s->fit). */
 #define XSTEP_NONE "none"
 
-/* (x, x2, var) of one configuration, for varies_with_x. */
-struct xv {
-    double x, x2, v;
-};
-
-static int cmp_xv(const void *pa, const void *pb)
-{
-    const struct xv *a = pa, *b = pb;
-    return a->x != b->x     ? (a->x < b->x ? -1 : 1)
-           : a->x2 != b->x2 ? (a->x2 < b->x2 ? -1 : 1)
-           : a->v != b->v   ? (a->v < b->v ? -1 : 1)
-                            : 0;
-}
-
-/* Whether var takes several values, one at each x (and x2), among the
- * configurations with x: a weak-scaling series (the size grows with the
- * processes), which the fit takes as it is (its "varies_with_x"); fixing
- * var would leave one point. */
+/* Whether var changes with the one x among the configurations with x
+ * (config_varies_with_x: a weak-scaling series), which the fit takes as it
+ * is (its "varies_with_x"); fixing var would leave one point. */
 static int varies_with_x(struct fctx *c, const struct xstep *s, const char *var)
 {
-    struct xv *t = arena_alloc(c->arena, ((size_t)s->ncf + 1) * sizeof *t);
-    size_t n = 0, i;
-    int several = 0;
-    if (t == NULL)
+    struct config_xv *t = arena_alloc(c->arena, ((size_t)s->ncf + 1) * sizeof *t);
+    size_t n = 0;
+    if (t == NULL || s->x2 != NULL)
         return 0;
     for (int k = 0; k < s->ncf; k++) {
-        struct xv e = {0, 0, 0};
         if (!fconf_match(&s->cf[k], s->exe, s->sys) ||
-            !fconf_var(&s->cf[k], s->x, &e.x) ||
-            (s->x2 != NULL && !fconf_var(&s->cf[k], s->x2, &e.x2)))
+            !fconf_var(&s->cf[k], s->x, &t[n].x))
             continue;
-        if (!fconf_var(&s->cf[k], var, &e.v))
+        if (!fconf_var(&s->cf[k], var, &t[n].v))
             return 0; /* some lack it: families, not a size */
-        t[n++] = e;
+        n++;
     }
-    qsort(t, n, sizeof *t, cmp_xv);
-    for (i = 1; i < n; i++) {
-        if (t[i].x == t[i - 1].x && t[i].x2 == t[i - 1].x2 && t[i].v != t[i - 1].v)
-            return 0;
-        several |= t[i].v != t[0].v;
-    }
-    return several;
+    return config_varies_with_x(t, n);
 }
 
 /* The runs of the configurations that have x (and x2) but not var: those a

@@ -50,8 +50,11 @@ upload(runs("few", ps=[4, 8]))
 # arguments), whose times are 100 times larger
 upload(runs("optional") + [dict(r, inputs={"N": 1000, "M": 8}, runtime=100 * r["runtime"])
                            for r in runs("optional", ps=[2, 4])] + runs("plain"))
-# "weak": a weak-scaling series, N = 100 nprocs
+# "weak": a weak-scaling series, N = 100 nprocs; "blocks": two sizes, each
+# over its own range of nprocs (not a series)
 upload([r for p in PS for r in runs("weak", inputs={"N": 100 * p}, ps=[p])])
+upload(runs("blocks", inputs={"N": 1000}, ps=PS[:3]) + runs("blocks", inputs={"N": 8000},
+                                                             ps=PS[3:]))
 # "one": one process count and one N (an LNT suite, a single profile)
 upload(runs("one", ps=[4]))
 # "counts": no time at all, a metric over nprocs (an Extra-P file of a
@@ -328,9 +331,12 @@ def a_size_that_grows_with_x_is_one_curve():
     assert st == 200 and out["selection"]["varies_with_x"] == ["N"], out
     c = out["model"]["coefficients"]
     assert abs(c[0]) < 1e-9 and abs(c[1] - 0.05) < 1e-12, c
-    # two sizes at one nprocs are still a mix, refused at fixed (the API)
-    st, out = S.post("/api/v1/fit", {"application": "mixed", "system": "s", "x": "nprocs"})
-    assert st == 422 and "differ in N" in out["error"]["message"], out
+    # two sizes at one nprocs are still a mix, refused at fixed (the API), and
+    # so are two sizes each over its own range (a step, not a series)
+    for app in ("mixed", "blocks"):
+        st, out = S.post("/api/v1/fit", {"application": app, "system": "s", "x": "nprocs"})
+        assert st == 422 and "differ in N" in out["error"]["message"], (app, out)
+    assert scaling("blocks", 422)["error"]["field"] == "input.N"
     # the page names it
     sel = text_of(page("/applications/weak"), "scaling-selection")
     assert "runs on s, N changing with nprocs, modelled over nprocs" in sel, sel

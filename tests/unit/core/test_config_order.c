@@ -58,9 +58,37 @@ static void test_memory_exhausted(void)
     CHECK_INT((int)c[1].id, 2);
 }
 
+/* A variable that changes with x: one value at each x, one way. */
+static void test_varies_with_x(void)
+{
+    /* weak scaling N = 100 p, given out of order, two runs at p = 2 */
+    struct config_xv weak[] = {{4, 400}, {2, 200}, {8, 800}, {2, 200}, {1, 100}};
+    /* a size that shrinks as p grows (strong scaling per process) */
+    struct config_xv down[] = {{1, 64}, {2, 32}, {4, 16}};
+    /* two sizes at p = 2: a mix */
+    struct config_xv mix[] = {{1, 100}, {2, 100}, {2, 200}, {4, 400}};
+    /* two sizes each over a range of p: blocks, not a series */
+    struct config_xv blocks[] = {{1, 1000}, {2, 1000}, {4, 1000}, {8, 8000}, {16, 8000}};
+    /* up then down */
+    struct config_xv zigzag[] = {{1, 10}, {2, 20}, {4, 10}};
+    /* one value everywhere, and one x only */
+    struct config_xv same[] = {{1, 5}, {2, 5}}, one_x[] = {{4, 1}, {4, 1}};
+    CHECK_INT(config_varies_with_x(weak, 5), 1);
+    CHECK(weak[0].x == 1 && weak[4].x == 8); /* sorted by x */
+    CHECK_INT(config_varies_with_x(down, 3), 1);
+    CHECK_INT(config_varies_with_x(mix, 4), 0);
+    CHECK_INT(config_varies_with_x(blocks, 5), 0);
+    CHECK_INT(config_varies_with_x(zigzag, 3), 0);
+    CHECK_INT(config_varies_with_x(same, 2), 0);
+    CHECK_INT(config_varies_with_x(one_x, 2), 0);
+    CHECK_INT(config_varies_with_x(weak, 1), 0);
+    CHECK_INT(config_varies_with_x(weak, 0), 0);
+}
+
 int main(void)
 {
     RUN(test_values_not_text);
     RUN(test_memory_exhausted);
+    RUN(test_varies_with_x);
     return harness_report();
 }
