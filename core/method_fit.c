@@ -63,8 +63,8 @@ struct fit_req {
     json_t *fixed;     /* borrowed from the request: name -> number */
     double lo[FIT_MAX_VARS], hi[FIT_MAX_VARS];
     size_t runs; /* runs selected */
-    /* variables neither x nor fixed that take one value at each x (a
-     * weak-scaling series: the size grows with the processes), arena */
+    /* variables neither x nor fixed that change with the one x
+     * (config_varies_with_x: a weak-scaling series), arena strings */
     const char *with_x[LIMIT_INPUTS + 1];
     size_t nwith_x;
     struct fit_point *pts; /* the database form's points, aggregated */
