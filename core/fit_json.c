@@ -1,5 +1,6 @@
 /* fit_json: struct fit_model <-> JSON; see fit_json.h. */
 #include "core/fit_json.h"
+#include "common/buf.h"
 
 #include <limits.h>
 #include <math.h>
@@ -342,4 +343,36 @@ int fit_model_from_json(json_t *v, struct fit_model *out, struct err *err)
         return -1;
     }
     return 0;
+}
+
+json_t *fit_x_json(const double *x, int nvars)
+{
+    json_t *a;
+    if (nvars == 1)
+        return json_real(x[0]);
+    a = json_array();
+    for (int v = 0; v < nvars; v++)
+        json_array_append_new(a, json_real(x[v]));
+    return a;
+}
+
+json_t *fit_prediction_json(const struct fit_model *m, const double *x, struct err *err)
+{
+    double y, lo, hi, reach;
+    struct buf w;
+    json_t *p;
+
+    if (fit_predict_ext(m, x, &y, &lo, &hi, err) != 0)
+        return NULL;
+    reach = fit_extrapolation(m, x);
+    p = json_pack("{s:o, s:f, s:f, s:f, s:b, s:f}", "x", fit_x_json(x, m->nvars), "y", y,
+                  "lo", lo, "hi", hi, "interval", m->has_interval, "extrapolation",
+                  isfinite(reach) ? reach : 0.0);
+    if (p == NULL)
+        return NULL;
+    buf_init(&w, 4096);
+    if (fit_warning(m, x, y, lo, hi, &w) > 0)
+        json_object_set_new(p, "warning", json_string(buf_str(&w)));
+    buf_free(&w);
+    return p;
 }

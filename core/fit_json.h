@@ -41,4 +41,16 @@ json_t *fit_model_to_json(const struct fit_model *m);
  * ("model.coef"); *out is then zeroed. Thread-safe. */
 int fit_model_from_json(json_t *v, struct fit_model *out /* OUT */, struct err *err);
 
+/* A point of nvars coordinates as an answer writes it: a number for one
+ * variable, else an array. NULL on out of memory. */
+json_t *fit_x_json(const double *x, int nvars);
+
+/* One prediction of m at x: {"x", "y", "lo", "hi", "interval",
+ * "extrapolation", "warning"?}, or NULL with err. The interval includes the
+ * uncertainty of the law itself beyond the data (fit_predict_ext);
+ * "extrapolation" is 0 inside the measured range and log2 of the ratio to
+ * the nearest measured end beyond it; "warning" is there when fit_warning
+ * has a sentence. Thread-safe. */
+json_t *fit_prediction_json(const struct fit_model *m, const double *x, struct err *err);
+
 #endif

@@ -802,17 +802,6 @@ static int select_points(db *d, arena *a, struct fit_req *q, struct err *err)
 
 /* ---- the answer -------------------------------------------------------------- */
 
-static json_t *xs_json(const double *x, int nvars)
-{
-    json_t *a;
-    if (nvars == 1)
-        return json_real(x[0]);
-    a = json_array();
-    for (int v = 0; v < nvars; v++)
-        json_array_append_new(a, json_real(x[v]));
-    return a;
-}
-
 static json_t *model_json(const struct fit_req *q, const struct fit_result *res)
 {
     const struct fit_model *m = &res->model;
@@ -866,32 +855,6 @@ static int check_finite(const struct fit_result *res, struct err *err)
     return 0;
 }
 
-/* One prediction: {"x", "y", "lo", "hi", "interval", "extrapolation",
- * "warning"?}, or NULL with err. The interval includes the uncertainty of
- * the law itself beyond the data (fit_predict_ext); "extrapolation" is 0
- * inside the measured range and log2 of the ratio to the nearest measured
- * end beyond it; "warning" is there when fit_warning has a sentence. */
-static json_t *prediction(const struct fit_model *m, const double *x, struct err *err)
-{
-    double y, lo, hi, reach;
-    struct buf w;
-    json_t *p;
-
-    if (fit_predict_ext(m, x, &y, &lo, &hi, err) != 0)
-        return NULL;
-    reach = fit_extrapolation(m, x);
-    p = json_pack("{s:o, s:f, s:f, s:f, s:b, s:f}", "x", xs_json(x, m->nvars), "y", y,
-                  "lo", lo, "hi", hi, "interval", m->has_interval, "extrapolation",
-                  isfinite(reach) ? reach : 0.0);
-    if (p == NULL)
-        return NULL;
-    buf_init(&w, 4096);
-    if (fit_warning(m, x, y, lo, hi, &w) > 0)
-        json_object_set_new(p, "warning", json_string(buf_str(&w)));
-    buf_free(&w);
-    return p;
-}
-
 static json_t *answer(const struct fit_req *q, const struct fit_result *res,
                       struct err *err)
 {
@@ -901,10 +864,11 @@ static json_t *answer(const struct fit_req *q, const struct fit_result *res,
 
     for (i = 0; i < res->npoints; i++) {
         const struct fit_point *p = &res->points[i];
-        json_array_append_new(
-            points, json_pack("{s:o, s:f, s:f, s:f, s:i, s:f, s:f}", "x",
-                              xs_json(p->x, q->nvars), "y", p->y, "ymin", p->ymin, "ymax",
-                              p->ymax, "n", p->n, "fit", p->yhat, "residual", p->resid));
+        json_array_append_new(points,
+                              json_pack("{s:o, s:f, s:f, s:f, s:i, s:f, s:f}", "x",
+                                        fit_x_json(p->x, q->nvars), "y", p->y, "ymin",
+                                        p->ymin, "ymax", p->ymax, "n", p->n, "fit",
+                                        p->yhat, "residual", p->resid));
     }
     for (v = 0; v < q->nvars; v++)
         json_array_append_new(vars, json_string(q->names[v]));
@@ -914,7 +878,7 @@ static json_t *answer(const struct fit_req *q, const struct fit_result *res,
     if (out == NULL)
         return NULL;
     for (i = 0; i < q->npred; i++) {
-        json_t *p = prediction(&res->model, &q->pred[i * (size_t)q->nvars], err);
+        json_t *p = fit_prediction_json(&res->model, &q->pred[i * (size_t)q->nvars], err);
         if (p == NULL) {
             snprintf(err->field, sizeof err->field, "predict[%zu]", i);
             json_decref(out);
@@ -1011,7 +975,7 @@ static json_t *suggestions(const struct fit_req *q, const double *gain,
     for (i = 0; out != NULL && i < q->ncand; i++) {
         size_t c = order[i];
         json_t *s = json_pack("{s:o, s:f}", "x",
-                              xs_json(&q->cand[c * (size_t)q->nvars], q->nvars),
+                              fit_x_json(&q->cand[c * (size_t)q->nvars], q->nvars),
                               "narrowing", gain[c]);
         if (s == NULL || json_array_append_new(out, s) != 0) {
             json_decref(out);
@@ -1049,7 +1013,7 @@ json_t *fit_suggest_answer(db *d, json_t *request, struct err *err)
             "measure more points or choose a simpler graph");
         goto free_fit;
     }
-    if ((at = prediction(&res.model, q.target, err)) == NULL) {
+    if ((at = fit_prediction_json(&res.model, q.target, err)) == NULL) {
         snprintf(err->field, sizeof err->field, "target");
         goto free_fit;
     }
@@ -1117,7 +1081,7 @@ json_t *fit_predict_saved(json_t *ans, json_t *point, struct err *err)
         if (json_get_number(val, names[v], &x[v], err) != 0)
             return NULL;
     }
-    if ((out = prediction(&m, x, err)) == NULL)
+    if ((out = fit_prediction_json(&m, x, err)) == NULL)
         return NULL;
     xo = json_object();
     for (v = 0; v < m.nvars; v++)
@@ -1189,16 +1153,17 @@ json_t *fit_suggest_saved(json_t *ans, const double *target, const double *cand,
         err_nomem(err);
         goto out;
     }
-    if ((at = prediction(&res.model, target, err)) == NULL ||
+    if ((at = fit_prediction_json(&res.model, target, err)) == NULL ||
         fit_suggest(&res, target, cand, ncand, gain, order, err) != 0)
         goto out;
     list = json_array();
     for (i = 0; list != NULL && i < ncand; i++) {
         size_t c = order[i];
         json_array_append_new(
-            list, json_pack("{s:o, s:f}", "x",
-                            xs_json(&cand[c * (size_t)res.model.nvars], res.model.nvars),
-                            "narrowing", gain[c]));
+            list,
+            json_pack("{s:o, s:f}", "x",
+                      fit_x_json(&cand[c * (size_t)res.model.nvars], res.model.nvars),
+                      "narrowing", gain[c]));
     }
     out = json_pack("{s:o, s:O}", "suggestions", list, "target", at);
     if (out == NULL)
