@@ -587,6 +587,9 @@ def a_model_of_the_runs_without_an_input_watches_only_those():
                                    "x": "nprocs", "fixed": {"N": 1000, "M": None},
                                    "save": True})
     assert st == 201 and m["selection"]["fixed"] == {"N": 1000, "M": None}, m
+    st, body, _ = S.request("GET", f"/models/{m['id']}", token=None, raw=True)
+    assert st == 200 and '<dd id="selection">5 runs, N = 1000, without M</dd>' in \
+        body.decode(), body.decode()[:2000]
     st, w = S.post("/api/v1/watches", {"detector": {"model": m["id"]}})
     assert st == 201, w
     # a run with M, far above the law, is not the model's: no alert, no entry
