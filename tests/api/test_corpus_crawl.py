@@ -15,15 +15,13 @@ tests/data/import/public is imported into one server through the API; then
   law.
 """
 import html
-import io
 import os
 import re
 import sys
-import tarfile
 import urllib.parse
 from collections import Counter, deque
 
-from prophecy_test import Server, report, test
+from prophecy_test import Server, report, tar_of, test
 
 SRC = os.environ.get("PROPHECY_SRC", os.path.join(os.path.dirname(__file__), "../.."))
 CORPORA = [os.path.join(SRC, "../shared/corpus/imports"),
@@ -37,13 +35,7 @@ S = Server()
 
 def body_of(path):
     if os.path.isdir(path):
-        out = io.BytesIO()
-        with tarfile.open(fileobj=out, mode="w", format=tarfile.GNU_FORMAT) as t:
-            for root, _, files in sorted(os.walk(path)):
-                for f in sorted(files):
-                    p = os.path.join(root, f)
-                    t.add(p, arcname=os.path.relpath(p, path))
-        return out.getvalue()
+        return tar_of(path)
     with open(path, "rb") as f:
         return f.read()
 
