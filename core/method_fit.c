@@ -454,17 +454,14 @@ static int check_uniform(struct fit_req *q, const struct cand *cs, size_t n, are
                          struct err *err)
 {
     json_t *seen = json_object(), *v;
-    struct config_xv *t = xmalloc((n + 1) * sizeof *t);
+    struct config_xv *t = NULL; /* made where a variable differs */
     struct buf names;
     const char *key;
     size_t i;
     int k, rc = 0;
 
-    if (seen == NULL || t == NULL) {
-        json_decref(seen);
-        xfree(t);
+    if (seen == NULL)
         return err_nomem(err);
-    }
     q->nwith_x = 0;
     for (i = 0; i < n; i++) {
         json_t *vals = json_deep_copy(cs[i].c->inputs);
@@ -495,11 +492,16 @@ static int check_uniform(struct fit_req *q, const struct cand *cs, size_t n, are
         /* every configuration has it (a variable some lack tells families
          * apart, not a size that grows with x) */
         if (q->nvars == 1 && q->nwith_x < LIMIT_INPUTS &&
-            json_integer_value(json_array_get(v, 1)) == (json_int_t)n &&
-            varies_with_x(cs, n, key, t)) {
-            if ((q->with_x[q->nwith_x++] = arena_strdup(a, key)) == NULL)
+            json_integer_value(json_array_get(v, 1)) == (json_int_t)n) {
+            if (t == NULL && (t = xmalloc(n * sizeof *t)) == NULL) {
                 rc = err_nomem(err);
-            continue;
+                break;
+            }
+            if (varies_with_x(cs, n, key, t)) {
+                if ((q->with_x[q->nwith_x++] = arena_strdup(a, key)) == NULL)
+                    rc = err_nomem(err);
+                continue;
+            }
         }
         buf_puts(&names, buf_str(&names)[0] ? ", " : "");
         buf_puts(&names, key);

@@ -519,7 +519,7 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
     struct cfg *cs = NULL;
     double *xs = NULL;
     long long app_id, exe_id = 0, sys_id = 0, *ids = NULL, runs = 0;
-    const char *group;
+    const char *group, *key;
     int nc, has_x = 0, rc = -1;
     size_t i, j, n = 0, m, nid = 0;
 
@@ -562,7 +562,6 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
     }
     for (i = 0; i < (size_t)nc; i++) {
         struct cfg *x = &cs[n];
-        const char *key;
         json_t *v;
         int ok = 1;
         x->c = &c[i];
@@ -648,22 +647,26 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
     {
         json_object_del(s->fixed, json_string_value(w));
     }
-    /* an input asked absent, or one that other runs of the selection have
-     * and the group has not: null, so that the fits take the group's runs
-     * only (the fit's "fixed": the runs without it) */
-    for (j = 0; j <= n; j++) {
-        const char *key;
-        json_t *v, *from = j < n ? cs[j].inputs : q->fixed;
-        json_object_foreach(from, key, v)
+    /* an input asked absent (its null, as the fit's "fixed" takes it), or
+     * one that other runs of the selection have and the group has not: null,
+     * so that the fits take the group's runs only */
+    json_object_foreach(q->fixed, key, w)
+    {
+        if (json_is_null(w) && json_object_set(s->fixed, key, w) != 0) {
+            err_nomem(err);
+            goto out;
+        }
+    }
+    for (j = 0; j < n; j++)
+        json_object_foreach(cs[j].inputs, key, w)
         {
-            if ((j < n || json_is_null(v)) && strcmp(key, q->x) != 0 &&
-                json_object_get(s->fixed, key) == NULL && !listed(with_x, key) &&
+            if (strcmp(key, q->x) != 0 && json_object_get(s->fixed, key) == NULL &&
+                !listed(with_x, key) &&
                 json_object_set_new(s->fixed, key, json_null()) != 0) {
                 err_nomem(err);
                 goto out;
             }
         }
-    }
     for (i = 0; i < n; i++)
         if (strcmp(cs[i].group, group) == 0) {
             ids[nid++] = cs[i].c->last_run_id;

@@ -499,6 +499,29 @@ static void facts_of(struct page *p, json_t *obj, int *open)
     }
 }
 
+void page_selection_vars(struct page *p, json_t *sel, const char *x)
+{
+    const char *key;
+    json_t *v;
+    size_t i;
+    json_object_foreach(json_object_get(sel, "fixed"), key, v)
+    {
+        page_puts(p, json_is_null(v) ? ", without " : ", ");
+        page_text(p, key);
+        if (!json_is_null(v)) {
+            page_puts(p, "&nbsp;=&nbsp;");
+            page_num(p, json_number_value(v));
+        }
+    }
+    json_array_foreach(json_object_get(sel, "varies_with_x"), i, v)
+    {
+        page_puts(p, ", ");
+        page_text(p, json_string_value(v));
+        page_puts(p, " changing with ");
+        page_text(p, x);
+    }
+}
+
 void page_model_answer(struct page *p, json_t *answer)
 {
     json_t *model = json_object_get(answer, "model"), *v;

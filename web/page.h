@@ -117,6 +117,12 @@ char *page_error_html(const struct err *e, int status, size_t *len);
 
 /* ---- shared pieces for modeling pages -------------------------------------- */
 
+/* The variables of a fit's or the scaling view's "selection" as a phrase:
+ * ", N = 1000" for each fixed value, ", without M" for one fixed to null (the
+ * runs without that input) and ", N changing with X" for each of
+ * "varies_with_x" (a weak-scaling series over x). */
+void page_selection_vars(struct page *p, json_t *sel, const char *x);
+
 /* Renders the key figures of a modeling answer (the modeling methods): its
  * formula ("model.formula", "formula" or "parsed"), the statistics and
  * values that are numbers at the top level or under "model", coefficients,

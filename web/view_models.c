@@ -199,36 +199,20 @@ static void ledger_section(struct page *p, long long id, json_t *led)
     page_table_close(p);
 }
 
-/* What a fit was made of: its runs' count, executable, fixed values (null:
- * the runs without that input) and what changes with x (a weak-scaling
- * series), from the answer's "selection". */
-static void selection_fact(struct page *p, json_t *sel)
+/* What a fit was made of: its runs' count, executable and variables (the
+ * answer's "selection"; x its first variable). */
+static void selection_fact(struct page *p, json_t *answer)
 {
+    json_t *sel = json_object_get(answer, "selection");
+    const char *x = json_string_value(json_array_get(json_object_get(answer, "vars"), 0));
     long long runs = (long long)json_integer_value(json_object_get(sel, "runs"));
-    const char *key;
-    json_t *v;
-    size_t i;
     page_printf(p, "</dd>\n<dt>Fitted to</dt><dd id=\"selection\">%lld run%s", runs,
                 runs == 1 ? "" : "s");
     if (*str(sel, "executable")) {
         page_puts(p, " of ");
         page_text(p, str(sel, "executable"));
     }
-    json_object_foreach(json_object_get(sel, "fixed"), key, v)
-    {
-        page_puts(p, json_is_null(v) ? ", without " : ", ");
-        page_text(p, key);
-        if (!json_is_null(v)) {
-            page_puts(p, " = ");
-            page_num(p, json_number_value(v));
-        }
-    }
-    json_array_foreach(json_object_get(sel, "varies_with_x"), i, v)
-    {
-        page_puts(p, ", ");
-        page_text(p, json_string_value(v));
-        page_puts(p, " changing with x");
-    }
+    page_selection_vars(p, sel, x ? x : "x");
 }
 
 void view_model(struct page *p, const struct view_model *d)
@@ -259,7 +243,7 @@ void view_model(struct page *p, const struct view_model *d)
         page_link(p, "/systems/", str(m, "system"), NULL);
     }
     if (json_is_object(json_object_get(answer, "selection")))
-        selection_fact(p, json_object_get(answer, "selection"));
+        selection_fact(p, answer);
     page_puts(p, "</dd>\n<dt>Saved</dt><dd>");
     page_text(p, str(m, "created_at"));
     page_printf(

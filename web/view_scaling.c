@@ -283,13 +283,9 @@ static void picker(struct page *p, const struct view_app *v, json_t *ins, json_t
 /* What the laws were fitted to: system, executable, fixed inputs, values. */
 static void selection(struct page *p, json_t *s, const char *x)
 {
-    json_t *sel = json_object_get(s, "selection"), *vals, *fixed, *v;
-    const char *key;
-    size_t i, n;
+    json_t *sel = json_object_get(s, "selection"), *vals = json_object_get(sel, "values");
+    size_t i, n = json_array_size(vals);
 
-    vals = json_object_get(sel, "values");
-    fixed = json_object_get(sel, "fixed");
-    n = json_array_size(vals);
     page_puts(p,
               "<p class=\"muted\" id=\"scaling-selection\">Every kernel of the runs on ");
     page_text(p, str(sel, "system"));
@@ -298,24 +294,7 @@ static void selection(struct page *p, json_t *s, const char *x)
         page_text(p, str(sel, "executable"));
         page_puts(p, ")");
     }
-    json_object_foreach(fixed, key, v)
-    {
-        page_puts(p, ", ");
-        if (json_is_null(v)) { /* the runs without that input */
-            page_puts(p, "without ");
-            page_text(p, key);
-        } else {
-            at(p, key, json_number_value(v));
-        }
-    }
-    /* a weak-scaling series: what changes with x besides x */
-    json_array_foreach(json_object_get(sel, "varies_with_x"), i, v)
-    {
-        page_puts(p, ", ");
-        page_text(p, json_string_value(v));
-        page_puts(p, " changing with ");
-        page_text(p, x);
-    }
+    page_selection_vars(p, sel, x);
     page_printf(p, ", modelled over %s", "");
     page_text(p, x);
     page_printf(p, " with <code>auto</code> from %lld runs at %zu values (",

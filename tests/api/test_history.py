@@ -588,7 +588,7 @@ def a_model_of_the_runs_without_an_input_watches_only_those():
                                    "save": True})
     assert st == 201 and m["selection"]["fixed"] == {"N": 1000, "M": None}, m
     st, body, _ = S.request("GET", f"/models/{m['id']}", token=None, raw=True)
-    assert st == 200 and '<dd id="selection">5 runs, N = 1000, without M</dd>' in \
+    assert st == 200 and '<dd id="selection">5 runs, N&nbsp;=&nbsp;1000, without M</dd>' in \
         body.decode(), body.decode()[:2000]
     st, w = S.post("/api/v1/watches", {"detector": {"model": m["id"]}})
     assert st == 201, w
