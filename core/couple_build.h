@@ -49,7 +49,9 @@ struct build {
     arena *a;
     int dbform;
     const char *xname;
-    json_t *fixed; /* own reference */
+    json_t *fixed;  /* own reference */
+    json_t *with_x; /* database form: names that change with x (a weak-scaling
+                     * series, config_varies_with_x), own reference, or NULL */
     int has_range;
     double range[2];
     enum agg_kind agg;

@@ -4,6 +4,7 @@
 #include "common/utf8.h"
 #include "common/xalloc.h"
 #include "core/couple_build.h"
+#include "core/config_order.h"
 #include "core/couple_saved.h"
 #include "core/fit_json.h"
 #include "db/catalog.h"
@@ -46,6 +47,7 @@ void cb_build_free(struct build *b)
     }
     xfree(b->k);
     json_decref(b->fixed);
+    json_decref(b->with_x);
 }
 
 /* A copy of s in the request's arena; NULL with an ERR_NOMEM on out of memory. */
@@ -518,6 +520,7 @@ struct other {
     const char *name;
     double first, second;
     int varies;
+    size_t runs; /* how many selected runs record it */
 };
 
 static int other_note(struct other *o, size_t *n, size_t max, const char *name, double v)
@@ -529,6 +532,7 @@ static int other_note(struct other *o, size_t *n, size_t max, const char *name, 
                 o[i].varies = 1;
                 o[i].second = v;
             }
+            o[i].runs++;
             return 0;
         }
     if (*n == max)
@@ -536,6 +540,7 @@ static int other_note(struct other *o, size_t *n, size_t max, const char *name, 
     o[*n].name = name;
     o[*n].first = v;
     o[*n].varies = 0;
+    o[*n].runs = 1;
     (*n)++;
     return 0;
 }
@@ -551,6 +556,32 @@ static int run_input(const struct db_couple_rows *rows, size_t from, size_t to,
             return 1;
         }
     return 0;
+}
+
+/* A selected run: its x, processes and inputs rows [i0, i1). */
+struct matched {
+    double x, np;
+    size_t i0, i1;
+};
+
+/* Whether variable name, which each of the n selected runs m records,
+ * changes with x (config_varies_with_x: a weak-scaling series, the size
+ * growing with the processes), as the fit takes it. */
+static int changes_with_x(const struct db_couple_rows *rows, const struct matched *m,
+                          size_t n, const char *name, arena *a)
+{
+    struct config_xv *t = arena_alloc(a, (n + 1) * sizeof *t);
+    size_t i;
+    if (t == NULL)
+        return 0;
+    for (i = 0; i < n; i++) {
+        t[i].x = m[i].x;
+        if (strcmp(name, "nprocs") == 0)
+            t[i].v = m[i].np;
+        else if (!run_input(rows, m[i].i0, m[i].i1, name, &t[i].v))
+            return 0;
+    }
+    return config_varies_with_x(t, n);
 }
 
 static int parse_db_kernels(struct build *b, json_t *spec, int *listed, struct err *err)
@@ -764,6 +795,7 @@ int cb_parse_db(struct build *b, db *d, json_t *req, struct err *err)
     long long app_id, sys_id, fixed_np = -1;
     size_t i, ii = 0, ki = 0, nother = 0, nmatch = 0, total = 0;
     struct other other[64];
+    struct matched *sel_runs;
     const char **loop = NULL;
     size_t nloop = 0;
     int listed, rc = -1, need_params = 0;
@@ -827,7 +859,8 @@ int cb_parse_db(struct build *b, db *d, json_t *req, struct err *err)
     }
     b->mx = arena_alloc(b->a, (rows.nruns + 1) * sizeof *b->mx);
     b->my = arena_alloc(b->a, (rows.nruns + 1) * sizeof *b->my);
-    if (b->mx == NULL || b->my == NULL) {
+    sel_runs = arena_alloc(b->a, (rows.nruns + 1) * sizeof *sel_runs);
+    if (b->mx == NULL || b->my == NULL || sel_runs == NULL) {
         err_nomem(err);
         goto out;
     }
@@ -868,6 +901,7 @@ int cb_parse_db(struct build *b, db *d, json_t *req, struct err *err)
         }
         if (!ok)
             continue;
+        sel_runs[nmatch] = (struct matched){x, np, i0, i1};
         nmatch++;
         if (strcmp(b->xname, "nprocs") != 0 &&
             json_object_get(b->fixed, "nprocs") == NULL)
@@ -924,20 +958,30 @@ int cb_parse_db(struct build *b, db *d, json_t *req, struct err *err)
                     b->executable ? b->executable : "", b->xname);
         goto out;
     }
-    for (i = 0; i < nother; i++)
-        if (other[i].varies) {
-            err_invalid(
-                err, "fixed",
-                "the selected runs differ in %s (%g and %g); fix it with \"fixed\": "
-                "{\"%s\": ...}",
-                other[i].name, other[i].first, other[i].second, other[i].name);
-            goto out;
+    for (i = 0; i < nother; i++) {
+        if (!other[i].varies)
+            continue;
+        /* a size that grows with x is no mix of two problems */
+        if (other[i].runs == nmatch &&
+            changes_with_x(&rows, sel_runs, nmatch, other[i].name, b->a)) {
+            if ((b->with_x == NULL && (b->with_x = json_array()) == NULL) ||
+                json_array_append_new(b->with_x, json_string(other[i].name)) != 0) {
+                err_nomem(err);
+                goto out;
+            }
+            continue;
         }
+        err_invalid(err, "fixed",
+                    "the selected runs differ in %s (%g and %g); fix it with \"fixed\": "
+                    "{\"%s\": ...}",
+                    other[i].name, other[i].first, other[i].second, other[i].name);
+        goto out;
+    }
     /* A variable every selected run shares is part of the configuration the
      * model describes: it joins "fixed", so isocoupling prefers couplings
      * measured at that value. */
     for (i = 0; i < nother && json_object_size(b->fixed) < LIMIT_COUPLE_FIXED; i++)
-        if (strlen(other[i].name) <= EXPR_MAX_NAME &&
+        if (!other[i].varies && strlen(other[i].name) <= EXPR_MAX_NAME &&
             json_object_set_new(b->fixed, other[i].name, json_real(other[i].first)) !=
                 0) {
             err_nomem(err);

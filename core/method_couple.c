@@ -451,6 +451,8 @@ static json_t *answer_build(struct build *b, struct err *err)
         goto nomem;
     if (json_array_size(skipped) > 0)
         json_object_set(ans, "skipped_configurations", skipped);
+    if (b->with_x != NULL)
+        json_object_set(ans, "varies_with_x", b->with_x);
     if (b->dbform) {
         json_object_set_new(ans, "application", json_string(b->application));
         json_object_set_new(ans, "system", json_string(b->system));

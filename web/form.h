@@ -268,6 +268,10 @@ const char *forms_xstep_field(struct fctx *c, const struct xstep *s, const struc
  * drawn. */
 void forms_plot(struct fctx *c, int (*fn)(json_t *, struct buf *, struct err *),
                 json_t *answer, const char *caption);
+/* After "Fitted to N runs": "; N changes with the x axis (one value at each
+ * point: a weak-scaling series)" for the names of an answer's
+ * "varies_with_x" array; nothing when it is empty. */
+void forms_with_x(struct fctx *c, json_t *names);
 /* A number with 10 significant digits (headline figures). */
 void forms_num10(struct fctx *c, double v);
 

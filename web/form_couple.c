@@ -781,6 +781,12 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
                "Each kernel's share (its coefficient times its model) stacked, at the "
                "measured and predicted x.");
     page_puts(&c->p, "</div>\n");
+    if (json_array_size(json_object_get(ans, "varies_with_x")) > 0) {
+        page_puts(&c->p, "<p class=\"muted\" id=\"fitted-to\">Fitted to the selected "
+                         "runs' kernel records");
+        forms_with_x(c, json_object_get(ans, "varies_with_x"));
+        page_puts(&c->p, ".</p>\n");
+    }
     page_puts(&c->p, "<h3>Composed model</h3>\n<code class=\"formula\" id=\"formula\">");
     page_text(&c->p, forms_str(ans, "formula"));
     page_puts(&c->p, "</code>\n<p><code>");

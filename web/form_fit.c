@@ -780,21 +780,10 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
     }
     if (sel != NULL) {
         long long n = (long long)json_integer_value(json_object_get(sel, "runs"));
-        json_t *w = json_object_get(sel, "varies_with_x"), *name;
-        size_t i;
         page_printf(&c->p, "<p class=\"muted\" id=\"fitted-to\">Fitted to %lld run%s", n,
                     n == 1 ? "" : "s");
         /* a weak-scaling series: what changes along x besides x */
-        json_array_foreach(w, i, name)
-        {
-            page_puts(&c->p, i ? ", " : "; ");
-            page_text(&c->p, json_string_value(name));
-        }
-        if (json_array_size(w) > 0)
-            page_printf(&c->p,
-                        " %s with the x axis (one value at each point: a "
-                        "weak-scaling series)",
-                        json_array_size(w) == 1 ? "changes" : "change");
+        forms_with_x(c, json_object_get(sel, "varies_with_x"));
         page_puts(&c->p, ".</p>\n");
     }
     if (json_array_size(json_object_get(ans, "vars")) == 2)

@@ -66,6 +66,21 @@ void forms_plot(struct fctx *c, int (*fn)(json_t *, struct buf *, struct err *),
     buf_free(&svg);
 }
 
+void forms_with_x(struct fctx *c, json_t *names)
+{
+    json_t *name;
+    size_t i;
+    json_array_foreach(names, i, name)
+    {
+        page_puts(&c->p, i ? ", " : "; ");
+        page_text(&c->p, json_string_value(name));
+    }
+    if (json_array_size(names) > 0)
+        page_printf(
+            &c->p, " %s with the x axis (one value at each point: a weak-scaling series)",
+            json_array_size(names) == 1 ? "changes" : "change");
+}
+
 /* ---- page layout ------------------------------------------------------------------- */
 
 static void header(struct fctx *c, int shown)

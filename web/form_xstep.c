@@ -89,7 +89,7 @@ int forms_xstep_check(struct fctx *c, const struct xstep *s, int strict, struct 
             most = vals[j].runs > most ? vals[j].runs : most;
         if (without > most)
             fs_set(c, name, XSTEP_NONE);
-        else if (s->fit && varies_with_x(c, s, s->vars[i]))
+        else if (varies_with_x(c, s, s->vars[i]))
             fs_set(c, name, ""); /* not fixed */
         else
             fs_set(c, name, nv ? fnumtext(c, forms_common(vals, nv)) : "");

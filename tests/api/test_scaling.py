@@ -340,6 +340,29 @@ def a_size_that_grows_with_x_is_one_curve():
     # the page names it
     sel = text_of(page("/applications/weak"), "scaling-selection")
     assert "runs on s, N changing with nprocs, modelled over nprocs" in sel, sel
+    # kernel coupling takes the series too (its kernels' laws are exact, so
+    # the prediction is their sum at the coupling 1 of no stored coupling),
+    # and refuses the mixes at "fixed" as the fit does
+    st, out = S.post("/api/v1/couple", {"application": "weak", "system": "s",
+                                        "x": "nprocs", "predict": [128]}, token=False)
+    assert st == 200 and out["varies_with_x"] == ["N"] and out["fixed"] == {}, out
+    want = sum(f(128) for f in LAWS.values())
+    assert close(out["predictions"][0]["summation"]["y"], want, 1e-6), (out, want)
+    for app in ("mixed", "blocks"):
+        st, out = S.post("/api/v1/couple", {"application": app, "system": "s",
+                                            "x": "nprocs"}, token=False)
+        assert st == 422 and out["error"]["field"] == "fixed" and \
+            "differ in N" in out["error"]["message"], (app, out)
+    # the coupling form leaves N unfixed by default (fixing it would leave one
+    # point) and says why at the result
+    q = urllib.parse.urlencode({"application": "weak", "system": "s", "step": 3})
+    body = page("/model/couple?" + q)
+    assert re.search(r'<select[^>]*name="fix.N"[^>]*><option value="" selected>', body), body
+    q = urllib.parse.urlencode({"application": "weak", "system": "s", "x": "nprocs",
+                                "fix.N": "", "predict": "128", "step": "result"})
+    body = page("/model/couple?" + q)
+    assert "Fitted to the selected runs' kernel records; N changes with the x axis (one value at each point: " \
+        "a weak-scaling series)." in html.unescape(re.sub(r"<[^>]+>", "", body)), body
 
 
 @test
