@@ -29,6 +29,7 @@ struct param_data {
     const char *app, *tpl, *sys, *expression;
     struct fconf *cf;
     int ncf;
+    int elsewhere; /* no run on the system: the values are the other systems' */
     const char *vars[EXPR_MAX_VARS];
     size_t nvars;
 };
@@ -58,6 +59,98 @@ static int field_step(const char *n)
 static const char *run_var(const char *v)
 {
     return strcmp(v, "P") == 0 ? "nprocs" : v;
+}
+
+/* The variables expression needs with system sys's parameters, into names;
+ * -1 with err (field system) where the template fails with them. */
+static int needs(struct fctx *c, const char *expression, const char *sys,
+                 struct expr_names *names, struct err *err)
+{
+    json_t *rows = form_data_params(c->store, sys, err), *row;
+    struct expr_param *ps;
+    struct expr_param_head *heads;
+    size_t i, n = 0;
+    int rc = -1;
+
+    if (rows == NULL)
+        return -1;
+    ps = arena_alloc(c->arena, (json_array_size(rows) + 1) * sizeof *ps);
+    heads = arena_alloc(c->arena, (json_array_size(rows) + 1) * sizeof *heads);
+    if (ps == NULL || heads == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    json_array_foreach(rows, i, row)
+    {
+        struct err ignored = {0};
+        const char *sig = forms_str(row, "signature"),
+                   *body = forms_str(row, "expression");
+        if (sig == NULL || body == NULL || n >= EXPR_MAX_PARAMS ||
+            expr_param_head_parse(sig, &heads[n], &ignored) != 0)
+            continue;
+        ps[n].name = heads[n].name;
+        ps[n].args = heads[n].argv;
+        ps[n].nargs = heads[n].nargs;
+        ps[n].body = arena_strdup(c->arena, body);
+        n++;
+    }
+    if (expr_free_vars(expression ? expression : "", ps, n, names, err) != 0) {
+        /* The template does not fit this system's parameters. */
+        char msg[ERR_MESSAGE_MAX];
+        snprintf(msg, sizeof msg, "%s", err->message);
+        memset(err, 0, sizeof *err);
+        err_invalid(err, "system",
+                    "with the parameters of %.100s, the template fails: %s", sys, msg);
+        goto out;
+    }
+    rc = 0;
+out:
+    json_decref(rows);
+    return rc;
+}
+
+/* Whether the template evaluates with system sys's parameters. */
+static int fits(struct fctx *c, const char *expression, const char *sys)
+{
+    struct expr_names names = {0};
+    struct err ignored = {0};
+    int ok = needs(c, expression, sys, &names, &ignored) == 0;
+    expr_names_free(&names);
+    return ok;
+}
+
+/* The variables the template needs with the system's parameters. */
+static int template_vars(struct fctx *c, struct param_data *d, struct err *err)
+{
+    struct expr_names names = {0};
+    int rc = needs(c, d->expression, d->sys, &names, err);
+    for (size_t i = 0; rc == 0 && i < names.n && d->nvars < EXPR_MAX_VARS; i++)
+        d->vars[d->nvars++] = arena_strdup(c->arena, names.names[i]);
+    expr_names_free(&names);
+    return rc;
+}
+
+/* The default system: the first of those with parameters that the template
+ * evaluates with, preferring one the application ran on; else the first the
+ * application ran on, else the first. At most PARAM_SYSTEMS_TRIED are tried. */
+#define PARAM_SYSTEMS_TRIED 64
+static const char *default_system(struct fctx *c, struct param_data *d)
+{
+    const char *ran = NULL, *fit = NULL, *name;
+    json_t *s;
+    size_t i;
+    json_array_foreach(d->systems, i, s)
+    {
+        int on = forms_in_list(d->app_systems, name = forms_str(s, "name"));
+        int ok = i < PARAM_SYSTEMS_TRIED && fits(c, d->expression, name);
+        if (on && ok)
+            return name;
+        if (on && ran == NULL)
+            ran = name;
+        if (ok && fit == NULL)
+            fit = name;
+    }
+    return fit ? fit : ran ? ran : forms_str(json_array_get(d->systems, 0), "name");
 }
 
 static int check1(struct fctx *c, struct param_data *d, int strict, struct err *err)
@@ -119,66 +212,10 @@ static int check1(struct fctx *c, struct param_data *d, int strict, struct err *
     if (!forms_in_list(d->systems, v)) {
         if (v != NULL && strict)
             return err_invalid(err, "system", "%.200s has no parameters", v);
-        v = NULL;
-        json_array_foreach(d->systems, i, s)
-        {
-            if (v == NULL && forms_in_list(d->app_systems, forms_str(s, "name")))
-                v = forms_str(s, "name");
-        }
-        fs_set(c, "system", v ? v : forms_str(json_array_get(d->systems, 0), "name"));
+        fs_set(c, "system", default_system(c, d));
     }
     d->sys = fs_val(c, "system");
     return 0;
-}
-
-/* The variables the template needs with the system's parameters. */
-static int template_vars(struct fctx *c, struct param_data *d, struct err *err)
-{
-    json_t *rows = form_data_params(c->store, d->sys, err), *row;
-    struct expr_param *ps;
-    struct expr_param_head *heads;
-    struct expr_names names = {0};
-    size_t i, n = 0;
-    int rc = -1;
-
-    if (rows == NULL)
-        return -1;
-    ps = arena_alloc(c->arena, (json_array_size(rows) + 1) * sizeof *ps);
-    heads = arena_alloc(c->arena, (json_array_size(rows) + 1) * sizeof *heads);
-    if (ps == NULL || heads == NULL) {
-        err_nomem(err);
-        goto out;
-    }
-    json_array_foreach(rows, i, row)
-    {
-        struct err ignored = {0};
-        const char *sig = forms_str(row, "signature"),
-                   *body = forms_str(row, "expression");
-        if (sig == NULL || body == NULL || n >= EXPR_MAX_PARAMS ||
-            expr_param_head_parse(sig, &heads[n], &ignored) != 0)
-            continue;
-        ps[n].name = heads[n].name;
-        ps[n].args = heads[n].argv;
-        ps[n].nargs = heads[n].nargs;
-        ps[n].body = arena_strdup(c->arena, body);
-        n++;
-    }
-    if (expr_free_vars(d->expression ? d->expression : "", ps, n, &names, err) != 0) {
-        /* The template does not fit this system's parameters. */
-        char msg[ERR_MESSAGE_MAX];
-        snprintf(msg, sizeof msg, "%s", err->message);
-        memset(err, 0, sizeof *err);
-        err_invalid(err, "system",
-                    "with the parameters of %.100s, the template fails: %s", d->sys, msg);
-        goto out;
-    }
-    for (i = 0; i < names.n && d->nvars < EXPR_MAX_VARS; i++)
-        d->vars[d->nvars++] = arena_strdup(c->arena, names.names[i]);
-    rc = 0;
-out:
-    expr_names_free(&names);
-    json_decref(rows);
-    return rc;
 }
 
 static int check2(struct fctx *c, struct param_data *d, int strict, struct err *err)
@@ -193,6 +230,12 @@ static int check2(struct fctx *c, struct param_data *d, int strict, struct err *
     if (form_data_ids(c->store, d->app, d->sys, &app_id, &sys_id, err) != 0)
         return -1;
     d->ncf = app_id > 0 && sys_id > 0 ? forms_configs(c, app_id, sys_id, &d->cf, err) : 0;
+    if (d->ncf == 0 && app_id > 0) {
+        /* a machine the application has not run on (the paper's use): its
+         * values as measured elsewhere */
+        d->ncf = forms_configs(c, app_id, 0, &d->cf, err);
+        d->elsewhere = d->ncf > 0;
+    }
     if (d->ncf < 0)
         return -1;
     for (i = 0; i < d->nvars; i++) {
@@ -282,6 +325,14 @@ static void render2(struct fctx *c, struct param_data *d)
               "range (one gives a curve, two a surface). With every variable "
               "fixed, the page draws the model through the point over the first "
               "variable whose from and to differ.</p>\n");
+    if (d->elsewhere) {
+        page_puts(&c->p, "<p class=\"muted\" id=\"values-elsewhere\">");
+        page_text(&c->p, d->app);
+        page_puts(&c->p, " has no runs on ");
+        page_text(&c->p, d->sys);
+        page_puts(&c->p,
+                  ": the values below are those of its runs on other systems.</p>\n");
+    }
     if (d->nvars == 0)
         page_puts(&c->p, "<p>The template uses no variables: it is one number.</p>\n");
     for (i = 0; i < d->nvars; i++) {

@@ -7,7 +7,8 @@ tests/data/import/public is imported into one server through the API; then
   that answers 4xx or 5xx is a page that promises what it cannot give (a
   history link of a Google Benchmark family of no argument beside one of an
   argument answered 422, a "Scaling at" JSON link 422);
-- each application's curve-fitting and kernel-coupling forms are walked
+- each application's curve-fitting, kernel-coupling and parameterization
+  forms (on parameters fitted to the OSU files' curves) are walked
   through their defaults, pressing Next, to the result: no step may answer
   400 or 5xx (a coupling form of 100 TAU kernels built a 48 KB link), and a
   refusal must be a step shown again with its reason at a field;
@@ -72,6 +73,36 @@ for path, fmt in samples():
         REFUSED.append((os.path.relpath(path, SRC), ans["error"]["message"][:120]))
 
 
+# Parameterization on the machines' own curves (SPEC §5.2): every benchmark
+# the OSU files stored is fitted as a system parameter (hockney, t = a + b·L,
+# where it has two message sizes), and each parameter gets a template
+# "NAME(1024)*P" on the application measured at the most process counts, so
+# that its parameterization form has a template to walk (there is none in the
+# corpus itself).
+FITTED = Counter()
+st, systems = S.get("/api/v1/systems")
+for sys_ in systems["systems"]:
+    if not sys_["benchmarks"]:
+        continue
+    q = urllib.parse.quote(sys_["name"], safe="")
+    st, rows = S.get(f"/api/v1/systems/{q}/benchmarks")
+    for name in sorted({b["name"] for b in rows["benchmarks"]}):
+        st, ans = S.post(f"/api/v1/systems/{q}/parameters/fit",
+                         {"parameter": name, "form": "hockney"})
+        assert st == 201 or (st == 422 and ans["error"]["field"] == "benchmark"), ans
+        FITTED[st == 201] += 1
+        if st == 201:
+            FITTED[name] += 1
+st, apps = S.get("/api/v1/applications")
+WIDE = max((S.get("/api/v1/applications/" + urllib.parse.quote(a["name"], safe=""))[1]
+            for a in apps["applications"]), key=lambda a: (len(a["nprocs"]), a["name"]))
+for name in sorted(n for n in FITTED if isinstance(n, str)):
+    st, ans = S.post("/api/v1/templates", {"name": f"{name} per process",
+                                           "application": WIDE["name"], "kernel": "",
+                                           "expression": f"{name}(1024)*P"})
+    assert st in (200, 201), ans
+
+
 @test
 def the_corpus_is_imported():
     # refused by design: Extra-P's own negative test inputs and a Perfetto
@@ -80,6 +111,7 @@ def the_corpus_is_imported():
         "chromium156_perfetto_proto.pb", "extrap_experiment3_neg.txt",
         "extrap_experiment_MP_neg1.txt", "extrap_experiment_neg.txt"], REFUSED
     assert IMPORTED[True] >= 100, IMPORTED
+    assert FITTED[True] >= 10 and len(WIDE["nprocs"]) >= 5, (FITTED, WIDE["name"])
 
 
 @test
@@ -135,7 +167,7 @@ def every_form_walks_through_its_defaults():
     st, apps = S.get("/api/v1/applications")
     names = [a["name"] for a in apps["applications"]]
     outcomes = Counter()
-    for method in ("fit", "couple"):
+    for method in ("fit", "couple", "parameterize"):
         for app in names:
             path = f"/model/{method}?" + urllib.parse.urlencode({"application": app})
             for _ in range(6):
@@ -158,6 +190,12 @@ def every_form_walks_through_its_defaults():
                 raise AssertionError((method, app, "no result after 6 steps"))
     # the corpus has scaling series and kernels to couple: some of each end in a model
     assert outcomes["fit", "result"] >= 15 and outcomes["couple", "result"] >= 5, outcomes
+    # the template's variable P is prefilled from the runs, and its default
+    # system is one whose parameters it evaluates with
+    assert outcomes["parameterize", "result"] >= 1, outcomes
+    st, body, _ = get("/model/parameterize?" + urllib.parse.urlencode(
+        {"application": WIDE["name"], "step": 1, "next": 1}))
+    assert st == 200 and "the template fails" not in body, body
 
 
 @test
