@@ -178,6 +178,45 @@ static const char *best_group(const struct cfg *cs, size_t n)
     return best;
 }
 
+static int cmp_exe_x(const void *pa, const void *pb)
+{
+    const struct cfg *a = pa, *b = pb;
+    int c = strcmp(a->c->executable, b->c->executable);
+    return c ? c : (a->x > b->x) - (a->x < b->x);
+}
+
+/* The executable whose runs make the curve, where the n configurations are
+ * of several executables and one of them alone was measured at
+ * SCALING_MIN_POINTS values of x or more (Google Benchmark families, an LNT
+ * suite: each executable its own curve): the one at the most values (ties:
+ * the most runs, then the first by name); else NULL (one executable, or
+ * executables that each hold a point or two of one study, as files
+ * imported one by one). Sorts cs by executable and x. */
+static const char *curve_executable(struct cfg *cs, size_t n, size_t *nexe)
+{
+    const char *best = NULL;
+    size_t i, j, bestm = 0;
+    long long bestruns = 0;
+    *nexe = 0;
+    qsort(cs, n, sizeof *cs, cmp_exe_x);
+    for (i = 0; i < n; i = j) {
+        size_t m = 1;
+        long long runs = cs[i].c->runs;
+        for (j = i + 1; j < n && strcmp(cs[j].c->executable, cs[i].c->executable) == 0;
+             j++) {
+            m += cs[j].x != cs[j - 1].x;
+            runs += cs[j].c->runs;
+        }
+        (*nexe)++;
+        if (best == NULL || m > bestm || (m == bestm && runs > bestruns)) {
+            best = cs[i].c->executable;
+            bestm = m;
+            bestruns = runs;
+        }
+    }
+    return *nexe > 1 && bestm >= SCALING_MIN_POINTS ? best : NULL;
+}
+
 /* Why the configurations are not one curve (choose = 0): several systems,
  * or an input (or nprocs) other than x that differs. Always -1. */
 static int not_one_curve(const struct sq *q, const struct cfg *cs, size_t n,
@@ -519,9 +558,9 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
     struct cfg *cs = NULL;
     double *xs = NULL;
     long long app_id, exe_id = 0, sys_id = 0, *ids = NULL, runs = 0;
-    const char *group, *key;
+    const char *group, *key, *exe = NULL;
     int nc, has_x = 0, rc = -1;
-    size_t i, j, n = 0, m, nid = 0;
+    size_t i, j, n = 0, m, nid = 0, nexe = 0;
 
     if ((app_id = db_app_id(d, application, 0, err)) <= 0) {
         if (app_id == 0)
@@ -601,6 +640,17 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
                 application);
         goto out;
     }
+    /* the page: of several executables that are each a curve, one */
+    if ((flags & SCALING_CHOOSE) && q->executable == NULL &&
+        (exe = curve_executable(cs, n, &nexe)) != NULL) {
+        for (i = j = 0; i < n; i++) {
+            if (strcmp(cs[i].c->executable, exe) == 0)
+                cs[j++] = cs[i];
+            else
+                json_decref(cs[i].inputs);
+        }
+        n = j;
+    }
     if ((with_x = with_x_of(q, cs, n)) == NULL) {
         err_nomem(err);
         goto out;
@@ -632,7 +682,7 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
         ;
     memset(s, 0, sizeof *s);
     s->application = application;
-    s->executable = q->executable;
+    s->executable = exe ? exe : q->executable;
     s->system = arena_strdup(a, cs[i].c->system);
     s->x = q->x;
     s->fixed = json_deep_copy(cs[i].inputs);
@@ -675,9 +725,12 @@ static int select_curve(db *d, const char *application, const struct sq *q, int 
     json_object_set_new(out, "selection",
                         json_pack("{s:s, s:O, s:O, s:I}", "system", s->system, "fixed",
                                   s->fixed, "values", vals, "runs", (json_int_t)runs));
-    if (q->executable)
+    if (s->executable)
         json_object_set_new(json_object_get(out, "selection"), "executable",
-                            json_string(q->executable));
+                            json_string(s->executable));
+    if (exe) /* chosen, of how many */
+        json_object_set_new(json_object_get(out, "selection"), "executables",
+                            json_integer((json_int_t)nexe));
     if (json_array_size(with_x) > 0)
         json_object_set(json_object_get(out, "selection"), "varies_with_x", with_x);
     if (m < SCALING_MIN_POINTS) {

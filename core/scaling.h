@@ -38,7 +38,10 @@
  * Other names are the caller's to refuse.
  *
  * {"application", "x", "target", "measured": largest x, "selection":
- *  {"system", "executable"?, "fixed": {...} (null: the runs without that input),
+ *  {"system", "executable"?, "executables"? (SCALING_CHOOSE: of how many
+ *   executables, each a curve of its own, "executable" was chosen as the one
+ *   measured at the most values of x), "fixed": {...} (null: the runs without
+ *   that input),
  *   "values": [x...], "runs": N, "varies_with_x"?: [names at one value per x]},
  *  "kernels": [{"name", "formula", "measured", "y", "lo", "hi",
  *    "extrapolation", "warning"?, "share_measured", "share_target",

@@ -115,6 +115,25 @@ static json_t *parsed_inputs(const struct view_app *v)
     return ins;
 }
 
+/* ins with null for the configurations of other executables than exe (a
+ * new reference; ins itself, referenced again, without memory). */
+static json_t *only_executable(const struct view_app *v, json_t *ins, const char *exe)
+{
+    json_t *out = json_array();
+    for (int i = 0; out != NULL && exe != NULL && i < v->nconfigs; i++)
+        if (json_array_append_new(out, strcmp(v->configs[i].executable, exe) == 0
+                                           ? json_incref(json_array_get(ins, (size_t)i))
+                                           : json_null()) != 0) {
+            json_decref(out);
+            out = NULL;
+        }
+    if (out == NULL || exe == NULL) {
+        json_decref(out);
+        return json_incref(ins);
+    }
+    return out;
+}
+
 #define MAX_X 32
 /* view_scaling_x_choices over the parsed inputs ins. */
 static size_t x_choices(json_t *ins, json_t *vars)
@@ -156,16 +175,19 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The values of variable `name` ("nprocs" or an input) over the page's
- * configurations (ins: each one's inputs, parsed), distinct and ascending,
- * into vals (at most max); their number, or max + 1 when there are more. */
+ * configurations (ins: each one's inputs, parsed; null: a configuration
+ * left out), distinct and ascending, into vals (at most max); their number,
+ * or max + 1 when there are more. */
 static size_t values_of(const struct view_app *v, json_t *ins, const char *name,
                         double *vals, size_t max)
 {
     size_t n = 0;
     for (int i = 0; i < v->nconfigs; i++) {
-        json_t *val = json_object_get(json_array_get(ins, (size_t)i), name);
+        json_t *in = json_array_get(ins, (size_t)i), *val = json_object_get(in, name);
         double x;
         size_t j;
+        if (!json_is_object(in))
+            continue;
         if (strcmp(name, "nprocs") == 0)
             x = (double)v->configs[i].nprocs;
         else if (json_is_number(val))
@@ -263,7 +285,15 @@ static void picker(struct page *p, const struct view_app *v, json_t *ins, json_t
         page_puts(p, "</option>");
     }
     page_puts(p, "</select></div>\n");
+    /* the slice among the chosen executable's configurations (the scaling
+     * of one Google Benchmark family of several: core/scaling.h) */
+    if (s != NULL && !v->exe &&
+        json_is_integer(json_object_get(json_object_get(s, "selection"), "executables")))
+        ins = only_executable(v, ins, str(json_object_get(s, "selection"), "executable"));
+    else
+        json_incref(ins);
     slice_fields(p, v, ins, s, s ? str(s, "x") : x, vars);
+    json_decref(ins);
     json_decref(vars);
     /* the target as asked; unasked, the default shown as a placeholder, so
      * that another x or slice takes its own default, not this one's */
@@ -292,6 +322,13 @@ static void selection(struct page *p, json_t *s, const char *x)
     if (str(sel, "executable")) {
         page_puts(p, " (");
         page_text(p, str(sel, "executable"));
+        if (json_is_integer(json_object_get(sel, "executables"))) {
+            page_printf(
+                p, ", of %lld executables the one measured at the most values of ",
+                (long long)json_integer_value(json_object_get(sel, "executables")));
+            page_text(p, x);
+            page_puts(p, "; the Executable filter above shows another");
+        }
         page_puts(p, ")");
     }
     page_selection_vars(p, sel, x);

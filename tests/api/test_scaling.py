@@ -55,6 +55,13 @@ upload(runs("optional") + [dict(r, inputs={"N": 1000, "M": 8}, runtime=100 * r["
 upload([r for p in PS for r in runs("weak", inputs={"N": 100 * p}, ps=[p])])
 upload(runs("blocks", inputs={"N": 1000}, ps=PS[:3]) + runs("blocks", inputs={"N": 8000},
                                                              ps=PS[3:]))
+# "families": Google Benchmark families as executables, BM_A over N at 4
+# values, BM_B (100 times slower) over N at 2 of them; "files": one study
+# imported file by file, each file its own executable at one process count
+for exe, ns, k in (("BM_A", [64, 256, 1024, 4096], 1), ("BM_B", [256, 1024], 100)):
+    upload([{"application": "families", "executable": exe, "system": "s", "nprocs": 1,
+             "inputs": {"N": n}, "runtime": k * 1e-9 * n} for n in ns for _ in range(2)])
+upload([dict(r, executable=f"study.p{r['nprocs']}") for r in runs("files")])
 # "one": one process count and one N (an LNT suite, a single profile)
 upload(runs("one", ps=[4]))
 # "counts": no time at all, a metric over nprocs (an Extra-P file of a
@@ -363,6 +370,34 @@ def a_size_that_grows_with_x_is_one_curve():
     body = page("/model/couple?" + q)
     assert "Fitted to the selected runs' kernel records; N changes with the x axis (one value at each point: " \
         "a weak-scaling series)." in html.unescape(re.sub(r"<[^>]+>", "", body)), body
+
+
+@test
+def a_family_of_benchmarks_is_one_curve_on_the_page():
+    """Executables that are each a curve (Google Benchmark families over the
+    same argument) were one mixed curve on the page; it now takes the one
+    measured at the most values of x and says so, while executables of one
+    point each (a study imported file by file) stay one curve."""
+    body = page("/applications/families")
+    sel = text_of(body, "scaling-selection")
+    assert "runs on s (BM_A, of 2 executables the one measured at the most values of N; " \
+        "the Executable filter above shows another)" in sel and "at 4 values" in sel, sel
+    link = html.unescape(re.search(
+        r'href="(/api/v1/applications/families/scaling[^"]*)"', body).group(1))
+    assert "executable=BM_A" in link, link
+    st, out = S.get(link)
+    # BM_A's exact line, none of BM_B's hundredfold times in it
+    assert st == 200 and out["selection"]["executable"] == "BM_A", out
+    assert close(out["runtime"]["y"], 1e-9 * out["target"], 1e-6), out["runtime"]
+    assert "executables" not in out["selection"], out["selection"]
+    # the API mixes nothing on its own either: without executable= it takes
+    # every executable, as the fit's database form does
+    assert scaling("families", x="N")["selection"]["runs"] == 12
+    # one point per executable: one curve of all six
+    sel = text_of(page("/applications/files"), "scaling-selection")
+    assert "at 6 values" in sel and "executables the one" not in sel, sel
+    assert sorted(scaling("files")["kernels"], key=lambda k: k["name"])[0]["name"] == \
+        "exchange"
 
 
 @test
