@@ -70,6 +70,55 @@ static int exe_has_runs(struct fit_data *d, const char *name)
     return 0;
 }
 
+/* The most values one variable of the configurations of exe (NULL: all)
+ * was measured at. */
+static size_t most_values(const struct fit_data *d, const char *exe)
+{
+    const char *vars[FORMS_MAX_VARS];
+    struct fval vals[FORMS_MAX_VALUES];
+    size_t i, most = 0, nv = forms_vars(d->cf, d->ncf, exe, NULL, vars, FORMS_MAX_VARS);
+    int more;
+    for (i = 0; i < nv; i++) {
+        size_t k = forms_values(d->cf, d->ncf, exe, NULL, vars[i], vals, FORMS_MAX_VALUES,
+                                &more);
+        most = k > most ? k : most;
+    }
+    return most;
+}
+
+/* The default executable: of several, the one measured at the most values
+ * of a variable where one alone makes a curve (3 values: Google Benchmark
+ * families, each its own curve; ties: the first), else all of them where
+ * together they do (a study imported file by file, an executable a file),
+ * else the first with runs; "" is all. At most FIT_EXES_TRIED are looked at. */
+#define FIT_EXES_TRIED 64
+static const char *default_exe(struct fit_data *d)
+{
+    json_t *exes = json_object_get(d->app, "executables"), *e;
+    const char *first = NULL, *best = NULL;
+    size_t i, bestm = 0;
+    json_array_foreach(exes, i, e)
+    {
+        const char *name = forms_str(e, "name");
+        size_t m;
+        if (!exe_has_runs(d, name))
+            continue;
+        if (first == NULL)
+            first = name;
+        if (json_array_size(exes) < 2 || i >= FIT_EXES_TRIED)
+            break;
+        if ((m = most_values(d, name)) > bestm) {
+            best = name;
+            bestm = m;
+        }
+    }
+    if (best != NULL && bestm >= 3)
+        return best;
+    if (json_array_size(exes) >= 2 && most_values(d, NULL) >= 3)
+        return "";
+    return first ? first : "";
+}
+
 /* Systems with runs of the executable (NULL: any), in name order. */
 static size_t systems_of(struct fit_data *d, const char *exe, const char **out,
                          size_t max)
@@ -147,17 +196,10 @@ static int check1(struct fctx *c, struct fit_data *d, int strict, struct err *er
         return err_invalid(err, "application", "%.200s has no runs to fit yet", app);
     v = fs_get(c, "executable");
     if (v == NULL || (*v != '\0' && !exe_has_runs(d, v))) {
-        json_t *e;
         if (v != NULL && strict)
             return err_invalid(err, "executable",
                                "%.200s has no runs of executable %.200s", app, v);
-        v = NULL;
-        json_array_foreach(json_object_get(d->app, "executables"), i, e)
-        {
-            if (v == NULL && exe_has_runs(d, forms_str(e, "name")))
-                v = forms_str(e, "name");
-        }
-        fs_set(c, "executable", v ? v : "");
+        fs_set(c, "executable", default_exe(d));
     }
     d->exe = fs_val(c, "executable");
     nsys = systems_of(d, d->exe, sys, 256);

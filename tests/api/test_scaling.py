@@ -55,10 +55,10 @@ upload(runs("optional") + [dict(r, inputs={"N": 1000, "M": 8}, runtime=100 * r["
 upload([r for p in PS for r in runs("weak", inputs={"N": 100 * p}, ps=[p])])
 upload(runs("blocks", inputs={"N": 1000}, ps=PS[:3]) + runs("blocks", inputs={"N": 8000},
                                                              ps=PS[3:]))
-# "families": Google Benchmark families as executables, BM_A over N at 4
-# values, BM_B (100 times slower) over N at 2 of them; "files": one study
+# "families": Google Benchmark families as executables, BM_B over N at 4
+# values, BM_A (100 times slower) over N at 2 of them; "files": one study
 # imported file by file, each file its own executable at one process count
-for exe, ns, k in (("BM_A", [64, 256, 1024, 4096], 1), ("BM_B", [256, 1024], 100)):
+for exe, ns, k in (("BM_B", [64, 256, 1024, 4096], 1), ("BM_A", [256, 1024], 100)):
     upload([{"application": "families", "executable": exe, "system": "s", "nprocs": 1,
              "inputs": {"N": n}, "runtime": k * 1e-9 * n} for n in ns for _ in range(2)])
 upload([dict(r, executable=f"study.p{r['nprocs']}") for r in runs("files")])
@@ -380,14 +380,14 @@ def a_family_of_benchmarks_is_one_curve_on_the_page():
     point each (a study imported file by file) stay one curve."""
     body = page("/applications/families")
     sel = text_of(body, "scaling-selection")
-    assert "runs on s (BM_A, of 2 executables the one measured at the most values of N; " \
+    assert "runs on s (BM_B, of 2 executables the one measured at the most values of N; " \
         "the Executable filter above shows another)" in sel and "at 4 values" in sel, sel
     link = html.unescape(re.search(
         r'href="(/api/v1/applications/families/scaling[^"]*)"', body).group(1))
-    assert "executable=BM_A" in link, link
+    assert "executable=BM_B" in link, link
     st, out = S.get(link)
-    # BM_A's exact line, none of BM_B's hundredfold times in it
-    assert st == 200 and out["selection"]["executable"] == "BM_A", out
+    # BM_B's exact line, none of BM_A's hundredfold times in it
+    assert st == 200 and out["selection"]["executable"] == "BM_B", out
     assert close(out["runtime"]["y"], 1e-9 * out["target"], 1e-6), out["runtime"]
     assert "executables" not in out["selection"], out["selection"]
     # the API mixes nothing on its own either: without executable= it takes
@@ -398,6 +398,14 @@ def a_family_of_benchmarks_is_one_curve_on_the_page():
     assert "at 6 values" in sel and "executables the one" not in sel, sel
     assert sorted(scaling("files")["kernels"], key=lambda k: k["name"])[0]["name"] == \
         "exchange"
+    # the fit form's default executable alike: the family that is a curve
+    # (not the first by name, BM_A, whose two points would be refused), and
+    # all of them for the file-by-file study
+    def default_exe(app):
+        body = page("/model/fit?" + urllib.parse.urlencode({"application": app}))
+        sel = re.search(r'<select[^>]*name="executable"[^>]*>(.*?)</select>', body, re.S)
+        return re.search(r'<option value="([^"]*)" selected>', sel.group(1)).group(1)
+    assert default_exe("families") == "BM_B" and default_exe("files") == ""
 
 
 @test
