@@ -90,7 +90,7 @@ static void param_plot(struct page *p, arena *a, const struct expr_param *params
     struct svg_series series[MAX_GROUPS] = {0};
     struct svg_curve curves[MAX_GROUPS] = {0};
     struct svg_plot2d plot = {0};
-    size_t nb = 0, i, j, g, ng = 0, xi = 0, oi = (size_t)-1;
+    size_t nb = 0, i, j, g, ng = 0, xi = 0, oi = (size_t)-1, dropped = 0;
     double vals[EXPR_MAX_VARS];
     double xmin = INFINITY, xmax = -INFINITY, tmin = INFINITY, tmax = -INFINITY;
     expr *ex = NULL;
@@ -148,10 +148,23 @@ static void param_plot(struct page *p, arena *a, const struct expr_param *params
         goto out;
     qsort(pts, nb, sizeof *pts, cmp_bpoint);
     for (i = 0; i < nb; i++) {
-        xmin = fmin(xmin, pts[i].x);
+        if (pts[i].x > 0)
+            xmin = fmin(xmin, pts[i].x);
         xmax = fmax(xmax, pts[i].x);
     }
-    plot.xscale = xmin > 0 && xmax / xmin >= 100 ? SVG_LOG10 : SVG_LINEAR;
+    /* Message sizes from 1 B to MiBs are read on a log axis; an OSU latency
+     * row of L = 0 has no place there and is left out (and said). */
+    plot.xscale = isfinite(xmin) && xmax / xmin >= 100 ? SVG_LOG10 : SVG_LINEAR;
+    if (plot.xscale == SVG_LOG10) {
+        for (i = j = 0; i < nb; i++)
+            if (pts[i].x > 0)
+                pts[j++] = pts[i];
+        dropped = nb - j;
+        nb = j;
+    } else {
+        for (i = 0; i < nb; i++)
+            xmin = fmin(xmin, pts[i].x);
+    }
     for (i = 0; i < nb && ng < MAX_GROUPS; i = j) {
         double *xs, *ts, *cx, *cy;
         struct agg_point *ag;
@@ -229,7 +242,12 @@ static void param_plot(struct page *p, arena *a, const struct expr_param *params
     plot.ncurves = g;
     plot.formula = buf_str(&formula);
     if (svg_plot2d(&svg, &plot, &e) == 0)
-        page_svg(p, &svg, NULL);
+        page_svg(p, &svg,
+                 dropped ? arena_printf(a,
+                                        "%zu measurement%s at %s = 0 not drawn on the "
+                                        "logarithmic axis.",
+                                        dropped, dropped == 1 ? "" : "s", vars.names[xi])
+                         : NULL);
 out:
     if (e.status && e.message[0]) {
         page_puts(p, "<p class=\"notice bad\">No plot for ");

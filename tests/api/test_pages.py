@@ -289,6 +289,22 @@ def system_page_plots_parameters():
     assert "MPISR(L): benchmark points and the fitted parameter" in body
     assert "MPIBC(L): benchmark points and the fitted parameter" in body
     assert "0.001*(15.94+0.0608*L)" in body and "4.83e-8" in body
+    assert "not drawn on the logarithmic axis" not in body
+    # an OSU latency curve from 0 B to 1 MiB: its fitted parameter is drawn
+    # over a log axis of L (on a linear one every point below 64 KiB sat on
+    # the axis), the row of L = 0 left out and said
+    st, b = S.request("PUT", "/api/v1/systems/osu-like", {"description": "OSU"})
+    assert st in (200, 201), b
+    sizes = [0] + [4 ** k for k in range(11)]
+    st, b = S.post("/api/v1/systems/osu-like/benchmarks", {"benchmarks": [
+        {"name": "MPISR", "args": {"L": n, "P": 2}, "time": 1e-6 + 1e-10 * n, "stat": "min"}
+        for n in sizes]})
+    assert st == 201, b
+    st, b = S.post("/api/v1/systems/osu-like/parameters/fit",
+                   {"parameter": "MPISR", "form": "hockney"})
+    assert st == 201, b
+    body, _ = page("/systems/osu-like")
+    assert "1 measurement at L = 0 not drawn on the logarithmic axis." in body, body
 
 
 def upload_fields(**over):
