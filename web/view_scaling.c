@@ -48,9 +48,15 @@ static void seconds(struct page *p, double s)
     page_text(p, sp + 1);
 }
 
+/* A share in percent: one decimal, or two significant digits below 0.1 %
+ * (a kernel growing from 0.0012 % to 0.0031 % is not "0.0 % to 0.0 %"). */
 static void percent(struct page *p, double share)
 {
-    page_printf(p, "%.1f&nbsp;%%", 100 * share);
+    double v = 100 * share;
+    if (v > 0 && v < 0.05)
+        page_printf(p, "%.2g&nbsp;%%", v);
+    else
+        page_printf(p, "%.1f&nbsp;%%", v);
 }
 
 /* The value of a series at x: seconds for kernels and the runtime, a plain

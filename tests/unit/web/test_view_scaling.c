@@ -199,6 +199,30 @@ static void test_variants(void)
     free(h);
 }
 
+/* A share below 0.1 % keeps two significant digits: a kernel that scales
+ * worse from 0.0012 % to 0.0031 % is not listed as "0.0 % → 0.0 %". */
+static void test_tiny_share(void)
+{
+    char *h = render(
+        "{\"x\": \"nprocs\", \"target\": 256, \"measured\": 64,"
+        " \"selection\": {\"system\": \"s\", \"fixed\": {}, \"values\": [2, 4, 8],"
+        " \"runs\": 3}, \"runtime\": null, \"bottleneck\": \"solve\","
+        " \"total\": {\"measured\": 10, \"target\": 20}, \"metrics\": [],"
+        " \"skipped\": [], \"kernels\": ["
+        "{\"name\": \"solve\", \"formula\": \"y = 10\", \"measured\": 10, \"y\": 20,"
+        " \"lo\": 15, \"hi\": 25, \"extrapolation\": 2, \"points\": 3,"
+        " \"share_measured\": 0.999988, \"share_target\": 0.999969,"
+        " \"worse_than_whole\": false},"
+        "{\"name\": \"tree\", \"formula\": \"y = 1e-4\", \"measured\": 0.00012,"
+        " \"y\": 0.00062, \"lo\": 0.0005, \"hi\": 0.0008, \"extrapolation\": 2,"
+        " \"points\": 3, \"share_measured\": 0.000012, \"share_target\": 0.000031,"
+        " \"worse_than_whole\": true}]}",
+        NULL, NULL);
+    CHECK(strstr(h, "<strong>tree</strong> (0.0012&nbsp;% → 0.0031&nbsp;%)") != NULL);
+    CHECK(strstr(h, "100.0&nbsp;%") != NULL); /* solve: one decimal as before */
+    free(h);
+}
+
 static void test_reach(void)
 {
     struct page p;
@@ -227,6 +251,7 @@ int main(void)
     RUN(test_section);
     RUN(test_law);
     RUN(test_variants);
+    RUN(test_tiny_share);
     RUN(test_reach);
     arena_free(A);
     return harness_report();
