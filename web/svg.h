@@ -39,7 +39,9 @@
 /* Charts never refuse data for its size (SPEC §16): more than these are
  * grouped to draw, and <desc> says how. */
 #define SVG_MAX_BARS 256 /* bars drawn; more categories: each bar a group's mean */
-#define SVG_STACK_TOP 20 /* components drawn: the largest, the rest as "other" */
+/* components drawn: the largest, the rest as "other"; one colour each, never
+ * a colour twice in a legend (SVG_PALETTE_SIZE, "other" grey) */
+#define SVG_STACK_TOP (SVG_PALETTE_SIZE - 1)
 #define SVG_MAX_HEAT 256 /* heat map rows and columns drawn; more: block means */
 #define SVG_MIN_SIZE 200 /* width/height in px; 0 selects the default */
 #define SVG_MAX_SIZE 4000

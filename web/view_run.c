@@ -426,7 +426,7 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
             s.components = names;
             s.ncomponents = nc;
             s.values = values;
-            s.width = 620; /* room for the legend of 20 kernels and "other" */
+            s.width = 620; /* room for the legend of 9 kernels and "other" */
             s.height = 480;
             buf_init(&svg, 4u << 20);
             buf_init(&narrow, 4u << 20);
