@@ -468,9 +468,10 @@ static int shares(json_t *out, json_t *kernels)
         json_object_set_new(k, "share_measured", json_real(sm));
         json_object_set_new(k, "share_target", json_real(st));
         /* it grows faster than the whole: its share grows by a tenth or more
-         * (Calotoiu et al.'s scalability bugs) */
-        json_object_set_new(k, "worse_than_whole",
-                            json_boolean(st >= SCALING_WORSE * sm && st > 0));
+         * (Calotoiu et al.'s scalability bugs), to a part that matters */
+        json_object_set_new(
+            k, "worse_than_whole",
+            json_boolean(st >= SCALING_WORSE * sm && st >= SCALING_WORSE_SHARE));
     }
     if ((sorted = xcalloc(n + 1, sizeof *sorted)) == NULL)
         return -1;

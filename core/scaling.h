@@ -26,6 +26,9 @@
  * runtime at the target is at least this times its share at the largest
  * measured x (it grows by a tenth more than the sum of all kernels). */
 #define SCALING_WORSE 1.1
+/* ... and is at least this part of it at the target: a kernel of 1e-6 % of
+ * the runtime that grows to 2e-6 % is noise, not a scalability bug. */
+#define SCALING_WORSE_SHARE 0.001
 /* The application page models at most this many runs (the selection's)
  * without being asked: more, and it shows the picker to ask (each fit reads
  * its runs' values in SQL; docs/web.md "Performance"). */

@@ -48,12 +48,15 @@ static void seconds(struct page *p, double s)
     page_text(p, sp + 1);
 }
 
-/* A share in percent: one decimal, or two significant digits below 0.1 %
- * (a kernel growing from 0.0012 % to 0.0031 % is not "0.0 % to 0.0 %"). */
+/* A share in percent: one decimal, or two significant digits below 0.05 %
+ * (a kernel growing from 0.0012 % to 0.31 % is not "0.0 % to 0.3 %"), and
+ * below 0.0001 % only that. */
 static void percent(struct page *p, double share)
 {
     double v = 100 * share;
-    if (v > 0 && v < 0.05)
+    if (v > 0 && v < 0.0001)
+        page_puts(p, "&lt;0.0001&nbsp;%");
+    else if (v > 0 && v < 0.05)
         page_printf(p, "%.2g&nbsp;%%", v);
     else
         page_printf(p, "%.1f&nbsp;%%", v);
@@ -414,7 +417,7 @@ static void worse(struct page *p, json_t *s)
     }
     page_printf(p,
                 "<p id=\"scaling-worse\">Scale%s worse than the whole application "
-                "(a share that grows by a tenth or more): ",
+                "(a share that grows by a tenth or more, to 0.1&nbsp;%% at least): ",
                 n == 1 ? "s" : "");
     n = 0;
     json_array_foreach(ks, i, k)

@@ -62,6 +62,10 @@ for exe, ns, k in (("BM_B", [64, 256, 1024, 4096], 1), ("BM_A", [256, 1024], 100
     upload([{"application": "families", "executable": exe, "system": "s", "nprocs": 1,
              "inputs": {"N": n}, "runtime": k * 1e-9 * n} for n in ns for _ in range(2)])
 upload([dict(r, executable=f"study.p{r['nprocs']}") for r in runs("files")])
+# "dust": the laws and a kernel of 1e-9 p s, which grows faster than the
+# whole but stays about 1e-8 of it
+upload([dict(r, kernels=r["kernels"] + [{"name": "dust", "time": 1e-9 * r["nprocs"]}])
+        for r in runs("dust")])
 # "one": one process count and one N (an LNT suite, a single profile)
 upload(runs("one", ps=[4]))
 # "counts": no time at all, a metric over nprocs (an Extra-P file of a
@@ -109,6 +113,11 @@ def every_kernel_modelled_with_shares_and_bottleneck():
     assert b["bottleneck"] == "exchange"
     assert [k["name"] for k in b["kernels"]] == ["exchange", "reduce", "solve"]
     assert [k["worse_than_whole"] for k in b["kernels"]] == [True, False, False]
+    # a kernel that grows faster than the whole to 1e-8 of it is no
+    # scalability bug: its share stays below 0.1 %
+    d = {k["name"]: k for k in scaling("dust")["kernels"]}
+    assert d["dust"]["share_target"] > 1.1 * d["dust"]["share_measured"] > 0, d["dust"]
+    assert not d["dust"]["worse_than_whole"] and d["exchange"]["worse_than_whole"], d
     # the runtime and the metric are modelled too
     assert b["runtime"]["points"] == 6 and close(b["runtime"]["measured"], tm, 1e-3)
     assert [m["name"] for m in b["metrics"]] == ["flops"]

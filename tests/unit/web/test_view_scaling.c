@@ -199,8 +199,9 @@ static void test_variants(void)
     free(h);
 }
 
-/* A share below 0.1 % keeps two significant digits: a kernel that scales
- * worse from 0.0012 % to 0.0031 % is not listed as "0.0 % → 0.0 %". */
+/* A share below 0.05 % keeps two significant digits: a kernel that scales
+ * worse from 0.0012 % to 0.31 % is not listed as "0.0 % → 0.3 %"; one below
+ * 0.0001 % says only that. */
 static void test_tiny_share(void)
 {
     char *h = render(
@@ -211,15 +212,21 @@ static void test_tiny_share(void)
         " \"skipped\": [], \"kernels\": ["
         "{\"name\": \"solve\", \"formula\": \"y = 10\", \"measured\": 10, \"y\": 20,"
         " \"lo\": 15, \"hi\": 25, \"extrapolation\": 2, \"points\": 3,"
-        " \"share_measured\": 0.999988, \"share_target\": 0.999969,"
+        " \"share_measured\": 0.999988, \"share_target\": 0.99689,"
         " \"worse_than_whole\": false},"
         "{\"name\": \"tree\", \"formula\": \"y = 1e-4\", \"measured\": 0.00012,"
         " \"y\": 0.00062, \"lo\": 0.0005, \"hi\": 0.0008, \"extrapolation\": 2,"
-        " \"points\": 3, \"share_measured\": 0.000012, \"share_target\": 0.000031,"
-        " \"worse_than_whole\": true}]}",
+        " \"points\": 3, \"share_measured\": 0.000012, \"share_target\": 0.0031,"
+        " \"worse_than_whole\": true}, {\"name\": \"dust\", \"formula\": \"y = 1e-9\","
+        " \"measured\": 1e-9, \"y\": 1e-9, \"lo\": 1e-9, \"hi\": 1e-9, "
+        "\"extrapolation\": 2,"
+        " \"points\": 3, \"share_measured\": 1e-10, \"share_target\": 5e-11,"
+        " \"worse_than_whole\": false}]}",
         NULL, NULL);
-    CHECK(strstr(h, "<strong>tree</strong> (0.0012&nbsp;% → 0.0031&nbsp;%)") != NULL);
-    CHECK(strstr(h, "100.0&nbsp;%") != NULL); /* solve: one decimal as before */
+    CHECK(strstr(h, "<strong>tree</strong> (0.0012&nbsp;% → 0.3&nbsp;%)") != NULL);
+    CHECK(strstr(h, "99.7&nbsp;%") != NULL); /* solve: one decimal as before */
+    CHECK(strstr(h, "&lt;0.0001&nbsp;%") != NULL && strstr(h, "e-08&nbsp;%") == NULL &&
+          strstr(h, "e-09&nbsp;%") == NULL);
     free(h);
 }
 
