@@ -21,10 +21,27 @@ static long long num(json_t *o, const char *key)
     return (long long)json_integer_value(json_object_get(o, key));
 }
 
+/* Whether any row of list has a non-empty string (or, for cores, a number)
+ * at key: a column every row leaves empty is not drawn (imported files name
+ * no processor; on a phone the empty columns pushed the counts out of view). */
+static int any(json_t *list, const char *key)
+{
+    size_t i;
+    json_t *o, *v;
+    json_array_foreach(list, i, o)
+    {
+        v = json_object_get(o, key);
+        if ((json_is_string(v) && *json_string_value(v)) || json_is_integer(v))
+            return 1;
+    }
+    return 0;
+}
+
 static void apps_table(struct page *p, json_t *apps)
 {
     size_t i;
     json_t *a;
+    int desc = any(apps, "description");
     if (json_array_size(apps) == 0) {
         page_puts(p,
                   "<p class=\"muted\">No applications yet. <a href=\"/upload\">Upload a "
@@ -33,16 +50,20 @@ static void apps_table(struct page *p, json_t *apps)
         return;
     }
     page_table_open(p, "Applications");
-    page_puts(p, "<thead><tr><th>Application</th><th>Description</th>"
-                 "<th class=\"num\">Executables</th><th class=\"num\">Systems</th>"
+    page_puts(p, "<thead><tr><th>Application</th>");
+    if (desc)
+        page_puts(p, "<th>Description</th>");
+    page_puts(p, "<th class=\"num\">Executables</th><th class=\"num\">Systems</th>"
                  "<th class=\"num\">Runs</th></tr></thead><tbody>\n");
     json_array_foreach(apps, i, a)
     {
         page_puts(p, "<tr><td class=\"name\">");
         page_link(p, "/applications/", str(a, "name"), NULL);
         example_badge(p, a);
-        page_puts(p, "</td><td class=\"desc\">");
-        page_text(p, str(a, "description"));
+        if (desc) {
+            page_puts(p, "</td><td class=\"desc\">");
+            page_text(p, str(a, "description"));
+        }
         page_printf(p,
                     "</td><td class=\"num\">%lld</td><td class=\"num\">%lld</td>"
                     "<td class=\"num\">%lld</td></tr>\n",
@@ -56,29 +77,42 @@ static void systems_table(struct page *p, json_t *systems)
 {
     size_t i;
     json_t *s;
+    int proc = any(systems, "processor"), ncores = any(systems, "cores"),
+        net = any(systems, "network");
     if (json_array_size(systems) == 0) {
         page_puts(p, "<p class=\"muted\">No systems yet.</p>\n");
         return;
     }
     page_table_open(p, "Systems");
-    page_puts(p,
-              "<thead><tr><th>System</th><th>Processor</th><th class=\"num\">Cores</th>"
-              "<th>Network</th><th class=\"num\">Applications</th>"
-              "<th class=\"num\">Runs</th><th class=\"num\">Benchmarks</th>"
-              "<th class=\"num\">Parameters</th></tr></thead><tbody>\n");
+    page_puts(p, "<thead><tr><th>System</th>");
+    if (proc)
+        page_puts(p, "<th>Processor</th>");
+    if (ncores)
+        page_puts(p, "<th class=\"num\">Cores</th>");
+    if (net)
+        page_puts(p, "<th>Network</th>");
+    page_puts(p, "<th class=\"num\">Applications</th>"
+                 "<th class=\"num\">Runs</th><th class=\"num\">Benchmarks</th>"
+                 "<th class=\"num\">Parameters</th></tr></thead><tbody>\n");
     json_array_foreach(systems, i, s)
     {
         json_t *cores = json_object_get(s, "cores");
         page_puts(p, "<tr><td class=\"name\">");
         page_link(p, "/systems/", str(s, "name"), NULL);
         example_badge(p, s);
-        page_puts(p, "</td><td>");
-        page_text(p, str(s, "processor"));
-        page_puts(p, "</td><td class=\"num\">");
-        if (json_is_integer(cores))
-            page_printf(p, "%lld", (long long)json_integer_value(cores));
-        page_puts(p, "</td><td>");
-        page_text(p, str(s, "network"));
+        if (proc) {
+            page_puts(p, "</td><td>");
+            page_text(p, str(s, "processor"));
+        }
+        if (ncores) {
+            page_puts(p, "</td><td class=\"num\">");
+            if (json_is_integer(cores))
+                page_printf(p, "%lld", (long long)json_integer_value(cores));
+        }
+        if (net) {
+            page_puts(p, "</td><td>");
+            page_text(p, str(s, "network"));
+        }
         page_printf(p,
                     "</td><td class=\"num\">%lld</td><td class=\"num\">%lld</td>"
                     "<td class=\"num\">%lld</td><td class=\"num\">%lld</td></tr>\n",

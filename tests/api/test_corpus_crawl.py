@@ -141,6 +141,12 @@ def every_link_of_every_page_answers():
             queue.append(link)
     assert pages > 300, pages
     assert not bad, bad[:5]
+    # imported files describe no application and name no processor, cores or
+    # network: the overview draws no column that every row leaves empty
+    st, body, _ = get("/")
+    for th in ("Description", "Processor", "Cores", "Network"):
+        assert f">{th}</th>" not in body, th
+    assert ">Runs</th>" in body and ">Benchmarks</th>" in body
 
 
 def form_fields(body):

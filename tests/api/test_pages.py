@@ -121,6 +121,8 @@ def overview_counts_and_example_badge():
     assert re.search(rf'<span class="n">{n}</span><span class="label">runs</span>', body), n
     assert 'href="/applications/matmul%20%28example%29"' in body
     assert "Recent runs" in body
+    # the example's applications and systems are described: their columns show
+    assert "<th>Description</th>" in body and "<th>Processor</th>" in body
 
 
 @test
