@@ -215,6 +215,20 @@ static void selection_fact(struct page *p, json_t *answer)
     page_selection_vars(p, sel, x ? x : "x");
 }
 
+/* What a coupling of the database form was made of: the kernel records of
+ * the runs of its fixed variables, and what changes with x (the answer's
+ * "fixed" and "varies_with_x", as a fit's "selection" has them). */
+static void couple_fact(struct page *p, json_t *answer)
+{
+    page_puts(p, "</dd>\n<dt>Fitted to</dt><dd id=\"selection\">the kernel records of "
+                 "the runs");
+    if (*str(answer, "executable")) {
+        page_puts(p, " of ");
+        page_text(p, str(answer, "executable"));
+    }
+    page_selection_vars(p, answer, *str(answer, "x") ? str(answer, "x") : "x");
+}
+
 void view_model(struct page *p, const struct view_model *d)
 {
     json_t *m = d->model;
@@ -244,6 +258,8 @@ void view_model(struct page *p, const struct view_model *d)
     }
     if (json_is_object(json_object_get(answer, "selection")))
         selection_fact(p, answer);
+    else if (strcmp(str(m, "method"), "couple") == 0 && *str(answer, "application"))
+        couple_fact(p, answer);
     page_puts(p, "</dd>\n<dt>Saved</dt><dd>");
     page_text(p, str(m, "created_at"));
     page_printf(

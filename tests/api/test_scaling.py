@@ -364,6 +364,12 @@ def a_size_that_grows_with_x_is_one_curve():
     assert st == 200 and out["varies_with_x"] == ["N"] and out["fixed"] == {}, out
     want = sum(f(128) for f in LAWS.values())
     assert close(out["predictions"][0]["summation"]["y"], want, 1e-6), (out, want)
+    # saved, its page says what it was made of, as a saved fit's does
+    st, saved = S.post("/api/v1/couple", {"application": "weak", "system": "s",
+                                          "x": "nprocs", "save": True})
+    assert st in (200, 201) and saved["varies_with_x"] == ["N"], saved
+    assert text_of(page(f"/models/{saved['id']}"), "selection", "dd") == \
+        "the kernel records of the runs, N changing with nprocs"
     for app in ("mixed", "blocks"):
         st, out = S.post("/api/v1/couple", {"application": app, "system": "s",
                                             "x": "nprocs"}, token=False)
