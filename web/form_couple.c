@@ -573,14 +573,6 @@ static void interval(struct fctx *c, json_t *o)
     }
 }
 
-static void signed_pct(struct fctx *c, double v)
-{
-    if (isfinite(v))
-        page_printf(&c->p, "%+.3g %%", v);
-    else
-        page_puts(&c->p, "–");
-}
-
 static void headline(struct fctx *c, json_t *ans, json_t *p)
 {
     json_t *sum = json_object_get(p, "summation");
@@ -612,154 +604,14 @@ static void headline(struct fctx *c, json_t *ans, json_t *p)
         page_printf(&c->p, "</strong>&nbsp;s (%lld run%s); error of the coupled model ",
                     (long long)json_integer_value(json_object_get(p, "runs")),
                     json_integer_value(json_object_get(p, "runs")) == 1 ? "" : "s");
-        signed_pct(c, num(p, "error_pct"));
+        view_signed_pct(&c->p, num(p, "error_pct"));
         page_puts(&c->p, ", of the sum ");
-        signed_pct(c, num(p, "summation_error_pct"));
+        view_signed_pct(&c->p, num(p, "summation_error_pct"));
         page_puts(&c->p, ".");
     } else {
         page_puts(&c->p, " No run was measured there.");
     }
     page_puts(&c->p, "</p>\n");
-}
-
-static void predictions_table(struct fctx *c, json_t *preds)
-{
-    json_t *p;
-    size_t i;
-    page_puts(&c->p, "<h3>Predictions</h3>\n");
-    page_table_open(&c->p, "Predictions");
-    page_puts(&c->p,
-              "<thead><tr><th class=\"num\">x</th><th class=\"num\">coupled</th>"
-              "<th class=\"num\">95 % interval</th><th class=\"num\">summation</th>"
-              "<th class=\"num\">measured</th><th class=\"num\">runs</th>"
-              "<th class=\"num\">error</th><th class=\"num\">summation error</th>"
-              "<th class=\"num\">beyond the data</th><th>warning</th>"
-              "</tr></thead><tbody>\n");
-    json_array_foreach(preds, i, p)
-    {
-        json_t *sum = json_object_get(p, "summation");
-        if (i == 200)
-            break;
-        page_puts(&c->p, "<tr><td class=\"num\">");
-        page_num(&c->p, num(p, "x"));
-        page_puts(&c->p, "</td><td class=\"num\">");
-        page_num(&c->p, num(p, "y"));
-        page_puts(&c->p, "</td><td class=\"num\">");
-        if (json_is_number(json_object_get(p, "lo"))) {
-            page_num(&c->p, num(p, "lo"));
-            page_puts(&c->p, " – ");
-            page_num(&c->p, num(p, "hi"));
-        } else {
-            page_puts(&c->p, "–");
-        }
-        page_puts(&c->p, "</td><td class=\"num\">");
-        page_num(&c->p, num(sum, "y"));
-        page_puts(&c->p, "</td><td class=\"num\">");
-        page_num(&c->p, num(p, "actual"));
-        page_printf(&c->p, "</td><td class=\"num\">%lld</td><td class=\"num\">",
-                    (long long)json_integer_value(json_object_get(p, "runs")));
-        signed_pct(c, num(p, "error_pct"));
-        page_puts(&c->p, "</td><td class=\"num\">");
-        signed_pct(c, num(p, "summation_error_pct"));
-        /* how far it reaches and its warning, as the API answers them */
-        page_puts(&c->p, "</td><td class=\"num\">");
-        if (num(p, "extrapolation") > 0)
-            page_printf(&c->p, "%.3g doubling%s", num(p, "extrapolation"),
-                        num(p, "extrapolation") == 1 ? "" : "s");
-        else
-            page_puts(&c->p, "inside");
-        page_puts(&c->p, "</td><td>");
-        page_text(&c->p, json_string_value(json_object_get(p, "warning")));
-        page_puts(&c->p, "</td></tr>\n");
-    }
-    page_puts(&c->p, "</tbody>");
-    page_table_close(&c->p);
-}
-
-static void couplings_table(struct fctx *c, json_t *ans)
-{
-    json_t *cps = json_object_get(ans, "couplings"), *cp, *k,
-           *conf = json_object_get(ans, "configuration");
-    const char *key;
-    size_t i, j;
-    int first = 1;
-
-    page_puts(&c->p, "<h3>Coupling values</h3>\n<p class=\"muted\">Measured at ");
-    json_object_foreach(conf, key, k)
-    {
-        page_puts(&c->p, first ? "" : ", ");
-        page_text(&c->p, key);
-        page_puts(&c->p, " = ");
-        page_num(&c->p, json_number_value(k));
-        first = 0;
-    }
-    page_puts(&c->p, json_array_size(json_object_get(ans, "predictions")) > 0
-                         ? " (the configuration the first prediction uses)"
-                         : " (the configuration nearest the middle of the fitted range)");
-    page_puts(&c->p, ". A value below 1 means the kernels run faster together than "
-                     "alone.</p>\n");
-    if (json_array_size(cps) == 0) {
-        page_puts(&c->p, "<p class=\"muted\">No couplings: the model is the plain sum of "
-                         "the kernels.</p>\n");
-        return;
-    }
-    page_table_open(&c->p, "Coupling values");
-    page_puts(&c->p, "<thead><tr><th>kernels</th><th class=\"num\">alone (s)</th>"
-                     "<th class=\"num\">together (s)</th><th class=\"num\">coupling</th>"
-                     "</tr></thead><tbody>\n");
-    json_array_foreach(cps, i, cp)
-    {
-        json_t *al = json_object_get(cp, "alone");
-        page_puts(&c->p, "<tr><td>");
-        json_array_foreach(json_object_get(cp, "kernels"), j, k)
-        {
-            page_puts(&c->p, j ? " → " : "");
-            page_text(&c->p, json_string_value(k));
-        }
-        page_puts(&c->p, "</td><td class=\"num\">");
-        json_array_foreach(al, j, k)
-        {
-            page_puts(&c->p, j ? ", " : "");
-            page_num(&c->p, json_number_value(k));
-        }
-        page_puts(&c->p, "</td><td class=\"num\">");
-        page_num(&c->p, num(cp, "together"));
-        page_puts(&c->p, "</td><td class=\"num\">");
-        page_num(&c->p, num(cp, "value"));
-        page_puts(&c->p, "</td></tr>\n");
-    }
-    page_puts(&c->p, "</tbody>");
-    page_table_close(&c->p);
-}
-
-static void kernels_table(struct fctx *c, json_t *ans)
-{
-    json_t *ks = json_object_get(ans, "kernels"), *k;
-    size_t i;
-    page_puts(&c->p, "<h3>Kernels and coefficients</h3>\n");
-    page_table_open(&c->p, "Kernels");
-    page_puts(&c->p, "<thead><tr><th>kernel</th><th>loop</th>"
-                     "<th class=\"num\">coefficient</th><th>model</th><th>type</th>"
-                     "<th class=\"num\">R²</th></tr></thead><tbody>\n");
-    json_array_foreach(ks, i, k)
-    {
-        json_t *m = json_object_get(k, "model");
-        const char *chosen = forms_str(m, "chosen");
-        page_puts(&c->p, "<tr><td>");
-        page_text(&c->p, forms_str(k, "name"));
-        page_printf(&c->p, "</td><td>%s</td><td class=\"num\">",
-                    json_is_true(json_object_get(k, "loop")) ? "yes" : "no");
-        page_num(&c->p, num(k, "coefficient"));
-        page_puts(&c->p, "</td><td>");
-        page_law(&c->p, forms_str(m, "formula"));
-        page_puts(&c->p, "</td><td>");
-        page_text(&c->p, chosen ? chosen : forms_str(m, "type"));
-        page_puts(&c->p, "</td><td class=\"num\">");
-        page_num(&c->p, num(m, "r2"));
-        page_puts(&c->p, "</td></tr>\n");
-    }
-    page_puts(&c->p, "</tbody>");
-    page_table_close(&c->p);
 }
 
 static void render_result(struct fctx *c, json_t *request, json_t *ans)
@@ -799,10 +651,7 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
                     "a rule and %s left out (the JSON says why).</p>\n",
                     json_array_size(skipped), json_array_size(skipped) == 1 ? "" : "s",
                     json_array_size(skipped) == 1 ? "was" : "were");
-    if (json_array_size(preds) > 0)
-        predictions_table(c, preds);
-    couplings_table(c, ans);
-    kernels_table(c, ans);
+    view_couple_tables(&c->p, ans);
 }
 
 static const char *const steps[] = {"Application and system", "Kernels and loop",

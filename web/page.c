@@ -522,7 +522,7 @@ void page_selection_vars(struct page *p, json_t *sel, const char *x)
     }
 }
 
-void page_model_answer(struct page *p, json_t *answer)
+void page_model_facts(struct page *p, json_t *answer)
 {
     json_t *model = json_object_get(answer, "model"), *v;
     const char *formula = NULL, *key;
@@ -584,6 +584,13 @@ void page_model_answer(struct page *p, json_t *answer)
     else
         page_puts(p,
                   "<p class=\"muted\">The answer holds no single-valued figures.</p>\n");
+}
+
+void page_model_answer(struct page *p, json_t *answer)
+{
+    const char *key;
+    json_t *v;
+    page_model_facts(p, answer);
     /* Arrays of records: predictions first, then whatever else the method
      * reports (couplings, kernels, points), each as a table. */
     v = json_object_get(answer, "predictions");

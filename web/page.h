@@ -129,5 +129,8 @@ void page_selection_vars(struct page *p, json_t *sel, const char *x);
  * and the "predictions" array as a table. Used by the saved-model page and
  * meant for the result pages of the modeling forms. */
 void page_model_answer(struct page *p, json_t *answer);
+/* The same without the arrays of records: the formula and key figures, for
+ * a method that draws its records itself (a coupling: view_couple_tables). */
+void page_model_facts(struct page *p, json_t *answer);
 
 #endif

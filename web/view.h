@@ -161,6 +161,12 @@ size_t view_scaling_x_choices(const struct view_app *v, json_t *vars);
  * N > 0) and the warning in a notice. id (NULL: none) prefixes the elements'
  * ids ("ID-extrapolation", "ID-warning"). */
 void view_reach(struct page *p, json_t *prediction, const char *id);
+/* A kernel coupling's answer as tables (web/view_couple.c): its predictions
+ * (at most 200; with their reach and warning), the coupling values of the
+ * configuration it uses and each kernel's model and coefficient. */
+void view_couple_tables(struct page *p, json_t *answer);
+/* A signed error in percent ("+1.2 %"), "–" when not a number. */
+void view_signed_pct(struct page *p, double v);
 /* Appends the runs table as CSV (view_app_csv.c): the header
  * run,executable,system,nprocs, one column per input name the rows have
  * (sorted), runtime,kernels,stored,commit,branch, then one line per row in the given

@@ -285,8 +285,12 @@ void view_model(struct page *p, const struct view_model *d)
         page_text(p, d->plot_error);
         page_puts(p, "</p>\n");
     }
-    if (json_is_object(answer))
+    if (json_is_object(answer) && strcmp(str(m, "method"), "couple") == 0) {
+        page_model_facts(p, answer); /* and its tables, as the coupling form's */
+        view_couple_tables(p, answer);
+    } else if (json_is_object(answer)) {
         page_model_answer(p, answer);
+    }
     if (d->predictable)
         predict_form(p, d);
     if (d->ledger != NULL)

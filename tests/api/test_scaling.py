@@ -368,8 +368,13 @@ def a_size_that_grows_with_x_is_one_curve():
     st, saved = S.post("/api/v1/couple", {"application": "weak", "system": "s",
                                           "x": "nprocs", "save": True})
     assert st in (200, 201) and saved["varies_with_x"] == ["N"], saved
-    assert text_of(page(f"/models/{saved['id']}"), "selection", "dd") == \
+    body = page(f"/models/{saved['id']}")
+    assert text_of(body, "selection", "dd") == \
         "the kernel records of the runs, N changing with nprocs"
+    # its kernels as the coupling form shows them, not the stored JSON
+    assert "<h3>Kernels and coefficients</h3>" in body and "&quot;state&quot;" not in body
+    assert "No couplings: the model is the plain sum of the kernels." in body
+    assert "Measured at" not in body
     for app in ("mixed", "blocks"):
         st, out = S.post("/api/v1/couple", {"application": app, "system": "s",
                                             "x": "nprocs"}, token=False)
