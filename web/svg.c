@@ -744,10 +744,12 @@ void svg_colorbar(struct buf *b, double x, double y, double w, double h, double 
         }
         buf_puts(b, "</g>\n");
     } else {
-        /* Constant data: one label for the single value. */
+        /* Constant data: one label for the single value, at the middle of
+         * the scale where its cells are; 0 at the bottom (svg_heatmap, svg_3d) */
+        double ly = zmin == 0 ? y + h - 2 : y + h / 2 + 4;
         svg_fmt_tick(s, sizeof s, zmin, fabs(zmin) > 0 ? fabs(zmin) / 1000 : 1);
         maxw = strlen(s);
-        svg_label(b, x + w + 7, y + h / 2 + 4, "start", "font-size=\"12\"", s, 24);
+        svg_label(b, x + w + 7, ly, "start", "font-size=\"12\"", s, 24);
     }
     if (label != NULL && *label) {
         char tr[96];

@@ -460,7 +460,7 @@ int svg_plot3d(struct buf *out, const struct svg_plot3d *pin, struct err *err)
         /* Mean of every finite grid value the quad covers (inclusive). */
         mean = (sum[a1] - sum[ab] - sum[ac] + sum[a0]) /
                (cnt[a1] - cnt[ab] - cnt[ac] + cnt[a0]);
-        t = s.zmax > s.zmin ? (mean - s.zmin) / (s.zmax - s.zmin) : 0.5;
+        t = s.zmax > s.zmin ? (mean - s.zmin) / (s.zmax - s.zmin) : s.zmax == 0 ? 0 : 0.5;
         shade = nl > 0 ? 0.6 + 0.4 * fabs(dot(n, light)) / nl : 1;
         svg_cmap(t, rgb);
         for (c = 0; c < 3; c++)

@@ -118,7 +118,7 @@ static int render(struct buf *out, const struct svg_heatmap *pin, const char *no
     size_t start = out->len, i, n, rowch, colch, revery = 1, cevery = 1;
     double zmin = 0, zmax = 0, top, bottom, left, x0, x1, y0, y1, cw, chh, colw;
     int have = 0, rc = -1, rotate = 0, l;
-    char tmp[32], desc[512];
+    char tmp[32], desc[512], title[SVG_MAX_TEXT + 24];
 
     p = *pin;
     if (p.width == 0)
@@ -151,7 +151,11 @@ static int render(struct buf *out, const struct svg_heatmap *pin, const char *no
             used[LEVELS] = 1;
             continue;
         }
-        level = zmax > zmin ? (int)((v - zmin) / (zmax - zmin) * LEVELS) : LEVELS / 2;
+        /* one value everywhere: the scale's middle, but 0 everywhere (a
+         * trace without messages) its bottom, as nothing */
+        level = zmax > zmin ? (int)((v - zmin) / (zmax - zmin) * LEVELS)
+                : zmax == 0 ? 0
+                            : LEVELS / 2;
         if (level >= LEVELS)
             level = LEVELS - 1;
         if (level < 0)
@@ -189,6 +193,13 @@ static int render(struct buf *out, const struct svg_heatmap *pin, const char *no
              "colour levels%s%s",
              p.nrows, p.ncols, zmin, zmax, LEVELS,
              used[LEVELS] ? "; grey cells have no data" : "", note ? note : "");
+    /* every cell 0: said in the title, as the eye reads no colour scale of
+     * one value */
+    if (have && zmin == 0 && zmax == 0 && !used[LEVELS] && p.title != NULL && *p.title) {
+        snprintf(title, sizeof title, "%.*s (every cell is 0)", (int)sizeof title - 24,
+                 p.title);
+        p.title = title;
+    }
     svg_begin(out, p.width, p.height, p.title, desc);
     svg_title(out, p.width, p.title);
 

@@ -10,6 +10,7 @@
  */
 #include "tests/harness.h"
 #include "web/svg.h"
+#include "web/svg_priv.h"
 #include "common/xalloc.h"
 
 #include <ctype.h>
@@ -1225,6 +1226,48 @@ static void test_heatmap_sparse(void)
     }
 }
 
+/* A matrix of zeros (a trace without messages) is drawn at the bottom of the
+ * scale, as nothing, and its title says so; one value elsewhere stays the
+ * middle. */
+static void test_heatmap_zero(void)
+{
+    struct svg_heatmap p;
+    struct buf a;
+    struct err e = {0};
+    char bottom[32], middle[32];
+    double ones[4] = {1, 1, 1, 1};
+    unsigned char rgb[3];
+
+    svg_cmap(0.5 / 64, rgb); /* level 0 of 64 */
+    snprintf(bottom, sizeof bottom, "<path fill=\"#%02x%02x%02x\"", rgb[0], rgb[1],
+             rgb[2]);
+    svg_cmap(32.5 / 64, rgb); /* level 32 */
+    snprintf(middle, sizeof middle, "<path fill=\"#%02x%02x%02x\"", rgb[0], rgb[1],
+             rgb[2]);
+    memset(&p, 0, sizeof p);
+    p.title = "Point-to-point bytes";
+    p.nrows = p.ncols = 3;
+    p.cells = NULL;
+    p.ncells = 0;
+    p.values = NULL;
+    buf_init(&a, 1 << 20);
+    {
+        double zeros[9] = {0};
+        p.values = zeros;
+        CHECK_INT(svg_heatmap(&a, &p, &e), 0);
+    }
+    CHECK_WF(buf_str(&a));
+    CHECK(strstr(buf_str(&a), ">Point-to-point bytes (every cell is 0)</text>") != NULL);
+    CHECK(strstr(buf_str(&a), bottom) != NULL);
+    buf_reset(&a);
+    p.nrows = p.ncols = 2;
+    p.values = ones;
+    CHECK_INT(svg_heatmap(&a, &p, &e), 0);
+    CHECK(strstr(buf_str(&a), "every cell") == NULL);
+    CHECK(strstr(buf_str(&a), middle) != NULL);
+    buf_free(&a);
+}
+
 /* ---- limits and failures ------------------------------------------------------------
  */
 
@@ -1378,6 +1421,7 @@ int main(void)
     RUN(test_stacked_zero);
     RUN(test_heatmap_many);
     RUN(test_heatmap_sparse);
+    RUN(test_heatmap_zero);
     RUN(test_small_canvas);
     RUN(test_limits);
     RUN(test_output_limit);
