@@ -302,8 +302,8 @@ def a_busy_4096_rank_trace_and_its_page_stay_bounded():
     300 MB of the server's memory before, and a view of the trace page within
     150 MB (it once read every answer as Jansson values: 460 MB for one view
     of a trace of 819,200 events, the timeline's alone ten times its text).
-    The ceilings hold under AddressSanitizer too (scripts/test's 32 MB
-    quarantine): 185 MB above idle here in the release build."""
+    The ceilings hold under AddressSanitizer too (scripts/test's 16 MB
+    quarantine: +260 MB there): 185 MB above idle here in the release build."""
     P, K = 4096, 60
     big = Server("--max-body", str(128 << 20))
     try:
