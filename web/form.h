@@ -41,6 +41,7 @@
 #define FORMS_MAX_VARS 64      /* variables (nprocs and inputs) listed */
 #define FORMS_MAX_VALUES 200   /* distinct values offered in a select */
 #define FORMS_MAX_VALUE 4096   /* bytes of one field value */
+#define FORMS_CURVE_VALUES 3   /* values of a variable that make a curve (auto's least) */
 
 struct fctx;
 

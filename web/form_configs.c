@@ -264,7 +264,7 @@ const char *forms_default_x(struct fctx *c, const struct fconf *cf, int n,
 
     for (size_t i = 0; vals != NULL && i < nvars; i++) {
         size_t nv = forms_values(cf, n, exe, sys, vars[i], vals, FORMS_MAX_VALUES, &more);
-        if (i == 0 && nv >= 3)
+        if (i == 0 && nv >= FORMS_CURVE_VALUES)
             return best;
         if (nv > most) {
             most = nv;

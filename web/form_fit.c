@@ -87,7 +87,7 @@ static size_t most_values(const struct fit_data *d, const char *exe)
 }
 
 /* The default executable: of several, the one measured at the most values
- * of a variable where one alone makes a curve (3 values: Google Benchmark
+ * of a variable where one alone makes a curve (FORMS_CURVE_VALUES: Google Benchmark
  * families, each its own curve; ties: the first), else all of them where
  * together they do (a study imported file by file, an executable a file),
  * else the first with runs; "" is all. At most FIT_EXES_TRIED are looked at. */
@@ -112,9 +112,9 @@ static const char *default_exe(struct fit_data *d)
             bestm = m;
         }
     }
-    if (best != NULL && bestm >= 3)
+    if (best != NULL && bestm >= FORMS_CURVE_VALUES)
         return best;
-    if (json_array_size(exes) >= 2 && most_values(d, NULL) >= 3)
+    if (json_array_size(exes) >= 2 && most_values(d, NULL) >= FORMS_CURVE_VALUES)
         return "";
     return first ? first : "";
 }
