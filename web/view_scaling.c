@@ -607,9 +607,9 @@ static void warnings(struct page *p, json_t *s)
     double reach = 0;
 
     lists[0] = json_object_get(s, "kernels");
-    lists[1] = json_pack("[O]", json_is_object(json_object_get(s, "runtime"))
-                                    ? json_object_get(s, "runtime")
-                                    : json_object());
+    k = json_object_get(s, "runtime");
+    /* no runtime model: an empty list (a new {} under "[O]" would leak) */
+    lists[1] = json_is_object(k) ? json_pack("[O]", k) : json_array();
     lists[2] = json_object_get(s, "metrics");
     for (l = 0; l < 3; l++)
         json_array_foreach(lists[l], i, k)
