@@ -25,6 +25,13 @@ static atomic_int active_requests;
 /* Set by http_stop: requests that reach their handler from then on are
  * answered 503, so that none is suspended any more. */
 static atomic_int stopping;
+/* MHD threads inside on_request. A request that read stopping == 0 may still
+ * be on its way to suspending its connection; http_stop waits until none is
+ * inside (Dekker: each side writes its own flag, then reads the other's), so
+ * that every suspension is counted before it waits for them to resume and
+ * stops the daemon. A connection suspended after MHD_stop_daemon aborted the
+ * server (MHD's panic on suspended connections at stop). */
+static atomic_int in_callback;
 
 /* ---- the MHD callbacks ---------------------------------------------------- */
 
@@ -279,10 +286,10 @@ void http_run_handler(struct req *r)
     }
 }
 
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
-                                  const char *method, const char *version,
-                                  const char *upload_data, size_t *upload_data_size,
-                                  void **con_cls)
+static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char *url,
+                              const char *method, const char *version,
+                              const char *upload_data, size_t *upload_data_size,
+                              void **con_cls)
 {
     struct app *app = cls;
     struct req *r = *con_cls;
@@ -357,6 +364,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (r->finish != NULL)
         return MHD_YES;
     return send_response(r);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_data_size,
+                                  void **con_cls)
+{
+    enum MHD_Result rc;
+    atomic_fetch_add(&in_callback, 1);
+    rc = handle(cls, conn, url, method, version, upload_data, upload_data_size, con_cls);
+    atomic_fetch_sub(&in_callback, 1);
+    return rc;
 }
 
 /* Keep the URL raw: paths are split on '/' first and each segment decoded
@@ -483,6 +502,12 @@ void http_stop(struct app *app, int timeout_ms)
         struct timespec ts = {0, 10 * 1000000L};
         nanosleep(&ts, NULL);
         waited += 10;
+    }
+    /* Whatever the grace: MHD_stop_daemon would wait for these callbacks
+     * too, but after it a suspension would abort the process. */
+    while (atomic_load(&in_callback) > 0) {
+        struct timespec ts = {0, 1000000L};
+        nanosleep(&ts, NULL);
     }
     guard_stop(app); /* the workers resume their connections: daemon still up */
     /* Past the timeout, requests still waiting for the writer are not given
