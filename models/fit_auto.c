@@ -1839,6 +1839,19 @@ double fit_extrapolation(const struct fit_model *m, const double *x)
     return d;
 }
 
+/* Which side of the data x lies on, for the warnings: "beyond" (above the
+ * largest value of every variable it leaves), "below" (under the smallest)
+ * or "outside" (above in one variable, below in another). */
+static const char *reach_side(const struct fit_model *m, const double *x)
+{
+    int above = 0, under = 0, v;
+    for (v = 0; v < m->nvars && v < FIT_MAX_VARS; v++) {
+        above |= x[v] > m->xmax[v];
+        under |= x[v] < m->xmin[v];
+    }
+    return under ? (above ? "outside" : "below") : "beyond";
+}
+
 /* The two-variable "far off" warning: the folds' spread g (fit_fold_spread)
  * times the doublings beyond the data (eval/RECORD.md §15, §17). */
 #define FOLD_WARN 0.2
@@ -1880,9 +1893,9 @@ int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
                     "it does not hold at this point.");
     else if (d > 2)
         buf_printf(b,
-                   "This point lies %.3g doublings beyond the measured range; the law "
+                   "This point lies %.3g doublings %s the measured range; the law "
                    "is not known to hold that far and the interval is a rough guide.",
-                   d);
+                   d, reach_side(m, x));
     else if (c->n > 0 && (at > c->x[c->n - 1] || at < c->x[0])) {
         if (c->scale == 1 && c->power == 1)
             buf_printf(b,
@@ -1898,9 +1911,9 @@ int fit_warning(const struct fit_model *m, const double *x, double y, double lo,
         buf_printf(b,
                    "Fitted again without the largest measured values of a variable, the "
                    "law's prediction here moves by a factor of %.3g, and this point lies "
-                   "%.3g doubling%s beyond the data; the prediction may be far off: "
+                   "%.3g doubling%s %s the data; the prediction may be far off: "
                    "measure closer to this point.",
-                   exp(g), d, d == 1 ? "" : "s");
+                   exp(g), d, d == 1 ? "" : "s", reach_side(m, x));
     else if (!folds && m->xunc * d > 1)
         buf_printf(b,
                    "The laws that fit these data disagree by more than a factor of %.3g "

@@ -806,7 +806,7 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
             double reach = json_number_value(json_object_get(p, "extrapolation"));
             page_printf(&c->p,
                         " <span class=\"reach\" id=\"extrapolation\">extrapolated %.2g "
-                        "doubling%s beyond the measured range</span>",
+                        "doubling%s outside the measured range</span>",
                         reach, reach == 1 ? "" : "s");
         }
         page_puts(&c->p, "</p>\n");

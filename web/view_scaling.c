@@ -85,7 +85,7 @@ void view_reach(struct page *p, json_t *prediction, const char *id)
             page_attr(p, id);
             page_puts(p, "-extrapolation\"");
         }
-        page_printf(p, ">Extrapolated %.3g doubling%s beyond the measured range.</p>\n",
+        page_printf(p, ">Extrapolated %.3g doubling%s outside the measured range.</p>\n",
                     reach, reach == 1 ? "" : "s");
     }
     if (w) {

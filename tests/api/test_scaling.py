@@ -594,7 +594,7 @@ def saved_model_page_shows_reach_and_warning_as_the_api():
         body = page("/models/%d?nprocs=%d" % (m["id"], at))
         if api["extrapolation"] > 0:
             reach = text_of(body, "prediction-extrapolation")
-            assert reach == "Extrapolated %.3g doublings beyond the measured range." \
+            assert reach == "Extrapolated %.3g doublings outside the measured range." \
                 % api["extrapolation"], reach
         else:
             assert 'id="prediction-extrapolation"' not in body
@@ -633,7 +633,7 @@ def coupling_result_page_shows_reach_and_warning_as_the_api():
     p = api["predictions"][0]
     assert p["extrapolation"] == 8, p
     assert text_of(body, "prediction-extrapolation") == \
-        "Extrapolated 8 doublings beyond the measured range."
+        "Extrapolated 8 doublings outside the measured range."
     assert text_of(body, "prediction-warning") == "Warning: " + p["warning"]
     assert "8 doublings</td><td>" in body  # the predictions table's column
 

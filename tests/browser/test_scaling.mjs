@@ -125,7 +125,7 @@ test("a saved model's prediction says how far it reaches", async ({ server, brow
   await page.fill("input[name=nprocs]", "4096");
   await Promise.all([page.waitForNavigation(), page.click("#predict ~ form button[type=submit], form[action$='#predict'] button")]);
   const reach = await text(page, "#prediction-extrapolation");
-  assert(reach === `Extrapolated ${api.body.extrapolation} doublings beyond the measured range.`, reach);
+  assert(reach === `Extrapolated ${api.body.extrapolation} doublings outside the measured range.`, reach);
   if (api.body.warning) {
     const w = await text(page, "#prediction-warning");
     assert(w === "Warning: " + api.body.warning, w);

@@ -955,6 +955,12 @@ static void test_extrapolation_and_warning(void)
     CHECK_INT(fit_predict_ext(&r.model, &q, &yp, &lo, &hi, &e), 0);
     CHECK_INT(fit_warning(&r.model, &q, yp, lo, hi, &b), 1);
     CHECK(strstr(buf_str(&b), "6 doublings beyond the measured range") != NULL);
+    /* the same distance on the other side says so: not "beyond" */
+    buf_reset(&b);
+    q = 2.0 / 64;
+    CHECK_INT(fit_predict_ext(&r.model, &q, &yp, &lo, &hi, &e), 0);
+    CHECK_INT(fit_warning(&r.model, &q, yp, lo, hi, &b), 1);
+    CHECK(strstr(buf_str(&b), "6 doublings below the measured range") != NULL);
     /* Within 2 doublings, the law's uncertainty decides: xunc * d > 1 warns
      * (the plausible laws disagree by more than a factor e), and the
      * interval carries xunc up to 0.25 per doubling only. */

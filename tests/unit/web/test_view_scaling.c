@@ -240,7 +240,7 @@ static void test_reach(void)
     page_begin(&p, A, "t", NULL);
     view_reach(&p, far, "prediction");
     CHECK(strstr(buf_str(&p.b), "<p class=\"reach\" id=\"prediction-extrapolation\">"
-                                "Extrapolated 10.6 doublings beyond the measured "
+                                "Extrapolated 10.6 doublings outside the measured "
                                 "range.</p>") != NULL);
     CHECK(strstr(buf_str(&p.b), "id=\"prediction-warning\">Warning: " EVIL_TEXT "</p>") !=
           NULL);
