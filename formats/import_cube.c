@@ -1204,6 +1204,7 @@ static int metric_other(struct cube *c, const struct cube_metric *m, const int32
 static int read_metrics(struct cube *c, const struct fmt_file *mem, size_t nmem,
                         const char *dir)
 {
+    size_t with_data = 0;
     /* time first: its columns lead the kernel metrics */
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < c->nmetric; i++) {
@@ -1234,7 +1235,13 @@ static int read_metrics(struct cube *c, const struct fmt_file *mem, size_t nmem,
             xfree(owned);
             if (rc != 0)
                 return -1;
+            with_data++;
         }
+    /* the anchor alone (its .index/.data files lost): no measurement at all */
+    if (with_data == 0)
+        return cfail(c, "metrics",
+                     "no metric has data: the profile holds none of its metrics' .index "
+                     "and .data files");
     return 0;
 }
 

@@ -331,6 +331,17 @@ static void test_truncated(void)
     CHECK_INT(import_files("auto", mem, nmem, &g, &e), -1);
     CHECK_STR(e.message, "1.data: holds 88 bytes of values, not 96 (truncated?)");
     CHECK_INT(g.n, 0);
+    /* the anchor without any .index/.data file (a profile whose data files
+     * were lost): no measurement, refused, never an empty run */
+    memset(&e, 0, sizeof e);
+    for (size_t i = 0; i < nmem; i++)
+        if (strcmp(mem[i].name, "anchor.xml") == 0) {
+            CHECK_INT(import_files("cube", &mem[i], 1, &g, &e), -1);
+            CHECK_STR(e.message, "anchor.xml: no metric has data: the profile holds none "
+                                 "of its metrics' .index and .data files");
+            CHECK_STR(e.field, "metrics");
+        }
+    CHECK_INT(g.n, 0);
 out:
     got_free(&g);
     arena_free(a);
