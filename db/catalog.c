@@ -285,28 +285,79 @@ int db_benchmarks_add(db *d, const char *system, const struct bench_record *b, s
     return 0;
 }
 
+/* A benchmark record and its place in the import, ordered by what identifies
+ * one (name, args, time, stat), then the place: for counting how often each
+ * occurs. */
+struct bench_at {
+    const struct bench_record *r;
+    size_t i;
+};
+
+static int bench_same(const struct bench_record *a, const struct bench_record *b)
+{
+    return strcmp(a->name, b->name) == 0 && strcmp(a->args_json, b->args_json) == 0 &&
+           a->time == b->time &&
+           strcmp(a->stat ? a->stat : "", b->stat ? b->stat : "") == 0;
+}
+
+static int bench_cmp(const void *pa, const void *pb)
+{
+    const struct bench_at *x = pa, *y = pb;
+    const struct bench_record *a = x->r, *b = y->r;
+    int c = strcmp(a->name, b->name);
+    if (c == 0)
+        c = strcmp(a->args_json, b->args_json);
+    if (c == 0)
+        c = (a->time > b->time) - (a->time < b->time);
+    if (c == 0)
+        c = strcmp(a->stat ? a->stat : "", b->stat ? b->stat : "");
+    return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
 int db_benchmarks_import(db *d, const char *system, const struct bench_record *b,
                          size_t n, size_t *added, struct err *err)
 {
     long long sid = db_system_id(d, system, 1, err);
-    size_t i;
+    struct bench_at *order = NULL;
+    size_t i, *nth = NULL;
     long long rc;
+    int ret = -1;
     *added = 0;
     if (sid < 0)
         return -1;
+    /* The same value measured twice in one output (a repetition, another
+     * table of the same test) is two measurements: the k-th equal record of
+     * the import is stored when fewer than k are, so that importing the
+     * output again stores nothing and no repetition is lost. */
+    if (n > 0 && ((order = xcalloc(n, sizeof *order)) == NULL ||
+                  (nth = xcalloc(n, sizeof *nth)) == NULL)) {
+        err_nomem(err);
+        goto out;
+    }
+    for (i = 0; i < n; i++)
+        order[i] = (struct bench_at){&b[i], i};
+    if (n > 1)
+        qsort(order, n, sizeof *order, bench_cmp);
+    for (i = 0; i < n; i++)
+        nth[order[i].i] =
+            i && bench_same(order[i - 1].r, order[i].r) ? nth[order[i - 1].i] + 1 : 1;
     for (i = 0; i < n; i++) {
         rc = dq_run(d,
                     "INSERT INTO system_benchmarks (system_id, name, args, time, stat) "
-                    "SELECT ?1, ?2, ?3, ?4, ?5 WHERE NOT EXISTS (SELECT 1 FROM "
+                    "SELECT ?1, ?2, ?3, ?4, ?5 WHERE (SELECT count(*) FROM "
                     "system_benchmarks WHERE system_id = ?1 AND name = ?2 AND "
-                    "args = ?3 AND time = ?4 AND stat = ?5)",
-                    err, "ittdt", sid, b[i].name, b[i].args_json, b[i].time,
-                    b[i].stat ? b[i].stat : "");
+                    "args = ?3 AND time = ?4 AND stat = ?5) < ?6",
+                    err, "ittdti", sid, b[i].name, b[i].args_json, b[i].time,
+                    b[i].stat ? b[i].stat : "", (long long)nth[i]);
         if (rc < 0)
-            return -1;
+            goto out;
         *added += (size_t)rc;
     }
-    return 0;
+    ret = 0;
+out:
+    xfree(order);
+    xfree(nth);
+    return ret;
 }
 
 json_t *db_benchmarks_list(db *d, const char *system, const char *name, struct err *err)

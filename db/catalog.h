@@ -36,10 +36,11 @@ int db_system_upsert(db *d, const char *name, json_t *fields, int demo, struct e
 
 int db_benchmarks_add(db *d, const char *system, const struct bench_record *b, size_t n,
                       struct err *err);
-/* For imports (core/import): creates the system on first use, skips a
- * benchmark identical (name, args, time, stat) to one already stored, so
- * importing the same output twice stores nothing new; *added gets the number
- * stored. */
+/* For imports (core/import): creates the system on first use; the k-th
+ * benchmark of b equal (name, args, time, stat) to others before it is stored
+ * when fewer than k such are, so that importing the same output twice stores
+ * nothing new and a value measured twice in it is kept twice; *added gets the
+ * number stored. */
 int db_benchmarks_import(db *d, const char *system, const struct bench_record *b,
                          size_t n, size_t *added, struct err *err);
 /* name NULL = all benchmarks of the system. */
