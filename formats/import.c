@@ -619,22 +619,25 @@ const char *imp_json_name(arena *a, json_t *obj, const char *key)
     return imp_name(a, json_string_value(v), json_string_length(v), NULL, key, NULL);
 }
 
-void imp_json_tags(arena *a, json_t *obj, const char *const *skip, struct rec_tag **tags,
-                   size_t *n)
+size_t imp_json_tags(arena *a, json_t *obj, const char *const *skip,
+                     struct rec_tag **tags, size_t *n, const char **first_over)
 {
     const char *key;
     json_t *v;
+    size_t over = 0;
 
     *tags = NULL;
     *n = 0;
+    if (first_over)
+        *first_over = NULL;
     if (!json_is_object(obj) ||
         (*tags = arena_alloc(a, LIMIT_TAGS * sizeof **tags)) == NULL)
-        return;
+        return 0;
     json_object_foreach(obj, key, v)
     {
         int skipped = 0;
         const char *k, *val;
-        if (*n >= LIMIT_TAGS || !json_is_string(v))
+        if (!json_is_string(v))
             continue;
         for (size_t i = 0; skip[i]; i++)
             skipped |= strcmp(key, skip[i]) == 0;
@@ -643,9 +646,16 @@ void imp_json_tags(arena *a, json_t *obj, const char *const *skip, struct rec_ta
         /* a key that is too long stays, for the run rules to refuse */
         k = arena_strdup(a, key);
         val = imp_name(a, json_string_value(v), json_string_length(v), NULL, "tag", NULL);
-        if (k && val)
-            (*tags)[(*n)++] = (struct rec_tag){k, val};
+        if (k == NULL || val == NULL)
+            continue;
+        if (*n >= LIMIT_TAGS) {
+            if (over++ == 0 && first_over)
+                *first_over = k;
+            continue;
+        }
+        (*tags)[(*n)++] = (struct rec_tag){k, val};
     }
+    return over;
 }
 
 unsigned long long imp_hash(unsigned long long h, const char *s, size_t len)

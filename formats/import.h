@@ -125,9 +125,10 @@ const char *imp_json_name(arena *a, json_t *obj, const char *key);
  * not names (longer than LIMIT_NAME, control characters: free text such as
  * a compiler's version banner) and anything beyond LIMIT_TAGS. Keys are
  * kept as they are: one the run rules refuse refuses the import. Sets *tags (arena) and
- * *n. */
-void imp_json_tags(arena *a, json_t *obj, const char *const *skip, struct rec_tag **tags,
-                   size_t *n);
+ * *n; returns how many name-valued fields were left out beyond LIMIT_TAGS
+ * (for the import's note), the first one's key in *first_over when not NULL. */
+size_t imp_json_tags(arena *a, json_t *obj, const char *const *skip,
+                     struct rec_tag **tags, size_t *n, const char **first_over);
 
 /* Returns the name a parameter becomes: 1 when it is the process count (p,
  * np, nprocs, procs, ranks, processes; any case), else 0 (an input). */

@@ -410,6 +410,27 @@ static void agg_put(arena *a, struct gb_agg *g, const char *a1, const char *a2, 
     }
 }
 
+/* The context's fields that are not provenance tags: taken for themselves. */
+static const char *const ctx_not_tags[] = {"date",   "host_name", "executable",
+                                           "commit", "branch",    NULL};
+
+/* context.date: ISO 8601 since Google Benchmark 1.2; 1.0 and 1.1 wrote the C
+ * locale's "%x %X", "08/16/16 05:04:01" (MM/DD/YY, years 69-99 of the 1900s
+ * as strptime's %y reads them). NULL when neither. */
+static const char *start_time(arena *a, const char *s)
+{
+    const char *iso = imp_timestamp(a, s);
+    int mo, d, y, h, mi, sec, n = 0;
+    if (iso != NULL || s == NULL)
+        return iso;
+    if (sscanf(s, "%2d/%2d/%2d %2d:%2d:%2d%n", &mo, &d, &y, &h, &mi, &sec, &n) != 6 ||
+        s[n] != '\0' || n != 17 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 ||
+        mi > 59 || sec > 60)
+        return NULL;
+    return arena_printf(a, "%04d-%02d-%02dT%02d:%02d:%02d", y < 69 ? 2000 + y : 1900 + y,
+                        mo, d, h, mi, sec);
+}
+
 static int one(struct imp_batch *b, json_t *bm, size_t idx, const char *app,
                const char *system, const struct fmt_options *opt, json_t *ctx,
                const struct gb_agg *agg, const struct gb_agg *family, struct err *err)
@@ -517,14 +538,10 @@ static int one(struct imp_batch *b, json_t *bm, size_t idx, const char *app,
             r->metrics[r->nmetrics++] = g->m[i];
         }
     }
-    r->started_at = imp_timestamp(b->a, json_string_value(json_object_get(ctx, "date")));
+    r->started_at = start_time(b->a, json_string_value(json_object_get(ctx, "date")));
     r->commit = imp_json_name(b->a, ctx, "commit");
     r->branch = imp_json_name(b->a, ctx, "branch");
-    {
-        static const char *const skip[] = {"date",   "host_name", "executable",
-                                           "commit", "branch",    NULL};
-        imp_json_tags(b->a, ctx, skip, &r->tags, &r->ntags);
-    }
+    imp_json_tags(b->a, ctx, ctx_not_tags, &r->tags, &r->ntags, NULL);
     snprintf(id, sizeof id, "benchmarks[%zu]", idx);
     return imp_batch_commit(b, id, err);
 }
@@ -537,7 +554,8 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
     json_t *doc, *ctx, *list, *bm;
     const char *app, *system;
     arena *names = NULL;
-    size_t i, taken = 0, nagg = 0, left_out = 0;
+    size_t i, taken = 0, nagg = 0, left_out = 0, tags_over = 0;
+    const char *tags_first = NULL;
     long first_error = -1;
     struct gb_agg *agg = NULL;
     struct imp_map byname = {0};
@@ -668,6 +686,11 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
             goto out;
         taken++;
     }
+    {
+        struct rec_tag *t; /* every run has the same tags: counted once */
+        size_t nt;
+        tags_over = imp_json_tags(names, ctx, ctx_not_tags, &t, &nt, &tags_first);
+    }
     if (taken == 0 && first_error >= 0) {
         /* every benchmark reported an error: refused with the first one's */
         one(&b, json_array_get(list, (size_t)first_error), (size_t)first_error, app,
@@ -685,6 +708,12 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
                  "%s: %zu benchmark%s left out, skipped or failed with an error "
                  "(nothing measured)",
                  files[0].name, left_out, left_out == 1 ? "" : "s");
+    if (rc == 0 && tags_over > 0)
+        fmt_note(sink,
+                 "%s: %zu context field%s left out beyond the %d tags a run keeps (the "
+                 "first: \"%s\")",
+                 files[0].name, tags_over, tags_over == 1 ? "" : "s", LIMIT_TAGS,
+                 tags_first);
 out:
     imp_batch_free(&b);
     xfree(agg);

@@ -293,7 +293,8 @@ int import_lnt_json(const struct fmt_file *files, size_t nfiles,
     json_t *v5_commit = NULL, *empty = NULL;
     const char *start, *suite = NULL;
     arena *names = NULL;
-    size_t i, left_out = 0;
+    size_t i, left_out = 0, tags_over = 0;
+    const char *tags_first = NULL;
     int rc = -1;
 
     if (nfiles != 1)
@@ -388,7 +389,7 @@ int import_lnt_json(const struct fmt_file *files, size_t nfiles,
     c.branch = imp_json_name(names, run, "branch");
     if (start != NULL && (c.started = imp_timestamp(names, start)) == NULL)
         c.started = arena_strdup(names, start); /* refused by the run rules */
-    imp_json_tags(names, run, skip, &c.tags, &c.ntags);
+    tags_over = imp_json_tags(names, run, skip, &c.tags, &c.ntags, &tags_first);
     if (json_array_size(tests) == 0) {
         imp_fail_field(err, files[0].name, "tests", "the report holds no tests");
         goto out;
@@ -407,6 +408,12 @@ int import_lnt_json(const struct fmt_file *files, size_t nfiles,
                  "test) and %s left out",
                  files[0].name, left_out, left_out == 1 ? "" : "s",
                  left_out == 1 ? "was" : "were");
+    if (rc == 0 && tags_over > 0)
+        fmt_note(
+            sink,
+            "%s: %zu run field%s left out beyond the %d tags a run keeps (the first: "
+            "\"%s\")",
+            files[0].name, tags_over, tags_over == 1 ? "" : "s", LIMIT_TAGS, tags_first);
 out:
     imp_batch_free(&b);
     arena_free(names);

@@ -562,8 +562,74 @@ static void test_notes_left_out(void)
     }
 }
 
+/* Google Benchmark 1.0 and 1.1 wrote context.date as the C locale's
+ * "%x %X" (MM/DD/YY); ISO 8601 since. Context fields beyond the 32 tags a
+ * run keeps are said in a note, never dropped silently (LNT's run fields
+ * alike). */
+static void test_gbench_old_date_and_many_tags(void)
+{
+    struct buf t = {0};
+    struct run_lines g = {.flags = RUN_LINE_VCS | RUN_LINE_TAGS};
+    struct err e = {0};
+    struct fmt_sink sink = {
+        run_lines_take, take_benchmarks, &g, NULL, take_note, NULL, 0};
+    struct fmt_options o = {NULL, NULL, NULL, 0, NULL};
+    struct fmt_file f;
+    buf_init(&t, 1 << 16);
+    buf_puts(&t, "{\"context\": {\"date\": \"08/16/16 05:04:01\", \"host_name\": \"h\"");
+    for (int i = 0; i < 34; i++)
+        buf_printf(&t, ", \"k%02d\": \"v\"", i);
+    buf_puts(&t, "}, \"benchmarks\": [{\"name\": \"BM_A\", \"iterations\": 10, "
+                 "\"real_time\": 5.0, \"cpu_time\": 5.0, \"time_unit\": \"us\"}]}");
+    f = (struct fmt_file){"old.json", buf_str(&t), t.len};
+    nnoted = 0;
+    CHECK_INT(fmt_parse("gbench", &f, 1, &o, &sink, &e), 0);
+    CHECK_INT(g.n, 1);
+    if (g.n == 1) {
+        CHECK(strstr(g.line[0], "|c=|t=2016-08-16T05:04:01|k00=v|") != NULL);
+        CHECK(strstr(g.line[0], "|k31=v") != NULL);
+        CHECK(strstr(g.line[0], "|k32=v") == NULL);
+    }
+    CHECK_INT((long long)nnoted, 1);
+    CHECK_STR(noted[0],
+              "old.json: 2 context fields left out beyond the 32 tags a run keeps "
+              "(the first: \"k32\")");
+    run_lines_free(&g);
+    /* a date in neither form is no start time, not a refusal */
+    buf_reset(&t);
+    buf_puts(&t, "{\"context\": {\"date\": \"13/16/16 05:04:01\"}, \"benchmarks\": "
+                 "[{\"name\": \"BM_A\", \"iterations\": 1, \"real_time\": 5.0, "
+                 "\"cpu_time\": 5.0, \"time_unit\": \"us\"}]}");
+    f = (struct fmt_file){"bad.json", buf_str(&t), t.len};
+    nnoted = 0;
+    CHECK_INT(fmt_parse("gbench", &f, 1, &o, &sink, &e), 0);
+    CHECK_INT(g.n, 1);
+    if (g.n == 1)
+        CHECK(strstr(g.line[0], "|t=") == NULL);
+    CHECK_INT((long long)nnoted, 0);
+    run_lines_free(&g);
+    /* an LNT run's fields alike */
+    buf_reset(&t);
+    buf_puts(&t, "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, "
+                 "\"run\": {\"llvm_project_revision\": \"12\"");
+    for (int i = 0; i < 33; i++)
+        buf_printf(&t, ", \"f%02d\": \"v\"", i);
+    buf_puts(&t, "}, \"tests\": [{\"name\": \"G\", \"execution_time\": 0.5}]}");
+    f = (struct fmt_file){"lnt.json", buf_str(&t), t.len};
+    nnoted = 0;
+    CHECK_INT(fmt_parse("lnt-json", &f, 1, &o, &sink, &e), 0);
+    CHECK_INT(g.n, 1);
+    CHECK_INT((long long)nnoted, 1);
+    CHECK_STR(noted[0],
+              "lnt.json: 1 run field left out beyond the 32 tags a run keeps (the "
+              "first: \"f32\")");
+    run_lines_free(&g);
+    buf_free(&t);
+}
+
 int main(void)
 {
+    RUN(test_gbench_old_date_and_many_tags);
     RUN(test_osu_suite_log);
     RUN(test_osu_columns);
     RUN(test_osu_gpu_buffers);
