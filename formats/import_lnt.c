@@ -20,9 +20,12 @@
  * branch run.branch, the start time run.start_time; the run's other string
  * fields are provenance tags.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/xalloc.h"
@@ -30,18 +33,28 @@
 #include "formats/limits.h"
 
 /* Sample i of a metric: the number itself, or element i of a list. */
-static int sample(json_t *v, size_t i, double *out)
+static int number(json_t *v, double *out)
 {
+    const char *str = json_string_value(v);
+    char *end;
     if (json_is_number(v)) {
         *out = json_number_value(v);
         return 0;
     }
-    if (json_is_array(v) && i < json_array_size(v) &&
-        json_is_number(json_array_get(v, i))) {
-        *out = json_number_value(json_array_get(v, i));
-        return 0;
-    }
-    return -1;
+    /* LNT's server writes its reports' samples as strings ("1.3"; LNT reads
+     * them into its float columns): a string that is a finite number whole */
+    if (str == NULL || *str == '\0' || isspace((unsigned char)*str))
+        return -1;
+    errno = 0;
+    *out = strtod(str, &end);
+    return *end == '\0' && errno == 0 && isfinite(*out) ? 0 : -1;
+}
+
+static int sample(json_t *v, size_t i, double *out)
+{
+    if (json_is_array(v))
+        return i < json_array_size(v) ? number(json_array_get(v, i), out) : -1;
+    return number(v, out);
 }
 
 /* Not a measurement: the name, and the output hash with its status. */
@@ -254,8 +267,11 @@ static int one_test(struct imp_batch *b, json_t *t, size_t ti, const struct lnt_
         if (time == NULL)
             r->runtime = NAN;
         else if (sample(time, s, &r->runtime) != 0)
-            return imp_fail_field(err, b->file, field, "%s.%s[%zu] is not a number",
-                                  field, tkey, s);
+            return json_is_array(time)
+                       ? imp_fail_field(err, b->file, field, "%s.%s[%zu] is not a number",
+                                        field, tkey, s)
+                       : imp_fail_field(err, b->file, field, "%s.%s is not a number",
+                                        field, tkey);
         json_object_foreach(t, key, v)
         {
             double d;

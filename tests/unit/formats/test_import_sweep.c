@@ -627,8 +627,53 @@ static void test_gbench_old_date_and_many_tags(void)
     buf_free(&t);
 }
 
+/* LNT's server writes a report's samples as strings ("execution_time": "1.4"),
+ * which LNT reads into its float columns: a string that is a number whole is
+ * one; any other string at the run time of a test that measured something
+ * is refused at its field. */
+static void test_lnt_numbers_as_strings(void)
+{
+    static const char ok[] =
+        "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, \"run\": "
+        "{\"llvm_project_revision\": \"12\"}, \"tests\": [{\"name\": \"T\", "
+        "\"compile_time\": \"1.3\", \"execution_time\": \"1.4\", \"hash\": \"a1\"}]}";
+    static const char *const bad[][2] = {
+        {"\"fast\"", "lnt.json: tests[0].execution_time is not a number"},
+        {"\"1.4 \"", "lnt.json: tests[0].execution_time is not a number"},
+        {"\"inf\"", "lnt.json: tests[0].execution_time is not a number"},
+        {"[0.5, \"x\"]", "lnt.json: tests[0].execution_time[1] is not a number"},
+    };
+    struct run_lines g = {.flags = RUN_LINE_KMETRICS};
+    struct err e = {0};
+    struct fmt_sink sink = {
+        run_lines_take, take_benchmarks, &g, NULL, take_note, NULL, 0};
+    struct fmt_options o = {NULL, NULL, NULL, 0, NULL};
+    struct fmt_file f = {"lnt.json", ok, sizeof ok - 1};
+    CHECK_INT(fmt_parse("lnt-json", &f, 1, &o, &sink, &e), 0);
+    CHECK_INT(g.n, 1);
+    if (g.n == 1)
+        CHECK(strstr(g.line[0], "rt=1.4") != NULL &&
+              strstr(g.line[0], "compile_time=1.3"));
+    run_lines_free(&g);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, \"run\": "
+                 "{}, \"tests\": [{\"name\": \"T\", \"code_size\": 7, "
+                 "\"execution_time\": %s}]}",
+                 bad[i][0]);
+        f = (struct fmt_file){"lnt.json", text, strlen(text)};
+        memset(&e, 0, sizeof e);
+        CHECK_INT(fmt_parse("lnt-json", &f, 1, &o, &sink, &e), -1);
+        CHECK_STR(e.message, bad[i][1]);
+        CHECK_INT(g.n, 0);
+        run_lines_free(&g);
+    }
+}
+
 int main(void)
 {
+    RUN(test_lnt_numbers_as_strings);
     RUN(test_gbench_old_date_and_many_tags);
     RUN(test_osu_suite_log);
     RUN(test_osu_columns);
