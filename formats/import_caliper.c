@@ -464,6 +464,21 @@ static char *node_name(struct cal *c, const struct cal_node *nd, long i)
                          used, nd[i].len, nd[i].h);
 }
 
+/* Whether a row's value in column col is the index of a node with a parent. */
+static int nested_refs(json_t *data, size_t col, const struct cal_node *nd, size_t nn)
+{
+    size_t i;
+    json_t *row;
+    json_array_foreach(data, i, row)
+    {
+        json_t *v = json_array_get(row, col);
+        json_int_t ni = json_is_integer(v) ? json_integer_value(v) : -1;
+        if (ni >= 0 && ni < (json_int_t)nn && nd[ni].parent >= 0)
+            return 1;
+    }
+    return 0;
+}
+
 static int split(struct cal *c, json_t *doc, struct err *err)
 {
     json_t *nodes = json_object_get(doc, "nodes"),
@@ -545,6 +560,19 @@ static int split(struct cal *c, json_t *doc, struct err *err)
                 flatcol = ci; /* the first column of nodes */
         }
     }
+    /* Older Caliper names no column in its nodes: column_metadata's
+     * is_value false marks the columns of node references; the first whose
+     * rows reach nested nodes is the path (a sampled call path,
+     * source.function#callpath.address), the others are where (file, line) */
+    for (i = 0; json_is_array(meta) && i < ncol; i++)
+        if (json_is_false(json_object_get(json_array_get(meta, i), "is_value")) &&
+            (long)i != rankcol) {
+            isnode[i] = 1;
+            if (pathcol < 0 && nested_refs(data, i, nd, nn))
+                pathcol = (long)i;
+            if (flatcol < 0)
+                flatcol = (long)i;
+        }
     if (pathcol < 0)
         pathcol = flatcol; /* a flat profile (group by one function attribute) */
     if (pathcol < 0) {
