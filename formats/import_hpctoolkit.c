@@ -69,6 +69,7 @@ struct hpc {
     double root_max;         /* seconds */
     size_t nprof;
     double per_s; /* values of the time metric per second (1e6 for usec) */
+    int no_time;  /* no time metric (counters only): no runtime, no kernel time */
     /* the other metrics (counters, other times): per kernel their largest
      * inclusive and mean exclusive value */
     size_t nx;
@@ -401,7 +402,7 @@ static int hpc_emit(struct hpc *h, const char *dir_name, const struct fmt_option
     r->system = opt && opt->system ? opt->system : "unknown";
     r->nprocs =
         json_object_size(h->ranks) > 0 ? (long long)json_object_size(h->ranks) : 1;
-    r->runtime = h->root_max;
+    r->runtime = h->no_time ? NAN : h->root_max;
     if (json_object_size(h->threads) > 1)
         threads = json_object_size(h->threads);
     r->inputs = arena_alloc(b.a, sizeof *r->inputs);
@@ -416,12 +417,12 @@ static int hpc_emit(struct hpc *h, const char *dir_name, const struct fmt_option
         struct hk *k = &h->k[i];
         struct rec_kernel *rk;
         struct rec_kv m[4 + 2 * LIMIT_IMPORT_HPC_EXTRA];
-        size_t nm = 4;
+        size_t nm = h->no_time ? 0 : 4;
         int failed = 0;
         rk = &r->kernels[r->nkernels++];
         rk->name = k->name;
         rk->calls = KERNEL_NO_CALLS; /* a sampled profile counts no calls */
-        rk->time = k->excl_sum / (double)h->nprof;
+        rk->time = h->no_time ? NAN : k->excl_sum / (double)h->nprof;
         m[0] = (struct rec_kv){"inclusive", k->incl_max};
         m[1] = (struct rec_kv){"inclusive_mean", k->incl_sum / (double)h->nprof};
         m[2] = (struct rec_kv){"inclusive_min", k->incl_min};
@@ -453,6 +454,7 @@ out:
 struct xmetric {
     long id;     /* Metric i= (the <M n=> of the inline values) */
     int incl;    /* t="inclusive" */
+    int raw;     /* neither inclusive nor exclusive (t="nil": per-thread raw data) */
     long db_col; /* MetricDB db-id, -1 without */
     long x;      /* other metric index (hpc_extra), -1 for the time or none */
     char *name;
@@ -470,6 +472,7 @@ struct xml {
     long time_incl, time_excl; /* indexes into m, -1 none */
     long hdr_size;             /* db-header-sz */
     long ncols;                /* db-num-metrics */
+    size_t ndbcols;            /* MetricDB elements: per-profile metric-db columns */
     /* the frame stack: path lengths to restore, 0 for non-frames */
     long *restore;
     size_t cap;
@@ -515,17 +518,16 @@ static void choose_time(struct xml *x)
             best = time_score(x->m[i].name);
             x->time_incl = (long)i;
         }
-    if (x->time_incl < 0)
-        return;
-    {
+    x->h->no_time = x->time_incl < 0;
+    if (x->time_incl >= 0) {
         const char *in = x->m[x->time_incl].name, *end = strstr(in, "(I)");
         size_t base = end ? (size_t)(end - in) : strlen(in);
         for (size_t i = 0; i < x->nm && x->time_excl < 0; i++)
             if (!x->m[i].incl && strncmp(x->m[i].name, in, base) == 0)
                 x->time_excl = (long)i;
     }
-    x->h->per_s = unit_of(x->m[x->time_incl].name, 1e6);
-    x->h->derive_excl = x->time_excl < 0;
+    x->h->per_s = x->time_incl >= 0 ? unit_of(x->m[x->time_incl].name, 1e6) : 1;
+    x->h->derive_excl = x->time_incl >= 0 && x->time_excl < 0;
     /* every other metric: its name without ":Sum (I)" / " (I)" */
     for (size_t i = 0; i < x->nm; i++) {
         char base[LIMIT_NAME + 1];
@@ -585,6 +587,8 @@ static void XMLCALL on_start(void *u, const XML_Char *el, const XML_Char **a)
                 return;
             }
             m->incl = attr(a, "t") && strcmp(attr(a, "t"), "inclusive") == 0;
+            m->raw =
+                !m->incl && !(attr(a, "t") && strcmp(attr(a, "t"), "exclusive") == 0);
             m->db_col = -1;
             m->x = -1;
             if ((m->name = xstrdup(attr(a, "n"))) == NULL) {
@@ -602,6 +606,7 @@ static void XMLCALL on_start(void *u, const XML_Char *el, const XML_Char **a)
                 xml_fail(x, "a %s needs db-id and n", "MetricDB");
                 return;
             }
+            x->ndbcols++;
             if (parse_long(attr(a, "db-header-sz"), &hs) == 0)
                 x->hdr_size = hs;
             if (parse_long(attr(a, "db-num-metrics"), &nc) == 0)
@@ -672,10 +677,12 @@ static void XMLCALL on_start(void *u, const XML_Char *el, const XML_Char **a)
                     x->failed = 1;
             } else if (x->depth > 0)
                 for (size_t i = 0; i < x->nm; i++)
-                    if (x->m[i].id == mid && x->m[i].x >= 0 &&
-                        hpc_xvalue(h, node, (size_t)x->m[i].x, !x->m[i].incl, v, "M") !=
-                            0)
-                        x->failed = 1;
+                    if (x->m[i].id == mid && x->m[i].x >= 0) {
+                        x->ninline += x->time_incl < 0; /* counters only */
+                        if (hpc_xvalue(h, node, (size_t)x->m[i].x, !x->m[i].incl, v,
+                                       "M") != 0)
+                            x->failed = 1;
+                    }
         }
         x->depth++;
         return;
@@ -771,7 +778,7 @@ static int metric_db(struct xml *x, const struct fmt_file *f)
     struct hpc *h = x->h;
     const unsigned char *d = (const unsigned char *)f->data;
     size_t hs = x->hdr_size > 0 ? (size_t)x->hdr_size : 24, nodes, cols, need;
-    long ci = x->m[x->time_incl].db_col,
+    long ci = x->time_incl >= 0 ? x->m[x->time_incl].db_col : -1,
          ce = x->time_excl >= 0 ? x->m[x->time_excl].db_col : -1;
 
     if (f->len < hs + 8 || memcmp(d, "HPCPROF-metricdb", 16) != 0)
@@ -780,7 +787,8 @@ static int metric_db(struct xml *x, const struct fmt_file *f)
     nodes = be_u32(d + hs);
     cols = be_u32(d + hs + 4);
     if (nodes > LIMIT_IMPORT_HPC_NODES || cols == 0 || cols > LIMIT_IMPORT_HPC_METRICS ||
-        (x->ncols > 0 && cols != (size_t)x->ncols) || ci < 0 || (size_t)ci >= cols ||
+        (x->ncols > 0 && cols != (size_t)x->ncols) ||
+        (x->time_incl >= 0 && (ci < 0 || (size_t)ci >= cols)) ||
         (ce >= 0 && (size_t)ce >= cols))
         return imp_fail_field(h->err, f->name, "file",
                               "%zu nodes of %zu metrics disagree with experiment.xml",
@@ -795,7 +803,7 @@ static int metric_db(struct xml *x, const struct fmt_file *f)
     for (size_t i = 0; i < nodes; i++) {
         const unsigned char *row = d + hs + 8 + i * cols * 8;
         /* row i is node id i + 1 */
-        if (hpc_value(h, i + 1, 0, be_f64(row + ci * 8), f->name) != 0 ||
+        if ((ci >= 0 && hpc_value(h, i + 1, 0, be_f64(row + ci * 8), f->name) != 0) ||
             (ce >= 0 && hpc_value(h, i + 1, 1, be_f64(row + ce * 8), f->name) != 0))
             return -1;
         for (size_t j = 0; j < x->nm; j++) {
@@ -807,7 +815,8 @@ static int metric_db(struct xml *x, const struct fmt_file *f)
         }
     }
     /* the root: node 1 (the implicit top of the tree) */
-    if (hpc_profile_end(h, nodes > 0 ? be_f64(d + hs + 8 + (size_t)ci * 8) : 0) != 0)
+    if (hpc_profile_end(h, nodes > 0 && ci >= 0 ? be_f64(d + hs + 8 + (size_t)ci * 8)
+                                                : 0) != 0)
         return -1;
     rank_thread(h, f->name);
     return 0;
@@ -847,13 +856,23 @@ static int import_xml(struct hpc *h, const struct fmt_file *files, size_t nfiles
     }
     if (x.failed)
         goto out;
-    if (x.time_incl < 0) {
-        imp_fail_field(h->err, xmlf->name, "MetricTable",
-                       "no inclusive time metric (CPUTIME, REALTIME, ...)");
-        goto out;
-    }
+    /* no time metric at all (counters only: SPEC §16) is a run without a
+     * runtime; a time metric without inclusive values is not read */
+    for (size_t i = 0; x.time_incl < 0 && i < x.nm; i++)
+        if (is_time_metric(x.m[i].name)) {
+            if (x.m[i].raw)
+                imp_fail_field(h->err, xmlf->name, "MetricTable",
+                               "the time metric %s holds raw per-thread values (neither "
+                               "inclusive nor exclusive), which are not read: open the "
+                               "measurements with hpcprof to summarise them",
+                               x.m[i].name);
+            else
+                imp_fail_field(h->err, xmlf->name, "MetricTable",
+                               "no inclusive time metric (CPUTIME, REALTIME, ...)");
+            goto out;
+        }
     if (!x.inline_values) {
-        if (x.m[x.time_incl].db_col < 0) {
+        if (x.time_incl >= 0 && x.m[x.time_incl].db_col < 0) {
             imp_fail_field(h->err, xmlf->name, "MetricDBTable",
                            "the time metric %s has no metric-db column",
                            x.m[x.time_incl].name);
@@ -866,6 +885,19 @@ static int import_xml(struct hpc *h, const struct fmt_file *files, size_t nfiles
                 goto out;
         }
     } else {
+        if (x.ndbcols > 0) {
+            /* the values belong in per-profile files that are not here; the
+             * inline ones sum (:Sum) or average the profiles: not one run's */
+            imp_fail_field(h->err, xmlf->name, "files",
+                           "it names %zu metric-db column%s (MetricDBTable) but no "
+                           "*.metric-db file is here%s; import the database directory "
+                           "with its metric-db files",
+                           x.ndbcols, x.ndbcols == 1 ? "" : "s",
+                           x.ninline ? ": its inline values are summaries over the "
+                                       "profiles, not a run's"
+                                     : "");
+            goto out;
+        }
         if (x.ninline == 0) {
             /* hpcprof 2020-2021 kept the values in its own sparse files */
             imp_fail_field(

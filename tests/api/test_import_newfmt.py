@@ -6,6 +6,7 @@ open), the same import again stores nothing, a truncated copy is a 422 that
 stores nothing, and --format auto recognises it. Then GET /runs/{id}/trace.json
 of an imported trace: its structure and its exact event counts and durations."""
 import io
+import re
 import json
 import os
 import sqlite3
@@ -363,10 +364,14 @@ def hpctoolkit_v4_meta_and_profile_db():
     check_sum_at_most_runtime(run)
 
 
-def tiny_hpc(per_rank, inline=False, no_excl=False):
+def tiny_hpc(per_rank, inline=False, no_excl=False, db_table=None, counters=False,
+             raw_time=False):
     """An experiment.xml database of <program root>/main/solve with CPUTIME
     (usec) and PAPI_TOT_CYC, one metric-db per rank: per_rank[r] maps node
-    id -> (time I, time E, cycles I, cycles E)."""
+    id -> (time I, time E, cycles I, cycles E). inline: no metric-db files,
+    and no MetricDBTable unless db_table; counters: the time metric renamed
+    to a counter (no time at all); raw_time: the time a raw per-thread metric
+    (t="nil", as before hpcprof summarises) with no exclusive partner."""
     import struct
     xml = b'''<?xml version="1.0"?>
 <HPCToolkitExperiment version="2.0"><Header n="tiny"/>
@@ -389,6 +394,13 @@ def tiny_hpc(per_rank, inline=False, no_excl=False):
 <S i="8"/></PF></C></PF></C></PF>
 </SecCallPathProfileData></SecCallPathProfile></HPCToolkitExperiment>
 '''
+    if inline and not db_table:  # hpcprof without metric-db files names none
+        xml = re.sub(rb"<MetricDBTable>.*</MetricDBTable>", b"", xml, flags=re.S)
+    if counters:
+        xml = xml.replace(b"CPUTIME (usec)", b"PAPI_L1_DCM")
+    if raw_time:
+        xml = xml.replace(b't="inclusive" partner="3"', b't="nil"')
+        xml = xml.replace(b'"CPUTIME (usec):Sum (E)"', b'"X:Sum (E)"')
     if no_excl:  # the exclusive column names another metric: time is derived
         xml = xml.replace(b"CPUTIME (usec):Sum (E)", b"OTHER:Sum (E)")
         xml = xml.replace(b"CPUTIME (usec) (E)", b"OTHER (E)")
@@ -445,6 +457,37 @@ def hpctoolkit_aggregates_over_ranks_as_documented():
     assert close(run["runtime"], 700e-6) and run["nprocs"] == 1, run
     assert close(ks["main"]["time"], 100e-6) and close(ks["main/solve"]["time"], 600e-6)
     assert ks["main/solve"]["metrics"]["PAPI_TOT_CYC"] == 8, ks["main/solve"]
+    # counters only (no time metric, SPEC §16): a run without a runtime whose
+    # kernels carry the counters and no time
+    st, out = post_import(tiny_hpc([], inline=True, counters=True), format="hpctoolkit",
+                          system="box4")
+    assert st == 201, out
+    st, run = S.get(f"/api/v1/runs/{out['ids'][0]}")
+    ks = kernels_of(run)
+    assert run["runtime"] is None and set(ks) == {"main", "main/solve"}, run
+    assert ks["main/solve"]["time"] is None and ks["main/solve"]["metrics"] == {
+        "PAPI_L1_DCM": 600, "PAPI_L1_DCM (exclusive)": 600, "PAPI_TOT_CYC": 8,
+        "PAPI_TOT_CYC (exclusive)": 8}, ks["main/solve"]
+    assert ks["main"]["metrics"]["PAPI_L1_DCM (exclusive)"] == 100, ks["main"]
+
+
+@test
+def hpctoolkit_refuses_summaries_and_raw_times():
+    snapshot = S.content()
+    # the XML names metric-db files that are not here: its inline values are
+    # sums over the profiles (":Sum"), not one run's
+    st, out = post_import(tiny_hpc([], inline=True, db_table=True), format="hpctoolkit")
+    assert st == 422 and out["error"]["message"] == (
+        "experiment.xml: it names 4 metric-db columns (MetricDBTable) but no "
+        "*.metric-db file is here: its inline values are summaries over the profiles, "
+        "not a run's; import the database directory with its metric-db files"), out
+    # a raw per-thread time metric (t="nil", as hpcprof writes before summarising)
+    st, out = post_import(tiny_hpc([], inline=True, raw_time=True), format="hpctoolkit")
+    assert st == 422 and out["error"]["message"] == (
+        "experiment.xml: the time metric CPUTIME (usec):Sum (I) holds raw per-thread "
+        "values (neither inclusive nor exclusive), which are not read: open the "
+        "measurements with hpcprof to summarise them"), out
+    assert S.content() == snapshot
 
 
 @test
@@ -464,6 +507,11 @@ def hpctoolkit_refuses_damaged_databases():
     # values nowhere (a 2020-2021 database keeps them in its own sparse files)
     import re
     bare = re.sub(rb"<M [^>]*/>", b"", xml)
+    st, out = post_import(tar_with_only("experiment.xml", bare), format="hpctoolkit")
+    assert st == 422 and out["error"]["message"] == (
+        "experiment.xml: it names 2 metric-db columns (MetricDBTable) but no *.metric-db "
+        "file is here; import the database directory with its metric-db files"), out
+    bare = re.sub(rb"<MetricDBTable>.*</MetricDBTable>", b"", bare, flags=re.S)
     st, out = post_import(tar_with_only("experiment.xml", bare), format="hpctoolkit")
     assert st == 422 and "neither *.metric-db files nor values" in out["error"]["message"], out
     # hpcprof's experiment.xml 4.0 (before meta.db): the tree only, MetricDBs
