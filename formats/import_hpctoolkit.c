@@ -454,7 +454,7 @@ out:
 struct xmetric {
     long id;     /* Metric i= (the <M n=> of the inline values) */
     int incl;    /* t="inclusive" */
-    int raw;     /* neither inclusive nor exclusive (t="nil": per-thread raw data) */
+    int raw;     /* t="nil": per-thread raw values (on statements), not summaries */
     long db_col; /* MetricDB db-id, -1 without */
     long x;      /* other metric index (hpc_extra), -1 for the time or none */
     char *name;
@@ -534,8 +534,8 @@ static void choose_time(struct xml *x)
         const char *mn = x->m[i].name, *colon = strchr(mn, ':'),
                    *par = strstr(mn, " (I)");
         size_t n = colon ? (size_t)(colon - mn) : par ? (size_t)(par - mn) : strlen(mn);
-        if ((long)i == x->time_incl || (long)i == x->time_excl)
-            continue;
+        if ((long)i == x->time_incl || (long)i == x->time_excl || x->m[i].raw)
+            continue; /* raw values lie on statements: no frame's exclusive value */
         if (!colon && !par && (par = strstr(mn, " (E)")) != NULL)
             n = (size_t)(par - mn);
         snprintf(base, sizeof base, "%.*s", (int)(n < LIMIT_NAME ? n : LIMIT_NAME), mn);
@@ -587,8 +587,7 @@ static void XMLCALL on_start(void *u, const XML_Char *el, const XML_Char **a)
                 return;
             }
             m->incl = attr(a, "t") && strcmp(attr(a, "t"), "inclusive") == 0;
-            m->raw =
-                !m->incl && !(attr(a, "t") && strcmp(attr(a, "t"), "exclusive") == 0);
+            m->raw = attr(a, "t") && strcmp(attr(a, "t"), "nil") == 0;
             m->db_col = -1;
             m->x = -1;
             if ((m->name = xstrdup(attr(a, "n"))) == NULL) {
@@ -861,11 +860,12 @@ static int import_xml(struct hpc *h, const struct fmt_file *files, size_t nfiles
     for (size_t i = 0; x.time_incl < 0 && i < x.nm; i++)
         if (is_time_metric(x.m[i].name)) {
             if (x.m[i].raw)
-                imp_fail_field(h->err, xmlf->name, "MetricTable",
-                               "the time metric %s holds raw per-thread values (neither "
-                               "inclusive nor exclusive), which are not read: open the "
-                               "measurements with hpcprof to summarise them",
-                               x.m[i].name);
+                imp_fail_field(
+                    h->err, xmlf->name, "MetricTable",
+                    "the time metric %s holds raw per-thread values (t=\"nil\", "
+                    "neither inclusive nor exclusive), which are not read: open "
+                    "the measurements with hpcprof to summarise them",
+                    x.m[i].name);
             else
                 imp_fail_field(h->err, xmlf->name, "MetricTable",
                                "no inclusive time metric (CPUTIME, REALTIME, ...)");

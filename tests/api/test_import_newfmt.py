@@ -485,8 +485,8 @@ def hpctoolkit_refuses_summaries_and_raw_times():
     st, out = post_import(tiny_hpc([], inline=True, raw_time=True), format="hpctoolkit")
     assert st == 422 and out["error"]["message"] == (
         "experiment.xml: the time metric CPUTIME (usec):Sum (I) holds raw per-thread "
-        "values (neither inclusive nor exclusive), which are not read: open the "
-        "measurements with hpcprof to summarise them"), out
+        "values (t=\"nil\", neither inclusive nor exclusive), which are not read: open "
+        "the measurements with hpcprof to summarise them"), out
     assert S.content() == snapshot
 
 
