@@ -168,11 +168,12 @@ static int title(struct osu *o, const char *s, size_t n, size_t line, struct err
 {
     const char *p = memchr(s, 'O', n), *end;
     size_t i;
-    int nb = 0;
+    int nb = 0, accel;
 
     if (p == NULL || (size_t)(s + n - p) < 8 || memcmp(p, "OSU MPI", 7) != 0)
         return imp_fail_line(err, o->file, line, "not an OSU title");
     p += 7;
+    accel = p < s + n && *p == '-'; /* MPI-CUDA, MPI-ROCM: run with -d */
     if (p < s + n && *p != '_')
         while (p < s + n && *p != ' ')
             p++; /* "-CUDA" and the like; "_Get" names a one-sided test */
@@ -192,10 +193,15 @@ static int title(struct osu *o, const char *s, size_t n, size_t line, struct err
     o->procs = 0;
     for (i = 0; i < sizeof tests / sizeof tests[0]; i++)
         if (ieq(p, (size_t)(end - p), tests[i].test) && (!nb || !tests[i].p2p)) {
+            const char *nm;
             o->base =
                 nb ? arena_printf(o->a, "MPII%s", tests[i].name + 3) : tests[i].name;
             o->p2p = tests[i].p2p;
-            return o->base ? names(o, o->base, err) : err_nomem(err);
+            /* a collective run with -d has every buffer on the device and
+             * prints no places: the device curve, never the host's name */
+            nm = accel && !o->p2p && o->base ? arena_printf(o->a, "%s_DD", o->base)
+                                             : o->base;
+            return nm ? names(o, nm, err) : err_nomem(err);
         }
     if (nb)
         p -= 13; /* the name as printed, "Non-blocking ..." */
@@ -534,12 +540,18 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
                 const char *sb = find(t, tn, "Send Buffer on "),
                            *rb = find(t, tn, "Receive Buffer on ");
                 long long np;
+                if (sb == NULL && rb == NULL) {
+                    /* a one-sided test's: "Rank 0 Memory on DEVICE (D) and
+                     * Rank 1 Memory on HOST (H)" */
+                    sb = find(t, tn, "Rank 0 Memory on ");
+                    rb = find(t, tn, "Rank 1 Memory on ");
+                }
                 if (sb != NULL && rb != NULL && o.name != NULL) {
                     /* a test on GPU buffers is a benchmark of its own: the
                      * name with the places, MPISR_DH; host to host keeps it */
                     char sp[3], rp[3];
-                    if (buffer_place(sb + 15, rb, sp) == 0 &&
-                        buffer_place(rb + 18, t + tn, rp) == 0) {
+                    if (buffer_place(sb, rb, sp) == 0 &&
+                        buffer_place(rb, t + tn, rp) == 0) {
                         const char *nm =
                             strcmp(sp, "H") == 0 && strcmp(rp, "H") == 0
                                 ? o.base

@@ -89,8 +89,9 @@ static void test_osu_suite_log(void)
     CHECK_STR(g.line[3], "MPISR {\"L\":0,\"P\":2} mean 2.5e-07");
     CHECK_STR(g.line[4], "MPIIBAR {\"P\":8} mean 8.5e-06");
     CHECK_STR(g.line[5], "MPIIBAR_COMM {\"P\":8} mean 4.25e-06");
-    CHECK_STR(g.line[6], "MPIIBC {\"L\":1,\"P\":8} mean 4.5e-06");
-    CHECK_STR(g.line[7], "MPIIBC_COMM {\"L\":1,\"P\":8} mean 1.75e-06");
+    /* a collective run with -d cuda: every buffer on the device */
+    CHECK_STR(g.line[6], "MPIIBC_DD {\"L\":1,\"P\":8} mean 4.5e-06");
+    CHECK_STR(g.line[7], "MPIIBC_DD_COMM {\"L\":1,\"P\":8} mean 1.75e-06");
     CHECK_STR(g.line[8], "MPIIA2AW {\"L\":8,\"P\":8} mean 1.05e-05");
     CHECK_STR(g.line[9], "MPIIA2AW_COMM {\"L\":8,\"P\":8} mean 4.75e-06");
     run_lines_free(&g);
@@ -223,11 +224,29 @@ static void test_osu_gpu_buffers(void)
                      "1                       0.5\n"
                      "# OSU MPI Latency Test v7.2\n"
                      "# Size          Latency (us)\n"
-                     "2                       1.25\n",
-                     0, &g, &e),
+                     "2                       1.25\n"
+                     /* collectives print no places: -d puts all on the device
+                      * (OMB 5.3, ALCF Polaris); the host run keeps the name */
+                     "# OSU MPI-CUDA Allreduce Latency Test v5.3\n"
+                     "# Size         Avg Latency(us)\n"
+                     "4                      49.64\n"
+                     "# OSU MPI Allreduce Latency Test v5.3\n"
+                     "# Size         Avg Latency(us)\n"
+                     "4                       4.15\n"
+                     /* a one-sided test's places */
+                     "# OSU MPI_Put Latency Test v7.2\n"
+                     "# Window creation: MPI_Win_allocate\n"
+                     "# Synchronization: MPI_Win_flush\n"
+                     "# Rank 0 Memory on DEVICE (D) and Rank 1 Memory on HOST (H)\n"
+                     "# Size          Latency (us)\n"
+                     "1                       3.5\n",
+                     8, &g, &e),
               0);
-    CHECK_INT(g.n, 5);
-    if (g.n == 5) {
+    CHECK_INT(g.n, 8);
+    if (g.n == 8) {
+        CHECK_STR(g.line[5], "MPIAR_DD {\"L\":4,\"P\":8} mean 4.964e-05");
+        CHECK_STR(g.line[6], "MPIAR {\"L\":4,\"P\":8} mean 4.15e-06");
+        CHECK_STR(g.line[7], "MPIPUT_DH {\"L\":1,\"P\":2} mean 3.5e-06");
         CHECK_STR(g.line[0], "MPISR_DD {\"L\":1,\"P\":2} mean 4.5e-06");
         CHECK_STR(g.line[1], "MPISR {\"L\":1,\"P\":2} mean 1.5e-06");
         CHECK_STR(g.line[2], "MPIBW_MDH_MBS {\"L\":1,\"P\":2} mean 0.5");
