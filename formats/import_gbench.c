@@ -129,6 +129,44 @@ static size_t family_len(const char *name)
     return strlen(name);
 }
 
+/* Whether an argument-or-option part is a run option (how it ran:
+ * "real_time", "threads:4", "repeats:3"), not an argument ("8", "n:64"). */
+static int option_part(const char *s, size_t n)
+{
+    const char *colon = memchr(s, ':', n);
+    if (colon == NULL)
+        return (n == 9 && (memcmp(s, "real_time", 9) == 0)) ||
+               (n == 11 && memcmp(s, "manual_time", 11) == 0) ||
+               (n == 12 && memcmp(s, "process_time", 12) == 0);
+    return run_option(s, (size_t)(colon - s)) ||
+           ((size_t)(colon - s) == 7 && memcmp(s, "threads", 7) == 0);
+}
+
+/* The run_name of the complexity fit a benchmark's run belongs to: Google
+ * Benchmark clears the arguments and keeps the run options
+ * ("BM_Sort/64/real_time" -> "BM_Sort/real_time", whose fit is
+ * "BM_Sort/real_time_BigO"). NULL when the name has no argument. */
+static char *fit_name(arena *a, const char *run_name)
+{
+    size_t fam = family_len(run_name);
+    struct buf b;
+    char *out;
+    const char *s;
+    if (run_name[fam] != '/')
+        return NULL;
+    buf_init(&b, LIMIT_NAME * 4);
+    buf_append(&b, run_name, fam);
+    for (s = run_name + fam; s != NULL && *s == '/'; s = strchr(s + 1, '/')) {
+        const char *e = strchr(s + 1, '/');
+        size_t n = e ? (size_t)(e - s - 1) : strlen(s + 1);
+        if (option_part(s + 1, n))
+            buf_append(&b, s, n + 1);
+    }
+    out = buf_failed(&b) ? NULL : arena_strndup(a, buf_str(&b), b.len);
+    buf_free(&b);
+    return out;
+}
+
 /* Google Benchmark writes NaN, Infinity and -Infinity for a number it could
  * not compute (a rate over a zero time, the cv of a zero mean), which JSON
  * does not allow: returns a copy of the text with each of those tokens
@@ -387,8 +425,8 @@ static int ratio_stat(json_t *bm, const char *an)
 /* The aggregates of one benchmark (by run_name), as metrics of its runs. */
 struct gb_agg {
     const char *run_name;
-    struct rec_kv m[64]; /* statistics of the times and of every counter */
-    size_t n;
+    struct rec_kv *m; /* statistics of the times and of every counter (arena) */
+    size_t n, cap;
     json_t *mean; /* the mean row, for a benchmark without repetitions */
     int reps;     /* repetitions seen */
 };
@@ -400,10 +438,21 @@ static struct gb_agg *agg_find(struct gb_agg *g, const struct imp_map *m,
     return imp_map_get(m, run_name, strlen(run_name), &i) ? &g[i] : NULL;
 }
 
-/* Adds metric NAME = v of an aggregate row, when there is room. */
+/* Adds metric NAME = v of an aggregate row (as many as the file has: a run
+ * with more than LIMIT_METRICS metrics is refused where it is made). */
 static void agg_put(arena *a, struct gb_agg *g, const char *a1, const char *a2, double v)
 {
-    if (g->n < sizeof g->m / sizeof g->m[0]) {
+    if (g->n == g->cap) {
+        size_t cap = g->cap ? 2 * g->cap : 16;
+        struct rec_kv *m = arena_alloc(a, cap * sizeof *m);
+        if (m == NULL)
+            return;
+        if (g->n)
+            memcpy(m, g->m, g->n * sizeof *m);
+        g->m = m;
+        g->cap = cap;
+    }
+    if (g->n < g->cap) {
         g->m[g->n].name = arena_printf(a, "%s%s", a1, a2);
         if (g->m[g->n].name != NULL)
             g->m[g->n++].value = v;
@@ -678,9 +727,10 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
                 continue;
         }
         if (rn != NULL && rn[family_len(rn)] == '/') {
-            /* the family's complexity fit: its run_name is the family's */
-            char *famname = arena_strndup(names, rn, family_len(rn));
-            fam = famname ? agg_find(agg, &byname, famname) : NULL;
+            /* the family's complexity fit: its run_name is the family's
+             * with the run options (BM_Sort/real_time) */
+            char *fitname = fit_name(names, rn);
+            fam = fitname ? agg_find(agg, &byname, fitname) : NULL;
         }
         if (one(&b, bm, i, app, system, opt, ctx, g, fam, err) != 0)
             goto out;

@@ -690,8 +690,75 @@ static void test_lnt_numbers_as_strings(void)
     }
 }
 
+/* A complexity fit's run_name keeps the run options Google Benchmark puts
+ * in the name (real_time, threads:2): "BM_S/real_time_BigO" is the fit of
+ * "BM_S/64/real_time". The aggregates of a benchmark are all kept, however
+ * many counters it has. */
+static void test_gbench_fit_options_and_many_aggregates(void)
+{
+    struct buf t;
+    struct run_lines g = {0};
+    struct err e = {0};
+    struct fmt_sink sink = {
+        run_lines_take, take_benchmarks, &g, NULL, take_note, NULL, 0};
+    struct fmt_options o = {NULL, NULL, NULL, 0, NULL};
+    struct fmt_file f;
+    static const char *const stats[] = {"mean", "median", "stddev", "cv"};
+    buf_init(&t, 1 << 20);
+    buf_puts(&t, "{\"context\": {\"host_name\": \"h\"}, \"benchmarks\": [");
+    for (int n = 64; n <= 128; n *= 2)
+        buf_printf(&t,
+                   "{\"name\": \"BM_S/%d/real_time/threads:2\", \"run_name\": "
+                   "\"BM_S/%d/real_time/threads:2\", \"run_type\": \"iteration\", "
+                   "\"iterations\": 10, \"real_time\": %d, \"cpu_time\": %d, "
+                   "\"time_unit\": \"ns\"},",
+                   n, n, n, n);
+    buf_puts(&t, "{\"name\": \"BM_S/real_time/threads:2_BigO\", \"run_name\": "
+                 "\"BM_S/real_time/threads:2\", \"run_type\": \"aggregate\", "
+                 "\"aggregate_name\": \"BigO\", \"cpu_coefficient\": 0.5, "
+                 "\"real_coefficient\": 1.5, \"big_o\": \"N\", \"time_unit\": \"ns\"},"
+                 "{\"name\": \"BM_S/real_time/threads:2_RMS\", \"run_name\": "
+                 "\"BM_S/real_time/threads:2\", \"run_type\": \"aggregate\", "
+                 "\"aggregate_name\": \"RMS\", \"rms\": 0.25}");
+    /* 20 counters, 2 repetitions: 4 statistics of 22 measures each */
+    for (int r = 0; r < 2; r++) {
+        buf_puts(&t, ",{\"name\": \"BM_C\", \"run_name\": \"BM_C\", \"run_type\": "
+                     "\"iteration\", \"repetitions\": 2, \"iterations\": 1, "
+                     "\"real_time\": 5, \"cpu_time\": 5, \"time_unit\": \"us\"");
+        for (int c = 0; c < 20; c++)
+            buf_printf(&t, ", \"c%02d\": %d", c, c + r);
+        buf_puts(&t, "}");
+    }
+    for (int a = 0; a < 4; a++) {
+        buf_printf(&t,
+                   ",{\"name\": \"BM_C_%s\", \"run_name\": \"BM_C\", \"run_type\": "
+                   "\"aggregate\", \"aggregate_name\": \"%s\", \"iterations\": 2, "
+                   "\"real_time\": 5, \"cpu_time\": 5, \"time_unit\": \"us\"",
+                   stats[a], stats[a]);
+        for (int c = 0; c < 20; c++)
+            buf_printf(&t, ", \"c%02d\": %d.5", c, c);
+        buf_puts(&t, "}");
+    }
+    buf_puts(&t, "]}");
+    g.flags = 0;
+    f = (struct fmt_file){"fit.json", buf_str(&t), t.len};
+    CHECK_INT(fmt_parse("gbench", &f, 1, &o, &sink, &e), 0);
+    CHECK_INT(g.n, 4);
+    for (size_t i = 0; i < g.n && i < 2; i++)
+        CHECK(strstr(g.line[i], "big_o_cpu_coefficient=0.5,big_o_real_coefficient=1.5,"
+                                "rms=0.25") != NULL);
+    for (size_t i = 2; i < g.n; i++) {
+        CHECK(strstr(g.line[i], "c19_cv=19.5") != NULL);
+        CHECK(strstr(g.line[i], "real_time_cv=") != NULL &&
+              strstr(g.line[i], "cpu_time_cv="));
+    }
+    run_lines_free(&g);
+    buf_free(&t);
+}
+
 int main(void)
 {
+    RUN(test_gbench_fit_options_and_many_aggregates);
     RUN(test_lnt_numbers_as_strings);
     RUN(test_gbench_old_date_and_many_tags);
     RUN(test_osu_suite_log);
