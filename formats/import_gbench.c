@@ -728,9 +728,14 @@ int import_gbench(const struct fmt_file *files, size_t nfiles,
         }
         if (rn != NULL && rn[family_len(rn)] == '/') {
             /* the family's complexity fit: its run_name is the family's
-             * with the run options (BM_Sort/real_time) */
+             * with the run options (BM_Sort/real_time), else (a file written
+             * otherwise) the family's alone */
             char *fitname = fit_name(names, rn);
             fam = fitname ? agg_find(agg, &byname, fitname) : NULL;
+            if (fam == NULL || fam->n == 0) {
+                char *famname = arena_strndup(names, rn, family_len(rn));
+                fam = famname ? agg_find(agg, &byname, famname) : NULL;
+            }
         }
         if (one(&b, bm, i, app, system, opt, ctx, g, fam, err) != 0)
             goto out;
