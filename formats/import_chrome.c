@@ -11,7 +11,9 @@
  *
  * What becomes of it:
  *  - duration events — complete events (ph "X", ts + dur), B/E pairs
- *    (per pid/tid, an E closes the last open B) and nestable async b/e pairs
+ *    (per pid/tid, an E closes the last open B in time order: a thread's
+ *    B/E events out of it make the file read again, keeping them to pair
+ *    after a sort, 24 bytes each) and nestable async b/e pairs
  *    (per category and id; kernels only, not the trace) — are aggregated per event
  *    name into kernels: time = the total duration, `calls` and metric
  *    `count` the number of events, metric `max` the longest one; ts/dur are
@@ -75,12 +77,25 @@ struct ch_astack {
     size_t depth, cap;
 };
 
+/* A B or E event kept for pairing after a sort (a file whose B/E events
+ * are out of time order): name UINT32_MAX for an E. */
+struct ch_be {
+    double ts;
+    size_t seq; /* its place in the file */
+    uint32_t name;
+};
+
 struct ch_track {
     json_t *pid, *tid; /* as written (number or string); owned */
     struct ch_ev *ev;
     size_t nev, cap;
     struct ch_open *stack;
     size_t depth, scap;
+    double last_be;   /* ts of the last B or E read */
+    int have_be;      /* a B or E was read */
+    struct ch_be *be; /* sorted mode: every B and E */
+    size_t nbe, becap;
+    size_t ups, downs; /* sorted mode: B/E steps forward and back in time */
 };
 
 struct ch {
@@ -101,6 +116,8 @@ struct ch {
     struct ch_astack *as;
     size_t nas, ascap;
     int nopid;      /* a duration event without a pid: no trace */
+    int unordered;  /* B/E events of a thread out of time order: read again... */
+    int sorted;     /* ... keeping them, paired after a sort by time */
     int trace_off;  /* over a trace limit: no trace */
     size_t nevents; /* events read */
     size_t ndur;    /* duration events */
@@ -450,6 +467,75 @@ static int async_event(struct ch *c, json_t *ev, char ph, size_t i)
                      i, "b events open with one id");
 }
 
+/* Keeps a B or E event of track tr (sorted mode). */
+static int keep_be(struct ch *c, struct ch_track *tr, json_t *ev, char ph, double ts,
+                   size_t i)
+{
+    long k = 0;
+    if (ph == 'B' && (k = event_name(c, ev, i)) < 0)
+        return -1;
+    if (tr->nbe > 0) {
+        tr->ups += ts > tr->be[tr->nbe - 1].ts;
+        tr->downs += ts < tr->be[tr->nbe - 1].ts;
+    }
+    if (tr->nbe == tr->becap) {
+        size_t cap = tr->becap ? tr->becap * 2 : 256;
+        struct ch_be *n = xrealloc(tr->be, cap * sizeof *n);
+        if (n == NULL)
+            return err_nomem(c->err);
+        tr->be = n;
+        tr->becap = cap;
+    }
+    tr->be[tr->nbe++] = (struct ch_be){ts, i, ph == 'E' ? UINT32_MAX : (uint32_t)k};
+    return 0;
+}
+
+static int cmp_be_forward(const void *a, const void *b)
+{
+    const struct ch_be *x = a, *y = b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Equal times in a thread written backwards (newest first) came in reverse. */
+static int cmp_be_backward(const void *a, const void *b)
+{
+    const struct ch_be *x = a, *y = b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return x->seq > y->seq ? -1 : x->seq < y->seq;
+}
+
+/* Sorted mode, after the last event: each thread's B/E events in time order,
+ * an E closing the last open B, as in a file written in order. */
+static int pair_sorted(struct ch *c)
+{
+    for (size_t t = 0; t < c->ntr; t++) {
+        struct ch_track *tr = &c->tr[t];
+        qsort(tr->be, tr->nbe, sizeof *tr->be,
+              tr->downs > tr->ups ? cmp_be_backward : cmp_be_forward);
+        for (size_t j = 0; j < tr->nbe; j++) {
+            const struct ch_be *e = &tr->be[j];
+            if (e->name != UINT32_MAX) {
+                if (open_span(c, &tr->stack, &tr->depth, &tr->scap,
+                              (struct ch_open){e->ts, e->name}, e->seq,
+                              "B events open on one thread") != 0)
+                    return -1;
+            } else if (tr->depth > 0) {
+                struct ch_open o = tr->stack[--tr->depth];
+                if (duration(c, tr->pid ? tr : NULL, (long)o.name, o.ts, e->ts - o.ts) !=
+                    0)
+                    return -1;
+            }
+        }
+        xfree(tr->be);
+        tr->be = NULL;
+        tr->nbe = tr->becap = 0;
+    }
+    return 0;
+}
+
 /* One event of the array. */
 static int event(struct ch *c, json_t *ev, size_t i)
 {
@@ -480,13 +566,24 @@ static int event(struct ch *c, json_t *ev, size_t i)
     tid = json_object_get(ev, "tid");
     if (note_pid(c, pid) != 0 || (tr = track(c, pid, tid, i)) == NULL)
         return -1;
+    if (ph[0] != 'X') {
+        /* "The events do not have to be in timestamp-sorted order" (the
+         * format's own words): a thread whose B/E events go back in time
+         * makes the file read again with them kept and paired in time order */
+        if (c->sorted)
+            return keep_be(c, tr, ev, ph[0], ts, i);
+        if (tr->have_be && ts < tr->last_be)
+            c->unordered = 1;
+        tr->last_be = ts;
+        tr->have_be = 1;
+        if (c->unordered)
+            return 0;
+    }
     if (ph[0] == 'E') {
         struct ch_open o;
         if (tr->depth == 0)
             return 0; /* closes nothing that was recorded */
         o = tr->stack[--tr->depth];
-        if (ts < o.ts)
-            return fail_ev(c, i, "an E event ends before its B event began");
         return duration(c, pid ? tr : NULL, (long)o.name, o.ts, ts - o.ts);
     }
     if ((k = event_name(c, ev, i)) < 0)
@@ -846,6 +943,7 @@ static void ch_free(struct ch *c)
         json_decref(c->tr[i].tid);
         xfree(c->tr[i].ev);
         xfree(c->tr[i].stack);
+        xfree(c->tr[i].be);
     }
     xfree(c->tr);
     for (size_t i = 0; i < c->nas; i++)
@@ -1063,6 +1161,44 @@ out:
     return rc;
 }
 
+/* One reading of the whole file into c (from u, the text's start). */
+static int read_all(struct ch *c, struct cursor *u, const struct fmt_file *f)
+{
+    c->name_ix = json_object();
+    c->track_ix = json_object();
+    c->pids = json_object();
+    c->counters = json_object();
+    c->async_ix = json_object();
+    if (!c->name_ix || !c->track_ix || !c->pids || !c->counters || !c->async_ix)
+        return err_nomem(c->err);
+    if (u->end - u->p >= 3 && memcmp(u->p, "\xEF\xBB\xBF", 3) == 0)
+        u->p += 3;
+    skip_blank(u);
+    if (u->p < u->end && *u->p == '[') {
+        u->p++;
+        if (events(c, u, 1) != 0)
+            return -1;
+        skip_blank(u);
+        if (u->p != u->end)
+            return imp_fail_line(c->err, c->file, line_of(u, u->p),
+                                 "text after the event array");
+        return 0;
+    }
+    if (u->p < u->end && *u->p == '{') {
+        u->p++;
+        return object(c, u);
+    }
+    if (perfetto_proto(f))
+        return imp_fail_field(
+            c->err, c->file, "file",
+            "a Perfetto protobuf trace, not Trace Event JSON: export JSON "
+            "(traceconv json TRACE OUT.json; Chrome: "
+            "--trace-startup-format=json)");
+    return imp_fail_line(c->err, c->file, 1,
+                         "a Trace Event file is {\"traceEvents\": [...]} or an array of "
+                         "events");
+}
+
 int import_chrome_trace(const struct fmt_file *files, size_t nfiles,
                         const struct fmt_options *opt, const struct fmt_sink *sink,
                         struct err *err)
@@ -1076,53 +1212,30 @@ int import_chrome_trace(const struct fmt_file *files, size_t nfiles,
     if (nfiles != 1)
         return imp_fail_field(err, NULL, "files",
                               "chrome-trace reads one file at a time");
-    c.file = files[0].name;
-    c.err = err;
-    u.base = u.p = files[0].data;
+    u.base = files[0].data;
     u.end = files[0].data + files[0].len;
     if (gzipped(&files[0])) { /* a .json.gz: read as its text */
         if (gunzip(&files[0], (size_t)LIMIT_IMPORT_FILE, 0, &inflated, &ilen, err) != 0)
             return -1;
-        u.base = u.p = inflated;
+        u.base = inflated;
         u.end = inflated + ilen;
     }
-    c.name_ix = json_object();
-    c.track_ix = json_object();
-    c.pids = json_object();
-    c.counters = json_object();
-    c.async_ix = json_object();
-    if (!c.name_ix || !c.track_ix || !c.pids || !c.counters || !c.async_ix) {
-        err_nomem(err);
-        goto out;
+    /* once in the stream's order; again, keeping the B/E events, when a
+     * thread's go back in time (most files never are) */
+    for (int sorted = 0; sorted < 2; sorted++) {
+        ch_free(&c);
+        c = (struct ch){0};
+        c.file = files[0].name;
+        c.err = err;
+        c.sorted = sorted;
+        u.p = u.base;
+        if (read_all(&c, &u, &files[0]) != 0)
+            goto out;
+        if (!c.unordered)
+            break;
     }
-    if (u.end - u.p >= 3 && memcmp(u.p, "\xEF\xBB\xBF", 3) == 0)
-        u.p += 3;
-    skip_blank(&u);
-    if (u.p < u.end && *u.p == '[') {
-        u.p++;
-        if (events(&c, &u, 1) != 0)
-            goto out;
-        skip_blank(&u);
-        if (u.p != u.end) {
-            imp_fail_line(err, c.file, line_of(&u, u.p), "text after the event array");
-            goto out;
-        }
-    } else if (u.p < u.end && *u.p == '{') {
-        u.p++;
-        if (object(&c, &u) != 0)
-            goto out;
-    } else if (perfetto_proto(&files[0])) {
-        imp_fail_field(err, c.file, "file",
-                       "a Perfetto protobuf trace, not Trace Event JSON: export JSON "
-                       "(traceconv json TRACE OUT.json; Chrome: "
-                       "--trace-startup-format=json)");
+    if (c.sorted && pair_sorted(&c) != 0)
         goto out;
-    } else {
-        imp_fail_line(err, c.file, 1,
-                      "a Trace Event file is {\"traceEvents\": [...]} or an array of "
-                      "events");
-        goto out;
-    }
     if (c.ndur == 0) {
         imp_fail_field(err, c.file, "traceEvents",
                        "no duration events (complete \"X\" events or B/E pairs)");
