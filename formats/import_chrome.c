@@ -513,8 +513,9 @@ static int pair_sorted(struct ch *c)
 {
     for (size_t t = 0; t < c->ntr; t++) {
         struct ch_track *tr = &c->tr[t];
-        qsort(tr->be, tr->nbe, sizeof *tr->be,
-              tr->downs > tr->ups ? cmp_be_backward : cmp_be_forward);
+        if (tr->nbe > 1) /* a thread of X events only has none */
+            qsort(tr->be, tr->nbe, sizeof *tr->be,
+                  tr->downs > tr->ups ? cmp_be_backward : cmp_be_forward);
         for (size_t j = 0; j < tr->nbe; j++) {
             const struct ch_be *e = &tr->be[j];
             if (e->name != UINT32_MAX) {
