@@ -43,6 +43,7 @@ static const struct {
     {"Multi-process Latency", "MPISR", 1}, /* osu_latency_mp: still two ranks */
     {"Bandwidth", "MPIBW", 1},
     {"Bi-Directional Bandwidth", "MPIBIBW", 1},
+    {"Bidirectional Bandwidth", "MPIBIBW", 1}, /* OMB 2.x */
     {"Multiple Bandwidth / Message Rate", "MPIMBW", 1},
     {"Broadcast Latency", "MPIBC", 0},
     {"Allreduce Latency", "MPIAR", 0},
@@ -65,7 +66,9 @@ static const struct {
     {"Barrier Latency", "MPIBAR", 0},
     /* osu_init: "nprocs: 2, min: 13 ms, max: 14 ms, avg: 13 ms" */
     {"Init", "MPIINIT", 3},
-    /* one-sided: "# OSU MPI_Get latency Test" */
+    /* one-sided: "# OSU MPI_Get latency Test"; OMB 3.x's "# OSU One Sided
+     * MPI_Get latency Test" and "# OSU MPI One Sided MPI_Accumulate Latency
+     * Test" read as these (title) */
     {"_Get latency", "MPIGET", 1},
     {"_Get Bandwidth", "MPIGETBW", 1},
     {"_Put Latency", "MPIPUT", 1},
@@ -93,6 +96,8 @@ struct osu {
     const char *base;                 /* the title's benchmark, before buffers */
     char skipped[64];                 /* the first test Prophecy does not read */
     size_t nskipped;                  /* tables of tests it does not read */
+    char unread[40];                  /* the first column Prophecy does not read */
+    size_t nunread;                   /* such columns, over every header */
     size_t nfailed;                   /* sizes that failed OSU's validation */
     char failed[64];                  /* the first of them: "MPISR at 4 B" */
     int p2p;
@@ -166,17 +171,21 @@ static void skip_test(struct osu *o, const char *name, size_t len)
  * (osu_hello, ...) is skipped: its lines are not measurements. */
 static int title(struct osu *o, const char *s, size_t n, size_t line, struct err *err)
 {
-    const char *p = memchr(s, 'O', n), *end;
-    size_t i;
-    int nb = 0, accel;
+    const char *p = memchr(s, 'O', n), *end, *name;
+    char words[96];
+    size_t i, nw;
+    int nb = 0, accel = 0;
 
-    if (p == NULL || (size_t)(s + n - p) < 8 || memcmp(p, "OSU MPI", 7) != 0)
+    if (p == NULL || (size_t)(s + n - p) < 8 || memcmp(p, "OSU ", 4) != 0)
         return imp_fail_line(err, o->file, line, "not an OSU title");
-    p += 7;
-    accel = p < s + n && *p == '-'; /* MPI-CUDA, MPI-ROCM: run with -d */
-    if (p < s + n && *p != '_')
-        while (p < s + n && *p != ' ')
-            p++; /* "-CUDA" and the like; "_Get" names a one-sided test */
+    p += 4;
+    if (s + n - p >= 3 && memcmp(p, "MPI", 3) == 0) {
+        p += 3;
+        accel = p < s + n && *p == '-'; /* MPI-CUDA, MPI-ROCM: run with -d */
+        if (p < s + n && *p != '_')
+            while (p < s + n && *p != ' ')
+                p++; /* "-CUDA", OMB 1.x's "MPI2"; "_Get" names a one-sided test */
+    }
     while (p < s + n && *p == ' ')
         p++;
     for (end = s + n; end > p + 4 && memcmp(end - 5, " Test", 5) != 0; end--)
@@ -184,15 +193,50 @@ static int title(struct osu *o, const char *s, size_t n, size_t line, struct err
     if (end <= p + 4)
         return imp_fail_line(err, o->file, line, "the OSU title names no test");
     end -= 5;
+    name = p; /* as printed, for the messages */
     if (end - p > 13 && ieq(p, 13, "Non-blocking ")) {
         nb = 1;
         p += 13;
+    }
+    /* OMB 1.x-3.x's one-sided titles, "One Sided MPI_Put Bandwidth",
+     * "One-sided MPI_Get Latency", "One Sided MPI_Get Passive latency", and
+     * 5.x-7.x's on GPU buffers, "_Put-CUDA Latency", are the words of
+     * today's "_Put Bandwidth" and "_Get latency": the test's words without
+     * "One Sided", "MPI", "Passive" (the synchronization, which today's
+     * titles do not name either) and the accelerator */
+    if (end - p > 10 && (ieq(p, 10, "One Sided ") || ieq(p, 10, "One-sided ")))
+        p += 10;
+    if (end - p > 4 && memcmp(p, "MPI_", 4) == 0)
+        p += 3;
+    nw = 0;
+    while (p < end) {
+        const char *w = p, *we;
+        while (p < end && *p != ' ')
+            p++;
+        we = p;
+        while (p < end && *p == ' ')
+            p++;
+        if (ieq(w, (size_t)(we - w), "Passive"))
+            continue;
+        if (*w == '_') { /* "_Put-CUDA": the accelerator's name off */
+            const char *d = memchr(w, '-', (size_t)(we - w));
+            if (d != NULL && d + 1 < we && d[1] >= 'A' && d[1] <= 'Z') {
+                we = d;
+                accel = 1;
+            }
+        }
+        if (nw + (size_t)(we - w) + 1 >= sizeof words)
+            break; /* longer than any test's words: not one Prophecy reads */
+        if (nw > 0)
+            words[nw++] = ' ';
+        memcpy(words + nw, w, (size_t)(we - w));
+        nw += (size_t)(we - w);
     }
     o->ncol = 0;
     o->pairs = 0;
     o->procs = 0;
     for (i = 0; i < sizeof tests / sizeof tests[0]; i++)
-        if (ieq(p, (size_t)(end - p), tests[i].test) && (!nb || !tests[i].p2p)) {
+        if (ieq(words, nw, tests[i].test) && (!nb || !tests[i].p2p)) {
             const char *nm;
             o->base =
                 nb ? arena_printf(o->a, "MPII%s", tests[i].name + 3) : tests[i].name;
@@ -203,15 +247,42 @@ static int title(struct osu *o, const char *s, size_t n, size_t line, struct err
                                              : o->base;
             return nm ? names(o, nm, err) : err_nomem(err);
         }
-    if (nb)
-        p -= 13; /* the name as printed, "Non-blocking ..." */
-    skip_test(o, p, (size_t)(end - p));
+    skip_test(o, name, (size_t)(end - name));
     return 0;
 }
 
 static int blank(char c)
 {
     return c == ' ' || c == '\t';
+}
+
+/* OMB 7.2's tail columns (-z, percentiles of its choice): "P50 Tail Lat(us)",
+ * "P95 Tail BW(MB/s)". Adds the column (P50 is the median, Pk is "pk") and
+ * returns the label's length; 0 if s is not one; -1 out of memory. */
+static int tail_column(struct osu *o, const char *s, size_t n)
+{
+    size_t d = 1;
+    int kind;
+    const char *stat;
+    if (n < 2 || s[0] != 'P')
+        return 0;
+    while (d < n && d < 4 && s[d] >= '0' && s[d] <= '9')
+        d++;
+    if (d == 1)
+        return 0;
+    if (n - d >= 9 && memcmp(s + d, " Tail Lat", 9) == 0)
+        kind = COL_TIME;
+    else if (n - d >= 8 && memcmp(s + d, " Tail BW", 8) == 0)
+        kind = COL_BW;
+    else
+        return 0;
+    stat = d == 3 && memcmp(s + 1, "50", 2) == 0
+               ? "median"
+               : arena_printf(o->a, "p%.*s", (int)(d - 1), s + 1);
+    if (stat == NULL)
+        return -1;
+    o->col[o->ncol++] = (struct col){kind, stat, 0};
+    return (int)(d + (kind == COL_TIME ? 9 : 8));
 }
 
 /* "# Size  Avg Latency(us)  Min Latency(us)  Max Latency(us)  Iterations";
@@ -226,8 +297,7 @@ static int header(struct osu *o, const char *s, size_t n, size_t line, struct er
         int comm;
     } labels[] = {
         {"Avg Latency", COL_TIME, "mean", 0}, {"Min Latency", COL_TIME, "min", 0},
-        {"Max Latency", COL_TIME, "max", 0},  {"P50 Tail Lat", COL_TIME, "median", 0},
-        {"P90 Tail Lat", COL_TIME, "p90", 0}, {"P99 Tail Lat", COL_TIME, "p99", 0},
+        {"Max Latency", COL_TIME, "max", 0},  {"Bi-Bandwidth", COL_BW, "mean", 0},
         {"Latency", COL_TIME, "mean", 0},     {"Bandwidth", COL_BW, "mean", 0},
         {"MB/s", COL_BW, "mean", 0},          {"Iterations", COL_SKIP, NULL, 0},
         {"Messages/s", COL_RATE, "mean", 0},  {"Overall", COL_TIME, "mean", 0},
@@ -235,6 +305,7 @@ static int header(struct osu *o, const char *s, size_t n, size_t line, struct er
         {"Max Comm.", COL_TIME, "max", 1},    {"Compute", COL_SKIP, NULL, 0},
         {"Overlap", COL_SKIP, NULL, 0},       {"Validation", COL_VALID, NULL, 0}};
     size_t i = n > 0 && s[0] == '#' ? 1 : 0;
+    int rc;
 
     o->ncol = 0;
     o->has_size = 0;
@@ -249,16 +320,36 @@ static int header(struct osu *o, const char *s, size_t n, size_t line, struct er
             i += 4;
             continue;
         }
+        if (o->ncol >= LIMIT_IMPORT_OSU_COLUMNS)
+            return imp_fail_line(err, o->file, line, "more than %d columns",
+                                 LIMIT_IMPORT_OSU_COLUMNS);
+        if ((rc = tail_column(o, s + i, n - i)) < 0)
+            return err_nomem(err);
+        if (rc > 0) {
+            i += (size_t)rc;
+            if (o->col[o->ncol - 1].kind == COL_TIME &&
+                !(n - i >= 4 && memcmp(s + i, "(us)", 4) == 0))
+                return imp_fail_line(err, o->file, line, "a latency column is not in us");
+            while (i < n &&
+                   !(s[i] == '\t' || (s[i] == ' ' && i + 1 < n && blank(s[i + 1]))))
+                i++;
+            continue;
+        }
         for (k = 0; k < sizeof labels / sizeof labels[0]; k++) {
             size_t len = strlen(labels[k].label);
             if (n - i >= len && memcmp(s + i, labels[k].label, len) == 0)
                 break;
         }
-        if (o->ncol >= LIMIT_IMPORT_OSU_COLUMNS)
-            return imp_fail_line(err, o->file, line, "more than %d columns",
-                                 LIMIT_IMPORT_OSU_COLUMNS);
         if (k == sizeof labels / sizeof labels[0]) {
-            /* an unknown column ("Validation") still takes a place in each row */
+            /* a column Prophecy does not read still takes a place in each
+             * row; the import's note names it */
+            size_t e = i;
+            while (e < n &&
+                   !(s[e] == '\t' || (s[e] == ' ' && e + 1 < n && blank(s[e + 1]))))
+                e++;
+            if (o->nunread++ == 0)
+                snprintf(o->unread, sizeof o->unread, "%.*s",
+                         (int)(e - i < 36 ? e - i : 36), s + i);
             o->col[o->ncol++] = (struct col){COL_SKIP, NULL, 0};
         } else {
             o->col[o->ncol++] =
@@ -521,7 +612,8 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
                 t++;
                 tn--;
             }
-            if (tn >= 7 && memcmp(t, "OSU MPI", 7) == 0)
+            if ((tn >= 7 && memcmp(t, "OSU MPI", 7) == 0) ||
+                (tn >= 13 && memcmp(t, "OSU One Sided", 13) == 0))
                 rc = title(&o, line, len, l.lineno, err);
             else if (tn >= 4 && memcmp(t, "OSU ", 4) == 0) {
                 /* "# OSU OpenSHMEM Put Test", "# OSU UPC ...": not MPI; its
@@ -608,6 +700,11 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
                  "out (the first: %s)",
                  o.file, o.nfailed, o.nfailed == 1 ? "" : "s",
                  o.nfailed == 1 ? "was" : "were", o.failed);
+    if (rc == 0 && o.nunread > 0)
+        fmt_note(sink,
+                 "%s: %zu column%s of a kind Prophecy does not read left out (the first: "
+                 "\"%s\")",
+                 o.file, o.nunread, o.nunread == 1 ? "" : "s", o.unread);
     if (rc == 0 && o.nskipped > 0)
         fmt_note(sink,
                  "%s: %zu table%s left out, of tests Prophecy does not read (the first: "
@@ -634,5 +731,6 @@ int sniff_osu(const struct fmt_file *files, size_t nfiles)
 {
     /* OSU output may follow a launcher's preamble (Intel MPI's debug lines,
      * a Slurm job's messages) */
-    return nfiles == 1 && imp_contains(&files[0], "# OSU MPI");
+    return nfiles == 1 && (imp_contains(&files[0], "# OSU MPI") ||
+                           imp_contains(&files[0], "# OSU One Sided"));
 }
