@@ -731,8 +731,14 @@ char *imp_path_name(arena *a, const char *head, size_t head_len, const char *tai
 
     if (full_len <= LIMIT_NAME && tail_len == full_len)
         return arena_strndup(a, tail, tail_len);
-    if (head_len > LIMIT_NAME / 4)
-        head_len = 0;
+    /* a long first part keeps its start: the function's name of a flat TAU
+     * or Caliper label ("KDTree::make_tree(...) [{/home/.../KDTree.cpp}
+     * {86,0}]"), whose end below is its source file's */
+    if (head_len > LIMIT_NAME / 4) {
+        head_len = LIMIT_NAME / 4;
+        while (head_len > 0 && ((unsigned char)head[head_len] & 0xc0) == 0x80)
+            head_len--;
+    }
     /* "HEAD/…XXXXXXXX/" */
     ml = (size_t)snprintf(mark, sizeof mark, "\xe2\x80\xa6%08llx/", h & 0xffffffffull);
     room = LIMIT_NAME - ml - (head_len ? head_len + 1 : 0);

@@ -478,6 +478,45 @@ static void test_tau_event_names(void)
     run_lines_free(&g);
 }
 
+/* TAU: a flat function's name longer than a kernel name may be (templated
+ * C++ with its source file, as compiler instrumentation writes it) kept only
+ * the end of its source path ("…3f646df6/home/u/src/KDTree.cpp} {86,0}]"),
+ * not which function it was: the name's start stays, with the mark and the
+ * end. */
+static void test_tau_long_flat_name(void)
+{
+    struct run_lines g = {0};
+    struct err e = {0};
+    struct buf t, fn;
+    const char *k;
+    buf_init(&t, 4096);
+    buf_init(&fn, 1024);
+    buf_puts(&fn, "KDTree::make_tree(__gnu_cxx::__normal_iterator<");
+    for (int i = 0; i < 8; i++)
+        buf_puts(&fn, "std::pair<std::vector<float, std::allocator<float> >, int>*, ");
+    buf_puts(&fn, "int) [{/home/u/Projs/dbscan/src/KDTree.cpp} {86,0}]");
+    buf_printf(&t,
+               "2 templated_functions_MULTI_TIME\n"
+               "# Name Calls Subrs Excl Incl ProfileCalls #\n"
+               "\"main\" 1 1 1000 3000 0 GROUP=\"TAU_USER\"\n"
+               "\"%s\" 4 0 2000 2000 0 GROUP=\"TAU_USER\"\n"
+               "0 aggregates\n",
+               buf_str(&fn));
+    CHECK(fn.len > 500);
+    CHECK_INT(import("tau", "long/profile.0.0.0", buf_str(&t), 0, &g, &e), 0);
+    CHECK_INT(g.n, 1);
+    k = g.n == 1 ? strstr(g.line[0],
+                          ";KDTree::make_tree(__gnu_cxx::__normal_iterator<std::pair<"
+                          "std::ve/\xe2\x80\xa6")
+                 : NULL;
+    CHECK(k != NULL);
+    if (k != NULL)
+        CHECK(strstr(k, "/home/u/Projs/dbscan/src/KDTree.cpp} {86,0}]=0.002") != NULL);
+    run_lines_free(&g);
+    buf_free(&t);
+    buf_free(&fn);
+}
+
 /* TAU: a single-counter build's "N templated_functions_hw_counters" profile
  * is a profile of counters (no time), not a malformed file. */
 static void test_tau_hw_counters(void)
@@ -849,5 +888,6 @@ int main(void)
     RUN(test_extrap_forms);
     RUN(test_tau_event_names);
     RUN(test_tau_hw_counters);
+    RUN(test_tau_long_flat_name);
     return harness_report();
 }
