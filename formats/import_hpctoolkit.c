@@ -898,6 +898,13 @@ static int import_xml(struct hpc *h, const struct fmt_file *files, size_t nfiles
                                      : "");
             goto out;
         }
+        if (x.nm == 0) {
+            /* hpcviewer's bug-nocallpath: a run whose sampling recorded nothing */
+            imp_fail_field(h->err, xmlf->name, "MetricTable",
+                           "experiment.xml defines no metric: the profile measured "
+                           "nothing");
+            goto out;
+        }
         if (x.ninline == 0) {
             /* hpcprof 2020-2021 kept the values in its own sparse files */
             imp_fail_field(

@@ -514,6 +514,14 @@ def hpctoolkit_refuses_damaged_databases():
     bare = re.sub(rb"<MetricDBTable>.*</MetricDBTable>", b"", bare, flags=re.S)
     st, out = post_import(tar_with_only("experiment.xml", bare), format="hpctoolkit")
     assert st == 422 and "neither *.metric-db files nor values" in out["error"]["message"], out
+    # a profile whose sampling recorded nothing: an empty MetricTable (hpcviewer's
+    # bug-nocallpath) is said so, not sent to look for sparse files
+    empty = re.sub(rb"<MetricTable>.*</MetricTable>", b"<MetricTable></MetricTable>", bare,
+                   flags=re.S)
+    st, out = post_import(tar_with_only("experiment.xml", empty), format="hpctoolkit")
+    assert st == 422 and out["error"]["message"] == (
+        "experiment.xml: experiment.xml defines no metric: the profile measured nothing"
+    ) and out["error"]["field"] == "MetricTable", out
     # hpcprof's experiment.xml 4.0 (before meta.db): the tree only, MetricDBs
     # of a name alone, the values in the sparse cct.db and profile.db
     v4 = re.sub(rb' db-[a-z-]+="[^"]*"', b"", bare.replace(b'version="2.0"', b'version="4.0"'))
