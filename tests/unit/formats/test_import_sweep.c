@@ -695,6 +695,25 @@ static void test_notes_left_out(void)
             CHECK_STR(noted[0], cases[i].note);
         run_lines_free(&g);
     }
+    /* a report of no test at all (LNT's compile-run3.json) is read like
+     * one whose tests all failed: no run, a note, not a refusal */
+    {
+        static const char empty[] =
+            "{\"format_version\": \"2\", \"machine\": {\"name\": \"m\"}, \"run\": "
+            "{\"llvm_project_revision\": \"12\"}, \"tests\": []}";
+        struct run_lines g = {0};
+        struct err e = {0};
+        struct fmt_sink sink = {
+            run_lines_take, take_benchmarks, &g, NULL, take_note, NULL, 0};
+        struct fmt_options o = {NULL, NULL, NULL, 0, NULL};
+        struct fmt_file f = {"run3.json", empty, sizeof empty - 1};
+        nnoted = 0;
+        CHECK_INT(fmt_parse("lnt-json", &f, 1, &o, &sink, &e), 0);
+        CHECK_INT(g.n, 0);
+        CHECK_INT((long long)nnoted, 1);
+        CHECK_STR(noted[0], "run3.json: the report holds no tests: nothing was stored");
+        run_lines_free(&g);
+    }
 }
 
 /* Google Benchmark 1.0 and 1.1 wrote context.date as the C locale's
