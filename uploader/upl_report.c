@@ -154,6 +154,13 @@ static int side_value(const json_t *r, size_t i, double *mean, long *n)
     return isfinite(*mean);
 }
 
+/* The same value of a configuration field: numbers by value (4 and 4.0). */
+static int same_value(const json_t *a, const json_t *b)
+{
+    return json_equal(a, b) || (json_is_number(a) && json_is_number(b) &&
+                                json_number_value(a) == json_number_value(b));
+}
+
 /* Does a counted alert concern this row? Fields the alert leaves out match. */
 static int alert_matches(const json_t *al, const struct row *rw)
 {
@@ -180,9 +187,7 @@ static int alert_matches(const json_t *al, const struct row *rw)
     json_object_foreach((json_t *)ai, k, v)
     {
         const json_t *w = json_object_get(ri, k);
-        if (w && !json_equal(v, w) &&
-            !(json_is_number(v) && json_is_number(w) &&
-              json_number_value(v) == json_number_value(w)))
+        if (w && !same_value(v, w))
             return 0;
     }
     if (str(al, "y"))
@@ -190,6 +195,37 @@ static int alert_matches(const json_t *al, const struct row *rw)
     if (str(al, "kernel") && (!rw->kernel || strcmp(str(al, "kernel"), rw->kernel)))
         return 0;
     return 1;
+}
+
+void upl_report_select(json_t *alerts, const char *executable, const char *system,
+                       long nprocs, const json_t *inputs)
+{
+    json_t *list = json_object_get(alerts, "alerts");
+    for (size_t i = json_array_size(list); i-- > 0;) {
+        const json_t *al = json_array_get(list, i),
+                     *cfg = json_object_get(al, "configuration"), *ai, *v;
+        const char *k;
+        int out = 0;
+        if (cfg == NULL)
+            cfg = al;
+        ai = json_object_get(cfg, "inputs");
+        if (executable && str(cfg, "executable") &&
+            strcmp(str(cfg, "executable"), executable))
+            out = 1;
+        if (system && str(cfg, "system") && strcmp(str(cfg, "system"), system))
+            out = 1;
+        if (nprocs > 0 && json_is_number(json_object_get(cfg, "nprocs")) &&
+            json_number_value(json_object_get(cfg, "nprocs")) != (double)nprocs)
+            out = 1;
+        json_object_foreach((json_t *)inputs, k, v)
+        {
+            const json_t *w = json_object_get(ai, k);
+            if (w != NULL && !same_value(v, w))
+                out = 1;
+        }
+        if (out)
+            json_array_remove(list, i);
+    }
 }
 
 static const char *alert_commit(const json_t *al)

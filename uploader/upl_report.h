@@ -48,4 +48,13 @@ int upl_report_render(const json_t *compare, const json_t *alerts, const char *c
                       const char *against, enum upl_report_format fmt, struct buf *out,
                       struct upl_report_summary *sum);
 
+/* Leaves in alerts (the {"alerts": [...]} answer) only those inside the
+ * selection the report was narrowed to (--executable, --system, --nprocs,
+ * --input): an alert whose configuration names another value of one of them
+ * concerns runs outside the report, which must neither fail it nor be listed.
+ * A field the alert leaves out (a scaling alert's x) keeps it. NULL, 0 and
+ * an empty inputs object narrow nothing. */
+void upl_report_select(json_t *alerts, const char *executable, const char *system,
+                       long nprocs, const json_t *inputs);
+
 #endif

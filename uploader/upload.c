@@ -52,6 +52,7 @@ static const char usage_text[] =
     "       prophecy-upload [options] flush [--rejected]\n"
     "       prophecy-upload [options] report --commit C --application A [--against B]\n"
     "                       [--format markdown|json] [--executable E] [--system S]\n"
+    "                       [--nprocs P] [--input NAME=VALUE]...\n"
     "\n"
     "Files hold one run object or {\"runs\": [...]} (JSON), or with --csv a table with\n"
     "the header application,executable,system,nprocs,runtime,<input columns...>.\n"
@@ -992,6 +993,7 @@ static int cmd_report(struct ctx *c, const struct opts *o)
     alerts = get_commit_alerts(c, b + 7, o->application, &rc);
     if (alerts == NULL)
         goto out;
+    upl_report_select(alerts, o->executable, o->system, o->nprocs, o->inputs);
     if (upl_report_render(compare, alerts, b + 7, a, fmt, &out, &sum) != 0) {
         fprintf(stderr, "prophecy-upload: report: the compare answer has no \"rows\"\n");
         rc = EXIT_REJECTED;

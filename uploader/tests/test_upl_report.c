@@ -358,6 +358,42 @@ static void test_one_run_and_not_measured(void)
     json_decref(none);
 }
 
+/* A report narrowed to a selection (--system cpu) counts only the alerts
+ * inside it: an alert of the commit on system gpu failed the cpu runner's
+ * report (exit 3, "FAIL: 1 alert", listing the gpu alert under a cpu row
+ * that was unchanged), and one measured only on gpu was FAIL where it is
+ * not measured. Fields the alert leaves out keep it. */
+static void test_selection_narrows_alerts(void)
+{
+    json_t *alerts = load(
+        "{\"alerts\": ["
+        "{\"id\": 1, \"state\": \"open\", \"commit\": \"c\", \"configuration\": "
+        "{\"application\": \"a\", \"executable\": \"x\", \"system\": \"gpu\", "
+        "\"nprocs\": 8, \"inputs\": {\"N\": 10}}, \"y\": \"runtime\"},"
+        "{\"id\": 2, \"state\": \"open\", \"commit\": \"c\", \"configuration\": "
+        "{\"application\": \"a\", \"executable\": \"x\", \"system\": \"cpu\", "
+        "\"nprocs\": 8, \"inputs\": {\"N\": 10}}, \"y\": \"runtime\"},"
+        "{\"id\": 3, \"state\": \"open\", \"commit\": \"c\", \"application\": \"a\", "
+        "\"system\": \"cpu\", \"nprocs\": 16, \"inputs\": {\"N\": 20}, \"y\": "
+        "\"runtime\"},"
+        "{\"id\": 4, \"state\": \"open\", \"commit\": \"c\", \"kind\": \"scaling\", "
+        "\"configuration\": {\"application\": \"a\", \"system\": \"cpu\"}, \"y\": "
+        "\"runtime\"}]}");
+    json_t *inputs = load("{\"N\": 10.0}");
+    json_t *list = json_object_get(alerts, "alerts");
+    upl_report_select(alerts, NULL, NULL, 0, NULL);
+    CHECK_INT((long long)json_array_size(list), 4);
+    upl_report_select(alerts, NULL, "cpu", 0, NULL);
+    CHECK_INT((long long)json_array_size(list), 3);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(list, 0), "id")), 2);
+    upl_report_select(alerts, "x", "cpu", 8, inputs);
+    CHECK_INT((long long)json_array_size(list), 2);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(list, 0), "id")), 2);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(list, 1), "id")), 4);
+    json_decref(alerts);
+    json_decref(inputs);
+}
+
 /* A scaling watch's alert (SPEC §17) says the law changed: the prediction
  * at the target against the baseline's, the ratio and both laws. */
 static void test_scaling_alert(void)
@@ -417,5 +453,6 @@ int main(void)
     RUN(test_one_run_and_not_measured);
     RUN(test_bad_answer);
     RUN(test_scaling_alert);
+    RUN(test_selection_narrows_alerts);
     return harness_report();
 }
