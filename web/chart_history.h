@@ -29,6 +29,8 @@ struct chart_hist_point {
     const char *commit; /* may be NULL */
     int alert;          /* an alert was raised on this run */
     int not_ready;      /* judged, but without enough history for a band */
+    int judged;         /* a watch judged it with enough history */
+    int out;            /* ... and judged it out (its verdict, not the band) */
     int has_band;       /* the watching model's interval at this run: */
     double lo, hi;      /* [lo, hi] */
 };

@@ -547,12 +547,15 @@ void view_series(struct page *p, const struct view_series *d)
         page_puts(p, "</td><td>");
         if (pt->has_band)
             band_text(p, pt->lo, pt->hi, d->y);
+        /* the watches' verdicts, not the value against the band: a change
+         * point watch's band is its window's range, so every new low would
+         * read "outside" where the watch judged the run inside */
         page_printf(p, "</td><td>%s</td></tr>\n",
-                    pt->alert                                            ? "alert"
-                    : pt->has_band && (pt->y < pt->lo || pt->y > pt->hi) ? "outside"
-                    : pt->has_band                                       ? "inside"
-                    : pt->not_ready                                      ? "not ready"
-                                                                         : "");
+                    pt->alert       ? "alert"
+                    : pt->out       ? "outside"
+                    : pt->judged    ? "inside"
+                    : pt->not_ready ? "not ready"
+                                    : "");
     }
     page_puts(p, "</tbody>");
     page_table_close(p);
@@ -909,6 +912,10 @@ long view_series_points(arena *a, json_t *series, struct chart_hist_point **out,
                 v[i].alert = 1;
             if (json_is_false(json_object_get(j, "ready")))
                 v[i].not_ready = 1;
+            else
+                v[i].judged = 1;
+            if (json_is_true(json_object_get(j, "out")))
+                v[i].out = 1;
             /* the band: a model's judgement first, else the first one's */
             if (has_num(j, "lo") && has_num(j, "hi") &&
                 (band == NULL || (json_is_integer(json_object_get(j, "model")) &&

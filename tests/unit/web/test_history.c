@@ -100,6 +100,8 @@ static void make_points(void)
         pts[i].commit = commits[i];
         pts[i].alert = i == 3;
         pts[i].has_band = i >= 2;
+        pts[i].judged = i >= 2;
+        pts[i].out = i == 3;
         pts[i].lo = 0.8;
         pts[i].hi = 1.2;
     }
@@ -386,6 +388,18 @@ static void test_view_series(void)
     CHECK(strstr(html, "<tr class=\"alert\"><td>2026-11-27 08:30</td>") != NULL);
     CHECK(strstr(html, "[800 ms,</span> <span class=\"metric\">1.2 s]</span></td>"
                        "<td>inside</td>") != NULL);
+    /* the verdict is the watch's, not the value against the band: the
+     * newest run (2.1 s) lies above [0.8, 1.2] but its watch (a change point
+     * test, whose band is its window's range) judged it inside */
+    {
+        const char *row = strstr(html, "<td>2026-11-28 08:30</td>"), *end;
+        end = row ? strstr(row, "</tr>") : NULL;
+        CHECK(row != NULL && end != NULL);
+        if (row != NULL && end != NULL) {
+            CHECK(strstr(row, "<td>inside</td>") != NULL &&
+                  strstr(row, "<td>inside</td>") < end);
+        }
+    }
     xfree(html);
     v.n = 0;
     v.nchanges = 0;
@@ -474,9 +488,9 @@ static void test_api_shapes(void)
     CHECK_INT(model, 3);
     CHECK_INT(pt[0].run, 17);
     CHECK_NEAR(pt[0].t, 1795255200, 0);
-    CHECK(!pt[0].alert && !pt[0].has_band);
+    CHECK(!pt[0].alert && !pt[0].has_band && !pt[0].judged && !pt[0].out);
     CHECK_STR(pt[1].commit, "a01b2c3");
-    CHECK(pt[1].alert && pt[1].has_band);
+    CHECK(pt[1].alert && pt[1].has_band && pt[1].judged && pt[1].out);
     CHECK_NEAR(pt[1].lo, 11.9, 0);
     CHECK_NEAR(pt[1].hi, 12.9, 0);
     json_object_set_new(json_array_get(json_object_get(series, "points"), 0), "at",
