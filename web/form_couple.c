@@ -566,10 +566,10 @@ static void interval(struct fctx *c, json_t *o)
     if (json_is_number(json_object_get(o, "lo")) &&
         json_is_number(json_object_get(o, "hi"))) {
         page_puts(&c->p, " <span class=\"interval\">(95 % interval ");
-        page_num(&c->p, num(o, "lo"));
+        page_qty(&c->p, num(o, "lo"), "s");
         page_puts(&c->p, " to ");
-        page_num(&c->p, num(o, "hi"));
-        page_puts(&c->p, "&nbsp;s)</span>");
+        page_qty(&c->p, num(o, "hi"), "s");
+        page_puts(&c->p, ")</span>");
     }
 }
 
@@ -586,22 +586,19 @@ static void headline(struct fctx *c, json_t *ans, json_t *p)
     page_text(&c->p, x ? x : "x");
     page_puts(&c->p, " = ");
     page_num(&c->p, num(p, "x"));
-    page_puts(&c->p, ": <strong id=\"predicted\">");
-    forms_num10(c, num(p, "y"));
-    page_puts(&c->p, "</strong>&nbsp;s"); /* runtimes: seconds */
+    page_puts(&c->p, ": ");
+    page_value(&c->p, "predicted", num(p, "y"), "s"); /* runtimes: seconds */
     interval(c, p);
     page_puts(&c->p, "</p>\n");
     view_reach(&c->p, p, "prediction"); /* its reach and warning, as the API */
-    page_puts(&c->p, "<p id=\"summation\">The plain sum of the kernel models: "
-                     "<strong>");
-    page_num(&c->p, num(sum, "y"));
-    page_puts(&c->p, "</strong>&nbsp;s");
+    page_puts(&c->p, "<p id=\"summation\">The plain sum of the kernel models: ");
+    page_value(&c->p, "summed", num(sum, "y"), "s");
     interval(c, sum);
     page_puts(&c->p, ".");
     if (json_is_number(json_object_get(p, "actual"))) {
-        page_puts(&c->p, " Measured: <strong id=\"actual\">");
-        page_num(&c->p, num(p, "actual"));
-        page_printf(&c->p, "</strong>&nbsp;s (%lld run%s); error of the coupled model ",
+        page_puts(&c->p, " Measured: ");
+        page_value(&c->p, "actual", num(p, "actual"), "s");
+        page_printf(&c->p, " (%lld run%s); error of the coupled model ",
                     (long long)json_integer_value(json_object_get(p, "runs")),
                     json_integer_value(json_object_get(p, "runs")) == 1 ? "" : "s");
         view_signed_pct(&c->p, num(p, "error_pct"));

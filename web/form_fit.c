@@ -16,6 +16,7 @@
  */
 #include "core/method_fit.h"
 #include "web/form.h"
+#include "web/units.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -760,10 +761,9 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
     json_t *sel = json_object_get(ans, "selection");
     const char *y = json_string_value(json_object_get(ans, "y"));
     const char *x = json_string_value(json_array_get(json_object_get(ans, "vars"), 0));
-    /* a runtime and a kernel's time are seconds: said after the numbers */
-    const char *unit = y && (strcmp(y, "runtime") == 0 || strncmp(y, "kernel:", 7) == 0)
-                           ? "&nbsp;s"
-                           : "";
+    /* a runtime and a kernel's time in readable units (13.61 ms), a metric
+     * in its own */
+    const char *unit = units_of_y(y);
     (void)request;
 
     page_puts(&c->p, "<h2 id=\"result\">Result</h2>\n");
@@ -791,16 +791,15 @@ static void render_result(struct fctx *c, json_t *request, json_t *ans)
             page_puts(&c->p, " = ");
             page_num(&c->p, json_number_value(json_object_get(p, "x")));
         }
-        page_puts(&c->p, ": <strong id=\"predicted\">");
-        forms_num10(c, json_number_value(json_object_get(p, "y")));
-        page_printf(&c->p, "</strong>%s", unit);
+        page_puts(&c->p, ": ");
+        page_value(&c->p, "predicted", json_number_value(json_object_get(p, "y")), unit);
         if (json_is_true(json_object_get(p, "interval")) && json_is_number(lo) &&
             json_is_number(hi)) {
             page_puts(&c->p, " <span class=\"interval\">(95 % prediction interval ");
-            page_num(&c->p, json_number_value(lo));
+            page_qty(&c->p, json_number_value(lo), unit);
             page_puts(&c->p, " to ");
-            page_num(&c->p, json_number_value(hi));
-            page_printf(&c->p, "%s)</span>", unit);
+            page_qty(&c->p, json_number_value(hi), unit);
+            page_puts(&c->p, ")</span>");
         }
         if (json_number_value(json_object_get(p, "extrapolation")) > 0) {
             double reach = json_number_value(json_object_get(p, "extrapolation"));

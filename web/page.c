@@ -256,6 +256,22 @@ void page_qty(struct page *p, double v, const char *unit)
     buf_puts(&p->b, units_fmt(s, sizeof s, v, unit));
 }
 
+void page_value(struct page *p, const char *id, double v, const char *unit)
+{
+    buf_puts(&p->b, "<strong");
+    if (id != NULL)
+        buf_printf(&p->b, " id=\"%s\"", id);
+    if (isfinite(v)) {
+        buf_printf(&p->b, " data-value=\"%.10g\" title=\"%.10g", v, v);
+        if (unit != NULL && *unit)
+            buf_printf(&p->b, " %s", unit);
+        buf_puts(&p->b, "\"");
+    }
+    buf_puts(&p->b, ">");
+    page_qty(p, v, unit);
+    buf_puts(&p->b, "</strong>");
+}
+
 void page_link(struct page *p, const char *prefix, const char *name, const char *text)
 {
     buf_printf(&p->b, "<a href=\"%s", prefix);
@@ -421,7 +437,16 @@ static void json_cell(struct page *p, json_t *v)
 }
 
 /* A table of an array of objects; columns are the keys of the first rows. */
-static void json_table(struct page *p, const char *title, json_t *arr, size_t max_rows)
+/* A prediction's value columns: in the unit of y, for people. */
+static int value_column(const char *key)
+{
+    return strcmp(key, "y") == 0 || strcmp(key, "lo") == 0 || strcmp(key, "hi") == 0;
+}
+
+/* A table of the records of arr; unit (not NULL): the value columns of a
+ * table of predictions (y, lo, hi) are quantities of that unit. */
+static void json_table(struct page *p, const char *title, json_t *arr, size_t max_rows,
+                       const char *unit)
 {
     const char *cols[16];
     size_t ncol = 0, i, c;
@@ -463,7 +488,10 @@ static void json_table(struct page *p, const char *title, json_t *arr, size_t ma
         for (c = 0; c < ncol; c++) {
             v = json_object_get(row, cols[c]);
             page_puts(p, json_is_number(v) ? "<td class=\"num\">" : "<td>");
-            json_cell(p, v);
+            if (unit != NULL && json_is_number(v) && value_column(cols[c]))
+                page_qty(p, json_number_value(v), unit);
+            else
+                json_cell(p, v);
             page_puts(p, "</td>");
         }
         page_puts(p, "</tr>\n");
@@ -595,12 +623,13 @@ void page_model_answer(struct page *p, json_t *answer)
      * reports (couplings, kernels, points), each as a table. */
     v = json_object_get(answer, "predictions");
     if (json_is_array(v) && json_array_size(v) > 0)
-        json_table(p, "Predictions", v, 200);
+        json_table(p, "Predictions", v, 200,
+                   units_of_y(json_string_value(json_object_get(answer, "y"))));
     json_object_foreach(answer, key, v)
     {
         if (strcmp(key, "predictions") == 0 || !json_is_array(v) ||
             json_array_size(v) == 0 || !json_is_object(json_array_get(v, 0)))
             continue;
-        json_table(p, key, v, 50);
+        json_table(p, key, v, 50, NULL);
     }
 }

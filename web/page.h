@@ -95,6 +95,11 @@ void page_num(struct page *p, double v);
  * "B/s", "MB/s"; NULL or "" a plain number) as "2.15 µs", "1.5 MiB", "12";
  * "—" for a non-finite (absent) value. */
 void page_qty(struct page *p, double v, const char *unit);
+/* A headline value: <strong id="ID" data-value="V">v in unit for people
+ * (page_qty, "13.61 ms")</strong>, its exact value (10 significant digits)
+ * in data-value and, with the unit, in the title, for programs and copying.
+ * id may be NULL (no id). */
+void page_value(struct page *p, const char *id, double v, const char *unit);
 /* <a href="PREFIX<url-encoded name>">escaped text</a>. */
 void page_link(struct page *p, const char *prefix, const char *name, const char *text);
 /* Inlines an SVG document rendered by web/svg.h (without its XML

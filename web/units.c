@@ -186,6 +186,15 @@ static int is_measure(const char *name, const char *m)
     return strncasecmp(name, m, n) == 0 && (name[n] == '\0' || name[n] == '_');
 }
 
+const char *units_of_y(const char *y)
+{
+    if (y == NULL || !*y || strcmp(y, "runtime") == 0 || strncmp(y, "kernel:", 7) == 0)
+        return "s";
+    if (strncmp(y, "metric:", 7) == 0)
+        return units_of_metric(y + 7);
+    return NULL;
+}
+
 const char *units_of_metric(const char *name)
 {
     static const char *const times[] = {

@@ -45,6 +45,11 @@ char *units_num(char *out, size_t outsz, double v);
  * count or an unknown unit). */
 const char *units_of_metric(const char *name);
 
+/* The unit of a modelled or watched y: "runtime" and "kernel:NAME" are
+ * seconds, "metric:NAME" goes by the metric's name (units_of_metric); NULL
+ * or "" is the runtime. */
+const char *units_of_y(const char *y);
+
 /* The lower edge lo of a band of a quantity in unit, as shown: 0 at the
  * least for a time ("s"), which is never negative (a statistical watch's
  * band, mean ± k·sd, may reach below 0); lo otherwise. */

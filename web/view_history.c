@@ -17,22 +17,11 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The unit of a series' y ("runtime", "kernel:NAME": seconds; "metric:NAME":
- * by the metric's name, web/units.h). */
-static const char *y_unit(const char *y)
-{
-    if (y == NULL || !*y || strcmp(y, "runtime") == 0 || strncmp(y, "kernel:", 7) == 0)
-        return "s";
-    if (strncmp(y, "metric:", 7) == 0)
-        return units_of_metric(y + 7);
-    return NULL;
-}
-
 /* A judgement's band "[lo, hi]" in the unit of y (a time's from 0 at the
  * least: units_floor). */
 static void band_text(struct page *p, double lo, double hi, const char *y)
 {
-    const char *u = y_unit(y);
+    const char *u = units_of_y(y);
     page_puts(p, "<span class=\"metric\">[");
     page_qty(p, units_floor(u, lo), u);
     page_puts(p, ",</span> <span class=\"metric\">");
@@ -240,12 +229,12 @@ static void alerts_table(struct page *p, json_t *alerts, int triage, int link_hi
         page_text(p, str(al, "y") ? str(al, "y") : "runtime");
         page_puts(p, "</td><td class=\"num\">");
         if (has_num(al, "value"))
-            page_qty(p, num(al, "value"), y_unit(str(al, "y")));
+            page_qty(p, num(al, "value"), units_of_y(str(al, "y")));
         page_puts(p, "</td><td>");
         /* a line breaks between quantities, never inside one ("452.5 / ms]") */
         if (has_num(al, "expected")) {
             page_puts(p, "<span class=\"metric\">");
-            page_qty(p, num(al, "expected"), y_unit(str(al, "y")));
+            page_qty(p, num(al, "expected"), units_of_y(str(al, "y")));
             page_puts(p, "</span>");
         }
         /* the band as the API names it (GET /api/v1/alerts: "lo", "hi") */
@@ -448,7 +437,7 @@ void view_series(struct page *p, const struct view_series *d)
     snprintf(title, sizeof title, "%.300s over time", d->y && *d->y ? d->y : "runtime");
     h.title = title;
     h.ylabel = d->ylabel ? d->ylabel : (d->y && *d->y ? d->y : "runtime");
-    h.yunit = y_unit(d->y && *d->y ? d->y : "runtime");
+    h.yunit = units_of_y(d->y && *d->y ? d->y : "runtime");
     h.points = d->points;
     h.n = d->n;
     h.changes = d->changes;
@@ -504,9 +493,10 @@ void view_series(struct page *p, const struct view_series *d)
                 }
                 page_puts(p, d->change_before ? " (mean from " : " (from ");
                 page_qty(p, d->change_before ? d->change_before[k] : prev->y,
-                         y_unit(d->y));
+                         units_of_y(d->y));
                 page_puts(p, " to ");
-                page_qty(p, d->change_after ? d->change_after[k] : pt->y, y_unit(d->y));
+                page_qty(p, d->change_after ? d->change_after[k] : pt->y,
+                         units_of_y(d->y));
                 page_puts(p, ")");
             }
             page_puts(p, "</li>\n");
@@ -543,7 +533,7 @@ void view_series(struct page *p, const struct view_series *d)
         page_puts(p, "</td><td>");
         page_commit(p, pt->commit);
         page_puts(p, "</td><td class=\"num\">");
-        page_qty(p, pt->y, y_unit(d->y));
+        page_qty(p, pt->y, units_of_y(d->y));
         page_puts(p, "</td><td>");
         if (pt->has_band)
             band_text(p, pt->lo, pt->hi, d->y);

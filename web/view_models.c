@@ -7,6 +7,7 @@
  * the adapter (server/dash_models.c) asks the method for the prediction and
  * whether the answer can be plotted, and hands both here.
  */
+#include "web/units.h"
 #include "web/view.h"
 
 #include <stdio.h>
@@ -63,8 +64,17 @@ void view_models(struct page *p, json_t *list)
     }
 }
 
+/* The unit of a saved model's y (its request's; a coupling's is the
+ * runtime): seconds, or a metric's own. */
+static const char *model_unit(const json_t *m)
+{
+    return units_of_y(
+        json_string_value(json_object_get(json_object_get(m, "request"), "y")));
+}
+
 static void predict_form(struct page *p, const struct view_model *d)
 {
+    const char *unit = model_unit(d->model);
     const struct err *err = d->error;
     struct err none = {0};
     const struct err *ep = err ? err : &none;
@@ -105,15 +115,14 @@ static void predict_form(struct page *p, const struct view_model *d)
         /* green only for a prediction without a warning, as the fit form */
         page_printf(p,
                     "<p class=\"notice%s\" id=\"prediction\" role=\"status\">"
-                    "Predicted: <strong>",
+                    "Predicted: ",
                     json_object_get(res, "warning") ? "" : " good");
-        page_num(p, json_number_value(json_object_get(res, "y")));
-        page_puts(p, "</strong>");
+        page_value(p, "predicted", json_number_value(json_object_get(res, "y")), unit);
         if (json_is_number(lo) && json_is_number(hi)) {
             page_puts(p, " (95 % prediction interval ");
-            page_num(p, json_number_value(lo));
+            page_qty(p, json_number_value(lo), unit);
             page_puts(p, " to ");
-            page_num(p, json_number_value(hi));
+            page_qty(p, json_number_value(hi), unit);
             page_puts(p, ")");
         }
         page_puts(p, "</p>\n");
@@ -139,7 +148,7 @@ static void predict_form(struct page *p, const struct view_model *d)
 
 /* "This model has seen N runs since it was saved; X % inside its interval"
  * and the newest judgements, from the prediction ledger (core/watch.h). */
-static void ledger_section(struct page *p, long long id, json_t *led)
+static void ledger_section(struct page *p, long long id, json_t *led, const char *unit)
 {
     json_t *rows = json_object_get(led, "entries"), *e;
     size_t n = json_array_size(rows), i;
@@ -186,13 +195,13 @@ static void ledger_section(struct page *p, long long id, json_t *led)
         page_puts(p, "</code></td><td class=\"num\">");
         page_num(p, json_number_value(json_object_get(e, "x")));
         page_puts(p, "</td><td class=\"num\">");
-        page_num(p, json_number_value(json_object_get(e, "predicted")));
+        page_qty(p, json_number_value(json_object_get(e, "predicted")), unit);
         page_puts(p, "</td><td>[");
-        page_num(p, json_number_value(json_object_get(e, "lo")));
+        page_qty(p, json_number_value(json_object_get(e, "lo")), unit);
         page_puts(p, ", ");
-        page_num(p, json_number_value(json_object_get(e, "hi")));
+        page_qty(p, json_number_value(json_object_get(e, "hi")), unit);
         page_puts(p, "]</td><td class=\"num\">");
-        page_num(p, json_number_value(json_object_get(e, "actual")));
+        page_qty(p, json_number_value(json_object_get(e, "actual")), unit);
         page_printf(p, "</td><td>%s</td></tr>\n", inside ? "inside" : "outside");
     }
     page_puts(p, "</tbody>");
@@ -294,7 +303,7 @@ void view_model(struct page *p, const struct view_model *d)
     if (d->predictable)
         predict_form(p, d);
     if (d->ledger != NULL)
-        ledger_section(p, id, d->ledger);
+        ledger_section(p, id, d->ledger, model_unit(d->model));
     if (json_is_object(request)) {
         char *s = json_dumps(request, JSON_INDENT(2) | JSON_REAL_PRECISION(16));
         page_puts(p, "<h2>Request</h2>\n");

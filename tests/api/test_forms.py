@@ -86,8 +86,17 @@ def url(path, **fields):
 
 
 def predicted(body):
-    m = re.search(r'<strong id="predicted">([^<]+)</strong>', body)
+    """The headline prediction's exact value: its data-value (the text is in
+    readable units, "13.61 ms"), else its text (a parameterized model's)."""
+    m = re.search(r'<strong id="predicted" data-value="([^"]+)"', body) or \
+        re.search(r'<strong id="predicted">([^<]+)</strong>', body)
     assert m, "no prediction on the page"
+    return float(m.group(1))
+
+
+def value_of(body, ident):
+    m = re.search(r'<strong id="%s" data-value="([^"]+)"' % ident, body)
+    assert m, "no %s on the page" % ident
     return float(m.group(1))
 
 
@@ -317,9 +326,12 @@ def fit_result_matches_the_api_and_an_independent_fit():
     assert st == 200, api
     y = api["predictions"][0]["y"]
     assert close10(predicted(body), y), (predicted(body), y)
-    # a runtime is seconds: the value and its interval say so
-    assert re.search(r'<strong id="predicted">[^<]+</strong>&nbsp;s <span class="interval">'
-                     r'\(95 % prediction interval [^<]+ to [^<]+&nbsp;s\)</span>', body), body
+    # a runtime is seconds, shown in readable units: the value and its interval
+    # say which ("26.89 s", "540.2 ms"), the exact value is in data-value
+    assert re.search(r'<strong id="predicted" data-value="[^"]+" title="[^"]+ s">'
+                     r'[0-9.]+ (s|ms|µs|ns)</strong> <span class="interval">'
+                     r'\(95 % prediction interval [0-9.]+ (s|ms|µs|ns) to '
+                     r'[0-9.]+ (s|ms|µs|ns)\)</span>', body), body
     assert api["model"]["formula"] in html.unescape(body)
     assert body.count("<svg") == 1 and "</svg>" in body
     # independently: the runs of matmul_sgi on SGI at nprocs 8, mean per N
@@ -523,10 +535,14 @@ def couple_result_matches_the_api():
     p = api["predictions"][0]
     assert close10(predicted(body), p["y"]), (predicted(body), p["y"])
     text = html.unescape(re.sub(r"<[^>]+>", "", body))
-    assert "The plain sum of the kernel models: %.6g\u00a0s" % p["summation"]["y"] in text
-    assert "Measured: %.6g\u00a0s (2 runs)" % p["actual"] in text
-    assert '<strong id="predicted">' in body and re.search(
-        r'</strong>&nbsp;s <span class="interval">\(95 % interval [^<]+&nbsp;s\)</span>', body)
+    # every figure in readable units, its exact value in data-value
+    assert close10(value_of(body, "summed"), p["summation"]["y"])
+    assert close10(value_of(body, "actual"), p["actual"])
+    assert re.search(r"The plain sum of the kernel models: [0-9.]+ (s|ms|µs) \(95 % interval "
+                     r"[0-9.]+ (s|ms|µs) to [0-9.]+ (s|ms|µs)\)", text), text
+    assert re.search(r"Measured: [0-9.]+ (s|ms|µs) \(2 runs\)", text), text
+    assert re.search(r'</strong> <span class="interval">\(95 % interval [0-9.]+ (s|ms|µs) to '
+                     r'[0-9.]+ (s|ms|µs)\)</span>', body), body
     assert body.count("<svg") == 2 and "per-kernel breakdown" in body
     assert api["formula"] in text and api["composition"] in text
     req = request_json(body)
