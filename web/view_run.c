@@ -192,6 +192,12 @@ static void tree_row(struct page *p, const struct node *n, double runtime)
 {
     double incl = isfinite(n->incl) ? n->incl : n->sub;
     const char *leaf = n->path;
+    /* a path without a record of its own sums its subtree; where a kernel's
+     * time is its slowest rank's (several ranks), that sum of maxima can pass
+     * what any rank spent (a Caliper profile's _start at 173 % of the run):
+     * no path takes longer than the run, whose time is the root's */
+    if (!isfinite(n->incl) && isfinite(runtime) && runtime > 0 && incl > runtime)
+        incl = runtime;
     {
         int depth = 0;
         for (size_t k = 0; k < n->len; k++)
@@ -222,7 +228,8 @@ static void tree_row(struct page *p, const struct node *n, double runtime)
 
 /* The kernels as a collapsible tree of <details> (no script needed): per
  * path its inclusive time (the "inclusive" metric, else the sum of the
- * subtree's exclusive times), exclusive time and share of the runtime. */
+ * subtree's exclusive times, at most the run time), exclusive time and share
+ * of the runtime. */
 static void call_tree(struct page *p, const struct run_record *run, json_t **metrics)
 {
     arena *a = p->arena;

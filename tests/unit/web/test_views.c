@@ -201,6 +201,24 @@ static void test_run_call_tree(void)
     CHECK_INT(count(html, "class=\"ct-leaf\""), 3);
     xfree(html);
 
+    /* several ranks: a kernel's time is its slowest rank's, so B's
+     * subtree of maxima (x at 0.5 s and y at 0.7 s on other ranks) passes
+     * the run's 1 s; no path takes longer than the run */
+    {
+        struct rec_kernel ranks[] = {{"B/x", 0.5, 1, NULL}, {"B/y", 0.7, 1, NULL}};
+        run.kernels = ranks;
+        run.nkernels = 2;
+        run.runtime = 1.0;
+        html = render("Run 43", "applications", run_fn, &v);
+        CHECK(strstr(html,
+                     "title=\"B\">B</span><span class=\"ct-incl num\">1 s</span><span "
+                     "class=\"ct-excl num\">\xe2\x80\x94</span><span class=\"ct-share "
+                     "num\">100.0 %</span>") != NULL);
+        CHECK(strstr(html, "120.0 %") == NULL);
+        xfree(html);
+        run.kernels = kernels;
+        run.nkernels = 5;
+    }
     run.runtime = NAN; /* a run without a time metric */
     html = render("Run 43", "applications", run_fn, &v);
     CHECK(strstr(html, "<dt>Runtime</dt><dd>\xe2\x80\x94</dd>") != NULL);
