@@ -601,10 +601,21 @@ static double side_ratio(const json_t *r, size_t i)
     return NAN;
 }
 
-/* 1 significant, 0 not, -1 not tested. */
+/* A side measured once: no test of a change is possible (SPEC §17). */
+static int single_run(const json_t *r, size_t i)
+{
+    const json_t *n =
+        json_object_get(json_array_get(json_object_get(r, "sides"), i), "n");
+    return json_is_integer(n) && json_integer_value(n) == 1;
+}
+
+/* 1 significant, 0 not, -1 not tested (either side one run, or no answer):
+ * "n.s." beside a change of a single run said a test was made. */
 static int side_significant(const json_t *r, size_t i)
 {
     const json_t *v = side_field(r, i, "significant");
+    if (single_run(r, 0) || single_run(r, i))
+        return -1;
     return json_is_boolean(v) ? json_is_true(v) : -1;
 }
 

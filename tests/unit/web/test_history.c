@@ -453,6 +453,16 @@ static void test_view_compare(void)
     CHECK(strstr(html, "class=\"ratio significant\"") != NULL);
     xfree(html);
     json_decref(v.compare);
+    /* a side of one run: no test was made, whatever the change ("n.s." said
+     * one was) */
+    v.compare = json_pack("{s:[{s:s,s:i,s:s,s:[{s:f,s:i},{s:f,s:i}],s:[n,b]}]}", "rows",
+                          "application", "app", "nprocs", 2, "metric", "runtime", "sides",
+                          "mean", 1.0, "n", 1, "mean", 0.4, "n", 4, "significant", 0);
+    html = render(compare_fn, &v, NULL);
+    CHECK(strstr(html, "-60 % <span class=\"muted\">not tested</span></td>") != NULL);
+    CHECK(strstr(html, "n.s.") == NULL);
+    xfree(html);
+    json_decref(v.compare);
     v.compare = json_pack("{s:[]}", "rows");
     html = render(compare_fn, &v, NULL);
     CHECK(strstr(html, "id=\"compare-none\"") != NULL);
