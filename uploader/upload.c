@@ -271,8 +271,55 @@ static void note_down(struct ctx *c, const struct upl_reply *r)
     }
 }
 
+static json_t *get_json(struct ctx *c, const char *path, int *rc);
+static json_t *get_commit_alerts(struct ctx *c, const char *commit, const char *app,
+                                 int *rc);
+
+/* With --fail-on-alert, the alerts that still stand on runs the server had
+ * stored before (status "existing": a job run again stores nothing new and
+ * raises nothing new, so a failed job re-run would pass): the run's commit's
+ * alerts on that run, open, acknowledged or suspected, count as raised. */
+static void standing_alerts(struct ctx *c, const char *src, json_t *answer)
+{
+    size_t i, k;
+    json_t *r;
+    json_array_foreach(json_object_get(answer, "runs"), i, r)
+    {
+        char path[64];
+        json_t *run, *alerts, *al;
+        long long id = (long long)json_integer_value(json_object_get(r, "id"));
+        int rc = 0;
+        if (id <= 0 || !json_is_string(json_object_get(r, "status")) ||
+            strcmp(json_string_value(json_object_get(r, "status")), "existing") != 0)
+            continue;
+        snprintf(path, sizeof path, "/api/v1/runs/%lld", id);
+        if ((run = get_json(c, path, &rc)) == NULL)
+            continue; /* said why */
+        alerts = get_commit_alerts(c, json_string_value(json_object_get(run, "commit")),
+                                   json_string_value(json_object_get(run, "application")),
+                                   &rc);
+        json_array_foreach(json_object_get(alerts, "alerts"), k, al)
+        {
+            const char *st = json_string_value(json_object_get(al, "state"));
+            if (json_integer_value(json_object_get(al, "run")) != id || st == NULL ||
+                strcmp(st, "false_positive") == 0 || strcmp(st, "resolved") == 0)
+                continue;
+            c->alerts++;
+            if (!c->o->quiet)
+                fprintf(stderr,
+                        "prophecy-upload: %s: run %lld was stored before; its alert %lld "
+                        "(%s) still stands\n",
+                        src, id, (long long)json_integer_value(json_object_get(al, "id")),
+                        st);
+        }
+        json_decref(alerts);
+        json_decref(run);
+    }
+}
+
 /* Counts and shows the alerts a delivered batch raised: the upload answer
- * lists them as "alerts": [...] (SPEC §11). */
+ * lists them as "alerts": [...] (SPEC §11); with --fail-on-alert also those
+ * still standing on runs stored before (standing_alerts). */
 static void note_alerts(struct ctx *c, const char *src)
 {
     size_t len = 0, i;
@@ -311,6 +358,8 @@ static void note_alerts(struct ctx *c, const char *src)
             fprintf(stderr, ", commit %s", commit);
         fputc('\n', stderr);
     }
+    if (c->o->fail_on_alert && json_integer_value(json_object_get(j, "existing")) > 0)
+        standing_alerts(c, src, j);
     json_decref(j);
 }
 
@@ -868,8 +917,10 @@ static json_t *get_commit_alerts(struct ctx *c, const char *commit, const char *
         char num[32];
         buf_reset(&q);
         buf_puts(&q, "/api/v1/alerts?");
-        query_param(&q, c->http, "commit", commit, &bad);
-        query_param(&q, c->http, "application", app, &bad);
+        if (commit != NULL)
+            query_param(&q, c->http, "commit", commit, &bad);
+        if (app != NULL)
+            query_param(&q, c->http, "application", app, &bad);
         if (before > 0) {
             snprintf(num, sizeof num, "%lld", before);
             query_param(&q, c->http, "before", num, &bad);

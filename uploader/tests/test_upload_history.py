@@ -104,6 +104,15 @@ def test_fail_on_alert_end_to_end():
     r = up("--fail-on-alert", write("slow.json", run_doc(2.0, "pr1", "feature", 20)))
     assert r.returncode == 3, (r.returncode, r.stderr)
     assert "alert" in r.stderr and "1 alert" in r.stderr, r.stderr
+    # the failed job run again: its run is stored already and raises nothing
+    # new, but its alert still stands, so it fails again (it passed: exit 0)
+    r = up("--fail-on-alert", os.path.join(work, "slow.json"))
+    assert r.returncode == 3, (r.returncode, r.stderr)
+    assert "was stored before; its alert" in r.stderr and "still stands" in r.stderr, \
+        r.stderr
+    # runs stored before without an alert still pass
+    r = up("--fail-on-alert", os.path.join(work, "base.json"))
+    assert r.returncode == 0, (r.returncode, r.stderr)
     # the same without the flag: delivered, exit 0
     r = up(write("slow2.json", run_doc(2.01, "pr1", "feature", 21)))
     assert r.returncode == 0, (r.returncode, r.stderr)
