@@ -126,35 +126,36 @@ struct series_head {
     json_t *judged, *watches;
 };
 
-/* Leaves the judgements of scaling watches out of judged (run id text ->
- * [judgement]): they judge a commit's law at its target (core/
- * watch_scaling.h), not the run's value, so they give a run no band; their
- * alerts are listed with the configuration's. 0 or -1. */
-static int without_scaling(db *d, json_t *judged, struct err *err)
+/* The judgements of scaling watches in judged (run id text -> [judgement])
+ * keep their verdict (ready, out, the alert) but no band: they judge a
+ * commit's law at its target (core/watch_scaling.h), not the run's value, so
+ * their expected, lo and hi (the baseline's prediction at the target) are no
+ * interval of the run. Left out, the run that raised a scaling alert showed
+ * no judgement in the series and no verdict on the history page. 0 or -1. */
+static int scaling_without_band(db *d, json_t *judged, struct err *err)
 {
-    json_t *ids = db_watch_ids(d, WATCH_SCALING, err), *list, *id;
+    json_t *ids = db_watch_ids(d, WATCH_SCALING, err), *list, *id, *j;
     const char *key;
-    void *tmp;
     size_t i, k;
 
     if (ids == NULL)
         return -1;
     if (json_array_size(ids) > 0)
-        json_object_foreach_safe(judged, tmp, key, list)
+        json_object_foreach(judged, key, list)
         {
-            for (i = json_array_size(list); i-- > 0;) {
-                long long w =
-                    json_integer_value(json_object_get(json_array_get(list, i), "watch"));
+            json_array_foreach(list, i, j)
+            {
+                long long w = json_integer_value(json_object_get(j, "watch"));
                 json_array_foreach(ids, k, id)
                 {
                     if (json_integer_value(id) == w) {
-                        json_array_remove(list, i);
+                        json_object_set_new(j, "expected", json_null());
+                        json_object_set_new(j, "lo", json_null());
+                        json_object_set_new(j, "hi", json_null());
                         break;
                     }
                 }
             }
-            if (json_array_size(list) == 0)
-                json_object_del(judged, key);
         }
     json_decref(ids);
     return 0;
@@ -224,7 +225,7 @@ static int series_head(db *d, json_t *query, arena *a, struct series_head *h, in
     h->judged = db_history_judgements(d, h->c[0].id, &h->watches, err);
     if (h->judged == NULL)
         return -1;
-    return json_object_size(h->judged) ? without_scaling(d, h->judged, err) : 0;
+    return json_object_size(h->judged) ? scaling_without_band(d, h->judged, err) : 0;
 }
 
 /* The judgements of run as the answer lists them (new reference). */

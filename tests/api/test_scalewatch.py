@@ -97,6 +97,14 @@ def law_change_raises_one_alert_with_its_ratio():
     assert a["formula"] != a["baseline_formula"], a
     for k in ("predicted", "baseline_predicted", "baseline_lo", "baseline_hi"):
         assert k not in a, a
+    # the run that raised it shows the verdict and the alert on its series
+    # (no band: the law's prediction at the target is no interval of the run)
+    st, s = S.get("/api/v1/series?" + urllib.parse.urlencode(
+        {"application": "sw", "system": "cluster", "nprocs": 8, "y": "runtime"}))
+    assert st == 200, s
+    js = [j for pt in s["points"] if pt["run"] == a["run"] for j in pt["judgements"]]
+    assert len(js) == 1 and js[0]["watch"] == wid and js[0]["alert"] == a["id"], js
+    assert js[0]["out"] is True and js[0]["lo"] is None and js[0]["hi"] is None, js
     # its group's worst ratio is the ratio at the target
     st, g = S.get("/api/v1/alert-groups")
     assert st == 200, g
@@ -136,11 +144,16 @@ def baseline_law_raises_none():
         for k, p in enumerate([64, 32, 16, 8, 4, 2]):
             assert run("sw2", p, base_law, "good", "feature", k + 3, rep) == []
     assert alerts_of("good", "sw2") == []
-    # judged and found unchanged: nothing of it on the run's series either
+    # judged and found unchanged: on the run's series its verdict (not out, no
+    # alert) and no band, since it judged the commit's law at the target, not
+    # the run's value
     st, s = S.get("/api/v1/series?" + urllib.parse.urlencode(
         {"application": "sw2", "system": "cluster", "nprocs": 8, "y": "runtime"}))
     assert st == 200, s
-    assert all(pt["judgements"] == [] for pt in s["points"]), s["points"][:3]
+    js = [j for pt in s["points"] for j in pt["judgements"]]
+    assert js and all(j["out"] is False and j["alert"] is None and j["lo"] is None and
+                      j["hi"] is None and j["expected"] is None for j in js), js
+    assert any(j["ready"] for j in js), js
     # a run without a commit is not the scaling watch's to judge
     assert run("sw2", 128, worse_law, None, "feature", 0) == []
     # nor are other alerts shaped as its
