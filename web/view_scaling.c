@@ -62,14 +62,16 @@ static void percent(struct page *p, double share)
         page_printf(p, "%.1f&nbsp;%%", v);
 }
 
-/* The value of a series at x: seconds for kernels and the runtime, a plain
- * number for metrics. */
-static void value(struct page *p, double v, int time)
+/* The value of a series at x: seconds for kernels and the runtime (unit
+ * "s"), a metric in the unit its name tells (web/units.h: cpu_time in
+ * seconds, bytes in B, a count as a plain number, never "1.27e+03"). */
+static void value(struct page *p, double v, const char *unit)
 {
-    if (time)
+    char t[UNITS_MAX];
+    if (unit != NULL && strcmp(unit, "s") == 0)
         seconds(p, v);
     else if (isfinite(v))
-        page_printf(p, "%.3g", v);
+        page_text(p, units_fmt(t, sizeof t, v, unit));
     else
         page_puts(p, "–");
 }
@@ -440,10 +442,10 @@ static void worse(struct page *p, json_t *s)
  * with its interval, [share], then the law (the longest, last, so that a
  * phone shows the numbers first) (shares 1: the shares, 0: no such cells,
  * -1: empty cells). */
-static void law_cells(struct page *p, json_t *k, int time, int shares)
+static void law_cells(struct page *p, json_t *k, const char *unit, int shares)
 {
     page_puts(p, "<td class=\"num\">");
-    value(p, num(k, "measured"), time);
+    value(p, num(k, "measured"), unit);
     page_puts(p, "</td>");
     if (shares > 0) {
         page_puts(p, "<td class=\"num\">");
@@ -453,11 +455,11 @@ static void law_cells(struct page *p, json_t *k, int time, int shares)
         page_puts(p, "<td></td>");
     }
     page_puts(p, "<td class=\"num\"><strong>");
-    value(p, num(k, "y"), time);
+    value(p, num(k, "y"), unit);
     page_puts(p, "</strong><span class=\"hint\">");
-    value(p, num(k, "lo"), time);
+    value(p, num(k, "lo"), unit);
     page_puts(p, " – ");
-    value(p, num(k, "hi"), time);
+    value(p, num(k, "hi"), unit);
     page_puts(p, "</span></td>");
     if (shares > 0) {
         page_puts(p, "<td class=\"num\">");
@@ -553,7 +555,7 @@ static void kernels_table(struct page *p, json_t *s, const char *x)
         page_table_open(p, "The runtime's law");
         table_head(p, "Series", x, s, 0);
         page_puts(p, "<tr><td class=\"name\">Measured runtime</td>");
-        law_cells(p, rt, 1, 0);
+        law_cells(p, rt, "s", 0);
         page_puts(p, "</tr>\n</tbody>");
         page_table_close(p);
         return;
@@ -577,7 +579,7 @@ static void kernels_table(struct page *p, json_t *s, const char *x)
             page_puts(p, "</span>");
         }
         page_puts(p, "</td>");
-        law_cells(p, k, 1, 1);
+        law_cells(p, k, "s", 1);
         page_puts(p, "</tr>\n");
     }
     page_puts(p, "<tr><td class=\"name\"><strong>Modelled runtime</strong></td>"
@@ -591,7 +593,7 @@ static void kernels_table(struct page *p, json_t *s, const char *x)
         page_puts(p,
                   "<tr><td class=\"name\">Measured runtime<span class=\"hint\">its own "
                   "law</span></td>");
-        law_cells(p, rt, 1, -1);
+        law_cells(p, rt, "s", -1);
         page_puts(p, "</tr>\n");
     }
     page_puts(p, "</tbody>");
@@ -664,7 +666,7 @@ static void metrics(struct page *p, json_t *s, const char *x)
         page_puts(p, "<tr><td class=\"name\">");
         page_text(p, str(m, "name"));
         page_puts(p, "</td>");
-        law_cells(p, m, 0, 0);
+        law_cells(p, m, units_of_metric(str(m, "name")), 0);
         page_puts(p, "</tr>\n");
     }
     page_puts(p, "</tbody>");
