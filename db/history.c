@@ -188,13 +188,13 @@ json_t *db_history_refs(db *d, const char *app, int limit, struct err *err)
                    "SELECT vcs_branch AS name, count(*) AS runs, "
                    "max(created_at) AS last FROM runs WHERE app_id = ?1 AND "
                    "vcs_branch IS NOT NULL GROUP BY vcs_branch ORDER BY "
-                   "max(id) DESC LIMIT ?2",
+                   "max(at_ms) DESC, max(id) DESC LIMIT ?2",
                    id, limit, err) != 0 ||
         dq_attach2(d, out, "commits",
                    "SELECT vcs_commit AS name, min(vcs_branch) AS branch, count(*) AS "
                    "runs, max(created_at) AS last FROM runs WHERE app_id = ?1 AND "
-                   "vcs_commit IS NOT NULL GROUP BY vcs_commit ORDER BY max(id) DESC "
-                   "LIMIT ?2",
+                   "vcs_commit IS NOT NULL GROUP BY vcs_commit ORDER BY max(at_ms) "
+                   "DESC, max(id) DESC LIMIT ?2",
                    id, limit, err) != 0) {
         json_decref(out);
         return NULL;

@@ -120,11 +120,12 @@ struct db_watch {
 /* Adds a watch over the named application (and executable, system: NULL
  * any). Returns 0 and *id, or -1 (ERR_NOT_FOUND naming the unknown one). */
 /* The branches and commits of application app's runs, the newest first
- * (by their latest run), at most limit of each (the compare page's picker,
- * SPEC §17): {"branches": [{name, runs, last}], "commits": [{name, branch,
- * runs, last}]} (branch: the commit's branch, the first by name when its
- * runs name several; last: its latest run's created_at). New reference, or
- * NULL with err set (ERR_NOT_FOUND when there is no such application). */
+ * (by their latest run's time: started_at, else created_at, as the series
+ * orders runs; uploaded later is not newer), at most limit of each (the compare page's
+ * picker, SPEC §17): {"branches": [{name, runs, last}], "commits": [{name, branch, runs,
+ * last}]} (branch: the commit's branch, the first by name when its runs name several;
+ * last: its latest run's created_at). New reference, or NULL with err set (ERR_NOT_FOUND
+ * when there is no such application). */
 json_t *db_history_refs(db *d, const char *app, int limit, struct err *err);
 
 int db_watch_add(db *d, const struct db_watch *w, const char *application,

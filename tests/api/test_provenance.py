@@ -295,4 +295,22 @@ def alerts_link_their_commit_to_compare():
     assert 'href="/compare?application=cmp&amp;b=commit:badbad"><code>badbad</code></a>' in body
 
 
+
+@test
+def picker_orders_commits_by_run_time():
+    """The picker's "newest first" is by the runs' time (started_at), not by
+    upload: commits of March, January and February uploaded in that order
+    were listed March, January, February."""
+    st, _ = S.post("/api/v1/runs", {"runs": [
+        {"application": "pickorder", "executable": "e", "system": "s", "nprocs": 1,
+         "runtime": 1.0, "commit": c, "branch": b, "started_at": t}
+        for c, b, t in (("mar", "b3", "2026-03-01T00:00:00Z"),
+                        ("jan", "b1", "2026-01-01T00:00:00Z"),
+                        ("feb", "b2", "2026-02-01T00:00:00Z"))]})
+    assert st == 201
+    body, _ = page("/compare?application=pickorder")
+    a = body.split('id="pick-a"', 1)[1].split("</select>", 1)[0]
+    assert re.findall(r'<option value="([^"]+)"', a) == [
+        "branch:b3", "branch:b2", "branch:b1", "commit:mar", "commit:feb", "commit:jan"], a
+
 report()
