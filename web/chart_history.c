@@ -269,6 +269,21 @@ int chart_history(struct buf *out, const struct chart_history *hin, struct err *
                    "<polygon class=\"interval\" fill=\"%s\" fill-opacity=\"0.18\" "
                    "stroke=\"none\" points=\"",
                    COLOR_BAND);
+        if (svg_axis_px(&ax, h.points[e - 1].t) - svg_axis_px(&ax, h.points[i].t) < 2) {
+            /* a stretch at one instant (one run, or runs imported with one
+             * time) had a band of no width: drawn 12 px wide around it, from
+             * its lowest lo to its highest hi */
+            double px = svg_axis_px(&ax, h.points[i].t), lo = INFINITY, hi = -INFINITY;
+            for (j = i; j < e; j++) {
+                lo = fmin(lo, units_floor(h.yunit, h.points[j].lo));
+                hi = fmax(hi, h.points[j].hi);
+            }
+            buf_printf(out, "%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>\n", px - 6,
+                       svg_axis_px(&ay, hi), px + 6, svg_axis_px(&ay, hi), px + 6,
+                       svg_axis_px(&ay, lo), px - 6, svg_axis_px(&ay, lo));
+            i = e;
+            continue;
+        }
         for (j = i; j < e; j++) {
             svg_num(out, svg_axis_px(&ax, h.points[j].t));
             buf_putc(out, ',');

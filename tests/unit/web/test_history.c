@@ -107,6 +107,42 @@ static void make_points(void)
     }
 }
 
+/* Runs at one instant (imported with one time) and their model's band: the
+ * band polygon had no width, so the page said "the band" over nothing; it is
+ * 12 px wide around the instant, from the lowest lo to the highest hi. */
+static void test_chart_history_one_instant(void)
+{
+    struct chart_hist_point one[3];
+    struct chart_history h = {"runtime", "runtime (s)", one, 3, NULL, 0, 0, 0, "s"};
+    struct buf a;
+    struct err e = {0};
+    const char *poly;
+    double x[4], y[4];
+    for (int i = 0; i < 3; i++) {
+        memset(&one[i], 0, sizeof one[i]);
+        one[i].t = 1795509015;
+        one[i].y = 1.0 + 0.1 * i;
+        one[i].run = 20 + i;
+        one[i].has_band = 1;
+        one[i].lo = 0.9 - 0.1 * i;
+        one[i].hi = 1.1 + 0.1 * i;
+    }
+    buf_init(&a, 1 << 22);
+    CHECK_INT(chart_history(&a, &h, &e), 0);
+    poly = strstr(buf_str(&a), "class=\"interval\"");
+    CHECK(poly != NULL);
+    poly = poly ? strstr(poly, "points=\"") : NULL;
+    CHECK(poly != NULL);
+    if (poly != NULL) {
+        CHECK_INT(sscanf(poly, "points=\"%lf,%lf %lf,%lf %lf,%lf %lf,%lf", &x[0], &y[0],
+                         &x[1], &y[1], &x[2], &y[2], &x[3], &y[3]),
+                  8);
+        CHECK_NEAR(x[1] - x[0], 12, 1e-9);
+        CHECK(y[2] > y[1] + 10); /* lo (0.7) well below hi (1.3) */
+    }
+    buf_free(&a);
+}
+
 static void test_chart_history(void)
 {
     size_t changes[1] = {3};
@@ -538,6 +574,7 @@ int main(void)
     make_points();
     RUN(test_time);
     RUN(test_chart_history);
+    RUN(test_chart_history_one_instant);
     RUN(test_chart_history_long);
     RUN(test_chart_compare_long_labels);
     RUN(test_chart_compare);
