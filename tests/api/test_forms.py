@@ -223,6 +223,34 @@ def fit_step3_fixed_values_prefilled_from_the_runs():
 
 
 @test
+def fit_plot_of_values_over_decades_is_log_log():
+    """A strong-scaling time from 100 s to 0.1 s lay flat on the zero line of a
+    linear y axis, its prediction with it: values spanning more than a factor
+    100, all positive, are drawn on a log y axis (and x over a factor 16 on a
+    log x axis, as before); within a factor 100 the y axis stays linear."""
+    F = Server()
+    try:
+        def fget(path):
+            st, body, _ = F.request("GET", path, token=None, raw=True)
+            assert st == 200, (path, st, body[:400])
+            return body.decode()
+        st, b = F.post("/api/v1/runs", {"runs": [
+            {"application": app, "executable": "e", "system": "box", "nprocs": p,
+             "runtime": 100.0 / p if app == "decades" else 10.0 + 1.0 / p}
+            for app in ("decades", "flat") for p in (1, 4, 16, 64, 256, 1024)]})
+        assert st == 201, b
+        for app, want in (("decades", "x axis log10, y axis log10"),
+                          ("flat", "x axis log10, y axis linear")):
+            body = fget(url("/model/fit", application=app, executable="e", system="box",
+                            graph="auto", x="nprocs", y="runtime", step="result",
+                            predict="4096"))
+            assert want in body, (app, re.findall(r"x axis [a-z0-9]+, y axis [a-z0-9]+",
+                                                  body))
+    finally:
+        F.close()
+
+
+@test
 def fit_form_defaults_follow_the_runs():
     # Google Benchmark families of one argument and of two in one executable:
     # runtime = 0.001 arg1 at arg1 = 64..4096, and two runs with arg2 as well
