@@ -92,6 +92,23 @@ static int plot2d(json_t *ans, const struct fit_model *m, const char *name, stru
         snprintf(ylabel, sizeof ylabel, "%.200s", y);
     plot.ylabel = ylabel;
     plot.xscale = logx ? SVG_LOG10 : SVG_LINEAR;
+    {
+        /* a log y axis where the values span more than a factor 100 and all
+         * are positive (a strong-scaling time from 3.45 s to 20 ms lay flat
+         * on the zero line of a linear one, with its prediction) */
+        double ymin = INFINITY, ymax = -INFINITY;
+        for (i = 0; i < series.n; i++)
+            if (isfinite(pts[i].y)) {
+                ymin = fmin(ymin, pts[i].y);
+                ymax = fmax(ymax, pts[i].y);
+            }
+        if (first != NULL && isfinite(num(first, "y"))) {
+            ymin = fmin(ymin, num(first, "y"));
+            ymax = fmax(ymax, num(first, "y"));
+        }
+        if (ymin > 0 && isfinite(ymax) && ymax / ymin > 100)
+            plot.yscale = SVG_LOG10;
+    }
     plot.series = &series;
     plot.nseries = 1;
     plot.curves = &curve;

@@ -868,26 +868,32 @@ static double weak_law(double p)
 /* The two cases of issue 13 over many seeds: `auto` never picks the paper's
  * high-degree types, predicts the far point sanely, and the interval of
  * fit_predict_ext holds the truth in nearly every draw. */
-/* A strong-scaling time over 1 to 1024 processes at every factor 4 (100/p,
- * 5 + 100/p): over a span of 10 doublings the one-term rule's law was taken
- * outright, and its terms (no negative exponent) have no falling law but a
- * constant, so `auto` answered 0.17 (5.17) for every p. A law that does not
- * move the way the data do is weighed on the forward folds instead. */
+/* Strong-scaling times over 1 to 1024 processes and more (100/p, 5 + 100/p
+ * at every factor 4, 0.5 + 10/sqrt(p) at every factor 8): over a span of 10
+ * doublings the one-term rule's law was taken outright, and its terms (no
+ * negative exponent) have no falling law but a constant or a subtracted
+ * log, so `auto` answered 0.17 (5.17) for every p, and a line in log p. Only
+ * a law rising with rising data is taken outright now. */
+static double sqrt_law(double p)
+{
+    return 0.5 + 10 / sqrt(p);
+}
+
 static void test_auto_strong_scaling_over_a_wide_span(void)
 {
-    static const double c0[2] = {0, 5};
     double x[6], y[6];
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         struct fit_result r;
         struct err e = {0};
-        double xq = 4096, yp, lo, hi;
+        double xq = k < 2 ? 4096 : 32768 * 4.0, yp, lo, hi, want;
         for (int i = 0; i < 6; i++) {
-            x[i] = pow(4, i);
-            y[i] = c0[k] + 100 / x[i];
+            x[i] = pow(k < 2 ? 4 : 8, i);
+            y[i] = k == 0 ? 100 / x[i] : k == 1 ? 5 + 100 / x[i] : sqrt_law(x[i]);
         }
+        want = k == 0 ? 100 / xq : k == 1 ? 5 + 100 / xq : sqrt_law(xq);
         CHECK_INT(run1(x, y, 6, "auto", &r, &e), 0);
         CHECK_INT(fit_predict_ext(&r.model, &xq, &yp, &lo, &hi, &e), 0);
-        CHECK_NEAR(yp, c0[k] + 100 / xq, 1e-6 * (c0[k] + 100 / xq));
+        CHECK_NEAR(yp, want, 1e-6 * want);
     }
 }
 
