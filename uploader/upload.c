@@ -282,11 +282,11 @@ static json_t *get_commit_alerts(struct ctx *c, const char *commit, const char *
 static void standing_alerts(struct ctx *c, const char *src, json_t *answer)
 {
     size_t i, k;
-    json_t *r;
+    json_t *r, *alerts = NULL, *key = NULL; /* the last commit's alerts, read once */
     json_array_foreach(json_object_get(answer, "runs"), i, r)
     {
         char path[64];
-        json_t *run, *alerts, *al;
+        json_t *run, *al, *want;
         long long id = (long long)json_integer_value(json_object_get(r, "id"));
         int rc = 0;
         if (id <= 0 || !json_is_string(json_object_get(r, "status")) ||
@@ -295,9 +295,21 @@ static void standing_alerts(struct ctx *c, const char *src, json_t *answer)
         snprintf(path, sizeof path, "/api/v1/runs/%lld", id);
         if ((run = get_json(c, path, &rc)) == NULL)
             continue; /* said why */
-        alerts = get_commit_alerts(c, json_string_value(json_object_get(run, "commit")),
-                                   json_string_value(json_object_get(run, "application")),
-                                   &rc);
+        want = json_pack(
+            "[OO]",
+            json_object_get(run, "commit") ? json_object_get(run, "commit") : json_null(),
+            json_object_get(run, "application") ? json_object_get(run, "application")
+                                                : json_null());
+        if (alerts == NULL || key == NULL || want == NULL || !json_equal(key, want)) {
+            json_decref(alerts);
+            json_decref(key);
+            key = want;
+            want = NULL;
+            alerts = get_commit_alerts(
+                c, json_string_value(json_object_get(run, "commit")),
+                json_string_value(json_object_get(run, "application")), &rc);
+        }
+        json_decref(want);
         json_array_foreach(json_object_get(alerts, "alerts"), k, al)
         {
             const char *st = json_string_value(json_object_get(al, "state"));
@@ -312,9 +324,10 @@ static void standing_alerts(struct ctx *c, const char *src, json_t *answer)
                         src, id, (long long)json_integer_value(json_object_get(al, "id")),
                         st);
         }
-        json_decref(alerts);
         json_decref(run);
     }
+    json_decref(alerts);
+    json_decref(key);
 }
 
 /* Counts and shows the alerts a delivered batch raised: the upload answer
