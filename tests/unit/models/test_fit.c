@@ -894,6 +894,7 @@ static void test_auto_strong_scaling_over_a_wide_span(void)
         CHECK_INT(run1(x, y, 6, "auto", &r, &e), 0);
         CHECK_INT(fit_predict_ext(&r.model, &xq, &yp, &lo, &hi, &e), 0);
         CHECK_NEAR(yp, want, 1e-6 * want);
+        fit_result_free(&r);
     }
 }
 
