@@ -256,6 +256,15 @@ static int blank(char c)
     return c == ' ' || c == '\t';
 }
 
+/* Where the header's label at i ends: two blanks or more, or a tab, end a
+ * label ("Avg Latency(us)  Min Latency(us)"). */
+static size_t label_end(const char *s, size_t i, size_t n)
+{
+    while (i < n && !(s[i] == '\t' || (s[i] == ' ' && i + 1 < n && blank(s[i + 1]))))
+        i++;
+    return i;
+}
+
 /* OMB 7.2's tail columns (-z, percentiles of its choice): "P50 Tail Lat(us)",
  * "P95 Tail BW(MB/s)". Adds the column (P50 is the median, Pk is "pk") and
  * returns the label's length; 0 if s is not one; -1 out of memory. */
@@ -310,7 +319,7 @@ static int header(struct osu *o, const char *s, size_t n, size_t line, struct er
     o->ncol = 0;
     o->has_size = 0;
     while (i < n) {
-        size_t k;
+        size_t k, len;
         while (i < n && blank(s[i]))
             i++;
         if (i >= n)
@@ -326,43 +335,33 @@ static int header(struct osu *o, const char *s, size_t n, size_t line, struct er
         if ((rc = tail_column(o, s + i, n - i)) < 0)
             return err_nomem(err);
         if (rc > 0) {
-            i += (size_t)rc;
-            if (o->col[o->ncol - 1].kind == COL_TIME &&
-                !(n - i >= 4 && memcmp(s + i, "(us)", 4) == 0))
-                return imp_fail_line(err, o->file, line, "a latency column is not in us");
-            while (i < n &&
-                   !(s[i] == '\t' || (s[i] == ' ' && i + 1 < n && blank(s[i + 1]))))
-                i++;
-            continue;
-        }
-        for (k = 0; k < sizeof labels / sizeof labels[0]; k++) {
-            size_t len = strlen(labels[k].label);
-            if (n - i >= len && memcmp(s + i, labels[k].label, len) == 0)
-                break;
-        }
-        if (k == sizeof labels / sizeof labels[0]) {
-            /* a column Prophecy does not read still takes a place in each
-             * row; the import's note names it */
-            size_t e = i;
-            while (e < n &&
-                   !(s[e] == '\t' || (s[e] == ' ' && e + 1 < n && blank(s[e + 1]))))
-                e++;
-            if (o->nunread++ == 0)
-                snprintf(o->unread, sizeof o->unread, "%.*s",
-                         (int)(e - i < 36 ? e - i : 36), s + i);
-            o->col[o->ncol++] = (struct col){COL_SKIP, NULL, 0};
+            len = (size_t)rc;
         } else {
-            o->col[o->ncol++] =
-                (struct col){labels[k].kind, labels[k].stat, labels[k].comm};
-            i += strlen(labels[k].label);
-            if (labels[k].kind == COL_TIME &&
-                !(n - i >= 4 && memcmp(s + i, "(us)", 4) == 0) &&
-                !(n - i >= 5 && memcmp(s + i, " (us)", 5) == 0))
-                return imp_fail_line(err, o->file, line, "a latency column is not in us");
+            for (k = 0; k < sizeof labels / sizeof labels[0]; k++) {
+                len = strlen(labels[k].label);
+                if (n - i >= len && memcmp(s + i, labels[k].label, len) == 0)
+                    break;
+            }
+            if (k == sizeof labels / sizeof labels[0]) {
+                /* a column Prophecy does not read still takes a place in each
+                 * row; the import's note names it */
+                size_t e = label_end(s, i, n);
+                if (o->nunread++ == 0)
+                    snprintf(o->unread, sizeof o->unread, "%.*s",
+                             (int)(e - i < 36 ? e - i : 36), s + i);
+                o->col[o->ncol++] = (struct col){COL_SKIP, NULL, 0};
+                len = 0;
+            } else {
+                o->col[o->ncol++] =
+                    (struct col){labels[k].kind, labels[k].stat, labels[k].comm};
+            }
         }
-        /* skip to the next column: two blanks or more, or a tab, end a label */
-        while (i < n && !(s[i] == '\t' || (s[i] == ' ' && i + 1 < n && blank(s[i + 1]))))
-            i++;
+        i += len;
+        if (len > 0 && o->col[o->ncol - 1].kind == COL_TIME &&
+            !(n - i >= 4 && memcmp(s + i, "(us)", 4) == 0) &&
+            !(n - i >= 5 && memcmp(s + i, " (us)", 5) == 0))
+            return imp_fail_line(err, o->file, line, "a latency column is not in us");
+        i = label_end(s, i, n);
     }
     if (o->ncol == 0)
         return imp_fail_line(err, o->file, line, "the header names no column");
