@@ -73,7 +73,7 @@ static int plot2d(json_t *ans, const struct fit_model *m, const char *name, stru
         hi = x > hi ? x : hi;
     }
     /* Log axis for ranges over more than a factor 16 (processor counts). */
-    logx = lo > 0 && hi / lo >= 16;
+    logx = svg_scale_for(lo, hi, SVG_SPAN_X) == SVG_LOG10;
     for (i = 0; i < CURVE_SAMPLES; i++) {
         double t = (double)i / (CURVE_SAMPLES - 1);
         cx[i] = logx ? lo * pow(hi / lo, t) : lo + (hi - lo) * t;
@@ -93,9 +93,10 @@ static int plot2d(json_t *ans, const struct fit_model *m, const char *name, stru
     plot.ylabel = ylabel;
     plot.xscale = logx ? SVG_LOG10 : SVG_LINEAR;
     {
-        /* a log y axis where the values span more than a factor 100 and all
-         * are positive (a strong-scaling time from 3.45 s to 20 ms lay flat
-         * on the zero line of a linear one, with its prediction) */
+        /* a log y axis where the values span a factor 100 and all are
+         * positive, as the application page's plots (a strong-scaling time
+         * from 3.45 s to 20 ms lay flat on the zero line of a linear one,
+         * with its prediction) */
         double ymin = INFINITY, ymax = -INFINITY;
         for (i = 0; i < series.n; i++)
             if (isfinite(pts[i].y)) {
@@ -106,8 +107,7 @@ static int plot2d(json_t *ans, const struct fit_model *m, const char *name, stru
             ymin = fmin(ymin, num(first, "y"));
             ymax = fmax(ymax, num(first, "y"));
         }
-        if (ymin > 0 && isfinite(ymax) && ymax / ymin > 100)
-            plot.yscale = SVG_LOG10;
+        plot.yscale = svg_scale_for(ymin, ymax, SVG_SPAN_Y);
     }
     plot.series = &series;
     plot.nseries = 1;

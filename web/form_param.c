@@ -515,7 +515,7 @@ static void curve_through(struct fctx *c, json_t *ans)
                          "has a from–to span to draw the model over (step 2).</p>\n");
         return;
     }
-    logx = lo > 0 && hi / lo >= 16;
+    logx = svg_scale_for(lo, hi, SVG_SPAN_X) == SVG_LOG10;
     point = json_deep_copy(vars);
     for (i = 0; i < CURVE_SAMPLES; i++) {
         double t = (double)i / (CURVE_SAMPLES - 1);

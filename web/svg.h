@@ -49,6 +49,17 @@
 
 enum svg_scale { SVG_LINEAR = 0, SVG_LOG10 = 1 };
 
+/* The automatic scale of values from lo to hi: log10 where they are
+ * positive and span `factor` or more (SVG_SPAN_X, 16, for an x axis of
+ * processor counts or sizes; SVG_SPAN_Y, 100, for measured values), else
+ * linear. */
+#define SVG_SPAN_X 16
+#define SVG_SPAN_Y 100
+static inline enum svg_scale svg_scale_for(double lo, double hi, double factor)
+{
+    return lo > 0 && hi / lo >= factor ? SVG_LOG10 : SVG_LINEAR;
+}
+
 /* ---- 2-D plot ------------------------------------------------------------ */
 
 /* One measured point. When has_err is set, [ymin, ymax] is the spread of the

@@ -269,10 +269,10 @@ static int scaling_plot(struct page *p, arena *a, const struct view_app *v,
         if (kind == PLOT_EFFICIENCY)
             plot.yscale = SVG_LINEAR; /* a ratio near 1: decades say nothing */
     } else {
-        plot.xscale = xmin > 0 && xmax / xmin >= 16 ? SVG_LOG10 : SVG_LINEAR;
-        plot.yscale = kind == PLOT_RUNTIME && ymin > 0 && ymax / ymin >= 100 ? SVG_LOG10
-                      : kind == PLOT_SPEEDUP                                 ? plot.xscale
-                                                                             : SVG_LINEAR;
+        plot.xscale = svg_scale_for(xmin, xmax, SVG_SPAN_X);
+        plot.yscale = kind == PLOT_RUNTIME   ? svg_scale_for(ymin, ymax, SVG_SPAN_Y)
+                      : kind == PLOT_SPEEDUP ? plot.xscale
+                                             : SVG_LINEAR;
     }
     plot.series = series;
     plot.nseries = ns;
