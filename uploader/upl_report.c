@@ -161,35 +161,50 @@ static int same_value(const json_t *a, const json_t *b)
                                 json_number_value(a) == json_number_value(b));
 }
 
-/* Does a counted alert concern this row? Fields the alert leaves out match. */
-static int alert_matches(const json_t *al, const struct row *rw)
+/* The configuration an alert names: its "configuration", else its own
+ * fields. */
+static const json_t *alert_config(const json_t *al)
 {
-    static const char *const keys[] = {"application", "executable", "system"};
-    const json_t *cfg = json_object_get(al, "configuration"), *ai, *ri, *v;
+    const json_t *cfg = json_object_get(al, "configuration");
+    return cfg ? cfg : al;
+}
+
+/* Whether configurations a and b differ in executable, system, nprocs or an
+ * input both name; a field either leaves out does not differ. */
+static int configs_differ(const json_t *a, const json_t *b)
+{
+    static const char *const keys[] = {"executable", "system"};
+    const json_t *ai = json_object_get(a, "inputs"), *bi = json_object_get(b, "inputs"),
+                 *v;
     const char *k;
     size_t i;
 
-    if (cfg == NULL)
-        cfg = al;
-    if (str(cfg, "application") && rw->app && strcmp(str(cfg, "application"), rw->app))
-        return 0;
-    for (i = 1; i < sizeof keys / sizeof keys[0]; i++)
-        if (str(cfg, keys[i]) && str(rw->cfg, keys[i]) &&
-            strcmp(str(cfg, keys[i]), str(rw->cfg, keys[i])) != 0)
-            return 0;
-    if (json_is_integer(json_object_get(cfg, "nprocs")) &&
-        json_is_integer(json_object_get(rw->cfg, "nprocs")) &&
-        json_integer_value(json_object_get(cfg, "nprocs")) !=
-            json_integer_value(json_object_get(rw->cfg, "nprocs")))
-        return 0;
-    ai = json_object_get(cfg, "inputs");
-    ri = json_object_get(rw->cfg, "inputs");
+    for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (str(a, keys[i]) && str(b, keys[i]) &&
+            strcmp(str(a, keys[i]), str(b, keys[i])))
+            return 1;
+    if (json_is_number(json_object_get(a, "nprocs")) &&
+        json_is_number(json_object_get(b, "nprocs")) &&
+        !same_value(json_object_get(a, "nprocs"), json_object_get(b, "nprocs")))
+        return 1;
     json_object_foreach((json_t *)ai, k, v)
     {
-        const json_t *w = json_object_get(ri, k);
+        const json_t *w = json_object_get(bi, k);
         if (w && !same_value(v, w))
-            return 0;
+            return 1;
     }
+    return 0;
+}
+
+/* Does a counted alert concern this row? Fields the alert leaves out match. */
+static int alert_matches(const json_t *al, const struct row *rw)
+{
+    const json_t *cfg = alert_config(al);
+
+    if (str(cfg, "application") && rw->app && strcmp(str(cfg, "application"), rw->app))
+        return 0;
+    if (configs_differ(cfg, rw->cfg))
+        return 0;
     if (str(al, "y"))
         return strcmp(str(al, "y"), rw->y) == 0;
     if (str(al, "kernel") && (!rw->kernel || strcmp(str(al, "kernel"), rw->kernel)))
@@ -200,32 +215,21 @@ static int alert_matches(const json_t *al, const struct row *rw)
 void upl_report_select(json_t *alerts, const char *executable, const char *system,
                        long nprocs, const json_t *inputs)
 {
-    json_t *list = json_object_get(alerts, "alerts");
-    for (size_t i = json_array_size(list); i-- > 0;) {
-        const json_t *al = json_array_get(list, i),
-                     *cfg = json_object_get(al, "configuration"), *ai, *v;
-        const char *k;
-        int out = 0;
-        if (cfg == NULL)
-            cfg = al;
-        ai = json_object_get(cfg, "inputs");
-        if (executable && str(cfg, "executable") &&
-            strcmp(str(cfg, "executable"), executable))
-            out = 1;
-        if (system && str(cfg, "system") && strcmp(str(cfg, "system"), system))
-            out = 1;
-        if (nprocs > 0 && json_is_number(json_object_get(cfg, "nprocs")) &&
-            json_number_value(json_object_get(cfg, "nprocs")) != (double)nprocs)
-            out = 1;
-        json_object_foreach((json_t *)inputs, k, v)
-        {
-            const json_t *w = json_object_get(ai, k);
-            if (w != NULL && !same_value(v, w))
-                out = 1;
-        }
-        if (out)
+    json_t *list = json_object_get(alerts, "alerts"), *sel = json_object();
+    if (sel == NULL)
+        return;
+    if (executable)
+        json_object_set_new(sel, "executable", json_string(executable));
+    if (system)
+        json_object_set_new(sel, "system", json_string(system));
+    if (nprocs > 0)
+        json_object_set_new(sel, "nprocs", json_integer(nprocs));
+    if (inputs)
+        json_object_set(sel, "inputs", (json_t *)inputs);
+    for (size_t i = json_array_size(list); i-- > 0;)
+        if (configs_differ(alert_config(json_array_get(list, i)), sel))
             json_array_remove(list, i);
-    }
+    json_decref(sel);
 }
 
 static const char *alert_commit(const json_t *al)
