@@ -157,8 +157,8 @@ unsigned long long imp_hash(unsigned long long h, const char *s, size_t len);
 
 /* The kernel name of a call path (SPEC §16: labels joined with "/"). A path
  * of at most LIMIT_NAME bytes is itself; a longer one keeps its first label
- * (when short), a mark made from `h` (a hash of the whole path, so that
- * distinct long paths keep distinct names) and as many trailing labels as
+ * (its first LIMIT_NAME / 4 bytes when longer), a mark made from `h` (a hash of the whole
+ * path, so that distinct long paths keep distinct names) and as many trailing labels as
  * fit: "main/…3f9a01c2/MPI_Recv/psm_wait". `tail` is the path's end
  * (tail_len bytes, at least what fits), `head` its first label. Returns the
  * name in the arena, or NULL (out of memory). */
