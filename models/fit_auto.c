@@ -351,6 +351,22 @@ static double half_slope(const struct fit_point *pts, size_t m)
     return log(pts[m - 1].y / pts[h].y) / log(pts[m - 1].x[0] / pts[h].x[0]);
 }
 
+/* The slope s of one variable's positive data that bounds a law's growth
+ * beyond them (growth_max): the steepest pair of the upper half
+ * (data_slope). Over a wide span that pair can be a step (a protocol
+ * switch in a message-size sweep: 12x over one doubling), not a rate of
+ * growth: the one-term law, fitted by least squares to the largest
+ * values, then bends up beyond them as fast as the step allows. There s
+ * is at most the upper half's slope as a whole (eval/RECORD.md §9,
+ * candidates W and W2; §62: reading a growth sustained over the top two
+ * doublings as a rate lost on real sweeps). */
+static double growth_slope(const struct fit_point *pts, size_t m)
+{
+    double s = data_slope(pts, m);
+
+    return isfinite(s) && wide_span(pts, m) ? fmin(s, half_slope(pts, m)) : s;
+}
+
 /* The same for variable v of two: on each slice where the other variable is
  * fixed, the slope from the point at the slice's largest x_v to the one
  * with the largest x_v at most half of it (level 0), or the slope of the
@@ -643,14 +659,8 @@ static int choose_law(const struct fit_point *pts, size_t m, int nvars, int rel,
 
     if (nvars == 1 && rel)
         increasing = increasing_throughout(pts, m);
-    /* On a wide span, a step is not a rate of growth (W2, as W in
-     * fit_auto_model; eval/RECORD.md §9). */
-    if (rel && nvars == 1) {
-        double s = data_slope(pts, m);
-        if (isfinite(s) && wide_span(pts, m))
-            s = fmin(s, half_slope(pts, m));
-        growth[0] = growth_max(s, INFINITY, 1);
-    }
+    if (rel && nvars == 1)
+        growth[0] = growth_max(growth_slope(pts, m), INFINITY, 1);
     if (rel && nvars == 2)
         growth_max2(pts, m, growth);
     for (i = 0; i < m; i++)
@@ -1703,24 +1713,15 @@ int fit_auto_model(const struct fit_point *pts, size_t m, int nvars,
     wide = wide_span(pts, m);
     if (out->seg_x > 0 && !wide)
         return 0;
-    /* Over a wide span the steepest pair of the upper half can be a step (a
-     * protocol switch at the top of a message-size sweep: 12x over one
-     * doubling), not a rate of growth: the one-term law, fitted by least
-     * squares to the largest values, then bends up beyond them as fast as
-     * the step allows. There its growth is bounded by the upper half's slope
-     * as a whole (eval/RECORD.md §9, candidate W). */
     /* The cheap refusals first: the one-term law must exist and stay
      * plausible before the selection is run again on the forward folds (two
      * more searches; on bench_fit's falling 10-point law, whose one-term law
      * turns implausible, that is two thirds of the fit's time). The same
      * conditions in another order: the same result. */
     if (one_term_model(pts, m, &b) < 0 ||
-        !plausible_beyond(
-            b.term, b.nterms, 1, b.coef, pts[0].x, pts[m - 1].x, 1,
-            increasing_throughout(pts, m),
-            (double[]){growth_max(wide ? fmin(data_slope(pts, m), half_slope(pts, m))
-                                       : data_slope(pts, m),
-                                  INFINITY, 1)}) ||
+        !plausible_beyond(b.term, b.nterms, 1, b.coef, pts[0].x, pts[m - 1].x, 1,
+                          increasing_throughout(pts, m),
+                          (double[]){growth_max(growth_slope(pts, m), INFINITY, 1)}) ||
         forward_procedures(pts, m, &ea, &eb, &ebd) < 0 ||
         ((!wide || !rises_with_data(pts, m, &b)) && !(eb < ea)))
         return 0;
