@@ -400,40 +400,63 @@ char *page_error_html(const struct err *e, int status, size_t *len)
 
 /* ---- modeling answers -------------------------------------------------------- */
 
-static void json_cell(struct page *p, json_t *v)
+#define JSON_ITEMS 16 /* items of an object or array shown */
+#define JSON_DEPTH 4  /* levels of nesting shown */
+
+static void json_value(struct page *p, json_t *v, int depth)
 {
-    size_t i;
+    size_t i = 0, n;
+    const char *key;
     json_t *x;
     if (json_is_number(v)) {
         page_num(p, json_number_value(v));
-    } else if (json_is_string(v)) {
-        page_text(p, json_string_value(v));
-    } else if (json_is_boolean(v)) {
-        page_puts(p, json_is_true(v) ? "yes" : "no");
-    } else if (json_is_array(v) && json_array_size(v) <= 16) {
-        int numbers = 1;
-        json_array_foreach(v, i, x) numbers &= json_is_number(x) || json_is_string(x);
-        if (numbers) {
-            json_array_foreach(v, i, x)
-            {
-                if (i)
-                    page_puts(p, ", ");
-                json_cell(p, x);
-            }
-            return;
-        }
-        goto dump;
-    } else if (json_is_null(v) || v == NULL) {
-        page_puts(p, "–");
-    } else {
-        char *s;
-    dump:
-        s = json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(6));
-        page_puts(p, "<code>");
-        page_text(p, s ? s : "");
-        page_puts(p, "</code>");
-        xfree(s);
+        return;
     }
+    if (json_is_string(v)) {
+        page_text(p, json_string_value(v));
+        return;
+    }
+    if (json_is_boolean(v)) {
+        page_puts(p, json_is_true(v) ? "yes" : "no");
+        return;
+    }
+    n = json_is_object(v) ? json_object_size(v) : json_array_size(v);
+    if (n == 0 || depth == JSON_DEPTH) { /* null, or nothing (more) to list */
+        page_puts(p, n == 0 ? "\xe2\x80\x93" : "\xe2\x80\xa6");
+        return;
+    }
+    if (depth > 0)
+        page_puts(p, "(");
+    if (json_is_object(v)) {
+        json_object_foreach(v, key, x)
+        {
+            if (i == JSON_ITEMS)
+                break;
+            if (i++)
+                page_puts(p, ", ");
+            page_text(p, key);
+            page_puts(p, "&nbsp;=&nbsp;"); /* a pair never breaks */
+            json_value(p, x, depth + 1);
+        }
+    } else {
+        json_array_foreach(v, i, x)
+        {
+            if (i == JSON_ITEMS)
+                break;
+            if (i)
+                page_puts(p, ", ");
+            json_value(p, x, depth + 1);
+        }
+    }
+    if (n > JSON_ITEMS)
+        page_printf(p, ", \xe2\x80\xa6 (%zu in all)", n);
+    if (depth > 0)
+        page_puts(p, ")");
+}
+
+void page_json(struct page *p, json_t *v)
+{
+    json_value(p, v, 0);
 }
 
 /* A table of an array of objects; columns are the keys of the first rows. */
@@ -491,7 +514,7 @@ static void json_table(struct page *p, const char *title, json_t *arr, size_t ma
             if (unit != NULL && json_is_number(v) && value_column(cols[c]))
                 page_qty(p, json_number_value(v), unit);
             else
-                json_cell(p, v);
+                page_json(p, v);
             page_puts(p, "</td>");
         }
         page_puts(p, "</tr>\n");
@@ -522,7 +545,7 @@ static void facts_of(struct page *p, json_t *obj, int *open)
         page_puts(p, "<dt>");
         page_text(p, key);
         page_puts(p, "</dt><dd>");
-        json_cell(p, v);
+        page_json(p, v);
         page_puts(p, "</dd>\n");
     }
 }
@@ -589,7 +612,7 @@ void page_model_facts(struct page *p, json_t *answer)
         json_array_foreach(v, i, c)
         {
             page_printf(p, "%sa%zu = ", i ? ", " : "", i);
-            json_cell(p, c);
+            page_json(p, c);
         }
         page_puts(p, "</dd>\n");
     } else if (json_is_object(v)) {
@@ -603,7 +626,7 @@ void page_model_facts(struct page *p, json_t *answer)
             page_puts(p, "<dt>coefficient ");
             page_text(p, key);
             page_puts(p, "</dt><dd>");
-            json_cell(p, c);
+            page_json(p, c);
             page_puts(p, "</dd>\n");
         }
     }

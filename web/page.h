@@ -91,6 +91,11 @@ void page_url(struct page *p, const char *s);
  * coefficients, errors, ratios); never nan/inf ("–" for a non-finite value).
  * A measured value with a unit goes through page_qty. */
 void page_num(struct page *p, double v);
+/* A JSON value as people read it, never as JSON text: a number as page_num,
+ * a string escaped, yes/no, an object as "N = 1000, P = 8" and an array as
+ * "1, 2, 3" (nested ones in parentheses; 16 items of each at most, then
+ * "… (40 in all)"; 4 levels deep); "–" for null or an empty one. */
+void page_json(struct page *p, json_t *v);
 /* A measured value in readable units (web/units.h): v in `unit` ("s", "B",
  * "B/s", "MB/s"; NULL or "" a plain number) as "2.15 µs", "1.5 MiB", "12";
  * "—" for a non-finite (absent) value. */

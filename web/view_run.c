@@ -36,20 +36,13 @@ static void kv_table(struct page *p, const char *title, const char *what,
 }
 
 /* A kernel's metrics (o, parsed from its JSON object text) as "name value ·
- * name value", each value in its unit; text that is not an object shown as
- * it is. */
-static void kernel_metrics(struct page *p, json_t *o, const char *text)
+ * name value", each number in its unit. */
+static void kernel_metrics(struct page *p, json_t *o)
 {
     const char *key;
     json_t *v;
     int first = 1;
 
-    if (!json_is_object(o)) {
-        page_puts(p, "<code>");
-        page_text(p, text);
-        page_puts(p, "</code>");
-        return;
-    }
     json_object_foreach(o, key, v)
     {
         if (!first)
@@ -60,12 +53,8 @@ static void kernel_metrics(struct page *p, json_t *o, const char *text)
         page_puts(p, " ");
         if (json_is_number(v))
             page_qty(p, json_number_value(v), units_of_metric(key));
-        else if (json_is_string(v))
-            page_text(p, json_string_value(v));
-        else if (json_is_boolean(v))
-            page_puts(p, json_is_true(v) ? "yes" : "no");
         else
-            page_puts(p, json_is_array(v) ? "[\xe2\x80\xa6]" : "{\xe2\x80\xa6}");
+            page_json(p, v);
         page_puts(p, "</span>");
     }
 }
@@ -476,8 +465,7 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
         else
             page_puts(p, "\xe2\x80\x94"); /* not counted (SPEC §16) */
         page_puts(p, "</td><td>");
-        if (k->metrics_json)
-            kernel_metrics(p, metrics[i], k->metrics_json);
+        kernel_metrics(p, metrics[i]);
         page_puts(p, "</td></tr>\n");
     }
     page_puts(p, "</tbody>");

@@ -3,7 +3,6 @@
  * expressions, and for each parameter with arguments a plot of the
  * benchmark points of the same name with the parameter's curve (the
  * expression evaluated by models/expr over the measured range); see view.h. */
-#include "common/xalloc.h"
 #include "models/aggregate.h"
 #include "models/expr.h"
 #include "web/svg.h"
@@ -704,13 +703,7 @@ void view_system(struct page *p, const struct view_system *d)
         page_puts(p, "<dt>");
         page_text(p, key);
         page_puts(p, "</dt><dd>");
-        if (json_is_string(x))
-            page_text(p, json_string_value(x));
-        else {
-            char *s = json_dumps(x, JSON_COMPACT | JSON_ENCODE_ANY);
-            page_text(p, s ? s : "");
-            xfree(s); /* Jansson allocates through xalloc (common/xalloc_json.h) */
-        }
+        page_json(p, x);
         page_puts(p, "</dd>\n");
     }
     page_puts(p, "<dt>JSON</dt><dd><a href=\"/api/v1/systems/");

@@ -644,12 +644,74 @@ static void test_form_step(void)
     form_db_done(d);
 }
 
+static void answer_fn(struct page *p, const void *d)
+{
+    page_model_answer(p, (json_t *)d);
+}
+
+static void system_fn(struct page *p, const void *d)
+{
+    view_system(p, d);
+}
+
+/* JSON values on pages read as text, never as JSON: a parameterization's
+ * points and predictions at {"N": 1000, "P": 8}, nested and long arrays in
+ * a modeling answer, and a system's metadata that is not a string. */
+static void test_json_values_read_as_text(void)
+{
+    json_t *ans = json_pack("{s:s, s:f, s:[{s:{s:i,s:i}, s:f}], s:[{s:{s:i}, s:f, "
+                            "s:[[i,i],[i,i]], s:{s:s}}]}",
+                            "formula", "y = N/P", "value", 2.5, "predictions", "x", "N",
+                            1000, "P", 8, "y", 2.5, "points", "x", "N", 1000, "runtime",
+                            1.25, "pairs", 1, 2, 3, 4, "odd", "k", EVIL);
+    json_t *many = json_array();
+    struct view_system sys = {0};
+    char *html;
+    for (int i = 0; i < 20; i++)
+        json_array_append_new(many, json_integer(i));
+    json_object_set_new(json_array_get(json_object_get(ans, "points"), 0), "many", many);
+    html = render("Model", "models", answer_fn, ans);
+    check_structure(html);
+    if (getenv("DUMP_HTML"))
+        fputs(html, stderr);
+    CHECK(strstr(html, "<td>N&nbsp;=&nbsp;1000, P&nbsp;=&nbsp;8</td>") != NULL);
+    CHECK(strstr(html, "<td>N&nbsp;=&nbsp;1000</td>") != NULL);
+    CHECK(strstr(html, "<td>(1, 2), (3, 4)</td>") != NULL);
+    CHECK(strstr(html, "<td>k&nbsp;=&nbsp;" EVIL_TEXT "</td>") != NULL);
+    CHECK(strstr(html, ", 15, \xe2\x80\xa6 (20 in all)</td>") != NULL);
+    CHECK(strstr(html, "{&quot;") == NULL && strstr(html, "[[") == NULL);
+    xfree(html);
+    json_decref(ans);
+
+    sys.name = "SP2";
+    sys.system =
+        json_pack("{s:s, s:s, s:i, s:{s:s, s:i, s:[s,s], s:{s:s, s:f}}}", "name", "SP2",
+                  "description", "d", "runs", 0, "metadata", "site", EVIL, "nodes", 128,
+                  "gpus", "A100", "H100", "net", "kind", "IB", "gbps", 200.0);
+    sys.apps = json_array();
+    sys.benchmarks = json_array();
+    html = render("SP2", "systems", system_fn, &sys);
+    check_structure(html);
+    CHECK(strstr(html, "<dt>site</dt><dd>" EVIL_TEXT "</dd>") != NULL);
+    CHECK(strstr(html, "<dt>nodes</dt><dd>128</dd>") != NULL);
+    CHECK(strstr(html, "<dt>gpus</dt><dd>A100, H100</dd>") != NULL);
+    CHECK(
+        strstr(html, "<dt>net</dt><dd>kind&nbsp;=&nbsp;IB, gbps&nbsp;=&nbsp;200</dd>") !=
+        NULL);
+    CHECK(strstr(html, "[&quot;") == NULL && strstr(html, "{&quot;") == NULL);
+    xfree(html);
+    json_decref(sys.system);
+    json_decref(sys.apps);
+    json_decref(sys.benchmarks);
+}
+
 int main(void)
 {
     A = arena_new();
     RUN(test_overview);
     RUN(test_run);
     RUN(test_run_call_tree);
+    RUN(test_json_values_read_as_text);
     RUN(test_app);
     RUN(test_app_breakdown_by_configuration);
     RUN(test_app_suite_bars);
