@@ -199,6 +199,11 @@ struct view_alerts {
     json_t *groups; /* GET /api/v1/alert-groups' answer, shown first (NULL: none) */
 };
 void view_alerts(struct page *p, const struct view_alerts *d);
+/* A configuration {application, executable, system, nprocs, inputs} (as an
+ * alert, a watch or GET /api/v1/series name it) as escaped text: "app/exe on
+ * sys, 8 procs, N=1000"; app names the application when c does not (a
+ * compare answer names it once, on top). */
+void view_config_text(struct page *p, const json_t *c, const char *app);
 
 struct chart_hist_point;
 /* A configuration's history page (/history?...): config {application,

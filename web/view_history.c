@@ -76,9 +76,8 @@ static void compare_link(struct page *p, const char *app, const char *commit)
         page_puts(p, "</a>");
 }
 
-/* "app/exe on sys, 8 procs, N=1000" as escaped text; app names the
- * application when c does not (a compare answer names it once, on top). */
-static void config_text(struct page *p, const json_t *c, const char *app)
+/* See view.h. */
+void view_config_text(struct page *p, const json_t *c, const char *app)
 {
     const char *k;
     json_t *v;
@@ -219,7 +218,7 @@ static void alerts_table(struct page *p, json_t *alerts, int triage, int link_hi
             page_puts(p, "<a href=\"");
             history_href(p, c, NULL, str(al, "y"));
             page_puts(p, "\">");
-            config_text(p, c, NULL);
+            view_config_text(p, c, NULL);
             page_puts(p, "</a>");
         } else if (json_is_integer(json_object_get(al, "watch"))) {
             long long w = (long long)json_integer_value(json_object_get(al, "watch"));
@@ -416,7 +415,7 @@ void view_series(struct page *p, const struct view_series *d)
     page_puts(p, "\">");
     page_text(p, str(d->config, "application"));
     page_puts(p, "</a> ›</p>\n<h1>History: ");
-    config_text(p, d->config, NULL);
+    view_config_text(p, d->config, NULL);
     page_puts(p, "</h1>\n<p class=\"compare-link\"><a id=\"history-compare\" "
                  "href=\"/compare?application=");
     page_url(p, str(d->config, "application"));
@@ -857,7 +856,7 @@ void view_compare(struct page *p, const struct view_compare *d)
         page_puts(p, "<tr><td><a href=\"");
         history_href(p, c, app, y);
         page_puts(p, "\">");
-        config_text(p, c, app);
+        view_config_text(p, c, app);
         page_puts(p, "</a></td><td>");
         page_text(p, measure_of(p->arena, r));
         page_puts(p, "</td>");

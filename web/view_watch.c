@@ -4,7 +4,6 @@
 #include "web/view.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const char *sget(const json_t *o, const char *k)
@@ -48,31 +47,26 @@ void view_series_watches(struct page *p, const struct view_series *d)
     {
         const char *wa = sget(w, "application");
         json_t *det = json_object_get(w, "detector");
+        json_t *model = json_object_get(det, "model");
         long long id = json_integer_value(json_object_get(w, "id"));
-        char *dtext;
         if (wa == NULL || strcmp(wa, app) != 0)
             continue;
         if (shown++ == 0)
             page_puts(p, "<ul class=\"watches\" id=\"watch-list\">");
         page_printf(p, "<li id=\"watch-%lld\">Watch %lld: ", id, id);
         page_text(p, sget(w, "y") ? sget(w, "y") : "runtime");
-        if (sget(w, "system")) {
-            page_puts(p, " on ");
-            page_text(p, sget(w, "system"));
-        }
-        if (sget(w, "executable")) {
-            page_puts(p, ", ");
-            page_text(p, sget(w, "executable"));
-        }
-        dtext =
-            det ? json_dumps(det, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(15))
-                : NULL;
-        if (dtext) {
-            page_puts(p, " <code>");
-            page_text(p, dtext);
-            page_puts(p, "</code>");
-            free(dtext);
-        }
+        page_puts(p, " of ");
+        view_config_text(p, w, NULL);
+        page_puts(p, " \xe2\x80\x94 ");
+        /* the detector as the API names it (GET /api/v1/watches), read */
+        if (json_is_integer(model))
+            page_printf(p,
+                        "outside the prediction interval of <a href=\"/models/%lld\">"
+                        "model %lld</a>",
+                        (long long)json_integer_value(model),
+                        (long long)json_integer_value(model));
+        else
+            page_json(p, det);
         page_printf(p,
                     " <a class=\"delete\" id=\"watch-%lld-delete\" "
                     "href=\"/watches/%lld/delete\">Delete</a></li>",

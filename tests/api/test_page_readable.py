@@ -1,6 +1,6 @@
 """Pages read as people read them (SPEC §16 "Where users look"), over HTTP
 against the real prophecyd: no page prints a JSON value as JSON text (a
-parameterization's points, a system's metadata)."""
+watch's test, a parameterization's points, a system's metadata)."""
 import html
 import re
 import urllib.parse
@@ -30,6 +30,33 @@ def no_json(body, where):
     found = re.findall(r'.{0,40}(?:\{"|\["|\[\{|\[\[|":).{0,40}', t)
     assert not found, (where, found[:3])
     return t
+
+
+@test
+def watches_read_as_words_not_json():
+    for w in ({"application": "matmul (example)", "system": "IBM SP2 (example)",
+               "nprocs": 8, "inputs": {"N": 1000}, "y": "runtime",
+               "detector": {"test": "zscore", "threshold": 3, "window": 20}},
+              {"application": "matmul (example)", "system": "IBM SP2 (example)",
+               "y": "runtime", "detector": {"test": "iqr",
+                                            "threshold": 1.5, "window": 10}}):
+        st, b = S.post("/api/v1/watches", w)
+        assert st == 201, b
+    st, m = S.post("/api/v1/fit", {"application": "matmul (example)", "x": "N",
+                                   "system": "SGI Origin2000 (example)",
+                                   "fixed": {"nprocs": 8}, "save": True})
+    assert st == 201, m
+    st, b = S.post("/api/v1/watches", {"detector": {"model": m["id"]}})
+    assert st == 201, b
+    q = urllib.parse.urlencode({"application": "matmul (example)",
+                                "system": "IBM SP2 (example)", "nprocs": 8,
+                                "input.N": 1000, "input.L": 1024, "y": "runtime"})
+    no_json(page("/alerts"), "alerts")
+    t = no_json(page("/history?" + q), "history")
+    assert re.search(r"Watch \d+: runtime of matmul \(example\) on IBM SP2 \(example\), "
+                     r"8 procs, N=1000 — test = zscore, threshold = 3, window = 20", t), t
+    assert "test = iqr, threshold = 1.5, window = 10" in t, t
+    assert f"outside the prediction interval of model {m['id']}" in t, t
 
 
 @test

@@ -447,6 +447,57 @@ static void test_view_series(void)
     json_decref(all);
 }
 
+static void watches_fn(struct page *p, const void *d)
+{
+    view_series_watches(p, d);
+}
+
+/* The application's watches as GET /api/v1/watches answers them, read as
+ * text: each its measure and configuration, a model watch its model (a
+ * link), the others their detector as "test = zscore, ..." (a scaling
+ * watch's settings in parentheses), never the detector's JSON. */
+static void test_view_series_watches(void)
+{
+    struct view_series v = {0};
+    char *html;
+    v.config = json_pack("{s:s,s:s}", "application", EVIL, "system", "sys");
+    v.watches = json_pack(
+        "{s:[{s:i,s:s,s:s,s:s,s:n,s:n,s:s,s:{s:i}},"
+        "{s:i,s:s,s:s,s:s,s:i,s:{s:i},s:s,s:{s:s,s:f,s:i}},"
+        "{s:i,s:s,s:s,s:n,s:n,s:s,s:{s:{s:s,s:f,s:s,s:f}}},"
+        "{s:i,s:s,s:s,s:{s:i}}]}",
+        "watches", "id", 1, "application", EVIL, "executable", "a.out", "system", "sys",
+        "nprocs", "inputs", "y", "runtime", "detector", "model", 7, "id", 2,
+        "application", EVIL, "executable", "a.out", "system", "sys", "nprocs", 8,
+        "inputs", "N", 1000, "y", "kernel:solve", "detector", "test", "zscore",
+        "threshold", 3.0, "window", 20, "id", 3, "application", EVIL, "system", "sys",
+        "nprocs", "inputs", "y", "runtime", "detector", "scaling", "x", "nprocs",
+        "target", 1024.0, "baseline", "branch:main", "threshold", 0.1, "id", 4,
+        "application", "other", "system", "sys", "detector", "model", 9);
+    CHECK(v.watches != NULL);
+    html = render(watches_fn, &v, NULL);
+    check_structure(html);
+    if (getenv("DUMP_HTML"))
+        fputs(html, stderr);
+    CHECK(strstr(html, "<li id=\"watch-1\">Watch 1: runtime of " EVIL_TEXT
+                       "/a.out on sys \xe2\x80\x94 outside the prediction interval of "
+                       "<a href=\"/models/7\">model 7</a> ") != NULL);
+    CHECK(strstr(html,
+                 "<li id=\"watch-2\">Watch 2: kernel:solve of " EVIL_TEXT
+                 "/a.out on sys, 8 procs, N=1000 \xe2\x80\x94 test&nbsp;=&nbsp;"
+                 "zscore, threshold&nbsp;=&nbsp;3, window&nbsp;=&nbsp;20 ") != NULL);
+    CHECK(strstr(html,
+                 "Watch 3: runtime of " EVIL_TEXT " on sys \xe2\x80\x94 "
+                 "scaling&nbsp;=&nbsp;(x&nbsp;=&nbsp;nprocs, target&nbsp;=&nbsp;1024, "
+                 "baseline&nbsp;=&nbsp;branch:main, threshold&nbsp;=&nbsp;0.1) ") !=
+          NULL);
+    CHECK(strstr(html, "watch-4") == NULL); /* another application's */
+    CHECK(strstr(html, "{&quot;") == NULL && strstr(html, "&quot;test") == NULL);
+    xfree(html);
+    json_decref(v.config);
+    json_decref(v.watches);
+}
+
 static void compare_fn(struct page *p, const void *d)
 {
     view_compare(p, d);
@@ -580,6 +631,7 @@ int main(void)
     RUN(test_chart_compare);
     RUN(test_view_alerts);
     RUN(test_view_series);
+    RUN(test_view_series_watches);
     RUN(test_view_compare);
     RUN(test_api_shapes);
     arena_free(A);
