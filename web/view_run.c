@@ -145,9 +145,33 @@ static int node_ptr_cmp(const void *a, const void *b)
     return node_cmp(*(const struct node *const *)a, *(const struct node *const *)b);
 }
 
-static double inclusive_of(json_t *metrics)
+/* How a run's kernel times aggregate its ranks (docs/import.md, "Several
+ * ranks"), told by the statistics beside them: an importer that keeps the
+ * mean over the ranks as a kernel's time names the largest beside it
+ * (`exclusive_max`, with `inclusive_mean`: CUBE, HPCToolkit); one that keeps
+ * the slowest rank's names the mean (`mean` and `min`: TAU, Caliper), and
+ * its `inclusive` is the slowest rank's too. Every column of the call tree
+ * takes the aggregation of the kernels' time, so that a child compares with
+ * its parent. */
+enum ranks { RANKS_ONE, RANKS_SLOWEST, RANKS_MEAN };
+
+static enum ranks ranks_of(const struct run_record *run, json_t **metrics)
 {
-    json_t *v = json_object_get(metrics, "inclusive");
+    for (size_t i = 0; i < run->nkernels; i++) {
+        json_t *m = metrics[i];
+        if (json_object_get(m, "exclusive_max") && json_object_get(m, "inclusive_mean"))
+            return RANKS_MEAN;
+        if (json_object_get(m, "mean") && json_object_get(m, "min"))
+            return RANKS_SLOWEST;
+    }
+    return RANKS_ONE;
+}
+
+/* A kernel's inclusive time aggregated as its time is (ranks_of), or NAN. */
+static double inclusive_of(json_t *metrics, enum ranks r)
+{
+    json_t *v =
+        json_object_get(metrics, r == RANKS_MEAN ? "inclusive_mean" : "inclusive");
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
@@ -177,14 +201,16 @@ static int has_paths(const struct run_record *run)
     return 0;
 }
 
-static void tree_row(struct page *p, const struct node *n, double runtime)
+/* A tree row; whole: what a share is of (the runtime, or the mean rank's). */
+static void tree_row(struct page *p, const struct node *n, double runtime, double whole)
 {
     double incl = isfinite(n->incl) ? n->incl : n->sub;
     const char *leaf = n->path;
     /* a path without a record of its own sums its subtree; where a kernel's
      * time is its slowest rank's (several ranks), that sum of maxima can pass
      * what any rank spent (a Caliper profile's _start at 173 % of the run):
-     * no path takes longer than the run, whose time is the root's */
+     * no path takes longer than the run, whose time is the root's (a sum of
+     * means never passes it) */
     if (!isfinite(n->incl) && isfinite(runtime) && runtime > 0 && incl > runtime)
         incl = runtime;
     {
@@ -206,8 +232,8 @@ static void tree_row(struct page *p, const struct node *n, double runtime)
     else
         page_puts(p, "\xe2\x80\x94");
     page_puts(p, "</span><span class=\"ct-share num\">");
-    if (isfinite(runtime) && runtime > 0 && isfinite(incl))
-        share(p, incl, runtime);
+    if (isfinite(whole) && whole > 0 && isfinite(incl))
+        share(p, incl, whole);
     else
         page_puts(p, "\xe2\x80\x94");
     page_puts(p, "</span>");
@@ -215,16 +241,67 @@ static void tree_row(struct page *p, const struct node *n, double runtime)
 
 #define TREE_OPEN_DEPTH 2 /* levels open on arrival */
 
+/* The tree's caption: its columns, and the aggregation over ranks they share
+ * (ranks_of), unless the run is one process of one thread; whole is what a
+ * share is of. */
+static void tree_caption(struct page *p, const struct run_record *run, enum ranks r,
+                         double whole)
+{
+    double threads = 1;
+    const char *one;
+    for (size_t i = 0; i < run->ninputs; i++)
+        if (strcmp(run->inputs[i].name, "threads") == 0)
+            threads = run->inputs[i].value;
+    one = threads > 1 ? "thread" : "process";
+    if (run->nprocs <= 1 && threads <= 1)
+        r = RANKS_ONE;
+    page_puts(p, "<p class=\"muted\">Kernel names are call paths: per path its "
+                 "inclusive time (with the callees), exclusive time (the path itself) "
+                 "and share of ");
+    if (r == RANKS_MEAN) {
+        page_printf(p, "the mean %s's time, ", one);
+        page_qty(p, whole, "s");
+    } else {
+        page_puts(p, "the runtime");
+    }
+    page_puts(p, ". ");
+    if (r != RANKS_ONE) {
+        page_printf(p,
+                    "<strong id=\"calltree-ranks\">Every column is the %s over %s%lld "
+                    "process%s</strong>, as the kernels' time is",
+                    r == RANKS_MEAN ? "mean" : "largest",
+                    threads > 1 ? "the threads of the " : "the ", run->nprocs,
+                    run->nprocs == 1 ? "" : "es");
+        if (r == RANKS_SLOWEST) {
+            page_printf(p,
+                        ": each path its slowest %s's, so children can add up to "
+                        "more than their parent. ",
+                        one);
+        } else if (RUN_HAS_RUNTIME(run->runtime)) {
+            page_printf(p, "; the slowest %s took ", one);
+            page_qty(p, run->runtime, "s");
+            page_puts(p, ", the runtime. ");
+        } else {
+            page_puts(p, ". ");
+        }
+    }
+    page_puts(p, "Hover a name for its whole path.</p>\n");
+}
+
 /* The kernels as a collapsible tree of <details> (no script needed): per
- * path its inclusive time (the "inclusive" metric, else the sum of the
- * subtree's exclusive times, at most the run time), exclusive time and share
- * of the runtime. */
+ * path its inclusive time (the "inclusive" metric, or "inclusive_mean" where
+ * the kernels' time is the mean over ranks, else the sum of the subtree's
+ * exclusive times, at most the run time), exclusive time and share of the
+ * runtime (of the mean rank's time, the roots' inclusive times, where the
+ * tree is of means). */
 static void call_tree(struct page *p, const struct run_record *run, json_t **metrics)
 {
     arena *a = p->arena;
     size_t cap = 0, n = 0, i, k, *stack;
     struct node *nodes;
     int top = 0;
+    enum ranks ranks = ranks_of(run, metrics);
+    double whole = run->runtime;
 
     for (i = 0; i < run->nkernels; i++) {
         const char *s = run->kernels[i].name;
@@ -259,7 +336,7 @@ static void call_tree(struct page *p, const struct run_record *run, json_t **met
                                      .kernel = k == len};
             if (k == len) {
                 nodes[n].excl = run->kernels[i].time;
-                nodes[n].incl = inclusive_of(metrics[i]);
+                nodes[n].incl = inclusive_of(metrics[i], ranks);
             }
             n++;
         }
@@ -319,10 +396,20 @@ static void call_tree(struct page *p, const struct run_record *run, json_t **met
             up->sub = isfinite(up->sub) ? up->sub + nodes[i].sub : nodes[i].sub;
     }
 
-    page_puts(p, "<h2 id=\"calltree\">Call tree</h2>\n<p class=\"muted\">Kernel names "
-                 "are call paths: inclusive time (with the callees), exclusive time "
-                 "(the path itself) and the share of the runtime. Hover a name for its "
-                 "whole path.</p>\n");
+    if (ranks == RANKS_MEAN) { /* means add up: the roots' are the mean rank's time */
+        double sum = 0;
+        for (i = 0; i < n; i++)
+            if (nodes[i].parent == SIZE_MAX)
+                sum += isfinite(nodes[i].incl)  ? nodes[i].incl
+                       : isfinite(nodes[i].sub) ? nodes[i].sub
+                                                : 0;
+        if (sum > 0)
+            whole = sum;
+        else
+            ranks = RANKS_ONE; /* no time: nothing to say of it */
+    }
+    page_puts(p, "<h2 id=\"calltree\">Call tree</h2>\n");
+    tree_caption(p, run, ranks, whole);
     page_puts(p, "<div class=\"calltree\" role=\"tree\">\n<div class=\"ct-head\">"
                  "<span class=\"ct-name\">Path</span><span class=\"ct-incl num\">"
                  "Inclusive</span><span class=\"ct-excl num\">Exclusive</span><span "
@@ -338,12 +425,12 @@ static void call_tree(struct page *p, const struct run_record *run, json_t **met
         if (children) {
             page_printf(p, "<details class=\"ct-node\"%s><summary>",
                         x->depth < TREE_OPEN_DEPTH ? " open" : "");
-            tree_row(p, x, run->runtime);
+            tree_row(p, x, run->runtime, whole);
             page_puts(p, "</summary><div class=\"ct-kids\">\n");
             top++;
         } else {
             page_puts(p, "<div class=\"ct-leaf\">");
-            tree_row(p, x, run->runtime);
+            tree_row(p, x, run->runtime, whole);
             page_puts(p, "</div>\n");
         }
     }

@@ -1,12 +1,18 @@
 """Pages read as people read them (SPEC §16 "Where users look"), over HTTP
-against the real prophecyd: no page prints a JSON value as JSON text (a
-watch's test, a parameterization's points, a system's metadata)."""
+against the real prophecyd: the call tree of a profile of several ranks
+aggregates them one way in every column and says which (real CUBE and
+HPCToolkit profiles: the mean; a real Caliper profile: the largest), and no
+page prints a JSON value as JSON text (a watch's test, a parameterization's
+points, a system's metadata)."""
 import html
+import os
 import re
 import urllib.parse
 
-from prophecy_test import Server, report, test
+from prophecy_test import Server, report, tar_of, test
 
+SRC = os.environ.get("PROPHECY_SRC", os.path.join(os.path.dirname(__file__), "../.."))
+CORPUS = os.path.join(SRC, "../shared/corpus/imports")
 S = Server("--demo")
 
 
@@ -23,6 +29,87 @@ def text_of(body):
     body = re.sub(r"<svg.*?</svg>|<pre.*?</pre>|<footer.*?</footer>|with <code>\{.*?</code>",
                   "", body, flags=re.S)
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))
+
+
+def imported(path, fmt):
+    """The run id of a corpus file imported through the API, or None (and
+    SKIP) without the corpus."""
+    full = os.path.join(CORPUS, path)
+    if not os.path.exists(full):
+        print(f"SKIP: no import corpus at {os.path.normpath(CORPUS)}")
+        return None
+    if os.path.isdir(full):
+        data = tar_of(full)
+    else:
+        with open(full, "rb") as f:
+            data = f.read()
+    q = urllib.parse.urlencode({"filename": os.path.basename(path), "format": fmt})
+    st, ans = S.request("POST", "/api/v1/import?" + q, data, ctype="application/octet-stream")
+    assert st in (200, 201) and len(ans["ids"]) == 1, ans
+    return ans["ids"][0]
+
+
+def tree_of(rid):
+    """The run page's call tree: its caption, and per path (its title) the
+    inclusive, exclusive and share columns as shown."""
+    body = page(f"/runs/{rid}")
+    cap = re.search(r'<h2 id="calltree">Call tree</h2>\n<p class="muted">(.*?)</p>', body)
+    rows = re.findall(r'<span class="ct-name" title="([^"]*)">[^<]*</span><span '
+                      r'class="ct-incl num">([^<]*)</span><span class="ct-excl num">'
+                      r'([^<]*)</span><span class="ct-share num">([^<]*)</span>', body)
+    assert cap and rows, body[:2000]
+    return text_of(cap.group(1)), {html.unescape(r[0]): r[1:] for r in rows}
+
+
+def leaves(run):
+    names = [k["name"] for k in run["kernels"] if k["time"] is not None]
+    return [n for n in names if not any(m.startswith(n + "/") for m in names)]
+
+
+def check_mean_tree(rid, nprocs):
+    """A tree of means: a leaf's inclusive time is its exclusive time (the
+    slowest rank's inclusive beside the mean exclusive was the mix), and
+    the roots' shares are of the mean process's time."""
+    st, run = S.get(f"/api/v1/runs/{rid}")
+    assert st == 200, run
+    cap, rows = tree_of(rid)
+    mixed = [(n, rows[n]) for n in leaves(run) if rows[n][0] != rows[n][1]]
+    assert not mixed, mixed[:5]
+    assert f"Every column is the mean over the {nprocs} processes" in cap, cap
+    assert "share of the mean process's time" in cap, cap
+    roots = [v for n, v in rows.items() if "/" not in n]
+    assert sum(float(v[2].rstrip(" %")) for v in roots) > 99.8, roots
+
+
+@test
+def a_cube_profile_of_8_ranks_is_a_tree_of_means():
+    rid = imported("cube/pycubexr_kripke.p8_profile.cubex", "cube")
+    if rid is None:
+        return
+    check_mean_tree(rid, 8)
+    # the leaf MPI_Init: 52.22 ms on the mean rank (its slowest: 73.91 ms)
+    _, rows = tree_of(rid)
+    assert rows["PARALLEL/MPI_Init"] == ("52.22 ms", "52.22 ms", "0.3 %"), rows
+
+
+@test
+def an_hpctoolkit_database_of_4_ranks_is_a_tree_of_means():
+    rid = imported("hpctoolkit/hatchet_hpctoolkit-cpi-database", "hpctoolkit")
+    if rid is not None:
+        check_mean_tree(rid, 4)
+
+
+@test
+def a_caliper_profile_of_4_ranks_is_a_tree_of_the_slowest():
+    rid = imported("caliper-json/hatchet_cpi-callpath-profile.json", "caliper-json")
+    if rid is None:
+        return
+    st, run = S.get(f"/api/v1/runs/{rid}")
+    cap, rows = tree_of(rid)
+    assert "Every column is the largest over the 4 processes" in cap, cap
+    assert "share of the runtime" in cap, cap
+    main = next(k for k in run["kernels"] if k["name"].endswith("/main"))
+    assert rows[main["name"]][2] == "91.5 %", rows[main["name"]]  # 484.9 of 529.9 ms
 
 
 def no_json(body, where):

@@ -147,11 +147,12 @@ static void test_run(void)
     xfree(html);
 }
 
-/* Kernel names that are call paths (Extra-P, Caliper, TAU): a tree of
+/* Kernel names that are call paths (Extra-P, Caliper, TAU, CUBE): a tree of
  * <details> with inclusive time (the "inclusive" metric, else the subtree's
  * exclusive times), exclusive time and share of the runtime; a path without
  * a record of its own ("B") has no exclusive time. Without a runtime the
- * share and the runtime are "—". */
+ * share and the runtime are "—". With several ranks every column
+ * aggregates them as the kernels' time does, and the caption says how. */
 static void test_run_call_tree(void)
 {
     struct rec_kernel kernels[] = {{"main", 1.0, 1, "{\"inclusive\":10,\"visits\":3}"},
@@ -218,6 +219,75 @@ static void test_run_call_tree(void)
         xfree(html);
         run.kernels = kernels;
         run.nkernels = 5;
+    }
+    /* several ranks, the tree says how every column aggregates them: a TAU
+     * or Caliper kernel (`mean` and `min` beside its time) is its slowest
+     * rank's, as its `inclusive` is */
+    {
+        struct rec_kernel slow[] = {
+            {"main", 1.0, 1, "{\"inclusive\":4,\"mean\":0.5,\"min\":0.25}"},
+            {"main/solve", 3.0, 1, "{\"inclusive\":3,\"mean\":2,\"min\":1}"}};
+        run.kernels = slow;
+        run.nkernels = 2;
+        run.runtime = 4.0;
+        html = render("Run 43", "applications", run_fn, &v);
+        CHECK(strstr(html, "<strong id=\"calltree-ranks\">Every column is the largest "
+                           "over the 8 processes</strong>") != NULL);
+        CHECK(strstr(html, "title=\"main\">main</span><span class=\"ct-incl num\">4 "
+                           "s</span><span class=\"ct-excl num\">1 s</span><span "
+                           "class=\"ct-share num\">100.0 %</span>") != NULL);
+        xfree(html);
+    }
+    /* a CUBE or HPCToolkit kernel (`exclusive_max` beside its time) is the
+     * mean over the ranks: the inclusive column is `inclusive_mean`, never
+     * the slowest rank's `inclusive`, and a share is of the mean rank's time,
+     * so a leaf's inclusive and exclusive times agree and a child's compare
+     * with its parent's */
+    {
+        struct rec_kernel mean[] = {
+            {"main", 0.5, 1,
+             "{\"inclusive\":9,\"inclusive_mean\":8,\"inclusive_min\":7,"
+             "\"exclusive_max\":1,\"exclusive_min\":0.25}"},
+            {"main/init", 2.0, 1,
+             "{\"inclusive\":3,\"inclusive_mean\":2,\"inclusive_min\":1,"
+             "\"exclusive_max\":3,\"exclusive_min\":1}"},
+            {"main/solve", 5.5, 1,
+             "{\"inclusive\":6.5,\"inclusive_mean\":5.5,\"inclusive_min\":5,"
+             "\"exclusive_max\":6.5,\"exclusive_min\":5}"}};
+        struct rec_kv threads[] = {{"threads", 2}};
+        run.kernels = mean;
+        run.nkernels = 3;
+        run.runtime = 9.0; /* the slowest rank's */
+        run.nprocs = 2;
+        run.inputs = threads;
+        run.ninputs = 1;
+        html = render("Run 43", "applications", run_fn, &v);
+        if (getenv("DUMP_HTML"))
+            fputs(strstr(html, "calltree"), stderr);
+        CHECK(strstr(html, "share of the mean thread's time, 8 s. <strong "
+                           "id=\"calltree-ranks\">Every column is the mean over the "
+                           "threads of the 2 processes</strong>, as the kernels' time "
+                           "is; the slowest thread took 9 s, the runtime.") != NULL);
+        CHECK(strstr(html, "title=\"main\">main</span><span class=\"ct-incl num\">8 "
+                           "s</span><span class=\"ct-excl num\">500 ms</span><span "
+                           "class=\"ct-share num\">100.0 %</span>") != NULL);
+        CHECK(strstr(html, "title=\"main/init\">init</span><span class=\"ct-incl "
+                           "num\">2 s</span><span class=\"ct-excl num\">2 s</span><span "
+                           "class=\"ct-share num\">25.0 %</span>") != NULL);
+        CHECK(strstr(html, "class=\"ct-incl num\">9 s</span>") == NULL);
+        CHECK(strstr(html, "class=\"ct-incl num\">3 s</span>") == NULL);
+        xfree(html);
+        /* one process of one thread: nothing to aggregate, nothing said */
+        run.nprocs = 1;
+        run.ninputs = 0;
+        html = render("Run 43", "applications", run_fn, &v);
+        CHECK(strstr(html, "calltree-ranks") == NULL);
+        xfree(html);
+        run.inputs = NULL;
+        run.nprocs = 8;
+        run.kernels = kernels;
+        run.nkernels = 5;
+        run.runtime = 10.0;
     }
     run.runtime = NAN; /* a run without a time metric */
     html = render("Run 43", "applications", run_fn, &v);
