@@ -494,6 +494,13 @@ static void test_view_series_watches(void)
     CHECK(strstr(html, "watch-4") == NULL); /* another application's */
     CHECK(strstr(html, "{&quot;") == NULL && strstr(html, "&quot;test") == NULL);
     xfree(html);
+    /* the form to add one: its five text fields typed, so that the
+     * stylesheet's input[type="text"] gives them the forms' boxes */
+    html = render(watches_fn, &v, "csrf-token");
+    check_structure(html);
+    CHECK_INT(count(html, "<input type=\"text\""), 5);
+    CHECK(strstr(html, "<input id=") == NULL && strstr(html, "<input name=") == NULL);
+    xfree(html);
     json_decref(v.config);
     json_decref(v.watches);
 }
