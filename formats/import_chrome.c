@@ -31,7 +31,9 @@
  *    pid, each pid/tid pair is a rank (in pid, then tid order) and each
  *    duration event a state named by its event name; beyond
  *    LIMIT_TRACE_NAMES names the longest-running keep theirs and the rest
- *    share "(other events)". A file beyond the trace limits (ranks, events)
+ *    share "(other events)". LLVM's "Total NAME" summaries (clang
+ *    -ftime-trace) are kernels, not events of the trace: sums, not spans of
+ *    time (llvm_total). A file beyond the trace limits (ranks, events)
  *    still gives its run, without a trace.
  * An E without an open B and a B never closed are not durations and are
  * skipped. A Perfetto protobuf trace (what Chrome records unless told
@@ -537,6 +539,22 @@ static int pair_sorted(struct ch *c)
     return 0;
 }
 
+/* Whether a complete event is a summary of LLVM's time profiler (clang,
+ * lld, flang -ftime-trace): after its timeline it writes, per event name,
+ * "Total NAME" at ts 0 on a thread id of its own, with args {"count",
+ * "avg ms"}: the sum of NAME's outermost events, those shorter than
+ * -ftime-trace-granularity (not in the file) included. A sum is no span of
+ * time on any thread: a kernel of its own, never a lane of the trace
+ * (ClangBuildAnalyzer skips them alike). */
+static int llvm_total(json_t *ev, double ts)
+{
+    const char *name = json_string_value(json_object_get(ev, "name"));
+    json_t *args = json_object_get(ev, "args");
+    return ts == 0 && name != NULL && strncmp(name, "Total ", 6) == 0 &&
+           json_is_object(args) && json_is_number(json_object_get(args, "count")) &&
+           json_is_number(json_object_get(args, "avg ms"));
+}
+
 /* One event of the array. */
 static int event(struct ch *c, json_t *ev, size_t i)
 {
@@ -565,7 +583,14 @@ static int event(struct ch *c, json_t *ev, size_t i)
         return fail_ev(c, i, "dur must be a non-negative number (microseconds)");
     pid = json_object_get(ev, "pid");
     tid = json_object_get(ev, "tid");
-    if (note_pid(c, pid) != 0 || (tr = track(c, pid, tid, i)) == NULL)
+    if (note_pid(c, pid) != 0)
+        return -1;
+    if (ph[0] == 'X' && llvm_total(ev, ts)) {
+        if ((k = event_name(c, ev, i)) < 0)
+            return -1;
+        return duration(c, NULL, k, ts, dur);
+    }
+    if ((tr = track(c, pid, tid, i)) == NULL)
         return -1;
     if (ph[0] != 'X') {
         /* "The events do not have to be in timestamp-sorted order" (the
@@ -854,7 +879,7 @@ static struct trace *build_trace(struct ch *c, int *failed)
     struct ch_track **order = NULL;
     uint32_t *rank_of_name = NULL;
     struct by_time *by_time = NULL;
-    size_t ntr = 0;
+    size_t ntr = 0, nused = 0;
     int nnames;
 
     *failed = 0;
@@ -877,26 +902,33 @@ static struct trace *build_trace(struct ch *c, int *failed)
         if (c->tr[i].nev > 0)
             order[ntr++] = &c->tr[i];
     qsort(order, ntr, sizeof *order, cmp_track);
-    /* state names: all of them, or the longest-running and one for the rest */
+    /* state names: those of the trace's events (not of async spans or
+     * LLVM's summaries, which are kernels only), all of them or the
+     * longest-running in the trace and one for the rest */
     for (size_t i = 0; i < c->nk; i++)
-        by_time[i] = (struct by_time){c->k[i].sum, (uint32_t)i};
-    nnames = c->nk <= LIMIT_TRACE_NAMES ? (int)c->nk : LIMIT_TRACE_NAMES;
-    if (c->nk > LIMIT_TRACE_NAMES)
-        qsort(by_time, c->nk, sizeof *by_time, cmp_by_time);
+        by_time[i] = (struct by_time){0, UINT32_MAX};
+    for (size_t r = 0; r < ntr; r++)
+        for (size_t i = 0; i < order[r]->nev; i++) {
+            struct by_time *b = &by_time[order[r]->ev[i].name];
+            b->sum += order[r]->ev[i].d;
+            b->k = order[r]->ev[i].name;
+        }
+    for (size_t i = 0; i < c->nk; i++)
+        if (by_time[i].k != UINT32_MAX)
+            by_time[nused++] = by_time[i];
+    nnames = nused <= LIMIT_TRACE_NAMES ? (int)nused : LIMIT_TRACE_NAMES;
+    if (nused > LIMIT_TRACE_NAMES)
+        qsort(by_time, nused, sizeof *by_time, cmp_by_time);
     if ((t->names = xcalloc((size_t)nnames, sizeof *t->names)) == NULL)
         goto nomem;
     t->nnames = nnames;
-    for (size_t j = 0; j < c->nk; j++) {
+    for (size_t j = 0; j < nused; j++) {
         size_t k = by_time[j].k;
-        int slot = c->nk > LIMIT_TRACE_NAMES && j >= LIMIT_TRACE_NAMES - 1
-                       ? LIMIT_TRACE_NAMES - 1
-                       : (int)j;
+        int other = nused > LIMIT_TRACE_NAMES && j >= LIMIT_TRACE_NAMES - 1;
+        int slot = other ? LIMIT_TRACE_NAMES - 1 : (int)j;
         rank_of_name[k] = (uint32_t)slot;
         if (t->names[slot] == NULL &&
-            (t->names[slot] =
-                 xstrdup(c->nk > LIMIT_TRACE_NAMES && j >= LIMIT_TRACE_NAMES - 1
-                             ? OTHER_NAME
-                             : c->k[k].name)) == NULL)
+            (t->names[slot] = xstrdup(other ? OTHER_NAME : c->k[k].name)) == NULL)
             goto nomem;
     }
     t->nranks = (int)ntr;

@@ -104,6 +104,56 @@ static void test_ranks_and_nesting(void)
     trace_free(g.t);
 }
 
+/* clang's -ftime-trace (LLVM's time profiler) ends its timeline with one
+ * "Total NAME" complete event per name, each at ts 0 on a thread id of its
+ * own with args {"count", "avg ms"}: sums over NAME's events (those too
+ * short to be written included), not spans of time. They are kernels like
+ * any event, never ranks of the trace nor its states; an event merely
+ * named "Total ..." is an event. */
+static void test_llvm_totals(void)
+{
+    struct got g;
+    struct err e = {0};
+    const char *text =
+        "{\"traceEvents\": [\n"
+        "{\"pid\": 7, \"tid\": 70, \"ph\": \"X\", \"ts\": 2, \"dur\": 3, \"name\": "
+        "\"Source\"},\n"
+        "{\"pid\": 7, \"tid\": 70, \"ph\": \"X\", \"ts\": 1, \"dur\": 9, \"name\": "
+        "\"Frontend\"},\n"
+        "{\"pid\": 7, \"tid\": 71, \"ph\": \"X\", \"ts\": 0, \"dur\": 9, \"name\": "
+        "\"Total Frontend\", \"args\": {\"count\": 1, \"avg ms\": 0}},\n"
+        "{\"pid\": 7, \"tid\": 72, \"ph\": \"X\", \"ts\": 0, \"dur\": 4, \"name\": "
+        "\"Total Source\", \"args\": {\"count\": 2, \"avg ms\": 0}},\n"
+        "{\"pid\": 7, \"tid\": 73, \"ph\": \"X\", \"ts\": 0, \"dur\": 6, \"name\": "
+        "\"Total Lex\", \"args\": {\"count\": 40, \"avg ms\": 0}},\n"
+        "{\"pid\": 7, \"tid\": 74, \"ph\": \"X\", \"ts\": 5, \"dur\": 1, \"name\": "
+        "\"Total cost\"},\n"
+        "{\"pid\": 7, \"tid\": 70, \"ph\": \"M\", \"name\": \"thread_name\", "
+        "\"args\": {\"name\": \"clang\"}}\n"
+        "]}";
+    CHECK_INT(parse(text, &g, &e), 0);
+    CHECK_INT(g.runs, 1);
+    CHECK_INT((int)g.nprocs, 1);
+    CHECK_NEAR(g.runtime, 10e-6, 1e-18);
+    /* Source, Frontend, the three totals and "Total cost" */
+    CHECK_INT((int)g.nkernels, 6);
+    CHECK(g.t != NULL);
+    if (g.t == NULL)
+        return;
+    /* tid 70 and tid 74, whose "Total cost" is no summary */
+    CHECK_INT(g.t->nranks, 2);
+    CHECK_INT((int)g.t->ranks[0].nevents, 2);
+    CHECK_INT((int)g.t->ranks[1].nevents, 1);
+    CHECK_INT(g.t->nnames, 3);
+    CHECK_STR(g.t->names[0], "Source");
+    CHECK_STR(g.t->names[1], "Frontend");
+    CHECK_STR(g.t->names[2], "Total cost");
+    CHECK_STR(g.t->names[g.t->ranks[0].ev[0].name], "Frontend");
+    CHECK_NEAR(g.t->ranks[0].ev[0].begin, 1e-6, 1e-18);
+    CHECK_NEAR(g.t->ranks[0].t_end, 10e-6, 1e-18);
+    trace_free(g.t);
+}
+
 static void test_many_names(void)
 {
     struct got g;
@@ -290,6 +340,7 @@ int main(void)
 {
     RUN(test_unordered_begin_end);
     RUN(test_ranks_and_nesting);
+    RUN(test_llvm_totals);
     RUN(test_many_names);
     RUN(test_epoch_timestamps);
     RUN(test_uint64_args);
