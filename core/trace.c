@@ -182,7 +182,8 @@ static json_t *profile_json(const struct trace *t, const struct trace_profile *p
             json_array_append_new(routines, json_string(trace_op_name(op)));
     }
     for (int i = 0; i < p->nranks; i++) {
-        json_t *time = json_object(), *calls = json_object();
+        json_t *time = json_object(), *calls = json_object(), *cls = json_object();
+        const double *ci = &p->cls[(size_t)i * (size_t)p->nclasses];
         for (int op = 1; op < TRACE_OP_COUNT; op++) {
             size_t at = (size_t)i * TRACE_OP_COUNT + (size_t)op;
             if (p->calls[at] == 0)
@@ -190,12 +191,17 @@ static json_t *profile_json(const struct trace *t, const struct trace_profile *p
             json_object_set_new(time, trace_op_name(op), num(p->time[at]));
             json_object_set_new(calls, trace_op_name(op), json_integer(p->calls[at]));
         }
-        json_array_append_new(
-            ranks, json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}", "rank", i, "exec",
-                             num(p->exec[i]), "mpi", num(p->mpi[i]), "compute",
-                             num(p->compute[i]), "time", time, "calls", calls));
+        /* the seconds in each class the rank was in (the time per state
+         * of a trace without MPI calls) */
+        for (int c = 0; c < p->nclasses; c++)
+            if (ci[c] != 0)
+                json_object_set_new(cls, class_name(t, c), num(ci[c]));
+        json_array_append_new(ranks,
+                              json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "rank", i,
+                                        "exec", num(p->exec[i]), "mpi", num(p->mpi[i]),
+                                        "compute", num(p->compute[i]), "time", time,
+                                        "calls", calls, "classes", cls));
     }
-    (void)t;
     return json_pack("{s:i, s:o, s:o}", "nranks", p->nranks, "routines", routines,
                      "ranks", ranks);
 }
@@ -400,10 +406,10 @@ static json_t *traffic_json(const struct trace_traffic *tr)
 
 static json_t *load_json(const struct trace_load *l)
 {
-    return json_pack("{s:i, s:o, s:o, s:o, s:o}", "nranks", l->nranks, "compute",
+    return json_pack("{s:i, s:o, s:o, s:o, s:o, s:I}", "nranks", l->nranks, "compute",
                      dvec(l->compute, l->nranks), "comm", dvec(l->comm, l->nranks),
                      "compute_imbalance", num(l->compute_imbalance), "comm_imbalance",
-                     num(l->comm_imbalance));
+                     num(l->comm_imbalance), "mpi_calls", (json_int_t)l->mpi_calls);
 }
 
 /* Each rank's pixels as runs [class, first pixel, pixels] (-1: ended). */

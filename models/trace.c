@@ -134,6 +134,20 @@ static int check_trace(const struct trace *t, struct err *err)
     return 0;
 }
 
+long long trace_mpi_calls(const struct trace *t)
+{
+    long long n = 0;
+    for (int r = 0; t != NULL && r < t->nranks; r++)
+        for (size_t i = 0; i < t->ranks[r].nevents; i++)
+            n += t->ranks[r].ev[i].op != TRACE_OP_STATE &&
+                 t->ranks[r].ev[i].op < TRACE_OP_COUNT;
+    return n;
+}
+
+struct seg;
+static int rank_segments(const struct trace *t, int r, struct seg **out, size_t *nout);
+static int add_class_time(const struct trace *t, int r, double *x);
+
 static int is_send(int op)
 {
     return op == TRACE_OP_SEND || op == TRACE_OP_SSEND || op == TRACE_OP_RSEND ||
@@ -174,6 +188,7 @@ void trace_profile_free(struct trace_profile *p)
     xfree(p->mpi);
     xfree(p->compute);
     xfree(p->exec);
+    xfree(p->cls);
     xfree(p);
 }
 
@@ -190,16 +205,22 @@ int trace_profile(const struct trace *t, struct trace_profile **out, struct err 
     if (p == NULL)
         return err_nomem(err);
     p->nranks = n;
+    p->nclasses = trace_nclasses(t);
     p->time = xcalloc((size_t)n * TRACE_OP_COUNT, sizeof *p->time);
     p->calls = xcalloc((size_t)n * TRACE_OP_COUNT, sizeof *p->calls);
     p->mpi = xcalloc((size_t)n, sizeof *p->mpi);
     p->compute = xcalloc((size_t)n, sizeof *p->compute);
     p->exec = xcalloc((size_t)n, sizeof *p->exec);
-    if (!p->time || !p->calls || !p->mpi || !p->compute || !p->exec) {
+    p->cls = xcalloc((size_t)n * (size_t)p->nclasses, sizeof *p->cls);
+    if (!p->time || !p->calls || !p->mpi || !p->compute || !p->exec || !p->cls) {
         trace_profile_free(p);
         return err_nomem(err);
     }
     for (int r = 0; r < n; r++) {
+        if (add_class_time(t, r, &p->cls[(size_t)r * (size_t)p->nclasses]) < 0) {
+            trace_profile_free(p);
+            return err_nomem(err);
+        }
         const struct trace_rank *rk = &t->ranks[r];
         for (size_t i = 0; i < rk->nevents; i++) {
             const struct trace_event *e = &rk->ev[i];
@@ -910,22 +931,33 @@ static double imbalance(const double *v, int n)
 
 int trace_load(const struct trace *t, struct trace_load **out, struct err *err)
 {
-    struct trace_profile *p = NULL;
     struct trace_load *l;
+    int n;
 
     *out = NULL;
-    if (trace_profile(t, &p, err) < 0)
+    if (check_trace(t, err) < 0)
         return -1;
+    n = t->nranks;
     l = xcalloc(1, sizeof *l);
-    if (l == NULL) {
-        trace_profile_free(p);
+    if (l == NULL)
+        return err_nomem(err);
+    l->nranks = n;
+    l->compute = xcalloc((size_t)n, sizeof *l->compute);
+    l->comm = xcalloc((size_t)n, sizeof *l->comm);
+    if (l->compute == NULL || l->comm == NULL) {
+        trace_load_free(l);
         return err_nomem(err);
     }
-    l->nranks = p->nranks;
-    l->compute = p->compute;
-    l->comm = p->mpi;
-    p->compute = p->mpi = NULL;
-    trace_profile_free(p);
+    /* the profile's mpi and compute, without its classes */
+    for (int r = 0; r < n; r++) {
+        const struct trace_rank *rk = &t->ranks[r];
+        for (size_t i = 0; i < rk->nevents; i++)
+            if (rk->ev[i].op != TRACE_OP_STATE && rk->ev[i].op < TRACE_OP_COUNT) {
+                l->comm[r] += rk->ev[i].end - rk->ev[i].begin;
+                l->mpi_calls++;
+            }
+        l->compute[r] = rk->t_end - l->comm[r];
+    }
     l->compute_imbalance = imbalance(l->compute, l->nranks);
     l->comm_imbalance = imbalance(l->comm, l->nranks);
     *out = l;
@@ -1028,6 +1060,20 @@ static int rank_segments(const struct trace *t, int r, struct seg **out, size_t 
     xfree(pt);
     *out = sg;
     *nout = ns;
+    return 0;
+}
+
+/* Adds the rank's seconds in each class to x[class] (its segments' lengths,
+ * in time order). 0, or -1 out of memory. */
+static int add_class_time(const struct trace *t, int r, double *x)
+{
+    struct seg *sg;
+    size_t ns;
+    if (rank_segments(t, r, &sg, &ns) < 0)
+        return -1;
+    for (size_t i = 0; i < ns; i++)
+        x[sg[i].cls] += sg[i].t1 - sg[i].t0;
+    xfree(sg);
     return 0;
 }
 
@@ -1408,16 +1454,10 @@ int trace_clusters(const struct trace *t, struct trace_clusters **out, struct er
     if (!cl->label || !cl->x || !z || !cent || !scratch || !var || !lab || !keep)
         goto nomem;
     for (int r = 0; r < n; r++) {
-        struct seg *sg;
-        size_t ns;
         double *x = &cl->x[(size_t)r * nd];
         for (int op = 1; op < TRACE_OP_COUNT; op++)
             x[op - 1] = pr->time[(size_t)r * TRACE_OP_COUNT + op];
-        if (rank_segments(t, r, &sg, &ns) < 0)
-            goto nomem;
-        for (size_t i = 0; i < ns; i++)
-            x[nops + sg[i].cls] += sg[i].t1 - sg[i].t0;
-        xfree(sg);
+        memcpy(x + nops, &pr->cls[(size_t)r * (size_t)nc], (size_t)nc * sizeof *x);
     }
     /* z-score each dimension that varies */
     for (int j = 0; j < nd; j++) {

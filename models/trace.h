@@ -173,6 +173,10 @@ struct trace {
  * comms and comms[i].members were malloc'd. */
 void trace_free(struct trace *t);
 
+/* The number of MPI calls in the trace, all ranks together (0: a trace of
+ * user states only, as Trace Event JSON's; NULL: 0). */
+long long trace_mpi_calls(const struct trace *t);
+
 /* ---- profile: time per routine per rank ------------------------------------ */
 struct trace_profile {
     int nranks;
@@ -181,6 +185,11 @@ struct trace_profile {
     double *mpi;      /* [rank] seconds in MPI */
     double *compute;  /* [rank] execution time minus MPI time */
     double *exec;     /* [rank] execution time */
+    int nclasses;     /* trace_nclasses(t) */
+    /* [rank * nclasses + class] seconds in each state class (see "states"
+     * below: the MPI call's class, else the innermost probe state, else
+     * compute); a rank's add up to its execution time */
+    double *cls;
 };
 int trace_profile(const struct trace *t, struct trace_profile **out, struct err *err);
 void trace_profile_free(struct trace_profile *p);
@@ -259,6 +268,7 @@ struct trace_load {
     double *compute, *comm;   /* [rank] seconds */
     double compute_imbalance; /* max/mean of compute (1 = balanced; 0 if mean 0) */
     double comm_imbalance;
+    long long mpi_calls; /* the calls comm is made of (trace_mpi_calls) */
 };
 int trace_load(const struct trace *t, struct trace_load **out, struct err *err);
 void trace_load_free(struct trace_load *l);

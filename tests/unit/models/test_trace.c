@@ -143,9 +143,59 @@ static void test_profile_timeline_load(void)
     CHECK(fabs(l->compute[2] - 18) < EPS);
     CHECK(fabs(l->compute_imbalance - 22.0 / 17) < EPS);
     CHECK(fabs(l->comm_imbalance - 16.0 / 12) < EPS);
+    /* 18 sends and 2 barriers */
+    CHECK_INT((int)l->mpi_calls, 20);
+    CHECK_INT((int)trace_mpi_calls(t), 20);
+    /* seconds per class: b computes 13, sends 15, is in a barrier 1 */
+    CHECK_INT(p->nclasses, TRACE_CLASS_USER);
+    CHECK(fabs(p->cls[1 * TRACE_CLASS_USER + TRACE_CLASS_COMPUTE] - 13) < EPS);
+    CHECK(fabs(p->cls[1 * TRACE_CLASS_USER + TRACE_CLASS_P2P] - 15) < EPS);
+    CHECK(fabs(p->cls[1 * TRACE_CLASS_USER + TRACE_CLASS_COLLECTIVE] - 1) < EPS);
 out:
     trace_profile_free(p);
     trace_timeline_free(tl);
+    trace_load_free(l);
+    trace_free(t);
+}
+
+/* A trace of user states only (Trace Event JSON, a program that made no MPI
+ * call): no MPI calls; each rank's time per state is its innermost state's,
+ * so that nested states add up to its execution time. Rank 0: "outer" over
+ * [0, 10] with "inner" over [2, 5], then nothing until 12; rank 1: "inner"
+ * over [1, 4]. */
+static void test_states_only(void)
+{
+    struct trace *t = new_trace(2, 12);
+    struct trace_profile *p = NULL;
+    struct trace_load *l = NULL;
+    int o = TRACE_CLASS_USER, in = TRACE_CLASS_USER + 1, nc = TRACE_CLASS_USER + 2;
+
+    t->nnames = 2;
+    t->names = xcalloc(2, sizeof *t->names);
+    t->names[0] = xstrdup("outer");
+    t->names[1] = xstrdup("inner");
+    add(t, 0, TRACE_OP_STATE, 0, 10, -1, 0, 0, 0);
+    add(t, 0, TRACE_OP_STATE, 2, 5, -1, 0, 0, 0);
+    t->ranks[0].ev[1].name = 1;
+    add(t, 1, TRACE_OP_STATE, 1, 4, -1, 0, 0, 0);
+    t->ranks[1].ev[0].name = 1;
+    t->ranks[1].t_end = 4;
+    CHECK_INT((int)trace_mpi_calls(t), 0);
+    CHECK_INT(trace_profile(t, &p, NULL), 0);
+    CHECK_INT(trace_load(t, &l, NULL), 0);
+    if (p == NULL || l == NULL)
+        goto out;
+    CHECK_INT((int)l->mpi_calls, 0);
+    CHECK(l->comm[0] == 0 && l->comm[1] == 0);
+    CHECK_INT(p->nclasses, nc);
+    CHECK(fabs(p->cls[o] - 7) < EPS);
+    CHECK(fabs(p->cls[in] - 3) < EPS);
+    CHECK(fabs(p->cls[TRACE_CLASS_COMPUTE] - 2) < EPS);
+    CHECK(fabs(p->cls[nc + TRACE_CLASS_COMPUTE] - 1) < EPS);
+    CHECK(fabs(p->cls[nc + in] - 3) < EPS);
+    CHECK(p->cls[nc + o] == 0);
+out:
+    trace_profile_free(p);
     trace_load_free(l);
     trace_free(t);
 }
@@ -586,6 +636,7 @@ int main(void)
 {
     RUN(test_lyon_abcd);
     RUN(test_profile_timeline_load);
+    RUN(test_states_only);
     RUN(test_late_sender);
     RUN(test_waitall_late_senders);
     RUN(test_test_loop_late_sender);
