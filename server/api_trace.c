@@ -18,8 +18,13 @@
 int trace_draw(const struct run_trace_set *s, int kind, struct buf *out, struct err *err)
 {
     const char *const *names = (const char *const *)s->t->names;
+    long long mpi_calls = trace_mpi_calls(s->t);
+    const char *lane = chart_trace_lane(mpi_calls);
     switch (kind) {
     case RUN_TRACE_PROFILE:
+        /* a trace without MPI calls is profiled by its states */
+        if (mpi_calls == 0)
+            return chart_trace_states(out, s->profile, names, lane, 0, 0, err);
         return chart_trace_profile(out, s->profile, 0, 0, err);
     case RUN_TRACE_WAIT:
         return chart_trace_wait(out, s->wait, 0, 0, err);
@@ -28,11 +33,11 @@ int trace_draw(const struct run_trace_set *s, int kind, struct buf *out, struct 
     case RUN_TRACE_LOAD:
         return chart_trace_load(out, s->load, 0, 0, err);
     case RUN_TRACE_TIMELINE:
-        return chart_trace_timeline(out, s->timeline, names, s->t->nnames, err);
+        return chart_trace_timeline(out, s->timeline, names, s->t->nnames, lane, err);
     case RUN_TRACE_OCCUPANCY:
-        return chart_trace_occupancy(out, s->occupancy, names, 0, 0, err);
+        return chart_trace_occupancy(out, s->occupancy, names, lane, 0, 0, err);
     case RUN_TRACE_CLUSTERS:
-        return chart_trace_clusters(out, s->clusters, names, err);
+        return chart_trace_clusters(out, s->clusters, names, lane, err);
     default:
         return err_set(err, ERR_NOT_FOUND, "not_found", NULL, "no such trace analysis");
     }
@@ -270,6 +275,25 @@ int api_trace_occupancy_fit(struct req *r)
     return http_json(r, 200, ans);
 }
 
+/* The trace's MPI calls from its load answer; a trace stored before the
+ * answer counted them: 0 when no rank spent time in MPI, else -1 (not
+ * known: the page shows it as an MPI trace). */
+static long long page_mpi_calls(json_t *load)
+{
+    json_t *n = json_object_get(load, "mpi_calls"), *v;
+    size_t i;
+    if (json_is_integer(n))
+        return (long long)json_integer_value(n);
+    if (!json_is_array(json_object_get(load, "comm")))
+        return -1;
+    json_array_foreach(json_object_get(load, "comm"), i, v)
+    {
+        if (json_number_value(v) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* GET /runs/{id}/trace */
 int page_trace(struct req *r)
 {
@@ -308,6 +332,7 @@ int page_trace(struct req *r)
     }
     db_pool_put(r->app->pool, d);
     if (rc == 0) {
+        v.mpi_calls = page_mpi_calls(v.answer[RUN_TRACE_LOAD]);
         v.run_id = id;
         v.application = row.run.application;
         v.nranks = info.nranks;

@@ -11,6 +11,7 @@
 #include "web/units.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define LABEL 24 /* bytes of a "rank 4095" label */
@@ -36,6 +37,17 @@ static const char *class_label(int c, const char *const *names)
 {
     const char *n = trace_class_name(c);
     return n ? n : names ? names[c - TRACE_CLASS_USER] : "state";
+}
+
+const char *chart_trace_lane(long long mpi_calls)
+{
+    return mpi_calls > 0 ? "rank" : "thread";
+}
+
+/* The lane noun of a chart: "rank" unless the caller says otherwise. */
+static const char *lane_of(const char *lane)
+{
+    return lane != NULL ? lane : "rank";
 }
 
 int chart_trace_profile(struct buf *out, const struct trace_profile *p, int width,
@@ -84,6 +96,61 @@ int chart_trace_profile(struct buf *out, const struct trace_profile *p, int widt
     rc = svg_stacked(out, &s, err);
 out:
     xfree(v);
+    xfree(cats);
+    xfree(block);
+    return rc;
+}
+
+int chart_trace_states(struct buf *out, const struct trace_profile *p,
+                       const char *const *names, const char *lane, int width, int height,
+                       struct err *err)
+{
+    const char **cats = NULL, **comps = NULL;
+    char *block = NULL, title[64];
+    double *v = NULL;
+    int *colors = NULL;
+    size_t nc = p->nclasses > 0 ? (size_t)p->nclasses : 1;
+    int rc = -1;
+    struct svg_stacked s = {0};
+
+    if (rank_labels(p->nranks, &cats, &block, err) < 0)
+        return -1;
+    comps = xcalloc(nc, sizeof *comps);
+    colors = xcalloc(nc, sizeof *colors);
+    v = xcalloc((size_t)p->nranks * nc, sizeof *v);
+    if (comps == NULL || colors == NULL || v == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    /* every class, in its timeline colour: those no lane was in are left
+     * out by the renderer, and beyond its top ones the rest is "other" */
+    for (size_t c = 0; c < nc; c++) {
+        comps[c] = p->nclasses > 0 ? class_label((int)c, names) : "compute";
+        colors[c] = (int)c;
+    }
+    for (int r = 0; p->nclasses > 0 && r < p->nranks; r++)
+        for (size_t c = 0; c < nc; c++) {
+            double x = p->cls[(size_t)r * nc + c];
+            v[(size_t)r * nc + c] = x > 0 ? x : 0;
+        }
+    snprintf(title, sizeof title, "Time per state per %s", lane_of(lane));
+    s.title = title;
+    s.xlabel = lane_of(lane);
+    s.ylabel = "time";
+    s.yunit = "s";
+    s.categories = cats;
+    s.ncategories = (size_t)p->nranks;
+    s.components = comps;
+    s.ncomponents = nc;
+    s.colors = colors;
+    s.values = v;
+    s.width = width;
+    s.height = height;
+    rc = svg_stacked(out, &s, err);
+out:
+    xfree(v);
+    xfree(colors);
+    xfree(comps);
     xfree(cats);
     xfree(block);
     return rc;
@@ -199,33 +266,41 @@ int chart_trace_traffic(struct buf *out, const struct trace_traffic *tr, int wid
 }
 
 int chart_trace_occupancy(struct buf *out, const struct trace_occupancy *o,
-                          const char *const *names, int width, int height,
-                          struct err *err)
+                          const char *const *names, const char *lane, int width,
+                          int height, struct err *err)
 {
     size_t nc = o->nclasses > 0 ? (size_t)o->nclasses : 1, n = 0;
     const char **comps = xcalloc(nc, sizeof *comps);
     double *vals = xcalloc(nc, sizeof *vals);
+    int *colors = xcalloc(nc, sizeof *colors);
     static const char *const cat[1] = {"mean node"};
     struct svg_stacked s = {0};
     int rc;
 
-    if (comps == NULL || vals == NULL) {
+    if (comps == NULL || vals == NULL || colors == NULL) {
         xfree(comps);
         xfree(vals);
+        xfree(colors);
         return err_nomem(err);
     }
     /* The states some rank was in: a real trace defines every MPI routine
      * (Score-P: 189 regions) and enters a few; all of them when none was. */
     for (int c = 0; c < o->nclasses; c++)
         if (o->mean[c] != 0) {
+            colors[n] = c;
             comps[n] = class_label(c, names);
             vals[n++] = o->mean[c];
         }
     if (n == 0)
         for (int c = 0; c < o->nclasses; c++) {
+            colors[n] = c;
             comps[n] = class_label(c, names);
             vals[n++] = o->mean[c];
         }
+    /* threads' states in their timeline colours, as their profile; an MPI
+     * trace's bars keep the renderer's order of colours */
+    if (strcmp(lane_of(lane), "rank") != 0)
+        s.colors = colors;
     s.title = "Mean node occupancy per state (Lyon)";
     s.ylabel = "time";
     s.yunit = "s";
@@ -239,6 +314,7 @@ int chart_trace_occupancy(struct buf *out, const struct trace_occupancy *o,
     rc = svg_stacked(out, &s, err);
     xfree(comps);
     xfree(vals);
+    xfree(colors);
     return rc;
 }
 
@@ -248,8 +324,87 @@ int chart_trace_occupancy(struct buf *out, const struct trace_occupancy *o,
 #define GANTT_LEGEND 24
 #define GANTT_MAX_W (SVG_MAX_SIZE - GANTT_LEFT - 20) /* px of the widest timeline */
 
+/* The legend of a timeline of threads (a trace without MPI calls, whose
+ * MPI classes are never drawn): the classes drawn, most pixels first, in
+ * columns of GANTT_KEY_W px and at most GANTT_KEY_ROWS rows, the last
+ * slot "… and N more" when they do not fit. */
+#define GANTT_KEY_W 160
+#define GANTT_KEY_ROWS 3
+
+struct key {
+    int *cls;      /* the classes drawn, most pixels first */
+    int n, shown;  /* drawn; listed (the rest: one "and N more") */
+    int per, rows; /* entries per row; rows */
+};
+
+struct px_count {
+    long long px;
+    int c;
+};
+
+static int by_px(const void *a, const void *b)
+{
+    const struct px_count *x = a, *y = b;
+    if (x->px != y->px)
+        return x->px > y->px ? -1 : 1;
+    return x->c - y->c;
+}
+
+/* Fills k for the rows drawn (rows of tl, evenly spaced) in a chart w px
+ * wide. 0, or -1 out of memory. */
+static int thread_key(const struct trace_timeline *tl, int ncls, int rows, int w,
+                      struct key *k)
+{
+    struct px_count *cnt = xcalloc((size_t)ncls, sizeof *cnt);
+    int room;
+    memset(k, 0, sizeof *k);
+    k->cls = xcalloc((size_t)ncls, sizeof *k->cls);
+    if (cnt == NULL || k->cls == NULL) {
+        xfree(cnt);
+        xfree(k->cls);
+        k->cls = NULL;
+        return -1;
+    }
+    for (int c = 0; c < ncls; c++)
+        cnt[c].c = c;
+    for (int i = 0; i < rows; i++) {
+        int r = (int)((long long)i * tl->nranks / rows);
+        const int16_t *row = &tl->cls[(size_t)r * (size_t)tl->width];
+        for (int x = 0; x < tl->width; x++)
+            if (row[x] >= 0 && row[x] < ncls)
+                cnt[row[x]].px++;
+    }
+    qsort(cnt, (size_t)ncls, sizeof *cnt, by_px);
+    while (k->n < ncls && cnt[k->n].px > 0) {
+        k->cls[k->n] = cnt[k->n].c;
+        k->n++;
+    }
+    xfree(cnt);
+    k->per = (w - GANTT_LEFT - 20) / GANTT_KEY_W;
+    if (k->per < 1)
+        k->per = 1;
+    room = k->per * GANTT_KEY_ROWS;
+    k->shown = k->n <= room ? k->n : room - 1;
+    k->rows = (k->shown + (k->shown < k->n) + k->per - 1) / k->per;
+    if (k->rows < 1)
+        k->rows = 1;
+    return 0;
+}
+
+static void key_entry(struct buf *out, double x, double y, const char *fill,
+                      const char *text)
+{
+    buf_puts(out, "<rect x=\"");
+    svg_num(out, x);
+    buf_puts(out, "\" y=\"");
+    svg_num(out, y - 10);
+    buf_printf(out, "\" width=\"10\" height=\"10\" fill=\"%s\"/>\n", fill);
+    svg_label(out, x + 14, y, "start", NULL, text, 17);
+}
+
 int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
-                         const char *const *names, int nnames, struct err *err)
+                         const char *const *names, int nnames, const char *lane,
+                         struct err *err)
 {
     size_t start = out->len;
     int ncls = TRACE_CLASS_USER + nnames, shown = ncls < 12 ? ncls : 12;
@@ -262,24 +417,36 @@ int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
     double sx = tl->width > 0 ? (double)draw / tl->width : 1;
     int w = draw + GANTT_LEFT + 20;
     int h = GANTT_TOP + rows * GANTT_ROW + 40 + GANTT_LEGEND;
-    char desc[160];
+    const char *ln = lane_of(lane);
+    int threads = strcmp(ln, "rank") != 0;
+    struct key key = {0};
+    char desc[160], title[64];
 
     if (buf_failed(out))
         return err_set(err, ERR_INTERNAL, "internal", NULL,
                        "output buffer already failed");
-    if (w < GANTT_LEFT + 90 * shown + 20) /* room for the legend and the title */
+    if (threads) {
+        if (w < GANTT_LEFT + 2 * GANTT_KEY_W + 20) /* room for the title */
+            w = GANTT_LEFT + 2 * GANTT_KEY_W + 20;
+        if (thread_key(tl, ncls, rows, w, &key) < 0)
+            return err_nomem(err);
+        h += (key.rows - 1) * GANTT_LEGEND;
+    } else if (w < GANTT_LEFT + 90 * shown + 20) { /* room for the legend and the title */
         w = GANTT_LEFT + 90 * shown + 20;
+    }
     if (rows < tl->nranks)
         snprintf(desc, sizeof desc,
-                 "Per-rank state timeline of %d of %d ranks (evenly spaced) over %.6g s",
-                 rows, tl->nranks, tl->span);
+                 "Per-%s state timeline of %d of %d %ss (evenly spaced) over %.6g s", ln,
+                 rows, tl->nranks, ln, tl->span);
     else
-        snprintf(desc, sizeof desc, "Per-rank state timeline of %d rank%s over %.6g s",
-                 tl->nranks, tl->nranks == 1 ? "" : "s", tl->span);
+        snprintf(desc, sizeof desc, "Per-%s state timeline of %d %s%s over %.6g s", ln,
+                 tl->nranks, ln, tl->nranks == 1 ? "" : "s", tl->span);
+    if (rows < tl->nranks)
+        snprintf(title, sizeof title, "Timeline: state of a sample of %ss", ln);
+    else
+        snprintf(title, sizeof title, "Timeline: state of each %s", ln);
     svg_begin(out, w, h, "Timeline", desc);
-    svg_title(out, w,
-              rows < tl->nranks ? "Timeline: state of a sample of ranks"
-                                : "Timeline: state of each rank");
+    svg_title(out, w, title);
     for (int i = 0; i < rows; i++) {
         int r = (int)((long long)i * tl->nranks / rows);
         const int16_t *row = &tl->cls[(size_t)r * (size_t)tl->width];
@@ -312,17 +479,33 @@ int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
         units_fmt(t, sizeof t, tl->span, "s");
         svg_label(out, GANTT_LEFT + draw, y, "end", NULL, t, 24);
         y += 22;
-        for (int c = 0; c < shown; c++) {
-            double x = GANTT_LEFT + c * 90;
-            buf_puts(out, "<rect x=\"");
-            svg_num(out, x);
-            buf_puts(out, "\" y=\"");
-            svg_num(out, y - 10);
-            buf_printf(out, "\" width=\"10\" height=\"10\" fill=\"%s\"/>\n",
-                       svg_palette((size_t)c));
-            svg_label(out, x + 14, y, "start", NULL, class_label(c, names), 10);
+        if (threads) {
+            for (int i = 0; i <= key.shown && i < key.n; i++) {
+                double x = GANTT_LEFT + (i % key.per) * GANTT_KEY_W,
+                       yy = y + (i / key.per) * GANTT_LEGEND;
+                char more[64];
+                if (i < key.shown) {
+                    key_entry(out, x, yy, svg_palette((size_t)key.cls[i]),
+                              class_label(key.cls[i], names));
+                    continue;
+                }
+                snprintf(more, sizeof more, "\xe2\x80\xa6 and %d more", key.n - i);
+                svg_label(out, x, yy, "start", NULL, more, 24);
+            }
+        } else {
+            for (int c = 0; c < shown; c++) {
+                double x = GANTT_LEFT + c * 90;
+                buf_puts(out, "<rect x=\"");
+                svg_num(out, x);
+                buf_puts(out, "\" y=\"");
+                svg_num(out, y - 10);
+                buf_printf(out, "\" width=\"10\" height=\"10\" fill=\"%s\"/>\n",
+                           svg_palette((size_t)c));
+                svg_label(out, x + 14, y, "start", NULL, class_label(c, names), 10);
+            }
         }
     }
+    xfree(key.cls);
     svg_end(out);
     return svg_finish(out, start, 0, err);
 }
@@ -341,14 +524,14 @@ static const char *dim_name(int d, const char *const *names)
 #define SPM_POINTS 1024 /* ranks drawn per panel */
 
 int chart_trace_clusters(struct buf *out, const struct trace_clusters *c,
-                         const char *const *names, struct err *err)
+                         const char *const *names, const char *lane, struct err *err)
 {
     size_t start = out->len;
     int nd = c->ndims, side = nd > 1 ? nd : 1;
     int w = 40 + side * (SPM_PANEL + SPM_GAP),
         h = SPM_TOP + side * (SPM_PANEL + SPM_GAP) + 20;
     double lo[4] = {0}, hi[4] = {0};
-    char title[128];
+    char title[128], desc[80], none[64];
 
     if (buf_failed(out))
         return err_set(err, ERR_INTERNAL, "internal", NULL,
@@ -357,11 +540,14 @@ int chart_trace_clusters(struct buf *out, const struct trace_clusters *c,
         w = 400;
     snprintf(title, sizeof title, "Clusters: k = %d, silhouette %.2f", c->k,
              c->silhouette);
-    svg_begin(out, w, h, title, "Scatterplot matrix of the ranks' main dimensions");
+    snprintf(desc, sizeof desc, "Scatterplot matrix of the %ss' main dimensions",
+             lane_of(lane));
+    snprintf(none, sizeof none, "fewer than two dimensions vary between %ss",
+             lane_of(lane));
+    svg_begin(out, w, h, title, desc);
     svg_title(out, w, title);
     if (nd < 2) {
-        svg_label(out, w / 2.0, SPM_TOP + 40, "middle", NULL,
-                  "fewer than two dimensions vary between ranks", 60);
+        svg_label(out, w / 2.0, SPM_TOP + 40, "middle", NULL, none, 60);
         svg_end(out);
         return svg_finish(out, start, 0, err);
     }

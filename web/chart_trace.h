@@ -18,9 +18,24 @@
 
 struct err;
 
+/* What a trace's lanes (bars, rows, points) are called in charts and on its
+ * page: "rank" when it has MPI calls (trace_mpi_calls), else "thread" (a
+ * trace of user states only: Trace Event JSON's pid/tid pairs, OTF2
+ * locations, a recorded program's thread that made no MPI call). Static. */
+const char *chart_trace_lane(long long mpi_calls);
+
+/* `lane` below is that noun (NULL: "rank"). */
+
 /* Stacked bars per rank: compute time and the time of each routine used. */
 int chart_trace_profile(struct buf *out, const struct trace_profile *p, int width,
                         int height, struct err *err);
+
+/* Stacked bars per lane: its seconds in each state class (the profile's
+ * cls; `names` are the user state names), the profile of a trace without
+ * MPI calls. */
+int chart_trace_states(struct buf *out, const struct trace_profile *p,
+                       const char *const *names, const char *lane, int width, int height,
+                       struct err *err);
 
 /* Stacked bars per rank: compute vs communication; the imbalance in the title. */
 int chart_trace_load(struct buf *out, const struct trace_load *l, int width, int height,
@@ -37,17 +52,19 @@ int chart_trace_traffic(struct buf *out, const struct trace_traffic *tr, int wid
 /* Gantt chart: one row per rank, one coloured run per stretch of equal class;
  * `names` are the user state names (nnames of them, as in struct trace). */
 int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
-                         const char *const *names, int nnames, struct err *err);
+                         const char *const *names, int nnames, const char *lane,
+                         struct err *err);
 
-/* Bars of the mean node occupancy of each class (Lyon). */
+/* Bars of the mean node occupancy of each class (Lyon); of threads, each
+ * state in its timeline colour. */
 int chart_trace_occupancy(struct buf *out, const struct trace_occupancy *o,
-                          const char *const *names, int width, int height,
-                          struct err *err);
+                          const char *const *names, const char *lane, int width,
+                          int height, struct err *err);
 
 /* Scatterplot matrix (Pablo) of the clusters' main dimensions: one panel per
  * pair, a point per rank coloured by its cluster, the dimension names on the
  * diagonal. With fewer than two main dimensions, a single panel says so. */
 int chart_trace_clusters(struct buf *out, const struct trace_clusters *c,
-                         const char *const *names, struct err *err);
+                         const char *const *names, const char *lane, struct err *err);
 
 #endif

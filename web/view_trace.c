@@ -1,43 +1,90 @@
 /* view_trace: the trace page; see view_trace.h. */
 #include "web/view_trace.h"
+#include "web/chart_trace.h"
 #include "web/svg.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const titles[VIEW_TRACE_SECTIONS] = {
-    "Profile: time per MPI routine",
-    "Wait: who waits for whom",
-    "Traffic: messages between ranks",
-    "Load: computation and communication",
-    "Timeline",
-    "Occupancy: macrostates",
-    "Clusters: representative ranks",
+/* Per section, for a trace with MPI calls ([1]) and for one of user states
+ * only ([0], whose lanes are threads: its wait, traffic and load sections
+ * are not shown, their titles and blurbs unused). */
+static const char *const titles[2][VIEW_TRACE_SECTIONS] = {
+    {
+        "Profile: time per state",
+        NULL,
+        NULL,
+        NULL,
+        "Timeline",
+        "Occupancy: macrostates",
+        "Clusters: representative threads",
+    },
+    {
+        "Profile: time per MPI routine",
+        "Wait: who waits for whom",
+        "Traffic: messages between ranks",
+        "Load: computation and communication",
+        "Timeline",
+        "Occupancy: macrostates",
+        "Clusters: representative ranks",
+    },
 };
 
-static const char *const blurbs[VIEW_TRACE_SECTIONS] = {
-    "Each rank's execution time split into computation and the MPI routines it "
-    "called.",
-    "Fernandes' wait-time matrix: row i, column j is how long rank i waited for rank "
-    "j (a late sender, or the last rank to reach a collective).",
-    "Point-to-point bytes sent from each rank (row) to each rank (column); "
-    "collectives are counted apart in the JSON answer.",
-    "Computation against communication per rank, with the imbalance (maximum over "
-    "mean).",
-    "Each rank's state over time, downsampled to the width of the chart.",
-    "Lyon's mean node occupancy of each state class: how many ranks are in it, on "
-    "average, over the run.",
-    "Pablo's clustering of ranks by their time per routine and per state, with a "
-    "scatterplot matrix of the main dimensions.",
+static const char *const blurbs[2][VIEW_TRACE_SECTIONS] = {
+    {
+        "Each thread's time split by the state it was in: its innermost event, or "
+        "compute when in none.",
+        NULL,
+        NULL,
+        NULL,
+        "Each thread's state over time, downsampled to the width of the chart.",
+        "Lyon's mean node occupancy of each state: how many threads are in it, on "
+        "average, over the run.",
+        "Pablo's clustering of threads by their time per state, with a scatterplot "
+        "matrix of the main dimensions.",
+    },
+    {
+        "Each rank's execution time split into computation and the MPI routines it "
+        "called.",
+        "Fernandes' wait-time matrix: row i, column j is how long rank i waited for "
+        "rank j (a late sender, or the last rank to reach a collective).",
+        "Point-to-point bytes sent from each rank (row) to each rank (column); "
+        "collectives are counted apart in the JSON answer.",
+        "Computation against communication per rank, with the imbalance (maximum "
+        "over mean).",
+        "Each rank's state over time, downsampled to the width of the chart.",
+        "Lyon's mean node occupancy of each state class: how many ranks are in it, on "
+        "average, over the run.",
+        "Pablo's clustering of ranks by their time per routine and per state, with a "
+        "scatterplot matrix of the main dimensions.",
+    },
 };
+
+/* The sections of the MPI analyses: a trace without MPI calls has none. */
+static int mpi_only(int k)
+{
+    return k == 1 || k == 2 || k == 3;
+}
 
 static double num_at(json_t *o, const char *key)
 {
     return json_number_value(json_object_get(o, key));
 }
 
-/* The key figures of one analysis as a small table. */
-static void figures(struct page *p, int k, json_t *a)
+/* Whether an occupancy class is one of MPI's (p2p, collective, wait): a
+ * state named so is "NAME (state)" in the answers. */
+static int mpi_class(const char *name)
+{
+    for (int c = TRACE_CLASS_P2P; c <= TRACE_CLASS_WAIT; c++)
+        if (strcmp(name, trace_class_name(c)) == 0)
+            return 1;
+    return 0;
+}
+
+/* The key figures of one analysis as a small table; `lanes` is "Ranks" or
+ * "Threads" (mpi 0: a trace without MPI calls, whose MPI classes are
+ * not states it could have been in). */
+static void figures(struct page *p, int k, json_t *a, int mpi, const char *lanes)
 {
     const char *key;
     json_t *v;
@@ -68,6 +115,8 @@ static void figures(struct page *p, int k, json_t *a)
          * others. */
         json_object_foreach(json_object_get(a, "mean"), key, v)
         {
+            if (!mpi && mpi_class(key))
+                continue;
             if (json_number_value(v) == 0) {
                 unused++;
                 continue;
@@ -95,7 +144,7 @@ static void figures(struct page *p, int k, json_t *a)
         page_puts(p, "</td></tr>\n");
         break;
     default:
-        page_puts(p, "<tr><th>Ranks</th><td class=\"num\">");
+        page_printf(p, "<tr><th>%s</th><td class=\"num\">", lanes);
         page_num(p, num_at(a, "nranks"));
         page_puts(p, "</td></tr>\n");
         break;
@@ -125,9 +174,10 @@ static int cmp_int(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Which rank is in which cluster: per cluster its colour (as in the
- * scatterplot matrix), its size and its ranks as ranges. */
-static void cluster_members(struct page *p, json_t *a)
+/* Which rank (lane) is in which cluster: per cluster its colour (as in the
+ * scatterplot matrix), its size and its lanes as ranges. */
+static void cluster_members(struct page *p, json_t *a, const char *lane,
+                            const char *lanes)
 {
     json_t *ranks = json_object_get(a, "ranks"), *r;
     long long k = json_integer_value(json_object_get(a, "k"));
@@ -139,10 +189,12 @@ static void cluster_members(struct page *p, json_t *a)
     members = arena_alloc(p->arena, n * sizeof *members);
     if (members == NULL)
         return;
-    page_puts(p, "<h3 id=\"membership\">Which rank is in which cluster</h3>\n");
+    page_printf(p, "<h3 id=\"membership\">Which %s is in which cluster</h3>\n", lane);
     page_table_open(p, "Cluster membership");
-    page_puts(p, "<thead><tr><th>Cluster</th><th class=\"num\">Ranks</th>"
-                 "<th>Members</th></tr></thead><tbody>\n");
+    page_printf(p,
+                "<thead><tr><th>Cluster</th><th class=\"num\">%s</th>"
+                "<th>Members</th></tr></thead><tbody>\n",
+                lanes);
     for (long long c = 0; c < k; c++) {
         size_t m = 0;
         json_array_foreach(ranks, i, r)
@@ -166,11 +218,14 @@ static void cluster_members(struct page *p, json_t *a)
 
 void view_trace(struct page *p, const struct view_trace *v)
 {
+    int mpi = v->mpi_calls != 0; /* < 0, not known: as an MPI trace */
+    const char *lane = chart_trace_lane(mpi ? 1 : 0), *lanes = mpi ? "Ranks" : "Threads";
+
     page_printf(p, "<h1>Trace of run <a href=\"/runs/%lld\">%lld</a></h1>\n", v->run_id,
                 v->run_id);
     page_puts(p, "<p>");
     page_num(p, (double)v->nranks);
-    page_puts(p, " ranks, ");
+    page_printf(p, " %s%s, ", lane, v->nranks == 1 && !mpi ? "" : "s");
     page_num(p, (double)v->nevents);
     page_puts(p, " events over ");
     page_qty(p, v->span, "s");
@@ -182,20 +237,31 @@ void view_trace(struct page *p, const struct view_trace *v)
         page_num(p, (double)v->dropped);
         page_puts(p, " events (its buffers were full).</strong>");
     }
+    page_puts(p, "</p>\n");
+    if (!mpi)
+        page_puts(p,
+                  "<p class=\"notice\" id=\"no-mpi\">This trace has no MPI calls, only "
+                  "states on threads: the MPI analyses (who waits for whom, messages "
+                  "between ranks, computation against communication) do not apply to "
+                  "it.</p>\n");
     page_printf(p,
-                "</p>\n<p class=\"perfetto\">In a trace viewer: <a id=\"trace-json\" "
+                "<p class=\"perfetto\">In a trace viewer: <a id=\"trace-json\" "
                 "href=\"/runs/%lld/trace.json\" download=\"run-%lld-trace.json\">"
                 "trace.json</a> (Trace Event JSON) opens in <a "
                 "href=\"https://ui.perfetto.dev\" rel=\"noopener\">Perfetto</a> or "
                 "chrome://tracing.</p>\n<nav class=\"toc\"><ul>\n",
                 v->run_id, v->run_id);
     for (int k = 0; k < VIEW_TRACE_SECTIONS; k++)
-        page_printf(p, "<li><a href=\"#%s\">%s</a></li>\n", v->name[k], titles[k]);
+        if (mpi || !mpi_only(k))
+            page_printf(p, "<li><a href=\"#%s\">%s</a></li>\n", v->name[k],
+                        titles[mpi][k]);
     page_puts(p, "</ul></nav>\n");
     for (int k = 0; k < VIEW_TRACE_SECTIONS; k++) {
+        if (!mpi && mpi_only(k))
+            continue;
         page_printf(p, "<section id=\"%s\" class=\"trace-analysis\">\n<h2>%s</h2>\n",
-                    v->name[k], titles[k]);
-        page_printf(p, "<p>%s</p>\n", blurbs[k]);
+                    v->name[k], titles[mpi][k]);
+        page_printf(p, "<p>%s</p>\n", blurbs[mpi][k]);
         if (v->svg[k] != NULL) {
             struct buf b;
             buf_init(&b, 64u << 20);
@@ -203,9 +269,9 @@ void view_trace(struct page *p, const struct view_trace *v)
             page_svg(p, &b, NULL);
             buf_free(&b);
         }
-        figures(p, k, v->answer[k]);
+        figures(p, k, v->answer[k], mpi, lanes);
         if (k == 6 && v->answer[k] != NULL)
-            cluster_members(p, v->answer[k]);
+            cluster_members(p, v->answer[k], lane, lanes);
         page_printf(p,
                     "<p><a href=\"/api/v1/runs/%lld/trace/%s\">JSON</a> · "
                     "<a href=\"/plots/run-%lld-%s.svg\">SVG</a></p>\n</section>\n",

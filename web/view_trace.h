@@ -1,6 +1,8 @@
 /* view_trace: the page of a run's trace (/runs/{id}/trace), a section per
  * analysis (SPEC §13) with its chart, its key figures and a link to its
- * JSON answer. Presentation only: the data arrive as stored answers. */
+ * JSON answer; a trace without MPI calls has no wait, traffic and load
+ * sections but a sentence saying why, and its lanes are threads.
+ * Presentation only: the data arrive as stored answers. */
 #ifndef PROPHECY_WEB_VIEW_TRACE_H
 #define PROPHECY_WEB_VIEW_TRACE_H
 
@@ -15,6 +17,10 @@ struct view_trace {
     const char *application; /* of the run */
     int nranks;
     long long nevents, dropped, bytes;
+    /* the trace's MPI calls (the load answer's mpi_calls); 0: user states
+     * only, shown as threads without the wait, traffic and load sections;
+     * < 0: not known, shown as an MPI trace */
+    long long mpi_calls;
     double span;
     const char *created_at;
     /* per section, in order: name ("profile", ...), answer (parsed JSON,

@@ -8,6 +8,7 @@
 #include "models/trace.h"
 #include "tests/harness.h"
 #include "web/chart_trace.h"
+#include "web/svg.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -108,7 +109,8 @@ static int r_timeline(struct buf *out, const struct trace *t, struct err *err)
     int rc;
     if (trace_timeline(t, 100, &tl, err) < 0)
         return -1;
-    rc = chart_trace_timeline(out, tl, (const char *const *)t->names, t->nnames, err);
+    rc = chart_trace_timeline(out, tl, (const char *const *)t->names, t->nnames, NULL,
+                              err);
     trace_timeline_free(tl);
     return rc;
 }
@@ -119,7 +121,7 @@ static int r_occupancy(struct buf *out, const struct trace *t, struct err *err)
     int rc;
     if (trace_occupancy(t, &o, err) < 0)
         return -1;
-    rc = chart_trace_occupancy(out, o, (const char *const *)t->names, 0, 0, err);
+    rc = chart_trace_occupancy(out, o, (const char *const *)t->names, NULL, 0, 0, err);
     trace_occupancy_free(o);
     return rc;
 }
@@ -130,7 +132,7 @@ static int r_clusters(struct buf *out, const struct trace *t, struct err *err)
     int rc;
     if (trace_clusters(t, &c, err) < 0)
         return -1;
-    rc = chart_trace_clusters(out, c, (const char *const *)t->names, err);
+    rc = chart_trace_clusters(out, c, (const char *const *)t->names, NULL, err);
     trace_clusters_free(c);
     return rc;
 }
@@ -264,6 +266,87 @@ static void test_many_ranks(void)
     trace_free(t);
 }
 
+/* A trace of user states only (Trace Event JSON): its lanes are threads
+ * (chart_trace_lane of 0 MPI calls); the profile is drawn per state, each
+ * state in its timeline colour in the profile, the occupancy and the
+ * timeline, whose legend lists the states drawn, most pixels first, and
+ * none of MPI's classes. Thread 0: "parse" over [0, 6] with "lex" over
+ * [1, 3]; thread 1: "lex" over [0, 8] (of 10 s each). */
+static void test_threads(void)
+{
+    struct trace *t = xcalloc(1, sizeof *t);
+    struct trace_profile *p = NULL;
+    struct trace_timeline *tl = NULL;
+    struct trace_occupancy *o = NULL;
+    struct trace_clusters *c = NULL;
+    const char *const *names;
+    const char *lane = chart_trace_lane(0);
+    struct buf out;
+    struct err err = {0};
+
+    CHECK_STR(lane, "thread");
+    CHECK_STR(chart_trace_lane(3), "rank");
+    t->nranks = 2;
+    t->ranks = xcalloc(2, sizeof *t->ranks);
+    t->nnames = 2;
+    t->names = xcalloc(2, sizeof *t->names);
+    t->names[0] = xstrdup("parse");
+    t->names[1] = xstrdup("lex");
+    names = (const char *const *)t->names;
+    t->ranks[0].t_end = t->ranks[1].t_end = 10;
+    add(t, 0, TRACE_OP_STATE, 0, 6, -1, 0, 0);
+    add(t, 0, TRACE_OP_STATE, 1, 3, -1, 0, 0);
+    t->ranks[0].ev[1].name = 1;
+    add(t, 1, TRACE_OP_STATE, 0, 8, -1, 0, 0);
+    t->ranks[1].ev[0].name = 1;
+    CHECK_INT((int)trace_mpi_calls(t), 0);
+    buf_init(&out, 1 << 22);
+    if (trace_profile(t, &p, &err) < 0 || trace_timeline(t, 100, &tl, &err) < 0 ||
+        trace_occupancy(t, &o, &err) < 0 || trace_clusters(t, &c, &err) < 0)
+        goto out;
+    /* profile: stacked seconds per state; parse is palette colour 4 (its
+     * class), lex 5, compute 0; no MPI routine */
+    CHECK_INT(chart_trace_states(&out, p, names, lane, 0, 0, &err), 0);
+    buf_putc(&out, '\0');
+    CHECK(strstr(out.data, "Time per state per thread") != NULL);
+    CHECK(strstr(out.data, ">thread</text>") != NULL);
+    CHECK(strstr(out.data, ">parse</text>") != NULL && strstr(out.data, ">lex</text>"));
+    CHECK(strstr(out.data, svg_palette(TRACE_CLASS_USER)) != NULL);
+    CHECK(strstr(out.data, ">p2p<") == NULL && strstr(out.data, "MPI_") == NULL);
+    CHECK(strstr(out.data, "nan") == NULL);
+    /* timeline: per thread; the legend is lex (10 s in all), compute (6 s),
+     * parse (4 s), nothing of MPI */
+    buf_reset(&out);
+    CHECK_INT(chart_trace_timeline(&out, tl, names, t->nnames, lane, &err), 0);
+    buf_putc(&out, '\0');
+    CHECK(strstr(out.data, "Timeline: state of each thread") != NULL);
+    CHECK(strstr(out.data, "Per-thread state timeline of 2 threads") != NULL);
+    CHECK(strstr(out.data, ">lex</text>") != NULL);
+    CHECK(strstr(out.data, ">lex</text>") < strstr(out.data, ">compute</text>"));
+    CHECK(strstr(out.data, ">compute</text>") < strstr(out.data, ">parse</text>"));
+    CHECK(strstr(out.data, ">p2p<") == NULL && strstr(out.data, ">wait<") == NULL);
+    CHECK(strstr(out.data, ">collective<") == NULL);
+    /* occupancy: the states in their timeline colours */
+    buf_reset(&out);
+    CHECK_INT(chart_trace_occupancy(&out, o, names, lane, 0, 0, &err), 0);
+    buf_putc(&out, '\0');
+    CHECK(strstr(out.data, svg_palette(TRACE_CLASS_USER + 1)) != NULL);
+    /* clusters: threads */
+    buf_reset(&out);
+    CHECK_INT(chart_trace_clusters(&out, c, names, lane, &err), 0);
+    buf_putc(&out, '\0');
+    CHECK(strstr(out.data, "Scatterplot matrix of the threads") != NULL);
+    CHECK(strstr(out.data, "rank") == NULL);
+out:
+    CHECK_INT(err.status, 0);
+    buf_free(&out);
+    trace_profile_free(p);
+    trace_timeline_free(tl);
+    trace_occupancy_free(o);
+    trace_clusters_free(c);
+    trace_free(t);
+}
+
 /* A timeline wider than a plot may be (?width=10000) is drawn at the widest,
  * each pixel narrower: nothing refused, the output a whole document. */
 static void test_wide_timeline(void)
@@ -277,7 +360,7 @@ static void test_wide_timeline(void)
         for (int x = 5000; x < 10000; x++)
             tl.cls[r * 10000 + x] = 1; /* compute, then p2p from the middle */
     buf_init(&out, 1 << 20);
-    CHECK_INT(chart_trace_timeline(&out, &tl, NULL, 0, &err), 0);
+    CHECK_INT(chart_trace_timeline(&out, &tl, NULL, 0, NULL, &err), 0);
     buf_putc(&out, '\0');
     /* 3920 px drawn: the p2p half starts at 60 + 1960 and is 1960 wide */
     CHECK(strstr(out.data, "<svg") != NULL && strstr(out.data, "width=\"4000\"") != NULL);
@@ -291,5 +374,6 @@ int main(void)
     RUN(test_all_charts);
     RUN(test_many_ranks);
     RUN(test_wide_timeline);
+    RUN(test_threads);
     return harness_report();
 }

@@ -1,0 +1,151 @@
+"""The trace page of a trace without MPI calls, against the real prophecyd
+(docs/traces.md "A trace without MPI calls"): a real clang 14 -ftime-trace
+file (tests/data/import/public/chrome-trace, one compiling thread and the
+"Total NAME" summaries clang writes each on a thread id of its own) and a
+small Trace Event file of three threads are imported through the API. Their
+pages say the trace has no MPI calls, carry no wait, traffic or load section
+and call their lanes threads and their profile one per state; the OTF2
+fixture (MPI calls on two ranks) keeps every section and its words. A trace
+stored before the load answer counted the MPI calls is told apart by its
+communication time."""
+import json
+import os
+import re
+import urllib.parse
+
+from prophecy_test import Server, report, tar_of, test
+
+SRC = os.environ.get("PROPHECY_SRC", os.path.join(os.path.dirname(__file__), "../.."))
+CLANG = os.path.join(SRC, "tests/data/import/public/chrome-trace/clang14_time_trace.json")
+OTF2 = os.path.join(SRC, "tests/data/import/otf2/trace")
+MPI_SECTIONS = ("wait", "traffic", "load")
+ALL_SECTIONS = ("profile", "wait", "traffic", "load", "timeline", "occupancy", "clusters")
+S = Server()
+
+
+def imported(body, **query):
+    st, ans = S.request("POST", "/api/v1/import?" + urllib.parse.urlencode(query), body,
+                        ctype="application/octet-stream")
+    assert st == 201 and ans["runs"] == 1, (st, ans)
+    return ans["ids"][0]
+
+
+def page(rid):
+    st, body, _ = S.request("GET", f"/runs/{rid}/trace", raw=True, token=None)
+    assert st == 200, st
+    return body.decode()
+
+
+def answer(rid, name):
+    st, a = S.get(f"/api/v1/runs/{rid}/trace/{name}")
+    assert st == 200, (name, st, a)
+    return a
+
+
+def svg(rid, name):
+    st, body, _ = S.request("GET", f"/plots/run-{rid}-{name}.svg", raw=True, token=None)
+    assert st == 200 and b"<svg" in body, (name, st)
+    return body.decode()
+
+
+def sections(html):
+    return re.findall(r'<section id="([a-z]+)"', html)
+
+
+def headings(html):
+    return re.findall(r"<h[23][^>]*>([^<]*)</h[23]>", html)
+
+
+with open(CLANG, "rb") as f:
+    CLANG_RID = imported(f.read(), format="chrome-trace", filename="clang14_time_trace.json")
+THREADS_RID = imported(json.dumps({"traceEvents": [
+    {"ph": "X", "pid": 1, "tid": 1, "ts": 0, "dur": 100, "name": "load"},
+    {"ph": "X", "pid": 1, "tid": 1, "ts": 10, "dur": 30, "name": "parse"},
+    {"ph": "X", "pid": 1, "tid": 2, "ts": 5, "dur": 90, "name": "parse"},
+    {"ph": "X", "pid": 2, "tid": 7, "ts": 20, "dur": 50, "name": "render"},
+]}).encode(), format="chrome-trace", filename="threads.json", application="threads")
+MPI_RID = imported(tar_of(OTF2), format="otf2", application="otf2 lanes")
+
+
+@test
+def a_compile_is_one_thread_without_mpi_calls():
+    html = page(CLANG_RID)
+    assert "This trace has no MPI calls" in html and 'id="no-mpi"' in html, html[:2000]
+    assert "1 thread," in html and "ranks" not in html.split("</h1>")[1].split("</p>")[0]
+    assert sections(html) == ["profile", "timeline", "occupancy", "clusters"], sections(html)
+    for name in MPI_SECTIONS:
+        assert f'href="#{name}"' not in html and f"/trace/{name}\"" not in html, name
+    # nothing on the page calls a thread a rank or a state an MPI routine
+    for h in headings(html):
+        assert "rank" not in h.lower() and "MPI" not in h, h
+    assert "Profile: time per state" in html and "Clusters: representative threads" in html
+    assert "Which thread is in which cluster" in html
+    assert "States never occupied" not in html  # p2p, collective, wait are no states here
+    # the summaries are no lanes: one thread, its time per state adding up
+    load = answer(CLANG_RID, "load")
+    assert load["mpi_calls"] == 0 and load["nranks"] == 1, load
+    prof = answer(CLANG_RID, "profile")
+    assert prof["routines"] == [] and len(prof["ranks"]) == 1, prof["nranks"]
+    rk = prof["ranks"][0]
+    assert abs(sum(rk["classes"].values()) - rk["exec"]) < 1e-9, rk["classes"]
+    assert rk["classes"]["ExecuteCompiler"] > 0 and not any(
+        c.startswith("Total ") for c in rk["classes"]), rk["classes"]
+    assert "Time per state per thread" in svg(CLANG_RID, "profile")
+    assert "Timeline: state of each thread" in svg(CLANG_RID, "timeline")
+    st, body, _ = S.request("GET", f"/plots/run-{CLANG_RID}-timeline.svg?width=300",
+                            raw=True, token=None)
+    assert st == 200 and b"state of each thread" in body, st
+    # the MPI analyses still answer at their routes, as before
+    for name in MPI_SECTIONS:
+        a = answer(CLANG_RID, name)
+        assert a["nranks"] == 1, (name, a)
+
+
+@test
+def threads_of_a_trace_event_file():
+    html = page(THREADS_RID)
+    assert "3 threads," in html and "This trace has no MPI calls" in html
+    assert sections(html) == ["profile", "timeline", "occupancy", "clusters"], sections(html)
+    assert "<th>Threads</th>" in html
+    prof = answer(THREADS_RID, "profile")
+    # thread (1, 1): load 0..100 with parse 10..40 inside: 70 + 30 us
+    c = prof["ranks"][0]["classes"]
+    assert abs(c["load"] - 70e-6) < 1e-12 and abs(c["parse"] - 30e-6) < 1e-12, c
+    assert "Per-thread state timeline of 3 threads" in svg(THREADS_RID, "timeline")
+    assert "Scatterplot matrix of the threads" in svg(THREADS_RID, "clusters")
+
+
+@test
+def an_mpi_trace_keeps_every_section():
+    html = page(MPI_RID)
+    assert "no MPI calls" not in html and 'id="no-mpi"' not in html
+    assert sections(html) == list(ALL_SECTIONS), sections(html)
+    assert "2 ranks," in html
+    for title in ("Profile: time per MPI routine", "Wait: who waits for whom",
+                  "Traffic: messages between ranks", "Load: computation and communication",
+                  "Clusters: representative ranks", "Which rank is in which cluster"):
+        assert title in html, title
+    assert "<th>Ranks</th>" in html
+    assert answer(MPI_RID, "load")["mpi_calls"] == 2  # a barrier on each rank
+    assert "Time per routine per rank" in svg(MPI_RID, "profile")
+    assert "Timeline: state of each rank" in svg(MPI_RID, "timeline")
+
+
+@test
+def a_trace_stored_before_the_count_is_told_by_its_communication():
+    """A load answer without mpi_calls (stored by an earlier version): no
+    time in MPI is a trace of states, some is an MPI trace."""
+    for rid, mpi in ((THREADS_RID, False), (MPI_RID, True)):
+        load = answer(rid, "load")
+        del load["mpi_calls"]
+        S.sql("UPDATE trace_analyses SET answer = ? WHERE run_id = ? AND name = 'load'",
+              (json.dumps(load), rid))
+        html = page(rid)
+        assert ("This trace has no MPI calls" in html) != mpi, rid
+        assert ('id="wait"' in html) == mpi, rid
+
+
+try:
+    report()
+finally:
+    S.close()
