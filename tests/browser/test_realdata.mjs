@@ -6,7 +6,8 @@
 // the call tree of a Caliper and a CUBE profile, a TAU run, a Google
 // Benchmark suite's application page and its chart, an OSU system's log–log
 // latency and bandwidth plots, an OTF2 trace page and its Perfetto export
-// (/runs/{id}/trace.json). Screenshots in <artifacts>/realdata/.
+// (/runs/{id}/trace.json), a clang -ftime-trace page (no MPI calls).
+// Screenshots in <artifacts>/realdata/.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join, dirname, relative, basename } from "node:path";
@@ -223,6 +224,36 @@ test("an OTF2 trace page and its Perfetto export", async ({ server, browser }) =
   for (const e of xs)
     assert(typeof e.name === "string" && e.ts >= 0 && e.dur >= 0 && e.pid !== undefined &&
       e.tid !== undefined, `bad X event ${JSON.stringify(e)}`);
+});
+
+test("a clang -ftime-trace page: one thread, no MPI sections", async ({ server, browser }) => {
+  // clang writes a "Total NAME" summary per name, each on a thread id of its
+  // own: kernels, not 140 more threads; a trace without MPI calls shows no
+  // wait, traffic or load section but says why, and calls its lanes threads
+  const got = await importFile(server, "chrome-trace/clang16_main.json",
+    { format: "chrome-trace", system: "laptop" });
+  const id = got.ids[0];
+  await bothWidths(browser, `${server.base}/runs/${id}/trace`, "clang-trace", async (page, width) => {
+    const intro = await page.locator("h1 + p").innerText();
+    assert(intro.startsWith("1 thread, 658 events"), `intro: ${intro}`);
+    assert(await page.locator("#no-mpi").isVisible(), "no sentence about MPI");
+    const ids = await page.locator("section.trace-analysis").evaluateAll(
+      (ss) => ss.map((s) => s.id));
+    assert(ids.join() === "profile,timeline,occupancy,clusters", `sections: ${ids}`);
+    for (const name of ids) {
+      const svg = page.locator(`section#${name} figure.plot svg`).first();
+      const box = await svg.boundingBox();
+      assert(await svg.isVisible() && box && box.height > 60, `${name}: no chart`);
+    }
+    const heads = await page.locator("h2").allInnerTexts();
+    assert(!heads.some((h) => /rank|MPI/.test(h)), `headings: ${heads}`);
+    // a long state name (an LLVM pass manager's template) wraps: every
+    // occupancy figure's value is in the window
+    for (const cell of await page.locator("section#occupancy td.num").all()) {
+      const b = await cell.boundingBox();
+      assert(b && b.x + b.width <= width, `a value out of sight at ${width} px`);
+    }
+  });
 });
 
 test("an Extra-P file without a time metric: runs and kernels without a time", async ({ server, browser }) => {
