@@ -2,18 +2,22 @@
 (docs/traces.md "A trace without MPI calls"): a real clang 14 -ftime-trace
 file (tests/data/import/public/chrome-trace, one compiling thread and the
 "Total NAME" summaries clang writes each on a thread id of its own) and a
-small Trace Event file of three threads are imported through the API. Their
+small Trace Event file of three threads are imported through the API, and
+recorder files of a program that made no MPI call are uploaded. Their
 pages say the trace has no MPI calls, carry no wait, traffic or load section
 and call their lanes threads and their profile one per state; the OTF2
 fixture (MPI calls on two ranks) keeps every section and its words. A trace
 stored before the load answer counted the MPI calls is told apart by its
 communication time."""
+import io
 import json
 import os
 import re
+import struct
+import tarfile
 import urllib.parse
 
-from prophecy_test import Server, report, tar_of, test
+from prophecy_test import Server, report, run_doc, tar_of, test
 
 SRC = os.environ.get("PROPHECY_SRC", os.path.join(os.path.dirname(__file__), "../.."))
 CLANG = os.path.join(SRC, "tests/data/import/public/chrome-trace/clang14_time_trace.json")
@@ -67,6 +71,40 @@ THREADS_RID = imported(json.dumps({"traceEvents": [
 MPI_RID = imported(tar_of(OTF2), format="otf2", application="otf2 lanes")
 
 
+def recorded_states_only(nranks):
+    """trace.RANK files of format version 3 (docs/traces.md) of a program
+    that made no MPI call: each rank in a probe state "solve" from 0.1 s to
+    0.5 s of its 1 s."""
+    files = {}
+    for r in range(nranks):
+        name = b"solve"
+        head = struct.pack("<8sIIIIQQQIIQ", b"PRPHTRC\0", 3, r, nranks, 1, 1, 10**9, 0,
+                           48, 0, 0)
+        names = struct.pack("<H", len(name)) + name
+        ev = struct.pack("<QQqiiiiIHH", 10**8, 5 * 10**8, 0, -1, -1, 0, 0, 0, 0, 0)
+        files[f"trace.{r}"] = head + names + ev
+    return files
+
+
+def ustar(files):
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        for n, data in files.items():
+            info = tarfile.TarInfo(n)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    return out.getvalue()
+
+
+st, b = S.post("/api/v1/runs", run_doc(id="recorded states", application="states",
+                                        nprocs=2))
+assert st == 201, b
+RECORDED_RID = b["ids"][0]
+st, b = S.post(f"/api/v1/runs/{RECORDED_RID}/trace", ustar(recorded_states_only(2)),
+               ctype="application/x-tar")
+assert st == 201 and b["nranks"] == 2, b
+
+
 @test
 def a_compile_is_one_thread_without_mpi_calls():
     html = page(CLANG_RID)
@@ -113,6 +151,18 @@ def threads_of_a_trace_event_file():
     assert abs(c["load"] - 70e-6) < 1e-12 and abs(c["parse"] - 30e-6) < 1e-12, c
     assert "Per-thread state timeline of 3 threads" in svg(THREADS_RID, "timeline")
     assert "Scatterplot matrix of the threads" in svg(THREADS_RID, "clusters")
+
+
+@test
+def a_recorded_trace_of_states_only():
+    """The recorder's files of a program that made no MPI call: its ranks
+    are threads too."""
+    html = page(RECORDED_RID)
+    assert "2 threads," in html and "This trace has no MPI calls" in html
+    assert sections(html) == ["profile", "timeline", "occupancy", "clusters"], sections(html)
+    assert answer(RECORDED_RID, "load")["mpi_calls"] == 0
+    c = answer(RECORDED_RID, "profile")["ranks"][1]["classes"]
+    assert abs(c["solve"] - 0.4) < 1e-9 and abs(c["compute"] - 0.6) < 1e-9, c
 
 
 @test
