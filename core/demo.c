@@ -99,6 +99,7 @@ static int matmul(db *d, unsigned *seed, struct err *err)
         double L = (double)(1 << n);
         char args[64];
         struct bench_record b[2];
+        memset(b, 0, sizeof b); /* no label, no test: entered by hand */
         snprintf(args, sizeof args, "{\"L\":%.0f,\"P\":2}", L);
         b[0].name = "MPISR";
         b[0].args_json = args;
@@ -115,7 +116,7 @@ static int matmul(db *d, unsigned *seed, struct err *err)
             return -1;
     }
     {
-        struct bench_record b = {"ADDM", "{}", 4.83e-8, "median"};
+        struct bench_record b = {"ADDM", "{}", 4.83e-8, "median", NULL, NULL};
         if (db_benchmarks_add(d, SP2, &b, 1, err) != 0)
             return -1;
     }

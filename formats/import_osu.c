@@ -22,12 +22,18 @@
  * does not read (osu_hello, OpenSHMEM's) is skipped. A size whose data OSU's
  * --validation found wrong ("Fail" in its Validation column) is left out,
  * with a note: its time is of a transfer that did not deliver the message.
+ * Every record names its test as OSU's program does (osu_latency), and the
+ * tables of one test that the log tells apart by the line of its own words
+ * before each ("Testing Same CCX", "Testing Same NUMA": core placements)
+ * carry that line as their label, a series each; tables alike are
+ * repetitions of one series.
  */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "common/utf8.h"
 #include "formats/import.h"
 #include "formats/limits.h"
 
@@ -36,48 +42,51 @@ static const struct {
     const char *name; /* the system benchmark */
     int p2p;          /* point to point: P = 2; 2: pairs of every rank (osu_multi_lat):
                          P = the caller's nprocs, else 2 */
+    const char *prog; /* the test as OSU names its program, what users know */
 } tests[] = {
-    {"Latency", "MPISR", 1},
-    {"Multi Latency", "MPISR", 2},
-    {"Multi-threaded Latency", "MPISRMT", 1},
-    {"Multi-process Latency", "MPISR", 1}, /* osu_latency_mp: still two ranks */
-    {"Bandwidth", "MPIBW", 1},
-    {"Bi-Directional Bandwidth", "MPIBIBW", 1},
-    {"Bidirectional Bandwidth", "MPIBIBW", 1}, /* OMB 2.x */
-    {"Multiple Bandwidth / Message Rate", "MPIMBW", 1},
-    {"Broadcast Latency", "MPIBC", 0},
-    {"Allreduce Latency", "MPIAR", 0},
-    {"Reduce Latency", "MPIRD", 0},
-    {"Reduce_scatter Latency", "MPIRS", 0},
-    {"Allgather Latency", "MPIAG", 0},
-    {"Allgatherv Latency", "MPIAGV", 0},
-    {"Alltoall Latency", "MPIA2A", 0},
-    {"All-to-All Personalized Exchange Latency", "MPIA2A", 0},
-    {"Alltoallv Latency", "MPIA2AV", 0},
-    {"All-to-Allv Personalized Exchange Latency", "MPIA2AV", 0},
-    {"All-to-All Latency", "MPIA2A", 0}, /* the non-blocking test's words */
-    {"All-to-Allv Latency", "MPIA2AV", 0},
-    {"Alltoallw Latency", "MPIA2AW", 0},
-    {"All-to-Allw Personalized Exchange Latency", "MPIA2AW", 0},
-    {"Gather Latency", "MPIGA", 0},
-    {"Gatherv Latency", "MPIGAV", 0},
-    {"Scatter Latency", "MPISC", 0},
-    {"Scatterv Latency", "MPISCV", 0},
-    {"Barrier Latency", "MPIBAR", 0},
+    {"Latency", "MPISR", 1, "osu_latency"},
+    {"Multi Latency", "MPISR", 2, "osu_multi_lat"},
+    {"Multi-threaded Latency", "MPISRMT", 1, "osu_latency_mt"},
+    /* osu_latency_mp: still two ranks */
+    {"Multi-process Latency", "MPISR", 1, "osu_latency_mp"},
+    {"Bandwidth", "MPIBW", 1, "osu_bw"},
+    {"Bi-Directional Bandwidth", "MPIBIBW", 1, "osu_bibw"},
+    {"Bidirectional Bandwidth", "MPIBIBW", 1, "osu_bibw"}, /* OMB 2.x */
+    {"Multiple Bandwidth / Message Rate", "MPIMBW", 1, "osu_mbw_mr"},
+    {"Broadcast Latency", "MPIBC", 0, "osu_bcast"},
+    {"Allreduce Latency", "MPIAR", 0, "osu_allreduce"},
+    {"Reduce Latency", "MPIRD", 0, "osu_reduce"},
+    {"Reduce_scatter Latency", "MPIRS", 0, "osu_reduce_scatter"},
+    {"Allgather Latency", "MPIAG", 0, "osu_allgather"},
+    {"Allgatherv Latency", "MPIAGV", 0, "osu_allgatherv"},
+    {"Alltoall Latency", "MPIA2A", 0, "osu_alltoall"},
+    {"All-to-All Personalized Exchange Latency", "MPIA2A", 0, "osu_alltoall"},
+    {"Alltoallv Latency", "MPIA2AV", 0, "osu_alltoallv"},
+    {"All-to-Allv Personalized Exchange Latency", "MPIA2AV", 0, "osu_alltoallv"},
+    /* the non-blocking test's words */
+    {"All-to-All Latency", "MPIA2A", 0, "osu_alltoall"},
+    {"All-to-Allv Latency", "MPIA2AV", 0, "osu_alltoallv"},
+    {"Alltoallw Latency", "MPIA2AW", 0, "osu_alltoallw"},
+    {"All-to-Allw Personalized Exchange Latency", "MPIA2AW", 0, "osu_alltoallw"},
+    {"Gather Latency", "MPIGA", 0, "osu_gather"},
+    {"Gatherv Latency", "MPIGAV", 0, "osu_gatherv"},
+    {"Scatter Latency", "MPISC", 0, "osu_scatter"},
+    {"Scatterv Latency", "MPISCV", 0, "osu_scatterv"},
+    {"Barrier Latency", "MPIBAR", 0, "osu_barrier"},
     /* osu_init: "nprocs: 2, min: 13 ms, max: 14 ms, avg: 13 ms" */
-    {"Init", "MPIINIT", 3},
+    {"Init", "MPIINIT", 3, "osu_init"},
     /* one-sided: "# OSU MPI_Get latency Test"; OMB 3.x's "# OSU One Sided
      * MPI_Get latency Test" and "# OSU MPI One Sided MPI_Accumulate Latency
      * Test" read as these (title) */
-    {"_Get latency", "MPIGET", 1},
-    {"_Get Bandwidth", "MPIGETBW", 1},
-    {"_Put Latency", "MPIPUT", 1},
-    {"_Put Bandwidth", "MPIPUTBW", 1},
-    {"_Put Bi-directional Bandwidth", "MPIPUTBIBW", 1},
-    {"_Accumulate latency", "MPIACC", 1},
-    {"_Get_accumulate latency", "MPIGACC", 1},
-    {"_Fetch_and_op latency", "MPIFOP", 1},
-    {"_Compare_and_swap latency", "MPICAS", 1},
+    {"_Get latency", "MPIGET", 1, "osu_get_latency"},
+    {"_Get Bandwidth", "MPIGETBW", 1, "osu_get_bw"},
+    {"_Put Latency", "MPIPUT", 1, "osu_put_latency"},
+    {"_Put Bandwidth", "MPIPUTBW", 1, "osu_put_bw"},
+    {"_Put Bi-directional Bandwidth", "MPIPUTBIBW", 1, "osu_put_bibw"},
+    {"_Accumulate latency", "MPIACC", 1, "osu_acc_latency"},
+    {"_Get_accumulate latency", "MPIGACC", 1, "osu_get_acc_latency"},
+    {"_Fetch_and_op latency", "MPIFOP", 1, "osu_fop_latency"},
+    {"_Compare_and_swap latency", "MPICAS", 1, "osu_cas_latency"},
 };
 
 enum { COL_TIME, COL_BW, COL_RATE, COL_SKIP, COL_VALID };
@@ -88,9 +97,23 @@ struct col {
     int comm; /* a non-blocking test's "Pure Comm." time: NAME_COMM */
 };
 
+/* One table's records, rec[first..end), and what tells its series from
+ * another table's of the same benchmark: its test and the log's line of
+ * text before it. */
+struct table {
+    const char *name, *test, *label;
+    size_t first, end;
+};
+
 struct osu {
     const char *file;
     const char *name;                 /* current test's benchmark, NULL before a title */
+    const char *test;                 /* its program (osu_latency), what users know */
+    const char *label;                /* the line of text before its title, "" */
+    char text[LIMIT_BENCH_LABEL + 1]; /* the last line of text since a row or title */
+    int open;                         /* the current table has its entry in tab */
+    struct table *tab;
+    size_t ntab, captab;
     const char *name_mbs, *name_msgs; /* its bandwidth and message rate */
     const char *name_comm;            /* a non-blocking test's pure communication */
     const char *base;                 /* the title's benchmark, before buffers */
@@ -126,6 +149,7 @@ static int ieq(const char *a, size_t n, const char *b)
 static int names(struct osu *o, const char *name, struct err *err)
 {
     o->name = name;
+    o->open = 0; /* its records start a table of their own */
     o->name_mbs = arena_printf(o->a, "%s_MBS", name);
     o->name_msgs = arena_printf(o->a, "%s_MSGS", name);
     o->name_comm = arena_printf(o->a, "%s_COMM", name);
@@ -159,6 +183,7 @@ static int buffer_place(const char *at, const char *end, char *out)
  * lines skipped up to the next title. */
 static void skip_test(struct osu *o, const char *name, size_t len)
 {
+    o->text[0] = '\0';
     o->nskipped++;
     if (o->skipped[0] == '\0')
         snprintf(o->skipped, sizeof o->skipped, "%.*s", (int)(len < 60 ? len : 60), name);
@@ -235,11 +260,21 @@ static int title(struct osu *o, const char *s, size_t n, size_t line, struct err
     o->ncol = 0;
     o->pairs = 0;
     o->procs = 0;
+    /* the line of text just before the title ("Testing Same CCX") may tell
+     * this table from others of the same test (unlabel_repeats) */
+    if ((o->label = arena_strdup(o->a, o->text)) == NULL)
+        return err_nomem(err);
+    o->text[0] = '\0';
     for (i = 0; i < sizeof tests / sizeof tests[0]; i++)
         if (ieq(words, nw, tests[i].test) && (!nb || !tests[i].p2p)) {
             const char *nm;
             o->base =
                 nb ? arena_printf(o->a, "MPII%s", tests[i].name + 3) : tests[i].name;
+            /* osu_iallreduce: the blocking program's name with an i */
+            o->test =
+                nb ? arena_printf(o->a, "osu_i%s", tests[i].prog + 4) : tests[i].prog;
+            if (o->test == NULL)
+                return err_nomem(err);
             o->p2p = tests[i].p2p;
             /* a collective run with -d has every buffer on the device and
              * prints no places: the device curve, never the host's name */
@@ -392,10 +427,28 @@ static int add(struct osu *o, const char *name, const char *stat, double L, doub
         o->rec = nr;
         o->cap = nc;
     }
+    if (!o->open) {
+        if (o->ntab == o->captab) {
+            size_t nc = o->captab ? o->captab * 2 : 16;
+            struct table *nt = arena_alloc(o->a, nc * sizeof *nt);
+            if (nt == NULL)
+                return err_nomem(err);
+            if (o->ntab)
+                memcpy(nt, o->tab, o->ntab * sizeof *nt);
+            o->tab = nt;
+            o->captab = nc;
+        }
+        o->tab[o->ntab++] = (struct table){o->name, o->test, o->label, o->n, o->n};
+        o->open = 1;
+    }
+    o->text[0] = '\0'; /* a line before the next table is not this one's */
     r = &o->rec[o->n++];
+    o->tab[o->ntab - 1].end = o->n;
     r->name = name;
     r->stat = stat;
     r->time = t;
+    r->label = o->label;
+    r->test = o->test;
     if (!o->has_size)
         r->args_json = P > 0 ? arena_printf(o->a, "{\"P\":%lld}", P) : "{}";
     else if (P > 0)
@@ -572,6 +625,57 @@ static int init_line(struct osu *o, const char *s, size_t n, size_t line, struct
     return 0;
 }
 
+/* A line of the log's own words (not OSU's): kept as the candidate label of
+ * the next table, trimmed and cut to LIMIT_BENCH_LABEL bytes; a line that is
+ * not UTF-8 text (or holds control characters other than tabs) is none. */
+static void keep_text(struct osu *o, const char *s, size_t n)
+{
+    while (n > 0 && blank(s[n - 1]))
+        n--;
+    if (n == 0 || !utf8_valid(s, n))
+        return;
+    for (size_t i = 0; i < n; i++)
+        if (((unsigned char)s[i] < 0x20 && s[i] != '\t') || s[i] == 0x7f)
+            return;
+    if (n > LIMIT_BENCH_LABEL)
+        n = LIMIT_BENCH_LABEL;
+    memcpy(o->text, s, n);
+    o->text[n] = '\0';
+    utf8_cut(o->text);
+}
+
+static int cmp_table(const void *pa, const void *pb)
+{
+    const struct table *a = pa, *b = pb;
+    int c = strcmp(a->name, b->name);
+    if (c == 0)
+        c = strcmp(a->test, b->test);
+    return c ? c : strcmp(a->label, b->label);
+}
+
+/* Labels only where the log tells tables apart: the tables of one benchmark
+ * and test whose lines before them all read the same, or that stand alone,
+ * are one series (a repetition is measured twice), and their records carry
+ * no label; where those lines differ ("Testing Same CCX", "Testing Same
+ * NUMA"), each table's records keep its line as their label. */
+static void unlabel_repeats(struct osu *o)
+{
+    size_t i, j, k, r;
+    if (o->ntab > 1)
+        qsort(o->tab, o->ntab, sizeof *o->tab, cmp_table);
+    for (i = 0; i < o->ntab; i = j) {
+        for (j = i + 1; j < o->ntab && strcmp(o->tab[j].name, o->tab[i].name) == 0 &&
+                        strcmp(o->tab[j].test, o->tab[i].test) == 0;
+             j++)
+            ;
+        if (strcmp(o->tab[i].label, o->tab[j - 1].label) != 0)
+            continue;
+        for (k = i; k < j; k++)
+            for (r = o->tab[k].first; r < o->tab[k].end; r++)
+                o->rec[r].label = "";
+    }
+}
+
 /* The first "needle" in s[0..n), or NULL. */
 static const char *find(const char *s, size_t n, const char *needle)
 {
@@ -675,7 +779,10 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
             /* a launcher's or a job script's words ("[0] MPI startup(): ...",
              * "Testing Same CCX", "2024-05-01 job started" before any
              * title): only lines that start with a number after a title
-             * are measurements */
+             * are measurements; the last such line before a title that
+             * does not start with a digit may label its table */
+            if (!(line[0] >= '0' && line[0] <= '9'))
+                keep_text(&o, line, len);
             rc = 0;
         }
         if (rc != 0)
@@ -711,6 +818,7 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
                  o.file, o.nskipped, o.nskipped == 1 ? "" : "s", o.skipped);
     if (rc == 0) {
         const char *system = opt && opt->system ? opt->system : "unknown";
+        unlabel_repeats(&o);
         if (sink == NULL || sink->benchmarks == NULL)
             rc = imp_fail_field(
                 err, o.file, "format",

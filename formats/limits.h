@@ -35,6 +35,10 @@
 #define LIMIT_STAT 32          /* bytes of a benchmark statistic's name */
 #define LIMIT_IDENT 64      /* bytes of an identifier (a parameter or benchmark name) */
 #define LIMIT_BENCH_ARGS 16 /* arguments of one benchmark measurement */
+/* bytes of a benchmark series' label ("Testing Same CCX") and of the test that
+ * measured it (osu_latency) */
+#define LIMIT_BENCH_LABEL 256
+#define LIMIT_BENCH_TEST 64
 
 /* ---- run documents (and every importer's runs) ---------------------------- */
 #define LIMIT_KERNELS 10000     /* kernel records in one run */

@@ -77,12 +77,18 @@ struct run_record {
 #define KERNEL_NO_CALLS (-1LL)
 #define KERNEL_HAS_CALLS(c) ((c) >= 0)
 
-/* One system benchmark measurement (MPISR over L = 1024: 0.000078 s). */
+/* One system benchmark measurement (MPISR over L = 1024: 0.000078 s). A
+ * series of measurements is a name with its label and test: label, the words
+ * that tell it from another series of the same name (an OSU log's line before
+ * its table, "Testing Same CCX"), and test, the tool's name of the test that
+ * measured it (osu_latency); NULL or "" where the source gives none. */
 struct bench_record {
     const char *name;
     const char *args_json; /* canonical JSON object text */
     double time;
     const char *stat;
+    const char *label; /* at most LIMIT_BENCH_LABEL bytes of UTF-8 */
+    const char *test;  /* at most LIMIT_BENCH_TEST bytes of UTF-8 */
 };
 
 /* One system parameter (MPISR(L) = a + b*L), SPEC §5.2. */

@@ -185,6 +185,7 @@ int validate_benchmarks(json_t *body, arena *a, struct bench_record **out, size_
         const char *key;
         char *txt;
         snprintf(field, sizeof field, "benchmarks[%zu]", i);
+        x->label = x->test = NULL;
         if (!json_is_object(b) || !json_is_string(json_object_get(b, "name"))) {
             json_decref(arr);
             return err_invalid(err, field, "%s needs a string name", field);

@@ -256,6 +256,165 @@ static void test_osu_gpu_buffers(void)
     run_lines_free(&g);
 }
 
+/* A system benchmark's series as "NAME TEST [LABEL] L": its test and its
+ * label, and the message size. */
+static int take_series(void *ctx, const char *system, const struct bench_record *r,
+                       size_t n, struct err *err)
+{
+    (void)err;
+    (void)system;
+    for (size_t i = 0; i < n; i++) {
+        struct buf b;
+        const char *L = strstr(r[i].args_json, "\"L\":");
+        buf_init(&b, 4096);
+        buf_printf(&b, "%s %s [%s] %.*s", r[i].name, r[i].test ? r[i].test : "(none)",
+                   r[i].label ? r[i].label : "(none)", L ? (int)strcspn(L + 4, ",}") : 1,
+                   L ? L + 4 : "-");
+        run_lines_add(ctx, &b);
+    }
+    return 0;
+}
+
+static int import_series(const char *name, const char *data, struct run_lines *g,
+                         struct err *e)
+{
+    struct fmt_sink sink = {run_lines_take, take_series, g, NULL, NULL, NULL, 0};
+    struct fmt_options o = {NULL, NULL, NULL, 4, NULL};
+    struct fmt_file f = {name, data, strlen(data)};
+    err_clear(e);
+    return fmt_parse("osu", &f, 1, &o, &sink, e);
+}
+
+/* A log of several tables of one test, each after a line of the job's own
+ * words that tells it from the others (a Slurm script measuring osu_latency
+ * across core placements): each table is a series of its own, labelled with
+ * its line as written; tables the log does not tell apart (the same line, or
+ * none) stay one series, measured again. Every record names its test as
+ * OSU's program does. */
+static void test_osu_labelled_tables(void)
+{
+    static const char placements[] =
+        "Running osu_latency tests across core placements...\n"
+        "Testing Same CCX\n"
+        "\n"
+        "# OSU MPI Latency Test v7.4\n"
+        "# Datatype: MPI_CHAR.\n"
+        "# Size       Avg Latency(us)\n"
+        "1  0.16\n"
+        "2  0.15\n"
+        "Testing Same CCD, Different CCX\n"
+        "\n"
+        "# OSU MPI Latency Test v7.4\n"
+        "# Datatype: MPI_CHAR.\n"
+        "# Size       Avg Latency(us)\n"
+        "1  0.32\n"
+        "2  0.31\n"
+        "Testing Different NODE  \n"
+        "# OSU MPI Latency Test v7.4\n"
+        "# Datatype: MPI_CHAR.\n"
+        "# Size       Avg Latency(us)\n"
+        "1  1.80\n"
+        "2  1.79\n"
+        "All tests completed.\n";
+    static const char again[] = "Testing Same CCX\n"
+                                "# OSU MPI Latency Test v7.4\n"
+                                "# Datatype: MPI_CHAR.\n"
+                                "# Size       Avg Latency(us)\n"
+                                "1  0.16\n"
+                                "2  0.15\n"
+                                "Testing Same CCX\n"
+                                "# OSU MPI Latency Test v7.4\n"
+                                "# Datatype: MPI_CHAR.\n"
+                                "# Size       Avg Latency(us)\n"
+                                "1  0.17\n"
+                                "2  0.15\n";
+    static const char twice[] = "# OSU MPI Latency Test v7.4\n"
+                                "# Datatype: MPI_CHAR.\n"
+                                "# Size       Avg Latency(us)\n"
+                                "1  0.16\n"
+                                "2  0.15\n"
+                                "# OSU MPI Latency Test v7.4\n"
+                                "# Datatype: MPI_CHAR.\n"
+                                "# Size       Avg Latency(us)\n"
+                                "1  0.17\n"
+                                "2  0.15\n";
+    static const char suite[] =
+        "[0] MPI startup(): I_MPI_DEBUG=5\n"
+        "# OSU MPI Latency Test v7.4\n"
+        "# Datatype: MPI_CHAR.\n"
+        "# Size       Avg Latency(us)\n"
+        "1  0.16\n"
+        "2  0.15\n"
+        "srun: step 2\n"
+        "# OSU MPI Multi-process Latency Test v7.4\n"
+        "# Size  Latency (us)\n"
+        "1  0.5\n"
+        "# OSU MPI Non-blocking Allreduce Latency Test v7.4\n"
+        "# Size  Overall(us)  Compute(us)  Pure Comm.(us)  Overlap(%)\n"
+        "4  79.5  55.6  53.25  55.2\n";
+    static const char mixed[] = "# OSU MPI Latency Test v7.4\n"
+                                "# Datatype: MPI_CHAR.\n"
+                                "# Size       Avg Latency(us)\n"
+                                "1  0.16\n"
+                                "2  0.15\n"
+                                "=== pinned to socket 1 ===\n"
+                                "\xff\xfe junk\n"
+                                "# OSU MPI Latency Test v7.4\n"
+                                "# Datatype: MPI_CHAR.\n"
+                                "# Size       Avg Latency(us)\n"
+                                "1  0.5\n"
+                                "2  0.5\n"
+                                "np 2 a\n"
+                                "# OSU MPI Bandwidth Test v7.4\n"
+                                "# Size  Bandwidth (MB/s)\n"
+                                "8  16.0\n"
+                                "np 2\tb\n"
+                                "# OSU MPI Bandwidth Test v7.4\n"
+                                "# Size  Bandwidth (MB/s)\n"
+                                "8  15.0\n";
+    struct run_lines g = {0};
+    struct err e = {0};
+
+    CHECK_INT(import_series("placements.out", placements, &g, &e), 0);
+    CHECK_INT(g.n, 6);
+    CHECK_STR(g.line[0], "MPISR osu_latency [Testing Same CCX] 1");
+    CHECK_STR(g.line[1], "MPISR osu_latency [Testing Same CCX] 2");
+    CHECK_STR(g.line[2], "MPISR osu_latency [Testing Same CCD, Different CCX] 1");
+    CHECK_STR(g.line[4], "MPISR osu_latency [Testing Different NODE] 1");
+    run_lines_free(&g);
+    /* the same line before every table, or none: repetitions of one series */
+    CHECK_INT(import_series("again.out", again, &g, &e), 0);
+    CHECK_INT(g.n, 4);
+    CHECK_STR(g.line[0], "MPISR osu_latency [] 1");
+    CHECK_STR(g.line[3], "MPISR osu_latency [] 2");
+    run_lines_free(&g);
+    CHECK_INT(import_series("twice.out", twice, &g, &e), 0);
+    CHECK_INT(g.n, 4);
+    CHECK_STR(g.line[2], "MPISR osu_latency [] 1");
+    run_lines_free(&g);
+    /* a launcher's words before the only table of its test label nothing;
+     * another test of the same benchmark is told apart by its test
+     * (osu_latency_mp); non-blocking tests are named as OSU names them */
+    CHECK_INT(import_series("suite.out", suite, &g, &e), 0);
+    CHECK_INT(g.n, 5);
+    CHECK_STR(g.line[0], "MPISR osu_latency [] 1");
+    CHECK_STR(g.line[2], "MPISR osu_latency_mp [] 1");
+    CHECK_STR(g.line[3], "MPIIAR osu_iallreduce [] 4");
+    CHECK_STR(g.line[4], "MPIIAR_COMM osu_iallreduce [] 4");
+    run_lines_free(&g);
+    /* a table with no line before it beside a labelled one: told apart; a
+     * line that is not UTF-8 text labels nothing, the one before it does; a
+     * bandwidth table's MB/s as measured and derived time share its label */
+    CHECK_INT(import_series("mixed.out", mixed, &g, &e), 0);
+    CHECK_INT(g.n, 8);
+    CHECK_STR(g.line[0], "MPISR osu_latency [] 1");
+    CHECK_STR(g.line[2], "MPISR osu_latency [=== pinned to socket 1 ===] 1");
+    CHECK_STR(g.line[4], "MPIBW_MBS osu_bw [np 2 a] 8");
+    CHECK_STR(g.line[5], "MPIBW osu_bw [np 2 a] 8");
+    CHECK_STR(g.line[7], "MPIBW osu_bw [np 2\tb] 8"); /* a tab kept */
+    run_lines_free(&g);
+}
+
 /* OSU's older and GPU titles and columns, as OMB wrote them: 2.x and 3.x
  * bibw's "Bi-Bandwidth (MB/s)" (its table was dropped, silently beside other
  * tests), 2.x's "Bidirectional", 1.x-3.x's one-sided titles ("OSU One Sided
@@ -898,6 +1057,7 @@ int main(void)
     RUN(test_gbench_old_date_and_many_tags);
     RUN(test_osu_suite_log);
     RUN(test_osu_columns);
+    RUN(test_osu_labelled_tables);
     RUN(test_osu_gpu_buffers);
     RUN(test_osu_old_and_gpu_titles);
     RUN(test_notes_left_out);
