@@ -775,3 +775,16 @@ PRAGMA writable_schema = OFF;
 -- run of 10 kernels and 2 metrics. As on PostgreSQL since migration 16.
 DROP TRIGGER IF EXISTS app_kernels_add;
 DROP TRIGGER IF EXISTS app_metrics_add;
+
+-- migration 20
+-- A system benchmark's series (SPEC §16, OSU): `label`, the words that tell
+-- it from another series of the same name (an OSU log's line before each of
+-- its tables, "Testing Same CCX", where the tables of one test differ by
+-- it), and `test`, the tool's name of the test that measured it
+-- (osu_latency); '' where the source gave none, as for every row stored
+-- before:
+--     label TEXT NOT NULL DEFAULT '', test TEXT NOT NULL DEFAULT ''
+-- SQLite's ADD COLUMN has no IF NOT EXISTS, and the migrations from 17 on
+-- bear running again over their own result (a database stepped back to 16
+-- runs them again), so the step's C part adds each column the table lacks
+-- (db/sqlite/db.c, SQL_BENCH_SERIES). Constant defaults: nothing is rewritten.

@@ -559,3 +559,10 @@ WHERE run_id IN (SELECT id FROM runs WHERE uid LIKE 'extrap-text:%'
 -- SQLite only (schema.sql: app_kernels and app_metrics kept by the store
 -- there too, as here since migration 16); nothing changes here. The number
 -- is taken so that one schema version means the same on both engines.
+
+-- migration 20
+-- A system benchmark's series, as in schema.sql migration 20: its label (an
+-- OSU log's line before the table) and the test that measured it.
+ALTER TABLE system_benchmarks
+    ADD COLUMN IF NOT EXISTS label text COLLATE "C" NOT NULL DEFAULT '',
+    ADD COLUMN IF NOT EXISTS test text COLLATE "C" NOT NULL DEFAULT '';

@@ -192,10 +192,12 @@ json_t *db_system_get(db *d, const char *name, struct err *err)
         return NULL;
     }
     json_object_set_new(sys, "parameters", v);
+    /* one entry a series: a name with its label and test */
     v = dq_json(d,
-                "SELECT b.name, count(*) AS measurements, min(b.time) AS min_time, "
-                "max(b.time) AS max_time FROM system_benchmarks b JOIN systems s ON "
-                "s.id = b.system_id WHERE s.name = ?1 GROUP BY b.name ORDER BY b.name",
+                "SELECT b.name, b.label, b.test, count(*) AS measurements, "
+                "min(b.time) AS min_time, max(b.time) AS max_time FROM system_benchmarks "
+                "b JOIN systems s ON s.id = b.system_id WHERE s.name = ?1 "
+                "GROUP BY b.name, b.label, b.test ORDER BY b.name, b.label, b.test",
                 err, "t", name);
     if (v == NULL) {
         json_decref(sys);
@@ -276,28 +278,34 @@ int db_benchmarks_add(db *d, const char *system, const struct bench_record *b, s
         return -1;
     for (i = 0; i < n; i++) {
         if (dq_run(d,
-                   "INSERT INTO system_benchmarks (system_id, name, args, time, stat) "
-                   "VALUES (?1, ?2, ?3, ?4, ?5)",
-                   err, "ittdt", sid, b[i].name, b[i].args_json, b[i].time,
-                   b[i].stat ? b[i].stat : "") < 0)
+                   "INSERT INTO system_benchmarks (system_id, name, args, time, stat, "
+                   "label, test) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                   err, "ittdttt", sid, b[i].name, b[i].args_json, b[i].time,
+                   b[i].stat ? b[i].stat : "", b[i].label ? b[i].label : "",
+                   b[i].test ? b[i].test : "") < 0)
             return -1;
     }
     return 0;
 }
 
 /* A benchmark record and its place in the import, ordered by what identifies
- * one (name, args, time, stat), then the place: for counting how often each
- * occurs. */
+ * one (name, label, test, args, time, stat), then the place: for counting how
+ * often each occurs. */
 struct bench_at {
     const struct bench_record *r;
     size_t i;
 };
 
+static int str_cmp(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "");
+}
+
 static int bench_same(const struct bench_record *a, const struct bench_record *b)
 {
-    return strcmp(a->name, b->name) == 0 && strcmp(a->args_json, b->args_json) == 0 &&
-           a->time == b->time &&
-           strcmp(a->stat ? a->stat : "", b->stat ? b->stat : "") == 0;
+    return strcmp(a->name, b->name) == 0 && str_cmp(a->label, b->label) == 0 &&
+           str_cmp(a->test, b->test) == 0 && strcmp(a->args_json, b->args_json) == 0 &&
+           a->time == b->time && str_cmp(a->stat, b->stat) == 0;
 }
 
 static int bench_cmp(const void *pa, const void *pb)
@@ -305,6 +313,10 @@ static int bench_cmp(const void *pa, const void *pb)
     const struct bench_at *x = pa, *y = pb;
     const struct bench_record *a = x->r, *b = y->r;
     int c = strcmp(a->name, b->name);
+    if (c == 0)
+        c = str_cmp(a->label, b->label);
+    if (c == 0)
+        c = str_cmp(a->test, b->test);
     if (c == 0)
         c = strcmp(a->args_json, b->args_json);
     if (c == 0)
@@ -328,7 +340,10 @@ int db_benchmarks_import(db *d, const char *system, const struct bench_record *b
     /* The same value measured twice in one output (a repetition, another
      * table of the same test) is two measurements: the k-th equal record of
      * the import is stored when fewer than k are, so that importing the
-     * output again stores nothing and no repetition is lost. */
+     * output again stores nothing and no repetition is lost. A series is
+     * its name, label and test; a row stored without a test (before
+     * migration 20 kept one) is of every test, so that importing an output
+     * again after the upgrade stores nothing new either. */
     if (n > 0 && ((order = xcalloc(n, sizeof *order)) == NULL ||
                   (nth = xcalloc(n, sizeof *nth)) == NULL)) {
         err_nomem(err);
@@ -343,12 +358,14 @@ int db_benchmarks_import(db *d, const char *system, const struct bench_record *b
             i && bench_same(order[i - 1].r, order[i].r) ? nth[order[i - 1].i] + 1 : 1;
     for (i = 0; i < n; i++) {
         rc = dq_run(d,
-                    "INSERT INTO system_benchmarks (system_id, name, args, time, stat) "
-                    "SELECT ?1, ?2, ?3, ?4, ?5 WHERE (SELECT count(*) FROM "
-                    "system_benchmarks WHERE system_id = ?1 AND name = ?2 AND "
-                    "args = ?3 AND time = ?4 AND stat = ?5) < ?6",
-                    err, "ittdti", sid, b[i].name, b[i].args_json, b[i].time,
-                    b[i].stat ? b[i].stat : "", (long long)nth[i]);
+                    "INSERT INTO system_benchmarks (system_id, name, args, time, stat, "
+                    "label, test) SELECT ?1, ?2, ?3, ?4, ?5, ?7, ?8 WHERE (SELECT "
+                    "count(*) FROM system_benchmarks WHERE system_id = ?1 AND "
+                    "name = ?2 AND args = ?3 AND time = ?4 AND stat = ?5 AND "
+                    "label = ?7 AND (test = ?8 OR test = '')) < ?6",
+                    err, "ittdtitt", sid, b[i].name, b[i].args_json, b[i].time,
+                    b[i].stat ? b[i].stat : "", (long long)nth[i],
+                    b[i].label ? b[i].label : "", b[i].test ? b[i].test : "");
         if (rc < 0)
             goto out;
         *added += (size_t)rc;
@@ -363,7 +380,8 @@ out:
 json_t *db_benchmarks_list(db *d, const char *system, const char *name, struct err *err)
 {
     return dq_json(d,
-                   "SELECT b.name, b.args AS args_json, b.time, b.stat, b.created_at "
+                   "SELECT b.name, b.label, b.test, b.args AS args_json, b.time, b.stat, "
+                   "b.created_at "
                    "FROM system_benchmarks b JOIN systems s ON s.id = b.system_id "
                    "WHERE s.name = ?1 AND (?2 IS NULL OR b.name = ?2) "
                    "ORDER BY b.name, b.id",

@@ -37,13 +37,15 @@ int db_system_upsert(db *d, const char *name, json_t *fields, int demo, struct e
 int db_benchmarks_add(db *d, const char *system, const struct bench_record *b, size_t n,
                       struct err *err);
 /* For imports (core/import): creates the system on first use; the k-th
- * benchmark of b equal (name, args, time, stat) to others before it is stored
- * when fewer than k such are, so that importing the same output twice stores
+ * benchmark of b equal (name, label, test, args, time, stat) to others before
+ * it is stored when fewer than k such are (a stored row without a test
+ * counting for any test), so that importing the same output twice stores
  * nothing new and a value measured twice in it is kept twice; *added gets the
  * number stored. */
 int db_benchmarks_import(db *d, const char *system, const struct bench_record *b,
                          size_t n, size_t *added, struct err *err);
-/* name NULL = all benchmarks of the system. */
+/* The system's benchmarks: name, label, test, args, time, stat, created_at;
+ * name NULL = all of them. */
 json_t *db_benchmarks_list(db *d, const char *system, const char *name, struct err *err);
 
 int db_params_set(db *d, const char *system, const struct param_record *p, size_t n,

@@ -163,6 +163,28 @@ static json_t *items(json_t *body, const char *key, size_t max, struct err *err)
     return json_incref(arr);
 }
 
+/* A benchmark's optional text field (label, test): a string of at most max
+ * bytes, one line (no control characters but tabs), copied to the arena;
+ * absent is "". */
+static int bench_text(json_t *b, const char *key, size_t max, arena *a, const char **out,
+                      struct err *err)
+{
+    json_t *v = json_object_get(b, key);
+    const char *s;
+    *out = "";
+    if (v == NULL)
+        return 0;
+    s = json_is_string(v) ? json_string_value(v) : NULL;
+    if (s == NULL || json_string_length(v) > max || strlen(s) != json_string_length(v))
+        return err_invalid(err, key, "%s must be a string of at most %zu bytes", key,
+                           max);
+    for (const char *c = s; *c; c++)
+        if (((unsigned char)*c < 0x20 && *c != '\t') || *c == 0x7f)
+            return err_invalid(err, key, "%s must be one line of text", key);
+    *out = arena_strdup(a, s);
+    return *out ? 0 : err_nomem(err);
+}
+
 int validate_benchmarks(json_t *body, arena *a, struct bench_record **out, size_t *n,
                         struct err *err)
 {
@@ -193,7 +215,7 @@ int validate_benchmarks(json_t *body, arena *a, struct bench_record **out, size_
         json_object_foreach(b, key, v)
         {
             if (strcmp(key, "name") && strcmp(key, "args") && strcmp(key, "time") &&
-                strcmp(key, "stat")) {
+                strcmp(key, "stat") && strcmp(key, "label") && strcmp(key, "test")) {
                 json_decref(arr);
                 err_invalid(err, key, "unknown field %s", key);
                 err_prefix_field(err, field);
@@ -202,6 +224,8 @@ int validate_benchmarks(json_t *body, arena *a, struct bench_record **out, size_
         }
         x->name = arena_strdup(a, json_string_value(json_object_get(b, "name")));
         if (validate_ident(x->name, "name", err) != 0 ||
+            bench_text(b, "label", LIMIT_BENCH_LABEL, a, &x->label, err) != 0 ||
+            bench_text(b, "test", LIMIT_BENCH_TEST, a, &x->test, err) != 0 ||
             finite_number(json_object_get(b, "time"), "time", 1, &x->time, err) != 0) {
             json_decref(arr);
             err_prefix_field(err, field);

@@ -1,0 +1,161 @@
+"""OSU logs of several tables that the log labels differently (SPEC §16): a
+job script that runs osu_latency once per core placement and prints a line of
+its own before each table ("Testing Same CCX", ...). Each table is a series
+of its own, its line kept as written (the label) and the test named as OSU
+names it, in the JSON API (/api/v1/systems/NAME, .../benchmarks) and on the
+system page; tables the log does not tell apart stay one series. Importing
+again stores nothing new, also over rows stored before the store kept labels
+(migration 20)."""
+import os
+import sqlite3
+import urllib.parse
+
+import prophecy_test
+from prophecy_test import Server, pg_new_database, pg_sql, report, test
+
+SRC = os.environ.get("PROPHECY_SRC", os.path.join(os.path.dirname(__file__), "../.."))
+CORPUS = os.path.join(SRC, "../shared/corpus/imports/osu")
+S = Server()
+
+
+def table(*values):
+    return ("# OSU MPI Latency Test v7.4\n# Datatype: MPI_CHAR.\n"
+            "# Size       Avg Latency(us)\n" +
+            "".join(f"{1 << i:<8d} {v}\n" for i, v in enumerate(values)))
+
+
+PLACEMENTS = ("Running osu_latency tests across different core configurations...\n"
+              "Testing Same CCX\n\n" + table("0.16", "0.15", "0.15") +
+              "Testing Same CCD, Different CCX\n\n" + table("0.32", "0.31", "0.31") +
+              "Testing Different NODE\n\n" + table("1.80", "1.79", "1.79") +
+              "All tests completed.\n")
+
+
+def post(body, **query):
+    return S.request("POST", "/api/v1/import?" + urllib.parse.urlencode(query),
+                     body.encode() if isinstance(body, str) else body,
+                     ctype="application/octet-stream")
+
+
+def benchmarks(system, **query):
+    q = ("?" + urllib.parse.urlencode(query)) if query else ""
+    st, body = S.get(f"/api/v1/systems/{urllib.parse.quote(system)}/benchmarks{q}")
+    assert st == 200, body
+    return body["benchmarks"]
+
+
+def summary(system):
+    st, body = S.get(f"/api/v1/systems/{urllib.parse.quote(system)}")
+    assert st == 200, body
+    return body["benchmarks"]
+
+
+@test
+def tables_the_log_labels_differently_are_series_of_their_own():
+    st, ans = post(PLACEMENTS, format="osu", system="epyc")
+    assert st == 201 and ans["benchmarks"]["created"] == 9, ans
+    rows = benchmarks("epyc", name="MPISR")
+    assert len(rows) == 9, rows
+    assert all(r["test"] == "osu_latency" for r in rows), rows
+    by = {}
+    for r in rows:
+        by.setdefault(r["label"], []).append((r["args"]["L"], r["time"]))
+    assert sorted(by) == ["Testing Different NODE", "Testing Same CCD, Different CCX",
+                          "Testing Same CCX"], sorted(by)
+    assert by["Testing Same CCX"][0] == (1, 1.6e-07), by
+    assert by["Testing Different NODE"][0] == (1, 1.8e-06), by
+    # the system's summary: one entry a series, with its label and test
+    got = [(b["name"], b["test"], b["label"], b["measurements"]) for b in summary("epyc")]
+    assert got == [("MPISR", "osu_latency", "Testing Different NODE", 3),
+                   ("MPISR", "osu_latency", "Testing Same CCD, Different CCX", 3),
+                   ("MPISR", "osu_latency", "Testing Same CCX", 3)], got
+    # the same log again stores nothing new
+    st, again = post(PLACEMENTS, format="osu", system="epyc")
+    assert st == 200 and again["created"] == 0, again
+
+
+@test
+def repetitions_stay_one_series():
+    # the same line before every table, or none: one series measured again
+    for system, log in (("same-line", "Testing Same CCX\n" + table("0.16", "0.15") +
+                         "Testing Same CCX\n" + table("0.17", "0.15")),
+                        ("no-line", table("0.16", "0.15") + table("0.17", "0.15"))):
+        st, ans = post(log, format="osu", system=system)
+        assert st == 201 and ans["benchmarks"]["created"] == 4, ans
+        got = [(b["name"], b["test"], b["label"], b["measurements"])
+               for b in summary(system)]
+        assert got == [("MPISR", "osu_latency", "", 4)], (system, got)
+
+
+@test
+def the_corpus_log_of_six_placements():
+    path = os.path.join(CORPUS, "hpc2023_osu_latency_7.4_multiblock.out")
+    if not os.path.isfile(path):
+        print("  (no shared corpus beside the checkout: not checked)")
+        return
+    with open(path, "rb") as f:
+        st, ans = post(f.read(), format="osu", system="HPC2023")
+    assert st == 201 and ans["benchmarks"]["created"] == 138, ans
+    got = [(b["label"], b["measurements"]) for b in summary("HPC2023")]
+    assert sorted(got) == sorted((label, 23) for label in (
+        "Testing Same CCX", "Testing Same CCD, Different CCX", "Testing Same NUMA",
+        "Testing Same SOCKET", "Testing Different SOCKET", "Testing Different NODE")), got
+    # each placement's own 1 B latency, no longer one bar over all of them
+    at1 = {r["label"]: r["time"] for r in benchmarks("HPC2023", name="MPISR")
+           if r["args"]["L"] == 1}
+    assert at1["Testing Same CCX"] == 1.6e-07 and at1["Testing Same CCD, Different CCX"] \
+        == 3.2e-07, at1
+
+
+@test
+def posted_benchmarks_may_carry_a_label_and_a_test():
+    st, _ = S.request("PUT", "/api/v1/systems/posted", {"description": "by hand"})
+    assert st in (200, 201), st
+    st, ans = S.post("/api/v1/systems/posted/benchmarks", {"benchmarks": [
+        {"name": "MPISR", "args": {"L": 8, "P": 2}, "time": 1e-6, "label": "node 1–2",
+         "test": "pingpong"},
+        {"name": "MPISR", "args": {"L": 8, "P": 2}, "time": 2e-6}]})
+    assert st == 201, ans
+    got = sorted((r["label"], r["test"], r["time"]) for r in benchmarks("posted"))
+    assert got == [("", "", 2e-6), ("node 1–2", "pingpong", 1e-6)], got
+    for bad in ({"label": "two\nlines"}, {"label": "x" * 257}, {"test": 7}):
+        st, err = S.post("/api/v1/systems/posted/benchmarks", {"benchmarks": [
+            dict({"name": "MPISR", "time": 1e-6}, **bad)]})
+        assert st == 422 and err["error"]["field"].startswith("benchmarks[0]."), (bad, err)
+
+
+@test
+def rows_stored_before_migration_20_are_not_stored_again():
+    """A database from before labels and tests: its rows read with none, and
+    importing the output they came from again stores nothing new."""
+    name = "schema_pg.sql" if S.is_pg() else "schema.sql"
+    with open(os.path.join(SRC, name)) as f:
+        schema = f.read()
+    before = schema[:schema.index("-- migration 20")]
+    old_rows = ("INSERT INTO systems (id, name) VALUES (1, 'old');\n"
+                "INSERT INTO system_benchmarks (system_id, name, args, time, stat) VALUES "
+                "(1, 'MPISR', '{\"L\":1,\"P\":2}', 1.6e-07, 'mean'), "
+                "(1, 'MPISR', '{\"L\":2,\"P\":2}', 1.5e-07, 'mean');\n")
+    if S.is_pg():
+        db = pg_new_database()
+        pg_sql(db[len(prophecy_test.PG):],
+               [before, old_rows, "UPDATE prophecy_schema SET version = 19"])
+    else:
+        db = os.path.join(S.tmp, "before20.db")
+        con = sqlite3.connect(db)
+        con.executescript(before + old_rows + "PRAGMA user_version = 19;")
+        con.close()
+    old = Server(db=db)
+    try:
+        st, body = old.get("/api/v1/systems/old/benchmarks")
+        assert st == 200, body
+        assert [(r["label"], r["test"]) for r in body["benchmarks"]] == [("", "")] * 2, body
+        st, ans = old.request("POST", "/api/v1/import?format=osu&system=old",
+                              table("0.16", "0.15").encode(),
+                              ctype="application/octet-stream")
+        assert st == 200 and ans["created"] == 0, ans
+    finally:
+        old.close()
+
+
+report()
