@@ -113,6 +113,10 @@ struct svg_plot2d {
      * NULL: plain numbers. A linear axis is shown in one readable unit named
      * in its title ("time (µs)"); a log axis names each tick's ("1 µs"). */
     const char *xunit, *yunit;
+    /* The legend under the plot, in as many columns as fit, the drawing taller
+     * than height by its rows (many or long entries: a box inside the plot
+     * would cover the data); 0: boxed in the plot's emptiest corner. */
+    int legend_below;
 };
 
 /* Appends a 2-D plot to out. Axis ranges cover every finite point, error bar,

@@ -4,7 +4,7 @@
  *
  * Layout, top to bottom: title, plot area (legend boxed in its emptiest
  * corner), x tick labels and axis label, the formula wrapped on up to four
- * lines. The
+ * lines, and with legend_below the legend in columns. The
  * axis ranges are computed from exactly the values that are drawn, so nothing
  * falls outside the frame and no clip path (with an element id) is needed.
  */
@@ -660,10 +660,13 @@ static void draw_prediction(struct buf *b, const struct plot *c)
 
 /* The legend box: size from the labels, placed inside the plot area in the
  * corner that covers the fewest drawn points and curve samples (ties: top
- * left, top right, bottom right, bottom left), as matplotlib's "best". */
+ * left, top right, bottom right, bottom left), as matplotlib's "best"; or,
+ * with legend_below, under the plot in columns of width w. */
 struct legend_box {
     double x, y, w, h;
     size_t rows; /* rows drawn, the last may be "… and N more" */
+    size_t cols; /* columns of w, filled top to bottom, then the next */
+    int framed;  /* a box over the plot (inside) */
 };
 
 static size_t box_hits(const struct plot *c, double bx, double by, double bw, double bh)
@@ -723,6 +726,8 @@ static void legend_place(const struct plot *c, const struct legend_item *items,
     if (maxrows < 1)
         maxrows = 1;
     lb->rows = nitems < maxrows ? nitems : maxrows;
+    lb->cols = 1;
+    lb->framed = 1;
     lb->h = lb->rows * LEGEND_ROW + 6;
     cx[0] = cx[3] = c->x0 + 8;
     cx[1] = cx[2] = c->x1 - 8 - lb->w;
@@ -738,27 +743,67 @@ static void legend_place(const struct plot *c, const struct legend_item *items,
     }
 }
 
+/* The legend under the plot area (svg_plot2d's legend_below), from y down:
+ * as many columns across the width as its longest label leaves room for
+ * (one, its labels cut, when even that does not fit), at most
+ * LEGEND_BELOW_ROWS rows. Returns the height it takes. */
+#define LEGEND_BELOW_ROWS 16
+static double legend_below(const struct svg_plot2d *p, const struct legend_item *items,
+                           size_t nitems, double y, struct legend_box *lb)
+{
+    size_t i, maxchars = 0;
+    double avail = p->width - 16;
+
+    memset(lb, 0, sizeof *lb);
+    if (nitems == 0)
+        return 0;
+    for (i = 0; i < nitems; i++) {
+        size_t n = svg_utf8_chars(items[i].label);
+        if (n > maxchars)
+            maxchars = n;
+    }
+    /* a column: the key, its label, a gap before the next */
+    lb->w = 39 + svg_text_width(maxchars, LEGEND_FS);
+    if (lb->w > avail)
+        lb->w = avail;
+    lb->cols = (size_t)(avail / lb->w);
+    if (lb->cols > nitems)
+        lb->cols = nitems;
+    lb->rows = (nitems + lb->cols - 1) / lb->cols;
+    if (lb->rows > LEGEND_BELOW_ROWS)
+        lb->rows = LEGEND_BELOW_ROWS;
+    lb->x = 8;
+    lb->y = y;
+    lb->h = lb->rows * LEGEND_ROW + 8;
+    return lb->h;
+}
+
 static void draw_legend(struct buf *b, const struct legend_item *items, size_t nitems,
                         const struct legend_box *lb)
 {
-    size_t i, shown, maxchars = svg_fit_chars(lb->w - 38, LEGEND_FS);
-    double lx = lb->x + 6, y;
+    size_t i, shown, slots = lb->rows * lb->cols,
+                     maxchars = svg_fit_chars(lb->w - 38, LEGEND_FS);
+    double lx, y;
 
     if (nitems == 0)
         return;
-    shown = nitems <= lb->rows ? nitems : lb->rows - 1;
-    buf_printf(b, "<g class=\"legend\" font-size=\"%d\">\n<rect x=\"", LEGEND_FS);
-    svg_num(b, lb->x);
-    buf_puts(b, "\" y=\"");
-    svg_num(b, lb->y);
-    buf_puts(b, "\" width=\"");
-    svg_num(b, lb->w);
-    buf_puts(b, "\" height=\"");
-    svg_num(b, lb->h);
-    buf_puts(b, "\" fill=\"#ffffff\" fill-opacity=\"0.85\" stroke=\"#cccccc\"/>\n");
+    shown = nitems <= slots ? nitems : slots - 1;
+    buf_printf(b, "<g class=\"legend\" font-size=\"%d\">\n", LEGEND_FS);
+    if (lb->framed) {
+        buf_puts(b, "<rect x=\"");
+        svg_num(b, lb->x);
+        buf_puts(b, "\" y=\"");
+        svg_num(b, lb->y);
+        buf_puts(b, "\" width=\"");
+        svg_num(b, lb->w);
+        buf_puts(b, "\" height=\"");
+        svg_num(b, lb->h);
+        buf_puts(b, "\" fill=\"#ffffff\" fill-opacity=\"0.85\" stroke=\"#cccccc\"/>\n");
+    }
     for (i = 0; i < shown; i++) {
         const struct legend_item *it = &items[i];
-        y = lb->y + 3 + LEGEND_ROW / 2.0 + i * LEGEND_ROW;
+        lx = lb->x + 6 + (double)(i / lb->rows) * lb->w;
+        y = lb->y + 3 + LEGEND_ROW / 2.0 + (double)(i % lb->rows) * LEGEND_ROW;
         if (it->kind == LG_SERIES) {
             buf_puts(b, "<g fill=\"");
             buf_puts(b, it->color);
@@ -791,7 +836,8 @@ static void draw_legend(struct buf *b, const struct legend_item *items, size_t n
     }
     if (shown < nitems) {
         char more[48];
-        y = lb->y + 3 + LEGEND_ROW / 2.0 + shown * LEGEND_ROW;
+        lx = lb->x + 6 + (double)(shown / lb->rows) * lb->w;
+        y = lb->y + 3 + LEGEND_ROW / 2.0 + (double)(shown % lb->rows) * LEGEND_ROW;
         snprintf(more, sizeof more, "\xe2\x80\xa6 and %zu more", nitems - shown);
         svg_label(b, lx + 30, y + 4, "start", "fill=\"#555555\"", more, 40);
     }
@@ -809,7 +855,7 @@ int svg_plot2d(struct buf *out, const struct svg_plot2d *pin, struct err *err)
     struct line lines[FORMULA_LINES];
     struct legend_box lb;
     size_t start = out->len, nitems = 0, next_color = 0, i, maxlab = 0;
-    double xmn = 0, xmx = 0, ymn = 0, ymx = 0, top, bottom, left;
+    double xmn = 0, xmx = 0, ymn = 0, ymx = 0, top, bottom, left, below = 0;
     int xh, yh, nlines, rc = -1;
     char desc[512], predlabel[160], s[48];
 
@@ -912,13 +958,17 @@ int svg_plot2d(struct buf *out, const struct svg_plot2d *pin, struct err *err)
         c.skipped ? "; values that are not finite or not positive on a log axis "
                     "were skipped"
                   : "");
-    svg_begin(out, p.width, p.height, p.title, desc);
+    /* a legend below the plot makes the drawing taller by its rows */
+    if (p.legend_below)
+        below = legend_below(&p, items, nitems, p.height, &lb);
+    svg_begin(out, p.width, p.height + (int)ceil(below), p.title, desc);
     svg_title(out, p.width, p.title);
     draw_axes(out, &c);
     draw_curves(out, &c, colors + p.nseries);
     draw_series(out, &c, colors);
     draw_prediction(out, &c);
-    legend_place(&c, items, nitems, &lb);
+    if (!p.legend_below)
+        legend_place(&c, items, nitems, &lb);
     draw_legend(out, items, nitems, &lb);
     if (nlines > 0) {
         int l;

@@ -736,6 +736,59 @@ static void test_plot2d_many_series(void)
     buf_free(&b);
 }
 
+/* legend_below: the legend under the plot, not over its data (an OSU log of
+ * six placements, each curve's label what the user measured): the drawing
+ * grows by its rows, the entries in as many columns as fit, every one
+ * shown and none cut. */
+static void test_plot2d_legend_below(void)
+{
+    static struct svg_point pts[10][4];
+    static struct svg_series s[10];
+    static char labels[10][64];
+    struct svg_plot2d p;
+    struct buf b;
+    struct err e = {0};
+    const char *legend;
+    int i, j;
+
+    for (i = 0; i < 10; i++) {
+        for (j = 0; j < 4; j++) {
+            pts[i][j].x = 1 << j;
+            pts[i][j].y = 1e-6 * (i + 1) * (j + 1);
+        }
+        snprintf(labels[i], sizeof labels[i], "osu_latency \xc2\xb7 Testing placement %d",
+                 i);
+        s[i].label = labels[i];
+        s[i].points = pts[i];
+        s[i].n = 4;
+    }
+    memset(&p, 0, sizeof p);
+    p.series = s;
+    p.nseries = 10;
+    p.legend_below = 1;
+    buf_init(&b, 1 << 22);
+    CHECK_INT(svg_plot2d(&b, &p, &e), 0);
+    CHECK_WF(buf_str(&b));
+    /* 760 wide: two columns of five rows (18 px each, 8 around) under 480 */
+    CHECK(strstr(buf_str(&b), "viewBox=\"0 0 760 578\"") != NULL);
+    legend = strstr(buf_str(&b), "<g class=\"legend\"");
+    CHECK(legend != NULL);
+    CHECK(legend != NULL && strstr(legend, "<rect") == NULL); /* no box over the plot */
+    CHECK_INT(count(buf_str(&b), "Testing placement"), 10);
+    CHECK(strstr(buf_str(&b), "more</text>") == NULL &&
+          strstr(buf_str(&b), "\xe2\x80\xa6") == NULL);
+    /* the first entry of the second column starts halfway across, level
+     * with the first */
+    {
+        const char *at = legend ? strstr(legend, "Testing placement 5<") : NULL, *x;
+        for (x = at; x != NULL && x > legend && strncmp(x, "<text x=\"", 9) != 0; x--)
+            ;
+        CHECK(x != NULL && x > legend && strtod(x + 9, NULL) > 300);
+        CHECK(x != NULL && strstr(x, "y=\"496\"") != NULL && strstr(x, "y=\"496\"") < at);
+    }
+    buf_free(&b);
+}
+
 /* ---- 3-D -------------------------------------------------------------------------- */
 
 static void test_plot3d(void)
@@ -1412,6 +1465,7 @@ int main(void)
     RUN(test_plot2d_bytes);
     RUN(test_plot2d_non_finite);
     RUN(test_plot2d_many_series);
+    RUN(test_plot2d_legend_below);
     RUN(test_plot3d);
     RUN(test_plot3d_limits);
     RUN(test_stacked);
