@@ -192,12 +192,13 @@ json_t *db_system_get(db *d, const char *name, struct err *err)
         return NULL;
     }
     json_object_set_new(sys, "parameters", v);
-    /* one entry a series: a name with its label and test */
+    /* one entry a series (a name with its label and test), a name's series
+     * in the order they were stored */
     v = dq_json(d,
                 "SELECT b.name, b.label, b.test, count(*) AS measurements, "
                 "min(b.time) AS min_time, max(b.time) AS max_time FROM system_benchmarks "
                 "b JOIN systems s ON s.id = b.system_id WHERE s.name = ?1 "
-                "GROUP BY b.name, b.label, b.test ORDER BY b.name, b.label, b.test",
+                "GROUP BY b.name, b.label, b.test ORDER BY b.name, min(b.id)",
                 err, "t", name);
     if (v == NULL) {
         json_decref(sys);

@@ -36,57 +36,62 @@
 #include "common/utf8.h"
 #include "formats/import.h"
 #include "formats/limits.h"
+#include "formats/osu.h"
 
 static const struct {
-    const char *test; /* between "OSU MPI" and "Test" in the title */
-    const char *name; /* the system benchmark */
-    int p2p;          /* point to point: P = 2; 2: pairs of every rank (osu_multi_lat):
-                         P = the caller's nprocs, else 2 */
-    const char *prog; /* the test as OSU names its program, what users know */
+    const char *test;  /* between "OSU MPI" and "Test" in the title */
+    const char *name;  /* the system benchmark */
+    int p2p;           /* point to point: P = 2; 2: pairs of every rank (osu_multi_lat):
+                          P = the caller's nprocs, else 2 */
+    const char *prog;  /* the test as OSU names its program, what users know */
+    const char *iprog; /* a collective's non-blocking test's (osu_ibcast), or NULL */
 } tests[] = {
-    {"Latency", "MPISR", 1, "osu_latency"},
-    {"Multi Latency", "MPISR", 2, "osu_multi_lat"},
-    {"Multi-threaded Latency", "MPISRMT", 1, "osu_latency_mt"},
+    {"Latency", "MPISR", 1, "osu_latency", NULL},
+    {"Multi Latency", "MPISR", 2, "osu_multi_lat", NULL},
+    {"Multi-threaded Latency", "MPISRMT", 1, "osu_latency_mt", NULL},
     /* osu_latency_mp: still two ranks */
-    {"Multi-process Latency", "MPISR", 1, "osu_latency_mp"},
-    {"Bandwidth", "MPIBW", 1, "osu_bw"},
-    {"Bi-Directional Bandwidth", "MPIBIBW", 1, "osu_bibw"},
-    {"Bidirectional Bandwidth", "MPIBIBW", 1, "osu_bibw"}, /* OMB 2.x */
-    {"Multiple Bandwidth / Message Rate", "MPIMBW", 1, "osu_mbw_mr"},
-    {"Broadcast Latency", "MPIBC", 0, "osu_bcast"},
-    {"Allreduce Latency", "MPIAR", 0, "osu_allreduce"},
-    {"Reduce Latency", "MPIRD", 0, "osu_reduce"},
-    {"Reduce_scatter Latency", "MPIRS", 0, "osu_reduce_scatter"},
-    {"Allgather Latency", "MPIAG", 0, "osu_allgather"},
-    {"Allgatherv Latency", "MPIAGV", 0, "osu_allgatherv"},
-    {"Alltoall Latency", "MPIA2A", 0, "osu_alltoall"},
-    {"All-to-All Personalized Exchange Latency", "MPIA2A", 0, "osu_alltoall"},
-    {"Alltoallv Latency", "MPIA2AV", 0, "osu_alltoallv"},
-    {"All-to-Allv Personalized Exchange Latency", "MPIA2AV", 0, "osu_alltoallv"},
+    {"Multi-process Latency", "MPISR", 1, "osu_latency_mp", NULL},
+    {"Bandwidth", "MPIBW", 1, "osu_bw", NULL},
+    {"Bi-Directional Bandwidth", "MPIBIBW", 1, "osu_bibw", NULL},
+    {"Bidirectional Bandwidth", "MPIBIBW", 1, "osu_bibw", NULL}, /* OMB 2.x */
+    {"Multiple Bandwidth / Message Rate", "MPIMBW", 1, "osu_mbw_mr", NULL},
+    {"Broadcast Latency", "MPIBC", 0, "osu_bcast", "osu_ibcast"},
+    {"Allreduce Latency", "MPIAR", 0, "osu_allreduce", "osu_iallreduce"},
+    {"Reduce Latency", "MPIRD", 0, "osu_reduce", "osu_ireduce"},
+    {"Reduce_scatter Latency", "MPIRS", 0, "osu_reduce_scatter", "osu_ireduce_scatter"},
+    {"Allgather Latency", "MPIAG", 0, "osu_allgather", "osu_iallgather"},
+    {"Allgatherv Latency", "MPIAGV", 0, "osu_allgatherv", "osu_iallgatherv"},
+    {"Alltoall Latency", "MPIA2A", 0, "osu_alltoall", "osu_ialltoall"},
+    {"All-to-All Personalized Exchange Latency", "MPIA2A", 0, "osu_alltoall",
+     "osu_ialltoall"},
+    {"Alltoallv Latency", "MPIA2AV", 0, "osu_alltoallv", "osu_ialltoallv"},
+    {"All-to-Allv Personalized Exchange Latency", "MPIA2AV", 0, "osu_alltoallv",
+     "osu_ialltoallv"},
     /* the non-blocking test's words */
-    {"All-to-All Latency", "MPIA2A", 0, "osu_alltoall"},
-    {"All-to-Allv Latency", "MPIA2AV", 0, "osu_alltoallv"},
-    {"Alltoallw Latency", "MPIA2AW", 0, "osu_alltoallw"},
-    {"All-to-Allw Personalized Exchange Latency", "MPIA2AW", 0, "osu_alltoallw"},
-    {"Gather Latency", "MPIGA", 0, "osu_gather"},
-    {"Gatherv Latency", "MPIGAV", 0, "osu_gatherv"},
-    {"Scatter Latency", "MPISC", 0, "osu_scatter"},
-    {"Scatterv Latency", "MPISCV", 0, "osu_scatterv"},
-    {"Barrier Latency", "MPIBAR", 0, "osu_barrier"},
+    {"All-to-All Latency", "MPIA2A", 0, "osu_alltoall", "osu_ialltoall"},
+    {"All-to-Allv Latency", "MPIA2AV", 0, "osu_alltoallv", "osu_ialltoallv"},
+    {"Alltoallw Latency", "MPIA2AW", 0, "osu_alltoallw", "osu_ialltoallw"},
+    {"All-to-Allw Personalized Exchange Latency", "MPIA2AW", 0, "osu_alltoallw",
+     "osu_ialltoallw"},
+    {"Gather Latency", "MPIGA", 0, "osu_gather", "osu_igather"},
+    {"Gatherv Latency", "MPIGAV", 0, "osu_gatherv", "osu_igatherv"},
+    {"Scatter Latency", "MPISC", 0, "osu_scatter", "osu_iscatter"},
+    {"Scatterv Latency", "MPISCV", 0, "osu_scatterv", "osu_iscatterv"},
+    {"Barrier Latency", "MPIBAR", 0, "osu_barrier", "osu_ibarrier"},
     /* osu_init: "nprocs: 2, min: 13 ms, max: 14 ms, avg: 13 ms" */
-    {"Init", "MPIINIT", 3, "osu_init"},
+    {"Init", "MPIINIT", 3, "osu_init", NULL},
     /* one-sided: "# OSU MPI_Get latency Test"; OMB 3.x's "# OSU One Sided
      * MPI_Get latency Test" and "# OSU MPI One Sided MPI_Accumulate Latency
      * Test" read as these (title) */
-    {"_Get latency", "MPIGET", 1, "osu_get_latency"},
-    {"_Get Bandwidth", "MPIGETBW", 1, "osu_get_bw"},
-    {"_Put Latency", "MPIPUT", 1, "osu_put_latency"},
-    {"_Put Bandwidth", "MPIPUTBW", 1, "osu_put_bw"},
-    {"_Put Bi-directional Bandwidth", "MPIPUTBIBW", 1, "osu_put_bibw"},
-    {"_Accumulate latency", "MPIACC", 1, "osu_acc_latency"},
-    {"_Get_accumulate latency", "MPIGACC", 1, "osu_get_acc_latency"},
-    {"_Fetch_and_op latency", "MPIFOP", 1, "osu_fop_latency"},
-    {"_Compare_and_swap latency", "MPICAS", 1, "osu_cas_latency"},
+    {"_Get latency", "MPIGET", 1, "osu_get_latency", NULL},
+    {"_Get Bandwidth", "MPIGETBW", 1, "osu_get_bw", NULL},
+    {"_Put Latency", "MPIPUT", 1, "osu_put_latency", NULL},
+    {"_Put Bandwidth", "MPIPUTBW", 1, "osu_put_bw", NULL},
+    {"_Put Bi-directional Bandwidth", "MPIPUTBIBW", 1, "osu_put_bibw", NULL},
+    {"_Accumulate latency", "MPIACC", 1, "osu_acc_latency", NULL},
+    {"_Get_accumulate latency", "MPIGACC", 1, "osu_get_acc_latency", NULL},
+    {"_Fetch_and_op latency", "MPIFOP", 1, "osu_fop_latency", NULL},
+    {"_Compare_and_swap latency", "MPICAS", 1, "osu_cas_latency", NULL},
 };
 
 enum { COL_TIME, COL_BW, COL_RATE, COL_SKIP, COL_VALID };
@@ -270,11 +275,7 @@ static int title(struct osu *o, const char *s, size_t n, size_t line, struct err
             const char *nm;
             o->base =
                 nb ? arena_printf(o->a, "MPII%s", tests[i].name + 3) : tests[i].name;
-            /* osu_iallreduce: the blocking program's name with an i */
-            o->test =
-                nb ? arena_printf(o->a, "osu_i%s", tests[i].prog + 4) : tests[i].prog;
-            if (o->test == NULL)
-                return err_nomem(err);
+            o->test = nb ? tests[i].iprog : tests[i].prog;
             o->p2p = tests[i].p2p;
             /* a collective run with -d has every buffer on the device and
              * prints no places: the device curve, never the host's name */
@@ -832,6 +833,25 @@ int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_opt
     }
     arena_free(o.a);
     return rc < 0 ? -1 : 0;
+}
+
+const char *osu_program_of(const char *name)
+{
+    size_t n = strcspn(name, "_"), i;
+    /* the importer's suffixes are capitals: _MBS, _MSGS, _COMM, _DH, _MDH */
+    for (i = n; name[i]; i++)
+        if (!(name[i] == '_' || (name[i] >= 'A' && name[i] <= 'Z')))
+            return NULL;
+    for (i = 0; i < sizeof tests / sizeof tests[0]; i++)
+        if (strlen(tests[i].name) == n && strncmp(tests[i].name, name, n) == 0)
+            return tests[i].prog;
+    /* a non-blocking collective: MPII and the blocking one's rest (MPIIAR) */
+    for (i = 0;
+         n > 4 && memcmp(name, "MPII", 4) == 0 && i < sizeof tests / sizeof tests[0]; i++)
+        if (tests[i].iprog != NULL && strlen(tests[i].name) == n - 1 &&
+            strncmp(tests[i].name + 3, name + 4, n - 4) == 0)
+            return tests[i].iprog;
+    return NULL;
 }
 
 int sniff_osu(const struct fmt_file *files, size_t nfiles)

@@ -1,8 +1,11 @@
 /* view_system: a system's page (/systems/{name}): description, applications
- * measured on it, benchmark measurements, system parameters with their
- * expressions, and for each parameter with arguments a plot of the
- * benchmark points of the same name with the parameter's curve (the
- * expression evaluated by models/expr over the measured range); see view.h. */
+ * measured on it, benchmark measurements (over message size, a curve per
+ * series: a benchmark name with its label and test, named as users know it,
+ * osu_latency), system parameters with their expressions, and for each
+ * parameter with arguments a plot of the benchmark points of the same name
+ * with the parameter's curve (the expression evaluated by models/expr over
+ * the measured range); see view.h. */
+#include "formats/osu.h"
 #include "models/aggregate.h"
 #include "models/expr.h"
 #include "web/svg.h"
@@ -264,29 +267,32 @@ out:
 
 /* ---- measurements over message size (OSU imports) ------------------------------ */
 
-/* The OSU test each benchmark name stands for (docs/import.md). */
+/* The OSU test a benchmark stored without one stands for, by its name
+ * (docs/import.md); NULL for names the OSU import does not give. */
 static const char *osu_test(const char *name)
 {
-    static const char *const map[][2] = {
-        {"MPISR", "osu_latency"},        {"MPIBW", "osu_bw"},
-        {"MPIBIBW", "osu_bibw"},         {"MPIBC", "osu_bcast"},
-        {"MPIAR", "osu_allreduce"},      {"MPIRD", "osu_reduce"},
-        {"MPIRS", "osu_reduce_scatter"}, {"MPIAG", "osu_allgather"},
-        {"MPIAGV", "osu_allgatherv"},    {"MPIA2A", "osu_alltoall"},
-        {"MPIA2AV", "osu_alltoallv"},    {"MPIGA", "osu_gather"},
-        {"MPIGAV", "osu_gatherv"},       {"MPISC", "osu_scatter"},
-        {"MPISCV", "osu_scatterv"},      {"MPIMBW", "osu_mbw_mr"},
-        {"MPIGETBW", "osu_get_bw"},      {"MPIPUTBW", "osu_put_bw"},
-        {"MPIPUTBIBW", "osu_put_bibw"},  {"MPIGET", "osu_get_latency"},
-        {"MPIPUT", "osu_put_latency"},   {"MPISRMT", "osu_latency_mt"}};
-    /* a rate as measured (NAME_MBS, NAME_MSGS) is of its NAME's test */
-    size_t n = strcspn(name, "_");
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (strlen(map[i][0]) == n && strncmp(map[i][0], name, n) == 0 &&
-            (name[n] == '\0' || strcmp(name + n, "_MBS") == 0 ||
-             strcmp(name + n, "_MSGS") == 0))
-            return map[i][1];
-    return NULL;
+    return osu_program_of(name);
+}
+
+/* How the page names a series: by the test the store kept for it
+ * (osu_latency, what users know) with its label ("Testing Same CCX"), else,
+ * for a benchmark posted or imported without one, by its name with the OSU
+ * test it stands for as a hint ("MPISR (osu_latency)": prophecy-bench's
+ * MPISR is a ping-pong of its own). A bandwidth as measured (NAME_MBS) is
+ * named as its test. */
+static const char *series_name(arena *a, const char *name, const char *test,
+                               const char *label, int measured_bw)
+{
+    const char *base, *guess;
+    if (*test)
+        base = test;
+    else {
+        guess = osu_test(name);
+        base = arena_printf(
+            a, "%.*s%s%s%s", (int)(strlen(name) - (measured_bw ? strlen("_MBS") : 0)),
+            name, guess ? " (" : "", guess ? guess : "", guess ? ")" : "");
+    }
+    return base && *label ? arena_printf(a, "%s \xc2\xb7 %s", base, label) : base;
 }
 
 /* A bandwidth benchmark: stored as the time to move one message of L bytes,
@@ -340,16 +346,41 @@ static int msg_kind(const char *name, json_t *benchmarks)
 }
 
 struct msg {
-    const char *name;
+    const char *name, *label, *test; /* a series: the three, and procs */
+    size_t seq, first;               /* its place in the list; its series' first place */
     double procs, L, t;
     int stat; /* 0 mean (or none), 1 min, 2 max, 3 other */
     int kind; /* msg_kind */
 };
 
-static int cmp_msg(const void *a, const void *b)
+/* Series by their place in the list (stored order): for finding each one's
+ * first measurement. */
+static int cmp_msg_stored(const void *a, const void *b)
 {
     const struct msg *x = a, *y = b;
     int c = strcmp(x->name, y->name);
+    if (c == 0)
+        c = strcmp(x->test, y->test);
+    if (c == 0)
+        c = strcmp(x->label, y->label);
+    return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The plots' order: by the name the page shows (the test, else the
+ * benchmark's name), then the series in the order they were stored (a log's
+ * placements as it ran them), then process count and size. */
+static int cmp_msg(const void *a, const void *b)
+{
+    const struct msg *x = a, *y = b;
+    int c = strcmp(*x->test ? x->test : x->name, *y->test ? y->test : y->name);
+    if (c == 0)
+        c = strcmp(x->name, y->name);
+    if (c == 0)
+        c = strcmp(x->test, y->test);
+    if (c == 0)
+        c = (x->first > y->first) - (x->first < y->first);
+    if (c == 0)
+        c = strcmp(x->label, y->label);
     if (c)
         return c;
     if (x->procs != y->procs)
@@ -357,11 +388,19 @@ static int cmp_msg(const void *a, const void *b)
     return x->L < y->L ? -1 : x->L > y->L;
 }
 
+static int same_series(const struct msg *x, const struct msg *y)
+{
+    return strcmp(x->name, y->name) == 0 && strcmp(x->test, y->test) == 0 &&
+           strcmp(x->label, y->label) == 0 && x->procs == y->procs;
+}
+
 /* One log-log plot over message size of the benchmarks with an L argument:
  * bandwidth (MB/s) for the bandwidth tests, else time. Each series is one
- * benchmark (and process count): per size the mean of its mean
- * measurements, with the min-max of the run as error bars when the output
- * had them (osu -f). No fit. */
+ * benchmark series (name, test and label) at one process count: per size the
+ * mean of its mean measurements, with the min-max of the run as error bars
+ * when the output had them (osu -f). No fit. The legend goes under the plot:
+ * a log of placements has six curves of one test, and their labels are what
+ * the user measured. */
 static void message_plot(struct page *p, arena *a, const struct msg *m, size_t n, int bw)
 {
     struct svg_series series[MAX_MSG_SERIES];
@@ -370,13 +409,24 @@ static void message_plot(struct page *p, arena *a, const struct msg *m, size_t n
     struct buf svg, narrow;
     struct err e = {0};
     size_t ns = 0, i, j, k, more = 0;
+    double one_p = 0; /* the process count of every series that has one, or 0 */
+    int p_varies = 0, p_unknown = 0;
 
+    /* P in the legend only where it tells the drawn series apart */
+    for (i = 0; i < n; i++) {
+        if ((m[i].kind >= 1) != bw || m[i].kind < 0 || m[i].L <= 0)
+            continue;
+        if (m[i].procs <= 0)
+            p_unknown = 1;
+        else if (one_p == 0)
+            one_p = m[i].procs;
+        else if (m[i].procs != one_p)
+            p_varies = 1;
+    }
     for (i = 0; i < n; i = j) {
         struct svg_point *pts;
         size_t np = 0;
-        const char *test;
-        for (j = i;
-             j < n && strcmp(m[j].name, m[i].name) == 0 && m[j].procs == m[i].procs; j++)
+        for (j = i; j < n && same_series(&m[j], &m[i]); j++)
             ;
         if ((m[i].kind >= 1) != bw || m[i].kind < 0)
             continue;
@@ -414,14 +464,10 @@ static void message_plot(struct page *p, arena *a, const struct msg *m, size_t n
         }
         if (np == 0)
             continue;
-        test = osu_test(m[i].name);
-        /* "MPIBW (osu_bw)", with ", P=16" for a collective at a process count */
-        /* the bandwidth as measured is named as its test: "MPIBW (osu_bw)" */
+        /* "osu_latency · Testing Same CCX", ", P=16" where P varies */
         series[ns].label =
-            arena_printf(a, "%.*s%s%s%s",
-                         (int)(strlen(m[i].name) - (m[i].kind == 2 ? strlen("_MBS") : 0)),
-                         m[i].name, test ? " (" : "", test ? test : "", test ? ")" : "");
-        if (m[i].procs > 0 && series[ns].label != NULL)
+            series_name(a, m[i].name, m[i].test, m[i].label, m[i].kind == 2);
+        if (p_varies && m[i].procs > 0 && series[ns].label != NULL)
             series[ns].label =
                 arena_printf(a, "%s, P=%.0f", series[ns].label, m[i].procs);
         series[ns].points = pts;
@@ -455,19 +501,24 @@ static void message_plot(struct page *p, arena *a, const struct msg *m, size_t n
     plot.ncurves = ns;
     plot.width = 760;
     plot.height = 480;
+    plot.legend_below = 1;
     buf_init(&svg, 4u << 20);
     buf_init(&narrow, 4u << 20);
     if (svg_plot2d(&svg, &plot, &e) == 0) {
         struct svg_plot2d small = plot;
-        char cap[320];
+        char cap[400], procs[80] = "";
         struct err e2 = {0};
         small.width = 400;
         small.height = 340;
+        if (!p_varies && one_p > 0)
+            snprintf(procs, sizeof procs, " P = %.0f processes for every series%s.",
+                     one_p, p_unknown ? " that has a process count" : "");
         snprintf(cap, sizeof cap,
                  "%s; each point the mean of its measurements, bars from the minimum to "
-                 "the maximum where the output had them.%s",
+                 "the maximum where the output had them.%s%s",
                  bw ? "Bandwidth as OSU measures it (MB = 10^6 bytes)"
                     : "Time of one operation",
+                 procs,
                  more ? " More benchmarks than shown: the JSON has them all." : "");
         if (svg_plot2d(&narrow, &small, &e2) == 0)
             page_svg_pair(p, &svg, &narrow, cap);
@@ -496,6 +547,9 @@ static size_t message_points(arena *a, json_t *benchmarks, struct msg **out)
         if (!json_is_number(L) || !isfinite(t) || t <= 0)
             continue;
         m[n].name = str(b, "name");
+        m[n].seq = i;
+        m[n].label = str(b, "label");
+        m[n].test = str(b, "test");
         m[n].kind = msg_kind(m[n].name, benchmarks);
         m[n].L = json_number_value(L);
         m[n].procs = json_is_number(P) ? json_number_value(P) : 0;
@@ -506,6 +560,13 @@ static size_t message_points(arena *a, json_t *benchmarks, struct msg **out)
                                                         : 3;
         n++;
     }
+    qsort(m, n, sizeof *m, cmp_msg_stored);
+    for (i = 0; i < n; i++)
+        m[i].first = i > 0 && strcmp(m[i].name, m[i - 1].name) == 0 &&
+                             strcmp(m[i].test, m[i - 1].test) == 0 &&
+                             strcmp(m[i].label, m[i - 1].label) == 0
+                         ? m[i - 1].first
+                         : m[i].seq;
     qsort(m, n, sizeof *m, cmp_msg);
     return n;
 }
@@ -576,10 +637,12 @@ static void parameters(struct page *p, arena *a, json_t *sys, json_t *benchmarks
     page_puts(p, "</div>\n");
 }
 
-/* The range of a bandwidth benchmark's bandwidth (MB/s) over its
- * measurements with a message size: L / time. 0 when it has none. */
-static int bandwidth_range(json_t *benchmarks, const char *name, double *lo, double *hi)
+/* The range of a bandwidth series' bandwidth (MB/s) over its measurements
+ * with a message size: L / time. 0 when it has none. */
+static int bandwidth_range(json_t *benchmarks, json_t *series, double *lo, double *hi)
 {
+    const char *name = str(series, "name"), *label = str(series, "label"),
+               *test = str(series, "test");
     json_t *b;
     size_t i;
     int have = 0;
@@ -589,7 +652,8 @@ static int bandwidth_range(json_t *benchmarks, const char *name, double *lo, dou
         double t = json_number_value(json_object_get(b, "time"));
         const char *stat = str(b, "stat");
         double v;
-        if (strcmp(str(b, "name"), name) != 0 || !json_is_number(L) || !(t > 0))
+        if (strcmp(str(b, "name"), name) != 0 || strcmp(str(b, "label"), label) != 0 ||
+            strcmp(str(b, "test"), test) != 0 || !json_is_number(L) || !(t > 0))
             continue;
         if (*stat && strcmp(stat, "mean") != 0 && strcmp(stat, "min") != 0 &&
             strcmp(stat, "max") != 0)
@@ -604,66 +668,126 @@ static int bandwidth_range(json_t *benchmarks, const char *name, double *lo, dou
     return have;
 }
 
-static void benchmark_table(struct page *p, json_t *sys, json_t *benchmarks)
+/* One row of the benchmarks table: a series of the system's summary, how
+ * the page names it, what it measures and its range in that measure. */
+struct brow {
+    json_t *x;         /* the summary's entry: name, label, test, measurements */
+    size_t at;         /* its place in the summary (by name, then stored order) */
+    const char *shown; /* series_name without the label */
+    const char *twin;  /* the derived time of a bandwidth folded into this row */
+    const char *measure, *unit;
+    double lo, hi;
+    int skip;
+};
+
+static int cmp_brow(const void *pa, const void *pb)
+{
+    const struct brow *a = pa, *b = pb;
+    int c = strcmp(a->shown, b->shown);
+    return c ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+/* The table of the system's benchmark series. A series whose test the store
+ * kept is named by it (osu_mbw_mr), its label beside, with the names the
+ * fits and templates use ("stored as MPIMBW_MBS and MPIMBW") after; its
+ * bandwidth as measured (NAME_MBS) and the time per message derived from it
+ * (NAME) are one row, as the plot draws them. A series without a test reads
+ * as before: its name, and the OSU test the name stands for. */
+static void benchmark_table(struct page *p, arena *a, json_t *sys, json_t *benchmarks)
 {
     json_t *list = json_object_get(sys, "benchmarks"), *x;
-    size_t i;
+    size_t i, j, n = json_array_size(list), tested = 0;
+    struct brow *rows;
+
     page_puts(p, "<h2 id=\"benchmarks\">Benchmarks</h2>\n");
-    if (json_array_size(list) == 0) {
+    if (n == 0) {
         page_puts(p, "<p class=\"muted\">No benchmark measurements.</p>\n");
         return;
     }
+    if ((rows = arena_alloc(a, n * sizeof *rows)) == NULL)
+        return;
+    json_array_foreach(list, i, x)
+    {
+        const char *name = str(x, "name"), *test = str(x, "test");
+        int mbs = ends_with(name, "_MBS"), msgs = ends_with(name, "_MSGS");
+        struct brow *r = &rows[i];
+        memset(r, 0, sizeof *r);
+        r->x = x;
+        r->at = i;
+        r->shown = series_name(a, name, test, "", *test && mbs);
+        if (r->shown == NULL)
+            return;
+        tested += *test != '\0';
+        r->measure = mbs || (is_bandwidth(name) && !msgs) ? "bandwidth"
+                     : msgs                               ? "message rate"
+                                                          : "time";
+        r->unit = msgs ? "/s" : r->measure[0] == 'b' ? "MB/s" : "s";
+        r->lo = json_number_value(json_object_get(x, "min_time"));
+        r->hi = json_number_value(json_object_get(x, "max_time"));
+        if (!mbs && is_bandwidth(name) && !bandwidth_range(benchmarks, x, &r->lo, &r->hi))
+            r->measure = "time", r->unit = "s"; /* no size to make it a bandwidth */
+    }
+    /* a tested bandwidth's derived time joins its twin as measured */
+    for (i = 0; i < n; i++) {
+        const char *name = str(rows[i].x, "name");
+        if (!*str(rows[i].x, "test") || !is_bandwidth(name))
+            continue;
+        for (j = 0; j < n; j++) {
+            const char *o = str(rows[j].x, "name");
+            if (strncmp(o, name, strlen(name)) == 0 &&
+                strcmp(o + strlen(name), "_MBS") == 0 &&
+                strcmp(str(rows[j].x, "label"), str(rows[i].x, "label")) == 0 &&
+                strcmp(str(rows[j].x, "test"), str(rows[i].x, "test")) == 0) {
+                rows[i].skip = 1;
+                rows[j].twin = name;
+            }
+        }
+    }
+    qsort(rows, n, sizeof *rows, cmp_brow);
     page_table_open(p, "Benchmarks");
     page_puts(p, "<thead><tr><th>Benchmark</th><th>Measure</th><th class=\"num\">"
                  "Measurements</th><th class=\"num\">Min</th><th class=\"num\">Max</th>"
                  "</tr></thead><tbody>\n");
-    json_array_foreach(list, i, x)
-    {
-        const char *name = str(x, "name"), *test = osu_test(name);
-        double lo = 0, hi = 0;
-        page_puts(p, "<tr><td>");
-        page_text(p, name);
-        if (test) {
+    for (i = 0; i < n; i++) {
+        const struct brow *r = &rows[i];
+        const char *label = str(r->x, "label"), *test = str(r->x, "test");
+        const char *guess = osu_test(str(r->x, "name"));
+        if (r->skip)
+            continue;
+        /* "desc": on a phone the name wraps rather than push the values away */
+        page_puts(p, "<tr><td class=\"desc\">");
+        page_text(p, *test ? test : str(r->x, "name"));
+        if (*label) {
+            page_puts(p, " \xc2\xb7 ");
+            page_text(p, label);
+        }
+        if (*test) {
+            page_puts(p, " <span class=\"muted\">stored as ");
+            page_text(p, str(r->x, "name"));
+            if (r->twin) {
+                page_puts(p, " and ");
+                page_text(p, r->twin);
+            }
+            page_puts(p, "</span>");
+        } else if (guess != NULL) {
             page_puts(p, " <span class=\"muted\">(");
-            page_text(p, test);
+            page_text(p, guess);
             page_puts(p, ")</span>");
         }
-        if (ends_with(name, "_MBS") || ends_with(name, "_MSGS")) {
-            int mbs = ends_with(name, "_MBS");
-            page_printf(
-                p,
-                "</td><td>%s</td><td class=\"num\">%lld</td>"
-                "<td class=\"num\">",
-                mbs ? "bandwidth" : "message rate",
-                (long long)json_integer_value(json_object_get(x, "measurements")));
-            page_qty(p, json_number_value(json_object_get(x, "min_time")),
-                     mbs ? "MB/s" : "/s");
-            page_puts(p, "</td><td class=\"num\">");
-            page_qty(p, json_number_value(json_object_get(x, "max_time")),
-                     mbs ? "MB/s" : "/s");
-        } else if (is_bandwidth(name) && bandwidth_range(benchmarks, name, &lo, &hi)) {
-            page_printf(
-                p,
-                "</td><td>bandwidth</td><td class=\"num\">%lld</td>"
-                "<td class=\"num\">",
-                (long long)json_integer_value(json_object_get(x, "measurements")));
-            page_qty(p, lo, "MB/s");
-            page_puts(p, "</td><td class=\"num\">");
-            page_qty(p, hi, "MB/s");
-        } else {
-            page_printf(
-                p,
-                "</td><td>time</td><td class=\"num\">%lld</td><td "
-                "class=\"num\">",
-                (long long)json_integer_value(json_object_get(x, "measurements")));
-            page_qty(p, json_number_value(json_object_get(x, "min_time")), "s");
-            page_puts(p, "</td><td class=\"num\">");
-            page_qty(p, json_number_value(json_object_get(x, "max_time")), "s");
-        }
+        page_printf(p, "</td><td>%s</td><td class=\"num\">%lld</td><td class=\"num\">",
+                    r->measure,
+                    (long long)json_integer_value(json_object_get(r->x, "measurements")));
+        page_qty(p, r->lo, r->unit);
+        page_puts(p, "</td><td class=\"num\">");
+        page_qty(p, r->hi, r->unit);
         page_puts(p, "</td></tr>\n");
     }
     page_puts(p, "</tbody>");
     page_table_close(p);
+    if (tested > 0)
+        page_puts(p, "<p class=\"muted\">Benchmarks are named by the test that measured "
+                     "them; fits and templates refer to them by the name they are stored "
+                     "as (<code>MPISR</code> for <code>osu_latency</code>).</p>\n");
     page_puts(p, "<p>All measurements as JSON: <a href=\"/api/v1/systems/");
     page_url(p, str(sys, "name"));
     page_puts(p, "/benchmarks\">/api/v1/systems/…/benchmarks</a></p>\n");
@@ -735,5 +859,5 @@ void view_system(struct page *p, const struct view_system *d)
     }
     message_plots(p, p->arena, d->benchmarks);
     parameters(p, p->arena, sys, d->benchmarks);
-    benchmark_table(p, sys, d->benchmarks);
+    benchmark_table(p, p->arena, sys, d->benchmarks);
 }

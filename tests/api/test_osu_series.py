@@ -6,7 +6,9 @@ names it, in the JSON API (/api/v1/systems/NAME, .../benchmarks) and on the
 system page; tables the log does not tell apart stay one series. Importing
 again stores nothing new, also over rows stored before the store kept labels
 (migration 20)."""
+import html
 import os
+import re
 import sqlite3
 import urllib.parse
 
@@ -44,6 +46,21 @@ def benchmarks(system, **query):
     return body["benchmarks"]
 
 
+def system_page(system):
+    """(latency figure, bandwidth figure, benchmark table rows) of the page."""
+    st, body, _ = S.request("GET", "/systems/" + urllib.parse.quote(system), raw=True,
+                            token=None)
+    assert st == 200, body
+    page = body.decode()
+    figs = re.findall(r"<figure.*?</figure>", page, re.S)
+    lat = "".join(f for f in figs if "Latency over message size" in f)
+    bw = "".join(f for f in figs if "Bandwidth over message size" in f)
+    rows = re.findall(r'<tr><td class="desc">(.*?)</td><td>([\w ]+)</td>'
+                      r'<td class="num">(\d+)</td>', page)
+    return lat, bw, [(html.unescape(re.sub(r"<[^>]+>", "", a)), m, int(n))
+                     for a, m, n in rows]
+
+
 def summary(system):
     st, body = S.get(f"/api/v1/systems/{urllib.parse.quote(system)}")
     assert st == 200, body
@@ -64,11 +81,12 @@ def tables_the_log_labels_differently_are_series_of_their_own():
                           "Testing Same CCX"], sorted(by)
     assert by["Testing Same CCX"][0] == (1, 1.6e-07), by
     assert by["Testing Different NODE"][0] == (1, 1.8e-06), by
-    # the system's summary: one entry a series, with its label and test
+    # the system's summary: one entry a series, with its label and test, in
+    # the order the log measured them
     got = [(b["name"], b["test"], b["label"], b["measurements"]) for b in summary("epyc")]
-    assert got == [("MPISR", "osu_latency", "Testing Different NODE", 3),
+    assert got == [("MPISR", "osu_latency", "Testing Same CCX", 3),
                    ("MPISR", "osu_latency", "Testing Same CCD, Different CCX", 3),
-                   ("MPISR", "osu_latency", "Testing Same CCX", 3)], got
+                   ("MPISR", "osu_latency", "Testing Different NODE", 3)], got
     # the same log again stores nothing new
     st, again = post(PLACEMENTS, format="osu", system="epyc")
     assert st == 200 and again["created"] == 0, again
@@ -101,10 +119,46 @@ def the_corpus_log_of_six_placements():
         "Testing Same CCX", "Testing Same CCD, Different CCX", "Testing Same NUMA",
         "Testing Same SOCKET", "Testing Different SOCKET", "Testing Different NODE")), got
     # each placement's own 1 B latency, no longer one bar over all of them
+    lat, _, _ = system_page("HPC2023")
+    assert lat.count("Testing ") == 12 and "\u2026 and" not in lat, lat[:3000]
     at1 = {r["label"]: r["time"] for r in benchmarks("HPC2023", name="MPISR")
            if r["args"]["L"] == 1}
     assert at1["Testing Same CCX"] == 1.6e-07 and at1["Testing Same CCD, Different CCX"] \
         == 3.2e-07, at1
+
+
+@test
+def the_system_page_names_each_placement_by_its_test_and_label():
+    """The latency plot draws a curve a placement, its legend (under the plot,
+    every entry shown) naming the test and the label as written; the table
+    names each series the same way, with the name fits use after it."""
+    lat, _, rows = system_page("epyc")
+    for label in ("Testing Same CCX", "Testing Same CCD, Different CCX",
+                  "Testing Different NODE"):
+        # the wide drawing and the narrow one
+        assert lat.count(">osu_latency \u00b7 " + html.escape(label, quote=False) + "<") \
+            == 2, (label, lat[:2000])
+    assert "\u2026 and" not in lat and ", P=2" not in lat, lat[:2000]
+    assert "P = 2 processes for every series" in lat, lat[-600:]
+    assert rows == [
+        ("osu_latency \u00b7 Testing Same CCX stored as MPISR", "time", 3),
+        ("osu_latency \u00b7 Testing Same CCD, Different CCX stored as MPISR", "time", 3),
+        ("osu_latency \u00b7 Testing Different NODE stored as MPISR", "time", 3)], rows
+
+
+@test
+def bandwidth_as_measured_is_its_tests_row_not_a_benchmark_of_its_own():
+    log = ("# OSU MPI Multiple Bandwidth / Message Rate Test v7.4\n"
+           "# [ pairs: 4 ] [ window size: 64 ]\n"
+           "# Size                  MB/s        Messages/s\n"
+           "1                       8.00        8000000.00\n"
+           "1024                 4096.00        4000000.00\n")
+    st, ans = post(log, format="osu", system="mbw")
+    assert st == 201, ans
+    _, bw, rows = system_page("mbw")
+    assert rows == [("osu_mbw_mr stored as MPIMBW_MBS and MPIMBW", "bandwidth", 2),
+                    ("osu_mbw_mr stored as MPIMBW_MSGS", "message rate", 2)], rows
+    assert bw.count(">osu_mbw_mr<") == 2 and "MPIMBW" not in bw, bw[:2000]
 
 
 @test
@@ -118,6 +172,12 @@ def posted_benchmarks_may_carry_a_label_and_a_test():
     assert st == 201, ans
     got = sorted((r["label"], r["test"], r["time"]) for r in benchmarks("posted"))
     assert got == [("", "", 2e-6), ("node 1–2", "pingpong", 1e-6)], got
+    # a benchmark posted without a test reads as before: its name first, the
+    # OSU test the name stands for only as a hint (prophecy-bench's MPISR is
+    # a ping-pong of its own)
+    _, _, rows = system_page("posted")
+    assert rows == [("MPISR (osu_latency)", "time", 1),
+                    ("pingpong \u00b7 node 1\u20132 stored as MPISR", "time", 1)], rows
     for bad in ({"label": "two\nlines"}, {"label": "x" * 257}, {"test": 7}):
         st, err = S.post("/api/v1/systems/posted/benchmarks", {"benchmarks": [
             dict({"name": "MPISR", "time": 1e-6}, **bad)]})
