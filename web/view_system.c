@@ -577,8 +577,10 @@ static void message_plots(struct page *p, arena *a, json_t *benchmarks)
     size_t n = message_points(a, benchmarks, &m), i;
     int lat = 0, bw = 0;
 
+    /* a plot draws each size's mean: benchmarks of minima alone (the demo's,
+     * prophecy-bench's) draw none, and get no empty section either */
     for (i = 0; i < n; i++) {
-        if (m[i].L <= 0 || m[i].kind < 0)
+        if (m[i].L <= 0 || m[i].kind < 0 || m[i].stat != 0)
             continue;
         if (m[i].kind >= 1)
             bw = 1;
