@@ -418,27 +418,12 @@ static int add(struct osu *o, const char *name, const char *stat, double L, doub
     if (o->n >= LIMIT_BENCHMARKS)
         return imp_fail_line(err, o->file, line, "more than %d benchmark records",
                              LIMIT_BENCHMARKS);
-    if (o->n == o->cap) {
-        size_t nc = o->cap ? o->cap * 2 : 64;
-        struct bench_record *nr = arena_alloc(o->a, nc * sizeof *nr);
-        if (nr == NULL)
-            return err_nomem(err);
-        if (o->n)
-            memcpy(nr, o->rec, o->n * sizeof *nr);
-        o->rec = nr;
-        o->cap = nc;
-    }
+    if ((o->rec = arena_grow(o->a, o->rec, o->n, &o->cap, 64, sizeof *o->rec)) == NULL)
+        return err_nomem(err);
     if (!o->open) {
-        if (o->ntab == o->captab) {
-            size_t nc = o->captab ? o->captab * 2 : 16;
-            struct table *nt = arena_alloc(o->a, nc * sizeof *nt);
-            if (nt == NULL)
-                return err_nomem(err);
-            if (o->ntab)
-                memcpy(nt, o->tab, o->ntab * sizeof *nt);
-            o->tab = nt;
-            o->captab = nc;
-        }
+        o->tab = arena_grow(o->a, o->tab, o->ntab, &o->captab, 16, sizeof *o->tab);
+        if (o->tab == NULL)
+            return err_nomem(err);
         o->tab[o->ntab++] = (struct table){o->name, o->test, o->label, o->n, o->n};
         o->open = 1;
     }
