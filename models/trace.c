@@ -134,13 +134,18 @@ static int check_trace(const struct trace *t, struct err *err)
     return 0;
 }
 
+/* Whether an event is an MPI call (not a user state, nor an unknown op). */
+static int is_mpi_call(const struct trace_event *e)
+{
+    return e->op != TRACE_OP_STATE && e->op < TRACE_OP_COUNT;
+}
+
 long long trace_mpi_calls(const struct trace *t)
 {
     long long n = 0;
     for (int r = 0; t != NULL && r < t->nranks; r++)
         for (size_t i = 0; i < t->ranks[r].nevents; i++)
-            n += t->ranks[r].ev[i].op != TRACE_OP_STATE &&
-                 t->ranks[r].ev[i].op < TRACE_OP_COUNT;
+            n += is_mpi_call(&t->ranks[r].ev[i]);
     return n;
 }
 
@@ -229,7 +234,7 @@ int trace_profile(const struct trace *t, struct trace_profile **out, struct err 
                 continue;
             p->time[(size_t)r * TRACE_OP_COUNT + e->op] += d;
             p->calls[(size_t)r * TRACE_OP_COUNT + e->op]++;
-            if (e->op != TRACE_OP_STATE)
+            if (is_mpi_call(e))
                 p->mpi[r] += d;
         }
         p->exec[r] = rk->t_end;
@@ -952,7 +957,7 @@ int trace_load(const struct trace *t, struct trace_load **out, struct err *err)
     for (int r = 0; r < n; r++) {
         const struct trace_rank *rk = &t->ranks[r];
         for (size_t i = 0; i < rk->nevents; i++)
-            if (rk->ev[i].op != TRACE_OP_STATE && rk->ev[i].op < TRACE_OP_COUNT) {
+            if (is_mpi_call(&rk->ev[i])) {
                 l->comm[r] += rk->ev[i].end - rk->ev[i].begin;
                 l->mpi_calls++;
             }

@@ -391,15 +391,16 @@ static int thread_key(const struct trace_timeline *tl, int ncls, int rows, int w
     return 0;
 }
 
+/* One legend entry: a swatch and its text, cut at `chars` characters. */
 static void key_entry(struct buf *out, double x, double y, const char *fill,
-                      const char *text)
+                      const char *text, int chars)
 {
     buf_puts(out, "<rect x=\"");
     svg_num(out, x);
     buf_puts(out, "\" y=\"");
     svg_num(out, y - 10);
     buf_printf(out, "\" width=\"10\" height=\"10\" fill=\"%s\"/>\n", fill);
-    svg_label(out, x + 14, y, "start", NULL, text, 17);
+    svg_label(out, x + 14, y, "start", NULL, text, chars);
 }
 
 int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
@@ -486,23 +487,16 @@ int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
                 char more[64];
                 if (i < key.shown) {
                     key_entry(out, x, yy, svg_palette((size_t)key.cls[i]),
-                              class_label(key.cls[i], names));
+                              class_label(key.cls[i], names), 17);
                     continue;
                 }
                 snprintf(more, sizeof more, "\xe2\x80\xa6 and %d more", key.n - i);
                 svg_label(out, x, yy, "start", NULL, more, 24);
             }
         } else {
-            for (int c = 0; c < shown; c++) {
-                double x = GANTT_LEFT + c * 90;
-                buf_puts(out, "<rect x=\"");
-                svg_num(out, x);
-                buf_puts(out, "\" y=\"");
-                svg_num(out, y - 10);
-                buf_printf(out, "\" width=\"10\" height=\"10\" fill=\"%s\"/>\n",
-                           svg_palette((size_t)c));
-                svg_label(out, x + 14, y, "start", NULL, class_label(c, names), 10);
-            }
+            for (int c = 0; c < shown; c++)
+                key_entry(out, GANTT_LEFT + c * 90, y, svg_palette((size_t)c),
+                          class_label(c, names), 10);
         }
     }
     xfree(key.cls);

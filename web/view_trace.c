@@ -60,12 +60,6 @@ static const char *const blurbs[2][VIEW_TRACE_SECTIONS] = {
     },
 };
 
-/* The sections of the MPI analyses: a trace without MPI calls has none. */
-static int mpi_only(int k)
-{
-    return k == 1 || k == 2 || k == 3;
-}
-
 static double num_at(json_t *o, const char *key)
 {
     return json_number_value(json_object_get(o, key));
@@ -252,12 +246,12 @@ void view_trace(struct page *p, const struct view_trace *v)
                 "chrome://tracing.</p>\n<nav class=\"toc\"><ul>\n",
                 v->run_id, v->run_id);
     for (int k = 0; k < VIEW_TRACE_SECTIONS; k++)
-        if (mpi || !mpi_only(k))
+        if (titles[mpi][k] != NULL) /* NULL: a section of the MPI analyses */
             page_printf(p, "<li><a href=\"#%s\">%s</a></li>\n", v->name[k],
                         titles[mpi][k]);
     page_puts(p, "</ul></nav>\n");
     for (int k = 0; k < VIEW_TRACE_SECTIONS; k++) {
-        if (!mpi && mpi_only(k))
+        if (titles[mpi][k] == NULL)
             continue;
         page_printf(p, "<section id=\"%s\" class=\"trace-analysis\">\n<h2>%s</h2>\n",
                     v->name[k], titles[mpi][k]);
