@@ -353,16 +353,21 @@ struct msg {
     int kind; /* msg_kind */
 };
 
+/* What tells one series from another: its name, test and label. */
+static int cmp_series(const struct msg *x, const struct msg *y)
+{
+    int c = strcmp(x->name, y->name);
+    if (c == 0)
+        c = strcmp(x->test, y->test);
+    return c ? c : strcmp(x->label, y->label);
+}
+
 /* Series by their place in the list (stored order): for finding each one's
  * first measurement. */
 static int cmp_msg_stored(const void *a, const void *b)
 {
     const struct msg *x = a, *y = b;
-    int c = strcmp(x->name, y->name);
-    if (c == 0)
-        c = strcmp(x->test, y->test);
-    if (c == 0)
-        c = strcmp(x->label, y->label);
+    int c = cmp_series(x, y);
     return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
 }
 
@@ -390,8 +395,7 @@ static int cmp_msg(const void *a, const void *b)
 
 static int same_series(const struct msg *x, const struct msg *y)
 {
-    return strcmp(x->name, y->name) == 0 && strcmp(x->test, y->test) == 0 &&
-           strcmp(x->label, y->label) == 0 && x->procs == y->procs;
+    return cmp_series(x, y) == 0 && x->procs == y->procs;
 }
 
 /* One log-log plot over message size of the benchmarks with an L argument:
@@ -562,11 +566,8 @@ static size_t message_points(arena *a, json_t *benchmarks, struct msg **out)
     }
     qsort(m, n, sizeof *m, cmp_msg_stored);
     for (i = 0; i < n; i++)
-        m[i].first = i > 0 && strcmp(m[i].name, m[i - 1].name) == 0 &&
-                             strcmp(m[i].test, m[i - 1].test) == 0 &&
-                             strcmp(m[i].label, m[i - 1].label) == 0
-                         ? m[i - 1].first
-                         : m[i].seq;
+        m[i].first =
+            i > 0 && cmp_series(&m[i], &m[i - 1]) == 0 ? m[i - 1].first : m[i].seq;
     qsort(m, n, sizeof *m, cmp_msg);
     return n;
 }
