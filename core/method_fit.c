@@ -827,12 +827,14 @@ static json_t *model_json(const struct fit_req *q, const struct fit_result *res)
         (json_int_t)res->stats.nobs, "state", fit_model_to_json(m));
     buf_free(&human);
     buf_free(&machine);
-    if (model != NULL && m->basis.n > 0)
-        json_object_set_new(model, "basis",
-                            json_pack("{s:s, s:i, s:f, s:f, s:f, s:f}", "name",
-                                      m->basis.name, "points", m->basis.n, "from",
-                                      m->basis.x[0], "to", m->basis.x[m->basis.n - 1],
-                                      "scale", m->basis.scale, "power", m->basis.power));
+    if (model != NULL && m->basis.n > 0) {
+        json_t *b =
+            json_pack("{s:s, s:i, s:f, s:f, s:f, s:f}", "name", m->basis.name, "points",
+                      m->basis.n, "from", m->basis.x[0], "to", m->basis.x[m->basis.n - 1],
+                      "scale", m->basis.scale, "power", m->basis.power);
+        basis_describe(&q->basis, b); /* the series' label and test */
+        json_object_set_new(model, "basis", b);
+    }
     return model;
 }
 

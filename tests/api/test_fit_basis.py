@@ -230,6 +230,54 @@ def scale_and_power_read_the_curve_at_the_working_set():
 
 
 @test
+def series_of_one_name_are_chosen_not_pooled():
+    """A benchmark name with several series on a system (a label, a test:
+    OSU's osu_latency and osu_multi_lat are both MPISR) is several curves:
+    the request names one ("label", "test"); one series needs nothing."""
+    rows = [{"name": "LAT", "args": {"L": x}, "time": t * k, "test": test,
+             "label": label}
+            for x, t in CURVE for k, test, label in ((1, "osu_latency", ""),
+                                                      (2, "osu_multi_lat", ""),
+                                                      (4, "osu_latency", "far"))]
+    rows += [{"name": "ONE", "args": {"L": x}, "time": t, "test": "osu_latency",
+              "label": "near"} for x, t in CURVE]
+    st, b = S.post(BOXP + "/benchmarks", {"benchmarks": rows})
+    assert st == 201, b
+    base = {"x": "L", "data": DATA, "predict": [65536]}
+
+    def basis(**kw):
+        return dict(base, basis=dict({"benchmark": "LAT", "system": BOX}, **kw))
+
+    st, b = fit(basis())
+    err(st, b, 422, "basis.label")
+    assert b["error"]["message"] == ('benchmark LAT of system curve box has 3 series; '
+                                     'name one with "label": "", "far"'), b
+    # "" is the series without a label; two tests have one
+    st, b = fit(basis(label=""))
+    err(st, b, 422, "basis.test")
+    assert b["error"]["message"] == ('benchmark LAT of system curve box has 2 series; '
+                                     'name one with "test": "osu_latency", '
+                                     '"osu_multi_lat"'), b
+    for kw, k in (({"label": "", "test": "osu_latency"}, 1),
+                  ({"label": "", "test": "osu_multi_lat"}, 2), ({"label": "far"}, 4)):
+        st, b = fit(basis(**kw))
+        assert st == 200, (kw, b)
+        # the data are C0 + C1*B: on a curve k times B the slope is C1/k
+        assert close(b["model"]["coefficients"][1] * k, C1, 1e-6), (kw, b["model"])
+        assert close(b["predictions"][0]["y"], C0 + C1 * B(65536), 1e-6), b
+        want = {"name": "LAT", "points": 9, "from": 8, "to": 4194304, "scale": 1,
+                "power": 1, "test": kw.get("test", "osu_latency")}
+        if kw["label"]:
+            want["label"] = kw["label"]
+        assert b["model"]["basis"] == want, (kw, b["model"]["basis"])
+    st, b = fit(basis(label="far", test="osu_multi_lat"))
+    err(st, b, 422, "basis", 'no series of test "osu_multi_lat" labelled "far"')
+    # one series: nothing to name, and the answer says which it is
+    st, b = fit(dict(base, basis={"benchmark": "ONE", "system": BOX}))
+    assert st == 200 and b["model"]["basis"]["label"] == "near", b
+
+
+@test
 def bad_requests_name_the_field():
     base = {"x": "L", "data": DATA}
     cases = [

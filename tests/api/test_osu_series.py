@@ -127,6 +127,90 @@ def the_corpus_log_of_six_placements():
         == 3.2e-07, at1
 
 
+SIX = ("Testing Same CCX", "Testing Same CCD, Different CCX", "Testing Same NUMA",
+       "Testing Same SOCKET", "Testing Different SOCKET", "Testing Different NODE")
+
+
+def close(a, b, rel=1e-6):
+    return abs(a - b) <= rel * abs(b)
+
+
+@test
+def a_fit_on_the_corpus_log_follows_the_placement_it_names():
+    """docs/api.md "On a machine curve": a stored basis names the series
+    ("label"); the six placements of one MPISR are six curves, never one
+    pooled over them. Each label's fit follows its own curve; without one
+    the answer lists them and stores nothing."""
+    if not os.path.isfile(os.path.join(CORPUS, "hpc2023_osu_latency_7.4_multiblock.out")):
+        print("  (no shared corpus beside the checkout: not checked)")
+        return
+    curves = {}
+    for r in benchmarks("HPC2023", name="MPISR"):
+        curves.setdefault(r["label"], {})[r["args"]["L"]] = r["time"]
+    assert sorted(curves) == sorted(SIX) and all(len(c) == 23 for c in curves.values())
+    c0, c1, xs = 2e-6, 3.0, (64, 256, 1024, 4096, 16384)
+    at_1m = {}
+    for label in SIX:
+        B = curves[label]
+        data = [[x, (c0 + c1 * B[x]) * f] for x in xs for f in (0.99, 1.0, 1.01)]
+        st, b = S.post("/api/v1/fit", {
+            "x": "L", "data": data, "predict": [65536, 1048576],
+            "basis": {"benchmark": "MPISR", "system": "HPC2023", "label": label}},
+            token=False)
+        assert st == 200, (label, b)
+        m = b["model"]
+        # that placement's 23 sizes, 1 B to 4 MiB, and the series named
+        assert m["basis"] == {"name": "MPISR", "points": 23, "from": 1, "to": 4194304,
+                              "scale": 1, "power": 1, "label": label,
+                              "test": "osu_latency"}, m["basis"]
+        assert close(m["coefficients"][0], c0) and close(m["coefficients"][1], c1), m
+        for p in b["predictions"]:
+            assert close(p["y"], c0 + c1 * B[p["x"]]), (label, p, B[p["x"]])
+        at_1m[label] = b["predictions"][1]["y"]
+    # six curves, six predictions: 1 MiB takes 81.47 us in one CCX, 176.5 us
+    # between nodes
+    assert close(at_1m["Testing Same CCX"], c0 + c1 * 81.47e-6), at_1m
+    assert close(at_1m["Testing Different NODE"], c0 + c1 * curves[
+        "Testing Different NODE"][1048576]), at_1m
+    assert len(set(at_1m.values())) == 6, at_1m
+    # the same measurements on two placements: each prediction is that
+    # placement's curve through its own fitted law
+    data = [[x, (c0 + c1 * curves["Testing Same NUMA"][x])] for x in xs]
+    for label in ("Testing Same CCX", "Testing Different NODE"):
+        st, b = S.post("/api/v1/fit", {
+            "x": "L", "data": data, "predict": [1048576],
+            "basis": {"benchmark": "MPISR", "system": "HPC2023", "label": label,
+                      "test": "osu_latency"}}, token=False)
+        assert st == 200 and b["model"]["basis"]["label"] == label, b
+        k0, k1 = b["model"]["coefficients"]
+        assert close(b["predictions"][0]["y"], k0 + k1 * curves[label][1048576]), b
+        at_1m[label] = b["predictions"][0]["y"]
+    assert not close(at_1m["Testing Same CCX"], at_1m["Testing Different NODE"], 0.05)
+    # no label: not one curve of six, but the six to choose from; nothing
+    # stored even when asked to save
+    before = S.content()
+    base = {"x": "L", "data": data, "save": True}
+    st, b = S.post("/api/v1/fit", dict(base, basis={"benchmark": "MPISR",
+                                                    "system": "HPC2023"}))
+    assert st == 422 and b["error"]["field"] == "basis.label", b
+    assert b["error"]["message"] == (
+        'benchmark MPISR of system HPC2023 has 6 series; name one with "label": '
+        + ", ".join(f'"{label}"' for label in SIX)), b
+    for basis, field, text in (
+            ({"label": "Testing Same CORE"}, "basis.label",
+             'benchmark MPISR of system HPC2023 has no series labelled "Testing Same '
+             'CORE"; its labels: "Testing Same CCX", "Testing Same CCD, Different CCX", '),
+            ({"label": "Testing Same CCX", "test": "osu_bw"}, "basis.test",
+             'benchmark MPISR of system HPC2023 has no series of test "osu_bw"; its '
+             'tests: "osu_latency"'),
+            ({"label": 7}, "basis.label", "label must be a string")):
+        st, b = S.post("/api/v1/fit", dict(base, basis=dict(
+            {"benchmark": "MPISR", "system": "HPC2023"}, **basis)))
+        assert st == 422 and b["error"]["field"] == field, (basis, b)
+        assert b["error"]["message"].startswith(text), (basis, b)
+    assert S.content() == before
+
+
 @test
 def the_system_page_names_each_placement_by_its_test_and_label():
     """The latency plot draws a curve a placement, its legend (under the plot,
