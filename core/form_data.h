@@ -33,7 +33,8 @@ enum form_list {
     FORM_LIST_KERNEL_EXES,    /* executables of app on sys recording kernels */
     FORM_LIST_TEMPLATE_APPS,  /* applications with a model template */
     FORM_LIST_APP_SYSTEMS,    /* systems app ran on */
-    FORM_LIST_SYSTEM_CURVES,  /* sys's benchmarks over an argument: machine curves */
+    FORM_LIST_SYSTEM_CURVES,  /* sys's benchmark series over an argument, the
+                               * machine curves: also "label", "test" */
 };
 json_t *form_data_list(const struct form_data *fd, enum form_list which, const char *app,
                        const char *sys, struct err *err);

@@ -42,22 +42,22 @@ static const char *const names_sql[] = {
     [DB_NAMES_APP_SYSTEMS] = "SELECT DISTINCT s.name FROM run_configs c JOIN systems "
                              "s ON s.id = c.system_id WHERE c.app_id = (SELECT id FROM "
                              "applications WHERE name = ?1) ORDER BY s.name",
-    [DB_NAMES_SYSTEM_CURVES] = "SELECT DISTINCT b.name FROM system_benchmarks b JOIN "
-                               "systems s ON s.id = b.system_id WHERE s.name = ?2 AND "
-                               "b.args <> '{}' ORDER BY b.name",
+    /* one entry a series: an OSU log's placements are curves of their own */
+    [DB_NAMES_SYSTEM_CURVES] = "SELECT b.name, b.label, b.test FROM system_benchmarks b "
+                               "JOIN systems s ON s.id = b.system_id WHERE s.name = ?2 "
+                               "AND b.args <> '{}' GROUP BY b.name, b.label, b.test "
+                               "ORDER BY b.name, min(b.id)",
 };
 
-/* Steps st to the end, appending column 0 of each row to out (as {"name"}
- * objects when as_obj). Returns 0 or -1. */
-static int collect_names(db *d, struct db_stmt *st, json_t *out, int as_obj,
-                         struct err *err)
+/* Steps st to the end, appending column 0 of each row to out. Returns 0
+ * or -1. */
+static int collect_names(db *d, struct db_stmt *st, json_t *out, struct err *err)
 {
     int rc;
     while ((rc = dq_step(d, st, err)) == 1) {
         const char *n = dq_text(d, st, 0);
         json_t *v = json_string(n ? n : "");
-        if (v == NULL || (as_obj && (v = json_pack("{s:o}", "name", v)) == NULL) ||
-            json_array_append_new(out, v) != 0) {
+        if (v == NULL || json_array_append_new(out, v) != 0) {
             dq_reset(d, st);
             return err_nomem(err);
         }
@@ -68,25 +68,11 @@ static int collect_names(db *d, struct db_stmt *st, json_t *out, int as_obj,
 json_t *db_names_list(db *d, enum db_names which, const char *app, const char *sys,
                       struct err *err)
 {
-    struct db_stmt *st;
-    json_t *out;
     if ((unsigned)which >= sizeof names_sql / sizeof names_sql[0]) {
         err_set(err, ERR_INTERNAL, "internal", NULL, "no such list");
         return NULL;
     }
-    st = dq_prepare(d, names_sql[which], err, "tt", app ? app : "", sys ? sys : "");
-    if (st == NULL)
-        return NULL;
-    if ((out = json_array()) == NULL) {
-        dq_reset(d, st);
-        err_nomem(err);
-        return NULL;
-    }
-    if (collect_names(d, st, out, 1, err) != 0) {
-        json_decref(out);
-        return NULL;
-    }
-    return out;
+    return dq_json(d, names_sql[which], err, "tt", app ? app : "", sys ? sys : "");
 }
 
 /* The names sql reads for the ids, given as one JSON array parameter. */
@@ -108,7 +94,7 @@ static json_t *names_of(db *d, const char *sql, const long long *ids, size_t n,
     }
     st = dq_prepare(d, sql, err, "t", text);
     if (st != NULL && (out = json_array()) != NULL) {
-        if (collect_names(d, st, out, 0, err) != 0) {
+        if (collect_names(d, st, out, err) != 0) {
             json_decref(out);
             out = NULL;
         }

@@ -30,7 +30,9 @@ enum db_names {
     DB_NAMES_KERNEL_EXES,    /* executables of app on sys whose runs record kernels */
     DB_NAMES_TEMPLATE_APPS,  /* applications with a model template */
     DB_NAMES_APP_SYSTEMS,    /* systems app ran on */
-    DB_NAMES_SYSTEM_CURVES,  /* benchmarks of sys measured over an argument */
+    DB_NAMES_SYSTEM_CURVES,  /* series of sys measured over an argument:
+                              * {"name", "label", "test"} ("" for none), a
+                              * name's in the order they were stored */
 };
 json_t *db_names_list(db *d, enum db_names which, const char *app, const char *sys,
                       struct err *err);

@@ -10,8 +10,10 @@
  * (runtime, speedup, efficiency, metric:NAME, kernel:NAME); xmin, xmax (the
  * range of x), fix.VAR ("" = not fixed), predict (numbers separated by commas
  * or spaces; pairs x, x2 with two axes), aggregate; basis (step 2: "" or a
- * benchmark of the system, the machine curve the model follows, docs/models.md
- * §12; one axis, graph auto or linear) and basis_scale, basis_power (empty:
+ * benchmark series of the system, the machine curve the model follows,
+ * docs/models.md §12: its name, with its label, "MPISR · Testing Same CCX",
+ * where the name has several series; one axis, graph auto or linear) and
+ * basis_scale, basis_power (empty:
  * 1; the curve is read at scale * x^power, e.g. the working set in bytes).
  */
 #include "core/method_fit.h"
@@ -36,8 +38,11 @@ struct fit_data {
     const char *x2;                   /* NULL: one axis */
     const char *rest[FORMS_MAX_VARS]; /* vars without x2: the x step's variables */
     size_t nrest;
-    json_t *benches;   /* the system's benchmark summaries: the machine curves */
-    const char *basis; /* NULL: none */
+    json_t *benches;   /* the system's benchmark series: the machine curves */
+    const char *basis; /* NULL: none; else the series as the form names it */
+    /* the chosen series: its benchmark, and its label and test where the
+     * request must name them (NULL: the name's series do not differ in it) */
+    const char *basis_name, *basis_label, *basis_test;
     double basis_scale, basis_power; /* where the curve is read: scale * x^power */
 };
 
@@ -239,24 +244,62 @@ static int y_ok(struct fit_data *d, const char *y)
     return 0;
 }
 
-/* The machine curve: none, or a benchmark of the system (with one axis;
- * the model is then linear in it, so graph auto unless linear). */
+/* Series i of d->benches as the form names it (its option's value and
+ * text): the name, then its test and label where the name's other series
+ * differ in them ("MPISR · Testing Same CCX"). *label and *test get what
+ * the request must name (NULL: nothing). */
+static const char *series_text(struct fctx *c, json_t *benches, size_t i,
+                               const char **label, const char **test)
+{
+    json_t *s = json_array_get(benches, i), *o;
+    const char *name = forms_str(s, "name"), *l = forms_str(s, "label"),
+               *t = forms_str(s, "test");
+    int ls = 0, ts = 0;
+    size_t k;
+
+    json_array_foreach(benches, k, o)
+    {
+        if (strcmp(forms_str(o, "name"), name) != 0)
+            continue;
+        ls |= strcmp(forms_str(o, "label"), l) != 0;
+        ts |= strcmp(forms_str(o, "test"), t) != 0;
+    }
+    *label = ls ? l : NULL;
+    *test = ts ? t : NULL;
+    return arena_printf(c->arena, "%s%s%s%s%s", name, ts ? " \xc2\xb7 " : "",
+                        ts ? (*t ? t : "no test") : "", ls ? " \xc2\xb7 " : "",
+                        ls ? (*l ? l : "unlabelled") : "");
+}
+
+/* The machine curve: none, or a benchmark series of the system (with one
+ * axis; the model is then linear in it, so graph auto unless linear). */
 static int check_basis(struct fctx *c, struct fit_data *d, int strict, struct err *err)
 {
     const char *v = fs_get(c, "basis"), *g = fs_val(c, "graph");
-    json_t *b;
     size_t i;
     int found = 0;
 
     d->benches = NULL;
-    d->basis = NULL;
+    d->basis = d->basis_name = d->basis_label = d->basis_test = NULL;
     if (d->x2 == NULL &&
         (d->benches = forms_list(c, FORM_LIST_SYSTEM_CURVES, NULL, d->sys, err)) == NULL)
         return -1;
-    json_array_foreach(d->benches, i, b)
-    {
-        found |= v != NULL && strcmp(forms_str(b, "name"), v) == 0;
+    for (i = 0; v != NULL && *v && !found && i < json_array_size(d->benches); i++) {
+        const char *label, *test;
+        if (strcmp(series_text(c, d->benches, i, &label, &test), v) == 0) {
+            found = 1;
+            d->basis_name = forms_str(json_array_get(d->benches, i), "name");
+            d->basis_label = label;
+            d->basis_test = test;
+        }
     }
+    /* a bare name of several series (a link from before they were told
+     * apart): the API's answer lists them at the field */
+    for (i = 0; v != NULL && *v && !found && i < json_array_size(d->benches); i++)
+        if (strcmp(forms_str(json_array_get(d->benches, i), "name"), v) == 0) {
+            found = 1;
+            d->basis_name = v;
+        }
     if (v != NULL && *v && !found) {
         if (strict)
             return err_invalid(err, "basis",
@@ -494,9 +537,9 @@ static void render2(struct fctx *c, struct fit_data *d)
         if (vb != NULL && lb != NULL) {
             vb[0] = "";
             lb[0] = "none";
-            json_array_foreach(d->benches, i, nm)
-            {
-                vb[i + 1] = lb[i + 1] = forms_str(nm, "name");
+            for (i = 0; i < nb - 1; i++) {
+                const char *label, *test;
+                vb[i + 1] = lb[i + 1] = series_text(c, d->benches, i, &label, &test);
             }
             ff_select(
                 c, "basis", "Machine curve",
@@ -619,11 +662,16 @@ static json_t *request(struct fctx *c, struct err *err)
         json_object_set_new(req, "x", json_string(d->x));
     json_object_set_new(req, "y", json_string(fs_get(c, "y")));
     json_object_set_new(req, "graph", json_string(fs_get(c, "graph")));
-    if (d->basis != NULL)
-        json_object_set_new(req, "basis",
-                            json_pack("{s:s, s:o, s:o}", "benchmark", d->basis, "scale",
-                                      forms_jnum(d->basis_scale), "power",
-                                      forms_jnum(d->basis_power)));
+    if (d->basis != NULL) {
+        json_t *b =
+            json_pack("{s:s, s:o, s:o}", "benchmark", d->basis_name, "scale",
+                      forms_jnum(d->basis_scale), "power", forms_jnum(d->basis_power));
+        if (d->basis_label != NULL)
+            json_object_set_new(b, "label", json_string(d->basis_label));
+        if (d->basis_test != NULL)
+            json_object_set_new(b, "test", json_string(d->basis_test));
+        json_object_set_new(req, "basis", b);
+    }
     if (forms_xstep_request(c, &x, req, err) != 0) {
         json_decref(req);
         return NULL;

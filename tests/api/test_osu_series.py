@@ -212,6 +212,55 @@ def a_fit_on_the_corpus_log_follows_the_placement_it_names():
 
 
 @test
+def the_fit_form_offers_each_placement():
+    """The fit form's machine curves are the system's series (MPISR ·
+    label); the one chosen goes to the request as "label"."""
+    if not os.path.isfile(os.path.join(CORPUS, "hpc2023_osu_latency_7.4_multiblock.out")):
+        print("  (no shared corpus beside the checkout: not checked)")
+        return
+    numa = {r["args"]["L"]: r["time"] for r in benchmarks("HPC2023", name="MPISR")
+            if r["label"] == "Testing Same NUMA"}
+    runs = [{"application": "halo", "executable": "halo1", "system": "HPC2023",
+             "nprocs": 2, "inputs": {"L": x}, "runtime": (2e-6 + 3 * numa[x]) * f}
+            for x in (64, 256, 1024, 4096, 16384) for f in (0.99, 1.0, 1.01)]
+    st, b = S.post("/api/v1/runs", {"runs": runs})
+    assert st == 201, b
+    sel = {"application": "halo", "executable": "halo1", "system": "HPC2023"}
+    st, page, _ = S.request("GET", "/model/fit?" + urllib.parse.urlencode(
+        dict(sel, step=2)), raw=True, token=None)
+    assert st == 200, page
+    select = re.search(r'<select id="f-basis" name="basis">(.*?)</select>',
+                       page.decode(), re.S).group(1)
+    assert re.findall(r'<option value="([^"]*)"', select) == [""] + [
+        html.escape("MPISR · " + label) for label in SIX], select
+    st, page, _ = S.request("GET", "/model/fit?" + urllib.parse.urlencode(dict(
+        sel, x="L", y="runtime", graph="auto", basis="MPISR · Testing Same NUMA",
+        predict="65536", step="result", **{"fix.nprocs": "2"})), raw=True, token=None)
+    page = html.unescape(page.decode())
+    assert st == 200 and "on the machine curve MPISR · Testing Same NUMA" in page, \
+        page[-3000:]
+    want = 2e-6 + 3 * numa[65536]
+    assert '"label": "Testing Same NUMA"' in page, page[-3000:]
+    shown = float(re.search(r'<strong id="predicted" data-value="([^"]+)"', page).group(1))
+    assert close(shown, want, 1e-4), (shown, want)
+    # a bare name (a link from before the placements were told apart): the
+    # labels to choose from, at the field
+    st, page, _ = S.request("GET", "/model/fit?" + urllib.parse.urlencode(dict(
+        sel, x="L", y="runtime", graph="auto", basis="MPISR", predict="65536",
+        step="result", **{"fix.nprocs": "2"})), raw=True, token=None)
+    said = re.search(r'<p class="field-error" id="f-basis-error">(.*?)</p>', page.decode())
+    assert st == 422 and html.unescape(said.group(1)).startswith(
+        'benchmark MPISR of system HPC2023 has 6 series; name one with "label": '
+        '"Testing Same CCX", '), page[-3000:]
+    # the API's answer to the form's request
+    st, saved = S.post("/api/v1/fit", {
+        "application": "halo", "system": "HPC2023", "x": "L", "fixed": {"nprocs": 2},
+        "basis": {"benchmark": "MPISR", "label": "Testing Same NUMA"},
+        "predict": [65536], "save": True})
+    assert st == 201 and close(saved["predictions"][0]["y"], want, 1e-4), saved
+
+
+@test
 def the_system_page_names_each_placement_by_its_test_and_label():
     """The latency plot draws a curve a placement, its legend (under the plot,
     every entry shown) naming the test and the label as written; the table
