@@ -238,6 +238,39 @@ static void couple_fact(struct page *p, json_t *answer)
     page_selection_vars(p, answer, *str(answer, "x") ? str(answer, "x") : "x");
 }
 
+/* The machine curve a fit followed (its answer's "model.basis"): the
+ * benchmark, the series it was fitted on (test and label, as the system page
+ * names it) and the arguments it was measured over. */
+static void basis_fact(struct page *p, json_t *answer)
+{
+    json_t *b = json_object_get(json_object_get(answer, "model"), "basis");
+    double scale = json_number_value(json_object_get(b, "scale")),
+           power = json_number_value(json_object_get(b, "power"));
+
+    if (!json_is_object(b))
+        return;
+    page_puts(p, "</dd>\n<dt>Machine curve</dt><dd id=\"basis\">");
+    page_text(p, str(b, "name"));
+    if (*str(b, "test") || *str(b, "label")) {
+        page_puts(p, " (");
+        page_text(p, str(b, "test"));
+        page_puts(p, *str(b, "test") && *str(b, "label") ? " \xc2\xb7 " : "");
+        page_text(p, str(b, "label"));
+        page_puts(p, ")");
+    }
+    /* the arguments as measured (message sizes in bytes: 4194304, not 4.1943e+06) */
+    page_printf(p, ", %lld points from %.15g to %.15g",
+                (long long)json_integer_value(json_object_get(b, "points")),
+                json_number_value(json_object_get(b, "from")),
+                json_number_value(json_object_get(b, "to")));
+    if ((scale != 0 && scale != 1) || (power != 0 && power != 1)) {
+        page_puts(p, ", read at ");
+        page_num(p, scale);
+        page_puts(p, "\xc2\xb7x^");
+        page_num(p, power);
+    }
+}
+
 void view_model(struct page *p, const struct view_model *d)
 {
     json_t *m = d->model;
@@ -269,6 +302,7 @@ void view_model(struct page *p, const struct view_model *d)
         selection_fact(p, answer);
     else if (strcmp(str(m, "method"), "couple") == 0 && *str(answer, "application"))
         couple_fact(p, answer);
+    basis_fact(p, answer);
     page_puts(p, "</dd>\n<dt>Saved</dt><dd>");
     page_text(p, str(m, "created_at"));
     page_printf(

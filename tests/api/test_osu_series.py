@@ -212,9 +212,10 @@ def a_fit_on_the_corpus_log_follows_the_placement_it_names():
 
 
 @test
-def the_fit_form_offers_each_placement():
+def the_fit_form_offers_each_placement_and_the_saved_model_names_it():
     """The fit form's machine curves are the system's series (MPISR ·
-    label); the one chosen goes to the request as "label"."""
+    label); the one chosen goes to the request as "label", and the saved
+    model's page names it."""
     if not os.path.isfile(os.path.join(CORPUS, "hpc2023_osu_latency_7.4_multiblock.out")):
         print("  (no shared corpus beside the checkout: not checked)")
         return
@@ -252,12 +253,18 @@ def the_fit_form_offers_each_placement():
     assert st == 422 and html.unescape(said.group(1)).startswith(
         'benchmark MPISR of system HPC2023 has 6 series; name one with "label": '
         '"Testing Same CCX", '), page[-3000:]
-    # the API's answer to the form's request
+    # the API's answer to the form's request, saved: its page names the placement
     st, saved = S.post("/api/v1/fit", {
         "application": "halo", "system": "HPC2023", "x": "L", "fixed": {"nprocs": 2},
         "basis": {"benchmark": "MPISR", "label": "Testing Same NUMA"},
         "predict": [65536], "save": True})
     assert st == 201 and close(saved["predictions"][0]["y"], want, 1e-4), saved
+    st, m = S.get(f"/api/v1/models/{saved['id']}")
+    assert m["result"]["model"]["basis"]["label"] == "Testing Same NUMA", m
+    st, page, _ = S.request("GET", f"/models/{saved['id']}", raw=True, token=None)
+    fact = re.search(r'<dd id="basis">(.*?)</dd>', page.decode()).group(1)
+    assert html.unescape(fact) == ("MPISR (osu_latency · Testing Same NUMA), 23 "
+                                   "points from 1 to 4194304"), fact
 
 
 @test
