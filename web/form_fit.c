@@ -244,6 +244,12 @@ static int y_ok(struct fit_data *d, const char *y)
     return 0;
 }
 
+static const char *series_field(json_t *series, const char *key)
+{
+    const char *v = forms_str(series, key);
+    return v ? v : "";
+}
+
 /* Series i of d->benches as the form names it (its option's value and
  * text): the name, then its test and label where the name's other series
  * differ in them ("MPISR · Testing Same CCX"). *label and *test get what
@@ -252,17 +258,17 @@ static const char *series_text(struct fctx *c, json_t *benches, size_t i,
                                const char **label, const char **test)
 {
     json_t *s = json_array_get(benches, i), *o;
-    const char *name = forms_str(s, "name"), *l = forms_str(s, "label"),
-               *t = forms_str(s, "test");
+    const char *name = series_field(s, "name"), *l = series_field(s, "label"),
+               *t = series_field(s, "test");
     int ls = 0, ts = 0;
     size_t k;
 
     json_array_foreach(benches, k, o)
     {
-        if (strcmp(forms_str(o, "name"), name) != 0)
+        if (strcmp(series_field(o, "name"), name) != 0)
             continue;
-        ls |= strcmp(forms_str(o, "label"), l) != 0;
-        ts |= strcmp(forms_str(o, "test"), t) != 0;
+        ls |= strcmp(series_field(o, "label"), l) != 0;
+        ts |= strcmp(series_field(o, "test"), t) != 0;
     }
     *label = ls ? l : NULL;
     *test = ts ? t : NULL;
@@ -285,10 +291,10 @@ static int check_basis(struct fctx *c, struct fit_data *d, int strict, struct er
         (d->benches = forms_list(c, FORM_LIST_SYSTEM_CURVES, NULL, d->sys, err)) == NULL)
         return -1;
     for (i = 0; v != NULL && *v && !found && i < json_array_size(d->benches); i++) {
-        const char *label, *test;
-        if (strcmp(series_text(c, d->benches, i, &label, &test), v) == 0) {
+        const char *label, *test, *text = series_text(c, d->benches, i, &label, &test);
+        if (text != NULL && strcmp(text, v) == 0) {
             found = 1;
-            d->basis_name = forms_str(json_array_get(d->benches, i), "name");
+            d->basis_name = series_field(json_array_get(d->benches, i), "name");
             d->basis_label = label;
             d->basis_test = test;
         }
@@ -296,7 +302,7 @@ static int check_basis(struct fctx *c, struct fit_data *d, int strict, struct er
     /* a bare name of several series (a link from before they were told
      * apart): the API's answer lists them at the field */
     for (i = 0; v != NULL && *v && !found && i < json_array_size(d->benches); i++)
-        if (strcmp(forms_str(json_array_get(d->benches, i), "name"), v) == 0) {
+        if (strcmp(series_field(json_array_get(d->benches, i), "name"), v) == 0) {
             found = 1;
             d->basis_name = v;
         }
