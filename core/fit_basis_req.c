@@ -4,6 +4,7 @@
  * file reads it from the request or from a system's stored benchmarks. */
 #include "core/fit_basis_req.h"
 
+#include "core/bench_series.h"
 #include "core/paramfit.h"
 #include "db/catalog.h"
 #include "formats/json.h"
@@ -59,6 +60,7 @@ int basis_decode(json_t *body, int from_db, arena *a, struct basis_req *q,
                                               "arg",       "at",     "stat",  "scale",
                                               "power",     NULL};
     json_t *b = json_object_get(body, "basis"), *data, *row, *v;
+    struct bench_series series;
     double *x, *t;
     char field[64];
     const char *name;
@@ -87,19 +89,8 @@ int basis_decode(json_t *body, int from_db, arena *a, struct basis_req *q,
         if ((v = json_object_get(b, "arg")) != NULL &&
             json_get_name(v, "basis.arg", LIMIT_IDENT, a, err) == NULL)
             return -1;
-        /* "" names the series without a label (or test) */
-        if ((v = json_object_get(b, "label")) != NULL &&
-            (!json_is_string(v) || json_string_length(v) > LIMIT_BENCH_LABEL))
-            return err_invalid(err, "basis.label",
-                               "label must be a string of at most %d bytes: the series' "
-                               "label as the system's benchmarks carry it",
-                               LIMIT_BENCH_LABEL);
-        if ((v = json_object_get(b, "test")) != NULL &&
-            (!json_is_string(v) || json_string_length(v) > LIMIT_BENCH_TEST))
-            return err_invalid(err, "basis.test",
-                               "test must be a string of at most %d bytes: the program "
-                               "that measured the series (osu_latency)",
-                               LIMIT_BENCH_TEST);
+        if (bench_series_decode(b, "basis.", &series, err) != 0)
+            return -1;
         if ((v = json_object_get(b, "stat")) != NULL &&
             json_get_name(v, "basis.stat", LIMIT_STAT, a, err) == NULL)
             return -1;
@@ -156,128 +147,6 @@ int basis_decode(json_t *body, int from_db, arena *a, struct basis_req *q,
     return make_curve(q, name, x, t, json_array_size(data), err);
 }
 
-static const char *text_of(json_t *row, const char *key)
-{
-    const char *s = json_string_value(json_object_get(row, key));
-    return s ? s : "";
-}
-
-/* The distinct values of key ("label", "test") over rows in their order, as a
- * message lists them ("a", "b", ...; whole entries only, then an ellipsis);
- * "" when none is other than "". */
-static void list_values(json_t *rows, const char *key, char *out, size_t size)
-{
-    json_t *seen = json_object(), *row;
-    size_t i, len = 0;
-    int any = 0;
-
-    out[0] = '\0';
-    json_array_foreach(rows, i, row)
-    {
-        const char *v = text_of(row, key);
-        int n;
-        if (seen == NULL || json_object_get(seen, v) != NULL)
-            continue;
-        json_object_set_new(seen, v, json_true());
-        any |= *v != '\0';
-        /* room left for ", ..." (6 bytes) after each entry */
-        n = snprintf(out + len, size - len, "%s\"%s\"", len ? ", " : "", v);
-        if (n < 0 || (size_t)n + 6 > size - len) {
-            snprintf(out + len, size - len, "%s\xe2\x80\xa6", len ? ", " : "");
-            break;
-        }
-        len += (size_t)n;
-    }
-    json_decref(seen);
-    if (!any)
-        out[0] = '\0';
-}
-
-/* How many series (a label and a test) rows hold. */
-static size_t count_series(json_t *rows)
-{
-    json_t *seen = json_object(), *row;
-    char key[LIMIT_BENCH_LABEL + LIMIT_BENCH_TEST + 2];
-    size_t i, n;
-
-    json_array_foreach(rows, i, row)
-    {
-        /* neither holds a newline: one line of text each */
-        snprintf(key, sizeof key, "%s\n%s", text_of(row, "label"), text_of(row, "test"));
-        json_object_set_new(seen, key, json_true());
-    }
-    n = json_object_size(seen);
-    json_decref(seen);
-    return n;
-}
-
-/* Replaces *rows by the rows of the one series (label and test) the request
- * names, or the benchmark's only one: several series (an OSU log's core
- * placements) are several curves, never pooled into one. Sets q->label and
- * q->test. 0, or -1 with err. */
-static int pick_series(json_t **rows, json_t *b, const char *system, const char *bench,
-                       arena *a, struct basis_req *q, struct err *err)
-{
-    const char *label = json_string_value(json_object_get(b, "label"));
-    const char *test = json_string_value(json_object_get(b, "test"));
-    json_t *kept = json_array(), *row, *first = NULL;
-    int has_label = label == NULL, has_test = test == NULL, labels = 0, tests = 0;
-    char list[200];
-    size_t i;
-
-    if (kept == NULL)
-        return err_nomem(err);
-    json_array_foreach(*rows, i, row)
-    {
-        const char *l = text_of(row, "label"), *t = text_of(row, "test");
-        has_label |= label != NULL && strcmp(l, label) == 0;
-        has_test |= test != NULL && strcmp(t, test) == 0;
-        if ((label != NULL && strcmp(l, label) != 0) ||
-            (test != NULL && strcmp(t, test) != 0))
-            continue;
-        if (first == NULL)
-            first = row;
-        labels |= strcmp(l, text_of(first, "label")) != 0;
-        tests |= strcmp(t, text_of(first, "test")) != 0;
-        if (json_array_append(kept, row) != 0) {
-            json_decref(kept);
-            return err_nomem(err);
-        }
-    }
-    if (!has_label || !has_test) {
-        const char *key = has_label ? "test" : "label";
-        list_values(*rows, key, list, sizeof list);
-        json_decref(kept);
-        return err_invalid(
-            err, has_label ? "basis.test" : "basis.label",
-            "benchmark %s of system %s has no series %s \"%s\"; its %ss: %s", bench,
-            system, has_label ? "of test" : "labelled", has_label ? test : label, key,
-            *list ? list : "none");
-    }
-    if (first == NULL) {
-        json_decref(kept);
-        return err_invalid(err, "basis",
-                           "benchmark %s of system %s has no series of test \"%s\" "
-                           "labelled \"%s\"",
-                           bench, system, test, label);
-    }
-    if (labels || tests) {
-        const char *key = labels ? "label" : "test";
-        size_t n = count_series(kept);
-        list_values(kept, key, list, sizeof list);
-        json_decref(kept);
-        return err_invalid(err, labels ? "basis.label" : "basis.test",
-                           "benchmark %s of system %s has %zu series; name one with "
-                           "\"%s\": %s",
-                           bench, system, n, key, list);
-    }
-    q->label = arena_strdup(a, text_of(first, "label"));
-    q->test = arena_strdup(a, text_of(first, "test"));
-    json_decref(*rows);
-    *rows = kept;
-    return q->label != NULL && q->test != NULL ? 0 : err_nomem(err);
-}
-
 int basis_resolve(db *d, const char *system_default, arena *a, struct basis_req *q,
                   struct err *err)
 {
@@ -286,6 +155,7 @@ int basis_resolve(db *d, const char *system_default, arena *a, struct basis_req 
     const char *system = json_string_value(json_object_get(b, "system"));
     const char *arg = json_string_value(json_object_get(b, "arg"));
     const char *stat;
+    struct bench_series series;
     json_t *seen = NULL;
     double *x = NULL, *t = NULL;
     size_t i, n = 0;
@@ -308,8 +178,11 @@ int basis_resolve(db *d, const char *system_default, arena *a, struct basis_req 
                     bench);
         goto out;
     }
-    if (pick_series(&rows, b, system, bench, a, q, err) != 0)
+    if (bench_series_decode(b, "basis.", &series, err) != 0 ||
+        bench_series_pick(&rows, &series, "basis.", system, bench, a, err) != 0)
         goto out;
+    q->label = series.label;
+    q->test = series.test;
     if (json_array_size(rows) > LIMIT_BASIS_POINTS) {
         err_set(err, ERR_TOO_LARGE, "too_large", "basis.benchmark",
                 "more than %d %s benchmarks make one machine curve", LIMIT_BASIS_POINTS,

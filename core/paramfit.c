@@ -12,6 +12,8 @@
  */
 #include "core/paramfit.h"
 
+#include "core/bench_series.h"
+
 #include "formats/json.h"
 #include "formats/limits.h"
 #include "models/expr.h"
@@ -27,7 +29,8 @@
 /* The decoded request; strings live in the request's arena. */
 struct pfit_req {
     const char *parameter, *benchmark, *stat;
-    const char *form_name; /* "hockney", "broadcast", "constant" */
+    const char *form_name;      /* "hockney", "broadcast", "constant" */
+    struct bench_series series; /* "label", "test": which series of the benchmark */
     enum sysparam_kind form;
     enum sysparam_weight weight;
     enum agg_kind agg;
@@ -59,8 +62,9 @@ static int ident(const char *s, const char *field, struct err *err)
 
 static int decode(json_t *body, arena *a, struct pfit_req *q, struct err *err)
 {
-    static const char *const allowed[] = {"parameter", "benchmark", "form",  "weighting",
-                                          "aggregate", "stat",      "store", NULL};
+    static const char *const allowed[] = {"parameter", "benchmark", "label",     "test",
+                                          "form",      "weighting", "aggregate", "stat",
+                                          "store",     NULL};
     const char *weighting = NULL, *aggregate = NULL;
     json_t *v;
 
@@ -75,7 +79,8 @@ static int decode(json_t *body, arena *a, struct pfit_req *q, struct err *err)
         str_field(body, "form", 16, &q->form_name, err) != 0 ||
         str_field(body, "weighting", 16, &weighting, err) != 0 ||
         str_field(body, "aggregate", 16, &aggregate, err) != 0 ||
-        str_field(body, "stat", PFIT_MAX_STAT, &q->stat, err) != 0)
+        str_field(body, "stat", PFIT_MAX_STAT, &q->stat, err) != 0 ||
+        bench_series_decode(body, "", &q->series, err) != 0)
         return -1;
     if (q->parameter == NULL)
         return err_invalid(err, "parameter",
@@ -264,6 +269,11 @@ static json_t *answer(const char *system, const struct pfit_req *q,
         "stored", stored);
     if (out == NULL)
         return NULL;
+    /* the series fitted, where the benchmark's rows name one */
+    if (q->series.label != NULL && *q->series.label)
+        json_object_set_new(out, "label", json_string(q->series.label));
+    if (q->series.test != NULL && *q->series.test)
+        json_object_set_new(out, "test", json_string(q->series.test));
     if (f->kind == SYSPARAM_CONSTANT)
         json_object_set_new(out, "aggregate", json_string(agg_name(q->agg)));
     else
@@ -293,7 +303,12 @@ int paramfit_build(db *d, const char *system, json_t *body, arena *a,
                        system);
     if (sid < 0 || (rows = db_benchmarks_list(d, system, q.benchmark, err)) == NULL)
         return -1;
-    rc = fit_rows(rows, &q, a, &f, &stat, err);
+    /* one series of the benchmark (an OSU log's placement), never several pooled */
+    rc = json_array_size(rows) == 0
+             ? 0
+             : bench_series_pick(&rows, &q.series, "", system, q.benchmark, a, err);
+    if (rc == 0)
+        rc = fit_rows(rows, &q, a, &f, &stat, err);
     stat = stat ? arena_strdup(a, stat) : NULL;
     json_decref(rows);
     if (rc != 0)
@@ -306,11 +321,13 @@ int paramfit_build(db *d, const char *system, json_t *body, arena *a,
     out->param.args = f.nargs ? "L" : "";
     out->param.expression = arena_strdup(a, f.expr);
     out->param.source = arena_printf(
-        a, "fit: %s (%s) to %zu %s benchmark%s%s%s", q.form_name,
+        a, "fit: %s (%s) to %zu %s benchmark%s%s%s%s%s%s%s%s", q.form_name,
         f.kind == SYSPARAM_CONSTANT
             ? agg_name(q.agg)
             : (q.weight == SYSPARAM_RELATIVE ? "relative weighting" : "plain weighting"),
-        f.n, q.benchmark, f.n == 1 ? "" : "s", stat ? ", stat " : "", stat ? stat : "");
+        f.n, q.benchmark, f.n == 1 ? "" : "s", *q.series.test ? " of " : "",
+        q.series.test, *q.series.label ? " labelled \"" : "", q.series.label,
+        *q.series.label ? "\"" : "", stat ? ", stat " : "", stat ? stat : "");
     if (out->param.name == NULL || out->param.expression == NULL ||
         out->param.source == NULL) {
         json_decref(out->answer);

@@ -212,6 +212,65 @@ def a_fit_on_the_corpus_log_follows_the_placement_it_names():
 
 
 @test
+def a_system_parameter_is_fitted_to_the_placement_it_names():
+    """docs/api.md "Fitting a system parameter": the six placements of one
+    MPISR are six series; a parameter fitted to one names it ("label") and
+    reads only its rows, and without one the answer lists them and stores
+    nothing."""
+    if not os.path.isfile(os.path.join(CORPUS, "hpc2023_osu_latency_7.4_multiblock.out")):
+        print("  (no shared corpus beside the checkout: not checked)")
+        return
+    url = "/api/v1/systems/HPC2023/parameters/fit"
+    before = S.content()
+    st, b = S.post(url, {"parameter": "MPISR", "form": "hockney"})
+    assert st == 422 and b["error"]["field"] == "label", b
+    assert b["error"]["message"] == (
+        'benchmark MPISR of system HPC2023 has 6 series; name one with "label": '
+        + ", ".join(f'"{label}"' for label in SIX)), b
+    for extra, field, text in (
+            ({"label": "Testing Same CORE"}, "label",
+             'benchmark MPISR of system HPC2023 has no series labelled "Testing Same '
+             'CORE"; its labels: "Testing Same CCX", '),
+            ({"label": "Testing Same CCX", "test": "osu_bw"}, "test",
+             'benchmark MPISR of system HPC2023 has no series of test "osu_bw"; its '
+             'tests: "osu_latency"'),
+            ({"label": ["Testing Same CCX"]}, "label", "label must be a string")):
+        st, b = S.post(url, dict({"parameter": "MPISR", "form": "hockney"}, **extra))
+        assert st == 422 and b["error"]["field"] == field, (extra, b)
+        assert b["error"]["message"].startswith(text), (extra, b)
+    assert S.content() == before
+    # the fit of one placement is the relative least-squares line through
+    # its own 23 sizes (the Hockney fit of docs/api.md), not through 138 rows
+    rows = {}
+    for r in benchmarks("HPC2023", name="MPISR"):
+        rows.setdefault(r["label"], []).append((r["args"]["L"], r["time"]))
+    for label in ("Testing Same CCX", "Testing Different NODE"):
+        st, b = S.post(url, {"parameter": "MPISR", "form": "hockney", "label": label,
+                             "store": False})
+        assert st == 200, b
+        assert b["points"] == 23 and b["label"] == label and b["test"] == "osu_latency", b
+        L = [x for x, _ in rows[label]]
+        t = [y for _, y in rows[label]]
+        # min sum ((t - a - b L) / t)^2: the normal equations of weights 1/t^2
+        w = [1 / y ** 2 for y in t]
+        sw, sl, sll = sum(w), sum(wi * x for wi, x in zip(w, L)), \
+            sum(wi * x * x for wi, x in zip(w, L))
+        st_, slt = sum(wi * y for wi, y in zip(w, t)), \
+            sum(wi * x * y for wi, x, y in zip(w, L, t))
+        det = sw * sll - sl * sl
+        a, bb = (sll * st_ - sl * slt) / det, (sw * slt - sl * st_) / det
+        assert close(b["coefficients"][0], a, 1e-6) and \
+            close(b["coefficients"][1], bb, 1e-6), (label, b["coefficients"], a, bb)
+    st, b = S.post(url, {"parameter": "MPISR", "form": "hockney",
+                         "label": "Testing Different NODE"})
+    assert st == 201 and b["stored"], b
+    st, sysj = S.get("/api/v1/systems/HPC2023")
+    src = [p["source"] for p in sysj["parameters"] if p["name"] == "MPISR"]
+    assert src == ['fit: hockney (relative weighting) to 23 MPISR benchmarks of '
+                   'osu_latency labelled "Testing Different NODE", stat mean'], src
+
+
+@test
 def the_fit_form_offers_each_placement_and_the_saved_model_names_it():
     """The fit form's machine curves are the system's series (MPISR ·
     label); the one chosen goes to the request as "label", and the saved
