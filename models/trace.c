@@ -1082,6 +1082,20 @@ static int add_class_time(const struct trace *t, int r, double *x)
     return 0;
 }
 
+/* Adds the rank's segments' seconds per class to total[class] as the
+ * profile's cls and its sum over ranks do (row first, then the row to the
+ * total): every analysis' per-class time is the same to the last bit.
+ * row: nc scratch doubles. */
+static void add_rank_time(const struct seg *sg, size_t ns, double *row, int nc,
+                          double *total)
+{
+    memset(row, 0, (size_t)nc * sizeof *row);
+    for (size_t i = 0; i < ns; i++)
+        row[sg[i].cls] += sg[i].t1 - sg[i].t0;
+    for (int c = 0; c < nc; c++)
+        total[c] += row[c];
+}
+
 static double span_of(const struct trace *t)
 {
     double s = 0;
@@ -1098,6 +1112,7 @@ void trace_timeline_free(struct trace_timeline *tl)
     if (tl == NULL)
         return;
     xfree(tl->cls);
+    xfree(tl->time);
     xfree(tl);
 }
 
@@ -1105,7 +1120,7 @@ int trace_timeline(const struct trace *t, int width, struct trace_timeline **out
                    struct err *err)
 {
     struct trace_timeline *tl;
-    double *acc = NULL;
+    double *acc = NULL, *row = NULL;
     int nc;
 
     *out = NULL;
@@ -1121,9 +1136,12 @@ int trace_timeline(const struct trace *t, int width, struct trace_timeline **out
     tl->nranks = t->nranks;
     tl->width = width;
     tl->span = span_of(t);
+    tl->nclasses = nc;
     tl->cls = xmalloc((size_t)t->nranks * (size_t)width * sizeof *tl->cls);
+    tl->time = xcalloc((size_t)nc, sizeof *tl->time);
     acc = xmalloc((size_t)width * (size_t)nc * sizeof *acc);
-    if (tl->cls == NULL || acc == NULL)
+    row = xmalloc((size_t)nc * sizeof *row);
+    if (tl->cls == NULL || tl->time == NULL || acc == NULL || row == NULL)
         goto nomem;
     for (int r = 0; r < t->nranks; r++) {
         struct seg *sg;
@@ -1131,6 +1149,7 @@ int trace_timeline(const struct trace *t, int width, struct trace_timeline **out
         double px = tl->span > 0 ? tl->span / width : 1;
         if (rank_segments(t, r, &sg, &ns) < 0)
             goto nomem;
+        add_rank_time(sg, ns, row, nc, tl->time);
         memset(acc, 0, (size_t)width * (size_t)nc * sizeof *acc);
         for (size_t i = 0; i < ns; i++) {
             int x0 = (int)(sg[i].t0 / px), x1 = (int)(sg[i].t1 / px);
@@ -1156,10 +1175,12 @@ int trace_timeline(const struct trace *t, int width, struct trace_timeline **out
         }
     }
     xfree(acc);
+    xfree(row);
     *out = tl;
     return 0;
 nomem:
     xfree(acc);
+    xfree(row);
     trace_timeline_free(tl);
     return err_nomem(err);
 }
@@ -1174,6 +1195,7 @@ void trace_occupancy_free(struct trace_occupancy *o)
     xfree(o->duration);
     xfree(o->mean);
     xfree(o->fraction);
+    xfree(o->time);
     xfree(o);
 }
 
@@ -1192,6 +1214,7 @@ int trace_occupancy(const struct trace *t, struct trace_occupancy **out, struct 
 {
     struct trace_occupancy *o;
     struct delta *dl = NULL;
+    double *row = NULL;
     int *cur = NULL;
     size_t nd = 0, cap = 0, rows_cap = 0;
     int nc;
@@ -1208,8 +1231,10 @@ int trace_occupancy(const struct trace *t, struct trace_occupancy **out, struct 
     o->span = span_of(t);
     o->mean = xcalloc((size_t)nc, sizeof *o->mean);
     o->fraction = xcalloc((size_t)nc, sizeof *o->fraction);
+    o->time = xcalloc((size_t)nc, sizeof *o->time);
     cur = xcalloc((size_t)nc, sizeof *cur);
-    if (!o->mean || !o->fraction || !cur)
+    row = xmalloc((size_t)nc * sizeof *row);
+    if (!o->mean || !o->fraction || !o->time || !cur || !row)
         goto nomem;
     /* Room for every rank's deltas at once (two per segment, at most
      * 2 * nevents + 2 segments a rank): growing by doubling held up to twice
@@ -1224,6 +1249,7 @@ int trace_occupancy(const struct trace *t, struct trace_occupancy **out, struct 
         size_t ns;
         if (rank_segments(t, r, &sg, &ns) < 0)
             goto nomem;
+        add_rank_time(sg, ns, row, nc, o->time);
         if (nd + 2 * ns > cap) {
             size_t nc2 = (nd + 2 * ns) * 2;
             struct delta *n2 = xrealloc(dl, nc2 * sizeof *dl);
@@ -1260,6 +1286,7 @@ int trace_occupancy(const struct trace *t, struct trace_occupancy **out, struct 
                 if ((o->nrows + 1) * (size_t)nc > TRACE_MAX_OCCUPANCY_CELLS) {
                     xfree(dl);
                     xfree(cur);
+                    xfree(row);
                     trace_occupancy_free(o);
                     return err_set(err, ERR_TOO_LARGE, "too_large", NULL,
                                    "more than %u macrostate cells (rows x states)",
@@ -1288,11 +1315,13 @@ int trace_occupancy(const struct trace *t, struct trace_occupancy **out, struct 
         o->fraction[c] = o->span > 0 ? o->mean[c] / o->span : 0;
     xfree(dl);
     xfree(cur);
+    xfree(row);
     *out = o;
     return 0;
 nomem:
     xfree(dl);
     xfree(cur);
+    xfree(row);
     trace_occupancy_free(o);
     return err_nomem(err);
 }

@@ -286,11 +286,15 @@ int trace_nclasses(const struct trace *t);
 
 /* ---- timeline: per-rank states downsampled to `width` pixels ------------------
  * cls[rank*width + x] = the class occupying most of pixel x of [0, span), -1 if
- * the rank had ended. */
+ * the rank had ended. time[c]: the seconds all ranks spent in class c, summed
+ * exactly as the profile's cls over its ranks (so that charts ranking the
+ * classes by time agree to the last bit); NULL in a timeline made by hand. */
 struct trace_timeline {
     int nranks, width;
     double span; /* seconds: the longest execution time */
     int16_t *cls;
+    int nclasses;
+    double *time; /* [class] */
 };
 int trace_timeline(const struct trace *t, int width, struct trace_timeline **out,
                    struct err *err);
@@ -309,6 +313,7 @@ struct trace_occupancy {
     double *mean;     /* [c] */
     double *fraction; /* [c] */
     double span;
+    double *time; /* [c] seconds of all ranks in c, as the timeline's time */
 };
 int trace_occupancy(const struct trace *t, struct trace_occupancy **out, struct err *err);
 void trace_occupancy_free(struct trace_occupancy *o);

@@ -168,6 +168,8 @@ static void test_states_only(void)
     struct trace *t = new_trace(2, 12);
     struct trace_profile *p = NULL;
     struct trace_load *l = NULL;
+    struct trace_timeline *tl = NULL;
+    struct trace_occupancy *oc = NULL;
     int o = TRACE_CLASS_USER, in = TRACE_CLASS_USER + 1, nc = TRACE_CLASS_USER + 2;
 
     t->nnames = 2;
@@ -194,9 +196,26 @@ static void test_states_only(void)
     CHECK(fabs(p->cls[nc + TRACE_CLASS_COMPUTE] - 1) < EPS);
     CHECK(fabs(p->cls[nc + in] - 3) < EPS);
     CHECK(p->cls[nc + o] == 0);
+    /* the timeline's and the occupancy's time per class (all ranks) is the
+     * profile's summed over its ranks, to the last bit: the charts rank
+     * the classes by it alike */
+    CHECK_INT(trace_timeline(t, 7, &tl, NULL), 0);
+    CHECK_INT(trace_occupancy(t, &oc, NULL), 0);
+    if (tl == NULL || oc == NULL)
+        goto out;
+    CHECK_INT(tl->nclasses, nc);
+    for (int c = 0; c < nc; c++) {
+        double sum = 0;
+        for (int r = 0; r < 2; r++)
+            sum += p->cls[r * nc + c];
+        CHECK(tl->time[c] == sum && oc->time[c] == sum);
+    }
+    CHECK(fabs(tl->time[in] - 6) < EPS && fabs(tl->time[TRACE_CLASS_COMPUTE] - 3) < EPS);
 out:
     trace_profile_free(p);
     trace_load_free(l);
+    trace_timeline_free(tl);
+    trace_occupancy_free(oc);
     trace_free(t);
 }
 
