@@ -33,12 +33,6 @@ static int rank_labels(int p, const char ***labels, char **block, struct err *er
     return 0;
 }
 
-static const char *class_label(int c, const char *const *names)
-{
-    const char *n = trace_class_name(c);
-    return n ? n : names ? names[c - TRACE_CLASS_USER] : "state";
-}
-
 const char *chart_trace_lane(long long mpi_calls)
 {
     return mpi_calls > 0 ? "rank" : "thread";
@@ -48,6 +42,170 @@ const char *chart_trace_lane(long long mpi_calls)
 static const char *lane_of(const char *lane)
 {
     return lane != NULL ? lane : "rank";
+}
+
+/* Whether a chart's lanes are threads: a trace without MPI calls. */
+static int of_threads(const char *lane)
+{
+    return strcmp(lane_of(lane), "rank") != 0;
+}
+
+const char *chart_trace_compute(const char *lane)
+{
+    return of_threads(lane) ? "outside any event" : "compute";
+}
+
+/* A class's name in a chart whose lanes are `lane` (NULL: ranks). */
+static const char *class_label(int c, const char *const *names, const char *lane)
+{
+    const char *n =
+        c == TRACE_CLASS_COMPUTE ? chart_trace_compute(lane) : trace_class_name(c);
+    return n ? n : names ? names[c - TRACE_CLASS_USER] : "state";
+}
+
+/* ---- colours -----------------------------------------------------------------
+ * A trace's classes keep one colour each in all its charts (timeline,
+ * profile of states, occupancy), and no colour stands for two classes: up
+ * to SVG_PALETTE_SIZE classes, class c is palette colour c (as always);
+ * beyond, the classes some lane was in, most time first (equal times: the
+ * lower class), keep a colour while there are colours — all of them when
+ * they fit, else the first SVG_PALETTE_SIZE - 1 — and the rest are drawn in
+ * one grey, named "other" in the legends. A kept class below
+ * SVG_PALETTE_SIZE keeps colour c; the others take the colours left, in
+ * class order. The time is every analysis' time per class (trace.h), the
+ * same to the last bit, so every chart makes the same choice. */
+/* web/svg_bars.c's "other": grey, apart from the palette */
+#define OTHER_FILL "#b8b8b8"
+
+struct plan {
+    int nc;
+    int *color; /* [class] palette colour, or -1: "other" */
+    int *order; /* the classes with time, most first */
+    int nlive;  /* how many have time */
+    int nother; /* of them, drawn as "other" */
+};
+
+struct by_time {
+    double t;
+    int c;
+};
+
+static int most_time(const void *a, const void *b)
+{
+    const struct by_time *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t > y->t ? -1 : 1;
+    return x->c - y->c;
+}
+
+static void plan_free(struct plan *pl)
+{
+    xfree(pl->color);
+    xfree(pl->order);
+}
+
+/* Fills pl for nc classes that took time[c] seconds. 0, or -1 out of memory. */
+static int plan_colors(const double *time, int nc, struct plan *pl)
+{
+    struct by_time *bt = xcalloc(nc > 0 ? (size_t)nc : 1, sizeof *bt);
+    int used[SVG_PALETTE_SIZE] = {0}, keep;
+
+    memset(pl, 0, sizeof *pl);
+    pl->nc = nc;
+    pl->color = xcalloc(nc > 0 ? (size_t)nc : 1, sizeof *pl->color);
+    pl->order = xcalloc(nc > 0 ? (size_t)nc : 1, sizeof *pl->order);
+    if (bt == NULL || pl->color == NULL || pl->order == NULL) {
+        xfree(bt);
+        plan_free(pl);
+        return -1;
+    }
+    for (int c = 0; c < nc; c++)
+        if (time[c] > 0)
+            bt[pl->nlive++] = (struct by_time){time[c], c};
+    qsort(bt, (size_t)pl->nlive, sizeof *bt, most_time);
+    for (int i = 0; i < pl->nlive; i++)
+        pl->order[i] = bt[i].c;
+    xfree(bt);
+    if (nc <= SVG_PALETTE_SIZE) {
+        for (int c = 0; c < nc; c++)
+            pl->color[c] = c;
+        return 0;
+    }
+    keep = pl->nlive <= SVG_PALETTE_SIZE ? pl->nlive : SVG_PALETTE_SIZE - 1;
+    pl->nother = pl->nlive - keep;
+    for (int c = 0; c < nc; c++)
+        pl->color[c] = -1;
+    for (int i = 0; i < keep; i++)
+        if (pl->order[i] < SVG_PALETTE_SIZE)
+            used[pl->color[pl->order[i]] = pl->order[i]] = 1;
+    for (int c = SVG_PALETTE_SIZE; c < nc; c++) {
+        int kept = 0, slot = 0;
+        for (int i = 0; i < keep && !kept; i++)
+            kept = pl->order[i] == c;
+        if (!kept)
+            continue;
+        while (used[slot])
+            slot++;
+        used[pl->color[c] = slot] = 1;
+    }
+    return 0;
+}
+
+static const char *plan_fill(const struct plan *pl, int c)
+{
+    return pl->color[c] >= 0 ? svg_palette((size_t)pl->color[c]) : OTHER_FILL;
+}
+
+/* The legend's name of the grey: "other (N more)". */
+static void other_label(const struct plan *pl, char *s, size_t n)
+{
+    snprintf(s, n, "other (%d more)", pl->nother);
+}
+
+/* Stacked bars of the classes of a trace of threads, each in its colour,
+ * most time first, then "other" summing the rest: v[r * nc + c] seconds of
+ * lane r in class c (nc = pl->nc, nbars lanes), values of one bar when
+ * nbars is 1. s gets components, colours and values; the caller frees
+ * *comps, *cols and *vals (xfree). 0, or -1 out of memory. */
+static int plan_stack(const struct plan *pl, const double *v, size_t nbars,
+                      const char *const *names, const char *lane, char *other,
+                      size_t other_n, const char ***comps, int **cols, double **vals,
+                      struct svg_stacked *s)
+{
+    int kept = pl->nlive - pl->nother, n = kept + (pl->nother > 0);
+    size_t m = n > 0 ? (size_t)n : 1;
+
+    *comps = xcalloc(m, sizeof **comps);
+    *cols = xcalloc(m, sizeof **cols);
+    *vals = xcalloc(nbars * m, sizeof **vals);
+    if (*comps == NULL || *cols == NULL || *vals == NULL)
+        return -1;
+    for (int i = 0, k = 0; i < pl->nlive; i++) {
+        int c = pl->order[i], at = pl->color[c] >= 0 ? k++ : kept;
+        if (at < kept) {
+            (*comps)[at] = class_label(c, names, lane);
+            (*cols)[at] = pl->color[c];
+        }
+        for (size_t r = 0; r < nbars; r++) {
+            double x = v[r * (size_t)pl->nc + (size_t)c];
+            (*vals)[r * m + (size_t)at] += x > 0 ? x : 0;
+        }
+    }
+    if (pl->nother > 0) {
+        other_label(pl, other, other_n);
+        (*comps)[kept] = other;
+        (*cols)[kept] = -1;
+        s->other = 1;
+    }
+    if (n == 0) { /* no lane was in any class: one empty component */
+        (*comps)[0] = class_label(TRACE_CLASS_COMPUTE, names, lane);
+        n = 1;
+    }
+    s->components = *comps;
+    s->ncomponents = (size_t)n;
+    s->colors = *cols;
+    s->values = *vals;
+    return 0;
 }
 
 int chart_trace_profile(struct buf *out, const struct trace_profile *p, int width,
@@ -106,33 +264,31 @@ int chart_trace_states(struct buf *out, const struct trace_profile *p,
                        struct err *err)
 {
     const char **cats = NULL, **comps = NULL;
-    char *block = NULL, title[64];
-    double *v = NULL;
-    int *colors = NULL;
-    size_t nc = p->nclasses > 0 ? (size_t)p->nclasses : 1;
-    int rc = -1;
+    char *block = NULL, title[64], other[48];
+    double *total = NULL, *v = NULL;
+    int *cols = NULL, rc = -1;
+    size_t nc = p->nclasses > 0 ? (size_t)p->nclasses : 0;
+    struct plan pl = {0};
     struct svg_stacked s = {0};
 
     if (rank_labels(p->nranks, &cats, &block, err) < 0)
         return -1;
-    comps = xcalloc(nc, sizeof *comps);
-    colors = xcalloc(nc, sizeof *colors);
-    v = xcalloc((size_t)p->nranks * nc, sizeof *v);
-    if (comps == NULL || colors == NULL || v == NULL) {
+    /* each class in its timeline colour (the plan of the classes' time,
+     * summed over the lanes as the timeline sums it), most time first */
+    total = xcalloc(nc > 0 ? nc : 1, sizeof *total);
+    if (total == NULL) {
         err_nomem(err);
         goto out;
     }
-    /* every class, in its timeline colour: those no lane was in are left
-     * out by the renderer, and beyond its top ones the rest is "other" */
-    for (size_t c = 0; c < nc; c++) {
-        comps[c] = p->nclasses > 0 ? class_label((int)c, names) : "compute";
-        colors[c] = (int)c;
+    for (int r = 0; r < p->nranks; r++)
+        for (size_t c = 0; c < nc; c++)
+            total[c] += p->cls[(size_t)r * nc + c];
+    if (plan_colors(total, (int)nc, &pl) < 0 ||
+        plan_stack(&pl, p->cls, (size_t)p->nranks, names, lane, other, sizeof other,
+                   &comps, &cols, &v, &s) < 0) {
+        err_nomem(err);
+        goto out;
     }
-    for (int r = 0; p->nclasses > 0 && r < p->nranks; r++)
-        for (size_t c = 0; c < nc; c++) {
-            double x = p->cls[(size_t)r * nc + c];
-            v[(size_t)r * nc + c] = x > 0 ? x : 0;
-        }
     snprintf(title, sizeof title, "Time per state per %s", lane_of(lane));
     s.title = title;
     s.xlabel = lane_of(lane);
@@ -140,16 +296,14 @@ int chart_trace_states(struct buf *out, const struct trace_profile *p,
     s.yunit = "s";
     s.categories = cats;
     s.ncategories = (size_t)p->nranks;
-    s.components = comps;
-    s.ncomponents = nc;
-    s.colors = colors;
-    s.values = v;
     s.width = width;
     s.height = height;
     rc = svg_stacked(out, &s, err);
 out:
+    plan_free(&pl);
+    xfree(total);
     xfree(v);
-    xfree(colors);
+    xfree(cols);
     xfree(comps);
     xfree(cats);
     xfree(block);
@@ -160,6 +314,11 @@ int chart_trace_load(struct buf *out, const struct trace_load *l, int width, int
                      struct err *err)
 {
     static const char *const comps[2] = {"compute", "communication"};
+    /* without MPI calls there is no communication, and "compute" (not in
+     * an MPI call) is all of a thread's time */
+    static const char *const alone[1] = {"execution"};
+    int mpi = l->mpi_calls > 0;
+    size_t nk = mpi ? 2 : 1;
     const char **cats = NULL;
     char *block = NULL, title[128];
     double *v;
@@ -168,26 +327,32 @@ int chart_trace_load(struct buf *out, const struct trace_load *l, int width, int
 
     if (rank_labels(l->nranks, &cats, &block, err) < 0)
         return -1;
-    v = xcalloc((size_t)l->nranks * 2, sizeof *v);
+    v = xcalloc((size_t)l->nranks * nk, sizeof *v);
     if (v == NULL) {
         err_nomem(err);
         goto out;
     }
     for (int r = 0; r < l->nranks; r++) {
-        v[2 * r] = l->compute[r] > 0 ? l->compute[r] : 0;
-        v[2 * r + 1] = l->comm[r];
+        v[nk * (size_t)r] = l->compute[r] > 0 ? l->compute[r] : 0;
+        if (mpi)
+            v[nk * (size_t)r + 1] = l->comm[r];
     }
-    snprintf(title, sizeof title,
-             "Load: compute imbalance %.2f, communication %.2f (max/mean)",
-             l->compute_imbalance, l->comm_imbalance);
+    if (mpi)
+        snprintf(title, sizeof title,
+                 "Load: compute imbalance %.2f, communication %.2f (max/mean)",
+                 l->compute_imbalance, l->comm_imbalance);
+    else
+        snprintf(title, sizeof title,
+                 "Load: execution time per thread, imbalance %.2f (max/mean)",
+                 l->compute_imbalance);
     s.title = title;
-    s.xlabel = "rank";
+    s.xlabel = mpi ? "rank" : "thread";
     s.ylabel = "time";
     s.yunit = "s";
     s.categories = cats;
     s.ncategories = (size_t)l->nranks;
-    s.components = comps;
-    s.ncomponents = 2;
+    s.components = mpi ? comps : alone;
+    s.ncomponents = nk;
     s.values = v;
     s.width = width;
     s.height = height;
@@ -270,48 +435,63 @@ int chart_trace_occupancy(struct buf *out, const struct trace_occupancy *o,
                           int height, struct err *err)
 {
     size_t nc = o->nclasses > 0 ? (size_t)o->nclasses : 1, n = 0;
-    const char **comps = xcalloc(nc, sizeof *comps);
-    double *vals = xcalloc(nc, sizeof *vals);
-    int *colors = xcalloc(nc, sizeof *colors);
+    const char **comps = NULL;
+    double *vals = NULL;
+    int *colors = NULL;
     static const char *const cat[1] = {"mean node"};
+    char other[48];
+    struct plan pl = {0};
     struct svg_stacked s = {0};
-    int rc;
+    int rc = -1;
 
-    if (comps == NULL || vals == NULL || colors == NULL) {
-        xfree(comps);
-        xfree(vals);
-        xfree(colors);
-        return err_nomem(err);
-    }
-    /* The states some rank was in: a real trace defines every MPI routine
-     * (Score-P: 189 regions) and enters a few; all of them when none was. */
-    for (int c = 0; c < o->nclasses; c++)
-        if (o->mean[c] != 0) {
-            colors[n] = c;
-            comps[n] = class_label(c, names);
-            vals[n++] = o->mean[c];
-        }
-    if (n == 0)
-        for (int c = 0; c < o->nclasses; c++) {
-            colors[n] = c;
-            comps[n] = class_label(c, names);
-            vals[n++] = o->mean[c];
-        }
-    /* threads' states in their timeline colours, as their profile; an MPI
-     * trace's bars keep the renderer's order of colours */
-    if (strcmp(lane_of(lane), "rank") != 0)
-        s.colors = colors;
     s.title = "Mean node occupancy per state (Lyon)";
     s.ylabel = "time";
     s.yunit = "s";
     s.categories = cat;
     s.ncategories = 1;
+    s.width = width;
+    s.height = height;
+    if (of_threads(lane) && o->time != NULL) {
+        /* threads' states in their timeline colours, as their profile */
+        if (plan_colors(o->time, o->nclasses, &pl) < 0 ||
+            plan_stack(&pl, o->mean, 1, names, lane, other, sizeof other, &comps, &colors,
+                       &vals, &s) < 0) {
+            err_nomem(err);
+            goto out;
+        }
+        rc = svg_stacked(out, &s, err);
+        goto out;
+    }
+    comps = xcalloc(nc, sizeof *comps);
+    vals = xcalloc(nc, sizeof *vals);
+    colors = xcalloc(nc, sizeof *colors);
+    if (comps == NULL || vals == NULL || colors == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    /* The states some rank was in: a real trace defines every MPI routine
+     * (Score-P: 189 regions) and enters a few; all of them when none was.
+     * An MPI trace's bars keep the renderer's order of colours. */
+    for (int c = 0; c < o->nclasses; c++)
+        if (o->mean[c] != 0) {
+            colors[n] = c;
+            comps[n] = class_label(c, names, lane);
+            vals[n++] = o->mean[c];
+        }
+    if (n == 0)
+        for (int c = 0; c < o->nclasses; c++) {
+            colors[n] = c;
+            comps[n] = class_label(c, names, lane);
+            vals[n++] = o->mean[c];
+        }
+    if (of_threads(lane))
+        s.colors = colors;
     s.components = comps;
     s.ncomponents = n;
     s.values = vals;
-    s.width = width;
-    s.height = height;
     rc = svg_stacked(out, &s, err);
+out:
+    plan_free(&pl);
     xfree(comps);
     xfree(vals);
     xfree(colors);
@@ -325,70 +505,31 @@ int chart_trace_occupancy(struct buf *out, const struct trace_occupancy *o,
 #define GANTT_MAX_W (SVG_MAX_SIZE - GANTT_LEFT - 20) /* px of the widest timeline */
 
 /* The legend of a timeline of threads (a trace without MPI calls, whose
- * MPI classes are never drawn): the classes drawn, most pixels first, in
- * columns of GANTT_KEY_W px and at most GANTT_KEY_ROWS rows, the last
- * slot "… and N more" when they do not fit. */
+ * MPI classes are never drawn): the classes with time in their colours,
+ * most time first, then "other" (the plan above), in columns of
+ * GANTT_KEY_W px. */
 #define GANTT_KEY_W 160
-#define GANTT_KEY_ROWS 3
 
-struct key {
-    int *cls;      /* the classes drawn, most pixels first */
-    int n, shown;  /* drawn; listed (the rest: one "and N more") */
-    int per, rows; /* entries per row; rows */
-};
-
-struct px_count {
-    long long px;
-    int c;
-};
-
-static int by_px(const void *a, const void *b)
+/* The time of each class of tl: its own, or in a timeline made by hand the
+ * pixels of the rows drawn (rows of tl, evenly spaced). xfree it; NULL out
+ * of memory. */
+static double *class_time(const struct trace_timeline *tl, int ncls, int rows)
 {
-    const struct px_count *x = a, *y = b;
-    if (x->px != y->px)
-        return x->px > y->px ? -1 : 1;
-    return x->c - y->c;
-}
-
-/* Fills k for the rows drawn (rows of tl, evenly spaced) in a chart w px
- * wide. 0, or -1 out of memory. */
-static int thread_key(const struct trace_timeline *tl, int ncls, int rows, int w,
-                      struct key *k)
-{
-    struct px_count *cnt = xcalloc((size_t)ncls, sizeof *cnt);
-    int room;
-    memset(k, 0, sizeof *k);
-    k->cls = xcalloc((size_t)ncls, sizeof *k->cls);
-    if (cnt == NULL || k->cls == NULL) {
-        xfree(cnt);
-        xfree(k->cls);
-        k->cls = NULL;
-        return -1;
+    double *t = xcalloc(ncls > 0 ? (size_t)ncls : 1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    if (tl->time != NULL && tl->nclasses == ncls) {
+        memcpy(t, tl->time, (size_t)ncls * sizeof *t);
+        return t;
     }
-    for (int c = 0; c < ncls; c++)
-        cnt[c].c = c;
     for (int i = 0; i < rows; i++) {
         int r = (int)((long long)i * tl->nranks / rows);
         const int16_t *row = &tl->cls[(size_t)r * (size_t)tl->width];
         for (int x = 0; x < tl->width; x++)
             if (row[x] >= 0 && row[x] < ncls)
-                cnt[row[x]].px++;
+                t[row[x]]++;
     }
-    qsort(cnt, (size_t)ncls, sizeof *cnt, by_px);
-    while (k->n < ncls && cnt[k->n].px > 0) {
-        k->cls[k->n] = cnt[k->n].c;
-        k->n++;
-    }
-    xfree(cnt);
-    k->per = (w - GANTT_LEFT - 20) / GANTT_KEY_W;
-    if (k->per < 1)
-        k->per = 1;
-    room = k->per * GANTT_KEY_ROWS;
-    k->shown = k->n <= room ? k->n : room - 1;
-    k->rows = (k->shown + (k->shown < k->n) + k->per - 1) / k->per;
-    if (k->rows < 1)
-        k->rows = 1;
-    return 0;
+    return t;
 }
 
 /* One legend entry: a swatch and its text, cut at `chars` characters. */
@@ -403,12 +544,18 @@ static void key_entry(struct buf *out, double x, double y, const char *fill,
     svg_label(out, x + 14, y, "start", NULL, text, chars);
 }
 
+/* The colour key of pixel class c (-1: the rank had ended), to merge runs. */
+static int fill_key(const struct plan *pl, int c)
+{
+    return c < 0 || c >= pl->nc ? -2 : pl->color[c];
+}
+
 int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
                          const char *const *names, int nnames, const char *lane,
                          struct err *err)
 {
     size_t start = out->len;
-    int ncls = TRACE_CLASS_USER + nnames, shown = ncls < 12 ? ncls : 12;
+    int ncls = TRACE_CLASS_USER + nnames;
     /* Over SVG_MAX_HEAT ranks, an evenly spaced sample of them, each row
      * labelled with its rank (a trace may have LIMIT_TRACE_RANKS). */
     int rows = tl->nranks < SVG_MAX_HEAT ? tl->nranks : SVG_MAX_HEAT;
@@ -419,21 +566,57 @@ int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
     int w = draw + GANTT_LEFT + 20;
     int h = GANTT_TOP + rows * GANTT_ROW + 40 + GANTT_LEGEND;
     const char *ln = lane_of(lane);
-    int threads = strcmp(ln, "rank") != 0;
-    struct key key = {0};
-    char desc[160], title[64];
+    int threads = of_threads(lane);
+    /* the legend's entries: classes (-1: "other") and their slots' width */
+    int *key = NULL, nkey = 0, per = 1, slot = 90, chars = 10;
+    double *time = NULL;
+    struct plan pl = {0};
+    char desc[160], title[64], other[48];
 
     if (buf_failed(out))
         return err_set(err, ERR_INTERNAL, "internal", NULL,
                        "output buffer already failed");
+    time = class_time(tl, ncls, rows);
+    key = xcalloc((size_t)ncls + 1, sizeof *key);
+    if (time == NULL || key == NULL || plan_colors(time, ncls, &pl) < 0) {
+        xfree(time);
+        xfree(key);
+        return err_nomem(err);
+    }
+    xfree(time);
     if (threads) {
+        /* the classes with time, most first; the grey last */
+        for (int i = 0; i < pl.nlive; i++)
+            if (pl.color[pl.order[i]] >= 0)
+                key[nkey++] = pl.order[i];
+        slot = GANTT_KEY_W;
+        chars = 17;
         if (w < GANTT_LEFT + 2 * GANTT_KEY_W + 20) /* room for the title */
             w = GANTT_LEFT + 2 * GANTT_KEY_W + 20;
-        if (thread_key(tl, ncls, rows, w, &key) < 0)
-            return err_nomem(err);
-        h += (key.rows - 1) * GANTT_LEGEND;
-    } else if (w < GANTT_LEFT + 90 * shown + 20) { /* room for the legend and the title */
-        w = GANTT_LEFT + 90 * shown + 20;
+    } else if (ncls <= SVG_PALETTE_SIZE) {
+        for (int c = 0; c < ncls; c++) /* every class, as it always was */
+            key[nkey++] = c;
+    } else {
+        for (int c = 0; c < ncls; c++) /* the classes kept, in class order */
+            if (pl.color[c] >= 0)
+                key[nkey++] = c;
+        slot = 130; /* room for the states' names ("MPI_Comm_rank") */
+        chars = 16;
+    }
+    if (pl.nother > 0)
+        key[nkey++] = -1;
+    /* room for the legend ("other (N more)" is wider than a slot) */
+    if (!threads && w < GANTT_LEFT + slot * nkey + 20 + (pl.nother > 0 ? 40 : 0))
+        w = GANTT_LEFT + slot * nkey + 20 + (pl.nother > 0 ? 40 : 0);
+    if (threads) {
+        int nrows;
+        per = (w - GANTT_LEFT - 20) / GANTT_KEY_W;
+        if (per < 1)
+            per = 1;
+        nrows = (nkey + per - 1) / per;
+        h += (nrows > 1 ? nrows - 1 : 0) * GANTT_LEGEND;
+    } else {
+        per = nkey > 0 ? nkey : 1;
     }
     if (rows < tl->nranks)
         snprintf(desc, sizeof desc,
@@ -457,9 +640,10 @@ int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
         svg_label(out, GANTT_LEFT - 6, y + GANTT_ROW - 3, "end", NULL, lab, 8);
         for (int x = 0; x < tl->width;) {
             int x1 = x + 1;
-            while (x1 < tl->width && row[x1] == row[x])
+            /* one run per colour: neighbouring classes of "other" alike */
+            while (x1 < tl->width && fill_key(&pl, row[x1]) == fill_key(&pl, row[x]))
                 x1++;
-            if (row[x] >= 0) {
+            if (row[x] >= 0 && row[x] < ncls) {
                 buf_puts(out, "<rect x=\"");
                 svg_num(out, GANTT_LEFT + x * sx);
                 buf_puts(out, "\" y=\"");
@@ -467,7 +651,7 @@ int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
                 buf_puts(out, "\" width=\"");
                 svg_num(out, (x1 - x) * sx);
                 buf_printf(out, "\" height=\"%d\" fill=\"%s\"/>\n", GANTT_ROW - 2,
-                           svg_palette((size_t)row[x]));
+                           plan_fill(&pl, row[x]));
             }
             x = x1;
         }
@@ -480,36 +664,28 @@ int chart_trace_timeline(struct buf *out, const struct trace_timeline *tl,
         units_fmt(t, sizeof t, tl->span, "s");
         svg_label(out, GANTT_LEFT + draw, y, "end", NULL, t, 24);
         y += 22;
-        if (threads) {
-            for (int i = 0; i <= key.shown && i < key.n; i++) {
-                double x = GANTT_LEFT + (i % key.per) * GANTT_KEY_W,
-                       yy = y + (i / key.per) * GANTT_LEGEND;
-                char more[64];
-                if (i < key.shown) {
-                    key_entry(out, x, yy, svg_palette((size_t)key.cls[i]),
-                              class_label(key.cls[i], names), 17);
-                    continue;
-                }
-                snprintf(more, sizeof more, "\xe2\x80\xa6 and %d more", key.n - i);
-                svg_label(out, x, yy, "start", NULL, more, 24);
-            }
-        } else {
-            for (int c = 0; c < shown; c++)
-                key_entry(out, GANTT_LEFT + c * 90, y, svg_palette((size_t)c),
-                          class_label(c, names), 10);
+        other_label(&pl, other, sizeof other);
+        for (int i = 0; i < nkey; i++) {
+            double x = GANTT_LEFT + (i % per) * slot, yy = y + (i / per) * GANTT_LEGEND;
+            if (key[i] < 0) /* the grey: its own width, past the slots */
+                key_entry(out, x, yy, OTHER_FILL, other, threads ? chars : 16);
+            else
+                key_entry(out, x, yy, plan_fill(&pl, key[i]),
+                          class_label(key[i], names, lane), chars);
         }
     }
-    xfree(key.cls);
+    xfree(key);
+    plan_free(&pl);
     svg_end(out);
     return svg_finish(out, start, 0, err);
 }
 
 /* The name of clustering dimension d (see struct trace_clusters). */
-static const char *dim_name(int d, const char *const *names)
+static const char *dim_name(int d, const char *const *names, const char *lane)
 {
     if (d < TRACE_OP_COUNT - 1)
         return trace_op_name(d + 1);
-    return class_label(d - (TRACE_OP_COUNT - 1), names);
+    return class_label(d - (TRACE_OP_COUNT - 1), names, lane);
 }
 
 #define SPM_PANEL 150
@@ -566,7 +742,7 @@ int chart_trace_clusters(struct buf *out, const struct trace_clusters *c,
                        SPM_PANEL, SPM_PANEL);
             if (i == j) {
                 svg_label(out, x0 + SPM_PANEL / 2.0, y0 + SPM_PANEL / 2.0, "middle", NULL,
-                          dim_name(c->dims[i], names), 20);
+                          dim_name(c->dims[i], names, lane), 20);
                 continue;
             }
             /* At most SPM_POINTS ranks per panel: evenly spaced beyond. */

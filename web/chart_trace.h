@@ -24,7 +24,16 @@ struct err;
  * locations, a recorded program's thread that made no MPI call). Static. */
 const char *chart_trace_lane(long long mpi_calls);
 
-/* `lane` below is that noun (NULL: "rank"). */
+/* The name of the time a lane spends in no MPI call and no state: "compute"
+ * for ranks, "outside any event" for threads (lane "thread": there is no
+ * MPI to compute between). Static. */
+const char *chart_trace_compute(const char *lane);
+
+/* `lane` below is that noun (NULL: "rank"). The classes (MPI's and the
+ * states) keep one colour each in the timeline, the profile of states and
+ * the occupancy of threads: class c is palette colour c while a trace has
+ * at most SVG_PALETTE_SIZE classes; beyond, the classes with the most time
+ * keep a colour each and the rest are one grey, "other (N more)". */
 
 /* Stacked bars per rank: compute time and the time of each routine used. */
 int chart_trace_profile(struct buf *out, const struct trace_profile *p, int width,
@@ -37,7 +46,8 @@ int chart_trace_states(struct buf *out, const struct trace_profile *p,
                        const char *const *names, const char *lane, int width, int height,
                        struct err *err);
 
-/* Stacked bars per rank: compute vs communication; the imbalance in the title. */
+/* Stacked bars per rank: compute vs communication; the imbalance in the title.
+ * Without MPI calls (l->mpi_calls 0): each thread's execution time alone. */
 int chart_trace_load(struct buf *out, const struct trace_load *l, int width, int height,
                      struct err *err);
 

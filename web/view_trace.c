@@ -33,7 +33,7 @@ static const char *const titles[2][VIEW_TRACE_SECTIONS] = {
 static const char *const blurbs[2][VIEW_TRACE_SECTIONS] = {
     {
         "Each thread's time split by the state it was in: its innermost event, or "
-        "compute when in none.",
+        "outside any event when in none.",
         NULL,
         NULL,
         NULL,
@@ -116,7 +116,10 @@ static void figures(struct page *p, int k, json_t *a, int mpi, const char *lanes
                 continue;
             }
             page_puts(p, "<tr><th>");
-            page_text(p, key);
+            /* the answers' "compute" (a state so named is "compute (state)") */
+            page_text(p, strcmp(key, "compute") == 0
+                             ? chart_trace_compute(mpi ? "rank" : "thread")
+                             : key);
             page_puts(p, "</th><td class=\"num\">");
             page_qty(p, json_number_value(v), "s");
             page_puts(p, "</td></tr>\n");
@@ -237,7 +240,9 @@ void view_trace(struct page *p, const struct view_trace *v)
                   "<p class=\"notice\" id=\"no-mpi\">This trace has no MPI calls, only "
                   "states on threads: the MPI analyses (who waits for whom, messages "
                   "between ranks, computation against communication) do not apply to "
-                  "it.</p>\n");
+                  "it, and the time a thread spent in none of its events is called "
+                  "<em>outside any event</em> (in the JSON answers, as in an MPI "
+                  "trace, <code>compute</code>).</p>\n");
     page_printf(p,
                 "<p class=\"perfetto\">In a trace viewer: <a id=\"trace-json\" "
                 "href=\"/runs/%lld/trace.json\" download=\"run-%lld-trace.json\">"

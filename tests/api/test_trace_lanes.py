@@ -8,7 +8,11 @@ pages say the trace has no MPI calls, carry no wait, traffic or load section
 and call their lanes threads and their profile one per state; the OTF2
 fixture (MPI calls on two ranks) keeps every section and its words. A trace
 stored before the load answer counted the MPI calls is told apart by its
-communication time."""
+communication time. The time a thread spent in none of its events is
+"outside any event" on the page and in its charts (an MPI trace's keeps
+"compute"), and a trace of more than 10 states colours each state apart,
+the rest one grey "other"."""
+import html as htmllib
 import io
 import json
 import os
@@ -52,6 +56,19 @@ def svg(rid, name):
     return body.decode()
 
 
+def legend(text):
+    """A chart's legend as [(fill, text)]: its swatches (the timeline's
+    10-pixel squares, the bars' 12-pixel ones) and their labels."""
+    return [(f, htmllib.unescape(t)) for f, t in re.findall(
+        r'<rect [^>]*width="1[02]" height="1[02]" fill="(#[0-9a-f]{6})"/>\s*'
+        r'<text[^>]*>([^<]*)</text>', text)]
+
+
+def page_text(html):
+    """The words of a page: its tags (and the charts' inside them) left out."""
+    return htmllib.unescape(re.sub(r"<svg.*?</svg>|<[^>]+>", " ", html, flags=re.S))
+
+
 def sections(html):
     return re.findall(r'<section id="([a-z]+)"', html)
 
@@ -69,6 +86,13 @@ THREADS_RID = imported(json.dumps({"traceEvents": [
     {"ph": "X", "pid": 2, "tid": 7, "ts": 20, "dur": 50, "name": "render"},
 ]}).encode(), format="chrome-trace", filename="threads.json", application="threads")
 MPI_RID = imported(tar_of(OTF2), format="otf2", application="otf2 lanes")
+# 13 states one after the other on one thread, s01 the longest (130 us)
+# down to s13 (10 us): more states than the palette has colours
+MANY = ["s%02d" % k for k in range(1, 14)]
+MANY_RID = imported(json.dumps({"traceEvents": [
+    {"ph": "X", "pid": 1, "tid": 1, "ts": sum(140 - 10 * j for j in range(1, k)),
+     "dur": 140 - 10 * k, "name": MANY[k - 1]} for k in range(1, 14)
+]}).encode(), format="chrome-trace", filename="many.json", application="many states")
 
 
 def recorded_states_only(nranks):
@@ -179,6 +203,72 @@ def an_mpi_trace_keeps_every_section():
     assert answer(MPI_RID, "load")["mpi_calls"] == 2  # a barrier on each rank
     assert "Time per routine per rank" in svg(MPI_RID, "profile")
     assert "Timeline: state of each rank" in svg(MPI_RID, "timeline")
+
+
+@test
+def time_outside_every_event_is_not_called_compute():
+    """Without MPI calls, "compute" (not inside an MPI call) means nothing:
+    the recorded threads spent 0.6 s of their 1 s outside their "solve"
+    state, and the page, the charts of its sections and the load chart say
+    so; the JSON answers keep the class's name for programs."""
+    html = page(RECORDED_RID)
+    assert "its innermost event, or outside any event when in none." in html
+    assert ("the time a thread spent in none of its events is called "
+            "<em>outside any event</em> (in the JSON answers, as in an MPI trace, "
+            "<code>compute</code>)") in html, html[:3000]
+    assert "<th>outside any event</th>" in html  # the occupancy's figures
+    # "compute" only where the notice names the JSON's class
+    assert page_text(html).count("compute") == 1, page_text(html)
+    for name in ("profile", "timeline", "occupancy"):
+        assert dict((t, f) for f, t in legend(svg(RECORDED_RID, name))) == {
+            "outside any event": "#1f77b4", "solve": "#9467bd"}, name
+    load = svg(RECORDED_RID, "load")
+    assert "Load: execution time per thread, imbalance 1.00 (max/mean)" in load, load
+    assert [t for _, t in legend(load)] == ["execution"] and "compute" not in load
+    c = answer(RECORDED_RID, "profile")["ranks"][0]["classes"]
+    assert set(c) == {"compute", "solve"} and abs(c["compute"] - 0.6) < 1e-9, c
+    assert answer(RECORDED_RID, "occupancy")["classes"][0] == "compute"
+
+
+@test
+def an_mpi_trace_still_computes():
+    """In an MPI trace "compute" is the time in no MPI call: unchanged."""
+    html = page(MPI_RID)
+    assert "outside any event" not in html
+    assert "into computation and the MPI routines it called" in html
+    assert "compute" in [t for _, t in legend(svg(MPI_RID, "profile"))]
+    assert "compute" in [t for _, t in legend(svg(MPI_RID, "timeline"))]
+    assert [t for _, t in legend(svg(MPI_RID, "load"))] == ["communication", "compute"]
+    assert "Load: compute imbalance" in svg(MPI_RID, "load")
+    rk = answer(MPI_RID, "profile")["ranks"][0]
+    assert abs(rk["compute"] - 0.7) < 1e-9, rk  # 1 s less the barrier's 0.3 s
+    # its region called "compute" is a state, told apart from the class
+    assert set(rk["classes"]) == {"collective", "main", "compute (state)"}, rk
+
+
+@test
+def more_states_than_colours():
+    """13 states: the 9 with the most time keep a colour each, the same in
+    the timeline, the profile and the occupancy, and the other 4 are one
+    grey "other"; no colour names two states."""
+    tl = legend(svg(MANY_RID, "timeline"))
+    assert [t for _, t in tl] == MANY[:9] + ["other (4 more)"], tl
+    fills = [f for f, _ in tl]
+    assert len(set(fills)) == len(fills), tl
+    # s01..s06 are classes 4..9 and keep those colours, s07..s09 take the
+    # colours no state kept (MPI's classes': none occupied), the rest grey
+    assert fills == ["#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
+                     "#7f7f7f", "#1f77b4", "#ff7f0e", "#2ca02c", "#b8b8b8"], fills
+    for name in ("profile", "occupancy"):
+        entries = legend(svg(MANY_RID, name))
+        assert sorted(entries) == sorted(tl), (name, entries)
+    # the page: every chart's legend without a colour twice
+    html = page(MANY_RID)
+    charts = re.findall(r"<svg xmlns.*?</svg>", html, flags=re.S)
+    assert len(charts) == 4, len(charts)
+    for chart in charts:
+        fills = [f for f, _ in legend(chart)]
+        assert len(set(fills)) == len(fills), legend(chart)
 
 
 @test

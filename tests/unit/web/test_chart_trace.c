@@ -49,6 +49,29 @@ static struct trace *late_sender(void)
     return t;
 }
 
+/* The fills of a timeline legend's swatches (10 x 10 squares), in order:
+ * how many (at most max) went to fills. */
+static size_t legend_fills(const char *svg, char fills[][8], size_t max)
+{
+    static const char sw[] = "width=\"10\" height=\"10\" fill=\"";
+    size_t n = 0;
+    for (const char *q = strstr(svg, sw); q != NULL && n < max; q = strstr(q + 1, sw)) {
+        memcpy(fills[n], q + sizeof sw - 1, 7);
+        fills[n++][7] = '\0';
+    }
+    return n;
+}
+
+/* 1 when no two of the n fills are the same colour. */
+static int all_distinct(char fills[][8], size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (strcmp(fills[i], fills[j]) == 0)
+                return 0;
+    return 1;
+}
+
 static size_t count(const char *s, const char *sub)
 {
     size_t n = 0;
@@ -254,6 +277,21 @@ static void test_many_ranks(void)
                   NULL);
             CHECK(strstr(out.data, ">510</text>") != NULL); /* the last sampled rank */
             CHECK(strstr(out.data, ">511</text>") == NULL);
+            /* 191 classes with time: compute, p2p and the 7 states of the
+             * most time keep a colour each (compute and p2p theirs), in
+             * class order, the 182 others one grey, last */
+            {
+                char f[16][8];
+                size_t n = legend_fills(out.data, f, 16);
+                CHECK_INT((int)n, 10);
+                CHECK(all_distinct(f, n));
+                CHECK_STR(f[0], svg_palette(TRACE_CLASS_COMPUTE));
+                CHECK_STR(f[1], svg_palette(TRACE_CLASS_P2P));
+                CHECK_STR(f[9], "#b8b8b8");
+                CHECK(strstr(out.data, ">compute</text>") <
+                      strstr(out.data, ">p2p</text>"));
+                CHECK(strstr(out.data, ">other (182 more)</text>") != NULL);
+            }
             break;
         case 5: /* 4 classes + 189 states = 193, of which collective and wait
                  * are never occupied: 191, 9 and "other (182 more)" */
@@ -279,6 +317,7 @@ static void test_threads(void)
     struct trace_timeline *tl = NULL;
     struct trace_occupancy *o = NULL;
     struct trace_clusters *c = NULL;
+    struct trace_load *l = NULL;
     const char *const *names;
     const char *lane = chart_trace_lane(0);
     struct buf out;
@@ -313,17 +352,22 @@ static void test_threads(void)
     CHECK(strstr(out.data, ">parse</text>") != NULL && strstr(out.data, ">lex</text>"));
     CHECK(strstr(out.data, svg_palette(TRACE_CLASS_USER)) != NULL);
     CHECK(strstr(out.data, ">p2p<") == NULL && strstr(out.data, "MPI_") == NULL);
+    CHECK(strstr(out.data, ">outside any event</text>") != NULL);
+    CHECK(strstr(out.data, "compute") == NULL);
     CHECK(strstr(out.data, "nan") == NULL);
-    /* timeline: per thread; the legend is lex (10 s in all), compute (6 s),
-     * parse (4 s), nothing of MPI */
+    /* timeline: per thread; the legend is lex (10 s in all), the time
+     * outside any event (6 s), parse (4 s), nothing of MPI */
     buf_reset(&out);
     CHECK_INT(chart_trace_timeline(&out, tl, names, t->nnames, lane, &err), 0);
     buf_putc(&out, '\0');
     CHECK(strstr(out.data, "Timeline: state of each thread") != NULL);
     CHECK(strstr(out.data, "Per-thread state timeline of 2 threads") != NULL);
     CHECK(strstr(out.data, ">lex</text>") != NULL);
-    CHECK(strstr(out.data, ">lex</text>") < strstr(out.data, ">compute</text>"));
-    CHECK(strstr(out.data, ">compute</text>") < strstr(out.data, ">parse</text>"));
+    CHECK(strstr(out.data, ">lex</text>") <
+          strstr(out.data, ">outside any event</text>"));
+    CHECK(strstr(out.data, ">outside any event</text>") <
+          strstr(out.data, ">parse</text>"));
+    CHECK(strstr(out.data, "compute") == NULL);
     CHECK(strstr(out.data, ">p2p<") == NULL && strstr(out.data, ">wait<") == NULL);
     CHECK(strstr(out.data, ">collective<") == NULL);
     /* occupancy: the states in their timeline colours */
@@ -331,6 +375,18 @@ static void test_threads(void)
     CHECK_INT(chart_trace_occupancy(&out, o, names, lane, 0, 0, &err), 0);
     buf_putc(&out, '\0');
     CHECK(strstr(out.data, svg_palette(TRACE_CLASS_USER + 1)) != NULL);
+    CHECK(strstr(out.data, ">outside any event</text>") != NULL);
+    CHECK(strstr(out.data, "compute") == NULL);
+    /* load: a thread's time is all execution, none of it communication */
+    buf_reset(&out);
+    CHECK_INT(trace_load(t, &l, &err), 0);
+    if (l != NULL)
+        CHECK_INT(chart_trace_load(&out, l, 0, 0, &err), 0);
+    buf_putc(&out, '\0');
+    CHECK(strstr(out.data, "Load: execution time per thread, imbalance 1.00") != NULL);
+    CHECK(strstr(out.data, ">execution</text>") != NULL);
+    CHECK(strstr(out.data, "compute") == NULL &&
+          strstr(out.data, "communication") == NULL);
     /* clusters: threads */
     buf_reset(&out);
     CHECK_INT(chart_trace_clusters(&out, c, names, lane, &err), 0);
@@ -344,6 +400,7 @@ out:
     trace_timeline_free(tl);
     trace_occupancy_free(o);
     trace_clusters_free(c);
+    trace_load_free(l);
     trace_free(t);
 }
 
