@@ -156,32 +156,44 @@ static const char *plan_fill(const struct plan *pl, int c)
     return pl->color[c] >= 0 ? svg_palette((size_t)pl->color[c]) : OTHER_FILL;
 }
 
+static int cmp_class(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
 /* The legend's name of the grey: "other (N more)". */
 static void other_label(const struct plan *pl, char *s, size_t n)
 {
     snprintf(s, n, "other (%d more)", pl->nother);
 }
 
-/* Stacked bars of the classes of a trace of threads, each in its colour,
- * most time first, then "other" summing the rest: v[r * nc + c] seconds of
- * lane r in class c (nc = pl->nc, nbars lanes), values of one bar when
- * nbars is 1. s gets components, colours and values; the caller frees
- * *comps, *cols and *vals (xfree). 0, or -1 out of memory. */
-static int plan_stack(const struct plan *pl, const double *v, size_t nbars,
+/* Stacked bars of a trace's classes with time, each in its colour, most
+ * time first (by_class: in class order, as an MPI trace's occupancy always
+ * was), then "other" summing the rest: v[r * nc + c] seconds of lane r in
+ * class c (nc = pl->nc, nbars lanes), values of one bar when nbars is 1. s
+ * gets components, colours and values; the caller frees *comps, *cols and
+ * *vals (xfree). 0, or -1 out of memory. */
+static int plan_stack(const struct plan *pl, int by_class, const double *v, size_t nbars,
                       const char *const *names, const char *lane, char *other,
                       size_t other_n, const char ***comps, int **cols, double **vals,
                       struct svg_stacked *s)
 {
     int kept = pl->nlive - pl->nother, n = kept + (pl->nother > 0);
     size_t m = n > 0 ? (size_t)n : 1;
+    int *live = xcalloc((size_t)pl->nlive + 1, sizeof *live);
 
     *comps = xcalloc(m, sizeof **comps);
     *cols = xcalloc(m, sizeof **cols);
     *vals = xcalloc(nbars * m, sizeof **vals);
-    if (*comps == NULL || *cols == NULL || *vals == NULL)
+    if (live == NULL || *comps == NULL || *cols == NULL || *vals == NULL) {
+        xfree(live);
         return -1;
+    }
+    memcpy(live, pl->order, (size_t)pl->nlive * sizeof *live);
+    if (by_class)
+        qsort(live, (size_t)pl->nlive, sizeof *live, cmp_class);
     for (int i = 0, k = 0; i < pl->nlive; i++) {
-        int c = pl->order[i], at = pl->color[c] >= 0 ? k++ : kept;
+        int c = live[i], at = pl->color[c] >= 0 ? k++ : kept;
         if (at < kept) {
             (*comps)[at] = class_label(c, names, lane);
             (*cols)[at] = pl->color[c];
@@ -191,6 +203,7 @@ static int plan_stack(const struct plan *pl, const double *v, size_t nbars,
             (*vals)[r * m + (size_t)at] += x > 0 ? x : 0;
         }
     }
+    xfree(live);
     if (pl->nother > 0) {
         other_label(pl, other, other_n);
         (*comps)[kept] = other;
@@ -284,7 +297,7 @@ int chart_trace_states(struct buf *out, const struct trace_profile *p,
         for (size_t c = 0; c < nc; c++)
             total[c] += p->cls[(size_t)r * nc + c];
     if (plan_colors(total, (int)nc, &pl) < 0 ||
-        plan_stack(&pl, p->cls, (size_t)p->nranks, names, lane, other, sizeof other,
+        plan_stack(&pl, 0, p->cls, (size_t)p->nranks, names, lane, other, sizeof other,
                    &comps, &cols, &v, &s) < 0) {
         err_nomem(err);
         goto out;
@@ -451,11 +464,12 @@ int chart_trace_occupancy(struct buf *out, const struct trace_occupancy *o,
     s.ncategories = 1;
     s.width = width;
     s.height = height;
-    if (of_threads(lane) && o->time != NULL) {
-        /* threads' states in their timeline colours, as their profile */
+    if (o->time != NULL) {
+        /* the classes in their timeline colours (threads' most time first,
+         * as their profile; ranks' in class order, as always) */
         if (plan_colors(o->time, o->nclasses, &pl) < 0 ||
-            plan_stack(&pl, o->mean, 1, names, lane, other, sizeof other, &comps, &colors,
-                       &vals, &s) < 0) {
+            plan_stack(&pl, !of_threads(lane), o->mean, 1, names, lane, other,
+                       sizeof other, &comps, &colors, &vals, &s) < 0) {
             err_nomem(err);
             goto out;
         }
@@ -469,7 +483,8 @@ int chart_trace_occupancy(struct buf *out, const struct trace_occupancy *o,
         err_nomem(err);
         goto out;
     }
-    /* The states some rank was in: a real trace defines every MPI routine
+    /* (An occupancy made by hand, without time.) The states some rank was
+     * in: a real trace defines every MPI routine
      * (Score-P: 189 regions) and enters a few; all of them when none was.
      * An MPI trace's bars keep the renderer's order of colours. */
     for (int c = 0; c < o->nclasses; c++)

@@ -262,6 +262,12 @@ def more_states_than_colours():
     for name in ("profile", "occupancy"):
         entries = legend(svg(MANY_RID, name))
         assert sorted(entries) == sorted(tl), (name, entries)
+    # an MPI trace's occupancy in its timeline's colours too (it was drawn
+    # in the renderer's order: collective blue, main orange, compute green)
+    tl = dict((t, f) for f, t in legend(svg(MPI_RID, "timeline")))
+    occ = dict((t, f) for f, t in legend(svg(MPI_RID, "occupancy")))
+    assert occ["main"] == tl["main"] == "#9467bd", (occ, tl)
+    assert occ["collective"] == tl["collective"] == "#2ca02c", (occ, tl)
     # the page: every chart's legend without a colour twice
     html = page(MANY_RID)
     charts = re.findall(r"<svg xmlns.*?</svg>", html, flags=re.S)

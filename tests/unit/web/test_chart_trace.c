@@ -294,9 +294,11 @@ static void test_many_ranks(void)
             }
             break;
         case 5: /* 4 classes + 189 states = 193, of which collective and wait
-                 * are never occupied: 191, 9 and "other (182 more)" */
-            CHECK(strstr(out.data, "the largest 9 of 191 components") != NULL);
+                 * are never occupied: 191, 9 and "other (182 more)", in the
+                 * timeline's colours */
+            CHECK(strstr(out.data, "1 bar of 10 components") != NULL);
             CHECK(strstr(out.data, ">other (182 more)</text>") != NULL);
+            CHECK(strstr(out.data, "fill=\"#b8b8b8\"/><text") != NULL);
             break;
         }
     }
