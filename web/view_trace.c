@@ -213,6 +213,55 @@ static void cluster_members(struct page *p, json_t *a, const char *lane,
     page_table_close(p);
 }
 
+/* Up to this width a chart shrunk to a phone's 366 pixels keeps its
+ * 12-pixel text at 9 pixels or more. */
+#define PHONE_READABLE_W 480
+
+/* The width attribute of an SVG document's root element (0: none). */
+static long svg_width(const char *svg, size_t len)
+{
+    const char *root = NULL, *end, *w;
+    for (size_t i = 0; i + 4 < len && root == NULL; i++)
+        if (memcmp(svg + i, "<svg", 4) == 0)
+            root = svg + i;
+    if (root == NULL || (end = memchr(root, '>', len - (size_t)(root - svg))) == NULL)
+        return 0;
+    for (w = root; w + 8 < end; w++)
+        if (memcmp(w, " width=\"", 8) == 0)
+            return strtol(w + 8, NULL, 10);
+    return 0;
+}
+
+/* A stored chart. One wider than PHONE_READABLE_W is shown at its own size
+ * in a box that scrolls sideways (the stylesheet's .table-wrap) rather than
+ * shrunk: the charts are drawn once, when the trace arrives, at one width
+ * (the timeline's 800 pixels of time), so there is no narrow drawing to
+ * give a phone (page_svg_pair), and shrunk to a phone's width their text
+ * would be 5 pixels high. */
+static void chart(struct page *p, const char *svg, size_t len)
+{
+    if (svg_width(svg, len) <= PHONE_READABLE_W) {
+        struct buf b;
+        buf_init(&b, len + 1);
+        buf_append(&b, svg, len);
+        page_svg(p, &b, NULL);
+        buf_free(&b);
+        return;
+    }
+    if (len > 5 && strncmp(svg, "<?xml", 5) == 0) { /* not allowed inside HTML */
+        const char *end = memchr(svg, '>', len);
+        if (end != NULL) {
+            len -= (size_t)(end + 1 - svg);
+            svg = end + 1;
+        }
+        while (len > 0 && *svg == '\n')
+            svg++, len--;
+    }
+    page_puts(p, "<figure class=\"table-wrap trace-chart\">");
+    buf_append(&p->b, svg, len);
+    page_puts(p, "</figure>\n");
+}
+
 void view_trace(struct page *p, const struct view_trace *v)
 {
     int mpi = v->mpi_calls != 0; /* < 0, not known: as an MPI trace */
@@ -261,13 +310,8 @@ void view_trace(struct page *p, const struct view_trace *v)
         page_printf(p, "<section id=\"%s\" class=\"trace-analysis\">\n<h2>%s</h2>\n",
                     v->name[k], titles[mpi][k]);
         page_printf(p, "<p>%s</p>\n", blurbs[mpi][k]);
-        if (v->svg[k] != NULL) {
-            struct buf b;
-            buf_init(&b, 64u << 20);
-            buf_append(&b, v->svg[k], v->svg_len[k]);
-            page_svg(p, &b, NULL);
-            buf_free(&b);
-        }
+        if (v->svg[k] != NULL)
+            chart(p, v->svg[k], v->svg_len[k]);
         figures(p, k, v->answer[k], mpi, lanes);
         if (k == 6 && v->answer[k] != NULL)
             cluster_members(p, v->answer[k], lane, lanes);

@@ -3,7 +3,9 @@
 // `prophecy-upload trace`, then the run page's link followed to
 // /runs/{id}/trace, where every analysis' section must show a visible,
 // drawn chart and its links, with no console error, at desktop and phone
-// widths (screenshots in the artifacts directory).
+// widths (screenshots in the artifacts directory). On a phone no chart is
+// shrunk until its text is unreadable: a wide one scrolls sideways in its
+// figure instead.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,7 +46,7 @@ test("the trace page shows every analysis", async ({ server, browser }) => {
   for (const name of NAMES) {
     const section = page.locator(`section#${name}`);
     assert(await section.count() === 1, `${name}: no section`);
-    const svg = section.locator("figure.plot svg").first();
+    const svg = section.locator("figure svg").first();
     const box = await svg.boundingBox();
     assert(await svg.isVisible() && box && box.width > 150 && box.height > 80,
       `${name}: chart not visible (${JSON.stringify(box)})`);
@@ -65,6 +67,13 @@ test("the trace page shows every analysis", async ({ server, browser }) => {
   const phone = await watchedPage(browser, 390, 844);
   await phone.goto(`${server.base}/runs/${id}/trace`, { waitUntil: "networkidle" });
   await assertNoHorizontalOverflow(phone, "trace page on a phone");
+  // each chart's 12-pixel text is drawn at 9 pixels or more (shrunk to
+  // the phone's width, a 760-pixel chart's would be under 6)
+  for (const name of NAMES) {
+    const px = await phone.locator(`section#${name} figure svg`).first().evaluate(
+      (svg) => 12 * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width);
+    assert(px >= 9, `${name}: text ${px.toFixed(1)} px high on a phone`);
+  }
   await screenshot(phone, "trace-390");
   phone.assertClean("trace page on a phone");
 });
