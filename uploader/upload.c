@@ -578,9 +578,10 @@ static void exec_send_traced(struct ctx *c, json_t *run, json_t *runs, const cha
     }
     if (id > 0)
         c->delivered++;
-    if (t != 0)
+    if (t != 0) {
         c->rejected++;
-    else
+        rmdir(dir); /* kept for a retry when it holds a trace; empty, it goes */
+    } else
         remove_trace_dir(dir);
 }
 
@@ -742,10 +743,19 @@ static void add_probe_output(json_t *run, const char *path, int quiet)
     json_decref(frag);
 }
 
+/* path = $TMPDIR (else /tmp) + "/" + name + "-XXXXXX", for mkstemp or
+ * mkdtemp; the per-user and per-job temporary directory a batch system
+ * sets is honoured. 0, or -1 when it does not fit. */
+static int temp_template(char *path, size_t size, const char *name)
+{
+    const char *tmp = getenv("TMPDIR");
+    int n = snprintf(path, size, "%s/%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", name);
+    return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
 static int cmd_exec(struct ctx *c, const struct opts *o)
 {
-    char probe_path[] = "/tmp/prophecy-probe-XXXXXX";
-    char trace_dir[] = "/tmp/prophecy-trace-XXXXXX";
+    char probe_path[1024], trace_dir[1024];
     const char *trace_lib = NULL;
     char id[UPL_ID_LEN + 1], when[32];
     struct err e = {0};
@@ -753,6 +763,11 @@ static int cmd_exec(struct ctx *c, const struct opts *o)
     double seconds;
     int fd, status, rc;
 
+    if (temp_template(probe_path, sizeof probe_path, "prophecy-probe") != 0 ||
+        temp_template(trace_dir, sizeof trace_dir, "prophecy-trace") != 0) {
+        fprintf(stderr, "prophecy-upload: TMPDIR is too long\n");
+        return EXIT_USAGE;
+    }
     fd = mkstemp(probe_path);
     if (fd < 0) {
         fprintf(stderr, "prophecy-upload: cannot create a temporary file: %s\n",

@@ -18,7 +18,6 @@ the pairs that waited or communicated, and the server's peak stays within
 refused 4,096 ranks with their run document; the limit is tested at 4,096
 and 4,097 rank files."""
 import atexit
-import glob
 import http.client
 import io
 import json
@@ -39,6 +38,14 @@ NAMES = ["profile", "wait", "traffic", "load", "timeline", "occupancy", "cluster
 
 S = Server("--max-body", str(8 << 20))
 TMP = tempfile.mkdtemp(prefix="prophecy-bigtrace-")
+UP_TMP = os.path.join(TMP, "t")
+os.mkdir(UP_TMP)
+
+
+def trace_dirs():
+    """The uploader's temporary trace directories (exec --trace) left in its
+    TMPDIR."""
+    return {d for d in os.listdir(UP_TMP) if d.startswith("prophecy-trace-")}
 atexit.register(shutil.rmtree, TMP, True)  # its archives: tens of MB a run
 
 # One rank file of format version 3: a "solve" state over the whole run, a
@@ -70,7 +77,9 @@ with open(WRITER_PY, "w") as f:
 
 
 def upload(*args):
-    env = dict(os.environ, PROPHECY_SPOOL=os.path.join(TMP, "spool"))
+    # its own TMPDIR: the trace directory it makes and removes is its own,
+    # not one of a test running beside it
+    env = dict(os.environ, PROPHECY_SPOOL=os.path.join(TMP, "spool"), TMPDIR=UP_TMP)
     return subprocess.run([UPLOAD, "--server", f"http://127.0.0.1:{S.port}", "--token",
                            S.token, "--no-flush", *args], capture_output=True, text=True,
                           env=env, timeout=600)
@@ -111,7 +120,6 @@ def check_trace(rid, nranks):
 
 @test
 def exec_trace_on_512_ranks_keeps_its_trace():
-    before = set(glob.glob("/tmp/prophecy-trace-*"))
     r = upload("exec", "--trace", "--application", "wide", "--executable", "wide.x",
                "--system", "test", "--nprocs", "512", "--", sys.executable, WRITER_PY,
                "512")
@@ -121,7 +129,7 @@ def exec_trace_on_512_ranks_keeps_its_trace():
     run = listing["runs"][0]
     assert run["nprocs"] == 512, run
     assert f"run {run['id']} and its trace stored (512 ranks" in r.stderr, r.stderr
-    assert set(glob.glob("/tmp/prophecy-trace-*")) <= before
+    assert trace_dirs() == set(), trace_dirs()
     check_trace(run["id"], 512)
 
 

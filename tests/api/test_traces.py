@@ -3,7 +3,6 @@
 Open MPI with `prophecy-upload exec --trace`, each analysis checked against
 the program's construction; hostile trace uploads; the page and the charts;
 Lyon's estimator across runs."""
-import glob
 import io
 import json
 import os
@@ -28,10 +27,20 @@ NAMES = ["profile", "wait", "traffic", "load", "timeline", "occupancy", "cluster
 
 S = Server("--max-body", str(4 << 20))
 TMP = tempfile.mkdtemp(prefix="prophecy-traces-")
+UP_TMP = os.path.join(TMP, "t")
+os.mkdir(UP_TMP)
+
+
+def trace_dirs():
+    """The uploader's temporary trace directories (exec --trace) left in its
+    TMPDIR."""
+    return {d for d in os.listdir(UP_TMP) if d.startswith("prophecy-trace-")}
 
 
 def upload(*args, check=True):
-    env = dict(os.environ, PROPHECY_SPOOL=os.path.join(TMP, "spool"))
+    # its own TMPDIR: the trace directory it makes and removes is its own,
+    # not one of a test running beside it
+    env = dict(os.environ, PROPHECY_SPOOL=os.path.join(TMP, "spool"), TMPDIR=UP_TMP)
     r = subprocess.run([UPLOAD, "--server", f"http://127.0.0.1:{S.port}", "--token",
                         S.token, "--no-flush", *args], capture_output=True, text=True,
                        env=env, timeout=300)
@@ -68,7 +77,6 @@ DIR = record(os.path.join(TMP, "pattern"))
 FILES = trace_files(DIR)
 
 # The run stored by exec --trace, found by its application's name.
-TRACE_DIRS = set(glob.glob("/tmp/prophecy-trace-*"))
 r = upload("exec", "--trace", "--application", "pattern", "--executable", "pattern",
            "--system", "test", "--nprocs", "4", "--", MPIRUN, *MPI_FLAGS, "-np", "4",
            PATTERN)
@@ -96,7 +104,22 @@ def exec_trace_stores_the_run_and_its_trace():
     assert st == 200 and run["nprocs"] == 4 and run["runtime"] > 0.5, run
     assert f"run {RID} and its trace stored (4 ranks" in r.stderr, r.stderr
     # the temporary trace directory is gone once the trace is stored
-    assert set(glob.glob("/tmp/prophecy-trace-*")) <= TRACE_DIRS
+    assert trace_dirs() == set(), trace_dirs()
+
+
+@test
+def exec_trace_makes_its_directory_in_tmpdir_and_leaves_none():
+    """The trace directory is made under $TMPDIR (a batch job's own temporary
+    directory), and a command that wrote no trace leaves no empty one."""
+    said = os.path.join(TMP, "said")
+    r = upload("exec", "--trace", "--application", "untraced", "--executable", "sh",
+               "--system", "test", "--nprocs", "1", "--", "sh", "-c",
+               f'echo "$PROPHECY_TRACE_DIR" > {said}', check=False)
+    with open(said) as f:
+        made = f.read().strip()
+    assert os.path.dirname(made) == UP_TMP, (made, r.stderr)
+    assert "holds no trace.RANK file" in r.stderr, r.stderr
+    assert not os.path.exists(made) and trace_dirs() == set(), (made, trace_dirs())
 
 
 def new_run(uid):
