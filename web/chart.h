@@ -27,4 +27,20 @@ int param_plot(json_t *answer, struct buf *b, struct err *err);
 int couple_plot(json_t *answer, struct buf *b, struct err *err);
 int couple_plot_breakdown(json_t *answer, struct buf *b, struct err *err);
 
+/* The plots above drawn w x h units large (0 x 0: the desktop size they
+ * have above). */
+int fit_plot_at(json_t *answer, int w, int h, struct buf *b, struct err *err);
+int param_plot_at(json_t *answer, int w, int h, struct buf *b, struct err *err);
+int couple_plot_at(json_t *answer, int w, int h, struct buf *b, struct err *err);
+int couple_plot_breakdown_at(json_t *answer, int w, int h, struct buf *b,
+                             struct err *err);
+
+/* The plot `plot` (one of the four above, as the method table and the forms
+ * hold them) of answer as a figure of the page, drawn for desktops and for
+ * phones through page_chart, with caption (may be NULL). Returns 0, or -1
+ * with err set and nothing written. */
+struct page;
+int chart_figure(struct page *p, int (*plot)(json_t *, struct buf *, struct err *),
+                 json_t *answer, const char *caption, struct err *err);
+
 #endif

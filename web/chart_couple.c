@@ -84,6 +84,11 @@ static void plot_title(json_t *ans, char *title, size_t size)
 
 int couple_plot(json_t *answer, struct buf *b, struct err *err)
 {
+    return couple_plot_at(answer, 0, 0, b, err);
+}
+
+int couple_plot_at(json_t *answer, int w, int h, struct buf *b, struct err *err)
+{
     struct couple_saved s;
     struct svg_plot2d p;
     struct svg_series series[3];
@@ -207,6 +212,8 @@ int couple_plot(json_t *answer, struct buf *b, struct err *err)
     if (json_is_string(json_object_get(answer, "formula")))
         p.formula = clip(json_string_value(json_object_get(answer, "formula")), formula,
                          sizeof formula);
+    p.width = w;
+    p.height = h;
     rc = svg_plot2d(b, &p, err);
 done:
     xfree(in);
@@ -226,6 +233,11 @@ static int cmp_double(const void *a, const void *b)
 }
 
 int couple_plot_breakdown(json_t *answer, struct buf *b, struct err *err)
+{
+    return couple_plot_breakdown_at(answer, 0, 0, b, err);
+}
+
+int couple_plot_breakdown_at(json_t *answer, int w, int h, struct buf *b, struct err *err)
 {
     struct couple_saved s;
     struct svg_stacked st;
@@ -291,6 +303,8 @@ int couple_plot_breakdown(json_t *answer, struct buf *b, struct err *err)
     st.components = names;
     st.ncomponents = s.nk;
     st.values = vals;
+    st.width = w;
+    st.height = h;
     rc = svg_stacked(b, &st, err);
     goto done;
 nomem:

@@ -36,8 +36,8 @@ static void title_of(json_t *ans, struct buf *b)
     buf_puts(b, y ? y : "y");
 }
 
-static int plot2d(json_t *ans, const struct fit_model *m, const char *name, struct buf *b,
-                  struct err *err)
+static int plot2d(json_t *ans, const struct fit_model *m, const char *name, int w, int h,
+                  struct buf *b, struct err *err)
 {
     json_t *points = json_object_get(ans, "points"),
            *preds = json_object_get(ans, "predictions");
@@ -142,6 +142,8 @@ static int plot2d(json_t *ans, const struct fit_model *m, const char *name, stru
         }
         plot.prediction = &pr;
     }
+    plot.width = w;
+    plot.height = h;
     rc = svg_plot2d(b, &plot, err);
     buf_free(&label);
     buf_free(&note);
@@ -150,8 +152,8 @@ static int plot2d(json_t *ans, const struct fit_model *m, const char *name, stru
     return rc;
 }
 
-static int plot3d(json_t *ans, const struct fit_model *m, const char *const *names,
-                  struct buf *b, struct err *err)
+static int plot3d(json_t *ans, const struct fit_model *m, const char *const *names, int w,
+                  int h, struct buf *b, struct err *err)
 {
     json_t *points = json_object_get(ans, "points"), *p;
     double gx[SURFACE_SIDE], gy[SURFACE_SIDE], z[SURFACE_SIDE * SURFACE_SIDE];
@@ -199,6 +201,8 @@ static int plot3d(json_t *ans, const struct fit_model *m, const char *const *nam
     plot.z = z;
     plot.points = pts;
     plot.npoints = n;
+    plot.width = w;
+    plot.height = h;
     rc = svg_plot3d(b, &plot, err);
     buf_free(&title);
     xfree(pts);
@@ -207,14 +211,19 @@ static int plot3d(json_t *ans, const struct fit_model *m, const char *const *nam
 
 int fit_plot(json_t *ans, struct buf *b, struct err *err)
 {
+    return fit_plot_at(ans, 0, 0, b, err);
+}
+
+int fit_plot_at(json_t *ans, int w, int h, struct buf *b, struct err *err)
+{
     struct fit_model m;
     const char *names[FIT_MAX_VARS];
 
     if (fit_answer_read(ans, &m, names, err) != 0)
         return -1;
     if (m.nvars == 1)
-        return plot2d(ans, &m, names[0], b, err);
+        return plot2d(ans, &m, names[0], w, h, b, err);
     if (!(m.xmax[0] > m.xmin[0]) || !(m.xmax[1] > m.xmin[1]))
         return err_invalid(err, "model", "a surface needs a range in both variables");
-    return plot3d(ans, &m, names, b, err);
+    return plot3d(ans, &m, names, w, h, b, err);
 }

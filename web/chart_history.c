@@ -461,7 +461,7 @@ int chart_compare(struct buf *out, const struct chart_compare *cin, struct err *
 {
     struct chart_compare c;
     struct svg_axis ax;
-    size_t start = out->len, i, k, nb, maxlab = 0;
+    size_t start = out->len, i, k, nb, maxlab = 0, labchars;
     double rmin = 1, rmax = 1, x0, x1, y0, y, h, lx;
     char s[64], desc[300];
     int height;
@@ -496,6 +496,11 @@ int chart_compare(struct buf *out, const struct chart_compare *cin, struct err *
     if (x0 > c.width * 0.45)
         x0 = c.width * 0.45;
     x1 = c.width - 70;
+    /* the labels in the room left of the bars: all of CMP_LABEL on a desktop,
+     * fewer on a phone's narrow drawing (x0 at 45 % of its width) */
+    labchars = svg_fit_chars(x0 - 24, SVG_FS_SMALL);
+    if (labchars > CMP_LABEL)
+        labchars = CMP_LABEL;
     svg_axis_setup(&ax, 0, fmin(rmin, 0.9), fmax(rmax, 1.1), 1, 6);
     ax.p0 = x0;
     ax.p1 = x1;
@@ -538,7 +543,7 @@ int chart_compare(struct buf *out, const struct chart_compare *cin, struct err *
         const struct chart_compare_row *r = &c.rows[i];
         y = y0 + (double)i * h + CMP_GAP / 2.0;
         row_label(out, x0 - 8, y + (double)nb * CMP_ROW / 2 + 4, r->label ? r->label : "",
-                  CMP_LABEL);
+                  labchars);
         for (k = 0; k < nb; k++) {
             double v = r->ratio[k], a, b, by = y + (double)k * CMP_ROW + 3;
             int sig = r->significant ? r->significant[k] : 0;

@@ -74,7 +74,8 @@ static int bad_answer(struct err *err)
                    "the saved model's grid is malformed");
 }
 
-static int plot_2d(json_t *answer, json_t *grid, arena *a, struct buf *b, struct err *err)
+static int plot_2d(json_t *answer, json_t *grid, arena *a, int w, int h, struct buf *b,
+                   struct err *err)
 {
     json_t *xs = json_object_get(grid, "xs"),
            *measured = json_object_get(answer, "measured");
@@ -129,10 +130,13 @@ static int plot_2d(json_t *answer, json_t *grid, arena *a, struct buf *b, struct
     p.series = &series;
     p.nseries = m ? 1 : 0;
     p.formula = plot_formula(a, answer);
+    p.width = w;
+    p.height = h;
     return svg_plot2d(b, &p, err);
 }
 
-static int plot_3d(json_t *answer, json_t *grid, arena *a, struct buf *b, struct err *err)
+static int plot_3d(json_t *answer, json_t *grid, arena *a, int w, int h, struct buf *b,
+                   struct err *err)
 {
     json_t *xs = json_object_get(grid, "xs"), *ys = json_object_get(grid, "ys");
     json_t *z = json_object_get(grid, "z"),
@@ -185,10 +189,17 @@ static int plot_3d(json_t *answer, json_t *grid, arena *a, struct buf *b, struct
     p.points = m ? pts : NULL;
     p.npoints = m;
     p.points_label = "measured (mean)";
+    p.width = w;
+    p.height = h;
     return svg_plot3d(b, &p, err);
 }
 
 int param_plot(json_t *answer, struct buf *b, struct err *err)
+{
+    return param_plot_at(answer, 0, 0, b, err);
+}
+
+int param_plot_at(json_t *answer, int w, int h, struct buf *b, struct err *err)
 {
     json_t *grid = json_object_get(answer, "grid");
     arena *a;
@@ -201,8 +212,8 @@ int param_plot(json_t *answer, struct buf *b, struct err *err)
     a = arena_new();
     if (a == NULL)
         return err_nomem(err);
-    rc = json_object_get(grid, "z") ? plot_3d(answer, grid, a, b, err)
-                                    : plot_2d(answer, grid, a, b, err);
+    rc = json_object_get(grid, "z") ? plot_3d(answer, grid, a, w, h, b, err)
+                                    : plot_2d(answer, grid, a, w, h, b, err);
     arena_free(a);
     return rc;
 }

@@ -2,6 +2,7 @@
  * Save form, the JSON link), the driver's pure parts and the /model page;
  * see form.h. Routes: GET /model (the three methods), GET and POST
  * /model/{fit,parameterize,couple} (steps and result; Save). */
+#include "web/chart.h"
 #include "web/form.h"
 #include "web/html.h"
 #include "formats/limits.h"
@@ -51,19 +52,14 @@ static void step_href(struct fctx *c, const char *step, const char *extra)
 void forms_plot(struct fctx *c, int (*fn)(json_t *, struct buf *, struct err *),
                 json_t *answer, const char *caption)
 {
-    struct buf svg;
     struct err e = {0};
     if (fn == NULL)
         return; /* the method draws no such plot */
-    buf_init(&svg, 16u << 20);
-    if (fn(answer, &svg, &e) == 0 && !buf_failed(&svg)) {
-        page_svg(&c->p, &svg, caption);
-    } else {
+    if (chart_figure(&c->p, fn, answer, caption, &e) != 0) {
         page_puts(&c->p, "<p class=\"muted\">No plot: ");
         page_text(&c->p, e.message[0] ? e.message : "out of memory");
         page_puts(&c->p, "</p>\n");
     }
-    buf_free(&svg);
 }
 
 void forms_with_x(struct fctx *c, json_t *names)

@@ -497,7 +497,6 @@ static void curve_through(struct fctx *c, json_t *ans)
     struct svg_curve curve = {"model", cx, cy, CURVE_SAMPLES, 0, 0, 1};
     struct svg_prediction pr;
     struct svg_plot2d plot;
-    struct buf svg;
     struct err e = {0};
     size_t i, n = 0;
     int logx;
@@ -558,20 +557,17 @@ static void curve_through(struct fctx *c, json_t *ans)
     plot.ncurves = 1;
     plot.prediction = &pr;
     plot.formula = d->expression;
-    buf_init(&svg, 16u << 20);
-    if (svg_plot2d(&svg, &plot, &e) == 0)
-        page_svg(
-            &c->p, &svg,
-            arena_printf(c->arena,
-                         "The model over %s from %s to %s with the other variables "
-                         "at the point, the point itself and the runs measured there.",
-                         over, fnumtext(c, lo), fnumtext(c, hi)));
-    else {
+    if (page_plot2d(&c->p, &plot, 0,
+                    arena_printf(c->arena,
+                                 "The model over %s from %s to %s with the other "
+                                 "variables at the point, the point itself and the runs "
+                                 "measured there.",
+                                 over, fnumtext(c, lo), fnumtext(c, hi)),
+                    &e) != 0) {
         page_puts(&c->p, "<p class=\"muted\">No plot: ");
         page_text(&c->p, e.message);
         page_puts(&c->p, "</p>\n");
     }
-    buf_free(&svg);
 }
 
 static void render_result(struct fctx *c, json_t *request, json_t *ans)

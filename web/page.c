@@ -4,6 +4,7 @@
 #include "common/xalloc.h"
 #include "web/html.h"
 #include "web/static.h"
+#include "web/svg.h"
 #include "web/units.h"
 
 #include <math.h>
@@ -334,6 +335,79 @@ void page_svg(struct page *p, const struct buf *svg, const char *caption)
         buf_puts(&p->b, "</figcaption>");
     }
     buf_puts(&p->b, "</figure>\n");
+}
+
+int page_chart(struct page *p, page_draw_fn draw, const void *chart, int narrow_h,
+               const char *caption, struct err *err)
+{
+    struct buf wide, narrow;
+    struct err ignored = {0};
+    int rc = -1;
+
+    buf_init(&wide, PAGE_MAX);
+    buf_init(&narrow, PAGE_MAX);
+    if (draw(chart, 0, 0, &wide, err) == 0) {
+        if (draw(chart, PAGE_NARROW_W, narrow_h > 0 ? narrow_h : PAGE_NARROW_H, &narrow,
+                 &ignored) == 0)
+            page_svg_pair(p, &wide, &narrow, caption);
+        else
+            page_svg(p, &wide, caption);
+        rc = 0;
+    }
+    buf_free(&wide);
+    buf_free(&narrow);
+    return rc;
+}
+
+static int draw_plot2d(const void *chart, int width, int height, struct buf *out,
+                       struct err *err)
+{
+    struct svg_plot2d plot = *(const struct svg_plot2d *)chart;
+    if (width > 0) {
+        plot.width = width;
+        plot.height = height;
+    }
+    return svg_plot2d(out, &plot, err);
+}
+
+static int draw_plot3d(const void *chart, int width, int height, struct buf *out,
+                       struct err *err)
+{
+    struct svg_plot3d plot = *(const struct svg_plot3d *)chart;
+    if (width > 0) {
+        plot.width = width;
+        plot.height = height;
+    }
+    return svg_plot3d(out, &plot, err);
+}
+
+static int draw_stacked(const void *chart, int width, int height, struct buf *out,
+                        struct err *err)
+{
+    struct svg_stacked st = *(const struct svg_stacked *)chart;
+    if (width > 0) {
+        st.width = width;
+        st.height = height;
+    }
+    return svg_stacked(out, &st, err);
+}
+
+int page_plot2d(struct page *p, const struct svg_plot2d *plot, int narrow_h,
+                const char *caption, struct err *err)
+{
+    return page_chart(p, draw_plot2d, plot, narrow_h, caption, err);
+}
+
+int page_plot3d(struct page *p, const struct svg_plot3d *plot, int narrow_h,
+                const char *caption, struct err *err)
+{
+    return page_chart(p, draw_plot3d, plot, narrow_h, caption, err);
+}
+
+int page_stacked(struct page *p, const struct svg_stacked *chart, int narrow_h,
+                 const char *caption, struct err *err)
+{
+    return page_chart(p, draw_stacked, chart, narrow_h, caption, err);
 }
 
 void page_table_open(struct page *p, const char *caption)

@@ -116,6 +116,37 @@ void page_svg(struct page *p, const struct buf *svg, const char *caption);
  * of a desktop plot shrunk to half. */
 void page_svg_pair(struct page *p, const struct buf *wide, const struct buf *narrow,
                    const char *caption);
+
+/* ---- charts: a drawing for desktops and one for phones ---------------------- */
+
+#define PAGE_NARROW_W 400 /* the phone's drawing of a chart, in SVG units ... */
+#define PAGE_NARROW_H 340 /* ... and its usual height */
+
+/* A chart's renderer: appends one SVG document (web/svg.h's contract: 0, or
+ * -1 with err set and out as on entry) of the chart drawn width x height
+ * units large; 0 x 0 is the chart's own (desktop) size. */
+typedef int (*page_draw_fn)(const void *chart, int width, int height, struct buf *out,
+                            struct err *err);
+
+/* Every chart of a page is drawn through this: twice, at its own size for
+ * desktops and PAGE_NARROW_W x narrow_h (0: PAGE_NARROW_H) units for phones,
+ * in one figure as page_svg_pair shows them, so that a phone never shows a
+ * desktop drawing shrunk to half with 5 px text (the desktop drawing alone
+ * when the narrow one cannot be drawn). Returns 0, or -1 with err set and
+ * nothing written when the desktop drawing fails (the caller says why). */
+int page_chart(struct page *p, page_draw_fn draw, const void *chart, int narrow_h,
+               const char *caption, struct err *err);
+/* page_chart of web/svg.h's plots; their width and height are the desktop's. */
+struct svg_plot2d;
+struct svg_plot3d;
+struct svg_stacked;
+int page_plot2d(struct page *p, const struct svg_plot2d *plot, int narrow_h,
+                const char *caption, struct err *err);
+int page_plot3d(struct page *p, const struct svg_plot3d *plot, int narrow_h,
+                const char *caption, struct err *err);
+int page_stacked(struct page *p, const struct svg_stacked *chart, int narrow_h,
+                 const char *caption, struct err *err);
+
 /* Opens and closes a horizontally scrollable table box. */
 void page_table_open(struct page *p, const char *caption);
 void page_table_close(struct page *p);

@@ -66,7 +66,7 @@ struct view_model {
     long long id;
     json_t *model;             /* db_model_get: {method, application, created_at,
                                   formula, request, result} */
-    const char *plot_url;      /* the <img> of the model's plot, or NULL */
+    const char *plot_url;      /* the model's plot (drawn inline and linked), or NULL */
     const char *plot_error;    /* why there is no plot (shown), or NULL */
     int predictable;           /* the method predicts: show the form */
     const char *const *vars;   /* the form's fields, nvars of them */

@@ -18,8 +18,6 @@
 #define MAX_INPUT_PLOTS 6  /* inputs that get a plot */
 #define MAX_INPUT_NAMES 32 /* distinct input names considered */
 #define MAX_BARS VIEW_APP_MAX_BARS
-#define NARROW_W 400 /* the phone drawing of each plot (page_svg_pair) */
-#define NARROW_H 340
 
 /* ---- inputs of a configuration ---------------------------------------------- */
 
@@ -151,10 +149,9 @@ static int scaling_plot(struct page *p, arena *a, const struct view_app *v,
     struct svg_plot2d plot = {0};
     size_t ng = 0, i, k, ns;
     double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
-    struct buf svg, narrow, label;
+    struct buf label;
     struct err e = {0};
-    char title[160];
-    int drawn = 0;
+    char title[160], cap[200];
 
     ng = find_groups(a, cfgs, m, nm, &groups);
     if (ng == 0)
@@ -279,40 +276,24 @@ static int scaling_plot(struct page *p, arena *a, const struct view_app *v,
     plot.curves = curves;
     plot.width = 760;
     plot.height = 480;
-    buf_init(&svg, 8u << 20);
-    buf_init(&narrow, 8u << 20);
-    if (svg_plot2d(&svg, &plot, &e) == 0) {
-        struct svg_plot2d small = plot;
-        struct err e2 = {0};
-        small.width = NARROW_W;
-        small.height = NARROW_H;
-        char cap[200];
-        if (ng > ns)
-            snprintf(cap, sizeof cap,
-                     "The %zu series with the most runs of %zu; filter by executable or "
-                     "system to see others.",
-                     ns, ng);
-        else if (kind == PLOT_RUNTIME)
-            snprintf(cap, sizeof cap, "%zu series; each point is the mean of its runs.",
-                     ns);
-        else
-            snprintf(cap, sizeof cap,
-                     "%zu series, from the mean runtimes; P0 is each series' smallest "
-                     "processor count, the dashed line perfect scaling.",
-                     ns);
-        if (svg_plot2d(&narrow, &small, &e2) == 0)
-            page_svg_pair(p, &svg, &narrow, cap);
-        else
-            page_svg(p, &svg, cap);
-        drawn = 1;
-    } else {
-        page_puts(p, "<p class=\"notice bad\">This plot could not be drawn: ");
-        page_text(p, e.message);
-        page_puts(p, "</p>\n");
-    }
-    buf_free(&svg);
-    buf_free(&narrow);
-    return drawn;
+    if (ng > ns)
+        snprintf(cap, sizeof cap,
+                 "The %zu series with the most runs of %zu; filter by executable or "
+                 "system to see others.",
+                 ns, ng);
+    else if (kind == PLOT_RUNTIME)
+        snprintf(cap, sizeof cap, "%zu series; each point is the mean of its runs.", ns);
+    else
+        snprintf(cap, sizeof cap,
+                 "%zu series, from the mean runtimes; P0 is each series' smallest "
+                 "processor count, the dashed line perfect scaling.",
+                 ns);
+    if (page_plot2d(p, &plot, 0, cap, &e) == 0)
+        return 1;
+    page_puts(p, "<p class=\"notice bad\">This plot could not be drawn: ");
+    page_text(p, e.message);
+    page_puts(p, "</p>\n");
+    return 0;
 }
 
 /* Builds the member array for the plot over xname ("nprocs" or an input):
@@ -423,7 +404,6 @@ static void kernel_breakdown(struct page *p, json_t *ks, const long long *run_id
                              const char **cats, size_t nbars, const char *subtitle)
 {
     struct err e = {0};
-    struct buf svg, narrow;
     json_t *k;
     const char **comps;
     struct krec *recs;
@@ -486,28 +466,15 @@ static void kernel_breakdown(struct page *p, json_t *ks, const long long *run_id
         s.ncomponents = ncomp;
         s.values = values;
         s.colors = page_colors(p, comps, ncomp);
-        buf_init(&svg, 8u << 20);
-        buf_init(&narrow, 8u << 20);
         page_puts(p, "<h2 id=\"kernels\">Kernel breakdown</h2>\n");
-        if (svg_stacked(&svg, &s, &e) == 0) {
-            static const char cap[] =
-                "Each bar is the latest run of one configuration; the run pages list "
-                "every kernel record.";
-            struct svg_stacked small = s;
-            struct err e2 = {0};
-            small.width = NARROW_W;
-            small.height = NARROW_H;
-            if (svg_stacked(&narrow, &small, &e2) == 0)
-                page_svg_pair(p, &svg, &narrow, cap);
-            else
-                page_svg(p, &svg, cap);
-        } else {
+        if (page_stacked(p, &s, 0,
+                         "Each bar is the latest run of one configuration; the run "
+                         "pages list every kernel record.",
+                         &e) != 0) {
             page_puts(p, "<p class=\"notice bad\">");
             page_text(p, e.message);
             page_puts(p, "</p>\n");
         }
-        buf_free(&svg);
-        buf_free(&narrow);
     }
 }
 
@@ -540,9 +507,8 @@ static int config_bars(struct page *p, arena *a, const struct view_app *v,
     double *vals, lo = INFINITY, hi = 0;
     size_t n = 0, shown, i;
     struct svg_stacked s = {0};
-    struct buf svg, narrow;
     struct err e = {0};
-    int drawn = 0;
+    char cap[200];
 
     if (pick == NULL)
         return 0;
@@ -572,29 +538,15 @@ static int config_bars(struct page *p, arena *a, const struct view_app *v,
     s.ncomponents = 1;
     s.values = vals;
     s.yscale = hi / lo >= 100 ? SVG_LOG10 : SVG_LINEAR;
-    buf_init(&svg, 4u << 20);
-    buf_init(&narrow, 4u << 20);
-    if (svg_stacked(&svg, &s, &e) == 0) {
-        struct svg_stacked small = s;
-        char cap[200];
-        small.width = NARROW_W;
-        small.height = NARROW_H + 80;
-        if (shown < n)
-            snprintf(cap, sizeof cap,
-                     "The %zu slowest of %zu configurations, each the mean of its runs.",
-                     shown, n);
-        else
-            snprintf(cap, sizeof cap, "%zu configuration%s, each the mean of its runs.",
-                     n, n == 1 ? "" : "s");
-        if (svg_stacked(&narrow, &small, &e) == 0)
-            page_svg_pair(p, &svg, &narrow, cap);
-        else
-            page_svg(p, &svg, cap);
-        drawn = 1;
-    }
-    buf_free(&svg);
-    buf_free(&narrow);
-    return drawn;
+    if (shown < n)
+        snprintf(cap, sizeof cap,
+                 "The %zu slowest of %zu configurations, each the mean of its runs.",
+                 shown, n);
+    else
+        snprintf(cap, sizeof cap, "%zu configuration%s, each the mean of its runs.", n,
+                 n == 1 ? "" : "s");
+    /* the narrow drawing taller: room for the long rotated category labels */
+    return page_stacked(p, &s, PAGE_NARROW_H + 80, cap, &e) == 0;
 }
 
 /* Marks in `in` the configurations of the series a scaling plot over m draws. */

@@ -762,6 +762,17 @@ static const char *measure_unit(const json_t *r)
     return units_of_metric(m);
 }
 
+/* chart_compare at a width (page_chart; its height follows its rows). */
+static int draw_compare(const void *chart, int width, int height, struct buf *out,
+                        struct err *err)
+{
+    struct chart_compare c = *(const struct chart_compare *)chart;
+    (void)height;
+    if (width > 0)
+        c.width = width;
+    return chart_compare(out, &c, err);
+}
+
 void view_compare(struct page *p, const struct view_compare *d)
 {
     const json_t *rows = json_object_get(d->compare, "rows"), *r;
@@ -791,7 +802,6 @@ void view_compare(struct page *p, const struct view_compare *d)
     sig = arena_alloc(p->arena, nrows * ns * sizeof *sig);
     if (crow && ratios && sig) {
         struct chart_compare c = {0};
-        struct buf svg;
         struct err e = {0};
         int keep = label_parts(rows);
         json_array_foreach(rows, i, r)
@@ -816,21 +826,17 @@ void view_compare(struct page *p, const struct view_compare *d)
         c.nsides = ns;
         c.rows = crow;
         c.nrows = nrows < 200 ? nrows : 200;
-        buf_init(&svg, 16u << 20);
-        if (chart_compare(&svg, &c, &e) == 0)
-            page_svg(p, &svg,
-                     nrows > 200
-                         ? "The first 200 rows; the table lists them all. Red: "
-                           "larger than a, green: smaller; pale bars are not "
-                           "significant."
-                         : "Red: larger than a, green: smaller; pale bars are not "
-                           "significant.");
-        else {
+        if (page_chart(p, draw_compare, &c, 0,
+                       nrows > 200 ? "The first 200 rows; the table lists them all. Red: "
+                                     "larger than a, green: smaller; pale bars are not "
+                                     "significant."
+                                   : "Red: larger than a, green: smaller; pale bars are "
+                                     "not significant.",
+                       &e) != 0) {
             page_puts(p, "<p class=\"notice bad\">The chart could not be drawn: ");
             page_text(p, e.message);
             page_puts(p, "</p>\n");
         }
-        buf_free(&svg);
     }
 
     page_table_open(p, "Comparison");

@@ -7,6 +7,8 @@
  * the adapter (server/dash_models.c) asks the method for the prediction and
  * whether the answer can be plotted, and hands both here.
  */
+#include "web/chart.h"
+#include "web/methods.h"
 #include "web/units.h"
 #include "web/view.h"
 
@@ -309,8 +311,16 @@ void view_model(struct page *p, const struct view_model *d)
         p,
         "</dd>\n<dt>Permanent link</dt><dd><a href=\"/models/%lld\">/models/%lld</a>"
         "</dd>\n<dt>JSON</dt><dd><a href=\"/api/v1/models/%lld\">/api/v1/models/"
-        "%lld</a></dd>\n</dl>\n",
+        "%lld</a>",
         id, id, id, id);
+    if (d->plot_url) {
+        page_puts(p, "</dd>\n<dt>Plot</dt><dd><a href=\"");
+        page_attr(p, d->plot_url);
+        page_puts(p, "\">");
+        page_text(p, d->plot_url);
+        page_puts(p, "</a>");
+    }
+    page_puts(p, "</dd>\n</dl>\n");
     if (*str(m, "formula") && !json_object_get(answer, "model") &&
         !json_object_get(answer, "formula")) {
         page_puts(p, "<h2>Formula</h2>\n<code class=\"formula\">");
@@ -318,11 +328,15 @@ void view_model(struct page *p, const struct view_model *d)
         page_puts(p, "</code>\n");
     }
     if (d->plot_url) {
-        page_puts(p, "<figure class=\"plot\"><img src=\"");
-        page_attr(p, d->plot_url);
-        page_printf(
-            p, "\" alt=\"Plot of model %lld\" width=\"760\" height=\"480\"></figure>\n",
-            id);
+        /* inline, as the form's result drew it: a phone gets its own drawing */
+        const struct method *meth = method_find(str(m, "method"));
+        struct err e = {0};
+        if (meth == NULL || meth->plot == NULL ||
+            chart_figure(p, meth->plot, answer, NULL, &e) != 0) {
+            page_puts(p, "<p class=\"muted\">No plot: ");
+            page_text(p, e.message[0] ? e.message : "the method draws none");
+            page_puts(p, "</p>\n");
+        }
     } else if (d->plot_error) {
         page_puts(p, "<p class=\"muted\">No plot: ");
         page_text(p, d->plot_error);

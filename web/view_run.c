@@ -487,7 +487,6 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
         char label[64];
         const char *cat[1];
         struct svg_stacked s = {0};
-        struct buf svg, narrow;
         struct err e = {0};
         size_t nc = 0;
         if (names && values && ntimed == 0)
@@ -511,22 +510,10 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
             s.values = values;
             s.width = 620; /* room for the legend of 9 kernels and "other" */
             s.height = 480;
-            buf_init(&svg, 4u << 20);
-            buf_init(&narrow, 4u << 20);
-            if (svg_stacked(&svg, &s, &e) == 0) {
-                struct svg_stacked small = s; /* the phone's drawing */
-                small.width = 400;
-                small.height = 440;
-                if (svg_stacked(&narrow, &small, &e) == 0)
-                    page_svg_pair(p, &svg, &narrow, NULL);
-                else
-                    page_svg(p, &svg, NULL);
-            } else {
+            /* the phone's drawing taller: its legend takes rows of its own */
+            if (page_stacked(p, &s, 440, NULL, &e) != 0)
                 page_printf(p, "<p class=\"muted\">No breakdown plot: %s</p>\n",
                             "the kernel records cannot be drawn");
-            }
-            buf_free(&svg);
-            buf_free(&narrow);
         }
     }
     if (has_paths(run))

@@ -499,8 +499,7 @@ static void chart(struct page *p, json_t *s, const char *x)
     const char *comps[CHART_KERNELS + 1], *cats[2];
     double values[2 * (CHART_KERNELS + 1)];
     size_t i, n = json_array_size(ks), nc = n > CHART_KERNELS ? CHART_KERNELS + 1 : n;
-    struct svg_stacked st = {0}, small;
-    struct buf wide, narrow;
+    struct svg_stacked st = {0};
     struct err e = {0};
 
     if (n == 0 || p->arena == NULL)
@@ -528,18 +527,10 @@ static void chart(struct page *p, json_t *s, const char *x)
     st.values = values;
     st.other = n > CHART_KERNELS + 1;
     st.colors = page_colors(p, comps, nc);
-    small = st;
-    small.width = 400;
-    small.height = 340;
-    buf_init(&wide, 4u << 20);
-    buf_init(&narrow, 4u << 20);
-    if (svg_stacked(&wide, &st, &e) == 0 && svg_stacked(&narrow, &small, &e) == 0)
-        page_svg_pair(
-            p, &wide, &narrow,
-            "Each kernel's law at the largest measured value and at the target, "
-            "stacked: the bar is the modelled runtime.");
-    buf_free(&wide);
-    buf_free(&narrow);
+    page_stacked(p, &st, 0,
+                 "Each kernel's law at the largest measured value and at the target, "
+                 "stacked: the bar is the modelled runtime.",
+                 &e);
 }
 
 static void kernels_table(struct page *p, json_t *s, const char *x)

@@ -87,7 +87,7 @@ static void param_plot(struct page *p, arena *a, const struct expr_param *params
     const struct expr_param *par = &params[pi];
     struct expr_names vars = {0};
     struct err e = {0};
-    struct buf src, svg, formula;
+    struct buf src, formula;
     struct bpoint *pts;
     struct svg_series series[MAX_GROUPS] = {0};
     struct svg_curve curves[MAX_GROUPS] = {0};
@@ -102,7 +102,6 @@ static void param_plot(struct page *p, arena *a, const struct expr_param *params
     if (par->nargs == 0)
         return;
     buf_init(&src, 4096);
-    buf_init(&svg, 4u << 20);
     buf_init(&formula, 8192);
     buf_puts(&src, par->name);
     buf_putc(&src, '(');
@@ -243,13 +242,13 @@ static void param_plot(struct page *p, arena *a, const struct expr_param *params
     plot.curves = curves;
     plot.ncurves = g;
     plot.formula = buf_str(&formula);
-    if (svg_plot2d(&svg, &plot, &e) == 0)
-        page_svg(p, &svg,
-                 dropped ? arena_printf(a,
-                                        "%zu measurement%s at %s = 0 not drawn on the "
-                                        "logarithmic axis.",
-                                        dropped, dropped == 1 ? "" : "s", vars.names[xi])
-                         : NULL);
+    page_plot2d(p, &plot, 0,
+                dropped ? arena_printf(a,
+                                       "%zu measurement%s at %s = 0 not drawn on the "
+                                       "logarithmic axis.",
+                                       dropped, dropped == 1 ? "" : "s", vars.names[xi])
+                        : NULL,
+                &e);
 out:
     if (e.status && e.message[0]) {
         page_puts(p, "<p class=\"notice bad\">No plot for ");
@@ -261,7 +260,6 @@ out:
     expr_free(ex);
     expr_names_free(&vars);
     buf_free(&src);
-    buf_free(&svg);
     buf_free(&formula);
 }
 
@@ -410,8 +408,8 @@ static void message_plot(struct page *p, arena *a, const struct msg *m, size_t n
     struct svg_series series[MAX_MSG_SERIES];
     struct svg_curve lines[MAX_MSG_SERIES];
     struct svg_plot2d plot = {0};
-    struct buf svg, narrow;
     struct err e = {0};
+    char cap[400], procs[80] = "";
     size_t ns = 0, i, j, k, more = 0;
     double one_p = 0; /* the process count of every series that has one, or 0 */
     int p_varies = 0, p_unknown = 0;
@@ -506,31 +504,16 @@ static void message_plot(struct page *p, arena *a, const struct msg *m, size_t n
     plot.width = 760;
     plot.height = 480;
     plot.legend_below = 1;
-    buf_init(&svg, 4u << 20);
-    buf_init(&narrow, 4u << 20);
-    if (svg_plot2d(&svg, &plot, &e) == 0) {
-        struct svg_plot2d small = plot;
-        char cap[400], procs[80] = "";
-        struct err e2 = {0};
-        small.width = 400;
-        small.height = 340;
-        if (!p_varies && one_p > 0)
-            snprintf(procs, sizeof procs, " P = %.0f processes for every series%s.",
-                     one_p, p_unknown ? " that has a process count" : "");
-        snprintf(cap, sizeof cap,
-                 "%s; each point the mean of its measurements, bars from the minimum to "
-                 "the maximum where the output had them.%s%s",
-                 bw ? "Bandwidth as OSU measures it (MB = 10^6 bytes)"
-                    : "Time of one operation",
-                 procs,
-                 more ? " More benchmarks than shown: the JSON has them all." : "");
-        if (svg_plot2d(&narrow, &small, &e2) == 0)
-            page_svg_pair(p, &svg, &narrow, cap);
-        else
-            page_svg(p, &svg, cap);
-    }
-    buf_free(&svg);
-    buf_free(&narrow);
+    if (!p_varies && one_p > 0)
+        snprintf(procs, sizeof procs, " P = %.0f processes for every series%s.", one_p,
+                 p_unknown ? " that has a process count" : "");
+    snprintf(cap, sizeof cap,
+             "%s; each point the mean of its measurements, bars from the minimum to "
+             "the maximum where the output had them.%s%s",
+             bw ? "Bandwidth as OSU measures it (MB = 10^6 bytes)"
+                : "Time of one operation",
+             procs, more ? " More benchmarks than shown: the JSON has them all." : "");
+    page_plot2d(p, &plot, 0, cap, &e);
 }
 
 static size_t message_points(arena *a, json_t *benchmarks, struct msg **out)

@@ -100,6 +100,13 @@ def value_of(body, ident):
     return float(m.group(1))
 
 
+def plots(body):
+    """The page's plots: each drawn for desktops and for phones (page_chart)."""
+    wide = body.count('<svg class="wide" ')
+    assert body.count("<svg") == 2 * wide == 2 * body.count('<svg class="narrow" ')
+    return wide
+
+
 def request_json(body):
     m = re.search(r'<details class="request" id="request">.*?<pre>(.*?)</pre>', body, re.S)
     return json.loads(html.unescape(m.group(1)))
@@ -361,7 +368,7 @@ def fit_result_matches_the_api_and_an_independent_fit():
                      r'\(95 % prediction interval [0-9.]+ (s|ms|µs|ns) to '
                      r'[0-9.]+ (s|ms|µs|ns)\)</span>', body), body
     assert api["model"]["formula"] in html.unescape(body)
-    assert body.count("<svg") == 1 and "</svg>" in body
+    assert plots(body) == 1 and "</svg>" in body
     # independently: the runs of matmul_sgi on SGI at nprocs 8, mean per N
     st, runs = S.get("/api/v1/runs?limit=1000&application=" + urllib.parse.quote(MATMUL))
     by_n = {}
@@ -484,7 +491,7 @@ def param_result_value_alpha_overlay_and_plot():
     assert "4.83e-08*N^3/(P-1)" in body  # parsed
     assert re.search(r'id="alpha">.*polynomial in N \(degree 3\)', body)
     assert re.search(r'id="overlay">Mean \|error\| 1\.20686 %', body)
-    assert body.count("<svg") == 1 and "through the point" in body
+    assert plots(body) == 1 and "through the point" in body
     assert request_json(body) == {"template": "matmul master/slave", "system": SP2,
                                   "vars": {"N": 1000, "P": 8, "L": 1024}}
     st, api = S.post("/api/v1/parameterize", request_json(body), token=None)
@@ -492,12 +499,12 @@ def param_result_value_alpha_overlay_and_plot():
     # a range gives a curve, two a surface
     body, _ = get(url("/model/parameterize", **param_fields(N=1000, P=(2, 64, 32), L=1024),
                       step="result"))
-    assert 'id="predicted"' not in body and body.count("<svg") == 1
+    assert 'id="predicted"' not in body and plots(body) == 1
     assert "Prophecy 2-D plot" in body
     body, _ = get(url("/model/parameterize",
                       **param_fields(N=(100, 1000, 10), P=(2, 64, 10), L=1024),
                       step="result"))
-    assert body.count("<svg") == 1 and "Prophecy 3-D surface: 10x10 grid" in body
+    assert plots(body) == 1 and "Prophecy 3-D surface: 10x10 grid" in body
 
 
 @test
@@ -571,7 +578,7 @@ def couple_result_matches_the_api():
     assert re.search(r"Measured: [0-9.]+ (s|ms|µs) \(2 runs\)", text), text
     assert re.search(r'</strong> <span class="interval">\(95 % interval [0-9.]+ (s|ms|µs) to '
                      r'[0-9.]+ (s|ms|µs)\)</span>', body), body
-    assert body.count("<svg") == 2 and "per-kernel breakdown" in body
+    assert plots(body) == 2 and "per-kernel breakdown" in body
     assert api["formula"] in text and api["composition"] in text
     req = request_json(body)
     assert req["loop"] == LOOP and "kernels" not in req
@@ -658,9 +665,11 @@ def save_needs_token_csrf_and_same_origin_and_stores_one_model():
         assert f"Model {mid}" in page
         if path == "/model/parameterize":
             # one value has no plot: the page says so instead of a broken image
-            assert f'src="/plots/model-{mid}.svg"' not in page and "No plot:" in page
+            assert f'/plots/model-{mid}.svg' not in page and "No plot:" in page
         else:
-            assert f'src="/plots/model-{mid}.svg"' in page
+            # drawn inline for desktops and phones, and its SVG file linked
+            assert f'href="/plots/model-{mid}.svg"' in page
+            assert '<svg class="wide" ' in page and '<svg class="narrow" ' in page
             get(f"/plots/model-{mid}.svg")
 
 
