@@ -177,13 +177,17 @@ static void vcs_filter(struct page *p, const struct view_app *v)
         page_attr(p, v->sys);
         page_puts(p, "\">");
     }
-    page_puts(p, "<label>Commit <input name=\"commit\" id=\"filter-commit\" size=\"14\" "
+    /* fields as every form has them (the stylesheet's text inputs) */
+    page_puts(p, "<div class=\"field\"><label for=\"filter-commit\">Commit</label>"
+                 "<input type=\"text\" name=\"commit\" id=\"filter-commit\" size=\"14\" "
                  "value=\"");
     page_attr(p, v->commit ? v->commit : "");
-    page_puts(p, "\"></label> <label>Branch <input name=\"branch\" id=\"filter-branch\" "
+    page_puts(p, "\"></div> <div class=\"field\"><label for=\"filter-branch\">Branch"
+                 "</label><input type=\"text\" name=\"branch\" id=\"filter-branch\" "
                  "size=\"14\" value=\"");
     page_attr(p, v->branch ? v->branch : "");
-    page_puts(p, "\"></label> <button type=\"submit\">Filter</button>");
+    page_puts(p,
+              "\"></div> <div class=\"field\"><button type=\"submit\">Filter</button>");
     if (v->commit || v->branch) {
         struct view_app all = *v;
         all.commit = all.branch = NULL;
@@ -191,7 +195,7 @@ static void vcs_filter(struct page *p, const struct view_app *v)
         view_url(p, &all, 0, 1, at_page(1));
         page_puts(p, "\">All runs</a>");
     }
-    page_puts(p, "</form>\n");
+    page_puts(p, "</div></form>\n");
 }
 
 /* A commit (its first 12 characters, the whole in the title) or a branch,
