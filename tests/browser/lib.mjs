@@ -176,6 +176,51 @@ export async function assertNoSqueezedCells(page, what) {
     throw new Error(`${what}: table cells narrower than their words: ${squeezed.slice(0, 5).join("; ")}`);
 }
 
+// Every chart shown (an inline <svg> in a figure.plot) has text people can
+// read: each of its <text> elements at `min` px or more as rendered, its font
+// size times the scale the drawing is shown at. A desktop drawing shrunk into
+// a phone's width would show its 12-unit labels at 5-6 px. Returns the number
+// of charts checked.
+export async function assertReadablePlots(page, what, min = 9) {
+  const { small, charts } = await page.evaluate((min) => {
+    const small = [];
+    let charts = 0;
+    // a plot as an image of an SVG file: its labels (12 units) at its scale
+    for (const img of document.querySelectorAll("figure.plot img")) {
+      if (img.getClientRects().length === 0 || !img.naturalWidth) continue;
+      charts++;
+      const px = 12 * img.getBoundingClientRect().width / img.naturalWidth;
+      if (px < min) small.push(`image ${img.getAttribute("src")}: labels at ${px.toFixed(1)}px`);
+    }
+    for (const svg of document.querySelectorAll("figure.plot svg")) {
+      if (svg.getClientRects().length === 0) continue; // the drawing for the other width
+      charts++;
+      for (const t of svg.querySelectorAll("text")) {
+        const m = t.getScreenCTM();
+        if (!t.textContent.trim() || !m) continue;
+        const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+        if (px < min) {
+          small.push(`"${svg.querySelector("title")?.textContent.slice(0, 40)}": ` +
+                     `"${t.textContent.slice(0, 30)}" at ${px.toFixed(1)}px`);
+          break;
+        }
+      }
+    }
+    return { small, charts };
+  }, min);
+  if (small.length)
+    throw new Error(`${what}: chart text below ${min}px: ${small.join("; ")}`);
+  return charts;
+}
+
+// Every <input> says its type: the stylesheet styles text fields by
+// input[type=text], so one without the attribute looks unlike the others.
+export async function assertInputsTyped(page, what) {
+  const untyped = await page.$$eval("input:not([type])", (els) =>
+    els.map((e) => e.name || e.id || e.outerHTML.slice(0, 60)));
+  if (untyped.length) throw new Error(`${what}: <input> without a type: ${untyped.join(", ")}`);
+}
+
 // Clicks (click: a function that clicks) and waits for the page it leads to
 // to load. Not waitForLoadState("networkidle") beside the click: that one
 // answers for the page still shown, so the test could read the old page.

@@ -1,7 +1,8 @@
 // Every page of the dashboard renders in real Chromium without console
 // errors or failed requests, at 1280 px and at phone width (390 px) with no
 // sideways overflow of the body; screenshots of each are saved as artifacts.
-import { test, run, watchedPage, screenshot, assert, assertNoHorizontalOverflow } from "./lib.mjs";
+import { test, run, watchedPage, screenshot, assert, assertNoHorizontalOverflow,
+         assertReadablePlots, assertInputsTyped } from "./lib.mjs";
 
 const enc = encodeURIComponent;
 
@@ -53,11 +54,67 @@ test("every page, desktop and phone", async ({ server, browser }) => {
         els.filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).length);
       assert(wide === 0, `${path}: ${wide} plots wider than the window`);
       await assertNoHorizontalOverflow(page, `${path} at ${width}px`);
+      await assertInputsTyped(page, path);
       await screenshot(page, `${name}-${suffix}`);
       page.assertClean(`${path} at ${width}px`);
     }
     await page.context().close();
   }
+});
+
+// Every kind of chart the site draws, on the pages that show it, read on a
+// phone: none of them a desktop drawing shrunk to half (text at 5-6 px).
+test("every chart's text is readable on a phone", async ({ server, browser }) => {
+  const MATMUL = "matmul (example)", SGI = "SGI Origin2000 (example)",
+        SP2 = "IBM SP2 (example)", TPL = "matmul master/slave";
+  const fit = await saveModel(server);
+  const param = await server.api("POST", "/api/v1/parameterize", { template: TPL, system: SP2,
+    vars: { N: 1000, P: [2, 64], L: 1024 }, save: true });
+  assert(param.status === 201, `saving a parameterization ${param.status}`);
+  const conf = { application: "phone-charts", executable: "p.x", system: "p-sys", nprocs: 8 };
+  const runs = [];
+  for (let d = 1; d <= 8; d++)
+    runs.push({ ...conf, runtime: d > 5 ? 27 : 20 + (d % 2) * 0.2, commit: `c${d}`,
+                branch: d > 5 ? "feature" : "main",
+                started_at: `2026-11-0${d}T08:00:00Z`,
+                kernels: [{ name: "solve", time: d > 5 ? 22 : 15 }, { name: "halo", time: 4 }] });
+  assert((await server.api("POST", "/api/v1/runs", { runs })).status === 201, "runs uploaded");
+  const bt = await server.api("GET", "/api/v1/runs?limit=1&application=" + enc("NAS BT (example)"));
+  const q = (o) => new URLSearchParams(o).toString();
+  const pv = (vars) => Object.fromEntries(Object.entries(vars).flatMap(([v, x]) =>
+    Array.isArray(x) ? [[`mode.${v}`, "range"], [`min.${v}`, x[0]], [`max.${v}`, x[1]]]
+                     : [[`mode.${v}`, "fixed"], [`v.${v}`, x]]));
+  const pages = [ // [path, charts on it at least]
+    ["/applications/" + enc(MATMUL), 4],
+    ["/applications/" + enc("NAS BT (example)"), 5],
+    [`/runs/${bt.body.runs[0].id}`, 1],
+    ["/systems/" + enc(SP2), 2],
+    [`/models/${fit}`, 1],
+    [`/models/${param.body.id}`, 1],
+    ["/history?" + q({ ...conf, y: "runtime" }), 1],
+    ["/compare?" + q({ application: conf.application, a: "branch:main", b: "branch:feature" }), 1],
+    ["/model/fit?" + q({ application: MATMUL, executable: "matmul_sgi", system: SGI,
+      graph: "poly3", x: "N", "fix.nprocs": "8", predict: "1200", step: "result" }), 1],
+    ["/model/fit?" + q({ application: MATMUL, executable: "matmul_sgi", system: SGI,
+      graph: "auto", x: "N", x2: "nprocs", "fix.L": "1024", predict: "1200, 16",
+      step: "result" }), 1],
+    ["/model/parameterize?" + q({ application: MATMUL, template: TPL, system: SP2,
+      ...pv({ N: 1000, P: 8, L: 1024 }), step: "result" }), 1],
+    ["/model/parameterize?" + q({ application: MATMUL, template: TPL, system: SP2,
+      ...pv({ N: [100, 2000], P: [2, 64], L: 1024 }), step: "result" }), 1],
+    ["/model/couple?predict=64&step=result", 2],
+  ];
+  const page = await watchedPage(browser, 390, 844);
+  for (const [path, want] of pages) {
+    const res = await page.goto(server.base + path, { waitUntil: "networkidle" });
+    assert(res.status() === 200, `${path}: HTTP ${res.status()}`);
+    const charts = await assertReadablePlots(page, `${path} at 390px`);
+    assert(charts >= want, `${path}: ${charts} charts shown, expected ${want}`);
+    await assertInputsTyped(page, path);
+    page.assertClean(`${path} at 390px`);
+  }
+  await screenshot(page, "charts-couple-390");
+  await page.context().close();
 });
 
 test("the model page answers the stored figures and links", async ({ server, browser }) => {
