@@ -533,22 +533,36 @@ void page_json(struct page *p, json_t *v)
     json_value(p, v, 0);
 }
 
-/* A table of an array of objects; columns are the keys of the first rows. */
-/* A prediction's value columns: in the unit of y, for people. */
-static int value_column(const char *key)
+/* The unit column col of the answer's array `key` is shown in, or NULL (a
+ * plain value): a prediction's y, lo and hi in the unit of y (yunit); a
+ * parameterization's runs measured at its point (runtime, min, max and the
+ * model there) in seconds and their error in percent. */
+static const char *column_unit(const char *key, const char *col, const char *yunit)
 {
-    return strcmp(key, "y") == 0 || strcmp(key, "lo") == 0 || strcmp(key, "hi") == 0;
+    if (strcmp(key, "predictions") == 0)
+        return strcmp(col, "y") == 0 || strcmp(col, "lo") == 0 || strcmp(col, "hi") == 0
+                   ? yunit
+                   : NULL;
+    if (strcmp(key, "measured") == 0) {
+        if (strcmp(col, "error_pct") == 0)
+            return "%";
+        if (strcmp(col, "runtime") == 0 || strcmp(col, "min") == 0 ||
+            strcmp(col, "max") == 0 || strcmp(col, "model") == 0)
+            return "s";
+    }
+    return NULL;
 }
 
-/* A table of the records of arr; unit (not NULL): the value columns of a
- * table of predictions (y, lo, hi) are quantities of that unit. */
-static void json_table(struct page *p, const char *title, json_t *arr, size_t max_rows,
-                       const char *unit)
+/* A table of the records of the answer's array arr (named key), headed
+ * title; columns are the keys of the first rows, numbers in the unit
+ * column_unit gives them. */
+static void json_table(struct page *p, const char *key, const char *title, json_t *arr,
+                       size_t max_rows, const char *yunit)
 {
     const char *cols[16];
     size_t ncol = 0, i, c;
     json_t *row, *v;
-    const char *key;
+    const char *col;
 
     json_array_foreach(arr, i, row)
     {
@@ -556,12 +570,12 @@ static void json_table(struct page *p, const char *title, json_t *arr, size_t ma
             break;
         if (!json_is_object(row))
             return;
-        json_object_foreach(row, key, v)
+        json_object_foreach(row, col, v)
         {
-            for (c = 0; c < ncol && strcmp(cols[c], key) != 0; c++)
+            for (c = 0; c < ncol && strcmp(cols[c], col) != 0; c++)
                 ;
             if (c == ncol && ncol < 16)
-                cols[ncol++] = key;
+                cols[ncol++] = col;
         }
     }
     if (ncol == 0)
@@ -583,9 +597,10 @@ static void json_table(struct page *p, const char *title, json_t *arr, size_t ma
             break;
         page_puts(p, "<tr>");
         for (c = 0; c < ncol; c++) {
+            const char *unit = column_unit(key, cols[c], yunit);
             v = json_object_get(row, cols[c]);
             page_puts(p, json_is_number(v) ? "<td class=\"num\">" : "<td>");
-            if (unit != NULL && json_is_number(v) && value_column(cols[c]))
+            if (unit != NULL && json_is_number(v))
                 page_qty(p, json_number_value(v), unit);
             else
                 page_json(p, v);
@@ -713,20 +728,19 @@ void page_model_facts(struct page *p, json_t *answer)
 
 void page_model_answer(struct page *p, json_t *answer)
 {
-    const char *key;
+    const char *key, *yunit = units_of_y(json_string_value(json_object_get(answer, "y")));
     json_t *v;
     page_model_facts(p, answer);
     /* Arrays of records: predictions first, then whatever else the method
      * reports (couplings, kernels, points), each as a table. */
     v = json_object_get(answer, "predictions");
     if (json_is_array(v) && json_array_size(v) > 0)
-        json_table(p, "Predictions", v, 200,
-                   units_of_y(json_string_value(json_object_get(answer, "y"))));
+        json_table(p, "predictions", "Predictions", v, 200, yunit);
     json_object_foreach(answer, key, v)
     {
         if (strcmp(key, "predictions") == 0 || !json_is_array(v) ||
             json_array_size(v) == 0 || !json_is_object(json_array_get(v, 0)))
             continue;
-        json_table(p, key, v, 50, NULL);
+        json_table(p, key, key, v, 50, yunit);
     }
 }

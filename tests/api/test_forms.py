@@ -491,6 +491,10 @@ def param_result_value_alpha_overlay_and_plot():
     assert "4.83e-08*N^3/(P-1)" in body  # parsed
     assert re.search(r'id="alpha">.*polynomial in N \(degree 3\)', body)
     assert re.search(r'id="overlay">Mean \|error\| 1\.20686 %', body)
+    # the runs measured at the point: times in seconds, the error in percent
+    measured = re.search(r"<h3>measured</h3>.*?<tbody>(.*?)</tbody>", body, re.S).group(1)
+    cells = re.findall(r'<td class="num">([^<]*)</td>', measured)
+    assert cells == ["267.1 s", "266.8 s", "267.4 s", "2", "263.8 s", "-1.207 %"], cells
     assert plots(body) == 1 and "through the point" in body
     assert request_json(body) == {"template": "matmul master/slave", "system": SP2,
                                   "vars": {"N": 1000, "P": 8, "L": 1024}}
