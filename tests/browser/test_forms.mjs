@@ -266,7 +266,7 @@ test("kernel coupling in three steps, saved", async ({ server, browser }) => {
   await screenshot(page, "form-couple-step3-1280");
   await next(page, "Result");
   await plotVisible(page, "couple");
-  assert(await page.locator("figure.plot svg").count() === 2, "the main plot and the breakdown");
+  assert(await page.locator("figure.plot svg.wide").count() === 2, "the main plot and the breakdown");
   const shown = await predictedValue(page);
   const api = await server.api("POST", "/api/v1/couple", {
     application: BT, system: SP2, x: "nprocs", predict: [64] });
