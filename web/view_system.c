@@ -68,16 +68,26 @@ static struct expr_param *env_params(arena *a, json_t *params, size_t *n)
 }
 
 struct bpoint {
-    double key; /* value of the other variable (or 0) */
+    double key;         /* value of the other variable (or 0) */
+    const char *series; /* the benchmark's series: its test and label ("\n" for none) */
+    const char *label;  /* how the legend names that series ("" for none) */
     double x, t;
 };
 
 static int cmp_bpoint(const void *a, const void *b)
 {
     const struct bpoint *x = a, *y = b;
+    int c;
     if (x->key != y->key)
         return x->key < y->key ? -1 : 1;
+    if ((c = strcmp(x->series, y->series)) != 0)
+        return c;
     return x->x < y->x ? -1 : x->x > y->x ? 1 : 0;
+}
+
+static int same_group(const struct bpoint *a, const struct bpoint *b)
+{
+    return a->key == b->key && strcmp(a->series, b->series) == 0;
 }
 
 /* Plots the benchmark points named like parameter `pi` with its curve. */
@@ -92,7 +102,10 @@ static void param_plot(struct page *p, arena *a, const struct expr_param *params
     struct svg_series series[MAX_GROUPS] = {0};
     struct svg_curve curves[MAX_GROUPS] = {0};
     struct svg_plot2d plot = {0};
-    size_t nb = 0, i, j, g, ng = 0, xi = 0, oi = (size_t)-1, dropped = 0;
+    size_t nb = 0, i, j, g, ng = 0, nc = 0, ngroups = 0, xi = 0, oi = (size_t)-1,
+           dropped = 0;
+    int several = 0;
+    double series_key = 0;
     double vals[EXPR_MAX_VARS];
     double xmin = INFINITY, xmax = -INFINITY, tmin = INFINITY, tmax = -INFINITY;
     expr *ex = NULL;
@@ -142,7 +155,13 @@ static void param_plot(struct page *p, arena *a, const struct expr_param *params
             continue;
         pts[nb].x = json_number_value(xv);
         pts[nb].key = ov ? json_number_value(ov) : 0;
+        /* an OSU log's placements are series of their own, each drawn apart
+         * (the parameter is fitted to one of them, docs/import.md) */
+        pts[nb].series = arena_printf(a, "%s\n%s", str(b, "test"), str(b, "label"));
+        pts[nb].label = *str(b, "label") ? str(b, "label") : str(b, "test");
         pts[nb].t = t;
+        if (pts[nb].series == NULL)
+            goto out;
         nb++;
     }
     if (nb == 0)
@@ -166,13 +185,23 @@ static void param_plot(struct page *p, arena *a, const struct expr_param *params
         for (i = 0; i < nb; i++)
             xmin = fmin(xmin, pts[i].x);
     }
+    /* a group of points per value of the other variable and series; with
+     * several series under one value, the curve is drawn once, in a colour
+     * none of them has */
+    for (i = 0; i < nb; i = j) {
+        for (j = i; j < nb && same_group(&pts[i], &pts[j]); j++)
+            ;
+        ngroups += ngroups < MAX_GROUPS;
+        several |= strcmp(pts[i].series, pts[0].series) != 0;
+    }
     for (i = 0; i < nb && ng < MAX_GROUPS; i = j) {
         double *xs, *ts, *cx, *cy;
         struct agg_point *ag;
         struct svg_point *sp;
+        const char *measured;
         int nag;
         size_t k;
-        for (j = i; j < nb && pts[j].key == pts[i].key; j++)
+        for (j = i; j < nb && same_group(&pts[i], &pts[j]); j++)
             ;
         xs = arena_alloc(a, (j - i) * sizeof *xs);
         ts = arena_alloc(a, (j - i) * sizeof *ts);
@@ -213,19 +242,26 @@ static void param_plot(struct page *p, arena *a, const struct expr_param *params
                 tmax = fmax(tmax, cy[k]);
             }
         }
-        series[ng].label = oi != (size_t)-1
-                               ? arena_printf(a, "measured, %s=%.6g", oname, pts[i].key)
-                               : "measured";
+        measured = oi != (size_t)-1
+                       ? arena_printf(a, "measured, %s=%.6g", oname, pts[i].key)
+                       : "measured";
+        series[ng].label = several && *pts[i].label
+                               ? arena_printf(a, "%s \xc2\xb7 %s", measured, pts[i].label)
+                               : measured;
         series[ng].points = sp;
         series[ng].n = (size_t)nag;
         series[ng].color = (int)ng + 1;
-        curves[ng].label = oi != (size_t)-1
-                               ? arena_printf(a, "parameter, %s=%.6g", oname, pts[i].key)
-                               : "parameter";
-        curves[ng].x = cx;
-        curves[ng].y = cy;
-        curves[ng].n = CURVE_SAMPLES;
-        curves[ng].color = (int)ng + 1;
+        if (ng == 0 || pts[i].key != series_key) {
+            curves[nc].label = oi != (size_t)-1 ? arena_printf(a, "parameter, %s=%.6g",
+                                                               oname, pts[i].key)
+                                                : "parameter";
+            curves[nc].x = cx;
+            curves[nc].y = cy;
+            curves[nc].n = CURVE_SAMPLES;
+            curves[nc].color = several ? (int)(ngroups + nc) + 1 : (int)ng + 1;
+            nc++;
+        }
+        series_key = pts[i].key;
         ng++;
     }
     g = ng;
@@ -240,7 +276,7 @@ static void param_plot(struct page *p, arena *a, const struct expr_param *params
     plot.series = series;
     plot.nseries = g;
     plot.curves = curves;
-    plot.ncurves = g;
+    plot.ncurves = nc;
     plot.formula = buf_str(&formula);
     page_plot2d(p, &plot, 0,
                 dropped ? arena_printf(a,

@@ -268,6 +268,14 @@ def a_system_parameter_is_fitted_to_the_placement_it_names():
     src = [p["source"] for p in sysj["parameters"] if p["name"] == "MPISR"]
     assert src == ['fit: hockney (relative weighting) to 23 MPISR benchmarks of '
                    'osu_latency labelled "Testing Different NODE", stat mean'], src
+    # the system page draws the parameter against each placement's points,
+    # not against their means over the six
+    st, body, _ = S.request("GET", "/systems/HPC2023", raw=True, token=None)
+    page = body.decode()
+    plot = page[page.index('id="parameters"'):page.index('id="benchmarks"')]
+    for label in SIX:
+        assert f">measured \u00b7 {label}<" in plot, (label, plot[:3000])
+    assert plot.count(">parameter<") >= 1 and ">measured<" not in plot, plot[:3000]
 
 
 @test
