@@ -273,8 +273,6 @@ void forms_plot(struct fctx *c, int (*fn)(json_t *, struct buf *, struct err *),
  * point: a weak-scaling series)" for the names of an answer's
  * "varies_with_x" array; nothing when it is empty. */
 void forms_with_x(struct fctx *c, json_t *names);
-/* A number with 10 significant digits (headline figures). */
-void forms_num10(struct fctx *c, double v);
 
 /* ---- the pages (the adapter opens nothing: these begin c->p) ------------------------
  */

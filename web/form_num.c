@@ -77,11 +77,3 @@ const char *fnumtext(struct fctx *c, double v)
     buf_free(&b);
     return s ? s : "0";
 }
-
-void forms_num10(struct fctx *c, double v)
-{
-    if (!isfinite(v))
-        page_puts(&c->p, "–");
-    else
-        page_printf(&c->p, "%.10g", v);
-}
