@@ -204,7 +204,7 @@ test("an OTF2 trace page and its Perfetto export", async ({ server, browser }) =
   await bothWidths(browser, `${server.base}/runs/${id}/trace`, "otf2-trace", async (page) => {
     const h1 = await page.locator("h1").innerText();
     assert(h1.includes(`Trace of run ${id}`), `heading: ${h1}`);
-    const svg = page.locator("section#timeline figure.plot svg:visible");
+    const svg = page.locator("section#timeline figure svg:visible");
     assert(await svg.count() === 1, "no timeline");
     // Score-P defines 189 regions, a few entered: the occupancy figures list
     // those, and count the rest
@@ -212,7 +212,7 @@ test("an OTF2 trace page and its Perfetto export", async ({ server, browser }) =
     const never = rows.find((r) => r.startsWith("States never occupied"));
     assert(never && Number(never.split(/\s+/).pop()) > 100, `occupancy: ${never}`);
     assert(rows.length < 40, `occupancy lists ${rows.length} rows`);
-    const chart = await page.locator("section#occupancy figure.plot svg:visible").innerHTML();
+    const chart = await page.locator("section#occupancy figure svg:visible").innerHTML();
     assert(!chart.includes("other ("), "the occupancy chart sums never-occupied states as other");
   });
   const res = await fetch(`${server.base}/runs/${id}/trace.json`);
@@ -241,7 +241,7 @@ test("a clang -ftime-trace page: one thread, no MPI sections", async ({ server, 
       (ss) => ss.map((s) => s.id));
     assert(ids.join() === "profile,timeline,occupancy,clusters", `sections: ${ids}`);
     for (const name of ids) {
-      const svg = page.locator(`section#${name} figure.plot svg`).first();
+      const svg = page.locator(`section#${name} figure svg`).first();
       const box = await svg.boundingBox();
       assert(await svg.isVisible() && box && box.height > 60, `${name}: no chart`);
     }
