@@ -550,6 +550,7 @@ static void curve_through(struct fctx *c, json_t *ans)
     plot.title = arena_printf(c->arena, "%s on %s, through the point", d->tpl, d->sys);
     plot.xlabel = over;
     plot.ylabel = "model value";
+    plot.yunit = "s";
     plot.xscale = logx ? SVG_LOG10 : SVG_LINEAR;
     plot.series = n ? &series : NULL;
     plot.nseries = n ? 1 : 0;
