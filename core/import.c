@@ -830,6 +830,50 @@ int import_check_paths(const struct import_files *f, const char *const *paths,
     return 0;
 }
 
+/* One path that is the anchor file of a format read as a directory, as its
+ * tools are given it: an OTF2 archive's NAME.otf2 (with NAME.def and NAME/
+ * beside it: those three, named as in a directory import), an HPCToolkit
+ * database's experiment.xml or meta.db (its directory). 1 when path was
+ * such an anchor and its files were added, 0 when it is not one, -1 with
+ * err. */
+static int add_anchor(struct import_files *out, const char *path, struct err *err)
+{
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    size_t dlen = slash ? (size_t)(slash - path) : 0, blen = strlen(base);
+    char dir[4096], stem[4096], def[4096], name[4096], defname[4096];
+    struct stat st;
+
+    if (snprintf(dir, sizeof dir, "%.*s", (int)dlen, slash ? path : ".") >=
+        (int)sizeof dir)
+        return 0;
+    if (slash == path) /* a file in / */
+        snprintf(dir, sizeof dir, "/");
+    if (blen > 5 && strcmp(base + blen - 5, ".otf2") == 0) {
+        if (snprintf(stem, sizeof stem, "%.*s", (int)(strlen(path) - 5), path) >=
+                (int)sizeof stem ||
+            snprintf(def, sizeof def, "%s.def", stem) >= (int)sizeof def ||
+            stat(def, &st) != 0 || !S_ISREG(st.st_mode) || stat(stem, &st) != 0 ||
+            !S_ISDIR(st.st_mode))
+            return 0;
+        snprintf(name, sizeof name, "%.*s", (int)(blen - 5), base);
+        if (add_file(out, path, base, err) != 0)
+            return -1;
+        if (snprintf(defname, sizeof defname, "%s.def", name) >= (int)sizeof defname)
+            return 0;
+        if (add_file(out, def, defname, err) != 0 ||
+            add_dir(out, stem, name, 0, err) != 0)
+            return -1;
+        return 1;
+    }
+    if (strcmp(base, "experiment.xml") == 0 || strcmp(base, "meta.db") == 0) {
+        if ((out->dir_own = xstrdup(dir)) == NULL)
+            return err_nomem(err);
+        out->dir = out->dir_own;
+        return add_dir(out, dir, "", 0, err) != 0 ? -1 : 1;
+    }
+    return 0;
+}
+
 int import_load_paths(const char *const *paths, size_t npaths, struct import_files *out,
                       struct err *err)
 {
@@ -847,8 +891,10 @@ int import_load_paths(const char *const *paths, size_t npaths, struct import_fil
                          "cannot read %s: %s", paths[i], strerror(errno));
         else if (S_ISDIR(st.st_mode))
             rc = add_dir(out, paths[i], "", 0, err);
-        else
+        else if (npaths > 1 || (rc = add_anchor(out, paths[i], err)) == 0)
             rc = add_file(out, paths[i], paths[i], err);
+        else if (rc > 0)
+            rc = 0;
         if (rc == 0 && npaths == 1 && S_ISDIR(st.st_mode))
             out->dir = paths[i];
         if (rc != 0) {
@@ -869,5 +915,6 @@ void import_files_free(struct import_files *f)
     }
     xfree(f->files);
     xfree(f->first);
+    xfree(f->dir_own);
     memset(f, 0, sizeof *f);
 }

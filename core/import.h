@@ -148,7 +148,9 @@ struct import_files {
     size_t n, cap;
     size_t *first; /* npaths + 1: path i's files are [first[i], first[i + 1]) */
     size_t npaths;
-    const char *dir; /* the one path given when it is a directory, else NULL */
+    const char *dir; /* the one path given when it is a directory (or the
+                      * directory of a database's anchor file), else NULL */
+    char *dir_own;   /* dir when made here (freed with the files) */
 };
 int import_load_paths(const char *const *paths, size_t npaths, struct import_files *out,
                       struct err *err);

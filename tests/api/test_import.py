@@ -6,6 +6,8 @@ and docs/import.md's worked example, run as written."""
 import json
 import os
 import re
+import shutil
+import sqlite3
 import subprocess
 import time
 import urllib.parse
@@ -510,6 +512,42 @@ def tau_without_a_program_name_is_named_by_its_directory():
     assert st == 201 and ans["format"] == "tau", ans
     st, run = S.get(f"/api/v1/runs/{ans['ids'][0]}")
     assert run["application"] == "mpi-ring" and run["executable"] == "mpi-ring", run
+
+
+@test
+def a_trace_or_database_is_imported_by_its_anchor_file():
+    """SPEC §16: an anchor file is accepted, as the tools take it
+    (otf2-print traces.otf2, hpcviewer's experiment.xml): the CLI reads the
+    archive or database beside it, the same content as its directory (so the
+    directory adds nothing new), and a lone anchor is still refused."""
+    db = os.path.join(S.tmp, "anchor.db")
+    trace = os.path.join(DATA, "otf2/trace")
+    r = cli(db, os.path.join(trace, "traces.otf2"))
+    assert r.returncode == 0 and "imported 1 run (0 already stored)" in r.stdout \
+        and "(otf2)" in r.stdout, (r.stdout, r.stderr)
+    r = cli(db, trace)
+    assert r.returncode == 0 and "imported 0 runs (1 already stored)" in r.stdout, r.stdout
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT count(*) FROM runs").fetchone() == (1,)
+    con.close()
+    # the anchor without its definitions beside it: refused, with what is missing
+    lone = os.path.join(S.tmp, "lone")
+    os.makedirs(lone, exist_ok=True)
+    shutil.copy(os.path.join(trace, "traces.otf2"), lone)
+    r = cli(db, os.path.join(lone, "traces.otf2"))
+    assert r.returncode != 0 and "traces.def (the global definitions) and traces/ " \
+        "(the event files) are missing" in r.stderr, r.stderr
+    hpc = os.path.join(SRC, "../shared/corpus/imports/hpctoolkit")
+    if not os.path.isdir(hpc):
+        print("  (no shared corpus beside the checkout: HPCToolkit not checked)")
+        return
+    for d, anchor in (("hatchet_hpctoolkit-cpi-database", "experiment.xml"),
+                      ("pipit_ping-pong-hpctoolkit_v4", "meta.db")):
+        r = cli(db, os.path.join(hpc, d, anchor))
+        assert r.returncode == 0 and "imported 1 run (0 already stored)" in r.stdout \
+            and "(hpctoolkit)" in r.stdout, (d, r.stdout, r.stderr)
+        r = cli(db, os.path.join(hpc, d))
+        assert "imported 0 runs (1 already stored)" in r.stdout, (d, r.stdout)
 
 
 S.close()
