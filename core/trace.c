@@ -163,6 +163,28 @@ static const char *class_name_in(const struct trace *t, int c, struct label *l)
 }
 #define class_name(t, c) class_name_in((t), (c), &(struct label){{0}})
 
+char **trace_state_labels(const struct trace *t)
+{
+    size_t n = t->nnames > 0 ? (size_t)t->nnames : 0, room = 0, at;
+    struct label l;
+    char **out, *s;
+
+    for (size_t i = 0; i < n; i++)
+        room += strlen(class_name_in(t, TRACE_CLASS_USER + (int)i, &l)) + 1;
+    out = xmalloc((n + 1) * sizeof *out + room);
+    if (out == NULL)
+        return NULL;
+    s = (char *)(out + n + 1);
+    for (size_t i = 0; i < n; i++, s += at) {
+        const char *name = class_name_in(t, TRACE_CLASS_USER + (int)i, &l);
+        at = strlen(name) + 1;
+        memcpy(s, name, at);
+        out[i] = s;
+    }
+    out[n] = NULL;
+    return out;
+}
+
 static json_t *class_names(const struct trace *t)
 {
     json_t *a = json_array();

@@ -44,6 +44,12 @@ enum run_trace_kind {
 
 /* "profile", ... for a kind; NULL outside the range. */
 const char *run_trace_name(int kind);
+
+/* The names of t's states as answers and charts show them (class_name in the
+ * JSON): "NAME (state)" for a state named like a built-in class (an OTF2
+ * region called "compute"), else the name. An array of t->nnames strings in
+ * one allocation (free with xfree), or NULL when out of memory. */
+char **trace_state_labels(const struct trace *t);
 /* The kind named `name`, or -1. */
 int run_trace_find(const char *name);
 

@@ -2,6 +2,7 @@
  * upload, each analysis as JSON and as SVG, the trace page and the occupancy
  * estimator across runs. Thin adapters over core/trace.h; the charts are
  * web/chart_trace.h's. */
+#include "common/xalloc.h"
 #include "core/browse.h"
 #include "core/trace.h"
 #include "server/dash.h"
@@ -15,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-int trace_draw(const struct run_trace_set *s, int kind, struct buf *out, struct err *err)
+static int draw(const struct run_trace_set *s, int kind, const char *const *names,
+                struct buf *out, struct err *err)
 {
-    const char *const *names = (const char *const *)s->t->names;
     long long mpi_calls = trace_mpi_calls(s->t);
     const char *lane = chart_trace_lane(mpi_calls);
     switch (kind) {
@@ -41,6 +42,19 @@ int trace_draw(const struct run_trace_set *s, int kind, struct buf *out, struct 
     default:
         return err_set(err, ERR_NOT_FOUND, "not_found", NULL, "no such trace analysis");
     }
+}
+
+int trace_draw(const struct run_trace_set *s, int kind, struct buf *out, struct err *err)
+{
+    /* the states by the names the JSON gives them: one called "compute" is
+     * "compute (state)", never a second "compute" in a legend */
+    char **names = trace_state_labels(s->t);
+    int rc;
+    if (names == NULL)
+        return err_nomem(err);
+    rc = draw(s, kind, (const char *const *)names, out, err);
+    xfree(names);
+    return rc;
 }
 
 /* A run id from a path segment, or -1 with a 404. */

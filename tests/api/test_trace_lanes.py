@@ -244,6 +244,12 @@ def an_mpi_trace_still_computes():
     assert abs(rk["compute"] - 0.7) < 1e-9, rk  # 1 s less the barrier's 0.3 s
     # its region called "compute" is a state, told apart from the class
     assert set(rk["classes"]) == {"collective", "main", "compute (state)"}, rk
+    # and so in the charts' legends: one "compute", the region "compute (state)"
+    # (cut to the timeline's 10 characters), never a second "compute"
+    texts = [t for _, t in legend(svg(MPI_RID, "timeline"))]
+    assert texts.count("compute") == 1 and "compute (\u2026" in texts, texts
+    texts = [t for _, t in legend(svg(MPI_RID, "occupancy"))]
+    assert sorted(texts) == ["collective", "compute (state)", "main"], texts
 
 
 @test
