@@ -145,11 +145,14 @@ def an_anchor_file_alone_says_what_is_missing():
     assert st == 422 and ans["error"]["message"] == (
         "traces.otf2: traces.def (the global definitions) is missing: " + ALONE), ans
     assert S.content() == before
-    # on the command line, the anchor's path as given
+    # on the command line, the anchor's path as given (an anchor with its
+    # archive beside it reads the archive: test_import.py)
     C = Server()
     try:
         C.kill()
-        anchor = os.path.join(FIXTURE, "traces.otf2")
+        anchor = os.path.join(C.tmp, "lone", "traces.otf2")
+        os.makedirs(os.path.dirname(anchor))
+        shutil.copy(os.path.join(FIXTURE, "traces.otf2"), anchor)
         out = subprocess.run([os.path.join(BIN, "prophecyd"), "import", "--format", "otf2",
                               "--db", C.db, anchor], capture_output=True, text=True)
         assert out.returncode != 0, out
