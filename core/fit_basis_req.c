@@ -60,7 +60,6 @@ int basis_decode(json_t *body, int from_db, arena *a, struct basis_req *q,
                                               "arg",       "at",     "stat",  "scale",
                                               "power",     NULL};
     json_t *b = json_object_get(body, "basis"), *data, *row, *v;
-    struct bench_series series;
     double *x, *t;
     char field[64];
     const char *name;
@@ -89,7 +88,7 @@ int basis_decode(json_t *body, int from_db, arena *a, struct basis_req *q,
         if ((v = json_object_get(b, "arg")) != NULL &&
             json_get_name(v, "basis.arg", LIMIT_IDENT, a, err) == NULL)
             return -1;
-        if (bench_series_decode(b, "basis.", &series, err) != 0)
+        if (bench_series_decode(b, "basis.", &q->series, err) != 0)
             return -1;
         if ((v = json_object_get(b, "stat")) != NULL &&
             json_get_name(v, "basis.stat", LIMIT_STAT, a, err) == NULL)
@@ -155,7 +154,6 @@ int basis_resolve(db *d, const char *system_default, arena *a, struct basis_req 
     const char *system = json_string_value(json_object_get(b, "system"));
     const char *arg = json_string_value(json_object_get(b, "arg"));
     const char *stat;
-    struct bench_series series;
     json_t *seen = NULL;
     double *x = NULL, *t = NULL;
     size_t i, n = 0;
@@ -178,11 +176,8 @@ int basis_resolve(db *d, const char *system_default, arena *a, struct basis_req 
                     bench);
         goto out;
     }
-    if (bench_series_decode(b, "basis.", &series, err) != 0 ||
-        bench_series_pick(&rows, &series, "basis.", system, bench, a, err) != 0)
+    if (bench_series_pick(&rows, &q->series, "basis.", system, bench, a, err) != 0)
         goto out;
-    q->label = series.label;
-    q->test = series.test;
     if (json_array_size(rows) > LIMIT_BASIS_POINTS) {
         err_set(err, ERR_TOO_LARGE, "too_large", "basis.benchmark",
                 "more than %d %s benchmarks make one machine curve", LIMIT_BASIS_POINTS,
@@ -287,10 +282,11 @@ out:
 
 int basis_describe(const struct basis_req *q, json_t *model_basis)
 {
-    if (model_basis == NULL || q->label == NULL)
+    const struct bench_series *s = &q->series;
+    if (model_basis == NULL || q->stored == NULL || s->label == NULL || s->test == NULL)
         return 0;
-    if ((*q->label && json_object_set_new(model_basis, "label", json_string(q->label))) ||
-        (*q->test && json_object_set_new(model_basis, "test", json_string(q->test))))
+    if ((*s->label && json_object_set_new(model_basis, "label", json_string(s->label))) ||
+        (*s->test && json_object_set_new(model_basis, "test", json_string(s->test))))
         return -1;
     return 0;
 }

@@ -21,6 +21,7 @@
 
 #include "common/arena.h"
 #include "common/err.h"
+#include "core/bench_series.h"
 #include "db/db.h"
 #include "models/fit.h"
 
@@ -28,8 +29,9 @@ struct basis_req {
     json_t *stored;          /* a stored curve to read (borrowed), or NULL */
     struct fit_basis *curve; /* the curve (arena), or NULL: no basis (yet) */
     double scale, power;     /* "scale", "power": read at scale * x^power */
-    /* the stored curve's series once resolved (arena; "" for none), else NULL */
-    const char *label, *test;
+    /* a stored curve's series ("label", "test"): as asked once decoded, as
+     * read once resolved (arena; "" for none); NULL for an inline curve */
+    struct bench_series series;
 };
 
 /* Decodes body's "basis" into *out (zeroed first; no "basis": both NULL).
@@ -41,8 +43,8 @@ int basis_decode(json_t *body, int from_db, arena *a, struct basis_req *out,
                  struct err *err);
 
 /* Reads a stored curve through d (a read connection) from system (its
- * "system", else system_default); nothing to do without one. Sets b->label
- * and b->test to the series read. 0, or -1 with ERR_NOT_FOUND for an unknown
+ * "system", else system_default); nothing to do without one. Sets b->series
+ * to the series read. 0, or -1 with ERR_NOT_FOUND for an unknown
  * system, ERR_INVALID for rows that make no curve, for a label or test the
  * benchmark does not have (fields basis.label, basis.test) and for a
  * benchmark of several series the request does not choose among (field
