@@ -102,7 +102,7 @@ static void param_plot(struct page *p, arena *a, const struct expr_param *params
     struct svg_series series[MAX_GROUPS] = {0};
     struct svg_curve curves[MAX_GROUPS] = {0};
     struct svg_plot2d plot = {0};
-    size_t nb = 0, i, j, g, ng = 0, nc = 0, ngroups = 0, xi = 0, oi = (size_t)-1,
+    size_t nb = 0, i, j, ng = 0, nc = 0, ngroups = 0, xi = 0, oi = (size_t)-1,
            dropped = 0;
     int several = 0;
     double series_key = 0;
@@ -195,7 +195,7 @@ static void param_plot(struct page *p, arena *a, const struct expr_param *params
         several |= strcmp(pts[i].series, pts[0].series) != 0;
     }
     for (i = 0; i < nb && ng < MAX_GROUPS; i = j) {
-        double *xs, *ts, *cx, *cy;
+        double *xs, *ts;
         struct agg_point *ag;
         struct svg_point *sp;
         const char *measured;
@@ -207,9 +207,7 @@ static void param_plot(struct page *p, arena *a, const struct expr_param *params
         ts = arena_alloc(a, (j - i) * sizeof *ts);
         ag = arena_alloc(a, (j - i) * sizeof *ag);
         sp = arena_alloc(a, (j - i) * sizeof *sp);
-        cx = arena_alloc(a, CURVE_SAMPLES * sizeof *cx);
-        cy = arena_alloc(a, CURVE_SAMPLES * sizeof *cy);
-        if (!xs || !ts || !ag || !sp || !cx || !cy)
+        if (!xs || !ts || !ag || !sp)
             goto out;
         for (k = i; k < j; k++) {
             xs[k - i] = pts[k].x;
@@ -227,21 +225,6 @@ static void param_plot(struct page *p, arena *a, const struct expr_param *params
             tmin = fmin(tmin, ag[k].ymin);
             tmax = fmax(tmax, ag[k].ymax);
         }
-        /* The curve over the measured range, evenly spaced on the x axis. */
-        for (k = 0; k < CURVE_SAMPLES; k++) {
-            double f = (double)k / (CURVE_SAMPLES - 1);
-            double x = plot.xscale == SVG_LOG10 ? xmin * pow(xmax / xmin, f)
-                                                : xmin + (xmax - xmin) * f;
-            vals[xi] = x;
-            if (oi != (size_t)-1)
-                vals[oi] = pts[i].key;
-            cx[k] = x;
-            cy[k] = expr_eval(ex, vals);
-            if (isfinite(cy[k]) && cy[k] > 0) {
-                tmin = fmin(tmin, cy[k]);
-                tmax = fmax(tmax, cy[k]);
-            }
-        }
         measured = oi != (size_t)-1
                        ? arena_printf(a, "measured, %s=%.6g", oname, pts[i].key)
                        : "measured";
@@ -252,6 +235,25 @@ static void param_plot(struct page *p, arena *a, const struct expr_param *params
         series[ng].n = (size_t)nag;
         series[ng].color = (int)ng + 1;
         if (ng == 0 || pts[i].key != series_key) {
+            /* The curve over the measured range, evenly spaced on the x axis. */
+            double *cx = arena_alloc(a, CURVE_SAMPLES * sizeof *cx);
+            double *cy = arena_alloc(a, CURVE_SAMPLES * sizeof *cy);
+            if (!cx || !cy)
+                goto out;
+            for (k = 0; k < CURVE_SAMPLES; k++) {
+                double f = (double)k / (CURVE_SAMPLES - 1);
+                double x = plot.xscale == SVG_LOG10 ? xmin * pow(xmax / xmin, f)
+                                                    : xmin + (xmax - xmin) * f;
+                vals[xi] = x;
+                if (oi != (size_t)-1)
+                    vals[oi] = pts[i].key;
+                cx[k] = x;
+                cy[k] = expr_eval(ex, vals);
+                if (isfinite(cy[k]) && cy[k] > 0) {
+                    tmin = fmin(tmin, cy[k]);
+                    tmax = fmax(tmax, cy[k]);
+                }
+            }
             curves[nc].label = oi != (size_t)-1 ? arena_printf(a, "parameter, %s=%.6g",
                                                                oname, pts[i].key)
                                                 : "parameter";
@@ -264,7 +266,6 @@ static void param_plot(struct page *p, arena *a, const struct expr_param *params
         series_key = pts[i].key;
         ng++;
     }
-    g = ng;
     buf_printf(&formula, "%s = %s", buf_str(&src), par->body);
     snprintf(title, sizeof title, "%.64s: benchmark points and the fitted parameter",
              buf_str(&src));
@@ -274,7 +275,7 @@ static void param_plot(struct page *p, arena *a, const struct expr_param *params
     plot.yunit = "s";
     plot.yscale = tmin > 0 && tmax / tmin >= 100 ? SVG_LOG10 : SVG_LINEAR;
     plot.series = series;
-    plot.nseries = g;
+    plot.nseries = ng;
     plot.curves = curves;
     plot.ncurves = nc;
     plot.formula = buf_str(&formula);
