@@ -839,33 +839,37 @@ int import_check_paths(const struct import_files *f, const char *const *paths,
 static int add_anchor(struct import_files *out, const char *path, struct err *err)
 {
     const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
-    size_t dlen = slash ? (size_t)(slash - path) : 0, blen = strlen(base);
-    char dir[4096], stem[4096], def[4096], name[4096], defname[4096];
+    size_t blen = strlen(base);
+    char dir[4096], def[4096], defname[4096];
     struct stat st;
 
-    if (snprintf(dir, sizeof dir, "%.*s", (int)dlen, slash ? path : ".") >=
-        (int)sizeof dir)
-        return 0;
-    if (slash == path) /* a file in / */
-        snprintf(dir, sizeof dir, "/");
     if (blen > 5 && strcmp(base + blen - 5, ".otf2") == 0) {
+        /* NAME.otf2 with NAME.def and NAME/ beside it, named NAME.* as in
+         * the directory */
+        char stem[4096], name[4096];
         if (snprintf(stem, sizeof stem, "%.*s", (int)(strlen(path) - 5), path) >=
                 (int)sizeof stem ||
             snprintf(def, sizeof def, "%s.def", stem) >= (int)sizeof def ||
+            snprintf(name, sizeof name, "%.*s", (int)(blen - 5), base) >=
+                (int)sizeof name ||
+            snprintf(defname, sizeof defname, "%s.def", name) >= (int)sizeof defname ||
             stat(def, &st) != 0 || !S_ISREG(st.st_mode) || stat(stem, &st) != 0 ||
             !S_ISDIR(st.st_mode))
             return 0;
-        snprintf(name, sizeof name, "%.*s", (int)(blen - 5), base);
-        if (add_file(out, path, base, err) != 0)
-            return -1;
-        if (snprintf(defname, sizeof defname, "%s.def", name) >= (int)sizeof defname)
-            return 0;
-        if (add_file(out, def, defname, err) != 0 ||
-            add_dir(out, stem, name, 0, err) != 0)
-            return -1;
-        return 1;
+        return add_file(out, path, base, err) != 0 ||
+                       add_file(out, def, defname, err) != 0 ||
+                       add_dir(out, stem, name, 0, err) != 0
+                   ? -1
+                   : 1;
     }
     if (strcmp(base, "experiment.xml") == 0 || strcmp(base, "meta.db") == 0) {
+        /* the database is the directory the anchor is in */
+        int dlen = slash == NULL || slash == path ? 1 : (int)(slash - path);
+        if (snprintf(dir, sizeof dir, "%.*s", dlen,
+                     slash == NULL   ? "."
+                     : slash == path ? "/"
+                                     : path) >= (int)sizeof dir)
+            return 0;
         if ((out->dir_own = xstrdup(dir)) == NULL)
             return err_nomem(err);
         out->dir = out->dir_own;
