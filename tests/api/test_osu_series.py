@@ -135,6 +135,29 @@ def close(a, b, rel=1e-6):
     return abs(a - b) <= rel * abs(b)
 
 
+def series_refused(ask, prefix):
+    """ask(series) posts a request naming the series of the corpus log's
+    MPISR ({} for none): every refusal a request reading one series gets,
+    its field (prefix + "label" / "test") and its words."""
+    st, b = ask({})
+    assert st == 422 and b["error"]["field"] == prefix + "label", b
+    assert b["error"]["message"] == (
+        'benchmark MPISR of system HPC2023 has 6 series; name one with "label": '
+        + ", ".join(f'"{label}"' for label in SIX)), b
+    for series, field, text in (
+            ({"label": "Testing Same CORE"}, "label",
+             'benchmark MPISR of system HPC2023 has no series labelled "Testing Same '
+             'CORE"; its labels: "Testing Same CCX", "Testing Same CCD, Different CCX", '),
+            ({"label": "Testing Same CCX", "test": "osu_bw"}, "test",
+             'benchmark MPISR of system HPC2023 has no series of test "osu_bw"; its '
+             'tests: "osu_latency"'),
+            ({"label": 7}, "label", "label must be a string"),
+            ({"label": ["Testing Same CCX"]}, "label", "label must be a string")):
+        st, b = ask(series)
+        assert st == 422 and b["error"]["field"] == prefix + field, (series, b)
+        assert b["error"]["message"].startswith(text), (series, b)
+
+
 @test
 def a_fit_on_the_corpus_log_follows_the_placement_it_names():
     """docs/api.md "On a machine curve": a stored basis names the series
@@ -190,24 +213,8 @@ def a_fit_on_the_corpus_log_follows_the_placement_it_names():
     # stored even when asked to save
     before = S.content()
     base = {"x": "L", "data": data, "save": True}
-    st, b = S.post("/api/v1/fit", dict(base, basis={"benchmark": "MPISR",
-                                                    "system": "HPC2023"}))
-    assert st == 422 and b["error"]["field"] == "basis.label", b
-    assert b["error"]["message"] == (
-        'benchmark MPISR of system HPC2023 has 6 series; name one with "label": '
-        + ", ".join(f'"{label}"' for label in SIX)), b
-    for basis, field, text in (
-            ({"label": "Testing Same CORE"}, "basis.label",
-             'benchmark MPISR of system HPC2023 has no series labelled "Testing Same '
-             'CORE"; its labels: "Testing Same CCX", "Testing Same CCD, Different CCX", '),
-            ({"label": "Testing Same CCX", "test": "osu_bw"}, "basis.test",
-             'benchmark MPISR of system HPC2023 has no series of test "osu_bw"; its '
-             'tests: "osu_latency"'),
-            ({"label": 7}, "basis.label", "label must be a string")):
-        st, b = S.post("/api/v1/fit", dict(base, basis=dict(
-            {"benchmark": "MPISR", "system": "HPC2023"}, **basis)))
-        assert st == 422 and b["error"]["field"] == field, (basis, b)
-        assert b["error"]["message"].startswith(text), (basis, b)
+    series_refused(lambda series: S.post("/api/v1/fit", dict(base, basis=dict(
+        {"benchmark": "MPISR", "system": "HPC2023"}, **series))), "basis.")
     assert S.content() == before
 
 
@@ -222,22 +229,8 @@ def a_system_parameter_is_fitted_to_the_placement_it_names():
         return
     url = "/api/v1/systems/HPC2023/parameters/fit"
     before = S.content()
-    st, b = S.post(url, {"parameter": "MPISR", "form": "hockney"})
-    assert st == 422 and b["error"]["field"] == "label", b
-    assert b["error"]["message"] == (
-        'benchmark MPISR of system HPC2023 has 6 series; name one with "label": '
-        + ", ".join(f'"{label}"' for label in SIX)), b
-    for extra, field, text in (
-            ({"label": "Testing Same CORE"}, "label",
-             'benchmark MPISR of system HPC2023 has no series labelled "Testing Same '
-             'CORE"; its labels: "Testing Same CCX", '),
-            ({"label": "Testing Same CCX", "test": "osu_bw"}, "test",
-             'benchmark MPISR of system HPC2023 has no series of test "osu_bw"; its '
-             'tests: "osu_latency"'),
-            ({"label": ["Testing Same CCX"]}, "label", "label must be a string")):
-        st, b = S.post(url, dict({"parameter": "MPISR", "form": "hockney"}, **extra))
-        assert st == 422 and b["error"]["field"] == field, (extra, b)
-        assert b["error"]["message"].startswith(text), (extra, b)
+    series_refused(lambda series: S.post(url, dict(
+        {"parameter": "MPISR", "form": "hockney"}, **series)), "")
     assert S.content() == before
     # the fit of one placement is the relative least-squares line through
     # its own 23 sizes (the Hockney fit of docs/api.md), not through 138 rows
