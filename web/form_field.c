@@ -41,10 +41,23 @@ static int err_here(struct fctx *c, const char *name)
     return c->err.status && c->err_field && strcmp(c->err_field, name) == 0;
 }
 
-static void label_open(struct fctx *c, const char *id, const char *label,
-                       const char *hint)
+/* The characters a closed select shows in one column of .fields. */
+#define SELECT_COLUMN_CHARS 24
+
+/* The larger of n and the characters of UTF-8 text s. */
+static size_t chars_max(size_t n, const char *s)
 {
-    page_printf(&c->p, "<div class=\"field\"><label for=\"%s\">", id);
+    size_t k = 0;
+    for (; *s; s++)
+        k += ((unsigned char)*s & 0xC0) != 0x80;
+    return k > n ? k : n;
+}
+
+static void label_open(struct fctx *c, const char *id, const char *label,
+                       const char *hint, int wide)
+{
+    page_printf(&c->p, "<div class=\"field%s\"><label for=\"%s\">", wide ? " wide" : "",
+                id);
     page_text(&c->p, label);
     if (hint) {
         page_puts(&c->p, " <span class=\"hint\">");
@@ -71,8 +84,14 @@ void ff_select(struct fctx *c, const char *name, const char *label, const char *
 {
     const char *id = field_id(c, name);
     int bad = err_here(c, name);
-    size_t i;
-    label_open(c, id, label, hint);
+    size_t i, longest = 0;
+    /* A select shows its choice closed: one whose longest choice would be
+     * cut in a column of the grid (14rem holds about 24 characters beside
+     * the arrow) takes the whole row, as "MPISR · Testing Same CCD, Different
+     * Socket" and long kernel names need. */
+    for (i = 0; i < n; i++)
+        longest = chars_max(longest, labels && labels[i] ? labels[i] : values[i]);
+    label_open(c, id, label, hint, longest > SELECT_COLUMN_CHARS);
     page_printf(&c->p, "<select id=\"%s\" name=\"", id);
     page_attr(&c->p, name);
     page_puts(&c->p, "\"");
@@ -100,7 +119,7 @@ void ff_text(struct fctx *c, const char *name, const char *label, const char *hi
 {
     const char *id = field_id(c, name);
     int bad = err_here(c, name);
-    label_open(c, id, label, hint);
+    label_open(c, id, label, hint, 0);
     page_printf(&c->p, "<input type=\"text\" id=\"%s\" name=\"", id);
     page_attr(&c->p, name);
     page_puts(&c->p, "\" value=\"");

@@ -166,13 +166,16 @@ static void import_form(struct page *p, const struct view_upload *d, const struc
     const char *chosen = f ? form_get(f, "format") : NULL;
     int bad;
 
-    page_puts(p, "<h2 id=\"import\">Import a file</h2>\n<p>Output of Extra-P, Caliper, "
-                 "TAU, OSU micro-benchmarks, LLVM LNT, Bencher, Google Benchmark or an "
-                 "OTF2 trace: one file, or a tar archive of a TAU profile directory or "
-                 "an OTF2 trace. Importing a file twice stores nothing new. See "
-                 "<code>docs/import.md</code>.</p>\n"
-                 "<form class=\"card\" id=\"import-form\" method=\"post\" "
-                 "action=\"/upload/import\" enctype=\"multipart/form-data\">\n");
+    page_puts(p,
+              "<h2 id=\"import\">Import a file</h2>\n<p>Output of Score-P (CUBE), "
+              "Extra-P, Caliper, TAU, HPCToolkit, Nsight Systems, OSU "
+              "micro-benchmarks, LLVM LNT, Bencher, Google Benchmark, a Trace Event "
+              "JSON or an OTF2 trace: one file, or a tar archive of a directory (a TAU "
+              "profile, an HPCToolkit database, an OTF2 trace). Importing a file twice "
+              "stores nothing new. See "
+              "<code>docs/import.md</code>.</p>\n"
+              "<form class=\"card\" id=\"import-form\" method=\"post\" "
+              "action=\"/upload/import\" enctype=\"multipart/form-data\">\n");
     hidden_fields(p, NULL);
     page_puts(p, "<div class=\"fields\">\n<div class=\"field wide\">"
                  "<label for=\"import-file\">File</label>"
@@ -182,9 +185,10 @@ static void import_form(struct page *p, const struct view_upload *d, const struc
                      : ">");
     if (bad)
         field_error(p, "import-file", e);
-    page_puts(p,
-              "</div>\n<div class=\"field\"><label for=\"import-format\">Format</label>"
-              "<select id=\"import-format\" name=\"format\"");
+    /* wide: a format's label names its files, up to ~90 characters */
+    page_puts(
+        p, "</div>\n<div class=\"field wide\"><label for=\"import-format\">Format</label>"
+           "<select id=\"import-format\" name=\"format\"");
     bad = error_is_for(e, "format", 2);
     if (bad)
         page_puts(p, " aria-invalid=\"true\" aria-describedby=\"import-format-error\"");

@@ -221,6 +221,29 @@ export async function assertInputsTyped(page, what) {
   if (untyped.length) throw new Error(`${what}: <input> without a type: ${untyped.join(", ")}`);
 }
 
+// Every choice of every select shown fits the closed select: a select shows
+// its chosen option only, cut at its width ("MPISR · Testing Same CCD, D…"
+// in a grid column), so each option's text, measured in the select's own
+// font, must fit inside its padding beside the arrow (20 px).
+export async function assertSelectsWhole(page, what) {
+  const cut = await page.evaluate(() => {
+    const ctx = document.createElement("canvas").getContext("2d");
+    const out = [];
+    for (const sel of document.querySelectorAll("select")) {
+      if (sel.getClientRects().length === 0) continue;
+      const cs = getComputedStyle(sel);
+      ctx.font = cs.font;
+      const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+      for (const o of sel.options) {
+        const w = ctx.measureText(o.text).width;
+        if (w > room) out.push(`${sel.name}: "${o.text}" (${w.toFixed(0)} px in ${room.toFixed(0)})`);
+      }
+    }
+    return out;
+  });
+  if (cut.length) throw new Error(`${what}: choices cut in their select: ${cut.slice(0, 5).join("; ")}`);
+}
+
 // Clicks (click: a function that clicks) and waits for the page it leads to
 // to load. Not waitForLoadState("networkidle") beside the click: that one
 // answers for the page still shown, so the test could read the old page.

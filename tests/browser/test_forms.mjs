@@ -6,7 +6,8 @@
 // Also: a form works without JavaScript, bad input is shown next to its field
 // and stores nothing, and the pages fit a phone's width. Screenshots go to
 // the artifacts directory like the other browser tests.
-import { test, run, watchedPage, assert, screenshot, assertNoHorizontalOverflow } from "./lib.mjs";
+import { test, run, watchedPage, assert, screenshot, assertNoHorizontalOverflow,
+         assertSelectsWhole } from "./lib.mjs";
 
 const MATMUL = "matmul (example)", BT = "NAS BT (example)";
 const SGI = "SGI Origin2000 (example)", SP2 = "IBM SP2 (example)";
@@ -95,12 +96,14 @@ test("curve fitting in three steps, saved", async ({ server, browser }) => {
   assert(JSON.stringify(await options(page, "system")) === JSON.stringify([SP2]), "systems of sp2");
   await pick(page, "executable", "matmul_sgi", true);
   assert(JSON.stringify(await options(page, "system")) === JSON.stringify([SGI]), "systems of sgi");
+  await assertSelectsWhole(page, "fit step 1 at 1280px");
   await screenshot(page, "form-fit-step1-1280");
   await next(page, "Step 2: Graph and axes");
   // step 2: graph type and axes
   await page.selectOption("select[name=graph]", { label: "cubic" });
   await page.selectOption("select[name=x]", "N");
   await page.selectOption("select[name=y]", "runtime");
+  await assertSelectsWhole(page, "fit step 2 at 1280px");
   await screenshot(page, "form-fit-step2-1280");
   await next(page, "Step 3: Range and prediction");
   // step 3: fixed values prefilled from the runs; the prediction typed
@@ -108,6 +111,7 @@ test("curve fitting in three steps, saved", async ({ server, browser }) => {
   assert(await page.locator("select[name='fix.L']").inputValue() === "1024", "L prefilled");
   await page.selectOption("select[name='fix.nprocs']", "8");
   await page.fill("input[name=predict]", "1200");
+  await assertSelectsWhole(page, "fit step 3 at 1280px");
   await screenshot(page, "form-fit-step3-1280");
   await next(page, "Result");
   await plotVisible(page, "fit");
@@ -208,6 +212,7 @@ test("curve fitting over two axes: the 3-D surface", async ({ server, browser })
   assert(sug.status === 200, `suggest ${sug.status} ${JSON.stringify(sug.body)}`);
   assert(JSON.stringify(sug.body.suggestions.map((s) => s.x)) === JSON.stringify(pairs),
     `page ${JSON.stringify(pairs)}, API ${JSON.stringify(sug.body.suggestions)}`);
+  await assertSelectsWhole(page, "fit-surface at 1280px");
   await screenshot(page, "form-fit-surface-1280");
   page.assertClean("fit surface");
   await page.context().close();
@@ -224,12 +229,14 @@ test("parameterization in two steps, saved", async ({ server, browser }) => {
   await pick(page, "system", SGI, true);
   await pick(page, "system", SP2, true);
   assert(await page.locator("select[name=system]").inputValue() === SP2, "system chosen");
+  await assertSelectsWhole(page, "param-step1 at 1280px");
   await screenshot(page, "form-param-step1-1280");
   await next(page, "Step 2: Variables");
   for (const [v, x] of [["N", "1000"], ["P", "8"], ["L", "1024"]]) {
     assert(await page.locator(`select[name='mode.${v}']`).inputValue() === "fixed", `${v} fixed`);
     await page.fill(`input[name='v.${v}']`, x);
   }
+  await assertSelectsWhole(page, "param-step2 at 1280px");
   await screenshot(page, "form-param-step2-1280");
   await next(page, "Result");
   await plotVisible(page, "parameterize");
@@ -261,10 +268,12 @@ test("kernel coupling in three steps, saved", async ({ server, browser }) => {
     assert(await page.locator(`select[name='pos.${k}']`).inputValue() === String(i + 1), `${k} in the loop`);
   assert(await page.locator("select[name='pos.initialize']").inputValue() === "", "initialize outside");
   await page.selectOption("select[name='graph.verify']", "auto");
+  await assertSelectsWhole(page, "couple-step2 at 1280px");
   await screenshot(page, "form-couple-step2-1280");
   await next(page, "Step 3: Range and prediction");
   await pick(page, "x", "nprocs", false);
   await page.fill("input[name=predict]", "64");
+  await assertSelectsWhole(page, "couple-step3 at 1280px");
   await screenshot(page, "form-couple-step3-1280");
   await next(page, "Result");
   await plotVisible(page, "couple");

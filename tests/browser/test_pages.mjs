@@ -2,7 +2,7 @@
 // errors or failed requests, at 1280 px and at phone width (390 px) with no
 // sideways overflow of the body; screenshots of each are saved as artifacts.
 import { test, run, watchedPage, screenshot, assert, assertNoHorizontalOverflow,
-         assertReadablePlots, assertInputsTyped } from "./lib.mjs";
+         assertReadablePlots, assertInputsTyped, assertSelectsWhole } from "./lib.mjs";
 
 const enc = encodeURIComponent;
 
@@ -55,6 +55,7 @@ test("every page, desktop and phone", async ({ server, browser }) => {
       assert(wide === 0, `${path}: ${wide} plots wider than the window`);
       await assertNoHorizontalOverflow(page, `${path} at ${width}px`);
       await assertInputsTyped(page, path);
+      if (width === 1280) await assertSelectsWhole(page, path);
       await screenshot(page, `${name}-${suffix}`);
       page.assertClean(`${path} at ${width}px`);
     }
