@@ -694,6 +694,8 @@ int import_commit(db *d, struct import *im, struct err *err)
 /* ---- reading paths --------------------------------------------------------- */
 
 #define IMPORT_MAX_DEPTH 8
+/* A directory's base name as the prefix of its files' names (dir_prefix). */
+#define IMPORT_PREFIX_MAX 255
 
 static int add_file(struct import_files *out, const char *path, const char *name,
                     struct err *err)
@@ -878,9 +880,42 @@ static int add_anchor(struct import_files *out, const char *path, struct err *er
     return 0;
 }
 
+/* The name under which directory paths[i]'s files go when several paths are
+ * given: its base name ("runs/p16/" -> "p16"), so that two runs' directories
+ * are two directories of the set (the formats read each apart) and not one
+ * with every file twice; "~2/p16" for a second path of that base name. */
+static const char *dir_prefix(const char *const *paths, size_t i, char *out)
+{
+    size_t n = strlen(paths[i]), same = 1;
+    const char *base;
+
+    while (n > 1 && paths[i][n - 1] == '/')
+        n--;
+    for (base = paths[i] + n; base > paths[i] && base[-1] != '/'; base--)
+        ;
+    n -= (size_t)(base - paths[i]);
+    if (n == 0 || n > IMPORT_PREFIX_MAX || (n <= 2 && memcmp(base, "..", n) == 0))
+        base = "dir", n = 3; /* "/", "." or "..": no name of its own */
+    for (size_t j = 0; j < i; j++) {
+        size_t m = strlen(paths[j]);
+        while (m > 1 && paths[j][m - 1] == '/')
+            m--;
+        if (m >= n && memcmp(paths[j] + m - n, base, n) == 0 &&
+            (m == n || paths[j][m - n - 1] == '/'))
+            same++;
+    }
+    if (same > 1) /* its directory keeps its name: the run's default name */
+        snprintf(out, IMPORT_PREFIX_MAX + 24, "~%zu/%.*s", same, (int)n, base);
+    else
+        snprintf(out, IMPORT_PREFIX_MAX + 24, "%.*s", (int)n, base);
+    return out;
+}
+
 int import_load_paths(const char *const *paths, size_t npaths, struct import_files *out,
                       struct err *err)
 {
+    char prefix[IMPORT_PREFIX_MAX + 24];
+
     memset(out, 0, sizeof *out);
     out->first = xcalloc(npaths + 1, sizeof *out->first);
     if (out->first == NULL)
@@ -894,7 +929,8 @@ int import_load_paths(const char *const *paths, size_t npaths, struct import_fil
             rc = err_set(err, ERR_INVALID, "invalid_import", "files",
                          "cannot read %s: %s", paths[i], strerror(errno));
         else if (S_ISDIR(st.st_mode))
-            rc = add_dir(out, paths[i], "", 0, err);
+            rc = add_dir(out, paths[i], npaths > 1 ? dir_prefix(paths, i, prefix) : "", 0,
+                         err);
         else if (npaths > 1 || (rc = add_anchor(out, paths[i], err)) == 0)
             rc = add_file(out, paths[i], paths[i], err);
         else if (rc > 0)

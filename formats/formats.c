@@ -7,7 +7,11 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "common/utf8.h"
+#include "common/xalloc.h"
 
 #include "formats/import.h"
 #include "formats/limits.h"
@@ -17,44 +21,45 @@
  * HPCToolkit's magic), the loosest last. */
 static const struct fmt_format table[] = {
     {"otf2", "application/x-tar", 1,
-     "OTF2 trace (anchor file *.otf2 with its .def/.evt files)", sniff_otf2, import_otf2},
+     "OTF2 trace (anchor file *.otf2 with its .def/.evt files)", sniff_otf2, import_otf2,
+     root_otf2},
     {"tau", "application/x-tar", 1, "TAU profile directory (profile.N.0.0 per rank)",
-     sniff_tau, import_tau},
+     sniff_tau, import_tau, root_tau},
     {"extrap-text", "text/plain", 0,
      "Extra-P text input (PARAMETER, POINTS, REGION, DATA)", sniff_extrap_text,
-     import_extrap_text},
+     import_extrap_text, NULL},
     {"cube", "application/x-tar", 1,
      "Score-P CUBE4 profile (.cubex), or a directory of them (NAME.p16.r1/profile.cubex)",
-     sniff_cube, import_cube},
+     sniff_cube, import_cube, NULL},
     {"extrap-experiment", "application/zip", 0,
      "Extra-P saved experiment (.extra-p: a ZIP holding experiment.json)",
-     sniff_extrap_experiment, import_extrap_experiment},
+     sniff_extrap_experiment, import_extrap_experiment, NULL},
     {"nsys-sqlite", "application/vnd.sqlite3", 0,
      "Nsight Systems SQLite export (nsys export --type sqlite)", sniff_nsys_sqlite,
-     import_nsys_sqlite},
+     import_nsys_sqlite, NULL},
     {"hpctoolkit", "application/x-tar", 1,
      "HPCToolkit database (experiment.xml with *.metric-db, or meta.db and profile.db)",
-     sniff_hpctoolkit, import_hpctoolkit},
-    {"osu", "text/plain", 0, "OSU micro-benchmark output", sniff_osu, import_osu},
+     sniff_hpctoolkit, import_hpctoolkit, root_hpctoolkit},
+    {"osu", "text/plain", 0, "OSU micro-benchmark output", sniff_osu, import_osu, NULL},
     {"chrome-trace", "application/json", 0,
      "Trace Event JSON (chrome://tracing, Perfetto; traceEvents)", sniff_chrome_trace,
-     import_chrome_trace},
+     import_chrome_trace, NULL},
     {"gbench", "application/json", 0, "Google Benchmark JSON (--benchmark_format=json)",
-     sniff_gbench, import_gbench},
+     sniff_gbench, import_gbench, NULL},
     {"lnt-json", "application/json", 0, "LLVM LNT report (format version 1 or 2)",
-     sniff_lnt_json, import_lnt_json},
+     sniff_lnt_json, import_lnt_json, NULL},
     {"caliper-json", "application/json", 0, "Caliper json or json-split output",
-     sniff_caliper_json, import_caliper_json},
+     sniff_caliper_json, import_caliper_json, NULL},
     {"extrap-json", "application/json", 0, "Extra-P JSON input", sniff_extrap_json,
-     import_extrap_json},
+     import_extrap_json, NULL},
     {"extrap-jsonl", "application/x-ndjson", 0, "Extra-P JSON-lines input",
-     sniff_extrap_jsonl, import_extrap_jsonl},
+     sniff_extrap_jsonl, import_extrap_jsonl, NULL},
     {"json", "application/json", 0, "Prophecy run documents ({\"runs\": [...]})",
-     sniff_rundoc_json, import_rundoc_json},
-    {"bmf", "application/json", 0, "Bencher Metric Format", sniff_bmf, import_bmf},
+     sniff_rundoc_json, import_rundoc_json, NULL},
+    {"bmf", "application/json", 0, "Bencher Metric Format", sniff_bmf, import_bmf, NULL},
     {"csv", "text/csv", 0,
      "Prophecy CSV (application,executable,system,nprocs,runtime,...)", sniff_rundoc_csv,
-     import_rundoc_csv},
+     import_rundoc_csv, NULL},
 };
 
 const struct fmt_format *fmt_table(size_t *n)
@@ -113,6 +118,107 @@ void fmt_note(const struct fmt_sink *sink, const char *fmt, ...)
     sink->note(sink->ctx, text);
 }
 
+/* ---- a directory format's set, one run's directory at a time ---------------- */
+
+struct root {
+    const char *name; /* the directory: name[0..len), not NUL-terminated */
+    size_t len;
+};
+
+static int cmp_root(const void *a, const void *b)
+{
+    const struct root *x = a, *y = b;
+    int c = memcmp(x->name, y->name, x->len < y->len ? x->len : y->len);
+    return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* The index of the directory of the deepest root that holds `name`, or -1. */
+static long owner_root(const struct root *r, size_t n, const char *name)
+{
+    size_t len = (size_t)imp_dir_len(name);
+    for (;;) {
+        struct root key = {name, len};
+        const struct root *hit = bsearch(&key, r, n, sizeof *r, cmp_root);
+        if (hit != NULL)
+            return (long)(hit - r);
+        if (len == 0)
+            return -1;
+        while (len > 0 && name[len - 1] != '/')
+            len--;
+        if (len > 0)
+            len--;
+    }
+}
+
+/* f reads the set; when it holds several runs' directories (f->root), each
+ * directory in turn, with the files it holds, as if given alone. Files of no
+ * run's directory are left out, as the format leaves out files it does not
+ * read. */
+static int parse_set(const struct fmt_format *f, const struct fmt_file *files,
+                     size_t nfiles, const struct fmt_options *opt,
+                     const struct fmt_sink *sink, struct err *err)
+{
+    struct root *roots = NULL;
+    struct fmt_file *sub = NULL;
+    long *owner = NULL;
+    size_t nroots = 0, i, k;
+    int rc = -1;
+
+    if (f->root == NULL || nfiles < 2)
+        return f->parse(files, nfiles, opt, sink, err);
+    if ((roots = xmalloc(nfiles * sizeof *roots)) == NULL)
+        return err_nomem(err);
+    for (i = 0; i < nfiles; i++) {
+        long d = f->root(files[i].name);
+        if (d >= 0)
+            roots[nroots++] = (struct root){files[i].name, (size_t)d};
+    }
+    qsort(roots, nroots, sizeof *roots, cmp_root);
+    for (i = k = 0; i < nroots; i++)
+        if (k == 0 || cmp_root(&roots[k - 1], &roots[i]) != 0)
+            roots[k++] = roots[i];
+    nroots = k;
+    if (nroots <= 1) {
+        xfree(roots);
+        return f->parse(files, nfiles, opt, sink, err);
+    }
+    if ((owner = xmalloc(nfiles * sizeof *owner)) == NULL ||
+        (sub = xmalloc(nfiles * sizeof *sub)) == NULL) {
+        err_nomem(err);
+        goto out;
+    }
+    for (i = 0; i < nfiles; i++)
+        owner[i] = owner_root(roots, nroots, files[i].name);
+    for (k = 0; k < nroots; k++) {
+        struct fmt_options o = {0};
+        char source[LIMIT_NAME + 1];
+        const char *base = roots[k].name + roots[k].len;
+        size_t m = 0, bl;
+        for (i = 0; i < nfiles; i++)
+            if (owner[i] == (long)k)
+                sub[m++] = files[i];
+        if (opt != NULL)
+            o = *opt;
+        /* the run is named by its own directory, as when given alone */
+        while (base > roots[k].name && base[-1] != '/')
+            base--;
+        bl = (size_t)(roots[k].name + roots[k].len - base);
+        if (bl > 0 && bl <= LIMIT_NAME && utf8_valid(base, bl)) {
+            memcpy(source, base, bl);
+            source[bl] = '\0';
+            o.source = source;
+        }
+        if (f->parse(sub, m, &o, sink, err) != 0)
+            goto out;
+    }
+    rc = 0;
+out:
+    xfree(roots);
+    xfree(owner);
+    xfree(sub);
+    return rc;
+}
+
 int fmt_parse(const char *name, const struct fmt_file *files, size_t nfiles,
               const struct fmt_options *opt, const struct fmt_sink *sink, struct err *err)
 {
@@ -132,7 +238,7 @@ int fmt_parse(const char *name, const struct fmt_file *files, size_t nfiles,
         /* a directory format takes the set; otherwise each file is itself */
         for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
             if (table[i].directory && table[i].sniff(files, nfiles))
-                return table[i].parse(files, nfiles, opt, sink, err);
+                return parse_set(&table[i], files, nfiles, opt, sink, err);
         for (size_t i = 0; i < nfiles; i++)
             if ((f = fmt_detect(&files[i], 1, err)) == NULL ||
                 f->parse(&files[i], 1, opt, sink, err) != 0)
@@ -148,7 +254,9 @@ int fmt_parse(const char *name, const struct fmt_file *files, size_t nfiles,
     }
     if (f == NULL)
         return -1;
-    if (f->directory || nfiles == 1)
+    if (f->directory)
+        return parse_set(f, files, nfiles, opt, sink, err);
+    if (nfiles == 1)
         return f->parse(files, nfiles, opt, sink, err);
     for (size_t i = 0; i < nfiles; i++)
         if (f->parse(&files[i], 1, opt, sink, err) != 0)

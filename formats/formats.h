@@ -101,6 +101,12 @@ typedef int (*fmt_parse_fn)(const struct fmt_file *files, size_t nfiles,
                             const struct fmt_options *opt, const struct fmt_sink *sink,
                             struct err *err);
 
+/* Root: for a directory format whose one run is one directory of the set
+ * (a TAU profile directory, an HPCToolkit database, an OTF2 archive), the
+ * length of the directory part of `name` when that file marks such a
+ * directory (0: the set's top), else -1. */
+typedef long (*fmt_root_fn)(const char *name);
+
 struct fmt_format {
     const char *name;       /* "extrap-text", as in SPEC §12 */
     const char *media_type; /* of one file, or of the tar archive for directories */
@@ -108,6 +114,7 @@ struct fmt_format {
     const char *summary;    /* one line for help texts and the upload page */
     fmt_sniff_fn sniff;
     fmt_parse_fn parse;
+    fmt_root_fn root; /* NULL: the whole set is read as one */
 };
 
 /* Returns the table and sets *n to its rows. Constant; never NULL. */
@@ -126,8 +133,12 @@ const struct fmt_format *fmt_detect(const struct fmt_file *files, size_t nfiles,
  * and size of the files (LIMIT_IMPORT_FILES, LIMIT_IMPORT_FILE) first. A
  * single-file format is given each file in turn; with "auto" and several
  * files, a directory format that recognises the set takes it, else each file
- * is detected on its own. Stops at the first failure (the caller discards
- * what the sink received). Returns 0 or -1 with err. */
+ * is detected on its own. A directory format's set that holds several runs'
+ * directories (two TAU profile directories, HPCToolkit databases or OTF2
+ * archives under one directory) is read one directory at a time, each file
+ * with the deepest of them that holds it, and each named by its directory
+ * (fmt_options.source), as if given alone. Stops at the first failure (the caller
+ * discards what the sink received). Returns 0 or -1 with err. */
 int fmt_parse(const char *name, const struct fmt_file *files, size_t nfiles,
               const struct fmt_options *opt, const struct fmt_sink *sink,
               struct err *err);

@@ -524,6 +524,12 @@ static const char *skip_blank(const struct fmt_file *f, size_t *left)
     return p;
 }
 
+long imp_dir_len(const char *name)
+{
+    const char *slash = strrchr(name, '/');
+    return slash ? (long)(slash - name) : 0;
+}
+
 int imp_starts_with(const struct fmt_file *f, const char *prefix)
 {
     size_t left, n = strlen(prefix);

@@ -101,6 +101,10 @@ char *imp_base_name(arena *a, const char *path);
  * arena. */
 const char *imp_program_name(arena *a, const char *exe, const char *file);
 
+/* The length of the directory part of a file's name ("a/b/c.xml" -> 3), 0
+ * for a name without one. */
+long imp_dir_len(const char *name);
+
 /* Returns 1 when the text's first non-blank bytes (within the first 4 KiB)
  * start with prefix. */
 int imp_starts_with(const struct fmt_file *f, const char *prefix);
@@ -193,6 +197,7 @@ int sniff_caliper_json(const struct fmt_file *files, size_t nfiles);
 int import_tau(const struct fmt_file *files, size_t nfiles, const struct fmt_options *opt,
                const struct fmt_sink *sink, struct err *err);
 int sniff_tau(const struct fmt_file *files, size_t nfiles);
+long root_tau(const char *name);
 int import_osu(const struct fmt_file *files, size_t nfiles, const struct fmt_options *opt,
                const struct fmt_sink *sink, struct err *err);
 int sniff_osu(const struct fmt_file *files, size_t nfiles);
@@ -211,6 +216,7 @@ int import_otf2(const struct fmt_file *files, size_t nfiles,
                 const struct fmt_options *opt, const struct fmt_sink *sink,
                 struct err *err);
 int sniff_otf2(const struct fmt_file *files, size_t nfiles);
+long root_otf2(const char *name);
 int import_cube(const struct fmt_file *files, size_t nfiles,
                 const struct fmt_options *opt, const struct fmt_sink *sink,
                 struct err *err);
@@ -242,5 +248,6 @@ int import_hpctoolkit(const struct fmt_file *files, size_t nfiles,
                       const struct fmt_options *opt, const struct fmt_sink *sink,
                       struct err *err);
 int sniff_hpctoolkit(const struct fmt_file *files, size_t nfiles);
+long root_hpctoolkit(const char *name);
 
 #endif

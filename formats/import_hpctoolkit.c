@@ -1410,6 +1410,14 @@ out:
     return rc;
 }
 
+/* A database's experiment.xml (HPCToolkit before 2023) or meta.db. */
+long root_hpctoolkit(const char *name)
+{
+    long d = imp_dir_len(name);
+    const char *base = name + d + (d > 0);
+    return strcmp(base, "experiment.xml") == 0 || strcmp(base, "meta.db") == 0 ? d : -1;
+}
+
 int sniff_hpctoolkit(const struct fmt_file *files, size_t nfiles)
 {
     const struct fmt_file *x = named(files, nfiles, "experiment.xml"),

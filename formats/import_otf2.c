@@ -52,6 +52,13 @@
 #include "formats/import.h"
 #include "formats/limits.h"
 
+/* An archive's anchor file NAME.otf2 (its NAME.def and NAME/ beside it). */
+long root_otf2(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 5 && strcmp(name + n - 5, ".otf2") == 0 ? imp_dir_len(name) : -1;
+}
+
 int sniff_otf2(const struct fmt_file *files, size_t nfiles)
 {
     for (size_t i = 0; i < nfiles; i++) {

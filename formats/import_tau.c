@@ -853,6 +853,21 @@ out:
     return rc;
 }
 
+/* A profile's directory; a MULTI__<metric>/ directory's parent. */
+long root_tau(const char *name)
+{
+    struct tau_loc loc;
+    long d = imp_dir_len(name), up;
+
+    if (!profile_name(name, &loc))
+        return -1;
+    for (up = d; up > 0 && name[up - 1] != '/'; up--)
+        ;
+    if (d > 0 && strncmp(name + up, "MULTI__", 7) == 0)
+        return up > 0 ? up - 1 : 0;
+    return d;
+}
+
 int sniff_tau(const struct fmt_file *files, size_t nfiles)
 {
     struct tau_loc loc;

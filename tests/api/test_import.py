@@ -550,6 +550,87 @@ def a_trace_or_database_is_imported_by_its_anchor_file():
         assert "imported 0 runs (1 already stored)" in r.stdout, (d, r.stdout)
 
 
+
+@test
+def a_directory_of_several_runs_directories_is_several_runs():
+    """A directory format's set holding several runs' directories (TAU
+    profile directories, OTF2 archives, HPCToolkit databases side by side,
+    as a job writes one per run) is one run per directory, each as if
+    imported alone: the same uid, named by its own directory. Before, the
+    TAU profiles of all of them were merged into one run (rank 0 of two
+    programs read as one rank), an HPCToolkit parent kept only its first
+    database without a word, OTF2 refused the set, and two directories given
+    as two paths collided ("traces/0.def: two files share this name")."""
+    pub = os.path.join(DATA, "public/tau")
+    kinds = [("tau", [os.path.join(DATA, "tau/multi"), os.path.join(pub, "tau2_opencl_fft"),
+                      os.path.join(pub, "amintos_mpi-factoring_ranks0-1")]),
+             ("otf2", [os.path.join(DATA, "otf2/trace"),
+                       os.path.join(DATA, "otf2-split/trace")])]
+    hpc = os.path.join(SRC, "../shared/corpus/imports/hpctoolkit")
+    if os.path.isdir(hpc):
+        kinds.append(("hpctoolkit", [os.path.join(hpc, d) for d in sorted(os.listdir(hpc))]))
+    else:
+        print("  (no shared corpus beside the checkout: HPCToolkit not checked)")
+
+    def stored(db):
+        con = sqlite3.connect(db)
+        rows = con.execute("SELECT r.uid, a.name, r.nprocs, r.runtime FROM runs r "
+                           "JOIN applications a ON a.id = r.app_id ORDER BY r.uid").fetchall()
+        con.close()
+        return rows
+
+    for fmt, dirs in kinds:
+        # each alone, into its own database: what the set must store
+        alone = []
+        for i, d in enumerate(dirs):
+            db = os.path.join(S.tmp, f"alone-{fmt}-{i}.db")
+            r = cli(db, d)
+            assert r.returncode == 0 and "imported 1 run (0 already stored)" in r.stdout, \
+                (d, r.stdout, r.stderr)
+            alone += stored(db)
+        alone.sort()
+        assert len({row[0] for row in alone}) == len(dirs), alone
+        # the directories under one parent, each in a directory of its own
+        # and keeping its name (both traces are called "trace"), the top
+        # level's too
+        parent = os.path.join(S.tmp, f"parent-{fmt}")
+        copies = [os.path.join(parent, str(i) if i else "", os.path.basename(d))
+                  for i, d in enumerate(dirs)]
+        for d, c in zip(dirs, copies):
+            shutil.copytree(d, c)
+        db = os.path.join(S.tmp, f"parent-{fmt}.db")
+        r = cli(db, parent)
+        assert r.returncode == 0 and \
+            f"imported {len(dirs)} runs (0 already stored)" in r.stdout, (r.stdout, r.stderr)
+        assert stored(db) == alone, (fmt, stored(db), alone)
+        for c in copies:
+            r = cli(db, c)
+            assert r.returncode == 0 and "imported 0 runs (1 already stored)" in r.stdout, \
+                (c, r.stdout, r.stderr)
+        # the directories as several paths: the same runs
+        db = os.path.join(S.tmp, f"paths-{fmt}.db")
+        r = cli(db, *dirs)
+        assert r.returncode == 0 and \
+            f"imported {len(dirs)} runs (0 already stored)" in r.stdout, (r.stdout, r.stderr)
+        assert stored(db) == alone, (fmt, stored(db), alone)
+    # two paths of one base name: two runs, each named as when alone
+    a, b = os.path.join(S.tmp, "x/run"), os.path.join(S.tmp, "y/run")
+    shutil.copytree(os.path.join(pub, "tau2_opencl_fft"), a)
+    shutil.copytree(os.path.join(DATA, "tau/run"), b)
+    db = os.path.join(S.tmp, "same-name.db")
+    r = cli(db, a, b)
+    assert r.returncode == 0 and "imported 2 runs (0 already stored)" in r.stdout, \
+        (r.stdout, r.stderr)
+    for d in (a, b):
+        r = cli(db, d)
+        assert "imported 0 runs (1 already stored)" in r.stdout, (d, r.stdout, r.stderr)
+    assert sorted(row[1] for row in stored(db)) == ["FFT", "run"], stored(db)
+    # over the API: one tar archive of two TAU directories
+    st, ans = S.request("POST", "/api/v1/import?filename=two.tar",
+                        tar_of(os.path.join(S.tmp, "parent-tau")),
+                        ctype="application/x-tar")
+    assert st == 201 and ans["format"] == "tau" and ans["runs"] == 3, ans
+
 S.close()
 
 
