@@ -219,6 +219,45 @@ out:
     return rc;
 }
 
+/* The first format that recognises one file, or NULL (fmt_detect without
+ * the error). */
+static const struct fmt_format *sniff_one(const struct fmt_file *file)
+{
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (table[i].sniff(file, 1))
+            return &table[i];
+    return NULL;
+}
+
+/* A directory format took the set and read its own files: the files of it
+ * that another format reads are told (a directory of every tool's output
+ * imported only its OTF2 archives, without a word about the rest). */
+static void note_others(const struct fmt_format *set, const struct fmt_file *files,
+                        size_t nfiles, const struct fmt_sink *sink)
+{
+    const struct fmt_format *own, *first_fmt = NULL;
+    const char *first = NULL;
+    size_t n = 0;
+
+    if (sink == NULL || sink->note == NULL)
+        return;
+    for (size_t i = 0; i < nfiles; i++) {
+        if (set->sniff(&files[i], 1) || (own = sniff_one(&files[i])) == NULL ||
+            own == set)
+            continue;
+        if (n++ == 0) {
+            first = files[i].name;
+            first_fmt = own;
+        }
+    }
+    if (n > 0)
+        fmt_note(sink,
+                 "%zu file%s of other formats left out, read as %s data (%.100s is %s "
+                 "data): import %s on %s own",
+                 n, n == 1 ? "" : "s", set->name, first, first_fmt->name,
+                 n == 1 ? "it" : "them", n == 1 ? "its" : "their");
+}
+
 int fmt_parse(const char *name, const struct fmt_file *files, size_t nfiles,
               const struct fmt_options *opt, const struct fmt_sink *sink, struct err *err)
 {
@@ -237,8 +276,12 @@ int fmt_parse(const char *name, const struct fmt_file *files, size_t nfiles,
     if ((name == NULL || strcmp(name, "auto") == 0) && nfiles > 1) {
         /* a directory format takes the set; otherwise each file is itself */
         for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-            if (table[i].directory && table[i].sniff(files, nfiles))
-                return parse_set(&table[i], files, nfiles, opt, sink, err);
+            if (table[i].directory && table[i].sniff(files, nfiles)) {
+                if (parse_set(&table[i], files, nfiles, opt, sink, err) != 0)
+                    return -1;
+                note_others(&table[i], files, nfiles, sink);
+                return 0;
+            }
         for (size_t i = 0; i < nfiles; i++)
             if ((f = fmt_detect(&files[i], 1, err)) == NULL ||
                 f->parse(&files[i], 1, opt, sink, err) != 0)

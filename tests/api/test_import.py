@@ -494,6 +494,20 @@ def cli_refuses_a_file_a_directory_set_would_drop():
     r = subprocess.run([PROPHECYD, "import", tau, script, "--db", S.db],
                        capture_output=True, text=True)
     assert r.returncode == 0 and "(tau)" in r.stdout, (r.stdout, r.stderr)
+    # one directory holding both (every tool's output under results/): the
+    # TAU run is read and the Caliper file is told, not dropped in silence
+    mixed = os.path.join(S.tmp, "mixed")
+    shutil.copytree(tau, os.path.join(mixed, "run"))
+    shutil.copy(cali, mixed)
+    shutil.copy(os.path.join(DATA, "extrap-text/one.txt"), mixed)
+    r = cli(S.db, mixed)
+    assert r.returncode == 0 and "(tau)" in r.stdout, (r.stdout, r.stderr)
+    told = ("2 files of other formats left out, read as tau data (object.json is "
+            "caliper-json data): import them on their own")
+    assert told in r.stdout + r.stderr, (r.stdout, r.stderr)
+    st, ans = S.request("POST", "/api/v1/import?filename=mixed.tar", tar_of(mixed),
+                        ctype="application/x-tar")
+    assert st == 200 and ans["format"] == "tau" and ans["notes"] == [told], ans
 
 
 @test
