@@ -788,3 +788,15 @@ DROP TRIGGER IF EXISTS app_metrics_add;
 -- bear running again over their own result (a database stepped back to 16
 -- runs them again), so the step's C part adds each column the table lacks
 -- (db/sqlite/db.c, SQL_BENCH_SERIES). Constant defaults: nothing is rewritten.
+
+-- migration 21
+-- The version of the trace analyses each stored trace's answers and charts
+-- were computed by (core/trace.h RUN_TRACE_VERSION): they are computed once
+-- when a trace arrives, so a database written by an older prophecyd kept the
+-- older answers and charts for good. `prophecyd serve` computes again, from
+-- the stored rank files, every trace stored with an older version
+-- (core/trace_renew.c); 0 for every trace stored before:
+--     analysed INTEGER NOT NULL DEFAULT 0
+-- As in migration 20, the step's C part adds the column where traces lacks
+-- it (db/sqlite/db.c, SQL_TRACES_ANALYSED). Constant default: nothing is
+-- rewritten.

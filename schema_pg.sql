@@ -566,3 +566,8 @@ WHERE run_id IN (SELECT id FROM runs WHERE uid LIKE 'extrap-text:%'
 ALTER TABLE system_benchmarks
     ADD COLUMN IF NOT EXISTS label text COLLATE "C" NOT NULL DEFAULT '',
     ADD COLUMN IF NOT EXISTS test text COLLATE "C" NOT NULL DEFAULT '';
+
+-- migration 21
+-- The version of the analyses of each stored trace, as in schema.sql
+-- migration 21 (0: stored before versions existed).
+ALTER TABLE traces ADD COLUMN IF NOT EXISTS analysed bigint NOT NULL DEFAULT 0;

@@ -238,18 +238,42 @@ static int add_bench_series(db *d, struct err *err)
     return have ? 0 : db_exec(d, SQL_BENCH_SERIES, err);
 }
 
+/* Migration 21's column (schema.sql): the analysis version of a stored
+ * trace. Added only where traces lacks it, as migration 20's; the same column
+ * is schema_pg.sql's migration 21. */
+static const char SQL_TRACES_ANALYSED[] =
+    "ALTER TABLE traces ADD COLUMN analysed INTEGER NOT NULL DEFAULT 0";
+
+static int add_traces_analysed(db *d, struct err *err)
+{
+    sqlite3_stmt *st;
+    int have = -1;
+    if (sqlite3_prepare_v2(SQ(d)->h,
+                           "SELECT count(*) FROM pragma_table_info('traces') "
+                           "WHERE name = 'analysed'",
+                           -1, &st, NULL) != SQLITE_OK)
+        return db_fail(d, err);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        have = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (have < 0)
+        return db_fail(d, err);
+    return have ? 0 : db_exec(d, SQL_TRACES_ANALYSED, err);
+}
+
 /* Migration step v's own work, inside its transaction: migration 11's
  * judgements are packed in C (db/sqlite/judged_migrate.c); migrations 13,
  * 14 and 18 edit stored table text, so schema_version moves on, and 14 then
  * mends kernel times (SQL_KERNELS_UNTIMED), 18 call counts
- * (SQL_KERNELS_UNCOUNTED); 20 adds columns (SQL_BENCH_SERIES); the version is
- * recorded. */
+ * (SQL_KERNELS_UNCOUNTED); 20 and 21 add columns (SQL_BENCH_SERIES,
+ * SQL_TRACES_ANALYSED); the version is recorded. */
 static int migration_finish(db *d, int v, struct err *err)
 {
     char setv[64];
     snprintf(setv, sizeof setv, "PRAGMA user_version = %d", v);
     if ((v == 11 && sq_judged_migrate(d, err) != 0) ||
         (v == 20 && add_bench_series(d, err) != 0) ||
+        (v == 21 && add_traces_analysed(d, err) != 0) ||
         ((v == 13 || v == 14 || v == 18) && bump_schema_version(d, err) != 0) ||
         (v == 14 && db_exec(d, SQL_KERNELS_UNTIMED, err) != 0) ||
         (v == 18 && db_exec(d, SQL_KERNELS_UNCOUNTED, err) != 0))

@@ -49,9 +49,9 @@ static void test_migrate_and_version(void)
     db *d;
     json_t *v;
     CHECK_INT(db_open(&d, path("m.db"), NULL, &e), 0);
-    CHECK_INT(db_schema_version(), 20);
+    CHECK_INT(db_schema_version(), 21);
     v = dq_one(d, "version", "PRAGMA user_version", &e, "");
-    CHECK_INT(json_integer_value(json_object_get(v, "user_version")), 20);
+    CHECK_INT(json_integer_value(json_object_get(v, "user_version")), 21);
     json_decref(v);
     db_close(d);
     /* Opening again applies nothing and keeps the data. */
