@@ -15,6 +15,18 @@ static int run_exists(db *d, long long run_id, struct err *err)
     return dq_scalar(d, &one, "SELECT 1 FROM runs WHERE id = ?1", err, "i", run_id);
 }
 
+static int insert_analyses(db *d, long long run_id, const struct db_trace_analysis *an,
+                           size_t n, struct err *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (dq_run(d,
+                   "INSERT INTO trace_analyses (run_id, name, answer, svg) "
+                   "VALUES (?1, ?2, ?3, ?4)",
+                   err, "ittt", run_id, an[i].name, an[i].answer, an[i].svg) < 0)
+            return -1;
+    return 0;
+}
+
 int db_trace_insert(db *d, const struct db_trace_info *info, const void *const *ranks,
                     const size_t *lens, const struct db_trace_analysis *an, size_t n,
                     struct err *err)
@@ -37,21 +49,53 @@ int db_trace_insert(db *d, const struct db_trace_info *info, const void *const *
     db_now(now);
     if (dq_run(d,
                "INSERT INTO traces (run_id, nranks, nevents, span, dropped, bytes, "
-               "created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-               err, "iiidiit", info->run_id, (long long)info->nranks, info->nevents,
-               info->span, info->dropped, info->bytes, now) < 0)
+               "created_at, analysed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+               err, "iiidiiti", info->run_id, (long long)info->nranks, info->nevents,
+               info->span, info->dropped, info->bytes, now, info->analysed) < 0)
         return -1;
     for (i = 0; i < (size_t)info->nranks; i++)
         if (dq_run(d, "INSERT INTO trace_ranks (run_id, rank, data) VALUES (?1, ?2, ?3)",
                    err, "iib", info->run_id, (long long)i, ranks[i], lens[i]) < 0)
             return -1;
-    for (i = 0; i < n; i++)
-        if (dq_run(d,
-                   "INSERT INTO trace_analyses (run_id, name, answer, svg) "
-                   "VALUES (?1, ?2, ?3, ?4)",
-                   err, "ittt", info->run_id, an[i].name, an[i].answer, an[i].svg) < 0)
-            return -1;
-    return 0;
+    return insert_analyses(d, info->run_id, an, n, err);
+}
+
+int db_trace_older(db *d, long long version, long long after, long long *ids, int max,
+                   struct err *err)
+{
+    struct db_stmt *st =
+        dq_prepare(d,
+                   "SELECT run_id FROM traces WHERE analysed < ?1 AND run_id > ?2 "
+                   "ORDER BY run_id LIMIT ?3",
+                   err, "iii", version, after, (long long)max);
+    int rc = 0, n = 0;
+    if (st == NULL)
+        return -1;
+    while (n < max && (rc = dq_step(d, st, err)) == 1)
+        ids[n++] = dq_ll(d, st, 0);
+    if (n == max)
+        dq_reset(d, st);
+    else if (rc < 0)
+        return -1;
+    return n;
+}
+
+int db_trace_replace(db *d, long long run_id, long long version,
+                     const struct db_trace_analysis *an, size_t n, struct err *err)
+{
+    /* The version moves first, on the condition: a trace another server has
+     * renewed meanwhile, or whose run was deleted, changes no row and is
+     * left alone. */
+    long long changed = dq_run(d,
+                               "UPDATE traces SET analysed = ?2 "
+                               "WHERE run_id = ?1 AND analysed < ?2",
+                               err, "ii", run_id, version);
+    if (changed <= 0)
+        return changed < 0 ? -1 : 0;
+    if (dq_run(d, "DELETE FROM trace_analyses WHERE run_id = ?1", err, "i", run_id) < 0 ||
+        insert_analyses(d, run_id, an, n, err) != 0)
+        return -1;
+    return 1;
 }
 
 int db_trace_info(db *d, long long run_id, arena *a, struct db_trace_info *out,
@@ -59,7 +103,7 @@ int db_trace_info(db *d, long long run_id, arena *a, struct db_trace_info *out,
 {
     struct db_stmt *st = dq_prepare(d,
                                     "SELECT nranks, nevents, span, dropped, bytes, "
-                                    "created_at FROM traces WHERE run_id = ?1",
+                                    "created_at, analysed FROM traces WHERE run_id = ?1",
                                     err, "i", run_id);
     int rc;
     if (st == NULL)
@@ -73,6 +117,7 @@ int db_trace_info(db *d, long long run_id, arena *a, struct db_trace_info *out,
         out->span = dq_dbl(d, st, 2);
         out->dropped = dq_ll(d, st, 3);
         out->bytes = dq_ll(d, st, 4);
+        out->analysed = dq_ll(d, st, 6);
         out->created_at = arena_strdup(a, c ? c : "");
         if (out->created_at == NULL) {
             dq_reset(d, st);

@@ -23,6 +23,9 @@ struct db_trace_info {
     long long dropped;
     long long bytes; /* of the per-rank files together */
     const char *created_at;
+    /* the version of the analyses stored with it (core/trace.h
+     * RUN_TRACE_VERSION; 0: stored before versions were kept) */
+    long long analysed;
 };
 
 /* One analysis as stored. */
@@ -33,7 +36,7 @@ struct db_trace_analysis {
 };
 
 /* Stores run_id's trace inside the caller's transaction: its bounds
- * (info->run_id .. bytes; created_at is set here), ranks[i] of lens[i] bytes
+ * (info->run_id .. bytes and analysed; created_at is set here), ranks[i] of lens[i] bytes
  * for rank i, and n analyses. Fails with ERR_NOT_FOUND when the run does not exist and
  * ERR_CONFLICT "conflict" when it already has a trace. Returns 0 or -1. */
 int db_trace_insert(db *d, const struct db_trace_info *info, const void *const *ranks,
@@ -54,6 +57,22 @@ int db_trace_analysis(db *d, long long run_id, const char *name, int svg, arena 
  * arrays of *n entries, bytes in a). Returns 1 found, 0 none, -1 error. */
 int db_trace_ranks(db *d, long long run_id, arena *a, const void ***ranks, size_t **lens,
                    int *n, struct err *err);
+
+/* The run ids of the stored traces analysed by a version older than
+ * `version` (analysed < version), above `after`, in run id order: at most max
+ * of them into ids (the caller's array). Returns the count or -1 with err
+ * set. */
+int db_trace_older(db *d, long long version, long long after, long long *ids, int max,
+                   struct err *err);
+
+/* Replaces the n stored analyses of run_id's trace with an[] and records
+ * `version` as the version that computed them, inside the caller's
+ * transaction; only when the trace is still older than version (another
+ * server on the same database may have replaced it, or the run been
+ * deleted, since it was read). Returns 1 replaced, 0 left as it is (no
+ * such trace, or one at version or newer), -1 with err set. */
+int db_trace_replace(db *d, long long run_id, long long version,
+                     const struct db_trace_analysis *an, size_t n, struct err *err);
 
 /* The id of the run stored with client id `uid`: 1 found (*id set), 0 none,
  * -1 with err set. */

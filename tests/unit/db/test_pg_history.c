@@ -195,6 +195,66 @@ static void out_json(struct buf *o, const char *what, json_t *j, struct err *e)
     json_decref(j);
 }
 
+/* The stored traces' versions (db_trace_older, db_trace_replace): run 3's
+ * trace is at version 2 (ti), run 4's is stored at 0; each result is checked
+ * and written out. */
+static void versions(db *d, struct buf *o, struct db_trace_info *ti,
+                     const void *const *ranks, const size_t *lens)
+{
+    struct db_trace_analysis an[2] = {{"wait", "{\"w\":[1,2]}", "<svg>w</svg>"},
+                                      {"load", "{}", "<svg/>"}},
+                             now = {"wait", "{\"w\":[3]}", "<svg>new</svg>"};
+    struct db_trace_info got;
+    struct err e = {0};
+    arena *a = arena_new();
+    long long old[4];
+    const char *text;
+    size_t len;
+    int n;
+
+    ti->run_id = 4;
+    ti->analysed = 0;
+    CHECK(db_begin(d, &e) == 0);
+    out_err(o, db_trace_insert(d, ti, ranks, lens, an, 2, &e), &e);
+    CHECK(db_commit(d, &e) == 0);
+    n = db_trace_older(d, 2, 0, old, 4, &e);
+    CHECK(n == 1 && old[0] == 4);
+    buf_printf(o, "older than 2: %d %lld\n", n, old[0]);
+    n = db_trace_older(d, 3, 0, old, 4, &e);
+    CHECK(n == 2 && old[0] == 3 && old[1] == 4);
+    buf_printf(o, "older than 3: %d %lld %lld\n", n, old[0], old[1]);
+    n = db_trace_older(d, 3, 3, old, 4, &e);
+    CHECK(n == 1 && old[0] == 4);
+    n = db_trace_older(d, 3, 0, old, 1, &e);
+    CHECK(n == 1 && old[0] == 3);
+    CHECK_INT(db_trace_older(d, 0, 0, old, 4, &e), 0);
+    CHECK(db_begin(d, &e) == 0);
+    /* run 4's once; again at the same version, run 3's (newer) and a run
+     * without a trace change nothing */
+    CHECK_INT(db_trace_replace(d, 4, 2, &now, 1, &e), 1);
+    CHECK_INT(db_trace_replace(d, 4, 2, an, 2, &e), 0);
+    CHECK_INT(db_trace_replace(d, 3, 1, &now, 1, &e), 0);
+    CHECK_INT(db_trace_replace(d, 9999, 5, &now, 1, &e), 0);
+    CHECK(db_commit(d, &e) == 0);
+    CHECK_INT(db_trace_info(d, 4, a, &got, &e), 1);
+    CHECK_INT(got.analysed, 2);
+    buf_printf(o, "run 4 at %lld", got.analysed);
+    CHECK_INT(db_trace_info(d, 3, a, &got, &e), 1);
+    CHECK_INT(got.analysed, 2);
+    CHECK_INT(db_trace_analysis(d, 4, "wait", 1, a, &text, &len, &e), 1);
+    CHECK_STR(text, "<svg>new</svg>");
+    buf_printf(o, ", svg %s", text);
+    CHECK_INT(db_trace_analysis(d, 4, "wait", 0, a, &text, &len, &e), 1);
+    CHECK_STR(text, "{\"w\":[3]}");
+    /* the set is replaced whole: an analysis not computed again is gone */
+    CHECK_INT(db_trace_analysis(d, 4, "load", 0, a, &text, &len, &e), 0);
+    CHECK_INT(db_trace_analysis(d, 3, "wait", 1, a, &text, &len, &e), 1);
+    CHECK_STR(text, "<svg>w</svg>");
+    CHECK_INT(db_trace_older(d, 2, 0, old, 4, &e), 0);
+    buf_printf(o, ", run 3's %s\n", text);
+    arena_free(a);
+}
+
 static void scenario(db *d, struct buf *o)
 {
     static const char *const ys[] = {"runtime", "kernel:solve", "metric:gflops",
@@ -389,7 +449,7 @@ static void scenario(db *d, struct buf *o)
         static const unsigned char r0[] = {0, 1, 2, 255, 0, 128, 'x'}, r1[] = {7};
         const void *ranks[2] = {r0, r1};
         size_t lens[2] = {sizeof r0, sizeof r1}, *gl;
-        struct db_trace_info ti = {3, 2, 99, 1.0 / 7, 1, 8, NULL}, got;
+        struct db_trace_info ti = {3, 2, 99, 1.0 / 7, 1, 8, NULL, 2}, got;
         struct db_trace_analysis an[2] = {{"wait", "{\"w\":[1,2]}", "<svg>w</svg>"},
                                           {"load", "{}", "<svg/>"}};
         struct db_trace_run *tr;
@@ -433,6 +493,7 @@ static void scenario(db *d, struct buf *o)
         buf_printf(o, " / %d\n", n);
         buf_printf(o, "uid %d", db_trace_run_by_uid(d, "u3", &ids[0], &e));
         buf_printf(o, " %lld %d\n", ids[0], db_trace_run_by_uid(d, "none", &ids[1], &e));
+        versions(d, o, &ti, ranks, lens);
     }
     arena_free(a);
 }
