@@ -620,8 +620,8 @@ void run_trace_upload_free(struct run_trace_upload *up)
     up->t = NULL;
 }
 
-/* Computes every analysis of up->t into answers and charts. */
-static int analyse(struct run_trace_upload *up, run_trace_draw_fn draw, struct err *err)
+int run_trace_analyse(struct run_trace_upload *up, run_trace_draw_fn draw,
+                      struct err *err)
 {
     struct run_trace_set s = {0};
     struct buf svg, txt;
@@ -782,7 +782,7 @@ int run_trace_from_archive(struct run_trace_upload *up, long long run_id,
     up->nranks = (int)nfiles;
     up->nevents = count_events(up->t);
     up->bytes = (size_t)total;
-    if (analyse(up, draw, err) != 0) {
+    if (run_trace_analyse(up, draw, err) != 0) {
         run_trace_upload_free(up);
         return -1;
     }
@@ -834,7 +834,7 @@ int run_trace_from_trace(struct run_trace_upload *up, long long run_id, struct t
         up->t = checked;
     }
     up->nevents = count_events(up->t);
-    if (analyse(up, draw, err) != 0) {
+    if (run_trace_analyse(up, draw, err) != 0) {
         run_trace_upload_free(up);
         return -1;
     }
@@ -885,6 +885,7 @@ int run_trace_store(db *d, void *arg, struct err *err)
     info.span = span;
     info.dropped = up->t->dropped;
     info.bytes = (long long)up->bytes;
+    info.analysed = RUN_TRACE_VERSION;
     for (int k = 0; k < RUN_TRACE_COUNT; k++) {
         an[k].name = kind_names[k];
         an[k].answer = up->answer[k];

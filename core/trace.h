@@ -42,6 +42,17 @@ enum run_trace_kind {
 /* The timeline width stored with a trace (pixels). */
 #define RUN_TRACE_WIDTH 800
 
+/* The version of what a trace stores beside its files: each analysis' answer
+ * and chart, computed once on arrival. Bump it whenever run_trace_compute,
+ * run_trace_text or the charts drawn (server/trace_draw.h, web/chart_trace.c)
+ * change what they store: every trace stored with an older version (the
+ * traces table's `analysed`; 0 for the traces stored before versions were
+ * kept) is then analysed again from its stored files when `prophecyd serve`
+ * starts (core/trace_renew.h), so an upgrade shows its fixes on old traces
+ * too. 1: the palette plan's "other (N more)", "outside any event",
+ * "NAME (state)" legends, wide charts that scroll. */
+#define RUN_TRACE_VERSION 1
+
 /* "profile", ... for a kind; NULL outside the range. */
 const char *run_trace_name(int kind);
 
@@ -105,6 +116,13 @@ struct run_trace_upload {
     char *answer[RUN_TRACE_COUNT]; /* malloc'd JSON */
     char *svg[RUN_TRACE_COUNT];    /* malloc'd SVG */
 };
+
+/* Computes every analysis of up->t as on arrival into up->answer and
+ * up->svg (drawn with draw), one analysis in memory at a time. Returns 0,
+ * or -1 with err set; on -1 up->answer and up->svg may hold some texts
+ * (run_trace_upload_free frees them). */
+int run_trace_analyse(struct run_trace_upload *up, run_trace_draw_fn draw,
+                      struct err *err);
 
 /* Fills up from a tar archive of trace.RANK files (the body of POST
  * /api/v1/runs/{id}/trace; borrowed, must outlive up), checking the archive
