@@ -1,8 +1,10 @@
 /* serve: the serve command; see serve.h. */
 #include "server/serve.h"
+#include "core/trace_renew.h"
 #include "db/writer.h"
 #include "server/dash.h"
 #include "server/demo.h"
+#include "server/trace_draw.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -104,6 +106,37 @@ int serve_fit_fd_limit(struct config *cfg)
     return 0;
 }
 
+static void renew_failed(void *ctx, long long run_id, const struct err *e)
+{
+    (void)ctx;
+    fprintf(stderr,
+            "prophecyd: run %lld's trace was not re-analysed (kept as it was): %s\n",
+            run_id, e->message);
+}
+
+/* The stored traces an older prophecyd analysed are analysed again before
+ * the server listens (core/trace_renew.h), so that every page and answer is
+ * this version's. Said once when it did something; a failure is said and
+ * the server serves what is stored. */
+static void renew_traces(struct app *app)
+{
+    struct err e = {0};
+    db *rd = db_pool_get(app->pool);
+    int failed = 0,
+        n = run_trace_renew(rd, app->writer, trace_draw, renew_failed, NULL, &failed, &e);
+    db_pool_put(app->pool, rd);
+    if (n < 0)
+        fprintf(stderr, "prophecyd: the stored traces were not re-analysed: %s\n",
+                e.message);
+    else if (n > 0)
+        fprintf(stderr,
+                "prophecyd: re-analysed %d stored trace%s drawn by an older version\n", n,
+                n == 1 ? "" : "s");
+    if (failed > 0)
+        fprintf(stderr, "prophecyd: %d stored trace%s kept as %s (see above)\n", failed,
+                failed == 1 ? "" : "s", failed == 1 ? "it was" : "they were");
+}
+
 int serve_run(const struct config *cfg)
 {
     struct app app = {0};
@@ -130,6 +163,7 @@ int serve_run(const struct config *cfg)
         goto out;
     if (demo_maybe_load(&app, &e) != 0)
         goto out;
+    renew_traces(&app);
     if (http_start(&app, &e) != 0)
         goto out;
     if (!cfg->quiet) {
