@@ -18,6 +18,7 @@ import subprocess
 import sys
 
 import pgtest as pt
+import prophecy_test
 from prophecy_test import PROPHECYD, Server, report, run_doc, test
 
 SRC = os.environ.get("PROPHECY_SRC", os.path.join(os.path.dirname(__file__), "../.."))
@@ -194,6 +195,13 @@ def sqlite_to_postgresql_to_sqlite():
             == (1,)
         con.close()
     assert a["counts"] == [(1, 5, 1), (2, 1, 0)], a["counts"]
+    # each trace's analysis version (migration 21) travels with it: a copy
+    # that left it behind would have the target analyse every trace again
+    versions = [(rid, v) for rid, *_, v in a["traces"]]
+    assert versions and all(v > 0 for _, v in versions), a["traces"]
+    got = prophecy_test.pg_sql(PG[len(prophecy_test.PG):],
+                               "SELECT run_id, analysed FROM traces ORDER BY run_id")
+    assert [(int(r), int(v)) for r, v in got] == versions, got
 
 
 @test
