@@ -90,14 +90,49 @@ static void list_names(char *out, size_t n)
     }
 }
 
+/* Files of the tools Prophecy reads in another of their forms: what to do
+ * with them, told instead of "not recognised". */
+static const struct {
+    const char *suffix, *say;
+} other_forms[] = {
+    {".cali", "Caliper's own .cali format is not read: import Caliper's JSON "
+              "(json or json-split, as CALI_CONFIG=hatchet-region-profile writes it), "
+              "or convert the file with cali-query (... FORMAT json-split)"},
+    {".nsys-rep", "an Nsight Systems report is read as its SQLite export: nsys export "
+                  "--type sqlite FILE.nsys-rep, then import the .sqlite file"},
+    {".qdrep", "an Nsight Systems report is read as its SQLite export: nsys export "
+               "--type sqlite FILE.qdrep, then import the .sqlite file"},
+    {".hpcrun", "HPCToolkit measurements are not a database: run hpcprof on the "
+                "measurements directory and import the database it writes"},
+};
+
+/* What other_forms says of a file's name, or NULL. */
+static const char *other_form(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    for (size_t i = 0; i < sizeof other_forms / sizeof other_forms[0]; i++) {
+        size_t k = strlen(other_forms[i].suffix);
+        if (n > k && strcmp(name + n - k, other_forms[i].suffix) == 0)
+            return other_forms[i].say;
+    }
+    return NULL;
+}
+
 const struct fmt_format *fmt_detect(const struct fmt_file *files, size_t nfiles,
                                     struct err *err)
 {
     char names[256];
+    const char *say;
 
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (table[i].sniff(files, nfiles))
             return &table[i];
+    for (size_t i = 0; i < nfiles; i++)
+        if ((say = other_form(files[i].name)) != NULL) {
+            err_set(err, ERR_INVALID, "unknown_format", "format", "%s: %s", files[i].name,
+                    say);
+            return NULL;
+        }
     list_names(names, sizeof names);
     err_set(err, ERR_INVALID, "unknown_format", "format",
             "%s: the format is not recognised; name it with format= (one of %s)",

@@ -1135,6 +1135,43 @@ static void test_calls_unknown(void)
     }
 }
 
+/* A file of a tool Prophecy reads, in a form it does not (Caliper's .cali,
+ * an Nsight Systems report, HPCToolkit measurements), is refused with what
+ * to import instead, not as an unknown format; an unknown name keeps the
+ * list of formats. */
+static void test_other_forms_say_what_to_import(void)
+{
+    static const struct {
+        const char *name, *said;
+    } cases[] = {
+        {"run/lulesh.cali", "run/lulesh.cali: Caliper's own .cali format is not read: "
+                            "import Caliper's JSON (json or json-split, as "
+                            "CALI_CONFIG=hatchet-region-profile writes it), or convert "
+                            "the file with cali-query (... FORMAT json-split)"},
+        {"report1.nsys-rep", "report1.nsys-rep: an Nsight Systems report is read as its "
+                             "SQLite export: nsys export --type sqlite FILE.nsys-rep, "
+                             "then import the .sqlite file"},
+        {"m/a.hpcrun", "m/a.hpcrun: HPCToolkit measurements are not a database: run "
+                       "hpcprof on the measurements directory and import the database "
+                       "it writes"},
+    };
+    static const char body[] = "\x01\x02 binary";
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct fmt_file f = {cases[i].name, body, sizeof body - 1};
+        struct err e = {0};
+        CHECK(fmt_detect(&f, 1, &e) == NULL);
+        CHECK_STR(e.message, cases[i].said);
+        CHECK_STR(e.code, "unknown_format");
+    }
+    {
+        struct fmt_file f = {"x.dat", body, sizeof body - 1};
+        struct err e = {0};
+        CHECK(fmt_detect(&f, 1, &e) == NULL);
+        CHECK(strstr(e.message, "x.dat: the format is not recognised; name it with "
+                                "format= (one of otf2, tau, ") == e.message);
+    }
+}
+
 /* A Caliper list of records is recognised by its shape (flat records that
  * name regions), not by a time column: `cali-query -j` of counts or bytes
  * alone, plain or as json(object), is caliper-json under --format auto.
@@ -1565,5 +1602,6 @@ int main(void)
     RUN(test_tau_samples_params_throttled);
     RUN(test_tau_throttled_on_one_rank);
     RUN(test_tau_single_profiles);
+    RUN(test_other_forms_say_what_to_import);
     return harness_report();
 }
