@@ -221,21 +221,26 @@ static const char SQL_BENCH_SERIES[] =
     "ALTER TABLE system_benchmarks ADD COLUMN label TEXT NOT NULL DEFAULT '';"
     "ALTER TABLE system_benchmarks ADD COLUMN test TEXT NOT NULL DEFAULT ''";
 
-static int add_bench_series(db *d, struct err *err)
+/* Runs sql (ADD COLUMNs) unless `table` already has `column`: SQLite's ADD
+ * COLUMN has no IF NOT EXISTS, and the migrations from 17 on must bear
+ * running again over their own result. */
+static int add_columns(db *d, const char *table, const char *column, const char *sql,
+                       struct err *err)
 {
     sqlite3_stmt *st;
     int have = -1;
     if (sqlite3_prepare_v2(SQ(d)->h,
-                           "SELECT count(*) FROM pragma_table_info('system_benchmarks') "
-                           "WHERE name = 'label'",
+                           "SELECT count(*) FROM pragma_table_info(?1) WHERE name = ?2",
                            -1, &st, NULL) != SQLITE_OK)
         return db_fail(d, err);
+    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
     if (sqlite3_step(st) == SQLITE_ROW)
         have = sqlite3_column_int(st, 0);
     sqlite3_finalize(st);
     if (have < 0)
         return db_fail(d, err);
-    return have ? 0 : db_exec(d, SQL_BENCH_SERIES, err);
+    return have ? 0 : db_exec(d, sql, err);
 }
 
 /* Migration 21's column (schema.sql): the analysis version of a stored
@@ -243,23 +248,6 @@ static int add_bench_series(db *d, struct err *err)
  * is schema_pg.sql's migration 21. */
 static const char SQL_TRACES_ANALYSED[] =
     "ALTER TABLE traces ADD COLUMN analysed INTEGER NOT NULL DEFAULT 0";
-
-static int add_traces_analysed(db *d, struct err *err)
-{
-    sqlite3_stmt *st;
-    int have = -1;
-    if (sqlite3_prepare_v2(SQ(d)->h,
-                           "SELECT count(*) FROM pragma_table_info('traces') "
-                           "WHERE name = 'analysed'",
-                           -1, &st, NULL) != SQLITE_OK)
-        return db_fail(d, err);
-    if (sqlite3_step(st) == SQLITE_ROW)
-        have = sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
-    if (have < 0)
-        return db_fail(d, err);
-    return have ? 0 : db_exec(d, SQL_TRACES_ANALYSED, err);
-}
 
 /* Migration step v's own work, inside its transaction: migration 11's
  * judgements are packed in C (db/sqlite/judged_migrate.c); migrations 13,
@@ -272,8 +260,10 @@ static int migration_finish(db *d, int v, struct err *err)
     char setv[64];
     snprintf(setv, sizeof setv, "PRAGMA user_version = %d", v);
     if ((v == 11 && sq_judged_migrate(d, err) != 0) ||
-        (v == 20 && add_bench_series(d, err) != 0) ||
-        (v == 21 && add_traces_analysed(d, err) != 0) ||
+        (v == 20 &&
+         add_columns(d, "system_benchmarks", "label", SQL_BENCH_SERIES, err) != 0) ||
+        (v == 21 &&
+         add_columns(d, "traces", "analysed", SQL_TRACES_ANALYSED, err) != 0) ||
         ((v == 13 || v == 14 || v == 18) && bump_schema_version(d, err) != 0) ||
         (v == 14 && db_exec(d, SQL_KERNELS_UNTIMED, err) != 0) ||
         (v == 18 && db_exec(d, SQL_KERNELS_UNCOUNTED, err) != 0))
