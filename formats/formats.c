@@ -293,6 +293,34 @@ static void note_others(const struct fmt_format *set, const struct fmt_file *fil
                  n == 1 ? "it" : "them", n == 1 ? "its" : "their");
 }
 
+/* Each file of a set that no directory format takes by its own format. A
+ * file no format reads (a README, a job script beside the results) is left
+ * out and told in a note; when none is read, the first one's error. */
+static int parse_each(const struct fmt_file *files, size_t nfiles,
+                      const struct fmt_options *opt, const struct fmt_sink *sink,
+                      struct err *err)
+{
+    const struct fmt_format *f;
+    size_t read = 0, skipped = 0, first = 0;
+
+    for (size_t i = 0; i < nfiles; i++) {
+        if ((f = sniff_one(&files[i])) == NULL) {
+            if (skipped++ == 0)
+                first = i;
+            continue;
+        }
+        if (f->parse(&files[i], 1, opt, sink, err) != 0)
+            return -1;
+        read++;
+    }
+    if (read == 0)
+        return fmt_detect(&files[first], 1, err) == NULL ? -1 : 0;
+    if (skipped > 0)
+        fmt_note(sink, "%zu file%s no format reads left out (%.100s%s)", skipped,
+                 skipped == 1 ? "" : "s", files[first].name, skipped == 1 ? "" : ", ...");
+    return 0;
+}
+
 int fmt_parse(const char *name, const struct fmt_file *files, size_t nfiles,
               const struct fmt_options *opt, const struct fmt_sink *sink, struct err *err)
 {
@@ -317,11 +345,7 @@ int fmt_parse(const char *name, const struct fmt_file *files, size_t nfiles,
                 note_others(&table[i], files, nfiles, sink);
                 return 0;
             }
-        for (size_t i = 0; i < nfiles; i++)
-            if ((f = fmt_detect(&files[i], 1, err)) == NULL ||
-                f->parse(&files[i], 1, opt, sink, err) != 0)
-                return -1;
-        return 0;
+        return parse_each(files, nfiles, opt, sink, err);
     }
     if (name == NULL || strcmp(name, "auto") == 0)
         f = fmt_detect(files, nfiles, err);

@@ -508,6 +508,25 @@ def cli_refuses_a_file_a_directory_set_would_drop():
     st, ans = S.request("POST", "/api/v1/import?filename=mixed.tar", tar_of(mixed),
                         ctype="application/x-tar")
     assert st == 200 and ans["format"] == "tau" and ans["notes"] == [told], ans
+    # results of a single-file format beside a README and a job script: the
+    # results are read and the two left out, told (it refused the directory)
+    notes = os.path.join(S.tmp, "with-notes")
+    os.makedirs(notes)
+    shutil.copy(os.path.join(DATA, "extrap-text/one.txt"), notes)
+    for name, text in (("README.md", "# runs of May\n"), ("job.sh", "#!/bin/sh\nsrun ./a\n")):
+        with open(os.path.join(notes, name), "w") as f:
+            f.write(text)
+    db = os.path.join(S.tmp, "with-notes.db")
+    r = cli(db, notes)
+    assert r.returncode == 0 and "imported 3 runs (0 already stored)" in r.stdout, \
+        (r.stdout, r.stderr)
+    assert "2 files no format reads left out (README.md, ...)" in r.stdout + r.stderr, \
+        (r.stdout, r.stderr)
+    # nothing any format reads: refused, naming the first file
+    os.remove(os.path.join(notes, "one.txt"))
+    r = cli(db, notes)
+    assert r.returncode == 1 and "README.md: the format is not recognised" in r.stderr, \
+        (r.stdout, r.stderr)
 
 
 @test
