@@ -5,7 +5,9 @@
  * everywhere at once. */
 #include "formats/formats.h"
 
+#include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -517,5 +519,121 @@ static int tar_read(const char *data, size_t len, arena *a, struct fmt_file **fi
     }
     *files = out;
     *nfiles = n;
+    return 0;
+}
+
+/* ---- gzip ------------------------------------------------------------------- */
+
+int fmt_is_gzip(const char *data, size_t len)
+{
+    return len >= 2 && (unsigned char)data[0] == 0x1f && (unsigned char)data[1] == 0x8b;
+}
+
+/* One pass over the gzip stream: counts the bytes it inflates to (at most
+ * max) into *total, and copies them into dst when given (of max bytes). */
+static int gunzip_pass(const char *name, const char *data, size_t len, size_t max,
+                       char *dst, size_t *total, struct err *err)
+{
+    unsigned char chunk[16384];
+    z_stream z;
+    size_t in = 0, out = 0;
+    int rc = -1;
+
+    imp_zstream(&z);
+    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+        return err_nomem(err);
+    for (;;) {
+        size_t got;
+        int zr;
+        if (z.avail_in == 0 && in < len) {
+            size_t n = len - in > UINT_MAX ? UINT_MAX : len - in;
+            z.next_in = (Bytef *)(data + in);
+            z.avail_in = (uInt)n;
+            in += n;
+        }
+        z.next_out = chunk;
+        z.avail_out = sizeof chunk;
+        zr = inflate(&z, Z_NO_FLUSH);
+        got = sizeof chunk - z.avail_out;
+        if (got > max - out) {
+            err_set(err, ERR_TOO_LARGE, "too_large", "file",
+                    "%s: the gzip-compressed data inflates to more than %zu bytes", name,
+                    max);
+            goto out;
+        }
+        if (dst && got)
+            memcpy(dst + out, chunk, got);
+        out += got;
+        if (zr == Z_OK)
+            continue;
+        if (zr == Z_STREAM_END) {
+            size_t at = in - z.avail_in; /* the first byte not read */
+            if (at == len)
+                break;
+            if (fmt_is_gzip(data + at, len - at)) { /* the next member */
+                if (inflateReset(&z) != Z_OK) {
+                    err_nomem(err);
+                    goto out;
+                }
+                continue;
+            }
+            while (at < len && data[at] == '\0')
+                at++;
+            if (at == len)
+                break; /* padding */
+            err_set(err, ERR_INVALID, "invalid_import", "file",
+                    "%s: bytes that are not gzip data follow the gzip stream (at byte "
+                    "%zu)",
+                    name, at);
+            goto out;
+        }
+        if (zr == Z_MEM_ERROR) {
+            err_nomem(err);
+            goto out;
+        }
+        if (zr == Z_BUF_ERROR && z.avail_in == 0 && in == len)
+            err_set(err, ERR_INVALID, "invalid_import", "file",
+                    "%s: the gzip-compressed data is truncated (it ends after %zu bytes "
+                    "inflated)",
+                    name, out);
+        else
+            err_set(err, ERR_INVALID, "invalid_import", "file",
+                    "%s: the gzip-compressed data is damaged (%s)", name,
+                    z.msg ? z.msg : "not a gzip stream");
+        goto out;
+    }
+    *total = out;
+    rc = 0;
+out:
+    inflateEnd(&z);
+    return rc;
+}
+
+int fmt_gunzip(const char *name, const char *data, size_t len, size_t max, arena *a,
+               char **out, size_t *outlen, struct err *err)
+{
+    size_t total = 0, again = 0;
+    char *buf;
+
+    *out = NULL;
+    *outlen = 0;
+    if (max == SIZE_MAX)
+        max--; /* room for the NUL */
+    if (gunzip_pass(name, data, len, max, NULL, &total, err) != 0)
+        return -1;
+    buf = a ? arena_alloc(a, total + 1) : xmalloc(total + 1);
+    if (buf == NULL)
+        return err_nomem(err);
+    if (gunzip_pass(name, data, len, total, buf, &again, err) != 0 || again != total) {
+        if (again != total && err->status == ERR_NONE)
+            err_set(err, ERR_INTERNAL, "internal", "file",
+                    "%s: the gzip data inflated differently twice", name);
+        if (!a)
+            xfree(buf);
+        return -1;
+    }
+    buf[total] = '\0';
+    *out = buf;
+    *outlen = total;
     return 0;
 }

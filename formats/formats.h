@@ -148,6 +148,21 @@ int fmt_parse(const char *name, const struct fmt_file *files, size_t nfiles,
  * whole under its name instead of reading it as a directory. */
 int fmt_whole_archive(const char *filename);
 
+/* Returns 1 when data begins as a gzip stream does (bytes 1f 8b), else 0. */
+int fmt_is_gzip(const char *data, size_t len);
+
+/* Inflates the gzip stream data (its members one after another, as `cat
+ * a.gz b.gz` makes; zero bytes after the last are padding) into *out: an
+ * arena string when a is given, else xmalloc'd (xfree it); NUL-terminated,
+ * *outlen bytes without the NUL. Reads the stream twice, once to measure it
+ * and once into memory of exactly its size, so that nothing beyond what it
+ * holds is allocated however it was made. `name` names the data in errors.
+ * Returns 0, or -1 with an ERR_TOO_LARGE error ("too_large", field "file")
+ * when it inflates to more than max bytes, an ERR_INVALID one
+ * ("invalid_import") when it is damaged or truncated, or ERR_NOMEM. */
+int fmt_gunzip(const char *name, const char *data, size_t len, size_t max, arena *a,
+               char **out, size_t *outlen, struct err *err);
+
 /* Reads a ustar/POSIX tar archive (the API's body for directory formats) into
  * *files (arena; names are arena strings, data points into `data`, no copy).
  * Regular files only; directories are skipped, links and devices refused, and
