@@ -62,20 +62,46 @@ static void prep_free(struct import_prepared *p)
     xfree(p);
 }
 
-void import_set_source(struct import *im, const char *path)
+static int ends_in(const char *s, size_t n, const char *suffix)
 {
-    size_t n = path ? strlen(path) : 0;
+    size_t k = strlen(suffix);
+    return n > k && memcmp(s + n - k, suffix, k) == 0;
+}
+
+/* The length of the n bytes of name without an archive's or a gzip file's
+ * suffix: ".tar.gz", ".tgz", ".tar", or ".gz" too when gz. */
+static size_t stem_len(const char *name, size_t n, int gz)
+{
+    if (ends_in(name, n, ".tar.gz"))
+        return n - 7;
+    if (ends_in(name, n, ".tgz") || ends_in(name, n, ".tar"))
+        return n - 4;
+    return gz && ends_in(name, n, ".gz") ? n - 3 : n;
+}
+
+/* The base name of path (trailing slashes dropped) and in *n its length. */
+static const char *base_name(const char *path, size_t *n)
+{
+    size_t len = strlen(path);
     const char *base;
 
-    while (n > 1 && path[n - 1] == '/')
-        n--;
-    if (n == 0 || (n == 1 && path[0] == '/'))
-        return;
-    for (base = path + n; base > path && base[-1] != '/'; base--)
+    while (len > 1 && path[len - 1] == '/')
+        len--;
+    for (base = path + len; base > path && base[-1] != '/'; base--)
         ;
-    n -= (size_t)(base - path);
-    if (n > 4 && memcmp(base + n - 4, ".tar", 4) == 0)
-        n -= 4;
+    *n = len - (size_t)(base - path);
+    return base;
+}
+
+void import_set_source(struct import *im, const char *path)
+{
+    size_t n;
+    const char *base;
+
+    if (path == NULL || path[0] == '\0' || strcmp(path, "/") == 0)
+        return;
+    base = base_name(path, &n);
+    n = stem_len(base, n, 1);
     if (n == 0 || n > LIMIT_NAME || !utf8_valid(base, n))
         return; /* the format's own name stays */
     memcpy(im->source, base, n);
@@ -98,6 +124,60 @@ void import_free(struct import *im)
 static int is_auto(const char *format)
 {
     return format == NULL || format[0] == '\0' || strcmp(format, "auto") == 0;
+}
+
+/* A POSIX/GNU tar header carries "ustar" at byte 257 of the first block. */
+static int looks_like_tar(const char *data, size_t len)
+{
+    return len >= 512 && memcmp(data + 257, "ustar", 5) == 0;
+}
+
+/* Whether the format (f; NULL: any) reads the compressed file as it is. */
+static int reads_compressed(const struct fmt_format *f, const struct fmt_file *file)
+{
+    struct err scratch = {0};
+    if (f != NULL)
+        return !f->directory && f->sniff(file, 1);
+    return fmt_detect(file, 1, &scratch) != NULL;
+}
+
+int import_unpack(const char *name, const char *data, size_t len, const char *format,
+                  size_t max, arena *a, struct fmt_file **files, size_t *nfiles,
+                  const char **set_name, struct err *err)
+{
+    const struct fmt_format *f = is_auto(format) ? NULL : fmt_find(format);
+    struct fmt_file one = {name && name[0] ? name : "upload", data, len};
+
+    *files = NULL;
+    *nfiles = 0;
+    *set_name = NULL;
+    if (!fmt_whole_archive(one.name) && fmt_is_gzip(data, len) &&
+        !reads_compressed(f, &one)) {
+        size_t n = strlen(one.name);
+        char *in;
+        if (fmt_gunzip(one.name, data, len, max, a, &in, &one.len, err) != 0)
+            return -1;
+        one.data = in;
+        /* NAME.gz is NAME, NAME.tgz is NAME.tar */
+        if (ends_in(one.name, n, ".tgz"))
+            one.name = arena_printf(a, "%.*s.tar", (int)(n - 4), one.name);
+        else if (ends_in(one.name, n, ".gz"))
+            one.name = arena_strndup(a, one.name, n - 3);
+        if (one.name == NULL)
+            return err_nomem(err);
+    }
+    if (((f && f->directory) || looks_like_tar(one.data, one.len)) &&
+        !fmt_whole_archive(one.name)) {
+        if (fmt_tar_read(one.data, one.len, a, files, nfiles, err) != 0)
+            return -1;
+        *set_name = one.name; /* the archive's name names the set */
+        return 0;
+    }
+    if ((*files = arena_alloc(a, sizeof **files)) == NULL)
+        return err_nomem(err);
+    **files = one;
+    *nfiles = 1;
+    return 0;
 }
 
 int import_check(const struct import *im, struct err *err)
@@ -697,17 +777,21 @@ int import_commit(db *d, struct import *im, struct err *err)
 /* A directory's base name as the prefix of its files' names (dir_prefix). */
 #define IMPORT_PREFIX_MAX 255
 
-static int add_file(struct import_files *out, const char *path, const char *name,
-                    struct err *err)
+/* A file's mapping, unmapped by import_files_free. */
+struct import_map {
+    void *p;
+    size_t len;
+};
+
+/* Maps the regular file at path read-only into *data, *len (an empty file:
+ * "" and 0), the mapping kept in out->maps. 0, or -1 with err. */
+static int map_file(struct import_files *out, const char *path, const char **data,
+                    size_t *len, struct err *err)
 {
-    struct fmt_file *f;
     struct stat st;
     int fd;
-    void *map = NULL;
+    void *map;
 
-    if (out->n >= LIMIT_IMPORT_FILES)
-        return err_set(err, ERR_INVALID, "invalid_import", "files",
-                       "%s: more than %d files", path, LIMIT_IMPORT_FILES);
     fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return err_set(err, ERR_INVALID, "invalid_import", "files", "cannot read %s: %s",
@@ -723,36 +807,100 @@ static int add_file(struct import_files *out, const char *path, const char *name
                        "%s: larger than %llu bytes", path,
                        (unsigned long long)LIMIT_IMPORT_FILE);
     }
-    if (st.st_size > 0) {
-        map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (map == MAP_FAILED) {
-            close(fd);
-            return err_set(err, ERR_INVALID, "invalid_import", "files",
-                           "cannot map %s: %s", path, strerror(errno));
-        }
+    *data = "";
+    *len = 0;
+    if (st.st_size == 0) {
+        close(fd);
+        return 0;
     }
+    if (out->nmaps == out->maps_cap) {
+        void *p = out->maps;
+        if (xgrow(&p, &out->maps_cap, out->nmaps + 1, sizeof *out->maps) != 0) {
+            close(fd);
+            return err_nomem(err);
+        }
+        out->maps = p;
+    }
+    map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
+    if (map == MAP_FAILED)
+        return err_set(err, ERR_INVALID, "invalid_import", "files", "cannot map %s: %s",
+                       path, strerror(errno));
+    out->maps[out->nmaps++] = (struct import_map){map, (size_t)st.st_size};
+    *data = map;
+    *len = (size_t)st.st_size;
+    return 0;
+}
+
+/* Appends a file named prefix/name (name alone when prefix is "") holding the
+ * len bytes of data. 0, or -1 with err (path names the given path). */
+static int push_file(struct import_files *out, const char *path, const char *prefix,
+                     const char *name, const char *data, size_t len, struct err *err)
+{
+    struct fmt_file *f;
+
+    if (out->n >= LIMIT_IMPORT_FILES)
+        return err_set(err, ERR_INVALID, "invalid_import", "files",
+                       "%s: more than %d files", path, LIMIT_IMPORT_FILES);
     if (out->n == out->cap) {
         size_t cap = out->cap ? out->cap * 2 : 16;
         struct fmt_file *p = xrealloc(out->files, cap * sizeof *p);
-        if (p == NULL) {
-            if (map)
-                munmap(map, (size_t)st.st_size);
+        if (p == NULL)
             return err_nomem(err);
-        }
         out->files = p;
         out->cap = cap;
     }
     f = &out->files[out->n];
-    f->name = xstrdup(name);
-    f->data = map ? map : "";
-    f->len = (size_t)st.st_size;
-    if (f->name == NULL) {
-        if (map)
-            munmap(map, f->len);
+    f->name = prefix[0] ? arena_printf(out->a, "%s/%s", prefix, name)
+                        : arena_strdup(out->a, name);
+    f->data = data;
+    f->len = len;
+    if (f->name == NULL)
         return err_nomem(err);
-    }
     out->n++;
+    return 0;
+}
+
+static int add_file(struct import_files *out, const char *path, const char *name,
+                    struct err *err)
+{
+    const char *data;
+    size_t len;
+
+    if (out->n >= LIMIT_IMPORT_FILES)
+        return err_set(err, ERR_INVALID, "invalid_import", "files",
+                       "%s: more than %d files", path, LIMIT_IMPORT_FILES);
+    if (map_file(out, path, &data, &len, err) != 0)
+        return -1;
+    return push_file(out, path, "", name, data, len, err);
+}
+
+/* A file given on the command line, unwrapped as an upload is
+ * (import_unpack): a gzip file inflated, a tar archive read as its files,
+ * each named under prefix when several paths are given. */
+static int add_path_file(struct import_files *out, const char *path, const char *prefix,
+                         int only, struct err *err)
+{
+    const char *data, *set_name;
+    struct fmt_file *files;
+    size_t len, n;
+
+    if (map_file(out, path, &data, &len, err) != 0 ||
+        import_unpack(path, data, len, NULL, LIMIT_IMPORT_FILE, out->a, &files, &n,
+                      &set_name, err) != 0)
+        return -1;
+    if (set_name == NULL) /* one file */
+        return push_file(out, path, "", files[0].name, files[0].data, files[0].len, err);
+    if (only)
+        out->source = set_name;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = files[i].name;
+        while (!only && strncmp(name, "./", 2) == 0) /* "p16/profile.0.0.0" */
+            name += 2;
+        if (push_file(out, path, only ? "" : prefix, name, files[i].data, files[i].len,
+                      err) != 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -872,36 +1020,31 @@ static int add_anchor(struct import_files *out, const char *path, struct err *er
                      : slash == path ? "/"
                                      : path) >= (int)sizeof dir)
             return 0;
-        if ((out->dir_own = xstrdup(dir)) == NULL)
+        if ((out->source = arena_strdup(out->a, dir)) == NULL)
             return err_nomem(err);
-        out->dir = out->dir_own;
         return add_dir(out, dir, "", 0, err) != 0 ? -1 : 1;
     }
     return 0;
 }
 
 /* The name under which directory paths[i]'s files go when several paths are
- * given: its base name ("runs/p16/" -> "p16"), so that two runs' directories
- * are two directories of the set (the formats read each apart) and not one
- * with every file twice; "~2/p16" for a second path of that base name. */
+ * given: its base name ("runs/p16/" -> "p16"; an archive's without ".tar",
+ * ".tgz", ".tar.gz": "runs/p16.tar.gz" -> "p16"), so that two runs'
+ * directories are two directories of the set (the formats read each apart)
+ * and not one with every file twice; "~2/p16" for a second path of that
+ * base name. */
 static const char *dir_prefix(const char *const *paths, size_t i, char *out)
 {
-    size_t n = strlen(paths[i]), same = 1;
-    const char *base;
+    size_t n, same = 1;
+    const char *base = base_name(paths[i], &n);
 
-    while (n > 1 && paths[i][n - 1] == '/')
-        n--;
-    for (base = paths[i] + n; base > paths[i] && base[-1] != '/'; base--)
-        ;
-    n -= (size_t)(base - paths[i]);
+    n = stem_len(base, n, 0);
     if (n == 0 || n > IMPORT_PREFIX_MAX || (n <= 2 && memcmp(base, "..", n) == 0))
         base = "dir", n = 3; /* "/", "." or "..": no name of its own */
     for (size_t j = 0; j < i; j++) {
-        size_t m = strlen(paths[j]);
-        while (m > 1 && paths[j][m - 1] == '/')
-            m--;
-        if (m >= n && memcmp(paths[j] + m - n, base, n) == 0 &&
-            (m == n || paths[j][m - n - 1] == '/'))
+        size_t m;
+        const char *other = base_name(paths[j], &m);
+        if (stem_len(other, m, 0) == n && memcmp(other, base, n) == 0)
             same++;
     }
     if (same > 1) /* its directory keeps its name: the run's default name */
@@ -918,8 +1061,11 @@ int import_load_paths(const char *const *paths, size_t npaths, struct import_fil
 
     memset(out, 0, sizeof *out);
     out->first = xcalloc(npaths + 1, sizeof *out->first);
-    if (out->first == NULL)
+    out->a = arena_new();
+    if (out->first == NULL || out->a == NULL) {
+        import_files_free(out);
         return err_nomem(err);
+    }
     out->npaths = npaths;
     for (size_t i = 0; i < npaths; i++) {
         struct stat st;
@@ -932,11 +1078,13 @@ int import_load_paths(const char *const *paths, size_t npaths, struct import_fil
             rc = add_dir(out, paths[i], npaths > 1 ? dir_prefix(paths, i, prefix) : "", 0,
                          err);
         else if (npaths > 1 || (rc = add_anchor(out, paths[i], err)) == 0)
-            rc = add_file(out, paths[i], paths[i], err);
+            rc = add_path_file(out, paths[i],
+                               npaths > 1 ? dir_prefix(paths, i, prefix) : "",
+                               npaths == 1, err);
         else if (rc > 0)
             rc = 0;
         if (rc == 0 && npaths == 1 && S_ISDIR(st.st_mode))
-            out->dir = paths[i];
+            out->source = paths[i];
         if (rc != 0) {
             import_files_free(out);
             return -1;
@@ -948,13 +1096,11 @@ int import_load_paths(const char *const *paths, size_t npaths, struct import_fil
 
 void import_files_free(struct import_files *f)
 {
-    for (size_t i = 0; i < f->n; i++) {
-        xfree((char *)f->files[i].name);
-        if (f->files[i].len)
-            munmap((void *)f->files[i].data, f->files[i].len);
-    }
+    for (size_t i = 0; i < f->nmaps; i++)
+        munmap(f->maps[i].p, f->maps[i].len);
+    xfree(f->maps);
     xfree(f->files);
     xfree(f->first);
-    xfree(f->dir_own);
+    arena_free(f->a);
     memset(f, 0, sizeof *f);
 }

@@ -16,8 +16,9 @@
  * LIMIT_IMPORT_RUNS). The `committed` hook of core/ingest is not run for
  * imports (the batches are gone by the commit); nothing registers one yet.
  *
- *   CLI:    import_load_paths → import_commit → import_free
- *   server: fmt_tar_read or one body file → import_job on the writer
+ *   CLI:    import_load_paths (import_unpack on each path that is a file)
+ *           → import_commit → import_free
+ *   server: import_unpack of the body → import_job on the writer
  */
 #ifndef PROPHECY_CORE_IMPORT_H
 #define PROPHECY_CORE_IMPORT_H
@@ -84,13 +85,32 @@ struct import {
     struct import_prepared *prep; /* private: import_prepare's result */
 };
 
+/* The files of an upload or of a file given on the command line (`name`,
+ * the len bytes of data), as every way in reads them: a gzip stream is
+ * inflated first (at most max bytes: the server's request body limit, the
+ * CLI's LIMIT_IMPORT_FILE), unless the format (`format`, or with NULL /
+ * "auto" any format) reads the compressed file as it is (chrome-trace's
+ * .json.gz); NAME.gz is then NAME and NAME.tgz is NAME.tar. A tar archive,
+ * or any data when format names a directory format, is then the set of its
+ * files (fmt_tar_read: they point into the data) and *set_name its name
+ * (for import_set_source), except a CUBE4 profile named NAME.cubex
+ * (fmt_whole_archive), kept whole as is any other data: one file named
+ * `name` ("upload" when NULL or ""; *set_name NULL). The files, the names
+ * and the inflated bytes live in a. Returns 0, or -1 with err (ERR_TOO_LARGE
+ * for an inflated size over max, ERR_INVALID for a damaged gzip stream or
+ * tar archive). */
+int import_unpack(const char *name, const char *data, size_t len, const char *format,
+                  size_t max, arena *a, struct fmt_file **files, size_t *nfiles,
+                  const char **set_name, struct err *err);
+
 /* Sets the inputs; clears the outputs. */
 void import_init(struct import *im, const char *format, const struct fmt_file *files,
                  size_t nfiles, const struct fmt_options *opt, const char *submitter);
 /* Names what was given for a directory format whose data names no
  * application (opt.source): the base name of path (a directory, or a tar
- * archive's upload name without ".tar"); NULL or "" leaves it unset. Call
- * after import_init. */
+ * archive's name without ".tar", ".tar.gz", ".tgz" or ".gz", so that
+ * runs.tar.gz names its set as the directory runs/ does); NULL or "" leaves
+ * it unset. Call after import_init. */
 void import_set_source(struct import *im, const char *path);
 /* Adds the input NAME = VALUE (the len bytes of name, a run's input name;
  * the vlen bytes of value, a decimal number as the API reads them) to every
@@ -138,19 +158,28 @@ int import_job(db *d, void *arg, struct err *err);
 int import_commit(db *d, struct import *im, struct err *err);
 
 /* The files named on a command line: a regular file is itself (named as
- * given); a directory contributes its regular files, recursively (at most 8
- * levels, hidden names skipped, sorted), named relative to it
- * ("profile.0.0.0", "traces/0.evt"). Files are mapped read-only, not
- * copied. At most LIMIT_IMPORT_FILES files of LIMIT_IMPORT_FILE bytes.
- * Returns 0, or -1 with err naming the path at fault. */
+ * given), unwrapped as an upload is (import_unpack: a gzip file inflated, at
+ * most LIMIT_IMPORT_FILE bytes, and named without ".gz"; a tar archive, not
+ * NAME.cubex, read as its files); a directory contributes its regular files,
+ * recursively (at most 8 levels, hidden names skipped, sorted), named
+ * relative to it ("profile.0.0.0", "traces/0.evt"). With several paths, a
+ * directory's or an archive's files are named under its base name (an
+ * archive's without ".tar", ".tgz" or ".tar.gz"). Files are mapped
+ * read-only, not copied. At most LIMIT_IMPORT_FILES files of
+ * LIMIT_IMPORT_FILE bytes. Returns 0, or -1 with err naming the path at
+ * fault. */
 struct import_files {
-    struct fmt_file *files;
+    struct fmt_file *files; /* names and inflated bytes in `a` */
     size_t n, cap;
     size_t *first; /* npaths + 1: path i's files are [first[i], first[i + 1]) */
     size_t npaths;
-    const char *dir; /* the one path given when it is a directory (or the
-                      * directory of a database's anchor file), else NULL */
-    char *dir_own;   /* dir when made here (freed with the files) */
+    /* what names the set (import_set_source): the one path given when it
+     * is a directory or an archive (or the directory of a database's anchor
+     * file), else NULL */
+    const char *source;
+    arena *a;                /* private: the files' names, inflated data, source */
+    struct import_map *maps; /* private: the mappings to unmap */
+    size_t nmaps, maps_cap;  /* private */
 };
 int import_load_paths(const char *const *paths, size_t npaths, struct import_files *out,
                       struct err *err);

@@ -359,7 +359,7 @@ static int cmd_import(struct opts *o)
         return 1;
     }
     import_init(&im, o->format, files.files, files.n, &o->names, "import");
-    import_set_source(&im, files.dir); /* TAU's, HPCToolkit's default application */
+    import_set_source(&im, files.source); /* TAU's, HPCToolkit's default application */
     im.commit = o->commit;
     im.branch = o->branch;
     im.trace_draw = trace_draw; /* OTF2: the run's trace too */
