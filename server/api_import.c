@@ -2,26 +2,21 @@
  * core/import.
  *
  * The body is the file, or a tar archive of a directory format's files (TAU,
- * OTF2; any tar is read as one). Query: format (default auto), application,
- * executable, system, nprocs, and filename (the file's name for messages and
- * the default application). The parse runs inside the writer's job so that
- * each batch of runs is stored as it is read and released (memory bounded)
- * and the whole import commits or nothing does; a costly format (OTF2) is
- * parsed before, on the model worker that runs this handler (R_COSTLY),
- * and the job only stores it (core/import.h import_prepare). 201 when something new was
- * stored, 200 when everything was there already.
+ * OTF2; any tar is read as one), either of them possibly gzip-compressed
+ * (core/import.h import_unpack, bounded by the request body limit). Query: format
+ * (default auto), application, executable, system, nprocs, and filename (the file's name
+ * for messages and the default application). The parse runs inside the writer's job so
+ * that each batch of runs is stored as it is read and released (memory bounded) and the
+ * whole import commits or nothing does; a costly format (OTF2) is parsed before, on the
+ * model worker that runs this handler (R_COSTLY), and the job only stores it
+ * (core/import.h import_prepare). 201 when something new was stored, 200 when everything
+ * was there already.
  */
 #include "core/import.h"
 #include "server/routes.h"
 #include "server/trace_draw.h"
 
 #include <string.h>
-
-/* A POSIX/GNU tar header carries "ustar" at byte 257 of the first block. */
-static int looks_like_tar(const char *data, size_t len)
-{
-    return len >= 512 && memcmp(data + 257, "ustar", 5) == 0;
-}
 
 static int import_finish(struct req *r)
 {
@@ -84,10 +79,9 @@ int api_import_post(struct req *r)
     struct fmt_file *files = NULL;
     size_t nfiles = 0;
     long long nprocs = 0;
-    int tar = 0;
+    const char *set_name = NULL;
     const char *format = http_query(r, "format");
     const char *filename = http_query(r, "filename");
-    const struct fmt_format *f = format ? fmt_find(format) : NULL;
 
     if (im == NULL) {
         err_nomem(&e);
@@ -104,25 +98,12 @@ int api_import_post(struct req *r)
                 "the body is empty: send the file (or a tar archive of a directory)");
         return http_error(r, &e);
     }
-    if (((f && f->directory) || looks_like_tar(r->body.data, r->body.len)) &&
-        !fmt_whole_archive(filename)) {
-        if (fmt_tar_read(r->body.data, r->body.len, r->arena, &files, &nfiles, &e) != 0)
-            return http_error(r, &e);
-        tar = 1;
-    } else {
-        files = arena_alloc(r->arena, sizeof *files);
-        if (files == NULL) {
-            err_nomem(&e);
-            return http_error(r, &e);
-        }
-        files->name = filename && filename[0] ? filename : "upload";
-        files->data = r->body.data;
-        files->len = r->body.len;
-        nfiles = 1;
-    }
+    /* an inflated body may not exceed what a plain one may */
+    if (import_unpack(filename, r->body.data, r->body.len, format, r->app->cfg->max_body,
+                      r->arena, &files, &nfiles, &set_name, &e) != 0)
+        return http_error(r, &e);
     import_init(im, format, files, nfiles, &opt, r->token_name);
-    if (tar) /* the archive's name names the set */
-        import_set_source(im, filename);
+    import_set_source(im, set_name); /* an archive's name names the set */
     im->commit = http_query(r, "commit");
     im->branch = http_query(r, "branch");
     im->trace_draw = trace_draw; /* OTF2: the run's trace too */

@@ -439,7 +439,7 @@ int page_upload_import(struct req *r)
     size_t nfiles = 0;
     const char *format;
     struct err e = {0};
-    int tar = 0;
+    const char *set_name = NULL;
 
     if (u == NULL)
         return 0;
@@ -455,28 +455,17 @@ int page_upload_import(struct req *r)
         return upload_page(r, 422, 3, &w->form, &e);
     }
     format = given(&w->form, "format");
-    if (file->len >= 512 && memcmp(file->value + 257, "ustar", 5) == 0 &&
-        !fmt_whole_archive(file->filename)) {
-        if (fmt_tar_read(file->value, file->len, r->arena, &files, &nfiles, &e) != 0)
-            return upload_page(r, api_error_status(e.status), 3, &w->form, &e);
-        tar = 1;
-    } else {
-        files = arena_alloc(r->arena, sizeof *files);
-        if (files == NULL) {
-            err_nomem(&e);
-            return dash_error(r, &e);
-        }
-        files->name = file->filename[0] ? file->filename : "upload";
-        files->data = file->value;
-        files->len = file->len;
-        nfiles = 1;
-    }
+    /* as the API reads its body (core/import.h): gzip inflated (at most the
+     * request body limit), a tar archive read as its files */
+    if (import_unpack(file->filename, file->value, file->len, format,
+                      r->app->cfg->max_body, r->arena, &files, &nfiles, &set_name,
+                      &e) != 0)
+        return upload_page(r, api_error_status(e.status), 3, &w->form, &e);
     opt.application = given(&w->form, "application");
     opt.executable = given(&w->form, "executable");
     opt.system = given(&w->form, "system");
     import_init(&w->im, format, files, nfiles, &opt, r->token_name);
-    if (tar) /* the archive's name names the set */
-        import_set_source(&w->im, file->filename);
+    import_set_source(&w->im, set_name); /* an archive's name names the set */
     w->im.commit = given(&w->form, "commit");
     w->im.branch = given(&w->form, "branch");
     w->im.trace_draw = trace_draw; /* OTF2: the run's trace too */
