@@ -1,7 +1,10 @@
 /* Fuzz target: one importer of the table of formats, chosen at build time
  * (FUZZ_FORMAT, e.g. "extrap-text"; fuzz/CMakeLists.txt makes one target
- * fuzz_import_<name> per format). Directory formats (tau, otf2) take the
- * input as a tar archive, so the tar reader is fuzzed with them. Any input
+ * fuzz_import_<name> per format). The input is read as an upload is
+ * (core/import.h import_unpack, bounded by the server's default body
+ * limit): gzip inflated, a tar archive read as its files, and directory
+ * formats (tau, otf2) always take it as a tar archive, so the gzip and tar
+ * readers are fuzzed with them. Any input
  * must either give records that keep the upload rules (every string
  * readable, nprocs >= 1, finite non-negative times, a uid on every run) or
  * fail with a 4xx and a message, and never both hand over records and
@@ -9,6 +12,7 @@
 #include "common/xalloc_json.h"
 #include "common/arena.h"
 #include "common/xalloc.h"
+#include "core/import.h"
 #include "formats/limits.h"
 #include "formats/trace.h"
 #include "db/nsys.h"
@@ -114,23 +118,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     size_t total = 0;
     struct fmt_sink sink = {runs, benchmarks, &total, traces, NULL, NULL, 0};
-    const struct fmt_format *f = fmt_find(FUZZ_FORMAT);
     struct err e = {0};
-    struct fmt_file one = {"fuzz.in", (const char *)data, size}, *files = &one;
-    size_t n = 1;
+    struct fmt_file *files;
+    struct fmt_options opt = {0};
+    const char *set_name;
+    size_t n;
     arena *a = arena_new();
     int rc;
 
     if (a == NULL)
         return 0;
     fmt_nsys_set_reader(db_nsys_read); /* nsys-sqlite reads through db/ */
-    if (f && f->directory &&
-        fmt_tar_read((const char *)data, size, a, &files, &n, &e) != 0) {
-        if (e.status != ERR_INVALID || e.message[0] == '\0')
+    if (import_unpack("fuzz.in", (const char *)data, size, FUZZ_FORMAT,
+                      LIMIT_BODY_DEFAULT, a, &files, &n, &set_name, &e) != 0) {
+        if ((e.status != ERR_INVALID && e.status != ERR_TOO_LARGE &&
+             e.status != ERR_NOMEM) ||
+            e.message[0] == '\0')
             __builtin_trap();
         arena_free(a);
         return 0;
     }
+    opt.source = set_name; /* an archive's name names the set */
     for (int pass = 0; pass < 2; pass++) {
         /* then, where it was read, once more taking inputs from the files
          * (their metadata: Caliper's globals, TAU's attributes, tags) */
@@ -139,7 +147,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             sink.inputs_from = from;
             sink.ninputs_from = 2;
         }
-        rc = fmt_parse(FUZZ_FORMAT, files, n, NULL, &sink, &e);
+        rc = fmt_parse(FUZZ_FORMAT, files, n, &opt, &sink, &e);
         if (rc != 0 && (e.status == ERR_NONE || e.message[0] == '\0'))
             __builtin_trap();
         if (rc == 0 && e.status != 0)
