@@ -10,6 +10,7 @@
 #include "core/ingest.h"
 #include "db/catalog.h"
 #include "db/runs.h"
+#include "tests/data_file.h"
 #include "tests/harness.h"
 
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 static char dir[] = "/tmp/prophecy-importtest-XXXXXX";
 
@@ -305,6 +307,142 @@ static void test_load_paths(void)
     CHECK(strstr(e.message, "cannot read") != NULL);
 }
 
+/* gzip of the len bytes of data, xmalloc'd, its size in *n */
+static char *gzip_of(const char *data, size_t len, size_t *n)
+{
+    z_stream z;
+    size_t cap = len + 256;
+    char *out = xmalloc(cap);
+    memset(&z, 0, sizeof z);
+    CHECK(out != NULL);
+    CHECK_INT(deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY),
+              Z_OK);
+    z.next_in = (Bytef *)data;
+    z.avail_in = (uInt)len;
+    z.next_out = (Bytef *)out;
+    z.avail_out = (uInt)cap;
+    CHECK_INT(deflate(&z, Z_FINISH), Z_STREAM_END);
+    *n = cap - z.avail_out;
+    deflateEnd(&z);
+    return out;
+}
+
+static void write_bytes(const char *name, const char *data, size_t len)
+{
+    FILE *f = fopen(path(name), "wb");
+    CHECK(f != NULL);
+    if (f) {
+        CHECK_INT(fwrite(data, 1, len, f), len);
+        fclose(f);
+    }
+}
+
+/* import_unpack: what every way in makes of an upload or a file. */
+static void test_unpack(void)
+{
+    size_t len, glen, n;
+    char *tar = data_file("tau/run.tar", &len), *gz = gzip_of(tar, len, &glen);
+    arena *a = arena_new();
+    struct fmt_file *files;
+    const char *set;
+    struct err e = {0};
+    struct import im;
+
+    /* a tar archive: its files, named by the archive */
+    CHECK_INT(import_unpack("run.tar", tar, len, NULL, len, a, &files, &n, &set, &e), 0);
+    CHECK_INT(n, 2);
+    CHECK_STR(files[0].name, "profile.0.0.0");
+    CHECK_STR(set, "run.tar");
+    /* gzip-compressed: NAME.tgz is NAME.tar, the same files */
+    CHECK_INT(import_unpack("run.tgz", gz, glen, "auto", len, a, &files, &n, &set, &e),
+              0);
+    CHECK_INT(n, 2);
+    CHECK_STR(files[1].name, "profile.1.0.0");
+    CHECK_STR(set, "run.tar");
+    CHECK_INT(import_unpack("x.tar.gz", gz, glen, "tau", len, a, &files, &n, &set, &e),
+              0);
+    CHECK_STR(set, "x.tar");
+    /* the bound is the inflated size */
+    CHECK_INT(import_unpack("run.tgz", gz, glen, NULL, len - 1, a, &files, &n, &set, &e),
+              -1);
+    CHECK_INT(e.status, ERR_TOO_LARGE);
+    err_clear(&e);
+    /* a CUBE4 profile's tar stays whole */
+    CHECK_INT(import_unpack("p.cubex", tar, len, NULL, len, a, &files, &n, &set, &e), 0);
+    CHECK_INT(n, 1);
+    CHECK(set == NULL && files[0].data == tar);
+    /* NAME.gz of one file is NAME; no name is "upload" */
+    xfree(gz);
+    gz = gzip_of("PARAMETER p\n", 12, &glen);
+    CHECK_INT(import_unpack("one.txt.gz", gz, glen, NULL, 100, a, &files, &n, &set, &e),
+              0);
+    CHECK_INT(n, 1);
+    CHECK_STR(files[0].name, "one.txt");
+    CHECK_INT(files[0].len, 12);
+    CHECK(set == NULL && memcmp(files[0].data, "PARAMETER p\n", 12) == 0);
+    CHECK_INT(import_unpack(NULL, "x", 1, NULL, 100, a, &files, &n, &set, &e), 0);
+    CHECK_STR(files[0].name, "upload");
+    /* a directory format's body must be a tar archive */
+    CHECK_INT(import_unpack("d", "x", 1, "tau", 100, a, &files, &n, &set, &e), -1);
+    CHECK_INT(e.status, ERR_INVALID);
+    err_clear(&e);
+    /* an archive's name names the set as its directory's would */
+    import_init(&im, NULL, NULL, 0, NULL, "t");
+    import_set_source(&im, "a/runs.tar.gz");
+    CHECK_STR(im.opt.source, "runs");
+    import_set_source(&im, "b/runs.tgz");
+    CHECK_STR(im.opt.source, "runs");
+    import_set_source(&im, "runs.gz/");
+    CHECK_STR(im.opt.source, "runs");
+    arena_free(a);
+    xfree(gz);
+    xfree(tar);
+}
+
+/* Paths that are archives: their files, named under the archive's name
+ * beside other paths; the mappings and inflated bytes freed. */
+static void test_load_archives(void)
+{
+    size_t len, glen;
+    char *tar = data_file("tau/run.tar", &len), *gz = gzip_of(tar, len, &glen);
+    struct import_files files;
+    struct err e = {0};
+    const char *two[2];
+    char a1[300], d1[300];
+
+    write_bytes("p16.tar.gz", gz, glen);
+    snprintf(a1, sizeof a1, "%s", path("p16.tar.gz"));
+    two[0] = a1;
+    CHECK_INT(import_load_paths(two, 1, &files, &e), 0);
+    CHECK_INT(files.n, 2);
+    if (files.n == 2) {
+        CHECK_STR(files.files[0].name, "profile.0.0.0");
+        CHECK(memcmp(files.files[0].data, tar + 512, files.files[0].len) == 0);
+    }
+    CHECK(files.source != NULL && strstr(files.source, "/p16.tar") != NULL);
+    import_files_free(&files);
+    snprintf(d1, sizeof d1, "%s", path("p32"));
+    CHECK_INT(mkdir(d1, 0700), 0);
+    write_file("p32/profile.0.0.0", "x");
+    two[1] = d1;
+    CHECK_INT(import_load_paths(two, 2, &files, &e), 0);
+    CHECK_INT(files.n, 3);
+    if (files.n == 3) {
+        CHECK_STR(files.files[0].name, "p16/profile.0.0.0");
+        CHECK_STR(files.files[1].name, "p16/profile.1.0.0");
+        CHECK_STR(files.files[2].name, "p32/profile.0.0.0");
+    }
+    CHECK(files.source == NULL);
+    import_files_free(&files);
+    /* a damaged one: refused, naming the path */
+    write_bytes("cut.tar.gz", gz, glen / 2);
+    two[0] = path("cut.tar.gz");
+    CHECK_INT(import_load_paths(two, 1, &files, &e), -1);
+    CHECK(strstr(e.message, "cut.tar.gz: the gzip-compressed data is truncated") != NULL);
+    xfree(gz);
+    xfree(tar);
+}
+
 /* Every allocation failing in turn: a clean error or success, never a
  * crash, and a failed import stores nothing. */
 static void test_fault_injection(void)
@@ -351,6 +489,8 @@ int main(void)
     RUN(test_check_and_unknown_format);
     RUN(test_inputs);
     RUN(test_load_paths);
+    RUN(test_unpack);
+    RUN(test_load_archives);
     RUN(test_fault_injection);
     return harness_report_removing(dir);
 }
