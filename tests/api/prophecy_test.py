@@ -165,6 +165,18 @@ def tar_of(directory):
     return out.getvalue()
 
 
+def tar_of_members(files):
+    """A ustar archive of {name: bytes}, in sorted order (a trace's rank
+    files for POST /api/v1/runs/{id}/trace, hand-made archives)."""
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        for name, data in sorted(files.items()):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    return out.getvalue()
+
+
 def same16(want, got):
     """Whether the API gave want: it writes numbers with 16 significant digits
     (server/http.c)."""

@@ -30,7 +30,7 @@ import tarfile
 import tempfile
 import time
 
-from prophecy_test import BIN, Server, report, run_doc, test
+from prophecy_test import tar_of_members as tar_of, BIN, Server, report, run_doc, test
 
 UPLOAD = os.path.join(BIN, "prophecy-upload")
 LIB = os.path.join(BIN, "..", "uploader", "trace", "libprophecy_trace.so")
@@ -198,15 +198,6 @@ def halo_rank_files(P):
         files["trace.%d" % r] = head + body
     return files
 
-
-def tar_of(files):
-    bio = io.BytesIO()
-    with tarfile.open(fileobj=bio, mode="w", format=tarfile.USTAR_FORMAT) as t:
-        for name, data in sorted(files.items()):
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            t.addfile(info, io.BytesIO(data))
-    return bio.getvalue()
 
 
 def run_json(uid, app, nprocs):

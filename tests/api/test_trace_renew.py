@@ -12,13 +12,11 @@ of 0) with answers and charts that are not this version's; started again,
 the server gives back exactly what arrival stored, at this version. A trace
 at this version is left byte for byte as it is, and one whose rank files
 are damaged is named on stderr and kept while the server serves."""
-import io
 import json
 import os
-import tarfile
 
 import prophecy_test as pt
-from prophecy_test import Server, report, run_doc, test
+from prophecy_test import tar_of_members as tar_of, Server, report, run_doc, test
 
 SRC = os.environ.get("PROPHECY_SRC", os.path.join(os.path.dirname(__file__), "../.."))
 HALO = os.path.join(SRC, "tests/data/trace/v2-halo")
@@ -27,15 +25,6 @@ OTF2 = os.path.join(SRC, "tests/data/import/otf2/trace")
 S = Server()
 LOG = os.path.join(S.tmp, "server.log")
 
-
-def tar_of(files):
-    bio = io.BytesIO()
-    with tarfile.open(fileobj=bio, mode="w", format=tarfile.USTAR_FORMAT) as t:
-        for name, data in sorted(files.items()):
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            t.addfile(info, io.BytesIO(data))
-    return bio.getvalue()
 
 
 def halo_run(uid):

@@ -15,7 +15,7 @@ import tarfile
 import tempfile
 
 import prophecy_test as pt
-from prophecy_test import BIN, Server, report, run_doc, test
+from prophecy_test import tar_of_members as tar_of, BIN, Server, report, run_doc, test
 
 UPLOAD = os.path.join(BIN, "prophecy-upload")
 PATTERN = os.path.join(BIN, "trace_pattern")
@@ -57,16 +57,6 @@ def record(dest):
                    timeout=120, capture_output=True)
     return dest
 
-
-def tar_of(files):
-    """A ustar archive of {name: bytes}."""
-    bio = io.BytesIO()
-    with tarfile.open(fileobj=bio, mode="w", format=tarfile.USTAR_FORMAT) as t:
-        for name, data in files.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            t.addfile(info, io.BytesIO(data))
-    return bio.getvalue()
 
 
 def trace_files(d):

@@ -12,6 +12,7 @@
 #include "db/runs.h"
 #include "tests/data_file.h"
 #include "tests/harness.h"
+#include "tests/gzip_of.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -305,26 +306,6 @@ static void test_load_paths(void)
     one[0] = path("no-such-file");
     CHECK_INT(import_load_paths(one, 1, &files, &e), -1);
     CHECK(strstr(e.message, "cannot read") != NULL);
-}
-
-/* gzip of the len bytes of data, xmalloc'd, its size in *n */
-static char *gzip_of(const char *data, size_t len, size_t *n)
-{
-    z_stream z;
-    size_t cap = len + 256;
-    char *out = xmalloc(cap);
-    memset(&z, 0, sizeof z);
-    CHECK(out != NULL);
-    CHECK_INT(deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY),
-              Z_OK);
-    z.next_in = (Bytef *)data;
-    z.avail_in = (uInt)len;
-    z.next_out = (Bytef *)out;
-    z.avail_out = (uInt)cap;
-    CHECK_INT(deflate(&z, Z_FINISH), Z_STREAM_END);
-    *n = cap - z.avail_out;
-    deflateEnd(&z);
-    return out;
 }
 
 static void write_bytes(const char *name, const char *data, size_t len)

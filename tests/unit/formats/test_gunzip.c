@@ -10,29 +10,10 @@
 #include "common/xalloc.h"
 #include "formats/formats.h"
 #include "tests/harness.h"
+#include "tests/gzip_of.h"
 
 #include <string.h>
 #include <zlib.h>
-
-/* gzip of the len bytes of text, xmalloc'd, its size in *n */
-static char *gz(const char *text, size_t len, size_t *n)
-{
-    z_stream z;
-    size_t cap = len + len / 100 + 64;
-    char *out = xmalloc(cap);
-    memset(&z, 0, sizeof z);
-    CHECK(out != NULL);
-    CHECK_INT(deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY),
-              Z_OK);
-    z.next_in = (Bytef *)text;
-    z.avail_in = (uInt)len;
-    z.next_out = (Bytef *)out;
-    z.avail_out = (uInt)cap;
-    CHECK_INT(deflate(&z, Z_FINISH), Z_STREAM_END);
-    *n = cap - z.avail_out;
-    deflateEnd(&z);
-    return out;
-}
 
 /* A text of n bytes that compresses well but not to nothing. */
 static char *text_of(size_t n)
@@ -48,7 +29,7 @@ static char *text_of(size_t n)
 static void test_round_trip(void)
 {
     size_t len = 200000, n, got;
-    char *text = text_of(len), *z = gz(text, len, &n), *out;
+    char *text = text_of(len), *z = gzip_of(text, len, &n), *out;
     arena *a = arena_new();
     struct err e = {0};
 
@@ -70,7 +51,7 @@ static void test_round_trip(void)
     xfree(z);
     xfree(text);
     /* an empty file's stream is no bytes */
-    z = gz("", 0, &n);
+    z = gzip_of("", 0, &n);
     CHECK_INT(fmt_gunzip("e.gz", z, n, 10, NULL, &out, &got, &e), 0);
     CHECK_INT(got, 0);
     CHECK_STR(out, "");
@@ -81,7 +62,7 @@ static void test_round_trip(void)
 static void test_limit(void)
 {
     size_t len = 100000, n, got = 7;
-    char *text = text_of(len), *z = gz(text, len, &n), *out = (char *)"x";
+    char *text = text_of(len), *z = gzip_of(text, len, &n), *out = (char *)"x";
     struct err e = {0};
 
     CHECK_INT(fmt_gunzip("big.gz", z, n, len - 1, NULL, &out, &got, &e), -1);
@@ -102,7 +83,7 @@ static void test_limit(void)
 static void test_members(void)
 {
     size_t n1, n2, got;
-    char *a = gz("first member\n", 13, &n1), *b = gz("second\n", 7, &n2), *out;
+    char *a = gzip_of("first member\n", 13, &n1), *b = gzip_of("second\n", 7, &n2), *out;
     char cat[256], pad[300];
     struct err e = {0};
 
@@ -135,7 +116,7 @@ static void test_members(void)
 static void test_damaged(void)
 {
     size_t len = 50000, n, got;
-    char *text = text_of(len), *z = gz(text, len, &n), *out;
+    char *text = text_of(len), *z = gzip_of(text, len, &n), *out;
     struct err e = {0};
 
     /* cut anywhere: truncated */
@@ -171,7 +152,7 @@ static void test_damaged(void)
 static void test_fault_injection(void)
 {
     size_t len = 70000, n, got;
-    char *text = text_of(len), *z = gz(text, len, &n), *out;
+    char *text = text_of(len), *z = gzip_of(text, len, &n), *out;
     int failed = 0, done = 0;
 
     for (long nth = 1; nth < 100 && !done; nth++) {
