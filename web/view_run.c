@@ -441,11 +441,30 @@ static void call_tree(struct page *p, const struct run_record *run, json_t **met
 
 /* ---- kernels -------------------------------------------------------------------- */
 
+/* A kernel's place in the table: by time, the longest first; kernels
+ * without a time last; ties in the file's order. */
+struct by_time {
+    double time;
+    size_t i;
+};
+
+static int cmp_by_time(const void *pa, const void *pb)
+{
+    const struct by_time *x = pa, *y = pb;
+    int hx = KERNEL_HAS_TIME(x->time), hy = KERNEL_HAS_TIME(y->time);
+    if (hx != hy)
+        return hy - hx;
+    if (hx && x->time != y->time)
+        return x->time < y->time ? 1 : -1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
 static void kernels(struct page *p, long long id, const struct run_record *run)
 {
     arena *a = p->arena;
     double total = 0;
     json_t **metrics;
+    struct by_time *order;
     size_t i, ntimed = 0;
 
     page_puts(p, "<h2>Kernels</h2>\n");
@@ -518,13 +537,22 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
     }
     if (has_paths(run))
         call_tree(p, run, metrics);
+    /* the table: the longest first, as profilers list them (kernels without
+     * a time after, in the file's order) */
+    order = arena_alloc(a, run->nkernels * sizeof *order);
+    if (order == NULL)
+        goto out;
+    for (i = 0; i < run->nkernels; i++)
+        order[i] = (struct by_time){run->kernels[i].time, i};
+    qsort(order, run->nkernels, sizeof *order, cmp_by_time);
     page_table_open(p, "Kernels");
     page_puts(p, "<thead><tr><th class=\"num\">#</th><th>Kernel</th>"
-                 "<th class=\"num\">Time</th><th class=\"num\">Share</th>"
-                 "<th class=\"num\">Calls</th><th>Metrics</th></tr></thead><tbody>\n");
-    for (i = 0; i < run->nkernels; i++) {
-        const struct rec_kernel *k = &run->kernels[i];
-        page_printf(p, "<tr><td class=\"num\">%zu</td><td class=\"path\">", i + 1);
+                 "<th class=\"num\" aria-sort=\"descending\">Time</th>"
+                 "<th class=\"num\">Share</th><th class=\"num\">Calls</th>"
+                 "<th>Metrics</th></tr></thead><tbody>\n");
+    for (size_t r = 0; r < run->nkernels; r++) {
+        const struct rec_kernel *k = &run->kernels[order[r].i];
+        page_printf(p, "<tr><td class=\"num\">%zu</td><td class=\"path\">", r + 1);
         page_text(p, k->name);
         page_puts(p, "</td><td class=\"num\">");
         page_qty(p, k->time, "s");
@@ -539,11 +567,12 @@ static void kernels(struct page *p, long long id, const struct run_record *run)
         else
             page_puts(p, "\xe2\x80\x94"); /* not counted (SPEC §16) */
         page_puts(p, "</td><td>");
-        kernel_metrics(p, metrics[i]);
+        kernel_metrics(p, metrics[order[r].i]);
         page_puts(p, "</td></tr>\n");
     }
     page_puts(p, "</tbody>");
     page_table_close(p);
+out:
     for (i = 0; i < run->nkernels; i++)
         json_decref(metrics[i]);
 }
