@@ -904,6 +904,40 @@ static int add_path_file(struct import_files *out, const char *path, const char 
     return 0;
 }
 
+/* A regular file under a directory given on the command line, named `name`
+ * in the set, unwrapped as a path is (import_unpack): NAME.gz is NAME
+ * inflated; an archive's files go under NAME without .tar, .tgz or .tar.gz
+ * ("runs/p16.tgz" -> "runs/p16/profile.0.0.0"), so that archived runs beside
+ * each other are runs' directories of the set; a CUBE4 profile stays whole. */
+static int add_dir_file(struct import_files *out, const char *path, const char *name,
+                        struct err *err)
+{
+    const char *data, *set_name;
+    struct fmt_file *files;
+    size_t len, n;
+    char *stem;
+
+    if (out->n >= LIMIT_IMPORT_FILES)
+        return err_set(err, ERR_INVALID, "invalid_import", "files",
+                       "%s: more than %d files", path, LIMIT_IMPORT_FILES);
+    if (map_file(out, path, &data, &len, err) != 0 ||
+        import_unpack(name, data, len, NULL, LIMIT_IMPORT_FILE, out->a, &files, &n,
+                      &set_name, err) != 0)
+        return -1;
+    if (set_name == NULL) /* one file */
+        return push_file(out, path, "", files[0].name, files[0].data, files[0].len, err);
+    if ((stem = arena_strndup(out->a, name, stem_len(name, strlen(name), 0))) == NULL)
+        return err_nomem(err);
+    for (size_t i = 0; i < n; i++) {
+        const char *member = files[i].name;
+        while (strncmp(member, "./", 2) == 0)
+            member += 2;
+        if (push_file(out, path, stem, member, files[i].data, files[i].len, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Adds the regular files under dir (named prefix/NAME), sorted. */
 static int add_dir(struct import_files *out, const char *dir, const char *prefix,
                    int depth, struct err *err)
@@ -939,7 +973,7 @@ static int add_dir(struct import_files *out, const char *dir, const char *prefix
         else if (S_ISDIR(st.st_mode))
             rc = add_dir(out, path, name, depth + 1, err);
         else if (S_ISREG(st.st_mode))
-            rc = add_file(out, path, name, err);
+            rc = add_dir_file(out, path, name, err);
         /* links, sockets, devices: not part of a tool's output directory */
     }
     for (i = 0; i < n; i++)

@@ -3,12 +3,14 @@
 all or nothing (a truncated file is a 422 naming the line, the database
 unchanged); tar archives for directory formats; unknown formats; the token;
 and docs/import.md's worked example, run as written."""
+import gzip
 import json
 import os
 import re
 import shutil
 import sqlite3
 import subprocess
+import tarfile
 import time
 import urllib.parse
 
@@ -663,6 +665,40 @@ def a_directory_of_several_runs_directories_is_several_runs():
                         tar_of(os.path.join(S.tmp, "parent-tau")),
                         ctype="application/x-tar")
     assert st == 201 and ans["format"] == "tau" and ans["runs"] == 3, ans
+
+
+@test
+def archived_and_compressed_files_in_a_directory_are_read_as_given_alone():
+    """A results directory as users keep it: one run's TAU directory as it
+    was written, another packed as run.tgz, an Extra-P file gzipped. Each
+    file under the directory is unwrapped as a path is: the archive's files
+    are that run's directory, the .gz file is read inflated; the runs are
+    the ones each stores imported alone (before, the archive and the .gz
+    file were read as they are and not recognised)."""
+    pub = os.path.join(DATA, "public/tau")
+    d = os.path.join(S.tmp, "archived")
+    shutil.copytree(os.path.join(pub, "amintos_mpi-factoring_ranks0-1"),
+                    os.path.join(d, "amintos_mpi-factoring_ranks0-1"))
+    with tarfile.open(os.path.join(d, "fft.tgz"), "w:gz") as t:
+        t.add(os.path.join(pub, "tau2_opencl_fft"), arcname="tau2_opencl_fft")
+    e = os.path.join(S.tmp, "gzipped")
+    os.makedirs(e)
+    with open(os.path.join(DATA, "extrap-text/one.txt"), "rb") as f, \
+            gzip.open(os.path.join(e, "one.txt.gz"), "wb") as g:
+        g.write(f.read())
+    db = os.path.join(S.tmp, "archived.db")
+    r = cli(db, d)
+    assert r.returncode == 0 and "imported 2 runs (0 already stored)" in r.stdout, \
+        (r.stdout, r.stderr)
+    for alone in (os.path.join(pub, "amintos_mpi-factoring_ranks0-1"),
+                  os.path.join(pub, "tau2_opencl_fft")):
+        r = cli(db, alone)
+        assert "imported 0 runs (1 already stored)" in r.stdout, (alone, r.stdout, r.stderr)
+    r = cli(db, e)
+    assert r.returncode == 0 and "imported 3 runs (0 already stored)" in r.stdout, \
+        (r.stdout, r.stderr)
+    r = cli(db, os.path.join(DATA, "extrap-text/one.txt"))
+    assert "imported 0 runs (3 already stored)" in r.stdout, (r.stdout, r.stderr)
 
 S.close()
 
