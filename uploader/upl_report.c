@@ -5,6 +5,7 @@
  * split a table cell, "<script>" must not reach a comment as HTML).
  */
 #include "uploader/upl_report.h"
+#include "common/units.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -93,6 +94,17 @@ static void num(struct buf *out, double v)
         snprintf(s, sizeof s, "%.4g", v);
         buf_puts(out, s);
     }
+}
+
+/* v measured in unit, as the pages show it ("61.17 ns", "1.5 MiB"; a count
+ * or an unknown unit as a plain number); "-" when not finite. */
+static void qty(struct buf *out, double v, const char *unit)
+{
+    char s[UNITS_MAX];
+    if (!isfinite(v))
+        buf_puts(out, "-");
+    else
+        buf_puts(out, units_fmt(s, sizeof s, v, unit));
 }
 
 /* "matmul/mm_gcc on sgi, 8 procs, N=1000", markdown-escaped; app names the
@@ -315,13 +327,16 @@ static void read_row(const json_t *r, const json_t *alerts, const char *commit,
         rw->verdict = lower_better ? "faster" : "lower";
 }
 
-static void md_side(struct buf *out, int has, double v, long n)
+/* One side's mean in the unit of the row's y, as the pages show it
+ * ("61.17 ns", "1.5 MiB"; a count or an unknown unit as a plain number),
+ * and its number of runs. */
+static void md_side(struct buf *out, int has, double v, long n, const char *y)
 {
     if (!has) {
         buf_puts(out, "-");
         return;
     }
-    num(out, v);
+    qty(out, v, units_of_y(y));
     if (n > 0)
         buf_printf(out, " (n=%ld)", n);
 }
@@ -331,6 +346,7 @@ static void md_side(struct buf *out, int has, double v, long n)
 static void md_scaling(struct buf *out, const json_t *al)
 {
     const json_t *v;
+    const char *unit = units_of_y(str(al, "y"));
     buf_puts(out, ": scaling law over ");
     md(out, str(al, "x") ? str(al, "x") : "x");
     buf_puts(out, " changed; at ");
@@ -338,9 +354,9 @@ static void md_scaling(struct buf *out, const json_t *al)
     buf_puts(out, " = ");
     num(out, json_number_value(json_object_get(al, "target")));
     buf_puts(out, " it predicts ");
-    num(out, json_number_value(json_object_get(al, "value")));
+    qty(out, json_number_value(json_object_get(al, "value")), unit);
     buf_puts(out, " against ");
-    num(out, json_number_value(json_object_get(al, "expected")));
+    qty(out, json_number_value(json_object_get(al, "expected")), unit);
     if (json_is_number(v = json_object_get(al, "ratio_at_target"))) {
         buf_puts(out, " (ratio ");
         num(out, json_number_value(v));
@@ -356,6 +372,7 @@ static void md_scaling(struct buf *out, const json_t *al)
 static void md_alert(struct buf *out, const json_t *al)
 {
     const json_t *v;
+    const char *unit = units_of_y(str(al, "y"));
     buf_puts(out, "- alert");
     if (json_is_integer(json_object_get(al, "id")))
         buf_printf(out, " %lld",
@@ -381,11 +398,11 @@ static void md_alert(struct buf *out, const json_t *al)
     }
     if (json_is_number(v = json_object_get(al, "value"))) {
         buf_puts(out, ": ");
-        num(out, json_number_value(v));
+        qty(out, json_number_value(v), unit);
     }
     if (json_is_number(v = json_object_get(al, "expected"))) {
         buf_puts(out, ", expected ");
-        num(out, json_number_value(v));
+        qty(out, json_number_value(v), unit);
     }
     {
         const char *lk = json_is_number(json_object_get(al, "lo")) ? "lo" : "low";
@@ -393,9 +410,10 @@ static void md_alert(struct buf *out, const json_t *al)
         if (json_is_number(json_object_get(al, lk)) &&
             json_is_number(json_object_get(al, hk))) {
             buf_puts(out, " [");
-            num(out, json_number_value(json_object_get(al, lk)));
+            /* a time's band from 0 at the least, as the pages show it */
+            qty(out, units_floor(unit, json_number_value(json_object_get(al, lk))), unit);
             buf_puts(out, ", ");
-            num(out, json_number_value(json_object_get(al, hk)));
+            qty(out, json_number_value(json_object_get(al, hk)), unit);
             buf_putc(out, ']');
         }
     }
@@ -512,9 +530,9 @@ int upl_report_render(const json_t *compare, const json_t *alerts, const char *c
             md(out, rw.metric);
         }
         buf_puts(out, " | ");
-        md_side(out, rw.has_a, rw.a, rw.na);
+        md_side(out, rw.has_a, rw.a, rw.na, rw.y);
         buf_puts(out, " | ");
-        md_side(out, rw.has_b, rw.b, rw.nb);
+        md_side(out, rw.has_b, rw.b, rw.nb, rw.y);
         buf_puts(out, " | ");
         if (rw.has_ratio && isfinite(rw.ratio))
             buf_printf(out, "%+.1f %%", (rw.ratio - 1) * 100);

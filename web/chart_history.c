@@ -7,7 +7,7 @@
 #include "common/isotime.h"
 #include "web/svg.h"
 #include "web/svg_priv.h"
-#include "web/units.h"
+#include "common/units.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -42,7 +42,7 @@ struct chart_history {
     const size_t *changes; /* indices of points where the series shifted */
     size_t nchanges;
     int width, height; /* px; 0 = 760 x 400 */
-    const char *yunit; /* unit of the values (web/units.h), or NULL */
+    const char *yunit; /* unit of the values (common/units.h), or NULL */
 };
 
 /* Runs of a series drawn as points with their titles; a longer series is

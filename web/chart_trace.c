@@ -8,7 +8,7 @@
 #include "common/xalloc.h"
 #include "web/svg.h"
 #include "web/svg_priv.h"
-#include "web/units.h"
+#include "common/units.h"
 
 #include <stdio.h>
 #include <stdlib.h>

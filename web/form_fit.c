@@ -18,7 +18,7 @@
  */
 #include "core/method_fit.h"
 #include "web/form.h"
-#include "web/units.h"
+#include "common/units.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
 #include "web/html.h"
 #include "web/static.h"
 #include "web/svg.h"
-#include "web/units.h"
+#include "common/units.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -96,7 +96,7 @@ void page_num(struct page *p, double v);
  * "1, 2, 3" (nested ones in parentheses; 16 items of each at most, then
  * "… (40 in all)"; 4 levels deep); "–" for null or an empty one. */
 void page_json(struct page *p, json_t *v);
-/* A measured value in readable units (web/units.h): v in `unit` ("s", "B",
+/* A measured value in readable units (common/units.h): v in `unit` ("s", "B",
  * "B/s", "MB/s"; NULL or "" a plain number) as "2.15 µs", "1.5 MiB", "12";
  * "—" for a non-finite (absent) value. */
 void page_qty(struct page *p, double v, const char *unit);

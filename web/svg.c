@@ -5,7 +5,7 @@
  */
 #include "web/svg.h"
 #include "web/svg_priv.h"
-#include "web/units.h"
+#include "common/units.h"
 #include "common/utf8.h"
 
 #include <math.h>

@@ -109,7 +109,7 @@ struct svg_plot2d {
     const struct svg_prediction *prediction; /* NULL = none */
     const char *formula;                     /* printed under the plot; NULL = none */
     int width, height;                       /* px; 0 = 760 x 480 */
-    /* Units of the x and y values (web/units.h: "s", "B", "MB/s", ...), or
+    /* Units of the x and y values (common/units.h: "s", "B", "MB/s", ...), or
      * NULL: plain numbers. A linear axis is shown in one readable unit named
      * in its title ("time (µs)"); a log axis names each tick's ("1 µs"). */
     const char *xunit, *yunit;

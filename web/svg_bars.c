@@ -9,7 +9,7 @@
  */
 #include "web/svg.h"
 #include "web/svg_priv.h"
-#include "web/units.h"
+#include "common/units.h"
 #include "common/xalloc.h"
 
 #include <math.h>

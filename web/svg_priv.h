@@ -96,7 +96,7 @@ struct svg_axis {
     int nminor;
     double minor[64];
     double step; /* tick step for svg_fmt_tick (per tick on log axes) */
-    /* The values' unit (web/units.h: "s", "B", "MB/s", ...), or NULL: plain
+    /* The values' unit (common/units.h: "s", "B", "MB/s", ...), or NULL: plain
      * numbers. Set after svg_axis_setup. A linear axis shows every tick in
      * one readable unit, named in its title (svg_axis_title); a log axis
      * names each tick's own ("100 ns", "1 µs"; bytes in decimal prefixes,

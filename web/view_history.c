@@ -10,7 +10,7 @@
  * the series already decoded into chart points by the adapter.
  */
 #include "web/chart_history.h"
-#include "web/units.h"
+#include "common/units.h"
 #include "web/view.h"
 
 #include <math.h>

@@ -9,7 +9,7 @@
  */
 #include "web/chart.h"
 #include "web/methods.h"
-#include "web/units.h"
+#include "common/units.h"
 #include "web/view.h"
 
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /* view_run: one run (/runs/{id}) with every field, its inputs, metrics and
  * kernel records, the kernel breakdown as a stacked bar and, when kernel
  * names are call paths ("main/solve/mpi"), the call tree; see view.h.
- * Values are shown in readable units (web/units.h); an absent runtime is "—". */
+ * Values are shown in readable units (common/units.h); an absent runtime is "—". */
 #include "web/svg.h"
-#include "web/units.h"
+#include "common/units.h"
 #include "web/view.h"
 
 #include <math.h>

@@ -12,7 +12,7 @@
  * the picker to choose another x. No HTTP, no database.
  */
 #include "web/svg.h"
-#include "web/units.h"
+#include "common/units.h"
 #include "web/view.h"
 
 #include <math.h>
@@ -30,7 +30,7 @@ static const char *str(json_t *o, const char *key)
     return json_string_value(json_object_get(o, key));
 }
 
-/* A time in seconds for people, as every page shows one (web/units.h: ns,
+/* A time in seconds for people, as every page shows one (common/units.h: ns,
  * µs, ms or s, at most four significant digits, an exponent past 1e15), the
  * unit kept on the number's line. */
 static void seconds(struct page *p, double s)
@@ -63,7 +63,7 @@ static void percent(struct page *p, double share)
 }
 
 /* The value of a series at x: seconds for kernels and the runtime (unit
- * "s"), a metric in the unit its name tells (web/units.h: cpu_time in
+ * "s"), a metric in the unit its name tells (common/units.h: cpu_time in
  * seconds, bytes in B, a count as a plain number, never "1.27e+03"). */
 static void value(struct page *p, double v, const char *unit)
 {

@@ -9,7 +9,7 @@
 #include "models/aggregate.h"
 #include "models/expr.h"
 #include "web/svg.h"
-#include "web/units.h"
+#include "common/units.h"
 #include "web/view.h"
 
 #include <math.h>

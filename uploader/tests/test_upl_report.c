@@ -56,19 +56,21 @@ static const char want_md[] =
     "\n"
     "| Configuration | Measure | branch:main | abc123 | Change | Verdict |\n"
     "|---|---|---:|---:|---:|---|\n"
-    "| matmul/mm\\_gcc on c1, 8 procs, N=1000 | runtime | 2 (n=5) | 2.2 (n=3) | +10.0 % "
+    "| matmul/mm\\_gcc on c1, 8 procs, N=1000 | runtime | 2 s (n=5) | 2.2 s (n=3) | "
+    "+10.0 % "
     "| **alert** |\n"
-    "| matmul/mm\\_gcc on c1, 16 procs, N=1000 | kernel dgemm | 1 (n=4) | 0.98 (n=4) | "
+    "| matmul/mm\\_gcc on c1, 16 procs, N=1000 | kernel dgemm | 1 s (n=4) | 980 ms (n=4) "
+    "| "
     "-2.0 % | unchanged |\n"
     "| matmul/mm\\_gcc on c1, 16 procs, N=1000 | gflops | 100 (n=1) | 120 (n=1) | +20.0 "
     "% "
     "| not tested |\n"
-    "| matmul/mm\\|icc on c1, 32 procs | runtime | - | 0.5 (n=2) | - | new |\n"
+    "| matmul/mm\\|icc on c1, 32 procs | runtime | - | 500 ms (n=2) | - | new |\n"
     "\n"
     "#### Alerts\n"
     "\n"
-    "- alert 7 (open): matmul/mm\\_gcc on c1, 8 procs, N=1000, runtime: 2.2, expected 2 "
-    "[1.9, 2.1]\n";
+    "- alert 7 (open): matmul/mm\\_gcc on c1, 8 procs, N=1000, runtime: 2.2 s, expected "
+    "2 s [1.9 s, 2.1 s]\n";
 
 static json_t *load(const char *s)
 {
@@ -212,14 +214,14 @@ static void test_api_shapes(void)
               0);
     CHECK(strstr(buf_str(&out),
                  "| matmul/matmul\\_sgi on SGI, 8 procs, N=1000 | runtime | "
-                 "12.5 (n=4) | 14.9 (n=3) | +19.2 % | **alert** |\n") != NULL);
+                 "12.5 s (n=4) | 14.9 s (n=3) | +19.2 % | **alert** |\n") != NULL);
     /* the other application's alert on the kernel does not mark this row */
     CHECK(strstr(buf_str(&out),
                  "| matmul/matmul\\_sgi on SGI, 8 procs, N=1000 | kernel "
-                 "multiply | 11 (n=4) | 9 (n=3) | -18.2 % | faster |\n") != NULL);
+                 "multiply | 11 s (n=4) | 9 s (n=3) | -18.2 % | faster |\n") != NULL);
     CHECK(strstr(buf_str(&out),
                  "- alert 5 (open): matmul/matmul\\_sgi on SGI, 8 procs, "
-                 "N=1000, runtime: 14.9, expected 12.4 [11.9, 12.9]\n") != NULL);
+                 "N=1000, runtime: 14.9 s, expected 12.4 s [11.9 s, 12.9 s]\n") != NULL);
     CHECK_INT(sum.alerts, 2); /* both alerts are the commit's */
     buf_reset(&out);
     CHECK_INT(
@@ -413,8 +415,8 @@ static void test_scaling_alert(void)
     struct upl_report_summary sum;
     struct buf out;
     const char *want = "- alert 3 (open): solver/s on c1, 64 procs, runtime: scaling law "
-                       "over nprocs changed; at nprocs = 256 it predicts 14.19 against "
-                       "1.391 (ratio 10.2); law y = 1 + 100·nprocs^-1 + 0.05·nprocs, "
+                       "over nprocs changed; at nprocs = 256 it predicts 14.19 s against "
+                       "1.391 s (ratio 10.2); law y = 1 + 100·nprocs^-1 + 0.05·nprocs, "
                        "baseline y = 1 + 100·nprocs^-1\n";
 
     buf_init(&out, 1 << 20);

@@ -141,7 +141,7 @@ def test_report_end_to_end():
     r = up("report", "--commit", "pr2", "--fail-on-alert", "--application", APP)
     assert r.returncode == 0 and "**PASS**" in r.stdout, (r.returncode, r.stdout)
     # pr2 has one run: its 1 % change is "not tested", never "unchanged"
-    assert "| 1.009 (n=10) | 1.01 (n=1) | +0.1 % | not tested |" in r.stdout, r.stdout
+    assert "| 1.009 s (n=10) | 1.01 s (n=1) | +0.1 % | not tested |" in r.stdout, r.stdout
 
 
 def test_report_not_measured_and_bad_baseline():
@@ -223,8 +223,8 @@ def test_report_scaling_end_to_end():
     r = up("report", "--commit", "b2", "--against", "main", "--application", "ci_scale",
            "--fail-on-alert")
     assert r.returncode == 3, (r.returncode, r.stdout, r.stderr)
-    assert ("runtime: scaling law over nprocs changed; at nprocs = 256 it predicts 14.19 "
-            "against 1.391 (ratio 10.2); law y = 1 + 0.05·nprocs + 100/nprocs, baseline "
+    assert ("runtime: scaling law over nprocs changed; at nprocs = 256 it predicts 14.19 s "
+            "against 1.391 s (ratio 10.2); law y = 1 + 0.05·nprocs + 100/nprocs, baseline "
             "y = 1 + 100/nprocs\n") in r.stdout, r.stdout
     r = up("report", "--commit", "b2", "--format", "json", "--application", "ci_scale")
     doc = json.loads(r.stdout)

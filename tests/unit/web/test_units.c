@@ -1,9 +1,9 @@
-/* Unit tests for web/units: values in readable units, the same on every
+/* Unit tests for common/units: values in readable units, the same on every
  * page and chart (SPEC §16): seconds from ns to s, binary byte prefixes,
  * rates, plain numbers without float noise or needless exponents, "—" for
  * an absent value, and the units of metrics by their names. */
 #include "tests/harness.h"
-#include "web/units.h"
+#include "common/units.h"
 
 #include <math.h>
 #include <string.h>

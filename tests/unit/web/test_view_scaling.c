@@ -101,7 +101,7 @@ static void test_section(void)
     CHECK(strstr(h, "the bottleneck is <strong id=\"bottleneck\">exchange</strong>: "
                     "57.7&nbsp;% of the modelled runtime (27.2&nbsp;% at "
                     "nprocs&nbsp;=&nbsp;64)") != NULL);
-    CHECK(strstr(h, "from 11.76&nbsp;s to 22.19&nbsp;s") != NULL); /* web/units.h */
+    CHECK(strstr(h, "from 11.76&nbsp;s to 22.19&nbsp;s") != NULL); /* common/units.h */
     /* one kernel scales worse: exchange, with its shares */
     CHECK(strstr(h, "Scales worse than the whole application") != NULL);
     CHECK(strstr(h, "<strong>exchange</strong> (27.2&nbsp;% → 57.7&nbsp;%)") != NULL);
@@ -174,7 +174,7 @@ static void test_variants(void)
     CHECK(strstr(h, "<figure") == NULL);
     CHECK(strstr(h, "&amp;nprocs=8\"") != NULL);
     free(h);
-    /* far beyond the data: times as every page writes them (web/units.h),
+    /* far beyond the data: times as every page writes them (common/units.h),
      * never 130 digits of whole seconds */
     h = render(
         "{\"x\": \"N\", \"target\": 1e300, \"measured\": 1000, \"selection\": "

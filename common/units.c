@@ -1,5 +1,5 @@
-/* units: readable units for values on pages and charts; see units.h. */
-#include "web/units.h"
+/* units: readable units for values on pages, charts and reports; see units.h. */
+#include "common/units.h"
 
 #include <math.h>
 #include <stdio.h>

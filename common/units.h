@@ -9,13 +9,14 @@
  * Numbers carry 4 significant digits at most and no float noise
  * ("2.15 µs", not "2.1499e-07 s"); a non-finite value is "—".
  *
- * The views (page_qty in web/page.h) and the charts (the unit fields of
+ * The views (page_qty in web/page.h), the charts (the unit fields of
  * web/svg.h's plots, which scale an axis once and name the unit in its
- * title) both use these functions, so a value reads the same everywhere.
+ * title) and the CI report (uploader/upl_report.c) all use these functions,
+ * so a value reads the same everywhere.
  * No state, no allocation: thread-safe.
  */
-#ifndef PROPHECY_WEB_UNITS_H
-#define PROPHECY_WEB_UNITS_H
+#ifndef PROPHECY_COMMON_UNITS_H
+#define PROPHECY_COMMON_UNITS_H
 
 #include <stddef.h>
 
