@@ -875,47 +875,18 @@ static int add_file(struct import_files *out, const char *path, const char *name
     return push_file(out, path, "", name, data, len, err);
 }
 
-/* A file given on the command line, unwrapped as an upload is
- * (import_unpack): a gzip file inflated, a tar archive read as its files,
- * each named under prefix when several paths are given. */
-static int add_path_file(struct import_files *out, const char *path, const char *prefix,
-                         int only, struct err *err)
+/* A file read from path and named `name` in the set, unwrapped as an upload
+ * is (import_unpack): a gzip file inflated and named without ".gz", a tar
+ * archive read as its files. An archive's files are named under prefix
+ * (NULL: name without .tar, .tgz or .tar.gz, "runs/p16.tgz" ->
+ * "runs/p16/profile.0.0.0"), or, when it is the only path (only), as in the
+ * archive, which then names the set. */
+static int add_unpacked(struct import_files *out, const char *path, const char *name,
+                        const char *prefix, int only, struct err *err)
 {
     const char *data, *set_name;
     struct fmt_file *files;
     size_t len, n;
-
-    if (map_file(out, path, &data, &len, err) != 0 ||
-        import_unpack(path, data, len, NULL, LIMIT_IMPORT_FILE, out->a, &files, &n,
-                      &set_name, err) != 0)
-        return -1;
-    if (set_name == NULL) /* one file */
-        return push_file(out, path, "", files[0].name, files[0].data, files[0].len, err);
-    if (only)
-        out->source = set_name;
-    for (size_t i = 0; i < n; i++) {
-        const char *name = files[i].name;
-        while (!only && strncmp(name, "./", 2) == 0) /* "p16/profile.0.0.0" */
-            name += 2;
-        if (push_file(out, path, only ? "" : prefix, name, files[i].data, files[i].len,
-                      err) != 0)
-            return -1;
-    }
-    return 0;
-}
-
-/* A regular file under a directory given on the command line, named `name`
- * in the set, unwrapped as a path is (import_unpack): NAME.gz is NAME
- * inflated; an archive's files go under NAME without .tar, .tgz or .tar.gz
- * ("runs/p16.tgz" -> "runs/p16/profile.0.0.0"), so that archived runs beside
- * each other are runs' directories of the set; a CUBE4 profile stays whole. */
-static int add_dir_file(struct import_files *out, const char *path, const char *name,
-                        struct err *err)
-{
-    const char *data, *set_name;
-    struct fmt_file *files;
-    size_t len, n;
-    char *stem;
 
     if (out->n >= LIMIT_IMPORT_FILES)
         return err_set(err, ERR_INVALID, "invalid_import", "files",
@@ -926,13 +897,19 @@ static int add_dir_file(struct import_files *out, const char *path, const char *
         return -1;
     if (set_name == NULL) /* one file */
         return push_file(out, path, "", files[0].name, files[0].data, files[0].len, err);
-    if ((stem = arena_strndup(out->a, name, stem_len(name, strlen(name), 0))) == NULL)
+    if (only) {
+        out->source = set_name;
+        prefix = "";
+    } else if (prefix == NULL &&
+               (prefix = arena_strndup(out->a, name, stem_len(name, strlen(name), 0))) ==
+                   NULL) {
         return err_nomem(err);
+    }
     for (size_t i = 0; i < n; i++) {
         const char *member = files[i].name;
-        while (strncmp(member, "./", 2) == 0)
+        while (!only && strncmp(member, "./", 2) == 0) /* "p16/profile.0.0.0" */
             member += 2;
-        if (push_file(out, path, stem, member, files[i].data, files[i].len, err) != 0)
+        if (push_file(out, path, prefix, member, files[i].data, files[i].len, err) != 0)
             return -1;
     }
     return 0;
@@ -973,7 +950,7 @@ static int add_dir(struct import_files *out, const char *dir, const char *prefix
         else if (S_ISDIR(st.st_mode))
             rc = add_dir(out, path, name, depth + 1, err);
         else if (S_ISREG(st.st_mode))
-            rc = add_dir_file(out, path, name, err);
+            rc = add_unpacked(out, path, name, NULL, 0, err);
         /* links, sockets, devices: not part of a tool's output directory */
     }
     for (i = 0; i < n; i++)
@@ -1112,9 +1089,9 @@ int import_load_paths(const char *const *paths, size_t npaths, struct import_fil
             rc = add_dir(out, paths[i], npaths > 1 ? dir_prefix(paths, i, prefix) : "", 0,
                          err);
         else if (npaths > 1 || (rc = add_anchor(out, paths[i], err)) == 0)
-            rc = add_path_file(out, paths[i],
-                               npaths > 1 ? dir_prefix(paths, i, prefix) : "",
-                               npaths == 1, err);
+            rc = add_unpacked(out, paths[i], paths[i],
+                              npaths > 1 ? dir_prefix(paths, i, prefix) : "", npaths == 1,
+                              err);
         else if (rc > 0)
             rc = 0;
         if (rc == 0 && npaths == 1 && S_ISDIR(st.st_mode))

@@ -26,7 +26,6 @@ import struct
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 
@@ -141,14 +140,8 @@ def a_trace_of_1024_ranks_is_stored():
     files = {f: open(os.path.join(d, f), "rb").read() for f in os.listdir(d)}
     files["run.json"] = json.dumps(run_doc(id="wide-1024", application="wide1024",
                                            nprocs=1024)).encode()
-    bio = io.BytesIO()
-    with tarfile.open(fileobj=bio, mode="w", format=tarfile.USTAR_FORMAT) as t:
-        for name, data in sorted(files.items()):
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            t.addfile(info, io.BytesIO(data))
     t0 = time.time()
-    st, ans = slow("POST", "/api/v1/traces", bio.getvalue(), ctype="application/x-tar")
+    st, ans = slow("POST", "/api/v1/traces", tar_of(files), ctype="application/x-tar")
     print(f"     1,024 ranks stored in {time.time() - t0:.1f} s", flush=True)
     assert st == 201 and ans["trace"] == "created", ans
     check_trace(ans["run_id"], 1024)
